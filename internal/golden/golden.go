@@ -1,0 +1,341 @@
+// Package golden is the test harness every translator runs its recorded
+// captures through. For one capture it:
+//
+//   - translates the native input with deterministic options and compares
+//     the universal NDJSON with the checked-in <name>.golden.ndjson
+//     (go test ./... -update rewrites it), and the reduced state with
+//     <name>.state.json when a State function is given;
+//   - runs the stream checker over the output and counts agent.unparsed
+//     events (none allowed on real captures);
+//   - re-runs with the input split into 1-byte, 2-byte and random chunks
+//     and with a checkpoint and restore (into a fresh translator) at message
+//     boundaries, and requires byte-identical output;
+//   - re-runs with raw payloads on and requires every agent-sourced event to
+//     carry one, and the events to be otherwise unchanged;
+//   - asserts the capture's expectations from its .meta.json "expect" block
+//     (final assistant text, user prompts, tools with arguments and
+//     outputs, errors, permissions, interruptions, turns), computed from
+//     the events themselves, so a golden file can never silently bless a
+//     wrong answer.
+package golden
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/google/go-cmp/cmp"
+)
+
+// Update makes Run rewrite golden files instead of comparing with them.
+var Update = flag.Bool("update", false, "rewrite golden files under testdata")
+
+// The framings, as in universal.
+const (
+	Lines    = universal.FrameLines
+	SSE      = universal.FrameSSE
+	Exchange = universal.FrameExchange
+	Document = universal.FrameDocument
+)
+
+// NewReader returns the message reader for a framing.
+func NewReader(r io.Reader, f universal.Framing) universal.MessageReader {
+	return universal.NewReader(r, f, 0)
+}
+
+// Case is one capture to run.
+type Case struct {
+	// Input is the native input file.
+	Input string
+	// Golden is the golden NDJSON; default: Input with its extension
+	// replaced by ".golden.ndjson".
+	Golden string
+	// Meta is the capture's .meta.json with the expect block; "" for none.
+	Meta string
+	// Format selects the meta's expect_by_format entry ("exchange", "sse" …).
+	Format string
+	// Framing splits the input.
+	Framing universal.Framing
+	// New builds a fresh translator with the given options.
+	New func(universal.Options) universal.Translator
+	// Reports are given to the translator before the input (prompts the
+	// host sent, in order).
+	Reports []universal.Report
+	// End is reported after the input; nil means EndOfInput.
+	End universal.Report
+	// AllowUnparsed permits agent.unparsed events (hand-made hostile input).
+	AllowUnparsed bool
+	// State, when set, reduces the events to a state document that is
+	// compared with <golden base>.state.json.
+	State func([]universal.Event) ([]byte, error)
+}
+
+// Options are the deterministic options goldens are made with.
+func Options() universal.Options {
+	return universal.Options{SessionID: "sess_golden"}
+}
+
+// Translate runs a translator over input with the case's reports. chunk
+// splits reads (0: whole). checkpointEvery > 0 checkpoints and restores
+// into a fresh translator after every that many messages.
+func (c *Case) Translate(input []byte, opts universal.Options, chunk func() int, checkpointEvery int) ([]universal.Event, error) {
+	t := c.New(opts)
+	var out []universal.Event
+	for _, r := range c.Reports {
+		out = t.Report(out, r)
+	}
+	var src io.Reader = bytes.NewReader(input)
+	if chunk != nil {
+		src = &chunkReader{data: input, next: chunk}
+	}
+	rd := NewReader(src, c.Framing)
+	n := 0
+	for m, err := range universal.Messages(rd) {
+		if err != nil {
+			return out, err
+		}
+		out = t.Translate(out, m)
+		n++
+		if checkpointEvery > 0 && n%checkpointEvery == 0 {
+			state, err := t.Checkpoint()
+			if err != nil {
+				return out, fmt.Errorf("checkpoint after message %d: %w", n, err)
+			}
+			t = c.New(opts)
+			if err := t.Restore(state); err != nil {
+				return out, fmt.Errorf("restore after message %d: %w", n, err)
+			}
+		}
+	}
+	end := c.End
+	if end == nil {
+		end = universal.EndOfInput{}
+	}
+	return t.Report(out, end), nil
+}
+
+// chunkReader returns its data in pieces whose sizes next chooses.
+type chunkReader struct {
+	data []byte
+	next func() int
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	n := min(max(r.next(), 1), len(p), len(r.data))
+	copy(p, r.data[:n])
+	r.data = r.data[n:]
+	return n, nil
+}
+
+// Encode writes events as NDJSON.
+func Encode(events []universal.Event) []byte {
+	var b []byte
+	for i := range events {
+		b = events[i].AppendJSON(b)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+func (c *Case) goldenPath() string {
+	if c.Golden != "" {
+		return c.Golden
+	}
+	base := c.Input
+	for _, ext := range []string{".jsonl", ".ndjson", ".json", ".sse", ".txt"} {
+		if strings.HasSuffix(base, ext) {
+			base = strings.TrimSuffix(base, ext)
+			break
+		}
+	}
+	return base + ".golden.ndjson"
+}
+
+// StatePath is where the reduced state of a case is kept.
+func (c *Case) StatePath() string {
+	return strings.TrimSuffix(c.goldenPath(), ".golden.ndjson") + ".state.json"
+}
+
+// maxCheckpoints bounds the checkpoint/restore run of long captures: with
+// more messages than this, it restores at every k-th boundary instead.
+const maxCheckpoints = 3000
+
+// Run runs every check on one case.
+func Run(t *testing.T, c Case) {
+	t.Helper()
+	input, err := os.ReadFile(c.Input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := c.Translate(input, Options(), nil, 0)
+	if err != nil {
+		t.Fatalf("translate: %v", err)
+	}
+	got := Encode(events)
+
+	// The golden stream.
+	gp := c.goldenPath()
+	if *Update {
+		writeFile(t, gp, got)
+	} else if want, err := os.ReadFile(gp); err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	} else if diff := diffNDJSON(want, got); diff != "" {
+		t.Errorf("%s differs (-want +got):\n%s", gp, diff)
+	}
+
+	// Every event valid, the stream well-formed, nothing unparsed.
+	if err := universal.CheckStream(events); err != nil {
+		t.Errorf("stream checker:\n%v", err)
+	}
+	if !c.AllowUnparsed {
+		for i := range events {
+			if u, ok := events[i].Data.(*universal.Unparsed); ok {
+				t.Errorf("agent.unparsed at %d: %s (%s)", events[i].Sequence, u.Error, u.Location)
+			}
+		}
+	}
+
+	// The same output whatever the read chunking.
+	rng := rand.New(rand.NewPCG(1, uint64(len(input))))
+	chunkings := map[string]func() int{
+		"random": func() int { return 1 + rng.IntN(97) },
+	}
+	if len(input) <= 256<<10 {
+		chunkings["1-byte"] = func() int { return 1 }
+		chunkings["2-byte"] = func() int { return 2 }
+	}
+	for _, name := range []string{"1-byte", "2-byte", "random"} {
+		chunk, ok := chunkings[name]
+		if !ok {
+			continue
+		}
+		evs, err := c.Translate(input, Options(), chunk, 0)
+		if err != nil {
+			t.Errorf("%s chunks: %v", name, err)
+			continue
+		}
+		if b := Encode(evs); !bytes.Equal(b, got) {
+			t.Errorf("%s chunks: output differs:\n%s", name, diffNDJSON(got, b))
+		}
+	}
+
+	// The same output with a checkpoint and restore at message boundaries.
+	msgs := countMessages(input, c.Framing)
+	every := 1
+	if msgs > maxCheckpoints {
+		every = (msgs + maxCheckpoints - 1) / maxCheckpoints
+	}
+	if evs, err := c.Translate(input, Options(), nil, every); err != nil {
+		t.Errorf("checkpoint/restore: %v", err)
+	} else if b := Encode(evs); !bytes.Equal(b, got) {
+		t.Errorf("checkpoint/restore every %d messages: output differs:\n%s", every, diffNDJSON(got, b))
+	}
+
+	// Raw payloads on: the same events, each agent event with its raw.
+	rawOpts := Options()
+	rawOpts.IncludeRaw = true
+	if evs, err := c.Translate(input, rawOpts, nil, 0); err != nil {
+		t.Errorf("raw: %v", err)
+	} else {
+		for i := range evs {
+			if evs[i].Source == universal.SourceAgent && evs[i].Raw == nil {
+				t.Errorf("raw on: agent event %d (%s) has no raw payload", evs[i].Sequence, evs[i].Type)
+				break
+			}
+			evs[i].Raw = nil
+		}
+		if b := Encode(evs); !bytes.Equal(b, got) {
+			t.Errorf("raw on: events differ beyond raw:\n%s", diffNDJSON(got, b))
+		}
+	}
+
+	// The reduced state.
+	if c.State != nil {
+		state, err := c.State(events)
+		if err != nil {
+			t.Errorf("state: %v", err)
+		} else if sp := c.StatePath(); *Update {
+			writeFile(t, sp, state)
+		} else if want, err := os.ReadFile(sp); err != nil {
+			t.Errorf("%v (run go test -update to create it)", err)
+		} else if diff := diffJSON(want, state); diff != "" {
+			t.Errorf("%s differs (-want +got):\n%s", sp, diff)
+		}
+	}
+
+	// The capture's expectations.
+	if c.Meta != "" {
+		exp, err := LoadExpect(c.Meta, c.Format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, problem := range exp.Check(events) {
+			t.Error("expect: " + problem)
+		}
+	}
+}
+
+func countMessages(input []byte, f universal.Framing) int {
+	n := 0
+	for _, err := range universal.Messages(NewReader(bytes.NewReader(input), f)) {
+		if err != nil {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	t.Logf("rewriting %s", path)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// diffNDJSON compares two NDJSON texts as parsed JSON values, line by line.
+func diffNDJSON(want, got []byte) string {
+	return cmp.Diff(parseLines(want), parseLines(got))
+}
+
+func parseLines(b []byte) []any {
+	var out []any
+	for line := range bytes.Lines(b) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		var v any
+		if err := json.Unmarshal(line, &v); err != nil {
+			v = "unparsable: " + string(line)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func diffJSON(want, got []byte) string {
+	var w, g any
+	if err := json.Unmarshal(want, &w); err != nil {
+		return "want is not JSON: " + err.Error()
+	}
+	if err := json.Unmarshal(got, &g); err != nil {
+		return "got is not JSON: " + err.Error()
+	}
+	return cmp.Diff(w, g)
+}

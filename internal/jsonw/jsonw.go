@@ -1,0 +1,126 @@
+// Package jsonw appends strict JSON: valid UTF-8, compact, and
+// byte-compatible with what encoding/json writes when HTML escaping is off.
+//
+// Every function appends to a caller-owned buffer and allocates only when
+// that buffer must grow, so the encoders in universal and the translators
+// can build output without reflection.
+package jsonw
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+const hexDigits = "0123456789abcdef"
+
+// plain reports the ASCII bytes that appear unescaped inside a JSON string.
+var plain = func() (t [utf8.RuneSelf]bool) {
+	for b := 0x20; b < utf8.RuneSelf; b++ {
+		t[b] = b != '"' && b != '\\'
+	}
+	return t
+}()
+
+// AppendString appends s as a JSON string. Control characters are escaped,
+// invalid UTF-8 becomes U+FFFD and U+2028/U+2029 are escaped, exactly as
+// encoding/json does with SetEscapeHTML(false).
+func AppendString[T ~string | ~[]byte](dst []byte, s T) []byte {
+	dst = append(dst, '"')
+	dst = appendStringBody(dst, s)
+	return append(dst, '"')
+}
+
+func appendStringBody[T ~string | ~[]byte](dst []byte, s T) []byte {
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if plain[b] {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '"', '\\':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := decodeRune(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	return append(dst, s[start:]...)
+}
+
+func decodeRune[T ~string | ~[]byte](s T) (rune, int) {
+	// A conversion of at most four bytes stays on the stack.
+	return utf8.DecodeRuneInString(string(s[:min(len(s), utf8.UTFMax)]))
+}
+
+// AppendNullString appends s as a JSON string, or null when s is empty.
+func AppendNullString(dst []byte, s string) []byte {
+	if s == "" {
+		return append(dst, "null"...)
+	}
+	return AppendString(dst, s)
+}
+
+// AppendBool appends true or false.
+func AppendBool(dst []byte, v bool) []byte {
+	if v {
+		return append(dst, "true"...)
+	}
+	return append(dst, "false"...)
+}
+
+// AppendInt appends n in decimal.
+func AppendInt(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) }
+
+// AppendFloat appends f the way encoding/json formats a float64; NaN and
+// infinities, which JSON cannot represent, become null.
+func AppendFloat(dst []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(dst, "null"...)
+	}
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		// Shorten a two-digit negative exponent "e-07" to "e-7".
+		n := len(dst)
+		if n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst
+}

@@ -1,0 +1,105 @@
+package jsonw
+
+// Object builds one JSON object field by field, in the order the fields are
+// added. The zero value is an empty object. Values given as raw JSON are
+// cleaned with AppendRaw, so the result is always valid.
+type Object struct {
+	buf []byte
+}
+
+func (o *Object) key(k string) {
+	if len(o.buf) == 0 {
+		o.buf = append(o.buf, '{')
+	} else {
+		o.buf = append(o.buf, ',')
+	}
+	o.buf = AppendString(o.buf, k)
+	o.buf = append(o.buf, ':')
+}
+
+// String adds a string field.
+func (o *Object) String(k, v string) *Object {
+	o.key(k)
+	o.buf = AppendString(o.buf, v)
+	return o
+}
+
+// OptString adds a string field when v is not empty.
+func (o *Object) OptString(k, v string) *Object {
+	if v != "" {
+		o.String(k, v)
+	}
+	return o
+}
+
+// Int adds an integer field.
+func (o *Object) Int(k string, v int64) *Object {
+	o.key(k)
+	o.buf = AppendInt(o.buf, v)
+	return o
+}
+
+// Float adds a number field.
+func (o *Object) Float(k string, v float64) *Object {
+	o.key(k)
+	o.buf = AppendFloat(o.buf, v)
+	return o
+}
+
+// Bool adds a boolean field.
+func (o *Object) Bool(k string, v bool) *Object {
+	o.key(k)
+	o.buf = AppendBool(o.buf, v)
+	return o
+}
+
+// Raw adds a field whose value is raw JSON (for example a gjson Result's
+// Raw). It adds nothing when raw is empty, which is what a missing gjson
+// result gives, so optional native fields can be passed straight through.
+func (o *Object) Raw(k string, raw string) *Object {
+	if raw == "" {
+		return o
+	}
+	o.key(k)
+	o.buf = AppendRaw(o.buf, raw)
+	return o
+}
+
+// RawBytes is Raw for a byte slice.
+func (o *Object) RawBytes(k string, raw []byte) *Object {
+	if len(raw) == 0 {
+		return o
+	}
+	o.key(k)
+	o.buf = AppendRaw(o.buf, raw)
+	return o
+}
+
+// Strings adds an array of strings.
+func (o *Object) Strings(k string, vs []string) *Object {
+	o.key(k)
+	o.buf = append(o.buf, '[')
+	for i, v := range vs {
+		if i > 0 {
+			o.buf = append(o.buf, ',')
+		}
+		o.buf = AppendString(o.buf, v)
+	}
+	o.buf = append(o.buf, ']')
+	return o
+}
+
+// Len reports the number of bytes written so far; zero means no field.
+func (o *Object) Len() int { return len(o.buf) }
+
+// Bytes returns the object, "{}" when no field was added. The builder can
+// not be used afterwards.
+func (o *Object) Bytes() []byte {
+	if len(o.buf) == 0 {
+		return []byte("{}")
+	}
+	o.buf = append(o.buf, '}')
+	b := o.buf
+	o.buf = nil
+	return b
+}

@@ -1,0 +1,343 @@
+package universal
+
+import (
+	"encoding/json"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+)
+
+// The encoders below write fields in a fixed order with no reflection. The
+// output is strict JSON (valid UTF-8 even when native input was not) and
+// matches, byte for byte, what encoding/json writes for the same values with
+// HTML escaping off; encode_test.go proves it against a reflection-based
+// reference over every golden event.
+
+// AppendJSON appends the event's JSON encoding (one line, no newline) to dst.
+func (e *Event) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"event_id":`...)
+	dst = jsonw.AppendString(dst, e.EventID)
+	dst = append(dst, `,"sequence":`...)
+	dst = jsonw.AppendInt(dst, e.Sequence)
+	dst = append(dst, `,"time":"`...)
+	dst = e.Time.UTC().AppendFormat(dst, TimeLayout)
+	dst = append(dst, `","session_id":`...)
+	dst = jsonw.AppendString(dst, e.SessionID)
+	dst = append(dst, `,"native_session_id":`...)
+	dst = jsonw.AppendNullString(dst, e.NativeSessionID)
+	dst = append(dst, `,"synthetic":`...)
+	dst = jsonw.AppendBool(dst, e.Synthetic)
+	dst = append(dst, `,"source":`...)
+	dst = jsonw.AppendString(dst, e.Source)
+	dst = append(dst, `,"type":`...)
+	dst = jsonw.AppendString(dst, e.Type)
+	dst = append(dst, `,"data":`...)
+	if e.Data == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = e.Data.AppendJSON(dst)
+	}
+	dst = append(dst, `,"raw":`...)
+	dst = jsonw.AppendRaw(dst, e.Raw)
+	dst = appendExtra(dst, e.Extra)
+	return append(dst, '}')
+}
+
+// MarshalJSON implements [json.Marshaler] with [Event.AppendJSON].
+func (e Event) MarshalJSON() ([]byte, error) { return e.AppendJSON(nil), nil }
+
+func appendExtra(dst []byte, fs []Field) []byte {
+	for _, f := range fs {
+		dst = append(dst, ',')
+		dst = jsonw.AppendString(dst, f.Name)
+		dst = append(dst, ':')
+		dst = jsonw.AppendRaw(dst, f.Value)
+	}
+	return dst
+}
+
+func appendRawOrNull(dst []byte, r json.RawMessage) []byte { return jsonw.AppendRaw(dst, r) }
+
+// AppendJSON appends the JSON encoding of the item.
+func (it *Item) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"item_id":`...)
+	dst = jsonw.AppendString(dst, it.ItemID)
+	dst = append(dst, `,"native_item_id":`...)
+	dst = jsonw.AppendNullString(dst, it.NativeItemID)
+	dst = append(dst, `,"parent_id":`...)
+	dst = jsonw.AppendNullString(dst, it.ParentID)
+	dst = append(dst, `,"kind":`...)
+	dst = jsonw.AppendString(dst, it.Kind)
+	dst = append(dst, `,"role":`...)
+	dst = jsonw.AppendNullString(dst, string(it.Role))
+	dst = append(dst, `,"content":[`...)
+	for i := range it.Content {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = it.Content[i].AppendJSON(dst)
+	}
+	dst = append(dst, `],"status":`...)
+	dst = jsonw.AppendString(dst, it.Status)
+	dst = appendExtra(dst, it.Extra)
+	return append(dst, '}')
+}
+
+// AppendJSON appends the JSON encoding of the part.
+func (p *Part) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"type":`...)
+	dst = jsonw.AppendString(dst, p.Type)
+	switch p.Type {
+	case PartText:
+		dst = append(dst, `,"text":`...)
+		dst = jsonw.AppendString(dst, p.Text)
+	case PartJSON:
+		dst = append(dst, `,"json":`...)
+		dst = appendRawOrNull(dst, p.JSON)
+	case PartToolCall:
+		dst = append(dst, `,"name":`...)
+		dst = jsonw.AppendString(dst, p.Name)
+		dst = append(dst, `,"arguments":`...)
+		dst = jsonw.AppendString(dst, p.Arguments)
+		dst = append(dst, `,"call_id":`...)
+		dst = jsonw.AppendNullString(dst, p.CallID)
+	case PartToolResult:
+		dst = append(dst, `,"call_id":`...)
+		dst = jsonw.AppendNullString(dst, p.CallID)
+		dst = append(dst, `,"output":`...)
+		dst = jsonw.AppendString(dst, p.Output)
+		dst = append(dst, `,"is_error":`...)
+		dst = jsonw.AppendBool(dst, p.IsError)
+	case PartFileRef:
+		dst = append(dst, `,"path":`...)
+		dst = jsonw.AppendString(dst, p.Path)
+		dst = append(dst, `,"action":`...)
+		dst = jsonw.AppendString(dst, p.Action)
+		dst = append(dst, `,"diff":`...)
+		dst = jsonw.AppendNullString(dst, p.Diff)
+	case PartReasoning:
+		dst = append(dst, `,"text":`...)
+		dst = jsonw.AppendString(dst, p.Text)
+		dst = append(dst, `,"visibility":`...)
+		dst = jsonw.AppendNullString(dst, string(p.Visibility))
+		if p.Signature != "" {
+			dst = append(dst, `,"signature":`...)
+			dst = jsonw.AppendString(dst, p.Signature)
+		}
+	case PartImage:
+		dst = append(dst, `,"path":`...)
+		dst = jsonw.AppendString(dst, p.Path)
+		dst = append(dst, `,"mime":`...)
+		dst = jsonw.AppendNullString(dst, p.Mime)
+	case PartStatus:
+		dst = append(dst, `,"label":`...)
+		dst = jsonw.AppendString(dst, p.Label)
+		dst = append(dst, `,"detail":`...)
+		dst = jsonw.AppendNullString(dst, p.Detail)
+	}
+	if p.Metadata != nil {
+		dst = append(dst, `,"metadata":`...)
+		dst = jsonw.AppendRaw(dst, p.Metadata)
+	}
+	if p.Rewritten {
+		dst = append(dst, `,"rewritten":true`...)
+	}
+	dst = appendExtra(dst, p.Extra)
+	return append(dst, '}')
+}
+
+// AppendJSON implements [Data].
+func (d *SessionStarted) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"metadata":`...)
+	dst = appendRawOrNull(dst, d.Metadata)
+	dst = appendExtra(dst, d.Extra)
+	return append(dst, '}')
+}
+
+// AppendJSON implements [Data].
+func (d *SessionEnded) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"reason":`...)
+	dst = jsonw.AppendString(dst, d.Reason)
+	dst = append(dst, `,"terminated_by":`...)
+	dst = jsonw.AppendString(dst, d.TerminatedBy)
+	dst = append(dst, `,"message":`...)
+	dst = jsonw.AppendNullString(dst, d.Message)
+	dst = append(dst, `,"exit_code":`...)
+	if d.ExitCode == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = jsonw.AppendInt(dst, int64(*d.ExitCode))
+	}
+	dst = append(dst, `,"stderr":`...)
+	dst = jsonw.AppendNullString(dst, d.Stderr)
+	dst = appendExtra(dst, d.Extra)
+	return append(dst, '}')
+}
+
+// AppendJSON implements [Data].
+func (d *TurnStarted) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"turn_id":`...)
+	dst = jsonw.AppendString(dst, d.TurnID)
+	dst = append(dst, `,"metadata":`...)
+	dst = appendRawOrNull(dst, d.Metadata)
+	dst = appendExtra(dst, d.Extra)
+	return append(dst, '}')
+}
+
+// AppendJSON implements [Data].
+func (d *TurnEnded) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"turn_id":`...)
+	dst = jsonw.AppendString(dst, d.TurnID)
+	dst = append(dst, `,"status":`...)
+	dst = jsonw.AppendString(dst, d.Status)
+	dst = append(dst, `,"metadata":`...)
+	dst = appendRawOrNull(dst, d.Metadata)
+	dst = appendExtra(dst, d.Extra)
+	return append(dst, '}')
+}
+
+// AppendJSON implements [Data].
+func (d *ItemSnapshot) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"item":`...)
+	dst = d.Item.AppendJSON(dst)
+	dst = appendExtra(dst, d.Extra)
+	return append(dst, '}')
+}
+
+// AppendJSON implements [Data].
+func (d *ItemDelta) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"item_id":`...)
+	dst = jsonw.AppendString(dst, d.ItemID)
+	dst = append(dst, `,"native_item_id":`...)
+	dst = jsonw.AppendNullString(dst, d.NativeItemID)
+	dst = append(dst, `,"delta":`...)
+	dst = jsonw.AppendString(dst, d.Delta)
+	dst = append(dst, `,"part_index":`...)
+	dst = jsonw.AppendInt(dst, int64(d.PartIndex))
+	dst = append(dst, `,"part_type":`...)
+	dst = jsonw.AppendString(dst, d.PartType)
+	dst = appendExtra(dst, d.Extra)
+	return append(dst, '}')
+}
+
+// AppendJSON implements [Data].
+func (d *Error) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"message":`...)
+	dst = jsonw.AppendString(dst, d.Message)
+	dst = append(dst, `,"code":`...)
+	dst = jsonw.AppendNullString(dst, d.Code)
+	dst = append(dst, `,"details":`...)
+	dst = appendRawOrNull(dst, d.Details)
+	dst = append(dst, `,"will_retry":`...)
+	dst = jsonw.AppendBool(dst, d.WillRetry)
+	dst = appendExtra(dst, d.Extra)
+	return append(dst, '}')
+}
+
+// AppendJSON implements [Data].
+func (d *Permission) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"permission_id":`...)
+	dst = jsonw.AppendString(dst, d.PermissionID)
+	dst = append(dst, `,"action":`...)
+	dst = jsonw.AppendString(dst, d.Action)
+	dst = append(dst, `,"status":`...)
+	dst = jsonw.AppendString(dst, d.Status)
+	dst = append(dst, `,"metadata":`...)
+	dst = appendRawOrNull(dst, d.Metadata)
+	dst = append(dst, `,"item_id":`...)
+	dst = jsonw.AppendNullString(dst, d.ItemID)
+	dst = append(dst, `,"call_id":`...)
+	dst = jsonw.AppendNullString(dst, d.CallID)
+	dst = appendExtra(dst, d.Extra)
+	return append(dst, '}')
+}
+
+// AppendJSON implements [Data].
+func (d *Question) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"question_id":`...)
+	dst = jsonw.AppendString(dst, d.QuestionID)
+	dst = append(dst, `,"prompt":`...)
+	dst = jsonw.AppendString(dst, d.Prompt)
+	dst = append(dst, `,"options":[`...)
+	for i, o := range d.Options {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = jsonw.AppendString(dst, o)
+	}
+	dst = append(dst, `],"response":`...)
+	dst = jsonw.AppendNullString(dst, d.Response)
+	dst = append(dst, `,"status":`...)
+	dst = jsonw.AppendString(dst, d.Status)
+	dst = append(dst, `,"item_id":`...)
+	dst = jsonw.AppendNullString(dst, d.ItemID)
+	dst = append(dst, `,"metadata":`...)
+	dst = appendRawOrNull(dst, d.Metadata)
+	dst = appendExtra(dst, d.Extra)
+	return append(dst, '}')
+}
+
+func appendCount(dst []byte, n *int64) []byte {
+	if n == nil {
+		return append(dst, "null"...)
+	}
+	return jsonw.AppendInt(dst, *n)
+}
+
+// AppendJSON appends the JSON encoding of the usage.
+func (u *Usage) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"input_tokens":`...)
+	dst = appendCount(dst, u.InputTokens)
+	dst = append(dst, `,"cached_input_tokens":`...)
+	dst = appendCount(dst, u.CachedInputTokens)
+	dst = append(dst, `,"cache_write_tokens":`...)
+	dst = appendCount(dst, u.CacheWriteTokens)
+	dst = append(dst, `,"output_tokens":`...)
+	dst = appendCount(dst, u.OutputTokens)
+	dst = append(dst, `,"reasoning_tokens":`...)
+	dst = appendCount(dst, u.ReasoningTokens)
+	dst = append(dst, `,"total_tokens":`...)
+	dst = appendCount(dst, u.TotalTokens)
+	dst = appendExtra(dst, u.Extra)
+	return append(dst, '}')
+}
+
+// AppendJSON implements [Data].
+func (d *UsageUpdated) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"turn_id":`...)
+	dst = jsonw.AppendNullString(dst, d.TurnID)
+	dst = append(dst, `,"scope":`...)
+	dst = jsonw.AppendString(dst, d.Scope)
+	dst = append(dst, `,"usage":`...)
+	dst = d.Usage.AppendJSON(dst)
+	dst = append(dst, `,"cost_usd":`...)
+	if d.CostUSD == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = jsonw.AppendFloat(dst, *d.CostUSD)
+	}
+	dst = append(dst, `,"context_window":`...)
+	dst = appendCount(dst, d.ContextWindow)
+	dst = appendExtra(dst, d.Extra)
+	return append(dst, '}')
+}
+
+// AppendJSON implements [Data].
+func (d *Unparsed) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"error":`...)
+	dst = jsonw.AppendString(dst, d.Error)
+	dst = append(dst, `,"location":`...)
+	dst = jsonw.AppendString(dst, d.Location)
+	dst = append(dst, `,"raw_hash":`...)
+	dst = jsonw.AppendNullString(dst, d.RawHash)
+	dst = appendExtra(dst, d.Extra)
+	return append(dst, '}')
+}
+
+// AppendJSON implements [Data].
+func (d *Unknown) AppendJSON(dst []byte) []byte { return jsonw.AppendRaw(dst, d.JSON) }
+
+// MarshalJSON implements [json.Marshaler] with [Item.AppendJSON].
+func (it Item) MarshalJSON() ([]byte, error) { return it.AppendJSON(nil), nil }
+
+// MarshalJSON implements [json.Marshaler] with [Part.AppendJSON].
+func (p Part) MarshalJSON() ([]byte, error) { return p.AppendJSON(nil), nil }

@@ -1,0 +1,93 @@
+package universal
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Type names an event type. Decoding accepts any type; the constants below
+// are the ones this version writes.
+type Type string
+
+// The event types.
+const (
+	TypeSessionStarted      Type = "session.started"
+	TypeSessionEnded        Type = "session.ended"
+	TypeTurnStarted         Type = "turn.started"
+	TypeTurnEnded           Type = "turn.ended"
+	TypeItemStarted         Type = "item.started"
+	TypeItemDelta           Type = "item.delta"
+	TypeItemCompleted       Type = "item.completed"
+	TypeError               Type = "error"
+	TypePermissionRequested Type = "permission.requested"
+	TypePermissionResolved  Type = "permission.resolved"
+	TypeQuestionRequested   Type = "question.requested"
+	TypeQuestionResolved    Type = "question.resolved"
+	TypeUsageUpdated        Type = "usage.updated"
+	TypeUnparsed            Type = "agent.unparsed"
+)
+
+// Known reports whether t is one of the event types of this version.
+func (t Type) Known() bool {
+	switch t {
+	case TypeSessionStarted, TypeSessionEnded, TypeTurnStarted, TypeTurnEnded,
+		TypeItemStarted, TypeItemDelta, TypeItemCompleted, TypeError,
+		TypePermissionRequested, TypePermissionResolved,
+		TypeQuestionRequested, TypeQuestionResolved, TypeUsageUpdated, TypeUnparsed:
+		return true
+	}
+	return false
+}
+
+// Source says who produced an event: the agent (a native payload) or the
+// daemon (a synthetic event that fills a gap in the native stream).
+type Source string
+
+// The sources.
+const (
+	SourceAgent  Source = "agent"
+	SourceDaemon Source = "daemon"
+)
+
+// Event is the universal envelope. Every field is always written; empty
+// NativeSessionID and nil Raw are written as null.
+//
+// Synthetic mirrors Source: it is true exactly when Source is SourceDaemon.
+// The stamper sets both; the validator rejects events where they disagree.
+type Event struct {
+	EventID         string
+	Sequence        int64
+	Time            time.Time
+	SessionID       string
+	NativeSessionID string
+	Synthetic       bool
+	Source          Source
+	Type            Type
+	// Data is the event's payload: a pointer to the data type that matches
+	// Type (see the table in the package documentation), or *Unknown for an
+	// event type this version does not know.
+	Data Data
+	// Raw is the native payload the event came from, when the caller opted
+	// in; nil otherwise.
+	Raw json.RawMessage
+	// Extra holds envelope fields this version does not know, in the order
+	// they were decoded; they are written back after the known fields.
+	Extra []Field
+}
+
+// Field is one JSON object member that a decoder did not recognise.
+type Field struct {
+	Name  string
+	Value json.RawMessage
+}
+
+// Data is the payload of an event. Every data type in this package
+// implements it.
+type Data interface {
+	// AppendJSON appends the JSON encoding of the data to dst.
+	AppendJSON(dst []byte) []byte
+}
+
+// TimeLayout is the layout of the envelope's time field: RFC 3339 in UTC
+// with milliseconds.
+const TimeLayout = "2006-01-02T15:04:05.000Z"

@@ -1,0 +1,101 @@
+package universal
+
+import (
+	"errors"
+	"io"
+)
+
+// Framing names how a native input is split into messages.
+type Framing int
+
+// The framings.
+const (
+	// FrameLines is newline-delimited JSON: one message per line.
+	FrameLines Framing = iota
+	// FrameSSE is a server-sent event stream: one message per event.
+	FrameSSE
+	// FrameExchange is the recorded two-way exchange format.
+	FrameExchange
+	// FrameDocument is one JSON document: the whole input is one message.
+	FrameDocument
+)
+
+// String returns the framing's name.
+func (f Framing) String() string {
+	switch f {
+	case FrameSSE:
+		return "sse"
+	case FrameExchange:
+		return "exchange"
+	case FrameDocument:
+		return "document"
+	}
+	return "lines"
+}
+
+// Format is one native input format of an agent.
+type Format struct {
+	// Name is the format's name on the command line ("stream-json", "sse" …).
+	Name string
+	// Framing splits input of this format into messages.
+	Framing Framing
+	// Doc says in a few words what the format is.
+	Doc string
+}
+
+// NewReader returns the message reader for a framing, with messages no
+// longer than limit bytes (DefaultMaxMessage when limit <= 0).
+func NewReader(r io.Reader, f Framing, limit int) MessageReader {
+	switch f {
+	case FrameSSE:
+		return NewSSEReader(r, limit)
+	case FrameExchange:
+		return NewExchangeReader(r, limit)
+	case FrameDocument:
+		return NewDocumentReader(r, limit)
+	}
+	return NewLineReader(r, limit)
+}
+
+// DocumentReader reads its whole input as one message, for formats that
+// are a single JSON document (a saved message list, a thread export).
+type DocumentReader struct {
+	r     io.Reader
+	limit int
+	done  bool
+}
+
+// NewDocumentReader returns a reader of one message of at most limit bytes
+// (DefaultMaxMessage when limit <= 0).
+func NewDocumentReader(r io.Reader, limit int) *DocumentReader {
+	if limit <= 0 {
+		limit = DefaultMaxMessage
+	}
+	return &DocumentReader{r: r, limit: limit}
+}
+
+// Next returns the document, then io.EOF. An empty input has no message.
+func (d *DocumentReader) Next() (Message, error) {
+	if d.done {
+		return Message{}, io.EOF
+	}
+	d.done = true
+	b, err := io.ReadAll(io.LimitReader(d.r, int64(d.limit)+1))
+	if err != nil {
+		return Message{}, err
+	}
+	if len(b) == 0 {
+		return Message{}, io.EOF
+	}
+	m := Message{Data: b, Line: 1, TimeMS: -1}
+	if len(b) > d.limit {
+		n, _ := io.Copy(io.Discard, d.r)
+		m.Err = &TooLongError{Line: 1, Size: int64(len(b)) + n, Limit: d.limit}
+		m.Data = b[:min(len(b), keptOfTooLong)]
+	}
+	return m, nil
+}
+
+// ErrUnknownFormat is returned by provider constructors for a format name
+// they do not read.
+var ErrUnknownFormat = errors.New("unknown format")

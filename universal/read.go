@@ -1,0 +1,388 @@
+package universal
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"strconv"
+
+	"github.com/tidwall/gjson"
+)
+
+// DefaultMaxMessage is the default limit on one native message (a line or
+// an SSE event). Real agent lines exceed 1 MiB (file reads, big tool
+// outputs), so the limit is generous.
+const DefaultMaxMessage = 64 << 20
+
+// keptOfTooLong is how much of an over-long message a reader keeps in
+// Message.Data, so the translator can show its start and hash it.
+const keptOfTooLong = 4 << 10
+
+// ErrTooLong is the sentinel inside a [TooLongError].
+var ErrTooLong = errors.New("message longer than the limit")
+
+// TooLongError reports a message longer than a reader's limit. The reader
+// skips the rest of it and goes on with the next one.
+type TooLongError struct {
+	Line  int64 // where the message started
+	Size  int64 // its length in bytes
+	Limit int
+}
+
+func (e *TooLongError) Error() string {
+	return fmt.Sprintf("line %d: %d bytes, over the limit of %d", e.Line, e.Size, e.Limit)
+}
+
+func (e *TooLongError) Unwrap() error { return ErrTooLong }
+
+// A MessageReader splits native input into messages. Next returns io.EOF
+// after the last message; any other error is terminal (a read error). A
+// message that could not be framed properly is not an error: it comes back
+// with Message.Err set, and reading goes on.
+type MessageReader interface {
+	Next() (Message, error)
+}
+
+// Messages iterates over a reader's messages. The iteration stops at the
+// first error, which it yields unless it is io.EOF.
+func Messages(r MessageReader) iter.Seq2[Message, error] {
+	return func(yield func(Message, error) bool) {
+		for {
+			m, err := r.Next()
+			if err == io.EOF {
+				return
+			}
+			if !yield(m, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// LineReader reads newline-delimited messages (NDJSON). It strips CR LF and
+// LF terminators, skips blank lines, and hands every other line on as is:
+// a line that is not JSON is for the translator to report. Only LF ends a
+// line (never U+2028 or a lone CR).
+type LineReader struct {
+	r     *bufio.Reader
+	limit int
+	line  int64
+	buf   []byte
+}
+
+// NewLineReader returns a reader of lines from r no longer than limit bytes
+// (DefaultMaxMessage when limit <= 0).
+func NewLineReader(r io.Reader, limit int) *LineReader {
+	if limit <= 0 {
+		limit = DefaultMaxMessage
+	}
+	return &LineReader{r: bufio.NewReaderSize(r, 64<<10), limit: limit}
+}
+
+// Next returns the next non-blank line. Message.Data is valid until the
+// next call.
+func (r *LineReader) Next() (Message, error) {
+	for {
+		data, size, err := r.readLine()
+		if err != nil && (err != io.EOF || size == 0) {
+			return Message{}, err
+		}
+		r.line++
+		if size > int64(r.limit) {
+			data = data[:min(len(data), keptOfTooLong)]
+			return Message{Data: data, Line: r.line, TimeMS: -1,
+				Err: &TooLongError{Line: r.line, Size: size, Limit: r.limit}}, nil
+		}
+		if len(bytes.TrimSpace(data)) == 0 {
+			if err == io.EOF {
+				return Message{}, io.EOF
+			}
+			continue
+		}
+		return Message{Data: data, Line: r.line, TimeMS: -1}, nil
+	}
+}
+
+// readLine reads one line without its terminator and returns it with its
+// size. It keeps at most limit+2 bytes of a line (the caller cuts an
+// over-long one further). At the end of input it returns what is left with
+// io.EOF.
+func (r *LineReader) readLine() ([]byte, int64, error) {
+	r.buf = r.buf[:0]
+	var size int64
+	for {
+		chunk, err := r.r.ReadSlice('\n')
+		if err == nil && size == 0 {
+			// The common case: the whole line is in bufio's buffer.
+			chunk = trimEOL(chunk)
+			return chunk, int64(len(chunk)), nil
+		}
+		size += int64(len(chunk))
+		if room := r.limit + 2 - len(r.buf); room > 0 {
+			r.buf = append(r.buf, chunk[:min(len(chunk), room)]...)
+		}
+		switch err {
+		case bufio.ErrBufferFull:
+			continue
+		case nil:
+			size -= int64(len(chunk) - len(trimEOL(chunk)))
+			return trimEOL(r.buf), size, nil
+		case io.EOF:
+			return bytes.TrimSuffix(r.buf, []byte{'\r'}), size, io.EOF
+		default:
+			return nil, size, err
+		}
+	}
+}
+
+func trimEOL(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+		if n := len(b); n > 0 && b[n-1] == '\r' {
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// SSEReader reads a server-sent event stream (text/event-stream): fields
+// event, data, id and retry; multi-line data joined with LF; comment lines
+// (heartbeats) skipped; LF, CR LF or CR line ends. Each dispatched event
+// with data becomes one Message (Data = the data, Event = the event name,
+// ID = the last event id). An event still pending at the end of input is
+// dispatched too, so a recording cut after its last data line loses
+// nothing.
+type SSEReader struct {
+	r       *bufio.Reader
+	limit   int
+	line    int64
+	pending []byte // the rest of a physical line split at a lone CR
+	hasPend bool
+	data    []byte
+	hasData bool
+	event   string
+	lastID  string
+	retry   int64
+	start   int64
+	tooLong int64
+}
+
+// NewSSEReader returns a reader of SSE events whose data is no longer than
+// limit bytes (DefaultMaxMessage when limit <= 0).
+func NewSSEReader(r io.Reader, limit int) *SSEReader {
+	if limit <= 0 {
+		limit = DefaultMaxMessage
+	}
+	return &SSEReader{r: bufio.NewReaderSize(r, 64<<10), limit: limit, retry: -1}
+}
+
+// Retry returns the last retry field the stream sent, -1 if none.
+func (r *SSEReader) Retry() int64 { return r.retry }
+
+// Next returns the next event. Message.Data is valid until the next call.
+func (r *SSEReader) Next() (Message, error) {
+	r.data = r.data[:0]
+	r.hasData = false
+	r.event = ""
+	r.tooLong = 0
+	r.start = 0
+	for {
+		line, err := r.readLine()
+		if err == io.EOF {
+			if r.hasData {
+				return r.dispatch(), nil
+			}
+			return Message{}, io.EOF
+		}
+		if err != nil {
+			return Message{}, err
+		}
+		if len(line) == 0 {
+			if r.hasData {
+				return r.dispatch(), nil
+			}
+			r.event = ""
+			r.start = 0
+			continue
+		}
+		if line[0] == ':' {
+			continue
+		}
+		if r.start == 0 {
+			r.start = r.line
+		}
+		name, value := line, []byte(nil)
+		if i := bytes.IndexByte(line, ':'); i >= 0 {
+			name, value = line[:i], line[i+1:]
+			if len(value) > 0 && value[0] == ' ' {
+				value = value[1:]
+			}
+		}
+		switch string(name) {
+		case "data":
+			if r.hasData {
+				r.add([]byte{'\n'})
+			}
+			r.add(value)
+			r.hasData = true
+		case "event":
+			r.event = string(value)
+		case "id":
+			if bytes.IndexByte(value, 0) < 0 {
+				r.lastID = string(value)
+			}
+		case "retry":
+			if n, err := strconv.ParseInt(string(value), 10, 64); err == nil && n >= 0 {
+				r.retry = n
+			}
+		}
+	}
+}
+
+func (r *SSEReader) add(b []byte) {
+	if r.tooLong > 0 || len(r.data)+len(b) > r.limit {
+		if r.tooLong == 0 {
+			r.tooLong = int64(len(r.data))
+			r.data = r.data[:min(len(r.data), keptOfTooLong)]
+		}
+		r.tooLong += int64(len(b))
+		if len(r.data) < keptOfTooLong {
+			r.data = append(r.data, b[:min(len(b), keptOfTooLong-len(r.data))]...)
+		}
+		return
+	}
+	r.data = append(r.data, b...)
+}
+
+func (r *SSEReader) dispatch() Message {
+	m := Message{Data: r.data, Event: r.event, ID: r.lastID, Line: r.start, TimeMS: -1}
+	if r.tooLong > 0 {
+		m.Err = &TooLongError{Line: r.start, Size: r.tooLong, Limit: r.limit}
+	}
+	return m
+}
+
+// readLine returns the next line without its end (LF, CR LF or a lone CR).
+// Over-long physical lines are cut; the cut is caught by add's limit.
+func (r *SSEReader) readLine() ([]byte, error) {
+	if r.hasPend {
+		r.hasPend = false
+		return r.splitCR(r.pending)
+	}
+	line, err := r.readPhysical()
+	if err != nil {
+		return nil, err
+	}
+	return r.splitCR(line)
+}
+
+// splitCR returns the part of a physical (LF-terminated) line before its
+// first lone CR and keeps the rest for the next call.
+func (r *SSEReader) splitCR(line []byte) ([]byte, error) {
+	r.line++
+	if i := bytes.IndexByte(line, '\r'); i >= 0 {
+		r.pending = line[i+1:]
+		r.hasPend = true
+		return line[:i], nil
+	}
+	return line, nil
+}
+
+// readPhysical reads up to the next LF, dropping it and a CR before it.
+// Lines longer than the limit keep only their first limit+1 bytes, which
+// is enough for add to notice.
+func (r *SSEReader) readPhysical() ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := r.r.ReadSlice('\n')
+		if err == nil && buf == nil {
+			return trimEOL(chunk), nil
+		}
+		if room := r.limit + 1 - len(buf); room > 0 {
+			buf = append(buf, chunk[:min(len(chunk), room)]...)
+		} else if buf == nil {
+			buf = []byte{}
+		}
+		switch err {
+		case nil:
+			return trimEOL(buf), nil
+		case bufio.ErrBufferFull:
+			continue
+		case io.EOF:
+			if len(buf) == 0 {
+				return nil, io.EOF
+			}
+			return buf, nil
+		default:
+			return nil, err
+		}
+	}
+}
+
+// ExchangeReader reads the recorded two-way exchange format: one JSON object
+// a line, {"dir":"out"|"in","t_ms":…,"msg":…}, where out is what the agent
+// wrote and in what the host wrote to it. Message.Data is msg's JSON text
+// (a sub-slice of the line). The recorder writes a line the agent printed
+// that was not JSON as {"_unparsed": "<line>"}; such a msg comes back as
+// the line itself, so the translator sees the same noise as on stdout. A
+// record that is not of this shape comes back with Message.Err set.
+type ExchangeReader struct {
+	lines *LineReader
+}
+
+// ErrExchange is the sentinel inside errors about malformed exchange
+// records.
+var ErrExchange = errors.New("malformed exchange record")
+
+// NewExchangeReader returns a reader of exchange records no longer than
+// limit bytes (DefaultMaxMessage when limit <= 0).
+func NewExchangeReader(r io.Reader, limit int) *ExchangeReader {
+	return &ExchangeReader{lines: NewLineReader(r, limit)}
+}
+
+// Next returns the next record's message. Message.Data is valid until the
+// next call.
+func (r *ExchangeReader) Next() (Message, error) {
+	m, err := r.lines.Next()
+	if err != nil || m.Err != nil {
+		return m, err
+	}
+	line := m.Data
+	fail := func(why string) (Message, error) {
+		m.Err = fmt.Errorf("%w: line %d: %s", ErrExchange, m.Line, why)
+		return m, nil
+	}
+	if !gjson.ValidBytes(line) {
+		return fail("not JSON")
+	}
+	switch gjson.GetBytes(line, "dir").Str {
+	case "out":
+		m.Dir = Out
+	case "in":
+		m.Dir = In
+	default:
+		return fail(`"dir" is neither "out" nor "in"`)
+	}
+	if t := gjson.GetBytes(line, "t_ms"); t.Type == gjson.Number {
+		m.TimeMS = t.Int()
+	}
+	msg := gjson.GetBytes(line, "msg")
+	if !msg.Exists() {
+		return fail(`no "msg"`)
+	}
+	if msg.IsObject() {
+		if u := msg.Get("_unparsed"); u.Type == gjson.String && len(msg.Map()) == 1 {
+			m.Data = []byte(u.Str)
+			return m, nil
+		}
+	}
+	if msg.Index > 0 && msg.Index+len(msg.Raw) <= len(line) {
+		m.Data = line[msg.Index : msg.Index+len(msg.Raw)]
+	} else {
+		m.Data = []byte(msg.Raw)
+	}
+	return m, nil
+}

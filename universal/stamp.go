@@ -1,0 +1,250 @@
+package universal
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"time"
+	"unsafe"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+)
+
+// A Clock gives the time of the event with the given sequence number. The
+// library never reads the wall clock itself: the caller injects one. A
+// Clock must be a pure function of its argument for output to be
+// reproducible (as [StepClock] is); a host that wants real time passes
+// func(int64) time.Time { return time.Now() }.
+type Clock func(seq int64) time.Time
+
+// StepClock returns a deterministic clock: event 1 is at start, and each
+// later event step after the one before. Because it depends only on the
+// sequence number, it survives checkpoint and restore.
+func StepClock(start time.Time, step time.Duration) Clock {
+	return func(seq int64) time.Time { return start.Add(time.Duration(seq-1) * step) }
+}
+
+// DefaultEpoch is where the default clock starts: a fixed, recognisably
+// artificial time.
+var DefaultEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Options configure how a translator stamps its events. The zero value is
+// deterministic: session id "sess", the step clock from DefaultEpoch with
+// one millisecond per event, no raw payloads, item ids "itm_1", "itm_2", …
+type Options struct {
+	// SessionID is the daemon's id of the session ("sess" when empty).
+	SessionID string
+	// Clock stamps event times (StepClock(DefaultEpoch, time.Millisecond)
+	// when nil).
+	Clock Clock
+	// IncludeRaw attaches the native payload to every event derived from
+	// one. Off, raw is null.
+	IncludeRaw bool
+	// ItemID names the n-th item of the session (n from 1). It must be a
+	// pure function; nil gives "itm_<n>".
+	ItemID func(n int64) string
+}
+
+// StamperState is the part of a stamper that changes as events are
+// stamped; it is what a translator checkpoint saves.
+type StamperState struct {
+	Sequence        int64  `json:"sequence"`
+	Items           int64  `json:"items"`
+	Turns           int64  `json:"turns"`
+	NativeSessionID string `json:"native_session_id,omitempty"`
+}
+
+// Stamper fills the envelope of events: the gap-free sequence from 1, the
+// event id, the time from the injected clock, the session ids, source and
+// synthetic flag, and raw when the caller opted in. It also names items.
+//
+// Strings a Stamper returns and stores in events (ids, copies made with
+// Copy, raw payloads) live in append-only memory that is never
+// overwritten, so events stay valid after the native input buffer is
+// reused, and stamping a text delta allocates nothing in the common case.
+//
+// A Stamper is not safe for concurrent use.
+type Stamper struct {
+	sessionID string
+	clock     Clock
+	raw       bool
+	itemID    func(int64) string
+	st        StamperState
+	mem       arena
+	scratch   []byte
+	deltas    slab[ItemDelta]
+}
+
+// NewStamper returns a stamper for one session.
+func NewStamper(o Options) *Stamper {
+	s := &Stamper{sessionID: o.SessionID, clock: o.Clock, raw: o.IncludeRaw, itemID: o.ItemID}
+	if s.sessionID == "" {
+		s.sessionID = "sess"
+	}
+	if s.clock == nil {
+		s.clock = StepClock(DefaultEpoch, time.Millisecond)
+	}
+	return s
+}
+
+// SessionID returns the daemon's session id.
+func (s *Stamper) SessionID() string { return s.sessionID }
+
+// IncludeRaw reports whether events carry native payloads.
+func (s *Stamper) IncludeRaw() bool { return s.raw }
+
+// State returns the stamper's mutable state for a checkpoint.
+func (s *Stamper) State() StamperState { return s.st }
+
+// Restore sets the state saved by State.
+func (s *Stamper) Restore(st StamperState) { s.st = st }
+
+// Sequence returns the sequence number of the last stamped event (0 before
+// the first).
+func (s *Stamper) Sequence() int64 { return s.st.Sequence }
+
+// SetNativeSessionID sets the provider's session id, written on every
+// later event.
+func (s *Stamper) SetNativeSessionID(id string) {
+	if id != s.st.NativeSessionID {
+		s.st.NativeSessionID = s.Copy(id)
+	}
+}
+
+// NativeSessionID returns the provider's session id, "" while unknown.
+func (s *Stamper) NativeSessionID() string { return s.st.NativeSessionID }
+
+// NewItemID returns the id of the next item.
+func (s *Stamper) NewItemID() string {
+	s.st.Items++
+	if s.itemID != nil {
+		return s.itemID(s.st.Items)
+	}
+	b := append(s.scratch[:0], "itm_"...)
+	b = strconv.AppendInt(b, s.st.Items, 10)
+	s.scratch = b
+	return s.mem.str(b)
+}
+
+// NewTurnID returns a turn id for agents that have none: "turn_1", "turn_2", …
+func (s *Stamper) NewTurnID() string {
+	s.st.Turns++
+	b := append(s.scratch[:0], "turn_"...)
+	b = strconv.AppendInt(b, s.st.Turns, 10)
+	s.scratch = b
+	return s.mem.str(b)
+}
+
+// Copy returns a copy of str in the stamper's memory. Translators use it
+// for strings that alias the native input (for example gjson results read
+// from an unsafe view of the line).
+func (s *Stamper) Copy(str string) string {
+	return s.mem.str(unsafe.Slice(unsafe.StringData(str), len(str)))
+}
+
+// CopyBytes is Copy for a byte slice.
+func (s *Stamper) CopyBytes(b []byte) string { return s.mem.str(b) }
+
+// Emit stamps one event and appends it to dst. raw is the native payload
+// the event derives from (nil for none); it is copied, cleaned to strict
+// JSON, only when the caller opted in to raw payloads.
+func (s *Stamper) Emit(dst []Event, typ Type, src Source, data Data, raw []byte) []Event {
+	s.st.Sequence++
+	seq := s.st.Sequence
+	b := append(s.scratch[:0], "evt_"...)
+	b = append(b, s.sessionID...)
+	b = append(b, '_')
+	b = strconv.AppendInt(b, seq, 10)
+	s.scratch = b
+	ev := Event{
+		EventID:         s.mem.str(b),
+		Sequence:        seq,
+		Time:            s.clock(seq),
+		SessionID:       s.sessionID,
+		NativeSessionID: s.st.NativeSessionID,
+		Synthetic:       src == SourceDaemon,
+		Source:          src,
+		Type:            typ,
+		Data:            data,
+	}
+	if s.raw && len(raw) > 0 {
+		s.scratch = jsonw.AppendRaw(s.scratch[:0], raw)
+		ev.Raw = s.mem.bytes(s.scratch)
+	}
+	return append(dst, ev)
+}
+
+// Delta stamps an item.delta without allocating its data separately.
+func (s *Stamper) Delta(dst []Event, d ItemDelta, src Source, raw []byte) []Event {
+	p := s.deltas.alloc()
+	*p = d
+	return s.Emit(dst, TypeItemDelta, src, p, raw)
+}
+
+// Unparsed stamps an agent.unparsed event (source daemon) for a native
+// payload that could not be mapped: err says why, location where (parser
+// and position). raw_hash is the SHA-256 of the payload.
+func (s *Stamper) Unparsed(dst []Event, location string, err error, raw []byte) []Event {
+	d := &Unparsed{Error: err.Error(), Location: location}
+	if len(raw) > 0 {
+		d.RawHash = RawHash(raw)
+	}
+	return s.Emit(dst, TypeUnparsed, SourceDaemon, d, raw)
+}
+
+// RawHash returns "sha256:" and the hex SHA-256 of b.
+func RawHash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// arena hands out strings and byte slices from large append-only chunks.
+// A chunk is never written after its bytes are handed out: when it is
+// full a new one is started and the old one lives as long as something
+// refers to it.
+type arena struct {
+	buf []byte
+}
+
+const arenaChunk = 16 << 10
+
+func (a *arena) bytes(b []byte) []byte {
+	n := len(b)
+	if n == 0 {
+		return nil
+	}
+	if n > arenaChunk/4 {
+		return append([]byte(nil), b...)
+	}
+	if cap(a.buf)-len(a.buf) < n {
+		a.buf = make([]byte, 0, arenaChunk)
+	}
+	start := len(a.buf)
+	a.buf = append(a.buf, b...)
+	return a.buf[start:len(a.buf):len(a.buf)]
+}
+
+func (a *arena) str(b []byte) string {
+	c := a.bytes(b)
+	if len(c) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(c), len(c))
+}
+
+// slab hands out pointers to zeroed values from blocks, one allocation per
+// block instead of one per value.
+type slab[T any] struct {
+	block []T
+}
+
+const slabBlock = 64
+
+func (s *slab[T]) alloc() *T {
+	if len(s.block) == 0 {
+		s.block = make([]T, slabBlock)
+	}
+	p := &s.block[0]
+	s.block = s.block[1:]
+	return p
+}

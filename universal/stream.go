@@ -1,0 +1,689 @@
+package universal
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unsafe"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+)
+
+// Stream writes the events of one session so that they are well-formed by
+// construction, whatever order the native input arrives in. Translators
+// emit through it instead of stamping events directly. It guarantees:
+//
+//   - session.started comes first, exactly once (a synthetic one, with
+//     {"agent": …} as metadata, if anything is emitted before Begin);
+//   - every delta and completion refers to a started item, and every item
+//     is completed at most once; kind and role never change under one id
+//     (a role may be filled in once);
+//   - parent ids name items already started;
+//   - the text of a part is the text it was started with plus its deltas;
+//     a final text that extends it gets the missing suffix as a synthetic
+//     delta, one that really differs is kept and the part marked
+//     Rewritten, and a message part that never streamed gets one
+//     synthetic full-text delta before the completion (the seed's delta
+//     policy for agents without native deltas);
+//   - items left open when their turn or the session ends are completed as
+//     failed, turns left open when the session ends are ended;
+//   - session.ended comes last; after it, calls emit nothing.
+//
+// A call the stream cannot honour (a delta for an unknown item, a second
+// completion) emits agent.unparsed describing the translator's mistake
+// instead of a malformed event, so such bugs are visible in tests.
+//
+// A Stream is not safe for concurrent use.
+type Stream struct {
+	agent  string
+	st     *Stamper
+	state  streamState
+	open   map[string]*openItem
+	idsBuf []byte
+}
+
+type streamState struct {
+	Begun       bool                `json:"begun,omitempty"`
+	Ended       bool                `json:"ended,omitempty"`
+	Open        []*openItem         `json:"open,omitempty"` // in start order
+	Seen        map[string]struct{} `json:"seen,omitempty"`
+	Turns       []string            `json:"turns,omitempty"` // open turns, innermost last
+	Permissions []string            `json:"permissions,omitempty"`
+	Questions   []string            `json:"questions,omitempty"`
+}
+
+type openItem struct {
+	Item     Item     `json:"item"`
+	Turn     string   `json:"turn,omitempty"`
+	Streamed []string `json:"streamed"` // per part, the text so far
+	Deltas   []bool   `json:"deltas"`   // per part, whether a delta was emitted
+	text     [][]byte // per part, the builder behind Streamed
+}
+
+// Sentinel errors that Stream reports in agent.unparsed events.
+var (
+	ErrUnknownItem = errors.New("unknown item")
+	ErrItemClosed  = errors.New("item already completed")
+	ErrItemExists  = errors.New("item already started")
+	ErrPartIndex   = errors.New("part index out of range")
+	ErrPartType    = errors.New("part type does not match")
+	ErrReserved    = errors.New("event type must go through its Stream method")
+)
+
+// NewStream returns a stream for one session of the named agent.
+func NewStream(agent string, o Options) *Stream {
+	return &Stream{agent: agent, st: NewStamper(o), open: map[string]*openItem{}}
+}
+
+// Agent returns the agent name given to NewStream.
+func (w *Stream) Agent() string { return w.agent }
+
+// Stamper returns the stream's stamper, for ids and copies. Events must not
+// be emitted through it directly.
+func (w *Stream) Stamper() *Stamper { return w.st }
+
+// NewItemID returns the id of the next item.
+func (w *Stream) NewItemID() string { return w.st.NewItemID() }
+
+// Copy copies a string that aliases native input into stable memory.
+func (w *Stream) Copy(s string) string { return w.st.Copy(s) }
+
+// SetNativeSessionID sets the provider's session id for later events.
+func (w *Stream) SetNativeSessionID(id string) { w.st.SetNativeSessionID(id) }
+
+// Begun reports whether session.started was emitted.
+func (w *Stream) Begun() bool { return w.state.Begun }
+
+// Ended reports whether session.ended was emitted.
+func (w *Stream) Ended() bool { return w.state.Ended }
+
+// Begin emits session.started with the given metadata (raw JSON, nil for
+// {"agent": …}). It does nothing once the session has started.
+func (w *Stream) Begin(dst []Event, metadata []byte, src Source, raw []byte) []Event {
+	if w.state.Begun || w.state.Ended {
+		return dst
+	}
+	w.state.Begun = true
+	var md []byte
+	if len(metadata) == 0 {
+		var o jsonw.Object
+		md = o.String("agent", w.agent).Bytes()
+	} else {
+		md = jsonw.AppendRaw(nil, metadata)
+	}
+	return w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: md}, raw)
+}
+
+func (w *Stream) begin(dst []Event) []Event {
+	if !w.state.Begun {
+		dst = w.Begin(dst, nil, SourceDaemon, nil)
+	}
+	return dst
+}
+
+// Emit emits an event that needs no bookkeeping: error, usage.updated,
+// agent.unparsed or an unknown type. Item, turn, session, permission and
+// question events have their own methods; Emit refuses them.
+func (w *Stream) Emit(dst []Event, typ Type, src Source, data Data, raw []byte) []Event {
+	if w.state.Ended {
+		return dst
+	}
+	dst = w.begin(dst)
+	switch typ {
+	case TypeSessionStarted, TypeSessionEnded, TypeTurnStarted, TypeTurnEnded,
+		TypeItemStarted, TypeItemDelta, TypeItemCompleted,
+		TypePermissionRequested, TypePermissionResolved,
+		TypeQuestionRequested, TypeQuestionResolved:
+		return w.mistake(dst, fmt.Errorf("%w: %s", ErrReserved, typ), raw)
+	}
+	return w.st.Emit(dst, typ, src, data, raw)
+}
+
+// Unparsed emits agent.unparsed for a native payload: err says what is
+// wrong, location where ("line 12", "$.message.content[3]"); the agent's
+// name is prefixed to the location.
+func (w *Stream) Unparsed(dst []Event, location string, err error, raw []byte) []Event {
+	if w.state.Ended {
+		return dst
+	}
+	dst = w.begin(dst)
+	loc := w.agent
+	if location != "" {
+		loc += ": " + location
+	}
+	return w.st.Unparsed(dst, loc, err, raw)
+}
+
+// mistake reports a call the stream refused.
+func (w *Stream) mistake(dst []Event, err error, raw []byte) []Event {
+	return w.st.Unparsed(dst, w.agent+": translator", err, raw)
+}
+
+// Turn returns the id of the innermost open turn, "" when none is open.
+func (w *Stream) Turn() string {
+	if n := len(w.state.Turns); n > 0 {
+		return w.state.Turns[n-1]
+	}
+	return ""
+}
+
+// StartTurn emits turn.started. An empty id gets a generated one ("turn_1",
+// …); starting a turn that is open does nothing. The id is returned.
+func (w *Stream) StartTurn(dst []Event, turnID string, metadata []byte, src Source, raw []byte) ([]Event, string) {
+	if w.state.Ended {
+		return dst, turnID
+	}
+	dst = w.begin(dst)
+	if turnID == "" {
+		turnID = w.st.NewTurnID()
+	} else {
+		turnID = w.st.Copy(turnID)
+	}
+	for _, t := range w.state.Turns {
+		if t == turnID {
+			return dst, turnID
+		}
+	}
+	w.state.Turns = append(w.state.Turns, turnID)
+	return w.st.Emit(dst, TypeTurnStarted, src, &TurnStarted{TurnID: turnID, Metadata: cleanRaw(metadata)}, raw), turnID
+}
+
+// EndTurn completes, as failed, the items still open in the turn, then
+// emits turn.ended. An empty id means the innermost open turn; ending a
+// turn that was never started starts it first (synthetic), so a stream
+// picked up mid-turn stays well-formed.
+func (w *Stream) EndTurn(dst []Event, turnID string, status TurnStatus, metadata []byte, src Source, raw []byte) []Event {
+	if w.state.Ended {
+		return dst
+	}
+	dst = w.begin(dst)
+	if turnID == "" {
+		turnID = w.Turn()
+	}
+	idx := -1
+	for i, t := range w.state.Turns {
+		if t == turnID {
+			idx = i
+		}
+	}
+	if idx < 0 {
+		dst, turnID = w.StartTurn(dst, turnID, nil, SourceDaemon, nil)
+		idx = len(w.state.Turns) - 1
+	}
+	dst = w.closeOpen(dst, func(o *openItem) bool { return o.Turn == turnID })
+	w.state.Turns = append(w.state.Turns[:idx], w.state.Turns[idx+1:]...)
+	return w.st.Emit(dst, TypeTurnEnded, src, &TurnEnded{TurnID: turnID, Status: status, Metadata: cleanRaw(metadata)}, raw)
+}
+
+// End closes everything still open (items as failed; turns as interrupted,
+// or error when the session ends in error) and emits session.ended.
+func (w *Stream) End(dst []Event, d SessionEnded, src Source, raw []byte) []Event {
+	if w.state.Ended {
+		return dst
+	}
+	dst = w.begin(dst)
+	status := TurnInterrupted
+	if d.Reason == EndError {
+		status = TurnError
+	}
+	for len(w.state.Turns) > 0 {
+		dst = w.EndTurn(dst, "", status, nil, SourceDaemon, nil)
+	}
+	dst = w.closeOpen(dst, func(*openItem) bool { return true })
+	w.state.Ended = true
+	return w.st.Emit(dst, TypeSessionEnded, src, &d, raw)
+}
+
+// IsOpen reports whether the item was started and not yet completed.
+func (w *Stream) IsOpen(itemID string) bool { _, ok := w.open[itemID]; return ok }
+
+// Known reports whether the item was ever started.
+func (w *Stream) Known(itemID string) bool { _, ok := w.state.Seen[itemID]; return ok }
+
+// Tracked returns a copy of an open item as the stream knows it: the
+// started snapshot with every streamed part's text so far.
+func (w *Stream) Tracked(itemID string) (Item, bool) {
+	o, ok := w.open[itemID]
+	if !ok {
+		return Item{}, false
+	}
+	return o.snapshot(), true
+}
+
+// StreamedText returns the text streamed so far into part i of an open
+// item (the started text plus deltas), "" when there is none. The string
+// stays valid; it does not change as more text arrives.
+func (w *Stream) StreamedText(itemID string, i int) string {
+	o, ok := w.open[itemID]
+	if !ok || i < 0 || i >= len(o.text) {
+		return ""
+	}
+	return bytesString(o.text[i])
+}
+
+// StartItem emits item.started for it, which must have an ItemID (from
+// NewItemID) and a Kind; its status is set to in_progress. The item
+// belongs to the innermost open turn. Strings in it must not alias native
+// input (use Copy).
+func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event {
+	if w.state.Ended {
+		return dst
+	}
+	dst = w.begin(dst)
+	if it.ItemID == "" {
+		return w.mistake(dst, errors.New("item without an id"), raw)
+	}
+	if _, ok := w.state.Seen[it.ItemID]; ok {
+		return w.mistake(dst, fmt.Errorf("%w: %s", ErrItemExists, it.ItemID), raw)
+	}
+	if it.ParentID != "" {
+		if _, ok := w.state.Seen[it.ParentID]; !ok {
+			dst = w.mistake(dst, fmt.Errorf("%w: parent %s of %s", ErrUnknownItem, it.ParentID, it.ItemID), raw)
+			it.ParentID = ""
+		}
+	}
+	if it.Kind == "" {
+		it.Kind = KindUnknown
+	}
+	it.Status = StatusInProgress
+	o := &openItem{Item: it, Turn: w.Turn()}
+	o.Item.Content = append([]Part(nil), it.Content...)
+	o.text = make([][]byte, len(it.Content))
+	o.Deltas = make([]bool, len(it.Content))
+	for i := range it.Content {
+		if it.Content[i].Type.Streams() {
+			o.text[i] = append([]byte(nil), it.Content[i].Streamed()...)
+		}
+	}
+	w.track(o)
+	return w.st.Emit(dst, TypeItemStarted, src, &ItemSnapshot{Item: it}, raw)
+}
+
+func (w *Stream) track(o *openItem) {
+	if w.state.Seen == nil {
+		w.state.Seen = map[string]struct{}{}
+	}
+	w.state.Seen[o.Item.ItemID] = struct{}{}
+	w.open[o.Item.ItemID] = o
+	w.state.Open = append(w.state.Open, o)
+}
+
+// Delta emits item.delta appending text to part i of an open item. The
+// part is created when i is the next index; its type must match
+// otherwise. Empty text emits nothing. The text is copied, so it may alias
+// native input.
+func (w *Stream) Delta(dst []Event, itemID string, i int, typ PartType, text string, src Source, raw []byte) []Event {
+	if w.state.Ended || text == "" {
+		return dst
+	}
+	dst = w.begin(dst)
+	o, ok := w.open[itemID]
+	switch {
+	case !ok && w.Known(itemID):
+		return w.mistake(dst, fmt.Errorf("%w: delta for %s", ErrItemClosed, itemID), raw)
+	case !ok:
+		return w.mistake(dst, fmt.Errorf("%w: delta for %s", ErrUnknownItem, itemID), raw)
+	case !typ.Streams():
+		return w.mistake(dst, fmt.Errorf("%w: %q does not stream", ErrPartType, typ), raw)
+	case i < 0 || i > len(o.Item.Content):
+		return w.mistake(dst, fmt.Errorf("%w: part %d of %s, which has %d", ErrPartIndex, i, itemID, len(o.Item.Content)), raw)
+	case i == len(o.Item.Content):
+		p := Part{Type: typ}
+		if typ == PartReasoning {
+			p.Visibility = VisibilityPublic
+		}
+		o.Item.Content = append(o.Item.Content, p)
+		o.text = append(o.text, nil)
+		o.Deltas = append(o.Deltas, false)
+	case o.Item.Content[i].Type != typ:
+		return w.mistake(dst, fmt.Errorf("%w: part %d of %s is %s, not %s", ErrPartType, i, itemID, o.Item.Content[i].Type, typ), raw)
+	}
+	o.text[i] = append(o.text[i], text...)
+	o.Deltas[i] = true
+	return w.st.Delta(dst, ItemDelta{
+		ItemID:       itemID,
+		NativeItemID: o.Item.NativeItemID,
+		Delta:        w.st.Copy(text),
+		PartIndex:    i,
+		PartType:     typ,
+	}, src, raw)
+}
+
+// Complete emits item.completed with it as the final snapshot (status
+// completed unless it says failed). If the item was never started it is
+// started first (same source, streamed strings emptied). Before the
+// completion, the stream reconciles every streamed part as described on
+// Stream; parts that streamed but are missing from it are kept. Strings in
+// it must not alias native input.
+func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event {
+	if w.state.Ended {
+		return dst
+	}
+	dst = w.begin(dst)
+	o, ok := w.open[it.ItemID]
+	if !ok {
+		if w.Known(it.ItemID) {
+			return w.mistake(dst, fmt.Errorf("%w: %s", ErrItemClosed, it.ItemID), raw)
+		}
+		start := it
+		start.Content = make([]Part, len(it.Content))
+		for i, p := range it.Content {
+			// Streamed strings start empty (message text then gets its
+			// synthetic delta), except tool arguments, known up front.
+			if p.Type.Streams() && p.Type != PartToolCall {
+				p.SetStreamed("")
+			}
+			p.Rewritten = false
+			start.Content[i] = p
+		}
+		dst = w.StartItem(dst, start, src, raw)
+		if o, ok = w.open[it.ItemID]; !ok {
+			return dst
+		}
+	}
+	if it.Status != StatusFailed {
+		it.Status = StatusCompleted
+	}
+	if it.Kind != o.Item.Kind {
+		dst = w.mistake(dst, fmt.Errorf("item %s: kind %s changed to %s", it.ItemID, o.Item.Kind, it.Kind), raw)
+		it.Kind = o.Item.Kind
+	}
+	if o.Item.Role != "" && it.Role != o.Item.Role {
+		if it.Role != "" {
+			dst = w.mistake(dst, fmt.Errorf("item %s: role %s changed to %s", it.ItemID, o.Item.Role, it.Role), raw)
+		}
+		it.Role = o.Item.Role
+	}
+	if it.ParentID != o.Item.ParentID {
+		if _, ok := w.state.Seen[it.ParentID]; it.ParentID != "" && !ok {
+			it.ParentID = o.Item.ParentID
+		}
+	}
+	it.NativeItemID = firstNonEmpty(it.NativeItemID, o.Item.NativeItemID)
+	content := make([]Part, len(it.Content), max(len(it.Content), len(o.Item.Content)))
+	copy(content, it.Content)
+	for i := len(content); i < len(o.Item.Content); i++ {
+		p := o.Item.Content[i]
+		if p.Type.Streams() {
+			p.SetStreamed(bytesString(o.text[i]))
+		}
+		content = append(content, p)
+	}
+	it.Content = content
+	for i := range it.Content {
+		dst = w.reconcile(dst, o, &it, i, src, raw)
+	}
+	w.untrack(o)
+	return w.st.Emit(dst, TypeItemCompleted, src, &ItemSnapshot{Item: it}, raw)
+}
+
+// reconcile makes part i of the final item agree with what was streamed.
+func (w *Stream) reconcile(dst []Event, o *openItem, it *Item, i int, src Source, raw []byte) []Event {
+	p := &it.Content[i]
+	if !p.Type.Streams() {
+		return dst
+	}
+	for len(o.text) <= i {
+		// A part only the final snapshot has: track it as empty so the
+		// rules below apply to it too.
+		o.Item.Content = append(o.Item.Content, Part{Type: it.Content[len(o.text)].Type})
+		o.text = append(o.text, nil)
+		o.Deltas = append(o.Deltas, false)
+	}
+	if o.Item.Content[i].Type != p.Type {
+		p.Rewritten = true
+		return dst
+	}
+	final := p.Streamed()
+	streamed := bytesString(o.text[i])
+	switch {
+	case final == streamed:
+	case !o.Deltas[i] && streamed == "" && it.Kind == KindMessage && (p.Type == PartText || p.Type == PartReasoning):
+		// The seed's delta policy: message text that never streamed gets
+		// one synthetic delta with all of it.
+		dst = w.syntheticDelta(dst, o, it, i, p.Type, final, raw)
+	case !o.Deltas[i]:
+		// Nothing streamed: the snapshot simply provides the content.
+	case strings.HasPrefix(final, streamed):
+		dst = w.syntheticDelta(dst, o, it, i, p.Type, final[len(streamed):], raw)
+	default:
+		p.Rewritten = true
+	}
+	return dst
+}
+
+func (w *Stream) syntheticDelta(dst []Event, o *openItem, it *Item, i int, typ PartType, text string, raw []byte) []Event {
+	o.text[i] = append(o.text[i], text...)
+	o.Deltas[i] = true
+	return w.st.Delta(dst, ItemDelta{
+		ItemID:       it.ItemID,
+		NativeItemID: it.NativeItemID,
+		Delta:        text,
+		PartIndex:    i,
+		PartType:     typ,
+	}, SourceDaemon, raw)
+}
+
+func (w *Stream) untrack(o *openItem) {
+	delete(w.open, o.Item.ItemID)
+	for i, x := range w.state.Open {
+		if x == o {
+			w.state.Open = append(w.state.Open[:i], w.state.Open[i+1:]...)
+			break
+		}
+	}
+}
+
+// Close completes an open item with the content the stream tracked (its
+// started snapshot plus deltas) and the given status.
+func (w *Stream) Close(dst []Event, itemID string, status ItemStatus, src Source, raw []byte) []Event {
+	o, ok := w.open[itemID]
+	if !ok {
+		if w.state.Ended {
+			return dst
+		}
+		return w.mistake(w.begin(dst), fmt.Errorf("%w: close %s", ErrUnknownItem, itemID), raw)
+	}
+	it := o.snapshot()
+	it.Status = status
+	return w.Complete(dst, it, src, raw)
+}
+
+// CloseAll completes every open item as failed (synthetic), in start order.
+func (w *Stream) CloseAll(dst []Event) []Event {
+	return w.closeOpen(dst, func(*openItem) bool { return true })
+}
+
+func (w *Stream) closeOpen(dst []Event, match func(*openItem) bool) []Event {
+	var todo []string
+	for _, o := range w.state.Open {
+		if match(o) {
+			todo = append(todo, o.Item.ItemID)
+		}
+	}
+	for _, id := range todo {
+		dst = w.Close(dst, id, StatusFailed, SourceDaemon, nil)
+	}
+	return dst
+}
+
+func (o *openItem) snapshot() Item {
+	it := o.Item
+	it.Content = append([]Part(nil), o.Item.Content...)
+	for i := range it.Content {
+		if it.Content[i].Type.Streams() {
+			it.Content[i].SetStreamed(bytesString(o.text[i]))
+		}
+	}
+	return it
+}
+
+// RequestPermission emits permission.requested (status requested).
+func (w *Stream) RequestPermission(dst []Event, p Permission, src Source, raw []byte) []Event {
+	if w.state.Ended {
+		return dst
+	}
+	dst = w.begin(dst)
+	p.Status = PermissionRequested
+	p.ItemID = w.knownOrEmpty(p.ItemID)
+	if !contains(w.state.Permissions, p.PermissionID) {
+		w.state.Permissions = append(w.state.Permissions, p.PermissionID)
+	}
+	return w.st.Emit(dst, TypePermissionRequested, src, &p, raw)
+}
+
+// ResolvePermission emits permission.resolved; p.Status must be approved
+// or denied. A permission never requested is requested first (synthetic).
+func (w *Stream) ResolvePermission(dst []Event, p Permission, src Source, raw []byte) []Event {
+	if w.state.Ended {
+		return dst
+	}
+	dst = w.begin(dst)
+	i := index(w.state.Permissions, p.PermissionID)
+	if i < 0 {
+		dst = w.RequestPermission(dst, p, SourceDaemon, nil)
+		i = index(w.state.Permissions, p.PermissionID)
+	}
+	w.state.Permissions = append(w.state.Permissions[:i], w.state.Permissions[i+1:]...)
+	p.ItemID = w.knownOrEmpty(p.ItemID)
+	return w.st.Emit(dst, TypePermissionResolved, src, &p, raw)
+}
+
+// PermissionPending reports whether a permission was requested and not resolved.
+func (w *Stream) PermissionPending(id string) bool { return contains(w.state.Permissions, id) }
+
+// AskQuestion emits question.requested (status requested).
+func (w *Stream) AskQuestion(dst []Event, q Question, src Source, raw []byte) []Event {
+	if w.state.Ended {
+		return dst
+	}
+	dst = w.begin(dst)
+	q.Status = QuestionRequested
+	q.ItemID = w.knownOrEmpty(q.ItemID)
+	if q.Options == nil {
+		q.Options = []string{}
+	}
+	if !contains(w.state.Questions, q.QuestionID) {
+		w.state.Questions = append(w.state.Questions, q.QuestionID)
+	}
+	return w.st.Emit(dst, TypeQuestionRequested, src, &q, raw)
+}
+
+// ResolveQuestion emits question.resolved; q.Status must be answered or
+// rejected. A question never asked is asked first (synthetic).
+func (w *Stream) ResolveQuestion(dst []Event, q Question, src Source, raw []byte) []Event {
+	if w.state.Ended {
+		return dst
+	}
+	dst = w.begin(dst)
+	i := index(w.state.Questions, q.QuestionID)
+	if i < 0 {
+		dst = w.AskQuestion(dst, q, SourceDaemon, nil)
+		i = index(w.state.Questions, q.QuestionID)
+	}
+	w.state.Questions = append(w.state.Questions[:i], w.state.Questions[i+1:]...)
+	q.ItemID = w.knownOrEmpty(q.ItemID)
+	if q.Options == nil {
+		q.Options = []string{}
+	}
+	return w.st.Emit(dst, TypeQuestionResolved, src, &q, raw)
+}
+
+// QuestionPending reports whether a question was asked and not resolved.
+func (w *Stream) QuestionPending(id string) bool { return contains(w.state.Questions, id) }
+
+func (w *Stream) knownOrEmpty(id string) string {
+	if id == "" || w.Known(id) {
+		return id
+	}
+	return ""
+}
+
+func contains(s []string, v string) bool { return index(s, v) >= 0 }
+
+func index(s []string, v string) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func cleanRaw(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return jsonw.AppendRaw(nil, b)
+}
+
+// bytesString views b as a string. The stream only ever appends to its
+// builders, so bytes already viewed are never overwritten.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// StreamState is what a Stream saves in a checkpoint. It marshals to JSON;
+// its content is private to this package and may change between versions.
+type StreamState struct {
+	Stamper StamperState `json:"stamper"`
+	Stream  streamState  `json:"stream"`
+}
+
+// State returns the stream's state for a checkpoint. It shares nothing
+// with the stream.
+func (w *Stream) State() StreamState {
+	s := w.state
+	s.Open = make([]*openItem, len(w.state.Open))
+	for i, o := range w.state.Open {
+		c := *o
+		c.Item = o.snapshot()
+		c.Streamed = make([]string, len(o.text))
+		for j := range o.text {
+			c.Streamed[j] = string(o.text[j])
+		}
+		c.Deltas = append([]bool(nil), o.Deltas...)
+		c.text = nil
+		s.Open[i] = &c
+	}
+	if w.state.Seen != nil {
+		s.Seen = make(map[string]struct{}, len(w.state.Seen))
+		for k := range w.state.Seen {
+			s.Seen[k] = struct{}{}
+		}
+	}
+	s.Turns = append([]string(nil), w.state.Turns...)
+	s.Permissions = append([]string(nil), w.state.Permissions...)
+	s.Questions = append([]string(nil), w.state.Questions...)
+	return StreamState{Stamper: w.st.State(), Stream: s}
+}
+
+// Restore replaces the stream's state with one saved by State.
+func (w *Stream) Restore(s StreamState) {
+	w.st.Restore(s.Stamper)
+	w.state = s.Stream
+	w.open = map[string]*openItem{}
+	for _, o := range w.state.Open {
+		o.text = make([][]byte, len(o.Item.Content))
+		for j := range o.text {
+			if j < len(o.Streamed) {
+				o.text[j] = []byte(o.Streamed[j])
+			}
+		}
+		for len(o.Deltas) < len(o.text) {
+			o.Deltas = append(o.Deltas, false)
+		}
+		o.Streamed = nil
+		w.open[o.Item.ItemID] = o
+	}
+}

@@ -1,0 +1,110 @@
+package universal
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+)
+
+// NDJSONWriter writes events as newline-delimited JSON, one event a line.
+// It buffers: call Flush when done.
+type NDJSONWriter struct {
+	w   *bufio.Writer
+	buf []byte
+}
+
+// NewNDJSONWriter returns a writer of events to w.
+func NewNDJSONWriter(w io.Writer) *NDJSONWriter {
+	return &NDJSONWriter{w: bufio.NewWriterSize(w, 64<<10)}
+}
+
+// Write writes one event and its newline.
+func (w *NDJSONWriter) Write(ev *Event) error {
+	w.buf = ev.AppendJSON(w.buf[:0])
+	w.buf = append(w.buf, '\n')
+	_, err := w.w.Write(w.buf)
+	return err
+}
+
+// Flush writes any buffered data to the underlying writer.
+func (w *NDJSONWriter) Flush() error { return w.w.Flush() }
+
+// SSEWriter writes events as server-sent events: "id:" is the event's
+// sequence (so a browser's Last-Event-ID resumes the stream) and "data:"
+// the event's JSON. It buffers: call Flush after each batch a client should
+// see.
+type SSEWriter struct {
+	w   *bufio.Writer
+	buf []byte
+}
+
+// NewSSEWriter returns a writer of events to w.
+func NewSSEWriter(w io.Writer) *SSEWriter {
+	return &SSEWriter{w: bufio.NewWriterSize(w, 64<<10)}
+}
+
+// Write writes one event.
+func (w *SSEWriter) Write(ev *Event) error {
+	b := append(w.buf[:0], "id: "...)
+	b = strconv.AppendInt(b, ev.Sequence, 10)
+	b = append(b, "\ndata: "...)
+	b = ev.AppendJSON(b) // JSON from AppendJSON never contains a raw newline
+	b = append(b, "\n\n"...)
+	w.buf = b
+	_, err := w.w.Write(b)
+	return err
+}
+
+// Comment writes an SSE comment line, such as a heartbeat.
+func (w *SSEWriter) Comment(text string) error {
+	b := append(w.buf[:0], ": "...)
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c != '\n' && c != '\r' {
+			b = append(b, c)
+		}
+	}
+	b = append(b, '\n', '\n')
+	w.buf = b
+	_, err := w.w.Write(b)
+	return err
+}
+
+// Flush writes any buffered data to the underlying writer.
+func (w *SSEWriter) Flush() error { return w.w.Flush() }
+
+// EventReader reads universal events written as NDJSON (by NDJSONWriter or
+// any producer of the schema).
+type EventReader struct {
+	lines *LineReader
+}
+
+// NewEventReader returns a reader of universal NDJSON events from r.
+func NewEventReader(r io.Reader) *EventReader {
+	return &EventReader{lines: NewLineReader(r, 0)}
+}
+
+// Next decodes the next event. It returns io.EOF after the last one.
+func (r *EventReader) Next() (Event, error) {
+	m, err := r.lines.Next()
+	if err != nil {
+		return Event{}, err
+	}
+	if m.Err != nil {
+		return Event{}, m.Err
+	}
+	var ev Event
+	if err := ev.UnmarshalJSON(m.Data); err != nil {
+		return Event{}, &LineError{Line: m.Line, Err: err}
+	}
+	return ev, nil
+}
+
+// LineError is an error at a line of an input.
+type LineError struct {
+	Line int64
+	Err  error
+}
+
+func (e *LineError) Error() string { return "line " + strconv.FormatInt(e.Line, 10) + ": " + e.Err.Error() }
+
+func (e *LineError) Unwrap() error { return e.Err }
