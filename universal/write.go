@@ -105,6 +105,8 @@ type LineError struct {
 	Err  error
 }
 
-func (e *LineError) Error() string { return "line " + strconv.FormatInt(e.Line, 10) + ": " + e.Err.Error() }
+func (e *LineError) Error() string {
+	return "line " + strconv.FormatInt(e.Line, 10) + ": " + e.Err.Error()
+}
 
 func (e *LineError) Unwrap() error { return e.Err }
