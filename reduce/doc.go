@@ -1,4 +1,131 @@
-// Package reduce folds universal events into session state.
+// Package reduce folds universal events into session state: the session's
+// identity and metadata, its status, turns, items in start order with
+// their content, permissions, questions, errors, usage totals and the last
+// applied sequence. It is the consumer side of the universal envelope: a
+// UI, a log analyser or a sync client applies events as they arrive and
+// reads the state, or reacts to what each event changed.
 //
-// The reducer has not landed yet.
+//	var s reduce.Session
+//	var last string // the assistant text notified last
+//	for ev := range events { // universal.Event, in sequence order
+//		ch, err := s.Apply(&ev)
+//		if err != nil { … } // a gap: fetch reduce.Since(log, s.Sequence) first
+//		if ch.Has(reduce.StatusChanged) {
+//			notify("status", string(ch.To))
+//		}
+//		if ch.Has(reduce.ItemCompleted) {
+//			if it := s.Item(ch.ItemID); it.Item.Role == universal.RoleAssistant && it.Text() != last {
+//				last = it.Text()
+//				notify("message", last)
+//			}
+//		}
+//	}
+//	snapshot, err := s.JSON("") // restore with json.Unmarshal(snapshot, &s2)
+//
+// # Sequence, duplicates and gaps
+//
+// Session.Sequence is the version of the state: the sequence of the last
+// applied event (seed 004 §3). Apply takes the event with the next
+// sequence. An event whose sequence was already applied is a no-op
+// (Change.Duplicate), so replaying an overlapping patch is harmless. An
+// event that skips a sequence returns an error wrapping ErrGap and leaves
+// the state untouched: fetch the missing events with Since and apply them
+// first. An event of another session (ErrOtherSession) or with a sequence
+// below 1 (ErrSequence) is refused the same way.
+//
+// # Items
+//
+// Items are kept in the order they started, found by id (Session.Item):
+//
+//   - item.started creates the item from its snapshot (status
+//     in_progress). A delta or a completion for an unknown id creates it
+//     too: a delta makes a stub of kind "unknown", a completion the whole
+//     item, so a client that missed the start or the deltas still ends
+//     with the item (seed 004 §8.6).
+//   - item.delta appends its text to the part it addresses (part_index,
+//     part_type): the part's Text, Arguments or Output. A delta for the
+//     next index creates the part. Text grows in an append-only buffer per
+//     part, so folding a message of n deltas costs O(total length), never
+//     a re-concatenation; the part's string always holds the text so far.
+//   - item.completed replaces the item's content with the completed
+//     snapshot, which is authoritative: it wins over whatever the deltas
+//     built, including a part marked rewritten and deltas that were lost.
+//     Its status is failed or completed.
+//   - Kind and role never flicker: a later snapshot may fill in a missing
+//     role once, and refine the placeholder kind "unknown" once; any other
+//     change is an anomaly and the first value is kept.
+//   - An item left open when the session ends stays open (seed 004 §8.7).
+//
+// # Status
+//
+// The status follows seed 001:
+//
+//   - idle → running on the first work event: turn.started, item.started,
+//     item.delta, item.completed (except a failed completion, which is
+//     the clean-up of an item left open), permission.requested,
+//     question.requested;
+//   - running → idle when a turn ends with status completed or
+//     interrupted and no other turn is open;
+//   - → failed on an error event without will_retry (a retried error
+//     changes nothing), and when the outermost open turn ends with status
+//     error. A failed session runs again only when a new turn starts, so
+//     the clean-up after a failure does not flicker;
+//   - → completed, failed or terminated when session.ended says completed,
+//     error or terminated. A failed session that ends "completed" stays
+//     failed. After session.ended the status no longer changes.
+//
+// # Usage
+//
+// usage.updated reports say what their numbers cover (universal.UsageScope),
+// and fold without double counting:
+//
+//   - scope "session" is a running total: the latest one replaces the
+//     previous, and once one was reported Usage.Total is that report
+//     (Source "session"), whatever call or turn reports say;
+//   - scope "call" covers one model call: call reports of a turn add up
+//     (TurnUsage.Calls);
+//   - scope "turn" is the turn's own total: the latest one for a turn
+//     replaces the previous (TurnUsage.Turn), and once a turn has one, its
+//     call reports no longer count (TurnUsage.Effective), so a turn total
+//     and the calls it covers are never added together;
+//   - without session reports, Usage.Total is the sum over turns of their
+//     Effective usage (Source "turns").
+//
+// A call or turn report belongs to the turn it names, else the innermost
+// open turn, else the latest turn; reports made before any turn are kept
+// in Usage.Unattributed. Counts a report leaves null stay null (not 0) in
+// every sum until some report gives them. Cost (cost_usd) folds like the
+// counts.
+//
+// # Changes
+//
+// Apply returns a Change: the set of things that changed (What), the
+// status transition (From, To) and the item or turn involved. A consumer
+// notifies on StatusChanged; a UI redraws an item on ContentChanged.
+// TextChanged says the item's text (its text parts) really changed: a delta
+// to a text part, or a completion whose text differs from what streamed —
+// a completion that only confirms the streamed text does not set it.
+// Seed 001's notifier pushes the consolidated text of an assistant message
+// when it completes, and only when it differs from the text it pushed
+// last (examples/notify does exactly that).
+//
+// # Snapshots
+//
+// A Session marshals to deterministic JSON (ordered slices, no maps) and
+// unmarshals to a session that folds the rest of the log exactly as the
+// original: snapshot at version V, restore, apply Since(log, V), and the
+// state equals the replay of the whole log. Since returns the events after
+// a version from a log (seed 004 §6.2); Replay folds a whole log.
+//
+// # Anomalies
+//
+// Apply never panics and folds any event, however malformed. What breaks
+// the stream contract of package universal (a delta after its item
+// completed, a delta for a part that does not exist, a second start, a kind
+// that changed, a resolution with a requested status …) is recorded in
+// Session.Anomalies with what the reducer did; a well-formed stream has
+// none. agent.unparsed events are kept in Session.Unparsed.
+//
+// A Session is not safe for concurrent use, and must not be copied after
+// its first Apply (copy it through JSON).
 package reduce

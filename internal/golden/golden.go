@@ -3,8 +3,8 @@
 //
 //   - translates the native input with deterministic options and compares
 //     the universal NDJSON with the checked-in <name>.golden.ndjson
-//     (go test ./... -update rewrites it), and the reduced state with
-//     <name>.state.json when a State function is given;
+//     (go test ./... -update rewrites it), and the reduced state (package
+//     reduce, or the case's State function) with <name>.state.json;
 //   - runs the stream checker over the output and counts agent.unparsed
 //     events (none allowed on real captures);
 //   - re-runs with the input split into 1-byte, 2-byte and random chunks
@@ -31,6 +31,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/google/go-cmp/cmp"
 )
@@ -73,9 +74,20 @@ type Case struct {
 	End universal.Report
 	// AllowUnparsed permits agent.unparsed events (hand-made hostile input).
 	AllowUnparsed bool
-	// State, when set, reduces the events to a state document that is
-	// compared with <golden base>.state.json.
+	// State reduces the events to a state document that is compared with
+	// <golden base>.state.json; nil means ReducedState.
 	State func([]universal.Event) ([]byte, error)
+}
+
+// ReducedState is the default state document: the events folded by
+// package reduce, as indented JSON.
+func ReducedState(events []universal.Event) ([]byte, error) {
+	s, err := reduce.Replay(events)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.JSON(" ")
+	return append(b, '\n'), err
 }
 
 // Options are the deterministic options goldens are made with.
@@ -261,7 +273,10 @@ func Run(t *testing.T, c Case) {
 	}
 
 	// The reduced state.
-	if c.State != nil {
+	if c.State == nil {
+		c.State = ReducedState
+	}
+	{
 		state, err := c.State(events)
 		if err != nil {
 			t.Errorf("state: %v", err)

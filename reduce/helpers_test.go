@@ -1,0 +1,168 @@
+package reduce_test
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/reduce"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/google/go-cmp/cmp"
+)
+
+// eventLog builds logs of stamped events by hand, well-formed or not: the
+// stamper numbers them, nothing checks them.
+type eventLog struct {
+	st  *universal.Stamper
+	evs []universal.Event
+}
+
+func newLog() *eventLog {
+	return &eventLog{st: universal.NewStamper(universal.Options{SessionID: "s"})}
+}
+
+func (l *eventLog) add(typ universal.Type, d universal.Data) *eventLog {
+	l.evs = l.st.Emit(l.evs, typ, universal.SourceAgent, d, nil)
+	return l
+}
+
+func (l *eventLog) begin() *eventLog {
+	return l.add(universal.TypeSessionStarted, &universal.SessionStarted{Metadata: json.RawMessage(`{"agent":"test"}`)})
+}
+
+func (l *eventLog) end(r universal.EndReason) *eventLog {
+	return l.add(universal.TypeSessionEnded, &universal.SessionEnded{Reason: r, TerminatedBy: universal.ByAgent})
+}
+
+func (l *eventLog) turn(id string) *eventLog {
+	return l.add(universal.TypeTurnStarted, &universal.TurnStarted{TurnID: id})
+}
+
+func (l *eventLog) turnEnd(id string, st universal.TurnStatus) *eventLog {
+	return l.add(universal.TypeTurnEnded, &universal.TurnEnded{TurnID: id, Status: st})
+}
+
+func (l *eventLog) start(it universal.Item) *eventLog {
+	it.Status = universal.StatusInProgress
+	return l.add(universal.TypeItemStarted, &universal.ItemSnapshot{Item: it})
+}
+
+func (l *eventLog) delta(id string, i int, t universal.PartType, text string) *eventLog {
+	return l.add(universal.TypeItemDelta, &universal.ItemDelta{ItemID: id, Delta: text, PartIndex: i, PartType: t})
+}
+
+func (l *eventLog) complete(it universal.Item) *eventLog {
+	if it.Status == "" {
+		it.Status = universal.StatusCompleted
+	}
+	return l.add(universal.TypeItemCompleted, &universal.ItemSnapshot{Item: it})
+}
+
+func (l *eventLog) err(msg string, retry bool) *eventLog {
+	return l.add(universal.TypeError, &universal.Error{Message: msg, WillRetry: retry})
+}
+
+func (l *eventLog) usage(scope universal.UsageScope, turn string, in, out int64) *eventLog {
+	return l.add(universal.TypeUsageUpdated, &universal.UsageUpdated{TurnID: turn, Scope: scope,
+		Usage: universal.Usage{InputTokens: &in, OutputTokens: &out}})
+}
+
+func msg(id string, role universal.Role, parts ...universal.Part) universal.Item {
+	return universal.Item{ItemID: id, Kind: universal.KindMessage, Role: role, Content: parts}
+}
+
+// replay folds a log, failing the test on an error.
+func replay(t testing.TB, log []universal.Event) *reduce.Session {
+	t.Helper()
+	s, err := reduce.Replay(log)
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	return s
+}
+
+// stateJSON is the session's canonical JSON.
+func stateJSON(t testing.TB, s *reduce.Session) []byte {
+	t.Helper()
+	b, err := s.JSON("")
+	if err != nil {
+		t.Fatalf("encoding the state: %v", err)
+	}
+	return b
+}
+
+// diffState compares two sessions through their JSON (parsed, so the diff
+// is readable); "" when equal.
+func diffState(t testing.TB, want, got *reduce.Session) string {
+	t.Helper()
+	var w, g any
+	if err := json.Unmarshal(stateJSON(t, want), &w); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(stateJSON(t, got), &g); err != nil {
+		t.Fatal(err)
+	}
+	return cmp.Diff(w, g)
+}
+
+// restore round-trips a session through its JSON.
+func restore(t testing.TB, s *reduce.Session) *reduce.Session {
+	t.Helper()
+	var r reduce.Session
+	if err := json.Unmarshal(stateJSON(t, s), &r); err != nil {
+		t.Fatalf("restoring the state: %v", err)
+	}
+	return &r
+}
+
+// goldenStreams returns the golden universal streams in testdata: the
+// providers' captures and the hand-written universal ones.
+func goldenStreams(t testing.TB) []string {
+	t.Helper()
+	var files []string
+	for _, pat := range []string{"../testdata/*/*/*.golden.ndjson", "../testdata/universal/*.golden.ndjson"} {
+		m, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	slices.Sort(files)
+	if len(files) == 0 {
+		t.Fatal("no golden streams under ../testdata")
+	}
+	return files
+}
+
+// readStream decodes a universal NDJSON file.
+func readStream(t testing.TB, path string) []universal.Event {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var evs []universal.Event
+	r := universal.NewEventReader(f)
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return evs
+			}
+			t.Fatalf("%s: %v", path, err)
+		}
+		evs = append(evs, ev)
+	}
+}
+
+// transcriptItems is the independent view of the golden harness: the final
+// snapshot of every item in start order.
+func transcriptItems(evs []universal.Event) []universal.Item {
+	return golden.NewTranscript(evs).Items
+}

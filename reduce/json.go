@@ -1,0 +1,99 @@
+package reduce
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// Since returns the events of log after sequence v: the patch that brings
+// a client at version v up to date (seed 004 §6.2). log must be in
+// sequence order, as a session log is; the result is a sub-slice of it
+// (empty when v is at or past the end). Applying Since(log, s.Sequence)
+// to a session restored from a snapshot gives the state of the whole log.
+func Since(log []universal.Event, v int64) []universal.Event {
+	i := sort.Search(len(log), func(i int) bool { return log[i].Sequence > v })
+	return log[i:]
+}
+
+// plain is Session without its methods, for the JSON encoder.
+type plain Session
+
+// MarshalJSON writes the session as one compact JSON object. The output is
+// deterministic (slices in their order, no maps) and does not escape HTML
+// characters; empty lists are written as [].
+func (s Session) MarshalJSON() ([]byte, error) {
+	return s.encode("")
+}
+
+// JSON returns the session's JSON; with a non-empty indent it is indented,
+// one field a line, for files people read (golden states).
+func (s *Session) JSON(indent string) ([]byte, error) {
+	return s.encode(indent)
+}
+
+func (s *Session) encode(indent string) ([]byte, error) {
+	p := plain(*s)
+	if p.Status == "" {
+		p.Status = StatusIdle
+	}
+	p.Turns = nonNil(p.Turns)
+	p.Items = nonNil(p.Items)
+	p.Permissions = nonNil(p.Permissions)
+	p.Questions = nonNil(p.Questions)
+	p.Errors = nonNil(p.Errors)
+	p.Unparsed = nonNil(p.Unparsed)
+	p.Anomalies = nonNil(p.Anomalies)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
+	if err := enc.Encode(&p); err != nil {
+		return nil, fmt.Errorf("reduce: encoding the session: %w", err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// UnmarshalJSON restores a session from its JSON. The restored session
+// folds later events exactly as the session it was taken from.
+func (s *Session) UnmarshalJSON(b []byte) error {
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return fmt.Errorf("reduce: decoding a session: %w", err)
+	}
+	*s = Session(p)
+	s.idx = nil
+	// encoding/json gives raw fields the text "null"; the reducer keeps nil.
+	null(&s.Metadata)
+	for i := range s.Turns {
+		null(&s.Turns[i].Metadata)
+		null(&s.Turns[i].EndMetadata)
+	}
+	for i := range s.Permissions {
+		null(&s.Permissions[i].Metadata)
+		null(&s.Permissions[i].Resolution)
+	}
+	for i := range s.Questions {
+		null(&s.Questions[i].Metadata)
+	}
+	for i := range s.Errors {
+		null(&s.Errors[i].Details)
+	}
+	return nil
+}
+
+func null(r *json.RawMessage) {
+	if string(*r) == "null" || len(*r) == 0 {
+		*r = nil
+	}
+}

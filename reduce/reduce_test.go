@@ -1,0 +1,546 @@
+package reduce_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/reduce"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/google/go-cmp/cmp"
+)
+
+// transitions replays a log and returns every status transition as
+// "seq:from→to", and the final status.
+func transitions(t *testing.T, log []universal.Event) ([]string, reduce.Status) {
+	t.Helper()
+	var s reduce.Session
+	var out []string
+	for i := range log {
+		c, err := s.Apply(&log[i])
+		if err != nil {
+			t.Fatalf("apply %d: %v", log[i].Sequence, err)
+		}
+		if c.Has(reduce.StatusChanged) {
+			out = append(out, fmt.Sprintf("%d:%s→%s", c.Sequence, c.From, c.To))
+		}
+	}
+	return out, s.Status
+}
+
+func TestStatusMachine(t *testing.T) {
+	text := universal.PartText
+	tests := []struct {
+		name  string
+		log   *eventLog
+		want  []string
+		final reduce.Status
+	}{{
+		name: "turn then completed session",
+		// 1 start, 2 turn, 3 item, 4 delta, 5 done, 6 turn end, 7 end
+		log: newLog().begin().turn("t1").start(msg("a", universal.RoleAssistant)).delta("a", 0, text, "hi").
+			complete(msg("a", universal.RoleAssistant, universal.Text("hi"))).turnEnd("t1", universal.TurnCompleted).
+			end(universal.EndCompleted),
+		want:  []string{"2:idle→running", "6:running→idle", "7:idle→completed"},
+		final: reduce.StatusCompleted,
+	}, {
+		name: "a user prompt is the first work event",
+		log: newLog().begin().complete(msg("u", universal.RoleUser, universal.Text("go"))).turn("t1").
+			turnEnd("t1", universal.TurnCompleted),
+		want:  []string{"2:idle→running", "4:running→idle"},
+		final: reduce.StatusIdle,
+	}, {
+		name: "a retried error is not a failure",
+		log: newLog().begin().turn("t1").err("overloaded", true).start(msg("a", universal.RoleAssistant)).
+			turnEnd("t1", universal.TurnCompleted).end(universal.EndCompleted),
+		want:  []string{"2:idle→running", "5:running→idle", "6:idle→completed"},
+		final: reduce.StatusCompleted,
+	}, {
+		name: "a terminal error fails, clean-up does not flicker, a clean exit stays failed",
+		// 3 item, 4 error, 5 failed completion, 6 turn end, 7 end
+		log: newLog().begin().turn("t1").start(msg("a", universal.RoleAssistant)).err("boom", false).
+			complete(universal.Item{ItemID: "a", Kind: universal.KindMessage, Status: universal.StatusFailed}).
+			turnEnd("t1", universal.TurnError).end(universal.EndCompleted),
+		want:  []string{"2:idle→running", "4:running→failed"},
+		final: reduce.StatusFailed,
+	}, {
+		name: "a new turn after a failure runs again",
+		log: newLog().begin().turn("t1").err("boom", false).turnEnd("t1", universal.TurnError).
+			turn("t2").turnEnd("t2", universal.TurnCompleted).end(universal.EndCompleted),
+		want:  []string{"2:idle→running", "3:running→failed", "5:failed→running", "6:running→idle", "7:idle→completed"},
+		final: reduce.StatusCompleted,
+	}, {
+		name:  "a turn that ends in error fails the session",
+		log:   newLog().begin().turn("t1").turnEnd("t1", universal.TurnError),
+		want:  []string{"2:idle→running", "3:running→failed"},
+		final: reduce.StatusFailed,
+	}, {
+		name:  "an interrupted turn goes idle",
+		log:   newLog().begin().turn("t1").turnEnd("t1", universal.TurnInterrupted),
+		want:  []string{"2:idle→running", "3:running→idle"},
+		final: reduce.StatusIdle,
+	}, {
+		name:  "an inner turn ending keeps the session running",
+		log:   newLog().begin().turn("outer").turn("inner").turnEnd("inner", universal.TurnError).turnEnd("outer", universal.TurnCompleted),
+		want:  []string{"2:idle→running", "5:running→idle"},
+		final: reduce.StatusIdle,
+	}, {
+		name:  "terminated",
+		log:   newLog().begin().turn("t1").end(universal.EndTerminated),
+		want:  []string{"2:idle→running", "3:running→terminated"},
+		final: reduce.StatusTerminated,
+	}, {
+		name:  "ended in error",
+		log:   newLog().begin().turn("t1").end(universal.EndError),
+		want:  []string{"2:idle→running", "3:running→failed"},
+		final: reduce.StatusFailed,
+	}, {
+		name:  "nothing happens after the end",
+		log:   newLog().begin().end(universal.EndCompleted).turn("t1").err("late", false),
+		want:  []string{"2:idle→completed"},
+		final: reduce.StatusCompleted,
+	}, {
+		name:  "permission requests are work",
+		log:   newLog().begin().add(universal.TypePermissionRequested, &universal.Permission{PermissionID: "p", Action: "x"}),
+		want:  []string{"2:idle→running"},
+		final: reduce.StatusRunning,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, final := transitions(t, tt.log.evs)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("transitions (-want +got):\n%s", diff)
+			}
+			if final != tt.final {
+				t.Errorf("final status %s, want %s", final, tt.final)
+			}
+		})
+	}
+}
+
+func TestDeltasGrowTheAddressedPart(t *testing.T) {
+	l := newLog().begin().
+		start(msg("a", universal.RoleAssistant, universal.Reasoning("Hm", universal.VisibilityPrivate))).
+		delta("a", 0, universal.PartReasoning, "m, ").
+		delta("a", 1, universal.PartText, "Hello").
+		delta("a", 0, universal.PartReasoning, "let me think").
+		delta("a", 1, universal.PartText, ", world").
+		start(universal.Item{ItemID: "c", Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+			Content: []universal.Part{{Type: universal.PartToolCall, Name: "bash", CallID: "k"}}}).
+		delta("c", 0, universal.PartToolCall, `{"cmd":`).
+		delta("c", 0, universal.PartToolCall, `"ls"}`).
+		start(universal.Item{ItemID: "r", Kind: universal.KindToolResult, Role: universal.RoleTool,
+			Content: []universal.Part{{Type: universal.PartToolResult, CallID: "k"}}}).
+		delta("r", 0, universal.PartToolResult, "a\n").
+		delta("r", 0, universal.PartToolResult, "b\n")
+	s := replay(t, l.evs)
+	a := s.Item("a")
+	if got, want := a.Reasoning(), "Hmm, let me think"; got != want {
+		t.Errorf("reasoning %q, want %q", got, want)
+	}
+	if got, want := a.Text(), "Hello, world"; got != want {
+		t.Errorf("text %q, want %q", got, want)
+	}
+	if got := a.Item.Content[0].Visibility; got != universal.VisibilityPrivate {
+		t.Errorf("the started part's visibility became %q", got)
+	}
+	if got, want := s.Item("c").Item.Content[0].Arguments, `{"cmd":"ls"}`; got != want {
+		t.Errorf("arguments %q, want %q", got, want)
+	}
+	if got, want := s.Item("r").Item.Content[0].Output, "a\nb\n"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+	if len(s.Anomalies) != 0 {
+		t.Errorf("anomalies: %v", s.Anomalies)
+	}
+	// Strings handed out earlier never change as the text grows.
+	l2 := newLog().begin().start(msg("m", universal.RoleAssistant)).delta("m", 0, universal.PartText, "abc")
+	var s2 reduce.Session
+	for i := range l2.evs {
+		s2.Apply(&l2.evs[i])
+	}
+	before := s2.Item("m").Text()
+	l2.delta("m", 0, universal.PartText, "def")
+	s2.Apply(&l2.evs[len(l2.evs)-1])
+	if before != "abc" || s2.Item("m").Text() != "abcdef" {
+		t.Errorf("earlier text %q, now %q", before, s2.Item("m").Text())
+	}
+}
+
+func TestMalformedDeltasAreAnomalies(t *testing.T) {
+	l := newLog().begin().
+		start(msg("a", universal.RoleAssistant, universal.Text("x"))).
+		delta("a", 3, universal.PartText, "gap").        // 3: part 3 of 1
+		delta("a", 0, universal.PartReasoning, "wrong"). // 4: part 0 is text
+		delta("a", -1, universal.PartText, "negative").  // 5
+		delta("a", 0, universal.PartImage, "no stream"). // 6
+		delta("new", 0, universal.PartText, "stub").     // 7: unknown item: a stub
+		complete(msg("a", universal.RoleAssistant, universal.Text("final"))).
+		delta("a", 0, universal.PartText, "after the end") // 9
+	s := replay(t, l.evs)
+	var seqs []int64
+	for _, a := range s.Anomalies {
+		seqs = append(seqs, a.Seq)
+	}
+	if diff := cmp.Diff([]int64{3, 4, 5, 6, 9}, seqs); diff != "" {
+		t.Errorf("anomalies at (-want +got):\n%s\n%v", diff, s.Anomalies)
+	}
+	if got := s.Item("a").Text(); got != "final" {
+		t.Errorf("text %q, want the completed snapshot's", got)
+	}
+	stub := s.Item("new")
+	if stub == nil || stub.Item.Kind != universal.KindUnknown || stub.Text() != "stub" || stub.Item.Status != universal.StatusInProgress {
+		t.Errorf("stub item: %+v", stub)
+	}
+}
+
+func TestCompletionIsAuthoritative(t *testing.T) {
+	rewritten := universal.Text("Two files.")
+	rewritten.Rewritten = true
+	l := newLog().begin().
+		start(msg("a", universal.RoleAssistant)).
+		delta("a", 0, universal.PartText, "Two files.   ").     // 3
+		complete(msg("a", universal.RoleAssistant, rewritten)). // 4: rewritten
+		start(msg("b", "")).
+		delta("b", 0, universal.PartText, "lost "). // 6
+		complete(msg("b", universal.RoleAssistant, universal.Text("lost deltas"), universal.Text(" and more"))).
+		complete(msg("c", universal.RoleAssistant, universal.Text("never started"))) // 8
+	var s reduce.Session
+	var changes []reduce.Change
+	for i := range l.evs {
+		c, err := s.Apply(&l.evs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		changes = append(changes, c)
+	}
+	if got := s.Item("a").Text(); got != "Two files." {
+		t.Errorf("rewritten text %q", got)
+	}
+	if !changes[3].Has(reduce.TextChanged | reduce.ItemCompleted) {
+		t.Errorf("rewritten completion changes %s, want text and item_completed", changes[3].What)
+	}
+	b := s.Item("b")
+	if b.Text() != "lost deltas and more" || b.Item.Role != universal.RoleAssistant || b.Item.Status != universal.StatusCompleted {
+		t.Errorf("item b: %+v", b.Item)
+	}
+	c := s.Item("c")
+	if c == nil || c.Text() != "never started" || c.StartedSeq != 8 || !changes[7].Has(reduce.ItemAdded|reduce.TextChanged) {
+		t.Errorf("item c: %+v, change %s", c, changes[7].What)
+	}
+	var ids []string
+	for _, it := range s.Items {
+		ids = append(ids, it.Item.ItemID)
+	}
+	if diff := cmp.Diff([]string{"a", "b", "c"}, ids); diff != "" {
+		t.Errorf("item order (-want +got):\n%s", diff)
+	}
+}
+
+func TestTextChangedDedup(t *testing.T) {
+	l := newLog().begin().
+		start(msg("a", universal.RoleAssistant)).
+		delta("a", 0, universal.PartText, "Hello").                           // 3
+		delta("a", 0, universal.PartText, "").                                // 4: empty
+		complete(msg("a", universal.RoleAssistant, universal.Text("Hello"))). // 5: confirms
+		start(msg("b", universal.RoleAssistant)).
+		delta("b", 0, universal.PartReasoning, "thinking"). // 7: not text
+		complete(msg("b", universal.RoleAssistant, universal.Reasoning("thinking", universal.VisibilityPublic), universal.Text("")))
+	var s reduce.Session
+	var text []int64
+	for i := range l.evs {
+		c, _ := s.Apply(&l.evs[i])
+		if c.Has(reduce.TextChanged) {
+			text = append(text, c.Sequence)
+		}
+	}
+	if diff := cmp.Diff([]int64{3}, text); diff != "" {
+		t.Errorf("text changed at (-want +got):\n%s", diff)
+	}
+}
+
+func TestKindAndRoleNeverFlicker(t *testing.T) {
+	l := newLog().begin().
+		start(universal.Item{ItemID: "a", Kind: universal.KindMessage}).                               // no role yet
+		complete(universal.Item{ItemID: "a", Kind: universal.KindToolCall, Role: universal.RoleUser}). // 3: kind changes, role filled
+		delta("s", 0, universal.PartText, "x").                                                        // 4: stub, kind unknown
+		complete(universal.Item{ItemID: "s", Kind: universal.KindMessage, Role: universal.RoleAssistant,
+			Content: []universal.Part{universal.Text("x")}}). // 5: kind refined
+		start(msg("r", universal.RoleAssistant)).
+		complete(msg("r", universal.RoleUser)) // 7: role changes
+	s := replay(t, l.evs)
+	if it := s.Item("a").Item; it.Kind != universal.KindMessage || it.Role != universal.RoleUser {
+		t.Errorf("a: kind %s role %s, want message user", it.Kind, it.Role)
+	}
+	if it := s.Item("s").Item; it.Kind != universal.KindMessage || it.Role != universal.RoleAssistant {
+		t.Errorf("s: kind %s role %s, want message assistant", it.Kind, it.Role)
+	}
+	if it := s.Item("r").Item; it.Role != universal.RoleAssistant {
+		t.Errorf("r: role %s, want assistant", it.Role)
+	}
+	var seqs []int64
+	for _, a := range s.Anomalies {
+		seqs = append(seqs, a.Seq)
+	}
+	if diff := cmp.Diff([]int64{3, 7}, seqs); diff != "" {
+		t.Errorf("anomalies (-want +got):\n%s\n%v", diff, s.Anomalies)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestUsageFolding(t *testing.T) {
+	tok := func(in, out int64) reduce.Tokens { return reduce.Tokens{InputTokens: ptr(in), OutputTokens: ptr(out)} }
+	tests := []struct {
+		name   string
+		log    *eventLog
+		want   reduce.Tokens
+		source reduce.UsageSource
+	}{{
+		name:   "nothing reported",
+		log:    newLog().begin().turn("t1"),
+		source: reduce.UsageNone,
+	}, {
+		name:   "calls add up",
+		log:    newLog().begin().turn("t1").usage(universal.ScopeCall, "", 10, 1).usage(universal.ScopeCall, "", 20, 2),
+		want:   tok(30, 3),
+		source: reduce.UsageFromTurn,
+	}, {
+		name: "a turn total replaces its calls, never adds to them",
+		log: newLog().begin().turn("t1").usage(universal.ScopeCall, "", 10, 1).usage(universal.ScopeCall, "", 20, 2).
+			usage(universal.ScopeTurn, "", 35, 4).turnEnd("t1", universal.TurnCompleted),
+		want:   tok(35, 4),
+		source: reduce.UsageFromTurn,
+	}, {
+		name: "the latest turn total of a turn wins",
+		log: newLog().begin().turn("t1").usage(universal.ScopeTurn, "t1", 5, 1).usage(universal.ScopeTurn, "t1", 7, 2).
+			turnEnd("t1", universal.TurnCompleted),
+		want:   tok(7, 2),
+		source: reduce.UsageFromTurn,
+	}, {
+		name: "turns add up; a turn total after the turn ended belongs to it",
+		log: newLog().begin().
+			turn("t1").usage(universal.ScopeCall, "", 10, 1).turnEnd("t1", universal.TurnCompleted).usage(universal.ScopeTurn, "", 12, 2).
+			turn("t2").usage(universal.ScopeCall, "", 100, 10).usage(universal.ScopeCall, "t2", 1, 1).turnEnd("t2", universal.TurnCompleted),
+		want:   tok(113, 13),
+		source: reduce.UsageFromTurn,
+	}, {
+		name: "session totals replace everything",
+		log: newLog().begin().turn("t1").usage(universal.ScopeCall, "", 10, 1).usage(universal.ScopeSession, "", 50, 5).
+			usage(universal.ScopeCall, "", 20, 2).usage(universal.ScopeSession, "", 80, 8),
+		want:   tok(80, 8),
+		source: reduce.UsageSession,
+	}, {
+		name:   "reports before any turn are unattributed",
+		log:    newLog().begin().usage(universal.ScopeCall, "", 3, 1).usage(universal.ScopeCall, "", 4, 1),
+		want:   tok(7, 2),
+		source: reduce.UsageFromTurn,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := replay(t, tt.log.evs)
+			if diff := cmp.Diff(tt.want, s.Usage.Total); diff != "" {
+				t.Errorf("total (-want +got):\n%s", diff)
+			}
+			if s.Usage.Source != tt.source {
+				t.Errorf("source %q, want %q", s.Usage.Source, tt.source)
+			}
+			if len(s.Anomalies) != 0 {
+				t.Errorf("anomalies: %v", s.Anomalies)
+			}
+			if diff := diffState(t, s, restore(t, s)); diff != "" {
+				t.Errorf("JSON round trip (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// Counts nobody reported stay null; cost folds like the counts.
+	cost := func(c float64) *universal.UsageUpdated {
+		return &universal.UsageUpdated{Scope: universal.ScopeCall, CostUSD: &c, Usage: universal.Usage{CacheWriteTokens: ptr(int64(2))}}
+	}
+	s := replay(t, newLog().begin().add(universal.TypeUsageUpdated, cost(0.25)).add(universal.TypeUsageUpdated, cost(0.5)).evs)
+	want := reduce.Tokens{CacheWriteTokens: ptr(int64(4)), CostUSD: ptr(0.75)}
+	if diff := cmp.Diff(want, s.Usage.Total); diff != "" {
+		t.Errorf("cost (-want +got):\n%s", diff)
+	}
+}
+
+func TestDuplicatesGapsAndOtherSessions(t *testing.T) {
+	l := newLog().begin().turn("t1").start(msg("a", universal.RoleAssistant)).delta("a", 0, universal.PartText, "x")
+	var s reduce.Session
+	for i := range l.evs[:3] {
+		if _, err := s.Apply(&l.evs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := stateJSON(t, &s)
+	unchanged := func(what string) {
+		t.Helper()
+		if after := stateJSON(t, &s); !bytes.Equal(before, after) {
+			t.Errorf("%s changed the state:\n%s\n%s", what, before, after)
+		}
+	}
+	for i := range l.evs[:3] {
+		c, err := s.Apply(&l.evs[i])
+		if err != nil || !c.Duplicate || c.What != 0 {
+			t.Errorf("re-applying %d: %+v, %v; want a duplicate no-op", l.evs[i].Sequence, c, err)
+		}
+	}
+	unchanged("duplicates")
+
+	gap := l.evs[3]
+	gap.Sequence = 5
+	if _, err := s.Apply(&gap); !errors.Is(err, reduce.ErrGap) {
+		t.Errorf("gap: error %v, want ErrGap", err)
+	}
+	unchanged("a gap")
+
+	other := l.evs[3]
+	other.SessionID = "other"
+	if _, err := s.Apply(&other); !errors.Is(err, reduce.ErrOtherSession) {
+		t.Errorf("other session: error %v, want ErrOtherSession", err)
+	}
+	unchanged("another session's event")
+
+	zero := l.evs[3]
+	zero.Sequence = 0
+	if _, err := s.Apply(&zero); !errors.Is(err, reduce.ErrSequence) {
+		t.Errorf("sequence 0: error %v, want ErrSequence", err)
+	}
+	unchanged("sequence 0")
+
+	if c, err := s.Apply(&l.evs[3]); err != nil || !c.Has(reduce.TextChanged) {
+		t.Errorf("the next event: %+v, %v", c, err)
+	}
+	// A fresh session must start at sequence 1.
+	var fresh reduce.Session
+	if _, err := fresh.Apply(&l.evs[2]); !errors.Is(err, reduce.ErrGap) {
+		t.Errorf("starting at 3: error %v, want ErrGap", err)
+	}
+}
+
+func TestSince(t *testing.T) {
+	l := newLog().begin().turn("t1").err("a", true).err("b", true).turnEnd("t1", universal.TurnCompleted)
+	for v := int64(-1); v <= 7; v++ {
+		got := reduce.Since(l.evs, v)
+		var want []int64
+		for s := max(v+1, 1); s <= 5; s++ {
+			want = append(want, s)
+		}
+		var seqs []int64
+		for _, ev := range got {
+			seqs = append(seqs, ev.Sequence)
+		}
+		if diff := cmp.Diff(want, seqs); diff != "" {
+			t.Errorf("Since(%d) (-want +got):\n%s", v, diff)
+		}
+	}
+	// A log that starts later (a patch of a patch).
+	if got := reduce.Since(l.evs[2:], 1); len(got) != 3 || got[0].Sequence != 3 {
+		t.Errorf("Since of a suffix: %d events from %d", len(got), got[0].Sequence)
+	}
+}
+
+func TestPermissionsAndQuestions(t *testing.T) {
+	l := newLog().begin().
+		add(universal.TypePermissionRequested, &universal.Permission{PermissionID: "p1", Action: "bash: ls", ItemID: "c1", Status: universal.PermissionRequested}).
+		add(universal.TypePermissionRequested, &universal.Permission{PermissionID: "p2", Action: "write", Status: universal.PermissionRequested}).
+		add(universal.TypePermissionResolved, &universal.Permission{PermissionID: "p1", Status: universal.PermissionDenied}).
+		add(universal.TypeQuestionRequested, &universal.Question{QuestionID: "q1", Prompt: "Which?", Options: []string{"a", "b"}, Status: universal.QuestionRequested}).
+		add(universal.TypeQuestionResolved, &universal.Question{QuestionID: "q1", Response: "b", Status: universal.QuestionAnswered}).
+		add(universal.TypeQuestionResolved, &universal.Question{QuestionID: "q2", Prompt: "Unasked?", Status: universal.QuestionRejected}).
+		add(universal.TypePermissionResolved, &universal.Permission{PermissionID: "p2", Status: universal.PermissionRequested}) // 8: not an answer
+	s := replay(t, l.evs)
+	want := []reduce.Permission{
+		{PermissionID: "p1", Action: "bash: ls", Status: universal.PermissionDenied, ItemID: "c1", RequestedSeq: 2, ResolvedSeq: 4},
+		{PermissionID: "p2", Action: "write", Status: universal.PermissionRequested, RequestedSeq: 3},
+	}
+	if diff := cmp.Diff(want, s.Permissions); diff != "" {
+		t.Errorf("permissions (-want +got):\n%s", diff)
+	}
+	if p := s.PendingPermissions(); len(p) != 1 || p[0].PermissionID != "p2" {
+		t.Errorf("pending permissions: %+v", p)
+	}
+	wantQ := []reduce.Question{
+		{QuestionID: "q1", Prompt: "Which?", Options: []string{"a", "b"}, Response: "b", Status: universal.QuestionAnswered, RequestedSeq: 5, ResolvedSeq: 6},
+		{QuestionID: "q2", Prompt: "Unasked?", Status: universal.QuestionRejected, ResolvedSeq: 7},
+	}
+	if diff := cmp.Diff(wantQ, s.Questions); diff != "" {
+		t.Errorf("questions (-want +got):\n%s", diff)
+	}
+	if q := s.PendingQuestions(); len(q) != 0 {
+		t.Errorf("pending questions: %+v", q)
+	}
+	if len(s.Anomalies) != 1 || s.Anomalies[0].Seq != 8 {
+		t.Errorf("anomalies: %+v", s.Anomalies)
+	}
+}
+
+func TestMismatchedDataAndUnknownTypes(t *testing.T) {
+	l := newLog().begin().
+		add(universal.TypeItemDelta, &universal.Error{Message: "not a delta"}). // 2
+		add(universal.TypeItemStarted, nil).                                    // 3
+		add("vendor.thing", &universal.Unknown{JSON: []byte(`{"a":1}`)}).       // 4: unknown, fine
+		add(universal.TypeItemCompleted, (*universal.ItemSnapshot)(nil))        // 5
+	s := replay(t, l.evs)
+	var seqs []int64
+	for _, a := range s.Anomalies {
+		seqs = append(seqs, a.Seq)
+	}
+	if diff := cmp.Diff([]int64{2, 3, 5}, seqs); diff != "" {
+		t.Errorf("anomalies (-want +got):\n%s", diff)
+	}
+	if s.Sequence != 5 {
+		t.Errorf("sequence %d, want 5", s.Sequence)
+	}
+}
+
+func TestWhatString(t *testing.T) {
+	if got := (reduce.StatusChanged | reduce.TextChanged | reduce.AnomalyAdded).String(); got != "status|text|anomaly" {
+		t.Errorf("String() = %q", got)
+	}
+	if got := reduce.What(0).String(); got != "none" {
+		t.Errorf("String() = %q", got)
+	}
+}
+
+// TestGoldenStreams folds every golden stream in testdata: no error, no
+// anomaly on a well-formed stream, the same final items as the golden
+// harness's own transcript, and a JSON snapshot at every version that
+// restores to a session folding the rest exactly as the whole log.
+func TestGoldenStreams(t *testing.T) {
+	for _, path := range goldenStreams(t) {
+		t.Run(strings.TrimPrefix(path, "../testdata/"), func(t *testing.T) {
+			evs := readStream(t, path)
+			s := replay(t, evs)
+			if universal.CheckStream(evs) == nil && len(s.Anomalies) != 0 {
+				t.Errorf("well-formed stream, anomalies: %v", s.Anomalies)
+			}
+			var items []universal.Item
+			for _, it := range s.Items {
+				items = append(items, it.Item)
+			}
+			if diff := cmp.Diff(transcriptItems(evs), items); diff != "" {
+				t.Errorf("items differ from the golden transcript (-want +got):\n%s", diff)
+			}
+			if s.Sequence != int64(len(evs)) {
+				t.Errorf("sequence %d, want %d", s.Sequence, len(evs))
+			}
+			full := stateJSON(t, s)
+			step := max(1, len(evs)/200)
+			for v := 0; v <= len(evs); v += step {
+				part := replay(t, evs[:v])
+				r := restore(t, part)
+				for i, ev := range reduce.Since(evs, r.Sequence) {
+					if _, err := r.Apply(&ev); err != nil {
+						t.Fatalf("snapshot at %d, event %d: %v", v, i, err)
+					}
+				}
+				if got := stateJSON(t, r); !bytes.Equal(full, got) {
+					t.Fatalf("snapshot at %d + rest differs from the full replay:\n%s", v, diffState(t, s, r))
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,580 @@
+package reduce
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// Status is what a session is doing, as a consumer shows it (seed 001):
+// idle → running on the first work event, running → idle when its turn
+// ends, failed on a terminal error, completed or terminated when the
+// session ends.
+type Status string
+
+// The session statuses.
+const (
+	StatusIdle       Status = "idle"
+	StatusRunning    Status = "running"
+	StatusCompleted  Status = "completed"
+	StatusFailed     Status = "failed"
+	StatusTerminated Status = "terminated"
+)
+
+// TurnInProgress is the status of a turn that has started and not ended.
+const TurnInProgress universal.TurnStatus = "in_progress"
+
+// Errors that Apply returns. It returns them wrapped, with the sequence
+// numbers involved; the session is left untouched.
+var (
+	// ErrGap: the event's sequence is more than one past the last applied
+	// one. Fetch the missing events (Since) and apply them first.
+	ErrGap = errors.New("reduce: sequence gap")
+	// ErrSequence: the event's sequence is below 1.
+	ErrSequence = errors.New("reduce: invalid sequence")
+	// ErrOtherSession: the event belongs to another session.
+	ErrOtherSession = errors.New("reduce: event of another session")
+)
+
+// Session is the state of one session folded from its universal events.
+// The zero value is an empty session, ready to use.
+//
+// Its exported fields are for reading; change a Session only through
+// Apply (or by unmarshalling a snapshot), which keeps its indexes. Slices
+// are in the order things happened: Items in the order they started, Turns
+// in the order they started, Permissions and Questions in the order they
+// were requested. The strings a Session holds are shared with the events
+// it applied (strings are immutable); byte slices are copied.
+//
+// A Session marshals to deterministic JSON and unmarshals back to an
+// equal state that folds the rest of the log exactly as the original
+// would. It is not safe for concurrent use.
+type Session struct {
+	SessionID       string          `json:"session_id"`
+	NativeSessionID string          `json:"native_session_id"`
+	Metadata        json.RawMessage `json:"metadata"` // from session.started
+	Status          Status          `json:"status"`
+	Sequence        int64           `json:"sequence"`    // the last applied event
+	StartedSeq      int64           `json:"started_seq"` // session.started; 0 if not seen
+	End             *End            `json:"end"`         // session.ended; nil while running
+	Turns           []Turn          `json:"turns"`
+	Items           []Item          `json:"items"`
+	Permissions     []Permission    `json:"permissions"`
+	Questions       []Question      `json:"questions"`
+	Errors          []Error         `json:"errors"`
+	Unparsed        []Unparsed      `json:"unparsed"`
+	Usage           Usage           `json:"usage"`
+	// Anomalies lists events the reducer could not fold as the stream
+	// contract says (a delta after its item completed, a kind that
+	// changed …). A well-formed stream has none.
+	Anomalies []Anomaly `json:"anomalies"`
+
+	idx *index
+}
+
+// index finds things by id. It is derived from the exported fields and
+// rebuilt after unmarshalling.
+type index struct {
+	items     map[string]int
+	turns     map[string]int // id → the latest turn with that id
+	open      []int          // open turns, innermost last
+	perms     map[string]int
+	questions map[string]int
+}
+
+// Item is one item of the session with where it happened.
+type Item struct {
+	TurnID       string `json:"turn_id"`       // the innermost open turn when it started; "" for none
+	StartedSeq   int64  `json:"started_seq"`   // the event that created it
+	CompletedSeq int64  `json:"completed_seq"` // its item.completed; 0 while open
+	// Item is the item as it stands: its started snapshot grown by deltas,
+	// or, once completed, the authoritative completed snapshot.
+	Item universal.Item `json:"item"`
+
+	// grow[i] accumulates the streamed string of part i while deltas
+	// arrive (nil until the first delta after start or restore).
+	grow []*builder
+}
+
+// Turn is one turn of the session.
+type Turn struct {
+	TurnID string               `json:"turn_id"`
+	Status universal.TurnStatus `json:"status"` // TurnInProgress until it ends
+	// StartedSeq is the turn.started event; 0 for a turn only seen ending.
+	StartedSeq  int64           `json:"started_seq"`
+	EndedSeq    int64           `json:"ended_seq"`
+	Metadata    json.RawMessage `json:"metadata"`
+	EndMetadata json.RawMessage `json:"end_metadata"`
+	Usage       TurnUsage       `json:"usage"`
+}
+
+// End is how the session ended.
+type End struct {
+	Seq          int64               `json:"seq"`
+	Reason       universal.EndReason `json:"reason"`
+	TerminatedBy universal.Actor     `json:"terminated_by"`
+	Message      string              `json:"message"`
+	ExitCode     *int                `json:"exit_code"`
+	Stderr       string              `json:"stderr"`
+}
+
+// Permission is a permission request and, once resolved, its answer.
+type Permission struct {
+	PermissionID string                     `json:"permission_id"`
+	Action       string                     `json:"action"`
+	Status       universal.PermissionStatus `json:"status"`
+	ItemID       string                     `json:"item_id"` // the guarded tool item, "" when unknown
+	CallID       string                     `json:"call_id"`
+	Metadata     json.RawMessage            `json:"metadata"`            // from the request
+	Resolution   json.RawMessage            `json:"resolution_metadata"` // from the resolution
+	RequestedSeq int64                      `json:"requested_seq"`       // 0 when only the resolution was seen
+	ResolvedSeq  int64                      `json:"resolved_seq"`        // 0 while pending
+}
+
+// Question is a question to the user and, once resolved, its answer.
+type Question struct {
+	QuestionID   string                   `json:"question_id"`
+	Prompt       string                   `json:"prompt"`
+	Options      []string                 `json:"options"`
+	Response     string                   `json:"response"`
+	Status       universal.QuestionStatus `json:"status"`
+	ItemID       string                   `json:"item_id"`
+	Metadata     json.RawMessage          `json:"metadata"`
+	RequestedSeq int64                    `json:"requested_seq"`
+	ResolvedSeq  int64                    `json:"resolved_seq"`
+}
+
+// Error is one error event.
+type Error struct {
+	Seq       int64           `json:"seq"`
+	Message   string          `json:"message"`
+	Code      string          `json:"code"`
+	Details   json.RawMessage `json:"details"`
+	WillRetry bool            `json:"will_retry"`
+}
+
+// Unparsed is one agent.unparsed event: native input the translator could
+// not map.
+type Unparsed struct {
+	Seq      int64  `json:"seq"`
+	Error    string `json:"error"`
+	Location string `json:"location"`
+	RawHash  string `json:"raw_hash"`
+}
+
+// Anomaly is an event that broke the stream contract, and what the
+// reducer did about it.
+type Anomaly struct {
+	Seq     int64          `json:"seq"`
+	Type    universal.Type `json:"type"`
+	Problem string         `json:"problem"`
+}
+
+// Replay folds a whole log into a new session. It stops at the first error
+// (a gap, an event of another session) and returns the session folded so
+// far with it.
+func Replay(log []universal.Event) (*Session, error) {
+	s := &Session{}
+	for i := range log {
+		if _, err := s.Apply(&log[i]); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// Item returns the item with the given id, nil if there is none. The
+// pointer is valid until the next Apply.
+func (s *Session) Item(id string) *Item {
+	i, ok := s.index().items[id]
+	if !ok {
+		return nil
+	}
+	return &s.Items[i]
+}
+
+// Turn returns the latest turn with the given id, nil if there is none.
+// The pointer is valid until the next Apply.
+func (s *Session) Turn(id string) *Turn {
+	i, ok := s.index().turns[id]
+	if !ok {
+		return nil
+	}
+	return &s.Turns[i]
+}
+
+// OpenTurn returns the id of the innermost open turn, "" when none is open.
+func (s *Session) OpenTurn() string {
+	ix := s.index()
+	if len(ix.open) == 0 {
+		return ""
+	}
+	return s.Turns[ix.open[len(ix.open)-1]].TurnID
+}
+
+// PendingPermissions returns the permissions still waiting for an answer,
+// in request order.
+func (s *Session) PendingPermissions() []Permission {
+	var out []Permission
+	for _, p := range s.Permissions {
+		if p.Status == universal.PermissionRequested {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// PendingQuestions returns the questions still waiting for an answer, in
+// the order they were asked.
+func (s *Session) PendingQuestions() []Question {
+	var out []Question
+	for _, q := range s.Questions {
+		if q.Status == universal.QuestionRequested {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// index returns the indexes, building them from the exported fields when
+// they are missing (zero value, after unmarshalling).
+func (s *Session) index() *index {
+	if s.idx != nil {
+		return s.idx
+	}
+	ix := &index{
+		items:     make(map[string]int, len(s.Items)),
+		turns:     make(map[string]int, len(s.Turns)),
+		perms:     make(map[string]int, len(s.Permissions)),
+		questions: make(map[string]int, len(s.Questions)),
+	}
+	for i := range s.Items {
+		ix.items[s.Items[i].Item.ItemID] = i
+	}
+	for i := range s.Turns {
+		ix.turns[s.Turns[i].TurnID] = i
+		if s.Turns[i].Status == TurnInProgress {
+			ix.open = append(ix.open, i)
+		}
+	}
+	for i := range s.Permissions {
+		ix.perms[s.Permissions[i].PermissionID] = i
+	}
+	for i := range s.Questions {
+		ix.questions[s.Questions[i].QuestionID] = i
+	}
+	s.idx = ix
+	return ix
+}
+
+// Apply folds the next event of the session into the state and reports
+// what changed.
+//
+// Events must come in sequence order. An event whose sequence was already
+// applied is a no-op (Change.Duplicate); one that skips a sequence returns
+// an error wrapping ErrGap, one of another session ErrOtherSession, and
+// one with a sequence below 1 ErrSequence — in all three cases the state
+// is left untouched. Every other event is folded, however malformed: what
+// breaks the stream contract is recorded in Anomalies, never a panic.
+func (s *Session) Apply(ev *universal.Event) (Change, error) {
+	c := Change{Sequence: ev.Sequence, Type: ev.Type}
+	switch {
+	case ev.Sequence < 1:
+		return c, fmt.Errorf("%w: %d", ErrSequence, ev.Sequence)
+	case s.SessionID != "" && ev.SessionID != s.SessionID:
+		return c, fmt.Errorf("%w: %q, not %q (sequence %d)", ErrOtherSession, ev.SessionID, s.SessionID, ev.Sequence)
+	case ev.Sequence <= s.Sequence:
+		c.Duplicate = true
+		return c, nil
+	case ev.Sequence > s.Sequence+1:
+		return c, fmt.Errorf("%w: applied up to %d, got %d", ErrGap, s.Sequence, ev.Sequence)
+	}
+	s.index()
+	s.Sequence = ev.Sequence
+	if s.Status == "" {
+		s.Status = StatusIdle
+	}
+	if s.SessionID == "" && ev.SessionID != "" {
+		s.SessionID = ev.SessionID
+		c.What |= SessionChanged
+	}
+	if ev.NativeSessionID != "" && ev.NativeSessionID != s.NativeSessionID {
+		s.NativeSessionID = ev.NativeSessionID
+		c.What |= SessionChanged
+	}
+	if s.End != nil {
+		s.anomaly(ev, &c, "event after session.ended")
+	}
+	if !s.dispatch(ev, &c) {
+		if ev.Type.Known() {
+			s.anomaly(ev, &c, fmt.Sprintf("data of type %T does not match the event type", ev.Data))
+		}
+	}
+	return c, nil
+}
+
+// dispatch folds the event by its type. It reports false when the data
+// does not match the type, or the type is unknown.
+func (s *Session) dispatch(ev *universal.Event, c *Change) bool {
+	switch ev.Type {
+	case universal.TypeSessionStarted:
+		return fold(s.sessionStarted, ev, c)
+	case universal.TypeSessionEnded:
+		return fold(s.sessionEnded, ev, c)
+	case universal.TypeTurnStarted:
+		return fold(s.turnStarted, ev, c)
+	case universal.TypeTurnEnded:
+		return fold(s.turnEnded, ev, c)
+	case universal.TypeItemStarted:
+		return fold(s.itemStarted, ev, c)
+	case universal.TypeItemDelta:
+		return fold(s.itemDelta, ev, c)
+	case universal.TypeItemCompleted:
+		return fold(s.itemCompleted, ev, c)
+	case universal.TypeError:
+		return fold(s.error, ev, c)
+	case universal.TypePermissionRequested, universal.TypePermissionResolved:
+		return fold(s.permission, ev, c)
+	case universal.TypeQuestionRequested, universal.TypeQuestionResolved:
+		return fold(s.question, ev, c)
+	case universal.TypeUsageUpdated:
+		return fold(s.usage, ev, c)
+	case universal.TypeUnparsed:
+		return fold(s.unparsed, ev, c)
+	}
+	// An event type this version does not know: nothing to fold.
+	return false
+}
+
+// fold calls f with the event's data if it has the type f takes.
+func fold[D any, P interface {
+	*D
+	universal.Data
+}](f func(*universal.Event, P, *Change), ev *universal.Event, c *Change) bool {
+	d, ok := ev.Data.(P)
+	if !ok || d == nil {
+		return false
+	}
+	f(ev, d, c)
+	return true
+}
+
+func (s *Session) unparsed(ev *universal.Event, d *universal.Unparsed, c *Change) {
+	s.Unparsed = append(s.Unparsed, Unparsed{Seq: ev.Sequence, Error: d.Error, Location: d.Location, RawHash: d.RawHash})
+	c.What |= UnparsedAdded
+}
+
+func (s *Session) anomaly(ev *universal.Event, c *Change, problem string) {
+	s.Anomalies = append(s.Anomalies, Anomaly{Seq: ev.Sequence, Type: ev.Type, Problem: problem})
+	c.What |= AnomalyAdded
+}
+
+// setStatus moves the session to status to, recording the transition in c.
+// The status of an ended session no longer changes.
+func (s *Session) setStatus(to Status, c *Change) {
+	if s.End != nil || s.Status == to {
+		return
+	}
+	if c.What&StatusChanged == 0 {
+		c.From = s.Status
+	}
+	s.Status = to
+	c.To = to
+	c.What |= StatusChanged
+	if c.From == c.To { // changed and changed back within one event
+		c.What &^= StatusChanged
+	}
+}
+
+// work records a work event: an idle session starts running. A failed
+// session runs again only when a new turn starts (see turnStarted), so the
+// clean-up events that follow a failure do not flicker the status.
+func (s *Session) work(c *Change) {
+	if s.Status == StatusIdle {
+		s.setStatus(StatusRunning, c)
+	}
+}
+
+func (s *Session) sessionStarted(ev *universal.Event, d *universal.SessionStarted, c *Change) {
+	if s.StartedSeq != 0 {
+		s.anomaly(ev, c, "session started twice; the first start's metadata is kept")
+		return
+	}
+	s.StartedSeq = ev.Sequence
+	s.Metadata = cleanRaw(d.Metadata)
+	c.What |= SessionChanged
+}
+
+func (s *Session) sessionEnded(ev *universal.Event, d *universal.SessionEnded, c *Change) {
+	if s.End != nil {
+		// The anomaly for an event after the end is already recorded.
+		return
+	}
+	to := StatusCompleted
+	switch d.Reason {
+	case universal.EndError:
+		to = StatusFailed
+	case universal.EndTerminated:
+		to = StatusTerminated
+	default:
+		if s.Status == StatusFailed {
+			// A terminal error that no later turn recovered from: the
+			// session failed, even if the agent then exited cleanly.
+			to = StatusFailed
+		}
+	}
+	s.setStatus(to, c)
+	end := &End{Seq: ev.Sequence, Reason: d.Reason, TerminatedBy: d.TerminatedBy, Message: d.Message, Stderr: d.Stderr}
+	if d.ExitCode != nil {
+		code := *d.ExitCode
+		end.ExitCode = &code
+	}
+	s.End = end
+	c.What |= SessionChanged
+}
+
+func (s *Session) turnStarted(ev *universal.Event, d *universal.TurnStarted, c *Change) {
+	ix := s.idx
+	c.TurnID = d.TurnID
+	if i, ok := ix.turns[d.TurnID]; ok && s.Turns[i].Status == TurnInProgress {
+		s.anomaly(ev, c, "turn "+d.TurnID+" started while open")
+		return
+	}
+	ix.turns[d.TurnID] = len(s.Turns)
+	ix.open = append(ix.open, len(s.Turns))
+	s.Turns = append(s.Turns, Turn{TurnID: d.TurnID, Status: TurnInProgress, StartedSeq: ev.Sequence, Metadata: cleanRaw(d.Metadata)})
+	c.What |= TurnChanged
+	if s.Status == StatusFailed {
+		s.setStatus(StatusRunning, c)
+	}
+	s.work(c)
+}
+
+func (s *Session) turnEnded(ev *universal.Event, d *universal.TurnEnded, c *Change) {
+	ix := s.idx
+	c.TurnID = d.TurnID
+	i, ok := ix.turns[d.TurnID]
+	switch {
+	case !ok:
+		s.anomaly(ev, c, "turn "+d.TurnID+" ended without starting")
+		i = len(s.Turns)
+		ix.turns[d.TurnID] = i
+		s.Turns = append(s.Turns, Turn{TurnID: d.TurnID})
+	case s.Turns[i].Status != TurnInProgress:
+		s.anomaly(ev, c, "turn "+d.TurnID+" ended twice; the first end is kept")
+		return
+	}
+	t := &s.Turns[i]
+	t.Status = d.Status
+	t.EndedSeq = ev.Sequence
+	t.EndMetadata = cleanRaw(d.Metadata)
+	for j, o := range ix.open {
+		if o == i {
+			ix.open = append(ix.open[:j], ix.open[j+1:]...)
+			break
+		}
+	}
+	c.What |= TurnChanged
+	if len(ix.open) > 0 || s.Status == StatusFailed {
+		// An inner turn ended, or the session already failed.
+		return
+	}
+	if d.Status == universal.TurnError {
+		s.setStatus(StatusFailed, c)
+	} else {
+		s.setStatus(StatusIdle, c)
+	}
+}
+
+func (s *Session) error(ev *universal.Event, d *universal.Error, c *Change) {
+	s.Errors = append(s.Errors, Error{Seq: ev.Sequence, Message: d.Message, Code: d.Code, Details: cleanRaw(d.Details), WillRetry: d.WillRetry})
+	c.What |= ErrorAdded
+	if !d.WillRetry {
+		s.setStatus(StatusFailed, c)
+	}
+}
+
+func (s *Session) permission(ev *universal.Event, d *universal.Permission, c *Change) {
+	p, known := entry(&s.Permissions, s.idx.perms, d.PermissionID, func() Permission {
+		return Permission{PermissionID: d.PermissionID, Status: universal.PermissionRequested}
+	})
+	c.What |= PermissionChanged
+	p.Action = fill(p.Action, d.Action)
+	p.ItemID = fill(p.ItemID, d.ItemID)
+	p.CallID = fill(p.CallID, d.CallID)
+	if ev.Type == universal.TypePermissionRequested && !known {
+		p.Metadata = cleanRaw(d.Metadata)
+	}
+	valid := d.Status == universal.PermissionApproved || d.Status == universal.PermissionDenied
+	if s.lifecycle(ev, c, "permission "+d.PermissionID, known, string(d.Status), valid, &p.RequestedSeq, &p.ResolvedSeq) {
+		p.Status = d.Status
+		p.Resolution = cleanRaw(d.Metadata)
+	}
+}
+
+func (s *Session) question(ev *universal.Event, d *universal.Question, c *Change) {
+	q, known := entry(&s.Questions, s.idx.questions, d.QuestionID, func() Question {
+		return Question{QuestionID: d.QuestionID, Status: universal.QuestionRequested}
+	})
+	c.What |= QuestionChanged
+	q.Prompt = fill(q.Prompt, d.Prompt)
+	q.ItemID = fill(q.ItemID, d.ItemID)
+	if q.Options == nil && len(d.Options) > 0 {
+		q.Options = append([]string(nil), d.Options...)
+	}
+	if q.Metadata == nil {
+		q.Metadata = cleanRaw(d.Metadata)
+	}
+	valid := d.Status == universal.QuestionAnswered || d.Status == universal.QuestionRejected
+	if s.lifecycle(ev, c, "question "+d.QuestionID, known, string(d.Status), valid, &q.RequestedSeq, &q.ResolvedSeq) {
+		q.Status = d.Status
+		q.Response = d.Response
+	}
+}
+
+// entry returns the element of list with the given id (index maps ids to
+// positions), appending add() when there is none; known reports whether
+// it was there.
+func entry[T any](list *[]T, index map[string]int, id string, add func() T) (e *T, known bool) {
+	i, known := index[id]
+	if !known {
+		i = len(*list)
+		index[id] = i
+		*list = append(*list, add())
+	}
+	return &(*list)[i], known
+}
+
+// lifecycle folds a request (permission or question) or its resolution
+// into the sequence numbers that track it. It reports whether the event is
+// a resolution to record: one with a valid answer status.
+func (s *Session) lifecycle(ev *universal.Event, c *Change, name string, known bool, status string, valid bool, requested, resolved *int64) bool {
+	if ev.Type == universal.TypePermissionRequested || ev.Type == universal.TypeQuestionRequested {
+		if known {
+			s.anomaly(ev, c, name+" requested twice")
+			return false
+		}
+		*requested = ev.Sequence
+		s.work(c)
+		return false
+	}
+	if !valid {
+		s.anomaly(ev, c, fmt.Sprintf("%s resolved with status %q; ignored", name, status))
+		return false
+	}
+	if *resolved != 0 {
+		s.anomaly(ev, c, name+" resolved twice; the last answer is kept")
+	}
+	*resolved = ev.Sequence
+	return true
+}
+
+// fill returns have, or want when have is empty.
+func fill(have, want string) string {
+	if have == "" {
+		return want
+	}
+	return have
+}
