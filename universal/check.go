@@ -235,11 +235,14 @@ func (c *Checker) complete(it *Item, fail func(error, string, ...any) error) err
 		if p.text.Len() == 0 {
 			continue
 		}
+		if i < len(it.Content) && it.Content[i].Rewritten {
+			// The final part replaces whatever streamed at its index.
+			continue
+		}
 		if i >= len(it.Content) || it.Content[i].Type != p.typ {
 			return fail(ErrDeltaPart, "%s part %d (%s) missing from the completed item", it.ItemID, i, p.typ)
 		}
-		final := &it.Content[i]
-		if !final.Rewritten && final.Streamed() != p.text.String() {
+		if final := &it.Content[i]; final.Streamed() != p.text.String() {
 			return fail(ErrDeltaText, "%s part %d: streamed %q, final %q", it.ItemID, i, clip(p.text.String()), clip(final.Streamed()))
 		}
 	}

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/tidwall/gjson"
@@ -30,7 +32,7 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 	if typ.Type != gjson.String {
 		return errors.New(`universal: event without a string "type"`)
 	}
-	e.Type = Type(typ.Str)
+	e.Type = Type(validString(typ.Str))
 	return decodeObject(r, &e.Extra, func(k string, v gjson.Result) (bool, error) {
 		var err error
 		switch k {
@@ -123,12 +125,12 @@ func decodeObject(r gjson.Result, extra *[]Field, field func(k string, v gjson.R
 	var err error
 	r.ForEach(func(k, v gjson.Result) bool {
 		var known bool
-		known, err = field(k.Str, v)
+		known, err = field(validString(k.Str), v)
 		if err != nil {
 			return false
 		}
 		if !known {
-			*extra = append(*extra, Field{Name: k.Str, Value: json.RawMessage(v.Raw)})
+			*extra = append(*extra, Field{Name: validString(k.Str), Value: json.RawMessage(v.Raw)})
 		}
 		return true
 	})
@@ -158,13 +160,22 @@ func kindOf(v gjson.Result) string {
 func decString[S ~string](v gjson.Result, dst *S) error {
 	switch v.Type {
 	case gjson.String:
-		*dst = S(v.Str)
+		*dst = S(validString(v.Str))
 	case gjson.Null:
 		*dst = ""
 	default:
 		return fmt.Errorf("want a string, got %s", kindOf(v))
 	}
 	return nil
+}
+
+// validString replaces invalid UTF-8 with U+FFFD, so that a decoded event
+// re-encodes the same way every time.
+func validString(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
 func decInt(v gjson.Result, dst *int64) error {
@@ -284,7 +295,7 @@ func (p *Part) UnmarshalJSON(b []byte) error {
 func (p *Part) decode(r gjson.Result) error {
 	*p = Part{}
 	if t := r.Get("type"); t.Type == gjson.String {
-		p.Type = PartType(t.Str)
+		p.Type = PartType(validString(t.Str))
 	} else {
 		return errors.New(`part without a string "type"`)
 	}

@@ -129,10 +129,11 @@ type Part struct {
 	Label      string
 	Detail     string
 	Metadata   json.RawMessage
-	// Rewritten records that the agent's final text for this part differs
-	// from the concatenation of the deltas that streamed it (OpenCode trims
-	// trailing whitespace, a plugin rewrites a message). The part holds the
-	// final text; consumers replace what they accumulated.
+	// Rewritten records that the agent's final content for this part
+	// differs from what streamed at its index (the started text plus the
+	// deltas): OpenCode trims trailing whitespace, a plugin rewrites a
+	// message. The part holds the final content; consumers replace what
+	// they accumulated.
 	Rewritten bool
 	Extra     []Field
 }

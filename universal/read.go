@@ -8,6 +8,7 @@ import (
 	"io"
 	"iter"
 	"strconv"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -92,7 +93,7 @@ func (r *LineReader) Next() (Message, error) {
 		}
 		r.line++
 		if size > int64(r.limit) {
-			data = data[:min(len(data), keptOfTooLong)]
+			data = data[:min(len(data), keptOfTooLong, r.limit)]
 			return Message{Data: data, Line: r.line, TimeMS: -1,
 				Err: &TooLongError{Line: r.line, Size: size, Limit: r.limit}}, nil
 		}
@@ -164,6 +165,7 @@ type SSEReader struct {
 	data    []byte
 	hasData bool
 	event   string
+	name    string // the last event name seen, reused to avoid allocations
 	lastID  string
 	retry   int64
 	start   int64
@@ -229,7 +231,10 @@ func (r *SSEReader) Next() (Message, error) {
 			r.add(value)
 			r.hasData = true
 		case "event":
-			r.event = string(value)
+			if string(value) != r.name {
+				r.name = string(value) // streams repeat names: allocate on change only
+			}
+			r.event = r.name
 		case "id":
 			if bytes.IndexByte(value, 0) < 0 {
 				r.lastID = string(value)
@@ -358,7 +363,10 @@ func (r *ExchangeReader) Next() (Message, error) {
 	if !gjson.ValidBytes(line) {
 		return fail("not JSON")
 	}
-	switch gjson.GetBytes(line, "dir").Str {
+	// A string view of the line: gjson reads it without copying, and
+	// nothing read from it outlives this call except through m.Data.
+	view := unsafe.String(unsafe.SliceData(line), len(line))
+	switch gjson.Get(view, "dir").Str {
 	case "out":
 		m.Dir = Out
 	case "in":
@@ -366,15 +374,17 @@ func (r *ExchangeReader) Next() (Message, error) {
 	default:
 		return fail(`"dir" is neither "out" nor "in"`)
 	}
-	if t := gjson.GetBytes(line, "t_ms"); t.Type == gjson.Number {
+	if t := gjson.Get(view, "t_ms"); t.Type == gjson.Number {
 		m.TimeMS = t.Int()
 	}
-	msg := gjson.GetBytes(line, "msg")
+	msg := gjson.Get(view, "msg")
 	if !msg.Exists() {
 		return fail(`no "msg"`)
 	}
-	if msg.IsObject() {
-		if u := msg.Get("_unparsed"); u.Type == gjson.String && len(msg.Map()) == 1 {
+	if u := msg.Get("_unparsed"); u.Type == gjson.String && msg.IsObject() {
+		keys := 0
+		msg.ForEach(func(_, _ gjson.Result) bool { keys++; return keys < 2 })
+		if keys == 1 {
 			m.Data = []byte(u.Str)
 			return m, nil
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -286,6 +287,7 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 		it.Kind = KindUnknown
 	}
 	it.Status = StatusInProgress
+	it.Content = validContent(it.Content)
 	o := &openItem{Item: it, Turn: w.Turn()}
 	o.Item.Content = append([]Part(nil), it.Content...)
 	o.text = make([][]byte, len(it.Content))
@@ -338,6 +340,7 @@ func (w *Stream) Delta(dst []Event, itemID string, i int, typ PartType, text str
 	case o.Item.Content[i].Type != typ:
 		return w.mistake(dst, fmt.Errorf("%w: part %d of %s is %s, not %s", ErrPartType, i, itemID, o.Item.Content[i].Type, typ), raw)
 	}
+	text = validUTF8(text)
 	o.text[i] = append(o.text[i], text...)
 	o.Deltas[i] = true
 	return w.st.Delta(dst, ItemDelta{
@@ -360,6 +363,7 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 		return dst
 	}
 	dst = w.begin(dst)
+	it.Content = validContent(it.Content)
 	o, ok := w.open[it.ItemID]
 	if !ok {
 		if w.Known(it.ItemID) {
@@ -394,8 +398,9 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 		}
 		it.Role = o.Item.Role
 	}
-	if it.ParentID != o.Item.ParentID {
-		if _, ok := w.state.Seen[it.ParentID]; it.ParentID != "" && !ok {
+	if it.ParentID != o.Item.ParentID && it.ParentID != "" {
+		// A parent named only at completion must be another known item.
+		if _, ok := w.state.Seen[it.ParentID]; !ok || it.ParentID == it.ItemID {
 			it.ParentID = o.Item.ParentID
 		}
 	}
@@ -420,6 +425,13 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 // reconcile makes part i of the final item agree with what was streamed.
 func (w *Stream) reconcile(dst []Event, o *openItem, it *Item, i int, src Source, raw []byte) []Event {
 	p := &it.Content[i]
+	if i < len(o.text) && o.Item.Content[i].Type != p.Type {
+		// The final part replaces a part of another type.
+		if len(o.text[i]) > 0 {
+			p.Rewritten = true
+		}
+		return dst
+	}
 	if !p.Type.Streams() {
 		return dst
 	}
@@ -430,20 +442,17 @@ func (w *Stream) reconcile(dst []Event, o *openItem, it *Item, i int, src Source
 		o.text = append(o.text, nil)
 		o.Deltas = append(o.Deltas, false)
 	}
-	if o.Item.Content[i].Type != p.Type {
-		p.Rewritten = true
-		return dst
-	}
 	final := p.Streamed()
 	streamed := bytesString(o.text[i])
 	switch {
 	case final == streamed:
-	case !o.Deltas[i] && streamed == "" && it.Kind == KindMessage && (p.Type == PartText || p.Type == PartReasoning):
-		// The seed's delta policy: message text that never streamed gets
-		// one synthetic delta with all of it.
-		dst = w.syntheticDelta(dst, o, it, i, p.Type, final, raw)
-	case !o.Deltas[i]:
-		// Nothing streamed: the snapshot simply provides the content.
+	case streamed == "" && !o.Deltas[i]:
+		// Nothing streamed. The seed's delta policy: message text gets one
+		// synthetic delta with all of it; other parts simply take the
+		// snapshot's content.
+		if it.Kind == KindMessage && (p.Type == PartText || p.Type == PartReasoning) {
+			dst = w.syntheticDelta(dst, o, it, i, p.Type, final, raw)
+		}
 	case strings.HasPrefix(final, streamed):
 		dst = w.syntheticDelta(dst, o, it, i, p.Type, final[len(streamed):], raw)
 	default:
@@ -622,6 +631,41 @@ func cleanRaw(b []byte) []byte {
 		return nil
 	}
 	return jsonw.AppendRaw(nil, b)
+}
+
+// validUTF8 replaces invalid UTF-8 with U+FFFD. The stream keeps all text
+// valid so that what it tracks survives a JSON checkpoint unchanged and
+// compares equal to what the encoder writes.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// validContent returns parts whose strings are valid UTF-8, copying the
+// slice only when something must change.
+func validContent(ps []Part) []Part {
+	copied := false
+	for i := range ps {
+		p := &ps[i]
+		fields := [...]*string{&p.Text, &p.Signature, &p.Name, &p.Arguments, &p.CallID, &p.Output,
+			&p.Path, &p.Diff, &p.Mime, &p.Label, &p.Detail}
+		for j, f := range fields {
+			if utf8.ValidString(*f) {
+				continue
+			}
+			if !copied {
+				ps = append([]Part(nil), ps...)
+				copied = true
+				p = &ps[i]
+				fields = [...]*string{&p.Text, &p.Signature, &p.Name, &p.Arguments, &p.CallID, &p.Output,
+					&p.Path, &p.Diff, &p.Mime, &p.Label, &p.Detail}
+			}
+			*fields[j] = strings.ToValidUTF8(*fields[j], "\uFFFD")
+		}
+	}
+	return ps
 }
 
 // bytesString views b as a string. The stream only ever appends to its

@@ -228,14 +228,10 @@ func validatePart(p *Part) error {
 		return errors.New("metadata is not valid JSON")
 	}
 	switch p.Type {
-	case PartText, PartToolResult, PartStatus:
+	case PartText, PartToolCall, PartToolResult, PartStatus:
 	case PartJSON:
 		if p.JSON != nil && !jsonw.Valid(p.JSON) {
 			return errors.New("json is not valid JSON")
-		}
-	case PartToolCall:
-		if p.Name == "" && p.CallID == "" {
-			return errors.New("tool_call without name or call_id")
 		}
 	case PartFileRef:
 		if p.Action != FileRead && p.Action != FileWrite && p.Action != FilePatch {

@@ -111,6 +111,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	format := *formatName
 	if format == "auto" {
 		head, _ := inputs[0].Peek(64 << 10)
+		format = ""
 		if a.detect != nil {
 			format = a.detect(head)
 		}

@@ -1,0 +1,105 @@
+package jsonw
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func stdString(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+func TestAppendStringMatchesEncodingJSON(t *testing.T) {
+	var cases []string
+	for b := 0; b < 256; b++ {
+		cases = append(cases, string([]byte{byte(b)}), "a"+string([]byte{byte(b)})+"z")
+	}
+	cases = append(cases, "\u2028\u2029", "é👋🏽", "\xed\xa0\x80", "\xf4\x90\x80\x80", "<>&", strings.Repeat("\x01é", 100))
+	for _, s := range cases {
+		if got, want := AppendString(nil, s), stdString(s); !bytes.Equal(got, want) {
+			t.Errorf("%q: got %s, want %s", s, got, want)
+		}
+		if got, want := AppendString(nil, []byte(s)), stdString(s); !bytes.Equal(got, want) {
+			t.Errorf("[]byte %q: got %s, want %s", s, got, want)
+		}
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	f.Add("plain")
+	f.Add("\x00\xff\u2028")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := AppendString(nil, s), stdString(s); !bytes.Equal(got, want) {
+			t.Fatalf("%q: got %s, want %s", s, got, want)
+		}
+	})
+}
+
+func TestAppendFloatMatchesEncodingJSON(t *testing.T) {
+	for _, f := range []float64{0, 1, -1, 0.1, 1e-7, 1.5e-7, 123456789, 1e20, 1e21, 1.23e21, 0.000001, 3.14159, -2.5e-9, math.MaxFloat64, math.SmallestNonzeroFloat64} {
+		want, _ := json.Marshal(f)
+		if got := AppendFloat(nil, f); !bytes.Equal(got, want) {
+			t.Errorf("%v: got %s, want %s", f, got, want)
+		}
+	}
+	if got := AppendFloat(nil, math.NaN()); string(got) != "null" {
+		t.Errorf("NaN: %s", got)
+	}
+}
+
+func FuzzAppendValue(f *testing.F) {
+	for _, s := range []string{`{"a":[1,2.5e3,-0,true,null,"x\u00e9\n"]}`, ` [ ] `, `"\ud800"`, `{"a":1,}`, `01`, `1.`, "\"\xff\"", `{"a" : { "b" :[ ]}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		valid := json.Valid(b)
+		if Valid(b) != valid {
+			t.Fatalf("Valid(%q) = %v, encoding/json says %v", b, !valid, valid)
+		}
+		out, ok := AppendValue(nil, b)
+		if ok != valid {
+			t.Fatalf("AppendValue(%q) ok = %v", b, ok)
+		}
+		if !ok {
+			if s := AppendRaw(nil, b); !json.Valid(s) || !utf8.Valid(s) {
+				t.Fatalf("AppendRaw of invalid input is not strict JSON: %q", s)
+			}
+			return
+		}
+		if !utf8.Valid(out) || !json.Valid(out) {
+			t.Fatalf("output not strict JSON: %q", out)
+		}
+		if utf8.Valid(b) {
+			var want bytes.Buffer
+			json.Compact(&want, b)
+			if !bytes.Equal(out, want.Bytes()) {
+				t.Fatalf("AppendValue(%q) = %q, json.Compact gives %q", b, out, want.Bytes())
+			}
+		}
+		if Clean(b) != bytes.Equal(out, b) {
+			t.Fatalf("Clean(%q) = %v, but output %q", b, Clean(b), out)
+		}
+	})
+}
+
+func TestObject(t *testing.T) {
+	var o Object
+	if got := string(o.Bytes()); got != "{}" {
+		t.Errorf("empty: %s", got)
+	}
+	o = Object{}
+	o.String("a", "x\"").OptString("skip", "").Int("n", -3).Float("f", 0.5).Bool("b", true).
+		Raw("r", ` {"k": [1, 2]} `).Raw("missing", "").Raw("bad", "{oops").Strings("s", []string{"p", "q"})
+	want := `{"a":"x\"","n":-3,"f":0.5,"b":true,"r":{"k":[1,2]},"bad":"{oops","s":["p","q"]}`
+	if got := string(o.Bytes()); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

@@ -1,0 +1,129 @@
+package universal
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// benchEvents is a mix like real output: mostly deltas, some snapshots.
+func benchEvents(b *testing.B) []Event {
+	b.Helper()
+	var evs []Event
+	for range 20 {
+		evs = append(evs, validStream()...)
+	}
+	return evs
+}
+
+func BenchmarkEncode(b *testing.B) {
+	evs := benchEvents(b)
+	var size int64
+	var buf []byte
+	for i := range evs {
+		size += int64(len(evs[i].AppendJSON(nil)) + 1)
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range evs {
+			buf = evs[i].AppendJSON(buf[:0])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(evs)), "ns/event")
+}
+
+func BenchmarkEncodeDelta(b *testing.B) {
+	st := NewStamper(Options{})
+	evs := st.Delta(nil, ItemDelta{ItemID: "itm_12", Delta: "Hello, this is a typical text delta of a few words.", PartType: PartText}, SourceAgent, nil)
+	b.SetBytes(int64(len(evs[0].AppendJSON(nil))))
+	b.ReportAllocs()
+	var buf []byte
+	for b.Loop() {
+		buf = evs[0].AppendJSON(buf[:0])
+	}
+}
+
+func BenchmarkStamperDelta(b *testing.B) {
+	st := NewStamper(Options{})
+	evs := make([]Event, 0, 1)
+	b.ReportAllocs()
+	for b.Loop() {
+		evs = st.Delta(evs[:0], ItemDelta{ItemID: "itm_1", Delta: "text", PartType: PartText}, SourceAgent, nil)
+	}
+}
+
+func BenchmarkStreamDelta(b *testing.B) {
+	w := NewStream("bench", Options{})
+	evs := w.StartItem(nil, Item{ItemID: "m", Kind: KindMessage, Role: RoleAssistant}, SourceAgent, nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		evs = w.Delta(evs[:0], "m", 0, PartText, "a typical delta", SourceAgent, nil)
+	}
+}
+
+// Stamping a text delta through a Stream allocates nothing in the common
+// case: ids, copies and delta data come from amortized blocks.
+func TestStreamDeltaDoesNotAllocate(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	w := NewStream("bench", Options{})
+	evs := w.StartItem(make([]Event, 0, 4), Item{ItemID: "m", Kind: KindMessage, Role: RoleAssistant}, SourceAgent, nil)
+	allocs := testing.AllocsPerRun(1000, func() {
+		evs = w.Delta(evs[:0], "m", 0, PartText, "a typical delta", SourceAgent, nil)
+	})
+	if allocs > 0.1 {
+		t.Errorf("%.2f allocations per delta, want ~0", allocs)
+	}
+}
+
+func benchReader(b *testing.B, in string, f Framing) {
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	var n int
+	for b.Loop() {
+		r := NewReader(strings.NewReader(in), f, 0)
+		n = 0
+		for _, err := range Messages(r) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/msg")
+}
+
+const benchLine = `{"type":"stream_event","event":{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Hello, this is a delta"}},"session_id":"f6ff0079-7cb1-4c6a-bd08-83e082892bc0"}`
+
+func BenchmarkLineReader(b *testing.B) {
+	benchReader(b, strings.Repeat(benchLine+"\n", 2000), FrameLines)
+}
+
+func BenchmarkSSEReader(b *testing.B) {
+	benchReader(b, strings.Repeat("event: message\ndata: "+benchLine+"\n\n", 2000), FrameSSE)
+}
+
+func BenchmarkExchangeReader(b *testing.B) {
+	benchReader(b, strings.Repeat(`{"dir":"out","t_ms":12,"msg":`+benchLine+"}\n", 2000), FrameExchange)
+}
+
+func BenchmarkDecodeEvent(b *testing.B) {
+	var buf bytes.Buffer
+	for _, ev := range validStream() {
+		buf.Write(ev.AppendJSON(nil))
+		buf.WriteByte('\n')
+	}
+	in := buf.Bytes()
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := NewEventReader(bytes.NewReader(in))
+		for {
+			if _, err := r.Next(); err != nil {
+				break
+			}
+		}
+	}
+}

@@ -1,0 +1,78 @@
+// Package universal defines agentnorm's universal event envelope and
+// everything shared by the provider translators: the event, item and part
+// types with their exact JSON encoding, tolerant decoding, framing of native
+// input (NDJSON, server-sent events, the recorded two-way exchange format,
+// whole documents), NDJSON and SSE writers, the stamper, [Stream] (which
+// keeps a translator's output well-formed), the [Translator] interface, a
+// per-event validator and a stream checker.
+//
+// # Events
+//
+// Every [Event] carries an envelope (event_id, sequence, time, session_id,
+// native_session_id, synthetic, source, type, raw) and a Data value whose
+// Go type depends on the event type:
+//
+//	session.started                          *SessionStarted
+//	session.ended                            *SessionEnded
+//	turn.started / turn.ended                *TurnStarted / *TurnEnded
+//	item.started / item.completed            *ItemSnapshot
+//	item.delta                               *ItemDelta
+//	error                                    *Error
+//	permission.requested / .resolved         *Permission
+//	question.requested / .resolved           *Question
+//	usage.updated                            *UsageUpdated
+//	agent.unparsed                           *Unparsed
+//	(a type this version does not know)      *Unknown
+//
+// An item (message, tool call, tool result, system or status notice) is
+// started once, may grow through item.delta events that each append to one
+// part (part_index, part_type), and is completed once with its complete,
+// authoritative content. Tool calls and their results are separate items
+// linked by call_id.
+//
+// # Encoding
+//
+// [Event.AppendJSON] appends one event as a line of JSON without
+// reflection; it writes exactly what encoding/json writes for the schema
+// (a test proves it over every golden event), always valid UTF-8. Decoding
+// ([Event.UnmarshalJSON], [EventReader]) is tolerant: unknown fields, part
+// types and event types are kept and written back unchanged.
+//
+// # Translators: who calls what, in what order
+//
+// A host runs one [Translator] per agent session:
+//
+//  1. Build it with the provider's constructor (for example claude.New)
+//     and [Options]: the session id, an injected [Clock], whether to keep
+//     raw payloads.
+//  2. Split the agent's output into messages with a [MessageReader]
+//     ([NewLineReader], [NewSSEReader], [NewExchangeReader],
+//     [NewDocumentReader], or [NewReader] by [Framing]) — or build
+//     [Message] values yourself from whatever transport you have.
+//  3. For each message, call Translate and use the events it appends.
+//     Interleave Report calls for what the host itself did, at the point
+//     it happened: a [Prompt] sent, a [PermissionReply] or [QuestionReply]
+//     given, a [Terminate].
+//  4. At the end, Report [Exit] (process exit code and stderr) or
+//     [EndOfInput]. The translator closes whatever is still open and emits
+//     session.ended; later calls emit nothing.
+//
+// Checkpoint and Restore move a translator's state between processes: a
+// restored translator continues exactly where the saved one stopped.
+//
+// Events returned by Translate and Report stay valid after the call and do
+// not alias the message's bytes (readers reuse their buffers).
+//
+// # Writing a translator
+//
+// Build it on [Stream]: it stamps events (gap-free sequence from 1, event
+// ids, times, raw when opted in) and guarantees the stream invariants that
+// [Checker] verifies, so provider code only maps native payloads to calls
+// such as StartItem, Delta, Complete, StartTurn, EndTurn and End.
+//
+// # Determinism
+//
+// Nothing here reads the wall clock or keeps global state. With the same
+// options and input, output is byte-identical; the default clock
+// ([StepClock] from [DefaultEpoch]) depends only on the sequence number.
+package universal

@@ -1,0 +1,5 @@
+//go:build !race
+
+package universal
+
+const raceEnabled = false

@@ -1,0 +1,220 @@
+package universal
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// msg is a Message with its bytes copied, for comparison.
+type msg struct {
+	Dir    Direction
+	Data   string
+	Event  string
+	ID     string
+	Line   int64
+	TimeMS int64
+	Err    string
+}
+
+func readAll(t interface{ Fatalf(string, ...any) }, r MessageReader) []msg {
+	var out []msg
+	for m, err := range Messages(r) {
+		if err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		e := ""
+		if m.Err != nil {
+			e = m.Err.Error()
+		}
+		out = append(out, msg{m.Dir, string(m.Data), m.Event, m.ID, m.Line, m.TimeMS, e})
+	}
+	return out
+}
+
+// chunked returns a reader that gives s in pieces of the given sizes,
+// cycling through them.
+func chunked(s string, sizes ...int) io.Reader {
+	return &sizedReader{s: s, sizes: sizes}
+}
+
+type sizedReader struct {
+	s     string
+	sizes []int
+	i     int
+}
+
+func (r *sizedReader) Read(p []byte) (int, error) {
+	if r.s == "" {
+		return 0, io.EOF
+	}
+	n := r.sizes[r.i%len(r.sizes)]
+	r.i++
+	n = min(max(n, 1), len(p), len(r.s))
+	copy(p, r.s[:n])
+	r.s = r.s[n:]
+	return n, nil
+}
+
+func TestLineReader(t *testing.T) {
+	in := "{\"a\":1}\r\n\n   \n{\"b\":2}\nnot json at all\r\n\t\n{\"c\":\"\u2028 stays\"}"
+	want := []msg{
+		{Data: `{"a":1}`, Line: 1, TimeMS: -1},
+		{Data: `{"b":2}`, Line: 4, TimeMS: -1},
+		{Data: `not json at all`, Line: 5, TimeMS: -1},
+		{Data: "{\"c\":\"\u2028 stays\"}", Line: 7, TimeMS: -1},
+	}
+	for name, r := range map[string]io.Reader{
+		"whole":  strings.NewReader(in),
+		"1-byte": iotest.OneByteReader(strings.NewReader(in)),
+		"2-byte": chunked(in, 2),
+		"odd":    chunked(in, 3, 1, 7, 2),
+	} {
+		if diff := cmp.Diff(want, readAll(t, NewLineReader(r, 0))); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+}
+
+func TestLineReaderTooLong(t *testing.T) {
+	long := strings.Repeat("x", 200_000)
+	in := "{\"a\":1}\n" + long + "\r\n{\"b\":2}\n" + long
+	got := readAll(t, NewLineReader(chunked(in, 5000, 13), 1000))
+	if len(got) != 4 {
+		t.Fatalf("got %d messages, want 4: %+v", len(got), got)
+	}
+	if got[0].Data != `{"a":1}` || got[2].Data != `{"b":2}` || got[2].Line != 3 {
+		t.Errorf("neighbours of the long lines: %+v %+v", got[0], got[2])
+	}
+	for _, i := range []int{1, 3} {
+		if got[i].Err == "" || !strings.Contains(got[i].Err, "200000 bytes") || len(got[i].Data) != 1000 {
+			t.Errorf("long line %d: err %q, kept %d bytes", i, got[i].Err, len(got[i].Data))
+		}
+	}
+	// The error is a *TooLongError wrapping ErrTooLong.
+	r := NewLineReader(strings.NewReader(long), 10)
+	m, _ := r.Next()
+	var tl *TooLongError
+	if !errors.As(m.Err, &tl) || !errors.Is(m.Err, ErrTooLong) || tl.Size != 200_000 {
+		t.Errorf("err = %v", m.Err)
+	}
+}
+
+func TestLineReaderLongLinesWithinLimit(t *testing.T) {
+	// Lines over 1 MiB (bigger than bufio's buffer) are normal agent output.
+	line := `{"text":"` + strings.Repeat("é", 600_000) + `"}`
+	in := line + "\n" + line + "\n"
+	got := readAll(t, NewLineReader(chunked(in, 65536, 17), 0))
+	if len(got) != 2 || got[0].Data != line || got[1].Data != line || got[1].Line != 2 {
+		t.Fatalf("long lines not read whole: %d messages", len(got))
+	}
+}
+
+func TestSSEReader(t *testing.T) {
+	in := ": connected\r\n" +
+		"retry: 3000\r\n" +
+		"event: message\r\n" +
+		"id: 7\r\n" +
+		"data: {\"a\":\r\n" +
+		"data:1}\r\n" +
+		"\r\n" +
+		":heartbeat\n\n" +
+		"data: {\"b\":2}\rdata: second line\r\r" +
+		"event: ignored-without-data\n\n" +
+		"id: 9\nfoo: unknown field\ndata\n\n" +
+		"data: {\"c\":3}\n" // no blank line at the end: dispatched anyway
+	want := []msg{
+		{Data: "{\"a\":\n1}", Event: "message", ID: "7", Line: 2, TimeMS: -1},
+		{Data: "{\"b\":2}\nsecond line", ID: "7", Line: 10, TimeMS: -1},
+		{Data: "", ID: "9", Line: 15, TimeMS: -1},
+		{Data: `{"c":3}`, ID: "9", Line: 19, TimeMS: -1},
+	}
+	for name, mk := range map[string]func() io.Reader{
+		"whole":  func() io.Reader { return strings.NewReader(in) },
+		"1-byte": func() io.Reader { return iotest.OneByteReader(strings.NewReader(in)) },
+		"2-byte": func() io.Reader { return chunked(in, 2) },
+		"odd":    func() io.Reader { return chunked(in, 1, 4, 9) },
+	} {
+		r := NewSSEReader(mk(), 0)
+		if diff := cmp.Diff(want, readAll(t, r)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+		if r.Retry() != 3000 {
+			t.Errorf("%s: retry = %d", name, r.Retry())
+		}
+	}
+}
+
+func TestSSEReaderTooLong(t *testing.T) {
+	in := "data: " + strings.Repeat("x", 5000) + "\ndata: more\n\ndata: ok\n\n"
+	got := readAll(t, NewSSEReader(strings.NewReader(in), 100))
+	if len(got) != 2 || got[0].Err == "" || got[1].Data != "ok" || got[1].Err != "" {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestExchangeReader(t *testing.T) {
+	in := `{"dir":"in","t_ms":1,"msg":{"type":"control_request","request_id":"r1"}}` + "\n" +
+		`{"dir":"out","t_ms":305,"msg":{"type":"system","subtype":"init"}}` + "\r\n" +
+		`{"dir":"out","t_ms":306,"msg":{"_unparsed":"Warning: something\n"}}` + "\n" +
+		`{"dir":"sideways","t_ms":3,"msg":{}}` + "\n" +
+		`not json` + "\n" +
+		`{"dir":"out","msg":[1,2]}` + "\n"
+	got := readAll(t, NewExchangeReader(chunked(in, 3, 1), 0))
+	want := []msg{
+		{Dir: In, Data: `{"type":"control_request","request_id":"r1"}`, Line: 1, TimeMS: 1},
+		{Dir: Out, Data: `{"type":"system","subtype":"init"}`, Line: 2, TimeMS: 305},
+		{Dir: Out, Data: "Warning: something\n", Line: 3, TimeMS: 306},
+		{Data: `{"dir":"sideways","t_ms":3,"msg":{}}`, Line: 4, TimeMS: -1, Err: `malformed exchange record: line 4: "dir" is neither "out" nor "in"`},
+		{Data: `not json`, Line: 5, TimeMS: -1, Err: "malformed exchange record: line 5: not JSON"},
+		{Dir: Out, Data: `[1,2]`, Line: 6, TimeMS: -1},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestDocumentReader(t *testing.T) {
+	got := readAll(t, NewDocumentReader(chunked("[\n {\"a\":1}\n]\n", 2), 0))
+	if len(got) != 1 || got[0].Data != "[\n {\"a\":1}\n]\n" {
+		t.Errorf("got %+v", got)
+	}
+	if got := readAll(t, NewDocumentReader(strings.NewReader(""), 0)); len(got) != 0 {
+		t.Errorf("empty input gave %+v", got)
+	}
+	got = readAll(t, NewDocumentReader(strings.NewReader(strings.Repeat("x", 50)), 10))
+	if len(got) != 1 || got[0].Err == "" {
+		t.Errorf("over-long document: %+v", got)
+	}
+}
+
+// Every reader yields the same messages whatever the read chunking.
+func TestReadersIgnoreChunking(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		piece := rapid.SampledFrom([]string{
+			`{"a":1}`, `{"t":"é👋"}`, "noise", "", " ", "\r", ":comment", "data: x", "data:", "event: e",
+			"id: 4", `{"dir":"out","t_ms":2,"msg":{"k":[1]}}`, `{"dir":"in","msg":{"_unparsed":"n"}}`,
+		})
+		sep := rapid.SampledFrom([]string{"\n", "\r\n", "\r", "\n\n"})
+		var b strings.Builder
+		for _, p := range rapid.SliceOfN(piece, 0, 30).Draw(t, "pieces") {
+			b.WriteString(p)
+			b.WriteString(sep.Draw(t, "sep"))
+		}
+		in := b.String()
+		sizes := rapid.SliceOfN(rapid.IntRange(1, 9), 1, 8).Draw(t, "chunks")
+		limit := rapid.SampledFrom([]int{0, 8, 64}).Draw(t, "limit")
+		for _, f := range []Framing{FrameLines, FrameSSE, FrameExchange, FrameDocument} {
+			whole := readAll(t, NewReader(strings.NewReader(in), f, limit))
+			split := readAll(t, NewReader(chunked(in, sizes...), f, limit))
+			if diff := cmp.Diff(whole, split); diff != "" {
+				t.Fatalf("%s with chunks %v (-whole +split):\n%s", f, sizes, diff)
+			}
+		}
+	})
+}

@@ -1,0 +1,314 @@
+package universal
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+func newTestStream() *Stream { return NewStream("test", Options{SessionID: "s"}) }
+
+func types(evs []Event) []string {
+	var out []string
+	for _, e := range evs {
+		s := string(e.Type)
+		if e.Synthetic {
+			s += "*"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestStreamCompleteUnknownItemStartsItAndStreamsMessageText(t *testing.T) {
+	w := newTestStream()
+	evs := w.Complete(nil, Item{ItemID: "m", Kind: KindMessage, Role: RoleAssistant,
+		Content: []Part{Reasoning("hmm", VisibilityPrivate), Text("hi"), {Type: PartJSON, JSON: []byte(`{}`)}}}, SourceAgent, []byte(`{}`))
+	evs = w.End(evs, SessionEnded{Reason: EndCompleted, TerminatedBy: ByAgent}, SourceDaemon, nil)
+	want := []string{"session.started*", "item.started", "item.delta*", "item.delta*", "item.completed", "session.ended*"}
+	if diff := cmp.Diff(want, types(evs)); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	start := evs[1].Data.(*ItemSnapshot).Item
+	if start.Content[0].Text != "" || start.Content[1].Text != "" || start.Status != StatusInProgress {
+		t.Errorf("started snapshot should have empty text: %+v", start)
+	}
+	if err := CheckStream(evs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestStreamToolItemsKeepArgumentsAtStartAndGetNoSyntheticDeltas(t *testing.T) {
+	w := newTestStream()
+	var evs []Event
+	evs = w.Complete(evs, Item{ItemID: "c", Kind: KindToolCall, Content: []Part{{Type: PartToolCall, Name: "bash", Arguments: `{"a":1}`, CallID: "k"}}}, SourceAgent, nil)
+	evs = w.Complete(evs, Item{ItemID: "r", Kind: KindToolResult, Content: []Part{{Type: PartToolResult, CallID: "k", Output: "out"}}}, SourceAgent, nil)
+	if diff := cmp.Diff([]string{"session.started*", "item.started", "item.completed", "item.started", "item.completed"}, types(evs)); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	if got := evs[1].Data.(*ItemSnapshot).Item.Content[0].Arguments; got != `{"a":1}` {
+		t.Errorf("tool call started without its arguments: %q", got)
+	}
+	if got := evs[3].Data.(*ItemSnapshot).Item.Content[0].Output; got != "" {
+		t.Errorf("tool result started with its output %q", got)
+	}
+}
+
+func TestStreamReconcilesFinalText(t *testing.T) {
+	for _, c := range []struct {
+		name, streamed, final string
+		wantDelta             string
+		rewritten             bool
+	}{
+		{"equal", "Hello", "Hello", "", false},
+		{"final extends the stream", "Hel", "Hello", "lo", false},
+		{"final trims the stream", "Hello  ", "Hello", "", true},
+		{"final rewrites the stream", "Hello", "Goodbye", "", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newTestStream()
+			evs := w.StartItem(nil, Item{ItemID: "m", Kind: KindMessage, Role: RoleAssistant}, SourceAgent, nil)
+			evs = w.Delta(evs, "m", 0, PartText, c.streamed, SourceAgent, nil)
+			n := len(evs)
+			evs = w.Complete(evs, Item{ItemID: "m", Kind: KindMessage, Role: RoleAssistant, Content: []Part{Text(c.final)}}, SourceAgent, nil)
+			evs = w.End(evs, SessionEnded{Reason: EndCompleted, TerminatedBy: ByAgent}, SourceDaemon, nil)
+			var delta string
+			if d, ok := evs[n].Data.(*ItemDelta); ok {
+				delta = d.Delta
+				if !evs[n].Synthetic {
+					t.Error("reconciling delta is not synthetic")
+				}
+			}
+			if delta != c.wantDelta {
+				t.Errorf("reconciling delta %q, want %q", delta, c.wantDelta)
+			}
+			final := evs[len(evs)-2].Data.(*ItemSnapshot).Item
+			if final.Content[0].Text != c.final || final.Content[0].Rewritten != c.rewritten {
+				t.Errorf("final part %+v", final.Content[0])
+			}
+			if err := CheckStream(evs); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestStreamKeepsStreamedPartsMissingFromTheFinalSnapshot(t *testing.T) {
+	w := newTestStream()
+	evs := w.StartItem(nil, Item{ItemID: "m", Kind: KindMessage, Role: RoleAssistant}, SourceAgent, nil)
+	evs = w.Delta(evs, "m", 0, PartText, "a", SourceAgent, nil)
+	evs = w.Delta(evs, "m", 1, PartReasoning, "b", SourceAgent, nil)
+	evs = w.Complete(evs, Item{ItemID: "m", Kind: KindMessage, Role: RoleAssistant, Content: []Part{Text("a")}}, SourceAgent, nil)
+	final := evs[len(evs)-1].Data.(*ItemSnapshot).Item
+	if len(final.Content) != 2 || final.Content[1].Text != "b" {
+		t.Errorf("final content %+v", final.Content)
+	}
+}
+
+func TestStreamRefusesMistakesVisibly(t *testing.T) {
+	w := newTestStream()
+	var evs []Event
+	evs = w.Delta(evs, "ghost", 0, PartText, "x", SourceAgent, nil)
+	evs = w.StartItem(evs, Item{ItemID: "m", Kind: KindMessage}, SourceAgent, nil)
+	evs = w.Delta(evs, "m", 3, PartText, "x", SourceAgent, nil)
+	evs = w.Delta(evs, "m", 0, PartStatus, "x", SourceAgent, nil)
+	evs = w.StartItem(evs, Item{ItemID: "m", Kind: KindMessage}, SourceAgent, nil)
+	evs = w.Complete(evs, Item{ItemID: "m", Kind: KindToolCall}, SourceAgent, nil)
+	evs = w.Complete(evs, Item{ItemID: "m", Kind: KindMessage}, SourceAgent, nil)
+	evs = w.StartItem(evs, Item{ItemID: "x", ParentID: "nowhere", Kind: KindStatus}, SourceAgent, nil)
+	evs = w.Emit(evs, TypeItemDelta, SourceAgent, &ItemDelta{}, nil)
+	var errs []string
+	for _, e := range evs {
+		if u, ok := e.Data.(*Unparsed); ok {
+			errs = append(errs, u.Error)
+			if u.Location != "test: translator" {
+				t.Errorf("location %q", u.Location)
+			}
+		}
+	}
+	want := []string{ErrUnknownItem.Error(), ErrPartIndex.Error(), ErrPartType.Error(), ErrItemExists.Error(),
+		"kind message changed", ErrItemClosed.Error(), ErrUnknownItem.Error(), ErrReserved.Error()}
+	if len(errs) != len(want) {
+		t.Fatalf("got %d refusals %q, want %d", len(errs), errs, len(want))
+	}
+	for i := range want {
+		if !strings.Contains(errs[i], want[i]) {
+			t.Errorf("refusal %d: %q does not mention %q", i, errs[i], want[i])
+		}
+	}
+	evs = w.End(evs, SessionEnded{Reason: EndCompleted, TerminatedBy: ByAgent}, SourceDaemon, nil)
+	if err := CheckStream(evs); err != nil {
+		t.Fatalf("refusals must keep the stream well-formed: %v", err)
+	}
+}
+
+func TestStreamEndTurnClosesOnlyItsItems(t *testing.T) {
+	w := newTestStream()
+	evs := w.StartItem(nil, Item{ItemID: "before", Kind: KindStatus}, SourceAgent, nil)
+	evs, turn := w.StartTurn(evs, "", nil, SourceDaemon, nil)
+	if turn != "turn_1" {
+		t.Errorf("generated turn id %q", turn)
+	}
+	evs = w.StartItem(evs, Item{ItemID: "inside", Kind: KindMessage, Role: RoleAssistant}, SourceAgent, nil)
+	evs = w.Delta(evs, "inside", 0, PartText, "partial", SourceAgent, nil)
+	evs = w.EndTurn(evs, "", TurnInterrupted, nil, SourceAgent, nil)
+	if !w.IsOpen("before") || w.IsOpen("inside") {
+		t.Fatalf("open after turn end: before=%v inside=%v", w.IsOpen("before"), w.IsOpen("inside"))
+	}
+	closed := evs[len(evs)-2].Data.(*ItemSnapshot).Item
+	if closed.ItemID != "inside" || closed.Status != StatusFailed || closed.Content[0].Text != "partial" || !evs[len(evs)-2].Synthetic {
+		t.Errorf("closed item %+v", closed)
+	}
+	evs = w.End(evs, SessionEnded{Reason: EndTerminated, TerminatedBy: ByDaemon}, SourceDaemon, nil)
+	if late := w.Delta(nil, "before", 0, PartText, "late", SourceAgent, nil); len(late) != 0 {
+		t.Error("the stream emitted after session.ended")
+	}
+	if err := CheckStream(evs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestStreamEndTurnOfUnstartedTurnStartsIt(t *testing.T) {
+	w := newTestStream()
+	evs := w.EndTurn(nil, "native-turn", TurnCompleted, nil, SourceAgent, nil)
+	if diff := cmp.Diff([]string{"session.started*", "turn.started*", "turn.ended"}, types(evs)); diff != "" {
+		t.Fatal(diff)
+	}
+}
+
+func TestStreamResolveWithoutRequestRequestsFirst(t *testing.T) {
+	w := newTestStream()
+	var evs []Event
+	evs = w.ResolvePermission(evs, Permission{PermissionID: "p", Action: "a", Status: PermissionDenied}, SourceAgent, nil)
+	evs = w.ResolveQuestion(evs, Question{QuestionID: "q", Prompt: "?", Status: QuestionRejected}, SourceAgent, nil)
+	want := []string{"session.started*", "permission.requested*", "permission.resolved", "question.requested*", "question.resolved"}
+	if diff := cmp.Diff(want, types(evs)); diff != "" {
+		t.Fatal(diff)
+	}
+}
+
+// The central property: whatever a translator asks of a Stream, in any
+// order, the output is a well-formed stream once the session ends, and a
+// checkpoint/restore anywhere changes nothing.
+func TestStreamOutputIsAlwaysWellFormed(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ids := []string{"a", "b", "c", "d"}
+		id := rapid.SampledFrom(ids)
+		ptype := rapid.SampledFrom([]PartType{PartText, PartReasoning, PartToolCall, PartToolResult, PartStatus})
+		kind := rapid.SampledFrom([]Kind{KindMessage, KindToolCall, KindToolResult, KindStatus})
+		text := rapid.SampledFrom([]string{"", "x", "héllo ", "👋", "\x00\xff"})
+		part := rapid.Custom(func(t *rapid.T) Part {
+			p := Part{Type: ptype.Draw(t, "part type")}
+			switch p.Type {
+			case PartToolCall:
+				p.Name = "n"
+			case PartStatus:
+				p.Label = "l"
+			case PartReasoning:
+				p.Visibility = VisibilityPublic
+			}
+			p.SetStreamed(text.Draw(t, "part text"))
+			return p
+		})
+		item := func(t *rapid.T) Item {
+			return Item{ItemID: id.Draw(t, "id"), ParentID: rapid.SampledFrom(append(ids, "")).Draw(t, "parent"),
+				Kind: kind.Draw(t, "kind"), Role: rapid.SampledFrom([]Role{"", RoleAssistant, RoleUser}).Draw(t, "role"),
+				Content: rapid.SliceOfN(part, 0, 3).Draw(t, "content"),
+				Status:  rapid.SampledFrom([]ItemStatus{StatusCompleted, StatusFailed}).Draw(t, "status")}
+		}
+		w := newTestStream()
+		var evs []Event
+		steps := rapid.IntRange(0, 40).Draw(t, "steps")
+		for range steps {
+			switch rapid.IntRange(0, 11).Draw(t, "op") {
+			case 0:
+				evs = w.StartItem(evs, item(t), SourceAgent, nil)
+			case 1, 2:
+				evs = w.Delta(evs, id.Draw(t, "id"), rapid.IntRange(-1, 3).Draw(t, "index"), ptype.Draw(t, "type"), text.Draw(t, "text"), SourceAgent, nil)
+			case 3:
+				evs = w.Complete(evs, item(t), SourceAgent, nil)
+			case 4:
+				evs = w.Close(evs, id.Draw(t, "id"), StatusCompleted, SourceAgent, nil)
+			case 5:
+				evs, _ = w.StartTurn(evs, rapid.SampledFrom([]string{"", "t1", "t2"}).Draw(t, "turn"), nil, SourceAgent, nil)
+			case 6:
+				evs = w.EndTurn(evs, rapid.SampledFrom([]string{"", "t1", "t2"}).Draw(t, "turn"), TurnCompleted, nil, SourceAgent, nil)
+			case 7:
+				evs = w.RequestPermission(evs, Permission{PermissionID: id.Draw(t, "perm"), ItemID: id.Draw(t, "guarded")}, SourceAgent, nil)
+			case 8:
+				evs = w.ResolvePermission(evs, Permission{PermissionID: id.Draw(t, "perm"), Status: PermissionApproved}, SourceAgent, nil)
+			case 9:
+				evs = w.Emit(evs, TypeError, SourceAgent, &Error{Message: "e", WillRetry: rapid.Bool().Draw(t, "retry")}, nil)
+			case 10:
+				evs = w.Begin(evs, []byte(`{"agent":"test"}`), SourceAgent, nil)
+			case 11:
+				b, err := json.Marshal(w.State())
+				if err != nil {
+					t.Fatal(err)
+				}
+				var st StreamState
+				if err := json.Unmarshal(b, &st); err != nil {
+					t.Fatal(err)
+				}
+				w2 := newTestStream()
+				w2.Restore(st)
+				if diff := cmp.Diff(w.State(), w2.State(), cmp.AllowUnexported(StreamState{}, streamState{}, openItem{})); diff != "" {
+					t.Fatalf("state changed through JSON:\n%s", diff)
+				}
+				w = w2
+			}
+		}
+		evs = w.End(evs, SessionEnded{Reason: EndCompleted, TerminatedBy: ByAgent}, SourceDaemon, nil)
+		if err := CheckStream(evs); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestStamper(t *testing.T) {
+	start := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	st := NewStamper(Options{SessionID: "s1", Clock: StepClock(start, time.Second)})
+	var evs []Event
+	evs = st.Emit(evs, TypeError, SourceAgent, &Error{Message: "m"}, []byte(`{"x":1}`))
+	st.SetNativeSessionID("native")
+	evs = st.Unparsed(evs, "here", errors.New("bad"), []byte("raw"))
+	if evs[0].Sequence != 1 || evs[1].Sequence != 2 || evs[0].EventID == evs[1].EventID {
+		t.Errorf("sequence/ids: %+v", evs)
+	}
+	if !evs[1].Time.Equal(start.Add(time.Second)) || evs[0].NativeSessionID != "" || evs[1].NativeSessionID != "native" {
+		t.Errorf("time/native id: %v %q %q", evs[1].Time, evs[0].NativeSessionID, evs[1].NativeSessionID)
+	}
+	if evs[0].Raw != nil || evs[1].Raw != nil {
+		t.Error("raw attached without opt-in")
+	}
+	if u := evs[1].Data.(*Unparsed); u.RawHash != RawHash([]byte("raw")) || !evs[1].Synthetic {
+		t.Errorf("unparsed: %+v", u)
+	}
+	if a, b := st.NewItemID(), st.NewItemID(); a != "itm_1" || b != "itm_2" {
+		t.Errorf("item ids %q %q", a, b)
+	}
+	custom := NewStamper(Options{ItemID: func(n int64) string { return "x" + string(rune('0'+n)) }})
+	if id := custom.NewItemID(); id != "x1" {
+		t.Errorf("custom item id %q", id)
+	}
+}
+
+// Events must not alias the native input, which readers reuse.
+func TestStreamCopiesInput(t *testing.T) {
+	w := NewStream("test", Options{IncludeRaw: true})
+	input := []byte(`{"text":"hello"}`)
+	evs := w.StartItem(nil, Item{ItemID: "m", Kind: KindMessage}, SourceAgent, input)
+	evs = w.Delta(evs, "m", 0, PartText, string(input[9:14]), SourceAgent, input)
+	for i := range input {
+		input[i] = 'Z'
+	}
+	d := evs[len(evs)-1].Data.(*ItemDelta)
+	if d.Delta != "hello" || string(evs[len(evs)-1].Raw) != `{"text":"hello"}` {
+		t.Errorf("events alias the input: %q %s", d.Delta, evs[len(evs)-1].Raw)
+	}
+}
