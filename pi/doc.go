@@ -1,5 +1,3 @@
 // Package pi translates the Pi coding agent's native output (--mode json,
 // --mode rpc, session files) into universal events.
-//
-// The translator has not landed yet.
 package pi

@@ -1,0 +1,142 @@
+package pi
+
+import (
+	"bytes"
+
+	"github.com/tidwall/gjson"
+)
+
+// splitObjects splits data holding several JSON values back to back (a
+// defect of real Pi session files: "…}}{"type":"compaction",…" on one
+// line) into those values. ok is false unless there are at least two and
+// every one is valid JSON.
+func splitObjects(data []byte) (objs [][]byte, ok bool) {
+	for len(data) > 0 {
+		n := valueEnd(data)
+		if n <= 0 || !gjson.ValidBytes(data[:n]) {
+			return nil, false
+		}
+		objs = append(objs, data[:n])
+		data = bytes.TrimLeft(data[n:], " \t\r\n")
+	}
+	return objs, len(objs) >= 2
+}
+
+// valueEnd returns the length of the object or array data starts with,
+// by matching brackets outside strings; 0 when it does not close.
+func valueEnd(data []byte) int {
+	if len(data) == 0 || (data[0] != '{' && data[0] != '[') {
+		return 0
+	}
+	depth := 0
+	in, esc := false, false
+	for i, c := range data {
+		switch {
+		case in:
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				in = false
+			}
+		case c == '"':
+			in = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// Event types of json and rpc mode, and entry types of session files, as
+// far as Detect needs them.
+var (
+	eventTypes = map[string]bool{
+		"agent_start": true, "agent_end": true, "agent_settled": true, "turn_start": true,
+		"turn_end": true, "message_start": true, "message_update": true, "message_end": true,
+		"tool_execution_start": true, "tool_execution_update": true, "tool_execution_end": true,
+		"auto_retry_start": true, "auto_retry_end": true, "compaction_start": true,
+		"compaction_end": true, "auto_compaction_start": true, "auto_compaction_end": true,
+		"queue_update": true, "session_info_changed": true, "thinking_level_changed": true,
+		"entry_appended": true,
+	}
+	rpcTypes   = map[string]bool{"response": true, "extension_ui_request": true, "extension_error": true, "bash_execution_update": true}
+	entryTypes = map[string]bool{
+		"message": true, "model_change": true, "thinking_level_change": true, "compaction": true,
+		"branch_summary": true, "custom": true, "custom_message": true, "label": true,
+		"session_info": true, "context_edit": true, "usage": true,
+	}
+)
+
+// Detect returns the format of an input from its first bytes: "exchange"
+// for the recorded exchange, "session" for a session file, "rpc" when
+// response lines appear, "json" for an event stream; "" when unsure.
+func Detect(head []byte) string {
+	var types []string
+	header, headerVersion := false, false
+	for line := range bytes.Lines(head) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] != '{' {
+			continue
+		}
+		if !gjson.ValidBytes(line) {
+			if len(types) == 0 && len(line) < len(head) {
+				continue
+			}
+			break // the head ends inside this line
+		}
+		if gjson.GetBytes(line, "dir").Exists() && gjson.GetBytes(line, "msg").Exists() {
+			return FormatExchange
+		}
+		typ := gjson.GetBytes(line, "type").Str
+		if len(types) == 0 && typ == "session" {
+			header = true
+			headerVersion = gjson.GetBytes(line, "version").Exists()
+		}
+		types = append(types, typ)
+		if len(types) >= 20 {
+			break
+		}
+	}
+	if len(types) == 0 {
+		return ""
+	}
+	rest := types
+	if header {
+		rest = types[1:]
+	}
+	for _, typ := range rest {
+		switch {
+		case entryTypes[typ]:
+			return FormatSession
+		case rpcTypes[typ]:
+			return FormatRPC
+		case eventTypes[typ]:
+			if header {
+				return FormatJSON
+			}
+			for _, t := range rest {
+				if rpcTypes[t] {
+					return FormatRPC
+				}
+			}
+			return FormatJSON
+		}
+	}
+	if header {
+		// Only a header: json mode has written one since Pi 0.45, always
+		// with a version; a v1 session file has none.
+		if headerVersion {
+			return FormatJSON
+		}
+		return FormatSession
+	}
+	return ""
+}

@@ -1,0 +1,426 @@
+package pi
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+const (
+	agent  = universal.SourceAgent
+	daemon = universal.SourceDaemon
+)
+
+// event translates one event of pi --mode json or --mode rpc.
+func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
+	typ := in.typ.Str
+	prevToolStart := t.st.LastToolStart
+	t.st.LastToolStart = ""
+	if typ == "session" {
+		return t.header(dst, in)
+	}
+	dst = t.begin(dst)
+	tr := &t.st.Turn
+	switch typ {
+	case "agent_start":
+		if t.inTurn() && tr.RunEnded && !tr.Continuing {
+			// The previous prompt ended without agent_settled (Pi before
+			// 0.80.4): this run belongs to the next prompt.
+			dst = t.settle(dst, false, daemon, in.raw)
+		}
+		if !t.inTurn() {
+			dst = t.startTurn(dst, agent, in.raw)
+		}
+		tr.RunEnded, tr.Continuing = false, false
+		tr.Runs++
+		return dst
+	case "agent_end":
+		if t.inTurn() {
+			tr.RunEnded = true
+			if in.get("willRetry").Bool() {
+				tr.Continuing = true
+			}
+		}
+		return dst
+	case "agent_settled":
+		return t.settle(dst, in.get("aborted").Bool(), agent, in.raw)
+	case "turn_start":
+		if t.inTurn() {
+			tr.PiTurns++
+		}
+		return dst
+	case "turn_end":
+		// A sub-step marker; its message and toolResults repeat what
+		// message_end already carried.
+		return dst
+	case "message_start":
+		if in.get("message.role").Str == "assistant" {
+			dst = t.beforeAssistant(dst, in.raw)
+			return t.startAssistant(dst, in.raw)
+		}
+		// Other roles are complete at message_start; message_end
+		// carries the same message and is translated.
+		return dst
+	case "message_update":
+		return t.update(dst, in)
+	case "message_end":
+		return t.message(dst, in, in.get("message"), "")
+	case "tool_execution_start":
+		dst = t.toolStart(dst, in)
+		t.st.LastToolStart = t.w.Copy(in.get("toolCallId").Str)
+		return dst
+	case "tool_execution_update":
+		return t.toolUpdate(dst, in)
+	case "tool_execution_end":
+		return t.toolEnd(dst, in)
+	case "auto_retry_start":
+		var md jsonw.Object
+		md.Raw("attempt", in.get("attempt").Raw).Raw("maxAttempts", in.get("maxAttempts").Raw).Raw("delayMs", in.get("delayMs").Raw)
+		tr.ErrSet, tr.Err = false, ""
+		if t.inTurn() {
+			tr.Continuing = true
+		}
+		return t.error(dst, in.get("errorMessage").Str, "auto_retry", md.Bytes(), true, agent, in.raw)
+	case "auto_retry_end":
+		if in.get("success").Bool() {
+			tr.ErrSet, tr.Err = false, ""
+			return dst
+		}
+		msg := in.get("finalError").Str
+		if msg == "" {
+			msg = tr.Err
+		}
+		tr.ErrSet, tr.Err = false, ""
+		tr.Errored = true
+		var md jsonw.Object
+		md.Raw("attempt", in.get("attempt").Raw)
+		return t.error(dst, msg, "auto_retry", md.Bytes(), false, agent, in.raw)
+	case "compaction_start", "auto_compaction_start":
+		return t.compactionStart(dst, in)
+	case "compaction_end", "auto_compaction_end":
+		return t.compactionEnd(dst, in)
+	case "summarization_retry_scheduled":
+		var md jsonw.Object
+		md.Raw("attempt", in.get("attempt").Raw).Raw("maxAttempts", in.get("maxAttempts").Raw).Raw("delayMs", in.get("delayMs").Raw)
+		return t.error(dst, in.get("errorMessage").Str, "summarization_retry", md.Bytes(), true, agent, in.raw)
+	case "queue_update":
+		steer, follow := in.get("steering"), in.get("followUp")
+		var md jsonw.Object
+		md.Raw("steering", steer.Raw).Raw("followUp", follow.Raw)
+		detail := fmt.Sprintf("%d steering, %d follow-up", count(steer), count(follow))
+		return t.status(dst, "queue", detail, md.Bytes(), "", in.raw)
+	case "thinking_level_changed":
+		return t.status(dst, "thinking_level", in.get("level").Str, nil, "", in.raw)
+	case "session_info_changed":
+		return t.status(dst, "session_name", in.get("name").Str, nil, "", in.raw)
+	case "entry_appended":
+		return t.appended(dst, in)
+	case "extension_ui_request":
+		return t.uiRequest(dst, in, prevToolStart)
+	case "extension_error", "hook_error":
+		var md jsonw.Object
+		md.Raw("extensionPath", in.get("extensionPath").Raw).Raw("event", in.get("event").Raw)
+		return t.error(dst, in.get("error").Str, typ, md.Bytes(), false, agent, in.raw)
+	case "response":
+		return t.response(dst, in)
+	case "summarization_retry_attempt_start", "summarization_retry_finished",
+		"bash_execution_update":
+		// On the ignore list (see the package documentation).
+		return dst
+	}
+	return t.unknown(dst, in, "event")
+}
+
+func count(r gjson.Result) int {
+	n := 0
+	r.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+	return n
+}
+
+// begin emits session.started without native metadata for inputs that
+// have no header (rpc, exchange, json of Pi before 0.45).
+func (t *Translator) begin(dst []universal.Event) []universal.Event {
+	if t.w.Begun() {
+		return dst
+	}
+	var md jsonw.Object
+	md.String("agent", agentName).String("format", t.format)
+	return t.w.Begin(dst, md.Bytes(), daemon, nil)
+}
+
+// header translates the session header (json mode, session files).
+func (t *Translator) header(dst []universal.Event, in *input) []universal.Event {
+	id := in.get("id").Str
+	if !t.w.Begun() {
+		t.st.Header = t.w.Copy(id)
+		if id != "" {
+			t.w.SetNativeSessionID(id)
+		}
+		var md jsonw.Object
+		md.String("agent", agentName).String("format", t.format)
+		md.Raw("session_version", in.get("version").Raw)
+		for _, f := range [...][2]string{
+			{"cwd", "cwd"}, {"timestamp", "timestamp"}, {"parent_session", "parentSession"},
+			{"branched_from", "branchedFrom"}, {"provider", "provider"}, {"model", "modelId"},
+			{"thinking_level", "thinkingLevel"},
+		} {
+			md.OptString(f[0], in.get(f[1]).Str)
+		}
+		if t.format == FormatSession && !t.st.Session.Decided {
+			v := in.get("version")
+			t.st.Session.Decided = true
+			t.st.Session.Tree = v.Exists() && v.Int() >= 2
+		}
+		return t.w.Begin(dst, md.Bytes(), agent, in.raw)
+	}
+	// A header again: pi --continue started a new process on the same
+	// session. Nothing the previous process left can continue.
+	dst = t.settle(dst, false, daemon, in.raw)
+	if id == t.st.Header {
+		return dst
+	}
+	t.st.Header = t.w.Copy(id)
+	t.w.SetNativeSessionID(id)
+	return t.status(dst, "session", "continued in session "+id, nil, "", in.raw)
+}
+
+func (t *Translator) inTurn() bool { return t.w.Turn() != "" }
+
+// startTurn starts a universal turn.
+func (t *Translator) startTurn(dst []universal.Event, src universal.Source, raw []byte) []universal.Event {
+	t.st.Turn = turnState{}
+	dst, _ = t.w.StartTurn(dst, "", nil, src, raw)
+	return dst
+}
+
+// beforeWork makes sure a turn is open before work (a message, a tool)
+// is translated, and gives the turn its prompt when Pi did not echo one.
+func (t *Translator) beforeWork(dst []universal.Event, raw []byte) []universal.Event {
+	if !t.inTurn() {
+		dst = t.startTurn(dst, daemon, raw)
+	}
+	tr := &t.st.Turn
+	if !tr.PromptSeen && len(t.st.Prompts) > 0 {
+		tr.PromptSeen = true
+		p := t.st.Prompts[0]
+		t.st.Prompts = t.st.Prompts[1:]
+		dst = t.syntheticPrompt(dst, p)
+	}
+	return dst
+}
+
+// beforeAssistant runs before an assistant message: an earlier failed
+// message of the same turn was evidently retried.
+func (t *Translator) beforeAssistant(dst []universal.Event, raw []byte) []universal.Event {
+	dst = t.beforeWork(dst, raw)
+	tr := &t.st.Turn
+	if tr.ErrSet {
+		msg := tr.Err
+		tr.ErrSet, tr.Err = false, ""
+		dst = t.error(dst, msg, "", nil, true, daemon, raw)
+	}
+	return dst
+}
+
+// settle ends the universal turn: Pi will do nothing more for the prompt.
+func (t *Translator) settle(dst []universal.Event, aborted bool, src universal.Source, raw []byte) []universal.Event {
+	if !t.inTurn() {
+		return dst
+	}
+	tr := &t.st.Turn
+	if tr.ErrSet {
+		tr.ErrSet = false
+		tr.Errored = true
+		dst = t.error(dst, tr.Err, "", nil, false, daemon, raw)
+	}
+	status := universal.TurnCompleted
+	switch {
+	case aborted || tr.LastStop == "aborted":
+		status = universal.TurnInterrupted
+	case tr.Errored:
+		status = universal.TurnError
+	}
+	var md jsonw.Object
+	md.OptString("stop_reason", tr.LastStop)
+	md.OptString("api", tr.API).OptString("provider", tr.Provider).OptString("model", tr.Model)
+	if tr.Runs > 0 {
+		md.Int("agent_runs", int64(tr.Runs))
+	}
+	if tr.PiTurns > 0 {
+		md.Int("pi_turns", int64(tr.PiTurns))
+	}
+	var mdb []byte
+	if md.Len() > 0 {
+		mdb = md.Bytes()
+	}
+	dst = t.w.EndTurn(dst, "", status, mdb, src, raw)
+	t.st.Failed = status == universal.TurnError
+	t.st.Turn = turnState{}
+	t.st.Msg = nil
+	t.st.Tools = t.st.Tools[:0]
+	if t.st.Compaction != "" && !t.w.IsOpen(t.st.Compaction) {
+		t.st.Compaction = ""
+	}
+	return dst
+}
+
+// error emits an error event.
+func (t *Translator) error(dst []universal.Event, msg, code string, details []byte, retry bool, src universal.Source, raw []byte) []universal.Event {
+	if msg == "" {
+		msg = "unknown error"
+	}
+	d := &universal.Error{Message: t.w.Copy(msg), Code: code, WillRetry: retry}
+	if len(details) > 2 {
+		d.Details = details
+	}
+	return t.w.Emit(dst, universal.TypeError, src, d, raw)
+}
+
+// status emits a complete status item.
+func (t *Translator) status(dst []universal.Event, label, detail string, md []byte, nativeID string, raw []byte) []universal.Event {
+	p := withMetadata(universal.Part{Type: universal.PartStatus, Label: label, Detail: t.w.Copy(detail)}, md)
+	return t.newItem(dst, universal.KindStatus, "", nativeID, []universal.Part{p}, raw)
+}
+
+// syntheticPrompt emits a user message the host sent and Pi did not echo.
+func (t *Translator) syntheticPrompt(dst []universal.Event, text string) []universal.Event {
+	return t.w.Complete(dst, universal.Item{
+		ItemID:  t.w.NewItemID(),
+		Kind:    universal.KindMessage,
+		Role:    universal.RoleUser,
+		Content: []universal.Part{universal.Text(text)},
+	}, daemon, nil)
+}
+
+// startAssistant starts the item of a streaming assistant message.
+func (t *Translator) startAssistant(dst []universal.Event, raw []byte) []universal.Event {
+	if t.st.Msg != nil {
+		// The previous message never ended.
+		if t.w.IsOpen(t.st.Msg.Item) {
+			dst = t.w.Close(dst, t.st.Msg.Item, universal.StatusFailed, daemon, raw)
+		}
+		t.st.Msg = nil
+	}
+	id := t.w.NewItemID()
+	t.st.Msg = &message{Item: id}
+	return t.w.StartItem(dst, universal.Item{ItemID: id, Kind: universal.KindMessage, Role: universal.RoleAssistant}, agent, raw)
+}
+
+// update translates message_update: one streaming step of the assistant
+// message, addressed by contentIndex. Pi before 0.84 also repeats the
+// whole partial message on every update; only the delta is read (the
+// partial is diffed only when an update carries no delta), so the work
+// stays linear in the input.
+func (t *Translator) update(dst []universal.Event, in *input) []universal.Event {
+	etype := in.get("assistantMessageEvent.type").Str
+	switch etype {
+	case "start", "done", "error":
+		// Provider-level events the agent loop turns into
+		// message_start/message_end; message_end carries the outcome.
+		return dst
+	}
+	ci := in.get("assistantMessageEvent.contentIndex")
+	if ci.Type != gjson.Number || ci.Num < 0 || ci.Num > maxContentIndex || ci.Num != float64(int(ci.Num)) {
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("message_update %q: contentIndex %s", etype, ci.Raw), in.raw)
+	}
+	if t.st.Msg == nil {
+		// Picked up mid-message.
+		dst = t.beforeAssistant(dst, in.raw)
+		dst = t.startAssistant(dst, in.raw)
+	}
+	m := t.st.Msg
+	b := m.block(int(ci.Num))
+	switch etype {
+	case "text_start", "text_end":
+		// An end's content is the block's final text; message_end
+		// carries it again, authoritative, and reconciles it.
+		b.setKind("text")
+		return dst
+	case "thinking_start", "thinking_end":
+		b.setKind("thinking")
+		return dst
+	case "text_delta", "thinking_delta":
+		typ, kind := universal.PartText, "text"
+		if etype == "thinking_delta" {
+			typ, kind = universal.PartReasoning, "thinking"
+		}
+		b.setKind(kind)
+		d := in.get("assistantMessageEvent.delta")
+		if !d.Exists() {
+			return t.diffPartial(dst, in, m, b, int(ci.Num), typ, kind)
+		}
+		return t.textDelta(dst, in, m, b, typ, d.Str)
+	case "toolcall_start":
+		b.setKind("toolCall")
+		return t.toolCallStart(dst, m, b, in.get("assistantMessageEvent.id").Str, in.get("assistantMessageEvent.toolName").Str, in.raw)
+	case "toolcall_delta":
+		b.setKind("toolCall")
+		dst = t.toolCallStart(dst, m, b, "", "", in.raw)
+		return t.w.Delta(dst, b.Tool, 0, universal.PartToolCall, in.get("assistantMessageEvent.delta").Str, agent, in.raw)
+	case "toolcall_end":
+		b.setKind("toolCall")
+		tc := in.get("assistantMessageEvent.toolCall")
+		return t.toolCallFinal(dst, m, b, tc, in.raw)
+	}
+	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: assistantMessageEvent %q", errUnknownType, etype), in.raw)
+}
+
+func (m *message) block(ci int) *block {
+	for len(m.Blocks) <= ci {
+		m.Blocks = append(m.Blocks, block{})
+	}
+	return &m.Blocks[ci]
+}
+
+func (b *block) setKind(k string) {
+	if b.Kind == "" {
+		b.Kind = k
+	}
+}
+
+// textDelta appends text to the part of a text or thinking block.
+func (t *Translator) textDelta(dst []universal.Event, in *input, m *message, b *block, typ universal.PartType, text string) []universal.Event {
+	if text == "" {
+		return dst
+	}
+	if b.Part == 0 {
+		m.Parts = append(m.Parts, typ)
+		b.Part = len(m.Parts)
+	}
+	if m.Parts[b.Part-1] != typ {
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("content block changed from %s to %s", m.Parts[b.Part-1], typ), in.raw)
+	}
+	return t.w.Delta(dst, m.Item, b.Part-1, typ, text, agent, in.raw)
+}
+
+// diffPartial handles a delta event without a delta (an accumulated
+// partial message only): the new text is what the block's text in the
+// partial adds to what streamed so far. A partial that does not extend
+// the streamed text emits nothing; message_end settles it.
+func (t *Translator) diffPartial(dst []universal.Event, in *input, m *message, b *block, ci int, typ universal.PartType, kind string) []universal.Event {
+	content := in.get("assistantMessageEvent.partial.content")
+	if !content.Exists() {
+		content = in.get("message.content")
+	}
+	var cum string
+	i := 0
+	content.ForEach(func(_, v gjson.Result) bool {
+		if i == ci {
+			cum = v.Get(kind).Str
+			return false
+		}
+		i++
+		return true
+	})
+	streamed := ""
+	if b.Part > 0 {
+		streamed = t.w.StreamedText(m.Item, b.Part-1)
+	}
+	if len(cum) <= len(streamed) || !strings.HasPrefix(cum, streamed) {
+		return dst
+	}
+	return t.textDelta(dst, in, m, b, typ, cum[len(streamed):])
+}

@@ -1,0 +1,436 @@
+package pi
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// message translates a complete Pi message: message_end in a stream, or a
+// message entry of a session file (nativeID is then the entry id).
+func (t *Translator) message(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
+	role := msg.Get("role")
+	switch role.Str {
+	case "assistant":
+		return t.assistant(dst, in, msg, nativeID)
+	case "user":
+		return t.user(dst, in, msg, nativeID)
+	case "toolResult":
+		return t.toolResult(dst, in, msg, nativeID)
+	case "system":
+		return t.system(dst, in, msg, nativeID)
+	case "custom", "hookMessage":
+		return t.custom(dst, in, msg, nativeID)
+	case "branchSummary", "compactionSummary":
+		var md jsonw.Object
+		md.String("role", role.Str).Raw("fromId", msg.Get("fromId").Raw).Raw("tokensBefore", msg.Get("tokensBefore").Raw)
+		return t.systemText(dst, msg.Get("summary").Str, md.Bytes(), nativeID, in.raw)
+	case "bashExecution":
+		return t.bash(dst, msg, nativeID, in.raw)
+	}
+	if !msg.IsObject() {
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%s without a message", in.typ.Str), in.raw)
+	}
+	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: message role %q", errUnknownType, role.Str), in.raw)
+}
+
+// assistant completes an assistant message (streamed or not) with its
+// authoritative content, its tool calls and its usage.
+func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
+	if t.st.Msg == nil || !t.w.IsOpen(t.st.Msg.Item) {
+		dst = t.beforeAssistant(dst, in.raw)
+		dst = t.startAssistant(dst, in.raw)
+	}
+	m := t.st.Msg
+	parts := make([]universal.Part, len(m.Parts))
+	have := make([]bool, len(m.Parts))
+	ci := 0
+	msg.Get("content").ForEach(func(_, c gjson.Result) bool {
+		b := m.block(ci)
+		var p universal.Part
+		switch c.Get("type").Str {
+		case "text":
+			p = universal.Text(t.w.Copy(c.Get("text").Str))
+		case "thinking":
+			p = universal.Reasoning(t.w.Copy(c.Get("thinking").Str), universal.VisibilityPublic)
+			if c.Get("redacted").Bool() {
+				p.Visibility = universal.VisibilityPrivate
+			}
+			p.Signature = t.w.Copy(c.Get("thinkingSignature").Str)
+		case "toolCall":
+			dst = t.toolCallFinal(dst, m, b, c, in.raw)
+			ci++
+			return true
+		case "image":
+			p = t.image(c)
+		default:
+			dst = t.w.Unparsed(dst, fmt.Sprintf("%s: message.content[%d]", in.where(), ci), fmt.Errorf("%w: content block %q", errUnknownType, c.Get("type").Str), in.raw)
+			ci++
+			return true
+		}
+		if b.Part > 0 && m.Parts[b.Part-1] == p.Type && !have[b.Part-1] {
+			parts[b.Part-1] = p
+			have[b.Part-1] = true
+		} else {
+			parts = append(parts, p)
+		}
+		ci++
+		return true
+	})
+	for i := range have {
+		if !have[i] {
+			// Streamed, but missing from the final message: keep it.
+			parts[i] = universal.Part{Type: m.Parts[i]}
+			parts[i].SetStreamed(t.w.StreamedText(m.Item, i))
+		}
+	}
+	stop := msg.Get("stopReason").Str
+	status := universal.StatusCompleted
+	errMsg := msg.Get("errorMessage").Str
+	if stop == "error" || stop == "aborted" {
+		status = universal.StatusFailed
+		parts = append(parts, universal.Part{Type: universal.PartStatus, Label: t.w.Copy(stop), Detail: t.w.Copy(errMsg)})
+	}
+	dst = t.w.Complete(dst, universal.Item{
+		ItemID:       m.Item,
+		NativeItemID: t.w.Copy(nativeID),
+		Kind:         universal.KindMessage,
+		Role:         universal.RoleAssistant,
+		Content:      parts,
+		Status:       status,
+	}, agent, in.raw)
+	t.st.Msg = nil
+	dst = t.usage(dst, msg.Get("usage"), in.raw)
+	tr := &t.st.Turn
+	tr.LastStop = t.w.Copy(stop)
+	if v := msg.Get("api").Str; v != "" {
+		tr.API = t.w.Copy(v)
+	}
+	if v := msg.Get("provider").Str; v != "" {
+		tr.Provider = t.w.Copy(v)
+	}
+	if v := msg.Get("model").Str; v != "" {
+		tr.Model = t.w.Copy(v)
+	}
+	if stop == "error" {
+		tr.Err, tr.ErrSet = t.w.Copy(errMsg), true
+	}
+	return dst
+}
+
+// image maps an image content block. The base64 data is not carried; its
+// length is kept in the metadata.
+func (t *Translator) image(c gjson.Result) universal.Part {
+	var md jsonw.Object
+	md.Int("data_length", int64(len(c.Get("data").Str)))
+	return universal.Part{Type: universal.PartImage, Mime: t.w.Copy(c.Get("mimeType").Str), Metadata: md.Bytes()}
+}
+
+// toolCallStart starts the tool_call item of a toolCall block, once.
+func (t *Translator) toolCallStart(dst []universal.Event, m *message, b *block, callID, name string, raw []byte) []universal.Event {
+	if b.Tool != "" {
+		return dst
+	}
+	b.Tool = t.w.NewItemID()
+	if callID != "" {
+		t.addTool(callID, name, m.Item, b.Tool)
+	}
+	return t.w.StartItem(dst, t.toolCallItem(b.Tool, m.Item, callID, name, ""), agent, raw)
+}
+
+// toolCallItem returns a tool_call item; the call id is its native id.
+func (t *Translator) toolCallItem(id, parent, callID, name, args string) universal.Item {
+	callID = t.w.Copy(callID)
+	return universal.Item{
+		ItemID:       id,
+		NativeItemID: callID,
+		ParentID:     parent,
+		Kind:         universal.KindToolCall,
+		Role:         universal.RoleAssistant,
+		Content: []universal.Part{{
+			Type:      universal.PartToolCall,
+			Name:      t.w.Copy(name),
+			Arguments: args,
+			CallID:    callID,
+		}},
+	}
+}
+
+// toolCallFinal completes the tool_call item of a toolCall block with the
+// final call (toolcall_end, or the block in message_end). It is started
+// first when it never streamed.
+func (t *Translator) toolCallFinal(dst []universal.Event, m *message, b *block, tc gjson.Result, raw []byte) []universal.Event {
+	if b.Tool != "" && !t.w.IsOpen(b.Tool) {
+		return dst // completed at toolcall_end
+	}
+	callID, name := tc.Get("id").Str, tc.Get("name").Str
+	if b.Tool == "" {
+		b.Tool = t.w.NewItemID()
+	}
+	tl := t.tool(callID)
+	if callID != "" && (tl == nil || tl.Call != b.Tool) {
+		tl = t.addTool(callID, name, m.Item, b.Tool)
+	}
+	if tl != nil && name != "" {
+		tl.Name = t.w.Copy(name)
+	}
+	args := t.arguments(b.Tool, tc.Get("arguments").Raw)
+	return t.w.Complete(dst, t.toolCallItem(b.Tool, m.Item, callID, name, args), agent, raw)
+}
+
+// arguments returns the final arguments text of a tool call: the JSON
+// text that streamed when it is the same JSON value as the final
+// arguments object (so no text is rewritten), else the final object in
+// compact form.
+func (t *Translator) arguments(item, final string) string {
+	streamed := t.w.StreamedText(item, 0)
+	if final == "" {
+		if streamed != "" {
+			return streamed
+		}
+		return "{}"
+	}
+	fin := jsonw.AppendRaw(t.buf[:0], final)
+	t.buf = fin
+	if streamed != "" {
+		if c, ok := jsonw.AppendValue(nil, streamed); ok && bytes.Equal(c, fin) {
+			return streamed
+		}
+	}
+	return t.w.Stamper().CopyBytes(fin)
+}
+
+// tool returns the latest tool entry for a call id.
+func (t *Translator) tool(callID string) *tool {
+	if callID == "" {
+		return nil
+	}
+	for i := len(t.st.Tools) - 1; i >= 0; i-- {
+		if t.st.Tools[i].CallID == callID {
+			return &t.st.Tools[i]
+		}
+	}
+	return nil
+}
+
+func (t *Translator) addTool(callID, name, msg, call string) *tool {
+	t.st.Tools = append(t.st.Tools, tool{CallID: t.w.Copy(callID), Name: t.w.Copy(name), Msg: msg, Call: call})
+	return &t.st.Tools[len(t.st.Tools)-1]
+}
+
+// user translates a user message: Pi's echo of the host's prompt (or a
+// steering/follow-up message), or a prompt in a session file.
+func (t *Translator) user(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
+	if t.format == FormatSession && t.inTurn() {
+		// In a session file every user message starts a turn.
+		dst = t.settle(dst, false, daemon, in.raw)
+	}
+	if !t.inTurn() {
+		dst = t.startTurn(dst, daemon, in.raw)
+	}
+	parts, dst := t.parts(dst, in, msg.Get("content"))
+	text := joinText(parts)
+	tr := &t.st.Turn
+	if !tr.PromptSeen {
+		// The run's prompt: it answers the oldest pending host prompt
+		// (Pi may have expanded a template, so the text need not match).
+		tr.PromptSeen = true
+		if i := indexOf(t.st.Prompts, text); i >= 0 {
+			t.st.Prompts = remove(t.st.Prompts, i)
+		} else if len(t.st.Prompts) > 0 {
+			t.st.Prompts = t.st.Prompts[1:]
+		}
+	} else if i := indexOf(t.st.Queued, text); i >= 0 {
+		t.st.Queued = remove(t.st.Queued, i)
+	} else if i := indexOf(t.st.Prompts, text); i >= 0 {
+		t.st.Prompts = remove(t.st.Prompts, i)
+	}
+	return t.newItem(dst, universal.KindMessage, universal.RoleUser, nativeID, parts, in.raw)
+}
+
+func joinText(parts []universal.Part) string {
+	n := 0
+	for i := range parts {
+		if parts[i].Type == universal.PartText {
+			if n > 0 {
+				return concatText(parts)
+			}
+			n++
+		}
+	}
+	for i := range parts {
+		if parts[i].Type == universal.PartText {
+			return parts[i].Text
+		}
+	}
+	return ""
+}
+
+func concatText(parts []universal.Part) string {
+	var b []byte
+	for i := range parts {
+		if parts[i].Type == universal.PartText {
+			b = append(b, parts[i].Text...)
+		}
+	}
+	return string(b)
+}
+
+func indexOf(s []string, v string) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
+
+func remove(s []string, i int) []string {
+	return append(s[:i:i], s[i+1:]...)
+}
+
+// parts maps message content (a string, or text and image blocks) to parts.
+func (t *Translator) parts(dst []universal.Event, in *input, c gjson.Result) ([]universal.Part, []universal.Event) {
+	if c.Type == gjson.String {
+		return []universal.Part{universal.Text(t.w.Copy(c.Str))}, dst
+	}
+	var parts []universal.Part
+	i := 0
+	c.ForEach(func(_, b gjson.Result) bool {
+		switch b.Get("type").Str {
+		case "text":
+			parts = append(parts, universal.Text(t.w.Copy(b.Get("text").Str)))
+		case "image":
+			parts = append(parts, t.image(b))
+		default:
+			dst = t.w.Unparsed(dst, fmt.Sprintf("%s: content[%d]", in.where(), i), fmt.Errorf("%w: content block %q", errUnknownType, b.Get("type").Str), in.raw)
+		}
+		i++
+		return true
+	})
+	return parts, dst
+}
+
+// system translates a system message (Pi 1.x): the system prompt's
+// sections and the tool set, which is not chat.
+func (t *Translator) system(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
+	var parts []universal.Part
+	if c := msg.Get("content"); c.Type != gjson.String || c.Str != "" {
+		parts, dst = t.parts(dst, in, c)
+	}
+	var js jsonw.Object
+	js.Raw("sections", msg.Get("sections").Raw).Raw("toolsAdded", msg.Get("toolsAdded").Raw).Raw("toolsRemoved", msg.Get("toolsRemoved").Raw)
+	if js.Len() > 0 {
+		parts = append(parts, universal.Part{Type: universal.PartJSON, JSON: js.Bytes()})
+	}
+	return t.newItem(dst, universal.KindSystem, universal.RoleSystem, nativeID, parts, in.raw)
+}
+
+// custom translates an extension's message (role custom; hookMessage in
+// v2 session files).
+func (t *Translator) custom(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
+	parts, dst := t.parts(dst, in, msg.Get("content"))
+	var md jsonw.Object
+	md.Raw("customType", msg.Get("customType").Raw).Raw("display", msg.Get("display").Raw).Raw("details", msg.Get("details").Raw)
+	if len(parts) == 0 {
+		parts = append(parts, universal.Text(""))
+	}
+	parts[0].Metadata = md.Bytes()
+	return t.newItem(dst, universal.KindSystem, universal.RoleSystem, nativeID, parts, in.raw)
+}
+
+// systemText emits a system item with one text part (summaries).
+func (t *Translator) systemText(dst []universal.Event, text string, md []byte, nativeID string, raw []byte) []universal.Event {
+	p := withMetadata(universal.Text(t.w.Copy(text)), md)
+	return t.newItem(dst, universal.KindSystem, universal.RoleSystem, nativeID, []universal.Part{p}, raw)
+}
+
+// newItem emits a complete new item from a native payload.
+func (t *Translator) newItem(dst []universal.Event, kind universal.Kind, role universal.Role, nativeID string, parts []universal.Part, raw []byte) []universal.Event {
+	return t.w.Complete(dst, universal.Item{
+		ItemID:       t.w.NewItemID(),
+		NativeItemID: t.w.Copy(nativeID),
+		Kind:         kind,
+		Role:         role,
+		Content:      parts,
+	}, agent, raw)
+}
+
+// withMetadata sets a part's metadata unless it is an empty object.
+func withMetadata(p universal.Part, md []byte) universal.Part {
+	if len(md) > 2 {
+		p.Metadata = md
+	}
+	return p
+}
+
+// bash translates a bashExecution message: a shell command the user ran
+// (!cmd, or the rpc bash command), whose output went into the context.
+func (t *Translator) bash(dst []universal.Event, msg gjson.Result, nativeID string, raw []byte) []universal.Event {
+	var md jsonw.Object
+	for _, k := range [...]string{"exitCode", "cancelled", "truncated", "fullOutputPath", "excludeFromContext"} {
+		md.Raw(k, msg.Get(k).Raw)
+	}
+	st := universal.Part{Type: universal.PartStatus, Label: "bash", Detail: t.w.Copy(msg.Get("command").Str)}
+	if md.Len() > 0 {
+		st.Metadata = md.Bytes()
+	}
+	return t.newItem(dst, universal.KindStatus, universal.RoleUser, nativeID, []universal.Part{st, universal.Text(t.w.Copy(msg.Get("output").Str))}, raw)
+}
+
+// usage emits the usage of one model call. Pi's input, cacheRead and
+// cacheWrite are disjoint; universal input_tokens counts all three.
+func (t *Translator) usage(dst []universal.Event, u gjson.Result, raw []byte) []universal.Event {
+	if !u.IsObject() {
+		return dst
+	}
+	num := func(r gjson.Result) *int64 {
+		if r.Type != gjson.Number {
+			return nil
+		}
+		n := r.Int()
+		return &n
+	}
+	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall}
+	in, cr, cw := num(u.Get("input")), num(u.Get("cacheRead")), num(u.Get("cacheWrite"))
+	if in != nil || cr != nil || cw != nil {
+		var sum int64
+		for _, p := range [...]*int64{in, cr, cw} {
+			if p != nil {
+				sum += *p
+			}
+		}
+		d.Usage.InputTokens = &sum
+	}
+	d.Usage.CachedInputTokens = cr
+	d.Usage.CacheWriteTokens = cw
+	d.Usage.OutputTokens = num(u.Get("output"))
+	d.Usage.ReasoningTokens = num(u.Get("reasoning"))
+	d.Usage.TotalTokens = num(u.Get("totalTokens"))
+	cost := u.Get("cost")
+	if cost.IsObject() {
+		cost = cost.Get("total")
+	}
+	if cost.Type == gjson.Number {
+		c := cost.Num
+		d.CostUSD = &c
+	}
+	if zero(&d.Usage, d.CostUSD) {
+		// Pi fills a usage of zeros when the provider reported none (a
+		// failed or aborted request): nothing was reported.
+		return dst
+	}
+	return t.w.Emit(dst, universal.TypeUsageUpdated, agent, d, raw)
+}
+
+func zero(u *universal.Usage, cost *float64) bool {
+	for _, n := range [...]*int64{u.InputTokens, u.CachedInputTokens, u.CacheWriteTokens, u.OutputTokens, u.ReasoningTokens, u.TotalTokens} {
+		if n != nil && *n != 0 {
+			return false
+		}
+	}
+	return cost == nil || *cost == 0
+}

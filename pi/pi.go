@@ -1,0 +1,239 @@
+package pi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"unsafe"
+
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// The format names New accepts.
+const (
+	// FormatJSON is the stdout of pi --mode json: a session header line,
+	// then one event per line.
+	FormatJSON = "json"
+	// FormatRPC is the stdout of pi --mode rpc: command responses and the
+	// same events as json mode, without a header.
+	FormatRPC = "rpc"
+	// FormatExchange is the recorded two-way exchange of pi --mode rpc:
+	// the host's commands (prompt, steer, follow_up, abort, extension UI
+	// responses …) and Pi's output, in order.
+	FormatExchange = "exchange"
+	// FormatSession is a Pi session file
+	// (~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl), versions 1 to 3.
+	FormatSession = "session"
+)
+
+// Formats lists the native formats this package reads.
+var Formats = []universal.Format{
+	{Name: FormatJSON, Framing: universal.FrameLines, Doc: "pi --mode json stdout (session header, then events)"},
+	{Name: FormatRPC, Framing: universal.FrameLines, Doc: "pi --mode rpc stdout (responses and events)"},
+	{Name: FormatExchange, Framing: universal.FrameExchange, Doc: "recorded stdin/stdout of pi --mode rpc"},
+	{Name: FormatSession, Framing: universal.FrameLines, Doc: "session file (~/.pi/agent/sessions/…/*.jsonl, v1–v3)"},
+}
+
+// agentName is the agent's name in locations and metadata.
+const agentName = "pi"
+
+// maxContentIndex bounds the content index a streamed message may address,
+// so hostile input cannot make the translator grow a huge block table.
+const maxContentIndex = 4096
+
+// Translator translates one Pi session. Build it with New; it implements
+// universal.Translator. It is not safe for concurrent use.
+type Translator struct {
+	format string
+	w      *universal.Stream
+	st     state
+	buf    []byte // scratch for building strings
+}
+
+// New returns a translator for one session in the named format (one of
+// the names in Formats).
+func New(format string, o universal.Options) (*Translator, error) {
+	switch format {
+	case FormatJSON, FormatRPC, FormatExchange, FormatSession:
+	default:
+		return nil, fmt.Errorf("pi: %w: %q", universal.ErrUnknownFormat, format)
+	}
+	return &Translator{format: format, w: universal.NewStream(agentName, o)}, nil
+}
+
+// Format returns the format the translator reads.
+func (t *Translator) Format() string { return t.format }
+
+// Translate implements universal.Translator: it translates one native
+// message (a line, or an exchange record).
+func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	if t.w.Ended() {
+		return dst
+	}
+	if m.Err != nil {
+		return t.w.Unparsed(dst, location(m), m.Err, m.Data)
+	}
+	data := bytes.TrimSpace(m.Data)
+	if len(data) == 0 {
+		return dst
+	}
+	if gjson.ValidBytes(data) {
+		return t.object(dst, m, data)
+	}
+	// Real session files hold lines with two objects back to back
+	// (…}}{"type":"compaction",…): decode them one after the other.
+	if objs, ok := splitObjects(data); ok {
+		for _, o := range objs {
+			dst = t.object(dst, m, o)
+		}
+		return dst
+	}
+	return t.w.Unparsed(dst, location(m), errNotJSON, data)
+}
+
+var (
+	errNotJSON     = errors.New("not a JSON object")
+	errNoType      = errors.New(`no "type"`)
+	errUnknownType = errors.New("unknown type")
+)
+
+func location(m universal.Message) string {
+	where := "line "
+	if m.Dir == universal.In {
+		where = "stdin, line "
+	}
+	return where + strconv.FormatInt(m.Line, 10)
+}
+
+// object translates one JSON value of a message.
+func (t *Translator) object(dst []universal.Event, m universal.Message, data []byte) []universal.Event {
+	if data[0] != '{' {
+		return t.w.Unparsed(dst, location(m), errNotJSON, data)
+	}
+	in := input{raw: data, view: view(data), line: m.Line, dir: m.Dir}
+	in.typ = gjson.Get(in.view, "type")
+	if in.typ.Type != gjson.String {
+		return t.w.Unparsed(dst, location(m), errNoType, data)
+	}
+	switch {
+	case m.Dir == universal.In:
+		return t.command(dst, &in)
+	case t.format == FormatSession:
+		return t.entry(dst, &in)
+	}
+	return t.event(dst, &in)
+}
+
+// input is one native JSON object being translated.
+type input struct {
+	raw  []byte
+	view string // raw as a string; gjson results alias it
+	typ  gjson.Result
+	line int64
+	dir  universal.Direction
+}
+
+func (in *input) get(path string) gjson.Result { return gjson.Get(in.view, path) }
+
+func (in *input) where() string {
+	if in.dir == universal.In {
+		return "stdin, line " + strconv.FormatInt(in.line, 10)
+	}
+	return "line " + strconv.FormatInt(in.line, 10)
+}
+
+func (t *Translator) unknown(dst []universal.Event, in *input, what string) []universal.Event {
+	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: %s %q", errUnknownType, what, in.typ.Str), in.raw)
+}
+
+// view returns b as a string without copying. Results read from it alias
+// b, which is only valid during the call: keep them through Stream.Copy.
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// Report implements universal.Translator.
+func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
+	if t.w.Ended() {
+		return dst
+	}
+	switch r := r.(type) {
+	case universal.Prompt:
+		t.st.Prompts = append(t.st.Prompts, r.Text)
+		return dst
+	case universal.PermissionReply:
+		return t.replyPermission(dst, r.PermissionID, r.Approved, r.Decision, "host", universal.SourceDaemon, nil)
+	case universal.QuestionReply:
+		return t.replyQuestion(dst, r.QuestionID, r.Response, r.Rejected, universal.SourceDaemon, nil)
+	case universal.Terminate:
+		dst = t.finish(dst)
+		return t.w.End(dst, universal.SessionEnded{Reason: universal.EndTerminated, TerminatedBy: universal.ByDaemon, Message: r.Message}, universal.SourceDaemon, nil)
+	case universal.Exit:
+		dst = t.finish(dst)
+		d := universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent, Stderr: r.Stderr}
+		code := r.Code
+		d.ExitCode = &code
+		if r.Code != 0 || t.st.Failed {
+			d.Reason = universal.EndError
+		}
+		return t.w.End(dst, d, universal.SourceDaemon, nil)
+	case universal.EndOfInput:
+		dst = t.finish(dst)
+		d := universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}
+		if t.st.Failed {
+			d.Reason = universal.EndError
+		}
+		return t.w.End(dst, d, universal.SourceDaemon, nil)
+	}
+	return dst
+}
+
+// finish flushes what waits for the end of input: a session file's tree,
+// the open turn, and prompts Pi never answered.
+func (t *Translator) finish(dst []universal.Event) []universal.Event {
+	if t.format == FormatSession {
+		dst = t.replayTree(dst)
+	}
+	dst = t.settle(dst, false, daemon, nil)
+	for _, p := range t.st.Prompts {
+		dst = t.syntheticPrompt(dst, p)
+	}
+	t.st.Prompts = nil
+	return dst
+}
+
+// Checkpoint implements universal.Translator.
+func (t *Translator) Checkpoint() ([]byte, error) {
+	c := checkpoint{Format: t.format, Stream: t.w.State(), State: t.st}
+	b, err := json.Marshal(&c)
+	if err != nil {
+		return nil, fmt.Errorf("pi: checkpoint: %w", err)
+	}
+	return b, nil
+}
+
+// Restore implements universal.Translator.
+func (t *Translator) Restore(b []byte) error {
+	var c checkpoint
+	if err := json.Unmarshal(b, &c); err != nil {
+		return fmt.Errorf("pi: restore: %w", err)
+	}
+	if c.Format != t.format {
+		return fmt.Errorf("pi: restore: checkpoint of format %q into a %q translator", c.Format, t.format)
+	}
+	t.w.Restore(c.Stream)
+	t.st = c.State
+	return nil
+}
+
+type checkpoint struct {
+	Format string                `json:"format"`
+	Stream universal.StreamState `json:"stream"`
+	State  state                 `json:"pi"`
+}

@@ -1,0 +1,136 @@
+package pi_test
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/pi"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+const testdata = "../testdata/pi"
+
+// capture is one recorded input with what the test knows about it.
+type capture struct {
+	input   string
+	format  string
+	meta    string // the scenario's .meta.json, "" for public samples
+	prompts bool   // report the meta's prompts (Pi echoes them; they must not double)
+	// allowUnparsed: a hand-made sample with hostile lines on purpose.
+	allowUnparsed bool
+}
+
+func (c capture) name() string {
+	rel, _ := filepath.Rel(testdata, c.input)
+	return rel
+}
+
+// recorded lists the captures of the real Pi programs, by version.
+func recorded(t testing.TB) []capture {
+	var out []capture
+	for _, v := range []string{"0.73.1", "1.5.2"} {
+		files, err := filepath.Glob(filepath.Join(testdata, v, "*.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(files)
+		for _, f := range files {
+			base := filepath.Base(f)
+			scenario := base[:strings.IndexByte(base, '.')]
+			c := capture{input: f, meta: filepath.Join(testdata, v, scenario+".meta.json")}
+			switch {
+			case strings.HasSuffix(base, ".session.jsonl"):
+				c.format = pi.FormatSession
+			case strings.HasSuffix(base, ".rpc.exchange.jsonl"):
+				c.format = pi.FormatExchange
+			case strings.HasSuffix(base, ".rpc.jsonl"):
+				c.format, c.prompts = pi.FormatRPC, true
+			case strings.HasSuffix(base, ".json.jsonl"):
+				c.format, c.prompts = pi.FormatJSON, true
+			default:
+				t.Fatalf("%s: unknown capture", f)
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// public lists the samples found in public repositories.
+func public() []capture {
+	p := func(name string) string { return filepath.Join(testdata, "public", name) }
+	return []capture{
+		{input: p("pi-mono-before-compaction.v1-session.jsonl"), format: pi.FormatSession},
+		{input: p("pi-mono-large-session.v1-session.jsonl"), format: pi.FormatSession},
+		{input: p("pi-mono-compact.v1-session-concatenated-line.jsonl"), format: pi.FormatSession},
+		{input: p("pi-mono-session-2025-12-17.v1-session-concatenated-line.jsonl"), format: pi.FormatSession},
+		{input: p("git-ai__pi-session-simple.jsonl"), format: pi.FormatSession},
+		{input: p("git-ai__pi-session-tool.jsonl"), format: pi.FormatSession},
+		{input: p("git-ai__pi-session-ignorable.jsonl"), format: pi.FormatSession},
+		// Hand-made with a line that is not JSON and an unknown entry type.
+		{input: p("agentsview__session.jsonl"), format: pi.FormatSession, allowUnparsed: true},
+		// Hand-made streams in the pre-0.84 shape (labelled synthetic).
+		{input: p("synthetic/takopi-pi_print_mode_events.jsonl"), format: pi.FormatJSON},
+		{input: p("synthetic/takopi-pi_stream_success.jsonl"), format: pi.FormatJSON},
+		{input: p("synthetic/takopi-pi_stream_error.jsonl"), format: pi.FormatJSON},
+	}
+}
+
+func newTranslator(format string) func(universal.Options) universal.Translator {
+	return func(o universal.Options) universal.Translator {
+		t, err := pi.New(format, o)
+		if err != nil {
+			panic(err)
+		}
+		return t
+	}
+}
+
+func framing(format string) universal.Framing {
+	for _, f := range pi.Formats {
+		if f.Name == format {
+			return f.Framing
+		}
+	}
+	panic("no format " + format)
+}
+
+func (c capture) golden(t *testing.T) golden.Case {
+	gc := golden.Case{
+		Input:         c.input,
+		Meta:          c.meta,
+		Format:        c.format,
+		Framing:       framing(c.format),
+		New:           newTranslator(c.format),
+		AllowUnparsed: c.allowUnparsed,
+	}
+	if c.prompts {
+		prompts, err := golden.Prompts(c.meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range prompts {
+			gc.Reports = append(gc.Reports, universal.Prompt{Text: p})
+		}
+	}
+	return gc
+}
+
+// TestCaptures runs every recorded capture and public sample through the
+// golden harness: golden output, stream checker, no agent.unparsed,
+// chunking and checkpoint invariance, raw payloads, and the capture's
+// expect block.
+func TestCaptures(t *testing.T) {
+	all := append(recorded(t), public()...)
+	if len(all) < 150 {
+		t.Fatalf("only %d captures found", len(all))
+	}
+	for _, c := range all {
+		t.Run(c.name(), func(t *testing.T) {
+			golden.Run(t, c.golden(t))
+		})
+	}
+}

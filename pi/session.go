@@ -1,0 +1,146 @@
+package pi
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// entry translates one entry of a session file. A v1 file (no ids) is a
+// plain log and is replayed as it comes. A v2/v3 file is a tree
+// (id/parentId) whose current branch ends at the last entry, which is
+// only known at the end of input: its entries are kept until then.
+func (t *Translator) entry(dst []universal.Event, in *input) []universal.Event {
+	if in.typ.Str == "session" {
+		return t.header(dst, in)
+	}
+	dst = t.begin(dst)
+	ss := &t.st.Session
+	if !ss.Decided {
+		ss.Decided = true
+		ss.Tree = in.get("id").Str != ""
+	}
+	if ss.Tree {
+		ss.Entries = append(ss.Entries, entry{Line: in.line, Data: append([]byte(nil), in.raw...)})
+		return dst
+	}
+	return t.replayEntry(dst, in)
+}
+
+// replayEntry translates one session entry.
+func (t *Translator) replayEntry(dst []universal.Event, in *input) []universal.Event {
+	if in.typ.Str == "message" {
+		return t.message(dst, in, in.get("message"), in.get("id").Str)
+	}
+	return t.entryItem(dst, in, gjson.Parse(in.view))
+}
+
+// entryItem translates a session entry other than a message: from a
+// session file, or from entry_appended.
+func (t *Translator) entryItem(dst []universal.Event, in *input, e gjson.Result) []universal.Event {
+	id := e.Get("id").Str
+	typ := e.Get("type")
+	var md jsonw.Object
+	switch typ.Str {
+	case "model_change":
+		detail := e.Get("modelId").Str
+		if p := e.Get("provider").Str; p != "" {
+			detail = p + "/" + detail
+		}
+		return t.status(dst, "model", detail, nil, id, in.raw)
+	case "thinking_level_change":
+		return t.status(dst, "thinking_level", e.Get("thinkingLevel").Str, nil, id, in.raw)
+	case "session_info":
+		return t.status(dst, "session_name", e.Get("name").Str, nil, id, in.raw)
+	case "label":
+		md.Raw("targetId", e.Get("targetId").Raw)
+		return t.status(dst, "label", e.Get("label").Str, md.Bytes(), id, in.raw)
+	case "custom":
+		md.Raw("data", e.Get("data").Raw)
+		return t.status(dst, "custom", e.Get("customType").Str, md.Bytes(), id, in.raw)
+	case "context_edit":
+		md.Raw("targetId", e.Get("targetId").Raw).Raw("replacement", e.Get("replacement").Raw)
+		return t.status(dst, "context_edit", e.Get("targetId").Str, md.Bytes(), id, in.raw)
+	case "custom_message":
+		return t.custom(dst, in, e, id)
+	case "compaction":
+		for _, k := range [...]string{"firstKeptEntryId", "firstKeptEntryIndex", "tokensBefore", "details", "fromHook"} {
+			md.Raw(k, e.Get(k).Raw)
+		}
+		dst = t.summary(dst, "compaction", "", md.Bytes(), e.Get("summary").Str, id, in.raw)
+		return t.usage(dst, e.Get("usage"), in.raw)
+	case "branch_summary":
+		md.Raw("fromId", e.Get("fromId").Raw).Raw("details", e.Get("details").Raw)
+		dst = t.summary(dst, "branch_summary", e.Get("fromId").Str, md.Bytes(), e.Get("summary").Str, id, in.raw)
+		return t.usage(dst, e.Get("usage"), in.raw)
+	case "usage":
+		return t.usage(dst, e.Get("usage"), in.raw)
+	}
+	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: session entry %q", errUnknownType, typ.Str), in.raw)
+}
+
+// summary emits a system item with a status part and a summary text.
+func (t *Translator) summary(dst []universal.Event, label, detail string, md []byte, text, nativeID string, raw []byte) []universal.Event {
+	st := withMetadata(universal.Part{Type: universal.PartStatus, Label: label, Detail: t.w.Copy(detail)}, md)
+	return t.newItem(dst, universal.KindSystem, universal.RoleSystem, nativeID, []universal.Part{st, universal.Text(t.w.Copy(text))}, raw)
+}
+
+// replayTree replays the kept entries of a v2/v3 session file along the
+// current branch: from the last entry up its parentId links to the root.
+// Entries on other branches are counted in a status item, not replayed.
+func (t *Translator) replayTree(dst []universal.Event) []universal.Event {
+	ss := &t.st.Session
+	entries := ss.Entries
+	ss.Entries = nil
+	if len(entries) == 0 {
+		return dst
+	}
+	parent := make(map[string]string, len(entries))
+	leaf := ""
+	for _, e := range entries {
+		v := view(e.Data)
+		if id := gjson.Get(v, "id").Str; id != "" {
+			parent[id] = gjson.Get(v, "parentId").Str
+			leaf = id
+		}
+	}
+	branch := make(map[string]bool, len(parent))
+	for id := leaf; id != "" && !branch[id]; id = parent[id] {
+		if _, ok := parent[id]; !ok {
+			break // a parent that is not in the file
+		}
+		branch[id] = true
+	}
+	off := 0
+	for _, e := range entries {
+		if id := gjson.Get(view(e.Data), "id").Str; id != "" && !branch[id] {
+			off++
+		}
+	}
+	if off > 0 {
+		var md jsonw.Object
+		md.Int("entries", int64(off))
+		dst = t.w.Complete(dst, universal.Item{
+			ItemID: t.w.NewItemID(),
+			Kind:   universal.KindStatus,
+			Content: []universal.Part{{
+				Type:     universal.PartStatus,
+				Label:    "branches",
+				Detail:   strconv.Itoa(off) + " entries on other branches not replayed",
+				Metadata: md.Bytes(),
+			}},
+		}, daemon, nil)
+	}
+	for _, e := range entries {
+		in := input{raw: e.Data, view: view(e.Data), line: e.Line}
+		in.typ = gjson.Get(in.view, "type")
+		if id := gjson.Get(in.view, "id").Str; id != "" && !branch[id] {
+			continue
+		}
+		dst = t.replayEntry(dst, &in)
+	}
+	return dst
+}

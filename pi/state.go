@@ -1,0 +1,127 @@
+package pi
+
+import "github.com/agentnorm/agentnorm/universal"
+
+// state is everything the translator keeps between messages besides the
+// Stream. It is saved by Checkpoint as JSON.
+type state struct {
+	// Header is the native id of the session header seen, "" before one.
+	Header string `json:"header,omitempty"`
+	// Prompts are host prompts (reported, or rpc prompt commands) not yet
+	// matched with a run, oldest first. A run consumes one.
+	Prompts []string `json:"prompts,omitempty"`
+	// Queued are steering and follow-up messages the host queued; Pi
+	// echoes them later inside the run.
+	Queued []string `json:"queued,omitempty"`
+	// Turn is the universal turn in progress.
+	Turn turnState `json:"turn"`
+	// Failed records that the last settled turn ended in error.
+	Failed bool `json:"failed,omitempty"`
+	// Msg is the assistant message being streamed.
+	Msg *message `json:"msg,omitempty"`
+	// Tools are the tool calls of the open turn, in the order they became
+	// known.
+	Tools []tool `json:"tools,omitempty"`
+	// LastToolStart is the call id of the tool whose
+	// tool_execution_start was the event just before, "" otherwise: an
+	// extension UI request right after it guards that tool.
+	LastToolStart string `json:"last_tool_start,omitempty"`
+	// Requests are extension UI requests not yet answered.
+	Requests []request `json:"requests,omitempty"`
+	// Compaction is the open compaction item, "" when none.
+	Compaction string `json:"compaction,omitempty"`
+	// Session is the state of the session-file reader.
+	Session sessionState `json:"session"`
+}
+
+// turnState is the universal turn in progress: one user prompt until Pi
+// settles (agent_settled, or for older Pi the next run or end of input).
+type turnState struct {
+	// PromptSeen: the turn's prompt was echoed or synthesised.
+	PromptSeen bool `json:"prompt_seen,omitempty"`
+	// RunEnded: agent_end came and no new agent_start since.
+	RunEnded bool `json:"run_ended,omitempty"`
+	// Continuing: after agent_end, Pi announced more work for the same
+	// prompt (auto retry, compaction retry, agent_end.willRetry).
+	Continuing bool `json:"continuing,omitempty"`
+	// Runs and PiTurns count agent_start and turn_start events.
+	Runs    int `json:"runs,omitempty"`
+	PiTurns int `json:"pi_turns,omitempty"`
+	// LastStop is the stopReason of the last assistant message.
+	LastStop string `json:"last_stop,omitempty"`
+	// Err is the error of the last assistant message that failed, until
+	// it is known whether Pi retries (ErrSet tells it is pending).
+	Err    string `json:"err,omitempty"`
+	ErrSet bool   `json:"err_set,omitempty"`
+	// Errored: a terminal error was emitted in this turn.
+	Errored bool `json:"errored,omitempty"`
+	// The model of the last assistant message.
+	API      string `json:"api,omitempty"`
+	Provider string `json:"provider,omitempty"`
+	Model    string `json:"model,omitempty"`
+}
+
+// message is an assistant message that is streaming.
+type message struct {
+	Item string `json:"item"`
+	// Blocks are indexed by Pi's contentIndex.
+	Blocks []block `json:"blocks,omitempty"`
+	// Parts are the types of the parts the universal item has so far
+	// (each created by its first delta), in part order.
+	Parts []universal.PartType `json:"parts,omitempty"`
+}
+
+// block is one content block of a streaming assistant message.
+type block struct {
+	Kind string `json:"kind,omitempty"` // "text", "thinking", "toolCall"
+	// Part is the universal part index plus one (0: none yet).
+	Part int `json:"part,omitempty"`
+	// Tool is the tool_call item of a toolCall block.
+	Tool string `json:"tool,omitempty"`
+}
+
+// tool is one tool call and its result.
+type tool struct {
+	CallID string `json:"call_id"`
+	Name   string `json:"name,omitempty"`
+	// Msg is the assistant message item that holds the call.
+	Msg string `json:"msg,omitempty"`
+	// Call and Result are the tool_call and tool_result items.
+	Call   string `json:"call,omitempty"`
+	Result string `json:"result,omitempty"`
+	// Updated: a tool_execution_update arrived (the tool ran).
+	Updated bool `json:"updated,omitempty"`
+	// Diverged: a partial result did not extend what was streamed, so
+	// output deltas stopped; the final result replaces the text.
+	Diverged bool `json:"diverged,omitempty"`
+}
+
+// request is an extension UI request waiting for its answer.
+type request struct {
+	ID string `json:"id"`
+	// Permission: it was mapped to permission.requested (it guards the
+	// tool with CallID); otherwise to question.requested.
+	Permission bool     `json:"permission,omitempty"`
+	CallID     string   `json:"call_id,omitempty"`
+	Action     string   `json:"action,omitempty"`
+	Prompt     string   `json:"prompt,omitempty"`
+	Options    []string `json:"options,omitempty"`
+}
+
+// sessionState is the state of the session-file reader.
+type sessionState struct {
+	// Decided: the file's layout is known. Tree: it is a v2/v3 tree
+	// (entries with id and parentId), replayed at the end of input along
+	// the branch that ends at the last entry; otherwise entries are
+	// replayed as they come.
+	Decided bool `json:"decided,omitempty"`
+	Tree    bool `json:"tree,omitempty"`
+	// Entries are the buffered entries of a tree, in file order.
+	Entries []entry `json:"entries,omitempty"`
+}
+
+// entry is one buffered session-file entry.
+type entry struct {
+	Line int64  `json:"line"`
+	Data []byte `json:"data"`
+}

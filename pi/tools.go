@@ -1,0 +1,486 @@
+package pi
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// toolEntry returns the tool entry of a tool_execution_* event, creating
+// the tool_call item when the call was never seen in a message (a stream
+// picked up late).
+func (t *Translator) toolEntry(dst []universal.Event, in *input) (*tool, []universal.Event) {
+	callID := in.get("toolCallId").Str
+	tl := t.tool(callID)
+	if tl != nil && tl.Call != "" {
+		return tl, dst
+	}
+	dst = t.beforeWork(dst, in.raw)
+	name := in.get("toolName").Str
+	if tl == nil {
+		tl = t.addTool(callID, name, "", "")
+	}
+	tl.Call = t.w.NewItemID()
+	args := in.get("args").Raw
+	if args == "" {
+		args = "{}"
+	}
+	dst = t.w.Complete(dst, universal.Item{
+		ItemID:       tl.Call,
+		NativeItemID: tl.CallID,
+		Kind:         universal.KindToolCall,
+		Role:         universal.RoleAssistant,
+		Content: []universal.Part{{
+			Type:      universal.PartToolCall,
+			Name:      t.w.Copy(name),
+			Arguments: t.copyJSON(args),
+			CallID:    tl.CallID,
+		}},
+	}, agent, in.raw)
+	return t.tool(callID), dst
+}
+
+// copyJSON returns raw JSON in compact form, in stable memory.
+func (t *Translator) copyJSON(raw string) string {
+	t.buf = jsonw.AppendRaw(t.buf[:0], raw)
+	return t.w.Stamper().CopyBytes(t.buf)
+}
+
+// toolStart translates tool_execution_start: the tool_result item starts.
+func (t *Translator) toolStart(dst []universal.Event, in *input) []universal.Event {
+	tl, dst := t.toolEntry(dst, in)
+	if tl.Result != "" {
+		return dst // a repeated start
+	}
+	dst = t.beforeWork(dst, in.raw)
+	return t.startResult(dst, tl, in.raw)
+}
+
+func (t *Translator) startResult(dst []universal.Event, tl *tool, raw []byte) []universal.Event {
+	tl.Result = t.w.NewItemID()
+	return t.w.StartItem(dst, universal.Item{
+		ItemID:   tl.Result,
+		ParentID: tl.Msg,
+		Kind:     universal.KindToolResult,
+		Role:     universal.RoleTool,
+		Content:  []universal.Part{{Type: universal.PartToolResult, CallID: tl.CallID}},
+	}, agent, raw)
+}
+
+// toolUpdate translates tool_execution_update. partialResult is the
+// tool's latest partial result: its content is rendered to text, and what
+// that text adds to the output streamed so far becomes an output delta.
+// A rendering that does not extend the streamed output (bash keeps a
+// rolling tail window) stops the deltas; the final result then replaces
+// the output (the part is marked rewritten).
+func (t *Translator) toolUpdate(dst []universal.Event, in *input) []universal.Event {
+	tl, dst := t.toolEntry(dst, in)
+	if tl.Result == "" {
+		dst = t.startResult(dst, tl, in.raw)
+	}
+	tl.Updated = true
+	dst = t.resolveByOutcome(dst, tl.CallID, true, in.raw)
+	if tl.Diverged || !t.w.IsOpen(tl.Result) {
+		return dst
+	}
+	text, _ := t.render(in.get("partialResult.content"))
+	streamed := t.w.StreamedText(tl.Result, 0)
+	if !strings.HasPrefix(text, streamed) {
+		tl.Diverged = true
+		return dst
+	}
+	return t.w.Delta(dst, tl.Result, 0, universal.PartToolResult, text[len(streamed):], agent, in.raw)
+}
+
+// toolEnd translates tool_execution_end: the tool_result item completes
+// with the result rendered to text; the structured parts of the result
+// are kept in the part's metadata.
+func (t *Translator) toolEnd(dst []universal.Event, in *input) []universal.Event {
+	tl, dst := t.toolEntry(dst, in)
+	isError := in.get("isError").Bool()
+	dst = t.resolveByOutcome(dst, tl.CallID, !isError || tl.Updated, in.raw)
+	if tl.Result != "" && !t.w.IsOpen(tl.Result) {
+		return dst // a repeated end
+	}
+	if tl.Result == "" {
+		dst = t.beforeWork(dst, in.raw)
+		tl.Result = t.w.NewItemID()
+	}
+	result := in.get("result")
+	var md jsonw.Object
+	text, images := t.render(result.Get("content"))
+	output := t.w.Copy(text)
+	md.Raw("details", result.Get("details").Raw).Raw("structuredContent", result.Get("structuredContent").Raw)
+	md.Raw("terminate", result.Get("terminate").Raw).Raw("durationMs", in.get("durationMs").Raw)
+	if images > 0 {
+		md.Int("images", int64(images))
+	}
+	return t.completeResult(dst, tl, "", output, isError, md, in.raw)
+}
+
+// completeResult completes the tool_result item of a tool.
+func (t *Translator) completeResult(dst []universal.Event, tl *tool, nativeID, output string, isError bool, md jsonw.Object, raw []byte) []universal.Event {
+	p := universal.Part{Type: universal.PartToolResult, CallID: tl.CallID, Output: output, IsError: isError}
+	if md.Len() > 0 {
+		p.Metadata = md.Bytes()
+	}
+	status := universal.StatusCompleted
+	if isError {
+		status = universal.StatusFailed
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID:       tl.Result,
+		NativeItemID: t.w.Copy(nativeID),
+		ParentID:     tl.Msg,
+		Kind:         universal.KindToolResult,
+		Role:         universal.RoleTool,
+		Content:      []universal.Part{p},
+		Status:       status,
+	}, agent, raw)
+}
+
+// toolResult translates a toolResult message. In a stream it repeats
+// tool_execution_end and only completes the result if that never came;
+// in a session file it is the only record of the result.
+func (t *Translator) toolResult(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
+	callID := msg.Get("toolCallId").Str
+	tl := t.tool(callID)
+	if tl != nil && tl.Result != "" && !t.w.IsOpen(tl.Result) {
+		return dst // already completed by tool_execution_end
+	}
+	dst = t.beforeWork(dst, in.raw)
+	if tl == nil {
+		tl = t.addTool(callID, msg.Get("toolName").Str, "", "")
+	}
+	if tl.Result == "" {
+		tl.Result = t.w.NewItemID()
+	}
+	text, images := t.render(msg.Get("content"))
+	output := t.w.Copy(text)
+	var md jsonw.Object
+	md.Raw("details", msg.Get("details").Raw).Raw("durationMs", msg.Get("durationMs").Raw).Raw("nestedCalls", msg.Get("nestedCalls").Raw)
+	if images > 0 {
+		md.Int("images", int64(images))
+	}
+	isError := msg.Get("isError").Bool()
+	dst = t.resolveByOutcome(dst, tl.CallID, !isError || tl.Updated, in.raw)
+	dst = t.completeResult(dst, tl, nativeID, output, isError, md, in.raw)
+	// Model work done inside the tool (nested calls) is billed too.
+	return t.usage(dst, msg.Get("usage"), in.raw)
+}
+
+// render returns the text of tool result content: its text blocks joined
+// by a newline, and the number of image blocks. The string may alias the
+// input or the translator's scratch buffer: copy it to keep it.
+func (t *Translator) render(c gjson.Result) (string, int) {
+	if c.Type == gjson.String {
+		return c.Str, 0
+	}
+	var first string
+	n, images := 0, 0
+	buf := t.buf[:0]
+	c.ForEach(func(_, b gjson.Result) bool {
+		switch b.Get("type").Str {
+		case "text":
+			s := b.Get("text").Str
+			switch n {
+			case 0:
+				first = s
+			case 1:
+				buf = append(append(append(buf, first...), '\n'), s...)
+			default:
+				buf = append(append(buf, '\n'), s...)
+			}
+			n++
+		case "image":
+			images++
+		}
+		return true
+	})
+	t.buf = buf
+	if n <= 1 {
+		return first, images
+	}
+	return view(buf), images
+}
+
+// uiRequest translates an extension UI request. A select or confirm
+// dialog right after a tool_execution_start guards that tool: a
+// permission. Other dialogs are questions. Fire-and-forget methods
+// (notify, setStatus, setWidget, setTitle, set_editor_text) are ignored.
+func (t *Translator) uiRequest(dst []universal.Event, in *input, prevToolStart string) []universal.Event {
+	method := in.get("method").Str
+	id := in.get("id").Str
+	switch method {
+	case "notify", "setStatus", "setWidget", "setTitle", "set_editor_text":
+		return dst
+	case "select", "confirm", "input", "editor":
+	default:
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: extension UI method %q", errUnknownType, method), in.raw)
+	}
+	if id == "" {
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("extension_ui_request %q without an id", method), in.raw)
+	}
+	var md jsonw.Object
+	md.String("method", method)
+	for _, k := range [...]string{"title", "message", "placeholder", "prefill", "options", "timeout"} {
+		md.Raw(k, in.get(k).Raw)
+	}
+	title := in.get("title").Str
+	if msg := in.get("message").Str; msg != "" {
+		title += "\n\n" + msg
+	}
+	var options []string
+	in.get("options").ForEach(func(_, o gjson.Result) bool {
+		options = append(options, t.w.Copy(o.String()))
+		return true
+	})
+	r := request{ID: t.w.Copy(id), Prompt: t.w.Copy(title), Options: options}
+	if tl := t.tool(prevToolStart); tl != nil && (method == "select" || method == "confirm") {
+		r.Permission, r.CallID, r.Action = true, tl.CallID, tl.Name
+		t.st.Requests = append(t.st.Requests, r)
+		return t.w.RequestPermission(dst, universal.Permission{
+			PermissionID: r.ID,
+			Action:       r.Action,
+			Metadata:     md.Bytes(),
+			ItemID:       tl.Call,
+			CallID:       tl.CallID,
+		}, agent, in.raw)
+	}
+	t.st.Requests = append(t.st.Requests, r)
+	return t.w.AskQuestion(dst, universal.Question{
+		QuestionID: r.ID,
+		Prompt:     r.Prompt,
+		Options:    options,
+		Metadata:   md.Bytes(),
+	}, agent, in.raw)
+}
+
+func (t *Translator) request(id string) (int, *request) {
+	for i := range t.st.Requests {
+		if t.st.Requests[i].ID == id {
+			return i, &t.st.Requests[i]
+		}
+	}
+	return -1, nil
+}
+
+// uiResponse translates the host's extension_ui_response.
+func (t *Translator) uiResponse(dst []universal.Event, in *input) []universal.Event {
+	id := in.get("id").Str
+	_, r := t.request(id)
+	if r == nil {
+		return dst // an answer to a request this stream never showed
+	}
+	value, confirmed, cancelled := in.get("value"), in.get("confirmed"), in.get("cancelled").Bool()
+	if !r.Permission {
+		resp := value.String()
+		if confirmed.Exists() {
+			resp = "no"
+			if confirmed.Bool() {
+				resp = "yes"
+			}
+		}
+		return t.replyQuestion(dst, id, resp, cancelled, agent, in.raw)
+	}
+	approved, known := false, true
+	switch {
+	case cancelled:
+	case confirmed.Exists():
+		approved = confirmed.Bool()
+	default:
+		approved, known = decision(value.String())
+	}
+	if !known {
+		return dst // decided by the tool's outcome
+	}
+	return t.replyPermission(dst, id, approved, value.String(), "user", agent, in.raw)
+}
+
+// decision reads a select answer as approval or denial, when it is one
+// of the usual words.
+func decision(v string) (approved, known bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "yes", "y", "allow", "allowed", "approve", "approved", "accept", "ok", "always", "allow once", "allow always", "true":
+		return true, true
+	case "no", "n", "deny", "denied", "reject", "block", "cancel", "false", "never":
+		return false, true
+	}
+	return false, false
+}
+
+func (t *Translator) replyPermission(dst []universal.Event, id string, approved bool, decision, source string, src universal.Source, raw []byte) []universal.Event {
+	i, r := t.request(id)
+	if r == nil || !r.Permission {
+		return dst
+	}
+	status := universal.PermissionDenied
+	if approved {
+		status = universal.PermissionApproved
+	}
+	var md jsonw.Object
+	md.String("source", source).OptString("decision", decision)
+	p := universal.Permission{PermissionID: r.ID, Action: r.Action, Status: status, Metadata: md.Bytes(), CallID: r.CallID}
+	if tl := t.tool(r.CallID); tl != nil {
+		p.ItemID = tl.Call
+	}
+	t.st.Requests = append(t.st.Requests[:i:i], t.st.Requests[i+1:]...)
+	return t.w.ResolvePermission(dst, p, src, raw)
+}
+
+func (t *Translator) replyQuestion(dst []universal.Event, id, response string, rejected bool, src universal.Source, raw []byte) []universal.Event {
+	i, r := t.request(id)
+	if r == nil || r.Permission {
+		return dst
+	}
+	q := universal.Question{QuestionID: r.ID, Prompt: r.Prompt, Options: r.Options, Status: universal.QuestionAnswered, Response: t.w.Copy(response)}
+	if rejected {
+		q.Status, q.Response = universal.QuestionRejected, ""
+	}
+	t.st.Requests = append(t.st.Requests[:i:i], t.st.Requests[i+1:]...)
+	return t.w.ResolveQuestion(dst, q, src, raw)
+}
+
+// resolveByOutcome resolves the permissions still pending for a tool
+// from what the tool did: it ran (approved) or it was blocked (denied).
+func (t *Translator) resolveByOutcome(dst []universal.Event, callID string, ran bool, raw []byte) []universal.Event {
+	if callID == "" {
+		return dst
+	}
+	for i := 0; i < len(t.st.Requests); {
+		r := t.st.Requests[i]
+		n := len(t.st.Requests)
+		if r.Permission && r.CallID == callID {
+			dst = t.replyPermission(dst, r.ID, ran, "", "tool_outcome", daemon, raw)
+		}
+		if len(t.st.Requests) == n {
+			i++
+		}
+	}
+	return dst
+}
+
+// compactionStart starts the system item of a compaction.
+func (t *Translator) compactionStart(dst []universal.Event, in *input) []universal.Event {
+	if t.st.Compaction != "" && t.w.IsOpen(t.st.Compaction) {
+		dst = t.w.Close(dst, t.st.Compaction, universal.StatusFailed, daemon, in.raw)
+	}
+	t.st.Compaction = t.w.NewItemID()
+	return t.w.StartItem(dst, universal.Item{
+		ItemID:  t.st.Compaction,
+		Kind:    universal.KindSystem,
+		Role:    universal.RoleSystem,
+		Content: []universal.Part{{Type: universal.PartStatus, Label: "compaction", Detail: t.w.Copy(in.get("reason").Str)}},
+	}, agent, in.raw)
+}
+
+// compactionEnd completes the compaction item with the summary.
+func (t *Translator) compactionEnd(dst []universal.Event, in *input) []universal.Event {
+	id := t.st.Compaction
+	t.st.Compaction = ""
+	if id == "" || !t.w.IsOpen(id) {
+		id = t.w.NewItemID()
+	}
+	result := in.get("result")
+	aborted, retry := in.get("aborted").Bool(), in.get("willRetry").Bool()
+	errMsg := in.get("errorMessage").Str
+	var md jsonw.Object
+	for _, k := range [...]string{"firstKeptEntryId", "tokensBefore", "estimatedTokensAfter", "details"} {
+		md.Raw(k, result.Get(k).Raw)
+	}
+	md.Raw("aborted", in.get("aborted").Raw).Raw("willRetry", in.get("willRetry").Raw)
+	st := universal.Part{Type: universal.PartStatus, Label: "compaction", Detail: t.w.Copy(in.get("reason").Str), Metadata: md.Bytes()}
+	parts := []universal.Part{st}
+	if s := result.Get("summary"); s.Exists() {
+		parts = append(parts, universal.Text(t.w.Copy(s.Str)))
+	}
+	status := universal.StatusCompleted
+	if aborted || errMsg != "" || !result.Exists() {
+		status = universal.StatusFailed
+	}
+	dst = t.w.Complete(dst, universal.Item{
+		ItemID:  id,
+		Kind:    universal.KindSystem,
+		Role:    universal.RoleSystem,
+		Content: parts,
+		Status:  status,
+	}, agent, in.raw)
+	dst = t.usage(dst, result.Get("usage"), in.raw)
+	if errMsg != "" {
+		dst = t.error(dst, errMsg, "compaction", nil, retry, agent, in.raw)
+	}
+	if retry && t.inTurn() {
+		t.st.Turn.Continuing = true
+	}
+	return dst
+}
+
+// appended translates entry_appended: an entry Pi wrote to the session
+// file. Entries that repeat what the stream already showed (messages,
+// compactions, model and thinking changes, session names) are ignored;
+// the others become status items with the entry id as native id.
+func (t *Translator) appended(dst []universal.Event, in *input) []universal.Event {
+	e := in.get("entry")
+	switch e.Get("type").Str {
+	case "message", "compaction", "branch_summary", "custom_message",
+		"model_change", "thinking_level_change", "session_info":
+		return dst
+	}
+	return t.entryItem(dst, in, e)
+}
+
+// command translates what the host wrote to pi --mode rpc (exchange).
+func (t *Translator) command(dst []universal.Event, in *input) []universal.Event {
+	switch in.typ.Str {
+	case "prompt":
+		text := t.w.Copy(in.get("message").Str)
+		if in.get("streamingBehavior").Str != "" {
+			t.st.Queued = append(t.st.Queued, text)
+		} else {
+			t.st.Prompts = append(t.st.Prompts, text)
+		}
+		return dst
+	case "steer", "follow_up":
+		t.st.Queued = append(t.st.Queued, t.w.Copy(in.get("message").Str))
+		return dst
+	case "extension_ui_response":
+		return t.uiResponse(dst, in)
+	case "abort", "new_session", "get_state", "get_messages", "set_model", "cycle_model",
+		"get_available_models", "set_thinking_level", "cycle_thinking_level",
+		"set_steering_mode", "set_follow_up_mode", "compact", "set_auto_compaction",
+		"set_auto_retry", "abort_retry", "bash", "abort_bash", "get_session_stats",
+		"export_html", "switch_session", "fork", "clone", "get_fork_messages",
+		"get_last_assistant_text", "set_session_name", "get_commands", "reset",
+		"branch", "get_branch_messages":
+		// Their effect shows in Pi's own output (events, responses).
+		return dst
+	}
+	return t.unknown(dst, in, "rpc command")
+}
+
+// response translates an rpc response line. Successful responses are
+// acknowledgements (get_state also gives the session id); failures are
+// errors.
+func (t *Translator) response(dst []universal.Event, in *input) []universal.Event {
+	command := in.get("command").Str
+	if !in.get("success").Bool() {
+		if (command == "prompt" || command == "steer" || command == "follow_up") && len(t.st.Prompts)+len(t.st.Queued) > 0 {
+			// The prompt was refused: it will not be echoed.
+			if command == "prompt" && len(t.st.Prompts) > 0 {
+				t.st.Prompts = t.st.Prompts[:len(t.st.Prompts)-1]
+			} else if len(t.st.Queued) > 0 {
+				t.st.Queued = t.st.Queued[:len(t.st.Queued)-1]
+			}
+		}
+		return t.error(dst, in.get("error").Str, "rpc."+command, nil, false, agent, in.raw)
+	}
+	if command == "get_state" {
+		if id := in.get("data.sessionId").Str; id != "" {
+			t.w.SetNativeSessionID(id)
+		}
+	}
+	return dst
+}
