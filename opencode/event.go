@@ -1,0 +1,177 @@
+package opencode
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// event is one server event, unwrapped from its envelope.
+type event struct {
+	typ   string       // the type without a schema-version suffix
+	id    string       // the event id, "" when the envelope has none
+	props gjson.Result // properties (classic), data (V2, sync wrapper)
+	raw   []byte       // the native message the event came in
+	line  int64
+	index int // position in an array of events, -1 for a stream
+}
+
+func (e *event) loc() string { return lineLoc(e.line, e.index) }
+
+// unparsed reports the event as agent.unparsed.
+func (t *Translator) unparsed(dst []universal.Event, e *event, err error) []universal.Event {
+	return t.w.Unparsed(dst, e.loc()+": "+e.typ, err, e.raw)
+}
+
+// translateEvent unwraps one event of any of the three envelopes and
+// handles it:
+//
+//	{"id","type","properties"}                          /event
+//	{"directory","project"?,"payload":{…}}              /global/event
+//	{"payload":{"type":"sync","syncEvent":{"type":"x.y.1","id","seq","aggregateID","data"}}}
+//	{"id","type","data","durable"?,"location"?}         /api/event (V2)
+func (t *Translator) translateEvent(dst []universal.Event, raw []byte, line int64, index int) []universal.Event {
+	e := event{raw: raw, line: line, index: index}
+	v := view(raw)
+	if !gjson.Valid(v) {
+		return t.w.Unparsed(dst, e.loc(), errNotJSON, raw)
+	}
+	root := gjson.Parse(v)
+	if !root.IsObject() {
+		return t.w.Unparsed(dst, e.loc(), errors.New("event is not a JSON object"), raw)
+	}
+	ev := root
+	if p := root.Get("payload"); p.Exists() {
+		ev = p
+	}
+	e.typ = ev.Get("type").Str
+	e.id = ev.Get("id").Str
+	if e.typ == "sync" {
+		se := ev.Get("syncEvent")
+		e.typ = stripVersion(se.Get("type").Str)
+		e.id = se.Get("id").Str
+		e.props = se.Get("data")
+	} else if e.props = ev.Get("properties"); !e.props.Exists() {
+		e.props = ev.Get("data")
+	}
+	if e.typ == "" {
+		return t.w.Unparsed(dst, e.loc(), errors.New("event without a type"), raw)
+	}
+	if t.format == FormatEvents && strings.HasPrefix(e.typ, "custom.") {
+		// Markers that the opencode.nvim recorder writes between the
+		// server's events (custom.emit_events.*, custom.server_*,
+		// custom.command.*): not OpenCode output.
+		return dst
+	}
+	if t.st.Recent.seen(e.id) {
+		// The sync wrapper on /global/event repeats the classic event
+		// with the same id (or the other way round).
+		return dst
+	}
+	return t.dispatch(dst, &e)
+}
+
+// stripVersion removes a schema-version suffix: "message.updated.1" →
+// "message.updated".
+func stripVersion(typ string) string {
+	i := strings.LastIndexByte(typ, '.')
+	if i < 0 || i == len(typ)-1 {
+		return typ
+	}
+	for _, c := range typ[i+1:] {
+		if c < '0' || c > '9' {
+			return typ
+		}
+	}
+	return typ[:i]
+}
+
+// ignoredPrefixes and ignored are the explicit ignore list: native event
+// types that carry nothing for the transcript (see the package doc).
+var ignoredPrefixes = []string{
+	"installation.", "lsp.", "file.", "pty.", "tui.", "mcp.", "project.", "workspace.", "worktree.",
+	"integration.", "vcs.", "session.next.",
+}
+
+var ignored = map[string]bool{
+	"server.connected":         true,
+	"server.heartbeat":         true,
+	"server.instance.disposed": true,
+	"global.disposed":          true,
+	"plugin.added":             true,
+	"catalog.updated":          true,
+	"reference.updated":        true,
+	"models-dev.refreshed":     true,
+	"command.executed":         true,
+	"session.diff":             true,
+	"session.compacted":        true,
+}
+
+// isIgnored reports whether a type is on the ignore list.
+func isIgnored(typ string) bool {
+	if ignored[typ] {
+		return true
+	}
+	for _, p := range ignoredPrefixes {
+		if strings.HasPrefix(typ, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// dispatch handles one unwrapped event.
+func (t *Translator) dispatch(dst []universal.Event, e *event) []universal.Event {
+	p := e.props
+	switch e.typ {
+	case "session.created", "session.updated":
+		return t.onSessionInfo(dst, e, e.typ == "session.created")
+	case "session.deleted":
+		return t.onSessionDeleted(dst, e)
+	case "session.status":
+		return t.onStatus(dst, e)
+	case "session.idle":
+		sid := p.Get("sessionID").Str
+		if t.route(sid, false) == routeRoot {
+			dst = t.endTurn(dst, universal.SourceAgent, e.raw)
+		}
+		return dst
+	case "session.error":
+		return t.onSessionError(dst, e)
+	case "message.updated":
+		info := p.Get("info")
+		if !info.IsObject() || info.Get("id").Str == "" {
+			return t.unparsed(dst, e, errors.New("message.updated without info.id"))
+		}
+		return t.onMessage(dst, info, e.raw, true)
+	case "message.part.updated":
+		part := p.Get("part")
+		if !part.IsObject() || part.Get("id").Str == "" || part.Get("messageID").Str == "" {
+			return t.unparsed(dst, e, errors.New("message.part.updated without part.id and part.messageID"))
+		}
+		return t.onPart(dst, part, p.Get("delta").Str, e)
+	case "message.part.delta":
+		return t.onDelta(dst, e)
+	case "message.removed":
+		return t.onMessageRemoved(dst, e)
+	case "message.part.removed":
+		return t.onPartRemoved(dst, e)
+	case "permission.updated", "permission.asked", "permission.v2.asked":
+		return t.onPermission(dst, e)
+	case "permission.replied", "permission.v2.replied":
+		return t.onPermissionReplied(dst, e)
+	case "question.asked", "question.v2.asked":
+		return t.onQuestion(dst, e)
+	case "question.replied", "question.rejected", "question.v2.replied", "question.v2.rejected":
+		return t.onQuestionResolved(dst, e)
+	case "todo.updated":
+		return t.onTodo(dst, e)
+	}
+	if isIgnored(e.typ) {
+		return dst
+	}
+	return t.unparsed(dst, e, fmt.Errorf("unknown event type %q", e.typ))
+}

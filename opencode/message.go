@@ -1,0 +1,599 @@
+package opencode
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+func role(r string) universal.Role {
+	switch r {
+	case "user":
+		return universal.RoleUser
+	case "assistant":
+		return universal.RoleAssistant
+	case "system":
+		return universal.RoleSystem
+	}
+	return ""
+}
+
+// roleName returns a native role that does not alias the input.
+func (t *Translator) roleName(r string) string {
+	switch r {
+	case "user":
+		return "user"
+	case "assistant":
+		return "assistant"
+	}
+	return t.w.Copy(r)
+}
+
+// newMessage starts the item of a message. A message first seen through
+// one of its parts gets a stub (role unknown, source daemon) that its
+// message.updated fills in later.
+func (t *Translator) newMessage(dst []universal.Event, id, sid, r string, rt int, stub bool, raw []byte) ([]universal.Event, *msgState) {
+	id = t.w.Copy(id)
+	m := &msgState{ID: id, Item: t.w.NewItemID(), Session: t.w.Copy(sid), Role: t.roleName(r), Stub: stub}
+	if rt == routeChild {
+		m.Parent = t.st.Links[sid]
+	}
+	t.st.Msgs[id] = m
+	t.st.OpenMsgs = append(t.st.OpenMsgs, id)
+	src := universal.SourceAgent
+	if stub {
+		src = universal.SourceDaemon
+	}
+	dst = t.w.StartItem(dst, universal.Item{
+		ItemID:       m.Item,
+		NativeItemID: id,
+		ParentID:     m.Parent,
+		Kind:         universal.KindMessage,
+		Role:         role(r),
+	}, src, raw)
+	return dst, m
+}
+
+// onMessage handles a message's info (message.updated, or an entry of a
+// message list). complete: a completed info completes the item.
+func (t *Translator) onMessage(dst []universal.Event, info gjson.Result, raw []byte, complete bool) []universal.Event {
+	id := info.Get("id").Str
+	sid := info.Get("sessionID").Str
+	r := info.Get("role").Str
+	rt := t.route(sid, true)
+	if rt == routeSkip {
+		return dst
+	}
+	m := t.st.Msgs[id]
+	switch {
+	case m == nil:
+		if r == "user" && rt == routeRoot && t.format != FormatMessages {
+			dst = t.startTurn(dst, universal.SourceAgent, raw)
+		}
+		if r != "user" {
+			dst = t.completeUsers(dst, sid)
+		}
+		dst, m = t.newMessage(dst, id, sid, r, rt, false, raw)
+	case m.Role == "" && r != "":
+		// The message.updated of a message whose parts came first.
+		m.Role = t.roleName(r)
+		if r != "user" {
+			dst = t.completeUsers(dst, sid)
+		}
+	}
+	if e := info.Get("error"); e.Exists() && !m.ErrSeen {
+		m.ErrSeen = true
+		dst = t.emitError(dst, e, rt == routeRoot, raw)
+	}
+	if complete && info.Get("time.completed").Exists() {
+		dst = t.completeInfo(dst, id, m, info, rt, raw)
+	}
+	return dst
+}
+
+// completeInfo completes a message whose info says it is complete.
+func (t *Translator) completeInfo(dst []universal.Event, id string, m *msgState, info gjson.Result, rt int, raw []byte) []universal.Event {
+	if !t.w.IsOpen(m.Item) {
+		return dst
+	}
+	if rt == routeRoot && m.Role == "assistant" {
+		t.st.LastFinish = t.w.Copy(info.Get("finish").Str)
+	}
+	status := universal.StatusCompleted
+	if info.Get("error").Exists() {
+		status = universal.StatusFailed
+	}
+	return t.completeMessage(dst, id, m, status, universal.SourceAgent, raw)
+}
+
+// completeUsers completes the open user messages of a session: an
+// assistant message means the prompt is complete.
+func (t *Translator) completeUsers(dst []universal.Event, sid string) []universal.Event {
+	for _, id := range append([]string(nil), t.st.OpenMsgs...) {
+		if m := t.st.Msgs[id]; m.Role == "user" && m.Session == sid {
+			dst = t.completeMessage(dst, id, m, universal.StatusCompleted, universal.SourceDaemon, nil)
+		}
+	}
+	return dst
+}
+
+// completeMessage completes a message item with the final text of its
+// parts and its non-streaming parts.
+func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgState, status universal.ItemStatus, src universal.Source, raw []byte) []universal.Event {
+	if i := slices.Index(t.st.OpenMsgs, id); i >= 0 {
+		t.st.OpenMsgs = slices.Delete(t.st.OpenMsgs, i, i+1)
+	}
+	if !t.w.IsOpen(m.Item) {
+		return dst
+	}
+	dst = t.flushPending(dst, id)
+	n := len(m.Parts)
+	for _, x := range m.Extra {
+		n += len(x.Content)
+	}
+	content := make([]universal.Part, 0, n)
+	for i, pid := range m.Parts {
+		p := t.st.Parts[pid]
+		text := t.w.StreamedText(m.Item, i)
+		if p.HasFinal {
+			text = p.Final
+		}
+		if p.Removed {
+			text = ""
+		}
+		content = append(content, textPart(p.Type, text, p.Meta))
+	}
+	for _, x := range m.Extra {
+		content = append(content, x.Content...)
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID:       m.Item,
+		NativeItemID: m.ID,
+		ParentID:     m.Parent,
+		Kind:         universal.KindMessage,
+		Role:         role(m.Role),
+		Content:      content,
+		Status:       status,
+	}, src, raw)
+}
+
+func textPart(typ, text string, meta []byte) universal.Part {
+	if typ == "reasoning" {
+		p := universal.Reasoning(text, universal.VisibilityPublic)
+		p.Metadata = meta
+		return p
+	}
+	p := universal.Text(text)
+	p.Metadata = meta
+	return p
+}
+
+// partType maps a text or reasoning part to its content type.
+func partType(typ string) universal.PartType {
+	if typ == "reasoning" {
+		return universal.PartReasoning
+	}
+	return universal.PartText
+}
+
+// index returns the content index of a text or reasoning part, giving it
+// the next one the first time.
+func (t *Translator) index(m *msgState, pid string, p *partState) int {
+	if p.Index < 0 {
+		p.Index = len(m.Parts)
+		m.Parts = append(m.Parts, p.ID)
+	}
+	return p.Index
+}
+
+// onPart handles a part snapshot (message.part.updated, a run line's
+// part, an entry of a message's parts). delta is the ≤1.1 delta field.
+func (t *Translator) onPart(dst []universal.Event, part gjson.Result, delta string, e *event) []universal.Event {
+	pid := part.Get("id").Str
+	mid := part.Get("messageID").Str
+	sid := part.Get("sessionID").Str
+	if sid == "" {
+		sid = e.props.Get("sessionID").Str
+	}
+	rt := t.route(sid, true)
+	if rt == routeSkip {
+		return dst
+	}
+	m := t.st.Msgs[mid]
+	if m == nil {
+		if t.format == FormatRunJSON {
+			// Run output prints only the assistant's parts.
+			dst, m = t.newMessage(dst, mid, sid, "assistant", rt, false, e.raw)
+		} else {
+			dst, m = t.newMessage(dst, mid, sid, "", rt, true, e.raw)
+		}
+	}
+	p := t.st.Parts[pid]
+	fresh := p == nil
+	typ := part.Get("type").Str
+	if fresh {
+		pid = t.w.Copy(pid)
+		p = &partState{ID: pid, Msg: t.w.Copy(mid), Type: t.w.Copy(typ), Index: -1}
+		t.st.Parts[pid] = p
+	}
+	switch typ {
+	case "text", "reasoning":
+		if fresh {
+			dst = t.flushPart(dst, pid, p, m)
+		}
+		return t.onText(dst, m, pid, p, part, delta, e)
+	case "tool":
+		return t.onTool(dst, m, pid, p, part, sid, e)
+	case "step-start", "snapshot":
+		// Step boundaries and git snapshots: nothing for the transcript.
+		if typ == "step-start" && rt == routeRoot {
+			t.st.Turn.StepOpen = true
+		}
+		return dst
+	case "step-finish":
+		return t.onStepFinish(dst, part, rt, e)
+	case "retry":
+		return t.retry(dst, part.Get("attempt").Int(), part.Get("error.data.message").Str, part.Raw, e.raw)
+	case "file", "patch", "agent", "subtask", "compaction":
+		return t.onExtra(dst, mid, m, pid, p, extraContent(typ, part), e)
+	}
+	return t.unparsed(dst, e, fmt.Errorf("unknown part type %q", typ))
+}
+
+// onText handles a text or reasoning snapshot: the new suffix of the
+// snapshot beyond what was emitted becomes a delta; a snapshot that does
+// not extend it (trimmed, rewritten) is kept as the final text.
+func (t *Translator) onText(dst []universal.Event, m *msgState, pid string, p *partState, part gjson.Result, delta string, e *event) []universal.Event {
+	text := part.Get("text")
+	if part.Get("synthetic").Bool() {
+		return t.syntheticText(dst, m, pid, p, text.Str, e)
+	}
+	if !t.w.IsOpen(m.Item) {
+		return t.lateText(dst, m, p, part, e)
+	}
+	var add string
+	if text.Exists() {
+		emitted := ""
+		if p.Index >= 0 {
+			emitted = t.w.StreamedText(m.Item, p.Index)
+		}
+		if s := text.Str; strings.HasPrefix(s, emitted) {
+			add = s[len(emitted):]
+			p.Final, p.HasFinal = "", false
+		} else {
+			p.Final, p.HasFinal = t.w.Copy(s), true
+		}
+	} else {
+		add = delta
+	}
+	if add != "" {
+		dst = t.w.Delta(dst, m.Item, t.index(m, pid, p), partType(p.Type), add, universal.SourceAgent, e.raw)
+	}
+	if tm := part.Get("time"); !tm.Exists() || tm.Get("end").Exists() {
+		p.Meta = textMetadata(part)
+	}
+	return dst
+}
+
+// textMetadata keeps a text or reasoning part's provider metadata
+// (signatures, encrypted reasoning) and its ignored flag.
+func textMetadata(part gjson.Result) []byte {
+	var o jsonw.Object
+	if md := part.Get("metadata"); md.IsObject() && md.Raw != "{}" {
+		o.Raw("metadata", md.Raw)
+	}
+	if part.Get("ignored").Bool() {
+		o.Bool("ignored", true)
+	}
+	if o.Len() == 0 {
+		return nil
+	}
+	return o.Bytes()
+}
+
+// syntheticText maps a text part OpenCode generated itself (the content
+// of an attached file, a tool call it made for the user) to a system item
+// under the message, so that it is not mistaken for what the user typed.
+func (t *Translator) syntheticText(dst []universal.Event, m *msgState, pid string, p *partState, text string, e *event) []universal.Event {
+	if p.Late || text == "" {
+		return dst
+	}
+	p.Late = true
+	return t.w.Complete(dst, universal.Item{
+		ItemID:       t.w.NewItemID(),
+		NativeItemID: p.ID,
+		ParentID:     m.Item,
+		Kind:         universal.KindSystem,
+		Role:         universal.RoleSystem,
+		Content:      []universal.Part{universal.Text(t.w.Copy(text))},
+	}, universal.SourceAgent, e.raw)
+}
+
+// lateText handles a text part that arrives after its message item
+// completed: a part not seen before becomes an item of its own (same
+// message, same role); a later snapshot of a part the completion already
+// carried changes nothing.
+func (t *Translator) lateText(dst []universal.Event, m *msgState, p *partState, part gjson.Result, e *event) []universal.Event {
+	text := part.Get("text").Str
+	if p.Late || p.Index >= 0 || text == "" {
+		return dst
+	}
+	return t.lateItem(dst, m, p, []universal.Part{textPart(p.Type, t.w.Copy(text), textMetadata(part))}, e.raw)
+}
+
+// lateItem gives a part that arrived after its message completed an item
+// of its own: same message (native id), same role and parent.
+func (t *Translator) lateItem(dst []universal.Event, m *msgState, p *partState, content []universal.Part, raw []byte) []universal.Event {
+	p.Late = true
+	return t.w.Complete(dst, universal.Item{
+		ItemID:       t.w.NewItemID(),
+		NativeItemID: p.Msg,
+		ParentID:     m.Parent,
+		Kind:         universal.KindMessage,
+		Role:         role(m.Role),
+		Content:      content,
+	}, universal.SourceAgent, raw)
+}
+
+// onDelta handles message.part.delta (1.2+): text appended to a part's
+// field, which is "text" for reasoning parts too, so the part's own type
+// decides. A delta before its part is kept until the part arrives.
+func (t *Translator) onDelta(dst []universal.Event, e *event) []universal.Event {
+	sid := e.props.Get("sessionID").Str
+	mid := e.props.Get("messageID").Str
+	pid := e.props.Get("partID").Str
+	if mid == "" || pid == "" {
+		return t.unparsed(dst, e, errors.New("message.part.delta without messageID and partID"))
+	}
+	rt := t.route(sid, true)
+	if rt == routeSkip {
+		return dst
+	}
+	if f := e.props.Get("field").Str; f != "text" {
+		return t.unparsed(dst, e, fmt.Errorf("delta of field %q", f))
+	}
+	delta := e.props.Get("delta").Str
+	if delta == "" {
+		return dst
+	}
+	p := t.st.Parts[pid]
+	if p == nil {
+		m := t.st.Msgs[mid]
+		if m == nil {
+			dst, _ = t.newMessage(dst, mid, sid, "", rt, true, e.raw)
+		}
+		pd := pendingDelta{Session: t.w.Copy(sid), Msg: t.w.Copy(mid), Part: t.w.Copy(pid), Text: t.w.Copy(delta)}
+		if t.w.Stamper().IncludeRaw() {
+			pd.Raw = append([]byte(nil), e.raw...)
+		}
+		t.st.Pending = append(t.st.Pending, pd)
+		return dst
+	}
+	if p.Type != "text" && p.Type != "reasoning" {
+		return t.unparsed(dst, e, fmt.Errorf("text delta for a %s part", p.Type))
+	}
+	m := t.st.Msgs[p.Msg]
+	if !t.w.IsOpen(m.Item) {
+		// The message completed (or was closed at the end of its turn):
+		// its completion already carries the part's final text.
+		return dst
+	}
+	return t.w.Delta(dst, m.Item, t.index(m, pid, p), partType(p.Type), delta, universal.SourceAgent, e.raw)
+}
+
+// flushPart emits the deltas that came before the part's first snapshot.
+func (t *Translator) flushPart(dst []universal.Event, pid string, p *partState, m *msgState) []universal.Event {
+	if len(t.st.Pending) == 0 {
+		return dst
+	}
+	kept := t.st.Pending[:0]
+	for _, d := range t.st.Pending {
+		if d.Part != pid {
+			kept = append(kept, d)
+			continue
+		}
+		if t.w.IsOpen(m.Item) {
+			dst = t.w.Delta(dst, m.Item, t.index(m, pid, p), partType(p.Type), d.Text, universal.SourceAgent, d.Raw)
+		}
+	}
+	t.st.Pending = kept
+	return dst
+}
+
+// flushPending emits the buffered deltas of a message ("" for all) whose
+// part never arrived, as text.
+func (t *Translator) flushPending(dst []universal.Event, mid string) []universal.Event {
+	if len(t.st.Pending) == 0 {
+		return dst
+	}
+	var todo []pendingDelta
+	kept := t.st.Pending[:0]
+	for _, d := range t.st.Pending {
+		if mid == "" || d.Msg == mid {
+			todo = append(todo, d)
+		} else {
+			kept = append(kept, d)
+		}
+	}
+	t.st.Pending = kept
+	for _, d := range todo {
+		m := t.st.Msgs[d.Msg]
+		p := t.st.Parts[d.Part]
+		if p == nil {
+			p = &partState{ID: d.Part, Msg: d.Msg, Type: "text", Index: -1}
+			t.st.Parts[d.Part] = p
+		}
+		if m != nil && t.w.IsOpen(m.Item) {
+			dst = t.w.Delta(dst, m.Item, t.index(m, d.Part, p), partType(p.Type), d.Text, universal.SourceAgent, d.Raw)
+		}
+	}
+	return dst
+}
+
+// extraContent maps a part that does not stream to content parts.
+func extraContent(typ string, part gjson.Result) []universal.Part {
+	switch typ {
+	case "file":
+		mime := part.Get("mime").Str
+		url := part.Get("url").Str
+		name := part.Get("filename").Str
+		path := part.Get("source.path").Str
+		if path == "" {
+			if p, ok := strings.CutPrefix(url, "file://"); ok {
+				path = p
+			}
+		}
+		if path == "" {
+			path = name
+		}
+		var o jsonw.Object
+		o.OptString("filename", name)
+		o.OptString("mime", mime)
+		if !strings.HasPrefix(url, "data:") {
+			o.OptString("url", url)
+		}
+		if src := part.Get("source"); src.IsObject() {
+			o.Raw("source", src.Raw)
+		}
+		if strings.HasPrefix(mime, "image/") {
+			return []universal.Part{{Type: universal.PartImage, Path: strings.Clone(path), Mime: strings.Clone(mime), Metadata: o.Bytes()}}
+		}
+		return []universal.Part{{Type: universal.PartFileRef, Path: strings.Clone(path), Action: universal.FileRead, Metadata: o.Bytes()}}
+	case "patch":
+		var md jsonw.Object
+		meta := md.OptString("hash", part.Get("hash").Str).Bytes()
+		var ps []universal.Part
+		part.Get("files").ForEach(func(_, f gjson.Result) bool {
+			ps = append(ps, universal.Part{Type: universal.PartFileRef, Path: strings.Clone(f.Str), Action: universal.FilePatch, Metadata: meta})
+			return true
+		})
+		return ps
+	case "agent":
+		var o jsonw.Object
+		o.Raw("source", part.Get("source").Raw)
+		return []universal.Part{{Type: universal.PartStatus, Label: "agent", Detail: strings.Clone(part.Get("name").Str), Metadata: metaOrNil(&o)}}
+	case "subtask":
+		var o jsonw.Object
+		o.OptString("agent", part.Get("agent").Str)
+		o.OptString("prompt", part.Get("prompt").Str)
+		o.OptString("command", part.Get("command").Str)
+		o.Raw("model", part.Get("model").Raw)
+		return []universal.Part{{Type: universal.PartStatus, Label: "subtask", Detail: strings.Clone(part.Get("description").Str), Metadata: metaOrNil(&o)}}
+	default: // compaction
+		var o jsonw.Object
+		o.Raw("auto", part.Get("auto").Raw)
+		o.Raw("overflow", part.Get("overflow").Raw)
+		o.OptString("tail_start_id", part.Get("tail_start_id").Str)
+		detail := "compaction requested"
+		if part.Get("auto").Bool() {
+			detail = "automatic compaction"
+		}
+		return []universal.Part{{Type: universal.PartStatus, Label: "compaction", Detail: detail, Metadata: metaOrNil(&o)}}
+	}
+}
+
+func metaOrNil(o *jsonw.Object) []byte {
+	if o.Len() == 0 {
+		return nil
+	}
+	return o.Bytes()
+}
+
+// onExtra records (or replaces) a non-streaming part of a message. After
+// the message completed, the part becomes an item of its own.
+func (t *Translator) onExtra(dst []universal.Event, mid string, m *msgState, pid string, p *partState, content []universal.Part, e *event) []universal.Event {
+	if !t.w.IsOpen(m.Item) {
+		if p.Late || len(content) == 0 {
+			return dst
+		}
+		return t.lateItem(dst, m, p, content, e.raw)
+	}
+	for i := range m.Extra {
+		if m.Extra[i].Part == pid {
+			m.Extra[i].Content = content
+			return dst
+		}
+	}
+	m.Extra = append(m.Extra, extraPart{Part: p.ID, Content: content})
+	return dst
+}
+
+// onMessageRemoved handles message.removed (a revert): an open item is
+// completed as failed; a completed one gets a status item saying it was
+// removed.
+func (t *Translator) onMessageRemoved(dst []universal.Event, e *event) []universal.Event {
+	sid := e.props.Get("sessionID").Str
+	mid := e.props.Get("messageID").Str
+	if t.route(sid, false) == routeSkip {
+		return dst
+	}
+	m := t.st.Msgs[mid]
+	if m == nil {
+		return dst
+	}
+	if t.w.IsOpen(m.Item) {
+		return t.completeMessage(dst, mid, m, universal.StatusFailed, universal.SourceAgent, e.raw)
+	}
+	return t.removed(dst, m.Item, "message "+mid, e)
+}
+
+// onPartRemoved handles message.part.removed: the part of an open message
+// ends empty (the completed item marks it rewritten), open tool items are
+// completed as failed, and a part already completed gets a status item.
+func (t *Translator) onPartRemoved(dst []universal.Event, e *event) []universal.Event {
+	sid := e.props.Get("sessionID").Str
+	pid := e.props.Get("partID").Str
+	if t.route(sid, false) == routeSkip {
+		return dst
+	}
+	p := t.st.Parts[pid]
+	if p == nil {
+		return dst
+	}
+	m := t.st.Msgs[p.Msg]
+	switch {
+	case p.Type == "tool":
+		closed := false
+		for _, id := range []string{p.Result, p.Call} {
+			if id != "" && t.w.IsOpen(id) {
+				dst = t.w.Close(dst, id, universal.StatusFailed, universal.SourceAgent, e.raw)
+				closed = true
+			}
+		}
+		p.CallDone, p.ResultDone = true, true
+		if !closed && p.Call != "" {
+			dst = t.removed(dst, p.Call, "part "+pid, e)
+		}
+		return dst
+	case m != nil && t.w.IsOpen(m.Item):
+		p.Removed = true
+		for i := range m.Extra {
+			if m.Extra[i].Part == pid {
+				m.Extra = slices.Delete(m.Extra, i, i+1)
+				break
+			}
+		}
+		return dst
+	case m != nil:
+		return t.removed(dst, m.Item, "part "+pid, e)
+	}
+	return dst
+}
+
+// removed emits a status item recording that OpenCode removed something
+// already completed.
+func (t *Translator) removed(dst []universal.Event, item, what string, e *event) []universal.Event {
+	var o jsonw.Object
+	o.String("item_id", item)
+	return t.w.Complete(dst, universal.Item{
+		ItemID:   t.w.NewItemID(),
+		ParentID: item,
+		Kind:     universal.KindStatus,
+		Content:  []universal.Part{{Type: universal.PartStatus, Label: "removed", Detail: strings.Clone(what), Metadata: o.Bytes()}},
+	}, universal.SourceAgent, e.raw)
+}

@@ -1,0 +1,281 @@
+package opencode
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"unsafe"
+
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// agentName is the agent's name in session metadata and error locations.
+const agentName = "opencode"
+
+// The input formats.
+const (
+	// FormatSSE is the server's event stream (/event, /global/event or
+	// /api/event) as recorded: raw text/event-stream.
+	FormatSSE = "sse"
+	// FormatEvents is a JSON array of /event payloads, as clients such as
+	// opencode.nvim and sandbox-agent record them.
+	FormatEvents = "events"
+	// FormatRunJSON is the stdout of opencode run --format json.
+	FormatRunJSON = "run-json"
+	// FormatMessages is the GET /session/{id}/message response: a JSON
+	// array of {info, parts} (a single {info, parts} object is accepted too).
+	FormatMessages = "messages"
+)
+
+// Formats lists the native formats the translator reads.
+var Formats = []universal.Format{
+	{Name: FormatSSE, Framing: universal.FrameSSE, Doc: "server events from /event, /global/event or /api/event"},
+	{Name: FormatRunJSON, Framing: universal.FrameLines, Doc: "opencode run --format json stdout"},
+	{Name: FormatMessages, Framing: universal.FrameDocument, Doc: "GET /session/{id}/message response"},
+	{Name: FormatEvents, Framing: universal.FrameDocument, Doc: "a JSON array of /event payloads, as clients record them"},
+}
+
+// Detect names the format of an input that starts with head, "" when it
+// cannot tell.
+func Detect(head []byte) string {
+	head = bytes.TrimLeft(head, " \t\r\n\ufeff")
+	if len(head) == 0 {
+		return ""
+	}
+	for _, p := range []string{"data:", ":", "event:", "id:", "retry:"} {
+		if bytes.HasPrefix(head, []byte(p)) {
+			return FormatSSE
+		}
+	}
+	v := view(head)
+	switch head[0] {
+	case '[':
+		first := gjson.Get(v, "0")
+		switch {
+		case first.Get("info").Exists():
+			return FormatMessages
+		case first.Get("type").Exists():
+			return FormatEvents
+		}
+	case '{':
+		line := v
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line = v[:i]
+		}
+		if gjson.Get(line, "info").Exists() && gjson.Get(line, "parts").Exists() {
+			return FormatMessages
+		}
+		switch gjson.Get(line, "type").Str {
+		case "step_start", "step_finish", "text", "reasoning", "tool_use", "error", "done":
+			if gjson.Get(line, "sessionID").Exists() {
+				return FormatRunJSON
+			}
+		}
+		if gjson.Get(v, "info").Exists() && gjson.Get(v, "parts").Exists() {
+			return FormatMessages
+		}
+	}
+	return ""
+}
+
+// Translator translates one OpenCode session. Build it with [New]; it
+// implements [universal.Translator]. It is not safe for concurrent use.
+type Translator struct {
+	format string
+	w      *universal.Stream
+	st     state
+}
+
+var _ universal.Translator = (*Translator)(nil)
+
+// New returns a translator for one session in the named format.
+func New(format string, o universal.Options) (*Translator, error) {
+	switch format {
+	case FormatSSE, FormatEvents, FormatRunJSON, FormatMessages:
+	default:
+		return nil, fmt.Errorf("opencode: %w: %q", universal.ErrUnknownFormat, format)
+	}
+	t := &Translator{format: format, w: universal.NewStream(agentName, o)}
+	t.st.init()
+	return t, nil
+}
+
+// Follow names the native session (ses_…) to translate. Without it the
+// translator follows the first root session that shows activity in the
+// input (see the package documentation). Call it before the first
+// Translate; later calls are ignored once a session was chosen.
+func (t *Translator) Follow(nativeSessionID string) {
+	if t.st.Session != "" || nativeSessionID == "" {
+		return
+	}
+	t.st.Session = nativeSessionID
+	t.w.SetNativeSessionID(nativeSessionID)
+}
+
+// Translate implements [universal.Translator].
+func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	if m.Err != nil {
+		return t.w.Unparsed(dst, lineLoc(m.Line, -1), m.Err, m.Data)
+	}
+	switch t.format {
+	case FormatSSE:
+		return t.translateEvent(dst, m.Data, m.Line, -1)
+	case FormatEvents:
+		return t.translateArray(dst, m)
+	case FormatRunJSON:
+		return t.translateRun(dst, m)
+	default:
+		return t.translateMessages(dst, m)
+	}
+}
+
+// translateArray reads a JSON array of events.
+func (t *Translator) translateArray(dst []universal.Event, m universal.Message) []universal.Event {
+	v := view(m.Data)
+	if !gjson.Valid(v) {
+		return t.w.Unparsed(dst, lineLoc(m.Line, -1), errNotJSON, m.Data)
+	}
+	r := gjson.Parse(v)
+	if !r.IsArray() {
+		return t.w.Unparsed(dst, lineLoc(m.Line, -1), errors.New("not a JSON array of events"), m.Data)
+	}
+	i := 0
+	r.ForEach(func(_, e gjson.Result) bool {
+		dst = t.translateEvent(dst, bytesOf(e.Raw), m.Line, i)
+		i++
+		return true
+	})
+	return dst
+}
+
+// Report implements [universal.Translator].
+func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
+	w := t.w
+	switch r := r.(type) {
+	case universal.Prompt:
+		// OpenCode echoes user messages on its event stream and in its
+		// message lists; only run --format json lacks them.
+		if t.format == FormatRunJSON {
+			t.st.Prompts = append(t.st.Prompts, r.Text)
+			if t.st.Turn.Open && !t.st.Turn.Prompted {
+				dst = t.runPrompt(dst)
+			}
+		}
+	case universal.PermissionReply:
+		if !w.PermissionPending(r.PermissionID) {
+			return dst
+		}
+		p := universal.Permission{PermissionID: r.PermissionID, Status: universal.PermissionDenied}
+		if r.Approved {
+			p.Status = universal.PermissionApproved
+		}
+		p.Action, p.ItemID, p.CallID = t.st.permissionInfo(r.PermissionID)
+		p.Metadata = decisionMetadata(r.Decision, r.Message)
+		t.st.Resolved[r.PermissionID] = true
+		dst = w.ResolvePermission(dst, p, universal.SourceDaemon, nil)
+	case universal.QuestionReply:
+		if !w.QuestionPending(r.QuestionID) {
+			return dst
+		}
+		q := universal.Question{QuestionID: r.QuestionID, Response: r.Response, Status: universal.QuestionAnswered}
+		if r.Rejected {
+			q.Status = universal.QuestionRejected
+		}
+		asked := t.st.Questions[r.QuestionID]
+		q.ItemID, q.Prompt, q.Options = asked.Item, asked.Prompt, asked.Options
+		t.st.Resolved[r.QuestionID] = true
+		dst = w.ResolveQuestion(dst, q, universal.SourceDaemon, nil)
+	case universal.Terminate:
+		dst = t.finish(dst, true, false)
+		dst = w.End(dst, universal.SessionEnded{Reason: universal.EndTerminated, TerminatedBy: universal.ByDaemon, Message: r.Message}, universal.SourceDaemon, nil)
+	case universal.Exit:
+		failed := r.Code != 0
+		if failed && t.st.Turn.Open {
+			t.st.Turn.Failed = true
+		}
+		dst = t.finish(dst, false, !failed)
+		code := r.Code
+		end := universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent, ExitCode: &code, Stderr: r.Stderr}
+		if failed || t.st.LastTurnFailed {
+			end.Reason = universal.EndError
+		}
+		dst = w.End(dst, end, universal.SourceDaemon, nil)
+	case universal.EndOfInput:
+		dst = t.finish(dst, false, false)
+		end := universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}
+		if t.st.LastTurnFailed {
+			end.Reason = universal.EndError
+		}
+		dst = w.End(dst, end, universal.SourceDaemon, nil)
+	}
+	return dst
+}
+
+// checkpoint is what Checkpoint saves.
+type checkpoint struct {
+	Format string                `json:"format"`
+	Stream universal.StreamState `json:"stream"`
+	State  *state                `json:"state"`
+}
+
+// Checkpoint implements [universal.Translator].
+func (t *Translator) Checkpoint() ([]byte, error) {
+	b, err := json.Marshal(checkpoint{Format: t.format, Stream: t.w.State(), State: &t.st})
+	if err != nil {
+		return nil, fmt.Errorf("opencode: checkpoint: %w", err)
+	}
+	return b, nil
+}
+
+// Restore implements [universal.Translator].
+func (t *Translator) Restore(b []byte) error {
+	var c checkpoint
+	if err := json.Unmarshal(b, &c); err != nil {
+		return fmt.Errorf("opencode: restore: %w", err)
+	}
+	if c.Format != t.format {
+		return fmt.Errorf("opencode: restore: checkpoint of format %q into a %q translator", c.Format, t.format)
+	}
+	if c.State == nil {
+		return errors.New("opencode: restore: checkpoint without state")
+	}
+	t.w.Restore(c.Stream)
+	t.st = *c.State
+	t.st.init()
+	return nil
+}
+
+var errNotJSON = errors.New("not valid JSON")
+
+// view returns b as a string without copying; the string is valid as long
+// as b is.
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// bytesOf returns the bytes of s without copying; they must not be
+// modified.
+func bytesOf(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+// lineLoc names where a native message was: its line, and its position in
+// an array of events when index >= 0.
+func lineLoc(line int64, index int) string {
+	switch {
+	case index >= 0 && line > 0:
+		return fmt.Sprintf("line %d, event %d", line, index)
+	case index >= 0:
+		return fmt.Sprintf("event %d", index)
+	default:
+		return fmt.Sprintf("line %d", line)
+	}
+}

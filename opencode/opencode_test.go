@@ -1,0 +1,155 @@
+package opencode_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/opencode"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+const (
+	recorded = "../testdata/opencode/1.18.33"
+	public   = "../testdata/opencode/public"
+)
+
+var scenarios = []string{
+	"s01-text", "s02-tool", "s03-multitool", "s04-edit", "s05-error",
+	"s06-multiturn", "s07-permission", "s08-bigoutput", "s09-unicode", "s10-subagent",
+}
+
+// newFor returns the harness constructor of a format.
+func newFor(t testing.TB, format string) func(universal.Options) universal.Translator {
+	return func(o universal.Options) universal.Translator {
+		tr, err := opencode.New(format, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+}
+
+func framing(format string) universal.Framing {
+	for _, f := range opencode.Formats {
+		if f.Name == format {
+			return f.Framing
+		}
+	}
+	panic("no format " + format)
+}
+
+// runExit is the exit status of the last opencode run of a capture.
+func runExit(t *testing.T, meta string) universal.Report {
+	b, err := os.ReadFile(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Captures struct {
+			Run struct {
+				ExitCodes []int `json:"exit_codes"`
+			} `json:"run"`
+		} `json:"captures"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	codes := m.Captures.Run.ExitCodes
+	if len(codes) == 0 {
+		return nil
+	}
+	return universal.Exit{Code: codes[len(codes)-1]}
+}
+
+// TestRecorded runs every recorded OpenCode 1.18.33 capture, in each of
+// its formats, through the harness with the capture's expect block.
+func TestRecorded(t *testing.T) {
+	for _, s := range scenarios {
+		meta := filepath.Join(recorded, s+".meta.json")
+		prompts, err := golden.Prompts(meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reports []universal.Report
+		for _, p := range prompts {
+			reports = append(reports, universal.Prompt{Text: p})
+		}
+		for _, c := range []struct{ file, format string }{
+			{s + ".sse", opencode.FormatSSE},
+			{s + ".global.sse", opencode.FormatSSE},
+			{s + ".run.jsonl", opencode.FormatRunJSON},
+			{s + ".messages.json", opencode.FormatMessages},
+		} {
+			t.Run(c.file, func(t *testing.T) {
+				gc := golden.Case{
+					Input:   filepath.Join(recorded, c.file),
+					Meta:    meta,
+					Format:  c.format,
+					Framing: framing(c.format),
+					New:     newFor(t, c.format),
+					// The host's prompts: OpenCode echoes them except in
+					// run output, where they become the user messages.
+					Reports: reports,
+				}
+				if c.format == opencode.FormatRunJSON {
+					gc.End = runExit(t, meta)
+				}
+				golden.Run(t, gc)
+			})
+		}
+	}
+}
+
+// TestPublic runs the public samples recorded by other projects (their
+// provenance is in testdata/opencode/public/SOURCES.md). The opencode.nvim
+// and sandbox-agent event captures are JSON arrays of /event payloads: the
+// events format.
+func TestPublic(t *testing.T) {
+	cases := []struct {
+		file, format string
+		synthetic    bool
+	}{
+		{"opencode-nvim-v0.15-era-simple-session.json", opencode.FormatEvents, false},
+		{"opencode-nvim-v0.15-era-updating-text.json", opencode.FormatEvents, false},
+		{"opencode-nvim-v0.15.0-api-error.json", opencode.FormatEvents, false},
+		{"opencode-nvim-v0.15.0-diff.json", opencode.FormatEvents, false},
+		{"opencode-nvim-v0.15.0-permission.json", opencode.FormatEvents, false},
+		{"opencode-nvim-v0.15.0-tool-invalid.json", opencode.FormatEvents, false},
+		{"opencode-nvim-v0.15.13-api-abort.json", opencode.FormatEvents, false},
+		{"opencode-nvim-v1.0.220-permission_error.json", opencode.FormatEvents, false},
+		{"opencode-nvim-v1.1.2-permission-ask-new-deny.json", opencode.FormatEvents, false},
+		{"opencode-nvim-v1.1.20-data.json", opencode.FormatEvents, false},
+		{"opencode-nvim-v1.1.31-question-ask-replied.json", opencode.FormatEvents, false},
+		{"opencode-nvim-v1.17.13-question-multiple-choices-answered.json", opencode.FormatEvents, false},
+		{"opencode-nvim-v1.2.15-explore.json", opencode.FormatEvents, false},
+		{"sandbox-agent-native-v1.1.49-all-events.json", opencode.FormatEvents, false},
+		{"sandbox-agent-native-v1.1.49-session-events.json", opencode.FormatEvents, false},
+		{"sandbox-agent-native-v1.1.49-messages-after-2.json", opencode.FormatMessages, false},
+		{"sandbox-agent-native-v1.1.49-message-1-response.json", opencode.FormatMessages, false},
+		{"sandbox-agent-native-v1.1.49-message-2-response.json", opencode.FormatMessages, false},
+		{"sandbox-agent__native__messages-after-1.json", opencode.FormatMessages, false},
+		{"takopi-opencode-run-json-success.jsonl", opencode.FormatRunJSON, false},
+		{"synthetic/opencode-nvim-compaction-after-messages.json", opencode.FormatEvents, true},
+		{"synthetic/opencode-nvim-message-removal.json", opencode.FormatEvents, true},
+		{"synthetic/opencode-nvim-part-before-message-delta.json", opencode.FormatEvents, true},
+		{"synthetic/opencode-nvim-provider-overloaded-status.json", opencode.FormatEvents, true},
+		{"synthetic/opencode-nvim-reasoning.json", opencode.FormatEvents, true},
+		{"synthetic/takopi-opencode-run-json-edited.jsonl", opencode.FormatRunJSON, true},
+		{"synthetic/takopi-opencode-run-json-error.jsonl", opencode.FormatRunJSON, true},
+		{"synthetic/takopi-opencode-run-json-success-no-reason.jsonl", opencode.FormatRunJSON, true},
+	}
+	for _, c := range cases {
+		t.Run(strings.TrimSuffix(filepath.Base(c.file), filepath.Ext(c.file)), func(t *testing.T) {
+			golden.Run(t, golden.Case{
+				Input:   filepath.Join(public, c.file),
+				Format:  c.format,
+				Framing: framing(c.format),
+				New:     newFor(t, c.format),
+			})
+		})
+	}
+}

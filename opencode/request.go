@@ -1,0 +1,314 @@
+package opencode
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// callItem returns the tool_call item of a session's call id, "" when
+// unknown.
+func (t *Translator) callItem(sid, callID string) string {
+	if callID == "" {
+		return ""
+	}
+	if p := t.st.Parts[t.st.Calls[callKey(sid, callID)]]; p != nil {
+		return p.Call
+	}
+	return ""
+}
+
+// request reads the id and session of a permission request or question
+// and says how to route it: routeSkip for another session's, and for a
+// repeat of one pending or answered.
+func (t *Translator) request(e *event, pending func(string) bool) (id, sid string, rt int) {
+	id, sid = e.props.Get("id").Str, e.props.Get("sessionID").Str
+	if id == "" {
+		return "", sid, routeSkip
+	}
+	rt = t.route(sid, true)
+	if pending(id) || t.st.Resolved[id] {
+		rt = routeSkip
+	}
+	return id, sid, rt
+}
+
+// onPermission handles the three generations of permission requests:
+//
+//	permission.updated  {id, type, pattern, title, metadata, callID, messageID}   ≤ 1.0
+//	permission.asked    {id, permission, patterns, metadata, always, tool{callID}} ≥ 1.1
+//	permission.v2.asked {id, action, resources, save, metadata, source{callID}}
+func (t *Translator) onPermission(dst []universal.Event, e *event) []universal.Event {
+	p := e.props
+	id, sid, rt := t.request(e, t.w.PermissionPending)
+	if id == "" {
+		return t.unparsed(dst, e, errors.New("permission request without id"))
+	}
+	if rt == routeSkip {
+		return dst
+	}
+	var action, callID string
+	var md jsonw.Object
+	switch e.typ {
+	case "permission.updated":
+		action, callID = p.Get("type").Str, p.Get("callID").Str
+		md.OptString("title", p.Get("title").Str)
+		md.Raw("pattern", p.Get("pattern").Raw)
+	case "permission.asked":
+		action, callID = p.Get("permission").Str, p.Get("tool.callID").Str
+		md.Raw("patterns", p.Get("patterns").Raw)
+		md.Raw("always", p.Get("always").Raw)
+	default:
+		action, callID = p.Get("action").Str, p.Get("source.callID").Str
+		md.Raw("resources", p.Get("resources").Raw)
+		md.Raw("save", p.Get("save").Raw)
+		md.Raw("source", p.Get("source").Raw)
+	}
+	md.Raw("metadata", p.Get("metadata").Raw)
+	if rt == routeChild {
+		md.String("session_id", sid)
+	}
+	id = t.w.Copy(id)
+	info := permInfo{Action: t.w.Copy(action), Item: t.callItem(sid, callID), CallID: t.w.Copy(callID)}
+	t.st.Perms[id] = info
+	return t.w.RequestPermission(dst, universal.Permission{
+		PermissionID: id,
+		Action:       info.Action,
+		Metadata:     md.Bytes(),
+		ItemID:       info.Item,
+		CallID:       info.CallID,
+	}, universal.SourceAgent, e.raw)
+}
+
+// onPermissionReplied handles permission.replied in both shapes
+// ({permissionID, response} and {requestID, reply}) and
+// permission.v2.replied: once and always approve, reject denies.
+func (t *Translator) onPermissionReplied(dst []universal.Event, e *event) []universal.Event {
+	p := e.props
+	id := p.Get("requestID").Str
+	if id == "" {
+		id = p.Get("permissionID").Str
+	}
+	reply := p.Get("reply").Str
+	if reply == "" {
+		reply = p.Get("response").Str
+	}
+	if id == "" {
+		return t.unparsed(dst, e, errors.New("permission reply without requestID"))
+	}
+	if !t.w.PermissionPending(id) && (t.st.Resolved[id] || t.route(p.Get("sessionID").Str, false) == routeSkip) {
+		return dst
+	}
+	status, ok := replyStatus(reply)
+	if !ok {
+		return t.unparsed(dst, e, fmt.Errorf("unknown permission reply %q", reply))
+	}
+	id = t.w.Copy(id)
+	t.st.Resolved[id] = true
+	info := t.st.Perms[id]
+	return t.w.ResolvePermission(dst, universal.Permission{
+		PermissionID: id,
+		Action:       info.Action,
+		Status:       status,
+		Metadata:     decisionMetadata(reply, ""),
+		ItemID:       info.Item,
+		CallID:       info.CallID,
+	}, universal.SourceAgent, e.raw)
+}
+
+func replyStatus(reply string) (universal.PermissionStatus, bool) {
+	switch reply {
+	case "once", "always", "allow", "approve", "approved":
+		return universal.PermissionApproved, true
+	case "reject", "deny", "denied":
+		return universal.PermissionDenied, true
+	}
+	return "", false
+}
+
+// decisionMetadata is the metadata of a resolved permission.
+func decisionMetadata(reply, message string) []byte {
+	var o jsonw.Object
+	o.OptString("reply", reply)
+	o.OptString("message", message)
+	return metaOrNil(&o)
+}
+
+// onQuestion handles question.asked: every question is kept in metadata;
+// the prompt joins the questions and the options list every label.
+func (t *Translator) onQuestion(dst []universal.Event, e *event) []universal.Event {
+	p := e.props
+	id, sid, rt := t.request(e, t.w.QuestionPending)
+	if id == "" {
+		return t.unparsed(dst, e, errors.New("question without id"))
+	}
+	if rt == routeSkip {
+		return dst
+	}
+	qs := p.Get("questions")
+	var prompt strings.Builder
+	var options []string
+	qs.ForEach(func(_, q gjson.Result) bool {
+		if prompt.Len() > 0 {
+			prompt.WriteByte('\n')
+		}
+		prompt.WriteString(q.Get("question").Str)
+		q.Get("options").ForEach(func(_, o gjson.Result) bool {
+			options = append(options, strings.Clone(o.Get("label").Str))
+			return true
+		})
+		return true
+	})
+	var md jsonw.Object
+	md.Raw("questions", qs.Raw)
+	if rt == routeChild {
+		md.String("session_id", sid)
+	}
+	id = t.w.Copy(id)
+	q := questionInfo{Item: t.callItem(sid, p.Get("tool.callID").Str), Prompt: prompt.String(), Options: options}
+	t.st.Questions[id] = q
+	return t.w.AskQuestion(dst, universal.Question{
+		QuestionID: id,
+		Prompt:     q.Prompt,
+		Options:    q.Options,
+		ItemID:     q.Item,
+		Metadata:   md.Bytes(),
+	}, universal.SourceAgent, e.raw)
+}
+
+// onQuestionResolved handles question.replied (answers: one list of
+// labels per question) and question.rejected.
+func (t *Translator) onQuestionResolved(dst []universal.Event, e *event) []universal.Event {
+	p := e.props
+	id := p.Get("requestID").Str
+	if id == "" {
+		return t.unparsed(dst, e, errors.New("question reply without requestID"))
+	}
+	if !t.w.QuestionPending(id) && (t.st.Resolved[id] || t.route(p.Get("sessionID").Str, false) == routeSkip) {
+		return dst
+	}
+	asked := t.st.Questions[id]
+	q := universal.Question{QuestionID: t.w.Copy(id), Status: universal.QuestionAnswered, ItemID: asked.Item, Prompt: asked.Prompt, Options: asked.Options}
+	if strings.HasSuffix(e.typ, "rejected") {
+		q.Status = universal.QuestionRejected
+	} else {
+		answers := p.Get("answers")
+		var resp strings.Builder
+		answers.ForEach(func(_, a gjson.Result) bool {
+			if resp.Len() > 0 {
+				resp.WriteString("; ")
+			}
+			first := true
+			a.ForEach(func(_, s gjson.Result) bool {
+				if !first {
+					resp.WriteString(", ")
+				}
+				first = false
+				resp.WriteString(s.Str)
+				return true
+			})
+			return true
+		})
+		q.Response = resp.String()
+		var md jsonw.Object
+		q.Metadata = md.Raw("answers", answers.Raw).Bytes()
+	}
+	t.st.Resolved[q.QuestionID] = true
+	return t.w.ResolveQuestion(dst, q, universal.SourceAgent, e.raw)
+}
+
+// onTodo maps todo.updated to a completed status item holding the plan
+// as a checklist (detail) and the native todos (metadata); each update is
+// a new item.
+func (t *Translator) onTodo(dst []universal.Event, e *event) []universal.Event {
+	sid := e.props.Get("sessionID").Str
+	rt := t.route(sid, true)
+	if rt == routeSkip {
+		return dst
+	}
+	todos := e.props.Get("todos")
+	var list strings.Builder
+	todos.ForEach(func(_, td gjson.Result) bool {
+		if list.Len() > 0 {
+			list.WriteByte('\n')
+		}
+		switch td.Get("status").Str {
+		case "completed":
+			list.WriteString("[x] ")
+		case "in_progress":
+			list.WriteString("[~] ")
+		case "cancelled":
+			list.WriteString("[-] ")
+		default:
+			list.WriteString("[ ] ")
+		}
+		list.WriteString(td.Get("content").Str)
+		return true
+	})
+	var md jsonw.Object
+	md.Raw("todos", todos.Raw)
+	parent := ""
+	if rt == routeChild {
+		parent = t.st.Links[sid]
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID:   t.w.NewItemID(),
+		ParentID: parent,
+		Kind:     universal.KindStatus,
+		Content:  []universal.Part{{Type: universal.PartStatus, Label: "todo", Detail: list.String(), Metadata: md.Bytes()}},
+	}, universal.SourceAgent, e.raw)
+}
+
+// onStepFinish reports a step-finish part's tokens and cost as the usage
+// of one model call. OpenCode's tokens: input excludes the cache reads and
+// writes; output excludes reasoning in current versions (total = input +
+// output + reasoning + cache, observed in 1.17 and 1.18) and includes it in
+// old ones. The universal usage counts all input (cached ⊂ input) and all
+// output (reasoning ⊂ output).
+func (t *Translator) onStepFinish(dst []universal.Event, part gjson.Result, rt int, e *event) []universal.Event {
+	if rt == routeRoot {
+		t.st.LastFinish = t.w.Copy(part.Get("reason").Str)
+		t.st.Turn.StepOpen = false
+		t.st.Turn.LastReason = t.st.LastFinish
+	}
+	tok := part.Get("tokens")
+	if !tok.IsObject() {
+		return dst
+	}
+	in, out, rsn := tok.Get("input").Int(), tok.Get("output").Int(), tok.Get("reasoning").Int()
+	cr, cw := tok.Get("cache.read").Int(), tok.Get("cache.write").Int()
+	input := in + cr + cw
+	output := out
+	total := tok.Get("total")
+	switch {
+	case !total.Exists():
+		// Builds without a total counted reasoning inside output.
+	case total.Int() == input+out:
+		// Reasoning already inside output.
+	default:
+		output = out + rsn
+	}
+	u := universal.Usage{
+		InputTokens:       ptr(input),
+		CachedInputTokens: ptr(cr),
+		CacheWriteTokens:  ptr(cw),
+		OutputTokens:      ptr(output),
+		ReasoningTokens:   ptr(rsn),
+		TotalTokens:       ptr(input + output),
+	}
+	if total.Exists() {
+		u.TotalTokens = ptr(total.Int())
+	}
+	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall, Usage: u}
+	if c := part.Get("cost"); c.Type == gjson.Number {
+		f := c.Float()
+		d.CostUSD = &f
+	}
+	return t.w.Emit(dst, universal.TypeUsageUpdated, universal.SourceAgent, d, e.raw)
+}
+
+func ptr(v int64) *int64 { return &v }

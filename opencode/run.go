@@ -1,0 +1,164 @@
+package opencode
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// translateRun handles one line of opencode run --format json:
+//
+//	{"type":"step_start"|"text"|"reasoning"|"tool_use"|"step_finish","timestamp","sessionID","part":{…}}
+//	{"type":"error","timestamp","sessionID","error":{name,data}}
+//	{"type":"done",…}
+//
+// Parts are the same objects as in message.part.updated, printed once
+// when complete; lines of one step can come out of order (a text part
+// ends after the tool that follows it), so a step's message stays open
+// until its turn ends. A turn ends when a step finishes for a reason other
+// than tool-calls and the next step starts (or the input ends), on done,
+// and after an error.
+func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []universal.Event {
+	v := view(m.Data)
+	e := event{raw: m.Data, line: m.Line, index: -1}
+	if !gjson.Valid(v) {
+		return t.w.Unparsed(dst, e.loc(), errNotJSON, m.Data)
+	}
+	r := gjson.Parse(v)
+	e.props = r
+	e.typ = r.Get("type").Str
+	if !r.IsObject() || e.typ == "" {
+		return t.w.Unparsed(dst, e.loc(), errors.New("run line without a type"), m.Data)
+	}
+	sid := r.Get("sessionID").Str
+	switch e.typ {
+	case "step_start", "text", "reasoning", "tool_use", "step_finish", "error", "done":
+	default:
+		return t.unparsed(dst, &e, fmt.Errorf("unknown run line type %q", e.typ))
+	}
+	if t.route(sid, true) != routeRoot {
+		// opencode run prints only its own session's parts.
+		if sid == "" {
+			return t.unparsed(dst, &e, errors.New("run line without sessionID"))
+		}
+		return dst
+	}
+	switch e.typ {
+	case "error":
+		dst = t.runTurn(dst)
+		dst = t.emitError(dst, r.Get("error"), true, m.Data)
+		t.st.Turn.Failed = true
+		t.st.Turn.Finishing = true
+		return dst
+	case "done":
+		return t.endTurn(dst, universal.SourceAgent, m.Data)
+	}
+	part := r.Get("part")
+	if !part.IsObject() || part.Get("id").Str == "" || part.Get("messageID").Str == "" {
+		return t.unparsed(dst, &e, errors.New("run line without part.id and part.messageID"))
+	}
+	if e.typ == "step_start" && t.st.Turn.Finishing {
+		dst = t.endTurn(dst, universal.SourceDaemon, nil)
+	}
+	dst = t.runTurn(dst)
+	dst = t.onPart(dst, part, "", &e)
+	if e.typ == "step_finish" {
+		if reason := part.Get("reason").Str; reason != "" && reason != "tool-calls" {
+			t.st.Turn.Finishing = true
+		}
+	}
+	return dst
+}
+
+// runTurn starts a turn when none is open, with the next reported prompt
+// as its user message.
+func (t *Translator) runTurn(dst []universal.Event) []universal.Event {
+	if t.st.Turn.Open {
+		return dst
+	}
+	dst = t.startTurn(dst, universal.SourceDaemon, nil)
+	return t.runPrompt(dst)
+}
+
+// runPrompt emits the next reported prompt as the turn's user message
+// (run output does not echo it).
+func (t *Translator) runPrompt(dst []universal.Event) []universal.Event {
+	if len(t.st.Prompts) == 0 || t.st.Turn.Prompted {
+		return dst
+	}
+	text := t.st.Prompts[0]
+	t.st.Prompts = t.st.Prompts[1:]
+	t.st.Turn.Prompted = true
+	return t.w.Complete(dst, universal.Item{
+		ItemID:  t.w.NewItemID(),
+		Kind:    universal.KindMessage,
+		Role:    universal.RoleUser,
+		Content: []universal.Part{universal.Text(t.w.Copy(text))},
+	}, universal.SourceDaemon, nil)
+}
+
+// translateMessages replays a message list: a JSON array of {info, parts}
+// (or one such object). Each user message starts a turn (ending the one
+// before); a message's parts are handled before its completion.
+func (t *Translator) translateMessages(dst []universal.Event, m universal.Message) []universal.Event {
+	v := view(m.Data)
+	if !gjson.Valid(v) {
+		return t.w.Unparsed(dst, lineLoc(m.Line, -1), errNotJSON, m.Data)
+	}
+	r := gjson.Parse(v)
+	switch {
+	case r.IsObject() && r.Get("info").Exists():
+		return t.replayMessage(dst, r, m.Line, 0)
+	case r.IsArray():
+		i := 0
+		r.ForEach(func(_, x gjson.Result) bool {
+			dst = t.replayMessage(dst, x, m.Line, i)
+			i++
+			return true
+		})
+		return dst
+	}
+	return t.w.Unparsed(dst, lineLoc(m.Line, -1), errors.New("not a message list ([{info, parts}])"), m.Data)
+}
+
+// replayMessage replays one {info, parts} entry of a message list.
+func (t *Translator) replayMessage(dst []universal.Event, x gjson.Result, line int64, index int) []universal.Event {
+	e := event{typ: "message", props: x, raw: bytesOf(x.Raw), line: line, index: index}
+	info := x.Get("info")
+	id := info.Get("id").Str
+	if !info.IsObject() || id == "" {
+		return t.unparsed(dst, &e, errors.New("message without info.id"))
+	}
+	rt := t.route(info.Get("sessionID").Str, true)
+	if rt == routeSkip {
+		return dst
+	}
+	r := info.Get("role").Str
+	if r == "user" && rt == routeRoot {
+		dst = t.endTurn(dst, universal.SourceDaemon, nil)
+		dst = t.startTurn(dst, universal.SourceDaemon, nil)
+	}
+	dst = t.onMessage(dst, info, e.raw, false)
+	x.Get("parts").ForEach(func(_, part gjson.Result) bool {
+		pe := event{typ: "part", props: part, raw: bytesOf(part.Raw), line: line, index: index}
+		if part.Get("id").Str == "" || part.Get("messageID").Str == "" {
+			dst = t.unparsed(dst, &pe, errors.New("part without id and messageID"))
+			return true
+		}
+		dst = t.onPart(dst, part, "", &pe)
+		return true
+	})
+	msg := t.st.Msgs[id]
+	if msg == nil {
+		return dst
+	}
+	if r == "user" {
+		return t.completeMessage(dst, id, msg, universal.StatusCompleted, universal.SourceAgent, e.raw)
+	}
+	if info.Get("time.completed").Exists() {
+		return t.completeInfo(dst, id, msg, info, rt, e.raw)
+	}
+	return dst
+}

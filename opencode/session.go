@@ -1,0 +1,339 @@
+package opencode
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// How an event's session relates to the followed one.
+const (
+	routeSkip  = iota // another session: not mixed in
+	routeRoot         // the followed session
+	routeChild        // a sub-agent session linked to it
+)
+
+// maxDepth bounds the walk up the chain of parent sessions.
+const maxDepth = 16
+
+// route says how to treat an event of session sid. selects: the event is
+// activity that may choose the session to follow when none is chosen yet.
+func (t *Translator) route(sid string, selects bool) int {
+	s := &t.st
+	switch {
+	case sid == "":
+		return routeSkip
+	case s.Session == "":
+		if !selects {
+			return routeSkip
+		}
+		if _, child := s.Parents[sid]; child {
+			return routeSkip
+		}
+		s.Session = t.w.Copy(sid)
+		t.w.SetNativeSessionID(s.Session)
+		return routeRoot
+	case sid == s.Session:
+		return routeRoot
+	case t.linked(sid):
+		return routeChild
+	}
+	return routeSkip
+}
+
+// linked reports whether sid descends from the followed session.
+func (t *Translator) linked(sid string) bool {
+	for range maxDepth {
+		p, ok := t.st.Parents[sid]
+		if !ok {
+			return false
+		}
+		if p == t.st.Session {
+			return true
+		}
+		sid = p
+	}
+	return false
+}
+
+// link records that child was spawned from session parent by the tool
+// call item call ("" when unknown).
+func (t *Translator) link(child, parent, call string) {
+	if child == "" || child == t.st.Session {
+		return
+	}
+	if _, ok := t.st.Parents[child]; !ok && parent != "" && parent != child {
+		t.st.Parents[t.w.Copy(child)] = t.w.Copy(parent)
+	}
+	if call != "" && t.st.Links[child] == "" {
+		t.st.Links[t.w.Copy(child)] = call
+	}
+}
+
+// onSessionInfo handles session.created and session.updated: a root
+// session's creation starts the translated session with its metadata;
+// a child's records its parent.
+func (t *Translator) onSessionInfo(dst []universal.Event, e *event, created bool) []universal.Event {
+	info := e.props.Get("info")
+	id := info.Get("id").Str
+	if id == "" {
+		id = e.props.Get("sessionID").Str
+	}
+	if id == "" {
+		return t.unparsed(dst, e, errors.New("session event without info.id"))
+	}
+	if parent := info.Get("parentID").Str; parent != "" {
+		t.link(id, parent, "")
+		return dst
+	}
+	if created && t.route(id, true) == routeRoot && !t.w.Begun() {
+		dst = t.w.Begin(dst, sessionMetadata(info), universal.SourceAgent, e.raw)
+	}
+	return dst
+}
+
+// sessionMetadata is the session.started metadata from a Session object.
+func sessionMetadata(info gjson.Result) []byte {
+	var o jsonw.Object
+	o.String("agent", agentName)
+	o.OptString("agent_version", info.Get("version").Str)
+	o.OptString("cwd", info.Get("directory").Str)
+	o.OptString("title", info.Get("title").Str)
+	o.OptString("slug", info.Get("slug").Str)
+	o.OptString("project_id", info.Get("projectID").Str)
+	o.OptString("workspace_id", info.Get("workspaceID").Str)
+	if m := info.Get("model"); m.IsObject() {
+		o.Raw("model", m.Raw)
+	}
+	o.OptString("agent_name", info.Get("agent").Str)
+	return o.Bytes()
+}
+
+// onSessionDeleted ends the session when the followed one is deleted.
+func (t *Translator) onSessionDeleted(dst []universal.Event, e *event) []universal.Event {
+	id := e.props.Get("info.id").Str
+	if id == "" {
+		id = e.props.Get("sessionID").Str
+	}
+	if id == "" || id != t.st.Session {
+		return dst
+	}
+	dst = t.finish(dst, true, false)
+	return t.w.End(dst, universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent, Message: "session deleted"}, universal.SourceAgent, e.raw)
+}
+
+// onStatus handles session.status: busy starts the turn (once), idle ends
+// it, retry reports a transient error.
+func (t *Translator) onStatus(dst []universal.Event, e *event) []universal.Event {
+	sid := e.props.Get("sessionID").Str
+	status := e.props.Get("status")
+	switch typ := status.Get("type").Str; typ {
+	case "busy":
+		if t.route(sid, true) == routeRoot {
+			dst = t.startTurn(dst, universal.SourceAgent, e.raw)
+		}
+	case "idle":
+		if t.route(sid, false) == routeRoot {
+			dst = t.endTurn(dst, universal.SourceAgent, e.raw)
+		}
+	case "retry":
+		r := t.route(sid, true)
+		if r == routeSkip {
+			return dst
+		}
+		if r == routeRoot {
+			dst = t.startTurn(dst, universal.SourceAgent, e.raw)
+		}
+		dst = t.retry(dst, status.Get("attempt").Int(), status.Get("message").Str, status.Raw, e.raw)
+	default:
+		return t.unparsed(dst, e, fmt.Errorf("unknown session status %q", typ))
+	}
+	return dst
+}
+
+// retry reports a retried model call once per attempt.
+func (t *Translator) retry(dst []universal.Event, attempt int64, message, details string, raw []byte) []universal.Event {
+	if attempt != 0 && attempt == t.st.LastRetry {
+		return dst
+	}
+	t.st.LastRetry = attempt
+	if message == "" {
+		message = "retrying the model request"
+	}
+	return t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
+		Message:   t.w.Copy(message),
+		Code:      "retry",
+		Details:   jsonw.AppendRaw(nil, details),
+		WillRetry: true,
+	}, raw)
+}
+
+// onSessionError handles session.error; without a sessionID it belongs
+// to the followed session.
+func (t *Translator) onSessionError(dst []universal.Event, e *event) []universal.Event {
+	sid := e.props.Get("sessionID").Str
+	r := routeRoot
+	if sid != "" {
+		r = t.route(sid, true)
+	}
+	if r == routeSkip {
+		return dst
+	}
+	return t.emitError(dst, e.props.Get("error"), r == routeRoot, e.raw)
+}
+
+// emitError reports a named OpenCode error ({name, data:{message,…}})
+// once: session.error and the failed assistant message carry the same
+// one. An abort is not an error event; it makes the turn interrupted.
+func (t *Translator) emitError(dst []universal.Event, errv gjson.Result, root bool, raw []byte) []universal.Event {
+	name := errv.Get("name").Str
+	msg := errv.Get("data.message").Str
+	if msg == "" {
+		msg = errv.Get("message").Str
+	}
+	if msg == "" && errv.Type == gjson.String {
+		msg = errv.Str
+	}
+	if name == "MessageAbortedError" {
+		if root {
+			t.st.Turn.Aborted = true
+			t.st.Turn.Error = jsonw.AppendRaw(nil, errv.Raw)
+		}
+		return dst
+	}
+	key := name + "\x00" + msg
+	if key == t.st.LastErr {
+		return dst
+	}
+	t.st.LastErr = key
+	if root {
+		t.st.Turn.Failed = true
+		if errv.Exists() {
+			t.st.Turn.Error = jsonw.AppendRaw(nil, errv.Raw)
+		}
+	}
+	switch {
+	case msg != "":
+	case name != "":
+		msg = name
+	default:
+		msg = "session error"
+	}
+	var details []byte
+	if errv.Exists() {
+		details = jsonw.AppendRaw(nil, errv.Raw)
+	}
+	return t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
+		Message: t.w.Copy(msg),
+		Code:    t.w.Copy(name),
+		Details: details,
+	}, raw)
+}
+
+// startTurn starts the root session's turn unless one is open.
+func (t *Translator) startTurn(dst []universal.Event, src universal.Source, raw []byte) []universal.Event {
+	if t.st.Turn.Open {
+		return dst
+	}
+	dst, _ = t.w.StartTurn(dst, "", nil, src, raw)
+	t.st.Turn = turnState{Open: true}
+	t.st.LastRetry = 0
+	t.st.LastErr = ""
+	return dst
+}
+
+// endTurn ends the open turn with the status its events imply.
+func (t *Translator) endTurn(dst []universal.Event, src universal.Source, raw []byte) []universal.Event {
+	if !t.st.Turn.Open {
+		return dst
+	}
+	status := universal.TurnCompleted
+	switch {
+	case t.st.Turn.Failed:
+		status = universal.TurnError
+	case t.st.Turn.Aborted:
+		status = universal.TurnInterrupted
+	}
+	return t.endTurnWith(dst, status, src, raw)
+}
+
+// endTurnWith completes what the turn left open and emits turn.ended.
+func (t *Translator) endTurnWith(dst []universal.Event, status universal.TurnStatus, src universal.Source, raw []byte) []universal.Event {
+	dst = t.flushPending(dst, "")
+	for _, id := range append([]string(nil), t.st.OpenMsgs...) {
+		m := t.st.Msgs[id]
+		switch {
+		case m.Role == "user":
+			dst = t.completeMessage(dst, id, m, universal.StatusCompleted, universal.SourceDaemon, nil)
+		case t.format == FormatRunJSON:
+			// Run output has no message events: a step's message is
+			// complete when its turn is.
+			dst = t.completeMessage(dst, id, m, universal.StatusCompleted, universal.SourceDaemon, nil)
+		default:
+			dst = t.completeMessage(dst, id, m, universal.StatusFailed, universal.SourceDaemon, nil)
+		}
+	}
+	var md []byte
+	if len(t.st.Turn.Error) > 0 && status != universal.TurnCompleted {
+		var o jsonw.Object
+		md = o.RawBytes("error", t.st.Turn.Error).Bytes()
+	}
+	dst = t.w.EndTurn(dst, "", status, md, src, raw)
+	t.st.LastTurnFailed = status == universal.TurnError
+	t.st.Turn = turnState{}
+	return dst
+}
+
+// finish ends what the input left open before the session ends: the
+// turn, with the status the stream implies. terminated: the host stopped
+// the agent (interrupted). exitOK: the process exited with status 0.
+func (t *Translator) finish(dst []universal.Event, terminated, exitOK bool) []universal.Event {
+	if t.w.Ended() {
+		return dst
+	}
+	if t.st.Turn.Open {
+		dst = t.endTurnWith(dst, t.finalStatus(terminated, exitOK), universal.SourceDaemon, nil)
+	}
+	dst = t.flushPending(dst, "")
+	for _, id := range append([]string(nil), t.st.OpenMsgs...) {
+		if m := t.st.Msgs[id]; m.Role == "user" {
+			dst = t.completeMessage(dst, id, m, universal.StatusCompleted, universal.SourceDaemon, nil)
+		}
+	}
+	return dst
+}
+
+// finalStatus is the status of a turn still open when the input ends.
+func (t *Translator) finalStatus(terminated, exitOK bool) universal.TurnStatus {
+	turn := &t.st.Turn
+	switch {
+	case turn.Failed:
+		return universal.TurnError
+	case terminated || turn.Aborted:
+		return universal.TurnInterrupted
+	case t.format == FormatRunJSON:
+		// opencode run stops when the turn is over; without a done line
+		// only the exit status or the last step tells a finished run
+		// from a killed one.
+		if exitOK || (!turn.StepOpen && (turn.LastReason != "tool-calls" || turn.Denied)) {
+			return universal.TurnCompleted
+		}
+	case !t.rootAssistantOpen() && t.st.LastFinish != "tool-calls":
+		return universal.TurnCompleted
+	}
+	return universal.TurnInterrupted
+}
+
+// rootAssistantOpen reports whether an assistant message of the followed
+// session is still open.
+func (t *Translator) rootAssistantOpen() bool {
+	for _, id := range t.st.OpenMsgs {
+		if m := t.st.Msgs[id]; m.Session == t.st.Session && m.Role != "user" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,237 @@
+package opencode
+
+import (
+	"encoding/json"
+
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// state is everything the translator remembers between messages. It is
+// saved as JSON by Checkpoint; maps are only looked up, never iterated
+// for output, so the output does not depend on their order.
+type state struct {
+	// Session is the followed (root) native session, "" until chosen.
+	Session string `json:"session,omitempty"`
+	// Parents maps a session to its parent session (session.created
+	// parentID, the task tool's metadata).
+	Parents map[string]string `json:"parents,omitempty"`
+	// Links maps a child session to the tool_call item that spawned it.
+	Links map[string]string `json:"links,omitempty"`
+	// Msgs and Parts are the messages and parts seen, by native id.
+	Msgs  map[string]*msgState  `json:"msgs,omitempty"`
+	Parts map[string]*partState `json:"parts,omitempty"`
+	// Calls maps session + "\x00" + callID to the tool part's id.
+	Calls map[string]string `json:"calls,omitempty"`
+	// Pending holds message.part.delta events that came before their
+	// part, in arrival order.
+	Pending []pendingDelta `json:"pending,omitempty"`
+	// OpenMsgs lists the messages whose items are open, in start order.
+	OpenMsgs []string `json:"open_msgs,omitempty"`
+	// Turn is the root session's current turn.
+	Turn turnState `json:"turn"`
+	// LastTurnFailed says whether the last turn ended in error.
+	LastTurnFailed bool `json:"last_turn_failed,omitempty"`
+	// LastErr identifies the last error emitted (name and message), so
+	// that session.error and the assistant's info.error give one event.
+	LastErr string `json:"last_err,omitempty"`
+	// LastRetry is the attempt of the last retry reported in this turn.
+	LastRetry int64 `json:"last_retry,omitempty"`
+	// LastFinish is the finish reason of the root's last completed
+	// assistant message (or run step).
+	LastFinish string `json:"last_finish,omitempty"`
+	// Recent holds the ids of the last events, to drop the sync wrapper
+	// that repeats a classic event on /global/event.
+	Recent idRing `json:"recent"`
+	// Prompts are reported prompts not yet emitted (run --format json).
+	Prompts []string `json:"prompts,omitempty"`
+	// Perms remembers what each permission request guarded.
+	Perms map[string]permInfo `json:"perms,omitempty"`
+	// Questions remembers what each question asked.
+	Questions map[string]questionInfo `json:"questions,omitempty"`
+	// Resolved holds answered permission and question ids.
+	Resolved map[string]bool `json:"resolved,omitempty"`
+	// RunPerms counts synthetic run-mode permission pairs.
+	RunPerms int `json:"run_perms,omitempty"`
+}
+
+// recentSize is how many event ids are remembered for de-duplication.
+const recentSize = 8
+
+func (s *state) init() {
+	if s.Parents == nil {
+		s.Parents = map[string]string{}
+	}
+	if s.Links == nil {
+		s.Links = map[string]string{}
+	}
+	if s.Msgs == nil {
+		s.Msgs = map[string]*msgState{}
+	}
+	if s.Parts == nil {
+		s.Parts = map[string]*partState{}
+	}
+	if s.Calls == nil {
+		s.Calls = map[string]string{}
+	}
+	if s.Perms == nil {
+		s.Perms = map[string]permInfo{}
+	}
+	if s.Questions == nil {
+		s.Questions = map[string]questionInfo{}
+	}
+	if s.Resolved == nil {
+		s.Resolved = map[string]bool{}
+	}
+}
+
+// idRing remembers the last few event ids without allocating per event.
+type idRing struct {
+	ids  [recentSize][maxID]byte
+	lens [recentSize]uint8
+	next int
+}
+
+// maxID is the longest event id remembered (OpenCode's are 30 bytes).
+const maxID = 64
+
+// seen reports whether an event with this id was handled recently, and
+// remembers it otherwise. Events without an id are never duplicates.
+func (r *idRing) seen(id string) bool {
+	if id == "" || len(id) > maxID {
+		return false
+	}
+	for i := range r.ids {
+		if int(r.lens[i]) == len(id) && string(r.ids[i][:len(id)]) == id {
+			return true
+		}
+	}
+	copy(r.ids[r.next][:], id)
+	r.lens[r.next] = uint8(len(id))
+	r.next = (r.next + 1) % recentSize
+	return false
+}
+
+// MarshalJSON saves the ids oldest first.
+func (r *idRing) MarshalJSON() ([]byte, error) {
+	ids := make([]string, 0, recentSize)
+	for k := range recentSize {
+		i := (r.next + k) % recentSize
+		if r.lens[i] > 0 {
+			ids = append(ids, string(r.ids[i][:r.lens[i]]))
+		}
+	}
+	return json.Marshal(ids)
+}
+
+// UnmarshalJSON restores what MarshalJSON saved.
+func (r *idRing) UnmarshalJSON(b []byte) error {
+	var ids []string
+	if err := json.Unmarshal(b, &ids); err != nil {
+		return err
+	}
+	*r = idRing{}
+	for _, id := range ids {
+		r.seen(id)
+	}
+	return nil
+}
+
+// turnState is the root session's turn.
+type turnState struct {
+	Open bool `json:"open,omitempty"`
+	// Prompted: the reported prompt of this turn was emitted (run mode).
+	Prompted bool `json:"prompted,omitempty"`
+	// Failed and Aborted: an error (other than an abort) or an abort
+	// happened in the turn.
+	Failed  bool `json:"failed,omitempty"`
+	Aborted bool `json:"aborted,omitempty"`
+	// Finishing: run mode saw the step that ends the turn; the turn ends
+	// when the next step starts or the input ends.
+	Finishing bool `json:"finishing,omitempty"`
+	// Run mode: a step started and did not finish yet; the last step's
+	// finish reason; a permission was denied (the turn ends after it).
+	StepOpen   bool   `json:"step_open,omitempty"`
+	LastReason string `json:"last_reason,omitempty"`
+	Denied     bool   `json:"denied,omitempty"`
+	// Error is the native error of a failed or aborted turn, for the
+	// turn.ended metadata.
+	Error json.RawMessage `json:"error,omitempty"`
+}
+
+// msgState is one native message.
+type msgState struct {
+	ID      string `json:"id"`
+	Item    string `json:"item"`
+	Session string `json:"session"`
+	Role    string `json:"role,omitempty"`
+	Parent  string `json:"parent,omitempty"`
+	// Parts are the text and reasoning parts, by content index.
+	Parts []string `json:"parts,omitempty"`
+	// Extra are the parts that do not stream (files, patches, agent and
+	// subtask mentions), added after the streamed ones at completion.
+	Extra []extraPart `json:"extra,omitempty"`
+	// ErrSeen: the message's info.error was handled.
+	ErrSeen bool `json:"err_seen,omitempty"`
+	// Stub: the item was started before the message.updated that
+	// declares it.
+	Stub bool `json:"stub,omitempty"`
+}
+
+// extraPart is the content one non-streaming native part contributes.
+type extraPart struct {
+	Part    string           `json:"part"`
+	Content []universal.Part `json:"content"`
+}
+
+// partState is one native part.
+type partState struct {
+	ID   string `json:"id"`
+	Msg  string `json:"msg"`
+	Type string `json:"type"`
+	// Index is the content index of a text or reasoning part, -1 until
+	// its first text was emitted.
+	Index int `json:"index"`
+	// Final is the part's last snapshot text when it differs from what
+	// was streamed (HasFinal); otherwise the streamed text is final.
+	Final    string          `json:"final,omitempty"`
+	HasFinal bool            `json:"has_final,omitempty"`
+	Meta     json.RawMessage `json:"meta,omitempty"`
+	Removed  bool            `json:"removed,omitempty"`
+	// Late: the part arrived after its message completed and got an
+	// item of its own.
+	Late bool `json:"late,omitempty"`
+	// Tool parts: the call and result items.
+	Call       string `json:"call,omitempty"`
+	Result     string `json:"result,omitempty"`
+	CallID     string `json:"call_id,omitempty"`
+	CallDone   bool   `json:"call_done,omitempty"`
+	ResultDone bool   `json:"result_done,omitempty"`
+}
+
+// pendingDelta is a message.part.delta that arrived before its part.
+type pendingDelta struct {
+	Session string `json:"session"`
+	Msg     string `json:"msg"`
+	Part    string `json:"part"`
+	Text    string `json:"text"`
+	Raw     []byte `json:"raw,omitempty"`
+}
+
+// permInfo is what a permission request guarded.
+type permInfo struct {
+	Action string `json:"action,omitempty"`
+	Item   string `json:"item,omitempty"`
+	CallID string `json:"call_id,omitempty"`
+}
+
+// questionInfo is what a question asked.
+type questionInfo struct {
+	Item    string   `json:"item,omitempty"`
+	Prompt  string   `json:"prompt,omitempty"`
+	Options []string `json:"options,omitempty"`
+}
+
+func (s *state) permissionInfo(id string) (action, item, callID string) {
+	p := s.Perms[id]
+	return p.Action, p.Item, p.CallID
+}
