@@ -1,5 +1,176 @@
-// Package opencode translates OpenCode's native output (server SSE events,
-// opencode run --format json, saved message lists) into universal events.
+// Package opencode translates OpenCode's native output into universal
+// events: the server's event streams, opencode run --format json, and
+// saved message lists. Tested against OpenCode 1.18.33 (recorded) and
+// public samples of 0.15 … 1.17.
 //
-// The translator has not landed yet.
+// # Formats
+//
+//   - "sse": the raw text/event-stream of GET /event ({id?, type,
+//     properties}), GET /global/event ({directory, project?, payload}, where
+//     payload is an event or a versioned sync wrapper {type:"sync",
+//     syncEvent:{type:"message.updated.1", id, seq, aggregateID, data}}) or
+//     GET /api/event ({id, type, data, durable?, location?}). All three
+//     envelopes are accepted in one stream; the ".N" schema suffix is
+//     stripped. /global/event sends most events twice, classic and wrapped,
+//     with the same event id: an event whose id was among the last eight is
+//     dropped. Heartbeat comments, event: and id: lines and reconnects are
+//     the framing's business ([universal.FrameSSE]).
+//   - "events": a JSON array of /event payloads, the way clients such as
+//     opencode.nvim and sandbox-agent record streams. Entries whose type
+//     starts with "custom." are opencode.nvim's recorder markers and are
+//     skipped (in this format only).
+//   - "run-json": the NDJSON of opencode run --format json (step_start,
+//     text, reasoning, tool_use, step_finish, error, done).
+//   - "messages": the GET /session/{id}/message response, [{info, parts}]
+//     (one {info, parts}, the blocking POST response, is accepted too), as a
+//     replay source.
+//
+// # One session
+//
+// A translator follows one session. [Translator.Follow] names it;
+// otherwise it is the first session that shows activity: a session.created
+// without parentID, or a message, part, delta, busy or retry status,
+// session.error, permission, question or todo event of a session not known
+// to be a child. (session.updated, session.diff and idle events never choose
+// one, so a stale title update of another session does not.) Events of
+// other sessions are not mixed in, except sub-agent sessions linked to the
+// followed one: a session whose session.created parentID (or the task
+// tool's metadata.sessionId) leads to it. A sub-agent's messages get the
+// task tool_call item as parent_id; its busy and idle do not start or end
+// turns. In run output every line names the session; lines of another
+// session are skipped.
+//
+// # Messages and parts
+//
+// One message item per native message (native_item_id = msg_…), kind
+// message, role from info.role. Text and reasoning parts are parts of the
+// message item, indexed in the order their first text was emitted
+// (non-streaming parts follow them at completion). A part snapshot
+// (message.part.updated, always the part's full state) is diffed against
+// what was emitted for that part: only the new suffix becomes an item.delta,
+// so a snapshot never emits text twice. In ≤ 1.1 the snapshot also carries a
+// delta field; when the two agree the suffix is that delta, and when they do
+// not (a client dropped events) the snapshot wins. From 1.2 the text comes
+// as message.part.delta events, appended to the part whatever their field
+// says ("text", also for reasoning: the part's own type decides). A
+// snapshot that does not extend what was emitted (OpenCode trims the final
+// text, a plugin rewrites it) is kept as the part's final text, and the
+// completed item carries it marked rewritten. A message completes when its
+// info has time.completed (the duplicate that follows changes nothing);
+// status failed when it carries info.error.
+//
+// Ordering: a part or delta that arrives before its message's
+// message.updated starts a stub item (source daemon, role null) that the
+// message fills in; a delta that arrives before its part is held until the
+// part says its type (or, if it never does, emitted as text when the
+// message completes). User messages are complete when the next message of
+// their session starts, or when the turn ends. A part that arrives after
+// its message completed gets an item of its own (same native id and role);
+// later snapshots and deltas of parts whose message completed change
+// nothing.
+//
+// Synthetic user text parts (synthetic: true: a file OpenCode read for the
+// user, a tool call it made) become system items under the message, so
+// they are not taken for what the user typed. file parts become file_ref
+// (image for image/* mime types) parts; patch parts one file_ref (action
+// patch) per file; agent, subtask and compaction parts status parts
+// (label agent, subtask, compaction). The user message OpenCode re-sends
+// after idle with its title and summary is the same message: no new item.
+// Host prompts ([universal.Prompt]) are not emitted for the sse, events and
+// messages formats, which echo them; run output does not, so there each
+// prompt reported becomes the user message of the next turn (source
+// daemon).
+//
+// # Tools
+//
+// A tool part (pending → running, repeated → completed | error) gives a
+// tool_call item (role assistant, parent the message, native id the part's
+// prt_ id, call_id the provider's callID), started at the first update and
+// completed as soon as the input is known: pending's {} never overwrites
+// arguments, and the name of that update is kept (it can change to
+// "invalid"). A tool_result item (role tool, parent the call) starts at
+// running; the cumulative metadata.output of running updates streams as
+// deltas while it extends what was emitted; completed gives the output and
+// keeps title, metadata and attachments in the part's metadata; error gives
+// a failed item with is_error and the error text ("Tool execution aborted"
+// for aborted tools; tools still open when the turn ends are completed as
+// failed). Completed read, write and edit calls add a file_ref part
+// (read, write, patch with the diff). A big output whose final text is not
+// an extension of the streamed preview is marked rewritten.
+//
+// # Turns, errors, usage
+//
+// session.status busy (it repeats) and a new user message of the followed
+// session start a turn once; session.status idle and session.idle (it comes
+// twice) end it. The turn ends in error after a session.error or an
+// assistant info.error (one error event per failure, however many carry
+// it), interrupted after a MessageAbortedError (which emits no error event),
+// completed otherwise; the native error is the turn.ended metadata. A retry
+// status (or an older retry part) is an error with will_retry, once per
+// attempt. At the end of input an open turn ends completed when the last
+// assistant message completed without asking for tools, interrupted
+// otherwise. In run output a turn ends when a step finished for a reason
+// other than tool-calls and the next step starts, on done, after an error
+// line, or at the end (completed on exit status 0, after a final step or
+// a refused permission; interrupted when the run was cut mid-step). In a
+// message list each user message starts a turn.
+//
+// Each step-finish part is a usage.updated with scope call (one model
+// call per step, summable over the turn), the step's cost in cost_usd.
+// OpenCode's input excludes cache reads and writes, so input_tokens =
+// input + cache.read + cache.write, cached_input_tokens = cache.read,
+// cache_write_tokens = cache.write. Current versions report reasoning
+// outside output (total = input + output + reasoning + cache: observed in
+// 1.17.13 and 1.18.33, where a reply of 24 completion tokens, 8 reasoning,
+// was reported as output 16, reasoning 8); the universal convention has
+// reasoning inside output, so output_tokens = output + reasoning. When total
+// equals input + cache + output the reasoning is already inside output
+// (older builds), and without total (builds before it) output is taken as
+// is. The assistant message's tokens and the session's totals repeat these
+// numbers and are not reported again.
+//
+// # Permissions, questions, todos, removals
+//
+// All three generations of permission events map to permission.requested
+// and .resolved, linked to the tool_call item through the call id:
+// permission.updated {id, type, pattern, title, callID} (≤ 1.0),
+// permission.asked {id, permission, patterns, always, tool.callID} (≥ 1.1),
+// permission.v2.asked {id, action, resources, save, source.callID}; replies
+// permission.replied {permissionID, response} or {requestID, reply} and
+// permission.v2.replied (once, always → approved; reject → denied).
+// opencode run never shows a request: a tool_use that failed with the
+// rejection text gets a synthetic requested/resolved pair (denied, metadata
+// source policy). question.asked (and question.v2.*) → question.requested
+// with every question in metadata, the questions joined as prompt and every
+// option label; question.replied (answers joined) and question.rejected →
+// question.resolved. A request or answer repeated is not reported twice.
+// todo.updated → a completed status item (label todo) with the list as a
+// checklist in detail and the todos in metadata; each update is a new
+// item. message.removed completes an open message as failed; a completed
+// one gets a status item (label removed) naming it. message.part.removed
+// empties the part of an open message (rewritten at completion), completes
+// open tool items as failed, and otherwise gets a removed status item.
+// session.deleted of the followed session ends the session.
+//
+// # Ignored on purpose
+//
+// These native types carry nothing for the transcript and are ignored:
+// server.connected, server.heartbeat, server.instance.disposed,
+// global.disposed, plugin.added, catalog.updated, reference.updated,
+// models-dev.refreshed, command.executed, session.diff (file changes are
+// reported by the tools and patch parts), session.compacted, session.updated
+// (except that it records a child's parent), every installation.*, lsp.*,
+// file.* (file.edited, file.watcher.updated), pty.*, tui.*, mcp.*,
+// project.*, workspace.*, worktree.*, integration.*, vcs.* type, and the V2
+// session.next.* vocabulary: OpenCode projects its durable events onto the
+// classic message.updated and message.part.updated that are read instead
+// (so a server that only streams session.next.* deltas shows each text when
+// its part ends, not live). Parts of type step-start and snapshot are
+// ignored too. Anything else unknown, and anything malformed (not JSON, no
+// type, a message without id, a tool state or session status not known)
+// becomes agent.unparsed with its location (line, and event index in an
+// array).
+//
+// The translator is not safe for concurrent use; its state (Checkpoint)
+// grows with the number of messages and parts of the session.
 package opencode

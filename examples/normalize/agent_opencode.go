@@ -1,15 +1,22 @@
 package main
 
-import "github.com/agentnorm/agentnorm/universal"
+import (
+	"github.com/agentnorm/agentnorm/opencode"
+	"github.com/agentnorm/agentnorm/universal"
+)
 
 func init() {
 	register(&agent{
-		name:  "opencode",
-		title: "OpenCode",
-		formats: []universal.Format{
-			{Name: "sse", Framing: universal.FrameSSE, Doc: "server events from /event, /global/event or /api/event"},
-			{Name: "run-json", Framing: universal.FrameLines, Doc: "opencode run --format json stdout"},
-			{Name: "messages", Framing: universal.FrameDocument, Doc: "GET /session/{id}/message response"},
+		name:    "opencode",
+		title:   "OpenCode",
+		formats: opencode.Formats,
+		detect:  opencode.Detect,
+		translator: func(f string, o universal.Options) (universal.Translator, error) {
+			t, err := opencode.New(f, o)
+			if err != nil {
+				return nil, err
+			}
+			return t, nil
 		},
 	})
 }
