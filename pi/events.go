@@ -59,7 +59,7 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 	case "message_start":
 		if in.get("message.role").Str == "assistant" {
 			dst = t.beforeAssistant(dst, in.raw)
-			return t.startAssistant(dst, in.raw)
+			return t.startAssistant(dst, "", in.raw)
 		}
 		// Other roles are complete at message_start; message_end
 		// carries the same message and is translated.
@@ -272,7 +272,7 @@ func (t *Translator) error(dst []universal.Event, msg, code string, details []by
 	if msg == "" {
 		msg = "unknown error"
 	}
-	d := &universal.Error{Message: t.w.Copy(msg), Code: code, WillRetry: retry}
+	d := &universal.Error{Message: t.w.Copy(msg), Code: t.w.Copy(code), WillRetry: retry}
 	if len(details) > 2 {
 		d.Details = details
 	}
@@ -296,7 +296,7 @@ func (t *Translator) syntheticPrompt(dst []universal.Event, text string) []unive
 }
 
 // startAssistant starts the item of a streaming assistant message.
-func (t *Translator) startAssistant(dst []universal.Event, raw []byte) []universal.Event {
+func (t *Translator) startAssistant(dst []universal.Event, nativeID string, raw []byte) []universal.Event {
 	if t.st.Msg != nil {
 		// The previous message never ended.
 		if t.w.IsOpen(t.st.Msg.Item) {
@@ -306,7 +306,7 @@ func (t *Translator) startAssistant(dst []universal.Event, raw []byte) []univers
 	}
 	id := t.w.NewItemID()
 	t.st.Msg = &message{Item: id}
-	return t.w.StartItem(dst, universal.Item{ItemID: id, Kind: universal.KindMessage, Role: universal.RoleAssistant}, agent, raw)
+	return t.w.StartItem(dst, universal.Item{ItemID: id, NativeItemID: t.w.Copy(nativeID), Kind: universal.KindMessage, Role: universal.RoleAssistant}, agent, raw)
 }
 
 // update translates message_update: one streaming step of the assistant
@@ -329,7 +329,7 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 	if t.st.Msg == nil {
 		// Picked up mid-message.
 		dst = t.beforeAssistant(dst, in.raw)
-		dst = t.startAssistant(dst, in.raw)
+		dst = t.startAssistant(dst, "", in.raw)
 	}
 	m := t.st.Msg
 	b := m.block(int(ci.Num))

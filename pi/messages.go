@@ -42,7 +42,7 @@ func (t *Translator) message(dst []universal.Event, in *input, msg gjson.Result,
 func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
 	if t.st.Msg == nil || !t.w.IsOpen(t.st.Msg.Item) {
 		dst = t.beforeAssistant(dst, in.raw)
-		dst = t.startAssistant(dst, in.raw)
+		dst = t.startAssistant(dst, nativeID, in.raw)
 	}
 	m := t.st.Msg
 	parts := make([]universal.Part, len(m.Parts))

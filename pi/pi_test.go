@@ -79,6 +79,15 @@ func public() []capture {
 	}
 }
 
+// handwritten lists the inputs written for this repository.
+func handwritten() []capture {
+	p := func(name string) string { return filepath.Join(testdata, "handwritten", name) }
+	return []capture{
+		{input: p("features.rpc.exchange.jsonl"), format: pi.FormatExchange, meta: p("features.meta.json")},
+		{input: p("v2-branches.session.jsonl"), format: pi.FormatSession, meta: p("v2-branches.meta.json")},
+	}
+}
+
 func newTranslator(format string) func(universal.Options) universal.Translator {
 	return func(o universal.Options) universal.Translator {
 		t, err := pi.New(format, o)
@@ -124,7 +133,7 @@ func (c capture) golden(t *testing.T) golden.Case {
 // chunking and checkpoint invariance, raw payloads, and the capture's
 // expect block.
 func TestCaptures(t *testing.T) {
-	all := append(recorded(t), public()...)
+	all := append(append(recorded(t), public()...), handwritten()...)
 	if len(all) < 150 {
 		t.Fatalf("only %d captures found", len(all))
 	}

@@ -392,7 +392,11 @@ func (t *Translator) compactionEnd(dst []universal.Event, in *input) []universal
 		md.Raw(k, result.Get(k).Raw)
 	}
 	md.Raw("aborted", in.get("aborted").Raw).Raw("willRetry", in.get("willRetry").Raw)
-	st := universal.Part{Type: universal.PartStatus, Label: "compaction", Detail: t.w.Copy(in.get("reason").Str), Metadata: md.Bytes()}
+	reason := t.w.Copy(in.get("reason").Str)
+	if it, ok := t.w.Tracked(id); ok && reason == "" && len(it.Content) > 0 {
+		reason = it.Content[0].Detail // auto_compaction_end has no reason
+	}
+	st := universal.Part{Type: universal.PartStatus, Label: "compaction", Detail: reason, Metadata: md.Bytes()}
 	parts := []universal.Part{st}
 	if s := result.Get("summary"); s.Exists() {
 		parts = append(parts, universal.Text(t.w.Copy(s.Str)))

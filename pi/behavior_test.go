@@ -1,0 +1,521 @@
+package pi_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/pi"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// translate runs a whole input through a fresh translator.
+func translate(t testing.TB, format string, input []byte, reports ...universal.Report) []universal.Event {
+	t.Helper()
+	tr, err := pi.New(format, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []universal.Event
+	for _, r := range reports {
+		out = tr.Report(out, r)
+	}
+	rd := universal.NewReader(bytes.NewReader(input), framing(format), 0)
+	for m, err := range universal.Messages(rd) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = tr.Translate(out, m)
+	}
+	out = tr.Report(out, universal.EndOfInput{})
+	if err := universal.CheckStream(out); err != nil {
+		t.Errorf("stream checker:\n%v", err)
+	}
+	return out
+}
+
+func read(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func prompts(t testing.TB, meta string) []universal.Report {
+	ps, err := golden.Prompts(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []universal.Report
+	for _, p := range ps {
+		rs = append(rs, universal.Prompt{Text: p})
+	}
+	return rs
+}
+
+// completed returns the final snapshot of every item, in start order.
+func completed(events []universal.Event) []universal.Item {
+	return golden.NewTranscript(events).Items
+}
+
+func ofType(events []universal.Event, typ universal.Type) []universal.Event {
+	var out []universal.Event
+	for _, e := range events {
+		if e.Type == typ {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func messages(items []universal.Item, role universal.Role) []universal.Item {
+	var out []universal.Item
+	for _, it := range items {
+		if it.Kind == universal.KindMessage && it.Role == role {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// nativeLines counts the native output lines of a type (and role).
+func nativeLines(t testing.TB, input []byte, format, typ, role string) int {
+	n := 0
+	for line := range bytes.Lines(input) {
+		var v struct {
+			Dir string          `json:"dir"`
+			Msg json.RawMessage `json:"msg"`
+		}
+		if format == pi.FormatExchange {
+			if json.Unmarshal(line, &v) != nil || v.Dir != "out" {
+				continue
+			}
+			line = v.Msg
+		}
+		var e struct {
+			Type    string `json:"type"`
+			Message struct {
+				Role string `json:"role"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(line, &e) == nil && e.Type == typ && (role == "" || e.Message.Role == role) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestPromptsEchoedOnce: the host's prompts (reported, or visible as rpc
+// commands in the exchange) are never emitted a second time next to Pi's
+// echo, and every echo is a user message from the agent.
+func TestPromptsEchoedOnce(t *testing.T) {
+	for _, c := range recorded(t) {
+		if c.format == pi.FormatSession {
+			continue
+		}
+		t.Run(c.name(), func(t *testing.T) {
+			input := read(t, c.input)
+			var rs []universal.Report
+			if c.prompts {
+				rs = prompts(t, c.meta)
+			}
+			events := translate(t, c.format, input, rs...)
+			users := messages(completed(events), universal.RoleUser)
+			if want := nativeLines(t, input, c.format, "message_end", "user"); len(users) != want {
+				t.Errorf("%d user messages, want %d (the echoes)", len(users), want)
+			}
+			for _, e := range ofType(events, universal.TypeItemStarted) {
+				if it := e.Data.(*universal.ItemSnapshot).Item; it.Role == universal.RoleUser && it.Kind == universal.KindMessage && e.Source != universal.SourceAgent {
+					t.Errorf("synthetic user message %s although Pi echoed every prompt", it.ItemID)
+				}
+			}
+		})
+	}
+}
+
+// TestPromptSynthesisedWithoutEcho: when Pi does not echo a prompt the
+// host reported, it becomes a synthetic user message before the reply.
+func TestPromptSynthesisedWithoutEcho(t *testing.T) {
+	var kept [][]byte
+	for line := range bytes.Lines(read(t, filepath.Join(testdata, "1.5.2", "s02-tool.json.jsonl"))) {
+		if !bytes.Contains(line, []byte(`"role":"user"`)) {
+			kept = append(kept, line)
+		}
+	}
+	events := translate(t, pi.FormatJSON, bytes.Join(kept, nil), universal.Prompt{Text: "Run echo hello-from-tool"})
+	items := completed(events)
+	users := messages(items, universal.RoleUser)
+	if len(users) != 1 || golden.TextOf(&users[0]) != "Run echo hello-from-tool" {
+		t.Fatalf("user messages %+v, want the reported prompt once", users)
+	}
+	for _, e := range ofType(events, universal.TypeItemStarted) {
+		it := e.Data.(*universal.ItemSnapshot).Item
+		if it.Role == universal.RoleUser && e.Source != universal.SourceDaemon {
+			t.Errorf("the prompt should be synthetic, got source %s", e.Source)
+		}
+		if it.Role == universal.RoleAssistant && it.ItemID < users[0].ItemID {
+			t.Errorf("assistant item %s started before the prompt %s", it.ItemID, users[0].ItemID)
+		}
+	}
+	// A prompt for which nothing ever came is still emitted at the end.
+	events = translate(t, pi.FormatRPC, nil, universal.Prompt{Text: "hello?"})
+	if users := messages(completed(events), universal.RoleUser); len(users) != 1 {
+		t.Errorf("prompt with no output: %d user messages, want 1", len(users))
+	}
+}
+
+// TestTurnsPerPrompt: a universal turn is one prompt until Pi settles;
+// retries, compactions, steering and follow-ups stay in it, and Pi's own
+// turn_start/turn_end (one per model call) are not turns.
+func TestTurnsPerPrompt(t *testing.T) {
+	for _, c := range recorded(t) {
+		if c.format == pi.FormatSession {
+			continue
+		}
+		t.Run(c.name(), func(t *testing.T) {
+			ps, err := golden.Prompts(c.meta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			events := translate(t, c.format, read(t, c.input))
+			if got := len(ofType(events, universal.TypeTurnStarted)); got != len(ps) {
+				t.Errorf("%d turns, want %d (one per prompt)", got, len(ps))
+			}
+		})
+	}
+}
+
+// TestSessionTurns: in a session file every user message starts a turn
+// (a file does not tell steering from prompts).
+func TestSessionTurns(t *testing.T) {
+	for _, c := range recorded(t) {
+		if c.format != pi.FormatSession {
+			continue
+		}
+		input := read(t, c.input)
+		events := translate(t, c.format, input)
+		if got, want := len(ofType(events, universal.TypeTurnStarted)), nativeLines(t, input, c.format, "message", "user"); got != want {
+			t.Errorf("%s: %d turns, want %d", c.name(), got, want)
+		}
+	}
+}
+
+// TestPermissions: the permission-gate dialog after a tool start is a
+// permission for that tool, resolved by the host's answer (exchange) or
+// by the tool's outcome (stdout only); json mode has no dialog.
+func TestPermissions(t *testing.T) {
+	cases := []struct {
+		file   string
+		format string
+		want   universal.PermissionStatus // "" = no permission
+		source string
+	}{
+		{"0.73.1/s07-permission.rpc.exchange.jsonl", pi.FormatExchange, universal.PermissionDenied, "user"},
+		{"0.73.1/s07-permission.rpc.jsonl", pi.FormatRPC, universal.PermissionDenied, "tool_outcome"},
+		{"0.73.1/s07-permission.json.jsonl", pi.FormatJSON, "", ""},
+		{"1.5.2/s07-permission.rpc.exchange.jsonl", pi.FormatExchange, universal.PermissionDenied, "user"},
+		{"1.5.2/s07-permission.rpc.jsonl", pi.FormatRPC, universal.PermissionDenied, "tool_outcome"},
+		{"1.5.2/s07-permission-allow.rpc.exchange.jsonl", pi.FormatExchange, universal.PermissionApproved, "user"},
+		{"1.5.2/s07-permission-allow.rpc.jsonl", pi.FormatRPC, universal.PermissionApproved, "tool_outcome"},
+		{"1.5.2/s07-permission.json.jsonl", pi.FormatJSON, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			events := translate(t, c.format, read(t, filepath.Join(testdata, c.file)))
+			req, res := ofType(events, universal.TypePermissionRequested), ofType(events, universal.TypePermissionResolved)
+			if c.want == "" {
+				if len(req)+len(res) != 0 {
+					t.Fatalf("%d requests, %d resolutions, want none", len(req), len(res))
+				}
+				return
+			}
+			if len(req) != 1 || len(res) != 1 {
+				t.Fatalf("%d requests, %d resolutions, want 1 each", len(req), len(res))
+			}
+			p := req[0].Data.(*universal.Permission)
+			var call *universal.Item
+			for _, it := range completed(events) {
+				if it.Kind == universal.KindToolCall && it.Content[0].CallID == p.CallID {
+					call = &it
+				}
+			}
+			if call == nil || p.ItemID != call.ItemID || p.Action != "bash" || !strings.Contains(string(p.Metadata), "rm -rf build-cache") {
+				t.Errorf("request %+v does not guard the bash tool call %+v", p, call)
+			}
+			r := res[0].Data.(*universal.Permission)
+			if r.Status != c.want || !strings.Contains(string(r.Metadata), `"source":"`+c.source+`"`) || r.ItemID != p.ItemID {
+				t.Errorf("resolution %s %s, want %s by %s", r.Status, r.Metadata, c.want, c.source)
+			}
+		})
+	}
+}
+
+// TestRoles: tool results and system messages are never assistant
+// messages; tool items hang off the assistant message that called them.
+func TestRoles(t *testing.T) {
+	for _, c := range recorded(t) {
+		events := translate(t, c.format, read(t, c.input))
+		items := completed(events)
+		byID := map[string]universal.Item{}
+		for _, it := range items {
+			byID[it.ItemID] = it
+		}
+		for _, it := range items {
+			switch it.Kind {
+			case universal.KindMessage:
+				for _, p := range it.Content {
+					if p.Type == universal.PartToolResult || p.Type == universal.PartJSON {
+						t.Errorf("%s: message %s holds a %s part", c.name(), it.ItemID, p.Type)
+					}
+				}
+			case universal.KindToolCall, universal.KindToolResult:
+				parent := byID[it.ParentID]
+				if parent.Kind != universal.KindMessage || parent.Role != universal.RoleAssistant {
+					t.Errorf("%s: %s %s has parent %q (%s %s), want the assistant message", c.name(), it.Kind, it.ItemID, it.ParentID, parent.Kind, parent.Role)
+				}
+			case universal.KindSystem:
+				if it.Role != universal.RoleSystem {
+					t.Errorf("%s: system item %s has role %s", c.name(), it.ItemID, it.Role)
+				}
+			}
+		}
+		if strings.HasPrefix(c.name(), "1.5.2") && !strings.Contains(c.name(), "s11") {
+			n := 0
+			for _, it := range items {
+				if it.Kind == universal.KindSystem && len(it.Content) > 0 && it.Content[len(it.Content)-1].Type == universal.PartJSON {
+					n++
+				}
+			}
+			if n == 0 {
+				t.Errorf("%s: the 1.x system message is not a system item", c.name())
+			}
+		}
+	}
+}
+
+// TestUsagePerMessage: one call-scoped usage.updated per assistant
+// message that reported usage, with Pi's disjoint input counters added.
+func TestUsagePerMessage(t *testing.T) {
+	for _, c := range recorded(t) {
+		input := read(t, c.input)
+		events := translate(t, c.format, input)
+		want := 0
+		for line := range bytes.Lines(input) {
+			if c.format == pi.FormatExchange {
+				var v struct{ Msg json.RawMessage }
+				json.Unmarshal(line, &v)
+				line = v.Msg
+			}
+			var e struct {
+				Type    string
+				Message struct {
+					Role  string
+					Usage struct{ Input, Output, CacheRead, CacheWrite, TotalTokens int64 }
+				}
+				Result struct{ Usage *struct{ TotalTokens int64 } }
+			}
+			if json.Unmarshal(line, &e) != nil {
+				continue
+			}
+			if (e.Type == "message_end" || e.Type == "message") && e.Message.Role == "assistant" && e.Message.Usage.TotalTokens > 0 {
+				want++
+			}
+			if e.Type == "compaction_end" && e.Result.Usage != nil {
+				want++
+			}
+			if e.Type == "compaction" && bytes.Contains(line, []byte(`"usage"`)) {
+				want++
+			}
+		}
+		got := ofType(events, universal.TypeUsageUpdated)
+		if len(got) != want {
+			t.Errorf("%s: %d usage events, want %d", c.name(), len(got), want)
+		}
+		for _, e := range got {
+			u := e.Data.(*universal.UsageUpdated)
+			if u.Scope != universal.ScopeCall || u.Usage.InputTokens == nil || u.Usage.TotalTokens == nil ||
+				*u.Usage.InputTokens+*u.Usage.OutputTokens != *u.Usage.TotalTokens {
+				t.Errorf("%s: usage %+v: input+output != total", c.name(), u.Usage)
+			}
+		}
+	}
+}
+
+// TestSessionNativeIDs: items of a v3 session file carry the entry id.
+func TestSessionNativeIDs(t *testing.T) {
+	input := read(t, filepath.Join(testdata, "1.5.2", "s02-tool.json.session.jsonl"))
+	ids := map[string]bool{}
+	for line := range bytes.Lines(input) {
+		var e struct{ Type, ID string }
+		json.Unmarshal(line, &e)
+		if e.Type != "session" {
+			ids[e.ID] = true
+		}
+	}
+	n := 0
+	for _, it := range completed(translate(t, pi.FormatSession, input)) {
+		switch it.Kind {
+		case universal.KindMessage, universal.KindSystem, universal.KindStatus, universal.KindToolResult:
+			if !ids[it.NativeItemID] {
+				t.Errorf("%s %s: native id %q is not an entry id", it.Kind, it.ItemID, it.NativeItemID)
+			}
+			n++
+		}
+	}
+	if n != len(ids) {
+		t.Errorf("%d items for %d entries", n, len(ids))
+	}
+}
+
+// TestConcatenatedLine: the real defect of two objects on one line
+// loses nothing.
+func TestConcatenatedLine(t *testing.T) {
+	for _, f := range []string{"pi-mono-compact.v1-session-concatenated-line.jsonl", "pi-mono-session-2025-12-17.v1-session-concatenated-line.jsonl"} {
+		input := read(t, filepath.Join(testdata, "public", f))
+		events := translate(t, pi.FormatSession, input)
+		if n := len(ofType(events, universal.TypeUnparsed)); n != 0 {
+			t.Errorf("%s: %d unparsed", f, n)
+		}
+		want := bytes.Count(input, []byte(`{"type":"compaction"`))
+		got := 0
+		for _, it := range completed(events) {
+			if it.Kind == universal.KindSystem && it.Content[0].Label == "compaction" && strings.Contains(it.Content[1].Text, "Summary") {
+				got++
+			}
+		}
+		if got != want || want < 1 {
+			t.Errorf("%s: %d compaction items, want %d", f, got, want)
+		}
+	}
+}
+
+// TestRetries: a retried failure is an error with will_retry, and the
+// recovered prompt has no terminal error.
+func TestRetries(t *testing.T) {
+	for _, c := range recorded(t) {
+		if !strings.Contains(c.name(), "s05-error") {
+			continue
+		}
+		events := translate(t, c.format, read(t, c.input))
+		var retry, final int
+		for _, e := range ofType(events, universal.TypeError) {
+			if e.Data.(*universal.Error).WillRetry {
+				retry++
+			} else {
+				final++
+			}
+		}
+		wantFinal := 1
+		if strings.Contains(c.name(), "recover") {
+			wantFinal = 0
+		}
+		if retry != 1 || final != wantFinal {
+			t.Errorf("%s: %d retried errors, %d final; want 1 and %d", c.name(), retry, final, wantFinal)
+		}
+		ended := ofType(events, universal.TypeTurnEnded)
+		status := ended[len(ended)-1].Data.(*universal.TurnEnded).Status
+		if (wantFinal == 1) != (status == universal.TurnError) {
+			t.Errorf("%s: turn ended %s", c.name(), status)
+		}
+	}
+}
+
+// TestAssistantMessageSample: the public AssistantMessage object (thinking,
+// text, tool call) as a message_end.
+func TestAssistantMessageSample(t *testing.T) {
+	msg := read(t, filepath.Join(testdata, "public", "pi-mono-assistant-message-with-thinking-code.json"))
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, msg); err != nil {
+		t.Fatal(err)
+	}
+	line := append(append([]byte(`{"type":"message_end","message":`), compact.Bytes()...), "}\n"...)
+	events := translate(t, pi.FormatJSON, line)
+	if n := len(ofType(events, universal.TypeUnparsed)); n != 0 {
+		t.Fatalf("%d unparsed", n)
+	}
+	var m struct {
+		Content []struct{ Type, Thinking, Text, ID, Name string }
+	}
+	if err := json.Unmarshal(msg, &m); err != nil {
+		t.Fatal(err)
+	}
+	items := completed(events)
+	var reasoning, text, calls int
+	for _, it := range items {
+		for _, p := range it.Content {
+			switch {
+			case it.Kind == universal.KindMessage && p.Type == universal.PartReasoning:
+				reasoning++
+			case it.Kind == universal.KindMessage && p.Type == universal.PartText:
+				text++
+			case it.Kind == universal.KindToolCall:
+				calls++
+			}
+		}
+	}
+	var want [3]int
+	for _, c := range m.Content {
+		switch c.Type {
+		case "thinking":
+			want[0]++
+		case "text":
+			want[1]++
+		case "toolCall":
+			want[2]++
+		}
+	}
+	if [3]int{reasoning, text, calls} != want {
+		t.Errorf("reasoning/text/tool calls = %d/%d/%d, want %v", reasoning, text, calls, want)
+	}
+}
+
+// TestDetect: every capture is recognised as its format.
+func TestDetect(t *testing.T) {
+	for _, c := range append(recorded(t), public()...) {
+		head := read(t, c.input)
+		if len(head) > 64<<10 {
+			head = head[:64<<10]
+		}
+		if got := pi.Detect(head); got != c.format {
+			t.Errorf("%s: Detect = %q, want %q", c.name(), got, c.format)
+		}
+	}
+	for _, head := range []string{"", "hello\n", `{"foo":1}`} {
+		if got := pi.Detect([]byte(head)); got != "" {
+			t.Errorf("Detect(%q) = %q, want \"\"", head, got)
+		}
+	}
+}
+
+// TestUnknownInput: what the translator cannot map is reported, never
+// dropped, and the stream stays well-formed.
+func TestUnknownInput(t *testing.T) {
+	input := strings.Join([]string{
+		`not json`,
+		`{"type":"agent_start"}`,
+		`{"type":"brand_new_event","x":1}`,
+		`{"type":"message_end","message":{"role":"narrator","content":"?"}}`,
+		`{"type":"message_update","assistantMessageEvent":{"type":"text_delta","contentIndex":99999999,"delta":"x"}}`,
+		`{"type":"message_update","assistantMessageEvent":{"type":"sparkle_delta","contentIndex":0,"delta":"x"}}`,
+		`{"type":"message_end","message":{"role":"assistant","content":[{"type":"hologram"}],"stopReason":"stop"}}`,
+		`{"type":"extension_ui_request","id":"u1","method":"teleport"}`,
+		`{"no_type":true}`,
+		`[1,2]`,
+		`{"type":"agent_settled"}`,
+	}, "\n")
+	events := translate(t, pi.FormatRPC, []byte(input))
+	var got []string
+	for _, e := range ofType(events, universal.TypeUnparsed) {
+		got = append(got, e.Data.(*universal.Unparsed).Location)
+	}
+	want := []string{"pi: line 1", "pi: line 3", "pi: line 4", "pi: line 5", "pi: line 6", "pi: line 7: message.content[0]", "pi: line 8", "pi: line 9", "pi: line 10"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("unparsed at %q, want %q", got, want)
+	}
+}
