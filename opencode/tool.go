@@ -62,7 +62,8 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, pid string, p *p
 		p.CallDone = true
 		args := "{}"
 		if hasInput(input) {
-			args = t.w.Copy(input.Raw)
+			// Compact: clients that re-encode events pretty-print them.
+			args = string(jsonw.AppendRaw(nil, input.Raw))
 		}
 		dst = t.w.Complete(dst, universal.Item{
 			ItemID:       p.Call,

@@ -1,0 +1,586 @@
+package opencode_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/opencode"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// run translates input in a format and checks that the stream is
+// well-formed.
+func run(t *testing.T, format, input string, reports ...universal.Report) []universal.Event {
+	t.Helper()
+	tr, err := opencode.New(format, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runWith(t, tr, format, input, reports...)
+}
+
+func runWith(t *testing.T, tr *opencode.Translator, format, input string, reports ...universal.Report) []universal.Event {
+	t.Helper()
+	var out []universal.Event
+	for _, r := range reports {
+		out = tr.Report(out, r)
+	}
+	for m, err := range universal.Messages(universal.NewReader(strings.NewReader(input), framing(format), 0)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = tr.Translate(out, m)
+	}
+	out = tr.Report(out, universal.EndOfInput{})
+	if err := universal.CheckStream(out); err != nil {
+		t.Fatalf("stream checker: %v\n%s", err, golden.Encode(out))
+	}
+	return out
+}
+
+// sse frames JSON events as an event stream.
+func sse(events ...string) string {
+	var b strings.Builder
+	for _, e := range events {
+		b.WriteString("data: ")
+		b.WriteString(e)
+		b.WriteString("\n\n")
+	}
+	return b.String()
+}
+
+func ofType(events []universal.Event, typ universal.Type) []universal.Event {
+	var out []universal.Event
+	for _, e := range events {
+		if e.Type == typ {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func deltas(events []universal.Event, item string) string {
+	var b strings.Builder
+	for _, e := range ofType(events, universal.TypeItemDelta) {
+		if d := e.Data.(*universal.ItemDelta); d.ItemID == item {
+			b.WriteString(d.Delta)
+		}
+	}
+	return b.String()
+}
+
+func completed(events []universal.Event) []universal.Item {
+	var out []universal.Item
+	for _, e := range ofType(events, universal.TypeItemCompleted) {
+		out = append(out, e.Data.(*universal.ItemSnapshot).Item)
+	}
+	return out
+}
+
+func noUnparsed(t *testing.T, events []universal.Event) {
+	t.Helper()
+	for _, e := range ofType(events, universal.TypeUnparsed) {
+		u := e.Data.(*universal.Unparsed)
+		t.Errorf("agent.unparsed: %s (%s)", u.Error, u.Location)
+	}
+}
+
+const ses = "ses_a"
+
+func msgUpdated(id, role string, completed bool) string {
+	tm := `{"created":1}`
+	if completed {
+		tm = `{"created":1,"completed":2}`
+	}
+	return fmt.Sprintf(`{"type":"message.updated","properties":{"info":{"id":%q,"sessionID":%q,"role":%q,"time":%s}}}`, id, ses, role, tm)
+}
+
+func textPart(msg, id, typ, text, delta string, end bool) string {
+	tm := `{"start":1}`
+	if end {
+		tm = `{"start":1,"end":2}`
+	}
+	d := ""
+	if delta != "" {
+		d = fmt.Sprintf(`,"delta":%q`, delta)
+	}
+	return fmt.Sprintf(`{"type":"message.part.updated","properties":{"part":{"id":%q,"messageID":%q,"sessionID":%q,"type":%q,"text":%q,"time":%s}%s}}`,
+		id, msg, ses, typ, text, tm, d)
+}
+
+// TestSnapshotsNeverEmitTextTwice: ≤1.1 snapshots with delta fields, a
+// repeated snapshot, and a final trimmed snapshot.
+func TestSnapshotsNeverEmitTextTwice(t *testing.T) {
+	events := run(t, opencode.FormatSSE, sse(
+		msgUpdated("msg_u", "user", false),
+		textPart("msg_u", "prt_u", "text", "Hi", "", false),
+		msgUpdated("msg_a", "assistant", false),
+		textPart("msg_a", "prt_1", "text", "Hel", "Hel", false),
+		textPart("msg_a", "prt_1", "text", "Hello wor", "lo wor", false),
+		textPart("msg_a", "prt_1", "text", "Hello wor", "", false), // repeated snapshot
+		textPart("msg_a", "prt_1", "text", "Hello world \n", "ld \n", false),
+		textPart("msg_a", "prt_1", "text", "Hello world", "", true), // trimEnd-ed final
+		msgUpdated("msg_a", "assistant", true),
+		msgUpdated("msg_a", "assistant", true), // duplicate completion
+	))
+	noUnparsed(t, events)
+	items := completed(events)
+	if len(items) != 2 {
+		t.Fatalf("%d completed items, want 2 (user, assistant)", len(items))
+	}
+	a := items[1]
+	if got := deltas(events, a.ItemID); got != "Hello world \n" {
+		t.Errorf("streamed %q, want %q", got, "Hello world \n")
+	}
+	if p := a.Content[0]; p.Text != "Hello world" || !p.Rewritten {
+		t.Errorf("final part %+v, want the trimmed text marked rewritten", p)
+	}
+}
+
+// TestSnapshotWinsOverDelta: a client that dropped events hands a delta
+// that does not match the snapshot; the snapshot's new text is emitted.
+func TestSnapshotWinsOverDelta(t *testing.T) {
+	events := run(t, opencode.FormatSSE, sse(
+		msgUpdated("msg_a", "assistant", false),
+		textPart("msg_a", "prt_1", "text", "Thank you", " you", false),
+		textPart("msg_a", "prt_1", "text", "Thank you!", "!", true),
+		msgUpdated("msg_a", "assistant", true),
+	))
+	noUnparsed(t, events)
+	it := completed(events)[0]
+	if got := deltas(events, it.ItemID); got != "Thank you!" {
+		t.Errorf("streamed %q, want %q", got, "Thank you!")
+	}
+	if it.Content[0].Rewritten {
+		t.Error("part marked rewritten, but the final text is what streamed")
+	}
+}
+
+// TestDeltaBeforePartAndMessage: a 1.2 delta arrives before its part and
+// its message: a stub item starts (daemon, role unknown), the delta waits
+// for the part's type (reasoning, although field says "text"), the message
+// fills in the role.
+func TestDeltaBeforePartAndMessage(t *testing.T) {
+	delta := func(text string) string {
+		return fmt.Sprintf(`{"type":"message.part.delta","properties":{"sessionID":%q,"messageID":"msg_a","partID":"prt_r","field":"text","delta":%q}}`, ses, text)
+	}
+	events := run(t, opencode.FormatSSE, sse(
+		delta("Think"),
+		textPart("msg_a", "prt_r", "reasoning", "", "", false),
+		delta("ing."),
+		msgUpdated("msg_a", "assistant", false),
+		textPart("msg_a", "prt_r", "reasoning", "Thinking.", "", true),
+		msgUpdated("msg_a", "assistant", true),
+	))
+	noUnparsed(t, events)
+	started := ofType(events, universal.TypeItemStarted)[0]
+	if it := started.Data.(*universal.ItemSnapshot).Item; started.Source != universal.SourceDaemon || it.Role != "" {
+		t.Errorf("first item.started: source %s role %q, want a daemon stub without role", started.Source, it.Role)
+	}
+	for _, e := range ofType(events, universal.TypeItemDelta) {
+		if d := e.Data.(*universal.ItemDelta); d.PartType != universal.PartReasoning {
+			t.Errorf("delta %q has part type %s, want reasoning", d.Delta, d.PartType)
+		}
+	}
+	it := completed(events)[0]
+	if it.Role != universal.RoleAssistant || len(it.Content) != 1 || it.Content[0].Type != universal.PartReasoning || it.Content[0].Text != "Thinking." {
+		t.Errorf("completed item %+v", it)
+	}
+}
+
+// TestSyncWrappersAlone: /global/event without the classic copies of the
+// events that also come as sync wrappers translates like /event.
+func TestSyncWrappersAlone(t *testing.T) {
+	for _, s := range scenarios {
+		t.Run(s, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join(recorded, s+".global.sse"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			wrapped := map[string]bool{}
+			var frames []string
+			for m, err := range universal.Messages(universal.NewSSEReader(bytes.NewReader(b), 0)) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				frames = append(frames, string(m.Data))
+				if se := gjson.GetBytes(m.Data, "payload.syncEvent"); se.Exists() {
+					wrapped[se.Get("id").Str] = true
+				}
+			}
+			var kept []string
+			for _, f := range frames {
+				if p := gjson.Get(f, "payload"); p.Get("type").Str != "sync" && wrapped[p.Get("id").Str] {
+					continue
+				}
+				kept = append(kept, f)
+			}
+			if len(kept) == len(frames) {
+				t.Fatal("no classic event dropped")
+			}
+			want, err := os.ReadFile(filepath.Join(recorded, s+".golden.ndjson"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := golden.Encode(run(t, opencode.FormatSSE, sse(kept...)))
+			if !bytes.Equal(got, want) {
+				t.Errorf("sync wrappers alone translate differently from /event:\n%s", got)
+			}
+		})
+	}
+}
+
+// TestEventArraysAsSSE: the events format and the same events as an event
+// stream translate alike (the arrays' recorder markers aside).
+func TestEventArraysAsSSE(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(public, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opencode.Detect(b) != opencode.FormatEvents {
+			continue
+		}
+		n++
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			var frames []string
+			gjson.ParseBytes(b).ForEach(func(_, e gjson.Result) bool {
+				if !strings.HasPrefix(e.Get("type").Str, "custom.") {
+					// SSE data is one line: compact the pretty-printed event.
+					var c bytes.Buffer
+					if err := json.Compact(&c, []byte(e.Raw)); err != nil {
+						t.Fatal(err)
+					}
+					frames = append(frames, c.String())
+				}
+				return true
+			})
+			a := golden.Encode(run(t, opencode.FormatEvents, string(b)))
+			s := golden.Encode(run(t, opencode.FormatSSE, sse(frames...)))
+			if !bytes.Equal(a, s) {
+				t.Errorf("events and sse differ:\n%s\n---\n%s", a, s)
+			}
+		})
+	}
+	if n < 10 {
+		t.Errorf("only %d event arrays detected", n)
+	}
+}
+
+// TestRecordedPromptsOnce: every prompt the host sent appears as exactly
+// one user message of the followed session, in every format.
+func TestRecordedPromptsOnce(t *testing.T) {
+	for _, s := range scenarios {
+		meta := filepath.Join(recorded, s+".meta.json")
+		prompts, err := golden.Prompts(meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reports []universal.Report
+		for _, p := range prompts {
+			reports = append(reports, universal.Prompt{Text: p})
+		}
+		for _, c := range []struct{ file, format string }{
+			{s + ".sse", opencode.FormatSSE}, {s + ".global.sse", opencode.FormatSSE},
+			{s + ".run.jsonl", opencode.FormatRunJSON}, {s + ".messages.json", opencode.FormatMessages},
+		} {
+			b, err := os.ReadFile(filepath.Join(recorded, c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var users []string
+			for _, it := range golden.NewTranscript(run(t, c.format, string(b), reports...)).Items {
+				if it.Role == universal.RoleUser && it.ParentID == "" {
+					users = append(users, golden.TextOf(&it))
+				}
+			}
+			if strings.Join(users, "\x00") != strings.Join(prompts, "\x00") {
+				t.Errorf("%s: user messages %q, want the prompts %q", c.file, users, prompts)
+			}
+		}
+	}
+}
+
+// TestFollow: naming a session translates only it; the default is the
+// first root session with activity.
+func TestFollow(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(recorded, "s10-subagent.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var child string
+	for m := range universal.Messages(universal.NewSSEReader(bytes.NewReader(b), 0)) {
+		if gjson.GetBytes(m.Data, "type").Str == "session.created" {
+			if p := gjson.GetBytes(m.Data, "properties.info.parentID"); p.Exists() {
+				child = gjson.GetBytes(m.Data, "properties.info.id").Str
+			}
+		}
+	}
+	tr, err := opencode.New(opencode.FormatSSE, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Follow(child)
+	events := runWith(t, tr, opencode.FormatSSE, string(b))
+	noUnparsed(t, events)
+	var texts []string
+	for _, it := range golden.NewTranscript(events).Items {
+		if it.Kind == universal.KindMessage {
+			texts = append(texts, string(it.Role)+": "+golden.TextOf(&it))
+		}
+	}
+	want := []string{
+		"user: [[SUBAGENT-TASK]] Count the files in the current directory with ls and report the number.",
+		"assistant: ", "assistant: There are 3 files.",
+	}
+	if strings.Join(texts, "\n") != strings.Join(want, "\n") {
+		t.Errorf("messages of the followed sub-agent session:\n%s\nwant:\n%s", strings.Join(texts, "\n"), strings.Join(want, "\n"))
+	}
+	if n := len(ofType(events, universal.TypeTurnStarted)); n != 1 {
+		t.Errorf("%d turns, want 1", n)
+	}
+
+	// Two root sessions: the first with activity wins, whatever the
+	// order of their creation and of a stale title update.
+	other := strings.ReplaceAll(msgUpdated("msg_b", "user", false), ses, "ses_b")
+	events = run(t, opencode.FormatSSE, sse(
+		`{"type":"session.updated","properties":{"info":{"id":"ses_b","title":"old"}}}`,
+		msgUpdated("msg_u", "user", false),
+		other,
+		strings.ReplaceAll(textPart("msg_b", "prt_b", "text", "other", "", false), ses, "ses_b"),
+		textPart("msg_u", "prt_u", "text", "mine", "", false),
+	))
+	noUnparsed(t, events)
+	for _, it := range completed(events) {
+		if it.NativeItemID == "msg_b" {
+			t.Error("a message of another session was translated")
+		}
+	}
+	if got := events[0].NativeSessionID; got != ses {
+		t.Errorf("native session %q, want %q", got, ses)
+	}
+}
+
+// TestIgnoredAndUnknown: the ignore list emits nothing; anything unknown
+// or malformed becomes agent.unparsed with its location.
+func TestIgnoredAndUnknown(t *testing.T) {
+	var frames []string
+	for _, typ := range []string{
+		"server.connected", "server.heartbeat", "server.instance.disposed", "global.disposed", "plugin.added",
+		"catalog.updated", "reference.updated", "models-dev.refreshed", "command.executed", "session.diff",
+		"session.compacted", "installation.updated", "installation.update-available", "lsp.updated",
+		"lsp.client.diagnostics", "file.edited", "file.watcher.updated", "pty.created", "pty.exited",
+		"tui.toast.show", "tui.prompt.append", "mcp.tools.changed", "project.updated", "workspace.ready",
+		"worktree.ready", "integration.updated", "vcs.branch.updated", "session.next.text.delta",
+	} {
+		frames = append(frames, fmt.Sprintf(`{"type":%q,"properties":{"sessionID":%q}}`, typ, ses))
+	}
+	events := run(t, opencode.FormatSSE, sse(frames...))
+	if len(events) != 2 {
+		t.Errorf("ignored events gave %d events, want session.started and session.ended only:\n%s", len(events), golden.Encode(events))
+	}
+
+	for _, c := range []struct{ format, input, loc string }{
+		{opencode.FormatSSE, sse(`{"type":"brand.new","properties":{}}`), "opencode: line 1: brand.new"},
+		{opencode.FormatSSE, "data: {\"type\":\n\ndata: {}\n\n", "opencode: line 1"},
+		{opencode.FormatSSE, sse(`{"properties":{}}`), "opencode: line 1"},
+		{opencode.FormatSSE, sse(`{"type":"session.status","properties":{"sessionID":"ses_a","status":{"type":"thinking"}}}`), "opencode: line 1: session.status"},
+		{opencode.FormatSSE, sse(msgUpdated("msg_a", "assistant", false), `{"type":"message.part.updated","properties":{"part":{"id":"prt_t","messageID":"msg_a","sessionID":"ses_a","type":"tool","state":{"status":"paused"}}}}`), "opencode: line 3: message.part.updated"},
+		{opencode.FormatRunJSON, "not json\n", "opencode: line 1"},
+		{opencode.FormatRunJSON, `{"type":"step_middle","sessionID":"ses_a"}` + "\n", "opencode: line 1: step_middle"},
+		{opencode.FormatEvents, `[{"type":"server.connected","properties":{}},{"type":"mystery"}]`, "opencode: line 1, event 1: mystery"},
+		{opencode.FormatMessages, `{"oops":1}`, "opencode: line 1"},
+	} {
+		events := run(t, c.format, c.input)
+		un := ofType(events, universal.TypeUnparsed)
+		if len(un) == 0 {
+			t.Errorf("%s %q: no agent.unparsed", c.format, c.input)
+			continue
+		}
+		if loc := un[0].Data.(*universal.Unparsed).Location; loc != c.loc {
+			t.Errorf("%s %q: location %q, want %q", c.format, c.input, loc, c.loc)
+		}
+	}
+}
+
+// toolPart is a tool part update.
+func toolPart(status, input, extra string) string {
+	return fmt.Sprintf(`{"type":"message.part.updated","properties":{"part":{"id":"prt_t","messageID":"msg_a","sessionID":%q,"type":"tool","tool":"bash","callID":"call_1","state":{"status":%q,"input":%s%s}}}}`,
+		ses, status, input, extra)
+}
+
+// TestPermissionGenerations: the three request shapes and their replies
+// link to the tool_call item; a reply the host reported is not repeated.
+func TestPermissionGenerations(t *testing.T) {
+	head := []string{msgUpdated("msg_a", "assistant", false), toolPart("pending", "{}", ""), toolPart("running", `{"command":"ls"}`, "")}
+	cases := []struct {
+		name, ask, reply string
+		status           universal.PermissionStatus
+		action           string
+	}{
+		{"legacy", `{"type":"permission.updated","properties":{"id":"per_1","type":"bash","pattern":["ls"],"sessionID":"ses_a","messageID":"msg_a","callID":"call_1","title":"ls","metadata":{},"time":{"created":1}}}`,
+			`{"type":"permission.replied","properties":{"sessionID":"ses_a","permissionID":"per_1","response":"reject"}}`, universal.PermissionDenied, "bash"},
+		{"asked", `{"type":"permission.asked","properties":{"id":"per_1","sessionID":"ses_a","permission":"bash","patterns":["ls"],"metadata":{},"always":["ls *"],"tool":{"messageID":"msg_a","callID":"call_1"}}}`,
+			`{"type":"permission.replied","properties":{"sessionID":"ses_a","requestID":"per_1","reply":"once"}}`, universal.PermissionApproved, "bash"},
+		{"v2", `{"type":"permission.v2.asked","properties":{"id":"per_1","sessionID":"ses_a","action":"shell","resources":["ls"],"source":{"type":"tool","messageID":"msg_a","callID":"call_1"}}}`,
+			`{"type":"permission.v2.replied","properties":{"sessionID":"ses_a","requestID":"per_1","reply":"always"}}`, universal.PermissionApproved, "shell"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			events := run(t, opencode.FormatSSE, sse(append(head, c.ask, c.ask, c.reply, c.reply)...))
+			noUnparsed(t, events)
+			call := ofType(events, universal.TypeItemStarted)[1].Data.(*universal.ItemSnapshot).Item.ItemID
+			req, res := ofType(events, universal.TypePermissionRequested), ofType(events, universal.TypePermissionResolved)
+			if len(req) != 1 || len(res) != 1 {
+				t.Fatalf("%d requested, %d resolved, want one each", len(req), len(res))
+			}
+			for _, e := range append(req, res...) {
+				if p := e.Data.(*universal.Permission); p.ItemID != call || p.CallID != "call_1" || p.Action != c.action {
+					t.Errorf("%s: %+v, want item %s, call_1, action %s", e.Type, p, call, c.action)
+				}
+			}
+			if p := res[0].Data.(*universal.Permission); p.Status != c.status {
+				t.Errorf("resolved %s, want %s", p.Status, c.status)
+			}
+		})
+	}
+
+	// The host reports its answer before the server echoes it.
+	tr, err := opencode.New(opencode.FormatSSE, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []universal.Event
+	for m := range universal.Messages(universal.NewSSEReader(strings.NewReader(sse(append(head, cases[1].ask)...)), 0)) {
+		out = tr.Translate(out, m)
+	}
+	out = tr.Report(out, universal.PermissionReply{PermissionID: "per_1", Approved: false, Decision: "reject"})
+	for m := range universal.Messages(universal.NewSSEReader(strings.NewReader(sse(cases[1].reply)), 0)) {
+		out = tr.Translate(out, m)
+	}
+	out = tr.Report(out, universal.EndOfInput{})
+	if err := universal.CheckStream(out); err != nil {
+		t.Fatal(err)
+	}
+	res := ofType(out, universal.TypePermissionResolved)
+	if len(res) != 1 || res[0].Source != universal.SourceDaemon || res[0].Data.(*universal.Permission).Status != universal.PermissionDenied {
+		t.Errorf("resolutions: %s", golden.Encode(res))
+	}
+}
+
+// TestQuestions: every question kept, answers joined, rejection.
+func TestQuestions(t *testing.T) {
+	ask := `{"type":"question.asked","properties":{"id":"que_1","sessionID":"ses_a","questions":[` +
+		`{"question":"Colour?","header":"c","options":[{"label":"Red","description":"r"},{"label":"Blue","description":"b"}]},` +
+		`{"question":"Size?","header":"s","options":[{"label":"S","description":""}],"multiple":true}],"tool":{"messageID":"msg_a","callID":"call_1"}}}`
+	for _, c := range []struct {
+		reply, response string
+		status           universal.QuestionStatus
+	}{
+		{`{"type":"question.replied","properties":{"sessionID":"ses_a","requestID":"que_1","answers":[["Red"],["S","custom"]]}}`, "Red; S, custom", universal.QuestionAnswered},
+		{`{"type":"question.rejected","properties":{"sessionID":"ses_a","requestID":"que_1"}}`, "", universal.QuestionRejected},
+	} {
+		events := run(t, opencode.FormatSSE, sse(msgUpdated("msg_a", "assistant", false), toolPart("pending", "{}", ""), ask, c.reply, c.reply))
+		noUnparsed(t, events)
+		req, res := ofType(events, universal.TypeQuestionRequested), ofType(events, universal.TypeQuestionResolved)
+		if len(req) != 1 || len(res) != 1 {
+			t.Fatalf("%d asked, %d resolved", len(req), len(res))
+		}
+		q := req[0].Data.(*universal.Question)
+		if q.Prompt != "Colour?\nSize?" || strings.Join(q.Options, ",") != "Red,Blue,S" || !gjson.GetBytes(q.Metadata, "questions.1.multiple").Bool() || q.ItemID == "" {
+			t.Errorf("question.requested %+v", q)
+		}
+		if r := res[0].Data.(*universal.Question); r.Response != c.response || r.Status != c.status || r.Prompt != q.Prompt {
+			t.Errorf("question.resolved %+v, want response %q status %s", r, c.response, c.status)
+		}
+	}
+}
+
+// TestTodoAndAPIEnvelope: todo.updated becomes a status item; the
+// /api/event envelope ({id, type, data}) is read like the classic one.
+func TestTodoAndAPIEnvelope(t *testing.T) {
+	events := run(t, opencode.FormatSSE, sse(
+		`{"id":"evt_1","type":"message.updated","data":{"info":{"id":"msg_u","sessionID":"ses_a","role":"user","time":{"created":1}}},"durable":{"aggregateID":"ses_a","seq":1,"version":1}}`,
+		`{"id":"evt_2","type":"todo.updated","data":{"sessionID":"ses_a","todos":[{"content":"write","status":"completed","priority":"high"},{"content":"test","status":"in_progress","priority":"high"},{"content":"ship","status":"pending","priority":"low"}]}}`,
+		`{"id":"evt_2","type":"todo.updated","data":{"sessionID":"ses_a","todos":[]}}`, // same id: a repeat
+	))
+	noUnparsed(t, events)
+	var todo *universal.Item
+	for _, it := range completed(events) {
+		if it.Kind == universal.KindStatus {
+			todo = &it
+		}
+	}
+	if todo == nil {
+		t.Fatal("no status item")
+	}
+	if p := todo.Content[0]; p.Label != "todo" || p.Detail != "[x] write\n[~] test\n[ ] ship" || gjson.GetBytes(p.Metadata, "todos.#").Int() != 3 {
+		t.Errorf("todo part %+v", p)
+	}
+	if n := len(ofType(events, universal.TypeTurnStarted)); n != 1 {
+		t.Errorf("%d turns, want 1 (the user message)", n)
+	}
+}
+
+// TestUsageInclusion: OpenCode's output excludes reasoning when total
+// says so; the universal output includes it.
+func TestUsageInclusion(t *testing.T) {
+	finish := func(tokens string) string {
+		return fmt.Sprintf(`{"type":"step_finish","sessionID":"ses_a","part":{"id":"prt_f","messageID":"msg_a","sessionID":"ses_a","type":"step-finish","reason":"stop","cost":0.5,"tokens":%s}}`, tokens) + "\n"
+	}
+	for _, c := range []struct {
+		tokens                        string
+		input, cached, output, reason int64
+		total                         int64
+	}{
+		{`{"total":1234,"input":1000,"output":16,"reasoning":8,"cache":{"read":200,"write":10}}`, 1210, 200, 24, 8, 1234},
+		{`{"total":1226,"input":1000,"output":16,"reasoning":8,"cache":{"read":200,"write":10}}`, 1210, 200, 16, 8, 1226},
+		{`{"input":1000,"output":16,"reasoning":8,"cache":{"read":200,"write":10}}`, 1210, 200, 16, 8, 1226},
+	} {
+		events := run(t, opencode.FormatRunJSON, finish(c.tokens))
+		u := ofType(events, universal.TypeUsageUpdated)
+		if len(u) != 1 {
+			t.Fatalf("%d usage events", len(u))
+		}
+		d := u[0].Data.(*universal.UsageUpdated)
+		got := []int64{*d.Usage.InputTokens, *d.Usage.CachedInputTokens, *d.Usage.OutputTokens, *d.Usage.ReasoningTokens, *d.Usage.TotalTokens}
+		want := []int64{c.input, c.cached, c.output, c.reason, c.total}
+		if fmt.Sprint(got) != fmt.Sprint(want) || d.Scope != universal.ScopeCall || *d.CostUSD != 0.5 {
+			t.Errorf("%s: usage %v (scope %s), want %v (call)", c.tokens, got, d.Scope, want)
+		}
+	}
+}
+
+// TestChildMessages: the sub-agent's message list (keyed by session by the
+// recorder) replays on its own.
+func TestChildMessages(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(recorded, "s10-subagent.child-messages.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var byID map[string]json.RawMessage
+	if err := json.Unmarshal(b, &byID); err != nil || len(byID) != 1 {
+		t.Fatalf("%v, %d sessions", err, len(byID))
+	}
+	for _, list := range byID {
+		events := run(t, opencode.FormatMessages, string(list))
+		noUnparsed(t, events)
+		if p := (&golden.Expect{FinalText: ptr("There are 3 files."), Tools: []golden.ExpectTool{{Name: ptr("bash"), OutputContains: ptr("3")}}}).Check(events); len(p) > 0 {
+			t.Error(p)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
