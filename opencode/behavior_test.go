@@ -487,7 +487,7 @@ func TestQuestions(t *testing.T) {
 		`{"question":"Size?","header":"s","options":[{"label":"S","description":""}],"multiple":true}],"tool":{"messageID":"msg_a","callID":"call_1"}}}`
 	for _, c := range []struct {
 		reply, response string
-		status           universal.QuestionStatus
+		status          universal.QuestionStatus
 	}{
 		{`{"type":"question.replied","properties":{"sessionID":"ses_a","requestID":"que_1","answers":[["Red"],["S","custom"]]}}`, "Red; S, custom", universal.QuestionAnswered},
 		{`{"type":"question.rejected","properties":{"sessionID":"ses_a","requestID":"que_1"}}`, "", universal.QuestionRejected},
