@@ -120,24 +120,31 @@ func (e *Expect) Check(events []universal.Event) []string {
 	var problems []string
 	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 
-	var assistant, user []string
+	// final is the main conversation's assistant text: a sub-agent's
+	// messages (items under a tool call) do not answer the session.
+	var assistant, final, user []string
+	kinds := map[string]universal.Kind{}
 	for i := range tr.Items {
 		it := &tr.Items[i]
+		kinds[it.ItemID] = it.Kind
 		if it.Kind != universal.KindMessage {
 			continue
 		}
 		switch it.Role {
 		case universal.RoleAssistant:
 			assistant = append(assistant, TextOf(it))
+			if kinds[it.ParentID] != universal.KindToolCall {
+				final = append(final, TextOf(it))
+			}
 		case universal.RoleUser:
 			user = append(user, TextOf(it))
 		}
 	}
 	if e.FinalText != nil {
 		last := ""
-		for i := len(assistant) - 1; i >= 0; i-- {
-			if strings.TrimSpace(assistant[i]) != "" {
-				last = assistant[i]
+		for i := len(final) - 1; i >= 0; i-- {
+			if strings.TrimSpace(final[i]) != "" {
+				last = final[i]
 				break
 			}
 		}
