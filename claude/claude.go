@@ -1,0 +1,276 @@
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"unsafe"
+
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// The format names.
+const (
+	// FormatStreamJSON is the stdout of claude -p --output-format
+	// stream-json --verbose, with or without --include-partial-messages and
+	// --input-format stream-json.
+	FormatStreamJSON = "stream-json"
+	// FormatExchange is a recorded two-way exchange of the stream-json
+	// control protocol: what the CLI wrote (out) and what the host wrote to
+	// its stdin (in).
+	FormatExchange = "exchange"
+	// FormatTranscript is an on-disk session transcript
+	// (~/.claude/projects/<project>/<session>.jsonl), or several of them in
+	// order (the main file, then its subagents/agent-<id>.jsonl files).
+	FormatTranscript = "transcript"
+)
+
+// Formats are the input formats the translator reads.
+var Formats = []universal.Format{
+	{Name: FormatStreamJSON, Framing: universal.FrameLines, Doc: "claude -p --output-format stream-json --verbose stdout"},
+	{Name: FormatExchange, Framing: universal.FrameExchange, Doc: "recorded stdin/stdout of the stream-json control protocol"},
+	{Name: FormatTranscript, Framing: universal.FrameLines, Doc: "on-disk session transcript (~/.claude/projects/…/<session>.jsonl)"},
+}
+
+// agentName is the agent name in session metadata and unparsed locations.
+const agentName = "claude"
+
+// Translator translates one Claude Code session. Build it with New; it
+// implements universal.Translator and is not safe for concurrent use.
+type Translator struct {
+	format     string
+	transcript bool
+	w          *universal.Stream
+	s          state
+	// Per-call context: the native message being translated.
+	raw  []byte
+	line int64
+}
+
+// New returns a translator for one session in the given format (one of
+// Formats).
+func New(format string, o universal.Options) (*Translator, error) {
+	switch format {
+	case FormatStreamJSON, FormatExchange, FormatTranscript:
+	default:
+		return nil, fmt.Errorf("claude: %w: %q", universal.ErrUnknownFormat, format)
+	}
+	return &Translator{format: format, transcript: format == FormatTranscript, w: universal.NewStream(agentName, o)}, nil
+}
+
+// Format returns the translator's input format.
+func (t *Translator) Format() string { return t.format }
+
+// Detect names the format of an input that starts with head: "exchange"
+// for exchange records, "transcript" for on-disk transcript entries,
+// "stream-json" for CLI output, "" if no complete line of head tells.
+// Lines that are not JSON objects (shell noise) are skipped.
+func Detect(head []byte) string {
+	for len(head) > 0 {
+		line := head
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil // the last line: used only if it is complete JSON
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] != '{' || !gjson.ValidBytes(line) {
+			continue
+		}
+		r := gjson.ParseBytes(line)
+		if r.Get("dir").Exists() && r.Get("msg").Exists() {
+			return FormatExchange
+		}
+		typ := r.Get("type").Str
+		switch {
+		case transcriptOnly(typ), r.Get("sessionId").Exists(), r.Get("parentUuid").Exists():
+			return FormatTranscript
+		case typ != "":
+			return FormatStreamJSON
+		}
+	}
+	return ""
+}
+
+// transcriptOnly reports entry types that only on-disk transcripts have.
+func transcriptOnly(typ string) bool {
+	switch typ {
+	case "summary", "file-history-snapshot", "queue-operation", "last-prompt", "ai-title",
+		"custom-title", "attachment", "progress", "atis-latch", "api-request", "api-request-blob",
+		"api-request-shape", "tools-used", "cost-state", "mode", "permission-mode":
+		return true
+	}
+	return false
+}
+
+// view returns b as a string without copying. gjson results read from it
+// alias b: anything kept beyond the call goes through Stream.Copy.
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+var (
+	errNotJSON    = errors.New("not JSON")
+	errNotObject  = errors.New("not a JSON object")
+	errNoType     = errors.New(`no "type"`)
+	errTranslator = errors.New("translator state")
+)
+
+// Translate translates one native message. See universal.Translator.
+func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	t.raw, t.line = m.Data, m.Line
+	if m.Err != nil {
+		return t.unparsed(dst, "", m.Err)
+	}
+	s := view(m.Data)
+	if !gjson.Valid(s) {
+		return t.unparsed(dst, "", errNotJSON)
+	}
+	r := gjson.Parse(s)
+	if !r.IsObject() {
+		return t.unparsed(dst, "", errNotObject)
+	}
+	if m.Dir == universal.In {
+		return t.input(dst, r)
+	}
+	if t.transcript && !t.w.Begun() {
+		dst = t.header(dst, r)
+	}
+	typ := r.Get("type")
+	if typ.Type != gjson.String {
+		return t.unparsed(dst, "", errNoType)
+	}
+	switch typ.Str {
+	case "stream_event":
+		return t.streamEvent(dst, r)
+	case "assistant":
+		return t.assistant(dst, r, t.lineScope(r))
+	case "user":
+		return t.user(dst, r, t.lineScope(r))
+	case "system":
+		return t.system(dst, r)
+	case "result":
+		return t.result(dst, r)
+	case "control_request":
+		return t.controlRequest(dst, r)
+	case "control_response":
+		return dst // answers to the host's own requests (initialize, interrupt, …): ignored
+	case "control_cancel_request":
+		return t.cancelRequest(dst, r)
+	case "progress":
+		return t.progress(dst, r)
+	case "cost-state":
+		return t.costState(dst, r)
+	case "conversation_reset":
+		if id := r.Get("new_conversation_id").Str; id != "" {
+			t.w.SetNativeSessionID(id)
+		}
+		return dst
+	}
+	if ignoredType(typ.Str) {
+		return dst
+	}
+	return t.unparsed(dst, "", fmt.Errorf("unknown type %q", typ.Str))
+}
+
+// input translates a message the host wrote to the CLI's stdin.
+func (t *Translator) input(dst []universal.Event, r gjson.Result) []universal.Event {
+	switch typ := r.Get("type").Str; typ {
+	case "user":
+		return t.hostUser(dst, r)
+	case "control_response":
+		return t.hostAnswer(dst, r)
+	case "control_request":
+		if sub := r.Get("request.subtype").Str; !hostRequest(sub) {
+			return t.unparsed(dst, "request.subtype", fmt.Errorf("unknown host control request %q", sub))
+		}
+		return dst
+	case "control_cancel_request":
+		return t.cancelRequest(dst, r)
+	case "keep_alive", "update_environment_variables":
+		return dst
+	default:
+		return t.unparsed(dst, "", fmt.Errorf("unknown host message type %q", typ))
+	}
+}
+
+// unparsed reports the current message as agent.unparsed; path names the
+// offending field ("" for the whole message).
+func (t *Translator) unparsed(dst []universal.Event, path string, err error) []universal.Event {
+	loc := "line " + strconv.FormatInt(t.line, 10)
+	if path != "" {
+		loc += ": " + path
+	}
+	return t.w.Unparsed(dst, loc, err, t.raw)
+}
+
+// Report translates what the host did. See universal.Translator.
+func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
+	t.raw, t.line = nil, 0
+	switch r := r.(type) {
+	case universal.Prompt:
+		return t.reportPrompt(dst, r.Text)
+	case universal.PermissionReply:
+		return t.reportPermission(dst, r)
+	case universal.QuestionReply:
+		return t.reportQuestion(dst, r)
+	case universal.Terminate:
+		dst = t.finish(dst)
+		return t.w.End(dst, universal.SessionEnded{Reason: universal.EndTerminated, TerminatedBy: universal.ByDaemon, Message: r.Message}, universal.SourceDaemon, nil)
+	case universal.Exit:
+		dst = t.finish(dst)
+		d := t.endReason()
+		code := r.Code
+		d.ExitCode, d.Stderr = &code, r.Stderr
+		if code != 0 {
+			d.Reason = universal.EndError
+			if d.Message == "" {
+				d.Message = "exit code " + strconv.Itoa(code)
+			}
+		}
+		return t.w.End(dst, d, universal.SourceDaemon, nil)
+	case universal.EndOfInput:
+		dst = t.finish(dst)
+		return t.w.End(dst, t.endReason(), universal.SourceDaemon, nil)
+	}
+	return dst
+}
+
+// checkpoint is the JSON shape of a checkpoint.
+type checkpoint struct {
+	Format string `json:"format"`
+	State  state  `json:"state"`
+}
+
+// Checkpoint returns the translator's state as JSON.
+func (t *Translator) Checkpoint() ([]byte, error) {
+	t.s.Stream = t.w.State()
+	b, err := json.Marshal(checkpoint{Format: t.format, State: t.s})
+	t.s.Stream = universal.StreamState{}
+	if err != nil {
+		return nil, fmt.Errorf("claude: checkpoint: %w", err)
+	}
+	return b, nil
+}
+
+// Restore loads a state saved by Checkpoint into a translator built with
+// the same format and options.
+func (t *Translator) Restore(b []byte) error {
+	var c checkpoint
+	if err := json.Unmarshal(b, &c); err != nil {
+		return fmt.Errorf("claude: restore: %w", err)
+	}
+	if c.Format != t.format {
+		return fmt.Errorf("claude: restore: checkpoint of format %q into a %q translator", c.Format, t.format)
+	}
+	t.s = c.State
+	t.w.Restore(t.s.Stream)
+	t.s.Stream = universal.StreamState{}
+	return nil
+}

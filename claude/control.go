@@ -1,0 +1,328 @@
+package claude
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// controlRequest translates a control_request the CLI sent to the host.
+func (t *Translator) controlRequest(dst events, r gjson.Result) events {
+	req := r.Get("request")
+	switch sub := req.Get("subtype").Str; sub {
+	case "can_use_tool":
+		return t.canUseTool(dst, r, req)
+	case "hook_callback", "mcp_message", "elicitation", "request_user_dialog":
+		// Hook and MCP plumbing between the CLI and an SDK host; not part
+		// of the session's content.
+		return dst
+	default:
+		return t.unparsed(dst, "request.subtype", fmt.Errorf("unknown control request %q", sub))
+	}
+}
+
+// hostRequest reports the control requests a host sends to the CLI. Their
+// effects show in the CLI's own output; the requests are not mapped.
+func hostRequest(sub string) bool {
+	switch sub {
+	case "initialize", "interrupt", "set_permission_mode", "set_model", "set_max_thinking_tokens",
+		"mcp_status", "mcp_message", "mcp_set_servers", "mcp_reconnect", "mcp_toggle", "stop_task",
+		"get_context_usage", "rewind_files", "reload_plugins", "apply_flag_settings", "get_settings":
+		return true
+	}
+	return false
+}
+
+// canUseTool maps a permission request (--permission-prompt-tool stdio):
+// a permission for the tool call, or a question for AskUserQuestion.
+func (t *Translator) canUseTool(dst events, r, req gjson.Result) events {
+	reqID := r.Get("request_id").Str
+	if reqID == "" {
+		return t.unparsed(dst, "request_id", fmt.Errorf("can_use_tool without a request_id"))
+	}
+	call := req.Get("tool_use_id").Str
+	name := req.Get("tool_name").Str
+	input := req.Get("input")
+	key := first(call, reqID)
+	tl := t.toolFor(call)
+	if tl == nil && call != "" {
+		// The request came before the call: show the call first.
+		dst = t.ensureTurn(dst, "")
+		tl = &tool{ItemID: t.w.NewItemID(), Name: t.w.Copy(name)}
+		t.addTool(call, tl)
+		dst = t.w.StartItem(dst, universal.Item{
+			ItemID: tl.ItemID, NativeItemID: t.w.Copy(call), Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+			Content: []universal.Part{{Type: universal.PartToolCall, Name: tl.Name, Arguments: t.w.Copy(input.Raw), CallID: t.w.Copy(call)}},
+		}, universal.SourceDaemon, t.raw)
+	}
+	if t.s.Requests == nil {
+		t.s.Requests = map[string]string{}
+	}
+	t.s.Requests[t.w.Copy(reqID)] = t.w.Copy(key)
+	if name == "AskUserQuestion" {
+		if tl != nil && !tl.Question {
+			dst = t.askQuestion(dst, tl, call, input, universal.SourceAgent)
+		}
+		return dst
+	}
+	if p := t.s.Perms[key]; p != nil && !p.Done {
+		return dst // already asked
+	}
+	item := ""
+	if tl != nil {
+		item = tl.ItemID
+	}
+	var o jsonw.Object
+	o.Raw("input", input.Raw).
+		Raw("description", req.Get("description").Raw).
+		Raw("display_name", req.Get("display_name").Raw).
+		Raw("title", req.Get("title").Raw).
+		Raw("permission_suggestions", req.Get("permission_suggestions").Raw).
+		Raw("blocked_path", req.Get("blocked_path").Raw).
+		Raw("decision_reason", req.Get("decision_reason").Raw).
+		Raw("decision_reason_type", req.Get("decision_reason_type").Raw).
+		Raw("agent_id", req.Get("agent_id").Raw)
+	p := &perm{ID: t.w.Copy(reqID)}
+	t.setPerm(key, p)
+	return t.w.RequestPermission(dst, universal.Permission{
+		PermissionID: p.ID, Action: t.w.Copy(name), ItemID: item, CallID: t.w.Copy(call), Metadata: o.Bytes(),
+	}, universal.SourceAgent, t.raw)
+}
+
+func (t *Translator) setPerm(key string, p *perm) {
+	if t.s.Perms == nil {
+		t.s.Perms = map[string]*perm{}
+	}
+	t.s.Perms[t.w.Copy(key)] = p
+}
+
+// hostAnswer translates the host's control_response to a can_use_tool
+// request: allow or deny (a question's answers ride on allow).
+func (t *Translator) hostAnswer(dst events, r gjson.Result) events {
+	resp := r.Get("response")
+	key, ok := t.s.Requests[resp.Get("request_id").Str]
+	if !ok {
+		return dst // the answer to a request that is not mapped (hook callbacks, MCP)
+	}
+	inner := resp.Get("response")
+	errored := resp.Get("subtype").Str == "error"
+	allow := !errored && inner.Get("behavior").Str == "allow"
+	tl := t.toolFor(key)
+	if tl != nil && tl.Question {
+		if tl.QDone {
+			return dst
+		}
+		return t.resolveQuestion(dst, tl, key, inner.Get("updatedInput.answers"), first(inner.Get("message").Str, resp.Get("error").Str), !allow, universal.SourceAgent, t.raw)
+	}
+	decision := "deny"
+	if allow {
+		decision = "allow"
+		if up := inner.Get("updatedPermissions"); up.IsArray() && len(up.Array()) > 0 {
+			decision = "allow_always"
+		}
+	}
+	var o jsonw.Object
+	o.String("source", "host").String("decision", decision).
+		OptString("message", first(inner.Get("message").Str, resp.Get("error").Str)).
+		Raw("updated_permissions", inner.Get("updatedPermissions").Raw).
+		Raw("interrupt", inner.Get("interrupt").Raw)
+	return t.resolvePerm(dst, key, "", allow, o.Bytes(), universal.SourceAgent, t.raw)
+}
+
+// cancelRequest: a pending can_use_tool request withdrawn (by either side).
+func (t *Translator) cancelRequest(dst events, r gjson.Result) events {
+	key, ok := t.s.Requests[r.Get("request_id").Str]
+	if !ok {
+		return dst
+	}
+	if tl := t.toolFor(key); tl != nil && tl.Question {
+		if tl.QDone {
+			return dst
+		}
+		return t.resolveQuestion(dst, tl, key, gjson.Result{}, "cancelled", true, universal.SourceAgent, t.raw)
+	}
+	if p := t.s.Perms[key]; p == nil || p.Done {
+		return dst
+	}
+	return t.resolvePerm(dst, key, "", false, []byte(`{"source":"cancelled","cancelled":true}`), universal.SourceAgent, t.raw)
+}
+
+// resolvePerm resolves the permission of a tool call, requesting it first
+// (with the same metadata) when nothing asked for it visibly. A call gets
+// at most one request and one resolution.
+func (t *Translator) resolvePerm(dst events, call, action string, approved bool, md []byte, src universal.Source, raw []byte) events {
+	if call == "" {
+		return dst
+	}
+	p := t.s.Perms[call]
+	if p != nil && p.Done {
+		return dst
+	}
+	tl := t.toolFor(call)
+	item := ""
+	if tl != nil {
+		item = tl.ItemID
+		action = first(tl.Name, action)
+	}
+	action = t.w.Copy(action)
+	callID := t.w.Copy(call)
+	if p == nil {
+		p = &perm{ID: callID}
+		t.setPerm(call, p)
+		dst = t.w.RequestPermission(dst, universal.Permission{
+			PermissionID: p.ID, Action: action, ItemID: item, CallID: callID, Metadata: md,
+		}, src, raw)
+	}
+	p.Done = true
+	status := universal.PermissionDenied
+	if approved {
+		status = universal.PermissionApproved
+	}
+	return t.w.ResolvePermission(dst, universal.Permission{
+		PermissionID: p.ID, Action: action, Status: status, ItemID: item, CallID: callID, Metadata: md,
+	}, src, raw)
+}
+
+// decided applies the permission decision recorded with a tool result:
+// a refusal always resolves the call's permission as denied; an approval
+// only when a user gave it (rule-based approvals asked nobody) or a
+// request is pending.
+func (t *Translator) decided(dst events, call, name string, decision gjson.Result, kind, output string) events {
+	if !decision.IsObject() {
+		return dst
+	}
+	dec, src := decision.Get("decision").Str, decision.Get("source").Str
+	pending := false
+	if p := t.s.Perms[call]; p != nil {
+		if p.Done {
+			return dst
+		}
+		pending = true
+	}
+	var o jsonw.Object
+	o.String("source", "tool_result").Raw("permission_decision", decision.Raw).OptString("non_execution_kind", kind)
+	switch {
+	case dec == "reject":
+		o.String("message", output)
+		return t.resolvePerm(dst, call, name, false, o.Bytes(), universal.SourceAgent, t.raw)
+	case dec == "accept" && (pending || strings.HasPrefix(src, "user")):
+		return t.resolvePerm(dst, call, name, true, o.Bytes(), universal.SourceAgent, t.raw)
+	}
+	return dst
+}
+
+// denied maps a refusal the CLI applied itself (system/permission_denied,
+// result.permission_denials).
+func (t *Translator) denied(dst events, d gjson.Result, source string) events {
+	var o jsonw.Object
+	o.String("source", source).
+		Raw("message", d.Get("message").Raw).
+		Raw("decision_reason", d.Get("decision_reason").Raw).
+		Raw("decision_reason_type", d.Get("decision_reason_type").Raw).
+		Raw("tool_input", d.Get("tool_input").Raw).
+		Raw("agent_id", d.Get("agent_id").Raw)
+	return t.resolvePerm(dst, d.Get("tool_use_id").Str, d.Get("tool_name").Str, false, o.Bytes(), universal.SourceAgent, t.raw)
+}
+
+// reportPermission: the host answered a permission request.
+func (t *Translator) reportPermission(dst events, r universal.PermissionReply) events {
+	var o jsonw.Object
+	o.String("source", "host").OptString("decision", r.Decision).OptString("message", r.Message)
+	for _, k := range sortedKeys(t.s.Perms) {
+		if p := t.s.Perms[k]; p.ID == r.PermissionID {
+			if p.Done {
+				return dst
+			}
+			return t.resolvePerm(dst, k, "", r.Approved, o.Bytes(), universal.SourceDaemon, nil)
+		}
+	}
+	status := universal.PermissionDenied
+	if r.Approved {
+		status = universal.PermissionApproved
+	}
+	return t.w.ResolvePermission(dst, universal.Permission{PermissionID: r.PermissionID, Status: status, Metadata: o.Bytes()}, universal.SourceDaemon, nil)
+}
+
+// askQuestion maps an AskUserQuestion call: every question with its
+// header, options and multiSelect stays in metadata; prompt and options
+// are the first question's.
+func (t *Translator) askQuestion(dst events, tl *tool, call string, input gjson.Result, src universal.Source) events {
+	qs := input.Get("questions")
+	q := qs.Get("0")
+	if !qs.IsArray() {
+		q = input
+	}
+	tl.Question = true
+	tl.QPrompt = t.w.Copy(q.Get("question").Str)
+	tl.QOptions = nil
+	q.Get("options").ForEach(func(_, o gjson.Result) bool {
+		tl.QOptions = append(tl.QOptions, t.w.Copy(first(o.Get("label").Str, o.Str)))
+		return true
+	})
+	var o jsonw.Object
+	o.Raw("questions", qs.Raw)
+	if !qs.IsArray() {
+		o.Raw("input", input.Raw)
+	}
+	return t.w.AskQuestion(dst, universal.Question{
+		QuestionID: t.w.Copy(call), Prompt: tl.QPrompt, Options: tl.QOptions, ItemID: tl.ItemID, Metadata: o.Bytes(),
+	}, src, t.raw)
+}
+
+// resolveQuestion answers (or rejects) an AskUserQuestion call. The
+// response is the answer of a single question, or "question: answer"
+// lines for several; the answers object stays in metadata.
+func (t *Translator) resolveQuestion(dst events, tl *tool, call string, answers gjson.Result, text string, rejected bool, src universal.Source, raw []byte) events {
+	tl.QDone = true
+	var b strings.Builder
+	n := 0
+	answers.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+	answers.ForEach(func(k, v gjson.Result) bool {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		if n > 1 {
+			b.WriteString(k.Str)
+			b.WriteString(": ")
+		}
+		if v.Type == gjson.String {
+			b.WriteString(v.Str)
+		} else {
+			b.WriteString(v.Raw)
+		}
+		return true
+	})
+	resp := b.String()
+	var o jsonw.Object
+	o.Raw("answers", answers.Raw)
+	status := universal.QuestionAnswered
+	switch {
+	case rejected:
+		status, resp = universal.QuestionRejected, ""
+		o.OptString("message", text)
+	case resp == "":
+		resp = text
+	}
+	return t.w.ResolveQuestion(dst, universal.Question{
+		QuestionID: t.w.Copy(call), Prompt: tl.QPrompt, Options: tl.QOptions, Response: t.w.Copy(resp),
+		Status: status, ItemID: tl.ItemID, Metadata: o.Bytes(),
+	}, src, raw)
+}
+
+// reportQuestion: the host answered a question.
+func (t *Translator) reportQuestion(dst events, r universal.QuestionReply) events {
+	if tl := t.toolFor(r.QuestionID); tl != nil && tl.Question {
+		if tl.QDone {
+			return dst
+		}
+		return t.resolveQuestion(dst, tl, r.QuestionID, gjson.Result{}, r.Response, r.Rejected, universal.SourceDaemon, nil)
+	}
+	status := universal.QuestionAnswered
+	if r.Rejected {
+		status = universal.QuestionRejected
+	}
+	return t.w.ResolveQuestion(dst, universal.Question{QuestionID: r.QuestionID, Response: r.Response, Status: status}, universal.SourceDaemon, nil)
+}

@@ -1,0 +1,79 @@
+package claude
+
+// The ignore lists: native types Claude Code writes that carry nothing for
+// the universal transcript. Everything not mapped and not listed here is
+// reported as agent.unparsed. The package documentation explains each.
+
+// ignoredType reports top-level line types that are ignored.
+func ignoredType(typ string) bool {
+	switch typ {
+	case
+		// stream-json
+		"keep_alive",        // connection heartbeat
+		"rate_limit_event",  // subscription rate-limit status; a rejection shows in the result
+		"tool_progress",     // elapsed-time heartbeats of a running tool
+		"tool_use_summary",  // a UI summary of preceding tool calls
+		"auth_status",       // login progress
+		"prompt_suggestion", // a suggested next prompt
+		"active_goal",       // the /goal state
+		// transcripts
+		"summary",               // a conversation title (older versions)
+		"ai-title",              // a generated conversation title
+		"custom-title",          // a user-set conversation title
+		"file-history-snapshot", // checkpoint bookkeeping for /rewind
+		"queue-operation",       // the prompt queue; the prompt itself follows as a user entry
+		"last-prompt",           // the last prompt, for the resume picker
+		"attachment",            // context the CLI injects (environment, skills, reminders)
+		"atis-latch",            // internal bookkeeping
+		"api-request",           // the request parameters sent to the API
+		"api-request-blob",      // the request's message content
+		"api-request-shape",     // the request's system prompt and tools
+		"tools-used",            // the tool names used so far
+		"mode",                  // the UI mode
+		"permission-mode":       // the permission mode
+		return true
+	}
+	return false
+}
+
+// ignoredSystem reports system subtypes that are ignored.
+func ignoredSystem(sub string) bool {
+	switch sub {
+	case
+		"status",                   // requesting / compacting; the outcome shows elsewhere
+		"thinking_tokens",          // estimates while thinking streams
+		"hook_started",             // hooks are not surfaced
+		"hook_progress",            //
+		"hook_response",            //
+		"stop_hook_summary",        //
+		"task_progress",            // heartbeats; task_notification gives the final state
+		"task_updated",             // patches; task_notification gives the final state
+		"background_tasks_changed", // the same as task_started / task_notification
+		"session_state_changed",    // the same as init / result
+		"local_command_output",     // UI output of slash commands
+		"informational",            // UI notices
+		"notification",             // UI notices
+		"plugin_install",           // housekeeping
+		"files_persisted",          //
+		"memory_recall",            //
+		"elicitation_complete",     //
+		"control_request_progress", //
+		"commands_changed",         //
+		"worker_shutting_down",     //
+		"mirror_error",             //
+		"session_writes_lost":      //
+		return true
+	}
+	return false
+}
+
+// ignoredProgress reports transcript progress kinds that are ignored
+// (agent_progress is mapped).
+func ignoredProgress(typ string) bool {
+	switch typ {
+	case "hook_progress", "bash_progress", "mcp_progress", "waiting_for_task",
+		"query_update", "search_results_received":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,392 @@
+package claude
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+type events = []universal.Event
+
+// assistant translates an assistant line: one (or, in some versions and in
+// transcripts, several) content blocks of the API message message.id.
+func (t *Translator) assistant(dst events, r gjson.Result, scope string) events {
+	msg := r.Get("message")
+	if !msg.IsObject() {
+		return t.unparsed(dst, "message", errors.New("assistant line without a message object"))
+	}
+	if t.seen(r) {
+		return dst
+	}
+	dst = t.ensureTurn(dst, scope)
+	id := msg.Get("id").Str
+	if id == "" {
+		id = r.Get("uuid").Str
+	}
+	m := t.findMsg(scope, id)
+	if m == nil {
+		dst = t.closeIdle(dst, scope)
+		m = t.newMsg(scope, id)
+	}
+	api := -1
+	if i := r.Get("apiBlockIndex"); i.Type == gjson.Number {
+		api = int(i.Int())
+	}
+	content := msg.Get("content")
+	switch {
+	case content.Type == gjson.String:
+		si := t.matchSlot(m, universal.PartText, api)
+		m.Slots[si].Final, m.Slots[si].HasFinal = t.w.Copy(content.Str), true
+	case content.IsArray():
+		n := 0
+		content.ForEach(func(_, b gjson.Result) bool {
+			idx := api
+			if n > 0 {
+				idx = -1 // apiBlockIndex names the first block of the line
+			}
+			dst = t.assistantBlock(dst, m, b, idx)
+			n++
+			return true
+		})
+	case content.Exists() && content.Type != gjson.Null:
+		return t.unparsed(dst, "message.content", errors.New("content is neither a string nor an array"))
+	}
+	if t.transcript {
+		if u, ok := anthropic.Usage(msg.Get("usage")); ok {
+			if m.Usage == nil {
+				m.Usage = &u
+			} else {
+				mu := anthropic.MaxUsage(*m.Usage, u)
+				m.Usage = &mu
+			}
+		}
+	}
+	if sr := msg.Get("stop_reason").Str; sr != "" {
+		m.Stop = t.w.Copy(sr)
+	}
+	if r.Get("aborted").Bool() {
+		m.Failed = true
+	}
+	if msg.Get("model").Str == "<synthetic>" || r.Get("is_api_error_message").Bool() || r.Get("isApiErrorMessage").Bool() {
+		return t.apiErrorMessage(dst, m, r)
+	}
+	if !m.Live {
+		dst = t.ensureStarted(dst, m, universal.SourceAgent)
+	}
+	return dst
+}
+
+// assistantBlock records one content block of an assistant line. api is
+// the block's index in the API message when the line says it, else -1.
+func (t *Translator) assistantBlock(dst events, m *message, b gjson.Result, api int) events {
+	switch typ := b.Get("type").Str; typ {
+	case "text":
+		si := t.matchSlot(m, universal.PartText, api)
+		s := &m.Slots[si]
+		s.Final, s.HasFinal = t.w.Copy(b.Get("text").Str), true
+		if c := b.Get("citations"); c.IsArray() && len(c.Raw) > 2 {
+			var o jsonw.Object
+			s.Meta = string(o.Raw("citations", c.Raw).Bytes())
+		}
+	case "thinking":
+		si := t.matchSlot(m, universal.PartReasoning, api)
+		s := &m.Slots[si]
+		s.Final, s.HasFinal = t.w.Copy(b.Get("thinking").Str), true
+		if sig := b.Get("signature").Str; sig != "" {
+			s.Signature = t.w.Copy(sig)
+		}
+	case "redacted_thinking":
+		si := t.matchSlot(m, universal.PartReasoning, api)
+		s := &m.Slots[si]
+		s.Final, s.HasFinal, s.Private = "", true, true
+		s.Meta = `{"redacted":true}`
+	case "tool_use", "server_tool_use", "mcp_tool_use":
+		return t.toolUse(dst, m, b, typ)
+	case "":
+		return t.unparsed(dst, "message.content", errors.New("content block without a type"))
+	default:
+		if isResultBlock(typ) {
+			// Results of server-side tools (web search, code execution, MCP
+			// connector) come inside the assistant message.
+			return t.toolResult(dst, gjson.Result{}, b, m.Scope, gjson.Result{}, m.ItemID)
+		}
+		// Any other block (container_upload, future types) is kept whole.
+		si := t.matchSlot(m, universal.PartJSON, api)
+		s := &m.Slots[si]
+		s.Final, s.HasFinal = t.w.Copy(b.Raw), true
+	}
+	return dst
+}
+
+// isResultBlock reports content blocks that carry a tool's result
+// (tool_result, web_search_tool_result, mcp_tool_result, …).
+func isResultBlock(typ string) bool {
+	return typ == "tool_result" || len(typ) > len("_tool_result") && typ[len(typ)-len("_tool_result"):] == "_tool_result"
+}
+
+// matchSlot returns the slot a final block of type typ belongs to: the one
+// with the API block index when known, else the streamed block still open,
+// else the oldest streamed block of that type without final content, else
+// a new slot.
+func (t *Translator) matchSlot(m *message, typ universal.PartType, api int) int {
+	if api >= 0 {
+		for i := range m.Slots {
+			if m.Slots[i].Index == api {
+				return i
+			}
+		}
+		return m.addSlot(typ, api)
+	}
+	if m.Open >= 0 {
+		if b := m.block(m.Open); b != nil && b.Slot >= 0 && m.Slots[b.Slot].Type == typ {
+			return b.Slot
+		}
+	}
+	for i := range m.Slots {
+		if s := &m.Slots[i]; s.Type == typ && s.Index >= 0 && !s.HasFinal {
+			return i
+		}
+	}
+	return m.addSlot(typ, -1)
+}
+
+func (m *message) addSlot(typ universal.PartType, index int) int {
+	m.Slots = append(m.Slots, slot{Type: typ, Index: index, Part: -1})
+	return len(m.Slots) - 1
+}
+
+// block returns the stream block with the native index, nil if none.
+func (m *message) block(index int) *block {
+	for i := range m.Blocks {
+		if m.Blocks[i].Index == index {
+			return &m.Blocks[i]
+		}
+	}
+	return nil
+}
+
+// ensureStarted emits the message item's item.started once, with a part
+// for every slot known so far (their text arrives as deltas).
+func (t *Translator) ensureStarted(dst events, m *message, src universal.Source) events {
+	if m.Started {
+		return dst
+	}
+	m.Started = true
+	content := make([]universal.Part, len(m.Slots))
+	for i := range m.Slots {
+		content[i] = m.Slots[i].part("", true)
+		m.Slots[i].Part = i
+	}
+	m.Parts = len(m.Slots)
+	return t.w.StartItem(dst, universal.Item{
+		ItemID: m.ItemID, NativeItemID: m.ID, ParentID: m.Parent,
+		Kind: universal.KindMessage, Role: universal.RoleAssistant, Content: content,
+	}, src, t.raw)
+}
+
+// part returns the slot as a content part with the given streamed text.
+func (s *slot) part(text string, start bool) universal.Part {
+	var p universal.Part
+	switch s.Type {
+	case universal.PartReasoning:
+		p = universal.Reasoning(text, universal.VisibilityPublic)
+		if s.Private {
+			p.Visibility = universal.VisibilityPrivate
+		}
+		p.Signature = s.Signature
+	case universal.PartJSON:
+		p = anthropic.JSONPart(s.Final)
+	default:
+		p = universal.Text(text)
+	}
+	if s.Meta != "" && !start {
+		p.Metadata = []byte(s.Meta)
+	}
+	return p
+}
+
+// slotDelta appends streamed text to a slot's part.
+func (t *Translator) slotDelta(dst events, m *message, si int, text string) events {
+	if text == "" {
+		return dst
+	}
+	if !m.Started {
+		dst = t.ensureStarted(dst, m, universal.SourceAgent)
+	}
+	s := &m.Slots[si]
+	if s.Part < 0 {
+		s.Part = m.Parts
+		m.Parts++
+	}
+	return t.w.Delta(dst, m.ItemID, s.Part, s.Type, text, universal.SourceAgent, t.raw)
+}
+
+// completeMsg emits the message item's completion: parts the Stream knows
+// in their order, then parts only the final lines gave, in block order.
+func (t *Translator) completeMsg(dst events, m *message, status universal.ItemStatus, src universal.Source) events {
+	dst = t.ensureStarted(dst, m, src)
+	content := make([]universal.Part, 0, len(m.Slots))
+	for p := 0; p < m.Parts; p++ {
+		for i := range m.Slots {
+			if m.Slots[i].Part == p {
+				content = append(content, t.finalPart(m, &m.Slots[i]))
+			}
+		}
+	}
+	for i := range m.Slots {
+		if m.Slots[i].Part < 0 {
+			content = append(content, t.finalPart(m, &m.Slots[i]))
+		}
+	}
+	dst = t.w.Complete(dst, universal.Item{
+		ItemID: m.ItemID, NativeItemID: m.ID, ParentID: m.Parent,
+		Kind: universal.KindMessage, Role: universal.RoleAssistant, Content: content, Status: status,
+	}, src, t.raw)
+	t.dropMsg(m)
+	if t.transcript && m.Usage != nil {
+		dst = t.usage(dst, universal.ScopeCall, *m.Usage, nil, nil, nil, src)
+	}
+	return dst
+}
+
+func (t *Translator) finalPart(m *message, s *slot) universal.Part {
+	text := s.Final
+	if !s.HasFinal && s.Part >= 0 {
+		text = t.w.StreamedText(m.ItemID, s.Part)
+	}
+	return s.part(text, false)
+}
+
+func msgStatus(m *message) universal.ItemStatus {
+	if m.Failed {
+		return universal.StatusFailed
+	}
+	return universal.StatusCompleted
+}
+
+// closeIdle completes the open messages of a scope that no stream drives:
+// a line of another message in the same scope means they are complete.
+func (t *Translator) closeIdle(dst events, scope string) events {
+	for i := 0; i < len(t.s.Msgs); {
+		m := t.s.Msgs[i]
+		if m.Scope == scope && !m.Live {
+			dst = t.completeMsg(dst, m, msgStatus(m), universal.SourceDaemon)
+			continue
+		}
+		i++
+	}
+	return dst
+}
+
+// closeMsgs completes every open message (in start order) whose scope
+// matches; all matches every scope.
+func (t *Translator) closeMsgs(dst events, match func(*message) bool) events {
+	for i := 0; i < len(t.s.Msgs); {
+		m := t.s.Msgs[i]
+		if match == nil || match(m) {
+			dst = t.completeMsg(dst, m, msgStatus(m), universal.SourceDaemon)
+			continue
+		}
+		i++
+	}
+	return dst
+}
+
+// toolUse records a complete tool_use block: the tool_call item completes
+// with the final input (the streamed arguments are kept when they hold the
+// same JSON value).
+func (t *Translator) toolUse(dst events, m *message, b gjson.Result, typ string) events {
+	id := b.Get("id").Str
+	if id == "" {
+		return t.unparsed(dst, "message.content", fmt.Errorf("%s block without an id", typ))
+	}
+	tl := t.toolFor(id)
+	if tl != nil && tl.Done {
+		return dst // the same call again (a duplicate line): already complete
+	}
+	dst = t.ensureStarted(dst, m, universal.SourceAgent)
+	name := b.Get("name").Str
+	input := b.Get("input")
+	args := input.Raw
+	if tl == nil {
+		tl = &tool{ItemID: t.w.NewItemID(), Msg: m.ItemID, Scope: m.Scope, Name: t.w.Copy(name)}
+		t.addTool(id, tl)
+	}
+	if t.w.IsOpen(tl.ItemID) {
+		if streamed := t.w.StreamedText(tl.ItemID, 0); streamed != "" && anthropic.JSONEqual(streamed, args) {
+			args = streamed
+		}
+	}
+	var meta []byte
+	if typ != "tool_use" {
+		var o jsonw.Object
+		meta = o.String("block_type", typ).Bytes()
+	}
+	tl.Done = true
+	dst = t.w.Complete(dst, universal.Item{
+		ItemID: tl.ItemID, NativeItemID: t.w.Copy(id), ParentID: tl.Msg,
+		Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: tl.Name, Arguments: t.w.Copy(args), CallID: t.w.Copy(id), Metadata: meta}},
+	}, universal.SourceAgent, t.raw)
+	if name == "AskUserQuestion" && !tl.Question {
+		dst = t.askQuestion(dst, tl, id, input, universal.SourceAgent)
+	}
+	return dst
+}
+
+// startTool opens a tool_call item whose arguments will stream.
+func (t *Translator) startTool(dst events, m *message, id, name string, src universal.Source, args string) (events, *tool) {
+	tl := &tool{ItemID: t.w.NewItemID(), Msg: m.ItemID, Scope: m.Scope, Name: t.w.Copy(name)}
+	t.addTool(id, tl)
+	dst = t.w.StartItem(dst, universal.Item{
+		ItemID: tl.ItemID, NativeItemID: t.w.Copy(id), ParentID: m.ItemID,
+		Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: tl.Name, Arguments: t.w.Copy(args), CallID: t.w.Copy(id)}},
+	}, src, t.raw)
+	return dst, tl
+}
+
+// apiErrorMessage handles the CLI's synthetic assistant message after an
+// API failure: a failed message item with the error text, and an error.
+func (t *Translator) apiErrorMessage(dst events, m *message, r gjson.Result) events {
+	m.Failed = true
+	text := ""
+	for i := range m.Slots {
+		if m.Slots[i].Type == universal.PartText && m.Slots[i].Final != "" {
+			text = m.Slots[i].Final
+			break
+		}
+	}
+	dst = t.completeMsg(dst, m, universal.StatusFailed, universal.SourceAgent)
+	if text == "" {
+		text = "API error"
+	}
+	code := first(r.Get("api_error_type").Str, r.Get("apiErrorType").Str, r.Get("error").Str)
+	var o jsonw.Object
+	o.Raw("error", r.Get("error").Raw).
+		Raw("api_error_status", first(r.Get("api_error_status").Raw, r.Get("apiErrorStatus").Raw)).
+		Raw("api_error_type", first(r.Get("api_error_type").Raw, r.Get("apiErrorType").Raw))
+	dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent,
+		&universal.Error{Message: text, Code: t.w.Copy(code), Details: o.Bytes()}, t.raw)
+	if m.Scope == "" {
+		if t.s.Turn != nil {
+			t.s.Turn.Errored = true
+		}
+		t.s.Last = outcome{Failed: true, Message: text}
+	}
+	return dst
+}
+
+// first returns the first non-empty string.
+func first(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}

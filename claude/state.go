@@ -1,0 +1,251 @@
+package claude
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// state is everything the translator remembers between messages; it is
+// what a checkpoint saves. Strings in it never alias native input.
+type state struct {
+	Stream universal.StreamState `json:"stream"`
+	// Prompts the host sent that are not shown yet, oldest first.
+	Prompts []prompt `json:"prompts,omitempty"`
+	// Echoed are the prompt texts shown in the current turn (a replayed
+	// echo of one of them is not shown again).
+	Echoed []string `json:"echoed,omitempty"`
+	// Msgs are the open assistant messages, in start order.
+	Msgs []*message `json:"msgs,omitempty"`
+	// Cur names, per scope, the message whose stream events arrive now
+	// (for stream events without api_message_id).
+	Cur map[string]string `json:"cur,omitempty"`
+	// Tools are the tool calls seen, by tool_use id.
+	Tools map[string]*tool `json:"tools,omitempty"`
+	// Agents maps a sub-agent's agent_id (= task_id) to the tool_use id of
+	// the Agent/Task call that spawned it.
+	Agents map[string]string `json:"agents,omitempty"`
+	// Tasks maps a task_id to its status item.
+	Tasks map[string]string `json:"tasks,omitempty"`
+	// Requests maps a can_use_tool request_id to its tool_use id.
+	Requests map[string]string `json:"requests,omitempty"`
+	// Perms are the permissions by tool_use id.
+	Perms map[string]*perm `json:"perms,omitempty"`
+	// Turn is the open main turn, nil between turns.
+	Turn *turn `json:"turn,omitempty"`
+	// Last is the outcome of the last result (or transcript error).
+	Last outcome `json:"last"`
+	// Seen are the uuids of the transcript entries translated so far.
+	Seen map[string]bool `json:"seen,omitempty"`
+}
+
+// prompt is a user prompt the host sent.
+type prompt struct {
+	Text string `json:"text"`
+	// Native is set when the prompt was seen in the native input (a user
+	// message on stdin); Raw then holds that message.
+	Native bool   `json:"native,omitempty"`
+	UUID   string `json:"uuid,omitempty"`
+	Raw    string `json:"raw,omitempty"`
+}
+
+// message is one API message (one message.id within one scope) being
+// assembled from its per-block lines and stream events.
+type message struct {
+	Scope  string `json:"scope,omitempty"`
+	ID     string `json:"id,omitempty"`
+	ItemID string `json:"item"`
+	Parent string `json:"parent,omitempty"`
+	// Started: item.started was emitted. Live: stream events drive the
+	// message (it completes on message_stop).
+	Started bool `json:"started,omitempty"`
+	Live    bool `json:"live,omitempty"`
+	Failed  bool `json:"failed,omitempty"`
+	// Slots are the text, thinking and other non-tool blocks in block
+	// order; Blocks maps native block indexes of stream events.
+	Slots  []slot  `json:"slots,omitempty"`
+	Blocks []block `json:"blocks,omitempty"`
+	// Open is the native index of the streamed block not yet stopped, -1.
+	Open int `json:"open"`
+	// Parts is how many parts the Stream knows for the item.
+	Parts int `json:"parts"`
+	// Usage is the message_start usage (stream) or the per-field maximum of
+	// the lines' usage (transcript).
+	Usage *universal.Usage `json:"usage,omitempty"`
+	Stop  string           `json:"stop,omitempty"`
+}
+
+// slot is one content part of a message item.
+type slot struct {
+	Type universal.PartType `json:"type"`
+	// Index is the native block index, -1 when unknown.
+	Index int `json:"index"`
+	// Part is the part's index in the Stream's item, -1 until it has one.
+	Part      int    `json:"part"`
+	Final     string `json:"final,omitempty"`
+	HasFinal  bool   `json:"has_final,omitempty"`
+	Signature string `json:"sig,omitempty"`
+	Private   bool   `json:"private,omitempty"`
+	Meta      string `json:"meta,omitempty"`
+	Stopped   bool   `json:"stopped,omitempty"`
+}
+
+// block maps a native block index to a slot or a tool call.
+type block struct {
+	Index int    `json:"index"`
+	Slot  int    `json:"slot"`
+	Tool  string `json:"tool,omitempty"`
+}
+
+// tool is one tool call.
+type tool struct {
+	ItemID string `json:"item"`
+	Msg    string `json:"msg,omitempty"` // the message item it belongs to
+	Scope  string `json:"scope,omitempty"`
+	Name   string `json:"name,omitempty"`
+	Done   bool   `json:"done,omitempty"`   // the tool_call item completed
+	Result bool   `json:"result,omitempty"` // its result seen
+	// Question: an AskUserQuestion call, asked as a question; QDone once
+	// answered or rejected.
+	Question bool     `json:"question,omitempty"`
+	QDone    bool     `json:"qdone,omitempty"`
+	QPrompt  string   `json:"qprompt,omitempty"`
+	QOptions []string `json:"qoptions,omitempty"`
+	// Async: a sub-agent launched in the background (its scope outlives
+	// the tool result).
+	Async bool `json:"async,omitempty"`
+}
+
+// perm is the permission of one tool call.
+type perm struct {
+	ID   string `json:"id"`
+	Done bool   `json:"done,omitempty"`
+}
+
+// turn is the open main turn.
+type turn struct {
+	ID string `json:"id"`
+	// Extra counts system/init lines seen while the turn was open (a
+	// background sub-agent's continuation): that many results are folded
+	// into this turn before it ends.
+	Extra       int    `json:"extra,omitempty"`
+	Errored     bool   `json:"errored,omitempty"`
+	ErrMsg      string `json:"errmsg,omitempty"`
+	Interrupted bool   `json:"interrupted,omitempty"`
+	// Folded results: the worst status and the summed usage so far.
+	Status universal.TurnStatus `json:"status,omitempty"`
+	Usage  *universal.Usage     `json:"usage,omitempty"`
+}
+
+// outcome is how the session stands after the last result.
+type outcome struct {
+	Failed  bool   `json:"failed,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// findMsg returns the open message with the id in the scope.
+func (t *Translator) findMsg(scope, id string) *message {
+	for _, m := range t.s.Msgs {
+		if m.ID == id && m.Scope == scope {
+			return m
+		}
+	}
+	return nil
+}
+
+// newMsg opens a message; scope and id may alias input.
+func (t *Translator) newMsg(scope, id string) *message {
+	m := &message{Scope: t.w.Copy(scope), ID: t.w.Copy(id), ItemID: t.w.NewItemID(), Parent: t.scopeParent(scope), Open: -1}
+	t.s.Msgs = append(t.s.Msgs, m)
+	return m
+}
+
+// dropMsg forgets a message (after its completion).
+func (t *Translator) dropMsg(m *message) {
+	for i, x := range t.s.Msgs {
+		if x == m {
+			t.s.Msgs = append(t.s.Msgs[:i], t.s.Msgs[i+1:]...)
+			break
+		}
+	}
+	if id, ok := t.s.Cur[m.Scope]; ok && id == m.ID {
+		delete(t.s.Cur, m.Scope)
+	}
+}
+
+// scopeParent returns the item a scope's items hang under: the Agent/Task
+// tool call of a sub-agent, "" for the main thread or an unknown call.
+func (t *Translator) scopeParent(scope string) string {
+	if scope == "" {
+		return ""
+	}
+	if tl := t.s.Tools[scope]; tl != nil {
+		return tl.ItemID
+	}
+	return ""
+}
+
+// lineScope returns the scope of an assistant or user line: the tool_use
+// id of the sub-agent call it belongs to, "" for the main thread. Stream
+// lines carry parent_tool_use_id; transcript sidechain entries carry
+// agentId, resolved through the Agent call's result when it was seen.
+func (t *Translator) lineScope(r gjson.Result) string {
+	if p := r.Get("parent_tool_use_id"); p.Type == gjson.String && p.Str != "" {
+		if a := r.Get("agent_id").Str; a != "" {
+			t.learnAgent(a, p.Str)
+		}
+		return p.Str
+	}
+	if r.Get("isSidechain").Bool() {
+		a := r.Get("agentId").Str
+		if call, ok := t.s.Agents[a]; ok {
+			return call
+		}
+		if a != "" {
+			return "agent:" + a
+		}
+		return "sidechain"
+	}
+	return ""
+}
+
+// learnAgent records which tool call spawned a sub-agent.
+func (t *Translator) learnAgent(agentID, call string) {
+	if agentID == "" || call == "" {
+		return
+	}
+	if _, ok := t.s.Agents[agentID]; ok {
+		return
+	}
+	if t.s.Agents == nil {
+		t.s.Agents = map[string]string{}
+	}
+	t.s.Agents[t.w.Copy(agentID)] = t.w.Copy(call)
+}
+
+// toolFor returns the tool call with the id, nil if unknown.
+func (t *Translator) toolFor(id string) *tool {
+	if id == "" {
+		return nil
+	}
+	return t.s.Tools[id]
+}
+
+func (t *Translator) addTool(id string, tl *tool) {
+	if t.s.Tools == nil {
+		t.s.Tools = map[string]*tool{}
+	}
+	t.s.Tools[t.w.Copy(id)] = tl
+}
+
+func (t *Translator) turnID() string {
+	if t.s.Turn == nil {
+		return ""
+	}
+	return t.s.Turn.ID
+}
+
+// sortedKeys returns a map's keys in order, for deterministic iteration.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -1,0 +1,281 @@
+package claude
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// streamEvent translates a stream_event line (--include-partial-messages):
+// a raw Anthropic streaming event of the API message api_message_id.
+func (t *Translator) streamEvent(dst events, r gjson.Result) events {
+	ev := r.Get("event")
+	scope := r.Get("parent_tool_use_id").Str
+	switch et := ev.Get("type").Str; et {
+	case "content_block_delta":
+		return t.blockDelta(dst, r, ev, scope)
+	case "content_block_start":
+		return t.blockStart(dst, r, ev, scope)
+	case "content_block_stop":
+		return t.blockStop(dst, r, ev, scope)
+	case "message_start":
+		return t.messageStart(dst, r, ev, scope)
+	case "message_delta":
+		return t.messageDelta(dst, r, ev, scope)
+	case "message_stop":
+		return t.messageStop(dst, r, scope)
+	case "ping":
+		return dst
+	case "error":
+		e := ev.Get("error")
+		msg := first(e.Get("message").Str, e.Get("type").Str, "stream error")
+		// The CLI retries a broken stream (observed: a non-streaming
+		// retry); the turn's result says whether it failed.
+		return t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
+			Message: t.w.Copy(msg), Code: t.w.Copy(e.Get("type").Str), Details: jsonw.AppendRaw(nil, ev.Raw), WillRetry: true,
+		}, t.raw)
+	case "":
+		return t.unparsed(dst, "event.type", errors.New("stream_event without an event type"))
+	default:
+		return t.unparsed(dst, "event.type", fmt.Errorf("unknown stream event %q", et))
+	}
+}
+
+// streamMsg returns the message a stream event belongs to, opening it when
+// the stream is picked up mid-message.
+func (t *Translator) streamMsg(dst events, r gjson.Result, scope string) (events, *message) {
+	id := r.Get("api_message_id").Str
+	if id == "" {
+		id = t.s.Cur[scope]
+	}
+	if m := t.findMsg(scope, id); m != nil {
+		return dst, m
+	}
+	dst = t.ensureTurn(dst, scope)
+	m := t.newMsg(scope, id)
+	m.Live = true
+	return dst, m
+}
+
+func (t *Translator) messageStart(dst events, r gjson.Result, ev gjson.Result, scope string) events {
+	msg := ev.Get("message")
+	id := first(msg.Get("id").Str, r.Get("api_message_id").Str)
+	dst = t.ensureTurn(dst, scope)
+	m := t.findMsg(scope, id)
+	if m == nil {
+		// A message still streaming in this scope was cut without a
+		// message_stop; messages assembled from lines are complete.
+		for i := 0; i < len(t.s.Msgs); {
+			if o := t.s.Msgs[i]; o.Scope == scope {
+				if o.Live {
+					o.Failed = true
+				}
+				dst = t.completeMsg(dst, o, msgStatus(o), universal.SourceDaemon)
+				continue
+			}
+			i++
+		}
+		m = t.newMsg(scope, id)
+	}
+	m.Live = true
+	if u, ok := anthropic.Usage(msg.Get("usage")); ok {
+		m.Usage = &u
+	}
+	if t.s.Cur == nil {
+		t.s.Cur = map[string]string{}
+	}
+	t.s.Cur[m.Scope] = m.ID
+	return dst
+}
+
+func (t *Translator) blockStart(dst events, r gjson.Result, ev gjson.Result, scope string) events {
+	idx := ev.Get("index")
+	if idx.Type != gjson.Number {
+		return t.unparsed(dst, "event.index", errors.New("content_block_start without an index"))
+	}
+	i := int(idx.Int())
+	dst, m := t.streamMsg(dst, r, scope)
+	m.Open = i
+	if m.block(i) != nil {
+		return dst // a repeated start
+	}
+	cb := ev.Get("content_block")
+	var typ universal.PartType
+	var text string
+	switch bt := cb.Get("type").Str; bt {
+	case "text":
+		typ, text = universal.PartText, cb.Get("text").Str
+	case "thinking":
+		typ, text = universal.PartReasoning, cb.Get("thinking").Str
+	case "redacted_thinking":
+		typ = universal.PartReasoning
+	case "tool_use", "server_tool_use", "mcp_tool_use":
+		id := cb.Get("id").Str
+		if id == "" {
+			return t.unparsed(dst, "event.content_block.id", fmt.Errorf("%s block without an id", bt))
+		}
+		m.Blocks = append(m.Blocks, block{Index: i, Slot: -1, Tool: t.w.Copy(id)})
+		if t.toolFor(id) != nil {
+			return dst
+		}
+		dst = t.ensureStarted(dst, m, universal.SourceAgent)
+		dst, _ = t.startTool(dst, m, id, cb.Get("name").Str, universal.SourceAgent, "")
+		return dst
+	default:
+		// Kept whole; the complete assistant line gives its content.
+		typ = universal.PartJSON
+	}
+	si := m.addSlot(typ, i)
+	if cb.Get("type").Str == "redacted_thinking" {
+		m.Slots[si].Private, m.Slots[si].Meta = true, `{"redacted":true}`
+	}
+	if typ == universal.PartJSON {
+		m.Slots[si].Final, m.Slots[si].HasFinal = t.w.Copy(cb.Raw), true
+	}
+	m.Blocks = append(m.Blocks, block{Index: i, Slot: si})
+	if typ != universal.PartJSON {
+		dst = t.slotDelta(dst, m, si, text)
+	}
+	return dst
+}
+
+// blockDelta is the hot path: one text, thinking or tool-argument chunk.
+func (t *Translator) blockDelta(dst events, r gjson.Result, ev gjson.Result, scope string) events {
+	idx := ev.Get("index")
+	if idx.Type != gjson.Number {
+		return t.unparsed(dst, "event.index", errors.New("content_block_delta without an index"))
+	}
+	i := int(idx.Int())
+	d := ev.Get("delta")
+	dst, m := t.streamMsg(dst, r, scope)
+	b := m.block(i)
+	switch dt := d.Get("type").Str; dt {
+	case "text_delta":
+		return t.slotDelta(dst, m, t.deltaSlot(m, b, i, universal.PartText), d.Get("text").Str)
+	case "thinking_delta":
+		// Redacted thinking streams "" with estimated_tokens: nothing to add.
+		return t.slotDelta(dst, m, t.deltaSlot(m, b, i, universal.PartReasoning), d.Get("thinking").Str)
+	case "signature_delta":
+		s := &m.Slots[t.deltaSlot(m, b, i, universal.PartReasoning)]
+		s.Signature = t.w.Copy(s.Signature + d.Get("signature").Str)
+		return dst
+	case "input_json_delta":
+		if b == nil || b.Tool == "" {
+			return t.unparsed(dst, "event.index", fmt.Errorf("input_json_delta for block %d, which is not a tool call", i))
+		}
+		tl := t.toolFor(b.Tool)
+		if tl == nil || !t.w.IsOpen(tl.ItemID) {
+			return dst // the call completed already (its final input is known)
+		}
+		return t.w.Delta(dst, tl.ItemID, 0, universal.PartToolCall, d.Get("partial_json").Str, universal.SourceAgent, t.raw)
+	case "citations_delta":
+		return dst // citations come with the complete text block
+	default:
+		return t.unparsed(dst, "event.delta.type", fmt.Errorf("unknown delta %q", dt))
+	}
+}
+
+// deltaSlot returns the slot of a streamed block, creating it when the
+// block's start was not seen.
+func (t *Translator) deltaSlot(m *message, b *block, index int, typ universal.PartType) int {
+	if b != nil && b.Slot >= 0 {
+		return b.Slot
+	}
+	si := m.addSlot(typ, index)
+	m.Blocks = append(m.Blocks, block{Index: index, Slot: si})
+	return si
+}
+
+func (t *Translator) blockStop(dst events, r gjson.Result, ev gjson.Result, scope string) events {
+	i := int(ev.Get("index").Int())
+	dst, m := t.streamMsg(dst, r, scope)
+	if m.Open == i {
+		m.Open = -1
+	}
+	b := m.block(i)
+	switch {
+	case b == nil:
+	case b.Slot >= 0:
+		m.Slots[b.Slot].Stopped = true
+	default:
+		// A tool call whose complete line has not come yet: its streamed
+		// arguments are final now.
+		if tl := t.toolFor(b.Tool); tl != nil && !tl.Done && t.w.IsOpen(tl.ItemID) {
+			tl.Done = true
+			dst = t.w.Close(dst, tl.ItemID, universal.StatusCompleted, universal.SourceAgent, t.raw)
+		}
+	}
+	return dst
+}
+
+func (t *Translator) messageDelta(dst events, r gjson.Result, ev gjson.Result, scope string) events {
+	dst, m := t.streamMsg(dst, r, scope)
+	if sr := ev.Get("delta.stop_reason").Str; sr != "" {
+		m.Stop = t.w.Copy(sr)
+	}
+	u, ok := anthropic.Usage(ev.Get("usage"))
+	if !ok {
+		return dst
+	}
+	if m.Usage != nil {
+		u = overlay(*m.Usage, u)
+	}
+	return t.usage(dst, universal.ScopeCall, u, nil, nil, nil, universal.SourceAgent)
+}
+
+// overlay returns base with every count that over reports replaced: the
+// message_start counts completed by message_delta's.
+func overlay(base, over universal.Usage) universal.Usage {
+	pick := func(b, o *int64) *int64 {
+		if o != nil {
+			return o
+		}
+		return b
+	}
+	u := universal.Usage{
+		InputTokens:       pick(base.InputTokens, over.InputTokens),
+		CachedInputTokens: pick(base.CachedInputTokens, over.CachedInputTokens),
+		CacheWriteTokens:  pick(base.CacheWriteTokens, over.CacheWriteTokens),
+		OutputTokens:      pick(base.OutputTokens, over.OutputTokens),
+		ReasoningTokens:   pick(base.ReasoningTokens, over.ReasoningTokens),
+	}
+	if u.InputTokens != nil && u.OutputTokens != nil {
+		n := *u.InputTokens + *u.OutputTokens
+		u.TotalTokens = &n
+	}
+	return u
+}
+
+func (t *Translator) messageStop(dst events, r gjson.Result, scope string) events {
+	dst, m := t.streamMsg(dst, r, scope)
+	ab := r.Get("abandoned_blocks")
+	if !ab.Exists() {
+		return t.completeMsg(dst, m, msgStatus(m), universal.SourceAgent)
+	}
+	// The stream broke: the CLI closed it with synthetic stops and retries
+	// the request. What streamed is not an answer.
+	from := int(ab.Get("from_block_index").Int())
+	m.Failed = true
+	for _, b := range m.Blocks {
+		if b.Tool == "" || b.Index < from {
+			continue
+		}
+		if tl := t.toolFor(b.Tool); tl != nil && t.w.IsOpen(tl.ItemID) {
+			tl.Done = true
+			dst = t.w.Close(dst, tl.ItemID, universal.StatusFailed, universal.SourceAgent, t.raw)
+		}
+	}
+	dst = t.completeMsg(dst, m, universal.StatusFailed, universal.SourceAgent)
+	var o jsonw.Object
+	o.Raw("abandoned_blocks", ab.Raw)
+	return t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
+		Message:   "the response stream broke off; Claude Code retries the request",
+		Code:      "stream_abandoned",
+		Details:   o.Bytes(),
+		WillRetry: true,
+	}, t.raw)
+}

@@ -1,0 +1,426 @@
+package claude
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// system translates a system line by its subtype.
+func (t *Translator) system(dst events, r gjson.Result) events {
+	switch sub := r.Get("subtype").Str; sub {
+	case "init":
+		return t.init(dst, r)
+	case "api_retry":
+		return t.apiRetry(dst, r)
+	case "api_error":
+		return t.apiError(dst, r)
+	case "permission_denied":
+		dst = t.ensureTurn(dst, "")
+		return t.denied(dst, r, "permission_denied")
+	case "task_started":
+		return t.taskStarted(dst, r)
+	case "task_notification":
+		return t.taskNotification(dst, r)
+	case "compact_boundary":
+		md := r.Get("compact_metadata")
+		if !md.Exists() {
+			md = r.Get("compactMetadata")
+		}
+		return t.status(dst, "compacted", first(md.Get("trigger").Str, r.Get("content").Str), md.Raw)
+	case "model_refusal_fallback", "model_refusal_no_fallback":
+		return t.status(dst, sub, first(r.Get("message").Str, r.Get("content").Str), r.Get("retracted_message_uuids").Raw)
+	case "local_command":
+		dst = t.ensureTurn(dst, "")
+		return t.w.Complete(dst, universal.Item{
+			ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(r.Get("uuid").Str), Kind: universal.KindSystem, Role: universal.RoleSystem,
+			Content: []universal.Part{universal.Text(t.w.Copy(r.Get("content").Str))},
+		}, universal.SourceAgent, t.raw)
+	case "turn_duration":
+		if t.transcript {
+			return t.endTranscriptTurn(dst, universal.SourceAgent)
+		}
+		return dst
+	case "":
+		return t.unparsed(dst, "subtype", errors.New("system line without a subtype"))
+	default:
+		if ignoredSystem(sub) {
+			return dst
+		}
+		return t.unparsed(dst, "subtype", fmt.Errorf("unknown system subtype %q", sub))
+	}
+}
+
+// init: the first starts the session; each one not inside an open turn
+// starts a turn (one per prompt in stdin mode, one per process with
+// --resume). An init inside an open turn (a background sub-agent's
+// continuation) folds its result into that turn.
+func (t *Translator) init(dst events, r gjson.Result) events {
+	if sid := r.Get("session_id").Str; sid != "" {
+		t.w.SetNativeSessionID(sid)
+	}
+	if !t.w.Begun() {
+		var o jsonw.Object
+		o.String("agent", agentName).
+			Raw("agent_version", r.Get("claude_code_version").Raw).
+			Raw("model", r.Get("model").Raw).
+			Raw("cwd", r.Get("cwd").Raw).
+			Raw("session_id", r.Get("session_id").Raw).
+			Raw("permission_mode", r.Get("permissionMode").Raw).
+			Raw("tools", r.Get("tools").Raw).
+			Raw("mcp_servers", r.Get("mcp_servers").Raw).
+			Raw("agents", r.Get("agents").Raw).
+			Raw("skills", r.Get("skills").Raw).
+			Raw("plugins", r.Get("plugins").Raw).
+			Raw("output_style", r.Get("output_style").Raw).
+			Raw("api_key_source", r.Get("apiKeySource").Raw)
+		dst = t.w.Begin(dst, o.Bytes(), universal.SourceAgent, t.raw)
+	}
+	if t.s.Turn != nil {
+		t.s.Turn.Extra++
+		return dst
+	}
+	var o jsonw.Object
+	o.Raw("model", r.Get("model").Raw).Raw("permission_mode", r.Get("permissionMode").Raw)
+	return t.startTurn(dst, universal.SourceAgent, o.Bytes(), true)
+}
+
+// header starts a transcript's session from the first entry that names
+// the session and the CLI version.
+func (t *Translator) header(dst events, r gjson.Result) events {
+	sid, version := r.Get("sessionId").Str, r.Get("version").Str
+	if sid == "" || version == "" {
+		return dst
+	}
+	t.w.SetNativeSessionID(sid)
+	var o jsonw.Object
+	o.String("agent", agentName).String("agent_version", version).
+		Raw("cwd", r.Get("cwd").Raw).
+		String("session_id", sid).
+		Raw("git_branch", r.Get("gitBranch").Raw).
+		Raw("entrypoint", r.Get("entrypoint").Raw).
+		Raw("slug", r.Get("slug").Raw)
+	return t.w.Begin(dst, o.Bytes(), universal.SourceAgent, t.raw)
+}
+
+func (t *Translator) apiRetry(dst events, r gjson.Result) events {
+	status := r.Get("error_status")
+	var o jsonw.Object
+	o.Raw("attempt", r.Get("attempt").Raw).
+		Raw("max_retries", r.Get("max_retries").Raw).
+		Raw("retry_delay_ms", r.Get("retry_delay_ms").Raw).
+		Raw("error_status", status.Raw).
+		Raw("error", r.Get("error").Raw).
+		Raw("no_response", r.Get("no_response").Raw)
+	code := r.Get("error").Str
+	if status.Type == gjson.Number {
+		code = status.Raw
+	}
+	return t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
+		Message: t.w.Copy("API request failed (" + first(r.Get("error").Str, status.Raw, "no response") + "); retrying"),
+		Code:    t.w.Copy(code), Details: o.Bytes(), WillRetry: true,
+	}, t.raw)
+}
+
+// apiError is the transcript's record of a failed API request.
+func (t *Translator) apiError(dst events, r gjson.Result) events {
+	e := r.Get("error")
+	retry := r.Get("retryInMs").Exists() &&
+		(!r.Get("maxRetries").Exists() || r.Get("retryAttempt").Int() <= r.Get("maxRetries").Int())
+	var o jsonw.Object
+	o.Raw("error", e.Raw).
+		Raw("retry_in_ms", r.Get("retryInMs").Raw).
+		Raw("retry_attempt", r.Get("retryAttempt").Raw).
+		Raw("max_retries", r.Get("maxRetries").Raw)
+	msg := first(e.Get("formatted").Str, e.Get("message").Str, e.Str, "API error")
+	return t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
+		Message: t.w.Copy(msg), Code: t.w.Copy(e.Get("status").Raw), Details: o.Bytes(), WillRetry: retry,
+	}, t.raw)
+}
+
+// status emits a completed status item.
+func (t *Translator) status(dst events, label, detail, md string) events {
+	p := universal.Part{Type: universal.PartStatus, Label: t.w.Copy(label), Detail: t.w.Copy(detail)}
+	if md != "" {
+		p.Metadata = jsonw.AppendRaw(nil, md)
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(r0(t.raw)), Kind: universal.KindStatus, Content: []universal.Part{p},
+	}, universal.SourceAgent, t.raw)
+}
+
+// r0 returns the uuid of the current line.
+func r0(raw []byte) string { return gjson.GetBytes(raw, "uuid").Str }
+
+// taskStarted opens the status item of a task (a sub-agent, a background
+// shell…), under the tool call that started it.
+func (t *Translator) taskStarted(dst events, r gjson.Result) events {
+	task := r.Get("task_id").Str
+	call := r.Get("tool_use_id").Str
+	t.learnAgent(task, call)
+	if _, ok := t.s.Tasks[task]; ok || task == "" {
+		return dst
+	}
+	id := t.w.NewItemID()
+	if t.s.Tasks == nil {
+		t.s.Tasks = map[string]string{}
+	}
+	t.s.Tasks[t.w.Copy(task)] = id
+	return t.w.StartItem(dst, universal.Item{
+		ItemID: id, NativeItemID: t.w.Copy(task), ParentID: t.scopeParent(call), Kind: universal.KindStatus,
+		Content: []universal.Part{t.taskPart(r, "running")},
+	}, universal.SourceAgent, t.raw)
+}
+
+func (t *Translator) taskPart(r gjson.Result, label string) universal.Part {
+	var o jsonw.Object
+	o.Raw("task_type", r.Get("task_type").Raw).
+		Raw("subagent_type", r.Get("subagent_type").Raw).
+		Raw("is_backgrounded", r.Get("is_backgrounded").Raw).
+		Raw("run_id", r.Get("run_id").Raw).
+		Raw("usage", r.Get("usage").Raw).
+		Raw("output_file", r.Get("output_file").Raw)
+	p := universal.Part{Type: universal.PartStatus, Label: t.w.Copy(label), Detail: t.w.Copy(first(r.Get("summary").Str, r.Get("description").Str))}
+	if o.Len() > 0 {
+		p.Metadata = o.Bytes()
+	}
+	return p
+}
+
+// taskNotification completes a task's status item with its final state;
+// a background sub-agent's messages are complete too.
+func (t *Translator) taskNotification(dst events, r gjson.Result) events {
+	task := r.Get("task_id").Str
+	call := first(r.Get("tool_use_id").Str, t.s.Agents[task])
+	state := first(r.Get("status").Str, "completed")
+	status := universal.StatusCompleted
+	if state != "completed" {
+		status = universal.StatusFailed
+	}
+	id, ok := t.s.Tasks[task]
+	if !ok || !t.w.IsOpen(id) {
+		id = t.w.NewItemID()
+	}
+	delete(t.s.Tasks, task)
+	if call != "" {
+		dst = t.closeMsgs(dst, func(m *message) bool { return m.Scope == call })
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID: id, NativeItemID: t.w.Copy(task), ParentID: t.scopeParent(call), Kind: universal.KindStatus,
+		Content: []universal.Part{t.taskPart(r, state)}, Status: status,
+	}, universal.SourceAgent, t.raw)
+}
+
+// result ends the turn: its status (never from subtype alone), an error
+// when it failed, the turn's usage and the session's running totals.
+func (t *Translator) result(dst events, r gjson.Result) events {
+	if sid := r.Get("session_id").Str; sid != "" && t.w.Stamper().NativeSessionID() == "" {
+		t.w.SetNativeSessionID(sid)
+	}
+	if t.s.Turn == nil {
+		dst = t.startTurn(dst, universal.SourceDaemon, nil, true)
+	}
+	tn := t.s.Turn
+	// The API loop this result ends is over: its messages are complete.
+	dst = t.closeMsgs(dst, func(m *message) bool { return m.Scope == "" })
+	status := resultStatus(r)
+	if status == universal.TurnError {
+		msg := resultMessage(r)
+		if tn.ErrMsg == "" {
+			tn.ErrMsg = t.w.Copy(msg)
+		}
+		if !tn.Errored {
+			tn.Errored = true
+			var o jsonw.Object
+			o.Raw("subtype", r.Get("subtype").Raw).
+				Raw("terminal_reason", r.Get("terminal_reason").Raw).
+				Raw("api_error_status", r.Get("api_error_status").Raw).
+				Raw("api_error_type", r.Get("api_error_type").Raw).
+				Raw("errors", r.Get("errors").Raw)
+			dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
+				Message: t.w.Copy(msg), Code: t.w.Copy(first(r.Get("terminal_reason").Str, r.Get("subtype").Str)), Details: o.Bytes(),
+			}, t.raw)
+		}
+	}
+	r.Get("permission_denials").ForEach(func(_, d gjson.Result) bool {
+		dst = t.denied(dst, d, "result.permission_denials")
+		return true
+	})
+	dst = t.sessionUsage(dst, r.Get("total_cost_usd"), r.Get("modelUsage"))
+	if u, ok := anthropic.Usage(r.Get("usage")); ok {
+		if tn.Usage != nil {
+			u = anthropic.AddUsage(*tn.Usage, u)
+		}
+		tn.Usage = &u
+	}
+	tn.Status = worse(tn.Status, status)
+	t.s.Last = outcome{Failed: tn.Status == universal.TurnError, Message: tn.ErrMsg}
+	if tn.Extra > 0 {
+		tn.Extra--
+		return dst
+	}
+	dst = t.closeMsgs(dst, nil)
+	if tn.Usage != nil {
+		var o jsonw.Object
+		o.String("basis", "main_loop")
+		if mu := r.Get("model_usage_since_last_result"); mu.IsObject() && len(mu.Raw) > 2 {
+			o.Raw("model_usage_since_last_result", mu.Raw)
+		}
+		dst = t.usage(dst, universal.ScopeTurn, *tn.Usage, nil, nil, o.Bytes(), universal.SourceAgent)
+	}
+	var o jsonw.Object
+	o.Raw("subtype", r.Get("subtype").Raw).
+		Raw("is_error", r.Get("is_error").Raw).
+		Raw("stop_reason", r.Get("stop_reason").Raw).
+		Raw("terminal_reason", r.Get("terminal_reason").Raw).
+		Raw("num_turns", r.Get("num_turns").Raw).
+		Raw("duration_ms", r.Get("duration_ms").Raw).
+		Raw("duration_api_ms", r.Get("duration_api_ms").Raw).
+		Raw("result_index", r.Get("result_index").Raw).
+		Raw("origin", r.Get("origin").Raw)
+	dst = t.w.EndTurn(dst, tn.ID, tn.Status, o.Bytes(), universal.SourceAgent, t.raw)
+	t.s.Turn = nil
+	return dst
+}
+
+// resultStatus decides how a turn ended from is_error, errors and
+// terminal_reason; subtype alone decides nothing (the CLI writes
+// subtype "success" with is_error true on API failures).
+func resultStatus(r gjson.Result) universal.TurnStatus {
+	tr := r.Get("terminal_reason").Str
+	switch {
+	case strings.HasPrefix(tr, "aborted"):
+		return universal.TurnInterrupted
+	case r.Get("is_error").Bool(), len(r.Get("errors").Array()) > 0, failureReason(tr):
+		return universal.TurnError
+	}
+	return universal.TurnCompleted
+}
+
+// failureReason reports terminal reasons that mean the turn failed.
+func failureReason(tr string) bool {
+	switch tr {
+	case "api_error", "prompt_too_long", "max_turns", "budget_exhausted":
+		return true
+	}
+	return strings.Contains(tr, "error")
+}
+
+func resultMessage(r gjson.Result) string {
+	if s := r.Get("result").Str; s != "" {
+		return s
+	}
+	var msgs []string
+	r.Get("errors").ForEach(func(_, e gjson.Result) bool {
+		msgs = append(msgs, first(e.Str, e.Raw))
+		return true
+	})
+	if len(msgs) > 0 {
+		return strings.Join(msgs, "; ")
+	}
+	return "the turn failed (" + first(r.Get("terminal_reason").Str, r.Get("subtype").Str, "is_error") + ")"
+}
+
+// worse returns the more severe of two turn statuses.
+func worse(a, b universal.TurnStatus) universal.TurnStatus {
+	rank := func(s universal.TurnStatus) int {
+		switch s {
+		case universal.TurnError:
+			return 3
+		case universal.TurnInterrupted:
+			return 2
+		case universal.TurnCompleted:
+			return 1
+		}
+		return 0
+	}
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
+}
+
+// sessionUsage emits the CLI's running totals: total_cost_usd and
+// modelUsage cover the whole process (restored on --resume, sub-agents and
+// helper models included). They are scope "session": they replace, never
+// add up.
+func (t *Translator) sessionUsage(dst events, cost, models gjson.Result) events {
+	mt := anthropic.ModelUsage(models)
+	var c *float64
+	if cost.Type == gjson.Number {
+		v := cost.Num
+		c = &v
+	}
+	if c == nil && mt.Models == 0 {
+		return dst
+	}
+	var o jsonw.Object
+	o.String("basis", "process_total").Raw("model_usage", models.Raw)
+	return t.usage(dst, universal.ScopeSession, mt.Usage, c, mt.ContextWindow, o.Bytes(), universal.SourceAgent)
+}
+
+// costState is the transcript's record of the running totals.
+func (t *Translator) costState(dst events, r gjson.Result) events {
+	return t.sessionUsage(dst, r.Get("totalCostUSD"), r.Get("modelUsage"))
+}
+
+// usage emits usage.updated for the current turn; md becomes its
+// "metadata" field.
+func (t *Translator) usage(dst events, scope universal.UsageScope, u universal.Usage, cost *float64, window *int64, md []byte, src universal.Source) events {
+	d := &universal.UsageUpdated{TurnID: t.turnID(), Scope: scope, Usage: u, CostUSD: cost, ContextWindow: window}
+	if md != nil {
+		d.Extra = []universal.Field{{Name: "metadata", Value: md}}
+	}
+	return t.w.Emit(dst, universal.TypeUsageUpdated, src, d, t.raw)
+}
+
+// progress translates a transcript progress entry: a sub-agent's message
+// nested under the tool call that spawned it (agent_progress); the other
+// kinds are progress heartbeats.
+func (t *Translator) progress(dst events, r gjson.Result) events {
+	data := r.Get("data")
+	switch dt := data.Get("type").Str; dt {
+	case "agent_progress":
+		scope := r.Get("parentToolUseID").Str
+		t.learnAgent(data.Get("agentId").Str, scope)
+		nested := data.Get("message")
+		switch nested.Get("type").Str {
+		case "assistant":
+			return t.assistant(dst, nested, scope)
+		case "user":
+			return t.user(dst, nested, scope)
+		}
+		return t.unparsed(dst, "data.message.type", fmt.Errorf("unknown agent_progress message type %q", nested.Get("type").Str))
+	default:
+		if ignoredProgress(dt) {
+			return dst
+		}
+		return t.unparsed(dst, "data.type", fmt.Errorf("unknown progress type %q", dt))
+	}
+}
+
+// seen reports whether a transcript entry with this uuid was translated
+// already (a sub-agent message both nested in progress entries and in its
+// own file, a resumed session's file repeating history).
+func (t *Translator) seen(r gjson.Result) bool {
+	if !t.transcript {
+		return false
+	}
+	id := r.Get("uuid").Str
+	if id == "" {
+		return false
+	}
+	if t.s.Seen[id] {
+		return true
+	}
+	if t.s.Seen == nil {
+		t.s.Seen = map[string]bool{}
+	}
+	t.s.Seen[t.w.Copy(id)] = true
+	return false
+}

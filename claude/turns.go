@@ -1,0 +1,180 @@
+package claude
+
+import (
+	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// startTurn opens a main turn. With pull, the oldest prompt the host sent
+// and nobody showed yet becomes the turn's user message.
+func (t *Translator) startTurn(dst events, src universal.Source, metadata []byte, pull bool) events {
+	var raw []byte
+	if src == universal.SourceAgent || len(metadata) == 0 {
+		raw = t.raw
+	}
+	dst, id := t.w.StartTurn(dst, "", metadata, src, raw)
+	t.s.Turn = &turn{ID: id}
+	t.s.Echoed = t.s.Echoed[:0]
+	if pull && len(t.s.Prompts) > 0 {
+		p := t.s.Prompts[0]
+		t.s.Prompts = t.s.Prompts[1:]
+		dst = t.showPrompt(dst, p)
+	}
+	return dst
+}
+
+// ensureTurn opens a synthetic main turn for content that arrives outside
+// one: main-thread content in stream-json (a stream picked up mid-turn, an
+// older CLI that sends init once), any content in a transcript.
+// Sub-agent content of a background agent may arrive between turns and
+// stays outside them.
+func (t *Translator) ensureTurn(dst events, scope string) events {
+	if t.s.Turn != nil || (scope != "" && !t.transcript) {
+		return dst
+	}
+	return t.startTurn(dst, universal.SourceDaemon, nil, true)
+}
+
+// showPrompt emits a prompt as a user message: native (a stdin message,
+// with its raw) or reported by the host (synthetic).
+func (t *Translator) showPrompt(dst events, p prompt) events {
+	t.s.Echoed = append(t.s.Echoed, p.Text)
+	if !p.Native {
+		return t.userMessage(dst, "", "", []universal.Part{universal.Text(p.Text)}, universal.SourceDaemon, nil)
+	}
+	raw := []byte(p.Raw)
+	parts := []universal.Part{universal.Text(p.Text)}
+	if c := gjson.GetBytes(raw, "message.content"); c.IsArray() {
+		parts = promptParts(c)
+	}
+	saved := t.raw
+	t.raw = raw
+	dst = t.userMessage(dst, p.UUID, "", parts, universal.SourceAgent, raw)
+	t.raw = saved
+	return dst
+}
+
+// reportPrompt handles a prompt the host reports having sent.
+func (t *Translator) reportPrompt(dst events, text string) events {
+	for _, p := range t.s.Prompts {
+		if p.Native && p.Text == text {
+			return dst // seen on stdin already
+		}
+	}
+	if t.s.Turn != nil && len(t.s.Echoed) == 0 && t.w.Begun() {
+		// The turn it starts is open and has shown no prompt yet.
+		return t.showPrompt(dst, prompt{Text: text})
+	}
+	t.s.Prompts = append(t.s.Prompts, prompt{Text: text})
+	return dst
+}
+
+// hostUser handles a user message the host wrote to stdin: the prompt of
+// the next turn (the CLI answers it with system/init).
+func (t *Translator) hostUser(dst events, r gjson.Result) events {
+	c := r.Get("message.content")
+	text := c.Str
+	if c.IsArray() {
+		text = textOf(promptParts(c))
+	}
+	p := prompt{Text: t.w.Copy(text), Native: true, UUID: t.w.Copy(r.Get("uuid").Str), Raw: string(t.raw)}
+	for i, q := range t.s.Prompts {
+		if !q.Native && q.Text == text {
+			// The host reported it too: the native copy replaces it.
+			t.s.Prompts[i] = p
+			return dst
+		}
+	}
+	if t.s.Turn != nil && len(t.s.Echoed) == 0 && t.w.Begun() {
+		return t.showPrompt(dst, p)
+	}
+	t.s.Prompts = append(t.s.Prompts, p)
+	return dst
+}
+
+// promptParts returns the parts of a content block array (host input).
+func promptParts(c gjson.Result) []universal.Part {
+	var parts []universal.Part
+	c.ForEach(func(_, b gjson.Result) bool {
+		switch b.Get("type").Str {
+		case "text":
+			parts = append(parts, universal.Text(b.Get("text").Str))
+		case "image":
+			parts = append(parts, anthropic.Image(b, nil))
+		default:
+			parts = append(parts, anthropic.JSONPart(b.Raw))
+		}
+		return true
+	})
+	return parts
+}
+
+// dropQueued forgets a queued prompt that the native input shows itself.
+func (t *Translator) dropQueued(text string) {
+	for i, p := range t.s.Prompts {
+		if p.Text == text {
+			t.s.Prompts = append(t.s.Prompts[:i], t.s.Prompts[i+1:]...)
+			return
+		}
+	}
+}
+
+// endTranscriptTurn ends a transcript's open turn: transcripts have no
+// result line, the next prompt (or the end of the file) ends a turn.
+func (t *Translator) endTranscriptTurn(dst events, src universal.Source) events {
+	if t.s.Turn == nil {
+		return dst
+	}
+	dst = t.closeMsgs(dst, nil)
+	status := universal.TurnCompleted
+	switch {
+	case t.s.Turn.Errored:
+		status = universal.TurnError
+	case t.s.Turn.Interrupted:
+		status = universal.TurnInterrupted
+	}
+	var raw []byte
+	if src == universal.SourceAgent {
+		raw = t.raw
+	}
+	dst = t.w.EndTurn(dst, t.s.Turn.ID, status, nil, src, raw)
+	t.s.Turn = nil
+	return dst
+}
+
+// finish closes what the input left open before the session ends.
+func (t *Translator) finish(dst events) events {
+	if t.w.Ended() {
+		return dst
+	}
+	if t.transcript {
+		dst = t.endTranscriptTurn(dst, universal.SourceDaemon)
+	} else if t.s.Turn != nil {
+		// A crash or a cut recording: the turn never got its result.
+		dst = t.closeMsgs(dst, nil)
+		var o jsonw.Object
+		md := o.String("reason", "the input ended before the turn's result").Bytes()
+		dst = t.w.EndTurn(dst, t.s.Turn.ID, universal.TurnInterrupted, md, universal.SourceDaemon, nil)
+		t.s.Turn = nil
+		if !t.s.Last.Failed {
+			t.s.Last = outcome{Failed: true, Message: "the input ended before the turn's result"}
+		}
+	}
+	dst = t.closeMsgs(dst, nil)
+	for len(t.s.Prompts) > 0 {
+		p := t.s.Prompts[0]
+		t.s.Prompts = t.s.Prompts[1:]
+		dst = t.showPrompt(dst, p)
+	}
+	return dst
+}
+
+func (t *Translator) endReason() universal.SessionEnded {
+	d := universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}
+	if t.s.Last.Failed {
+		d.Reason, d.Message = universal.EndError, t.s.Last.Message
+	}
+	return d
+}

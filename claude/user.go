@@ -1,0 +1,315 @@
+package claude
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// user translates a user line: tool results, prompts (transcripts,
+// replayed echoes, sub-agent prompts) and system-made messages.
+func (t *Translator) user(dst events, r gjson.Result, scope string) events {
+	msg := r.Get("message")
+	if !msg.IsObject() {
+		return t.unparsed(dst, "message", errors.New("user line without a message object"))
+	}
+	if t.seen(r) {
+		return dst
+	}
+	content := msg.Get("content")
+	if content.Type == gjson.String {
+		return t.userContent(dst, r, scope, []universal.Part{universal.Text(t.w.Copy(content.Str))})
+	}
+	if !content.IsArray() {
+		return t.unparsed(dst, "message.content", errors.New("content is neither a string nor an array"))
+	}
+	// The structured result on the line belongs to its tool_result when
+	// the line has exactly one.
+	results := 0
+	content.ForEach(func(_, b gjson.Result) bool {
+		if b.Get("type").Str == "tool_result" {
+			results++
+		}
+		return true
+	})
+	structured := gjson.Result{}
+	if results == 1 {
+		structured = r.Get("tool_use_result")
+		if !structured.Exists() {
+			structured = r.Get("toolUseResult")
+		}
+	}
+	var parts []universal.Part
+	content.ForEach(func(_, b gjson.Result) bool {
+		switch b.Get("type").Str {
+		case "tool_result":
+			dst = t.toolResult(dst, r, b, scope, structured, "")
+		case "text":
+			parts = append(parts, universal.Text(t.w.Copy(b.Get("text").Str)))
+		case "image":
+			parts = append(parts, anthropic.Image(b, t.w.Copy))
+		default:
+			parts = append(parts, anthropic.JSONPart(b.Raw))
+		}
+		return true
+	})
+	if len(parts) == 0 {
+		return dst
+	}
+	return t.userContent(dst, r, scope, parts)
+}
+
+// textOf joins the text parts.
+func textOf(parts []universal.Part) string {
+	var b strings.Builder
+	for i := range parts {
+		if parts[i].Type == universal.PartText {
+			b.WriteString(parts[i].Text)
+		}
+	}
+	return b.String()
+}
+
+const interruptMarker = "[Request interrupted by user"
+
+// userContent places the non-result content of a user line.
+func (t *Translator) userContent(dst events, r gjson.Result, scope string, parts []universal.Part) events {
+	text := textOf(parts)
+	uuid := t.w.Copy(r.Get("uuid").Str)
+	switch {
+	case strings.HasPrefix(text, interruptMarker):
+		dst = t.ensureTurn(dst, scope)
+		if scope == "" && t.s.Turn != nil {
+			t.s.Turn.Interrupted = true
+		}
+		return t.w.Complete(dst, universal.Item{
+			ItemID: t.w.NewItemID(), NativeItemID: uuid, ParentID: t.scopeParent(scope), Kind: universal.KindStatus,
+			Content: []universal.Part{{Type: universal.PartStatus, Label: "interrupted", Detail: text}},
+		}, universal.SourceAgent, t.raw)
+	case systemMade(r, text):
+		dst = t.ensureTurn(dst, scope)
+		return t.w.Complete(dst, universal.Item{
+			ItemID: t.w.NewItemID(), NativeItemID: uuid, ParentID: t.scopeParent(scope),
+			Kind: universal.KindSystem, Role: universal.RoleSystem, Content: parts,
+		}, universal.SourceAgent, t.raw)
+	case scope != "":
+		// A sub-agent's prompt, written by the parent agent.
+		dst = t.ensureTurn(dst, scope)
+		return t.userMessage(dst, uuid, t.scopeParent(scope), parts, universal.SourceAgent, t.raw)
+	case r.Get("isReplay").Bool():
+		// --replay-user-messages echoes a stdin message: show it once.
+		for _, e := range t.s.Echoed {
+			if e == text {
+				return dst
+			}
+		}
+	case t.transcript:
+		// A prompt: it ends the turn before and starts its own.
+		dst = t.endTranscriptTurn(dst, universal.SourceDaemon)
+		dst = t.startTurn(dst, universal.SourceAgent, nil, false)
+	}
+	dst = t.ensureTurn(dst, scope)
+	t.dropQueued(text)
+	t.s.Echoed = append(t.s.Echoed, t.w.Copy(text))
+	return t.userMessage(dst, uuid, "", parts, universal.SourceAgent, t.raw)
+}
+
+// systemMade reports user lines the CLI wrote itself: hidden context
+// (isMeta), compaction summaries, background-task notifications, the
+// output of local slash commands and ! shell commands.
+func systemMade(r gjson.Result, text string) bool {
+	if r.Get("isMeta").Bool() || r.Get("isSynthetic").Bool() || r.Get("isCompactSummary").Bool() ||
+		r.Get("origin.kind").Str != "" || r.Get("promptSource").Str == "system" {
+		return true
+	}
+	for _, p := range []string{"<task-notification>", "<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>", "<bash-stderr>"} {
+		if strings.HasPrefix(text, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *Translator) userMessage(dst events, nativeID, parent string, parts []universal.Part, src universal.Source, raw []byte) events {
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), NativeItemID: nativeID, ParentID: parent,
+		Kind: universal.KindMessage, Role: universal.RoleUser, Content: parts,
+	}, src, raw)
+}
+
+// toolResult translates one tool_result block (or a server tool's result
+// block). structured is the line's tool_use_result when it belongs to
+// this block; parent overrides the result's parent item.
+func (t *Translator) toolResult(dst events, r, b gjson.Result, scope string, structured gjson.Result, parent string) events {
+	call := b.Get("tool_use_id").Str
+	tl := t.toolFor(call)
+	if tl != nil && tl.Result {
+		return dst // the same result again
+	}
+	dst = t.ensureTurn(dst, scope)
+	if parent == "" {
+		if tl != nil {
+			parent = tl.Msg
+		} else {
+			parent = t.scopeParent(scope)
+		}
+	}
+	isErr := b.Get("is_error").Bool()
+	output, extra := anthropic.ToolResult(b.Get("content"), t.w.Copy)
+	decision, kind := resultDecision(r, call)
+	name := ""
+	if tl != nil {
+		name = tl.Name
+	}
+
+	var o jsonw.Object
+	o.Raw("permission_decision", decision.Raw)
+	o.OptString("non_execution_kind", kind)
+	if p := structured.Get("persistedOutputPath"); p.Type == gjson.String {
+		o.Bool("truncated", true).String("persisted_output_path", p.Str).Raw("persisted_output_size", structured.Get("persistedOutputSize").Raw)
+	}
+	if bt := b.Get("type").Str; bt != "tool_result" {
+		o.String("block_type", bt)
+	}
+	rp := universal.Part{Type: universal.PartToolResult, CallID: t.w.Copy(call), Output: output, IsError: isErr}
+	if o.Len() > 0 {
+		rp.Metadata = o.Bytes()
+	}
+	content := append([]universal.Part{rp}, extra...)
+	if !isErr {
+		if fr, ok := fileRef(structured, name, t.w.Copy); ok {
+			content = append(content, fr)
+		}
+	}
+	if structured.Exists() {
+		content = append(content, anthropic.JSONPart(structured.Raw))
+	}
+	if tl != nil {
+		tl.Result = true
+		if !tl.Done && t.w.IsOpen(tl.ItemID) {
+			tl.Done = true
+			dst = t.w.Close(dst, tl.ItemID, universal.StatusCompleted, universal.SourceDaemon, t.raw)
+		}
+	}
+	// The permission decision came before the tool ran.
+	dst = t.decided(dst, call, name, decision, kind, output)
+	// So did the answer to a question and the approval of a plan.
+	switch {
+	case tl == nil:
+	case tl.Question && !tl.QDone:
+		answers := structured.Get("answers")
+		dst = t.resolveQuestion(dst, tl, call, answers, output, isErr, universal.SourceAgent, t.raw)
+	case name == "ExitPlanMode":
+		if p := t.s.Perms[call]; p == nil || !p.Done {
+			var md jsonw.Object
+			md.String("source", "tool_result").String("message", output)
+			dst = t.resolvePerm(dst, call, name, !isErr, md.Bytes(), universal.SourceAgent, t.raw)
+		}
+	case isAgentTool(name):
+		if a := structured.Get("agentId").Str; a != "" {
+			t.learnAgent(a, call)
+		}
+		if structured.Get("isAsync").Bool() || structured.Get("status").Str == "async_launched" {
+			tl.Async = true
+		} else {
+			// The sub-agent handed back: its messages are complete.
+			dst = t.closeMsgs(dst, func(m *message) bool { return m.Scope == call })
+		}
+	}
+	status := universal.StatusCompleted
+	if isErr {
+		status = universal.StatusFailed
+	}
+	dst = t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), ParentID: parent, Kind: universal.KindToolResult, Role: universal.RoleTool,
+		Content: content, Status: status,
+	}, universal.SourceAgent, t.raw)
+	return dst
+}
+
+func isAgentTool(name string) bool { return name == "Agent" || name == "Task" }
+
+// resultDecision returns the permission decision recorded with a tool
+// result: tool_result_meta[] in stream-json, permissionDecision in
+// transcripts; and the non-execution kind of a refused call.
+func resultDecision(r gjson.Result, call string) (decision gjson.Result, kind string) {
+	if !r.Exists() {
+		return gjson.Result{}, ""
+	}
+	r.Get("tool_result_meta").ForEach(func(_, m gjson.Result) bool {
+		if m.Get("id").Str == call {
+			decision, kind = m.Get("permission_decision"), m.Get("non_execution_kind").Str
+			return false
+		}
+		return true
+	})
+	if decision.Exists() {
+		return decision, kind
+	}
+	return r.Get("permissionDecision"), r.Get("toolDenialKind").Str
+}
+
+// fileRef returns the file_ref part a tool's structured result implies:
+// Write creates or overwrites (write), Edit and friends patch (with the
+// unified diff of structuredPatch), Read reads.
+func fileRef(s gjson.Result, toolName string, cp anthropic.Copier) (universal.Part, bool) {
+	if !s.IsObject() {
+		return universal.Part{}, false
+	}
+	p := universal.Part{Type: universal.PartFileRef}
+	path := s.Get("filePath").Str
+	patch := s.Get("structuredPatch")
+	switch typ := s.Get("type").Str; {
+	case path == "" && s.Get("file.filePath").Type == gjson.String:
+		path, p.Action = s.Get("file.filePath").Str, universal.FileRead
+	case path == "":
+		return universal.Part{}, false
+	case typ == "create" || toolName == "Write":
+		p.Action = universal.FileWrite
+	case patch.IsArray() || s.Get("oldString").Exists():
+		p.Action = universal.FilePatch
+	default:
+		return universal.Part{}, false
+	}
+	p.Path = cp(path)
+	if patch.IsArray() {
+		p.Diff = cp(unifiedDiff(path, patch))
+	}
+	return p, true
+}
+
+// unifiedDiff renders structuredPatch hunks ({oldStart, oldLines,
+// newStart, newLines, lines}) as a unified diff; "" when there are none.
+func unifiedDiff(path string, hunks gjson.Result) string {
+	var b []byte
+	hunks.ForEach(func(_, h gjson.Result) bool {
+		if len(b) == 0 {
+			b = append(b, "--- "...)
+			b = append(b, path...)
+			b = append(b, "\n+++ "...)
+			b = append(b, path...)
+			b = append(b, '\n')
+		}
+		b = append(b, "@@ -"...)
+		b = strconv.AppendInt(b, h.Get("oldStart").Int(), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, h.Get("oldLines").Int(), 10)
+		b = append(b, " +"...)
+		b = strconv.AppendInt(b, h.Get("newStart").Int(), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, h.Get("newLines").Int(), 10)
+		b = append(b, " @@\n"...)
+		h.Get("lines").ForEach(func(_, l gjson.Result) bool {
+			b = append(b, l.Str...)
+			b = append(b, '\n')
+			return true
+		})
+		return true
+	})
+	return string(b)
+}
