@@ -43,19 +43,17 @@ func (t *Translator) translateEvent(dst []universal.Event, raw []byte, line int6
 	if !root.IsObject() {
 		return t.w.Unparsed(dst, e.loc(), errors.New("event is not a JSON object"), raw)
 	}
-	ev := root
-	if p := root.Get("payload"); p.Exists() {
-		ev = p
+	env := readEnvelope(root)
+	if env.payload.Exists() {
+		env = readEnvelope(env.payload)
 	}
-	e.typ = ev.Get("type").Str
-	e.id = ev.Get("id").Str
+	e.typ, e.id, e.props = env.typ.Str, env.id.Str, env.props
+	if !e.props.Exists() {
+		e.props = env.data
+	}
 	if e.typ == "sync" {
-		se := ev.Get("syncEvent")
-		e.typ = stripVersion(se.Get("type").Str)
-		e.id = se.Get("id").Str
-		e.props = se.Get("data")
-	} else if e.props = ev.Get("properties"); !e.props.Exists() {
-		e.props = ev.Get("data")
+		se := readEnvelope(env.sync)
+		e.typ, e.id, e.props = stripVersion(se.typ.Str), se.id.Str, se.data
 	}
 	if e.typ == "" {
 		return t.w.Unparsed(dst, e.loc(), errors.New("event without a type"), raw)
@@ -72,6 +70,41 @@ func (t *Translator) translateEvent(dst []universal.Event, raw []byte, line int6
 		return dst
 	}
 	return t.dispatch(dst, &e)
+}
+
+// envelope holds the members of an event object that say what it is.
+type envelope struct {
+	typ, id, props, data, payload, sync gjson.Result
+}
+
+// readEnvelope reads an event object's members in one pass (the first of
+// duplicate keys wins, as with gjson paths).
+func readEnvelope(obj gjson.Result) envelope {
+	var env envelope
+	obj.ForEach(func(k, v gjson.Result) bool {
+		var dst *gjson.Result
+		switch k.Str {
+		case "type":
+			dst = &env.typ
+		case "id":
+			dst = &env.id
+		case "properties":
+			dst = &env.props
+		case "data":
+			dst = &env.data
+		case "payload":
+			dst = &env.payload
+		case "syncEvent":
+			dst = &env.sync
+		default:
+			return true
+		}
+		if !dst.Exists() {
+			*dst = v
+		}
+		return true
+	})
+	return env
 }
 
 // stripVersion removes a schema-version suffix: "message.updated.1" →
