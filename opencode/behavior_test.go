@@ -584,3 +584,57 @@ func TestChildMessages(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestReconnectNoise: SSE comments, event:/id:/retry: lines, heartbeats, a
+// reconnect (server.connected again) and the part snapshots and statuses
+// a server re-sends after it (anomalyco/opencode#11424) change nothing.
+func TestReconnectNoise(t *testing.T) {
+	for _, s := range scenarios {
+		t.Run(s, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join(recorded, s+".sse"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var frames []string
+			for m, err := range universal.Messages(universal.NewSSEReader(bytes.NewReader(b), 0)) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				frames = append(frames, string(m.Data))
+			}
+			var noisy strings.Builder
+			resend := 0
+			for i, f := range frames {
+				fmt.Fprintf(&noisy, ": keep-alive %d\nevent: message\nid: %d\ndata: %s\n\n", i, i, f)
+				if i%7 == 3 {
+					noisy.WriteString(`data: {"type":"server.heartbeat","properties":{}}` + "\n\nretry: 3000\n\n")
+				}
+				if i == len(frames)*2/3 {
+					noisy.WriteString(`data: {"type":"server.connected","properties":{}}` + "\n\n")
+					for _, old := range frames[:i] {
+						switch gjson.Get(old, "type").Str {
+						case "message.part.updated", "message.updated", "session.updated", "session.status":
+							if gjson.Get(old, "properties.status.type").Str == "idle" {
+								continue
+							}
+							// Without its id, as a server re-sending state.
+							re := strings.Replace(old, `"id":"`+gjson.Get(old, "id").Str+`",`, "", 1)
+							fmt.Fprintf(&noisy, "data: %s\n\n", re)
+							resend++
+						}
+					}
+				}
+			}
+			if resend == 0 {
+				t.Fatal("nothing re-sent")
+			}
+			want, err := os.ReadFile(filepath.Join(recorded, s+".golden.ndjson"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := golden.Encode(run(t, opencode.FormatSSE, noisy.String())); !bytes.Equal(got, want) {
+				t.Errorf("noise and re-sent state changed the output:\n%s", got)
+			}
+		})
+	}
+}

@@ -105,7 +105,9 @@
 // twice) end it. The turn ends in error after a session.error or an
 // assistant info.error (one error event per failure, however many carry
 // it), interrupted after a MessageAbortedError (which emits no error event),
-// completed otherwise; the native error is the turn.ended metadata. A retry
+// completed otherwise; the native error is the turn.ended metadata. A
+// sub-agent session's error is reported but does not fail the turn (the
+// task tool that ran it reports the failure). A retry
 // status (or an older retry part) is an error with will_retry, once per
 // attempt. At the end of input an open turn ends completed when the last
 // assistant message completed without asking for tools, interrupted
@@ -116,7 +118,9 @@
 // message list each user message starts a turn.
 //
 // Each step-finish part is a usage.updated with scope call (one model
-// call per step, summable over the turn), the step's cost in cost_usd.
+// call per step, summable over the turn; sub-agent steps included), the
+// step's cost in cost_usd; a step-finish part re-sent (after a reconnect)
+// is not reported again.
 // OpenCode's input excludes cache reads and writes, so input_tokens =
 // input + cache.read + cache.write, cached_input_tokens = cache.read,
 // cache_write_tokens = cache.write. Current versions report reasoning

@@ -236,6 +236,10 @@ func (t *Translator) onPart(dst []universal.Event, part gjson.Result, delta stri
 		}
 		return dst
 	case "step-finish":
+		if !fresh {
+			// A step's usage is reported once, whatever is re-sent.
+			return dst
+		}
 		return t.onStepFinish(dst, part, rt, e)
 	case "retry":
 		return t.retry(dst, part.Get("attempt").Int(), part.Get("error.data.message").Str, part.Raw, e.raw)
