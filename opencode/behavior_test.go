@@ -638,3 +638,34 @@ func TestReconnectNoise(t *testing.T) {
 		})
 	}
 }
+
+// TestRunLinesOutOfStepOrder: a step's text line printed after the next
+// step started still lands in its own message; the turn ends once.
+func TestRunLinesOutOfStepOrder(t *testing.T) {
+	line := func(typ, msg, part string) string {
+		return fmt.Sprintf(`{"type":%q,"timestamp":1,"sessionID":"ses_a","part":%s}`, typ,
+			strings.Replace(part, "{", fmt.Sprintf(`{"messageID":%q,"sessionID":"ses_a",`, msg), 1)) + "\n"
+	}
+	input := line("step_start", "msg_1", `{"id":"prt_s1","type":"step-start"}`) +
+		line("tool_use", "msg_1", `{"id":"prt_t","type":"tool","tool":"bash","callID":"c1","state":{"status":"completed","input":{"command":"ls"},"output":"a\n","title":"ls","metadata":{},"time":{"start":1,"end":2}}}`) +
+		line("step_finish", "msg_1", `{"id":"prt_f1","type":"step-finish","reason":"tool-calls","cost":0,"tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}}}`) +
+		line("step_start", "msg_2", `{"id":"prt_s2","type":"step-start"}`) +
+		line("text", "msg_1", `{"id":"prt_x1","type":"text","text":"Listing.","time":{"start":1,"end":3}}`) +
+		line("text", "msg_2", `{"id":"prt_x2","type":"text","text":"Done.","time":{"start":4,"end":5}}`) +
+		line("step_finish", "msg_2", `{"id":"prt_f2","type":"step-finish","reason":"stop","cost":0,"tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}}}`)
+	events := run(t, opencode.FormatRunJSON, input, universal.Prompt{Text: "List"})
+	noUnparsed(t, events)
+	texts := map[string]string{}
+	for _, it := range completed(events) {
+		if it.Kind == universal.KindMessage {
+			texts[it.NativeItemID] = golden.TextOf(&it)
+		}
+	}
+	if texts["msg_1"] != "Listing." || texts["msg_2"] != "Done." || texts[""] != "List" {
+		t.Errorf("message texts %q", texts)
+	}
+	ended := ofType(events, universal.TypeTurnEnded)
+	if len(ofType(events, universal.TypeTurnStarted)) != 1 || len(ended) != 1 || ended[0].Data.(*universal.TurnEnded).Status != universal.TurnCompleted {
+		t.Errorf("turns: %s", golden.Encode(ended))
+	}
+}
