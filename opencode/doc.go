@@ -175,6 +175,20 @@
 // becomes agent.unparsed with its location (line, and event index in an
 // array).
 //
+// # Example
+//
+//	t, err := opencode.New("sse", universal.Options{SessionID: "sess_1"})
+//	if err != nil { … }
+//	t.Follow("ses_…") // optional: the session to translate
+//	resp, _ := http.Get(server + "/event")
+//	var events []universal.Event
+//	for m, err := range universal.Messages(universal.NewReader(resp.Body, universal.FrameSSE, 0)) {
+//		if err != nil { … }
+//		events = t.Translate(events[:0], m)
+//		… // send them on
+//	}
+//	events = t.Report(events[:0], universal.EndOfInput{})
+//
 // The translator is not safe for concurrent use; its state (Checkpoint)
 // grows with the number of messages and parts of the session.
 package opencode
