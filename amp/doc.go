@@ -1,5 +1,226 @@
-// Package amp translates Amp's native output (amp -x --stream-json, thread
-// exports) into universal events.
+// Package amp translates the native output of Amp (Sourcegraph's coding
+// agent, the amp CLI) into universal events. Tested against the public
+// samples that exist: one real stream-json run of Amp 0.0.1785170481, two
+// real thread files written by 0.0.1772237000 (schema versions 85 and
+// 220), the official documentation's examples, and hand-made inputs for
+// the paths no public sample shows (testdata/amp, provenance in
+// testdata/SOURCES.md).
 //
-// The translator has not landed yet.
+// # Formats
+//
+//   - "stream-json": the stdout of amp -x --stream-json (one JSON object a
+//     line), also with --stream-json-thinking (thinking blocks) and
+//     --stream-json-input (several prompts on stdin, one result at the
+//     end). Lines: system/init, user, assistant, result.
+//   - "thread": one thread as a JSON document, a thread file
+//     (~/.local/share/amp/threads/T-*.json) or an amp threads export:
+//     {v, id, created, agentMode, title, messages[], env, …}.
+//
+// Amp's stream-json imitates Claude Code's, and the Anthropic shapes they
+// share (tool_result content arrays, image blocks, API usage) are read by
+// internal/anthropic; the semantics differ, and those differences are
+// what this package is about.
+//
+// # Session
+//
+// system/init → session.started (source agent) with metadata agent "amp",
+// cwd, agent_mode (the only model hint stream-json gives), reasoning_effort,
+// tools, mcp_servers, then any other init field under its native name.
+// The thread id (session_id, T-…) is the native_session_id; every line
+// carries it, and the first one seen names the session when no init did.
+// A line whose session_id names another thread cannot belong to this
+// session: it is reported as agent.unparsed (location "session_id") and
+// then translated anyway, so nothing it says is lost. A later
+// system/init (another amp process on the session: amp threads continue,
+// or several runs fed to one translator) becomes a status item (label
+// "init", the init's metadata in the part's metadata); a turn the previous
+// process left open is ended interrupted.
+//
+// A thread document → session.started with agent, agent_version
+// (env.initial.platform.clientVersion), client, model (the "model:" tag,
+// else the first usage.model), cwd (the first workspace tree), agent_mode,
+// title, schema_version (v), created_ms and trees.
+//
+// session.ended is synthetic, at the end of the input: completed after a
+// successful result; error (with the result's error text) after a failed
+// one; terminated (by the agent) after a cancellation ("User cancelled
+// (SIGINT/SIGTERM)"); error "the input ended without Amp's result line"
+// when stream-json ends without a result. universal.Exit adds the exit code
+// and stderr (a non-zero code turns a completed session into an error);
+// universal.Terminate ends it terminated by the daemon.
+//
+// # Turns and prompts
+//
+// Amp writes no turn boundaries. A user line with text (the echo of a
+// prompt: Amp echoes the prompt argument as the first user line, and every
+// stdin prompt in --stream-json-input mode) ends the open turn (completed,
+// synthetic) and starts the next; the result line ends the last turn:
+// completed, error (failed result), or interrupted (cancellation), with
+// metadata subtype, duration_ms, num_turns, error and the last assistant
+// message's stop_reason. A turn ended by the next prompt is completed, or
+// interrupted when its last assistant message had stop_reason null
+// (cancelled or errored). Content that arrives with no turn open (a
+// stream picked up mid-turn) opens a synthetic turn. If the input ends
+// with a turn open, it is interrupted. A --stream-json-input "steer"
+// message mid-turn cannot be told from a new prompt in the output and also
+// starts a turn.
+//
+// The echoed prompt is a user message item (source agent) whose text parts
+// carry metadata {"echo": true}, so a host that already showed its prompt
+// can skip it. Prompts the host reports (universal.Prompt), and user lines
+// the host wrote to stdin (Message.Dir == universal.In), are queued and
+// dropped when their echo arrives (compared with surrounding whitespace
+// trimmed); one reported after its echo is dropped at once. A queued
+// prompt is shown as a synthetic user message only if a turn has to start
+// without its echo, or at the end of the input. A thread's user messages
+// start turns the same way (without echo metadata: a thread is a record,
+// not an echo); the last turn ends with the document, interrupted when
+// the thread ends on a user message (a prompt or tool results the agent
+// had not answered yet).
+//
+// # Messages
+//
+// Each assistant line is one whole model message (Amp has no partial
+// messages and no message ids): one message item, role assistant, item id
+// ours and native_item_id null (a thread's numeric messageId is the
+// native id there), with text and reasoning parts in block order. It is
+// started and completed at once, and its text and reasoning get the one
+// synthetic full-text delta of the seed's delta policy (universal.Stream
+// emits it). thinking → reasoning (public, with its signature);
+// redacted_thinking → empty private reasoning with metadata
+// {"redacted": true}; any other block is kept whole as a json part. A
+// message with stop_reason null (a thread message whose state.type is not
+// "complete") completes as failed. An assistant line with content [] (a
+// thinking-only message whose thinking was not requested) makes no item;
+// its usage is still reported. A message made only of tool calls is an
+// item with no content, so that its tool calls have a parent.
+//
+// # Tools
+//
+// Each tool_use block → a tool_call item (role assistant, parent the
+// message item, native_item_id and call_id the tool id: toolu_… or TU-…,
+// arguments the input as JSON text), completed at once since its input is
+// complete (a thread block marked "complete": false stays open until its
+// result or the end of its turn). Each tool_result block → a tool_result
+// item (role tool, parent the message that made the call, call_id the
+// tool id). Amp's result content is always a string: the tool's text, or
+// the JSON text of a structured result. When it is the JSON text of an
+// object of a known shape, the output is the part a person reads and the
+// string is kept whole as a json part:
+//
+//	{"output", "exitCode"}         shell commands: output, exit code
+//	{"summary", "files"[]}         apply_patch: the summary
+//	{"content": "…"}               a file read (thread files)
+//	{"content": [blocks]}          a skill: the text blocks joined
+//	{"diff", …}                    edit_file: the diff
+//
+// Any other string (plain text, a JSON array, an object of another shape)
+// is the output as it is. An exitCode is kept in the part's metadata
+// (exit_code); a non-zero one fails the result (status failed, is_error
+// true) although Amp says is_error false, and the metadata then says
+// native_is_error false. A successful result adds file_ref parts: one per
+// apply_patch files[] entry (add → write, update and delete → patch, with
+// the diff and change/additions/deletions in metadata), edit_file's file
+// (patch, its diff without the markdown fence), create_file's (write),
+// Read's (read; not for directories). Tool names follow the agent mode
+// (smart: Bash, Read, edit_file, create_file, Grep, glob; medium:
+// shell_command, apply_patch, skill): the result shape decides the
+// output, the name only the file references.
+//
+// In a thread, tool_result is {toolUseID, run{status, result, error,
+// reason}}; the output is what stream-json would have sent for it (Amp
+// derives one from the other): done → the result as above; error → the
+// error text; cancelled and cancellation-requested → "Tool execution
+// cancelled: <reason>"; rejected-by-user → "Tool execution rejected by
+// user: <reason>" (these three fail the result; run_status is in the
+// metadata). in-progress and queued (the thread was saved while the tool
+// ran) give no result item; blocked-on-user gives a pending
+// permission.requested for the call. Any other status is agent.unparsed.
+//
+// # Permissions
+//
+// Amp has no permission protocol: a tool that needs approval ends a
+// stream-json run with result/error_during_execution "The following tools
+// require user approval, which is not supported in stream JSON mode:
+// <names>". Each named tool gets permission.requested and
+// permission.resolved (denied, metadata source "policy" and the reason,
+// both synthetic), linked to the oldest pending call of that tool (item_id,
+// call_id; the permission id is the call id, or amp_approval_<n> when no
+// call matches), then the error and the failed turn. A tool result
+// "Tool execution rejected by user: …" (is_error true) gets the same pair
+// before its failed result (source "user", or "policy" for newer builds'
+// "stream-json execute-mode rejected blocked approval"); a tool denied that
+// way is not denied again by the approval error. Claude-shaped
+// permission_denials[] on a result (the manual shows them) are mapped the
+// same way. universal.PermissionReply and QuestionReply reports are
+// ignored: Amp never asks.
+//
+// # Usage
+//
+// Usage appears only on assistant lines (per message, never cumulative):
+// each gives usage.updated with scope call for the current turn. Anthropic
+// counts: input = input_tokens + cache_read_input_tokens +
+// cache_creation_input_tokens, cached input = cache reads, cache writes =
+// cache creation, total = input + output; usage.max_tokens is the model's
+// context window (context_window), not spend; service_tier is dropped.
+// There is no cost. A sub-agent's usage (older builds) carries an extra
+// field parent_call_id. A thread message's camelCase usage (inputTokens,
+// cacheReadInputTokens, cacheCreationInputTokens, outputTokens,
+// maxInputTokens) maps the same way, with the model as an extra field
+// model; totalInputTokens (= the input sum) is not repeated. A result's
+// Claude-shaped usage and total_cost_usd (the manual shows them, Amp does
+// not write them) give usage.updated with scope session.
+//
+// # Errors
+//
+// result/error_during_execution (and any error_* subtype, or is_error
+// true) → error (will_retry false, code the subtype, message the error
+// string, Claude-shaped errors[] joined, or the result text; details
+// num_turns and duration_ms), a turn ended in error and session.ended
+// error. A cancellation ends the turn interrupted and the session
+// terminated, without an error event. A thread assistant message whose
+// state.type is "error" → error (message state.error.message) and the turn
+// ends in error. A result whose assistant line is missing (a cut
+// recording; the result repeats the last answer) gives the answer from the
+// result text, once.
+//
+// # Sub-agents
+//
+// Current Amp hides sub-agent messages: only the Task (oracle, librarian,
+// …) call and its result appear. Older builds forwarded them with
+// parent_tool_use_id = the Task call's id; their messages then get the
+// Task tool_call item as parent (their tool calls and results hang under
+// those messages), a sub-agent's text user line is a user message under
+// the Task call, and none of them starts or ends a turn.
+//
+// # Unparsed and ignored input
+//
+// A line that is not a JSON object, has no type, has an unknown type,
+// system subtype or result subtype, a message without content, a tool_use
+// without an id or with a repeated id, a second result for a call, a
+// second thread document, a thread message of an unknown role or a tool
+// run of an unknown status → agent.unparsed with the line (and, in a
+// thread, messages[i]) and the field. Stdin lines other than user messages
+// too.
+//
+// Ignored on purpose (known, carrying nothing for the transcript beyond
+// what the raw payload keeps): usage.service_tier; result.result when an
+// assistant line already gave the answer; result.session_id and the
+// session_id of lines that agree with the session's; a thread's
+// nextMessageId, meta (traces), ~debug, env beyond the metadata above,
+// per-message userState, meta.sentAt and agentMode, usage.timestamp and
+// totalInputTokens, thinking.provider, tool_result run.progress and
+// trackFiles, and tool_use.complete when true.
+//
+// # Example
+//
+//	t, _ := amp.New(amp.FormatStreamJSON, universal.Options{SessionID: "sess_1"})
+//	r := universal.NewLineReader(stdout, 0) // amp -x "…" --stream-json
+//	var events []universal.Event
+//	for m, err := range universal.Messages(r) {
+//		if err != nil { … }
+//		events = t.Translate(events[:0], m)
+//		… // send them on
+//	}
+//	events = t.Report(events[:0], universal.Exit{Code: exitCode})
 package amp

@@ -1,0 +1,213 @@
+package amp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// The format names.
+const (
+	// FormatStreamJSON is the stdout of amp -x --stream-json (also with
+	// --stream-json-thinking and --stream-json-input): one JSON object a
+	// line.
+	FormatStreamJSON = "stream-json"
+	// FormatThread is one Amp thread as a JSON document: a thread file
+	// (~/.local/share/amp/threads/T-*.json) or an amp threads export.
+	FormatThread = "thread"
+)
+
+// Formats are the input formats the translator reads.
+var Formats = []universal.Format{
+	{Name: FormatStreamJSON, Framing: universal.FrameLines, Doc: "amp -x --stream-json stdout (also --stream-json-thinking, --stream-json-input)"},
+	{Name: FormatThread, Framing: universal.FrameDocument, Doc: "thread file or export (~/.local/share/amp/threads/T-*.json)"},
+}
+
+// agentName is the agent name in session metadata and unparsed locations.
+const agentName = "amp"
+
+type events = []universal.Event
+
+// Translator translates one Amp session (one thread). Build it with New;
+// it implements universal.Translator and is not safe for concurrent use.
+type Translator struct {
+	format string
+	w      *universal.Stream
+	s      state
+	// The native message being translated: its bytes (raw of the events
+	// it implies), its line, and inside a thread document the message
+	// being read ("messages[3]").
+	raw  []byte
+	line int64
+	at   string
+}
+
+// New returns a translator for one session in the given format (one of
+// Formats).
+func New(format string, o universal.Options) (*Translator, error) {
+	switch format {
+	case FormatStreamJSON, FormatThread:
+	default:
+		return nil, fmt.Errorf("amp: %w: %q", universal.ErrUnknownFormat, format)
+	}
+	return &Translator{format: format, w: universal.NewStream(agentName, o), s: newState()}, nil
+}
+
+// Format returns the translator's input format.
+func (t *Translator) Format() string { return t.format }
+
+// Detect names the format of an input that starts with head: "stream-json"
+// when its first JSON object is a stream-json line (type system, user,
+// assistant or result), "thread" when it is a thread document (a schema
+// version "v" with a T- id, or a messages array), "" otherwise. A thread
+// document may be cut anywhere in head: the fields before the cut are
+// enough.
+func Detect(head []byte) string {
+	head = bytes.TrimLeft(head, " \t\r\n\ufeff")
+	if len(head) == 0 || head[0] != '{' {
+		return ""
+	}
+	r := gjson.Parse(view(head))
+	switch r.Get("type").Str {
+	case "system", "user", "assistant", "result":
+		return FormatStreamJSON
+	}
+	if (r.Get("v").Type == gjson.Number && strings.HasPrefix(r.Get("id").Str, "T-")) || r.Get("messages").IsArray() {
+		return FormatThread
+	}
+	return ""
+}
+
+// view returns b as a string without copying. gjson results read from it
+// alias b: anything kept beyond the call goes through Stream.Copy.
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// bytesOf returns s as a byte slice without copying; the slice is only
+// read (it is passed on as a raw payload, which the stream copies).
+func bytesOf(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+var (
+	errNotJSON      = errors.New("not JSON")
+	errNotObject    = errors.New("not a JSON object")
+	errNoType       = errors.New(`no "type"`)
+	errOtherThread  = errors.New("line of another thread")
+	errNoContent    = errors.New("message content is neither an array nor a string")
+	errRepeated     = errors.New("repeated")
+	errSecondThread = errors.New("a second thread document in one session")
+)
+
+// Translate translates one native message. See universal.Translator.
+func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	t.raw, t.line, t.at = m.Data, m.Line, ""
+	if m.Err != nil {
+		return t.unparsed(dst, "", m.Err)
+	}
+	s := view(m.Data)
+	if !gjson.Valid(s) {
+		return t.unparsed(dst, "", errNotJSON)
+	}
+	r := gjson.Parse(s)
+	if !r.IsObject() {
+		return t.unparsed(dst, "", errNotObject)
+	}
+	if t.format == FormatThread {
+		return t.thread(dst, r)
+	}
+	if m.Dir == universal.In {
+		return t.input(dst, r)
+	}
+	return t.output(dst, r)
+}
+
+// unparsed reports the current message as agent.unparsed; path names the
+// offending field ("" for the whole message).
+func (t *Translator) unparsed(dst events, path string, err error) events {
+	loc := "line " + strconv.FormatInt(t.line, 10)
+	if t.at != "" {
+		loc += ": " + t.at
+		if path != "" {
+			loc += "." + path
+		}
+	} else if path != "" {
+		loc += ": " + path
+	}
+	return t.w.Unparsed(dst, loc, err, t.raw)
+}
+
+// Report translates what the host did. See universal.Translator.
+func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
+	t.raw, t.line, t.at = nil, 0, ""
+	switch r := r.(type) {
+	case universal.Prompt:
+		return t.reportPrompt(dst, r.Text)
+	case universal.Terminate:
+		dst = t.finish(dst)
+		return t.w.End(dst, universal.SessionEnded{Reason: universal.EndTerminated, TerminatedBy: universal.ByDaemon, Message: r.Message}, universal.SourceDaemon, nil)
+	case universal.Exit:
+		dst = t.finish(dst)
+		d := t.endReason()
+		code := r.Code
+		d.ExitCode, d.Stderr = &code, r.Stderr
+		if code != 0 && d.Reason == universal.EndCompleted {
+			d.Reason, d.Message = universal.EndError, "exit code "+strconv.Itoa(code)
+		}
+		return t.w.End(dst, d, universal.SourceDaemon, nil)
+	case universal.EndOfInput:
+		dst = t.finish(dst)
+		return t.w.End(dst, t.endReason(), universal.SourceDaemon, nil)
+	}
+	// Amp has no permission or question protocol: a reply names a
+	// request the translator never emitted as pending.
+	return dst
+}
+
+// checkpoint is the JSON shape of a checkpoint.
+type checkpoint struct {
+	Format string `json:"format"`
+	State  state  `json:"state"`
+}
+
+// Checkpoint returns the translator's state as JSON.
+func (t *Translator) Checkpoint() ([]byte, error) {
+	t.s.Stream = t.w.State()
+	b, err := json.Marshal(checkpoint{Format: t.format, State: t.s})
+	t.s.Stream = universal.StreamState{} // the stream keeps its own
+	if err != nil {
+		return nil, fmt.Errorf("amp: checkpoint: %w", err)
+	}
+	return b, nil
+}
+
+// Restore loads a checkpoint made by a translator of the same format.
+func (t *Translator) Restore(b []byte) error {
+	var c checkpoint
+	if err := json.Unmarshal(b, &c); err != nil {
+		return fmt.Errorf("amp: restore: %w", err)
+	}
+	if c.Format != t.format {
+		return fmt.Errorf("amp: restore: checkpoint of format %q into a %q translator", c.Format, t.format)
+	}
+	if c.State.Calls == nil {
+		c.State.Calls = map[string]*call{}
+	}
+	t.s = c.State
+	t.w.Restore(c.State.Stream)
+	return nil
+}

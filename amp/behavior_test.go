@@ -1,0 +1,389 @@
+package amp_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/amp"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// run translates lines of stream-json (or, for the thread format, one
+// document) given as messages, then the end report, and checks the
+// stream.
+func run(t *testing.T, format string, msgs []universal.Message, end universal.Report, before ...universal.Report) []universal.Event {
+	t.Helper()
+	tr, err := amp.New(format, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []universal.Event
+	for _, r := range before {
+		out = tr.Report(out, r)
+	}
+	for i, m := range msgs {
+		if m.Line == 0 {
+			m.Line = int64(i + 1)
+		}
+		out = tr.Translate(out, m)
+	}
+	if end == nil {
+		end = universal.EndOfInput{}
+	}
+	out = tr.Report(out, end)
+	if err := universal.CheckStream(out); err != nil {
+		t.Errorf("stream checker: %v", err)
+	}
+	return out
+}
+
+func lines(ls ...string) []universal.Message {
+	msgs := make([]universal.Message, len(ls))
+	for i, l := range ls {
+		msgs[i] = universal.Message{Data: []byte(l)}
+	}
+	return msgs
+}
+
+func ofType(events []universal.Event, typ universal.Type) []universal.Event {
+	var out []universal.Event
+	for _, e := range events {
+		if e.Type == typ {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func userMessages(events []universal.Event) []universal.Item {
+	var out []universal.Item
+	for _, it := range golden.NewTranscript(events).Items {
+		if it.Kind == universal.KindMessage && it.Role == universal.RoleUser {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func ended(t *testing.T, events []universal.Event) *universal.SessionEnded {
+	t.Helper()
+	d, ok := events[len(events)-1].Data.(*universal.SessionEnded)
+	if !ok {
+		t.Fatalf("last event is %s", events[len(events)-1].Type)
+	}
+	return d
+}
+
+const (
+	initLine   = `{"type":"system","subtype":"init","cwd":"/w","session_id":"T-1","tools":["Bash"],"mcp_servers":[]}`
+	echoLine   = `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"hi"}]},"parent_tool_use_id":null,"session_id":"T-1"}`
+	answerLine = `{"type":"assistant","message":{"type":"message","role":"assistant","content":[{"type":"text","text":"hello"}],"stop_reason":"end_turn"},"parent_tool_use_id":null,"session_id":"T-1"}`
+	okResult   = `{"type":"result","subtype":"success","duration_ms":5,"is_error":false,"num_turns":1,"result":"hello","session_id":"T-1"}`
+)
+
+func TestPromptEchoedOnce(t *testing.T) {
+	for name, before := range map[string][]universal.Report{
+		"reported before": {universal.Prompt{Text: "hi"}},
+		"not reported":    nil,
+	} {
+		t.Run(name, func(t *testing.T) {
+			out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, answerLine, okResult), nil, before...)
+			users := userMessages(out)
+			if len(users) != 1 || golden.TextOf(&users[0]) != "hi" || string(users[0].Content[0].Metadata) != `{"echo":true}` {
+				t.Fatalf("user messages %+v, want the echo once, marked", users)
+			}
+		})
+	}
+	t.Run("reported after the echo", func(t *testing.T) {
+		tr, _ := amp.New(amp.FormatStreamJSON, golden.Options())
+		var out []universal.Event
+		for _, m := range lines(initLine, echoLine) {
+			out = tr.Translate(out, m)
+		}
+		out = tr.Report(out, universal.Prompt{Text: "hi"})
+		for _, m := range lines(answerLine, okResult) {
+			out = tr.Translate(out, m)
+		}
+		out = tr.Report(out, universal.EndOfInput{})
+		if n := len(userMessages(out)); n != 1 {
+			t.Fatalf("%d user messages, want 1", n)
+		}
+	})
+}
+
+// TestPromptWithoutEcho: a prompt the host reported that no user line
+// shows (a stream picked up after the echo, a run that failed first) is
+// shown once, synthetic, in the turn that answers it.
+func TestPromptWithoutEcho(t *testing.T) {
+	out := run(t, amp.FormatStreamJSON, lines(initLine, answerLine, okResult), nil, universal.Prompt{Text: "hi"})
+	users := userMessages(out)
+	if len(users) != 1 || golden.TextOf(&users[0]) != "hi" {
+		t.Fatalf("user messages %+v", users)
+	}
+	for _, e := range out {
+		if d, ok := e.Data.(*universal.ItemSnapshot); ok && d.Item.Role == universal.RoleUser && e.Source != universal.SourceDaemon {
+			t.Errorf("the prompt nobody echoed is not synthetic: %s", e.Source)
+		}
+	}
+	// Unshown prompts at the end of the input are shown there.
+	out = run(t, amp.FormatStreamJSON, nil, universal.Exit{Code: 1, Stderr: "boom"}, universal.Prompt{Text: "hi"})
+	if users := userMessages(out); len(users) != 1 {
+		t.Fatalf("user messages %+v", users)
+	}
+	d := ended(t, out)
+	if d.Reason != universal.EndError || d.ExitCode == nil || *d.ExitCode != 1 || d.Stderr != "boom" {
+		t.Errorf("session ended %+v", d)
+	}
+}
+
+// TestStdinInput: lines the host wrote to stdin (Dir In) are prompts;
+// Amp's echo shows them, once.
+func TestStdinInput(t *testing.T) {
+	in := universal.Message{Dir: universal.In, Data: []byte(`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"hi"}]}}`)}
+	msgs := append([]universal.Message{in}, lines(initLine, echoLine, answerLine, okResult)...)
+	out := run(t, amp.FormatStreamJSON, msgs, nil)
+	if users := userMessages(out); len(users) != 1 || users[0].Content[0].Metadata == nil {
+		t.Fatalf("user messages %+v, want the echo once", users)
+	}
+	// Not echoed (the run died): shown at the end.
+	out = run(t, amp.FormatStreamJSON, []universal.Message{in, {Data: []byte(initLine)}}, nil)
+	if users := userMessages(out); len(users) != 1 || users[0].Content[0].Metadata != nil {
+		t.Fatalf("user messages %+v, want one synthetic", users)
+	}
+	bad := universal.Message{Dir: universal.In, Data: []byte(`{"type":"control_request"}`)}
+	out = run(t, amp.FormatStreamJSON, []universal.Message{bad}, nil)
+	if u := ofType(out, universal.TypeUnparsed); len(u) != 1 {
+		t.Errorf("%d unparsed for an unknown stdin message, want 1", len(u))
+	}
+}
+
+// TestTurnsFromEchoes: in --stream-json-input mode each echoed prompt
+// ends the turn before it (there is one result, at the end).
+func TestTurnsFromEchoes(t *testing.T) {
+	echo2 := strings.Replace(echoLine, `"hi"`, `"again"`, 1)
+	cut := `{"type":"assistant","message":{"type":"message","role":"assistant","content":[{"type":"text","text":"hel"}],"stop_reason":null},"parent_tool_use_id":null,"session_id":"T-1"}`
+	out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, cut, echo2, answerLine, okResult), nil)
+	var statuses []universal.TurnStatus
+	for _, e := range ofType(out, universal.TypeTurnEnded) {
+		statuses = append(statuses, e.Data.(*universal.TurnEnded).Status)
+	}
+	want := []universal.TurnStatus{universal.TurnInterrupted, universal.TurnCompleted}
+	if len(statuses) != 2 || statuses[0] != want[0] || statuses[1] != want[1] {
+		t.Errorf("turns ended %v, want %v (a message with stop_reason null was cut)", statuses, want)
+	}
+}
+
+// TestNoResult: the input ends without a result line (a crash, a cut
+// recording): the turn is interrupted and the session ends in error.
+func TestNoResult(t *testing.T) {
+	out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, answerLine), nil)
+	te := ofType(out, universal.TypeTurnEnded)
+	if len(te) != 1 || te[0].Data.(*universal.TurnEnded).Status != universal.TurnInterrupted {
+		t.Errorf("turn ends %+v", te)
+	}
+	if d := ended(t, out); d.Reason != universal.EndError {
+		t.Errorf("session ended %+v", d)
+	}
+	// A host that stopped amp says so.
+	out = run(t, amp.FormatStreamJSON, lines(initLine, echoLine), universal.Terminate{Message: "stop"})
+	if d := ended(t, out); d.Reason != universal.EndTerminated || d.TerminatedBy != universal.ByDaemon {
+		t.Errorf("session ended %+v", d)
+	}
+	// A clean exit after a success.
+	out = run(t, amp.FormatStreamJSON, lines(initLine, echoLine, answerLine, okResult), universal.Exit{Code: 0})
+	if d := ended(t, out); d.Reason != universal.EndCompleted || d.ExitCode == nil {
+		t.Errorf("session ended %+v", d)
+	}
+}
+
+// TestResultAnswerWithoutAssistant: a result whose assistant line is
+// missing gives the answer from the result text, once.
+func TestResultAnswerWithoutAssistant(t *testing.T) {
+	out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, okResult), nil)
+	var texts []string
+	for _, it := range golden.NewTranscript(out).Items {
+		if it.Role == universal.RoleAssistant {
+			texts = append(texts, golden.TextOf(&it))
+		}
+	}
+	if len(texts) != 1 || texts[0] != "hello" {
+		t.Errorf("assistant texts %q", texts)
+	}
+	out = run(t, amp.FormatStreamJSON, lines(initLine, echoLine, answerLine, okResult), nil)
+	if n := len(golden.NewTranscript(out).Items); n != 2 {
+		t.Errorf("%d items, want the prompt and one answer", n)
+	}
+}
+
+// TestClaudeShapedResult: the result fields the manual shows but Amp does
+// not write (usage, cost, permission_denials, error_max_turns, errors[])
+// are read when present.
+func TestClaudeShapedResult(t *testing.T) {
+	call := `{"type":"assistant","message":{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"cmd":"ls"}}],"stop_reason":"tool_use"},"parent_tool_use_id":null,"session_id":"T-1"}`
+	res := `{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":9,"errors":["too many turns"],"usage":{"input_tokens":10,"output_tokens":5},"total_cost_usd":0.25,"permission_denials":[{"tool_name":"Bash","tool_use_id":"toolu_1","tool_input":{"cmd":"ls"}}],"session_id":"T-1"}`
+	out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, call, res), nil)
+	u := ofType(out, universal.TypeUsageUpdated)
+	if len(u) != 1 {
+		t.Fatalf("%d usage events", len(u))
+	}
+	if d := u[0].Data.(*universal.UsageUpdated); d.Scope != universal.ScopeSession || d.CostUSD == nil || *d.CostUSD != 0.25 {
+		t.Errorf("usage %+v", d)
+	}
+	res2 := ofType(out, universal.TypePermissionResolved)
+	if len(res2) != 1 || res2[0].Data.(*universal.Permission).CallID != "toolu_1" || res2[0].Data.(*universal.Permission).ItemID == "" {
+		t.Errorf("denials %+v", res2)
+	}
+	errs := ofType(out, universal.TypeError)
+	if len(errs) != 1 || errs[0].Data.(*universal.Error).Message != "too many turns" || errs[0].Data.(*universal.Error).Code != "error_max_turns" {
+		t.Errorf("errors %+v", errs)
+	}
+	if d := ended(t, out); d.Reason != universal.EndError {
+		t.Errorf("session ended %+v", d)
+	}
+}
+
+// TestSecondInit: another process on the same thread (output appended)
+// gets a status item; a turn its predecessor left open is interrupted.
+func TestSecondInit(t *testing.T) {
+	out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, initLine, echoLine, answerLine, okResult), nil)
+	if n := len(ofType(out, universal.TypeSessionStarted)); n != 1 {
+		t.Fatalf("%d session.started", n)
+	}
+	var labels []string
+	for _, it := range golden.NewTranscript(out).Items {
+		if it.Kind == universal.KindStatus {
+			labels = append(labels, it.Content[0].Label)
+		}
+	}
+	if len(labels) != 1 || labels[0] != "init" {
+		t.Errorf("status items %q", labels)
+	}
+	te := ofType(out, universal.TypeTurnEnded)
+	if len(te) != 2 || te[0].Data.(*universal.TurnEnded).Status != universal.TurnInterrupted {
+		t.Errorf("turn ends %+v", te)
+	}
+}
+
+// TestUnparsed: malformed and unknown input becomes agent.unparsed with
+// its line, and the stream stays well-formed.
+func TestUnparsed(t *testing.T) {
+	cases := map[string]string{
+		`not json`:                                "amp: line 2",
+		`[1,2]`:                                   "amp: line 2",
+		`{"no":"type"}`:                           "amp: line 2",
+		`{"type":"stream_event","event":{}}`:      "amp: line 2: type",
+		`{"type":"system","subtype":"status"}`:    "amp: line 2: subtype",
+		`{"type":"result","subtype":"weird"}`:     "amp: line 2: subtype",
+		`{"type":"user","message":{"content":3}}`: "amp: line 2: message.content",
+		`{"type":"assistant","message":"x"}`:      "amp: line 2: message",
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Bash"}]}}`:        "amp: line 2: message.content[0]",
+		`{"type":"user","message":{"content":[{"type":"text","text":"x"}]},"session_id":"T-2"}`: "amp: line 2: session_id",
+	}
+	for line, loc := range cases {
+		t.Run(line, func(t *testing.T) {
+			out := run(t, amp.FormatStreamJSON, lines(initLine, line), nil)
+			u := ofType(out, universal.TypeUnparsed)
+			if len(u) != 1 || u[0].Data.(*universal.Unparsed).Location != loc {
+				t.Errorf("unparsed %+v, want one at %q", u, loc)
+			}
+		})
+	}
+	t.Run("framing error", func(t *testing.T) {
+		out := run(t, amp.FormatStreamJSON, []universal.Message{{Data: []byte(`{"type"`), Err: errors.New("too long")}}, nil)
+		if n := len(ofType(out, universal.TypeUnparsed)); n != 1 {
+			t.Errorf("%d unparsed", n)
+		}
+	})
+	t.Run("second result for a call", func(t *testing.T) {
+		call := `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]},"session_id":"T-1"}`
+		res := `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]},"session_id":"T-1"}`
+		out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, call, res, res), nil)
+		if u := ofType(out, universal.TypeUnparsed); len(u) != 1 || u[0].Data.(*universal.Unparsed).Location != "amp: line 5: tool_result" {
+			t.Errorf("unparsed %+v", u)
+		}
+	})
+	t.Run("documentation with elided fields", func(t *testing.T) {
+		// The manual's sub-agent example elides fields with "...": not
+		// JSON, so every line is reported, none is guessed at.
+		b, err := os.ReadFile(public + "/docs_manual_appendix_subagent_ELIDED.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var msgs []universal.Message
+		for l := range strings.SplitSeq(strings.TrimSpace(string(b)), "\n") {
+			msgs = append(msgs, universal.Message{Data: []byte(l)})
+		}
+		out := run(t, amp.FormatStreamJSON, msgs, nil)
+		if n := len(ofType(out, universal.TypeUnparsed)); n != len(msgs) {
+			t.Errorf("%d unparsed for %d lines", n, len(msgs))
+		}
+	})
+}
+
+func TestThreadUnparsed(t *testing.T) {
+	doc := `{"v":1,"id":"T-9","messages":[{"role":"user","messageId":0,"content":[{"type":"text","text":"hi"}]},{"role":"info","messageId":1,"content":[]},{"role":"user","messageId":2,"content":[{"type":"tool_result","toolUseID":"x","run":{"status":"exploded"}}]}]}`
+	out := run(t, amp.FormatThread, lines(doc, doc), nil)
+	var locs []string
+	for _, e := range ofType(out, universal.TypeUnparsed) {
+		locs = append(locs, e.Data.(*universal.Unparsed).Location)
+	}
+	want := []string{"amp: line 1: messages[1].role", "amp: line 1: messages[2].content", "amp: line 2"}
+	if strings.Join(locs, "|") != strings.Join(want, "|") {
+		t.Errorf("unparsed at %q, want %q", locs, want)
+	}
+	out = run(t, amp.FormatThread, lines(`{"v":1}`), nil)
+	if n := len(ofType(out, universal.TypeUnparsed)); n != 1 {
+		t.Errorf("%d unparsed for a document without messages", n)
+	}
+}
+
+func TestDetect(t *testing.T) {
+	thread, err := os.ReadFile(public + "/git-ai__T-019ca1f6-7f21-77b5-a308-65416ebbdf48.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ head, want string }{
+		{initLine + "\n" + echoLine + "\n", amp.FormatStreamJSON},
+		{echoLine, amp.FormatStreamJSON},
+		{okResult, amp.FormatStreamJSON},
+		{string(thread), amp.FormatThread},
+		{string(thread[:bytes.Index(thread, []byte(`"created"`))]), amp.FormatThread}, // cut after "id"
+		{`{"messages":[`, amp.FormatThread},
+		{"", ""},
+		{"hello\n", ""},
+		{`{"dir":"out","msg":{}}`, ""},
+	}
+	for _, c := range cases {
+		if got := amp.Detect([]byte(c.head)); got != c.want {
+			t.Errorf("Detect(%.40q) = %q, want %q", c.head, got, c.want)
+		}
+	}
+}
+
+func TestNew(t *testing.T) {
+	if _, err := amp.New("sse", universal.Options{}); !errors.Is(err, universal.ErrUnknownFormat) {
+		t.Errorf("New(sse) error %v", err)
+	}
+	for _, f := range amp.Formats {
+		tr, err := amp.New(f.Name, universal.Options{})
+		if err != nil || tr.Format() != f.Name {
+			t.Errorf("New(%s): %v", f.Name, err)
+		}
+	}
+	a, _ := amp.New(amp.FormatThread, universal.Options{})
+	b, _ := amp.New(amp.FormatStreamJSON, universal.Options{})
+	cp, err := a.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Restore(cp); err == nil {
+		t.Error("a thread checkpoint restored into a stream-json translator")
+	}
+	if err := b.Restore([]byte("{")); err == nil {
+		t.Error("garbage restored")
+	}
+}

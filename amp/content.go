@@ -1,0 +1,352 @@
+package amp
+
+import (
+	"errors"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// redactedMeta marks a reasoning part whose text the provider encrypted.
+var redactedMeta = []byte(`{"redacted":true}`)
+
+// answer translates the content of one assistant message (a stream-json
+// line's message.content, a thread message's content): one message item
+// with its text and reasoning parts in block order, then one tool_call
+// item per tool_use block. A message with neither (content [] of a
+// thinking-only message whose thinking was not requested) makes no item.
+// ended is "complete" unless the message ended early.
+func (t *Translator) answer(dst events, content gjson.Result, native, parent, ended string) events {
+	var parts []universal.Part
+	calls := 0
+	if content.Type == gjson.String {
+		parts = append(parts, universal.Text(t.w.Copy(content.Str)))
+	}
+	content.ForEach(func(_, b gjson.Result) bool {
+		switch b.Get("type").Str {
+		case "text":
+			parts = append(parts, universal.Text(t.w.Copy(b.Get("text").Str)))
+		case "thinking":
+			p := universal.Reasoning(t.w.Copy(b.Get("thinking").Str), universal.VisibilityPublic)
+			p.Signature = t.w.Copy(b.Get("signature").Str)
+			parts = append(parts, p)
+		case "redacted_thinking":
+			p := universal.Reasoning("", universal.VisibilityPrivate)
+			p.Metadata = redactedMeta
+			parts = append(parts, p)
+		case "tool_use":
+			calls++
+		default:
+			parts = append(parts, anthropic.JSONPart(b.Raw))
+		}
+		return true
+	})
+	if len(parts) == 0 && calls == 0 {
+		return dst
+	}
+	status := universal.StatusCompleted
+	if ended != "complete" {
+		status = universal.StatusFailed
+	}
+	id := t.w.NewItemID()
+	dst = t.w.Complete(dst, universal.Item{
+		ItemID: id, NativeItemID: native, ParentID: parent,
+		Kind: universal.KindMessage, Role: universal.RoleAssistant, Content: parts, Status: status,
+	}, universal.SourceAgent, t.raw)
+	if calls == 0 {
+		return dst
+	}
+	i := -1
+	content.ForEach(func(_, b gjson.Result) bool {
+		i++
+		if b.Get("type").Str == "tool_use" {
+			dst = t.toolCall(dst, b, id, i)
+		}
+		return true
+	})
+	return dst
+}
+
+// toolCall translates a tool_use block into a tool_call item under the
+// message item msg. Its input is complete, so the item is completed at
+// once, unless a thread marks the block incomplete ("complete": false):
+// then it stays open until its result (or the turn's end).
+func (t *Translator) toolCall(dst events, b gjson.Result, msg string, index int) events {
+	id := b.Get("id").Str
+	if id == "" {
+		return t.unparsed(dst, "message.content["+strconv.Itoa(index)+"]", errors.New("tool_use without an id"))
+	}
+	if t.s.Calls[id] != nil {
+		return t.unparsed(dst, "message.content["+strconv.Itoa(index)+"]", errors.New("tool_use id "+strconv.Quote(id)+" "+errRepeated.Error()))
+	}
+	input := b.Get("input")
+	args := "{}"
+	if input.Exists() {
+		args = string(jsonw.AppendRaw(nil, input.Raw))
+	}
+	c := &call{Item: t.w.NewItemID(), Msg: msg, Name: t.w.Copy(b.Get("name").Str), Path: t.w.Copy(input.Get("path").Str)}
+	callID := t.w.Copy(id)
+	t.s.Calls[callID] = c
+	t.s.Pending = append(t.s.Pending, callID)
+	it := universal.Item{
+		ItemID: c.Item, NativeItemID: callID, ParentID: msg, Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: c.Name, Arguments: args, CallID: callID}},
+	}
+	if b.Get("complete").Type == gjson.False {
+		return t.w.StartItem(dst, it, universal.SourceAgent, t.raw)
+	}
+	return t.w.Complete(dst, it, universal.SourceAgent, t.raw)
+}
+
+// toolOut is one tool result as read from either format.
+type toolOut struct {
+	call      string // the tool_use id
+	output    string // what a person reads
+	isError   bool   // what Amp says
+	exit      int64  // the exit code, when hasExit
+	hasExit   bool
+	cancelled bool
+	rejected  bool
+	status    string       // a thread's run.status
+	obj       gjson.Result // the structured result, if any
+	extra     []universal.Part
+}
+
+const (
+	rejectedPrefix  = "Tool execution rejected by user"
+	cancelledPrefix = "Tool execution cancelled"
+)
+
+// streamResult translates a stream-json tool_result block. Its content
+// is a string: the tool's text, or the JSON text of a structured result.
+func (t *Translator) streamResult(dst events, b gjson.Result, scope string) events {
+	o := toolOut{call: b.Get("tool_use_id").Str, isError: b.Get("is_error").Bool()}
+	c := t.s.Calls[o.call]
+	if content := b.Get("content"); content.Type == gjson.String {
+		t.decodeString(&o, content.Str)
+	} else {
+		o.output, o.extra = anthropic.ToolResult(content, t.w.Copy)
+	}
+	if o.isError {
+		o.rejected = strings.HasPrefix(o.output, rejectedPrefix)
+		o.cancelled = strings.HasPrefix(o.output, cancelledPrefix)
+	}
+	return t.toolResult(dst, c, &o, scope)
+}
+
+// decodeString reads a result string: when it is the JSON text of a
+// result object Amp knows (see structured), the output is the part a
+// person reads and the string is kept whole as a json part; otherwise the
+// string is the output.
+func (t *Translator) decodeString(o *toolOut, s string) {
+	if trimmed := strings.TrimSpace(s); strings.HasPrefix(trimmed, "{") && gjson.Valid(trimmed) {
+		if out, ok := t.structured(o, gjson.Parse(trimmed)); ok {
+			o.output = out
+			o.extra = append(o.extra, anthropic.JSONPart(trimmed))
+			return
+		}
+	}
+	o.output = t.w.Copy(s)
+}
+
+// structured reads a structured tool result (the object a thread's
+// run.result holds, whose JSON text stream-json sends) and returns the
+// text a person reads: output (shell commands, with exitCode), summary
+// (apply_patch, with files), content (a file read; a skill's block array),
+// diff (edit_file). ok is false for an object of none of these shapes.
+func (t *Translator) structured(o *toolOut, obj gjson.Result) (out string, ok bool) {
+	if e := obj.Get("exitCode"); e.Type == gjson.Number {
+		o.exit, o.hasExit = e.Int(), true
+	}
+	switch {
+	case obj.Get("output").Type == gjson.String:
+		out, ok = t.w.Copy(obj.Get("output").Str), true
+	case obj.Get("summary").Type == gjson.String:
+		out, ok = t.w.Copy(obj.Get("summary").Str), true
+	case obj.Get("content").Type == gjson.String:
+		out, ok = t.w.Copy(obj.Get("content").Str), true
+	case obj.Get("content").IsArray():
+		var extra []universal.Part
+		out, extra = anthropic.ToolResult(obj.Get("content"), t.w.Copy)
+		o.extra, ok = append(o.extra, extra...), true
+	case obj.Get("diff").Type == gjson.String:
+		out, ok = t.w.Copy(obj.Get("diff").Str), true
+	}
+	if ok {
+		o.obj = obj
+	}
+	return out, ok
+}
+
+// fileRefs returns the file references of a successful result (obj is
+// its structured form, if any): one per entry of apply_patch's files[]
+// (add → write, update and delete → patch, with the diff), the file
+// edit_file patched (with its diff), the file create_file wrote, the file
+// Read read.
+func (t *Translator) fileRefs(c *call, obj gjson.Result) []universal.Part {
+	var refs []universal.Part
+	obj.Get("files").ForEach(func(_, f gjson.Result) bool {
+		p := universal.Part{Type: universal.PartFileRef, Path: t.w.Copy(filePath(f.Get("uri").Str)), Action: universal.FilePatch,
+			Diff: t.w.Copy(f.Get("diff").Str)}
+		if f.Get("type").Str == "add" {
+			p.Action = universal.FileWrite
+		}
+		var md jsonw.Object
+		md.Raw("change", f.Get("type").Raw).Raw("additions", f.Get("additions").Raw).Raw("deletions", f.Get("deletions").Raw)
+		if md.Len() > 0 {
+			p.Metadata = md.Bytes()
+		}
+		refs = append(refs, p)
+		return true
+	})
+	if c == nil || len(refs) > 0 {
+		return refs
+	}
+	path := c.Path
+	if p := obj.Get("absolutePath").Str; p != "" {
+		path = t.w.Copy(p)
+	}
+	if path == "" {
+		return nil
+	}
+	switch c.Name {
+	case "edit_file":
+		if d := obj.Get("diff").Str; d != "" {
+			return []universal.Part{{Type: universal.PartFileRef, Path: path, Action: universal.FilePatch, Diff: t.w.Copy(unfence(d))}}
+		}
+	case "create_file":
+		return []universal.Part{{Type: universal.PartFileRef, Path: path, Action: universal.FileWrite}}
+	case "Read", "read", "read_file":
+		if obj.Get("isDirectory").Bool() {
+			return nil
+		}
+		return []universal.Part{{Type: universal.PartFileRef, Path: path, Action: universal.FileRead}}
+	}
+	return nil
+}
+
+// filePath returns the path of a file: URI, or the string itself when it
+// is not one.
+func filePath(uri string) string {
+	if !strings.HasPrefix(uri, "file://") {
+		return uri
+	}
+	if u, err := url.Parse(uri); err == nil && u.Path != "" {
+		return u.Path
+	}
+	return strings.TrimPrefix(uri, "file://")
+}
+
+// unfence strips the markdown code fence edit_file puts around its diff.
+func unfence(d string) string {
+	if rest, ok := strings.CutPrefix(d, "```diff\n"); ok {
+		return strings.TrimSuffix(strings.TrimSuffix(rest, "```"), "\n")
+	}
+	return d
+}
+
+// toolResult emits one tool result: a tool_result item (role tool, parent
+// the message that made the call, or the sub-agent's Task call) that is
+// failed when Amp says is_error or a command exited non-zero; before it,
+// for a call the user (or policy) refused, a permission request and its
+// denial.
+func (t *Translator) toolResult(dst events, c *call, o *toolOut, scope string) events {
+	if c != nil && c.Done {
+		return t.unparsed(dst, "tool_result", errors.New("a second result for tool call "+strconv.Quote(o.call)))
+	}
+	if scope == "" {
+		dst = t.ensureTurn(dst)
+		t.s.LastRole = "user"
+	}
+	failed := o.isError || o.cancelled || o.rejected || (o.hasExit && o.exit != 0)
+	var md jsonw.Object
+	if o.hasExit {
+		md.Int("exit_code", o.exit)
+	}
+	if failed && !o.isError {
+		md.Bool("native_is_error", false) // Amp reports a failed command as no error
+	}
+	if o.status != "" && o.status != "done" {
+		md.String("run_status", o.status)
+	}
+	if o.cancelled {
+		md.Bool("cancelled", true)
+	}
+	if o.rejected {
+		md.Bool("rejected_by_user", true)
+	}
+	parent, name := t.scopeItem(scope), ""
+	if c != nil {
+		parent, name = c.Msg, c.Name
+	}
+	callID := t.w.Copy(o.call)
+	if o.rejected {
+		source := "user"
+		if strings.Contains(o.output, "stream-json execute-mode") {
+			source = "policy" // newer builds refuse the approval themselves
+		}
+		dst = t.denyCall(dst, callID, name, source, o.output, "")
+	}
+	status := universal.StatusCompleted
+	if failed {
+		status = universal.StatusFailed
+	} else if refs := t.fileRefs(c, o.obj); len(refs) > 0 {
+		o.extra = append(refs, o.extra...)
+	}
+	if c != nil {
+		c.Done = true
+		t.s.done(o.call)
+		if t.w.IsOpen(c.Item) {
+			dst = t.w.Close(dst, c.Item, status, universal.SourceDaemon, t.raw)
+		}
+	}
+	rp := universal.Part{Type: universal.PartToolResult, CallID: callID, Output: o.output, IsError: failed}
+	if md.Len() > 0 {
+		rp.Metadata = md.Bytes()
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), ParentID: parent, Kind: universal.KindToolResult, Role: universal.RoleTool,
+		Content: append([]universal.Part{rp}, o.extra...), Status: status,
+	}, universal.SourceAgent, t.raw)
+}
+
+// denyCall emits a permission request and its denial for a tool call Amp
+// did not run: refused by the user (source "user") or, in stream-json
+// mode, which cannot ask, stopped by policy ("policy"). The permission id
+// is the call id, or a made-up one when the call is unknown. nativeRaw is
+// a native record of the denial to keep in metadata ("" for none).
+func (t *Translator) denyCall(dst events, callID, name, source, reason, nativeRaw string) events {
+	name, callID = t.w.Copy(name), t.w.Copy(callID)
+	if name != "" {
+		t.s.Denied = append(t.s.Denied, name)
+	}
+	id, item := callID, ""
+	if c := t.s.Calls[callID]; c != nil {
+		item = c.Item
+		if name == "" {
+			name = c.Name
+		}
+	}
+	if id == "" {
+		t.s.Perms++
+		id = "amp_approval_" + strconv.Itoa(t.s.Perms)
+	}
+	if !t.w.PermissionPending(id) { // (a thread's blocked-on-user call is pending already)
+		var req jsonw.Object
+		req.String("source", source)
+		dst = t.w.RequestPermission(dst, universal.Permission{
+			PermissionID: id, Action: name, ItemID: item, CallID: callID, Metadata: req.Bytes(),
+		}, universal.SourceDaemon, t.raw)
+	}
+	var md jsonw.Object
+	md.String("source", source).String("reason", reason).Raw("native", nativeRaw)
+	return t.w.ResolvePermission(dst, universal.Permission{
+		PermissionID: id, Action: name, Status: universal.PermissionDenied, ItemID: item, CallID: callID,
+		Metadata: md.Bytes(),
+	}, universal.SourceDaemon, t.raw)
+}

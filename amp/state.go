@@ -1,0 +1,77 @@
+package amp
+
+import "github.com/agentnorm/agentnorm/universal"
+
+// state is everything a translator remembers between messages; it is the
+// checkpoint.
+type state struct {
+	Stream universal.StreamState `json:"stream"`
+
+	// Prompts the host reported (or wrote to stdin) that no user line has
+	// shown yet, oldest first.
+	Prompts []string `json:"prompts,omitempty"`
+	// Shown are the prompt texts shown in the open turn: a prompt reported
+	// after its echo is not shown again.
+	Shown []string `json:"shown,omitempty"`
+
+	// Calls are the tool calls by native tool_use id; Pending lists the
+	// ids of calls without a result, oldest first.
+	Calls   map[string]*call `json:"calls,omitempty"`
+	Pending []string         `json:"pending,omitempty"`
+	// Denied are the tool names the open turn reported as denied.
+	Denied []string `json:"denied,omitempty"`
+	// Perms counts permission ids made up for denials with no call.
+	Perms int `json:"perms,omitempty"`
+
+	// Turn state: how the open turn's last main assistant message ended
+	// ("complete", "incomplete" for a null stop_reason, or a thread
+	// message's state.type), its stop_reason as raw JSON, the thread's
+	// turnElapsedMs as raw JSON, and the role of the last main message.
+	Ended    string `json:"ended,omitempty"`
+	Stop     string `json:"stop,omitempty"`
+	Elapsed  string `json:"elapsed,omitempty"`
+	LastRole string `json:"last_role,omitempty"`
+
+	// Answers counts the main assistant messages of the current process
+	// (a result line without any gets its result text as the answer).
+	Answers int `json:"answers,omitempty"`
+	// Outcome is what the last result line (or the thread) said.
+	Outcome outcome `json:"outcome"`
+	// Doc is set once a thread document was translated.
+	Doc bool `json:"doc,omitempty"`
+}
+
+// call is one tool call.
+type call struct {
+	Item string `json:"item"`           // the tool_call item
+	Msg  string `json:"msg"`            // the message item that made it
+	Name string `json:"name"`           // the tool's name
+	Path string `json:"path,omitempty"` // input.path, for file references
+	Done bool   `json:"done,omitempty"` // its result was translated
+}
+
+// outcome is how the session's run ended.
+type outcome struct {
+	Seen      bool   `json:"seen,omitempty"`
+	Failed    bool   `json:"failed,omitempty"`
+	Cancelled bool   `json:"cancelled,omitempty"`
+	Message   string `json:"message,omitempty"`
+}
+
+func newState() state { return state{Calls: map[string]*call{}} }
+
+// pending removes a call id from the pending list.
+func (s *state) done(id string) {
+	for i, p := range s.Pending {
+		if p == id {
+			s.Pending = append(s.Pending[:i], s.Pending[i+1:]...)
+			return
+		}
+	}
+}
+
+// resetTurn forgets what belonged to the turn that ended.
+func (s *state) resetTurn() {
+	s.Shown, s.Denied = nil, nil
+	s.Ended, s.Stop, s.Elapsed, s.LastRole = "", "", "", ""
+}

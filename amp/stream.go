@@ -1,0 +1,353 @@
+package amp
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// output translates one line amp -x --stream-json wrote.
+func (t *Translator) output(dst events, r gjson.Result) events {
+	typ := r.Get("type")
+	if typ.Type != gjson.String {
+		return t.unparsed(dst, "", errNoType)
+	}
+	switch typ.Str {
+	case "system":
+		if sub := r.Get("subtype").Str; sub != "init" {
+			return t.unparsed(dst, "subtype", fmt.Errorf("unknown system subtype %q", sub))
+		}
+		return t.init(dst, r)
+	case "user":
+		dst = t.sameThread(dst, r)
+		return t.user(dst, r)
+	case "assistant":
+		dst = t.sameThread(dst, r)
+		return t.assistant(dst, r)
+	case "result":
+		dst = t.sameThread(dst, r)
+		return t.result(dst, r)
+	}
+	return t.unparsed(dst, "type", fmt.Errorf("unknown type %q", typ.Str))
+}
+
+// input translates a line the host wrote to amp's stdin
+// (--stream-json-input): a user message, the prompt of a turn. Amp echoes
+// it on stdout, where it is shown; it is queued like a reported prompt in
+// case the echo never comes.
+func (t *Translator) input(dst events, r gjson.Result) events {
+	if typ := r.Get("type").Str; typ != "user" {
+		return t.unparsed(dst, "type", fmt.Errorf("unknown stdin message type %q", typ))
+	}
+	parts, _, ok := t.blocks(r.Get("message.content"), nil)
+	if !ok {
+		return t.unparsed(dst, "message.content", errNoContent)
+	}
+	return t.reportPrompt(dst, joinText(parts))
+}
+
+// sameThread checks the thread id every line carries against the
+// session's. The first id seen names the session when no init did. A line
+// of another thread cannot belong to this session: it is reported as
+// agent.unparsed, then translated anyway, so nothing it says is lost.
+func (t *Translator) sameThread(dst events, r gjson.Result) events {
+	id := r.Get("session_id")
+	if id.Type != gjson.String || id.Str == "" {
+		return dst
+	}
+	switch cur := t.w.Stamper().NativeSessionID(); {
+	case cur == "":
+		t.w.SetNativeSessionID(t.w.Copy(id.Str))
+	case cur != id.Str:
+		dst = t.unparsed(dst, "session_id", fmt.Errorf("%w: %q is not the session's thread %q (translated as part of it)", errOtherThread, id.Str, cur))
+	}
+	return dst
+}
+
+// initFields are the init fields session.started carries first, in this
+// order; any other field follows with its native name.
+var initFields = [...]string{"cwd", "agent_mode", "reasoning_effort", "tools", "mcp_servers"}
+
+// init translates system/init, the first line of every amp process.
+func (t *Translator) init(dst events, r gjson.Result) events {
+	var md jsonw.Object
+	md.String("agent", agentName)
+	for _, k := range initFields {
+		md.Raw(k, r.Get(k).Raw)
+	}
+	r.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "type", "subtype", "session_id", "cwd", "agent_mode", "reasoning_effort", "tools", "mcp_servers":
+		default:
+			md.Raw(k.Str, v.Raw)
+		}
+		return true
+	})
+	id := r.Get("session_id").Str
+	if !t.w.Begun() {
+		if id != "" {
+			t.w.SetNativeSessionID(t.w.Copy(id))
+		}
+		return t.w.Begin(dst, md.Bytes(), universal.SourceAgent, t.raw)
+	}
+	// Another process on the session: amp threads continue, or output of
+	// several runs fed to one translator. A turn the last process left
+	// open got no result.
+	if t.w.Turn() != "" {
+		var end jsonw.Object
+		end.String("reason", "the amp process ended without a result line")
+		dst = t.endTurn(dst, universal.TurnInterrupted, &end, universal.SourceDaemon, nil)
+	}
+	if id != "" && id != t.w.Stamper().NativeSessionID() {
+		t.w.SetNativeSessionID(t.w.Copy(id))
+	}
+	t.s.Outcome, t.s.Answers = outcome{}, 0
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), Kind: universal.KindStatus,
+		Content: []universal.Part{{Type: universal.PartStatus, Label: "init", Detail: "amp process started", Metadata: md.Bytes()}},
+	}, universal.SourceAgent, t.raw)
+}
+
+// blocks reads a user message's content (a block array, or a string as
+// Claude Code accepts): text and image blocks become parts, tool_result
+// blocks go to result, any other block is kept whole as a json part. ok is
+// false when content is neither an array nor a string.
+func (t *Translator) blocks(content gjson.Result, result func(gjson.Result)) (parts []universal.Part, results int, ok bool) {
+	if content.Type == gjson.String {
+		return []universal.Part{universal.Text(t.w.Copy(content.Str))}, 0, true
+	}
+	if !content.IsArray() {
+		return nil, 0, false
+	}
+	content.ForEach(func(_, b gjson.Result) bool {
+		switch b.Get("type").Str {
+		case "text":
+			parts = append(parts, universal.Text(t.w.Copy(b.Get("text").Str)))
+		case "image":
+			parts = append(parts, anthropic.Image(b, t.w.Copy))
+		case "tool_result":
+			results++
+			if result != nil {
+				result(b)
+			}
+		default:
+			parts = append(parts, anthropic.JSONPart(b.Raw))
+		}
+		return true
+	})
+	return parts, results, true
+}
+
+// user translates a user line: the echo of a prompt (the first user line
+// of a run, and every prompt in --stream-json-input mode), tool results,
+// and in older builds a sub-agent's prompt.
+func (t *Translator) user(dst events, r gjson.Result) events {
+	scope := r.Get("parent_tool_use_id").Str
+	parts, results, ok := t.blocks(r.Get("message.content"), func(b gjson.Result) {
+		dst = t.streamResult(dst, b, scope)
+	})
+	if !ok {
+		return t.unparsed(dst, "message.content", errNoContent)
+	}
+	if len(parts) == 0 {
+		return dst
+	}
+	switch {
+	case scope != "":
+		// A sub-agent's prompt, written by the parent agent.
+		dst = t.ensureTurn(dst)
+		return t.userMessage(dst, "", t.scopeItem(scope), parts, universal.SourceAgent, t.raw)
+	case results > 0:
+		// Text next to tool results continues the turn.
+		dst = t.ensureTurn(dst)
+		return t.userMessage(dst, "", "", parts, universal.SourceAgent, t.raw)
+	}
+	return t.prompt(dst, "", parts)
+}
+
+// scopeItem is the item of the tool call a sub-agent line belongs to, ""
+// when the call is unknown.
+func (t *Translator) scopeItem(scope string) string {
+	if c := t.s.Calls[scope]; c != nil {
+		return c.Item
+	}
+	return ""
+}
+
+// assistant translates an assistant line: one whole model message.
+func (t *Translator) assistant(dst events, r gjson.Result) events {
+	msg := r.Get("message")
+	if !msg.IsObject() {
+		return t.unparsed(dst, "message", errors.New("assistant line without a message object"))
+	}
+	content := msg.Get("content")
+	if content.Type != gjson.String && !content.IsArray() {
+		return t.unparsed(dst, "message.content", errNoContent)
+	}
+	scope := r.Get("parent_tool_use_id").Str
+	stop := msg.Get("stop_reason")
+	ended := "complete"
+	if stop.Type == gjson.Null {
+		ended = "incomplete" // cancelled or errored
+	}
+	dst = t.ensureTurn(dst)
+	dst = t.answer(dst, content, "", t.scopeItem(scope), ended)
+	if scope == "" {
+		t.s.Ended, t.s.Stop, t.s.LastRole = ended, t.w.Copy(stop.Raw), "assistant"
+		t.s.Answers++
+	}
+	if u, ok := anthropic.Usage(msg.Get("usage")); ok {
+		var extra []universal.Field
+		if scope != "" {
+			extra = []universal.Field{{Name: "parent_call_id", Value: jsonw.AppendString(nil, scope)}}
+		}
+		dst = t.usage(dst, u, msg.Get("usage.max_tokens"), extra)
+	}
+	return dst
+}
+
+// usage emits the usage of one model call; window is the context window
+// (Amp's max_tokens, a thread's maxInputTokens).
+func (t *Translator) usage(dst events, u universal.Usage, window gjson.Result, extra []universal.Field) events {
+	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall, Usage: u, Extra: extra}
+	if window.Type == gjson.Number && window.Num > 0 {
+		n := window.Int()
+		d.ContextWindow = &n
+	}
+	return t.w.Emit(dst, universal.TypeUsageUpdated, universal.SourceAgent, d, t.raw)
+}
+
+// approvalPrefix starts the error of a run that stopped because a tool
+// needed approval.
+const approvalPrefix = "The following tools require user approval"
+
+// result translates the result line: the end of the amp process, and of
+// its last turn.
+func (t *Translator) result(dst events, r gjson.Result) events {
+	sub := r.Get("subtype").Str
+	isErr := r.Get("is_error").Bool()
+	failed := isErr || strings.HasPrefix(sub, "error")
+	if sub != "success" && !strings.HasPrefix(sub, "error") {
+		return t.unparsed(dst, "subtype", fmt.Errorf("unknown result subtype %q", sub))
+	}
+	dst = t.ensureTurn(dst)
+	if text := r.Get("result"); !failed && t.s.Answers == 0 && text.Type == gjson.String && text.Str != "" {
+		// The run's answer without its assistant line (a cut recording):
+		// the result repeats it.
+		dst = t.answer(dst, text, "", "", "complete")
+	}
+	// Claude Code's result fields, which the manual shows for Amp too.
+	if u, ok := anthropic.Usage(r.Get("usage")); ok {
+		d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeSession, Usage: u}
+		if c := r.Get("total_cost_usd"); c.Type == gjson.Number {
+			d.CostUSD = &c.Num
+		}
+		dst = t.w.Emit(dst, universal.TypeUsageUpdated, universal.SourceAgent, d, t.raw)
+	}
+	r.Get("permission_denials").ForEach(func(_, d gjson.Result) bool {
+		dst = t.denyCall(dst, d.Get("tool_use_id").Str, d.Get("tool_name").Str, "policy", "permission denied", d.Raw)
+		return true
+	})
+
+	msg := resultError(r, failed)
+	cancelled := failed && (strings.Contains(msg, "SIGINT") || strings.Contains(msg, "SIGTERM") || strings.HasPrefix(msg, "User cancelled"))
+	if failed && strings.HasPrefix(msg, approvalPrefix) {
+		dst = t.approvalDenied(dst, msg)
+	}
+	if failed && !cancelled {
+		var details jsonw.Object
+		details.Raw("num_turns", r.Get("num_turns").Raw).Raw("duration_ms", r.Get("duration_ms").Raw)
+		dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
+			Message: t.w.Copy(msg), Code: t.w.Copy(sub), Details: details.Bytes(),
+		}, t.raw)
+	}
+	status := universal.TurnCompleted
+	switch {
+	case cancelled:
+		status = universal.TurnInterrupted
+	case failed:
+		status = universal.TurnError
+	}
+	var md jsonw.Object
+	md.String("subtype", sub).Raw("duration_ms", r.Get("duration_ms").Raw).Raw("num_turns", r.Get("num_turns").Raw)
+	if failed {
+		md.String("error", msg)
+	}
+	dst = t.endTurn(dst, status, &md, universal.SourceAgent, t.raw)
+	t.s.Outcome = outcome{Seen: true, Failed: failed, Cancelled: cancelled, Message: t.w.Copy(msg)}
+	return dst
+}
+
+// resultError is the error text of a failed result: error (a string),
+// Claude Code's errors[], or the result text; "" for a success.
+func resultError(r gjson.Result, failed bool) string {
+	if !failed {
+		return ""
+	}
+	if e := r.Get("error"); e.Type == gjson.String && e.Str != "" {
+		return e.Str
+	}
+	var msgs []string
+	r.Get("errors").ForEach(func(_, e gjson.Result) bool {
+		if e.Type == gjson.String {
+			msgs = append(msgs, e.Str)
+		} else {
+			msgs = append(msgs, e.Raw)
+		}
+		return true
+	})
+	if len(msgs) > 0 {
+		return strings.Join(msgs, "\n")
+	}
+	if s := r.Get("result").Str; s != "" {
+		return s
+	}
+	if s := r.Get("subtype").Str; s != "" {
+		return s
+	}
+	return "the run failed"
+}
+
+// approvalDenied reports the tools an approval error names as denied by
+// policy: Amp's stream-json mode cannot ask, so the run ends instead. Each
+// name is matched to the oldest pending call of that tool.
+func (t *Translator) approvalDenied(dst events, msg string) events {
+	names := msg[len(approvalPrefix):]
+	if i := strings.LastIndex(names, ": "); i >= 0 {
+		names = names[i+2:]
+	} else {
+		names = ""
+	}
+	for name := range strings.SplitSeq(names, ",") {
+		name = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(name), "."))
+		if name == "" {
+			continue
+		}
+		id := ""
+		for _, p := range t.s.Pending {
+			if c := t.s.Calls[p]; c != nil && c.Name == name {
+				id = p
+				break
+			}
+		}
+		if id == "" && contains(t.s.Denied, name) {
+			continue // its call was reported rejected already
+		}
+		dst = t.denyCall(dst, id, name, "policy", msg, "")
+	}
+	return dst
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
