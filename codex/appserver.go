@@ -1,0 +1,828 @@
+package codex
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// rpc translates one app-server JSON-RPC message (either direction).
+func (t *Translator) rpc(dst []event, c *ctx, s string) []event {
+	r := gjson.GetMany(s, "method", "id", "params", "result", "error")
+	method, id, params, result, rpcErr := r[0], r[1], r[2], r[3], r[4]
+	if method.Exists() && method.Type != gjson.String {
+		return t.w.Unparsed(dst, c.loc, errors.New("codex: JSON-RPC method is not a string"), c.raw)
+	}
+	switch {
+	case c.in && method.Exists():
+		return t.clientRequest(dst, c, method.Str, id, params)
+	case c.in && id.Exists() && (result.Exists() || rpcErr.Exists()):
+		return t.clientResponse(dst, c, id, result, rpcErr)
+	case method.Exists() && id.Exists():
+		return t.serverRequest(dst, c, method.Str, id, params)
+	case method.Exists():
+		return t.notification(dst, c, method.Str, params)
+	case id.Exists() && (result.Exists() || rpcErr.Exists()):
+		return t.serverResponse(dst, c, id, result, rpcErr)
+	}
+	return t.w.Unparsed(dst, c.loc, errors.New("codex: not a JSON-RPC request, response or notification"), c.raw)
+}
+
+// key returns the native key of an item of a thread.
+func (t *Translator) key(thread, id string) string {
+	if thread == "" || thread == t.st.Thread {
+		return id
+	}
+	return thread + "\x1f" + id
+}
+
+// isRoot reports whether a thread is the session's root thread (or
+// unknown, for messages that carry none).
+func (t *Translator) isRoot(thread string) bool {
+	return thread == "" || t.st.Thread == "" || thread == t.st.Thread
+}
+
+// ensureSession starts the session for a thread when nothing announced it
+// (a stream picked up after thread/started).
+func (t *Translator) ensureSession(dst []event, thread string) []event {
+	if t.st.Thread == "" && thread != "" {
+		t.st.Thread = t.w.Copy(thread)
+		t.w.SetNativeSessionID(t.st.Thread)
+	}
+	if !t.w.Begun() {
+		o := obj().String("agent", agentName)
+		o.OptString("thread_id", t.st.Thread)
+		dst = t.w.Begin(dst, o.Bytes(), daemon, nil)
+	}
+	return dst
+}
+
+// ensureTurn opens the root thread's turn an item belongs to when the
+// turn/started notification was not seen.
+func (t *Translator) ensureTurn(dst []event, thread, turn string) []event {
+	if !t.isRoot(thread) || turn == "" || t.w.Turn() == turn {
+		return dst
+	}
+	return t.startTurn(dst, turn, nil, daemon, nil)
+}
+
+// clientRequest handles a request or notification the host sent.
+func (t *Translator) clientRequest(dst []event, c *ctx, method string, id, params gjson.Result) []event {
+	if id.Exists() {
+		t.st.Client[strings.Clone(id.Raw)] = strings.Clone(method)
+	}
+	switch method {
+	case "initialize":
+		ci := params.Get("clientInfo")
+		if ci.Exists() {
+			t.st.Meta["client"] = strings.Clone(ci.Raw)
+		}
+	case "thread/start", "thread/resume", "thread/fork":
+		for _, f := range [...][2]string{{"approvalPolicy", "approval_policy"}, {"sandbox", "sandbox_mode"}, {"model", "model"}, {"cwd", "cwd"}} {
+			if v := params.Get(f[0]); v.Exists() && v.Type != gjson.Null {
+				t.st.Meta[f[1]] = strings.Clone(v.Raw)
+			}
+		}
+	case "turn/start", "turn/steer":
+		if text := userInputText(params.Get("input")); text != "" {
+			t.st.addPrompt(text)
+			if id.Exists() {
+				t.st.Meta["prompt:"+id.Raw] = text
+			}
+		}
+	}
+	// Every other host request (turn/interrupt, thread/list, model/list,
+	// config, fs, plugin …) carries nothing for the transcript; its
+	// response is recognised by id and skipped too.
+	return dst
+}
+
+// userInputText joins the text items of a UserInput array.
+func userInputText(input gjson.Result) string {
+	var b strings.Builder
+	input.ForEach(func(_, v gjson.Result) bool {
+		if v.Get("type").Str == "text" {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(v.Get("text").Str)
+		}
+		return true
+	})
+	return b.String()
+}
+
+// serverResponse handles the server's response to one of the host's
+// requests (matched by the host's ids).
+func (t *Translator) serverResponse(dst []event, c *ctx, id, result, rpcErr gjson.Result) []event {
+	method, known := t.st.Client[id.Raw]
+	prompt, hasPrompt := t.st.Meta["prompt:"+id.Raw]
+	if hasPrompt {
+		delete(t.st.Meta, "prompt:"+id.Raw)
+		if rpcErr.Exists() {
+			// The turn was refused: its input never reached the agent.
+			t.st.dropPrompt(prompt)
+		}
+	}
+	if known {
+		delete(t.st.Client, id.Raw)
+	} else {
+		// Server lines only: tell the response by its shape.
+		switch {
+		case result.Get("thread.id").Exists():
+			method = "thread/start"
+		case result.Get("turn.id").Exists():
+			method = "turn/start"
+		}
+	}
+	if rpcErr.Exists() {
+		switch method {
+		case "thread/start", "thread/resume", "thread/fork", "turn/start", "turn/steer", "review/start", "":
+			msg := rpcErr.Get("message").Str
+			if msg == "" {
+				msg = "codex: JSON-RPC error"
+			}
+			o := obj().Raw("error", rpcErr.Raw)
+			o.OptString("method", method)
+			return t.emitError(dst, t.w.Copy(msg), t.w.Copy(rpcErr.Get("code").Raw), o.Bytes(), false, agent, c.raw)
+		}
+		return dst
+	}
+	switch method {
+	case "thread/start", "thread/resume", "thread/fork":
+		return t.threadStarted(dst, c, result.Get("thread"), result, method)
+	}
+	return dst
+}
+
+// threadStarted begins the session with the root thread's metadata, or
+// registers a sub-agent thread.
+func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp gjson.Result, method string) []event {
+	t.st.V2 = true
+	id := thread.Get("id").Str
+	if id == "" {
+		return t.w.Unparsed(dst, c.loc, errors.New("codex: thread without an id"), c.raw)
+	}
+	if t.st.Thread != "" && id != t.st.Thread {
+		if _, ok := t.st.Children[id]; !ok {
+			t.st.Children[t.w.Copy(id)] = t.pendingSpawn()
+		}
+		return dst
+	}
+	if t.w.Begun() {
+		return dst
+	}
+	t.st.Thread = t.w.Copy(id)
+	t.w.SetNativeSessionID(t.st.Thread)
+	o := obj().String("agent", agentName)
+	if v := thread.Get("cliVersion"); v.Type == gjson.String {
+		o.String("agent_version", v.Str)
+	}
+	o.String("thread_id", id)
+	str := func(k string, vs ...gjson.Result) {
+		for _, v := range vs {
+			if v.Type == gjson.String && v.Str != "" {
+				o.String(k, v.Str)
+				return
+			}
+		}
+	}
+	str("model", resp.Get("model"), thread.Get("model"))
+	str("model_provider", resp.Get("modelProvider"), thread.Get("modelProvider"))
+	str("cwd", resp.Get("cwd"), thread.Get("cwd"))
+	if v := resp.Get("approvalPolicy"); v.Exists() {
+		o.Raw("approval_policy", v.Raw)
+	} else {
+		o.Raw("approval_policy", t.st.Meta["approval_policy"])
+	}
+	if v := resp.Get("sandbox"); v.Exists() {
+		o.Raw("sandbox", v.Raw)
+	} else {
+		o.Raw("sandbox_mode", t.st.Meta["sandbox_mode"])
+	}
+	str("approvals_reviewer", resp.Get("approvalsReviewer"))
+	str("reasoning_effort", resp.Get("reasoningEffort"), thread.Get("reasoningEffort"))
+	str("originator", thread.Get("originator"))
+	if v := thread.Get("source"); v.Exists() && v.Type != gjson.Null {
+		o.Raw("source", v.Raw)
+	}
+	str("rollout_path", thread.Get("path"))
+	str("forked_from_id", thread.Get("forkedFromId"))
+	str("parent_thread_id", thread.Get("parentThreadId"))
+	if method == "thread/resume" {
+		o.Bool("resumed", true)
+	}
+	o.Raw("client", t.st.Meta["client"])
+	return t.w.Begin(dst, o.Bytes(), agent, c.raw)
+}
+
+// pendingSpawn returns the spawn call whose sub-agent is not yet known.
+func (t *Translator) pendingSpawn() string {
+	return t.st.Spawn
+}
+
+// child registers a thread other than the root one as a sub-agent thread
+// and returns it.
+func (t *Translator) child(thread string) {
+	if thread == "" || t.isRoot(thread) {
+		return
+	}
+	if _, ok := t.st.Children[thread]; !ok {
+		t.st.Children[t.w.Copy(thread)] = t.pendingSpawn()
+	}
+}
+
+// serverRequest handles a request the server made of the host.
+func (t *Translator) serverRequest(dst []event, c *ctx, method string, id, params gjson.Result) []event {
+	key := "s" + id.Raw
+	rid := t.w.Copy(idString(id))
+	thread := params.Get("threadId").Str
+	if thread == "" {
+		thread = params.Get("conversationId").Str
+	}
+	dst = t.ensureSession(dst, thread)
+	t.child(thread)
+	switch method {
+	case "item/commandExecution/requestApproval", "item/fileChange/requestApproval", "item/permissions/requestApproval",
+		"execCommandApproval", "applyPatchApproval":
+		return t.approvalRequest(dst, c, key, rid, method, thread, params)
+	case "item/tool/requestUserInput":
+		return t.userInputRequest(dst, c, key, rid, thread, params)
+	case "mcpServer/elicitation/request":
+		return t.elicitationRequest(dst, c, key, rid, thread, params)
+	case "item/tool/call":
+		callID := params.Get("callId").Str
+		ik := t.key(thread, callID)
+		spec := dynamicToolSpec(t, thread, callID, params)
+		t.st.Reqs[key] = &request{ID: rid, Kind: reqTool, Key: strings.Clone(ik), Method: strings.Clone(method)}
+		return t.toolCall(dst, ik, &spec, false, agent, c.raw)
+	case "account/chatgptAuthTokens/refresh", "attestation/generate", "currentTime/read":
+		// Plumbing between Codex and its host, not session content.
+		return dst
+	}
+	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown server request %q", method), c.raw)
+}
+
+func (t *Translator) approvalRequest(dst []event, c *ctx, key, rid, method, thread string, p gjson.Result) []event {
+	itemID := p.Get("itemId").Str
+	if itemID == "" {
+		itemID = p.Get("callId").Str
+	}
+	ik := t.key(thread, itemID)
+	req := &request{ID: rid, Method: method, Key: ik, CallID: t.w.Copy(itemID)}
+	n := t.item(ik)
+	if n != nil {
+		req.Item = n.ID
+	}
+	o := obj().String("method", method)
+	o.OptString("thread_id", thread)
+	o.OptString("turn_id", p.Get("turnId").Str)
+	for _, f := range [...][2]string{
+		{"reason", "reason"}, {"kind", "kind"}, {"command", "command"}, {"cwd", "cwd"},
+		{"commandActions", "command_actions"}, {"parsedCmd", "parsed_cmd"}, {"approvalId", "approval_id"},
+		{"proposedExecpolicyAmendment", "proposed_execpolicy_amendment"},
+		{"networkApprovalContext", "network_approval_context"},
+		{"proposedNetworkPolicyAmendments", "proposed_network_policy_amendments"},
+		{"availableDecisions", "available_decisions"}, {"grantRoot", "grant_root"},
+		{"permissions", "permissions"}, {"fileChanges", "file_changes"},
+	} {
+		if v := p.Get(f[0]); v.Exists() && v.Type != gjson.Null {
+			o.Raw(f[1], v.Raw)
+		}
+	}
+	switch method {
+	case "item/commandExecution/requestApproval":
+		req.Action = p.Get("command").Str
+		if req.Action == "" && n != nil {
+			req.Action = t.trackedCommand(n)
+		}
+		if req.Action == "" {
+			req.Action = "command"
+		}
+	case "execCommandApproval":
+		req.Action = joinArgv(p.Get("command"))
+	case "item/fileChange/requestApproval":
+		req.Action = t.trackedPaths(n)
+	case "applyPatchApproval":
+		var paths []string
+		p.Get("fileChanges").ForEach(func(k, _ gjson.Result) bool {
+			paths = append(paths, k.Str)
+			return true
+		})
+		req.Action = "edit " + strings.Join(paths, ", ")
+	case "item/permissions/requestApproval":
+		req.Action = "permissions"
+	}
+	req.Action = t.w.Copy(req.Action)
+	return t.requestPermission(dst, key, req, o.Bytes(), agent, c.raw)
+}
+
+// trackedCommand returns the command of an open command call.
+func (t *Translator) trackedCommand(n *nitem) string {
+	it, ok := t.w.Tracked(n.ID)
+	if !ok || len(it.Content) == 0 {
+		return ""
+	}
+	return gjson.Get(it.Content[0].Arguments, "command").String()
+}
+
+// trackedPaths describes the files an open file change touches.
+func (t *Translator) trackedPaths(n *nitem) string {
+	if n == nil {
+		return "file change"
+	}
+	it, ok := t.w.Tracked(n.ID)
+	if !ok {
+		return "file change"
+	}
+	var paths []string
+	for _, p := range it.Content {
+		if p.Type == universal.PartFileRef {
+			paths = append(paths, p.Path)
+		}
+	}
+	if len(paths) == 0 {
+		return "file change"
+	}
+	return "edit " + strings.Join(paths, ", ")
+}
+
+func joinArgv(r gjson.Result) string {
+	if r.Type == gjson.String {
+		return r.Str
+	}
+	var parts []string
+	r.ForEach(func(_, v gjson.Result) bool {
+		parts = append(parts, v.String())
+		return true
+	})
+	return strings.Join(parts, " ")
+}
+
+func (t *Translator) userInputRequest(dst []event, c *ctx, key, rid, thread string, p gjson.Result) []event {
+	qs := p.Get("questions")
+	req := &request{ID: rid, Method: "item/tool/requestUserInput"}
+	itemID := p.Get("itemId").Str
+	if n := t.item(t.key(thread, itemID)); n != nil {
+		req.Item = n.ID
+	}
+	var prompts []string
+	count := 0
+	qs.ForEach(func(_, q gjson.Result) bool {
+		count++
+		text := q.Get("question").Str
+		if h := q.Get("header").Str; h != "" && text != "" {
+			text = h + ": " + text
+		} else if text == "" {
+			text = h
+		}
+		prompts = append(prompts, text)
+		return true
+	})
+	req.Prompt = t.w.Copy(strings.Join(prompts, "\n"))
+	req.Options = []string{}
+	if count == 1 {
+		qs.Get("0.options").ForEach(func(_, o gjson.Result) bool {
+			label := o.Get("label").Str
+			if label == "" {
+				label = o.String()
+			}
+			req.Options = append(req.Options, t.w.Copy(label))
+			return true
+		})
+	}
+	o := obj().String("method", req.Method)
+	o.OptString("thread_id", thread)
+	o.OptString("turn_id", p.Get("turnId").Str)
+	o.OptString("item_id", itemID)
+	o.Raw("questions", qs.Raw)
+	o.Raw("is_blocking", p.Get("isBlocking").Raw)
+	return t.askQuestion(dst, key, req, o.Bytes(), agent, c.raw)
+}
+
+func (t *Translator) elicitationRequest(dst []event, c *ctx, key, rid, thread string, p gjson.Result) []event {
+	req := &request{ID: rid, Method: "mcpServer/elicitation/request", Options: []string{}}
+	req.Prompt = t.w.Copy(p.Get("message").Str)
+	o := obj().String("method", req.Method)
+	o.OptString("thread_id", thread)
+	o.OptString("turn_id", p.Get("turnId").Str)
+	o.OptString("server_name", p.Get("serverName").Str)
+	o.OptString("mode", p.Get("mode").Str)
+	o.Raw("requested_schema", p.Get("requestedSchema").Raw)
+	o.OptString("url", p.Get("url").Str)
+	return t.askQuestion(dst, key, req, o.Bytes(), agent, c.raw)
+}
+
+// clientResponse handles the host's answer to a server request.
+func (t *Translator) clientResponse(dst []event, c *ctx, id, result, rpcErr gjson.Result) []event {
+	key := "s" + id.Raw
+	req := t.st.Reqs[key]
+	if req == nil || req.Answered {
+		// An answer to plumbing (auth refresh, attestation) or to a
+		// request already settled.
+		return dst
+	}
+	req.Answered = true
+	switch req.Kind {
+	case reqPermission:
+		approved, meta := decision(result, rpcErr)
+		dst = t.resolvePermission(dst, key, approved, meta, agent, c.raw)
+	case reqQuestion:
+		answered, response, meta := answer(req.Method, result, rpcErr)
+		dst = t.resolveQuestion(dst, key, answered, t.w.Copy(response), meta, agent, c.raw)
+	case reqTool:
+		n := t.item(req.Key)
+		if n != nil {
+			spec := toolSpec{native: n.CallID, callID: n.CallID, name: n.Name, keep: true}
+			res := resultSpec{output: t.w.Copy(dynamicOutput(result.Get("contentItems"))), meta: []byte(nil)}
+			if s := result.Get("success"); s.Type == gjson.False || rpcErr.Exists() {
+				res.isError, res.failed = true, true
+			}
+			if rpcErr.Exists() {
+				res.output = t.w.Copy(rpcErr.Get("message").Str)
+			}
+			dst = t.toolResult(dst, req.Key, &spec, &res, agent, c.raw)
+		}
+		t.st.dropPending(key)
+	}
+	return dst
+}
+
+// decision reads the host's answer to an approval request.
+func decision(result, rpcErr gjson.Result) (bool, []byte) {
+	if rpcErr.Exists() {
+		return false, obj().String("decision", "error").Raw("error", rpcErr.Raw).Bytes()
+	}
+	d := result.Get("decision")
+	o := obj()
+	approved := false
+	switch {
+	case d.Type == gjson.String:
+		o.String("decision", d.Str)
+		switch d.Str {
+		case "accept", "acceptForSession", "approved", "approved_for_session", "allow", "approve":
+			approved = true
+		}
+		if s := result.Get("acceptSettings"); s.Exists() {
+			o.Raw("accept_settings", s.Raw)
+		}
+	case d.IsObject():
+		// {"acceptWithExecpolicyAmendment": …}, {"applyNetworkPolicyAmendment": …}
+		d.ForEach(func(k, _ gjson.Result) bool {
+			o.String("decision", k.Str)
+			return false
+		})
+		o.Raw("amendment", d.Raw)
+		approved = true
+	case result.Get("permissions").Exists():
+		// item/permissions/requestApproval: the granted permissions.
+		perms := result.Get("permissions")
+		o.String("decision", "grant")
+		o.Raw("permissions", perms.Raw)
+		o.Raw("scope", result.Get("scope").Raw)
+		approved = perms.Type != gjson.Null && perms.Raw != "{}" && perms.Raw != "[]"
+	default:
+		o.Raw("result", result.Raw)
+	}
+	return approved, o.Bytes()
+}
+
+// answer reads the host's answer to a question.
+func answer(method string, result, rpcErr gjson.Result) (bool, string, []byte) {
+	if rpcErr.Exists() {
+		return false, "", obj().Raw("error", rpcErr.Raw).Bytes()
+	}
+	if method == "mcpServer/elicitation/request" {
+		action := result.Get("action").Str
+		o := obj().String("action", action)
+		o.Raw("content", result.Get("content").Raw)
+		if action != "accept" {
+			return false, "", o.Bytes()
+		}
+		content := result.Get("content")
+		resp := content.Raw
+		if content.Type == gjson.String {
+			resp = content.Str
+		}
+		return true, resp, o.Bytes()
+	}
+	var lines []string
+	result.Get("answers").ForEach(func(_, a gjson.Result) bool {
+		var vals []string
+		a.Get("answers").ForEach(func(_, v gjson.Result) bool {
+			vals = append(vals, v.String())
+			return true
+		})
+		lines = append(lines, strings.Join(vals, ", "))
+		return true
+	})
+	return true, strings.Join(lines, "\n"), obj().Raw("answers", result.Get("answers").Raw).Bytes()
+}
+
+// notification handles a server notification.
+func (t *Translator) notification(dst []event, c *ctx, method string, p gjson.Result) []event {
+	if strings.HasPrefix(method, "codex/event/") {
+		if t.st.V2 {
+			// The same facts come as v2 notifications on this connection.
+			return dst
+		}
+		thread := p.Get("conversationId").Str
+		msg := p.Get("msg")
+		if msg.Get("type").Str != "session_configured" {
+			dst = t.ensureSession(dst, thread)
+		}
+		return t.eventMsg(dst, c, msg, live, thread)
+	}
+	thread := p.Get("threadId").Str
+	switch method {
+	case "thread/started":
+		return t.threadStarted(dst, c, p.Get("thread"), gjson.Result{}, "")
+	case "turn/started":
+		return t.turnStarted(dst, c, thread, p.Get("turn"))
+	case "turn/completed":
+		return t.turnCompleted(dst, c, thread, p.Get("turn"))
+	case "item/started", "item/completed":
+		t.st.V2 = true
+		dst = t.ensureSession(dst, thread)
+		t.child(thread)
+		dst = t.ensureTurn(dst, thread, p.Get("turnId").Str)
+		return t.v2Item(dst, c, thread, p.Get("item"), method == "item/completed")
+	case "item/agentMessage/delta", "item/plan/delta":
+		k := t.key(thread, p.Get("itemId").Str)
+		m := msgSpec{native: t.w.Copy(p.Get("itemId").Str), thread: t.copyThread(thread), role: universal.RoleAssistant}
+		return t.messageDelta(dst, k, kindMessage, m, 0, universal.PartText, p.Get("delta").Str, c.raw)
+	case "item/reasoning/summaryTextDelta", "item/reasoning/textDelta":
+		idx := int(p.Get("summaryIndex").Int())
+		if method == "item/reasoning/textDelta" {
+			idx = -1 - int(p.Get("contentIndex").Int())
+		}
+		return t.reasoningDelta(dst, c, thread, p.Get("itemId").Str, idx, p.Get("delta").Str)
+	case "item/reasoning/summaryPartAdded":
+		// The part is created by its first delta.
+		return dst
+	case "item/commandExecution/outputDelta", "item/fileChange/outputDelta":
+		return t.toolOutput(dst, t.key(thread, p.Get("itemId").Str), p.Get("delta").Str, c.raw)
+	case "thread/tokenUsage/updated":
+		return t.tokenUsage(dst, c, thread, p)
+	case "turn/plan/updated":
+		return t.planStatus(dst, c, thread, p.Get("plan"), p.Get("explanation").Str, "")
+	case "error":
+		return t.errorNotification(dst, c, thread, p)
+	case "serverRequest/resolved":
+		return t.serverRequestResolved(dst, p.Get("requestId"))
+	case "model/rerouted":
+		detail := p.Get("fromModel").Str + " → " + p.Get("toModel").Str
+		return t.status(dst, "", t.copyThread(thread), "model_rerouted", t.w.Copy(detail), metaOf("reason", p.Get("reason")), agent, c.raw)
+	case "warning", "guardianWarning":
+		msg := p.Get("message").Str
+		if msg == "" {
+			msg = p.Get("summary").Str
+		}
+		return t.status(dst, "", t.copyThread(thread), snake(method), t.w.Copy(msg), nil, agent, c.raw)
+	case "thread/closed":
+		if t.isRoot(thread) && t.w.Begun() {
+			dst = t.finish(dst)
+			return t.w.End(dst, universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent}, agent, c.raw)
+		}
+		return t.closeChild(dst, thread)
+	}
+	if _, ok := ignoredNotifications[method]; ok {
+		return dst
+	}
+	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown notification %q", method), c.raw)
+}
+
+// ignoredNotifications are the app-server notifications that carry nothing
+// for the transcript (see the package documentation).
+var ignoredNotifications = map[string]struct{}{
+	"thread/status/changed": {}, "thread/readState/changed": {}, "thread/archived": {}, "thread/deleted": {},
+	"thread/unarchived": {}, "thread/reverted": {}, "skills/changed": {}, "thread/name/updated": {},
+	"thread/section/changed": {}, "thread/attachment/updated": {}, "thread/goal/updated": {},
+	"thread/prediction/updated": {}, "thread/goal/cleared": {}, "thread/queue/changed": {}, "project/changed": {},
+	"thread/project/updated": {}, "thread/environment/connected": {}, "thread/environment/disconnected": {},
+	"thread/settings/updated": {}, "hook/started": {}, "hook/completed": {}, "turn/diff/updated": {},
+	"item/autoApprovalReview/started": {}, "item/autoApprovalReview/completed": {},
+	"autoApprovalReview/strictReviewRequired": {}, "command/exec/outputDelta": {}, "process/outputDelta": {},
+	"process/exited": {}, "item/commandExecution/terminalInteraction": {}, "item/fileChange/patchUpdated": {},
+	"item/mcpToolCall/progress": {}, "mcpServer/oauthLogin/completed": {}, "mcpServer/startupStatus/updated": {},
+	"mcpServer/event/stream/notification": {}, "account/updated": {}, "account/gatewayOAuth/changed": {},
+	"account/rateLimits/updated": {}, "app/list/updated": {}, "remoteControl/status/changed": {},
+	"externalAgentConfig/import/progress": {}, "externalAgentConfig/import/completed": {}, "fs/changed": {},
+	"thread/compacted": {}, "model/verification": {}, "modelProvider/authRecoveryStarted": {},
+	"modelProvider/authRecoveryCompleted": {}, "turn/moderationMetadata": {}, "model/safetyBuffering/updated": {},
+	"deprecationNotice": {}, "configWarning": {}, "fuzzyFileSearch/sessionUpdated": {},
+	"fuzzyFileSearch/sessionCompleted": {}, "thread/realtime/started": {}, "thread/realtime/itemAdded": {},
+	"thread/realtime/item/started": {}, "thread/realtime/item/transcript/delta": {},
+	"thread/realtime/item/completed": {}, "thread/realtime/transcript/delta": {},
+	"thread/realtime/transcript/done": {}, "thread/realtime/outputAudio/delta": {}, "thread/realtime/sdp": {},
+	"thread/realtime/error": {}, "thread/realtime/closed": {}, "windows/worldWritableWarning": {},
+	"windowsSandbox/setupCompleted": {}, "account/login/completed": {}, "rawResponseItem/completed": {},
+	"authStatusChange": {}, "loginChatGptComplete": {}, "sessionConfigured": {},
+}
+
+func (t *Translator) copyThread(thread string) string {
+	if thread == "" || thread == t.st.Thread {
+		return t.st.Thread
+	}
+	return t.w.Copy(thread)
+}
+
+func metaOf(k string, v gjson.Result) []byte {
+	if !v.Exists() || v.Type == gjson.Null {
+		return nil
+	}
+	return obj().Raw(k, v.Raw).Bytes()
+}
+
+func (t *Translator) turnStarted(dst []event, c *ctx, thread string, turn gjson.Result) []event {
+	t.st.V2 = true
+	dst = t.ensureSession(dst, thread)
+	id := turn.Get("id").Str
+	if !t.isRoot(thread) {
+		t.child(thread)
+		return dst
+	}
+	var meta []byte
+	if root := turn.Get("rootTurnId").Str; root != "" && root != id {
+		meta = obj().String("root_turn_id", root).Bytes()
+	}
+	return t.startTurn(dst, t.w.Copy(id), meta, agent, c.raw)
+}
+
+func (t *Translator) turnCompleted(dst []event, c *ctx, thread string, turn gjson.Result) []event {
+	t.st.V2 = true
+	dst = t.ensureSession(dst, thread)
+	id := turn.Get("id").Str
+	turnErr := turn.Get("error")
+	hasErr := turnErr.Exists() && turnErr.Type != gjson.Null
+	if !t.isRoot(thread) {
+		dst = t.closeChild(dst, thread)
+		if turn.Get("status").Str == "failed" {
+			msg := turnErr.Get("message").Str
+			dst = t.status(dst, "", t.w.Copy(thread), "sub_agent_failed", t.w.Copy(msg), metaOf("error", turnErr), agent, c.raw)
+		}
+		return dst
+	}
+	status := universal.TurnCompleted
+	switch turn.Get("status").Str {
+	case "interrupted":
+		status = universal.TurnInterrupted
+	case "failed":
+		status = universal.TurnError
+	}
+	if t.w.Turn() == "" || t.w.Turn() != id {
+		dst = t.startTurn(dst, t.w.Copy(id), nil, daemon, nil)
+	}
+	dst = t.beforeAgentItem(dst, thread)
+	if status == universal.TurnError && !t.st.TurnErr {
+		msg := turnErr.Get("message").Str
+		if msg == "" {
+			msg = "codex: turn failed"
+		}
+		dst = t.emitError(dst, t.w.Copy(msg), errorCode(turnErr.Get("codexErrorInfo")), errorDetails(turnErr), false, agent, c.raw)
+	}
+	o := obj()
+	if d := turn.Get("durationMs"); d.Type == gjson.Number {
+		o.Int("duration_ms", d.Int())
+	}
+	if hasErr {
+		o.Raw("error", turnErr.Raw)
+	}
+	var meta []byte
+	if o.Len() > 0 {
+		meta = o.Bytes()
+	}
+	return t.endTurn(dst, "", status, meta, agent, c.raw)
+}
+
+// errorCode returns codexErrorInfo when it is a plain string.
+func errorCode(info gjson.Result) string {
+	if info.Type == gjson.String {
+		return info.Str
+	}
+	if info.IsObject() {
+		code := ""
+		info.ForEach(func(k, _ gjson.Result) bool {
+			code = k.Str
+			return false
+		})
+		return code
+	}
+	return ""
+}
+
+func errorDetails(e gjson.Result) []byte {
+	o := obj()
+	for _, f := range [...][2]string{{"codexErrorInfo", "codex_error_info"}, {"additionalDetails", "additional_details"}, {"misalignment", "misalignment"}} {
+		if v := e.Get(f[0]); v.Exists() && v.Type != gjson.Null {
+			o.Raw(f[1], v.Raw)
+		}
+	}
+	if o.Len() == 0 {
+		return nil
+	}
+	return o.Bytes()
+}
+
+func (t *Translator) errorNotification(dst []event, c *ctx, thread string, p gjson.Result) []event {
+	dst = t.ensureSession(dst, thread)
+	e := p.Get("error")
+	msg := e.Get("message").Str
+	if msg == "" {
+		msg = p.Get("message").Str
+	}
+	retry := p.Get("willRetry").Bool()
+	if !retry && !t.isRoot(thread) {
+		return t.status(dst, "", t.w.Copy(thread), "sub_agent_error", t.w.Copy(msg), metaOf("error", e), agent, c.raw)
+	}
+	return t.emitError(dst, t.w.Copy(msg), t.w.Copy(errorCode(e.Get("codexErrorInfo"))), errorDetails(e), retry, agent, c.raw)
+}
+
+// serverRequestResolved handles the server's note that a request was
+// answered or cleared. When the host's answer was not visible, a
+// permission is resolved from the guarded item's outcome and a question as
+// answered (its answer unknown).
+func (t *Translator) serverRequestResolved(dst []event, id gjson.Result) []event {
+	key := "s" + id.Raw
+	req := t.st.Reqs[key]
+	if req == nil || req.Answered {
+		return dst
+	}
+	switch req.Kind {
+	case reqPermission:
+		if n := t.item(req.Key); n != nil && !n.RDone {
+			n.Perm = key
+			return dst
+		}
+		return t.resolvePermission(dst, key, true, []byte(`{"decision":null,"inferred_from":"serverRequest/resolved"}`), daemon, nil)
+	case reqQuestion:
+		return t.resolveQuestion(dst, key, true, "", []byte(`{"inferred_from":"serverRequest/resolved","answer_visible":false}`), daemon, nil)
+	}
+	return dst
+}
+
+// settlePermission resolves a permission that waited for its item's
+// outcome.
+func (t *Translator) settlePermission(dst []event, n *nitem, declined bool, status string, raw []byte) []event {
+	if n.Perm == "" {
+		return dst
+	}
+	key := n.Perm
+	n.Perm = ""
+	meta := obj().String("inferred_from", "item status").String("item_status", status).Bytes()
+	return t.resolvePermission(dst, key, !declined, meta, agent, raw)
+}
+
+func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p gjson.Result) []event {
+	dst = t.ensureSession(dst, thread)
+	tu := p.Get("tokenUsage")
+	turn := t.w.Copy(p.Get("turnId").Str)
+	window := intPtr(tu.Get("modelContextWindow"))
+	if last := tu.Get("last"); last.IsObject() {
+		dst = t.usage(dst, turn, universal.ScopeCall, readUsage(last, &camelUsage), window, c.raw)
+	}
+	if !t.isRoot(thread) {
+		// A sub-agent's running total is its own thread's: only its calls
+		// count toward the session.
+		return dst
+	}
+	if total := tu.Get("total"); total.IsObject() {
+		dst = t.usage(dst, turn, universal.ScopeSession, readUsage(total, &camelUsage), window, c.raw)
+	}
+	return dst
+}
+
+// planStatus emits a plan (todo list) snapshot as a status item.
+func (t *Translator) planStatus(dst []event, c *ctx, thread string, plan gjson.Result, explanation, native string) []event {
+	dst = t.ensureSession(dst, thread)
+	var b strings.Builder
+	plan.ForEach(func(_, step gjson.Result) bool {
+		text := step.Get("step").Str
+		if text == "" {
+			text = step.Get("text").Str
+		}
+		done := step.Get("completed").Bool()
+		switch step.Get("status").Str {
+		case "completed":
+			done = true
+		case "inProgress", "in_progress":
+			text += " (in progress)"
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		if done {
+			b.WriteString("[x] ")
+		} else {
+			b.WriteString("[ ] ")
+		}
+		b.WriteString(text)
+		return true
+	})
+	o := obj().Raw("plan", rawOr(plan, "[]"))
+	o.OptString("explanation", explanation)
+	return t.status(dst, native, t.copyThread(thread), "plan", b.String(), o.Bytes(), agent, c.raw)
+}

@@ -1,0 +1,273 @@
+package codex
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"unsafe"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// agentName is the agent name written in metadata and locations.
+const agentName = "codex"
+
+// The input formats.
+const (
+	FormatExchange  = "exchange"
+	FormatAppServer = "appserver"
+	FormatExec      = "exec"
+	FormatRollout   = "rollout"
+)
+
+// Formats are the native formats this package reads.
+var Formats = []universal.Format{
+	{Name: FormatExchange, Framing: universal.FrameExchange, Doc: "recorded two-way app-server JSON-RPC"},
+	{Name: FormatAppServer, Framing: universal.FrameLines, Doc: "app-server JSON-RPC, server lines only"},
+	{Name: FormatExec, Framing: universal.FrameLines, Doc: "codex exec --json stdout"},
+	{Name: FormatRollout, Framing: universal.FrameLines, Doc: "rollout file (~/.codex/sessions/…/rollout-*.jsonl)"},
+}
+
+// Detect names the format of an input that starts with head, "" when it
+// cannot tell. It looks at the first line that starts with '{' (exec
+// output merged with stderr starts with noise lines).
+func Detect(head []byte) string {
+	for len(head) > 0 {
+		line := head
+		rest := []byte(nil)
+		for i, c := range head {
+			if c == '\n' {
+				line, rest = head[:i], head[i+1:]
+				break
+			}
+		}
+		head = rest
+		line = trimSpace(line)
+		if len(line) == 0 || line[0] != '{' {
+			continue
+		}
+		return detectLine(view(line))
+	}
+	return ""
+}
+
+// detectLine names the format of one JSON line (possibly cut short).
+func detectLine(s string) string {
+	r := gjson.GetMany(s, "dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc")
+	dir, msg, method, id, result, rpcErr, typ, payload, ts, record, _, prompt, rpc := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12]
+	switch {
+	case dir.Exists() && msg.Exists():
+		return FormatExchange
+	case method.Exists() || rpc.Exists() || (id.Exists() && (result.Exists() || rpcErr.Exists())):
+		return FormatAppServer
+	case payload.Exists() && ts.Exists(), record.Exists():
+		return FormatRollout
+	case typ.Type == gjson.String && containsByte(typ.Str, '.'):
+		return FormatExec
+	case typ.Type == gjson.String && typ.Str == "error":
+		return FormatExec
+	case id.Exists() && gjson.Get(s, "msg.type").Exists(), prompt.Exists():
+		return FormatExec // the pre-0.44 {"id","msg"} envelope
+	case id.Exists() && ts.Exists():
+		return FormatRollout // the pre-envelope rollout header
+	}
+	return ""
+}
+
+// Translator translates one Codex session. Build it with New.
+type Translator struct {
+	format string
+	w      *universal.Stream
+	st     state
+	buf    []byte // scratch for keys and JSON
+}
+
+// New returns a translator for one of the Formats.
+func New(format string, o universal.Options) (*Translator, error) {
+	switch format {
+	case FormatExchange, FormatAppServer, FormatExec, FormatRollout:
+	default:
+		return nil, fmt.Errorf("codex: %w: %q", universal.ErrUnknownFormat, format)
+	}
+	t := &Translator{format: format, w: universal.NewStream(agentName, o)}
+	t.st.init()
+	return t, nil
+}
+
+// Format returns the format the translator reads.
+func (t *Translator) Format() string { return t.format }
+
+// Translate translates one native message.
+func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	loc := "line " + strconv.FormatInt(m.Line, 10)
+	if m.Err != nil {
+		return t.w.Unparsed(dst, loc, fmt.Errorf("codex: %w", m.Err), m.Data)
+	}
+	line := trimSpace(m.Data)
+	if t.format == FormatExec && (len(line) == 0 || line[0] != '{') {
+		// Lines on stdout that are not JSON: Codex's stderr merged into
+		// stdout. They are kept as the session's stderr.
+		t.st.noise(line)
+		return dst
+	}
+	s := view(line)
+	if !gjson.Valid(s) {
+		return t.w.Unparsed(dst, loc, errors.New("codex: not a JSON value"), m.Data)
+	}
+	c := ctx{loc: loc, raw: m.Data, in: m.Dir == universal.In}
+	switch t.format {
+	case FormatExec:
+		return t.exec(dst, &c, s)
+	case FormatRollout:
+		return t.rollout(dst, &c, s)
+	}
+	return t.rpc(dst, &c, s)
+}
+
+// ctx is what every handler needs to know about the message at hand.
+type ctx struct {
+	loc string // "line N"
+	raw []byte // the native message
+	in  bool   // written by the host
+}
+
+// Report handles what the host did.
+func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
+	w := t.w
+	switch r := r.(type) {
+	case universal.Prompt:
+		t.st.addPrompt(r.Text)
+		if t.format == FormatExec && w.Turn() != "" && t.st.PromptTurn != t.w.Turn() {
+			dst = t.flushPrompts(dst, nil)
+		}
+		return dst
+	case universal.PermissionReply:
+		return t.replyPermission(dst, r)
+	case universal.QuestionReply:
+		return t.replyQuestion(dst, r)
+	case universal.Terminate:
+		dst = t.finish(dst)
+		return w.End(dst, universal.SessionEnded{Reason: universal.EndTerminated, TerminatedBy: universal.ByDaemon, Message: r.Message, Stderr: t.st.Stderr}, universal.SourceDaemon, nil)
+	case universal.Exit:
+		dst = t.finish(dst)
+		code := r.Code
+		d := universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent, ExitCode: &code, Stderr: joinStderr(t.st.Stderr, r.Stderr)}
+		if code != 0 {
+			d.Reason = universal.EndError
+		}
+		return w.End(dst, d, universal.SourceDaemon, nil)
+	case universal.EndOfInput:
+		dst = t.finish(dst)
+		return w.End(dst, universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent, Stderr: t.st.Stderr}, universal.SourceDaemon, nil)
+	}
+	return dst
+}
+
+// finish flushes what the translator held back, at the end of the input.
+func (t *Translator) finish(dst []universal.Event) []universal.Event {
+	switch t.format {
+	case FormatExec:
+		dst = t.execFlushError(dst, false)
+		if t.w.Begun() && len(t.st.Prompts) > 0 && t.w.Turn() != "" && t.st.PromptTurn != t.w.Turn() {
+			dst = t.flushPrompts(dst, nil)
+		}
+	case FormatRollout:
+		dst = t.flushHeldUsers(dst)
+		if t.st.Inferred != "" {
+			dst = t.endTurn(dst, t.st.Inferred, universal.TurnCompleted, nil, universal.SourceDaemon, nil)
+			t.st.Inferred = ""
+		}
+	}
+	if len(t.st.Prompts) > 0 && t.w.Begun() {
+		// Prompts the agent never echoed.
+		dst = t.flushPrompts(dst, nil)
+	}
+	return t.cancelPending(dst, "")
+}
+
+func (t *Translator) endReason() universal.EndReason {
+	if t.st.Failed {
+		return universal.EndError
+	}
+	return universal.EndCompleted
+}
+
+func joinStderr(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n" + b
+}
+
+// checkpoint is what Checkpoint saves.
+type checkpoint struct {
+	Format string                `json:"format"`
+	Stream universal.StreamState `json:"stream"`
+	State  *state                `json:"state"`
+}
+
+// Checkpoint returns the translator's state as JSON.
+func (t *Translator) Checkpoint() ([]byte, error) {
+	b, err := json.Marshal(checkpoint{Format: t.format, Stream: t.w.State(), State: &t.st})
+	if err != nil {
+		return nil, fmt.Errorf("codex: checkpoint: %w", err)
+	}
+	return b, nil
+}
+
+// Restore loads a state saved by Checkpoint into a translator built with
+// the same format and options.
+func (t *Translator) Restore(b []byte) error {
+	var c checkpoint
+	c.State = &state{}
+	if err := json.Unmarshal(b, &c); err != nil {
+		return fmt.Errorf("codex: restore: %w", err)
+	}
+	if c.Format != t.format {
+		return fmt.Errorf("codex: restore: checkpoint of format %q into a %q translator", c.Format, t.format)
+	}
+	c.State.init()
+	t.w.Restore(c.Stream)
+	t.st = *c.State
+	return nil
+}
+
+// view returns b as a string without copying. Results of gjson on it alias
+// b: copy what is kept (Stream.Copy).
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\r' || b[len(b)-1] == '\n') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func containsByte(s string, c byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return true
+		}
+	}
+	return false
+}
+
+// obj starts a JSON object builder.
+func obj() *jsonw.Object { return &jsonw.Object{} }
+
+// str copies bytes into the stream's memory as a string.
+func (t *Translator) str(b []byte) string { return t.w.Stamper().CopyBytes(b) }

@@ -1,0 +1,799 @@
+package codex
+
+import (
+	"encoding/json"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// Shorthands for the universal constants used everywhere.
+const (
+	agent  = universal.SourceAgent
+	daemon = universal.SourceDaemon
+)
+
+type (
+	event = universal.Event
+	part  = universal.Part
+)
+
+// startTurn opens a turn of the root thread.
+func (t *Translator) startTurn(dst []event, id string, meta []byte, src universal.Source, raw []byte) []event {
+	if t.w.Turn() != "" && t.w.Turn() != id && id != "" {
+		// A turn that never said it ended (a killed process, a stream cut
+		// short) ends when the next one starts.
+		dst = t.endTurn(dst, "", universal.TurnInterrupted, nil, daemon, nil)
+	}
+	if id != "" && t.w.Turn() == id {
+		return dst
+	}
+	dst, _ = t.w.StartTurn(dst, id, meta, src, raw)
+	t.st.TurnErr = false
+	return dst
+}
+
+// endTurn ends a turn: requests still waiting are cancelled, open items
+// fail.
+func (t *Translator) endTurn(dst []event, id string, status universal.TurnStatus, meta []byte, src universal.Source, raw []byte) []event {
+	if id == "" {
+		id = t.w.Turn()
+	}
+	if id == "" && !t.w.Begun() {
+		return dst
+	}
+	dst = t.cancelPending(dst, id)
+	dst = t.w.EndTurn(dst, id, status, meta, src, raw)
+	t.st.Failed = status == universal.TurnError
+	t.st.TurnErr = false
+	if t.st.PromptTurn == id {
+		t.st.PromptTurn = ""
+	}
+	return dst
+}
+
+// flushPrompts emits the oldest prompt the agent did not echo as a
+// synthetic user message.
+func (t *Translator) flushPrompts(dst []event, _ []byte) []event {
+	if len(t.st.Prompts) == 0 {
+		return dst
+	}
+	p := t.st.Prompts[0]
+	t.st.Prompts = t.st.Prompts[1:]
+	if t.st.PromptTurn == "" {
+		t.st.PromptTurn = t.w.Turn()
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID:  t.w.NewItemID(),
+		Kind:    universal.KindMessage,
+		Role:    universal.RoleUser,
+		Content: []part{universal.Text(p)},
+	}, daemon, nil)
+}
+
+// userSeen records that the open turn has its user message, and drops the
+// host prompt it echoes.
+func (t *Translator) userSeen(text string) {
+	t.st.consumePrompt(text)
+	if t.st.PromptTurn == "" {
+		t.st.PromptTurn = t.w.Turn()
+	}
+}
+
+// beforeAgentItem runs before an agent item of the root thread starts:
+// a prompt the host sent that the agent did not echo in this turn becomes
+// a synthetic user message first.
+func (t *Translator) beforeAgentItem(dst []event, thread string) []event {
+	if len(t.st.Held) > 0 {
+		dst = t.flushHeldUsers(dst)
+	}
+	if thread != "" && thread != t.st.Thread {
+		return dst
+	}
+	if len(t.st.Prompts) > 0 && t.w.Turn() != "" && t.st.PromptTurn != t.w.Turn() {
+		dst = t.flushPrompts(dst, nil)
+	}
+	return dst
+}
+
+// item returns the native item with the key, nil if unknown.
+func (t *Translator) item(key string) *nitem { return t.st.Items[key] }
+
+// newItem registers a native item and returns it.
+func (t *Translator) newItem(key string, kind uint8, thread string) *nitem {
+	n := &nitem{ID: t.w.NewItemID(), Kind: kind, Thread: thread, Turn: t.w.Turn()}
+	if key != "" {
+		t.st.Items[strings.Clone(key)] = n
+	}
+	if thread != "" && thread != t.st.Thread {
+		t.st.ChildItems = append(t.st.ChildItems, childItem{Thread: thread, ID: n.ID})
+	}
+	return n
+}
+
+// parentOf returns the item a thread's items hang under: the item that
+// spawned a sub-agent thread, "" for the root thread.
+func (t *Translator) parentOf(thread string) string {
+	if thread == "" || thread == t.st.Thread {
+		return ""
+	}
+	return t.st.Children[thread]
+}
+
+// msgSpec describes a message or reasoning item.
+type msgSpec struct {
+	native string
+	thread string
+	role   universal.Role
+	parts  []part
+}
+
+// startMessage starts a message item (text empty: it streams).
+func (t *Translator) startMessage(dst []event, key string, kind uint8, m msgSpec, src universal.Source, raw []byte) []event {
+	if t.item(key) != nil {
+		return dst
+	}
+	if m.role != universal.RoleUser {
+		dst = t.beforeAgentItem(dst, m.thread)
+	}
+	n := t.newItem(key, kind, m.thread)
+	return t.w.StartItem(dst, universal.Item{
+		ItemID:       n.ID,
+		NativeItemID: m.native,
+		ParentID:     t.parentOf(m.thread),
+		Kind:         universal.KindMessage,
+		Role:         m.role,
+		Content:      m.parts,
+	}, src, raw)
+}
+
+// completeMessage completes a message item with its final parts, starting
+// it first when it was never started. A message completed twice (two
+// copies of it) is left as it was.
+func (t *Translator) completeMessage(dst []event, key string, kind uint8, m msgSpec, src universal.Source, raw []byte) []event {
+	n := t.item(key)
+	if n == nil {
+		if m.role != universal.RoleUser {
+			dst = t.beforeAgentItem(dst, m.thread)
+		}
+		n = t.newItem(key, kind, m.thread)
+	} else if n.Done {
+		return dst
+	}
+	n.Done = true
+	return t.w.Complete(dst, universal.Item{
+		ItemID:       n.ID,
+		NativeItemID: m.native,
+		ParentID:     t.parentOf(m.thread),
+		Kind:         universal.KindMessage,
+		Role:         m.role,
+		Content:      m.parts,
+	}, src, raw)
+}
+
+// messageDelta appends text to a part of a message item; a delta for an
+// item never started starts a stub first (synthetic).
+func (t *Translator) messageDelta(dst []event, key string, kind uint8, m msgSpec, i int, typ universal.PartType, text string, raw []byte) []event {
+	if text == "" {
+		return dst
+	}
+	n := t.item(key)
+	if n == nil {
+		dst = t.startMessage(dst, key, kind, m, daemon, raw)
+		n = t.item(key)
+	}
+	if n.Done || !t.w.IsOpen(n.ID) {
+		return dst
+	}
+	return t.w.Delta(dst, n.ID, i, typ, text, agent, raw)
+}
+
+// toolSpec describes the call side of a native tool.
+type toolSpec struct {
+	native string
+	thread string
+	callID string
+	name   string
+	args   string
+	meta   []byte
+	extra  []part // file_ref parts of a patch
+	parent string // overrides the thread's parent
+	// keep says the spec comes from the result side (an *_end event): a
+	// call already started keeps what it started with.
+	keep bool
+}
+
+// resultSpec describes the result side of a native tool.
+type resultSpec struct {
+	output  string
+	isError bool
+	failed  bool
+	meta    []byte
+	extra   []part
+}
+
+func (t *Translator) callItem(n *nitem, s *toolSpec) universal.Item {
+	parent := s.parent
+	if parent == "" {
+		parent = t.parentOf(s.thread)
+	}
+	content := make([]part, 0, 1+len(s.extra))
+	content = append(content, part{Type: universal.PartToolCall, Name: s.name, Arguments: s.args, CallID: s.callID, Metadata: s.meta})
+	content = append(content, s.extra...)
+	return universal.Item{
+		ItemID:       n.ID,
+		NativeItemID: s.native,
+		ParentID:     parent,
+		Kind:         universal.KindToolCall,
+		Role:         universal.RoleAssistant,
+		Content:      content,
+	}
+}
+
+// toolCall starts the call item of a native tool, or with final set
+// completes it (starting it first if needed). A call already completed is
+// left as it is: the same call seen again (another copy of it) adds
+// nothing.
+func (t *Translator) toolCall(dst []event, key string, s *toolSpec, final bool, src universal.Source, raw []byte) []event {
+	dst, _ = t.toolCallN(dst, key, s, final, src, raw)
+	return dst
+}
+
+// toolCallN is toolCall that also returns the native item (keyless tools
+// are not registered).
+func (t *Translator) toolCallN(dst []event, key string, s *toolSpec, final bool, src universal.Source, raw []byte) ([]event, *nitem) {
+	n := t.item(key)
+	switch {
+	case n == nil:
+		dst = t.beforeAgentItem(dst, s.thread)
+		n = t.newItem(key, kindTool, s.thread)
+		n.CallID, n.Name = s.callID, s.name
+		if !final {
+			return t.w.StartItem(dst, t.callItem(n, s), src, raw), n
+		}
+	case n.Done:
+		return dst, n
+	case !final:
+		return dst, n
+	}
+	n.Done = true
+	if n.Name == "" {
+		n.Name = s.name
+	}
+	return t.w.Complete(dst, t.callItem(n, s), src, raw), n
+}
+
+// toolOutput streams output of a running tool into its result item.
+func (t *Translator) toolOutput(dst []event, key string, text string, raw []byte) []event {
+	n := t.item(key)
+	if n == nil || n.Kind != kindTool || n.RDone {
+		return dst
+	}
+	text = n.carry(text)
+	if text == "" {
+		return dst
+	}
+	if n.Result == "" {
+		n.Result = t.w.NewItemID()
+		dst = t.w.StartItem(dst, universal.Item{
+			ItemID:       n.Result,
+			NativeItemID: t.nativeOf(n),
+			ParentID:     n.ID,
+			Kind:         universal.KindToolResult,
+			Role:         universal.RoleTool,
+			Content:      []part{{Type: universal.PartToolResult, CallID: n.CallID}},
+		}, daemon, raw)
+		if n.Thread != "" && n.Thread != t.st.Thread {
+			t.st.ChildItems = append(t.st.ChildItems, childItem{Thread: n.Thread, ID: n.Result})
+		}
+	}
+	return t.w.Delta(dst, n.Result, 0, universal.PartToolResult, text, agent, raw)
+}
+
+// carry returns the part of text that ends on a UTF-8 boundary, keeping an
+// incomplete sequence at its end for the next chunk.
+func (n *nitem) carry(text string) string {
+	if len(n.Carry) > 0 {
+		text = string(n.Carry) + text
+		n.Carry = nil
+	}
+	end := len(text)
+	for i := 1; i <= 3 && i <= len(text); i++ {
+		c := text[len(text)-i]
+		if c < 0x80 {
+			break
+		}
+		if utf8.RuneStart(c) {
+			if !utf8.FullRuneInString(text[len(text)-i:]) {
+				end = len(text) - i
+			}
+			break
+		}
+	}
+	if end < len(text) {
+		n.Carry = []byte(text[end:])
+		text = text[:end]
+	}
+	return text
+}
+
+func (t *Translator) nativeOf(n *nitem) string {
+	if t.w.IsOpen(n.ID) {
+		if it, ok := t.w.Tracked(n.ID); ok {
+			return it.NativeItemID
+		}
+	}
+	return n.CallID
+}
+
+// toolResult completes a native tool: the call (started from s when it
+// never was) and its result. A result already completed is left as it is.
+func (t *Translator) toolResult(dst []event, key string, s *toolSpec, r *resultSpec, src universal.Source, raw []byte) []event {
+	n := t.item(key)
+	if n != nil && n.RDone {
+		return dst
+	}
+	switch {
+	case n != nil && !n.Done && s.keep && t.w.IsOpen(n.ID):
+		n.Done = true
+		dst = t.w.Close(dst, n.ID, universal.StatusCompleted, src, raw)
+	case n == nil || !n.Done:
+		dst, n = t.toolCallN(dst, key, s, true, src, raw)
+	}
+	if n.Result == "" {
+		n.Result = t.w.NewItemID()
+		if n.Thread != "" && n.Thread != t.st.Thread {
+			t.st.ChildItems = append(t.st.ChildItems, childItem{Thread: n.Thread, ID: n.Result})
+		}
+	}
+	n.RDone = true
+	n.Carry = nil
+	status := universal.StatusCompleted
+	if r.failed {
+		status = universal.StatusFailed
+	}
+	content := make([]part, 0, 1+len(r.extra))
+	content = append(content, part{Type: universal.PartToolResult, CallID: n.CallID, Output: r.output, IsError: r.isError, Metadata: r.meta})
+	content = append(content, r.extra...)
+	return t.w.Complete(dst, universal.Item{
+		ItemID:       n.Result,
+		NativeItemID: s.native,
+		ParentID:     n.ID,
+		Kind:         universal.KindToolResult,
+		Role:         universal.RoleTool,
+		Content:      content,
+		Status:       status,
+	}, src, raw)
+}
+
+// status emits a completed status item.
+func (t *Translator) status(dst []event, native, thread, label, detail string, meta []byte, src universal.Source, raw []byte) []event {
+	dst = t.beforeAgentItem(dst, thread)
+	n := t.newItem("", kindStatus, thread)
+	n.Done = true
+	return t.w.Complete(dst, universal.Item{
+		ItemID:       n.ID,
+		NativeItemID: native,
+		ParentID:     t.parentOf(thread),
+		Kind:         universal.KindStatus,
+		Content:      []part{{Type: universal.PartStatus, Label: t.w.Copy(label), Detail: t.w.Copy(detail), Metadata: meta}},
+	}, src, raw)
+}
+
+// closeChild fails the items a sub-agent thread left open and forgets
+// them.
+func (t *Translator) closeChild(dst []event, thread string) []event {
+	kept := t.st.ChildItems[:0]
+	for _, c := range t.st.ChildItems {
+		if c.Thread != thread {
+			kept = append(kept, c)
+			continue
+		}
+		if t.w.IsOpen(c.ID) {
+			dst = t.w.Close(dst, c.ID, universal.StatusFailed, daemon, nil)
+		}
+	}
+	t.st.ChildItems = kept
+	return dst
+}
+
+// readUsage reads token counts with the given field names (input, cached,
+// cache write, output, reasoning, total).
+func readUsage(r gjson.Result, names *[6]string) usageVals {
+	var u usageVals
+	ptrs := [6]**int64{&u.Input, &u.Cached, &u.CacheWrite, &u.Output, &u.Reasoning, &u.Total}
+	for i, name := range names {
+		if v := r.Get(name); v.Type == gjson.Number {
+			n := v.Int()
+			*ptrs[i] = &n
+		}
+	}
+	return u
+}
+
+var (
+	camelUsage = [6]string{"inputTokens", "cachedInputTokens", "cacheWriteInputTokens", "outputTokens", "reasoningOutputTokens", "totalTokens"}
+	snakeUsage = [6]string{"input_tokens", "cached_input_tokens", "cache_write_input_tokens", "output_tokens", "reasoning_output_tokens", "total_tokens"}
+)
+
+func (u *usageVals) empty() bool {
+	return u.Input == nil && u.Cached == nil && u.CacheWrite == nil && u.Output == nil && u.Reasoning == nil && u.Total == nil
+}
+
+func (u *usageVals) equal(v *usageVals) bool {
+	eq := func(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+	return eq(u.Input, v.Input) && eq(u.Cached, v.Cached) && eq(u.CacheWrite, v.CacheWrite) &&
+		eq(u.Output, v.Output) && eq(u.Reasoning, v.Reasoning) && eq(u.Total, v.Total)
+}
+
+// minus returns u - prev field by field (nil where either is missing).
+func (u *usageVals) minus(prev *usageVals) usageVals {
+	sub := func(a, b *int64) *int64 {
+		if a == nil || b == nil {
+			return nil
+		}
+		d := *a - *b
+		return &d
+	}
+	return usageVals{sub(u.Input, prev.Input), sub(u.Cached, prev.Cached), sub(u.CacheWrite, prev.CacheWrite),
+		sub(u.Output, prev.Output), sub(u.Reasoning, prev.Reasoning), sub(u.Total, prev.Total)}
+}
+
+// usage emits usage.updated.
+func (t *Translator) usage(dst []event, turn string, scope universal.UsageScope, u usageVals, window *int64, raw []byte) []event {
+	return t.w.Emit(dst, universal.TypeUsageUpdated, agent, &universal.UsageUpdated{
+		TurnID: turn,
+		Scope:  scope,
+		Usage: universal.Usage{
+			InputTokens:       u.Input,
+			CachedInputTokens: u.Cached,
+			CacheWriteTokens:  u.CacheWrite,
+			OutputTokens:      u.Output,
+			ReasoningTokens:   u.Reasoning,
+			TotalTokens:       u.Total,
+		},
+		ContextWindow: window,
+	}, raw)
+}
+
+func intPtr(r gjson.Result) *int64 {
+	if r.Type != gjson.Number {
+		return nil
+	}
+	n := r.Int()
+	return &n
+}
+
+// emitError emits an error event. A terminal one marks the turn.
+func (t *Translator) emitError(dst []event, msg, code string, details []byte, retry bool, src universal.Source, raw []byte) []event {
+	if !retry {
+		t.st.TurnErr = true
+		t.st.Failed = true
+	}
+	if msg == "" {
+		msg = "codex: error without a message"
+	}
+	return t.w.Emit(dst, universal.TypeError, src, &universal.Error{Message: t.w.Copy(msg), Code: t.w.Copy(code), Details: cleanJSON(details), WillRetry: retry}, raw)
+}
+
+// cleanJSON returns b when it is a JSON value worth keeping (not null).
+func cleanJSON(b []byte) json.RawMessage {
+	if len(b) == 0 || string(b) == "null" {
+		return nil
+	}
+	return b
+}
+
+// requestPermission emits permission.requested and remembers the request.
+func (t *Translator) requestPermission(dst []event, key string, r *request, meta []byte, src universal.Source, raw []byte) []event {
+	if _, ok := t.st.Reqs[key]; ok && t.w.PermissionPending(r.ID) {
+		return dst
+	}
+	t.track(key, r, reqPermission)
+	return t.w.RequestPermission(dst, universal.Permission{
+		PermissionID: r.ID,
+		Action:       r.Action,
+		Metadata:     meta,
+		ItemID:       r.Item,
+		CallID:       r.CallID,
+	}, src, raw)
+}
+
+// resolvePermission emits permission.resolved for a pending request.
+func (t *Translator) resolvePermission(dst []event, key string, approved bool, meta []byte, src universal.Source, raw []byte) []event {
+	r := t.settle(key, reqPermission)
+	if r == nil {
+		return dst
+	}
+	st := universal.PermissionDenied
+	if approved {
+		st = universal.PermissionApproved
+	}
+	return t.w.ResolvePermission(dst, universal.Permission{
+		PermissionID: r.ID,
+		Action:       r.Action,
+		Status:       st,
+		Metadata:     meta,
+		ItemID:       r.Item,
+		CallID:       r.CallID,
+	}, src, raw)
+}
+
+// askQuestion emits question.requested and remembers the request.
+func (t *Translator) askQuestion(dst []event, key string, r *request, meta []byte, src universal.Source, raw []byte) []event {
+	if _, ok := t.st.Reqs[key]; ok && t.w.QuestionPending(r.ID) {
+		return dst
+	}
+	t.track(key, r, reqQuestion)
+	return t.w.AskQuestion(dst, universal.Question{
+		QuestionID: r.ID,
+		Prompt:     r.Prompt,
+		Options:    r.Options,
+		ItemID:     r.Item,
+		Metadata:   meta,
+	}, src, raw)
+}
+
+// resolveQuestion emits question.resolved for a pending question.
+func (t *Translator) resolveQuestion(dst []event, key string, answered bool, response string, meta []byte, src universal.Source, raw []byte) []event {
+	r := t.settle(key, reqQuestion)
+	if r == nil {
+		return dst
+	}
+	st := universal.QuestionRejected
+	if answered {
+		st = universal.QuestionAnswered
+	}
+	return t.w.ResolveQuestion(dst, universal.Question{
+		QuestionID: r.ID,
+		Prompt:     r.Prompt,
+		Options:    r.Options,
+		Response:   response,
+		Status:     st,
+		ItemID:     r.Item,
+		Metadata:   meta,
+	}, src, raw)
+}
+
+// track remembers a request made in the open turn until it is answered.
+func (t *Translator) track(key string, r *request, kind uint8) {
+	r.Kind = kind
+	r.Turn = t.w.Turn()
+	r.Key, r.Method = strings.Clone(r.Key), strings.Clone(r.Method)
+	t.st.Reqs[key] = r
+	t.st.Pending = append(t.st.Pending, key)
+}
+
+// patchResult describes the result of a file change with its status.
+func patchResult(status string) resultSpec {
+	res := resultSpec{failed: status == "failed" || status == "declined", meta: statusMeta(status)}
+	res.isError = res.failed
+	return res
+}
+
+// agentMessages collects what sub-agents said from their states: a plain
+// string, {"status", "message"} (app-server, exec) or {"<status>":
+// "<message>"} (rollouts, legacy events).
+func agentMessages(st gjson.Result, out []string) []string {
+	switch {
+	case st.Type == gjson.String:
+		out = append(out, st.Str)
+	case st.Get("status").Exists():
+		if m := st.Get("message"); m.Type == gjson.String {
+			out = append(out, m.Str)
+		}
+	case st.IsObject():
+		st.ForEach(func(_, v gjson.Result) bool {
+			if v.Type == gjson.String {
+				out = append(out, v.Str)
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// settle marks a pending request of the kind answered and returns it; nil
+// when there is none waiting.
+func (t *Translator) settle(key string, kind uint8) *request {
+	r := t.st.Reqs[key]
+	if r == nil || r.Kind != kind {
+		return nil
+	}
+	if (kind == reqPermission && !t.w.PermissionPending(r.ID)) || (kind == reqQuestion && !t.w.QuestionPending(r.ID)) {
+		return nil
+	}
+	r.Answered = true
+	t.st.dropPending(key)
+	return r
+}
+
+// commandResult describes the result of a command execution.
+func (t *Translator) commandResult(output, status string, code, durationMS *int64) resultSpec {
+	res := resultSpec{output: t.w.Copy(output)}
+	res.failed = status == "failed" || status == "declined"
+	res.isError = res.failed || (code != nil && *code != 0)
+	var extra map[string]string
+	if status != "" && status != "completed" {
+		extra = map[string]string{"status": string(jsonw.AppendString(nil, status))}
+	}
+	res.meta = exitMeta(code, durationMS, extra)
+	return res
+}
+
+// collabCall starts or completes the call of a sub-agent tool. A spawn
+// call waits for its sub-agent's thread id; the threads a call reaches
+// first become sub-agent threads whose items hang under it.
+func (t *Translator) collabCall(dst []event, c *ctx, key string, spec *toolSpec, final bool, receivers []string) ([]event, *nitem) {
+	dst, n := t.toolCallN(dst, key, spec, final, agent, c.raw)
+	if n == nil {
+		return dst, nil
+	}
+	if !final {
+		if spec.name == "spawn_agent" {
+			t.st.Spawn = n.ID
+		}
+		return dst, n
+	}
+	for _, r := range receivers {
+		if p, ok := t.st.Children[r]; !ok || p == "" {
+			t.st.Children[t.w.Copy(r)] = n.ID
+		}
+	}
+	if t.st.Spawn == n.ID {
+		t.st.Spawn = ""
+	}
+	return dst, n
+}
+
+// cancelPending resolves the requests still waiting when their turn ends
+// (turn "" = all): Codex clears them, nobody answered.
+func (t *Translator) cancelPending(dst []event, turn string) []event {
+	if len(t.st.Pending) == 0 {
+		return dst
+	}
+	keys := append([]string(nil), t.st.Pending...)
+	meta := []byte(`{"decision":"cancel","reason":"the turn ended before an answer was seen"}`)
+	for _, k := range keys {
+		r := t.st.Reqs[k]
+		if r == nil || (turn != "" && r.Turn != turn) {
+			continue
+		}
+		switch r.Kind {
+		case reqPermission:
+			dst = t.resolvePermission(dst, k, false, meta, daemon, nil)
+		case reqQuestion:
+			dst = t.resolveQuestion(dst, k, false, "", meta, daemon, nil)
+		default:
+			t.st.dropPending(k)
+		}
+	}
+	return dst
+}
+
+// replyPermission handles the host's report of a permission answer.
+func (t *Translator) replyPermission(dst []event, r universal.PermissionReply) []event {
+	for _, k := range t.st.Pending {
+		req := t.st.Reqs[k]
+		if req == nil || req.Kind != reqPermission || req.ID != r.PermissionID {
+			continue
+		}
+		o := obj()
+		o.OptString("decision", r.Decision)
+		o.OptString("message", r.Message)
+		o.Bool("reported_by_host", true)
+		return t.resolvePermission(dst, k, r.Approved, o.Bytes(), daemon, nil)
+	}
+	return dst
+}
+
+// replyQuestion handles the host's report of a question answer.
+func (t *Translator) replyQuestion(dst []event, r universal.QuestionReply) []event {
+	for _, k := range t.st.Pending {
+		req := t.st.Reqs[k]
+		if req == nil || req.Kind != reqQuestion || req.ID != r.QuestionID {
+			continue
+		}
+		return t.resolveQuestion(dst, k, !r.Rejected, r.Response, []byte(`{"reported_by_host":true}`), daemon, nil)
+	}
+	return dst
+}
+
+// snake turns a camelCase name into snake_case ("spawnAgent" →
+// "spawn_agent"); snake_case names are returned unchanged.
+func snake(s string) string {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' {
+			n++
+		}
+	}
+	if n == 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s)+n)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			if i > 0 {
+				b = append(b, '_')
+			}
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// idString returns a JSON-RPC id in string form: a string's value, a
+// number's digits.
+func idString(r gjson.Result) string {
+	if r.Type == gjson.String {
+		return r.Str
+	}
+	return r.Raw
+}
+
+// rawOr returns r's raw JSON, or def when r is missing.
+func rawOr(r gjson.Result, def string) string {
+	if r.Exists() {
+		return r.Raw
+	}
+	return def
+}
+
+// joinTexts joins the "text" fields of an array of content items.
+func joinTexts(r gjson.Result, field string) string {
+	var b strings.Builder
+	r.ForEach(func(_, v gjson.Result) bool {
+		if s := v.Get(field); s.Type == gjson.String {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(s.Str)
+		}
+		return true
+	})
+	return b.String()
+}
+
+// exitMeta builds tool result metadata with an exit code and duration.
+func exitMeta(code *int64, durationMS *int64, extra map[string]string) []byte {
+	o := obj()
+	if code != nil {
+		o.Int("exit_code", *code)
+	}
+	if durationMS != nil {
+		o.Int("duration_ms", *durationMS)
+	}
+	for _, k := range sortedKeys(extra) {
+		o.Raw(k, extra[k])
+	}
+	if o.Len() == 0 {
+		return nil
+	}
+	return o.Bytes()
+}
+
+func sortedKeys(m map[string]string) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	return keys
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

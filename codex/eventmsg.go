@@ -1,0 +1,581 @@
+package codex
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// msgMode says where a core EventMsg comes from.
+type msgMode uint8
+
+const (
+	// live: the legacy live streams (pre-0.44 exec {"id","msg"} lines and
+	// app-server v1 codex/event/* notifications), where tools are begin/end
+	// pairs and messages stream as deltas.
+	live msgMode = iota
+	// rest: rollout event_msg lines, completed facts that repeat what the
+	// file's response_item lines hold.
+	rest
+)
+
+// ignoredEventMsgs are core events that carry nothing for the transcript
+// (see the package documentation).
+var ignoredEventMsgs = map[string]struct{}{
+	"thread_name_updated": {}, "mcp_startup_update": {}, "mcp_startup_complete": {}, "turn_diff": {},
+	"get_history_entry_response": {}, "mcp_list_tools_response": {}, "list_custom_prompts_response": {},
+	"list_skills_response": {}, "list_remote_skills_response": {}, "remote_skill_downloaded": {},
+	"skills_update_available": {}, "deprecation_notice": {}, "undo_started": {}, "undo_completed": {},
+	"shutdown_complete": {}, "raw_response_item": {}, "thread_settings_applied": {}, "thread_goal_updated": {},
+	"terminal_interaction": {}, "plan_delta": {}, "item_started": {},
+}
+
+// eventMsg translates one core EventMsg.
+func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode, thread string) []event {
+	typ := m.Get("type").Str
+	if mode == rest && !t.isRoot(t.st.Cur) {
+		thread = t.st.Cur
+	}
+	root := t.isRoot(thread)
+	th := t.copyThread(thread)
+	switch typ {
+	case "session_configured":
+		return t.sessionConfigured(dst, c, m)
+	case "task_started", "turn_started":
+		if !root {
+			return dst
+		}
+		t.st.TaskMode = true
+		if t.st.Inferred != "" {
+			dst = t.endTurn(dst, t.st.Inferred, universal.TurnCompleted, nil, daemon, nil)
+			t.st.Inferred = ""
+		}
+		id := m.Get("turn_id").Str
+		if id == "" {
+			id = m.Get("turnId").Str
+		}
+		if mode == rest && !t.w.Begun() && t.st.Thread != "" {
+			// The session starts with the next line, once the turn_context
+			// after this line has told the model.
+			t.st.Meta["task"] = strings.Clone(id)
+			t.st.Meta["task_raw"] = string(c.raw)
+			return dst
+		}
+		dst = t.startTurn(dst, t.w.Copy(id), nil, agent, c.raw)
+		return t.flushHeldUsers(dst)
+	case "task_complete", "turn_complete":
+		if !root {
+			return t.closeChild(dst, thread)
+		}
+		dst = t.flushHeldUsers(dst)
+		if t.w.Turn() == "" {
+			return dst
+		}
+		status := universal.TurnCompleted
+		e := m.Get("error")
+		if e.Exists() && e.Type != gjson.Null {
+			status = universal.TurnError
+			if !t.st.TurnErr {
+				dst = t.emitError(dst, t.w.Copy(e.Get("message").Str), t.w.Copy(errorCode(e.Get("codex_error_info"))), metaOf("error", e), false, agent, c.raw)
+			}
+		}
+		o := obj()
+		if d := m.Get("duration_ms"); d.Type == gjson.Number {
+			o.Int("duration_ms", d.Int())
+		}
+		var meta []byte
+		if o.Len() > 0 {
+			meta = o.Bytes()
+		}
+		dst = t.endTurn(dst, "", status, meta, agent, c.raw)
+		t.st.Inferred = ""
+		return dst
+	case "turn_aborted":
+		if !root {
+			return t.closeChild(dst, thread)
+		}
+		dst = t.flushHeldUsers(dst)
+		if t.w.Turn() == "" {
+			return dst
+		}
+		t.st.Inferred = ""
+		return t.endTurn(dst, "", universal.TurnInterrupted, metaOf("reason", m.Get("reason")), agent, c.raw)
+	case "user_message":
+		return t.userEvent(dst, c, m.Get("message").Str, m, th)
+	case "agent_message":
+		if mode == live {
+			return t.liveMessageEnd(dst, c, "live:msg", kindMessage, m.Get("message").Str, universal.PartText, th, messagePhaseMeta(m))
+		}
+		return t.assistantCopy(dst, c, lockEvent, "", m.Get("message").Str, messagePhaseMeta(m), th)
+	case "agent_message_delta", "agent_message_content_delta":
+		return t.liveDelta(dst, c, "live:msg", kindMessage, 0, universal.PartText, m.Get("delta").Str, th)
+	case "agent_reasoning", "agent_reasoning_raw_content":
+		vis := universal.VisibilityPublic
+		if typ == "agent_reasoning_raw_content" {
+			vis = universal.VisibilityPrivate
+		}
+		if mode == live {
+			return t.liveMessageEnd(dst, c, "live:"+string(vis), kindReasoning, m.Get("text").Str, universal.PartReasoning, th, nil)
+		}
+		return t.reasoningCopy(dst, c, lockEvent, "", []part{universal.Reasoning(t.w.Copy(m.Get("text").Str), vis)}, th)
+	case "agent_reasoning_delta", "reasoning_content_delta":
+		return t.liveDelta(dst, c, "live:public", kindReasoning, 0, universal.PartReasoning, m.Get("delta").Str, th)
+	case "agent_reasoning_raw_content_delta", "reasoning_raw_content_delta":
+		return t.liveDelta(dst, c, "live:private", kindReasoning, 0, universal.PartReasoning, m.Get("delta").Str, th)
+	case "agent_reasoning_section_break":
+		// A new summary section: the next deltas start a new reasoning item.
+		if n := t.item("live:public"); n != nil && !n.Done {
+			dst = t.w.Close(dst, n.ID, universal.StatusCompleted, agent, c.raw)
+			n.Done = true
+		}
+		delete(t.st.Items, "live:public")
+		return dst
+	case "exec_command_begin":
+		spec := t.execCommandSpec(m, th)
+		return t.toolCall(dst, "c:"+m.Get("call_id").Str, &spec, false, agent, c.raw)
+	case "exec_command_output_delta":
+		chunk := m.Get("chunk").Str
+		b, err := base64.StdEncoding.DecodeString(chunk)
+		if err != nil {
+			b = []byte(chunk)
+		}
+		return t.toolOutput(dst, "c:"+m.Get("call_id").Str, string(b), c.raw)
+	case "exec_command_end":
+		spec := t.execCommandSpec(m, th)
+		out := m.Get("aggregated_output").Str
+		if out == "" {
+			out = m.Get("stdout").Str + m.Get("stderr").Str
+		}
+		res := t.commandResult(out, m.Get("status").Str, intPtr(m.Get("exit_code")), durationMS(m.Get("duration")))
+		spec.keep = true
+		return t.toolResult(dst, "c:"+m.Get("call_id").Str, &spec, &res, agent, c.raw)
+	case "patch_apply_begin", "patch_apply_end":
+		spec := toolSpec{native: t.w.Copy(m.Get("call_id").Str), thread: th, callID: t.w.Copy(m.Get("call_id").Str), name: "file_change"}
+		spec.args, spec.extra = t.fileChanges(m.Get("changes"))
+		key := "c:" + m.Get("call_id").Str
+		if typ == "patch_apply_begin" {
+			return t.toolCall(dst, key, &spec, false, agent, c.raw)
+		}
+		ok := m.Get("success").Bool()
+		out := m.Get("stdout").Str + m.Get("stderr").Str
+		res := resultSpec{output: t.w.Copy(out), failed: !ok, isError: !ok}
+		spec.keep = true
+		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+	case "mcp_tool_call_begin", "mcp_tool_call_end":
+		inv := m.Get("invocation")
+		spec := toolSpec{native: t.w.Copy(m.Get("call_id").Str), thread: th, callID: t.w.Copy(m.Get("call_id").Str),
+			name: t.w.Copy("mcp__" + inv.Get("server").Str + "__" + inv.Get("tool").Str),
+			args: t.w.Copy(argsJSON(inv.Get("arguments")))}
+		key := "c:" + m.Get("call_id").Str
+		if typ == "mcp_tool_call_begin" {
+			return t.toolCall(dst, key, &spec, false, agent, c.raw)
+		}
+		result := m.Get("result")
+		spec.keep = true
+		var res resultSpec
+		if e := result.Get("Err"); e.Exists() {
+			res = mcpResult(t, gjson.Result{}, e, "", durationMS(m.Get("duration")), "structuredContent")
+		} else {
+			ok := result.Get("Ok")
+			if !ok.Exists() {
+				ok = result
+			}
+			res = mcpResult(t, ok, gjson.Result{}, "", durationMS(m.Get("duration")), "structuredContent")
+		}
+		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+	case "web_search_begin", "web_search_end":
+		spec := toolSpec{native: t.w.Copy(m.Get("call_id").Str), thread: th, callID: t.w.Copy(m.Get("call_id").Str), name: "web_search"}
+		o := obj().String("query", m.Get("query").Str)
+		o.Raw("action", m.Get("action").Raw)
+		spec.args = t.str(o.Bytes())
+		key := "c:" + m.Get("call_id").Str
+		if typ == "web_search_begin" {
+			return t.toolCall(dst, key, &spec, false, agent, c.raw)
+		}
+		res := resultSpec{}
+		if r := m.Get("results"); r.Exists() && r.Type != gjson.Null {
+			res.output = t.w.Copy(r.Raw)
+		}
+		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+	case "view_image_tool_call":
+		path := t.w.Copy(m.Get("path").Str)
+		spec := toolSpec{native: t.w.Copy(m.Get("call_id").Str), thread: th, callID: t.w.Copy(m.Get("call_id").Str), name: "view_image",
+			args: t.str(obj().String("path", path).Bytes())}
+		return t.toolResult(dst, "c:"+m.Get("call_id").Str, &spec, &resultSpec{extra: []part{{Type: universal.PartImage, Path: path}}}, agent, c.raw)
+	case "image_generation_begin", "image_generation_end":
+		spec := toolSpec{native: t.w.Copy(m.Get("call_id").Str), thread: th, callID: t.w.Copy(m.Get("call_id").Str), name: "image_generation"}
+		o := obj()
+		o.OptString("revised_prompt", m.Get("revised_prompt").Str)
+		spec.args = t.str(o.Bytes())
+		key := "c:" + m.Get("call_id").Str
+		if typ == "image_generation_begin" {
+			return t.toolCall(dst, key, &spec, false, agent, c.raw)
+		}
+		res := resultSpec{}
+		if st := m.Get("status").Str; st == "failed" {
+			res.isError, res.failed = true, true
+		}
+		if p := m.Get("saved_path").Str; p != "" {
+			res.extra = []part{{Type: universal.PartImage, Path: t.w.Copy(p)}}
+		}
+		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+	case "collab_agent_spawn_begin", "collab_agent_spawn_end", "collab_agent_interaction_begin", "collab_agent_interaction_end",
+		"collab_waiting_begin", "collab_waiting_end", "collab_close_begin", "collab_close_end", "collab_resume_begin", "collab_resume_end":
+		return t.collabEvent(dst, c, typ, m, th)
+	case "dynamic_tool_call_request", "dynamic_tool_call_response":
+		id := m.Get("call_id").Str
+		if id == "" {
+			id = m.Get("callId").Str
+		}
+		spec := dynamicToolSpec(t, th, id, m)
+		key := "c:" + id
+		if typ == "dynamic_tool_call_request" {
+			return t.toolCall(dst, key, &spec, false, agent, c.raw)
+		}
+		res := resultSpec{output: t.w.Copy(dynamicOutput(m.Get("content_items"))), meta: exitMeta(nil, durationMS(m.Get("duration")), nil)}
+		spec.keep = true
+		if m.Get("success").Type == gjson.False {
+			res.isError, res.failed = true, true
+		}
+		if e := m.Get("error"); e.Type == gjson.String {
+			res.output = t.w.Copy(e.Str)
+		}
+		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+	case "exec_approval_request", "apply_patch_approval_request", "request_user_input", "elicitation_request":
+		if t.format != FormatExec {
+			// On the app-server the matching server request (which the host
+			// must answer) carries the same fact.
+			return dst
+		}
+		return t.legacyRequest(dst, c, typ, m, th)
+	case "guardian_assessment":
+		return t.guardian(dst, c, m)
+	case "token_count":
+		return t.tokenCount(dst, c, m.Get("info"), th)
+	case "error":
+		if !root {
+			return t.status(dst, "", th, "sub_agent_error", t.w.Copy(m.Get("message").Str), nil, agent, c.raw)
+		}
+		return t.emitError(dst, t.w.Copy(m.Get("message").Str), t.w.Copy(errorCode(m.Get("codex_error_info"))), metaOf("codex_error_info", m.Get("codex_error_info")), false, agent, c.raw)
+	case "stream_error":
+		o := obj()
+		o.Raw("codex_error_info", m.Get("codex_error_info").Raw)
+		o.Raw("additional_details", m.Get("additional_details").Raw)
+		return t.emitError(dst, t.w.Copy(m.Get("message").Str), t.w.Copy(errorCode(m.Get("codex_error_info"))), cleanJSON(o.Bytes()), true, agent, c.raw)
+	case "warning", "background_event":
+		return t.status(dst, "", th, typ, t.w.Copy(m.Get("message").Str), nil, agent, c.raw)
+	case "context_compacted":
+		if mode == rest {
+			// The compacted line marks it.
+			return dst
+		}
+		return t.status(dst, "", th, "context_compaction", "", nil, agent, c.raw)
+	case "entered_review_mode":
+		detail := m.Get("user_facing_hint").Str
+		return t.status(dst, t.w.Copy(m.Get("item_id").Str), th, "review_mode_entered", t.w.Copy(detail), metaOf("target", m.Get("target")), agent, c.raw)
+	case "exited_review_mode":
+		ro := m.Get("review_output")
+		return t.status(dst, t.w.Copy(m.Get("item_id").Str), th, "review_mode_exited", t.w.Copy(ro.Get("overall_explanation").Str), metaOf("review_output", ro), agent, c.raw)
+	case "plan_update":
+		return t.planStatus(dst, c, th, m.Get("plan"), m.Get("explanation").Str, "")
+	case "thread_rolled_back":
+		return t.status(dst, "", th, "thread_rolled_back", t.w.Copy(m.Get("num_turns").Raw+" turns"), nil, agent, c.raw)
+	case "sub_agent_activity":
+		meta := obj().String("agent_thread_id", m.Get("agent_thread_id").Str)
+		return t.status(dst, "", th, "sub_agent_"+snake(m.Get("kind").Str), t.w.Copy(m.Get("agent_path").Str), meta.Bytes(), agent, c.raw)
+	case "item_completed":
+		if mode == live {
+			// The legacy events of the same stream carry these facts.
+			return dst
+		}
+		return t.turnItem(dst, c, m.Get("item"), th)
+	}
+	if _, ok := ignoredEventMsgs[typ]; ok {
+		return dst
+	}
+	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown event %q", typ), c.raw)
+}
+
+func messagePhaseMeta(m gjson.Result) []byte {
+	o := obj()
+	if p := m.Get("phase"); p.Type == gjson.String {
+		o.String("phase", p.Str)
+	}
+	if mc := m.Get("memory_citation"); mc.Exists() && mc.Type != gjson.Null {
+		o.Raw("memory_citation", mc.Raw)
+	}
+	if o.Len() == 0 {
+		return nil
+	}
+	return o.Bytes()
+}
+
+// durationMS reads a {secs, nanos} duration in milliseconds.
+func durationMS(d gjson.Result) *int64 {
+	if !d.IsObject() {
+		return nil
+	}
+	ms := d.Get("secs").Int()*1000 + d.Get("nanos").Int()/1_000_000
+	return &ms
+}
+
+func (t *Translator) execCommandSpec(m gjson.Result, thread string) toolSpec {
+	id := m.Get("call_id").Str
+	args := obj().Raw("command", rawOr(m.Get("command"), `""`))
+	if cwd := m.Get("cwd"); cwd.Type == gjson.String {
+		args.String("cwd", cwd.Str)
+	}
+	meta := obj()
+	for _, f := range [...][2]string{{"source", "source"}, {"process_id", "process_id"}, {"parsed_cmd", "parsed_cmd"}} {
+		if v := m.Get(f[0]); v.Exists() && v.Type != gjson.Null {
+			meta.Raw(f[1], v.Raw)
+		}
+	}
+	s := toolSpec{native: t.w.Copy(id), thread: thread, callID: t.w.Copy(id), name: "command_execution", args: t.str(args.Bytes())}
+	if meta.Len() > 0 {
+		s.meta = meta.Bytes()
+	}
+	return s
+}
+
+// sessionConfigured starts the session from a legacy session_configured
+// event.
+func (t *Translator) sessionConfigured(dst []event, c *ctx, m gjson.Result) []event {
+	if t.w.Begun() {
+		return dst
+	}
+	id := m.Get("session_id").Str
+	if id != "" {
+		t.st.Thread = t.w.Copy(id)
+		t.w.SetNativeSessionID(t.st.Thread)
+	}
+	o := obj().String("agent", agentName)
+	o.OptString("thread_id", id)
+	for _, f := range [...][2]string{{"model", "model"}, {"model_provider_id", "model_provider"}, {"cwd", "cwd"},
+		{"approval_policy", "approval_policy"}, {"sandbox_policy", "sandbox"}, {"reasoning_effort", "reasoning_effort"},
+		{"rollout_path", "rollout_path"}, {"forked_from_id", "forked_from_id"}, {"thread_name", "thread_name"}} {
+		if v := m.Get(f[0]); v.Exists() && v.Type != gjson.Null {
+			o.Raw(f[1], v.Raw)
+		}
+	}
+	o.Raw("config", t.st.Meta["config"])
+	return t.w.Begin(dst, o.Bytes(), agent, c.raw)
+}
+
+// liveDelta streams text into the open live message or reasoning item of
+// a legacy stream (its deltas carry no item id).
+func (t *Translator) liveDelta(dst []event, c *ctx, key string, kind uint8, i int, typ universal.PartType, text, thread string) []event {
+	if n := t.item(key); n != nil && n.Done {
+		delete(t.st.Items, key)
+	}
+	m := msgSpec{thread: thread, role: universal.RoleAssistant}
+	if t.item(key) == nil && typ == universal.PartReasoning {
+		vis := universal.VisibilityPublic
+		if key == "live:private" {
+			vis = universal.VisibilityPrivate
+		}
+		m.parts = []part{universal.Reasoning("", vis)}
+		dst = t.startMessage(dst, key, kind, m, agent, c.raw)
+	}
+	return t.messageDelta(dst, key, kind, m, i, typ, text, c.raw)
+}
+
+// liveMessageEnd completes the open live item with the full text.
+func (t *Translator) liveMessageEnd(dst []event, c *ctx, key string, kind uint8, text string, typ universal.PartType, thread string, meta []byte) []event {
+	p := part{Type: typ, Metadata: meta}
+	if typ == universal.PartReasoning {
+		p.Visibility = universal.VisibilityPublic
+		if key == "live:private" {
+			p.Visibility = universal.VisibilityPrivate
+		}
+	}
+	p.SetStreamed(t.w.Copy(text))
+	if n := t.item(key); n != nil && n.Done {
+		delete(t.st.Items, key)
+	}
+	dst = t.completeMessage(dst, key, kind, msgSpec{thread: thread, role: universal.RoleAssistant, parts: []part{p}}, agent, c.raw)
+	delete(t.st.Items, key)
+	return dst
+}
+
+// collabEvent maps the begin/end events of sub-agent tools.
+func (t *Translator) collabEvent(dst []event, c *ctx, typ string, m gjson.Result, thread string) []event {
+	id := m.Get("call_id").Str
+	key := "c:" + id
+	name := "send_input"
+	switch {
+	case strings.HasPrefix(typ, "collab_agent_spawn"):
+		name = "spawn_agent"
+	case strings.HasPrefix(typ, "collab_waiting"):
+		name = "wait"
+	case strings.HasPrefix(typ, "collab_close"):
+		name = "close_agent"
+	case strings.HasPrefix(typ, "collab_resume"):
+		name = "resume_agent"
+	}
+	args := obj()
+	if p := m.Get("prompt"); p.Type == gjson.String {
+		args.String("prompt", p.Str)
+	}
+	var receivers []string
+	for _, f := range [...]string{"receiver_thread_id", "new_thread_id"} {
+		if r := m.Get(f); r.Type == gjson.String && r.Str != "" {
+			receivers = append(receivers, r.Str)
+		}
+	}
+	m.Get("receiver_thread_ids").ForEach(func(_, r gjson.Result) bool {
+		receivers = append(receivers, r.Str)
+		return true
+	})
+	if len(receivers) > 0 && !strings.HasPrefix(typ, "collab_agent_spawn") {
+		args.Strings("receiver_thread_ids", receivers)
+	}
+	spec := toolSpec{native: t.w.Copy(id), thread: thread, callID: t.w.Copy(id), name: name, args: t.str(args.Bytes())}
+	dst, _ = t.collabCall(dst, c, key, &spec, !strings.HasSuffix(typ, "_begin"), receivers)
+	if strings.HasSuffix(typ, "_begin") {
+		return dst
+	}
+	// The output: what the agents said, or whom the call reached.
+	var msgs []string
+	m.Get("agent_statuses").ForEach(func(_, a gjson.Result) bool {
+		msgs = agentMessages(a.Get("status"), msgs)
+		return true
+	})
+	m.Get("statuses").ForEach(func(_, st gjson.Result) bool {
+		msgs = agentMessages(st, msgs)
+		return true
+	})
+	if len(msgs) == 0 {
+		msgs = agentMessages(m.Get("status"), msgs)
+	}
+	out := strings.Join(msgs, "\n")
+	if out == "" {
+		out = strings.Join(receivers, "\n")
+	}
+	res := resultSpec{output: t.w.Copy(out)}
+	spec.keep = true
+	return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+}
+
+// legacyRequest maps the approval and question events of the pre-0.44 exec
+// stream (it has no server requests).
+func (t *Translator) legacyRequest(dst []event, c *ctx, typ string, m gjson.Result, thread string) []event {
+	id := m.Get("call_id").Str
+	if id == "" {
+		id = m.Get("id").Str
+	}
+	key := "e" + typ + ":" + id
+	req := &request{ID: t.w.Copy(id), Method: typ, CallID: t.w.Copy(m.Get("call_id").Str)}
+	if n := t.item("c:" + req.CallID); n != nil {
+		req.Item = n.ID
+	}
+	o := obj().String("event", typ)
+	for _, f := range [...]string{"reason", "cwd", "command", "changes", "grant_root", "questions", "server_name", "message"} {
+		if v := m.Get(f); v.Exists() && v.Type != gjson.Null {
+			o.Raw(f, v.Raw)
+		}
+	}
+	switch typ {
+	case "exec_approval_request":
+		req.Action = t.w.Copy(joinArgv(m.Get("command")))
+		return t.requestPermission(dst, key, req, o.Bytes(), agent, c.raw)
+	case "apply_patch_approval_request":
+		var paths []string
+		m.Get("changes").ForEach(func(k, _ gjson.Result) bool {
+			paths = append(paths, k.Str)
+			return true
+		})
+		req.Action = t.w.Copy("edit " + strings.Join(paths, ", "))
+		return t.requestPermission(dst, key, req, o.Bytes(), agent, c.raw)
+	case "request_user_input":
+		var qs []string
+		m.Get("questions").ForEach(func(_, q gjson.Result) bool {
+			qs = append(qs, q.Get("question").Str)
+			return true
+		})
+		req.Prompt = t.w.Copy(strings.Join(qs, "\n"))
+	default:
+		req.Prompt = t.w.Copy(m.Get("message").Str)
+	}
+	req.Options = []string{}
+	_ = thread
+	return t.askQuestion(dst, key, req, o.Bytes(), agent, c.raw)
+}
+
+// guardian maps the automatic reviewer's assessment of an action: a
+// permission asked of the reviewer and its decision.
+func (t *Translator) guardian(dst []event, c *ctx, m gjson.Result) []event {
+	id := m.Get("id").Str
+	key := "g" + id
+	target := m.Get("target_item_id").Str
+	act := m.Get("action")
+	action := act.Get("command").String()
+	if action == "" {
+		switch act.Get("type").Str {
+		case "apply_patch":
+			action = "edit " + joinArgv(act.Get("files"))
+		case "mcp_tool_call":
+			action = "mcp__" + act.Get("server").Str + "__" + act.Get("tool_name").Str
+		default:
+			action = act.Get("type").Str
+		}
+	}
+	req := &request{ID: t.w.Copy("guardian:" + id), Action: t.w.Copy(action), CallID: t.w.Copy(target)}
+	if n := t.item("c:" + target); n != nil {
+		req.Item = n.ID
+	}
+	if r := t.st.Reqs[key]; r != nil {
+		req = r
+	}
+	st := m.Get("status").Str
+	meta := obj().String("decided_by", "reviewer")
+	meta.OptString("status", st)
+	for _, f := range [...]string{"risk_level", "user_authorization", "rationale", "decision_source"} {
+		if v := m.Get(f); v.Exists() && v.Type != gjson.Null {
+			meta.Raw(f, v.Raw)
+		}
+	}
+	meta.Raw("action", act.Raw)
+	if !t.w.PermissionPending(req.ID) {
+		dst = t.requestPermission(dst, key, req, meta.Bytes(), agent, c.raw)
+	}
+	switch st {
+	case "approved":
+		return t.resolvePermission(dst, key, true, meta.Bytes(), agent, c.raw)
+	case "denied", "timed_out", "timedOut", "aborted":
+		return t.resolvePermission(dst, key, false, meta.Bytes(), agent, c.raw)
+	}
+	return dst
+}
+
+// tokenCount maps a token_count event: only a running total that moved is
+// reported (the same totals are re-sent many times).
+func (t *Translator) tokenCount(dst []event, c *ctx, info gjson.Result, thread string) []event {
+	if t.st.Records || !info.IsObject() {
+		return dst
+	}
+	total := readUsage(info.Get("total_token_usage"), &snakeUsage)
+	if total.empty() {
+		return dst
+	}
+	prevKey := "t:" + thread
+	if prev := t.st.Usage[prevKey]; prev != nil && prev.equal(&total) {
+		return dst
+	}
+	t.st.Usage[prevKey] = &total
+	window := intPtr(info.Get("model_context_window"))
+	turn := t.w.Turn()
+	if last := info.Get("last_token_usage"); last.IsObject() {
+		dst = t.usage(dst, turn, universal.ScopeCall, readUsage(last, &snakeUsage), window, c.raw)
+	}
+	if !t.isRoot(thread) {
+		return dst
+	}
+	return t.usage(dst, turn, universal.ScopeSession, total, window, c.raw)
+}
+
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

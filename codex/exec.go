@@ -1,0 +1,313 @@
+package codex
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// exec translates one line of codex exec --json output.
+func (t *Translator) exec(dst []event, c *ctx, s string) []event {
+	r := gjson.GetMany(s, "type", "item", "msg", "prompt", "thread_id")
+	typ, item, msg, prompt := r[0], r[1], r[2], r[3]
+	if typ.Type != gjson.String {
+		return t.execLegacy(dst, c, s, msg, prompt)
+	}
+	if typ.Str != "turn.failed" {
+		// Whatever follows an error line other than turn.failed shows the
+		// error was retried.
+		dst = t.execFlushError(dst, true)
+	}
+	switch typ.Str {
+	case "thread.started":
+		return t.execThread(dst, c, r[4].Str)
+	case "turn.started":
+		return t.execTurn(dst, c)
+	case "turn.completed":
+		dst = t.execEnsureTurn(dst)
+		dst = t.execUsage(dst, c, gjson.Get(s, "usage"))
+		return t.endTurn(dst, "", universal.TurnCompleted, nil, agent, c.raw)
+	case "turn.failed":
+		dst = t.execEnsureTurn(dst)
+		e := gjson.Get(s, "error")
+		msg := e.Get("message").Str
+		if h := t.st.HeldErr; h != nil && h.Text == msg {
+			dst = t.execFlushError(dst, false)
+		} else {
+			dst = t.execFlushError(dst, false)
+			dst = t.emitError(dst, t.w.Copy(msg), "", nil, false, agent, c.raw)
+		}
+		return t.endTurn(dst, "", universal.TurnError, metaOf("error", e), agent, c.raw)
+	case "error":
+		msg := gjson.Get(s, "message").Str
+		if strings.HasPrefix(msg, "Reconnecting...") {
+			dst = t.execEnsureSession(dst)
+			return t.emitError(dst, t.w.Copy(msg), "", nil, true, agent, c.raw)
+		}
+		t.st.HeldErr = &held{Text: strings.Clone(msg), Raw: string(c.raw)}
+		return dst
+	case "item.started", "item.updated", "item.completed":
+		dst = t.execEnsureTurn(dst)
+		return t.execItem(dst, c, item, typ.Str)
+	case "item.plan.delta":
+		dst = t.execEnsureTurn(dst)
+		key := t.execKey(gjson.Get(s, "item_id").Str)
+		m := msgSpec{native: t.w.Copy(gjson.Get(s, "item_id").Str), role: universal.RoleAssistant}
+		return t.messageDelta(dst, key, kindMessage, m, 0, universal.PartText, gjson.Get(s, "delta").Str, c.raw)
+	case "request_user_input":
+		dst = t.execEnsureTurn(dst)
+		p := gjson.Parse(s)
+		return t.userInputRequest(dst, c, "q"+p.Get("id").Raw, t.w.Copy(idString(p.Get("id"))), "", p)
+	}
+	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown exec event %q", typ.Str), c.raw)
+}
+
+// execFlushError emits an error line held back: retried when a later line
+// other than turn.failed followed it.
+func (t *Translator) execFlushError(dst []event, retried bool) []event {
+	h := t.st.HeldErr
+	if h == nil {
+		return dst
+	}
+	t.st.HeldErr = nil
+	dst = t.execEnsureSession(dst)
+	return t.emitError(dst, t.w.Copy(h.Text), "", nil, retried, agent, []byte(h.Raw))
+}
+
+func (t *Translator) execEnsureSession(dst []event) []event {
+	if t.st.Proc == 0 {
+		t.st.Proc = 1
+	}
+	return t.ensureSession(dst, "")
+}
+
+// execThread handles thread.started: the session starts on the first one;
+// later ones (codex exec resume) start the next process's turn.
+func (t *Translator) execThread(dst []event, c *ctx, id string) []event {
+	if id == "" {
+		return t.w.Unparsed(dst, c.loc, errors.New("codex: thread.started without a thread_id"), c.raw)
+	}
+	if t.w.Begun() {
+		// A new process. A turn it left open (an interrupted run emits no
+		// terminal event) ends now.
+		t.st.Proc++
+		if t.w.Turn() != "" {
+			dst = t.endTurn(dst, "", universal.TurnInterrupted, nil, daemon, nil)
+		}
+		return dst
+	}
+	t.st.Proc = 1
+	t.st.Thread = t.w.Copy(id)
+	t.w.SetNativeSessionID(t.st.Thread)
+	o := obj().String("agent", agentName).String("thread_id", id)
+	o.Raw("config", t.st.Meta["config"])
+	return t.w.Begin(dst, o.Bytes(), agent, c.raw)
+}
+
+func (t *Translator) execTurnID() string {
+	if t.st.Thread == "" {
+		return ""
+	}
+	return t.st.Thread + ":" + strconv.Itoa(t.st.Proc)
+}
+
+func (t *Translator) execTurn(dst []event, c *ctx) []event {
+	dst = t.execEnsureSession(dst)
+	if t.w.Turn() != "" {
+		dst = t.endTurn(dst, "", universal.TurnInterrupted, nil, daemon, nil)
+	}
+	dst = t.startTurn(dst, t.execTurnID(), nil, agent, c.raw)
+	// codex exec does not echo the prompt: the host's becomes the turn's
+	// user message.
+	return t.flushPrompts(dst, nil)
+}
+
+// execEnsureTurn opens a turn for output that arrives outside one.
+func (t *Translator) execEnsureTurn(dst []event) []event {
+	dst = t.execEnsureSession(dst)
+	if t.w.Turn() == "" {
+		dst = t.startTurn(dst, t.execTurnID(), nil, daemon, nil)
+		dst = t.flushPrompts(dst, nil)
+	}
+	return dst
+}
+
+// execUsage reports turn.completed usage: the thread's running total
+// (session scope) and, when the previous total is known, the turn's share.
+func (t *Translator) execUsage(dst []event, c *ctx, u gjson.Result) []event {
+	if !u.IsObject() {
+		return dst
+	}
+	vals := readUsage(u, &snakeUsage)
+	turn := t.w.Turn()
+	if prev := t.st.Usage[t.st.Thread]; prev != nil {
+		dst = t.usage(dst, turn, universal.ScopeTurn, vals.minus(prev), nil, c.raw)
+	}
+	t.st.Usage[t.st.Thread] = &vals
+	return t.usage(dst, turn, universal.ScopeSession, vals, nil, c.raw)
+}
+
+// execKey returns the key of an exec item: ids restart at item_0 in every
+// process, so they are scoped by the process ordinal.
+func (t *Translator) execKey(id string) string {
+	return strconv.Itoa(t.st.Proc) + ":" + id
+}
+
+// execItem maps item.started/updated/completed.
+func (t *Translator) execItem(dst []event, c *ctx, it gjson.Result, ev string) []event {
+	typ := it.Get("type").Str
+	if typ == "" {
+		typ = it.Get("item_type").Str // ≤ 0.44
+	}
+	id := it.Get("id").Str // the first "id" wins (web_search repeats the key)
+	if id == "" {
+		return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: %s item without an id", typ), c.raw)
+	}
+	key := t.execKey(id)
+	native := t.w.Copy(id)
+	final := ev == "item.completed"
+	callID := t.w.Copy(key)
+	switch typ {
+	case "agent_message", "assistant_message", "plan":
+		var meta []byte
+		if typ == "plan" {
+			meta = []byte(`{"type":"plan"}`)
+		}
+		return t.execText(dst, c, key, native, kindMessage, universal.PartText, it.Get("text").Str, meta, final)
+	case "reasoning":
+		return t.execText(dst, c, key, native, kindReasoning, universal.PartReasoning, it.Get("text").Str, nil, final)
+	case "command_execution":
+		spec := toolSpec{native: native, callID: callID, name: "command_execution",
+			args: t.str(obj().Raw("command", rawOr(it.Get("command"), `""`)).Bytes())}
+		if !final {
+			return t.toolCall(dst, key, &spec, false, agent, c.raw)
+		}
+		st := it.Get("status").Str
+		res := t.commandResult(it.Get("aggregated_output").Str, st, intPtr(it.Get("exit_code")), nil)
+		if st == "declined" {
+			// The decision came before the (empty) result.
+			dst = t.toolCall(dst, key, &spec, true, agent, c.raw)
+			dst = t.reviewerDeclined(dst, c, key, spec.args)
+		}
+		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+	case "file_change":
+		spec := toolSpec{native: native, callID: callID, name: "file_change"}
+		spec.args, spec.extra = t.fileChanges(it.Get("changes"))
+		if !final {
+			return t.toolCall(dst, key, &spec, false, agent, c.raw)
+		}
+		res := patchResult(it.Get("status").Str)
+		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+	case "mcp_tool_call":
+		spec := toolSpec{native: native, callID: callID,
+			name: t.w.Copy("mcp__" + it.Get("server").Str + "__" + it.Get("tool").Str),
+			args: t.w.Copy(argsJSON(it.Get("arguments")))}
+		if !final {
+			return t.toolCall(dst, key, &spec, false, agent, c.raw)
+		}
+		res := mcpResult(t, it.Get("result"), it.Get("error"), it.Get("status").Str, nil, "structured_content")
+		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+	case "web_search":
+		spec := toolSpec{native: native, callID: callID, name: "web_search"}
+		o := obj().String("query", it.Get("query").Str)
+		o.Raw("action", it.Get("action").Raw)
+		spec.args = t.str(o.Bytes())
+		if ws := secondID(it); ws != "" {
+			spec.meta = obj().String("provider_id", ws).Bytes()
+		}
+		if !final {
+			return t.toolCall(dst, key, &spec, false, agent, c.raw)
+		}
+		return t.toolResult(dst, key, &spec, &resultSpec{}, agent, c.raw)
+	case "todo_list":
+		return t.planStatus(dst, c, "", it.Get("items"), "", native)
+	case "collab_tool_call":
+		return t.collabItem(dst, c, key, native, "", it, final, snakeCollab)
+	case "error":
+		if !final {
+			return dst
+		}
+		return t.status(dst, native, "", "warning", t.w.Copy(it.Get("message").Str), nil, agent, c.raw)
+	}
+	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown exec item type %q", typ), c.raw)
+}
+
+// secondID returns the value of a second "id" key in an object (exec
+// web_search items carry the exec id first and the provider's id second;
+// gjson paths only ever see the first).
+func secondID(it gjson.Result) string {
+	seen := 0
+	id := ""
+	it.ForEach(func(k, v gjson.Result) bool {
+		if k.Str == "id" {
+			seen++
+			if seen == 2 {
+				id = v.Str
+				return false
+			}
+		}
+		return true
+	})
+	return id
+}
+
+// execText maps an exec message or reasoning item. Exec reports them
+// complete; started/updated snapshots (when a version sends them) stream
+// the text they add.
+func (t *Translator) execText(dst []event, c *ctx, key, native string, kind uint8, typ universal.PartType, text string, meta []byte, final bool) []event {
+	m := msgSpec{native: native, role: universal.RoleAssistant}
+	p := part{Type: typ, Metadata: meta}
+	if typ == universal.PartReasoning {
+		p.Visibility = universal.VisibilityPublic
+	}
+	if final {
+		p.SetStreamed(t.w.Copy(text))
+		m.parts = []part{p}
+		return t.completeMessage(dst, key, kind, m, agent, c.raw)
+	}
+	m.parts = []part{p}
+	dst = t.startMessage(dst, key, kind, m, agent, c.raw)
+	n := t.item(key)
+	if n == nil || n.Done {
+		return dst
+	}
+	if sofar := t.w.StreamedText(n.ID, 0); strings.HasPrefix(text, sofar) {
+		dst = t.w.Delta(dst, n.ID, 0, typ, text[len(sofar):], agent, c.raw)
+	}
+	return dst
+}
+
+// reviewerDeclined reports a command the automatic reviewer refused (exec
+// has no approval requests: the declined item is all there is).
+func (t *Translator) reviewerDeclined(dst []event, c *ctx, key, args string) []event {
+	n := t.item(key)
+	if n == nil {
+		return dst
+	}
+	req := &request{ID: n.CallID, Action: gjson.Get(args, "command").String(), Item: n.ID, CallID: n.CallID}
+	pk := "d" + key
+	dst = t.requestPermission(dst, pk, req, []byte(`{"source":"exec item status"}`), daemon, c.raw)
+	return t.resolvePermission(dst, pk, false, []byte(`{"decision":"declined","decided_by":"reviewer"}`), agent, c.raw)
+}
+
+// execLegacy handles lines of the pre-0.44 exec output: a configuration
+// summary, the prompt, and {"id","msg"} events.
+func (t *Translator) execLegacy(dst []event, c *ctx, s string, msg, prompt gjson.Result) []event {
+	switch {
+	case msg.IsObject():
+		dst = t.execFlushError(dst, true)
+		return t.eventMsg(dst, c, msg, live, "")
+	case prompt.Type == gjson.String:
+		t.st.Held = append(t.st.Held, held{Text: strings.Clone(prompt.Str), Raw: string(c.raw), Src: srcPrompt})
+		return dst
+	case !t.w.Begun() && gjson.Parse(s).IsObject():
+		// The configuration summary printed before the first event.
+		t.st.Meta["config"] = strings.Clone(s)
+		return dst
+	}
+	return t.w.Unparsed(dst, c.loc, errors.New("codex: exec line without a type"), c.raw)
+}

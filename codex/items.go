@@ -1,0 +1,552 @@
+package codex
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// v2Item handles item/started (final false) and item/completed (final
+// true) for an app-server v2 ThreadItem.
+func (t *Translator) v2Item(dst []event, c *ctx, thread string, it gjson.Result, final bool) []event {
+	typ := it.Get("type").Str
+	id := it.Get("id").Str
+	if id == "" && typ != "contextCompaction" {
+		return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: %s item without an id", typ), c.raw)
+	}
+	key := t.key(thread, id)
+	th := t.copyThread(thread)
+	native := t.w.Copy(id)
+	switch typ {
+	case "userMessage":
+		return t.userMessage(dst, c, key, native, th, it.Get("content"), final, "text")
+	case "agentMessage", "plan":
+		m := msgSpec{native: native, thread: th, role: universal.RoleAssistant}
+		p := universal.Text(t.w.Copy(it.Get("text").Str))
+		p.Metadata = agentMessageMeta(it, typ)
+		m.parts = []part{p}
+		if !final {
+			return t.startMessage(dst, key, kindMessage, m, agent, c.raw)
+		}
+		return t.completeMessage(dst, key, kindMessage, m, agent, c.raw)
+	case "reasoning":
+		return t.reasoningItem(dst, c, key, native, th, it.Get("summary"), it.Get("content"), final)
+	case "commandExecution":
+		return t.commandItem(dst, c, key, native, th, it, final)
+	case "fileChange":
+		spec := toolSpec{native: native, thread: th, callID: native, name: "file_change"}
+		spec.args, spec.extra = t.fileChanges(it.Get("changes"))
+		if !final {
+			return t.toolCall(dst, key, &spec, false, agent, c.raw)
+		}
+		st := it.Get("status").Str
+		res := patchResult(st)
+		return t.finishTool(dst, c, key, &spec, &res, st == "declined", st)
+	case "mcpToolCall":
+		spec := toolSpec{native: native, thread: th, callID: native,
+			name: t.w.Copy("mcp__" + it.Get("server").Str + "__" + it.Get("tool").Str),
+			args: t.w.Copy(argsJSON(it.Get("arguments")))}
+		if !final {
+			return t.toolCall(dst, key, &spec, false, agent, c.raw)
+		}
+		res := mcpResult(t, it.Get("result"), it.Get("error"), it.Get("status").Str, intPtr(it.Get("durationMs")), "structuredContent")
+		return t.finishTool(dst, c, key, &spec, &res, false, "")
+	case "dynamicToolCall":
+		spec := dynamicToolSpec(t, th, id, it)
+		if !final {
+			return t.toolCall(dst, key, &spec, false, agent, c.raw)
+		}
+		res := resultSpec{output: t.w.Copy(dynamicOutput(it.Get("contentItems"))), meta: exitMeta(nil, intPtr(it.Get("durationMs")), nil)}
+		if it.Get("success").Type == gjson.False || it.Get("status").Str == "failed" {
+			res.isError, res.failed = true, true
+		}
+		return t.finishTool(dst, c, key, &spec, &res, false, "")
+	case "collabAgentToolCall":
+		return t.collabItem(dst, c, key, native, th, it, final, camelCollab)
+	case "webSearch":
+		spec := toolSpec{native: native, thread: th, callID: native, name: "web_search"}
+		o := obj().String("query", it.Get("query").Str)
+		o.Raw("action", it.Get("action").Raw)
+		spec.args = t.str(o.Bytes())
+		if !final {
+			return t.toolCall(dst, key, &spec, false, agent, c.raw)
+		}
+		res := resultSpec{}
+		if r := it.Get("results"); r.Exists() && r.Type != gjson.Null {
+			res.output = t.w.Copy(r.Raw)
+		}
+		return t.finishTool(dst, c, key, &spec, &res, false, "")
+	case "imageView":
+		path := t.w.Copy(it.Get("path").Str)
+		spec := toolSpec{native: native, thread: th, callID: native, name: "view_image",
+			args: t.str(obj().String("path", path).Bytes())}
+		if !final {
+			return t.toolCall(dst, key, &spec, false, agent, c.raw)
+		}
+		res := resultSpec{extra: []part{{Type: universal.PartImage, Path: path}}}
+		return t.finishTool(dst, c, key, &spec, &res, false, "")
+	case "imageGeneration":
+		spec := toolSpec{native: native, thread: th, callID: native, name: "image_generation"}
+		o := obj()
+		o.OptString("revised_prompt", it.Get("revisedPrompt").Str)
+		spec.args = t.str(o.Bytes())
+		if !final {
+			return t.toolCall(dst, key, &spec, false, agent, c.raw)
+		}
+		st := it.Get("status").Str
+		res := resultSpec{meta: metaOf("failure", it.Get("failure"))}
+		if f := it.Get("failure"); (f.Exists() && f.Type != gjson.Null) || st == "failed" {
+			res.isError, res.failed = true, true
+		}
+		if p := it.Get("savedPath").Str; p != "" {
+			res.extra = []part{{Type: universal.PartImage, Path: t.w.Copy(p)}}
+		}
+		return t.finishTool(dst, c, key, &spec, &res, false, "")
+	case "enteredReviewMode", "exitedReviewMode", "contextCompaction", "subAgentActivity", "sleep", "hookPrompt", "functionCallOutput":
+		if !final {
+			// Shown once, when complete.
+			return dst
+		}
+		return t.simpleItem(dst, c, native, th, typ, it)
+	}
+	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown item type %q", typ), c.raw)
+}
+
+// agentMessageMeta keeps an agent message's phase and other annotations.
+func agentMessageMeta(it gjson.Result, typ string) []byte {
+	o := obj()
+	if typ == "plan" {
+		o.String("type", "plan")
+	}
+	for _, f := range [...][2]string{{"phase", "phase"}, {"memoryCitation", "memory_citation"}, {"moderation", "moderation"}, {"delivery", "delivery"}, {"questions", "questions"}} {
+		if v := it.Get(f[0]); v.Exists() && v.Type != gjson.Null {
+			o.Raw(f[1], v.Raw)
+		}
+	}
+	if o.Len() == 0 {
+		return nil
+	}
+	return o.Bytes()
+}
+
+func statusMeta(status string) []byte {
+	if status == "" || status == "completed" {
+		return nil
+	}
+	return obj().String("status", status).Bytes()
+}
+
+// userMessage maps a user message item (v2 userMessage content, or a
+// rollout UserMessage) to a user message.
+func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string, content gjson.Result, final bool, textType string) []event {
+	if n := t.item(key); n != nil && n.Done {
+		return dst
+	}
+	root := t.isRoot(thread)
+	var parts []part
+	var text strings.Builder
+	content.ForEach(func(_, v gjson.Result) bool {
+		switch v.Get("type").Str {
+		case textType, "input_text":
+			s := v.Get("text").Str
+			if text.Len() > 0 {
+				text.WriteByte('\n')
+			}
+			text.WriteString(s)
+			p := universal.Text(t.w.Copy(s))
+			if root && t.format != FormatRollout {
+				p.Metadata = echoMeta
+			}
+			parts = append(parts, p)
+		case "image", "input_image":
+			u := v.Get("url").Str
+			if u == "" {
+				u = v.Get("image_url").Str
+			}
+			if u == "" {
+				u = v.Get("fileId").Str
+			}
+			parts = append(parts, part{Type: universal.PartImage, Path: t.w.Copy(u)})
+		case "localImage", "local_image":
+			parts = append(parts, part{Type: universal.PartImage, Path: t.w.Copy(v.Get("path").Str)})
+		default:
+			parts = append(parts, part{Type: universal.PartJSON, JSON: []byte(t.w.Copy(v.Raw))})
+		}
+		return true
+	})
+	m := msgSpec{native: native, thread: thread, role: universal.RoleUser, parts: parts}
+	if !final {
+		start := make([]part, len(parts))
+		for i, p := range parts {
+			if p.Type == universal.PartText {
+				p.Text = ""
+			}
+			start[i] = p
+		}
+		m.parts = start
+		return t.startMessage(dst, key, kindMessage, m, agent, c.raw)
+	}
+	if root {
+		t.userSeen(text.String())
+	}
+	return t.completeMessage(dst, key, kindMessage, m, agent, c.raw)
+}
+
+// reasoningItem starts or completes a reasoning item. Summary sections and
+// raw content sections are separate reasoning parts (public and private),
+// in the order they first streamed.
+func (t *Translator) reasoningItem(dst []event, c *ctx, key, native, thread string, summary, content gjson.Result, final bool) []event {
+	m := msgSpec{native: native, thread: thread, role: universal.RoleAssistant}
+	if !final {
+		return t.startMessage(dst, key, kindReasoning, m, agent, c.raw)
+	}
+	n := t.item(key)
+	var sums, raws []string
+	collect := func(r gjson.Result, out *[]string) {
+		r.ForEach(func(_, v gjson.Result) bool {
+			s := v.Str
+			if v.IsObject() {
+				s = v.Get("text").Str
+			}
+			*out = append(*out, t.w.Copy(s))
+			return true
+		})
+	}
+	collect(summary, &sums)
+	collect(content, &raws)
+	m.parts = reasoningParts(n, sums, raws)
+	return t.completeMessage(dst, key, kindReasoning, m, agent, c.raw)
+}
+
+// reasoningParts orders the final reasoning sections as they streamed.
+func reasoningParts(n *nitem, sums, raws []string) []part {
+	var parts []part
+	usedS := make([]bool, len(sums))
+	usedR := make([]bool, len(raws))
+	add := func(idx int) {
+		switch {
+		case idx >= 0 && idx < len(sums):
+			parts = append(parts, universal.Reasoning(sums[idx], universal.VisibilityPublic))
+			usedS[idx] = true
+		case idx >= 0:
+			parts = append(parts, universal.Reasoning("", universal.VisibilityPublic))
+		case -1-idx < len(raws):
+			parts = append(parts, universal.Reasoning(raws[-1-idx], universal.VisibilityPrivate))
+			usedR[-1-idx] = true
+		default:
+			parts = append(parts, universal.Reasoning("", universal.VisibilityPrivate))
+		}
+	}
+	if n != nil {
+		for _, idx := range n.Parts {
+			add(idx)
+		}
+	}
+	for i := range sums {
+		if !usedS[i] {
+			add(i)
+		}
+	}
+	for i := range raws {
+		if !usedR[i] {
+			add(-1 - i)
+		}
+	}
+	return parts
+}
+
+// reasoningDelta streams a summary (idx ≥ 0) or raw content (idx < 0)
+// section of a reasoning item.
+func (t *Translator) reasoningDelta(dst []event, c *ctx, thread, id string, idx int, text string) []event {
+	if text == "" {
+		return dst
+	}
+	key := t.key(thread, id)
+	n := t.item(key)
+	if n == nil {
+		m := msgSpec{native: t.w.Copy(id), thread: t.copyThread(thread), role: universal.RoleAssistant}
+		dst = t.startMessage(dst, key, kindReasoning, m, daemon, c.raw)
+		n = t.item(key)
+	}
+	if n.Done {
+		return dst
+	}
+	pi := -1
+	for i, x := range n.Parts {
+		if x == idx {
+			pi = i
+		}
+	}
+	if pi < 0 {
+		pi = len(n.Parts)
+		n.Parts = append(n.Parts, idx)
+	}
+	return t.w.Delta(dst, n.ID, pi, universal.PartReasoning, text, agent, c.raw)
+}
+
+// commandItem maps a v2 commandExecution.
+func (t *Translator) commandItem(dst []event, c *ctx, key, native, thread string, it gjson.Result, final bool) []event {
+	args := obj().Raw("command", rawOr(it.Get("command"), `""`))
+	if cwd := it.Get("cwd"); cwd.Type == gjson.String {
+		args.String("cwd", cwd.Str)
+	}
+	meta := obj()
+	for _, f := range [...][2]string{{"source", "source"}, {"processId", "process_id"}, {"commandActions", "command_actions"}, {"pluginId", "plugin_id"}, {"scriptPath", "script_path"}} {
+		if v := it.Get(f[0]); v.Exists() && v.Type != gjson.Null {
+			meta.Raw(f[1], v.Raw)
+		}
+	}
+	spec := toolSpec{native: native, thread: thread, callID: native, name: "command_execution",
+		args: t.str(args.Bytes())}
+	if meta.Len() > 0 {
+		spec.meta = meta.Bytes()
+	}
+	if !final {
+		return t.toolCall(dst, key, &spec, false, agent, c.raw)
+	}
+	st := it.Get("status").Str
+	res := t.commandResult(it.Get("aggregatedOutput").Str, st, intPtr(it.Get("exitCode")), intPtr(it.Get("durationMs")))
+	return t.finishTool(dst, c, key, &spec, &res, st == "declined", st)
+}
+
+// finishTool completes a tool and settles a permission that waited for its
+// outcome.
+func (t *Translator) finishTool(dst []event, c *ctx, key string, spec *toolSpec, res *resultSpec, declined bool, status string) []event {
+	if n := t.item(key); n != nil {
+		dst = t.settlePermission(dst, n, declined, status, c.raw)
+	}
+	return t.toolResult(dst, key, spec, res, agent, c.raw)
+}
+
+// fileChanges maps the changes of a patch to the call's arguments and
+// file_ref parts. It reads both the v2 shape (a list of {path, kind:{type},
+// diff}) and the legacy one (an object path → {type, content|unified_diff}).
+func (t *Translator) fileChanges(changes gjson.Result) (string, []part) {
+	var refs []part
+	var b []byte
+	b = append(b, `{"changes":[`...)
+	add := func(path string, kind string, diff string, move string) {
+		if len(refs) > 0 {
+			b = append(b, ',')
+		}
+		o := obj().String("path", path).String("kind", kind)
+		o.OptString("move_path", move)
+		b = append(b, o.Bytes()...)
+		p := part{Type: universal.PartFileRef, Path: t.w.Copy(path), Action: universal.FilePatch, Diff: t.w.Copy(diff)}
+		if kind == "add" || kind == "delete" {
+			p.Action = universal.FileWrite
+		}
+		pm := obj().String("kind", kind)
+		pm.OptString("move_path", move)
+		p.Metadata = pm.Bytes()
+		refs = append(refs, p)
+	}
+	if changes.IsArray() {
+		changes.ForEach(func(_, ch gjson.Result) bool {
+			k := ch.Get("kind")
+			kind := k.Str
+			if k.IsObject() {
+				kind = k.Get("type").Str
+			}
+			add(ch.Get("path").Str, kind, ch.Get("diff").Str, k.Get("move_path").Str)
+			return true
+		})
+	} else {
+		changes.ForEach(func(path, ch gjson.Result) bool {
+			diff := ch.Get("unified_diff").Str
+			if diff == "" {
+				diff = ch.Get("content").Str
+			}
+			add(path.Str, ch.Get("type").Str, diff, ch.Get("move_path").Str)
+			return true
+		})
+	}
+	b = append(b, "]}"...)
+	return t.str(b), refs
+}
+
+// argsJSON returns tool arguments as JSON text: a JSON string that holds
+// JSON is unwrapped, anything else is kept as it is.
+func argsJSON(a gjson.Result) string {
+	switch a.Type {
+	case gjson.String:
+		if gjson.Valid(a.Str) {
+			return a.Str
+		}
+		return a.Raw
+	case gjson.Null:
+		return "{}"
+	}
+	if !a.Exists() {
+		return "{}"
+	}
+	return a.Raw
+}
+
+// mcpResult maps an MCP tool result: text content as output, structured
+// content as metadata, an error as is_error.
+func mcpResult(t *Translator, result, errv gjson.Result, status string, durationMS *int64, structured string) resultSpec {
+	var res resultSpec
+	res.output = t.w.Copy(joinTexts(result.Get("content"), "text"))
+	extra := map[string]string{}
+	if s := result.Get(structured); s.Exists() && s.Type != gjson.Null {
+		extra["structured_content"] = s.Raw
+	}
+	if result.Get("isError").Bool() {
+		res.isError = true
+	}
+	if errv.Exists() && errv.Type != gjson.Null {
+		msg := errv.Get("message").Str
+		if errv.Type == gjson.String {
+			msg = errv.Str
+		}
+		res.output = t.w.Copy(msg)
+		res.isError, res.failed = true, true
+	}
+	if status == "failed" {
+		res.isError, res.failed = true, true
+	}
+	res.meta = exitMeta(nil, durationMS, extra)
+	return res
+}
+
+func dynamicToolSpec(t *Translator, thread, id string, it gjson.Result) toolSpec {
+	name := it.Get("tool").Str
+	if ns := it.Get("namespace").Str; ns != "" {
+		name = ns + "__" + name
+	}
+	return toolSpec{native: t.w.Copy(id), thread: t.copyThread(thread), callID: t.w.Copy(id), name: t.w.Copy(name),
+		args: t.w.Copy(argsJSON(it.Get("arguments")))}
+}
+
+// dynamicOutput joins the text of dynamic tool output items.
+func dynamicOutput(items gjson.Result) string {
+	var b strings.Builder
+	items.ForEach(func(_, v gjson.Result) bool {
+		s := v.Get("text").Str
+		if s == "" {
+			s = v.Get("imageUrl").Str
+		}
+		if s != "" {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(s)
+		}
+		return true
+	})
+	return b.String()
+}
+
+// collabFields names the fields of a collab tool call in one casing.
+type collabFields struct {
+	tool, prompt, receivers, states, model, effort, status string
+}
+
+var (
+	camelCollab = collabFields{"tool", "prompt", "receiverThreadIds", "agentsStates", "model", "reasoningEffort", "status"}
+	snakeCollab = collabFields{"tool", "prompt", "receiver_thread_ids", "agents_states", "model", "reasoning_effort", "status"}
+)
+
+// collabItem maps a sub-agent tool call (spawn, send input, wait, close).
+// Its receivers become the sub-agent threads whose items hang under it.
+func (t *Translator) collabItem(dst []event, c *ctx, key, native, thread string, it gjson.Result, final bool, f collabFields) []event {
+	tool := snake(it.Get(f.tool).Str)
+	receivers := it.Get(f.receivers)
+	args := obj()
+	if p := it.Get(f.prompt); p.Type == gjson.String {
+		args.String("prompt", p.Str)
+	}
+	args.Raw("receiver_thread_ids", rawOr(receivers, "[]"))
+	if m := it.Get(f.model); m.Type == gjson.String && m.Str != "" {
+		args.String("model", m.Str)
+	}
+	if e := it.Get(f.effort); e.Type == gjson.String {
+		args.String("reasoning_effort", e.Str)
+	}
+	spec := toolSpec{native: native, thread: thread, callID: native, name: t.w.Copy(tool), args: t.str(args.Bytes())}
+	var ids []string
+	receivers.ForEach(func(_, r gjson.Result) bool {
+		ids = append(ids, r.Str)
+		return true
+	})
+	dst, _ = t.collabCall(dst, c, key, &spec, final, ids)
+	if !final {
+		return dst
+	}
+	// The output: what the sub-agents said, else who they are.
+	var msgs []string
+	states := it.Get(f.states)
+	states.ForEach(func(_, s gjson.Result) bool {
+		// In rollouts a state that is a plain string is only a status.
+		if s.Type != gjson.String {
+			msgs = agentMessages(s, msgs)
+		}
+		return true
+	})
+	out := strings.Join(msgs, "\n")
+	if out == "" {
+		out = strings.Join(ids, "\n")
+	}
+	st := it.Get(f.status).Str
+	res := resultSpec{output: t.w.Copy(out), failed: st == "failed"}
+	res.isError = res.failed
+	o := obj()
+	if states.Exists() && states.Type != gjson.Null {
+		o.Raw("agents_states", states.Raw)
+	}
+	if o.Len() > 0 {
+		res.meta = o.Bytes()
+	}
+	return t.finishTool(dst, c, key, &spec, &res, false, st)
+}
+
+// simpleItem maps the items shown once: review mode, compaction, sub-agent
+// activity, sleep (status items), hook prompts (system messages) and bare
+// function call outputs (tool results).
+func (t *Translator) simpleItem(dst []event, c *ctx, native, thread, typ string, it gjson.Result) []event {
+	switch typ {
+	case "enteredReviewMode":
+		return t.status(dst, native, thread, "review_mode_entered", t.w.Copy(it.Get("review").String()), nil, agent, c.raw)
+	case "exitedReviewMode":
+		return t.status(dst, native, thread, "review_mode_exited", t.w.Copy(it.Get("review").String()), nil, agent, c.raw)
+	case "contextCompaction":
+		return t.status(dst, native, thread, "context_compaction", "", nil, agent, c.raw)
+	case "subAgentActivity":
+		meta := obj().String("agent_thread_id", it.Get("agentThreadId").Str)
+		meta.OptString("model", it.Get("model").Str)
+		return t.status(dst, native, thread, "sub_agent_"+snake(it.Get("kind").Str), t.w.Copy(it.Get("agentPath").Str), meta.Bytes(), agent, c.raw)
+	case "sleep":
+		return t.status(dst, native, thread, "sleep", t.w.Copy(it.Get("durationMs").Raw+" ms"), nil, agent, c.raw)
+	case "hookPrompt":
+		var b strings.Builder
+		it.Get("fragments").ForEach(func(_, f gjson.Result) bool {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(f.Get("text").Str)
+			return true
+		})
+		n := t.newItem("", kindMessage, thread)
+		n.Done = true
+		return t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: native, ParentID: t.parentOf(thread),
+			Kind: universal.KindSystem, Role: universal.RoleSystem, Content: []part{universal.Text(t.w.Copy(b.String()))}}, agent, c.raw)
+	}
+	// functionCallOutput
+	out := it.Get("output")
+	text := out.Str
+	if out.IsArray() {
+		text = joinTexts(out, "text")
+	} else if out.IsObject() {
+		text = out.Get("text").Str
+	}
+	n := t.newItem("", kindTool, thread)
+	n.Done, n.RDone = true, true
+	p := part{Type: universal.PartToolResult, CallID: native, Output: t.w.Copy(text), Metadata: obj().String("name", it.Get("name").Str).Bytes()}
+	return t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: native, ParentID: t.parentOf(thread),
+		Kind: universal.KindToolResult, Role: universal.RoleTool, Content: []part{p}}, agent, c.raw)
+}
+
+var echoMeta = []byte(`{"echo":true}`)

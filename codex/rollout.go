@@ -1,0 +1,778 @@
+package codex
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// A rollout stores the conversation twice: as event_msg lines (what the
+// user typed and saw) and as response_item lines (the model's history,
+// with injected context). Per kind of message, the first copy that shows
+// up decides which one the file is read from.
+const (
+	lockUser = iota
+	lockAssistant
+	lockReasoning
+)
+
+const (
+	lockEvent    uint8 = 1
+	lockResponse uint8 = 2
+)
+
+// The sources of held user messages.
+const (
+	srcEvent    = "event"
+	srcResponse = "response"
+	srcPrompt   = "prompt"
+)
+
+// rollout translates one line of a rollout file.
+func (t *Translator) rollout(dst []event, c *ctx, s string) []event {
+	r := gjson.GetMany(s, "type", "payload", "record_type", "id", "timestamp")
+	typ, payload := r[0], r[1]
+	if !payload.Exists() {
+		// The pre-envelope layout (≤ ~0.34): a bare header, state markers,
+		// bare response items.
+		switch {
+		case r[2].Exists():
+			return dst
+		case typ.Type == gjson.String:
+			dst = t.rolloutBegin(dst)
+			return t.responseItem(dst, c, gjson.Parse(s))
+		case r[3].Exists() && r[4].Exists():
+			return t.sessionMeta(dst, c, gjson.Parse(s))
+		}
+		return t.w.Unparsed(dst, c.loc, errors.New("codex: rollout line without type and payload"), c.raw)
+	}
+	switch typ.Str {
+	case "session_meta":
+		return t.sessionMeta(dst, c, payload)
+	case "turn_context":
+		t.mergeSettings(payload, "approval_policy", "sandbox_policy", "effort")
+		return dst
+	case "response_item":
+		if payload.Get("type").Str != "message" || payload.Get("role").Str == "assistant" {
+			// User messages are held, instructions skipped: neither starts
+			// the session, so a turn_context after them can still add the
+			// model to its metadata.
+			dst = t.rolloutBegin(dst)
+		}
+		return t.responseItem(dst, c, payload)
+	case "event_msg":
+		if payload.Get("type").Str == "thread_settings_applied" {
+			t.mergeSettings(payload.Get("thread_settings"), "approval_policy", "permission_profile", "reasoning_effort")
+			return dst
+		}
+		switch payload.Get("type").Str {
+		case "task_started", "user_message":
+		case "item_completed":
+			if payload.Get("item.type").Str != "UserMessage" {
+				dst = t.rolloutBegin(dst)
+			}
+		default:
+			dst = t.rolloutBegin(dst)
+		}
+		return t.eventMsg(dst, c, payload, rest, "")
+	case "compacted":
+		// Compaction replaced the model's context with a summary; the
+		// replacement history is not new conversation.
+		dst = t.rolloutBegin(dst)
+		return t.status(dst, "", t.copyThread(t.st.Cur), "context_compaction", t.w.Copy(payload.Get("message").Str), nil, agent, c.raw)
+	case "token_usage_record":
+		dst = t.rolloutBegin(dst)
+		return t.usageRecord(dst, c, payload)
+	case "world_state", "inter_agent_communication_metadata":
+		// Model context snapshots and multi-agent routing.
+		return dst
+	}
+	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown rollout line type %q", typ.Str), c.raw)
+}
+
+// The session metadata fields, in the order session.started writes them.
+var metaFields = [...]string{"agent_version", "thread_id", "root_session_id", "model", "model_provider", "cwd",
+	"approval_policy", "sandbox", "reasoning_effort", "originator", "source", "thread_source",
+	"parent_thread_id", "forked_from_id", "agent_nickname", "git", "created_at"}
+
+// sessionMeta handles session_meta: the first one describes the session
+// (it starts when the next line needs it, so a turn_context can add the
+// model); later ones with another id switch to that thread (a sub-agent's
+// file read after its parent's, a fork's replayed parent).
+func (t *Translator) sessionMeta(dst []event, c *ctx, p gjson.Result) []event {
+	id := p.Get("id").Str
+	if t.st.Thread == "" && !t.w.Begun() {
+		if id == "" {
+			return t.w.Unparsed(dst, c.loc, errors.New("codex: session_meta without an id"), c.raw)
+		}
+		t.st.Thread = t.w.Copy(id)
+		t.st.Cur = t.st.Thread
+		t.w.SetNativeSessionID(t.st.Thread)
+		set := func(k string, v gjson.Result) {
+			if v.Exists() && v.Type != gjson.Null && !(v.Type == gjson.String && v.Str == "") {
+				t.st.Meta["md."+k] = strings.Clone(v.Raw)
+			}
+		}
+		set("agent_version", p.Get("cli_version"))
+		set("thread_id", p.Get("id"))
+		if sid := p.Get("session_id"); sid.Str != id {
+			set("root_session_id", sid)
+		}
+		set("model_provider", p.Get("model_provider"))
+		set("cwd", p.Get("cwd"))
+		set("originator", p.Get("originator"))
+		set("source", p.Get("source"))
+		set("thread_source", p.Get("thread_source"))
+		set("parent_thread_id", p.Get("parent_thread_id"))
+		set("forked_from_id", p.Get("forked_from_id"))
+		set("agent_nickname", p.Get("agent_nickname"))
+		set("git", p.Get("git"))
+		set("created_at", p.Get("timestamp"))
+		t.st.Meta["raw"] = string(c.raw)
+		return dst
+	}
+	if id == "" || id == t.st.Cur {
+		return dst
+	}
+	dst = t.flushHeldUsers(dst)
+	if id == t.st.Thread {
+		t.st.Cur = t.st.Thread
+		return dst
+	}
+	t.st.Cur = t.w.Copy(id)
+	t.child(t.st.Cur)
+	return dst
+}
+
+// mergeSettings adds the model and policies of a turn_context or
+// thread_settings_applied line to a session that has not started yet.
+func (t *Translator) mergeSettings(p gjson.Result, approval, sandbox, effort string) {
+	if t.w.Begun() || t.st.Thread == "" {
+		return
+	}
+	for _, f := range [...][2]string{{"model", "model"}, {approval, "approval_policy"}, {sandbox, "sandbox"}, {effort, "reasoning_effort"}, {"cwd", "cwd"}} {
+		if v := p.Get(f[0]); v.Exists() && v.Type != gjson.Null {
+			if _, ok := t.st.Meta["md."+f[1]]; !ok {
+				t.st.Meta["md."+f[1]] = strings.Clone(v.Raw)
+			}
+		}
+	}
+}
+
+// rolloutBegin starts the session described by the first session_meta.
+func (t *Translator) rolloutBegin(dst []event) []event {
+	if t.w.Begun() || t.st.Thread == "" {
+		return dst
+	}
+	o := obj().String("agent", agentName)
+	for _, k := range metaFields {
+		o.Raw(k, t.st.Meta["md."+k])
+		delete(t.st.Meta, "md."+k)
+	}
+	raw := []byte(t.st.Meta["raw"])
+	delete(t.st.Meta, "raw")
+	dst = t.w.Begin(dst, o.Bytes(), agent, raw)
+	if id, ok := t.st.Meta["task"]; ok {
+		raw := []byte(t.st.Meta["task_raw"])
+		delete(t.st.Meta, "task")
+		delete(t.st.Meta, "task_raw")
+		dst = t.startTurn(dst, t.w.Copy(id), nil, agent, raw)
+	}
+	return dst
+}
+
+// responseItem maps a response_item payload (a Responses API item).
+func (t *Translator) responseItem(dst []event, c *ctx, p gjson.Result) []event {
+	thread := t.copyThread(t.st.Cur)
+	typ := p.Get("type").Str
+	switch typ {
+	case "message":
+		switch p.Get("role").Str {
+		case "user":
+			return t.userResponse(dst, c, p, thread)
+		case "assistant":
+			text := joinTexts(p.Get("content"), "text")
+			return t.assistantCopy(dst, c, lockResponse, p.Get("id").Str, text, messagePhaseMeta(p), thread)
+		}
+		// developer and system messages: instructions, not conversation.
+		return dst
+	case "reasoning":
+		var parts []part
+		p.Get("summary").ForEach(func(_, v gjson.Result) bool {
+			parts = append(parts, universal.Reasoning(t.w.Copy(v.Get("text").Str), universal.VisibilityPublic))
+			return true
+		})
+		p.Get("content").ForEach(func(_, v gjson.Result) bool {
+			parts = append(parts, universal.Reasoning(t.w.Copy(v.Get("text").Str), universal.VisibilityPrivate))
+			return true
+		})
+		return t.reasoningCopy(dst, c, lockResponse, p.Get("id").Str, parts, thread)
+	case "function_call", "custom_tool_call", "local_shell_call", "tool_search_call":
+		return t.functionCall(dst, c, p, typ, thread)
+	case "function_call_output", "custom_tool_call_output", "tool_search_output":
+		return t.functionOutput(dst, c, p, typ, thread)
+	case "web_search_call", "image_generation_call":
+		id := p.Get("id").Str
+		name := "web_search"
+		args := obj()
+		if typ == "image_generation_call" {
+			name = "image_generation"
+			args.OptString("revised_prompt", p.Get("revised_prompt").Str)
+		} else {
+			args.Raw("action", p.Get("action").Raw)
+		}
+		spec := toolSpec{native: t.w.Copy(id), thread: thread, callID: t.w.Copy(id), name: name, args: t.str(args.Bytes())}
+		key := "c:" + id
+		if id == "" {
+			key = ""
+		}
+		st := p.Get("status").Str
+		res := resultSpec{failed: st == "failed", isError: st == "failed", meta: statusMeta(st)}
+		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+	case "agent_message":
+		// A message between agents (multi-agent v2).
+		text := joinTexts(p.Get("content"), "text")
+		meta := obj()
+		meta.OptString("author", p.Get("author").Str)
+		meta.OptString("recipient", p.Get("recipient").Str)
+		dst = t.beforeAgentItem(dst, thread)
+		n := t.newItem("", kindMessage, thread)
+		n.Done = true
+		pt := universal.Text(t.w.Copy(text))
+		pt.Metadata = meta.Bytes()
+		return t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: t.w.Copy(p.Get("id").Str), ParentID: t.parentOf(thread),
+			Kind: universal.KindSystem, Role: universal.RoleSystem, Content: []part{pt}}, agent, c.raw)
+	case "ghost_snapshot", "compaction", "context_compaction", "compaction_summary", "additional_tools", "configuration_update", "other":
+		// Git bookkeeping, encrypted compaction state, tool lists.
+		return dst
+	}
+	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown response item type %q", typ), c.raw)
+}
+
+// injected reports whether a user-role model message is context Codex
+// injected (environment, AGENTS.md, skills, instructions, notifications)
+// rather than the user's words.
+func injected(p gjson.Result) bool {
+	harness := false
+	p.Get("internal_chat_message_metadata_passthrough.content_item_metadata").ForEach(func(_, v gjson.Result) bool {
+		if pt := v.Get("provenance.type").Str; pt != "" && pt != "user" {
+			harness = true
+		}
+		return !harness
+	})
+	if harness {
+		return true
+	}
+	all := true
+	any := false
+	p.Get("content").ForEach(func(_, v gjson.Result) bool {
+		if v.Get("type").Str != "input_text" {
+			return true
+		}
+		any = true
+		s := strings.TrimSpace(v.Get("text").Str)
+		switch {
+		case strings.HasPrefix(s, "# AGENTS.md instructions"), strings.HasPrefix(s, "<INSTRUCTIONS>"):
+		case len(s) > 2 && s[0] == '<' && s[len(s)-1] == '>' && isTagStart(s[1]):
+		default:
+			all = false
+		}
+		return all
+	})
+	return any && all
+}
+
+func isTagStart(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' }
+
+// userResponse holds a user message of the model history until the event
+// copy of it shows (or something else shows there is none).
+func (t *Translator) userResponse(dst []event, c *ctx, p gjson.Result, thread string) []event {
+	if t.st.Lock[lockUser] == lockEvent || injected(p) {
+		return dst
+	}
+	var text strings.Builder
+	var images []string
+	p.Get("content").ForEach(func(_, v gjson.Result) bool {
+		switch v.Get("type").Str {
+		case "input_text":
+			if text.Len() > 0 {
+				text.WriteByte('\n')
+			}
+			text.WriteString(v.Get("text").Str)
+		case "input_image":
+			if u := v.Get("image_url").Str; u != "" {
+				images = append(images, u)
+			}
+		}
+		return true
+	})
+	t.st.Held = append(t.st.Held, held{Text: text.String(), Raw: string(c.raw), Src: srcResponse, Thread: thread,
+		Native: strings.Clone(p.Get("id").Str), Aux: imagesJSON(images)})
+	return dst
+}
+
+func imagesJSON(images []string) string {
+	if len(images) == 0 {
+		return ""
+	}
+	var b []byte
+	b = append(b, '[')
+	for i, s := range images {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonw.AppendString(b, s)
+	}
+	return string(append(b, ']'))
+}
+
+// userEvent holds the event copy of a user message (it replaces a held
+// model-history copy); it is emitted when the turn it opens starts or
+// when the agent answers.
+func (t *Translator) userEvent(dst []event, c *ctx, text string, m gjson.Result, thread string) []event {
+	if t.st.Lock[lockUser] == lockResponse {
+		return dst
+	}
+	t.st.Lock[lockUser] = lockEvent
+	kept := t.st.Held[:0]
+	for _, h := range t.st.Held {
+		if h.Src == srcResponse || (h.Src == srcPrompt && strings.TrimSpace(h.Text) == strings.TrimSpace(text)) {
+			continue
+		}
+		kept = append(kept, h)
+	}
+	t.st.Held = kept
+	var images []string
+	for _, f := range [...]string{"images", "local_images"} {
+		m.Get(f).ForEach(func(_, v gjson.Result) bool {
+			if v.Type == gjson.String {
+				images = append(images, v.Str)
+			} else if p := v.Get("path").Str; p != "" {
+				images = append(images, p)
+			}
+			return true
+		})
+	}
+	t.st.Held = append(t.st.Held, held{Text: strings.Clone(text), Raw: string(c.raw), Src: srcEvent, Thread: thread,
+		Native: strings.Clone(m.Get("id").Str), Aux: imagesJSON(images)})
+	if t.format != FormatRollout && t.w.Turn() != "" {
+		// A live stream shows the user message inside its turn.
+		return t.flushHeldUsers(dst)
+	}
+	return dst
+}
+
+// ideContext splits the context the VS Code extension prepends to a
+// prompt from the request itself.
+func ideContext(text string) (request, context string) {
+	const head, mark = "# Context from my IDE setup:", "## My request for Codex:"
+	if !strings.HasPrefix(text, head) {
+		return text, ""
+	}
+	i := strings.Index(text, mark)
+	if i < 0 {
+		return text, ""
+	}
+	return strings.TrimLeft(text[i+len(mark):], "\n"), strings.TrimSpace(text[:i])
+}
+
+// flushHeldUsers emits the held user messages. In a rollout without
+// task_started lines, each user message starts a turn.
+func (t *Translator) flushHeldUsers(dst []event) []event {
+	if len(t.st.Held) == 0 {
+		return dst
+	}
+	if t.format == FormatRollout {
+		dst = t.rolloutBegin(dst)
+	}
+	hs := t.st.Held
+	t.st.Held = nil
+	for _, h := range hs {
+		if h.Src == srcResponse {
+			if t.st.Lock[lockUser] == lockEvent {
+				continue
+			}
+			t.st.Lock[lockUser] = lockResponse
+		}
+		root := t.isRoot(h.Thread)
+		if root && t.format == FormatRollout && !t.st.TaskMode {
+			if t.st.Inferred != "" {
+				dst = t.endTurn(dst, t.st.Inferred, universal.TurnCompleted, nil, daemon, nil)
+			}
+			dst = t.startTurn(dst, "", nil, daemon, nil)
+			t.st.Inferred = t.w.Turn()
+		}
+		req, ctxText := ideContext(h.Text)
+		p := universal.Text(t.w.Copy(req))
+		if ctxText != "" {
+			p.Metadata = obj().String("ide_context", ctxText).Bytes()
+		}
+		parts := []part{p}
+		gjson.Parse(h.Aux).ForEach(func(_, v gjson.Result) bool {
+			parts = append(parts, part{Type: universal.PartImage, Path: t.w.Copy(v.Str)})
+			return true
+		})
+		if root {
+			t.userSeen(h.Text)
+		}
+		n := t.newItem("", kindMessage, h.Thread)
+		n.Done = true
+		dst = t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: t.w.Copy(h.Native), ParentID: t.parentOf(h.Thread),
+			Kind: universal.KindMessage, Role: universal.RoleUser, Content: parts}, agent, []byte(h.Raw))
+	}
+	return dst
+}
+
+// assistantCopy emits an assistant message from one copy of the
+// conversation, unless the file is read from the other copy.
+func (t *Translator) assistantCopy(dst []event, c *ctx, src uint8, native, text string, meta []byte, thread string) []event {
+	l := &t.st.Lock[lockAssistant]
+	if (*l != 0 && *l != src) || text == "" {
+		return dst
+	}
+	*l = src
+	key := ""
+	if native != "" {
+		key = "m:" + native
+	}
+	p := universal.Text(t.w.Copy(text))
+	p.Metadata = meta
+	return t.completeMessage(dst, key, kindMessage, msgSpec{native: t.w.Copy(native), thread: thread, role: universal.RoleAssistant, parts: []part{p}}, agent, c.raw)
+}
+
+// reasoningCopy emits reasoning from one copy of the conversation; an item
+// with no text (encrypted reasoning only) emits nothing.
+func (t *Translator) reasoningCopy(dst []event, c *ctx, src uint8, native string, parts []part, thread string) []event {
+	l := &t.st.Lock[lockReasoning]
+	if *l != 0 && *l != src {
+		return dst
+	}
+	empty := true
+	for _, p := range parts {
+		if p.Text != "" {
+			empty = false
+		}
+	}
+	if empty {
+		return dst
+	}
+	*l = src
+	key := ""
+	if native != "" {
+		key = "r:" + native
+	}
+	return t.completeMessage(dst, key, kindReasoning, msgSpec{native: t.w.Copy(native), thread: thread, role: universal.RoleAssistant, parts: parts}, agent, c.raw)
+}
+
+// functionCall maps a model tool call of the history.
+func (t *Translator) functionCall(dst []event, c *ctx, p gjson.Result, typ, thread string) []event {
+	id := p.Get("call_id").Str
+	if id == "" {
+		id = p.Get("id").Str
+	}
+	name := p.Get("name").Str
+	spec := toolSpec{native: t.w.Copy(id), thread: thread, callID: t.w.Copy(id)}
+	var patch string
+	switch typ {
+	case "function_call":
+		spec.args = t.w.Copy(argsJSON(p.Get("arguments")))
+		if name == "apply_patch" {
+			patch = gjson.Get(spec.args, "input").Str
+			if patch == "" {
+				patch = gjson.Get(spec.args, "patch").Str
+			}
+		}
+		if ns := p.Get("namespace").Str; ns != "" {
+			spec.meta = obj().String("namespace", ns).Bytes()
+		}
+	case "custom_tool_call":
+		in := p.Get("input").Str
+		spec.args = t.str(jsonw.AppendString(nil, in))
+		if name == "apply_patch" {
+			patch = in
+		}
+	case "local_shell_call":
+		name = "local_shell"
+		spec.args = t.w.Copy(rawOr(p.Get("action"), "{}"))
+	case "tool_search_call":
+		name = "tool_search"
+		spec.args = t.w.Copy(argsJSON(p.Get("arguments")))
+	}
+	spec.name = t.w.Copy(name)
+	if patch != "" {
+		spec.extra = t.patchRefs(patch)
+	}
+	key := ""
+	if id != "" {
+		key = "c:" + id
+	}
+	return t.toolCall(dst, key, &spec, true, agent, c.raw)
+}
+
+// functionOutput maps the output of a model tool call.
+func (t *Translator) functionOutput(dst []event, c *ctx, p gjson.Result, typ, thread string) []event {
+	id := p.Get("call_id").Str
+	key := "c:" + id
+	spec := toolSpec{native: t.w.Copy(id), thread: thread, callID: t.w.Copy(id)}
+	n := t.item(key)
+	if n != nil {
+		spec.name = n.Name
+	}
+	var res resultSpec
+	if typ == "tool_search_output" {
+		var names []string
+		p.Get("tools").ForEach(func(_, v gjson.Result) bool {
+			names = append(names, v.Get("name").Str)
+			return true
+		})
+		res.output = t.w.Copy(strings.Join(names, "\n"))
+	} else {
+		out, code, dur, failed := toolOutputText(p.Get("output"))
+		res.output = t.w.Copy(out)
+		res.isError = failed || (code != nil && *code != 0)
+		res.meta = exitMeta(code, dur, nil)
+		if n != nil && n.Name == "spawn_agent" {
+			if child := gjson.Get(out, "agent_id").Str; child != "" {
+				if par, ok := t.st.Children[child]; !ok || par == "" {
+					t.st.Children[t.w.Copy(child)] = n.ID
+				}
+			}
+		}
+	}
+	if id == "" {
+		key = ""
+	}
+	return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+}
+
+// toolOutputText reads a function call output in any of its encodings: a
+// JSON-encoded {"output","metadata":{"exit_code","duration_seconds"}}
+// (≤ 0.4x), plain text with an "Exit code: N" or "Process exited with code
+// N" line, an array or object of content items, {"content","success"}.
+func toolOutputText(o gjson.Result) (string, *int64, *int64, bool) {
+	switch {
+	case o.Type == gjson.String:
+		s := o.Str
+		if len(s) > 0 && s[0] == '{' && gjson.Valid(s) {
+			j := gjson.Parse(s)
+			if out := j.Get("output"); out.Type == gjson.String {
+				var dur *int64
+				if d := j.Get("metadata.duration_seconds"); d.Type == gjson.Number {
+					ms := int64(d.Float() * 1000)
+					dur = &ms
+				}
+				return out.Str, intPtr(j.Get("metadata.exit_code")), dur, false
+			}
+		}
+		return s, exitCodeOf(s), nil, toolFailed(s)
+	case o.IsArray():
+		return joinTexts(o, "text"), nil, nil, false
+	case o.IsObject():
+		if c := o.Get("content"); c.Type == gjson.String {
+			return c.Str, exitCodeOf(c.Str), nil, o.Get("success").Type == gjson.False
+		}
+		return o.Get("text").Str, nil, nil, false
+	}
+	return "", nil, nil, false
+}
+
+// exitCodeOf finds the exit code in a tool output's header lines.
+func exitCodeOf(s string) *int64 {
+	for _, prefix := range [...]string{"Exit code: ", "Process exited with code "} {
+		i := strings.Index(s, prefix)
+		if i < 0 || (i > 0 && s[i-1] != '\n') {
+			continue
+		}
+		var n int64
+		j := i + len(prefix)
+		neg := j < len(s) && s[j] == '-'
+		if neg {
+			j++
+		}
+		start := j
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' && j-start < 10 {
+			n = n*10 + int64(s[j]-'0')
+			j++
+		}
+		if j == start {
+			continue
+		}
+		if neg {
+			n = -n
+		}
+		return &n
+	}
+	return nil
+}
+
+// patchRefs lists the files an apply_patch text touches as file_ref
+// parts, each with its section of the patch.
+func (t *Translator) patchRefs(patch string) []part {
+	var refs []part
+	var sec strings.Builder
+	flush := func() {
+		if len(refs) > 0 && sec.Len() > 0 {
+			refs[len(refs)-1].Diff = t.w.Copy(sec.String())
+		}
+		sec.Reset()
+	}
+	for line := range strings.Lines(patch) {
+		l := strings.TrimRight(line, "\r\n")
+		var kind string
+		switch {
+		case strings.HasPrefix(l, "*** Add File: "):
+			kind = "add"
+		case strings.HasPrefix(l, "*** Update File: "):
+			kind = "update"
+		case strings.HasPrefix(l, "*** Delete File: "):
+			kind = "delete"
+		case strings.HasPrefix(l, "*** Move to: ") && len(refs) > 0:
+			refs[len(refs)-1].Metadata = obj().String("kind", "update").String("move_path", l[len("*** Move to: "):]).Bytes()
+			continue
+		case strings.HasPrefix(l, "*** End Patch"), strings.HasPrefix(l, "*** Begin Patch"):
+			flush()
+			continue
+		default:
+			if len(refs) > 0 {
+				sec.WriteString(line)
+			}
+			continue
+		}
+		flush()
+		path := l[strings.Index(l, ": ")+2:]
+		p := part{Type: universal.PartFileRef, Path: t.w.Copy(path), Action: universal.FilePatch, Metadata: obj().String("kind", kind).Bytes()}
+		if kind != "update" {
+			p.Action = universal.FileWrite
+		}
+		refs = append(refs, p)
+	}
+	flush()
+	return refs
+}
+
+// turnItem maps an item_completed event of a rollout (PascalCase items).
+func (t *Translator) turnItem(dst []event, c *ctx, it gjson.Result, thread string) []event {
+	typ := it.Get("type").Str
+	id := it.Get("id").Str
+	key := "c:" + id
+	native := t.w.Copy(id)
+	switch typ {
+	case "UserMessage":
+		var text strings.Builder
+		it.Get("content").ForEach(func(_, v gjson.Result) bool {
+			if v.Get("type").Str == "text" {
+				if text.Len() > 0 {
+					text.WriteByte('\n')
+				}
+				text.WriteString(v.Get("text").Str)
+			}
+			return true
+		})
+		return t.userEvent(dst, c, text.String(), it, thread)
+	case "AgentMessage", "Plan":
+		text := it.Get("text").Str
+		if typ == "AgentMessage" {
+			text = joinTexts(it.Get("content"), "text")
+		}
+		meta := messagePhaseMeta(it)
+		if typ == "Plan" {
+			meta = []byte(`{"type":"plan"}`)
+		}
+		return t.assistantCopy(dst, c, lockEvent, id, text, meta, thread)
+	case "Reasoning":
+		var parts []part
+		it.Get("summary_text").ForEach(func(_, v gjson.Result) bool {
+			parts = append(parts, universal.Reasoning(t.w.Copy(v.Str), universal.VisibilityPublic))
+			return true
+		})
+		it.Get("raw_content").ForEach(func(_, v gjson.Result) bool {
+			parts = append(parts, universal.Reasoning(t.w.Copy(v.Str), universal.VisibilityPrivate))
+			return true
+		})
+		return t.reasoningCopy(dst, c, lockEvent, id, parts, thread)
+	case "CommandExecution":
+		args := obj().Raw("command", rawOr(it.Get("command"), `""`))
+		if cwd := it.Get("cwd"); cwd.Type == gjson.String {
+			args.String("cwd", cwd.Str)
+		}
+		spec := toolSpec{native: native, thread: thread, callID: native, name: "command_execution", args: t.str(args.Bytes())}
+		res := t.commandResult(it.Get("aggregated_output").Str, it.Get("status").Str, intPtr(it.Get("exit_code")), durationMS(it.Get("duration")))
+		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+	case "FileChange":
+		spec := toolSpec{native: native, thread: thread, callID: native, name: "file_change"}
+		spec.args, spec.extra = t.fileChanges(it.Get("changes"))
+		res := patchResult(it.Get("status").Str)
+		res.output = t.w.Copy(it.Get("stdout").Str + it.Get("stderr").Str)
+		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+	case "McpToolCall":
+		spec := toolSpec{native: native, thread: thread, callID: native,
+			name: t.w.Copy("mcp__" + it.Get("server").Str + "__" + it.Get("tool").Str), args: t.w.Copy(argsJSON(it.Get("arguments")))}
+		structured := "structured_content"
+		if it.Get("result.structuredContent").Exists() {
+			structured = "structuredContent"
+		}
+		res := mcpResult(t, it.Get("result"), it.Get("error"), it.Get("status").Str, durationMS(it.Get("duration")), structured)
+		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+	case "CollabAgentToolCall":
+		return t.collabItem(dst, c, key, native, thread, it, true, snakeCollab)
+	case "WebSearch", "Extension":
+		name := "web_search"
+		if typ == "Extension" {
+			name = "extension"
+		}
+		args := obj().String("query", it.Get("query").Str)
+		args.Raw("action", it.Get("action").Raw)
+		spec := toolSpec{native: native, thread: thread, callID: native, name: name, args: t.str(args.Bytes())}
+		if k := it.Get("kind").Str; k != "" {
+			spec.meta = obj().String("kind", k).Bytes()
+		}
+		res := resultSpec{}
+		if r := it.Get("results"); r.Exists() && r.Type != gjson.Null {
+			res.output = t.w.Copy(r.Raw)
+		}
+		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+	case "ImageGeneration", "DynamicToolCall", "ContextCompaction", "EnteredReviewMode", "ExitedReviewMode", "HookPrompt", "SubAgentActivity", "Sleep":
+		// Carried by the response items and the *_end, compacted, review
+		// and activity lines of the same file.
+		return dst
+	}
+	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown rollout item type %q", typ), c.raw)
+}
+
+// usageRecord maps token_usage_record (0.169): one per model response,
+// with the call's usage and the thread's running total.
+func (t *Translator) usageRecord(dst []event, c *ctx, p gjson.Result) []event {
+	t.st.Records = true
+	thread := p.Get("thread_id").Str
+	turn := t.w.Turn()
+	if u := p.Get("usage"); u.IsObject() {
+		dst = t.usage(dst, turn, universal.ScopeCall, readUsage(u, &snakeUsage), nil, c.raw)
+	}
+	if !t.isRoot(thread) || !t.isRoot(t.st.Cur) {
+		return dst
+	}
+	if u := p.Get("thread_token_usage"); u.IsObject() {
+		dst = t.usage(dst, turn, universal.ScopeSession, readUsage(u, &snakeUsage), nil, c.raw)
+	}
+	return dst
+}
+
+// toolFailed reports whether a tool output says the call failed before it
+// ran ("exec_command failed: …", "apply_patch failed: …"): such outputs have
+// no exit code.
+func toolFailed(s string) bool {
+	i := strings.Index(s, " failed: ")
+	if i <= 0 || i > 40 {
+		return false
+	}
+	for _, c := range s[:i] {
+		if !(c >= 'a' && c <= 'z' || c == '_') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,224 @@
+package codex
+
+import "strings"
+
+// state is everything a translator remembers between messages besides the
+// Stream's own state. It is saved as JSON by Checkpoint; maps are only
+// looked up, never iterated to produce output, so output never depends on
+// map order.
+type state struct {
+	// Thread is the root thread (the session's native id).
+	Thread string `json:"thread,omitempty"`
+	// Prompts are prompts the host sent that no user message has shown
+	// yet; PromptTurn is the turn that already has its user message.
+	Prompts    []string `json:"prompts,omitempty"`
+	PromptTurn string   `json:"prompt_turn,omitempty"`
+	// Items maps native item keys to what was emitted for them.
+	Items map[string]*nitem `json:"items,omitempty"`
+	// Reqs are requests one side made of the other (permissions,
+	// questions, client-executed tools) by key; Pending lists the keys of
+	// unanswered ones in order.
+	Reqs    map[string]*request `json:"reqs,omitempty"`
+	Pending []string            `json:"pending,omitempty"`
+	// Client maps the ids of the host's requests to their methods, so the
+	// server's responses can be told apart.
+	Client map[string]string `json:"client,omitempty"`
+	// Children maps sub-agent threads to the universal id of the item that
+	// spawned them ("" while unknown); ChildItems lists the items started
+	// in child threads, to close them when the child's turn ends.
+	Children   map[string]string `json:"children,omitempty"`
+	ChildItems []childItem       `json:"child_items,omitempty"`
+	// Spawn is the spawn call whose sub-agent thread is not known yet.
+	Spawn string `json:"spawn,omitempty"`
+	// Failed is set when the last turn ended in error; TurnErr when a
+	// terminal error was already reported in the open turn.
+	Failed  bool `json:"failed,omitempty"`
+	TurnErr bool `json:"turn_err,omitempty"`
+	// V2 is set once app-server v2 notifications were seen: legacy
+	// codex/event/* notifications then repeat them and are skipped.
+	V2 bool `json:"v2,omitempty"`
+	// Meta collects session metadata seen before the session started
+	// (client info, thread/start parameters).
+	Meta map[string]string `json:"meta,omitempty"`
+	// Stderr is what the agent wrote outside its protocol (exec stdout
+	// noise), reported on session.ended.
+	Stderr string `json:"stderr,omitempty"`
+
+	// exec: the process (turn) ordinal, an error line waiting for the next
+	// line to tell whether it was retried, the last cumulative usage per
+	// thread.
+	Proc    int                   `json:"proc,omitempty"`
+	HeldErr *held                 `json:"held_err,omitempty"`
+	Usage   map[string]*usageVals `json:"usage,omitempty"`
+
+	// rollout: which copy of the conversation is used per kind, user
+	// messages held until the event copy shows up, whether turns come
+	// from task_started or are inferred, token bookkeeping, the current
+	// thread of a multi-thread file.
+	Lock     [3]uint8 `json:"lock,omitempty"`
+	Held     []held   `json:"held,omitempty"`
+	TaskMode bool     `json:"task_mode,omitempty"`
+	Inferred string   `json:"inferred,omitempty"`
+	Records  bool     `json:"records,omitempty"`
+	Cur      string   `json:"cur,omitempty"`
+}
+
+// nitem is what was emitted for one native item.
+type nitem struct {
+	ID     string `json:"id"`               // the message or tool_call item
+	Result string `json:"result,omitempty"` // the tool_result item
+	Kind   uint8  `json:"kind"`
+	CallID string `json:"call_id,omitempty"`
+	Name   string `json:"name,omitempty"`
+	Thread string `json:"thread,omitempty"`
+	Turn   string `json:"turn,omitempty"`
+	Parent string `json:"parent,omitempty"`
+	Done   bool   `json:"done,omitempty"`  // the item (the call) completed
+	RDone  bool   `json:"rdone,omitempty"` // the result completed
+	// Parts maps reasoning parts to the native section they hold:
+	// summary index i as i, raw content index i as -1-i.
+	Parts []int `json:"parts,omitempty"`
+	// Perm is a permission waiting for the item's outcome (the answer was
+	// not visible).
+	Perm string `json:"perm,omitempty"`
+	// Carry holds the bytes of an incomplete UTF-8 sequence at the end of
+	// the streamed output, until the next chunk completes it.
+	Carry []byte `json:"carry,omitempty"`
+}
+
+// The kinds of native items.
+const (
+	kindMessage uint8 = iota
+	kindReasoning
+	kindTool
+	kindStatus
+)
+
+// request is a request one side of the protocol made of the other.
+type request struct {
+	ID       string   `json:"id"` // the permission or question id
+	Kind     uint8    `json:"kind"`
+	Method   string   `json:"method,omitempty"`
+	Item     string   `json:"item,omitempty"` // the guarded item
+	Key      string   `json:"key,omitempty"`  // its native key
+	CallID   string   `json:"call_id,omitempty"`
+	Action   string   `json:"action,omitempty"`
+	Turn     string   `json:"turn,omitempty"`
+	Prompt   string   `json:"prompt,omitempty"`
+	Options  []string `json:"options,omitempty"`
+	Answered bool     `json:"answered,omitempty"`
+}
+
+// The kinds of requests.
+const (
+	reqPermission uint8 = iota
+	reqQuestion
+	reqTool
+)
+
+type childItem struct {
+	Thread string `json:"thread"`
+	ID     string `json:"id"`
+}
+
+// held is a native message kept back until a later one decides what it
+// means.
+type held struct {
+	Text   string `json:"text,omitempty"`
+	Raw    string `json:"raw,omitempty"`
+	Src    string `json:"src,omitempty"`
+	Thread string `json:"thread,omitempty"`
+	Native string `json:"native,omitempty"`
+	Aux    string `json:"aux,omitempty"` // image paths as a JSON array
+}
+
+// usageVals are token counts, nil when not reported.
+type usageVals struct {
+	Input, Cached, CacheWrite, Output, Reasoning, Total *int64
+}
+
+func (s *state) init() {
+	if s.Items == nil {
+		s.Items = map[string]*nitem{}
+	}
+	if s.Reqs == nil {
+		s.Reqs = map[string]*request{}
+	}
+	if s.Client == nil {
+		s.Client = map[string]string{}
+	}
+	if s.Children == nil {
+		s.Children = map[string]string{}
+	}
+	if s.Usage == nil {
+		s.Usage = map[string]*usageVals{}
+	}
+	if s.Meta == nil {
+		s.Meta = map[string]string{}
+	}
+}
+
+// maxStderr bounds the noise kept as stderr.
+const maxStderr = 64 << 10
+
+func (s *state) noise(line []byte) {
+	if len(line) == 0 || len(s.Stderr) >= maxStderr {
+		return
+	}
+	var b strings.Builder
+	b.Grow(len(s.Stderr) + len(line) + 1)
+	b.WriteString(s.Stderr)
+	if s.Stderr != "" {
+		b.WriteByte('\n')
+	}
+	b.Write(line[:min(len(line), maxStderr-len(s.Stderr))])
+	s.Stderr = strings.ToValidUTF8(b.String(), "\uFFFD")
+}
+
+// addPrompt records a prompt the host sent, unless the same text is
+// already waiting (the host reported it and the exchange shows it too).
+func (s *state) addPrompt(text string) {
+	for _, p := range s.Prompts {
+		if p == text {
+			return
+		}
+	}
+	s.Prompts = append(s.Prompts, text)
+}
+
+// consumePrompt removes a waiting prompt that the agent echoed.
+func (s *state) consumePrompt(text string) bool {
+	text = strings.TrimSpace(text)
+	for i, p := range s.Prompts {
+		if strings.TrimSpace(p) == text {
+			s.Prompts = append(s.Prompts[:i], s.Prompts[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+func (s *state) pendingIndex(key string) int {
+	for i, k := range s.Pending {
+		if k == key {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *state) dropPending(key string) {
+	if i := s.pendingIndex(key); i >= 0 {
+		s.Pending = append(s.Pending[:i], s.Pending[i+1:]...)
+	}
+}
+
+// dropPrompt forgets a waiting prompt.
+func (s *state) dropPrompt(text string) {
+	for i, p := range s.Prompts {
+		if p == text {
+			s.Prompts = append(s.Prompts[:i], s.Prompts[i+1:]...)
+			return
+		}
+	}
+}
