@@ -142,13 +142,28 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	if t.transcript && !t.w.Begun() {
 		dst = t.header(dst, r)
 	}
-	typ := r.Get("type")
+	// One pass over the top level finds the type and, for stream events
+	// (the hot path), the fields they need.
+	var typ, ev, scope, id gjson.Result
+	r.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "type":
+			typ = v
+		case "event":
+			ev = v
+		case "parent_tool_use_id":
+			scope = v
+		case "api_message_id":
+			id = v
+		}
+		return true
+	})
 	if typ.Type != gjson.String {
 		return t.unparsed(dst, "", errNoType)
 	}
 	switch typ.Str {
 	case "stream_event":
-		return t.streamEvent(dst, r)
+		return t.streamEvent(dst, r, ev, sc{scope: scope.Str, id: id.Str})
 	case "assistant":
 		return t.assistant(dst, r, t.lineScope(r))
 	case "user":

@@ -1,6 +1,170 @@
-// Package claude translates Claude Code's native output (stream-json
-// stdout, the stdin control protocol, on-disk session transcripts) into
-// universal events.
+// Package claude translates Claude Code's native output into universal
+// events. Tested with Claude Code 2.1.330 (recorded) and public samples of
+// 1.0.17 to 2.1.132.
 //
-// The translator has not landed yet.
+// # Formats
+//
+//   - "stream-json": the stdout of claude -p --output-format stream-json
+//     --verbose, with or without --include-partial-messages, with
+//     --resume, and with --input-format stream-json (one init … result per
+//     prompt). Lines are framed with universal.FrameLines.
+//   - "exchange": a recorded two-way exchange of the stream-json control
+//     protocol (universal.FrameExchange): what the CLI wrote (out) and what
+//     the host wrote to its stdin (in: user messages, initialize,
+//     control_response answers to can_use_tool).
+//   - "transcript": an on-disk session transcript
+//     (~/.claude/projects/<project>/<session>.jsonl). Feed the main file,
+//     then its subagents/agent-<id>.jsonl files, to one translator: the
+//     sub-agent entries are linked to the Agent/Task call that spawned them
+//     through the agentId the call's result names.
+//
+// [Detect] tells the three apart from the first lines of an input.
+//
+// # Mapping
+//
+//	system/init            session.started (model, cwd, tools, permission mode,
+//	                       version, agents, …); turn.started when no turn is open
+//	assistant + stream_event
+//	                       one message item per API message (message.id within
+//	                       a parent_tool_use_id): thinking → reasoning part (with
+//	                       its signature, even when empty), text → text part,
+//	                       other blocks → json part; text_delta/thinking_delta →
+//	                       item.delta on the right part
+//	tool_use (also server_tool_use, mcp_tool_use)
+//	                       tool_call item under the message item; input_json_delta
+//	                       → item.delta of the arguments
+//	tool_result (in user lines; *_tool_result in assistant lines)
+//	                       tool_result item under the call's message item,
+//	                       matched by tool_use_id; failed when is_error
+//	user text              the prompt (transcripts, --replay-user-messages
+//	                       echoes), a sub-agent's prompt (under its Agent call),
+//	                       or a system item (isMeta, isSynthetic,
+//	                       isCompactSummary, <task-notification>, local command
+//	                       output); "[Request interrupted by user…" → status item
+//	result                 turn.ended, error (when it failed), usage.updated
+//	system/api_retry       error with will_retry
+//	system/task_*          a status item under the Agent call (task_started →
+//	                       task_notification)
+//	system/compact_boundary, model_refusal_*
+//	                       status items
+//	system/permission_denied, result.permission_denials, control_request
+//	can_use_tool, control_response, tool_result_meta / permissionDecision
+//	                       permission.requested / permission.resolved
+//	AskUserQuestion        question.requested / question.resolved
+//	progress/agent_progress (transcripts)
+//	                       the nested sub-agent message, under its Agent call
+//	system/api_error, cost-state (transcripts)
+//	                       error (will_retry while retries remain), session usage
+//
+// # Choices the native format leaves open
+//
+// Messages. Claude Code writes one assistant line per content block, all
+// with the same message.id; the lines are merged into one item. With
+// partial messages the item starts on its first content and completes on
+// message_stop; the complete assistant line of a block replaces what
+// streamed for that part (equal text adds nothing; a longer one adds the
+// missing suffix as a synthetic delta). Without partial messages an item
+// completes when another message of the same scope begins, when its
+// sub-agent hands back, or at the result; its text then comes as one
+// synthetic delta per part just before item.completed. Part order follows
+// block order, except that a block that streams nothing but comes between
+// streamed blocks is placed after them. A stream broken off
+// (message_stop with abandoned_blocks) completes the item as failed and
+// emits an error with will_retry (Claude Code retries). The CLI's synthetic
+// error message (model "<synthetic>") becomes a failed assistant message
+// item with the error text and an error event; the turn's result then adds
+// no second error.
+//
+// Tools. A tool_call item's arguments are the JSON text of the input: the
+// streamed text when it holds the same value as the final input object,
+// else the final input. A tool_result item's output is the result content;
+// an array's text blocks are joined with "\n", image blocks become image
+// parts and other blocks json parts. The structured result (tool_use_result
+// in stream-json, toolUseResult in transcripts) is kept as a json part;
+// Write, Edit and Read results also get a file_ref part (write, patch with
+// the unified diff of structuredPatch, read). The result part's metadata
+// holds the permission decision and, for outputs the CLI persisted to a
+// file, truncated: true with the file's path and size.
+//
+// Prompts. Claude Code does not echo prompts it got as an argument or on
+// stdin. Prompts the host reports (universal.Prompt) and user messages seen
+// on stdin (exchange, dir "in") are queued and each turn that starts takes
+// the oldest as its user message: reported ones as synthetic items
+// (source daemon, native_item_id null), stdin ones as native items. A
+// prompt the native input shows itself (a transcript's user entry, a
+// --replay-user-messages echo) is not shown twice.
+//
+// Turns. In stream-json a turn runs from system/init to result. A
+// system/init that arrives while a turn is open (the continuation Claude
+// Code starts for a background sub-agent, which writes both results at the
+// end) belongs to that turn: its result is folded in, and the turn ends with
+// the last one. Main-thread content outside a turn opens a synthetic one. In
+// transcripts a turn runs from a user prompt to the next prompt (or to
+// system/turn_duration, or the end of the file); system-made user entries do
+// not start turns. A turn ends as interrupted when its result's
+// terminal_reason starts with "aborted" (or, in transcripts, after an
+// interruption marker), as error when the result has is_error, errors or a
+// failing terminal_reason (api_error, prompt_too_long, max_turns,
+// budget_exhausted, …) — never from subtype alone — and completed
+// otherwise.
+//
+// Usage. Call usage (scope call) comes from each streamed message's
+// message_delta usage merged with its message_start counts; transcripts
+// give the final usage on every line of a message, so the per-field
+// maximum is emitted when the message completes. Without partial messages
+// stream-json has no per-call usage. Turn usage (scope turn) is
+// result.usage: the turn's main-loop API calls (summed over folded
+// results). total_cost_usd and modelUsage are running totals of the
+// process, restored on --resume and including sub-agents: they are emitted
+// as scope session (replace, never add) with metadata basis
+// "process_total" and the per-model map. Anthropic's input, cache-read and
+// cache-write counts are disjoint; universal input_tokens is their sum
+// (see internal/anthropic).
+//
+// Permissions and questions. can_use_tool requests are permissions with the
+// request_id as permission_id, linked to the tool call; the host's
+// control_response (exchange), a universal.PermissionReply, or the tool
+// result's recorded decision resolves them. Refusals the CLI applies itself
+// (system/permission_denied, result.permission_denials, a rejected decision
+// on a tool result) and approvals a user gave (decision source user_…) that
+// were not requested visibly become a request and its resolution at once,
+// with the tool_use_id as permission_id. Every call gets at most one pair.
+// Rule-based approvals asked nobody and produce no permission. ExitPlanMode
+// is a permission resolved by its result. AskUserQuestion calls are
+// questions (question_id = tool_use_id; prompt and options of the first
+// question, every question in metadata), answered from the host's allow
+// answers or the tool result, rejected on deny or an error result; their
+// can_use_tool request is not also a permission.
+//
+// Sessions. The native session id follows the latest system/init (a
+// --resume keeps it in current versions; older ones minted a new one), or
+// conversation_reset. The session ends on universal.EndOfInput or
+// universal.Exit: with an error when the last result failed, when the last
+// turn never got its result, or when the exit code is not 0.
+//
+// # Ignored on purpose
+//
+// Top-level types: keep_alive, rate_limit_event, tool_progress,
+// tool_use_summary, auth_status, prompt_suggestion, active_goal,
+// control_response from the CLI (answers to the host's own requests), the
+// control requests hook_callback, mcp_message, elicitation and
+// request_user_dialog; the host's control requests (initialize, interrupt,
+// set_permission_mode, set_model, …), keep_alive and
+// update_environment_variables. Transcript entries: summary, ai-title,
+// custom-title, file-history-snapshot, queue-operation, last-prompt,
+// attachment, atis-latch, api-request, api-request-blob, api-request-shape,
+// tools-used, mode, permission-mode, and progress entries other than
+// agent_progress (hook_progress, bash_progress, mcp_progress,
+// waiting_for_task, query_update, search_results_received). System
+// subtypes: status, thinking_tokens, hook_started, hook_progress,
+// hook_response, stop_hook_summary, task_progress, task_updated,
+// background_tasks_changed, session_state_changed, local_command_output,
+// informational, notification, plugin_install, files_persisted,
+// memory_recall, elicitation_complete, control_request_progress,
+// commands_changed, worker_shutting_down, mirror_error,
+// session_writes_lost. Stream events: ping, citations_delta (citations
+// come with the complete text block). Anything else, and any line that is
+// not a JSON object with a type, is reported as agent.unparsed.
+//
+// A Translator is not safe for concurrent use.
 package claude

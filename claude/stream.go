@@ -12,22 +12,32 @@ import (
 
 // streamEvent translates a stream_event line (--include-partial-messages):
 // a raw Anthropic streaming event of the API message api_message_id.
-func (t *Translator) streamEvent(dst events, r gjson.Result) events {
-	ev := r.Get("event")
-	scope := r.Get("parent_tool_use_id").Str
-	switch et := ev.Get("type").Str; et {
+func (t *Translator) streamEvent(dst events, r, ev gjson.Result, sc sc) events {
+	var typ, idx, delta gjson.Result
+	ev.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "type":
+			typ = v
+		case "index":
+			idx = v
+		case "delta":
+			delta = v
+		}
+		return true
+	})
+	switch et := typ.Str; et {
 	case "content_block_delta":
-		return t.blockDelta(dst, r, ev, scope)
+		return t.blockDelta(dst, idx, delta, sc)
 	case "content_block_start":
-		return t.blockStart(dst, r, ev, scope)
+		return t.blockStart(dst, ev, sc)
 	case "content_block_stop":
-		return t.blockStop(dst, r, ev, scope)
+		return t.blockStop(dst, ev, sc)
 	case "message_start":
-		return t.messageStart(dst, r, ev, scope)
+		return t.messageStart(dst, ev, sc)
 	case "message_delta":
-		return t.messageDelta(dst, r, ev, scope)
+		return t.messageDelta(dst, ev, sc)
 	case "message_stop":
-		return t.messageStop(dst, r, scope)
+		return t.messageStop(dst, r, sc)
 	case "ping":
 		return dst
 	case "error":
@@ -45,10 +55,14 @@ func (t *Translator) streamEvent(dst events, r gjson.Result) events {
 	}
 }
 
+// sc names where a stream event belongs: the scope (parent_tool_use_id)
+// and the API message (api_message_id, "" in older versions).
+type sc struct{ scope, id string }
+
 // streamMsg returns the message a stream event belongs to, opening it when
 // the stream is picked up mid-message.
-func (t *Translator) streamMsg(dst events, r gjson.Result, scope string) (events, *message) {
-	id := r.Get("api_message_id").Str
+func (t *Translator) streamMsg(dst events, c sc) (events, *message) {
+	scope, id := c.scope, c.id
 	if id == "" {
 		id = t.s.Cur[scope]
 	}
@@ -61,9 +75,10 @@ func (t *Translator) streamMsg(dst events, r gjson.Result, scope string) (events
 	return dst, m
 }
 
-func (t *Translator) messageStart(dst events, r gjson.Result, ev gjson.Result, scope string) events {
+func (t *Translator) messageStart(dst events, ev gjson.Result, c sc) events {
+	scope := c.scope
 	msg := ev.Get("message")
-	id := first(msg.Get("id").Str, r.Get("api_message_id").Str)
+	id := first(msg.Get("id").Str, c.id)
 	dst = t.ensureTurn(dst, scope)
 	m := t.findMsg(scope, id)
 	if m == nil {
@@ -92,13 +107,13 @@ func (t *Translator) messageStart(dst events, r gjson.Result, ev gjson.Result, s
 	return dst
 }
 
-func (t *Translator) blockStart(dst events, r gjson.Result, ev gjson.Result, scope string) events {
+func (t *Translator) blockStart(dst events, ev gjson.Result, c sc) events {
 	idx := ev.Get("index")
 	if idx.Type != gjson.Number {
 		return t.unparsed(dst, "event.index", errors.New("content_block_start without an index"))
 	}
 	i := int(idx.Int())
-	dst, m := t.streamMsg(dst, r, scope)
+	dst, m := t.streamMsg(dst, c)
 	m.Open = i
 	if m.block(i) != nil {
 		return dst // a repeated start
@@ -144,14 +159,12 @@ func (t *Translator) blockStart(dst events, r gjson.Result, ev gjson.Result, sco
 }
 
 // blockDelta is the hot path: one text, thinking or tool-argument chunk.
-func (t *Translator) blockDelta(dst events, r gjson.Result, ev gjson.Result, scope string) events {
-	idx := ev.Get("index")
+func (t *Translator) blockDelta(dst events, idx, d gjson.Result, c sc) events {
 	if idx.Type != gjson.Number {
 		return t.unparsed(dst, "event.index", errors.New("content_block_delta without an index"))
 	}
 	i := int(idx.Int())
-	d := ev.Get("delta")
-	dst, m := t.streamMsg(dst, r, scope)
+	dst, m := t.streamMsg(dst, c)
 	b := m.block(i)
 	switch dt := d.Get("type").Str; dt {
 	case "text_delta":
@@ -190,9 +203,9 @@ func (t *Translator) deltaSlot(m *message, b *block, index int, typ universal.Pa
 	return si
 }
 
-func (t *Translator) blockStop(dst events, r gjson.Result, ev gjson.Result, scope string) events {
+func (t *Translator) blockStop(dst events, ev gjson.Result, c sc) events {
 	i := int(ev.Get("index").Int())
-	dst, m := t.streamMsg(dst, r, scope)
+	dst, m := t.streamMsg(dst, c)
 	if m.Open == i {
 		m.Open = -1
 	}
@@ -203,8 +216,9 @@ func (t *Translator) blockStop(dst events, r gjson.Result, ev gjson.Result, scop
 		m.Slots[b.Slot].Stopped = true
 	default:
 		// A tool call whose complete line has not come yet: its streamed
-		// arguments are final now.
-		if tl := t.toolFor(b.Tool); tl != nil && !tl.Done && t.w.IsOpen(tl.ItemID) {
+		// arguments are final now, if they are whole (the CLI also stops
+		// blocks of a broken stream; message_stop then says so).
+		if tl := t.toolFor(b.Tool); tl != nil && !tl.Done && t.w.IsOpen(tl.ItemID) && gjson.Valid(t.w.StreamedText(tl.ItemID, 0)) {
 			tl.Done = true
 			dst = t.w.Close(dst, tl.ItemID, universal.StatusCompleted, universal.SourceAgent, t.raw)
 		}
@@ -212,8 +226,8 @@ func (t *Translator) blockStop(dst events, r gjson.Result, ev gjson.Result, scop
 	return dst
 }
 
-func (t *Translator) messageDelta(dst events, r gjson.Result, ev gjson.Result, scope string) events {
-	dst, m := t.streamMsg(dst, r, scope)
+func (t *Translator) messageDelta(dst events, ev gjson.Result, c sc) events {
+	dst, m := t.streamMsg(dst, c)
 	if sr := ev.Get("delta.stop_reason").Str; sr != "" {
 		m.Stop = t.w.Copy(sr)
 	}
@@ -250,8 +264,8 @@ func overlay(base, over universal.Usage) universal.Usage {
 	return u
 }
 
-func (t *Translator) messageStop(dst events, r gjson.Result, scope string) events {
-	dst, m := t.streamMsg(dst, r, scope)
+func (t *Translator) messageStop(dst events, r gjson.Result, c sc) events {
+	dst, m := t.streamMsg(dst, c)
 	ab := r.Get("abandoned_blocks")
 	if !ab.Exists() {
 		return t.completeMsg(dst, m, msgStatus(m), universal.SourceAgent)

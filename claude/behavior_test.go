@@ -1,0 +1,458 @@
+package claude_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// feed translates lines ("in:" marks a line the host wrote) after the
+// reports, ends with end (EndOfInput when nil), checks the stream and
+// returns the events.
+func feed(t *testing.T, format string, reports []universal.Report, end universal.Report, lines ...string) []universal.Event {
+	t.Helper()
+	tr, err := claude.New(format, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []universal.Event
+	for _, r := range reports {
+		evs = tr.Report(evs, r)
+	}
+	for i, l := range lines {
+		m := universal.Message{Data: []byte(l), Line: int64(i + 1), TimeMS: -1}
+		if s, ok := strings.CutPrefix(l, "in:"); ok {
+			m.Dir, m.Data = universal.In, []byte(s)
+		}
+		evs = tr.Translate(evs, m)
+	}
+	if end == nil {
+		end = universal.EndOfInput{}
+	}
+	evs = tr.Report(evs, end)
+	if err := universal.CheckStream(evs); err != nil {
+		t.Fatalf("stream checker: %v", err)
+	}
+	return evs
+}
+
+func ofType(evs []universal.Event, typ universal.Type) []universal.Event {
+	var out []universal.Event
+	for _, e := range evs {
+		if e.Type == typ {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// completed returns the final snapshots of the items of a kind and role
+// ("" matches any role).
+func completed(evs []universal.Event, kind universal.Kind, role universal.Role) []universal.Item {
+	var out []universal.Item
+	for _, e := range ofType(evs, universal.TypeItemCompleted) {
+		it := e.Data.(*universal.ItemSnapshot).Item
+		if it.Kind == kind && (role == "" || it.Role == role) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+const (
+	initLine   = `{"type":"system","subtype":"init","session_id":"s1","model":"m","cwd":"/w","tools":[],"claude_code_version":"2.1.330"}`
+	resultLine = `{"type":"result","subtype":"success","is_error":false,"result":"ok","usage":{"input_tokens":1,"output_tokens":1},"session_id":"s1"}`
+)
+
+func TestUnparsed(t *testing.T) {
+	cases := map[string]string{
+		"noise":             "nvm: using node v22",
+		"truncated":         `{"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"cut`,
+		"array":             `[1,2]`,
+		"no type":           `{"hello":"world"}`,
+		"unknown type":      `{"type":"brand_new_thing"}`,
+		"unknown subtype":   `{"type":"system","subtype":"brand_new"}`,
+		"unknown event":     `{"type":"stream_event","event":{"type":"brand_new"}}`,
+		"unknown delta":     `{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"brand_new"}}}`,
+		"unknown request":   `{"type":"control_request","request_id":"r","request":{"subtype":"brand_new"}}`,
+		"unknown progress":  `{"type":"progress","data":{"type":"brand_new"}}`,
+		"content not array": `{"type":"user","message":{"role":"user","content":7}}`,
+	}
+	for name, line := range cases {
+		t.Run(name, func(t *testing.T) {
+			evs := feed(t, claude.FormatStreamJSON, nil, nil, line)
+			u := ofType(evs, universal.TypeUnparsed)
+			if len(u) != 1 {
+				t.Fatalf("%d agent.unparsed, want 1", len(u))
+			}
+			if d := u[0].Data.(*universal.Unparsed); !strings.HasPrefix(d.Location, "claude: line 1") || d.RawHash == "" {
+				t.Errorf("unparsed %+v", d)
+			}
+		})
+	}
+	t.Run("framing error", func(t *testing.T) {
+		tr, _ := claude.New(claude.FormatStreamJSON, golden.Options())
+		evs := tr.Translate(nil, universal.Message{Data: []byte(`{"type":`), Line: 3, Err: errors.New("too long")})
+		if u := ofType(evs, universal.TypeUnparsed); len(u) != 1 || u[0].Data.(*universal.Unparsed).Error != "too long" {
+			t.Fatalf("got %v", evs)
+		}
+	})
+	t.Run("host", func(t *testing.T) {
+		evs := feed(t, claude.FormatExchange, nil, nil, `in:{"type":"control_request","request_id":"x","request":{"subtype":"brand_new"}}`, `in:{"type":"brand_new"}`)
+		if u := ofType(evs, universal.TypeUnparsed); len(u) != 2 {
+			t.Fatalf("%d agent.unparsed, want 2", len(u))
+		}
+	})
+}
+
+// TestIgnored: every type on the ignore list is consumed without events.
+func TestIgnored(t *testing.T) {
+	lines := []string{
+		`{"type":"keep_alive"}`, `{"type":"rate_limit_event","rate_limit_info":{"status":"allowed"}}`,
+		`{"type":"tool_progress","tool_use_id":"t","elapsed_time_seconds":1}`, `{"type":"tool_use_summary","summary":"x"}`,
+		`{"type":"auth_status","isAuthenticating":false}`, `{"type":"prompt_suggestion","suggestion":"x"}`,
+		`{"type":"active_goal","value":null}`, `{"type":"control_response","response":{"subtype":"success","request_id":"i"}}`,
+		`{"type":"control_request","request_id":"h","request":{"subtype":"hook_callback","callback_id":"c"}}`,
+		`{"type":"stream_event","event":{"type":"ping"}}`,
+	}
+	for _, sub := range []string{"status", "thinking_tokens", "hook_started", "hook_progress", "hook_response",
+		"stop_hook_summary", "task_progress", "task_updated", "background_tasks_changed", "session_state_changed",
+		"local_command_output", "informational", "notification", "plugin_install", "files_persisted", "memory_recall",
+		"elicitation_complete", "control_request_progress", "commands_changed", "worker_shutting_down", "mirror_error",
+		"session_writes_lost"} {
+		lines = append(lines, `{"type":"system","subtype":"`+sub+`"}`)
+	}
+	for _, typ := range []string{"summary", "ai-title", "custom-title", "file-history-snapshot", "queue-operation",
+		"last-prompt", "attachment", "atis-latch", "api-request", "api-request-blob", "api-request-shape", "tools-used",
+		"mode", "permission-mode"} {
+		lines = append(lines, `{"type":"`+typ+`"}`)
+	}
+	for _, pt := range []string{"hook_progress", "bash_progress", "mcp_progress", "waiting_for_task", "query_update", "search_results_received"} {
+		lines = append(lines, `{"type":"progress","data":{"type":"`+pt+`"}}`)
+	}
+	lines = append(lines, `in:{"type":"control_request","request_id":"i","request":{"subtype":"initialize"}}`,
+		`in:{"type":"control_request","request_id":"j","request":{"subtype":"interrupt"}}`, `in:{"type":"keep_alive"}`,
+		`in:{"type":"control_response","response":{"subtype":"success","request_id":"h","response":{}}}`)
+	evs := feed(t, claude.FormatExchange, nil, nil, lines...)
+	if len(evs) != 2 { // the synthetic session.started and session.ended
+		for _, e := range evs {
+			t.Log(string(e.AppendJSON(nil)))
+		}
+		t.Fatalf("%d events, want 2", len(evs))
+	}
+}
+
+// TestPromptsNotDuplicated: prompts reported by the host and also seen in
+// the native input appear once.
+func TestPromptsNotDuplicated(t *testing.T) {
+	t.Run("exchange", func(t *testing.T) {
+		data, err := os.ReadFile(filepath.Join(recorded, "s06-multiturn-stdin.exchange.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reports := []universal.Report{universal.Prompt{Text: "Remember the word pineapple."}, universal.Prompt{Text: "Which word did I ask you to remember?"}}
+		c := golden.Case{Framing: golden.Exchange, New: newFor(claude.FormatExchange), Reports: reports}
+		evs, err := c.Translate(data, golden.Options(), nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		users := completed(evs, universal.KindMessage, universal.RoleUser)
+		if len(users) != 2 || users[0].Content[0].Text != "Remember the word pineapple." {
+			t.Fatalf("user messages %v", users)
+		}
+		for _, e := range ofType(evs, universal.TypeItemStarted) {
+			if it := e.Data.(*universal.ItemSnapshot).Item; it.Role == universal.RoleUser && e.Source != universal.SourceAgent {
+				t.Errorf("prompt %s shown from the report, want the native stdin message", it.ItemID)
+			}
+		}
+	})
+	t.Run("transcript", func(t *testing.T) {
+		mains, _ := filepath.Glob(filepath.Join(recorded, "s06-multiturn.session", "*", "*.jsonl"))
+		data, err := os.ReadFile(mains[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		reports := []universal.Report{universal.Prompt{Text: "Remember the word pineapple."}, universal.Prompt{Text: "Which word did I ask you to remember?"}}
+		c := golden.Case{Framing: golden.Lines, New: newFor(claude.FormatTranscript), Reports: reports}
+		evs, err := c.Translate(data, golden.Options(), nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if users := completed(evs, universal.KindMessage, universal.RoleUser); len(users) != 2 {
+			t.Fatalf("%d user messages, want 2", len(users))
+		}
+		if n := len(ofType(evs, universal.TypeTurnStarted)); n != 2 {
+			t.Errorf("%d turns, want 2", n)
+		}
+	})
+	t.Run("replay", func(t *testing.T) {
+		evs := feed(t, claude.FormatStreamJSON, []universal.Report{universal.Prompt{Text: "hi"}}, nil,
+			initLine,
+			`{"type":"user","message":{"role":"user","content":"hi"},"isReplay":true,"session_id":"s1","uuid":"u1"}`,
+			resultLine)
+		if users := completed(evs, universal.KindMessage, universal.RoleUser); len(users) != 1 {
+			t.Fatalf("%d user messages, want 1", len(users))
+		}
+	})
+	t.Run("leftover", func(t *testing.T) {
+		// A prompt no turn took is still shown before the session ends.
+		evs := feed(t, claude.FormatStreamJSON, []universal.Report{universal.Prompt{Text: "a"}, universal.Prompt{Text: "b"}}, nil, initLine, resultLine)
+		if users := completed(evs, universal.KindMessage, universal.RoleUser); len(users) != 2 || users[1].Content[0].Text != "b" {
+			t.Fatalf("user messages %v", users)
+		}
+	})
+}
+
+// TestResultsMatchedByID: parallel results in completion order go to
+// their own calls.
+func TestResultsMatchedByID(t *testing.T) {
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine,
+		`{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"A","name":"Bash","input":{"command":"a"}}]},"parent_tool_use_id":null}`,
+		`{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"B","name":"Read","input":{"file_path":"b"}}]},"parent_tool_use_id":null}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"B","content":"from B"}]},"parent_tool_use_id":null}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"A","content":[{"type":"text","text":"from"},{"type":"text","text":"A"}],"is_error":true}]},"parent_tool_use_id":null}`,
+		resultLine)
+	calls := completed(evs, universal.KindToolCall, "")
+	results := completed(evs, universal.KindToolResult, "")
+	if len(calls) != 2 || len(results) != 2 {
+		t.Fatalf("%d calls, %d results", len(calls), len(results))
+	}
+	want := map[string]string{"B": "from B", "A": "from\nA"}
+	for _, r := range results {
+		p := r.Content[0]
+		if p.Output != want[p.CallID] {
+			t.Errorf("result for %s: %q, want %q", p.CallID, p.Output, want[p.CallID])
+		}
+		if (p.CallID == "A") != (r.Status == universal.StatusFailed && p.IsError) {
+			t.Errorf("result for %s: status %s is_error %v", p.CallID, r.Status, p.IsError)
+		}
+		if r.ParentID != calls[0].ParentID {
+			t.Errorf("result parent %s, want the message item %s", r.ParentID, calls[0].ParentID)
+		}
+	}
+}
+
+// TestPartialMessageParts: an empty thinking block (only a signature)
+// before streamed text keeps its place; the complete lines add no text.
+func TestPartialMessageParts(t *testing.T) {
+	se := func(ev string) string {
+		return `{"type":"stream_event","event":` + ev + `,"parent_tool_use_id":null,"api_message_id":"m1"}`
+	}
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine,
+		se(`{"type":"message_start","message":{"id":"m1","usage":{"input_tokens":5,"cache_read_input_tokens":100,"cache_creation_input_tokens":10,"output_tokens":1}}}`),
+		se(`{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}`),
+		se(`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"","estimated_tokens":12}}`),
+		se(`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"c2ln"}}`),
+		`{"type":"assistant","message":{"id":"m1","content":[{"type":"thinking","thinking":"","signature":"c2ln"}]},"parent_tool_use_id":null}`,
+		se(`{"type":"content_block_stop","index":0}`),
+		se(`{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}`),
+		se(`{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Hel"}}`),
+		se(`{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"lo"}}`),
+		`{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Hello"}]},"parent_tool_use_id":null}`,
+		se(`{"type":"content_block_stop","index":1}`),
+		se(`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":7}}`),
+		se(`{"type":"message_stop"}`),
+		resultLine)
+	msgs := completed(evs, universal.KindMessage, universal.RoleAssistant)
+	if len(msgs) != 1 {
+		t.Fatalf("%d assistant messages", len(msgs))
+	}
+	c := msgs[0].Content
+	if len(c) != 2 || c[0].Type != universal.PartReasoning || c[0].Signature != "c2ln" || c[0].Text != "" || c[1].Text != "Hello" {
+		t.Fatalf("content %+v", c)
+	}
+	var deltas []string
+	for _, e := range ofType(evs, universal.TypeItemDelta) {
+		d := e.Data.(*universal.ItemDelta)
+		if d.PartIndex != 1 || e.Source != universal.SourceAgent {
+			t.Errorf("delta %+v from %s", d, e.Source)
+		}
+		deltas = append(deltas, d.Delta)
+	}
+	if strings.Join(deltas, "") != "Hello" {
+		t.Errorf("deltas %q", deltas)
+	}
+	for _, e := range ofType(evs, universal.TypeUsageUpdated) {
+		if d := e.Data.(*universal.UsageUpdated); d.Scope == universal.ScopeCall {
+			if *d.Usage.InputTokens != 115 || *d.Usage.CachedInputTokens != 100 || *d.Usage.CacheWriteTokens != 10 || *d.Usage.OutputTokens != 7 {
+				t.Errorf("call usage %+v", d.Usage)
+			}
+		}
+	}
+}
+
+// TestAbandonedToolBlock: a stream broken inside a tool call fails both
+// the message and the call, and the retry is announced.
+func TestAbandonedToolBlock(t *testing.T) {
+	se := func(ev, extra string) string {
+		return `{"type":"stream_event","event":` + ev + `,"parent_tool_use_id":null,"api_message_id":"m1"` + extra + `}`
+	}
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine,
+		se(`{"type":"message_start","message":{"id":"m1"}}`, ""),
+		se(`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"T","name":"Bash","input":{}}}`, ""),
+		se(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"comm"}}`, ""),
+		se(`{"type":"content_block_stop","index":0}`, ""),
+		se(`{"type":"message_stop"}`, `,"abandoned_blocks":{"api_message_id":"m1","from_block_index":0}`),
+		resultLine)
+	if calls := completed(evs, universal.KindToolCall, ""); len(calls) != 1 || calls[0].Status != universal.StatusFailed {
+		t.Fatalf("calls %+v", calls)
+	}
+	if msgs := completed(evs, universal.KindMessage, universal.RoleAssistant); len(msgs) != 1 || msgs[0].Status != universal.StatusFailed {
+		t.Fatalf("messages %+v", msgs)
+	}
+	errs := ofType(evs, universal.TypeError)
+	if len(errs) != 1 || !errs[0].Data.(*universal.Error).WillRetry {
+		t.Fatalf("errors %v", errs)
+	}
+}
+
+// TestQuestionOverControlProtocol: AskUserQuestion asked through
+// can_use_tool and answered with the host's allow; no permission.
+func TestQuestionOverControlProtocol(t *testing.T) {
+	evs := feed(t, claude.FormatExchange, nil, nil,
+		`in:{"type":"user","message":{"role":"user","content":"pick"},"session_id":""}`,
+		initLine,
+		`{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"Q","name":"AskUserQuestion","input":{"questions":[{"question":"Color?","header":"C","multiSelect":false,"options":[{"label":"red"},{"label":"blue"}]},{"question":"Size?","header":"S","multiSelect":true,"options":[{"label":"S"},{"label":"L"}]}]}}]},"parent_tool_use_id":null}`,
+		`{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion","input":{},"tool_use_id":"Q"}}`,
+		`in:{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{"behavior":"allow","updatedInput":{"answers":{"Color?":"blue","Size?":"S, L"}}}}}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"Q","content":"User has answered"}]},"parent_tool_use_id":null}`,
+		resultLine)
+	if p := ofType(evs, universal.TypePermissionRequested); len(p) != 0 {
+		t.Fatalf("permission for a question: %v", p)
+	}
+	req, res := ofType(evs, universal.TypeQuestionRequested), ofType(evs, universal.TypeQuestionResolved)
+	if len(req) != 1 || len(res) != 1 {
+		t.Fatalf("%d requested, %d resolved", len(req), len(res))
+	}
+	q := req[0].Data.(*universal.Question)
+	if q.QuestionID != "Q" || q.Prompt != "Color?" || strings.Join(q.Options, ",") != "red,blue" || !strings.Contains(string(q.Metadata), "Size?") {
+		t.Errorf("requested %+v", q)
+	}
+	a := res[0].Data.(*universal.Question)
+	if a.Status != universal.QuestionAnswered || a.Response != "Color?: blue\nSize?: S, L" || res[0].Source != universal.SourceAgent {
+		t.Errorf("resolved %+v", a)
+	}
+}
+
+// TestPermissionRepliesAndCancel: a pending can_use_tool is resolved by
+// the host's report, or denied when the request is cancelled.
+func TestPermissionRepliesAndCancel(t *testing.T) {
+	call := `{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"T","name":"Bash","input":{"command":"x"}}]},"parent_tool_use_id":null}`
+	ask := `{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"x"},"tool_use_id":"T"}}`
+	t.Run("reply", func(t *testing.T) {
+		tr, _ := claude.New(claude.FormatStreamJSON, golden.Options())
+		var evs []universal.Event
+		for i, l := range []string{initLine, call, ask} {
+			evs = tr.Translate(evs, universal.Message{Data: []byte(l), Line: int64(i + 1)})
+		}
+		evs = tr.Report(evs, universal.PermissionReply{PermissionID: "r1", Approved: true, Decision: "allow"})
+		evs = tr.Report(evs, universal.PermissionReply{PermissionID: "r1", Approved: false}) // a second answer changes nothing
+		evs = tr.Report(evs, universal.EndOfInput{})
+		if err := universal.CheckStream(evs); err != nil {
+			t.Fatal(err)
+		}
+		res := ofType(evs, universal.TypePermissionResolved)
+		if len(res) != 1 {
+			t.Fatalf("%d resolutions", len(res))
+		}
+		if p := res[0].Data.(*universal.Permission); p.Status != universal.PermissionApproved || p.CallID != "T" || p.ItemID == "" || !res[0].Synthetic {
+			t.Errorf("resolved %+v", p)
+		}
+	})
+	t.Run("cancel", func(t *testing.T) {
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, call, ask, `{"type":"control_cancel_request","request_id":"r1"}`, resultLine)
+		res := ofType(evs, universal.TypePermissionResolved)
+		if len(res) != 1 || res[0].Data.(*universal.Permission).Status != universal.PermissionDenied {
+			t.Fatalf("resolutions %v", res)
+		}
+	})
+	t.Run("request before call", func(t *testing.T) {
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, ask, call, resultLine)
+		calls := completed(evs, universal.KindToolCall, "")
+		req := ofType(evs, universal.TypePermissionRequested)
+		if len(calls) != 1 || len(req) != 1 || req[0].Data.(*universal.Permission).ItemID != calls[0].ItemID {
+			t.Fatalf("calls %v, requests %v", calls, req)
+		}
+	})
+}
+
+// TestPublicFragments uses the two result fragments of the public gleam
+// samples: a permission_denials entry inside a result line.
+func TestPublicFragments(t *testing.T) {
+	denial, err := os.ReadFile(filepath.Join(public, "gleam-sdk__stream-json__permission_denial.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	result := `{"type":"result","subtype":"success","is_error":false,"permission_denials":[` + strings.Join(strings.Fields(string(denial)), " ") + `]}`
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, result)
+	req, res := ofType(evs, universal.TypePermissionRequested), ofType(evs, universal.TypePermissionResolved)
+	if len(req) != 1 || len(res) != 1 {
+		t.Fatalf("%d requested, %d resolved", len(req), len(res))
+	}
+	p := res[0].Data.(*universal.Permission)
+	if p.Status != universal.PermissionDenied || p.CallID != "toolu_01XyZ789AbCdEfGhIjKlMnOp" || p.Action != "Bash" || !strings.Contains(string(p.Metadata), "rm -rf") {
+		t.Errorf("resolved %+v", p)
+	}
+}
+
+// TestSessionEnd: the end reason from the last result, the exit code, or a
+// termination.
+func TestSessionEnd(t *testing.T) {
+	end := func(evs []universal.Event) *universal.SessionEnded {
+		return evs[len(evs)-1].Data.(*universal.SessionEnded)
+	}
+	interrupted := `{"type":"result","subtype":"error_during_execution","is_error":true,"terminal_reason":"aborted_streaming","errors":["[ede_diagnostic] result_type=user"]}`
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, interrupted)
+	if d := end(evs); d.Reason != universal.EndCompleted {
+		t.Errorf("after an interrupted turn: %+v", d)
+	}
+	if te := ofType(evs, universal.TypeTurnEnded); te[0].Data.(*universal.TurnEnded).Status != universal.TurnInterrupted || len(ofType(evs, universal.TypeError)) != 0 {
+		t.Errorf("interrupted turn: %v", te)
+	}
+	failed := `{"type":"result","subtype":"success","is_error":true,"result":"API Error: 500","terminal_reason":"api_error"}`
+	evs = feed(t, claude.FormatStreamJSON, nil, nil, initLine, failed)
+	if d := end(evs); d.Reason != universal.EndError || d.Message != "API Error: 500" {
+		t.Errorf("after a failed turn: %+v", d)
+	}
+	evs = feed(t, claude.FormatStreamJSON, nil, universal.Exit{Code: 1, Stderr: "boom"}, initLine, resultLine)
+	if d := end(evs); d.Reason != universal.EndError || *d.ExitCode != 1 || d.Stderr != "boom" {
+		t.Errorf("exit 1: %+v", d)
+	}
+	evs = feed(t, claude.FormatStreamJSON, nil, universal.Terminate{Message: "stop"}, initLine)
+	if d := end(evs); d.Reason != universal.EndTerminated || d.TerminatedBy != universal.ByDaemon {
+		t.Errorf("terminate: %+v", d)
+	}
+	evs = feed(t, claude.FormatStreamJSON, nil, nil, initLine, `{"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"cut"}]}}`)
+	if d := end(evs); d.Reason != universal.EndError {
+		t.Errorf("no result: %+v", d)
+	}
+	// A lone result (--output-format json) is a whole turn.
+	evs = feed(t, claude.FormatStreamJSON, nil, nil, resultLine)
+	if len(ofType(evs, universal.TypeTurnStarted)) != 1 || end(evs).Reason != universal.EndCompleted {
+		t.Errorf("lone result: %v", evs)
+	}
+}
+
+func TestNew(t *testing.T) {
+	if _, err := claude.New("json", universal.Options{}); !errors.Is(err, universal.ErrUnknownFormat) {
+		t.Errorf("New(json) = %v", err)
+	}
+	a, _ := claude.New(claude.FormatStreamJSON, universal.Options{})
+	b, _ := claude.New(claude.FormatTranscript, universal.Options{})
+	state, err := a.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Restore(state); err == nil {
+		t.Error("restoring a stream-json checkpoint into a transcript translator succeeded")
+	}
+	if err := a.Restore([]byte("{")); err == nil {
+		t.Error("restoring garbage succeeded")
+	}
+}

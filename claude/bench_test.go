@@ -1,0 +1,164 @@
+package claude_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// corpusFile is one capture split into messages, for benchmarks.
+type corpusFile struct {
+	name   string
+	format string
+	msgs   []universal.Message
+	size   int64
+}
+
+// loadCorpus reads every recorded capture in every format, and the public
+// samples, pre-split into messages (each message's bytes copied) so the
+// benchmarks time the translator, not the reader.
+func loadCorpus(tb testing.TB) []corpusFile {
+	tb.Helper()
+	var files []corpusFile
+	add := func(name, path, format string, framing universal.Framing) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		f := corpusFile{name: name, format: format, size: int64(len(data))}
+		for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(data), framing, 0)) {
+			if err != nil {
+				tb.Fatal(err)
+			}
+			m.Data = bytes.Clone(m.Data)
+			f.msgs = append(f.msgs, m)
+		}
+		files = append(files, f)
+	}
+	metas, _ := filepath.Glob(filepath.Join(recorded, "*.meta.json"))
+	for _, meta := range metas {
+		name := strings.TrimSuffix(filepath.Base(meta), ".meta.json")
+		add(name+"/stream-json", filepath.Join(recorded, name+".jsonl"), claude.FormatStreamJSON, universal.FrameLines)
+		if ex := filepath.Join(recorded, name+".exchange.jsonl"); exists(ex) {
+			add(name+"/exchange", ex, claude.FormatExchange, universal.FrameExchange)
+		}
+		mains, _ := filepath.Glob(filepath.Join(recorded, name+".session", "*", "*.jsonl"))
+		for _, m := range mains {
+			add(name+"/transcript", m, claude.FormatTranscript, universal.FrameLines)
+		}
+	}
+	entries, _ := os.ReadDir(public)
+	for _, e := range entries {
+		n := e.Name()
+		switch {
+		case strings.HasPrefix(n, "stream_"):
+			add("public/"+n, filepath.Join(public, n), claude.FormatStreamJSON, universal.FrameLines)
+		case strings.HasSuffix(n, ".jsonl") && !strings.HasSuffix(n, ".golden.ndjson"):
+			add("public/"+n, filepath.Join(public, n), claude.FormatTranscript, universal.FrameLines)
+		}
+	}
+	return files
+}
+
+// translateAll translates a file once and returns the number of events.
+func translateAll(tb testing.TB, f *corpusFile, evs []universal.Event) ([]universal.Event, int) {
+	t, err := claude.New(f.format, golden.Options())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	n := 0
+	for _, m := range f.msgs {
+		evs = t.Translate(evs[:0], m)
+		n += len(evs)
+	}
+	evs = t.Report(evs[:0], universal.EndOfInput{})
+	return evs, n + len(evs)
+}
+
+// BenchmarkTranslate translates each capture of the corpus: MB/s of
+// native input, allocations per op and per universal event.
+func BenchmarkTranslate(b *testing.B) {
+	for _, f := range loadCorpus(b) {
+		b.Run(f.name, func(b *testing.B) {
+			evs := make([]universal.Event, 0, 64)
+			_, events := translateAll(b, &f, evs)
+			b.SetBytes(f.size)
+			b.ReportAllocs()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			before := ms.Mallocs
+			for b.Loop() {
+				evs, _ = translateAll(b, &f, evs)
+			}
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.Mallocs-before)/float64(b.N*events), "allocs/event")
+			b.ReportMetric(float64(b.N*events)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}
+
+// deltaSetup returns a translator in the middle of a streamed text block
+// and a text_delta line for it (Claude Code 2.1.330, s01-text).
+func deltaSetup(tb testing.TB) (*claude.Translator, universal.Message) {
+	tb.Helper()
+	t, err := claude.New(claude.FormatStreamJSON, universal.Options{SessionID: "bench"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	f := loadCorpus(tb)[0]
+	if f.name != "s01-text-nopartial/stream-json" {
+		tb.Fatalf("corpus starts with %s", f.name)
+	}
+	data, err := os.ReadFile(filepath.Join(recorded, "s01-text.jsonl"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	var evs []universal.Event
+	for i := range 15 { // up to and including the first text_delta
+		evs = t.Translate(evs[:0], universal.Message{Data: lines[i], Line: int64(i + 1)})
+	}
+	delta := lines[15]
+	if !bytes.Contains(delta, []byte(`"text_delta"`)) {
+		tb.Fatalf("line 16 is not a text delta: %s", delta)
+	}
+	return t, universal.Message{Data: delta, Line: 16}
+}
+
+// BenchmarkTextDelta is the hot path: one text_delta stream_event line.
+func BenchmarkTextDelta(b *testing.B) {
+	t, m := deltaSetup(b)
+	evs := make([]universal.Event, 0, 4)
+	b.SetBytes(int64(len(m.Data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		evs = t.Translate(evs[:0], m)
+	}
+	if len(evs) != 1 || evs[0].Type != universal.TypeItemDelta {
+		b.Fatalf("got %d events, first %v", len(evs), evs)
+	}
+}
+
+// TestTextDeltaAllocs: a plain text delta line allocates nothing (amortized:
+// the stamper's arena and slabs grow in large blocks).
+func TestTextDeltaAllocs(t *testing.T) {
+	if raceEnabled || testing.CoverMode() != "" {
+		t.Skip("allocation counts differ under -race and coverage")
+	}
+	tr, m := deltaSetup(t)
+	evs := make([]universal.Event, 0, 4)
+	allocs := testing.AllocsPerRun(1000, func() { evs = tr.Translate(evs[:0], m) })
+	if allocs != 0 {
+		t.Errorf("%v allocations per text delta, want 0", allocs)
+	}
+	if len(evs) != 1 || evs[0].Type != universal.TypeItemDelta {
+		t.Fatalf("got %d events", len(evs))
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package claude_test
+
+const raceEnabled = false
