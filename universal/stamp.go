@@ -104,8 +104,10 @@ func (s *Stamper) Restore(st StamperState) { s.st = st }
 func (s *Stamper) Sequence() int64 { return s.st.Sequence }
 
 // SetNativeSessionID sets the provider's session id, written on every
-// later event.
+// later event. Invalid UTF-8 in it becomes U+FFFD, as everywhere else, so
+// that the id survives a JSON checkpoint unchanged.
 func (s *Stamper) SetNativeSessionID(id string) {
+	id = validUTF8(id)
 	if id != s.st.NativeSessionID {
 		s.st.NativeSessionID = s.Copy(id)
 	}
