@@ -1,6 +1,7 @@
 package pi
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -70,7 +71,7 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 		return t.message(dst, in, in.get("message"), "")
 	case "tool_execution_start":
 		dst = t.toolStart(dst, in)
-		t.st.LastToolStart = t.w.Copy(in.get("toolCallId").Str)
+		t.st.LastToolStart = t.copy(in.get("toolCallId").Str)
 		return dst
 	case "tool_execution_update":
 		return t.toolUpdate(dst, in)
@@ -155,7 +156,7 @@ func (t *Translator) begin(dst []universal.Event) []universal.Event {
 func (t *Translator) header(dst []universal.Event, in *input) []universal.Event {
 	id := in.get("id").Str
 	if !t.w.Begun() {
-		t.st.Header = t.w.Copy(id)
+		t.st.Header = t.copy(id)
 		if id != "" {
 			t.w.SetNativeSessionID(id)
 		}
@@ -182,7 +183,7 @@ func (t *Translator) header(dst []universal.Event, in *input) []universal.Event 
 	if id == t.st.Header {
 		return dst
 	}
-	t.st.Header = t.w.Copy(id)
+	t.st.Header = t.copy(id)
 	t.w.SetNativeSessionID(id)
 	return t.status(dst, "session", "continued in session "+id, nil, "", in.raw)
 }
@@ -272,7 +273,7 @@ func (t *Translator) error(dst []universal.Event, msg, code string, details []by
 	if msg == "" {
 		msg = "unknown error"
 	}
-	d := &universal.Error{Message: t.w.Copy(msg), Code: t.w.Copy(code), WillRetry: retry}
+	d := &universal.Error{Message: t.copy(msg), Code: t.copy(code), WillRetry: retry}
 	if len(details) > 2 {
 		d.Details = details
 	}
@@ -281,7 +282,7 @@ func (t *Translator) error(dst []universal.Event, msg, code string, details []by
 
 // status emits a complete status item.
 func (t *Translator) status(dst []universal.Event, label, detail string, md []byte, nativeID string, raw []byte) []universal.Event {
-	p := withMetadata(universal.Part{Type: universal.PartStatus, Label: label, Detail: t.w.Copy(detail)}, md)
+	p := withMetadata(universal.Part{Type: universal.PartStatus, Label: label, Detail: t.copy(detail)}, md)
 	return t.newItem(dst, universal.KindStatus, "", nativeID, []universal.Part{p}, raw)
 }
 
@@ -306,7 +307,7 @@ func (t *Translator) startAssistant(dst []universal.Event, nativeID string, raw 
 	}
 	id := t.w.NewItemID()
 	t.st.Msg = &message{Item: id}
-	return t.w.StartItem(dst, universal.Item{ItemID: id, NativeItemID: t.w.Copy(nativeID), Kind: universal.KindMessage, Role: universal.RoleAssistant}, agent, raw)
+	return t.w.StartItem(dst, universal.Item{ItemID: id, NativeItemID: t.copy(nativeID), Kind: universal.KindMessage, Role: universal.RoleAssistant}, agent, raw)
 }
 
 // update translates message_update: one streaming step of the assistant
@@ -323,7 +324,7 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 		return dst
 	}
 	ci := in.get("assistantMessageEvent.contentIndex")
-	if ci.Type != gjson.Number || ci.Num < 0 || ci.Num > maxContentIndex || ci.Num != float64(int(ci.Num)) {
+	if ci.Type != gjson.Number || ci.Num < 0 || ci.Num > maxContentIndex || ci.Num != float64(int(ci.Num)) || !gjson.Valid(ci.Raw) {
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("message_update %q: contentIndex %s", etype, ci.Raw), in.raw)
 	}
 	if t.st.Msg == nil {
@@ -352,20 +353,42 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 		if !d.Exists() {
 			return t.diffPartial(dst, in, m, b, int(ci.Num), typ, kind)
 		}
+		if !validString(d) {
+			return t.w.Unparsed(dst, in.where(), errBadDelta, in.raw)
+		}
 		return t.textDelta(dst, in, m, b, typ, d.Str)
 	case "toolcall_start":
 		b.setKind("toolCall")
-		return t.toolCallStart(dst, m, b, in.get("assistantMessageEvent.id").Str, in.get("assistantMessageEvent.toolName").Str, in.raw)
+		id, name := in.get("assistantMessageEvent.id"), in.get("assistantMessageEvent.toolName")
+		if id.Exists() && !validString(id) || name.Exists() && !validString(name) {
+			return t.w.Unparsed(dst, in.where(), errors.New("toolcall_start: id or toolName is not a JSON string"), in.raw)
+		}
+		return t.toolCallStart(dst, m, b, id.Str, name.Str, in.raw)
 	case "toolcall_delta":
 		b.setKind("toolCall")
+		d := in.get("assistantMessageEvent.delta")
+		if !validString(d) {
+			return t.w.Unparsed(dst, in.where(), errBadDelta, in.raw)
+		}
 		dst = t.toolCallStart(dst, m, b, "", "", in.raw)
-		return t.w.Delta(dst, b.Tool, 0, universal.PartToolCall, in.get("assistantMessageEvent.delta").Str, agent, in.raw)
+		return t.w.Delta(dst, b.Tool, 0, universal.PartToolCall, d.Str, agent, in.raw)
 	case "toolcall_end":
 		b.setKind("toolCall")
 		tc := in.get("assistantMessageEvent.toolCall")
+		if !tc.IsObject() || !gjson.Valid(tc.Raw) {
+			return t.w.Unparsed(dst, in.where(), errors.New("toolcall_end without a valid toolCall"), in.raw)
+		}
 		return t.toolCallFinal(dst, m, b, tc, in.raw)
 	}
 	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: assistantMessageEvent %q", errUnknownType, etype), in.raw)
+}
+
+var errBadDelta = errors.New("message_update: delta is not a JSON string")
+
+// validString reports whether r is a well-formed JSON string (a line read
+// without validating it as a whole may be cut short).
+func validString(r gjson.Result) bool {
+	return r.Type == gjson.String && gjson.Valid(r.Raw)
 }
 
 func (m *message) block(ci int) *block {
@@ -401,6 +424,9 @@ func (t *Translator) textDelta(dst []universal.Event, in *input, m *message, b *
 // partial adds to what streamed so far. A partial that does not extend
 // the streamed text emits nothing; message_end settles it.
 func (t *Translator) diffPartial(dst []universal.Event, in *input, m *message, b *block, ci int, typ universal.PartType, kind string) []universal.Event {
+	if !gjson.Valid(in.view) {
+		return t.w.Unparsed(dst, in.where(), errNotJSON, in.raw)
+	}
 	content := in.get("assistantMessageEvent.partial.content")
 	if !content.Exists() {
 		content = in.get("message.content")

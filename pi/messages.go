@@ -53,13 +53,13 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 		var p universal.Part
 		switch c.Get("type").Str {
 		case "text":
-			p = universal.Text(t.w.Copy(c.Get("text").Str))
+			p = universal.Text(t.copy(c.Get("text").Str))
 		case "thinking":
-			p = universal.Reasoning(t.w.Copy(c.Get("thinking").Str), universal.VisibilityPublic)
+			p = universal.Reasoning(t.copy(c.Get("thinking").Str), universal.VisibilityPublic)
 			if c.Get("redacted").Bool() {
 				p.Visibility = universal.VisibilityPrivate
 			}
-			p.Signature = t.w.Copy(c.Get("thinkingSignature").Str)
+			p.Signature = t.copy(c.Get("thinkingSignature").Str)
 		case "toolCall":
 			dst = t.toolCallFinal(dst, m, b, c, in.raw)
 			ci++
@@ -84,6 +84,9 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 		if !have[i] {
 			// Streamed, but missing from the final message: keep it.
 			parts[i] = universal.Part{Type: m.Parts[i]}
+			if m.Parts[i] == universal.PartReasoning {
+				parts[i].Visibility = universal.VisibilityPublic
+			}
 			parts[i].SetStreamed(t.w.StreamedText(m.Item, i))
 		}
 	}
@@ -92,11 +95,11 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 	errMsg := msg.Get("errorMessage").Str
 	if stop == "error" || stop == "aborted" {
 		status = universal.StatusFailed
-		parts = append(parts, universal.Part{Type: universal.PartStatus, Label: t.w.Copy(stop), Detail: t.w.Copy(errMsg)})
+		parts = append(parts, universal.Part{Type: universal.PartStatus, Label: t.copy(stop), Detail: t.copy(errMsg)})
 	}
 	dst = t.w.Complete(dst, universal.Item{
 		ItemID:       m.Item,
-		NativeItemID: t.w.Copy(nativeID),
+		NativeItemID: t.copy(nativeID),
 		Kind:         universal.KindMessage,
 		Role:         universal.RoleAssistant,
 		Content:      parts,
@@ -105,18 +108,18 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 	t.st.Msg = nil
 	dst = t.usage(dst, msg.Get("usage"), in.raw)
 	tr := &t.st.Turn
-	tr.LastStop = t.w.Copy(stop)
+	tr.LastStop = t.copy(stop)
 	if v := msg.Get("api").Str; v != "" {
-		tr.API = t.w.Copy(v)
+		tr.API = t.copy(v)
 	}
 	if v := msg.Get("provider").Str; v != "" {
-		tr.Provider = t.w.Copy(v)
+		tr.Provider = t.copy(v)
 	}
 	if v := msg.Get("model").Str; v != "" {
-		tr.Model = t.w.Copy(v)
+		tr.Model = t.copy(v)
 	}
 	if stop == "error" {
-		tr.Err, tr.ErrSet = t.w.Copy(errMsg), true
+		tr.Err, tr.ErrSet = t.copy(errMsg), true
 	}
 	return dst
 }
@@ -126,7 +129,7 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 func (t *Translator) image(c gjson.Result) universal.Part {
 	var md jsonw.Object
 	md.Int("data_length", int64(len(c.Get("data").Str)))
-	return universal.Part{Type: universal.PartImage, Mime: t.w.Copy(c.Get("mimeType").Str), Metadata: md.Bytes()}
+	return universal.Part{Type: universal.PartImage, Mime: t.copy(c.Get("mimeType").Str), Metadata: md.Bytes()}
 }
 
 // toolCallStart starts the tool_call item of a toolCall block, once.
@@ -143,7 +146,7 @@ func (t *Translator) toolCallStart(dst []universal.Event, m *message, b *block, 
 
 // toolCallItem returns a tool_call item; the call id is its native id.
 func (t *Translator) toolCallItem(id, parent, callID, name, args string) universal.Item {
-	callID = t.w.Copy(callID)
+	callID = t.copy(callID)
 	return universal.Item{
 		ItemID:       id,
 		NativeItemID: callID,
@@ -152,7 +155,7 @@ func (t *Translator) toolCallItem(id, parent, callID, name, args string) univers
 		Role:         universal.RoleAssistant,
 		Content: []universal.Part{{
 			Type:      universal.PartToolCall,
-			Name:      t.w.Copy(name),
+			Name:      t.copy(name),
 			Arguments: args,
 			CallID:    callID,
 		}},
@@ -175,7 +178,7 @@ func (t *Translator) toolCallFinal(dst []universal.Event, m *message, b *block, 
 		tl = t.addTool(callID, name, m.Item, b.Tool)
 	}
 	if tl != nil && name != "" {
-		tl.Name = t.w.Copy(name)
+		tl.Name = t.copy(name)
 	}
 	args := t.arguments(b.Tool, tc.Get("arguments").Raw)
 	return t.w.Complete(dst, t.toolCallItem(b.Tool, m.Item, callID, name, args), agent, raw)
@@ -217,7 +220,7 @@ func (t *Translator) tool(callID string) *tool {
 }
 
 func (t *Translator) addTool(callID, name, msg, call string) *tool {
-	t.st.Tools = append(t.st.Tools, tool{CallID: t.w.Copy(callID), Name: t.w.Copy(name), Msg: msg, Call: call})
+	t.st.Tools = append(t.st.Tools, tool{CallID: t.copy(callID), Name: t.copy(name), Msg: msg, Call: call})
 	return &t.st.Tools[len(t.st.Tools)-1]
 }
 
@@ -295,14 +298,14 @@ func remove(s []string, i int) []string {
 // parts maps message content (a string, or text and image blocks) to parts.
 func (t *Translator) parts(dst []universal.Event, in *input, c gjson.Result) ([]universal.Part, []universal.Event) {
 	if c.Type == gjson.String {
-		return []universal.Part{universal.Text(t.w.Copy(c.Str))}, dst
+		return []universal.Part{universal.Text(t.copy(c.Str))}, dst
 	}
 	var parts []universal.Part
 	i := 0
 	c.ForEach(func(_, b gjson.Result) bool {
 		switch b.Get("type").Str {
 		case "text":
-			parts = append(parts, universal.Text(t.w.Copy(b.Get("text").Str)))
+			parts = append(parts, universal.Text(t.copy(b.Get("text").Str)))
 		case "image":
 			parts = append(parts, t.image(b))
 		default:
@@ -344,7 +347,7 @@ func (t *Translator) custom(dst []universal.Event, in *input, msg gjson.Result, 
 
 // systemText emits a system item with one text part (summaries).
 func (t *Translator) systemText(dst []universal.Event, text string, md []byte, nativeID string, raw []byte) []universal.Event {
-	p := withMetadata(universal.Text(t.w.Copy(text)), md)
+	p := withMetadata(universal.Text(t.copy(text)), md)
 	return t.newItem(dst, universal.KindSystem, universal.RoleSystem, nativeID, []universal.Part{p}, raw)
 }
 
@@ -352,7 +355,7 @@ func (t *Translator) systemText(dst []universal.Event, text string, md []byte, n
 func (t *Translator) newItem(dst []universal.Event, kind universal.Kind, role universal.Role, nativeID string, parts []universal.Part, raw []byte) []universal.Event {
 	return t.w.Complete(dst, universal.Item{
 		ItemID:       t.w.NewItemID(),
-		NativeItemID: t.w.Copy(nativeID),
+		NativeItemID: t.copy(nativeID),
 		Kind:         kind,
 		Role:         role,
 		Content:      parts,
@@ -374,11 +377,11 @@ func (t *Translator) bash(dst []universal.Event, msg gjson.Result, nativeID stri
 	for _, k := range [...]string{"exitCode", "cancelled", "truncated", "fullOutputPath", "excludeFromContext"} {
 		md.Raw(k, msg.Get(k).Raw)
 	}
-	st := universal.Part{Type: universal.PartStatus, Label: "bash", Detail: t.w.Copy(msg.Get("command").Str)}
+	st := universal.Part{Type: universal.PartStatus, Label: "bash", Detail: t.copy(msg.Get("command").Str)}
 	if md.Len() > 0 {
 		st.Metadata = md.Bytes()
 	}
-	return t.newItem(dst, universal.KindStatus, universal.RoleUser, nativeID, []universal.Part{st, universal.Text(t.w.Copy(msg.Get("output").Str))}, raw)
+	return t.newItem(dst, universal.KindStatus, universal.RoleUser, nativeID, []universal.Part{st, universal.Text(t.copy(msg.Get("output").Str))}, raw)
 }
 
 // usage emits the usage of one model call. Pi's input, cacheRead and

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -80,6 +82,13 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	if len(data) == 0 {
 		return dst
 	}
+	if m.Dir == universal.Out && t.format != FormatSession && isUpdate(data) {
+		// The hot path. Before 0.84 a message_update line repeats the
+		// whole partial message (twice); validating or scanning it would
+		// make a long message cost quadratic time. The fields read (all
+		// before the partial) are checked one by one instead.
+		return t.object(dst, m, data)
+	}
 	if gjson.ValidBytes(data) {
 		return t.object(dst, m, data)
 	}
@@ -92,6 +101,12 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		return dst
 	}
 	return t.w.Unparsed(dst, location(m), errNotJSON, data)
+}
+
+// isUpdate reports whether data is a message_update event. Pi writes
+// "type" first, so this reads only the start of the line.
+func isUpdate(data []byte) bool {
+	return data[0] == '{' && gjson.Get(view(data), "type").Str == "message_update"
 }
 
 var (
@@ -149,6 +164,16 @@ func (t *Translator) unknown(dst []universal.Event, in *input, what string) []un
 	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: %s %q", errUnknownType, what, in.typ.Str), in.raw)
 }
 
+// copy copies a string read from native input into the stream's stable
+// memory, with invalid UTF-8 replaced by U+FFFD (what the encoder would
+// write, and what a JSON checkpoint keeps).
+func (t *Translator) copy(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return t.w.Copy(s)
+}
+
 // view returns b as a string without copying. Results read from it alias
 // b, which is only valid during the call: keep them through Stream.Copy.
 func view(b []byte) string {
@@ -165,7 +190,7 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 	}
 	switch r := r.(type) {
 	case universal.Prompt:
-		t.st.Prompts = append(t.st.Prompts, r.Text)
+		t.st.Prompts = append(t.st.Prompts, t.copy(r.Text))
 		return dst
 	case universal.PermissionReply:
 		return t.replyPermission(dst, r.PermissionID, r.Approved, r.Decision, "host", universal.SourceDaemon, nil)

@@ -84,8 +84,8 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e gjson.Result)
 
 // summary emits a system item with a status part and a summary text.
 func (t *Translator) summary(dst []universal.Event, label, detail string, md []byte, text, nativeID string, raw []byte) []universal.Event {
-	st := withMetadata(universal.Part{Type: universal.PartStatus, Label: label, Detail: t.w.Copy(detail)}, md)
-	return t.newItem(dst, universal.KindSystem, universal.RoleSystem, nativeID, []universal.Part{st, universal.Text(t.w.Copy(text))}, raw)
+	st := withMetadata(universal.Part{Type: universal.PartStatus, Label: label, Detail: t.copy(detail)}, md)
+	return t.newItem(dst, universal.KindSystem, universal.RoleSystem, nativeID, []universal.Part{st, universal.Text(t.copy(text))}, raw)
 }
 
 // replayTree replays the kept entries of a v2/v3 session file along the

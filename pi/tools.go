@@ -35,7 +35,7 @@ func (t *Translator) toolEntry(dst []universal.Event, in *input) (*tool, []unive
 		Role:         universal.RoleAssistant,
 		Content: []universal.Part{{
 			Type:      universal.PartToolCall,
-			Name:      t.w.Copy(name),
+			Name:      t.copy(name),
 			Arguments: t.copyJSON(args),
 			CallID:    tl.CallID,
 		}},
@@ -112,7 +112,7 @@ func (t *Translator) toolEnd(dst []universal.Event, in *input) []universal.Event
 	result := in.get("result")
 	var md jsonw.Object
 	text, images := t.render(result.Get("content"))
-	output := t.w.Copy(text)
+	output := t.copy(text)
 	md.Raw("details", result.Get("details").Raw).Raw("structuredContent", result.Get("structuredContent").Raw)
 	md.Raw("terminate", result.Get("terminate").Raw).Raw("durationMs", in.get("durationMs").Raw)
 	if images > 0 {
@@ -133,7 +133,7 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, nativeID, o
 	}
 	return t.w.Complete(dst, universal.Item{
 		ItemID:       tl.Result,
-		NativeItemID: t.w.Copy(nativeID),
+		NativeItemID: t.copy(nativeID),
 		ParentID:     tl.Msg,
 		Kind:         universal.KindToolResult,
 		Role:         universal.RoleTool,
@@ -159,7 +159,7 @@ func (t *Translator) toolResult(dst []universal.Event, in *input, msg gjson.Resu
 		tl.Result = t.w.NewItemID()
 	}
 	text, images := t.render(msg.Get("content"))
-	output := t.w.Copy(text)
+	output := t.copy(text)
 	var md jsonw.Object
 	md.Raw("details", msg.Get("details").Raw).Raw("durationMs", msg.Get("durationMs").Raw).Raw("nestedCalls", msg.Get("nestedCalls").Raw)
 	if images > 0 {
@@ -235,10 +235,10 @@ func (t *Translator) uiRequest(dst []universal.Event, in *input, prevToolStart s
 	}
 	var options []string
 	in.get("options").ForEach(func(_, o gjson.Result) bool {
-		options = append(options, t.w.Copy(o.String()))
+		options = append(options, t.copy(o.String()))
 		return true
 	})
-	r := request{ID: t.w.Copy(id), Prompt: t.w.Copy(title), Options: options}
+	r := request{ID: t.copy(id), Prompt: t.copy(title), Options: options}
 	if tl := t.tool(prevToolStart); tl != nil && (method == "select" || method == "confirm") {
 		r.Permission, r.CallID, r.Action = true, tl.CallID, tl.Name
 		t.st.Requests = append(t.st.Requests, r)
@@ -336,7 +336,7 @@ func (t *Translator) replyQuestion(dst []universal.Event, id, response string, r
 	if r == nil || r.Permission {
 		return dst
 	}
-	q := universal.Question{QuestionID: r.ID, Prompt: r.Prompt, Options: r.Options, Status: universal.QuestionAnswered, Response: t.w.Copy(response)}
+	q := universal.Question{QuestionID: r.ID, Prompt: r.Prompt, Options: r.Options, Status: universal.QuestionAnswered, Response: t.copy(response)}
 	if rejected {
 		q.Status, q.Response = universal.QuestionRejected, ""
 	}
@@ -373,7 +373,7 @@ func (t *Translator) compactionStart(dst []universal.Event, in *input) []univers
 		ItemID:  t.st.Compaction,
 		Kind:    universal.KindSystem,
 		Role:    universal.RoleSystem,
-		Content: []universal.Part{{Type: universal.PartStatus, Label: "compaction", Detail: t.w.Copy(in.get("reason").Str)}},
+		Content: []universal.Part{{Type: universal.PartStatus, Label: "compaction", Detail: t.copy(in.get("reason").Str)}},
 	}, agent, in.raw)
 }
 
@@ -392,14 +392,14 @@ func (t *Translator) compactionEnd(dst []universal.Event, in *input) []universal
 		md.Raw(k, result.Get(k).Raw)
 	}
 	md.Raw("aborted", in.get("aborted").Raw).Raw("willRetry", in.get("willRetry").Raw)
-	reason := t.w.Copy(in.get("reason").Str)
+	reason := t.copy(in.get("reason").Str)
 	if it, ok := t.w.Tracked(id); ok && reason == "" && len(it.Content) > 0 {
 		reason = it.Content[0].Detail // auto_compaction_end has no reason
 	}
 	st := universal.Part{Type: universal.PartStatus, Label: "compaction", Detail: reason, Metadata: md.Bytes()}
 	parts := []universal.Part{st}
 	if s := result.Get("summary"); s.Exists() {
-		parts = append(parts, universal.Text(t.w.Copy(s.Str)))
+		parts = append(parts, universal.Text(t.copy(s.Str)))
 	}
 	status := universal.StatusCompleted
 	if aborted || errMsg != "" || !result.Exists() {
@@ -440,7 +440,7 @@ func (t *Translator) appended(dst []universal.Event, in *input) []universal.Even
 func (t *Translator) command(dst []universal.Event, in *input) []universal.Event {
 	switch in.typ.Str {
 	case "prompt":
-		text := t.w.Copy(in.get("message").Str)
+		text := t.copy(in.get("message").Str)
 		if in.get("streamingBehavior").Str != "" {
 			t.st.Queued = append(t.st.Queued, text)
 		} else {
@@ -448,7 +448,7 @@ func (t *Translator) command(dst []universal.Event, in *input) []universal.Event
 		}
 		return dst
 	case "steer", "follow_up":
-		t.st.Queued = append(t.st.Queued, t.w.Copy(in.get("message").Str))
+		t.st.Queued = append(t.st.Queued, t.copy(in.get("message").Str))
 		return dst
 	case "extension_ui_response":
 		return t.uiResponse(dst, in)

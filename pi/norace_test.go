@@ -1,0 +1,5 @@
+//go:build !race
+
+package pi_test
+
+const raceEnabled = false
