@@ -43,10 +43,14 @@
 //     item, so a client that missed the start or the deltas still ends
 //     with the item (seed 004 §8.6).
 //   - item.delta appends its text to the part it addresses (part_index,
-//     part_type): the part's Text, Arguments or Output. A delta for the
-//     next index creates the part. Text grows in an append-only buffer per
+//     part_type): the part's Text, Arguments or Output. A delta for an index
+//     past the last part creates it, with placeholder parts (no type yet)
+//     for any parts between, which a later delta or the completion fills
+//     in (an agent's empty reasoning block before the text never streams);
+//     at most MaxPartGap of them. Text grows in an append-only buffer per
 //     part, so folding a message of n deltas costs O(total length), never
-//     a re-concatenation; the part's string always holds the text so far.
+//     a re-concatenation; the part's string always holds the text so far,
+//     and strings handed out earlier stay valid and unchanged.
 //   - item.completed replaces the item's content with the completed
 //     snapshot, which is authoritative: it wins over whatever the deltas
 //     built, including a part marked rewritten and deltas that were lost.
@@ -55,6 +59,9 @@
 //     role once, and refine the placeholder kind "unknown" once; any other
 //     change is an anomaly and the first value is kept.
 //   - An item left open when the session ends stays open (seed 004 §8.7).
+//   - An item's snapshot is copied into memory the session owns (one
+//     buffer per snapshot), so the session never keeps decoded lines or a
+//     translator's buffers alive.
 //
 // # Status
 //
@@ -92,8 +99,11 @@
 //     Effective usage (Source "turns").
 //
 // A call or turn report belongs to the turn it names, else the innermost
-// open turn, else the latest turn; reports made before any turn are kept
-// in Usage.Unattributed. Counts a report leaves null stay null (not 0) in
+// open turn, else the latest turn. Reports made before any turn, and those
+// naming a turn the session never started (a sub-agent's turn), fold the
+// same way per turn id in Usage.Other and count in the sum over turns —
+// but not in a session report, which covers what its agent says it covers
+// (Codex's session totals cover the parent thread). Counts a report leaves null stay null (not 0) in
 // every sum until some report gives them. Cost (cost_usd) folds like the
 // counts.
 //

@@ -7,13 +7,18 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"testing"
 
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/google/go-cmp/cmp"
 )
+
+// tb is what the helpers need of *testing.T, *testing.B and *rapid.T.
+type tb interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
 
 // eventLog builds logs of stamped events by hand, well-formed or not: the
 // stamper numbers them, nothing checks them.
@@ -77,7 +82,7 @@ func msg(id string, role universal.Role, parts ...universal.Part) universal.Item
 }
 
 // replay folds a log, failing the test on an error.
-func replay(t testing.TB, log []universal.Event) *reduce.Session {
+func replay(t tb, log []universal.Event) *reduce.Session {
 	t.Helper()
 	s, err := reduce.Replay(log)
 	if err != nil {
@@ -87,7 +92,7 @@ func replay(t testing.TB, log []universal.Event) *reduce.Session {
 }
 
 // stateJSON is the session's canonical JSON.
-func stateJSON(t testing.TB, s *reduce.Session) []byte {
+func stateJSON(t tb, s *reduce.Session) []byte {
 	t.Helper()
 	b, err := s.JSON("")
 	if err != nil {
@@ -98,20 +103,20 @@ func stateJSON(t testing.TB, s *reduce.Session) []byte {
 
 // diffState compares two sessions through their JSON (parsed, so the diff
 // is readable); "" when equal.
-func diffState(t testing.TB, want, got *reduce.Session) string {
+func diffState(t tb, want, got *reduce.Session) string {
 	t.Helper()
 	var w, g any
 	if err := json.Unmarshal(stateJSON(t, want), &w); err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v", err)
 	}
 	if err := json.Unmarshal(stateJSON(t, got), &g); err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v", err)
 	}
 	return cmp.Diff(w, g)
 }
 
 // restore round-trips a session through its JSON.
-func restore(t testing.TB, s *reduce.Session) *reduce.Session {
+func restore(t tb, s *reduce.Session) *reduce.Session {
 	t.Helper()
 	var r reduce.Session
 	if err := json.Unmarshal(stateJSON(t, s), &r); err != nil {
@@ -122,29 +127,29 @@ func restore(t testing.TB, s *reduce.Session) *reduce.Session {
 
 // goldenStreams returns the golden universal streams in testdata: the
 // providers' captures and the hand-written universal ones.
-func goldenStreams(t testing.TB) []string {
+func goldenStreams(t tb) []string {
 	t.Helper()
 	var files []string
 	for _, pat := range []string{"../testdata/*/*/*.golden.ndjson", "../testdata/universal/*.golden.ndjson"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%v", err)
 		}
 		files = append(files, m...)
 	}
 	slices.Sort(files)
 	if len(files) == 0 {
-		t.Fatal("no golden streams under ../testdata")
+		t.Fatalf("no golden streams under ../testdata")
 	}
 	return files
 }
 
 // readStream decodes a universal NDJSON file.
-func readStream(t testing.TB, path string) []universal.Event {
+func readStream(t tb, path string) []universal.Event {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v", err)
 	}
 	defer f.Close()
 	var evs []universal.Event
@@ -165,4 +170,14 @@ func readStream(t testing.TB, path string) []universal.Event {
 // snapshot of every item in start order.
 func transcriptItems(evs []universal.Event) []universal.Item {
 	return golden.NewTranscript(evs).Items
+}
+
+// itemsJSON encodes items, to compare big ones quickly.
+func itemsJSON(items []universal.Item) []byte {
+	var b []byte
+	for i := range items {
+		b = items[i].AppendJSON(b)
+		b = append(b, '\n')
+	}
+	return b
 }

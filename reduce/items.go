@@ -11,12 +11,29 @@ import (
 	"github.com/agentnorm/agentnorm/universal"
 )
 
+// MaxPartGap bounds how far past an item's last part a delta may address
+// a part (creating placeholders for the parts between); a delta further
+// out is an anomaly, so a hostile part_index cannot allocate without bound.
+const MaxPartGap = 256
+
 // builder accumulates a streamed string. Like strings.Builder it only ever
 // appends, so the strings it hands out stay valid and unchanged while it
 // grows: a delta costs its own length (amortised), never the length of the
 // text so far.
 type builder struct {
 	buf []byte
+}
+
+// write appends s, doubling the buffer when it is full (append's growth
+// for big slices is 1.25×, which would allocate about five times the final
+// text over the life of a long message; doubling allocates about two).
+func (b *builder) write(s string) {
+	if n := len(b.buf) + len(s); n > cap(b.buf) {
+		grown := make([]byte, len(b.buf), max(2*n, 64))
+		copy(grown, b.buf)
+		b.buf = grown
+	}
+	b.buf = append(b.buf, s...)
 }
 
 func (b *builder) String() string {
@@ -102,16 +119,106 @@ func sameContent(a, b []universal.Part) bool {
 	return slices.EqualFunc(a, b, func(x, y universal.Part) bool { return samePart(&x, &y) })
 }
 
-// ownItem returns a copy of it that shares no byte slices with the event,
-// with raw JSON in canonical form.
-func ownItem(it *universal.Item) universal.Item {
-	c := it.Clone()
-	for i := range c.Content {
-		p := &c.Content[i]
-		p.JSON = cleanRaw(p.JSON)
-		p.Metadata = cleanRaw(p.Metadata)
-	}
+// own returns a copy of an item that shares no memory with the event it
+// came from: its strings are packed into one buffer of their exact size
+// (enumerations are the package constants), its raw JSON is copied in
+// canonical form. Event strings often alias a whole decoded line or a
+// translator's arena chunk; an owned item keeps only its content alive.
+func own(it *universal.Item) universal.Item {
+	c := *it
+	var pk packer
+	// Count, then copy: the buffer never grows after strings point into it.
+	pk.pack(&c, true)
+	pk.buf = make([]byte, 0, pk.size)
+	pk.pack(&c, false)
 	return c
+}
+
+var (
+	kinds    = []universal.Kind{universal.KindMessage, universal.KindToolCall, universal.KindToolResult, universal.KindSystem, universal.KindStatus, universal.KindUnknown}
+	roles    = []universal.Role{universal.RoleUser, universal.RoleAssistant, universal.RoleSystem, universal.RoleTool}
+	statuses = []universal.ItemStatus{universal.StatusInProgress, universal.StatusCompleted, universal.StatusFailed}
+	types    = []universal.PartType{universal.PartText, universal.PartJSON, universal.PartToolCall, universal.PartToolResult, universal.PartFileRef, universal.PartReasoning, universal.PartImage, universal.PartStatus}
+	visible  = []universal.Visibility{universal.VisibilityPublic, universal.VisibilityPrivate}
+	actions  = []universal.FileAction{universal.FileRead, universal.FileWrite, universal.FilePatch}
+)
+
+// packer copies strings into one buffer; with count set it only adds up
+// their sizes.
+type packer struct {
+	buf   []byte
+	size  int
+	count bool
+}
+
+func (pk *packer) str(s *string) {
+	if pk.count {
+		pk.size += len(*s)
+		return
+	}
+	if *s == "" {
+		return
+	}
+	start := len(pk.buf)
+	pk.buf = append(pk.buf, *s...)
+	*s = unsafe.String(&pk.buf[start], len(*s))
+}
+
+// enum replaces v by the constant it equals, or packs it.
+func enum[T ~string](pk *packer, v *T, known []T) {
+	for _, k := range known {
+		if *v == k {
+			*v = k
+			return
+		}
+	}
+	s := string(*v)
+	pk.str(&s)
+	*v = T(s)
+}
+
+func (pk *packer) fields(fs *[]universal.Field) {
+	if *fs == nil {
+		return
+	}
+	if !pk.count {
+		*fs = slices.Clone(*fs)
+	}
+	for i := range *fs {
+		f := &(*fs)[i]
+		pk.str(&f.Name)
+		if !pk.count {
+			f.Value = cleanRaw(f.Value)
+		}
+	}
+}
+
+func (pk *packer) pack(it *universal.Item, count bool) {
+	pk.count = count
+	pk.str(&it.ItemID)
+	pk.str(&it.NativeItemID)
+	pk.str(&it.ParentID)
+	enum(pk, &it.Kind, kinds)
+	enum(pk, &it.Role, roles)
+	enum(pk, &it.Status, statuses)
+	pk.fields(&it.Extra)
+	if !count && it.Content != nil {
+		it.Content = slices.Clone(it.Content)
+	}
+	for i := range it.Content {
+		p := &it.Content[i]
+		enum(pk, &p.Type, types)
+		enum(pk, &p.Visibility, visible)
+		enum(pk, &p.Action, actions)
+		for _, f := range []*string{&p.Text, &p.Signature, &p.Name, &p.Arguments, &p.CallID, &p.Output, &p.Path, &p.Diff, &p.Mime, &p.Label, &p.Detail} {
+			pk.str(f)
+		}
+		pk.fields(&p.Extra)
+		if !count {
+			p.JSON = cleanRaw(p.JSON)
+			p.Metadata = cleanRaw(p.Metadata)
+		}
+	}
 }
 
 // cleanRaw returns a canonical copy of raw JSON: nil for empty or null,
@@ -141,7 +248,7 @@ func (s *Session) itemStarted(ev *universal.Event, d *universal.ItemSnapshot, c 
 		s.identity(ev, it, snap, c)
 		return
 	}
-	it := s.addItem(Item{TurnID: s.OpenTurn(), StartedSeq: ev.Sequence, Item: ownItem(snap)}, c)
+	it := s.addItem(Item{TurnID: s.OpenTurn(), StartedSeq: ev.Sequence, Item: own(snap)}, c)
 	it.Item.Status = universal.StatusInProgress
 	if it.Item.Kind == "" {
 		it.Item.Kind = universal.KindUnknown
@@ -161,8 +268,8 @@ func (s *Session) itemDelta(ev *universal.Event, d *universal.ItemDelta, c *Chan
 	if !ok {
 		// A delta before its item: a stub the completion will fill in.
 		s.addItem(Item{TurnID: s.OpenTurn(), StartedSeq: ev.Sequence, Item: universal.Item{
-			ItemID:       d.ItemID,
-			NativeItemID: d.NativeItemID,
+			ItemID:       strings.Clone(d.ItemID),
+			NativeItemID: strings.Clone(d.NativeItemID),
 			Kind:         universal.KindUnknown,
 			Status:       universal.StatusInProgress,
 		}}, c)
@@ -177,11 +284,21 @@ func (s *Session) itemDelta(ev *universal.Event, d *universal.ItemDelta, c *Chan
 	case !d.PartType.Streams():
 		s.anomaly(ev, c, fmt.Sprintf("delta for %s: part type %q does not stream; ignored", d.ItemID, d.PartType))
 		return
-	case d.PartIndex < 0 || d.PartIndex > n:
+	case d.PartIndex < 0 || d.PartIndex > n+MaxPartGap:
 		s.anomaly(ev, c, fmt.Sprintf("delta for %s: part %d of %d parts; ignored", d.ItemID, d.PartIndex, n))
 		return
-	case d.PartIndex == n:
+	case d.PartIndex >= n:
+		// The parts before it, if any, are not known yet: they have not
+		// streamed, or never do (an empty reasoning block before the text).
+		// Placeholders without a type stand in for them until a delta or
+		// the completion says what they are.
+		for len(it.Item.Content) < d.PartIndex {
+			it.Item.Content = append(it.Item.Content, universal.Part{})
+		}
 		it.Item.Content = append(it.Item.Content, universal.Part{Type: d.PartType})
+		c.What |= ContentChanged
+	case it.Item.Content[d.PartIndex].Type == "":
+		it.Item.Content[d.PartIndex].Type = d.PartType
 		c.What |= ContentChanged
 	case it.Item.Content[d.PartIndex].Type != d.PartType:
 		s.anomaly(ev, c, fmt.Sprintf("delta for %s: part %d is %s, not %s; ignored", d.ItemID, d.PartIndex, it.Item.Content[d.PartIndex].Type, d.PartType))
@@ -190,6 +307,7 @@ func (s *Session) itemDelta(ev *universal.Event, d *universal.ItemDelta, c *Chan
 	if d.Delta == "" {
 		return
 	}
+	s.work(c)
 	p := &it.Item.Content[d.PartIndex]
 	if len(it.grow) <= d.PartIndex {
 		it.grow = slices.Grow(it.grow, d.PartIndex+1-len(it.grow))[:d.PartIndex+1]
@@ -198,12 +316,11 @@ func (s *Session) itemDelta(ev *universal.Event, d *universal.ItemDelta, c *Chan
 	if b == nil {
 		// The first delta since the part started (or since a restore): the
 		// builder starts from the part's text so far, copied once.
-		have := p.Streamed()
-		b = &builder{buf: make([]byte, 0, max(2*(len(have)+len(d.Delta)), 64))}
-		b.buf = append(b.buf, have...)
+		b = &builder{}
+		b.write(p.Streamed())
 		it.grow[d.PartIndex] = b
 	}
-	b.buf = append(b.buf, d.Delta...)
+	b.write(d.Delta)
 	p.SetStreamed(b.String())
 	c.What |= ContentChanged
 	if p.Type == universal.PartText {
@@ -229,7 +346,7 @@ func (s *Session) itemCompleted(ev *universal.Event, d *universal.ItemSnapshot, 
 		}
 	}
 	s.identity(ev, it, snap, c)
-	final := ownItem(snap)
+	final := own(snap)
 	final.Kind, final.Role = it.Item.Kind, it.Item.Role
 	final.NativeItemID = fill(final.NativeItemID, it.Item.NativeItemID)
 	final.ParentID = fill(final.ParentID, it.Item.ParentID)

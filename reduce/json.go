@@ -47,6 +47,7 @@ func (s *Session) encode(indent string) ([]byte, error) {
 	p.Errors = nonNil(p.Errors)
 	p.Unparsed = nonNil(p.Unparsed)
 	p.Anomalies = nonNil(p.Anomalies)
+	p.Usage.Other = nonNil(p.Usage.Other)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

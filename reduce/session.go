@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/agentnorm/agentnorm/universal"
 )
@@ -45,8 +46,8 @@ var (
 // Apply (or by unmarshalling a snapshot), which keeps its indexes. Slices
 // are in the order things happened: Items in the order they started, Turns
 // in the order they started, Permissions and Questions in the order they
-// were requested. The strings a Session holds are shared with the events
-// it applied (strings are immutable); byte slices are copied.
+// were requested. A Session shares no memory with the events it applied:
+// it copies what it keeps.
 //
 // A Session marshals to deterministic JSON and unmarshals back to an
 // equal state that folds the rest of the log exactly as the original
@@ -297,11 +298,11 @@ func (s *Session) Apply(ev *universal.Event) (Change, error) {
 		s.Status = StatusIdle
 	}
 	if s.SessionID == "" && ev.SessionID != "" {
-		s.SessionID = ev.SessionID
+		s.SessionID = strings.Clone(ev.SessionID)
 		c.What |= SessionChanged
 	}
 	if ev.NativeSessionID != "" && ev.NativeSessionID != s.NativeSessionID {
-		s.NativeSessionID = ev.NativeSessionID
+		s.NativeSessionID = strings.Clone(ev.NativeSessionID)
 		c.What |= SessionChanged
 	}
 	if s.End != nil {
@@ -316,58 +317,72 @@ func (s *Session) Apply(ev *universal.Event) (Change, error) {
 }
 
 // dispatch folds the event by its type. It reports false when the data
-// does not match the type, or the type is unknown.
+// does not match the type, or the type is unknown. (A type switch with
+// static calls, so that the Change stays on the stack.)
 func (s *Session) dispatch(ev *universal.Event, c *Change) bool {
-	switch ev.Type {
-	case universal.TypeSessionStarted:
-		return fold(s.sessionStarted, ev, c)
-	case universal.TypeSessionEnded:
-		return fold(s.sessionEnded, ev, c)
-	case universal.TypeTurnStarted:
-		return fold(s.turnStarted, ev, c)
-	case universal.TypeTurnEnded:
-		return fold(s.turnEnded, ev, c)
-	case universal.TypeItemStarted:
-		return fold(s.itemStarted, ev, c)
-	case universal.TypeItemDelta:
-		return fold(s.itemDelta, ev, c)
-	case universal.TypeItemCompleted:
-		return fold(s.itemCompleted, ev, c)
-	case universal.TypeError:
-		return fold(s.error, ev, c)
-	case universal.TypePermissionRequested, universal.TypePermissionResolved:
-		return fold(s.permission, ev, c)
-	case universal.TypeQuestionRequested, universal.TypeQuestionResolved:
-		return fold(s.question, ev, c)
-	case universal.TypeUsageUpdated:
-		return fold(s.usage, ev, c)
-	case universal.TypeUnparsed:
-		return fold(s.unparsed, ev, c)
+	t := ev.Type
+	ok := false
+	switch d := ev.Data.(type) {
+	case *universal.SessionStarted:
+		if ok = d != nil && t == universal.TypeSessionStarted; ok {
+			s.sessionStarted(ev, d, c)
+		}
+	case *universal.SessionEnded:
+		if ok = d != nil && t == universal.TypeSessionEnded; ok {
+			s.sessionEnded(ev, d, c)
+		}
+	case *universal.TurnStarted:
+		if ok = d != nil && t == universal.TypeTurnStarted; ok {
+			s.turnStarted(ev, d, c)
+		}
+	case *universal.TurnEnded:
+		if ok = d != nil && t == universal.TypeTurnEnded; ok {
+			s.turnEnded(ev, d, c)
+		}
+	case *universal.ItemSnapshot:
+		switch ok = d != nil; {
+		case ok && t == universal.TypeItemStarted:
+			s.itemStarted(ev, d, c)
+		case ok && t == universal.TypeItemCompleted:
+			s.itemCompleted(ev, d, c)
+		default:
+			ok = false
+		}
+	case *universal.ItemDelta:
+		if ok = d != nil && t == universal.TypeItemDelta; ok {
+			s.itemDelta(ev, d, c)
+		}
+	case *universal.Error:
+		if ok = d != nil && t == universal.TypeError; ok {
+			s.error(ev, d, c)
+		}
+	case *universal.Permission:
+		if ok = d != nil && (t == universal.TypePermissionRequested || t == universal.TypePermissionResolved); ok {
+			s.permission(ev, d, c)
+		}
+	case *universal.Question:
+		if ok = d != nil && (t == universal.TypeQuestionRequested || t == universal.TypeQuestionResolved); ok {
+			s.question(ev, d, c)
+		}
+	case *universal.UsageUpdated:
+		if ok = d != nil && t == universal.TypeUsageUpdated; ok {
+			s.usage(ev, d, c)
+		}
+	case *universal.Unparsed:
+		if ok = d != nil && t == universal.TypeUnparsed; ok {
+			s.unparsed(ev, d, c)
+		}
 	}
-	// An event type this version does not know: nothing to fold.
-	return false
-}
-
-// fold calls f with the event's data if it has the type f takes.
-func fold[D any, P interface {
-	*D
-	universal.Data
-}](f func(*universal.Event, P, *Change), ev *universal.Event, c *Change) bool {
-	d, ok := ev.Data.(P)
-	if !ok || d == nil {
-		return false
-	}
-	f(ev, d, c)
-	return true
+	return ok
 }
 
 func (s *Session) unparsed(ev *universal.Event, d *universal.Unparsed, c *Change) {
-	s.Unparsed = append(s.Unparsed, Unparsed{Seq: ev.Sequence, Error: d.Error, Location: d.Location, RawHash: d.RawHash})
+	s.Unparsed = append(s.Unparsed, Unparsed{Seq: ev.Sequence, Error: strings.Clone(d.Error), Location: strings.Clone(d.Location), RawHash: strings.Clone(d.RawHash)})
 	c.What |= UnparsedAdded
 }
 
 func (s *Session) anomaly(ev *universal.Event, c *Change, problem string) {
-	s.Anomalies = append(s.Anomalies, Anomaly{Seq: ev.Sequence, Type: ev.Type, Problem: problem})
+	s.Anomalies = append(s.Anomalies, Anomaly{Seq: ev.Sequence, Type: universal.Type(strings.Clone(string(ev.Type))), Problem: problem})
 	c.What |= AnomalyAdded
 }
 
@@ -426,7 +441,13 @@ func (s *Session) sessionEnded(ev *universal.Event, d *universal.SessionEnded, c
 		}
 	}
 	s.setStatus(to, c)
-	end := &End{Seq: ev.Sequence, Reason: d.Reason, TerminatedBy: d.TerminatedBy, Message: d.Message, Stderr: d.Stderr}
+	end := &End{
+		Seq:          ev.Sequence,
+		Reason:       constant(d.Reason, universal.EndCompleted, universal.EndError, universal.EndTerminated),
+		TerminatedBy: constant(d.TerminatedBy, universal.ByAgent, universal.ByDaemon),
+		Message:      strings.Clone(d.Message),
+		Stderr:       strings.Clone(d.Stderr),
+	}
 	if d.ExitCode != nil {
 		code := *d.ExitCode
 		end.ExitCode = &code
@@ -442,9 +463,10 @@ func (s *Session) turnStarted(ev *universal.Event, d *universal.TurnStarted, c *
 		s.anomaly(ev, c, "turn "+d.TurnID+" started while open")
 		return
 	}
-	ix.turns[d.TurnID] = len(s.Turns)
+	id := strings.Clone(d.TurnID)
+	ix.turns[id] = len(s.Turns)
 	ix.open = append(ix.open, len(s.Turns))
-	s.Turns = append(s.Turns, Turn{TurnID: d.TurnID, Status: TurnInProgress, StartedSeq: ev.Sequence, Metadata: cleanRaw(d.Metadata)})
+	s.Turns = append(s.Turns, Turn{TurnID: id, Status: TurnInProgress, StartedSeq: ev.Sequence, Metadata: cleanRaw(d.Metadata)})
 	c.What |= TurnChanged
 	if s.Status == StatusFailed {
 		s.setStatus(StatusRunning, c)
@@ -460,14 +482,15 @@ func (s *Session) turnEnded(ev *universal.Event, d *universal.TurnEnded, c *Chan
 	case !ok:
 		s.anomaly(ev, c, "turn "+d.TurnID+" ended without starting")
 		i = len(s.Turns)
-		ix.turns[d.TurnID] = i
-		s.Turns = append(s.Turns, Turn{TurnID: d.TurnID})
+		id := strings.Clone(d.TurnID)
+		ix.turns[id] = i
+		s.Turns = append(s.Turns, Turn{TurnID: id})
 	case s.Turns[i].Status != TurnInProgress:
 		s.anomaly(ev, c, "turn "+d.TurnID+" ended twice; the first end is kept")
 		return
 	}
 	t := &s.Turns[i]
-	t.Status = d.Status
+	t.Status = constant(d.Status, universal.TurnCompleted, universal.TurnInterrupted, universal.TurnError)
 	t.EndedSeq = ev.Sequence
 	t.EndMetadata = cleanRaw(d.Metadata)
 	for j, o := range ix.open {
@@ -489,7 +512,7 @@ func (s *Session) turnEnded(ev *universal.Event, d *universal.TurnEnded, c *Chan
 }
 
 func (s *Session) error(ev *universal.Event, d *universal.Error, c *Change) {
-	s.Errors = append(s.Errors, Error{Seq: ev.Sequence, Message: d.Message, Code: d.Code, Details: cleanRaw(d.Details), WillRetry: d.WillRetry})
+	s.Errors = append(s.Errors, Error{Seq: ev.Sequence, Message: strings.Clone(d.Message), Code: strings.Clone(d.Code), Details: cleanRaw(d.Details), WillRetry: d.WillRetry})
 	c.What |= ErrorAdded
 	if !d.WillRetry {
 		s.setStatus(StatusFailed, c)
@@ -498,7 +521,7 @@ func (s *Session) error(ev *universal.Event, d *universal.Error, c *Change) {
 
 func (s *Session) permission(ev *universal.Event, d *universal.Permission, c *Change) {
 	p, known := entry(&s.Permissions, s.idx.perms, d.PermissionID, func() Permission {
-		return Permission{PermissionID: d.PermissionID, Status: universal.PermissionRequested}
+		return Permission{PermissionID: strings.Clone(d.PermissionID), Status: universal.PermissionRequested}
 	})
 	c.What |= PermissionChanged
 	p.Action = fill(p.Action, d.Action)
@@ -509,28 +532,31 @@ func (s *Session) permission(ev *universal.Event, d *universal.Permission, c *Ch
 	}
 	valid := d.Status == universal.PermissionApproved || d.Status == universal.PermissionDenied
 	if s.lifecycle(ev, c, "permission "+d.PermissionID, known, string(d.Status), valid, &p.RequestedSeq, &p.ResolvedSeq) {
-		p.Status = d.Status
+		p.Status = constant(d.Status, universal.PermissionApproved, universal.PermissionDenied)
 		p.Resolution = cleanRaw(d.Metadata)
 	}
 }
 
 func (s *Session) question(ev *universal.Event, d *universal.Question, c *Change) {
 	q, known := entry(&s.Questions, s.idx.questions, d.QuestionID, func() Question {
-		return Question{QuestionID: d.QuestionID, Status: universal.QuestionRequested}
+		return Question{QuestionID: strings.Clone(d.QuestionID), Status: universal.QuestionRequested}
 	})
 	c.What |= QuestionChanged
 	q.Prompt = fill(q.Prompt, d.Prompt)
 	q.ItemID = fill(q.ItemID, d.ItemID)
 	if q.Options == nil && len(d.Options) > 0 {
-		q.Options = append([]string(nil), d.Options...)
+		q.Options = make([]string, len(d.Options))
+		for i, o := range d.Options {
+			q.Options[i] = strings.Clone(o)
+		}
 	}
 	if q.Metadata == nil {
 		q.Metadata = cleanRaw(d.Metadata)
 	}
 	valid := d.Status == universal.QuestionAnswered || d.Status == universal.QuestionRejected
 	if s.lifecycle(ev, c, "question "+d.QuestionID, known, string(d.Status), valid, &q.RequestedSeq, &q.ResolvedSeq) {
-		q.Status = d.Status
-		q.Response = d.Response
+		q.Status = constant(d.Status, universal.QuestionAnswered, universal.QuestionRejected)
+		q.Response = strings.Clone(d.Response)
 	}
 }
 
@@ -571,10 +597,21 @@ func (s *Session) lifecycle(ev *universal.Event, c *Change, name string, known b
 	return true
 }
 
-// fill returns have, or want when have is empty.
+// constant returns the constant among known that equals v, or a copy of v:
+// a session keeps no string of an event.
+func constant[T ~string](v T, known ...T) T {
+	for _, k := range known {
+		if v == k {
+			return k
+		}
+	}
+	return T(strings.Clone(string(v)))
+}
+
+// fill returns have, or a copy of want when have is empty.
 func fill(have, want string) string {
 	if have == "" {
-		return want
+		return strings.Clone(want)
 	}
 	return have
 }

@@ -2,6 +2,7 @@ package reduce
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/agentnorm/agentnorm/universal"
 )
@@ -54,12 +55,21 @@ type Usage struct {
 	Source UsageSource `json:"source"`
 	// Session is the latest session-scope report (a running total).
 	Session *Tokens `json:"session"`
-	// Unattributed holds call and turn reports made when no turn existed.
-	Unattributed TurnUsage `json:"unattributed"`
+	// Other holds call and turn reports that belong to no turn of the
+	// session: made before any turn (TurnID ""), or naming a turn the
+	// session never started (a sub-agent's turn), in the order first seen.
+	Other []OtherUsage `json:"other"`
 	// ContextWindow is the latest reported context window.
 	ContextWindow *int64 `json:"context_window"`
 	// Reports counts the usage.updated events.
 	Reports int `json:"reports"`
+}
+
+// OtherUsage is the usage reported for a turn id that is not a turn of the
+// session.
+type OtherUsage struct {
+	TurnID string `json:"turn_id"`
+	TurnUsage
 }
 
 func tokensOf(d *universal.UsageUpdated) Tokens {
@@ -126,10 +136,10 @@ func (s *Session) usage(ev *universal.Event, d *universal.UsageUpdated, c *Chang
 	case universal.ScopeSession:
 		u.Session = &t
 	case universal.ScopeCall:
-		tu := s.usageTurn(ev, d, c)
+		tu := s.usageTurn(d, c)
 		tu.Calls = plus(tu.Calls, &t)
 	case universal.ScopeTurn:
-		tu := s.usageTurn(ev, d, c)
+		tu := s.usageTurn(d, c)
 		tu.Turn = &t
 	default:
 		s.anomaly(ev, c, fmt.Sprintf("usage scope %q; ignored", d.Scope))
@@ -139,16 +149,17 @@ func (s *Session) usage(ev *universal.Event, d *universal.UsageUpdated, c *Chang
 }
 
 // usageTurn finds the turn a call or turn report belongs to: the turn it
-// names, else the innermost open turn, else the latest turn, else none.
-func (s *Session) usageTurn(ev *universal.Event, d *universal.UsageUpdated, c *Change) *TurnUsage {
+// names, else the innermost open turn, else the latest turn; reports that
+// name no turn of the session go to Usage.Other.
+func (s *Session) usageTurn(d *universal.UsageUpdated, c *Change) *TurnUsage {
 	ix := s.idx
-	c.TurnID = d.TurnID
+	id := d.TurnID
 	switch {
-	case d.TurnID != "":
-		if i, ok := ix.turns[d.TurnID]; ok {
+	case id != "":
+		if i, ok := ix.turns[id]; ok {
+			c.TurnID = id
 			return &s.Turns[i].Usage
 		}
-		s.anomaly(ev, c, "usage for unknown turn "+d.TurnID+"; counted as unattributed")
 	case len(ix.open) > 0:
 		t := &s.Turns[ix.open[len(ix.open)-1]]
 		c.TurnID = t.TurnID
@@ -158,7 +169,15 @@ func (s *Session) usageTurn(ev *universal.Event, d *universal.UsageUpdated, c *C
 		c.TurnID = t.TurnID
 		return &t.Usage
 	}
-	return &s.Usage.Unattributed
+	c.TurnID = id
+	u := &s.Usage
+	for i := range u.Other {
+		if u.Other[i].TurnID == id {
+			return &u.Other[i].TurnUsage
+		}
+	}
+	u.Other = append(u.Other, OtherUsage{TurnID: strings.Clone(id)})
+	return &u.Other[len(u.Other)-1].TurnUsage
 }
 
 // total recomputes Usage.Total from scratch, so that it depends only on
@@ -174,7 +193,9 @@ func (s *Session) total() {
 	for i := range s.Turns {
 		t = plus(t, s.Turns[i].Usage.Effective())
 	}
-	t = plus(t, u.Unattributed.Effective())
+	for i := range u.Other {
+		t = plus(t, u.Other[i].Effective())
+	}
 	if t == nil {
 		u.Total, u.Source = Tokens{}, UsageNone
 		return

@@ -1,0 +1,96 @@
+package reduce_test
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentnorm/agentnorm/reduce"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// session emits a small session through a universal.Stream, as a
+// translator would: a turn in which the assistant streams a message.
+func session() []universal.Event {
+	const src = universal.SourceAgent
+	w := universal.NewStream("example", universal.Options{SessionID: "sess_1"})
+	evs := w.Begin(nil, []byte(`{"agent":"example","model":"m-1"}`), src, nil)
+	evs, turn := w.StartTurn(evs, "", nil, src, nil)
+	id := w.NewItemID()
+	evs = w.StartItem(evs, universal.Item{ItemID: id, Kind: universal.KindMessage, Role: universal.RoleAssistant}, src, nil)
+	evs = w.Delta(evs, id, 0, universal.PartText, "Hello", src, nil)
+	evs = w.Delta(evs, id, 0, universal.PartText, ", world.", src, nil)
+	evs = w.Complete(evs, universal.Item{ItemID: id, Kind: universal.KindMessage, Role: universal.RoleAssistant,
+		Content: []universal.Part{universal.Text("Hello, world.")}}, src, nil)
+	in, out := int64(120), int64(9)
+	evs = w.Emit(evs, universal.TypeUsageUpdated, src, &universal.UsageUpdated{Scope: universal.ScopeTurn,
+		Usage: universal.Usage{InputTokens: &in, OutputTokens: &out}}, nil)
+	evs = w.EndTurn(evs, turn, universal.TurnCompleted, nil, src, nil)
+	return w.End(evs, universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}, src, nil)
+}
+
+// Apply reports what each event changed: a notifier pushes status
+// transitions, and an assistant message's text when it completes.
+func ExampleSession_Apply() {
+	var s reduce.Session
+	for _, ev := range session() {
+		c, err := s.Apply(&ev)
+		if err != nil {
+			panic(err)
+		}
+		if c.Has(reduce.StatusChanged) {
+			fmt.Printf("%d %s: status %s → %s\n", c.Sequence, c.Type, c.From, c.To)
+		}
+		if c.Has(reduce.TextChanged) {
+			fmt.Printf("%d %s: text %q\n", c.Sequence, c.Type, s.Item(c.ItemID).Text())
+		}
+		if c.Has(reduce.ItemCompleted) {
+			if it := s.Item(c.ItemID); it.Item.Role == universal.RoleAssistant {
+				fmt.Printf("%d %s: message %q\n", c.Sequence, c.Type, it.Text())
+			}
+		}
+	}
+	fmt.Println("status:", s.Status, "turns:", len(s.Turns), "input tokens:", *s.Usage.Total.InputTokens)
+	// Output:
+	// 2 turn.started: status idle → running
+	// 4 item.delta: text "Hello"
+	// 5 item.delta: text "Hello, world."
+	// 6 item.completed: message "Hello, world."
+	// 8 turn.ended: status running → idle
+	// 9 session.ended: status idle → completed
+	// status: completed turns: 1 input tokens: 120
+}
+
+// A client that cached the state at some version catches up with the
+// events after it (reduce.Since) and ends with the state of the whole log.
+func ExampleSince() {
+	log := session()
+
+	// Earlier: the client folded the first 4 events and saved the state.
+	cached, _ := reduce.Replay(log[:4])
+	snapshot, err := cached.JSON("")
+	if err != nil {
+		panic(err)
+	}
+
+	// Now: restore, fetch the patch since the cached version, apply it.
+	var s reduce.Session
+	if err := json.Unmarshal(snapshot, &s); err != nil {
+		panic(err)
+	}
+	patch := reduce.Since(log, s.Sequence)
+	for _, ev := range patch {
+		if _, err := s.Apply(&ev); err != nil {
+			panic(err)
+		}
+	}
+	fmt.Printf("cached at %d, patch of %d events, now at %d: %q\n", cached.Sequence, len(patch), s.Sequence, s.Items[0].Text())
+
+	// Applying an event out of order is refused and changes nothing.
+	ev := log[len(log)-1]
+	ev.Sequence += 5
+	_, err = s.Apply(&ev)
+	fmt.Println(err)
+	// Output:
+	// cached at 4, patch of 5 events, now at 9: "Hello, world."
+	// reduce: sequence gap: applied up to 9, got 14
+}
