@@ -8,9 +8,14 @@
 // none). The format is detected from the content unless -format names it.
 // -prompt reports a prompt the host sent to the agent (repeatable, in
 // order); agents that do not echo prompts get them as synthetic user
-// messages. Output is deterministic by default: a fixed session id and a
-// clock that starts at 2026-01-01T00:00:00Z and advances one millisecond
-// per event, so runs can be diffed; -realtime stamps the wall clock.
+// messages. -state prints the session state the events fold into (package
+// reduce) as JSON instead of the events, -transcript a readable transcript
+// of it (messages by role, reasoning marked, tool calls with arguments and
+// results, permissions, questions, errors, the outcome and usage).
+//
+// Output is deterministic by default: a fixed session id and a clock that
+// starts at 2026-01-01T00:00:00Z and advances one millisecond per event, so
+// runs can be diffed; -realtime stamps the wall clock.
 //
 // Exit status: 0 on success, 1 when input cannot be read or the agent's
 // translator has not landed yet, 2 on a usage error (unknown agent or
@@ -28,6 +33,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -136,15 +142,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
+	// With -state or -transcript the events are folded into a session
+	// instead of written.
+	var sess *reduce.Session
 	if *state || *transcript {
-		return errors.New("-state and -transcript need the reducer, which has not landed yet")
+		sess = &reduce.Session{}
 	}
 
 	w := universal.NewNDJSONWriter(stdout)
 	var events []universal.Event
 	emit := func() error {
 		for i := range events {
-			if err := w.Write(&events[i]); err != nil {
+			var err error
+			if sess != nil {
+				_, err = sess.Apply(&events[i])
+			} else {
+				err = w.Write(&events[i])
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -169,6 +184,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	events = t.Report(events, universal.EndOfInput{})
 	if err := emit(); err != nil {
 		return err
+	}
+	switch {
+	case *state:
+		b, err := sess.JSON("  ")
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(append(b, '\n'))
+		return err
+	case *transcript:
+		return writeTranscript(stdout, sess)
 	}
 	return w.Flush()
 }
@@ -218,7 +244,8 @@ func usage(fs *flag.FlagSet, w io.Writer) {
 	fmt.Fprintf(w, `Usage: normalize -agent NAME [-format F] [-prompt TEXT]... [-raw] [-state|-transcript] [-session ID] [FILE...]
 
 Translates a coding agent's native output (files in order, or standard input)
-into universal events, written as NDJSON.
+into universal events, written as NDJSON; with -state, the session state they
+fold into, as JSON; with -transcript, a readable transcript.
 
 Agents and their formats (-format auto detects them):
 `)

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/reduce"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/google/go-cmp/cmp"
+)
+
+// replayTranslator reads universal NDJSON back: it lets the tests run the
+// command over a stream whose reduced state is checked in
+// (testdata/universal), whatever provider translators have landed.
+type replayTranslator struct{}
+
+func (replayTranslator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	var ev universal.Event
+	if err := ev.UnmarshalJSON(m.Data); err != nil {
+		panic(err) // the test streams are valid
+	}
+	return append(dst, ev)
+}
+
+func (replayTranslator) Report(dst []universal.Event, _ universal.Report) []universal.Event {
+	return dst
+}
+func (replayTranslator) Checkpoint() ([]byte, error) { return nil, nil }
+func (replayTranslator) Restore([]byte) error        { return nil }
+
+func registerReplay(t *testing.T) {
+	register(&agent{
+		name:    "replay",
+		title:   "universal NDJSON (test only)",
+		formats: []universal.Format{{Name: "ndjson", Framing: universal.FrameLines}},
+		translator: func(string, universal.Options) (universal.Translator, error) {
+			return replayTranslator{}, nil
+		},
+	})
+	t.Cleanup(func() { delete(agents, "replay") })
+}
+
+const handwritten = "../../testdata/universal/handwritten.script"
+
+func runOK(t *testing.T, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if err := run(args, strings.NewReader(""), &stdout, &stderr); err != nil {
+		t.Fatalf("normalize %q: %v\n%s", args, err, stderr.String())
+	}
+	return stdout.String()
+}
+
+func parseJSON(t *testing.T, b []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, b)
+	}
+	return v
+}
+
+// -state prints the reviewed, checked-in state of the stream.
+func TestStateFlag(t *testing.T) {
+	registerReplay(t)
+	got := runOK(t, "-agent", "replay", "-format", "ndjson", "-state", handwritten+".golden.ndjson")
+	want, err := os.ReadFile(handwritten + ".state.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(parseJSON(t, want), parseJSON(t, []byte(got))); diff != "" {
+		t.Errorf("-state differs from %s.state.json (-want +got):\n%s", handwritten, diff)
+	}
+	var s reduce.Session
+	if err := json.Unmarshal([]byte(got), &s); err != nil {
+		t.Errorf("-state output does not restore a session: %v", err)
+	}
+}
+
+// -transcript shows everything that happened, in order.
+func TestTranscriptFlag(t *testing.T) {
+	registerReplay(t)
+	got := runOK(t, "-agent", "replay", "-format", "ndjson", "-transcript", handwritten+".golden.ndjson")
+	want := `session sess_golden (native-1) · script · model m-1 · in /home/dev/project
+
+user: List the files.
+── turn turn-a
+assistant [reasoning]: The user wants a listing.
+assistant: I'll list the files ✅ now.
+tool call bash [call-1]: {"command":"ls"}
+  ? permission perm-1 "bash: ls" for c1: approved
+tool result [call-1]:
+  │ a.txt
+  │ b.txt
+! error (will retry): overloaded
+assistant (rewritten): There are two files.
+tool call bash [call-2] (failed): {"command":"left open
+── turn turn-a completed
+! unparsed input (script: line 23): not JSON
+
+status: completed (session ended: completed by agent)
+`
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("-transcript (-want +got):\n%s", diff)
+	}
+}
+
+// The transcript marks what a session left open, shows usage, and cuts long
+// tool output.
+func TestTranscriptDetails(t *testing.T) {
+	const src = universal.SourceAgent
+	w := universal.NewStream("test", universal.Options{SessionID: "s"})
+	evs := w.Begin(nil, []byte(`{"agent":"test"}`), src, nil)
+	evs = w.StartItem(evs, universal.Item{ItemID: "c", Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: "read", Arguments: "{}", CallID: "k"}}}, src, nil)
+	evs = w.Complete(evs, universal.Item{ItemID: "r", Kind: universal.KindToolResult, Role: universal.RoleTool,
+		Content: []universal.Part{{Type: universal.PartToolResult, CallID: "k", Output: strings.Repeat("line\n", 50), IsError: true}}}, src, nil)
+	in := int64(7)
+	evs = w.Emit(evs, universal.TypeUsageUpdated, src, &universal.UsageUpdated{Scope: universal.ScopeCall, Usage: universal.Usage{InputTokens: &in}}, nil)
+	evs = w.AskQuestion(evs, universal.Question{QuestionID: "q", Prompt: "Which file?", Options: []string{"a", "b"}}, src, nil)
+	s, err := reduce.Replay(evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := writeTranscript(&out, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"tool call read [k] (unfinished): {}\n",
+		"tool result [k] (error):\n",
+		"  │ line … 30 more lines\n",
+		"  ? question q: Which file? [a | b] → requested\n",
+		"status: running\n",
+		"pending questions: 1\n",
+		"usage (turns): input 7\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("transcript lacks %q:\n%s", want, out.String())
+		}
+	}
+	if n := strings.Count(out.String(), "  │ line"); n != 20 {
+		t.Errorf("%d output lines shown, want 20", n)
+	}
+}
+
+// With a provider's translator: -state is exactly the reduction of the
+// events the command prints without it.
+func TestStateOfATranslatedCapture(t *testing.T) {
+	a := agents["claude"]
+	if a == nil || a.translator == nil {
+		t.Skip("the claude translator has not landed")
+	}
+	const capture = "../../testdata/claude/2.1.330/s02-tool.jsonl"
+	args := []string{"-agent", "claude", "-prompt", "Run echo hello-from-tool", capture}
+	events := runOK(t, args...)
+	var evs []universal.Event
+	r := universal.NewEventReader(strings.NewReader(events))
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			break
+		}
+		evs = append(evs, ev)
+	}
+	s, err := reduce.Replay(evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := s.JSON("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := runOK(t, append([]string{"-state"}, args...)...)
+	if diff := cmp.Diff(parseJSON(t, want), parseJSON(t, []byte(got))); diff != "" {
+		t.Errorf("-state differs from the reduced events (-want +got):\n%s", diff)
+	}
+	transcript := runOK(t, append([]string{"-transcript"}, args...)...)
+	for _, want := range []string{"user: Run echo hello-from-tool\n", "tool call Bash", "hello-from-tool", "status: completed"} {
+		if !strings.Contains(transcript, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, transcript)
+		}
+	}
+}
