@@ -111,7 +111,7 @@ func nativeLines(t testing.TB, input []byte, format, typ, role string) int {
 	return n
 }
 
-// TestPromptsEchoedOnce: the host's prompts (reported, or visible as rpc
+// TestPromptsEchoedOnce: the host's prompts (reported, and visible as rpc
 // commands in the exchange) are never emitted a second time next to Pi's
 // echo, and every echo is a user message from the agent.
 func TestPromptsEchoedOnce(t *testing.T) {
@@ -121,10 +121,9 @@ func TestPromptsEchoedOnce(t *testing.T) {
 		}
 		t.Run(c.name(), func(t *testing.T) {
 			input := read(t, c.input)
-			var rs []universal.Report
-			if c.prompts {
-				rs = prompts(t, c.meta)
-			}
+			// Reported prompts too in the exchange, where the rpc prompt
+			// commands also show them: still one user message per echo.
+			rs := prompts(t, c.meta)
 			events := translate(t, c.format, input, rs...)
 			users := messages(completed(events), universal.RoleUser)
 			if want := nativeLines(t, input, c.format, "message_end", "user"); len(users) != want {

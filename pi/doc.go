@@ -1,3 +1,189 @@
-// Package pi translates the Pi coding agent's native output (--mode json,
-// --mode rpc, session files) into universal events.
+// Package pi translates the native output of the Pi coding agent
+// (@mariozechner/pi-coding-agent up to 0.73, @earendil-works/pi-coding-agent
+// from 0.74; tested with 0.73.1 and 1.5.2) into universal events.
+//
+// A local variable named pi is common (math constants); import the
+// package under another name where that clashes:
+//
+//	import piagent "github.com/agentnorm/agentnorm/pi"
+//
+// # Formats
+//
+// New takes one of the names in [Formats]:
+//
+//   - "json": the stdout of pi --mode json [-p] "prompt": the session
+//     header line, then one event per line.
+//   - "rpc": the stdout of pi --mode rpc: command responses and the same
+//     events, without a header.
+//   - "exchange": the recorded two-way exchange of pi --mode rpc
+//     (universal.FrameExchange): the host's commands (prompt, steer,
+//     follow_up, abort, extension_ui_response, …) and Pi's output.
+//   - "session": a session file (~/.pi/agent/sessions/--<cwd>--/*.jsonl):
+//     v1 (no ids, a plain log, replayed as it is read) and v2/v3 (a tree
+//     of entries linked by parentId, replayed at the end of input along
+//     the current branch, the one that ends at the last entry). Lines
+//     with several JSON objects back to back, a defect of real v1 files,
+//     are split.
+//
+// [Detect] tells the format from the first bytes of an input.
+//
+// Both streaming generations are read: before 0.84 every message_update
+// repeats the accumulated partial message (twice); from 0.84 updates carry
+// only the delta, with contentIndex, toolcall_start carries the call id
+// and tool name, and usage is top-level; 1.x adds agent_settled,
+// entry_appended, system messages and compaction_start/end (which
+// replaced auto_compaction_start/end). Only the delta of an update is read
+// (a message_update line is not validated as a whole; the fields read are
+// checked one by one), so a long pre-0.84 message costs time linear in its
+// length, not in the square of it. An update without a delta (only the
+// partial) is diffed against what streamed: the new suffix is emitted,
+// nothing is emitted twice.
+//
+// # Mapping
+//
+// Sessions: the json header gives session.started its metadata (cwd,
+// session version, timestamp, parent session; v1 headers also provider,
+// model and thinking level) and the native session id; rpc and exchange
+// start with a synthetic session.started, and a get_state response later
+// sets the native session id. A repeated header (pi --continue) continues
+// the session. The session ends at end of input (Report).
+//
+// Turns: a universal turn is one prompt until Pi settles: it starts at the
+// first agent_start (or the first message) and ends at agent_settled,
+// or, for Pi before 0.80.4, at the next agent_start that is not a retry,
+// a repeated header, or the end of input. agent_end does not end it:
+// auto_retry_start, compaction_end{willRetry} and agent_end{willRetry}
+// announce another run for the same prompt, and queued steering and
+// follow-up messages run inside it. Pi's own turn_start/turn_end (one per
+// model call) are counted in the turn.ended metadata (pi_turns, next to
+// agent_runs, the last stop_reason, api, provider and model). The turn
+// ends interrupted when Pi settles aborted or the last assistant message
+// was aborted, in error when a model error was not retried, completed
+// otherwise. In a session file every user message starts a turn.
+//
+// Items (ids are the translator's; Pi has none on the wire):
+//
+//   - Assistant message: a message item started at message_start; each
+//     contentIndex streams into its own part (text → text, thinking →
+//     reasoning), created by its first delta; message_end completes it
+//     with the authoritative content (reconciled with what streamed).
+//     stopReason error or aborted → status failed and a status part
+//     {label: the stop reason, detail: errorMessage}.
+//   - Tool calls: every toolCall block is a tool_call item parented to the
+//     message (native id: the call id), started at toolcall_start,
+//     arguments streamed from toolcall_delta, completed at toolcall_end
+//     (or message_end). The streamed argument text is kept when it is the
+//     same JSON value as the final arguments, else the final object
+//     (compact) replaces it.
+//   - Tool results: tool_execution_start starts a tool_result item
+//     (call_id = toolCallId, parent = the assistant message);
+//     tool_execution_update's partialResult is rendered to text (its text
+//     blocks joined by a newline) and what it adds to the output so far is
+//     an output delta; a rendering that does not extend it (bash's rolling
+//     tail window, a placeholder) stops the deltas and the final output
+//     replaces it (part marked rewritten). tool_execution_end completes it
+//     with the rendered result; details, structuredContent, terminate and
+//     durationMs are kept in the part's metadata; isError → is_error and
+//     status failed. The toolResult message that follows confirms it (in a
+//     session file it is the result).
+//   - User messages: Pi echoes the host's prompt; the echo is the user
+//     message (source agent). Prompts the host sent (Report(Prompt), rpc
+//     prompt/steer/follow_up commands in the exchange) are matched with the
+//     echoes and only emitted, as synthetic user messages, when Pi does not
+//     echo them (before the reply of the run, or at the end of input).
+//   - System messages (1.x) → a system item (role system) with a json part
+//     {sections, toolsAdded, toolsRemoved}; custom (hookMessage in v2)
+//     messages and custom_message entries → system items with their text;
+//     branchSummary/compactionSummary messages → system items; bashExecution
+//     → a status item (role user) with the command and its output.
+//   - Compaction: compaction_start starts a system item, compaction_end
+//     completes it with the summary (failed if aborted or in error); the
+//     summarisation's usage is a usage.updated. Session-file compaction and
+//     branch_summary entries → system items with the summary.
+//   - queue_update, thinking_level_changed, session_info_changed, and the
+//     session entries model_change, thinking_level_change, session_info,
+//     label, custom and context_edit → status items (native id: the entry
+//     id). entry_appended gives its custom, label and context_edit entries
+//     the same way.
+//
+// In a session file every item made from an entry has the entry id as its
+// native id. Pi emits no persistent id for streamed messages (entry_appended
+// carries only custom and context_edit entries), so streamed message items
+// have none.
+//
+// Errors: auto_retry_start → error with will_retry (attempt details);
+// a failed assistant message followed by another assistant message in the
+// same turn → error with will_retry; auto_retry_end{success:false}, or a
+// failed message still unretried when the turn ends → error without
+// will_retry (terminal). compaction_end errorMessage, extension_error and
+// rpc responses with success:false are errors too.
+//
+// Usage: each assistant message's usage → usage.updated scoped to the call:
+// Pi's input, cacheRead and cacheWrite are disjoint, so input_tokens is
+// their sum, cached_input_tokens is cacheRead, cache_write_tokens
+// cacheWrite; reasoning is a part of output; cost_usd is cost.total. A
+// usage of zeros (what Pi writes when the provider reported none, on failed
+// requests) is not emitted. The running usage on ≥0.84 message_update is
+// not emitted (message_end has the final one).
+//
+// Extension UI (rpc): a select or confirm request right after a
+// tool_execution_start guards that tool: permission.requested (action: the
+// tool name, item: the tool_call item). It is resolved by the host's
+// extension_ui_response when the exchange shows it (a yes/no-like answer,
+// confirmed, cancelled), else by the tool's outcome (it ran: approved;
+// it ended in error without running: denied). Other select, confirm,
+// input and editor requests are questions, answered or rejected by the
+// response. Report(PermissionReply) and Report(QuestionReply) resolve them
+// too.
+//
+// # Ignored on purpose
+//
+// These native types carry nothing for the transcript: turn_end (its
+// message and toolResults repeat message_end), agent_end's messages,
+// message_start of non-assistant roles (message_end carries the same
+// message), message_update text_start/thinking_start and the content of
+// text_end/thinking_end (message_end is authoritative), the provider-level
+// assistantMessageEvent start/done/error, summarization_retry_attempt_start
+// and summarization_retry_finished, bash_execution_update, the
+// fire-and-forget extension UI methods (notify, setStatus, setWidget,
+// setTitle, set_editor_text), rpc responses with success:true (except
+// get_state's session id), the host's other rpc commands (get_state,
+// get_messages, set_model, compact, abort, … whose effects show in Pi's
+// output), and entry_appended with message, compaction, branch_summary,
+// custom_message, model_change, thinking_level_change or session_info
+// entries (the stream already showed them). Everything else unknown or
+// malformed is an agent.unparsed event.
+//
+// # Choices the native formats leave open
+//
+//   - A steering or follow-up message the host queued that Pi never echoes
+//     (the queue was cleared by an abort) is not emitted: it never reached
+//     the model.
+//   - A prompt refused by an rpc response (success:false) is dropped from
+//     the pending prompts; the refusal is an error.
+//   - Entries of a session-file tree on other branches are not replayed; a
+//     status item counts them.
+//   - Image blocks keep their MIME type; their base64 data is not carried
+//     (metadata data_length gives its size).
+//   - thinkingSignature is kept as the reasoning part's signature as Pi
+//     wrote it (OpenAI-compatible providers put a field name there).
+//   - Sub-agents exist only as the subagent extension's tool: its result is
+//     the tool result; the child messages in details are kept in metadata,
+//     not replayed as items.
+//
+// # Example
+//
+//	t, err := pi.New("json", universal.Options{SessionID: "sess_1"})
+//	if err != nil { … }
+//	r := universal.NewReader(stdout, universal.FrameLines, 0)
+//	var events []universal.Event
+//	for m, err := range universal.Messages(r) {
+//		if err != nil { … }
+//		events = t.Translate(events[:0], m)
+//		… // send the events on
+//	}
+//	events = t.Report(events[:0], universal.EndOfInput{})
+//
+// A Translator is not safe for concurrent use; Checkpoint and Restore save
+// and load its state as JSON.
 package pi

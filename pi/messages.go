@@ -236,21 +236,18 @@ func (t *Translator) user(dst []universal.Event, in *input, msg gjson.Result, na
 	}
 	parts, dst := t.parts(dst, in, msg.Get("content"))
 	text := joinText(parts)
+	// The echo answers the host's prompt (or queued message) with the same
+	// text; the first echo of a turn otherwise answers the oldest pending
+	// prompt, which Pi may have expanded (a template, a skill).
 	tr := &t.st.Turn
-	if !tr.PromptSeen {
-		// The run's prompt: it answers the oldest pending host prompt
-		// (Pi may have expanded a template, so the text need not match).
-		tr.PromptSeen = true
-		if i := indexOf(t.st.Prompts, text); i >= 0 {
-			t.st.Prompts = remove(t.st.Prompts, i)
-		} else if len(t.st.Prompts) > 0 {
-			t.st.Prompts = t.st.Prompts[1:]
-		}
+	if i := indexOf(t.st.Prompts, text); i >= 0 {
+		t.st.Prompts = remove(t.st.Prompts, i)
 	} else if i := indexOf(t.st.Queued, text); i >= 0 {
 		t.st.Queued = remove(t.st.Queued, i)
-	} else if i := indexOf(t.st.Prompts, text); i >= 0 {
-		t.st.Prompts = remove(t.st.Prompts, i)
+	} else if !tr.PromptSeen && len(t.st.Prompts) > 0 {
+		t.st.Prompts = t.st.Prompts[1:]
 	}
+	tr.PromptSeen = true
 	return t.newItem(dst, universal.KindMessage, universal.RoleUser, nativeID, parts, in.raw)
 }
 

@@ -149,7 +149,9 @@ func (t *Translator) toolResult(dst []universal.Event, in *input, msg gjson.Resu
 	callID := msg.Get("toolCallId").Str
 	tl := t.tool(callID)
 	if tl != nil && tl.Result != "" && !t.w.IsOpen(tl.Result) {
-		return dst // already completed by tool_execution_end
+		// Already completed by tool_execution_end; only the usage of
+		// model work inside the tool is new.
+		return t.usage(dst, msg.Get("usage"), in.raw)
 	}
 	dst = t.beforeWork(dst, in.raw)
 	if tl == nil {
@@ -441,9 +443,11 @@ func (t *Translator) command(dst []universal.Event, in *input) []universal.Event
 	switch in.typ.Str {
 	case "prompt":
 		text := t.copy(in.get("message").Str)
-		if in.get("streamingBehavior").Str != "" {
+		switch {
+		case in.get("streamingBehavior").Str != "":
 			t.st.Queued = append(t.st.Queued, text)
-		} else {
+		case indexOf(t.st.Prompts, text) < 0:
+			// Not already reported by the host as a Prompt.
 			t.st.Prompts = append(t.st.Prompts, text)
 		}
 		return dst

@@ -1,16 +1,22 @@
 package main
 
-import "github.com/agentnorm/agentnorm/universal"
+import (
+	piagent "github.com/agentnorm/agentnorm/pi"
+	"github.com/agentnorm/agentnorm/universal"
+)
 
 func init() {
 	register(&agent{
-		name:  "pi",
-		title: "Pi",
-		formats: []universal.Format{
-			{Name: "json", Framing: universal.FrameLines, Doc: "pi --mode json stdout"},
-			{Name: "rpc", Framing: universal.FrameLines, Doc: "pi --mode rpc stdout"},
-			{Name: "exchange", Framing: universal.FrameExchange, Doc: "recorded stdin/stdout of pi --mode rpc"},
-			{Name: "session", Framing: universal.FrameLines, Doc: "session file (~/.pi/agent/sessions/…/*.jsonl)"},
+		name:    "pi",
+		title:   "Pi",
+		formats: piagent.Formats,
+		detect:  piagent.Detect,
+		translator: func(f string, o universal.Options) (universal.Translator, error) {
+			t, err := piagent.New(f, o)
+			if err != nil {
+				return nil, err
+			}
+			return t, nil
 		},
 	})
 }
