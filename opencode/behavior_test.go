@@ -669,3 +669,46 @@ func TestRunLinesOutOfStepOrder(t *testing.T) {
 		t.Errorf("turns: %s", golden.Encode(ended))
 	}
 }
+
+// TestDetect names the format of every capture from its first bytes.
+func TestDetect(t *testing.T) {
+	for pattern, want := range map[string]string{
+		"1.18.33/*.sse":                opencode.FormatSSE,
+		"1.18.33/*.run.jsonl":          opencode.FormatRunJSON,
+		"1.18.33/*.messages.json":      opencode.FormatMessages,
+		"public/opencode-nvim-*.json":  opencode.FormatEvents,
+		"public/sandbox-agent-*.json":  "",
+		"public/takopi-*.jsonl":        opencode.FormatRunJSON,
+		"public/synthetic/takopi-*":    opencode.FormatRunJSON,
+		"public/synthetic/*nvim*.json": opencode.FormatEvents,
+	} {
+		files, err := filepath.Glob(filepath.Join("../testdata/opencode", pattern))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: %v, %d files", pattern, err, len(files))
+		}
+		for _, f := range files {
+			if strings.Contains(f, ".golden.") || strings.HasSuffix(f, ".state.json") {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			head := b[:min(len(b), 64<<10)]
+			got := opencode.Detect(head)
+			if want == "" {
+				// sandbox-agent: event arrays and message lists.
+				if got != opencode.FormatEvents && got != opencode.FormatMessages {
+					t.Errorf("%s: detected %q", f, got)
+				}
+				continue
+			}
+			if got != want {
+				t.Errorf("%s: detected %q, want %q", f, got, want)
+			}
+		}
+	}
+	if got := opencode.Detect([]byte("hello")); got != "" {
+		t.Errorf("plain text detected as %q", got)
+	}
+}
