@@ -108,6 +108,7 @@ func TestPromptEchoedOnce(t *testing.T) {
 		for _, m := range lines(answerLine, okResult) {
 			out = tr.Translate(out, m)
 		}
+		out = tr.Report(out, universal.Prompt{Text: " hi\n"}) // after the run, too
 		out = tr.Report(out, universal.EndOfInput{})
 		if n := len(userMessages(out)); n != 1 {
 			t.Fatalf("%d user messages, want 1", n)

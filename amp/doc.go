@@ -57,7 +57,8 @@
 // synthetic) and starts the next; the result line ends the last turn:
 // completed, error (failed result), or interrupted (cancellation), with
 // metadata subtype, duration_ms, num_turns, error and the last assistant
-// message's stop_reason. A turn ended by the next prompt is completed, or
+// message's stop_reason (in a thread also model and elapsed_ms, from
+// usage.model and turnElapsedMs). A turn ended by the next prompt is completed, or
 // interrupted when its last assistant message had stop_reason null
 // (cancelled or errored). Content that arrives with no turn open (a
 // stream picked up mid-turn) opens a synthetic turn. If the input ends
@@ -163,11 +164,12 @@
 // cache_creation_input_tokens, cached input = cache reads, cache writes =
 // cache creation, total = input + output; usage.max_tokens is the model's
 // context window (context_window), not spend; service_tier is dropped.
-// There is no cost. A sub-agent's usage (older builds) carries an extra
-// field parent_call_id. A thread message's camelCase usage (inputTokens,
+// There is no cost. A sub-agent's usage (older builds) is a call of its
+// own in the same turn. A thread message's camelCase usage (inputTokens,
 // cacheReadInputTokens, cacheCreationInputTokens, outputTokens,
-// maxInputTokens) maps the same way, with the model as an extra field
-// model; totalInputTokens (= the input sum) is not repeated. A result's
+// maxInputTokens) maps the same way; its model goes to the turn.ended
+// metadata (model, of the turn's last message), and totalInputTokens (=
+// the input sum) is not repeated. A result's
 // Claude-shaped usage and total_cost_usd (the manual shows them, Amp does
 // not write them) give usage.updated with scope session.
 //

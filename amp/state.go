@@ -10,8 +10,8 @@ type state struct {
 	// Prompts the host reported (or wrote to stdin) that no user line has
 	// shown yet, oldest first.
 	Prompts []string `json:"prompts,omitempty"`
-	// Shown are the prompt texts shown in the open turn: a prompt reported
-	// after its echo is not shown again.
+	// Shown are the prompt texts shown in the open (or last) turn: a
+	// prompt reported after its echo is not shown again.
 	Shown []string `json:"shown,omitempty"`
 
 	// Calls are the tool calls by native tool_use id; Pending lists the
@@ -31,6 +31,8 @@ type state struct {
 	Stop     string `json:"stop,omitempty"`
 	Elapsed  string `json:"elapsed,omitempty"`
 	LastRole string `json:"last_role,omitempty"`
+	// Model is the model of the turn's last thread message that names one.
+	Model string `json:"model,omitempty"`
 
 	// Answers counts the main assistant messages of the current process
 	// (a result line without any gets its result text as the answer).
@@ -70,8 +72,9 @@ func (s *state) done(id string) {
 	}
 }
 
-// resetTurn forgets what belonged to the turn that ended.
+// resetTurn forgets what belonged to the turn that ended (its prompts are
+// forgotten when the next turn starts).
 func (s *state) resetTurn() {
-	s.Shown, s.Denied = nil, nil
-	s.Ended, s.Stop, s.Elapsed, s.LastRole = "", "", "", ""
+	s.Denied = nil
+	s.Ended, s.Stop, s.Elapsed, s.LastRole, s.Model = "", "", "", "", ""
 }

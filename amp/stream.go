@@ -202,19 +202,15 @@ func (t *Translator) assistant(dst events, r gjson.Result) events {
 		t.s.Answers++
 	}
 	if u, ok := anthropic.Usage(msg.Get("usage")); ok {
-		var extra []universal.Field
-		if scope != "" {
-			extra = []universal.Field{{Name: "parent_call_id", Value: jsonw.AppendString(nil, scope)}}
-		}
-		dst = t.usage(dst, u, msg.Get("usage.max_tokens"), extra)
+		dst = t.usage(dst, u, msg.Get("usage.max_tokens"))
 	}
 	return dst
 }
 
 // usage emits the usage of one model call; window is the context window
 // (Amp's max_tokens, a thread's maxInputTokens).
-func (t *Translator) usage(dst events, u universal.Usage, window gjson.Result, extra []universal.Field) events {
-	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall, Usage: u, Extra: extra}
+func (t *Translator) usage(dst events, u universal.Usage, window gjson.Result) events {
+	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall, Usage: u}
 	if window.Type == gjson.Number && window.Num > 0 {
 		n := window.Int()
 		d.ContextWindow = &n

@@ -151,11 +151,10 @@ func (t *Translator) threadAssistant(dst events, m gjson.Result, native string) 
 		// The camelCase names are those of Claude Code's per-model usage.
 		totals := anthropic.ModelUsage(gjson.Parse(`{"m":` + u.Raw + `}`))
 		if totals.Usage.InputTokens != nil || totals.Usage.OutputTokens != nil {
-			var extra []universal.Field
-			if model := u.Get("model"); model.Type == gjson.String {
-				extra = []universal.Field{{Name: "model", Value: jsonw.AppendString(nil, model.Str)}}
-			}
-			dst = t.usage(dst, totals.Usage, u.Get("maxInputTokens"), extra)
+			dst = t.usage(dst, totals.Usage, u.Get("maxInputTokens"))
+		}
+		if model := u.Get("model").Str; model != "" {
+			t.s.Model = t.w.Copy(model)
 		}
 	}
 	return dst

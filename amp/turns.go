@@ -90,6 +90,7 @@ func (t *Translator) openTurn(dst events) events {
 	if t.w.Turn() != "" {
 		dst = t.endTurn(dst, t.inferredStatus(false), nil, universal.SourceDaemon, nil)
 	}
+	t.s.Shown = nil
 	dst, _ = t.w.StartTurn(dst, "", nil, universal.SourceDaemon, t.raw)
 	return dst
 }
@@ -123,13 +124,13 @@ func (t *Translator) inferredStatus(atEnd bool) universal.TurnStatus {
 }
 
 // endTurn ends the open turn with metadata: the fields md holds (may be
-// nil), then the last assistant message's stop_reason and the thread's
-// turnElapsedMs.
+// nil), then the last assistant message's stop_reason, and in a thread
+// its model and the turn's turnElapsedMs.
 func (t *Translator) endTurn(dst events, status universal.TurnStatus, md *jsonw.Object, src universal.Source, raw []byte) events {
 	if md == nil {
 		md = &jsonw.Object{}
 	}
-	md.Raw("stop_reason", t.s.Stop).Raw("elapsed_ms", t.s.Elapsed)
+	md.Raw("stop_reason", t.s.Stop).OptString("model", t.s.Model).Raw("elapsed_ms", t.s.Elapsed)
 	var b []byte
 	if md.Len() > 0 {
 		b = md.Bytes()
