@@ -282,33 +282,19 @@ func TestEventArraysAsSSE(t *testing.T) {
 // TestRecordedPromptsOnce: every prompt the host sent appears as exactly
 // one user message of the followed session, in every format.
 func TestRecordedPromptsOnce(t *testing.T) {
-	for _, s := range scenarios {
-		meta := filepath.Join(recorded, s+".meta.json")
-		prompts, err := golden.Prompts(meta)
+	for _, c := range captures(t) {
+		b, err := os.ReadFile(filepath.Join(recorded, c.file))
 		if err != nil {
 			t.Fatal(err)
 		}
-		var reports []universal.Report
-		for _, p := range prompts {
-			reports = append(reports, universal.Prompt{Text: p})
+		var users []string
+		for _, it := range golden.NewTranscript(run(t, c.format, string(b), c.reports...)).Items {
+			if it.Role == universal.RoleUser && it.ParentID == "" {
+				users = append(users, golden.TextOf(&it))
+			}
 		}
-		for _, c := range []struct{ file, format string }{
-			{s + ".sse", opencode.FormatSSE}, {s + ".global.sse", opencode.FormatSSE},
-			{s + ".run.jsonl", opencode.FormatRunJSON}, {s + ".messages.json", opencode.FormatMessages},
-		} {
-			b, err := os.ReadFile(filepath.Join(recorded, c.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var users []string
-			for _, it := range golden.NewTranscript(run(t, c.format, string(b), reports...)).Items {
-				if it.Role == universal.RoleUser && it.ParentID == "" {
-					users = append(users, golden.TextOf(&it))
-				}
-			}
-			if strings.Join(users, "\x00") != strings.Join(prompts, "\x00") {
-				t.Errorf("%s: user messages %q, want the prompts %q", c.file, users, prompts)
-			}
+		if strings.Join(users, "\x00") != strings.Join(c.prompts, "\x00") {
+			t.Errorf("%s: user messages %q, want the prompts %q", c.file, users, c.prompts)
 		}
 	}
 }

@@ -97,27 +97,20 @@ type benchCase struct {
 
 func benchCases(tb testing.TB) []benchCase {
 	var cases []benchCase
-	for _, s := range scenarios {
-		for _, c := range []struct{ file, format string }{
-			{s + ".sse", opencode.FormatSSE},
-			{s + ".global.sse", opencode.FormatSSE},
-			{s + ".run.jsonl", opencode.FormatRunJSON},
-			{s + ".messages.json", opencode.FormatMessages},
-		} {
-			b, err := os.ReadFile(filepath.Join(recorded, c.file))
+	for _, c := range captures(tb) {
+		b, err := os.ReadFile(filepath.Join(recorded, c.file))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		bc := benchCase{name: c.file, format: c.format, size: int64(len(b))}
+		for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(b), framing(c.format), 0)) {
 			if err != nil {
 				tb.Fatal(err)
 			}
-			bc := benchCase{name: c.file, format: c.format, size: int64(len(b))}
-			for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(b), framing(c.format), 0)) {
-				if err != nil {
-					tb.Fatal(err)
-				}
-				m.Data = bytes.Clone(m.Data)
-				bc.msgs = append(bc.msgs, m)
-			}
-			cases = append(cases, bc)
+			m.Data = bytes.Clone(m.Data)
+			bc.msgs = append(bc.msgs, m)
 		}
+		cases = append(cases, bc)
 	}
 	return cases
 }

@@ -65,14 +65,21 @@ func runExit(t *testing.T, meta string) universal.Report {
 	return universal.Exit{Code: codes[len(codes)-1]}
 }
 
-// TestRecorded runs every recorded OpenCode 1.18.33 capture, in each of
-// its formats, through the harness with the capture's expect block.
-func TestRecorded(t *testing.T) {
+// capture is one recorded capture in one of its formats.
+type capture struct {
+	file, format, meta string
+	prompts            []string
+	reports            []universal.Report // the prompts, as the host reports them
+}
+
+// captures lists every recorded capture in each of its formats.
+func captures(tb testing.TB) []capture {
+	var cs []capture
 	for _, s := range scenarios {
 		meta := filepath.Join(recorded, s+".meta.json")
 		prompts, err := golden.Prompts(meta)
 		if err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 		var reports []universal.Report
 		for _, p := range prompts {
@@ -84,23 +91,32 @@ func TestRecorded(t *testing.T) {
 			{s + ".run.jsonl", opencode.FormatRunJSON},
 			{s + ".messages.json", opencode.FormatMessages},
 		} {
-			t.Run(c.file, func(t *testing.T) {
-				gc := golden.Case{
-					Input:   filepath.Join(recorded, c.file),
-					Meta:    meta,
-					Format:  c.format,
-					Framing: framing(c.format),
-					New:     newFor(t, c.format),
-					// The host's prompts: OpenCode echoes them except in
-					// run output, where they become the user messages.
-					Reports: reports,
-				}
-				if c.format == opencode.FormatRunJSON {
-					gc.End = runExit(t, meta)
-				}
-				golden.Run(t, gc)
-			})
+			cs = append(cs, capture{file: c.file, format: c.format, meta: meta, prompts: prompts, reports: reports})
 		}
+	}
+	return cs
+}
+
+// TestRecorded runs every recorded OpenCode 1.18.33 capture, in each of
+// its formats, through the harness with the capture's expect block.
+func TestRecorded(t *testing.T) {
+	for _, c := range captures(t) {
+		t.Run(c.file, func(t *testing.T) {
+			gc := golden.Case{
+				Input:   filepath.Join(recorded, c.file),
+				Meta:    c.meta,
+				Format:  c.format,
+				Framing: framing(c.format),
+				New:     newFor(t, c.format),
+				// The host's prompts: OpenCode echoes them except in
+				// run output, where they become the user messages.
+				Reports: c.reports,
+			}
+			if c.format == opencode.FormatRunJSON {
+				gc.End = runExit(t, c.meta)
+			}
+			golden.Run(t, gc)
+		})
 	}
 }
 
