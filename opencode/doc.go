@@ -63,8 +63,9 @@
 // message.updated starts a stub item (source daemon, role null) that the
 // message fills in; a delta that arrives before its part is held until the
 // part says its type (or, if it never does, emitted as text when the
-// message completes). User messages are complete when the next message of
-// their session starts, or when the turn ends. A part that arrives after
+// message completes). User messages are complete when an assistant
+// message of their session starts, or when the turn ends (in a message
+// list, after their parts). A part that arrives after
 // its message completed gets an item of its own (same native id and role);
 // later snapshots and deltas of parts whose message completed change
 // nothing.
