@@ -456,3 +456,25 @@ func TestNew(t *testing.T) {
 		t.Error("restoring garbage succeeded")
 	}
 }
+
+// TestLateLine: an assistant line for a message that already completed
+// adds no text; a tool call on it still appears under that message.
+func TestLateLine(t *testing.T) {
+	se := func(ev string) string {
+		return `{"type":"stream_event","event":` + ev + `,"parent_tool_use_id":null,"api_message_id":"m1"}`
+	}
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine,
+		se(`{"type":"message_start","message":{"id":"m1"}}`),
+		se(`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`),
+		se(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}`),
+		se(`{"type":"content_block_stop","index":0}`),
+		se(`{"type":"message_stop"}`),
+		`{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Hi"}]},"parent_tool_use_id":null}`,
+		`{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"T","name":"Bash","input":{}}]},"parent_tool_use_id":null}`,
+		resultLine)
+	msgs := completed(evs, universal.KindMessage, universal.RoleAssistant)
+	calls := completed(evs, universal.KindToolCall, "")
+	if len(msgs) != 1 || msgs[0].Content[0].Text != "Hi" || len(calls) != 1 || calls[0].ParentID != msgs[0].ItemID {
+		t.Fatalf("messages %+v, calls %+v", msgs, calls)
+	}
+}

@@ -58,9 +58,10 @@ func loadCorpus(tb testing.TB) []corpusFile {
 	for _, e := range entries {
 		n := e.Name()
 		switch {
+		case !strings.HasSuffix(n, ".jsonl") && !(strings.HasSuffix(n, ".ndjson") && !strings.HasSuffix(n, ".golden.ndjson")):
 		case strings.HasPrefix(n, "stream_"):
 			add("public/"+n, filepath.Join(public, n), claude.FormatStreamJSON, universal.FrameLines)
-		case strings.HasSuffix(n, ".jsonl") && !strings.HasSuffix(n, ".golden.ndjson"):
+		default:
 			add("public/"+n, filepath.Join(public, n), claude.FormatTranscript, universal.FrameLines)
 		}
 	}

@@ -29,6 +29,9 @@ func (t *Translator) assistant(dst events, r gjson.Result, scope string) events 
 	}
 	m := t.findMsg(scope, id)
 	if m == nil {
+		if item := t.doneMsg(scope, id); item != "" && id != "" {
+			return t.lateLine(dst, msg, item, scope)
+		}
 		dst = t.closeIdle(dst, scope)
 		m = t.newMsg(scope, id)
 	}
@@ -77,6 +80,21 @@ func (t *Translator) assistant(dst events, r gjson.Result, scope string) events 
 	if !m.Live {
 		dst = t.ensureStarted(dst, m, universal.SourceAgent)
 	}
+	return dst
+}
+
+// lateLine handles an assistant line of a message already completed: its
+// text is not shown again, but a tool call it carries still belongs to the
+// message.
+func (t *Translator) lateLine(dst events, msg gjson.Result, item, scope string) events {
+	m := &message{Scope: scope, ItemID: item, Started: true, Open: -1}
+	msg.Get("content").ForEach(func(_, b gjson.Result) bool {
+		switch typ := b.Get("type").Str; typ {
+		case "tool_use", "server_tool_use", "mcp_tool_use":
+			dst = t.toolUse(dst, m, b, typ)
+		}
+		return true
+	})
 	return dst
 }
 

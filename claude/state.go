@@ -19,6 +19,9 @@ type state struct {
 	Echoed []string `json:"echoed,omitempty"`
 	// Msgs are the open assistant messages, in start order.
 	Msgs []*message `json:"msgs,omitempty"`
+	// Done are the last messages completed, so that a late line of one of
+	// them does not show its content again.
+	Done []done `json:"done,omitempty"`
 	// Cur names, per scope, the message whose stream events arrive now
 	// (for stream events without api_message_id).
 	Cur map[string]string `json:"cur,omitempty"`
@@ -162,8 +165,32 @@ func (t *Translator) newMsg(scope, id string) *message {
 	return m
 }
 
+// done is a completed message.
+type done struct {
+	Scope  string `json:"scope,omitempty"`
+	ID     string `json:"id"`
+	ItemID string `json:"item"`
+}
+
+// maxDone bounds the memory of completed messages.
+const maxDone = 32
+
+// doneMsg returns the item of a message completed recently, "" if none.
+func (t *Translator) doneMsg(scope, id string) string {
+	for _, d := range t.s.Done {
+		if d.ID == id && d.Scope == scope {
+			return d.ItemID
+		}
+	}
+	return ""
+}
+
 // dropMsg forgets a message (after its completion).
 func (t *Translator) dropMsg(m *message) {
+	if len(t.s.Done) == maxDone {
+		t.s.Done = append(t.s.Done[:0], t.s.Done[1:]...)
+	}
+	t.s.Done = append(t.s.Done, done{Scope: m.Scope, ID: m.ID, ItemID: m.ItemID})
 	for i, x := range t.s.Msgs {
 		if x == m {
 			t.s.Msgs = append(t.s.Msgs[:i], t.s.Msgs[i+1:]...)

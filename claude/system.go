@@ -36,7 +36,6 @@ func (t *Translator) system(dst events, r gjson.Result) events {
 	case "model_refusal_fallback", "model_refusal_no_fallback":
 		return t.status(dst, sub, first(r.Get("message").Str, r.Get("content").Str), r.Get("retracted_message_uuids").Raw)
 	case "local_command":
-		dst = t.ensureTurn(dst, "")
 		return t.w.Complete(dst, universal.Item{
 			ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(r.Get("uuid").Str), Kind: universal.KindSystem, Role: universal.RoleSystem,
 			Content: []universal.Part{universal.Text(t.w.Copy(r.Get("content").Str))},

@@ -92,7 +92,10 @@ func (t *Translator) userContent(dst events, r gjson.Result, scope string, parts
 			Content: []universal.Part{{Type: universal.PartStatus, Label: "interrupted", Detail: text}},
 		}, universal.SourceAgent, t.raw)
 	case systemMade(r, text):
-		dst = t.ensureTurn(dst, scope)
+		if !t.transcript {
+			// In a transcript a notice between turns stays outside them.
+			dst = t.ensureTurn(dst, scope)
+		}
 		return t.w.Complete(dst, universal.Item{
 			ItemID: t.w.NewItemID(), NativeItemID: uuid, ParentID: t.scopeParent(scope),
 			Kind: universal.KindSystem, Role: universal.RoleSystem, Content: parts,
