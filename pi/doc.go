@@ -70,7 +70,8 @@
 //     stopReason error or aborted → status failed and a status part
 //     {label: the stop reason, detail: errorMessage}.
 //   - Tool calls: every toolCall block is a tool_call item parented to the
-//     message (native id: the call id), started at toolcall_start,
+//     message (native id: the call id), started at toolcall_start (its id
+//     and toolName; before 0.84.3 read once from the partial message),
 //     arguments streamed from toolcall_delta, completed at toolcall_end
 //     (or message_end). The streamed argument text is kept when it is the
 //     same JSON value as the final arguments, else the final object
@@ -107,9 +108,9 @@
 //     the same way.
 //
 // In a session file every item made from an entry has the entry id as its
-// native id. Pi emits no persistent id for streamed messages (entry_appended
-// carries only custom and context_edit entries), so streamed message items
-// have none.
+// native id. In the versions tested Pi emits no persistent id for streamed
+// messages (entry_appended carried only context_edit entries, and carries
+// custom entries of extensions), so streamed message items have none.
 //
 // Errors: auto_retry_start → error with will_retry (attempt details);
 // a failed assistant message followed by another assistant message in the

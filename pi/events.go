@@ -363,6 +363,13 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 		if id.Exists() && !validString(id) || name.Exists() && !validString(name) {
 			return t.w.Unparsed(dst, in.where(), errors.New("toolcall_start: id or toolName is not a JSON string"), in.raw)
 		}
+		if !id.Exists() && !name.Exists() && gjson.Valid(in.view) {
+			// Before 0.84.3 only the partial message names the call
+			// (once per tool call, so reading it keeps the work linear).
+			if c := element(in.get("assistantMessageEvent.partial.content"), int(ci.Num)); c.Get("type").Str == "toolCall" {
+				id, name = c.Get("id"), c.Get("name")
+			}
+		}
 		return t.toolCallStart(dst, m, b, id.Str, name.Str, in.raw)
 	case "toolcall_delta":
 		b.setKind("toolCall")
@@ -389,6 +396,21 @@ var errBadDelta = errors.New("message_update: delta is not a JSON string")
 // without validating it as a whole may be cut short).
 func validString(r gjson.Result) bool {
 	return r.Type == gjson.String && gjson.Valid(r.Raw)
+}
+
+// element returns element i of a JSON array.
+func element(content gjson.Result, i int) gjson.Result {
+	var r gjson.Result
+	n := 0
+	content.ForEach(func(_, v gjson.Result) bool {
+		if n == i {
+			r = v
+			return false
+		}
+		n++
+		return true
+	})
+	return r
 }
 
 func (m *message) block(ci int) *block {
@@ -431,16 +453,7 @@ func (t *Translator) diffPartial(dst []universal.Event, in *input, m *message, b
 	if !content.Exists() {
 		content = in.get("message.content")
 	}
-	var cum string
-	i := 0
-	content.ForEach(func(_, v gjson.Result) bool {
-		if i == ci {
-			cum = v.Get(kind).Str
-			return false
-		}
-		i++
-		return true
-	})
+	cum := element(content, ci).Get(kind).Str
 	streamed := ""
 	if b.Part > 0 {
 		streamed = t.w.StreamedText(m.Item, b.Part-1)
