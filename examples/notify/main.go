@@ -1,0 +1,96 @@
+// Command notify turns a universal event stream into the notifications a
+// client of a coding-agent session wants (seed 001): status transitions
+// (idle → running → idle …, failed, completed, terminated) and assistant
+// text — pushed only when a message completes with text that differs from
+// the last one, never per token — plus tool calls, tool results and turn
+// completions. Every notification has one JSON shape, whether it is pushed
+// as it happens or polled later from the buffer:
+//
+//	{"index":3,"type":"message","text":"I'll list the files.","role":"assistant","session_id":"sess_1"}
+//
+// Usage:
+//
+//	go run ./examples/notify [-since N] [-buffer N] [FILE...]
+//
+// It reads universal NDJSON events (the output of examples/normalize) from
+// the files in order, or standard input. By default it prints each
+// notification as it is pushed, one JSON object a line. With -since N it
+// prints nothing while reading and then answers a poll: {"events":[…]}
+// with the buffered notifications whose index is above N (-1 for all).
+// -buffer bounds the buffer, as a ring buffer would.
+//
+//	go run ./examples/normalize -agent claude -prompt 'Run echo hello-from-tool' \
+//	        testdata/claude/2.1.330/s02-tool.jsonl | go run ./examples/notify
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil && !errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(os.Stderr, "notify:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("notify", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	since := fs.Int("since", -2, "answer one poll for the notifications after this index (-1 for all) instead of streaming them")
+	limit := fs.Int("buffer", 0, "keep at most this many notifications for polling (0: all)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	out := bufio.NewWriter(stdout)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	feed := &Feed{Limit: *limit}
+	polling := *since >= -1
+	if !polling {
+		feed.Push = func(n Notification) error { return enc.Encode(n) }
+	}
+	inputs := []io.Reader{stdin}
+	if fs.NArg() > 0 {
+		inputs = nil
+		for _, name := range fs.Args() {
+			f, err := os.Open(name)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			inputs = append(inputs, f)
+		}
+	}
+	for _, in := range inputs {
+		r := universal.NewEventReader(in)
+		for {
+			ev, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			if err := feed.Apply(&ev); err != nil {
+				return err
+			}
+		}
+	}
+	if polling {
+		if err := enc.Encode(struct {
+			Events []Notification `json:"events"`
+		}{append([]Notification{}, feed.Since(*since)...)}); err != nil {
+			return err
+		}
+	}
+	return out.Flush()
+}
