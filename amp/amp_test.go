@@ -47,6 +47,7 @@ var samples = []sample{
 	{handmade, "cancelled.jsonl", amp.FormatStreamJSON},
 	{handmade, "credits_error.jsonl", amp.FormatStreamJSON},
 	{handmade, "thread_run_statuses.json", amp.FormatThread},
+	{handmade, "thread_info_subagent.json", amp.FormatThread},
 }
 
 func newFor(t testing.TB, format string) func(universal.Options) universal.Translator {
@@ -105,8 +106,8 @@ type ampExpect struct {
 	Denials []denial `json:"denials"`
 	// PendingPermissions are permission ids requested and never resolved.
 	PendingPermissions []string `json:"pending_permissions"`
-	// Subagent names a Task call whose sub-agent messages (texts) and
-	// tool calls (call ids) must be parented under it.
+	// Subagent names a Task call whose sub-agent assistant messages
+	// (texts) and tool calls (call ids) must be parented under it.
 	Subagent *struct {
 		Call  string   `json:"call"`
 		Texts []string `json:"texts"`
@@ -338,7 +339,7 @@ func checkSubagent(t *testing.T, ax ampExpect, tr *golden.Transcript) {
 		switch {
 		case it.Kind == universal.KindMessage && it.ParentID == task:
 			under[it.ItemID] = true
-			if s := golden.TextOf(&it); s != "" {
+			if s := golden.TextOf(&it); s != "" && it.Role == universal.RoleAssistant {
 				texts = append(texts, s)
 			}
 		case it.Kind == universal.KindToolCall && under[it.ParentID]:

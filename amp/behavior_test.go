@@ -326,7 +326,7 @@ func TestUnparsed(t *testing.T) {
 }
 
 func TestThreadUnparsed(t *testing.T) {
-	doc := `{"v":1,"id":"T-9","messages":[{"role":"user","messageId":0,"content":[{"type":"text","text":"hi"}]},{"role":"info","messageId":1,"content":[]},{"role":"user","messageId":2,"content":[{"type":"tool_result","toolUseID":"x","run":{"status":"exploded"}}]}]}`
+	doc := `{"v":1,"id":"T-9","messages":[{"role":"user","messageId":0,"content":[{"type":"text","text":"hi"}]},{"role":"system","messageId":1,"content":[]},{"role":"user","messageId":2,"content":[{"type":"tool_result","toolUseID":"x","run":{"status":"exploded"}}]}]}`
 	out := run(t, amp.FormatThread, lines(doc, doc), nil)
 	var locs []string
 	for _, e := range ofType(out, universal.TypeUnparsed) {

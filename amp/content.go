@@ -12,8 +12,14 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// redactedMeta marks a reasoning part whose text the provider encrypted.
-var redactedMeta = []byte(`{"redacted":true}`)
+var (
+	// redactedMeta marks a reasoning part whose text the provider
+	// encrypted.
+	redactedMeta = []byte(`{"redacted":true}`)
+	// serverToolMeta marks a call of a tool the model provider runs
+	// (web search).
+	serverToolMeta = []byte(`{"block_type":"server_tool_use"}`)
+)
 
 // answer translates the content of one assistant message (a stream-json
 // line's message.content, a thread message's content): one message item
@@ -39,7 +45,7 @@ func (t *Translator) answer(dst events, content gjson.Result, native, parent, en
 			p := universal.Reasoning("", universal.VisibilityPrivate)
 			p.Metadata = redactedMeta
 			parts = append(parts, p)
-		case "tool_use":
+		case "tool_use", "server_tool_use":
 			calls++
 		default:
 			parts = append(parts, anthropic.JSONPart(b.Raw))
@@ -64,7 +70,7 @@ func (t *Translator) answer(dst events, content gjson.Result, native, parent, en
 	i := -1
 	content.ForEach(func(_, b gjson.Result) bool {
 		i++
-		if b.Get("type").Str == "tool_use" {
+		if typ := b.Get("type").Str; typ == "tool_use" || typ == "server_tool_use" {
 			dst = t.toolCall(dst, b, id, i)
 		}
 		return true
@@ -92,10 +98,17 @@ func (t *Translator) toolCall(dst events, b gjson.Result, msg string, index int)
 	c := &call{Item: t.w.NewItemID(), Msg: msg, Name: t.w.Copy(b.Get("name").Str), Path: t.w.Copy(input.Get("path").Str)}
 	callID := t.w.Copy(id)
 	t.s.Calls[callID] = c
-	t.s.Pending = append(t.s.Pending, callID)
+	p := universal.Part{Type: universal.PartToolCall, Name: c.Name, Arguments: args, CallID: callID}
+	if b.Get("type").Str == "server_tool_use" {
+		// Run by the model provider: its result is a block of the same
+		// message, never a tool_result.
+		p.Metadata, c.Done = serverToolMeta, true
+	} else {
+		t.s.Pending = append(t.s.Pending, callID)
+	}
 	it := universal.Item{
 		ItemID: c.Item, NativeItemID: callID, ParentID: msg, Kind: universal.KindToolCall, Role: universal.RoleAssistant,
-		Content: []universal.Part{{Type: universal.PartToolCall, Name: c.Name, Arguments: args, CallID: callID}},
+		Content: []universal.Part{p},
 	}
 	if b.Get("complete").Type == gjson.False {
 		return t.w.StartItem(dst, it, universal.SourceAgent, t.raw)
@@ -113,6 +126,7 @@ type toolOut struct {
 	cancelled bool
 	rejected  bool
 	status    string       // a thread's run.status
+	manual    bool         // a shell command the user ran: not part of a turn's work
 	obj       gjson.Result // the structured result, if any
 	extra     []universal.Part
 }
@@ -259,7 +273,7 @@ func (t *Translator) toolResult(dst events, c *call, o *toolOut, scope string) e
 	if c != nil && c.Done {
 		return t.unparsed(dst, "tool_result", errors.New("a second result for tool call "+strconv.Quote(o.call)))
 	}
-	if scope == "" {
+	if scope == "" && !o.manual {
 		dst = t.ensureTurn(dst)
 		t.s.LastRole = "user"
 	}

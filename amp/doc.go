@@ -39,7 +39,8 @@
 // A thread document → session.started with agent, agent_version
 // (env.initial.platform.clientVersion), client, model (the "model:" tag,
 // else the first usage.model), cwd (the first workspace tree), agent_mode,
-// title, schema_version (v), created_ms and trees.
+// title, schema_version (v), created_ms, trees and relationships (handoff
+// links to other threads).
 //
 // session.ended is synthetic, at the end of the input: completed after a
 // successful result; error (with the result's error text) after a failed
@@ -89,12 +90,28 @@
 // synthetic full-text delta of the seed's delta policy (universal.Stream
 // emits it). thinking → reasoning (public, with its signature);
 // redacted_thinking → empty private reasoning with metadata
-// {"redacted": true}; any other block is kept whole as a json part. A
+// {"redacted": true}; server_tool_use (a tool the model provider runs,
+// such as web search) is a tool_call like tool_use, with metadata
+// {"block_type": "server_tool_use"}, whose result block stays in the
+// message; any other block is kept whole as a json part. A
 // message with stop_reason null (a thread message whose state.type is not
 // "complete") completes as failed. An assistant line with content [] (a
 // thinking-only message whose thinking was not requested) makes no item;
 // its usage is still reported. A message made only of tool calls is an
 // item with no content, so that its tool calls have a parent.
+//
+// A thread's info messages (role "info") are what Amp adds to a thread
+// itself: text notices and compaction summaries (summary.summary, a text
+// part with metadata {"summary": true}) become one system item (role
+// system); a shell command the user ran himself (manual_bash_invocation
+// {args, toolRun, hidden}) becomes a tool_call item with role user, tool
+// name "manual_bash_invocation", the args as arguments, metadata
+// {"hidden": true} when hidden, and as call_id the item's own id (the
+// command has none), followed by its result (toolRun, read like a tool
+// run below) under it. Neither starts a turn.
+//
+// User images are image parts (internal/anthropic); a thread's camelCase
+// source.mediaType gives the mime type.
 //
 // # Tools
 //
@@ -188,31 +205,34 @@
 //
 // # Sub-agents
 //
-// Current Amp hides sub-agent messages: only the Task (oracle, librarian,
-// …) call and its result appear. Older builds forwarded them with
-// parent_tool_use_id = the Task call's id; their messages then get the
-// Task tool_call item as parent (their tool calls and results hang under
-// those messages), a sub-agent's text user line is a user message under
-// the Task call, and none of them starts or ends a turn.
+// Current Amp hides sub-agent messages from stream-json: only the Task
+// (oracle, librarian, …) call and its result appear. Older builds
+// forwarded them with parent_tool_use_id = the Task call's id, and thread
+// messages carry parentToolUseId; such messages get the Task tool_call
+// item as parent (their tool calls and results hang under those
+// messages), a sub-agent's text user message is a user message under the
+// Task call, and none of them starts or ends a turn or changes its state.
 //
 // # Unparsed and ignored input
 //
 // A line that is not a JSON object, has no type, has an unknown type,
 // system subtype or result subtype, a message without content, a tool_use
 // without an id or with a repeated id, a second result for a call, a
-// second thread document, a thread message of an unknown role or a tool
-// run of an unknown status → agent.unparsed with the line (and, in a
-// thread, messages[i]) and the field. Stdin lines other than user messages
-// too.
+// second thread document, a thread message of an unknown role (known:
+// user, assistant, info) or a tool run of an unknown status →
+// agent.unparsed with the line (and, in a thread, messages[i]) and the
+// field. Stdin lines other than user messages too.
 //
 // Ignored on purpose (known, carrying nothing for the transcript beyond
 // what the raw payload keeps): usage.service_tier; result.result when an
 // assistant line already gave the answer; result.session_id and the
 // session_id of lines that agree with the session's; a thread's
-// nextMessageId, meta (traces), ~debug, env beyond the metadata above,
-// per-message userState, meta.sentAt and agentMode, usage.timestamp and
-// totalInputTokens, thinking.provider, tool_result run.progress and
-// trackFiles, and tool_use.complete when true.
+// nextMessageId, meta (traces), ~debug, queuedMessages (prompts not sent
+// to the agent yet), env beyond the metadata above, per-message userState,
+// meta.sentAt, readAt, dtwMessageID, discoveredGuidanceFiles and
+// agentMode, an assistant message's cancelled flag (its state says so),
+// usage.timestamp and totalInputTokens, thinking.provider, tool_result
+// run.progress and trackFiles, and tool_use.complete when true.
 //
 // # Example
 //

@@ -129,7 +129,11 @@ func (t *Translator) blocks(content gjson.Result, result func(gjson.Result)) (pa
 		case "text":
 			parts = append(parts, universal.Text(t.w.Copy(b.Get("text").Str)))
 		case "image":
-			parts = append(parts, anthropic.Image(b, t.w.Copy))
+			p := anthropic.Image(b, t.w.Copy)
+			if mt := b.Get("source.mediaType").Str; p.Mime == "image/*" && mt != "" {
+				p.Mime = t.w.Copy(mt) // thread files write it in camelCase
+			}
+			parts = append(parts, p)
 		case "tool_result":
 			results++
 			if result != nil {
@@ -148,26 +152,29 @@ func (t *Translator) blocks(content gjson.Result, result func(gjson.Result)) (pa
 // and in older builds a sub-agent's prompt.
 func (t *Translator) user(dst events, r gjson.Result) events {
 	scope := r.Get("parent_tool_use_id").Str
-	parts, results, ok := t.blocks(r.Get("message.content"), func(b gjson.Result) {
-		dst = t.streamResult(dst, b, scope)
-	})
-	if !ok {
-		return t.unparsed(dst, "message.content", errNoContent)
-	}
-	if len(parts) == 0 {
-		return dst
-	}
+	return t.userContent(dst, r.Get("message.content"), "message.content", "", scope,
+		func(dst events, b gjson.Result) events { return t.streamResult(dst, b, scope) })
+}
+
+// userContent translates a user message's content (field names it for
+// errors): tool_result blocks through result, then the rest: a sub-agent's
+// prompt (scope is its Task call's id), text next to tool results (it
+// continues the turn), or a prompt, which starts a turn.
+func (t *Translator) userContent(dst events, content gjson.Result, field, native, scope string, result func(events, gjson.Result) events) events {
+	parts, results, ok := t.blocks(content, func(b gjson.Result) { dst = result(dst, b) })
 	switch {
+	case !ok:
+		return t.unparsed(dst, field, errNoContent)
+	case len(parts) == 0:
+		return dst
 	case scope != "":
-		// A sub-agent's prompt, written by the parent agent.
 		dst = t.ensureTurn(dst)
-		return t.userMessage(dst, "", t.scopeItem(scope), parts, universal.SourceAgent, t.raw)
+		return t.userMessage(dst, native, t.scopeItem(scope), parts, universal.SourceAgent, t.raw)
 	case results > 0:
-		// Text next to tool results continues the turn.
 		dst = t.ensureTurn(dst)
-		return t.userMessage(dst, "", "", parts, universal.SourceAgent, t.raw)
+		return t.userMessage(dst, native, "", parts, universal.SourceAgent, t.raw)
 	}
-	return t.prompt(dst, "", parts)
+	return t.prompt(dst, native, parts)
 }
 
 // scopeItem is the item of the tool call a sub-agent line belongs to, ""

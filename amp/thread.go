@@ -64,7 +64,7 @@ func threadMetadata(doc gjson.Result) []byte {
 	}
 	md.Raw("agent_mode", doc.Get("agentMode").Raw).Raw("title", doc.Get("title").Raw).
 		Raw("schema_version", doc.Get("v").Raw).Raw("created_ms", doc.Get("created").Raw).
-		Raw("trees", doc.Get("env.initial.trees").Raw)
+		Raw("trees", doc.Get("env.initial.trees").Raw).Raw("relationships", doc.Get("relationships").Raw)
 	return md.Bytes()
 }
 
@@ -95,23 +95,17 @@ func (t *Translator) threadMessage(dst events, m gjson.Result) events {
 	if id := m.Get("messageId"); id.Exists() {
 		native = t.w.Copy(strings.Trim(id.Raw, `"`))
 	}
+	scope := m.Get("parentToolUseId").Str
 	switch role := m.Get("role").Str; role {
 	case "user":
-		parts, results, ok := t.blocks(m.Get("content"), func(b gjson.Result) {
-			dst = t.threadResult(dst, b)
+		return t.userContent(dst, m.Get("content"), "content", native, scope, func(dst events, b gjson.Result) events {
+			id := b.Get("toolUseID").Str
+			return t.threadRun(dst, t.s.Calls[id], id, b.Get("run"), scope, false)
 		})
-		switch {
-		case !ok:
-			return t.unparsed(dst, "content", errNoContent)
-		case len(parts) == 0:
-			return dst
-		case results > 0:
-			dst = t.ensureTurn(dst)
-			return t.userMessage(dst, native, "", parts, universal.SourceAgent, t.raw)
-		}
-		return t.prompt(dst, native, parts)
 	case "assistant":
-		return t.threadAssistant(dst, m, native)
+		return t.threadAssistant(dst, m, native, scope)
+	case "info":
+		return t.threadInfo(dst, m, native, scope)
 	default:
 		return t.unparsed(dst, "role", fmt.Errorf("unknown message role %q", role))
 	}
@@ -119,8 +113,10 @@ func (t *Translator) threadMessage(dst events, m gjson.Result) events {
 
 // threadAssistant translates an assistant message of a thread: content
 // as in stream-json, state {type, stopReason}, usage in camelCase with the
-// model, turnElapsedMs on a turn's last message.
-func (t *Translator) threadAssistant(dst events, m gjson.Result, native string) events {
+// model, turnElapsedMs on a turn's last message; a sub-agent's message
+// (scope: its Task call's id) hangs under the call and leaves the turn's
+// state alone.
+func (t *Translator) threadAssistant(dst events, m gjson.Result, native, scope string) events {
 	content := m.Get("content")
 	if content.Type != gjson.String && !content.IsArray() {
 		return t.unparsed(dst, "content", errNoContent)
@@ -131,13 +127,15 @@ func (t *Translator) threadAssistant(dst events, m gjson.Result, native string) 
 		ended = "complete"
 	}
 	dst = t.ensureTurn(dst)
-	dst = t.answer(dst, content, native, "", ended)
-	t.s.Ended, t.s.Stop, t.s.LastRole = t.w.Copy(ended), t.w.Copy(state.Get("stopReason").Raw), "assistant"
-	t.s.Answers++
-	if e := m.Get("turnElapsedMs"); e.Type == gjson.Number {
-		t.s.Elapsed = t.w.Copy(e.Raw)
+	dst = t.answer(dst, content, native, t.scopeItem(scope), ended)
+	if scope == "" {
+		t.s.Ended, t.s.Stop, t.s.LastRole = t.w.Copy(ended), t.w.Copy(state.Get("stopReason").Raw), "assistant"
+		t.s.Answers++
+		if e := m.Get("turnElapsedMs"); e.Type == gjson.Number {
+			t.s.Elapsed = t.w.Copy(e.Raw)
+		}
+		t.s.Outcome = outcome{}
 	}
-	t.s.Outcome = outcome{}
 	if ended == "error" {
 		msg := first(state.Get("error.message").Str, state.Get("error").Str, "the model call failed")
 		var details jsonw.Object
@@ -145,7 +143,9 @@ func (t *Translator) threadAssistant(dst events, m gjson.Result, native string) 
 		dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
 			Message: t.w.Copy(msg), Code: "error", Details: details.Bytes(),
 		}, t.raw)
-		t.s.Outcome = outcome{Failed: true, Message: t.w.Copy(msg)}
+		if scope == "" {
+			t.s.Outcome = outcome{Failed: true, Message: t.w.Copy(msg)}
+		}
 	}
 	if u := m.Get("usage"); u.IsObject() {
 		// The camelCase names are those of Claude Code's per-model usage.
@@ -153,22 +153,24 @@ func (t *Translator) threadAssistant(dst events, m gjson.Result, native string) 
 		if totals.Usage.InputTokens != nil || totals.Usage.OutputTokens != nil {
 			dst = t.usage(dst, totals.Usage, u.Get("maxInputTokens"))
 		}
-		if model := u.Get("model").Str; model != "" {
+		if model := u.Get("model").Str; model != "" && scope == "" {
 			t.s.Model = t.w.Copy(model)
 		}
 	}
 	return dst
 }
 
-// threadResult translates a thread's tool_result block {toolUseID,
-// run{status, result, error, reason, progress}}. The output is what
-// stream-json would have sent for it: the result (its readable part, see
-// structured), the error, or the cancellation or refusal with its reason.
-func (t *Translator) threadResult(dst events, b gjson.Result) events {
-	o := toolOut{call: b.Get("toolUseID").Str}
-	run := b.Get("run")
-	o.status = run.Get("status").Str
-	c := t.s.Calls[o.call]
+// threadRun translates the run of a thread's tool call {status, result,
+// error, reason, progress} (a tool_result block's run, a manual bash
+// invocation's toolRun) into its result. The output is what stream-json
+// would have sent for it (Amp derives one from the other): done → the
+// result (its readable part, see structured); error → the error text;
+// cancelled and cancellation-requested → "Tool execution cancelled:
+// <reason>"; rejected-by-user → "Tool execution rejected by user:
+// <reason>". A run still in progress or queued has no result yet; one
+// blocked on the user asks for permission.
+func (t *Translator) threadRun(dst events, c *call, callID string, run gjson.Result, scope string, manual bool) events {
+	o := toolOut{call: callID, status: run.Get("status").Str, manual: manual}
 	switch o.status {
 	case "done":
 		res := run.Get("result")
@@ -203,19 +205,86 @@ func (t *Translator) threadResult(dst events, b gjson.Result) events {
 		return dst
 	case "blocked-on-user":
 		// Waiting for the user's approval when the thread was saved.
-		if c == nil || t.w.PermissionPending(o.call) {
+		if c == nil || callID == "" || t.w.PermissionPending(callID) {
 			return dst
 		}
 		var md jsonw.Object
 		md.String("source", "user")
-		id := t.w.Copy(o.call)
+		id := t.w.Copy(callID)
 		return t.w.RequestPermission(dst, universal.Permission{
 			PermissionID: id, Action: c.Name, ItemID: c.Item, CallID: id, Metadata: md.Bytes(),
 		}, universal.SourceAgent, t.raw)
 	default:
-		return t.unparsed(dst, "content", fmt.Errorf("tool_result %q: unknown run status %q", o.call, o.status))
+		return t.unparsed(dst, "content", fmt.Errorf("tool run of %q: unknown status %q", callID, o.status))
 	}
-	return t.toolResult(dst, c, &o, "")
+	return t.toolResult(dst, c, &o, scope)
+}
+
+// threadInfo translates an info message: notices Amp adds to a thread
+// (text), compaction summaries (summary {summary: {summary}}) and shell
+// commands the user ran himself (manual_bash_invocation {args, toolRun,
+// hidden}). Text and summaries make one system item; a manual command is
+// a tool_call item with role user (tool name "manual_bash_invocation",
+// arguments its args, metadata hidden, call_id the item's own id, since
+// the command has none) and, once it ran, its result under it.
+func (t *Translator) threadInfo(dst events, m gjson.Result, native, scope string) events {
+	content := m.Get("content")
+	if !content.IsArray() {
+		return t.unparsed(dst, "content", errNoContent)
+	}
+	var parts []universal.Part
+	content.ForEach(func(_, b gjson.Result) bool {
+		switch b.Get("type").Str {
+		case "text":
+			parts = append(parts, universal.Text(t.w.Copy(b.Get("text").Str)))
+		case "summary":
+			p := universal.Text(t.w.Copy(b.Get("summary.summary").Str))
+			p.Metadata = summaryMeta
+			parts = append(parts, p)
+		case "manual_bash_invocation":
+			dst = t.manualBash(dst, b, t.scopeItem(scope))
+		default:
+			parts = append(parts, anthropic.JSONPart(b.Raw))
+		}
+		return true
+	})
+	if len(parts) == 0 {
+		return dst
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), NativeItemID: native, ParentID: t.scopeItem(scope),
+		Kind: universal.KindSystem, Role: universal.RoleSystem, Content: parts,
+	}, universal.SourceAgent, t.raw)
+}
+
+var (
+	summaryMeta = []byte(`{"summary":true}`)
+	hiddenMeta  = []byte(`{"hidden":true}`)
+)
+
+// manualBashTool names the tool of a shell command the user ran himself.
+const manualBashTool = "manual_bash_invocation"
+
+func (t *Translator) manualBash(dst events, b gjson.Result, parent string) events {
+	args := "{}"
+	if a := b.Get("args"); a.Exists() {
+		args = string(jsonw.AppendRaw(nil, a.Raw))
+	}
+	c := &call{Item: t.w.NewItemID(), Name: manualBashTool}
+	c.Msg = c.Item // its result hangs under the call: there is no message
+	// The command has no id of its own: the call item's id links call
+	// and result.
+	p := universal.Part{Type: universal.PartToolCall, Name: manualBashTool, Arguments: args, CallID: c.Item}
+	if b.Get("hidden").Bool() {
+		p.Metadata = hiddenMeta
+	}
+	dst = t.w.Complete(dst, universal.Item{
+		ItemID: c.Item, ParentID: parent, Kind: universal.KindToolCall, Role: universal.RoleUser, Content: []universal.Part{p},
+	}, universal.SourceAgent, t.raw)
+	if run := b.Get("toolRun"); run.Exists() {
+		dst = t.threadRun(dst, c, c.Item, run, "", true)
+	}
+	return dst
 }
 
 // first returns the first non-empty string.
