@@ -478,3 +478,73 @@ func TestLateLine(t *testing.T) {
 		t.Fatalf("messages %+v, calls %+v", msgs, calls)
 	}
 }
+
+// TestRareShapes covers native shapes the captures do not show.
+func TestRareShapes(t *testing.T) {
+	evs := feed(t, claude.FormatExchange, []universal.Report{universal.QuestionReply{QuestionID: "nobody", Response: "x"}}, nil,
+		`in:{"type":"user","message":{"role":"user","content":[{"type":"text","text":"look"},{"type":"image","source":{"type":"base64","media_type":"image/jpeg","data":"AAAA"}}]},"uuid":"h1"}`,
+		initLine,
+		// Server-side web search, redacted thinking, citations, an unknown block.
+		`{"type":"assistant","message":{"id":"m1","content":[{"type":"redacted_thinking","data":"enc"},{"type":"server_tool_use","id":"S","name":"web_search","input":{"query":"q"}},{"type":"web_search_tool_result","tool_use_id":"S","content":[{"type":"web_search_result","url":"https://e"}]},{"type":"text","text":"cited","citations":[{"type":"web_search_result_location","url":"https://e"}]},{"type":"container_upload","file_id":"f"}]},"parent_tool_use_id":null}`,
+		`{"type":"system","subtype":"compact_boundary","compact_metadata":{"trigger":"auto","pre_tokens":1000},"uuid":"c1"}`,
+		`{"type":"user","message":{"role":"user","content":"This session is being continued from a previous conversation."},"isSynthetic":true,"uuid":"u2"}`,
+		`{"type":"system","subtype":"model_refusal_fallback","retracted_message_uuids":["x"],"uuid":"c2"}`,
+		`{"type":"stream_event","event":{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}}`,
+		`{"type":"system","subtype":"task_notification","task_id":"k","status":"failed","summary":"bash died"}`,
+		`{"type":"conversation_reset","new_conversation_id":"s2"}`,
+		resultLine)
+	users := completed(evs, universal.KindMessage, universal.RoleUser)
+	if len(users) != 1 || len(users[0].Content) != 2 || users[0].Content[1].Type != universal.PartImage || users[0].NativeItemID != "h1" {
+		t.Errorf("host prompt %+v", users)
+	}
+	msgs := completed(evs, universal.KindMessage, universal.RoleAssistant)
+	if len(msgs) != 1 {
+		t.Fatalf("%d assistant messages", len(msgs))
+	}
+	c := msgs[0].Content
+	if len(c) != 3 || c[0].Visibility != universal.VisibilityPrivate || c[1].Text != "cited" || !strings.Contains(string(c[1].Metadata), "citations") ||
+		c[2].Type != universal.PartJSON || !strings.Contains(string(c[2].JSON), "container_upload") {
+		t.Errorf("content %+v", c)
+	}
+	calls, results := completed(evs, universal.KindToolCall, ""), completed(evs, universal.KindToolResult, "")
+	if len(calls) != 1 || len(results) != 1 || results[0].Content[0].CallID != "S" || results[0].ParentID != msgs[0].ItemID {
+		t.Errorf("server tool: calls %+v results %+v", calls, results)
+	}
+	status := completed(evs, universal.KindStatus, "")
+	if len(status) != 3 || status[0].Content[0].Label != "compacted" || status[1].Content[0].Label != "model_refusal_fallback" ||
+		status[2].Content[0].Label != "failed" || status[2].Status != universal.StatusFailed {
+		t.Errorf("status items %+v", status)
+	}
+	if sys := completed(evs, universal.KindSystem, ""); len(sys) != 1 {
+		t.Errorf("system items %+v", sys)
+	}
+	if errs := ofType(evs, universal.TypeError); len(errs) != 1 || !errs[0].Data.(*universal.Error).WillRetry {
+		t.Errorf("errors %v", errs)
+	}
+	if last := evs[len(evs)-1]; last.NativeSessionID != "s2" {
+		t.Errorf("native session after reset: %s", last.NativeSessionID)
+	}
+}
+
+// TestQuestionReply: the host answers a question itself.
+func TestQuestionReply(t *testing.T) {
+	tr, _ := claude.New(claude.FormatStreamJSON, golden.Options())
+	var evs []universal.Event
+	for i, l := range []string{initLine,
+		`{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"Q","name":"AskUserQuestion","input":{"questions":[{"question":"Go?","options":[{"label":"yes"},{"label":"no"}]}]}}]},"parent_tool_use_id":null}`} {
+		evs = tr.Translate(evs, universal.Message{Data: []byte(l), Line: int64(i + 1)})
+	}
+	evs = tr.Report(evs, universal.QuestionReply{QuestionID: "Q", Response: "yes"})
+	evs = tr.Translate(evs, universal.Message{Data: []byte(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"Q","content":"ok"}]},"tool_use_result":{"answers":{"Go?":"no"}}}`), Line: 3})
+	evs = tr.Report(evs, universal.EndOfInput{})
+	if err := universal.CheckStream(evs); err != nil {
+		t.Fatal(err)
+	}
+	res := ofType(evs, universal.TypeQuestionResolved)
+	if len(res) != 1 {
+		t.Fatalf("%d resolutions", len(res))
+	}
+	if q := res[0].Data.(*universal.Question); q.Response != "yes" || q.Prompt != "Go?" || !res[0].Synthetic {
+		t.Errorf("resolved %+v", q)
+	}
+}
