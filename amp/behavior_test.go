@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -386,5 +387,75 @@ func TestNew(t *testing.T) {
 	}
 	if err := b.Restore([]byte("{")); err == nil {
 		t.Error("garbage restored")
+	}
+}
+
+// TestThreadErrorState: an assistant message that ended in error (state
+// type "error") is a failed message, an error event, and the thread's
+// turn and session end in error.
+func TestThreadErrorState(t *testing.T) {
+	doc := `{"v":220,"id":"T-9","messages":[{"role":"user","messageId":0,"content":[{"type":"text","text":"hi"}]},{"role":"assistant","messageId":1,"content":[{"type":"text","text":"Partial"}],"state":{"type":"error","error":{"message":"overloaded"}}}]}`
+	out := run(t, amp.FormatThread, lines(doc), nil)
+	errs := ofType(out, universal.TypeError)
+	if len(errs) != 1 || errs[0].Data.(*universal.Error).Message != "overloaded" {
+		t.Errorf("errors %+v", errs)
+	}
+	te := ofType(out, universal.TypeTurnEnded)
+	if len(te) != 1 || te[0].Data.(*universal.TurnEnded).Status != universal.TurnError {
+		t.Errorf("turn ends %+v", te)
+	}
+	if d := ended(t, out); d.Reason != universal.EndError || d.Message != "overloaded" {
+		t.Errorf("session ended %+v", d)
+	}
+	for _, it := range golden.NewTranscript(out).Items {
+		if it.Role == universal.RoleAssistant && it.Status != universal.StatusFailed {
+			t.Errorf("assistant message %s is %s", it.ItemID, it.Status)
+		}
+	}
+}
+
+// TestResultStrings: how a stream-json tool_result's content becomes the
+// output: decoded when it is a known object (kept whole as a json part),
+// as it is otherwise.
+func TestResultStrings(t *testing.T) {
+	cases := []struct {
+		content  string // the JSON value of "content"
+		isError  bool
+		output   string
+		failed   bool
+		jsonPart bool
+		meta     string
+	}{
+		{`"plain text"`, false, "plain text", false, false, ""},
+		{`"[\"a\",\"b\"]"`, false, `["a","b"]`, false, false, ""},
+		{`"{\"other\":1}"`, false, `{"other":1}`, false, false, ""},
+		{`"{\"output\":\"x\\n\",\"exitCode\":0}"`, false, "x\n", false, true, `{"exit_code":0}`},
+		{`"{\"exitCode\":3}"`, false, `{"exitCode":3}`, true, false, `{"exit_code":3,"native_is_error":false}`},
+		{`"{\"content\":[{\"type\":\"text\",\"text\":\"a\"},{\"type\":\"text\",\"text\":\"b\"}]}"`, false, "a\nb", false, true, ""},
+		{`[{"type":"text","text":"block"}]`, false, "block", false, false, ""},
+		{`"Tool execution cancelled: timeout"`, true, "Tool execution cancelled: timeout", true, false, `{"cancelled":true}`},
+		{`"boom"`, true, "boom", true, false, ""},
+	}
+	call := `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]},"session_id":"T-1"}`
+	for _, c := range cases {
+		t.Run(c.content, func(t *testing.T) {
+			res := `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":` + c.content + `,"is_error":` + map[bool]string{true: "true", false: "false"}[c.isError] + `}]},"session_id":"T-1"}`
+			out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, call, res), nil)
+			var got *universal.Item
+			for _, it := range golden.NewTranscript(out).Items {
+				if it.Kind == universal.KindToolResult {
+					got = &it
+				}
+			}
+			if got == nil {
+				t.Fatal("no tool result")
+			}
+			p := got.Content[0]
+			hasJSON := slices.ContainsFunc(got.Content, func(q universal.Part) bool { return q.Type == universal.PartJSON })
+			if p.Output != c.output || (got.Status == universal.StatusFailed) != c.failed || p.IsError != c.failed ||
+				hasJSON != c.jsonPart || string(p.Metadata) != c.meta {
+				t.Errorf("output %q failed %v is_error %v json %v meta %s", p.Output, got.Status, p.IsError, hasJSON, p.Metadata)
+			}
+		})
 	}
 }
