@@ -11,10 +11,32 @@ import (
 
 // rpc translates one app-server JSON-RPC message (either direction).
 func (t *Translator) rpc(dst []event, c *ctx, s string) []event {
-	r := gjson.GetMany(s, "method", "id", "params", "result", "error")
-	method, id, params, result, rpcErr := r[0], r[1], r[2], r[3], r[4]
+	var method, id, params, result, rpcErr gjson.Result
+	// One pass over the top-level keys (a duplicate key: the first wins,
+	// as with gjson paths).
+	gjson.Parse(s).ForEach(func(k, v gjson.Result) bool {
+		var dst *gjson.Result
+		switch k.Str {
+		case "method":
+			dst = &method
+		case "id":
+			dst = &id
+		case "params":
+			dst = &params
+		case "result":
+			dst = &result
+		case "error":
+			dst = &rpcErr
+		default:
+			return true
+		}
+		if !dst.Exists() {
+			*dst = v
+		}
+		return true
+	})
 	if method.Exists() && method.Type != gjson.String {
-		return t.w.Unparsed(dst, c.loc, errors.New("codex: JSON-RPC method is not a string"), c.raw)
+		return t.w.Unparsed(dst, c.loc(), errors.New("codex: JSON-RPC method is not a string"), c.raw)
 	}
 	switch {
 	case c.in && method.Exists():
@@ -28,7 +50,7 @@ func (t *Translator) rpc(dst []event, c *ctx, s string) []event {
 	case id.Exists() && (result.Exists() || rpcErr.Exists()):
 		return t.serverResponse(dst, c, id, result, rpcErr)
 	}
-	return t.w.Unparsed(dst, c.loc, errors.New("codex: not a JSON-RPC request, response or notification"), c.raw)
+	return t.w.Unparsed(dst, c.loc(), errors.New("codex: not a JSON-RPC request, response or notification"), c.raw)
 }
 
 // key returns the native key of an item of a thread.
@@ -164,7 +186,7 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp gjson.Resul
 	t.st.V2 = true
 	id := thread.Get("id").Str
 	if id == "" {
-		return t.w.Unparsed(dst, c.loc, errors.New("codex: thread without an id"), c.raw)
+		return t.w.Unparsed(dst, c.loc(), errors.New("codex: thread without an id"), c.raw)
 	}
 	if t.st.Thread != "" && id != t.st.Thread {
 		if _, ok := t.st.Children[id]; !ok {
@@ -263,7 +285,7 @@ func (t *Translator) serverRequest(dst []event, c *ctx, method string, id, param
 		// Plumbing between Codex and its host, not session content.
 		return dst
 	}
-	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown server request %q", method), c.raw)
+	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown server request %q", method), c.raw)
 }
 
 func (t *Translator) approvalRequest(dst []event, c *ctx, key, rid, method, thread string, p gjson.Result) []event {
@@ -537,6 +559,11 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p gjson.Re
 		return t.eventMsg(dst, c, msg, live, thread)
 	}
 	thread := p.Get("threadId").Str
+	if strings.HasPrefix(method, "item/") && method != "item/started" && method != "item/completed" && !p.Get("itemId").Exists() {
+		if _, ok := ignoredNotifications[method]; !ok {
+			return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: %s without an itemId", method), c.raw)
+		}
+	}
 	switch method {
 	case "thread/started":
 		return t.threadStarted(dst, c, p.Get("thread"), gjson.Result{}, "")
@@ -551,9 +578,10 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p gjson.Re
 		dst = t.ensureTurn(dst, thread, p.Get("turnId").Str)
 		return t.v2Item(dst, c, thread, p.Get("item"), method == "item/completed")
 	case "item/agentMessage/delta", "item/plan/delta":
-		k := t.key(thread, p.Get("itemId").Str)
-		m := msgSpec{native: t.w.Copy(p.Get("itemId").Str), thread: t.copyThread(thread), role: universal.RoleAssistant}
-		return t.messageDelta(dst, k, kindMessage, m, 0, universal.PartText, p.Get("delta").Str, c.raw)
+		id := p.Get("itemId").Str
+		// The spec is only used (and copied) when the item was never started.
+		m := msgSpec{native: id, thread: thread, role: universal.RoleAssistant}
+		return t.messageDelta(dst, t.key(thread, id), kindMessage, m, 0, universal.PartText, p.Get("delta").Str, c.raw)
 	case "item/reasoning/summaryTextDelta", "item/reasoning/textDelta":
 		idx := int(p.Get("summaryIndex").Int())
 		if method == "item/reasoning/textDelta" {
@@ -592,7 +620,7 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p gjson.Re
 	if _, ok := ignoredNotifications[method]; ok {
 		return dst
 	}
-	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown notification %q", method), c.raw)
+	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown notification %q", method), c.raw)
 }
 
 // ignoredNotifications are the app-server notifications that carry nothing
@@ -780,7 +808,7 @@ func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p gjson.Resu
 	dst = t.ensureSession(dst, thread)
 	tu := p.Get("tokenUsage")
 	turn := t.w.Copy(p.Get("turnId").Str)
-	window := intPtr(tu.Get("modelContextWindow"))
+	window := countPtr(tu.Get("modelContextWindow"))
 	if last := tu.Get("last"); last.IsObject() {
 		dst = t.usage(dst, turn, universal.ScopeCall, readUsage(last, &camelUsage), window, c.raw)
 	}

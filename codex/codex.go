@@ -102,9 +102,9 @@ func (t *Translator) Format() string { return t.format }
 
 // Translate translates one native message.
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
-	loc := "line " + strconv.FormatInt(m.Line, 10)
+	c := ctx{line: m.Line, raw: m.Data, in: m.Dir == universal.In}
 	if m.Err != nil {
-		return t.w.Unparsed(dst, loc, fmt.Errorf("codex: %w", m.Err), m.Data)
+		return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: %w", m.Err), m.Data)
 	}
 	line := trimSpace(m.Data)
 	if t.format == FormatExec && (len(line) == 0 || line[0] != '{') {
@@ -115,9 +115,8 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	}
 	s := view(line)
 	if !gjson.Valid(s) {
-		return t.w.Unparsed(dst, loc, errors.New("codex: not a JSON value"), m.Data)
+		return t.w.Unparsed(dst, c.loc(), errors.New("codex: not a JSON value"), m.Data)
 	}
-	c := ctx{loc: loc, raw: m.Data, in: m.Dir == universal.In}
 	switch t.format {
 	case FormatExec:
 		return t.exec(dst, &c, s)
@@ -129,10 +128,13 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 
 // ctx is what every handler needs to know about the message at hand.
 type ctx struct {
-	loc string // "line N"
-	raw []byte // the native message
-	in  bool   // written by the host
+	line int64  // the message's line (record) number
+	raw  []byte // the native message
+	in   bool   // written by the host
 }
+
+// loc is where the message is, for agent.unparsed.
+func (c *ctx) loc() string { return "line " + strconv.FormatInt(c.line, 10) }
 
 // Report handles what the host did.
 func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {

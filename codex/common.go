@@ -184,8 +184,11 @@ func (t *Translator) messageDelta(dst []event, key string, kind uint8, m msgSpec
 	}
 	n := t.item(key)
 	if n == nil {
+		m.native, m.thread = t.w.Copy(m.native), t.copyThread(m.thread)
 		dst = t.startMessage(dst, key, kind, m, daemon, raw)
-		n = t.item(key)
+		if n = t.item(key); n == nil {
+			return dst
+		}
 	}
 	if n.Done || !t.w.IsOpen(n.ID) {
 		return dst
@@ -408,10 +411,7 @@ func readUsage(r gjson.Result, names *[6]string) usageVals {
 	var u usageVals
 	ptrs := [6]**int64{&u.Input, &u.Cached, &u.CacheWrite, &u.Output, &u.Reasoning, &u.Total}
 	for i, name := range names {
-		if v := r.Get(name); v.Type == gjson.Number {
-			n := v.Int()
-			*ptrs[i] = &n
-		}
+		*ptrs[i] = countPtr(r.Get(name))
 	}
 	return u
 }
@@ -431,17 +431,23 @@ func (u *usageVals) equal(v *usageVals) bool {
 		eq(u.Output, v.Output) && eq(u.Reasoning, v.Reasoning) && eq(u.Total, v.Total)
 }
 
-// minus returns u - prev field by field (nil where either is missing).
-func (u *usageVals) minus(prev *usageVals) usageVals {
+// minus returns u - prev field by field (nil where either is missing);
+// ok is false when a count went down (not the same running total).
+func (u *usageVals) minus(prev *usageVals) (d usageVals, ok bool) {
+	ok = true
 	sub := func(a, b *int64) *int64 {
 		if a == nil || b == nil {
 			return nil
 		}
-		d := *a - *b
-		return &d
+		v := *a - *b
+		if v < 0 {
+			ok = false
+		}
+		return &v
 	}
-	return usageVals{sub(u.Input, prev.Input), sub(u.Cached, prev.Cached), sub(u.CacheWrite, prev.CacheWrite),
+	d = usageVals{sub(u.Input, prev.Input), sub(u.Cached, prev.Cached), sub(u.CacheWrite, prev.CacheWrite),
 		sub(u.Output, prev.Output), sub(u.Reasoning, prev.Reasoning), sub(u.Total, prev.Total)}
+	return d, ok
 }
 
 // usage emits usage.updated.
@@ -459,6 +465,15 @@ func (t *Translator) usage(dst []event, turn string, scope universal.UsageScope,
 		},
 		ContextWindow: window,
 	}, raw)
+}
+
+// countPtr reads a token count: nil when missing or negative (not a
+// count).
+func countPtr(r gjson.Result) *int64 {
+	if p := intPtr(r); p != nil && *p >= 0 {
+		return p
+	}
+	return nil
 }
 
 func intPtr(r gjson.Result) *int64 {

@@ -1,3 +1,297 @@
-// Package codex translates OpenAI Codex's native output (app-server
-// JSON-RPC, codex exec --json, rollout files) into universal events.
+// Package codex translates the native output of OpenAI Codex (the codex
+// CLI, npm @openai/codex) into universal events. Tested against Codex
+// 0.169.0 (every scenario recorded in app-server and exec mode, and the
+// rollout files those runs wrote), public samples of exec 0.46 and the
+// item_type era (~0.44), rollouts of 0.40, 0.66, 0.77, 0.99, 0.104 and a
+// 0.146 composite, app-server excerpts of 0.9x–0.15x, and hand-made inputs
+// built from the app-server schemas Codex 0.169.0 and 0.100.0 generate
+// (testdata/codex; provenance in testdata/SOURCES.md).
+//
+// # Formats
+//
+//   - "exchange": a recorded app-server session, both directions
+//     ({"dir","t_ms","msg"} records): the server's responses,
+//     notifications and requests, and the host's own requests (initialize,
+//     thread/start, turn/start with the user's input) and answers.
+//   - "appserver": the server's lines only (codex app-server stdout). The
+//     host's messages can still be fed with Message.Dir = universal.In.
+//   - "exec": the stdout of codex exec --json (and exec resume, one
+//     process after the other), also the item_type era (≤ ~0.44) and the
+//     pre-0.44 {"id","msg"} envelope with its configuration summary and
+//     prompt lines. Lines that are not JSON (stderr merged into stdout)
+//     are kept and reported as the session's stderr.
+//   - "rollout": a rollout file (~/.codex/sessions/…/rollout-*.jsonl), the
+//     {timestamp, type, payload} envelope with or without ordinal, and the
+//     pre-envelope layout (bare header, record_type markers, bare items).
+//
+// JSON-RPC requests are numbered by each side independently: a server
+// request and a host request may share an id. Server requests are matched
+// with the host's responses (Dir In), host requests with the server's
+// responses (Dir Out). Without host lines, the server's responses are
+// told apart by their shape (a result with a thread is the answer to
+// thread/start, resume or fork).
+//
+// # Session
+//
+// The root thread id is the native_session_id. app-server: session.started
+// comes from the thread/start (resume, fork) response or thread/started,
+// with metadata agent, agent_version (cliVersion), thread_id, model,
+// model_provider, cwd, approval_policy, sandbox, approvals_reviewer,
+// reasoning_effort, originator, source, rollout_path, forked_from_id,
+// parent_thread_id, resumed and the client's clientInfo from initialize.
+// exec: thread.started (metadata agent, thread_id; the pre-0.44 config
+// summary as config). rollout: the first session_meta (agent_version,
+// thread_id, root_session_id, model_provider, cwd, originator, source,
+// thread_source, parent_thread_id, forked_from_id, agent_nickname, git,
+// created_at), completed with model, approval_policy, sandbox and
+// reasoning_effort from the turn_context or thread_settings_applied that
+// follows; the session starts with the first line that has something to
+// show, so that those can be merged. Legacy streams: session_configured.
+// A stream picked up without any of these starts with a synthetic
+// session.started. session.ended is synthetic at the end of the input
+// (reason error when the last turn failed or a later terminal error came,
+// else completed; universal.Exit adds the exit code and stderr, and a
+// non-zero code makes it error), or comes from thread/closed.
+//
+// Sub-agent threads on the same connection (a spawned agent's turns,
+// items and deltas interleave with the parent's under its own threadId,
+// with no thread/started) do not start a second session and add no turn:
+// their items hang under the item that spawned them (parent_id = the
+// collabAgentToolCall's call item, linked through receiverThreadIds; while
+// the spawn call has not named its thread yet, the spawn in progress).
+// Their items left open when their turn ends fail; a failed sub-agent turn
+// or error is a status item (sub_agent_failed, sub_agent_error), not an
+// error of the session. A rollout read together with its sub-agents'
+// rollouts (the parent first) does the same: a later session_meta with
+// another id switches to that thread.
+//
+// # Turns
+//
+// app-server: turn/started and turn/completed of the root thread, with the
+// native turn id; status completed, interrupted, or error (failed). A
+// failed turn brings its error as an error event unless an error
+// notification already reported it. exec: turn.started/turn.completed/
+// turn.failed with the id "<thread id>:<process ordinal>"; a process that
+// ends without a terminal line (an interrupted run) leaves its turn to be
+// ended interrupted at the next thread.started or at the end of the input.
+// rollout: task_started/task_complete (error when it carries one)/
+// turn_aborted (interrupted); files without task_started (≤ ~0.9x) get one
+// turn per user message (ids turn_1, …), completed when the next starts or
+// the file ends, interrupted by turn_aborted. Requests still waiting when
+// their turn ends are resolved as denied or rejected with metadata
+// {"decision":"cancel"} (Codex clears them), and open items fail.
+//
+// # Items
+//
+// Native ids are kept as native_item_id (exec ids restart at item_0 in
+// every process, so exec call ids are "<process>:<item id>"). Messages:
+// userMessage (text parts; images as image parts; the root thread's are
+// the echo of the host's input, marked {"echo":true} in the text part's
+// metadata), agentMessage (a text part streamed by item/agentMessage/delta;
+// phase commentary/final_answer and any memoryCitation, moderation,
+// delivery or questions in the part's metadata), plan (a text part with
+// {"type":"plan"}, streamed by item/plan/delta), reasoning (summary
+// sections as public reasoning parts, raw content as private ones, in the
+// order they first streamed; item/reasoning/summaryPartAdded only
+// announces a section, which its first delta creates). exec reports
+// messages complete: they get one synthetic full-text delta.
+//
+// Tools are two items, linked by call id: a tool_call item (role
+// assistant) that starts when the native item starts and completes when it
+// completes, and a tool_result item (role tool, parent_id the call item)
+// with the outcome. A tool item never changes kind.
+//
+//   - commandExecution / command_execution / exec_command_begin+end →
+//     name "command_execution", arguments {"command","cwd"} (metadata
+//     source, process_id, command_actions), result output = the aggregated
+//     output, metadata exit_code, duration_ms and status when not
+//     completed; is_error for a non-zero exit code, failed or declined
+//     (declined and failed results have status failed).
+//     item/commandExecution/outputDelta streams into the result; it is
+//     partial (only output after the command's first yield), so the
+//     completed aggregatedOutput replaces it (marked rewritten when it is
+//     not an extension). Legacy exec_command_output_delta chunks are base64
+//     and may split UTF-8 sequences: an incomplete tail waits for the next
+//     chunk.
+//   - fileChange / file_change / patch_apply_* → name "file_change",
+//     arguments {"changes":[{path, kind, move_path}]}, and one file_ref
+//     part per file on the call (action write for add and delete, patch for
+//     update; diff = the unified diff, or the whole content of an added
+//     file; metadata kind and move_path).
+//   - mcpToolCall → "mcp__<server>__<tool>", the arguments; the result's
+//     text content as output, structuredContent in metadata, an error as
+//     the output with is_error.
+//   - dynamicToolCall and item/tool/call (executed by the host) →
+//     "<namespace>__<tool>"; the host's response is the result.
+//   - collabAgentToolCall / collab_tool_call / collab_* events → the tool in
+//     snake_case (spawn_agent, wait, send_input, close_agent, …),
+//     arguments {prompt, receiver_thread_ids, model, reasoning_effort};
+//     output what the sub-agents said (agentsStates messages), else their
+//     thread ids; agents_states in metadata.
+//   - webSearch / web_search → "web_search", arguments {query, action};
+//     results, when given, as output. exec web_search items carry two "id"
+//     keys: gjson reads the first (the exec id, used as the item id); the
+//     second (the provider's ws_… id) is kept as provider_id in the call's
+//     metadata.
+//   - imageView → "view_image" with the image as an image part of the
+//     result; imageGeneration → "image_generation" (the saved image as an
+//     image part; the base64 result is not copied).
+//   - rollout function_call, custom_tool_call (apply_patch's patch text
+//     also becomes file_ref parts), local_shell_call, tool_search_call,
+//     web_search_call, image_generation_call → the call under the tool's
+//     own name; function_call_output / custom_tool_call_output /
+//     tool_search_output → the result. Output encodings: a JSON-encoded
+//     {"output","metadata":{"exit_code","duration_seconds"}} (≤ 0.4x), text
+//     with an "Exit code: N" or "Process exited with code N" line (parsed),
+//     content item arrays; an output starting "<tool> failed: " is an
+//     error.
+//
+// Status items (kind status, a status part): turn/plan/updated, exec
+// todo_list snapshots and plan_update (label "plan", detail a checklist,
+// the plan in metadata; every snapshot is its own item, as a plan cannot
+// be upserted), contextCompaction and compacted ("context_compaction"),
+// enteredReviewMode/exitedReviewMode and their events
+// ("review_mode_entered"/"review_mode_exited"), model/rerouted
+// ("model_rerouted"), warning and guardianWarning, exec error items
+// (non-fatal warnings: "warning"), background_event, thread_rolled_back,
+// subAgentActivity, sleep. hookPrompt → a system message; a bare
+// functionCallOutput item → a tool_result item; a rollout inter-agent
+// agent_message → a system message with author and recipient.
+//
+// # Permissions and questions
+//
+// item/commandExecution/requestApproval, item/fileChange/requestApproval,
+// item/permissions/requestApproval and the legacy execCommandApproval and
+// applyPatchApproval → permission.requested: permission_id the JSON-RPC id
+// (string form), item_id the guarded call item, call_id the native item or
+// call id, action the command (or "edit <paths>", "permissions"), and the
+// request's reason, command, cwd, available decisions, amendments in
+// metadata. The host's answer → permission.resolved: accept,
+// acceptForSession, acceptWith…Amendment, apply…Amendment (unless it
+// denies), approved, approved_for_session and granted permissions are
+// approved; decline, cancel, denied, abort, timed_out and errors are
+// denied; the decision is in metadata. When the answer is not visible
+// (server lines only), serverRequest/resolved plus the item's final status
+// decides (declined → denied), universal.PermissionReply resolves it, or
+// the end of the turn cancels it. item/tool/requestUserInput →
+// question.requested (all questions in metadata; prompt "header: question"
+// lines; options the labels of a single question) and its answer →
+// question.resolved (the answers, one line per question);
+// mcpServer/elicitation/request → a question answered with the accepted
+// content or rejected (decline, cancel). exec declined command items (the
+// automatic reviewer refused) → permission.requested (synthetic) and
+// permission.resolved denied {"decided_by":"reviewer"}; rollout
+// guardian_assessment → the same, by the assessment's status.
+//
+// # Usage
+//
+// thread/tokenUsage/updated → usage.updated scope call (last) and scope
+// session (total, the thread's running total: it replaces, never adds);
+// context_window from modelContextWindow. A sub-agent thread's usage is
+// reported as its calls only (its total is its own thread's). exec
+// turn.completed usage is the thread's running total too (also across exec
+// resume): scope session, plus scope turn = the difference from the
+// previous total of the same thread when known. Rollouts: token_usage_record
+// (0.169: call usage and thread total) when present, else token_count
+// whose total moved (re-sent totals are skipped; info null is skipped).
+// Counts keep Codex's meaning: cached input ⊂ input, reasoning ⊂ output;
+// what is not reported is null.
+//
+// # Errors
+//
+// app-server error notifications → error with will_retry from willRetry
+// (a retry is not terminal), the message, codexErrorInfo as code (a string,
+// or the key of an object) and details. exec error lines: "Reconnecting…"
+// is a retry; another error line is held until the next line decides: a
+// turn.failed makes it terminal, anything else shows it was retried.
+// JSON-RPC error responses to thread and turn requests → error (a refused
+// turn/start's input is dropped). Legacy error → terminal, stream_error →
+// retry.
+//
+// # Rollouts: one conversation, two copies
+//
+// A rollout stores every message as an event_msg (what the user typed and
+// saw: user_message, agent_message, agent_reasoning, or 0.169's
+// item_completed items) and as a response_item (the model's history, with
+// injected context). Per kind (user, assistant, reasoning), the copy that
+// shows up first is the one the file is read from; the other is skipped.
+// User messages of the model history are held until the event copy
+// arrives (it comes after them), and are emitted only when the file has
+// none. Model-history user messages that are injected context are never
+// user messages: developer and system roles, content whose provenance is
+// not the user, and text that is one XML-tagged block (<environment_context>,
+// <user_instructions>, <skills_instructions>, <subagent_notification>, …)
+// or "# AGENTS.md instructions". The VS Code extension's "# Context from my
+// IDE setup" preamble is split off the request into the text part's
+// metadata (ide_context). Tools are keyed by call id: whichever of
+// function_call/…_output, the *_end events and item_completed tool items
+// comes first makes the call and the result, and the others add nothing.
+// Encrypted reasoning without a summary makes no item.
+//
+// # Ignored on purpose
+//
+// App-server notifications: thread/status/changed (turns and requests say
+// it), thread/readState/changed, thread/archived, thread/deleted,
+// thread/unarchived, thread/reverted, skills/changed, thread/name/updated,
+// thread/section/changed, thread/attachment/updated, thread/goal/*,
+// thread/prediction/updated, thread/queue/changed, project/changed,
+// thread/project/updated, thread/environment/*, thread/settings/updated,
+// hook/started, hook/completed, turn/diff/updated (the file changes carry
+// the diffs), item/autoApprovalReview/*, autoApprovalReview/strictReviewRequired,
+// command/exec/outputDelta, process/*, item/commandExecution/terminalInteraction
+// (stdin written to a process), item/fileChange/patchUpdated (live previews;
+// the completed item has the changes), item/mcpToolCall/progress (progress
+// text; the result has the outcome), mcpServer/*, account/*,
+// app/list/updated, remoteControl/status/changed, externalAgentConfig/*,
+// fs/changed, thread/compacted (the contextCompaction item marks it),
+// model/verification, modelProvider/auth*, turn/moderationMetadata,
+// model/safetyBuffering/updated, deprecationNotice, configWarning,
+// fuzzyFileSearch/*, thread/realtime/*, windows/worldWritableWarning,
+// windowsSandbox/setupCompleted, rawResponseItem/completed, and the v1
+// authStatusChange, loginChatGptComplete, sessionConfigured. Every
+// codex/event/* notification once v2 notifications were seen on the
+// connection (Codex sent both; they repeat the same facts). The server's
+// account/chatgptAuthTokens/refresh, attestation/generate and
+// currentTime/read requests, and host requests other than initialize,
+// thread/start|resume|fork, turn/start|steer (their responses too);
+// the history in a thread/resume response is not replayed.
+//
+// Core events (legacy streams and rollout event_msg): thread_name_updated,
+// mcp_startup_update, mcp_startup_complete, turn_diff,
+// get_history_entry_response, mcp_list_tools_response,
+// list_custom_prompts_response, list_skills_response,
+// list_remote_skills_response, remote_skill_downloaded,
+// skills_update_available, deprecation_notice, undo_started,
+// undo_completed, shutdown_complete, raw_response_item,
+// thread_settings_applied (merged into the session metadata when it comes
+// first), thread_goal_updated, terminal_interaction, plan_delta,
+// item_started; item_completed in the legacy live streams (their legacy
+// events carry the same facts); on the app-server exec_approval_request,
+// apply_patch_approval_request, request_user_input and elicitation_request
+// (the server request that must be answered carries the same fact);
+// context_compacted in rollouts (the compacted line marks it); rollout
+// item_completed ImageGeneration, DynamicToolCall, ContextCompaction,
+// EnteredReviewMode, ExitedReviewMode, HookPrompt, SubAgentActivity and
+// Sleep (the same file's other lines carry them). Rollout lines:
+// turn_context (merged into the session metadata when it comes first),
+// world_state, inter_agent_communication_metadata, record_type markers;
+// response items ghost_snapshot, compaction, context_compaction,
+// compaction_summary, additional_tools, configuration_update, other, and
+// developer and system messages. Anything else is reported as
+// agent.unparsed with its line number.
+//
+// # Choices the documentation leaves open
+//
+//   - One translator follows one root thread: other threads on the
+//     connection are treated as sub-agent threads.
+//   - exec's web_search duplicate id: the first wins (see above).
+//   - A host prompt (universal.Prompt, or a turn/start the exchange shows)
+//     is matched with the user message the agent echoes; one that is never
+//     echoed becomes a synthetic user message when the turn's first agent
+//     item arrives (exec never echoes: at turn start), or at the end.
+//   - Fork files replay the parent's history after the parent's
+//     session_meta with no marker where the replay ends; the replayed
+//     lines are read as the parent thread's (no universal turns).
+//
+// A Translator is not safe for concurrent use. Its Checkpoint is JSON.
 package codex

@@ -297,7 +297,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 	if _, ok := ignoredEventMsgs[typ]; ok {
 		return dst
 	}
-	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown event %q", typ), c.raw)
+	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown event %q", typ), c.raw)
 }
 
 func messagePhaseMeta(m gjson.Result) []byte {
@@ -567,7 +567,7 @@ func (t *Translator) tokenCount(dst []event, c *ctx, info gjson.Result, thread s
 		return dst
 	}
 	t.st.Usage[prevKey] = &total
-	window := intPtr(info.Get("model_context_window"))
+	window := countPtr(info.Get("model_context_window"))
 	turn := t.w.Turn()
 	if last := info.Get("last_token_usage"); last.IsObject() {
 		dst = t.usage(dst, turn, universal.ScopeCall, readUsage(last, &snakeUsage), window, c.raw)

@@ -63,7 +63,7 @@ func (t *Translator) exec(dst []event, c *ctx, s string) []event {
 		p := gjson.Parse(s)
 		return t.userInputRequest(dst, c, "q"+p.Get("id").Raw, t.w.Copy(idString(p.Get("id"))), "", p)
 	}
-	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown exec event %q", typ.Str), c.raw)
+	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown exec event %q", typ.Str), c.raw)
 }
 
 // execFlushError emits an error line held back: retried when a later line
@@ -89,7 +89,7 @@ func (t *Translator) execEnsureSession(dst []event) []event {
 // later ones (codex exec resume) start the next process's turn.
 func (t *Translator) execThread(dst []event, c *ctx, id string) []event {
 	if id == "" {
-		return t.w.Unparsed(dst, c.loc, errors.New("codex: thread.started without a thread_id"), c.raw)
+		return t.w.Unparsed(dst, c.loc(), errors.New("codex: thread.started without a thread_id"), c.raw)
 	}
 	if t.w.Begun() {
 		// A new process. A turn it left open (an interrupted run emits no
@@ -145,7 +145,9 @@ func (t *Translator) execUsage(dst []event, c *ctx, u gjson.Result) []event {
 	vals := readUsage(u, &snakeUsage)
 	turn := t.w.Turn()
 	if prev := t.st.Usage[t.st.Thread]; prev != nil {
-		dst = t.usage(dst, turn, universal.ScopeTurn, vals.minus(prev), nil, c.raw)
+		if d, ok := vals.minus(prev); ok {
+			dst = t.usage(dst, turn, universal.ScopeTurn, d, nil, c.raw)
+		}
 	}
 	t.st.Usage[t.st.Thread] = &vals
 	return t.usage(dst, turn, universal.ScopeSession, vals, nil, c.raw)
@@ -165,7 +167,7 @@ func (t *Translator) execItem(dst []event, c *ctx, it gjson.Result, ev string) [
 	}
 	id := it.Get("id").Str // the first "id" wins (web_search repeats the key)
 	if id == "" {
-		return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: %s item without an id", typ), c.raw)
+		return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: %s item without an id", typ), c.raw)
 	}
 	key := t.execKey(id)
 	native := t.w.Copy(id)
@@ -233,7 +235,7 @@ func (t *Translator) execItem(dst []event, c *ctx, it gjson.Result, ev string) [
 		}
 		return t.status(dst, native, "", "warning", t.w.Copy(it.Get("message").Str), nil, agent, c.raw)
 	}
-	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown exec item type %q", typ), c.raw)
+	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown exec item type %q", typ), c.raw)
 }
 
 // secondID returns the value of a second "id" key in an object (exec
@@ -309,5 +311,5 @@ func (t *Translator) execLegacy(dst []event, c *ctx, s string, msg, prompt gjson
 		t.st.Meta["config"] = strings.Clone(s)
 		return dst
 	}
-	return t.w.Unparsed(dst, c.loc, errors.New("codex: exec line without a type"), c.raw)
+	return t.w.Unparsed(dst, c.loc(), errors.New("codex: exec line without a type"), c.raw)
 }

@@ -14,7 +14,7 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it gjson.Result,
 	typ := it.Get("type").Str
 	id := it.Get("id").Str
 	if id == "" && typ != "contextCompaction" {
-		return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: %s item without an id", typ), c.raw)
+		return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: %s item without an id", typ), c.raw)
 	}
 	key := t.key(thread, id)
 	th := t.copyThread(thread)
@@ -111,7 +111,7 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it gjson.Result,
 		}
 		return t.simpleItem(dst, c, native, th, typ, it)
 	}
-	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown item type %q", typ), c.raw)
+	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown item type %q", typ), c.raw)
 }
 
 // agentMessageMeta keeps an agent message's phase and other annotations.
@@ -268,9 +268,11 @@ func (t *Translator) reasoningDelta(dst []event, c *ctx, thread, id string, idx 
 	if n == nil {
 		m := msgSpec{native: t.w.Copy(id), thread: t.copyThread(thread), role: universal.RoleAssistant}
 		dst = t.startMessage(dst, key, kindReasoning, m, daemon, c.raw)
-		n = t.item(key)
+		if n = t.item(key); n == nil {
+			return dst
+		}
 	}
-	if n.Done {
+	if n.Done || !t.w.IsOpen(n.ID) {
 		return dst
 	}
 	pi := -1

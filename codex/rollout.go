@@ -48,7 +48,7 @@ func (t *Translator) rollout(dst []event, c *ctx, s string) []event {
 		case r[3].Exists() && r[4].Exists():
 			return t.sessionMeta(dst, c, gjson.Parse(s))
 		}
-		return t.w.Unparsed(dst, c.loc, errors.New("codex: rollout line without type and payload"), c.raw)
+		return t.w.Unparsed(dst, c.loc(), errors.New("codex: rollout line without type and payload"), c.raw)
 	}
 	switch typ.Str {
 	case "session_meta":
@@ -91,7 +91,7 @@ func (t *Translator) rollout(dst []event, c *ctx, s string) []event {
 		// Model context snapshots and multi-agent routing.
 		return dst
 	}
-	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown rollout line type %q", typ.Str), c.raw)
+	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown rollout line type %q", typ.Str), c.raw)
 }
 
 // The session metadata fields, in the order session.started writes them.
@@ -107,7 +107,7 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p gjson.Result) []event {
 	id := p.Get("id").Str
 	if t.st.Thread == "" && !t.w.Begun() {
 		if id == "" {
-			return t.w.Unparsed(dst, c.loc, errors.New("codex: session_meta without an id"), c.raw)
+			return t.w.Unparsed(dst, c.loc(), errors.New("codex: session_meta without an id"), c.raw)
 		}
 		t.st.Thread = t.w.Copy(id)
 		t.st.Cur = t.st.Thread
@@ -250,7 +250,7 @@ func (t *Translator) responseItem(dst []event, c *ctx, p gjson.Result) []event {
 		// Git bookkeeping, encrypted compaction state, tool lists.
 		return dst
 	}
-	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown response item type %q", typ), c.raw)
+	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown response item type %q", typ), c.raw)
 }
 
 // injected reports whether a user-role model message is context Codex
@@ -740,7 +740,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it gjson.Result, thread strin
 		// and activity lines of the same file.
 		return dst
 	}
-	return t.w.Unparsed(dst, c.loc, fmt.Errorf("codex: unknown rollout item type %q", typ), c.raw)
+	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown rollout item type %q", typ), c.raw)
 }
 
 // usageRecord maps token_usage_record (0.169): one per model response,

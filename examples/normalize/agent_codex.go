@@ -1,16 +1,22 @@
 package main
 
-import "github.com/agentnorm/agentnorm/universal"
+import (
+	"github.com/agentnorm/agentnorm/codex"
+	"github.com/agentnorm/agentnorm/universal"
+)
 
 func init() {
 	register(&agent{
-		name:  "codex",
-		title: "OpenAI Codex",
-		formats: []universal.Format{
-			{Name: "exchange", Framing: universal.FrameExchange, Doc: "recorded two-way app-server JSON-RPC"},
-			{Name: "appserver", Framing: universal.FrameLines, Doc: "app-server JSON-RPC, server lines only"},
-			{Name: "exec", Framing: universal.FrameLines, Doc: "codex exec --json stdout"},
-			{Name: "rollout", Framing: universal.FrameLines, Doc: "rollout file (~/.codex/sessions/…/rollout-*.jsonl)"},
+		name:    "codex",
+		title:   "OpenAI Codex",
+		formats: codex.Formats,
+		detect:  codex.Detect,
+		translator: func(f string, o universal.Options) (universal.Translator, error) {
+			t, err := codex.New(f, o)
+			if err != nil {
+				return nil, err
+			}
+			return t, nil
 		},
 	})
 }
