@@ -169,7 +169,10 @@ type UsageUpdated struct {
 	Usage         Usage
 	CostUSD       *float64
 	ContextWindow *int64
-	Extra         []Field
+	// Metadata is provider detail worth keeping (what the numbers are
+	// based on, a per-model breakdown); written only when set.
+	Metadata json.RawMessage
+	Extra    []Field
 }
 
 // Unparsed is the data of agent.unparsed: a native payload the translator

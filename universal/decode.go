@@ -582,6 +582,9 @@ func (d *UsageUpdated) decode(r gjson.Result) error {
 			return true, nil
 		case "context_window":
 			return true, decIntPtr(v, &d.ContextWindow)
+		case "metadata":
+			d.Metadata = decRaw(v)
+			return true, nil
 		}
 		return false, nil
 	})

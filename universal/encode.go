@@ -317,6 +317,10 @@ func (d *UsageUpdated) AppendJSON(dst []byte) []byte {
 	}
 	dst = append(dst, `,"context_window":`...)
 	dst = appendCount(dst, d.ContextWindow)
+	if d.Metadata != nil {
+		dst = append(dst, `,"metadata":`...)
+		dst = jsonw.AppendRaw(dst, d.Metadata)
+	}
 	dst = appendExtra(dst, d.Extra)
 	return append(dst, '}')
 }

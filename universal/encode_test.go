@@ -233,14 +233,15 @@ func refData(d Data) any {
 		}
 		u := d.Usage
 		return struct {
-			TurnID        *string  `json:"turn_id"`
-			Scope         string   `json:"scope"`
-			Usage         refUsage `json:"usage"`
-			CostUSD       *float64 `json:"cost_usd"`
-			ContextWindow *int64   `json:"context_window"`
+			TurnID        *string         `json:"turn_id"`
+			Scope         string          `json:"scope"`
+			Usage         refUsage        `json:"usage"`
+			CostUSD       *float64        `json:"cost_usd"`
+			ContextWindow *int64          `json:"context_window"`
+			Metadata      json.RawMessage `json:"metadata,omitempty"`
 		}{nullable(d.TurnID), string(d.Scope),
 			refUsage{u.InputTokens, u.CachedInputTokens, u.CacheWriteTokens, u.OutputTokens, u.ReasoningTokens, u.TotalTokens},
-			cost, d.ContextWindow}
+			cost, d.ContextWindow, d.Metadata}
 	case *Unparsed:
 		return struct {
 			Error    string  `json:"error"`
@@ -286,15 +287,36 @@ func hasExtra(ev *Event) bool {
 	if len(ev.Extra) > 0 {
 		return true
 	}
-	if s, ok := ev.Data.(*ItemSnapshot); ok {
-		if len(s.Extra) > 0 || len(s.Item.Extra) > 0 {
+	switch d := ev.Data.(type) {
+	case *ItemSnapshot:
+		if len(d.Extra) > 0 || len(d.Item.Extra) > 0 {
 			return true
 		}
-		for _, p := range s.Item.Content {
+		for _, p := range d.Item.Content {
 			if len(p.Extra) > 0 {
 				return true
 			}
 		}
+	case *SessionStarted:
+		return len(d.Extra) > 0
+	case *SessionEnded:
+		return len(d.Extra) > 0
+	case *TurnStarted:
+		return len(d.Extra) > 0
+	case *TurnEnded:
+		return len(d.Extra) > 0
+	case *ItemDelta:
+		return len(d.Extra) > 0
+	case *Error:
+		return len(d.Extra) > 0
+	case *Permission:
+		return len(d.Extra) > 0
+	case *Question:
+		return len(d.Extra) > 0
+	case *UsageUpdated:
+		return len(d.Extra) > 0 || len(d.Usage.Extra) > 0
+	case *Unparsed:
+		return len(d.Extra) > 0
 	}
 	return false
 }
@@ -382,7 +404,7 @@ func TestAppendJSONMatchesEncodingJSONOnHostileValues(t *testing.T) {
 			&Question{QuestionID: s, Prompt: s, Options: []string{s, "b"}, Response: s, Status: QuestionAnswered},
 			&Question{QuestionID: s, Status: QuestionRequested},
 			&UsageUpdated{TurnID: s, Scope: ScopeCall, Usage: Usage{InputTokens: &n, TotalTokens: &n}, CostUSD: &cost, ContextWindow: &n},
-			&UsageUpdated{Scope: ScopeSession, CostUSD: &exp},
+			&UsageUpdated{Scope: ScopeSession, CostUSD: &exp, Metadata: json.RawMessage(`{"basis":"x"}`)},
 			&UsageUpdated{Scope: ScopeSession, CostUSD: &nan},
 			&Unparsed{Error: s, Location: s, RawHash: s},
 			&Unknown{JSON: json.RawMessage(`{"x":1}`)},
