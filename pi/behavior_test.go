@@ -3,6 +3,7 @@ package pi_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -516,5 +517,71 @@ func TestUnknownInput(t *testing.T) {
 	want := []string{"pi: line 1", "pi: line 3", "pi: line 4", "pi: line 5", "pi: line 6", "pi: line 7: message.content[0]", "pi: line 8", "pi: line 9", "pi: line 10"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("unparsed at %q, want %q", got, want)
+	}
+}
+
+// TestTerminate: a run stopped by the host ends interrupted, its open
+// items failed; a settled run keeps its status.
+func TestTerminate(t *testing.T) {
+	input := read(t, filepath.Join(testdata, "1.5.2", "s02-tool.json.jsonl"))
+	lines := bytes.SplitAfter(input, []byte("\n"))
+	for _, c := range []struct {
+		name  string
+		cut   int // lines kept
+		end   universal.Report
+		want  universal.TurnStatus
+		ended universal.EndReason
+	}{
+		{"terminated mid-run", 12, universal.Terminate{Message: "stop"}, universal.TurnInterrupted, universal.EndTerminated},
+		{"crashed mid-run", 12, universal.Exit{Code: 1, Stderr: "boom"}, universal.TurnInterrupted, universal.EndError},
+		{"cut mid-run", 12, universal.EndOfInput{}, universal.TurnCompleted, universal.EndCompleted},
+		{"terminated after settling", len(lines), universal.Terminate{}, universal.TurnCompleted, universal.EndTerminated},
+	} {
+		tr, _ := pi.New(pi.FormatJSON, golden.Options())
+		var out []universal.Event
+		for i, l := range lines[:c.cut] {
+			out = tr.Translate(out, universal.Message{Data: bytes.TrimSuffix(l, []byte("\n")), Line: int64(i + 1), TimeMS: -1})
+		}
+		out = tr.Report(out, c.end)
+		if err := universal.CheckStream(out); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+		ended := ofType(out, universal.TypeTurnEnded)
+		if len(ended) != 1 || ended[0].Data.(*universal.TurnEnded).Status != c.want {
+			t.Errorf("%s: turn ended %+v, want %s", c.name, ended, c.want)
+		}
+		if d := out[len(out)-1].Data.(*universal.SessionEnded); d.Reason != c.ended {
+			t.Errorf("%s: session ended %s, want %s", c.name, d.Reason, c.ended)
+		}
+		if c.cut < len(lines) {
+			failed := 0
+			for _, it := range completed(out) {
+				if it.Status == universal.StatusFailed {
+					failed++
+				}
+			}
+			if failed == 0 {
+				t.Errorf("%s: no item left open was failed", c.name)
+			}
+		}
+	}
+}
+
+// TestNew: unknown formats and checkpoints of another format are refused.
+func TestNew(t *testing.T) {
+	if _, err := pi.New("yaml", universal.Options{}); !errors.Is(err, universal.ErrUnknownFormat) {
+		t.Errorf("New(yaml) = %v, want ErrUnknownFormat", err)
+	}
+	a, _ := pi.New(pi.FormatJSON, universal.Options{})
+	b, _ := pi.New(pi.FormatSession, universal.Options{})
+	state, err := a.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Restore(state); err == nil {
+		t.Error("a json checkpoint restored into a session translator")
+	}
+	if err := b.Restore([]byte("{")); err == nil {
+		t.Error("a broken checkpoint restored")
 	}
 }

@@ -197,10 +197,10 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 	case universal.QuestionReply:
 		return t.replyQuestion(dst, r.QuestionID, r.Response, r.Rejected, universal.SourceDaemon, nil)
 	case universal.Terminate:
-		dst = t.finish(dst)
+		dst = t.finish(dst, true)
 		return t.w.End(dst, universal.SessionEnded{Reason: universal.EndTerminated, TerminatedBy: universal.ByDaemon, Message: r.Message}, universal.SourceDaemon, nil)
 	case universal.Exit:
-		dst = t.finish(dst)
+		dst = t.finish(dst, r.Code != 0)
 		d := universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent, Stderr: r.Stderr}
 		code := r.Code
 		d.ExitCode = &code
@@ -209,7 +209,7 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		}
 		return t.w.End(dst, d, universal.SourceDaemon, nil)
 	case universal.EndOfInput:
-		dst = t.finish(dst)
+		dst = t.finish(dst, false)
 		d := universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}
 		if t.st.Failed {
 			d.Reason = universal.EndError
@@ -220,12 +220,14 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 }
 
 // finish flushes what waits for the end of input: a session file's tree,
-// the open turn, and prompts Pi never answered.
-func (t *Translator) finish(dst []universal.Event) []universal.Event {
+// the open turn, and prompts Pi never answered. stopped says the process
+// was stopped (terminated, or exited with an error): a run still going is
+// then interrupted.
+func (t *Translator) finish(dst []universal.Event, stopped bool) []universal.Event {
 	if t.format == FormatSession {
 		dst = t.replayTree(dst)
 	}
-	dst = t.settle(dst, false, daemon, nil)
+	dst = t.settle(dst, stopped && !t.st.Turn.RunEnded, daemon, nil)
 	for _, p := range t.st.Prompts {
 		dst = t.syntheticPrompt(dst, p)
 	}
