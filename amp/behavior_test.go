@@ -206,14 +206,14 @@ func TestNoResult(t *testing.T) {
 // missing gives the answer from the result text, once.
 func TestResultAnswerWithoutAssistant(t *testing.T) {
 	out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, okResult), nil)
-	var texts []string
+	var answers []universal.Item
 	for _, it := range golden.NewTranscript(out).Items {
 		if it.Role == universal.RoleAssistant {
-			texts = append(texts, golden.TextOf(&it))
+			answers = append(answers, it)
 		}
 	}
-	if len(texts) != 1 || texts[0] != "hello" {
-		t.Errorf("assistant texts %q", texts)
+	if len(answers) != 1 || len(answers[0].Content) != 1 || golden.TextOf(&answers[0]) != "hello" {
+		t.Errorf("answers %+v, want one with the text only", answers)
 	}
 	out = run(t, amp.FormatStreamJSON, lines(initLine, echoLine, answerLine, okResult), nil)
 	if n := len(golden.NewTranscript(out).Items); n != 2 {

@@ -2,6 +2,7 @@ package amp
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -32,6 +33,7 @@ func (t *Translator) answer(dst events, content gjson.Result, native, parent, en
 	calls := 0
 	if content.Type == gjson.String {
 		parts = append(parts, universal.Text(t.w.Copy(content.Str)))
+		content = gjson.Result{} // (ForEach would visit the string itself)
 	}
 	content.ForEach(func(_, b gjson.Result) bool {
 		switch b.Get("type").Str {
@@ -84,11 +86,15 @@ func (t *Translator) answer(dst events, content gjson.Result, native, parent, en
 // then it stays open until its result (or the turn's end).
 func (t *Translator) toolCall(dst events, b gjson.Result, msg string, index int) events {
 	id := b.Get("id").Str
-	if id == "" {
-		return t.unparsed(dst, "message.content["+strconv.Itoa(index)+"]", errors.New("tool_use without an id"))
-	}
-	if t.s.Calls[id] != nil {
-		return t.unparsed(dst, "message.content["+strconv.Itoa(index)+"]", errors.New("tool_use id "+strconv.Quote(id)+" "+errRepeated.Error()))
+	if id == "" || t.s.Calls[id] != nil {
+		field := "content[" + strconv.Itoa(index) + "]"
+		if t.at == "" {
+			field = "message." + field // a stream-json line
+		}
+		if id == "" {
+			return t.unparsed(dst, field, errors.New("tool_use without an id"))
+		}
+		return t.unparsed(dst, field, fmt.Errorf("tool_use id %q %w", id, errRepeated))
 	}
 	input := b.Get("input")
 	args := "{}"
@@ -204,7 +210,11 @@ func (t *Translator) structured(o *toolOut, obj gjson.Result) (out string, ok bo
 // Read read.
 func (t *Translator) fileRefs(c *call, obj gjson.Result) []universal.Part {
 	var refs []universal.Part
-	obj.Get("files").ForEach(func(_, f gjson.Result) bool {
+	files := obj.Get("files")
+	if !files.IsArray() {
+		files = gjson.Result{}
+	}
+	files.ForEach(func(_, f gjson.Result) bool {
 		p := universal.Part{Type: universal.PartFileRef, Path: t.w.Copy(filePath(f.Get("uri").Str)), Action: universal.FilePatch,
 			Diff: t.w.Copy(f.Get("diff").Str)}
 		if f.Get("type").Str == "add" {

@@ -252,10 +252,12 @@ func (t *Translator) result(dst events, r gjson.Result) events {
 		}
 		dst = t.w.Emit(dst, universal.TypeUsageUpdated, universal.SourceAgent, d, t.raw)
 	}
-	r.Get("permission_denials").ForEach(func(_, d gjson.Result) bool {
-		dst = t.denyCall(dst, d.Get("tool_use_id").Str, d.Get("tool_name").Str, "policy", "permission denied", d.Raw)
-		return true
-	})
+	if denials := r.Get("permission_denials"); denials.IsArray() {
+		denials.ForEach(func(_, d gjson.Result) bool {
+			dst = t.denyCall(dst, d.Get("tool_use_id").Str, d.Get("tool_name").Str, "policy", "permission denied", d.Raw)
+			return true
+		})
+	}
 
 	msg := resultError(r, failed)
 	cancelled := failed && (strings.Contains(msg, "SIGINT") || strings.Contains(msg, "SIGTERM") || strings.HasPrefix(msg, "User cancelled"))
