@@ -79,7 +79,11 @@ func (t *Translator) flushPrompts(dst []event, _ []byte) []event {
 // userSeen records that the open turn has its user message, and drops the
 // host prompt it echoes.
 func (t *Translator) userSeen(text string) {
-	t.st.consumePrompt(text)
+	if !t.st.consumePrompt(text) && len(t.st.Prompts) > 0 && t.w.Turn() != "" && t.st.PromptTurn != t.w.Turn() {
+		// The turn's first user message is the echo of the host's prompt
+		// even when the texts differ (attachments, trimming).
+		t.st.Prompts = t.st.Prompts[1:]
+	}
 	if t.st.PromptTurn == "" {
 		t.st.PromptTurn = t.w.Turn()
 	}
@@ -674,6 +678,9 @@ func (t *Translator) cancelPending(dst []event, turn string) []event {
 	}
 	keys := append([]string(nil), t.st.Pending...)
 	meta := []byte(`{"decision":"cancel","reason":"the turn ended before an answer was seen"}`)
+	if turn == "" {
+		meta = []byte(`{"decision":"cancel","reason":"the input ended before an answer was seen"}`)
+	}
 	for _, k := range keys {
 		r := t.st.Reqs[k]
 		if r == nil || (turn != "" && r.Turn != turn) {
