@@ -41,15 +41,20 @@ func perEvent(b *testing.B, n int, fn func()) {
 	b.ReportAllocs()
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
+	cpu := cpuTime()
 	iters := 0
 	for b.Loop() {
 		fn()
 		iters++
 	}
+	cpu = cpuTime() - cpu
 	runtime.ReadMemStats(&m1)
 	events := float64(n) * float64(iters)
 	b.ReportMetric(events/b.Elapsed().Seconds(), "events/s")
 	b.ReportMetric(float64(m1.Mallocs-m0.Mallocs)/events, "allocs/event")
+	if cpu > 0 {
+		b.ReportMetric(float64(cpu)/events, "cpu-ns/event")
+	}
 }
 
 // deltaLog is one assistant message of n deltas: the events around it and
@@ -93,8 +98,8 @@ func (d *deltaLog) fold(tb tb) *reduce.Session {
 }
 
 // BenchmarkDeltaFold folds one message of 1k, 100k and 1M deltas: the cost
-// per delta (ns/delta, B/delta) stays flat as the message grows, i.e. the
-// fold is linear.
+// per delta (ns/delta, cpu-ns/delta, B/delta) stays flat as the message
+// grows, i.e. the fold is linear.
 func BenchmarkDeltaFold(b *testing.B) {
 	for _, n := range []int{1_000, 100_000, 1_000_000} {
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
@@ -103,6 +108,7 @@ func BenchmarkDeltaFold(b *testing.B) {
 			b.ReportAllocs()
 			var m0, m1 runtime.MemStats
 			runtime.ReadMemStats(&m0)
+			cpu := cpuTime()
 			iters := 0
 			for b.Loop() {
 				if got := d.fold(b).Items[0].Text(); len(got) != n*len(deltaText) {
@@ -110,10 +116,14 @@ func BenchmarkDeltaFold(b *testing.B) {
 				}
 				iters++
 			}
+			cpu = cpuTime() - cpu
 			runtime.ReadMemStats(&m1)
 			deltas := float64(n) * float64(iters)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/deltas, "ns/delta")
 			b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/deltas, "B/delta")
+			if cpu > 0 {
+				b.ReportMetric(float64(cpu)/deltas, "cpu-ns/delta")
+			}
 		})
 	}
 }

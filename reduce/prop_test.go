@@ -452,33 +452,41 @@ func TestPropMissedDeltas(t *testing.T) {
 // refused events are refused with one of the documented errors and leave
 // the state untouched; the state always survives a JSON round trip.
 func TestPropNoPanic(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		log := anyLogGen.Draw(t, "log")
-		var s reduce.Session
-		for i := range log {
-			ev := log[i]
-			switch rapid.IntRange(0, 9).Draw(t, "envelope") {
-			case 0:
-				ev.Sequence = rapid.Int64Range(-2, int64(len(log))+2).Draw(t, "sequence")
-			case 1:
-				ev.SessionID = rapid.SampledFrom([]string{"", "other"}).Draw(t, "session")
-			case 2:
-				ev.NativeSessionID = rapid.SampledFrom([]string{"n1", "n2"}).Draw(t, "native")
+	rapid.Check(t, propNoPanic)
+}
+
+// FuzzNoPanic runs the same property under go test -fuzz, with the fuzzer
+// choosing rapid's draws.
+func FuzzNoPanic(f *testing.F) {
+	f.Fuzz(rapid.MakeFuzz(propNoPanic))
+}
+
+func propNoPanic(t *rapid.T) {
+	log := anyLogGen.Draw(t, "log")
+	var s reduce.Session
+	for i := range log {
+		ev := log[i]
+		switch rapid.IntRange(0, 9).Draw(t, "envelope") {
+		case 0:
+			ev.Sequence = rapid.Int64Range(-2, int64(len(log))+2).Draw(t, "sequence")
+		case 1:
+			ev.SessionID = rapid.SampledFrom([]string{"", "other"}).Draw(t, "session")
+		case 2:
+			ev.NativeSessionID = rapid.SampledFrom([]string{"n1", "n2"}).Draw(t, "native")
+		}
+		before := stateJSON(t, &s)
+		_, err := s.Apply(&ev)
+		if err != nil {
+			if !errors.Is(err, reduce.ErrGap) && !errors.Is(err, reduce.ErrOtherSession) && !errors.Is(err, reduce.ErrSequence) {
+				t.Fatalf("undocumented error: %v", err)
 			}
-			before := stateJSON(t, &s)
-			_, err := s.Apply(&ev)
-			if err != nil {
-				if !errors.Is(err, reduce.ErrGap) && !errors.Is(err, reduce.ErrOtherSession) && !errors.Is(err, reduce.ErrSequence) {
-					t.Fatalf("undocumented error: %v", err)
-				}
-				if after := stateJSON(t, &s); !bytes.Equal(before, after) {
-					t.Fatalf("a refused event (%v) changed the state", err)
-				}
+			if after := stateJSON(t, &s); !bytes.Equal(before, after) {
+				t.Fatalf("a refused event (%v) changed the state", err)
 			}
 		}
-		r := restore(t, &s)
-		if !bytes.Equal(stateJSON(t, &s), stateJSON(t, r)) {
-			t.Fatalf("JSON round trip differs:\n%s", diffState(t, &s, r))
-		}
-	})
+	}
+	r := restore(t, &s)
+	if !bytes.Equal(stateJSON(t, &s), stateJSON(t, r)) {
+		t.Fatalf("JSON round trip differs:\n%s", diffState(t, &s, r))
+	}
 }

@@ -182,23 +182,69 @@ func (s *Session) usageTurn(d *universal.UsageUpdated, c *Change) *TurnUsage {
 
 // total recomputes Usage.Total from scratch, so that it depends only on
 // the reports and never on the order of additions (a restored snapshot
-// gives bit-identical totals).
+// gives bit-identical totals). It costs one pass over the turns, without
+// allocating, per call or turn report.
 func (s *Session) total() {
 	u := &s.Usage
 	if u.Session != nil {
 		u.Total, u.Source = *clonePtr(u.Session), UsageSession
 		return
 	}
-	var t *Tokens
+	var a sumOf
 	for i := range s.Turns {
-		t = plus(t, s.Turns[i].Usage.Effective())
+		a.add(s.Turns[i].Usage.Effective())
 	}
 	for i := range u.Other {
-		t = plus(t, u.Other[i].Effective())
+		a.add(u.Other[i].Effective())
 	}
-	if t == nil {
+	if !a.any {
 		u.Total, u.Source = Tokens{}, UsageNone
 		return
 	}
-	u.Total, u.Source = *t, UsageFromTurn
+	u.Total, u.Source = a.tokens(), UsageFromTurn
+}
+
+// sumOf adds up Tokens by value; a count stays absent until some report
+// gives it.
+type sumOf struct {
+	n    [6]int64
+	set  [6]bool
+	cost float64
+	paid bool
+	any  bool
+}
+
+func counts(t *Tokens) [6]*int64 {
+	return [6]*int64{t.InputTokens, t.CachedInputTokens, t.CacheWriteTokens, t.OutputTokens, t.ReasoningTokens, t.TotalTokens}
+}
+
+func (a *sumOf) add(t *Tokens) {
+	if t == nil {
+		return
+	}
+	a.any = true
+	for i, p := range counts(t) {
+		if p != nil {
+			a.n[i] += *p
+			a.set[i] = true
+		}
+	}
+	if t.CostUSD != nil {
+		a.cost += *t.CostUSD
+		a.paid = true
+	}
+}
+
+func (a *sumOf) tokens() Tokens {
+	var ps [6]*int64
+	for i := range ps {
+		if a.set[i] {
+			ps[i] = clonePtr(&a.n[i])
+		}
+	}
+	t := Tokens{InputTokens: ps[0], CachedInputTokens: ps[1], CacheWriteTokens: ps[2], OutputTokens: ps[3], ReasoningTokens: ps[4], TotalTokens: ps[5]}
+	if a.paid {
+		t.CostUSD = clonePtr(&a.cost)
+	}
+	return t
 }
