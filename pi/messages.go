@@ -45,10 +45,12 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 		dst = t.startAssistant(dst, nativeID, in.raw)
 	}
 	m := t.st.Msg
+	f := fields(msg, "content", "stopReason", "errorMessage", "usage", "api", "provider", "model")
+	content, stopR, errR, usage, api, provider, model := f[0], f[1], f[2], f[3], f[4], f[5], f[6]
 	parts := make([]universal.Part, len(m.Parts))
 	have := make([]bool, len(m.Parts))
 	ci := 0
-	msg.Get("content").ForEach(func(_, c gjson.Result) bool {
+	content.ForEach(func(_, c gjson.Result) bool {
 		b := m.block(ci)
 		var p universal.Part
 		switch c.Get("type").Str {
@@ -90,9 +92,9 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 			parts[i].SetStreamed(t.w.StreamedText(m.Item, i))
 		}
 	}
-	stop := msg.Get("stopReason").Str
+	stop := stopR.Str
 	status := universal.StatusCompleted
-	errMsg := msg.Get("errorMessage").Str
+	errMsg := errR.Str
 	if stop == "error" || stop == "aborted" {
 		status = universal.StatusFailed
 		parts = append(parts, universal.Part{Type: universal.PartStatus, Label: t.copy(stop), Detail: t.copy(errMsg)})
@@ -106,17 +108,17 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 		Status:       status,
 	}, agent, in.raw)
 	t.st.Msg = nil
-	dst = t.usage(dst, msg.Get("usage"), in.raw)
+	dst = t.usage(dst, usage, in.raw)
 	tr := &t.st.Turn
 	tr.LastStop = t.copy(stop)
-	if v := msg.Get("api").Str; v != "" {
-		tr.API = t.copy(v)
+	if api.Str != "" {
+		tr.API = t.copy(api.Str)
 	}
-	if v := msg.Get("provider").Str; v != "" {
-		tr.Provider = t.copy(v)
+	if provider.Str != "" {
+		tr.Provider = t.copy(provider.Str)
 	}
-	if v := msg.Get("model").Str; v != "" {
-		tr.Model = t.copy(v)
+	if model.Str != "" {
+		tr.Model = t.copy(model.Str)
 	}
 	if stop == "error" {
 		tr.Err, tr.ErrSet = t.copy(errMsg), true
@@ -433,4 +435,19 @@ func zero(u *universal.Usage, cost *float64) bool {
 		}
 	}
 	return cost == nil || *cost == 0
+}
+
+// fields returns the values of up to eight keys of a JSON object (the first
+// occurrence of each), reading the object once: looking each one up with
+// Get would scan a large message content again for every key after it.
+func fields(obj gjson.Result, keys ...string) (out [8]gjson.Result) {
+	obj.ForEach(func(k, v gjson.Result) bool {
+		for i, key := range keys {
+			if k.Str == key && !out[i].Exists() {
+				out[i] = v
+			}
+		}
+		return true
+	})
+	return out
 }

@@ -100,7 +100,8 @@ func (t *Translator) toolUpdate(dst []universal.Event, in *input) []universal.Ev
 // are kept in the part's metadata.
 func (t *Translator) toolEnd(dst []universal.Event, in *input) []universal.Event {
 	tl, dst := t.toolEntry(dst, in)
-	isError := in.get("isError").Bool()
+	top := fields(gjson.Parse(in.view), "result", "isError", "durationMs")
+	isError := top[1].Bool()
 	dst = t.resolveByOutcome(dst, tl.CallID, !isError || tl.Updated, in.raw)
 	if tl.Result != "" && !t.w.IsOpen(tl.Result) {
 		return dst // a repeated end
@@ -109,12 +110,12 @@ func (t *Translator) toolEnd(dst []universal.Event, in *input) []universal.Event
 		dst = t.beforeWork(dst, in.raw)
 		tl.Result = t.w.NewItemID()
 	}
-	result := in.get("result")
+	result := fields(top[0], "content", "details", "structuredContent", "terminate")
 	var md jsonw.Object
-	text, images := t.render(result.Get("content"))
+	text, images := t.render(result[0])
 	output := t.copy(text)
-	md.Raw("details", result.Get("details").Raw).Raw("structuredContent", result.Get("structuredContent").Raw)
-	md.Raw("terminate", result.Get("terminate").Raw).Raw("durationMs", in.get("durationMs").Raw)
+	md.Raw("details", result[1].Raw).Raw("structuredContent", result[2].Raw)
+	md.Raw("terminate", result[3].Raw).Raw("durationMs", top[2].Raw)
 	if images > 0 {
 		md.Int("images", int64(images))
 	}
@@ -146,32 +147,33 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, nativeID, o
 // tool_execution_end and only completes the result if that never came;
 // in a session file it is the only record of the result.
 func (t *Translator) toolResult(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
-	callID := msg.Get("toolCallId").Str
+	f := fields(msg, "toolCallId", "toolName", "content", "details", "durationMs", "nestedCalls", "isError", "usage")
+	callID, name, content, usage := f[0].Str, f[1].Str, f[2], f[7]
 	tl := t.tool(callID)
 	if tl != nil && tl.Result != "" && !t.w.IsOpen(tl.Result) {
 		// Already completed by tool_execution_end; only the usage of
 		// model work inside the tool is new.
-		return t.usage(dst, msg.Get("usage"), in.raw)
+		return t.usage(dst, usage, in.raw)
 	}
 	dst = t.beforeWork(dst, in.raw)
 	if tl == nil {
-		tl = t.addTool(callID, msg.Get("toolName").Str, "", "")
+		tl = t.addTool(callID, name, "", "")
 	}
 	if tl.Result == "" {
 		tl.Result = t.w.NewItemID()
 	}
-	text, images := t.render(msg.Get("content"))
+	text, images := t.render(content)
 	output := t.copy(text)
 	var md jsonw.Object
-	md.Raw("details", msg.Get("details").Raw).Raw("durationMs", msg.Get("durationMs").Raw).Raw("nestedCalls", msg.Get("nestedCalls").Raw)
+	md.Raw("details", f[3].Raw).Raw("durationMs", f[4].Raw).Raw("nestedCalls", f[5].Raw)
 	if images > 0 {
 		md.Int("images", int64(images))
 	}
-	isError := msg.Get("isError").Bool()
+	isError := f[6].Bool()
 	dst = t.resolveByOutcome(dst, tl.CallID, !isError || tl.Updated, in.raw)
 	dst = t.completeResult(dst, tl, nativeID, output, isError, md, in.raw)
 	// Model work done inside the tool (nested calls) is billed too.
-	return t.usage(dst, msg.Get("usage"), in.raw)
+	return t.usage(dst, usage, in.raw)
 }
 
 // render returns the text of tool result content: its text blocks joined
