@@ -273,3 +273,66 @@ func TestBigOutputMetaPlaceholder(t *testing.T) {
 		t.Errorf("tool output: %d bytes, %d lines", len(output), strings.Count(output, "\n"))
 	}
 }
+
+// conversation lists a stream's root-thread messages ("role: text") and
+// counts its tool calls.
+func conversation(evs []universal.Event) ([]string, int) {
+	var msgs []string
+	calls := 0
+	for _, e := range ofType(evs, universal.TypeItemCompleted) {
+		it := e.Data.(*universal.ItemSnapshot).Item
+		if it.ParentID != "" {
+			continue
+		}
+		switch {
+		case it.Kind == universal.KindToolCall:
+			calls++
+		case it.Kind == universal.KindMessage && len(it.Content) > 0 && it.Content[0].Type == universal.PartText:
+			msgs = append(msgs, string(it.Role)+": "+golden.TextOf(&it))
+		}
+	}
+	return msgs, calls
+}
+
+// A rollout holds the same conversation as the live stream of the run
+// that wrote it: every message once (not once per copy), no injected
+// context as user words, the same tool calls, except the ones the live
+// streams do not show (extraCalls).
+func TestRolloutMatchesLive(t *testing.T) {
+	extraCalls := map[string]int{
+		"s07-permission exec":    1, // exec shows no item for a refused escalation; the rollout has the call
+		"s10-subagent exec":      1, // tool_search (finding the sub-agent tools) makes no exec or app-server item
+		"s10-subagent appserver": 1,
+	}
+	for _, name := range scenarios {
+		meta := filepath.Join(recorded, name+".meta.json")
+		for mode, live := range map[string]golden.Case{
+			"appserver": {Input: filepath.Join(recorded, name+".appserver.exchange.jsonl"), Framing: golden.Exchange, New: newFor("exchange")},
+			"exec":      {Input: filepath.Join(recorded, name+".exec.jsonl"), Framing: golden.Lines, New: newFor("exec"), Reports: prompts(t, meta)},
+		} {
+			rollouts, _ := filepath.Glob(filepath.Join(recorded, name+".session", mode, "rollout-*.jsonl"))
+			var root string
+			for _, r := range rollouts {
+				if rolloutOfRoot(t, r) {
+					root = r
+				}
+			}
+			translate := func(c golden.Case) []universal.Event {
+				b, err := os.ReadFile(c.Input)
+				if err != nil {
+					t.Fatal(err)
+				}
+				evs, err := c.Translate(b, golden.Options(), nil, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return evs
+			}
+			wantMsgs, wantCalls := conversation(translate(live))
+			gotMsgs, gotCalls := conversation(translate(golden.Case{Input: root, Framing: golden.Lines, New: newFor("rollout")}))
+			if strings.Join(gotMsgs, "\n") != strings.Join(wantMsgs, "\n") || gotCalls != wantCalls+extraCalls[name+" "+mode] {
+				t.Errorf("%s %s: rollout has %q and %d calls, the live stream %q and %d calls", name, mode, gotMsgs, gotCalls, wantMsgs, wantCalls)
+			}
+		}
+	}
+}

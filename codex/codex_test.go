@@ -273,6 +273,8 @@ func TestHandmade(t *testing.T) {
 		{"exec-legacy-msg-envelope.jsonl", "exec", []universal.Report{universal.Prompt{Text: "Say hi and run ls."}}},
 		{"exec-features-interrupted.jsonl", "exec", []universal.Report{universal.Prompt{Text: "Plan, search, edit."}}},
 		{"s10-subagent.rollout-parent-then-child.jsonl", "rollout", nil},
+		{"v2-more-items.appserver.jsonl", "appserver", nil},
+		{"rollout-pre-envelope.jsonl", "rollout", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.path, func(t *testing.T) {
