@@ -585,3 +585,35 @@ func TestNew(t *testing.T) {
 		t.Error("a broken checkpoint restored")
 	}
 }
+
+// TestShapes: shapes the captures do not show but the types allow.
+func TestShapes(t *testing.T) {
+	input := strings.Join([]string{
+		// An assistant message whose content is a plain string.
+		`{"type":"message_end","message":{"role":"assistant","content":"plain answer","stopReason":"stop"}}`,
+		// A 0.84.0-0.84.2 tool call: toolcall_start without id and name,
+		// no partial; the name and id arrive at toolcall_end.
+		`{"type":"message_start","message":{"role":"assistant","content":[],"stopReason":"pending"}}`,
+		`{"type":"message_update","assistantMessageEvent":{"type":"toolcall_start","contentIndex":0}}`,
+		`{"type":"message_update","assistantMessageEvent":{"type":"toolcall_delta","contentIndex":0,"delta":"{\"path\":\"a\"}"}}`,
+		`{"type":"message_update","assistantMessageEvent":{"type":"toolcall_end","contentIndex":0,"toolCall":{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"a"}}}}`,
+		`{"type":"message_end","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"a"}}],"stopReason":"toolUse"}}`,
+		// A tool result given only as a toolResult message.
+		`{"type":"message_end","message":{"role":"toolResult","toolCallId":"c1","toolName":"read","content":"file a","isError":false}}`,
+	}, "\n")
+	items := completed(translate(t, pi.FormatRPC, []byte(input)))
+	var texts, calls, results []string
+	for _, it := range items {
+		switch it.Kind {
+		case universal.KindMessage:
+			texts = append(texts, golden.TextOf(&it))
+		case universal.KindToolCall:
+			calls = append(calls, it.Content[0].Name+" "+it.Content[0].CallID+" "+it.Content[0].Arguments)
+		case universal.KindToolResult:
+			results = append(results, it.Content[0].CallID+" "+it.Content[0].Output)
+		}
+	}
+	if strings.Join(texts, "|") != "plain answer|" || strings.Join(calls, "|") != `read c1 {"path":"a"}` || strings.Join(results, "|") != "c1 file a" {
+		t.Errorf("texts %q, calls %q, results %q", texts, calls, results)
+	}
+}

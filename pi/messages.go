@@ -50,6 +50,10 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 	parts := make([]universal.Part, len(m.Parts))
 	have := make([]bool, len(m.Parts))
 	ci := 0
+	if content.Type == gjson.String {
+		// Not what Pi writes, but its user messages allow it: one text.
+		content = gjson.Parse(`[{"type":"text","text":` + content.Raw + `}]`)
+	}
 	content.ForEach(func(_, c gjson.Result) bool {
 		b := m.block(ci)
 		var p universal.Part
