@@ -520,6 +520,11 @@ func TestMismatchedDataAndUnknownTypes(t *testing.T) {
 	if s.Sequence != 5 {
 		t.Errorf("sequence %d, want 5", s.Sequence)
 	}
+	// The stream checker refuses the same events (and does not panic on
+	// the typed nil data).
+	if err := universal.CheckStream(l.evs); err == nil {
+		t.Error("the checker accepts mismatched data")
+	}
 }
 
 func TestWhatString(t *testing.T) {

@@ -3,6 +3,7 @@ package universal
 import (
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 )
@@ -54,7 +55,7 @@ func Validate(ev *Event) error {
 		return bad("raw", "not valid JSON")
 	case !ev.Type.Known():
 		return &ValidationError{Sequence: ev.Sequence, Type: ev.Type, Field: "type", Err: ErrUnknownType}
-	case ev.Data == nil:
+	case ev.Data == nil || nilPointer(ev.Data):
 		return bad("data", "missing")
 	}
 	wrongData := func() error { return bad("data", "%T for %s", ev.Data, ev.Type) }
@@ -249,4 +250,11 @@ func validatePart(p *Part) error {
 		return fmt.Errorf("part type %q", p.Type)
 	}
 	return nil
+}
+
+// nilPointer reports data that is a typed nil pointer, such as
+// (*ItemSnapshot)(nil): missing data, which must not reach a type switch.
+func nilPointer(d Data) bool {
+	v := reflect.ValueOf(d)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
