@@ -326,26 +326,26 @@ func TestUsageFolding(t *testing.T) {
 		name:   "calls add up",
 		log:    newLog().begin().turn("t1").usage(universal.ScopeCall, "", 10, 1).usage(universal.ScopeCall, "", 20, 2),
 		want:   tok(30, 3),
-		source: reduce.UsageFromTurn,
+		source: reduce.UsageTurns,
 	}, {
 		name: "a turn total replaces its calls, never adds to them",
 		log: newLog().begin().turn("t1").usage(universal.ScopeCall, "", 10, 1).usage(universal.ScopeCall, "", 20, 2).
 			usage(universal.ScopeTurn, "", 35, 4).turnEnd("t1", universal.TurnCompleted),
 		want:   tok(35, 4),
-		source: reduce.UsageFromTurn,
+		source: reduce.UsageTurns,
 	}, {
 		name: "the latest turn total of a turn wins",
 		log: newLog().begin().turn("t1").usage(universal.ScopeTurn, "t1", 5, 1).usage(universal.ScopeTurn, "t1", 7, 2).
 			turnEnd("t1", universal.TurnCompleted),
 		want:   tok(7, 2),
-		source: reduce.UsageFromTurn,
+		source: reduce.UsageTurns,
 	}, {
 		name: "turns add up; a turn total after the turn ended belongs to it",
 		log: newLog().begin().
 			turn("t1").usage(universal.ScopeCall, "", 10, 1).turnEnd("t1", universal.TurnCompleted).usage(universal.ScopeTurn, "", 12, 2).
 			turn("t2").usage(universal.ScopeCall, "", 100, 10).usage(universal.ScopeCall, "t2", 1, 1).turnEnd("t2", universal.TurnCompleted),
 		want:   tok(113, 13),
-		source: reduce.UsageFromTurn,
+		source: reduce.UsageTurns,
 	}, {
 		name: "session totals replace everything",
 		log: newLog().begin().turn("t1").usage(universal.ScopeCall, "", 10, 1).usage(universal.ScopeSession, "", 50, 5).
@@ -356,13 +356,13 @@ func TestUsageFolding(t *testing.T) {
 		name:   "reports before any turn are other usage",
 		log:    newLog().begin().usage(universal.ScopeCall, "", 3, 1).usage(universal.ScopeCall, "", 4, 1),
 		want:   tok(7, 2),
-		source: reduce.UsageFromTurn,
+		source: reduce.UsageTurns,
 	}, {
 		name: "a sub-agent's turn folds per turn id and counts",
 		log: newLog().begin().turn("t1").usage(universal.ScopeCall, "t1", 10, 1).
 			usage(universal.ScopeCall, "sub", 5, 1).usage(universal.ScopeCall, "sub", 6, 1).usage(universal.ScopeTurn, "sub2", 7, 1).usage(universal.ScopeTurn, "sub2", 8, 1),
 		want:   tok(29, 4),
-		source: reduce.UsageFromTurn,
+		source: reduce.UsageTurns,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -42,9 +42,9 @@ type UsageSource string
 
 // The usage sources.
 const (
-	UsageNone     UsageSource = ""        // nothing reported
-	UsageSession  UsageSource = "session" // the latest session-scope report
-	UsageFromTurn UsageSource = "turns"   // the sum over turns of their Effective usage
+	UsageNone    UsageSource = ""        // nothing reported
+	UsageSession UsageSource = "session" // the latest session-scope report
+	UsageTurns   UsageSource = "turns"   // the sum over turns of their Effective usage
 )
 
 // Usage is the session's token usage. See the package documentation for
@@ -201,7 +201,7 @@ func (s *Session) total() {
 		u.Total, u.Source = Tokens{}, UsageNone
 		return
 	}
-	u.Total, u.Source = a.tokens(), UsageFromTurn
+	u.Total, u.Source = a.tokens(), UsageTurns
 }
 
 // sumOf adds up Tokens by value; a count stays absent until some report
