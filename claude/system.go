@@ -368,13 +368,9 @@ func (t *Translator) costState(dst events, r gjson.Result) events {
 	return t.sessionUsage(dst, r.Get("totalCostUSD"), r.Get("modelUsage"))
 }
 
-// usage emits usage.updated for the current turn; md becomes its
-// "metadata" field.
+// usage emits usage.updated for the current turn with md as its metadata.
 func (t *Translator) usage(dst events, scope universal.UsageScope, u universal.Usage, cost *float64, window *int64, md []byte, src universal.Source) events {
-	d := &universal.UsageUpdated{TurnID: t.turnID(), Scope: scope, Usage: u, CostUSD: cost, ContextWindow: window}
-	if md != nil {
-		d.Extra = []universal.Field{{Name: "metadata", Value: md}}
-	}
+	d := &universal.UsageUpdated{TurnID: t.turnID(), Scope: scope, Usage: u, CostUSD: cost, ContextWindow: window, Metadata: md}
 	return t.w.Emit(dst, universal.TypeUsageUpdated, src, d, t.raw)
 }
 
