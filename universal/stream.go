@@ -483,6 +483,31 @@ func (w *Stream) untrack(o *openItem) {
 	}
 }
 
+// AddPart appends a part to an open item without an event, so that a
+// part that does not stream (a file reference, a status, JSON) keeps its
+// place among the parts that do: later deltas address the parts after it,
+// and the item's completion (Close, or a Complete whose snapshot lacks it)
+// carries it. It returns the part's index, or -1 (and the refusal, as
+// agent.unparsed in dst) when the item is not open.
+func (w *Stream) AddPart(dst []Event, itemID string, p Part) ([]Event, int) {
+	o, ok := w.open[itemID]
+	if !ok {
+		if w.state.Ended {
+			return dst, -1
+		}
+		return w.mistake(w.begin(dst), fmt.Errorf("%w: add a part to %s", ErrUnknownItem, itemID), nil), -1
+	}
+	p = validContent([]Part{p})[0]
+	o.Item.Content = append(o.Item.Content, p)
+	var text []byte
+	if p.Type.Streams() {
+		text = append(text, p.Streamed()...)
+	}
+	o.text = append(o.text, text)
+	o.Deltas = append(o.Deltas, false)
+	return dst, len(o.Item.Content) - 1
+}
+
 // Close completes an open item with the content the stream tracked (its
 // started snapshot plus deltas) and the given status.
 func (w *Stream) Close(dst []Event, itemID string, status ItemStatus, src Source, raw []byte) []Event {

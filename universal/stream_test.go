@@ -312,3 +312,30 @@ func TestStreamCopiesInput(t *testing.T) {
 		t.Errorf("events alias the input: %q %s", d.Delta, evs[len(evs)-1].Raw)
 	}
 }
+
+func TestStreamAddPartKeepsContentOrder(t *testing.T) {
+	w := newTestStream()
+	evs := w.StartItem(nil, Item{ItemID: "m", Kind: KindMessage, Role: RoleAssistant}, SourceAgent, nil)
+	evs = w.Delta(evs, "m", 0, PartText, "before ", SourceAgent, nil)
+	evs, i := w.AddPart(evs, "m", Part{Type: PartFileRef, Path: "a.go", Action: FileWrite})
+	if i != 1 {
+		t.Fatalf("index %d", i)
+	}
+	evs = w.Delta(evs, "m", 2, PartText, "after", SourceAgent, nil)
+	evs = w.Close(evs, "m", StatusCompleted, SourceAgent, nil)
+	if _, i := w.AddPart(nil, "m", Text("late")); i != -1 {
+		t.Error("AddPart on a completed item")
+	}
+	evs = w.End(evs, SessionEnded{Reason: EndCompleted, TerminatedBy: ByAgent}, SourceDaemon, nil)
+	final := evs[len(evs)-2].Data.(*ItemSnapshot).Item
+	var got []string
+	for _, p := range final.Content {
+		got = append(got, string(p.Type)+":"+p.Text+p.Path)
+	}
+	if diff := cmp.Diff([]string{"text:before ", "file_ref:a.go", "text:after"}, got); diff != "" {
+		t.Error(diff)
+	}
+	if err := CheckStream(evs); err != nil {
+		t.Fatal(err)
+	}
+}
