@@ -323,11 +323,12 @@ func TestStreamAddPartKeepsContentOrder(t *testing.T) {
 	}
 	evs = w.Delta(evs, "m", 2, PartText, "after", SourceAgent, nil)
 	evs = w.Close(evs, "m", StatusCompleted, SourceAgent, nil)
-	if _, i := w.AddPart(nil, "m", Text("late")); i != -1 {
-		t.Error("AddPart on a completed item")
+	n := len(evs)
+	if evs, i = w.AddPart(evs, "m", Text("late")); i != -1 || len(evs) != n+1 || evs[n].Type != TypeUnparsed {
+		t.Error("AddPart on a completed item was not refused visibly")
 	}
+	final := evs[n-1].Data.(*ItemSnapshot).Item
 	evs = w.End(evs, SessionEnded{Reason: EndCompleted, TerminatedBy: ByAgent}, SourceDaemon, nil)
-	final := evs[len(evs)-2].Data.(*ItemSnapshot).Item
 	var got []string
 	for _, p := range final.Content {
 		got = append(got, string(p.Type)+":"+p.Text+p.Path)
