@@ -68,8 +68,8 @@
 // starts a turn.
 //
 // The echoed prompt is a user message item (source agent) whose text parts
-// carry metadata {"echo": true}, so a host that already showed its prompt
-// can skip it. Prompts the host reports (universal.Prompt), and user lines
+// carry metadata {"echo": true} (the echo convention of package
+// universal). Prompts the host reports (universal.Prompt), and user lines
 // the host wrote to stdin (Message.Dir == universal.In), are queued and
 // dropped when their echo arrives (compared with surrounding whitespace
 // trimmed); one reported after its echo is dropped at once. A queued

@@ -7,10 +7,6 @@ import (
 	"github.com/agentnorm/agentnorm/universal"
 )
 
-// echoMeta marks the text of a user message that echoes a prompt the host
-// sent, so a host that already showed its prompt can skip it.
-var echoMeta = []byte(`{"echo":true}`)
-
 // samePrompt reports whether two prompt texts are the same prompt.
 func samePrompt(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) }
 
@@ -57,11 +53,7 @@ func (t *Translator) prompt(dst events, native string, parts []universal.Part) e
 	t.s.Shown = append(t.s.Shown, text)
 	t.s.LastRole = "user"
 	if t.format == FormatStreamJSON {
-		for i := range parts {
-			if parts[i].Type == universal.PartText {
-				parts[i].Metadata = echoMeta
-			}
-		}
+		universal.MarkEcho(parts) // a live echo; a thread is a record
 	}
 	return t.userMessage(dst, native, "", parts, universal.SourceAgent, t.raw)
 }

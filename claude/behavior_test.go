@@ -548,3 +548,54 @@ func TestQuestionReply(t *testing.T) {
 		t.Errorf("resolved %+v", q)
 	}
 }
+
+// echoed reports whether an item's text parts carry the echo mark.
+func echoed(it universal.Item) bool {
+	for _, p := range it.Content {
+		if p.Type == universal.PartText && strings.Contains(string(p.Metadata), `"echo":true`) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestEchoConvention: live user messages that are the host's prompt (a
+// --replay-user-messages echo, the host's stdin line) are marked echo; a
+// transcript's prompt, a reported prompt (synthetic) and a sub-agent's
+// prompt are not.
+func TestEchoConvention(t *testing.T) {
+	user := `{"type":"user","message":{"role":"user","content":"hi"},"isReplay":true,"session_id":"s1","uuid":"u1"}`
+	cases := []struct {
+		name   string
+		format string
+		prompt bool
+		lines  []string
+		want   []bool // per user message
+	}{
+		{"replay", claude.FormatStreamJSON, false, []string{initLine, user, resultLine}, []bool{true}},
+		{"stdin", claude.FormatExchange, false, []string{`in:{"type":"user","message":{"role":"user","content":"hi"}}`, initLine, resultLine}, []bool{true}},
+		{"reported", claude.FormatStreamJSON, true, []string{initLine, resultLine}, []bool{false}},
+		{"transcript", claude.FormatTranscript, false, []string{`{"type":"user","message":{"role":"user","content":"hi"},"uuid":"u1","sessionId":"s1","version":"2.1.330"}`}, []bool{false}},
+		{"sub-agent", claude.FormatStreamJSON, false, []string{initLine,
+			`{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"toolu_a","name":"Agent","input":{"prompt":"go"}}]},"session_id":"s1"}`,
+			`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"go"}]},"parent_tool_use_id":"toolu_a","session_id":"s1"}`,
+			resultLine}, []bool{false}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var reports []universal.Report
+			if c.prompt {
+				reports = append(reports, universal.Prompt{Text: "hi"})
+			}
+			users := completed(feed(t, c.format, reports, nil, c.lines...), universal.KindMessage, universal.RoleUser)
+			if len(users) != len(c.want) {
+				t.Fatalf("%d user messages, want %d", len(users), len(c.want))
+			}
+			for i, w := range c.want {
+				if got := echoed(users[i]); got != w {
+					t.Errorf("user message %d (%s): echo %v, want %v", i, users[i].Content[0].Metadata, got, w)
+				}
+			}
+		})
+	}
+}

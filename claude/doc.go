@@ -92,7 +92,10 @@
 // the oldest as its user message: reported ones as synthetic items
 // (source daemon, native_item_id null), stdin ones as native items. A
 // prompt the native input shows itself (a transcript's user entry, a
-// --replay-user-messages echo) is not shown twice.
+// --replay-user-messages echo) is not shown twice. By the echo convention
+// of package universal, the live user message of a stdin line or of an
+// echo in stream-json has {"echo":true} in its text parts' metadata; a
+// transcript's prompts (a record) and a sub-agent's prompt do not.
 //
 // Turns. In stream-json a turn runs from system/init to result. A
 // system/init that arrives while a turn is open (the continuation Claude

@@ -38,7 +38,7 @@ func (t *Translator) ensureTurn(dst events, scope string) events {
 }
 
 // showPrompt emits a prompt as a user message: native (a stdin message,
-// with its raw) or reported by the host (synthetic).
+// with its raw, marked as an echo) or reported by the host (synthetic).
 func (t *Translator) showPrompt(dst events, p prompt) events {
 	t.s.Echoed = append(t.s.Echoed, p.Text)
 	if !p.Native {
@@ -49,6 +49,9 @@ func (t *Translator) showPrompt(dst events, p prompt) events {
 	if c := gjson.GetBytes(raw, "message.content"); c.IsArray() {
 		parts = promptParts(c)
 	}
+	// The host's own stdin line, live: marked like an echo (see
+	// universal's Conventions).
+	universal.MarkEcho(parts)
 	saved := t.raw
 	t.raw = raw
 	dst = t.userMessage(dst, p.UUID, "", parts, universal.SourceAgent, raw)

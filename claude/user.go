@@ -119,6 +119,10 @@ func (t *Translator) userContent(dst events, r gjson.Result, scope string, parts
 	dst = t.ensureTurn(dst, scope)
 	t.dropQueued(text)
 	t.s.Echoed = append(t.s.Echoed, t.w.Copy(text))
+	if !t.transcript {
+		// A live echo of the host's prompt; a transcript is a record.
+		universal.MarkEcho(parts)
+	}
 	return t.userMessage(dst, uuid, "", parts, universal.SourceAgent, t.raw)
 }
 

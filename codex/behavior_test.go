@@ -336,3 +336,57 @@ func TestRolloutMatchesLive(t *testing.T) {
 		}
 	}
 }
+
+// echoed reports whether an item's text parts carry the echo mark.
+func echoed(it universal.Item) bool {
+	for _, p := range it.Content {
+		if p.Type == universal.PartText && strings.Contains(string(p.Metadata), `"echo":true`) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestEchoConvention: the live echo of the host's input (app-server
+// userMessage, a legacy live user_message) is marked echo; a rollout's
+// user message (a record) and a synthetic prompt are not.
+func TestEchoConvention(t *testing.T) {
+	cases := []struct {
+		name, format string
+		reports      []universal.Report
+		lines        []string
+		want         bool
+	}{
+		{"appserver", codex.FormatAppServer, nil, []string{thStarted, turnStarted, userEcho, agentDone, turnDone}, true},
+		{"legacy live", codex.FormatAppServer, nil, []string{
+			`{"method":"codex/event/session_configured","params":{"id":"1","msg":{"session_id":"th1","model":"m","type":"session_configured"},"conversationId":"th1"}}`,
+			`{"method":"codex/event/task_started","params":{"id":"1","msg":{"turn_id":"7","type":"task_started"},"conversationId":"th1"}}`,
+			`{"method":"codex/event/user_message","params":{"id":"1","msg":{"message":"List files.","type":"user_message"},"conversationId":"th1"}}`,
+			`{"method":"codex/event/task_complete","params":{"id":"1","msg":{"turn_id":"7","type":"task_complete"},"conversationId":"th1"}}`}, true},
+		{"exec prompt line", codex.FormatExec, nil, []string{`{"prompt":"List files."}`,
+			`{"id":"0","msg":{"type":"session_configured","session_id":"th1","model":"m"}}`,
+			`{"id":"1","msg":{"type":"task_started"}}`, `{"id":"1","msg":{"type":"task_complete"}}`}, true},
+		{"rollout", codex.FormatRollout, nil, []string{
+			`{"timestamp":"t","type":"session_meta","payload":{"id":"th1","cli_version":"0.169.0"}}`,
+			`{"timestamp":"t","type":"event_msg","payload":{"type":"task_started","turn_id":"tu1"}}`,
+			`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"List files."}}`,
+			`{"timestamp":"t","type":"event_msg","payload":{"type":"task_complete","turn_id":"tu1"}}`}, false},
+		{"synthetic", codex.FormatAppServer, []universal.Report{universal.Prompt{Text: "Hi."}}, []string{thStarted, turnStarted, agentDone, turnDone}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var users []universal.Item
+			for _, e := range ofType(run(t, c.format, c.reports, c.lines), universal.TypeItemCompleted) {
+				if it := e.Data.(*universal.ItemSnapshot).Item; it.Role == universal.RoleUser {
+					users = append(users, it)
+				}
+			}
+			if len(users) != 1 {
+				t.Fatalf("%d user messages, want 1", len(users))
+			}
+			if got := echoed(users[0]); got != c.want {
+				t.Errorf("echo %v, want %v (metadata %s)", got, c.want, users[0].Content[0].Metadata)
+			}
+		})
+	}
+}

@@ -86,8 +86,10 @@
 // Native ids are kept as native_item_id (exec ids restart at item_0 in
 // every process, so exec call ids are "<process>:<item id>"). Messages:
 // userMessage (text parts; images as image parts; the root thread's are
-// the echo of the host's input, marked {"echo":true} in the text part's
-// metadata), agentMessage (a text part streamed by item/agentMessage/delta;
+// the echo of the host's input, marked {"echo":true} in the text parts'
+// metadata by the echo convention of package universal, as are the legacy
+// live streams' user_message and the pre-0.44 exec prompt line; a
+// rollout is a record and is not marked), agentMessage (a text part streamed by item/agentMessage/delta;
 // phase commentary/final_answer and any memoryCitation, moderation,
 // delivery or questions in the part's metadata), plan (a text part with
 // {"type":"plan"}, streamed by item/plan/delta), reasoning (summary

@@ -155,11 +155,7 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 				text.WriteByte('\n')
 			}
 			text.WriteString(s)
-			p := universal.Text(t.w.Copy(s))
-			if root && t.format != FormatRollout {
-				p.Metadata = echoMeta
-			}
-			parts = append(parts, p)
+			parts = append(parts, universal.Text(t.w.Copy(s)))
 		case "image", "input_image":
 			u := v.Get("url").Str
 			if u == "" {
@@ -176,6 +172,9 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 		}
 		return true
 	})
+	if root && t.format != FormatRollout {
+		universal.MarkEcho(parts) // the live echo of the host's input
+	}
 	m := msgSpec{native: native, thread: thread, role: universal.RoleUser, parts: parts}
 	if !final {
 		start := make([]part, len(parts))
@@ -550,5 +549,3 @@ func (t *Translator) simpleItem(dst []event, c *ctx, native, thread, typ string,
 	return t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: native, ParentID: t.parentOf(thread),
 		Kind: universal.KindToolResult, Role: universal.RoleTool, Content: []part{p}}, agent, c.raw)
 }
-
-var echoMeta = []byte(`{"echo":true}`)

@@ -418,6 +418,11 @@ func (t *Translator) flushHeldUsers(dst []event) []event {
 		})
 		if root {
 			t.userSeen(h.Text)
+			if t.format != FormatRollout {
+				// A live stream's user_message (or the pre-0.44 exec
+				// prompt line) echoes the host's input.
+				universal.MarkEcho(parts)
+			}
 		}
 		n := t.newItem("", kindMessage, h.Thread)
 		n.Done = true

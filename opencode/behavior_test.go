@@ -280,16 +280,28 @@ func TestEventArraysAsSSE(t *testing.T) {
 }
 
 // TestRecordedPromptsOnce: every prompt the host sent appears as exactly
-// one user message of the followed session, in every format.
+// one user message of the followed session, in every format; by the echo
+// convention, its text is marked echo on the event streams (sse, events)
+// only, and a sub-agent's prompt never is.
 func TestRecordedPromptsOnce(t *testing.T) {
 	for _, c := range captures(t) {
 		b, err := os.ReadFile(filepath.Join(recorded, c.file))
 		if err != nil {
 			t.Fatal(err)
 		}
+		live := c.format == opencode.FormatSSE || c.format == opencode.FormatEvents
 		var users []string
 		for _, it := range golden.NewTranscript(run(t, c.format, string(b), c.reports...)).Items {
-			if it.Role == universal.RoleUser && it.ParentID == "" {
+			if it.Role != universal.RoleUser || it.Kind != universal.KindMessage {
+				continue
+			}
+			root := it.ParentID == ""
+			for _, p := range it.Content {
+				if echo := strings.Contains(string(p.Metadata), `"echo":true`); p.Type == universal.PartText && echo != (live && root) {
+					t.Errorf("%s: user message %s (root %v): echo %v", c.file, it.ItemID, root, echo)
+				}
+			}
+			if root {
 				users = append(users, golden.TextOf(&it))
 			}
 		}

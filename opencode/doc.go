@@ -78,7 +78,11 @@
 // (label agent, subtask, compaction). The user message OpenCode re-sends
 // after idle with its title and summary is the same message: no new item.
 // Host prompts ([universal.Prompt]) are not emitted for the sse, events and
-// messages formats, which echo them; run output does not, so there each
+// messages formats, which echo them; on the event streams (sse, events)
+// the followed session's user messages are that live echo and their text
+// parts carry {"echo":true} (the echo convention of package universal),
+// while a message list is a record and a sub-agent's prompt is the parent
+// agent's, so neither is marked; run output does not, so there each
 // prompt reported becomes the user message of the next turn (source
 // daemon).
 //

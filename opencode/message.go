@@ -151,6 +151,9 @@ func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgSta
 	for _, x := range m.Extra {
 		content = append(content, x.Content...)
 	}
+	if t.echoes(m) {
+		universal.MarkEcho(content)
+	}
 	return t.w.Complete(dst, universal.Item{
 		ItemID:       m.Item,
 		NativeItemID: m.ID,
@@ -160,6 +163,14 @@ func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgSta
 		Content:      content,
 		Status:       status,
 	}, src, raw)
+}
+
+// echoes reports whether a message's text is the live echo of a prompt:
+// a user message of the followed session on the event stream (sse,
+// events). A message list is a record; a sub-agent's prompt is the
+// parent agent's.
+func (t *Translator) echoes(m *msgState) bool {
+	return m.Role == "user" && m.Session == t.st.Session && (t.format == FormatSSE || t.format == FormatEvents)
 }
 
 func textPart(typ, text string, meta []byte) universal.Part {
@@ -334,6 +345,9 @@ func (t *Translator) lateText(dst []universal.Event, m *msgState, p *partState, 
 // of its own: same message (native id), same role and parent.
 func (t *Translator) lateItem(dst []universal.Event, m *msgState, p *partState, content []universal.Part, raw []byte) []universal.Event {
 	p.Late = true
+	if t.echoes(m) {
+		universal.MarkEcho(content)
+	}
 	return t.w.Complete(dst, universal.Item{
 		ItemID:       t.w.NewItemID(),
 		NativeItemID: p.Msg,

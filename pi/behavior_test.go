@@ -139,6 +139,36 @@ func TestPromptsEchoedOnce(t *testing.T) {
 	}
 }
 
+// TestEchoConvention: Pi's live echoes of the host's prompts (json, rpc,
+// exchange) have their text marked echo; a session file's user messages
+// (a record) and a synthetic prompt do not.
+func TestEchoConvention(t *testing.T) {
+	isEcho := func(it universal.Item) bool {
+		for _, p := range it.Content {
+			if p.Type == universal.PartText && !strings.Contains(string(p.Metadata), `"echo":true`) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, c := range recorded(t) {
+		events := translate(t, c.format, read(t, c.input))
+		users := messages(completed(events), universal.RoleUser)
+		if len(users) == 0 {
+			t.Errorf("%s: no user message", c.name())
+		}
+		for _, u := range users {
+			if got, want := isEcho(u), c.format != pi.FormatSession; got != want {
+				t.Errorf("%s: user message %s: echo %v, want %v", c.name(), u.ItemID, got, want)
+			}
+		}
+	}
+	events := translate(t, pi.FormatRPC, nil, universal.Prompt{Text: "hello?"})
+	if users := messages(completed(events), universal.RoleUser); len(users) != 1 || isEcho(users[0]) {
+		t.Errorf("synthetic prompt %+v: want one, not marked echo", users)
+	}
+}
+
 // TestPromptSynthesisedWithoutEcho: when Pi does not echo a prompt the
 // host reported, it becomes a synthetic user message before the reply.
 func TestPromptSynthesisedWithoutEcho(t *testing.T) {

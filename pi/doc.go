@@ -88,7 +88,9 @@
 //     status failed. The toolResult message that follows confirms it (in a
 //     session file it is the result).
 //   - User messages: Pi echoes the host's prompt; the echo is the user
-//     message (source agent). Prompts the host sent (Report(Prompt), rpc
+//     message (source agent), its text parts marked {"echo":true} by the
+//     echo convention of package universal (not in a session file, which
+//     is a record). Prompts the host sent (Report(Prompt), rpc
 //     prompt/steer/follow_up commands in the exchange) are matched with the
 //     echoes and only emitted, as synthetic user messages, when Pi does not
 //     echo them (before the reply of the run, or at the end of input).

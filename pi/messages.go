@@ -254,6 +254,9 @@ func (t *Translator) user(dst []universal.Event, in *input, msg gjson.Result, na
 		t.st.Prompts = t.st.Prompts[1:]
 	}
 	tr.PromptSeen = true
+	if t.format != FormatSession {
+		universal.MarkEcho(parts) // a live echo; a session file is a record
+	}
 	return t.newItem(dst, universal.KindMessage, universal.RoleUser, nativeID, parts, in.raw)
 }
 

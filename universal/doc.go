@@ -70,6 +70,23 @@
 // [Checker] verifies, so provider code only maps native payloads to calls
 // such as StartItem, Delta, Complete, StartTurn, EndTurn and End.
 //
+// # Conventions
+//
+// Rules every translator follows the same way, whatever its agent:
+//
+// Echoes. A user message item (source agent) that is the agent's live
+// echo of a prompt the host sent has {"echo": true} in the metadata of its
+// text parts ([MarkEcho] merges it into any metadata they have), so a
+// host that already showed its prompt can skip it. The host's own input
+// seen live in a recorded exchange (a Claude Code stdin user line) counts
+// the same when it is itself the user message; where the agent echoes the
+// host's input (a Pi rpc prompt command, a Codex turn/start), the input is
+// matched with the echo and only the echo is shown. Records at rest
+// (transcripts, rollouts, session and thread files, message lists) are not
+// marked, nor is a sub-agent's prompt (the parent agent wrote it).
+// A prompt the host reported that the agent never echoed is a synthetic
+// user message (source daemon): a host skips those too.
+//
 // # Determinism
 //
 // Nothing here reads the wall clock or keeps global state. With the same

@@ -1,0 +1,45 @@
+package universal
+
+import (
+	"encoding/json"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/tidwall/gjson"
+)
+
+// This file holds small helpers that let every translator follow the
+// conventions of the package documentation the same way.
+
+// MarkEcho marks parts as the agent's live echo of a prompt the host sent
+// (see Conventions in the package documentation): every text part gets
+// "echo": true in its metadata, merged into the metadata it has. It
+// changes the parts in place and returns them.
+func MarkEcho(parts []Part) []Part {
+	for i := range parts {
+		if parts[i].Type == PartText {
+			parts[i].Metadata = setField(parts[i].Metadata, "echo", "true")
+		}
+	}
+	return parts
+}
+
+// setField returns the metadata object md with the field key set to the
+// raw JSON value (a field of that name already there is replaced). md that
+// is empty or null becomes a new object; md that is not an object is kept
+// under "value".
+func setField(md json.RawMessage, key, value string) json.RawMessage {
+	r := gjson.ParseBytes(md)
+	var o jsonw.Object
+	switch {
+	case r.IsObject():
+		r.ForEach(func(k, v gjson.Result) bool {
+			if k.Str != key {
+				o.Raw(k.Str, v.Raw)
+			}
+			return true
+		})
+	case r.Exists() && r.Type != gjson.Null:
+		o.RawBytes("value", md)
+	}
+	return o.Raw(key, value).Bytes()
+}
