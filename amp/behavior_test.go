@@ -459,3 +459,62 @@ func TestResultStrings(t *testing.T) {
 		})
 	}
 }
+
+// TestSubAgentError: a sub-agent's message that ended in error (a thread
+// message with parentToolUseId) is not the session's failure: no error
+// event, the turn and session end completed, and the Task call's result
+// carries it in its metadata; one whose Task result came first is a status
+// item under the call.
+func TestSubAgentError(t *testing.T) {
+	user := `{"role":"user","messageId":0,"content":[{"type":"text","text":"hi"}]}`
+	task := `{"role":"assistant","messageId":1,"content":[{"type":"tool_use","complete":true,"id":"toolu_task","name":"Task","input":{"prompt":"look"}}],"state":{"type":"complete","stopReason":"tool_use"}}`
+	sub := `{"role":"assistant","messageId":2,"parentToolUseId":"toolu_task","content":[{"type":"text","text":"Part"}],"state":{"type":"error","error":{"message":"sub overloaded"}}}`
+	result := `{"role":"user","messageId":3,"content":[{"type":"tool_result","toolUseID":"toolu_task","run":{"status":"done","result":"the oracle failed"}}]}`
+	answer := `{"role":"assistant","messageId":4,"content":[{"type":"text","text":"Sorry."}],"state":{"type":"complete","stopReason":"end_turn"}}`
+	doc := func(msgs ...string) string {
+		return `{"v":220,"id":"T-9","messages":[` + strings.Join(msgs, ",") + `]}`
+	}
+	check := func(t *testing.T, out []universal.Event) (call, res universal.Item, status []universal.Item) {
+		t.Helper()
+		if errs := ofType(out, universal.TypeError); len(errs) != 0 {
+			t.Errorf("%d error events, want none", len(errs))
+		}
+		for _, e := range ofType(out, universal.TypeTurnEnded) {
+			if st := e.Data.(*universal.TurnEnded).Status; st != universal.TurnCompleted {
+				t.Errorf("turn ended %s, want completed", st)
+			}
+		}
+		if d := ended(t, out); d.Reason != universal.EndCompleted {
+			t.Errorf("session ended %+v, want completed", d)
+		}
+		for _, it := range golden.NewTranscript(out).Items {
+			switch it.Kind {
+			case universal.KindToolCall:
+				call = it
+			case universal.KindToolResult:
+				res = it
+			case universal.KindStatus:
+				status = append(status, it)
+			}
+		}
+		return call, res, status
+	}
+	t.Run("before the result", func(t *testing.T) {
+		_, res, status := check(t, run(t, amp.FormatThread, lines(doc(user, task, sub, result, answer)), nil))
+		if md := string(res.Content[0].Metadata); md != `{"sub_agent_error":{"message":"sub overloaded","code":"error","details":{"state":{"type":"error","error":{"message":"sub overloaded"}}}}}` {
+			t.Errorf("result metadata %s", md)
+		}
+		if res.Status != universal.StatusCompleted || len(status) != 0 {
+			t.Errorf("result %s, status items %+v: want completed (the Task call did not fail), none", res.Status, status)
+		}
+	})
+	t.Run("after the result", func(t *testing.T) {
+		call, res, status := check(t, run(t, amp.FormatThread, lines(doc(user, task, result, sub, answer)), nil))
+		if len(res.Content[0].Metadata) != 0 {
+			t.Errorf("result metadata %s, want none", res.Content[0].Metadata)
+		}
+		if len(status) != 1 || status[0].ParentID != call.ItemID || status[0].Content[0].Label != "sub_agent_error" || status[0].Content[0].Detail != "sub overloaded" {
+			t.Errorf("status items %+v, want one sub_agent_error under %s", status, call.ItemID)
+		}
+	})
+}

@@ -304,6 +304,9 @@ func (t *Translator) toolResult(dst events, c *call, o *toolOut, scope string) e
 	if o.rejected {
 		md.Bool("rejected_by_user", true)
 	}
+	if c != nil {
+		md.Raw("sub_agent_error", c.SubErr)
+	}
 	parent, name := t.scopeItem(scope), ""
 	if c != nil {
 		parent, name = c.Msg, c.Name

@@ -199,7 +199,7 @@
 // error. A cancellation ends the turn interrupted and the session
 // terminated, without an error event. A thread assistant message whose
 // state.type is "error" → error (message state.error.message) and the turn
-// ends in error. A result whose assistant line is missing (a cut
+// ends in error; a sub-agent's such message is not (see Sub-agents). A result whose assistant line is missing (a cut
 // recording; the result repeats the last answer) gives the answer from the
 // result text, once.
 //
@@ -212,6 +212,11 @@
 // item as parent (their tool calls and results hang under those
 // messages), a sub-agent's text user message is a user message under the
 // Task call, and none of them starts or ends a turn or changes its state.
+// A sub-agent's message that ended in error (state.type "error") is not an
+// error of the session (the sub-agent convention of package universal): no
+// error event; the Task call's result gets sub_agent_error {message, code,
+// details} in its metadata, or, when the result came first, a status item
+// sub_agent_error under the call reports it.
 //
 // # Unparsed and ignored input
 //

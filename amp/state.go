@@ -50,6 +50,9 @@ type call struct {
 	Name string `json:"name"`           // the tool's name
 	Path string `json:"path,omitempty"` // input.path, for file references
 	Done bool   `json:"done,omitempty"` // its result was translated
+	// SubErr is the error of the sub-agent the call runs (JSON), for its
+	// result's metadata.
+	SubErr string `json:"sub_err,omitempty"`
 }
 
 // outcome is how the session's run ended.

@@ -140,10 +140,12 @@ func (t *Translator) threadAssistant(dst events, m gjson.Result, native, scope s
 		msg := first(state.Get("error.message").Str, state.Get("error").Str, "the model call failed")
 		var details jsonw.Object
 		details.Raw("state", state.Raw)
-		dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
-			Message: t.w.Copy(msg), Code: "error", Details: details.Bytes(),
-		}, t.raw)
-		if scope == "" {
+		if scope != "" {
+			dst = t.subAgentError(dst, scope, msg, details.Bytes())
+		} else {
+			dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
+				Message: t.w.Copy(msg), Code: "error", Details: details.Bytes(),
+			}, t.raw)
 			t.s.Outcome = outcome{Failed: true, Message: t.w.Copy(msg)}
 		}
 	}
@@ -158,6 +160,28 @@ func (t *Translator) threadAssistant(dst events, m gjson.Result, native, scope s
 		}
 	}
 	return dst
+}
+
+// subAgentError records the error of a sub-agent's message (scope: the id
+// of its Task call) by the sub-agent convention of package universal: not
+// an error of the session, so no error event; the Task call's result gets
+// it as metadata sub_agent_error, or, when that result was already
+// translated or the call is unknown, a status item sub_agent_error under
+// the call reports it.
+func (t *Translator) subAgentError(dst events, scope, msg string, details []byte) events {
+	var o jsonw.Object
+	o.String("message", msg).String("code", "error").RawBytes("details", details)
+	md := o.Bytes()
+	if c := t.s.Calls[scope]; c != nil && !c.Done {
+		if c.SubErr == "" {
+			c.SubErr = string(md)
+		}
+		return dst
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), ParentID: t.scopeItem(scope), Kind: universal.KindStatus,
+		Content: []universal.Part{{Type: universal.PartStatus, Label: "sub_agent_error", Detail: t.w.Copy(msg), Metadata: md}},
+	}, universal.SourceAgent, t.raw)
 }
 
 // threadRun translates the run of a thread's tool call {status, result,

@@ -599,3 +599,75 @@ func TestEchoConvention(t *testing.T) {
 		})
 	}
 }
+
+// TestSubAgentError: a sub-agent's API error (the CLI's synthetic error
+// message in its scope, a transcript's api_error in a sidechain) is not the
+// session's: no error event, the session ends completed, and the Agent
+// call carries it in its tool result's metadata; after the call's result
+// (a background agent) it is a status item under the call.
+func TestSubAgentError(t *testing.T) {
+	agentCall := `{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"toolu_a","name":"Agent","input":{"prompt":"go"}}]},"session_id":"s1"}`
+	subErr := `{"type":"assistant","message":{"id":"e1","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"API Error: 529 Overloaded"}]},"parent_tool_use_id":"toolu_a","error":"overloaded","session_id":"s1"}`
+	agentResult := func(extra string) string {
+		return `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_a","content":"the agent failed"}]},"session_id":"s1"` + extra + `}`
+	}
+	check := func(t *testing.T, evs []universal.Event) (call, result universal.Item) {
+		t.Helper()
+		if errs := ofType(evs, universal.TypeError); len(errs) != 0 {
+			t.Errorf("%d error events, want none: %+v", len(errs), errs[0].Data)
+		}
+		if end := evs[len(evs)-1].Data.(*universal.SessionEnded); end.Reason != universal.EndCompleted {
+			t.Errorf("session ended %s, want completed", end.Reason)
+		}
+		calls := completed(evs, universal.KindToolCall, "")
+		results := completed(evs, universal.KindToolResult, "")
+		if len(calls) != 1 || len(results) != 1 {
+			t.Fatalf("%d calls, %d results, want 1 each", len(calls), len(results))
+		}
+		return calls[0], results[0]
+	}
+	t.Run("foreground", func(t *testing.T) {
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, agentCall, subErr, agentResult(""), resultLine)
+		_, res := check(t, evs)
+		md := string(res.Content[0].Metadata)
+		if !strings.Contains(md, `"sub_agent_error":{"message":"API Error: 529 Overloaded","code":"overloaded"`) {
+			t.Errorf("tool result metadata %s, want the sub-agent's error", md)
+		}
+		if res.Status != universal.StatusCompleted {
+			t.Errorf("result %s, want completed: the call itself did not fail", res.Status)
+		}
+		if st := completed(evs, universal.KindStatus, ""); len(st) != 0 {
+			t.Errorf("status items %+v, want none", st)
+		}
+	})
+	t.Run("background", func(t *testing.T) {
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, agentCall,
+			agentResult(`,"tool_use_result":{"isAsync":true,"status":"async_launched","agentId":"ag1"}`), subErr, resultLine)
+		call, res := check(t, evs)
+		if strings.Contains(string(res.Content[0].Metadata), "sub_agent_error") {
+			t.Errorf("the result came before the error: %s", res.Content[0].Metadata)
+		}
+		st := completed(evs, universal.KindStatus, "")
+		if len(st) != 1 || st[0].ParentID != call.ItemID || st[0].Content[0].Label != "sub_agent_error" {
+			t.Errorf("status items %+v, want one sub_agent_error under %s", st, call.ItemID)
+		}
+	})
+	t.Run("transcript", func(t *testing.T) {
+		// The main file (with the Agent call's result naming the agent),
+		// then the sub-agent's file: its api_error comes after the result.
+		line := func(s string) string {
+			return strings.Replace(s, `{`, `{"sessionId":"s1","version":"2.1.330",`, 1)
+		}
+		evs := feed(t, claude.FormatTranscript, nil, nil,
+			line(`{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}`),
+			line(`{"type":"assistant","uuid":"u2","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"toolu_a","name":"Agent","input":{"prompt":"go"}}]}}`),
+			line(`{"type":"user","uuid":"u4","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_a","content":"failed"}]},"toolUseResult":{"agentId":"ag1"}}`),
+			line(`{"type":"system","subtype":"api_error","uuid":"u3","isSidechain":true,"agentId":"ag1","error":{"status":529,"message":"Overloaded"}}`))
+		call, _ := check(t, evs)
+		st := completed(evs, universal.KindStatus, "")
+		if len(st) != 1 || st[0].ParentID != call.ItemID || st[0].Content[0].Detail != "Overloaded" ||
+			!strings.Contains(string(st[0].Content[0].Metadata), `"code":"529"`) {
+			t.Errorf("status items %+v, want one sub_agent_error under %s", st, call.ItemID)
+		}
+	})
+}

@@ -73,7 +73,13 @@
 // emits an error with will_retry (Claude Code retries). The CLI's synthetic
 // error message (model "<synthetic>") becomes a failed assistant message
 // item with the error text and an error event; the turn's result then adds
-// no second error.
+// no second error. In a sub-agent's scope neither that message nor a
+// transcript's api_error without retries left is an error of the session
+// (the sub-agent convention of package universal): the Agent/Task call that
+// spawned the sub-agent gets it as sub_agent_error {message, code,
+// details} in its tool result's metadata, or, when the result came first
+// (a background agent, a sub-agent transcript read after the main file),
+// as a status item sub_agent_error under the call.
 //
 // Tools. A tool_call item's arguments are the JSON text of the input: the
 // streamed text when it holds the same value as the final input object,

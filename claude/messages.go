@@ -388,15 +388,42 @@ func (t *Translator) apiErrorMessage(dst events, m *message, r gjson.Result) eve
 	o.Raw("error", r.Get("error").Raw).
 		Raw("api_error_status", first(r.Get("api_error_status").Raw, r.Get("apiErrorStatus").Raw)).
 		Raw("api_error_type", first(r.Get("api_error_type").Raw, r.Get("apiErrorType").Raw))
+	if m.Scope != "" {
+		// A sub-agent's failure is not the session's.
+		return t.subAgentError(dst, m.Scope, text, code, o.Bytes())
+	}
 	dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent,
 		&universal.Error{Message: text, Code: t.w.Copy(code), Details: o.Bytes()}, t.raw)
-	if m.Scope == "" {
-		if t.s.Turn != nil {
-			t.s.Turn.Errored = true
-		}
-		t.s.Last = outcome{Failed: true, Message: text}
+	if t.s.Turn != nil {
+		t.s.Turn.Errored = true
 	}
+	t.s.Last = outcome{Failed: true, Message: text}
 	return dst
+}
+
+// subAgentError records the failure of a sub-agent (scope: the tool_use
+// id of the Agent/Task call that spawned it) by the sub-agent convention of
+// package universal: no error event; the call's tool result gets it as
+// metadata sub_agent_error, or, when that result was already translated
+// (a background agent) or the call is unknown, a status item
+// sub_agent_error under the call reports it.
+func (t *Translator) subAgentError(dst events, scope, msg, code string, details []byte) events {
+	var o jsonw.Object
+	o.String("message", msg).OptString("code", code).RawBytes("details", details)
+	md := o.Bytes()
+	if tl := t.toolFor(scope); tl != nil && !tl.Result {
+		if tl.SubErr == "" {
+			tl.SubErr = string(md)
+		}
+		return dst
+	}
+	if !t.transcript {
+		dst = t.ensureTurn(dst, scope)
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(r0(t.raw)), ParentID: t.scopeParent(scope), Kind: universal.KindStatus,
+		Content: []universal.Part{{Type: universal.PartStatus, Label: "sub_agent_error", Detail: t.w.Copy(msg), Metadata: md}},
+	}, universal.SourceAgent, t.raw)
 }
 
 // first returns the first non-empty string.

@@ -119,6 +119,9 @@ type tool struct {
 	// Async: a sub-agent launched in the background (its scope outlives
 	// the tool result).
 	Async bool `json:"async,omitempty"`
+	// SubErr is the failure of the sub-agent the call spawned (JSON), for
+	// the metadata of its tool result.
+	SubErr string `json:"sub_err,omitempty"`
 }
 
 // perm is the permission of one tool call.

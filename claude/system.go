@@ -137,6 +137,10 @@ func (t *Translator) apiError(dst events, r gjson.Result) events {
 		Raw("retry_attempt", r.Get("retryAttempt").Raw).
 		Raw("max_retries", r.Get("maxRetries").Raw)
 	msg := first(e.Get("formatted").Str, e.Get("message").Str, e.Str, "API error")
+	if scope := t.lineScope(r); scope != "" && !retry {
+		// A sub-agent's failure is not the session's.
+		return t.subAgentError(dst, scope, msg, e.Get("status").Raw, o.Bytes())
+	}
 	return t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
 		Message: t.w.Copy(msg), Code: t.w.Copy(e.Get("status").Raw), Details: o.Bytes(), WillRetry: retry,
 	}, t.raw)

@@ -183,6 +183,9 @@ func (t *Translator) toolResult(dst events, r, b gjson.Result, scope string, str
 	if bt := b.Get("type").Str; bt != "tool_result" {
 		o.String("block_type", bt)
 	}
+	if tl != nil {
+		o.Raw("sub_agent_error", tl.SubErr)
+	}
 	rp := universal.Part{Type: universal.PartToolResult, CallID: t.w.Copy(call), Output: output, IsError: isErr}
 	if o.Len() > 0 {
 		rp.Metadata = o.Bytes()

@@ -689,8 +689,7 @@ func (t *Translator) turnCompleted(dst []event, c *ctx, thread string, turn gjso
 	if !t.isRoot(thread) {
 		dst = t.closeChild(dst, thread)
 		if turn.Get("status").Str == "failed" {
-			msg := turnErr.Get("message").Str
-			dst = t.status(dst, "", t.w.Copy(thread), "sub_agent_failed", t.w.Copy(msg), metaOf("error", turnErr), agent, c.raw)
+			dst = t.subAgentError(dst, c, thread, "sub_agent_failed", turnErr.Get("message").Str, errorCode(turnErr.Get("codexErrorInfo")), errorDetails(turnErr))
 		}
 		return dst
 	}
@@ -764,7 +763,7 @@ func (t *Translator) errorNotification(dst []event, c *ctx, thread string, p gjs
 	}
 	retry := p.Get("willRetry").Bool()
 	if !retry && !t.isRoot(thread) {
-		return t.status(dst, "", t.w.Copy(thread), "sub_agent_error", t.w.Copy(msg), metaOf("error", e), agent, c.raw)
+		return t.subAgentError(dst, c, thread, "sub_agent_error", msg, errorCode(e.Get("codexErrorInfo")), errorDetails(e))
 	}
 	return t.emitError(dst, t.w.Copy(msg), t.w.Copy(errorCode(e.Get("codexErrorInfo"))), errorDetails(e), retry, agent, c.raw)
 }

@@ -390,3 +390,46 @@ func TestEchoConvention(t *testing.T) {
 		})
 	}
 }
+
+// TestSubAgentError: a sub-agent thread's error and failed turn are not
+// the session's: no error event, the root turn and the session end
+// completed, and each is a status item under the spawn call (whose result
+// was complete before the thread ran) with the error in its metadata.
+func TestSubAgentError(t *testing.T) {
+	spawn := func(ev, status, receivers string) string {
+		return `{"method":"item/` + ev + `","params":{"threadId":"th1","turnId":"tu1","item":{"type":"collabAgentToolCall","id":"call_spawn","tool":"spawnAgent","status":"` + status + `","senderThreadId":"th1","receiverThreadIds":[` + receivers + `],"prompt":"count","agentsStates":{}}}}`
+	}
+	evs := run(t, codex.FormatAppServer, nil, []string{thStarted, turnStarted,
+		spawn("started", "inProgress", ""), spawn("completed", "completed", `"th2"`),
+		`{"method":"turn/started","params":{"threadId":"th2","turn":{"id":"tu2","status":"inProgress"}}}`,
+		`{"method":"error","params":{"threadId":"th2","turnId":"tu2","willRetry":false,"error":{"message":"child broke","codexErrorInfo":"internalServerError"}}}`,
+		`{"method":"turn/completed","params":{"threadId":"th2","turn":{"id":"tu2","status":"failed","error":{"message":"child broke"}}}}`,
+		agentDone, turnDone})
+	if errs := ofType(evs, universal.TypeError); len(errs) != 0 {
+		t.Errorf("%d error events, want none", len(errs))
+	}
+	if st := ofType(evs, universal.TypeTurnEnded)[0].Data.(*universal.TurnEnded).Status; st != universal.TurnCompleted {
+		t.Errorf("root turn ended %s, want completed", st)
+	}
+	if end := evs[len(evs)-1].Data.(*universal.SessionEnded); end.Reason != universal.EndCompleted {
+		t.Errorf("session ended %s, want completed", end.Reason)
+	}
+	var call string
+	var labels []string
+	for _, e := range ofType(evs, universal.TypeItemCompleted) {
+		it := e.Data.(*universal.ItemSnapshot).Item
+		switch it.Kind {
+		case universal.KindToolCall:
+			call = it.ItemID
+		case universal.KindStatus:
+			p := it.Content[0]
+			labels = append(labels, p.Label)
+			if it.ParentID != call || p.Detail != "child broke" || !strings.Contains(string(p.Metadata), `"message":"child broke"`) || !strings.Contains(string(p.Metadata), `"thread_id":"th2"`) {
+				t.Errorf("status item %+v (metadata %s), want the child's error under the spawn call %s", it, p.Metadata, call)
+			}
+		}
+	}
+	if strings.Join(labels, ",") != "sub_agent_error,sub_agent_failed" {
+		t.Errorf("status labels %v", labels)
+	}
+}

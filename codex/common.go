@@ -392,6 +392,18 @@ func (t *Translator) status(dst []event, native, thread, label, detail string, m
 	}, src, raw)
 }
 
+// subAgentError reports the error or failed turn (label sub_agent_error,
+// sub_agent_failed) of a sub-agent thread by the sub-agent convention of
+// package universal: not an error of the session, so no error event, but a
+// status item under the call that spawned the thread, with
+// {message, code, details, thread_id} in its metadata. (A thread outlives
+// its spawn call, whose result is complete by then.)
+func (t *Translator) subAgentError(dst []event, c *ctx, thread, label, msg, code string, details []byte) []event {
+	o := obj().String("message", msg).OptString("code", code)
+	o.RawBytes("details", details).String("thread_id", thread)
+	return t.status(dst, "", t.w.Copy(thread), label, t.w.Copy(msg), o.Bytes(), agent, c.raw)
+}
+
 // closeChild fails the items a sub-agent thread left open and forgets
 // them.
 func (t *Translator) closeChild(dst []event, thread string) []event {

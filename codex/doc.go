@@ -60,8 +60,12 @@
 // collabAgentToolCall's call item, linked through receiverThreadIds; while
 // the spawn call has not named its thread yet, the spawn in progress).
 // Their items left open when their turn ends fail; a failed sub-agent turn
-// or error is a status item (sub_agent_failed, sub_agent_error), not an
-// error of the session. A rollout read together with its sub-agents'
+// or error is not an error of the session (the sub-agent convention of
+// package universal): a sub-agent thread outlives its spawn call, whose
+// result is complete by then, so it is a status item (sub_agent_failed,
+// sub_agent_error) under the spawn call with {message, code, details,
+// thread_id} in its metadata. A retried error (willRetry) stays an error
+// event with will_retry. A rollout read together with its sub-agents'
 // rollouts (the parent first) does the same: a later session_meta with
 // another id switches to that thread.
 //

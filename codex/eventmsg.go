@@ -258,7 +258,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 		return t.tokenCount(dst, c, m.Get("info"), th)
 	case "error":
 		if !root {
-			return t.status(dst, "", th, "sub_agent_error", t.w.Copy(m.Get("message").Str), nil, agent, c.raw)
+			return t.subAgentError(dst, c, th, "sub_agent_error", m.Get("message").Str, errorCode(m.Get("codex_error_info")), metaOf("codex_error_info", m.Get("codex_error_info")))
 		}
 		return t.emitError(dst, t.w.Copy(m.Get("message").Str), t.w.Copy(errorCode(m.Get("codex_error_info"))), metaOf("codex_error_info", m.Get("codex_error_info")), false, agent, c.raw)
 	case "stream_error":

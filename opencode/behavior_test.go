@@ -710,3 +710,85 @@ func TestDetect(t *testing.T) {
 		t.Errorf("plain text detected as %q", got)
 	}
 }
+
+// TestSubAgentError: a sub-agent session's session.error and failed
+// assistant message are not errors of the followed session: no error
+// event, the turn and the session end completed, and the task call that
+// ran it carries the error in its tool_result's metadata (failed only
+// because the task itself failed). An error that comes after the task's
+// result is a status item under the call.
+func TestSubAgentError(t *testing.T) {
+	task := func(status, extra string) string {
+		return fmt.Sprintf(`{"type":"message.part.updated","properties":{"part":{"id":"prt_t","messageID":"msg_a","sessionID":%q,"type":"tool","tool":"task","callID":"call_1","state":{"status":%q,"input":{"prompt":"go"},"metadata":{"sessionId":"ses_c"}%s}}}}`, ses, status, extra)
+	}
+	childErr := `{"type":"session.error","properties":{"sessionID":"ses_c","error":{"name":"APIError","data":{"message":"child broke"}}}}`
+	childMsg := `{"type":"message.updated","properties":{"info":{"id":"msg_c","sessionID":"ses_c","role":"assistant","time":{"created":1,"completed":2},"error":{"name":"APIError","data":{"message":"child broke"}}}}}`
+	head := []string{
+		`{"type":"session.status","properties":{"sessionID":"ses_a","status":{"type":"busy"}}}`,
+		msgUpdated("msg_a", "assistant", false),
+		task("running", ""),
+		`{"type":"session.created","properties":{"sessionID":"ses_c","info":{"id":"ses_c","parentID":"ses_a"}}}`,
+	}
+	tail := []string{msgUpdated("msg_a", "assistant", true), `{"type":"session.status","properties":{"sessionID":"ses_a","status":{"type":"idle"}}}`}
+	check := func(t *testing.T, events []universal.Event) (call, result *universal.Item) {
+		t.Helper()
+		noUnparsed(t, events)
+		if errs := ofType(events, universal.TypeError); len(errs) != 0 {
+			t.Errorf("%d error events, want none (the sub-agent's error is not the session's)", len(errs))
+		}
+		for _, e := range ofType(events, universal.TypeTurnEnded) {
+			if st := e.Data.(*universal.TurnEnded).Status; st != universal.TurnCompleted {
+				t.Errorf("turn ended %s, want completed", st)
+			}
+		}
+		if end := events[len(events)-1].Data.(*universal.SessionEnded); end.Reason != universal.EndCompleted {
+			t.Errorf("session ended %s, want completed", end.Reason)
+		}
+		items := completed(events)
+		for i := range items {
+			switch items[i].Kind {
+			case universal.KindToolCall:
+				call = &items[i]
+			case universal.KindToolResult:
+				result = &items[i]
+			}
+		}
+		if call == nil || result == nil {
+			t.Fatalf("no task call and result: %+v", items)
+		}
+		return call, result
+	}
+	t.Run("before the result", func(t *testing.T) {
+		events := run(t, opencode.FormatSSE, sse(append(append(head, childMsg, childErr,
+			task("error", `,"error":"Tool execution failed: child broke"`)), tail...)...))
+		_, result := check(t, events)
+		md := gjson.GetBytes(result.Content[0].Metadata, "sub_agent_error")
+		if md.Get("message").Str != "child broke" || md.Get("code").Str != "APIError" || md.Get("session_id").Str != "ses_c" {
+			t.Errorf("tool_result metadata %s, want sub_agent_error with the child's error", result.Content[0].Metadata)
+		}
+		if result.Status != universal.StatusFailed || !result.Content[0].IsError {
+			t.Errorf("task result %s (is_error %v), want failed: the task itself failed", result.Status, result.Content[0].IsError)
+		}
+		for _, it := range completed(events) {
+			if it.Kind == universal.KindStatus {
+				t.Errorf("status item %+v: the result carries the error", it)
+			}
+		}
+	})
+	t.Run("after the result", func(t *testing.T) {
+		events := run(t, opencode.FormatSSE, sse(append(append(head, task("completed", `,"output":"done","title":"t"`), childErr), tail...)...))
+		call, result := check(t, events)
+		if result.Status != universal.StatusCompleted || gjson.GetBytes(result.Content[0].Metadata, "sub_agent_error").Exists() {
+			t.Errorf("task result %+v, want completed without the later error", result)
+		}
+		var status []universal.Item
+		for _, it := range completed(events) {
+			if it.Kind == universal.KindStatus {
+				status = append(status, it)
+			}
+		}
+		if len(status) != 1 || status[0].ParentID != call.ItemID || status[0].Content[0].Label != "sub_agent_error" || status[0].Content[0].Detail != "child broke" {
+			t.Errorf("status items %+v, want one sub_agent_error under the call %s", status, call.ItemID)
+		}
+	})
+}

@@ -111,8 +111,13 @@
 // assistant info.error (one error event per failure, however many carry
 // it), interrupted after a MessageAbortedError (which emits no error event),
 // completed otherwise; the native error is the turn.ended metadata. A
-// sub-agent session's error is reported but does not fail the turn (the
-// task tool that ran it reports the failure). A retry
+// sub-agent session's error (session.error, an assistant info.error) is
+// not the followed session's: by the sub-agent convention of package
+// universal it emits no error event and goes to the task call that ran the
+// sub-agent, as sub_agent_error {message, code, details, session_id} in
+// its tool_result's metadata (the result fails only when the task itself
+// failed), or, when that result is already complete, as a status item
+// sub_agent_error under the call. A retry
 // status (or an older retry part) is an error with will_retry, once per
 // attempt. At the end of input an open turn ends completed when the last
 // assistant message completed without asking for tools, interrupted

@@ -88,7 +88,11 @@ func (t *Translator) onMessage(dst []universal.Event, info gjson.Result, raw []b
 	}
 	if e := info.Get("error"); e.Exists() && !m.ErrSeen {
 		m.ErrSeen = true
-		dst = t.emitError(dst, e, rt == routeRoot, raw)
+		child := ""
+		if rt == routeChild {
+			child = sid
+		}
+		dst = t.emitError(dst, e, child, raw)
 	}
 	if complete && info.Get("time.completed").Exists() {
 		dst = t.completeInfo(dst, id, m, info, rt, raw)

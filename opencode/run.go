@@ -48,7 +48,7 @@ func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []
 	switch e.typ {
 	case "error":
 		dst = t.runTurn(dst)
-		dst = t.emitError(dst, r.Get("error"), true, m.Data)
+		dst = t.emitError(dst, r.Get("error"), "", m.Data)
 		t.st.Turn.Failed = true
 		t.st.Turn.Finishing = true
 		return dst

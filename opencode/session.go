@@ -182,13 +182,21 @@ func (t *Translator) onSessionError(dst []universal.Event, e *event) []universal
 	if r == routeSkip {
 		return dst
 	}
-	return t.emitError(dst, e.props.Get("error"), r == routeRoot, e.raw)
+	child := ""
+	if r == routeChild {
+		child = sid
+	}
+	return t.emitError(dst, e.props.Get("error"), child, e.raw)
 }
 
 // emitError reports a named OpenCode error ({name, data:{message,…}})
 // once: session.error and the failed assistant message carry the same
 // one. An abort is not an error event; it makes the turn interrupted.
-func (t *Translator) emitError(dst []universal.Event, errv gjson.Result, root bool, raw []byte) []universal.Event {
+// child names the sub-agent session the error belongs to ("" for the
+// followed session): a sub-agent's error is not the session's and goes to
+// the task call that spawned it (subAgentError).
+func (t *Translator) emitError(dst []universal.Event, errv gjson.Result, child string, raw []byte) []universal.Event {
+	root := child == ""
 	name := errv.Get("name").Str
 	msg := errv.Get("data.message").Str
 	if msg == "" {
@@ -226,11 +234,52 @@ func (t *Translator) emitError(dst []universal.Event, errv gjson.Result, root bo
 	if errv.Exists() {
 		details = jsonw.AppendRaw(nil, errv.Raw)
 	}
+	if !root {
+		return t.subAgentError(dst, child, msg, name, details, raw)
+	}
 	return t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
 		Message: t.w.Copy(msg),
 		Code:    t.w.Copy(name),
 		Details: details,
 	}, raw)
+}
+
+// subAgentError records the error of a sub-agent session on the task call
+// that spawned it (the sub-agent convention of package universal): it is
+// not an error of the followed session, so no error event. The call's
+// tool_result carries it as metadata sub_agent_error when it completes;
+// when that result is already complete, or the call is not known, a status
+// item sub_agent_error under the call reports it.
+func (t *Translator) subAgentError(dst []universal.Event, child, msg, code string, details, raw []byte) []universal.Event {
+	var o jsonw.Object
+	o.String("message", msg).OptString("code", code).RawBytes("details", details).String("session_id", child)
+	md := o.Bytes()
+	call := t.st.Links[child]
+	if p := t.callPart(call); p != nil && !p.ResultDone {
+		if _, ok := t.st.SubErrs[call]; !ok {
+			t.st.SubErrs[call] = md
+		}
+		return dst
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID:   t.w.NewItemID(),
+		ParentID: call,
+		Kind:     universal.KindStatus,
+		Content:  []universal.Part{{Type: universal.PartStatus, Label: "sub_agent_error", Detail: t.w.Copy(msg), Metadata: md}},
+	}, universal.SourceAgent, raw)
+}
+
+// callPart returns the tool part whose tool_call item is call, nil if none.
+func (t *Translator) callPart(call string) *partState {
+	if call == "" {
+		return nil
+	}
+	for _, p := range t.st.Parts {
+		if p.Call == call {
+			return p // call items are unique: map order does not matter
+		}
+	}
+	return nil
 }
 
 // startTurn starts the root session's turn unless one is open.

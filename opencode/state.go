@@ -17,6 +17,9 @@ type state struct {
 	Parents map[string]string `json:"parents,omitempty"`
 	// Links maps a child session to the tool_call item that spawned it.
 	Links map[string]string `json:"links,omitempty"`
+	// SubErrs holds, by tool_call item, the error of the sub-agent the
+	// call runs, for its tool_result's metadata.
+	SubErrs map[string]json.RawMessage `json:"sub_errs,omitempty"`
 	// Msgs and Parts are the messages and parts seen, by native id.
 	Msgs  map[string]*msgState  `json:"msgs,omitempty"`
 	Parts map[string]*partState `json:"parts,omitempty"`
@@ -63,6 +66,9 @@ func (s *state) init() {
 	}
 	if s.Links == nil {
 		s.Links = map[string]string{}
+	}
+	if s.SubErrs == nil {
+		s.SubErrs = map[string]json.RawMessage{}
 	}
 	if s.Msgs == nil {
 		s.Msgs = map[string]*msgState{}

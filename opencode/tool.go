@@ -128,6 +128,10 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 	if v := state.Get("attachments"); v.IsArray() && v.Raw != "[]" {
 		md.Raw("attachments", v.Raw)
 	}
+	if e, ok := t.st.SubErrs[p.Call]; ok {
+		md.RawBytes("sub_agent_error", e)
+		delete(t.st.SubErrs, p.Call)
+	}
 	content := []universal.Part{{
 		Type:     universal.PartToolResult,
 		CallID:   p.CallID,

@@ -12,6 +12,7 @@ import (
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/pi"
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // translate runs a whole input through a fresh translator.
@@ -645,5 +646,56 @@ func TestShapes(t *testing.T) {
 	}
 	if strings.Join(texts, "|") != "plain answer|" || strings.Join(calls, "|") != `read c1 {"path":"a"}` || strings.Join(results, "|") != "c1 file a" {
 		t.Errorf("texts %q, calls %q, results %q", texts, calls, results)
+	}
+}
+
+// TestSubAgentError: a failed run of the subagent extension's tool is not
+// an error of the session: no error event, and its tool result carries
+// sub_agent_error {message, code} next to the details (failed because the
+// tool reported isError); a successful run adds nothing.
+func TestSubAgentError(t *testing.T) {
+	stream := func(results string, isError bool) []byte {
+		e := "false"
+		if isError {
+			e = "true"
+		}
+		return []byte(strings.Join([]string{
+			`{"type":"agent_start"}`,
+			`{"type":"message_start","message":{"role":"assistant","content":[]}}`,
+			`{"type":"message_end","message":{"role":"assistant","content":[{"type":"toolCall","id":"call_1","name":"subagent","arguments":{"agent":"helper","task":"count"}}],"stopReason":"toolUse"}}`,
+			`{"type":"tool_execution_start","toolCallId":"call_1","toolName":"subagent","args":{}}`,
+			`{"type":"tool_execution_end","toolCallId":"call_1","toolName":"subagent","result":{"content":[{"type":"text","text":"done"}],"details":{"mode":"single","results":[` + results + `]}},"isError":` + e + `}`,
+			`{"type":"message_start","message":{"role":"assistant","content":[]}}`,
+			`{"type":"message_end","message":{"role":"assistant","content":[{"type":"text","text":"ok"}],"stopReason":"stop"}}`,
+			`{"type":"agent_end","messages":[]}`,
+		}, "\n") + "\n")
+	}
+	result := func(events []universal.Event) universal.Item {
+		t.Helper()
+		if errs := ofType(events, universal.TypeError); len(errs) != 0 {
+			t.Errorf("%d error events, want none", len(errs))
+		}
+		if end := events[len(events)-1].Data.(*universal.SessionEnded); end.Reason != universal.EndCompleted {
+			t.Errorf("session ended %s, want completed", end.Reason)
+		}
+		for _, it := range completed(events) {
+			if it.Kind == universal.KindToolResult {
+				return it
+			}
+		}
+		t.Fatal("no tool result")
+		return universal.Item{}
+	}
+	failed := result(translate(t, pi.FormatRPC, stream(`{"agent":"helper","exitCode":1,"stopReason":"error","errorMessage":"model overloaded","messages":[]},{"agent":"other","exitCode":0,"stopReason":"stop","messages":[]}`, true)))
+	md := gjson.GetBytes(failed.Content[0].Metadata, "sub_agent_error")
+	if md.Get("message").Str != "helper: model overloaded" || md.Get("code").Str != "error" {
+		t.Errorf("metadata %s, want sub_agent_error for helper only", failed.Content[0].Metadata)
+	}
+	if failed.Status != universal.StatusFailed || !gjson.GetBytes(failed.Content[0].Metadata, "details.results").IsArray() {
+		t.Errorf("result %s, metadata %s: want failed, details kept", failed.Status, failed.Content[0].Metadata)
+	}
+	ok := result(translate(t, pi.FormatRPC, stream(`{"agent":"helper","exitCode":0,"stopReason":"stop","messages":[]}`, false)))
+	if gjson.GetBytes(ok.Content[0].Metadata, "sub_agent_error").Exists() || ok.Status != universal.StatusCompleted {
+		t.Errorf("successful run: %s, metadata %s", ok.Status, ok.Content[0].Metadata)
 	}
 }

@@ -172,7 +172,11 @@
 //     wrote it (OpenAI-compatible providers put a field name there).
 //   - Sub-agents exist only as the subagent extension's tool: its result is
 //     the tool result; the child messages in details are kept in metadata,
-//     not replayed as items.
+//     not replayed as items. A failed sub-agent run (stop reason error or
+//     aborted, an errorMessage, a non-zero exit code) is not an error of
+//     the session (the sub-agent convention of package universal): no
+//     error event; the result's metadata gets sub_agent_error {message,
+//     code}, one "<agent>: <why>" line per failed run.
 //
 // # Example
 //

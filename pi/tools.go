@@ -116,6 +116,7 @@ func (t *Translator) toolEnd(dst []universal.Event, in *input) []universal.Event
 	output := t.copy(text)
 	md.Raw("details", result[1].Raw).Raw("structuredContent", result[2].Raw)
 	md.Raw("terminate", result[3].Raw).Raw("durationMs", top[2].Raw)
+	md.Raw("sub_agent_error", subAgentError(tl.Name, result[1]))
 	if images > 0 {
 		md.Int("images", int64(images))
 	}
@@ -166,6 +167,7 @@ func (t *Translator) toolResult(dst []universal.Event, in *input, msg gjson.Resu
 	output := t.copy(text)
 	var md jsonw.Object
 	md.Raw("details", f[3].Raw).Raw("durationMs", f[4].Raw).Raw("nestedCalls", f[5].Raw)
+	md.Raw("sub_agent_error", subAgentError(name, f[3]))
 	if images > 0 {
 		md.Int("images", int64(images))
 	}
@@ -174,6 +176,52 @@ func (t *Translator) toolResult(dst []universal.Event, in *input, msg gjson.Resu
 	dst = t.completeResult(dst, tl, nativeID, output, isError, md, in.raw)
 	// Model work done inside the tool (nested calls) is billed too.
 	return t.usage(dst, usage, in.raw)
+}
+
+// subagentTool is the name of the tool of Pi's subagent extension.
+const subagentTool = "subagent"
+
+// subAgentError returns the sub_agent_error metadata of a result of the
+// subagent extension's tool, whose details.results[] has one entry per
+// sub-agent run: its failed runs (stop reason error or aborted, an error
+// message, a non-zero exit code) as {message, code}, one "<agent>: <why>"
+// line each; "" when none failed or the tool is another. Pi reports a
+// sub-agent's failure only there, never as an error of the session (the
+// sub-agent convention of package universal).
+func subAgentError(tool string, details gjson.Result) string {
+	if tool != subagentTool {
+		return ""
+	}
+	var msgs []string
+	code := ""
+	details.Get("results").ForEach(func(_, r gjson.Result) bool {
+		f := fields(r, "agent", "stopReason", "errorMessage", "exitCode", "stderr")
+		stop, exit := f[1].Str, f[3]
+		failedExit := exit.Type == gjson.Number && exit.Int() != 0
+		if stop != "error" && stop != "aborted" && f[2].Str == "" && !failedExit {
+			return true
+		}
+		why := f[2].Str
+		switch {
+		case why != "":
+		case strings.TrimSpace(f[4].Str) != "":
+			why = strings.TrimSpace(f[4].Str)
+		case stop == "error" || stop == "aborted":
+			why = "stopped: " + stop
+		default:
+			why = "exit code " + exit.Raw
+		}
+		msgs = append(msgs, f[0].Str+": "+why)
+		if code == "" && (stop == "error" || stop == "aborted") {
+			code = stop
+		}
+		return true
+	})
+	if len(msgs) == 0 {
+		return ""
+	}
+	var o jsonw.Object
+	return string(o.String("message", strings.Join(msgs, "\n")).OptString("code", code).Bytes())
 }
 
 // render returns the text of tool result content: its text blocks joined

@@ -87,6 +87,19 @@
 // A prompt the host reported that the agent never echoed is a synthetic
 // user message (source daemon): a host skips those too.
 //
+// Sub-agent errors. An error without will_retry is terminal: a reducer
+// fails the session. A sub-agent's failure is not the session's, so it is
+// never an error event (a retried one, with will_retry, may be). It goes
+// to the tool call that spawned the sub-agent: while that call's
+// tool_result is not complete, the tool_result part gets metadata
+// "sub_agent_error": {"message", "code", "details"} (code and details when
+// the agent gives them, plus the sub-agent's id where it has one), and the
+// result fails only if the call itself failed; when the result is already
+// complete (a sub-agent that outlives its spawn call: a Codex thread, a
+// Claude Code background agent) or the call is unknown, a completed status
+// item labelled sub_agent_error (Codex: sub_agent_failed for a failed
+// turn), under the call, carries the same metadata.
+//
 // # Determinism
 //
 // Nothing here reads the wall clock or keeps global state. With the same
