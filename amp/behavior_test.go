@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -517,4 +518,27 @@ func TestSubAgentError(t *testing.T) {
 			t.Errorf("status items %+v, want one sub_agent_error under %s", status, call.ItemID)
 		}
 	})
+}
+
+// TestUserShellCommand: a manual_bash_invocation (a command the user ran
+// himself) is a tool_call item with role user and its tool_result, linked
+// by call id, with the exit code in metadata and failed when it is not 0.
+func TestUserShellCommand(t *testing.T) {
+	for _, exit := range []int{0, 1} {
+		doc := `{"v":220,"id":"T-9","messages":[{"role":"info","messageId":0,"content":[{"type":"manual_bash_invocation","args":{"cmd":"make"},"toolRun":{"status":"done","result":{"output":"out\n","exitCode":` + strconv.Itoa(exit) + `}}}]}]}`
+		items := golden.NewTranscript(run(t, amp.FormatThread, lines(doc), nil)).Items
+		if len(items) != 2 {
+			t.Fatalf("exit %d: %d items, want the call and its result", exit, len(items))
+		}
+		call, res := items[0], items[1]
+		cp, rp := call.Content[0], res.Content[0]
+		if call.Kind != universal.KindToolCall || call.Role != universal.RoleUser || cp.Name != "manual_bash_invocation" || cp.Arguments != `{"cmd":"make"}` {
+			t.Errorf("call %+v", call)
+		}
+		failed := exit != 0
+		if res.Role != universal.RoleTool || res.ParentID != call.ItemID || rp.CallID != cp.CallID || rp.Output != "out\n" ||
+			rp.IsError != failed || (res.Status == universal.StatusFailed) != failed || !strings.Contains(string(rp.Metadata), `"exit_code":`+strconv.Itoa(exit)) {
+			t.Errorf("exit %d: result %+v (metadata %s)", exit, res, rp.Metadata)
+		}
+	}
 }

@@ -104,11 +104,13 @@
 // itself: text notices and compaction summaries (summary.summary, a text
 // part with metadata {"summary": true}) become one system item (role
 // system); a shell command the user ran himself (manual_bash_invocation
-// {args, toolRun, hidden}) becomes a tool_call item with role user, tool
-// name "manual_bash_invocation", the args as arguments, metadata
+// {args, toolRun, hidden}) becomes, by the user-command convention of
+// package universal, a tool_call item with role user, tool name
+// "manual_bash_invocation", the args as arguments, metadata
 // {"hidden": true} when hidden, and as call_id the item's own id (the
 // command has none), followed by its result (toolRun, read like a tool
-// run below) under it. Neither starts a turn.
+// run below: exit_code in metadata, failed when it is not 0 or the run was
+// cancelled) under it. Neither starts a turn.
 //
 // User images are image parts (internal/anthropic); a thread's camelCase
 // source.mediaType gives the mime type.

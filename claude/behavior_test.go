@@ -671,3 +671,36 @@ func TestSubAgentError(t *testing.T) {
 		}
 	})
 }
+
+// TestUserShellCommand: a shell command the user ran (! in Claude Code: a
+// <bash-input> entry, then its <bash-stdout>/<bash-stderr> entry) is a
+// tool_call item with role user and its tool_result, linked by call id; it
+// is not a prompt and starts no turn.
+func TestUserShellCommand(t *testing.T) {
+	line := func(s string) string {
+		return strings.Replace(s, `{`, `{"sessionId":"s1","version":"2.1.330",`, 1)
+	}
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		line(`{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}`),
+		line(`{"type":"assistant","uuid":"u2","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Hello."}]}}`),
+		line(`{"type":"user","uuid":"u3","message":{"role":"user","content":"<bash-input>git status</bash-input>"}}`),
+		line(`{"type":"user","uuid":"u4","message":{"role":"user","content":"<bash-stdout>On branch main</bash-stdout><bash-stderr>warning: x</bash-stderr>"}}`))
+	if n := len(ofType(evs, universal.TypeTurnStarted)); n != 1 {
+		t.Errorf("%d turns, want 1: the command is not a prompt", n)
+	}
+	if users := completed(evs, universal.KindMessage, universal.RoleUser); len(users) != 1 {
+		t.Errorf("%d user messages, want 1 (the prompt)", len(users))
+	}
+	calls := completed(evs, universal.KindToolCall, universal.RoleUser)
+	results := completed(evs, universal.KindToolResult, universal.RoleTool)
+	if len(calls) != 1 || len(results) != 1 {
+		t.Fatalf("%d user tool calls, %d results, want 1 each", len(calls), len(results))
+	}
+	c, r := calls[0].Content[0], results[0].Content[0]
+	if c.Name != "bash-input" || c.Arguments != `{"command":"git status"}` || c.CallID != "u3" {
+		t.Errorf("call %+v", c)
+	}
+	if r.CallID != c.CallID || results[0].ParentID != calls[0].ItemID || r.Output != "On branch main\nwarning: x" || r.IsError || results[0].Status != universal.StatusCompleted {
+		t.Errorf("result %+v (item %+v)", r, results[0])
+	}
+}

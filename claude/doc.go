@@ -40,7 +40,15 @@
 //	                       echoes), a sub-agent's prompt (under its Agent call),
 //	                       or a system item (isMeta, isSynthetic,
 //	                       isCompactSummary, <task-notification>, local command
-//	                       output); "[Request interrupted by user…" → status item
+//	                       output); "[Request interrupted by user…" → status item;
+//	                       <bash-input> and its <bash-stdout>/<bash-stderr> (a
+//	                       shell command the user ran with !) → a tool_call item
+//	                       with role user (name bash-input, arguments
+//	                       {"command"}) and its tool_result (stdout, then stderr;
+//	                       Claude Code records no exit code), the user-command
+//	                       convention of package universal; neither is a prompt.
+//	                       Slash commands (<command-name>, local_command) are
+//	                       not shell commands and stay as they are
 //	result                 turn.ended, error (when it failed), usage.updated
 //	system/api_retry       error with will_retry
 //	system/task_*          a status item under the Agent call (task_started →

@@ -40,8 +40,17 @@ type state struct {
 	Turn *turn `json:"turn,omitempty"`
 	// Last is the outcome of the last result (or transcript error).
 	Last outcome `json:"last"`
+	// Shell is the shell command the user ran whose output has not come
+	// yet.
+	Shell *shell `json:"shell,omitempty"`
 	// Seen are the uuids of the transcript entries translated so far.
 	Seen map[string]bool `json:"seen,omitempty"`
+}
+
+// shell is the tool_call item of a shell command the user ran.
+type shell struct {
+	Item   string `json:"item"`
+	CallID string `json:"call_id"`
 }
 
 // prompt is a user prompt the host sent.

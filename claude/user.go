@@ -91,6 +91,10 @@ func (t *Translator) userContent(dst events, r gjson.Result, scope string, parts
 			ItemID: t.w.NewItemID(), NativeItemID: uuid, ParentID: t.scopeParent(scope), Kind: universal.KindStatus,
 			Content: []universal.Part{{Type: universal.PartStatus, Label: "interrupted", Detail: text}},
 		}, universal.SourceAgent, t.raw)
+	case strings.HasPrefix(text, shellInputTag):
+		return t.shellInput(dst, scope, uuid, text)
+	case strings.HasPrefix(text, shellOutputTag) && t.s.Shell != nil:
+		return t.shellOutput(dst, scope, uuid, text)
 	case systemMade(r, text):
 		if !t.transcript {
 			// In a transcript a notice between turns stays outside them.
@@ -124,6 +128,68 @@ func (t *Translator) userContent(dst events, r gjson.Result, scope string, parts
 		universal.MarkEcho(parts)
 	}
 	return t.userMessage(dst, uuid, "", parts, universal.SourceAgent, t.raw)
+}
+
+// The tags of a shell command the user ran himself (! in Claude Code):
+// a user entry <bash-input>cmd</bash-input>, then one with
+// <bash-stdout>…</bash-stdout><bash-stderr>…</bash-stderr>.
+const (
+	shellInputTag  = "<bash-input>"
+	shellOutputTag = "<bash-stdout>"
+	// shellTool names the command's tool call: the name of its record.
+	shellTool = "bash-input"
+)
+
+// shellInput translates the command of a shell command the user ran, by
+// the user-command convention of package universal: a tool_call item
+// (role user, name bash-input, arguments {"command"}, call_id the entry's
+// uuid, else the item's id) whose result the next <bash-stdout> entry
+// gives. It is not a prompt: it starts no turn.
+func (t *Translator) shellInput(dst events, scope, uuid, text string) events {
+	if !t.transcript {
+		dst = t.ensureTurn(dst, scope)
+	}
+	id := t.w.NewItemID()
+	callID := first(uuid, id)
+	t.s.Shell = &shell{Item: id, CallID: callID}
+	var args jsonw.Object
+	args.String("command", tagText(text, "bash-input"))
+	return t.w.Complete(dst, universal.Item{
+		ItemID: id, NativeItemID: uuid, ParentID: t.scopeParent(scope), Kind: universal.KindToolCall, Role: universal.RoleUser,
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: shellTool, Arguments: string(args.Bytes()), CallID: callID}},
+	}, universal.SourceAgent, t.raw)
+}
+
+// shellOutput translates the output of the last shell command the user
+// ran into its tool_result item: stdout, then stderr. Claude Code records
+// no exit code, so the result never fails.
+func (t *Translator) shellOutput(dst events, scope, uuid, text string) events {
+	sh := t.s.Shell
+	t.s.Shell = nil
+	if !t.transcript {
+		dst = t.ensureTurn(dst, scope)
+	}
+	out, stderr := tagText(text, "bash-stdout"), tagText(text, "bash-stderr")
+	if stderr != "" {
+		if out != "" && !strings.HasSuffix(out, "\n") {
+			out += "\n"
+		}
+		out += stderr
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), NativeItemID: uuid, ParentID: sh.Item, Kind: universal.KindToolResult, Role: universal.RoleTool,
+		Content: []universal.Part{{Type: universal.PartToolResult, CallID: sh.CallID, Output: t.w.Copy(out)}},
+	}, universal.SourceAgent, t.raw)
+}
+
+// tagText returns the text between <tag> and </tag> in s, "" if absent.
+func tagText(s, tag string) string {
+	_, rest, ok := strings.Cut(s, "<"+tag+">")
+	if !ok {
+		return ""
+	}
+	in, _, _ := strings.Cut(rest, "</"+tag+">")
+	return in
 }
 
 // systemMade reports user lines the CLI wrote itself: hidden context

@@ -433,3 +433,44 @@ func TestSubAgentError(t *testing.T) {
 		t.Errorf("status labels %v", labels)
 	}
 }
+
+// TestUserShellCommand: a command the user ran himself (commandExecution
+// with source userShell; core events user_shell) is a tool_call item with
+// role user and its tool_result (exit code in metadata, failed when not
+// 0); the agent's commands keep role assistant.
+func TestUserShellCommand(t *testing.T) {
+	cmd := func(ev, id, source, status, exit string) string {
+		return `{"method":"item/` + ev + `","params":{"threadId":"th1","turnId":"tu1","item":{"type":"commandExecution","id":"` + id + `","command":"git status","cwd":"/w","source":"` + source + `","status":"` + status + `","aggregatedOutput":"fatal: not a git repository","exitCode":` + exit + `,"commandActions":[]}}}`
+	}
+	evs := run(t, codex.FormatAppServer, nil, []string{thStarted, turnStarted,
+		cmd("started", "c1", "userShell", "inProgress", "null"), cmd("completed", "c1", "userShell", "failed", "128"),
+		cmd("started", "c2", "agent", "inProgress", "null"), cmd("completed", "c2", "agent", "completed", "0"),
+		turnDone})
+	roles := map[string]universal.Role{}
+	for _, e := range ofType(evs, universal.TypeItemCompleted) {
+		it := e.Data.(*universal.ItemSnapshot).Item
+		switch it.Kind {
+		case universal.KindToolCall:
+			roles[it.NativeItemID] = it.Role
+		case universal.KindToolResult:
+			p := it.Content[0]
+			if p.CallID == "c1" && (it.Status != universal.StatusFailed || !p.IsError || !strings.Contains(string(p.Metadata), `"exit_code":128`)) {
+				t.Errorf("user command result %+v, want failed with exit_code 128", it)
+			}
+		}
+	}
+	if roles["c1"] != universal.RoleUser || roles["c2"] != universal.RoleAssistant {
+		t.Errorf("call roles %v, want c1 user, c2 assistant", roles)
+	}
+	legacy := run(t, codex.FormatExec, nil, []string{
+		`{"id":"0","msg":{"type":"session_configured","session_id":"th1","model":"m"}}`,
+		`{"id":"1","msg":{"type":"task_started"}}`,
+		`{"id":"1","msg":{"type":"exec_command_begin","call_id":"k1","command":["ls"],"cwd":"/w","source":"user_shell"}}`,
+		`{"id":"1","msg":{"type":"exec_command_end","call_id":"k1","aggregated_output":"a\n","exit_code":0,"source":"user_shell"}}`,
+		`{"id":"1","msg":{"type":"task_complete"}}`})
+	for _, e := range ofType(legacy, universal.TypeItemCompleted) {
+		if it := e.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindToolCall && it.Role != universal.RoleUser {
+			t.Errorf("legacy user_shell call has role %s", it.Role)
+		}
+	}
+}

@@ -210,6 +210,9 @@ type toolSpec struct {
 	meta   []byte
 	extra  []part // file_ref parts of a patch
 	parent string // overrides the thread's parent
+	// user: a command the user ran himself (source userShell): the call
+	// item has role user.
+	user bool
 	// keep says the spec comes from the result side (an *_end event): a
 	// call already started keeps what it started with.
 	keep bool
@@ -232,14 +235,24 @@ func (t *Translator) callItem(n *nitem, s *toolSpec) universal.Item {
 	content := make([]part, 0, 1+len(s.extra))
 	content = append(content, part{Type: universal.PartToolCall, Name: s.name, Arguments: s.args, CallID: s.callID, Metadata: s.meta})
 	content = append(content, s.extra...)
+	role := universal.RoleAssistant
+	if s.user {
+		role = universal.RoleUser
+	}
 	return universal.Item{
 		ItemID:       n.ID,
 		NativeItemID: s.native,
 		ParentID:     parent,
 		Kind:         universal.KindToolCall,
-		Role:         universal.RoleAssistant,
+		Role:         role,
 		Content:      content,
 	}
+}
+
+// userShell reports whether a command's source says the user ran it
+// (v2 "userShell", core events "user_shell").
+func userShell(source gjson.Result) bool {
+	return source.Str == "userShell" || source.Str == "user_shell"
 }
 
 // toolCall starts the call item of a native tool, or with final set

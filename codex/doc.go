@@ -112,7 +112,10 @@
 //     source, process_id, command_actions), result output = the aggregated
 //     output, metadata exit_code, duration_ms and status when not
 //     completed; is_error for a non-zero exit code, failed or declined
-//     (declined and failed results have status failed).
+//     (declined and failed results have status failed). A command the user
+//     ran himself (source userShell, or user_shell in core events) has a
+//     call item with role user (the user-command convention of package
+//     universal).
 //     item/commandExecution/outputDelta streams into the result; it is
 //     partial (only output after the command's first yield), so the
 //     completed aggregatedOutput replaces it (marked rewritten when it is

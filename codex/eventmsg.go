@@ -335,7 +335,8 @@ func (t *Translator) execCommandSpec(m gjson.Result, thread string) toolSpec {
 			meta.Raw(f[1], v.Raw)
 		}
 	}
-	s := toolSpec{native: t.w.Copy(id), thread: thread, callID: t.w.Copy(id), name: "command_execution", args: t.str(args.Bytes())}
+	s := toolSpec{native: t.w.Copy(id), thread: thread, callID: t.w.Copy(id), name: "command_execution", args: t.str(args.Bytes()),
+		user: userShell(m.Get("source"))}
 	if meta.Len() > 0 {
 		s.meta = meta.Bytes()
 	}

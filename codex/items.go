@@ -300,7 +300,7 @@ func (t *Translator) commandItem(dst []event, c *ctx, key, native, thread string
 		}
 	}
 	spec := toolSpec{native: native, thread: thread, callID: native, name: "command_execution",
-		args: t.str(args.Bytes())}
+		args: t.str(args.Bytes()), user: userShell(it.Get("source"))}
 	if meta.Len() > 0 {
 		spec.meta = meta.Bytes()
 	}

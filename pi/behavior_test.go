@@ -699,3 +699,35 @@ func TestSubAgentError(t *testing.T) {
 		t.Errorf("successful run: %s, metadata %s", ok.Status, ok.Content[0].Metadata)
 	}
 }
+
+// TestUserShellCommand: a bashExecution (a command the user ran with !) is
+// a tool_call item with role user and its tool_result, linked by call id;
+// the result fails when the exit code is not 0 or the command was
+// cancelled.
+func TestUserShellCommand(t *testing.T) {
+	cases := []struct {
+		fields string
+		failed bool
+		meta   string
+	}{
+		{`"exitCode":0,"cancelled":false`, false, `{"exit_code":0,"cancelled":false}`},
+		{`"exitCode":2,"cancelled":false`, true, `{"exit_code":2,"cancelled":false}`},
+		{`"cancelled":true`, true, `{"cancelled":true}`},
+	}
+	for _, c := range cases {
+		line := `{"type":"message_end","message":{"role":"bashExecution","command":"make test","output":"out\n",` + c.fields + `,"timestamp":4}}`
+		items := completed(translate(t, pi.FormatRPC, []byte(line+"\n")))
+		if len(items) != 2 {
+			t.Fatalf("%s: %d items, want the call and its result", c.fields, len(items))
+		}
+		call, res := items[0], items[1]
+		cp, rp := call.Content[0], res.Content[0]
+		if call.Kind != universal.KindToolCall || call.Role != universal.RoleUser || cp.Name != "bashExecution" || cp.Arguments != `{"command":"make test"}` || cp.CallID != call.ItemID {
+			t.Errorf("%s: call %+v", c.fields, call)
+		}
+		if res.Kind != universal.KindToolResult || res.Role != universal.RoleTool || res.ParentID != call.ItemID || rp.CallID != cp.CallID ||
+			rp.Output != "out\n" || rp.IsError != c.failed || (res.Status == universal.StatusFailed) != c.failed || string(rp.Metadata) != c.meta {
+			t.Errorf("%s: result %+v (metadata %s)", c.fields, res, rp.Metadata)
+		}
+	}
+}

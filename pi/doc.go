@@ -98,7 +98,12 @@
 //     {sections, toolsAdded, toolsRemoved}; custom (hookMessage in v2)
 //     messages and custom_message entries → system items with their text;
 //     branchSummary/compactionSummary messages → system items; bashExecution
-//     → a status item (role user) with the command and its output.
+//     (a command the user ran with !) → by the user-command convention of
+//     package universal, a tool_call item (role user, name bashExecution,
+//     arguments {"command"}, call_id its own item id) and its tool_result
+//     (the output; exit_code, cancelled, truncated, fullOutputPath,
+//     excludeFromContext in metadata; failed when the exit code is not 0 or
+//     it was cancelled).
 //   - Compaction: compaction_start starts a system item, compaction_end
 //     completes it with the summary (failed if aborted or in error); the
 //     summarisation's usage is a usage.updated. Session-file compaction and

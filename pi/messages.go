@@ -377,18 +377,45 @@ func withMetadata(p universal.Part, md []byte) universal.Part {
 }
 
 // bash translates a bashExecution message: a shell command the user ran
-// (!cmd, or the rpc bash command), whose output went into the context.
+// (!cmd, or the rpc bash command), whose output went into the context. By
+// the user-command convention of package universal it is a tool_call item
+// (role user, name bashExecution, arguments {"command"}, call_id its own
+// item id: Pi gives the command none) and its tool_result (output, exit
+// code and Pi's flags in metadata; failed when the exit code is not 0 or
+// the command was cancelled).
 func (t *Translator) bash(dst []universal.Event, msg gjson.Result, nativeID string, raw []byte) []universal.Event {
+	f := fields(msg, "command", "output", "exitCode", "cancelled", "truncated", "fullOutputPath", "excludeFromContext")
+	var args jsonw.Object
+	args.String("command", f[0].Str)
+	call := t.w.NewItemID()
+	native := t.copy(nativeID)
+	dst = t.w.Complete(dst, universal.Item{
+		ItemID: call, NativeItemID: native, Kind: universal.KindToolCall, Role: universal.RoleUser,
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: bashExecution, Arguments: string(args.Bytes()), CallID: call}},
+	}, agent, raw)
 	var md jsonw.Object
-	for _, k := range [...]string{"exitCode", "cancelled", "truncated", "fullOutputPath", "excludeFromContext"} {
-		md.Raw(k, msg.Get(k).Raw)
+	failed := f[3].Bool()
+	if f[2].Type == gjson.Number {
+		md.Int("exit_code", f[2].Int())
+		failed = failed || f[2].Int() != 0
 	}
-	st := universal.Part{Type: universal.PartStatus, Label: "bash", Detail: t.copy(msg.Get("command").Str)}
-	if md.Len() > 0 {
-		st.Metadata = md.Bytes()
+	for i, k := range [...]string{"cancelled", "truncated", "fullOutputPath", "excludeFromContext"} {
+		md.Raw(k, f[3+i].Raw)
 	}
-	return t.newItem(dst, universal.KindStatus, universal.RoleUser, nativeID, []universal.Part{st, universal.Text(t.copy(msg.Get("output").Str))}, raw)
+	status := universal.StatusCompleted
+	if failed {
+		status = universal.StatusFailed
+	}
+	p := withMetadata(universal.Part{Type: universal.PartToolResult, CallID: call, Output: t.copy(f[1].Str), IsError: failed}, md.Bytes())
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), NativeItemID: native, ParentID: call, Kind: universal.KindToolResult, Role: universal.RoleTool,
+		Content: []universal.Part{p}, Status: status,
+	}, agent, raw)
 }
+
+// bashExecution is the tool name of a command the user ran: the name of
+// Pi's record of it.
+const bashExecution = "bashExecution"
 
 // usage emits the usage of one model call. Pi's input, cacheRead and
 // cacheWrite are disjoint; universal input_tokens counts all three.

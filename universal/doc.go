@@ -100,6 +100,17 @@
 // item labelled sub_agent_error (Codex: sub_agent_failed for a failed
 // turn), under the call, carries the same metadata.
 //
+// User-run shell commands. A command the user ran himself (Pi's !cmd,
+// Amp's manual bash invocation, Claude Code's ! shell mode, a Codex
+// command whose source is the user's shell) is a tool_call item with role
+// user (the native tool name, or the name of the native record; arguments
+// the JSON text of an object holding the command) and a tool_result item
+// (role tool, parent the call item, the same call_id; the agent's own id,
+// else the call item's id), whose output is the command's output, with
+// "exit_code" in the part's metadata when the agent records one; it fails
+// (status failed, is_error) when the exit code is not 0 or the command was
+// cancelled. It is not a prompt and starts no turn.
+//
 // # Determinism
 //
 // Nothing here reads the wall clock or keeps global state. With the same
