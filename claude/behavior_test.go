@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -702,5 +703,49 @@ func TestUserShellCommand(t *testing.T) {
 	}
 	if r.CallID != c.CallID || results[0].ParentID != calls[0].ItemID || r.Output != "On branch main\nwarning: x" || r.IsError || results[0].Status != universal.StatusCompleted {
 		t.Errorf("result %+v (item %+v)", r, results[0])
+	}
+}
+
+// TestStreamedBlockOrder: a streamed block that streams nothing (a JSON
+// block, redacted thinking) between streamed text blocks keeps its place
+// in block order, and the text deltas address the parts where they stand.
+func TestStreamedBlockOrder(t *testing.T) {
+	se := func(ev string) string {
+		return `{"type":"stream_event","event":` + ev + `,"parent_tool_use_id":null,"api_message_id":"m1"}`
+	}
+	text := func(i int, s string) []string {
+		n := strconv.Itoa(i)
+		return []string{
+			se(`{"type":"content_block_start","index":` + n + `,"content_block":{"type":"text","text":""}}`),
+			se(`{"type":"content_block_delta","index":` + n + `,"delta":{"type":"text_delta","text":"` + s + `"}}`),
+			se(`{"type":"content_block_stop","index":` + n + `}`),
+		}
+	}
+	lines := []string{initLine, se(`{"type":"message_start","message":{"id":"m1"}}`)}
+	lines = append(lines, text(0, "one")...)
+	lines = append(lines,
+		se(`{"type":"content_block_start","index":1,"content_block":{"type":"container_upload","file_id":"f1"}}`),
+		se(`{"type":"content_block_stop","index":1}`),
+		se(`{"type":"content_block_start","index":2,"content_block":{"type":"redacted_thinking","data":"xx"}}`),
+		se(`{"type":"content_block_stop","index":2}`))
+	lines = append(lines, text(3, "two")...)
+	lines = append(lines, se(`{"type":"message_stop"}`), resultLine)
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, lines...)
+	msgs := completed(evs, universal.KindMessage, universal.RoleAssistant)
+	if len(msgs) != 1 {
+		t.Fatalf("%d assistant messages", len(msgs))
+	}
+	var got []string
+	for _, p := range msgs[0].Content {
+		got = append(got, string(p.Type)+":"+p.Text)
+	}
+	if want := "text:one json: reasoning: text:two"; strings.Join(got, " ") != want {
+		t.Errorf("content %q, want %q", strings.Join(got, " "), want)
+	}
+	for _, e := range ofType(evs, universal.TypeItemDelta) {
+		d := e.Data.(*universal.ItemDelta)
+		if p := msgs[0].Content[d.PartIndex]; p.Type != universal.PartText || p.Text != d.Delta {
+			t.Errorf("delta %q addresses part %d (%s %q)", d.Delta, d.PartIndex, p.Type, p.Text)
+		}
 	}
 }

@@ -75,8 +75,9 @@
 // completes when another message of the same scope begins, when its
 // sub-agent hands back, or at the result; its text then comes as one
 // synthetic delta per part just before item.completed. Part order follows
-// block order, except that a block that streams nothing but comes between
-// streamed blocks is placed after them. A stream broken off
+// block order: a streamed block that streams nothing (a JSON block,
+// redacted thinking) takes its place when it starts
+// (universal.Stream.AddPart). A stream broken off
 // (message_stop with abandoned_blocks) completes the item as failed and
 // emits an error with will_retry (Claude Code retries). The CLI's synthetic
 // error message (model "<synthetic>") becomes a failed assistant message

@@ -152,6 +152,15 @@ func (t *Translator) blockStart(dst events, ev gjson.Result, c sc) events {
 		m.Slots[si].Final, m.Slots[si].HasFinal = t.w.Copy(cb.Raw), true
 	}
 	m.Blocks = append(m.Blocks, block{Index: i, Slot: si})
+	if m.Started {
+		// The block takes its place now, so that one that streams nothing
+		// (JSON, redacted thinking, an empty text) stays in block order
+		// among those that do.
+		var pi int
+		if dst, pi = t.w.AddPart(dst, m.ItemID, m.Slots[si].part("", true)); pi >= 0 {
+			m.Slots[si].Part, m.Parts = pi, pi+1
+		}
+	}
 	if typ != universal.PartJSON {
 		dst = t.slotDelta(dst, m, si, text)
 	}

@@ -792,3 +792,44 @@ func TestSubAgentError(t *testing.T) {
 		}
 	})
 }
+
+// TestNativePartOrder: a message's parts keep their native order, the
+// non-streaming ones too (a file before the text, an agent mention
+// between two texts); deltas address the text parts where they stand; a
+// non-streaming part removed while the message is open leaves a "removed"
+// status part in its place.
+func TestNativePartOrder(t *testing.T) {
+	file := func(id string) string {
+		return fmt.Sprintf(`{"type":"message.part.updated","properties":{"part":{"id":%q,"messageID":"msg_a","sessionID":%q,"type":"file","mime":"text/plain","filename":"a.go","url":"file:///w/a.go"}}}`, id, ses)
+	}
+	agentPart := fmt.Sprintf(`{"type":"message.part.updated","properties":{"part":{"id":"prt_g","messageID":"msg_a","sessionID":%q,"type":"agent","name":"explore"}}}`, ses)
+	events := run(t, opencode.FormatSSE, sse(
+		msgUpdated("msg_a", "assistant", false),
+		file("prt_f"),
+		textPart("msg_a", "prt_1", "text", "one", "", true),
+		agentPart,
+		file("prt_x"),
+		textPart("msg_a", "prt_2", "text", "two", "", true),
+		`{"type":"message.part.removed","properties":{"sessionID":"ses_a","messageID":"msg_a","partID":"prt_x"}}`,
+		msgUpdated("msg_a", "assistant", true),
+	))
+	noUnparsed(t, events)
+	items := completed(events)
+	if len(items) != 1 {
+		t.Fatalf("%d items, want 1", len(items))
+	}
+	var got []string
+	for _, p := range items[0].Content {
+		got = append(got, string(p.Type)+":"+p.Text+p.Path+p.Label)
+	}
+	want := "file_ref:/w/a.go text:one status:agent status:removed text:two"
+	if strings.Join(got, " ") != want {
+		t.Errorf("content %q, want %q", strings.Join(got, " "), want)
+	}
+	for _, e := range ofType(events, universal.TypeItemDelta) {
+		d := e.Data.(*universal.ItemDelta)
+		if p := items[0].Content[d.PartIndex]; p.Type != universal.PartText || !strings.HasPrefix(p.Text, d.Delta) {
+			t.Errorf("delta %q addresses part %d (%s %q)", d.Delta, d.PartIndex, p.Type, p.Text)
+		}
+	}
+}

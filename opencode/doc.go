@@ -43,9 +43,12 @@
 // # Messages and parts
 //
 // One message item per native message (native_item_id = msg_…), kind
-// message, role from info.role. Text and reasoning parts are parts of the
-// message item, indexed in the order their first text was emitted
-// (non-streaming parts follow them at completion). A part snapshot
+// message, role from info.role. The message's parts keep their native
+// order: a text or reasoning part takes its place (content index) when its
+// first text is emitted, a non-streaming part (file, patch, agent,
+// subtask, compaction, below) when it arrives (universal.Stream.AddPart),
+// and one removed while the message is open leaves a status part
+// "removed" in its place. A part snapshot
 // (message.part.updated, always the part's full state) is diffed against
 // what was emitted for that part: only the new suffix becomes an item.delta,
 // so a snapshot never emits text twice. In ≤ 1.1 the snapshot also carries a

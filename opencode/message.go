@@ -126,8 +126,10 @@ func (t *Translator) completeUsers(dst []universal.Event, sid string) []universa
 	return dst
 }
 
-// completeMessage completes a message item with the final text of its
-// parts and its non-streaming parts.
+// completeMessage completes a message item with its parts in their native
+// order: the final text of its text and reasoning parts, and its
+// non-streaming parts (a non-streaming part removed while the message was
+// open leaves a status part "removed" in its place).
 func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgState, status universal.ItemStatus, src universal.Source, raw []byte) []universal.Event {
 	if i := slices.Index(t.st.OpenMsgs, id); i >= 0 {
 		t.st.OpenMsgs = slices.Delete(t.st.OpenMsgs, i, i+1)
@@ -136,13 +138,23 @@ func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgSta
 		return dst
 	}
 	dst = t.flushPending(dst, id)
-	n := len(m.Parts)
-	for _, x := range m.Extra {
-		n += len(x.Content)
-	}
-	content := make([]universal.Part, 0, n)
+	content := make([]universal.Part, 0, len(m.Parts))
+	var nth map[string]int // the slots of each non-streaming part so far
 	for i, pid := range m.Parts {
 		p := t.st.Parts[pid]
+		if p.Type != "text" && p.Type != "reasoning" {
+			if nth == nil {
+				nth = map[string]int{}
+			}
+			k := nth[pid]
+			nth[pid]++
+			if x := m.extra(pid); x != nil && k < len(x.Content) {
+				content = append(content, x.Content[k])
+			} else {
+				content = append(content, universal.Part{Type: universal.PartStatus, Label: "removed", Detail: "part " + pid})
+			}
+			continue
+		}
 		text := t.w.StreamedText(m.Item, i)
 		if p.HasFinal {
 			text = p.Final
@@ -151,9 +163,6 @@ func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgSta
 			text = ""
 		}
 		content = append(content, textPart(p.Type, text, p.Meta))
-	}
-	for _, x := range m.Extra {
-		content = append(content, x.Content...)
 	}
 	if t.echoes(m) {
 		universal.MarkEcho(content)
@@ -526,8 +535,10 @@ func metaOrNil(o *jsonw.Object) []byte {
 	return o.Bytes()
 }
 
-// onExtra records (or replaces) a non-streaming part of a message. After
-// the message completed, the part becomes an item of its own.
+// onExtra records (or replaces) a non-streaming part of a message. Its
+// content parts take their place among the message's parts at once
+// (Stream.AddPart), so the completed item keeps the native part order.
+// After the message completed, the part becomes an item of its own.
 func (t *Translator) onExtra(dst []universal.Event, mid string, m *msgState, pid string, p *partState, content []universal.Part, e *event) []universal.Event {
 	if !t.w.IsOpen(m.Item) {
 		if p.Late || len(content) == 0 {
@@ -535,14 +546,38 @@ func (t *Translator) onExtra(dst []universal.Event, mid string, m *msgState, pid
 		}
 		return t.lateItem(dst, m, p, content, e.raw)
 	}
-	for i := range m.Extra {
-		if m.Extra[i].Part == pid {
-			m.Extra[i].Content = content
-			return dst
+	x := m.extra(pid)
+	if x == nil {
+		m.Extra = append(m.Extra, extraPart{Part: p.ID})
+		x = &m.Extra[len(m.Extra)-1]
+	}
+	// Slots: one per content part; a part re-sent with more content parts
+	// gets more (after the others).
+	slots := 0
+	for _, o := range m.Parts {
+		if o == pid {
+			slots++
 		}
 	}
-	m.Extra = append(m.Extra, extraPart{Part: p.ID, Content: content})
+	for ; slots < len(content); slots++ {
+		var i int
+		if dst, i = t.w.AddPart(dst, m.Item, content[slots]); i < 0 {
+			return dst
+		}
+		m.Parts = append(m.Parts, p.ID)
+	}
+	x.Content = content
 	return dst
+}
+
+// extra returns the non-streaming part pid of the message, nil if none.
+func (m *msgState) extra(pid string) *extraPart {
+	for i := range m.Extra {
+		if m.Extra[i].Part == pid {
+			return &m.Extra[i]
+		}
+	}
+	return nil
 }
 
 // onMessageRemoved handles message.removed (a revert): an open item is

@@ -171,10 +171,12 @@ type msgState struct {
 	Session string `json:"session"`
 	Role    string `json:"role,omitempty"`
 	Parent  string `json:"parent,omitempty"`
-	// Parts are the text and reasoning parts, by content index.
+	// Parts are the native part ids by content index, in native order: a
+	// text or reasoning part once, a part that does not stream once per
+	// content part it gives.
 	Parts []string `json:"parts,omitempty"`
 	// Extra are the parts that do not stream (files, patches, agent and
-	// subtask mentions), added after the streamed ones at completion.
+	// subtask mentions) with their current content.
 	Extra []extraPart `json:"extra,omitempty"`
 	// ErrSeen: the message's info.error was handled.
 	ErrSeen bool `json:"err_seen,omitempty"`
