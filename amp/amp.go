@@ -162,13 +162,7 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		return t.w.End(dst, universal.SessionEnded{Reason: universal.EndTerminated, TerminatedBy: universal.ByDaemon, Message: r.Message}, universal.SourceDaemon, nil)
 	case universal.Exit:
 		dst = t.finish(dst)
-		d := t.endReason()
-		code := r.Code
-		d.ExitCode, d.Stderr = &code, r.Stderr
-		if code != 0 && d.Reason == universal.EndCompleted {
-			d.Reason, d.Message = universal.EndError, "exit code "+strconv.Itoa(code)
-		}
-		return t.w.End(dst, d, universal.SourceDaemon, nil)
+		return t.w.End(dst, universal.ExitEnded(t.endReason(), r), universal.SourceDaemon, nil)
 	case universal.EndOfInput:
 		dst = t.finish(dst)
 		return t.w.End(dst, t.endReason(), universal.SourceDaemon, nil)

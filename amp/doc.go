@@ -47,7 +47,8 @@
 // one; terminated (by the agent) after a cancellation ("User cancelled
 // (SIGINT/SIGTERM)"); error "the input ended without Amp's result line"
 // when stream-json ends without a result. universal.Exit adds the exit code
-// and stderr (a non-zero code turns a completed session into an error);
+// and stderr by the exit rule of package universal (a non-zero code turns
+// a completed session into an error "exit code N");
 // universal.Terminate ends it terminated by the daemon.
 //
 // # Turns and prompts

@@ -157,8 +157,9 @@
 // Sessions. The native session id follows the latest system/init (a
 // --resume keeps it in current versions; older ones minted a new one), or
 // conversation_reset. The session ends on universal.EndOfInput or
-// universal.Exit: with an error when the last result failed, when the last
-// turn never got its result, or when the exit code is not 0.
+// universal.Exit: with an error when the last result failed or when the
+// last turn never got its result; universal.Exit adds the exit code by the
+// exit rule of package universal (a non-zero code: error "exit code N").
 //
 // # Ignored on purpose
 //

@@ -169,7 +169,7 @@ func TestEndReports(t *testing.T) {
 	evs = run(t, codex.FormatExec, nil, []string{"Reading prompt from stdin...", `{"type":"thread.started","thread_id":"t"}`},
 		universal.Exit{Code: 2, Stderr: "boom"})
 	end = evs[len(evs)-1].Data.(*universal.SessionEnded)
-	if end.Reason != universal.EndError || *end.ExitCode != 2 || end.Stderr != "Reading prompt from stdin...\nboom" {
+	if end.Reason != universal.EndError || end.Message != "exit code 2" || *end.ExitCode != 2 || end.Stderr != "Reading prompt from stdin...\nboom" {
 		t.Errorf("Exit: %+v", end)
 	}
 }

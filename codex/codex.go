@@ -155,12 +155,8 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		return w.End(dst, universal.SessionEnded{Reason: universal.EndTerminated, TerminatedBy: universal.ByDaemon, Message: r.Message, Stderr: t.st.Stderr}, universal.SourceDaemon, nil)
 	case universal.Exit:
 		dst = t.finish(dst)
-		code := r.Code
-		d := universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent, ExitCode: &code, Stderr: joinStderr(t.st.Stderr, r.Stderr)}
-		if code != 0 {
-			d.Reason = universal.EndError
-		}
-		return w.End(dst, d, universal.SourceDaemon, nil)
+		d := universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent, Stderr: t.st.Stderr}
+		return w.End(dst, universal.ExitEnded(d, r), universal.SourceDaemon, nil)
 	case universal.EndOfInput:
 		dst = t.finish(dst)
 		return w.End(dst, universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent, Stderr: t.st.Stderr}, universal.SourceDaemon, nil)
@@ -195,16 +191,6 @@ func (t *Translator) endReason() universal.EndReason {
 		return universal.EndError
 	}
 	return universal.EndCompleted
-}
-
-func joinStderr(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "\n" + b
 }
 
 // checkpoint is what Checkpoint saves.

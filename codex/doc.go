@@ -50,8 +50,9 @@
 // A stream picked up without any of these starts with a synthetic
 // session.started. session.ended is synthetic at the end of the input
 // (reason error when the last turn failed or a later terminal error came,
-// else completed; universal.Exit adds the exit code and stderr, and a
-// non-zero code makes it error), or comes from thread/closed.
+// else completed; universal.Exit adds the exit code and stderr after the
+// captured stderr lines, by the exit rule of package universal: a non-zero
+// code makes it error "exit code N"), or comes from thread/closed.
 //
 // Sub-agent threads on the same connection (a spawned agent's turns,
 // items and deltas interleave with the parent's under its own threadId,

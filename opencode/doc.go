@@ -135,7 +135,10 @@
 // other than tool-calls and the next step starts, on done, after an error
 // line, or at the end (completed on exit status 0, after a final step or
 // a refused permission; interrupted when the run was cut mid-step). In a
-// message list each user message starts a turn.
+// message list each user message starts a turn. The session ends in error
+// when its last turn did; universal.Exit adds the exit code by the exit
+// rule of package universal (a non-zero code: error "exit code N", and a
+// turn still open then ends in error).
 //
 // Each step-finish part is a usage.updated with scope call (one model
 // call per step, summable over the turn; sub-agent steps included), the

@@ -193,24 +193,25 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 	case universal.Exit:
 		failed := r.Code != 0
 		if failed && t.st.Turn.Open {
+			// The process failed while its turn ran: the turn failed too.
 			t.st.Turn.Failed = true
 		}
 		dst = t.finish(dst, false, !failed)
-		code := r.Code
-		end := universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent, ExitCode: &code, Stderr: r.Stderr}
-		if failed || t.st.LastTurnFailed {
-			end.Reason = universal.EndError
-		}
-		dst = w.End(dst, end, universal.SourceDaemon, nil)
+		dst = w.End(dst, universal.ExitEnded(t.ended(), r), universal.SourceDaemon, nil)
 	case universal.EndOfInput:
 		dst = t.finish(dst, false, false)
-		end := universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}
-		if t.st.LastTurnFailed {
-			end.Reason = universal.EndError
-		}
-		dst = w.End(dst, end, universal.SourceDaemon, nil)
+		dst = w.End(dst, t.ended(), universal.SourceDaemon, nil)
 	}
 	return dst
+}
+
+// ended is how the session ends at the end of its input.
+func (t *Translator) ended() universal.SessionEnded {
+	end := universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}
+	if t.st.LastTurnFailed {
+		end.Reason = universal.EndError
+	}
+	return end
 }
 
 // checkpoint is what Checkpoint saves.

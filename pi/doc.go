@@ -46,7 +46,10 @@
 // model and thinking level) and the native session id; rpc and exchange
 // start with a synthetic session.started, and a get_state response later
 // sets the native session id. A repeated header (pi --continue) continues
-// the session. The session ends at end of input (Report).
+// the session. The session ends at end of input (Report): in error when
+// the last turn failed; universal.Exit adds the exit code by the exit rule
+// of package universal (a non-zero code: error "exit code N", and a run
+// still going is interrupted).
 //
 // Turns: a universal turn is one prompt until Pi settles: it starts at the
 // first agent_start (or the first message) and ends at agent_settled,

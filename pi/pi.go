@@ -200,23 +200,23 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		dst = t.finish(dst, true)
 		return t.w.End(dst, universal.SessionEnded{Reason: universal.EndTerminated, TerminatedBy: universal.ByDaemon, Message: r.Message}, universal.SourceDaemon, nil)
 	case universal.Exit:
+		// A run still going when the process failed is interrupted.
 		dst = t.finish(dst, r.Code != 0)
-		d := universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent, Stderr: r.Stderr}
-		code := r.Code
-		d.ExitCode = &code
-		if r.Code != 0 || t.st.Failed {
-			d.Reason = universal.EndError
-		}
-		return t.w.End(dst, d, universal.SourceDaemon, nil)
+		return t.w.End(dst, universal.ExitEnded(t.ended(), r), universal.SourceDaemon, nil)
 	case universal.EndOfInput:
 		dst = t.finish(dst, false)
-		d := universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}
-		if t.st.Failed {
-			d.Reason = universal.EndError
-		}
-		return t.w.End(dst, d, universal.SourceDaemon, nil)
+		return t.w.End(dst, t.ended(), universal.SourceDaemon, nil)
 	}
 	return dst
+}
+
+// ended is how the session ends at the end of its input.
+func (t *Translator) ended() universal.SessionEnded {
+	d := universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}
+	if t.st.Failed {
+		d.Reason = universal.EndError
+	}
+	return d
 }
 
 // finish flushes what waits for the end of input: a session file's tree,

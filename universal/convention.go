@@ -2,6 +2,7 @@ package universal
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/tidwall/gjson"
@@ -42,4 +43,32 @@ func setField(md json.RawMessage, key, value string) json.RawMessage {
 		o.RawBytes("value", md)
 	}
 	return o.Raw(key, value).Bytes()
+}
+
+// ExitEnded returns how a session ends when its process exited: d is how
+// the translator would end it at the end of its input; the result adds the
+// exit code, and e.Stderr after any stderr d already holds. A non-zero
+// exit code makes a completed session end in error with the message "exit
+// code N" (an error without a message gets that message too); a
+// terminated session stays terminated (see Conventions in the package
+// documentation).
+func ExitEnded(d SessionEnded, e Exit) SessionEnded {
+	code := e.Code
+	d.ExitCode = &code
+	switch {
+	case d.Stderr == "":
+		d.Stderr = e.Stderr
+	case e.Stderr != "":
+		d.Stderr += "\n" + e.Stderr
+	}
+	if code == 0 {
+		return d
+	}
+	if d.Reason == EndCompleted {
+		d.Reason = EndError
+	}
+	if d.Reason == EndError && d.Message == "" {
+		d.Message = "exit code " + strconv.Itoa(code)
+	}
+	return d
 }

@@ -28,3 +28,30 @@ func TestMarkEcho(t *testing.T) {
 		t.Errorf("the shared metadata was changed: %s", shared)
 	}
 }
+
+// TestExitEnded: the exit code and stderr are added; a non-zero code turns
+// a completed session into an error "exit code N", keeps an error's own
+// message and leaves a terminated session terminated.
+func TestExitEnded(t *testing.T) {
+	completed := universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}
+	cases := []struct {
+		name   string
+		d      universal.SessionEnded
+		e      universal.Exit
+		reason universal.EndReason
+		msg    string
+		stderr string
+	}{
+		{"zero", completed, universal.Exit{Code: 0, Stderr: "warn"}, universal.EndCompleted, "", "warn"},
+		{"non-zero", completed, universal.Exit{Code: 2}, universal.EndError, "exit code 2", ""},
+		{"error kept", universal.SessionEnded{Reason: universal.EndError, Message: "boom", Stderr: "a"}, universal.Exit{Code: 1, Stderr: "b"}, universal.EndError, "boom", "a\nb"},
+		{"error without message", universal.SessionEnded{Reason: universal.EndError}, universal.Exit{Code: 3}, universal.EndError, "exit code 3", ""},
+		{"terminated", universal.SessionEnded{Reason: universal.EndTerminated, Message: "cancelled"}, universal.Exit{Code: 130}, universal.EndTerminated, "cancelled", ""},
+	}
+	for _, c := range cases {
+		got := universal.ExitEnded(c.d, c.e)
+		if got.Reason != c.reason || got.Message != c.msg || got.Stderr != c.stderr || got.ExitCode == nil || *got.ExitCode != c.e.Code {
+			t.Errorf("%s: %+v", c.name, got)
+		}
+	}
+}

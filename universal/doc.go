@@ -111,6 +111,12 @@
 // (status failed, is_error) when the exit code is not 0 or the command was
 // cancelled. It is not a prompt and starts no turn.
 //
+// Process exit. [Exit] ends the session the way the end of input would,
+// plus the exit code and stderr ([ExitEnded]): a non-zero exit code makes
+// an otherwise completed session end in error with the message "exit code
+// N" (an error without a message gets it too); a terminated session stays
+// terminated.
+//
 // # Determinism
 //
 // Nothing here reads the wall clock or keeps global state. With the same
