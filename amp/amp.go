@@ -2,7 +2,6 @@ package amp
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -172,36 +171,20 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 	return dst
 }
 
-// checkpoint is the JSON shape of a checkpoint.
-type checkpoint struct {
-	Format string `json:"format"`
-	State  state  `json:"state"`
-}
-
 // Checkpoint returns the translator's state as JSON.
 func (t *Translator) Checkpoint() ([]byte, error) {
-	t.s.Stream = t.w.State()
-	b, err := json.Marshal(checkpoint{Format: t.format, State: t.s})
-	t.s.Stream = universal.StreamState{} // the stream keeps its own
-	if err != nil {
-		return nil, fmt.Errorf("amp: checkpoint: %w", err)
-	}
-	return b, nil
+	return universal.SaveCheckpoint(t.format, t.w, &t.s)
 }
 
 // Restore loads a checkpoint made by a translator of the same format.
 func (t *Translator) Restore(b []byte) error {
-	var c checkpoint
-	if err := json.Unmarshal(b, &c); err != nil {
-		return fmt.Errorf("amp: restore: %w", err)
+	s := newState()
+	if err := universal.LoadCheckpoint(b, t.format, t.w, &s); err != nil {
+		return err
 	}
-	if c.Format != t.format {
-		return fmt.Errorf("amp: restore: checkpoint of format %q into a %q translator", c.Format, t.format)
+	if s.Calls == nil {
+		s.Calls = map[string]*call{}
 	}
-	if c.State.Calls == nil {
-		c.State.Calls = map[string]*call{}
-	}
-	t.s = c.State
-	t.w.Restore(c.State.Stream)
+	t.s = s
 	return nil
 }

@@ -1,12 +1,8 @@
 package amp
 
-import "github.com/agentnorm/agentnorm/universal"
-
 // state is everything a translator remembers between messages; it is the
 // checkpoint.
 type state struct {
-	Stream universal.StreamState `json:"stream"`
-
 	// Prompts the host reported (or wrote to stdin) that no user line has
 	// shown yet, oldest first.
 	Prompts []string `json:"prompts,omitempty"`

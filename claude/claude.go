@@ -2,7 +2,6 @@ package claude
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -248,35 +247,18 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 	return dst
 }
 
-// checkpoint is the JSON shape of a checkpoint.
-type checkpoint struct {
-	Format string `json:"format"`
-	State  state  `json:"state"`
-}
-
 // Checkpoint returns the translator's state as JSON.
 func (t *Translator) Checkpoint() ([]byte, error) {
-	t.s.Stream = t.w.State()
-	b, err := json.Marshal(checkpoint{Format: t.format, State: t.s})
-	t.s.Stream = universal.StreamState{}
-	if err != nil {
-		return nil, fmt.Errorf("claude: checkpoint: %w", err)
-	}
-	return b, nil
+	return universal.SaveCheckpoint(t.format, t.w, &t.s)
 }
 
 // Restore loads a state saved by Checkpoint into a translator built with
 // the same format and options.
 func (t *Translator) Restore(b []byte) error {
-	var c checkpoint
-	if err := json.Unmarshal(b, &c); err != nil {
-		return fmt.Errorf("claude: restore: %w", err)
+	var s state
+	if err := universal.LoadCheckpoint(b, t.format, t.w, &s); err != nil {
+		return err
 	}
-	if c.Format != t.format {
-		return fmt.Errorf("claude: restore: checkpoint of format %q into a %q translator", c.Format, t.format)
-	}
-	t.s = c.State
-	t.w.Restore(t.s.Stream)
-	t.s.Stream = universal.StreamState{}
+	t.s = s
 	return nil
 }

@@ -11,7 +11,6 @@ import (
 // state is everything the translator remembers between messages; it is
 // what a checkpoint saves. Strings in it never alias native input.
 type state struct {
-	Stream universal.StreamState `json:"stream"`
 	// Prompts the host sent that are not shown yet, oldest first.
 	Prompts []prompt `json:"prompts,omitempty"`
 	// Echoed are the prompt texts shown in the current turn (a replayed

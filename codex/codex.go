@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -193,36 +192,20 @@ func (t *Translator) endReason() universal.EndReason {
 	return universal.EndCompleted
 }
 
-// checkpoint is what Checkpoint saves.
-type checkpoint struct {
-	Format string                `json:"format"`
-	Stream universal.StreamState `json:"stream"`
-	State  *state                `json:"state"`
-}
-
 // Checkpoint returns the translator's state as JSON.
 func (t *Translator) Checkpoint() ([]byte, error) {
-	b, err := json.Marshal(checkpoint{Format: t.format, Stream: t.w.State(), State: &t.st})
-	if err != nil {
-		return nil, fmt.Errorf("codex: checkpoint: %w", err)
-	}
-	return b, nil
+	return universal.SaveCheckpoint(t.format, t.w, &t.st)
 }
 
 // Restore loads a state saved by Checkpoint into a translator built with
 // the same format and options.
 func (t *Translator) Restore(b []byte) error {
-	var c checkpoint
-	c.State = &state{}
-	if err := json.Unmarshal(b, &c); err != nil {
-		return fmt.Errorf("codex: restore: %w", err)
+	var s state
+	if err := universal.LoadCheckpoint(b, t.format, t.w, &s); err != nil {
+		return err
 	}
-	if c.Format != t.format {
-		return fmt.Errorf("codex: restore: checkpoint of format %q into a %q translator", c.Format, t.format)
-	}
-	c.State.init()
-	t.w.Restore(c.Stream)
-	t.st = *c.State
+	s.init()
+	t.st = s
 	return nil
 }
 

@@ -2,7 +2,6 @@ package opencode
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"unsafe"
@@ -214,37 +213,19 @@ func (t *Translator) ended() universal.SessionEnded {
 	return end
 }
 
-// checkpoint is what Checkpoint saves.
-type checkpoint struct {
-	Format string                `json:"format"`
-	Stream universal.StreamState `json:"stream"`
-	State  *state                `json:"state"`
-}
-
 // Checkpoint implements [universal.Translator].
 func (t *Translator) Checkpoint() ([]byte, error) {
-	b, err := json.Marshal(checkpoint{Format: t.format, Stream: t.w.State(), State: &t.st})
-	if err != nil {
-		return nil, fmt.Errorf("opencode: checkpoint: %w", err)
-	}
-	return b, nil
+	return universal.SaveCheckpoint(t.format, t.w, &t.st)
 }
 
 // Restore implements [universal.Translator].
 func (t *Translator) Restore(b []byte) error {
-	var c checkpoint
-	if err := json.Unmarshal(b, &c); err != nil {
-		return fmt.Errorf("opencode: restore: %w", err)
+	var s state
+	if err := universal.LoadCheckpoint(b, t.format, t.w, &s); err != nil {
+		return err
 	}
-	if c.Format != t.format {
-		return fmt.Errorf("opencode: restore: checkpoint of format %q into a %q translator", c.Format, t.format)
-	}
-	if c.State == nil {
-		return errors.New("opencode: restore: checkpoint without state")
-	}
-	t.w.Restore(c.Stream)
-	t.st = *c.State
-	t.st.init()
+	s.init()
+	t.st = s
 	return nil
 }
 

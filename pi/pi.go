@@ -2,7 +2,6 @@ package pi
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -237,30 +236,15 @@ func (t *Translator) finish(dst []universal.Event, stopped bool) []universal.Eve
 
 // Checkpoint implements universal.Translator.
 func (t *Translator) Checkpoint() ([]byte, error) {
-	c := checkpoint{Format: t.format, Stream: t.w.State(), State: t.st}
-	b, err := json.Marshal(&c)
-	if err != nil {
-		return nil, fmt.Errorf("pi: checkpoint: %w", err)
-	}
-	return b, nil
+	return universal.SaveCheckpoint(t.format, t.w, &t.st)
 }
 
 // Restore implements universal.Translator.
 func (t *Translator) Restore(b []byte) error {
-	var c checkpoint
-	if err := json.Unmarshal(b, &c); err != nil {
-		return fmt.Errorf("pi: restore: %w", err)
+	var s state
+	if err := universal.LoadCheckpoint(b, t.format, t.w, &s); err != nil {
+		return err
 	}
-	if c.Format != t.format {
-		return fmt.Errorf("pi: restore: checkpoint of format %q into a %q translator", c.Format, t.format)
-	}
-	t.w.Restore(c.Stream)
-	t.st = c.State
+	t.st = s
 	return nil
-}
-
-type checkpoint struct {
-	Format string                `json:"format"`
-	Stream universal.StreamState `json:"stream"`
-	State  state                 `json:"pi"`
 }

@@ -1,0 +1,71 @@
+package universal_test
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// TestCheckpointRoundTrip: a stream and a translator's own state saved by
+// SaveCheckpoint and loaded by LoadCheckpoint into a fresh stream continue
+// exactly where the first stopped; a checkpoint of another format, a
+// broken or incomplete one is refused and leaves the stream as it was.
+func TestCheckpointRoundTrip(t *testing.T) {
+	type own struct {
+		Open string `json:"open"`
+		N    int    `json:"n"`
+	}
+	w := universal.NewStream("x", universal.Options{})
+	evs := w.StartItem(nil, universal.Item{ItemID: w.NewItemID(), Kind: universal.KindMessage, Role: universal.RoleAssistant}, universal.SourceAgent, nil)
+	evs = w.Delta(evs, "itm_1", 0, universal.PartText, "Hel", universal.SourceAgent, nil)
+	cp, err := universal.SaveCheckpoint("f", w, own{Open: "itm_1", N: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest := func(w *universal.Stream, st own) []universal.Event {
+		out := w.Delta(nil, st.Open, 0, universal.PartText, "lo", universal.SourceAgent, nil)
+		return w.End(out, universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}, universal.SourceDaemon, nil)
+	}
+	want := rest(w, own{Open: "itm_1"})
+
+	w2 := universal.NewStream("x", universal.Options{})
+	var st own
+	if err := universal.LoadCheckpoint(cp, "f", w2, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st != (own{Open: "itm_1", N: 7}) {
+		t.Errorf("state %+v", st)
+	}
+	got := rest(w2, st)
+	if err := universal.CheckStream(append(evs, got...)); err != nil {
+		t.Errorf("stream after restore: %v", err)
+	}
+	var a, b []byte
+	for i := range want {
+		a = want[i].AppendJSON(a)
+		b = got[i].AppendJSON(b)
+	}
+	if len(want) != len(got) || !bytes.Equal(a, b) {
+		t.Errorf("after restore:\n%s\nwant\n%s", b, a)
+	}
+
+	for _, bad := range []struct {
+		name string
+		cp   []byte
+	}{{"format", bytes.Replace(cp, []byte(`"format":"f"`), []byte(`"format":"g"`), 1)}, {"broken", []byte("{")}, {"no state", []byte(`{"format":"f","stream":{}}`)}} {
+		w3 := universal.NewStream("x", universal.Options{})
+		var st3 own
+		err := universal.LoadCheckpoint(bad.cp, "f", w3, &st3)
+		if err == nil {
+			t.Errorf("%s: restored", bad.name)
+		}
+		if bad.name != "broken" && !errors.Is(err, universal.ErrCheckpoint) {
+			t.Errorf("%s: %v, want ErrCheckpoint", bad.name, err)
+		}
+		if w3.Begun() {
+			t.Errorf("%s: the stream changed", bad.name)
+		}
+	}
+}
