@@ -97,6 +97,17 @@ func TestUnparsed(t *testing.T) {
 			}
 		})
 	}
+	t.Run("delta of another block type", func(t *testing.T) {
+		// Found by the fuzzer: a delta whose type does not match its
+		// block's is reported, not passed on for the Stream to refuse.
+		evs := feed(t, claude.FormatStreamJSON, nil, nil,
+			`{"type":"stream_event","event":{"type":"content_block_start","index":0},"api_message_id":"m"}`,
+			`{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"0"}},"api_message_id":"m"}`)
+		u := ofType(evs, universal.TypeUnparsed)
+		if len(u) != 1 || u[0].Data.(*universal.Unparsed).Location != "claude: line 2: event.delta.type" {
+			t.Fatalf("agent.unparsed %+v, want one at line 2", u)
+		}
+	})
 	t.Run("framing error", func(t *testing.T) {
 		tr, _ := claude.New(claude.FormatStreamJSON, golden.Options())
 		evs := tr.Translate(nil, universal.Message{Data: []byte(`{"type":`), Line: 3, Err: errors.New("too long")})

@@ -175,14 +175,28 @@ func (t *Translator) blockDelta(dst events, idx, d gjson.Result, c sc) events {
 	i := int(idx.Int())
 	dst, m := t.streamMsg(dst, c)
 	b := m.block(i)
-	switch dt := d.Get("type").Str; dt {
+	dt := d.Get("type").Str
+	var want universal.PartType
+	switch dt {
 	case "text_delta":
-		return t.slotDelta(dst, m, t.deltaSlot(m, b, i, universal.PartText), d.Get("text").Str)
+		want = universal.PartText
+	case "thinking_delta", "signature_delta":
+		want = universal.PartReasoning
+	}
+	si := -1
+	if want != "" {
+		if si = t.deltaSlot(m, b, i, want); si < 0 {
+			return t.unparsed(dst, "event.delta.type", fmt.Errorf("%s for block %d, which is not a %s block", dt, i, want))
+		}
+	}
+	switch dt {
+	case "text_delta":
+		return t.slotDelta(dst, m, si, d.Get("text").Str)
 	case "thinking_delta":
 		// Redacted thinking streams "" with estimated_tokens: nothing to add.
-		return t.slotDelta(dst, m, t.deltaSlot(m, b, i, universal.PartReasoning), d.Get("thinking").Str)
+		return t.slotDelta(dst, m, si, d.Get("thinking").Str)
 	case "signature_delta":
-		s := &m.Slots[t.deltaSlot(m, b, i, universal.PartReasoning)]
+		s := &m.Slots[si]
 		s.Signature = t.w.Copy(s.Signature + d.Get("signature").Str)
 		return dst
 	case "input_json_delta":
@@ -202,9 +216,13 @@ func (t *Translator) blockDelta(dst events, idx, d gjson.Result, c sc) events {
 }
 
 // deltaSlot returns the slot of a streamed block, creating it when the
-// block's start was not seen.
+// block's start was not seen; -1 when the block is not of type typ (a
+// text delta for a thinking block, any delta for a JSON block).
 func (t *Translator) deltaSlot(m *message, b *block, index int, typ universal.PartType) int {
 	if b != nil && b.Slot >= 0 {
+		if m.Slots[b.Slot].Type != typ {
+			return -1
+		}
 		return b.Slot
 	}
 	si := m.addSlot(typ, index)
