@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -13,34 +12,17 @@ import (
 	"github.com/agentnorm/agentnorm/universal"
 )
 
-// corpusFile is one capture split into messages, for benchmarks.
-type corpusFile struct {
-	name   string
-	format string
-	msgs   []universal.Message
-	size   int64
-}
-
-// loadCorpus reads every recorded capture in every format, and the public
-// samples, pre-split into messages (each message's bytes copied) so the
-// benchmarks time the translator, not the reader.
-func loadCorpus(tb testing.TB) []corpusFile {
+// loadCorpus returns every recorded capture in every format, and the
+// public samples, as benchmark inputs.
+func loadCorpus(tb testing.TB) []golden.BenchInput {
 	tb.Helper()
-	var files []corpusFile
+	var ins []golden.BenchInput
 	add := func(name, path, format string, framing universal.Framing) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		f := corpusFile{name: name, format: format, size: int64(len(data))}
-		for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(data), framing, 0)) {
-			if err != nil {
-				tb.Fatal(err)
-			}
-			m.Data = bytes.Clone(m.Data)
-			f.msgs = append(f.msgs, m)
-		}
-		files = append(files, f)
+		ins = append(ins, golden.BenchInput{Name: name, New: newFor(format), Framing: framing, Data: data})
 	}
 	metas, _ := filepath.Glob(filepath.Join(recorded, "*.meta.json"))
 	for _, meta := range metas {
@@ -65,45 +47,12 @@ func loadCorpus(tb testing.TB) []corpusFile {
 			add("public/"+n, filepath.Join(public, n), claude.FormatTranscript, universal.FrameLines)
 		}
 	}
-	return files
-}
-
-// translateAll translates a file once and returns the number of events.
-func translateAll(tb testing.TB, f *corpusFile, evs []universal.Event) ([]universal.Event, int) {
-	t, err := claude.New(f.format, golden.Options())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	n := 0
-	for _, m := range f.msgs {
-		evs = t.Translate(evs[:0], m)
-		n += len(evs)
-	}
-	evs = t.Report(evs[:0], universal.EndOfInput{})
-	return evs, n + len(evs)
+	return ins
 }
 
 // BenchmarkTranslate translates each capture of the corpus: MB/s of
 // native input, allocations per op and per universal event.
-func BenchmarkTranslate(b *testing.B) {
-	for _, f := range loadCorpus(b) {
-		b.Run(f.name, func(b *testing.B) {
-			evs := make([]universal.Event, 0, 64)
-			_, events := translateAll(b, &f, evs)
-			b.SetBytes(f.size)
-			b.ReportAllocs()
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			before := ms.Mallocs
-			for b.Loop() {
-				evs, _ = translateAll(b, &f, evs)
-			}
-			runtime.ReadMemStats(&ms)
-			b.ReportMetric(float64(ms.Mallocs-before)/float64(b.N*events), "allocs/event")
-			b.ReportMetric(float64(b.N*events)/b.Elapsed().Seconds(), "events/s")
-		})
-	}
-}
+func BenchmarkTranslate(b *testing.B) { golden.BenchmarkInputs(b, loadCorpus(b)) }
 
 // deltaSetup returns a translator in the middle of a streamed text block
 // and a text_delta line for it (Claude Code 2.1.330, s01-text).
@@ -112,10 +61,6 @@ func deltaSetup(tb testing.TB) (*claude.Translator, universal.Message) {
 	t, err := claude.New(claude.FormatStreamJSON, universal.Options{SessionID: "bench"})
 	if err != nil {
 		tb.Fatal(err)
-	}
-	f := loadCorpus(tb)[0]
-	if f.name != "s01-text-nopartial/stream-json" {
-		tb.Fatalf("corpus starts with %s", f.name)
 	}
 	data, err := os.ReadFile(filepath.Join(recorded, "s01-text.jsonl"))
 	if err != nil {
@@ -137,11 +82,10 @@ func deltaSetup(tb testing.TB) (*claude.Translator, universal.Message) {
 func BenchmarkTextDelta(b *testing.B) {
 	t, m := deltaSetup(b)
 	evs := make([]universal.Event, 0, 4)
-	b.SetBytes(int64(len(m.Data)))
-	b.ReportAllocs()
-	for b.Loop() {
+	golden.Measure(b, len(m.Data), func() int {
 		evs = t.Translate(evs[:0], m)
-	}
+		return len(evs)
+	})
 	if len(evs) != 1 || evs[0].Type != universal.TypeItemDelta {
 		b.Fatalf("got %d events, first %v", len(evs), evs)
 	}
@@ -163,3 +107,7 @@ func TestTextDeltaAllocs(t *testing.T) {
 		t.Fatalf("got %d events", len(evs))
 	}
 }
+
+// TestBenchmarks runs the benchmark bodies once, so plain go test covers
+// them.
+func TestBenchmarks(t *testing.T) { golden.CheckInputs(t, loadCorpus(t)) }

@@ -11,9 +11,10 @@ import (
 	"github.com/agentnorm/agentnorm/universal"
 )
 
-// FuzzTranslate feeds arbitrary input in each format: the translator must
-// not panic, and after EndOfInput its output must pass the stream checker.
-// Seeds: the recorded captures and the smaller public samples.
+// FuzzTranslate checks golden.FuzzProperty (no panic, a well-formed
+// stream after EndOfInput, checkpoint and restore change nothing) on
+// arbitrary input in each format. Seeds: the recorded captures and the
+// smaller public samples.
 func FuzzTranslate(f *testing.F) {
 	for _, pat := range []string{
 		filepath.Join(recorded, "*.jsonl"),
@@ -39,20 +40,6 @@ func FuzzTranslate(f *testing.F) {
 	f.Add(byte(0), []byte("not json\n{\"type\":\"stream_event\",\"event\":{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"x\"}}}\n"))
 	f.Fuzz(func(t *testing.T, format byte, data []byte) {
 		fm := claude.Formats[int(format)%len(claude.Formats)]
-		tr, err := claude.New(fm.Name, golden.Options())
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs := tr.Report(nil, universal.Prompt{Text: "prompt"})
-		for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(data), fm.Framing, 1<<16)) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			evs = tr.Translate(evs, m)
-		}
-		evs = tr.Report(evs, universal.EndOfInput{})
-		if err := universal.CheckStream(evs); err != nil {
-			t.Fatalf("%s: %v", fm.Name, err)
-		}
+		golden.FuzzProperty(t, golden.Fuzz{New: newFor(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "prompt"}}}, data)
 	})
 }

@@ -1,24 +1,17 @@
 package codex_test
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/codex"
+	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
-// benchInput is one capture framed into messages.
-type benchInput struct {
-	name, format string
-	size         int64
-	msgs         []universal.Message
-}
-
-func benchInputs(tb testing.TB) []benchInput {
+// benchInputs are the captures the benchmarks translate.
+func benchInputs(tb testing.TB) []golden.BenchInput {
 	var specs []struct{ name, path, format string }
 	for _, s := range []string{"s02-tool", "s08-bigoutput", "s09-unicode", "s10-subagent"} {
 		specs = append(specs,
@@ -32,61 +25,20 @@ func benchInputs(tb testing.TB) []benchInput {
 		struct{ name, path, format string }{"rollout-0.40-1MB", filepath.Join(public, "agentcmd__rollout-2025-09-24T19-22-20-01997e76-d124-7592-9cac-2ec05abbca08.jsonl"), "rollout"},
 		struct{ name, path, format string }{"v2-features", filepath.Join(handmade, "v2-features.exchange.jsonl"), "exchange"},
 	)
-	var ins []benchInput
+	var ins []golden.BenchInput
 	for _, s := range specs {
 		b, err := os.ReadFile(s.path)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		in := benchInput{name: s.name, format: s.format, size: int64(len(b))}
-		for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(b), framing(s.format), 0)) {
-			if err != nil {
-				tb.Fatal(err)
-			}
-			m.Data = bytes.Clone(m.Data)
-			in.msgs = append(in.msgs, m)
-		}
-		ins = append(ins, in)
+		ins = append(ins, golden.BenchInput{Name: s.name, New: newFor(s.format), Framing: framing(s.format), Data: b})
 	}
 	return ins
 }
 
-// translateAll translates a framed capture with a fresh translator and
-// returns the number of events.
-func translateAll(tb testing.TB, in *benchInput, out []universal.Event) int {
-	tr, err := codex.New(in.format, universal.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	n := 0
-	for _, m := range in.msgs {
-		out = tr.Translate(out[:0], m)
-		n += len(out)
-	}
-	out = tr.Report(out[:0], universal.EndOfInput{})
-	return n + len(out)
-}
-
 // BenchmarkTranslate translates each capture (framing excluded): MB/s of
 // native input, events per second and allocations per event.
-func BenchmarkTranslate(b *testing.B) {
-	for _, in := range benchInputs(b) {
-		b.Run(in.name, func(b *testing.B) {
-			b.SetBytes(in.size)
-			b.ReportAllocs()
-			out := make([]universal.Event, 0, 64)
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			events := 0
-			for b.Loop() {
-				events += translateAll(b, &in, out)
-			}
-			runtime.ReadMemStats(&after)
-			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(events), "allocs/event")
-			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
-		})
-	}
-}
+func BenchmarkTranslate(b *testing.B) { golden.BenchmarkInputs(b, benchInputs(b)) }
 
 // deltaLine is the most frequent app-server line: an agent message delta.
 var deltaLine = []byte(`{"method":"item/agentMessage/delta","params":{"threadId":"01a1fe02-01a1-73d0-890a-4c79ad584004","turnId":"01a1fe02-01b4-7272-818f-8c04af602e0f","itemId":"msg_mock_0002_0","delta":"printed ` + "`hello-from-tool`" + `"},"emittedAtMs":1795262907075}`)
@@ -112,11 +64,10 @@ func startedDelta(tb testing.TB) *codex.Translator {
 func BenchmarkDelta(b *testing.B) {
 	tr := startedDelta(b)
 	out := make([]universal.Event, 0, 4)
-	b.SetBytes(int64(len(deltaLine)))
-	b.ReportAllocs()
-	for b.Loop() {
+	golden.Measure(b, len(deltaLine), func() int {
 		out = tr.Translate(out[:0], universal.Message{Data: deltaLine, Line: 7})
-	}
+		return len(out)
+	})
 	if len(out) != 1 || out[0].Type != universal.TypeItemDelta {
 		b.Fatalf("got %d events", len(out))
 	}
@@ -124,10 +75,4 @@ func BenchmarkDelta(b *testing.B) {
 
 // TestBenchmarks runs the benchmark bodies once, so plain go test covers
 // them.
-func TestBenchmarks(t *testing.T) {
-	for _, in := range benchInputs(t) {
-		if n := translateAll(t, &in, nil); n == 0 {
-			t.Errorf("%s: no events", in.name)
-		}
-	}
-}
+func TestBenchmarks(t *testing.T) { golden.CheckInputs(t, benchInputs(t)) }

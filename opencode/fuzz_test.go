@@ -1,13 +1,12 @@
 package opencode_test
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/opencode"
 	"github.com/agentnorm/agentnorm/universal"
 )
@@ -15,9 +14,9 @@ import (
 // fuzzFormats are the formats FuzzTranslate picks from.
 var fuzzFormats = []string{opencode.FormatSSE, opencode.FormatRunJSON, opencode.FormatMessages, opencode.FormatEvents}
 
-// FuzzTranslate: whatever the input, the translator does not panic and its
-// output, ended with EndOfInput, is a well-formed stream (also when the
-// translator is checkpointed and restored half-way).
+// FuzzTranslate checks golden.FuzzProperty (no panic, a well-formed
+// stream after EndOfInput, checkpoint and restore change nothing) whatever
+// the input.
 func FuzzTranslate(f *testing.F) {
 	for _, pattern := range []string{"1.18.33/*.sse", "1.18.33/*.run.jsonl", "1.18.33/*.messages.json", "public/*.json", "public/*.jsonl", "public/synthetic/*"} {
 		files, err := filepath.Glob(filepath.Join("../testdata/opencode", pattern))
@@ -49,118 +48,35 @@ func FuzzTranslate(f *testing.F) {
 			t.Skip()
 		}
 		name := fuzzFormats[int(format)%len(fuzzFormats)]
-		framing := universal.FrameSSE
-		for _, fm := range opencode.Formats {
-			if fm.Name == name {
-				framing = fm.Framing
-			}
-		}
-		for _, restoreAt := range []int{-1, 1} {
-			tr, err := opencode.New(name, universal.Options{IncludeRaw: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out []universal.Event
-			out = tr.Report(out, universal.Prompt{Text: "hi"})
-			n := 0
-			for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(data), framing, 1<<20)) {
-				if err != nil {
-					break
-				}
-				out = tr.Translate(out, m)
-				if n++; n == restoreAt {
-					state, err := tr.Checkpoint()
-					if err != nil {
-						t.Fatal(err)
-					}
-					tr, _ = opencode.New(name, universal.Options{IncludeRaw: true})
-					if err := tr.Restore(state); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			out = tr.Report(out, universal.EndOfInput{})
-			if err := universal.CheckStream(out); err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-		}
+		golden.FuzzProperty(t, golden.Fuzz{New: newFor(t, name), Framing: framing(name), Reports: []universal.Report{universal.Prompt{Text: "hi"}}}, data)
 	})
 }
 
-// benchCase is one capture prepared for benchmarking: its messages,
-// already framed.
-type benchCase struct {
-	name, format string
-	size         int64
-	msgs         []universal.Message
-}
-
-func benchCases(tb testing.TB) []benchCase {
-	var cases []benchCase
+// benchInputs are the recorded captures as benchmark inputs.
+func benchInputs(tb testing.TB) []golden.BenchInput {
+	var ins []golden.BenchInput
 	for _, c := range captures(tb) {
 		b, err := os.ReadFile(filepath.Join(recorded, c.file))
 		if err != nil {
 			tb.Fatal(err)
 		}
-		bc := benchCase{name: c.file, format: c.format, size: int64(len(b))}
-		for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(b), framing(c.format), 0)) {
-			if err != nil {
-				tb.Fatal(err)
-			}
-			m.Data = bytes.Clone(m.Data)
-			bc.msgs = append(bc.msgs, m)
-		}
-		cases = append(cases, bc)
+		ins = append(ins, golden.BenchInput{Name: c.file, New: newFor(tb, c.format), Framing: framing(c.format), Data: b})
 	}
-	return cases
-}
-
-// translateAll translates a prepared capture once and returns the number
-// of events.
-func translateAll(tb testing.TB, c *benchCase, out []universal.Event) int {
-	tr, err := opencode.New(c.format, universal.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	n := 0
-	for _, m := range c.msgs {
-		out = tr.Translate(out[:0], m)
-		n += len(out)
-	}
-	out = tr.Report(out[:0], universal.EndOfInput{})
-	return n + len(out)
+	return ins
 }
 
 // BenchmarkTranslate translates each recorded capture (framing excluded):
 // MB/s of native input, events per second and allocations per event.
-func BenchmarkTranslate(b *testing.B) {
-	for _, c := range benchCases(b) {
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(c.size)
-			b.ReportAllocs()
-			out := make([]universal.Event, 0, 64)
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			events := 0
-			for b.Loop() {
-				events += translateAll(b, &c, out)
-			}
-			runtime.ReadMemStats(&after)
-			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(events), "allocs/event")
-			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
-		})
-	}
-}
+func BenchmarkTranslate(b *testing.B) { golden.BenchmarkInputs(b, benchInputs(b)) }
 
 // BenchmarkDelta is the hot path: one message.part.delta of an open text
 // part.
 func BenchmarkDelta(b *testing.B) {
 	tr, out, delta := deltaSetup(b)
-	b.SetBytes(int64(len(delta.Data)))
-	b.ReportAllocs()
-	for b.Loop() {
+	golden.Measure(b, len(delta.Data), func() int {
 		out = tr.Translate(out[:0], delta)
-	}
+		return len(out)
+	})
 }
 
 func deltaSetup(tb testing.TB) (*opencode.Translator, []universal.Event, universal.Message) {
@@ -195,10 +111,4 @@ func TestDeltaAllocations(t *testing.T) {
 
 // TestBenchmarks runs the benchmark bodies once, so plain go test covers
 // them.
-func TestBenchmarks(t *testing.T) {
-	for _, c := range benchCases(t) {
-		if n := translateAll(t, &c, nil); n == 0 {
-			t.Errorf("%s: no events", c.name)
-		}
-	}
-}
+func TestBenchmarks(t *testing.T) { golden.CheckInputs(t, benchInputs(t)) }

@@ -4,52 +4,22 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/pi"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
-// BenchmarkTranslate reads and translates every capture, as a host does:
-// line reader, translator, end of input. MB/s is over the native input.
+// BenchmarkTranslate translates every capture (framing excluded): MB/s of
+// native input, events per second and allocations per event.
 func BenchmarkTranslate(b *testing.B) {
+	var ins []golden.BenchInput
 	for _, c := range append(recorded(b), public()...) {
-		input := read(b, c.input)
-		b.Run(c.name(), func(b *testing.B) {
-			benchInput(b, c.format, input)
-		})
+		ins = append(ins, golden.BenchInput{Name: c.name(), New: newTranslator(c.format), Framing: framing(c.format), Data: read(b, c.input)})
 	}
-}
-
-func benchInput(b *testing.B, format string, input []byte) {
-	b.SetBytes(int64(len(input)))
-	b.ReportAllocs()
-	var events []universal.Event
-	n := 0
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for b.Loop() {
-		tr, err := pi.New(format, universal.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		n = 0
-		rd := universal.NewReader(bytes.NewReader(input), framing(format), 0)
-		for m, err := range universal.Messages(rd) {
-			if err != nil {
-				b.Fatal(err)
-			}
-			events = tr.Translate(events[:0], m)
-			n += len(events)
-		}
-		events = tr.Report(events[:0], universal.EndOfInput{})
-		n += len(events)
-	}
-	runtime.ReadMemStats(&after)
-	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
-	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(n*b.N), "allocs/event")
+	golden.BenchmarkInputs(b, ins)
 }
 
 // partialStream writes the assistant message of a pre-0.84 Pi run whose
@@ -145,7 +115,7 @@ func BenchmarkAccumulatedPartial(b *testing.B) {
 		})
 		input := append(bytes.Join(lines, []byte("\n")), '\n')
 		b.Run(fmt.Sprintf("read+translate/%dk", n/1000), func(b *testing.B) {
-			benchInput(b, pi.FormatJSON, input)
+			golden.BenchmarkRead(b, golden.BenchInput{New: newTranslator(pi.FormatJSON), Framing: universal.FrameLines, Data: input})
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/char")
 		})
 	}

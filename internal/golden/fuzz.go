@@ -1,0 +1,87 @@
+package golden
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// Fuzz says how FuzzProperty drives a translator over one input.
+type Fuzz struct {
+	// New builds a fresh translator with the given options.
+	New func(universal.Options) universal.Translator
+	// Framing splits the input into messages.
+	Framing universal.Framing
+	// Reports are given to the translator before the input (a prompt).
+	Reports []universal.Report
+	// In marks the messages (numbered from 0) that FuzzProperty hands over
+	// as host input (Dir In); nil marks none.
+	In func(n int) bool
+}
+
+// FuzzProperty checks, on one input, the property every translator's
+// fuzz target shares: no panic; the output, ended with EndOfInput, passes
+// universal.CheckStream; the translator never makes a call its Stream
+// refuses (an agent.unparsed at "<agent>: translator"); and a checkpoint
+// and restore into a fresh translator after the first message and again
+// halfway gives byte-identical output. It returns the events of the run
+// without restore, for checks of the provider's own.
+func FuzzProperty(t *testing.T, f Fuzz, data []byte) []universal.Event {
+	t.Helper()
+	var msgs []universal.Message
+	for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(data), f.Framing, 1<<20)) {
+		if err != nil {
+			break
+		}
+		m.Data = bytes.Clone(m.Data)
+		if f.In != nil && f.In(len(msgs)) {
+			m.Dir = universal.In
+		}
+		msgs = append(msgs, m)
+	}
+	one := f.run(t, msgs, nil)
+	if err := universal.CheckStream(one); err != nil {
+		t.Fatalf("stream checker:\n%v", err)
+	}
+	for i := range one {
+		if u, ok := one[i].Data.(*universal.Unparsed); ok && strings.HasSuffix(u.Location, ": translator") {
+			t.Fatalf("the translator made a call its Stream refused: %s", u.Error)
+		}
+	}
+	if len(msgs) > 1 {
+		at := map[int]bool{1: true, len(msgs) / 2: true}
+		if two := f.run(t, msgs, at); !bytes.Equal(Encode(one), Encode(two)) {
+			t.Fatalf("a checkpoint and restore after messages 1 and %d changes the output:\n%s", len(msgs)/2, diffNDJSON(Encode(one), Encode(two)))
+		}
+	}
+	return one
+}
+
+// run translates msgs after the reports, checkpointing and restoring into
+// a fresh translator after the messages counted (from 1) in restore.
+func (f *Fuzz) run(t *testing.T, msgs []universal.Message, restore map[int]bool) []universal.Event {
+	t.Helper()
+	opts := universal.Options{IncludeRaw: true}
+	tr := f.New(opts)
+	var out []universal.Event
+	for _, r := range f.Reports {
+		out = tr.Report(out, r)
+	}
+	for i, m := range msgs {
+		out = tr.Translate(out, m)
+		if !restore[i+1] {
+			continue
+		}
+		state, err := tr.Checkpoint()
+		if err != nil {
+			t.Fatalf("checkpoint after message %d: %v", i+1, err)
+		}
+		tr = f.New(opts)
+		if err := tr.Restore(state); err != nil {
+			t.Fatalf("restore after message %d: %v", i+1, err)
+		}
+	}
+	return tr.Report(out, universal.EndOfInput{})
+}
