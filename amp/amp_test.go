@@ -50,24 +50,11 @@ var samples = []sample{
 	{handmade, "thread_info_subagent.json", amp.FormatThread},
 }
 
-func newFor(t testing.TB, format string) func(universal.Options) universal.Translator {
-	return func(o universal.Options) universal.Translator {
-		tr, err := amp.New(format, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tr
-	}
+func newFor(format string) func(universal.Options) universal.Translator {
+	return golden.Maker(amp.New, format)
 }
 
-func framing(format string) universal.Framing {
-	for _, f := range amp.Formats {
-		if f.Name == format {
-			return f.Framing
-		}
-	}
-	panic("no format " + format)
-}
+func framing(format string) universal.Framing { return golden.FramingOf(amp.Formats, format) }
 
 func reports(t testing.TB, meta string) []universal.Report {
 	prompts, err := golden.Prompts(meta)
@@ -155,7 +142,7 @@ func TestSamples(t *testing.T) {
 				Meta:    s.meta(),
 				Format:  s.format,
 				Framing: framing(s.format),
-				New:     newFor(t, s.format),
+				New:     newFor(s.format),
 				Reports: reports(t, s.meta()),
 				// Only a sample whose meta lists the expected unparsed
 				// locations may have any; checkAmp checks them exactly.
@@ -360,7 +347,7 @@ func TestPromptsNotDuplicated(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			with := golden.Case{Framing: framing(s.format), New: newFor(t, s.format), Reports: reports(t, s.meta())}
+			with := golden.Case{Framing: framing(s.format), New: newFor(s.format), Reports: reports(t, s.meta())}
 			without := with
 			without.Reports = nil
 			a, err := with.Translate(input, golden.Options(), nil, 0)

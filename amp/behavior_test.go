@@ -51,16 +51,6 @@ func lines(ls ...string) []universal.Message {
 	return msgs
 }
 
-func ofType(events []universal.Event, typ universal.Type) []universal.Event {
-	var out []universal.Event
-	for _, e := range events {
-		if e.Type == typ {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 func userMessages(events []universal.Event) []universal.Item {
 	var out []universal.Item
 	for _, it := range golden.NewTranscript(events).Items {
@@ -159,7 +149,7 @@ func TestStdinInput(t *testing.T) {
 	}
 	bad := universal.Message{Dir: universal.In, Data: []byte(`{"type":"control_request"}`)}
 	out = run(t, amp.FormatStreamJSON, []universal.Message{bad}, nil)
-	if u := ofType(out, universal.TypeUnparsed); len(u) != 1 {
+	if u := golden.OfType(out, universal.TypeUnparsed); len(u) != 1 {
 		t.Errorf("%d unparsed for an unknown stdin message, want 1", len(u))
 	}
 }
@@ -171,7 +161,7 @@ func TestTurnsFromEchoes(t *testing.T) {
 	cut := `{"type":"assistant","message":{"type":"message","role":"assistant","content":[{"type":"text","text":"hel"}],"stop_reason":null},"parent_tool_use_id":null,"session_id":"T-1"}`
 	out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, cut, echo2, answerLine, okResult), nil)
 	var statuses []universal.TurnStatus
-	for _, e := range ofType(out, universal.TypeTurnEnded) {
+	for _, e := range golden.OfType(out, universal.TypeTurnEnded) {
 		statuses = append(statuses, e.Data.(*universal.TurnEnded).Status)
 	}
 	want := []universal.TurnStatus{universal.TurnInterrupted, universal.TurnCompleted}
@@ -184,7 +174,7 @@ func TestTurnsFromEchoes(t *testing.T) {
 // recording): the turn is interrupted and the session ends in error.
 func TestNoResult(t *testing.T) {
 	out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, answerLine), nil)
-	te := ofType(out, universal.TypeTurnEnded)
+	te := golden.OfType(out, universal.TypeTurnEnded)
 	if len(te) != 1 || te[0].Data.(*universal.TurnEnded).Status != universal.TurnInterrupted {
 		t.Errorf("turn ends %+v", te)
 	}
@@ -229,18 +219,18 @@ func TestClaudeShapedResult(t *testing.T) {
 	call := `{"type":"assistant","message":{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"cmd":"ls"}}],"stop_reason":"tool_use"},"parent_tool_use_id":null,"session_id":"T-1"}`
 	res := `{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":9,"errors":["too many turns"],"usage":{"input_tokens":10,"output_tokens":5},"total_cost_usd":0.25,"permission_denials":[{"tool_name":"Bash","tool_use_id":"toolu_1","tool_input":{"cmd":"ls"}}],"session_id":"T-1"}`
 	out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, call, res), nil)
-	u := ofType(out, universal.TypeUsageUpdated)
+	u := golden.OfType(out, universal.TypeUsageUpdated)
 	if len(u) != 1 {
 		t.Fatalf("%d usage events", len(u))
 	}
 	if d := u[0].Data.(*universal.UsageUpdated); d.Scope != universal.ScopeSession || d.CostUSD == nil || *d.CostUSD != 0.25 {
 		t.Errorf("usage %+v", d)
 	}
-	res2 := ofType(out, universal.TypePermissionResolved)
+	res2 := golden.OfType(out, universal.TypePermissionResolved)
 	if len(res2) != 1 || res2[0].Data.(*universal.Permission).CallID != "toolu_1" || res2[0].Data.(*universal.Permission).ItemID == "" {
 		t.Errorf("denials %+v", res2)
 	}
-	errs := ofType(out, universal.TypeError)
+	errs := golden.OfType(out, universal.TypeError)
 	if len(errs) != 1 || errs[0].Data.(*universal.Error).Message != "too many turns" || errs[0].Data.(*universal.Error).Code != "error_max_turns" {
 		t.Errorf("errors %+v", errs)
 	}
@@ -253,7 +243,7 @@ func TestClaudeShapedResult(t *testing.T) {
 // gets a status item; a turn its predecessor left open is interrupted.
 func TestSecondInit(t *testing.T) {
 	out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, initLine, echoLine, answerLine, okResult), nil)
-	if n := len(ofType(out, universal.TypeSessionStarted)); n != 1 {
+	if n := len(golden.OfType(out, universal.TypeSessionStarted)); n != 1 {
 		t.Fatalf("%d session.started", n)
 	}
 	var labels []string
@@ -265,7 +255,7 @@ func TestSecondInit(t *testing.T) {
 	if len(labels) != 1 || labels[0] != "init" {
 		t.Errorf("status items %q", labels)
 	}
-	te := ofType(out, universal.TypeTurnEnded)
+	te := golden.OfType(out, universal.TypeTurnEnded)
 	if len(te) != 2 || te[0].Data.(*universal.TurnEnded).Status != universal.TurnInterrupted {
 		t.Errorf("turn ends %+v", te)
 	}
@@ -289,7 +279,7 @@ func TestUnparsed(t *testing.T) {
 	for line, loc := range cases {
 		t.Run(line, func(t *testing.T) {
 			out := run(t, amp.FormatStreamJSON, lines(initLine, line), nil)
-			u := ofType(out, universal.TypeUnparsed)
+			u := golden.OfType(out, universal.TypeUnparsed)
 			if len(u) != 1 || u[0].Data.(*universal.Unparsed).Location != loc {
 				t.Errorf("unparsed %+v, want one at %q", u, loc)
 			}
@@ -297,7 +287,7 @@ func TestUnparsed(t *testing.T) {
 	}
 	t.Run("framing error", func(t *testing.T) {
 		out := run(t, amp.FormatStreamJSON, []universal.Message{{Data: []byte(`{"type"`), Err: errors.New("too long")}}, nil)
-		if n := len(ofType(out, universal.TypeUnparsed)); n != 1 {
+		if n := len(golden.OfType(out, universal.TypeUnparsed)); n != 1 {
 			t.Errorf("%d unparsed", n)
 		}
 	})
@@ -305,7 +295,7 @@ func TestUnparsed(t *testing.T) {
 		call := `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]},"session_id":"T-1"}`
 		res := `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]},"session_id":"T-1"}`
 		out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, call, res, res), nil)
-		if u := ofType(out, universal.TypeUnparsed); len(u) != 1 || u[0].Data.(*universal.Unparsed).Location != "amp: line 5: tool_result" {
+		if u := golden.OfType(out, universal.TypeUnparsed); len(u) != 1 || u[0].Data.(*universal.Unparsed).Location != "amp: line 5: tool_result" {
 			t.Errorf("unparsed %+v", u)
 		}
 	})
@@ -321,7 +311,7 @@ func TestUnparsed(t *testing.T) {
 			msgs = append(msgs, universal.Message{Data: []byte(l)})
 		}
 		out := run(t, amp.FormatStreamJSON, msgs, nil)
-		if n := len(ofType(out, universal.TypeUnparsed)); n != len(msgs) {
+		if n := len(golden.OfType(out, universal.TypeUnparsed)); n != len(msgs) {
 			t.Errorf("%d unparsed for %d lines", n, len(msgs))
 		}
 	})
@@ -331,7 +321,7 @@ func TestThreadUnparsed(t *testing.T) {
 	doc := `{"v":1,"id":"T-9","messages":[{"role":"user","messageId":0,"content":[{"type":"text","text":"hi"}]},{"role":"system","messageId":1,"content":[]},{"role":"user","messageId":2,"content":[{"type":"tool_result","toolUseID":"x","run":{"status":"exploded"}}]}]}`
 	out := run(t, amp.FormatThread, lines(doc, doc), nil)
 	var locs []string
-	for _, e := range ofType(out, universal.TypeUnparsed) {
+	for _, e := range golden.OfType(out, universal.TypeUnparsed) {
 		locs = append(locs, e.Data.(*universal.Unparsed).Location)
 	}
 	want := []string{"amp: line 1: messages[1].role", "amp: line 1: messages[2].content", "amp: line 2"}
@@ -339,7 +329,7 @@ func TestThreadUnparsed(t *testing.T) {
 		t.Errorf("unparsed at %q, want %q", locs, want)
 	}
 	out = run(t, amp.FormatThread, lines(`{"v":1}`), nil)
-	if n := len(ofType(out, universal.TypeUnparsed)); n != 1 {
+	if n := len(golden.OfType(out, universal.TypeUnparsed)); n != 1 {
 		t.Errorf("%d unparsed for a document without messages", n)
 	}
 }
@@ -367,27 +357,13 @@ func TestDetect(t *testing.T) {
 	}
 }
 
+// TestNew: the constructor contract (golden.CheckNew), and Format.
 func TestNew(t *testing.T) {
-	if _, err := amp.New("sse", universal.Options{}); !errors.Is(err, universal.ErrUnknownFormat) {
-		t.Errorf("New(sse) error %v", err)
-	}
+	golden.CheckNew(t, amp.Formats, amp.New)
 	for _, f := range amp.Formats {
-		tr, err := amp.New(f.Name, universal.Options{})
-		if err != nil || tr.Format() != f.Name {
-			t.Errorf("New(%s): %v", f.Name, err)
+		if tr, _ := amp.New(f.Name, universal.Options{}); tr.Format() != f.Name {
+			t.Errorf("New(%s).Format() = %s", f.Name, tr.Format())
 		}
-	}
-	a, _ := amp.New(amp.FormatThread, universal.Options{})
-	b, _ := amp.New(amp.FormatStreamJSON, universal.Options{})
-	cp, err := a.Checkpoint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Restore(cp); err == nil {
-		t.Error("a thread checkpoint restored into a stream-json translator")
-	}
-	if err := b.Restore([]byte("{")); err == nil {
-		t.Error("garbage restored")
 	}
 }
 
@@ -397,11 +373,11 @@ func TestNew(t *testing.T) {
 func TestThreadErrorState(t *testing.T) {
 	doc := `{"v":220,"id":"T-9","messages":[{"role":"user","messageId":0,"content":[{"type":"text","text":"hi"}]},{"role":"assistant","messageId":1,"content":[{"type":"text","text":"Partial"}],"state":{"type":"error","error":{"message":"overloaded"}}}]}`
 	out := run(t, amp.FormatThread, lines(doc), nil)
-	errs := ofType(out, universal.TypeError)
+	errs := golden.OfType(out, universal.TypeError)
 	if len(errs) != 1 || errs[0].Data.(*universal.Error).Message != "overloaded" {
 		t.Errorf("errors %+v", errs)
 	}
-	te := ofType(out, universal.TypeTurnEnded)
+	te := golden.OfType(out, universal.TypeTurnEnded)
 	if len(te) != 1 || te[0].Data.(*universal.TurnEnded).Status != universal.TurnError {
 		t.Errorf("turn ends %+v", te)
 	}
@@ -477,10 +453,10 @@ func TestSubAgentError(t *testing.T) {
 	}
 	check := func(t *testing.T, out []universal.Event) (call, res universal.Item, status []universal.Item) {
 		t.Helper()
-		if errs := ofType(out, universal.TypeError); len(errs) != 0 {
+		if errs := golden.OfType(out, universal.TypeError); len(errs) != 0 {
 			t.Errorf("%d error events, want none", len(errs))
 		}
-		for _, e := range ofType(out, universal.TypeTurnEnded) {
+		for _, e := range golden.OfType(out, universal.TypeTurnEnded) {
 			if st := e.Data.(*universal.TurnEnded).Status; st != universal.TurnCompleted {
 				t.Errorf("turn ended %s, want completed", st)
 			}

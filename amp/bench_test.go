@@ -17,7 +17,7 @@ func benchInputs(tb testing.TB) []golden.BenchInput {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		ins = append(ins, golden.BenchInput{Name: s.name(), New: newFor(tb, s.format), Framing: framing(s.format), Data: b})
+		ins = append(ins, golden.BenchInput{Name: s.name(), New: newFor(s.format), Framing: framing(s.format), Data: b})
 	}
 	return ins
 }

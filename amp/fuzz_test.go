@@ -40,6 +40,6 @@ func FuzzTranslate(f *testing.F) {
 		if mode&2 != 0 {
 			in = func(n int) bool { return n%3 == 0 }
 		}
-		golden.FuzzProperty(t, golden.Fuzz{New: newFor(t, format), Framing: framing(format), Reports: []universal.Report{universal.Prompt{Text: "hi"}}, In: in}, data)
+		golden.FuzzProperty(t, golden.Fuzz{New: newFor(format), Framing: framing(format), Reports: []universal.Report{universal.Prompt{Text: "hi"}}, In: in}, data)
 	})
 }

@@ -43,21 +43,11 @@ func feed(t *testing.T, format string, reports []universal.Report, end universal
 	return evs
 }
 
-func ofType(evs []universal.Event, typ universal.Type) []universal.Event {
-	var out []universal.Event
-	for _, e := range evs {
-		if e.Type == typ {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // completed returns the final snapshots of the items of a kind and role
 // ("" matches any role).
 func completed(evs []universal.Event, kind universal.Kind, role universal.Role) []universal.Item {
 	var out []universal.Item
-	for _, e := range ofType(evs, universal.TypeItemCompleted) {
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
 		it := e.Data.(*universal.ItemSnapshot).Item
 		if it.Kind == kind && (role == "" || it.Role == role) {
 			out = append(out, it)
@@ -88,7 +78,7 @@ func TestUnparsed(t *testing.T) {
 	for name, line := range cases {
 		t.Run(name, func(t *testing.T) {
 			evs := feed(t, claude.FormatStreamJSON, nil, nil, line)
-			u := ofType(evs, universal.TypeUnparsed)
+			u := golden.OfType(evs, universal.TypeUnparsed)
 			if len(u) != 1 {
 				t.Fatalf("%d agent.unparsed, want 1", len(u))
 			}
@@ -103,7 +93,7 @@ func TestUnparsed(t *testing.T) {
 		evs := feed(t, claude.FormatStreamJSON, nil, nil,
 			`{"type":"stream_event","event":{"type":"content_block_start","index":0},"api_message_id":"m"}`,
 			`{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"0"}},"api_message_id":"m"}`)
-		u := ofType(evs, universal.TypeUnparsed)
+		u := golden.OfType(evs, universal.TypeUnparsed)
 		if len(u) != 1 || u[0].Data.(*universal.Unparsed).Location != "claude: line 2: event.delta.type" {
 			t.Fatalf("agent.unparsed %+v, want one at line 2", u)
 		}
@@ -111,13 +101,13 @@ func TestUnparsed(t *testing.T) {
 	t.Run("framing error", func(t *testing.T) {
 		tr, _ := claude.New(claude.FormatStreamJSON, golden.Options())
 		evs := tr.Translate(nil, universal.Message{Data: []byte(`{"type":`), Line: 3, Err: errors.New("too long")})
-		if u := ofType(evs, universal.TypeUnparsed); len(u) != 1 || u[0].Data.(*universal.Unparsed).Error != "too long" {
+		if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 1 || u[0].Data.(*universal.Unparsed).Error != "too long" {
 			t.Fatalf("got %v", evs)
 		}
 	})
 	t.Run("host", func(t *testing.T) {
 		evs := feed(t, claude.FormatExchange, nil, nil, `in:{"type":"control_request","request_id":"x","request":{"subtype":"brand_new"}}`, `in:{"type":"brand_new"}`)
-		if u := ofType(evs, universal.TypeUnparsed); len(u) != 2 {
+		if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 2 {
 			t.Fatalf("%d agent.unparsed, want 2", len(u))
 		}
 	})
@@ -178,7 +168,7 @@ func TestPromptsNotDuplicated(t *testing.T) {
 		if len(users) != 2 || users[0].Content[0].Text != "Remember the word pineapple." {
 			t.Fatalf("user messages %v", users)
 		}
-		for _, e := range ofType(evs, universal.TypeItemStarted) {
+		for _, e := range golden.OfType(evs, universal.TypeItemStarted) {
 			if it := e.Data.(*universal.ItemSnapshot).Item; it.Role == universal.RoleUser && e.Source != universal.SourceAgent {
 				t.Errorf("prompt %s shown from the report, want the native stdin message", it.ItemID)
 			}
@@ -199,7 +189,7 @@ func TestPromptsNotDuplicated(t *testing.T) {
 		if users := completed(evs, universal.KindMessage, universal.RoleUser); len(users) != 2 {
 			t.Fatalf("%d user messages, want 2", len(users))
 		}
-		if n := len(ofType(evs, universal.TypeTurnStarted)); n != 2 {
+		if n := len(golden.OfType(evs, universal.TypeTurnStarted)); n != 2 {
 			t.Errorf("%d turns, want 2", n)
 		}
 	})
@@ -280,7 +270,7 @@ func TestPartialMessageParts(t *testing.T) {
 		t.Fatalf("content %+v", c)
 	}
 	var deltas []string
-	for _, e := range ofType(evs, universal.TypeItemDelta) {
+	for _, e := range golden.OfType(evs, universal.TypeItemDelta) {
 		d := e.Data.(*universal.ItemDelta)
 		if d.PartIndex != 1 || e.Source != universal.SourceAgent {
 			t.Errorf("delta %+v from %s", d, e.Source)
@@ -290,7 +280,7 @@ func TestPartialMessageParts(t *testing.T) {
 	if strings.Join(deltas, "") != "Hello" {
 		t.Errorf("deltas %q", deltas)
 	}
-	for _, e := range ofType(evs, universal.TypeUsageUpdated) {
+	for _, e := range golden.OfType(evs, universal.TypeUsageUpdated) {
 		if d := e.Data.(*universal.UsageUpdated); d.Scope == universal.ScopeCall {
 			if *d.Usage.InputTokens != 115 || *d.Usage.CachedInputTokens != 100 || *d.Usage.CacheWriteTokens != 10 || *d.Usage.OutputTokens != 7 {
 				t.Errorf("call usage %+v", d.Usage)
@@ -318,7 +308,7 @@ func TestAbandonedToolBlock(t *testing.T) {
 	if msgs := completed(evs, universal.KindMessage, universal.RoleAssistant); len(msgs) != 1 || msgs[0].Status != universal.StatusFailed {
 		t.Fatalf("messages %+v", msgs)
 	}
-	errs := ofType(evs, universal.TypeError)
+	errs := golden.OfType(evs, universal.TypeError)
 	if len(errs) != 1 || !errs[0].Data.(*universal.Error).WillRetry {
 		t.Fatalf("errors %v", errs)
 	}
@@ -335,10 +325,10 @@ func TestQuestionOverControlProtocol(t *testing.T) {
 		`in:{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{"behavior":"allow","updatedInput":{"answers":{"Color?":"blue","Size?":"S, L"}}}}}`,
 		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"Q","content":"User has answered"}]},"parent_tool_use_id":null}`,
 		resultLine)
-	if p := ofType(evs, universal.TypePermissionRequested); len(p) != 0 {
+	if p := golden.OfType(evs, universal.TypePermissionRequested); len(p) != 0 {
 		t.Fatalf("permission for a question: %v", p)
 	}
-	req, res := ofType(evs, universal.TypeQuestionRequested), ofType(evs, universal.TypeQuestionResolved)
+	req, res := golden.OfType(evs, universal.TypeQuestionRequested), golden.OfType(evs, universal.TypeQuestionResolved)
 	if len(req) != 1 || len(res) != 1 {
 		t.Fatalf("%d requested, %d resolved", len(req), len(res))
 	}
@@ -369,7 +359,7 @@ func TestPermissionRepliesAndCancel(t *testing.T) {
 		if err := universal.CheckStream(evs); err != nil {
 			t.Fatal(err)
 		}
-		res := ofType(evs, universal.TypePermissionResolved)
+		res := golden.OfType(evs, universal.TypePermissionResolved)
 		if len(res) != 1 {
 			t.Fatalf("%d resolutions", len(res))
 		}
@@ -379,7 +369,7 @@ func TestPermissionRepliesAndCancel(t *testing.T) {
 	})
 	t.Run("cancel", func(t *testing.T) {
 		evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, call, ask, `{"type":"control_cancel_request","request_id":"r1"}`, resultLine)
-		res := ofType(evs, universal.TypePermissionResolved)
+		res := golden.OfType(evs, universal.TypePermissionResolved)
 		if len(res) != 1 || res[0].Data.(*universal.Permission).Status != universal.PermissionDenied {
 			t.Fatalf("resolutions %v", res)
 		}
@@ -387,7 +377,7 @@ func TestPermissionRepliesAndCancel(t *testing.T) {
 	t.Run("request before call", func(t *testing.T) {
 		evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, ask, call, resultLine)
 		calls := completed(evs, universal.KindToolCall, "")
-		req := ofType(evs, universal.TypePermissionRequested)
+		req := golden.OfType(evs, universal.TypePermissionRequested)
 		if len(calls) != 1 || len(req) != 1 || req[0].Data.(*universal.Permission).ItemID != calls[0].ItemID {
 			t.Fatalf("calls %v, requests %v", calls, req)
 		}
@@ -403,7 +393,7 @@ func TestPublicFragments(t *testing.T) {
 	}
 	result := `{"type":"result","subtype":"success","is_error":false,"permission_denials":[` + strings.Join(strings.Fields(string(denial)), " ") + `]}`
 	evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, result)
-	req, res := ofType(evs, universal.TypePermissionRequested), ofType(evs, universal.TypePermissionResolved)
+	req, res := golden.OfType(evs, universal.TypePermissionRequested), golden.OfType(evs, universal.TypePermissionResolved)
 	if len(req) != 1 || len(res) != 1 {
 		t.Fatalf("%d requested, %d resolved", len(req), len(res))
 	}
@@ -424,7 +414,7 @@ func TestSessionEnd(t *testing.T) {
 	if d := end(evs); d.Reason != universal.EndCompleted {
 		t.Errorf("after an interrupted turn: %+v", d)
 	}
-	if te := ofType(evs, universal.TypeTurnEnded); te[0].Data.(*universal.TurnEnded).Status != universal.TurnInterrupted || len(ofType(evs, universal.TypeError)) != 0 {
+	if te := golden.OfType(evs, universal.TypeTurnEnded); te[0].Data.(*universal.TurnEnded).Status != universal.TurnInterrupted || len(golden.OfType(evs, universal.TypeError)) != 0 {
 		t.Errorf("interrupted turn: %v", te)
 	}
 	failed := `{"type":"result","subtype":"success","is_error":true,"result":"API Error: 500","terminal_reason":"api_error"}`
@@ -446,28 +436,13 @@ func TestSessionEnd(t *testing.T) {
 	}
 	// A lone result (--output-format json) is a whole turn.
 	evs = feed(t, claude.FormatStreamJSON, nil, nil, resultLine)
-	if len(ofType(evs, universal.TypeTurnStarted)) != 1 || end(evs).Reason != universal.EndCompleted {
+	if len(golden.OfType(evs, universal.TypeTurnStarted)) != 1 || end(evs).Reason != universal.EndCompleted {
 		t.Errorf("lone result: %v", evs)
 	}
 }
 
-func TestNew(t *testing.T) {
-	if _, err := claude.New("json", universal.Options{}); !errors.Is(err, universal.ErrUnknownFormat) {
-		t.Errorf("New(json) = %v", err)
-	}
-	a, _ := claude.New(claude.FormatStreamJSON, universal.Options{})
-	b, _ := claude.New(claude.FormatTranscript, universal.Options{})
-	state, err := a.Checkpoint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Restore(state); err == nil {
-		t.Error("restoring a stream-json checkpoint into a transcript translator succeeded")
-	}
-	if err := a.Restore([]byte("{")); err == nil {
-		t.Error("restoring garbage succeeded")
-	}
-}
+// TestNew: the constructor contract (golden.CheckNew).
+func TestNew(t *testing.T) { golden.CheckNew(t, claude.Formats, claude.New) }
 
 // TestLateLine: an assistant line for a message that already completed
 // adds no text; a tool call on it still appears under that message.
@@ -530,7 +505,7 @@ func TestRareShapes(t *testing.T) {
 	if sys := completed(evs, universal.KindSystem, ""); len(sys) != 1 {
 		t.Errorf("system items %+v", sys)
 	}
-	if errs := ofType(evs, universal.TypeError); len(errs) != 1 || !errs[0].Data.(*universal.Error).WillRetry {
+	if errs := golden.OfType(evs, universal.TypeError); len(errs) != 1 || !errs[0].Data.(*universal.Error).WillRetry {
 		t.Errorf("errors %v", errs)
 	}
 	if last := evs[len(evs)-1]; last.NativeSessionID != "s2" {
@@ -552,7 +527,7 @@ func TestQuestionReply(t *testing.T) {
 	if err := universal.CheckStream(evs); err != nil {
 		t.Fatal(err)
 	}
-	res := ofType(evs, universal.TypeQuestionResolved)
+	res := golden.OfType(evs, universal.TypeQuestionResolved)
 	if len(res) != 1 {
 		t.Fatalf("%d resolutions", len(res))
 	}
@@ -625,7 +600,7 @@ func TestSubAgentError(t *testing.T) {
 	}
 	check := func(t *testing.T, evs []universal.Event) (call, result universal.Item) {
 		t.Helper()
-		if errs := ofType(evs, universal.TypeError); len(errs) != 0 {
+		if errs := golden.OfType(evs, universal.TypeError); len(errs) != 0 {
 			t.Errorf("%d error events, want none: %+v", len(errs), errs[0].Data)
 		}
 		if end := evs[len(evs)-1].Data.(*universal.SessionEnded); end.Reason != universal.EndCompleted {
@@ -697,7 +672,7 @@ func TestUserShellCommand(t *testing.T) {
 		line(`{"type":"assistant","uuid":"u2","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Hello."}]}}`),
 		line(`{"type":"user","uuid":"u3","message":{"role":"user","content":"<bash-input>git status</bash-input>"}}`),
 		line(`{"type":"user","uuid":"u4","message":{"role":"user","content":"<bash-stdout>On branch main</bash-stdout><bash-stderr>warning: x</bash-stderr>"}}`))
-	if n := len(ofType(evs, universal.TypeTurnStarted)); n != 1 {
+	if n := len(golden.OfType(evs, universal.TypeTurnStarted)); n != 1 {
 		t.Errorf("%d turns, want 1: the command is not a prompt", n)
 	}
 	if users := completed(evs, universal.KindMessage, universal.RoleUser); len(users) != 1 {
@@ -753,7 +728,7 @@ func TestStreamedBlockOrder(t *testing.T) {
 	if want := "text:one json: reasoning: text:two"; strings.Join(got, " ") != want {
 		t.Errorf("content %q, want %q", strings.Join(got, " "), want)
 	}
-	for _, e := range ofType(evs, universal.TypeItemDelta) {
+	for _, e := range golden.OfType(evs, universal.TypeItemDelta) {
 		d := e.Data.(*universal.ItemDelta)
 		if p := msgs[0].Content[d.PartIndex]; p.Type != universal.PartText || p.Text != d.Delta {
 			t.Errorf("delta %q addresses part %d (%s %q)", d.Delta, d.PartIndex, p.Type, p.Text)

@@ -18,13 +18,7 @@ const (
 )
 
 func newFor(format string) func(universal.Options) universal.Translator {
-	return func(o universal.Options) universal.Translator {
-		t, err := claude.New(format, o)
-		if err != nil {
-			panic(err)
-		}
-		return t
-	}
+	return golden.Maker(claude.New, format)
 }
 
 // captureCase is one golden run.

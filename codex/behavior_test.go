@@ -43,16 +43,6 @@ func run(t *testing.T, format string, before []universal.Report, lines []string,
 	return out
 }
 
-func ofType(evs []universal.Event, typ universal.Type) []universal.Event {
-	var out []universal.Event
-	for _, e := range evs {
-		if e.Type == typ {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 const (
 	thStarted   = `{"method":"thread/started","params":{"thread":{"id":"th1","cliVersion":"0.169.0"}}}`
 	turnStarted = `{"method":"turn/started","params":{"threadId":"th1","turn":{"id":"tu1","status":"inProgress"}}}`
@@ -69,7 +59,7 @@ func TestPromptEchoedOnce(t *testing.T) {
 	evs := run(t, codex.FormatAppServer, []universal.Report{universal.Prompt{Text: "List files."}},
 		[]string{thStarted, turnStarted, userEcho, agentDone, turnDone})
 	var users int
-	for _, e := range ofType(evs, universal.TypeItemCompleted) {
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
 		it := e.Data.(*universal.ItemSnapshot).Item
 		if it.Role == universal.RoleUser {
 			users++
@@ -88,7 +78,7 @@ func TestPromptEchoedOnce(t *testing.T) {
 func TestPromptNotEchoed(t *testing.T) {
 	evs := run(t, codex.FormatAppServer, []universal.Report{universal.Prompt{Text: "Hi."}},
 		[]string{thStarted, turnStarted, agentDone, turnDone})
-	items := ofType(evs, universal.TypeItemCompleted)
+	items := golden.OfType(evs, universal.TypeItemCompleted)
 	if len(items) != 2 {
 		t.Fatalf("%d items, want 2", len(items))
 	}
@@ -113,7 +103,7 @@ func TestHostReportsAnswers(t *testing.T) {
 	if err := universal.CheckStream(out); err != nil {
 		t.Fatal(err)
 	}
-	perms := ofType(out, universal.TypePermissionResolved)
+	perms := golden.OfType(out, universal.TypePermissionResolved)
 	if len(perms) != 1 {
 		t.Fatalf("%d permission.resolved, want 1", len(perms))
 	}
@@ -121,11 +111,11 @@ func TestHostReportsAnswers(t *testing.T) {
 	if p.Status != universal.PermissionApproved || !bytes.Contains(p.Metadata, []byte(`"acceptForSession"`)) || p.CallID != "c1" {
 		t.Errorf("resolved = %+v (metadata %s)", p, p.Metadata)
 	}
-	qs := ofType(out, universal.TypeQuestionResolved)
+	qs := golden.OfType(out, universal.TypeQuestionResolved)
 	if len(qs) != 1 || qs[0].Data.(*universal.Question).Response != "x" || qs[0].Data.(*universal.Question).Status != universal.QuestionAnswered {
 		t.Errorf("question.resolved = %v", qs)
 	}
-	q := ofType(out, universal.TypeQuestionRequested)[0].Data.(*universal.Question)
+	q := golden.OfType(out, universal.TypeQuestionRequested)[0].Data.(*universal.Question)
 	if q.Prompt != "H: Which?" || len(q.Options) != 1 || q.Options[0] != "x" {
 		t.Errorf("question.requested = %+v", q)
 	}
@@ -145,10 +135,10 @@ func TestRequestIDsPerDirection(t *testing.T) {
 		`in {"id":1,"result":{"decision":"accept"}}`,
 		turnDone,
 	})
-	if n := len(ofType(evs, universal.TypeSessionStarted)); n != 1 {
+	if n := len(golden.OfType(evs, universal.TypeSessionStarted)); n != 1 {
 		t.Fatalf("%d session.started", n)
 	}
-	res := ofType(evs, universal.TypePermissionResolved)
+	res := golden.OfType(evs, universal.TypePermissionResolved)
 	if len(res) != 1 || res[0].Data.(*universal.Permission).Status != universal.PermissionApproved || res[0].Source != universal.SourceAgent {
 		t.Fatalf("permission.resolved = %v, want approved from the host's answer", res)
 	}
@@ -163,7 +153,7 @@ func TestEndReports(t *testing.T) {
 	if end.Reason != universal.EndTerminated || end.TerminatedBy != universal.ByDaemon {
 		t.Errorf("Terminate: %+v", end)
 	}
-	if st := ofType(evs, universal.TypeTurnEnded)[0].Data.(*universal.TurnEnded).Status; st != universal.TurnInterrupted {
+	if st := golden.OfType(evs, universal.TypeTurnEnded)[0].Data.(*universal.TurnEnded).Status; st != universal.TurnInterrupted {
 		t.Errorf("open turn ended %s, want interrupted", st)
 	}
 	evs = run(t, codex.FormatExec, nil, []string{"Reading prompt from stdin...", `{"type":"thread.started","thread_id":"t"}`},
@@ -198,7 +188,7 @@ func TestUnparsed(t *testing.T) {
 	}
 	for _, c := range cases {
 		evs := run(t, c.format, nil, []string{c.line})
-		u := ofType(evs, universal.TypeUnparsed)
+		u := golden.OfType(evs, universal.TypeUnparsed)
 		if len(u) != 1 {
 			t.Errorf("%s %s: %d agent.unparsed, want 1", c.format, c.line, len(u))
 			continue
@@ -210,20 +200,10 @@ func TestUnparsed(t *testing.T) {
 	}
 }
 
-func TestRestoreFormatMismatch(t *testing.T) {
-	a, _ := codex.New(codex.FormatExec, universal.Options{})
-	state, err := a.Checkpoint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := codex.New(codex.FormatRollout, universal.Options{})
-	if err := b.Restore(state); err == nil {
-		t.Error("restoring an exec checkpoint into a rollout translator succeeded")
-	}
-	if err := b.Restore([]byte("{")); err == nil {
-		t.Error("restoring garbage succeeded")
-	}
-}
+// TestRestoreFormatMismatch: the constructor contract (golden.CheckNew):
+// every format builds, an unknown one fails, and a checkpoint restores
+// only into a translator of its format.
+func TestRestoreFormatMismatch(t *testing.T) { golden.CheckNew(t, codex.Formats, codex.New) }
 
 // The exec web_search item with two "id" keys: the first is the item's
 // id, the second is kept as the provider's.
@@ -233,7 +213,7 @@ func TestWebSearchDuplicateID(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs := run(t, codex.FormatExec, nil, []string{string(bytes.TrimSpace(b))})
-	it := ofType(evs, universal.TypeItemStarted)[0].Data.(*universal.ItemSnapshot).Item
+	it := golden.OfType(evs, universal.TypeItemStarted)[0].Data.(*universal.ItemSnapshot).Item
 	if it.NativeItemID != "item_1" || !bytes.Contains(it.Content[0].Metadata, []byte(`"provider_id":"ws_08df916a4f3c6634016a2585d9d5fc81909ccd0f244dfe39cf"`)) {
 		t.Errorf("item = %+v, metadata %s", it, it.Content[0].Metadata)
 	}
@@ -264,7 +244,7 @@ func TestBigOutputMetaPlaceholder(t *testing.T) {
 		t.Fatalf("problems with the recorded expect block = %q, want only the placeholder", problems)
 	}
 	var output string
-	for _, e := range ofType(evs, universal.TypeItemCompleted) {
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
 		if it := e.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindToolResult {
 			output = it.Content[0].Output
 		}
@@ -279,7 +259,7 @@ func TestBigOutputMetaPlaceholder(t *testing.T) {
 func conversation(evs []universal.Event) ([]string, int) {
 	var msgs []string
 	calls := 0
-	for _, e := range ofType(evs, universal.TypeItemCompleted) {
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
 		it := e.Data.(*universal.ItemSnapshot).Item
 		if it.ParentID != "" {
 			continue
@@ -376,7 +356,7 @@ func TestEchoConvention(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var users []universal.Item
-			for _, e := range ofType(run(t, c.format, c.reports, c.lines), universal.TypeItemCompleted) {
+			for _, e := range golden.OfType(run(t, c.format, c.reports, c.lines), universal.TypeItemCompleted) {
 				if it := e.Data.(*universal.ItemSnapshot).Item; it.Role == universal.RoleUser {
 					users = append(users, it)
 				}
@@ -405,10 +385,10 @@ func TestSubAgentError(t *testing.T) {
 		`{"method":"error","params":{"threadId":"th2","turnId":"tu2","willRetry":false,"error":{"message":"child broke","codexErrorInfo":"internalServerError"}}}`,
 		`{"method":"turn/completed","params":{"threadId":"th2","turn":{"id":"tu2","status":"failed","error":{"message":"child broke"}}}}`,
 		agentDone, turnDone})
-	if errs := ofType(evs, universal.TypeError); len(errs) != 0 {
+	if errs := golden.OfType(evs, universal.TypeError); len(errs) != 0 {
 		t.Errorf("%d error events, want none", len(errs))
 	}
-	if st := ofType(evs, universal.TypeTurnEnded)[0].Data.(*universal.TurnEnded).Status; st != universal.TurnCompleted {
+	if st := golden.OfType(evs, universal.TypeTurnEnded)[0].Data.(*universal.TurnEnded).Status; st != universal.TurnCompleted {
 		t.Errorf("root turn ended %s, want completed", st)
 	}
 	if end := evs[len(evs)-1].Data.(*universal.SessionEnded); end.Reason != universal.EndCompleted {
@@ -416,7 +396,7 @@ func TestSubAgentError(t *testing.T) {
 	}
 	var call string
 	var labels []string
-	for _, e := range ofType(evs, universal.TypeItemCompleted) {
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
 		it := e.Data.(*universal.ItemSnapshot).Item
 		switch it.Kind {
 		case universal.KindToolCall:
@@ -447,7 +427,7 @@ func TestUserShellCommand(t *testing.T) {
 		cmd("started", "c2", "agent", "inProgress", "null"), cmd("completed", "c2", "agent", "completed", "0"),
 		turnDone})
 	roles := map[string]universal.Role{}
-	for _, e := range ofType(evs, universal.TypeItemCompleted) {
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
 		it := e.Data.(*universal.ItemSnapshot).Item
 		switch it.Kind {
 		case universal.KindToolCall:
@@ -468,7 +448,7 @@ func TestUserShellCommand(t *testing.T) {
 		`{"id":"1","msg":{"type":"exec_command_begin","call_id":"k1","command":["ls"],"cwd":"/w","source":"user_shell"}}`,
 		`{"id":"1","msg":{"type":"exec_command_end","call_id":"k1","aggregated_output":"a\n","exit_code":0,"source":"user_shell"}}`,
 		`{"id":"1","msg":{"type":"task_complete"}}`})
-	for _, e := range ofType(legacy, universal.TypeItemCompleted) {
+	for _, e := range golden.OfType(legacy, universal.TypeItemCompleted) {
 		if it := e.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindToolCall && it.Role != universal.RoleUser {
 			t.Errorf("legacy user_shell call has role %s", it.Role)
 		}

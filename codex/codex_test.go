@@ -23,23 +23,10 @@ var scenarios = []string{"s01-text", "s02-tool", "s03-multitool", "s04-edit", "s
 	"s07-permission", "s08-bigoutput", "s09-unicode", "s10-subagent"}
 
 func newFor(format string) func(universal.Options) universal.Translator {
-	return func(o universal.Options) universal.Translator {
-		t, err := codex.New(format, o)
-		if err != nil {
-			panic(err)
-		}
-		return t
-	}
+	return golden.Maker(codex.New, format)
 }
 
-func framing(format string) universal.Framing {
-	for _, f := range codex.Formats {
-		if f.Name == format {
-			return f.Framing
-		}
-	}
-	panic("no format " + format)
-}
+func framing(format string) universal.Framing { return golden.FramingOf(codex.Formats, format) }
 
 // captureMeta is the part of a capture's .meta.json the tests read.
 type captureMeta struct {

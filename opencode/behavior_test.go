@@ -56,19 +56,9 @@ func sse(events ...string) string {
 	return b.String()
 }
 
-func ofType(events []universal.Event, typ universal.Type) []universal.Event {
-	var out []universal.Event
-	for _, e := range events {
-		if e.Type == typ {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 func deltas(events []universal.Event, item string) string {
 	var b strings.Builder
-	for _, e := range ofType(events, universal.TypeItemDelta) {
+	for _, e := range golden.OfType(events, universal.TypeItemDelta) {
 		if d := e.Data.(*universal.ItemDelta); d.ItemID == item {
 			b.WriteString(d.Delta)
 		}
@@ -78,7 +68,7 @@ func deltas(events []universal.Event, item string) string {
 
 func completed(events []universal.Event) []universal.Item {
 	var out []universal.Item
-	for _, e := range ofType(events, universal.TypeItemCompleted) {
+	for _, e := range golden.OfType(events, universal.TypeItemCompleted) {
 		out = append(out, e.Data.(*universal.ItemSnapshot).Item)
 	}
 	return out
@@ -86,7 +76,7 @@ func completed(events []universal.Event) []universal.Item {
 
 func noUnparsed(t *testing.T, events []universal.Event) {
 	t.Helper()
-	for _, e := range ofType(events, universal.TypeUnparsed) {
+	for _, e := range golden.OfType(events, universal.TypeUnparsed) {
 		u := e.Data.(*universal.Unparsed)
 		t.Errorf("agent.unparsed: %s (%s)", u.Error, u.Location)
 	}
@@ -180,11 +170,11 @@ func TestDeltaBeforePartAndMessage(t *testing.T) {
 		msgUpdated("msg_a", "assistant", true),
 	))
 	noUnparsed(t, events)
-	started := ofType(events, universal.TypeItemStarted)[0]
+	started := golden.OfType(events, universal.TypeItemStarted)[0]
 	if it := started.Data.(*universal.ItemSnapshot).Item; started.Source != universal.SourceDaemon || it.Role != "" {
 		t.Errorf("first item.started: source %s role %q, want a daemon stub without role", started.Source, it.Role)
 	}
-	for _, e := range ofType(events, universal.TypeItemDelta) {
+	for _, e := range golden.OfType(events, universal.TypeItemDelta) {
 		if d := e.Data.(*universal.ItemDelta); d.PartType != universal.PartReasoning {
 			t.Errorf("delta %q has part type %s, want reasoning", d.Delta, d.PartType)
 		}
@@ -346,7 +336,7 @@ func TestFollow(t *testing.T) {
 	if strings.Join(texts, "\n") != strings.Join(want, "\n") {
 		t.Errorf("messages of the followed sub-agent session:\n%s\nwant:\n%s", strings.Join(texts, "\n"), strings.Join(want, "\n"))
 	}
-	if n := len(ofType(events, universal.TypeTurnStarted)); n != 1 {
+	if n := len(golden.OfType(events, universal.TypeTurnStarted)); n != 1 {
 		t.Errorf("%d turns, want 1", n)
 	}
 
@@ -402,7 +392,7 @@ func TestIgnoredAndUnknown(t *testing.T) {
 		{opencode.FormatMessages, `{"oops":1}`, "opencode: line 1"},
 	} {
 		events := run(t, c.format, c.input)
-		un := ofType(events, universal.TypeUnparsed)
+		un := golden.OfType(events, universal.TypeUnparsed)
 		if len(un) == 0 {
 			t.Errorf("%s %q: no agent.unparsed", c.format, c.input)
 			continue
@@ -439,8 +429,8 @@ func TestPermissionGenerations(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			events := run(t, opencode.FormatSSE, sse(append(head, c.ask, c.ask, c.reply, c.reply)...))
 			noUnparsed(t, events)
-			call := ofType(events, universal.TypeItemStarted)[1].Data.(*universal.ItemSnapshot).Item.ItemID
-			req, res := ofType(events, universal.TypePermissionRequested), ofType(events, universal.TypePermissionResolved)
+			call := golden.OfType(events, universal.TypeItemStarted)[1].Data.(*universal.ItemSnapshot).Item.ItemID
+			req, res := golden.OfType(events, universal.TypePermissionRequested), golden.OfType(events, universal.TypePermissionResolved)
 			if len(req) != 1 || len(res) != 1 {
 				t.Fatalf("%d requested, %d resolved, want one each", len(req), len(res))
 			}
@@ -472,7 +462,7 @@ func TestPermissionGenerations(t *testing.T) {
 	if err := universal.CheckStream(out); err != nil {
 		t.Fatal(err)
 	}
-	res := ofType(out, universal.TypePermissionResolved)
+	res := golden.OfType(out, universal.TypePermissionResolved)
 	if len(res) != 1 || res[0].Source != universal.SourceDaemon || res[0].Data.(*universal.Permission).Status != universal.PermissionDenied {
 		t.Errorf("resolutions: %s", golden.Encode(res))
 	}
@@ -492,7 +482,7 @@ func TestQuestions(t *testing.T) {
 	} {
 		events := run(t, opencode.FormatSSE, sse(msgUpdated("msg_a", "assistant", false), toolPart("pending", "{}", ""), ask, c.reply, c.reply))
 		noUnparsed(t, events)
-		req, res := ofType(events, universal.TypeQuestionRequested), ofType(events, universal.TypeQuestionResolved)
+		req, res := golden.OfType(events, universal.TypeQuestionRequested), golden.OfType(events, universal.TypeQuestionResolved)
 		if len(req) != 1 || len(res) != 1 {
 			t.Fatalf("%d asked, %d resolved", len(req), len(res))
 		}
@@ -527,7 +517,7 @@ func TestTodoAndAPIEnvelope(t *testing.T) {
 	if p := todo.Content[0]; p.Label != "todo" || p.Detail != "[x] write\n[~] test\n[ ] ship" || gjson.GetBytes(p.Metadata, "todos.#").Int() != 3 {
 		t.Errorf("todo part %+v", p)
 	}
-	if n := len(ofType(events, universal.TypeTurnStarted)); n != 1 {
+	if n := len(golden.OfType(events, universal.TypeTurnStarted)); n != 1 {
 		t.Errorf("%d turns, want 1 (the user message)", n)
 	}
 }
@@ -548,7 +538,7 @@ func TestUsageInclusion(t *testing.T) {
 		{`{"input":1000,"output":16,"reasoning":8,"cache":{"read":200,"write":10}}`, 1210, 200, 16, 8, 1226},
 	} {
 		events := run(t, opencode.FormatRunJSON, finish(c.tokens))
-		u := ofType(events, universal.TypeUsageUpdated)
+		u := golden.OfType(events, universal.TypeUsageUpdated)
 		if len(u) != 1 {
 			t.Fatalf("%d usage events", len(u))
 		}
@@ -662,8 +652,8 @@ func TestRunLinesOutOfStepOrder(t *testing.T) {
 	if texts["msg_1"] != "Listing." || texts["msg_2"] != "Done." || texts[""] != "List" {
 		t.Errorf("message texts %q", texts)
 	}
-	ended := ofType(events, universal.TypeTurnEnded)
-	if len(ofType(events, universal.TypeTurnStarted)) != 1 || len(ended) != 1 || ended[0].Data.(*universal.TurnEnded).Status != universal.TurnCompleted {
+	ended := golden.OfType(events, universal.TypeTurnEnded)
+	if len(golden.OfType(events, universal.TypeTurnStarted)) != 1 || len(ended) != 1 || ended[0].Data.(*universal.TurnEnded).Status != universal.TurnCompleted {
 		t.Errorf("turns: %s", golden.Encode(ended))
 	}
 }
@@ -733,10 +723,10 @@ func TestSubAgentError(t *testing.T) {
 	check := func(t *testing.T, events []universal.Event) (call, result *universal.Item) {
 		t.Helper()
 		noUnparsed(t, events)
-		if errs := ofType(events, universal.TypeError); len(errs) != 0 {
+		if errs := golden.OfType(events, universal.TypeError); len(errs) != 0 {
 			t.Errorf("%d error events, want none (the sub-agent's error is not the session's)", len(errs))
 		}
-		for _, e := range ofType(events, universal.TypeTurnEnded) {
+		for _, e := range golden.OfType(events, universal.TypeTurnEnded) {
 			if st := e.Data.(*universal.TurnEnded).Status; st != universal.TurnCompleted {
 				t.Errorf("turn ended %s, want completed", st)
 			}
@@ -826,10 +816,15 @@ func TestNativePartOrder(t *testing.T) {
 	if strings.Join(got, " ") != want {
 		t.Errorf("content %q, want %q", strings.Join(got, " "), want)
 	}
-	for _, e := range ofType(events, universal.TypeItemDelta) {
+	for _, e := range golden.OfType(events, universal.TypeItemDelta) {
 		d := e.Data.(*universal.ItemDelta)
 		if p := items[0].Content[d.PartIndex]; p.Type != universal.PartText || !strings.HasPrefix(p.Text, d.Delta) {
 			t.Errorf("delta %q addresses part %d (%s %q)", d.Delta, d.PartIndex, p.Type, p.Text)
 		}
 	}
 }
+
+// TestNew: the constructor contract (golden.CheckNew): every format builds,
+// an unknown one fails, and a checkpoint restores only into a translator
+// of its format.
+func TestNew(t *testing.T) { golden.CheckNew(t, opencode.Formats, opencode.New) }

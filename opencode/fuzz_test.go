@@ -48,7 +48,7 @@ func FuzzTranslate(f *testing.F) {
 			t.Skip()
 		}
 		name := fuzzFormats[int(format)%len(fuzzFormats)]
-		golden.FuzzProperty(t, golden.Fuzz{New: newFor(t, name), Framing: framing(name), Reports: []universal.Report{universal.Prompt{Text: "hi"}}}, data)
+		golden.FuzzProperty(t, golden.Fuzz{New: newFor(name), Framing: framing(name), Reports: []universal.Report{universal.Prompt{Text: "hi"}}}, data)
 	})
 }
 
@@ -60,7 +60,7 @@ func benchInputs(tb testing.TB) []golden.BenchInput {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		ins = append(ins, golden.BenchInput{Name: c.file, New: newFor(tb, c.format), Framing: framing(c.format), Data: b})
+		ins = append(ins, golden.BenchInput{Name: c.file, New: newFor(c.format), Framing: framing(c.format), Data: b})
 	}
 	return ins
 }

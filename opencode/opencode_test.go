@@ -23,24 +23,11 @@ var scenarios = []string{
 }
 
 // newFor returns the harness constructor of a format.
-func newFor(t testing.TB, format string) func(universal.Options) universal.Translator {
-	return func(o universal.Options) universal.Translator {
-		tr, err := opencode.New(format, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tr
-	}
+func newFor(format string) func(universal.Options) universal.Translator {
+	return golden.Maker(opencode.New, format)
 }
 
-func framing(format string) universal.Framing {
-	for _, f := range opencode.Formats {
-		if f.Name == format {
-			return f.Framing
-		}
-	}
-	panic("no format " + format)
-}
+func framing(format string) universal.Framing { return golden.FramingOf(opencode.Formats, format) }
 
 // runExit is the exit status of the last opencode run of a capture.
 func runExit(t *testing.T, meta string) universal.Report {
@@ -107,7 +94,7 @@ func TestRecorded(t *testing.T) {
 				Meta:    c.meta,
 				Format:  c.format,
 				Framing: framing(c.format),
-				New:     newFor(t, c.format),
+				New:     newFor(c.format),
 				// The host's prompts: OpenCode echoes them except in
 				// run output, where they become the user messages.
 				Reports: c.reports,
@@ -164,7 +151,7 @@ func TestPublic(t *testing.T) {
 				Input:   filepath.Join(public, c.file),
 				Format:  c.format,
 				Framing: framing(c.format),
-				New:     newFor(t, c.format),
+				New:     newFor(c.format),
 			})
 		})
 	}

@@ -3,7 +3,6 @@ package pi_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,16 +65,6 @@ func completed(events []universal.Event) []universal.Item {
 	return golden.NewTranscript(events).Items
 }
 
-func ofType(events []universal.Event, typ universal.Type) []universal.Event {
-	var out []universal.Event
-	for _, e := range events {
-		if e.Type == typ {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 func messages(items []universal.Item, role universal.Role) []universal.Item {
 	var out []universal.Item
 	for _, it := range items {
@@ -131,7 +120,7 @@ func TestPromptsEchoedOnce(t *testing.T) {
 			if want := nativeLines(t, input, c.format, "message_end", "user"); len(users) != want {
 				t.Errorf("%d user messages, want %d (the echoes)", len(users), want)
 			}
-			for _, e := range ofType(events, universal.TypeItemStarted) {
+			for _, e := range golden.OfType(events, universal.TypeItemStarted) {
 				if it := e.Data.(*universal.ItemSnapshot).Item; it.Role == universal.RoleUser && it.Kind == universal.KindMessage && e.Source != universal.SourceAgent {
 					t.Errorf("synthetic user message %s although Pi echoed every prompt", it.ItemID)
 				}
@@ -185,7 +174,7 @@ func TestPromptSynthesisedWithoutEcho(t *testing.T) {
 	if len(users) != 1 || golden.TextOf(&users[0]) != "Run echo hello-from-tool" {
 		t.Fatalf("user messages %+v, want the reported prompt once", users)
 	}
-	for _, e := range ofType(events, universal.TypeItemStarted) {
+	for _, e := range golden.OfType(events, universal.TypeItemStarted) {
 		it := e.Data.(*universal.ItemSnapshot).Item
 		if it.Role == universal.RoleUser && e.Source != universal.SourceDaemon {
 			t.Errorf("the prompt should be synthetic, got source %s", e.Source)
@@ -215,7 +204,7 @@ func TestTurnsPerPrompt(t *testing.T) {
 				t.Fatal(err)
 			}
 			events := translate(t, c.format, read(t, c.input))
-			if got := len(ofType(events, universal.TypeTurnStarted)); got != len(ps) {
+			if got := len(golden.OfType(events, universal.TypeTurnStarted)); got != len(ps) {
 				t.Errorf("%d turns, want %d (one per prompt)", got, len(ps))
 			}
 		})
@@ -231,7 +220,7 @@ func TestSessionTurns(t *testing.T) {
 		}
 		input := read(t, c.input)
 		events := translate(t, c.format, input)
-		if got, want := len(ofType(events, universal.TypeTurnStarted)), nativeLines(t, input, c.format, "message", "user"); got != want {
+		if got, want := len(golden.OfType(events, universal.TypeTurnStarted)), nativeLines(t, input, c.format, "message", "user"); got != want {
 			t.Errorf("%s: %d turns, want %d", c.name(), got, want)
 		}
 	}
@@ -259,7 +248,7 @@ func TestPermissions(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
 			events := translate(t, c.format, read(t, filepath.Join(testdata, c.file)))
-			req, res := ofType(events, universal.TypePermissionRequested), ofType(events, universal.TypePermissionResolved)
+			req, res := golden.OfType(events, universal.TypePermissionRequested), golden.OfType(events, universal.TypePermissionResolved)
 			if c.want == "" {
 				if len(req)+len(res) != 0 {
 					t.Fatalf("%d requests, %d resolutions, want none", len(req), len(res))
@@ -364,7 +353,7 @@ func TestUsagePerMessage(t *testing.T) {
 				want++
 			}
 		}
-		got := ofType(events, universal.TypeUsageUpdated)
+		got := golden.OfType(events, universal.TypeUsageUpdated)
 		if len(got) != want {
 			t.Errorf("%s: %d usage events, want %d", c.name(), len(got), want)
 		}
@@ -410,7 +399,7 @@ func TestConcatenatedLine(t *testing.T) {
 	for _, f := range []string{"pi-mono-compact.v1-session-concatenated-line.jsonl", "pi-mono-session-2025-12-17.v1-session-concatenated-line.jsonl"} {
 		input := read(t, filepath.Join(testdata, "public", f))
 		events := translate(t, pi.FormatSession, input)
-		if n := len(ofType(events, universal.TypeUnparsed)); n != 0 {
+		if n := len(golden.OfType(events, universal.TypeUnparsed)); n != 0 {
 			t.Errorf("%s: %d unparsed", f, n)
 		}
 		want := bytes.Count(input, []byte(`{"type":"compaction"`))
@@ -435,7 +424,7 @@ func TestRetries(t *testing.T) {
 		}
 		events := translate(t, c.format, read(t, c.input))
 		var retry, final int
-		for _, e := range ofType(events, universal.TypeError) {
+		for _, e := range golden.OfType(events, universal.TypeError) {
 			if e.Data.(*universal.Error).WillRetry {
 				retry++
 			} else {
@@ -449,7 +438,7 @@ func TestRetries(t *testing.T) {
 		if retry != 1 || final != wantFinal {
 			t.Errorf("%s: %d retried errors, %d final; want 1 and %d", c.name(), retry, final, wantFinal)
 		}
-		ended := ofType(events, universal.TypeTurnEnded)
+		ended := golden.OfType(events, universal.TypeTurnEnded)
 		status := ended[len(ended)-1].Data.(*universal.TurnEnded).Status
 		if (wantFinal == 1) != (status == universal.TurnError) {
 			t.Errorf("%s: turn ended %s", c.name(), status)
@@ -467,7 +456,7 @@ func TestAssistantMessageSample(t *testing.T) {
 	}
 	line := append(append([]byte(`{"type":"message_end","message":`), compact.Bytes()...), "}\n"...)
 	events := translate(t, pi.FormatJSON, line)
-	if n := len(ofType(events, universal.TypeUnparsed)); n != 0 {
+	if n := len(golden.OfType(events, universal.TypeUnparsed)); n != 0 {
 		t.Fatalf("%d unparsed", n)
 	}
 	var m struct {
@@ -542,7 +531,7 @@ func TestUnknownInput(t *testing.T) {
 	}, "\n")
 	events := translate(t, pi.FormatRPC, []byte(input))
 	var got []string
-	for _, e := range ofType(events, universal.TypeUnparsed) {
+	for _, e := range golden.OfType(events, universal.TypeUnparsed) {
 		got = append(got, e.Data.(*universal.Unparsed).Location)
 	}
 	want := []string{"pi: line 1", "pi: line 3", "pi: line 4", "pi: line 5", "pi: line 6", "pi: line 7: message.content[0]", "pi: line 8", "pi: line 9", "pi: line 10"}
@@ -577,7 +566,7 @@ func TestTerminate(t *testing.T) {
 		if err := universal.CheckStream(out); err != nil {
 			t.Errorf("%s: %v", c.name, err)
 		}
-		ended := ofType(out, universal.TypeTurnEnded)
+		ended := golden.OfType(out, universal.TypeTurnEnded)
 		if len(ended) != 1 || ended[0].Data.(*universal.TurnEnded).Status != c.want {
 			t.Errorf("%s: turn ended %+v, want %s", c.name, ended, c.want)
 		}
@@ -599,23 +588,7 @@ func TestTerminate(t *testing.T) {
 }
 
 // TestNew: unknown formats and checkpoints of another format are refused.
-func TestNew(t *testing.T) {
-	if _, err := pi.New("yaml", universal.Options{}); !errors.Is(err, universal.ErrUnknownFormat) {
-		t.Errorf("New(yaml) = %v, want ErrUnknownFormat", err)
-	}
-	a, _ := pi.New(pi.FormatJSON, universal.Options{})
-	b, _ := pi.New(pi.FormatSession, universal.Options{})
-	state, err := a.Checkpoint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Restore(state); err == nil {
-		t.Error("a json checkpoint restored into a session translator")
-	}
-	if err := b.Restore([]byte("{")); err == nil {
-		t.Error("a broken checkpoint restored")
-	}
-}
+func TestNew(t *testing.T) { golden.CheckNew(t, pi.Formats, pi.New) }
 
 // TestShapes: shapes the captures do not show but the types allow.
 func TestShapes(t *testing.T) {
@@ -672,7 +645,7 @@ func TestSubAgentError(t *testing.T) {
 	}
 	result := func(events []universal.Event) universal.Item {
 		t.Helper()
-		if errs := ofType(events, universal.TypeError); len(errs) != 0 {
+		if errs := golden.OfType(events, universal.TypeError); len(errs) != 0 {
 			t.Errorf("%d error events, want none", len(errs))
 		}
 		if end := events[len(events)-1].Data.(*universal.SessionEnded); end.Reason != universal.EndCompleted {

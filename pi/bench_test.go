@@ -69,7 +69,7 @@ func TestAccumulatedPartial(t *testing.T) {
 		lines, text := partialStream(10_000, 97, withDelta)
 		events := translate(t, pi.FormatJSON, append(bytes.Join(lines, []byte("\n")), '\n'))
 		var streamed strings.Builder
-		for _, e := range ofType(events, universal.TypeItemDelta) {
+		for _, e := range golden.OfType(events, universal.TypeItemDelta) {
 			d := e.Data.(*universal.ItemDelta)
 			if e.Source != universal.SourceAgent {
 				t.Errorf("delta=%v: synthetic delta %q", withDelta, d.Delta)

@@ -89,23 +89,10 @@ func handwritten() []capture {
 }
 
 func newTranslator(format string) func(universal.Options) universal.Translator {
-	return func(o universal.Options) universal.Translator {
-		t, err := pi.New(format, o)
-		if err != nil {
-			panic(err)
-		}
-		return t
-	}
+	return golden.Maker(pi.New, format)
 }
 
-func framing(format string) universal.Framing {
-	for _, f := range pi.Formats {
-		if f.Name == format {
-			return f.Framing
-		}
-	}
-	panic("no format " + format)
-}
+func framing(format string) universal.Framing { return golden.FramingOf(pi.Formats, format) }
 
 func (c capture) golden(t *testing.T) golden.Case {
 	gc := golden.Case{

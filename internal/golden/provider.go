@@ -1,0 +1,76 @@
+package golden
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// Maker returns a New function for Case, Fuzz and BenchInput: a fresh
+// translator of one format from a provider's constructor. It panics if the
+// constructor refuses the format (the test named a format wrongly).
+func Maker[T universal.Translator](newT func(string, universal.Options) (T, error), format string) func(universal.Options) universal.Translator {
+	return func(o universal.Options) universal.Translator {
+		tr, err := newT(format, o)
+		if err != nil {
+			panic(err)
+		}
+		return tr
+	}
+}
+
+// FramingOf returns the framing of the named format; it panics for a name
+// formats does not list.
+func FramingOf(formats []universal.Format, name string) universal.Framing {
+	for _, f := range formats {
+		if f.Name == name {
+			return f.Framing
+		}
+	}
+	panic("no format " + name)
+}
+
+// CheckNew checks the constructor contract every provider shares: each
+// format in formats builds a translator, an unknown name fails with
+// universal.ErrUnknownFormat, a fresh translator's checkpoint restores into
+// another of the same format, and one of another format refuses it, as
+// every translator refuses a broken checkpoint.
+func CheckNew[T universal.Translator](t *testing.T, formats []universal.Format, newT func(string, universal.Options) (T, error)) {
+	t.Helper()
+	if _, err := newT("no-such-format", universal.Options{}); !errors.Is(err, universal.ErrUnknownFormat) {
+		t.Errorf("New(no-such-format) = %v, want ErrUnknownFormat", err)
+	}
+	for i, f := range formats {
+		a, err := newT(f.Name, universal.Options{})
+		if err != nil {
+			t.Errorf("New(%s): %v", f.Name, err)
+			continue
+		}
+		cp, err := a.Checkpoint()
+		if err != nil {
+			t.Errorf("%s: checkpoint: %v", f.Name, err)
+			continue
+		}
+		if b, _ := newT(f.Name, universal.Options{}); b.Restore(cp) != nil {
+			t.Errorf("%s: a checkpoint does not restore into a translator of its format", f.Name)
+		}
+		if b, _ := newT(formats[(i+1)%len(formats)].Name, universal.Options{}); len(formats) > 1 && b.Restore(cp) == nil {
+			t.Errorf("a %s checkpoint restored into a %s translator", f.Name, formats[(i+1)%len(formats)].Name)
+		}
+		if a.Restore([]byte("{")) == nil {
+			t.Errorf("%s: a broken checkpoint restored", f.Name)
+		}
+	}
+}
+
+// OfType returns the events of one type, in order.
+func OfType(events []universal.Event, typ universal.Type) []universal.Event {
+	var out []universal.Event
+	for _, e := range events {
+		if e.Type == typ {
+			out = append(out, e)
+		}
+	}
+	return out
+}
