@@ -56,18 +56,6 @@ func newFor(format string) func(universal.Options) universal.Translator {
 
 func framing(format string) universal.Framing { return golden.FramingOf(amp.Formats, format) }
 
-func reports(t testing.TB, meta string) []universal.Report {
-	prompts, err := golden.Prompts(meta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rs []universal.Report
-	for _, p := range prompts {
-		rs = append(rs, universal.Prompt{Text: p})
-	}
-	return rs
-}
-
 // ampExpect is the "amp_expect" block of a sample's .meta.json: what the
 // generic expect block cannot say about Amp, written from reading the
 // sample. Absent fields are not checked.
@@ -143,7 +131,7 @@ func TestSamples(t *testing.T) {
 				Format:  s.format,
 				Framing: framing(s.format),
 				New:     newFor(s.format),
-				Reports: reports(t, s.meta()),
+				Reports: golden.PromptReports(t, s.meta()),
 				// Only a sample whose meta lists the expected unparsed
 				// locations may have any; checkAmp checks them exactly.
 				AllowUnparsed: len(ax.Unparsed) > 0,
@@ -347,7 +335,7 @@ func TestPromptsNotDuplicated(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			with := golden.Case{Framing: framing(s.format), New: newFor(s.format), Reports: reports(t, s.meta())}
+			with := golden.Case{Framing: framing(s.format), New: newFor(s.format), Reports: golden.PromptReports(t, s.meta())}
 			without := with
 			without.Reports = nil
 			a, err := with.Translate(input, golden.Options(), nil, 0)

@@ -536,16 +536,6 @@ func TestQuestionReply(t *testing.T) {
 	}
 }
 
-// echoed reports whether an item's text parts carry the echo mark.
-func echoed(it universal.Item) bool {
-	for _, p := range it.Content {
-		if p.Type == universal.PartText && strings.Contains(string(p.Metadata), `"echo":true`) {
-			return true
-		}
-	}
-	return false
-}
-
 // TestEchoConvention: live user messages that are the host's prompt (a
 // --replay-user-messages echo, the host's stdin line) are marked echo; a
 // transcript's prompt, a reported prompt (synthetic) and a sub-agent's
@@ -579,7 +569,7 @@ func TestEchoConvention(t *testing.T) {
 				t.Fatalf("%d user messages, want %d", len(users), len(c.want))
 			}
 			for i, w := range c.want {
-				if got := echoed(users[i]); got != w {
+				if got := golden.Echoed(&users[i]); got != w {
 					t.Errorf("user message %d (%s): echo %v, want %v", i, users[i].Content[0].Metadata, got, w)
 				}
 			}

@@ -41,14 +41,7 @@ func recordedCases(t *testing.T) []captureCase {
 	var cases []captureCase
 	for _, meta := range metas {
 		name := strings.TrimSuffix(filepath.Base(meta), ".meta.json")
-		prompts, err := golden.Prompts(meta)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var reports []universal.Report
-		for _, p := range prompts {
-			reports = append(reports, universal.Prompt{Text: p})
-		}
+		reports := golden.PromptReports(t, meta)
 		cases = append(cases, captureCase{name + "/stream-json", golden.Case{
 			Input: filepath.Join(recorded, name+".jsonl"), Meta: meta, Format: claude.FormatStreamJSON,
 			Framing: golden.Lines, New: newFor(claude.FormatStreamJSON), Reports: reports,

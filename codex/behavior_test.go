@@ -226,7 +226,7 @@ func TestWebSearchDuplicateID(t *testing.T) {
 // is fixed, this test fails and the corrected copy can go.
 func TestBigOutputMetaPlaceholder(t *testing.T) {
 	meta := filepath.Join(recorded, "s08-bigoutput.meta.json")
-	c := golden.Case{Input: filepath.Join(recorded, "s08-bigoutput.exec.jsonl"), Framing: golden.Lines, New: newFor("exec"), Reports: prompts(t, meta)}
+	c := golden.Case{Input: filepath.Join(recorded, "s08-bigoutput.exec.jsonl"), Framing: golden.Lines, New: newFor("exec"), Reports: golden.PromptReports(t, meta)}
 	input, err := os.ReadFile(c.Input)
 	if err != nil {
 		t.Fatal(err)
@@ -288,7 +288,7 @@ func TestRolloutMatchesLive(t *testing.T) {
 		meta := filepath.Join(recorded, name+".meta.json")
 		for mode, live := range map[string]golden.Case{
 			"appserver": {Input: filepath.Join(recorded, name+".appserver.exchange.jsonl"), Framing: golden.Exchange, New: newFor("exchange")},
-			"exec":      {Input: filepath.Join(recorded, name+".exec.jsonl"), Framing: golden.Lines, New: newFor("exec"), Reports: prompts(t, meta)},
+			"exec":      {Input: filepath.Join(recorded, name+".exec.jsonl"), Framing: golden.Lines, New: newFor("exec"), Reports: golden.PromptReports(t, meta)},
 		} {
 			rollouts, _ := filepath.Glob(filepath.Join(recorded, name+".session", mode, "rollout-*.jsonl"))
 			var root string
@@ -315,16 +315,6 @@ func TestRolloutMatchesLive(t *testing.T) {
 			}
 		}
 	}
-}
-
-// echoed reports whether an item's text parts carry the echo mark.
-func echoed(it universal.Item) bool {
-	for _, p := range it.Content {
-		if p.Type == universal.PartText && strings.Contains(string(p.Metadata), `"echo":true`) {
-			return true
-		}
-	}
-	return false
 }
 
 // TestEchoConvention: the live echo of the host's input (app-server
@@ -364,7 +354,7 @@ func TestEchoConvention(t *testing.T) {
 			if len(users) != 1 {
 				t.Fatalf("%d user messages, want 1", len(users))
 			}
-			if got := echoed(users[0]); got != c.want {
+			if got := golden.Echoed(&users[0]); got != c.want {
 				t.Errorf("echo %v, want %v (metadata %s)", got, c.want, users[0].Content[0].Metadata)
 			}
 		})

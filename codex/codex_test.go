@@ -65,19 +65,6 @@ func exitOf(t *testing.T, meta, mode string) universal.Report {
 	return nil
 }
 
-func prompts(t *testing.T, meta string) []universal.Report {
-	t.Helper()
-	ps, err := golden.Prompts(meta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rs []universal.Report
-	for _, p := range ps {
-		rs = append(rs, universal.Prompt{Text: p})
-	}
-	return rs
-}
-
 // metaFor returns the meta whose expect block a capture is checked
 // against. s08's expect names the tool output with a placeholder
 // ("1\n2\n...\n20000\n (20000 lines, 108894 ") that no real output
@@ -101,7 +88,7 @@ func TestRecorded(t *testing.T) {
 			golden.Run(t, golden.Case{
 				Input: filepath.Join(recorded, name+".exec.jsonl"), Meta: meta, Format: "exec",
 				Framing: golden.Lines, New: newFor("exec"),
-				Reports: prompts(t, origMeta), End: exitOf(t, origMeta, "exec"),
+				Reports: golden.PromptReports(t, origMeta), End: exitOf(t, origMeta, "exec"),
 			})
 		})
 		t.Run(name+"/exchange", func(t *testing.T) {
@@ -134,7 +121,7 @@ func TestRecorded(t *testing.T) {
 		golden.Run(t, golden.Case{
 			Input: filepath.Join(recorded, "s07-permission.exec-autoreview.jsonl"), Meta: meta, Format: "exec-autoreview",
 			Framing: golden.Lines, New: newFor("exec"),
-			Reports: prompts(t, meta), End: exitOf(t, meta, "exec-autoreview"),
+			Reports: golden.PromptReports(t, meta), End: exitOf(t, meta, "exec-autoreview"),
 		})
 	})
 }

@@ -68,10 +68,7 @@ func captures(tb testing.TB) []capture {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		var reports []universal.Report
-		for _, p := range prompts {
-			reports = append(reports, universal.Prompt{Text: p})
-		}
+		reports := golden.PromptReports(tb, meta)
 		for _, c := range []struct{ file, format string }{
 			{s + ".sse", opencode.FormatSSE},
 			{s + ".global.sse", opencode.FormatSSE},

@@ -48,18 +48,6 @@ func read(t testing.TB, path string) []byte {
 	return b
 }
 
-func prompts(t testing.TB, meta string) []universal.Report {
-	ps, err := golden.Prompts(meta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rs []universal.Report
-	for _, p := range ps {
-		rs = append(rs, universal.Prompt{Text: p})
-	}
-	return rs
-}
-
 // completed returns the final snapshot of every item, in start order.
 func completed(events []universal.Event) []universal.Item {
 	return golden.NewTranscript(events).Items
@@ -114,7 +102,7 @@ func TestPromptsEchoedOnce(t *testing.T) {
 			input := read(t, c.input)
 			// Reported prompts too in the exchange, where the rpc prompt
 			// commands also show them: still one user message per echo.
-			rs := prompts(t, c.meta)
+			rs := golden.PromptReports(t, c.meta)
 			events := translate(t, c.format, input, rs...)
 			users := messages(completed(events), universal.RoleUser)
 			if want := nativeLines(t, input, c.format, "message_end", "user"); len(users) != want {
@@ -133,14 +121,6 @@ func TestPromptsEchoedOnce(t *testing.T) {
 // exchange) have their text marked echo; a session file's user messages
 // (a record) and a synthetic prompt do not.
 func TestEchoConvention(t *testing.T) {
-	isEcho := func(it universal.Item) bool {
-		for _, p := range it.Content {
-			if p.Type == universal.PartText && !strings.Contains(string(p.Metadata), `"echo":true`) {
-				return false
-			}
-		}
-		return true
-	}
 	for _, c := range recorded(t) {
 		events := translate(t, c.format, read(t, c.input))
 		users := messages(completed(events), universal.RoleUser)
@@ -148,13 +128,13 @@ func TestEchoConvention(t *testing.T) {
 			t.Errorf("%s: no user message", c.name())
 		}
 		for _, u := range users {
-			if got, want := isEcho(u), c.format != pi.FormatSession; got != want {
+			if got, want := golden.Echoed(&u), c.format != pi.FormatSession; got != want {
 				t.Errorf("%s: user message %s: echo %v, want %v", c.name(), u.ItemID, got, want)
 			}
 		}
 	}
 	events := translate(t, pi.FormatRPC, nil, universal.Prompt{Text: "hello?"})
-	if users := messages(completed(events), universal.RoleUser); len(users) != 1 || isEcho(users[0]) {
+	if users := messages(completed(events), universal.RoleUser); len(users) != 1 || golden.Echoed(&users[0]) {
 		t.Errorf("synthetic prompt %+v: want one, not marked echo", users)
 	}
 }

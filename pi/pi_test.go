@@ -104,13 +104,7 @@ func (c capture) golden(t *testing.T) golden.Case {
 		AllowUnparsed: c.allowUnparsed,
 	}
 	if c.prompts {
-		prompts, err := golden.Prompts(c.meta)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range prompts {
-			gc.Reports = append(gc.Reports, universal.Prompt{Text: p})
-		}
+		gc.Reports = golden.PromptReports(t, c.meta)
 	}
 	return gc
 }

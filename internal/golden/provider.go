@@ -2,6 +2,7 @@ package golden
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -73,4 +74,37 @@ func OfType(events []universal.Event, typ universal.Type) []universal.Event {
 		}
 	}
 	return out
+}
+
+// PromptReports returns the "prompts" list of a capture's .meta.json as
+// the reports of the host that sent them: a universal.Prompt each, in
+// order.
+func PromptReports(tb testing.TB, meta string) []universal.Report {
+	tb.Helper()
+	prompts, err := Prompts(meta)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var rs []universal.Report
+	for _, p := range prompts {
+		rs = append(rs, universal.Prompt{Text: p})
+	}
+	return rs
+}
+
+// Echoed reports whether an item carries the mark of the echo convention
+// (package universal): it has text parts, and each has "echo": true in
+// its metadata.
+func Echoed(it *universal.Item) bool {
+	texts := 0
+	for _, p := range it.Content {
+		if p.Type != universal.PartText {
+			continue
+		}
+		texts++
+		if !strings.Contains(string(p.Metadata), `"echo":true`) {
+			return false
+		}
+	}
+	return texts > 0
 }
