@@ -69,6 +69,8 @@
 // ids, times, raw when opted in) and guarantees the stream invariants that
 // [Checker] verifies, so provider code only maps native payloads to calls
 // such as StartItem, Delta, Complete, StartTurn, EndTurn and End.
+// [SaveCheckpoint] and [LoadCheckpoint] give every translator the same
+// checkpoint envelope (format, the Stream's state, its own state).
 //
 // # Conventions
 //
