@@ -284,7 +284,7 @@ func (w ExpectTool) mismatch(c toolCall) string {
 	if w.Name != nil && c.call.Name != *w.Name {
 		return "name differs"
 	}
-	if w.ArgumentsContains != nil && !strings.Contains(c.call.Arguments, *w.ArgumentsContains) {
+	if w.ArgumentsContains != nil && !argumentsContain(c.call.Arguments, *w.ArgumentsContains) {
 		return fmt.Sprintf("arguments %q", clip(c.call.Arguments))
 	}
 	if w.OutputContains == nil && w.IsError == nil {
@@ -308,6 +308,41 @@ func (w ExpectTool) mismatch(c toolCall) string {
 		return fmt.Sprintf("is_error %v", isError)
 	}
 	return ""
+}
+
+// argumentsContain reports whether tool arguments contain s: as written,
+// or in one of the string values of the JSON arguments once decoded (the
+// expectation names the command a person reads, `printf 'a\n'`, which the
+// JSON text writes with its backslash escaped).
+func argumentsContain(args, s string) bool {
+	if strings.Contains(args, s) {
+		return true
+	}
+	var v any
+	if json.Unmarshal([]byte(args), &v) != nil {
+		return false
+	}
+	var found func(any) bool
+	found = func(v any) bool {
+		switch v := v.(type) {
+		case string:
+			return strings.Contains(v, s)
+		case []any:
+			for _, x := range v {
+				if found(x) {
+					return true
+				}
+			}
+		case map[string]any:
+			for _, x := range v {
+				if found(x) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return found(v)
 }
 
 func clip(s string) string {
