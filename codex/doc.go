@@ -109,7 +109,9 @@
 // with the outcome. A tool item never changes kind.
 //
 //   - commandExecution / command_execution / exec_command_begin+end →
-//     name "command_execution", arguments {"command","cwd"} (metadata
+//     name "command_execution", arguments {"command","cwd","script"}
+//     (script: the command the shell ran, unwrapped from Codex's
+//     `/bin/bash -lc "…"`, what the model asked for; metadata
 //     source, process_id, command_actions), result output = the aggregated
 //     output, metadata exit_code, duration_ms and status when not
 //     completed; is_error for a non-zero exit code, failed or declined

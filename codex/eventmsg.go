@@ -325,10 +325,7 @@ func durationMS(d gjson.Result) *int64 {
 
 func (t *Translator) execCommandSpec(m gjson.Result, thread string) toolSpec {
 	id := m.Get("call_id").Str
-	args := obj().Raw("command", rawOr(m.Get("command"), `""`))
-	if cwd := m.Get("cwd"); cwd.Type == gjson.String {
-		args.String("cwd", cwd.Str)
-	}
+	args := commandArgs(m.Get("command"), m.Get("cwd"))
 	meta := obj()
 	for _, f := range [...][2]string{{"source", "source"}, {"process_id", "process_id"}, {"parsed_cmd", "parsed_cmd"}} {
 		if v := m.Get(f[0]); v.Exists() && v.Type != gjson.Null {

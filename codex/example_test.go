@@ -62,7 +62,7 @@ func ExampleTranslator() {
 	// Output:
 	// turn 01a1fe02-44d9:1
 	//   user: "Run echo hi."
-	//   command_execution {"command":"/bin/bash -lc 'echo hi'"}
+	//   command_execution {"command":"/bin/bash -lc 'echo hi'","script":"echo hi"}
 	//   result "hi\n" {"exit_code":0}
 	//   assistant: "It printed hi."
 	//   usage session: input 1250 (cached 0), output 9

@@ -184,7 +184,7 @@ func (t *Translator) execItem(dst []event, c *ctx, it gjson.Result, ev string) [
 		return t.execText(dst, c, key, native, kindReasoning, universal.PartReasoning, it.Get("text").Str, nil, final)
 	case "command_execution":
 		spec := toolSpec{native: native, callID: callID, name: "command_execution",
-			args: t.str(obj().Raw("command", rawOr(it.Get("command"), `""`)).Bytes())}
+			args: t.str(commandArgs(it.Get("command"), gjson.Result{}).Bytes())}
 		if !final {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}

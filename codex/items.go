@@ -289,10 +289,7 @@ func (t *Translator) reasoningDelta(dst []event, c *ctx, thread, id string, idx 
 
 // commandItem maps a v2 commandExecution.
 func (t *Translator) commandItem(dst []event, c *ctx, key, native, thread string, it gjson.Result, final bool) []event {
-	args := obj().Raw("command", rawOr(it.Get("command"), `""`))
-	if cwd := it.Get("cwd"); cwd.Type == gjson.String {
-		args.String("cwd", cwd.Str)
-	}
+	args := commandArgs(it.Get("command"), it.Get("cwd"))
 	meta := obj()
 	for _, f := range [...][2]string{{"source", "source"}, {"processId", "process_id"}, {"commandActions", "command_actions"}, {"pluginId", "plugin_id"}, {"scriptPath", "script_path"}} {
 		if v := it.Get(f[0]); v.Exists() && v.Type != gjson.Null {

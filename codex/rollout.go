@@ -700,10 +700,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it gjson.Result, thread strin
 		})
 		return t.reasoningCopy(dst, c, lockEvent, id, parts, thread)
 	case "CommandExecution":
-		args := obj().Raw("command", rawOr(it.Get("command"), `""`))
-		if cwd := it.Get("cwd"); cwd.Type == gjson.String {
-			args.String("cwd", cwd.Str)
-		}
+		args := commandArgs(it.Get("command"), it.Get("cwd"))
 		spec := toolSpec{native: native, thread: thread, callID: native, name: "command_execution", args: t.str(args.Bytes())}
 		res := t.commandResult(it.Get("aggregated_output").Str, it.Get("status").Str, intPtr(it.Get("exit_code")), durationMS(it.Get("duration")))
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
