@@ -59,9 +59,11 @@ func isShell(s string) bool {
 func isDashC(s string) bool { return s == "-c" || s == "-lc" }
 
 // unquoteWord undoes POSIX shell quoting of exactly one word: single
-// quotes (no escapes inside; the join form '\” gives a quote), double
-// quotes (backslash escapes only $ ` " \ and newline) and bare
-// backslashes. It reports false for anything that is not one word.
+// quotes (nothing is escaped inside them; a quote in the text is written
+// as a closing quote, a backslash-escaped quote and an opening quote),
+// double quotes (backslash escapes only $, backquote, double quote,
+// backslash and newline) and bare backslashes. It reports false for
+// anything that is not one word.
 func unquoteWord(s string) (string, bool) {
 	var b strings.Builder
 	for i := 0; i < len(s); {
