@@ -1,0 +1,199 @@
+package crosscheck
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/codex"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/opencode"
+	"github.com/agentnorm/agentnorm/pi"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+const root = "../../testdata/crosscheck"
+
+// provider is what the checks need of one translator package.
+type provider struct {
+	formats []universal.Format
+	new     func(format string, o universal.Options) (universal.Translator, error)
+}
+
+var providers = map[string]provider{
+	"claude": {claude.Formats, func(f string, o universal.Options) (universal.Translator, error) { return claude.New(f, o) }},
+	"codex":  {codex.Formats, func(f string, o universal.Options) (universal.Translator, error) { return codex.New(f, o) }},
+	"opencode": {opencode.Formats, func(f string, o universal.Options) (universal.Translator, error) {
+		return opencode.New(f, o)
+	}},
+	"pi": {pi.Formats, func(f string, o universal.Options) (universal.Translator, error) { return pi.New(f, o) }},
+}
+
+// input is one recording in one format: a file (or files read as one
+// session), the format, whether the host's prompts are reported, and
+// whether the capture's expectations apply to it.
+type input struct {
+	files   []string
+	format  string
+	prompts bool
+	expect  bool
+}
+
+// inputs lists the recordings of one capture (named by its meta file),
+// following the capture lab's file names.
+func inputs(agent, dir, name string) []input {
+	p := func(suffix string) string { return filepath.Join(dir, name+suffix) }
+	var out []input
+	add := func(in input) {
+		for _, f := range in.files {
+			if _, err := os.Stat(f); err != nil {
+				return
+			}
+		}
+		out = append(out, in)
+	}
+	glob := func(pattern string) []string {
+		m, _ := filepath.Glob(p(pattern))
+		slices.Sort(m)
+		return m
+	}
+	switch agent {
+	case "claude":
+		add(input{files: []string{p(".jsonl")}, format: claude.FormatStreamJSON, prompts: true, expect: true})
+		add(input{files: []string{p(".exchange.jsonl")}, format: claude.FormatExchange, expect: true})
+		// The main transcript followed by its sub-agents' transcripts.
+		add(input{files: append([]string{p(".transcript.jsonl")}, glob(".transcript.agent-*.jsonl")...), format: claude.FormatTranscript, expect: true})
+	case "codex":
+		add(input{files: []string{p(".exec.jsonl")}, format: "exec", prompts: true, expect: true})
+		add(input{files: []string{p(".exec-autoreview.jsonl")}, format: "exec", prompts: true, expect: true})
+		add(input{files: []string{p(".appserver.exchange.jsonl")}, format: "exchange", expect: true})
+		add(input{files: []string{p(".appserver.jsonl")}, format: "appserver", expect: true})
+		for _, r := range glob(".*.rollout-*.jsonl") {
+			add(input{files: []string{r}, format: "rollout", expect: rootRollout(r)})
+		}
+	case "opencode":
+		for _, s := range []string{".sse", ".global.sse"} {
+			add(input{files: []string{p(s)}, format: opencode.FormatSSE, prompts: true, expect: true})
+		}
+		add(input{files: []string{p(".run.jsonl")}, format: opencode.FormatRunJSON, prompts: true, expect: true})
+		add(input{files: []string{p(".messages.json")}, format: opencode.FormatMessages, prompts: true, expect: true})
+	case "pi":
+		add(input{files: []string{p(".json.jsonl")}, format: pi.FormatJSON, prompts: true, expect: true})
+		add(input{files: []string{p(".rpc.jsonl")}, format: pi.FormatRPC, prompts: true, expect: true})
+		add(input{files: []string{p(".rpc.exchange.jsonl")}, format: pi.FormatExchange, expect: true})
+		for _, s := range glob(".*.session.jsonl") {
+			add(input{files: []string{s}, format: pi.FormatSession})
+		}
+	}
+	return out
+}
+
+// rootRollout reports whether a Codex rollout is the root thread's (the
+// capture's expectations are about it), not a sub-agent's or reviewer's.
+func rootRollout(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	first, _, _ := strings.Cut(string(b), "\n")
+	return !strings.Contains(first, `"parent_thread_id"`) && !strings.Contains(first, `"subagent"`)
+}
+
+func TestRecordings(t *testing.T) {
+	metas, err := filepath.Glob(filepath.Join(root, "*", "*", "*.meta.json"))
+	if err != nil || len(metas) == 0 {
+		t.Fatalf("no recordings under %s: %v", root, err)
+	}
+	slices.Sort(metas)
+	n := 0
+	for _, meta := range metas {
+		dir := filepath.Dir(meta)
+		agent := filepath.Base(filepath.Dir(dir))
+		name := strings.TrimSuffix(filepath.Base(meta), ".meta.json")
+		pr, ok := providers[agent]
+		if !ok {
+			t.Fatalf("%s: no provider %q", meta, agent)
+		}
+		// A meta file we corrected (a placeholder in the recorded
+		// expectations) replaces the recorded one; both are kept.
+		if corrected := filepath.Join(dir, name+".meta.corrected.json"); exists(corrected) {
+			meta = corrected
+		}
+		for _, in := range inputs(agent, dir, name) {
+			rel, _ := filepath.Rel(root, in.files[0])
+			n++
+			t.Run(rel, func(t *testing.T) {
+				c := golden.Case{
+					Input:    concat(t, in.files),
+					Format:   in.format,
+					Framing:  framing(t, pr, in.format),
+					New:      newFor(pr, in.format),
+					NoGolden: true,
+				}
+				if in.expect {
+					c.Meta = meta
+				}
+				if in.prompts {
+					ps, err := golden.Prompts(meta)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, p := range ps {
+						c.Reports = append(c.Reports, universal.Prompt{Text: p})
+					}
+				}
+				golden.Run(t, c)
+			})
+		}
+	}
+	t.Logf("%d recordings of %d captures", n, len(metas))
+}
+
+func exists(path string) bool { _, err := os.Stat(path); return err == nil }
+
+// concat returns the one file, or the files one after the other in a
+// temporary file (read as one session, as the normalize command does).
+func concat(t *testing.T, files []string) string {
+	if len(files) == 1 {
+		return files[0]
+	}
+	var all []byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, b...)
+		if len(b) > 0 && b[len(b)-1] != '\n' {
+			all = append(all, '\n')
+		}
+	}
+	path := filepath.Join(t.TempDir(), filepath.Base(files[0]))
+	if err := os.WriteFile(path, all, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func framing(t *testing.T, pr provider, format string) universal.Framing {
+	for _, f := range pr.formats {
+		if f.Name == format {
+			return f.Framing
+		}
+	}
+	t.Fatalf("no format %q", format)
+	return 0
+}
+
+func newFor(pr provider, format string) func(universal.Options) universal.Translator {
+	return func(o universal.Options) universal.Translator {
+		tr, err := pr.new(format, o)
+		if err != nil {
+			panic(err)
+		}
+		return tr
+	}
+}
