@@ -40,7 +40,6 @@ type Stream struct {
 	st     *Stamper
 	state  streamState
 	open   map[string]*openItem
-	idsBuf []byte
 }
 
 type streamState struct {
