@@ -296,8 +296,18 @@ func (t *Translator) approvalRequest(dst []event, c *ctx, key, rid, method, thre
 	ik := t.key(thread, itemID)
 	req := &request{ID: rid, Method: method, Key: ik, CallID: t.w.Copy(itemID)}
 	n := t.item(ik)
+	if n == nil && method == "item/commandExecution/requestApproval" && itemID != "" && p.Get("command").Exists() {
+		// Before ~0.14x the request comes before the command's
+		// item/started (the item starts once approved): the request
+		// starts the call it guards.
+		dst, n = t.requestedCommand(dst, c, ik, itemID, thread, p)
+	}
 	if n != nil {
 		req.Item = n.ID
+		// Unless the host's answer is seen, the guarded item's outcome
+		// resolves the request (older versions send no
+		// serverRequest/resolved).
+		n.Perm = key
 	}
 	o := obj().String("method", method)
 	o.OptString("thread_id", thread)
@@ -340,6 +350,17 @@ func (t *Translator) approvalRequest(dst []event, c *ctx, key, rid, method, thre
 	}
 	req.Action = t.w.Copy(req.Action)
 	return t.requestPermission(dst, key, req, o.Bytes(), agent, c.raw)
+}
+
+// requestedCommand starts the command call an approval request names.
+func (t *Translator) requestedCommand(dst []event, c *ctx, key, itemID, thread string, p gjson.Result) ([]event, *nitem) {
+	spec := toolSpec{native: t.w.Copy(itemID), thread: thread, callID: t.w.Copy(itemID), name: "command_execution",
+		args: t.str(commandArgs(p.Get("command"), p.Get("cwd")).Bytes())}
+	if a := p.Get("commandActions"); a.Exists() && a.Type != gjson.Null {
+		spec.meta = obj().Raw("command_actions", a.Raw).Bytes()
+	}
+	dst = t.ensureTurn(dst, thread, p.Get("turnId").Str)
+	return t.toolCallN(dst, key, &spec, false, agent, c.raw)
 }
 
 // trackedCommand returns the command of an open command call.

@@ -154,9 +154,15 @@
 //     own name; function_call_output / custom_tool_call_output /
 //     tool_search_output → the result. Output encodings: a JSON-encoded
 //     {"output","metadata":{"exit_code","duration_seconds"}} (≤ 0.4x), text
-//     with an "Exit code: N" or "Process exited with code N" line (parsed),
-//     content item arrays; an output starting "<tool> failed: " is an
-//     error.
+//     with an "Exit code: N" or "Process exited with code N" line (parsed;
+//     the header Codex writes for the model before "Output:\n" — exit code,
+//     wall time, unified exec's chunk id and token count — is split off:
+//     the output is the command's own, as in the live formats, with
+//     exit_code, duration_ms and output_header in metadata),
+//     content item arrays; an output starting "<tool> failed: ",
+//     "<tool> failed for `<command>`: " (~0.14x), "unsupported call: " or
+//     "unsupported custom tool call: " (Codex had no handler for the call)
+//     is an error.
 //
 // Status items (kind status, a status part): turn/plan/updated, exec
 // todo_list snapshots and plan_update (label "plan", detail a checklist,
@@ -183,9 +189,14 @@
 // denies), approved, approved_for_session and granted permissions are
 // approved; decline, cancel, denied, abort, timed_out and errors are
 // denied; the decision is in metadata. When the answer is not visible
-// (server lines only), serverRequest/resolved plus the item's final status
-// decides (declined → denied), universal.PermissionReply resolves it, or
-// the end of the turn cancels it. item/tool/requestUserInput →
+// (server lines only), the guarded item's final status decides (declined
+// → denied, else approved: it ran), serverRequest/resolved for a request
+// without an item (approved), universal.PermissionReply resolves it, or
+// the end of the turn cancels it. Before ~0.14x (observed 0.100.0) a
+// command's approval request comes before its item/started and no
+// serverRequest/resolved follows: the request starts the call item it
+// guards (command, cwd, command_actions from the request), so the
+// permission names it, and the later item/started adds nothing. item/tool/requestUserInput →
 // question.requested (all questions in metadata; prompt "header: question"
 // lines; options the labels of a single question) and its answer →
 // question.resolved (the answers, one line per question);

@@ -3,6 +3,7 @@ package codex
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -537,9 +538,16 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p gjson.Result, typ, th
 		res.output = t.w.Copy(strings.Join(names, "\n"))
 	} else {
 		out, code, dur, failed := toolOutputText(p.Get("output"))
+		var extra map[string]string
+		if body, header, hcode, hdur, ok := outputHeader(out); ok {
+			// The command's output without the header Codex wrote for
+			// the model (which is kept in metadata).
+			out, code, dur = body, hcode, hdur
+			extra = map[string]string{"output_header": string(jsonw.AppendString(nil, header))}
+		}
 		res.output = t.w.Copy(out)
 		res.isError = failed || (code != nil && *code != 0)
-		res.meta = exitMeta(code, dur, nil)
+		res.meta = exitMeta(code, dur, extra)
 		if n != nil && n.Name == "spawn_agent" {
 			if child := gjson.Get(out, "agent_id").Str; child != "" {
 				if par, ok := t.st.Children[child]; !ok || par == "" {
@@ -583,6 +591,50 @@ func toolOutputText(o gjson.Result) (string, *int64, *int64, bool) {
 		return o.Get("text").Str, nil, nil, false
 	}
 	return "", nil, nil, false
+}
+
+// outputHeader splits a command's output from the header Codex wrote
+// before it for the model: "Exit code: N\nWall time: S seconds\nOutput:\n"
+// (~0.5x+) or unified exec's "Chunk ID: …\nWall time: S seconds\nProcess
+// exited with code N\nOriginal token count: N\nOutput:\n" (or "Process
+// running with session ID N"). Rollouts without item_completed command
+// items (before ~0.16x) carry only this text; the live formats and newer
+// rollouts give the output alone. It returns the output, the header, the
+// exit code and the wall time in milliseconds; ok is false when s does not
+// start with such a header (only these lines, then "Output:").
+func outputHeader(s string) (body, header string, code, durMS *int64, ok bool) {
+	rest := s
+	for n := 0; n < 8; n++ {
+		line, after, found := strings.Cut(rest, "\n")
+		if line == "Output:" {
+			if n == 0 {
+				return "", "", nil, nil, false
+			}
+			return after, strings.TrimSuffix(s[:len(s)-len(rest)], "\n"), code, durMS, true
+		}
+		if !found {
+			return "", "", nil, nil, false
+		}
+		switch {
+		case strings.HasPrefix(line, "Exit code: "), strings.HasPrefix(line, "Process exited with code "):
+			if code = exitCodeOf(line); code == nil {
+				return "", "", nil, nil, false
+			}
+		case strings.HasPrefix(line, "Wall time: "):
+			secs, err := strconv.ParseFloat(strings.TrimSuffix(line[len("Wall time: "):], " seconds"), 64)
+			if err != nil {
+				return "", "", nil, nil, false
+			}
+			ms := int64(secs * 1000)
+			durMS = &ms
+		case strings.HasPrefix(line, "Chunk ID: "), strings.HasPrefix(line, "Original token count: "),
+			strings.HasPrefix(line, "Process running with session ID "):
+		default:
+			return "", "", nil, nil, false
+		}
+		rest = after
+	}
+	return "", "", nil, nil, false
 }
 
 // exitCodeOf finds the exit code in a tool output's header lines.
@@ -764,10 +816,16 @@ func (t *Translator) usageRecord(dst []event, c *ctx, p gjson.Result) []event {
 }
 
 // toolFailed reports whether a tool output says the call failed before it
-// ran ("exec_command failed: …", "apply_patch failed: …"): such outputs have
-// no exit code.
+// ran ("exec_command failed: …", "apply_patch failed: …", and from ~0.14x
+// "exec_command failed for `<command>`: …"), or that Codex had no handler
+// for it ("unsupported call: <name>", "unsupported custom tool call:
+// <name>", e.g. 0.100's answer to a freeform apply_patch): such outputs
+// have no exit code.
 func toolFailed(s string) bool {
-	i := strings.Index(s, " failed: ")
+	if strings.HasPrefix(s, "unsupported call: ") || strings.HasPrefix(s, "unsupported custom tool call: ") {
+		return true
+	}
+	i := strings.IndexByte(s, ' ')
 	if i <= 0 || i > 40 {
 		return false
 	}
@@ -776,5 +834,5 @@ func toolFailed(s string) bool {
 			return false
 		}
 	}
-	return true
+	return strings.HasPrefix(s[i:], " failed: ") || strings.HasPrefix(s[i:], " failed for `")
 }
