@@ -138,8 +138,13 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	if m.Dir == universal.In {
 		return t.input(dst, r)
 	}
-	if t.transcript && !t.w.Begun() {
-		dst = t.header(dst, r)
+	if t.transcript {
+		if !t.w.Begun() {
+			dst = t.header(dst, r)
+		}
+		if !t.s.Main && !r.Get("isSidechain").Bool() && !r.Get("agentId").Exists() {
+			t.s.Main = true // an entry of the main file
+		}
 	}
 	// One pass over the top level finds the type and, for stream events
 	// (the hot path), the fields they need.
@@ -163,10 +168,15 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	switch typ.Str {
 	case "stream_event":
 		return t.streamEvent(dst, r, ev, sc{scope: scope.Str, id: id.Str})
-	case "assistant":
-		return t.assistant(dst, r, t.lineScope(r))
-	case "user":
-		return t.user(dst, r, t.lineScope(r))
+	case "assistant", "user":
+		scope := t.lineScope(r)
+		if t.orphan(scope) {
+			return dst // documented: Ignored on purpose
+		}
+		if typ.Str == "user" {
+			return t.user(dst, r, scope)
+		}
+		return t.assistant(dst, r, scope)
 	case "system":
 		return t.system(dst, r)
 	case "result":

@@ -1,6 +1,7 @@
 // Package claude translates Claude Code's native output into universal
-// events. Tested with Claude Code 2.1.330 (recorded) and public samples of
-// 1.0.17 to 2.1.132.
+// events. Tested with Claude Code 2.1.330 (recorded, goldens), recordings
+// of 2.0.76, 2.1.14 and 2.1.120 (checked by internal/crosscheck) and public
+// samples of 1.0.17 to 2.1.132.
 //
 // # Formats
 //
@@ -14,9 +15,11 @@
 //     control_response answers to can_use_tool).
 //   - "transcript": an on-disk session transcript
 //     (~/.claude/projects/<project>/<session>.jsonl). Feed the main file,
-//     then its subagents/agent-<id>.jsonl files, to one translator: the
-//     sub-agent entries are linked to the Agent/Task call that spawned them
-//     through the agentId the call's result names.
+//     then its subagents/agent-<id>.jsonl files (2.0.x: agent-<id>.jsonl
+//     beside the main file), to one translator: the sub-agent entries are
+//     linked to the Agent/Task call that spawned them through the agentId
+//     the call's result names, or else through the call's prompt, which
+//     the sub-agent file starts with.
 //
 // [Detect] tells the three apart from the first lines of an input.
 //
@@ -116,15 +119,20 @@
 // system/init that arrives while a turn is open (the continuation Claude
 // Code starts for a background sub-agent, which writes both results at the
 // end) belongs to that turn: its result is folded in, and the turn ends with
-// the last one. Main-thread content outside a turn opens a synthetic one. In
+// the last one. 2.1.120 writes a single result for such a turn: a turn
+// that got a result but waits for another ends, with that result's status,
+// when the next turn's init arrives or the input ends. Main-thread content outside a turn opens a synthetic one. In
 // transcripts a turn runs from a user prompt to the next prompt (or to
 // system/turn_duration, or the end of the file); system-made user entries do
 // not start turns. A turn ends as interrupted when its result's
 // terminal_reason starts with "aborted" (or, in transcripts, after an
-// interruption marker), as error when the result has is_error, errors or a
+// interruption marker), as error when the result has is_error, errors, a
 // failing terminal_reason (api_error, prompt_too_long, max_turns,
-// budget_exhausted, …) — never from subtype alone — and completed
-// otherwise.
+// budget_exhausted, …) or an error subtype (error_during_execution,
+// error_max_turns, …: 2.0.x writes them with is_error false) — subtype
+// "success" proves nothing — and completed otherwise. A streamed message
+// still open at its turn's result (no message_stop: 2.0.x ends a broken
+// stream with the result alone) completes as failed.
 //
 // Usage. Call usage (scope call) comes from each streamed message's
 // message_delta usage merged with its message_start counts; transcripts
@@ -161,6 +169,20 @@
 // last turn never got its result; universal.Exit adds the exit code by the
 // exit rule of package universal (a non-zero code: error "exit code N").
 //
+// # Versions
+//
+// What other versions than 2.1.330 write differently, as recorded with the
+// capture lab (2.0.76, 2.1.14, 2.1.120) and handled above: 2.0.x and
+// 2.1.14 offer the sub-agent tool as Task (not Agent); 2.0.x writes a
+// sub-agent file for each cache warmup request; 2.0.76 ends a turn whose
+// stream broke with error_during_execution and is_error false, without
+// completing the streamed message; 2.0.76 and 2.1.14 exit after the first
+// result while a background sub-agent still runs (no continuation);
+// 2.1.120 continues the turn but writes a single result for it and does
+// not forward the background sub-agent's messages; transcripts before
+// 2.1.330 record no permission decision (permissionDecision), so a
+// can_use_tool round trip leaves no trace in them.
+//
 // # Ignored on purpose
 //
 // Top-level types: keep_alive, rate_limit_event, tool_progress,
@@ -174,7 +196,12 @@
 // attachment, atis-latch, api-request, api-request-blob, api-request-shape,
 // tools-used, mode, permission-mode, and progress entries other than
 // agent_progress (hook_progress, bash_progress, mcp_progress,
-// waiting_for_task, query_update, search_results_received). System
+// waiting_for_task, query_update, search_results_received), and the
+// entries of a sub-agent file read after a main transcript that no call of
+// that transcript spawned (its agentId named by no result, its first
+// prompt given by no Agent/Task call): 2.0.x's cache warmup conversations
+// ("Warmup"), a compaction agent's file. Read on its own, without a main
+// file before it, a sub-agent file is translated. System
 // subtypes: status, thinking_tokens, hook_started, hook_progress,
 // hook_response, stop_hook_summary, task_progress, task_updated,
 // background_tasks_changed, session_state_changed, local_command_output,

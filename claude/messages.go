@@ -334,6 +334,9 @@ func (t *Translator) toolUse(dst events, m *message, b gjson.Result, typ string)
 		tl = &tool{ItemID: t.w.NewItemID(), Msg: m.ItemID, Scope: m.Scope, Name: t.w.Copy(name)}
 		t.addTool(id, tl)
 	}
+	if t.transcript && isAgentTool(name) && !t.linked(id) {
+		tl.Prompt = t.w.Copy(input.Get("prompt").Str)
+	}
 	if t.w.IsOpen(tl.ItemID) {
 		if streamed := t.w.StreamedText(tl.ItemID, 0); streamed != "" && anthropic.JSONEqual(streamed, args) {
 			args = streamed

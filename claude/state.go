@@ -3,6 +3,7 @@ package claude
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -44,6 +45,9 @@ type state struct {
 	Shell *shell `json:"shell,omitempty"`
 	// Seen are the uuids of the transcript entries translated so far.
 	Seen map[string]bool `json:"seen,omitempty"`
+	// Main: an entry of a main transcript (not a sidechain) was read, so a
+	// sub-agent file read after it that no call spawned is an orphan.
+	Main bool `json:"main,omitempty"`
 }
 
 // shell is the tool_call item of a shell command the user ran.
@@ -130,6 +134,9 @@ type tool struct {
 	// SubErr is the failure of the sub-agent the call spawned (JSON), for
 	// the metadata of its tool result.
 	SubErr string `json:"sub_err,omitempty"`
+	// Prompt is an Agent/Task call's prompt until a sub-agent is linked to
+	// it: a sidechain whose first prompt it is belongs to the call.
+	Prompt string `json:"prompt,omitempty"`
 }
 
 // perm is the permission of one tool call.
@@ -151,6 +158,11 @@ type turn struct {
 	// Folded results: the worst status and the summed usage so far.
 	Status universal.TurnStatus `json:"status,omitempty"`
 	Usage  *universal.Usage     `json:"usage,omitempty"`
+	// Results counts the results folded in; EndMD and UsageMD are the
+	// metadata of the last one while the turn waits for more (JSON).
+	Results int    `json:"results,omitempty"`
+	EndMD   string `json:"end_md,omitempty"`
+	UsageMD string `json:"usage_md,omitempty"`
 }
 
 // outcome is how the session stands after the last result.
@@ -241,12 +253,61 @@ func (t *Translator) lineScope(r gjson.Result) string {
 		if call, ok := t.s.Agents[a]; ok {
 			return call
 		}
+		if call := t.promptCall(r); call != "" && a != "" {
+			t.learnAgent(a, call)
+			return call
+		}
 		if a != "" {
-			return "agent:" + a
+			return orphanPrefix + a
 		}
 		return "sidechain"
 	}
 	return ""
+}
+
+// orphanPrefix starts the scope of a sidechain whose agentId no call has
+// named yet.
+const orphanPrefix = "agent:"
+
+// promptCall returns the Agent/Task call (not linked to a sub-agent yet)
+// whose prompt is the text of a sidechain's first entry, "" if none: a
+// sub-agent's transcript starts with the prompt its call gave, so it links
+// to the call even when the call's result (which names the agentId) never
+// came, or comes only after the sub-agent's entries.
+func (t *Translator) promptCall(r gjson.Result) string {
+	if r.Get("type").Str != "user" || r.Get("parentUuid").Type != gjson.Null {
+		return ""
+	}
+	c := r.Get("message.content")
+	text := c.Str
+	if c.IsArray() {
+		var b strings.Builder
+		c.ForEach(func(_, x gjson.Result) bool {
+			if x.Get("type").Str == "text" {
+				b.WriteString(x.Get("text").Str)
+			}
+			return true
+		})
+		text = b.String()
+	}
+	if text == "" {
+		return ""
+	}
+	for _, id := range sortedKeys(t.s.Tools) {
+		if tl := t.s.Tools[id]; tl.Prompt != "" && tl.Prompt == text {
+			return id
+		}
+	}
+	return ""
+}
+
+// orphan reports a transcript entry to ignore: one of a sub-agent file
+// read after the main transcript whose agentId no call of the session
+// named and whose first prompt no call gave (Claude Code 2.0.x's cache
+// warmup conversations, "Warmup", a compaction agent's file). Read on its
+// own (no main-file entry before it), such a file is translated.
+func (t *Translator) orphan(scope string) bool {
+	return t.transcript && t.s.Main && strings.HasPrefix(scope, orphanPrefix)
 }
 
 // learnAgent records which tool call spawned a sub-agent.
@@ -257,10 +318,23 @@ func (t *Translator) learnAgent(agentID, call string) {
 	if _, ok := t.s.Agents[agentID]; ok {
 		return
 	}
+	if tl := t.s.Tools[call]; tl != nil {
+		tl.Prompt = ""
+	}
 	if t.s.Agents == nil {
 		t.s.Agents = map[string]string{}
 	}
 	t.s.Agents[t.w.Copy(agentID)] = t.w.Copy(call)
+}
+
+// linked reports whether a sub-agent is known to belong to the call.
+func (t *Translator) linked(call string) bool {
+	for _, c := range t.s.Agents {
+		if c == call {
+			return true
+		}
+	}
+	return false
 }
 
 // toolFor returns the tool call with the id, nil if unknown.

@@ -80,6 +80,7 @@ func (t *Translator) init(dst events, r gjson.Result) events {
 			Raw("api_key_source", r.Get("apiKeySource").Raw)
 		dst = t.w.Begin(dst, o.Bytes(), universal.SourceAgent, t.raw)
 	}
+	dst = t.heldTurn(dst)
 	if t.s.Turn != nil {
 		t.s.Turn.Extra++
 		return dst
@@ -137,7 +138,11 @@ func (t *Translator) apiError(dst events, r gjson.Result) events {
 		Raw("retry_attempt", r.Get("retryAttempt").Raw).
 		Raw("max_retries", r.Get("maxRetries").Raw)
 	msg := first(e.Get("formatted").Str, e.Get("message").Str, e.Str, "API error")
-	if scope := t.lineScope(r); scope != "" && !retry {
+	scope := t.lineScope(r)
+	if t.orphan(scope) {
+		return dst
+	}
+	if scope != "" && !retry {
 		// A sub-agent's failure is not the session's.
 		return t.subAgentError(dst, scope, msg, e.Get("status").Raw, o.Bytes())
 	}
@@ -229,7 +234,14 @@ func (t *Translator) result(dst events, r gjson.Result) events {
 		dst = t.startTurn(dst, universal.SourceDaemon, nil, true)
 	}
 	tn := t.s.Turn
-	// The API loop this result ends is over: its messages are complete.
+	// The API loop this result ends is over: its messages are complete,
+	// except one whose stream never reached message_stop (2.0.x ends a
+	// broken stream with the result alone): it was cut off.
+	for _, m := range t.s.Msgs {
+		if m.Scope == "" && m.Live {
+			m.Failed = true
+		}
+	}
 	dst = t.closeMsgs(dst, func(m *message) bool { return m.Scope == "" })
 	status := resultStatus(r)
 	if status == universal.TurnError {
@@ -263,18 +275,11 @@ func (t *Translator) result(dst events, r gjson.Result) events {
 	}
 	tn.Status = worse(tn.Status, status)
 	t.s.Last = outcome{Failed: tn.Status == universal.TurnError, Message: tn.ErrMsg}
-	if tn.Extra > 0 {
-		tn.Extra--
-		return dst
-	}
-	dst = t.closeMsgs(dst, nil)
-	if tn.Usage != nil {
-		var o jsonw.Object
-		o.String("basis", "main_loop")
-		if mu := r.Get("model_usage_since_last_result"); mu.IsObject() && len(mu.Raw) > 2 {
-			o.Raw("model_usage_since_last_result", mu.Raw)
-		}
-		dst = t.usage(dst, universal.ScopeTurn, *tn.Usage, nil, nil, o.Bytes(), universal.SourceAgent)
+	tn.Results++
+	var u jsonw.Object
+	u.String("basis", "main_loop")
+	if mu := r.Get("model_usage_since_last_result"); mu.IsObject() && len(mu.Raw) > 2 {
+		u.Raw("model_usage_since_last_result", mu.Raw)
 	}
 	var o jsonw.Object
 	o.Raw("subtype", r.Get("subtype").Raw).
@@ -286,20 +291,56 @@ func (t *Translator) result(dst events, r gjson.Result) events {
 		Raw("duration_api_ms", r.Get("duration_api_ms").Raw).
 		Raw("result_index", r.Get("result_index").Raw).
 		Raw("origin", r.Get("origin").Raw)
-	dst = t.w.EndTurn(dst, tn.ID, tn.Status, o.Bytes(), universal.SourceAgent, t.raw)
+	if tn.Extra > 0 {
+		// More results are due; should none come, the turn ends with
+		// this one's metadata (see heldTurn).
+		tn.Extra--
+		tn.EndMD, tn.UsageMD = string(o.Bytes()), string(u.Bytes())
+		return dst
+	}
+	return t.endResultTurn(dst, o.Bytes(), u.Bytes(), universal.SourceAgent, t.raw)
+}
+
+// endResultTurn ends the open turn with the results folded into it: the
+// turn's usage (metadata usageMD), then turn.ended (metadata endMD).
+func (t *Translator) endResultTurn(dst events, endMD, usageMD []byte, src universal.Source, raw []byte) events {
+	tn := t.s.Turn
+	dst = t.closeMsgs(dst, nil)
+	if tn.Usage != nil {
+		d := &universal.UsageUpdated{TurnID: tn.ID, Scope: universal.ScopeTurn, Usage: *tn.Usage, Metadata: usageMD}
+		dst = t.w.Emit(dst, universal.TypeUsageUpdated, src, d, raw)
+	}
+	dst = t.w.EndTurn(dst, tn.ID, tn.Status, endMD, src, raw)
 	t.s.Turn = nil
 	return dst
 }
 
-// resultStatus decides how a turn ended from is_error, errors and
-// terminal_reason; subtype alone decides nothing (the CLI writes
-// subtype "success" with is_error true on API failures).
+// heldTurn ends a turn that got a result but still waits for the result of
+// a continuation (a system/init inside it) that the CLI never writes:
+// 2.1.120 writes a single result for a turn whose background sub-agent
+// continued it, 2.1.330 one per init. It ends when the next turn's init
+// arrives or the input ends, with the last result's metadata.
+func (t *Translator) heldTurn(dst events) events {
+	tn := t.s.Turn
+	if tn == nil || tn.Results == 0 {
+		return dst
+	}
+	return t.endResultTurn(dst, []byte(tn.EndMD), []byte(tn.UsageMD), universal.SourceDaemon, nil)
+}
+
+// resultStatus decides how a turn ended from is_error, errors,
+// terminal_reason and an error subtype. Subtype "success" proves nothing
+// (the CLI writes it with is_error true on API failures), but an error
+// subtype is a failure even with is_error false (2.0.x ends a broken
+// stream with error_during_execution, is_error false, errors [] and no
+// terminal_reason; 1.0.0 wrote error_max_turns with is_error false).
 func resultStatus(r gjson.Result) universal.TurnStatus {
 	tr := r.Get("terminal_reason").Str
 	switch {
 	case strings.HasPrefix(tr, "aborted"):
 		return universal.TurnInterrupted
-	case r.Get("is_error").Bool(), len(r.Get("errors").Array()) > 0, failureReason(tr):
+	case r.Get("is_error").Bool(), len(r.Get("errors").Array()) > 0, failureReason(tr),
+		strings.HasPrefix(r.Get("subtype").Str, "error"):
 		return universal.TurnError
 	}
 	return universal.TurnCompleted

@@ -154,7 +154,7 @@ func (t *Translator) finish(dst events) events {
 	}
 	if t.transcript {
 		dst = t.endTranscriptTurn(dst, universal.SourceDaemon)
-	} else if t.s.Turn != nil {
+	} else if dst = t.heldTurn(dst); t.s.Turn != nil {
 		// A crash or a cut recording: the turn never got its result.
 		dst = t.closeMsgs(dst, nil)
 		var o jsonw.Object

@@ -1,0 +1,195 @@
+package claude_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// Shapes of other Claude Code versions than the recorded 2.1.330 (seen in
+// the crosscheck recordings of 2.0.76, 2.1.14 and 2.1.120).
+
+// transcriptLine adds the session fields every transcript entry has.
+func transcriptLine(version, s string) string {
+	return strings.Replace(s, `{`, `{"sessionId":"s1","version":"`+version+`",`, 1)
+}
+
+// TestOrphanSidechain: 2.0.x writes a sub-agent file (agent-<id>.jsonl
+// beside the main transcript) for each cache warmup request ("Warmup");
+// no call of the session spawned it. Read after the main file it is
+// ignored; read on its own it is translated.
+func TestOrphanSidechain(t *testing.T) {
+	l := func(s string) string { return transcriptLine("2.0.76", s) }
+	main := []string{
+		l(`{"type":"user","uuid":"u1","parentUuid":null,"isSidechain":false,"message":{"role":"user","content":"hello"}}`),
+		l(`{"type":"assistant","uuid":"u2","parentUuid":"u1","isSidechain":false,"message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Hi there."}]}}`),
+	}
+	warmup := []string{
+		l(`{"type":"user","uuid":"w1","parentUuid":null,"isSidechain":true,"agentId":"a9f1a09","message":{"role":"user","content":"Warmup"}}`),
+		l(`{"type":"assistant","uuid":"w2","parentUuid":"w1","isSidechain":true,"agentId":"a9f1a09","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"OK."}]}}`),
+		l(`{"type":"system","subtype":"api_error","uuid":"w3","isSidechain":true,"agentId":"a9f1a09","error":{"status":529,"message":"Overloaded"}}`),
+	}
+	t.Run("after the main file", func(t *testing.T) {
+		evs := feed(t, claude.FormatTranscript, nil, nil, append(append([]string{}, main...), warmup...)...)
+		msgs := completed(evs, universal.KindMessage, "")
+		if len(msgs) != 2 || golden.TextOf(&msgs[1]) != "Hi there." {
+			t.Errorf("messages %+v, want the main file's two only", msgs)
+		}
+		if n := len(golden.OfType(evs, universal.TypeError)) + len(completed(evs, universal.KindStatus, "")); n != 0 {
+			t.Errorf("%d error events or status items from the orphan's api_error, want none", n)
+		}
+	})
+	t.Run("main file without conversation", func(t *testing.T) {
+		// The main file of a failed 2.0.76 run holds only a queue-operation.
+		evs := feed(t, claude.FormatTranscript, nil, nil,
+			append([]string{l(`{"type":"queue-operation","operation":"dequeue","timestamp":"2026-01-01T00:00:00Z"}`)}, warmup[:2]...)...)
+		if msgs := completed(evs, universal.KindMessage, ""); len(msgs) != 0 {
+			t.Errorf("messages %+v, want none", msgs)
+		}
+	})
+	t.Run("alone", func(t *testing.T) {
+		evs := feed(t, claude.FormatTranscript, nil, nil, warmup[:2]...)
+		if msgs := completed(evs, universal.KindMessage, ""); len(msgs) != 2 || golden.TextOf(&msgs[1]) != "OK." {
+			t.Errorf("messages %+v, want the file's two", msgs)
+		}
+	})
+}
+
+// TestSidechainLinkedByPrompt: a sub-agent file whose agentId no result
+// named (the Task call's result never came: the process ended while the
+// sub-agent ran) belongs to the call whose prompt starts it.
+func TestSidechainLinkedByPrompt(t *testing.T) {
+	l := func(s string) string { return transcriptLine("2.0.76", s) }
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		l(`{"type":"user","uuid":"u1","parentUuid":null,"isSidechain":false,"message":{"role":"user","content":"delegate"}}`),
+		l(`{"type":"assistant","uuid":"u2","parentUuid":"u1","isSidechain":false,"message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"toolu_t","name":"Task","input":{"description":"d","prompt":"Run it and report."}}]}}`),
+		l(`{"type":"assistant","uuid":"u3","parentUuid":"u2","isSidechain":false,"message":{"id":"m9","role":"assistant","content":[{"type":"tool_use","id":"toolu_u","name":"Task","input":{"description":"e","prompt":"Another task."}}]}}`),
+		l(`{"type":"user","uuid":"s1","parentUuid":null,"isSidechain":true,"agentId":"ab12","message":{"role":"user","content":[{"type":"text","text":"Run it and report."}]}}`),
+		l(`{"type":"assistant","uuid":"s2","parentUuid":"s1","isSidechain":true,"agentId":"ab12","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Running."}]}}`),
+		// A second file with the same prompt text but another agent: the
+		// call is linked already, so it is an orphan.
+		l(`{"type":"user","uuid":"x1","parentUuid":null,"isSidechain":true,"agentId":"cd34","message":{"role":"user","content":"Run it and report."}}`),
+		l(`{"type":"assistant","uuid":"x2","parentUuid":"x1","isSidechain":true,"agentId":"cd34","message":{"id":"m3","role":"assistant","content":[{"type":"text","text":"Again."}]}}`))
+	calls := completed(evs, universal.KindToolCall, "")
+	if len(calls) != 2 {
+		t.Fatalf("%d calls, want 2", len(calls))
+	}
+	var sub []universal.Item
+	for _, m := range completed(evs, universal.KindMessage, "") {
+		if m.ParentID != "" {
+			sub = append(sub, m)
+		}
+		if golden.TextOf(&m) == "Again." {
+			t.Errorf("the second file's message was translated: %+v", m)
+		}
+	}
+	if len(sub) != 2 || sub[0].ParentID != calls[0].ItemID || sub[1].ParentID != calls[0].ItemID ||
+		golden.TextOf(&sub[0]) != "Run it and report." || golden.TextOf(&sub[1]) != "Running." {
+		t.Errorf("sub-agent messages %+v, want the prompt and the answer under %s", sub, calls[0].ItemID)
+	}
+}
+
+// TestErrorSubtype: 2.0.76 ends a turn whose stream broke with a result
+// error_during_execution, is_error false, errors [] and no terminal_reason,
+// and never completes the streamed message: the turn failed and the
+// message was cut off.
+func TestErrorSubtype(t *testing.T) {
+	ev := func(s string) string {
+		return `{"type":"stream_event","event":` + s + `,"session_id":"s1","parent_tool_use_id":null}`
+	}
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine,
+		ev(`{"type":"message_start","message":{"id":"msg_1","role":"assistant","content":[],"usage":{"input_tokens":5,"output_tokens":1}}}`),
+		ev(`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`),
+		ev(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Here is a part"}}`),
+		`{"type":"result","subtype":"error_during_execution","is_error":false,"num_turns":1,"session_id":"s1","usage":{"input_tokens":0,"output_tokens":0},"errors":[]}`)
+	te := golden.OfType(evs, universal.TypeTurnEnded)
+	if len(te) != 1 || te[0].Data.(*universal.TurnEnded).Status != universal.TurnError {
+		t.Errorf("turn.ended %+v, want one with status error", te)
+	}
+	errs := golden.OfType(evs, universal.TypeError)
+	if len(errs) != 1 || errs[0].Data.(*universal.Error).Code != "error_during_execution" || errs[0].Data.(*universal.Error).WillRetry {
+		t.Errorf("errors %+v, want one terminal error_during_execution", errs)
+	}
+	if end := evs[len(evs)-1].Data.(*universal.SessionEnded); end.Reason != universal.EndError {
+		t.Errorf("session ended %s, want error", end.Reason)
+	}
+	msgs := completed(evs, universal.KindMessage, universal.RoleAssistant)
+	if len(msgs) != 1 || msgs[0].Status != universal.StatusFailed || golden.TextOf(&msgs[0]) != "Here is a part" {
+		t.Errorf("messages %+v, want the cut-off one, failed", msgs)
+	}
+	// An older max-turns ending (1.0.0, 2.0.20): error_max_turns with
+	// is_error false failed too.
+	evs = feed(t, claude.FormatStreamJSON, nil, nil, initLine, `{"type":"result","subtype":"error_max_turns","is_error":false,"num_turns":3,"session_id":"s1"}`)
+	if te := golden.OfType(evs, universal.TypeTurnEnded); te[0].Data.(*universal.TurnEnded).Status != universal.TurnError {
+		t.Errorf("error_max_turns: turn.ended %+v, want error", te[0].Data)
+	}
+}
+
+// TestOneResultForContinuedTurn: 2.1.120 continues a turn for a background
+// sub-agent (a second system/init) but writes one result for both; 2.1.330
+// writes one per init. The turn ends at the end of input, or when the next
+// prompt's init arrives, with that result's status.
+func TestOneResultForContinuedTurn(t *testing.T) {
+	text := func(id, s string) string {
+		return `{"type":"assistant","message":{"id":"` + id + `","role":"assistant","content":[{"type":"text","text":"` + s + `"}]},"parent_tool_use_id":null,"session_id":"s1"}`
+	}
+	result := func(s string) string {
+		return `{"type":"result","subtype":"success","is_error":false,"result":"` + s + `","num_turns":1,"usage":{"input_tokens":3,"output_tokens":2},"session_id":"s1"}`
+	}
+	turns := func(t *testing.T, evs []universal.Event, want int) []universal.Event {
+		t.Helper()
+		te := golden.OfType(evs, universal.TypeTurnEnded)
+		if len(golden.OfType(evs, universal.TypeTurnStarted)) != want || len(te) != want {
+			t.Fatalf("%d turns started, %d ended, want %d", len(golden.OfType(evs, universal.TypeTurnStarted)), len(te), want)
+		}
+		for _, e := range te {
+			if s := e.Data.(*universal.TurnEnded).Status; s != universal.TurnCompleted {
+				t.Errorf("turn ended %s, want completed", s)
+			}
+		}
+		if errs := golden.OfType(evs, universal.TypeError); len(errs) != 0 {
+			t.Errorf("error events %+v, want none", errs[0].Data)
+		}
+		if end := evs[len(evs)-1].Data.(*universal.SessionEnded); end.Reason != universal.EndCompleted {
+			t.Errorf("session ended %s (%s), want completed", end.Reason, end.Message)
+		}
+		return te
+	}
+	t.Run("end of input", func(t *testing.T) {
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, text("m1", "working"), initLine, text("m2", "done"), result("done"))
+		te := turns(t, evs, 1)
+		if md := string(te[0].Data.(*universal.TurnEnded).Metadata); !strings.Contains(md, `"subtype":"success"`) {
+			t.Errorf("turn.ended metadata %s, want the result's", md)
+		}
+		if u := golden.OfType(evs, universal.TypeUsageUpdated); len(u) != 1 || u[0].Data.(*universal.UsageUpdated).Scope != universal.ScopeTurn {
+			t.Errorf("usage events %+v, want the turn's", u)
+		}
+	})
+	t.Run("next prompt", func(t *testing.T) {
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, text("m1", "working"), initLine, text("m2", "done"), result("done"),
+			initLine, text("m3", "second"), resultLine)
+		te := turns(t, evs, 2)
+		// The first turn ends before the second prompt's message starts.
+		var second int64
+		for _, e := range golden.OfType(evs, universal.TypeItemStarted) {
+			if e.Data.(*universal.ItemSnapshot).Item.NativeItemID == "m3" {
+				second = e.Sequence
+			}
+		}
+		ts := golden.OfType(evs, universal.TypeTurnStarted)
+		if second == 0 || te[0].Sequence > ts[1].Sequence || ts[1].Sequence > second {
+			t.Errorf("turn 1 ended at %d, turn 2 started at %d, its message at %d: want them in that order", te[0].Sequence, ts[1].Sequence, second)
+		}
+	})
+	t.Run("two results", func(t *testing.T) {
+		// 2.1.330: both results at the end; the turn ends with the second.
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, text("m1", "working"), initLine, text("m2", "done"), result("working"), result("done"))
+		te := turns(t, evs, 1)
+		if te[0].Source != universal.SourceAgent {
+			t.Errorf("turn.ended source %s, want agent (the second result)", te[0].Source)
+		}
+	})
+}
