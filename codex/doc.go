@@ -162,7 +162,10 @@
 //     content item arrays; an output starting "<tool> failed: ",
 //     "<tool> failed for `<command>`: " (~0.14x), "unsupported call: " or
 //     "unsupported custom tool call: " (Codex had no handler for the call)
-//     is an error.
+//     is an error. spawn_agent's and wait_agent's JSON outputs (all that
+//     rollouts before ~0.16x keep of them) read as the collabAgentToolCall
+//     items show them: the agent's thread id; what the sub-agents said,
+//     with agents_states in metadata.
 //
 // Status items (kind status, a status part): turn/plan/updated, exec
 // todo_list snapshots and plan_update (label "plan", detail a checklist,

@@ -545,21 +545,68 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p gjson.Result, typ, th
 			out, code, dur = body, hcode, hdur
 			extra = map[string]string{"output_header": string(jsonw.AppendString(nil, header))}
 		}
+		if n != nil {
+			out, extra = t.collabOutput(n, out, extra)
+		}
 		res.output = t.w.Copy(out)
 		res.isError = failed || (code != nil && *code != 0)
 		res.meta = exitMeta(code, dur, extra)
-		if n != nil && n.Name == "spawn_agent" {
-			if child := gjson.Get(out, "agent_id").Str; child != "" {
-				if par, ok := t.st.Children[child]; !ok || par == "" {
-					t.st.Children[t.w.Copy(child)] = n.ID
-				}
-			}
-		}
 	}
 	if id == "" {
 		key = ""
 	}
 	return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+}
+
+// collabOutput reads the JSON outputs of the multi-agent tools as their
+// items show them (rollouts before ~0.16x have no item_completed
+// CollabAgentToolCall; the live formats and newer rollouts give the item):
+// spawn_agent's {"agent_id","nickname"} → the agent's thread id (and the
+// thread becomes a sub-agent thread of the call), wait_agent's
+// {"status":{<thread id>:{<status>:<message>}},"timed_out"} → what the
+// sub-agents said, with agents_states in metadata. Other outputs are kept.
+func (t *Translator) collabOutput(n *nitem, out string, extra map[string]string) (string, map[string]string) {
+	if len(out) == 0 || out[0] != '{' {
+		return out, extra
+	}
+	o := gjson.Parse(out)
+	set := func(k, raw string) {
+		if extra == nil {
+			extra = map[string]string{}
+		}
+		extra[k] = raw
+	}
+	switch n.Name {
+	case "spawn_agent":
+		child := o.Get("agent_id").Str
+		if child == "" {
+			return out, extra
+		}
+		if par, ok := t.st.Children[child]; !ok || par == "" {
+			t.st.Children[t.w.Copy(child)] = n.ID
+		}
+		set("spawn_result", o.Raw)
+		return child, extra
+	case "wait_agent", "wait":
+		st := o.Get("status")
+		if !st.IsObject() {
+			return out, extra
+		}
+		var msgs []string
+		st.ForEach(func(_, s gjson.Result) bool {
+			// A plain string ("running", "not_found") is only a status.
+			if s.Type != gjson.String {
+				msgs = agentMessages(s, msgs)
+			}
+			return true
+		})
+		set("agents_states", st.Raw)
+		if to := o.Get("timed_out"); to.IsBool() {
+			set("timed_out", to.Raw)
+		}
+		return strings.Join(msgs, "\n"), extra
+	}
+	return out, extra
 }
 
 // toolOutputText reads a function call output in any of its encodings: a

@@ -84,21 +84,18 @@ func TestApprovalBeforeItem(t *testing.T) {
 // (observed 0.145.0), "exec_command failed for `<command>`: …" (a declined
 // command). The same words inside a command's output are not an error.
 func TestFailedToolOutputs(t *testing.T) {
-	line := func(typ, payload string) string {
-		return `{"timestamp":"2026-01-01T00:00:00.000Z","type":"` + typ + `","payload":` + payload + `}`
-	}
 	evs := run(t, codex.FormatRollout, nil, []string{
-		line("session_meta", `{"id":"th1","cwd":"/w","cli_version":"0.100.0"}`),
-		line("event_msg", `{"type":"task_started","turn_id":"tu1"}`),
-		line("response_item", `{"type":"custom_tool_call","status":"completed","call_id":"p1","name":"apply_patch","input":"*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch"}`),
-		line("response_item", `{"type":"custom_tool_call_output","call_id":"p1","output":"unsupported custom tool call: apply_patch"}`),
-		line("response_item", `{"type":"function_call","name":"frobnicate","arguments":"{}","call_id":"f1"}`),
-		line("response_item", `{"type":"function_call_output","call_id":"f1","output":"unsupported call: frobnicate"}`),
-		line("response_item", `{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"cat notes\"}","call_id":"e1"}`),
-		line("response_item", `{"type":"function_call_output","call_id":"e1","output":"Process exited with code 0\nOutput:\nunsupported call: x\n"}`),
-		line("response_item", `{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"mkdir b\"}","call_id":"d1"}`),
-		line("response_item", `{"type":"function_call_output","call_id":"d1","output":"exec_command failed for `+"`/bin/bash -lc 'mkdir b'`"+`: CreateProcess { message: \"Rejected(\\\"rejected by user\\\")\" }"}`),
-		line("event_msg", `{"type":"task_complete","turn_id":"tu1","last_agent_message":null}`),
+		rolloutLine("session_meta", `{"id":"th1","cwd":"/w","cli_version":"0.100.0"}`),
+		rolloutLine("event_msg", `{"type":"task_started","turn_id":"tu1"}`),
+		rolloutLine("response_item", `{"type":"custom_tool_call","status":"completed","call_id":"p1","name":"apply_patch","input":"*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch"}`),
+		rolloutLine("response_item", `{"type":"custom_tool_call_output","call_id":"p1","output":"unsupported custom tool call: apply_patch"}`),
+		rolloutLine("response_item", `{"type":"function_call","name":"frobnicate","arguments":"{}","call_id":"f1"}`),
+		rolloutLine("response_item", `{"type":"function_call_output","call_id":"f1","output":"unsupported call: frobnicate"}`),
+		rolloutLine("response_item", `{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"cat notes\"}","call_id":"e1"}`),
+		rolloutLine("response_item", `{"type":"function_call_output","call_id":"e1","output":"Process exited with code 0\nOutput:\nunsupported call: x\n"}`),
+		rolloutLine("response_item", `{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"mkdir b\"}","call_id":"d1"}`),
+		rolloutLine("response_item", `{"type":"function_call_output","call_id":"d1","output":"exec_command failed for `+"`/bin/bash -lc 'mkdir b'`"+`: CreateProcess { message: \"Rejected(\\\"rejected by user\\\")\" }"}`),
+		rolloutLine("event_msg", `{"type":"task_complete","turn_id":"tu1","last_agent_message":null}`),
 	})
 	want := map[string]bool{"p1": true, "f1": true, "e1": false, "d1": true}
 	got := results(evs)
@@ -132,24 +129,21 @@ func results(evs []universal.Event) map[string]universal.Part {
 // exit code, the wall time and the header in metadata. Text that does not
 // start with such a header is kept whole.
 func TestOutputHeader(t *testing.T) {
-	line := func(typ, payload string) string {
-		return `{"timestamp":"2026-01-01T00:00:00.000Z","type":"` + typ + `","payload":` + payload + `}`
-	}
 	call := func(id string) string {
-		return line("response_item", `{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"make\"}","call_id":"`+id+`"}`)
+		return rolloutLine("response_item", `{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"make\"}","call_id":"`+id+`"}`)
 	}
 	out := func(id, text string) string {
-		return line("response_item", `{"type":"function_call_output","call_id":"`+id+`","output":`+text+`}`)
+		return rolloutLine("response_item", `{"type":"function_call_output","call_id":"`+id+`","output":`+text+`}`)
 	}
 	evs := run(t, codex.FormatRollout, nil, []string{
-		line("session_meta", `{"id":"th1","cwd":"/w","cli_version":"0.145.0"}`),
-		line("event_msg", `{"type":"task_started","turn_id":"tu1"}`),
+		rolloutLine("session_meta", `{"id":"th1","cwd":"/w","cli_version":"0.145.0"}`),
+		rolloutLine("event_msg", `{"type":"task_started","turn_id":"tu1"}`),
 		call("u1"), out("u1", `"Chunk ID: ab12cd\nWall time: 0.0514 seconds\nProcess exited with code 2\nOriginal token count: 3\nOutput:\nboom\n"`),
 		call("s1"), out("s1", `"Exit code: 0\nWall time: 0.3 seconds\nOutput:\n"`),
 		call("r1"), out("r1", `"Chunk ID: 01\nWall time: 10.0000 seconds\nProcess running with session ID 7\nOriginal token count: 1\nOutput:\nwaiting\n"`),
 		call("p1"), out("p1", `"Output:\nnot a header\n"`),
 		call("p2"), out("p2", `"Build log\nOutput:\nx\n"`),
-		line("event_msg", `{"type":"task_complete","turn_id":"tu1","last_agent_message":null}`),
+		rolloutLine("event_msg", `{"type":"task_complete","turn_id":"tu1","last_agent_message":null}`),
 	})
 	type want struct {
 		output, meta string
@@ -172,4 +166,34 @@ func TestOutputHeader(t *testing.T) {
 	if len(got) != len(wants) {
 		t.Errorf("%d results, want %d", len(got), len(wants))
 	}
+}
+
+// TestCollabToolOutputs: rollouts before ~0.16x (observed 0.145.0) have no
+// item_completed CollabAgentToolCall, only the multi-agent tools' JSON
+// outputs. They read as the items show them: spawn_agent → the agent's
+// thread id; wait_agent → what the sub-agents said (a plain-string state
+// is only a status), with the states in metadata.
+func TestCollabToolOutputs(t *testing.T) {
+	evs := run(t, codex.FormatRollout, nil, []string{
+		rolloutLine("session_meta", `{"id":"th1","cwd":"/w","cli_version":"0.145.0"}`),
+		rolloutLine("event_msg", `{"type":"task_started","turn_id":"tu1"}`),
+		rolloutLine("response_item", `{"type":"function_call","name":"spawn_agent","namespace":"multi_agent_v1","arguments":"{\"message\":\"count\"}","call_id":"s1"}`),
+		rolloutLine("response_item", `{"type":"function_call_output","call_id":"s1","output":"{\"agent_id\":\"th2\",\"nickname\":\"Nash\"}"}`),
+		rolloutLine("response_item", `{"type":"function_call","name":"wait_agent","namespace":"multi_agent_v1","arguments":"{\"targets\":[\"th2\",\"th3\"]}","call_id":"w1"}`),
+		rolloutLine("response_item", `{"type":"function_call_output","call_id":"w1","output":"{\"status\":{\"th2\":{\"completed\":\"3 lines.\"},\"th3\":\"running\"},\"timed_out\":true}"}`),
+		rolloutLine("event_msg", `{"type":"task_complete","turn_id":"tu1","last_agent_message":null}`),
+	})
+	got := results(evs)
+	if p := got["s1"]; p.Output != "th2" || string(p.Metadata) != `{"spawn_result":{"agent_id":"th2","nickname":"Nash"}}` {
+		t.Errorf("spawn result %q %s", p.Output, p.Metadata)
+	}
+	if p := got["w1"]; p.Output != "3 lines." || string(p.Metadata) != `{"agents_states":{"th2":{"completed":"3 lines."},"th3":"running"},"timed_out":true}` {
+		t.Errorf("wait result %q %s", p.Output, p.Metadata)
+	}
+}
+
+// rolloutLine is one rollout line of the {timestamp, type, payload}
+// envelope.
+func rolloutLine(typ, payload string) string {
+	return `{"timestamp":"2026-01-01T00:00:00.000Z","type":"` + typ + `","payload":` + payload + `}`
 }
