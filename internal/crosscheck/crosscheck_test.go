@@ -49,7 +49,9 @@ func inputs(agent, dir, name string) []input {
 	var out []input
 	add := func(in input) {
 		for _, f := range in.files {
-			if _, err := os.Stat(f); err != nil {
+			// An empty file is no recording: the mode did not run (an
+			// old version refused a flag, e.g. Codex's --approve-for-me).
+			if st, err := os.Stat(f); err != nil || st.Size() == 0 {
 				return
 			}
 		}
