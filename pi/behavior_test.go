@@ -684,3 +684,54 @@ func TestUserShellCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestAbortReportedAsError: Pi 0.8x–1.4 end a run whose tool the host
+// aborted with an assistant message in error whose errorMessage is the
+// abort's (recorded with 0.84.4 and 1.0.3; 1.5 says aborted). That is an
+// interruption, not a failure; a real model error with the same stop
+// reason still ends the turn in error.
+func TestAbortReportedAsError(t *testing.T) {
+	stream := func(stop, msg string) []byte {
+		return []byte(`{"type":"agent_start"}
+{"type":"turn_start"}
+{"type":"message_start","message":{"role":"assistant","content":[],"api":"openai-completions","provider":"mock","model":"m","stopReason":"pending","timestamp":1}}
+{"type":"message_end","message":{"role":"assistant","content":[],"api":"openai-completions","provider":"mock","model":"m","stopReason":"` + stop + `","errorMessage":"` + msg + `","timestamp":1}}
+{"type":"turn_end","toolResults":[]}
+{"type":"agent_end","messages":[]}
+{"type":"agent_settled"}
+`)
+	}
+	for _, c := range []struct {
+		stop, msg  string
+		status     universal.TurnStatus
+		label      string
+		errors     int
+		nativeStop bool
+	}{
+		{"error", "This operation was aborted", universal.TurnInterrupted, "aborted", 0, true},
+		{"error", "Request was aborted.", universal.TurnInterrupted, "aborted", 0, true},
+		{"aborted", "This operation was aborted", universal.TurnInterrupted, "aborted", 0, false},
+		{"error", `400: {\"message\":\"bad request\"}`, universal.TurnError, "error", 1, false},
+		{"error", "The operation was aborted due to timeout", universal.TurnError, "error", 1, false},
+	} {
+		events := translate(t, pi.FormatRPC, stream(c.stop, c.msg))
+		ended := golden.OfType(events, universal.TypeTurnEnded)
+		if len(ended) != 1 || ended[0].Data.(*universal.TurnEnded).Status != c.status {
+			t.Errorf("%s %q: turns ended %v, want one %s", c.stop, c.msg, ended, c.status)
+		}
+		if n := len(golden.OfType(events, universal.TypeError)); n != c.errors {
+			t.Errorf("%s %q: %d error events, want %d", c.stop, c.msg, n, c.errors)
+		}
+		msgs := messages(completed(events), universal.RoleAssistant)
+		if len(msgs) != 1 || len(msgs[0].Content) != 1 {
+			t.Fatalf("%s %q: assistant messages %+v", c.stop, c.msg, msgs)
+		}
+		p := msgs[0].Content[0]
+		if msgs[0].Status != universal.StatusFailed || p.Type != universal.PartStatus || p.Label != c.label {
+			t.Errorf("%s %q: message %s with part %s %q, want failed with status %q", c.stop, c.msg, msgs[0].Status, p.Type, p.Label, c.label)
+		}
+		if got := gjson.GetBytes(p.Metadata, "native_stop_reason").Str == "error"; got != c.nativeStop {
+			t.Errorf("%s %q: part metadata %s", c.stop, c.msg, p.Metadata)
+		}
+	}
+}

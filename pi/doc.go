@@ -1,6 +1,7 @@
 // Package pi translates the native output of the Pi coding agent
 // (@mariozechner/pi-coding-agent up to 0.73, @earendil-works/pi-coding-agent
-// from 0.74; tested with 0.73.1 and 1.5.2) into universal events.
+// from 0.74; tested with 0.73.1 and 1.5.2, and checked against recordings
+// of 0.70.6, 0.79.10, 0.80.6, 0.84.4 and 1.0.3) into universal events.
 //
 // A local variable named pi is common (math constants); import the
 // package under another name where that clashes:
@@ -32,7 +33,8 @@
 // only the delta, with contentIndex, toolcall_start carries the call id
 // and tool name, and usage is top-level; 1.x adds agent_settled,
 // entry_appended, system messages and compaction_start/end (which
-// replaced auto_compaction_start/end). Only the delta of an update is read
+// replaced auto_compaction_start/end; agent_settled carries aborted only
+// from 1.1.0). Only the delta of an update is read
 // (a message_update line is not validated as a whole; the fields read are
 // checked one by one), so a long pre-0.84 message costs time linear in its
 // length, not in the square of it. An update without a delta (only the
@@ -71,7 +73,12 @@
 //     reasoning), created by its first delta; message_end completes it
 //     with the authoritative content (reconciled with what streamed).
 //     stopReason error or aborted → status failed and a status part
-//     {label: the stop reason, detail: errorMessage}.
+//     {label: the stop reason, detail: errorMessage}. An error whose
+//     errorMessage is an abort's ("This operation was aborted", "Request
+//     was aborted[.]") is an abort: Pi 0.8x–1.4 (recorded 0.84.4, 1.0.3;
+//     fixed in 1.5) end a run whose tool the host aborted that way. Its
+//     label is aborted (metadata native_stop_reason: error) and the turn
+//     is interrupted, not failed.
 //   - Tool calls: every toolCall block is a tool_call item parented to the
 //     message (native id: the call id), started at toolcall_start (its id
 //     and toolName; before 0.84.3 read once from the partial message),

@@ -3,6 +3,7 @@ package pi
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
@@ -99,9 +100,16 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 	stop := stopR.Str
 	status := universal.StatusCompleted
 	errMsg := errR.Str
+	var stopMD []byte
+	if stop == "error" && abortError(errMsg) {
+		// Pi 0.8x–1.4 (observed 0.84.4, 1.0.3) end a run whose tool the
+		// host aborted with a message in error whose text is the abort's;
+		// Pi 1.5 calls it aborted (pi #8635). It is an interruption.
+		stop, stopMD = "aborted", []byte(`{"native_stop_reason":"error"}`)
+	}
 	if stop == "error" || stop == "aborted" {
 		status = universal.StatusFailed
-		parts = append(parts, universal.Part{Type: universal.PartStatus, Label: t.copy(stop), Detail: t.copy(errMsg)})
+		parts = append(parts, withMetadata(universal.Part{Type: universal.PartStatus, Label: t.copy(stop), Detail: t.copy(errMsg)}, stopMD))
 	}
 	dst = t.w.Complete(dst, universal.Item{
 		ItemID:       m.Item,
@@ -128,6 +136,18 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 		tr.Err, tr.ErrSet = t.copy(errMsg), true
 	}
 	return dst
+}
+
+// abortError reports whether an assistant message's errorMessage is the
+// text of an abort (the host's abort command, Ctrl-C): Node's AbortError
+// ("This operation was aborted") or the provider client's ("Request was
+// aborted", with or without a period). A run that was aborted, not failed.
+func abortError(msg string) bool {
+	switch strings.TrimSpace(msg) {
+	case "This operation was aborted", "Request was aborted", "Request was aborted.":
+		return true
+	}
+	return false
 }
 
 // image maps an image content block. The base64 data is not carried; its
