@@ -444,3 +444,22 @@ func TestUserShellCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestCompletionAfterTurnClosedItem: an item the end of its turn closed
+// (as failed) and whose native completion comes later, under another turn
+// id, is not completed twice (found by FuzzTranslate: turn ids that
+// disagree between item/started and item/completed).
+func TestCompletionAfterTurnClosedItem(t *testing.T) {
+	cmd := func(ev, turn, status string) string {
+		return `{"method":"item/` + ev + `","params":{"threadId":"th1","turnId":"` + turn + `","item":{"type":"commandExecution","id":"c1","command":"ls","cwd":"/w","status":"` + status + `","aggregatedOutput":"a\n","exitCode":0,"commandActions":[]}}}`
+	}
+	msg := func(ev, turn string) string {
+		return `{"method":"item/` + ev + `","params":{"threadId":"th1","turnId":"` + turn + `","item":{"type":"agentMessage","id":"m1","text":"Done."}}}`
+	}
+	evs := run(t, codex.FormatAppServer, nil, []string{thStarted, turnStarted,
+		cmd("started", "tu2", "inProgress"), cmd("completed", "tu1", "completed"),
+		msg("started", "tu2"), msg("completed", "tu1"), turnDone})
+	for _, e := range golden.OfType(evs, universal.TypeUnparsed) {
+		t.Errorf("unparsed: %+v", e.Data)
+	}
+}

@@ -49,6 +49,16 @@ func (t *Translator) endTurn(dst []event, id string, status universal.TurnStatus
 	}
 	dst = t.cancelPending(dst, id)
 	dst = t.w.EndTurn(dst, id, status, meta, src, raw)
+	// The stream closed the turn's open items (as failed): a later copy of
+	// them (their native completion under another turn) adds nothing.
+	for _, n := range t.st.Items {
+		if !n.Done && !t.w.IsOpen(n.ID) {
+			n.Done = true
+		}
+		if n.Result != "" && !n.RDone && !t.w.IsOpen(n.Result) {
+			n.RDone = true
+		}
+	}
 	t.st.Failed = status == universal.TurnError
 	t.st.TurnErr = false
 	if t.st.PromptTurn == id {
