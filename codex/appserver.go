@@ -297,7 +297,7 @@ func (t *Translator) approvalRequest(dst []event, c *ctx, key, rid, method, thre
 	req := &request{ID: rid, Method: method, Key: ik, CallID: t.w.Copy(itemID)}
 	n := t.item(ik)
 	if n == nil && method == "item/commandExecution/requestApproval" && itemID != "" && p.Get("command").Exists() {
-		// Before ~0.14x the request comes before the command's
+		// In 0.100 (before ~0.13x) the request comes before the command's
 		// item/started (the item starts once approved): the request
 		// starts the call it guards.
 		dst, n = t.requestedCommand(dst, c, ik, itemID, thread, p)

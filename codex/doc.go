@@ -5,7 +5,23 @@
 // item_type era (~0.44), rollouts of 0.40, 0.66, 0.77, 0.99, 0.104 and a
 // 0.146 composite, app-server excerpts of 0.9x–0.15x, and hand-made inputs
 // built from the app-server schemas Codex 0.169.0 and 0.100.0 generate
-// (testdata/codex; provenance in testdata/SOURCES.md).
+// (testdata/codex; provenance in testdata/SOURCES.md). The capture lab's
+// scenarios recorded with 0.100.0, 0.130.0, 0.145.0 and 0.166.0
+// (testdata/crosscheck/codex) are checked by their expectations and the
+// stream invariants.
+//
+// Version notes (from those recordings): 0.100 sends the legacy
+// codex/event/* notifications alongside v2 (ignored), and its approval
+// requests come before the command's item/started with no
+// serverRequest/resolved after them (0.130 has both like 0.169; see
+// Permissions); exec usage lacks reasoning_output_tokens in 0.100 and
+// cache_write_input_tokens before ~0.14x; rollouts before ~0.16x have no
+// item_completed items (the response items and user/agent event messages
+// carry everything; command outputs only as the text the model saw, whose
+// header is split off), and before ~0.14x no error in task_complete: a
+// failed turn looks completed there. aggregatedOutput holding only the
+// output after a command's first yield (0.100–0.145) is Codex's own; the
+// translator shows it as given.
 //
 // # Formats
 //
@@ -160,7 +176,7 @@
 //     the output is the command's own, as in the live formats, with
 //     exit_code, duration_ms and output_header in metadata),
 //     content item arrays; an output starting "<tool> failed: ",
-//     "<tool> failed for `<command>`: " (~0.14x), "unsupported call: " or
+//     "<tool> failed for `<command>`: " (0.130–0.145), "unsupported call: " or
 //     "unsupported custom tool call: " (Codex had no handler for the call)
 //     is an error. spawn_agent's and wait_agent's JSON outputs (all that
 //     rollouts before ~0.16x keep of them) read as the collabAgentToolCall
@@ -195,8 +211,8 @@
 // (server lines only), the guarded item's final status decides (declined
 // → denied, else approved: it ran), serverRequest/resolved for a request
 // without an item (approved), universal.PermissionReply resolves it, or
-// the end of the turn cancels it. Before ~0.14x (observed 0.100.0) a
-// command's approval request comes before its item/started and no
+// the end of the turn cancels it. In 0.100 (before ~0.13x) a command's
+// approval request comes before its item/started and no
 // serverRequest/resolved follows: the request starts the call item it
 // guards (command, cwd, command_actions from the request), so the
 // permission names it, and the later item/started adds nothing. item/tool/requestUserInput →

@@ -863,7 +863,7 @@ func (t *Translator) usageRecord(dst []event, c *ctx, p gjson.Result) []event {
 }
 
 // toolFailed reports whether a tool output says the call failed before it
-// ran ("exec_command failed: …", "apply_patch failed: …", and from ~0.14x
+// ran ("exec_command failed: …", "apply_patch failed: …", and in 0.130–0.145
 // "exec_command failed for `<command>`: …"), or that Codex had no handler
 // for it ("unsupported call: <name>", "unsupported custom tool call:
 // <name>", e.g. 0.100's answer to a freeform apply_patch): such outputs

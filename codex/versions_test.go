@@ -9,7 +9,7 @@ import (
 	"github.com/agentnorm/agentnorm/universal"
 )
 
-// TestApprovalBeforeItem: before ~0.14x (observed 0.100.0) the command
+// TestApprovalBeforeItem: in 0.100.0 (before ~0.13x) the command
 // approval request comes before the command's item/started, and no
 // serverRequest/resolved follows the answer. The request starts the call
 // it guards (so the permission names it), the later item/started adds
@@ -80,8 +80,8 @@ func TestApprovalBeforeItem(t *testing.T) {
 // TestFailedToolOutputs: outputs in which Codex says a call did not run
 // make an error result in a rollout: "unsupported call: <name>" or
 // "unsupported custom tool call: <name>" (no handler; observed 0.100.0,
-// the freeform apply_patch of a model it does not know) and, from ~0.14x
-// (observed 0.145.0), "exec_command failed for `<command>`: …" (a declined
+// the freeform apply_patch of a model it does not know) and, in 0.130–0.145
+// (observed), "exec_command failed for `<command>`: …" (a declined
 // command). The same words inside a command's output are not an error.
 func TestFailedToolOutputs(t *testing.T) {
 	evs := run(t, codex.FormatRollout, nil, []string{
