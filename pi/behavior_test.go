@@ -710,6 +710,7 @@ func TestAbortReportedAsError(t *testing.T) {
 	}{
 		{"error", "This operation was aborted", universal.TurnInterrupted, "aborted", 0, true},
 		{"error", "Request was aborted.", universal.TurnInterrupted, "aborted", 0, true},
+		{"error", "Request aborted", universal.TurnInterrupted, "aborted", 0, true},
 		{"aborted", "This operation was aborted", universal.TurnInterrupted, "aborted", 0, false},
 		{"error", `400: {\"message\":\"bad request\"}`, universal.TurnError, "error", 1, false},
 		{"error", "The operation was aborted due to timeout", universal.TurnError, "error", 1, false},

@@ -140,11 +140,12 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 
 // abortError reports whether an assistant message's errorMessage is the
 // text of an abort (the host's abort command, Ctrl-C): Node's AbortError
-// ("This operation was aborted") or the provider client's ("Request was
-// aborted", with or without a period). A run that was aborted, not failed.
+// ("This operation was aborted") or Pi's and its provider clients' ("Request
+// was aborted" with or without a period, "Request aborted" in 0.82–0.83).
+// A run that was aborted, not failed.
 func abortError(msg string) bool {
 	switch strings.TrimSpace(msg) {
-	case "This operation was aborted", "Request was aborted", "Request was aborted.":
+	case "This operation was aborted", "Request was aborted", "Request was aborted.", "Request aborted":
 		return true
 	}
 	return false
