@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -733,6 +734,65 @@ func TestAbortReportedAsError(t *testing.T) {
 		}
 		if got := gjson.GetBytes(p.Metadata, "native_stop_reason").Str == "error"; got != c.nativeStop {
 			t.Errorf("%s %q: part metadata %s", c.stop, c.msg, p.Metadata)
+		}
+	}
+}
+
+// TestCompactionFailures: Pi 0.70 ran two threshold compactions at once
+// in print mode (two compaction_start, then a compaction_end with the
+// summary and one with "Auto-compaction failed: …"). Each end completes
+// the oldest open compaction; one Pi gives up on fails its item, not the
+// session; one it retries is a transient error.
+func TestCompactionFailures(t *testing.T) {
+	const run = `{"type":"agent_start"}
+{"type":"message_start","message":{"role":"user","content":[{"type":"text","text":"hi"}],"timestamp":1}}
+{"type":"message_end","message":{"role":"user","content":[{"type":"text","text":"hi"}],"timestamp":1}}
+{"type":"message_start","message":{"role":"assistant","content":[],"stopReason":"stop","timestamp":2}}
+{"type":"message_end","message":{"role":"assistant","content":[{"type":"text","text":"ok"}],"stopReason":"stop","timestamp":2}}
+{"type":"agent_end","messages":[]}
+`
+	for _, c := range []struct {
+		name      string
+		lines     string
+		statuses  []universal.ItemStatus // of the compaction items, in start order
+		errors    []bool                 // will_retry of each error event
+		turnFinal universal.TurnStatus
+	}{
+		{"overlapping, the second fails", `{"type":"compaction_start","reason":"threshold"}
+{"type":"compaction_start","reason":"threshold"}
+{"type":"compaction_end","reason":"threshold","result":{"summary":"S","firstKeptEntryId":"a","tokensBefore":9},"aborted":false,"willRetry":false}
+{"type":"compaction_end","reason":"threshold","aborted":false,"willRetry":false,"errorMessage":"Auto-compaction failed: boom"}
+`, []universal.ItemStatus{universal.StatusCompleted, universal.StatusFailed}, nil, universal.TurnCompleted},
+		{"retried", `{"type":"compaction_start","reason":"overflow"}
+{"type":"compaction_end","reason":"overflow","aborted":false,"willRetry":true,"errorMessage":"Summarization failed"}
+`, []universal.ItemStatus{universal.StatusFailed}, []bool{true}, universal.TurnCompleted},
+	} {
+		events := translate(t, pi.FormatJSON, []byte(run+c.lines))
+		var statuses []universal.ItemStatus
+		for _, it := range completed(events) {
+			if len(it.Content) > 0 && it.Content[0].Label == "compaction" {
+				statuses = append(statuses, it.Status)
+				if it.Status == universal.StatusCompleted && len(it.Content) != 2 {
+					t.Errorf("%s: completed compaction without its summary: %+v", c.name, it.Content)
+				}
+				if it.Status == universal.StatusFailed && gjson.GetBytes(it.Content[0].Metadata, "errorMessage").Str == "" {
+					t.Errorf("%s: failed compaction without its error: %s", c.name, it.Content[0].Metadata)
+				}
+			}
+		}
+		if !slices.Equal(statuses, c.statuses) {
+			t.Errorf("%s: compaction items %v, want %v", c.name, statuses, c.statuses)
+		}
+		var retries []bool
+		for _, e := range golden.OfType(events, universal.TypeError) {
+			retries = append(retries, e.Data.(*universal.Error).WillRetry)
+		}
+		if !slices.Equal(retries, c.errors) {
+			t.Errorf("%s: errors with will_retry %v, want %v", c.name, retries, c.errors)
+		}
+		ended := golden.OfType(events, universal.TypeTurnEnded)
+		if len(ended) != 1 || ended[0].Data.(*universal.TurnEnded).Status != c.turnFinal {
+			t.Errorf("%s: turns ended %v", c.name, ended)
 		}
 	}
 }

@@ -115,8 +115,11 @@
 //     excludeFromContext in metadata; failed when the exit code is not 0 or
 //     it was cancelled).
 //   - Compaction: compaction_start starts a system item, compaction_end
-//     completes it with the summary (failed if aborted or in error); the
-//     summarisation's usage is a usage.updated. Session-file compaction and
+//     completes it with the summary (failed if aborted or in error, the
+//     errorMessage in its metadata); the summarisation's usage is a
+//     usage.updated. The events carry no id: an end completes the oldest
+//     open compaction (Pi 0.70 ran two threshold compactions at once in
+//     print mode, the second failing). Session-file compaction and
 //     branch_summary entries → system items with the summary.
 //   - queue_update, thinking_level_changed, session_info_changed, and the
 //     session entries model_change, thinking_level_change, session_info,
@@ -133,8 +136,12 @@
 // a failed assistant message followed by another assistant message in the
 // same turn → error with will_retry; auto_retry_end{success:false}, or a
 // failed message still unretried when the turn ends → error without
-// will_retry (terminal). compaction_end errorMessage, extension_error and
-// rpc responses with success:false are errors too.
+// will_retry (terminal). extension_error and rpc responses with
+// success:false are errors too. A compaction_end errorMessage is an error
+// with will_retry when Pi retries; otherwise it fails only the compaction
+// item, not the session: Pi goes on with the context uncompacted (a model
+// call that needed the room fails by itself, and a refused compact command
+// is an error response).
 //
 // Usage: each assistant message's usage → usage.updated scoped to the call:
 // Pi's input, cacheRead and cacheWrite are disjoint, so input_tokens is

@@ -3,6 +3,7 @@ package pi
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -262,9 +263,7 @@ func (t *Translator) settle(dst []universal.Event, aborted bool, src universal.S
 	t.st.Turn = turnState{}
 	t.st.Msg = nil
 	t.st.Tools = t.st.Tools[:0]
-	if t.st.Compaction != "" && !t.w.IsOpen(t.st.Compaction) {
-		t.st.Compaction = ""
-	}
+	t.st.Compactions = slices.DeleteFunc(t.st.Compactions, func(id string) bool { return !t.w.IsOpen(id) })
 	return dst
 }
 

@@ -28,8 +28,10 @@ type state struct {
 	LastToolStart string `json:"last_tool_start,omitempty"`
 	// Requests are extension UI requests not yet answered.
 	Requests []request `json:"requests,omitempty"`
-	// Compaction is the open compaction item, "" when none.
-	Compaction string `json:"compaction,omitempty"`
+	// Compactions are the open compaction items, oldest first. Pi 0.70
+	// ran two threshold compactions at once in print mode; their events
+	// carry no id, so an end completes the oldest open one.
+	Compactions []string `json:"compactions,omitempty"`
 	// Session is the state of the session-file reader.
 	Session sessionState `json:"session"`
 }

@@ -417,12 +417,10 @@ func (t *Translator) resolveByOutcome(dst []universal.Event, callID string, ran 
 
 // compactionStart starts the system item of a compaction.
 func (t *Translator) compactionStart(dst []universal.Event, in *input) []universal.Event {
-	if t.st.Compaction != "" && t.w.IsOpen(t.st.Compaction) {
-		dst = t.w.Close(dst, t.st.Compaction, universal.StatusFailed, daemon, in.raw)
-	}
-	t.st.Compaction = t.w.NewItemID()
+	id := t.w.NewItemID()
+	t.st.Compactions = append(t.st.Compactions, id)
 	return t.w.StartItem(dst, universal.Item{
-		ItemID:  t.st.Compaction,
+		ItemID:  id,
 		Kind:    universal.KindSystem,
 		Role:    universal.RoleSystem,
 		Content: []universal.Part{{Type: universal.PartStatus, Label: "compaction", Detail: t.copy(in.get("reason").Str)}},
@@ -431,9 +429,14 @@ func (t *Translator) compactionStart(dst []universal.Event, in *input) []univers
 
 // compactionEnd completes the compaction item with the summary.
 func (t *Translator) compactionEnd(dst []universal.Event, in *input) []universal.Event {
-	id := t.st.Compaction
-	t.st.Compaction = ""
-	if id == "" || !t.w.IsOpen(id) {
+	id := ""
+	for len(t.st.Compactions) > 0 && id == "" {
+		if t.w.IsOpen(t.st.Compactions[0]) {
+			id = t.st.Compactions[0]
+		}
+		t.st.Compactions = t.st.Compactions[1:]
+	}
+	if id == "" {
 		id = t.w.NewItemID()
 	}
 	result := in.get("result")
@@ -444,6 +447,7 @@ func (t *Translator) compactionEnd(dst []universal.Event, in *input) []universal
 		md.Raw(k, result.Get(k).Raw)
 	}
 	md.Raw("aborted", in.get("aborted").Raw).Raw("willRetry", in.get("willRetry").Raw)
+	md.OptString("errorMessage", errMsg)
 	reason := t.copy(in.get("reason").Str)
 	if it, ok := t.w.Tracked(id); ok && reason == "" && len(it.Content) > 0 {
 		reason = it.Content[0].Detail // auto_compaction_end has no reason
@@ -465,8 +469,13 @@ func (t *Translator) compactionEnd(dst []universal.Event, in *input) []universal
 		Status:  status,
 	}, agent, in.raw)
 	dst = t.usage(dst, result.Get("usage"), in.raw)
-	if errMsg != "" {
-		dst = t.error(dst, errMsg, "compaction", nil, retry, agent, in.raw)
+	if errMsg != "" && retry {
+		// A failed compaction Pi retries is a transient error. One it
+		// gives up on fails only the item: the session goes on with
+		// the context uncompacted (a model call that needed the room
+		// fails on its own, and a refused compact command is an error
+		// response).
+		dst = t.error(dst, errMsg, "compaction", nil, true, agent, in.raw)
 	}
 	if retry && t.inTurn() {
 		t.st.Turn.Continuing = true
