@@ -630,10 +630,7 @@ func TestReconnectNoise(t *testing.T) {
 // TestRunLinesOutOfStepOrder: a step's text line printed after the next
 // step started still lands in its own message; the turn ends once.
 func TestRunLinesOutOfStepOrder(t *testing.T) {
-	line := func(typ, msg, part string) string {
-		return fmt.Sprintf(`{"type":%q,"timestamp":1,"sessionID":"ses_a","part":%s}`, typ,
-			strings.Replace(part, "{", fmt.Sprintf(`{"messageID":%q,"sessionID":"ses_a",`, msg), 1)) + "\n"
-	}
+	line := runLine
 	input := line("step_start", "msg_1", `{"id":"prt_s1","type":"step-start"}`) +
 		line("tool_use", "msg_1", `{"id":"prt_t","type":"tool","tool":"bash","callID":"c1","state":{"status":"completed","input":{"command":"ls"},"output":"a\n","title":"ls","metadata":{},"time":{"start":1,"end":2}}}`) +
 		line("step_finish", "msg_1", `{"id":"prt_f1","type":"step-finish","reason":"tool-calls","cost":0,"tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}}}`) +
@@ -655,6 +652,110 @@ func TestRunLinesOutOfStepOrder(t *testing.T) {
 	ended := golden.OfType(events, universal.TypeTurnEnded)
 	if len(golden.OfType(events, universal.TypeTurnStarted)) != 1 || len(ended) != 1 || ended[0].Data.(*universal.TurnEnded).Status != universal.TurnCompleted {
 		t.Errorf("turns: %s", golden.Encode(ended))
+	}
+}
+
+// runLine is one line of opencode run --format json of session ses_a:
+// its type, the part's message and the part (a JSON object).
+func runLine(typ, msg, part string) string {
+	return fmt.Sprintf(`{"type":%q,"timestamp":1,"sessionID":"ses_a","part":%s}`, typ,
+		strings.Replace(part, "{", fmt.Sprintf(`{"messageID":%q,"sessionID":"ses_a",`, msg), 1)) + "\n"
+}
+
+// TestRunLastStepUnfinished: opencode run 1.15 stops printing when the
+// session goes idle, before its last step's step_finish line. Two runs of
+// one session (--session) one after the other are two turns, the second
+// prompt in the second; a step that never finished ends its turn as the
+// end of the input would (interrupted without an exit status, completed
+// with exit status 0).
+func TestRunLastStepUnfinished(t *testing.T) {
+	input := runLine("step_start", "msg_1", `{"id":"prt_s1","type":"step-start"}`) +
+		runLine("text", "msg_1", `{"id":"prt_x1","type":"text","text":"Noted.","time":{"start":1,"end":2}}`) +
+		runLine("step_start", "msg_3", `{"id":"prt_s3","type":"step-start"}`) +
+		runLine("text", "msg_3", `{"id":"prt_x3","type":"text","text":"Teal.","time":{"start":3,"end":4}}`)
+	prompts := []universal.Report{universal.Prompt{Text: "Remember teal."}, universal.Prompt{Text: "Which colour?"}}
+	for _, c := range []struct {
+		end  universal.Report
+		last universal.TurnStatus
+	}{
+		{universal.EndOfInput{}, universal.TurnInterrupted},
+		{universal.Exit{Code: 0}, universal.TurnCompleted},
+	} {
+		tr, err := opencode.New(opencode.FormatRunJSON, golden.Options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var events []universal.Event
+		for _, r := range prompts {
+			events = tr.Report(events, r)
+		}
+		for m, err := range universal.Messages(universal.NewReader(strings.NewReader(input), universal.FrameLines, 0)) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			events = tr.Translate(events, m)
+		}
+		events = tr.Report(events, c.end)
+		noUnparsed(t, events)
+		if err := universal.CheckStream(events); err != nil {
+			t.Fatal(err)
+		}
+		var turns [][]string
+		for _, ev := range events {
+			switch ev.Type {
+			case universal.TypeTurnStarted:
+				turns = append(turns, nil)
+			case universal.TypeItemCompleted:
+				it := ev.Data.(*universal.ItemSnapshot).Item
+				turns[len(turns)-1] = append(turns[len(turns)-1], string(it.Role)+":"+golden.TextOf(&it))
+			}
+		}
+		want := [][]string{{"user:Remember teal.", "assistant:Noted."}, {"user:Which colour?", "assistant:Teal."}}
+		if fmt.Sprintf("%q", turns) != fmt.Sprintf("%q", want) {
+			t.Errorf("%T: turns %q, want %q", c.end, turns, want)
+		}
+		ended := golden.OfType(events, universal.TypeTurnEnded)
+		if len(ended) != 2 || ended[0].Data.(*universal.TurnEnded).Status != universal.TurnInterrupted ||
+			ended[1].Data.(*universal.TurnEnded).Status != c.last {
+			t.Errorf("%T: turn ends %s", c.end, golden.Encode(ended))
+		}
+	}
+}
+
+// TestRunPermissionRejected: opencode run rejects permission requests
+// without printing them; the failed tool's error says so in two ways
+// (1.1 to 1.18: "…rejected permission…", 1.2.27: the error's tag). Both
+// give the synthetic denied request and end the turn completed; another
+// tool error does neither.
+func TestRunPermissionRejected(t *testing.T) {
+	for _, c := range []struct {
+		err    string
+		denied bool
+	}{
+		{"The user rejected permission to use this specific tool call.", true},
+		{"Error: The user rejected permission to use this specific tool call.", true},
+		{`PermissionRejectedError({\"_tag\":\"PermissionRejectedError\"})`, true},
+		{"Error: command not found", false},
+	} {
+		input := runLine("step_start", "msg_1", `{"id":"prt_s1","type":"step-start"}`) +
+			runLine("tool_use", "msg_1", `{"id":"prt_t","type":"tool","tool":"bash","callID":"c1","state":{"status":"error","input":{"command":"rm -rf build"},"error":"`+c.err+`","time":{"start":1,"end":2}}}`) +
+			runLine("step_finish", "msg_1", `{"id":"prt_f1","type":"step-finish","reason":"tool-calls","cost":0,"tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}}}`)
+		events := run(t, opencode.FormatRunJSON, input, universal.Prompt{Text: "Delete build."})
+		noUnparsed(t, events)
+		resolved := golden.OfType(events, universal.TypePermissionResolved)
+		ended := golden.OfType(events, universal.TypeTurnEnded)
+		if len(ended) != 1 {
+			t.Fatalf("%s: %d turn ends", c.err, len(ended))
+		}
+		status := ended[0].Data.(*universal.TurnEnded).Status
+		switch {
+		case c.denied && (len(resolved) != 1 || resolved[0].Data.(*universal.Permission).Status != universal.PermissionDenied || resolved[0].Data.(*universal.Permission).CallID != "c1"):
+			t.Errorf("%s: permission %s", c.err, golden.Encode(resolved))
+		case c.denied && status != universal.TurnCompleted:
+			t.Errorf("%s: turn %s", c.err, status)
+		case !c.denied && (len(resolved) != 0 || status != universal.TurnInterrupted):
+			t.Errorf("%s: permission %s, turn %s", c.err, golden.Encode(resolved), status)
+		}
 	}
 }
 

@@ -1,7 +1,9 @@
 // Package opencode translates OpenCode's native output into universal
 // events: the server's event streams, opencode run --format json, and
-// saved message lists. Tested against OpenCode 1.18.33 (recorded) and
-// public samples of 0.15 … 1.17.
+// saved message lists. Tested against OpenCode 1.18.33 (recorded, with
+// goldens), recordings of 1.1.65, 1.2.27, 1.15.13 and 1.17.19 (checked by
+// their expectations and the stream invariants) and public samples of
+// 0.15 … 1.17.
 //
 // # Formats
 //
@@ -134,7 +136,15 @@
 // otherwise. In run output a turn ends when a step finished for a reason
 // other than tool-calls and the next step starts, on done, after an error
 // line, or at the end (completed on exit status 0, after a final step or
-// a refused permission; interrupted when the run was cut mid-step). In a
+// a refused permission; interrupted when the run was cut mid-step). A
+// step that starts while the one before never finished (one process
+// prints a step's step_finish before the next step_start) is the next
+// run's: the turn before ends as it would at the end of the input.
+// Version notes: opencode run 1.15 stops printing when the session goes
+// idle, before its last step's step_finish (observed in every 1.15.13
+// run, sometimes before more of its last lines), so its turns end
+// interrupted unless the exit status is reported; 1.1 prints tool_use
+// only for completed tools (a failed call is not in its output). In a
 // message list each user message starts a turn. The session ends in error
 // when its last turn did; universal.Exit adds the exit code by the exit
 // rule of package universal (a non-zero code: error "exit code N", and a
@@ -148,12 +158,13 @@
 // input + cache.read + cache.write, cached_input_tokens = cache.read,
 // cache_write_tokens = cache.write. Current versions report reasoning
 // outside output (total = input + output + reasoning + cache: observed in
-// 1.17.13 and 1.18.33, where a reply of 24 completion tokens, 8 reasoning,
-// was reported as output 16, reasoning 8); the universal convention has
-// reasoning inside output, so output_tokens = output + reasoning. When total
-// equals input + cache + output the reasoning is already inside output
-// (older builds), and without total (builds before it) output is taken as
-// is. The assistant message's tokens and the session's totals repeat these
+// 1.15.13, 1.17.13, 1.17.19 and 1.18.33, where a reply of 24 completion
+// tokens, 8 reasoning, was reported as output 16, reasoning 8); the
+// universal convention has reasoning inside output, so output_tokens =
+// output + reasoning. When total equals input + cache + output the
+// reasoning is already inside output (older builds: observed in 1.1.65 and
+// 1.2.27, output 24, reasoning 8), and without total (builds before it)
+// output is taken as is. The assistant message's tokens and the session's totals repeat these
 // numbers and are not reported again.
 //
 // # Permissions, questions, todos, removals
@@ -166,7 +177,9 @@
 // permission.replied {permissionID, response} or {requestID, reply} and
 // permission.v2.replied (once, always → approved; reject → denied).
 // opencode run never shows a request: a tool_use that failed with the
-// rejection text gets a synthetic requested/resolved pair (denied, metadata
+// rejection text ("…rejected permission…", or the error's tag
+// PermissionRejectedError in 1.2.27) gets a synthetic requested/resolved
+// pair (denied, metadata
 // source policy). question.asked (and question.v2.*) → question.requested
 // with every question in metadata, the questions joined as prompt and every
 // option label; question.replied (answers joined) and question.rejected →

@@ -18,8 +18,9 @@ import (
 // when complete; lines of one step can come out of order (a text part
 // ends after the tool that follows it), so a step's message stays open
 // until its turn ends. A turn ends when a step finishes for a reason other
-// than tool-calls and the next step starts (or the input ends), on done,
-// and after an error.
+// than tool-calls and the next step starts (or the input ends), when a step
+// starts while the one before never finished (the output of one run ended,
+// another follows), on done, and after an error.
 func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []universal.Event {
 	v := view(m.Data)
 	e := event{raw: m.Data, line: m.Line, index: -1}
@@ -59,8 +60,18 @@ func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []
 	if !part.IsObject() || part.Get("id").Str == "" || part.Get("messageID").Str == "" {
 		return t.unparsed(dst, &e, errors.New("run line without part.id and part.messageID"))
 	}
-	if e.typ == "step_start" && t.st.Turn.Finishing {
-		dst = t.endTurn(dst, universal.SourceDaemon, nil)
+	if e.typ == "step_start" {
+		switch {
+		case t.st.Turn.Finishing:
+			dst = t.endTurn(dst, universal.SourceDaemon, nil)
+		case t.st.Turn.StepOpen:
+			// One process prints a step's finish before the next step
+			// starts; a step that never finished means the run that
+			// printed it is over (1.15 prints no line for its last
+			// step's finish) and this step is the next run's: its turn
+			// ends as it would at the end of the input.
+			dst = t.endTurnWith(dst, t.finalStatus(false, false), universal.SourceDaemon, nil)
+		}
 	}
 	dst = t.runTurn(dst)
 	dst = t.onPart(dst, part, "", &e)

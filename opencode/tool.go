@@ -116,7 +116,7 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 	out := state.Get("output").Str
 	if failed {
 		out = state.Get("error").Str
-		if t.format == FormatRunJSON && strings.Contains(out, "rejected permission") {
+		if t.format == FormatRunJSON && rejectedPermission(out) {
 			dst = t.policyDenial(dst, p, name)
 		}
 	}
@@ -176,6 +176,14 @@ func fileRefs(name string, state gjson.Result) []universal.Part {
 		return []universal.Part{{Type: universal.PartFileRef, Path: strings.Clone(path), Action: universal.FilePatch, Diff: strings.Clone(state.Get("metadata.diff").Str)}}
 	}
 	return nil
+}
+
+// rejectedPermission reports whether a tool's error says a permission
+// request was rejected: "The user rejected permission to use this specific
+// tool call." (also with an "Error: " prefix, 1.1), or the error's tagged
+// name, PermissionRejectedError({"_tag":…}) (observed in 1.2.27).
+func rejectedPermission(err string) bool {
+	return strings.Contains(err, "rejected permission") || strings.HasPrefix(err, "PermissionRejectedError")
 }
 
 // policyDenial reports, for run output, the permission request that
