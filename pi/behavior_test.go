@@ -686,11 +686,11 @@ func TestUserShellCommand(t *testing.T) {
 	}
 }
 
-// TestAbortReportedAsError: Pi 0.8x–1.4 end a run whose tool the host
+// TestAbortReportedAsError: Pi 0.84.0–1.5.0 end a run whose tool the host
 // aborted with an assistant message in error whose errorMessage is the
-// abort's (recorded with 0.84.4 and 1.0.3; 1.5 says aborted). That is an
-// interruption, not a failure; a real model error with the same stop
-// reason still ends the turn in error.
+// abort's (recorded with 0.84.0, 0.84.4, 1.0.3, 1.4.0; 1.5.1 says
+// aborted). That is an interruption, not a failure; a real model error
+// with the same stop reason still ends the turn in error.
 func TestAbortReportedAsError(t *testing.T) {
 	stream := func(stop, msg string) []byte {
 		return []byte(`{"type":"agent_start"}

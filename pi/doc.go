@@ -1,7 +1,8 @@
 // Package pi translates the native output of the Pi coding agent
 // (@mariozechner/pi-coding-agent up to 0.73, @earendil-works/pi-coding-agent
 // from 0.74; tested with 0.73.1 and 1.5.2, and checked against recordings
-// of 0.70.6, 0.79.10, 0.80.6, 0.84.4 and 1.0.3) into universal events.
+// of 0.70.6, 0.79.10, 0.80.6, 0.84.0, 0.84.4, 0.87.1, 1.0.3 and 1.4.0)
+// into universal events.
 //
 // A local variable named pi is common (math constants); import the
 // package under another name where that clashes:
@@ -75,13 +76,15 @@
 //     stopReason error or aborted → status failed and a status part
 //     {label: the stop reason, detail: errorMessage}. An error whose
 //     errorMessage is an abort's ("This operation was aborted", "Request
-//     was aborted[.]") is an abort: Pi 0.8x–1.4 (recorded 0.84.4, 1.0.3;
-//     fixed in 1.5) end a run whose tool the host aborted that way. Its
+//     was aborted[.]", "Request aborted") is an abort: Pi 0.84.0–1.5.0
+//     (recorded 0.84.0, 0.84.4, 1.0.3, 1.4.0; fixed in 1.5.1, pi #8635)
+//     end a run whose tool the host aborted that way. Its
 //     label is aborted (metadata native_stop_reason: error) and the turn
 //     is interrupted, not failed.
 //   - Tool calls: every toolCall block is a tool_call item parented to the
 //     message (native id: the call id), started at toolcall_start (its id
-//     and toolName; before 0.84.3 read once from the partial message),
+//     and toolName; before 0.84 read once from the partial message;
+//     0.84.0–0.84.2 give neither, toolcall_end then names the call),
 //     arguments streamed from toolcall_delta, completed at toolcall_end
 //     (or message_end). The streamed argument text is kept when it is the
 //     same JSON value as the final arguments, else the final object

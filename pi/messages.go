@@ -102,9 +102,10 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 	errMsg := errR.Str
 	var stopMD []byte
 	if stop == "error" && abortError(errMsg) {
-		// Pi 0.8x–1.4 (observed 0.84.4, 1.0.3) end a run whose tool the
-		// host aborted with a message in error whose text is the abort's;
-		// Pi 1.5 calls it aborted (pi #8635). It is an interruption.
+		// Pi 0.84.0–1.5.0 (recorded 0.84.0, 0.84.4, 1.0.3, 1.4.0) end a
+		// run whose tool the host aborted with a message in error whose
+		// text is the abort's; 1.5.1 calls it aborted (pi #8635). It is
+		// an interruption.
 		stop, stopMD = "aborted", []byte(`{"native_stop_reason":"error"}`)
 	}
 	if stop == "error" || stop == "aborted" {
