@@ -1,9 +1,9 @@
 // Package opencode translates OpenCode's native output into universal
 // events: the server's event streams, opencode run --format json, and
 // saved message lists. Tested against OpenCode 1.18.33 (recorded, with
-// goldens), recordings of 1.1.65, 1.2.27, 1.15.13 and 1.17.19 (checked by
-// their expectations and the stream invariants) and public samples of
-// 0.15 … 1.17.
+// goldens), recordings of 1.0.185, 1.1.65, 1.2.27, 1.14.41, 1.15.13 and
+// 1.17.19 (checked by their expectations and the stream invariants) and
+// public samples of 0.15 … 1.17.
 //
 // # Formats
 //
