@@ -115,10 +115,9 @@ func view(b []byte) string {
 }
 
 var (
-	errNotJSON    = errors.New("not JSON")
-	errNotObject  = errors.New("not a JSON object")
-	errNoType     = errors.New(`no "type"`)
-	errTranslator = errors.New("translator state")
+	errNotJSON   = errors.New("not JSON")
+	errNotObject = errors.New("not a JSON object")
+	errNoType    = errors.New(`no "type"`)
 )
 
 // Translate translates one native message. See universal.Translator.

@@ -81,7 +81,6 @@ type Translator struct {
 	format string
 	w      *universal.Stream
 	st     state
-	buf    []byte // scratch for keys and JSON
 }
 
 // New returns a translator for one of the Formats.

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -852,5 +851,3 @@ func sortedKeys(m map[string]string) []string {
 	}
 	return keys
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -3,7 +3,6 @@ package codex
 import (
 	"encoding/base64"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -575,5 +574,3 @@ func (t *Translator) tokenCount(dst []event, c *ctx, info gjson.Result, thread s
 	}
 	return t.usage(dst, turn, universal.ScopeSession, total, window, c.raw)
 }
-
-func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

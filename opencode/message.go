@@ -252,7 +252,7 @@ func (t *Translator) onPart(dst []universal.Event, part gjson.Result, delta stri
 		}
 		return t.onText(dst, m, pid, p, part, delta, e)
 	case "tool":
-		return t.onTool(dst, m, pid, p, part, sid, e)
+		return t.onTool(dst, m, p, part, sid, e)
 	case "step-start", "snapshot":
 		// Step boundaries and git snapshots: nothing for the transcript.
 		if typ == "step-start" && rt == routeRoot {

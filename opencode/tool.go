@@ -29,7 +29,7 @@ func callKey(sid, callID string) string { return sid + "\x00" + callID }
 //     metadata.output as deltas when it extends what was emitted, and is
 //     completed at completed (output, title, metadata) or error (failed,
 //     the error text).
-func (t *Translator) onTool(dst []universal.Event, m *msgState, pid string, p *partState, part gjson.Result, sid string, e *event) []universal.Event {
+func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, part gjson.Result, sid string, e *event) []universal.Event {
 	if p.ResultDone {
 		return dst
 	}
@@ -40,7 +40,7 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, pid string, p *p
 	default:
 		return t.unparsed(dst, e, fmt.Errorf("unknown tool status %q", status))
 	}
-	pid = p.ID
+	pid := p.ID
 	name := part.Get("tool").Str
 	input := state.Get("input")
 	if p.Call == "" {
