@@ -36,10 +36,10 @@ import (
 //
 // A Stream is not safe for concurrent use.
 type Stream struct {
-	agent  string
-	st     *Stamper
-	state  streamState
-	open   map[string]*openItem
+	agent string
+	st    *Stamper
+	state streamState
+	open  map[string]*openItem
 }
 
 type streamState struct {
