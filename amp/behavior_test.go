@@ -497,7 +497,7 @@ func TestSubAgentError(t *testing.T) {
 }
 
 // TestUserShellCommand: a manual_bash_invocation (a command the user ran
-// himself) is a tool_call item with role user and its tool_result, linked
+// themselves) is a tool_call item with role user and its tool_result, linked
 // by call id, with the exit code in metadata and failed when it is not 0.
 func TestUserShellCommand(t *testing.T) {
 	for _, exit := range []int{0, 1} {

@@ -104,7 +104,7 @@
 // A thread's info messages (role "info") are what Amp adds to a thread
 // itself: text notices and compaction summaries (summary.summary, a text
 // part with metadata {"summary": true}) become one system item (role
-// system); a shell command the user ran himself (manual_bash_invocation
+// system); a shell command the user ran themselves (manual_bash_invocation
 // {args, toolRun, hidden}) becomes, by the user-command convention of
 // package universal, a tool_call item with role user, tool name
 // "manual_bash_invocation", the args as arguments, metadata

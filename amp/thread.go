@@ -246,7 +246,7 @@ func (t *Translator) threadRun(dst events, c *call, callID string, run gjson.Res
 
 // threadInfo translates an info message: notices Amp adds to a thread
 // (text), compaction summaries (summary {summary: {summary}}) and shell
-// commands the user ran himself (manual_bash_invocation {args, toolRun,
+// commands the user ran themselves (manual_bash_invocation {args, toolRun,
 // hidden}). Text and summaries make one system item; a manual command is
 // a tool_call item with role user (tool name "manual_bash_invocation",
 // arguments its args, metadata hidden, call_id the item's own id, since
@@ -286,7 +286,7 @@ var (
 	hiddenMeta  = []byte(`{"hidden":true}`)
 )
 
-// manualBashTool names the tool of a shell command the user ran himself.
+// manualBashTool names the tool of a shell command the user ran themselves.
 const manualBashTool = "manual_bash_invocation"
 
 func (t *Translator) manualBash(dst events, b gjson.Result, parent string) events {

@@ -130,7 +130,7 @@ func (t *Translator) userContent(dst events, r gjson.Result, scope string, parts
 	return t.userMessage(dst, uuid, "", parts, universal.SourceAgent, t.raw)
 }
 
-// The tags of a shell command the user ran himself (! in Claude Code):
+// The tags of a shell command the user ran themselves (! in Claude Code):
 // a user entry <bash-input>cmd</bash-input>, then one with
 // <bash-stdout>…</bash-stdout><bash-stderr>…</bash-stderr>.
 const (

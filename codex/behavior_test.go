@@ -404,7 +404,7 @@ func TestSubAgentError(t *testing.T) {
 	}
 }
 
-// TestUserShellCommand: a command the user ran himself (commandExecution
+// TestUserShellCommand: a command the user ran themselves (commandExecution
 // with source userShell; core events user_shell) is a tool_call item with
 // role user and its tool_result (exit code in metadata, failed when not
 // 0); the agent's commands keep role assistant.

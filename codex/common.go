@@ -219,7 +219,7 @@ type toolSpec struct {
 	meta   []byte
 	extra  []part // file_ref parts of a patch
 	parent string // overrides the thread's parent
-	// user: a command the user ran himself (source userShell): the call
+	// user: a command the user ran themselves (source userShell): the call
 	// item has role user.
 	user bool
 	// keep says the spec comes from the result side (an *_end event): a

@@ -132,7 +132,7 @@
 //     output, metadata exit_code, duration_ms and status when not
 //     completed; is_error for a non-zero exit code, failed or declined
 //     (declined and failed results have status failed). A command the user
-//     ran himself (source userShell, or user_shell in core events) has a
+//     ran themselves (source userShell, or user_shell in core events) has a
 //     call item with role user (the user-command convention of package
 //     universal).
 //     item/commandExecution/outputDelta streams into the result; it is

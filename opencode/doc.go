@@ -108,7 +108,7 @@
 // (read, write, patch with the diff). A big output whose final text is not
 // an extension of the streamed preview is marked rewritten.
 //
-// A shell command the user runs himself (the TUI's !, POST
+// A shell command the user runs themselves (the TUI's !, POST
 // /session/{id}/shell) reaches the event stream as an ordinary assistant
 // message with a bash tool part, after a user message whose only part is
 // synthetic text; nothing structured says the user ran it, so it stays an

@@ -60,8 +60,12 @@
 // a repeated header, or the end of input. agent_end does not end it:
 // auto_retry_start, compaction_end{willRetry} and agent_end{willRetry}
 // announce another run for the same prompt, and queued steering and
-// follow-up messages run inside it. Pi's own turn_start/turn_end (one per
-// model call) are counted in the turn.ended metadata (pi_turns, next to
+// follow-up messages run inside it. Pi's own turn_start/turn_end mark one
+// model call and its tools each; they are not universal turns, so that a
+// turn means the same for every agent (a prompt until the agent is done
+// with it: Claude Code's result, a Codex turn, OpenCode's idle), and a
+// prompt with tool calls is one turn here as there. They are counted in
+// the turn.ended metadata (pi_turns, next to
 // agent_runs, the last stop_reason, api, provider and model). The turn
 // ends interrupted when Pi settles aborted or the last assistant message
 // was aborted, in error when a model error was not retried, completed

@@ -102,7 +102,7 @@
 // item labelled sub_agent_error (Codex: sub_agent_failed for a failed
 // turn), under the call, carries the same metadata.
 //
-// User-run shell commands. A command the user ran himself (Pi's !cmd,
+// User-run shell commands. A command the user ran themselves (Pi's !cmd,
 // Amp's manual bash invocation, Claude Code's ! shell mode, a Codex
 // command whose source is the user's shell) is a tool_call item with role
 // user (the native tool name, or the name of the native record; arguments
