@@ -158,7 +158,7 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		return t.reportPrompt(dst, r.Text)
 	case universal.Terminate:
 		dst = t.finish(dst)
-		return t.w.End(dst, universal.SessionEnded{Reason: universal.EndTerminated, TerminatedBy: universal.ByDaemon, Message: r.Message}, universal.SourceDaemon, nil)
+		return t.w.End(dst, r.Ended(), universal.SourceDaemon, nil)
 	case universal.Exit:
 		dst = t.finish(dst)
 		return t.w.End(dst, universal.ExitEnded(t.endReason(), r), universal.SourceDaemon, nil)

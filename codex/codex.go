@@ -150,7 +150,9 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		return t.replyQuestion(dst, r)
 	case universal.Terminate:
 		dst = t.finish(dst)
-		return w.End(dst, universal.SessionEnded{Reason: universal.EndTerminated, TerminatedBy: universal.ByDaemon, Message: r.Message, Stderr: t.st.Stderr}, universal.SourceDaemon, nil)
+		d := r.Ended()
+		d.Stderr = t.st.Stderr
+		return w.End(dst, d, universal.SourceDaemon, nil)
 	case universal.Exit:
 		dst = t.finish(dst)
 		d := universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent, Stderr: t.st.Stderr}

@@ -188,7 +188,7 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		dst = w.ResolveQuestion(dst, q, universal.SourceDaemon, nil)
 	case universal.Terminate:
 		dst = t.finish(dst, true, false)
-		dst = w.End(dst, universal.SessionEnded{Reason: universal.EndTerminated, TerminatedBy: universal.ByDaemon, Message: r.Message}, universal.SourceDaemon, nil)
+		dst = w.End(dst, r.Ended(), universal.SourceDaemon, nil)
 	case universal.Exit:
 		failed := r.Code != 0
 		if failed && t.st.Turn.Open {

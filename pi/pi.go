@@ -197,7 +197,7 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		return t.replyQuestion(dst, r.QuestionID, r.Response, r.Rejected, universal.SourceDaemon, nil)
 	case universal.Terminate:
 		dst = t.finish(dst, true)
-		return t.w.End(dst, universal.SessionEnded{Reason: universal.EndTerminated, TerminatedBy: universal.ByDaemon, Message: r.Message}, universal.SourceDaemon, nil)
+		return t.w.End(dst, r.Ended(), universal.SourceDaemon, nil)
 	case universal.Exit:
 		// A run still going when the process failed is interrupted.
 		dst = t.finish(dst, r.Code != 0)

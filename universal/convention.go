@@ -45,6 +45,12 @@ func setField(md json.RawMessage, key, value string) json.RawMessage {
 	return o.Raw(key, value).Bytes()
 }
 
+// Ended returns how a session the host terminated ends: terminated by the
+// daemon, with the termination's message.
+func (r Terminate) Ended() SessionEnded {
+	return SessionEnded{Reason: EndTerminated, TerminatedBy: ByDaemon, Message: r.Message}
+}
+
 // ExitEnded returns how a session ends when its process exited: d is how
 // the translator would end it at the end of its input; the result adds the
 // exit code, and e.Stderr after any stderr d already holds. A non-zero

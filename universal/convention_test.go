@@ -55,3 +55,10 @@ func TestExitEnded(t *testing.T) {
 		}
 	}
 }
+
+func TestTerminateEnded(t *testing.T) {
+	d := universal.Terminate{Message: "stopped by user"}.Ended()
+	if d.Reason != universal.EndTerminated || d.TerminatedBy != universal.ByDaemon || d.Message != "stopped by user" {
+		t.Errorf("%+v", d)
+	}
+}
