@@ -500,8 +500,10 @@ func (s *Session) turnEnded(ev *universal.Event, d *universal.TurnEnded, c *Chan
 		}
 	}
 	c.What |= TurnChanged
-	if len(ix.open) > 0 || s.Status == StatusFailed {
-		// An inner turn ended, or the session already failed.
+	if len(ix.open) > 0 || s.Status == StatusFailed || d.SessionEnding() {
+		// An inner turn ended, the session already failed, or the
+		// session is ending under the turn: the session.ended that
+		// follows sets the status, so it never flickers through idle.
 		return
 	}
 	if d.Status == universal.TurnError {

@@ -276,7 +276,7 @@ func (it *Item) decode(r gjson.Result) error {
 var partFields = map[PartType][]string{
 	PartText:       {"text"},
 	PartJSON:       {"json"},
-	PartToolCall:   {"name", "arguments", "call_id"},
+	PartToolCall:   {"name", "arguments", "call_id", "tool_kind", "tool_input"},
 	PartToolResult: {"call_id", "output", "is_error"},
 	PartFileRef:    {"path", "action", "diff"},
 	PartReasoning:  {"text", "visibility", "signature"},
@@ -342,6 +342,16 @@ func (p *Part) decode(r gjson.Result) error {
 			err = decString(v, &p.Arguments)
 		case "call_id":
 			err = decString(v, &p.CallID)
+		case "tool_kind":
+			err = decString(v, &p.ToolKind)
+		case "tool_input":
+			// Only an input this version writes back unchanged is
+			// decoded; any other value stays in Extra, so nothing is lost.
+			in := &ToolInput{}
+			if !v.IsObject() || !in.decode(v) {
+				return false, nil
+			}
+			p.ToolInput = in
 		case "output":
 			err = decString(v, &p.Output)
 		case "is_error":

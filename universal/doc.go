@@ -74,7 +74,87 @@
 //
 // # Conventions
 //
-// Rules every translator follows the same way, whatever its agent:
+// Rules every translator follows the same way, whatever its agent, so that
+// a client written against one agent's events renders every other agent's
+// the same way, without a line of agent-specific code. The internal test
+// package conformance checks them on every recorded session.
+//
+// One model response, one message. Everything one model response produces
+// in a turn is one assistant message item (kind message, role assistant):
+// its reasoning parts and its text parts, in the order the model produced
+// them. A response that only calls tools still has its message item, with
+// no parts. A user prompt is one user message item (role user).
+//
+// Parents. Tool calls and their results are items of their own (kind
+// tool_call with role assistant, kind tool_result with role tool), linked
+// by the same call_id on their parts, and both have parent_id = the
+// message item of the response that made the call. Items of a sub-agent
+// (its prompt, its messages, its own calls and results) have parent_id =
+// the tool_call item that spawned it, or an item under it: "under a tool
+// call" always means "inside a sub-agent". User and assistant messages of
+// the session itself, and notices about the session, have no parent; a
+// status item about one call has that call as parent.
+//
+// Tool vocabulary. Every tool_call part has tool_kind ([ToolKind]: read,
+// edit, delete, move, search, execute, think, fetch, task, other) and
+// tool_input ([ToolInput]: the command of an execute, the paths of a read
+// or an edit, the query of a search, the URL of a fetch, the prompt of a
+// task), next to the agent's own name and arguments, which stay
+// untouched. The same session read live and at rest gives the same
+// tool_kind and tool_input (tool names follow each record: Codex's live
+// events name command executions and file changes, its rollouts the
+// function the model called).
+//
+// Tool results. A tool_result item's first part is the tool_result part
+// with the tool's output as the agent gives it (the complete output where
+// the agent records both a truncated and a complete one). The result fails
+// (item status failed, is_error true) when the agent says the tool failed,
+// and for an execute call whenever the command exits with a code other
+// than 0 (the code is "exit_code" in the part's metadata), was cancelled or
+// timed out. Files a tool touched follow as file_ref parts, one per file,
+// with the path (absolute when the working directory is known): action
+// read for a read, write for a file created or overwritten, patch for an
+// edit, with the unified diff when the agent gives one. An image a tool
+// returns is an image part with its mime type and, when the call names
+// the file, its path (the image data stays in raw).
+//
+// Session information. What an agent tells about the session (model,
+// working directory, tools, version, system prompt) is metadata, never an
+// item: session.started metadata for what it tells at the start, and the
+// turn.started metadata of the run it arrives in for what it tells per
+// run (Pi's system prompt, as "system_prompt").
+//
+// Endings. How each way a session or turn can end looks, for every agent:
+//
+//	the agent finishes the turn             turn.ended completed            status running → idle
+//	the host aborts the turn, session goes on  turn.ended interrupted      running → idle
+//	the agent reports the turn failed       error (no will_retry), turn.ended error   running → failed
+//	input ends, or the process exits or is killed, during a turn:
+//	                                        turn.ended interrupted + {"session_ending": true},
+//	                                        session.ended error, terminated_by agent, message
+//	                                        "exit code N" or "the session ended during a turn"
+//	                                                                        running → failed
+//	the host terminates the session         turn.ended interrupted + {"session_ending": true}
+//	                                        if a turn was open, session.ended terminated by daemon
+//	                                                                        → terminated
+//	input ends or exit 0 between turns      session.ended completed by agent  idle → completed
+//	exit code N ≠ 0 between turns           session.ended error "exit code N" → failed
+//
+// A turn that ends with {"session_ending": true} ([TurnEnded.SessionEnding])
+// never makes a session idle: no notice that a turn finished is due, and
+// the session.ended right after it sets the final status. [Stream.End]
+// applies the rule, so a translator only leaves open what the agent never
+// finished. A record at rest (a transcript, a rollout, a session file)
+// ends its last turn completed when the record shows the agent finished
+// it, and leaves it open otherwise.
+//
+// What may differ. Where agents genuinely differ, the difference is
+// optional content, never another shape: reasoning parts (not every agent
+// or model reports reasoning), usage, native ids, metadata, json parts,
+// status items (notices such as compaction or a retry), the items inside a
+// sub-agent when the record does not show them (Codex's exec output shows
+// only the spawning call), and permission or question events where the
+// record does not show the approval. Nothing else depends on the agent.
 //
 // Echoes. A user message item (source agent) that is the agent's live
 // echo of a prompt the host sent has {"echo": true} in the metadata of its

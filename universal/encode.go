@@ -100,6 +100,14 @@ func (p *Part) AppendJSON(dst []byte) []byte {
 		dst = jsonw.AppendString(dst, p.Arguments)
 		dst = append(dst, `,"call_id":`...)
 		dst = jsonw.AppendNullString(dst, p.CallID)
+		if p.ToolKind != "" {
+			dst = append(dst, `,"tool_kind":`...)
+			dst = jsonw.AppendString(dst, p.ToolKind)
+		}
+		if p.ToolKind != "" || p.ToolInput != nil {
+			dst = append(dst, `,"tool_input":`...)
+			dst = p.ToolInput.AppendJSON(dst)
+		}
 	case PartToolResult:
 		dst = append(dst, `,"call_id":`...)
 		dst = jsonw.AppendNullString(dst, p.CallID)

@@ -47,6 +47,26 @@ type refItem struct {
 // schema would write it.
 type refPart struct{ p *Part }
 
+type refToolInput struct {
+	Command string   `json:"command,omitempty"`
+	Paths   []string `json:"paths,omitempty"`
+	Query   string   `json:"query,omitempty"`
+	URL     string   `json:"url,omitempty"`
+	Prompt  string   `json:"prompt,omitempty"`
+	Agent   string   `json:"agent,omitempty"`
+}
+
+func refInput(p *Part) *refToolInput {
+	if p.ToolKind == "" && p.ToolInput == nil {
+		return nil
+	}
+	if p.ToolInput == nil {
+		return &refToolInput{}
+	}
+	in := p.ToolInput
+	return &refToolInput{in.Command, in.Paths, in.Query, in.URL, in.Prompt, in.Agent}
+}
+
 type refCommon struct {
 	Metadata  json.RawMessage `json:"metadata,omitempty"`
 	Rewritten bool            `json:"rewritten,omitempty"`
@@ -71,12 +91,14 @@ func (r refPart) MarshalJSON() ([]byte, error) {
 		}{string(p.Type), p.JSON, c}
 	case PartToolCall:
 		v = struct {
-			Type      string  `json:"type"`
-			Name      string  `json:"name"`
-			Arguments string  `json:"arguments"`
-			CallID    *string `json:"call_id"`
+			Type      string        `json:"type"`
+			Name      string        `json:"name"`
+			Arguments string        `json:"arguments"`
+			CallID    *string       `json:"call_id"`
+			ToolKind  string        `json:"tool_kind,omitempty"`
+			ToolInput *refToolInput `json:"tool_input,omitempty"`
 			refCommon
-		}{string(p.Type), p.Name, p.Arguments, nullable(p.CallID), c}
+		}{string(p.Type), p.Name, p.Arguments, nullable(p.CallID), string(p.ToolKind), refInput(p), c}
 	case PartToolResult:
 		v = struct {
 			Type    string  `json:"type"`

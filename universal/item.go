@@ -100,7 +100,7 @@ const (
 //
 //	text         Text
 //	json         JSON
-//	tool_call    Name, Arguments (JSON text), CallID
+//	tool_call    Name, Arguments (JSON text), CallID, ToolKind, ToolInput
 //	tool_result  CallID, Output, IsError
 //	file_ref     Path, Action, Diff
 //	reasoning    Text, Visibility, and Signature when set
@@ -120,15 +120,22 @@ type Part struct {
 	Name       string
 	Arguments  string
 	CallID     string
-	Output     string
-	IsError    bool
-	Path       string
-	Action     FileAction
-	Diff       string
-	Mime       string
-	Label      string
-	Detail     string
-	Metadata   json.RawMessage
+	// ToolKind and ToolInput describe a tool_call under the same names for
+	// every agent (see [ToolKind], [ToolInput]); Name and Arguments stay
+	// the agent's own. ToolKind is set on every tool_call a translator
+	// completes; "" (left out of the JSON) only on decoded events of
+	// producers that did not set it.
+	ToolKind  ToolKind
+	ToolInput *ToolInput
+	Output    string
+	IsError   bool
+	Path      string
+	Action    FileAction
+	Diff      string
+	Mime      string
+	Label     string
+	Detail    string
+	Metadata  json.RawMessage
 	// Rewritten records that the agent's final content for this part
 	// differs from what streamed at its index (the started text plus the
 	// deltas): OpenCode trims trailing whitespace, a plugin rewrites a
@@ -188,6 +195,7 @@ func (it *Item) Clone() Item {
 func (p *Part) clone() Part {
 	c := *p
 	c.JSON = cloneRaw(p.JSON)
+	c.ToolInput = p.ToolInput.clone()
 	c.Metadata = cloneRaw(p.Metadata)
 	c.Extra = cloneFields(p.Extra)
 	return c

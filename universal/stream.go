@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/tidwall/gjson"
 )
 
 // Stream writes the events of one session so that they are well-formed by
@@ -215,23 +216,44 @@ func (w *Stream) EndTurn(dst []Event, turnID string, status TurnStatus, metadata
 	return w.st.Emit(dst, TypeTurnEnded, src, &TurnEnded{TurnID: turnID, Status: status, Metadata: cleanRaw(metadata)}, raw)
 }
 
-// End closes everything still open (items as failed; turns as interrupted,
-// or error when the session ends in error) and emits session.ended.
+// End closes everything still open and emits session.ended. A session
+// that ends while a turn is open ends that turn as the Conventions of the
+// package documentation say: each open turn ends interrupted, with
+// metadata {"session_ending": true} (see [TurnEnded.SessionEnding]), and
+// a session that would have ended completed ends in error instead, with
+// the message "the session ended during a turn" unless d has one: the
+// agent never finished the turn. Open items complete as failed.
 func (w *Stream) End(dst []Event, d SessionEnded, src Source, raw []byte) []Event {
 	if w.state.Ended {
 		return dst
 	}
 	dst = w.begin(dst)
-	status := TurnInterrupted
-	if d.Reason == EndError {
-		status = TurnError
+	if len(w.state.Turns) > 0 && d.Reason == EndCompleted {
+		d.Reason = EndError
+		if d.Message == "" {
+			d.Message = MessageEndedDuringTurn
+		}
 	}
 	for len(w.state.Turns) > 0 {
-		dst = w.EndTurn(dst, "", status, nil, SourceDaemon, nil)
+		dst = w.EndTurn(dst, "", TurnInterrupted, []byte(sessionEndingMetadata), SourceDaemon, nil)
 	}
 	dst = w.closeOpen(dst, func(*openItem) bool { return true })
 	w.state.Ended = true
 	return w.st.Emit(dst, TypeSessionEnded, src, &d, raw)
+}
+
+// MessageEndedDuringTurn is the session.ended message of a session whose
+// input or process ended while a turn was open and nothing else said why.
+const MessageEndedDuringTurn = "the session ended during a turn"
+
+const sessionEndingMetadata = `{"session_ending":true}`
+
+// SessionEnding reports whether the turn ended only because its session
+// ended under it (metadata "session_ending": true): a consumer leaves the
+// session's status to the session.ended that follows, instead of showing
+// the turn as done.
+func (d *TurnEnded) SessionEnding() bool {
+	return d != nil && gjson.GetBytes(d.Metadata, "session_ending").Type == gjson.True
 }
 
 // IsOpen reports whether the item was started and not yet completed.

@@ -229,7 +229,13 @@ func validatePart(p *Part) error {
 		return errors.New("metadata is not valid JSON")
 	}
 	switch p.Type {
-	case PartText, PartToolCall, PartToolResult, PartStatus:
+	case PartText, PartToolResult, PartStatus:
+	case PartToolCall:
+		switch p.ToolKind {
+		case "", ToolRead, ToolEdit, ToolDelete, ToolMove, ToolSearch, ToolExecute, ToolThink, ToolFetch, ToolTask, ToolOther:
+		default:
+			return fmt.Errorf("tool_kind %q", p.ToolKind)
+		}
 	case PartJSON:
 		if p.JSON != nil && !jsonw.Valid(p.JSON) {
 			return errors.New("json is not valid JSON")

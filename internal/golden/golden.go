@@ -32,6 +32,7 @@ import (
 	"testing"
 
 	"github.com/agentnorm/agentnorm/reduce"
+	"github.com/agentnorm/agentnorm/internal/conformance"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/google/go-cmp/cmp"
 )
@@ -217,6 +218,10 @@ func Run(t *testing.T, c Case) {
 	if err := universal.CheckStream(events); err != nil {
 		t.Errorf("stream checker:\n%v", err)
 	}
+	// The canonical shape of the universal package's Conventions.
+	for _, v := range conformance.Check(events) {
+		t.Errorf("canonical shape: %v", v)
+	}
 	if !c.AllowUnparsed {
 		for i := range events {
 			if u, ok := events[i].Data.(*universal.Unparsed); ok {
@@ -300,6 +305,10 @@ func Run(t *testing.T, c Case) {
 			t.Errorf("%s differs (-want +got):\n%s", sp, diff)
 		}
 	}
+
+	// Cut in the middle of each turn, every way a session can end there
+	// ends it the same way.
+	CheckCuts(t, &c, input)
 
 	// The capture's expectations.
 	if c.Meta != "" {

@@ -82,6 +82,10 @@ func (s *scriptTranslator) Report(dst []universal.Event, r universal.Report) []u
 		return s.prompt(dst, r.Text)
 	case universal.EndOfInput:
 		return s.w.End(dst, universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}, universal.SourceDaemon, nil)
+	case universal.Exit:
+		return s.w.End(dst, universal.ExitEnded(universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}, r), universal.SourceDaemon, nil)
+	case universal.Terminate:
+		return s.w.End(dst, r.Ended(), universal.SourceDaemon, nil)
 	}
 	return dst
 }

@@ -1,0 +1,162 @@
+package conformance
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/reduce"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// Project folds a stream with package reduce and returns the part of its
+// state that a client depends on, as text, one fact a line:
+//
+//	status idle→running→idle→completed
+//	end completed by agent
+//	turn completed
+//	  user
+//	  assistant
+//	    execute call → ok
+//	  assistant
+//	permission approved
+//	error
+//
+// It keeps turns and their statuses; per turn the user and assistant
+// messages in order, with the tool calls under each message (tool kind and
+// whether their result succeeded, failed or never came); whether the
+// session had a terminal error and permissions (with their outcomes); the
+// reducer's status transitions and how the session ended. It leaves out
+// what the Conventions call optional: parts (reasoning, text chunks,
+// json), usage, ids, metadata, status and system items, retried errors,
+// and the items inside a sub-agent.
+func Project(events []universal.Event) (string, error) {
+	var s reduce.Session
+	var b strings.Builder
+	statuses := []string{string(reduce.StatusIdle)}
+	for i := range events {
+		ch, err := s.Apply(&events[i])
+		if err != nil {
+			return "", fmt.Errorf("event %d: %w", events[i].Sequence, err)
+		}
+		if ch.Has(reduce.StatusChanged) {
+			statuses = append(statuses, string(ch.To))
+		}
+	}
+	fmt.Fprintf(&b, "status %s\n", strings.Join(statuses, "→"))
+	if s.End != nil {
+		fmt.Fprintf(&b, "end %s by %s\n", s.End.Reason, s.End.TerminatedBy)
+	} else {
+		b.WriteString("end none\n")
+	}
+
+	byID := map[string]*reduce.Item{}
+	children := map[string][]*reduce.Item{}
+	results := map[string]*reduce.Item{} // call_id → result
+	for i := range s.Items {
+		x := &s.Items[i]
+		byID[x.Item.ItemID] = x
+	}
+	for i := range s.Items {
+		x := &s.Items[i]
+		children[x.Item.ParentID] = append(children[x.Item.ParentID], x)
+		if x.Item.Kind == universal.KindToolResult {
+			if id := callID(&x.Item); id != "" {
+				if _, ok := results[id]; !ok {
+					results[id] = x
+				}
+			}
+		}
+	}
+	var line func(x *reduce.Item, depth int)
+	line = func(x *reduce.Item, depth int) {
+		it := &x.Item
+		indent := strings.Repeat("  ", depth)
+		switch it.Kind {
+		case universal.KindMessage:
+			role := string(it.Role)
+			if it.Status == universal.StatusFailed {
+				role += " (failed)"
+			}
+			fmt.Fprintf(&b, "%s%s\n", indent, role)
+		case universal.KindToolCall:
+			outcome := "none"
+			if r := results[callID(it)]; r != nil {
+				outcome = "ok"
+				if r.Item.Status == universal.StatusFailed {
+					outcome = "failed"
+				}
+			}
+			who := ""
+			if it.Role == universal.RoleUser {
+				who = "user's "
+			}
+			fmt.Fprintf(&b, "%s%s%s call → %s\n", indent, who, toolKind(it), outcome)
+		case universal.KindToolResult:
+			if callID(it) == "" || !hasCall(s.Items, callID(it)) {
+				outcome := "ok"
+				if it.Status == universal.StatusFailed {
+					outcome = "failed"
+				}
+				fmt.Fprintf(&b, "%sresult without a call: %s\n", indent, outcome)
+			}
+			return
+		default:
+			return // status and system items are optional notices
+		}
+		if it.Kind == universal.KindToolCall {
+			return // a sub-agent's items are optional
+		}
+		for _, c := range children[it.ItemID] {
+			line(c, depth+1)
+		}
+	}
+	turnOf := func(x *reduce.Item) string { return x.TurnID }
+	top := children[""]
+	printed := map[string]bool{}
+	for _, t := range s.Turns {
+		fmt.Fprintf(&b, "turn %s\n", t.Status)
+		for _, x := range top {
+			if turnOf(x) == t.TurnID {
+				line(x, 1)
+				printed[x.Item.ItemID] = true
+			}
+		}
+	}
+	var loose []*reduce.Item
+	for _, x := range top {
+		if !printed[x.Item.ItemID] {
+			loose = append(loose, x)
+		}
+	}
+	if len(loose) > 0 {
+		b.WriteString("outside turns\n")
+		for _, x := range loose {
+			line(x, 1)
+		}
+	}
+	var perms []string
+	for _, p := range s.Permissions {
+		perms = append(perms, string(p.Status))
+	}
+	slices.Sort(perms)
+	for _, p := range perms {
+		fmt.Fprintf(&b, "permission %s\n", p)
+	}
+	for _, e := range s.Errors {
+		if !e.WillRetry {
+			b.WriteString("error\n")
+			break
+		}
+	}
+	return b.String(), nil
+}
+
+func hasCall(items []reduce.Item, id string) bool {
+	for i := range items {
+		if items[i].Item.Kind == universal.KindToolCall && callID(&items[i].Item) == id {
+			return true
+		}
+	}
+	return false
+}

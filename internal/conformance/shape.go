@@ -1,0 +1,234 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// The rules of the canonical shape, one sentinel each, so a test can show
+// every rule failing on a stream that breaks it.
+var (
+	// ErrToolParent: a tool call or result whose parent is not an
+	// assistant message item.
+	ErrToolParent = errors.New("tool call or result is not under an assistant message")
+	// ErrResultParent: a tool result under another message than its call.
+	ErrResultParent = errors.New("tool result is not under its call's message")
+	// ErrUnderCall: an item under a tool call that does not start a
+	// sub-agent (only a task call has items under it, status items aside).
+	ErrUnderCall = errors.New("item under a tool call that is not a task")
+	// ErrToolKind: a completed tool call without tool_kind or tool_input.
+	ErrToolKind = errors.New("tool call without tool_kind or tool_input")
+	// ErrSplitResponse: two assistant message items of one model response
+	// (nothing between them: no tool call, result, user message).
+	ErrSplitResponse = errors.New("one model response split into several message items")
+	// ErrExitCode: an execute result with a non-zero exit code that is not
+	// failed.
+	ErrExitCode = errors.New("command with a non-zero exit code is not a failed result")
+	// ErrSessionEnding: a turn.ended marked session_ending that is not
+	// followed by session.ended (only failed clean-ups between), or a
+	// session that ends right after an unmarked turn end it caused.
+	ErrSessionEnding = errors.New("turn ended by the session's end is not marked so, or the session goes on")
+	// ErrEndedCompleted: a session that ends completed while a turn was
+	// open.
+	ErrEndedCompleted = errors.New("session ended completed during a turn")
+	// ErrSessionInfo: session information as an item (a system item
+	// holding only JSON) instead of metadata.
+	ErrSessionInfo = errors.New("session information as an item instead of metadata")
+)
+
+// Violation is one place where a stream breaks a rule.
+type Violation struct {
+	Rule     error
+	Sequence int64
+	Detail   string
+}
+
+func (v Violation) Error() string {
+	return fmt.Sprintf("seq %d: %v: %s", v.Sequence, v.Rule, v.Detail)
+}
+
+func (v Violation) Unwrap() error { return v.Rule }
+
+// item is what the checks need of one item: its final state and when it
+// started.
+type item struct {
+	it       universal.Item // the completed snapshot, else the started one
+	startSeq int64
+	endSeq   int64
+}
+
+// Check returns every place where a well-formed stream (one that passes
+// universal.CheckStream) breaks the canonical shape of the universal
+// package's Conventions.
+func Check(events []universal.Event) []Violation {
+	var out []Violation
+	fail := func(rule error, seq int64, format string, args ...any) {
+		out = append(out, Violation{rule, seq, fmt.Sprintf(format, args...)})
+	}
+	items := map[string]*item{}
+	var order []*item
+	for i := range events {
+		ev := &events[i]
+		switch d := ev.Data.(type) {
+		case *universal.ItemSnapshot:
+			x := items[d.Item.ItemID]
+			if x == nil {
+				x = &item{startSeq: ev.Sequence}
+				items[d.Item.ItemID] = x
+				order = append(order, x)
+			}
+			if ev.Type == universal.TypeItemCompleted || x.endSeq == 0 {
+				x.it = d.Item
+			}
+			if ev.Type == universal.TypeItemCompleted {
+				x.endSeq = ev.Sequence
+			}
+		case *universal.TurnEnded:
+			next := nextNonCleanup(events[i+1:])
+			if d.SessionEnding() {
+				if next == nil || next.Type != universal.TypeSessionEnded && !isSessionEndingTurn(next) {
+					fail(ErrSessionEnding, ev.Sequence, "turn %s ended session_ending, then %s", d.TurnID, typeOf(next))
+				}
+				if next != nil && next.Type == universal.TypeSessionEnded {
+					if se, ok := next.Data.(*universal.SessionEnded); ok && se.Reason == universal.EndCompleted {
+						fail(ErrEndedCompleted, next.Sequence, "turn %s was open", d.TurnID)
+					}
+				}
+			} else if next != nil && next.Type == universal.TypeSessionEnded && ev.Source == universal.SourceDaemon &&
+				d.Status != universal.TurnCompleted {
+				fail(ErrSessionEnding, ev.Sequence, "synthetic %s end of turn %s right before session.ended is not marked session_ending", d.Status, d.TurnID)
+			}
+		}
+	}
+
+	callOf := map[string]*item{} // call_id → the call item
+	for _, x := range order {
+		if x.it.Kind == universal.KindToolCall {
+			if id := callID(&x.it); id != "" {
+				if _, dup := callOf[id]; !dup {
+					callOf[id] = x
+				}
+			}
+		}
+	}
+	isAssistantMessage := func(id string) bool {
+		p := items[id]
+		return p != nil && p.it.Kind == universal.KindMessage && p.it.Role == universal.RoleAssistant
+	}
+	lastMessage := map[string]string{} // per parent: the last item started, when an assistant message
+	for _, x := range order {
+		it := &x.it
+		userTool := it.Role == universal.RoleUser // a user's own shell command: no model response
+		switch it.Kind {
+		case universal.KindToolCall:
+			if !userTool && !isAssistantMessage(it.ParentID) {
+				fail(ErrToolParent, x.startSeq, "call %s has parent %q", it.ItemID, it.ParentID)
+			}
+			for _, p := range it.Content {
+				if p.Type == universal.PartToolCall && (p.ToolKind == "" || p.ToolInput == nil) {
+					fail(ErrToolKind, x.endSeq, "call %s (%s)", it.ItemID, p.Name)
+				}
+			}
+		case universal.KindToolResult:
+			call := callOf[callID(it)]
+			switch {
+			case userTool || call != nil && call.it.Role == universal.RoleUser:
+			case !isAssistantMessage(it.ParentID):
+				fail(ErrToolParent, x.startSeq, "result %s has parent %q", it.ItemID, it.ParentID)
+			case call != nil && call.it.ParentID != it.ParentID:
+				fail(ErrResultParent, x.startSeq, "result %s under %q, its call %s under %q", it.ItemID, it.ParentID, call.it.ItemID, call.it.ParentID)
+			}
+			for _, p := range it.Content {
+				if p.Type != universal.PartToolResult {
+					continue
+				}
+				code := gjson.GetBytes(p.Metadata, "exit_code")
+				if code.Type == gjson.Number && code.Int() != 0 && (!p.IsError || it.Status != universal.StatusFailed) {
+					fail(ErrExitCode, x.endSeq, "result %s: exit code %d, is_error %v, status %s", it.ItemID, code.Int(), p.IsError, it.Status)
+				}
+			}
+		case universal.KindSystem:
+			onlyJSON := len(it.Content) > 0
+			for _, p := range it.Content {
+				onlyJSON = onlyJSON && p.Type == universal.PartJSON
+			}
+			if onlyJSON {
+				fail(ErrSessionInfo, x.startSeq, "system item %s holds only JSON", it.ItemID)
+			}
+		}
+		if p := items[it.ParentID]; p != nil && p.it.Kind == universal.KindToolCall && it.Kind != universal.KindStatus {
+			if k := toolKind(&p.it); k != universal.ToolTask {
+				fail(ErrUnderCall, x.startSeq, "%s %s under call %s of kind %q", it.Kind, it.ItemID, p.it.ItemID, k)
+			}
+		}
+		// One model response, one message: two assistant messages in a
+		// row in one scope, with no call, result or prompt between.
+		switch {
+		case it.Kind == universal.KindStatus || it.Kind == universal.KindSystem:
+		case it.Kind == universal.KindMessage && it.Role == universal.RoleAssistant:
+			if prev := lastMessage[it.ParentID]; prev != "" {
+				fail(ErrSplitResponse, x.startSeq, "assistant message %s right after assistant message %s", it.ItemID, prev)
+			}
+			lastMessage[it.ParentID] = it.ItemID
+			if it.Status == universal.StatusFailed {
+				// A response cut short (an error, a retry) is not
+				// continued by the next one.
+				lastMessage[it.ParentID] = ""
+			}
+		default:
+			lastMessage[it.ParentID] = ""
+			// A call or result inside a response ends the response in
+			// the scope of that response's message too.
+			if p := items[it.ParentID]; p != nil {
+				lastMessage[p.it.ParentID] = ""
+			}
+		}
+	}
+	return out
+}
+
+func callID(it *universal.Item) string {
+	for _, p := range it.Content {
+		if (p.Type == universal.PartToolCall || p.Type == universal.PartToolResult) && p.CallID != "" {
+			return p.CallID
+		}
+	}
+	return ""
+}
+
+func toolKind(it *universal.Item) universal.ToolKind {
+	for _, p := range it.Content {
+		if p.Type == universal.PartToolCall {
+			return p.ToolKind
+		}
+	}
+	return ""
+}
+
+func typeOf(ev *universal.Event) string {
+	if ev == nil {
+		return "nothing"
+	}
+	return string(ev.Type)
+}
+
+func isSessionEndingTurn(ev *universal.Event) bool {
+	d, ok := ev.Data.(*universal.TurnEnded)
+	return ok && d.SessionEnding()
+}
+
+// nextNonCleanup returns the first event that is not the failed completion
+// of an item left open, nil at the end.
+func nextNonCleanup(rest []universal.Event) *universal.Event {
+	for i := range rest {
+		if d, ok := rest[i].Data.(*universal.ItemSnapshot); ok && rest[i].Type == universal.TypeItemCompleted &&
+			rest[i].Source == universal.SourceDaemon && d.Item.Status == universal.StatusFailed {
+			continue
+		}
+		return &rest[i]
+	}
+	return nil
+}
