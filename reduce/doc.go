@@ -72,7 +72,11 @@
 //     the clean-up of an item left open), permission.requested,
 //     question.requested;
 //   - running → idle when a turn ends with status completed or
-//     interrupted and no other turn is open;
+//     interrupted and no other turn is open — except a turn that ended
+//     only because its session ended under it (turn.ended metadata
+//     "session_ending": true): the session.ended right after it sets the
+//     status, so a session killed in the middle of a turn goes from running
+//     straight to failed or terminated;
 //   - → failed on an error event without will_retry (a retried error
 //     changes nothing), and when the outermost open turn ends with status
 //     error. A failed session runs again only when a new turn starts, so

@@ -46,6 +46,13 @@ func TestStatusMachine(t *testing.T) {
 		want:  []string{"2:idle→running", "6:running→idle", "7:idle→completed"},
 		final: reduce.StatusCompleted,
 	}, {
+		name: "a session that ends during a turn never passes through idle",
+		log: newLog().begin().turn("t1").start(msg("a", universal.RoleAssistant)).
+			add(universal.TypeTurnEnded, &universal.TurnEnded{TurnID: "t1", Status: universal.TurnInterrupted, Metadata: []byte(`{"session_ending":true}`)}).
+			end(universal.EndError),
+		want:  []string{"2:idle→running", "5:running→failed"},
+		final: reduce.StatusFailed,
+	}, {
 		name: "a user prompt is the first work event",
 		log: newLog().begin().complete(msg("u", universal.RoleUser, universal.Text("go"))).turn("t1").
 			turnEnd("t1", universal.TurnCompleted),

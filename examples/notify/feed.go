@@ -86,7 +86,9 @@ func (f *Feed) Apply(ev *universal.Event) error {
 	if c.Has(reduce.ItemCompleted) {
 		w.completed(w.s.Item(c.ItemID), note)
 	}
-	if ev.Type == universal.TypeTurnEnded && c.Has(reduce.TurnChanged) {
+	// A turn that ended only because the session ended under it never
+	// finished: no completion for it (the session's final status follows).
+	if d, ok := ev.Data.(*universal.TurnEnded); ok && c.Has(reduce.TurnChanged) && !d.SessionEnding() {
 		note(Notification{Type: "completion", Text: w.finalText(c.TurnID), Role: string(universal.RoleAssistant)})
 	}
 	if ending {

@@ -238,3 +238,21 @@ func TestCommand(t *testing.T) {
 		t.Errorf("stdin: %v\n%s", err, out.String())
 	}
 }
+
+// A session whose input ends during a turn goes from running straight to
+// failed, with no completion for the turn that never finished.
+func TestEndDuringTurn(t *testing.T) {
+	evs := stream("s", func(w *universal.Stream, evs []universal.Event) []universal.Event {
+		evs, _ = w.StartTurn(evs, "", nil, universal.SourceAgent, nil)
+		evs = say(w, evs, "Working on it.")
+		return w.End(evs, universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}, universal.SourceDaemon, nil)
+	})
+	var got []string
+	for _, n := range feed(t, &Feed{}, evs) {
+		got = append(got, n.Type+":"+n.Text)
+	}
+	want := []string{"status:running", "message:Working on it.", "status:failed"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("notifications (-want +got):\n%s", diff)
+	}
+}

@@ -159,7 +159,9 @@ func Check(events []universal.Event) []Violation {
 				fail(ErrSessionInfo, x.startSeq, "system item %s holds only JSON", it.ItemID)
 			}
 		}
-		if p := items[it.ParentID]; p != nil && p.it.Kind == universal.KindToolCall && it.Kind != universal.KindStatus {
+		// (Calls and results under a call break ErrToolParent already.)
+		if p := items[it.ParentID]; p != nil && p.it.Kind == universal.KindToolCall &&
+			(it.Kind == universal.KindMessage || it.Kind == universal.KindSystem || it.Kind == universal.KindUnknown) {
 			if k := toolKind(&p.it); k != universal.ToolTask {
 				fail(ErrUnderCall, x.startSeq, "%s %s under call %s of kind %q", it.Kind, it.ItemID, p.it.ItemID, k)
 			}

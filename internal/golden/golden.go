@@ -31,8 +31,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/internal/conformance"
+	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/google/go-cmp/cmp"
 )
