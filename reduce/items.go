@@ -141,6 +141,8 @@ var (
 	types    = []universal.PartType{universal.PartText, universal.PartJSON, universal.PartToolCall, universal.PartToolResult, universal.PartFileRef, universal.PartReasoning, universal.PartImage, universal.PartStatus}
 	visible  = []universal.Visibility{universal.VisibilityPublic, universal.VisibilityPrivate}
 	actions  = []universal.FileAction{universal.FileRead, universal.FileWrite, universal.FilePatch}
+	tools    = []universal.ToolKind{universal.ToolRead, universal.ToolEdit, universal.ToolDelete, universal.ToolMove, universal.ToolSearch,
+		universal.ToolExecute, universal.ToolThink, universal.ToolFetch, universal.ToolTask, universal.ToolOther}
 )
 
 // packer copies strings into one buffer; with count set it only adds up
@@ -164,13 +166,20 @@ func (pk *packer) str(s *string) {
 	*s = unsafe.String(&pk.buf[start], len(*s))
 }
 
-// enum replaces v by the constant it equals, or packs it.
+// enum replaces v by the constant it equals, or packs it. Counting
+// writes nothing: the item counted may still be the caller's.
 func enum[T ~string](pk *packer, v *T, known []T) {
 	for _, k := range known {
 		if *v == k {
-			*v = k
+			if !pk.count {
+				*v = k
+			}
 			return
 		}
+	}
+	if pk.count {
+		pk.size += len(*v)
+		return
 	}
 	s := string(*v)
 	pk.str(&s)
@@ -210,6 +219,22 @@ func (pk *packer) pack(it *universal.Item, count bool) {
 		enum(pk, &p.Type, types)
 		enum(pk, &p.Visibility, visible)
 		enum(pk, &p.Action, actions)
+		enum(pk, &p.ToolKind, tools)
+		if p.ToolInput != nil {
+			in := p.ToolInput
+			if !pk.count {
+				c := *in
+				c.Paths = slices.Clone(in.Paths)
+				in = &c
+				p.ToolInput = in
+			}
+			for _, f := range []*string{&in.Command, &in.Query, &in.URL, &in.Prompt, &in.Agent} {
+				pk.str(f)
+			}
+			for j := range in.Paths {
+				pk.str(&in.Paths[j])
+			}
+		}
 		for _, f := range []*string{&p.Text, &p.Signature, &p.Name, &p.Arguments, &p.CallID, &p.Output, &p.Path, &p.Diff, &p.Mime, &p.Label, &p.Detail} {
 			pk.str(f)
 		}

@@ -72,6 +72,9 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &p); err != nil {
 		return fmt.Errorf("reduce: decoding a session: %w", err)
 	}
+	if err := check(&p); err != nil {
+		return fmt.Errorf("reduce: decoding a session: %w", err)
+	}
 	*s = Session(p)
 	s.idx = nil
 	// encoding/json gives raw fields the text "null"; the reducer keeps nil.
@@ -97,4 +100,24 @@ func null(r *json.RawMessage) {
 	if string(*r) == "null" || len(*r) == 0 {
 		*r = nil
 	}
+}
+
+// check refuses a snapshot that no event could be applied to: a negative
+// version, or ids the indexes need unique that are repeated.
+func check(p *plain) error {
+	if p.Sequence < 0 || p.StartedSeq < 0 || p.StartedSeq > p.Sequence {
+		return fmt.Errorf("sequence %d, started_seq %d", p.Sequence, p.StartedSeq)
+	}
+	seen := map[string]bool{}
+	for _, it := range p.Items {
+		id := it.Item.ItemID
+		if seen[id] {
+			return fmt.Errorf("item id %q repeated", id)
+		}
+		seen[id] = true
+		if it.StartedSeq < 0 || it.StartedSeq > p.Sequence || it.CompletedSeq < 0 || it.CompletedSeq > p.Sequence {
+			return fmt.Errorf("item %q: sequences out of range", id)
+		}
+	}
+	return nil
 }

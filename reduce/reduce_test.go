@@ -2,9 +2,11 @@ package reduce_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/reduce"
@@ -582,5 +584,61 @@ func TestGoldenStreams(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestApplyDoesNotWriteItsEvent: Apply only reads the event it is given, so
+// a caller may encode or apply the same events from other goroutines at the
+// same time (go test -race proves it), and the event is unchanged after.
+func TestApplyDoesNotWriteItsEvent(t *testing.T) {
+	paths := goldenStreams(t)
+	if len(paths) > 8 {
+		paths = paths[:8]
+	}
+	for _, path := range paths {
+		evs := readStream(t, path)
+		before := make([][]byte, len(evs))
+		for i := range evs {
+			before[i] = evs[i].AppendJSON(nil)
+		}
+		var wg sync.WaitGroup
+		for g := 0; g < 3; g++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var s reduce.Session
+				var buf []byte
+				for i := range evs {
+					buf = evs[i].AppendJSON(buf[:0])
+					if _, err := s.Apply(&evs[i]); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		for i := range evs {
+			if got := evs[i].AppendJSON(nil); !bytes.Equal(got, before[i]) {
+				t.Fatalf("%s: event %d changed by Apply:\n%s\n%s", path, i, before[i], got)
+			}
+		}
+	}
+}
+
+// TestSnapshotRefused: a snapshot is data read back from disk; one that no
+// event could be applied to (a negative version, an item id twice) is an
+// error, not a session that fails later.
+func TestSnapshotRefused(t *testing.T) {
+	for name, doc := range map[string]string{
+		"negative sequence":         `{"sequence":-5}`,
+		"started after the version": `{"sequence":1,"started_seq":3}`,
+		"duplicate item": `{"sequence":4,"items":[{"started_seq":1,"item":{"item_id":"a","kind":"message","status":"completed","content":[]}},` +
+			`{"started_seq":2,"item":{"item_id":"a","kind":"message","status":"completed","content":[]}}]}`,
+	} {
+		var s reduce.Session
+		if err := json.Unmarshal([]byte(doc), &s); err == nil {
+			t.Errorf("%s: restored", name)
+		}
 	}
 }

@@ -4,23 +4,31 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // ErrCheckpoint is the sentinel inside errors about a checkpoint that
 // cannot be restored (another format, a part missing).
 var ErrCheckpoint = errors.New("unusable checkpoint")
 
+// checkpointVersion is the version of the checkpoint envelope; a
+// checkpoint of another version is refused.
+const checkpointVersion = 1
+
 // SaveCheckpoint returns the checkpoint of a translator built on w: the
-// JSON object {"format", "stream", "state"} with the translator's format,
-// w's state and the translator's own state (any value encoding/json
+// JSON object {"version", "agent", "format", "stream", "state"} with the
+// envelope's version, w's agent, the translator's format, w's state and
+// the translator's own state (any value encoding/json
 // marshals; it must not share memory the translator changes later while
 // marshalling). Errors name w's agent.
 func SaveCheckpoint(format string, w *Stream, state any) ([]byte, error) {
 	b, err := json.Marshal(struct {
-		Format string      `json:"format"`
-		Stream StreamState `json:"stream"`
-		State  any         `json:"state"`
-	}{format, w.State(), state})
+		Version int         `json:"version"`
+		Agent   string      `json:"agent"`
+		Format  string      `json:"format"`
+		Stream  StreamState `json:"stream"`
+		State   any         `json:"state"`
+	}{checkpointVersion, w.agent, format, w.State(), state})
 	if err != nil {
 		return nil, fmt.Errorf("%s: checkpoint: %w", w.agent, err)
 	}
@@ -28,27 +36,88 @@ func SaveCheckpoint(format string, w *Stream, state any) ([]byte, error) {
 }
 
 // LoadCheckpoint restores a checkpoint made by SaveCheckpoint for the same
-// format: it decodes the translator's own state into state (a pointer),
-// then restores w. On error w is unchanged; state may be partly filled, so
-// decode into a fresh value and keep it only on success.
+// agent and format: it decodes the translator's own state into state (a
+// pointer), then restores w. A checkpoint is data read back from disk, so
+// it is checked before anything is restored: the envelope's version, the
+// agent and format, and the stream state's internal references (open
+// items, turns, counters); a checkpoint that fails a check is refused with
+// an error wrapping ErrCheckpoint. The translator checks its own state
+// the same way before it uses it. On error w is unchanged; state may be
+// partly filled, so decode into a fresh value and keep it only on success.
 func LoadCheckpoint(b []byte, format string, w *Stream, state any) error {
 	var c struct {
-		Format string          `json:"format"`
-		Stream *StreamState    `json:"stream"`
-		State  json.RawMessage `json:"state"`
+		Version int             `json:"version"`
+		Agent   string          `json:"agent"`
+		Format  string          `json:"format"`
+		Stream  *StreamState    `json:"stream"`
+		State   json.RawMessage `json:"state"`
 	}
 	if err := json.Unmarshal(b, &c); err != nil {
-		return fmt.Errorf("%s: restore: %w", w.agent, err)
+		return fmt.Errorf("%s: restore: %w: %w", w.agent, ErrCheckpoint, err)
 	}
 	switch {
+	case c.Version != checkpointVersion:
+		return fmt.Errorf("%s: restore: %w: version %d, want %d", w.agent, ErrCheckpoint, c.Version, checkpointVersion)
+	case c.Agent != w.agent:
+		return fmt.Errorf("%s: restore: %w: checkpoint of agent %q", w.agent, ErrCheckpoint, c.Agent)
 	case c.Format != format:
 		return fmt.Errorf("%s: restore: %w: checkpoint of format %q into a %q translator", w.agent, ErrCheckpoint, c.Format, format)
-	case c.Stream == nil || len(c.State) == 0:
+	case c.Stream == nil || len(c.State) == 0 || string(c.State) == "null":
 		return fmt.Errorf("%s: restore: %w: no stream or no state", w.agent, ErrCheckpoint)
 	}
+	if err := c.Stream.validate(); err != nil {
+		return fmt.Errorf("%s: restore: %w: stream: %w", w.agent, ErrCheckpoint, err)
+	}
 	if err := json.Unmarshal(c.State, state); err != nil {
-		return fmt.Errorf("%s: restore: state: %w", w.agent, err)
+		return fmt.Errorf("%s: restore: %w: state: %w", w.agent, ErrCheckpoint, err)
 	}
 	w.Restore(*c.Stream)
+	return nil
+}
+
+// validate checks a stream state read from a checkpoint: everything Restore
+// and the Stream's methods rely on.
+func (s *StreamState) validate() error {
+	st := &s.Stamper
+	if st.Sequence < 0 || st.Items < 0 || st.Turns < 0 {
+		return errors.New("negative counter")
+	}
+	if !utf8.ValidString(st.NativeSessionID) {
+		return errors.New("native session id is not UTF-8")
+	}
+	ss := &s.Stream
+	if ss.Ended && (len(ss.Open) > 0 || len(ss.Turns) > 0) {
+		return errors.New("ended with items or turns open")
+	}
+	if (len(ss.Open) > 0 || len(ss.Turns) > 0) && !ss.Begun {
+		return errors.New("items or turns open before the session began")
+	}
+	turns := map[string]bool{}
+	for _, t := range ss.Turns {
+		if t == "" || turns[t] {
+			return fmt.Errorf("open turn %q empty or repeated", t)
+		}
+		turns[t] = true
+	}
+	open := map[string]bool{}
+	for i, o := range ss.Open {
+		switch {
+		case o == nil:
+			return fmt.Errorf("open item %d missing", i)
+		case o.Item.ItemID == "" || open[o.Item.ItemID]:
+			return fmt.Errorf("open item %q empty or repeated", o.Item.ItemID)
+		case o.Turn != "" && !turns[o.Turn]:
+			return fmt.Errorf("open item %q in turn %q, which is not open", o.Item.ItemID, o.Turn)
+		case len(o.Streamed) > len(o.Item.Content) || len(o.Deltas) > len(o.Item.Content):
+			return fmt.Errorf("open item %q: more streamed parts than parts", o.Item.ItemID)
+		}
+		if _, seen := ss.Seen[o.Item.ItemID]; !seen {
+			return fmt.Errorf("open item %q never started", o.Item.ItemID)
+		}
+		if o.Item.Kind == "" {
+			return fmt.Errorf("open item %q without a kind", o.Item.ItemID)
+		}
+		open[o.Item.ItemID] = true
+	}
 	return nil
 }

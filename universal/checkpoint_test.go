@@ -69,3 +69,54 @@ func TestCheckpointRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckpointRefused: a checkpoint is data read back from disk; one of
+// another agent or envelope version, or with broken internal references,
+// is refused with ErrCheckpoint instead of restoring state that fails
+// later.
+func TestCheckpointRefused(t *testing.T) {
+	w := universal.NewStream("x", universal.Options{})
+	evs := w.StartItem(nil, universal.Item{ItemID: w.NewItemID(), Kind: universal.KindMessage, Role: universal.RoleAssistant}, universal.SourceAgent, nil)
+	_ = evs
+	cp, err := universal.SaveCheckpoint("f", w, struct{}{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := universal.LoadCheckpoint(cp, "f", universal.NewStream("y", universal.Options{}), &struct{}{}); !errors.Is(err, universal.ErrCheckpoint) {
+		t.Errorf("another agent's checkpoint: %v", err)
+	}
+	broken := map[string]string{
+		"version":       `"version":1`,
+		"open item":     `"item_id":"itm_1"`,
+		"seen":          `"seen":{"itm_1":{}}`,
+		"counter":       `"items":1`,
+		"the state":     `"state":{}`,
+		"begun":         `"begun":true`,
+		"truncated end": `}`,
+	}
+	repl := map[string]string{
+		"version":       `"version":2`,
+		"open item":     `"item_id":""`,
+		"seen":          `"seen":{}`,
+		"counter":       `"items":-1`,
+		"the state":     `"state":null`,
+		"begun":         `"begun":false`,
+		"truncated end": ``,
+	}
+	for name, old := range broken {
+		if !bytes.Contains(cp, []byte(old)) {
+			t.Fatalf("%s: %s not in %s", name, old, cp)
+		}
+		bad := bytes.Replace(cp, []byte(old), []byte(repl[name]), 1)
+		if name == "truncated end" {
+			bad = cp[:len(cp)-1]
+		}
+		w2 := universal.NewStream("x", universal.Options{})
+		if err := universal.LoadCheckpoint(bad, "f", w2, &struct{}{}); !errors.Is(err, universal.ErrCheckpoint) {
+			t.Errorf("%s: %v, want ErrCheckpoint", name, err)
+		}
+		if w2.Begun() {
+			t.Errorf("%s: refused checkpoint changed the stream", name)
+		}
+	}
+}
