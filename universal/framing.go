@@ -1,6 +1,7 @@
 package universal
 
 import (
+	"bytes"
 	"errors"
 	"io"
 )
@@ -84,6 +85,7 @@ func (d *DocumentReader) Next() (Message, error) {
 	if err != nil {
 		return Message{}, err
 	}
+	b = bytes.TrimPrefix(b, []byte(bom))
 	if len(b) == 0 {
 		return Message{}, io.EOF
 	}

@@ -25,6 +25,17 @@ const keptOfTooLong = 4 << 10
 // ErrTooLong is the sentinel inside a [TooLongError].
 var ErrTooLong = errors.New("message longer than the limit")
 
+// ErrNotSSE is the error of a Message for a line in a server-sent event
+// stream that is no SSE field (data, event, id, retry) nor a comment: the
+// SSE specification says to ignore such a line, and the reader does not let
+// it go unnoticed — it is usually a sign of the wrong framing (an NDJSON
+// file read as SSE) or of garbage in the stream.
+var ErrNotSSE = errors.New("not a server-sent event field")
+
+// bom is the UTF-8 byte order mark some editors put at the start of a file;
+// every reader drops it there.
+const bom = "\xef\xbb\xbf"
+
 // TooLongError reports a message longer than a reader's limit. The reader
 // skips the rest of it and goes on with the next one.
 type TooLongError struct {
@@ -92,6 +103,10 @@ func (r *LineReader) Next() (Message, error) {
 			return Message{}, err
 		}
 		r.line++
+		if r.line == 1 && bytes.HasPrefix(data, []byte(bom)) {
+			data = data[len(bom):]
+			size -= int64(len(bom))
+		}
 		if size > int64(r.limit) {
 			data = data[:min(len(data), keptOfTooLong, r.limit)]
 			return Message{Data: data, Line: r.line, TimeMS: -1,
@@ -170,6 +185,7 @@ type SSEReader struct {
 	retry   int64
 	start   int64
 	tooLong int64
+	resume  bool // the last Next reported a line inside an event, which goes on
 }
 
 // NewSSEReader returns a reader of SSE events whose data is no longer than
@@ -186,11 +202,14 @@ func (r *SSEReader) Retry() int64 { return r.retry }
 
 // Next returns the next event. Message.Data is valid until the next call.
 func (r *SSEReader) Next() (Message, error) {
-	r.data = r.data[:0]
-	r.hasData = false
-	r.event = ""
-	r.tooLong = 0
-	r.start = 0
+	if !r.resume {
+		r.data = r.data[:0]
+		r.hasData = false
+		r.event = ""
+		r.tooLong = 0
+		r.start = 0
+	}
+	r.resume = false
 	for {
 		line, err := r.readLine()
 		if err == io.EOF {
@@ -209,6 +228,12 @@ func (r *SSEReader) Next() (Message, error) {
 			r.event = ""
 			r.start = 0
 			continue
+		}
+		if r.line == 1 && bytes.HasPrefix(line, []byte(bom)) {
+			line = line[len(bom):]
+			if len(line) == 0 {
+				continue
+			}
 		}
 		if line[0] == ':' {
 			continue
@@ -243,6 +268,11 @@ func (r *SSEReader) Next() (Message, error) {
 			if n, err := strconv.ParseInt(string(value), 10, 64); err == nil && n >= 0 {
 				r.retry = n
 			}
+		default:
+			// Reported, not dropped: see ErrNotSSE. The event being built
+			// goes on after it.
+			r.resume = true
+			return Message{Data: line[:min(len(line), keptOfTooLong)], ID: r.lastID, Line: r.line, TimeMS: -1, Err: ErrNotSSE}, nil
 		}
 	}
 }

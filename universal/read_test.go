@@ -128,9 +128,12 @@ func TestSSEReader(t *testing.T) {
 		"event: ignored-without-data\n\n" +
 		"id: 9\nfoo: unknown field\ndata\n\n" +
 		"data: {\"c\":3}\n" // no blank line at the end: dispatched anyway
+	in = "\xef\xbb\xbf" + in // a byte order mark is dropped
 	want := []msg{
 		{Data: "{\"a\":\n1}", Event: "message", ID: "7", Line: 2, TimeMS: -1},
 		{Data: "{\"b\":2}\nsecond line", ID: "7", Line: 10, TimeMS: -1},
+		// Reported, not dropped (ErrNotSSE); the event around it goes on.
+		{Data: "foo: unknown field", ID: "9", Line: 16, TimeMS: -1, Err: ErrNotSSE.Error()},
 		{Data: "", ID: "9", Line: 15, TimeMS: -1},
 		{Data: `{"c":3}`, ID: "9", Line: 19, TimeMS: -1},
 	}
@@ -217,4 +220,22 @@ func TestReadersIgnoreChunking(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A UTF-8 byte order mark at the start of a file is not part of its first
+// message, whatever the framing.
+func TestByteOrderMark(t *testing.T) {
+	for _, f := range []Framing{FrameLines, FrameDocument, FrameExchange, FrameSSE} {
+		in := "\xef\xbb\xbf{\"a\":1}\n"
+		switch f {
+		case FrameExchange:
+			in = "\xef\xbb\xbf{\"dir\":\"out\",\"t_ms\":1,\"msg\":{\"a\":1}}\n"
+		case FrameSSE:
+			in = "\xef\xbb\xbfdata: {\"a\":1}\n\n"
+		}
+		m, err := NewReader(strings.NewReader(in), f, 0).Next()
+		if err != nil || m.Err != nil || strings.TrimSpace(string(m.Data)) != `{"a":1}` {
+			t.Errorf("%v: %q, %v, %v", f, m.Data, m.Err, err)
+		}
+	}
 }

@@ -24,17 +24,24 @@ func StepClock(start time.Time, step time.Duration) Clock {
 	return func(seq int64) time.Time { return start.Add(time.Duration(seq-1) * step) }
 }
 
-// DefaultEpoch is where the default clock starts: a fixed, recognisably
-// artificial time.
-var DefaultEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+// DefaultEpoch returns where the default clock starts: a fixed,
+// recognisably artificial time (2026-01-01T00:00:00Z). It is a function,
+// not a variable, so that no assignment anywhere can change every
+// translator's output.
+func DefaultEpoch() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
+
+// WallClock is the clock for a live host that wants the real time of each
+// event: the current time in UTC. Nothing uses it unless the caller sets
+// it in Options; output stamped with it is not reproducible.
+func WallClock(int64) time.Time { return time.Now().UTC() }
 
 // Options configure how a translator stamps its events. The zero value is
-// deterministic: session id "sess", the step clock from DefaultEpoch with
+// deterministic: session id "sess", the step clock from DefaultEpoch() with
 // one millisecond per event, no raw payloads, item ids "itm_1", "itm_2", …
 type Options struct {
 	// SessionID is the daemon's id of the session ("sess" when empty).
 	SessionID string
-	// Clock stamps event times (StepClock(DefaultEpoch, time.Millisecond)
+	// Clock stamps event times (StepClock(DefaultEpoch(), time.Millisecond)
 	// when nil).
 	Clock Clock
 	// IncludeRaw attaches the native payload to every event derived from
@@ -82,7 +89,7 @@ func NewStamper(o Options) *Stamper {
 		s.sessionID = "sess"
 	}
 	if s.clock == nil {
-		s.clock = StepClock(DefaultEpoch, time.Millisecond)
+		s.clock = StepClock(DefaultEpoch(), time.Millisecond)
 	}
 	return s
 }
