@@ -1,0 +1,238 @@
+package agentnorm
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"slices"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/amp"
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/codex"
+	"github.com/agentnorm/agentnorm/opencode"
+	"github.com/agentnorm/agentnorm/pi"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// Errors callers branch on.
+var (
+	// ErrUnknownAgent: no agent of that name.
+	ErrUnknownAgent = errors.New("unknown agent")
+	// ErrUndetected: the input's first bytes do not tell which of the
+	// agent's formats it is; name the format.
+	ErrUndetected = errors.New("cannot tell the format of the input")
+)
+
+// Agent is one agent agentnorm reads: its name, the formats of its output
+// it reads (each with its framing), a detector and a translator
+// constructor.
+type Agent struct {
+	Name    string             // what the -agent flag and New take: "claude", "codex", …
+	Title   string             // the product's name: "Claude Code", "OpenAI Codex", …
+	Formats []universal.Format // the formats it reads, with their framing and a line of doc
+	detect  func(head []byte) string
+	new     func(format string, o universal.Options) (universal.Translator, error)
+}
+
+// agents lists every agent, in name order. The slices of Formats are copied
+// on the way out, so no caller can change what another sees.
+var agents = []Agent{
+	{"amp", "Amp", amp.Formats, amp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return amp.New(f, o) }},
+	{"claude", "Claude Code", claude.Formats, claude.Detect, func(f string, o universal.Options) (universal.Translator, error) { return claude.New(f, o) }},
+	{"codex", "OpenAI Codex", codex.Formats, codex.Detect, func(f string, o universal.Options) (universal.Translator, error) { return codex.New(f, o) }},
+	{"opencode", "OpenCode", opencode.Formats, opencode.Detect, func(f string, o universal.Options) (universal.Translator, error) { return opencode.New(f, o) }},
+	{"pi", "Pi", pi.Formats, pi.Detect, func(f string, o universal.Options) (universal.Translator, error) { return pi.New(f, o) }},
+}
+
+// Agents returns every agent agentnorm reads, in name order.
+func Agents() []Agent {
+	out := slices.Clone(agents)
+	for i := range out {
+		out[i].Formats = slices.Clone(out[i].Formats)
+	}
+	return out
+}
+
+// Lookup returns the agent of that name.
+func Lookup(name string) (Agent, error) {
+	for _, a := range Agents() {
+		if a.Name == name {
+			return a, nil
+		}
+	}
+	names := make([]string, len(agents))
+	for i, a := range agents {
+		names[i] = a.Name
+	}
+	return Agent{}, fmt.Errorf("agentnorm: %w %q (one of %s)", ErrUnknownAgent, name, strings.Join(names, ", "))
+}
+
+// Format returns the agent's format of that name; the error wraps
+// universal.ErrUnknownFormat and lists the formats there are.
+func (a Agent) Format(name string) (universal.Format, error) {
+	for _, f := range a.Formats {
+		if f.Name == name {
+			return f, nil
+		}
+	}
+	return universal.Format{}, fmt.Errorf("agentnorm: %s: %w %q (one of %s)", a.Name, universal.ErrUnknownFormat, name, a.formatNames())
+}
+
+func (a Agent) formatNames() string {
+	names := make([]string, len(a.Formats))
+	for i, f := range a.Formats {
+		names[i] = f.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// Detect returns the format of input that starts with head (a few
+// kilobytes are plenty; a whole first message is best). The error wraps
+// ErrUndetected when head does not tell.
+func (a Agent) Detect(head []byte) (universal.Format, error) {
+	if name := a.detect(head); name != "" {
+		return a.Format(name)
+	}
+	return universal.Format{}, fmt.Errorf("agentnorm: %s: %w; name it (one of %s)", a.Name, ErrUndetected, a.formatNames())
+}
+
+// New returns a translator for one session of output in the named format.
+func (a Agent) New(format string, o universal.Options) (universal.Translator, error) {
+	if _, err := a.Format(format); err != nil {
+		return nil, err
+	}
+	return a.new(format, o)
+}
+
+// New returns a translator for one session of the named agent's output in
+// the named format: New("claude", "stream-json", opts) is claude.New with
+// the result as a universal.Translator.
+func New(agent, format string, o universal.Options) (universal.Translator, error) {
+	a, err := Lookup(agent)
+	if err != nil {
+		return nil, err
+	}
+	return a.New(format, o)
+}
+
+// Options configure [Open].
+type Options struct {
+	universal.Options
+	// Format names the input format; "" or "auto" detects it from the
+	// first bytes of the input.
+	Format string
+	// MaxMessage is the longest native message in bytes
+	// (universal.DefaultMaxMessage when 0); a longer one becomes an
+	// agent.unparsed event.
+	MaxMessage int
+	// Prompts are what the host sent to the agent before its output began,
+	// in order (reported as universal.Prompt: agents that do not echo
+	// their prompts get them as synthetic user messages).
+	Prompts []string
+}
+
+// Session translates one session of an agent's native output read from an
+// io.Reader. Build it with Open, then range over Events.
+type Session struct {
+	t      universal.Translator
+	format universal.Format
+	r      *bufio.Reader
+	max    int
+	queued []universal.Event
+	ended  bool
+}
+
+// Open prepares the translation of one session of the named agent's output
+// read from r, detecting the format unless o.Format names it. Nothing is
+// read beyond what detection peeks at until Events is ranged over.
+func Open(r io.Reader, agent string, o Options) (*Session, error) {
+	a, err := Lookup(agent)
+	if err != nil {
+		return nil, err
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	var f universal.Format
+	if o.Format == "" || o.Format == "auto" {
+		head, _ := br.Peek(64 << 10)
+		if f, err = a.Detect(head); err != nil {
+			return nil, err
+		}
+	} else if f, err = a.Format(o.Format); err != nil {
+		return nil, err
+	}
+	t, err := a.New(f.Name, o.Options)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{t: t, format: f, r: br, max: o.MaxMessage}
+	for _, p := range o.Prompts {
+		s.queued = t.Report(s.queued, universal.Prompt{Text: p})
+	}
+	return s, nil
+}
+
+// Format returns the input's format (as detected, or as named).
+func (s *Session) Format() universal.Format { return s.format }
+
+// Translator returns the translator, for Checkpoint and Restore.
+func (s *Session) Translator() universal.Translator { return s.t }
+
+// Report tells the translator what the host did (a prompt sent, a
+// permission answered, a termination, the process's exit); the events it
+// implies come out of Events in order. Report an Exit or a Terminate to end
+// the session yourself; otherwise Events ends it with EndOfInput when the
+// input ends.
+func (s *Session) Report(r universal.Report) {
+	s.queued = s.t.Report(s.queued, r)
+	switch r.(type) {
+	case universal.Exit, universal.Terminate, universal.EndOfInput:
+		s.ended = true
+	}
+}
+
+// Events reads the input to its end and yields every universal event, in
+// sequence order, ending with session.ended. Each event stays valid after
+// the loop moves on. The error of a failing read is yielded once, after
+// the session was ended the way the end of input ends it.
+func (s *Session) Events() iter.Seq2[universal.Event, error] {
+	return func(yield func(universal.Event, error) bool) {
+		flush := func() bool {
+			// The events are values whose data the translator never
+			// reuses, so the slice itself can be.
+			for i := 0; i < len(s.queued); i++ {
+				if !yield(s.queued[i], nil) {
+					s.queued = s.queued[i+1:]
+					return false
+				}
+			}
+			s.queued = s.queued[:0]
+			return true
+		}
+		if !flush() {
+			return
+		}
+		var readErr error
+		for m, err := range universal.Messages(universal.NewReader(s.r, s.format.Framing, s.max)) {
+			if err != nil {
+				readErr = err
+				break
+			}
+			s.queued = s.t.Translate(s.queued, m)
+			if !flush() {
+				return
+			}
+		}
+		if !s.ended {
+			s.Report(universal.EndOfInput{})
+		}
+		if !flush() {
+			return
+		}
+		if readErr != nil {
+			yield(universal.Event{}, fmt.Errorf("agentnorm: reading %s input: %w", s.format.Name, readErr))
+		}
+	}
+}

@@ -1,0 +1,57 @@
+package agentnorm_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+func TestLookupErrors(t *testing.T) {
+	if _, err := agentnorm.Lookup("gemini"); !errors.Is(err, agentnorm.ErrUnknownAgent) {
+		t.Errorf("unknown agent: %v", err)
+	}
+	if _, err := agentnorm.New("claude", "rollout", universal.Options{}); !errors.Is(err, universal.ErrUnknownFormat) {
+		t.Errorf("unknown format: %v", err)
+	}
+	if _, err := agentnorm.Open(strings.NewReader("hello\n"), "claude", agentnorm.Options{}); !errors.Is(err, agentnorm.ErrUndetected) {
+		t.Errorf("undetectable input: %v", err)
+	}
+}
+
+// Agents returns copies: changing them changes nothing for the next caller.
+func TestAgentsAreCopies(t *testing.T) {
+	a := agentnorm.Agents()
+	a[0].Formats[0].Name = "changed"
+	if agentnorm.Agents()[0].Formats[0].Name == "changed" {
+		t.Error("Agents shares its format table")
+	}
+}
+
+// A Terminate reported while the events are read ends the session there.
+func TestReportTerminate(t *testing.T) {
+	in := `{"type":"system","subtype":"init","session_id":"s1","model":"m","cwd":"/p","tools":[]}` + "\n" +
+		`{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"hi"}]},"session_id":"s1"}` + "\n"
+	s, err := agentnorm.Open(strings.NewReader(in), "claude", agentnorm.Options{Format: "stream-json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last universal.Event
+	n := 0
+	for ev, err := range s.Events() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			s.Report(universal.Terminate{Message: "stop"})
+		}
+		n++
+		last = ev
+	}
+	d, ok := last.Data.(*universal.SessionEnded)
+	if !ok || d.Reason != universal.EndTerminated {
+		t.Errorf("last event %s %+v, want session.ended terminated", last.Type, last.Data)
+	}
+}

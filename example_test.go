@@ -1,0 +1,84 @@
+package agentnorm_test
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"strings"
+
+	"github.com/agentnorm/agentnorm"
+	"github.com/agentnorm/agentnorm/reduce"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// Translate a recorded Claude Code session (its stream-json output, format
+// detected) and fold the events into the session's state.
+func ExampleOpen() {
+	f, err := os.Open("testdata/claude/2.1.330/s02-tool.jsonl")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	s, err := agentnorm.Open(f, "claude", agentnorm.Options{
+		Options: universal.Options{SessionID: "sess_42"},
+		Prompts: []string{"Run echo hello-from-tool"}, // Claude Code does not echo its prompt
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	var state reduce.Session
+	for ev, err := range s.Events() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		if _, err := state.Apply(&ev); err != nil {
+			log.Fatal(err)
+		}
+	}
+	fmt.Println("format:", s.Format().Name)
+	fmt.Println("status:", state.Status)
+	for _, it := range state.Items {
+		for _, p := range it.Item.Content {
+			if p.Type == universal.PartToolCall {
+				fmt.Printf("%s call (%s): %s\n", p.ToolKind, p.Name, p.ToolInput.Command)
+			}
+		}
+	}
+	// Output:
+	// format: stream-json
+	// status: completed
+	// execute call (Bash): echo hello-from-tool
+}
+
+// Pick a translator by agent and format name, as a host that is told which
+// agent it runs does.
+func ExampleNew() {
+	t, err := agentnorm.New("codex", "exec", universal.Options{SessionID: "sess_7"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	events := t.Translate(nil, universal.Message{Data: []byte(`{"type":"thread.started","thread_id":"th_1"}`), Line: 1, TimeMS: -1})
+	events = t.Report(events, universal.EndOfInput{})
+	for _, ev := range events {
+		fmt.Println(ev.Sequence, ev.Type)
+	}
+	// Output:
+	// 1 session.started
+	// 2 session.ended
+}
+
+func ExampleAgents() {
+	for _, a := range agentnorm.Agents() {
+		var formats []string
+		for _, f := range a.Formats {
+			formats = append(formats, f.Name)
+		}
+		fmt.Printf("%s: %s\n", a.Name, strings.Join(formats, ", "))
+	}
+	// Output:
+	// amp: stream-json, thread
+	// claude: stream-json, exchange, transcript
+	// codex: exchange, appserver, exec, rollout
+	// opencode: sse, run-json, messages, events
+	// pi: json, rpc, exchange, session
+}
