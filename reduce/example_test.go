@@ -94,3 +94,33 @@ func ExampleSince() {
 	// cached at 4, patch of 5 events, now at 9: "Hello, world."
 	// reduce: sequence gap: applied up to 9, got 14
 }
+
+// Link a tool call with its result, and read the answer of a turn.
+func ExampleSession_ToolResult() {
+	var s reduce.Session
+	w := universal.NewStream("demo", universal.Options{SessionID: "s"})
+	evs := w.Begin(nil, nil, universal.SourceAgent, nil)
+	evs, turn := w.StartTurn(evs, "", nil, universal.SourceAgent, nil)
+	evs = w.Complete(evs, universal.Item{ItemID: "m1", Kind: universal.KindMessage, Role: universal.RoleAssistant,
+		Content: []universal.Part{universal.Text("Listing.")}}, universal.SourceAgent, nil)
+	evs = w.Complete(evs, universal.Item{ItemID: "c1", ParentID: "m1", Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: "Bash", Arguments: `{"command":"ls"}`, CallID: "toolu_1",
+			ToolKind: universal.ToolExecute, ToolInput: &universal.ToolInput{Command: "ls"}}}}, universal.SourceAgent, nil)
+	evs = w.Complete(evs, universal.Item{ItemID: "r1", ParentID: "m1", Kind: universal.KindToolResult, Role: universal.RoleTool,
+		Content: []universal.Part{{Type: universal.PartToolResult, CallID: "toolu_1", Output: "a.txt\n"}}}, universal.SourceAgent, nil)
+	evs = w.Complete(evs, universal.Item{ItemID: "m2", Kind: universal.KindMessage, Role: universal.RoleAssistant,
+		Content: []universal.Part{universal.Text("One file.")}}, universal.SourceAgent, nil)
+	evs = w.EndTurn(evs, turn, universal.TurnCompleted, nil, universal.SourceAgent, nil)
+	for i := range evs {
+		if _, err := s.Apply(&evs[i]); err != nil {
+			panic(err)
+		}
+	}
+	call := s.ToolCall("toolu_1")
+	result := s.ToolResult("toolu_1")
+	fmt.Printf("%s %q → %q\n", call.Item.Content[0].ToolKind, call.Item.Content[0].ToolInput.Command, result.Item.Content[0].Output)
+	fmt.Printf("%q\n", s.TurnText(turn))
+	// Output:
+	// execute "ls" → "a.txt\n"
+	// "Listing.\n\nOne file."
+}

@@ -113,3 +113,20 @@ func ExampleStream_Complete() {
 	// agent delta "Hello, wor"
 	// daemon delta "ld!"
 }
+
+// Route deltas by the kind and role of their item, without a reducer.
+func ExampleItemIndex() {
+	w := universal.NewStream("demo", universal.Options{})
+	evs := w.StartItem(nil, universal.Item{ItemID: "m1", Kind: universal.KindMessage, Role: universal.RoleAssistant}, universal.SourceAgent, nil)
+	evs = w.Delta(evs, "m1", 0, universal.PartText, "Hello", universal.SourceAgent, nil)
+	var idx universal.ItemIndex
+	for i := range evs {
+		idx.Observe(&evs[i])
+		if d, ok := evs[i].Data.(*universal.ItemDelta); ok {
+			in, _ := idx.Lookup(d.ItemID)
+			fmt.Printf("%s %s: %q\n", in.Role, in.Kind, d.Delta)
+		}
+	}
+	// Output:
+	// assistant message: "Hello"
+}
