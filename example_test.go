@@ -82,3 +82,41 @@ func ExampleAgents() {
 	// opencode: sse, run-json, messages, events
 	// pi: json, rpc, exchange, session
 }
+
+// The README's program: translate an agent's output and fold it into the
+// session's state, reacting to status changes.
+func Example_program() {
+	f, err := os.Open("testdata/claude/2.1.330/s02-tool.jsonl") // or the agent's stdout
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := agentnorm.Open(f, "claude", agentnorm.Options{
+		Options: universal.Options{SessionID: "sess_42", Clock: universal.WallClock},
+		Prompts: []string{"Run echo hello-from-tool"}, // Claude Code does not echo its prompt
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	var state reduce.Session
+	for ev, err := range s.Events() { // every event, ending with session.ended
+		if err != nil {
+			log.Fatal(err)
+		}
+		ch, err := state.Apply(&ev) // or write ev.AppendJSON(nil) to your log, send it to a UI
+		if err != nil {
+			log.Fatal(err) // reduce.ErrGap: apply the missing events first
+		}
+		if ch.Has(reduce.StatusChanged) {
+			fmt.Println("status:", ch.From, "→", ch.To)
+		}
+	}
+	snapshot, err := state.JSON("") // json.Unmarshal restores it; apply reduce.Since(log, state.Sequence) later
+	if err != nil {
+		log.Fatal(err)
+	}
+	_ = snapshot
+	// Output:
+	// status: idle → running
+	// status: running → idle
+	// status: idle → completed
+}

@@ -7,9 +7,11 @@
 //
 //	var s reduce.Session
 //	var last string // the assistant text notified last
-//	for ev := range events { // universal.Event, in sequence order
-//		ch, err := s.Apply(&ev)
-//		if err != nil { … } // a gap: fetch reduce.Since(log, s.Sequence) first
+//	for i := range events { // []universal.Event, in sequence order
+//		ch, err := s.Apply(&events[i])
+//		if err != nil {
+//			return err // reduce.ErrGap: apply reduce.Since(log, s.Sequence) first
+//		}
 //		if ch.Has(reduce.StatusChanged) {
 //			notify("status", string(ch.To))
 //		}
@@ -25,7 +27,7 @@
 // # Sequence, duplicates and gaps
 //
 // Session.Sequence is the version of the state: the sequence of the last
-// applied event (seed 004 §3). Apply takes the event with the next
+// applied event. Apply takes the event with the next
 // sequence. An event whose sequence was already applied is a no-op
 // (Change.Duplicate), so replaying an overlapping patch is harmless. An
 // event that skips a sequence returns an error wrapping ErrGap and leaves
@@ -41,7 +43,7 @@
 //     in_progress). A delta or a completion for an unknown id creates it
 //     too: a delta makes a stub of kind "unknown", a completion the whole
 //     item, so a client that missed the start or the deltas still ends
-//     with the item (seed 004 §8.6).
+//     with the item.
 //   - item.delta appends its text to the part it addresses (part_index,
 //     part_type): the part's Text, Arguments or Output. A delta for an index
 //     past the last part creates it, with placeholder parts (no type yet)
@@ -58,14 +60,15 @@
 //   - Kind and role never flicker: a later snapshot may fill in a missing
 //     role once, and refine the placeholder kind "unknown" once; any other
 //     change is an anomaly and the first value is kept.
-//   - An item left open when the session ends stays open (seed 004 §8.7).
+//   - An item left open when the session ends stays open.
 //   - An item's snapshot is copied into memory the session owns (one
 //     buffer per snapshot), so the session never keeps decoded lines or a
 //     translator's buffers alive.
 //
 // # Status
 //
-// The status follows seed 001:
+// The status is what a client shows (idle, running, failed, completed,
+// terminated):
 //
 //   - idle → running on the first work event: turn.started, item.started,
 //     item.delta, item.completed (except a failed completion, which is
@@ -119,7 +122,7 @@
 // TextChanged says the item's text (its text parts) really changed: a delta
 // to a text part, or a completion whose text differs from what streamed —
 // a completion that only confirms the streamed text does not set it.
-// Seed 001's notifier pushes the consolidated text of an assistant message
+// A notifier pushes the consolidated text of an assistant message
 // when it completes, and only when it differs from the text it pushed
 // last (examples/notify does exactly that).
 //
@@ -129,7 +132,7 @@
 // unmarshals to a session that folds the rest of the log exactly as the
 // original: snapshot at version V, restore, apply Since(log, V), and the
 // state equals the replay of the whole log. Since returns the events after
-// a version from a log (seed 004 §6.2); Replay folds a whole log.
+// a version from a log (incremental sync); Replay folds a whole log.
 //
 // # Anomalies
 //

@@ -10,7 +10,7 @@ import (
 )
 
 // Since returns the events of log after sequence v: the patch that brings
-// a client at version v up to date (seed 004 §6.2). log must be in
+// a client at version v up to date (incremental sync). log must be in
 // sequence order, as a session log is; the result is a sub-slice of it
 // (empty when v is at or past the end). Applying Since(log, s.Sequence)
 // to a session restored from a snapshot gives the state of the whole log.

@@ -9,7 +9,7 @@ import (
 	"github.com/agentnorm/agentnorm/universal"
 )
 
-// Status is what a session is doing, as a consumer shows it (seed 001):
+// Status is what a session is doing, as a consumer shows it:
 // idle → running on the first work event, running → idle when its turn
 // ends, failed on a terminal error, completed or terminated when the
 // session ends.

@@ -9,7 +9,7 @@ import (
 )
 
 // Notification is the one shape of every notification, pushed or polled
-// (seed 001's SessionEvent).
+// (the session event shape of MCP session notifications).
 //
 // Type is one of:
 //
@@ -20,8 +20,8 @@ import (
 //	tool_result  ToolName (of the call it answers) and its output in Text
 //	completion   a turn ended; Text is its final assistant text (Role "assistant")
 //
-// Index is the notification's position in the session feed, from 0. Seed
-// 001 sends 0 on the streaming channel; here a pushed notification carries
+// Index is the notification's position in the session feed, from 0. Some
+// notifiers send 0 on the streaming channel; here a pushed notification carries
 // its index too, so the two channels yield identical records and a client
 // that uses both can drop what it already has.
 type Notification struct {
@@ -52,7 +52,7 @@ type Feed struct {
 // watch is what the feed keeps per session.
 type watch struct {
 	s     reduce.Session
-	last  string            // the assistant text notified last (seed 001 dedup)
+	last  string            // the assistant text notified last (deduplication)
 	tools map[string]string // call id → tool name
 }
 
@@ -117,7 +117,7 @@ func (w *watch) completed(it *reduce.Item, note func(Notification)) {
 		if it.Item.Role != universal.RoleAssistant {
 			return
 		}
-		// Only text that really changed (seed 001): an empty message or
+		// Only text that really changed: an empty message or
 		// the same consolidated text again makes no notification.
 		if text := it.Text(); text != "" && text != w.last {
 			w.last = text

@@ -1,5 +1,5 @@
 // Command notify turns a universal event stream into the notifications a
-// client of a coding-agent session wants (seed 001): status transitions
+// client of a coding-agent session wants: status transitions
 // (idle → running → idle …, failed, completed, terminated) and assistant
 // text — pushed only when a message completes with text that differs from
 // the last one, never per token — plus tool calls, tool results and turn
