@@ -665,9 +665,10 @@ func runLine(typ, msg, part string) string {
 // TestRunLastStepUnfinished: opencode run 1.15 stops printing when the
 // session goes idle, before its last step's step_finish line. Two runs of
 // one session (--session) one after the other are two turns, the second
-// prompt in the second; a step that never finished ends its turn as the
-// end of the input would (interrupted without an exit status, completed
-// with exit status 0).
+// prompt in the second; a step that never finished ends its turn
+// interrupted when the next run starts, and the last one is left to the
+// end of the session (interrupted and session_ending without an exit
+// status, completed with exit status 0: opencode run exits once idle).
 func TestRunLastStepUnfinished(t *testing.T) {
 	input := runLine("step_start", "msg_1", `{"id":"prt_s1","type":"step-start"}`) +
 		runLine("text", "msg_1", `{"id":"prt_x1","type":"text","text":"Noted.","time":{"start":1,"end":2}}`) +
@@ -716,7 +717,9 @@ func TestRunLastStepUnfinished(t *testing.T) {
 		}
 		ended := golden.OfType(events, universal.TypeTurnEnded)
 		if len(ended) != 2 || ended[0].Data.(*universal.TurnEnded).Status != universal.TurnInterrupted ||
-			ended[1].Data.(*universal.TurnEnded).Status != c.last {
+			ended[0].Data.(*universal.TurnEnded).SessionEnding() ||
+			ended[1].Data.(*universal.TurnEnded).Status != c.last ||
+			ended[1].Data.(*universal.TurnEnded).SessionEnding() != (c.last == universal.TurnInterrupted) {
 			t.Errorf("%T: turn ends %s", c.end, golden.Encode(ended))
 		}
 	}
@@ -725,8 +728,9 @@ func TestRunLastStepUnfinished(t *testing.T) {
 // TestRunPermissionRejected: opencode run rejects permission requests
 // without printing them; the failed tool's error says so in two ways
 // (1.1 to 1.18: "…rejected permission…", 1.2.27: the error's tag). Both
-// give the synthetic denied request and end the turn completed; another
-// tool error does neither.
+// give the synthetic denied request and end the turn completed with the
+// step; another tool error does neither (the turn stays open, and the end
+// of the input ends it interrupted).
 func TestRunPermissionRejected(t *testing.T) {
 	for _, c := range []struct {
 		err    string

@@ -68,7 +68,10 @@
 // message.updated starts a stub item (source daemon, role null) that the
 // message fills in; a delta that arrives before its part is held until the
 // part says its type (or, if it never does, emitted as text when the
-// message completes). User messages are complete when an assistant
+// message completes). A message whose info says it is complete before
+// any of its parts came keeps its item open for them, until the next
+// message of its session starts or the turn or the input ends (one model
+// response, one message item). User messages are complete when an assistant
 // message of their session starts, or when the turn ends (in a message
 // list, after their parts). A part that arrives after
 // its message completed gets an item of its own (same native id and role);
@@ -98,15 +101,31 @@
 // prt_ id, call_id the provider's callID), started at the first update and
 // completed as soon as the input is known: pending's {} never overwrites
 // arguments, and the name of that update is kept (it can change to
-// "invalid"). A tool_result item (role tool, parent the call) starts at
-// running; the cumulative metadata.output of running updates streams as
-// deltas while it extends what was emitted; completed gives the output and
-// keeps title, metadata and attachments in the part's metadata; error gives
-// a failed item with is_error and the error text ("Tool execution aborted"
-// for aborted tools; tools still open when the turn ends are completed as
-// failed). Completed read, write and edit calls add a file_ref part
-// (read, write, patch with the diff). A big output whose final text is not
-// an extension of the streamed preview is marked rewritten.
+// "invalid"). Its tool_kind and tool_input come from the tool table
+// (tools in tool.go: bash execute; read read; write, edit, multiedit,
+// apply_patch and patch edit, the paths of a patch from its text; glob,
+// grep, list, codesearch, websearch search; webfetch fetch; task task;
+// todowrite, todoread, plan_exit, plan_enter think; anything else, MCP
+// tools included, other), paths resolved against the session's directory
+// (its Session's directory, an assistant message's path.cwd). A
+// tool_result item (role tool, parent the message, like its call) starts
+// at running; the cumulative metadata.output of running updates streams
+// as deltas while it extends what was emitted; completed gives the output
+// and keeps title, metadata and attachments (without the data of a data:
+// URL) in the part's metadata; error gives a failed item with is_error and
+// the error text ("Tool execution aborted" for aborted tools; tools still
+// open when the turn ends are completed as failed). A bash result also
+// fails when metadata.exit is not 0 (it is "exit_code" in the part's
+// metadata) or when OpenCode killed the command (exit null, and a
+// <bash_metadata> or <shell_metadata> note of a timeout or an abort in the
+// output); the invalid tool's result (a call whose arguments did not
+// parse) fails too. Completed file tools add file_ref parts: read (read),
+// write (write), edit and multiedit (patch, with metadata.diff),
+// apply_patch and patch (one per file of metadata.files: write for an
+// added file, patch otherwise, with the file's diff); an image a tool
+// returns as an attachment is an image part (mime, and the path of the
+// file the call read). A big output whose final text is not an extension
+// of the streamed preview is marked rewritten.
 //
 // A shell command the user runs themselves (the TUI's !, POST
 // /session/{id}/shell) reaches the event stream as an ordinary assistant
@@ -131,24 +150,29 @@
 // failed), or, when that result is already complete, as a status item
 // sub_agent_error under the call. A retry
 // status (or an older retry part) is an error with will_retry, once per
-// attempt. At the end of input an open turn ends completed when the last
-// assistant message completed without asking for tools, interrupted
-// otherwise. In run output a turn ends when a step finished for a reason
-// other than tool-calls and the next step starts, on done, after an error
-// line, or at the end (completed on exit status 0, after a final step or
-// a refused permission; interrupted when the run was cut mid-step). A
-// step that starts while the one before never finished (one process
-// prints a step's step_finish before the next step_start) is the next
-// run's: the turn before ends as it would at the end of the input.
+// attempt. A turn the input leaves open is one the agent never finished:
+// the session's end ends it (universal.Stream.End: interrupted,
+// session_ending, the session in error or terminated), whatever came
+// before. In run output a turn ends when a step finishes for a reason
+// other than tool-calls (or after a refused permission, where opencode
+// run stops), on done, and on an error line (in error); a step_finish
+// without a reason (builds before it) does not say. A step that starts
+// while the one before never finished (one process prints a step's
+// step_finish before the next step_start) is the next run's: the turn
+// before ends interrupted. universal.Exit with status 0 ends a run's open
+// turn completed (opencode run exits only once its session is idle).
 // Version notes: opencode run 1.15 stops printing when the session goes
 // idle, before its last step's step_finish (observed in every 1.15.13
-// run, sometimes before more of its last lines), so its turns end
-// interrupted unless the exit status is reported; 1.1 prints tool_use
-// only for completed tools (a failed call is not in its output). In a
-// message list each user message starts a turn. The session ends in error
-// when its last turn did; universal.Exit adds the exit code by the exit
-// rule of package universal (a non-zero code: error "exit code N", and a
-// turn still open then ends in error).
+// run, sometimes before more of its last lines), so its turns stay open
+// unless the exit status is reported; 1.1 prints tool_use only for
+// completed tools (a failed call is not in its output). In a message list
+// each user message starts a turn (ending the one before), and the list
+// ends its last turn when it shows the agent finished it: the last
+// assistant message completed with a finish reason other than
+// tool-calls, or failed, was aborted, or a permission was refused. The
+// session ends in error when its last turn did; universal.Exit adds the
+// exit code by the exit rule of package universal (a non-zero code:
+// error "exit code N").
 //
 // Each step-finish part is a usage.updated with scope call (one model
 // call per step, summable over the turn; sub-agent steps included), the

@@ -38,6 +38,7 @@ func (t *Translator) roleName(r string) string {
 // one of its parts gets a stub (role unknown, source daemon) that its
 // message.updated fills in later.
 func (t *Translator) newMessage(dst []universal.Event, id, sid, r string, rt int, stub bool, raw []byte) ([]universal.Event, *msgState) {
+	dst = t.completeDone(dst, sid)
 	id = t.w.Copy(id)
 	m := &msgState{ID: id, Item: t.w.NewItemID(), Session: t.w.Copy(sid), Role: t.roleName(r), Stub: stub}
 	if rt == routeChild {
@@ -69,6 +70,9 @@ func (t *Translator) onMessage(dst []universal.Event, info gjson.Result, raw []b
 	if rt == routeSkip {
 		return dst
 	}
+	if rt == routeRoot && t.st.Cwd == "" {
+		t.st.Cwd = t.w.Copy(info.Get("path.cwd").Str)
+	}
 	m := t.st.Msgs[id]
 	switch {
 	case m == nil:
@@ -77,6 +81,9 @@ func (t *Translator) onMessage(dst []universal.Event, info gjson.Result, raw []b
 		}
 		if r != "user" {
 			dst = t.completeUsers(dst, sid)
+			if rt == routeRoot {
+				t.st.Turn.Finished, t.st.Turn.Denied = false, false
+			}
 		}
 		dst, m = t.newMessage(dst, id, sid, r, rt, false, raw)
 	case m.Role == "" && r != "":
@@ -84,6 +91,9 @@ func (t *Translator) onMessage(dst []universal.Event, info gjson.Result, raw []b
 		m.Role = t.roleName(r)
 		if r != "user" {
 			dst = t.completeUsers(dst, sid)
+			if rt == routeRoot {
+				t.st.Turn.Finished, t.st.Turn.Denied = false, false
+			}
 		}
 	}
 	if e := info.Get("error"); e.Exists() && !m.ErrSeen {
@@ -106,13 +116,39 @@ func (t *Translator) completeInfo(dst []universal.Event, id string, m *msgState,
 		return dst
 	}
 	if rt == routeRoot && m.Role == "assistant" {
-		t.st.LastFinish = t.w.Copy(info.Get("finish").Str)
+		t.st.Turn.Finished = info.Get("finish").Str != "tool-calls" && !info.Get("error").Exists()
 	}
 	status := universal.StatusCompleted
 	if info.Get("error").Exists() {
 		status = universal.StatusFailed
 	}
+	if len(m.Parts) == 0 && !m.Tools && t.format != FormatMessages {
+		// Complete before any part came (a stream that replays a message
+		// out of order): its parts may follow, and belong in its item.
+		m.Done, m.DoneFailed = true, status == universal.StatusFailed
+		return dst
+	}
 	return t.completeMessage(dst, id, m, status, universal.SourceAgent, raw)
+}
+
+// completeDone completes the messages of session sid ("" for every
+// session) whose info said they were complete before their parts came.
+func (t *Translator) completeDone(dst []universal.Event, sid string) []universal.Event {
+	for _, id := range append([]string(nil), t.st.OpenMsgs...) {
+		if m := t.st.Msgs[id]; m.Done && (sid == "" || m.Session == sid) {
+			dst = t.completeMessage(dst, id, m, m.doneStatus(), universal.SourceDaemon, nil)
+		}
+	}
+	return dst
+}
+
+// doneStatus is the status a message whose info said it was complete
+// completes with.
+func (m *msgState) doneStatus() universal.ItemStatus {
+	if m.DoneFailed {
+		return universal.StatusFailed
+	}
+	return universal.StatusCompleted
 }
 
 // completeUsers completes the open user messages of a session: an

@@ -187,27 +187,30 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		t.st.Resolved[r.QuestionID] = true
 		dst = w.ResolveQuestion(dst, q, universal.SourceDaemon, nil)
 	case universal.Terminate:
-		dst = t.finish(dst, true, false)
+		dst = t.finish(dst)
 		dst = w.End(dst, r.Ended(), universal.SourceDaemon, nil)
 	case universal.Exit:
-		failed := r.Code != 0
-		if failed && t.st.Turn.Open {
-			// The process failed while its turn ran: the turn failed too.
-			t.st.Turn.Failed = true
+		if r.Code == 0 && t.format == FormatRunJSON && t.st.Turn.Open && !w.Ended() {
+			// opencode run exits only once its session is idle: status 0
+			// says the run finished, even where its output stops before
+			// the last step's finish (1.15).
+			dst = t.endTurnWith(dst, universal.TurnCompleted, universal.SourceDaemon, nil)
 		}
-		dst = t.finish(dst, false, !failed)
+		dst = t.finish(dst)
 		dst = w.End(dst, universal.ExitEnded(t.ended(), r), universal.SourceDaemon, nil)
 	case universal.EndOfInput:
-		dst = t.finish(dst, false, false)
+		dst = t.finish(dst)
 		dst = w.End(dst, t.ended(), universal.SourceDaemon, nil)
 	}
 	return dst
 }
 
-// ended is how the session ends at the end of its input.
+// ended is how the session ends at the end of its input: in error after
+// a failed last turn, else completed (the Stream's End makes it an error
+// when a turn is still open).
 func (t *Translator) ended() universal.SessionEnded {
 	end := universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}
-	if t.st.LastTurnFailed {
+	if t.st.LastTurnFailed && !t.st.Turn.Open {
 		end.Reason = universal.EndError
 	}
 	return end

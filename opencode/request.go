@@ -271,9 +271,7 @@ func (t *Translator) onTodo(dst []universal.Event, e *event) []universal.Event {
 // output (reasoning ⊂ output).
 func (t *Translator) onStepFinish(dst []universal.Event, part gjson.Result, rt int, e *event) []universal.Event {
 	if rt == routeRoot {
-		t.st.LastFinish = t.w.Copy(part.Get("reason").Str)
 		t.st.Turn.StepOpen = false
-		t.st.Turn.LastReason = t.st.LastFinish
 	}
 	tok := part.Get("tokens")
 	if !tok.IsObject() {

@@ -48,11 +48,11 @@ func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []
 	}
 	switch e.typ {
 	case "error":
+		// The run reports its turn failed: the turn ends in error.
 		dst = t.runTurn(dst)
 		dst = t.emitError(dst, r.Get("error"), "", m.Data)
 		t.st.Turn.Failed = true
-		t.st.Turn.Finishing = true
-		return dst
+		return t.endTurn(dst, universal.SourceAgent, m.Data)
 	case "done":
 		return t.endTurn(dst, universal.SourceAgent, m.Data)
 	}
@@ -60,24 +60,24 @@ func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []
 	if !part.IsObject() || part.Get("id").Str == "" || part.Get("messageID").Str == "" {
 		return t.unparsed(dst, &e, errors.New("run line without part.id and part.messageID"))
 	}
-	if e.typ == "step_start" {
-		switch {
-		case t.st.Turn.Finishing:
-			dst = t.endTurn(dst, universal.SourceDaemon, nil)
-		case t.st.Turn.StepOpen:
-			// One process prints a step's finish before the next step
-			// starts; a step that never finished means the run that
-			// printed it is over (1.15 prints no line for its last
-			// step's finish) and this step is the next run's: its turn
-			// ends as it would at the end of the input.
-			dst = t.endTurnWith(dst, t.finalStatus(false, false), universal.SourceDaemon, nil)
-		}
+	if e.typ == "step_start" && t.st.Turn.StepOpen {
+		// One process prints a step's finish before the next step
+		// starts; a step that never finished means the run that printed
+		// it is over (1.15 prints no line for its last step's finish)
+		// and this step is the next run's. The record does not say how
+		// the turn before ended: it ends interrupted.
+		dst = t.endTurnWith(dst, universal.TurnInterrupted, universal.SourceDaemon, nil)
 	}
 	dst = t.runTurn(dst)
 	dst = t.onPart(dst, part, "", &e)
 	if e.typ == "step_finish" {
-		if reason := part.Get("reason").Str; reason != "" && reason != "tool-calls" {
-			t.st.Turn.Finishing = true
+		// A step that finished for a reason other than tool calls ends
+		// the run's turn, and so does one whose tool call was refused a
+		// permission (opencode run stops there). Without a reason
+		// (builds before it) the output does not say.
+		reason := part.Get("reason").Str
+		if reason != "" && reason != "tool-calls" || reason == "tool-calls" && t.st.Turn.Denied {
+			dst = t.endTurn(dst, universal.SourceAgent, m.Data)
 		}
 	}
 	return dst
@@ -121,15 +121,18 @@ func (t *Translator) translateMessages(dst []universal.Event, m universal.Messag
 	r := gjson.Parse(v)
 	switch {
 	case r.IsObject() && r.Get("info").Exists():
-		return t.replayMessage(dst, r, m.Line, 0)
+		dst = t.replayMessage(dst, r, m.Line, 0)
+		return t.settleRecord(dst, m.Data)
 	case r.IsArray():
 		i := 0
+		var last []byte
 		r.ForEach(func(_, x gjson.Result) bool {
 			dst = t.replayMessage(dst, x, m.Line, i)
+			last = bytesOf(x.Raw)
 			i++
 			return true
 		})
-		return dst
+		return t.settleRecord(dst, last)
 	}
 	return t.w.Unparsed(dst, lineLoc(m.Line, -1), errors.New("not a message list ([{info, parts}])"), m.Data)
 }
@@ -172,4 +175,18 @@ func (t *Translator) replayMessage(dst []universal.Event, x gjson.Result, line i
 		return t.completeInfo(dst, id, msg, info, rt, e.raw)
 	}
 	return dst
+}
+
+// settleRecord ends the last turn of a message list when the list shows
+// the agent finished it: its last assistant message completed with a
+// finish reason other than tool-calls, or failed, or was aborted, or a
+// permission its tool asked for was refused (OpenCode stops there). A
+// turn the list shows unfinished stays open (the session ends during it).
+// raw is the last message of the list.
+func (t *Translator) settleRecord(dst []universal.Event, raw []byte) []universal.Event {
+	turn := &t.st.Turn
+	if !turn.Open || !(turn.Finished || turn.Failed || turn.Aborted || turn.Denied) {
+		return dst
+	}
+	return t.endTurn(dst, universal.SourceAgent, raw)
 }

@@ -92,6 +92,9 @@ func (t *Translator) onSessionInfo(dst []universal.Event, e *event, created bool
 	if created && t.route(id, true) == routeRoot && !t.w.Begun() {
 		dst = t.w.Begin(dst, sessionMetadata(info), universal.SourceAgent, e.raw)
 	}
+	if id == t.st.Session && t.st.Cwd == "" {
+		t.st.Cwd = t.w.Copy(info.Get("directory").Str)
+	}
 	return dst
 }
 
@@ -121,7 +124,7 @@ func (t *Translator) onSessionDeleted(dst []universal.Event, e *event) []univers
 	if id == "" || id != t.st.Session {
 		return dst
 	}
-	dst = t.finish(dst, true, false)
+	dst = t.finish(dst)
 	return t.w.End(dst, universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent, Message: "session deleted"}, universal.SourceAgent, e.raw)
 }
 
@@ -317,6 +320,8 @@ func (t *Translator) endTurnWith(dst []universal.Event, status universal.TurnSta
 		switch {
 		case m.Role == "user":
 			dst = t.completeMessage(dst, id, m, universal.StatusCompleted, universal.SourceDaemon, nil)
+		case m.Done:
+			dst = t.completeMessage(dst, id, m, m.doneStatus(), universal.SourceDaemon, nil)
 		case t.format == FormatRunJSON:
 			// Run output has no message events: a step's message is
 			// complete when its turn is.
@@ -336,53 +341,23 @@ func (t *Translator) endTurnWith(dst []universal.Event, status universal.TurnSta
 	return dst
 }
 
-// finish ends what the input left open before the session ends: the
-// turn, with the status the stream implies. terminated: the host stopped
-// the agent (interrupted). exitOK: the process exited with status 0.
-func (t *Translator) finish(dst []universal.Event, terminated, exitOK bool) []universal.Event {
+// finish completes what the input left open before the session ends,
+// except the turn: buffered deltas are emitted, open user messages are
+// complete. A turn still open is one the agent never finished: the
+// Stream's End ends it (interrupted, session_ending) and fails what it
+// left open.
+func (t *Translator) finish(dst []universal.Event) []universal.Event {
 	if t.w.Ended() {
 		return dst
 	}
-	if t.st.Turn.Open {
-		dst = t.endTurnWith(dst, t.finalStatus(terminated, exitOK), universal.SourceDaemon, nil)
-	}
 	dst = t.flushPending(dst, "")
 	for _, id := range append([]string(nil), t.st.OpenMsgs...) {
-		if m := t.st.Msgs[id]; m.Role == "user" {
+		switch m := t.st.Msgs[id]; {
+		case m.Role == "user":
 			dst = t.completeMessage(dst, id, m, universal.StatusCompleted, universal.SourceDaemon, nil)
+		case m.Done:
+			dst = t.completeMessage(dst, id, m, m.doneStatus(), universal.SourceDaemon, nil)
 		}
 	}
 	return dst
-}
-
-// finalStatus is the status of a turn still open when the input ends.
-func (t *Translator) finalStatus(terminated, exitOK bool) universal.TurnStatus {
-	turn := &t.st.Turn
-	switch {
-	case turn.Failed:
-		return universal.TurnError
-	case terminated || turn.Aborted:
-		return universal.TurnInterrupted
-	case t.format == FormatRunJSON:
-		// opencode run stops when the turn is over; without a done line
-		// only the exit status or the last step tells a finished run
-		// from a killed one.
-		if exitOK || (!turn.StepOpen && (turn.LastReason != "tool-calls" || turn.Denied)) {
-			return universal.TurnCompleted
-		}
-	case !t.rootAssistantOpen() && t.st.LastFinish != "tool-calls":
-		return universal.TurnCompleted
-	}
-	return universal.TurnInterrupted
-}
-
-// rootAssistantOpen reports whether an assistant message of the followed
-// session is still open.
-func (t *Translator) rootAssistantOpen() bool {
-	for _, id := range t.st.OpenMsgs {
-		if m := t.st.Msgs[id]; m.Session == t.st.Session && m.Role != "user" {
-			return true
-		}
-	}
-	return false
 }

@@ -39,9 +39,10 @@ type state struct {
 	LastErr string `json:"last_err,omitempty"`
 	// LastRetry is the attempt of the last retry reported in this turn.
 	LastRetry int64 `json:"last_retry,omitempty"`
-	// LastFinish is the finish reason of the root's last completed
-	// assistant message (or run step).
-	LastFinish string `json:"last_finish,omitempty"`
+	// Cwd is the followed session's working directory, once known (its
+	// Session's directory, an assistant message's path.cwd): tool paths
+	// are resolved against it.
+	Cwd string `json:"cwd,omitempty"`
 	// Recent holds the ids of the last events, to drop the sync wrapper
 	// that repeats a classic event on /global/event.
 	Recent idRing `json:"recent"`
@@ -151,14 +152,16 @@ type turnState struct {
 	// happened in the turn.
 	Failed  bool `json:"failed,omitempty"`
 	Aborted bool `json:"aborted,omitempty"`
-	// Finishing: run mode saw the step that ends the turn; the turn ends
-	// when the next step starts or the input ends.
-	Finishing bool `json:"finishing,omitempty"`
-	// Run mode: a step started and did not finish yet; the last step's
-	// finish reason; a permission was denied (the turn ends after it).
-	StepOpen   bool   `json:"step_open,omitempty"`
-	LastReason string `json:"last_reason,omitempty"`
-	Denied     bool   `json:"denied,omitempty"`
+	// Finished: the root session's last assistant message of the turn
+	// completed with a finish reason other than tool-calls (a message
+	// list ends its last turn when it shows that).
+	Finished bool `json:"finished,omitempty"`
+	// StepOpen (run mode): a step started and did not finish yet.
+	StepOpen bool `json:"step_open,omitempty"`
+	// Denied: a tool of the root session's last assistant message was
+	// refused a permission; OpenCode stops the turn there (run output
+	// ends it with the step, a message list at its end).
+	Denied bool `json:"denied,omitempty"`
 	// Error is the native error of a failed or aborted turn, for the
 	// turn.ended metadata.
 	Error json.RawMessage `json:"error,omitempty"`
@@ -183,6 +186,14 @@ type msgState struct {
 	// Stub: the item was started before the message.updated that
 	// declares it.
 	Stub bool `json:"stub,omitempty"`
+	// Tools: a tool part of the message was seen.
+	Tools bool `json:"tools,omitempty"`
+	// Done: the message's info said it was complete before any of its
+	// parts came; its item stays open for them until the next message of
+	// its session starts, the turn or the input ends (DoneFailed: it
+	// completes as failed).
+	Done       bool `json:"done,omitempty"`
+	DoneFailed bool `json:"done_failed,omitempty"`
 }
 
 // extraPart is the content one non-streaming native part contributes.

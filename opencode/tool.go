@@ -9,6 +9,49 @@ import (
 	"github.com/tidwall/gjson"
 )
 
+// tools reads OpenCode's built-in tools into the universal tool
+// vocabulary, by tool id (the part's "tool"), with the argument names of
+// their parameter schemas (older names after a "|"). Tools it lacks (MCP
+// tools, named <server>_<tool>, plugins, skill, question, lsp, batch,
+// invalid) are ToolOther.
+var tools = universal.ToolTable{
+	"bash":      {Kind: universal.ToolExecute, Command: "command|cmd"},
+	"read":      {Kind: universal.ToolRead, Paths: "filePath|file_path|path"},
+	"write":     {Kind: universal.ToolEdit, Paths: "filePath|file_path|path"},
+	"edit":      {Kind: universal.ToolEdit, Paths: "filePath|file_path|path"},
+	"multiedit": {Kind: universal.ToolEdit, Paths: "filePath|file_path|path"},
+	// apply_patch (GPT models) and the older patch: the paths are those
+	// of the patch text (universal.PatchPaths).
+	"apply_patch": {Kind: universal.ToolEdit},
+	"patch":       {Kind: universal.ToolEdit},
+	"glob":        {Kind: universal.ToolSearch, Query: "pattern", Paths: "path"},
+	"grep":        {Kind: universal.ToolSearch, Query: "pattern|query", Paths: "path"},
+	"list":        {Kind: universal.ToolSearch, Paths: "path"},
+	"codesearch":  {Kind: universal.ToolSearch, Query: "query"},
+	"websearch":   {Kind: universal.ToolSearch, Query: "query"},
+	"webfetch":    {Kind: universal.ToolFetch, URL: "url"},
+	// The sub-agent: its session's items are under the call.
+	"task": {Kind: universal.ToolTask, Prompt: "prompt|description", Agent: "subagent_type|agent"},
+	// Plans and notes of the agent to itself.
+	"todowrite":  {Kind: universal.ToolThink},
+	"todoread":   {Kind: universal.ToolThink},
+	"plan_exit":  {Kind: universal.ToolThink},
+	"plan_enter": {Kind: universal.ToolThink},
+}
+
+// describe returns the tool kind and normalized input of a call of the
+// named tool with arguments args (JSON text), paths resolved against the
+// session's working directory when it is known.
+func (t *Translator) describe(name, args string) (universal.ToolKind, *universal.ToolInput) {
+	kind, in := tools.Describe(name, args, t.st.Cwd)
+	if name == "apply_patch" || name == "patch" {
+		if patch := gjson.Get(args, "patchText"); patch.Type == gjson.String {
+			in.Paths = universal.PatchPaths(patch.Str, t.st.Cwd)
+		}
+	}
+	return kind, in
+}
+
 // hasInput reports whether a tool state carries real arguments: the
 // pending state has {} (or nothing; clients that re-encode JSON write []).
 func hasInput(in gjson.Result) bool {
@@ -41,6 +84,7 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, pa
 		return t.unparsed(dst, e, fmt.Errorf("unknown tool status %q", status))
 	}
 	pid := p.ID
+	m.Tools = true
 	name := part.Get("tool").Str
 	input := state.Get("input")
 	if p.Call == "" {
@@ -49,13 +93,14 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, pa
 		if p.CallID != "" {
 			t.st.Calls[callKey(m.Session, p.CallID)] = pid
 		}
+		kind, in := t.describe(name, "")
 		dst = t.w.StartItem(dst, universal.Item{
 			ItemID:       p.Call,
 			NativeItemID: pid,
 			ParentID:     m.Item,
 			Kind:         universal.KindToolCall,
 			Role:         universal.RoleAssistant,
-			Content:      []universal.Part{{Type: universal.PartToolCall, Name: t.w.Copy(name), CallID: p.CallID}},
+			Content:      []universal.Part{{Type: universal.PartToolCall, Name: t.w.Copy(name), CallID: p.CallID, ToolKind: kind, ToolInput: in}},
 		}, universal.SourceAgent, e.raw)
 	}
 	if !p.CallDone && (hasInput(input) || status == "completed" || status == "error") {
@@ -65,13 +110,17 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, pa
 			// Compact: clients that re-encode events pretty-print them.
 			args = string(jsonw.AppendRaw(nil, input.Raw))
 		}
+		kind, in := t.describe(name, args)
 		dst = t.w.Complete(dst, universal.Item{
 			ItemID:       p.Call,
 			NativeItemID: pid,
 			ParentID:     m.Item,
 			Kind:         universal.KindToolCall,
 			Role:         universal.RoleAssistant,
-			Content:      []universal.Part{{Type: universal.PartToolCall, Name: t.w.Copy(name), Arguments: args, CallID: p.CallID}},
+			Content: []universal.Part{{
+				Type: universal.PartToolCall, Name: t.w.Copy(name), Arguments: args, CallID: p.CallID,
+				ToolKind: kind, ToolInput: in,
+			}},
 		}, universal.SourceAgent, e.raw)
 	}
 	if child := state.Get("metadata.sessionId").Str; child != "" {
@@ -80,7 +129,7 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, pa
 	}
 	switch status {
 	case "running":
-		dst = t.startResult(dst, pid, p, e.raw)
+		dst = t.startResult(dst, pid, p, m.Item, e.raw)
 		if out := state.Get("metadata.output"); out.Type == gjson.String {
 			emitted := t.w.StreamedText(p.Result, 0)
 			if s := out.Str; len(s) > len(emitted) && strings.HasPrefix(s, emitted) {
@@ -88,13 +137,14 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, pa
 			}
 		}
 	case "completed", "error":
-		dst = t.completeResult(dst, pid, p, name, status, state, e)
+		dst = t.completeResult(dst, pid, p, m.Item, name, status, state, e)
 	}
 	return dst
 }
 
-// startResult starts the tool_result item once.
-func (t *Translator) startResult(dst []universal.Event, pid string, p *partState, raw []byte) []universal.Event {
+// startResult starts the tool_result item once, under the message of its
+// call (parent).
+func (t *Translator) startResult(dst []universal.Event, pid string, p *partState, parent string, raw []byte) []universal.Event {
 	if p.Result != "" {
 		return dst
 	}
@@ -102,22 +152,33 @@ func (t *Translator) startResult(dst []universal.Event, pid string, p *partState
 	return t.w.StartItem(dst, universal.Item{
 		ItemID:       p.Result,
 		NativeItemID: pid,
-		ParentID:     p.Call,
+		ParentID:     parent,
 		Kind:         universal.KindToolResult,
 		Role:         universal.RoleTool,
 		Content:      []universal.Part{{Type: universal.PartToolResult, CallID: p.CallID}},
 	}, universal.SourceAgent, raw)
 }
 
-// completeResult completes the tool_result item from a final tool state.
-func (t *Translator) completeResult(dst []universal.Event, pid string, p *partState, name, status string, state gjson.Result, e *event) []universal.Event {
+// completeResult completes the tool_result item from a final tool state,
+// under the message of its call (parent). It fails when the tool did
+// (status error), for the invalid tool (a call whose arguments did not
+// parse) and, for a shell command, when the command exited with a
+// code other than 0 (metadata.exit, kept as "exit_code") or was killed
+// (timed out, aborted: OpenCode notes it in the output and leaves exit
+// null). Files the tool read or changed follow as file_ref parts, images
+// it returned as image parts.
+func (t *Translator) completeResult(dst []universal.Event, pid string, p *partState, parent, name, status string, state gjson.Result, e *event) []universal.Event {
 	p.ResultDone = true
 	failed := status == "error"
 	out := state.Get("output").Str
 	if failed {
 		out = state.Get("error").Str
-		if t.format == FormatRunJSON && rejectedPermission(out) {
-			dst = t.policyDenial(dst, p, name)
+		if rejectedPermission(out) && t.st.Msgs[p.Msg].Session == t.st.Session {
+			// OpenCode stops the turn after a refused permission.
+			t.st.Turn.Denied = true
+			if t.format == FormatRunJSON {
+				dst = t.policyDenial(dst, p, name)
+			}
 		}
 	}
 	var md jsonw.Object
@@ -125,8 +186,21 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 	if v := state.Get("metadata"); v.IsObject() && v.Raw != "{}" {
 		md.Raw("metadata", v.Raw)
 	}
-	if v := state.Get("attachments"); v.IsArray() && v.Raw != "[]" {
-		md.Raw("attachments", v.Raw)
+	atts := state.Get("attachments")
+	if atts.IsArray() && atts.Raw != "[]" {
+		md.RawBytes("attachments", attachmentsMetadata(atts))
+	}
+	if name == "invalid" {
+		// OpenCode's stand-in for a call whose arguments did not parse:
+		// its output says the call failed.
+		failed = true
+	}
+	if tools[name].Kind == universal.ToolExecute {
+		if code := state.Get("metadata.exit"); code.Type == gjson.Number {
+			md.Int("exit_code", code.Int())
+			failed = failed || code.Int() != 0
+		}
+		failed = failed || killed(out)
 	}
 	if e, ok := t.st.SubErrs[p.Call]; ok {
 		md.RawBytes("sub_agent_error", e)
@@ -139,13 +213,14 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 		IsError:  failed,
 		Metadata: metaOrNil(&md),
 	}}
-	if !failed {
-		content = append(content, fileRefs(name, state)...)
+	if status == "completed" {
+		content = t.fileRefs(content, name, state)
 	}
+	content = t.images(content, state.Get("input.filePath").Str, atts)
 	it := universal.Item{
 		ItemID:       p.Result,
 		NativeItemID: pid,
-		ParentID:     p.Call,
+		ParentID:     parent,
 		Kind:         universal.KindToolResult,
 		Role:         universal.RoleTool,
 		Content:      content,
@@ -161,21 +236,128 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 	return t.w.Complete(dst, it, universal.SourceAgent, e.raw)
 }
 
-// fileRefs names the file a completed built-in file tool read or changed.
-func fileRefs(name string, state gjson.Result) []universal.Part {
-	path := state.Get("input.filePath").Str
-	if path == "" {
-		return nil
+// killed reports whether a shell command's output carries OpenCode's note
+// that it killed the command: the <bash_metadata> (<shell_metadata> from
+// 1.15) block appended after a timeout, an abort or a runaway process
+// tree.
+func killed(out string) bool {
+	i := max(strings.LastIndex(out, "<bash_metadata>"), strings.LastIndex(out, "<shell_metadata>"))
+	if i < 0 {
+		return false
 	}
+	note := out[i:]
+	return strings.Contains(note, "terminated command after exceeding timeout") ||
+		strings.Contains(note, "User aborted the command") ||
+		strings.Contains(note, "Command terminated")
+}
+
+// fileRefs appends a file_ref part for each file a completed built-in
+// file tool read or changed: read (action read), write (write), edit and
+// multiedit (patch, with metadata.diff), apply_patch and patch (one per
+// file of metadata.files: write for an added file, patch otherwise, with
+// its diff; else the files the patch text names). Paths are resolved
+// against the session's working directory.
+func (t *Translator) fileRefs(dst []universal.Part, name string, state gjson.Result) []universal.Part {
+	ref := func(path string, action universal.FileAction, diff string) {
+		if path == "" {
+			return
+		}
+		dst = append(dst, universal.Part{
+			Type:   universal.PartFileRef,
+			Path:   strings.Clone(universal.ResolvePath(t.st.Cwd, path)),
+			Action: action,
+			Diff:   strings.Clone(diff),
+		})
+	}
+	path := state.Get("input.filePath").Str
 	switch name {
 	case "read":
-		return []universal.Part{{Type: universal.PartFileRef, Path: strings.Clone(path), Action: universal.FileRead}}
+		ref(path, universal.FileRead, "")
 	case "write":
-		return []universal.Part{{Type: universal.PartFileRef, Path: strings.Clone(path), Action: universal.FileWrite}}
-	case "edit":
-		return []universal.Part{{Type: universal.PartFileRef, Path: strings.Clone(path), Action: universal.FilePatch, Diff: strings.Clone(state.Get("metadata.diff").Str)}}
+		ref(path, universal.FileWrite, state.Get("metadata.diff").Str)
+	case "edit", "multiedit":
+		ref(path, universal.FilePatch, state.Get("metadata.diff").Str)
+	case "apply_patch", "patch":
+		files := state.Get("metadata.files")
+		if files.IsArray() && len(files.Array()) > 0 {
+			files.ForEach(func(_, f gjson.Result) bool {
+				p := f.Get("movePath").Str
+				if p == "" {
+					p = f.Get("filePath").Str
+				}
+				action := universal.FilePatch
+				if f.Get("type").Str == "add" {
+					action = universal.FileWrite
+				}
+				diff := f.Get("patch").Str
+				if diff == "" {
+					diff = f.Get("diff").Str
+				}
+				ref(p, action, diff)
+				return true
+			})
+			break
+		}
+		for _, p := range universal.PatchPaths(state.Get("input.patchText").Str, t.st.Cwd) {
+			ref(p, universal.FilePatch, "")
+		}
 	}
-	return nil
+	return dst
+}
+
+// images appends an image part for each image a tool returned as an
+// attachment ({type: "file", mime: "image/…", url: "data:…"}), with the
+// path of the file the call read when it names one. The image data stays
+// in the native payload (raw).
+func (t *Translator) images(dst []universal.Part, path string, atts gjson.Result) []universal.Part {
+	if !atts.IsArray() {
+		return dst
+	}
+	if path != "" {
+		path = universal.ResolvePath(t.st.Cwd, path)
+	}
+	atts.ForEach(func(_, a gjson.Result) bool {
+		mime := a.Get("mime").Str
+		if !strings.HasPrefix(mime, "image/") {
+			return true
+		}
+		p := path
+		if p == "" {
+			if f, ok := strings.CutPrefix(a.Get("url").Str, "file://"); ok {
+				p = f
+			} else {
+				p = a.Get("filename").Str
+			}
+		}
+		dst = append(dst, universal.Part{Type: universal.PartImage, Path: strings.Clone(p), Mime: strings.Clone(mime)})
+		return true
+	})
+	return dst
+}
+
+// attachmentsMetadata is the tool_result metadata of a tool's attachments:
+// each attachment without the data of a data: URL (it stays in raw).
+func attachmentsMetadata(atts gjson.Result) []byte {
+	out := []byte{'['}
+	atts.ForEach(func(_, a gjson.Result) bool {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		if !a.IsObject() || !strings.HasPrefix(a.Get("url").Str, "data:") {
+			out = jsonw.AppendRaw(out, a.Raw)
+			return true
+		}
+		var o jsonw.Object
+		a.ForEach(func(k, v gjson.Result) bool {
+			if k.Str != "url" {
+				o.Raw(k.Str, v.Raw)
+			}
+			return true
+		})
+		out = append(out, o.Bytes()...)
+		return true
+	})
+	return append(out, ']')
 }
 
 // rejectedPermission reports whether a tool's error says a permission
@@ -191,7 +373,6 @@ func rejectedPermission(err string) bool {
 // synthetic requested/resolved pair, denied by policy.
 func (t *Translator) policyDenial(dst []universal.Event, p *partState, name string) []universal.Event {
 	t.st.RunPerms++
-	t.st.Turn.Denied = true
 	id := fmt.Sprintf("run_perm_%d", t.st.RunPerms)
 	var o jsonw.Object
 	md := o.String("source", "policy").String("reason", "opencode run rejects permission requests unless run with --auto").Bytes()

@@ -31,6 +31,7 @@ func project(t *testing.T, pr provider, in input, meta string) string {
 		Format:  in.format,
 		Framing: framing(t, pr, in.format),
 		New:     newFor(pr, in.format),
+		End:     endOf(t, in, meta),
 	}
 	if in.prompts {
 		ps, err := golden.Prompts(meta)

@@ -1,6 +1,7 @@
 package crosscheck
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -138,6 +139,7 @@ func TestRecordings(t *testing.T) {
 				if in.expect {
 					c.Meta = meta
 				}
+				c.End = endOf(t, in, meta)
 				if in.prompts {
 					ps, err := golden.Prompts(meta)
 					if err != nil {
@@ -198,4 +200,32 @@ func newFor(pr provider, format string) func(universal.Options) universal.Transl
 		}
 		return tr
 	}
+}
+
+// endOf returns how the host ends an input: the exit of the last process of
+// an opencode run capture (opencode run exits only once its session is
+// idle, which its output does not always print), else the end of input.
+func endOf(t *testing.T, in input, meta string) universal.Report {
+	if in.format != opencode.FormatRunJSON {
+		return nil
+	}
+	b, err := os.ReadFile(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Captures struct {
+			Run struct {
+				ExitCodes []int `json:"exit_codes"`
+			} `json:"run"`
+		} `json:"captures"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	codes := m.Captures.Run.ExitCodes
+	if len(codes) == 0 {
+		return nil
+	}
+	return universal.Exit{Code: codes[len(codes)-1]}
 }
