@@ -240,12 +240,31 @@ func TestClaudeShapedResult(t *testing.T) {
 }
 
 // TestSecondInit: another process on the same thread (output appended)
-// gets a status item; a turn its predecessor left open is interrupted.
+// gives its init's information to the turn it runs (turn.started
+// metadata); a turn its predecessor left open is interrupted. A process
+// that ends before any turn gets a status item.
 func TestSecondInit(t *testing.T) {
-	out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, initLine, echoLine, answerLine, okResult), nil)
+	init2 := `{"type":"system","subtype":"init","cwd":"/w2","session_id":"T-1","tools":["Bash"],"mcp_servers":[],"agent_mode":"rush"}`
+	out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, init2, echoLine, answerLine, okResult), nil)
 	if n := len(golden.OfType(out, universal.TypeSessionStarted)); n != 1 {
 		t.Fatalf("%d session.started", n)
 	}
+	for _, it := range golden.NewTranscript(out).Items {
+		if it.Kind == universal.KindStatus || it.Kind == universal.KindSystem {
+			t.Errorf("%s item %+v", it.Kind, it)
+		}
+	}
+	ts := golden.OfType(out, universal.TypeTurnStarted)
+	if len(ts) != 2 || len(ts[0].Data.(*universal.TurnStarted).Metadata) != 0 ||
+		string(ts[1].Data.(*universal.TurnStarted).Metadata) != `{"agent":"amp","cwd":"/w2","agent_mode":"rush","tools":["Bash"],"mcp_servers":[]}` {
+		t.Errorf("turn starts %+v", ts)
+	}
+	te := golden.OfType(out, universal.TypeTurnEnded)
+	if len(te) != 2 || te[0].Data.(*universal.TurnEnded).Status != universal.TurnInterrupted {
+		t.Errorf("turn ends %+v", te)
+	}
+
+	out = run(t, amp.FormatStreamJSON, lines(initLine, echoLine, answerLine, okResult, init2), nil)
 	var labels []string
 	for _, it := range golden.NewTranscript(out).Items {
 		if it.Kind == universal.KindStatus {
@@ -254,10 +273,6 @@ func TestSecondInit(t *testing.T) {
 	}
 	if len(labels) != 1 || labels[0] != "init" {
 		t.Errorf("status items %q", labels)
-	}
-	te := golden.OfType(out, universal.TypeTurnEnded)
-	if len(te) != 2 || te[0].Data.(*universal.TurnEnded).Status != universal.TurnInterrupted {
-		t.Errorf("turn ends %+v", te)
 	}
 }
 

@@ -28,6 +28,12 @@ var (
 // item per tool_use block. A message with neither (content [] of a
 // thinking-only message whose thinking was not requested) makes no item.
 // ended is "complete" unless the message ended early.
+//
+// A message that only thinks (reasoning parts, nothing else) is the
+// start of a response Amp continues with the next message: its item is
+// held open, and the next assistant message of the same scope adds its
+// parts to it, so that the response is one message item; anything else
+// completes the held item (release).
 func (t *Translator) answer(dst events, content gjson.Result, native, parent, ended string) events {
 	var parts []universal.Part
 	calls := 0
@@ -61,11 +67,41 @@ func (t *Translator) answer(dst events, content gjson.Result, native, parent, en
 	if ended != "complete" {
 		status = universal.StatusFailed
 	}
-	id := t.w.NewItemID()
-	dst = t.w.Complete(dst, universal.Item{
-		ItemID: id, NativeItemID: native, ParentID: parent,
-		Kind: universal.KindMessage, Role: universal.RoleAssistant, Content: parts, Status: status,
-	}, universal.SourceAgent, t.raw)
+	thinking := calls == 0 && status == universal.StatusCompleted && onlyReasoning(parts)
+	if t.s.Held != "" && t.s.HeldParent != parent {
+		dst = t.release(dst)
+	}
+	id := t.s.Held
+	switch {
+	case id != "":
+		// The continuation of a held response.
+		dst = t.appendParts(dst, id, parts)
+		if thinking {
+			return dst
+		}
+		t.s.Held, t.s.HeldParent = "", ""
+		dst = t.w.Close(dst, id, status, universal.SourceAgent, t.raw)
+	case thinking:
+		id = t.w.NewItemID()
+		if parent == "" {
+			t.s.LastMsg = id
+		}
+		t.s.Held, t.s.HeldParent = id, parent
+		dst = t.w.StartItem(dst, universal.Item{
+			ItemID: id, NativeItemID: native, ParentID: parent,
+			Kind: universal.KindMessage, Role: universal.RoleAssistant,
+		}, universal.SourceAgent, t.raw)
+		return t.appendParts(dst, id, parts)
+	default:
+		id = t.w.NewItemID()
+		if parent == "" {
+			t.s.LastMsg = id
+		}
+		dst = t.w.Complete(dst, universal.Item{
+			ItemID: id, NativeItemID: native, ParentID: parent,
+			Kind: universal.KindMessage, Role: universal.RoleAssistant, Content: parts, Status: status,
+		}, universal.SourceAgent, t.raw)
+	}
 	if calls == 0 {
 		return dst
 	}
@@ -78,6 +114,41 @@ func (t *Translator) answer(dst events, content gjson.Result, native, parent, en
 		return true
 	})
 	return dst
+}
+
+// onlyReasoning reports whether parts are all reasoning.
+func onlyReasoning(parts []universal.Part) bool {
+	for i := range parts {
+		if parts[i].Type != universal.PartReasoning {
+			return false
+		}
+	}
+	return len(parts) > 0
+}
+
+// appendParts adds parts to the held message item: each part, then its
+// text as one delta (the seed's delta policy for whole messages).
+func (t *Translator) appendParts(dst events, id string, parts []universal.Part) events {
+	for _, p := range parts {
+		text := p.Streamed()
+		p.SetStreamed("")
+		var i int
+		if dst, i = t.w.AddPart(dst, id, p); i >= 0 {
+			dst = t.w.Delta(dst, id, i, p.Type, text, universal.SourceDaemon, t.raw)
+		}
+	}
+	return dst
+}
+
+// release completes the held message item: what came next shows that the
+// response it started is over.
+func (t *Translator) release(dst events) events {
+	if t.s.Held == "" {
+		return dst
+	}
+	id := t.s.Held
+	t.s.Held, t.s.HeldParent = "", ""
+	return t.w.Close(dst, id, universal.StatusCompleted, universal.SourceDaemon, nil)
 }
 
 // toolCall translates a tool_use block into a tool_call item under the
@@ -101,10 +172,12 @@ func (t *Translator) toolCall(dst events, b gjson.Result, msg string, index int)
 	if input.Exists() {
 		args = string(jsonw.AppendRaw(nil, input.Raw))
 	}
-	c := &call{Item: t.w.NewItemID(), Msg: msg, Name: t.w.Copy(b.Get("name").Str), Path: t.w.Copy(input.Get("path").Str)}
+	c := &call{Item: t.w.NewItemID(), Msg: msg, Name: t.w.Copy(b.Get("name").Str),
+		Path: universal.ResolvePath(t.s.Cwd, t.w.Copy(input.Get("path").Str))}
 	callID := t.w.Copy(id)
 	t.s.Calls[callID] = c
 	p := universal.Part{Type: universal.PartToolCall, Name: c.Name, Arguments: args, CallID: callID}
+	p.ToolKind, p.ToolInput = t.describe(c.Name, args)
 	if b.Get("type").Str == "server_tool_use" {
 		// Run by the model provider: its result is a block of the same
 		// message, never a tool_result.
@@ -130,7 +203,8 @@ type toolOut struct {
 	exit      int64  // the exit code, when hasExit
 	hasExit   bool
 	cancelled bool
-	rejected  bool
+	rejected  bool         // refused by the user, or by policy
+	byRule    bool         // refused by a permission rule (Amp says is_error false)
 	status    string       // a thread's run.status
 	manual    bool         // a shell command the user ran: not part of a turn's work
 	obj       gjson.Result // the structured result, if any
@@ -140,6 +214,11 @@ type toolOut struct {
 const (
 	rejectedPrefix  = "Tool execution rejected by user"
 	cancelledPrefix = "Tool execution cancelled"
+	// ruleRejectedPrefix starts the result of a call a permission rule
+	// refused in execute mode ("Tool rejected by plugin: Matches user
+	// permissions rule 0: ask shell_command …"), which Amp sends with
+	// is_error false although the tool never ran.
+	ruleRejectedPrefix = "Tool rejected by plugin"
 )
 
 // streamResult translates a stream-json tool_result block. Its content
@@ -287,6 +366,9 @@ func (t *Translator) toolResult(dst events, c *call, o *toolOut, scope string) e
 		dst = t.ensureTurn(dst)
 		t.s.LastRole = "user"
 	}
+	if !o.hasExit && strings.HasPrefix(o.output, ruleRejectedPrefix) {
+		o.rejected, o.byRule = true, true
+	}
 	failed := o.isError || o.cancelled || o.rejected || (o.hasExit && o.exit != 0)
 	var md jsonw.Object
 	if o.hasExit {
@@ -301,20 +383,28 @@ func (t *Translator) toolResult(dst events, c *call, o *toolOut, scope string) e
 	if o.cancelled {
 		md.Bool("cancelled", true)
 	}
-	if o.rejected {
+	switch {
+	case o.byRule:
+		md.Bool("rejected_by_rule", true)
+	case o.rejected:
 		md.Bool("rejected_by_user", true)
 	}
 	if c != nil {
 		md.Raw("sub_agent_error", c.SubErr)
 	}
 	parent, name := t.scopeItem(scope), ""
-	if c != nil {
+	switch {
+	case c != nil:
 		parent, name = c.Msg, c.Name
+	case scope == "" && !o.manual:
+		// A call this translator never saw (a stream picked up
+		// mid-turn): most likely the last response's.
+		parent = t.s.LastMsg
 	}
 	callID := t.w.Copy(o.call)
 	if o.rejected {
 		source := "user"
-		if strings.Contains(o.output, "stream-json execute-mode") {
+		if o.byRule || strings.Contains(o.output, "stream-json execute-mode") {
 			source = "policy" // newer builds refuse the approval themselves
 		}
 		dst = t.denyCall(dst, callID, name, source, o.output, "")
@@ -324,6 +414,14 @@ func (t *Translator) toolResult(dst events, c *call, o *toolOut, scope string) e
 		status = universal.StatusFailed
 	} else if refs := t.fileRefs(c, o.obj); len(refs) > 0 {
 		o.extra = append(refs, o.extra...)
+	}
+	if c != nil && c.Path != "" {
+		// An image the tool returns is the file the call names.
+		for i := range o.extra {
+			if o.extra[i].Type == universal.PartImage && o.extra[i].Path == "" {
+				o.extra[i].Path = c.Path
+			}
+		}
 	}
 	if c != nil {
 		c.Done = true

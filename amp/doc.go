@@ -32,9 +32,11 @@
 // session: it is reported as agent.unparsed (location "session_id") and
 // then translated anyway, so nothing it says is lost. A later
 // system/init (another amp process on the session: amp threads continue,
-// or several runs fed to one translator) becomes a status item (label
-// "init", the init's metadata in the part's metadata); a turn the previous
-// process left open is ended interrupted.
+// or several runs fed to one translator) is run information: its metadata
+// (as session.started's) is the turn.started metadata of the next turn;
+// if no turn follows, a status item (label "init", the metadata in the
+// part's metadata) keeps it. A turn the previous process left open is
+// ended interrupted.
 //
 // A thread document → session.started with agent, agent_version
 // (env.initial.platform.clientVersion), client, model (the "model:" tag,
@@ -46,7 +48,9 @@
 // successful result; error (with the result's error text) after a failed
 // one; terminated (by the agent) after a cancellation ("User cancelled
 // (SIGINT/SIGTERM)"); error "the input ended without Amp's result line"
-// when stream-json ends without a result. universal.Exit adds the exit code
+// when stream-json ends without a result, and error "the session ended
+// during a turn" when a thread ends before the agent finished its last
+// turn. universal.Exit adds the exit code
 // and stderr by the exit rule of package universal (a non-zero code turns
 // a completed session into an error "exit code N");
 // universal.Terminate ends it terminated by the daemon.
@@ -63,8 +67,11 @@
 // usage.model and turnElapsedMs). A turn ended by the next prompt is completed, or
 // interrupted when its last assistant message had stop_reason null
 // (cancelled or errored). Content that arrives with no turn open (a
-// stream picked up mid-turn) opens a synthetic turn. If the input ends
-// with a turn open, it is interrupted. A --stream-json-input "steer"
+// stream picked up mid-turn) opens a synthetic turn. A turn still open
+// when the input ends (no result line: a crash, a cut recording) stays
+// open for universal.Stream.End, which ends it interrupted and marked
+// session_ending (the endings convention of package universal). A
+// --stream-json-input "steer"
 // message mid-turn cannot be told from a new prompt in the output and also
 // starts a turn.
 //
@@ -77,9 +84,13 @@
 // prompt is shown as a synthetic user message only if a turn has to start
 // without its echo, or at the end of the input. A thread's user messages
 // start turns the same way (without echo metadata: a thread is a record,
-// not an echo); the last turn ends with the document, interrupted when
-// the thread ends on a user message (a prompt or tool results the agent
-// had not answered yet).
+// not an echo). A thread is a record at rest: its last turn ends with the
+// document only when the thread shows the agent finished it (its last
+// message is the agent's, in state complete, error or cancelled, and none
+// of its calls waits for a result): completed, error or interrupted. A thread
+// that ends on a user message (a prompt or tool results the agent had not
+// answered yet), or with a call still running or waiting for approval,
+// leaves the turn open, for the end of the session to interrupt.
 //
 // # Messages
 //
@@ -99,12 +110,20 @@
 // "complete") completes as failed. An assistant line with content [] (a
 // thinking-only message whose thinking was not requested) makes no item;
 // its usage is still reported. A message made only of tool calls is an
-// item with no content, so that its tool calls have a parent.
+// item with no content, so that its tool calls have a parent. A message
+// made only of reasoning is the start of a response Amp continues with
+// its next message (one model response, one message item): the item is
+// started and held open, the next assistant message of the same scope
+// (main thread, or one sub-agent) adds its parts to it (each part with its
+// one synthetic delta) and completes it, and any other line completes it
+// as it is.
 //
 // A thread's info messages (role "info") are what Amp adds to a thread
 // itself: text notices and compaction summaries (summary.summary, a text
 // part with metadata {"summary": true}) become one system item (role
-// system); a shell command the user ran themselves (manual_bash_invocation
+// system; an info message made only of blocks of other types is a status
+// item labelled with the first block's type, the blocks kept as json
+// parts); a shell command the user ran themselves (manual_bash_invocation
 // {args, toolRun, hidden}) becomes, by the user-command convention of
 // package universal, a tool_call item with role user, tool name
 // "manual_bash_invocation", the args as arguments, metadata
@@ -122,9 +141,17 @@
 // message item, native_item_id and call_id the tool id: toolu_… or TU-…,
 // arguments the input as JSON text), completed at once since its input is
 // complete (a thread block marked "complete": false stays open until its
-// result or the end of its turn). Each tool_result block → a tool_result
-// item (role tool, parent the message that made the call, call_id the
-// tool id). Amp's result content is always a string: the tool's text, or
+// result or the end of its turn). Its tool_call part has the tool_kind
+// and tool_input of package universal's tool vocabulary (the table in
+// tools.go covers the names of every agent mode: Bash and shell_command
+// execute; Read read; create_file, edit_file, undo_edit, apply_patch
+// (paths from the patch) edit; glob, Grep, web_search search;
+// read_web_page fetch; Task, oracle, librarian, finder task; todo_write
+// think; skill, MCP and any other tool other), relative paths resolved
+// against the session's cwd (init's cwd, a thread's first tree). Each
+// tool_result block → a tool_result item (role tool, parent the message
+// that made the call, or, for a call the translator never saw, the last
+// response's message; call_id the tool id). Amp's result content is always a string: the tool's text, or
 // the JSON text of a structured result. When it is the JSON text of an
 // object of a known shape, the output is the part a person reads and the
 // string is kept whole as a json part:
@@ -143,7 +170,9 @@
 // apply_patch files[] entry (add → write, update and delete → patch, with
 // the diff and change/additions/deletions in metadata), edit_file's file
 // (patch, its diff without the markdown fence), create_file's (write),
-// Read's (read; not for directories). Tool names follow the agent mode
+// Read's (read; not for directories), with absolute paths when the cwd is
+// known. An image block in a structured result is an image part with the
+// path the call names (its data stays in raw). Tool names follow the agent mode
 // (smart: Bash, Read, edit_file, create_file, Grep, glob; medium:
 // shell_command, apply_patch, skill): the result shape decides the
 // output, the name only the file references.
@@ -171,7 +200,11 @@
 // "Tool execution rejected by user: …" (is_error true) gets the same pair
 // before its failed result (source "user", or "policy" for newer builds'
 // "stream-json execute-mode rejected blocked approval"); a tool denied that
-// way is not denied again by the approval error. Claude-shaped
+// way is not denied again by the approval error. A result "Tool rejected
+// by plugin: Matches user permissions rule …" (a permission rule that asks,
+// in execute mode; Amp 0.0.1790142911 sends it with is_error false
+// although the tool never ran) is denied the same way (source "policy")
+// and fails, with metadata rejected_by_rule. Claude-shaped
 // permission_denials[] on a result (the manual shows them) are mapped the
 // same way. universal.PermissionReply and QuestionReply reports are
 // ignored: Amp never asks.

@@ -35,6 +35,20 @@ type state struct {
 	Answers int `json:"answers,omitempty"`
 	// Outcome is what the last result line (or the thread) said.
 	Outcome outcome `json:"outcome"`
+	// Cwd is the session's working directory (init's cwd, a thread's
+	// first tree), against which relative tool paths are resolved.
+	Cwd string `json:"cwd,omitempty"`
+	// LastMsg is the last main assistant message item: the parent of a
+	// result whose call is unknown (a stream picked up mid-turn).
+	LastMsg string `json:"last_msg,omitempty"`
+	// Held is the message item of a response that so far only thought,
+	// held open for the next assistant message of its scope (HeldParent:
+	// the item's parent) to continue.
+	Held       string `json:"held,omitempty"`
+	HeldParent string `json:"held_parent,omitempty"`
+	// RunInfo is the metadata of a later amp process's init (JSON), for
+	// the turn.started of the next turn.
+	RunInfo string `json:"run_info,omitempty"`
 	// Doc is set once a thread document was translated.
 	Doc bool `json:"doc,omitempty"`
 }

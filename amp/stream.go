@@ -22,15 +22,18 @@ func (t *Translator) output(dst events, r gjson.Result) events {
 		if sub := r.Get("subtype").Str; sub != "init" {
 			return t.unparsed(dst, "subtype", fmt.Errorf("unknown system subtype %q", sub))
 		}
+		dst = t.release(dst)
 		return t.init(dst, r)
 	case "user":
 		dst = t.sameThread(dst, r)
+		dst = t.release(dst)
 		return t.user(dst, r)
 	case "assistant":
 		dst = t.sameThread(dst, r)
 		return t.assistant(dst, r)
 	case "result":
 		dst = t.sameThread(dst, r)
+		dst = t.release(dst)
 		return t.result(dst, r)
 	}
 	return t.unparsed(dst, "type", fmt.Errorf("unknown type %q", typ.Str))
@@ -73,7 +76,9 @@ func (t *Translator) sameThread(dst events, r gjson.Result) events {
 // order; any other field follows with its native name.
 var initFields = [...]string{"cwd", "agent_mode", "reasoning_effort", "tools", "mcp_servers"}
 
-// init translates system/init, the first line of every amp process.
+// init translates system/init, the first line of every amp process: the
+// first one starts the session (its metadata), a later one is the run
+// information of the next turn (state.RunInfo, flushRunInfo).
 func (t *Translator) init(dst events, r gjson.Result) events {
 	var md jsonw.Object
 	md.String("agent", agentName)
@@ -88,6 +93,9 @@ func (t *Translator) init(dst events, r gjson.Result) events {
 		}
 		return true
 	})
+	if cwd := r.Get("cwd").Str; cwd != "" {
+		t.s.Cwd = t.w.Copy(cwd)
+	}
 	id := r.Get("session_id").Str
 	if !t.w.Begun() {
 		if id != "" {
@@ -107,10 +115,25 @@ func (t *Translator) init(dst events, r gjson.Result) events {
 		t.w.SetNativeSessionID(t.w.Copy(id))
 	}
 	t.s.Outcome, t.s.Answers = outcome{}, 0
+	dst = t.flushRunInfo(dst)
+	t.s.RunInfo = string(md.Bytes())
+	return dst
+}
+
+// flushRunInfo shows the information of a later amp process that no turn
+// took (the process ended before its prompt's echo) as a status item
+// (label "init", the init's metadata in the part's metadata), so that
+// nothing it said is lost.
+func (t *Translator) flushRunInfo(dst events) events {
+	if t.s.RunInfo == "" {
+		return dst
+	}
+	md := []byte(t.s.RunInfo)
+	t.s.RunInfo = ""
 	return t.w.Complete(dst, universal.Item{
 		ItemID: t.w.NewItemID(), Kind: universal.KindStatus,
-		Content: []universal.Part{{Type: universal.PartStatus, Label: "init", Detail: "amp process started", Metadata: md.Bytes()}},
-	}, universal.SourceAgent, t.raw)
+		Content: []universal.Part{{Type: universal.PartStatus, Label: "init", Detail: "amp process started", Metadata: md}},
+	}, universal.SourceAgent, nil)
 }
 
 // blocks reads a user message's content (a block array, or a string as

@@ -26,6 +26,9 @@ func (t *Translator) thread(dst events, doc gjson.Result) events {
 	if id := doc.Get("id").Str; id != "" {
 		t.w.SetNativeSessionID(t.w.Copy(id))
 	}
+	if uri := doc.Get("env.initial.trees.0.uri").Str; uri != "" {
+		t.s.Cwd = t.w.Copy(filePath(uri))
+	}
 	dst = t.w.Begin(dst, threadMetadata(doc), universal.SourceAgent, t.raw)
 	whole := t.raw
 	i := 0
@@ -36,18 +39,38 @@ func (t *Translator) thread(dst events, doc gjson.Result) events {
 		return true
 	})
 	t.at, t.raw = "", whole
-	if t.w.Turn() != "" {
+	if status, ok := t.threadEnd(); ok && t.w.Turn() != "" {
 		// The document is the whole thread so far: its last turn ends
-		// with it.
-		status := t.inferredStatus(true)
-		var md jsonw.Object
-		if t.s.LastRole != "assistant" {
-			md.String("reason", "the thread ends before the agent answered")
-		}
-		dst = t.endTurn(dst, status, &md, universal.SourceDaemon, nil)
+		// with it when the agent finished it.
+		dst = t.endTurn(dst, status, nil, universal.SourceDaemon, nil)
 	}
 	t.s.Outcome.Seen = true
 	return dst
+}
+
+// threadEnd is how a thread's last turn ended, ok false when the thread
+// does not show that the agent finished it: it ends on a user message (a
+// prompt or tool results the agent had not answered), a call without a
+// result, or a message still streaming. Then the turn stays open, for
+// the end of the session to interrupt.
+func (t *Translator) threadEnd() (universal.TurnStatus, bool) {
+	if t.s.LastRole != "assistant" {
+		return "", false
+	}
+	for _, id := range t.s.Pending {
+		if c := t.s.Calls[id]; c != nil && c.Msg == t.s.LastMsg {
+			return "", false // the last response's call has no result yet
+		}
+	}
+	switch t.s.Ended {
+	case "complete":
+		return universal.TurnCompleted, true
+	case "error":
+		return universal.TurnError, true
+	case "cancelled":
+		return universal.TurnInterrupted, true
+	}
+	return "", false
 }
 
 // threadMetadata is session.started's metadata for a thread document.
@@ -96,7 +119,11 @@ func (t *Translator) threadMessage(dst events, m gjson.Result) events {
 		native = t.w.Copy(strings.Trim(id.Raw, `"`))
 	}
 	scope := m.Get("parentToolUseId").Str
-	switch role := m.Get("role").Str; role {
+	role := m.Get("role").Str
+	if role != "assistant" {
+		dst = t.release(dst) // a held response ends before anything else
+	}
+	switch role {
 	case "user":
 		return t.userContent(dst, m.Get("content"), "content", native, scope, func(dst events, b gjson.Result) events {
 			id := b.Get("toolUseID").Str
@@ -275,10 +302,31 @@ func (t *Translator) threadInfo(dst events, m gjson.Result, native, scope string
 	if len(parts) == 0 {
 		return dst
 	}
+	kind := universal.KindSystem
+	if onlyJSON(parts) {
+		// Blocks of kinds this package does not know: a notice, not
+		// information about the session, so a status item that names
+		// the first block's type and keeps the blocks.
+		label := gjson.GetBytes(parts[0].JSON, "type").Str
+		if label == "" {
+			label = "info"
+		}
+		kind = universal.KindStatus
+		parts = append([]universal.Part{{Type: universal.PartStatus, Label: t.w.Copy(label)}}, parts...)
+	}
 	return t.w.Complete(dst, universal.Item{
 		ItemID: t.w.NewItemID(), NativeItemID: native, ParentID: t.scopeItem(scope),
-		Kind: universal.KindSystem, Role: universal.RoleSystem, Content: parts,
+		Kind: kind, Role: universal.RoleSystem, Content: parts,
 	}, universal.SourceAgent, t.raw)
+}
+
+func onlyJSON(parts []universal.Part) bool {
+	for i := range parts {
+		if parts[i].Type != universal.PartJSON {
+			return false
+		}
+	}
+	return true
 }
 
 var (
@@ -299,6 +347,7 @@ func (t *Translator) manualBash(dst events, b gjson.Result, parent string) event
 	// The command has no id of its own: the call item's id links call
 	// and result.
 	p := universal.Part{Type: universal.PartToolCall, Name: manualBashTool, Arguments: args, CallID: c.Item}
+	p.ToolKind, p.ToolInput = t.describe(manualBashTool, args)
 	if b.Get("hidden").Bool() {
 		p.Metadata = hiddenMeta
 	}

@@ -80,10 +80,15 @@ func (t *Translator) userMessage(dst events, native, parent string, parts []univ
 // one) and starts a new one.
 func (t *Translator) openTurn(dst events) events {
 	if t.w.Turn() != "" {
-		dst = t.endTurn(dst, t.inferredStatus(false), nil, universal.SourceDaemon, nil)
+		dst = t.endTurn(dst, t.inferredStatus(), nil, universal.SourceDaemon, nil)
 	}
-	t.s.Shown = nil
-	dst, _ = t.w.StartTurn(dst, "", nil, universal.SourceDaemon, t.raw)
+	t.s.Shown, t.s.LastMsg = nil, ""
+	var md []byte
+	if t.s.RunInfo != "" {
+		// The run information of the amp process the turn runs in.
+		md, t.s.RunInfo = []byte(t.s.RunInfo), ""
+	}
+	dst, _ = t.w.StartTurn(dst, "", md, universal.SourceDaemon, t.raw)
 	return dst
 }
 
@@ -98,14 +103,10 @@ func (t *Translator) ensureTurn(dst events) events {
 	return t.showQueued(dst)
 }
 
-// inferredStatus is how the open turn ended when nothing native says so:
-// from the state of its last main assistant message. atEnd: the input
-// ended; a turn whose last message is the user's (a prompt, tool results)
-// was still waiting for the agent.
-func (t *Translator) inferredStatus(atEnd bool) universal.TurnStatus {
-	if atEnd && t.s.LastRole != "assistant" {
-		return universal.TurnInterrupted
-	}
+// inferredStatus is how the open turn ended when the next prompt starts
+// another and nothing native said so: from the state of its last main
+// assistant message.
+func (t *Translator) inferredStatus() universal.TurnStatus {
 	switch t.s.Ended {
 	case "", "complete":
 		return universal.TurnCompleted
@@ -119,6 +120,7 @@ func (t *Translator) inferredStatus(atEnd bool) universal.TurnStatus {
 // nil), then the last assistant message's stop_reason, and in a thread
 // its model and the turn's turnElapsedMs.
 func (t *Translator) endTurn(dst events, status universal.TurnStatus, md *jsonw.Object, src universal.Source, raw []byte) events {
+	dst = t.release(dst)
 	if md == nil {
 		md = &jsonw.Object{}
 	}
@@ -132,19 +134,16 @@ func (t *Translator) endTurn(dst events, status universal.TurnStatus, md *jsonw.
 	return dst
 }
 
-// finish closes what the input left open before the session ends.
+// finish shows what the input left queued before the session ends. A
+// turn still open stays open: Amp never finished it (no result line, or a
+// thread that ends before the agent did), and Stream.End ends it
+// interrupted, marked session_ending.
 func (t *Translator) finish(dst events) events {
 	if t.w.Ended() {
 		return dst
 	}
-	if t.w.Turn() != "" {
-		// stream-json: the process wrote no result for it (a crash, a cut
-		// recording); the thread format ends its turn with the document.
-		var md jsonw.Object
-		md.String("reason", "the input ended before Amp's result line")
-		dst = t.endTurn(dst, universal.TurnInterrupted, &md, universal.SourceDaemon, nil)
-		t.s.Outcome = outcome{Seen: true, Failed: true, Message: "the input ended before Amp's result line"}
-	}
+	dst = t.release(dst)
+	dst = t.flushRunInfo(dst)
 	for len(t.s.Prompts) > 0 {
 		dst = t.showQueued(dst)
 	}
