@@ -33,6 +33,9 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 		return errors.New(`universal: event without a string "type"`)
 	}
 	e.Type = Type(validString(typ.Str))
+	if typ.Str == "heartbeat" && !r.Get("event_id").Exists() {
+		return ErrHeartbeat
+	}
 	return decodeObject(r, &e.Extra, func(k string, v gjson.Result) (bool, error) {
 		var err error
 		switch k {

@@ -2,6 +2,7 @@ package universal
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"strconv"
 )
@@ -84,19 +85,42 @@ func NewEventReader(r io.Reader) *EventReader {
 }
 
 // Next decodes the next event. It returns io.EOF after the last one.
+// Heartbeats (see [ErrHeartbeat]) are not events: Next skips them.
 func (r *EventReader) Next() (Event, error) {
-	m, err := r.lines.Next()
-	if err != nil {
-		return Event{}, err
+	for {
+		m, err := r.lines.Next()
+		if err != nil {
+			return Event{}, err
+		}
+		if m.Err != nil {
+			return Event{}, m.Err
+		}
+		var ev Event
+		if err := ev.UnmarshalJSON(m.Data); err != nil {
+			if errors.Is(err, ErrHeartbeat) {
+				continue
+			}
+			return Event{}, &LineError{Line: m.Line, Err: err}
+		}
+		return ev, nil
 	}
-	if m.Err != nil {
-		return Event{}, m.Err
-	}
-	var ev Event
-	if err := ev.UnmarshalJSON(m.Data); err != nil {
-		return Event{}, &LineError{Line: m.Line, Err: err}
-	}
-	return ev, nil
+}
+
+// ErrHeartbeat is what decoding returns for a heartbeat instead of an
+// event: {"type":"heartbeat","seq":N,"ts":MS}, which a live stream of a
+// session log sends while nothing happens (seq is the log's version, ts
+// the server's time in Unix milliseconds). A client keeps the connection
+// and its version and goes on reading.
+var ErrHeartbeat = errors.New("universal: a heartbeat, not an event")
+
+// AppendHeartbeat appends the JSON of a heartbeat for a log at version seq,
+// sent at ts (Unix milliseconds).
+func AppendHeartbeat(dst []byte, seq, ts int64) []byte {
+	dst = append(dst, `{"type":"heartbeat","seq":`...)
+	dst = strconv.AppendInt(dst, seq, 10)
+	dst = append(dst, `,"ts":`...)
+	dst = strconv.AppendInt(dst, ts, 10)
+	return append(dst, '}')
 }
 
 // LineError is an error at a line of an input.
