@@ -1,0 +1,209 @@
+package sessionlog
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// DefaultHeartbeat is how often a live stream sends a heartbeat while
+// nothing happens, when Handler.Heartbeat is 0.
+const DefaultHeartbeat = 15 * time.Second
+
+// Handler serves the logs of a Store over HTTP:
+//
+//	GET {prefix}/{id}/log[?since=V]     NDJSON of the events after V (all without since);
+//	                                    header X-Session-Version: the log's version;
+//	                                    gzip when the request accepts it
+//	GET {prefix}/{id}/stream[?since=V]  server-sent events: the events after V
+//	                                    (or after Last-Event-ID), then every new event,
+//	                                    each with id: its sequence; heartbeats while idle
+//
+// The prefix is whatever the request path holds before the session id
+// ("/sessions" in the usual mux pattern "/sessions/"); an unknown session is
+// 404, a since that is not a version is 400. The log of a patch is exactly
+// the suffix of the whole log, so a client that appends it to its copy at
+// version V has the log at the new version.
+type Handler struct {
+	Store *Store
+	// Heartbeat is the interval of heartbeats on a live stream
+	// (DefaultHeartbeat when 0).
+	Heartbeat time.Duration
+	// Retry is the reconnection delay a stream suggests to the client
+	// (the SSE retry field; none when 0).
+	Retry time.Duration
+	// Now stamps heartbeats (time.Now when nil).
+	Now func() time.Time
+}
+
+// ServeHTTP routes GET …/{id}/log and GET …/{id}/stream.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rest, what, ok := cutLast(strings.TrimSuffix(r.URL.Path, "/"))
+	if !ok || (what != "log" && what != "stream") {
+		http.NotFound(w, r)
+		return
+	}
+	_, id, ok := cutLast(rest)
+	if !ok || id == "" {
+		http.NotFound(w, r)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	l := h.Store.Get(id)
+	if l == nil {
+		http.Error(w, "no session "+strconv.Quote(id), http.StatusNotFound)
+		return
+	}
+	since, err := sinceOf(r, what == "stream")
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if what == "log" {
+		h.log(w, r, l, since)
+	} else {
+		h.stream(w, r, l, since)
+	}
+}
+
+func cutLast(p string) (string, string, bool) {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return "", "", false
+	}
+	return p[:i], p[i+1:], true
+}
+
+// sinceOf reads the version a client has: ?since=V, or for a stream the
+// Last-Event-ID header of a reconnect (which wins: it is newer).
+func sinceOf(r *http.Request, stream bool) (int64, error) {
+	v := r.URL.Query().Get("since")
+	if stream {
+		if id := r.Header.Get("Last-Event-ID"); id != "" {
+			v = id
+		}
+	}
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0, errBadSince(v)
+	}
+	return n, nil
+}
+
+type errBadSince string
+
+func (e errBadSince) Error() string {
+	return "since must be a version (a sequence number ≥ 0), not " + strconv.Quote(string(e))
+}
+
+func (h *Handler) log(w http.ResponseWriter, r *http.Request, l *Log, since int64) {
+	lines, version := l.Lines(since)
+	hd := w.Header()
+	hd.Set("Content-Type", "application/x-ndjson")
+	hd.Set("X-Session-Version", strconv.FormatInt(version, 10))
+	hd.Add("Vary", "Accept-Encoding")
+	var out interface {
+		Write([]byte) (int, error)
+	} = w
+	if acceptsGzip(r) {
+		hd.Set("Content-Encoding", "gzip")
+		gz := gzip.NewWriter(w)
+		defer gz.Close()
+		out = gz
+	}
+	if r.Method == http.MethodHead {
+		return
+	}
+	bw := bufio.NewWriterSize(out, 32<<10)
+	for _, line := range lines {
+		bw.Write(line)
+		bw.WriteByte('\n')
+	}
+	bw.Flush()
+}
+
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.TrimSpace(enc) == "gzip" && strings.ReplaceAll(q, " ", "") != "q=0" {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *Handler) stream(w http.ResponseWriter, r *http.Request, l *Log, since int64) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", "text/event-stream")
+	hd.Set("Cache-Control", "no-cache")
+	hd.Set("X-Accel-Buffering", "no")
+	hd.Set("X-Session-Version", strconv.FormatInt(l.Version(), 10))
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return
+	}
+	interval := h.Heartbeat
+	if interval <= 0 {
+		interval = DefaultHeartbeat
+	}
+	now := h.Now
+	if now == nil {
+		now = time.Now
+	}
+	bw := bufio.NewWriterSize(w, 32<<10)
+	if h.Retry > 0 {
+		bw.WriteString("retry: ")
+		bw.WriteString(strconv.FormatInt(h.Retry.Milliseconds(), 10))
+		bw.WriteString("\n\n")
+	}
+	ctx := r.Context()
+	v := since
+	var buf []byte
+	for {
+		lines, version := l.Lines(v)
+		for i, line := range lines {
+			bw.WriteString("id: ")
+			bw.WriteString(strconv.FormatInt(v+int64(i)+1, 10))
+			bw.WriteString("\ndata: ")
+			bw.Write(line)
+			bw.WriteString("\n\n")
+		}
+		v = max(v, version)
+		if err := bw.Flush(); err != nil {
+			return
+		}
+		fl.Flush()
+		wait, cancel := context.WithTimeout(ctx, interval)
+		_, err := l.Wait(wait, v)
+		cancel()
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil { // idle for a whole interval: a heartbeat
+			buf = universal.AppendHeartbeat(buf[:0], v, now().UnixMilli())
+			bw.WriteString("id: ")
+			bw.WriteString(strconv.FormatInt(v, 10))
+			bw.WriteString("\ndata: ")
+			bw.Write(buf)
+			bw.WriteString("\n\n")
+		}
+	}
+}

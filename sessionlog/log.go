@@ -1,0 +1,222 @@
+// Package sessionlog keeps sessions as append-only logs of universal
+// events and serves them the way a sync client wants them: the whole log or
+// the patch since a version, as NDJSON, and a live server-sent event stream
+// that starts with the backlog since a version and goes on with new events
+// without a seam.
+//
+// A session's version is the sequence of its last event. Events are never
+// changed or reordered and sequences have no gaps, so a client that holds
+// the log at version V and appends the patch since V holds exactly the log
+// at the new version.
+//
+//	logs := sessionlog.NewStore()
+//	l := logs.Open("sess_42")
+//	// the ingest side: translate the agent's output, append its events
+//	if err := l.Append(events...); err != nil { … }
+//	// the serving side
+//	mux := http.NewServeMux()
+//	mux.Handle("/sessions/", &sessionlog.Handler{Store: logs})
+//
+// Handler serves GET /sessions/{id}/log[?since=V] (NDJSON, header
+// X-Session-Version, gzip when the client accepts it) and GET
+// /sessions/{id}/stream[?since=V] (SSE: each event with id = its sequence,
+// Last-Event-ID honoured on reconnect, a heartbeat data event
+// {"type":"heartbeat","seq":V,"ts":MS} every Heartbeat while nothing
+// happens, and a retry hint).
+//
+// A Log and a Store are safe for concurrent use: any number of readers and
+// streams while one ingest appends.
+package sessionlog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// Errors of Append that callers branch on.
+var (
+	// ErrGap: an event's sequence is past the next one; append the
+	// missing events first. The error is a *GapError with the version.
+	ErrGap = errors.New("sessionlog: sequence gap")
+	// ErrOtherSession: an event of another session.
+	ErrOtherSession = errors.New("sessionlog: event of another session")
+	// ErrConflict: an event whose sequence the log already holds, with
+	// other content: the log never changes what it acknowledged.
+	ErrConflict = errors.New("sessionlog: another event at that sequence")
+)
+
+// GapError reports where a gap is: the log's version and the sequence
+// that did not follow it.
+type GapError struct {
+	Version int64
+	Got     int64
+}
+
+func (e *GapError) Error() string {
+	return fmt.Sprintf("sessionlog: sequence %d does not follow version %d", e.Got, e.Version)
+}
+
+func (e *GapError) Unwrap() error { return ErrGap }
+
+// Log is the append-only log of one session.
+type Log struct {
+	id string
+
+	mu     sync.RWMutex
+	events []universal.Event
+	lines  [][]byte      // each event's JSON, encoded once
+	grown  chan struct{} // closed when the log grows, then replaced
+}
+
+// NewLog returns an empty log of the session.
+func NewLog(sessionID string) *Log {
+	return &Log{id: sessionID, grown: make(chan struct{})}
+}
+
+// SessionID returns the session's id.
+func (l *Log) SessionID() string { return l.id }
+
+// Version returns the sequence of the last event, 0 for an empty log.
+func (l *Log) Version() int64 {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return int64(len(l.events))
+}
+
+// Append adds events in sequence order. An event whose sequence the log
+// already holds is a duplicate and skipped when it is the same event (so a
+// producer that re-sends after a lost acknowledgement does no harm); with
+// other content it is an ErrConflict. An event past the next sequence is a
+// *GapError. Append stops at the first error; the events before it stay
+// appended. It keeps its own copies: the caller may reuse evs.
+func (l *Log) Append(evs ...universal.Event) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := len(l.events)
+	for i := range evs {
+		ev := &evs[i]
+		if ev.SessionID != l.id {
+			return fmt.Errorf("%w: %q in the log of %q", ErrOtherSession, ev.SessionID, l.id)
+		}
+		v := int64(len(l.events))
+		switch {
+		case ev.Sequence >= 1 && ev.Sequence <= v:
+			if line := ev.AppendJSON(nil); !slices.Equal(line, l.lines[ev.Sequence-1]) {
+				return fmt.Errorf("%w: sequence %d", ErrConflict, ev.Sequence)
+			}
+		case ev.Sequence == v+1:
+			line := ev.AppendJSON(nil)
+			c, err := decode(line)
+			if err != nil {
+				return fmt.Errorf("sessionlog: sequence %d: %w", ev.Sequence, err)
+			}
+			l.events = append(l.events, c)
+			l.lines = append(l.lines, line)
+		default:
+			return &GapError{Version: v, Got: ev.Sequence}
+		}
+	}
+	if len(l.events) > n {
+		close(l.grown)
+		l.grown = make(chan struct{})
+	}
+	return nil
+}
+
+// decode makes the log's own copy of an event from its JSON, so the log
+// shares no memory with the caller.
+func decode(line []byte) (universal.Event, error) {
+	var ev universal.Event
+	err := ev.UnmarshalJSON(line)
+	return ev, err
+}
+
+// Since returns the events after version v, in order (all of them for
+// v <= 0). The slice and its events must not be changed; they stay valid
+// while the log grows.
+func (l *Log) Since(v int64) []universal.Event {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	v = max(v, 0)
+	if v >= int64(len(l.events)) {
+		return nil
+	}
+	return l.events[v:len(l.events):len(l.events)]
+}
+
+// Lines returns the JSON of the events after version v, one line each
+// without its newline, and the log's version. The bytes must not be
+// changed.
+func (l *Log) Lines(v int64) ([][]byte, int64) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	n := int64(len(l.lines))
+	v = max(v, 0)
+	if v >= n {
+		return nil, n
+	}
+	return l.lines[v:n:n], n
+}
+
+// Wait blocks until the log's version is past v or ctx is done, and
+// returns the version (with ctx's error in the second case).
+func (l *Log) Wait(ctx context.Context, v int64) (int64, error) {
+	for {
+		l.mu.RLock()
+		n, grown := int64(len(l.events)), l.grown
+		l.mu.RUnlock()
+		if n > v {
+			return n, nil
+		}
+		select {
+		case <-grown:
+		case <-ctx.Done():
+			return n, ctx.Err()
+		}
+	}
+}
+
+// Store holds the logs of many sessions by id.
+type Store struct {
+	mu   sync.RWMutex
+	logs map[string]*Log
+}
+
+// NewStore returns an empty store.
+func NewStore() *Store { return &Store{logs: map[string]*Log{}} }
+
+// Open returns the session's log, creating an empty one if there is none.
+func (s *Store) Open(sessionID string) *Log {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l, ok := s.logs[sessionID]
+	if !ok {
+		l = NewLog(sessionID)
+		s.logs[sessionID] = l
+	}
+	return l
+}
+
+// Get returns the session's log, nil if there is none.
+func (s *Store) Get(sessionID string) *Log {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.logs[sessionID]
+}
+
+// IDs returns the ids of the sessions, sorted.
+func (s *Store) IDs() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ids := make([]string, 0, len(s.logs))
+	for id := range s.logs {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}

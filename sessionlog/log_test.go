@@ -1,0 +1,283 @@
+package sessionlog_test
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentnorm/agentnorm/sessionlog"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// recorded returns the events of a golden stream of the repository.
+func recorded(t *testing.T) []universal.Event {
+	t.Helper()
+	f, err := os.Open("../testdata/claude/2.1.330/s02-tool.golden.ndjson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var evs []universal.Event
+	r := universal.NewEventReader(f)
+	for {
+		ev, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	if len(evs) < 10 {
+		t.Fatalf("%d events", len(evs))
+	}
+	return evs
+}
+
+func encode(evs []universal.Event) string {
+	var b []byte
+	for i := range evs {
+		b = append(evs[i].AppendJSON(b), '\n')
+	}
+	return string(b)
+}
+
+func TestAppend(t *testing.T) {
+	evs := recorded(t)
+	l := sessionlog.NewLog(evs[0].SessionID)
+	if err := l.Append(evs[:5]...); err != nil {
+		t.Fatal(err)
+	}
+	// A re-sent overlap is harmless.
+	if err := l.Append(evs[3:8]...); err != nil {
+		t.Fatalf("overlap: %v", err)
+	}
+	if l.Version() != 8 {
+		t.Fatalf("version %d, want 8", l.Version())
+	}
+	// A gap is refused with the version.
+	var gap *sessionlog.GapError
+	if err := l.Append(evs[9]); !errors.As(err, &gap) || gap.Version != 8 || !errors.Is(err, sessionlog.ErrGap) {
+		t.Errorf("gap: %v", err)
+	}
+	// Another event at a sequence the log holds is a conflict.
+	other := evs[2]
+	other.EventID = "evt_other"
+	if err := l.Append(other); !errors.Is(err, sessionlog.ErrConflict) {
+		t.Errorf("conflict: %v", err)
+	}
+	stranger := evs[8]
+	stranger.SessionID = "someone else"
+	if err := l.Append(stranger); !errors.Is(err, sessionlog.ErrOtherSession) {
+		t.Errorf("other session: %v", err)
+	}
+	if err := l.Append(evs[8:]...); err != nil {
+		t.Fatal(err)
+	}
+	// A patch appended to the log at V is the whole log.
+	for v := 0; v <= len(evs); v++ {
+		if got := encode(evs[:v]) + encode(l.Since(int64(v))); got != encode(evs) {
+			t.Fatalf("log at %d + patch differs from the whole log", v)
+		}
+	}
+	// The log keeps its own copies.
+	evs[0].EventID = "changed"
+	if l.Since(0)[0].EventID == "changed" {
+		t.Error("the log shares the caller's events")
+	}
+}
+
+func TestWait(t *testing.T) {
+	evs := recorded(t)
+	l := sessionlog.NewLog(evs[0].SessionID)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := l.Wait(ctx, 0); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("wait on an empty log: %v", err)
+	}
+	done := make(chan int64)
+	go func() {
+		v, _ := l.Wait(context.Background(), 0)
+		done <- v
+	}()
+	if err := l.Append(evs[:3]...); err != nil {
+		t.Fatal(err)
+	}
+	if v := <-done; v != 3 {
+		t.Errorf("woke at %d, want 3", v)
+	}
+}
+
+func server(t *testing.T, evs []universal.Event, heartbeat time.Duration) (*sessionlog.Log, *httptest.Server) {
+	t.Helper()
+	store := sessionlog.NewStore()
+	l := store.Open(evs[0].SessionID)
+	h := &sessionlog.Handler{Store: store, Heartbeat: heartbeat, Retry: time.Second,
+		Now: func() time.Time { return time.UnixMilli(1700000000000) }}
+	mux := http.NewServeMux()
+	mux.Handle("/sessions/", h)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return l, srv
+}
+
+func TestLogEndpoint(t *testing.T) {
+	evs := recorded(t)
+	l, srv := server(t, evs, 0)
+	if err := l.Append(evs...); err != nil {
+		t.Fatal(err)
+	}
+	get := func(path string, gz bool) (string, http.Header, int) {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		if gz {
+			req.Header.Set("Accept-Encoding", "gzip") // set by hand: no transparent decoding
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var body io.Reader = resp.Body
+		if resp.Header.Get("Content-Encoding") == "gzip" {
+			zr, err := gzip.NewReader(resp.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body = zr
+		}
+		b, _ := io.ReadAll(body)
+		return string(b), resp.Header, resp.StatusCode
+	}
+	id := evs[0].SessionID
+	whole, h, code := get("/sessions/"+id+"/log", false)
+	if code != 200 || whole != encode(evs) || h.Get("X-Session-Version") != strconv.Itoa(len(evs)) {
+		t.Fatalf("full log: %d, version %q", code, h.Get("X-Session-Version"))
+	}
+	patch, h, _ := get("/sessions/"+id+"/log?since=7", true)
+	if h.Get("Content-Encoding") != "gzip" || encode(evs[:7])+patch != whole {
+		t.Errorf("log at 7 + gzipped patch differs from the whole log")
+	}
+	if _, _, code := get("/sessions/nobody/log", false); code != 404 {
+		t.Errorf("unknown session: %d", code)
+	}
+	if _, _, code := get("/sessions/"+id+"/log?since=x", false); code != 400 {
+		t.Errorf("bad since: %d", code)
+	}
+}
+
+// sseClient reads a stream until it has want events, returning them and
+// the last event id; heartbeats are counted apart.
+func sseClient(t *testing.T, url, lastID string, want int) ([]universal.Event, string, int) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	if lastID != "" {
+		req.Header.Set("Last-Event-ID", lastID)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := http.DefaultClient.Do(req.WithContext(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	r := universal.NewSSEReader(resp.Body, 0)
+	var got []universal.Event
+	beats := 0
+	id := lastID
+	for len(got) < want {
+		m, err := r.Next()
+		if err != nil {
+			t.Fatalf("after %d events: %v", len(got), err)
+		}
+		id = m.ID
+		var ev universal.Event
+		if err := ev.UnmarshalJSON(m.Data); errors.Is(err, universal.ErrHeartbeat) {
+			beats++
+			continue
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if strconv.FormatInt(ev.Sequence, 10) != m.ID {
+			t.Errorf("event %d sent with id %q", ev.Sequence, m.ID)
+		}
+		got = append(got, ev)
+	}
+	return got, id, beats
+}
+
+// A client reads the backlog, then live events; the connection drops; it
+// reconnects with Last-Event-ID and gets exactly the rest, heartbeats in
+// between while nothing happens.
+func TestStreamResumes(t *testing.T) {
+	evs := recorded(t)
+	l, srv := server(t, evs, 20*time.Millisecond)
+	url := srv.URL + "/sessions/" + evs[0].SessionID + "/stream?since=2"
+	if err := l.Append(evs[:6]...); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		time.Sleep(50 * time.Millisecond) // live, after a heartbeat or two
+		if err := l.Append(evs[6:10]...); err != nil {
+			t.Error(err)
+		}
+	}()
+	first, last, beats := sseClient(t, url, "", 8) // events 3…10, then the client drops
+	wg.Wait()
+	if beats == 0 {
+		t.Error("no heartbeat while idle")
+	}
+	if err := l.Append(evs[10:]...); err != nil {
+		t.Fatal(err)
+	}
+	rest, _, _ := sseClient(t, url, last, len(evs)-10)
+	got := encode(evs[:2]) + encode(first) + encode(rest)
+	if got != encode(evs) {
+		t.Errorf("resumed stream differs from the log:\n%s", got)
+	}
+}
+
+// The raw stream: retry first, id lines equal to sequences, heartbeats as
+// data events.
+func TestStreamWire(t *testing.T) {
+	evs := recorded(t)
+	l, srv := server(t, evs, 10*time.Millisecond)
+	if err := l.Append(evs[:1]...); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/sessions/"+evs[0].SessionID+"/stream", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Errorf("content type %q", ct)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	var lines []string
+	for sc.Scan() && len(lines) < 9 {
+		lines = append(lines, sc.Text())
+	}
+	want := []string{"retry: 1000", "", "id: 1", "data: " + strings.TrimSpace(encode(evs[:1])), "",
+		"id: 1", `data: {"type":"heartbeat","seq":1,"ts":1700000000000}`, ""}
+	if !bytes.Equal([]byte(strings.Join(lines[:8], "\n")), []byte(strings.Join(want, "\n"))) {
+		t.Errorf("wire:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+}
