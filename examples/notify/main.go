@@ -1,12 +1,12 @@
 // Command notify turns a universal event stream into the notifications a
-// client of a coding-agent session wants: status transitions
-// (idle → running → idle …, failed, completed, terminated) and assistant
-// text — pushed only when a message completes with text that differs from
-// the last one, never per token — plus tool calls, tool results and turn
-// completions. Every notification has one JSON shape, whether it is pushed
-// as it happens or polled later from the buffer:
+// client of a coding-agent session wants (package notify): status
+// transitions (idle → running → idle …, failed, completed, terminated), the
+// assistant's consolidated text while it grows and when it completes —
+// never per token, never the same text twice — tool calls with their key
+// argument, tool results and turn completions. Every notification has one
+// JSON shape, whether it is pushed as it happens or polled later:
 //
-//	{"index":3,"type":"message","text":"I'll list the files.","role":"assistant","session_id":"sess_1"}
+//	{"index":3,"type":"message","text":"I'll list the files.","role":"assistant"}
 //
 // Usage:
 //
@@ -17,7 +17,8 @@
 // notification as it is pushed, one JSON object a line. With -since N it
 // prints nothing while reading and then answers a poll: {"events":[…]}
 // with the buffered notifications whose index is above N (-1 for all).
-// -buffer bounds the buffer, as a ring buffer would.
+// -buffer bounds the buffer, a ring. Events of several sessions may be
+// interleaved: each session has its own feed.
 //
 //	go run ./examples/normalize -agent claude -prompt 'Run echo hello-from-tool' \
 //	        testdata/claude/2.1.330/s02-tool.jsonl | go run ./examples/notify
@@ -32,6 +33,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/agentnorm/agentnorm/notify"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -46,18 +48,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("notify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	since := fs.Int("since", -2, "answer one poll for the notifications after this index (-1 for all) instead of streaming them")
-	limit := fs.Int("buffer", 0, "keep at most this many notifications for polling (0: all)")
+	limit := fs.Int("buffer", 0, "keep at most this many notifications for polling (0: notify.DefaultLimit)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	out := bufio.NewWriter(stdout)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
-	feed := &Feed{Limit: *limit}
 	polling := *since >= -1
+	opts := notify.Options{Limit: *limit}
 	if !polling {
-		feed.Push = func(n Notification) error { return enc.Encode(n) }
+		opts.Push = func(n notify.Event) error { return enc.Encode(n) }
 	}
+	feeds := map[string]*notify.Feed{}
+	var order []string
 	inputs := []io.Reader{stdin}
 	if fs.NArg() > 0 {
 		inputs = nil
@@ -80,15 +84,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			if err != nil {
 				return err
 			}
+			feed := feeds[ev.SessionID]
+			if feed == nil {
+				feed = notify.NewFeed(opts)
+				feeds[ev.SessionID] = feed
+				order = append(order, ev.SessionID)
+			}
 			if err := feed.Apply(&ev); err != nil {
 				return err
 			}
 		}
 	}
 	if polling {
+		events := []notify.Event{}
+		for _, id := range order {
+			events = append(events, feeds[id].Since(*since)...)
+		}
 		if err := enc.Encode(struct {
-			Events []Notification `json:"events"`
-		}{append([]Notification{}, feed.Since(*since)...)}); err != nil {
+			Events []notify.Event `json:"events"`
+		}{events}); err != nil {
 			return err
 		}
 	}

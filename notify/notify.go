@@ -1,0 +1,323 @@
+// Package notify turns a session's universal events into the notifications
+// a client of a coding-agent session wants — status transitions, the
+// assistant's consolidated text while it grows, tool calls and results,
+// turn completions — in one shape, whether they are pushed as they happen
+// (an MCP notifications/message, a WebSocket frame) or polled later since an
+// index:
+//
+//	{"index":3,"type":"message","text":"I'll list the files.","role":"assistant"}
+//
+// The types:
+//
+//	status       Text is the new status: running, idle, completed, failed, terminated
+//	message      Text is the consolidated text of the assistant message being written,
+//	             when it differs from the last one notified: while it grows (every
+//	             Throttle of event time after it started), and when it completes
+//	tool_call    ToolName, and the call's key argument (or its arguments) in Text
+//	tool_result  ToolName of the call it answers, its output in Text
+//	completion   a turn finished; Text is its final assistant text
+//
+// A notification about a sub-agent's work has SessionID set to the
+// sub-agent's id (the call_id of the call that spawned it); the session's
+// own notifications leave it empty. Assistant text is never sent per token,
+// and never twice: the same consolidated text makes no second notification.
+// The text a model writes before a tool call is notified before the call.
+//
+//	feed := notify.NewFeed(notify.Options{Push: func(e notify.Event) error { return send(e) }})
+//	for i := range events {
+//		if err := feed.Apply(&events[i]); err != nil { … }
+//	}
+//	missed := feed.Since(lastIndex) // a client that polls
+package notify
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/agentnorm/agentnorm/reduce"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// Event is one notification. Index is its position in the feed, from 0;
+// a pushed event carries its index too, so a client that both receives
+// pushes and polls drops what it already has and misses nothing.
+type Event struct {
+	Index     int    `json:"index"`
+	Type      string `json:"type"`
+	Text      string `json:"text,omitempty"`
+	ToolName  string `json:"tool_name,omitempty"`
+	Role      string `json:"role,omitempty"`
+	SessionID string `json:"session_id,omitempty"`
+}
+
+// The notification types.
+const (
+	TypeStatus     = "status"
+	TypeMessage    = "message"
+	TypeToolCall   = "tool_call"
+	TypeToolResult = "tool_result"
+	TypeCompletion = "completion"
+)
+
+// DefaultLimit is the size of the polling buffer when Options.Limit is 0.
+const DefaultLimit = 1024
+
+// DefaultThrottle is Options.Throttle when 0.
+const DefaultThrottle = time.Second
+
+// Options configure a Feed.
+type Options struct {
+	// Push receives every notification as it is made, in order; nil
+	// pushes nothing (poll only). It is called with the feed locked: it
+	// must not call the feed back.
+	Push func(Event) error
+	// Limit bounds the polling buffer, a ring: the oldest notifications
+	// make room for new ones (DefaultLimit when 0).
+	Limit int
+	// Throttle is the least event time between two notifications of a
+	// message that is still growing (DefaultThrottle when 0; negative:
+	// only when the message completes). Event time is the events' own
+	// time, so a replay notifies exactly as the live run did.
+	Throttle time.Duration
+}
+
+// Feed makes the notifications of one session. It is safe for concurrent
+// use: one goroutine applies events while others poll.
+type Feed struct {
+	opt Options
+
+	mu    sync.Mutex
+	s     reduce.Session
+	last  map[string]string // per scope ("" or a sub-agent id): the text notified last
+	grow  map[string]time.Time
+	ring  []Event
+	start int // the oldest index in the ring
+	next  int
+}
+
+// NewFeed returns an empty feed.
+func NewFeed(o Options) *Feed {
+	if o.Limit <= 0 {
+		o.Limit = DefaultLimit
+	}
+	if o.Throttle == 0 {
+		o.Throttle = DefaultThrottle
+	}
+	return &Feed{opt: o, last: map[string]string{}, grow: map[string]time.Time{}}
+}
+
+// ErrPush wraps an error of Options.Push; the notification stays in the
+// buffer for polling.
+var ErrPush = errors.New("notify: push")
+
+// Apply folds an event into the session and makes the notifications it
+// implies. A duplicate event makes none; an event out of sequence is an
+// error (reduce.ErrGap) and changes nothing.
+func (f *Feed) Apply(ev *universal.Event) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c, err := f.s.Apply(ev)
+	if err != nil || c.Duplicate {
+		return err
+	}
+	var out []Event
+	note := func(e Event) { out = append(out, e) }
+
+	// Leaving running for idle or an end comes after the turn's
+	// completion; every other transition comes first.
+	settling := c.Has(reduce.StatusChanged) && c.From == reduce.StatusRunning
+	if c.Has(reduce.StatusChanged) && !settling {
+		note(Event{Type: TypeStatus, Text: string(c.To)})
+	}
+	switch d := ev.Data.(type) {
+	case *universal.ItemDelta:
+		if it := f.s.Item(d.ItemID); it != nil && f.isMessage(it) && f.opt.Throttle > 0 {
+			// The first notification comes a Throttle after the message
+			// started, so a short message makes one notification only.
+			if t, ok := f.grow[d.ItemID]; !ok {
+				f.grow[d.ItemID] = ev.Time
+			} else if ev.Time.Sub(t) >= f.opt.Throttle {
+				f.grow[d.ItemID] = ev.Time
+				f.message(it, note)
+			}
+		}
+	case *universal.ItemSnapshot:
+		it := f.s.Item(d.Item.ItemID)
+		if it == nil {
+			break
+		}
+		switch {
+		case f.isMessage(it):
+			if ev.Type == universal.TypeItemCompleted {
+				delete(f.grow, it.Item.ItemID)
+				f.message(it, note)
+			} else {
+				f.grow[it.Item.ItemID] = ev.Time
+			}
+		case it.Item.Kind == universal.KindToolCall && ev.Type == universal.TypeItemCompleted && it.Item.Status != universal.StatusFailed:
+			// The narration before a call comes first.
+			if p := f.s.Item(it.Item.ParentID); p != nil && f.isMessage(p) {
+				f.message(p, note)
+			}
+			for _, p := range it.Item.Content {
+				if p.Type == universal.PartToolCall {
+					note(Event{Type: TypeToolCall, ToolName: p.Name, Text: callText(&p), SessionID: f.scope(it)})
+				}
+			}
+		case it.Item.Kind == universal.KindToolResult && ev.Type == universal.TypeItemCompleted:
+			for _, p := range it.Item.Content {
+				if p.Type == universal.PartToolResult {
+					name := ""
+					if call := f.s.ToolCall(p.CallID); call != nil {
+						for _, cp := range call.Item.Content {
+							if cp.Type == universal.PartToolCall {
+								name = cp.Name
+							}
+						}
+					}
+					note(Event{Type: TypeToolResult, ToolName: name, Text: p.Output, SessionID: f.scope(it)})
+				}
+			}
+		}
+	case *universal.TurnEnded:
+		// A turn that ended only because the session ended under it
+		// never finished: no completion (the final status follows).
+		if c.Has(reduce.TurnChanged) && !d.SessionEnding() {
+			note(Event{Type: TypeCompletion, Text: f.finalText(c.TurnID), Role: string(universal.RoleAssistant)})
+		}
+	}
+	if settling {
+		note(Event{Type: TypeStatus, Text: string(c.To)})
+	}
+	var perr error
+	for _, e := range out {
+		e.Index = f.next
+		f.next++
+		f.keep(e)
+		if f.opt.Push != nil && perr == nil {
+			if err := f.opt.Push(e); err != nil {
+				perr = fmt.Errorf("%w: %w", ErrPush, err)
+			}
+		}
+	}
+	return perr
+}
+
+// isMessage reports whether an item is an assistant message.
+func (f *Feed) isMessage(it *reduce.Item) bool {
+	return it.Item.Kind == universal.KindMessage && it.Item.Role == universal.RoleAssistant
+}
+
+// scope returns the sub-agent an item belongs to: the call_id of the
+// nearest task call above it, "" for the session's own items.
+func (f *Feed) scope(it *reduce.Item) string {
+	for depth := 0; it != nil && depth < 64; depth++ {
+		p := f.s.Item(it.Item.ParentID)
+		if p == nil {
+			return ""
+		}
+		if p.Item.Kind == universal.KindToolCall && it.Item.Kind != universal.KindToolResult {
+			for _, part := range p.Item.Content {
+				if part.Type == universal.PartToolCall {
+					if part.CallID != "" {
+						return part.CallID
+					}
+					return p.Item.ItemID
+				}
+			}
+		}
+		it = p
+	}
+	return ""
+}
+
+// message notifies the consolidated text of an assistant message when it
+// differs from the last text notified in its scope.
+func (f *Feed) message(it *reduce.Item, note func(Event)) {
+	text := it.Text()
+	scope := f.scope(it)
+	if text == "" || text == f.last[scope] {
+		return
+	}
+	f.last[scope] = text
+	note(Event{Type: TypeMessage, Text: text, Role: string(universal.RoleAssistant), SessionID: scope})
+}
+
+// callText is what a tool_call notification shows: the key argument the
+// universal tool vocabulary names, else the arguments.
+func callText(p *universal.Part) string {
+	if in := p.ToolInput; in != nil {
+		switch {
+		case in.Command != "":
+			return in.Command
+		case len(in.Paths) > 0:
+			return in.Paths[0]
+		case in.URL != "":
+			return in.URL
+		case in.Query != "":
+			return in.Query
+		case in.Prompt != "":
+			return in.Prompt
+		}
+	}
+	return p.Arguments
+}
+
+// finalText is the text of the turn's last assistant message of the
+// session's own (not a sub-agent's).
+func (f *Feed) finalText(turn string) string {
+	for i := len(f.s.Items) - 1; i >= 0; i-- {
+		it := &f.s.Items[i]
+		if it.TurnID == turn && f.isMessage(it) && f.scope(it) == "" {
+			if text := it.Text(); text != "" {
+				return text
+			}
+		}
+	}
+	return ""
+}
+
+// keep stores a notification in the ring: notification i lives at
+// ring[i % Limit], and the ring holds the indexes [start, next).
+func (f *Feed) keep(e Event) {
+	if len(f.ring) < f.opt.Limit {
+		f.ring = append(f.ring, e)
+	} else {
+		f.ring[e.Index%f.opt.Limit] = e
+	}
+	f.start = max(f.start, e.Index+1-f.opt.Limit)
+}
+
+// Since returns the buffered notifications after index (all for -1),
+// oldest first: the polling channel. When the oldest wanted ones were
+// dropped from the ring already, the result starts at the oldest kept;
+// compare its first Index with index+1 to notice.
+func (f *Feed) Since(index int) []Event {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	first := max(index+1, f.start)
+	if first >= f.next {
+		return nil
+	}
+	out := make([]Event, 0, f.next-first)
+	for i := first; i < f.next; i++ {
+		out = append(out, f.ring[i%f.opt.Limit])
+	}
+	return out
+}
+
+// Next returns the index the next notification will have.
+func (f *Feed) Next() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.next
+}
+
+// Status returns the session's status.
+func (f *Feed) Status() reduce.Status {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.s.Status
+}

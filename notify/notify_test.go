@@ -1,0 +1,283 @@
+package notify_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentnorm/agentnorm/notify"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/google/go-cmp/cmp"
+)
+
+const src = universal.SourceAgent
+
+// session writes events through a Stream whose clock advances a second
+// per event, so throttling is easy to reason about.
+type session struct {
+	w   *universal.Stream
+	evs []universal.Event
+}
+
+func newSession() *session {
+	w := universal.NewStream("test", universal.Options{SessionID: "s", Clock: universal.StepClock(universal.DefaultEpoch(), time.Second)})
+	return &session{w: w, evs: w.Begin(nil, nil, src, nil)}
+}
+
+func (s *session) turn() string {
+	var id string
+	s.evs, id = s.w.StartTurn(s.evs, "", nil, src, nil)
+	return id
+}
+
+func (s *session) say(id, parent string, chunks ...string) {
+	s.evs = s.w.StartItem(s.evs, universal.Item{ItemID: id, ParentID: parent, Kind: universal.KindMessage, Role: universal.RoleAssistant}, src, nil)
+	for _, c := range chunks {
+		s.evs = s.w.Delta(s.evs, id, 0, universal.PartText, c, src, nil)
+	}
+	s.evs = s.w.Complete(s.evs, universal.Item{ItemID: id, ParentID: parent, Kind: universal.KindMessage, Role: universal.RoleAssistant,
+		Content: []universal.Part{universal.Text(strings.Join(chunks, ""))}}, src, nil)
+}
+
+func (s *session) call(id, parent, callID, name string, kind universal.ToolKind, in universal.ToolInput, output string) {
+	s.evs = s.w.Complete(s.evs, universal.Item{ItemID: id, ParentID: parent, Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: name, Arguments: `{}`, CallID: callID, ToolKind: kind, ToolInput: &in}}}, src, nil)
+	s.evs = s.w.Complete(s.evs, universal.Item{ItemID: id + "r", ParentID: parent, Kind: universal.KindToolResult, Role: universal.RoleTool,
+		Content: []universal.Part{{Type: universal.PartToolResult, CallID: callID, Output: output}}}, src, nil)
+}
+
+func run(t *testing.T, o notify.Options, evs []universal.Event) (pushed []notify.Event, f *notify.Feed) {
+	t.Helper()
+	o.Push = func(e notify.Event) error { pushed = append(pushed, e); return nil }
+	f = notify.NewFeed(o)
+	for i := range evs {
+		if err := f.Apply(&evs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return pushed, f
+}
+
+func brief(es []notify.Event) []string {
+	var out []string
+	for _, e := range es {
+		s := e.Type + ":" + e.Text
+		if e.ToolName != "" {
+			s += " [" + e.ToolName + "]"
+		}
+		if e.SessionID != "" {
+			s += " @" + e.SessionID
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// The scenarios of the notification requirements: status transitions,
+// narration before the call it introduces, tool calls with their key
+// argument, results with the call's tool name, the completion with the
+// final text, then idle.
+func TestTurn(t *testing.T) {
+	s := newSession()
+	turn := s.turn()
+	s.say("m1", "", "I'll list ", "the files.")
+	s.call("c1", "m1", "k1", "Bash", universal.ToolExecute, universal.ToolInput{Command: "ls"}, "a.txt\n")
+	s.say("m2", "", "One file.")
+	s.evs = s.w.EndTurn(s.evs, turn, universal.TurnCompleted, nil, src, nil)
+	pushed, f := run(t, notify.Options{Throttle: -1}, s.evs)
+	want := []string{"status:running", "message:I'll list the files.", "tool_call:ls [Bash]", "tool_result:a.txt\n [Bash]",
+		"message:One file.", "completion:One file.", "status:idle"}
+	if diff := cmp.Diff(want, brief(pushed)); diff != "" {
+		t.Errorf("pushed (-want +got):\n%s", diff)
+	}
+	// Polling gives the same events, with the same indexes.
+	if diff := cmp.Diff(pushed, f.Since(-1)); diff != "" {
+		t.Errorf("polled differs from pushed:\n%s", diff)
+	}
+	if got := f.Since(4); len(got) != 2 || got[0].Index != 5 {
+		t.Errorf("since 4: %v", got)
+	}
+}
+
+// A long message notifies its consolidated text while it grows (at most
+// every Throttle of event time), never the same text twice.
+func TestGrowingText(t *testing.T) {
+	s := newSession()
+	s.turn()
+	chunks := make([]string, 10)
+	for i := range chunks {
+		chunks[i] = fmt.Sprintf("part %d. ", i)
+	}
+	s.say("m1", "", chunks...)
+	pushed, _ := run(t, notify.Options{Throttle: 3 * time.Second}, s.evs)
+	var texts []string
+	for _, e := range pushed {
+		if e.Type == notify.TypeMessage {
+			texts = append(texts, e.Text)
+		}
+	}
+	if len(texts) < 3 || len(texts) > 5 {
+		t.Fatalf("%d message notifications for 10 deltas 1 s apart, throttle 3 s: %q", len(texts), texts)
+	}
+	for i := 1; i < len(texts); i++ {
+		if !strings.HasPrefix(texts[i], texts[i-1]) || texts[i] == texts[i-1] {
+			t.Errorf("notification %d does not grow the one before: %q → %q", i, texts[i-1], texts[i])
+		}
+	}
+	if texts[len(texts)-1] != strings.Join(chunks, "") {
+		t.Errorf("last notification %q is not the whole text", texts[len(texts)-1])
+	}
+}
+
+// The same consolidated text is not notified twice, even across messages.
+func TestDedup(t *testing.T) {
+	s := newSession()
+	turn := s.turn()
+	s.say("m1", "", "Working on it.")
+	s.say("m2", "", "Working on it.")
+	s.say("m3", "", "")
+	s.evs = s.w.EndTurn(s.evs, turn, universal.TurnCompleted, nil, src, nil)
+	pushed, _ := run(t, notify.Options{Throttle: -1}, s.evs)
+	n := 0
+	for _, e := range brief(pushed) {
+		if e == "message:Working on it." {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d notifications of the same text: %q", n, brief(pushed))
+	}
+}
+
+// A sub-agent's notifications carry its id; the session's own do not.
+func TestSubAgent(t *testing.T) {
+	s := newSession()
+	turn := s.turn()
+	s.say("m1", "", "Delegating.")
+	s.evs = s.w.StartItem(s.evs, universal.Item{ItemID: "task", ParentID: "m1", Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: "Task", CallID: "call_sub", ToolKind: universal.ToolTask, ToolInput: &universal.ToolInput{}}}}, src, nil)
+	s.say("sm", "task", "Sub-agent here.")
+	s.evs = s.w.Close(s.evs, "task", universal.StatusCompleted, src, nil)
+	s.evs = s.w.Complete(s.evs, universal.Item{ItemID: "taskr", ParentID: "m1", Kind: universal.KindToolResult, Role: universal.RoleTool,
+		Content: []universal.Part{{Type: universal.PartToolResult, CallID: "call_sub", Output: "done"}}}, src, nil)
+	s.say("m2", "", "All done.")
+	s.evs = s.w.EndTurn(s.evs, turn, universal.TurnCompleted, nil, src, nil)
+	pushed, _ := run(t, notify.Options{Throttle: -1}, s.evs)
+	want := []string{"status:running", "message:Delegating.", "message:Sub-agent here. @call_sub", "tool_call: [Task]",
+		"tool_result:done [Task]", "message:All done.", "completion:All done.", "status:idle"}
+	if diff := cmp.Diff(want, brief(pushed)); diff != "" {
+		t.Errorf("pushed (-want +got):\n%s", diff)
+	}
+}
+
+// Failures: running → failed on a terminal error; a session that ends in
+// the middle of a turn makes no completion.
+func TestFailures(t *testing.T) {
+	s := newSession()
+	s.turn()
+	s.say("m1", "", "Starting.")
+	s.evs = s.w.Emit(s.evs, universal.TypeError, src, &universal.Error{Message: "overloaded", WillRetry: true}, nil)
+	s.evs = s.w.End(s.evs, universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}, universal.SourceDaemon, nil)
+	pushed, f := run(t, notify.Options{}, s.evs)
+	want := []string{"status:running", "message:Starting.", "status:failed"}
+	if diff := cmp.Diff(want, brief(pushed)); diff != "" {
+		t.Errorf("pushed (-want +got):\n%s", diff)
+	}
+	if f.Status() != "failed" {
+		t.Errorf("status %s", f.Status())
+	}
+}
+
+// The polling buffer is a bounded ring: the oldest notifications go.
+func TestRing(t *testing.T) {
+	s := newSession()
+	turn := s.turn()
+	for i := range 20 {
+		s.say(fmt.Sprint("m", i), "", fmt.Sprint("text ", i))
+		s.call(fmt.Sprint("c", i), fmt.Sprint("m", i), fmt.Sprint("k", i), "Bash", universal.ToolExecute, universal.ToolInput{Command: "true"}, "")
+	}
+	s.evs = s.w.EndTurn(s.evs, turn, universal.TurnCompleted, nil, src, nil)
+	pushed, f := run(t, notify.Options{Limit: 7, Throttle: -1}, s.evs)
+	got := f.Since(-1)
+	if diff := cmp.Diff(pushed[len(pushed)-7:], got); diff != "" {
+		t.Errorf("ring keeps (-want +got):\n%s", diff)
+	}
+	if got := f.Since(len(pushed) - 3); len(got) != 2 {
+		t.Errorf("since near the end: %v", got)
+	}
+	if got := f.Since(len(pushed)); got != nil {
+		t.Errorf("since the end: %v", got)
+	}
+}
+
+// One shape: a notification pushed and polled serializes to the same JSON
+// with the keys of the session event shape.
+func TestShape(t *testing.T) {
+	b, err := json.Marshal(notify.Event{Index: 3, Type: "tool_call", Text: "ls", ToolName: "Bash", Role: "assistant", SessionID: "sub"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != `{"index":3,"type":"tool_call","text":"ls","tool_name":"Bash","role":"assistant","session_id":"sub"}` {
+		t.Errorf("shape %s", b)
+	}
+}
+
+// Every recorded golden stream of the repository: the pushed and polled
+// channels agree, indexes count up from 0, and every turn that finished
+// has one completion.
+func TestGoldenStreams(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/*/*/*.golden.ndjson")
+	if len(paths) == 0 {
+		t.Fatal("no golden streams")
+	}
+	for _, path := range paths {
+		evs := read(t, path)
+		pushed, f := run(t, notify.Options{Limit: 1 << 20}, evs)
+		if diff := cmp.Diff(pushed, f.Since(-1)); diff != "" {
+			t.Fatalf("%s: polled differs from pushed:\n%s", path, diff)
+		}
+		for i, e := range pushed {
+			if e.Index != i {
+				t.Fatalf("%s: notification %d has index %d", path, i, e.Index)
+			}
+		}
+		turns := 0
+		for i := range evs {
+			if d, ok := evs[i].Data.(*universal.TurnEnded); ok && !d.SessionEnding() {
+				turns++
+			}
+		}
+		completions := 0
+		for _, e := range pushed {
+			if e.Type == notify.TypeCompletion {
+				completions++
+			}
+		}
+		if completions != turns {
+			t.Errorf("%s: %d completions for %d finished turns", path, completions, turns)
+		}
+	}
+}
+
+func read(t *testing.T, path string) []universal.Event {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var evs []universal.Event
+	r := universal.NewEventReader(f)
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			break
+		}
+		evs = append(evs, ev)
+	}
+	return evs
+}
