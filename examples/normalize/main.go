@@ -31,7 +31,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/universal"
@@ -136,7 +135,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 	opts := universal.Options{SessionID: *session, IncludeRaw: *raw}
 	if *realtime {
-		opts.Clock = func(int64) time.Time { return time.Now() }
+		opts.Clock = universal.WallClock
 	}
 	t, err := a.translator(format, opts)
 	if err != nil {
