@@ -84,24 +84,21 @@ func TestStateFlag(t *testing.T) {
 func TestTranscriptFlag(t *testing.T) {
 	registerReplay(t)
 	got := runOK(t, "-agent", "replay", "-format", "ndjson", "-transcript", handwritten+".golden.ndjson")
-	want := `session sess_golden (native-1) · script · model m-1 · in /home/dev/project
+	want := `script · m-1 · /home/dev/project
 
-user: List the files.
-── turn turn-a
-assistant [reasoning]: The user wants a listing.
-assistant: I'll list the files ✅ now.
-tool call bash [call-1]: {"command":"ls"}
-  ? permission perm-1 "bash: ls" for c1: approved
-tool result [call-1]:
-  │ a.txt
-  │ b.txt
-! error (will retry): overloaded
-assistant (rewritten): There are two files.
-tool call bash [call-2] (failed): {"command":"left open
-── turn turn-a completed
+› List the files.
+∴ The user wants a listing.
+● I'll list the files ✅ now.
+● bash(ls)
+  ? permission "bash: ls" → approved
+  ⎿ a.txt
+    b.txt
+! error (retrying): overloaded
+● There are two files.
+● bash({"command":"left open) (failed)
 ! unparsed input (script: line 23): not JSON
 
-status: completed (session ended: completed by agent)
+completed
 `
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("-transcript (-want +got):\n%s", diff)
@@ -109,7 +106,7 @@ status: completed (session ended: completed by agent)
 }
 
 // The transcript marks what a session left open, shows usage, and cuts long
-// tool output.
+// tool output, counting the lines it leaves out.
 func TestTranscriptDetails(t *testing.T) {
 	const src = universal.SourceAgent
 	w := universal.NewStream("test", universal.Options{SessionID: "s"})
@@ -130,20 +127,19 @@ func TestTranscriptDetails(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"tool call read [k] (unfinished): {}\n",
-		"tool result [k] (error):\n",
-		"  │ line … 30 more lines\n",
-		"  ? question q: Which file? [a | b] → requested\n",
-		"status: running\n",
+		"● read({}) (unfinished)\n",
+		"  ⎿ Error: line\n",
+		"    … +40 lines\n",
+		"  ? Which file? [a | b] → requested\n",
+		"running · tokens: in 7\n",
 		"pending questions: 1\n",
-		"usage (turns): input 7\n",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("transcript lacks %q:\n%s", want, out.String())
 		}
 	}
-	if n := strings.Count(out.String(), "  │ line"); n != 20 {
-		t.Errorf("%d output lines shown, want 20", n)
+	if n := strings.Count(out.String(), "line\n"); n != 10 {
+		t.Errorf("%d output lines shown, want 10", n)
 	}
 }
 
@@ -179,7 +175,7 @@ func TestStateOfATranslatedCapture(t *testing.T) {
 		t.Errorf("-state differs from the reduced events (-want +got):\n%s", diff)
 	}
 	transcript := runOK(t, append([]string{"-transcript"}, args...)...)
-	for _, want := range []string{"user: Run echo hello-from-tool\n", "tool call Bash", "hello-from-tool", "status: completed"} {
+	for _, want := range []string{"› Run echo hello-from-tool\n", "● Bash(echo hello-from-tool)\n", "  ⎿ hello-from-tool\n", "\ncompleted · "} {
 		if !strings.Contains(transcript, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, transcript)
 		}

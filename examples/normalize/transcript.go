@@ -15,17 +15,21 @@ import (
 	"github.com/agentnorm/agentnorm/universal"
 )
 
-// Tool output longer than this many lines or bytes is cut in the
-// transcript (the -state JSON has all of it).
+// Tool output longer than this many lines, or lines longer than this many
+// bytes, are cut in the transcript (the -state JSON has all of it).
 const (
-	maxOutputLines = 20
-	maxOutputBytes = 2000
+	maxOutputLines = 10
+	maxLineBytes   = 300
+	maxCallBytes   = 120
 )
 
-// writeTranscript writes a reduced session as a readable transcript: a
-// header, then everything in the order it happened (turns, items, the
-// permissions and questions they raised, errors, unparsed input), then the
-// outcome and the usage.
+// writeTranscript writes a reduced session the way the agents' own
+// terminal displays look, the same for every agent: the prompt after ›,
+// the assistant's text and tool calls after ●, a call as Name(key
+// argument) with its result under it after ⎿, reasoning after ∴,
+// sub-agents indented under the call that spawned them, permissions,
+// questions and errors where they happened, then how the session ended
+// and the usage, when any was reported.
 func writeTranscript(out io.Writer, s *reduce.Session) error {
 	w := bufio.NewWriter(out)
 	header(w, s)
@@ -40,25 +44,31 @@ func writeTranscript(out io.Writer, s *reduce.Session) error {
 	depth := subagentDepth(s)
 	for i := range s.Turns {
 		t := &s.Turns[i]
-		if t.StartedSeq > 0 {
-			add(t.StartedSeq, func() { fmt.Fprintf(w, "── turn %s\n", t.TurnID) })
+		if t.StartedSeq > 0 && i > 0 {
+			add(t.StartedSeq, func() { fmt.Fprintln(w) })
 		}
-		if t.EndedSeq > 0 {
-			add(t.EndedSeq, func() { fmt.Fprintf(w, "── turn %s %s\n", t.TurnID, t.Status) })
+		if t.EndedSeq > 0 && t.Status != universal.TurnCompleted {
+			add(t.EndedSeq, func() { fmt.Fprintf(w, "── turn %s\n", t.Status) })
 		}
 	}
 	for i := range s.Items {
 		it := &s.Items[i]
-		add(it.StartedSeq, func() { item(w, it, strings.Repeat("    ", depth[it.Item.ItemID])) })
+		if it.Item.Kind == universal.KindToolResult {
+			if c := s.ToolCall(callOf(&it.Item)); c != nil && !isTask(c) {
+				continue // shown under its call
+			}
+		}
+		add(it.StartedSeq, func() { item(w, s, it, strings.Repeat("    ", depth[it.Item.ItemID])) })
 	}
 	for _, p := range s.Permissions {
-		add(cmp.Or(p.RequestedSeq, p.ResolvedSeq), func() {
-			fmt.Fprintf(w, "  ? permission %s %q%s: %s\n", p.PermissionID, p.Action, guards(p.ItemID), p.Status)
-		})
+		if guarded(s, &p) != nil {
+			continue // shown under the call it guards
+		}
+		add(cmp.Or(p.RequestedSeq, p.ResolvedSeq), func() { permission(w, "  ", &p) })
 	}
 	for _, q := range s.Questions {
 		add(cmp.Or(q.RequestedSeq, q.ResolvedSeq), func() {
-			fmt.Fprintf(w, "  ? question %s: %s", q.QuestionID, q.Prompt)
+			fmt.Fprintf(w, "  ? %s", q.Prompt)
 			if len(q.Options) > 0 {
 				fmt.Fprintf(w, " [%s]", strings.Join(q.Options, " | "))
 			}
@@ -73,13 +83,9 @@ func writeTranscript(out io.Writer, s *reduce.Session) error {
 		add(e.Seq, func() {
 			retry := ""
 			if e.WillRetry {
-				retry = " (will retry)"
+				retry = " (retrying)"
 			}
-			code := ""
-			if e.Code != "" {
-				code = " [" + e.Code + "]"
-			}
-			fmt.Fprintf(w, "! error%s%s: %s\n", code, retry, e.Message)
+			fmt.Fprintf(w, "! error%s: %s\n", retry, oneLine(e.Message))
 		})
 	}
 	for _, u := range s.Unparsed {
@@ -94,15 +100,38 @@ func writeTranscript(out io.Writer, s *reduce.Session) error {
 	return w.Flush()
 }
 
-func guards(itemID string) string {
-	if itemID == "" {
-		return ""
+// guarded returns the call a permission guards, nil if unknown.
+func guarded(s *reduce.Session, p *reduce.Permission) *reduce.Item {
+	if it := s.Item(p.ItemID); it != nil && it.Item.Kind == universal.KindToolCall {
+		return it
 	}
-	return " for " + itemID
+	return s.ToolCall(p.CallID)
 }
 
-// header writes the session line from its id and the metadata every
-// translator sets (agent, agent_version, model, cwd).
+func permission(w io.Writer, indent string, p *reduce.Permission) {
+	fmt.Fprintf(w, "%s? permission %q → %s\n", indent, p.Action, p.Status)
+}
+
+func isTask(it *reduce.Item) bool {
+	for _, p := range it.Item.Content {
+		if p.Type == universal.PartToolCall {
+			return p.ToolKind == universal.ToolTask
+		}
+	}
+	return false
+}
+
+func callOf(it *universal.Item) string {
+	for _, p := range it.Content {
+		if (p.Type == universal.PartToolCall || p.Type == universal.PartToolResult) && p.CallID != "" {
+			return p.CallID
+		}
+	}
+	return ""
+}
+
+// header writes what the session is: agent and version, model, working
+// directory, from the metadata every translator sets.
 func header(w io.Writer, s *reduce.Session) {
 	var meta struct {
 		Agent        string `json:"agent"`
@@ -111,18 +140,18 @@ func header(w io.Writer, s *reduce.Session) {
 		Cwd          string `json:"cwd"`
 	}
 	json.Unmarshal(s.Metadata, &meta) // fields of other types stay empty
-	fields := []string{"session " + s.SessionID}
-	if s.NativeSessionID != "" {
-		fields[0] += " (" + s.NativeSessionID + ")"
-	}
+	var fields []string
 	if meta.Agent != "" {
 		fields = append(fields, strings.TrimSpace(meta.Agent+" "+meta.AgentVersion))
 	}
 	if meta.Model != "" {
-		fields = append(fields, "model "+meta.Model)
+		fields = append(fields, meta.Model)
 	}
 	if meta.Cwd != "" {
-		fields = append(fields, "in "+meta.Cwd)
+		fields = append(fields, meta.Cwd)
+	}
+	if len(fields) == 0 {
+		fields = append(fields, "session "+s.SessionID)
 	}
 	fmt.Fprintf(w, "%s\n\n", strings.Join(fields, " · "))
 }
@@ -138,7 +167,7 @@ func subagentDepth(s *reduce.Session) map[string]int {
 			continue
 		}
 		d := depth[p.Item.ItemID]
-		if p.Item.Kind == universal.KindToolCall {
+		if p.Item.Kind == universal.KindToolCall && it.Item.Kind != universal.KindToolResult {
 			d++
 		}
 		depth[it.Item.ItemID] = d
@@ -146,125 +175,179 @@ func subagentDepth(s *reduce.Session) map[string]int {
 	return depth
 }
 
-// item writes one item, one line per part.
-func item(w io.Writer, it *reduce.Item, indent string) {
-	who := string(it.Item.Role)
-	if who == "" || it.Item.Kind != universal.KindMessage {
-		who = strings.ReplaceAll(string(it.Item.Kind), "_", " ")
-	}
-	mark := ""
+// item writes one item.
+func item(w io.Writer, s *reduce.Session, it *reduce.Item, indent string) {
+	unfinished := ""
 	switch it.Item.Status {
 	case universal.StatusFailed:
-		mark = " (failed)"
+		unfinished = " (failed)"
 	case universal.StatusInProgress:
-		mark = " (unfinished)"
+		unfinished = " (unfinished)"
 	}
-	if len(it.Item.Content) == 0 {
-		fmt.Fprintf(w, "%s%s%s: (empty)\n", indent, who, mark)
-	}
-	for _, p := range it.Item.Content {
-		label, text, limit := part(who, &p)
-		if label == "" {
-			continue
+	switch it.Item.Kind {
+	case universal.KindMessage:
+		mark := "●"
+		if it.Item.Role == universal.RoleUser {
+			mark = "›"
 		}
-		if p.Rewritten {
-			label += " (rewritten)"
+		for _, p := range it.Item.Content {
+			switch {
+			case p.Type == universal.PartReasoning && p.Text != "":
+				text(w, indent, "∴", p.Text+unfinished, 0)
+			case p.Type == universal.PartText && p.Text != "":
+				text(w, indent, mark, p.Text+unfinished, 0)
+			case p.Type == universal.PartImage:
+				text(w, indent, mark, "[image "+strings.TrimSpace(p.Path+" "+p.Mime)+"]", 0)
+			}
 		}
-		block(w, indent, label+mark, text, limit)
+	case universal.KindToolCall:
+		for _, p := range it.Item.Content {
+			if p.Type == universal.PartToolCall {
+				fmt.Fprintf(w, "%s● %s(%s)%s\n", indent, p.Name, clip(callText(&p), maxCallBytes), unfinished)
+				for i := range s.Permissions {
+					if g := guarded(s, &s.Permissions[i]); g != nil && g.Item.ItemID == it.Item.ItemID {
+						permission(w, indent+"  ", &s.Permissions[i])
+					}
+				}
+				// A sub-agent's result comes after its work, in order.
+				if r := s.ToolResult(p.CallID); r != nil && p.CallID != "" && p.ToolKind != universal.ToolTask {
+					result(w, indent+"  ", &r.Item)
+				}
+			}
+		}
+	case universal.KindToolResult:
+		result(w, indent+"  ", &it.Item)
+	case universal.KindStatus, universal.KindSystem:
+		for _, p := range it.Item.Content {
+			switch p.Type {
+			case universal.PartStatus:
+				line := p.Label
+				if p.Detail != "" {
+					line += ": " + oneLine(p.Detail)
+				}
+				fmt.Fprintf(w, "%s· %s\n", indent, clip(line, maxLineBytes))
+			case universal.PartText:
+				fmt.Fprintf(w, "%s· %s\n", indent, clip(oneLine(p.Text), maxLineBytes))
+			}
+		}
 	}
 }
 
-// part returns how to show a part: its label, its text and whether the
-// text is tool output to cut. An empty label skips the part.
-func part(who string, p *universal.Part) (label, text string, limit bool) {
-	switch p.Type {
-	case universal.PartText:
-		if p.Text == "" {
-			return "", "", false
+// callText is the key argument of a call (the command, the path, the URL,
+// the query, the sub-agent's prompt), else its arguments on one line.
+func callText(p *universal.Part) string {
+	if in := p.ToolInput; in != nil {
+		switch {
+		case in.Command != "":
+			return oneLine(in.Command)
+		case len(in.Paths) > 0:
+			return strings.Join(in.Paths, ", ")
+		case in.URL != "":
+			return in.URL
+		case in.Query != "":
+			return in.Query
+		case in.Prompt != "":
+			return oneLine(in.Prompt)
 		}
-		return who, p.Text, false
-	case universal.PartReasoning:
-		if p.Text == "" {
-			return "", "", false // an empty or redacted thinking block
-		}
-		return who + " [reasoning]", p.Text, false
-	case universal.PartToolCall:
-		return "tool call " + p.Name + callID(p.CallID), p.Arguments, false
-	case universal.PartToolResult:
-		label = "tool result" + callID(p.CallID)
-		if p.IsError {
-			label += " (error)"
-		}
-		return label, p.Output, true
-	case universal.PartFileRef:
-		label = "file " + string(p.Action) + " " + p.Path
-		return label, p.Diff, true
-	case universal.PartImage:
-		return "image", strings.TrimSpace(p.Path + " " + p.Mime), false
-	case universal.PartStatus:
-		return "status " + p.Label, p.Detail, false
-	case universal.PartJSON:
-		return who + " [json]", string(p.JSON), true
-	case "":
-		return "", "", false // a placeholder no delta filled
 	}
-	return who + " [" + string(p.Type) + "]", "", false
+	return oneLine(p.Arguments)
 }
 
-func callID(id string) string {
-	if id == "" {
-		return ""
-	}
-	return " [" + id + "]"
-}
-
-// block writes "label: text", continuation lines indented, tool output
-// cut at maxOutputLines and maxOutputBytes.
-func block(w io.Writer, indent, label, text string, limit bool) {
-	text = strings.TrimRight(text, "\n")
-	more := ""
-	if limit && len(text) > maxOutputBytes {
-		end := maxOutputBytes
-		for end > 0 && !utf8.RuneStart(text[end]) {
-			end--
+// result writes a tool result under its call: its output (cut), the files
+// it touched, the images it returned.
+func result(w io.Writer, indent string, it *universal.Item) {
+	first := true
+	line := func(s string) {
+		if first {
+			fmt.Fprintf(w, "%s⎿ %s\n", indent, s)
+			first = false
+			return
 		}
-		more = fmt.Sprintf("… %d more bytes", len(text)-end)
-		text = text[:end]
+		fmt.Fprintf(w, "%s  %s\n", indent, s)
 	}
-	lines := strings.Split(text, "\n")
-	if limit && len(lines) > maxOutputLines {
-		more = fmt.Sprintf("… %d more lines", len(lines)-maxOutputLines)
-		lines = lines[:maxOutputLines]
+	for _, p := range it.Content {
+		switch p.Type {
+		case universal.PartToolResult:
+			out := strings.TrimRight(p.Output, "\n")
+			if p.IsError || it.Status == universal.StatusFailed {
+				out = "Error: " + out
+			}
+			if strings.TrimSpace(out) == "" {
+				if len(it.Content) > 1 {
+					continue // the files it touched say it all
+				}
+				out = "(no output)"
+			}
+			lines := strings.Split(out, "\n")
+			shown := min(len(lines), maxOutputLines)
+			for _, l := range lines[:shown] {
+				line(clip(l, maxLineBytes))
+			}
+			if n := len(lines) - shown; n > 0 {
+				line(fmt.Sprintf("… +%d lines", n))
+			}
+		case universal.PartFileRef:
+			verb := map[universal.FileAction]string{universal.FileRead: "read", universal.FileWrite: "wrote", universal.FilePatch: "edited"}[p.Action]
+			line(strings.TrimSpace(verb + " " + p.Path))
+		case universal.PartImage:
+			line("[image " + strings.TrimSpace(p.Path+" "+p.Mime) + "]")
+		}
 	}
-	if more != "" {
-		lines[len(lines)-1] += " " + more
-	}
-	if len(lines) == 1 {
-		fmt.Fprintf(w, "%s%s: %s\n", indent, label, lines[0])
-		return
-	}
-	fmt.Fprintf(w, "%s%s:\n", indent, label)
-	for _, l := range lines {
-		fmt.Fprintf(w, "%s  │ %s\n", indent, l)
+	if first {
+		line("(no output)")
 	}
 }
 
-// outcome writes the status, how the session ended, usage and anomalies.
+// text writes a block after a mark, continuation lines indented under it.
+func text(w io.Writer, indent, mark, s string, _ int) {
+	s = strings.TrimRight(s, "\n")
+	for i, l := range strings.Split(s, "\n") {
+		if i == 0 {
+			fmt.Fprintf(w, "%s%s %s\n", indent, mark, l)
+		} else {
+			fmt.Fprintf(w, "%s  %s\n", indent, l)
+		}
+	}
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// clip cuts s to at most n bytes at a character boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	end := n
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end] + "…"
+}
+
+// outcome writes how the session ended, what is still pending, the usage
+// when any was reported, and anomalies.
 func outcome(w io.Writer, s *reduce.Session) {
-	fmt.Fprintf(w, "\nstatus: %s", s.Status)
-	if e := s.End; e != nil {
-		fmt.Fprintf(w, " (session ended: %s by %s", e.Reason, e.TerminatedBy)
-		if e.ExitCode != nil {
-			fmt.Fprintf(w, ", exit code %d", *e.ExitCode)
-		}
-		if e.Message != "" {
-			fmt.Fprintf(w, ": %s", e.Message)
-		}
-		fmt.Fprint(w, ")")
-	}
 	fmt.Fprintln(w)
+	line := string(s.Status)
+	if e := s.End; e != nil {
+		if e.TerminatedBy == universal.ByDaemon {
+			line += " by the host"
+		}
+		if e.ExitCode != nil && *e.ExitCode != 0 {
+			line += fmt.Sprintf(", exit code %d", *e.ExitCode)
+		}
+		if e.Message != "" && e.Message != fmt.Sprintf("exit code %d", derefInt(e.ExitCode)) {
+			line += ": " + oneLine(e.Message)
+		}
+	}
+	if u := s.Usage; u.Source != reduce.UsageNone {
+		if t := tokens(&u.Total); t != "" {
+			line += " · " + t
+		}
+	}
+	fmt.Fprintln(w, line)
 	if e := s.End; e != nil && e.Stderr != "" {
-		block(w, "", "stderr", e.Stderr, true)
+		text(w, "", "stderr:", clip(e.Stderr, 20*maxLineBytes), 0)
 	}
 	if pending := s.PendingPermissions(); len(pending) > 0 {
 		fmt.Fprintf(w, "pending permissions: %d\n", len(pending))
@@ -272,33 +355,46 @@ func outcome(w io.Writer, s *reduce.Session) {
 	if pending := s.PendingQuestions(); len(pending) > 0 {
 		fmt.Fprintf(w, "pending questions: %d\n", len(pending))
 	}
-	if u := s.Usage; u.Source != reduce.UsageNone {
-		fmt.Fprintf(w, "usage (%s): %s\n", u.Source, tokens(&u.Total))
-	}
 	for _, a := range s.Anomalies {
 		fmt.Fprintf(w, "anomaly at %d (%s): %s\n", a.Seq, a.Type, a.Problem)
 	}
 }
 
-// tokens formats the counts that were reported.
+func derefInt(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// tokens formats the counts that were reported: "280 tokens (in 240, out
+// 40) · $0.00132"; "" when none was.
 func tokens(t *reduce.Tokens) string {
 	var parts []string
-	count := func(name string, n *int64) {
-		if n != nil {
+	count := func(name string, n *int64, zero bool) {
+		if n != nil && (*n != 0 || zero) {
 			parts = append(parts, name+" "+strconv.FormatInt(*n, 10))
 		}
 	}
-	count("input", t.InputTokens)
-	count("cached input", t.CachedInputTokens)
-	count("cache write", t.CacheWriteTokens)
-	count("output", t.OutputTokens)
-	count("reasoning", t.ReasoningTokens)
-	count("total", t.TotalTokens)
-	if t.CostUSD != nil {
-		parts = append(parts, "$"+strconv.FormatFloat(*t.CostUSD, 'f', -1, 64))
+	count("in", t.InputTokens, true)
+	count("cached", t.CachedInputTokens, false)
+	count("cache write", t.CacheWriteTokens, false)
+	count("out", t.OutputTokens, true)
+	count("reasoning", t.ReasoningTokens, false)
+	var s string
+	switch {
+	case t.TotalTokens != nil && len(parts) > 0:
+		s = fmt.Sprintf("%d tokens (%s)", *t.TotalTokens, strings.Join(parts, ", "))
+	case t.TotalTokens != nil:
+		s = fmt.Sprintf("%d tokens", *t.TotalTokens)
+	case len(parts) > 0:
+		s = "tokens: " + strings.Join(parts, ", ")
 	}
-	if len(parts) == 0 {
-		return "no counts"
+	if t.CostUSD != nil && *t.CostUSD > 0 {
+		if s != "" {
+			s += " · "
+		}
+		s += "$" + strconv.FormatFloat(*t.CostUSD, 'f', -1, 64)
 	}
-	return strings.Join(parts, ", ")
+	return s
 }
