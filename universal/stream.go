@@ -3,6 +3,7 @@ package universal
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -137,7 +138,49 @@ func (w *Stream) Emit(dst []Event, typ Type, src Source, data Data, raw []byte) 
 		TypeQuestionRequested, TypeQuestionResolved:
 		return w.mistake(dst, fmt.Errorf("%w: %s", ErrReserved, typ), raw)
 	}
+	if u, ok := data.(*UsageUpdated); ok && u != nil {
+		u.dropNegative()
+	}
 	return w.st.Emit(dst, typ, src, data, raw)
+}
+
+// dropNegative makes counts that are negative unknown (nil): a native
+// report that says -5 tokens, or a sum that overflowed, says nothing true
+// about usage, and the event stays valid.
+func (d *UsageUpdated) dropNegative() {
+	for _, n := range []**int64{&d.Usage.InputTokens, &d.Usage.CachedInputTokens, &d.Usage.CacheWriteTokens,
+		&d.Usage.OutputTokens, &d.Usage.ReasoningTokens, &d.Usage.TotalTokens, &d.ContextWindow} {
+		if *n != nil && **n < 0 {
+			*n = nil
+		}
+	}
+	if d.CostUSD != nil && (*d.CostUSD < 0 || math.IsNaN(*d.CostUSD) || math.IsInf(*d.CostUSD, 0)) {
+		d.CostUSD = nil
+	}
+}
+
+// AddCounts returns a + b for token counts, saturating at the largest
+// int64 instead of overflowing into a negative number; nil (unknown) when
+// both are nil.
+func AddCounts(a, b *int64) *int64 {
+	switch {
+	case a == nil && b == nil:
+		return nil
+	case a == nil:
+		v := *b
+		return &v
+	case b == nil:
+		v := *a
+		return &v
+	}
+	v := *a + *b
+	if (*a > 0 && *b > 0 && v < 0) || (*a < 0 && *b < 0 && v >= 0) {
+		v = math.MaxInt64
+		if *a < 0 {
+			v = math.MinInt64
+		}
+	}
+	return &v
 }
 
 // Unparsed emits agent.unparsed for a native payload: err says what is

@@ -3,6 +3,7 @@ package universal
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -338,5 +339,25 @@ func TestStreamAddPartKeepsContentOrder(t *testing.T) {
 	}
 	if err := CheckStream(evs); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A usage report with a negative count (a native -5, a sum that
+// overflowed) keeps the counts that are true and makes the others unknown,
+// so the event stays valid.
+func TestUsageNegativeCounts(t *testing.T) {
+	w := NewStream("x", Options{})
+	neg, in, big := int64(-5), int64(10), int64(math.MaxInt64)
+	cost := math.NaN()
+	evs := w.Emit(nil, TypeUsageUpdated, SourceAgent, &UsageUpdated{Scope: ScopeCall,
+		Usage: Usage{InputTokens: &in, OutputTokens: &neg, TotalTokens: AddCounts(&big, &in)}, CostUSD: &cost}, nil)
+	d := evs[len(evs)-1].Data.(*UsageUpdated)
+	if d.Usage.OutputTokens != nil || d.CostUSD != nil || *d.Usage.InputTokens != 10 || *d.Usage.TotalTokens != math.MaxInt64 {
+		t.Errorf("usage %+v", d)
+	}
+	for i := range evs {
+		if err := Validate(&evs[i]); err != nil {
+			t.Error(err)
+		}
 	}
 }
