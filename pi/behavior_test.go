@@ -54,10 +54,12 @@ func completed(events []universal.Event) []universal.Item {
 	return golden.NewTranscript(events).Items
 }
 
+// messages returns the session's own messages of a role (a sub-agent's,
+// under its call, are left out).
 func messages(items []universal.Item, role universal.Role) []universal.Item {
 	var out []universal.Item
 	for _, it := range items {
-		if it.Kind == universal.KindMessage && it.Role == role {
+		if it.Kind == universal.KindMessage && it.Role == role && it.ParentID == "" {
 			out = append(out, it)
 		}
 	}
@@ -287,14 +289,20 @@ func TestRoles(t *testing.T) {
 			}
 		}
 		if strings.HasPrefix(c.name(), "1.5.2") && !strings.Contains(c.name(), "s11") {
+			// The 1.x system message is turn metadata, never an item.
 			n := 0
-			for _, it := range items {
-				if it.Kind == universal.KindSystem && len(it.Content) > 0 && it.Content[len(it.Content)-1].Type == universal.PartJSON {
+			for _, ev := range golden.OfType(events, universal.TypeTurnStarted) {
+				if gjson.GetBytes(ev.Data.(*universal.TurnStarted).Metadata, "system_prompt.sections.preamble").Str != "" {
 					n++
 				}
 			}
 			if n == 0 {
-				t.Errorf("%s: the 1.x system message is not a system item", c.name())
+				t.Errorf("%s: the 1.x system message is not in turn.started metadata", c.name())
+			}
+			for _, it := range items {
+				if it.Kind == universal.KindSystem && len(it.Content) > 0 && it.Content[len(it.Content)-1].Type == universal.PartJSON {
+					t.Errorf("%s: system item %s holds JSON", c.name(), it.ItemID)
+				}
 			}
 		}
 	}
@@ -355,7 +363,8 @@ func TestSessionNativeIDs(t *testing.T) {
 	for line := range bytes.Lines(input) {
 		var e struct{ Type, ID string }
 		json.Unmarshal(line, &e)
-		if e.Type != "session" {
+		// The system message is turn metadata, not an item.
+		if e.Type != "session" && gjson.GetBytes(line, "message.role").Str != "system" {
 			ids[e.ID] = true
 		}
 	}
@@ -533,9 +542,11 @@ func TestTerminate(t *testing.T) {
 		want  universal.TurnStatus
 		ended universal.EndReason
 	}{
+		// A run cut short stays open until the session ends: Stream.End
+		// interrupts it (session_ending) and the session fails.
 		{"terminated mid-run", 12, universal.Terminate{Message: "stop"}, universal.TurnInterrupted, universal.EndTerminated},
 		{"crashed mid-run", 12, universal.Exit{Code: 1, Stderr: "boom"}, universal.TurnInterrupted, universal.EndError},
-		{"cut mid-run", 12, universal.EndOfInput{}, universal.TurnCompleted, universal.EndCompleted},
+		{"cut mid-run", 12, universal.EndOfInput{}, universal.TurnInterrupted, universal.EndError},
 		{"terminated after settling", len(lines), universal.Terminate{}, universal.TurnCompleted, universal.EndTerminated},
 	} {
 		tr, _ := pi.New(pi.FormatJSON, golden.Options())
@@ -553,6 +564,9 @@ func TestTerminate(t *testing.T) {
 		}
 		if d := out[len(out)-1].Data.(*universal.SessionEnded); d.Reason != c.ended {
 			t.Errorf("%s: session ended %s, want %s", c.name, d.Reason, c.ended)
+		}
+		if c.cut < len(lines) && len(ended) == 1 && !ended[0].Data.(*universal.TurnEnded).SessionEnding() {
+			t.Errorf("%s: the open turn is not marked session_ending", c.name)
 		}
 		if c.cut < len(lines) {
 			failed := 0
@@ -765,7 +779,7 @@ func TestCompactionFailures(t *testing.T) {
 `, []universal.ItemStatus{universal.StatusCompleted, universal.StatusFailed}, nil, universal.TurnCompleted},
 		{"retried", `{"type":"compaction_start","reason":"overflow"}
 {"type":"compaction_end","reason":"overflow","aborted":false,"willRetry":true,"errorMessage":"Summarization failed"}
-`, []universal.ItemStatus{universal.StatusFailed}, []bool{true}, universal.TurnCompleted},
+`, []universal.ItemStatus{universal.StatusFailed}, []bool{true}, universal.TurnInterrupted}, // the announced retry never came: the turn stays open until the session's end
 	} {
 		events := translate(t, pi.FormatJSON, []byte(run+c.lines))
 		var statuses []universal.ItemStatus
@@ -793,6 +807,259 @@ func TestCompactionFailures(t *testing.T) {
 		ended := golden.OfType(events, universal.TypeTurnEnded)
 		if len(ended) != 1 || ended[0].Data.(*universal.TurnEnded).Status != c.turnFinal {
 			t.Errorf("%s: turns ended %v", c.name, ended)
+		}
+	}
+}
+
+// lines joins native lines into an input.
+func lines(ls ...string) []byte { return []byte(strings.Join(ls, "\n") + "\n") }
+
+// TestSystemPromptMetadata: Pi's system prompt (1.x system message) is
+// session information: the turn.started metadata of the run it arrives
+// in, the session.started metadata when it comes first, a session file's
+// next turn; a changed one during a turn is a status item, a repeat
+// nothing. Never a system item.
+func TestSystemPromptMetadata(t *testing.T) {
+	sys := func(preamble string) string {
+		return `{"type":"message_end","message":{"role":"system","content":"","sections":{"preamble":"` + preamble + `","cwd":"<cwd>\n/w\n</cwd>"},"toolsAdded":[],"toolsRemoved":[]}}`
+	}
+	run := []string{
+		`{"type":"agent_start"}`,
+		`{"type":"turn_start"}`,
+		strings.Replace(sys("P1"), "message_end", "message_start", 1),
+		sys("P1"),
+		`{"type":"message_end","message":{"role":"user","content":[{"type":"text","text":"hi"}]}}`,
+		sys("P1"), // a repeat: nothing
+		sys("P2"), // changed during the turn: a status item
+		`{"type":"message_start","message":{"role":"assistant","content":[]}}`,
+		`{"type":"message_end","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"a.txt"}}],"stopReason":"toolUse"}}`,
+		`{"type":"agent_end","messages":[]}`,
+		`{"type":"agent_settled"}`,
+	}
+	events := translate(t, pi.FormatRPC, lines(run...))
+	started := golden.OfType(events, universal.TypeTurnStarted)
+	if len(started) != 1 || gjson.GetBytes(started[0].Data.(*universal.TurnStarted).Metadata, "system_prompt.sections.preamble").Str != "P1" {
+		t.Fatalf("turn.started %v: want the system prompt in its metadata", started)
+	}
+	if started[0].Source != universal.SourceAgent {
+		t.Errorf("turn.started source %s, want agent (agent_start)", started[0].Source)
+	}
+	var notices []string
+	for _, it := range completed(events) {
+		if it.Kind == universal.KindSystem {
+			t.Errorf("system item %s: %+v", it.ItemID, it.Content)
+		}
+		if it.Kind == universal.KindStatus && it.Content[0].Label == "system_prompt" {
+			notices = append(notices, gjson.GetBytes(it.Content[0].Metadata, "system_prompt.sections.preamble").Str)
+		}
+		if it.Kind == universal.KindToolCall {
+			// The cwd section resolves paths when no header gave one.
+			if in := it.Content[0].ToolInput; in == nil || len(in.Paths) != 1 || in.Paths[0] != "/w/a.txt" {
+				t.Errorf("read call input %+v, want /w/a.txt", in)
+			}
+		}
+	}
+	if !slices.Equal(notices, []string{"P2"}) {
+		t.Errorf("system prompt notices %q, want only the changed one", notices)
+	}
+
+	// First thing of the input: session metadata.
+	events = translate(t, pi.FormatRPC, lines(sys("P0")))
+	if md := events[0].Data.(*universal.SessionStarted).Metadata; gjson.GetBytes(md, "system_prompt.sections.preamble").Str != "P0" {
+		t.Errorf("session.started metadata %s: want the system prompt", md)
+	}
+
+	// A session file writes it before the prompt: the next turn's.
+	events = translate(t, pi.FormatSession, lines(
+		`{"type":"session","version":3,"id":"s","cwd":"/w"}`,
+		`{"type":"message","id":"e1","parentId":null,"message":`+gjson.Get(sys("P1"), "message").Raw+`}`,
+		`{"type":"message","id":"e2","parentId":"e1","message":{"role":"user","content":"hi"}}`,
+		`{"type":"message","id":"e3","parentId":"e2","message":{"role":"assistant","content":[{"type":"text","text":"yo"}],"stopReason":"stop"}}`,
+	))
+	started = golden.OfType(events, universal.TypeTurnStarted)
+	if len(started) != 1 || gjson.GetBytes(started[0].Data.(*universal.TurnStarted).Metadata, "system_prompt.sections.preamble").Str != "P1" {
+		t.Errorf("session file turn.started %v: want the system prompt", started)
+	}
+}
+
+// TestToolVocabulary: every tool call has its kind and normalized input
+// (paths resolved against the header's cwd); a non-zero bash exit is a
+// failed result with exit_code; a read, write or edit names its file in a
+// file_ref part (an edit with its unified patch); an image a read returns
+// is an image part with the file's path.
+func TestToolVocabulary(t *testing.T) {
+	call := func(id, name, args string) string {
+		return `{"type":"message_end","message":{"role":"assistant","content":[{"type":"toolCall","id":"` + id + `","name":"` + name + `","arguments":` + args + `}],"stopReason":"toolUse"}}`
+	}
+	end := func(id, name, result string, isError bool) string {
+		e := "false"
+		if isError {
+			e = "true"
+		}
+		return `{"type":"tool_execution_end","toolCallId":"` + id + `","toolName":"` + name + `","result":` + result + `,"isError":` + e + `}`
+	}
+	events := translate(t, pi.FormatJSON, lines(
+		`{"type":"session","version":3,"id":"s","cwd":"/w"}`,
+		`{"type":"agent_start"}`,
+		`{"type":"message_end","message":{"role":"user","content":"go"}}`,
+		call("b", "bash", `{"command":"false"}`),
+		end("b", "bash", `{"content":[{"type":"text","text":"(no output)\n\nCommand exited with code 2"}]}`, true),
+		call("r", "read", `{"path":"pic.png"}`),
+		end("r", "read", `{"content":[{"type":"text","text":"Read image file [image/png]"},{"type":"image","data":"AAAA","mimeType":"image/png"}]}`, false),
+		call("e", "edit", `{"path":"a.go","edits":[{"oldText":"x","newText":"y"}]}`),
+		end("e", "edit", `{"content":[{"type":"text","text":"ok"}],"details":{"diff":"-1 x\n+1 y","patch":"--- a.go\n+++ a.go\n@@ -1 +1 @@\n-x\n+y\n"}}`, false),
+		call("w", "write", `{"path":"/abs/n.md","content":"hi"}`),
+		end("w", "write", `{"content":[{"type":"text","text":"ok"}]}`, false),
+		call("g", "grep", `{"pattern":"TODO","path":"src"}`),
+		end("g", "grep", `{"content":[{"type":"text","text":"none"}]}`, false),
+		call("s", "subagent", `{"agent":"helper","task":"count"}`),
+		end("s", "subagent", `{"content":[{"type":"text","text":"3"}],"details":{"mode":"single","results":[]}}`, false),
+		call("x", "mcp_thing", `{"q":1}`),
+		end("x", "mcp_thing", `{"content":[{"type":"text","text":"ok"}]}`, false),
+		`{"type":"message_end","message":{"role":"assistant","content":[{"type":"text","text":"done"}],"stopReason":"stop"}}`,
+		`{"type":"agent_end","messages":[]}`,
+	))
+	kinds := map[string]string{}
+	results := map[string]universal.Item{}
+	for _, it := range completed(events) {
+		switch it.Kind {
+		case universal.KindToolCall:
+			p := it.Content[0]
+			var b []byte
+			kinds[p.CallID] = string(p.ToolKind) + " " + string(p.ToolInput.AppendJSON(b))
+		case universal.KindToolResult:
+			results[it.Content[0].CallID] = it
+		}
+	}
+	want := map[string]string{
+		"b": `execute {"command":"false"}`,
+		"r": `read {"paths":["/w/pic.png"]}`,
+		"e": `edit {"paths":["/w/a.go"]}`,
+		"w": `edit {"paths":["/abs/n.md"]}`,
+		"g": `search {"paths":["/w/src"],"query":"TODO"}`,
+		"s": `task {"prompt":"count","agent":"helper"}`,
+		"x": `other {}`,
+	}
+	for id, w := range want {
+		if kinds[id] != w {
+			t.Errorf("call %s: %s, want %s", id, kinds[id], w)
+		}
+	}
+	if b := results["b"]; b.Status != universal.StatusFailed || !b.Content[0].IsError || gjson.GetBytes(b.Content[0].Metadata, "exit_code").Int() != 2 {
+		t.Errorf("bash result %s, metadata %s: want failed with exit_code 2", b.Status, b.Content[0].Metadata)
+	}
+	r := results["r"].Content
+	if len(r) != 3 || r[1].Type != universal.PartFileRef || r[1].Action != universal.FileRead || r[1].Path != "/w/pic.png" ||
+		r[2].Type != universal.PartImage || r[2].Mime != "image/png" || r[2].Path != "/w/pic.png" {
+		t.Errorf("read result parts %+v: want tool_result, file_ref read, image with the path", r)
+	}
+	e := results["e"].Content
+	if len(e) != 2 || e[1].Action != universal.FilePatch || e[1].Path != "/w/a.go" || !strings.HasPrefix(e[1].Diff, "--- a.go") {
+		t.Errorf("edit result parts %+v: want a file_ref patch with the unified diff", e)
+	}
+	if w := results["w"].Content; len(w) != 2 || w[1].Action != universal.FileWrite || w[1].Path != "/abs/n.md" {
+		t.Errorf("write result parts %+v: want a file_ref write", w)
+	}
+	if g := results["g"].Content; len(g) != 1 {
+		t.Errorf("grep result parts %+v: want no file_ref", g)
+	}
+}
+
+// TestToolWithoutItsMessage: a tool whose calling message was not seen
+// (a stream picked up late) goes under the turn's last assistant message,
+// or a new empty one; its result goes under the same message.
+func TestToolWithoutItsMessage(t *testing.T) {
+	events := translate(t, pi.FormatJSON, lines(
+		`{"type":"agent_start"}`,
+		`{"type":"tool_execution_start","toolCallId":"t1","toolName":"bash","args":{"command":"ls"}}`,
+		`{"type":"tool_execution_end","toolCallId":"t1","toolName":"bash","result":{"content":[{"type":"text","text":"a"}]},"isError":false}`,
+		`{"type":"tool_execution_start","toolCallId":"t2","toolName":"read","args":{"path":"a"}}`,
+		`{"type":"tool_execution_end","toolCallId":"t2","toolName":"read","result":{"content":[{"type":"text","text":"x"}]},"isError":false}`,
+		`{"type":"agent_end","messages":[]}`,
+	))
+	items := completed(events)
+	assistants := messages(items, universal.RoleAssistant)
+	if len(assistants) != 1 || len(assistants[0].Content) != 0 {
+		t.Fatalf("assistant messages %+v: want one empty message for the calls", assistants)
+	}
+	for _, it := range items {
+		if (it.Kind == universal.KindToolCall || it.Kind == universal.KindToolResult) && it.ParentID != assistants[0].ItemID {
+			t.Errorf("%s %s under %q, want %s", it.Kind, it.ItemID, it.ParentID, assistants[0].ItemID)
+		}
+	}
+}
+
+// TestSessionFileEnding: a session file ends its last turn completed only
+// when the record shows the agent answered; otherwise the turn stays open
+// and the session's end interrupts it. A response whose prompt the file
+// lacks gets its own turn with an empty user message.
+func TestSessionFileEnding(t *testing.T) {
+	head := []string{
+		`{"type":"session","version":1,"cwd":"/w"}`,
+		`{"type":"message","message":{"role":"user","content":"go"}}`,
+		`{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"bash","arguments":{"command":"ls"}}],"stopReason":"toolUse"}}`,
+		`{"type":"message","message":{"role":"toolResult","toolCallId":"c","toolName":"bash","content":"a","isError":false}}`,
+	}
+	open := translate(t, pi.FormatSession, lines(head...))
+	ended := golden.OfType(open, universal.TypeTurnEnded)
+	if len(ended) != 1 || !ended[0].Data.(*universal.TurnEnded).SessionEnding() || open[len(open)-1].Data.(*universal.SessionEnded).Reason != universal.EndError {
+		t.Errorf("file ending on a tool result: turns ended %v, session %v: want the turn left to the session's end", ended, open[len(open)-1].Data)
+	}
+	done := translate(t, pi.FormatSession, lines(append(head,
+		`{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"a"}],"stopReason":"stop"}}`,
+		`{"type":"thinking_level_change","thinkingLevel":"high"}`,
+		`{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"b"}],"stopReason":"stop"}}`)...))
+	ended = golden.OfType(done, universal.TypeTurnEnded)
+	if len(ended) != 2 {
+		t.Fatalf("turns ended %v, want 2", ended)
+	}
+	for _, e := range ended {
+		if d := e.Data.(*universal.TurnEnded); d.Status != universal.TurnCompleted || d.SessionEnding() {
+			t.Errorf("turn ended %+v, want completed", d)
+		}
+	}
+	if d := done[len(done)-1].Data.(*universal.SessionEnded); d.Reason != universal.EndCompleted {
+		t.Errorf("session ended %s, want completed", d.Reason)
+	}
+	users := messages(completed(done), universal.RoleUser)
+	if len(users) != 2 || len(users[1].Content) != 0 {
+		t.Errorf("user messages %+v: want the prompt and an empty one for the unrecorded prompt", users)
+	}
+}
+
+// TestSubAgentItems: the subagent tool's runs, recorded in its result's
+// details, are items under the spawning call: the sub-agent's prompt and
+// messages, and its own calls and results under its messages.
+func TestSubAgentItems(t *testing.T) {
+	for _, name := range []string{"s10-subagent.json.jsonl", "s10-subagent.json.session.jsonl"} {
+		f := filepath.Join(testdata, "1.5.2", name)
+		format := pi.FormatJSON
+		if strings.HasSuffix(name, ".session.jsonl") {
+			format = pi.FormatSession
+		}
+		items := completed(translate(t, format, read(t, f)))
+		byID := map[string]universal.Item{}
+		spawn := ""
+		for _, it := range items {
+			byID[it.ItemID] = it
+			if it.Kind == universal.KindToolCall && it.Content[0].ToolKind == universal.ToolTask {
+				spawn = it.ItemID
+			}
+		}
+		var under []string
+		for _, it := range items {
+			if it.ParentID == spawn && spawn != "" {
+				under = append(under, string(it.Role))
+			}
+			if p, ok := byID[it.ParentID]; ok && p.ParentID == spawn && (it.Kind == universal.KindToolCall || it.Kind == universal.KindToolResult) {
+				if p.Kind != universal.KindMessage || p.Role != universal.RoleAssistant {
+					t.Errorf("%s: sub-agent %s under %s %s", name, it.Kind, p.Kind, p.Role)
+				}
+				under = append(under, "  "+string(it.Kind))
+			}
+		}
+		if got := strings.Join(under, ","); got != "user,assistant,  tool_call,  tool_result,assistant" {
+			t.Errorf("%s: under the subagent call: %s", name, got)
 		}
 	}
 }

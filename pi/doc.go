@@ -51,13 +51,28 @@
 // sets the native session id. A repeated header (pi --continue) continues
 // the session. The session ends at end of input (Report): in error when
 // the last turn failed; universal.Exit adds the exit code by the exit rule
-// of package universal (a non-zero code: error "exit code N", and a run
-// still going is interrupted).
+// of package universal (a non-zero code: error "exit code N"). A run still
+// going when the input ends (or the process exits, or the host
+// terminates) is left open: universal.Stream.End ends its turn interrupted
+// with session_ending, and the session in error (the Endings convention).
+//
+// The system prompt (1.x sends it as a system message right after
+// agent_start and turn_start, and only when it changed) is session
+// information, never an item: "system_prompt" in the metadata of the
+// turn.started of its run ({content, sections, toolsAdded, toolsRemoved}
+// as Pi gives them), which is emitted at the first event after
+// turn_start for that reason; in session.started metadata when it is the
+// first thing the input shows; a session file writes it before the run's
+// prompt, so there it goes to the next turn. One that arrives during a
+// turn is a status item labelled system_prompt (it in the metadata) when
+// it changed, nothing when it repeats. Its cwd section gives the working
+// directory when no header did (rpc).
 //
 // Turns: a universal turn is one prompt until Pi settles: it starts at the
 // first agent_start (or the first message) and ends at agent_settled,
 // or, for Pi before 0.80.4, at the next agent_start that is not a retry,
-// a repeated header, or the end of input. agent_end does not end it:
+// a repeated header, or the end of input when agent_end came and no
+// retry was announced (else the turn is left open, see above). agent_end does not end it:
 // auto_retry_start, compaction_end{willRetry} and agent_end{willRetry}
 // announce another run for the same prompt, and queued steering and
 // follow-up messages run inside it. Pi's own turn_start/turn_end mark one
@@ -69,7 +84,15 @@
 // agent_runs, the last stop_reason, api, provider and model). The turn
 // ends interrupted when Pi settles aborted or the last assistant message
 // was aborted, in error when a model error was not retried, completed
-// otherwise. In a session file every user message starts a turn.
+// otherwise. In a session file every user message starts a turn, and the
+// turn ends where the record shows the agent answered (an assistant
+// message that calls no tools and did not fail; a failed one may still be
+// retried, so it ends the turn only at the next prompt or the end of the
+// file); a file that ends with the turn unanswered (a tool result, a
+// prompt, a message calling tools) leaves it open. A response that
+// follows an answered turn without a prompt (real v1 files lack some)
+// gets a turn of its own with an empty user message (source daemon) for
+// the prompt the file does not record.
 //
 // Items (ids are the translator's; Pi has none on the wire):
 //
@@ -86,7 +109,10 @@
 //     label is aborted (metadata native_stop_reason: error) and the turn
 //     is interrupted, not failed.
 //   - Tool calls: every toolCall block is a tool_call item parented to the
-//     message (native id: the call id), started at toolcall_start (its id
+//     message (native id: the call id), with tool_kind and tool_input from
+//     the tool table (tools.go: bash → execute, read → read, edit and
+//     write → edit, grep, find and ls → search, subagent → task, todo →
+//     think; paths resolved against the cwd), started at toolcall_start (its id
 //     and toolName; before 0.84 read once from the partial message;
 //     0.84.0–0.84.2 give neither, toolcall_end then names the call),
 //     arguments streamed from toolcall_delta, completed at toolcall_end
@@ -94,7 +120,10 @@
 //     same JSON value as the final arguments, else the final object
 //     (compact) replaces it.
 //   - Tool results: tool_execution_start starts a tool_result item
-//     (call_id = toolCallId, parent = the assistant message);
+//     (call_id = toolCallId, parent = the assistant message; a tool whose
+//     message was not seen, in a stream picked up late, goes with its
+//     call under the turn's last assistant message, else a new empty
+//     one);
 //     tool_execution_update's partialResult is rendered to text (its text
 //     blocks joined by a newline) and what it adds to the output so far is
 //     an output delta; a rendering that does not extend it (bash's rolling
@@ -102,8 +131,14 @@
 //     replaces it (part marked rewritten). tool_execution_end completes it
 //     with the rendered result; details, structuredContent, terminate and
 //     durationMs are kept in the part's metadata; isError → is_error and
-//     status failed. The toolResult message that follows confirms it (in a
-//     session file it is the result).
+//     status failed (bash reports a non-zero exit that way, and its
+//     "Command exited with code N" line gives exit_code in the metadata).
+//     A successful read, write or edit adds a file_ref part per file
+//     (action read, write or patch; an edit's diff is details.patch, the
+//     unified diff of 1.x); an image block of the result (a read of a PNG)
+//     is an image part with its MIME type and the path read. The toolResult
+//     message that follows confirms it (in a session file it is the
+//     result).
 //   - User messages: Pi echoes the host's prompt; the echo is the user
 //     message (source agent), its text parts marked {"echo":true} by the
 //     echo convention of package universal (not in a session file, which
@@ -111,9 +146,9 @@
 //     prompt/steer/follow_up commands in the exchange) are matched with the
 //     echoes and only emitted, as synthetic user messages, when Pi does not
 //     echo them (before the reply of the run, or at the end of input).
-//   - System messages (1.x) → a system item (role system) with a json part
-//     {sections, toolsAdded, toolsRemoved}; custom (hookMessage in v2)
-//     messages and custom_message entries → system items with their text;
+//   - System messages (1.x) → metadata (see Sessions above); custom
+//     (hookMessage in v2) messages and custom_message entries → system
+//     items with their text;
 //     branchSummary/compactionSummary messages → system items; bashExecution
 //     (a command the user ran with !) → by the user-command convention of
 //     package universal, a tool_call item (role user, name bashExecution,
@@ -200,8 +235,12 @@
 //   - thinkingSignature is kept as the reasoning part's signature as Pi
 //     wrote it (OpenAI-compatible providers put a field name there).
 //   - Sub-agents exist only as the subagent extension's tool: its result is
-//     the tool result; the child messages in details are kept in metadata,
-//     not replayed as items. A failed sub-agent run (stop reason error or
+//     the tool result (details kept in its metadata), and the runs its
+//     details record are replayed, complete, under the call before the
+//     result: each sub-agent's prompt (user message) and assistant
+//     messages under the tool_call item, their own calls and results
+//     under those messages (the sub-agent's usage is not emitted again).
+//     A failed sub-agent run (stop reason error or
 //     aborted, an errorMessage, a non-zero exit code) is not an error of
 //     the session (the sub-agent convention of package universal): no
 //     error event; the result's metadata gets sub_agent_error {message,

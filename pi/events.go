@@ -1,6 +1,7 @@
 package pi
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -21,6 +22,17 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 	typ := in.typ.Str
 	prevToolStart := t.st.LastToolStart
 	t.st.LastToolStart = ""
+	if (typ == "message_start" || typ == "message_end") && in.get("message.role").Str == "system" {
+		// The run's system prompt (1.x), right after agent_start and
+		// turn_start: metadata of the turn (message_end carries it).
+		if typ == "message_start" {
+			return dst
+		}
+		return t.system(dst, in, in.get("message"), "")
+	}
+	if typ != "turn_start" {
+		dst = t.flushTurn(dst)
+	}
 	if typ == "session" {
 		return t.header(dst, in)
 	}
@@ -34,7 +46,8 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 			dst = t.settle(dst, false, daemon, in.raw)
 		}
 		if !t.inTurn() {
-			dst = t.startTurn(dst, agent, in.raw)
+			// turn.started waits for the run's system prompt.
+			t.deferTurn(agent, in.raw)
 		}
 		tr.RunEnded, tr.Continuing = false, false
 		tr.Runs++
@@ -42,6 +55,7 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 	case "agent_end":
 		if t.inTurn() {
 			tr.RunEnded = true
+			tr.EndRaw = t.keepRaw(in.raw)
 			if in.get("willRetry").Bool() {
 				tr.Continuing = true
 			}
@@ -145,11 +159,18 @@ func count(r gjson.Result) int {
 // begin emits session.started without native metadata for inputs that
 // have no header (rpc, exchange, json of Pi before 0.45).
 func (t *Translator) begin(dst []universal.Event) []universal.Event {
+	return t.beginWith(dst, nil)
+}
+
+// beginWith is begin with the system prompt (JSON) in the metadata, when
+// it is the first thing the input shows.
+func (t *Translator) beginWith(dst []universal.Event, systemPrompt []byte) []universal.Event {
 	if t.w.Begun() {
 		return dst
 	}
 	var md jsonw.Object
 	md.String("agent", agentName).String("format", t.format)
+	md.RawBytes("system_prompt", systemPrompt)
 	return t.w.Begin(dst, md.Bytes(), daemon, nil)
 }
 
@@ -164,6 +185,9 @@ func (t *Translator) header(dst []universal.Event, in *input) []universal.Event 
 		var md jsonw.Object
 		md.String("agent", agentName).String("format", t.format)
 		md.Raw("session_version", in.get("version").Raw)
+		if cwd := in.get("cwd").Str; cwd != "" {
+			t.st.Cwd = t.copy(cwd)
+		}
 		for _, f := range [...][2]string{
 			{"cwd", "cwd"}, {"timestamp", "timestamp"}, {"parent_session", "parentSession"},
 			{"branched_from", "branchedFrom"}, {"provider", "provider"}, {"model", "modelId"},
@@ -179,8 +203,9 @@ func (t *Translator) header(dst []universal.Event, in *input) []universal.Event 
 		return t.w.Begin(dst, md.Bytes(), agent, in.raw)
 	}
 	// A header again: pi --continue started a new process on the same
-	// session. Nothing the previous process left can continue.
-	dst = t.settle(dst, false, daemon, in.raw)
+	// session. Nothing the previous process left can continue: a run
+	// still going was interrupted.
+	dst = t.settle(dst, t.inTurn() && !t.st.Turn.RunEnded, daemon, in.raw)
 	if id == t.st.Header {
 		return dst
 	}
@@ -189,20 +214,129 @@ func (t *Translator) header(dst []universal.Event, in *input) []universal.Event 
 	return t.status(dst, "session", "continued in session "+id, nil, "", in.raw)
 }
 
-func (t *Translator) inTurn() bool { return t.w.Turn() != "" }
+// inTurn reports whether a universal turn is open (or started and
+// waiting for its system prompt).
+func (t *Translator) inTurn() bool { return t.w.Turn() != "" || t.st.Pending != nil }
 
 // startTurn starts a universal turn.
 func (t *Translator) startTurn(dst []universal.Event, src universal.Source, raw []byte) []universal.Event {
 	t.st.Turn = turnState{}
-	dst, _ = t.w.StartTurn(dst, "", nil, src, raw)
+	dst, _ = t.w.StartTurn(dst, "", t.turnMetadata(), src, raw)
 	return dst
+}
+
+// deferTurn starts a universal turn whose turn.started waits (flushTurn)
+// for the run's system prompt, which Pi 1.x sends right after agent_start
+// and turn_start.
+func (t *Translator) deferTurn(src universal.Source, raw []byte) {
+	t.st.Turn = turnState{}
+	t.st.Pending = &pendingTurn{Source: src, Raw: t.keepRaw(raw)}
+}
+
+// flushTurn emits the turn.started of a deferred turn.
+func (t *Translator) flushTurn(dst []universal.Event) []universal.Event {
+	p := t.st.Pending
+	if p == nil {
+		return dst
+	}
+	t.st.Pending = nil
+	dst, _ = t.w.StartTurn(dst, "", t.turnMetadata(), p.Source, p.Raw)
+	return dst
+}
+
+// turnMetadata returns the metadata of a turn.started: the system prompt
+// that waits for it, if any.
+func (t *Translator) turnMetadata() []byte {
+	sp := t.st.SystemPrompt
+	if len(sp) == 0 {
+		return nil
+	}
+	t.st.SystemPrompt = nil
+	t.st.Turn.SystemPrompt = sp
+	var md jsonw.Object
+	md.RawBytes("system_prompt", sp)
+	return md.Bytes()
+}
+
+// system translates a system message (Pi 1.x): the run's system prompt
+// (its sections, the tools added and removed, and any content). It is
+// session information, so metadata: of the session when nothing came
+// before it, else of the turn of the run it starts (a session file
+// writes it before the run's prompt, so there it waits for the next
+// turn). One that arrives during a turn is shown only when it changed
+// (a status item labelled system_prompt with it in the metadata).
+func (t *Translator) system(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
+	var js jsonw.Object
+	if c := msg.Get("content"); c.Exists() && (c.Type != gjson.String || c.Str != "") {
+		js.Raw("content", c.Raw)
+	}
+	sections := msg.Get("sections")
+	js.Raw("sections", sections.Raw).Raw("toolsAdded", msg.Get("toolsAdded").Raw).Raw("toolsRemoved", msg.Get("toolsRemoved").Raw)
+	sp := js.Bytes()
+	if t.st.Cwd == "" {
+		t.st.Cwd = t.copy(sectionCwd(sections.Get("cwd").Str))
+	}
+	switch {
+	case !t.w.Begun():
+		return t.beginWith(dst, sp)
+	case t.st.Pending != nil:
+		t.st.SystemPrompt = sp
+		return t.flushTurn(dst)
+	case t.format == FormatSession || !t.inTurn():
+		// For the next turn (a session file: before the run's prompt).
+		dst = t.heldSystem(dst, in.raw)
+		t.st.SystemPrompt = sp
+		return dst
+	}
+	return t.midTurnSystem(dst, sp, in.raw)
+}
+
+// heldSystem shows a system prompt that waited for a turn and will not
+// get one: the work that came next belongs to the turn already open.
+func (t *Translator) heldSystem(dst []universal.Event, raw []byte) []universal.Event {
+	sp := t.st.SystemPrompt
+	if len(sp) == 0 {
+		return dst
+	}
+	t.st.SystemPrompt = nil
+	return t.midTurnSystem(dst, sp, raw)
+}
+
+// midTurnSystem shows a system prompt that arrived during a turn, unless
+// it repeats the turn's.
+func (t *Translator) midTurnSystem(dst []universal.Event, sp []byte, raw []byte) []universal.Event {
+	if bytes.Equal(sp, t.st.Turn.SystemPrompt) {
+		return dst
+	}
+	if t.inTurn() {
+		t.st.Turn.SystemPrompt = sp
+	}
+	var md jsonw.Object
+	md.RawBytes("system_prompt", sp)
+	return t.status(dst, "system_prompt", "", md.Bytes(), "", raw)
+}
+
+// sectionCwd returns the working directory of a system prompt's cwd
+// section ("<cwd>\n/path\n</cwd>"), "" when it holds no absolute path.
+func sectionCwd(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(s, "<cwd>")
+	s = strings.TrimSuffix(s, "</cwd>")
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "/") || strings.ContainsAny(s, "\n<>") {
+		return ""
+	}
+	return s
 }
 
 // beforeWork makes sure a turn is open before work (a message, a tool)
 // is translated, and gives the turn its prompt when Pi did not echo one.
 func (t *Translator) beforeWork(dst []universal.Event, raw []byte) []universal.Event {
+	dst = t.flushTurn(dst)
 	if !t.inTurn() {
 		dst = t.startTurn(dst, daemon, raw)
+	} else {
+		dst = t.heldSystem(dst, raw)
 	}
 	tr := &t.st.Turn
 	if !tr.PromptSeen && len(t.st.Prompts) > 0 {
@@ -229,6 +363,7 @@ func (t *Translator) beforeAssistant(dst []universal.Event, raw []byte) []univer
 
 // settle ends the universal turn: Pi will do nothing more for the prompt.
 func (t *Translator) settle(dst []universal.Event, aborted bool, src universal.Source, raw []byte) []universal.Event {
+	dst = t.flushTurn(dst)
 	if !t.inTurn() {
 		return dst
 	}
@@ -306,6 +441,7 @@ func (t *Translator) startAssistant(dst []universal.Event, nativeID string, raw 
 	}
 	id := t.w.NewItemID()
 	t.st.Msg = &message{Item: id}
+	t.st.Turn.LastMsg = id
 	return t.w.StartItem(dst, universal.Item{ItemID: id, NativeItemID: t.copy(nativeID), Kind: universal.KindMessage, Role: universal.RoleAssistant}, agent, raw)
 }
 

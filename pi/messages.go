@@ -41,6 +41,14 @@ func (t *Translator) message(dst []universal.Event, in *input, msg gjson.Result,
 // assistant completes an assistant message (streamed or not) with its
 // authoritative content, its tool calls and its usage.
 func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
+	if t.format == FormatSession && !t.inTurn() {
+		// A response outside a turn: the file does not record the
+		// prompt it answers (real v1 files lack some). Its turn gets an
+		// empty user message (source daemon) for the missing prompt.
+		dst = t.startTurn(dst, daemon, in.raw)
+		t.st.Turn.PromptSeen = true
+		dst = t.w.Complete(dst, universal.Item{ItemID: t.w.NewItemID(), Kind: universal.KindMessage, Role: universal.RoleUser}, daemon, in.raw)
+	}
 	if t.st.Msg == nil || !t.w.IsOpen(t.st.Msg.Item) {
 		dst = t.beforeAssistant(dst, in.raw)
 		dst = t.startAssistant(dst, nativeID, in.raw)
@@ -51,6 +59,7 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 	parts := make([]universal.Part, len(m.Parts))
 	have := make([]bool, len(m.Parts))
 	ci := 0
+	calls := false
 	if content.Type == gjson.String {
 		// Not what Pi writes, but its user messages allow it: one text.
 		content = gjson.Parse(`[{"type":"text","text":` + content.Raw + `}]`)
@@ -69,6 +78,7 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 			p.Signature = t.copy(c.Get("thinkingSignature").Str)
 		case "toolCall":
 			dst = t.toolCallFinal(dst, m, b, c, in.raw)
+			calls = true
 			ci++
 			return true
 		case "image":
@@ -98,6 +108,10 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 		}
 	}
 	stop := stopR.Str
+	t.st.Turn.Unfinished = stop == "toolUse" || calls
+	if !t.st.Turn.Unfinished && t.format == FormatSession {
+		t.st.Turn.EndRaw = t.keepRaw(in.raw)
+	}
 	status := universal.StatusCompleted
 	errMsg := errR.Str
 	var stopMD []byte
@@ -136,6 +150,11 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 	if stop == "error" {
 		tr.Err, tr.ErrSet = t.copy(errMsg), true
 	}
+	if t.format == FormatSession && !tr.Unfinished && status != universal.StatusFailed {
+		// The record shows the agent answered: the turn ends here (a
+		// failed message may still be retried in the same turn).
+		dst = t.settle(dst, false, agent, in.raw)
+	}
 	return dst
 }
 
@@ -173,8 +192,14 @@ func (t *Translator) toolCallStart(dst []universal.Event, m *message, b *block, 
 }
 
 // toolCallItem returns a tool_call item; the call id is its native id.
+// Its tool kind and input are set once the tool's name is known.
 func (t *Translator) toolCallItem(id, parent, callID, name, args string) universal.Item {
 	callID = t.copy(callID)
+	var kind universal.ToolKind
+	var input *universal.ToolInput
+	if name != "" {
+		kind, input = t.describe(name, args)
+	}
 	return universal.Item{
 		ItemID:       id,
 		NativeItemID: callID,
@@ -186,6 +211,8 @@ func (t *Translator) toolCallItem(id, parent, callID, name, args string) univers
 			Name:      t.copy(name),
 			Arguments: args,
 			CallID:    callID,
+			ToolKind:  kind,
+			ToolInput: input,
 		}},
 	}
 }
@@ -209,7 +236,15 @@ func (t *Translator) toolCallFinal(dst []universal.Event, m *message, b *block, 
 		tl.Name = t.copy(name)
 	}
 	args := t.arguments(b.Tool, tc.Get("arguments").Raw)
-	return t.w.Complete(dst, t.toolCallItem(b.Tool, m.Item, callID, name, args), agent, raw)
+	it := t.toolCallItem(b.Tool, m.Item, callID, name, args)
+	if name == "" {
+		// Unnamed: still a call, of no known kind.
+		it.Content[0].ToolKind, it.Content[0].ToolInput = universal.ToolOther, &universal.ToolInput{}
+	}
+	if tl != nil {
+		tl.Kind, tl.Paths = it.Content[0].ToolKind, it.Content[0].ToolInput.Paths
+	}
+	return t.w.Complete(dst, it, agent, raw)
 }
 
 // arguments returns the final arguments text of a tool call: the JSON
@@ -276,6 +311,7 @@ func (t *Translator) user(dst []universal.Event, in *input, msg gjson.Result, na
 		t.st.Prompts = t.st.Prompts[1:]
 	}
 	tr.PromptSeen = true
+	tr.Unfinished = true
 	if t.format != FormatSession {
 		universal.MarkEcho(parts) // a live echo; a session file is a record
 	}
@@ -345,21 +381,6 @@ func (t *Translator) parts(dst []universal.Event, in *input, c gjson.Result) ([]
 	return parts, dst
 }
 
-// system translates a system message (Pi 1.x): the system prompt's
-// sections and the tool set, which is not chat.
-func (t *Translator) system(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
-	var parts []universal.Part
-	if c := msg.Get("content"); c.Type != gjson.String || c.Str != "" {
-		parts, dst = t.parts(dst, in, c)
-	}
-	var js jsonw.Object
-	js.Raw("sections", msg.Get("sections").Raw).Raw("toolsAdded", msg.Get("toolsAdded").Raw).Raw("toolsRemoved", msg.Get("toolsRemoved").Raw)
-	if js.Len() > 0 {
-		parts = append(parts, universal.Part{Type: universal.PartJSON, JSON: js.Bytes()})
-	}
-	return t.newItem(dst, universal.KindSystem, universal.RoleSystem, nativeID, parts, in.raw)
-}
-
 // custom translates an extension's message (role custom; hookMessage in
 // v2 session files).
 func (t *Translator) custom(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
@@ -411,9 +432,11 @@ func (t *Translator) bash(dst []universal.Event, msg gjson.Result, nativeID stri
 	args.String("command", f[0].Str)
 	call := t.w.NewItemID()
 	native := t.copy(nativeID)
+	argText := string(args.Bytes())
+	kind, input := t.describe(bashExecution, argText)
 	dst = t.w.Complete(dst, universal.Item{
 		ItemID: call, NativeItemID: native, Kind: universal.KindToolCall, Role: universal.RoleUser,
-		Content: []universal.Part{{Type: universal.PartToolCall, Name: bashExecution, Arguments: string(args.Bytes()), CallID: call}},
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: bashExecution, Arguments: argText, CallID: call, ToolKind: kind, ToolInput: input}},
 	}, agent, raw)
 	var md jsonw.Object
 	failed := f[3].Bool()

@@ -52,6 +52,7 @@ type Translator struct {
 	w      *universal.Stream
 	st     state
 	buf    []byte // scratch for building strings
+	raw    bool   // the options ask for raw payloads: keep them when deferred
 }
 
 // New returns a translator for one session in the named format (one of
@@ -62,7 +63,7 @@ func New(format string, o universal.Options) (*Translator, error) {
 	default:
 		return nil, fmt.Errorf("pi: %w: %q", universal.ErrUnknownFormat, format)
 	}
-	return &Translator{format: format, w: universal.NewStream(agentName, o)}, nil
+	return &Translator{format: format, w: universal.NewStream(agentName, o), raw: o.IncludeRaw}, nil
 }
 
 // Format returns the format the translator reads.
@@ -192,18 +193,19 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		t.st.Prompts = append(t.st.Prompts, t.copy(r.Text))
 		return dst
 	case universal.PermissionReply:
+		dst = t.flushTurn(dst)
 		return t.replyPermission(dst, r.PermissionID, r.Approved, r.Decision, "host", universal.SourceDaemon, nil)
 	case universal.QuestionReply:
+		dst = t.flushTurn(dst)
 		return t.replyQuestion(dst, r.QuestionID, r.Response, r.Rejected, universal.SourceDaemon, nil)
 	case universal.Terminate:
-		dst = t.finish(dst, true)
+		dst = t.finish(dst)
 		return t.w.End(dst, r.Ended(), universal.SourceDaemon, nil)
 	case universal.Exit:
-		// A run still going when the process failed is interrupted.
-		dst = t.finish(dst, r.Code != 0)
+		dst = t.finish(dst)
 		return t.w.End(dst, universal.ExitEnded(t.ended(), r), universal.SourceDaemon, nil)
 	case universal.EndOfInput:
-		dst = t.finish(dst, false)
+		dst = t.finish(dst)
 		return t.w.End(dst, t.ended(), universal.SourceDaemon, nil)
 	}
 	return dst
@@ -219,19 +221,38 @@ func (t *Translator) ended() universal.SessionEnded {
 }
 
 // finish flushes what waits for the end of input: a session file's tree,
-// the open turn, and prompts Pi never answered. stopped says the process
-// was stopped (terminated, or exited with an error): a run still going is
-// then interrupted.
-func (t *Translator) finish(dst []universal.Event, stopped bool) []universal.Event {
+// the open turn when the agent finished it, and prompts Pi never
+// answered. A turn the agent did not finish stays open: Stream.End ends
+// it (interrupted, the session ending).
+func (t *Translator) finish(dst []universal.Event) []universal.Event {
+	dst = t.flushTurn(dst)
+	tr := &t.st.Turn
 	if t.format == FormatSession {
 		dst = t.replayTree(dst)
+		if t.inTurn() && !tr.Unfinished {
+			// The record shows the agent answered the last prompt.
+			dst = t.settle(dst, false, agent, tr.EndRaw)
+		}
+	} else if t.inTurn() && tr.RunEnded && !tr.Continuing {
+		// Pi before 0.80.4 (no agent_settled): the run ended and no
+		// retry was announced, so the agent is done with the prompt.
+		dst = t.settle(dst, false, agent, tr.EndRaw)
 	}
-	dst = t.settle(dst, stopped && !t.st.Turn.RunEnded, daemon, nil)
+	dst = t.heldSystem(dst, nil)
 	for _, p := range t.st.Prompts {
 		dst = t.syntheticPrompt(dst, p)
 	}
 	t.st.Prompts = nil
 	return dst
+}
+
+// keepRaw returns a copy of a native payload to attach later to an event,
+// nil when the options do not ask for raw payloads.
+func (t *Translator) keepRaw(raw []byte) []byte {
+	if !t.raw {
+		return nil
+	}
+	return bytes.Clone(raw)
 }
 
 // Checkpoint implements universal.Translator.

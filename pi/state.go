@@ -1,12 +1,28 @@
 package pi
 
-import "github.com/agentnorm/agentnorm/universal"
+import (
+	"encoding/json"
+
+	"github.com/agentnorm/agentnorm/universal"
+)
 
 // state is everything the translator keeps between messages besides the
 // Stream. It is saved by Checkpoint as JSON.
 type state struct {
 	// Header is the native id of the session header seen, "" before one.
 	Header string `json:"header,omitempty"`
+	// Cwd is the session's working directory, when known (the header's
+	// cwd, else the cwd section of a system prompt): tool paths resolve
+	// against it.
+	Cwd string `json:"cwd,omitempty"`
+	// Pending is a turn started but not yet emitted: Pi sends the system
+	// prompt of a run right after agent_start and turn_start, and it goes
+	// into the turn.started metadata.
+	Pending *pendingTurn `json:"pending,omitempty"`
+	// SystemPrompt is a system prompt that arrived outside a turn (a
+	// session file writes it before the prompt): the next turn.started
+	// carries it.
+	SystemPrompt json.RawMessage `json:"system_prompt,omitempty"`
 	// Prompts are host prompts (reported, or rpc prompt commands) not yet
 	// matched with a run, oldest first. A run consumes one.
 	Prompts []string `json:"prompts,omitempty"`
@@ -57,6 +73,21 @@ type turnState struct {
 	ErrSet bool   `json:"err_set,omitempty"`
 	// Errored: a terminal error was emitted in this turn.
 	Errored bool `json:"errored,omitempty"`
+	// SystemPrompt is the system prompt in the turn.started metadata (or
+	// the last one seen in the turn): a repeat is not shown again.
+	SystemPrompt json.RawMessage `json:"system_prompt,omitempty"`
+	// LastMsg is the turn's last assistant message item: a tool whose
+	// call was never seen goes under it.
+	LastMsg string `json:"last_msg,omitempty"`
+	// Unfinished: the turn's last message asks for more work (a user
+	// message, a tool result, an assistant message that calls tools); a
+	// session file that ends there leaves the turn open.
+	Unfinished bool `json:"unfinished,omitempty"`
+	// EndRaw is the payload that showed the agent finished the prompt
+	// (agent_end, a session file's last assistant message, failed), for the
+	// turn.ended emitted at the end of input; kept only when the options
+	// ask for raw payloads.
+	EndRaw []byte `json:"end_raw,omitempty"`
 	// The model of the last assistant message.
 	API      string `json:"api,omitempty"`
 	Provider string `json:"provider,omitempty"`
@@ -91,11 +122,21 @@ type tool struct {
 	// Call and Result are the tool_call and tool_result items.
 	Call   string `json:"call,omitempty"`
 	Result string `json:"result,omitempty"`
+	// Kind and Paths: the call's tool kind and the files it names (from
+	// its arguments), for the file_ref and image parts of its result.
+	Kind  universal.ToolKind `json:"kind,omitempty"`
+	Paths []string           `json:"paths,omitempty"`
 	// Updated: a tool_execution_update arrived (the tool ran).
 	Updated bool `json:"updated,omitempty"`
 	// Diverged: a partial result did not extend what was streamed, so
 	// output deltas stopped; the final result replaces the text.
 	Diverged bool `json:"diverged,omitempty"`
+}
+
+// pendingTurn is a turn whose turn.started waits for the system prompt.
+type pendingTurn struct {
+	Source universal.Source `json:"source"`
+	Raw    []byte           `json:"raw,omitempty"`
 }
 
 // request is an extension UI request waiting for its answer.

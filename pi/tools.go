@@ -2,12 +2,41 @@ package pi
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
+
+// tools reads the calls of Pi's built-in tools (read, bash, edit, write,
+// grep, find, ls), of the tools of its bundled example extensions
+// (subagent, todo), and of the command a user ran (bashExecution) into
+// the universal tool vocabulary. Other tools (extensions, MCP) are
+// ToolOther.
+var tools = universal.ToolTable{
+	"bash":          {Kind: universal.ToolExecute, Command: "command"},
+	bashExecution:   {Kind: universal.ToolExecute, Command: "command"},
+	"read":          {Kind: universal.ToolRead, Paths: "path|file_path"},
+	"edit":          {Kind: universal.ToolEdit, Paths: "path|file_path"},
+	"write":         {Kind: universal.ToolEdit, Paths: "path|file_path"},
+	"grep":          {Kind: universal.ToolSearch, Query: "pattern", Paths: "path"},
+	"find":          {Kind: universal.ToolSearch, Query: "pattern", Paths: "path"},
+	"ls":            {Kind: universal.ToolSearch, Paths: "path"},
+	subagentTool:    {Kind: universal.ToolTask, Prompt: "task|tasks.0.task|chain.0.task", Agent: "agent|tasks.0.agent|chain.0.agent"},
+	"todo":          {Kind: universal.ToolThink},
+	"web_search":    {Kind: universal.ToolSearch, Query: "query"},
+	"web_fetch":     {Kind: universal.ToolFetch, URL: "url"},
+	"fetch":         {Kind: universal.ToolFetch, URL: "url"},
+	"fetch_content": {Kind: universal.ToolFetch, URL: "url"},
+}
+
+// describe returns the tool kind and input of a call; paths resolve
+// against the session's working directory when it is known.
+func (t *Translator) describe(name, args string) (universal.ToolKind, *universal.ToolInput) {
+	return tools.Describe(name, args, t.st.Cwd)
+}
 
 // toolEntry returns the tool entry of a tool_execution_* event, creating
 // the tool_call item when the call was never seen in a message (a stream
@@ -23,24 +52,34 @@ func (t *Translator) toolEntry(dst []universal.Event, in *input) (*tool, []unive
 	if tl == nil {
 		tl = t.addTool(callID, name, "", "")
 	}
+	var msg string
+	msg, dst = t.orphanParent(dst, in.raw)
+	tl.Msg = msg
 	tl.Call = t.w.NewItemID()
 	args := in.get("args").Raw
 	if args == "" {
 		args = "{}"
 	}
-	dst = t.w.Complete(dst, universal.Item{
-		ItemID:       tl.Call,
-		NativeItemID: tl.CallID,
-		Kind:         universal.KindToolCall,
-		Role:         universal.RoleAssistant,
-		Content: []universal.Part{{
-			Type:      universal.PartToolCall,
-			Name:      t.copy(name),
-			Arguments: t.copyJSON(args),
-			CallID:    tl.CallID,
-		}},
-	}, agent, in.raw)
-	return t.tool(callID), dst
+	it := t.toolCallItem(tl.Call, msg, callID, name, t.copyJSON(args))
+	if name == "" {
+		it.Content[0].ToolKind, it.Content[0].ToolInput = universal.ToolOther, &universal.ToolInput{}
+	}
+	tl.Kind, tl.Paths = it.Content[0].ToolKind, it.Content[0].ToolInput.Paths
+	dst = t.w.Complete(dst, it, agent, in.raw)
+	return tl, dst
+}
+
+// orphanParent returns the assistant message item a tool goes under when
+// the message that called it was not seen (a stream picked up late): the
+// turn's last assistant message, else a new empty one (a response that
+// only called tools still has its message).
+func (t *Translator) orphanParent(dst []universal.Event, raw []byte) (string, []universal.Event) {
+	if id := t.st.Turn.LastMsg; id != "" {
+		return id, dst
+	}
+	id := t.w.NewItemID()
+	t.st.Turn.LastMsg = id
+	return id, t.w.Complete(dst, universal.Item{ItemID: id, Kind: universal.KindMessage, Role: universal.RoleAssistant}, daemon, raw)
 }
 
 // copyJSON returns raw JSON in compact form, in stable memory.
@@ -112,22 +151,36 @@ func (t *Translator) toolEnd(dst []universal.Event, in *input) []universal.Event
 	}
 	result := fields(top[0], "content", "details", "structuredContent", "terminate")
 	var md jsonw.Object
-	text, images := t.render(result[0])
+	text, _ := t.render(result[0])
 	output := t.copy(text)
 	md.Raw("details", result[1].Raw).Raw("structuredContent", result[2].Raw)
 	md.Raw("terminate", result[3].Raw).Raw("durationMs", top[2].Raw)
 	md.Raw("sub_agent_error", subAgentError(tl.Name, result[1]))
-	if images > 0 {
-		md.Int("images", int64(images))
-	}
-	return t.completeResult(dst, tl, "", output, isError, md, in.raw)
+	return t.completeResult(dst, tl, "", output, isError, md, result[0], result[1], in.raw)
 }
 
-// completeResult completes the tool_result item of a tool.
-func (t *Translator) completeResult(dst []universal.Event, tl *tool, nativeID, output string, isError bool, md jsonw.Object, raw []byte) []universal.Event {
+// completeResult completes the tool_result item of a tool: the output
+// part (a command's exit code in its metadata, failed when it is not 0),
+// then a file_ref part per file a successful read, write or edit touched,
+// then the images the tool returned (content holds the result's blocks).
+func (t *Translator) completeResult(dst []universal.Event, tl *tool, nativeID, output string, isError bool, md jsonw.Object, content, details gjson.Result, raw []byte) []universal.Event {
+	if tl.Kind == universal.ToolExecute {
+		if code, ok := exitCode(output); ok {
+			md.Int("exit_code", code)
+			isError = isError || code != 0
+		}
+	}
 	p := universal.Part{Type: universal.PartToolResult, CallID: tl.CallID, Output: output, IsError: isError}
 	if md.Len() > 0 {
 		p.Metadata = md.Bytes()
+	}
+	parts := []universal.Part{p}
+	if !isError {
+		parts = t.fileRefs(parts, tl, details)
+	}
+	parts = t.resultImages(parts, tl, content)
+	if tl.Name == subagentTool && tl.Kind == universal.ToolTask {
+		dst = t.subAgentItems(dst, tl, details)
 	}
 	status := universal.StatusCompleted
 	if isError {
@@ -139,9 +192,72 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, nativeID, o
 		ParentID:     tl.Msg,
 		Kind:         universal.KindToolResult,
 		Role:         universal.RoleTool,
-		Content:      []universal.Part{p},
+		Content:      parts,
 		Status:       status,
 	}, agent, raw)
+}
+
+// exitCode reads the exit code Pi's bash tool appends to the output of a
+// command that exits with a code other than 0 ("Command exited with code
+// N" on the last line).
+func exitCode(output string) (int64, bool) {
+	const prefix = "Command exited with code "
+	last := strings.TrimRight(output, "\n")
+	if i := strings.LastIndexByte(last, '\n'); i >= 0 {
+		last = last[i+1:]
+	}
+	n, ok := strings.CutPrefix(strings.TrimSpace(last), prefix)
+	if !ok {
+		return 0, false
+	}
+	code, err := strconv.ParseInt(n, 10, 32)
+	return code, err == nil
+}
+
+// fileRefs appends the file_ref parts of the files a read, write or edit
+// call touched (the paths of its arguments). An edit's unified diff is
+// details.patch (Pi 1.x; details.diff is Pi's own numbered-line format,
+// not a unified diff).
+func (t *Translator) fileRefs(parts []universal.Part, tl *tool, details gjson.Result) []universal.Part {
+	var action universal.FileAction
+	switch {
+	case tl.Kind == universal.ToolRead && tl.Name != "ls":
+		action = universal.FileRead
+	case tl.Kind == universal.ToolEdit && tl.Name == "write":
+		action = universal.FileWrite
+	case tl.Kind == universal.ToolEdit:
+		action = universal.FilePatch
+	default:
+		return parts
+	}
+	diff := ""
+	if d := details.Get("patch"); action == universal.FilePatch && len(tl.Paths) == 1 && d.Type == gjson.String {
+		diff = t.copy(d.Str)
+	}
+	for _, path := range tl.Paths {
+		parts = append(parts, universal.Part{Type: universal.PartFileRef, Path: path, Action: action, Diff: diff})
+	}
+	return parts
+}
+
+// resultImages appends an image part for each image block of a tool's
+// result content, with the file's path when the call read one (the image
+// data stays in raw; its length is in the metadata).
+func (t *Translator) resultImages(parts []universal.Part, tl *tool, content gjson.Result) []universal.Part {
+	if !content.IsArray() {
+		return parts
+	}
+	content.ForEach(func(_, b gjson.Result) bool {
+		if b.Get("type").Str == "image" {
+			p := t.image(b)
+			if tl.Kind == universal.ToolRead && len(tl.Paths) == 1 {
+				p.Path = tl.Paths[0]
+			}
+			parts = append(parts, p)
+		}
+		return true
+	})
+	return parts
 }
 
 // toolResult translates a toolResult message. In a stream it repeats
@@ -159,27 +275,139 @@ func (t *Translator) toolResult(dst []universal.Event, in *input, msg gjson.Resu
 	dst = t.beforeWork(dst, in.raw)
 	if tl == nil {
 		tl = t.addTool(callID, name, "", "")
+		tl.Kind, _ = t.describe(name, "")
+	}
+	if tl.Msg == "" {
+		// A result whose call was not seen.
+		tl.Msg, dst = t.orphanParent(dst, in.raw)
 	}
 	if tl.Result == "" {
 		tl.Result = t.w.NewItemID()
 	}
-	text, images := t.render(content)
+	text, _ := t.render(content)
 	output := t.copy(text)
 	var md jsonw.Object
 	md.Raw("details", f[3].Raw).Raw("durationMs", f[4].Raw).Raw("nestedCalls", f[5].Raw)
 	md.Raw("sub_agent_error", subAgentError(name, f[3]))
-	if images > 0 {
-		md.Int("images", int64(images))
-	}
 	isError := f[6].Bool()
 	dst = t.resolveByOutcome(dst, tl.CallID, !isError || tl.Updated, in.raw)
-	dst = t.completeResult(dst, tl, nativeID, output, isError, md, in.raw)
+	t.st.Turn.Unfinished = true
+	dst = t.completeResult(dst, tl, nativeID, output, isError, md, content, f[3], in.raw)
 	// Model work done inside the tool (nested calls) is billed too.
 	return t.usage(dst, usage, in.raw)
 }
 
 // subagentTool is the name of the tool of Pi's subagent extension.
 const subagentTool = "subagent"
+
+// subAgentItems replays the sub-agent runs of a subagent call under its
+// tool_call item, before its result completes: details.results[] holds
+// one entry per run, whose messages are the sub-agent's prompt (a user
+// message), its assistant messages (text and reasoning) with their tool
+// calls under them, and the results of those calls under the same
+// messages. Every item is complete at once (the record shows finished
+// runs); the sub-agent's usage is not emitted again (Pi counts it in the
+// details).
+func (t *Translator) subAgentItems(dst []universal.Event, tl *tool, details gjson.Result) []universal.Event {
+	if tl.Call == "" || !t.w.Known(tl.Call) {
+		return dst
+	}
+	details.Get("results").ForEach(func(_, r gjson.Result) bool {
+		var calls []tool // the run's calls
+		lastMsg := ""
+		r.Get("messages").ForEach(func(_, m gjson.Result) bool {
+			raw := []byte(m.Raw)
+			switch m.Get("role").Str {
+			case "user":
+				dst = t.w.Complete(dst, universal.Item{
+					ItemID: t.w.NewItemID(), ParentID: tl.Call, Content: t.subParts(m.Get("content")), Kind: universal.KindMessage, Role: universal.RoleUser,
+				}, agent, raw)
+			case "assistant":
+				id := t.w.NewItemID()
+				lastMsg = id
+				parts := t.subParts(m.Get("content"))
+				status := universal.StatusCompleted
+				if stop := m.Get("stopReason").Str; stop == "error" || stop == "aborted" {
+					status = universal.StatusFailed
+					parts = append(parts, universal.Part{Type: universal.PartStatus, Label: t.copy(stop), Detail: t.copy(m.Get("errorMessage").Str)})
+				}
+				dst = t.w.Complete(dst, universal.Item{
+					ItemID: id, ParentID: tl.Call, Kind: universal.KindMessage, Role: universal.RoleAssistant, Content: parts, Status: status,
+				}, agent, raw)
+				m.Get("content").ForEach(func(_, c gjson.Result) bool {
+					if c.Get("type").Str != "toolCall" {
+						return true
+					}
+					sub := tool{CallID: t.copy(c.Get("id").Str), Name: t.copy(c.Get("name").Str), Msg: id, Call: t.w.NewItemID()}
+					args := c.Get("arguments").Raw
+					if args == "" {
+						args = "{}"
+					}
+					it := t.toolCallItem(sub.Call, id, sub.CallID, sub.Name, t.copyJSON(args))
+					if sub.Name == "" {
+						it.Content[0].ToolKind, it.Content[0].ToolInput = universal.ToolOther, &universal.ToolInput{}
+					}
+					sub.Kind, sub.Paths = it.Content[0].ToolKind, it.Content[0].ToolInput.Paths
+					calls = append(calls, sub)
+					dst = t.w.Complete(dst, it, agent, []byte(c.Raw))
+					return true
+				})
+			case "toolResult":
+				f := fields(m, "toolCallId", "toolName", "content", "details", "durationMs", "isError")
+				var sub tool
+				for i := range calls {
+					if calls[i].CallID == f[0].Str && calls[i].Result == "" {
+						sub = calls[i]
+						calls[i].Result = "done"
+						break
+					}
+				}
+				if sub.Msg == "" {
+					if lastMsg == "" {
+						return true // a result of no call of the run
+					}
+					sub = tool{CallID: t.copy(f[0].Str), Name: t.copy(f[1].Str), Msg: lastMsg}
+					sub.Kind, _ = t.describe(sub.Name, "")
+				}
+				sub.Result = t.w.NewItemID()
+				text, _ := t.render(f[2])
+				var md jsonw.Object
+				md.Raw("details", f[3].Raw).Raw("durationMs", f[4].Raw)
+				md.Raw("sub_agent_error", subAgentError(sub.Name, f[3]))
+				dst = t.completeResult(dst, &sub, "", t.copy(text), f[5].Bool(), md, f[2], f[3], raw)
+			}
+			return true
+		})
+		return true
+	})
+	return dst
+}
+
+// subParts maps the content of a sub-agent's message: text, thinking and
+// image blocks (tool calls are items of their own).
+func (t *Translator) subParts(c gjson.Result) []universal.Part {
+	if c.Type == gjson.String {
+		return []universal.Part{universal.Text(t.copy(c.Str))}
+	}
+	var parts []universal.Part
+	c.ForEach(func(_, b gjson.Result) bool {
+		switch b.Get("type").Str {
+		case "text":
+			parts = append(parts, universal.Text(t.copy(b.Get("text").Str)))
+		case "thinking":
+			p := universal.Reasoning(t.copy(b.Get("thinking").Str), universal.VisibilityPublic)
+			if b.Get("redacted").Bool() {
+				p.Visibility = universal.VisibilityPrivate
+			}
+			p.Signature = t.copy(b.Get("thinkingSignature").Str)
+			parts = append(parts, p)
+		case "image":
+			parts = append(parts, t.image(b))
+		}
+		return true
+	})
+	return parts
+}
 
 // subAgentError returns the sub_agent_error metadata of a result of the
 // subagent extension's tool, whose details.results[] has one entry per
