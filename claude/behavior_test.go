@@ -639,6 +639,7 @@ func TestSubAgentError(t *testing.T) {
 			line(`{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}`),
 			line(`{"type":"assistant","uuid":"u2","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"toolu_a","name":"Agent","input":{"prompt":"go"}}]}}`),
 			line(`{"type":"user","uuid":"u4","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_a","content":"failed"}]},"toolUseResult":{"agentId":"ag1"}}`),
+			line(`{"type":"assistant","uuid":"u5","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"It failed."}],"stop_reason":"end_turn"}}`),
 			line(`{"type":"system","subtype":"api_error","uuid":"u3","isSidechain":true,"agentId":"ag1","error":{"status":529,"message":"Overloaded"}}`))
 		call, _ := check(t, evs)
 		st := completed(evs, universal.KindStatus, "")

@@ -44,9 +44,12 @@ type Translator struct {
 	transcript bool
 	w          *universal.Stream
 	s          state
-	// Per-call context: the native message being translated.
-	raw  []byte
-	line int64
+	// Per-call context: the native message being translated, and the
+	// message item made for its results whose calls are unknown.
+	raw         []byte
+	line        int64
+	orphanMsg   string
+	orphanScope string
 }
 
 // New returns a translator for one session in the given format (one of
@@ -123,6 +126,7 @@ var (
 // Translate translates one native message. See universal.Translator.
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
 	t.raw, t.line = m.Data, m.Line
+	t.orphanMsg, t.orphanScope = "", ""
 	if m.Err != nil {
 		return t.unparsed(dst, "", m.Err)
 	}
@@ -163,6 +167,9 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	})
 	if typ.Type != gjson.String {
 		return t.unparsed(dst, "", errNoType)
+	}
+	if t.transcript {
+		dst = t.settle(dst, r, typ.Str)
 	}
 	switch typ.Str {
 	case "stream_event":

@@ -34,16 +34,20 @@
 //	                       other blocks → json part; text_delta/thinking_delta →
 //	                       item.delta on the right part
 //	tool_use (also server_tool_use, mcp_tool_use)
-//	                       tool_call item under the message item; input_json_delta
-//	                       → item.delta of the arguments
+//	                       tool_call item under the message item, with tool_kind
+//	                       and tool_input (tools.go); input_json_delta → item.delta
+//	                       of the arguments
 //	tool_result (in user lines; *_tool_result in assistant lines)
 //	                       tool_result item under the call's message item,
-//	                       matched by tool_use_id; failed when is_error
+//	                       matched by tool_use_id (a result whose call the input
+//	                       never showed: under an empty synthetic assistant
+//	                       message); failed when is_error
 //	user text              the prompt (transcripts, --replay-user-messages
 //	                       echoes), a sub-agent's prompt (under its Agent call),
 //	                       or a system item (isMeta, isSynthetic,
 //	                       isCompactSummary, <task-notification>, local command
-//	                       output); "[Request interrupted by user…" → status item;
+//	                       output); "[Request interrupted by user…" → status item
+//	                       (in a transcript it also ends the turn interrupted);
 //	                       <bash-input> and its <bash-stdout>/<bash-stderr> (a
 //	                       shell command the user ran with !) → a tool_call item
 //	                       with role user (name bash-input, arguments
@@ -95,14 +99,26 @@
 //
 // Tools. A tool_call item's arguments are the JSON text of the input: the
 // streamed text when it holds the same value as the final input object,
-// else the final input. A tool_result item's output is the result content;
-// an array's text blocks are joined with "\n", image blocks become image
-// parts and other blocks json parts. The structured result (tool_use_result
-// in stream-json, toolUseResult in transcripts) is kept as a json part;
-// Write, Edit and Read results also get a file_ref part (write, patch with
-// the unified diff of structuredPatch, read). The result part's metadata
-// holds the permission decision and, for outputs the CLI persisted to a
-// file, truncated: true with the file's path and size.
+// else the final input. Its tool_kind and tool_input come from the tool
+// table in tools.go (Bash execute; Read read; Write, Edit, MultiEdit,
+// NotebookEdit edit; Glob, Grep, LS, WebSearch search; WebFetch fetch;
+// Agent and Task task; TodoWrite, the Task* list tools and the plan-mode
+// tools think; anything else, MCP tools included, other), relative paths
+// resolved against the session's cwd; a call whose arguments stream gets
+// them when its block stops. A tool_result item's output is the result
+// content; an array's text blocks are joined with "\n", image blocks
+// become image parts (with the path of the call's file: a Read of a
+// picture) and other blocks json parts. The structured result
+// (tool_use_result in stream-json, toolUseResult in transcripts) is kept
+// as a json part; Write, Edit and Read results also get a file_ref part
+// (write, patch with the unified diff of structuredPatch, read), from the
+// call's paths when the structured result names no file. A Bash result
+// fails when is_error is set, when its exit code (the structured result's,
+// else the "Exit code N" its output starts with) is not 0, the code going
+// to "exit_code" in the part's metadata, and when the command was
+// interrupted. The result part's metadata holds the permission decision
+// and, for outputs the CLI persisted to a file, truncated: true with the
+// file's path and size.
 //
 // Prompts. Claude Code does not echo prompts it got as an argument or on
 // stdin. Prompts the host reports (universal.Prompt) and user messages seen
@@ -121,12 +137,28 @@
 // end) belongs to that turn: its result is folded in, and the turn ends with
 // the last one. 2.1.120 writes a single result for such a turn: a turn
 // that got a result but waits for another ends, with that result's status,
-// when the next turn's init arrives or the input ends. Main-thread content outside a turn opens a synthetic one. In
-// transcripts a turn runs from a user prompt to the next prompt (or to
-// system/turn_duration, or the end of the file); system-made user entries do
-// not start turns. A turn ends as interrupted when its result's
-// terminal_reason starts with "aborted" (or, in transcripts, after an
-// interruption marker), as error when the result has is_error, errors, a
+// when the next turn's init arrives or the input ends. Main-thread content
+// outside a turn opens a synthetic one. A stream that ends before the
+// turn's result leaves the turn open: universal.Stream.End ends it
+// (interrupted, session_ending) and the session in error. In transcripts a
+// turn runs from a user prompt to where the record shows it ended: the
+// next prompt, system/turn_duration, an interruption marker (interrupted),
+// the CLI's synthetic API error message (error), or the first entry after
+// a final response — one that called no tools and stopped (end_turn,
+// stop_sequence, refusal; in older transcripts, which record no stop
+// reason on a response's lines, a response whose last block is text) —
+// that is not more of that response, not a progress entry, and not an
+// entry of a sub-agent file read after the main one. A turn with a
+// background sub-agent that has not reported back stays open (2.1.120 and
+// later answer its <task-notification> in the same turn). At the end of
+// the file the last turn ends completed if its last response is final,
+// and is otherwise left to Stream.End. Sub-agent entries under a call that
+// arrive between turns stay outside them. The lines of one response are
+// chained by parentUuid: an assistant line whose parent is a line of the
+// open response continues it, even under another message id. System-made
+// user entries do not start turns. A turn ends as interrupted when its
+// result's terminal_reason starts with "aborted", as error when the result
+// has is_error, errors, a
 // failing terminal_reason (api_error, prompt_too_long, max_turns,
 // budget_exhausted, …) or an error subtype (error_during_execution,
 // error_max_turns, …: 2.0.x writes them with is_error false) — subtype
@@ -165,9 +197,10 @@
 // Sessions. The native session id follows the latest system/init (a
 // --resume keeps it in current versions; older ones minted a new one), or
 // conversation_reset. The session ends on universal.EndOfInput or
-// universal.Exit: with an error when the last result failed or when the
-// last turn never got its result; universal.Exit adds the exit code by the
-// exit rule of package universal (a non-zero code: error "exit code N").
+// universal.Exit: with an error when the last result failed, or (by
+// universal.Stream.End) when a turn is still open; universal.Exit adds the
+// exit code by the exit rule of package universal (a non-zero code: error
+// "exit code N").
 //
 // # Versions
 //

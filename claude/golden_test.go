@@ -141,6 +141,7 @@ func TestRecordedCaptures(t *testing.T) {
 		t.Errorf("%d recorded cases, want %d", len(cases), want)
 	}
 	for _, c := range cases {
+		c.c.AtRest = c.c.Format == claude.FormatTranscript
 		t.Run(c.name, func(t *testing.T) { golden.Run(t, c.c) })
 	}
 }
@@ -151,6 +152,7 @@ func TestPublicSamples(t *testing.T) {
 		t.Errorf("%d public cases, want %d", len(cases), want)
 	}
 	for _, c := range cases {
+		c.c.AtRest = c.c.Format == claude.FormatTranscript
 		t.Run(c.name, func(t *testing.T) { golden.Run(t, c.c) })
 	}
 }

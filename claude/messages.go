@@ -28,15 +28,23 @@ func (t *Translator) assistant(dst events, r gjson.Result, scope string) events 
 		id = r.Get("uuid").Str
 	}
 	m := t.findMsg(scope, id)
+	chained := false
 	if m == nil {
 		if item := t.doneMsg(scope, id); item != "" && id != "" {
 			return t.lateLine(dst, msg, item, scope)
 		}
-		dst = t.closeIdle(dst, scope)
-		m = t.newMsg(scope, id)
+		if m = t.chainedMsg(scope, r); m != nil {
+			chained = true
+		} else {
+			dst = t.closeIdle(dst, scope)
+			m = t.newMsg(scope, id)
+		}
+	}
+	if t.transcript {
+		m.Last = t.w.Copy(r.Get("uuid").Str)
 	}
 	api := -1
-	if i := r.Get("apiBlockIndex"); i.Type == gjson.Number {
+	if i := r.Get("apiBlockIndex"); i.Type == gjson.Number && !chained {
 		api = int(i.Int())
 	}
 	content := msg.Get("content")
@@ -81,6 +89,24 @@ func (t *Translator) assistant(dst events, r gjson.Result, scope string) events 
 		dst = t.ensureStarted(dst, m, universal.SourceAgent)
 	}
 	return dst
+}
+
+// chainedMsg returns the open message a transcript's assistant line
+// continues although it names another message id: Claude Code chains the
+// lines of one response by parentUuid, and a new response follows a user
+// entry (a prompt, a tool result, a notification), never an assistant
+// line of another response. nil if the line starts a response.
+func (t *Translator) chainedMsg(scope string, r gjson.Result) *message {
+	p := r.Get("parentUuid").Str
+	if !t.transcript || p == "" {
+		return nil
+	}
+	for _, m := range t.s.Msgs {
+		if m.Scope == scope && m.Last == p && !m.Live && !m.Failed {
+			return m
+		}
+	}
+	return nil
 }
 
 // lateLine handles an assistant line of a message already completed: its
@@ -264,6 +290,11 @@ func (t *Translator) completeMsg(dst events, m *message, status universal.ItemSt
 		ItemID: m.ItemID, NativeItemID: m.ID, ParentID: m.Parent,
 		Kind: universal.KindMessage, Role: universal.RoleAssistant, Content: content, Status: status,
 	}, src, t.raw)
+	if m.Parent == "" && t.s.Turn != nil {
+		// A response of the session itself (or of a sub-agent transcript
+		// read on its own), not of a sub-agent under a call.
+		t.s.Turn.Finished = status != universal.StatusFailed && finalStop(m)
+	}
 	t.dropMsg(m)
 	if t.transcript && m.Usage != nil {
 		dst = t.usage(dst, universal.ScopeCall, *m.Usage, nil, nil, nil, src)
@@ -277,6 +308,26 @@ func (t *Translator) finalPart(m *message, s *slot) universal.Part {
 		text = t.w.StreamedText(m.ItemID, s.Part)
 	}
 	return s.part(text, false)
+}
+
+// finalStop reports whether a response ends the agent's turn: it called
+// no tools and stopped for good (end_turn, stop_sequence, refusal; older
+// transcripts record no stop reason on a response's lines).
+func finalStop(m *message) bool {
+	if m.Tools {
+		return false
+	}
+	switch m.Stop {
+	case "end_turn", "stop_sequence", "refusal":
+		return true
+	case "":
+		// No stop reason recorded (older transcripts write a line per
+		// block before the message ends): a final response ends with
+		// its text, never with its thinking.
+		n := len(m.Slots)
+		return n > 0 && m.Slots[n-1].Type == universal.PartText
+	}
+	return false
 }
 
 func msgStatus(m *message) universal.ItemStatus {
@@ -347,11 +398,17 @@ func (t *Translator) toolUse(dst events, m *message, b gjson.Result, typ string)
 		var o jsonw.Object
 		meta = o.String("block_type", typ).Bytes()
 	}
+	m.Tools = true
+	if m.Parent == "" && t.s.Turn != nil {
+		t.s.Turn.Finished = false
+	}
 	tl.Done = true
+	part := t.toolPart(tl.Name, t.w.Copy(args), t.w.Copy(id), meta)
+	tl.Kind, tl.Paths = part.ToolKind, part.ToolInput.Paths
 	dst = t.w.Complete(dst, universal.Item{
 		ItemID: tl.ItemID, NativeItemID: t.w.Copy(id), ParentID: tl.Msg,
 		Kind: universal.KindToolCall, Role: universal.RoleAssistant,
-		Content: []universal.Part{{Type: universal.PartToolCall, Name: tl.Name, Arguments: t.w.Copy(args), CallID: t.w.Copy(id), Metadata: meta}},
+		Content: []universal.Part{part},
 	}, universal.SourceAgent, t.raw)
 	if name == "AskUserQuestion" && !tl.Question {
 		dst = t.askQuestion(dst, tl, id, input, universal.SourceAgent)
@@ -363,12 +420,33 @@ func (t *Translator) toolUse(dst events, m *message, b gjson.Result, typ string)
 func (t *Translator) startTool(dst events, m *message, id, name string, src universal.Source, args string) (events, *tool) {
 	tl := &tool{ItemID: t.w.NewItemID(), Msg: m.ItemID, Scope: m.Scope, Name: t.w.Copy(name)}
 	t.addTool(id, tl)
+	m.Tools = true
+	part := t.toolPart(tl.Name, t.w.Copy(args), t.w.Copy(id), nil)
+	tl.Kind, tl.Paths = part.ToolKind, part.ToolInput.Paths
 	dst = t.w.StartItem(dst, universal.Item{
 		ItemID: tl.ItemID, NativeItemID: t.w.Copy(id), ParentID: m.ItemID,
 		Kind: universal.KindToolCall, Role: universal.RoleAssistant,
-		Content: []universal.Part{{Type: universal.PartToolCall, Name: tl.Name, Arguments: t.w.Copy(args), CallID: t.w.Copy(id)}},
+		Content: []universal.Part{part},
 	}, src, t.raw)
 	return dst, tl
+}
+
+// closeTool completes a tool_call item whose arguments streamed, with the
+// kind and input its streamed arguments give.
+func (t *Translator) closeTool(dst events, tl *tool, status universal.ItemStatus, src universal.Source) events {
+	tl.Done = true
+	it, ok := t.w.Tracked(tl.ItemID)
+	if !ok {
+		return dst
+	}
+	for i := range it.Content {
+		if p := &it.Content[i]; p.Type == universal.PartToolCall {
+			p.ToolKind, p.ToolInput = t.describe(p.Name, p.Arguments)
+			tl.Kind, tl.Paths = p.ToolKind, p.ToolInput.Paths
+		}
+	}
+	it.Status = status
+	return t.w.Complete(dst, it, src, t.raw)
 }
 
 // apiErrorMessage handles the CLI's synthetic assistant message after an
@@ -401,6 +479,10 @@ func (t *Translator) apiErrorMessage(dst events, m *message, r gjson.Result) eve
 		t.s.Turn.Errored = true
 	}
 	t.s.Last = outcome{Failed: true, Message: text}
+	if t.transcript {
+		// The record shows the turn failed: Claude Code stops there.
+		dst = t.endTranscriptTurn(dst, universal.SourceAgent)
+	}
 	return dst
 }
 

@@ -3,6 +3,7 @@ package claude
 import (
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -48,6 +49,13 @@ type state struct {
 	// Main: an entry of a main transcript (not a sidechain) was read, so a
 	// sub-agent file read after it that no call spawned is an orphan.
 	Main bool `json:"main,omitempty"`
+	// Cwd is the session's working directory (session metadata), which
+	// resolves relative paths of tool inputs.
+	Cwd string `json:"cwd,omitempty"`
+	// Continues: the CLI that wrote the transcript answers a background
+	// sub-agent's notification in the turn that launched it (2.1.120 and
+	// later; older ones ended the turn without it).
+	Continues bool `json:"continues,omitempty"`
 }
 
 // shell is the tool_call item of a shell command the user ran.
@@ -90,6 +98,10 @@ type message struct {
 	// the lines' usage (transcript).
 	Usage *universal.Usage `json:"usage,omitempty"`
 	Stop  string           `json:"stop,omitempty"`
+	// Tools: the message called tools.
+	Tools bool `json:"tools,omitempty"`
+	// Last is the uuid of the message's last transcript line.
+	Last string `json:"last,omitempty"`
 }
 
 // slot is one content part of a message item.
@@ -120,8 +132,12 @@ type tool struct {
 	Msg    string `json:"msg,omitempty"` // the message item it belongs to
 	Scope  string `json:"scope,omitempty"`
 	Name   string `json:"name,omitempty"`
-	Done   bool   `json:"done,omitempty"`   // the tool_call item completed
-	Result bool   `json:"result,omitempty"` // its result seen
+	// Kind and Paths are the call's tool kind and the files its input
+	// names (for the result's file_ref and image parts).
+	Kind   universal.ToolKind `json:"kind,omitempty"`
+	Paths  []string           `json:"paths,omitempty"`
+	Done   bool               `json:"done,omitempty"`   // the tool_call item completed
+	Result bool               `json:"result,omitempty"` // its result seen
 	// Question: an AskUserQuestion call, asked as a question; QDone once
 	// answered or rejected.
 	Question bool     `json:"question,omitempty"`
@@ -155,6 +171,13 @@ type turn struct {
 	Errored     bool   `json:"errored,omitempty"`
 	ErrMsg      string `json:"errmsg,omitempty"`
 	Interrupted bool   `json:"interrupted,omitempty"`
+	// Finished: the last main-thread response of the turn completed
+	// without calling tools (transcripts: the agent finished the turn).
+	Finished bool `json:"finished,omitempty"`
+	// Background are the tool_use ids of the sub-agents the turn launched
+	// in the background that have not reported back: Claude Code answers
+	// their notification in the same turn.
+	Background []string `json:"background,omitempty"`
 	// Folded results: the worst status and the summed usage so far.
 	Status universal.TurnStatus `json:"status,omitempty"`
 	Usage  *universal.Usage     `json:"usage,omitempty"`
@@ -350,6 +373,45 @@ func (t *Translator) addTool(id string, tl *tool) {
 		t.s.Tools = map[string]*tool{}
 	}
 	t.s.Tools[t.w.Copy(id)] = tl
+}
+
+// done reports whether the record shows the agent finished the open turn:
+// its last response called no tools and no background sub-agent it
+// launched is still to report.
+func (t *Translator) done() bool {
+	tn := t.s.Turn
+	return tn != nil && tn.Finished && (len(tn.Background) == 0 || !t.s.Continues)
+}
+
+// continuesAfterBackground reports whether a Claude Code version answers
+// a background sub-agent's notification in the same turn (2.1.120 and
+// later; 2.0.x and 2.1.14 do not).
+func continuesAfterBackground(version string) bool {
+	var v [3]int
+	for i, f := range strings.SplitN(version, ".", 3) {
+		n, err := strconv.Atoi(strings.TrimFunc(f, func(r rune) bool { return r < '0' || r > '9' }))
+		if err != nil {
+			return true
+		}
+		v[i] = n
+	}
+	return v[0] > 2 || v[0] == 2 && (v[1] > 1 || v[1] == 1 && v[2] >= 120)
+}
+
+// backgroundDone records that a background sub-agent of the open turn
+// reported back: the agent answers its notification, so the turn goes on
+// (the responses before the notification are complete).
+func (t *Translator) backgroundDone(dst events, call string) events {
+	tn := t.s.Turn
+	if tn == nil || !slices.Contains(tn.Background, call) {
+		return dst
+	}
+	tn.Background = slices.DeleteFunc(tn.Background, func(c string) bool { return c == call })
+	if t.transcript {
+		dst = t.closeMsgs(dst, func(m *message) bool { return m.Parent == "" && !m.Live })
+		tn.Finished = false
+	}
+	return dst
 }
 
 func (t *Translator) turnID() string {

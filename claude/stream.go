@@ -246,8 +246,7 @@ func (t *Translator) blockStop(dst events, ev gjson.Result, c sc) events {
 		// arguments are final now, if they are whole (the CLI also stops
 		// blocks of a broken stream; message_stop then says so).
 		if tl := t.toolFor(b.Tool); tl != nil && !tl.Done && t.w.IsOpen(tl.ItemID) && gjson.Valid(t.w.StreamedText(tl.ItemID, 0)) {
-			tl.Done = true
-			dst = t.w.Close(dst, tl.ItemID, universal.StatusCompleted, universal.SourceAgent, t.raw)
+			dst = t.closeTool(dst, tl, universal.StatusCompleted, universal.SourceAgent)
 		}
 	}
 	return dst
@@ -306,8 +305,7 @@ func (t *Translator) messageStop(dst events, r gjson.Result, c sc) events {
 			continue
 		}
 		if tl := t.toolFor(b.Tool); tl != nil && t.w.IsOpen(tl.ItemID) {
-			tl.Done = true
-			dst = t.w.Close(dst, tl.ItemID, universal.StatusFailed, universal.SourceAgent, t.raw)
+			dst = t.closeTool(dst, tl, universal.StatusFailed, universal.SourceAgent)
 		}
 	}
 	dst = t.completeMsg(dst, m, universal.StatusFailed, universal.SourceAgent)

@@ -80,6 +80,9 @@ func (t *Translator) init(dst events, r gjson.Result) events {
 			Raw("api_key_source", r.Get("apiKeySource").Raw)
 		dst = t.w.Begin(dst, o.Bytes(), universal.SourceAgent, t.raw)
 	}
+	if t.s.Cwd == "" {
+		t.s.Cwd = t.w.Copy(r.Get("cwd").Str)
+	}
 	dst = t.heldTurn(dst)
 	if t.s.Turn != nil {
 		t.s.Turn.Extra++
@@ -105,6 +108,8 @@ func (t *Translator) header(dst events, r gjson.Result) events {
 		Raw("git_branch", r.Get("gitBranch").Raw).
 		Raw("entrypoint", r.Get("entrypoint").Raw).
 		Raw("slug", r.Get("slug").Raw)
+	t.s.Cwd = t.w.Copy(r.Get("cwd").Str)
+	t.s.Continues = continuesAfterBackground(version)
 	return t.w.Begin(dst, o.Bytes(), universal.SourceAgent, t.raw)
 }
 
@@ -215,6 +220,7 @@ func (t *Translator) taskNotification(dst events, r gjson.Result) events {
 		id = t.w.NewItemID()
 	}
 	delete(t.s.Tasks, task)
+	dst = t.backgroundDone(dst, call)
 	if call != "" {
 		dst = t.closeMsgs(dst, func(m *message) bool { return m.Scope == call })
 	}

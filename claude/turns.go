@@ -2,7 +2,6 @@ package claude
 
 import (
 	"github.com/agentnorm/agentnorm/internal/anthropic"
-	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -26,12 +25,13 @@ func (t *Translator) startTurn(dst events, src universal.Source, metadata []byte
 }
 
 // ensureTurn opens a synthetic main turn for content that arrives outside
-// one: main-thread content in stream-json (a stream picked up mid-turn, an
-// older CLI that sends init once), any content in a transcript.
-// Sub-agent content of a background agent may arrive between turns and
-// stays outside them.
+// one: main-thread content (a stream picked up mid-turn, an older CLI that
+// sends init once), and in a transcript the entries of a sub-agent file
+// read on its own. Sub-agent content under a call may arrive between
+// turns (a background agent, a sub-agent file read after the main one
+// whose last turn is over) and stays outside them.
 func (t *Translator) ensureTurn(dst events, scope string) events {
-	if t.s.Turn != nil || (scope != "" && !t.transcript) {
+	if t.s.Turn != nil || (scope != "" && (!t.transcript || t.scopeParent(scope) != "")) {
 		return dst
 	}
 	return t.startTurn(dst, universal.SourceDaemon, nil, true)
@@ -147,25 +147,63 @@ func (t *Translator) endTranscriptTurn(dst events, src universal.Source) events 
 	return dst
 }
 
-// finish closes what the input left open before the session ends.
+// settle ends a transcript's turn as soon as the record shows the agent
+// finished it: the entry after a final response (one that called no tools
+// and stopped, see finalStop) is not another line of that response. A
+// response without a recorded stop reason (older transcripts) is not
+// settled by a progress entry, which may come between its lines.
+func (t *Translator) settle(dst events, r gjson.Result, typ string) events {
+	if t.s.Turn == nil || len(t.s.Turn.Background) > 0 && t.s.Continues {
+		return dst
+	}
+	for _, m := range t.s.Msgs {
+		if m.Parent != "" || m.Live || m.Failed || !finalStop(m) {
+			continue
+		}
+		if typ == "assistant" && (first(r.Get("message.id").Str, r.Get("uuid").Str) == m.ID ||
+			m.Last != "" && r.Get("parentUuid").Str == m.Last) {
+			return dst // more of the response (see chainedMsg)
+		}
+		if typ == "progress" {
+			return dst // may come between the lines of a response
+		}
+		if m.Scope == "" && r.Get("isSidechain").Bool() && (typ == "user" || typ == "assistant") && !t.orphan(t.lineScope(r)) {
+			// A sub-agent's file read after the main one: its entries
+			// belong to turns of the main file (the last one, if open).
+			// An orphan's (a warmup's) are no part of the session.
+			return dst
+		}
+		dst = t.completeMsg(dst, m, universal.StatusCompleted, universal.SourceDaemon)
+		if t.done() {
+			dst = t.endTranscriptTurn(dst, universal.SourceDaemon)
+		}
+		return dst
+	}
+	return dst
+}
+
+// finish closes what the input left open before the session ends. A turn
+// the agent never finished stays open: Stream.End ends it (interrupted,
+// session_ending) and the session in error. A transcript's last turn ends
+// completed when its last response called no tools (the agent finished
+// it); a stream's turn ends only with its result.
 func (t *Translator) finish(dst events) events {
 	if t.w.Ended() {
 		return dst
 	}
-	if t.transcript {
-		dst = t.endTranscriptTurn(dst, universal.SourceDaemon)
-	} else if dst = t.heldTurn(dst); t.s.Turn != nil {
-		// A crash or a cut recording: the turn never got its result.
-		dst = t.closeMsgs(dst, nil)
-		var o jsonw.Object
-		md := o.String("reason", "the input ended before the turn's result").Bytes()
-		dst = t.w.EndTurn(dst, t.s.Turn.ID, universal.TurnInterrupted, md, universal.SourceDaemon, nil)
-		t.s.Turn = nil
-		if !t.s.Last.Failed {
-			t.s.Last = outcome{Failed: true, Message: "the input ended before the turn's result"}
+	if !t.transcript {
+		dst = t.heldTurn(dst)
+		// A message still streaming was cut off.
+		for _, m := range t.s.Msgs {
+			if m.Live {
+				m.Failed = true
+			}
 		}
 	}
 	dst = t.closeMsgs(dst, nil)
+	if t.transcript && t.done() {
+		dst = t.endTranscriptTurn(dst, universal.SourceDaemon)
+	}
 	for len(t.s.Prompts) > 0 {
 		p := t.s.Prompts[0]
 		t.s.Prompts = t.s.Prompts[1:]

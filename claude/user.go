@@ -87,15 +87,24 @@ func (t *Translator) userContent(dst events, r gjson.Result, scope string, parts
 		if scope == "" && t.s.Turn != nil {
 			t.s.Turn.Interrupted = true
 		}
-		return t.w.Complete(dst, universal.Item{
+		dst = t.w.Complete(dst, universal.Item{
 			ItemID: t.w.NewItemID(), NativeItemID: uuid, ParentID: t.scopeParent(scope), Kind: universal.KindStatus,
 			Content: []universal.Part{{Type: universal.PartStatus, Label: "interrupted", Detail: text}},
 		}, universal.SourceAgent, t.raw)
+		if t.transcript && scope == "" {
+			// The record shows the user stopped the turn.
+			dst = t.endTranscriptTurn(dst, universal.SourceAgent)
+		}
+		return dst
 	case strings.HasPrefix(text, shellInputTag):
 		return t.shellInput(dst, scope, uuid, text)
 	case strings.HasPrefix(text, shellOutputTag) && t.s.Shell != nil:
 		return t.shellOutput(dst, scope, uuid, text)
 	case systemMade(r, text):
+		if strings.HasPrefix(text, "<task-notification>") {
+			// A background sub-agent reported back; the agent answers it.
+			dst = t.backgroundDone(dst, tagText(text, "tool-use-id"))
+		}
 		if !t.transcript {
 			// In a transcript a notice between turns stays outside them.
 			dst = t.ensureTurn(dst, scope)
@@ -156,7 +165,7 @@ func (t *Translator) shellInput(dst events, scope, uuid, text string) events {
 	args.String("command", tagText(text, "bash-input"))
 	return t.w.Complete(dst, universal.Item{
 		ItemID: id, NativeItemID: uuid, ParentID: t.scopeParent(scope), Kind: universal.KindToolCall, Role: universal.RoleUser,
-		Content: []universal.Part{{Type: universal.PartToolCall, Name: shellTool, Arguments: string(args.Bytes()), CallID: callID}},
+		Content: []universal.Part{t.toolPart(shellTool, string(args.Bytes()), callID, nil)},
 	}, universal.SourceAgent, t.raw)
 }
 
@@ -225,22 +234,52 @@ func (t *Translator) toolResult(dst events, r, b gjson.Result, scope string, str
 		return dst // the same result again
 	}
 	dst = t.ensureTurn(dst, scope)
+	if t.s.Turn != nil && t.scopeParent(scope) == "" {
+		t.s.Turn.Finished = false
+	}
+	if parent == "" && tl != nil {
+		parent = tl.Msg
+	}
 	if parent == "" {
-		if tl != nil {
-			parent = tl.Msg
-		} else {
-			parent = t.scopeParent(scope)
+		// The call is not in the input (a stream picked up late): the
+		// result goes under an empty message of the response that made it.
+		dst, parent = t.orphanParent(dst, scope)
+	}
+	if tl != nil {
+		tl.Result = true
+		if !tl.Done && t.w.IsOpen(tl.ItemID) {
+			dst = t.closeTool(dst, tl, universal.StatusCompleted, universal.SourceDaemon)
 		}
 	}
 	isErr := b.Get("is_error").Bool()
 	output, extra := anthropic.ToolResult(b.Get("content"), t.w.Copy)
 	decision, kind := resultDecision(r, call)
 	name := ""
+	var toolKind universal.ToolKind
+	var paths []string
 	if tl != nil {
-		name = tl.Name
+		name, toolKind, paths = tl.Name, tl.Kind, tl.Paths
+	}
+	for i := range extra {
+		// An image the tool returned (a Read of a picture) is the file
+		// the call names.
+		if extra[i].Type == universal.PartImage && extra[i].Path == "" && len(paths) == 1 {
+			extra[i].Path = paths[0]
+		}
+	}
+	exitCode, hasCode := -1, false
+	if toolKind == universal.ToolExecute {
+		exitCode, hasCode = commandExit(structured, output, isErr)
+		if hasCode && exitCode != 0 || structured.Get("interrupted").Bool() {
+			// A command that failed, was interrupted or timed out.
+			isErr = true
+		}
 	}
 
 	var o jsonw.Object
+	if hasCode {
+		o.Int("exit_code", int64(exitCode))
+	}
 	o.Raw("permission_decision", decision.Raw)
 	o.OptString("non_execution_kind", kind)
 	if p := structured.Get("persistedOutputPath"); p.Type == gjson.String {
@@ -260,17 +299,12 @@ func (t *Translator) toolResult(dst events, r, b gjson.Result, scope string, str
 	if !isErr {
 		if fr, ok := fileRef(structured, name, t.w.Copy); ok {
 			content = append(content, fr)
+		} else {
+			content = append(content, callFileRefs(name, toolKind, paths)...)
 		}
 	}
 	if structured.Exists() {
 		content = append(content, anthropic.JSONPart(structured.Raw))
-	}
-	if tl != nil {
-		tl.Result = true
-		if !tl.Done && t.w.IsOpen(tl.ItemID) {
-			tl.Done = true
-			dst = t.w.Close(dst, tl.ItemID, universal.StatusCompleted, universal.SourceDaemon, t.raw)
-		}
 	}
 	// The permission decision came before the tool ran.
 	dst = t.decided(dst, call, name, decision, kind, output)
@@ -292,6 +326,9 @@ func (t *Translator) toolResult(dst events, r, b gjson.Result, scope string, str
 		}
 		if structured.Get("isAsync").Bool() || structured.Get("status").Str == "async_launched" {
 			tl.Async = true
+			if tn := t.s.Turn; tn != nil && tl.Scope == "" {
+				tn.Background = append(tn.Background, t.w.Copy(call))
+			}
 		} else {
 			// The sub-agent handed back: its messages are complete.
 			dst = t.closeMsgs(dst, func(m *message) bool { return m.Scope == call })
@@ -308,7 +345,76 @@ func (t *Translator) toolResult(dst events, r, b gjson.Result, scope string, str
 	return dst
 }
 
+// orphanParent returns the parent of a tool result whose call the input
+// never showed: an empty assistant message (synthetic), standing for the
+// response that made the call, one per line and scope.
+func (t *Translator) orphanParent(dst events, scope string) (events, string) {
+	if t.orphanMsg != "" && t.orphanScope == scope {
+		return dst, t.orphanMsg
+	}
+	id := t.w.NewItemID()
+	dst = t.w.Complete(dst, universal.Item{
+		ItemID: id, ParentID: t.scopeParent(scope), Kind: universal.KindMessage, Role: universal.RoleAssistant,
+	}, universal.SourceDaemon, nil)
+	t.orphanMsg, t.orphanScope = id, t.w.Copy(scope)
+	return dst, id
+}
+
 func isAgentTool(name string) bool { return name == "Agent" || name == "Task" }
+
+// commandExit returns the exit code of a shell command's result: the
+// structured result's exit code when it has one, else the "Exit code N"
+// line Claude Code starts a failed command's output with (the structured
+// result of a failure is the output as a string, after "Error: ").
+func commandExit(structured gjson.Result, output string, isErr bool) (int, bool) {
+	for _, k := range []string{"exitCode", "exit_code", "returnCode"} {
+		if c := structured.Get(k); c.Type == gjson.Number {
+			return int(c.Int()), true
+		}
+	}
+	if !isErr {
+		return 0, false
+	}
+	for _, s := range []string{output, structured.Str} {
+		s = strings.TrimPrefix(s, "Error: ")
+		rest, ok := strings.CutPrefix(s, "Exit code ")
+		if !ok {
+			continue
+		}
+		n := 0
+		digits := 0
+		for digits < len(rest) && digits < 4 && rest[digits] >= '0' && rest[digits] <= '9' {
+			n = n*10 + int(rest[digits]-'0')
+			digits++
+		}
+		if digits > 0 && (digits == len(rest) || rest[digits] == '\n' || rest[digits] == ' ') {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// callFileRefs returns the file_ref parts of a read or an edit whose
+// result records no file (a stream without structured results, an image
+// read): the files the call names.
+func callFileRefs(name string, kind universal.ToolKind, paths []string) []universal.Part {
+	var action universal.FileAction
+	switch {
+	case kind == universal.ToolRead:
+		action = universal.FileRead
+	case kind == universal.ToolEdit && name == "Write":
+		action = universal.FileWrite
+	case kind == universal.ToolEdit:
+		action = universal.FilePatch
+	default:
+		return nil
+	}
+	out := make([]universal.Part, 0, len(paths))
+	for _, p := range paths {
+		out = append(out, universal.Part{Type: universal.PartFileRef, Path: p, Action: action})
+	}
+	return out
+}
 
 // resultDecision returns the permission decision recorded with a tool
 // result: tool_result_meta[] in stream-json, permissionDecision in

@@ -73,7 +73,10 @@
 //   - idle → running on the first work event: turn.started, item.started,
 //     item.delta, item.completed (except a failed completion, which is
 //     the clean-up of an item left open), permission.requested,
-//     question.requested;
+//     question.requested. An item event while no turn is open, for an
+//     item under an item of a turn that already ended, is a late record of
+//     finished work (a sub-agent's transcript read after the main one):
+//     the item joins its parent's turn and the session stays idle;
 //   - running → idle when a turn ends with status completed or
 //     interrupted and no other turn is open — except a turn that ended
 //     only because its session ended under it (turn.ended metadata

@@ -273,7 +273,7 @@ func (s *Session) itemStarted(ev *universal.Event, d *universal.ItemSnapshot, c 
 		s.identity(ev, it, snap, c)
 		return
 	}
-	it := s.addItem(Item{TurnID: s.OpenTurn(), StartedSeq: ev.Sequence, Item: own(snap)}, c)
+	it := s.addItem(Item{TurnID: s.turnFor(snap.ParentID), StartedSeq: ev.Sequence, Item: own(snap)}, c)
 	it.Item.Status = universal.StatusInProgress
 	if it.Item.Kind == "" {
 		it.Item.Kind = universal.KindUnknown
@@ -284,7 +284,7 @@ func (s *Session) itemStarted(ev *universal.Event, d *universal.ItemSnapshot, c 
 	if it.Text() != "" {
 		c.What |= TextChanged
 	}
-	s.work(c)
+	s.itemWork(it, c)
 }
 
 func (s *Session) itemDelta(ev *universal.Event, d *universal.ItemDelta, c *Change) {
@@ -332,7 +332,7 @@ func (s *Session) itemDelta(ev *universal.Event, d *universal.ItemDelta, c *Chan
 	if d.Delta == "" {
 		return
 	}
-	s.work(c)
+	s.itemWork(it, c)
 	p := &it.Item.Content[d.PartIndex]
 	if len(it.grow) <= d.PartIndex {
 		it.grow = slices.Grow(it.grow, d.PartIndex+1-len(it.grow))[:d.PartIndex+1]
@@ -365,7 +365,7 @@ func (s *Session) itemCompleted(ev *universal.Event, d *universal.ItemSnapshot, 
 		}
 	} else {
 		// Deltas missed or never sent: the completion alone is the item.
-		it = s.addItem(Item{TurnID: s.OpenTurn(), StartedSeq: ev.Sequence, Item: universal.Item{ItemID: id, Kind: snap.Kind, Role: snap.Role}}, c)
+		it = s.addItem(Item{TurnID: s.turnFor(snap.ParentID), StartedSeq: ev.Sequence, Item: universal.Item{ItemID: id, Kind: snap.Kind, Role: snap.Role}}, c)
 		if it.Item.Kind == "" {
 			it.Item.Kind = universal.KindUnknown
 		}
@@ -391,7 +391,7 @@ func (s *Session) itemCompleted(ev *universal.Event, d *universal.ItemSnapshot, 
 	if final.Status != universal.StatusFailed {
 		// A failed completion is clean-up (an item left open when its turn
 		// or the session ended), not work.
-		s.work(c)
+		s.itemWork(it, c)
 	}
 }
 
@@ -414,4 +414,30 @@ func (s *Session) identity(ev *universal.Event, it *Item, snap *universal.Item, 
 	default:
 		s.anomaly(ev, c, fmt.Sprintf("item %s: role %s then %s; %s kept", it.Item.ItemID, it.Item.Role, snap.Role, it.Item.Role))
 	}
+}
+
+// turnFor returns the turn a new item belongs to: the open turn, or, when
+// none is open, the turn of its parent (a late record of work done in a
+// turn that already ended: a sub-agent's transcript read after the main
+// one, a background agent's report).
+func (s *Session) turnFor(parentID string) string {
+	if t := s.OpenTurn(); t != "" {
+		return t
+	}
+	if p := s.Item(parentID); p != nil {
+		return p.TurnID
+	}
+	return ""
+}
+
+// itemWork records an event of an item as work, unless the item belongs to
+// a turn that already ended while no turn is open: such a late record of
+// finished work does not make an idle session run.
+func (s *Session) itemWork(it *Item, c *Change) {
+	if it.TurnID != "" && s.OpenTurn() == "" {
+		if t := s.Turn(it.TurnID); t != nil && t.Status != TurnInProgress {
+			return
+		}
+	}
+	s.work(c)
 }

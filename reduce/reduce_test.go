@@ -55,6 +55,14 @@ func TestStatusMachine(t *testing.T) {
 		want:  []string{"2:idle→running", "5:running→failed"},
 		final: reduce.StatusFailed,
 	}, {
+		name: "a late record of a finished turn's work is not work",
+		log: newLog().begin().turn("t1").complete(msg("a", universal.RoleAssistant, universal.Text("hi"))).
+			turnEnd("t1", universal.TurnCompleted).
+			complete(universal.Item{ItemID: "sub", ParentID: "a", Kind: universal.KindMessage, Role: universal.RoleAssistant,
+				Content: []universal.Part{universal.Text("late")}}).end(universal.EndCompleted),
+		want:  []string{"2:idle→running", "4:running→idle", "6:idle→completed"},
+		final: reduce.StatusCompleted,
+	}, {
 		name: "a user prompt is the first work event",
 		log: newLog().begin().complete(msg("u", universal.RoleUser, universal.Text("go"))).turn("t1").
 			turnEnd("t1", universal.TurnCompleted),

@@ -3,6 +3,7 @@ package conformance
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -22,7 +23,7 @@ var (
 	// ErrToolKind: a completed tool call without tool_kind or tool_input.
 	ErrToolKind = errors.New("tool call without tool_kind or tool_input")
 	// ErrSplitResponse: two assistant message items of one model response
-	// (nothing between them: no tool call, result, user message).
+	// (nothing at all between them).
 	ErrSplitResponse = errors.New("one model response split into several message items")
 	// ErrExitCode: an execute result with a non-zero exit code that is not
 	// failed.
@@ -119,6 +120,14 @@ func Check(events []universal.Event) []Violation {
 		return p != nil && p.it.Kind == universal.KindMessage && p.it.Role == universal.RoleAssistant
 	}
 	lastMessage := map[string]string{} // per parent: the last item started, when an assistant message
+	var marks []int64                  // every item event's sequence, in order
+	for _, x := range order {
+		marks = append(marks, x.startSeq)
+		if x.endSeq != 0 {
+			marks = append(marks, x.endSeq)
+		}
+	}
+	slices.Sort(marks)
 	for _, x := range order {
 		it := &x.it
 		userTool := it.Role == universal.RoleUser // a user's own shell command: no model response
@@ -167,12 +176,14 @@ func Check(events []universal.Event) []Violation {
 			}
 		}
 		// One model response, one message: two assistant messages in a
-		// row in one scope, with no call, result or prompt between.
+		// row in one scope, with nothing at all happening between the end
+		// of the first and the start of the second (any item started or
+		// completed in between — a call, a result, a prompt, a sub-agent's
+		// work, a notice the agent feeds the model — separates them).
 		switch {
-		case it.Kind == universal.KindStatus || it.Kind == universal.KindSystem:
 		case it.Kind == universal.KindMessage && it.Role == universal.RoleAssistant:
-			if prev := lastMessage[it.ParentID]; prev != "" {
-				fail(ErrSplitResponse, x.startSeq, "assistant message %s right after assistant message %s", it.ItemID, prev)
+			if prev := items[lastMessage[it.ParentID]]; prev != nil && !happened(marks, prev, x) {
+				fail(ErrSplitResponse, x.startSeq, "assistant message %s right after assistant message %s", it.ItemID, prev.it.ItemID)
 			}
 			lastMessage[it.ParentID] = it.ItemID
 			if it.Status == universal.StatusFailed {
@@ -190,6 +201,17 @@ func Check(events []universal.Event) []Violation {
 		}
 	}
 	return out
+}
+
+// happened reports whether an item event other than a's and b's own falls
+// between the end of a (its start, if it never ended) and the start of b.
+func happened(marks []int64, a, b *item) bool {
+	from := a.endSeq
+	if from == 0 {
+		from = a.startSeq
+	}
+	i, _ := slices.BinarySearch(marks, from+1)
+	return i < len(marks) && marks[i] < b.startSeq
 }
 
 func callID(it *universal.Item) string {

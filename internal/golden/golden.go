@@ -75,6 +75,10 @@ type Case struct {
 	End universal.Report
 	// AllowUnparsed permits agent.unparsed events (hand-made hostile input).
 	AllowUnparsed bool
+	// AtRest marks a record at rest (a transcript, a rollout, a session
+	// file): cut after an answer, it may be a complete record of a shorter
+	// session, and CheckCuts accepts it ending as one.
+	AtRest bool
 	// NoGolden checks the case without golden files: the stream
 	// invariants, chunking, checkpoint and raw runs and the expectations
 	// only (for recordings kept to check translators on content no golden

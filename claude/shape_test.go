@@ -1,0 +1,230 @@
+package claude_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/internal/conformance"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// The canonical shape of package universal's Conventions, rule by rule.
+
+func checkShape(t *testing.T, evs []universal.Event) {
+	t.Helper()
+	for _, v := range conformance.Check(evs) {
+		t.Errorf("canonical shape: %v", v)
+	}
+}
+
+// TestToolVocabulary: every tool call has its tool kind and normalized
+// input; relative paths resolve against the session's cwd.
+func TestToolVocabulary(t *testing.T) {
+	call := `{"type":"assistant","message":{"id":"m1","role":"assistant","content":[` +
+		`{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls -la"}},` +
+		`{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"src/a.go"}},` +
+		`{"type":"tool_use","id":"t3","name":"Agent","input":{"prompt":"go","subagent_type":"Explore"}},` +
+		`{"type":"tool_use","id":"t4","name":"TodoWrite","input":{"todos":[]}},` +
+		`{"type":"tool_use","id":"t5","name":"mcp__x__y","input":{}}]},"session_id":"s1"}`
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, call, resultLine)
+	checkShape(t, evs)
+	want := []struct {
+		kind universal.ToolKind
+		in   string
+	}{
+		{universal.ToolExecute, `{"command":"ls -la"}`},
+		{universal.ToolRead, `{"paths":["/w/src/a.go"]}`},
+		{universal.ToolTask, `{"prompt":"go","agent":"Explore"}`},
+		{universal.ToolThink, `{}`},
+		{universal.ToolOther, `{}`},
+	}
+	calls := completed(evs, universal.KindToolCall, "")
+	if len(calls) != len(want) {
+		t.Fatalf("%d calls, want %d", len(calls), len(want))
+	}
+	for i, w := range want {
+		p := calls[i].Content[0]
+		if p.ToolKind != w.kind || string(p.ToolInput.AppendJSON(nil)) != w.in {
+			t.Errorf("call %s: %s %s, want %s %s", p.Name, p.ToolKind, p.ToolInput.AppendJSON(nil), w.kind, w.in)
+		}
+	}
+}
+
+// TestStreamedToolInput: a call whose arguments stream gets its input
+// from them when its block stops.
+func TestStreamedToolInput(t *testing.T) {
+	se := func(ev string) string { return `{"type":"stream_event","event":` + ev + `,"session_id":"s1"}` }
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine,
+		se(`{"type":"message_start","message":{"id":"m1","usage":{"input_tokens":1}}}`),
+		se(`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"Bash","input":{}}}`),
+		se(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"command\":"}}`),
+		se(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\"echo hi\"}"}}`),
+		se(`{"type":"content_block_stop","index":0}`),
+		se(`{"type":"message_stop"}`), resultLine)
+	checkShape(t, evs)
+	calls := completed(evs, universal.KindToolCall, "")
+	if len(calls) != 1 || calls[0].Content[0].ToolInput == nil || calls[0].Content[0].ToolInput.Command != "echo hi" {
+		t.Fatalf("calls %+v, want Bash with command echo hi", calls)
+	}
+}
+
+// TestToolResultShape: a failed command is a failed result with its exit
+// code; an image a Read returns has the path of the call and a file_ref
+// read follows; a result whose call is unknown goes under an (empty)
+// assistant message.
+func TestToolResultShape(t *testing.T) {
+	call := `{"type":"assistant","message":{"id":"m1","role":"assistant","content":[` +
+		`{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"false"}},` +
+		`{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"/w/p.png"}}]},"session_id":"s1"}`
+	res := `{"type":"user","message":{"role":"user","content":[` +
+		`{"type":"tool_result","tool_use_id":"t1","content":"Exit code 1\nboom","is_error":true}]},"session_id":"s1"}`
+	img := `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":[` +
+		`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}]}]},` +
+		`"tool_use_result":{"type":"image","file":{"base64":"AAAA","type":"image/png"}},"session_id":"s1"}`
+	orphan := `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t9","content":"x"}]},"session_id":"s1"}`
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, call, res, img, orphan, resultLine)
+	checkShape(t, evs)
+	results := completed(evs, universal.KindToolResult, "")
+	if len(results) != 3 {
+		t.Fatalf("%d results, want 3", len(results))
+	}
+	bash := results[0]
+	if bash.Status != universal.StatusFailed || !bash.Content[0].IsError ||
+		gjson.GetBytes(bash.Content[0].Metadata, "exit_code").Int() != 1 {
+		t.Errorf("failed command: %s %+v", bash.Status, bash.Content[0])
+	}
+	var image, ref *universal.Part
+	for i := range results[1].Content {
+		switch p := &results[1].Content[i]; p.Type {
+		case universal.PartImage:
+			image = p
+		case universal.PartFileRef:
+			ref = p
+		}
+	}
+	if image == nil || image.Path != "/w/p.png" || image.Mime != "image/png" {
+		t.Errorf("image part %+v, want the Read's path", image)
+	}
+	if ref == nil || ref.Action != universal.FileRead || ref.Path != "/w/p.png" {
+		t.Errorf("file_ref %+v, want read /w/p.png", ref)
+	}
+	under := false
+	for _, m := range completed(evs, universal.KindMessage, universal.RoleAssistant) {
+		under = under || m.ItemID == results[2].ParentID && len(m.Content) == 0
+	}
+	if !under {
+		t.Errorf("orphan result under %q, want an empty assistant message", results[2].ParentID)
+	}
+}
+
+// TestEndMidTurn: input that ends before the turn's result leaves the
+// turn to Stream.End: interrupted with session_ending, the session in
+// error.
+func TestEndMidTurn(t *testing.T) {
+	for _, end := range []universal.Report{universal.EndOfInput{}, universal.Exit{Code: 137}, universal.Terminate{}} {
+		evs := feed(t, claude.FormatStreamJSON, nil, end, initLine,
+			`{"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"cut"}]},"session_id":"s1"}`)
+		checkShape(t, evs)
+		te := golden.OfType(evs, universal.TypeTurnEnded)
+		if len(te) != 1 || !te[0].Data.(*universal.TurnEnded).SessionEnding() {
+			t.Errorf("%T: turn ends %v, want session_ending", end, te)
+		}
+		if d := evs[len(evs)-1].Data.(*universal.SessionEnded); d.Reason == universal.EndCompleted {
+			t.Errorf("%T: session ended completed", end)
+		}
+	}
+}
+
+// TestTranscriptEnding: a transcript's last turn ends completed when its
+// last response called no tools, and stays open (session error) when the
+// record stops in the middle of the agent's work.
+func TestTranscriptEnding(t *testing.T) {
+	line := func(s string) string {
+		return strings.Replace(s, `{`, `{"sessionId":"s1","version":"2.1.330","cwd":"/w",`, 1)
+	}
+	prompt := line(`{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}`)
+	call := line(`{"type":"assistant","uuid":"u2","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}],"stop_reason":"tool_use"}}`)
+	result := line(`{"type":"user","uuid":"u3","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a"}]}}`)
+	final := line(`{"type":"assistant","uuid":"u4","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"done"}],"stop_reason":"end_turn"}}`)
+	end := func(evs []universal.Event) *universal.SessionEnded {
+		return evs[len(evs)-1].Data.(*universal.SessionEnded)
+	}
+	evs := feed(t, claude.FormatTranscript, nil, nil, prompt, call, result, final)
+	checkShape(t, evs)
+	te := golden.OfType(evs, universal.TypeTurnEnded)
+	if d := end(evs); d.Reason != universal.EndCompleted || len(te) != 1 || te[0].Data.(*universal.TurnEnded).Status != universal.TurnCompleted {
+		t.Errorf("finished transcript: %+v, %v", d, te)
+	}
+	evs = feed(t, claude.FormatTranscript, nil, nil, prompt, call, result)
+	checkShape(t, evs)
+	te = golden.OfType(evs, universal.TypeTurnEnded)
+	if d := end(evs); d.Reason != universal.EndError || len(te) != 1 || !te[0].Data.(*universal.TurnEnded).SessionEnding() {
+		t.Errorf("unfinished transcript: %+v, %v", d, te)
+	}
+	// An interruption ends the turn where the record shows it.
+	evs = feed(t, claude.FormatTranscript, nil, nil, prompt, call,
+		line(`{"type":"user","uuid":"u5","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]}}`))
+	checkShape(t, evs)
+	te = golden.OfType(evs, universal.TypeTurnEnded)
+	if d := end(evs); d.Reason != universal.EndCompleted || len(te) != 1 || te[0].Data.(*universal.TurnEnded).Status != universal.TurnInterrupted {
+		t.Errorf("interrupted transcript: %+v, %v", d, te)
+	}
+}
+
+// TestTranscriptResponseChain: the lines of one response are chained by
+// parentUuid; a line that continues the open response under another
+// message id stays in its message item.
+func TestTranscriptResponseChain(t *testing.T) {
+	line := func(s string) string {
+		return strings.Replace(s, `{`, `{"sessionId":"s1","version":"2.0.69",`, 1)
+	}
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		line(`{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}`),
+		line(`{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Writing."}]}}`),
+		line(`{"type":"assistant","uuid":"a2","parentUuid":"a1","message":{"id":"m2","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"/w/x","content":"x"}}]}}`),
+		line(`{"type":"user","uuid":"u2","parentUuid":"a2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}`),
+		line(`{"type":"assistant","uuid":"a3","parentUuid":"u2","message":{"id":"m3","role":"assistant","content":[{"type":"text","text":"Done."}]}}`))
+	checkShape(t, evs)
+	msgs := completed(evs, universal.KindMessage, universal.RoleAssistant)
+	calls := completed(evs, universal.KindToolCall, "")
+	if len(msgs) != 2 || len(calls) != 1 || calls[0].ParentID != msgs[0].ItemID {
+		t.Fatalf("%d messages, %d calls, want 2 and 1 under the first", len(msgs), len(calls))
+	}
+	if d := evs[len(evs)-1].Data.(*universal.SessionEnded); d.Reason != universal.EndCompleted {
+		t.Errorf("session ended %s, want completed (the last response is final)", d.Reason)
+	}
+}
+
+// TestTranscriptBackgroundAgent: a turn whose background sub-agent has
+// not reported back is not finished (2.1.120 and later answer the
+// notification in the same turn); once it reports and the agent answers,
+// it is.
+func TestTranscriptBackgroundAgent(t *testing.T) {
+	line := func(s string) string {
+		return strings.Replace(s, `{`, `{"sessionId":"s1","version":"2.1.330",`, 1)
+	}
+	head := []string{
+		line(`{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}`),
+		line(`{"type":"assistant","uuid":"a1","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Agent","input":{"prompt":"go","run_in_background":true}}],"stop_reason":"tool_use"}}`),
+		line(`{"type":"user","uuid":"u2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"launched"}]},"toolUseResult":{"isAsync":true,"status":"async_launched","agentId":"ag1"}}`),
+		line(`{"type":"assistant","uuid":"a2","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Working in the background."}],"stop_reason":"end_turn"}}`),
+		line(`{"type":"last-prompt","lastPrompt":"hi","sessionId":"s1"}`),
+	}
+	evs := feed(t, claude.FormatTranscript, nil, nil, head...)
+	checkShape(t, evs)
+	if d := evs[len(evs)-1].Data.(*universal.SessionEnded); d.Reason != universal.EndError {
+		t.Errorf("background agent pending: session ended %s, want error (turn left open)", d.Reason)
+	}
+	evs = feed(t, claude.FormatTranscript, nil, nil, append(head,
+		line(`{"type":"user","uuid":"u3","isMeta":true,"message":{"role":"user","content":"<task-notification>\n<tool-use-id>t1</tool-use-id>\n</task-notification>"}}`),
+		line(`{"type":"assistant","uuid":"a3","message":{"id":"m3","role":"assistant","content":[{"type":"text","text":"It is done."}],"stop_reason":"end_turn"}}`))...)
+	if d := evs[len(evs)-1].Data.(*universal.SessionEnded); d.Reason != universal.EndCompleted {
+		t.Errorf("background agent reported: session ended %s, want completed", d.Reason)
+	}
+	if n := len(golden.OfType(evs, universal.TypeTurnStarted)); n != 1 {
+		t.Errorf("%d turns, want 1", n)
+	}
+}
