@@ -374,6 +374,11 @@ func (t *Translator) toolResult(dst events, c *call, o *toolOut, scope string) e
 	if o.hasExit {
 		md.Int("exit_code", o.exit)
 	}
+	if tr := o.obj.Get("truncation"); tr.IsObject() {
+		// Amp cut the output ({"prefixLinesOmitted": n}): the output is
+		// all there is, and a reader should know it is not whole.
+		md.Bool("truncated", true).Raw("truncation", tr.Raw)
+	}
 	if failed && !o.isError {
 		md.Bool("native_is_error", false) // Amp reports a failed command as no error
 	}

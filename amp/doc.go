@@ -1,10 +1,45 @@
 // Package amp translates the native output of Amp (Sourcegraph's coding
-// agent, the amp CLI) into universal events. Tested against the public
-// samples that exist: one real stream-json run of Amp 0.0.1785170481, two
-// real thread files written by 0.0.1772237000 (schema versions 85 and
-// 220), the official documentation's examples, and hand-made inputs for
-// the paths no public sample shows (testdata/amp, provenance in
-// testdata/SOURCES.md).
+// agent, the amp CLI) into universal events. Tested against recordings of
+// the real Amp 0.0.1790142911 CLI (testdata/amp/0.0.1790142911, with
+// goldens, and a second scenario set in testdata/crosscheck/amp, checked
+// by its expectations), the public samples that exist (one real
+// stream-json run of Amp 0.0.1785170481, two real thread files written by
+// 0.0.1772237000, schema versions 85 and 220), the official
+// documentation's examples, and hand-made inputs for the paths no
+// recording or sample shows (testdata/amp, provenance in
+// testdata/SOURCES.md). Amp runs its model on its own server, so the
+// recordings were made against a scripted imitation of that server: every
+// line is the CLI's, the assistant messages are the script's.
+//
+// # Versions
+//
+// What differs between the versions seen, and how it is handled:
+//
+//   - 0.0.1772237000 and earlier builds wrote each thread to disk
+//     (~/.local/share/amp/threads/T-*.json, format "thread"); 0.0.1790142911
+//     writes none (only session.json, last-threads/*.json holding the
+//     thread id, and a debug log): its threads live on the server (amp
+//     threads export prints the one the server returns).
+//   - 0.0.1785170481's stream-json usage had max_tokens (the context
+//     window, usage.updated context_window); 0.0.1790142911's has none
+//     (context_window stays null).
+//   - 0.0.1785170481's system/init had reasoning_effort; 0.0.1790142911's
+//     has not (the metadata key is absent).
+//   - 0.0.1790142911's thinking blocks are {type, thinking}: no signature
+//     (the reasoning part has none). A thinking block with empty text (a
+//     model that reasons without showing it) is kept, as an empty public
+//     reasoning part, as Claude Code's is.
+//   - 0.0.1790142911 derives stop_reason itself (tool_use when the message
+//     calls a tool, else end_turn), so a message made only of thinking
+//     says end_turn in the middle of a turn; the turn ends with the
+//     result line all the same.
+//   - In 0.0.1790142911 a permission rule with action "ask" does not end
+//     an execute-mode run: the call gets the result "Tool rejected by
+//     plugin: Matches user permissions rule …" with is_error false, and
+//     the model goes on (see Permissions). The approval error that ends
+//     a run is still there for approvals the server queues.
+//   - Older builds forwarded sub-agent messages (parent_tool_use_id);
+//     0.0.1790142911 prints only the Task call and its result.
 //
 // # Formats
 //
@@ -172,7 +207,10 @@
 // (patch, its diff without the markdown fence), create_file's (write),
 // Read's (read; not for directories), with absolute paths when the cwd is
 // known. An image block in a structured result is an image part with the
-// path the call names (its data stays in raw). Tool names follow the agent mode
+// path the call names (its data stays in raw). A shell result Amp cut
+// ({"output", "truncation": {"prefixLinesOmitted": n}, "exitCode"}: the
+// output's last lines only) has truncated true and the truncation object
+// in the part's metadata: the output is all Amp gives. Tool names follow the agent mode
 // (smart: Bash, Read, edit_file, create_file, Grep, glob; medium:
 // shell_command, apply_patch, skill): the result shape decides the
 // output, the name only the file references.
@@ -204,7 +242,15 @@
 // by plugin: Matches user permissions rule …" (a permission rule that asks,
 // in execute mode; Amp 0.0.1790142911 sends it with is_error false
 // although the tool never ran) is denied the same way (source "policy")
-// and fails, with metadata rejected_by_rule. Claude-shaped
+// and fails, with metadata rejected_by_rule; a thread records the same
+// call as a done run whose result is that text, and reads the same way.
+// A rejection by rule is a permission decision a client wants to see,
+// although nobody was asked: the denial (permission.requested, then
+// permission.resolved denied, both synthetic, metadata source "policy",
+// the resolution's reason Amp's text, which names the rule) comes before
+// the failed result, the call item stays completed (its input was
+// complete), and the turn goes on as Amp's did: the same shape as every
+// other refusal here and as OpenCode's policy denials. Claude-shaped
 // permission_denials[] on a result (the manual shows them) are mapped the
 // same way. universal.PermissionReply and QuestionReply reports are
 // ignored: Amp never asks.

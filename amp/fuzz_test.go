@@ -2,6 +2,7 @@ package amp_test
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/amp"
@@ -24,6 +25,19 @@ func FuzzTranslate(f *testing.F) {
 			mode = 1
 		}
 		f.Add(mode, b)
+	}
+	captures, err := filepath.Glob(filepath.Join(recorded, "*.jsonl")) // the real CLI's output
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range captures {
+		b, err := os.ReadFile(c)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(b) <= 16<<10 { // (not the big output: it would slow every mutation)
+			f.Add(uint8(0), b)
+		}
 	}
 	b, err := os.ReadFile(public + "/docs_manual_appendix_subagent_ELIDED.txt")
 	if err != nil {

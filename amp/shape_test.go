@@ -1,6 +1,7 @@
 package amp_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -293,5 +294,49 @@ func TestRuleRejected(t *testing.T) {
 	}
 	if d := ended(t, out); d.Reason != universal.EndCompleted {
 		t.Errorf("session ended %+v", d)
+	}
+}
+
+// TestRuleRejectedThread: a thread records a call a permission rule refused
+// as a done run whose result is Amp's rejection text; it reads as the
+// stream-json result does: one denial by policy linked to the call, then
+// the failed result marked rejected_by_rule, and the turn goes on.
+func TestRuleRejectedThread(t *testing.T) {
+	const reason = "Tool rejected by plugin: Matches user permissions rule 0: ask shell_command --command 'rm *'"
+	user := `{"role":"user","messageId":0,"content":[{"type":"text","text":"remove the build folder"}]}`
+	call := `{"role":"assistant","messageId":1,"content":[{"type":"tool_use","complete":true,"id":"TU-rm","name":"shell_command","input":{"command":"rm -rf build"}}],"state":{"type":"complete","stopReason":"tool_use"}}`
+	res := `{"role":"user","messageId":2,"content":[{"type":"tool_result","toolUseID":"TU-rm","run":{"status":"done","result":"` + reason + `"}}]}`
+	answer := `{"role":"assistant","messageId":3,"content":[{"type":"text","text":"Done."}],"state":{"type":"complete","stopReason":"end_turn"}}`
+	doc := `{"v":220,"id":"T-9","messages":[` + strings.Join([]string{user, call, res, answer}, ",") + `]}`
+	out := run(t, amp.FormatThread, lines(doc), nil)
+	shapeOK(t, out)
+	harness(t, amp.FormatThread, doc)
+	req, res2 := golden.OfType(out, universal.TypePermissionRequested), golden.OfType(out, universal.TypePermissionResolved)
+	if len(req) != 1 || len(res2) != 1 {
+		t.Fatalf("%d permission requests, %d resolutions", len(req), len(res2))
+	}
+	p := res2[0].Data.(*universal.Permission)
+	var md struct{ Source, Reason string }
+	_ = json.Unmarshal(p.Metadata, &md)
+	if p.Status != universal.PermissionDenied || p.CallID != "TU-rm" || p.ItemID == "" || p.Action != "shell_command" ||
+		md.Source != "policy" || md.Reason != reason {
+		t.Errorf("permission %+v (%s)", p, p.Metadata)
+	}
+	var results int
+	for _, it := range golden.NewTranscript(out).Items {
+		if it.Kind != universal.KindToolResult {
+			continue
+		}
+		results++
+		if it.Status != universal.StatusFailed || !it.Content[0].IsError || it.Content[0].Output != reason ||
+			!strings.Contains(string(it.Content[0].Metadata), `"rejected_by_rule":true`) {
+			t.Errorf("result %+v", it)
+		}
+	}
+	if results != 1 {
+		t.Errorf("%d results", results)
+	}
+	if te := golden.OfType(out, universal.TypeTurnEnded); len(te) != 1 || te[0].Data.(*universal.TurnEnded).Status != universal.TurnCompleted {
+		t.Errorf("turn ends %+v", te)
 	}
 }

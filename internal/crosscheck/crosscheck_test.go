@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentnorm/agentnorm/amp"
 	"github.com/agentnorm/agentnorm/claude"
 	"github.com/agentnorm/agentnorm/codex"
 	"github.com/agentnorm/agentnorm/internal/golden"
@@ -25,6 +26,7 @@ type provider struct {
 }
 
 var providers = map[string]provider{
+	"amp":    {amp.Formats, func(f string, o universal.Options) (universal.Translator, error) { return amp.New(f, o) }},
 	"claude": {claude.Formats, func(f string, o universal.Options) (universal.Translator, error) { return claude.New(f, o) }},
 	"codex":  {codex.Formats, func(f string, o universal.Options) (universal.Translator, error) { return codex.New(f, o) }},
 	"opencode": {opencode.Formats, func(f string, o universal.Options) (universal.Translator, error) {
@@ -64,6 +66,14 @@ func inputs(agent, dir, name string) []input {
 		return m
 	}
 	switch agent {
+	case "amp":
+		// stdout; a second process on the thread (amp threads continue)
+		// follows as NAME.2.jsonl, read as one session with the first.
+		files := []string{p(".jsonl")}
+		if _, err := os.Stat(p(".2.jsonl")); err == nil {
+			files = append(files, p(".2.jsonl"))
+		}
+		add(input{files: files, format: amp.FormatStreamJSON, prompts: true, expect: true})
 	case "claude":
 		add(input{files: []string{p(".jsonl")}, format: claude.FormatStreamJSON, prompts: true, expect: true})
 		add(input{files: []string{p(".exchange.jsonl")}, format: claude.FormatExchange, expect: true})
@@ -140,6 +150,7 @@ func TestRecordings(t *testing.T) {
 					c.Meta = meta
 				}
 				c.End = endOf(t, in, meta)
+				c.AtRest = atRest[in.format]
 				if in.prompts {
 					ps, err := golden.Prompts(meta)
 					if err != nil {
@@ -228,4 +239,9 @@ func endOf(t *testing.T, in input, meta string) universal.Report {
 		return nil
 	}
 	return universal.Exit{Code: codes[len(codes)-1]}
+}
+
+// atRest names the formats that are records at rest (see golden.Case.AtRest).
+var atRest = map[string]bool{
+	claude.FormatTranscript: true, "rollout": true, pi.FormatSession: true, opencode.FormatMessages: true, "export": true, "thread": true,
 }
