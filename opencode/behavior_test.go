@@ -774,6 +774,7 @@ func TestDetect(t *testing.T) {
 		"public/takopi-*.jsonl":        opencode.FormatRunJSON,
 		"public/synthetic/takopi-*":    opencode.FormatRunJSON,
 		"public/synthetic/*nvim*.json": opencode.FormatEvents,
+		"handmade/*export*":            opencode.FormatMessages,
 	} {
 		files, err := filepath.Glob(filepath.Join("../testdata/opencode", pattern))
 		if err != nil || len(files) == 0 {

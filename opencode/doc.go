@@ -1,9 +1,9 @@
 // Package opencode translates OpenCode's native output into universal
 // events: the server's event streams, opencode run --format json, and
-// saved message lists. Tested against OpenCode 1.18.33 (recorded, with
-// goldens), recordings of 1.0.185, 1.1.65, 1.2.27, 1.14.41, 1.15.13 and
-// 1.17.19 (checked by their expectations and the stream invariants) and
-// public samples of 0.15 … 1.17.
+// saved message lists and exports. Tested against OpenCode 1.18.33
+// (recorded, with goldens), recordings of 1.0.185, 1.1.65, 1.2.27,
+// 1.14.41, 1.15.13 and 1.17.19 (checked by their expectations and the
+// stream invariants) and public samples of 0.14 … 1.17.
 //
 // # Formats
 //
@@ -25,7 +25,22 @@
 //     text, reasoning, tool_use, step_finish, error, done).
 //   - "messages": the GET /session/{id}/message response, [{info, parts}]
 //     (one {info, parts}, the blocking POST response, is accepted too), as a
-//     replay source.
+//     replay source; and what opencode export prints, {"info": Session,
+//     "messages": [{info, parts}…], "todos"?: [Todo…]}. An export's
+//     session info is the session.started metadata (version, directory,
+//     title, slug, project, model, agent, parent_id, share_url) and names
+//     the session to follow; its messages replay as a message list; a
+//     non-empty todos list (newer builds) is a todo status item after
+//     them, and a revert point in the info is reported like a live one
+//     (Reverts, below). opencode export writes "Exporting session: <id>"
+//     before the document, to stderr (some builds to stdout, 1.1.48
+//     without a newline before the "{"), and callers that capture both
+//     get it, with a plugin's log lines: the banner is dropped, any other
+//     text before or after the document is agent.unparsed with its line.
+//     A saved list or export that leaves out ids an entry implies (a
+//     part's messageID, sessionID and id, an exported message's
+//     sessionID) gets them filled in (a part's id: message id#index); a
+//     listed message without a session is agent.unparsed.
 //
 // # One session
 //
@@ -71,7 +86,10 @@
 // message completes). A message whose info says it is complete before
 // any of its parts came keeps its item open for them, until the next
 // message of its session starts or the turn or the input ends (one model
-// response, one message item). User messages are complete when an assistant
+// response, one message item: 0.15-era clients record message.updated
+// with time.completed before the parts stream, and every snapshot's text
+// ends up in that item; a user message that starts the next turn first
+// completes it in the turn before). User messages are complete when an assistant
 // message of their session starts, or when the turn ends (in a message
 // list, after their parts). A part that arrives after
 // its message completed gets an item of its own (same native id and role);
@@ -177,7 +195,14 @@
 // Each step-finish part is a usage.updated with scope call (one model
 // call per step, summable over the turn; sub-agent steps included), the
 // step's cost in cost_usd; a step-finish part re-sent (after a reconnect)
-// is not reported again.
+// is not reported again. A message whose usage is only in its info
+// (message.updated or a listed message's info.tokens and info.cost, no
+// step-finish part: records that leave step parts out, hand-written
+// lists) is one model call: its last non-zero tokens are a usage.updated
+// of scope call when its item completes. A message is counted once
+// either way: its info's tokens are not reported when a step-finish part
+// of it reported usage, and a step-finish part that comes after its
+// message was completed with the info's usage is not reported.
 // OpenCode's input excludes cache reads and writes, so input_tokens =
 // input + cache.read + cache.write, cached_input_tokens = cache.read,
 // cache_write_tokens = cache.write. Current versions report reasoning
@@ -188,8 +213,9 @@
 // output + reasoning. When total equals input + cache + output the
 // reasoning is already inside output (older builds: observed in 1.1.65 and
 // 1.2.27, output 24, reasoning 8), and without total (builds before it)
-// output is taken as is. The assistant message's tokens and the session's totals repeat these
-// numbers and are not reported again.
+// output is taken as is. The assistant message's tokens (where step-finish
+// parts report them) and the session's totals repeat these numbers and
+// are not reported again.
 //
 // # Permissions, questions, todos, removals
 //
@@ -216,6 +242,26 @@
 // open tool items as failed, and otherwise gets a removed status item.
 // session.deleted of the followed session ends the session.
 //
+// # Reverts
+//
+// OpenCode's revert (/undo, POST /session/{id}/revert) does not remove
+// messages at first: it sets the session's revert point, info.revert
+// {messageID, partID?, snapshot, diff} (session.updated, an export's
+// info), restores the files, and hides the messages from that one on.
+// Their items, already emitted, stay as they are; the revert point is a
+// completed status item labelled "reverted" (no parent: a notice about
+// the session; a sub-agent's is under its task call) whose detail names
+// the message (and part) reverted to, with metadata {message_id,
+// part_id?, item_id (that message's item, when known), snapshot, diff}.
+// A client hides the items from item_id on, or marks them. Each new
+// revert point (redo moves it later, another undo earlier) is a new
+// item; the same point repeated is not. When the revert point goes away,
+// the user undid the revert (unrevert, redo all): a status item
+// "unreverted" names the message it was; but when OpenCode removed
+// messages or parts of the session while the revert point stood (a new
+// prompt makes the revert final and deletes the reverted messages,
+// reported as removals above), its going away is not reported.
+//
 // # Ignored on purpose
 //
 // These native types carry nothing for the transcript and are ignored:
@@ -223,7 +269,8 @@
 // global.disposed, plugin.added, catalog.updated, reference.updated,
 // models-dev.refreshed, command.executed, session.diff (file changes are
 // reported by the tools and patch parts), session.compacted, session.updated
-// (except that it records a child's parent), every installation.*, lsp.*,
+// (except that it records a child's parent and the revert point), every
+// installation.*, lsp.*,
 // file.* (file.edited, file.watcher.updated), pty.*, tui.*, mcp.*,
 // project.*, workspace.*, worktree.*, integration.*, vcs.* type, and the V2
 // session.next.* vocabulary: OpenCode projects its durable events onto the
@@ -233,7 +280,8 @@
 // ignored too. Anything else unknown, and anything malformed (not JSON, no
 // type, a message without id, a tool state or session status not known)
 // becomes agent.unparsed with its location (line, and event index in an
-// array).
+// array), and so does text around a saved document other than the export
+// banner.
 //
 // # Example
 //

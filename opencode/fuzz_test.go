@@ -18,7 +18,7 @@ var fuzzFormats = []string{opencode.FormatSSE, opencode.FormatRunJSON, opencode.
 // stream after EndOfInput, checkpoint and restore change nothing) whatever
 // the input.
 func FuzzTranslate(f *testing.F) {
-	for _, pattern := range []string{"1.18.33/*.sse", "1.18.33/*.run.jsonl", "1.18.33/*.messages.json", "public/*.json", "public/*.jsonl", "public/synthetic/*"} {
+	for _, pattern := range []string{"1.18.33/*.sse", "1.18.33/*.run.jsonl", "1.18.33/*.messages.json", "public/*.json", "public/*.jsonl", "public/synthetic/*", "handmade/*"} {
 		files, err := filepath.Glob(filepath.Join("../testdata/opencode", pattern))
 		if err != nil {
 			f.Fatal(err)

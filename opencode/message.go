@@ -76,7 +76,9 @@ func (t *Translator) onMessage(dst []universal.Event, info gjson.Result, raw []b
 	m := t.st.Msgs[id]
 	switch {
 	case m == nil:
-		if r == "user" && rt == routeRoot && t.format != FormatMessages {
+		if r == "user" && rt == routeRoot && !t.record() {
+			// The response before it is complete, in the turn before.
+			dst = t.completeDone(dst, sid)
 			dst = t.startTurn(dst, universal.SourceAgent, raw)
 		}
 		if r != "user" {
@@ -94,6 +96,18 @@ func (t *Translator) onMessage(dst []universal.Event, info gjson.Result, raw []b
 			if rt == routeRoot {
 				t.st.Turn.Finished, t.st.Turn.Denied = false, false
 			}
+		}
+	}
+	if tok := info.Get("tokens"); tokensReported(tok) {
+		// Reported when the message completes, unless its step-finish
+		// parts report it.
+		m.Tokens = append(m.Tokens[:0], tok.Raw...)
+		m.Cost = nil
+		if c := info.Get("cost"); c.Type == gjson.Number {
+			m.Cost = append(m.Cost, c.Raw...)
+		}
+		if t.w.Stamper().IncludeRaw() {
+			m.TokensRaw = append(m.TokensRaw[:0], raw...)
 		}
 	}
 	if e := info.Get("error"); e.Exists() && !m.ErrSeen {
@@ -122,7 +136,7 @@ func (t *Translator) completeInfo(dst []universal.Event, id string, m *msgState,
 	if info.Get("error").Exists() {
 		status = universal.StatusFailed
 	}
-	if len(m.Parts) == 0 && !m.Tools && t.format != FormatMessages {
+	if len(m.Parts) == 0 && !m.Tools && !t.record() {
 		// Complete before any part came (a stream that replays a message
 		// out of order): its parts may follow, and belong in its item.
 		m.Done, m.DoneFailed = true, status == universal.StatusFailed
@@ -174,6 +188,12 @@ func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgSta
 		return dst
 	}
 	dst = t.flushPending(dst, id)
+	if len(m.Tokens) > 0 && !m.StepUsage && !m.InfoUsage {
+		// Usage reported only in the message's info (no step-finish
+		// part): the message is one model call.
+		m.InfoUsage = true
+		dst = t.emitUsage(dst, gjson.ParseBytes(m.Tokens), gjson.ParseBytes(m.Cost), m.TokensRaw)
+	}
 	content := make([]universal.Part, 0, len(m.Parts))
 	var nth map[string]int // the slots of each non-streaming part so far
 	for i, pid := range m.Parts {
@@ -625,6 +645,7 @@ func (t *Translator) onMessageRemoved(dst []universal.Event, e *event) []univers
 	if t.route(sid, false) == routeSkip {
 		return dst
 	}
+	t.revertFinal(sid)
 	m := t.st.Msgs[mid]
 	if m == nil {
 		return dst
@@ -644,6 +665,7 @@ func (t *Translator) onPartRemoved(dst []universal.Event, e *event) []universal.
 	if t.route(sid, false) == routeSkip {
 		return dst
 	}
+	t.revertFinal(sid)
 	p := t.st.Parts[pid]
 	if p == nil {
 		return dst
@@ -676,6 +698,16 @@ func (t *Translator) onPartRemoved(dst []universal.Event, e *event) []universal.
 		return t.removed(dst, m.Item, "part "+pid, e)
 	}
 	return dst
+}
+
+// revertFinal records that OpenCode removes messages or parts of a
+// session with a revert point: it does so when a new prompt makes the
+// revert final, so the revert point that then goes away was not undone.
+func (t *Translator) revertFinal(sid string) {
+	if r, ok := t.st.Reverts[sid]; ok && !r.Removed {
+		r.Removed = true
+		t.st.Reverts[sid] = r
+	}
 }
 
 // removed emits a status item recording that OpenCode removed something

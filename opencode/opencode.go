@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -24,7 +25,9 @@ const (
 	// FormatRunJSON is the stdout of opencode run --format json.
 	FormatRunJSON = "run-json"
 	// FormatMessages is the GET /session/{id}/message response: a JSON
-	// array of {info, parts} (a single {info, parts} object is accepted too).
+	// array of {info, parts} (a single {info, parts} object is accepted
+	// too), and the document opencode export prints: {"info": session,
+	// "messages": [{info, parts}…], "todos"?: […]}.
 	FormatMessages = "messages"
 )
 
@@ -32,7 +35,7 @@ const (
 var Formats = []universal.Format{
 	{Name: FormatSSE, Framing: universal.FrameSSE, Doc: "server events from /event, /global/event or /api/event"},
 	{Name: FormatRunJSON, Framing: universal.FrameLines, Doc: "opencode run --format json stdout"},
-	{Name: FormatMessages, Framing: universal.FrameDocument, Doc: "GET /session/{id}/message response"},
+	{Name: FormatMessages, Framing: universal.FrameDocument, Doc: "GET /session/{id}/message response, or opencode export output"},
 	{Name: FormatEvents, Framing: universal.FrameDocument, Doc: "a JSON array of /event payloads, as clients record them"},
 }
 
@@ -48,6 +51,10 @@ func Detect(head []byte) string {
 			return FormatSSE
 		}
 	}
+	if i := bytes.Index(head, []byte(exportBanner)); i >= 0 && (i == 0 || head[i-1] == '\n') && bytes.IndexByte(head[:i], '{') < 0 {
+		// The banner of opencode export, maybe after a plugin's log lines.
+		return FormatMessages
+	}
 	v := view(head)
 	switch head[0] {
 	case '[':
@@ -59,6 +66,9 @@ func Detect(head []byte) string {
 			return FormatEvents
 		}
 	case '{':
+		if isExport(v) {
+			return FormatMessages
+		}
 		line := v
 		if i := bytes.IndexByte(head, '\n'); i >= 0 {
 			line = v[:i]
@@ -77,6 +87,17 @@ func Detect(head []byte) string {
 		}
 	}
 	return ""
+}
+
+// isExport reports whether the start of a JSON object is an opencode
+// export: session info with messages (or, when the head ends before them,
+// a session id ses_…), and no parts of its own (a message list's single
+// {info, parts}).
+func isExport(v string) bool {
+	if !strings.HasPrefix(gjson.Get(v, "info").Raw, "{") || gjson.Get(v, "parts").Exists() {
+		return false
+	}
+	return gjson.Get(v, "messages").Exists() || strings.HasPrefix(gjson.Get(v, "info.id").Str, "ses_")
 }
 
 // Translator translates one OpenCode session. Build it with [New]; it
@@ -99,6 +120,12 @@ func New(format string, o universal.Options) (*Translator, error) {
 	t := &Translator{format: format, w: universal.NewStream(agentName, o)}
 	t.st.init()
 	return t, nil
+}
+
+// record reports whether the input is a saved record of messages (a
+// message list, an export) rather than a stream.
+func (t *Translator) record() bool {
+	return t.format == FormatMessages
 }
 
 // Follow names the native session (ses_…) to translate. Without it the

@@ -15,6 +15,7 @@ import (
 const (
 	recorded = "../testdata/opencode/1.18.33"
 	public   = "../testdata/opencode/public"
+	handmade = "../testdata/opencode/handmade"
 )
 
 var scenarios = []string{
@@ -126,6 +127,11 @@ func TestPublic(t *testing.T) {
 		{"opencode-nvim-v1.1.31-question-ask-replied.json", opencode.FormatEvents, false},
 		{"opencode-nvim-v1.17.13-question-multiple-choices-answered.json", opencode.FormatEvents, false},
 		{"opencode-nvim-v1.2.15-explore.json", opencode.FormatEvents, false},
+		{"opencode-nvim-v0.15.0-shifting-and-multiple-perms.json", opencode.FormatEvents, false},
+		{"opencode-nvim-v0.15-era-markdown-codefence.json", opencode.FormatEvents, false},
+		{"opencode-nvim-v0.15.8-revert.json", opencode.FormatEvents, false},
+		{"opencode-nvim-v0.14.6-redo-once.json", opencode.FormatEvents, false},
+		{"opencode-nvim-v0.14.6-redo-all.json", opencode.FormatEvents, false},
 		{"sandbox-agent-native-v1.1.49-all-events.json", opencode.FormatEvents, false},
 		{"sandbox-agent-native-v1.1.49-session-events.json", opencode.FormatEvents, false},
 		{"sandbox-agent-native-v1.1.49-messages-after-2.json", opencode.FormatMessages, false},
@@ -134,6 +140,7 @@ func TestPublic(t *testing.T) {
 		{"sandbox-agent__native__messages-after-1.json", opencode.FormatMessages, false},
 		{"takopi-opencode-run-json-success.jsonl", opencode.FormatRunJSON, false},
 		{"synthetic/opencode-nvim-compaction-after-messages.json", opencode.FormatEvents, true},
+		{"synthetic/opencode-nvim-compaction-summary-text.json", opencode.FormatEvents, true},
 		{"synthetic/opencode-nvim-message-removal.json", opencode.FormatEvents, true},
 		{"synthetic/opencode-nvim-part-before-message-delta.json", opencode.FormatEvents, true},
 		{"synthetic/opencode-nvim-provider-overloaded-status.json", opencode.FormatEvents, true},
@@ -149,6 +156,35 @@ func TestPublic(t *testing.T) {
 				Format:  c.format,
 				Framing: framing(c.format),
 				New:     newFor(c.format),
+			})
+		})
+	}
+}
+
+// TestHandmade runs the inputs written for this repository where no
+// public sample shows a shape (testdata/SOURCES.md): opencode export
+// documents assembled from the 1.18.33 captures (the session's last
+// info and its message list, as opencode export prints them), and one
+// edited to carry what the recordings lack (a revert point, todos, usage
+// only in the messages' info, the banner and a plugin's log line captured
+// with the document: the log line is agent.unparsed).
+func TestHandmade(t *testing.T) {
+	cases := []struct {
+		file, format string
+		unparsed     bool
+	}{
+		{"1.18.33-s02-tool.export.json", opencode.FormatMessages, false},
+		{"1.18.33-s06-multiturn.export.json", opencode.FormatMessages, false},
+		{"1.18.33-s06-multiturn.edited-export.stdout", opencode.FormatMessages, true},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			golden.Run(t, golden.Case{
+				Input:         filepath.Join(handmade, c.file),
+				Format:        c.format,
+				Framing:       framing(c.format),
+				New:           newFor(c.format),
+				AllowUnparsed: c.unparsed,
 			})
 		})
 	}

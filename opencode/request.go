@@ -230,45 +230,17 @@ func (t *Translator) onTodo(dst []universal.Event, e *event) []universal.Event {
 	if rt == routeSkip {
 		return dst
 	}
-	todos := e.props.Get("todos")
-	var list strings.Builder
-	todos.ForEach(func(_, td gjson.Result) bool {
-		if list.Len() > 0 {
-			list.WriteByte('\n')
-		}
-		switch td.Get("status").Str {
-		case "completed":
-			list.WriteString("[x] ")
-		case "in_progress":
-			list.WriteString("[~] ")
-		case "cancelled":
-			list.WriteString("[-] ")
-		default:
-			list.WriteString("[ ] ")
-		}
-		list.WriteString(td.Get("content").Str)
-		return true
-	})
-	var md jsonw.Object
-	md.Raw("todos", todos.Raw)
 	parent := ""
 	if rt == routeChild {
 		parent = t.st.Links[sid]
 	}
-	return t.w.Complete(dst, universal.Item{
-		ItemID:   t.w.NewItemID(),
-		ParentID: parent,
-		Kind:     universal.KindStatus,
-		Content:  []universal.Part{{Type: universal.PartStatus, Label: "todo", Detail: list.String(), Metadata: md.Bytes()}},
-	}, universal.SourceAgent, e.raw)
+	return t.todoItem(dst, e.props.Get("todos"), parent, e.raw)
 }
 
 // onStepFinish reports a step-finish part's tokens and cost as the usage
-// of one model call. OpenCode's tokens: input excludes the cache reads and
-// writes; output excludes reasoning in current versions (total = input +
-// output + reasoning + cache, observed in 1.17 and 1.18) and includes it in
-// old ones. The universal usage counts all input (cached ⊂ input) and all
-// output (reasoning ⊂ output).
+// of one model call, once per message: a message whose usage was already
+// reported from its info.tokens (it completed before this part came) is
+// not reported again.
 func (t *Translator) onStepFinish(dst []universal.Event, part gjson.Result, rt int, e *event) []universal.Event {
 	if rt == routeRoot {
 		t.st.Turn.StepOpen = false
@@ -277,6 +249,23 @@ func (t *Translator) onStepFinish(dst []universal.Event, part gjson.Result, rt i
 	if !tok.IsObject() {
 		return dst
 	}
+	if m := t.st.Msgs[part.Get("messageID").Str]; m != nil {
+		if m.InfoUsage {
+			return dst
+		}
+		m.StepUsage = true
+	}
+	return t.emitUsage(dst, tok, part.Get("cost"), e.raw)
+}
+
+// emitUsage reports OpenCode tokens ({input, output, reasoning, cache:
+// {read, write}, total?}: a step-finish part's, or an assistant message's
+// info.tokens) and cost as the usage of one model call. OpenCode's input
+// excludes the cache reads and writes; output excludes reasoning in
+// current versions (total = input + output + reasoning + cache, observed
+// in 1.17 and 1.18) and includes it in old ones. The universal usage
+// counts all input (cached ⊂ input) and all output (reasoning ⊂ output).
+func (t *Translator) emitUsage(dst []universal.Event, tok, cost gjson.Result, raw []byte) []universal.Event {
 	in, out, rsn := tok.Get("input").Int(), tok.Get("output").Int(), tok.Get("reasoning").Int()
 	cr, cw := tok.Get("cache.read").Int(), tok.Get("cache.write").Int()
 	input := in + cr + cw
@@ -302,11 +291,25 @@ func (t *Translator) onStepFinish(dst []universal.Event, part gjson.Result, rt i
 		u.TotalTokens = ptr(total.Int())
 	}
 	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall, Usage: u}
-	if c := part.Get("cost"); c.Type == gjson.Number {
-		f := c.Float()
+	if cost.Type == gjson.Number {
+		f := cost.Float()
 		d.CostUSD = &f
 	}
-	return t.w.Emit(dst, universal.TypeUsageUpdated, universal.SourceAgent, d, e.raw)
+	return t.w.Emit(dst, universal.TypeUsageUpdated, universal.SourceAgent, d, raw)
+}
+
+// tokensReported reports whether OpenCode tokens count anything (an
+// assistant message's info carries zeros until its first step finishes).
+func tokensReported(tok gjson.Result) bool {
+	if !tok.IsObject() {
+		return false
+	}
+	for _, k := range []string{"input", "output", "reasoning", "cache.read", "cache.write", "total"} {
+		if tok.Get(k).Int() != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func ptr(v int64) *int64 { return &v }

@@ -3,7 +3,10 @@ package opencode
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -111,39 +114,53 @@ func (t *Translator) runPrompt(dst []universal.Event) []universal.Event {
 }
 
 // translateMessages replays a message list: a JSON array of {info, parts}
-// (or one such object). Each user message starts a turn (ending the one
+// (or one such object), or an opencode export document ({info, messages},
+// translateExport). Each user message starts a turn (ending the one
 // before); a message's parts are handled before its completion.
 func (t *Translator) translateMessages(dst []universal.Event, m universal.Message) []universal.Event {
-	v := view(m.Data)
-	if !gjson.Valid(v) {
+	sv, ok := document(m)
+	if !ok {
 		return t.w.Unparsed(dst, lineLoc(m.Line, -1), errNotJSON, m.Data)
 	}
-	r := gjson.Parse(v)
+	doc := sv.doc
+	r := gjson.Parse(view(doc))
+	if r.IsObject() && r.Get("messages").Exists() {
+		return t.translateExport(dst, r, sv)
+	}
+	dst = t.around(dst, sv)
 	switch {
 	case r.IsObject() && r.Get("info").Exists():
-		dst = t.replayMessage(dst, r, m.Line, 0)
-		return t.settleRecord(dst, m.Data)
+		dst = t.replayMessage(dst, r, m.Line, 0, "")
+		return t.settleRecord(dst, doc)
 	case r.IsArray():
 		i := 0
 		var last []byte
 		r.ForEach(func(_, x gjson.Result) bool {
-			dst = t.replayMessage(dst, x, m.Line, i)
+			dst = t.replayMessage(dst, x, m.Line, i, "")
 			last = bytesOf(x.Raw)
 			i++
 			return true
 		})
 		return t.settleRecord(dst, last)
 	}
-	return t.w.Unparsed(dst, lineLoc(m.Line, -1), errors.New("not a message list ([{info, parts}])"), m.Data)
+	return t.w.Unparsed(dst, lineLoc(m.Line, -1), errors.New("not a message list ([{info, parts}]) or an export ({info, messages})"), m.Data)
 }
 
-// replayMessage replays one {info, parts} entry of a message list.
-func (t *Translator) replayMessage(dst []universal.Event, x gjson.Result, line int64, index int) []universal.Event {
+// replayMessage replays one {info, parts} entry of a message list or an
+// export. Ids the entry implies are filled in where a hand-written record
+// leaves them out: a part's messageID (the entry's message) and sessionID
+// (the message's), a part's own id (message id#index), and in an export
+// (sid, the exported session) the message's sessionID.
+func (t *Translator) replayMessage(dst []universal.Event, x gjson.Result, line int64, index int, sid string) []universal.Event {
 	e := event{typ: "message", props: x, raw: bytesOf(x.Raw), line: line, index: index}
 	info := x.Get("info")
 	id := info.Get("id").Str
 	if !info.IsObject() || id == "" {
 		return t.unparsed(dst, &e, errors.New("message without info.id"))
+	}
+	info = withFields(info, "sessionID", sid)
+	if info.Get("sessionID").Str == "" {
+		return t.unparsed(dst, &e, errors.New("message without info.sessionID"))
 	}
 	rt := t.route(info.Get("sessionID").Str, true)
 	if rt == routeSkip {
@@ -155,8 +172,13 @@ func (t *Translator) replayMessage(dst []universal.Event, x gjson.Result, line i
 		dst = t.startTurn(dst, universal.SourceDaemon, nil)
 	}
 	dst = t.onMessage(dst, info, e.raw, false)
+	k := 0
 	x.Get("parts").ForEach(func(_, part gjson.Result) bool {
 		pe := event{typ: "part", props: part, raw: bytesOf(part.Raw), line: line, index: index}
+		if part.IsObject() {
+			part = withFields(part, "id", id+"#"+strconv.Itoa(k), "messageID", id, "sessionID", info.Get("sessionID").Str)
+		}
+		k++
 		if part.Get("id").Str == "" || part.Get("messageID").Str == "" {
 			dst = t.unparsed(dst, &pe, errors.New("part without id and messageID"))
 			return true
@@ -175,6 +197,28 @@ func (t *Translator) replayMessage(dst []universal.Event, x gjson.Result, line i
 		return t.completeInfo(dst, id, msg, info, rt, e.raw)
 	}
 	return dst
+}
+
+// withFields returns the JSON object obj with the members of kv (key,
+// value pairs) it lacks added in front; empty values are not added.
+func withFields(obj gjson.Result, kv ...string) gjson.Result {
+	var o jsonw.Object
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" && !obj.Get(kv[i]).Exists() {
+			o.String(kv[i], kv[i+1])
+		}
+	}
+	raw := strings.TrimSpace(obj.Raw)
+	if o.Len() == 0 || !strings.HasPrefix(raw, "{") {
+		return obj
+	}
+	b := o.Bytes()
+	b = b[:len(b)-1] // without its closing brace
+	if rest := strings.TrimSpace(raw[1:]); rest != "}" {
+		b = append(b, ',')
+	}
+	b = append(b, raw[1:]...)
+	return gjson.Parse(string(b))
 }
 
 // settleRecord ends the last turn of a message list when the list shows

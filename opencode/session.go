@@ -87,7 +87,7 @@ func (t *Translator) onSessionInfo(dst []universal.Event, e *event, created bool
 	}
 	if parent := info.Get("parentID").Str; parent != "" {
 		t.link(id, parent, "")
-		return dst
+		return t.onRevert(dst, id, info, e.raw)
 	}
 	if created && t.route(id, true) == routeRoot && !t.w.Begun() {
 		dst = t.w.Begin(dst, sessionMetadata(info), universal.SourceAgent, e.raw)
@@ -95,7 +95,78 @@ func (t *Translator) onSessionInfo(dst []universal.Event, e *event, created bool
 	if id == t.st.Session && t.st.Cwd == "" {
 		t.st.Cwd = t.w.Copy(info.Get("directory").Str)
 	}
-	return dst
+	return t.onRevert(dst, id, info, e.raw)
+}
+
+// onRevert reports a change of a session's revert point (Session
+// info.revert {messageID, partID?, snapshot, diff}: the user reverted the
+// session to before that message, or part, and OpenCode restored the
+// files). A new revert point is a completed status item "reverted" naming
+// the message (and part) reverted to, with the item of that message, the
+// snapshot and the diff in its metadata; a revert point that goes away
+// is a status item "unreverted" (the user undid the revert), except once
+// OpenCode removed the reverted message (a new prompt made the revert
+// final, and message.removed reported each message). Items are notices
+// about the session (no parent; a sub-agent's are under its task call).
+func (t *Translator) onRevert(dst []universal.Event, sid string, info gjson.Result, raw []byte) []universal.Event {
+	rt := t.route(sid, false)
+	if rt == routeSkip {
+		return dst
+	}
+	parent := ""
+	if rt == routeChild {
+		parent = t.st.Links[sid]
+	}
+	rv := info.Get("revert")
+	prev, had := t.st.Reverts[sid]
+	if !rv.IsObject() || rv.Get("messageID").Str == "" {
+		if !had {
+			return dst
+		}
+		delete(t.st.Reverts, sid)
+		if prev.Removed {
+			return dst
+		}
+		var o jsonw.Object
+		o.String("message_id", prev.Msg).OptString("part_id", prev.Part)
+		if m := t.st.Msgs[prev.Msg]; m != nil {
+			o.String("item_id", m.Item)
+		}
+		return t.w.Complete(dst, universal.Item{
+			ItemID:   t.w.NewItemID(),
+			ParentID: parent,
+			Kind:     universal.KindStatus,
+			Content:  []universal.Part{{Type: universal.PartStatus, Label: "unreverted", Detail: "revert to message " + prev.Msg + " undone", Metadata: o.Bytes()}},
+		}, universal.SourceAgent, raw)
+	}
+	cur := revertState{Msg: rv.Get("messageID").Str, Part: rv.Get("partID").Str}
+	if had && prev.Msg == cur.Msg && prev.Part == cur.Part {
+		return dst
+	}
+	cur.Msg, cur.Part = t.w.Copy(cur.Msg), t.w.Copy(cur.Part)
+	t.st.Reverts[t.w.Copy(sid)] = cur
+	return t.w.Complete(dst, universal.Item{
+		ItemID:   t.w.NewItemID(),
+		ParentID: parent,
+		Kind:     universal.KindStatus,
+		Content:  []universal.Part{revertPart(cur, rv, t.st.Msgs[cur.Msg])},
+	}, universal.SourceAgent, raw)
+}
+
+// revertPart is the status part of a revert point.
+func revertPart(r revertState, rv gjson.Result, m *msgState) universal.Part {
+	var o jsonw.Object
+	o.String("message_id", r.Msg).OptString("part_id", r.Part)
+	if m != nil {
+		o.String("item_id", m.Item)
+	}
+	o.OptString("snapshot", rv.Get("snapshot").Str)
+	o.OptString("diff", rv.Get("diff").Str)
+	detail := "reverted to before message " + r.Msg
+	if r.Part != "" {
+		detail = "reverted to before part " + r.Part + " of message " + r.Msg
+	}
+	return universal.Part{Type: universal.PartStatus, Label: "reverted", Detail: detail, Metadata: o.Bytes()}
 }
 
 // sessionMetadata is the session.started metadata from a Session object.
@@ -112,6 +183,8 @@ func sessionMetadata(info gjson.Result) []byte {
 		o.Raw("model", m.Raw)
 	}
 	o.OptString("agent_name", info.Get("agent").Str)
+	o.OptString("parent_id", info.Get("parentID").Str)
+	o.OptString("share_url", info.Get("share.url").Str)
 	return o.Bytes()
 }
 

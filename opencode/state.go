@@ -56,6 +56,18 @@ type state struct {
 	Resolved map[string]bool `json:"resolved,omitempty"`
 	// RunPerms counts synthetic run-mode permission pairs.
 	RunPerms int `json:"run_perms,omitempty"`
+	// Reverts holds, by session, the revert point last reported
+	// (session info revert: message id, part id).
+	Reverts map[string]revertState `json:"reverts,omitempty"`
+}
+
+// revertState is a session's revert point as last reported.
+type revertState struct {
+	Msg  string `json:"msg"`
+	Part string `json:"part,omitempty"`
+	// Removed: OpenCode removed the message reverted to (a new prompt
+	// made the revert final).
+	Removed bool `json:"removed,omitempty"`
 }
 
 // recentSize is how many event ids are remembered for de-duplication.
@@ -88,6 +100,9 @@ func (s *state) init() {
 	}
 	if s.Resolved == nil {
 		s.Resolved = map[string]bool{}
+	}
+	if s.Reverts == nil {
+		s.Reverts = map[string]revertState{}
 	}
 }
 
@@ -194,6 +209,15 @@ type msgState struct {
 	// completes as failed).
 	Done       bool `json:"done,omitempty"`
 	DoneFailed bool `json:"done_failed,omitempty"`
+	// Tokens and Cost are the last non-zero info.tokens (and info.cost)
+	// of the message, reported as its usage when it completes unless a
+	// step-finish part reported it (StepUsage); InfoUsage: they were
+	// reported, so a step-finish part that comes later is not.
+	Tokens    json.RawMessage `json:"tokens,omitempty"`
+	Cost      json.RawMessage `json:"cost,omitempty"`
+	TokensRaw []byte          `json:"tokens_raw,omitempty"` // the native message that gave them (with IncludeRaw)
+	StepUsage bool            `json:"step_usage,omitempty"`
+	InfoUsage bool            `json:"info_usage,omitempty"`
 }
 
 // extraPart is the content one non-streaming native part contributes.

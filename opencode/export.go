@@ -1,0 +1,177 @@
+package opencode
+
+import (
+	"bytes"
+	"errors"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// exportBanner is the status line opencode export writes before the
+// document: to stderr, which callers often capture with stdout, and in
+// some builds to stdout (1.1.48 on Windows, without a newline before the
+// document).
+const exportBanner = "Exporting session:"
+
+// saved is a saved document (an export or a message list) and the text
+// around it in the input: the export banner, plugin log lines a wrapper
+// captured with it.
+type saved struct {
+	doc        []byte
+	pre, post  []byte
+	line, tail int64 // the lines pre and post start on
+}
+
+// document finds the saved document in an input: it starts at a line's
+// first { or [ (or right after the export banner), the first such place
+// where a valid JSON document follows, and ends at the input's last } or
+// ]. ok is false when there is none.
+func document(m universal.Message) (saved, bool) {
+	data := m.Data
+	end := bytes.LastIndexAny(data, "}]")
+	if end < 0 {
+		return saved{}, false
+	}
+	tries := 0 // each try reads the rest of the input: bounded
+	for at := 0; at < end && tries < maxDocumentTries; {
+		nl := bytes.IndexByte(data[at:], '\n')
+		line := data[at:]
+		if nl >= 0 {
+			line = data[at : at+nl]
+		}
+		lead := len(line) - len(bytes.TrimLeft(line, " \t\r\ufeff"))
+		if s := line[lead:]; bytes.HasPrefix(s, []byte(exportBanner)) {
+			if i := bytes.IndexAny(s, "{["); i >= 0 {
+				lead += i
+			}
+		}
+		if i := at + lead; i <= end && (data[i] == '{' || data[i] == '[') {
+			tries++
+			if gjson.Valid(view(data[i : end+1])) {
+				return saved{
+					doc:  data[i : end+1],
+					pre:  data[:i],
+					post: data[end+1:],
+					line: m.Line,
+					tail: m.Line + int64(bytes.Count(data[:end+1], []byte{'\n'})),
+				}, true
+			}
+		}
+		if nl < 0 {
+			break
+		}
+		at += nl + 1
+	}
+	return saved{}, false
+}
+
+// maxDocumentTries bounds the places document tries as the start of the
+// document (lines of text before it that start with a bracket).
+const maxDocumentTries = 8
+
+// around reports the text around a saved document: the banner is dropped
+// (it only names the session the document holds), any other line becomes
+// agent.unparsed with its line number.
+func (t *Translator) around(dst []universal.Event, s saved) []universal.Event {
+	dst = t.noise(dst, s.pre, s.line)
+	return t.noise(dst, s.post, s.tail)
+}
+
+// noise reports the lines of text around a document, except blank lines
+// and the export banner.
+func (t *Translator) noise(dst []universal.Event, text []byte, line int64) []universal.Event {
+	for i, l := range bytes.Split(text, []byte{'\n'}) {
+		s := bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(l), []byte("\ufeff")))
+		if len(s) == 0 || bytes.HasPrefix(s, []byte(exportBanner)) {
+			continue
+		}
+		dst = t.w.Unparsed(dst, lineLoc(line+int64(i), -1), errors.New("text around the saved document"), l)
+	}
+	return dst
+}
+
+// translateExport replays an opencode export document:
+//
+//	{"info": Session, "messages": [{info, parts}…], "todos"?: [Todo…]}
+//
+// The session info is the session.started metadata (and names the session
+// to follow, its directory the working directory), the messages are read
+// as a message list, the todos (newer builds) are the last todo list, and
+// a revert point in the info is reported like a live one (onRevert).
+func (t *Translator) translateExport(dst []universal.Event, r gjson.Result, sv saved) []universal.Event {
+	line, raw := sv.line, sv.doc
+	info := r.Get("info")
+	msgs := r.Get("messages")
+	e := event{typ: "export", props: r, raw: raw, line: line, index: -1}
+	if !info.IsObject() || info.Get("id").Str == "" {
+		dst = t.unparsed(dst, &e, errors.New("export without info.id"))
+	} else {
+		id := info.Get("id").Str
+		if t.st.Session == "" {
+			t.Follow(id)
+		}
+		if id == t.st.Session {
+			if !t.w.Begun() {
+				dst = t.w.Begin(dst, sessionMetadata(info), universal.SourceAgent, bytesOf(info.Raw))
+			}
+			dst = t.around(dst, sv)
+			sv = saved{}
+			if t.st.Cwd == "" {
+				t.st.Cwd = t.w.Copy(info.Get("directory").Str)
+			}
+		}
+	}
+	dst = t.around(dst, sv)
+	if !msgs.IsArray() {
+		dst = t.unparsed(dst, &e, errors.New("export without a messages array"))
+	}
+	i := 0
+	var last []byte
+	msgs.ForEach(func(_, x gjson.Result) bool {
+		dst = t.replayMessage(dst, x, line, i, info.Get("id").Str)
+		last = bytesOf(x.Raw)
+		i++
+		return true
+	})
+	dst = t.settleRecord(dst, last)
+	if todos := r.Get("todos"); todos.IsArray() && len(todos.Array()) > 0 && info.Get("id").Str == t.st.Session {
+		dst = t.todoItem(dst, todos, "", bytesOf(todos.Raw))
+	}
+	if info.IsObject() && info.Get("id").Str != "" {
+		dst = t.onRevert(dst, info.Get("id").Str, info, bytesOf(info.Raw))
+	}
+	return dst
+}
+
+// todoItem is a completed status item (label todo) holding a todo list
+// as a checklist (detail) and the native todos (metadata).
+func (t *Translator) todoItem(dst []universal.Event, todos gjson.Result, parent string, raw []byte) []universal.Event {
+	var list []byte
+	todos.ForEach(func(_, td gjson.Result) bool {
+		if len(list) > 0 {
+			list = append(list, '\n')
+		}
+		switch td.Get("status").Str {
+		case "completed":
+			list = append(list, "[x] "...)
+		case "in_progress":
+			list = append(list, "[~] "...)
+		case "cancelled":
+			list = append(list, "[-] "...)
+		default:
+			list = append(list, "[ ] "...)
+		}
+		list = append(list, td.Get("content").Str...)
+		return true
+	})
+	var md jsonw.Object
+	md.Raw("todos", todos.Raw)
+	return t.w.Complete(dst, universal.Item{
+		ItemID:   t.w.NewItemID(),
+		ParentID: parent,
+		Kind:     universal.KindStatus,
+		Content:  []universal.Part{{Type: universal.PartStatus, Label: "todo", Detail: string(list), Metadata: md.Bytes()}},
+	}, universal.SourceAgent, raw)
+}
