@@ -666,7 +666,7 @@ func runLine(typ, msg, part string) string {
 // session goes idle, before its last step's step_finish line. Two runs of
 // one session (--session) one after the other are two turns, the second
 // prompt in the second; a step that never finished ends its turn
-// interrupted when the next run starts, and the last one is left to the
+// completed when the next run starts, and the last one is left to the
 // end of the session (interrupted and session_ending without an exit
 // status, completed with exit status 0: opencode run exits once idle).
 func TestRunLastStepUnfinished(t *testing.T) {
@@ -716,7 +716,7 @@ func TestRunLastStepUnfinished(t *testing.T) {
 			t.Errorf("%T: turns %q, want %q", c.end, turns, want)
 		}
 		ended := golden.OfType(events, universal.TypeTurnEnded)
-		if len(ended) != 2 || ended[0].Data.(*universal.TurnEnded).Status != universal.TurnInterrupted ||
+		if len(ended) != 2 || ended[0].Data.(*universal.TurnEnded).Status != universal.TurnCompleted ||
 			ended[0].Data.(*universal.TurnEnded).SessionEnding() ||
 			ended[1].Data.(*universal.TurnEnded).Status != c.last ||
 			ended[1].Data.(*universal.TurnEnded).SessionEnding() != (c.last == universal.TurnInterrupted) {

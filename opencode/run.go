@@ -67,9 +67,10 @@ func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []
 		// One process prints a step's finish before the next step
 		// starts; a step that never finished means the run that printed
 		// it is over (1.15 prints no line for its last step's finish)
-		// and this step is the next run's. The record does not say how
-		// the turn before ended: it ends interrupted.
-		dst = t.endTurnWith(dst, universal.TurnInterrupted, universal.SourceDaemon, nil)
+		// and this step is the next run's. A run's process exits only
+		// once its session is idle, and the next run starts after it:
+		// the turn before ended completed, as with an exit status 0.
+		dst = t.endTurnWith(dst, universal.TurnCompleted, universal.SourceDaemon, nil)
 	}
 	dst = t.runTurn(dst)
 	dst = t.onPart(dst, part, "", &e)

@@ -53,6 +53,7 @@ func Project(events []universal.Event) (string, error) {
 	byID := map[string]*reduce.Item{}
 	children := map[string][]*reduce.Item{}
 	results := map[string]*reduce.Item{} // call_id → result
+	calls := map[string]bool{}           // call_ids of calls
 	for i := range s.Items {
 		x := &s.Items[i]
 		byID[x.Item.ItemID] = x
@@ -60,6 +61,9 @@ func Project(events []universal.Event) (string, error) {
 	for i := range s.Items {
 		x := &s.Items[i]
 		children[x.Item.ParentID] = append(children[x.Item.ParentID], x)
+		if x.Item.Kind == universal.KindToolCall {
+			calls[callID(&x.Item)] = true
+		}
 		if x.Item.Kind == universal.KindToolResult {
 			if id := callID(&x.Item); id != "" {
 				if _, ok := results[id]; !ok {
@@ -67,6 +71,33 @@ func Project(events []universal.Event) (string, error) {
 				}
 			}
 		}
+	}
+	callLine := func(x *reduce.Item, depth int) string {
+		it := &x.Item
+		switch it.Kind {
+		case universal.KindToolCall:
+			outcome := "none"
+			if r := results[callID(it)]; r != nil {
+				outcome = "ok"
+				if r.Item.Status == universal.StatusFailed {
+					outcome = "failed"
+				}
+			}
+			who := ""
+			if it.Role == universal.RoleUser {
+				who = "user's "
+			}
+			return fmt.Sprintf("%s%s%s call → %s\n", strings.Repeat("  ", depth), who, toolKind(it), outcome)
+		case universal.KindToolResult:
+			if callID(it) == "" || !calls[callID(it)] {
+				outcome := "ok"
+				if it.Status == universal.StatusFailed {
+					outcome = "failed"
+				}
+				return fmt.Sprintf("%sresult without a call: %s\n", strings.Repeat("  ", depth), outcome)
+			}
+		}
+		return ""
 	}
 	var line func(x *reduce.Item, depth int)
 	line = func(x *reduce.Item, depth int) {
@@ -80,20 +111,10 @@ func Project(events []universal.Event) (string, error) {
 			}
 			fmt.Fprintf(&b, "%s%s\n", indent, role)
 		case universal.KindToolCall:
-			outcome := "none"
-			if r := results[callID(it)]; r != nil {
-				outcome = "ok"
-				if r.Item.Status == universal.StatusFailed {
-					outcome = "failed"
-				}
-			}
-			who := ""
-			if it.Role == universal.RoleUser {
-				who = "user's "
-			}
-			fmt.Fprintf(&b, "%s%s%s call → %s\n", indent, who, toolKind(it), outcome)
+			b.WriteString(callLine(x, depth))
+			return
 		case universal.KindToolResult:
-			if callID(it) == "" || !hasCall(s.Items, callID(it)) {
+			if callID(it) == "" || !calls[callID(it)] {
 				outcome := "ok"
 				if it.Status == universal.StatusFailed {
 					outcome = "failed"
@@ -107,8 +128,20 @@ func Project(events []universal.Event) (string, error) {
 		if it.Kind == universal.KindToolCall {
 			return // a sub-agent's items are optional
 		}
-		for _, c := range children[it.ItemID] {
-			line(c, depth+1)
+		// The calls of one response in a fixed order: records that print
+		// a call when it finishes (OpenCode's run output) order parallel
+		// calls by their end, not by the model's order.
+		if it.Kind == universal.KindMessage {
+			var lines []string
+			for _, c := range children[it.ItemID] {
+				if l := callLine(c, depth+1); l != "" {
+					lines = append(lines, l)
+				}
+			}
+			slices.Sort(lines)
+			for _, l := range lines {
+				b.WriteString(l)
+			}
 		}
 	}
 	turnOf := func(x *reduce.Item) string { return x.TurnID }
@@ -150,13 +183,4 @@ func Project(events []universal.Event) (string, error) {
 		}
 	}
 	return b.String(), nil
-}
-
-func hasCall(items []reduce.Item, id string) bool {
-	for i := range items {
-		if items[i].Item.Kind == universal.KindToolCall && callID(&items[i].Item) == id {
-			return true
-		}
-	}
-	return false
 }

@@ -116,8 +116,16 @@ func TestFormatsAgree(t *testing.T) {
 		}
 		ref := r.order[0]
 		for _, l := range r.order[1:] {
-			want := omit(r.projections[ref], formatOmits(r.agent, l))
-			got := omit(r.projections[l], formatOmits(r.agent, l))
+			if why := recordEmpty(r, l); why != "" {
+				t.Logf("%s/%s/%s: %s not compared: %s", r.agent, r.version, r.name, l, why)
+				continue
+			}
+			masks := formatOmits(r.agent, l)
+			if refusedCallUnprinted(r, l) {
+				masks = append(masks, maskRefusedCall)
+			}
+			want := omit(r.projections[ref], masks)
+			got := omit(r.projections[l], masks)
 			want = omit(want, formatOmits(r.agent, ref))
 			got = omit(got, formatOmits(r.agent, ref))
 			if diff := cmp.Diff(want, got); diff != "" {
@@ -137,6 +145,9 @@ func TestAgentsAgree(t *testing.T) {
 	}
 	byScenario := map[string][]*recording{}
 	for _, r := range recordings(t) {
+		if why := ownScript(r.agent, r.name); why != "" {
+			continue
+		}
 		byScenario[r.name] = append(byScenario[r.name], r)
 	}
 	names := make([]string, 0, len(byScenario))
@@ -156,7 +167,17 @@ func TestAgentsAgree(t *testing.T) {
 		}
 		ref := rs[0]
 		for _, r := range rs[1:] {
-			mask := append(scriptDiffers(ref.agent, name), scriptDiffers(r.agent, name)...)
+			if r.agent != ref.agent {
+				if why := behaviourDiffers(ref.agent, r.agent, name); why != "" {
+					t.Logf("%s: %s and %s not compared: %s", name, ref.agent, r.agent, why)
+					continue
+				}
+			}
+			mask := []mask{maskRetries}
+			mask = append(mask, scriptDiffers(ref.agent, name)...)
+			mask = append(mask, scriptDiffers(r.agent, name)...)
+			mask = append(mask, formatOmits(ref.agent, ref.order[0])...)
+			mask = append(mask, formatOmits(r.agent, r.order[0])...)
 			want := omit(ref.projections[ref.order[0]], mask)
 			got := omit(r.projections[r.order[0]], mask)
 			compared++
@@ -180,6 +201,9 @@ const (
 	maskErrors      mask = "error"      // the terminal error line
 	maskToolKinds   mask = "tool kinds" // which kind each call has (not how many, nor where)
 	maskTurnCount   mask = "turns"      // turn lines (and so how items group into turns)
+	maskCutShort    mask = "cut short"  // responses an error cut short ("assistant (failed)")
+	maskRefusedCall mask = "refused"    // a call a permission refused ("… call → failed")
+	maskRetries     mask = "retries"    // how often a failed model call was retried (repeated "assistant (failed)")
 )
 
 // omit returns the projection without what the masks remove.
@@ -188,7 +212,12 @@ func omit(p string, masks []mask) string {
 		return p
 	}
 	var b strings.Builder
+	prev := ""
 	for line := range strings.Lines(p) {
+		if slices.Contains(masks, maskRetries) && strings.TrimSpace(line) == "assistant (failed)" && line == prev {
+			continue
+		}
+		prev = line
 		trim := strings.TrimSpace(line)
 		drop := false
 		for _, m := range masks {
@@ -199,6 +228,10 @@ func omit(p string, masks []mask) string {
 				drop = drop || trim == "error"
 			case maskTurnCount:
 				drop = drop || strings.HasPrefix(trim, "turn ")
+			case maskCutShort:
+				drop = drop || trim == "assistant (failed)"
+			case maskRefusedCall:
+				drop = drop || strings.HasSuffix(trim, " call → failed")
 			case maskToolKinds:
 				if _, after, ok := strings.Cut(trim, " call → "); ok {
 					indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
@@ -214,14 +247,77 @@ func omit(p string, masks []mask) string {
 }
 
 // formatOmits lists what a format of an agent does not record, so that
-// its projection lacks it through no fault of the translator.
+// its projection lacks it through no fault of the translator (the
+// Conventions' "What may differ"):
+//   - permission decisions where the record does not show them: Claude
+//     Code's stdout and transcripts (the host answers on stdin), Codex's
+//     exec output and rollouts, OpenCode's run output and message lists,
+//     Pi's json mode (no extension dialogs) and session files;
+//   - a response an error cut short, which records at rest (and OpenCode's
+//     run output) do not keep.
 func formatOmits(agent, label string) []mask {
+	format, _, _ := strings.Cut(label, ":")
+	switch agent + "/" + format {
+	case "claude/stream-json", "codex/exec", "pi/json":
+		return []mask{maskPermissions}
+	case "claude/transcript", "codex/rollout", "opencode/run-json", "opencode/messages", "pi/session", "amp/thread":
+		return []mask{maskPermissions, maskCutShort}
+	}
 	return nil
 }
 
 // scriptDiffers lists where the capture lab's scripted model did other
-// things for an agent than for the others in a scenario (checked against
-// the recordings' mock requests), so that those facts cannot be compared.
+// things for an agent than for the others in a scenario (read in the
+// recordings' mock requests), so that those facts cannot be compared:
+// Pi's script lists the directory with its own ls tool (a search) where
+// the others run ls in a shell.
 func scriptDiffers(agent, scenario string) []mask {
+	if agent == "pi" && strings.HasPrefix(scenario, "s03-multitool") {
+		return []mask{maskToolKinds}
+	}
 	return nil
+}
+
+// behaviourDiffers says why two agents cannot be compared in a scenario
+// because the agents themselves act differently there (not their
+// records): OpenCode ends its turn when a permission is refused, where the
+// others hand the refusal to the model, which answers once more.
+func behaviourDiffers(a, b, scenario string) string {
+	if (a == "opencode") != (b == "opencode") && strings.HasPrefix(scenario, "s07-permission") {
+		return "OpenCode ends the turn at a refused permission; the others answer once more"
+	}
+	return ""
+}
+
+// refusedCallUnprinted reports the recordings whose format does not print
+// a call that a permission refused: OpenCode's run output of 1.1.65 and
+// 1.15.13 (seen in their s07 recordings; 1.0, 1.2, 1.14, 1.17 and 1.18
+// print it as a failed tool).
+func refusedCallUnprinted(r *recording, label string) bool {
+	return r.agent == "opencode" && label == "run-json" && strings.HasPrefix(r.name, "s07-permission") &&
+		(r.version == "1.1.65" || r.version == "1.15.13")
+}
+
+// recordEmpty says why a format's recording holds nothing to compare: a
+// Claude Code 2.0 transcript of a session whose model call failed before
+// any reply holds no entry of it (only a queue operation).
+func recordEmpty(r *recording, label string) string {
+	if r.agent == "claude" && label == "transcript" && strings.HasPrefix(r.version, "2.0.") && !strings.Contains(r.projections[label], "\nturn ") {
+		return "the transcript holds no entry of the session"
+	}
+	return ""
+}
+
+// ownScript says why a recording plays a script of its own under a shared
+// scenario name, so that it cannot be compared with the other agents':
+// Amp's recorder imitates the Amp server with scripts written for it.
+func ownScript(agent, scenario string) string {
+	if agent != "amp" {
+		return ""
+	}
+	switch strings.TrimSuffix(scenario, "-v2") {
+	case "s03-multitool", "s05-error", "s06-multiturn-continue", "s06-multiturn-stdin", "s07-permission", "s10-subagent":
+		return "Amp's recorder scripts this scenario its own way"
+	}
+	return ""
 }
