@@ -1,0 +1,271 @@
+//go:build unix
+
+// Command ratio measures agentnorm's speed as ratios to baselines run on the
+// same bytes in the same process, so the figures mean the same on a shared,
+// noisy machine:
+//
+//	go run ./internal/ratio [-rounds 5] [-root testdata] [-markdown]
+//
+// It reads every recorded native input under the root (the format detected
+// per file with the agentnorm entry point; goldens, states and metas are
+// skipped), frames each into its messages once, then, interleaved in each
+// round, times over all of them:
+//
+//	valid      gjson.ValidBytes on each message (a lower bound: one scan)
+//	stdjson    encoding/json into an any (map[string]any) per message
+//	translate  a fresh translator per input: every message, then EndOfInput
+//	encode     translate, and every event appended as JSON
+//	reduce     translate, and every event applied to a reduce.Session
+//
+// It keeps the best CPU time of the rounds and prints, per agent and
+// format and overall: translate MB/s ÷ valid MB/s, encode MB/s ÷ stdjson
+// MB/s, and reduce's events per second (reduce time minus translate time).
+// -markdown prints the table the README shows.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/agentnorm/agentnorm"
+	"github.com/agentnorm/agentnorm/reduce"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+type input struct {
+	path   string
+	agent  agentnorm.Agent
+	format universal.Format
+	msgs   [][]byte
+	size   int
+}
+
+// group is the figures of one agent and format.
+type group struct {
+	name                                string
+	bytes, msgs, events                 int
+	valid, std, translate, encode, fold time.Duration
+}
+
+func main() {
+	rounds := flag.Int("rounds", 5, "rounds; the best of them counts")
+	root := flag.String("root", "testdata", "where the recorded inputs are")
+	markdown := flag.Bool("markdown", false, "print a Markdown table")
+	flag.Parse()
+	inputs, err := collect(*root)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ratio:", err)
+		os.Exit(1)
+	}
+	groups := map[string]*group{}
+	var order []string
+	for _, in := range inputs {
+		key := in.agent.Name + " " + in.format.Name
+		g := groups[key]
+		if g == nil {
+			g = &group{name: key}
+			groups[key] = g
+			order = append(order, key)
+		}
+		g.bytes += in.size
+		g.msgs += len(in.msgs)
+	}
+	slices.Sort(order)
+	best := func(d *time.Duration, v time.Duration) {
+		if *d == 0 || v < *d {
+			*d = v
+		}
+	}
+	for r := 0; r < *rounds; r++ {
+		times := map[string]*[5]time.Duration{}
+		for _, k := range order {
+			times[k] = &[5]time.Duration{}
+		}
+		for _, in := range inputs {
+			k := in.agent.Name + " " + in.format.Name
+			t := times[k]
+			t[0] += measure(func() { valid(in) })
+			t[1] += measure(func() { stdjson(in) })
+			var n int
+			t[2] += measure(func() { n = translate(in, nil, nil) })
+			var buf []byte
+			t[3] += measure(func() { translate(in, &buf, nil) })
+			t[4] += measure(func() { translate(in, nil, &reduce.Session{}) })
+			if r == 0 {
+				groups[k].events += n
+			}
+		}
+		for _, k := range order {
+			g, t := groups[k], times[k]
+			best(&g.valid, t[0])
+			best(&g.std, t[1])
+			best(&g.translate, t[2])
+			best(&g.encode, t[3])
+			best(&g.fold, t[4])
+		}
+	}
+	var all group
+	all.name = "all"
+	for _, k := range order {
+		g := groups[k]
+		all.bytes += g.bytes
+		all.msgs += g.msgs
+		all.events += g.events
+		all.valid += g.valid
+		all.std += g.std
+		all.translate += g.translate
+		all.encode += g.encode
+		all.fold += g.fold
+	}
+	rows := append([]*group{}, &all)
+	for _, k := range order {
+		rows = append(rows, groups[k])
+	}
+	if *markdown {
+		fmt.Println("| input | MB | messages | events | translate ÷ gjson.Valid | translate+encode ÷ encoding/json | reduce, M events/s |")
+		fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
+	} else {
+		fmt.Printf("%d inputs, %.1f MB, %d messages; best of %d rounds, CPU time\n", len(inputs), float64(all.bytes)/1e6, all.msgs, *rounds)
+		fmt.Printf("%-22s %8s %9s %9s %12s %12s %10s %12s\n", "input", "MB", "messages", "events", "translate/v", "encode/std", "MB/s", "reduce Mev/s")
+	}
+	for _, g := range rows {
+		tr := ratio(g.valid, g.translate)
+		enc := ratio(g.std, g.encode)
+		red := 0.0
+		if d := g.fold - g.translate; d > 0 {
+			red = float64(g.events) / d.Seconds() / 1e6
+		}
+		mbs := float64(g.bytes) / 1e6 / g.translate.Seconds()
+		if *markdown {
+			fmt.Printf("| %s | %.2f | %d | %d | %.2f× | %.2f× | %.2f |\n", g.name, float64(g.bytes)/1e6, g.msgs, g.events, tr, enc, red)
+		} else {
+			fmt.Printf("%-22s %8.2f %9d %9d %11.2f× %11.2f× %10.1f %12.2f\n", g.name, float64(g.bytes)/1e6, g.msgs, g.events, tr, enc, mbs, red)
+		}
+	}
+}
+
+// ratio is how many times faster b's work is than a's on the same bytes:
+// a's time over b's.
+func ratio(a, b time.Duration) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return a.Seconds() / b.Seconds()
+}
+
+// measure returns the CPU time (user and system) f takes.
+func measure(f func()) time.Duration {
+	start := cpu()
+	f()
+	return cpu() - start
+}
+
+func cpu() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func valid(in *input) {
+	for _, m := range in.msgs {
+		gjson.ValidBytes(m)
+	}
+}
+
+func stdjson(in *input) {
+	for _, m := range in.msgs {
+		var v any
+		_ = json.Unmarshal(m, &v)
+	}
+}
+
+// translate runs an input through a fresh translator; with buf it encodes
+// every event, with s it folds them. It returns the number of events.
+func translate(in *input, buf *[]byte, s *reduce.Session) int {
+	tr, err := in.agent.New(in.format.Name, universal.Options{SessionID: "ratio"})
+	if err != nil {
+		panic(err)
+	}
+	n := 0
+	var evs []universal.Event
+	use := func() {
+		n += len(evs)
+		for i := range evs {
+			if buf != nil {
+				*buf = evs[i].AppendJSON((*buf)[:0])
+			}
+			if s != nil {
+				s.Apply(&evs[i])
+			}
+		}
+		evs = evs[:0]
+	}
+	for i, m := range in.msgs {
+		evs = tr.Translate(evs, universal.Message{Data: m, Line: int64(i + 1), TimeMS: -1})
+		use()
+	}
+	evs = tr.Report(evs, universal.EndOfInput{})
+	use()
+	return n
+}
+
+// collect finds every native input under root whose agent and format can
+// be told: the agent from the path (root/<agent>/…), the format detected.
+func collect(root string) ([]*input, error) {
+	agents := map[string]agentnorm.Agent{}
+	for _, a := range agentnorm.Agents() {
+		agents[a.Name] = a
+	}
+	var out []*input
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		base := filepath.Base(path)
+		for _, skip := range []string{".golden.ndjson", ".state.json", ".meta.json", ".md", ".txt", ".go", ".mod", ".sum", ".py"} {
+			if strings.HasSuffix(base, skip) {
+				return nil
+			}
+		}
+		rel, _ := filepath.Rel(root, path)
+		parts := strings.Split(rel, string(filepath.Separator))
+		name := parts[0]
+		if name == "crosscheck" && len(parts) > 1 {
+			name = parts[1]
+		}
+		a, ok := agents[name]
+		if !ok {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		f, err := a.Detect(data[:min(len(data), 64<<10)])
+		if err != nil {
+			return nil
+		}
+		in := &input{path: path, agent: a, format: f, size: len(data)}
+		for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(data), f.Framing, 0)) {
+			if err != nil {
+				break
+			}
+			in.msgs = append(in.msgs, bytes.Clone(m.Data))
+		}
+		out = append(out, in)
+		return nil
+	})
+	return out, err
+}
