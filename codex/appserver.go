@@ -215,6 +215,12 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp gjson.Resul
 	str("model", resp.Get("model"), thread.Get("model"))
 	str("model_provider", resp.Get("modelProvider"), thread.Get("modelProvider"))
 	str("cwd", resp.Get("cwd"), thread.Get("cwd"))
+	for _, v := range []gjson.Result{resp.Get("cwd"), thread.Get("cwd"), gjson.Parse(t.st.Meta["cwd"])} {
+		if v.Type == gjson.String && v.Str != "" {
+			t.st.Cwd = strings.Clone(v.Str)
+			break
+		}
+	}
 	if v := resp.Get("approvalPolicy"); v.Exists() {
 		o.Raw("approval_policy", v.Raw)
 	} else {
@@ -382,10 +388,13 @@ func (t *Translator) trackedPaths(n *nitem) string {
 		return "file change"
 	}
 	var paths []string
-	for _, p := range it.Content {
-		if p.Type == universal.PartFileRef {
-			paths = append(paths, p.Path)
-		}
+	if len(it.Content) > 0 {
+		gjson.Get(it.Content[0].Arguments, "changes").ForEach(func(_, ch gjson.Result) bool {
+			if p := ch.Get("path").Str; p != "" {
+				paths = append(paths, p)
+			}
+			return true
+		})
 	}
 	if len(paths) == 0 {
 		return "file change"

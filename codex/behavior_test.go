@@ -213,7 +213,13 @@ func TestWebSearchDuplicateID(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs := run(t, codex.FormatExec, nil, []string{string(bytes.TrimSpace(b))})
-	it := golden.OfType(evs, universal.TypeItemStarted)[0].Data.(*universal.ItemSnapshot).Item
+	var it universal.Item
+	for _, e := range golden.OfType(evs, universal.TypeItemStarted) {
+		if x := e.Data.(*universal.ItemSnapshot).Item; x.Kind == universal.KindToolCall {
+			it = x
+			break
+		}
+	}
 	if it.NativeItemID != "item_1" || !bytes.Contains(it.Content[0].Metadata, []byte(`"provider_id":"ws_08df916a4f3c6634016a2585d9d5fc81909ccd0f244dfe39cf"`)) {
 		t.Errorf("item = %+v, metadata %s", it, it.Content[0].Metadata)
 	}
@@ -259,15 +265,18 @@ func TestBigOutputMetaPlaceholder(t *testing.T) {
 func conversation(evs []universal.Event) ([]string, int) {
 	var msgs []string
 	calls := 0
+	top := map[string]bool{} // the session's own messages
+	for _, e := range golden.OfType(evs, universal.TypeItemStarted) {
+		if it := e.Data.(*universal.ItemSnapshot).Item; it.ParentID == "" && it.Kind == universal.KindMessage {
+			top[it.ItemID] = true
+		}
+	}
 	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
 		it := e.Data.(*universal.ItemSnapshot).Item
-		if it.ParentID != "" {
-			continue
-		}
 		switch {
-		case it.Kind == universal.KindToolCall:
+		case it.Kind == universal.KindToolCall && top[it.ParentID]:
 			calls++
-		case it.Kind == universal.KindMessage && len(it.Content) > 0 && it.Content[0].Type == universal.PartText:
+		case it.Kind == universal.KindMessage && it.ParentID == "" && golden.TextOf(&it) != "":
 			msgs = append(msgs, string(it.Role)+": "+golden.TextOf(&it))
 		}
 	}

@@ -173,8 +173,13 @@ func (t *Translator) finish(dst []universal.Event) []universal.Event {
 			dst = t.flushPrompts(dst, nil)
 		}
 	case FormatRollout:
+		// A turn inferred from the user messages (no task events) ends
+		// completed when the file shows it answered: its last response
+		// has text and called no tool (Codex ends a turn with such a
+		// response). Otherwise the file does not show it finished: it
+		// stays open for the end of the session.
 		dst = t.flushHeldUsers(dst)
-		if t.st.Inferred != "" {
+		if t.st.Inferred != "" && t.w.Turn() == t.st.Inferred && t.answered() {
 			dst = t.endTurn(dst, t.st.Inferred, universal.TurnCompleted, nil, universal.SourceDaemon, nil)
 			t.st.Inferred = ""
 		}

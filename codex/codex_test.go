@@ -109,7 +109,7 @@ func TestRecorded(t *testing.T) {
 		}
 		for _, r := range rollouts {
 			mode := filepath.Base(filepath.Dir(r))
-			c := golden.Case{Input: r, Format: "rollout", Framing: golden.Lines, New: newFor("rollout")}
+			c := golden.Case{Input: r, Format: "rollout", Framing: golden.Lines, New: newFor("rollout"), AtRest: true}
 			if rolloutOfRoot(t, r) {
 				c.Meta = meta
 			}
@@ -182,7 +182,8 @@ func TestPublic(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.path, func(t *testing.T) {
-			golden.Run(t, golden.Case{Input: filepath.Join(public, c.path), Framing: framing(c.format), New: newFor(c.format)})
+			golden.Run(t, golden.Case{Input: filepath.Join(public, c.path), Framing: framing(c.format), New: newFor(c.format),
+				AtRest: c.format == codex.FormatRollout})
 		})
 	}
 }
@@ -252,7 +253,8 @@ func TestHandmade(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.path, func(t *testing.T) {
-			golden.Run(t, golden.Case{Input: filepath.Join(handmade, c.path), Framing: framing(c.format), New: newFor(c.format), Reports: c.reports})
+			golden.Run(t, golden.Case{Input: filepath.Join(handmade, c.path), Framing: framing(c.format), New: newFor(c.format), Reports: c.reports,
+				AtRest: c.format == codex.FormatRollout})
 		})
 	}
 }

@@ -46,6 +46,8 @@ func (t *Translator) endTurn(dst []event, id string, status universal.TurnStatus
 	if id == "" && !t.w.Begun() {
 		return dst
 	}
+	// The turn's responses end with it.
+	dst = t.endResponses(dst, status != universal.TurnCompleted)
 	dst = t.cancelPending(dst, id)
 	dst = t.w.EndTurn(dst, id, status, meta, src, raw)
 	// The stream closed the turn's open items (as failed): a later copy of
@@ -77,6 +79,7 @@ func (t *Translator) flushPrompts(dst []event, _ []byte) []event {
 	if t.st.PromptTurn == "" {
 		t.st.PromptTurn = t.w.Turn()
 	}
+	dst = t.endResponse(dst, "")
 	return t.w.Complete(dst, universal.Item{
 		ItemID:  t.w.NewItemID(),
 		Kind:    universal.KindMessage,
@@ -119,12 +122,12 @@ func (t *Translator) item(key string) *nitem { return t.st.Items[key] }
 
 // newItem registers a native item and returns it.
 func (t *Translator) newItem(key string, kind uint8, thread string) *nitem {
-	n := &nitem{ID: t.w.NewItemID(), Kind: kind, Thread: thread, Turn: t.w.Turn()}
+	n := &nitem{ID: t.w.NewItemID(), Kind: kind, Thread: t.copyThread(thread), Turn: t.w.Turn()}
 	if key != "" {
 		t.st.Items[strings.Clone(key)] = n
 	}
 	if thread != "" && thread != t.st.Thread {
-		t.st.ChildItems = append(t.st.ChildItems, childItem{Thread: thread, ID: n.ID})
+		t.st.ChildItems = append(t.st.ChildItems, childItem{Thread: n.Thread, ID: n.ID})
 	}
 	return n
 }
@@ -146,51 +149,92 @@ type msgSpec struct {
 	parts  []part
 }
 
-// startMessage starts a message item (text empty: it streams).
+// startMessage starts a message item (text empty: it streams): a user
+// message is an item of its own (it ends the thread's response); an
+// assistant message or reasoning item becomes parts of its response's
+// message.
 func (t *Translator) startMessage(dst []event, key string, kind uint8, m msgSpec, src universal.Source, raw []byte) []event {
 	if t.item(key) != nil {
 		return dst
 	}
-	if m.role != universal.RoleUser {
-		dst = t.beforeAgentItem(dst, m.thread)
+	if m.role == universal.RoleUser {
+		dst = t.endResponse(dst, m.thread)
+		n := t.newItem(key, kind, m.thread)
+		return t.w.StartItem(dst, universal.Item{
+			ItemID:       n.ID,
+			NativeItemID: m.native,
+			ParentID:     t.parentOf(m.thread),
+			Kind:         universal.KindMessage,
+			Role:         m.role,
+			Content:      m.parts,
+		}, src, raw)
 	}
-	n := t.newItem(key, kind, m.thread)
-	return t.w.StartItem(dst, universal.Item{
-		ItemID:       n.ID,
-		NativeItemID: m.native,
-		ParentID:     t.parentOf(m.thread),
-		Kind:         universal.KindMessage,
-		Role:         m.role,
-		Content:      m.parts,
-	}, src, raw)
+	dst, r := t.response(dst, m.thread, m.native, true, src, raw)
+	if !t.w.IsOpen(r.ID) {
+		return dst
+	}
+	n := t.nativeIn(key, kind, m.thread, r)
+	for _, p := range m.parts {
+		var i int
+		if dst, i = t.addPart(dst, r, p); i < 0 {
+			break
+		}
+		n.PI = append(n.PI, i)
+	}
+	return dst
 }
 
 // completeMessage completes a message item with its final parts, starting
-// it first when it was never started. A message completed twice (two
-// copies of it) is left as it was.
+// it first when it was never started: a user message's own item, or the
+// parts of an assistant message or reasoning item in its response's
+// message (by position: a native item's first part is its first part
+// there). A message completed twice (two copies of it) is left as it was.
 func (t *Translator) completeMessage(dst []event, key string, kind uint8, m msgSpec, src universal.Source, raw []byte) []event {
 	n := t.item(key)
-	if n == nil {
-		if m.role != universal.RoleUser {
-			dst = t.beforeAgentItem(dst, m.thread)
-		}
-		n = t.newItem(key, kind, m.thread)
-	} else if n.Done {
+	if n != nil && n.Done {
 		return dst
 	}
-	n.Done = true
-	return t.w.Complete(dst, universal.Item{
-		ItemID:       n.ID,
-		NativeItemID: m.native,
-		ParentID:     t.parentOf(m.thread),
-		Kind:         universal.KindMessage,
-		Role:         m.role,
-		Content:      m.parts,
-	}, src, raw)
+	if m.role == universal.RoleUser {
+		if n == nil {
+			dst = t.endResponse(dst, m.thread)
+			n = t.newItem(key, kind, m.thread)
+		}
+		n.Done = true
+		return t.w.Complete(dst, universal.Item{
+			ItemID:       n.ID,
+			NativeItemID: m.native,
+			ParentID:     t.parentOf(m.thread),
+			Kind:         universal.KindMessage,
+			Role:         m.role,
+			Content:      m.parts,
+		}, src, raw)
+	}
+	var r *resp
+	if n != nil && t.w.IsOpen(n.ID) {
+		r = t.respByID(n.ID)
+	}
+	if r == nil {
+		// Never started, or its response ended before it completed: it
+		// goes to the thread's response.
+		dst, r = t.response(dst, m.thread, m.native, true, src, raw)
+		if !t.w.IsOpen(r.ID) {
+			return dst
+		}
+		n = t.nativeIn(key, kind, m.thread, r)
+	}
+	t.settleNative(n, r)
+	for i := range m.parts {
+		var idx int
+		if dst, idx = t.partFor(dst, n, r, i, m.parts[i]); idx < 0 {
+			break
+		}
+		dst = t.finalize(dst, r, idx, &m.parts[i], raw)
+	}
+	return dst
 }
 
-// messageDelta appends text to a part of a message item; a delta for an
-// item never started starts a stub first (synthetic).
+// messageDelta appends text to part i of a native message or reasoning
+// item; a delta for an item never started starts a stub first (synthetic).
 func (t *Translator) messageDelta(dst []event, key string, kind uint8, m msgSpec, i int, typ universal.PartType, text string, raw []byte) []event {
 	if text == "" {
 		return dst
@@ -206,7 +250,19 @@ func (t *Translator) messageDelta(dst []event, key string, kind uint8, m msgSpec
 	if n.Done || !t.w.IsOpen(n.ID) {
 		return dst
 	}
-	return t.w.Delta(dst, n.ID, i, typ, text, agent, raw)
+	r := t.respByID(n.ID)
+	if r == nil {
+		return dst
+	}
+	p := part{Type: typ}
+	if typ == universal.PartReasoning {
+		p.Visibility = universal.VisibilityPublic
+	}
+	dst, idx := t.partFor(dst, n, r, i, p)
+	if idx < 0 {
+		return dst
+	}
+	return t.w.Delta(dst, n.ID, idx, typ, text, agent, raw)
 }
 
 // toolSpec describes the call side of a native tool.
@@ -217,8 +273,6 @@ type toolSpec struct {
 	name   string
 	args   string
 	meta   []byte
-	extra  []part // file_ref parts of a patch
-	parent string // overrides the thread's parent
 	// user: a command the user ran themselves (source userShell): the call
 	// item has role user.
 	user bool
@@ -237,13 +291,13 @@ type resultSpec struct {
 }
 
 func (t *Translator) callItem(n *nitem, s *toolSpec) universal.Item {
-	parent := s.parent
-	if parent == "" {
-		parent = t.parentOf(s.thread)
+	kind, in := t.describe(s.name, s.args)
+	callID := s.callID
+	if callID == "" {
+		callID = n.CallID
 	}
-	content := make([]part, 0, 1+len(s.extra))
-	content = append(content, part{Type: universal.PartToolCall, Name: s.name, Arguments: s.args, CallID: s.callID, Metadata: s.meta})
-	content = append(content, s.extra...)
+	content := []part{{Type: universal.PartToolCall, Name: s.name, Arguments: s.args, CallID: callID, Metadata: s.meta,
+		ToolKind: kind, ToolInput: in}}
 	role := universal.RoleAssistant
 	if s.user {
 		role = universal.RoleUser
@@ -251,7 +305,7 @@ func (t *Translator) callItem(n *nitem, s *toolSpec) universal.Item {
 	return universal.Item{
 		ItemID:       n.ID,
 		NativeItemID: s.native,
-		ParentID:     parent,
+		ParentID:     n.Parent,
 		Kind:         universal.KindToolCall,
 		Role:         role,
 		Content:      content,
@@ -280,8 +334,23 @@ func (t *Translator) toolCallN(dst []event, key string, s *toolSpec, final bool,
 	switch {
 	case n == nil:
 		dst = t.beforeAgentItem(dst, s.thread)
+		parent := t.parentOf(s.thread)
+		if s.user {
+			// The user's own command: no model response.
+			dst = t.endResponse(dst, s.thread)
+		} else {
+			var r *resp
+			dst, r = t.response(dst, s.thread, "", false, daemon, nil)
+			parent = r.ID
+			r.Calls = true
+		}
 		n = t.newItem(key, kindTool, s.thread)
-		n.CallID, n.Name = s.callID, s.name
+		n.CallID, n.Name, n.Parent, n.User = s.callID, s.name, parent, s.user
+		if n.CallID == "" {
+			// A call without a native id (a web_search_call of some
+			// versions): its item id links it with its result.
+			n.CallID = n.ID
+		}
 		if !final {
 			return t.w.StartItem(dst, t.callItem(n, s), src, raw), n
 		}
@@ -308,11 +377,12 @@ func (t *Translator) toolOutput(dst []event, key string, text string, raw []byte
 		return dst
 	}
 	if n.Result == "" {
+		t.resulted(n)
 		n.Result = t.w.NewItemID()
 		dst = t.w.StartItem(dst, universal.Item{
 			ItemID:       n.Result,
 			NativeItemID: t.nativeOf(n),
-			ParentID:     n.ID,
+			ParentID:     resultParent(n),
 			Kind:         universal.KindToolResult,
 			Role:         universal.RoleTool,
 			Content:      []part{{Type: universal.PartToolResult, CallID: n.CallID}},
@@ -322,6 +392,15 @@ func (t *Translator) toolOutput(dst []event, key string, text string, raw []byte
 		}
 	}
 	return t.w.Delta(dst, n.Result, 0, universal.PartToolResult, text, agent, raw)
+}
+
+// resultParent returns the parent of a tool's result: the message of the
+// response that made the call, or for the user's own command the call.
+func resultParent(n *nitem) string {
+	if n.User || n.Parent == "" {
+		return n.ID
+	}
+	return n.Parent
 }
 
 // carry returns the part of text that ends on a UTF-8 boundary, keeping an
@@ -374,6 +453,7 @@ func (t *Translator) toolResult(dst []event, key string, s *toolSpec, r *resultS
 	case n == nil || !n.Done:
 		dst, n = t.toolCallN(dst, key, s, true, src, raw)
 	}
+	t.resulted(n)
 	if n.Result == "" {
 		n.Result = t.w.NewItemID()
 		if n.Thread != "" && n.Thread != t.st.Thread {
@@ -382,17 +462,18 @@ func (t *Translator) toolResult(dst []event, key string, s *toolSpec, r *resultS
 	}
 	n.RDone = true
 	n.Carry = nil
+	n.Patch, n.Changes, n.Image = "", "", ""
 	status := universal.StatusCompleted
 	if r.failed {
 		status = universal.StatusFailed
 	}
 	content := make([]part, 0, 1+len(r.extra))
-	content = append(content, part{Type: universal.PartToolResult, CallID: n.CallID, Output: r.output, IsError: r.isError, Metadata: r.meta})
+	content = append(content, part{Type: universal.PartToolResult, CallID: n.CallID, Output: r.output, IsError: r.isError || r.failed, Metadata: r.meta})
 	content = append(content, r.extra...)
 	return t.w.Complete(dst, universal.Item{
 		ItemID:       n.Result,
 		NativeItemID: s.native,
-		ParentID:     n.ID,
+		ParentID:     resultParent(n),
 		Kind:         universal.KindToolResult,
 		Role:         universal.RoleTool,
 		Content:      content,
@@ -429,6 +510,7 @@ func (t *Translator) subAgentError(dst []event, c *ctx, thread, label, msg, code
 // closeChild fails the items a sub-agent thread left open and forgets
 // them.
 func (t *Translator) closeChild(dst []event, thread string) []event {
+	dst = t.endResponse(dst, thread)
 	kept := t.st.ChildItems[:0]
 	for _, c := range t.st.ChildItems {
 		if c.Thread != thread {
@@ -669,8 +751,9 @@ func (t *Translator) settle(key string, kind uint8) *request {
 // commandResult describes the result of a command execution.
 func (t *Translator) commandResult(output, status string, code, durationMS *int64) resultSpec {
 	res := resultSpec{output: t.w.Copy(output)}
-	res.failed = status == "failed" || status == "declined"
-	res.isError = res.failed || (code != nil && *code != 0)
+	// A command that exits with another code than 0 failed.
+	res.failed = status == "failed" || status == "declined" || (code != nil && *code != 0)
+	res.isError = res.failed
 	var extra map[string]string
 	if status != "" && status != "completed" {
 		extra = map[string]string{"status": string(jsonw.AppendString(nil, status))}
@@ -693,9 +776,13 @@ func (t *Translator) collabCall(dst []event, c *ctx, key string, spec *toolSpec,
 		}
 		return dst, n
 	}
-	for _, r := range receivers {
-		if p, ok := t.st.Children[r]; !ok || p == "" {
-			t.st.Children[t.w.Copy(r)] = n.ID
+	if kind, _ := t.describe(n.Name, ""); kind == universal.ToolTask {
+		// The threads a spawn reaches are its sub-agents: their items go
+		// under it (other collab tools only talk to them).
+		for _, r := range receivers {
+			if p, ok := t.st.Children[r]; !ok || p == "" {
+				t.st.Children[t.w.Copy(r)] = n.ID
+			}
 		}
 	}
 	if t.st.Spawn == n.ID {

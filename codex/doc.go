@@ -59,16 +59,20 @@
 // summary as config). rollout: the first session_meta (agent_version,
 // thread_id, root_session_id, model_provider, cwd, originator, source,
 // thread_source, parent_thread_id, forked_from_id, agent_nickname, git,
-// created_at), completed with model, approval_policy, sandbox and
-// reasoning_effort from the turn_context or thread_settings_applied that
-// follows; the session starts with the first line that has something to
-// show, so that those can be merged. Legacy streams: session_configured.
+// created_at, and the session's instructions: system_prompt (the base
+// instructions), instructions, dynamic_tools), completed with model,
+// approval_policy, sandbox and reasoning_effort from the turn_context or
+// thread_settings_applied that follows; the session starts with the
+// first line that has something to show, so that those can be merged. Legacy streams: session_configured.
 // A stream picked up without any of these starts with a synthetic
 // session.started. session.ended is synthetic at the end of the input
 // (reason error when the last turn failed or a later terminal error came,
 // else completed; universal.Exit adds the exit code and stderr after the
 // captured stderr lines, by the exit rule of package universal: a non-zero
-// code makes it error "exit code N"), or comes from thread/closed.
+// code makes it error "exit code N"), or comes from thread/closed. A turn
+// still open then (the input or the process ended during it) is left to
+// universal.Stream.End: it ends interrupted with {"session_ending": true}
+// and the session in error.
 //
 // Sub-agent threads on the same connection (a spawned agent's turns,
 // items and deltas interleave with the parent's under its own threadId,
@@ -97,10 +101,15 @@
 // ended interrupted at the next thread.started or at the end of the input.
 // rollout: task_started/task_complete (error when it carries one)/
 // turn_aborted (interrupted); files without task_started (≤ ~0.9x) get one
-// turn per user message (ids turn_1, …), completed when the next starts or
-// the file ends, interrupted by turn_aborted. Requests still waiting when
-// their turn ends are resolved as denied or rejected with metadata
-// {"decision":"cancel"} (Codex clears them), and open items fail.
+// turn per user message (ids turn_1, …), completed when the next starts,
+// interrupted by turn_aborted; the last one is completed at the end of
+// the file when the file shows it answered (its last response has text
+// and called no tool: Codex ends a turn with such a response), else it is
+// left open (the file does not show it finished) and the end of the input
+// ends it as the endings convention of package universal says. Requests
+// still waiting when their turn ends are resolved as denied or rejected
+// with metadata {"decision":"cancel"} (Codex clears them), and open items
+// fail.
 //
 // # Items
 //
@@ -117,12 +126,40 @@
 // sections as public reasoning parts, raw content as private ones, in the
 // order they first streamed; item/reasoning/summaryPartAdded only
 // announces a section, which its first delta creates). exec reports
-// messages complete: they get one synthetic full-text delta.
+// messages complete: their text is one synthetic delta.
+//
+// One model response is one assistant message item (the Conventions of
+// package universal): Codex's separate reasoning, agentMessage and plan
+// items of one response (exec's reasoning and agent_message, a rollout's
+// reasoning and message copies, the legacy streams' deltas) become parts
+// of it, in the order they come; its native_item_id is the first native
+// item's. A response's first item of any kind starts the message (empty
+// when the response only calls tools, source daemon); it completes when
+// the response ends: when, after a tool result, the next reasoning or
+// message item comes (an encrypted reasoning line of a rollout counts),
+// at a user message, or at the end of the turn — failed when its turn was
+// interrupted or failed, or a native item of it never completed. Codex
+// runs a response's calls one after the other and the live formats show
+// each call start after the previous result, so a result alone does not
+// end the response: parallel calls stay under one message, as in the
+// rollout. The text of a native item is streamed when the item completes
+// (a final text that is not an extension of the streamed one is applied
+// as rewritten when the message completes).
 //
 // Tools are two items, linked by call id: a tool_call item (role
 // assistant) that starts when the native item starts and completes when it
-// completes, and a tool_result item (role tool, parent_id the call item)
-// with the outcome. A tool item never changes kind.
+// completes, and a tool_result item (role tool) with the outcome, both
+// with parent_id the message of the response that made the call (a call
+// without a native id gets its item id as call id). Every tool_call part
+// has tool_kind and tool_input (tools.go): command_execution and the
+// rollout shell tools (exec_command {cmd}, shell {command: argv},
+// shell_command {command}, local_shell) are execute with the script the
+// shell runs; file_change (the changes' paths) and apply_patch (the
+// patch's paths, relative ones resolved against the session's cwd) edit;
+// view_image and read_file read; web_search, tool_search, list_dir and
+// grep_files search; update_plan think; spawn_agent task (prompt or
+// message); write_stdin, the other collab tools, MCP and dynamic tools
+// other. A tool item never changes kind.
 //
 //   - commandExecution / command_execution / exec_command_begin+end →
 //     name "command_execution", arguments {"command","cwd","script"}
@@ -130,8 +167,8 @@
 //     `/bin/bash -lc "…"`, what the model asked for; metadata
 //     source, process_id, command_actions), result output = the aggregated
 //     output, metadata exit_code, duration_ms and status when not
-//     completed; is_error for a non-zero exit code, failed or declined
-//     (declined and failed results have status failed). A command the user
+//     completed; a non-zero exit code, failed or declined make the result
+//     fail (status failed, is_error). A command the user
 //     ran themselves (source userShell, or user_shell in core events) has a
 //     call item with role user (the user-command convention of package
 //     universal).
@@ -143,31 +180,35 @@
 //     chunk.
 //   - fileChange / file_change / patch_apply_* → name "file_change",
 //     arguments {"changes":[{path, kind, move_path}]}, and one file_ref
-//     part per file on the call (action write for add and delete, patch for
-//     update; diff = the unified diff, or the whole content of an added
-//     file; metadata kind and move_path).
+//     part per file after the result's tool_result part (action write for
+//     add and delete, patch for update; diff = the unified diff, or the
+//     whole content of an added file; metadata kind and move_path).
 //   - mcpToolCall → "mcp__<server>__<tool>", the arguments; the result's
 //     text content as output, structuredContent in metadata, an error as
-//     the output with is_error.
+//     the output; an error or isError makes the result fail.
 //   - dynamicToolCall and item/tool/call (executed by the host) →
 //     "<namespace>__<tool>"; the host's response is the result.
 //   - collabAgentToolCall / collab_tool_call / collab_* events → the tool in
 //     snake_case (spawn_agent, wait, send_input, close_agent, …),
 //     arguments {prompt, receiver_thread_ids, model, reasoning_effort};
 //     output what the sub-agents said (agentsStates messages), else their
-//     thread ids; agents_states in metadata.
+//     thread ids; agents_states in metadata. Only a spawn (kind task)
+//     adopts the threads it reaches as its sub-agents.
 //   - webSearch / web_search → "web_search", arguments {query, action};
 //     results, when given, as output. exec web_search items carry two "id"
 //     keys: gjson reads the first (the exec id, used as the item id); the
 //     second (the provider's ws_… id) is kept as provider_id in the call's
 //     metadata.
-//   - imageView → "view_image" with the image as an image part of the
-//     result; imageGeneration → "image_generation" (the saved image as an
-//     image part; the base64 result is not copied).
+//   - imageView → "view_image": the result has a file_ref (read) and an
+//     image part (path, mime from the file name); imageGeneration →
+//     "image_generation" (the saved image as an image part; the base64
+//     result is not copied).
 //   - rollout function_call, custom_tool_call (apply_patch's patch text
-//     also becomes file_ref parts), local_shell_call, tool_search_call,
-//     web_search_call, image_generation_call → the call under the tool's
-//     own name; function_call_output / custom_tool_call_output /
+//     also becomes file_ref parts of the result; view_image's output a
+//     file_ref and an image part with the data URL's mime),
+//     local_shell_call, tool_search_call, web_search_call,
+//     image_generation_call → the call under the tool's own name;
+//     function_call_output / custom_tool_call_output /
 //     tool_search_output → the result. Output encodings: a JSON-encoded
 //     {"output","metadata":{"exit_code","duration_seconds"}} (≤ 0.4x), text
 //     with an "Exit code: N" or "Process exited with code N" line (parsed;
@@ -177,11 +218,13 @@
 //     exit_code, duration_ms and output_header in metadata),
 //     content item arrays; an output starting "<tool> failed: ",
 //     "<tool> failed for `<command>`: " (0.130–0.145), "unsupported call: " or
-//     "unsupported custom tool call: " (Codex had no handler for the call)
-//     is an error. spawn_agent's and wait_agent's JSON outputs (all that
-//     rollouts before ~0.16x keep of them) read as the collabAgentToolCall
-//     items show them: the agent's thread id; what the sub-agents said,
-//     with agents_states in metadata.
+//     "unsupported custom tool call: " (Codex had no handler for the call),
+//     "patch rejected by user", "exec command rejected by user" or
+//     "approval policy is Never; reject command" (refused), or a non-zero
+//     exit code, is a failed result. spawn_agent's and wait_agent's JSON
+//     outputs (all that rollouts before ~0.16x keep of them) read as the
+//     collabAgentToolCall items show them: the agent's thread id; what
+//     the sub-agents said, with agents_states in metadata.
 //
 // Status items (kind status, a status part): turn/plan/updated, exec
 // todo_list snapshots and plan_update (label "plan", detail a checklist,

@@ -126,10 +126,10 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 	case "agent_reasoning_raw_content_delta", "reasoning_raw_content_delta":
 		return t.liveDelta(dst, c, "live:private", kindReasoning, 0, universal.PartReasoning, m.Get("delta").Str, th)
 	case "agent_reasoning_section_break":
-		// A new summary section: the next deltas start a new reasoning item.
+		// A new summary section: the next deltas start a new reasoning
+		// part of the response.
 		if n := t.item("live:public"); n != nil && !n.Done {
-			dst = t.w.Close(dst, n.ID, universal.StatusCompleted, agent, c.raw)
-			n.Done = true
+			t.settleNative(n, t.respByID(n.ID))
 		}
 		delete(t.st.Items, "live:public")
 		return dst
@@ -154,14 +154,24 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 		return t.toolResult(dst, "c:"+m.Get("call_id").Str, &spec, &res, agent, c.raw)
 	case "patch_apply_begin", "patch_apply_end":
 		spec := toolSpec{native: t.w.Copy(m.Get("call_id").Str), thread: th, callID: t.w.Copy(m.Get("call_id").Str), name: "file_change"}
-		spec.args, spec.extra = t.fileChanges(m.Get("changes"))
+		changes := m.Get("changes")
 		key := "c:" + m.Get("call_id").Str
+		if n := t.item(key); n != nil && !changes.Exists() && n.Changes != "" {
+			// The end event of older versions has no changes: the begin's.
+			changes = gjson.Parse(n.Changes)
+		}
+		var refs []part
+		spec.args, refs = t.fileChanges(changes)
 		if typ == "patch_apply_begin" {
-			return t.toolCall(dst, key, &spec, false, agent, c.raw)
+			dst, n := t.toolCallN(dst, key, &spec, false, agent, c.raw)
+			if n != nil && changes.Exists() {
+				n.Changes = strings.Clone(changes.Raw)
+			}
+			return dst
 		}
 		ok := m.Get("success").Bool()
 		out := m.Get("stdout").Str + m.Get("stderr").Str
-		res := resultSpec{output: t.w.Copy(out), failed: !ok, isError: !ok}
+		res := resultSpec{output: t.w.Copy(out), failed: !ok, isError: !ok, extra: refs}
 		spec.keep = true
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "mcp_tool_call_begin", "mcp_tool_call_end":
@@ -204,7 +214,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 		path := t.w.Copy(m.Get("path").Str)
 		spec := toolSpec{native: t.w.Copy(m.Get("call_id").Str), thread: th, callID: t.w.Copy(m.Get("call_id").Str), name: "view_image",
 			args: t.str(obj().String("path", path).Bytes())}
-		return t.toolResult(dst, "c:"+m.Get("call_id").Str, &spec, &resultSpec{extra: []part{{Type: universal.PartImage, Path: path}}}, agent, c.raw)
+		return t.toolResult(dst, "c:"+m.Get("call_id").Str, &spec, &resultSpec{extra: t.imageParts(path, "")}, agent, c.raw)
 	case "image_generation_begin", "image_generation_end":
 		spec := toolSpec{native: t.w.Copy(m.Get("call_id").Str), thread: th, callID: t.w.Copy(m.Get("call_id").Str), name: "image_generation"}
 		o := obj()
@@ -219,7 +229,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 			res.isError, res.failed = true, true
 		}
 		if p := m.Get("saved_path").Str; p != "" {
-			res.extra = []part{{Type: universal.PartImage, Path: t.w.Copy(p)}}
+			res.extra = []part{{Type: universal.PartImage, Path: t.w.Copy(p), Mime: mimeOf(p)}}
 		}
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "collab_agent_spawn_begin", "collab_agent_spawn_end", "collab_agent_interaction_begin", "collab_agent_interaction_end",
@@ -360,6 +370,7 @@ func (t *Translator) sessionConfigured(dst []event, c *ctx, m gjson.Result) []ev
 		}
 	}
 	o.Raw("config", t.st.Meta["config"])
+	t.st.Cwd = strings.Clone(m.Get("cwd").Str)
 	return t.w.Begin(dst, o.Bytes(), agent, c.raw)
 }
 

@@ -46,9 +46,11 @@ func ExampleTranslator() {
 			if p := d.Item.Content; e.Type == universal.TypeItemCompleted {
 				switch d.Item.Kind {
 				case universal.KindMessage:
-					fmt.Printf("  %s: %q\n", d.Item.Role, p[0].Text)
+					if len(p) > 0 { // a response that only called tools has no parts
+						fmt.Printf("  %s: %q\n", d.Item.Role, p[0].Text)
+					}
 				case universal.KindToolCall:
-					fmt.Printf("  %s %s\n", p[0].Name, p[0].Arguments)
+					fmt.Printf("  %s %s: %s %q\n", p[0].Name, p[0].Arguments, p[0].ToolKind, p[0].ToolInput.Command)
 				case universal.KindToolResult:
 					fmt.Printf("  result %q %s\n", p[0].Output, p[0].Metadata)
 				}
@@ -62,7 +64,7 @@ func ExampleTranslator() {
 	// Output:
 	// turn 01a1fe02-44d9:1
 	//   user: "Run echo hi."
-	//   command_execution {"command":"/bin/bash -lc 'echo hi'","script":"echo hi"}
+	//   command_execution {"command":"/bin/bash -lc 'echo hi'","script":"echo hi"}: execute "echo hi"
 	//   result "hi\n" {"exit_code":0}
 	//   assistant: "It printed hi."
 	//   usage session: input 1250 (cached 0), output 9

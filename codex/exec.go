@@ -29,6 +29,7 @@ func (t *Translator) exec(dst []event, c *ctx, s string) []event {
 		return t.execTurn(dst, c)
 	case "turn.completed":
 		dst = t.execEnsureTurn(dst)
+		dst = t.endResponses(dst, false)
 		dst = t.execUsage(dst, c, gjson.Get(s, "usage"))
 		return t.endTurn(dst, "", universal.TurnCompleted, nil, agent, c.raw)
 	case "turn.failed":
@@ -198,11 +199,13 @@ func (t *Translator) execItem(dst []event, c *ctx, it gjson.Result, ev string) [
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "file_change":
 		spec := toolSpec{native: native, callID: callID, name: "file_change"}
-		spec.args, spec.extra = t.fileChanges(it.Get("changes"))
+		var refs []part
+		spec.args, refs = t.fileChanges(it.Get("changes"))
 		if !final {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
 		res := patchResult(it.Get("status").Str)
+		res.extra = refs
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "mcp_tool_call":
 		spec := toolSpec{native: native, callID: callID,
@@ -274,11 +277,11 @@ func (t *Translator) execText(dst []event, c *ctx, key, native string, kind uint
 	m.parts = []part{p}
 	dst = t.startMessage(dst, key, kind, m, agent, c.raw)
 	n := t.item(key)
-	if n == nil || n.Done {
+	if n == nil || n.Done || len(n.PI) == 0 {
 		return dst
 	}
-	if sofar := t.w.StreamedText(n.ID, 0); strings.HasPrefix(text, sofar) {
-		dst = t.w.Delta(dst, n.ID, 0, typ, text[len(sofar):], agent, c.raw)
+	if sofar := t.w.StreamedText(n.ID, n.PI[0]); strings.HasPrefix(text, sofar) {
+		dst = t.w.Delta(dst, n.ID, n.PI[0], typ, text[len(sofar):], agent, c.raw)
 	}
 	return dst
 }

@@ -37,12 +37,14 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it gjson.Result,
 		return t.commandItem(dst, c, key, native, th, it, final)
 	case "fileChange":
 		spec := toolSpec{native: native, thread: th, callID: native, name: "file_change"}
-		spec.args, spec.extra = t.fileChanges(it.Get("changes"))
+		var refs []part
+		spec.args, refs = t.fileChanges(it.Get("changes"))
 		if !final {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
 		st := it.Get("status").Str
 		res := patchResult(st)
+		res.extra = refs
 		return t.finishTool(dst, c, key, &spec, &res, st == "declined", st)
 	case "mcpToolCall":
 		spec := toolSpec{native: native, thread: th, callID: native,
@@ -85,7 +87,7 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it gjson.Result,
 		if !final {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
-		res := resultSpec{extra: []part{{Type: universal.PartImage, Path: path}}}
+		res := resultSpec{extra: t.imageParts(path, "")}
 		return t.finishTool(dst, c, key, &spec, &res, false, "")
 	case "imageGeneration":
 		spec := toolSpec{native: native, thread: th, callID: native, name: "image_generation"}
@@ -101,7 +103,7 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it gjson.Result,
 			res.isError, res.failed = true, true
 		}
 		if p := it.Get("savedPath").Str; p != "" {
-			res.extra = []part{{Type: universal.PartImage, Path: t.w.Copy(p)}}
+			res.extra = []part{{Type: universal.PartImage, Path: t.w.Copy(p), Mime: mimeOf(p)}}
 		}
 		return t.finishTool(dst, c, key, &spec, &res, false, "")
 	case "enteredReviewMode", "exitedReviewMode", "contextCompaction", "subAgentActivity", "sleep", "hookPrompt", "functionCallOutput":
@@ -274,15 +276,28 @@ func (t *Translator) reasoningDelta(dst []event, c *ctx, thread, id string, idx 
 	if n.Done || !t.w.IsOpen(n.ID) {
 		return dst
 	}
+	r := t.respByID(n.ID)
+	if r == nil {
+		return dst
+	}
 	pi := -1
 	for i, x := range n.Parts {
-		if x == idx {
-			pi = i
+		if x == idx && i < len(n.PI) {
+			pi = n.PI[i]
 		}
 	}
 	if pi < 0 {
-		pi = len(n.Parts)
+		// A new section: a part of the response's message, public for a
+		// summary, private for raw content.
+		vis := universal.VisibilityPublic
+		if idx < 0 {
+			vis = universal.VisibilityPrivate
+		}
+		if dst, pi = t.addPart(dst, r, universal.Reasoning("", vis)); pi < 0 {
+			return dst
+		}
 		n.Parts = append(n.Parts, idx)
+		n.PI = append(n.PI, pi)
 	}
 	return t.w.Delta(dst, n.ID, pi, universal.PartReasoning, text, agent, c.raw)
 }
@@ -332,7 +347,7 @@ func (t *Translator) fileChanges(changes gjson.Result) (string, []part) {
 		o := obj().String("path", path).String("kind", kind)
 		o.OptString("move_path", move)
 		b = append(b, o.Bytes()...)
-		p := part{Type: universal.PartFileRef, Path: t.w.Copy(path), Action: universal.FilePatch, Diff: t.w.Copy(diff)}
+		p := part{Type: universal.PartFileRef, Path: t.w.Copy(universal.ResolvePath(t.st.Cwd, path)), Action: universal.FilePatch, Diff: t.w.Copy(diff)}
 		if kind == "add" || kind == "delete" {
 			p.Action = universal.FileWrite
 		}
@@ -393,7 +408,8 @@ func mcpResult(t *Translator, result, errv gjson.Result, status string, duration
 		extra["structured_content"] = s.Raw
 	}
 	if result.Get("isError").Bool() {
-		res.isError = true
+		// The tool says it failed.
+		res.isError, res.failed = true, true
 	}
 	if errv.Exists() && errv.Type != gjson.Null {
 		msg := errv.Get("message").Str
@@ -540,9 +556,12 @@ func (t *Translator) simpleItem(dst []event, c *ctx, native, thread, typ string,
 	} else if out.IsObject() {
 		text = out.Get("text").Str
 	}
+	// A result without its call: under the open response.
+	dst, r := t.response(dst, thread, "", false, daemon, nil)
+	r.Calls, r.Resulted = true, true
 	n := t.newItem("", kindTool, thread)
 	n.Done, n.RDone = true, true
 	p := part{Type: universal.PartToolResult, CallID: native, Output: t.w.Copy(text), Metadata: obj().String("name", it.Get("name").Str).Bytes()}
-	return t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: native, ParentID: t.parentOf(thread),
+	return t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: native, ParentID: r.ID,
 		Kind: universal.KindToolResult, Role: universal.RoleTool, Content: []part{p}}, agent, c.raw)
 }

@@ -98,7 +98,7 @@ func (t *Translator) rollout(dst []event, c *ctx, s string) []event {
 // The session metadata fields, in the order session.started writes them.
 var metaFields = [...]string{"agent_version", "thread_id", "root_session_id", "model", "model_provider", "cwd",
 	"approval_policy", "sandbox", "reasoning_effort", "originator", "source", "thread_source",
-	"parent_thread_id", "forked_from_id", "agent_nickname", "git", "created_at"}
+	"parent_thread_id", "forked_from_id", "agent_nickname", "git", "created_at", "system_prompt", "instructions", "dynamic_tools"}
 
 // sessionMeta handles session_meta: the first one describes the session
 // (it starts when the next line needs it, so a turn_context can add the
@@ -125,6 +125,7 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p gjson.Result) []event {
 		}
 		set("model_provider", p.Get("model_provider"))
 		set("cwd", p.Get("cwd"))
+		t.st.Cwd = strings.Clone(p.Get("cwd").Str)
 		set("originator", p.Get("originator"))
 		set("source", p.Get("source"))
 		set("thread_source", p.Get("thread_source"))
@@ -133,6 +134,16 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p gjson.Result) []event {
 		set("agent_nickname", p.Get("agent_nickname"))
 		set("git", p.Get("git"))
 		set("created_at", p.Get("timestamp"))
+		// The session's instructions are metadata too: the base
+		// instructions (system prompt), the user's instructions, the
+		// host's dynamic tools.
+		if bi := p.Get("base_instructions"); bi.IsObject() {
+			set("system_prompt", bi.Get("text"))
+		} else {
+			set("system_prompt", bi)
+		}
+		set("instructions", p.Get("instructions"))
+		set("dynamic_tools", p.Get("dynamic_tools"))
 		t.st.Meta["raw"] = string(c.raw)
 		return dst
 	}
@@ -159,6 +170,9 @@ func (t *Translator) mergeSettings(p gjson.Result, approval, sandbox, effort str
 		if v := p.Get(f[0]); v.Exists() && v.Type != gjson.Null {
 			if _, ok := t.st.Meta["md."+f[1]]; !ok {
 				t.st.Meta["md."+f[1]] = strings.Clone(v.Raw)
+			}
+			if f[1] == "cwd" && t.st.Cwd == "" {
+				t.st.Cwd = strings.Clone(v.Str)
 			}
 		}
 	}
@@ -425,6 +439,7 @@ func (t *Translator) flushHeldUsers(dst []event) []event {
 				universal.MarkEcho(parts)
 			}
 		}
+		dst = t.endResponse(dst, h.Thread)
 		n := t.newItem("", kindMessage, h.Thread)
 		n.Done = true
 		dst = t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: t.w.Copy(h.Native), ParentID: t.parentOf(h.Thread),
@@ -464,7 +479,8 @@ func (t *Translator) reasoningCopy(dst []event, c *ctx, src uint8, native string
 		}
 	}
 	if empty {
-		return dst
+		// Encrypted reasoning only: nothing to show, but a new response.
+		return t.nextResponse(dst, thread)
 	}
 	*l = src
 	key := ""
@@ -509,14 +525,21 @@ func (t *Translator) functionCall(dst []event, c *ctx, p gjson.Result, typ, thre
 		spec.args = t.w.Copy(argsJSON(p.Get("arguments")))
 	}
 	spec.name = t.w.Copy(name)
-	if patch != "" {
-		spec.extra = t.patchRefs(patch)
-	}
 	key := ""
 	if id != "" {
 		key = "c:" + id
 	}
-	return t.toolCall(dst, key, &spec, true, agent, c.raw)
+	dst, n := t.toolCallN(dst, key, &spec, true, agent, c.raw)
+	if n != nil && !n.RDone {
+		// The files and image the result shows.
+		if patch != "" {
+			n.Patch = strings.Clone(patch)
+		}
+		if name == "view_image" {
+			n.Image = strings.Clone(gjson.Get(spec.args, "path").Str)
+		}
+	}
+	return dst
 }
 
 // functionOutput maps the output of a model tool call.
@@ -538,6 +561,7 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p gjson.Result, typ, th
 		res.output = t.w.Copy(strings.Join(names, "\n"))
 	} else {
 		out, code, dur, failed := toolOutputText(p.Get("output"))
+		mime := imageMime(p.Get("output"))
 		var extra map[string]string
 		if body, header, hcode, hdur, ok := outputHeader(out); ok {
 			// The command's output without the header Codex wrote for
@@ -549,13 +573,77 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p gjson.Result, typ, th
 			out, extra = t.collabOutput(n, out, extra)
 		}
 		res.output = t.w.Copy(out)
-		res.isError = failed || (code != nil && *code != 0)
+		res.failed = failed || (code != nil && *code != 0)
+		res.isError = res.failed
 		res.meta = exitMeta(code, dur, extra)
+		if n != nil {
+			res.extra = t.touched(n, mime)
+		}
 	}
 	if id == "" {
 		key = ""
 	}
 	return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+}
+
+// touched returns the parts after a tool's result that show the files it
+// touched: an apply_patch's files (each with its section of the patch), a
+// view_image's file and the image (its data stays in raw).
+func (t *Translator) touched(n *nitem, mime string) []part {
+	var out []part
+	if n.Patch != "" {
+		out = t.patchRefs(n.Patch)
+	}
+	if n.Image != "" {
+		out = append(out, t.imageParts(n.Image, mime)...)
+	}
+	return out
+}
+
+// imageParts returns the parts of an image a tool read: the file read and
+// the image (mime from the output, else the file name; no data).
+func (t *Translator) imageParts(path, mime string) []part {
+	path = t.w.Copy(universal.ResolvePath(t.st.Cwd, path))
+	if mime == "" {
+		mime = mimeOf(path)
+	}
+	return []part{{Type: universal.PartFileRef, Path: path, Action: universal.FileRead},
+		{Type: universal.PartImage, Path: path, Mime: t.w.Copy(mime)}}
+}
+
+// imageMime returns the mime type of the first image in a tool output's
+// content items (an input_image with a data URL), "" when there is none.
+func imageMime(o gjson.Result) string {
+	if o.Type == gjson.String && len(o.Str) > 0 && o.Str[0] == '[' {
+		o = gjson.Parse(o.Str)
+	}
+	mime := ""
+	o.ForEach(func(_, v gjson.Result) bool {
+		u := v.Get("image_url").Str
+		if rest, ok := strings.CutPrefix(u, "data:"); ok {
+			if m, _, ok := strings.Cut(rest, ";"); ok {
+				mime = m
+				return false
+			}
+		}
+		return true
+	})
+	return mime
+}
+
+// mimeOf returns the image mime type a file name's extension says, ""
+// when it says none.
+func mimeOf(path string) string {
+	ext := strings.ToLower(path[strings.LastIndexByte(path, '.')+1:])
+	switch ext {
+	case "png", "gif", "webp", "bmp", "tiff":
+		return "image/" + ext
+	case "jpg", "jpeg":
+		return "image/jpeg"
+	case "svg":
+		return "image/svg+xml"
+	}
+	return ""
 }
 
 // collabOutput reads the JSON outputs of the multi-agent tools as their
@@ -748,7 +836,7 @@ func (t *Translator) patchRefs(patch string) []part {
 		}
 		flush()
 		path := l[strings.Index(l, ": ")+2:]
-		p := part{Type: universal.PartFileRef, Path: t.w.Copy(path), Action: universal.FilePatch, Metadata: obj().String("kind", kind).Bytes()}
+		p := part{Type: universal.PartFileRef, Path: t.w.Copy(universal.ResolvePath(t.st.Cwd, path)), Action: universal.FilePatch, Metadata: obj().String("kind", kind).Bytes()}
 		if kind != "update" {
 			p.Action = universal.FileWrite
 		}
@@ -805,8 +893,10 @@ func (t *Translator) turnItem(dst []event, c *ctx, it gjson.Result, thread strin
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "FileChange":
 		spec := toolSpec{native: native, thread: thread, callID: native, name: "file_change"}
-		spec.args, spec.extra = t.fileChanges(it.Get("changes"))
+		var refs []part
+		spec.args, refs = t.fileChanges(it.Get("changes"))
 		res := patchResult(it.Get("status").Str)
+		res.extra = refs
 		res.output = t.w.Copy(it.Get("stdout").Str + it.Get("stderr").Str)
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "McpToolCall":
@@ -866,11 +956,16 @@ func (t *Translator) usageRecord(dst []event, c *ctx, p gjson.Result) []event {
 // ran ("exec_command failed: …", "apply_patch failed: …", and in 0.130–0.145
 // "exec_command failed for `<command>`: …"), or that Codex had no handler
 // for it ("unsupported call: <name>", "unsupported custom tool call:
-// <name>", e.g. 0.100's answer to a freeform apply_patch): such outputs
-// have no exit code.
+// <name>", e.g. 0.100's answer to a freeform apply_patch), or that the
+// call was refused ("patch rejected by user", "exec command rejected by
+// user", "approval policy is Never; reject command …"): such outputs have
+// no exit code.
 func toolFailed(s string) bool {
-	if strings.HasPrefix(s, "unsupported call: ") || strings.HasPrefix(s, "unsupported custom tool call: ") {
-		return true
+	for _, prefix := range [...]string{"unsupported call: ", "unsupported custom tool call: ",
+		"patch rejected by user", "exec command rejected by user", "approval policy is Never; reject command"} {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
 	}
 	i := strings.IndexByte(s, ' ')
 	if i <= 0 || i > 40 {

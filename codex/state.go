@@ -1,6 +1,9 @@
 package codex
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // state is everything a translator remembers between messages besides the
 // Stream's own state. It is saved as JSON by Checkpoint; maps are only
@@ -61,6 +64,38 @@ type state struct {
 	Inferred string   `json:"inferred,omitempty"`
 	Records  bool     `json:"records,omitempty"`
 	Cur      string   `json:"cur,omitempty"`
+
+	// Cwd is the session's working directory, when known: relative paths
+	// of tool inputs are resolved against it.
+	Cwd string `json:"cwd,omitempty"`
+	// Resps are the open model responses, one per thread at most: the
+	// assistant message item that holds the response's reasoning and text
+	// and parents its tool calls and results.
+	Resps []*resp `json:"resps,omitempty"`
+}
+
+// resp is an open model response: its assistant message item.
+type resp struct {
+	ID     string `json:"id"`
+	Thread string `json:"thread,omitempty"` // "" for the root thread
+	// Open counts the native reasoning and message items started in it
+	// and not completed yet: a response that ends with some is cut short.
+	Open int `json:"open,omitempty"`
+	// Calls says the response called a tool; Resulted that one of its
+	// tools has its result.
+	Calls    bool `json:"calls,omitempty"`
+	Resulted bool `json:"resulted,omitempty"`
+	// Final holds the final content of parts whose native item completed,
+	// applied when the message completes (the text already streamed).
+	Final []finalPart `json:"final,omitempty"`
+}
+
+// finalPart is the final text and metadata of one part of a response.
+type finalPart struct {
+	I    int             `json:"i"`
+	Set  bool            `json:"set,omitempty"` // Text replaces what streamed
+	Text string          `json:"text,omitempty"`
+	Meta json.RawMessage `json:"meta,omitempty"`
 }
 
 // nitem is what was emitted for one native item.
@@ -72,9 +107,24 @@ type nitem struct {
 	Name   string `json:"name,omitempty"`
 	Thread string `json:"thread,omitempty"`
 	Turn   string `json:"turn,omitempty"`
+	// Parent is the parent of a tool's call and result items: the
+	// response's message (a user's own command: none).
 	Parent string `json:"parent,omitempty"`
-	Done   bool   `json:"done,omitempty"`  // the item (the call) completed
-	RDone  bool   `json:"rdone,omitempty"` // the result completed
+	// PI maps the native sections of a message or reasoning item to the
+	// parts of its response's message (a message: its one text part;
+	// reasoning: one per entry of Parts, in the same order).
+	PI []int `json:"pi,omitempty"`
+	// Counted says the native item is counted in its response's Open.
+	Counted bool `json:"counted,omitempty"`
+	// User marks a tool the user ran themselves.
+	User bool `json:"user,omitempty"`
+	// Patch is an apply_patch call's patch, and Image the file a
+	// view_image call names, for the result's file and image parts.
+	Patch   string `json:"patch,omitempty"`
+	Changes string `json:"changes,omitempty"` // a file change's changes (JSON)
+	Image   string `json:"image,omitempty"`
+	Done    bool   `json:"done,omitempty"`  // the item (the call) completed
+	RDone   bool   `json:"rdone,omitempty"` // the result completed
 	// Parts maps reasoning parts to the native section they hold:
 	// summary index i as i, raw content index i as -1-i.
 	Parts []int `json:"parts,omitempty"`

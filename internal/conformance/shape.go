@@ -120,7 +120,12 @@ func Check(events []universal.Event) []Violation {
 		return p != nil && p.it.Kind == universal.KindMessage && p.it.Role == universal.RoleAssistant
 	}
 	lastMessage := map[string]string{} // per parent: the last item started, when an assistant message
-	var marks []int64                  // every item event's sequence, in order
+	var marks []int64                  // every item and turn event's sequence, in order
+	for i := range events {
+		if events[i].Type == universal.TypeTurnStarted || events[i].Type == universal.TypeTurnEnded {
+			marks = append(marks, events[i].Sequence)
+		}
+	}
 	for _, x := range order {
 		marks = append(marks, x.startSeq)
 		if x.endSeq != 0 {
@@ -179,7 +184,8 @@ func Check(events []universal.Event) []Violation {
 		// row in one scope, with nothing at all happening between the end
 		// of the first and the start of the second (any item started or
 		// completed in between — a call, a result, a prompt, a sub-agent's
-		// work, a notice the agent feeds the model — separates them).
+		// work, a notice the agent feeds the model — or a turn boundary
+		// separates them).
 		switch {
 		case it.Kind == universal.KindMessage && it.Role == universal.RoleAssistant:
 			if prev := items[lastMessage[it.ParentID]]; prev != nil && !happened(marks, prev, x) {
@@ -203,7 +209,8 @@ func Check(events []universal.Event) []Violation {
 	return out
 }
 
-// happened reports whether an item event other than a's and b's own falls
+// happened reports whether an item or turn event other than a's and b's
+// own falls
 // between the end of a (its start, if it never ended) and the start of b.
 func happened(marks []int64, a, b *item) bool {
 	from := a.endSeq

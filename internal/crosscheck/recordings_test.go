@@ -67,4 +67,3 @@ func TestRecordings(t *testing.T) {
 	}
 	t.Logf("%d recordings of %d captures", n, len(metas))
 }
-

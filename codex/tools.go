@@ -1,0 +1,96 @@
+package codex
+
+import (
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// tools reads Codex's tool names into the universal tool vocabulary. The
+// live formats name what ran (command_execution, file_change, web_search,
+// view_image, the collab tools), rollouts the function the model called
+// (exec_command, shell, shell_command, local_shell, apply_patch,
+// spawn_agent …): both read to the same kind and input.
+var tools = universal.ToolTable{
+	// Live command executions: the script the shell ran (unwrapped from
+	// Codex's `/bin/bash -lc '…'`), else the command.
+	"command_execution": {Kind: universal.ToolExecute, Command: "script|command"},
+	// Rollout shell tools: exec_command {cmd}, shell {command: argv},
+	// shell_command {command: string}, local_shell's action {command: argv}.
+	"exec_command":   {Kind: universal.ToolExecute, Command: "cmd|command"},
+	"shell":          {Kind: universal.ToolExecute, Command: "command"},
+	"shell_command":  {Kind: universal.ToolExecute, Command: "command"},
+	"local_shell":    {Kind: universal.ToolExecute, Command: "command"},
+	"container.exec": {Kind: universal.ToolExecute, Command: "cmd|command"},
+	"unified_exec":   {Kind: universal.ToolExecute, Command: "cmd|command|input"},
+	// Writing to a running process is not a command of its own.
+	"write_stdin": {Kind: universal.ToolOther},
+	// File tools (file_change and apply_patch read their paths in describe).
+	"file_change": {Kind: universal.ToolEdit},
+	"apply_patch": {Kind: universal.ToolEdit},
+	"view_image":  {Kind: universal.ToolRead, Paths: "path"},
+	"read_file":   {Kind: universal.ToolRead, Paths: "file_path|path"},
+	"list_dir":    {Kind: universal.ToolSearch, Paths: "dir_path|path"},
+	"grep_files":  {Kind: universal.ToolSearch, Query: "pattern", Paths: "path"},
+	"tool_search": {Kind: universal.ToolSearch, Query: "query"},
+	"web_search":  {Kind: universal.ToolSearch},
+	// Plans.
+	"update_plan": {Kind: universal.ToolThink},
+	// Sub-agents: spawn starts one (live {prompt}, rollout {message}).
+	"spawn_agent": {Kind: universal.ToolTask, Prompt: "prompt|message|items.0.text", Agent: "agent_type"},
+}
+
+// describe returns the tool kind and normalized input of a call, reading
+// the few tools whose input is not a plain argument: apply_patch's patch
+// (a custom tool's input is the patch text itself), file_change's changes,
+// web_search's query (live {query}, rollout {action: {query|queries}}).
+func (t *Translator) describe(name, args string) (universal.ToolKind, *universal.ToolInput) {
+	cwd := t.st.Cwd
+	switch name {
+	case "apply_patch":
+		patch := patchText(args)
+		return universal.ToolEdit, &universal.ToolInput{Paths: universal.PatchPaths(patch, cwd)}
+	case "file_change":
+		in := &universal.ToolInput{}
+		gjson.Get(args, "changes").ForEach(func(_, ch gjson.Result) bool {
+			for _, p := range []string{ch.Get("path").Str, ch.Get("move_path").Str} {
+				if p == "" {
+					continue
+				}
+				p = universal.ResolvePath(cwd, p)
+				dup := false
+				for _, q := range in.Paths {
+					dup = dup || q == p
+				}
+				if !dup {
+					in.Paths = append(in.Paths, p)
+				}
+			}
+			return true
+		})
+		return universal.ToolEdit, in
+	case "web_search":
+		a := gjson.Parse(args)
+		q := ""
+		for _, r := range []gjson.Result{a.Get("query"), a.Get("action.query"), a.Get("action.queries.0")} {
+			if r.Type == gjson.String && r.Str != "" {
+				q = r.Str
+				break
+			}
+		}
+		return universal.ToolSearch, &universal.ToolInput{Query: q}
+	}
+	return tools.Describe(name, args, cwd)
+}
+
+// patchText returns the patch of apply_patch's arguments: the JSON string
+// a custom tool call's input becomes, or a function call's {input|patch}.
+func patchText(args string) string {
+	a := gjson.Parse(args)
+	if a.Type == gjson.String {
+		return a.Str
+	}
+	if s := a.Get("input"); s.Type == gjson.String {
+		return s.Str
+	}
+	return a.Get("patch").Str
+}
