@@ -153,8 +153,14 @@
 // or model reports reasoning), usage, native ids, metadata, json parts,
 // status items (notices such as compaction or a retry), the items inside a
 // sub-agent when the record does not show them (Codex's exec output shows
-// only the spawning call), and permission or question events where the
-// record does not show the approval. Nothing else depends on the agent.
+// only the spawning call), permission or question events where the record
+// does not show the approval, a failed assistant message for a response an
+// error cut short (some agents show it, others only the error; how often
+// an agent retries is its own), and what a record leaves out altogether
+// (Codex's exec output prints no item for a call it refused before
+// running it; its rollouts do not record that a turn failed). Nothing else
+// depends on the agent; internal/crosscheck's agreement tests list every
+// such case with the recording that shows it.
 //
 // Echoes. A user message item (source agent) that is the agent's live
 // echo of a prompt the host sent has {"echo": true} in the metadata of its
