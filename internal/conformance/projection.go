@@ -99,8 +99,7 @@ func Project(events []universal.Event) (string, error) {
 		}
 		return ""
 	}
-	var line func(x *reduce.Item, depth int)
-	line = func(x *reduce.Item, depth int) {
+	line := func(x *reduce.Item, depth int) {
 		it := &x.Item
 		indent := strings.Repeat("  ", depth)
 		switch it.Kind {

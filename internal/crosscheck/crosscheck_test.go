@@ -114,8 +114,6 @@ func rootRollout(path string) bool {
 	return !strings.Contains(first, `"parent_thread_id"`) && !strings.Contains(first, `"subagent"`)
 }
 
-func exists(path string) bool { _, err := os.Stat(path); return err == nil }
-
 // concat returns the one file, or the files one after the other in a
 // temporary file (read as one session, as the normalize command does).
 func concat(t *testing.T, files []string) string {
@@ -186,9 +184,4 @@ func endOf(t *testing.T, in input, meta string) universal.Report {
 		return nil
 	}
 	return universal.Exit{Code: codes[len(codes)-1]}
-}
-
-// atRest names the formats that are records at rest (see golden.Case.AtRest).
-var atRest = map[string]bool{
-	claude.FormatTranscript: true, "rollout": true, pi.FormatSession: true, opencode.FormatMessages: true, "export": true, "thread": true,
 }

@@ -3,12 +3,16 @@
 package crosscheck
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agentnorm/agentnorm/claude"
 	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/opencode"
+	"github.com/agentnorm/agentnorm/pi"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -66,4 +70,11 @@ func TestRecordings(t *testing.T) {
 		}
 	}
 	t.Logf("%d recordings of %d captures", n, len(metas))
+}
+
+func exists(path string) bool { _, err := os.Stat(path); return err == nil }
+
+// atRest names the formats that are records at rest (see golden.Case.AtRest).
+var atRest = map[string]bool{
+	claude.FormatTranscript: true, "rollout": true, pi.FormatSession: true, opencode.FormatMessages: true, "export": true, "thread": true,
 }
