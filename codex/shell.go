@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
 
@@ -37,15 +38,7 @@ func shellScript(command gjson.Result) (string, bool) {
 	if command.Type != gjson.String {
 		return "", false
 	}
-	shell, rest, ok := strings.Cut(command.Str, " ")
-	if !ok || !isShell(shell) {
-		return "", false
-	}
-	flag, rest, ok := strings.Cut(rest, " ")
-	if !ok || !isDashC(flag) {
-		return "", false
-	}
-	return unquoteWord(rest)
+	return universal.ShellScript(command.Str)
 }
 
 func isShell(s string) bool {
@@ -57,63 +50,3 @@ func isShell(s string) bool {
 }
 
 func isDashC(s string) bool { return s == "-c" || s == "-lc" }
-
-// unquoteWord undoes POSIX shell quoting of exactly one word: single
-// quotes (nothing is escaped inside them; a quote in the text is written
-// as a closing quote, a backslash-escaped quote and an opening quote),
-// double quotes (backslash escapes only $, backquote, double quote,
-// backslash and newline) and bare backslashes. It reports false for
-// anything that is not one word.
-func unquoteWord(s string) (string, bool) {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		switch c := s[i]; c {
-		case '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return "", false
-			}
-			b.WriteString(s[i+1 : i+1+j])
-			i += j + 2
-		case '"':
-			i++
-			closed := false
-			for i < len(s) {
-				c := s[i]
-				if c == '"' {
-					closed = true
-					i++
-					break
-				}
-				if c == '\\' && i+1 < len(s) {
-					switch n := s[i+1]; n {
-					case '$', '`', '"', '\\':
-						b.WriteByte(n)
-						i += 2
-						continue
-					case '\n':
-						i += 2
-						continue
-					}
-				}
-				b.WriteByte(c)
-				i++
-			}
-			if !closed {
-				return "", false
-			}
-		case '\\':
-			if i+1 >= len(s) {
-				return "", false
-			}
-			b.WriteByte(s[i+1])
-			i += 2
-		case ' ', '\t', '\n':
-			return "", false // more than one word
-		default:
-			b.WriteByte(c)
-			i++
-		}
-	}
-	return b.String(), b.Len() > 0
-}

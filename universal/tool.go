@@ -291,22 +291,27 @@ func ShellCommand(argv []string) string {
 // UnwrapShell returns the script of a command line that only wraps it in a
 // shell (`/bin/bash -lc 'echo hi'` → `echo hi`), else the line unchanged.
 func UnwrapShell(line string) string {
+	if script, ok := ShellScript(line); ok {
+		return script
+	}
+	return line
+}
+
+// ShellScript returns the script a command line runs when the line only
+// wraps it in a shell (`bash -lc 'script'`, `/bin/sh -c "script"`),
+// unquoted as the shell would; ok is false for any other line.
+func ShellScript(line string) (script string, ok bool) {
 	s := strings.TrimSpace(line)
 	prog, rest, ok := strings.Cut(s, " ")
 	if !ok || !isShell(prog) {
-		return line
+		return "", false
 	}
 	rest = strings.TrimLeft(rest, " ")
 	flag, rest, ok := strings.Cut(rest, " ")
 	if !ok || !isCommandFlag(flag) {
-		return line
+		return "", false
 	}
-	rest = strings.TrimLeft(rest, " ")
-	script, ok := unquoteWord(rest)
-	if !ok {
-		return line
-	}
-	return script
+	return unquoteWord(strings.TrimLeft(rest, " "))
 }
 
 // unquoteWord returns the one shell word s is, when s is exactly one
