@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -53,27 +54,58 @@ func Detect(head []byte) string {
 	return ""
 }
 
-// detectLine names the format of one JSON line (possibly cut short).
+// detectLine names the format of one JSON line (possibly cut short). It
+// says "" for other agents' lines that look alike (Claude Code's and Pi's
+// exchanges are not JSON-RPC, an Agent Client Protocol peer's methods are
+// session/…, fs/… and terminal/…, OpenCode's run output names its session).
 func detectLine(s string) string {
-	r := gjson.GetMany(s, "dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc")
-	dir, msg, method, id, result, rpcErr, typ, payload, ts, record, _, prompt, rpc := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12]
+	r := gjson.GetMany(s, "dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID")
+	dir, msg, method, id, result, rpcErr, typ, payload, ts, record, _, prompt, rpc, openCode := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13]
 	switch {
 	case dir.Exists() && msg.Exists():
-		return FormatExchange
+		if msg.IsObject() && codexRPC(msg.Get("method"), msg.Get("id"), msg.Get("result"), msg.Get("error")) {
+			return FormatExchange
+		}
+		return ""
 	case method.Exists() || rpc.Exists() || (id.Exists() && (result.Exists() || rpcErr.Exists())):
-		return FormatAppServer
-	case payload.Exists() && ts.Exists(), record.Exists():
+		if codexRPC(method, id, result, rpcErr) {
+			return FormatAppServer
+		}
+		return ""
+	case payload.Exists() && ts.Exists():
+		switch typ.Str {
+		case "session_meta", "response_item", "event_msg", "turn_context", "compacted":
+			return FormatRollout
+		}
+		return ""
+	case record.Exists():
 		return FormatRollout
+	case openCode.Exists():
+		return ""
 	case typ.Type == gjson.String && containsByte(typ.Str, '.'):
 		return FormatExec
-	case typ.Type == gjson.String && typ.Str == "error":
+	case typ.Type == gjson.String && typ.Str == "error" && gjson.Get(s, "message").Exists():
 		return FormatExec
-	case id.Exists() && gjson.Get(s, "msg.type").Exists(), prompt.Exists():
+	case !typ.Exists() && id.Exists() && gjson.Get(s, "msg.type").Exists(), !typ.Exists() && prompt.Exists():
 		return FormatExec // the pre-0.44 {"id","msg"} envelope
-	case id.Exists() && ts.Exists():
+	case !typ.Exists() && id.Exists() && ts.Exists():
 		return FormatRollout // the pre-envelope rollout header
 	}
 	return ""
+}
+
+// codexRPC reports whether a JSON-RPC message can be Codex's app-server
+// protocol: a response, or a method that is not another protocol's.
+func codexRPC(method, id, result, rpcErr gjson.Result) bool {
+	if method.Type != gjson.String {
+		return id.Exists() && (result.Exists() || rpcErr.Exists())
+	}
+	for _, other := range []string{"session/", "fs/", "terminal/"} {
+		if strings.HasPrefix(method.Str, other) {
+			return false
+		}
+	}
+	return true
 }
 
 // Translator translates one Codex session. Build it with New.

@@ -67,7 +67,17 @@ var (
 		"queue_update": true, "session_info_changed": true, "thinking_level_changed": true,
 		"entry_appended": true,
 	}
-	rpcTypes   = map[string]bool{"response": true, "extension_ui_request": true, "extension_error": true, "bash_execution_update": true}
+	rpcTypes = map[string]bool{"response": true, "extension_ui_request": true, "extension_error": true, "bash_execution_update": true}
+	// commandTypes are what a host writes to pi --mode rpc.
+	commandTypes = map[string]bool{
+		"prompt": true, "steer": true, "follow_up": true, "abort": true, "get_state": true, "get_messages": true,
+		"set_model": true, "cycle_model": true, "get_available_models": true, "set_thinking_level": true,
+		"cycle_thinking_level": true, "set_steering_mode": true, "set_follow_up_mode": true, "compact": true,
+		"set_auto_compaction": true, "set_auto_retry": true, "abort_retry": true, "bash": true, "abort_bash": true,
+		"new_session": true, "get_session_stats": true, "export_html": true, "switch_session": true, "fork": true,
+		"get_fork_messages": true, "get_last_assistant_text": true, "set_session_name": true, "get_commands": true,
+		"extension_ui_response": true,
+	}
 	entryTypes = map[string]bool{
 		"message": true, "model_change": true, "thinking_level_change": true, "compaction": true,
 		"branch_summary": true, "custom": true, "custom_message": true, "label": true,
@@ -93,7 +103,13 @@ func Detect(head []byte) string {
 			break // the head ends inside this line
 		}
 		if gjson.GetBytes(line, "dir").Exists() && gjson.GetBytes(line, "msg").Exists() {
-			return FormatExchange
+			// Another agent's exchange (Claude Code's stdin protocol,
+			// Codex's JSON-RPC) is not Pi's: its messages are not Pi's
+			// commands, responses or events.
+			if t := gjson.GetBytes(line, "msg.type").Str; commandTypes[t] || rpcTypes[t] || eventTypes[t] {
+				return FormatExchange
+			}
+			return ""
 		}
 		typ := gjson.GetBytes(line, "type").Str
 		if len(types) == 0 && typ == "session" {

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentnorm/agentnorm/notify"
+)
+
+// SessionEventsArgs are the arguments of the session_events tool.
+type SessionEventsArgs struct {
+	SessionID  string `json:"session_id" jsonschema:"the session's id"`
+	SinceIndex *int   `json:"since_index,omitempty" jsonschema:"the index of the last notification the client has; -1 or absent for all that are buffered"`
+}
+
+// LoggerPrefix starts the logger name of every pushed notification; the
+// session's id follows it.
+const LoggerPrefix = "agentnorm/session/"
+
+func (s *Server) newMCP() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "agentnorm", Version: "v0"}, &mcp.ServerOptions{
+		Instructions: "Sessions of coding agents, normalized. Call session_events {session_id, since_index} " +
+			"to poll a session's notifications; the call also subscribes this MCP session to pushes of that " +
+			"session's notifications as notifications/message (set a logging level to receive them). " +
+			"Each notification has an index: drop what you already have.",
+	})
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        "session_events",
+		Description: "The notifications of a session after since_index (status, message, tool_call, tool_result, completion), oldest first.",
+	}, func(ctx context.Context, req *mcp.CallToolRequest, in SessionEventsArgs) (*mcp.CallToolResult, Events, error) {
+		ss, err := s.find(ctx, in.SessionID)
+		if err != nil {
+			return nil, Events{}, err
+		}
+		if ss == nil {
+			return nil, Events{}, errors.New("no session " + strconv.Quote(in.SessionID))
+		}
+		since := -1
+		if in.SinceIndex != nil {
+			since = max(*in.SinceIndex, -1)
+		}
+		s.push.subscribe(req.Session, in.SessionID)
+		return nil, Events{Events: nonNil(ss.feed.Since(since))}, nil
+	})
+	return srv
+}
+
+// pusher sends the notifications of sessions to the MCP sessions that
+// subscribed to them, in order, from one goroutine (a feed calls it locked,
+// and a slow client must not hold ingest up). The SDK drops a push to a
+// client that set no logging level.
+type pusher struct {
+	log *slog.Logger
+
+	mu    sync.Mutex
+	subs  map[*mcp.ServerSession]map[string]bool
+	queue []pushed
+	wake  chan struct{}
+}
+
+type pushed struct {
+	session string
+	event   notify.Event
+}
+
+// maxQueue bounds the pushes waiting; past it the oldest are dropped (a
+// client polls what it missed: every notification has its index).
+const maxQueue = 1 << 16
+
+func newPusher(log *slog.Logger) *pusher {
+	return &pusher{log: log, subs: map[*mcp.ServerSession]map[string]bool{}, wake: make(chan struct{}, 1)}
+}
+
+func (p *pusher) subscribe(ss *mcp.ServerSession, id string) {
+	if ss == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	m, ok := p.subs[ss]
+	if !ok {
+		m = map[string]bool{}
+		p.subs[ss] = m
+		go func() {
+			ss.Wait()
+			p.mu.Lock()
+			delete(p.subs, ss)
+			p.mu.Unlock()
+		}()
+	}
+	m[id] = true
+}
+
+func (p *pusher) enqueue(id string, e notify.Event) {
+	p.mu.Lock()
+	if len(p.subs) == 0 {
+		p.mu.Unlock()
+		return
+	}
+	if len(p.queue) >= maxQueue {
+		p.queue = p.queue[1:]
+	}
+	p.queue = append(p.queue, pushed{id, e})
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (p *pusher) run(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-p.wake:
+		}
+		for {
+			p.mu.Lock()
+			if len(p.queue) == 0 {
+				p.mu.Unlock()
+				break
+			}
+			item := p.queue[0]
+			p.queue = p.queue[1:]
+			var to []*mcp.ServerSession
+			for ss, ids := range p.subs {
+				if ids[item.session] {
+					to = append(to, ss)
+				}
+			}
+			p.mu.Unlock()
+			for _, ss := range to {
+				c, cancel := context.WithTimeout(ctx, 10*time.Second)
+				// The brief asks for notifications/message, which the SDK
+				// marks deprecated as of protocol 2026-07-28 (SEP-2577)
+				// but still sends.
+				//lint:ignore SA1019 logging is the push channel asked for
+				err := ss.Log(c, &mcp.LoggingMessageParams{Level: "info", Logger: LoggerPrefix + item.session, Data: item.event})
+				cancel()
+				if err != nil && ctx.Err() == nil {
+					p.log.Debug("mcp push", "session", item.session, "err", err)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Two nodes on one PostgreSQL: a pusher streams native output into one,
+// a client streams the session live from the other (LISTEN/NOTIFY); the
+// pusher's connection breaks and it resumes on the other node; a node
+// that restarts has everything.
+func TestPostgresTwoNodes(t *testing.T) {
+	dsn := pgDSN(t)
+	a := start(t, pgStore(t, dsn), Config{})
+	b := start(t, pgStore(t, dsn), Config{})
+	native := readCapture(t)
+	id := uniqueID("pg-two")
+	pgForget(t, dsn, id)
+	want := translate(t, id, native)
+
+	// The client on b waits for a session that does not exist yet.
+	streamed := make(chan string, 1)
+	go func() {
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			if code, _, _ := do(t, "GET", b.url+"/sessions/"+id+"/log", nil); code == 200 {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		got, _, _ := sse(t, b.url+"/sessions/"+id+"/stream", "", len(want))
+		streamed <- encode(got)
+	}()
+
+	// Push the first lines into a, line by line, then break mid-line.
+	pr, pw := io.Pipe()
+	req, _ := http.NewRequest("POST", a.url+"/sessions/"+id+"/native?agent=claude&format=stream-json", pr)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	lines := bytes.SplitAfter(native, []byte("\n"))
+	for _, l := range lines[:20] {
+		pw.Write(l)
+		time.Sleep(2 * time.Millisecond)
+	}
+	pw.Write(lines[20][:10])
+	sent := int64(len(bytes.Join(lines[:20], nil)))
+	var r NativeResult
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && r.Offset != sent; time.Sleep(10 * time.Millisecond) {
+		// b answers from the shared store.
+		if code, _, body := do(t, "GET", b.url+"/sessions/"+id+"/native", nil); code == 200 {
+			r = nativeResult(t, body)
+		}
+	}
+	if r.Offset != sent {
+		t.Fatalf("b sees offset %d, want %d", r.Offset, sent)
+	}
+	pw.CloseWithError(io.ErrUnexpectedEOF)
+	<-done
+
+	// Resume on b, from where a left off, with an overlap.
+	code, _, body := do(t, "POST", b.url+"/sessions/"+id+"/native?agent=claude&end=1&offset=100", bytes.NewReader(native[100:]))
+	if code != 200 {
+		t.Fatalf("resume on b: %d %s", code, body)
+	}
+	select {
+	case got := <-streamed:
+		if !sameLog(got, encode(want)) {
+			t.Errorf("b streamed:\n%s\nwant:\n%s", got, encode(want))
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("b's stream did not finish")
+	}
+	// a learnt b's events through NOTIFY.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		got, _ := a.logOf(id)
+		if sameLog(got, encode(want)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a's log:\n%s", got)
+		}
+	}
+	// Both list it, completed.
+	for _, n := range []*node{a, b} {
+		_, _, body := do(t, "GET", n.url+"/sessions", nil)
+		var list struct{ Sessions []SessionInfo }
+		json.Unmarshal([]byte(body), &list)
+		found := false
+		for _, s := range list.Sessions {
+			if s.ID == id {
+				found = s.Version == int64(len(want)) && s.Status == "completed" && s.Ended
+			}
+		}
+		if !found {
+			t.Errorf("%s lists %s", n.url, body)
+		}
+	}
+	// Every node serves the same bytes (as stored).
+	if la, _ := a.logOf(id); la != func() string { lb, _ := b.logOf(id); return lb }() {
+		t.Error("a and b serve different bytes")
+	}
+	// A node that restarts has it all.
+	a.stop()
+	c := start(t, pgStore(t, dsn), Config{})
+	if got, _ := c.logOf(id); !sameLog(got, encode(want)) {
+		t.Error("restarted node differs")
+	}
+}
+
+// Universal events through two nodes: the same events sent to both are
+// appended once; a gap on either is 409 with the shared version.
+func TestPostgresEvents(t *testing.T) {
+	dsn := pgDSN(t)
+	a := start(t, pgStore(t, dsn), Config{})
+	b := start(t, pgStore(t, dsn), Config{})
+	id := uniqueID("pg-events")
+	pgForget(t, dsn, id)
+	evs := translate(t, id, readCapture(t))
+	post := func(n *node, body string) (int, int64) {
+		code, h, _ := do(t, "POST", n.url+"/sessions/"+id+"/events", strings.NewReader(body))
+		v, _ := strconv.ParseInt(h.Get(HeaderVersion), 10, 64)
+		return code, v
+	}
+	if code, v := post(a, encode(evs[:10])); code != 200 || v != 10 {
+		t.Fatalf("a: %d %d", code, v)
+	}
+	if code, v := post(b, encode(evs[:15])); code != 200 || v != 15 {
+		t.Fatalf("b: %d %d", code, v)
+	}
+	if code, v := post(a, encode(evs[16:])); code != 409 || v != 15 {
+		t.Errorf("gap on a: %d %d", code, v)
+	}
+	if code, v := post(a, encode(evs[10:])); code != 200 || v != int64(len(evs)) {
+		t.Fatalf("rest on a: %d %d", code, v)
+	}
+	for _, n := range []*node{a, b} {
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			if got, _ := n.logOf(id); sameLog(got, encode(evs)) {
+				break
+			} else if time.Now().After(deadline) {
+				t.Fatalf("%s: %s", n.url, got)
+			}
+		}
+	}
+}

@@ -1,0 +1,414 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"reflect"
+	"regexp"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentnorm/agentnorm/notify"
+	"github.com/agentnorm/agentnorm/reduce"
+	"github.com/agentnorm/agentnorm/sessionlog"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// Config configures a Server.
+type Config struct {
+	// Store persists the sessions (required).
+	Store Store
+	// Token is the bearer token requests carry. Ingest (every POST) and
+	// MCP always need it: without a token they are closed.
+	Token string
+	// OpenReads lets GET requests that name a loopback host in without
+	// the token (for a loopback listener).
+	OpenReads bool
+	// Heartbeat and Retry configure live streams (sessionlog.Handler).
+	Heartbeat time.Duration
+	Retry     time.Duration
+	// MaxLine bounds one native message and one universal NDJSON line
+	// (DefaultMaxLine when 0).
+	MaxLine int
+	// Clock stamps the events of native ingest (the deterministic step
+	// clock when nil; the daemon uses universal.WallClock).
+	Clock universal.Clock
+	// Logger reports what goes wrong in the background (slog.Default when nil).
+	Logger *slog.Logger
+}
+
+// DefaultMaxLine is Config.MaxLine when 0.
+const DefaultMaxLine = 16 << 20
+
+// Server is the daemon: sessions held in memory as sessionlog logs with
+// their reduced state and notification feed, persisted in a Store, served
+// over HTTP and MCP.
+type Server struct {
+	cfg   Config
+	store Store
+	logs  *sessionlog.Store
+	log   *slog.Logger
+
+	mu       sync.Mutex
+	sessions map[string]*session
+
+	mcp  *mcp.Server
+	push *pusher
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// session is one session in memory.
+type session struct {
+	id  string
+	log *sessionlog.Log
+
+	// wmu serialises what changes the log: commits and loads from the
+	// store. ingest is held by the one native push in progress.
+	wmu    sync.Mutex
+	ingest chan struct{}
+
+	mu    sync.Mutex // guards state and feed's application
+	state reduce.Session
+	feed  *notify.Feed
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$`)
+
+// New loads every session of the store and starts following the commits of
+// other nodes (PostgreSQL).
+func New(ctx context.Context, cfg Config) (*Server, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("server: no store")
+	}
+	if cfg.MaxLine <= 0 {
+		cfg.MaxLine = DefaultMaxLine
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	s := &Server{cfg: cfg, store: cfg.Store, logs: sessionlog.NewStore(), log: cfg.Logger, sessions: map[string]*session{}}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.push = newPusher(s.log)
+	s.mcp = s.newMCP()
+	rows, err := s.store.Sessions(ctx)
+	if err != nil {
+		s.cancel()
+		return nil, err
+	}
+	for _, r := range rows {
+		if _, err := s.load(ctx, r.ID); err != nil {
+			s.cancel()
+			return nil, err
+		}
+	}
+	s.wg.Add(2)
+	go func() {
+		defer s.wg.Done()
+		s.push.run(s.ctx)
+	}()
+	go func() {
+		defer s.wg.Done()
+		s.store.Watch(s.ctx, func(id string, version int64) {
+			if !idPattern.MatchString(id) {
+				return
+			}
+			if ss := s.get(id); ss != nil && ss.log.Version() >= version {
+				return
+			}
+			if _, err := s.load(s.ctx, id); err != nil && s.ctx.Err() == nil {
+				s.log.Warn("loading a session another node wrote", "session", id, "err", err)
+			}
+		})
+	}()
+	return s, nil
+}
+
+// Close stops the background work. It does not close the store.
+func (s *Server) Close() {
+	s.cancel()
+	s.wg.Wait()
+}
+
+func (s *Server) get(id string) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions[id]
+}
+
+// open returns the session in memory, creating an empty one.
+func (s *Server) open(id string) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, ok := s.sessions[id]
+	if !ok {
+		ss = &session{id: id, log: s.logs.Open(id), ingest: make(chan struct{}, 1)}
+		ss.feed = notify.NewFeed(notify.Options{Push: func(e notify.Event) error {
+			s.push.enqueue(id, e)
+			return nil
+		}})
+		s.sessions[id] = ss
+	}
+	return ss
+}
+
+// load brings the session's events in memory up to the store's version;
+// nil when the store has no such session.
+func (s *Server) load(ctx context.Context, id string) (*session, error) {
+	ss := s.get(id)
+	var since int64
+	if ss != nil {
+		ss.wmu.Lock()
+		defer ss.wmu.Unlock()
+		since = ss.log.Version()
+	}
+	evs, err := s.store.Events(ctx, id, since)
+	if err != nil {
+		return nil, err
+	}
+	if len(evs) == 0 && since == 0 {
+		// No events: a session only if a native push began it.
+		if _, ok, err := s.store.Native(ctx, id); err != nil || !ok {
+			return nil, err
+		}
+	}
+	if ss == nil {
+		ss = s.open(id)
+		ss.wmu.Lock()
+		defer ss.wmu.Unlock()
+		// Another load may have run meanwhile: skip what it brought.
+		if v := ss.log.Version(); v > since {
+			if int64(len(evs)) <= v-since {
+				return ss, nil
+			}
+			evs = evs[v-since:]
+		}
+	}
+	return ss, ss.apply(evs)
+}
+
+// find returns the session, from memory or the store; nil if none.
+func (s *Server) find(ctx context.Context, id string) (*session, error) {
+	if !idPattern.MatchString(id) {
+		return nil, nil
+	}
+	if ss := s.get(id); ss != nil && ss.log.Version() > 0 {
+		return ss, nil
+	}
+	// Unknown here, or empty (a push that was refused leaves an empty
+	// session in memory): the store tells.
+	return s.load(ctx, id)
+}
+
+// apply appends events that follow the log (as committed to the store) and
+// folds them into the state and the feed. The caller holds wmu.
+func (ss *session) apply(evs []universal.Event) error {
+	v := ss.log.Version()
+	for len(evs) > 0 && evs[0].Sequence <= v {
+		evs = evs[1:]
+	}
+	if len(evs) == 0 {
+		return nil
+	}
+	if err := ss.log.Append(evs...); err != nil {
+		return err
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for _, ev := range ss.log.Since(v) {
+		if _, err := ss.state.Apply(&ev); err != nil {
+			return fmt.Errorf("session %q: %w", ss.id, err)
+		}
+		if err := ss.feed.Apply(&ev); err != nil && !errors.Is(err, notify.ErrPush) {
+			return fmt.Errorf("session %q: %w", ss.id, err)
+		}
+	}
+	return nil
+}
+
+// commit persists events that follow version base (and the native state)
+// and applies them. The caller holds wmu. On a *VersionError (another
+// writer got there first) the session is brought up to date before
+// returning it.
+func (s *Server) commit(ctx context.Context, ss *session, base int64, evs []universal.Event, nat *Native) error {
+	stored, err := s.store.Commit(ctx, ss.id, base, evs, nat)
+	var ve *VersionError
+	if err != nil && !errors.As(err, &ve) {
+		return err
+	}
+	if err != nil || ss.log.Version() < base {
+		// Behind the store (a notification still on its way): catch up.
+		more, lerr := s.store.Events(ctx, ss.id, ss.log.Version())
+		if lerr != nil {
+			return errors.Join(err, lerr)
+		}
+		return errors.Join(err, ss.apply(more))
+	}
+	return ss.apply(stored)
+}
+
+func (ss *session) status() reduce.Status {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.state.Status == "" {
+		return reduce.StatusIdle
+	}
+	return ss.state.Status
+}
+
+// sameEvent reports whether two encodings are of the same event: equal
+// bytes, or equal JSON (PostgreSQL's JSONB keeps no key order).
+func sameEvent(a, b []byte) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// Handler returns the HTTP API.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /sessions", s.handleList)
+	mux.HandleFunc("POST /sessions/{id}/native", s.handleNative)
+	mux.HandleFunc("GET /sessions/{id}/native", s.handleNativeOffset)
+	mux.HandleFunc("POST /sessions/{id}/events", s.handleEvents)
+	logs := &sessionlog.Handler{Store: s.logs, Heartbeat: s.cfg.Heartbeat, Retry: s.cfg.Retry}
+	serveLog := func(w http.ResponseWriter, r *http.Request) {
+		if ss, err := s.find(r.Context(), r.PathValue("id")); err != nil {
+			httpError(w, http.StatusInternalServerError, err.Error())
+			return
+		} else if ss == nil {
+			httpError(w, http.StatusNotFound, "no session "+strconv.Quote(r.PathValue("id")))
+			return
+		}
+		logs.ServeHTTP(w, r)
+	}
+	mux.HandleFunc("GET /sessions/{id}/log", serveLog)
+	mux.HandleFunc("GET /sessions/{id}/stream", serveLog)
+	mux.HandleFunc("GET /sessions/{id}/state", s.handleState)
+	mux.HandleFunc("GET /sessions/{id}/notifications", s.handleNotifications)
+	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
+	mux.Handle("/mcp", mcpHandler)
+	return s.guard(mux)
+}
+
+func httpError(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(map[string]string{"error": msg})
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+// SessionInfo is a session as GET /sessions lists it.
+type SessionInfo struct {
+	ID           string `json:"id"`
+	Version      int64  `json:"version"`
+	Status       string `json:"status"`
+	Agent        string `json:"agent,omitempty"`
+	Format       string `json:"format,omitempty"`
+	NativeOffset int64  `json:"native_offset,omitempty"`
+	Ended        bool   `json:"ended,omitempty"`
+}
+
+func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
+	rows, err := s.store.Sessions(r.Context())
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	out := []SessionInfo{}
+	for _, row := range rows {
+		ss, err := s.find(r.Context(), row.ID)
+		if err != nil || ss == nil {
+			continue
+		}
+		info := SessionInfo{ID: row.ID, Version: ss.log.Version(), Status: string(ss.status())}
+		if n, ok, err := s.store.Native(r.Context(), row.ID); err == nil && ok {
+			info.Agent, info.Format, info.NativeOffset, info.Ended = n.Agent, n.Format, n.Offset, n.Ended
+		}
+		out = append(out, info)
+	}
+	writeJSON(w, map[string]any{"sessions": out})
+}
+
+func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
+	ss, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	ss.mu.Lock()
+	b, err := ss.state.JSON("")
+	v := ss.state.Sequence
+	ss.mu.Unlock()
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Session-Version", strconv.FormatInt(v, 10))
+	w.Write(b)
+	w.Write([]byte("\n"))
+}
+
+// Events is the shape of the notification poll, over HTTP and MCP.
+type Events struct {
+	Events []notify.Event `json:"events"`
+}
+
+func (s *Server) handleNotifications(w http.ResponseWriter, r *http.Request) {
+	ss, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	since := -1
+	if v := r.URL.Query().Get("since_index"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < -1 {
+			httpError(w, http.StatusBadRequest, "since_index must be an index ≥ -1, not "+strconv.Quote(v))
+			return
+		}
+		since = n
+	}
+	writeJSON(w, Events{Events: nonNil(ss.feed.Since(since))})
+}
+
+func nonNil(evs []notify.Event) []notify.Event {
+	if evs == nil {
+		return []notify.Event{}
+	}
+	return evs
+}
+
+// session finds the request's session or answers 404.
+func (s *Server) session(w http.ResponseWriter, r *http.Request) (*session, bool) {
+	id := r.PathValue("id")
+	ss, err := s.find(r.Context(), id)
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
+		return nil, false
+	}
+	if ss == nil {
+		httpError(w, http.StatusNotFound, "no session "+strconv.Quote(id))
+		return nil, false
+	}
+	return ss, true
+}
