@@ -209,6 +209,14 @@ func (s *Store) Get(sessionID string) *Log {
 	return s.logs[sessionID]
 }
 
+// Delete forgets the session's log (a server evicting a session it keeps
+// elsewhere, e.g. in a database). Readers that hold the log keep it.
+func (s *Store) Delete(sessionID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.logs, sessionID)
+}
+
 // IDs returns the ids of the sessions, sorted.
 func (s *Store) IDs() []string {
 	s.mu.RLock()

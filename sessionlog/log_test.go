@@ -281,3 +281,19 @@ func TestStreamWire(t *testing.T) {
 		t.Errorf("wire:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+func TestStore(t *testing.T) {
+	s := sessionlog.NewStore()
+	a := s.Open("a")
+	if s.Open("a") != a || s.Get("a") != a || s.Get("b") != nil {
+		t.Fatal("Open and Get disagree")
+	}
+	s.Open("b")
+	if got := strings.Join(s.IDs(), ","); got != "a,b" {
+		t.Errorf("ids %s", got)
+	}
+	s.Delete("a")
+	if s.Get("a") != nil || strings.Join(s.IDs(), ",") != "b" {
+		t.Error("Delete kept the log")
+	}
+}
