@@ -205,6 +205,25 @@
 // N" (an error without a message gets it too); a terminated session stays
 // terminated.
 //
+// # Concurrency
+//
+// A [Translator], a [Stream], a [Stamper] and the message readers keep
+// state: use each from one goroutine at a time (one translator per
+// session; sessions translate in parallel freely). The events they return
+// are values nobody writes afterwards: encoding them ([Event.AppendJSON]),
+// validating them and folding them (reduce.Session.Apply) only read them,
+// so the same events may be read from any number of goroutines at once. A
+// reduce.Session is for one goroutine; notify.Feed and sessionlog's Log
+// and Store are safe for concurrent use.
+//
+// # Checkpoints
+//
+// A checkpoint is data read back from disk: [LoadCheckpoint] checks the
+// envelope's version, the agent and format, and the stream state's
+// internal references before anything is restored, and refuses a broken or
+// foreign checkpoint with an error wrapping [ErrCheckpoint]; a translator
+// checks its own state the same way.
+//
 // # Determinism
 //
 // Nothing here reads the wall clock or keeps global state. With the same
