@@ -76,6 +76,7 @@ func ExampleAgents() {
 		fmt.Printf("%s: %s\n", a.Name, strings.Join(formats, ", "))
 	}
 	// Output:
+	// acp: exchange, agent
 	// amp: stream-json, thread
 	// claude: stream-json, exchange, transcript
 	// codex: exchange, appserver, exec, rollout

@@ -59,16 +59,18 @@ func Detect(head []byte) string {
 // exchanges are not JSON-RPC, an Agent Client Protocol peer's methods are
 // session/…, fs/… and terminal/…, OpenCode's run output names its session).
 func detectLine(s string) string {
-	r := gjson.GetMany(s, "dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID")
-	dir, msg, method, id, result, rpcErr, typ, payload, ts, record, _, prompt, rpc, openCode := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13]
+	r := gjson.GetMany(s, "dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID", "properties")
+	dir, msg, method, id, result, rpcErr, typ, payload, ts, record, _, prompt, rpc := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12]
+	openCode := r[13].Exists() || r[14].Exists() // an OpenCode event or run line
 	switch {
 	case dir.Exists() && msg.Exists():
-		if msg.IsObject() && codexRPC(msg.Get("method"), msg.Get("id"), msg.Get("result"), msg.Get("error")) {
+		if msg.IsObject() && !msg.Get("params.protocolVersion").Exists() && codexRPC(msg.Get("method"), msg.Get("id"), msg.Get("result"), msg.Get("error")) {
 			return FormatExchange
 		}
 		return ""
 	case method.Exists() || rpc.Exists() || (id.Exists() && (result.Exists() || rpcErr.Exists())):
-		if codexRPC(method, id, result, rpcErr) {
+		// An Agent Client Protocol peer's initialize has a protocolVersion.
+		if !gjson.Get(s, "params.protocolVersion").Exists() && codexRPC(method, id, result, rpcErr) {
 			return FormatAppServer
 		}
 		return ""
@@ -80,7 +82,7 @@ func detectLine(s string) string {
 		return ""
 	case record.Exists():
 		return FormatRollout
-	case openCode.Exists():
+	case openCode:
 		return ""
 	case typ.Type == gjson.String && containsByte(typ.Str, '.'):
 		return FormatExec
@@ -98,9 +100,9 @@ func detectLine(s string) string {
 // protocol: a response, or a method that is not another protocol's.
 func codexRPC(method, id, result, rpcErr gjson.Result) bool {
 	if method.Type != gjson.String {
-		return id.Exists() && (result.Exists() || rpcErr.Exists())
+		return id.Exists() && (result.Exists() || rpcErr.Exists()) && !result.Get("protocolVersion").Exists()
 	}
-	for _, other := range []string{"session/", "fs/", "terminal/"} {
+	for _, other := range []string{"session/", "fs/", "terminal/", "authenticate"} {
 		if strings.HasPrefix(method.Str, other) {
 			return false
 		}

@@ -112,6 +112,9 @@ func Detect(head []byte) string {
 			return ""
 		}
 		typ := gjson.GetBytes(line, "type").Str
+		if len(types) == 0 && typ == "" {
+			return "" // every line Pi writes has a type
+		}
 		if len(types) == 0 && typ == "session" {
 			header = true
 			headerVersion = gjson.GetBytes(line, "version").Exists()

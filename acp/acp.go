@@ -1,0 +1,338 @@
+package acp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// The format names New accepts.
+const (
+	// FormatExchange is a recorded (or live) two-way ACP connection: the
+	// host's JSON-RPC messages ("in") and the agent's ("out"), in order,
+	// in the exchange framing.
+	FormatExchange = "exchange"
+	// FormatAgent is the agent's side alone: its stdout, one JSON-RPC
+	// message a line.
+	FormatAgent = "agent"
+)
+
+// Formats lists the native formats this package reads.
+var Formats = []universal.Format{
+	{Name: FormatExchange, Framing: universal.FrameExchange, Doc: "recorded two-way ACP (JSON-RPC over stdio) exchange, both directions"},
+	{Name: FormatAgent, Framing: universal.FrameLines, Doc: "the ACP agent's stdout alone (one JSON-RPC message a line)"},
+}
+
+// agentName is the agent's name in locations and metadata.
+const agentName = "acp"
+
+const (
+	agent  = universal.SourceAgent
+	daemon = universal.SourceDaemon
+)
+
+// maxBatch bounds the messages of one JSON-RPC batch.
+const maxBatch = 1024
+
+// Translator translates one ACP session. Build it with New; it implements
+// universal.Translator. It is not safe for concurrent use.
+type Translator struct {
+	format string
+	w      *universal.Stream
+	st     state
+	buf    []byte
+}
+
+// New returns a translator for one session in the named format (one of
+// the names in Formats).
+func New(format string, o universal.Options) (*Translator, error) {
+	switch format {
+	case FormatExchange, FormatAgent:
+	default:
+		return nil, fmt.Errorf("acp: %w: %q", universal.ErrUnknownFormat, format)
+	}
+	return &Translator{format: format, w: universal.NewStream(agentName, o)}, nil
+}
+
+// Format returns the format the translator reads.
+func (t *Translator) Format() string { return t.format }
+
+var (
+	errNotJSON     = errors.New("not a JSON-RPC message (not JSON)")
+	errNotRPC      = errors.New("not a JSON-RPC message")
+	errUnknown     = errors.New("unknown ACP method")
+	errUnstable    = errors.New("unstable ACP message whose meaning is not settled")
+	errNoRequest   = errors.New("response to a request never seen")
+	errBadParams   = errors.New("malformed params")
+	errUnknownKind = errors.New("unknown session update")
+)
+
+// input is one JSON-RPC message being translated.
+type input struct {
+	raw  []byte
+	view string
+	obj  gjson.Result
+	line int64
+	dir  universal.Direction
+}
+
+func (in *input) get(path string) gjson.Result { return in.obj.Get(path) }
+
+func (in *input) where() string {
+	if in.dir == universal.In {
+		return "host, line " + strconv.FormatInt(in.line, 10)
+	}
+	return "line " + strconv.FormatInt(in.line, 10)
+}
+
+// Translate implements universal.Translator: it translates one native
+// message (a line, or an exchange record).
+func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	if t.w.Ended() {
+		return dst
+	}
+	if m.Err != nil {
+		dst = t.begin(dst)
+		return t.w.Unparsed(dst, "line "+strconv.FormatInt(m.Line, 10), m.Err, m.Data)
+	}
+	data := bytes.TrimSpace(m.Data)
+	if len(data) == 0 {
+		return dst
+	}
+	in := input{raw: data, view: view(data), line: m.Line, dir: m.Dir}
+	if !gjson.Valid(in.view) {
+		dst = t.begin(dst)
+		return t.w.Unparsed(dst, in.where(), errNotJSON, data)
+	}
+	r := gjson.Parse(in.view)
+	if r.IsArray() {
+		// A JSON-RPC batch.
+		n := 0
+		r.ForEach(func(_, v gjson.Result) bool {
+			n++
+			if n > maxBatch {
+				return false
+			}
+			el := in
+			el.obj = v
+			dst = t.message(dst, &el)
+			return true
+		})
+		return dst
+	}
+	in.obj = r
+	return t.message(dst, &in)
+}
+
+// message translates one JSON-RPC message.
+func (t *Translator) message(dst []universal.Event, in *input) []universal.Event {
+	if !in.obj.IsObject() {
+		dst = t.begin(dst)
+		return t.w.Unparsed(dst, in.where(), errNotRPC, in.raw)
+	}
+	method := in.get("method")
+	id := in.get("id")
+	hasID := id.Exists() && (id.Type == gjson.String || id.Type == gjson.Number)
+	switch {
+	case method.Type == gjson.String && hasID:
+		return t.request(dst, in, method.Str, id.Raw)
+	case method.Type == gjson.String:
+		return t.notification(dst, in, method.Str)
+	case id.Exists() && (in.get("result").Exists() || in.get("error").Exists()):
+		return t.response(dst, in, id.Raw)
+	}
+	dst = t.begin(dst)
+	return t.w.Unparsed(dst, in.where(), errNotRPC, in.raw)
+}
+
+// key names a request by the direction it came from and its id.
+func key(dir universal.Direction, id string) string {
+	return dir.String() + ":" + id
+}
+
+func other(dir universal.Direction) universal.Direction {
+	if dir == universal.In {
+		return universal.Out
+	}
+	return universal.In
+}
+
+func (t *Translator) remember(dir universal.Direction, id string, r request) {
+	if t.st.Requests == nil {
+		t.st.Requests = map[string]request{}
+	}
+	if len(t.st.Requests) > 4096 {
+		// A peer that never answers: forget the oldest half at random
+		// rather than grow without bound.
+		n := 0
+		for k := range t.st.Requests {
+			delete(t.st.Requests, k)
+			if n++; n > 2048 {
+				break
+			}
+		}
+	}
+	t.st.Requests[key(dir, t.copy(id))] = r
+}
+
+// copy copies a string read from native input into the stream's stable
+// memory, with invalid UTF-8 replaced by U+FFFD.
+func (t *Translator) copy(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return t.w.Copy(s)
+}
+
+// copyJSON returns raw JSON in compact form, in stable memory.
+func (t *Translator) copyJSON(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	t.buf = jsonw.AppendRaw(t.buf[:0], raw)
+	return t.w.Stamper().CopyBytes(t.buf)
+}
+
+// view returns b as a string without copying.
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// Report implements universal.Translator.
+func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
+	if t.w.Ended() {
+		return dst
+	}
+	switch r := r.(type) {
+	case universal.Prompt:
+		t.st.Prompts = append(t.st.Prompts, t.copy(r.Text))
+		return dst
+	case universal.PermissionReply:
+		if !t.w.PermissionPending(r.PermissionID) {
+			return dst
+		}
+		dst = t.begin(dst)
+		status := universal.PermissionDenied
+		if r.Approved {
+			status = universal.PermissionApproved
+		}
+		var md jsonw.Object
+		md.OptString("decision", r.Decision).OptString("message", r.Message)
+		p := universal.Permission{PermissionID: r.PermissionID, Status: status, Metadata: md.Bytes()}
+		for k, q := range t.st.Requests {
+			if q.ID == r.PermissionID && q.Method == mRequestPermission {
+				p.CallID, p.Action = q.Call, q.Action
+				if tl := t.st.Tools[q.Call]; tl != nil {
+					p.ItemID = tl.Call
+				}
+				delete(t.st.Requests, k)
+				break
+			}
+		}
+		return t.w.ResolvePermission(dst, p, daemon, nil)
+	case universal.QuestionReply:
+		if !t.w.QuestionPending(r.QuestionID) {
+			return dst
+		}
+		dst = t.begin(dst)
+		q := universal.Question{QuestionID: r.QuestionID, Response: r.Response, Status: universal.QuestionAnswered}
+		if r.Rejected {
+			q.Status = universal.QuestionRejected
+		}
+		for k, x := range t.st.Requests {
+			if x.ID == r.QuestionID && x.Method == mElicit {
+				q.Prompt = x.Action
+				delete(t.st.Requests, k)
+				break
+			}
+		}
+		return t.w.ResolveQuestion(dst, q, daemon, nil)
+	case universal.Terminate:
+		dst = t.finish(dst)
+		return t.w.End(dst, r.Ended(), daemon, nil)
+	case universal.Exit:
+		dst = t.finish(dst)
+		return t.w.End(dst, universal.ExitEnded(t.ended(), r), daemon, nil)
+	case universal.EndOfInput:
+		dst = t.finish(dst)
+		return t.w.End(dst, t.ended(), daemon, nil)
+	}
+	return dst
+}
+
+// ended is how the session ends at the end of its input.
+func (t *Translator) ended() universal.SessionEnded {
+	d := universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}
+	if t.st.Failed {
+		d.Reason = universal.EndError
+	}
+	return d
+}
+
+// finish flushes what waits for the end of input: the session start, and
+// the messages of an open turn, which are complete as far as they go.
+// The turn itself stays open (a prompt never answered, or a load whose
+// response never came): Stream.End ends it, the session ending.
+func (t *Translator) finish(dst []universal.Event) []universal.Event {
+	dst = t.begin(dst)
+	if t.st.Turn.Open {
+		dst = t.closeUser(dst, nil)
+		dst = t.closeMessages(dst, nil)
+		dst = t.closeCalls(dst, nil)
+	}
+	for _, p := range t.st.Prompts {
+		dst = t.syntheticPrompt(dst, p)
+	}
+	t.st.Prompts = nil
+	return dst
+}
+
+// Checkpoint implements universal.Translator.
+func (t *Translator) Checkpoint() ([]byte, error) {
+	return universal.SaveCheckpoint(t.format, t.w, &t.st)
+}
+
+// Restore implements universal.Translator. The state is checked against
+// the restored stream (every item it refers to exists and is of its
+// kind, the message it streams into has the parts it remembers); a
+// checkpoint that fails is refused with an error wrapping
+// universal.ErrCheckpoint, and the translator is left unchanged.
+func (t *Translator) Restore(b []byte) error {
+	prev := t.w.State()
+	var s state
+	if err := universal.LoadCheckpoint(b, t.format, t.w, &s); err != nil {
+		return err
+	}
+	if err := s.validate(t.w); err != nil {
+		t.w.Restore(prev)
+		return fmt.Errorf("%s: restore: %w: state: %w", agentName, universal.ErrCheckpoint, err)
+	}
+	t.st = s
+	return nil
+}
+
+// htmlSafe returns compact JSON with <, >, & and U+2028/2029 escaped, the
+// form encoding/json gives a json.RawMessage. Metadata and JSON parts of
+// items that stay open across messages go through a checkpoint (the
+// Stream's state, marshalled by encoding/json); in this form they come
+// back byte for byte, so a restored translator writes the same output.
+func htmlSafe(raw []byte) []byte {
+	if !bytes.ContainsAny(raw, "<>&\u2028\u2029") {
+		return raw
+	}
+	var b bytes.Buffer
+	json.HTMLEscape(&b, raw)
+	return b.Bytes()
+}

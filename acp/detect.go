@@ -1,0 +1,64 @@
+package acp
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Detect returns the format of an input from its first bytes: "exchange"
+// for the recorded two-way exchange, "agent" for JSON-RPC messages one a
+// line; "" when unsure, and for other agents' records (Codex's app-server
+// JSON-RPC, Claude Code's and Pi's stdin protocols), whose first messages
+// are not the Agent Client Protocol's.
+func Detect(head []byte) string {
+	for line := range bytes.Lines(head) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] != '{' {
+			continue
+		}
+		if !gjson.ValidBytes(line) {
+			break // the head ends inside this line, or noise
+		}
+		r := gjson.ParseBytes(line)
+		if r.Get("dir").Exists() && r.Get("msg").Exists() {
+			if acpMessage(r.Get("msg")) {
+				return FormatExchange
+			}
+			return ""
+		}
+		if acpMessage(r) {
+			return FormatAgent
+		}
+		return ""
+	}
+	return ""
+}
+
+// acpMessage reports whether a JSON-RPC message is the Agent Client
+// Protocol's: one of its methods (initialize with a protocolVersion,
+// authenticate, session/…, fs/…, terminal/…, an _extension), or a
+// response with one of its results' fields.
+func acpMessage(m gjson.Result) bool {
+	if method := m.Get("method"); method.Type == gjson.String {
+		switch name := method.Str; {
+		case name == "initialize":
+			return m.Get("params.protocolVersion").Exists()
+		case name == "authenticate", strings.HasPrefix(name, "session/"), strings.HasPrefix(name, "fs/"),
+			strings.HasPrefix(name, "terminal/"), strings.HasPrefix(name, "_"):
+			return true
+		}
+		return false
+	}
+	if !m.Get("id").Exists() {
+		return false
+	}
+	res := m.Get("result")
+	for _, k := range []string{"protocolVersion", "agentCapabilities", "sessionId", "stopReason", "authMethods", "modes"} {
+		if res.Get(k).Exists() {
+			return true
+		}
+	}
+	return false
+}

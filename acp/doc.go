@@ -1,0 +1,219 @@
+// Package acp translates sessions of any agent that speaks the Agent
+// Client Protocol (ACP v1: JSON-RPC 2.0 over stdio; Gemini CLI, Qwen Code,
+// GitHub Copilot CLI, Goose, Kiro, Cline, Claude Code and Codex through
+// their adapters, …) into universal events. The protocol's stable v1 JSON
+// Schema (and its unstable companion) is kept in testdata/acp/schema.
+//
+// # Formats
+//
+// New takes one of the names in [Formats]:
+//
+//   - "exchange": the recorded (or live) connection, both directions, in
+//     the exchange framing (universal.FrameExchange):
+//     {"dir":"out"|"in","t_ms":…,"msg":{…}}, out what the agent wrote, in
+//     what the host (the ACP client) wrote. A JSON-RPC batch (an array) is
+//     read message by message.
+//   - "agent": the agent's messages alone (its stdout, one JSON-RPC
+//     message a line), for a host that keeps only that side.
+//
+// [Detect] tells the format from the first bytes of an input.
+//
+// Responses are paired with requests by direction and id: the agent's
+// requests to the client (permissions, fs/*, terminal/*) reuse ids the
+// client used, so "in:3" and "out:3" are different requests. On the
+// agent's side alone the host's requests are not seen: the agent's
+// responses are read by their shape (stopReason: the prompt's; agentInfo
+// or protocolVersion: initialize's; sessionId: session/new's; an empty
+// result ends a replayed history; an error during a turn fails the turn).
+//
+// # Mapping
+//
+// Session: initialize (the agent's agentInfo name, title and version,
+// protocolVersion, agentCapabilities, authMethods, the client's clientInfo
+// and capabilities), session/new, load and resume (cwd, MCP servers,
+// modes, models, configOptions) and the notifications that arrive before
+// the first prompt (available_commands_update, current_mode_update,
+// config_option_update, session_info_update) are session.started
+// metadata: session.started is emitted when the first turn, item or error
+// comes (or at the end). The metadata's "agent" is "acp"; "agent_name" is
+// the ACP agent's own name. The native session id is the sessionId of
+// session/new (or the one session/load and session/resume name, or of the
+// first session/update on the agent's side alone).
+// After the start, the same notifications are status items (labels
+// available_commands, mode, config_options, session_info; the value in
+// the part's metadata), and a session/set_mode, set_model or
+// set_config_option the agent accepted is a status item (mode, model,
+// config_option).
+//
+// Turns: session/prompt starts a turn; its content blocks are the user
+// message (text parts; image parts with the mime type; audio, resource
+// links and embedded resources as json parts with base64 data left out),
+// the host's own input seen live, so marked as an echo. On the agent's side
+// alone the turn starts (synthetic) at the first content of the agent,
+// with the prompt the host reported (universal.Prompt) as a synthetic user
+// message. The prompt's response ends the turn by its stopReason:
+//
+//	end_turn            turn.ended completed
+//	cancelled           turn.ended interrupted
+//	max_tokens, max_turn_requests, refusal
+//	                    turn.ended completed: the agent finished the turn
+//	                    by its own rule; not a failure of the session
+//	any other reason    completed (interrupted after a session/cancel)
+//
+// with {"stop_reason": …} in the turn.ended metadata (and
+// "cancel_requested" after a session/cancel, "quota" from _meta.quota). A
+// JSON-RPC error response to session/prompt is an error event and
+// turn.ended error (on the agent's side alone: an error response while a
+// turn is open, or while a prompt the host reported waits for its answer). Input that ends during a prompt leaves the turn open
+// for universal.Stream.End (interrupted, session_ending; the session in
+// error), as every translator does.
+//
+// Messages: ACP chunks carry no message id (messageId, newer, is used when
+// present: a change starts a new message), so the canonical "one model
+// response, one message" is rebuilt from the order of updates:
+// agent_message_chunk (text part deltas) and agent_thought_chunk
+// (reasoning part deltas, public) grow the assistant message of the
+// current response; a tool call ends the response's text (the message is
+// completed and stays the call's parent), and the next chunk starts the
+// next response's message. Tool calls that come one after the other
+// (parallel calls) share the message; a call that comes after a call of
+// the message got its result starts a new response (an empty message: a
+// response that only calls tools still has one). Non-text chunks (images)
+// are image parts; others json parts. An empty text chunk carrying
+// _meta.usage (how some agents report a model call's usage) is
+// usage.updated with scope call.
+//
+// Tool calls: tool_call and tool_call_update (an update carries only what
+// changed; a call first seen in an update or in a permission request is
+// created then) are a tool_call item (role assistant, parent the response's
+// message): name the adapter's own tool name (_meta.claudeCode.toolName,
+// _meta.toolName) else the title; arguments the rawInput as JSON ("{}"
+// when the agent gives none); call_id the toolCallId; tool_kind ACP's kind
+// (the universal vocabulary is ACP's; switch_mode and unknown kinds are
+// other; a call named Task or Agent, or whose rawInput has subagent_type,
+// is task); tool_input read from rawInput by the common argument names
+// (command, file_path/path, pattern/query, url, prompt/subagent_type) and
+// for files the call's locations; the title, ACP kind and locations in the
+// part's metadata. A first rawInput of {} (Claude Code's adapter sends
+// one while the input streams) is not taken as the arguments: they come
+// with an update. The tool_call item completes when the call runs
+// (in_progress) or ends (completed, failed), or, as failed with the
+// arguments known by then, when its turn ends before it ran (a cancel); the tool_result item (role
+// tool, same parent) starts at in_progress, grows with the text of its
+// content as updates replace it (output deltas while the new text extends
+// the old), and completes at the final status: output the text content
+// (text, embedded resource text, resource link URIs, joined by newlines),
+// else the output of its terminal, else rawOutput (a string as it is, an
+// object's output/stdout/result/content string, else its JSON);
+// rawOutput objects in the metadata as raw_output; {"no_output": true}
+// when ACP carries nothing for the call (the item says so rather than
+// inventing output). failed makes the result failed (is_error); for an
+// execute call, the exit code (terminal/wait_for_exit or terminal/output
+// responses, the adapters' _meta.terminal_exit, rawOutput exit_code) is
+// "exit_code" in the metadata and fails the result when not 0. A diff
+// content is a file_ref part (action patch, write when oldText is null;
+// a unified diff of one hunk: the lines the old and new text share around
+// the change left out, not a minimal diff); image content an image part;
+// a read or edit without those gets a file_ref per file it names. A call
+// that never gets a final status (after a cancel) has no result.
+//
+// Sub-agents: ACP has no standard for them. An update whose _meta names a
+// parent call (_meta.claudeCode.parentToolUseId, _meta.parentToolUseId,
+// _meta.parentToolCallId) that this session knows goes under that call:
+// the call becomes a task, and the sub-agent's messages (and the empty
+// message its calls need) have the call as parent.
+//
+// Plans: plan is a status item labelled plan, detail "N of M done", the
+// entries in its metadata (a plan replaces the previous one whole; the
+// status item shows each version). Usage: usage_update is usage.updated
+// scope session with context_window = size, cost_usd when the currency is
+// USD (else the cost in metadata) and "context_used" in metadata;
+// PromptResponse.usage (unstable) or _meta.usage is scope turn.
+//
+// Permissions: session/request_permission is permission.requested
+// (permission_id perm_N, action the call's title, item_id and call_id of
+// the call it guards, created from the request's toolCall when new;
+// metadata: the options, the toolCall, the request id). The host's
+// response resolves it: an option of kind allow_once or allow_always is
+// approved, reject_* denied, outcome cancelled (the turn was cancelled)
+// denied; the metadata names the outcome and the option (id, kind,
+// name). universal.PermissionReply resolves it the same way when the host
+// reports its answer instead. Where the answer is not seen (the agent's
+// side alone), the call's fate resolves it: approved when the call runs
+// or completes, denied when it fails without having run; that
+// permission.resolved is synthetic, with {"inferred": true}.
+//
+// Client methods: fs/read_text_file and fs/write_text_file serve a call:
+// the latest call still running whose files include the path (else the
+// latest running call) gets a file_ref (read, write) in its result; with
+// no call running, a status item labelled with the method. terminal/create
+// is bound to the latest running execute call (its command fills the
+// call's arguments when the call has none), the terminal id from the
+// host's response; terminal/output and wait_for_exit responses give the
+// call its output and exit code. terminal/release and kill carry nothing.
+// elicitation/create (unstable) is question.requested (the message as its
+// prompt, the enum of the form's first choice property as its options,
+// mode and schema in metadata), resolved by the host's response (accept:
+// answered with the content as JSON; decline, cancel: rejected) or by a
+// universal.QuestionReply.
+//
+// Replayed history: the updates the agent sends while session/load runs
+// (and on the agent's side alone, a user_message_chunk outside a turn that
+// does not start a reported prompt) are history: each replayed user
+// message starts a turn with {"replay": true} in its metadata, not marked
+// as an echo; the turn ends completed at the next replayed user message or
+// the load's response. During a live turn, user_message_chunk is the
+// agent's echo of the prompt: dropped when the prompt request showed it,
+// else the turn's user message (marked as an echo).
+//
+// Errors: an error response of the agent to initialize, session/new, load
+// or resume (or, on its side alone, outside a turn) is a terminal error
+// event (the session ends in error); to a setting or management request a
+// status item labelled request_failed. The host's error responses to the
+// agent's requests (a file it could not read, "method not found" for a
+// non-standard request) are the agent's business: no event.
+//
+// # Ignored, and unparsed
+//
+// Ignored (carry nothing for the transcript): authenticate, logout,
+// session/list, delete and close, $/cancel_request, elicitation/complete,
+// terminal/release and kill, extension methods (names starting with "_",
+// which the protocol says a peer must ignore), craft/drainMidTurnQueue
+// (a non-standard request real agents send, answered "method not found")
+// and qwen/notify/session/mode-update (Qwen Code's copy of the
+// current_mode_update it also sends).
+// session/cancel is read (the turn ends when the prompt's response says).
+// The unstable notice update is a status item labelled notice. The
+// unstable updates whose meaning is not settled (plan_update,
+// plan_removed, compaction_update, compaction_summary_chunk) are
+// agent.unparsed with that reason, as is everything unknown: a method, an
+// update kind, a message that is not JSON-RPC, a response to a request
+// never seen in an exchange. Nothing panics.
+//
+// Metadata and JSON parts of items that stay open across messages are
+// written with <, > and & escaped (\u003c …), the form encoding/json
+// gives them, so that they survive a checkpoint byte for byte.
+//
+// # Tested with
+//
+// Real recordings (tools/acp-recorder, offline against the capture lab's
+// scripted model mocks), in both formats: @zed-industries/claude-agent-acp
+// 0.23.1 (Claude Code through its adapter), every scenario of the lab in
+// two sets plus a cancel, which reduce to the same shape as Claude Code's
+// own stream-json recordings of the same scenarios (permissions aside);
+// Qwen Code 0.24.4 (qwen --acp), its text scenarios (usage in _meta on an
+// empty chunk, _meta on the prompt's response, commands after the turn). Hand-made sessions written from the v1 schema cover
+// what those do not show (terminals, fs methods, diffs of existing files,
+// loads with replay, refusal, max_tokens, failed prompts, elicitation,
+// batches, string ids).
+//
+// # Checkpoints
+//
+// Checkpoint and Restore use universal.SaveCheckpoint and LoadCheckpoint:
+// the pending requests, the open turn, scopes and tool calls, the
+// session.started metadata still being gathered. Restore checks that state
+// against the restored stream (the items it names exist, open ones are of
+// their kind, the message being streamed has the parts remembered, tool
+// kinds and file actions are valid) and refuses a checkpoint that fails,
+// with an error wrapping universal.ErrCheckpoint, the translator unchanged.
+package acp

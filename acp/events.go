@@ -1,0 +1,620 @@
+package acp
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// startTurn opens a universal turn (a live prompt, or a replayed one).
+func (t *Translator) startTurn(dst []universal.Event, replay bool, src universal.Source, raw []byte) []universal.Event {
+	dst = t.begin(dst)
+	if t.st.Turn.Open {
+		if t.st.Turn.Replay {
+			dst = t.endTurn(dst, universal.TurnCompleted, nil, daemon, raw)
+		} else {
+			// A prompt while another runs (ACP allows one at a time):
+			// the first one is over.
+			dst = t.endTurn(dst, universal.TurnInterrupted, nil, daemon, raw)
+		}
+	}
+	var md []byte
+	if replay {
+		md = []byte(`{"replay":true}`)
+	}
+	dst, _ = t.w.StartTurn(dst, "", md, src, raw)
+	t.st.Turn = turnState{Open: true, Replay: replay}
+	return dst
+}
+
+// endTurn closes what the turn left open and ends it.
+func (t *Translator) endTurn(dst []universal.Event, status universal.TurnStatus, md []byte, src universal.Source, raw []byte) []universal.Event {
+	if !t.st.Turn.Open {
+		return dst
+	}
+	dst = t.closeUser(dst, raw)
+	dst = t.closeMessages(dst, raw)
+	dst = t.closeCalls(dst, raw)
+	dst = t.w.EndTurn(dst, "", status, md, src, raw)
+	t.st.Turn = turnState{}
+	// Calls the turn left without a final status were completed as
+	// failed by the stream; forget them all, and the messages.
+	t.st.Tools = nil
+	t.st.Order = nil
+	t.st.Scopes = nil
+	t.st.Terminals = nil
+	return dst
+}
+
+// closeCalls completes, as failed, the tool_call items of calls that never
+// ran (a cancel, a turn that ended before them), with what the updates
+// told of them; Stream.EndTurn then fails the results left open.
+func (t *Translator) closeCalls(dst []universal.Event, raw []byte) []universal.Event {
+	for _, id := range t.st.Order {
+		tl := t.st.Tools[id]
+		if tl == nil || !t.w.IsOpen(tl.Call) {
+			continue
+		}
+		p := t.callPart(tl)
+		p.Arguments = tl.Input
+		if p.Arguments == "" {
+			p.Arguments = "{}"
+		}
+		dst = t.w.Complete(dst, universal.Item{
+			ItemID:   tl.Call,
+			ParentID: tl.Msg,
+			Kind:     universal.KindToolCall,
+			Role:     universal.RoleAssistant,
+			Content:  []universal.Part{p},
+			Status:   universal.StatusFailed,
+		}, srcOf(raw), raw)
+	}
+	return dst
+}
+
+// work makes sure a turn is open before agent content is translated: on
+// the agent's side alone (or content outside a prompt), a turn the host
+// started without it being seen; during session/load, a replayed turn.
+func (t *Translator) work(dst []universal.Event, raw []byte) []universal.Event {
+	dst = t.begin(dst)
+	if t.st.Turn.Open {
+		return dst
+	}
+	if t.st.Loading {
+		return t.startTurn(dst, true, daemon, raw)
+	}
+	return t.liveTurn(dst, raw)
+}
+
+// liveTurn makes sure a live (not replayed) turn is open: one the host
+// started without it being seen, with the prompt the host reported.
+func (t *Translator) liveTurn(dst []universal.Event, raw []byte) []universal.Event {
+	if t.st.Turn.Open && !t.st.Turn.Replay {
+		return dst
+	}
+	dst = t.startTurn(dst, false, daemon, raw)
+	if len(t.st.Prompts) > 0 {
+		p := t.st.Prompts[0]
+		t.st.Prompts = t.st.Prompts[1:]
+		dst = t.syntheticPrompt(dst, p)
+		t.st.Turn.Prompted = true
+	}
+	return dst
+}
+
+// syntheticPrompt emits a user message the host sent and the record does
+// not show.
+func (t *Translator) syntheticPrompt(dst []universal.Event, text string) []universal.Event {
+	return t.w.Complete(dst, universal.Item{
+		ItemID:  t.w.NewItemID(),
+		Kind:    universal.KindMessage,
+		Role:    universal.RoleUser,
+		Content: []universal.Part{universal.Text(text)},
+	}, daemon, nil)
+}
+
+// prompt translates session/prompt: a turn starts with the prompt's
+// content blocks as its user message (the host's own input, seen live:
+// marked as an echo).
+func (t *Translator) prompt(dst []universal.Event, in *input, params gjson.Result) []universal.Event {
+	dst = t.startTurn(dst, false, agent, in.raw)
+	blocks := params.Get("prompt")
+	if !blocks.Exists() {
+		blocks = params.Get("content") // drafts before v1
+	}
+	parts := t.blocks(nil, blocks)
+	if len(t.st.Prompts) > 0 {
+		// The host reported the prompt too: the request shows it.
+		t.st.Prompts = t.st.Prompts[1:]
+	}
+	t.st.Turn.Prompted = true
+	return t.w.Complete(dst, universal.Item{
+		ItemID:  t.w.NewItemID(),
+		Kind:    universal.KindMessage,
+		Role:    universal.RoleUser,
+		Content: universal.MarkEcho(parts),
+	}, agent, in.raw)
+}
+
+// blocks converts ACP content blocks (an array, or one block) to parts.
+func (t *Translator) blocks(parts []universal.Part, blocks gjson.Result) []universal.Part {
+	add := func(b gjson.Result) {
+		switch b.Get("type").Str {
+		case "text":
+			parts = append(parts, universal.Text(t.copy(b.Get("text").Str)))
+		case "image":
+			if img, ok := t.image(b); ok {
+				parts = append(parts, img)
+				break
+			}
+			parts = append(parts, universal.Part{Type: universal.PartJSON, JSON: htmlSafe([]byte(t.copyJSON(withoutData(b))))})
+		default:
+			// audio, resource_link, resource: kept whole.
+			parts = append(parts, universal.Part{Type: universal.PartJSON, JSON: htmlSafe([]byte(t.copyJSON(withoutData(b))))})
+		}
+	}
+	if blocks.IsArray() {
+		blocks.ForEach(func(_, b gjson.Result) bool { add(b); return true })
+	} else if blocks.IsObject() {
+		add(blocks)
+	}
+	return parts
+}
+
+// image returns the image part of an image content block: its mime type
+// and, for a file URI, its path (the data stays in raw); false when the
+// block has neither.
+func (t *Translator) image(b gjson.Result) (universal.Part, bool) {
+	p := universal.Part{Type: universal.PartImage, Mime: t.copy(b.Get("mimeType").Str), Path: t.copy(fileURIPath(b.Get("uri").Str))}
+	return p, p.Mime != "" || p.Path != ""
+}
+
+// withoutData returns a content block's JSON, with base64 payloads
+// (audio, blob resources) left out: they stay in raw.
+func withoutData(b gjson.Result) string {
+	if !b.Get("data").Exists() && !b.Get("resource.blob").Exists() {
+		return b.Raw
+	}
+	var o jsonw.Object
+	b.ForEach(func(k, v gjson.Result) bool {
+		switch {
+		case k.Str == "data":
+			o.Int("data_bytes", int64(len(v.Str)))
+		case k.Str == "resource" && v.Get("blob").Exists():
+			var r jsonw.Object
+			v.ForEach(func(k2, v2 gjson.Result) bool {
+				if k2.Str != "blob" {
+					r.Raw(k2.Str, v2.Raw)
+				}
+				return true
+			})
+			o.RawBytes("resource", r.Bytes())
+		default:
+			o.Raw(k.Str, v.Raw)
+		}
+		return true
+	})
+	return string(o.Bytes())
+}
+
+// fileURIPath returns the path of a file:// URI, "" for other URIs.
+func fileURIPath(uri string) string {
+	if p, ok := strings.CutPrefix(uri, "file://"); ok {
+		return p
+	}
+	return ""
+}
+
+// promptResult translates the response to session/prompt: the turn ends
+// as its stop reason says.
+func (t *Translator) promptResult(dst []universal.Event, in *input, result gjson.Result) []universal.Event {
+	dst = t.liveTurn(dst, in.raw)
+	dst = t.closeUser(dst, in.raw)
+	dst = t.closeMessages(dst, in.raw)
+	reason := result.Get("stopReason").String()
+	status := universal.TurnCompleted
+	switch reason {
+	case "cancelled":
+		status = universal.TurnInterrupted
+	case "end_turn", "max_tokens", "max_turn_requests", "refusal":
+	default:
+		if t.st.Turn.Cancelled {
+			status = universal.TurnInterrupted
+		}
+	}
+	if u := result.Get("usage"); u.IsObject() {
+		dst = t.usage(dst, u, universal.ScopeTurn, nil, in.raw)
+	} else if u := result.Get("_meta.usage"); u.IsObject() {
+		dst = t.usage(dst, u, universal.ScopeTurn, nil, in.raw)
+	}
+	var md jsonw.Object
+	md.OptString("stop_reason", t.copy(reason))
+	if t.st.Turn.Cancelled {
+		md.Bool("cancel_requested", true)
+	}
+	md.Raw("quota", result.Get("_meta.quota").Raw)
+	var mdb []byte
+	if md.Len() > 0 {
+		mdb = md.Bytes()
+	}
+	t.st.Failed = false
+	return t.endTurn(dst, status, mdb, agent, in.raw)
+}
+
+// update translates a session/update notification.
+func (t *Translator) update(dst []universal.Event, in *input, params gjson.Result) []universal.Event {
+	u := params.Get("update")
+	if !u.IsObject() {
+		if params.Get("sessionUpdate").Exists() {
+			u = params // drafts before v1 put the update in params
+		} else {
+			dst = t.begin(dst)
+			return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: session/update without an update", errBadParams), in.raw)
+		}
+	}
+	if sid := params.Get("sessionId").Str; sid != "" && t.w.Stamper().NativeSessionID() == "" {
+		t.w.SetNativeSessionID(sid)
+	}
+	kind := u.Get("sessionUpdate").Str
+	switch kind {
+	case "agent_message_chunk", "agent_thought_chunk":
+		return t.agentChunk(dst, in, u, kind == "agent_thought_chunk")
+	case "user_message_chunk":
+		return t.userChunk(dst, in, u)
+	case "tool_call":
+		return t.toolCall(dst, in, u)
+	case "tool_call_update":
+		return t.toolCall(dst, in, u)
+	case "plan":
+		return t.plan(dst, in, u)
+	case "available_commands_update":
+		return t.sessionInfo(dst, in, "available_commands", u.Get("availableCommands").Raw, "")
+	case "current_mode_update":
+		return t.sessionInfo(dst, in, "mode", u.Get("currentModeId").Raw, u.Get("currentModeId").String())
+	case "config_option_update":
+		return t.sessionInfo(dst, in, "config_options", u.Get("configOptions").Raw, "")
+	case "session_info_update":
+		var md jsonw.Object
+		u.ForEach(func(k, v gjson.Result) bool {
+			if k.Str != "sessionUpdate" {
+				md.Raw(k.Str, v.Raw)
+			}
+			return true
+		})
+		return t.sessionInfo(dst, in, "session_info", string(md.Bytes()), u.Get("title").String())
+	case "usage_update":
+		return t.usageUpdate(dst, in, u)
+	case "notice":
+		// Unstable (RFD session-notices): advisory, live only.
+		dst = t.begin(dst)
+		var md jsonw.Object
+		md.Raw("severity", u.Get("severity").Raw).Raw("description", u.Get("description").Raw)
+		return t.status(dst, "notice", u.Get("title").String(), md.Bytes(), "", in.raw)
+	case "plan_update", "plan_removed", "compaction_update", "compaction_summary_chunk":
+		dst = t.begin(dst)
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: session update %q", errUnstable, kind), in.raw)
+	}
+	dst = t.begin(dst)
+	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w %q", errUnknownKind, kind), in.raw)
+}
+
+// sessionInfo handles what the agent tells about the session outside the
+// transcript: metadata of session.started before the session starts,
+// else a status item.
+func (t *Translator) sessionInfo(dst []universal.Event, in *input, label, raw, detail string) []universal.Event {
+	if !t.w.Begun() {
+		t.meta(label, raw)
+		return dst
+	}
+	var md jsonw.Object
+	md.Raw(label, raw)
+	return t.status(dst, label, detail, md.Bytes(), "", in.raw)
+}
+
+// status emits a complete status item (parent: a call it is about, or
+// none).
+func (t *Translator) status(dst []universal.Event, label, detail string, md []byte, parent string, raw []byte) []universal.Event {
+	dst = t.begin(dst)
+	p := universal.Part{Type: universal.PartStatus, Label: label, Detail: t.copy(detail)}
+	if len(md) > 2 {
+		p.Metadata = md
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID:   t.w.NewItemID(),
+		ParentID: parent,
+		Kind:     universal.KindStatus,
+		Content:  []universal.Part{p},
+	}, agent, raw)
+}
+
+// plan translates a plan: the agent's todo list, shown whole each time
+// as a status item labelled plan (entries in its metadata).
+func (t *Translator) plan(dst []universal.Event, in *input, u gjson.Result) []universal.Event {
+	dst = t.work(dst, in.raw)
+	dst = t.closeUser(dst, in.raw)
+	entries := u.Get("entries")
+	n, done := 0, 0
+	entries.ForEach(func(_, e gjson.Result) bool {
+		n++
+		if e.Get("status").Str == "completed" {
+			done++
+		}
+		return true
+	})
+	var md jsonw.Object
+	md.Raw("entries", entries.Raw)
+	parent := ""
+	if p := t.parentCall(u); p != nil {
+		parent = p.Call
+	}
+	return t.status(dst, "plan", fmt.Sprintf("%d of %d done", done, n), md.Bytes(), parent, in.raw)
+}
+
+// usageUpdate translates usage_update: the context window's use and the
+// session's cumulative cost.
+func (t *Translator) usageUpdate(dst []universal.Event, in *input, u gjson.Result) []universal.Event {
+	dst = t.begin(dst)
+	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeSession}
+	if s := u.Get("size"); s.Type == gjson.Number {
+		v := s.Int()
+		d.ContextWindow = &v
+	}
+	if c := u.Get("cost"); c.IsObject() && strings.EqualFold(c.Get("currency").Str, "USD") && c.Get("amount").Type == gjson.Number {
+		v := c.Get("amount").Float()
+		d.CostUSD = &v
+	}
+	var md jsonw.Object
+	md.Raw("context_used", u.Get("used").Raw)
+	if c := u.Get("cost"); c.IsObject() && !strings.EqualFold(c.Get("currency").Str, "USD") {
+		md.Raw("cost", c.Raw)
+	}
+	md.Raw("_meta", u.Get("_meta").Raw)
+	if md.Len() > 0 {
+		d.Metadata = md.Bytes()
+	}
+	return t.w.Emit(dst, universal.TypeUsageUpdated, agent, d, in.raw)
+}
+
+// usage emits token usage from an ACP Usage object (unstable
+// PromptResponse.usage) or the usage adapters put in _meta.
+func (t *Translator) usage(dst []universal.Event, u gjson.Result, scope universal.UsageScope, md []byte, raw []byte) []universal.Event {
+	dst = t.begin(dst)
+	num := func(keys ...string) *int64 {
+		for _, k := range keys {
+			if v := u.Get(k); v.Type == gjson.Number {
+				n := v.Int()
+				return &n
+			}
+		}
+		return nil
+	}
+	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: scope}
+	d.Usage.InputTokens = num("inputTokens", "input_tokens", "promptTokens", "prompt_tokens")
+	d.Usage.OutputTokens = num("outputTokens", "output_tokens", "completionTokens", "completion_tokens")
+	d.Usage.CachedInputTokens = num("cachedReadTokens", "cachedInputTokens", "cache_read_input_tokens", "cached_tokens")
+	d.Usage.CacheWriteTokens = num("cachedWriteTokens", "cache_creation_input_tokens")
+	d.Usage.ReasoningTokens = num("thoughtTokens", "reasoningTokens", "reasoning_tokens", "thoughts_tokens")
+	d.Usage.TotalTokens = num("totalTokens", "total_tokens")
+	if d.Usage.InputTokens == nil && d.Usage.OutputTokens == nil && d.Usage.TotalTokens == nil {
+		return dst
+	}
+	d.Metadata = md
+	return t.w.Emit(dst, universal.TypeUsageUpdated, agent, d, raw)
+}
+
+// scopeFor returns the scope of an update: the sub-agent of the call its
+// _meta names as parent, else the session's.
+func (t *Translator) scopeFor(u gjson.Result) (string, *scope) {
+	key := ""
+	if p := t.parentCall(u); p != nil {
+		key = p.ID
+	}
+	if t.st.Scopes == nil {
+		t.st.Scopes = map[string]*scope{}
+	}
+	sc := t.st.Scopes[key]
+	if sc == nil {
+		sc = &scope{}
+		if key != "" {
+			sc.Parent = t.st.Tools[key].Call
+		}
+		t.st.Scopes[key] = sc
+	}
+	return key, sc
+}
+
+// parentCall returns the call that spawned the sub-agent an update comes
+// from, as the adapters' _meta says (Claude Code's adapter:
+// _meta.claudeCode.parentToolUseId), when it is a call this session
+// knows that can hold a sub-agent.
+func (t *Translator) parentCall(u gjson.Result) *tool {
+	id := u.Get("_meta.claudeCode.parentToolUseId").Str
+	if id == "" {
+		id = u.Get("_meta.parentToolUseId").Str
+	}
+	if id == "" {
+		id = u.Get("_meta.parentToolCallId").Str
+	}
+	if id == "" || id == u.Get("toolCallId").Str {
+		return nil
+	}
+	p := t.st.Tools[id]
+	if p == nil {
+		return nil
+	}
+	if p.UKind != universal.ToolTask {
+		if !t.w.IsOpen(p.Call) {
+			return nil // completed as another kind: cannot hold items
+		}
+		p.UKind = universal.ToolTask
+	}
+	return p
+}
+
+// agentChunk translates agent_message_chunk and agent_thought_chunk: text
+// of the current response's message (a new message when tool activity
+// came between, or the messageId changed).
+func (t *Translator) agentChunk(dst []universal.Event, in *input, u gjson.Result, thought bool) []universal.Event {
+	dst = t.work(dst, in.raw)
+	dst = t.closeUser(dst, in.raw)
+	t.st.Turn.Answered = true
+	c := u.Get("content")
+	if mu := u.Get("_meta.usage"); mu.IsObject() {
+		dst = t.usage(dst, mu, universal.ScopeCall, nil, in.raw)
+	}
+	if c.Get("type").Str == "text" && c.Get("text").Str == "" {
+		return dst // an empty chunk (some carry only _meta)
+	}
+	_, sc := t.scopeFor(u)
+	mid := u.Get("messageId").Str
+	if !sc.Open || (mid != "" && sc.NativeID != "" && mid != sc.NativeID) {
+		dst = t.newMessage(dst, sc, mid, in.raw)
+	}
+	if c.Get("type").Str != "text" {
+		parts := t.blocks(nil, c)
+		for _, p := range parts {
+			if thought && p.Type == universal.PartText {
+				p = universal.Reasoning(p.Text, universal.VisibilityPublic)
+			}
+			var i int
+			dst, i = t.w.AddPart(dst, sc.Msg, p)
+			if i >= 0 {
+				sc.Parts = append(sc.Parts, p.Type)
+			}
+		}
+		return dst
+	}
+	typ := universal.PartText
+	if thought {
+		typ = universal.PartReasoning
+	}
+	i := len(sc.Parts) - 1
+	if i < 0 || sc.Parts[i] != typ {
+		sc.Parts = append(sc.Parts, typ)
+		i = len(sc.Parts) - 1
+	}
+	return t.w.Delta(dst, sc.Msg, i, typ, c.Get("text").Str, agent, in.raw)
+}
+
+// newMessage completes the scope's open message and starts another.
+func (t *Translator) newMessage(dst []universal.Event, sc *scope, nativeID string, raw []byte) []universal.Event {
+	if sc.Open && t.w.IsOpen(sc.Msg) {
+		dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, agent, raw)
+	}
+	sc.Msg = t.w.NewItemID()
+	sc.Open = true
+	sc.Results = false
+	sc.Parts = nil
+	sc.NativeID = t.copy(nativeID)
+	return t.w.StartItem(dst, universal.Item{
+		ItemID:       sc.Msg,
+		NativeItemID: sc.NativeID,
+		ParentID:     sc.Parent,
+		Kind:         universal.KindMessage,
+		Role:         universal.RoleAssistant,
+	}, agent, raw)
+}
+
+// closeMessages completes the open message of every scope.
+func (t *Translator) closeMessages(dst []universal.Event, raw []byte) []universal.Event {
+	keys := make([]string, 0, len(t.st.Scopes))
+	for k := range t.st.Scopes {
+		keys = append(keys, k)
+	}
+	// In start order of their messages: item ids grow with the counter.
+	sortByItem(keys, func(k string) string { return t.st.Scopes[k].Msg })
+	for _, k := range keys {
+		sc := t.st.Scopes[k]
+		if sc.Open && t.w.IsOpen(sc.Msg) {
+			dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, srcOf(raw), raw)
+		}
+		sc.Open = false
+	}
+	return dst
+}
+
+// sortByItem sorts keys by the numeric suffix of their item ids.
+func sortByItem(keys []string, id func(string) string) {
+	n := func(k string) int {
+		s := id(k)
+		i := strings.LastIndexByte(s, '_')
+		v, _ := strconv.Atoi(s[i+1:])
+		return v
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && (n(keys[j]) < n(keys[j-1]) || n(keys[j]) == n(keys[j-1]) && keys[j] < keys[j-1]); j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+}
+
+// userChunk translates user_message_chunk: a user message the agent
+// replays when it loads a session, or its echo of a prompt.
+func (t *Translator) userChunk(dst []universal.Event, in *input, u gjson.Result) []universal.Event {
+	c := u.Get("content")
+	tr := &t.st.Turn
+	switch {
+	case tr.Open && !tr.Replay:
+		if tr.Prompted && t.st.User == "" {
+			// The agent echoes the prompt the host's request already
+			// showed.
+			return dst
+		}
+	case tr.Open && tr.Replay && !tr.Answered:
+		// More of the replayed user message.
+	case !tr.Open && !t.st.Loading && t.format == FormatAgent && len(t.st.Prompts) > 0 &&
+		c.Get("type").Str == "text" && strings.HasPrefix(t.st.Prompts[0], c.Get("text").Str):
+		// The agent's echo of the prompt the host reported.
+		dst = t.startTurn(dst, false, daemon, in.raw)
+		t.st.Prompts = t.st.Prompts[1:]
+	default:
+		// History: each replayed user message starts a replayed turn.
+		dst = t.startTurn(dst, true, agent, in.raw)
+	}
+	if t.st.User == "" || !t.w.IsOpen(t.st.User) {
+		t.st.User = t.w.NewItemID()
+		tr.Prompted = true
+		dst = t.w.StartItem(dst, universal.Item{ItemID: t.st.User, Kind: universal.KindMessage, Role: universal.RoleUser}, agent, in.raw)
+	}
+	if c.Get("type").Str == "text" {
+		it, _ := t.w.Tracked(t.st.User)
+		i := len(it.Content) - 1
+		if i < 0 || it.Content[i].Type != universal.PartText {
+			i = len(it.Content)
+		}
+		return t.w.Delta(dst, t.st.User, i, universal.PartText, c.Get("text").Str, agent, in.raw)
+	}
+	for _, p := range t.blocks(nil, c) {
+		dst, _ = t.w.AddPart(dst, t.st.User, p)
+	}
+	return dst
+}
+
+// closeUser completes the user message being streamed (an echo, live,
+// is marked so).
+func (t *Translator) closeUser(dst []universal.Event, raw []byte) []universal.Event {
+	id := t.st.User
+	t.st.User = ""
+	if id == "" || !t.w.IsOpen(id) {
+		return dst
+	}
+	it, _ := t.w.Tracked(id)
+	if !t.st.Turn.Replay {
+		universal.MarkEcho(it.Content)
+	}
+	it.Status = universal.StatusCompleted
+	return t.w.Complete(dst, it, srcOf(raw), raw)
+}
+
+// srcOf is the source of an event caused by a native payload: the agent
+// when there is one, else the translator (the end of input).
+func srcOf(raw []byte) universal.Source {
+	if raw == nil {
+		return daemon
+	}
+	return agent
+}

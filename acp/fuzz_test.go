@@ -1,0 +1,39 @@
+package acp_test
+
+import (
+	"testing"
+
+	"github.com/agentnorm/agentnorm/acp"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// FuzzTranslate checks golden.FuzzProperty on arbitrary input in every
+// format: no panic; the output is a well-formed stream after EndOfInput;
+// the translator never makes a call its Stream refuses (an agent.unparsed
+// at "acp: translator"); and a checkpoint and restore gives the same
+// output as one run.
+func FuzzTranslate(f *testing.F) {
+	for _, c := range all(f) {
+		data := read(f, c.input)
+		if len(data) > 256<<10 {
+			data = data[:256<<10]
+		}
+		f.Add(formatIndex(c.format), data)
+	}
+	f.Add(uint8(1), []byte(`[{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"tool_call_update","toolCallId":"x","status":"completed"}}},{"id":1,"result":{"stopReason":"end_turn"}}]`))
+	f.Add(uint8(1), []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a"},"_meta":{"claudeCode":{"parentToolUseId":"x"}}}}}`))
+	f.Fuzz(func(t *testing.T, format uint8, data []byte) {
+		fm := acp.Formats[int(format)%len(acp.Formats)]
+		golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "a prompt"}}}, data)
+	})
+}
+
+func formatIndex(name string) uint8 {
+	for i, f := range acp.Formats {
+		if f.Name == name {
+			return uint8(i)
+		}
+	}
+	return 0
+}

