@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -249,11 +250,63 @@ func (pk *packer) pack(it *universal.Item, count bool) {
 // cleanRaw returns a canonical copy of raw JSON: nil for empty or null,
 // compact valid JSON otherwise (bytes that are not JSON become a JSON
 // string, as the universal encoder writes them).
+//
+// Escapes that encoding/json adds for HTML (\u003c, \u003e, \u0026, and
+// \u2028, \u2029) are written as the characters they stand for, so that a
+// snapshot that went through json.Marshal restores to the same bytes.
 func cleanRaw(r []byte) []byte {
 	if len(r) == 0 || string(r) == "null" {
 		return nil
 	}
-	return jsonw.AppendRaw(nil, r)
+	return unescapeHTML(jsonw.AppendRaw(nil, r))
+}
+
+// unescapeHTML rewrites, inside the strings of valid JSON b, the escapes
+// \u003c, \u003e, \u0026, \u2028 and \u2029 as the characters they stand
+// for. It changes b in place (the result is never longer) and returns it.
+func unescapeHTML(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`\u`)) {
+		return b
+	}
+	out := b[:0]
+	in := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case !in:
+			in = c == '"'
+			out = append(out, c)
+		case c == '"':
+			in = false
+			out = append(out, c)
+		case c == '\\' && i+1 < len(b):
+			if b[i+1] == 'u' && i+5 < len(b) {
+				var r rune
+				switch strings.ToLower(string(b[i+2 : i+6])) {
+				case "003c":
+					r = '<'
+				case "003e":
+					r = '>'
+				case "0026":
+					r = '&'
+				case "2028":
+					r = '\u2028'
+				case "2029":
+					r = '\u2029'
+				}
+				if r != 0 {
+					out = utf8.AppendRune(out, r)
+					i += 5
+					continue
+				}
+			}
+			out = append(out, c, b[i+1])
+			i++
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func (s *Session) addItem(it Item, c *Change) *Item {

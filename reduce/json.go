@@ -77,30 +77,42 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 	}
 	*s = Session(p)
 	s.idx = nil
-	// encoding/json gives raw fields the text "null"; the reducer keeps nil.
-	null(&s.Metadata)
+	// Raw fields as the reducer keeps them (see cleanRaw): nil for null,
+	// compact, without the escapes json.Marshal adds for HTML.
+	s.Metadata = cleanRaw(s.Metadata)
 	for i := range s.Turns {
-		null(&s.Turns[i].Metadata)
-		null(&s.Turns[i].EndMetadata)
+		s.Turns[i].Metadata = cleanRaw(s.Turns[i].Metadata)
+		s.Turns[i].EndMetadata = cleanRaw(s.Turns[i].EndMetadata)
 	}
 	for i := range s.Permissions {
-		null(&s.Permissions[i].Metadata)
-		null(&s.Permissions[i].Resolution)
+		s.Permissions[i].Metadata = cleanRaw(s.Permissions[i].Metadata)
+		s.Permissions[i].Resolution = cleanRaw(s.Permissions[i].Resolution)
 	}
 	for i := range s.Questions {
-		null(&s.Questions[i].Metadata)
+		s.Questions[i].Metadata = cleanRaw(s.Questions[i].Metadata)
 	}
 	for i := range s.Errors {
-		null(&s.Errors[i].Details)
+		s.Errors[i].Details = cleanRaw(s.Errors[i].Details)
+	}
+	for i := range s.Items {
+		it := &s.Items[i].Item
+		cleanFields(it.Extra)
+		for j := range it.Content {
+			p := &it.Content[j]
+			p.JSON = cleanRaw(p.JSON)
+			p.Metadata = cleanRaw(p.Metadata)
+			cleanFields(p.Extra)
+		}
 	}
 	return nil
 }
 
-func null(r *json.RawMessage) {
-	if string(*r) == "null" || len(*r) == 0 {
-		*r = nil
+func cleanFields(fs []universal.Field) {
+	for i := range fs {
+		fs[i].Value = cleanRaw(fs[i].Value)
 	}
 }
+
 
 // check refuses a snapshot that no event could be applied to: a negative
 // version, or ids the indexes need unique that are repeated.

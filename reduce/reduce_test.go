@@ -650,3 +650,32 @@ func TestSnapshotRefused(t *testing.T) {
 		}
 	}
 }
+
+// A snapshot taken with json.Marshal (which escapes <, > and & for HTML)
+// restores to the same session as one taken with Session.JSON.
+func TestSnapshotThroughEncodingJSON(t *testing.T) {
+	l := newLog().begin().turn("t1").
+		complete(universal.Item{ItemID: "c", Kind: universal.KindToolCall, Role: universal.RoleAssistant, Content: []universal.Part{{
+			Type: universal.PartToolCall, Name: "Bash", Arguments: `{"command":"a > b && c < d"}`,
+			Metadata: []byte(`{"title":"a > b && c < d","x":"\u2028"}`)}}}).turnEnd("t1", universal.TurnCompleted)
+	s, err := reduce.Replay(l.evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	viaMarshal, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(viaMarshal, []byte(`\u003e`)) {
+		t.Fatal("json.Marshal no longer escapes HTML; the test tests nothing")
+	}
+	var r reduce.Session
+	if err := json.Unmarshal(viaMarshal, &r); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := s.JSON("")
+	got, _ := r.JSON("")
+	if !bytes.Equal(want, got) {
+		t.Errorf("restored from json.Marshal:\n%s\nwant\n%s", got, want)
+	}
+}

@@ -1,6 +1,7 @@
 package universal
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,7 +23,13 @@ const checkpointVersion = 1
 // marshals; it must not share memory the translator changes later while
 // marshalling). Errors name w's agent.
 func SaveCheckpoint(format string, w *Stream, state any) ([]byte, error) {
-	b, err := json.Marshal(struct {
+	// Without HTML escaping: raw JSON in the state (an open item's
+	// metadata) must come back byte for byte, so that a restored
+	// translator writes what the one that never stopped writes.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(struct {
 		Version int         `json:"version"`
 		Agent   string      `json:"agent"`
 		Format  string      `json:"format"`
@@ -32,7 +39,7 @@ func SaveCheckpoint(format string, w *Stream, state any) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: checkpoint: %w", w.agent, err)
 	}
-	return b, nil
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // LoadCheckpoint restores a checkpoint made by SaveCheckpoint for the same

@@ -120,3 +120,28 @@ func TestCheckpointRefused(t *testing.T) {
 		}
 	}
 }
+
+// Raw JSON with characters encoding/json escapes for HTML (<, >, &) in an
+// open item comes back from a checkpoint byte for byte.
+func TestCheckpointKeepsRawBytes(t *testing.T) {
+	w := universal.NewStream("x", universal.Options{})
+	it := universal.Item{ItemID: "i", Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: "Bash", Arguments: `{"command":"echo a > f && b < c"}`,
+			Metadata: []byte(`{"title":"echo a > f && b < c"}`)}}}
+	w.StartItem(nil, it, universal.SourceAgent, nil)
+	cp, err := universal.SaveCheckpoint("f", w, struct{}{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2 := universal.NewStream("x", universal.Options{})
+	if err := universal.LoadCheckpoint(cp, "f", w2, &struct{}{}); err != nil {
+		t.Fatal(err)
+	}
+	done := universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}
+	a, b := w.End(nil, done, universal.SourceDaemon, nil), w2.End(nil, done, universal.SourceDaemon, nil)
+	for i := range a {
+		if x, y := a[i].AppendJSON(nil), b[i].AppendJSON(nil); !bytes.Equal(x, y) {
+			t.Errorf("after restore:\n%s\nwant\n%s", y, x)
+		}
+	}
+}
