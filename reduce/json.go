@@ -113,7 +113,6 @@ func cleanFields(fs []universal.Field) {
 	}
 }
 
-
 // check refuses a snapshot that no event could be applied to: a negative
 // version, or ids the indexes need unique that are repeated.
 func check(p *plain) error {
