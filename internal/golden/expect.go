@@ -44,17 +44,31 @@ func LoadExpect(path, format string) (*Expect, error) {
 	if err := json.Unmarshal(b, &meta); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	var e Expect
-	if len(meta.Expect) > 0 {
-		if err := json.Unmarshal(meta.Expect, &e); err != nil {
+	// Fields present in the override replace the base ones whole (a
+	// tools list of the override is the list, nothing of the base's
+	// entries leaks into it): merge the objects, then decode once.
+	fields := map[string]json.RawMessage{}
+	if len(meta.Expect) > 0 && string(meta.Expect) != "null" {
+		if err := json.Unmarshal(meta.Expect, &fields); err != nil {
 			return nil, fmt.Errorf("%s: expect: %w", path, err)
 		}
 	}
 	if o, ok := meta.ExpectByFormat[format]; ok && format != "" {
-		// Fields present in the override replace the base ones.
-		if err := json.Unmarshal(o, &e); err != nil {
+		var over map[string]json.RawMessage
+		if err := json.Unmarshal(o, &over); err != nil {
 			return nil, fmt.Errorf("%s: expect_by_format.%s: %w", path, format, err)
 		}
+		for k, v := range over {
+			fields[k] = v
+		}
+	}
+	merged, err := json.Marshal(fields)
+	if err != nil {
+		return nil, err
+	}
+	var e Expect
+	if err := json.Unmarshal(merged, &e); err != nil {
+		return nil, fmt.Errorf("%s: expect: %w", path, err)
 	}
 	return &e, nil
 }
