@@ -303,6 +303,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /sessions/{id}/notifications", s.handleNotifications)
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
 	mux.Handle("/mcp", mcpHandler)
+	handleInspector(mux)
 	return s.guard(mux)
 }
 

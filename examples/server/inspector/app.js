@@ -1,0 +1,391 @@
+// agentnorm inspector: the list of sessions at /, one session live at
+// /view/{id}. Everything shown comes from the universal events alone, the
+// same way for every agent: reduce() folds an event into a view model,
+// render() draws the model. Stable data- attributes name what is shown
+// (the browser tests query them).
+'use strict';
+
+// h builds an element: h('div', {class: 'x', 'data-y': 1}, child, 'text', …).
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v == null || v === false) continue;
+    if (k === 'class') el.className = v;
+    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const kid of kids.flat(Infinity)) {
+    if (kid != null && kid !== false) el.append(kid instanceof Node ? kid : String(kid));
+  }
+  return el;
+}
+
+// ---- the view model ----
+
+function newModel() {
+  return {
+    version: 0,          // sequence of the last event folded in
+    status: 'idle',      // idle, running, failed, completed, terminated
+    meta: {},            // session.started metadata
+    items: new Map(),    // item_id → {id, parent, kind, role, status, parts}
+    children: new Map(), // parent item_id → [item_id]
+    timeline: [],        // top-level entries, in order: {t: 'item'|'turn-start'|'turn-end'|'error'|'perm'|'question'|'end', …}
+    calls: new Map(),    // call_id → tool_call item_id
+    results: new Map(),  // call_id → tool_result item_id
+    perms: new Map(),    // permission_id → {id, action, status, call, reason}
+    callPerms: new Map(),// call_id → [permission_id]
+    questions: new Map(),// question_id → {id, prompt, options, status, response}
+    usage: { session: null, calls: null, turns: null },
+    openTurns: 0,
+    ended: null,         // session.ended data
+  };
+}
+
+const deltaField = { text: 'text', reasoning: 'text', tool_call: 'arguments', tool_result: 'output' };
+
+function addUsage(sum, u) {
+  const out = sum ? { ...sum } : {};
+  for (const [k, v] of Object.entries(u || {})) if (typeof v === 'number') out[k] = (out[k] || 0) + v;
+  return out;
+}
+
+// reduce folds one event into the model; events out of order are ignored.
+function reduce(m, ev) {
+  if (ev.sequence !== m.version + 1) return false;
+  m.version = ev.sequence;
+  const d = ev.data || {};
+  const work = () => { if (m.status === 'idle' && !m.ended) m.status = 'running'; };
+  switch (ev.type) {
+    case 'session.started':
+      m.meta = d.metadata || {};
+      break;
+    case 'turn.started':
+      m.openTurns++;
+      m.timeline.push({ t: 'turn-start', turn: d.turn_id });
+      if (m.status === 'failed') m.status = 'running';
+      work();
+      break;
+    case 'turn.ended': {
+      m.openTurns = Math.max(0, m.openTurns - 1);
+      const ending = !!(d.metadata && d.metadata.session_ending);
+      m.timeline.push({ t: 'turn-end', turn: d.turn_id, status: d.status, ending });
+      if (m.openTurns > 0 || m.status === 'failed' || ending) break; // session.ended decides
+      m.status = d.status === 'error' ? 'failed' : 'idle';
+      break;
+    }
+    case 'item.started':
+    case 'item.completed':
+      upsertItem(m, d.item, ev.type === 'item.completed');
+      if (ev.type === 'item.started') work();
+      break;
+    case 'item.delta': {
+      const x = m.items.get(d.item_id);
+      if (!x) break;
+      const p = x.parts[d.part_index] || (x.parts[d.part_index] = { type: d.part_type });
+      const f = deltaField[d.part_type] || 'text';
+      p[f] = (p[f] || '') + d.delta;
+      work();
+      break;
+    }
+    case 'error':
+      m.timeline.push({ t: 'error', message: d.message, code: d.code, retry: !!d.will_retry });
+      if (!d.will_retry) m.status = 'failed';
+      break;
+    case 'permission.requested':
+    case 'permission.resolved': {
+      let p = m.perms.get(d.permission_id);
+      if (!p) {
+        p = { id: d.permission_id, call: callOf(m, d) };
+        m.perms.set(p.id, p);
+        if (p.call) (m.callPerms.get(p.call) || m.callPerms.set(p.call, []).get(p.call)).push(p.id);
+        else m.timeline.push({ t: 'perm', id: p.id });
+      }
+      p.action = d.action || p.action;
+      p.status = d.status;
+      const md = d.metadata || {};
+      p.reason = md.reason || md.message || p.reason;
+      if (ev.type === 'permission.requested') work();
+      break;
+    }
+    case 'question.requested':
+    case 'question.resolved': {
+      let q = m.questions.get(d.question_id);
+      if (!q) {
+        q = { id: d.question_id };
+        m.questions.set(q.id, q);
+        m.timeline.push({ t: 'question', id: q.id });
+      }
+      Object.assign(q, { prompt: d.prompt, options: d.options || [], status: d.status, response: d.response });
+      if (ev.type === 'question.requested') work();
+      break;
+    }
+    case 'usage.updated':
+      if (d.scope === 'session') m.usage.session = d;
+      else if (d.scope === 'turn') m.usage.turns = addUsage(m.usage.turns, d.usage);
+      else m.usage.calls = addUsage(m.usage.calls, d.usage);
+      if (d.cost_usd != null && d.scope !== 'session') m.usage.cost = (m.usage.cost || 0) + d.cost_usd;
+      break;
+    case 'session.ended':
+      m.ended = d;
+      m.status = d.reason === 'error' ? 'failed' : d.reason === 'terminated' ? 'terminated'
+        : m.status === 'failed' ? 'failed' : 'completed';
+      m.timeline.push({ t: 'end' });
+      break;
+  }
+  return true;
+}
+
+// callOf finds the tool call a permission is about.
+function callOf(m, d) {
+  if (d.call_id) return d.call_id;
+  if (m.calls.has(d.permission_id)) return d.permission_id;
+  const x = d.item_id && m.items.get(d.item_id);
+  const p = x && x.parts.find(p => p && p.type === 'tool_call');
+  return p ? p.call_id : null;
+}
+
+function upsertItem(m, it, completed) {
+  let x = m.items.get(it.item_id);
+  if (!x) {
+    x = { id: it.item_id, parent: it.parent_id || null, parts: [] };
+    m.items.set(x.id, x);
+    if (x.parent) (m.children.get(x.parent) || m.children.set(x.parent, []).get(x.parent)).push(x.id);
+    else m.timeline.push({ t: 'item', id: x.id });
+    completed = true; // a new item takes its content as given
+  }
+  Object.assign(x, { kind: it.kind, role: it.role, status: it.status });
+  if (completed) x.parts = (it.content || []).map(p => ({ ...p }));
+  for (const p of x.parts) {
+    if (p && p.type === 'tool_call' && p.call_id) m.calls.set(p.call_id, x.id);
+    if (p && p.type === 'tool_result' && p.call_id) m.results.set(p.call_id, x.id);
+  }
+}
+
+// ---- rendering ----
+
+const opened = new Set(); // the <details> a reader opened, by key, kept across renders
+
+function details(key, attrs, summary, body) {
+  const el = h('details', { ...attrs, open: opened.has(key) }, h('summary', {}, summary), body);
+  el.addEventListener('toggle', () => { el.open ? opened.add(key) : opened.delete(key); });
+  return el;
+}
+
+function keyArg(p) {
+  const i = p.tool_input || {};
+  if (i.command) return i.command;
+  if (i.paths && i.paths.length) return i.paths.join(' ');
+  return i.url || i.query || i.prompt || p.arguments || '';
+}
+
+function clip(s, n) { s = String(s || ''); return s.length > n ? s.slice(0, n) + '…' : s; }
+
+function fmtUsage(u, cost) {
+  if (!u) return null;
+  const n = v => (v == null ? '–' : Number(v).toLocaleString('en'));
+  let s = `in ${n(u.input_tokens)} · out ${n(u.output_tokens)}`;
+  if (u.cached_input_tokens) s += ` · cached ${n(u.cached_input_tokens)}`;
+  if (u.total_tokens) s += ` · total ${n(u.total_tokens)}`;
+  if (cost) s += ` · $${Number(cost).toFixed(4)}`;
+  return s;
+}
+
+function renderPart(x, p, i) {
+  if (!p) return null;
+  switch (p.type) {
+    case 'text':
+      return h('div', { class: 'text', 'data-part': 'text' }, p.text || '');
+    case 'reasoning':
+      return details(x.id + ':' + i, { class: 'reasoning', 'data-part': 'reasoning' }, 'reasoning',
+        h('div', { class: 'text' }, p.text || ''));
+    case 'status':
+      return h('div', { class: 'notice', 'data-part': 'status', 'data-label': p.label }, h('b', {}, p.label || 'status'), ' ', p.detail || '');
+    case 'file_ref':
+      return h('div', { class: 'file', 'data-part': 'file_ref', 'data-action': p.action }, `${p.action || 'file'} ${p.path || ''}`,
+        p.diff ? details(x.id + ':' + i, {}, 'diff', h('pre', {}, p.diff)) : null);
+    case 'image':
+      return h('div', { class: 'file', 'data-part': 'image' }, `image ${p.mime_type || ''} ${p.path || ''}`);
+    case 'tool_call': case 'tool_result': case 'json':
+      return null;
+    default:
+      return h('div', { class: 'muted', 'data-part': p.type }, p.type);
+  }
+}
+
+function renderItem(m, id) {
+  const x = m.items.get(id);
+  if (x.kind === 'tool_call') return renderCall(m, x);
+  const rp = x.kind === 'tool_result' && x.parts.find(p => p && p.type === 'tool_result');
+  if (rp && m.calls.has(rp.call_id)) return null; // drawn under its call
+  const kids = (m.children.get(id) || []).map(c => renderItem(m, c));
+  if (x.kind === 'tool_result') return renderResult(m, x);
+  const cls = x.kind === 'message' ? `msg ${x.role}` : 'notice';
+  return h('div', { class: cls, 'data-item': id, 'data-kind': x.kind, 'data-role': x.role, 'data-status': x.status },
+    x.kind === 'message' ? h('div', { class: 'who' }, x.role) : null,
+    x.parts.map((p, i) => renderPart(x, p, i)),
+    kids.length ? h('div', { class: 'children' }, kids) : null);
+}
+
+function renderCall(m, x) {
+  const p = x.parts.find(p => p && p.type === 'tool_call') || {};
+  const rid = m.results.get(p.call_id);
+  const sub = (m.children.get(x.id) || []).filter(c => c !== rid).map(c => renderItem(m, c)).filter(Boolean);
+  const perms = (m.callPerms.get(p.call_id) || []).map(id => renderPerm(m.perms.get(id)));
+  return h('div', { class: 'call', 'data-item': x.id, 'data-kind': 'tool_call', 'data-role': x.role, 'data-status': x.status,
+    'data-tool-kind': p.tool_kind || 'other', 'data-call-id': p.call_id },
+  h('div', { class: 'call-head' },
+    h('span', { class: 'badge kind-' + (p.tool_kind || 'other'), 'data-tool-kind-label': '' }, p.tool_kind || 'other'),
+    h('span', { class: 'tool-name', 'data-tool-name': '' }, p.name || ''),
+    h('code', { 'data-tool-input': '' }, clip(keyArg(p), 300))),
+  perms,
+  sub.length ? h('div', { class: 'subagent', 'data-subagent': '' }, h('div', { class: 'who' }, 'sub-agent'), sub) : null,
+  rid ? renderResult(m, m.items.get(rid)) : null);
+}
+
+function renderResult(m, x) {
+  const p = x.parts.find(p => p && p.type === 'tool_result') || {};
+  const failed = x.status === 'failed' || p.is_error;
+  const md = p.metadata || {};
+  return h('div', { class: 'result' + (failed ? ' failed' : ''), 'data-item': x.id, 'data-kind': 'tool_result',
+    'data-tool-result': '', 'data-status': x.status, 'data-error': failed ? 'true' : 'false', 'data-call-id': p.call_id },
+  h('pre', { 'data-output': '' }, clip(p.output, 20000)),
+  md.exit_code != null ? h('div', { class: 'muted', 'data-exit-code': md.exit_code }, `exit code ${md.exit_code}`) : null,
+  md.sub_agent_error ? h('div', { class: 'err', 'data-sub-agent-error': '' }, md.sub_agent_error.message || 'sub-agent error') : null,
+  x.parts.map((q, i) => q === p ? null : renderPart(x, q, i)),
+  (m.children.get(x.id) || []).map(c => renderItem(m, c)));
+}
+
+function renderPerm(p) {
+  return h('div', { class: 'perm ' + p.status, 'data-permission': p.id, 'data-status': p.status },
+    h('b', {}, 'permission '), p.action || '', ' — ', h('span', { 'data-outcome': '' }, p.status),
+    p.reason ? h('div', { class: 'muted' }, clip(p.reason, 300)) : null);
+}
+
+function renderEntry(m, e) {
+  switch (e.t) {
+    case 'item': return renderItem(m, e.id);
+    case 'turn-start': return h('div', { class: 'turn', 'data-turn-start': e.turn }, 'turn started');
+    case 'turn-end':
+      return h('div', { class: 'turn end ' + e.status, 'data-turn-end': e.turn, 'data-status': e.status,
+        'data-session-ending': e.ending ? 'true' : null }, `turn ${e.status}` + (e.ending ? ' (session ending)' : ''));
+    case 'error':
+      return h('div', { class: e.retry ? 'err retry' : 'err', 'data-error': '', 'data-will-retry': e.retry ? 'true' : 'false' },
+        h('b', {}, e.retry ? 'error, retrying: ' : 'error: '), e.code ? `[${e.code}] ` : '', clip(e.message, 1000));
+    case 'perm': return renderPerm(m.perms.get(e.id));
+    case 'question': {
+      const q = m.questions.get(e.id);
+      return h('div', { class: 'question ' + q.status, 'data-question': q.id, 'data-status': q.status },
+        h('b', {}, 'question: '), q.prompt || '',
+        q.options.length ? h('div', { class: 'muted' }, 'options: ' + q.options.join(', ')) : null,
+        h('div', {}, 'outcome: ', h('span', { 'data-outcome': '' }, q.status),
+          q.response != null ? h('span', { 'data-response': '' }, ' — ' + (typeof q.response === 'string' ? q.response : JSON.stringify(q.response))) : null));
+    }
+    case 'end': {
+      const d = m.ended;
+      return h('div', { class: 'ended ' + d.reason, 'data-session-end': '', 'data-reason': d.reason, 'data-terminated-by': d.terminated_by },
+        h('b', {}, `session ${d.reason}`), d.terminated_by ? ` by ${d.terminated_by}` : '',
+        d.message ? ` — ${d.message}` : '', d.exit_code != null ? ` (exit code ${d.exit_code})` : '',
+        d.stderr ? details('stderr', {}, 'stderr', h('pre', {}, clip(d.stderr, 20000))) : null);
+    }
+  }
+  return null;
+}
+
+// render draws the whole session into root.
+function render(m, root, conn) {
+  const u = m.usage.session ? m.usage.session.usage : (m.usage.calls || m.usage.turns);
+  const cost = m.usage.session ? m.usage.session.cost_usd : m.usage.cost;
+  const meta = [m.meta.agent, m.meta.model, m.meta.cwd].filter(Boolean).join(' · ');
+  const atBottom = window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
+  root.replaceChildren(...[
+    h('div', { class: 'bar' },
+      h('span', { class: 'status ' + m.status, 'data-session-status': m.status }, m.status),
+      m.status === 'running' ? h('span', { class: 'typing', 'data-typing': '' }, h('i'), h('i'), h('i')) : null,
+      h('span', { class: 'muted' }, meta),
+      h('span', { class: 'usage', 'data-usage': u ? '' : null }, fmtUsage(u, cost)),
+      h('span', { class: 'muted conn', 'data-connection': conn }, `v${m.version} · ${conn}`)),
+    conn === 'closed' && !m.version ? h('p', { class: 'err', 'data-missing': '' }, 'No such session, or the server refused the stream.') : null,
+    h('div', { class: 'timeline', 'data-timeline': '' }, m.timeline.map(e => renderEntry(m, e))),
+    m.status === 'running' ? h('div', { class: 'typing-line' }, h('span', { class: 'typing' }, h('i'), h('i'), h('i'))) : null,
+  ].filter(Boolean));
+  if (atBottom) window.scrollTo(0, document.body.scrollHeight);
+}
+
+// ---- pages ----
+
+async function listPage(root) {
+  document.title = 'sessions · agentnorm inspector';
+  const draw = async () => {
+    let list;
+    try {
+      const r = await fetch('/sessions');
+      list = (await r.json()).sessions || [];
+    } catch (e) {
+      root.replaceChildren(h('p', { class: 'err' }, 'cannot list sessions: ' + e));
+      return;
+    }
+    root.replaceChildren(h('table', { class: 'sessions', 'data-sessions': '' },
+      h('thead', {}, h('tr', {}, ['session', 'agent', 'status', 'events'].map(t => h('th', {}, t)))),
+      h('tbody', {}, list.map(s => h('tr', { 'data-session-id': s.id, 'data-status': s.status },
+        h('td', {}, h('a', { href: '/view/' + encodeURIComponent(s.id) }, s.id)),
+        h('td', {}, s.agent || ''),
+        h('td', {}, h('span', { class: 'status ' + s.status }, s.status)),
+        h('td', { 'data-version': s.version }, s.version))))));
+    document.body.dataset.listed = String(list.length);
+  };
+  await draw();
+  setInterval(draw, 2000);
+}
+
+// viewPage shows one session: the cached events at once, then the stream
+// from the cached version on; new events are cached as they come.
+async function viewPage(root, id) {
+  document.title = id + ' · agentnorm inspector';
+  document.getElementById('where').textContent = ' / ' + id;
+  const body = document.body.dataset;
+  const cache = await EventCache.open(new URLSearchParams(location.search).get('store'));
+  const m = newModel();
+  for (const ev of await cache.load(id)) reduce(m, ev);
+  Object.assign(body, { store: cache.kind, cachedVersion: m.version, storedVersion: m.version });
+
+  let conn = m.ended ? 'ended' : 'connecting';
+  let drawn = false;
+  const draw = () => {
+    if (drawn) return;
+    drawn = true;
+    requestAnimationFrame(() => { drawn = false; render(m, root, conn); body.version = m.version; });
+  };
+  draw();
+  if (m.ended) return; // nothing follows session.ended
+
+  // Persist in order, in batches.
+  let pending = [], saving = Promise.resolve(), timer = 0;
+  const save = () => {
+    timer = 0;
+    const lines = pending;
+    pending = [];
+    const v = m.version;
+    saving = saving.then(() => cache.append(id, lines)).then(() => { body.storedVersion = v; },
+      e => console.error('caching events', e));
+  };
+
+  const es = new EventSource(`/sessions/${encodeURIComponent(id)}/stream?since=${m.version}`);
+  es.onopen = () => { conn = 'live'; draw(); };
+  es.onerror = () => { conn = es.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting'; draw(); };
+  es.onmessage = e => {
+    const ev = JSON.parse(e.data);
+    if (ev.type === 'heartbeat' || !reduce(m, ev)) return; // nothing new
+    pending.push(e.data);
+    if (!timer) timer = setTimeout(save, 50);
+    if (m.ended) { es.close(); conn = 'ended'; }
+    draw();
+  };
+}
+
+(function main() {
+  const root = document.getElementById('app');
+  const v = location.pathname.match(/^\/view\/([A-Za-z0-9][A-Za-z0-9._~-]{0,127})$/);
+  if (v) viewPage(root, v[1]);
+  else if (location.pathname.startsWith('/view/')) root.replaceChildren(h('p', { class: 'err' }, 'not a session id'));
+  else listPage(root);
+})();

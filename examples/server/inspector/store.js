@@ -1,0 +1,90 @@
+// The browser's copy of each session's events (agentnorm inspector).
+//
+// A session's events are kept as the JSON lines the server sent, in order
+// from sequence 1: a file per session in the origin private file system
+// (OPFS), or records in IndexedDB where OPFS is missing (or with ?store=idb
+// in the page's address). load returns the events that follow each other
+// from 1 (whatever follows a damaged line is dropped and fetched again);
+// append adds lines after them.
+'use strict';
+
+const EventCache = (() => {
+  const DIR = 'agentnorm-sessions';
+
+  // contiguous keeps the events 1, 2, 3… of a list of JSON lines.
+  function contiguous(lines) {
+    const out = [];
+    for (const line of lines) {
+      if (!line) continue;
+      let ev;
+      try { ev = JSON.parse(line); } catch { break; }
+      if (!ev || ev.sequence !== out.length + 1) break;
+      out.push(ev);
+    }
+    return out;
+  }
+
+  async function opfs() {
+    const root = await navigator.storage.getDirectory();
+    const dir = await root.getDirectoryHandle(DIR, { create: true });
+    const file = id => id + '.ndjson'; // ids are [A-Za-z0-9][A-Za-z0-9._~-]*
+    return {
+      kind: 'opfs',
+      async load(id) {
+        let fh;
+        try { fh = await dir.getFileHandle(file(id)); } catch { return []; }
+        const text = await (await fh.getFile()).text();
+        return contiguous(text.split('\n'));
+      },
+      // append writes at the end of what load returned (size bytes).
+      async append(id, lines) {
+        const fh = await dir.getFileHandle(file(id), { create: true });
+        const size = (await fh.getFile()).size;
+        const w = await fh.createWritable({ keepExistingData: true });
+        await w.write({ type: 'write', position: size, data: lines.join('\n') + '\n' });
+        await w.close(); // the new content replaces the file atomically
+      },
+    };
+  }
+
+  function request(r) {
+    return new Promise((resolve, reject) => {
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
+  }
+
+  async function idb() {
+    const open = indexedDB.open('agentnorm-inspector', 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('events', { keyPath: ['s', 'q'] });
+    const db = await request(open);
+    const range = id => IDBKeyRange.bound([id, 0], [id, Infinity]);
+    const tx = mode => db.transaction('events', mode).objectStore('events');
+    return {
+      kind: 'indexeddb',
+      async load(id) {
+        const rows = await request(tx('readonly').getAll(range(id)));
+        return contiguous(rows.map(r => r.line));
+      },
+      append(id, lines) {
+        const t = db.transaction('events', 'readwrite');
+        const st = t.objectStore('events');
+        for (const line of lines) st.put({ s: id, q: JSON.parse(line).sequence, line });
+        return new Promise((resolve, reject) => {
+          t.oncomplete = () => resolve();
+          t.onerror = t.onabort = () => reject(t.error);
+        });
+      },
+    };
+  }
+
+  // open returns the cache: OPFS unless it is missing or prefer is 'idb'.
+  async function openCache(prefer) {
+    if (prefer !== 'idb' && navigator.storage && navigator.storage.getDirectory) {
+      try { return await opfs(); } catch (e) { console.warn('OPFS unavailable, using IndexedDB', e); }
+    }
+    return idb();
+  }
+
+  return { open: openCache };
+})();
