@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -76,9 +77,18 @@ func Detect(head []byte) string {
 	r := gjson.Parse(view(head))
 	switch r.Get("type").Str {
 	case "system", "user", "assistant", "result":
-		return FormatStreamJSON
+		// Claude Code writes the same shape; Amp's session ids are its
+		// thread ids ("T-…"), Claude Code's are UUIDs.
+		if strings.HasPrefix(r.Get("session_id").Str, "T-") {
+			return FormatStreamJSON
+		}
+		return ""
 	}
-	if (r.Get("v").Type == gjson.Number && strings.HasPrefix(r.Get("id").Str, "T-")) || r.Get("messages").IsArray() {
+	// A thread file or export: Amp's thread id, with a schema version or
+	// its messages (another agent's export has messages too, not "T-"
+	// ids), or a head that is a thread's message list from its first key.
+	if strings.HasPrefix(r.Get("id").Str, "T-") && (r.Get("v").Type == gjson.Number || r.Get("messages").IsArray()) ||
+		bytes.HasPrefix(head, []byte(`{"messages":`)) {
 		return FormatThread
 	}
 	return ""
@@ -102,6 +112,18 @@ func bytesOf(s string) []byte {
 	return unsafe.Slice(unsafe.StringData(s), len(s))
 }
 
+// validUTF8 returns b with invalid UTF-8 replaced by U+FFFD (a copy only
+// then). Every string the translator takes from a message (ids above
+// all) is then valid UTF-8: what it keeps survives a JSON checkpoint
+// unchanged, so a restored translator matches ids and writes bytes as
+// the one that never stopped.
+func validUTF8(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	return bytes.ToValidUTF8(b, []byte("\uFFFD"))
+}
+
 var (
 	errNotJSON      = errors.New("not JSON")
 	errNotObject    = errors.New("not a JSON object")
@@ -114,6 +136,7 @@ var (
 
 // Translate translates one native message. See universal.Translator.
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	m.Data = validUTF8(m.Data)
 	t.raw, t.line, t.at = m.Data, m.Line, ""
 	if m.Err != nil {
 		return t.unparsed(dst, "", m.Err)
@@ -155,7 +178,7 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 	t.raw, t.line, t.at = nil, 0, ""
 	switch r := r.(type) {
 	case universal.Prompt:
-		return t.reportPrompt(dst, r.Text)
+		return t.reportPrompt(dst, strings.ToValidUTF8(r.Text, "\uFFFD"))
 	case universal.Terminate:
 		dst = t.finish(dst)
 		return t.w.End(dst, r.Ended(), universal.SourceDaemon, nil)
@@ -176,14 +199,25 @@ func (t *Translator) Checkpoint() ([]byte, error) {
 	return universal.SaveCheckpoint(t.format, t.w, &t.s)
 }
 
-// Restore loads a checkpoint made by a translator of the same format.
+// Restore loads a checkpoint made by a translator of the same format. A
+// checkpoint is data read back from disk: besides what
+// universal.LoadCheckpoint checks (version, agent, format, the stream's
+// state), the translator's own state is checked against the restored
+// stream (the calls and items it refers to exist, the message it holds
+// open is open); a checkpoint that fails is refused with an error
+// wrapping universal.ErrCheckpoint, and the translator is left unchanged.
 func (t *Translator) Restore(b []byte) error {
+	prev := t.w.State()
 	s := newState()
 	if err := universal.LoadCheckpoint(b, t.format, t.w, &s); err != nil {
 		return err
 	}
 	if s.Calls == nil {
 		s.Calls = map[string]*call{}
+	}
+	if err := s.validate(t.w); err != nil {
+		t.w.Restore(prev)
+		return fmt.Errorf("%s: restore: %w: state: %w", agentName, universal.ErrCheckpoint, err)
 	}
 	t.s = s
 	return nil

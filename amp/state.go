@@ -1,5 +1,11 @@
 package amp
 
+import (
+	"fmt"
+
+	"github.com/agentnorm/agentnorm/universal"
+)
+
 // state is everything a translator remembers between messages; it is the
 // checkpoint.
 type state struct {
@@ -90,4 +96,46 @@ func (s *state) done(id string) {
 func (s *state) resetTurn() {
 	s.Denied = nil
 	s.Ended, s.Stop, s.Elapsed, s.LastRole, s.Model = "", "", "", "", ""
+}
+
+// validate checks a state read from a checkpoint against the stream it
+// was restored with: every reference the translator follows later must
+// hold, so that no later line makes it fail or make a call its Stream
+// refuses.
+func (s *state) validate(w *universal.Stream) error {
+	known := func(what, id string) error {
+		if id != "" && !w.Known(id) {
+			return fmt.Errorf("%s %q was never started", what, id)
+		}
+		return nil
+	}
+	for id, c := range s.Calls {
+		if c == nil || c.Item == "" {
+			return fmt.Errorf("call %q missing or without an item", id)
+		}
+		if err := known("tool call", c.Item); err != nil {
+			return err
+		}
+		if err := known("tool call message", c.Msg); err != nil {
+			return err
+		}
+	}
+	for _, id := range s.Pending {
+		if s.Calls[id] == nil {
+			return fmt.Errorf("pending call %q is not in the call table", id)
+		}
+	}
+	if err := known("last message", s.LastMsg); err != nil {
+		return err
+	}
+	if s.Held != "" && !w.IsOpen(s.Held) {
+		return fmt.Errorf("held message %q is not open", s.Held)
+	}
+	if err := known("held message parent", s.HeldParent); err != nil {
+		return err
+	}
+	if s.Perms < 0 || s.Answers < 0 {
+		return fmt.Errorf("negative counter")
+	}
+	return nil
 }

@@ -119,7 +119,7 @@ func TestIgnored(t *testing.T) {
 		`{"type":"keep_alive"}`, `{"type":"rate_limit_event","rate_limit_info":{"status":"allowed"}}`,
 		`{"type":"tool_progress","tool_use_id":"t","elapsed_time_seconds":1}`, `{"type":"tool_use_summary","summary":"x"}`,
 		`{"type":"auth_status","isAuthenticating":false}`, `{"type":"prompt_suggestion","suggestion":"x"}`,
-		`{"type":"active_goal","value":null}`, `{"type":"control_response","response":{"subtype":"success","request_id":"i"}}`,
+		`{"type":"active_goal","value":null}`,
 		`{"type":"control_request","request_id":"h","request":{"subtype":"hook_callback","callback_id":"c"}}`,
 		`{"type":"stream_event","event":{"type":"ping"}}`,
 	}
@@ -140,7 +140,10 @@ func TestIgnored(t *testing.T) {
 	}
 	lines = append(lines, `in:{"type":"control_request","request_id":"i","request":{"subtype":"initialize"}}`,
 		`in:{"type":"control_request","request_id":"j","request":{"subtype":"interrupt"}}`, `in:{"type":"keep_alive"}`,
-		`in:{"type":"control_response","response":{"subtype":"success","request_id":"h","response":{}}}`)
+		`in:{"type":"control_response","response":{"subtype":"success","request_id":"h","response":{}}}`,
+		// The CLI's answer to the host's request (after it: an answer to a
+		// request never sent is reported).
+		`{"type":"control_response","response":{"subtype":"success","request_id":"i"}}`)
 	evs := feed(t, claude.FormatExchange, nil, nil, lines...)
 	if len(evs) != 2 { // the synthetic session.started and session.ended
 		for _, e := range evs {

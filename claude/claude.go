@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -84,17 +86,41 @@ func Detect(head []byte) string {
 		}
 		r := gjson.ParseBytes(line)
 		if r.Get("dir").Exists() && r.Get("msg").Exists() {
-			return FormatExchange
+			// Only an exchange of Claude Code's stdin protocol: not
+			// Codex's JSON-RPC nor Pi's commands.
+			if streamType(r.Get("msg.type").Str) && !ampSession(r.Get("msg")) {
+				return FormatExchange
+			}
+			return ""
 		}
 		typ := r.Get("type").Str
 		switch {
-		case transcriptOnly(typ), r.Get("sessionId").Exists(), r.Get("parentUuid").Exists():
+		case transcriptOnly(typ), r.Get("sessionId").Exists() && r.Get("uuid").Exists(), r.Get("parentUuid").Exists():
 			return FormatTranscript
-		case typ != "":
+		case streamType(typ) && !ampSession(r):
 			return FormatStreamJSON
+		case typ != "":
+			return "" // another agent's line (Codex, OpenCode, Pi, …)
 		}
 	}
 	return ""
+}
+
+// streamType reports the message types of Claude Code's stream-json
+// output and stdin protocol.
+func streamType(typ string) bool {
+	switch typ {
+	case "system", "assistant", "user", "result", "stream_event", "control_request", "control_response",
+		"control_cancel_request", "keep_alive", "tool_progress", "auth_status", "rate_limit_event":
+		return true
+	}
+	return false
+}
+
+// ampSession reports a line of Amp's stream-json, which has Claude Code's
+// shape but Amp's thread ids ("T-…") as session ids.
+func ampSession(r gjson.Result) bool {
+	return strings.HasPrefix(r.Get("session_id").Str, "T-")
 }
 
 // transcriptOnly reports entry types that only on-disk transcripts have.
@@ -106,6 +132,18 @@ func transcriptOnly(typ string) bool {
 		return true
 	}
 	return false
+}
+
+// validUTF8 returns b with invalid UTF-8 replaced by U+FFFD (a copy only
+// then). Every string the translator takes from a message (ids above
+// all) is then valid UTF-8: what it keeps survives a JSON checkpoint
+// unchanged, so a restored translator matches ids and writes bytes as
+// the one that never stopped.
+func validUTF8(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	return bytes.ToValidUTF8(b, []byte("\uFFFD"))
 }
 
 // view returns b as a string without copying. gjson results read from it
@@ -125,6 +163,7 @@ var (
 
 // Translate translates one native message. See universal.Translator.
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	m.Data = validUTF8(m.Data)
 	t.raw, t.line = m.Data, m.Line
 	t.orphanMsg, t.orphanScope = "", ""
 	if m.Err != nil {
@@ -190,7 +229,7 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	case "control_request":
 		return t.controlRequest(dst, r)
 	case "control_response":
-		return dst // answers to the host's own requests (initialize, interrupt, …): ignored
+		return t.cliAnswer(dst, r) // answers to the host's own requests (initialize, interrupt, …)
 	case "control_cancel_request":
 		return t.cancelRequest(dst, r)
 	case "progress":
@@ -220,6 +259,7 @@ func (t *Translator) input(dst []universal.Event, r gjson.Result) []universal.Ev
 		if sub := r.Get("request.subtype").Str; !hostRequest(sub) {
 			return t.unparsed(dst, "request.subtype", fmt.Errorf("unknown host control request %q", sub))
 		}
+		t.asked(r.Get("request_id").Str)
 		return dst
 	case "control_cancel_request":
 		return t.cancelRequest(dst, r)
@@ -245,7 +285,7 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 	t.raw, t.line = nil, 0
 	switch r := r.(type) {
 	case universal.Prompt:
-		return t.reportPrompt(dst, r.Text)
+		return t.reportPrompt(dst, strings.ToValidUTF8(r.Text, "\uFFFD"))
 	case universal.PermissionReply:
 		return t.reportPermission(dst, r)
 	case universal.QuestionReply:
@@ -269,11 +309,22 @@ func (t *Translator) Checkpoint() ([]byte, error) {
 }
 
 // Restore loads a state saved by Checkpoint into a translator built with
-// the same format and options.
+// the same format and options. A checkpoint is data read back from disk:
+// besides what universal.LoadCheckpoint checks (version, agent, format,
+// the stream's state), the translator's own state is checked against the
+// restored stream (the messages, tools, turns and items it refers to
+// exist and are open where it streams into them, indexes in range); a
+// checkpoint that fails is refused with an error wrapping
+// universal.ErrCheckpoint, and the translator is left unchanged.
 func (t *Translator) Restore(b []byte) error {
+	prev := t.w.State()
 	var s state
 	if err := universal.LoadCheckpoint(b, t.format, t.w, &s); err != nil {
 		return err
+	}
+	if err := s.validate(t.w); err != nil {
+		t.w.Restore(prev)
+		return fmt.Errorf("%s: restore: %w: state: %w", agentName, universal.ErrCheckpoint, err)
 	}
 	t.s = s
 	return nil

@@ -9,8 +9,47 @@ import (
 	"github.com/tidwall/gjson"
 )
 
+// maxAsked bounds the unanswered control requests remembered.
+const maxAsked = 64
+
+// asked remembers the request_id of a control request.
+func (t *Translator) asked(id string) {
+	if id == "" {
+		return
+	}
+	if len(t.s.Asked) == maxAsked {
+		t.s.Asked = append(t.s.Asked[:0], t.s.Asked[1:]...)
+	}
+	t.s.Asked = append(t.s.Asked, t.w.Copy(id))
+}
+
+// answered forgets the request_id of a control request answered; false
+// when no request with that id was seen.
+func (t *Translator) answered(id string) bool {
+	for i, a := range t.s.Asked {
+		if a == id {
+			t.s.Asked = append(t.s.Asked[:i], t.s.Asked[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// cliAnswer translates the CLI's control_response to one of the host's
+// requests (initialize, interrupt, …): nothing for the transcript, but
+// in an exchange, where the host's requests show, one that answers no
+// request is reported.
+func (t *Translator) cliAnswer(dst events, r gjson.Result) events {
+	id := r.Get("response.request_id").Str
+	if !t.answered(id) && t.format == FormatExchange {
+		return t.unparsed(dst, "response.request_id", fmt.Errorf("control_response to request %q, which the host never sent", id))
+	}
+	return dst
+}
+
 // controlRequest translates a control_request the CLI sent to the host.
 func (t *Translator) controlRequest(dst events, r gjson.Result) events {
+	t.asked(r.Get("request_id").Str)
 	req := r.Get("request")
 	switch sub := req.Get("subtype").Str; sub {
 	case "can_use_tool":
@@ -103,8 +142,13 @@ func (t *Translator) setPerm(key string, p *perm) {
 // request: allow or deny (a question's answers ride on allow).
 func (t *Translator) hostAnswer(dst events, r gjson.Result) events {
 	resp := r.Get("response")
-	key, ok := t.s.Requests[resp.Get("request_id").Str]
+	id := resp.Get("request_id").Str
+	seen := t.answered(id)
+	key, ok := t.s.Requests[id]
 	if !ok {
+		if !seen {
+			return t.unparsed(dst, "response.request_id", fmt.Errorf("control_response to request %q, which the CLI never sent", id))
+		}
 		return dst // the answer to a request that is not mapped (hook callbacks, MCP)
 	}
 	inner := resp.Get("response")
@@ -134,8 +178,13 @@ func (t *Translator) hostAnswer(dst events, r gjson.Result) events {
 
 // cancelRequest: a pending can_use_tool request withdrawn (by either side).
 func (t *Translator) cancelRequest(dst events, r gjson.Result) events {
-	key, ok := t.s.Requests[r.Get("request_id").Str]
+	id := r.Get("request_id").Str
+	seen := t.answered(id)
+	key, ok := t.s.Requests[id]
 	if !ok {
+		if !seen && t.format == FormatExchange {
+			return t.unparsed(dst, "request_id", fmt.Errorf("control_cancel_request of request %q, which was never sent", id))
+		}
 		return dst
 	}
 	if tl := t.toolFor(key); tl != nil && tl.Question {

@@ -220,7 +220,9 @@
 //
 // Top-level types: keep_alive, rate_limit_event, tool_progress,
 // tool_use_summary, auth_status, prompt_suggestion, active_goal,
-// control_response from the CLI (answers to the host's own requests), the
+// control_response from the CLI (answers to the host's own requests; in an
+// exchange, a control_response or control_cancel_request that answers no
+// request either side sent is reported as agent.unparsed), the
 // control requests hook_callback, mcp_message, elicitation and
 // request_user_dialog; the host's control requests (initialize, interrupt,
 // set_permission_mode, set_model, …), keep_alive and
@@ -245,5 +247,24 @@
 // come with the complete text block). Anything else, and any line that is
 // not a JSON object with a type, is reported as agent.unparsed.
 //
-// A Translator is not safe for concurrent use.
+// # Concurrency and checkpoints
+//
+// A Translator is not safe for concurrent use: one goroutine at a time
+// calls it. The events it returns own their memory (nothing aliases the
+// message or the translator's later state), so they can be shared between
+// goroutines read-only, encoded and reduced concurrently.
+//
+// Checkpoint saves the translator's state as JSON; Restore loads it into a
+// translator built with the same format and options. A checkpoint is
+// treated as data read back from disk: Restore refuses, with an error
+// wrapping universal.ErrCheckpoint and the translator left unchanged, a
+// checkpoint of another version, agent or format, one that does not
+// decode, and one whose state does not hold together (an item, message,
+// part, tool or turn it refers to that the stream does not have, an index
+// out of range).
+//
+// Input that is not valid UTF-8 is read with U+FFFD in place of the
+// invalid bytes, so native ids stay the same through a checkpoint and a
+// restored translator continues byte for byte like one that never
+// stopped.
 package claude

@@ -1,6 +1,8 @@
 package claude
 
 import (
+	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -35,6 +37,10 @@ type state struct {
 	Tasks map[string]string `json:"tasks,omitempty"`
 	// Requests maps a can_use_tool request_id to its tool_use id.
 	Requests map[string]string `json:"requests,omitempty"`
+	// Asked are the request_ids of the control requests seen (either
+	// side's) not yet answered, oldest first, at most maxAsked: in an
+	// exchange every control_response answers one.
+	Asked []string `json:"asked,omitempty"`
 	// Perms are the permissions by tool_use id.
 	Perms map[string]*perm `json:"perms,omitempty"`
 	// Turn is the open main turn, nil between turns.
@@ -423,3 +429,115 @@ func (t *Translator) turnID() string {
 
 // sortedKeys returns a map's keys in order, for deterministic iteration.
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// validate checks a state read from a checkpoint against the stream it
+// was restored with: every reference the translator follows later must
+// hold, so that no later message makes it fail or make a call its Stream
+// refuses.
+func (s *state) validate(w *universal.Stream) error {
+	known := func(what, id string) error {
+		if id != "" && !w.Known(id) {
+			return fmt.Errorf("%s %q was never started", what, id)
+		}
+		return nil
+	}
+	items := map[string]bool{}
+	for i, m := range s.Msgs {
+		if m == nil {
+			return fmt.Errorf("open message %d missing", i)
+		}
+		if m.ItemID == "" || items[m.ItemID] {
+			return fmt.Errorf("open message %d: item %q empty or repeated", i, m.ItemID)
+		}
+		items[m.ItemID] = true
+		if err := m.validate(w); err != nil {
+			return fmt.Errorf("open message %q: %w", m.ItemID, err)
+		}
+		if err := known("parent", m.Parent); err != nil {
+			return err
+		}
+	}
+	for id, tl := range s.Tools {
+		if tl == nil || tl.ItemID == "" {
+			return fmt.Errorf("tool %q missing or without an item", id)
+		}
+		if err := known("tool call", tl.ItemID); err != nil {
+			return err
+		}
+		if err := known("tool message", tl.Msg); err != nil {
+			return err
+		}
+	}
+	for id, p := range s.Perms {
+		if p == nil || p.ID == "" {
+			return fmt.Errorf("permission of %q missing", id)
+		}
+	}
+	for id, item := range s.Tasks {
+		if err := known("task "+id, item); err != nil {
+			return err
+		}
+	}
+	if s.Turn != nil && (s.Turn.ID == "" || w.Turn() != s.Turn.ID) {
+		return fmt.Errorf("turn %q is not open", s.Turn.ID)
+	}
+	if s.Shell != nil {
+		if s.Shell.Item == "" {
+			return errors.New("a shell command without an item")
+		}
+		if err := known("shell command", s.Shell.Item); err != nil {
+			return err
+		}
+	}
+	if len(s.Asked) > maxAsked {
+		return fmt.Errorf("%d control requests remembered, at most %d", len(s.Asked), maxAsked)
+	}
+	for i, d := range s.Done {
+		if d.ItemID == "" {
+			return fmt.Errorf("done message %d without an item", i)
+		}
+	}
+	return nil
+}
+
+// validate checks one open message.
+func (m *message) validate(w *universal.Stream) error {
+	if m.Open < -1 || m.Parts < 0 {
+		return fmt.Errorf("open block %d, %d parts", m.Open, m.Parts)
+	}
+	var it universal.Item
+	if m.Started {
+		var open bool
+		if it, open = w.Tracked(m.ItemID); !open {
+			return errors.New("started, but not open")
+		}
+		if m.Parts != len(it.Content) {
+			return fmt.Errorf("%d parts, the stream %d", m.Parts, len(it.Content))
+		}
+	} else if m.Parts != 0 {
+		return fmt.Errorf("%d parts before it started", m.Parts)
+	}
+	used := map[int]bool{}
+	for i, sl := range m.Slots {
+		if sl.Part < -1 || sl.Part >= m.Parts || sl.Index < -1 || sl.Part >= 0 && used[sl.Part] {
+			return fmt.Errorf("slot %d: part %d of %d (or repeated), block %d", i, sl.Part, m.Parts, sl.Index)
+		}
+		if sl.Part >= 0 {
+			used[sl.Part] = true
+			if it.Content[sl.Part].Type != sl.Type {
+				return fmt.Errorf("slot %d is %s, its part %s", i, sl.Type, it.Content[sl.Part].Type)
+			}
+		}
+		switch sl.Type {
+		case universal.PartText, universal.PartReasoning, universal.PartJSON:
+		default:
+			return fmt.Errorf("slot %d of type %q", i, sl.Type)
+		}
+	}
+	for i, b := range m.Blocks {
+		if b.Slot < -1 || b.Slot >= len(m.Slots) {
+			return fmt.Errorf("block %d: slot %d of %d", i, b.Slot, len(m.Slots))
+		}
+	}
+	return nil
+}

@@ -297,6 +297,25 @@
 //	}
 //	events = t.Report(events[:0], universal.EndOfInput{})
 //
-// The translator is not safe for concurrent use; its state (Checkpoint)
-// grows with the number of messages and parts of the session.
+// # Concurrency and checkpoints
+//
+// A Translator is not safe for concurrent use: one goroutine at a time
+// calls it. The events it returns own their memory (nothing aliases the
+// message or the translator's later state), so they can be shared between
+// goroutines read-only, encoded and reduced concurrently.
+//
+// Checkpoint saves the translator's state as JSON; Restore loads it into a
+// translator built with the same format and options. A checkpoint is
+// treated as data read back from disk: Restore refuses, with an error
+// wrapping universal.ErrCheckpoint and the translator left unchanged, a
+// checkpoint of another version, agent or format, one that does not
+// decode, and one whose state does not hold together (an item, message,
+// part, tool or turn it refers to that the stream does not have, an index
+// out of range).
+//
+// Input that is not valid UTF-8 is read with U+FFFD in place of the
+// invalid bytes, so native ids stay the same through a checkpoint and a
+// restored translator continues byte for byte like one that never
+// stopped. The state grows with the number of messages and parts of the
+// session.
 package opencode

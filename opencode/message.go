@@ -284,6 +284,13 @@ func (t *Translator) onPart(dst []universal.Event, part gjson.Result, delta stri
 	if rt == routeSkip {
 		return dst
 	}
+	if p := t.st.Parts[pid]; p != nil && p.Msg != mid {
+		// A part is in one message: its content went to the item of the
+		// message it came with first (a stub when that id was unknown).
+		// Taking this snapshot into another message's item would put a
+		// reasoning part's text in a text part's place.
+		return t.unparsed(dst, e, fmt.Errorf("part %q of message %q sent again under message %q", pid, p.Msg, mid))
+	}
 	m := t.st.Msgs[mid]
 	if m == nil {
 		if t.format == FormatRunJSON {

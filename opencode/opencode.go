@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -142,6 +143,7 @@ func (t *Translator) Follow(nativeSessionID string) {
 
 // Translate implements [universal.Translator].
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	m.Data = validUTF8(m.Data)
 	if m.Err != nil {
 		return t.w.Unparsed(dst, lineLoc(m.Line, -1), m.Err, m.Data)
 	}
@@ -155,6 +157,18 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	default:
 		return t.translateMessages(dst, m)
 	}
+}
+
+// validUTF8 returns b with invalid UTF-8 replaced by U+FFFD (a copy only
+// then). Every string the translator takes from a message (ids above
+// all) is then valid UTF-8: what it keeps survives a JSON checkpoint
+// unchanged, so a restored translator matches ids and writes bytes as
+// the one that never stopped.
+func validUTF8(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	return bytes.ToValidUTF8(b, []byte("\uFFFD"))
 }
 
 // translateArray reads a JSON array of events.
@@ -184,7 +198,7 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		// OpenCode echoes user messages on its event stream and in its
 		// message lists; only run --format json lacks them.
 		if t.format == FormatRunJSON {
-			t.st.Prompts = append(t.st.Prompts, r.Text)
+			t.st.Prompts = append(t.st.Prompts, strings.ToValidUTF8(r.Text, "\uFFFD"))
 			if t.st.Turn.Open && !t.st.Turn.Prompted {
 				dst = t.runPrompt(dst)
 			}
@@ -248,13 +262,24 @@ func (t *Translator) Checkpoint() ([]byte, error) {
 	return universal.SaveCheckpoint(t.format, t.w, &t.st)
 }
 
-// Restore implements [universal.Translator].
+// Restore implements [universal.Translator]. A checkpoint is data read
+// back from disk: besides what universal.LoadCheckpoint checks (version,
+// agent, format, the stream's state), the translator's own state is
+// checked against the restored stream (every message, part and item it
+// refers to exists, open messages are in its table, indexes in range); a
+// checkpoint that fails is refused with an error wrapping
+// universal.ErrCheckpoint, and the translator is left unchanged.
 func (t *Translator) Restore(b []byte) error {
+	prev := t.w.State()
 	var s state
 	if err := universal.LoadCheckpoint(b, t.format, t.w, &s); err != nil {
 		return err
 	}
 	s.init()
+	if err := s.validate(t.w); err != nil {
+		t.w.Restore(prev)
+		return fmt.Errorf("%s: restore: %w: state: %w", agentName, universal.ErrCheckpoint, err)
+	}
 	t.st = s
 	return nil
 }

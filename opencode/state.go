@@ -1,7 +1,10 @@
 package opencode
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 
 	"github.com/agentnorm/agentnorm/universal"
 )
@@ -19,7 +22,7 @@ type state struct {
 	Links map[string]string `json:"links,omitempty"`
 	// SubErrs holds, by tool_call item, the error of the sub-agent the
 	// call runs, for its tool_result's metadata.
-	SubErrs map[string]json.RawMessage `json:"sub_errs,omitempty"`
+	SubErrs map[string]rawText `json:"sub_errs,omitempty"`
 	// Msgs and Parts are the messages and parts seen, by native id.
 	Msgs  map[string]*msgState  `json:"msgs,omitempty"`
 	Parts map[string]*partState `json:"parts,omitempty"`
@@ -81,7 +84,7 @@ func (s *state) init() {
 		s.Links = map[string]string{}
 	}
 	if s.SubErrs == nil {
-		s.SubErrs = map[string]json.RawMessage{}
+		s.SubErrs = map[string]rawText{}
 	}
 	if s.Msgs == nil {
 		s.Msgs = map[string]*msgState{}
@@ -179,7 +182,7 @@ type turnState struct {
 	Denied bool `json:"denied,omitempty"`
 	// Error is the native error of a failed or aborted turn, for the
 	// turn.ended metadata.
-	Error json.RawMessage `json:"error,omitempty"`
+	Error rawText `json:"error,omitempty"`
 }
 
 // msgState is one native message.
@@ -213,11 +216,11 @@ type msgState struct {
 	// of the message, reported as its usage when it completes unless a
 	// step-finish part reported it (StepUsage); InfoUsage: they were
 	// reported, so a step-finish part that comes later is not.
-	Tokens    json.RawMessage `json:"tokens,omitempty"`
-	Cost      json.RawMessage `json:"cost,omitempty"`
-	TokensRaw []byte          `json:"tokens_raw,omitempty"` // the native message that gave them (with IncludeRaw)
-	StepUsage bool            `json:"step_usage,omitempty"`
-	InfoUsage bool            `json:"info_usage,omitempty"`
+	Tokens    rawText `json:"tokens,omitempty"`
+	Cost      rawText `json:"cost,omitempty"`
+	TokensRaw []byte  `json:"tokens_raw,omitempty"` // the native message that gave them (with IncludeRaw)
+	StepUsage bool    `json:"step_usage,omitempty"`
+	InfoUsage bool    `json:"info_usage,omitempty"`
 }
 
 // extraPart is the content one non-streaming native part contributes.
@@ -236,10 +239,10 @@ type partState struct {
 	Index int `json:"index"`
 	// Final is the part's last snapshot text when it differs from what
 	// was streamed (HasFinal); otherwise the streamed text is final.
-	Final    string          `json:"final,omitempty"`
-	HasFinal bool            `json:"has_final,omitempty"`
-	Meta     json.RawMessage `json:"meta,omitempty"`
-	Removed  bool            `json:"removed,omitempty"`
+	Final    string  `json:"final,omitempty"`
+	HasFinal bool    `json:"has_final,omitempty"`
+	Meta     rawText `json:"meta,omitempty"`
+	Removed  bool    `json:"removed,omitempty"`
 	// Late: the part arrived after its message completed and got an
 	// item of its own.
 	Late bool `json:"late,omitempty"`
@@ -277,4 +280,148 @@ type questionInfo struct {
 func (s *state) permissionInfo(id string) (action, item, callID string) {
 	p := s.Perms[id]
 	return p.Action, p.Item, p.CallID
+}
+
+// validate checks a state read from a checkpoint against the stream it
+// was restored with: every reference the translator follows later must
+// hold (a message listed open is in the message table, a part's message
+// too, the items they name exist), so that no later event makes it fail
+// or make a call its Stream refuses.
+func (s *state) validate(w *universal.Stream) error {
+	known := func(what, id string) error {
+		if id != "" && !w.Known(id) {
+			return fmt.Errorf("%s %q was never started", what, id)
+		}
+		return nil
+	}
+	items := map[string]string{}
+	for id, m := range s.Msgs {
+		if m == nil || m.ID != id || m.Item == "" {
+			return fmt.Errorf("message %q missing, misfiled or without an item", id)
+		}
+		if other, dup := items[m.Item]; dup {
+			return fmt.Errorf("messages %q and %q share item %q", other, id, m.Item)
+		}
+		items[m.Item] = id
+		if err := known("message "+id, m.Item); err != nil {
+			return err
+		}
+		if err := known("message parent", m.Parent); err != nil {
+			return err
+		}
+		for _, pid := range m.Parts {
+			if s.Parts[pid] == nil {
+				return fmt.Errorf("message %q: part %q is not in the part table", id, pid)
+			}
+		}
+		if it, open := w.Tracked(m.Item); open {
+			if len(it.Content) > len(m.Parts) {
+				return fmt.Errorf("message %q: %d parts, the stream %d", id, len(m.Parts), len(it.Content))
+			}
+			if it.Role != "" && it.Role != role(m.Role) {
+				return fmt.Errorf("message %q: role %q, the stream's %q", id, m.Role, it.Role)
+			}
+		}
+	}
+	for pid, p := range s.Parts {
+		if p == nil || p.ID != pid {
+			return fmt.Errorf("part %q missing or misfiled", pid)
+		}
+		m := s.Msgs[p.Msg]
+		if m == nil {
+			return fmt.Errorf("part %q: message %q is not in the message table", pid, p.Msg)
+		}
+		if p.Index < -1 || p.Index >= 0 && (p.Index >= len(m.Parts) || m.Parts[p.Index] != pid) {
+			return fmt.Errorf("part %q: index %d is not its place in message %q", pid, p.Index, p.Msg)
+		}
+		if p.Index >= 0 && p.Type != "text" && p.Type != "reasoning" {
+			return fmt.Errorf("part %q of type %q has a text index", pid, p.Type)
+		}
+		if err := known("tool call", p.Call); err != nil {
+			return err
+		}
+		if err := known("tool result", p.Result); err != nil {
+			return err
+		}
+	}
+	open := map[string]bool{}
+	for _, id := range s.OpenMsgs {
+		if s.Msgs[id] == nil || open[id] {
+			return fmt.Errorf("open message %q is not in the message table, or repeated", id)
+		}
+		open[id] = true
+	}
+	for _, d := range s.Pending {
+		if d.Msg == "" || d.Part == "" {
+			return errors.New("a pending delta without its message or part")
+		}
+	}
+	for child, item := range s.Links {
+		if err := known("sub-agent "+child+" call", item); err != nil {
+			return err
+		}
+	}
+	if s.Turn.Open != (w.Turn() != "") {
+		return fmt.Errorf("turn open %v, the stream's %q", s.Turn.Open, w.Turn())
+	}
+	return nil
+}
+
+// rawText is raw JSON kept in the state. A checkpoint saves it as a JSON
+// string: encoding/json escapes <, > and & in the raw JSON it writes
+// (json.RawMessage included), so kept as raw JSON it would come back with
+// other bytes and a restored translator would write them.
+type rawText []byte
+
+// MarshalJSON writes the raw JSON as a string.
+func (r rawText) MarshalJSON() ([]byte, error) {
+	if r == nil {
+		return []byte("null"), nil
+	}
+	return json.Marshal(string(r))
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (r *rawText) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*r = nil
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*r = rawText(s)
+	return nil
+}
+
+// MarshalJSON saves the content as the text of its JSON (a string), for
+// the reason of rawText: parts carry raw JSON metadata.
+func (x extraPart) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(x.Content); err != nil {
+		return nil, err
+	}
+	return json.Marshal(extraJSON{x.Part, rawText(bytes.TrimSpace(b.Bytes()))})
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (x *extraPart) UnmarshalJSON(b []byte) error {
+	var j extraJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	x.Part, x.Content = j.Part, nil
+	if len(j.Content) == 0 {
+		return nil
+	}
+	return json.Unmarshal(j.Content, &x.Content)
+}
+
+// extraJSON is how an extraPart is saved.
+type extraJSON struct {
+	Part    string  `json:"part"`
+	Content rawText `json:"content"`
 }

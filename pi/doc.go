@@ -201,7 +201,9 @@
 // it ended in error without running: denied). Other select, confirm,
 // input and editor requests are questions, answered or rejected by the
 // response. Report(PermissionReply) and Report(QuestionReply) resolve them
-// too.
+// too. In the exchange, a successful rpc response that answers no command
+// the host sent (by id, or by command for commands without one) and an
+// extension_ui_response to no pending request are agent.unparsed.
 //
 // # Ignored on purpose
 //
@@ -213,8 +215,8 @@
 // assistantMessageEvent start/done/error, summarization_retry_attempt_start
 // and summarization_retry_finished, bash_execution_update, the
 // fire-and-forget extension UI methods (notify, setStatus, setWidget,
-// setTitle, set_editor_text), rpc responses with success:true (except
-// get_state's session id), the host's other rpc commands (get_state,
+// setTitle, set_editor_text), rpc responses with success:true that
+// answer a command (except get_state's session id), the host's other rpc commands (get_state,
 // get_messages, set_model, compact, abort, … whose effects show in Pi's
 // output), and entry_appended with message, compaction, branch_summary,
 // custom_message, model_change, thinking_level_change or session_info
@@ -259,6 +261,30 @@
 //	}
 //	events = t.Report(events[:0], universal.EndOfInput{})
 //
-// A Translator is not safe for concurrent use; Checkpoint and Restore save
-// and load its state as JSON.
+// A line that is not a complete JSON object is reported as agent.unparsed,
+// a line cut short included. A message_update line longer than 16 KiB
+// (only Pi before 0.84 writes them: they repeat the whole partial
+// message) is not validated as a whole, so that a long message stays
+// linear work: it must end its object, and every field read from it is
+// checked.
+//
+// # Concurrency and checkpoints
+//
+// A Translator is not safe for concurrent use: one goroutine at a time
+// calls it. The events it returns own their memory (nothing aliases the
+// message or the translator's later state), so they can be shared between
+// goroutines read-only, encoded and reduced concurrently.
+//
+// Checkpoint saves the translator's state as JSON; Restore loads it into a
+// translator built with the same format and options. A checkpoint is
+// treated as data read back from disk: Restore refuses, with an error
+// wrapping universal.ErrCheckpoint and the translator left unchanged, a
+// checkpoint of another version, agent or format, one that does not
+// decode, and one whose state does not hold together (an item, message,
+// part, tool or turn it refers to that the stream does not have, an index
+// out of range).
+//
+// Native strings are kept as valid UTF-8 (invalid bytes become U+FFFD), so
+// a restored translator continues byte for byte like one that never
+// stopped.
 package pi

@@ -498,9 +498,13 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 		if id.Exists() && !validString(id) || name.Exists() && !validString(name) {
 			return t.w.Unparsed(dst, in.where(), errors.New("toolcall_start: id or toolName is not a JSON string"), in.raw)
 		}
-		if !id.Exists() && !name.Exists() && gjson.Valid(in.view) {
+		if !id.Exists() && !name.Exists() {
 			// Before 0.84.3 only the partial message names the call
 			// (once per tool call, so reading it keeps the work linear).
+			if !gjson.Valid(in.view) {
+				// A line cut short: the name is lost with the partial.
+				return t.w.Unparsed(dst, in.where(), errNotJSON, in.raw)
+			}
 			if c := element(in.get("assistantMessageEvent.partial.content"), int(ci.Num)); c.Get("type").Str == "toolCall" {
 				id, name = c.Get("id"), c.Get("name")
 			}

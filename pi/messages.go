@@ -172,11 +172,18 @@ func abortError(msg string) bool {
 }
 
 // image maps an image content block. The base64 data is not carried; its
-// length is kept in the metadata.
+// length is kept in the metadata. A block without a MIME type (not what
+// Pi writes) gets "image/*", as in package anthropic: an image part needs
+// a path or a MIME type, and a tool's result image may get its path only
+// later.
 func (t *Translator) image(c gjson.Result) universal.Part {
 	var md jsonw.Object
 	md.Int("data_length", int64(len(c.Get("data").Str)))
-	return universal.Part{Type: universal.PartImage, Mime: t.copy(c.Get("mimeType").Str), Metadata: md.Bytes()}
+	mime := t.copy(c.Get("mimeType").Str)
+	if mime == "" {
+		mime = "image/*"
+	}
+	return universal.Part{Type: universal.PartImage, Mime: mime, Metadata: md.Bytes()}
 }
 
 // toolCallStart starts the tool_call item of a toolCall block, once.

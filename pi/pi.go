@@ -41,6 +41,10 @@ var Formats = []universal.Format{
 // agentName is the agent's name in locations and metadata.
 const agentName = "pi"
 
+// maxValidatedUpdate is the longest message_update line validated as a
+// whole before it is read (see Translate).
+const maxValidatedUpdate = 16 << 10
+
 // maxContentIndex bounds the content index a streamed message may address,
 // so hostile input cannot make the translator grow a huge block table.
 const maxContentIndex = 4096
@@ -84,9 +88,19 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	}
 	if m.Dir == universal.Out && t.format != FormatSession && isUpdate(data) {
 		// The hot path. Before 0.84 a message_update line repeats the
-		// whole partial message (twice); validating or scanning it would
-		// make a long message cost quadratic time. The fields read (all
-		// before the partial) are checked one by one instead.
+		// whole partial message (twice); validating or scanning a long
+		// one would make a long message cost quadratic time. A line up to
+		// maxValidatedUpdate bytes is validated (a line cut short is
+		// reported, not half read); a longer one must at least end its
+		// object, and the fields read (all before the partial) are
+		// checked one by one.
+		if len(data) <= maxValidatedUpdate {
+			if !gjson.ValidBytes(data) {
+				return t.w.Unparsed(dst, location(m), errNotJSON, data)
+			}
+		} else if data[len(data)-1] != '}' {
+			return t.w.Unparsed(dst, location(m), errNotJSON, data)
+		}
 		return t.object(dst, m, data)
 	}
 	if gjson.ValidBytes(data) {
@@ -260,11 +274,22 @@ func (t *Translator) Checkpoint() ([]byte, error) {
 	return universal.SaveCheckpoint(t.format, t.w, &t.st)
 }
 
-// Restore implements universal.Translator.
+// Restore implements universal.Translator. A checkpoint is data read back
+// from disk: besides what universal.LoadCheckpoint checks (version, agent,
+// format, the stream's state), the translator's own state is checked
+// against the restored stream (every item, turn, permission and question
+// it refers to exists, indexes in range); a checkpoint that fails is
+// refused with an error wrapping universal.ErrCheckpoint and the
+// translator is left unchanged.
 func (t *Translator) Restore(b []byte) error {
+	prev := t.w.State()
 	var s state
 	if err := universal.LoadCheckpoint(b, t.format, t.w, &s); err != nil {
 		return err
+	}
+	if err := s.validate(t.w, t.format); err != nil {
+		t.w.Restore(prev)
+		return fmt.Errorf("%s: restore: %w: state: %w", agentName, universal.ErrCheckpoint, err)
 	}
 	t.st = s
 	return nil

@@ -2,8 +2,11 @@ package pi
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // state is everything the translator keeps between messages besides the
@@ -22,7 +25,7 @@ type state struct {
 	// SystemPrompt is a system prompt that arrived outside a turn (a
 	// session file writes it before the prompt): the next turn.started
 	// carries it.
-	SystemPrompt json.RawMessage `json:"system_prompt,omitempty"`
+	SystemPrompt rawText `json:"system_prompt,omitempty"`
 	// Prompts are host prompts (reported, or rpc prompt commands) not yet
 	// matched with a run, oldest first. A run consumes one.
 	Prompts []string `json:"prompts,omitempty"`
@@ -42,6 +45,10 @@ type state struct {
 	// tool_execution_start was the event just before, "" otherwise: an
 	// extension UI request right after it guards that tool.
 	LastToolStart string `json:"last_tool_start,omitempty"`
+	// Commands are the host's rpc commands (exchange) not yet answered
+	// (commandKey: their ids, or types when they have none), oldest first,
+	// at most maxCommands: a response must answer one.
+	Commands []string `json:"commands,omitempty"`
 	// Requests are extension UI requests not yet answered.
 	Requests []request `json:"requests,omitempty"`
 	// Compactions are the open compaction items, oldest first. Pi 0.70
@@ -75,7 +82,7 @@ type turnState struct {
 	Errored bool `json:"errored,omitempty"`
 	// SystemPrompt is the system prompt in the turn.started metadata (or
 	// the last one seen in the turn): a repeat is not shown again.
-	SystemPrompt json.RawMessage `json:"system_prompt,omitempty"`
+	SystemPrompt rawText `json:"system_prompt,omitempty"`
 	// LastMsg is the turn's last assistant message item: a tool whose
 	// call was never seen goes under it.
 	LastMsg string `json:"last_msg,omitempty"`
@@ -167,4 +174,152 @@ type sessionState struct {
 type entry struct {
 	Line int64  `json:"line"`
 	Data []byte `json:"data"`
+}
+
+// validate checks a state read from a checkpoint against the stream it
+// was restored with: every reference the translator follows later must
+// hold (items it streams into are open and shaped as it remembers,
+// items it names exist, indexes are in range), so that no later message
+// makes it fail or make a call its Stream refuses.
+func (s *state) validate(w *universal.Stream, format string) error {
+	known := func(what, id string) error {
+		if id != "" && !w.Known(id) {
+			return fmt.Errorf("%s %q was never started", what, id)
+		}
+		return nil
+	}
+	if s.Pending != nil {
+		if w.Turn() != "" || !w.Begun() {
+			return errors.New("a deferred turn while a turn is open or before the session began")
+		}
+		if !validSource(s.Pending.Source) {
+			return fmt.Errorf("deferred turn of source %q", s.Pending.Source)
+		}
+	}
+	if err := known("the turn's last message", s.Turn.LastMsg); err != nil {
+		return err
+	}
+	if m := s.Msg; m != nil {
+		if err := s.validateMsg(w, m); err != nil {
+			return err
+		}
+	}
+	for i := range s.Tools {
+		tl := &s.Tools[i]
+		for _, r := range [...][2]string{{"tool message", tl.Msg}, {"tool call", tl.Call}, {"tool result", tl.Result}} {
+			if err := known(r[0], r[1]); err != nil {
+				return err
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, r := range s.Requests {
+		switch {
+		case r.ID == "" || seen[r.ID]:
+			return fmt.Errorf("extension UI request %q empty or repeated", r.ID)
+		case r.Permission && !w.PermissionPending(r.ID):
+			return fmt.Errorf("permission %q is not pending", r.ID)
+		case !r.Permission && !w.QuestionPending(r.ID):
+			return fmt.Errorf("question %q is not pending", r.ID)
+		}
+		seen[r.ID] = true
+	}
+	for _, id := range s.Compactions {
+		if id == "" {
+			return errors.New("an empty compaction item")
+		}
+		if err := known("compaction", id); err != nil {
+			return err
+		}
+	}
+	if len(s.Commands) > maxCommands {
+		return fmt.Errorf("%d unanswered commands, at most %d", len(s.Commands), maxCommands)
+	}
+	ss := &s.Session
+	if len(ss.Entries) > 0 && (format != FormatSession || !ss.Tree) {
+		return errors.New("kept session entries outside a session tree")
+	}
+	for i, e := range ss.Entries {
+		if len(e.Data) == 0 || e.Data[0] != '{' || !gjson.ValidBytes(e.Data) || gjson.GetBytes(e.Data, "type").Type != gjson.String {
+			return fmt.Errorf("kept session entry %d is not a JSON object with a type", i)
+		}
+	}
+	return nil
+}
+
+// validateMsg checks the streaming assistant message.
+func (s *state) validateMsg(w *universal.Stream, m *message) error {
+	if m.Item == "" || !w.Known(m.Item) {
+		return fmt.Errorf("streaming message %q was never started", m.Item)
+	}
+	if len(m.Blocks) > maxContentIndex+1 {
+		return fmt.Errorf("streaming message with %d blocks", len(m.Blocks))
+	}
+	for i, p := range m.Parts {
+		if p != universal.PartText && p != universal.PartReasoning {
+			return fmt.Errorf("streaming message part %d of type %q", i, p)
+		}
+	}
+	it, open := w.Tracked(m.Item)
+	if !open {
+		return fmt.Errorf("streaming message %q is not open", m.Item)
+	}
+	// Parts are created by their first delta, in order: the item has
+	// exactly these parts.
+	if len(it.Content) != len(m.Parts) {
+		return fmt.Errorf("streaming message %q has %d parts, the stream %d", m.Item, len(m.Parts), len(it.Content))
+	}
+	for i, p := range m.Parts {
+		if it.Content[i].Type != p {
+			return fmt.Errorf("streaming message %q: part %d is %s, the stream's %s", m.Item, i, p, it.Content[i].Type)
+		}
+	}
+	used := map[int]bool{}
+	for i, b := range m.Blocks {
+		switch b.Kind {
+		case "", "text", "thinking", "toolCall":
+		default:
+			return fmt.Errorf("streaming message block %d of kind %q", i, b.Kind)
+		}
+		if b.Part < 0 || b.Part > len(m.Parts) || b.Part > 0 && used[b.Part] {
+			return fmt.Errorf("streaming message block %d: part %d of %d, or repeated", i, b.Part, len(m.Parts))
+		}
+		used[b.Part] = b.Part > 0
+		if b.Tool != "" && !w.Known(b.Tool) {
+			return fmt.Errorf("streaming message block %d: tool call %q was never started", i, b.Tool)
+		}
+	}
+	return nil
+}
+
+func validSource(s universal.Source) bool {
+	return s == universal.SourceAgent || s == universal.SourceDaemon
+}
+
+// rawText is raw JSON kept in the state. A checkpoint saves it as a JSON
+// string: encoding/json escapes <, > and & in the raw JSON it writes
+// (json.RawMessage included), so kept as raw JSON it would come back with
+// other bytes and a restored translator would write them.
+type rawText []byte
+
+// MarshalJSON writes the raw JSON as a string.
+func (r rawText) MarshalJSON() ([]byte, error) {
+	if r == nil {
+		return []byte("null"), nil
+	}
+	return json.Marshal(string(r))
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (r *rawText) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*r = nil
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*r = rawText(s)
+	return nil
 }

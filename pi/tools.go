@@ -553,7 +553,9 @@ func (t *Translator) uiResponse(dst []universal.Event, in *input) []universal.Ev
 	id := in.get("id").Str
 	_, r := t.request(id)
 	if r == nil {
-		return dst // an answer to a request this stream never showed
+		// An answer to a request this stream never showed (or answered
+		// already).
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("extension_ui_response %q answers no pending request", id), in.raw)
 	}
 	value, confirmed, cancelled := in.get("value"), in.get("confirmed"), in.get("cancelled").Bool()
 	if !r.Permission {
@@ -725,8 +727,28 @@ func (t *Translator) appended(dst []universal.Event, in *input) []universal.Even
 	return t.entryItem(dst, in, e)
 }
 
+// maxCommands bounds the unanswered commands remembered.
+const maxCommands = 64
+
+// commandKey identifies a command and its response: the id, or for a
+// command sent without one, its type.
+func commandKey(id, typ string) string {
+	if id != "" {
+		return id
+	}
+	return "\x00" + typ
+}
+
 // command translates what the host wrote to pi --mode rpc (exchange).
 func (t *Translator) command(dst []universal.Event, in *input) []universal.Event {
+	if in.typ.Str != "extension_ui_response" {
+		// Pi answers every command with a response of the same id (or,
+		// for a command without one, naming the command).
+		if len(t.st.Commands) == maxCommands {
+			t.st.Commands = append(t.st.Commands[:0], t.st.Commands[1:]...)
+		}
+		t.st.Commands = append(t.st.Commands, t.copy(commandKey(in.get("id").Str, in.typ.Str)))
+	}
 	switch in.typ.Str {
 	case "prompt":
 		text := t.copy(in.get("message").Str)
@@ -761,6 +783,15 @@ func (t *Translator) command(dst []universal.Event, in *input) []universal.Event
 // errors.
 func (t *Translator) response(dst []universal.Event, in *input) []universal.Event {
 	command := in.get("command").Str
+	answered := true
+	if t.format == FormatExchange {
+		// The exchange shows the commands: a response answers one.
+		i := indexOf(t.st.Commands, commandKey(in.get("id").Str, command))
+		if i >= 0 {
+			t.st.Commands = remove(t.st.Commands, i)
+		}
+		answered = i >= 0
+	}
 	if !in.get("success").Bool() {
 		if (command == "prompt" || command == "steer" || command == "follow_up") && len(t.st.Prompts)+len(t.st.Queued) > 0 {
 			// The prompt was refused: it will not be echoed.
@@ -771,6 +802,9 @@ func (t *Translator) response(dst []universal.Event, in *input) []universal.Even
 			}
 		}
 		return t.error(dst, in.get("error").Str, "rpc."+command, nil, false, agent, in.raw)
+	}
+	if !answered {
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("response to %q answers no command the host sent", command), in.raw)
 	}
 	if command == "get_state" {
 		if id := in.get("data.sessionId").Str; id != "" {

@@ -1,0 +1,76 @@
+package amp_test
+
+// Hostile input and hostile state (issue 13): corrupt checkpoints, lines
+// cut short, native ids that are not UTF-8. The harness is
+// harness_hostile_test.go.
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/amp"
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/opencode"
+	"github.com/agentnorm/agentnorm/pi"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// hostileCases are real captures of every format.
+func hostileCases(t testing.TB) []hostileCase {
+	mk := func(dir, file, format, meta string) hostileCase {
+		c := hostileCase{name: file, format: format, framing: framing(format), new: newFor(format), data: hostileRead(t, filepath.Join(dir, file))}
+		if meta != "" {
+			c.reports = golden.PromptReports(t, filepath.Join(dir, meta))
+		}
+		return c
+	}
+	return []hostileCase{
+		mk(recorded, "s02-tool.jsonl", amp.FormatStreamJSON, "s02-tool.meta.json"),
+		mk(recorded, "s02-tool-thinking.jsonl", amp.FormatStreamJSON, "s02-tool-thinking.meta.json"),
+		mk(public, "stream_toolpath_feature_elicit_v0.0.1785170481.jsonl", amp.FormatStreamJSON, ""),
+		mk(public, "docs_manual_appendix_stream_json_input_multiturn.jsonl", amp.FormatStreamJSON, ""),
+		mk(public, "git-ai__T-019ca1ce-3ae2-7686-a41e-ccc078837f8a.json", amp.FormatThread, ""),
+	}
+}
+
+// foreignCases are captures of the other agents, for their checkpoints.
+func foreignCases(t testing.TB) []hostileCase {
+	mk := func(file, format string, fr universal.Framing, n func(universal.Options) universal.Translator) hostileCase {
+		return hostileCase{name: file, format: format, framing: fr, new: n, data: hostileRead(t, filepath.Join("..", "testdata", file))}
+	}
+	return []hostileCase{
+		mk("pi/1.5.2/s02-tool.json.jsonl", pi.FormatJSON, universal.FrameLines, golden.Maker(pi.New, pi.FormatJSON)),
+		mk("claude/2.1.330/s02-tool.jsonl", claude.FormatStreamJSON, universal.FrameLines, golden.Maker(claude.New, claude.FormatStreamJSON)),
+		mk("opencode/1.18.33/s02-tool.sse", opencode.FormatSSE, universal.FrameSSE, golden.Maker(opencode.New, opencode.FormatSSE)),
+	}
+}
+
+// TestCorruptCheckpoints: truncated, bit-flipped, structurally damaged,
+// cross-format and cross-agent checkpoints are refused with an error
+// wrapping universal.ErrCheckpoint (the translator unchanged), or
+// restored into a translator that goes on without a panic, an invalid
+// event or a call its Stream refuses.
+func TestCorruptCheckpoints(t *testing.T) {
+	checkCorruptCheckpoints(t, hostileCases(t), foreignCases(t))
+}
+
+// TestTruncatedLines cuts every line of real captures of every format
+// (every byte of short lines, a sample of long ones and of documents) and
+// requires a well-formed stream with an agent.unparsed for the cut line.
+func TestTruncatedLines(t *testing.T) {
+	checkTruncatedLines(t, hostileCases(t))
+}
+
+// TestInvalidUTF8IDs: native ids holding bytes that are not UTF-8 give
+// the same output whether or not the translator is checkpointed and
+// restored on the way (a checkpoint is JSON: it keeps only valid UTF-8).
+func TestInvalidUTF8IDs(t *testing.T) {
+	for _, c := range hostileCases(t) {
+		for _, r := range [][2]string{{"TU-", "TU-\xff"}, {"toolu_", "toolu_\xfe"}, {`"T-`, `"T-\xc3`}} {
+			c.data = bytes.ReplaceAll(c.data, []byte(r[0]), []byte(r[1]))
+		}
+		checkRestoreAnywhere(t, c)
+	}
+}

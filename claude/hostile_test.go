@@ -1,0 +1,95 @@
+package claude_test
+
+// Hostile input and hostile state (issue 13): corrupt checkpoints, lines
+// cut short, native ids that are not UTF-8. The harness is
+// harness_hostile_test.go.
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/amp"
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/opencode"
+	"github.com/agentnorm/agentnorm/pi"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// hostileCases are real captures of every format.
+func hostileCases(t testing.TB) []hostileCase {
+	mk := func(file, format string, fr universal.Framing, meta string) hostileCase {
+		c := hostileCase{name: file, format: format, framing: fr, new: newFor(format), data: hostileRead(t, filepath.Join(recorded, file))}
+		if meta != "" {
+			c.reports = golden.PromptReports(t, filepath.Join(recorded, meta))
+		}
+		return c
+	}
+	return []hostileCase{
+		mk("s02-tool.jsonl", claude.FormatStreamJSON, universal.FrameLines, "s02-tool.meta.json"),
+		mk("s10-subagent.jsonl", claude.FormatStreamJSON, universal.FrameLines, "s10-subagent.meta.json"),
+		mk("s07-permission-stdio-allow.exchange.jsonl", claude.FormatExchange, universal.FrameExchange, ""),
+		mk("s02-tool.session/-home-dev-project/f6ff0079-7cb1-4c6a-bd08-83e082892bc0.jsonl", claude.FormatTranscript, universal.FrameLines, ""),
+	}
+}
+
+// foreignCases are captures of the other agents, for their checkpoints.
+func foreignCases(t testing.TB) []hostileCase {
+	mk := func(file, format string, fr universal.Framing, n func(universal.Options) universal.Translator) hostileCase {
+		return hostileCase{name: file, format: format, framing: fr, new: n, data: hostileRead(t, filepath.Join("..", "testdata", file))}
+	}
+	return []hostileCase{
+		mk("pi/1.5.2/s02-tool.json.jsonl", pi.FormatJSON, universal.FrameLines, golden.Maker(pi.New, pi.FormatJSON)),
+		mk("opencode/1.18.33/s02-tool.sse", opencode.FormatSSE, universal.FrameSSE, golden.Maker(opencode.New, opencode.FormatSSE)),
+		mk("amp/0.0.1790142911/s02-tool.jsonl", amp.FormatStreamJSON, universal.FrameLines, golden.Maker(amp.New, amp.FormatStreamJSON)),
+	}
+}
+
+// TestCorruptCheckpoints: truncated, bit-flipped, structurally damaged,
+// cross-format and cross-agent checkpoints are refused with an error
+// wrapping universal.ErrCheckpoint (the translator unchanged), or
+// restored into a translator that goes on without a panic, an invalid
+// event or a call its Stream refuses.
+func TestCorruptCheckpoints(t *testing.T) {
+	checkCorruptCheckpoints(t, hostileCases(t), foreignCases(t))
+}
+
+// TestTruncatedLines cuts every line of real captures of every format
+// (every byte of short lines, a sample of long ones) and requires a
+// well-formed stream with an agent.unparsed for the cut line.
+func TestTruncatedLines(t *testing.T) {
+	checkTruncatedLines(t, hostileCases(t))
+}
+
+// TestInvalidUTF8IDs: native ids holding bytes that are not UTF-8 give
+// the same output whether or not the translator is checkpointed and
+// restored on the way (a checkpoint is JSON: it keeps only valid UTF-8).
+func TestInvalidUTF8IDs(t *testing.T) {
+	for _, c := range hostileCases(t) {
+		for _, r := range [][2]string{{"toolu_", "toolu_\xff"}, {"msg_", "msg_\xfe\xfd"}, {`"session_id":"`, `"session_id":"\xc3`}, {`"uuid":"`, `"uuid":"\xe2\x82`}} {
+			c.data = bytes.ReplaceAll(c.data, []byte(r[0]), []byte(r[1]))
+		}
+		checkRestoreAnywhere(t, c)
+	}
+}
+
+// TestUnansweredControl: in an exchange, a control_response or a
+// control_cancel_request for a request nobody sent is reported, not
+// dropped.
+func TestUnansweredControl(t *testing.T) {
+	evs := feed(t, claude.FormatExchange, nil, nil,
+		`in:{"type":"control_request","request_id":"i","request":{"subtype":"initialize"}}`,
+		`{"type":"control_response","response":{"subtype":"success","request_id":"i"}}`,
+		`{"type":"control_response","response":{"subtype":"success","request_id":"i"}}`,
+		`in:{"type":"control_response","response":{"subtype":"success","request_id":"x2","response":{}}}`,
+		`{"type":"control_cancel_request","request_id":"x3"}`,
+	)
+	var got []string
+	for _, e := range golden.OfType(evs, universal.TypeUnparsed) {
+		got = append(got, e.Data.(*universal.Unparsed).Location)
+	}
+	if len(got) != 3 {
+		t.Errorf("agent.unparsed at %q, want lines 3, 4 and 5", got)
+	}
+}

@@ -1,0 +1,157 @@
+package opencode_test
+
+// Hostile input and hostile state (issue 13): corrupt checkpoints, lines
+// cut short, native ids that are not UTF-8, a part sent under another
+// message. The harness is harness_hostile_test.go.
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/amp"
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/opencode"
+	"github.com/agentnorm/agentnorm/pi"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// hostileCases are real captures of every format.
+func hostileCases(t testing.TB) []hostileCase {
+	mk := func(dir, file, format, meta string) hostileCase {
+		c := hostileCase{name: file, format: format, framing: framing(format), new: newFor(format), data: hostileRead(t, filepath.Join(dir, file))}
+		if meta != "" {
+			c.reports = golden.PromptReports(t, filepath.Join(recorded, meta))
+		}
+		return c
+	}
+	return []hostileCase{
+		mk(recorded, "s02-tool.sse", opencode.FormatSSE, ""),
+		mk(recorded, "s10-subagent.sse", opencode.FormatSSE, ""),
+		mk(recorded, "s07-permission.sse", opencode.FormatSSE, ""),
+		mk(recorded, "s02-tool.run.jsonl", opencode.FormatRunJSON, "s02-tool.meta.json"),
+		mk(recorded, "s02-tool.messages.json", opencode.FormatMessages, ""),
+		mk(public, "opencode-nvim-v1.1.31-question-ask-replied.json", opencode.FormatEvents, ""),
+	}
+}
+
+// foreignCases are captures of the other agents, for their checkpoints.
+func foreignCases(t testing.TB) []hostileCase {
+	mk := func(file, format string, fr universal.Framing, n func(universal.Options) universal.Translator) hostileCase {
+		return hostileCase{name: file, format: format, framing: fr, new: n, data: hostileRead(t, filepath.Join("..", "testdata", file))}
+	}
+	return []hostileCase{
+		mk("pi/1.5.2/s02-tool.json.jsonl", pi.FormatJSON, universal.FrameLines, golden.Maker(pi.New, pi.FormatJSON)),
+		mk("claude/2.1.330/s02-tool.jsonl", claude.FormatStreamJSON, universal.FrameLines, golden.Maker(claude.New, claude.FormatStreamJSON)),
+		mk("amp/0.0.1790142911/s02-tool.jsonl", amp.FormatStreamJSON, universal.FrameLines, golden.Maker(amp.New, amp.FormatStreamJSON)),
+	}
+}
+
+// TestCorruptCheckpoints: truncated, bit-flipped, structurally damaged,
+// cross-format and cross-agent checkpoints are refused with an error
+// wrapping universal.ErrCheckpoint (the translator unchanged), or
+// restored into a translator that goes on without a panic, an invalid
+// event or a call its Stream refuses.
+func TestCorruptCheckpoints(t *testing.T) {
+	checkCorruptCheckpoints(t, hostileCases(t), foreignCases(t))
+}
+
+// TestTruncatedLines cuts every line of real captures of every format
+// (every byte of short lines, a sample of long ones and of documents) and
+// requires a well-formed stream with an agent.unparsed for the cut line.
+func TestTruncatedLines(t *testing.T) {
+	cases := hostileCases(t)
+	checkTruncatedLines(t, append(cases[:1:1], cases[2:]...)) // the sub-agent capture adds time, not paths
+}
+
+// TestInvalidUTF8IDs: native ids holding bytes that are not UTF-8 give
+// the same output whether or not the translator is checkpointed and
+// restored on the way (a checkpoint is JSON: it keeps only valid UTF-8).
+func TestInvalidUTF8IDs(t *testing.T) {
+	for _, c := range hostileCases(t) {
+		for _, r := range [][2]string{{"prt_", "prt_\xff"}, {"msg_", "msg_\xfe\xfd"}, {"ses_", "ses_\xc3"}, {"call_", "call_\xe2\x82"}} {
+			c.data = bytes.ReplaceAll(c.data, []byte(r[0]), []byte(r[1]))
+		}
+		checkRestoreAnywhere(t, c)
+	}
+}
+
+// TestRestoreRefusesBrokenState: a checkpoint whose open message is not
+// in the message table (the next message.updated dereferenced it) is
+// refused, the translator unchanged.
+func TestRestoreRefusesBrokenState(t *testing.T) {
+	c := hostileCases(t)[0]
+	p := prepare(t, c)
+	for k, cp := range p.checkpoints {
+		bad, ok := editState(t, cp, func(st map[string]any) bool {
+			open, _ := st["open_msgs"].([]any)
+			msgs, _ := st["msgs"].(map[string]any)
+			if len(open) == 0 || msgs == nil {
+				return false
+			}
+			delete(msgs, open[0].(string))
+			return true
+		})
+		if !ok {
+			continue
+		}
+		tr := c.new(golden.Options())
+		if err := tr.Restore(bad); !errorsIsCheckpoint(err) {
+			t.Fatalf("after %d messages: restore gives %v, want an ErrCheckpoint", k, err)
+		}
+		var out []universal.Event
+		for _, m := range p.msgs {
+			out = tr.Translate(out, m)
+		}
+		if out = tr.Report(out, universal.EndOfInput{}); !bytes.Equal(golden.Encode(out), p.straight) {
+			t.Fatal("the refused restore changed the translator")
+		}
+		return
+	}
+	t.Fatal("no checkpoint with an open message")
+}
+
+// TestPartUnderAnotherMessage: a reasoning part first sent under a
+// message id nobody announced stays there; sent again under the real
+// message it is reported, and that message keeps its own text part (it
+// used to show the reasoning as its answer and lose the text).
+func TestPartUnderAnotherMessage(t *testing.T) {
+	evs := run(t, opencode.FormatSSE, sse(
+		msgUpdated("msg_a", "assistant", false),
+		textPart("msg_x", "prt_r", "reasoning", "think", "", true),
+		textPart("msg_a", "prt_r", "reasoning", "think", "", true),
+		textPart("msg_a", "prt_t", "text", "answer", "", true),
+		msgUpdated("msg_a", "assistant", true),
+	))
+	if n := len(golden.OfType(evs, universal.TypeUnparsed)); n != 1 {
+		t.Errorf("%d agent.unparsed, want 1", n)
+	}
+	for _, it := range completed(evs) {
+		if it.NativeItemID != "msg_a" {
+			continue
+		}
+		if got := fmt.Sprint(it.Content); len(it.Content) != 1 || it.Content[0].Type != universal.PartText || it.Content[0].Text != "answer" {
+			t.Errorf("msg_a content %s, want the text part only", got)
+		}
+	}
+}
+
+// TestCheckpointKeepsRawJSON: raw JSON the translator keeps (a part's
+// provider metadata, an error, a file part's content) comes back from a
+// checkpoint byte for byte, <, > and & included (encoding/json escapes
+// them in raw JSON it writes).
+func TestCheckpointKeepsRawJSON(t *testing.T) {
+	in := sse(
+		`{"type":"session.status","properties":{"sessionID":"ses_a","status":{"type":"busy"}}}`,
+		msgUpdated("msg_a", "user", false),
+		`{"type":"message.part.updated","properties":{"part":{"id":"prt_f","messageID":"msg_a","sessionID":"ses_a","type":"file","mime":"text/plain","filename":"a<b>.go","url":"file:///w/a.go?x=1&y=<2>"}}}`,
+		msgUpdated("msg_b", "assistant", false),
+		`{"type":"message.part.updated","properties":{"part":{"id":"prt_t","messageID":"msg_b","sessionID":"ses_a","type":"text","text":"hi","metadata":{"p":{"sig":"<a&b>"}},"time":{"start":1,"end":2}}}}`,
+		`{"type":"message.updated","properties":{"info":{"id":"msg_b","sessionID":"ses_a","role":"assistant","time":{"created":1},"tokens":{"input":1,"output":2},"error":{"name":"APIError","data":{"message":"<html>&amp;</html>"}}}}}`,
+		`{"type":"session.error","properties":{"sessionID":"ses_a","error":{"name":"APIError","data":{"message":"<p>down & out</p>"}}}}`,
+		`{"type":"session.status","properties":{"sessionID":"ses_a","status":{"type":"idle"}}}`,
+	)
+	checkRestoreAnywhere(t, hostileCase{name: "raw JSON", format: opencode.FormatSSE, framing: framing(opencode.FormatSSE), new: newFor(opencode.FormatSSE), data: []byte(in)})
+}
