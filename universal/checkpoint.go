@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -99,6 +101,15 @@ func (s *StreamState) validate() error {
 	if (len(ss.Open) > 0 || len(ss.Turns) > 0) && !ss.Begun {
 		return errors.New("items or turns open before the session began")
 	}
+	// Default item ids ("itm_N") already issued must not come again: the
+	// counter is at least every N seen.
+	for id := range ss.Seen {
+		if n, ok := strings.CutPrefix(id, "itm_"); ok {
+			if v, err := strconv.ParseInt(n, 10, 64); err == nil && v > st.Items {
+				return fmt.Errorf("item counter %d below the issued id %q", st.Items, id)
+			}
+		}
+	}
 	turns := map[string]bool{}
 	for _, t := range ss.Turns {
 		if t == "" || turns[t] {
@@ -121,8 +132,10 @@ func (s *StreamState) validate() error {
 		if _, seen := ss.Seen[o.Item.ItemID]; !seen {
 			return fmt.Errorf("open item %q never started", o.Item.ItemID)
 		}
-		if o.Item.Kind == "" {
-			return fmt.Errorf("open item %q without a kind", o.Item.ItemID)
+		switch o.Item.Kind {
+		case KindMessage, KindToolCall, KindToolResult, KindSystem, KindStatus, KindUnknown:
+		default:
+			return fmt.Errorf("open item %q of kind %q", o.Item.ItemID, o.Item.Kind)
 		}
 		open[o.Item.ItemID] = true
 	}

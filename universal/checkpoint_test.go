@@ -86,6 +86,8 @@ func TestCheckpointRefused(t *testing.T) {
 		t.Errorf("another agent's checkpoint: %v", err)
 	}
 	broken := map[string]string{
+		"kind":          `"kind":"message"`,
+		"counter below": `"items":1`,
 		"version":       `"version":1`,
 		"open item":     `"item_id":"itm_1"`,
 		"seen":          `"seen":{"itm_1":{}}`,
@@ -95,6 +97,8 @@ func TestCheckpointRefused(t *testing.T) {
 		"truncated end": `}`,
 	}
 	repl := map[string]string{
+		"kind":          `"kind":"lessage"`,
+		"counter below": `"items":0`,
 		"version":       `"version":2`,
 		"open item":     `"item_id":""`,
 		"seen":          `"seen":{}`,
