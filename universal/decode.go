@@ -399,6 +399,13 @@ func (d *SessionEnded) decode(r gjson.Result) error {
 		case "message":
 			return true, decString(v, &d.Message)
 		case "stderr":
+			if v.IsObject() { // {"head", "tail", "total_lines", "truncated"}
+				d.Stderr = validString(v.Get("head").String())
+				if tail := v.Get("tail"); tail.Type == gjson.String && tail.Str != "" {
+					d.Stderr += "\n" + validString(tail.Str)
+				}
+				return true, nil
+			}
 			return true, decString(v, &d.Stderr)
 		case "exit_code":
 			var n *int64
@@ -420,6 +427,8 @@ func (d *TurnStarted) decode(r gjson.Result) error {
 		switch k {
 		case "turn_id":
 			return true, decString(v, &d.TurnID)
+		case "phase":
+			return true, nil // the encoder writes it from the event type
 		case "metadata":
 			d.Metadata = decRaw(v)
 			return true, nil
@@ -433,6 +442,8 @@ func (d *TurnEnded) decode(r gjson.Result) error {
 		switch k {
 		case "turn_id":
 			return true, decString(v, &d.TurnID)
+		case "phase":
+			return true, nil // the encoder writes it from the event type
 		case "status":
 			return true, decString(v, &d.Status)
 		case "metadata":

@@ -2,6 +2,7 @@ package universal
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 )
@@ -98,8 +99,8 @@ func (p *Part) AppendJSON(dst []byte) []byte {
 		dst = jsonw.AppendString(dst, p.Name)
 		dst = append(dst, `,"arguments":`...)
 		dst = jsonw.AppendString(dst, p.Arguments)
-		dst = append(dst, `,"call_id":`...)
-		dst = jsonw.AppendNullString(dst, p.CallID)
+		dst = append(dst, `,"call_id":`...) // "" when the agent gives no id, never null
+		dst = jsonw.AppendString(dst, p.CallID)
 		if p.ToolKind != "" {
 			dst = append(dst, `,"tool_kind":`...)
 			dst = jsonw.AppendString(dst, p.ToolKind)
@@ -110,7 +111,7 @@ func (p *Part) AppendJSON(dst []byte) []byte {
 		}
 	case PartToolResult:
 		dst = append(dst, `,"call_id":`...)
-		dst = jsonw.AppendNullString(dst, p.CallID)
+		dst = jsonw.AppendString(dst, p.CallID)
 		dst = append(dst, `,"output":`...)
 		dst = jsonw.AppendString(dst, p.Output)
 		dst = append(dst, `,"is_error":`...)
@@ -176,16 +177,34 @@ func (d *SessionEnded) AppendJSON(dst []byte) []byte {
 		dst = jsonw.AppendInt(dst, int64(*d.ExitCode))
 	}
 	dst = append(dst, `,"stderr":`...)
-	dst = jsonw.AppendNullString(dst, d.Stderr)
+	dst = appendStderr(dst, d.Stderr)
 	dst = appendExtra(dst, d.Extra)
 	return append(dst, '}')
+}
+
+// appendStderr writes a process's standard error as the object the peer
+// implementation of the schema defines, all of it in head: {"head",
+// "tail": null, "total_lines", "truncated": false}; null when empty.
+func appendStderr(dst []byte, stderr string) []byte {
+	if stderr == "" {
+		return append(dst, "null"...)
+	}
+	dst = append(dst, `{"head":`...)
+	dst = jsonw.AppendString(dst, stderr)
+	dst = append(dst, `,"tail":null,"total_lines":`...)
+	lines := int64(strings.Count(stderr, "\n"))
+	if !strings.HasSuffix(stderr, "\n") {
+		lines++
+	}
+	dst = jsonw.AppendInt(dst, lines)
+	return append(dst, `,"truncated":false}`...)
 }
 
 // AppendJSON implements [Data].
 func (d *TurnStarted) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"turn_id":`...)
 	dst = jsonw.AppendString(dst, d.TurnID)
-	dst = append(dst, `,"metadata":`...)
+	dst = append(dst, `,"phase":"started","metadata":`...)
 	dst = appendRawOrNull(dst, d.Metadata)
 	dst = appendExtra(dst, d.Extra)
 	return append(dst, '}')
@@ -195,7 +214,7 @@ func (d *TurnStarted) AppendJSON(dst []byte) []byte {
 func (d *TurnEnded) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"turn_id":`...)
 	dst = jsonw.AppendString(dst, d.TurnID)
-	dst = append(dst, `,"status":`...)
+	dst = append(dst, `,"phase":"ended","status":`...)
 	dst = jsonw.AppendString(dst, d.Status)
 	dst = append(dst, `,"metadata":`...)
 	dst = appendRawOrNull(dst, d.Metadata)

@@ -67,6 +67,25 @@ func refInput(p *Part) *refToolInput {
 	return &refToolInput{in.Command, in.Paths, in.Query, in.URL, in.Prompt, in.Agent}
 }
 
+// refStderr is the peer schema's stderr object, all of it in head.
+type refStderr struct {
+	Head       string  `json:"head"`
+	Tail       *string `json:"tail"`
+	TotalLines int     `json:"total_lines"`
+	Truncated  bool    `json:"truncated"`
+}
+
+func stderrOf(s string) *refStderr {
+	if s == "" {
+		return nil
+	}
+	n := strings.Count(s, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return &refStderr{Head: s, TotalLines: n}
+}
+
 type refCommon struct {
 	Metadata  json.RawMessage `json:"metadata,omitempty"`
 	Rewritten bool            `json:"rewritten,omitempty"`
@@ -98,7 +117,7 @@ func (r refPart) MarshalJSON() ([]byte, error) {
 			ToolKind  string        `json:"tool_kind,omitempty"`
 			ToolInput *refToolInput `json:"tool_input,omitempty"`
 			refCommon
-		}{string(p.Type), p.Name, p.Arguments, nullable(p.CallID), string(p.ToolKind), refInput(p), c}
+		}{string(p.Type), p.Name, p.Arguments, &p.CallID, string(p.ToolKind), refInput(p), c}
 	case PartToolResult:
 		v = struct {
 			Type    string  `json:"type"`
@@ -106,7 +125,7 @@ func (r refPart) MarshalJSON() ([]byte, error) {
 			Output  string  `json:"output"`
 			IsError bool    `json:"is_error"`
 			refCommon
-		}{string(p.Type), nullable(p.CallID), p.Output, p.IsError, c}
+		}{string(p.Type), &p.CallID, p.Output, p.IsError, c}
 	case PartFileRef:
 		v = struct {
 			Type   string  `json:"type"`
@@ -189,23 +208,25 @@ func refData(d Data) any {
 		}{rawOrNull(d.Metadata)}
 	case *SessionEnded:
 		return struct {
-			Reason       string  `json:"reason"`
-			TerminatedBy string  `json:"terminated_by"`
-			Message      *string `json:"message"`
-			ExitCode     *int    `json:"exit_code"`
-			Stderr       *string `json:"stderr"`
-		}{string(d.Reason), string(d.TerminatedBy), nullable(d.Message), d.ExitCode, nullable(d.Stderr)}
+			Reason       string     `json:"reason"`
+			TerminatedBy string     `json:"terminated_by"`
+			Message      *string    `json:"message"`
+			ExitCode     *int       `json:"exit_code"`
+			Stderr       *refStderr `json:"stderr"`
+		}{string(d.Reason), string(d.TerminatedBy), nullable(d.Message), d.ExitCode, stderrOf(d.Stderr)}
 	case *TurnStarted:
 		return struct {
 			TurnID   string          `json:"turn_id"`
+			Phase    string          `json:"phase"`
 			Metadata json.RawMessage `json:"metadata"`
-		}{d.TurnID, rawOrNull(d.Metadata)}
+		}{d.TurnID, "started", rawOrNull(d.Metadata)}
 	case *TurnEnded:
 		return struct {
 			TurnID   string          `json:"turn_id"`
+			Phase    string          `json:"phase"`
 			Status   string          `json:"status"`
 			Metadata json.RawMessage `json:"metadata"`
-		}{d.TurnID, string(d.Status), rawOrNull(d.Metadata)}
+		}{d.TurnID, "ended", string(d.Status), rawOrNull(d.Metadata)}
 	case *ItemSnapshot:
 		return struct {
 			Item refItem `json:"item"`
