@@ -10,16 +10,11 @@
 // This package picks the translator by agent and format name, detects
 // the format, frames the input and runs it through:
 //
-//	s, err := agentnorm.Open(stdout, "claude", agentnorm.Options{}) // format detected
-//	if err != nil {
-//		return err
-//	}
-//	for ev, err := range s.Events() { // every event, ending with session.ended
-//		if err != nil {
-//			return err
-//		}
-//		line = ev.AppendJSON(line[:0]) // or apply it to a reduce.Session, send it to a UI
-//	}
+// [Open] takes a reader of an agent's output (its stdout, a recorded file)
+// and the agent's name, and [Session.Events] yields every universal event
+// in order, ending with session.ended. The runnable examples show whole
+// programs: Example_program translates a recorded session and folds it
+// into state, ExampleOpen lists its tool calls by kind.
 //
 // [Agents], [Lookup] and [New] give the same choice to a host that drives
 // the messages itself.

@@ -323,15 +323,11 @@
 //
 // # Example
 //
-//	t, _ := amp.New(amp.FormatStreamJSON, universal.Options{SessionID: "sess_1"})
-//	r := universal.NewLineReader(stdout, 0) // amp -x "…" --stream-json
-//	var events []universal.Event
-//	for m, err := range universal.Messages(r) {
-//		if err != nil { … }
-//		events = t.Translate(events[:0], m)
-//		… // send them on
-//	}
-//	events = t.Report(events[:0], universal.Exit{Code: exitCode})
+// The package's Example (example_test.go, runnable) translates a recorded
+// run: a translator per session from New, each message of the output
+// through Translate, and Report with the process's Exit at the end. Most
+// programs call the agentnorm entry point instead (agentnorm.Open with
+// "amp"), which does the same and detects the format.
 //
 // # Concurrency and checkpoints
 //

@@ -23,11 +23,7 @@
 // and never twice: the same consolidated text makes no second notification.
 // The text a model writes before a tool call is notified before the call.
 //
-//	feed := notify.NewFeed(notify.Options{Push: func(e notify.Event) error { return send(e) }})
-//	for i := range events {
-//		if err := feed.Apply(&events[i]); err != nil { … }
-//	}
-//	missed := feed.Since(lastIndex) // a client that polls
+// Example (runnable) feeds a recorded session and polls since an index.
 package notify
 
 import (

@@ -285,17 +285,11 @@
 //
 // # Example
 //
-//	t, err := opencode.New("sse", universal.Options{SessionID: "sess_1"})
-//	if err != nil { … }
-//	t.Follow("ses_…") // optional: the session to translate
-//	resp, _ := http.Get(server + "/event")
-//	var events []universal.Event
-//	for m, err := range universal.Messages(universal.NewReader(resp.Body, universal.FrameSSE, 0)) {
-//		if err != nil { … }
-//		events = t.Translate(events[:0], m)
-//		… // send them on
-//	}
-//	events = t.Report(events[:0], universal.EndOfInput{})
+// The package's Example (example_test.go, runnable) translates a recorded
+// event stream: New("sse", …), optionally Follow a session id, each
+// server-sent event through Translate, and Report EndOfInput at the end.
+// Most programs call the agentnorm entry point instead (agentnorm.Open
+// with "opencode"), which does the same and detects the format.
 //
 // # Concurrency and checkpoints
 //

@@ -250,16 +250,11 @@
 //
 // # Example
 //
-//	t, err := pi.New("json", universal.Options{SessionID: "sess_1"})
-//	if err != nil { … }
-//	r := universal.NewReader(stdout, universal.FrameLines, 0)
-//	var events []universal.Event
-//	for m, err := range universal.Messages(r) {
-//		if err != nil { … }
-//		events = t.Translate(events[:0], m)
-//		… // send the events on
-//	}
-//	events = t.Report(events[:0], universal.EndOfInput{})
+// The package's Example (example_test.go, runnable) translates a recorded
+// json-mode run: New("json", …), each line through Translate, and Report
+// EndOfInput at the end. Most programs call the agentnorm entry point
+// instead (agentnorm.Open with "pi"), which does the same and detects the
+// format.
 //
 // A line that is not a complete JSON object is reported as agent.unparsed,
 // a line cut short included. A message_update line longer than 16 KiB

@@ -5,24 +5,11 @@
 // UI, a log analyser or a sync client applies events as they arrive and
 // reads the state, or reacts to what each event changed.
 //
-//	var s reduce.Session
-//	var last string // the assistant text notified last
-//	for i := range events { // []universal.Event, in sequence order
-//		ch, err := s.Apply(&events[i])
-//		if err != nil {
-//			return err // reduce.ErrGap: apply reduce.Since(log, s.Sequence) first
-//		}
-//		if ch.Has(reduce.StatusChanged) {
-//			notify("status", string(ch.To))
-//		}
-//		if ch.Has(reduce.ItemCompleted) {
-//			if it := s.Item(ch.ItemID); it.Item.Role == universal.RoleAssistant && it.Text() != last {
-//				last = it.Text()
-//				notify("message", last)
-//			}
-//		}
-//	}
-//	snapshot, err := s.JSON("") // restore with json.Unmarshal(snapshot, &s2)
+// Apply each event in sequence order; the Change it returns says what the
+// event did (a status transition, text that changed, an item completed),
+// so a consumer notifies without repeating itself. ExampleSession_Apply
+// shows the loop, ExampleSince resuming from a snapshot, and
+// ExampleSession_ToolResult the lookups (all runnable).
 //
 // # Sequence, duplicates and gaps
 //

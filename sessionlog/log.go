@@ -9,13 +9,8 @@
 // the log at version V and appends the patch since V holds exactly the log
 // at the new version.
 //
-//	logs := sessionlog.NewStore()
-//	l := logs.Open("sess_42")
-//	// the ingest side: translate the agent's output, append its events
-//	if err := l.Append(events...); err != nil { … }
-//	// the serving side
-//	mux := http.NewServeMux()
-//	mux.Handle("/sessions/", &sessionlog.Handler{Store: logs})
+// Example (runnable) appends a session's events and serves the patch since
+// a version over HTTP.
 //
 // Handler serves GET /sessions/{id}/log[?since=V] (NDJSON, header
 // X-Session-Version, gzip when the client accepts it) and GET
