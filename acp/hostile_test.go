@@ -20,8 +20,8 @@ import (
 
 // hostileCases are the captures the hostile tests start from: real and
 // hand-made, both formats.
-func hostileCases(t testing.TB) []hostileCase {
-	var out []hostileCase
+func hostileCases(t testing.TB) []golden.HostileCase {
+	var out []golden.HostileCase
 	for _, f := range []struct{ file, format, meta string }{
 		{"claude-agent-acp/0.23.1/s04-edit.exchange.jsonl", acp.FormatExchange, ""},
 		{"claude-agent-acp/0.23.1/s10-subagent.agent.jsonl", acp.FormatAgent, "claude-agent-acp/0.23.1/s10-subagent.meta.json"},
@@ -32,9 +32,9 @@ func hostileCases(t testing.TB) []hostileCase {
 		{"handwritten/s06-subagent.agent.jsonl", acp.FormatAgent, "handwritten/s06-subagent.meta.json"},
 		{"handwritten/s07-elicitation.exchange.jsonl", acp.FormatExchange, ""},
 	} {
-		c := hostileCase{name: f.file, format: f.format, framing: framing(f.format), new: newTranslator(f.format), data: read(t, filepath.Join(testdata, f.file))}
+		c := golden.HostileCase{Name: f.file, Format: f.format, Framing: framing(f.format), New: newTranslator(f.format), Data: read(t, filepath.Join(testdata, f.file))}
 		if f.meta != "" {
-			c.reports = golden.PromptReports(t, filepath.Join(testdata, f.meta))
+			c.Reports = golden.PromptReports(t, filepath.Join(testdata, f.meta))
 		}
 		out = append(out, c)
 	}
@@ -42,11 +42,11 @@ func hostileCases(t testing.TB) []hostileCase {
 }
 
 // foreignCases are captures of other agents, for their checkpoints.
-func foreignCases(t testing.TB) []hostileCase {
-	mk := func(file, format string, fr universal.Framing, n func(universal.Options) universal.Translator) hostileCase {
-		return hostileCase{name: file, format: format, framing: fr, new: n, data: read(t, filepath.Join("..", "testdata", file))}
+func foreignCases(t testing.TB) []golden.HostileCase {
+	mk := func(file, format string, fr universal.Framing, n func(universal.Options) universal.Translator) golden.HostileCase {
+		return golden.HostileCase{Name: file, Format: format, Framing: fr, New: n, Data: read(t, filepath.Join("..", "testdata", file))}
 	}
-	return []hostileCase{
+	return []golden.HostileCase{
 		mk("claude/2.1.330/s02-tool.jsonl", claude.FormatStreamJSON, universal.FrameLines, golden.Maker(claude.New, claude.FormatStreamJSON)),
 		mk("pi/1.5.2/s02-tool.rpc.exchange.jsonl", pi.FormatExchange, universal.FrameExchange, golden.Maker(pi.New, pi.FormatExchange)),
 	}
@@ -58,27 +58,27 @@ func foreignCases(t testing.TB) []hostileCase {
 // restored into a translator that goes on without a panic, an invalid
 // event or a call its Stream refuses.
 func TestCorruptCheckpoints(t *testing.T) {
-	checkCorruptCheckpoints(t, hostileCases(t), foreignCases(t))
+	golden.CheckCorruptCheckpoints(t, hostileCases(t), foreignCases(t))
 }
 
 // TestTruncatedLines cuts every line of captures of both formats and
 // requires a well-formed stream with an agent.unparsed for the cut line.
 func TestTruncatedLines(t *testing.T) {
-	var cases []hostileCase
+	var cases []golden.HostileCase
 	for _, c := range hostileCases(t) {
-		if len(c.data) <= maxCutInput {
+		if len(c.Data) <= golden.MaxCutInput {
 			cases = append(cases, c)
 		}
 	}
-	checkTruncatedLines(t, cases)
+	golden.CheckTruncatedLines(t, cases)
 }
 
 // TestRestoreRefusesBrokenState: checkpoints whose translator state
 // refers to what the stream does not have are refused, with the
 // translator unchanged.
 func TestRestoreRefusesBrokenState(t *testing.T) {
-	p := prepare(t, hostileCase{name: "s02-tools", format: acp.FormatExchange, framing: framing(acp.FormatExchange), new: newTranslator(acp.FormatExchange),
-		data: read(t, filepath.Join(testdata, "handwritten", "s02-tools.exchange.jsonl"))})
+	p := golden.Prepare(t, golden.HostileCase{Name: "s02-tools", Format: acp.FormatExchange, Framing: framing(acp.FormatExchange), New: newTranslator(acp.FormatExchange),
+		Data: read(t, filepath.Join(testdata, "handwritten", "s02-tools.exchange.jsonl"))})
 	edits := map[string]func(st map[string]any) bool{
 		"a streaming message without its parts": func(st map[string]any) bool {
 			sc, ok := st["scopes"].(map[string]any)
@@ -133,7 +133,7 @@ func TestRestoreRefusesBrokenState(t *testing.T) {
 	}
 	for name, edit := range edits {
 		found := false
-		for k, cp := range p.checkpoints {
+		for k, cp := range p.Checkpoints {
 			var env map[string]any
 			if err := json.Unmarshal(cp, &env); err != nil {
 				t.Fatal(err)
@@ -143,18 +143,18 @@ func TestRestoreRefusesBrokenState(t *testing.T) {
 			}
 			found = true
 			bad, _ := json.Marshal(env)
-			tr := p.new(golden.Options())
+			tr := p.New(golden.Options())
 			err := tr.Restore(bad)
 			if !errors.Is(err, universal.ErrCheckpoint) {
 				t.Errorf("%s (after %d messages): restore gives %v, want an ErrCheckpoint", name, k, err)
 				break
 			}
 			var out []universal.Event
-			for _, m := range p.msgs {
+			for _, m := range p.Msgs {
 				out = tr.Translate(out, m)
 			}
 			out = tr.Report(out, universal.EndOfInput{})
-			if !bytes.Equal(golden.Encode(out), p.straight) {
+			if !bytes.Equal(golden.Encode(out), p.Straight) {
 				t.Errorf("%s: the refused restore changed the translator", name)
 			}
 			break

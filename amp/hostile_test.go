@@ -18,15 +18,15 @@ import (
 )
 
 // hostileCases are real captures of every format.
-func hostileCases(t testing.TB) []hostileCase {
-	mk := func(dir, file, format, meta string) hostileCase {
-		c := hostileCase{name: file, format: format, framing: framing(format), new: newFor(format), data: hostileRead(t, filepath.Join(dir, file))}
+func hostileCases(t testing.TB) []golden.HostileCase {
+	mk := func(dir, file, format, meta string) golden.HostileCase {
+		c := golden.HostileCase{Name: file, Format: format, Framing: framing(format), New: newFor(format), Data: golden.HostileRead(t, filepath.Join(dir, file))}
 		if meta != "" {
-			c.reports = golden.PromptReports(t, filepath.Join(dir, meta))
+			c.Reports = golden.PromptReports(t, filepath.Join(dir, meta))
 		}
 		return c
 	}
-	return []hostileCase{
+	return []golden.HostileCase{
 		mk(recorded, "s02-tool.jsonl", amp.FormatStreamJSON, "s02-tool.meta.json"),
 		mk(recorded, "s02-tool-thinking.jsonl", amp.FormatStreamJSON, "s02-tool-thinking.meta.json"),
 		mk(public, "stream_toolpath_feature_elicit_v0.0.1785170481.jsonl", amp.FormatStreamJSON, ""),
@@ -36,11 +36,11 @@ func hostileCases(t testing.TB) []hostileCase {
 }
 
 // foreignCases are captures of the other agents, for their checkpoints.
-func foreignCases(t testing.TB) []hostileCase {
-	mk := func(file, format string, fr universal.Framing, n func(universal.Options) universal.Translator) hostileCase {
-		return hostileCase{name: file, format: format, framing: fr, new: n, data: hostileRead(t, filepath.Join("..", "testdata", file))}
+func foreignCases(t testing.TB) []golden.HostileCase {
+	mk := func(file, format string, fr universal.Framing, n func(universal.Options) universal.Translator) golden.HostileCase {
+		return golden.HostileCase{Name: file, Format: format, Framing: fr, New: n, Data: golden.HostileRead(t, filepath.Join("..", "testdata", file))}
 	}
-	return []hostileCase{
+	return []golden.HostileCase{
 		mk("pi/1.5.2/s02-tool.json.jsonl", pi.FormatJSON, universal.FrameLines, golden.Maker(pi.New, pi.FormatJSON)),
 		mk("claude/2.1.330/s02-tool.jsonl", claude.FormatStreamJSON, universal.FrameLines, golden.Maker(claude.New, claude.FormatStreamJSON)),
 		mk("opencode/1.18.33/s02-tool.sse", opencode.FormatSSE, universal.FrameSSE, golden.Maker(opencode.New, opencode.FormatSSE)),
@@ -53,14 +53,14 @@ func foreignCases(t testing.TB) []hostileCase {
 // restored into a translator that goes on without a panic, an invalid
 // event or a call its Stream refuses.
 func TestCorruptCheckpoints(t *testing.T) {
-	checkCorruptCheckpoints(t, hostileCases(t), foreignCases(t))
+	golden.CheckCorruptCheckpoints(t, hostileCases(t), foreignCases(t))
 }
 
 // TestTruncatedLines cuts every line of real captures of every format
 // (every byte of short lines, a sample of long ones and of documents) and
 // requires a well-formed stream with an agent.unparsed for the cut line.
 func TestTruncatedLines(t *testing.T) {
-	checkTruncatedLines(t, hostileCases(t))
+	golden.CheckTruncatedLines(t, hostileCases(t))
 }
 
 // TestInvalidUTF8IDs: native ids holding bytes that are not UTF-8 give
@@ -69,8 +69,8 @@ func TestTruncatedLines(t *testing.T) {
 func TestInvalidUTF8IDs(t *testing.T) {
 	for _, c := range hostileCases(t) {
 		for _, r := range [][2]string{{"TU-", "TU-\xff"}, {"toolu_", "toolu_\xfe"}, {`"T-`, `"T-\xc3`}} {
-			c.data = bytes.ReplaceAll(c.data, []byte(r[0]), []byte(r[1]))
+			c.Data = bytes.ReplaceAll(c.Data, []byte(r[0]), []byte(r[1]))
 		}
-		checkRestoreAnywhere(t, c)
+		golden.CheckRestoreAnywhere(t, c)
 	}
 }

@@ -18,15 +18,15 @@ import (
 )
 
 // hostileCases are real captures of every format.
-func hostileCases(t testing.TB) []hostileCase {
-	mk := func(file, format string, fr universal.Framing, meta string) hostileCase {
-		c := hostileCase{name: file, format: format, framing: fr, new: newFor(format), data: hostileRead(t, filepath.Join(recorded, file))}
+func hostileCases(t testing.TB) []golden.HostileCase {
+	mk := func(file, format string, fr universal.Framing, meta string) golden.HostileCase {
+		c := golden.HostileCase{Name: file, Format: format, Framing: fr, New: newFor(format), Data: golden.HostileRead(t, filepath.Join(recorded, file))}
 		if meta != "" {
-			c.reports = golden.PromptReports(t, filepath.Join(recorded, meta))
+			c.Reports = golden.PromptReports(t, filepath.Join(recorded, meta))
 		}
 		return c
 	}
-	return []hostileCase{
+	return []golden.HostileCase{
 		mk("s02-tool.jsonl", claude.FormatStreamJSON, universal.FrameLines, "s02-tool.meta.json"),
 		mk("s10-subagent.jsonl", claude.FormatStreamJSON, universal.FrameLines, "s10-subagent.meta.json"),
 		mk("s07-permission-stdio-allow.exchange.jsonl", claude.FormatExchange, universal.FrameExchange, ""),
@@ -35,11 +35,11 @@ func hostileCases(t testing.TB) []hostileCase {
 }
 
 // foreignCases are captures of the other agents, for their checkpoints.
-func foreignCases(t testing.TB) []hostileCase {
-	mk := func(file, format string, fr universal.Framing, n func(universal.Options) universal.Translator) hostileCase {
-		return hostileCase{name: file, format: format, framing: fr, new: n, data: hostileRead(t, filepath.Join("..", "testdata", file))}
+func foreignCases(t testing.TB) []golden.HostileCase {
+	mk := func(file, format string, fr universal.Framing, n func(universal.Options) universal.Translator) golden.HostileCase {
+		return golden.HostileCase{Name: file, Format: format, Framing: fr, New: n, Data: golden.HostileRead(t, filepath.Join("..", "testdata", file))}
 	}
-	return []hostileCase{
+	return []golden.HostileCase{
 		mk("pi/1.5.2/s02-tool.json.jsonl", pi.FormatJSON, universal.FrameLines, golden.Maker(pi.New, pi.FormatJSON)),
 		mk("opencode/1.18.33/s02-tool.sse", opencode.FormatSSE, universal.FrameSSE, golden.Maker(opencode.New, opencode.FormatSSE)),
 		mk("amp/0.0.1790142911/s02-tool.jsonl", amp.FormatStreamJSON, universal.FrameLines, golden.Maker(amp.New, amp.FormatStreamJSON)),
@@ -52,14 +52,14 @@ func foreignCases(t testing.TB) []hostileCase {
 // restored into a translator that goes on without a panic, an invalid
 // event or a call its Stream refuses.
 func TestCorruptCheckpoints(t *testing.T) {
-	checkCorruptCheckpoints(t, hostileCases(t), foreignCases(t))
+	golden.CheckCorruptCheckpoints(t, hostileCases(t), foreignCases(t))
 }
 
 // TestTruncatedLines cuts every line of real captures of every format
 // (every byte of short lines, a sample of long ones) and requires a
 // well-formed stream with an agent.unparsed for the cut line.
 func TestTruncatedLines(t *testing.T) {
-	checkTruncatedLines(t, hostileCases(t))
+	golden.CheckTruncatedLines(t, hostileCases(t))
 }
 
 // TestInvalidUTF8IDs: native ids holding bytes that are not UTF-8 give
@@ -68,9 +68,9 @@ func TestTruncatedLines(t *testing.T) {
 func TestInvalidUTF8IDs(t *testing.T) {
 	for _, c := range hostileCases(t) {
 		for _, r := range [][2]string{{"toolu_", "toolu_\xff"}, {"msg_", "msg_\xfe\xfd"}, {`"session_id":"`, `"session_id":"\xc3`}, {`"uuid":"`, `"uuid":"\xe2\x82`}} {
-			c.data = bytes.ReplaceAll(c.data, []byte(r[0]), []byte(r[1]))
+			c.Data = bytes.ReplaceAll(c.Data, []byte(r[0]), []byte(r[1]))
 		}
-		checkRestoreAnywhere(t, c)
+		golden.CheckRestoreAnywhere(t, c)
 	}
 }
 

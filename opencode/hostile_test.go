@@ -6,6 +6,7 @@ package opencode_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -19,15 +20,15 @@ import (
 )
 
 // hostileCases are real captures of every format.
-func hostileCases(t testing.TB) []hostileCase {
-	mk := func(dir, file, format, meta string) hostileCase {
-		c := hostileCase{name: file, format: format, framing: framing(format), new: newFor(format), data: hostileRead(t, filepath.Join(dir, file))}
+func hostileCases(t testing.TB) []golden.HostileCase {
+	mk := func(dir, file, format, meta string) golden.HostileCase {
+		c := golden.HostileCase{Name: file, Format: format, Framing: framing(format), New: newFor(format), Data: golden.HostileRead(t, filepath.Join(dir, file))}
 		if meta != "" {
-			c.reports = golden.PromptReports(t, filepath.Join(recorded, meta))
+			c.Reports = golden.PromptReports(t, filepath.Join(recorded, meta))
 		}
 		return c
 	}
-	return []hostileCase{
+	return []golden.HostileCase{
 		mk(recorded, "s02-tool.sse", opencode.FormatSSE, ""),
 		mk(recorded, "s10-subagent.sse", opencode.FormatSSE, ""),
 		mk(recorded, "s07-permission.sse", opencode.FormatSSE, ""),
@@ -38,11 +39,11 @@ func hostileCases(t testing.TB) []hostileCase {
 }
 
 // foreignCases are captures of the other agents, for their checkpoints.
-func foreignCases(t testing.TB) []hostileCase {
-	mk := func(file, format string, fr universal.Framing, n func(universal.Options) universal.Translator) hostileCase {
-		return hostileCase{name: file, format: format, framing: fr, new: n, data: hostileRead(t, filepath.Join("..", "testdata", file))}
+func foreignCases(t testing.TB) []golden.HostileCase {
+	mk := func(file, format string, fr universal.Framing, n func(universal.Options) universal.Translator) golden.HostileCase {
+		return golden.HostileCase{Name: file, Format: format, Framing: fr, New: n, Data: golden.HostileRead(t, filepath.Join("..", "testdata", file))}
 	}
-	return []hostileCase{
+	return []golden.HostileCase{
 		mk("pi/1.5.2/s02-tool.json.jsonl", pi.FormatJSON, universal.FrameLines, golden.Maker(pi.New, pi.FormatJSON)),
 		mk("claude/2.1.330/s02-tool.jsonl", claude.FormatStreamJSON, universal.FrameLines, golden.Maker(claude.New, claude.FormatStreamJSON)),
 		mk("amp/0.0.1790142911/s02-tool.jsonl", amp.FormatStreamJSON, universal.FrameLines, golden.Maker(amp.New, amp.FormatStreamJSON)),
@@ -55,7 +56,7 @@ func foreignCases(t testing.TB) []hostileCase {
 // restored into a translator that goes on without a panic, an invalid
 // event or a call its Stream refuses.
 func TestCorruptCheckpoints(t *testing.T) {
-	checkCorruptCheckpoints(t, hostileCases(t), foreignCases(t))
+	golden.CheckCorruptCheckpoints(t, hostileCases(t), foreignCases(t))
 }
 
 // TestTruncatedLines cuts every line of real captures of every format
@@ -63,7 +64,7 @@ func TestCorruptCheckpoints(t *testing.T) {
 // requires a well-formed stream with an agent.unparsed for the cut line.
 func TestTruncatedLines(t *testing.T) {
 	cases := hostileCases(t)
-	checkTruncatedLines(t, append(cases[:1:1], cases[2:]...)) // the sub-agent capture adds time, not paths
+	golden.CheckTruncatedLines(t, append(cases[:1:1], cases[2:]...)) // the sub-agent capture adds time, not paths
 }
 
 // TestInvalidUTF8IDs: native ids holding bytes that are not UTF-8 give
@@ -72,9 +73,9 @@ func TestTruncatedLines(t *testing.T) {
 func TestInvalidUTF8IDs(t *testing.T) {
 	for _, c := range hostileCases(t) {
 		for _, r := range [][2]string{{"prt_", "prt_\xff"}, {"msg_", "msg_\xfe\xfd"}, {"ses_", "ses_\xc3"}, {"call_", "call_\xe2\x82"}} {
-			c.data = bytes.ReplaceAll(c.data, []byte(r[0]), []byte(r[1]))
+			c.Data = bytes.ReplaceAll(c.Data, []byte(r[0]), []byte(r[1]))
 		}
-		checkRestoreAnywhere(t, c)
+		golden.CheckRestoreAnywhere(t, c)
 	}
 }
 
@@ -83,9 +84,9 @@ func TestInvalidUTF8IDs(t *testing.T) {
 // refused, the translator unchanged.
 func TestRestoreRefusesBrokenState(t *testing.T) {
 	c := hostileCases(t)[0]
-	p := prepare(t, c)
-	for k, cp := range p.checkpoints {
-		bad, ok := editState(t, cp, func(st map[string]any) bool {
+	p := golden.Prepare(t, c)
+	for k, cp := range p.Checkpoints {
+		bad, ok := golden.EditState(t, cp, func(st map[string]any) bool {
 			open, _ := st["open_msgs"].([]any)
 			msgs, _ := st["msgs"].(map[string]any)
 			if len(open) == 0 || msgs == nil {
@@ -97,15 +98,15 @@ func TestRestoreRefusesBrokenState(t *testing.T) {
 		if !ok {
 			continue
 		}
-		tr := c.new(golden.Options())
-		if err := tr.Restore(bad); !errorsIsCheckpoint(err) {
+		tr := c.New(golden.Options())
+		if err := tr.Restore(bad); !errors.Is(err, universal.ErrCheckpoint) {
 			t.Fatalf("after %d messages: restore gives %v, want an ErrCheckpoint", k, err)
 		}
 		var out []universal.Event
-		for _, m := range p.msgs {
+		for _, m := range p.Msgs {
 			out = tr.Translate(out, m)
 		}
-		if out = tr.Report(out, universal.EndOfInput{}); !bytes.Equal(golden.Encode(out), p.straight) {
+		if out = tr.Report(out, universal.EndOfInput{}); !bytes.Equal(golden.Encode(out), p.Straight) {
 			t.Fatal("the refused restore changed the translator")
 		}
 		return
@@ -153,5 +154,5 @@ func TestCheckpointKeepsRawJSON(t *testing.T) {
 		`{"type":"session.error","properties":{"sessionID":"ses_a","error":{"name":"APIError","data":{"message":"<p>down & out</p>"}}}}`,
 		`{"type":"session.status","properties":{"sessionID":"ses_a","status":{"type":"idle"}}}`,
 	)
-	checkRestoreAnywhere(t, hostileCase{name: "raw JSON", format: opencode.FormatSSE, framing: framing(opencode.FormatSSE), new: newFor(opencode.FormatSSE), data: []byte(in)})
+	golden.CheckRestoreAnywhere(t, golden.HostileCase{Name: "raw JSON", Format: opencode.FormatSSE, Framing: framing(opencode.FormatSSE), New: newFor(opencode.FormatSSE), Data: []byte(in)})
 }

@@ -24,8 +24,8 @@ import (
 
 // hostileCases are the real captures the hostile tests start from: one
 // or two of each format.
-func hostileCases(t testing.TB) []hostileCase {
-	var out []hostileCase
+func hostileCases(t testing.TB) []golden.HostileCase {
+	var out []golden.HostileCase
 	for _, v := range []string{"1.5.2", "0.73.1"} {
 		meta := filepath.Join(testdata, v, "s02-tool.meta.json")
 		for _, f := range []struct{ file, format string }{
@@ -34,9 +34,9 @@ func hostileCases(t testing.TB) []hostileCase {
 			{"s02-tool.rpc.exchange.jsonl", pi.FormatExchange},
 			{"s02-tool.json.session.jsonl", pi.FormatSession},
 		} {
-			c := hostileCase{name: v + "/" + f.file, format: f.format, framing: framing(f.format), new: newTranslator(f.format), data: read(t, filepath.Join(testdata, v, f.file))}
+			c := golden.HostileCase{Name: v + "/" + f.file, Format: f.format, Framing: framing(f.format), New: newTranslator(f.format), Data: read(t, filepath.Join(testdata, v, f.file))}
 			if f.format == pi.FormatJSON || f.format == pi.FormatRPC {
-				c.reports = golden.PromptReports(t, meta)
+				c.Reports = golden.PromptReports(t, meta)
 			}
 			out = append(out, c)
 		}
@@ -46,17 +46,17 @@ func hostileCases(t testing.TB) []hostileCase {
 		{"handwritten/v2-branches.session.jsonl", pi.FormatSession},
 		{"public/pi-mono-compact.v1-session-concatenated-line.jsonl", pi.FormatSession},
 	} {
-		out = append(out, hostileCase{name: f.file, format: f.format, framing: framing(f.format), new: newTranslator(f.format), data: read(t, filepath.Join(testdata, f.file))})
+		out = append(out, golden.HostileCase{Name: f.file, Format: f.format, Framing: framing(f.format), New: newTranslator(f.format), Data: read(t, filepath.Join(testdata, f.file))})
 	}
 	return out
 }
 
 // foreignCases are captures of the other agents, for their checkpoints.
-func foreignCases(t testing.TB) []hostileCase {
-	mk := func(file, format string, fr universal.Framing, n func(universal.Options) universal.Translator) hostileCase {
-		return hostileCase{name: file, format: format, framing: fr, new: n, data: read(t, filepath.Join("..", "testdata", file))}
+func foreignCases(t testing.TB) []golden.HostileCase {
+	mk := func(file, format string, fr universal.Framing, n func(universal.Options) universal.Translator) golden.HostileCase {
+		return golden.HostileCase{Name: file, Format: format, Framing: fr, New: n, Data: read(t, filepath.Join("..", "testdata", file))}
 	}
-	return []hostileCase{
+	return []golden.HostileCase{
 		mk("claude/2.1.330/s02-tool.jsonl", claude.FormatStreamJSON, universal.FrameLines, golden.Maker(claude.New, claude.FormatStreamJSON)),
 		mk("opencode/1.18.33/s02-tool.sse", opencode.FormatSSE, universal.FrameSSE, golden.Maker(opencode.New, opencode.FormatSSE)),
 		mk("amp/0.0.1790142911/s02-tool.jsonl", amp.FormatStreamJSON, universal.FrameLines, golden.Maker(amp.New, amp.FormatStreamJSON)),
@@ -69,20 +69,20 @@ func foreignCases(t testing.TB) []hostileCase {
 // restored into a translator that goes on without a panic, an invalid
 // event or a call its Stream refuses.
 func TestCorruptCheckpoints(t *testing.T) {
-	checkCorruptCheckpoints(t, hostileCases(t), foreignCases(t))
+	golden.CheckCorruptCheckpoints(t, hostileCases(t), foreignCases(t))
 }
 
 // TestTruncatedLines cuts every line of real captures of every format
 // (every byte of short lines, a sample of long ones) and requires a
 // well-formed stream with an agent.unparsed for the cut line.
 func TestTruncatedLines(t *testing.T) {
-	var cases []hostileCase
+	var cases []golden.HostileCase
 	for _, c := range hostileCases(t) {
-		if len(c.data) <= maxCutInput {
+		if len(c.Data) <= golden.MaxCutInput {
 			cases = append(cases, c)
 		}
 	}
-	checkTruncatedLines(t, cases)
+	golden.CheckTruncatedLines(t, cases)
 }
 
 // TestToolExecutionWithoutCallID: a tool_execution_* event whose
@@ -120,8 +120,8 @@ func TestToolExecutionWithoutCallID(t *testing.T) {
 // without the parts it streamed made the next message_end index out of
 // range), with the translator unchanged.
 func TestRestoreRefusesBrokenState(t *testing.T) {
-	p := prepare(t, hostileCase{name: "s02-tool", format: pi.FormatJSON, framing: framing(pi.FormatJSON), new: newTranslator(pi.FormatJSON),
-		data: read(t, filepath.Join(testdata, "1.5.2", "s02-tool.json.jsonl"))})
+	p := golden.Prepare(t, golden.HostileCase{Name: "s02-tool", Format: pi.FormatJSON, Framing: framing(pi.FormatJSON), New: newTranslator(pi.FormatJSON),
+		Data: read(t, filepath.Join(testdata, "1.5.2", "s02-tool.json.jsonl"))})
 	edits := map[string]func(st map[string]any) bool{
 		"a streaming message without its parts": func(st map[string]any) bool {
 			m, ok := st["msg"].(map[string]any)
@@ -162,7 +162,7 @@ func TestRestoreRefusesBrokenState(t *testing.T) {
 	}
 	for name, edit := range edits {
 		found := false
-		for k, cp := range p.checkpoints {
+		for k, cp := range p.Checkpoints {
 			var env map[string]any
 			if err := json.Unmarshal(cp, &env); err != nil {
 				t.Fatal(err)
@@ -172,18 +172,18 @@ func TestRestoreRefusesBrokenState(t *testing.T) {
 			}
 			found = true
 			bad, _ := json.Marshal(env)
-			tr := p.new(golden.Options())
+			tr := p.New(golden.Options())
 			err := tr.Restore(bad)
 			if !errors.Is(err, universal.ErrCheckpoint) {
 				t.Errorf("%s (after %d messages): restore gives %v, want an ErrCheckpoint", name, k, err)
 				break
 			}
 			var out []universal.Event
-			for _, m := range p.msgs {
+			for _, m := range p.Msgs {
 				out = tr.Translate(out, m)
 			}
 			out = tr.Report(out, universal.EndOfInput{})
-			if !bytes.Equal(golden.Encode(out), p.straight) {
+			if !bytes.Equal(golden.Encode(out), p.Straight) {
 				t.Errorf("%s: the refused restore changed the translator", name)
 			}
 			break

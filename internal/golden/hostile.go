@@ -1,8 +1,7 @@
-package acp_test
+package golden
 
-// The hostile-state and hostile-input harness. This file is the same in
-// the amp, claude, opencode and pi packages (only the package clause
-// differs): keep the copies in step.
+// The hostile-state and hostile-input harness every translator's tests
+// run: corrupt checkpoints, lines cut at every byte, restores anywhere.
 
 import (
 	"bytes"
@@ -15,22 +14,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
 	"pgregory.net/rapid"
 )
 
-// hostileCase is one native input and how to translate it.
-type hostileCase struct {
-	name    string
-	format  string
-	framing universal.Framing
-	new     func(universal.Options) universal.Translator
-	reports []universal.Report
-	data    []byte
+// HostileCase is one native input and how to translate it.
+type HostileCase struct {
+	Name    string
+	Format  string
+	Framing universal.Framing
+	New     func(universal.Options) universal.Translator
+	Reports []universal.Report
+	Data    []byte
 }
 
-func hostileMessages(t testing.TB, data []byte, fr universal.Framing) []universal.Message {
+func HostileMessages(t testing.TB, data []byte, fr universal.Framing) []universal.Message {
 	t.Helper()
 	var msgs []universal.Message
 	for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(data), fr, 1<<20)) {
@@ -43,61 +41,61 @@ func hostileMessages(t testing.TB, data []byte, fr universal.Framing) []universa
 	return msgs
 }
 
-// prepared is a case translated once, with a checkpoint after every
+// Prepared is a case translated once, with a checkpoint after every
 // message and the events emitted up to it.
-type prepared struct {
-	hostileCase
-	msgs        []universal.Message
-	straight    []byte   // the encoded events of one run
-	checkpoints [][]byte // checkpoints[k]: after k messages
-	upTo        []int    // upTo[k]: events emitted by then
-	events      []universal.Event
+type Prepared struct {
+	HostileCase
+	Msgs        []universal.Message
+	Straight    []byte   // the encoded events of one run
+	Checkpoints [][]byte // Checkpoints[k]: after k messages
+	UpTo        []int    // UpTo[k]: events emitted by then
+	Events      []universal.Event
 }
 
-func prepare(t testing.TB, c hostileCase) *prepared {
+func Prepare(t testing.TB, c HostileCase) *Prepared {
 	t.Helper()
-	p := &prepared{hostileCase: c, msgs: hostileMessages(t, c.data, c.framing)}
-	tr := c.new(golden.Options())
+	p := &Prepared{HostileCase: c, Msgs: HostileMessages(t, c.Data, c.Framing)}
+	tr := c.New(Options())
 	var out []universal.Event
-	for _, r := range c.reports {
+	for _, r := range c.Reports {
 		out = tr.Report(out, r)
 	}
 	cp := func() {
 		b, err := tr.Checkpoint()
 		if err != nil {
-			t.Fatalf("%s: checkpoint: %v", c.name, err)
+			t.Fatalf("%s: checkpoint: %v", c.Name, err)
 		}
-		p.checkpoints = append(p.checkpoints, b)
-		p.upTo = append(p.upTo, len(out))
+		p.Checkpoints = append(p.Checkpoints, b)
+		p.UpTo = append(p.UpTo, len(out))
 	}
 	cp()
-	for _, m := range p.msgs {
+	for _, m := range p.Msgs {
 		out = tr.Translate(out, m)
 		cp()
 	}
 	out = tr.Report(out, universal.EndOfInput{})
 	if err := universal.CheckStream(out); err != nil {
-		t.Fatalf("%s: %v", c.name, err)
+		t.Fatalf("%s: %v", c.Name, err)
 	}
-	p.events = out
-	p.straight = golden.Encode(out)
+	p.Events = out
+	p.Straight = Encode(out)
 	return p
 }
 
-// checkCorruptCheckpoints is the property of TestCorruptCheckpoints.
-func checkCorruptCheckpoints(t *testing.T, cases, foreign []hostileCase) {
-	var own, others []*prepared
+// CheckCorruptCheckpoints is the property of TestCorruptCheckpoints.
+func CheckCorruptCheckpoints(t *testing.T, cases, foreign []HostileCase) {
+	var own, others []*Prepared
 	for _, c := range cases {
-		own = append(own, prepare(t, c))
+		own = append(own, Prepare(t, c))
 	}
 	for _, c := range foreign {
-		others = append(others, prepare(t, c))
+		others = append(others, Prepare(t, c))
 	}
-	agent := agentOf(t, own[0].checkpoints[0])
+	agent := agentOf(t, own[0].Checkpoints[0])
 	rapid.Check(t, func(rt *rapid.T) {
 		p := rapid.SampledFrom(own).Draw(rt, "case")
-		k := rapid.IntRange(1, len(p.msgs)).Draw(rt, "after")
-		cp := p.checkpoints[k]
+		k := rapid.IntRange(1, len(p.Msgs)).Draw(rt, "after")
+		cp := p.Checkpoints[k]
 		intact := false  // the stream's part is the one saved after k messages
 		lenient := false // only no panic: the stream's part may be damaged
 		var bad []byte
@@ -116,21 +114,21 @@ func checkCorruptCheckpoints(t *testing.T, cases, foreign []hostileCase) {
 				bad[i] ^= 1 << rapid.IntRange(0, 7).Draw(rt, "bit")
 			}
 		case 2, 3: // another agent's or another format's, as is or relabelled as this one's
-			var from *prepared
+			var from *Prepared
 			if how == 2 {
 				from = rapid.SampledFrom(others).Draw(rt, "foreign")
 			} else {
 				from = rapid.SampledFrom(own).Draw(rt, "other")
 			}
-			bad = from.checkpoints[rapid.IntRange(0, len(from.msgs)).Draw(rt, "at")]
+			bad = from.Checkpoints[rapid.IntRange(0, len(from.Msgs)).Draw(rt, "at")]
 			if rapid.Bool().Draw(rt, "relabel") {
-				bad = relabel(rt, bad, agent, p.format)
+				bad = relabel(rt, bad, agent, p.Format)
 			}
 		default: // the translator's own state damaged, the stream's intact
 			bad = damage(rt, cp)
 			intact = true
 		}
-		tr := p.new(golden.Options())
+		tr := p.New(Options())
 		err := tr.Restore(bad)
 		if err != nil {
 			if !errors.Is(err, universal.ErrCheckpoint) {
@@ -141,20 +139,20 @@ func checkCorruptCheckpoints(t *testing.T, cases, foreign []hostileCase) {
 			}
 			// Refused: the translator is as new.
 			var out []universal.Event
-			for _, r := range p.reports {
+			for _, r := range p.Reports {
 				out = tr.Report(out, r)
 			}
-			for _, m := range p.msgs {
+			for _, m := range p.Msgs {
 				out = tr.Translate(out, m)
 			}
 			out = tr.Report(out, universal.EndOfInput{})
-			if !bytes.Equal(golden.Encode(out), p.straight) {
+			if !bytes.Equal(Encode(out), p.Straight) {
 				rt.Fatalf("a refused restore changed the translator")
 			}
 			return
 		}
 		var tail []universal.Event
-		for _, m := range p.msgs[k:] {
+		for _, m := range p.Msgs[k:] {
 			tail = tr.Translate(tail, m)
 		}
 		tail = tr.Report(tail, universal.EndOfInput{})
@@ -182,7 +180,7 @@ func checkCorruptCheckpoints(t *testing.T, cases, foreign []hostileCase) {
 			rt.Fatalf("does not end with session.ended")
 		}
 		if intact {
-			all := append(append([]universal.Event(nil), p.events[:p.upTo[k]]...), tail...)
+			all := append(append([]universal.Event(nil), p.Events[:p.UpTo[k]]...), tail...)
 			if err := universal.CheckStream(all); err != nil {
 				rt.Fatalf("stream checker: %v", err)
 			}
@@ -316,8 +314,8 @@ func sortedKeys(m map[string]any) []string {
 // cut at their first and last bytes and at a sample in between.
 const maxEveryByte = 512
 
-// maxCutInput is the largest capture a package's truncation test cuts.
-const maxCutInput = 64 << 10
+// MaxCutInput is the largest capture a package's truncation test cuts.
+const MaxCutInput = 64 << 10
 
 // checkEvery: one cut in checkEvery gets the whole stream checked.
 const checkEvery = 16
@@ -341,17 +339,17 @@ func cutPoints(n int, rng *rand.Rand) []int {
 	return out
 }
 
-// checkTruncatedLines is TestTruncatedLines: the input ends inside a line
+// CheckTruncatedLines is TestTruncatedLines: the input ends inside a line
 // (the file is cut there), which must give a well-formed stream with an
 // agent.unparsed event for that line. The lines before are translated
 // once and checkpointed; each cut restores the checkpoint.
-func checkTruncatedLines(t *testing.T, cases []hostileCase) {
+func CheckTruncatedLines(t *testing.T, cases []HostileCase) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			lines := bytes.SplitAfter(c.data, []byte("\n"))
-			if c.framing == universal.FrameDocument {
-				lines = [][]byte{c.data} // one message: cut anywhere
+		t.Run(c.Name, func(t *testing.T) {
+			lines := bytes.SplitAfter(c.Data, []byte("\n"))
+			if c.Framing == universal.FrameDocument {
+				lines = [][]byte{c.Data} // one message: cut anywhere
 			}
 			start, msgStart := 0, 0
 			cuts := 0
@@ -363,7 +361,7 @@ func checkTruncatedLines(t *testing.T, cases []hostileCase) {
 					msgStart = start // an SSE event ends at a blank line
 				}
 				payload := 0 // where the line's JSON starts
-				if c.framing == universal.FrameSSE {
+				if c.Framing == universal.FrameSSE {
 					if !bytes.HasPrefix(body, []byte("data:")) {
 						continue // only data lines carry a payload
 					}
@@ -377,28 +375,28 @@ func checkTruncatedLines(t *testing.T, cases []hostileCase) {
 				if len(bytes.TrimSpace(body[payload:])) == 0 {
 					continue
 				}
-				prefix := c.data[:msgStart]
-				before := prepare(t, hostileCase{name: c.name, format: c.format, framing: c.framing, new: c.new, reports: c.reports, data: prefix})
-				cp := before.checkpoints[len(before.msgs)]
-				head := before.events[:before.upTo[len(before.msgs)]]
+				prefix := c.Data[:msgStart]
+				before := Prepare(t, HostileCase{Name: c.Name, Format: c.Format, Framing: c.Framing, New: c.New, Reports: c.Reports, Data: prefix})
+				cp := before.Checkpoints[len(before.Msgs)]
+				head := before.Events[:before.UpTo[len(before.Msgs)]]
 				for _, j := range cutPoints(len(body), rng) {
 					cut := body[:j]
 					if len(bytes.TrimSpace(cut[min(payload, len(cut)):])) == 0 || bytes.Equal(bytes.TrimSpace(cut), bytes.TrimSpace(body)) {
 						continue
 					}
-					if c.framing != universal.FrameDocument && json.Valid(cut[min(payload, len(cut)):]) {
+					if c.Framing != universal.FrameDocument && json.Valid(cut[min(payload, len(cut)):]) {
 						continue // a complete JSON value: nothing lost inside it
 					}
-					input := append(bytes.Clone(c.data[msgStart:lineStart]), cut...)
+					input := append(bytes.Clone(c.Data[msgStart:lineStart]), cut...)
 					cuts++
-					tr := c.new(golden.Options())
+					tr := c.New(Options())
 					if err := tr.Restore(cp); err != nil {
 						t.Fatalf("line %d: restore: %v", i+1, err)
 					}
 					var tail []universal.Event
-					for _, m := range hostileMessages(t, input, c.framing) {
-						if c.framing != universal.FrameDocument {
-							m.Line += int64(lineNumber(c.framing, prefix))
+					for _, m := range HostileMessages(t, input, c.Framing) {
+						if c.Framing != universal.FrameDocument {
+							m.Line += int64(lineNumber(c.Framing, prefix))
 						}
 						tail = tr.Translate(tail, m)
 					}
@@ -414,8 +412,8 @@ func checkTruncatedLines(t *testing.T, cases []hostileCase) {
 					} else if err := checkTail(tail, head); err != nil {
 						t.Fatalf("line %d cut at byte %d: %v\n%s", i+1, j, err, cut)
 					}
-					if !hasUnparsed(tail, i+1, c.framing) {
-						t.Fatalf("line %d cut at byte %d: no agent.unparsed for it\n%s\n%s", i+1, j, cut, golden.Encode(tail))
+					if !hasUnparsed(tail, i+1, c.Framing) {
+						t.Fatalf("line %d cut at byte %d: no agent.unparsed for it\n%s\n%s", i+1, j, cut, Encode(tail))
 					}
 				}
 			}
@@ -468,7 +466,7 @@ func hasUnparsed(evs []universal.Event, line int, fr universal.Framing) bool {
 	return false
 }
 
-func hostileRead(t testing.TB, path string) []byte {
+func HostileRead(t testing.TB, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -477,25 +475,25 @@ func hostileRead(t testing.TB, path string) []byte {
 	return b
 }
 
-// checkRestoreAnywhere requires that restoring the checkpoint taken after
+// CheckRestoreAnywhere requires that restoring the checkpoint taken after
 // any message into a fresh translator gives the output of one run, byte
 // for byte.
-func checkRestoreAnywhere(t *testing.T, c hostileCase) {
+func CheckRestoreAnywhere(t *testing.T, c HostileCase) {
 	t.Helper()
-	p := prepare(t, c)
-	for k := 1; k < len(p.checkpoints); k++ {
-		tr := c.new(golden.Options())
-		if err := tr.Restore(p.checkpoints[k]); err != nil {
-			t.Fatalf("%s: restore after %d messages: %v", c.name, k, err)
+	p := Prepare(t, c)
+	for k := 1; k < len(p.Checkpoints); k++ {
+		tr := c.New(Options())
+		if err := tr.Restore(p.Checkpoints[k]); err != nil {
+			t.Fatalf("%s: restore after %d messages: %v", c.Name, k, err)
 		}
 		var tail []universal.Event
-		for _, m := range p.msgs[k:] {
+		for _, m := range p.Msgs[k:] {
 			tail = tr.Translate(tail, m)
 		}
 		tail = tr.Report(tail, universal.EndOfInput{})
-		got := golden.Encode(append(append([]universal.Event(nil), p.events[:p.upTo[k]]...), tail...))
-		if !bytes.Equal(got, p.straight) {
-			a, b := bytes.Split(got, []byte("\n")), bytes.Split(p.straight, []byte("\n"))
+		got := Encode(append(append([]universal.Event(nil), p.Events[:p.UpTo[k]]...), tail...))
+		if !bytes.Equal(got, p.Straight) {
+			a, b := bytes.Split(got, []byte("\n")), bytes.Split(p.Straight, []byte("\n"))
 			i := 0
 			for i < len(a) && i < len(b) && bytes.Equal(a[i], b[i]) {
 				i++
@@ -507,14 +505,14 @@ func checkRestoreAnywhere(t *testing.T, c hostileCase) {
 			if i < len(b) {
 				y = b[i]
 			}
-			t.Fatalf("%s: a restore after %d messages changes output line %d:\n%s\nwant\n%s", c.name, k, i+1, x, y)
+			t.Fatalf("%s: a restore after %d messages changes output line %d:\n%s\nwant\n%s", c.Name, k, i+1, x, y)
 		}
 	}
 }
 
-// editState applies edit to the translator state of a checkpoint; false
+// EditState applies edit to the translator state of a checkpoint; false
 // when edit finds nothing to change.
-func editState(t *testing.T, cp []byte, edit func(st map[string]any) bool) ([]byte, bool) {
+func EditState(t *testing.T, cp []byte, edit func(st map[string]any) bool) ([]byte, bool) {
 	t.Helper()
 	var env map[string]any
 	if err := json.Unmarshal(cp, &env); err != nil {
@@ -530,5 +528,3 @@ func editState(t *testing.T, cp []byte, edit func(st map[string]any) bool) ([]by
 	}
 	return b, true
 }
-
-func errorsIsCheckpoint(err error) bool { return errors.Is(err, universal.ErrCheckpoint) }
