@@ -212,7 +212,13 @@ func (t *Translator) finish(dst []universal.Event) []universal.Event {
 		// has text and called no tool (Codex ends a turn with such a
 		// response). Otherwise the file does not show it finished: it
 		// stays open for the end of the session.
+		if t.st.Fork != nil {
+			// The input ended inside a fork's copy of its parent's history.
+			dst = t.endReplay(dst)
+			dst = t.rolloutBegin(dst)
+		}
 		dst = t.flushHeldUsers(dst)
+		dst = t.flushHeld(dst, "")
 		if t.st.Inferred != "" && t.w.Turn() == t.st.Inferred && t.answered() {
 			dst = t.endTurn(dst, t.st.Inferred, universal.TurnCompleted, nil, universal.SourceDaemon, nil)
 			t.st.Inferred = ""

@@ -46,7 +46,8 @@ func (t *Translator) endTurn(dst []event, id string, status universal.TurnStatus
 	if id == "" && !t.w.Begun() {
 		return dst
 	}
-	// The turn's responses end with it.
+	// The turn's responses end with it (and the results they held).
+	dst = t.flushHeld(dst, "")
 	dst = t.endResponses(dst, status != universal.TurnCompleted)
 	dst = t.cancelPending(dst, id)
 	dst = t.w.EndTurn(dst, id, status, meta, src, raw)

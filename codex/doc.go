@@ -2,8 +2,10 @@
 // CLI, npm @openai/codex) into universal events. Tested against Codex
 // 0.169.0 (every scenario recorded in app-server and exec mode, and the
 // rollout files those runs wrote), public samples of exec 0.46 and the
-// item_type era (~0.44), rollouts of 0.40, 0.66, 0.77, 0.99, 0.104 and a
-// 0.146 composite, app-server excerpts of 0.9x–0.15x, and hand-made inputs
+// item_type era (~0.44), rollouts of 0.40, 0.66, 0.77, 0.99, 0.104, 0.118
+// (truncated command outputs), 0.130 and 0.135 (forks, alone and after
+// their parent) and a 0.146 composite, app-server excerpts of 0.9x–0.15x,
+// and hand-made inputs
 // built from the app-server schemas Codex 0.169.0 and 0.100.0 generate
 // (testdata/codex; provenance in testdata/SOURCES.md). The capture lab's
 // scenarios recorded with 0.100.0, 0.130.0, 0.145.0 and 0.166.0
@@ -88,7 +90,36 @@
 // thread_id} in its metadata. A retried error (willRetry) stays an error
 // event with will_retry. A rollout read together with its sub-agents'
 // rollouts (the parent first) does the same: a later session_meta with
-// another id switches to that thread.
+// another id switches to that thread (a user's fork of the session's
+// thread instead continues the session, see Forks).
+//
+// # Forks
+//
+// A forked rollout (codex fork, a Desktop fork, codex exec fork, a
+// sub-agent spawned with its parent's context) has its own session_meta
+// with forked_from_id, then the session_meta of the thread it was forked
+// from (and its ancestors' for a fork of a fork) and a copy of that
+// thread's history, then the fork's own turns. The copy is the parent's
+// conversation, the context the fork starts from, not the fork's work: it
+// makes no message or tool items, no turns and no usage. It is one
+// completed status item labelled fork_replay (source daemon, detail
+// "thread <fork> forked from <parent>: its history replayed (N turns)")
+// whose metadata is {thread_id, forked_from_id, threads (the
+// session_metas replayed), lines, turns, tool_calls, messages: [{role,
+// text}] (the user and assistant messages of the copy)}, before the
+// fork's own first turn: at top level when the fork is the file's
+// thread (right after session.started) or a user's fork of the
+// session's thread read after it (whose own turns then continue the
+// session), under the spawn call for a sub-agent. The fork's own
+// work is read as usual: its first task_started is the end of the copy.
+// No line marks that end; the fork's first turn is the first task_started
+// whose turn id (UUIDv7, whose first 48 bits are the time it was made) is
+// not older than the fork's thread id, whereas the copied turns were
+// started before the fork; without UUIDv7 ids, the first whose line
+// timestamp is not before the fork's session_meta timestamp (a copy
+// restamped at the fork, as 0.130–0.135 write it, defeats this fallback),
+// or, if neither can be read, the first task_started. An input that ends
+// inside the copy still starts the session with it.
 //
 // # Turns
 //
@@ -195,7 +226,11 @@
 //     thread ids; agents_states in metadata. Only a spawn (kind task)
 //     adopts the threads it reaches as its sub-agents.
 //   - webSearch / web_search → "web_search", arguments {query, action};
-//     results, when given, as output. exec web_search items carry two "id"
+//     the results, when given (exec 0.15x items, 0.14x+ rollout items and
+//     web_search_end, app-server items): the output lists them, a block
+//     per result with its title, url and snippet on lines of their own (a
+//     result with none of them as its JSON), and "results" in the part's
+//     metadata keeps them as given. exec web_search items carry two "id"
 //     keys: gjson reads the first (the exec id, used as the item id); the
 //     second (the provider's ws_… id) is kept as provider_id in the call's
 //     metadata.
@@ -212,8 +247,9 @@
 //     tool_search_output → the result. Output encodings: a JSON-encoded
 //     {"output","metadata":{"exit_code","duration_seconds"}} (≤ 0.4x), text
 //     with an "Exit code: N" or "Process exited with code N" line (parsed;
-//     the header Codex writes for the model before "Output:\n" — exit code,
-//     wall time, unified exec's chunk id and token count — is split off:
+//     the header Codex writes for the model before "Output:\n" — 0.11x's
+//     "Command: …" line, exit code, wall time, unified exec's chunk id and
+//     token count — is split off:
 //     the output is the command's own, as in the live formats, with
 //     exit_code, duration_ms and output_header in metadata),
 //     content item arrays; an output starting "<tool> failed: ",
@@ -234,7 +270,8 @@
 // ("review_mode_entered"/"review_mode_exited"), model/rerouted
 // ("model_rerouted"), warning and guardianWarning, exec error items
 // (non-fatal warnings: "warning"), background_event, thread_rolled_back,
-// subAgentActivity, sleep. hookPrompt → a system message; a bare
+// subAgentActivity, sleep, a rollout fork's copy of its parent's history
+// ("fork_replay", see Forks). hookPrompt → a system message; a bare
 // functionCallOutput item → a tool_result item; a rollout inter-agent
 // agent_message → a system message with author and recipient.
 //
@@ -310,7 +347,18 @@
 // IDE setup" preamble is split off the request into the text part's
 // metadata (ide_context). Tools are keyed by call id: whichever of
 // function_call/…_output, the *_end events and item_completed tool items
-// comes first makes the call and the result, and the others add nothing.
+// comes first makes the call and the result, and the others add nothing —
+// except a command output Codex cut for the file: exec_command_end's (or
+// a CommandExecution item's) aggregated_output with "…N chars
+// truncated…" (or "…N tokens truncated…") waits for the
+// function_call_output of the same call, whose complete output (exit
+// code and header from it) is the result's; when that one is truncated
+// too, or none comes before the response, the turn or the input ends, the
+// held output is the result's, as it is. And a function_call_output
+// written while the command still ran (its header says "Process running
+// with session ID N": the model got the first chunk) waits, until the
+// turn ends, for the command's exec_command_end, whose aggregated output,
+// exit code and status are the result's.
 // Encrypted reasoning without a summary makes no item.
 //
 // # Ignored on purpose
@@ -374,9 +422,9 @@
 //     is matched with the user message the agent echoes; one that is never
 //     echoed becomes a synthetic user message when the turn's first agent
 //     item arrives (exec never echoes: at turn start), or at the end.
-//   - Fork files replay the parent's history after the parent's
-//     session_meta with no marker where the replay ends; the replayed
-//     lines are read as the parent thread's (no universal turns).
+//   - A fork's copy of its parent's history is context, not the fork's
+//     items: one fork_replay status item (see Forks), and where it ends
+//     is read from the turn ids' times.
 //
 // A Translator is not safe for concurrent use. Its Checkpoint is JSON.
 package codex

@@ -151,7 +151,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 		}
 		res := t.commandResult(out, m.Get("status").Str, intPtr(m.Get("exit_code")), durationMS(m.Get("duration")))
 		spec.keep = true
-		return t.toolResult(dst, "c:"+m.Get("call_id").Str, &spec, &res, agent, c.raw)
+		return t.commandEnd(dst, "c:"+m.Get("call_id").Str, &spec, &res, c.raw)
 	case "patch_apply_begin", "patch_apply_end":
 		spec := toolSpec{native: t.w.Copy(m.Get("call_id").Str), thread: th, callID: t.w.Copy(m.Get("call_id").Str), name: "file_change"}
 		changes := m.Get("changes")
@@ -205,10 +205,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 		if typ == "web_search_begin" {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
-		res := resultSpec{}
-		if r := m.Get("results"); r.Exists() && r.Type != gjson.Null {
-			res.output = t.w.Copy(r.Raw)
-		}
+		res := t.webSearchResult(m.Get("results"))
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "view_image_tool_call":
 		path := t.w.Copy(m.Get("path").Str)

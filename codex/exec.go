@@ -227,7 +227,8 @@ func (t *Translator) execItem(dst []event, c *ctx, it gjson.Result, ev string) [
 		if !final {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
-		return t.toolResult(dst, key, &spec, &resultSpec{}, agent, c.raw)
+		res := t.webSearchResult(it.Get("results"))
+		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "todo_list":
 		return t.planStatus(dst, c, "", it.Get("items"), "", native)
 	case "collab_tool_call":

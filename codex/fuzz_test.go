@@ -38,6 +38,8 @@ func FuzzTranslate(f *testing.F) {
 	for _, r := range rollouts {
 		add(r, "rollout")
 	}
+	add(filepath.Join(public, "rollout/irrlicht-0.130.0-fork-conversation.parent-then-fork.jsonl"), "rollout")
+	add(filepath.Join(handmade, "exec-0.15x-web-search-results.jsonl"), "exec")
 	for _, c := range []struct{ path, format string }{
 		{"v2-features.exchange.jsonl", "exchange"}, {"appserver-server-lines.jsonl", "appserver"},
 		{"appserver-v1-legacy.jsonl", "appserver"}, {"exec-legacy-msg-envelope.jsonl", "exec"},

@@ -75,10 +75,7 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it gjson.Result,
 		if !final {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
-		res := resultSpec{}
-		if r := it.Get("results"); r.Exists() && r.Type != gjson.Null {
-			res.output = t.w.Copy(r.Raw)
-		}
+		res := t.webSearchResult(it.Get("results"))
 		return t.finishTool(dst, c, key, &spec, &res, false, "")
 	case "imageView":
 		path := t.w.Copy(it.Get("path").Str)

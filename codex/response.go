@@ -155,6 +155,8 @@ func (t *Translator) endResponse(dst []event, thread string) []event {
 // completeResp completes a response's message; cut says the response was
 // cut short (its turn was interrupted or failed): the message fails.
 func (t *Translator) completeResp(dst []event, r *resp, cut bool) []event {
+	// Results held for a complete output that never came complete first.
+	dst = t.flushHeld(dst, r.ID)
 	t.dropResp(r)
 	it, ok := t.w.Tracked(r.ID)
 	if !ok {

@@ -51,6 +51,13 @@ func (t *Translator) rollout(dst []event, c *ctx, s string) []event {
 		}
 		return t.w.Unparsed(dst, c.loc(), errors.New("codex: rollout line without type and payload"), c.raw)
 	}
+	if t.st.Fork != nil {
+		// A fork's copy of its parent's history (fork.go).
+		var replayed bool
+		if dst, replayed = t.replayLine(dst, typ.Str, payload, r[4].Str); replayed {
+			return dst
+		}
+	}
 	switch typ.Str {
 	case "session_meta":
 		return t.sessionMeta(dst, c, payload)
@@ -145,18 +152,36 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p gjson.Result) []event {
 		set("instructions", p.Get("instructions"))
 		set("dynamic_tools", p.Get("dynamic_tools"))
 		t.st.Meta["raw"] = string(c.raw)
+		t.forkMeta(p, id)
+		return dst
+	}
+	if t.startsReplay(id) {
+		// The parent's history follows: context of the fork (fork.go).
+		dst = t.flushHeldUsers(dst)
+		t.st.Fork = &forkReplay{Thread: t.st.ForkID, From: t.st.ForkFrom, Time: t.st.ForkTime, Cont: t.st.ForkCont,
+			Threads: []string{strings.Clone(id)}, Lines: 1}
 		return dst
 	}
 	if id == "" || id == t.st.Cur {
 		return dst
 	}
 	dst = t.flushHeldUsers(dst)
+	t.st.ForkFrom, t.st.ForkID, t.st.ForkCont = "", "", false
 	if id == t.st.Thread {
 		t.st.Cur = t.st.Thread
 		return dst
 	}
+	if from := p.Get("forked_from_id").Str; from != "" && from == t.st.Thread && !subAgentMeta(p) {
+		// The user's fork of the session's thread, read after it: the
+		// conversation goes on in the fork (fork.go).
+		t.st.Cur = t.st.Thread
+		t.forkMeta(p, id)
+		t.st.ForkCont = true
+		return dst
+	}
 	t.st.Cur = t.w.Copy(id)
 	t.child(t.st.Cur)
+	t.forkMeta(p, id)
 	return dst
 }
 
@@ -191,6 +216,7 @@ func (t *Translator) rolloutBegin(dst []event) []event {
 	raw := []byte(t.st.Meta["raw"])
 	delete(t.st.Meta, "raw")
 	dst = t.w.Begin(dst, o.Bytes(), agent, raw)
+	dst = t.forkStatus(dst)
 	if id, ok := t.st.Meta["task"]; ok {
 		raw := []byte(t.st.Meta["task_raw"])
 		delete(t.st.Meta, "task")
@@ -552,6 +578,7 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p gjson.Result, typ, th
 		spec.name = n.Name
 	}
 	var res resultSpec
+	header := ""
 	if typ == "tool_search_output" {
 		var names []string
 		p.Get("tools").ForEach(func(_, v gjson.Result) bool {
@@ -563,11 +590,12 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p gjson.Result, typ, th
 		out, code, dur, failed := toolOutputText(p.Get("output"))
 		mime := imageMime(p.Get("output"))
 		var extra map[string]string
-		if body, header, hcode, hdur, ok := outputHeader(out); ok {
+		if body, h, hcode, hdur, ok := outputHeader(out); ok {
+			header = h
 			// The command's output without the header Codex wrote for
 			// the model (which is kept in metadata).
 			out, code, dur = body, hcode, hdur
-			extra = map[string]string{"output_header": string(jsonw.AppendString(nil, header))}
+			extra = map[string]string{"output_header": string(jsonw.AppendString(nil, h))}
 		}
 		if n != nil {
 			out, extra = t.collabOutput(n, out, extra)
@@ -582,6 +610,11 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p gjson.Result, typ, th
 	}
 	if id == "" {
 		key = ""
+	} else if n != nil && n.Held != nil {
+		// The command's end record held its truncated output for this one.
+		t.takeHeld(key, n, &spec, &res)
+	} else if t.holdRunning(key, n, &spec, &res, header, c.raw) {
+		return dst
 	}
 	return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 }
@@ -730,7 +763,7 @@ func toolOutputText(o gjson.Result) (string, *int64, *int64, bool) {
 
 // outputHeader splits a command's output from the header Codex wrote
 // before it for the model: "Exit code: N\nWall time: S seconds\nOutput:\n"
-// (~0.5x+) or unified exec's "Chunk ID: …\nWall time: S seconds\nProcess
+// (~0.5x+) or unified exec's "[Command: …\n]Chunk ID: …\nWall time: S seconds\nProcess
 // exited with code N\nOriginal token count: N\nOutput:\n" (or "Process
 // running with session ID N"). Rollouts without item_completed command
 // items (before ~0.16x) carry only this text; the live formats and newer
@@ -762,6 +795,8 @@ func outputHeader(s string) (body, header string, code, durMS *int64, ok bool) {
 			}
 			ms := int64(secs * 1000)
 			durMS = &ms
+		case n == 0 && strings.HasPrefix(line, "Command: "):
+			// 0.11x names the command first.
 		case strings.HasPrefix(line, "Chunk ID: "), strings.HasPrefix(line, "Original token count: "),
 			strings.HasPrefix(line, "Process running with session ID "):
 		default:
@@ -890,7 +925,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it gjson.Result, thread strin
 		args := commandArgs(it.Get("command"), it.Get("cwd"))
 		spec := toolSpec{native: native, thread: thread, callID: native, name: "command_execution", args: t.str(args.Bytes())}
 		res := t.commandResult(it.Get("aggregated_output").Str, it.Get("status").Str, intPtr(it.Get("exit_code")), durationMS(it.Get("duration")))
-		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+		return t.commandEnd(dst, key, &spec, &res, c.raw)
 	case "FileChange":
 		spec := toolSpec{native: native, thread: thread, callID: native, name: "file_change"}
 		var refs []part
@@ -921,10 +956,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it gjson.Result, thread strin
 		if k := it.Get("kind").Str; k != "" {
 			spec.meta = obj().String("kind", k).Bytes()
 		}
-		res := resultSpec{}
-		if r := it.Get("results"); r.Exists() && r.Type != gjson.Null {
-			res.output = t.w.Copy(r.Raw)
-		}
+		res := t.webSearchResult(it.Get("results"))
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "ImageGeneration", "DynamicToolCall", "ContextCompaction", "EnteredReviewMode", "ExitedReviewMode", "HookPrompt", "SubAgentActivity", "Sleep":
 		// Carried by the response items and the *_end, compacted, review

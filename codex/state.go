@@ -64,6 +64,21 @@ type state struct {
 	Inferred string   `json:"inferred,omitempty"`
 	Records  bool     `json:"records,omitempty"`
 	Cur      string   `json:"cur,omitempty"`
+	// HeldRes lists the keys of tools whose result waits (nitem.Held)
+	// for the function_call_output of the same call, in order.
+	HeldRes []string `json:"held_res,omitempty"`
+	// Fork is the fork (or sub-agent) thread whose copy of its parent's
+	// history is being read, with what is kept of it (see fork.go).
+	Fork *forkReplay `json:"fork,omitempty"`
+	// ForkFrom, ForkID and ForkTime describe the current thread's
+	// session_meta: the thread it was forked from, its id and its
+	// timestamp.
+	ForkFrom string `json:"fork_from,omitempty"`
+	ForkID   string `json:"fork_id,omitempty"`
+	ForkTime string `json:"fork_time,omitempty"`
+	// ForkCont says the current fork continues the session's thread (a
+	// user's fork read after its parent).
+	ForkCont bool `json:"fork_cont,omitempty"`
 
 	// Cwd is the session's working directory, when known: relative paths
 	// of tool inputs are resolved against it.
@@ -134,6 +149,23 @@ type nitem struct {
 	// Carry holds the bytes of an incomplete UTF-8 sequence at the end of
 	// the streamed output, until the next chunk completes it.
 	Carry []byte `json:"carry,omitempty"`
+	// Held is a rollout command result whose output Codex truncated,
+	// waiting for the function_call_output of the same call.
+	Held *heldResult `json:"held_result,omitempty"`
+}
+
+// heldResult is a tool result kept back (see nitem.Held).
+type heldResult struct {
+	Native  string          `json:"native,omitempty"`
+	Output  string          `json:"output,omitempty"`
+	Failed  bool            `json:"failed,omitempty"`
+	IsError bool            `json:"is_error,omitempty"`
+	Meta    json.RawMessage `json:"meta,omitempty"`
+	Raw     string          `json:"raw,omitempty"`
+	// Running: the function_call_output of a command still running when
+	// the model got its first output, waiting for the command's end
+	// record (it waits until the turn ends, not only the response).
+	Running bool `json:"running,omitempty"`
 }
 
 // The kinds of native items.

@@ -1,6 +1,8 @@
 package codex
 
 import (
+	"strings"
+
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -93,4 +95,51 @@ func patchText(args string) string {
 		return s.Str
 	}
 	return a.Get("patch").Str
+}
+
+// webSearchResult describes the outcome of a web search from the results
+// Codex gives (exec --json and 0.15x+ items, web_search_end, app-server
+// webSearch items): the output lists them, one block per result with its
+// title, URL and snippet on lines of their own (a result without any of
+// these as its JSON), and the results as given are "results" in the
+// part's metadata. No results (null or absent): an empty result.
+func (t *Translator) webSearchResult(r gjson.Result) resultSpec {
+	if !r.Exists() || r.Type == gjson.Null {
+		return resultSpec{}
+	}
+	var b strings.Builder
+	block := func(v gjson.Result) {
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		if !v.IsObject() {
+			b.WriteString(v.String())
+			return
+		}
+		n := 0
+		for _, keys := range [...][]string{{"title"}, {"url", "link"}, {"snippet", "text", "content", "description"}} {
+			for _, k := range keys {
+				if s := v.Get(k); s.Type == gjson.String && s.Str != "" {
+					if n > 0 {
+						b.WriteByte('\n')
+					}
+					b.WriteString(s.Str)
+					n++
+					break
+				}
+			}
+		}
+		if n == 0 {
+			b.WriteString(v.Raw)
+		}
+	}
+	if r.IsArray() {
+		r.ForEach(func(_, v gjson.Result) bool {
+			block(v)
+			return true
+		})
+	} else {
+		block(r)
+	}
+	return resultSpec{output: t.w.Copy(b.String()), meta: obj().Raw("results", r.Raw).Bytes()}
 }

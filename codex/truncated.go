@@ -1,0 +1,143 @@
+package codex
+
+import (
+	"strings"
+
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// Rollouts of ~0.11x+ record a command twice: exec_command_end (or an
+// item_completed CommandExecution) with the aggregated output, which Codex
+// cuts for the file ("…N chars truncated…" in the middle), and the
+// function_call_output the model saw, often complete. The tool_result
+// takes the complete one (the Conventions of package universal): a
+// truncated output waits for the function_call_output of the same call,
+// which replaces it unless it is truncated too; without one (the call's
+// response or turn ends, the input ends) the held result completes as it
+// is. Likewise, a function_call_output written while the command was
+// still running ("Process running with session ID N": unified exec
+// yielded its first output to the model) waits, until the turn ends, for
+// the command's end record, whose aggregated output is the whole.
+
+// truncatedOutput reports whether an output carries Codex's truncation
+// marker: "…N chars truncated…" or "…N tokens truncated…".
+func truncatedOutput(s string) bool {
+	for rest := s; ; {
+		i := strings.Index(rest, " truncated…")
+		if i < 0 {
+			return false
+		}
+		head := rest[:i]
+		rest = rest[i+len(" truncated…"):]
+		var ok bool
+		if head, ok = strings.CutSuffix(head, " chars"); !ok {
+			if head, ok = strings.CutSuffix(head, " tokens"); !ok {
+				continue
+			}
+		}
+		j := len(head)
+		for j > 0 && head[j-1] >= '0' && head[j-1] <= '9' {
+			j--
+		}
+		if j < len(head) && strings.HasSuffix(head[:j], "…") {
+			return true
+		}
+	}
+}
+
+// commandEnd completes a command from its end record: in a rollout, a
+// truncated output is held for the function_call_output of the call (the
+// call item completes now).
+func (t *Translator) commandEnd(dst []event, key string, s *toolSpec, r *resultSpec, raw []byte) []event {
+	if t.format == FormatRollout && key != "c:" {
+		if n := t.item(key); n != nil && n.Held != nil && n.Held.Running {
+			// The command's whole output, where the model saw its first
+			// chunk only.
+			n.Held = nil
+			t.dropHeld(key)
+			return t.toolResult(dst, key, s, r, agent, raw)
+		}
+	}
+	if t.format != FormatRollout || key == "c:" || !truncatedOutput(r.output) {
+		return t.toolResult(dst, key, s, r, agent, raw)
+	}
+	n := t.item(key)
+	if n != nil && (n.RDone || n.Held != nil) {
+		return dst
+	}
+	switch {
+	case n != nil && !n.Done && s.keep && t.w.IsOpen(n.ID):
+		n.Done = true
+		dst = t.w.Close(dst, n.ID, universal.StatusCompleted, agent, raw)
+	case n == nil || !n.Done:
+		dst, n = t.toolCallN(dst, key, s, true, agent, raw)
+	}
+	t.resulted(n)
+	n.Held = &heldResult{Native: s.native, Output: r.output, Failed: r.failed, IsError: r.isError, Meta: r.meta, Raw: string(raw)}
+	t.st.HeldRes = append(t.st.HeldRes, key)
+	return dst
+}
+
+// takeHeld returns the result held for a call's function_call_output:
+// the output's own unless it is truncated too, then the held one.
+func (t *Translator) takeHeld(key string, n *nitem, s *toolSpec, r *resultSpec) {
+	h := n.Held
+	n.Held = nil
+	t.dropHeld(key)
+	if !truncatedOutput(r.output) {
+		return
+	}
+	s.native = h.Native
+	*r = resultSpec{output: h.Output, failed: h.Failed, isError: h.IsError, meta: h.Meta, extra: r.extra}
+}
+
+func (t *Translator) dropHeld(key string) {
+	for i, k := range t.st.HeldRes {
+		if k == key {
+			t.st.HeldRes = append(t.st.HeldRes[:i], t.st.HeldRes[i+1:]...)
+			return
+		}
+	}
+}
+
+// flushHeld completes the held results whose parent is parent ("" for
+// all) as they are: no function_call_output came for them.
+func (t *Translator) flushHeld(dst []event, parent string) []event {
+	if len(t.st.HeldRes) == 0 {
+		return dst
+	}
+	keys := append([]string(nil), t.st.HeldRes...)
+	for _, key := range keys {
+		n := t.item(key)
+		if n == nil || n.Held == nil {
+			t.dropHeld(key)
+			continue
+		}
+		if parent != "" && (n.Parent != parent || n.Held.Running) {
+			continue
+		}
+		h := n.Held
+		n.Held = nil
+		t.dropHeld(key)
+		if n.RDone {
+			continue
+		}
+		s := toolSpec{native: h.Native}
+		r := resultSpec{output: h.Output, failed: h.Failed, isError: h.IsError, meta: h.Meta}
+		dst = t.toolResult(dst, key, &s, &r, agent, []byte(h.Raw))
+	}
+	return dst
+}
+
+// holdRunning holds the result of a command whose function_call_output
+// says it is still running, for its end record (rollouts only).
+func (t *Translator) holdRunning(key string, n *nitem, s *toolSpec, r *resultSpec, header string, raw []byte) bool {
+	if t.format != FormatRollout || n == nil || n.RDone || n.Held != nil || !n.Done ||
+		!strings.Contains(header, "\nProcess running with session ID ") && !strings.HasPrefix(header, "Process running with session ID ") {
+		return false
+	}
+	t.resulted(n)
+	n.Held = &heldResult{Native: s.native, Output: r.output, Failed: r.failed, IsError: r.isError, Meta: r.meta, Raw: string(raw), Running: true}
+	t.st.HeldRes = append(t.st.HeldRes, key)
+	return true
+}
