@@ -516,6 +516,8 @@ func (m *message) validate(w *universal.Stream) error {
 		}
 	} else if m.Parts != 0 {
 		return fmt.Errorf("%d parts before it started", m.Parts)
+	} else if m.ItemID != "" && w.Known(m.ItemID) {
+		return errors.New("not started, but its item was")
 	}
 	used := map[int]bool{}
 	for i, sl := range m.Slots {
