@@ -84,8 +84,8 @@ type sqlStore struct {
 // notifyChannel is the PostgreSQL channel of commits: payload "version:id".
 const notifyChannel = "agentnorm_session_events"
 
-// The schema. session_events is the table of the sync protocol (seed 004
-// §9.2); agentnorm_sessions holds each session's version and native ingest
+// The schema. session_events is the event table of the session sync
+// protocol (session_id, seq, ts, type, payload); agentnorm_sessions holds each session's version and native ingest
 // state (the translator checkpoint and the byte offset consumed).
 func schema(pg bool) []string {
 	payload, blob := "TEXT", "BLOB"
