@@ -41,12 +41,12 @@ type Agent struct {
 // agents lists every agent, in name order. The slices of Formats are copied
 // on the way out, so no caller can change what another sees.
 var agents = []Agent{
-	{"acp", "Agent Client Protocol (any ACP agent)", acp.Formats, acp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return acp.New(f, o) }},
-	{"amp", "Amp", amp.Formats, amp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return amp.New(f, o) }},
-	{"claude", "Claude Code", claude.Formats, claude.Detect, func(f string, o universal.Options) (universal.Translator, error) { return claude.New(f, o) }},
-	{"codex", "OpenAI Codex", codex.Formats, codex.Detect, func(f string, o universal.Options) (universal.Translator, error) { return codex.New(f, o) }},
-	{"opencode", "OpenCode", opencode.Formats, opencode.Detect, func(f string, o universal.Options) (universal.Translator, error) { return opencode.New(f, o) }},
-	{"pi", "Pi", pi.Formats, pi.Detect, func(f string, o universal.Options) (universal.Translator, error) { return pi.New(f, o) }},
+	{"acp", "Agent Client Protocol (any ACP agent)", acp.Formats(), acp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return acp.New(f, o) }},
+	{"amp", "Amp", amp.Formats(), amp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return amp.New(f, o) }},
+	{"claude", "Claude Code", claude.Formats(), claude.Detect, func(f string, o universal.Options) (universal.Translator, error) { return claude.New(f, o) }},
+	{"codex", "OpenAI Codex", codex.Formats(), codex.Detect, func(f string, o universal.Options) (universal.Translator, error) { return codex.New(f, o) }},
+	{"opencode", "OpenCode", opencode.Formats(), opencode.Detect, func(f string, o universal.Options) (universal.Translator, error) { return opencode.New(f, o) }},
+	{"pi", "Pi", pi.Formats(), pi.Detect, func(f string, o universal.Options) (universal.Translator, error) { return pi.New(f, o) }},
 }
 
 // Agents returns every agent agentnorm reads, in name order.

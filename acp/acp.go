@@ -26,10 +26,13 @@ const (
 	FormatAgent = "agent"
 )
 
-// Formats lists the native formats this package reads.
-var Formats = []universal.Format{
-	{Name: FormatExchange, Framing: universal.FrameExchange, Doc: "recorded two-way ACP (JSON-RPC over stdio) exchange, both directions"},
-	{Name: FormatAgent, Framing: universal.FrameLines, Doc: "the ACP agent's stdout alone (one JSON-RPC message a line)"},
+// Formats returns the formats the translator reads, a new slice each call
+// (a table no caller can change for another).
+func Formats() []universal.Format {
+	return []universal.Format{
+		{Name: FormatExchange, Framing: universal.FrameExchange, Doc: "recorded two-way ACP (JSON-RPC over stdio) exchange, both directions"},
+		{Name: FormatAgent, Framing: universal.FrameLines, Doc: "the ACP agent's stdout alone (one JSON-RPC message a line)"},
+	}
 }
 
 // agentName is the agent's name in locations and metadata.

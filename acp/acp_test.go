@@ -86,7 +86,7 @@ func newTranslator(format string) func(universal.Options) universal.Translator {
 	return golden.Maker(acp.New, format)
 }
 
-func framing(format string) universal.Framing { return golden.FramingOf(acp.Formats, format) }
+func framing(format string) universal.Framing { return golden.FramingOf(acp.Formats(), format) }
 
 func (c capture) golden(t *testing.T) golden.Case {
 	gc := golden.Case{
@@ -121,7 +121,7 @@ func TestCaptures(t *testing.T) {
 
 // TestNew checks the constructor contract.
 func TestNew(t *testing.T) {
-	golden.CheckNew(t, acp.Formats, acp.New)
+	golden.CheckNew(t, acp.Formats(), acp.New)
 }
 
 // TestDetect: each capture's format is detected from its first bytes.

@@ -24,13 +24,13 @@ func FuzzTranslate(f *testing.F) {
 	f.Add(uint8(1), []byte(`[{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"tool_call_update","toolCallId":"x","status":"completed"}}},{"id":1,"result":{"stopReason":"end_turn"}}]`))
 	f.Add(uint8(1), []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a"},"_meta":{"claudeCode":{"parentToolUseId":"x"}}}}}`))
 	f.Fuzz(func(t *testing.T, format uint8, data []byte) {
-		fm := acp.Formats[int(format)%len(acp.Formats)]
+		fm := acp.Formats()[int(format)%len(acp.Formats())]
 		golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "a prompt"}}}, data)
 	})
 }
 
 func formatIndex(name string) uint8 {
-	for i, f := range acp.Formats {
+	for i, f := range acp.Formats() {
 		if f.Name == name {
 			return uint8(i)
 		}

@@ -51,7 +51,7 @@ func TestMutations(t *testing.T) {
 			lines = append(lines, lines[j], lines[rng.IntN(len(lines))])
 		}
 		in := bytes.Join(lines, []byte("\n"))
-		fm := acp.Formats[fmts[i]%len(acp.Formats)]
+		fm := acp.Formats()[fmts[i]%len(acp.Formats())]
 		start := time.Now()
 		t.Run("", func(t *testing.T) {
 			golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "a prompt"}}}, in)

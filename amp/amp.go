@@ -24,10 +24,13 @@ const (
 	FormatThread = "thread"
 )
 
-// Formats are the input formats the translator reads.
-var Formats = []universal.Format{
-	{Name: FormatStreamJSON, Framing: universal.FrameLines, Doc: "amp -x --stream-json stdout (also --stream-json-thinking, --stream-json-input)"},
-	{Name: FormatThread, Framing: universal.FrameDocument, Doc: "thread file or export (~/.local/share/amp/threads/T-*.json)"},
+// Formats returns the formats the translator reads, a new slice each call
+// (a table no caller can change for another).
+func Formats() []universal.Format {
+	return []universal.Format{
+		{Name: FormatStreamJSON, Framing: universal.FrameLines, Doc: "amp -x --stream-json stdout (also --stream-json-thinking, --stream-json-input)"},
+		{Name: FormatThread, Framing: universal.FrameDocument, Doc: "thread file or export (~/.local/share/amp/threads/T-*.json)"},
+	}
 }
 
 // agentName is the agent name in session metadata and unparsed locations.

@@ -54,7 +54,7 @@ func newFor(format string) func(universal.Options) universal.Translator {
 	return golden.Maker(amp.New, format)
 }
 
-func framing(format string) universal.Framing { return golden.FramingOf(amp.Formats, format) }
+func framing(format string) universal.Framing { return golden.FramingOf(amp.Formats(), format) }
 
 // ampExpect is the "amp_expect" block of a sample's .meta.json: what the
 // generic expect block cannot say about Amp, written from reading the

@@ -374,8 +374,8 @@ func TestDetect(t *testing.T) {
 
 // TestNew: the constructor contract (golden.CheckNew), and Format.
 func TestNew(t *testing.T) {
-	golden.CheckNew(t, amp.Formats, amp.New)
-	for _, f := range amp.Formats {
+	golden.CheckNew(t, amp.Formats(), amp.New)
+	for _, f := range amp.Formats() {
 		if tr, _ := amp.New(f.Name, universal.Options{}); tr.Format() != f.Name {
 			t.Errorf("New(%s).Format() = %s", f.Name, tr.Format())
 		}

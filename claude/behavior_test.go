@@ -445,7 +445,7 @@ func TestSessionEnd(t *testing.T) {
 }
 
 // TestNew: the constructor contract (golden.CheckNew).
-func TestNew(t *testing.T) { golden.CheckNew(t, claude.Formats, claude.New) }
+func TestNew(t *testing.T) { golden.CheckNew(t, claude.Formats(), claude.New) }
 
 // TestLateLine: an assistant line for a message that already completed
 // adds no text; a tool call on it still appears under that message.

@@ -29,11 +29,14 @@ const (
 	FormatTranscript = "transcript"
 )
 
-// Formats are the input formats the translator reads.
-var Formats = []universal.Format{
-	{Name: FormatStreamJSON, Framing: universal.FrameLines, Doc: "claude -p --output-format stream-json --verbose stdout"},
-	{Name: FormatExchange, Framing: universal.FrameExchange, Doc: "recorded stdin/stdout of the stream-json control protocol"},
-	{Name: FormatTranscript, Framing: universal.FrameLines, Doc: "on-disk session transcript (~/.claude/projects/…/<session>.jsonl)"},
+// Formats returns the formats the translator reads, a new slice each call
+// (a table no caller can change for another).
+func Formats() []universal.Format {
+	return []universal.Format{
+		{Name: FormatStreamJSON, Framing: universal.FrameLines, Doc: "claude -p --output-format stream-json --verbose stdout"},
+		{Name: FormatExchange, Framing: universal.FrameExchange, Doc: "recorded stdin/stdout of the stream-json control protocol"},
+		{Name: FormatTranscript, Framing: universal.FrameLines, Doc: "on-disk session transcript (~/.claude/projects/…/<session>.jsonl)"},
+	}
 }
 
 // agentName is the agent name in session metadata and unparsed locations.

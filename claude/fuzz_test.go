@@ -39,7 +39,7 @@ func FuzzTranslate(f *testing.F) {
 	}
 	f.Add(byte(0), []byte("not json\n{\"type\":\"stream_event\",\"event\":{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"x\"}}}\n"))
 	f.Fuzz(func(t *testing.T, format byte, data []byte) {
-		fm := claude.Formats[int(format)%len(claude.Formats)]
+		fm := claude.Formats()[int(format)%len(claude.Formats())]
 		golden.FuzzProperty(t, golden.Fuzz{New: newFor(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "prompt"}}}, data)
 	})
 }

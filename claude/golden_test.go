@@ -174,7 +174,7 @@ func TestDetect(t *testing.T) {
 	if got := claude.Detect([]byte("nvm: using node 22\n")); got != "" {
 		t.Errorf("Detect(noise) = %q, want \"\"", got)
 	}
-	if !slices.ContainsFunc(claude.Formats, func(f universal.Format) bool { return f.Name == claude.FormatExchange }) {
+	if !slices.ContainsFunc(claude.Formats(), func(f universal.Format) bool { return f.Name == claude.FormatExchange }) {
 		t.Error("Formats lacks exchange")
 	}
 }

@@ -203,7 +203,7 @@ func TestUnparsed(t *testing.T) {
 // TestRestoreFormatMismatch: the constructor contract (golden.CheckNew):
 // every format builds, an unknown one fails, and a checkpoint restores
 // only into a translator of its format.
-func TestRestoreFormatMismatch(t *testing.T) { golden.CheckNew(t, codex.Formats, codex.New) }
+func TestRestoreFormatMismatch(t *testing.T) { golden.CheckNew(t, codex.Formats(), codex.New) }
 
 // The exec web_search item with two "id" keys: the first is the item's
 // id, the second is kept as the provider's.

@@ -23,12 +23,15 @@ const (
 	FormatRollout   = "rollout"
 )
 
-// Formats are the native formats this package reads.
-var Formats = []universal.Format{
-	{Name: FormatExchange, Framing: universal.FrameExchange, Doc: "recorded two-way app-server JSON-RPC"},
-	{Name: FormatAppServer, Framing: universal.FrameLines, Doc: "app-server JSON-RPC, server lines only"},
-	{Name: FormatExec, Framing: universal.FrameLines, Doc: "codex exec --json stdout"},
-	{Name: FormatRollout, Framing: universal.FrameLines, Doc: "rollout file (~/.codex/sessions/…/rollout-*.jsonl)"},
+// Formats returns the formats the translator reads, a new slice each call
+// (a table no caller can change for another).
+func Formats() []universal.Format {
+	return []universal.Format{
+		{Name: FormatExchange, Framing: universal.FrameExchange, Doc: "recorded two-way app-server JSON-RPC"},
+		{Name: FormatAppServer, Framing: universal.FrameLines, Doc: "app-server JSON-RPC, server lines only"},
+		{Name: FormatExec, Framing: universal.FrameLines, Doc: "codex exec --json stdout"},
+		{Name: FormatRollout, Framing: universal.FrameLines, Doc: "rollout file (~/.codex/sessions/…/rollout-*.jsonl)"},
+	}
 }
 
 // Detect names the format of an input that starts with head, "" when it

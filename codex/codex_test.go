@@ -26,7 +26,7 @@ func newFor(format string) func(universal.Options) universal.Translator {
 	return golden.Maker(codex.New, format)
 }
 
-func framing(format string) universal.Framing { return golden.FramingOf(codex.Formats, format) }
+func framing(format string) universal.Framing { return golden.FramingOf(codex.Formats(), format) }
 
 // captureMeta is the part of a capture's .meta.json the tests read.
 type captureMeta struct {
@@ -229,7 +229,7 @@ func TestNewUnknownFormat(t *testing.T) {
 		t.Fatalf("New(unknown) error = %v, want ErrUnknownFormat", err)
 	}
 	var names []string
-	for _, f := range codex.Formats {
+	for _, f := range codex.Formats() {
 		names = append(names, f.Name)
 	}
 	if !slices.Equal(names, []string{"exchange", "appserver", "exec", "rollout"}) {

@@ -933,4 +933,4 @@ func TestNativePartOrder(t *testing.T) {
 // TestNew: the constructor contract (golden.CheckNew): every format builds,
 // an unknown one fails, and a checkpoint restores only into a translator
 // of its format.
-func TestNew(t *testing.T) { golden.CheckNew(t, opencode.Formats, opencode.New) }
+func TestNew(t *testing.T) { golden.CheckNew(t, opencode.Formats(), opencode.New) }

@@ -32,12 +32,15 @@ const (
 	FormatMessages = "messages"
 )
 
-// Formats lists the native formats the translator reads.
-var Formats = []universal.Format{
-	{Name: FormatSSE, Framing: universal.FrameSSE, Doc: "server events from /event, /global/event or /api/event"},
-	{Name: FormatRunJSON, Framing: universal.FrameLines, Doc: "opencode run --format json stdout"},
-	{Name: FormatMessages, Framing: universal.FrameDocument, Doc: "GET /session/{id}/message response, or opencode export output"},
-	{Name: FormatEvents, Framing: universal.FrameDocument, Doc: "a JSON array of /event payloads, as clients record them"},
+// Formats returns the formats the translator reads, a new slice each call
+// (a table no caller can change for another).
+func Formats() []universal.Format {
+	return []universal.Format{
+		{Name: FormatSSE, Framing: universal.FrameSSE, Doc: "server events from /event, /global/event or /api/event"},
+		{Name: FormatRunJSON, Framing: universal.FrameLines, Doc: "opencode run --format json stdout"},
+		{Name: FormatMessages, Framing: universal.FrameDocument, Doc: "GET /session/{id}/message response, or opencode export output"},
+		{Name: FormatEvents, Framing: universal.FrameDocument, Doc: "a JSON array of /event payloads, as clients record them"},
+	}
 }
 
 // Detect names the format of an input that starts with head, "" when it

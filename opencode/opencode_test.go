@@ -28,7 +28,7 @@ func newFor(format string) func(universal.Options) universal.Translator {
 	return golden.Maker(opencode.New, format)
 }
 
-func framing(format string) universal.Framing { return golden.FramingOf(opencode.Formats, format) }
+func framing(format string) universal.Framing { return golden.FramingOf(opencode.Formats(), format) }
 
 // runExit is the exit status of the last opencode run of a capture.
 func runExit(t *testing.T, meta string) universal.Report {

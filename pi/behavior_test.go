@@ -583,7 +583,7 @@ func TestTerminate(t *testing.T) {
 }
 
 // TestNew: unknown formats and checkpoints of another format are refused.
-func TestNew(t *testing.T) { golden.CheckNew(t, pi.Formats, pi.New) }
+func TestNew(t *testing.T) { golden.CheckNew(t, pi.Formats(), pi.New) }
 
 // TestShapes: shapes the captures do not show but the types allow.
 func TestShapes(t *testing.T) {

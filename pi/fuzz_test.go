@@ -24,13 +24,13 @@ func FuzzTranslate(f *testing.F) {
 	f.Add(uint8(0), []byte(`{"type":"message_update","assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"x"`))
 	f.Add(uint8(3), []byte(`{"type":"session","version":3,"id":"s"}`+"\n"+`{"type":"message","id":"a","parentId":"b","message":{"role":"user","content":"hi"}}{"type":"message","id":"b","parentId":"a","message":{"role":"assistant","content":[]}}`))
 	f.Fuzz(func(t *testing.T, format uint8, data []byte) {
-		fm := pi.Formats[int(format)%len(pi.Formats)]
+		fm := pi.Formats()[int(format)%len(pi.Formats())]
 		golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "a prompt"}}}, data)
 	})
 }
 
 func formatIndex(name string) uint8 {
-	for i, f := range pi.Formats {
+	for i, f := range pi.Formats() {
 		if f.Name == name {
 			return uint8(i)
 		}

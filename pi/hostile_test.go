@@ -90,7 +90,7 @@ func TestTruncatedLines(t *testing.T) {
 // format without a panic, into a well-formed stream, the same after a
 // checkpoint and restore.
 func TestToolExecutionWithoutCallID(t *testing.T) {
-	for _, f := range pi.Formats {
+	for _, f := range pi.Formats() {
 		for _, typ := range []string{"tool_execution_start", "tool_execution_update", "tool_execution_end"} {
 			for _, id := range []string{``, `,"toolCallId":""`, `,"toolCallId":7`, `,"toolCallId":null`, `,"toolCallId":{"a":1}`} {
 				line := `{"type":"` + typ + `"` + id + `}`

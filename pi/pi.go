@@ -30,12 +30,15 @@ const (
 	FormatSession = "session"
 )
 
-// Formats lists the native formats this package reads.
-var Formats = []universal.Format{
-	{Name: FormatJSON, Framing: universal.FrameLines, Doc: "pi --mode json stdout (session header, then events)"},
-	{Name: FormatRPC, Framing: universal.FrameLines, Doc: "pi --mode rpc stdout (responses and events)"},
-	{Name: FormatExchange, Framing: universal.FrameExchange, Doc: "recorded stdin/stdout of pi --mode rpc"},
-	{Name: FormatSession, Framing: universal.FrameLines, Doc: "session file (~/.pi/agent/sessions/…/*.jsonl, v1–v3)"},
+// Formats returns the formats the translator reads, a new slice each call
+// (a table no caller can change for another).
+func Formats() []universal.Format {
+	return []universal.Format{
+		{Name: FormatJSON, Framing: universal.FrameLines, Doc: "pi --mode json stdout (session header, then events)"},
+		{Name: FormatRPC, Framing: universal.FrameLines, Doc: "pi --mode rpc stdout (responses and events)"},
+		{Name: FormatExchange, Framing: universal.FrameExchange, Doc: "recorded stdin/stdout of pi --mode rpc"},
+		{Name: FormatSession, Framing: universal.FrameLines, Doc: "session file (~/.pi/agent/sessions/…/*.jsonl, v1–v3)"},
+	}
 }
 
 // agentName is the agent's name in locations and metadata.

@@ -92,7 +92,7 @@ func newTranslator(format string) func(universal.Options) universal.Translator {
 	return golden.Maker(pi.New, format)
 }
 
-func framing(format string) universal.Framing { return golden.FramingOf(pi.Formats, format) }
+func framing(format string) universal.Framing { return golden.FramingOf(pi.Formats(), format) }
 
 func (c capture) golden(t *testing.T) golden.Case {
 	gc := golden.Case{

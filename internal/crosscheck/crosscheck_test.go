@@ -25,13 +25,13 @@ type provider struct {
 }
 
 var providers = map[string]provider{
-	"amp":    {amp.Formats, func(f string, o universal.Options) (universal.Translator, error) { return amp.New(f, o) }},
-	"claude": {claude.Formats, func(f string, o universal.Options) (universal.Translator, error) { return claude.New(f, o) }},
-	"codex":  {codex.Formats, func(f string, o universal.Options) (universal.Translator, error) { return codex.New(f, o) }},
-	"opencode": {opencode.Formats, func(f string, o universal.Options) (universal.Translator, error) {
+	"amp":    {amp.Formats(), func(f string, o universal.Options) (universal.Translator, error) { return amp.New(f, o) }},
+	"claude": {claude.Formats(), func(f string, o universal.Options) (universal.Translator, error) { return claude.New(f, o) }},
+	"codex":  {codex.Formats(), func(f string, o universal.Options) (universal.Translator, error) { return codex.New(f, o) }},
+	"opencode": {opencode.Formats(), func(f string, o universal.Options) (universal.Translator, error) {
 		return opencode.New(f, o)
 	}},
-	"pi": {pi.Formats, func(f string, o universal.Options) (universal.Translator, error) { return pi.New(f, o) }},
+	"pi": {pi.Formats(), func(f string, o universal.Options) (universal.Translator, error) { return pi.New(f, o) }},
 }
 
 // input is one recording in one format: a file (or files read as one
