@@ -1,7 +1,6 @@
 package pi
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -296,30 +295,5 @@ func validSource(s universal.Source) bool {
 	return s == universal.SourceAgent || s == universal.SourceDaemon
 }
 
-// rawText is raw JSON kept in the state. A checkpoint saves it as a JSON
-// string: encoding/json escapes <, > and & in the raw JSON it writes
-// (json.RawMessage included), so kept as raw JSON it would come back with
-// other bytes and a restored translator would write them.
-type rawText []byte
-
-// MarshalJSON writes the raw JSON as a string.
-func (r rawText) MarshalJSON() ([]byte, error) {
-	if r == nil {
-		return []byte("null"), nil
-	}
-	return json.Marshal(string(r))
-}
-
-// UnmarshalJSON reads what MarshalJSON wrote.
-func (r *rawText) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*r = nil
-		return nil
-	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return err
-	}
-	*r = rawText(s)
-	return nil
-}
+// rawText is raw JSON kept in the state (see universal.RawText).
+type rawText = universal.RawText

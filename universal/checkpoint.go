@@ -141,3 +141,32 @@ func (s *StreamState) validate() error {
 	}
 	return nil
 }
+
+// RawText is raw JSON a translator keeps in its checkpoint state (a
+// native payload, provider metadata). It is saved as a JSON string, so it
+// comes back byte for byte: encoding/json rewrites raw JSON it writes
+// (compacted), and a restored translator would then write other bytes
+// than the one that never stopped.
+type RawText []byte
+
+// MarshalJSON writes the raw JSON as a string.
+func (r RawText) MarshalJSON() ([]byte, error) {
+	if r == nil {
+		return []byte("null"), nil
+	}
+	return json.Marshal(string(r))
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (r *RawText) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*r = nil
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*r = RawText(s)
+	return nil
+}
