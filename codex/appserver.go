@@ -151,6 +151,10 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id, result, rpcErr gjso
 	}
 	if known {
 		delete(t.st.Client, id.Raw)
+	} else if t.format == FormatExchange && !hasPrompt {
+		// The exchange shows every host request: this answers none (or
+		// one already answered).
+		return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: response to no request (id %s)", idString(id)), c.raw)
 	} else {
 		// Server lines only: tell the response by its shape.
 		switch {
@@ -266,6 +270,7 @@ func (t *Translator) child(thread string) {
 // serverRequest handles a request the server made of the host.
 func (t *Translator) serverRequest(dst []event, c *ctx, method string, id, params gjson.Result) []event {
 	key := "s" + id.Raw
+	t.st.Plumb[strings.Clone(key)] = true
 	rid := t.w.Copy(idString(id))
 	thread := params.Get("threadId").Str
 	if thread == "" {
@@ -471,6 +476,12 @@ func (t *Translator) elicitationRequest(dst []event, c *ctx, key, rid, thread st
 // clientResponse handles the host's answer to a server request.
 func (t *Translator) clientResponse(dst []event, c *ctx, id, result, rpcErr gjson.Result) []event {
 	key := "s" + id.Raw
+	if !t.st.Plumb[key] {
+		// The exchange shows every server request: this answers none,
+		// or one already answered.
+		return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: response to no server request (id %s)", idString(id)), c.raw)
+	}
+	delete(t.st.Plumb, key)
 	req := t.st.Reqs[key]
 	if req == nil || req.Answered {
 		// An answer to plumbing (auth refresh, attestation) or to a

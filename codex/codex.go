@@ -1,10 +1,12 @@
 package codex
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -141,6 +143,12 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	if m.Err != nil {
 		return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: %w", m.Err), m.Data)
 	}
+	// Every string taken from a message (ids above all) is valid UTF-8:
+	// what the translator keeps survives a JSON checkpoint unchanged, so a
+	// restored translator matches ids and writes bytes as the one that
+	// never stopped.
+	m.Data = validUTF8(m.Data)
+	c.raw = m.Data
 	line := trimSpace(m.Data)
 	if t.format == FormatExec && (len(line) == 0 || line[0] != '{') {
 		// Lines on stdout that are not JSON: Codex's stderr merged into
@@ -206,6 +214,7 @@ func (t *Translator) finish(dst []universal.Event) []universal.Event {
 	switch t.format {
 	case FormatExec:
 		dst = t.execFlushError(dst, false)
+		dst = t.flushUnused(dst)
 		if t.w.Begun() && len(t.st.Prompts) > 0 && t.w.Turn() != "" && t.st.PromptTurn != t.w.Turn() {
 			dst = t.flushPrompts(dst, nil)
 		}
@@ -247,15 +256,31 @@ func (t *Translator) Checkpoint() ([]byte, error) {
 }
 
 // Restore loads a state saved by Checkpoint into a translator built with
-// the same format and options.
+// the same format and options. A checkpoint that does not load, or whose
+// state refers to what its stream does not hold, is refused with an error
+// wrapping universal.ErrCheckpoint, and the translator is left unchanged.
 func (t *Translator) Restore(b []byte) error {
+	prev := t.w.State()
 	var s state
 	if err := universal.LoadCheckpoint(b, t.format, t.w, &s); err != nil {
 		return err
 	}
+	if err := s.validate(t.w); err != nil {
+		t.w.Restore(prev)
+		return fmt.Errorf("%s: restore: %w: state: %w", agentName, universal.ErrCheckpoint, err)
+	}
 	s.init()
 	t.st = s
 	return nil
+}
+
+// validUTF8 returns b with invalid UTF-8 replaced by U+FFFD (a copy only
+// then).
+func validUTF8(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	return bytes.ToValidUTF8(b, []byte("\uFFFD"))
 }
 
 // view returns b as a string without copying. Results of gjson on it alias

@@ -627,6 +627,9 @@ func cleanJSON(b []byte) json.RawMessage {
 
 // requestPermission emits permission.requested and remembers the request.
 func (t *Translator) requestPermission(dst []event, key string, r *request, meta []byte, src universal.Source, raw []byte) []event {
+	if r.ID == "" {
+		r.ID = t.w.Copy("permission_" + key) // never an empty permission id
+	}
 	if _, ok := t.st.Reqs[key]; ok && t.w.PermissionPending(r.ID) {
 		return dst
 	}
@@ -664,6 +667,9 @@ func (t *Translator) resolvePermission(dst []event, key string, approved bool, m
 func (t *Translator) askQuestion(dst []event, key string, r *request, meta []byte, src universal.Source, raw []byte) []event {
 	if _, ok := t.st.Reqs[key]; ok && t.w.QuestionPending(r.ID) {
 		return dst
+	}
+	if r.ID == "" {
+		r.ID = t.w.Copy("question_" + key) // never an empty question id
 	}
 	t.track(key, r, reqQuestion)
 	return t.w.AskQuestion(dst, universal.Question{

@@ -426,5 +426,22 @@
 //     items: one fork_replay status item (see Forks), and where it ends
 //     is read from the turn ids' times.
 //
-// A Translator is not safe for concurrent use. Its Checkpoint is JSON.
+// # Concurrency and checkpoints
+//
+// A Translator is not safe for concurrent use: one goroutine at a time
+// calls it.
+//
+// Checkpoint saves the translator's state as JSON; Restore loads it into a
+// translator built with the same format and options. A checkpoint is
+// treated as data read back from disk: Restore refuses, with an error
+// wrapping universal.ErrCheckpoint and the translator left unchanged, a
+// checkpoint of another version, agent or format, one that does not
+// decode, and one whose state does not hold together (an item, response,
+// result, request or sub-agent item it refers to that the stream does not
+// have or has not open, a part index out of range, a part of another
+// kind).
+//
+// Native strings are kept as valid UTF-8 (invalid bytes become U+FFFD), so
+// a restored translator continues byte for byte like one that never
+// stopped.
 package codex

@@ -368,7 +368,8 @@ func (t *Translator) sessionConfigured(dst []event, c *ctx, m gjson.Result) []ev
 	}
 	o.Raw("config", t.st.Meta["config"])
 	t.st.Cwd = strings.Clone(m.Get("cwd").Str)
-	return t.w.Begin(dst, o.Bytes(), agent, c.raw)
+	dst = t.w.Begin(dst, o.Bytes(), agent, c.raw)
+	return t.flushUnused(dst)
 }
 
 // liveDelta streams text into the open live message or reasoning item of

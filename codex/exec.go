@@ -62,7 +62,21 @@ func (t *Translator) exec(dst []event, c *ctx, s string) []event {
 	case "request_user_input":
 		dst = t.execEnsureTurn(dst)
 		p := gjson.Parse(s)
-		return t.userInputRequest(dst, c, "q"+p.Get("id").Raw, t.w.Copy(idString(p.Get("id"))), "", p)
+		key, rid := "q"+p.Get("id").Raw, ""
+		if id := p.Get("id"); id.Type == gjson.String || id.Type == gjson.Number {
+			rid = idString(id)
+		}
+		if rid == "" {
+			// No question id: one from its item, else from its line,
+			// stable across a checkpoint and never empty.
+			if item := p.Get("itemId").Str; item != "" {
+				rid = "question_" + item
+			} else {
+				rid = "question_line_" + strconv.FormatInt(c.line, 10)
+			}
+			key = "q:" + rid
+		}
+		return t.userInputRequest(dst, c, key, t.w.Copy(rid), "", p)
 	}
 	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown exec event %q", typ.Str), c.raw)
 }
@@ -83,7 +97,22 @@ func (t *Translator) execEnsureSession(dst []event) []event {
 	if t.st.Proc == 0 {
 		t.st.Proc = 1
 	}
-	return t.ensureSession(dst, "")
+	dst = t.ensureSession(dst, "")
+	return t.flushUnused(dst)
+}
+
+// maxUnused bounds the objects without a type held before the session
+// starts (see execLegacy).
+const maxUnused = 256
+
+// flushUnused reports the objects without a type read before the session
+// started, other than the configuration summary.
+func (t *Translator) flushUnused(dst []event) []event {
+	for _, h := range t.st.Unused {
+		dst = t.w.Unparsed(dst, "line "+h.Native, errors.New("codex: exec line without a type"), []byte(h.Raw))
+	}
+	t.st.Unused = nil
+	return dst
 }
 
 // execThread handles thread.started: the session starts on the first one;
@@ -106,7 +135,8 @@ func (t *Translator) execThread(dst []event, c *ctx, id string) []event {
 	t.w.SetNativeSessionID(t.st.Thread)
 	o := obj().String("agent", agentName).String("thread_id", id)
 	o.Raw("config", t.st.Meta["config"])
-	return t.w.Begin(dst, o.Bytes(), agent, c.raw)
+	dst = t.w.Begin(dst, o.Bytes(), agent, c.raw)
+	return t.flushUnused(dst)
 }
 
 func (t *Translator) execTurnID() string {
@@ -311,9 +341,19 @@ func (t *Translator) execLegacy(dst []event, c *ctx, s string, msg, prompt gjson
 		t.st.Held = append(t.st.Held, held{Text: strings.Clone(prompt.Str), Raw: string(c.raw), Src: srcPrompt})
 		return dst
 	case !t.w.Begun() && gjson.Parse(s).IsObject():
-		// The configuration summary printed before the first event.
-		t.st.Meta["config"] = strings.Clone(s)
-		return dst
+		// The configuration summary printed before the first event. Any
+		// other such object is reported once the session starts (an
+		// agent.unparsed now would start it without its metadata).
+		if _, ok := t.st.Meta["config"]; !ok {
+			t.st.Meta["config"] = strings.Clone(s)
+			return dst
+		}
+		if len(t.st.Unused) < maxUnused {
+			t.st.Unused = append(t.st.Unused, held{Raw: string(c.raw), Native: strconv.FormatInt(c.line, 10)})
+			return dst
+		}
+		// Too many to hold: reported now (the session starts here).
+		dst = t.flushUnused(dst)
 	}
 	return t.w.Unparsed(dst, c.loc(), errors.New("codex: exec line without a type"), c.raw)
 }

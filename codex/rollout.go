@@ -453,10 +453,22 @@ func (t *Translator) flushHeldUsers(dst []event) []event {
 			p.Metadata = obj().String("ide_context", ctxText).Bytes()
 		}
 		parts := []part{p}
+		missing := int64(0)
 		gjson.Parse(h.Aux).ForEach(func(_, v gjson.Result) bool {
+			if v.Str == "" {
+				// An image without a path (nor a mime): no valid part
+				// says it; the text's metadata counts it.
+				missing++
+				return true
+			}
 			parts = append(parts, part{Type: universal.PartImage, Path: t.w.Copy(v.Str)})
 			return true
 		})
+		if missing > 0 {
+			o := obj()
+			o.OptString("ide_context", ctxText)
+			parts[0].Metadata = o.Int("images_without_path", missing).Bytes()
+		}
 		if root {
 			t.userSeen(h.Text)
 			if t.format != FormatRollout {

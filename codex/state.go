@@ -2,7 +2,12 @@ package codex
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/agentnorm/agentnorm/universal"
 )
 
 // state is everything a translator remembers between messages besides the
@@ -46,6 +51,13 @@ type state struct {
 	// Stderr is what the agent wrote outside its protocol (exec stdout
 	// noise), reported on session.ended.
 	Stderr string `json:"stderr,omitempty"`
+	// Unused are exec objects without a type read before the session
+	// started besides the configuration summary (Native: the line), to
+	// report once it starts.
+	Unused []held `json:"unused,omitempty"`
+	// Plumb lists the exchange's server requests the host has not
+	// answered yet, by key, so that a response to none is reported.
+	Plumb map[string]bool `json:"plumb,omitempty"`
 
 	// exec: the process (turn) ordinal, an error line waiting for the next
 	// line to tell whether it was retried, the last cumulative usage per
@@ -235,6 +247,9 @@ func (s *state) init() {
 	if s.Usage == nil {
 		s.Usage = map[string]*usageVals{}
 	}
+	if s.Plumb == nil {
+		s.Plumb = map[string]bool{}
+	}
 	if s.Meta == nil {
 		s.Meta = map[string]string{}
 	}
@@ -303,4 +318,176 @@ func (s *state) dropPrompt(text string) {
 			return
 		}
 	}
+}
+
+// validate checks a state read from a checkpoint against the stream it
+// was restored with: every reference the translator follows later must
+// hold (items, responses, calls, turns, permissions and questions it
+// refers to exist, or are open where it expects them open; indexes are in
+// range), so that no later message makes it fail or make a call its
+// Stream refuses.
+func (s *state) validate(w *universal.Stream) error {
+	known := func(what, id string) error {
+		if id != "" && !w.Known(id) {
+			return fmt.Errorf("%s %q was never started", what, id)
+		}
+		return nil
+	}
+	resps := map[string]*resp{}
+	for i, r := range s.Resps {
+		if r == nil || r.ID == "" || resps[r.ID] != nil {
+			return fmt.Errorf("open response %d missing, without an item or repeated", i)
+		}
+		resps[r.ID] = r
+		it, open := w.Tracked(r.ID)
+		if !open {
+			return fmt.Errorf("open response %q: its message is not open", r.ID)
+		}
+		if r.Open < 0 {
+			return fmt.Errorf("open response %q: %d open items", r.ID, r.Open)
+		}
+		for j, f := range r.Final {
+			if f.I < 0 || f.I >= len(it.Content) {
+				return fmt.Errorf("open response %q: final part %d is part %d of %d", r.ID, j, f.I, len(it.Content))
+			}
+			if f.Meta != nil && !json.Valid(f.Meta) {
+				return fmt.Errorf("open response %q: final part %d: metadata not JSON", r.ID, j)
+			}
+		}
+	}
+	for key, n := range s.Items {
+		if n == nil || n.ID == "" {
+			return fmt.Errorf("item %q missing or without an item", key)
+		}
+		if n.Kind > kindStatus {
+			return fmt.Errorf("item %q of kind %d", key, n.Kind)
+		}
+		if err := known("item "+key, n.ID); err != nil {
+			return err
+		}
+		if err := known("result of "+key, n.Result); err != nil {
+			return err
+		}
+		if err := known("parent of "+key, n.Parent); err != nil {
+			return err
+		}
+		if !n.Done && !w.IsOpen(n.ID) {
+			return fmt.Errorf("item %q: %q not done, but not open", key, n.ID)
+		}
+		if !n.RDone && n.Result != "" && !w.IsOpen(n.Result) {
+			return fmt.Errorf("item %q: result %q not done, but not open", key, n.Result)
+		}
+		if it, open := w.Tracked(n.ID); open {
+			want := universal.KindMessage
+			switch n.Kind {
+			case kindTool:
+				want = universal.KindToolCall
+			case kindStatus:
+				want = it.Kind
+			}
+			if it.Kind != want {
+				return fmt.Errorf("item %q of kind %d: its item %q is a %s", key, n.Kind, n.ID, it.Kind)
+			}
+		}
+		if it, open := w.Tracked(n.Result); open && n.Result != "" && it.Kind != universal.KindToolResult {
+			return fmt.Errorf("item %q: its result %q is a %s", key, n.Result, it.Kind)
+		}
+		if n.Changes != "" && !json.Valid([]byte(n.Changes)) {
+			return fmt.Errorf("item %q: changes not JSON", key)
+		}
+		if len(n.Carry) > 3 {
+			return fmt.Errorf("item %q: %d bytes carried", key, len(n.Carry))
+		}
+		if n.Held != nil && n.Held.Meta != nil && !json.Valid(n.Held.Meta) {
+			return fmt.Errorf("item %q: held metadata not JSON", key)
+		}
+		if len(n.PI) == 0 {
+			continue
+		}
+		// The parts of the response's message it maps to.
+		var it universal.Item
+		open := false
+		if n.ID != "" {
+			it, open = w.Tracked(n.ID)
+		}
+		want := universal.PartText
+		switch n.Kind {
+		case kindMessage:
+		case kindReasoning:
+			want = universal.PartReasoning
+		default:
+			return fmt.Errorf("item %q of kind %d maps parts", key, n.Kind)
+		}
+		for i, pi := range n.PI {
+			if pi < 0 || open && !n.Done && pi >= len(it.Content) {
+				return fmt.Errorf("item %q: section %d is part %d", key, i, pi)
+			}
+			if open && !n.Done && it.Content[pi].Type != want {
+				return fmt.Errorf("item %q: section %d is a %s part, not %s", key, i, it.Content[pi].Type, want)
+			}
+		}
+	}
+	for key, r := range s.Reqs {
+		if r == nil || r.ID == "" {
+			return fmt.Errorf("request %q missing or without an id", key)
+		}
+		if r.Kind > reqTool {
+			return fmt.Errorf("request %q of kind %d", key, r.Kind)
+		}
+		if err := known("item of request "+key, r.Item); err != nil {
+			return err
+		}
+	}
+	seen := map[string]bool{}
+	for i, key := range s.Pending {
+		if s.Reqs[key] == nil || seen[key] {
+			return fmt.Errorf("pending request %d (%q) unknown or repeated", i, key)
+		}
+		seen[key] = true
+	}
+	for thread, item := range s.Children {
+		if err := known("spawn of thread "+thread, item); err != nil {
+			return err
+		}
+	}
+	for i, c := range s.ChildItems {
+		if c.ID == "" {
+			return fmt.Errorf("child item %d without an id", i)
+		}
+		if err := known("child item", c.ID); err != nil {
+			return err
+		}
+	}
+	if err := known("spawn call", s.Spawn); err != nil {
+		return err
+	}
+	for i, l := range s.Lock {
+		if l > 2 {
+			return fmt.Errorf("lock %d is %d", i, l)
+		}
+	}
+	seen = map[string]bool{}
+	for i, key := range s.HeldRes {
+		if n := s.Items[key]; n == nil || n.Held == nil || seen[key] {
+			return fmt.Errorf("held result %d (%q) unknown, not held or repeated", i, key)
+		}
+		seen[key] = true
+	}
+	if s.Fork != nil {
+		if s.Fork.Thread == "" || s.Fork.Lines < 0 || s.Fork.Turns < 0 || s.Fork.Calls < 0 {
+			return errors.New("a fork replay without a thread or with negative counts")
+		}
+	}
+	if len(s.Unused) > maxUnused {
+		return fmt.Errorf("%d unused lines held, at most %d", len(s.Unused), maxUnused)
+	}
+	for i, h := range s.Unused {
+		if _, err := strconv.ParseInt(h.Native, 10, 64); err != nil || !json.Valid([]byte(h.Raw)) {
+			return fmt.Errorf("unused line %d: %q is not a line number or its line not JSON", i, h.Native)
+		}
+	}
+	if s.Proc < 0 {
+		return fmt.Errorf("process %d", s.Proc)
+	}
+	return nil
 }

@@ -1,0 +1,307 @@
+package codex_test
+
+// Hostile input and hostile state (issue 13): corrupt checkpoints, lines
+// cut short, native ids that are not UTF-8, silent drops, wrong values.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/codex"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/pi"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// hostileCases are real captures of every format.
+func hostileCases(t testing.TB) []golden.HostileCase {
+	mk := func(file, format string) golden.HostileCase {
+		return golden.HostileCase{Name: file, Format: format, Framing: framing(format), New: newFor(format), Data: golden.HostileRead(t, filepath.Join(recorded, file))}
+	}
+	return []golden.HostileCase{
+		mk("s02-tool.exec.jsonl", codex.FormatExec),
+		mk("s07-permission.exec.jsonl", codex.FormatExec),
+		mk("s02-tool.appserver.jsonl", codex.FormatAppServer),
+		mk("s07-permission.appserver.exchange.jsonl", codex.FormatExchange),
+		mk("s02-tool.appserver.exchange.jsonl", codex.FormatExchange),
+		mk("s02-tool.session/appserver/rollout-2026-11-21T12-08-26-01a1fe02-01a1-73d0-890a-4c79ad584004.jsonl", codex.FormatRollout),
+		mk("s10-subagent.appserver.jsonl", codex.FormatAppServer),
+		mk("s10-subagent.exec.jsonl", codex.FormatExec),
+		mk("s07-permission.exec-autoreview.jsonl", codex.FormatExec),
+		mk("s10-subagent.session/appserver/rollout-2026-11-21T12-09-07-01a1fe02-a24e-7e11-ad95-5cd20eba0229.jsonl", codex.FormatRollout),
+	}
+}
+
+// foreignCases are captures of other agents, for their checkpoints.
+func foreignCases(t testing.TB) []golden.HostileCase {
+	mk := func(file, format string, fr universal.Framing, n func(universal.Options) universal.Translator) golden.HostileCase {
+		return golden.HostileCase{Name: file, Format: format, Framing: fr, New: n, Data: golden.HostileRead(t, filepath.Join("..", "testdata", file))}
+	}
+	return []golden.HostileCase{
+		mk("pi/1.5.2/s02-tool.json.jsonl", pi.FormatJSON, universal.FrameLines, golden.Maker(pi.New, pi.FormatJSON)),
+		mk("claude/2.1.330/s02-tool.jsonl", claude.FormatStreamJSON, universal.FrameLines, golden.Maker(claude.New, claude.FormatStreamJSON)),
+	}
+}
+
+// TestCorruptCheckpoints: truncated, bit-flipped, structurally damaged,
+// cross-format and cross-agent checkpoints are refused with an error
+// wrapping universal.ErrCheckpoint (the translator unchanged), or
+// restored into a translator that goes on without a panic, an invalid
+// event or a call its Stream refuses.
+func TestCorruptCheckpoints(t *testing.T) {
+	golden.CheckCorruptCheckpoints(t, hostileCases(t), foreignCases(t))
+}
+
+// TestTruncatedLines cuts every line of real captures of every format
+// (every byte of short lines, a sample of long ones) and requires a
+// well-formed stream with an agent.unparsed for the cut line.
+func TestTruncatedLines(t *testing.T) {
+	var cases []golden.HostileCase
+	for _, c := range hostileCases(t) {
+		if len(c.Data) <= golden.MaxCutInput {
+			cases = append(cases, c)
+		}
+	}
+	golden.CheckTruncatedLines(t, cases)
+}
+
+// TestInvalidUTF8IDs: native ids holding bytes that are not UTF-8 give
+// the same output whether or not the translator is checkpointed and
+// restored on the way (a checkpoint is JSON: it keeps only valid UTF-8).
+func TestInvalidUTF8IDs(t *testing.T) {
+	for _, c := range hostileCases(t) {
+		for _, r := range [][2]string{{`"id":"`, "\"id\":\"\xff"}, {`"thread_id":"`, "\"thread_id\":\"\xc3"},
+			{`"threadId":"`, "\"threadId\":\"\xe2\x82"}, {`"call_id":"`, "\"call_id\":\"\xfe\xfd"}, {`"itemId":"`, "\"itemId\":\"\xff"}} {
+			c.Data = bytes.ReplaceAll(c.Data, []byte(r[0]), []byte(r[1]))
+		}
+		golden.CheckRestoreAnywhere(t, c)
+	}
+}
+
+// unparsedAt returns the locations of the agent.unparsed events.
+func unparsedAt(evs []universal.Event) []string {
+	var locs []string
+	for _, e := range golden.OfType(evs, universal.TypeUnparsed) {
+		locs = append(locs, e.Data.(*universal.Unparsed).Location)
+	}
+	return locs
+}
+
+// TestExecObjectsWithoutType: the objects without a type that codex exec
+// prints before thread.started: the first is the configuration summary,
+// every other one is reported (they used to overwrite each other and
+// vanish), also when no thread.started follows.
+func TestExecObjectsWithoutType(t *testing.T) {
+	lines := []string{`{"model":"m1"}`, `{"model":"m2"}`, `{"other":3}`,
+		`{"type":"thread.started","thread_id":"th1"}`, `{"type":"turn.started"}`, `{"type":"turn.completed","usage":{}}`}
+	evs := run(t, codex.FormatExec, nil, lines)
+	if got, want := unparsedAt(evs), []string{"codex: line 2", "codex: line 3"}; !slices.Equal(got, want) {
+		t.Errorf("agent.unparsed at %q, want %q", got, want)
+	}
+	if md := string(evs[0].Data.(*universal.SessionStarted).Metadata); !bytes.Contains([]byte(md), []byte(`"config":{"model":"m1"}`)) {
+		t.Errorf("session metadata %s, want the first object as config", md)
+	}
+	evs = run(t, codex.FormatExec, nil, lines[:3])
+	if got, want := unparsedAt(evs), []string{"codex: line 2", "codex: line 3"}; !slices.Equal(got, want) {
+		t.Errorf("without thread.started: agent.unparsed at %q, want %q", got, want)
+	}
+}
+
+// TestUnansweredResponses: a JSON-RPC response to no request, in either
+// direction (or a second response to one), is reported, not dropped.
+func TestUnansweredResponses(t *testing.T) {
+	ex := func(dir, msg string) string { return `{"dir":"` + dir + `","t_ms":1,"msg":` + msg + `}` }
+	lines := []string{
+		ex("in", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`),
+		ex("out", `{"id":0,"result":{}}`),
+		ex("out", `{"id":0,"result":{}}`), // answered already
+		ex("out", `{"id":7,"result":{}}`), // no such request
+		ex("out", `{"id":5,"method":"currentTime/read","params":{}}`),
+		ex("in", `{"jsonrpc":"2.0","id":5,"result":{}}`),
+		ex("in", `{"jsonrpc":"2.0","id":5,"result":{}}`), // answered already
+		ex("in", `{"jsonrpc":"2.0","id":9,"result":{}}`), // no such request
+	}
+	var msgs []string
+	for _, l := range lines {
+		msgs = append(msgs, l)
+	}
+	tr, err := codex.New(codex.FormatExchange, universal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []universal.Event
+	for m, err := range universal.Messages(universal.NewReader(bytes.NewReader([]byte(strings.Join(msgs, "\n")+"\n")), universal.FrameExchange, 1<<20)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = tr.Translate(evs, m)
+	}
+	evs = tr.Report(evs, universal.EndOfInput{})
+	if err := universal.CheckStream(evs); err != nil {
+		t.Fatal(err)
+	}
+	got := unparsedAt(evs)
+	if len(got) != 4 || !strings.Contains(got[0], "line 3") || !strings.Contains(got[1], "line 4") || !strings.Contains(got[2], "line 7") || !strings.Contains(got[3], "line 8") {
+		t.Errorf("agent.unparsed at %q, want lines 3, 4, 7 and 8", got)
+	}
+	// App-server lines with the host's answers: an answer to no server
+	// request is reported too.
+	evs = run(t, codex.FormatAppServer, nil, []string{`{"id":5,"method":"currentTime/read","params":{}}`, `in {"id":5,"result":{}}`, `in {"id":6,"result":{}}`})
+	if got := unparsedAt(evs); len(got) != 1 || !strings.Contains(got[0], "line 3") {
+		t.Errorf("appserver: agent.unparsed at %q, want line 3", got)
+	}
+}
+
+// TestQuestionWithoutID: an exec question without a question id gets a
+// stable one (from its item, else its line), never empty.
+func TestQuestionWithoutID(t *testing.T) {
+	evs := run(t, codex.FormatExec, nil, []string{`{"type":"thread.started","thread_id":"th1"}`, `{"type":"turn.started"}`,
+		`{"type":"request_user_input","questions":[{"question":"a?"}]}`,
+		`{"type":"request_user_input","id":"","itemId":"it1","questions":[{"question":"b?"}]}`,
+		`{"type":"request_user_input","id":null,"questions":[{"question":"c?"}]}`,
+	})
+	var ids []string
+	for _, e := range golden.OfType(evs, universal.TypeQuestionRequested) {
+		ids = append(ids, e.Data.(*universal.Question).QuestionID)
+	}
+	if want := []string{"question_line_3", "question_it1", "question_line_5"}; !slices.Equal(ids, want) {
+		t.Errorf("question ids %q, want %q", ids, want)
+	}
+	for i := range evs {
+		if err := universal.Validate(&evs[i]); err != nil {
+			t.Errorf("event %d: %v", i, err)
+		}
+	}
+}
+
+// TestRolloutImageWithoutPath: a rollout user message's image without a
+// path becomes no image part (the validator rejects one with neither
+// path nor mime); the text's metadata counts it.
+func TestRolloutImageWithoutPath(t *testing.T) {
+	evs := run(t, codex.FormatRollout, nil, []string{
+		`{"timestamp":"2026-04-08T22:26:35.000Z","type":"session_meta","payload":{"id":"th1","timestamp":"2026-04-08T22:26:35.000Z","cwd":"/w"}}`,
+		`{"timestamp":"2026-04-08T22:26:35.867Z","type":"event_msg","payload":{"type":"user_message","message":"look","images":["",7,"/w/a.png"],"local_images":[{"path":""}],"text_elements":[]}}`,
+	})
+	images := 0
+	for i := range evs {
+		if err := universal.Validate(&evs[i]); err != nil {
+			t.Errorf("event %d: %v", i, err)
+		}
+	}
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		it := e.Data.(*universal.ItemSnapshot).Item
+		for _, p := range it.Content {
+			if p.Type == universal.PartImage {
+				images++
+			}
+			if p.Type == universal.PartText && !bytes.Contains(p.Metadata, []byte(`"images_without_path":`)) {
+				t.Errorf("text metadata %s does not count the images without a path", p.Metadata)
+			}
+		}
+	}
+	if images != 1 {
+		t.Errorf("%d image parts, want 1", images)
+	}
+}
+
+// TestRestoreRefusesBrokenState: checkpoints whose translator state
+// refers to what the stream does not have are refused (an open response
+// that was missing made the next turn.completed panic), with the
+// translator unchanged.
+func TestRestoreRefusesBrokenState(t *testing.T) {
+	p := golden.Prepare(t, golden.HostileCase{Name: "s02-tool", Format: codex.FormatExchange, Framing: framing(codex.FormatExchange), New: newFor(codex.FormatExchange),
+		Data: golden.HostileRead(t, filepath.Join(recorded, "s02-tool.appserver.exchange.jsonl"))})
+	firstItem := func(st map[string]any) map[string]any {
+		items, _ := st["items"].(map[string]any)
+		keys := make([]string, 0, len(items))
+		for k := range items {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if n, ok := items[k].(map[string]any); ok && n["pi"] != nil && n["done"] == nil {
+				return n
+			}
+		}
+		return nil
+	}
+	edits := map[string]func(st map[string]any) bool{
+		"an open response missing": func(st map[string]any) bool {
+			r, ok := st["resps"].([]any)
+			if !ok {
+				return false
+			}
+			r[0] = nil
+			return true
+		},
+		"an open response that is not open": func(st map[string]any) bool {
+			r, ok := st["resps"].([]any)
+			if !ok {
+				return false
+			}
+			r[0].(map[string]any)["id"] = "itm_999"
+			return true
+		},
+		"a section beyond the parts": func(st map[string]any) bool {
+			n := firstItem(st)
+			if n == nil {
+				return false
+			}
+			n["pi"] = []any{99}
+			return true
+		},
+		"an item without its item": func(st map[string]any) bool {
+			n := firstItem(st)
+			if n == nil {
+				return false
+			}
+			delete(n, "id")
+			return true
+		},
+		"a pending request unknown": func(st map[string]any) bool {
+			if _, ok := st["resps"]; !ok {
+				return false
+			}
+			st["pending"] = []any{"s99"}
+			return true
+		},
+	}
+	for name, edit := range edits {
+		found := false
+		for k, cp := range p.Checkpoints {
+			var env map[string]any
+			if err := json.Unmarshal(cp, &env); err != nil {
+				t.Fatal(err)
+			}
+			if !edit(env["state"].(map[string]any)) {
+				continue
+			}
+			found = true
+			bad, _ := json.Marshal(env)
+			tr := p.New(golden.Options())
+			err := tr.Restore(bad)
+			if !errors.Is(err, universal.ErrCheckpoint) {
+				t.Errorf("%s (after %d messages): restore gives %v, want an ErrCheckpoint", name, k, err)
+				break
+			}
+			var out []universal.Event
+			for _, m := range p.Msgs {
+				out = tr.Translate(out, m)
+			}
+			out = tr.Report(out, universal.EndOfInput{})
+			if !bytes.Equal(golden.Encode(out), p.Straight) {
+				t.Errorf("%s: the refused restore changed the translator", name)
+			}
+			break
+		}
+		if !found {
+			t.Errorf("%s: no checkpoint to edit", name)
+		}
+	}
+}
