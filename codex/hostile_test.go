@@ -127,10 +127,7 @@ func TestUnansweredResponses(t *testing.T) {
 		ex("in", `{"jsonrpc":"2.0","id":5,"result":{}}`), // answered already
 		ex("in", `{"jsonrpc":"2.0","id":9,"result":{}}`), // no such request
 	}
-	var msgs []string
-	for _, l := range lines {
-		msgs = append(msgs, l)
-	}
+	msgs := append([]string(nil), lines...)
 	tr, err := codex.New(codex.FormatExchange, universal.Options{})
 	if err != nil {
 		t.Fatal(err)
