@@ -5,8 +5,6 @@ package codex_test
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -269,36 +267,5 @@ func TestRestoreRefusesBrokenState(t *testing.T) {
 			return true
 		},
 	}
-	for name, edit := range edits {
-		found := false
-		for k, cp := range p.Checkpoints {
-			var env map[string]any
-			if err := json.Unmarshal(cp, &env); err != nil {
-				t.Fatal(err)
-			}
-			if !edit(env["state"].(map[string]any)) {
-				continue
-			}
-			found = true
-			bad, _ := json.Marshal(env)
-			tr := p.New(golden.Options())
-			err := tr.Restore(bad)
-			if !errors.Is(err, universal.ErrCheckpoint) {
-				t.Errorf("%s (after %d messages): restore gives %v, want an ErrCheckpoint", name, k, err)
-				break
-			}
-			var out []universal.Event
-			for _, m := range p.Msgs {
-				out = tr.Translate(out, m)
-			}
-			out = tr.Report(out, universal.EndOfInput{})
-			if !bytes.Equal(golden.Encode(out), p.Straight) {
-				t.Errorf("%s: the refused restore changed the translator", name)
-			}
-			break
-		}
-		if !found {
-			t.Errorf("%s: no checkpoint to edit", name)
-		}
-	}
+	golden.CheckRefusedEdits(t, p, edits)
 }

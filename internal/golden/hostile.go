@@ -528,3 +528,53 @@ func EditState(t *testing.T, cp []byte, edit func(st map[string]any) bool) ([]by
 	}
 	return b, true
 }
+
+// CheckRefusedEdits applies each named edit to the translator state of the
+// first checkpoint of p it applies to (edit reports false where it does
+// not), and requires the restore to be refused with an error wrapping
+// universal.ErrCheckpoint and to leave the translator as it was: it then
+// translates the whole input as a fresh one does. An edit that applies to
+// no checkpoint fails the test.
+func CheckRefusedEdits(t *testing.T, p *Prepared, edits map[string]func(st map[string]any) bool) {
+	t.Helper()
+	for _, name := range sortedKeys(anyMap(edits)) {
+		edit := edits[name]
+		found := false
+		for k, cp := range p.Checkpoints {
+			var env map[string]any
+			if err := json.Unmarshal(cp, &env); err != nil {
+				t.Fatal(err)
+			}
+			if !edit(env["state"].(map[string]any)) {
+				continue
+			}
+			found = true
+			bad, _ := json.Marshal(env)
+			tr := p.New(Options())
+			if err := tr.Restore(bad); !errors.Is(err, universal.ErrCheckpoint) {
+				t.Errorf("%s (after %d messages): restore gives %v, want an ErrCheckpoint", name, k, err)
+				break
+			}
+			var out []universal.Event
+			for _, m := range p.Msgs {
+				out = tr.Translate(out, m)
+			}
+			out = tr.Report(out, universal.EndOfInput{})
+			if !bytes.Equal(Encode(out), p.Straight) {
+				t.Errorf("%s: the refused restore changed the translator", name)
+			}
+			break
+		}
+		if !found {
+			t.Errorf("%s: no checkpoint to edit", name)
+		}
+	}
+}
+
+func anyMap[V any](m map[string]V) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
