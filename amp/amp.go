@@ -210,17 +210,14 @@ func (t *Translator) Checkpoint() ([]byte, error) {
 // open is open); a checkpoint that fails is refused with an error
 // wrapping universal.ErrCheckpoint, and the translator is left unchanged.
 func (t *Translator) Restore(b []byte) error {
-	prev := t.w.State()
 	s := newState()
-	if err := universal.LoadCheckpoint(b, t.format, t.w, &s); err != nil {
+	if err := universal.LoadCheckedCheckpoint(b, t.format, t.w, &s, func() error {
+		if s.Calls == nil {
+			s.Calls = map[string]*call{}
+		}
+		return s.validate(t.w)
+	}); err != nil {
 		return err
-	}
-	if s.Calls == nil {
-		s.Calls = map[string]*call{}
-	}
-	if err := s.validate(t.w); err != nil {
-		t.w.Restore(prev)
-		return fmt.Errorf("%s: restore: %w: state: %w", agentName, universal.ErrCheckpoint, err)
 	}
 	t.s = s
 	return nil

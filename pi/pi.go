@@ -285,14 +285,9 @@ func (t *Translator) Checkpoint() ([]byte, error) {
 // refused with an error wrapping universal.ErrCheckpoint and the
 // translator is left unchanged.
 func (t *Translator) Restore(b []byte) error {
-	prev := t.w.State()
 	var s state
-	if err := universal.LoadCheckpoint(b, t.format, t.w, &s); err != nil {
+	if err := universal.LoadCheckedCheckpoint(b, t.format, t.w, &s, func() error { return s.validate(t.w, t.format) }); err != nil {
 		return err
-	}
-	if err := s.validate(t.w, t.format); err != nil {
-		t.w.Restore(prev)
-		return fmt.Errorf("%s: restore: %w: state: %w", agentName, universal.ErrCheckpoint, err)
 	}
 	t.st = s
 	return nil

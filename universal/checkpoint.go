@@ -84,6 +84,23 @@ func LoadCheckpoint(b []byte, format string, w *Stream, state any) error {
 	return nil
 }
 
+// LoadCheckedCheckpoint is LoadCheckpoint followed by check, the
+// translator's test of its own state (already decoded into state) against
+// the restored stream: when check fails, w is put back as it was and the
+// error, naming w's agent, wraps ErrCheckpoint. On any error the caller
+// keeps its old state.
+func LoadCheckedCheckpoint(b []byte, format string, w *Stream, state any, check func() error) error {
+	prev := w.State()
+	if err := LoadCheckpoint(b, format, w, state); err != nil {
+		return err
+	}
+	if err := check(); err != nil {
+		w.Restore(prev)
+		return fmt.Errorf("%s: restore: %w: state: %w", w.agent, ErrCheckpoint, err)
+	}
+	return nil
+}
+
 // validate checks a stream state read from a checkpoint: everything Restore
 // and the Stream's methods rely on.
 func (s *StreamState) validate() error {

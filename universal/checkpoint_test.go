@@ -149,3 +149,22 @@ func TestCheckpointKeepsRawBytes(t *testing.T) {
 		}
 	}
 }
+
+// A translator's own check failing after the stream was restored puts the
+// stream back and refuses the checkpoint with ErrCheckpoint.
+func TestLoadCheckedCheckpoint(t *testing.T) {
+	w := universal.NewStream("x", universal.Options{})
+	w.StartItem(nil, universal.Item{ItemID: w.NewItemID(), Kind: universal.KindMessage}, universal.SourceAgent, nil)
+	cp, err := universal.SaveCheckpoint("f", w, struct{}{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2 := universal.NewStream("x", universal.Options{})
+	err = universal.LoadCheckedCheckpoint(cp, "f", w2, &struct{}{}, func() error { return errors.New("dangling reference") })
+	if !errors.Is(err, universal.ErrCheckpoint) || w2.Begun() || w2.IsOpen("itm_1") {
+		t.Errorf("failed check: %v, stream begun %v", err, w2.Begun())
+	}
+	if err := universal.LoadCheckedCheckpoint(cp, "f", w2, &struct{}{}, func() error { return nil }); err != nil || !w2.IsOpen("itm_1") {
+		t.Errorf("passing check: %v", err)
+	}
+}
