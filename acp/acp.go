@@ -2,7 +2,6 @@ package acp
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -319,18 +318,4 @@ func (t *Translator) Restore(b []byte) error {
 	}
 	t.st = s
 	return nil
-}
-
-// htmlSafe returns compact JSON with <, >, & and U+2028/2029 escaped, the
-// form encoding/json gives a json.RawMessage. Metadata and JSON parts of
-// items that stay open across messages go through a checkpoint (the
-// Stream's state, marshalled by encoding/json); in this form they come
-// back byte for byte, so a restored translator writes the same output.
-func htmlSafe(raw []byte) []byte {
-	if !bytes.ContainsAny(raw, "<>&\u2028\u2029") {
-		return raw
-	}
-	var b bytes.Buffer
-	json.HTMLEscape(&b, raw)
-	return b.Bytes()
 }

@@ -151,10 +151,10 @@ func (t *Translator) blocks(parts []universal.Part, blocks gjson.Result) []unive
 				parts = append(parts, img)
 				break
 			}
-			parts = append(parts, universal.Part{Type: universal.PartJSON, JSON: htmlSafe([]byte(t.copyJSON(withoutData(b))))})
+			parts = append(parts, universal.Part{Type: universal.PartJSON, JSON: []byte(t.copyJSON(withoutData(b)))})
 		default:
 			// audio, resource_link, resource: kept whole.
-			parts = append(parts, universal.Part{Type: universal.PartJSON, JSON: htmlSafe([]byte(t.copyJSON(withoutData(b))))})
+			parts = append(parts, universal.Part{Type: universal.PartJSON, JSON: []byte(t.copyJSON(withoutData(b)))})
 		}
 	}
 	if blocks.IsArray() {

@@ -183,7 +183,7 @@ func (t *Translator) callPart(tl *tool) universal.Part {
 	}
 	p := universal.Part{Type: universal.PartToolCall, Name: name, CallID: tl.ID, ToolKind: tl.UKind, ToolInput: t.toolInput(tl)}
 	if md.Len() > 0 {
-		p.Metadata = htmlSafe(md.Bytes())
+		p.Metadata = md.Bytes()
 	}
 	return p
 }
