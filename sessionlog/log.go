@@ -88,7 +88,8 @@ func (l *Log) Version() int64 {
 // producer that re-sends after a lost acknowledgement does no harm); with
 // other content it is an ErrConflict. An event past the next sequence is a
 // *GapError. Append stops at the first error; the events before it stay
-// appended. It keeps its own copies: the caller may reuse evs.
+// appended. It keeps copies of the event values: the caller may reuse evs
+// (the data they point to is never written, as for every event).
 func (l *Log) Append(evs ...universal.Event) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -105,13 +106,11 @@ func (l *Log) Append(evs ...universal.Event) error {
 				return fmt.Errorf("%w: sequence %d", ErrConflict, ev.Sequence)
 			}
 		case ev.Sequence == v+1:
-			line := ev.AppendJSON(nil)
-			c, err := decode(line)
-			if err != nil {
-				return fmt.Errorf("sessionlog: sequence %d: %w", ev.Sequence, err)
-			}
-			l.events = append(l.events, c)
-			l.lines = append(l.lines, line)
+			// Events are values nobody writes after they are made
+			// (package universal, "Concurrency"): the log keeps the value
+			// and its JSON, encoded once, without decoding it again.
+			l.events = append(l.events, *ev)
+			l.lines = append(l.lines, ev.AppendJSON(nil))
 		default:
 			return &GapError{Version: v, Got: ev.Sequence}
 		}
@@ -121,14 +120,6 @@ func (l *Log) Append(evs ...universal.Event) error {
 		l.grown = make(chan struct{})
 	}
 	return nil
-}
-
-// decode makes the log's own copy of an event from its JSON, so the log
-// shares no memory with the caller.
-func decode(line []byte) (universal.Event, error) {
-	var ev universal.Event
-	err := ev.UnmarshalJSON(line)
-	return ev, err
 }
 
 // Since returns the events after version v, in order (all of them for
