@@ -127,7 +127,7 @@ func (r *LineReader) Next() (Message, error) {
 // over-long one further). At the end of input it returns what is left with
 // io.EOF.
 func (r *LineReader) readLine() ([]byte, int64, error) {
-	r.buf = r.buf[:0]
+	r.buf = release(r.buf)
 	var size int64
 	for {
 		chunk, err := r.r.ReadSlice('\n')
@@ -138,7 +138,7 @@ func (r *LineReader) readLine() ([]byte, int64, error) {
 		}
 		size += int64(len(chunk))
 		if room := r.limit + 2 - len(r.buf); room > 0 {
-			r.buf = append(r.buf, chunk[:min(len(chunk), room)]...)
+			r.buf = appendLimited(r.buf, chunk[:min(len(chunk), room)], r.limit+2)
 		}
 		switch err {
 		case bufio.ErrBufferFull:
@@ -152,6 +152,33 @@ func (r *LineReader) readLine() ([]byte, int64, error) {
 			return nil, size, err
 		}
 	}
+}
+
+// keptBuffer is the largest message buffer a reader or writer keeps for
+// the next message. A bigger one (a single huge line) is dropped once its
+// message is done, so one big message does not hold its size for the rest
+// of a long session.
+const keptBuffer = 4 << 20
+
+// release returns buf emptied for reuse, or nil when it is too big to keep.
+func release(buf []byte) []byte {
+	if cap(buf) > keptBuffer {
+		return nil
+	}
+	return buf[:0]
+}
+
+// appendLimited appends b to buf, doubling the capacity when it must grow
+// (append's gentler growth for big slices allocates about five times a
+// long line in all), but never beyond limit.
+func appendLimited(buf, b []byte, limit int) []byte {
+	if need := len(buf) + len(b); need > cap(buf) {
+		c := min(max(2*cap(buf), need, 64<<10), max(limit, need))
+		grown := make([]byte, len(buf), c)
+		copy(grown, buf)
+		buf = grown
+	}
+	return append(buf, b...)
 }
 
 func trimEOL(b []byte) []byte {
@@ -203,7 +230,7 @@ func (r *SSEReader) Retry() int64 { return r.retry }
 // Next returns the next event. Message.Data is valid until the next call.
 func (r *SSEReader) Next() (Message, error) {
 	if !r.resume {
-		r.data = r.data[:0]
+		r.data = release(r.data)
 		r.hasData = false
 		r.event = ""
 		r.tooLong = 0
@@ -289,7 +316,7 @@ func (r *SSEReader) add(b []byte) {
 		}
 		return
 	}
-	r.data = append(r.data, b...)
+	r.data = appendLimited(r.data, b, r.limit)
 }
 
 func (r *SSEReader) dispatch() Message {
@@ -337,7 +364,7 @@ func (r *SSEReader) readPhysical() ([]byte, error) {
 			return trimEOL(chunk), nil
 		}
 		if room := r.limit + 1 - len(buf); room > 0 {
-			buf = append(buf, chunk[:min(len(chunk), room)]...)
+			buf = appendLimited(buf, chunk[:min(len(chunk), room)], r.limit+1)
 		} else if buf == nil {
 			buf = []byte{}
 		}

@@ -3,6 +3,7 @@ package universal
 import (
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -237,5 +238,85 @@ func TestByteOrderMark(t *testing.T) {
 		if err != nil || m.Err != nil || strings.TrimSpace(string(m.Data)) != `{"a":1}` {
 			t.Errorf("%v: %q, %v, %v", f, m.Data, m.Err, err)
 		}
+	}
+}
+
+// allocated returns the bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestBigLineMemory: reading a line much bigger than the read buffer
+// allocates less than three times its size in all (a doubling buffer; the
+// SSE reader copies the line into the event's data, four times), not the
+// five to seven times of append's gentler growth, and the buffer is not
+// kept for the lines after it.
+func TestBigLineMemory(t *testing.T) {
+	const size = 24 << 20
+	line := `{"text":"` + strings.Repeat("x", size) + `"}`
+	for name, read := range map[string]func(io.Reader) MessageReader{
+		"lines": func(r io.Reader) MessageReader { return NewLineReader(r, 0) },
+		"sse":   func(r io.Reader) MessageReader { return NewSSEReader(r, 0) },
+	} {
+		limit := 3 * uint64(len(line))
+		if name == "sse" {
+			limit = 4 * uint64(len(line))
+		}
+		in := line + "\n{}\n"
+		if name == "sse" {
+			in = "data: " + line + "\n\ndata: {}\n\n"
+		}
+		r := read(strings.NewReader(in))
+		var got int
+		n := allocated(func() {
+			m, err := r.Next()
+			if err != nil || m.Err != nil {
+				t.Fatalf("%s: %v %v", name, err, m.Err)
+			}
+			got = len(m.Data)
+		})
+		if got != len(line) {
+			t.Fatalf("%s: read %d bytes, want %d", name, got, len(line))
+		}
+		if n > limit {
+			t.Errorf("%s: reading a %d MiB line allocated %d MiB", name, len(line)>>20, n>>20)
+		}
+		if _, err := r.Next(); err != nil {
+			t.Fatal(err)
+		}
+		switch r := r.(type) {
+		case *LineReader:
+			if cap(r.buf) > keptBuffer {
+				t.Errorf("lines: the reader keeps a %d MiB buffer after the big line", cap(r.buf)>>20)
+			}
+		case *SSEReader:
+			if cap(r.data) > keptBuffer {
+				t.Errorf("sse: the reader keeps a %d MiB buffer after the big event", cap(r.data)>>20)
+			}
+		}
+	}
+}
+
+// TestSyntheticDeltaShares: completing a big message that streamed nothing
+// adds a delta with all its text without copying the text again.
+func TestSyntheticDeltaShares(t *testing.T) {
+	text := strings.Repeat("y", 16<<20)
+	w := NewStream("test", Options{SessionID: "s"})
+	dst := w.Begin(nil, nil, SourceAgent, nil)
+	dst = w.StartItem(dst, Item{ItemID: "m", Kind: KindMessage, Role: RoleAssistant}, SourceAgent, nil)
+	var evs []Event
+	n := allocated(func() {
+		evs = w.Complete(dst[:0], Item{ItemID: "m", Kind: KindMessage, Role: RoleAssistant, Content: []Part{Text(text)}}, SourceAgent, nil)
+	})
+	if len(evs) != 2 || evs[0].Type != TypeItemDelta || evs[0].Data.(*ItemDelta).Delta != text {
+		t.Fatalf("want a synthetic delta and the completion, got %d events", len(evs))
+	}
+	if n > uint64(len(text))/2 {
+		t.Errorf("completing a %d MiB message allocated %d MiB", len(text)>>20, n>>20)
 	}
 }

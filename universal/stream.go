@@ -515,19 +515,21 @@ func (w *Stream) reconcile(dst []Event, o *openItem, it *Item, i int, src Source
 		// synthetic delta with all of it; other parts simply take the
 		// snapshot's content.
 		if it.Kind == KindMessage && (p.Type == PartText || p.Type == PartReasoning) {
-			dst = w.syntheticDelta(dst, o, it, i, p.Type, final, raw)
+			dst = w.syntheticDelta(dst, it, i, p.Type, final, raw)
 		}
 	case strings.HasPrefix(final, streamed):
-		dst = w.syntheticDelta(dst, o, it, i, p.Type, final[len(streamed):], raw)
+		dst = w.syntheticDelta(dst, it, i, p.Type, final[len(streamed):], raw)
 	default:
 		p.Rewritten = true
 	}
 	return dst
 }
 
-func (w *Stream) syntheticDelta(dst []Event, o *openItem, it *Item, i int, typ PartType, text string, raw []byte) []Event {
-	o.text[i] = append(o.text[i], text...)
-	o.Deltas[i] = true
+// syntheticDelta emits a delta the daemon adds for text the final snapshot
+// has and no delta streamed. It is called only while the item completes
+// (it is untracked right after), so the open item's streamed text is not extended: a copy of a long text
+// that nothing reads again would double the memory a big message costs.
+func (w *Stream) syntheticDelta(dst []Event, it *Item, i int, typ PartType, text string, raw []byte) []Event {
 	return w.st.Delta(dst, ItemDelta{
 		ItemID:       it.ItemID,
 		NativeItemID: it.NativeItemID,

@@ -21,7 +21,7 @@ func NewNDJSONWriter(w io.Writer) *NDJSONWriter {
 
 // Write writes one event and its newline.
 func (w *NDJSONWriter) Write(ev *Event) error {
-	w.buf = ev.AppendJSON(w.buf[:0])
+	w.buf = ev.AppendJSON(release(w.buf))
 	w.buf = append(w.buf, '\n')
 	_, err := w.w.Write(w.buf)
 	return err
@@ -46,7 +46,7 @@ func NewSSEWriter(w io.Writer) *SSEWriter {
 
 // Write writes one event.
 func (w *SSEWriter) Write(ev *Event) error {
-	b := append(w.buf[:0], "id: "...)
+	b := append(release(w.buf), "id: "...)
 	b = strconv.AppendInt(b, ev.Sequence, 10)
 	b = append(b, "\ndata: "...)
 	b = ev.AppendJSON(b) // JSON from AppendJSON never contains a raw newline
