@@ -1,12 +1,10 @@
 package codex
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -269,14 +267,10 @@ func (t *Translator) Restore(b []byte) error {
 	return nil
 }
 
-// validUTF8 returns b with invalid UTF-8 replaced by U+FFFD (a copy only
-// then).
-func validUTF8(b []byte) []byte {
-	if utf8.Valid(b) {
-		return b
-	}
-	return bytes.ToValidUTF8(b, []byte("\uFFFD"))
-}
+// validUTF8 returns the message as the translator reads it: valid UTF-8,
+// and lone surrogate escapes read as encoding/json reads them (see
+// universal.CleanInput).
+func validUTF8(b []byte) []byte { return universal.CleanInput(b) }
 
 // view returns b as a string without copying. Results of gjson on it alias
 // b: copy what is kept (Stream.Copy).

@@ -85,7 +85,7 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	if m.Err != nil {
 		return t.w.Unparsed(dst, location(m), m.Err, m.Data)
 	}
-	data := bytes.TrimSpace(m.Data)
+	data := universal.CleanInput(bytes.TrimSpace(m.Data))
 	if len(data) == 0 {
 		return dst
 	}
