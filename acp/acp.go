@@ -106,7 +106,7 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		dst = t.begin(dst)
 		return t.w.Unparsed(dst, "line "+strconv.FormatInt(m.Line, 10), m.Err, m.Data)
 	}
-	data := bytes.TrimSpace(m.Data)
+	data := universal.CleanInput(bytes.TrimSpace(m.Data))
 	if len(data) == 0 {
 		return dst
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -137,17 +136,10 @@ func transcriptOnly(typ string) bool {
 	return false
 }
 
-// validUTF8 returns b with invalid UTF-8 replaced by U+FFFD (a copy only
-// then). Every string the translator takes from a message (ids above
-// all) is then valid UTF-8: what it keeps survives a JSON checkpoint
-// unchanged, so a restored translator matches ids and writes bytes as
-// the one that never stopped.
-func validUTF8(b []byte) []byte {
-	if utf8.Valid(b) {
-		return b
-	}
-	return bytes.ToValidUTF8(b, []byte("\uFFFD"))
-}
+// validUTF8 returns the message as the translator reads it: valid UTF-8,
+// and lone surrogate escapes read as encoding/json reads them (see
+// universal.CleanInput).
+func validUTF8(b []byte) []byte { return universal.CleanInput(b) }
 
 // view returns b as a string without copying. gjson results read from it
 // alias b: anything kept beyond the call goes through Stream.Copy.
