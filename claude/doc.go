@@ -19,7 +19,14 @@
 //     beside the main file), to one translator: the sub-agent entries are
 //     linked to the Agent/Task call that spawned them through the agentId
 //     the call's result names, or else through the call's prompt, which
-//     the sub-agent file starts with.
+//     the sub-agent file starts with. Claude Code 1.0.x wrote its
+//     sub-agents' entries into the main file itself (isSidechain, no
+//     agentId), those of sub-agents run in parallel one after the other
+//     or interleaved: each sub-agent's entries form a chain by parentUuid
+//     whose root (parentUuid null) is a user entry with its call's prompt,
+//     so the chain goes under the Task call that gave that prompt (of
+//     several calls with the same prompt, the earliest not linked yet).
+//     A chain whose root gives no call's prompt stays at the top level.
 //
 // [Detect] tells the three apart from the first lines of an input.
 //
@@ -56,6 +63,14 @@
 //	                       convention of package universal; neither is a prompt.
 //	                       Slash commands (<command-name>, local_command) are
 //	                       not shell commands and stay as they are
+//	assistant with local_command_run, local_command_source or
+//	local_command_outcome (model "<synthetic>": a slash command the CLI
+//	ran itself, /compact, /cost, …)
+//	                       system item with the command's output, failed when
+//	                       the command failed (outcome failed, unknown or
+//	                       unavailable_headless, or output on stderr): not a
+//	                       model response and not an API error; the result line
+//	                       after it ends the turn
 //	result                 turn.ended, error (when it failed), usage.updated
 //	system/api_retry       error with will_retry
 //	system/task_*          a status item under the Agent call (task_started →

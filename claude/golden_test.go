@@ -15,6 +15,7 @@ import (
 const (
 	recorded = "../testdata/claude/2.1.330"
 	public   = "../testdata/claude/public"
+	handmade = "../testdata/claude/handmade"
 )
 
 func newFor(format string) func(universal.Options) universal.Translator {
@@ -134,6 +135,30 @@ func publicCases(t *testing.T) []captureCase {
 	return cases
 }
 
+// handmadeCases returns a case for every hand-made input (shapes no
+// public recording shows): stream-json (stream_*) and transcripts.
+func handmadeCases(t *testing.T) []captureCase {
+	t.Helper()
+	entries, err := os.ReadDir(handmade)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []captureCase
+	for _, e := range entries {
+		n := e.Name()
+		if !strings.HasSuffix(n, ".jsonl") {
+			continue // outputs
+		}
+		c := golden.Case{Input: filepath.Join(handmade, n), Framing: golden.Lines, Format: claude.FormatTranscript}
+		if strings.HasPrefix(n, "stream_") {
+			c.Format = claude.FormatStreamJSON
+		}
+		c.New = newFor(c.Format)
+		cases = append(cases, captureCase{n, c})
+	}
+	return cases
+}
+
 func TestRecordedCaptures(t *testing.T) {
 	cases := recordedCases(t)
 	// 20 stdout captures, 4 exchanges, 20 transcripts, 3 × (main + sub-agent).
@@ -148,8 +173,19 @@ func TestRecordedCaptures(t *testing.T) {
 
 func TestPublicSamples(t *testing.T) {
 	cases := publicCases(t)
-	if want := 42 - 2; len(cases) != want {
+	if want := 44 - 2; len(cases) != want {
 		t.Errorf("%d public cases, want %d", len(cases), want)
+	}
+	for _, c := range cases {
+		c.c.AtRest = c.c.Format == claude.FormatTranscript
+		t.Run(c.name, func(t *testing.T) { golden.Run(t, c.c) })
+	}
+}
+
+func TestHandmadeSamples(t *testing.T) {
+	cases := handmadeCases(t)
+	if want := 1; len(cases) != want {
+		t.Errorf("%d hand-made cases, want %d", len(cases), want)
 	}
 	for _, c := range cases {
 		c.c.AtRest = c.c.Format == claude.FormatTranscript
@@ -159,7 +195,7 @@ func TestPublicSamples(t *testing.T) {
 
 // TestDetect checks format detection on the head of every capture.
 func TestDetect(t *testing.T) {
-	for _, c := range append(recordedCases(t), publicCases(t)...) {
+	for _, c := range append(append(recordedCases(t), publicCases(t)...), handmadeCases(t)...) {
 		if c.c.Framing == golden.Document || strings.Contains(c.c.Input, os.TempDir()) {
 			continue
 		}

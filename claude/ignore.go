@@ -40,7 +40,6 @@ func ignoredType(typ string) bool {
 func ignoredSystem(sub string) bool {
 	switch sub {
 	case
-		"status",                   // requesting / compacting; the outcome shows elsewhere
 		"thinking_tokens",          // estimates while thinking streams
 		"hook_started",             // hooks are not surfaced
 		"hook_progress",            //

@@ -3,6 +3,7 @@ package claude
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -21,6 +22,9 @@ func (t *Translator) assistant(dst events, r gjson.Result, scope string) events 
 	}
 	if t.seen(r) {
 		return dst
+	}
+	if msg.Get("model").Str == "<synthetic>" && isLocalCommand(r) {
+		return t.localCommand(dst, r, msg, scope)
 	}
 	dst = t.ensureTurn(dst, scope)
 	id := msg.Get("id").Str
@@ -484,6 +488,71 @@ func (t *Translator) apiErrorMessage(dst events, m *message, r gjson.Result) eve
 		dst = t.endTranscriptTurn(dst, universal.SourceAgent)
 	}
 	return dst
+}
+
+// isLocalCommand reports the CLI's answer to a slash command it runs
+// itself (/compact, /context, /cost, …) on stream-json: a synthetic
+// assistant line (model "<synthetic>") with local_command_run (the command
+// and its arguments), local_command_source (its output wrapped in
+// <local-command-stdout> or <local-command-stderr>) or, since 2.1.281,
+// local_command_outcome (how it went, when not plainly).
+func isLocalCommand(r gjson.Result) bool {
+	return r.Get("local_command_run").Exists() || r.Get("local_command_source").Exists() || r.Get("local_command_outcome").Exists()
+}
+
+// localCommand translates a local command's answer: no model response and
+// no API error, but what the command printed, a system item like a
+// transcript's local_command entry, failed when the command failed (the
+// outcome kinds failed, unknown and unavailable_headless, or, without an
+// outcome, output on stderr). The turn and the session go on: the result
+// line after it says how the turn ended.
+func (t *Translator) localCommand(dst events, r, msg gjson.Result, scope string) events {
+	dst = t.ensureTurn(dst, scope)
+	var parts []universal.Part
+	if c := msg.Get("content"); c.Type == gjson.String {
+		parts = append(parts, universal.Text(t.w.Copy(c.Str)))
+	} else {
+		c.ForEach(func(_, b gjson.Result) bool {
+			if b.Get("type").Str == "text" {
+				parts = append(parts, universal.Text(t.w.Copy(b.Get("text").Str)))
+			} else {
+				parts = append(parts, anthropic.JSONPart(b.Raw))
+			}
+			return true
+		})
+	}
+	src := r.Get("local_command_source").Str
+	stream := ""
+	switch {
+	case strings.HasPrefix(src, "<local-command-stderr>"):
+		stream = "stderr"
+	case strings.HasPrefix(src, "<local-command-stdout>"):
+		stream = "stdout"
+	}
+	if len(parts) == 0 {
+		text := strings.TrimPrefix(strings.TrimPrefix(src, "<local-command-stderr>"), "<local-command-stdout>")
+		text = strings.TrimSuffix(strings.TrimSuffix(text, "</local-command-stderr>"), "</local-command-stdout>")
+		parts = append(parts, universal.Text(t.w.Copy(text)))
+	}
+	status := universal.StatusCompleted
+	outcome := r.Get("local_command_outcome")
+	switch kind := outcome.Get("kind").Str; {
+	case kind == "failed", kind == "unknown", kind == "unavailable_headless":
+		status = universal.StatusFailed
+	case !outcome.Exists() && stream == "stderr":
+		status = universal.StatusFailed
+	}
+	var o jsonw.Object
+	o.Raw("local_command_run", r.Get("local_command_run").Raw).
+		Raw("local_command_outcome", outcome.Raw).
+		OptString("stream", stream)
+	if md := o.Bytes(); len(md) > 2 {
+		parts[0].Metadata = md
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(first(r.Get("uuid").Str, msg.Get("id").Str)), ParentID: t.scopeParent(scope),
+		Kind: universal.KindSystem, Role: universal.RoleSystem, Status: status, Content: parts,
+	}, universal.SourceAgent, t.raw)
 }
 
 // subAgentError records the failure of a sub-agent (scope: the tool_use

@@ -52,6 +52,12 @@ type state struct {
 	Shell *shell `json:"shell,omitempty"`
 	// Seen are the uuids of the transcript entries translated so far.
 	Seen map[string]bool `json:"seen,omitempty"`
+	// Chains maps the uuid of each transcript entry of an inline sidechain
+	// (isSidechain without agentId: Claude Code 1.0.x wrote its
+	// sub-agents' entries into the main transcript) to the scope it was
+	// given, the Agent/Task call of its sub-agent, so that the entries
+	// chained to it by parentUuid get the same.
+	Chains map[string]string `json:"chains,omitempty"`
 	// Main: an entry of a main transcript (not a sidechain) was read, so a
 	// sub-agent file read after it that no call spawned is an orphan.
 	Main bool `json:"main,omitempty"`
@@ -159,6 +165,10 @@ type tool struct {
 	// Prompt is an Agent/Task call's prompt until a sub-agent is linked to
 	// it: a sidechain whose first prompt it is belongs to the call.
 	Prompt string `json:"prompt,omitempty"`
+	// Seq is the call's place among the session's calls (1 for the
+	// first): of several calls with the same prompt, the earliest gets
+	// the first sidechain that starts with it.
+	Seq int `json:"seq,omitempty"`
 }
 
 // perm is the permission of one tool call.
@@ -269,7 +279,9 @@ func (t *Translator) scopeParent(scope string) string {
 // lineScope returns the scope of an assistant or user line: the tool_use
 // id of the sub-agent call it belongs to, "" for the main thread. Stream
 // lines carry parent_tool_use_id; transcript sidechain entries carry
-// agentId, resolved through the Agent call's result when it was seen.
+// agentId, resolved through the Agent call's result when it was seen, or
+// (1.0.x, inline) chain by parentUuid to a root that gives its call's
+// prompt (see inlineScope).
 func (t *Translator) lineScope(r gjson.Result) string {
 	if p := r.Get("parent_tool_use_id"); p.Type == gjson.String && p.Str != "" {
 		if a := r.Get("agent_id").Str; a != "" {
@@ -279,17 +291,17 @@ func (t *Translator) lineScope(r gjson.Result) string {
 	}
 	if r.Get("isSidechain").Bool() {
 		a := r.Get("agentId").Str
+		if a == "" {
+			return t.inlineScope(r)
+		}
 		if call, ok := t.s.Agents[a]; ok {
 			return call
 		}
-		if call := t.promptCall(r); call != "" && a != "" {
+		if call := t.promptCall(r); call != "" {
 			t.learnAgent(a, call)
 			return call
 		}
-		if a != "" {
-			return orphanPrefix + a
-		}
-		return "sidechain"
+		return orphanPrefix + a
 	}
 	return ""
 }
@@ -298,11 +310,49 @@ func (t *Translator) lineScope(r gjson.Result) string {
 // named yet.
 const orphanPrefix = "agent:"
 
+// inlineScope returns the scope of an inline sidechain entry (one without
+// agentId). Claude Code 1.0.x wrote its sub-agents' entries into the main
+// transcript, interleaved with the main thread's and, for sub-agents run
+// in parallel, with each other's (observed 1.0.98: each sub-agent's
+// entries together, flushed when it finished, before its call's result).
+// Each sub-agent's entries form one chain by parentUuid: its root is a
+// user entry whose parentUuid is null and whose text is the prompt of
+// the Task call that spawned it (the earliest such call not linked yet,
+// when several have the same prompt); every other entry names an entry
+// of its chain as parent. An entry whose chain starts with no call's
+// prompt gets the scope "sidechain" (top level: no call to hang under).
+func (t *Translator) inlineScope(r gjson.Result) string {
+	uuid := r.Get("uuid").Str
+	if scope, ok := t.s.Chains[uuid]; ok && uuid != "" {
+		return scope // the same entry asked again (settle, then Translate)
+	}
+	scope := ""
+	if p := r.Get("parentUuid").Str; p != "" {
+		scope = t.s.Chains[p]
+	}
+	if scope == "" {
+		if scope = t.promptCall(r); scope != "" {
+			t.s.Tools[scope].Prompt = ""
+		}
+	}
+	if scope == "" {
+		return "sidechain"
+	}
+	if uuid != "" {
+		if t.s.Chains == nil {
+			t.s.Chains = map[string]string{}
+		}
+		t.s.Chains[t.w.Copy(uuid)] = scope // scope is a key of Tools already
+	}
+	return scope
+}
+
 // promptCall returns the Agent/Task call (not linked to a sub-agent yet)
 // whose prompt is the text of a sidechain's first entry, "" if none: a
 // sub-agent's transcript starts with the prompt its call gave, so it links
 // to the call even when the call's result (which names the agentId) never
-// came, or comes only after the sub-agent's entries.
+// came, or comes only after the sub-agent's entries. Of several calls
+// with that prompt, the earliest.
 func (t *Translator) promptCall(r gjson.Result) string {
 	if r.Get("type").Str != "user" || r.Get("parentUuid").Type != gjson.Null {
 		return ""
@@ -322,12 +372,13 @@ func (t *Translator) promptCall(r gjson.Result) string {
 	if text == "" {
 		return ""
 	}
+	call := ""
 	for _, id := range sortedKeys(t.s.Tools) {
-		if tl := t.s.Tools[id]; tl.Prompt != "" && tl.Prompt == text {
-			return id
+		if tl := t.s.Tools[id]; tl.Prompt != "" && tl.Prompt == text && (call == "" || tl.Seq < t.s.Tools[call].Seq) {
+			call = id
 		}
 	}
-	return ""
+	return call
 }
 
 // orphan reports a transcript entry to ignore: one of a sub-agent file
@@ -378,6 +429,7 @@ func (t *Translator) addTool(id string, tl *tool) {
 	if t.s.Tools == nil {
 		t.s.Tools = map[string]*tool{}
 	}
+	tl.Seq = len(t.s.Tools) + 1
 	t.s.Tools[t.w.Copy(id)] = tl
 }
 
@@ -466,6 +518,11 @@ func (s *state) validate(w *universal.Stream) error {
 		}
 		if err := known("tool message", tl.Msg); err != nil {
 			return err
+		}
+	}
+	for uuid, scope := range s.Chains {
+		if scope == "" {
+			return fmt.Errorf("sidechain entry %q without a scope", uuid)
 		}
 	}
 	for id, p := range s.Perms {

@@ -27,6 +27,15 @@ func (t *Translator) system(dst events, r gjson.Result) events {
 		return t.taskStarted(dst, r)
 	case "task_notification":
 		return t.taskNotification(dst, r)
+	case "status":
+		// requesting / compacting are progress the outcome shows
+		// elsewhere; a compaction that failed shows nowhere else (an
+		// automatic one leaves no command output), so it is a failed
+		// status item.
+		if r.Get("compact_result").Str != "failed" {
+			return dst
+		}
+		return t.failedStatus(dst, "compaction_failed", first(r.Get("compact_error").Str, "compaction failed"))
 	case "compact_boundary":
 		md := r.Get("compact_metadata")
 		if !md.Exists() {
@@ -167,6 +176,14 @@ func (t *Translator) status(dst events, label, detail, md string) events {
 	}, universal.SourceAgent, t.raw)
 }
 
+// failedStatus emits a complete status item that failed.
+func (t *Translator) failedStatus(dst events, label, detail string) events {
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(r0(t.raw)), Kind: universal.KindStatus, Status: universal.StatusFailed,
+		Content: []universal.Part{{Type: universal.PartStatus, Label: label, Detail: t.w.Copy(detail)}},
+	}, universal.SourceAgent, t.raw)
+}
+
 // r0 returns the uuid of the current line.
 func r0(raw []byte) string { return gjson.GetBytes(raw, "uuid").Str }
 
@@ -296,7 +313,8 @@ func (t *Translator) result(dst events, r gjson.Result) events {
 		Raw("duration_ms", r.Get("duration_ms").Raw).
 		Raw("duration_api_ms", r.Get("duration_api_ms").Raw).
 		Raw("result_index", r.Get("result_index").Raw).
-		Raw("origin", r.Get("origin").Raw)
+		Raw("origin", r.Get("origin").Raw).
+		Raw("local_command", r.Get("local_command").Raw)
 	if tn.Extra > 0 {
 		// More results are due; should none come, the turn ends with
 		// this one's metadata (see heldTurn).
