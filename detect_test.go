@@ -33,8 +33,11 @@ func TestDetectionIsOwn(t *testing.T) {
 		if owner == "crosscheck" && len(parts) > 1 {
 			owner = parts[1]
 		}
-		if owner == "reference" || strings.Contains(rel, "/schema/") {
-			return nil
+		if owner == "reference" || strings.Contains(rel, "/schema/") || strings.HasSuffix(base, ".stdin.ndjson") {
+			return nil // schemas, and the host's stdin of a recording
+		}
+		if owner == "acp" && strings.HasSuffix(base, ".stream-json.ndjson") {
+			owner = "claude" // Qwen Code's native stream-json is Claude Code's format
 		}
 		data, err := os.ReadFile(path)
 		if err != nil {

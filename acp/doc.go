@@ -140,7 +140,8 @@
 // name). universal.PermissionReply resolves it the same way when the host
 // reports its answer instead. Where the answer is not seen (the agent's
 // side alone), the call's fate resolves it: approved when the call runs
-// or completes, denied when it fails without having run; that
+// or completes, denied when it fails without having run or its turn ends
+// before it ran (an agent may send no update after a denial); that
 // permission.resolved is synthetic, with {"inferred": true}.
 //
 // Client methods: fs/read_text_file and fs/write_text_file serve a call:
@@ -202,7 +203,11 @@
 // two sets plus a cancel, which reduce to the same shape as Claude Code's
 // own stream-json recordings of the same scenarios (permissions aside);
 // Qwen Code 0.24.4 (qwen --acp), its text scenarios (usage in _meta on an
-// empty chunk, _meta on the prompt's response, commands after the turn). Hand-made sessions written from the v1 schema cover
+// empty chunk, _meta on the prompt's response, commands after the turn);
+// Gemini CLI 0.61.0 (gemini --acp), every scenario in two sets plus a
+// cancel (calls without rawInput, named by their title; a call first seen
+// in its permission request, never updated after a denial; a sub-agent
+// call failed in its first update). Hand-made sessions written from the v1 schema cover
 // what those do not show (terminals, fs methods, diffs of existing files,
 // loads with replay, refusal, max_tokens, failed prompts, elicitation,
 // batches, string ids).

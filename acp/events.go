@@ -51,14 +51,18 @@ func (t *Translator) endTurn(dst []universal.Event, status universal.TurnStatus,
 }
 
 // closeCalls completes, as failed, the tool_call items of calls that never
-// ran (a cancel, a turn that ended before them), with what the updates
-// told of them; Stream.EndTurn then fails the results left open.
+// ran (a cancel, a turn that ended before them, a denial the agent sent
+// no update after), with what the updates told of them; a permission
+// request of such a call still without an answer is resolved denied, as
+// inferred (the call did not run). Stream.EndTurn then fails the results
+// left open.
 func (t *Translator) closeCalls(dst []universal.Event, raw []byte) []universal.Event {
 	for _, id := range t.st.Order {
 		tl := t.st.Tools[id]
 		if tl == nil || !t.w.IsOpen(tl.Call) {
 			continue
 		}
+		dst = t.resolveInferred(dst, tl, false, raw)
 		p := t.callPart(tl)
 		p.Arguments = tl.Input
 		if p.Arguments == "" {

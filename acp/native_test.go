@@ -1,8 +1,10 @@
 package acp_test
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,6 +57,156 @@ func project(t *testing.T, c golden.Case) string {
 	var keep []string
 	for _, l := range strings.Split(p, "\n") {
 		if !strings.HasPrefix(l, "permission ") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+// qwenDir holds the recordings of Qwen Code: ACP exchanges
+// (<scenario>.exchange.jsonl, run by TestCaptures) and its native headless
+// output, `qwen -p … --output-format stream-json
+// --include-partial-messages` (<scenario>.stream-json.ndjson, with its own
+// <scenario>.stream-json.meta.json), which is Claude-Code-shaped and read
+// with the claude translator.
+var qwenDir = filepath.Join(testdata, "qwen-code", "0.24.4")
+
+// qwenUnreadable returns why the claude translator cannot read Qwen Code's
+// stream-json yet ("" when it can): Qwen Code writes a stream event of its
+// own (goal_state), numbers every content block of a response 0 and gives
+// each block's assistant line after the first an id of its own, and the
+// translator turns those into agent.unparsed events and split messages.
+// The probe is the s01-text recording; until the translator handles it,
+// the tests that read Qwen Code's native output skip.
+func qwenUnreadable(t *testing.T, native map[string]string) string {
+	t.Helper()
+	f, ok := native["s01-text"]
+	if !ok {
+		return ""
+	}
+	c := qwenNativeCase(t, f)
+	evs, err := c.Translate(read(t, f), golden.Options(), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assistants := 0
+	for i := range evs {
+		switch d := evs[i].Data.(type) {
+		case *universal.Unparsed:
+			return "the claude translator does not read Qwen Code's stream-json yet (s01-text: agent.unparsed: " + d.Error + ")"
+		case *universal.ItemSnapshot:
+			if evs[i].Type == universal.TypeItemStarted && d.Item.Role == universal.RoleAssistant {
+				assistants++
+			}
+		}
+	}
+	if assistants != 1 {
+		return "the claude translator does not read Qwen Code's stream-json yet (s01-text: one response split into several assistant messages)"
+	}
+	return ""
+}
+
+// qwenNative lists the native stream-json recordings of Qwen Code by
+// capture name (s02-tool, s02-tool-v2, …).
+func qwenNative(t *testing.T) map[string]string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(qwenDir, "*.stream-json.ndjson"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		out[strings.TrimSuffix(filepath.Base(f), ".stream-json.ndjson")] = f
+	}
+	return out
+}
+
+func qwenNativeCase(t *testing.T, input string) golden.Case {
+	meta := strings.TrimSuffix(input, ".ndjson") + ".meta.json"
+	return golden.Case{
+		Input:   input,
+		Meta:    meta,
+		Format:  claude.FormatStreamJSON,
+		Framing: universal.FrameLines,
+		New:     golden.Maker(claude.New, claude.FormatStreamJSON),
+		// Headless Qwen Code does not echo the prompt: the host reports it.
+		Reports: golden.PromptReports(t, meta),
+	}
+}
+
+// TestQwenNative runs every native stream-json recording of Qwen Code
+// through the golden harness with the claude translator, and checks that
+// claude.Detect recognises it.
+func TestQwenNative(t *testing.T) {
+	native := qwenNative(t)
+	if len(native) == 0 {
+		t.Skip("no native Qwen Code recordings")
+	}
+	unreadable := qwenUnreadable(t, native)
+	for _, name := range slices.Sorted(maps.Keys(native)) {
+		t.Run(name, func(t *testing.T) {
+			input := native[name]
+			data := read(t, input)
+			if got := claude.Detect(data[:min(len(data), 64<<10)]); got != claude.FormatStreamJSON {
+				t.Errorf("claude.Detect = %q, want %q", got, claude.FormatStreamJSON)
+			}
+			if unreadable != "" {
+				t.Skip(unreadable)
+			}
+			golden.Run(t, qwenNativeCase(t, input))
+		})
+	}
+}
+
+// TestQwenSameShapeAsNative: where a scenario was recorded both through
+// Qwen Code's ACP agent and from its native stream-json output, the two
+// reduce to the same shape, as TestSameShapeAsNative checks for Claude
+// Code. The status line is left out: Qwen Code's ACP agent sends its
+// available_commands_update when it pleases, before the first prompt or
+// after the turn, and a status item after a turn counts as work for the
+// reducer (idle→running), so that line differs between two ACP
+// recordings of one scenario.
+func TestQwenSameShapeAsNative(t *testing.T) {
+	native := qwenNative(t)
+	if len(native) == 0 {
+		t.Skip("no native Qwen Code recordings")
+	}
+	unreadable := qwenUnreadable(t, native)
+	for _, name := range slices.Sorted(maps.Keys(native)) {
+		t.Run(name, func(t *testing.T) {
+			exchange := filepath.Join(qwenDir, name+".exchange.jsonl")
+			if _, err := os.Stat(exchange); err != nil {
+				t.Skip("no ACP recording")
+			}
+			if unreadable != "" {
+				t.Skip(unreadable)
+			}
+			if reason, ok := qwenShapeSkip[strings.TrimSuffix(name, "-v2")]; ok {
+				t.Skip(reason)
+			}
+			want := dropStatus(project(t, qwenNativeCase(t, native[name])))
+			got := dropStatus(project(t, golden.Case{Input: exchange, Framing: universal.FrameExchange, New: newTranslator("exchange")}))
+			if got != want {
+				t.Errorf("through ACP:\n%s\nnative:\n%s", got, want)
+			}
+		})
+	}
+}
+
+// qwenShapeSkip names the scenarios whose ACP and native recordings differ
+// in shape by the agent's own doing, with the reason.
+var qwenShapeSkip = map[string]string{
+	"s05-error": "headless Qwen Code reports the API error also as an assistant text line " +
+		`("[API Error: 400 …]") before its error result; through ACP only the error comes`,
+	"s07-permission": "through ACP the host rejects the call and Qwen Code ends the turn; headless, Qwen Code " +
+		"declines the call itself, gives the model the error result and the model answers once more",
+}
+
+// dropStatus leaves the status line out of a projection.
+func dropStatus(p string) string {
+	var keep []string
+	for _, l := range strings.Split(p, "\n") {
+		if !strings.HasPrefix(l, "status ") {
 			keep = append(keep, l)
 		}
 	}

@@ -545,6 +545,12 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 // call ran, so it was approved; it failed without running, so it was
 // denied. The permission.resolved is synthetic, marked "inferred".
 func (t *Translator) resolveByOutcome(dst []universal.Event, tl *tool, raw []byte) []universal.Event {
+	return t.resolveInferred(dst, tl, !(tl.Status == "failed" && tl.Result == ""), raw)
+}
+
+// resolveInferred resolves the permission requests of a call still
+// waiting for an answer, approved or denied, as inferred.
+func (t *Translator) resolveInferred(dst []universal.Event, tl *tool, approved bool, raw []byte) []universal.Event {
 	var keys []string
 	for k, r := range t.st.Requests {
 		if r.Method == mRequestPermission && r.Call == tl.ID && t.w.PermissionPending(r.ID) {
@@ -557,7 +563,7 @@ func (t *Translator) resolveByOutcome(dst []universal.Event, tl *tool, raw []byt
 		delete(t.st.Requests, k)
 		p := universal.Permission{PermissionID: r.ID, Action: r.Action, Status: universal.PermissionApproved, ItemID: tl.Call, CallID: tl.ID,
 			Metadata: []byte(`{"inferred":true}`)}
-		if tl.Status == "failed" && tl.Result == "" {
+		if !approved {
 			p.Status = universal.PermissionDenied
 		}
 		dst = t.w.ResolvePermission(dst, p, daemon, raw)

@@ -157,6 +157,12 @@ func Project(events []universal.Event) (string, error) {
 	}
 	var loose []*reduce.Item
 	for _, x := range top {
+		// Status and system items are optional notices: one outside the
+		// turns (an ACP agent's command list re-sent after a turn) is no
+		// fact a client depends on.
+		if k := x.Item.Kind; k == universal.KindStatus || k == universal.KindSystem {
+			continue
+		}
 		if !printed[x.Item.ItemID] {
 			loose = append(loose, x)
 		}

@@ -74,21 +74,33 @@ func recordings(t *testing.T) []*recording {
 	if err != nil || len(metas) == 0 {
 		t.Fatalf("no recordings under %s: %v", root, err)
 	}
+	// The ACP recordings (testdata/acp/<agent>/<version>) join them, each
+	// ACP agent as an agent "acp:<name>" read by package acp.
+	acpMetas, err := filepath.Glob(filepath.Join(acpRoot, "*", "*", "*.meta.json"))
+	if err != nil || len(acpMetas) == 0 {
+		t.Fatalf("no ACP recordings under %s: %v", acpRoot, err)
+	}
+	metas = append(metas, acpMetas...)
 	slices.Sort(metas)
 	var out []*recording
 	for _, meta := range metas {
-		if strings.HasSuffix(meta, ".meta.corrected.json") {
-			continue
+		name := strings.TrimSuffix(filepath.Base(meta), ".meta.json")
+		if strings.HasSuffix(meta, ".meta.corrected.json") || strings.Contains(name, ".") {
+			continue // a corrected copy, or the meta of another kind of recording (NAME.stream-json)
 		}
 		dir := filepath.Dir(meta)
+		agent := filepath.Base(filepath.Dir(dir))
+		if strings.HasPrefix(dir, acpRoot) {
+			agent = "acp:" + agent
+		}
 		r := &recording{
-			agent:       filepath.Base(filepath.Dir(dir)),
+			agent:       agent,
 			version:     filepath.Base(dir),
-			name:        strings.TrimSuffix(filepath.Base(meta), ".meta.json"),
+			name:        name,
 			meta:        meta,
 			projections: map[string]string{},
 		}
-		pr := providers[r.agent]
+		pr := providers[family(r.agent)]
 		for _, in := range inputs(r.agent, dir, r.name) {
 			if !in.expect {
 				continue // a sub-agent's or reviewer's own file
@@ -184,6 +196,8 @@ func TestAgentsAgree(t *testing.T) {
 			// A response an error cut short shows where the agent shows
 			// it: some show the failed response, others only the error.
 			mask := []mask{maskRetries, maskCutShort}
+			mask = append(mask, policyDiffers(ref.agent, r.agent, name)...)
+			mask = append(mask, outcomeDiffers(ref.agent, r.agent, name)...)
 			mask = append(mask, scriptDiffers(ref.agent, name)...)
 			mask = append(mask, scriptDiffers(r.agent, name)...)
 			mask = append(mask, formatOmits(ref.agent, ref.order[0])...)
@@ -207,16 +221,17 @@ func TestAgentsAgree(t *testing.T) {
 type mask string
 
 const (
-	maskPermissions mask = "permission" // permission lines
-	maskErrors      mask = "error"      // the terminal error line
-	maskToolKinds   mask = "tool kinds" // which kind each call has (not how many, nor where)
-	maskTurnCount   mask = "turns"      // turn lines (and so how items group into turns)
-	maskCutShort    mask = "cut short"  // responses an error cut short ("assistant (failed)")
-	maskRefusedCall mask = "refused"    // a call a permission refused ("… call → failed")
-	maskRetries     mask = "retries"    // how often a failed model call was retried (repeated "assistant (failed)")
-	maskOutcome     mask = "outcome"    // whether a turn failed: status, end, turn statuses, the error line
-	maskSearchCall  mask = "search"     // successful search calls ("search call → ok")
-	maskMerged      mask = "merged"     // response boundaries (the assistant lines): the calls of a turn in order
+	maskPermissions mask = "permission"       // permission lines
+	maskErrors      mask = "error"            // the terminal error line
+	maskToolKinds   mask = "tool kinds"       // which kind each call has (not how many, nor where)
+	maskTurnCount   mask = "turns"            // turn lines (and so how items group into turns)
+	maskCutShort    mask = "cut short"        // responses an error cut short ("assistant (failed)")
+	maskRefusedCall mask = "refused"          // a call a permission refused ("… call → failed")
+	maskRetries     mask = "retries"          // how often a failed model call was retried (repeated "assistant (failed)")
+	maskOutcome     mask = "outcome"          // whether a turn failed: status, end, turn statuses, the error line
+	maskSearchCall  mask = "search"           // successful search calls ("search call → ok")
+	maskMerged      mask = "merged"           // response boundaries (the assistant lines): the calls of a turn in order
+	maskCallOutcome mask = "outcome of calls" // whether each call succeeded, failed or got no result
 )
 
 // omit returns the projection without what the masks remove.
@@ -247,6 +262,10 @@ func omit(p string, masks []mask) string {
 				drop = drop || trim == "error" || strings.HasPrefix(trim, "status ") || strings.HasPrefix(trim, "end ")
 				if strings.HasPrefix(trim, "turn ") {
 					line = "turn ?\n"
+				}
+			case maskCallOutcome:
+				if before, _, ok := strings.Cut(line, " call → "); ok {
+					line = before + " call → ?\n"
 				}
 			case maskToolKinds:
 				if _, after, ok := strings.Cut(trim, " call → "); ok {
@@ -308,10 +327,11 @@ func formatOmits(agent, label string) []mask {
 // things for an agent than for the others in a scenario (read in the
 // recordings' mock requests), so that those facts cannot be compared:
 // Pi's script lists the directory with its own ls tool (a search) where
-// the others run ls in a shell; Codex has no file-reading tool, so its
-// script reads notes.txt with cat (an execute).
+// the others run ls in a shell, and so does Qwen Code's (its
+// list_directory tool); Codex has no file-reading tool, so its script
+// reads notes.txt with cat (an execute).
 func scriptDiffers(agent, scenario string) []mask {
-	if (agent == "pi" || agent == "codex") && strings.HasPrefix(scenario, "s03-multitool") {
+	if (agent == "pi" || agent == "codex" || agent == "acp:qwen-code") && strings.HasPrefix(scenario, "s03-multitool") {
 		return []mask{maskToolKinds}
 	}
 	return nil
@@ -319,19 +339,61 @@ func scriptDiffers(agent, scenario string) []mask {
 
 // behaviourDiffers says why two agents cannot be compared in a scenario
 // because the agents themselves act differently there (not their
-// records): OpenCode ends its turn when a permission is refused, where the
-// others hand the refusal to the model, which answers once more; Codex
+// records): OpenCode and Qwen Code end their turn when a permission is
+// refused, where the others hand the refusal to the model, which answers
+// once more; Gemini CLI refuses its own sub-agent tool over ACP and runs
+// parallel calls one after another; Codex
 // runs a sub-agent as a thread it spawns and then waits for with separate
 // calls (and its exec output before 0.145 prints neither), where the
 // others make one task call.
 func behaviourDiffers(a, b, scenario string) string {
-	if (a == "opencode") != (b == "opencode") && strings.HasPrefix(scenario, "s07-permission") {
-		return "OpenCode ends the turn at a refused permission; the others answer once more"
+	endsAtRefusal := func(agent string) bool { return agent == "opencode" || agent == "acp:qwen-code" }
+	if endsAtRefusal(a) != endsAtRefusal(b) && strings.HasPrefix(scenario, "s07-permission") {
+		return "OpenCode and Qwen Code end the turn at a refused permission; the others answer once more"
 	}
 	if (a == "codex") != (b == "codex") && strings.HasPrefix(scenario, "s10-subagent") {
 		return "Codex spawns a sub-agent thread and waits for it in separate calls"
 	}
+	if (a == "acp:gemini-cli") != (b == "acp:gemini-cli") {
+		switch {
+		case strings.HasPrefix(scenario, "s10-subagent"):
+			return "Gemini CLI 0.61 denies its own sub-agent tool in an ACP session (\"unknown tool\"): no sub-agent runs"
+		case strings.HasPrefix(scenario, "s03-multitool"):
+			return "Gemini CLI runs the three calls of one response one after another, each announced after the " +
+				"previous result, which ACP (no message ids) cannot tell from three responses; its script makes three calls"
+		}
+	}
 	return ""
+}
+
+// policyDiffers lists what approval policies make differ outside the
+// permission scenario: the ACP recorder runs every agent in its default
+// approval mode and allows each request, and each agent asks for what its
+// own policy says (claude-agent-acp before every command and edit, Qwen
+// Code not for commands it deems read-only), where the native recordings
+// ran with their tools allowed up front. Whether a permission was asked at
+// all is then the agent's policy, not its record.
+func policyDiffers(a, b, scenario string) []mask {
+	if (family(a) == "acp" || family(b) == "acp") && !strings.HasPrefix(scenario, "s07-permission") {
+		return []mask{maskPermissions}
+	}
+	return nil
+}
+
+// outcomeDiffers lists what agents report differently about a call that
+// was stopped: of the call a cancel stopped (s11-cancel), claude-agent-acp
+// sends no final status, Qwen Code fails it, Gemini CLI completes it with
+// the output so far (the turn ends interrupted for all of them); of a call
+// whose permission was denied (s07-permission), Gemini CLI sends nothing
+// more, so its call item fails with no result, where the others send a
+// failed result.
+func outcomeDiffers(a, b, scenario string) []mask {
+	switch {
+	case a != b && strings.HasPrefix(scenario, "s11-cancel"),
+		(a == "acp:gemini-cli") != (b == "acp:gemini-cli") && strings.HasPrefix(scenario, "s07-permission"):
+		return []mask{maskCallOutcome}
+	}
+	return nil
 }
 
 // recordingDiffers says why one recording cannot stand for its agent in a

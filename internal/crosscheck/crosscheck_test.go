@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentnorm/agentnorm/acp"
 	"github.com/agentnorm/agentnorm/amp"
 	"github.com/agentnorm/agentnorm/claude"
 	"github.com/agentnorm/agentnorm/codex"
@@ -16,7 +17,19 @@ import (
 	"github.com/agentnorm/agentnorm/universal"
 )
 
-const root = "../../testdata/crosscheck"
+const (
+	root    = "../../testdata/crosscheck"
+	acpRoot = "../../testdata/acp"
+)
+
+// family is the translator that reads an agent's recordings: "acp" for
+// every agent recorded through the Agent Client Protocol ("acp:<name>").
+func family(agent string) string {
+	if strings.HasPrefix(agent, "acp:") {
+		return "acp"
+	}
+	return agent
+}
 
 // provider is what the checks need of one translator package.
 type provider struct {
@@ -25,6 +38,7 @@ type provider struct {
 }
 
 var providers = map[string]provider{
+	"acp":    {acp.Formats(), func(f string, o universal.Options) (universal.Translator, error) { return acp.New(f, o) }},
 	"amp":    {amp.Formats(), func(f string, o universal.Options) (universal.Translator, error) { return amp.New(f, o) }},
 	"claude": {claude.Formats(), func(f string, o universal.Options) (universal.Translator, error) { return claude.New(f, o) }},
 	"codex":  {codex.Formats(), func(f string, o universal.Options) (universal.Translator, error) { return codex.New(f, o) }},
@@ -64,7 +78,12 @@ func inputs(agent, dir, name string) []input {
 		slices.Sort(m)
 		return m
 	}
-	switch agent {
+	switch family(agent) {
+	case "acp":
+		// Both directions, then the agent's side alone (the host's
+		// prompts reported, as a host that logs only the agent would).
+		add(input{files: []string{p(".exchange.jsonl")}, format: acp.FormatExchange, expect: true})
+		add(input{files: []string{p(".agent.jsonl")}, format: acp.FormatAgent, prompts: true, expect: true})
 	case "amp":
 		// stdout; a second process on the thread (amp threads continue)
 		// follows as NAME.2.jsonl, read as one session with the first.

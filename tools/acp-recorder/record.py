@@ -8,6 +8,8 @@ AGENT     claude-agent-acp   (@zed-industries/claude-agent-acp, the Claude Agent
                               against the capture lab's scripted Anthropic Messages mock)
           qwen-code          (@qwen-code/qwen-code --acp on Node 22, against the lab's OpenAI Chat Completions
                               mock: the lab's Pi scripts for text scenarios, qwen_scenarios.py for tools)
+          gemini-cli         (@google/gemini-cli --acp, against this folder's Gemini API mock gemini_mock.py
+                              playing gemini_scenarios.py)
 SCENARIO  a scenario of the lab's Claude Code scripts (s01-text ... s10-subagent), or s11-cancel (the lab's
           s08-bigoutput script; the host sends session/cancel as soon as the agent announces its tool call,
           and answers a permission request after that "cancelled")
@@ -42,13 +44,18 @@ PORT = 18080
 # The model side: Claude Code's adapter plays the lab's Claude Code scripts against its Anthropic mock;
 # Qwen Code plays the lab's Pi scripts against its OpenAI Chat Completions mock (their texts only: the
 # scripts call Pi's tool names, which Qwen Code does not have).
-MOCK_DIR = {"claude-agent-acp": "claude", "qwen-code": "pi"}.get(AGENT)
+# Gemini CLI plays this folder's scripts (gemini_scenarios.py) against this folder's Gemini API mock.
+HERE = os.path.dirname(os.path.abspath(__file__))
+MOCK_DIR = {"claude-agent-acp": "claude", "qwen-code": "pi", "gemini-cli": HERE}.get(AGENT)
 if MOCK_DIR is None:
-    sys.exit(f"unknown agent {AGENT} (known: claude-agent-acp, qwen-code)")
+    sys.exit(f"unknown agent {AGENT} (known: claude-agent-acp, qwen-code, gemini-cli)")
 sys.path.insert(0, os.path.join(LAB, "common"))
 sys.path.insert(0, os.path.join(LAB, MOCK_DIR))
 import lab  # noqa: E402
-import scenarios as lab_scenarios  # noqa: E402
+if AGENT == "gemini-cli":
+    import gemini_scenarios as lab_scenarios  # noqa: E402
+else:
+    import scenarios as lab_scenarios  # noqa: E402
 
 lab.require_private_netns()
 
@@ -60,6 +67,13 @@ if AGENT == "claude-agent-acp":
     PACKAGE = "@zed-industries/claude-agent-acp"
     ARGS = []
     SDK_VERSION = json.load(open(os.path.join(NM, "@anthropic-ai", "claude-agent-sdk", "package.json")))["version"]
+elif AGENT == "gemini-cli":
+    PKG = os.path.join(NM, "@google", "gemini-cli")
+    ENTRY = os.path.join(PKG, "bundle", "gemini.js")
+    NODE = "node"  # Gemini CLI needs Node >= 20
+    PACKAGE = "@google/gemini-cli"
+    ARGS = ["--acp"]  # --experimental-acp is its deprecated name
+    SDK_VERSION = None
 else:
     PKG = os.path.join(NM, "@qwen-code", "qwen-code")
     ENTRY = os.path.join(PKG, "cli-entry.js")
@@ -78,13 +92,15 @@ def base_of(scen):
     return scen
 
 
-QWEN_TOOLS = {"s02-tool", "s03-multitool", "s04-edit", "s07-permission"}
+QWEN_TOOLS = {"s02-tool", "s03-multitool", "s04-edit", "s07-permission", "s08-bigoutput", "s10-subagent"}
 
 
 def scenarios(set_name, work, variant):
+    if AGENT == "gemini-cli":
+        return lab_scenarios.scenarios(set_name)
     if MOCK_DIR == "claude":
         return lab_scenarios.scenarios(set_name, work, variant)
-    if SCEN in QWEN_TOOLS:
+    if MOCK_SCEN in QWEN_TOOLS:
         # Qwen Code's tool scenarios: this folder's scripts, played by the lab's mock (qwen_mock.py).
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import qwen_scenarios
@@ -109,7 +125,8 @@ for rel, content in SPEC.get("setup_files", {}).items():
     os.makedirs(os.path.dirname(p), exist_ok=True)
     open(p, "w").write(content)
 for f in os.listdir(OUT):
-    if f.startswith(NAME + "."):
+    # <name>.stream-json.* are record_native.py's (Qwen Code's headless output): not this capture's
+    if f.startswith(NAME + ".") and not f.startswith(NAME + ".stream-json."):
         os.remove(os.path.join(OUT, f))
 
 mock_log = os.path.join(TMP, "mock-requests.jsonl")
@@ -118,8 +135,10 @@ if MOCK_DIR == "claude":
 else:
     mock_argv = [str(PORT), MOCK_SCEN, SET, mock_log]
 mock_py = os.path.join(LAB, MOCK_DIR, "mock.py")
-if AGENT == "qwen-code" and SCEN in QWEN_TOOLS:
+if AGENT == "qwen-code" and MOCK_SCEN in QWEN_TOOLS:
     mock_py = os.path.join(os.path.dirname(os.path.abspath(__file__)), "qwen_mock.py")
+if AGENT == "gemini-cli":
+    mock_py = os.path.join(HERE, "gemini_mock.py")
 mock = subprocess.Popen([sys.executable, mock_py, *mock_argv], env={**os.environ, "CAPTURELAB_DIR": LAB})
 for _ in range(100):
     try:
@@ -145,13 +164,22 @@ if AGENT == "qwen-code":
         json.dump({"security": {"auth": {"selectedType": "openai"}}, "tools": {"approvalMode": "default"},
                    "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
                    "general": {"disableAutoUpdate": True, "disableUpdateNag": True}}, f)
+elif AGENT == "gemini-cli":
+    env.update({"GEMINI_API_KEY": "fake", "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{PORT}"})
+    os.makedirs(os.path.join(HOME, ".gemini"))
+    with open(os.path.join(HOME, ".gemini", "settings.json"), "w") as f:
+        json.dump({"security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": False}},
+                   "general": {"defaultApprovalMode": "default", "enableAutoUpdate": False,
+                               "enableAutoUpdateNotification": False},
+                   "model": {"name": "gemini-2.5-pro"},
+                   "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False}}, f)
 else:
     env.update(SPEC.get("env", {}))
 
 started = datetime.datetime.now(datetime.timezone.utc).isoformat()
 argv = [NODE, ENTRY, *ARGS]
 proc = subprocess.Popen(argv, cwd=WORK, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                        stderr=open(os.path.join(OUT, NAME + ".stderr.txt"), "wb"))
+                        stderr=open(os.path.join(OUT, NAME + ".stderr.txt"), "wb"), start_new_session=True)
 t0 = time.monotonic()
 log = []  # (dir, t_ms, msg)
 lock = threading.Lock()
@@ -255,7 +283,12 @@ try:
     proc.wait(3)
 except subprocess.TimeoutExpired:
     proc.terminate()
-    proc.wait(5)
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        # Gemini CLI's launcher ignores SIGTERM while its relaunched child runs: end the whole group
+        os.killpg(proc.pid, 9)
+        proc.wait(5)
 time.sleep(0.2)
 mock.terminate()
 mock.wait()
@@ -281,31 +314,51 @@ for t in exp.get("tools") or []:
         is_err = True
     tools.append({"arguments_contains": arg[:60] if isinstance(arg, str) else None,
                   "output_contains": None if BASE == "s07-permission" or CANCEL else lab.first_line(out), "is_error": is_err})
+if "acp_tools" in exp:
+    # the script states its calls as the agent's ACP output shows them (Gemini CLI: no rawInput, the title)
+    tools = exp["acp_tools"]
 expect = {"final_text": exp.get("final_text"), "user_text_contains": [p[:80] for p in prompts], "tools": tools,
           "error": bool(exp.get("error")), "turns": len(prompts)}
 if BASE == "s07-permission":
     expect["permission"] = True
 if CANCEL:
     # The call is cancelled before it runs (no result); its arguments arrive only if sent before the cancel.
-    expect.update(final_text=None, tools=[{"name": "Bash"}], interrupted=True, error=False)
+    expect.update(final_text=None, tools=exp.get("acp_cancel_tools") or [{"name": "run_shell_command" if AGENT == "qwen-code" else "Bash"}],
+                  interrupted=True, error=False)
 meta = {
     "agent": AGENT, "package": PACKAGE, "version": VERSION,
     **({"claude_agent_sdk_version": SDK_VERSION} if SDK_VERSION else {}),
     "scenario": NAME, "base_scenario": BASE, "set": SET, "date_utc": started,
-    "command_line": " ".join(["node", "/usr/lib/node_modules/" + PACKAGE + "/" + os.path.basename(ENTRY)] + ARGS)
-    if AGENT == "qwen-code" else "node /usr/lib/node_modules/@zed-industries/claude-agent-acp/dist/index.js",
+    "command_line": " ".join(["node", "/usr/lib/node_modules/" + PACKAGE + "/" + os.path.relpath(ENTRY, PKG)] + ARGS)
+    if AGENT != "claude-agent-acp" else "node /usr/lib/node_modules/@zed-industries/claude-agent-acp/dist/index.js",
     "cwd": WORK,
     "host": "tools/acp-recorder/record.py: initialize (no fs, no terminal capability), session/new, "
             + ("the first prompt; session/cancel when the first tool_call arrives, permissions then answered cancelled"
                if CANCEL else f"each prompt after the previous response; permissions answered {policy}"),
     "isolation": "unshare --net --mount --map-root-user; only loopback; private /home/dev; "
-                 f"capture lab's model mock ({MOCK_DIR}/mock.py, scenario {MOCK_SCEN}, set {SET}) on 127.0.0.1:{PORT}",
+                 + (f"tools/acp-recorder/gemini_mock.py (Gemini API mock, scenario {MOCK_SCEN}, set {SET}) on 127.0.0.1:{PORT}"
+                    if AGENT == "gemini-cli" else
+                    f"capture lab's model mock ({MOCK_DIR}/mock.py, scenario {MOCK_SCEN}, set {SET}) on 127.0.0.1:{PORT}"),
     "prompts": prompts,
     "mock_script": SPEC["words"],
     "exit_code": proc.returncode,
     "responses": [r and {k: r[k] for k in ("result", "error") if k in r} for r in responses],
     "expect": expect,
 }
+if AGENT == "gemini-cli":
+    # what the mock received (trimmed) and how it answered: no other file keeps it (the home is private)
+    meta["mock_requests"] = [json.loads(line) for line in open(mock_log, encoding="utf-8") if line.strip()]
 with open(os.path.join(OUT, NAME + ".meta.json"), "w", encoding="utf-8") as f:
     f.write(json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
+# The agent's install paths (in stack traces on stderr, for one) become neutral ones, as in the capture lab:
+# <agents>/<agent>/node_modules/ -> /usr/lib/node_modules/, <agents>/<agent> -> /usr/lib/agent.
+for f in os.listdir(OUT):
+    if f.startswith(NAME + "."):
+        p = os.path.join(OUT, f)
+        data = open(p, encoding="utf-8", errors="surrogateescape").read()
+        new = data
+        for root in {os.path.join(AGENTS_DIR, AGENT), os.path.realpath(os.path.join(AGENTS_DIR, AGENT))}:
+            new = new.replace(root + "/node_modules/", "/usr/lib/node_modules/").replace(root, "/usr/lib/agent")
+        if new != data:
+            open(p, "w", encoding="utf-8", errors="surrogateescape").write(new)
 print(f"{NAME}: {len(log)} messages, exit {proc.returncode}, responses {meta['responses'][2:]}", file=sys.stderr)

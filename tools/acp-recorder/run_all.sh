@@ -1,14 +1,16 @@
 #!/bin/bash
 # Record every ACP capture: each scenario of both sets for each agent, each in a sandbox of its own.
-# usage: tools/acp-recorder/run_all.sh [AGENT...]       (default: claude-agent-acp qwen-code)
+# usage: tools/acp-recorder/run_all.sh [AGENT...]       (default: claude-agent-acp qwen-code gemini-cli)
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-AGENTS=${*:-claude-agent-acp qwen-code}
+AGENTS=${*:-claude-agent-acp qwen-code gemini-cli}
 rc=0
 for a in $AGENTS; do
   case $a in
-    # Qwen Code: the lab's Pi scripts for text, this folder's qwen_scenarios.py for tools.
-    qwen-code) default="s01-text s02-tool s03-multitool s04-edit s05-error s06-multiturn s07-permission s09-unicode" ;;
+    # Qwen Code: the lab's Pi scripts for text, this folder's qwen_scenarios.py for tools (s08, s10, and s11,
+    # which plays s08); every scenario. Its native stream-json output: native.sh.
+    qwen-code) default="s01-text s02-tool s03-multitool s04-edit s05-error s06-multiturn s07-permission s08-bigoutput s09-unicode s10-subagent s11-cancel" ;;
+    # Gemini CLI: this folder's gemini_scenarios.py against gemini_mock.py (the Gemini API); every scenario.
     *) default="s01-text s02-tool s03-multitool s04-edit s05-error s06-multiturn s07-permission s08-bigoutput s09-unicode s10-subagent s11-cancel" ;;
   esac
   for set in ${SETS:-main v2}; do

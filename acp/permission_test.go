@@ -1,0 +1,93 @@
+package acp_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/acp"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// translate runs a small input through the translator of one format.
+func translate(t *testing.T, format, input string) []universal.Event {
+	t.Helper()
+	c := golden.Case{Format: format, Framing: framing(format), New: newTranslator(format)}
+	evs, err := c.Translate([]byte(input), golden.Options(), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+// TestDeniedCallWithoutUpdate: a permission request brings a call the
+// agent never announced nor updates again (Gemini CLI, after a rejected
+// option, only tells the model); the turn ends. The call did not run: its
+// tool_call item fails at the turn's end, and on the agent's side alone,
+// where the host's answer is not seen, its permission is resolved denied,
+// inferred, before the call completes. In the exchange the host's answer
+// resolved it already: nothing more.
+func TestDeniedCallWithoutUpdate(t *testing.T) {
+	agent := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"a","version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"I'll do that."}}}}`,
+		`{"jsonrpc":"2.0","id":0,"method":"session/request_permission","params":{"sessionId":"s1","options":[{"optionId":"ok","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}],"toolCall":{"toolCallId":"c1","status":"pending","title":"touch x","kind":"execute"}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Permission was denied."}}}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
+	}, "\n") + "\n"
+	check := func(t *testing.T, evs []universal.Event, wantInferred bool) {
+		t.Helper()
+		resolved, completed := -1, -1
+		for i, ev := range evs {
+			switch d := ev.Data.(type) {
+			case *universal.Permission:
+				if ev.Type != universal.TypePermissionResolved {
+					continue
+				}
+				if resolved >= 0 {
+					t.Fatalf("permission resolved twice")
+				}
+				resolved = i
+				if d.Status != universal.PermissionDenied || d.CallID != "c1" {
+					t.Errorf("permission.resolved %+v, want denied for c1", d)
+				}
+				if got := strings.Contains(string(d.Metadata), `"inferred":true`); got != wantInferred {
+					t.Errorf("permission.resolved metadata %s, inferred want %v", d.Metadata, wantInferred)
+				}
+			case *universal.ItemSnapshot:
+				if ev.Type == universal.TypeItemCompleted && d.Item.Kind == universal.KindToolCall {
+					completed = i
+					if d.Item.Status != universal.StatusFailed {
+						t.Errorf("tool_call completed %s, want failed", d.Item.Status)
+					}
+				}
+			}
+		}
+		if resolved < 0 || completed < 0 {
+			t.Fatalf("permission resolved at %d, call completed at %d: want both", resolved, completed)
+		}
+		if wantInferred && resolved > completed {
+			t.Errorf("the permission is resolved after its call completed")
+		}
+	}
+	t.Run("agent", func(t *testing.T) {
+		check(t, translate(t, acp.FormatAgent, agent), true)
+	})
+	t.Run("exchange", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString(`{"dir":"in","t_ms":0,"msg":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}}` + "\n")
+		lines := strings.Split(strings.TrimSpace(agent), "\n")
+		out := func(l string) { b.WriteString(`{"dir":"out","t_ms":1,"msg":` + l + "}\n") }
+		out(lines[0])
+		b.WriteString(`{"dir":"in","t_ms":2,"msg":{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}}` + "\n")
+		out(lines[1])
+		b.WriteString(`{"dir":"in","t_ms":3,"msg":{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"touch x"}]}}}` + "\n")
+		out(lines[2])
+		out(lines[3])
+		b.WriteString(`{"dir":"in","t_ms":4,"msg":{"jsonrpc":"2.0","id":0,"result":{"outcome":{"outcome":"selected","optionId":"no"}}}}` + "\n")
+		out(lines[4])
+		out(lines[5])
+		check(t, translate(t, acp.FormatExchange, b.String()), false)
+	})
+}
