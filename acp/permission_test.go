@@ -91,3 +91,34 @@ func TestDeniedCallWithoutUpdate(t *testing.T) {
 		check(t, translate(t, acp.FormatExchange, b.String()), false)
 	})
 }
+
+// TestSubAgentEndsWithItsCall: a sub-agent's last message completes when
+// the call that spawned it completes, before the call's result, not when
+// the parent's next message or the turn's end comes.
+func TestSubAgentEndsWithItsCall(t *testing.T) {
+	agent := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","status":"in_progress","title":"Task","kind":"think","_meta":{"claudeCode":{"toolName":"Task"}}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"sub answer"},"_meta":{"claudeCode":{"parentToolUseId":"t1"}}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed","content":[{"type":"content","content":{"type":"text","text":"sub answer"}}]}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"main answer"}}}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
+	}, "\n") + "\n"
+	evs := translate(t, acp.FormatAgent, agent)
+	sub, result := -1, -1
+	for i, ev := range evs {
+		s, ok := ev.Data.(*universal.ItemSnapshot)
+		if !ok || ev.Type != universal.TypeItemCompleted {
+			continue
+		}
+		switch {
+		case s.Item.Kind == universal.KindMessage && s.Item.ParentID != "" && golden.TextOf(&s.Item) == "sub answer":
+			sub = i
+		case s.Item.Kind == universal.KindToolResult:
+			result = i
+		}
+	}
+	if sub < 0 || result < 0 || sub > result {
+		t.Errorf("sub-agent message completed at %d, the call's result at %d: want the message first", sub, result)
+	}
+}

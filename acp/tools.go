@@ -360,6 +360,15 @@ func (t *Translator) output(tl *tool) string {
 // wrote for it, then its images.
 func (t *Translator) completeResult(dst []universal.Event, tl *tool, raw []byte) []universal.Event {
 	tl.Done = true
+	// The sub-agent a call spawned ends with it: its last message is
+	// complete before the call's result, not when the next chunk of
+	// another scope or the turn's end comes.
+	if sc := t.st.Scopes[tl.ID]; sc != nil && sc.Open {
+		if t.w.IsOpen(sc.Msg) {
+			dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, srcOf(raw), raw)
+		}
+		sc.Open = false
+	}
 	if sc := t.st.Scopes[tl.Scope]; sc != nil && sc.Msg == tl.Msg {
 		sc.Results = true
 	}
