@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -84,5 +85,31 @@ func BenchmarkCleanInput(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		universal.CleanInput(msg)
+	}
+}
+
+// TestCopyValue: a value is kept once and survives the reuse of the input
+// buffer, whether gjson unescaped it or it is a slice of the input.
+func TestCopyValue(t *testing.T) {
+	w := universal.NewStream("test", universal.Options{})
+	for _, tc := range []struct{ msg, want string }{
+		{`{"s":"plain text"}`, "plain text"},
+		{`{"s":"line one\nline two \"quoted\""}`, "line one\nline two \"quoted\""},
+		{`{"s":""}`, ""},
+	} {
+		buf := []byte(tc.msg)
+		r := gjson.GetBytes(buf, "s")
+		got := w.CopyValue(r)
+		for i := range buf {
+			buf[i] = 'x' // the reader reuses its buffer
+		}
+		if got != tc.want {
+			t.Errorf("%s: CopyValue = %q after the buffer changed, want %q", tc.msg, got, tc.want)
+		}
+	}
+	// An unescaped value is not copied again.
+	r := gjson.Get(`{"s":"a\nb"}`, "s")
+	if got := w.CopyValue(r); unsafe.StringData(got) != unsafe.StringData(r.Str) {
+		t.Error("an unescaped value was copied")
 	}
 }

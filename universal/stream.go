@@ -90,6 +90,23 @@ func (w *Stream) NewItemID() string { return w.st.NewItemID() }
 // Copy copies a string that aliases native input into stable memory.
 func (w *Stream) Copy(s string) string { return w.st.Copy(s) }
 
+// CopyValue returns the string value of r (r.Str) in stable memory: a
+// copy when it aliases the native input, r.Str itself when gjson
+// unescaped it into memory of its own. A long output full of escapes (a
+// command's lines) is then held once, not twice.
+func (w *Stream) CopyValue(r gjson.Result) string {
+	if r.Type != gjson.String || len(r.Str) == 0 {
+		return w.st.Copy(r.Str)
+	}
+	if len(r.Raw) > 1 && unsafe.StringData(r.Str) == unsafe.StringData(r.Raw[1:]) {
+		return w.st.Copy(r.Str) // no escape: r.Str is a slice of the input
+	}
+	if len(r.Raw) >= len(r.Str)+2 && r.Raw[0] == '"' {
+		return r.Str // unescaped by gjson into a string of its own
+	}
+	return w.st.Copy(r.Str)
+}
+
 // SetNativeSessionID sets the provider's session id for later events.
 func (w *Stream) SetNativeSessionID(id string) { w.st.SetNativeSessionID(id) }
 

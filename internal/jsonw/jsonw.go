@@ -8,6 +8,7 @@ package jsonw
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -31,7 +32,17 @@ func AppendString[T ~string | ~[]byte](dst []byte, s T) []byte {
 	return append(dst, '"')
 }
 
+// bigString is the length from which appendStringBody grows its buffer
+// once for the whole string.
+const bigString = 64 << 10
+
 func appendStringBody[T ~string | ~[]byte](dst []byte, s T) []byte {
+	if n := len(s); n > bigString && cap(dst)-len(dst) < n+n/8 {
+		// Grow once for a long string (a command's whole output): append's
+		// gentle growth of big slices would allocate it about five times
+		// over while it is copied in.
+		dst = slices.Grow(dst, n+n/8)
+	}
 	start := 0
 	for i := 0; i < len(s); {
 		b := s[i]
