@@ -308,7 +308,8 @@ func (t *Translator) execText(dst []event, c *ctx, key, native string, kind uint
 	m.parts = []part{p}
 	dst = t.startMessage(dst, key, kind, m, agent, c.raw)
 	n := t.item(key)
-	if n == nil || n.Done || len(n.PI) == 0 {
+	if n == nil || n.Done || len(n.PI) == 0 || !t.w.IsOpen(n.ID) {
+		// Its response ended before it completed: the completion shows it.
 		return dst
 	}
 	if sofar := t.w.StreamedText(n.ID, n.PI[0]); strings.HasPrefix(text, sofar) {

@@ -269,3 +269,43 @@ func TestRestoreRefusesBrokenState(t *testing.T) {
 	}
 	golden.CheckRefusedEdits(t, p, edits)
 }
+
+// TestItemOutlivesItsResponse: a native agent message whose response
+// ends (a user message, the next response after a tool result) before
+// it completes. Its completion goes to the next response; a checkpoint
+// taken in between is one Restore accepts (found by FuzzTranslate: its
+// own checkpoint was refused), and a later snapshot of it streams
+// nothing into the closed message.
+func TestItemOutlivesItsResponse(t *testing.T) {
+	msg := func(ev, text string) string {
+		return `{"method":"item/` + ev + `","params":{"threadId":"th1","turnId":"tu1","item":{"type":"agentMessage","id":"m1","text":"` + text + `"}}}`
+	}
+	lines := []string{thStarted, turnStarted, msg("started", ""),
+		`{"method":"item/completed","params":{"threadId":"th1","turnId":"tu1","item":{"type":"userMessage","id":"u2","content":[{"type":"text","text":"more"}]}}}`,
+		msg("completed", "Done."), turnDone}
+	golden.CheckRestoreAnywhere(t, golden.HostileCase{Name: "app-server", Format: codex.FormatAppServer, Framing: framing(codex.FormatAppServer),
+		New: newFor(codex.FormatAppServer), Data: []byte(strings.Join(lines, "\n") + "\n")})
+	evs := run(t, codex.FormatAppServer, nil, lines)
+	if locs := unparsedAt(evs); len(locs) > 0 {
+		t.Errorf("app-server: agent.unparsed at %q", locs)
+	}
+	shown := false
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		if it := e.Data.(*universal.ItemSnapshot).Item; it.Role == universal.RoleAssistant && len(it.Content) > 0 && it.Content[0].Text == "Done." {
+			shown = true
+		}
+	}
+	if !shown {
+		t.Errorf("app-server: the completed text is not shown")
+	}
+	exec := []string{`{"type":"thread.started","thread_id":"th1"}`, `{"type":"turn.started"}`,
+		`{"type":"item.started","item":{"id":"item_0","type":"agent_message","text":"a"}}`,
+		`{"type":"item.started","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}`,
+		`{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"x","exit_code":0,"status":"completed"}}`,
+		`{"type":"item.started","item":{"id":"item_2","type":"reasoning","text":"next"}}`,
+		`{"type":"item.updated","item":{"id":"item_0","type":"agent_message","text":"ab"}}`,
+		`{"type":"turn.completed","usage":{}}`}
+	if locs := unparsedAt(run(t, codex.FormatExec, nil, exec)); len(locs) > 0 {
+		t.Errorf("exec: agent.unparsed at %q", locs)
+	}
+}

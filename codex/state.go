@@ -371,7 +371,15 @@ func (s *state) validate(w *universal.Stream) error {
 		if err := known("parent of "+key, n.Parent); err != nil {
 			return err
 		}
-		if !n.Done && !w.IsOpen(n.ID) {
+		if n.Counted && n.Kind != kindMessage && n.Kind != kindReasoning {
+			return fmt.Errorf("item %q of kind %d counted in a response", key, n.Kind)
+		}
+		// A native message or reasoning item still counted in its
+		// response may outlive it: the response ended (a user message, the
+		// next response) before the item completed, whose completion then
+		// goes to the thread's next response. Any other item not done is
+		// open.
+		if !n.Done && !n.Counted && !w.IsOpen(n.ID) {
 			return fmt.Errorf("item %q: %q not done, but not open", key, n.ID)
 		}
 		if !n.RDone && n.Result != "" && !w.IsOpen(n.Result) {

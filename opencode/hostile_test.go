@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/amp"
@@ -135,6 +136,33 @@ func TestPartUnderAnotherMessage(t *testing.T) {
 		}
 		if got := fmt.Sprint(it.Content); len(it.Content) != 1 || it.Content[0].Type != universal.PartText || it.Content[0].Text != "answer" {
 			t.Errorf("msg_a content %s, want the text part only", got)
+		}
+	}
+}
+
+// TestDeltasOfOnePartUnderTwoMessages: deltas of a part not seen yet
+// name one message, then another; the part is in the first (as a part
+// is in the message it came with first): all its text goes there (found
+// by FuzzTranslate: the second delta was sent to the other message's
+// item at the first one's part index, which the Stream refused).
+func TestDeltasOfOnePartUnderTwoMessages(t *testing.T) {
+	delta := func(msg, text string) string {
+		return fmt.Sprintf(`{"type":"message.part.delta","properties":{"sessionID":%q,"messageID":%q,"partID":"prt_p","field":"text","delta":%q}}`, ses, msg, text)
+	}
+	evs := run(t, opencode.FormatSSE, sse(
+		delta("msg_x", "I should answer "),
+		delta("msg_y", "politely."),
+		textPart("msg_x", "prt_q", "text", "Hello!", "", true),
+	))
+	noUnparsed(t, evs)
+	for _, it := range completed(evs) {
+		var texts []string
+		for _, p := range it.Content {
+			texts = append(texts, p.Text)
+		}
+		got := strings.Join(texts, "|")
+		if want := map[string]string{"msg_x": "Hello!|I should answer politely.", "msg_y": ""}[it.NativeItemID]; got != want {
+			t.Errorf("%s content %q, want %q", it.NativeItemID, got, want)
 		}
 	}
 }

@@ -516,12 +516,16 @@ func (t *Translator) flushPending(dst []universal.Event, mid string) []universal
 	}
 	t.st.Pending = kept
 	for _, d := range todo {
-		m := t.st.Msgs[d.Msg]
 		p := t.st.Parts[d.Part]
 		if p == nil {
 			p = &partState{ID: d.Part, Msg: d.Msg, Type: "text", Index: -1}
 			t.st.Parts[d.Part] = p
 		}
+		// A part is in one message (see onPart): a delta goes to the
+		// message its part came with first (as onDelta sends one that
+		// comes after its part), whatever message it names; its index is
+		// one of that message's parts.
+		m := t.st.Msgs[p.Msg]
 		if m != nil && t.w.IsOpen(m.Item) {
 			dst = t.w.Delta(dst, m.Item, t.index(m, d.Part, p), partType(p.Type), d.Text, universal.SourceAgent, d.Raw)
 		}
