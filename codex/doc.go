@@ -357,8 +357,10 @@
 // held output is the result's, as it is. And a function_call_output
 // written while the command still ran (its header says "Process running
 // with session ID N": the model got the first chunk) waits, until the
-// turn ends, for the command's exec_command_end, whose aggregated output,
-// exit code and status are the result's.
+// turn ends, for the command's exec_command_end, whose exit code and
+// status are the result's; its output is the first chunk followed by the
+// aggregated output, which leaves out what the command printed before it
+// first yielded (lines both repeat are written once).
 // Encrypted reasoning without a summary makes no item.
 //
 // # Ignored on purpose

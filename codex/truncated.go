@@ -17,7 +17,9 @@ import (
 // is. Likewise, a function_call_output written while the command was
 // still running ("Process running with session ID N": unified exec
 // yielded its first output to the model) waits, until the turn ends, for
-// the command's end record, whose aggregated output is the whole.
+// the command's end record, whose aggregated output is the rest: the
+// result is the first chunk, then the aggregated output (where it repeats
+// the chunk's last lines, they are written once).
 
 // truncatedOutput reports whether an output carries Codex's truncation
 // marker: "…N chars truncated…" or "…N tokens truncated…".
@@ -51,10 +53,14 @@ func truncatedOutput(s string) bool {
 func (t *Translator) commandEnd(dst []event, key string, s *toolSpec, r *resultSpec, raw []byte) []event {
 	if t.format == FormatRollout && key != "c:" {
 		if n := t.item(key); n != nil && n.Held != nil && n.Held.Running {
-			// The command's whole output, where the model saw its first
-			// chunk only.
+			// The command's output, where the model saw its first chunk
+			// only. The end record's aggregated output leaves out what
+			// the command printed before its first yield: the chunk the
+			// model saw comes first, overlapping it.
+			first := n.Held.Output
 			n.Held = nil
 			t.dropHeld(key)
+			r.output = joinOverlap(first, r.output)
 			return t.toolResult(dst, key, s, r, agent, raw)
 		}
 	}
@@ -140,4 +146,16 @@ func (t *Translator) holdRunning(key string, n *nitem, s *toolSpec, r *resultSpe
 	n.Held = &heldResult{Native: s.native, Output: r.output, Failed: r.failed, IsError: r.isError, Meta: r.meta, Raw: string(raw), Running: true}
 	t.st.HeldRes = append(t.st.HeldRes, key)
 	return true
+}
+
+// joinOverlap returns a followed by b, where b may repeat the end of a:
+// the longest suffix of a that starts a line and is a prefix of b is
+// written once. It returns b when b already starts with a.
+func joinOverlap(a, b string) string {
+	for i := 0; i < len(a); i++ {
+		if (i == 0 || a[i-1] == '\n') && strings.HasPrefix(b, a[i:]) {
+			return a[:i] + b
+		}
+	}
+	return a + b
 }

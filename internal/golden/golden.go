@@ -12,6 +12,11 @@
 //     boundaries, and requires byte-identical output;
 //   - re-runs with raw payloads on and requires every agent-sourced event to
 //     carry one, and the events to be otherwise unchanged;
+//   - checks that nothing a reader of the native input sees is lost: every
+//     user prompt, assistant text, reasoning text and tool output, pulled
+//     from the input by an extractor per agent and format independent of
+//     the translator (preserve.go), must occur in the completed items
+//     (see [Preserved] for the normalization and the rules);
 //   - asserts the capture's expectations from its .meta.json "expect" block
 //     (final assistant text, user prompts, tools with arguments and
 //     outputs, errors, permissions, interruptions, turns), computed from
@@ -232,6 +237,13 @@ func Run(t *testing.T, c Case) {
 				t.Errorf("agent.unparsed at %d: %s (%s)", events[i].Sequence, u.Error, u.Location)
 			}
 		}
+	}
+
+	// Every prompt, assistant text, reasoning and tool output of the
+	// input kept in the completed items.
+	agent, format := AgentFormat(c.New(Options()))
+	for _, p := range Preserved(agent, format, c.Framing, input, events) {
+		t.Error(p)
 	}
 
 	// The same output whatever the read chunking.
