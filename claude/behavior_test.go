@@ -729,3 +729,20 @@ func TestStreamedBlockOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestToolLineAfterItsMessageClosed: a stream event starts a tool call
+// of message m0; a final response m1 ends the transcript's turn, which
+// closes m0 and its call; m0's own line with the call comes after. The
+// call's item is over: the late line completes it no second time.
+func TestToolLineAfterItsMessageClosed(t *testing.T) {
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		`{"type":"stream_event","event":{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"T","name":"Bash","input":{}}},"parent_tool_use_id":null,"uuid":"u0","api_message_id":"m0"}`,
+		`{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Done."}]},"parent_tool_use_id":null,"uuid":"u1"}`,
+		`{"type":"assistant","message":{"id":"m0","role":"assistant","content":[{"type":"tool_use","id":"T","name":"Bash","input":{"command":"echo"}}]},"parent_tool_use_id":null,"uuid":"u2"}`)
+	for _, e := range golden.OfType(evs, universal.TypeUnparsed) {
+		t.Errorf("agent.unparsed: %+v", e.Data)
+	}
+	if calls := completed(evs, universal.KindToolCall, ""); len(calls) != 1 || calls[0].NativeItemID != "T" {
+		t.Errorf("calls %+v", calls)
+	}
+}

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unsafe"
+	"unicode/utf8"
 
+	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -52,6 +55,7 @@ type Translator struct {
 	// message item made for its results whose calls are unknown.
 	raw         []byte
 	line        int64
+	scan        jsonscan.Scanner // the index of the message being translated
 	orphanMsg   string
 	orphanScope string
 }
@@ -141,13 +145,20 @@ func transcriptOnly(typ string) bool {
 // universal.CleanInput).
 func validUTF8(b []byte) []byte { return universal.CleanInput(b) }
 
-// view returns b as a string without copying. gjson results read from it
-// alias b: anything kept beyond the call goes through Stream.Copy.
-func view(b []byte) string {
-	if len(b) == 0 {
-		return ""
+// jsonPart is anthropic.JSONPart for a value of the message. A value the
+// scan recorded in a compact message is already what jsonw writes (the
+// message is valid UTF-8, as every message is read): it is copied, not
+// scanned and compacted again.
+func (t *Translator) jsonPart(v jsonscan.Value) universal.Part {
+	if raw, ok := v.CompactRaw(); ok && raw != "" && t.scan.Depth() <= jsonw.MaxDepth {
+		return universal.Part{Type: universal.PartJSON, JSON: []byte(raw)}
 	}
-	return unsafe.String(unsafe.SliceData(b), len(b))
+	return anthropic.JSONPart(v.Raw())
+}
+
+// same reports whether a and b are the same bytes in memory.
+func same(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 var (
@@ -158,17 +169,32 @@ var (
 
 // Translate translates one native message. See universal.Translator.
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
-	m.Data = validUTF8(m.Data)
-	t.raw, t.line = m.Data, m.Line
-	t.orphanMsg, t.orphanScope = "", ""
 	if m.Err != nil {
+		m.Data = validUTF8(m.Data)
+		t.raw, t.line = m.Data, m.Line
+		t.orphanMsg, t.orphanScope = "", ""
 		return t.unparsed(dst, "", m.Err)
 	}
-	s := view(m.Data)
-	if !gjson.Valid(s) {
+	// One pass validates the message and indexes its objects: every
+	// lookup below walks the index instead of scanning the message.
+	ok := t.scan.Scan(m.Data)
+	// The message is read as universal.CleanInput returns it, which is
+	// the message itself when it is valid UTF-8 without surrogate escapes:
+	// the scan tells when that needs checking (a byte not ASCII, a
+	// surrogate escape, or not JSON at all), and when cleaning changed
+	// the message it is scanned again.
+	if !ok || t.scan.SurrogateEscapes() || t.scan.NonASCII() && !utf8.Valid(m.Data) {
+		if c := validUTF8(m.Data); !same(c, m.Data) {
+			m.Data = c
+			ok = t.scan.Scan(m.Data)
+		}
+	}
+	t.raw, t.line = m.Data, m.Line
+	t.orphanMsg, t.orphanScope = "", ""
+	if !ok {
 		return t.unparsed(dst, "", errNotJSON)
 	}
-	r := gjson.Parse(s)
+	r := t.scan.Root()
 	if !r.IsObject() {
 		return t.unparsed(dst, "", errNotObject)
 	}
@@ -183,13 +209,14 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 			t.s.Main = true // an entry of the main file
 		}
 	}
-	// One pass over the top level finds the type and, for stream events
-	// (the hot path), the fields they need.
-	var typ, ev, scope, id gjson.Result
-	r.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	// One walk over the top-level members finds the type and, for stream
+	// events (the hot path), the fields they need; the last of duplicate
+	// members counts.
+	var tv, ev, scope, id jsonscan.Value
+	r.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
 		case "type":
-			typ = v
+			tv = v
 		case "event":
 			ev = v
 		case "parent_tool_use_id":
@@ -199,21 +226,22 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		}
 		return true
 	})
-	if typ.Type != gjson.String {
+	if tv.Type() != gjson.String {
 		return t.unparsed(dst, "", errNoType)
 	}
+	typ := tv.Str()
 	if t.transcript {
-		dst = t.settle(dst, r, typ.Str)
+		dst = t.settle(dst, r, typ)
 	}
-	switch typ.Str {
+	switch typ {
 	case "stream_event":
-		return t.streamEvent(dst, r, ev, sc{scope: scope.Str, id: id.Str})
+		return t.streamEvent(dst, r, ev, sc{scope: scope.Str(), id: id.Str()})
 	case "assistant", "user":
 		scope := t.lineScope(r)
 		if t.orphan(scope) {
 			return dst // documented: Ignored on purpose
 		}
-		if typ.Str == "user" {
+		if typ == "user" {
 			return t.user(dst, r, scope)
 		}
 		return t.assistant(dst, r, scope)
@@ -237,14 +265,14 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		}
 		return dst
 	}
-	if ignoredType(typ.Str) {
+	if ignoredType(typ) {
 		return dst
 	}
-	return t.unparsed(dst, "", fmt.Errorf("unknown type %q", typ.Str))
+	return t.unparsed(dst, "", fmt.Errorf("unknown type %q", typ))
 }
 
 // input translates a message the host wrote to the CLI's stdin.
-func (t *Translator) input(dst []universal.Event, r gjson.Result) []universal.Event {
+func (t *Translator) input(dst []universal.Event, r jsonscan.Value) []universal.Event {
 	switch typ := r.Get("type").Str; typ {
 	case "user":
 		return t.hostUser(dst, r)

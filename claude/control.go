@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -39,7 +40,7 @@ func (t *Translator) answered(id string) bool {
 // requests (initialize, interrupt, …): nothing for the transcript, but
 // in an exchange, where the host's requests show, one that answers no
 // request is reported.
-func (t *Translator) cliAnswer(dst events, r gjson.Result) events {
+func (t *Translator) cliAnswer(dst events, r jsonscan.Value) events {
 	id := r.Get("response.request_id").Str
 	if !t.answered(id) && t.format == FormatExchange {
 		return t.unparsed(dst, "response.request_id", fmt.Errorf("control_response to request %q, which the host never sent", id))
@@ -48,7 +49,7 @@ func (t *Translator) cliAnswer(dst events, r gjson.Result) events {
 }
 
 // controlRequest translates a control_request the CLI sent to the host.
-func (t *Translator) controlRequest(dst events, r gjson.Result) events {
+func (t *Translator) controlRequest(dst events, r jsonscan.Value) events {
 	t.asked(r.Get("request_id").Str)
 	req := r.Get("request")
 	switch sub := req.Get("subtype").Str; sub {
@@ -77,7 +78,7 @@ func hostRequest(sub string) bool {
 
 // canUseTool maps a permission request (--permission-prompt-tool stdio):
 // a permission for the tool call, or a question for AskUserQuestion.
-func (t *Translator) canUseTool(dst events, r, req gjson.Result) events {
+func (t *Translator) canUseTool(dst events, r jsonscan.Value, req gjson.Result) events {
 	reqID := r.Get("request_id").Str
 	if reqID == "" {
 		return t.unparsed(dst, "request_id", fmt.Errorf("can_use_tool without a request_id"))
@@ -140,7 +141,7 @@ func (t *Translator) setPerm(key string, p *perm) {
 
 // hostAnswer translates the host's control_response to a can_use_tool
 // request: allow or deny (a question's answers ride on allow).
-func (t *Translator) hostAnswer(dst events, r gjson.Result) events {
+func (t *Translator) hostAnswer(dst events, r jsonscan.Value) events {
 	resp := r.Get("response")
 	id := resp.Get("request_id").Str
 	seen := t.answered(id)
@@ -177,7 +178,7 @@ func (t *Translator) hostAnswer(dst events, r gjson.Result) events {
 }
 
 // cancelRequest: a pending can_use_tool request withdrawn (by either side).
-func (t *Translator) cancelRequest(dst events, r gjson.Result) events {
+func (t *Translator) cancelRequest(dst events, r jsonscan.Value) events {
 	id := r.Get("request_id").Str
 	seen := t.answered(id)
 	key, ok := t.s.Requests[id]
@@ -265,7 +266,7 @@ func (t *Translator) decided(dst events, call, name string, decision gjson.Resul
 
 // denied maps a refusal the CLI applied itself (system/permission_denied,
 // result.permission_denials).
-func (t *Translator) denied(dst events, d gjson.Result, source string) events {
+func (t *Translator) denied(dst events, d jsonscan.Value, source string) events {
 	var o jsonw.Object
 	o.String("source", source).
 		Raw("message", d.Get("message").Raw).

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -15,8 +16,8 @@ type events = []universal.Event
 
 // assistant translates an assistant line: one (or, in some versions and in
 // transcripts, several) content blocks of the API message message.id.
-func (t *Translator) assistant(dst events, r gjson.Result, scope string) events {
-	msg := r.Get("message")
+func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) events {
+	msg := r.Sub("message")
 	if !msg.IsObject() {
 		return t.unparsed(dst, "message", errors.New("assistant line without a message object"))
 	}
@@ -39,6 +40,8 @@ func (t *Translator) assistant(dst events, r gjson.Result, scope string) events 
 		}
 		if m = t.chainedMsg(scope, r); m != nil {
 			chained = true
+		} else if m = t.streamingMsg(scope, r, id); m != nil {
+			chained = true
 		} else {
 			dst = t.closeIdle(dst, scope)
 			m = t.newMsg(scope, id)
@@ -51,14 +54,14 @@ func (t *Translator) assistant(dst events, r gjson.Result, scope string) events 
 	if i := r.Get("apiBlockIndex"); i.Type == gjson.Number && !chained {
 		api = int(i.Int())
 	}
-	content := msg.Get("content")
-	switch {
-	case content.Type == gjson.String:
+	content := msg.Sub("content")
+	switch c := content.Result(); {
+	case c.Type == gjson.String:
 		si := t.matchSlot(m, universal.PartText, api)
-		m.Slots[si].Final, m.Slots[si].HasFinal = t.w.Copy(content.Str), true
+		m.Slots[si].Final, m.Slots[si].HasFinal = t.w.Copy(c.Str), true
 	case content.IsArray():
 		n := 0
-		content.ForEach(func(_, b gjson.Result) bool {
+		content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 			idx := api
 			if n > 0 {
 				idx = -1 // apiBlockIndex names the first block of the line
@@ -67,7 +70,7 @@ func (t *Translator) assistant(dst events, r gjson.Result, scope string) events 
 			n++
 			return true
 		})
-	case content.Exists() && content.Type != gjson.Null:
+	case c.Exists() && c.Type != gjson.Null:
 		return t.unparsed(dst, "message.content", errors.New("content is neither a string nor an array"))
 	}
 	if t.transcript {
@@ -100,7 +103,7 @@ func (t *Translator) assistant(dst events, r gjson.Result, scope string) events 
 // lines of one response by parentUuid, and a new response follows a user
 // entry (a prompt, a tool result, a notification), never an assistant
 // line of another response. nil if the line starts a response.
-func (t *Translator) chainedMsg(scope string, r gjson.Result) *message {
+func (t *Translator) chainedMsg(scope string, r jsonscan.Value) *message {
 	p := r.Get("parentUuid").Str
 	if !t.transcript || p == "" {
 		return nil
@@ -113,12 +116,28 @@ func (t *Translator) chainedMsg(scope string, r gjson.Result) *message {
 	return nil
 }
 
+// streamingMsg returns the message still streaming in scope (its
+// message_start came, its message_stop not yet) that a stream-json
+// assistant line with another id belongs to: Qwen Code writes one
+// assistant line per content block, the first with the message_start's
+// id, each further one with an id of its own (the line's uuid). nil
+// otherwise.
+func (t *Translator) streamingMsg(scope string, r jsonscan.Value, id string) *message {
+	if t.transcript || id == "" || id != r.Get("uuid").Str {
+		return nil
+	}
+	if m := t.findMsg(scope, t.s.Cur[scope]); m != nil && m.Live && !m.Failed {
+		return m
+	}
+	return nil
+}
+
 // lateLine handles an assistant line of a message already completed: its
 // text is not shown again, but a tool call it carries still belongs to the
 // message.
-func (t *Translator) lateLine(dst events, msg gjson.Result, item, scope string) events {
+func (t *Translator) lateLine(dst events, msg jsonscan.Value, item, scope string) events {
 	m := &message{Scope: scope, ItemID: item, Started: true, Open: -1}
-	msg.Get("content").ForEach(func(_, b gjson.Result) bool {
+	msg.Sub("content").Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		switch typ := b.Get("type").Str; typ {
 		case "tool_use", "server_tool_use", "mcp_tool_use":
 			dst = t.toolUse(dst, m, b, typ)
@@ -130,7 +149,7 @@ func (t *Translator) lateLine(dst events, msg gjson.Result, item, scope string) 
 
 // assistantBlock records one content block of an assistant line. api is
 // the block's index in the API message when the line says it, else -1.
-func (t *Translator) assistantBlock(dst events, m *message, b gjson.Result, api int) events {
+func (t *Translator) assistantBlock(dst events, m *message, b jsonscan.Value, api int) events {
 	switch typ := b.Get("type").Str; typ {
 	case "text":
 		si := t.matchSlot(m, universal.PartText, api)
@@ -160,12 +179,12 @@ func (t *Translator) assistantBlock(dst events, m *message, b gjson.Result, api 
 		if isResultBlock(typ) {
 			// Results of server-side tools (web search, code execution, MCP
 			// connector) come inside the assistant message.
-			return t.toolResult(dst, gjson.Result{}, b, m.Scope, gjson.Result{}, m.ItemID)
+			return t.toolResult(dst, jsonscan.Value{}, b, m.Scope, jsonscan.Value{}, m.ItemID)
 		}
 		// Any other block (container_upload, future types) is kept whole.
 		si := t.matchSlot(m, universal.PartJSON, api)
 		s := &m.Slots[si]
-		s.Final, s.HasFinal = t.w.Copy(b.Raw), true
+		s.Final, s.HasFinal = t.w.Copy(b.Raw()), true
 	}
 	return dst
 }
@@ -372,14 +391,18 @@ func (t *Translator) closeMsgs(dst events, match func(*message) bool) events {
 // toolUse records a complete tool_use block: the tool_call item completes
 // with the final input (the streamed arguments are kept when they hold the
 // same JSON value).
-func (t *Translator) toolUse(dst events, m *message, b gjson.Result, typ string) events {
+func (t *Translator) toolUse(dst events, m *message, b jsonscan.Value, typ string) events {
 	id := b.Get("id").Str
 	if id == "" {
 		return t.unparsed(dst, "message.content", fmt.Errorf("%s block without an id", typ))
 	}
 	tl := t.toolFor(id)
-	if tl != nil && tl.Done {
-		return dst // the same call again (a duplicate line): already complete
+	if tl != nil && (tl.Done || !t.w.IsOpen(tl.ItemID)) {
+		// The same call again (a duplicate line): already complete. Or a
+		// call whose item the Stream closed already, with the message or
+		// the turn it belongs to (its final line came after them): its
+		// item is over.
+		return dst
 	}
 	dst = t.ensureStarted(dst, m, universal.SourceAgent)
 	name := b.Get("name").Str
@@ -455,7 +478,7 @@ func (t *Translator) closeTool(dst events, tl *tool, status universal.ItemStatus
 
 // apiErrorMessage handles the CLI's synthetic assistant message after an
 // API failure: a failed message item with the error text, and an error.
-func (t *Translator) apiErrorMessage(dst events, m *message, r gjson.Result) events {
+func (t *Translator) apiErrorMessage(dst events, m *message, r jsonscan.Value) events {
 	m.Failed = true
 	text := ""
 	for i := range m.Slots {
@@ -496,7 +519,7 @@ func (t *Translator) apiErrorMessage(dst events, m *message, r gjson.Result) eve
 // and its arguments), local_command_source (its output wrapped in
 // <local-command-stdout> or <local-command-stderr>) or, since 2.1.281,
 // local_command_outcome (how it went, when not plainly).
-func isLocalCommand(r gjson.Result) bool {
+func isLocalCommand(r jsonscan.Value) bool {
 	return r.Get("local_command_run").Exists() || r.Get("local_command_source").Exists() || r.Get("local_command_outcome").Exists()
 }
 
@@ -506,17 +529,17 @@ func isLocalCommand(r gjson.Result) bool {
 // outcome kinds failed, unknown and unavailable_headless, or, without an
 // outcome, output on stderr). The turn and the session go on: the result
 // line after it says how the turn ended.
-func (t *Translator) localCommand(dst events, r, msg gjson.Result, scope string) events {
+func (t *Translator) localCommand(dst events, r, msg jsonscan.Value, scope string) events {
 	dst = t.ensureTurn(dst, scope)
 	var parts []universal.Part
-	if c := msg.Get("content"); c.Type == gjson.String {
-		parts = append(parts, universal.Text(t.w.Copy(c.Str)))
+	if c := msg.Sub("content"); c.Result().Type == gjson.String {
+		parts = append(parts, universal.Text(t.w.Copy(c.Result().Str)))
 	} else {
-		c.ForEach(func(_, b gjson.Result) bool {
+		c.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 			if b.Get("type").Str == "text" {
 				parts = append(parts, universal.Text(t.w.Copy(b.Get("text").Str)))
 			} else {
-				parts = append(parts, anthropic.JSONPart(b.Raw))
+				parts = append(parts, t.jsonPart(b))
 			}
 			return true
 		})

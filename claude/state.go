@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -136,6 +137,8 @@ type block struct {
 	Index int    `json:"index"`
 	Slot  int    `json:"slot"`
 	Tool  string `json:"tool,omitempty"`
+	// Stopped: its content_block_stop came.
+	Stopped bool `json:"stopped,omitempty"`
 }
 
 // tool is one tool call.
@@ -282,7 +285,7 @@ func (t *Translator) scopeParent(scope string) string {
 // agentId, resolved through the Agent call's result when it was seen, or
 // (1.0.x, inline) chain by parentUuid to a root that gives its call's
 // prompt (see inlineScope).
-func (t *Translator) lineScope(r gjson.Result) string {
+func (t *Translator) lineScope(r jsonscan.Value) string {
 	if p := r.Get("parent_tool_use_id"); p.Type == gjson.String && p.Str != "" {
 		if a := r.Get("agent_id").Str; a != "" {
 			t.learnAgent(a, p.Str)
@@ -321,7 +324,7 @@ const orphanPrefix = "agent:"
 // when several have the same prompt); every other entry names an entry
 // of its chain as parent. An entry whose chain starts with no call's
 // prompt gets the scope "sidechain" (top level: no call to hang under).
-func (t *Translator) inlineScope(r gjson.Result) string {
+func (t *Translator) inlineScope(r jsonscan.Value) string {
 	uuid := r.Get("uuid").Str
 	if scope, ok := t.s.Chains[uuid]; ok && uuid != "" {
 		return scope // the same entry asked again (settle, then Translate)
@@ -353,7 +356,7 @@ func (t *Translator) inlineScope(r gjson.Result) string {
 // to the call even when the call's result (which names the agentId) never
 // came, or comes only after the sub-agent's entries. Of several calls
 // with that prompt, the earliest.
-func (t *Translator) promptCall(r gjson.Result) string {
+func (t *Translator) promptCall(r jsonscan.Value) string {
 	if r.Get("type").Str != "user" || r.Get("parentUuid").Type != gjson.Null {
 		return ""
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -12,10 +13,12 @@ import (
 
 // streamEvent translates a stream_event line (--include-partial-messages):
 // a raw Anthropic streaming event of the API message api_message_id.
-func (t *Translator) streamEvent(dst events, r, ev gjson.Result, sc sc) events {
-	var typ, idx, delta gjson.Result
-	ev.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+func (t *Translator) streamEvent(dst events, r, ev jsonscan.Value, sc sc) events {
+	// One walk finds the fields of a delta (the hot path); the last of
+	// duplicate members counts.
+	var typ, idx, delta jsonscan.Value
+	ev.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
 		case "type":
 			typ = v
 		case "index":
@@ -25,9 +28,9 @@ func (t *Translator) streamEvent(dst events, r, ev gjson.Result, sc sc) events {
 		}
 		return true
 	})
-	switch et := typ.Str; et {
+	switch et := typ.Str(); et {
 	case "content_block_delta":
-		return t.blockDelta(dst, idx, delta, sc)
+		return t.blockDelta(dst, idx.Result(), delta, sc)
 	case "content_block_start":
 		return t.blockStart(dst, ev, sc)
 	case "content_block_stop":
@@ -40,13 +43,17 @@ func (t *Translator) streamEvent(dst events, r, ev gjson.Result, sc sc) events {
 		return t.messageStop(dst, r, sc)
 	case "ping":
 		return dst
+	case "goal_state":
+		// Qwen Code's goal tracking ({"goal_state":{"goal":…,"activity":…}}):
+		// no content of the conversation.
+		return dst
 	case "error":
 		e := ev.Get("error")
 		msg := first(e.Get("message").Str, e.Get("type").Str, "stream error")
 		// The CLI retries a broken stream (observed: a non-streaming
 		// retry); the turn's result says whether it failed.
 		return t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
-			Message: t.w.Copy(msg), Code: t.w.Copy(e.Get("type").Str), Details: jsonw.AppendRaw(nil, ev.Raw), WillRetry: true,
+			Message: t.w.Copy(msg), Code: t.w.Copy(e.Get("type").Str), Details: jsonw.AppendRaw(nil, ev.Raw()), WillRetry: true,
 		}, t.raw)
 	case "":
 		return t.unparsed(dst, "event.type", errors.New("stream_event without an event type"))
@@ -75,9 +82,9 @@ func (t *Translator) streamMsg(dst events, c sc) (events, *message) {
 	return dst, m
 }
 
-func (t *Translator) messageStart(dst events, ev gjson.Result, c sc) events {
+func (t *Translator) messageStart(dst events, ev jsonscan.Value, c sc) events {
 	scope := c.scope
-	msg := ev.Get("message")
+	msg := ev.Sub("message")
 	id := first(msg.Get("id").Str, c.id)
 	dst = t.ensureTurn(dst, scope)
 	m := t.findMsg(scope, id)
@@ -107,7 +114,7 @@ func (t *Translator) messageStart(dst events, ev gjson.Result, c sc) events {
 	return dst
 }
 
-func (t *Translator) blockStart(dst events, ev gjson.Result, c sc) events {
+func (t *Translator) blockStart(dst events, ev jsonscan.Value, c sc) events {
 	idx := ev.Get("index")
 	if idx.Type != gjson.Number {
 		return t.unparsed(dst, "event.index", errors.New("content_block_start without an index"))
@@ -115,10 +122,15 @@ func (t *Translator) blockStart(dst events, ev gjson.Result, c sc) events {
 	i := int(idx.Int())
 	dst, m := t.streamMsg(dst, c)
 	m.Open = i
-	if m.block(i) != nil {
-		return dst // a repeated start
+	if b := m.block(i); b != nil {
+		if !b.Stopped {
+			return dst // a repeated start
+		}
+		// Qwen Code numbers every block of a response 0, each with its
+		// own assistant line: the stopped block gives its index up.
+		b.Index = -1
 	}
-	cb := ev.Get("content_block")
+	cb := ev.Sub("content_block")
 	var typ universal.PartType
 	var text string
 	switch bt := cb.Get("type").Str; bt {
@@ -149,7 +161,7 @@ func (t *Translator) blockStart(dst events, ev gjson.Result, c sc) events {
 		m.Slots[si].Private, m.Slots[si].Meta = true, `{"redacted":true}`
 	}
 	if typ == universal.PartJSON {
-		m.Slots[si].Final, m.Slots[si].HasFinal = t.w.Copy(cb.Raw), true
+		m.Slots[si].Final, m.Slots[si].HasFinal = t.w.Copy(cb.Raw()), true
 	}
 	m.Blocks = append(m.Blocks, block{Index: i, Slot: si})
 	if m.Started {
@@ -168,14 +180,14 @@ func (t *Translator) blockStart(dst events, ev gjson.Result, c sc) events {
 }
 
 // blockDelta is the hot path: one text, thinking or tool-argument chunk.
-func (t *Translator) blockDelta(dst events, idx, d gjson.Result, c sc) events {
+func (t *Translator) blockDelta(dst events, idx gjson.Result, d jsonscan.Value, c sc) events {
 	if idx.Type != gjson.Number {
 		return t.unparsed(dst, "event.index", errors.New("content_block_delta without an index"))
 	}
 	i := int(idx.Int())
 	dst, m := t.streamMsg(dst, c)
 	b := m.block(i)
-	dt := d.Get("type").Str
+	dt := d.Sub("type").Str()
 	var want universal.PartType
 	switch dt {
 	case "text_delta":
@@ -191,10 +203,10 @@ func (t *Translator) blockDelta(dst events, idx, d gjson.Result, c sc) events {
 	}
 	switch dt {
 	case "text_delta":
-		return t.slotDelta(dst, m, si, d.Get("text").Str)
+		return t.slotDelta(dst, m, si, d.Sub("text").Str())
 	case "thinking_delta":
 		// Redacted thinking streams "" with estimated_tokens: nothing to add.
-		return t.slotDelta(dst, m, si, d.Get("thinking").Str)
+		return t.slotDelta(dst, m, si, d.Sub("thinking").Str())
 	case "signature_delta":
 		s := &m.Slots[si]
 		s.Signature = t.w.Copy(s.Signature + d.Get("signature").Str)
@@ -207,7 +219,7 @@ func (t *Translator) blockDelta(dst events, idx, d gjson.Result, c sc) events {
 		if tl == nil || !t.w.IsOpen(tl.ItemID) {
 			return dst // the call completed already (its final input is known)
 		}
-		return t.w.Delta(dst, tl.ItemID, 0, universal.PartToolCall, d.Get("partial_json").Str, universal.SourceAgent, t.raw)
+		return t.w.Delta(dst, tl.ItemID, 0, universal.PartToolCall, d.Sub("partial_json").Str(), universal.SourceAgent, t.raw)
 	case "citations_delta":
 		return dst // citations come with the complete text block
 	default:
@@ -230,13 +242,16 @@ func (t *Translator) deltaSlot(m *message, b *block, index int, typ universal.Pa
 	return si
 }
 
-func (t *Translator) blockStop(dst events, ev gjson.Result, c sc) events {
+func (t *Translator) blockStop(dst events, ev jsonscan.Value, c sc) events {
 	i := int(ev.Get("index").Int())
 	dst, m := t.streamMsg(dst, c)
 	if m.Open == i {
 		m.Open = -1
 	}
 	b := m.block(i)
+	if b != nil {
+		b.Stopped = true
+	}
 	switch {
 	case b == nil:
 	case b.Slot >= 0:
@@ -252,7 +267,7 @@ func (t *Translator) blockStop(dst events, ev gjson.Result, c sc) events {
 	return dst
 }
 
-func (t *Translator) messageDelta(dst events, ev gjson.Result, c sc) events {
+func (t *Translator) messageDelta(dst events, ev jsonscan.Value, c sc) events {
 	dst, m := t.streamMsg(dst, c)
 	if sr := ev.Get("delta.stop_reason").Str; sr != "" {
 		m.Stop = t.w.Copy(sr)
@@ -290,7 +305,7 @@ func overlay(base, over universal.Usage) universal.Usage {
 	return u
 }
 
-func (t *Translator) messageStop(dst events, r gjson.Result, c sc) events {
+func (t *Translator) messageStop(dst events, r jsonscan.Value, c sc) events {
 	dst, m := t.streamMsg(dst, c)
 	ab := r.Get("abandoned_blocks")
 	if !ab.Exists() {

@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
 
 // system translates a system line by its subtype.
-func (t *Translator) system(dst events, r gjson.Result) events {
+func (t *Translator) system(dst events, r jsonscan.Value) events {
 	switch sub := r.Get("subtype").Str; sub {
 	case "init":
 		return t.init(dst, r)
@@ -68,15 +69,21 @@ func (t *Translator) system(dst events, r gjson.Result) events {
 // starts a turn (one per prompt in stdin mode, one per process with
 // --resume). An init inside an open turn (a background sub-agent's
 // continuation) folds its result into that turn.
-func (t *Translator) init(dst events, r gjson.Result) events {
+func (t *Translator) init(dst events, r jsonscan.Value) events {
 	if sid := r.Get("session_id").Str; sid != "" {
 		t.w.SetNativeSessionID(sid)
 	}
 	if !t.w.Begun() {
 		var o jsonw.Object
-		o.String("agent", agentName).
-			Raw("agent_version", r.Get("claude_code_version").Raw).
-			Raw("model", r.Get("model").Raw).
+		o.String("agent", agentName)
+		if v := r.Get("qwen_code_version"); v.Exists() {
+			// Qwen Code writes this format too: say which program did,
+			// as the acp translator's agent_name does.
+			o.String("agent_name", "qwen-code").Raw("agent_version", v.Raw)
+		} else {
+			o.Raw("agent_version", r.Get("claude_code_version").Raw)
+		}
+		o.Raw("model", r.Get("model").Raw).
 			Raw("cwd", r.Get("cwd").Raw).
 			Raw("session_id", r.Get("session_id").Raw).
 			Raw("permission_mode", r.Get("permissionMode").Raw).
@@ -104,7 +111,7 @@ func (t *Translator) init(dst events, r gjson.Result) events {
 
 // header starts a transcript's session from the first entry that names
 // the session and the CLI version.
-func (t *Translator) header(dst events, r gjson.Result) events {
+func (t *Translator) header(dst events, r jsonscan.Value) events {
 	sid, version := r.Get("sessionId").Str, r.Get("version").Str
 	if sid == "" || version == "" {
 		return dst
@@ -122,7 +129,7 @@ func (t *Translator) header(dst events, r gjson.Result) events {
 	return t.w.Begin(dst, o.Bytes(), universal.SourceAgent, t.raw)
 }
 
-func (t *Translator) apiRetry(dst events, r gjson.Result) events {
+func (t *Translator) apiRetry(dst events, r jsonscan.Value) events {
 	status := r.Get("error_status")
 	var o jsonw.Object
 	o.Raw("attempt", r.Get("attempt").Raw).
@@ -142,7 +149,7 @@ func (t *Translator) apiRetry(dst events, r gjson.Result) events {
 }
 
 // apiError is the transcript's record of a failed API request.
-func (t *Translator) apiError(dst events, r gjson.Result) events {
+func (t *Translator) apiError(dst events, r jsonscan.Value) events {
 	e := r.Get("error")
 	retry := r.Get("retryInMs").Exists() &&
 		(!r.Get("maxRetries").Exists() || r.Get("retryAttempt").Int() <= r.Get("maxRetries").Int())
@@ -189,7 +196,7 @@ func r0(raw []byte) string { return gjson.GetBytes(raw, "uuid").Str }
 
 // taskStarted opens the status item of a task (a sub-agent, a background
 // shell…), under the tool call that started it.
-func (t *Translator) taskStarted(dst events, r gjson.Result) events {
+func (t *Translator) taskStarted(dst events, r jsonscan.Value) events {
 	task := r.Get("task_id").Str
 	call := r.Get("tool_use_id").Str
 	t.learnAgent(task, call)
@@ -207,7 +214,7 @@ func (t *Translator) taskStarted(dst events, r gjson.Result) events {
 	}, universal.SourceAgent, t.raw)
 }
 
-func (t *Translator) taskPart(r gjson.Result, label string) universal.Part {
+func (t *Translator) taskPart(r jsonscan.Value, label string) universal.Part {
 	var o jsonw.Object
 	o.Raw("task_type", r.Get("task_type").Raw).
 		Raw("subagent_type", r.Get("subagent_type").Raw).
@@ -224,7 +231,7 @@ func (t *Translator) taskPart(r gjson.Result, label string) universal.Part {
 
 // taskNotification completes a task's status item with its final state;
 // a background sub-agent's messages are complete too.
-func (t *Translator) taskNotification(dst events, r gjson.Result) events {
+func (t *Translator) taskNotification(dst events, r jsonscan.Value) events {
 	task := r.Get("task_id").Str
 	call := first(r.Get("tool_use_id").Str, t.s.Agents[task])
 	state := first(r.Get("status").Str, "completed")
@@ -249,7 +256,7 @@ func (t *Translator) taskNotification(dst events, r gjson.Result) events {
 
 // result ends the turn: its status (never from subtype alone), an error
 // when it failed, the turn's usage and the session's running totals.
-func (t *Translator) result(dst events, r gjson.Result) events {
+func (t *Translator) result(dst events, r jsonscan.Value) events {
 	if sid := r.Get("session_id").Str; sid != "" && t.w.Stamper().NativeSessionID() == "" {
 		t.w.SetNativeSessionID(sid)
 	}
@@ -286,7 +293,7 @@ func (t *Translator) result(dst events, r gjson.Result) events {
 		}
 	}
 	r.Get("permission_denials").ForEach(func(_, d gjson.Result) bool {
-		dst = t.denied(dst, d, "result.permission_denials")
+		dst = t.denied(dst, jsonscan.Wrap(d), "result.permission_denials")
 		return true
 	})
 	dst = t.sessionUsage(dst, r.Get("total_cost_usd"), r.Get("modelUsage"))
@@ -358,7 +365,7 @@ func (t *Translator) heldTurn(dst events) events {
 // subtype is a failure even with is_error false (2.0.x ends a broken
 // stream with error_during_execution, is_error false, errors [] and no
 // terminal_reason; 1.0.0 wrote error_max_turns with is_error false).
-func resultStatus(r gjson.Result) universal.TurnStatus {
+func resultStatus(r jsonscan.Value) universal.TurnStatus {
 	tr := r.Get("terminal_reason").Str
 	switch {
 	case strings.HasPrefix(tr, "aborted"):
@@ -379,7 +386,7 @@ func failureReason(tr string) bool {
 	return strings.Contains(tr, "error")
 }
 
-func resultMessage(r gjson.Result) string {
+func resultMessage(r jsonscan.Value) string {
 	if s := r.Get("result").Str; s != "" {
 		return s
 	}
@@ -390,6 +397,9 @@ func resultMessage(r gjson.Result) string {
 	})
 	if len(msgs) > 0 {
 		return strings.Join(msgs, "; ")
+	}
+	if s := r.Get("error.message").Str; s != "" {
+		return s // Qwen Code: "error":{"message":"[API Error: …]"}
 	}
 	return "the turn failed (" + first(r.Get("terminal_reason").Str, r.Get("subtype").Str, "is_error") + ")"
 }
@@ -433,7 +443,7 @@ func (t *Translator) sessionUsage(dst events, cost, models gjson.Result) events 
 }
 
 // costState is the transcript's record of the running totals.
-func (t *Translator) costState(dst events, r gjson.Result) events {
+func (t *Translator) costState(dst events, r jsonscan.Value) events {
 	return t.sessionUsage(dst, r.Get("totalCostUSD"), r.Get("modelUsage"))
 }
 
@@ -446,13 +456,13 @@ func (t *Translator) usage(dst events, scope universal.UsageScope, u universal.U
 // progress translates a transcript progress entry: a sub-agent's message
 // nested under the tool call that spawned it (agent_progress); the other
 // kinds are progress heartbeats.
-func (t *Translator) progress(dst events, r gjson.Result) events {
-	data := r.Get("data")
+func (t *Translator) progress(dst events, r jsonscan.Value) events {
+	data := r.Sub("data")
 	switch dt := data.Get("type").Str; dt {
 	case "agent_progress":
 		scope := r.Get("parentToolUseID").Str
 		t.learnAgent(data.Get("agentId").Str, scope)
-		nested := data.Get("message")
+		nested := data.Sub("message")
 		switch nested.Get("type").Str {
 		case "assistant":
 			return t.assistant(dst, nested, scope)
@@ -471,7 +481,7 @@ func (t *Translator) progress(dst events, r gjson.Result) events {
 // seen reports whether a transcript entry with this uuid was translated
 // already (a sub-agent message both nested in progress entries and in its
 // own file, a resumed session's file repeating history).
-func (t *Translator) seen(r gjson.Result) bool {
+func (t *Translator) seen(r jsonscan.Value) bool {
 	if !t.transcript {
 		return false
 	}

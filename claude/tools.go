@@ -36,6 +36,15 @@ var tools = universal.ToolTable{
 	"web_search":          {Kind: universal.ToolSearch, Query: "query"},
 	"web_fetch":           {Kind: universal.ToolFetch, URL: "url"},
 	"bash_code_execution": {Kind: universal.ToolExecute, Command: "command"},
+	// Qwen Code's tools (a fork of Gemini CLI's), in its Claude-Code-shaped
+	// stream-json output.
+	"run_shell_command": {Kind: universal.ToolExecute, Command: "command"},
+	"read_file":         {Kind: universal.ToolRead, Paths: "file_path"},
+	"write_file":        {Kind: universal.ToolEdit, Paths: "file_path"},
+	"edit":              {Kind: universal.ToolEdit, Paths: "file_path"},
+	"glob":              {Kind: universal.ToolSearch, Query: "pattern", Paths: "path"},
+	"grep_search":       {Kind: universal.ToolSearch, Query: "pattern", Paths: "path"},
+	"agent":             {Kind: universal.ToolTask, Prompt: "prompt", Agent: "subagent_type"},
 	// A shell command the user ran with ! (see shellInput).
 	shellTool: {Kind: universal.ToolExecute, Command: "command"},
 }

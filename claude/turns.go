@@ -2,6 +2,7 @@ package claude
 
 import (
 	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -76,7 +77,7 @@ func (t *Translator) reportPrompt(dst events, text string) events {
 
 // hostUser handles a user message the host wrote to stdin: the prompt of
 // the next turn (the CLI answers it with system/init).
-func (t *Translator) hostUser(dst events, r gjson.Result) events {
+func (t *Translator) hostUser(dst events, r jsonscan.Value) events {
 	c := r.Get("message.content")
 	text := c.Str
 	if c.IsArray() {
@@ -152,7 +153,7 @@ func (t *Translator) endTranscriptTurn(dst events, src universal.Source) events 
 // and stopped, see finalStop) is not another line of that response. A
 // response without a recorded stop reason (older transcripts) is not
 // settled by a progress entry, which may come between its lines.
-func (t *Translator) settle(dst events, r gjson.Result, typ string) events {
+func (t *Translator) settle(dst events, r jsonscan.Value, typ string) events {
 	if t.s.Turn == nil || len(t.s.Turn.Background) > 0 && t.s.Continues {
 		return dst
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -13,17 +14,17 @@ import (
 
 // user translates a user line: tool results, prompts (transcripts,
 // replayed echoes, sub-agent prompts) and system-made messages.
-func (t *Translator) user(dst events, r gjson.Result, scope string) events {
-	msg := r.Get("message")
+func (t *Translator) user(dst events, r jsonscan.Value, scope string) events {
+	msg := r.Sub("message")
 	if !msg.IsObject() {
 		return t.unparsed(dst, "message", errors.New("user line without a message object"))
 	}
 	if t.seen(r) {
 		return dst
 	}
-	content := msg.Get("content")
-	if content.Type == gjson.String {
-		return t.userContent(dst, r, scope, []universal.Part{universal.Text(t.w.Copy(content.Str))})
+	content := msg.Sub("content")
+	if c := content.Result(); c.Type == gjson.String {
+		return t.userContent(dst, r, scope, []universal.Part{universal.Text(t.w.Copy(c.Str))})
 	}
 	if !content.IsArray() {
 		return t.unparsed(dst, "message.content", errors.New("content is neither a string nor an array"))
@@ -31,30 +32,30 @@ func (t *Translator) user(dst events, r gjson.Result, scope string) events {
 	// The structured result on the line belongs to its tool_result when
 	// the line has exactly one.
 	results := 0
-	content.ForEach(func(_, b gjson.Result) bool {
+	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		if b.Get("type").Str == "tool_result" {
 			results++
 		}
 		return true
 	})
-	structured := gjson.Result{}
+	structured := jsonscan.Value{}
 	if results == 1 {
-		structured = r.Get("tool_use_result")
+		structured = r.Sub("tool_use_result")
 		if !structured.Exists() {
-			structured = r.Get("toolUseResult")
+			structured = r.Sub("toolUseResult")
 		}
 	}
 	var parts []universal.Part
-	content.ForEach(func(_, b gjson.Result) bool {
+	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		switch b.Get("type").Str {
 		case "tool_result":
 			dst = t.toolResult(dst, r, b, scope, structured, "")
 		case "text":
 			parts = append(parts, universal.Text(t.w.Copy(b.Get("text").Str)))
 		case "image":
-			parts = append(parts, anthropic.Image(b, t.w.Copy))
+			parts = append(parts, anthropic.Image(b.Result(), t.w.Copy))
 		default:
-			parts = append(parts, anthropic.JSONPart(b.Raw))
+			parts = append(parts, t.jsonPart(b))
 		}
 		return true
 	})
@@ -78,7 +79,7 @@ func textOf(parts []universal.Part) string {
 const interruptMarker = "[Request interrupted by user"
 
 // userContent places the non-result content of a user line.
-func (t *Translator) userContent(dst events, r gjson.Result, scope string, parts []universal.Part) events {
+func (t *Translator) userContent(dst events, r jsonscan.Value, scope string, parts []universal.Part) events {
 	text := textOf(parts)
 	uuid := t.w.Copy(r.Get("uuid").Str)
 	switch {
@@ -204,7 +205,7 @@ func tagText(s, tag string) string {
 // systemMade reports user lines the CLI wrote itself: hidden context
 // (isMeta), compaction summaries, background-task notifications, the
 // output of local slash commands and ! shell commands.
-func systemMade(r gjson.Result, text string) bool {
+func systemMade(r jsonscan.Value, text string) bool {
 	if r.Get("isMeta").Bool() || r.Get("isSynthetic").Bool() || r.Get("isCompactSummary").Bool() ||
 		r.Get("origin.kind").Str != "" || r.Get("promptSource").Str == "system" {
 		return true
@@ -227,7 +228,7 @@ func (t *Translator) userMessage(dst events, nativeID, parent string, parts []un
 // toolResult translates one tool_result block (or a server tool's result
 // block). structured is the line's tool_use_result when it belongs to
 // this block; parent overrides the result's parent item.
-func (t *Translator) toolResult(dst events, r, b gjson.Result, scope string, structured gjson.Result, parent string) events {
+func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, structured jsonscan.Value, parent string) events {
 	call := b.Get("tool_use_id").Str
 	tl := t.toolFor(call)
 	if tl != nil && tl.Result {
@@ -304,7 +305,7 @@ func (t *Translator) toolResult(dst events, r, b gjson.Result, scope string, str
 		}
 	}
 	if structured.Exists() {
-		content = append(content, anthropic.JSONPart(structured.Raw))
+		content = append(content, t.jsonPart(structured))
 	}
 	// The permission decision came before the tool ran.
 	dst = t.decided(dst, call, name, decision, kind, output)
@@ -366,7 +367,7 @@ func isAgentTool(name string) bool { return name == "Agent" || name == "Task" }
 // structured result's exit code when it has one, else the "Exit code N"
 // line Claude Code starts a failed command's output with (the structured
 // result of a failure is the output as a string, after "Error: ").
-func commandExit(structured gjson.Result, output string, isErr bool) (int, bool) {
+func commandExit(structured jsonscan.Value, output string, isErr bool) (int, bool) {
 	for _, k := range []string{"exitCode", "exit_code", "returnCode"} {
 		if c := structured.Get(k); c.Type == gjson.Number {
 			return int(c.Int()), true
@@ -375,7 +376,7 @@ func commandExit(structured gjson.Result, output string, isErr bool) (int, bool)
 	if !isErr {
 		return 0, false
 	}
-	for _, s := range []string{output, structured.Str} {
+	for _, s := range []string{output, structured.Result().Str} {
 		s = strings.TrimPrefix(s, "Error: ")
 		rest, ok := strings.CutPrefix(s, "Exit code ")
 		if !ok {
@@ -419,7 +420,7 @@ func callFileRefs(name string, kind universal.ToolKind, paths []string) []univer
 // resultDecision returns the permission decision recorded with a tool
 // result: tool_result_meta[] in stream-json, permissionDecision in
 // transcripts; and the non-execution kind of a refused call.
-func resultDecision(r gjson.Result, call string) (decision gjson.Result, kind string) {
+func resultDecision(r jsonscan.Value, call string) (decision gjson.Result, kind string) {
 	if !r.Exists() {
 		return gjson.Result{}, ""
 	}
@@ -439,7 +440,7 @@ func resultDecision(r gjson.Result, call string) (decision gjson.Result, kind st
 // fileRef returns the file_ref part a tool's structured result implies:
 // Write creates or overwrites (write), Edit and friends patch (with the
 // unified diff of structuredPatch), Read reads.
-func fileRef(s gjson.Result, toolName string, cp anthropic.Copier) (universal.Part, bool) {
+func fileRef(s jsonscan.Value, toolName string, cp anthropic.Copier) (universal.Part, bool) {
 	if !s.IsObject() {
 		return universal.Part{}, false
 	}

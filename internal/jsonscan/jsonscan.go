@@ -1,0 +1,479 @@
+// Package jsonscan validates a JSON message and indexes it in one pass,
+// so that a translator reads the fields it needs without scanning the
+// message again.
+//
+// A translator used to call gjson.Valid (one full pass) and then many
+// gjson Get calls on the message, each scanning it from its start; a key
+// the message does not have scanned all of it. A Scanner validates and,
+// in the same pass, records every object member and array element: where
+// its key and value are, and where its siblings are. A lookup is then a
+// walk over the handful of members of one object, present or not, and a
+// nested object or array is walked in the index too (Value.Sub,
+// Value.Each). Only what the index cannot answer (gjson path syntax
+// beyond plain keys, numeric paths into arrays) goes to gjson, on the
+// value's bytes alone.
+//
+// Acceptance is exactly gjson.Valid's: the same inputs are accepted and
+// refused (the RFC 8259 grammar, with the bytes inside strings not checked
+// as UTF-8, as gjson does not check them). Values come back as the
+// gjson.Result gjson returns for the same lookup, field for field (Str
+// unescaped as gjson unescapes, Num, Index), so code can go on with gjson.
+// A differential fuzz target and a rapid property check both against
+// gjson.
+//
+// Example:
+//
+//	var s jsonscan.Scanner // reused: no allocation per message once warm
+//	if !s.Scan(line) {
+//		return errNotJSON // exactly when !gjson.ValidBytes(line)
+//	}
+//	top := s.Root()
+//	if !top.IsObject() {
+//		return errNotObject
+//	}
+//	typ := top.Get("type").Str          // from the index: no scan
+//	text := top.Get("event.delta.text") // nested objects too
+//	_ = top.Get("no_such_key")          // a walk over the top-level members
+//	top.Sub("message").Sub("content").Each(func(_ gjson.Result, block jsonscan.Value) bool {
+//		_ = block.Get("type").Str // each block is indexed as well
+//		return true
+//	})
+//
+// Results alias the scanned bytes: they are valid while the bytes are, and
+// Values until the Scanner's next Scan.
+package jsonscan
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"unsafe"
+
+	"github.com/tidwall/gjson"
+)
+
+// member is one recorded value inside a container: an object member (its
+// key and value) or an array element (no key). Members are recorded in
+// the order their values start, so a container's members follow it
+// directly; skip is the index after a member's own members, that is its
+// next sibling's (if it has one). Offsets are int32 to keep the index
+// small; a message of 2 GiB or more is not indexed (see Scan).
+type member struct {
+	keyStart, keyEnd int32 // an object member's key without its quotes (-1: an array element)
+	valStart, valEnd int32 // the value's bytes
+	skip             int32 // the index after this member and its members
+	kind             byte  // the value's first byte
+	flags            byte
+}
+
+// maxKeep is the most members (24 bytes each) or frames a Scanner keeps
+// between messages.
+const maxKeep = 1 << 16
+
+const (
+	keyEscaped = 1 << iota // the key has a backslash escape
+	valEscaped             // the (string) value has a backslash escape
+)
+
+// frame is an open container during the scan.
+type frame struct {
+	obj   bool
+	owner int32 // the member whose value the container is, or -1 for the top level
+}
+
+// A Scanner validates JSON messages and indexes them. The zero value is
+// ready; reuse one across messages so that its buffers are reused. It is
+// not safe for concurrent use.
+type Scanner struct {
+	src     string
+	buf     []byte // src as bytes, for word loads
+	members []member
+	stack   []frame
+	start   int // offset of the top-level value
+	valid   bool
+	big     bool   // not indexed: every lookup goes to gjson
+	high    uint64 // the bytes of strings (and some others) ORed: bit 7 set if any is not ASCII
+	surr    bool   // a \u escape of a surrogate (D800–DFFF) was seen
+	spaced  bool   // whitespace between tokens was seen
+	depth   int    // the deepest nesting of containers
+	scratch []byte // unescaped keys, compared on lookup
+}
+
+// Scan validates msg and indexes it, and reports whether it is valid JSON
+// (exactly gjson.ValidBytes(msg)). The index and the values read from it
+// alias msg.
+func (s *Scanner) Scan(msg []byte) bool {
+	s.buf = msg
+	s.src = unsafe.String(unsafe.SliceData(msg), len(msg))
+	return s.scan()
+}
+
+// ScanString is Scan for a string.
+func (s *Scanner) ScanString(msg string) bool {
+	s.src = msg
+	s.buf = unsafe.Slice(unsafe.StringData(msg), len(msg)) // only read
+	return s.scan()
+}
+
+// Valid reports whether the last scanned message is valid JSON.
+func (s *Scanner) Valid() bool { return s.valid }
+
+// NonASCII reports whether the last scanned message, valid JSON, may have
+// bytes that are not ASCII (false: it has none), so that a caller that
+// needs valid UTF-8 checks only messages that may not be.
+func (s *Scanner) NonASCII() bool { return s.big || s.high&highs != 0 }
+
+// Compact reports whether the last scanned message, valid JSON, has no
+// whitespace between its tokens (before and after its top-level value
+// aside): every value's raw bytes are then compact JSON.
+func (s *Scanner) Compact() bool { return !s.big && !s.spaced }
+
+// Depth returns the deepest nesting of objects and arrays in the last
+// scanned message, valid JSON (0 for a message that is a scalar).
+func (s *Scanner) Depth() int {
+	if s.big {
+		return math.MaxInt
+	}
+	return s.depth
+}
+
+// SurrogateEscapes reports whether the last scanned message, valid JSON,
+// has a \u escape of a UTF-16 surrogate (\uD800–\uDFFF, paired or not).
+func (s *Scanner) SurrogateEscapes() bool { return s.big || s.surr }
+
+// Root returns the top-level value of the last scanned message, absent if
+// the message is not valid JSON. If it is an object (IsObject), it is
+// indexed.
+func (s *Scanner) Root() Value {
+	switch {
+	case !s.valid:
+		return Value{}
+	case s.big:
+		return found(gjson.Parse(s.src))
+	}
+	return Value{s: s, i: -1}
+}
+
+// ws reports JSON whitespace (what gjson.Valid skips).
+var ws = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
+
+func skipWS(src string, i int) int {
+	for i < len(src) && ws[src[i]] {
+		i++
+	}
+	return i
+}
+
+// skip skips whitespace between tokens, noting that there was some.
+func (s *Scanner) skip(i int) int {
+	j := skipWS(s.src, i)
+	if j != i {
+		s.spaced = true
+	}
+	return j
+}
+
+func (s *Scanner) scan() bool {
+	s.valid, s.high, s.surr, s.spaced, s.depth = false, 0, false, false, 0
+	// A huge message grows the index; a long session should not keep
+	// that for good (the next huge one grows it again, at its own cost).
+	if cap(s.members) > maxKeep {
+		s.members = nil
+	}
+	if cap(s.stack) > maxKeep {
+		s.stack = nil
+	}
+	s.members = s.members[:0]
+	s.stack = s.stack[:0]
+	src := s.src
+	n := len(src)
+	if s.big = n > math.MaxInt32; s.big {
+		// Offsets would not fit the index: validate only (rare enough
+		// not to matter), and let lookups scan.
+		s.valid = gjson.Valid(src)
+		return s.valid
+	}
+	i := skipWS(src, 0) // leading whitespace: not between tokens
+	if i >= n {
+		return false
+	}
+	s.start = i
+	cur := int32(-1) // the member whose value is being read (-1: the top level)
+	var ok, esc bool
+value:
+	// A value starts at src[i] (i < n).
+	switch c := src[i]; c {
+	case '{':
+		i = s.skip(i + 1)
+		if i >= n {
+			return false
+		}
+		if src[i] == '}' {
+			i++
+			goto done
+		}
+		if src[i] != '"' {
+			return false
+		}
+		s.stack = append(s.stack, frame{obj: true, owner: cur})
+		s.depth = max(s.depth, len(s.stack))
+		goto key
+	case '[':
+		i = s.skip(i + 1)
+		if i >= n {
+			return false
+		}
+		if src[i] == ']' {
+			i++
+			goto done
+		}
+		s.stack = append(s.stack, frame{owner: cur})
+		s.depth = max(s.depth, len(s.stack))
+		goto elem
+	case '"':
+		if i, esc, ok = s.str(i + 1); !ok {
+			return false
+		}
+		if esc && cur >= 0 {
+			s.members[cur].flags |= valEscaped
+		}
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		if i, ok = number(src, i); !ok {
+			return false
+		}
+	case 't':
+		if i+4 > n || src[i+1] != 'r' || src[i+2] != 'u' || src[i+3] != 'e' {
+			return false
+		}
+		i += 4
+	case 'f':
+		if i+5 > n || src[i+1] != 'a' || src[i+2] != 'l' || src[i+3] != 's' || src[i+4] != 'e' {
+			return false
+		}
+		i += 5
+	case 'n':
+		if i+4 > n || src[i+1] != 'u' || src[i+2] != 'l' || src[i+3] != 'l' {
+			return false
+		}
+		i += 4
+	default:
+		return false
+	}
+done:
+	// A value ended just before src[i].
+	if cur >= 0 {
+		s.members[cur].valEnd = int32(i)
+	}
+	if len(s.stack) == 0 {
+		if skipWS(src, i) != n { // trailing whitespace: not between tokens
+			return false
+		}
+		s.valid = true
+		return true
+	}
+	i = s.skip(i)
+	if i >= n {
+		return false
+	}
+	{
+		f := s.stack[len(s.stack)-1]
+		switch src[i] {
+		case ',':
+			i = s.skip(i + 1)
+			if i >= n {
+				return false
+			}
+			if !f.obj {
+				goto elem
+			}
+			if src[i] != '"' {
+				return false
+			}
+			goto key
+		case '}', ']':
+			if (src[i] == '}') != f.obj {
+				return false
+			}
+			i++
+			cur = f.owner
+			if cur >= 0 {
+				s.members[cur].skip = int32(len(s.members))
+			}
+			s.stack = s.stack[:len(s.stack)-1]
+			goto done
+		}
+		return false
+	}
+elem:
+	// An array element starts at src[i] (i < n).
+	cur = int32(len(s.members))
+	s.members = append(s.members, member{keyStart: -1, keyEnd: -1, valStart: int32(i), skip: cur + 1, kind: src[i]})
+	goto value
+key:
+	// A member's key starts at src[i] == '"'.
+	{
+		ks := i + 1
+		if i, esc, ok = s.str(ks); !ok {
+			return false
+		}
+		ke := i - 1
+		i = s.skip(i)
+		if i >= n || src[i] != ':' {
+			return false
+		}
+		i = s.skip(i + 1)
+		if i >= n {
+			return false
+		}
+		cur = int32(len(s.members))
+		m := member{keyStart: int32(ks), keyEnd: int32(ke), valStart: int32(i), skip: cur + 1, kind: src[i]}
+		if esc {
+			m.flags = keyEscaped
+		}
+		s.members = append(s.members, m)
+		goto value
+	}
+}
+
+// stop marks the bytes that end the fast run inside a string: the quote,
+// the backslash and the control characters gjson.Valid refuses.
+var stop = func() (t [256]bool) {
+	for c := 0; c < ' '; c++ {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
+var hex = func() (t [256]bool) {
+	for _, c := range "0123456789abcdefABCDEF" {
+		t[c] = true
+	}
+	return t
+}()
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// str reads a string whose contents start at i, up to and including its
+// closing quote: the position after it, whether it has escapes, and
+// whether it is valid. Text runs are skipped a word at a time: a word
+// with no quote, backslash or control character (most of a message's
+// bytes are such text) costs a few operations for eight bytes.
+func (s *Scanner) str(i int) (int, bool, bool) {
+	src, buf := s.src, s.buf
+	n := len(src)
+	esc := false
+	// Every word and byte read, ORed, for NonASCII. A word may run past
+	// the string's end into bytes read again later: harmless (a byte not
+	// ASCII outside a string makes the message invalid).
+	var high uint64
+	ok := false
+	for {
+		for i+8 <= n {
+			v := binary.LittleEndian.Uint64(buf[i:])
+			high |= v
+			// A byte is flagged if below 0x20, or equal to '"' or '\\'
+			// (the classic has-less-than and has-zero-byte tests). A
+			// borrow only carries upwards from a flagged byte, so the
+			// lowest flagged byte is exact: jump to it.
+			q := v ^ (ones * '"')
+			b := v ^ (ones * '\\')
+			if m := ((v - ones*0x20) & ^v) | ((q - ones) & ^q) | ((b - ones) & ^b); m&highs != 0 {
+				i += bits.TrailingZeros64(m&highs) >> 3
+				goto stopped
+			}
+			i += 8
+		}
+		for i < n && !stop[src[i]] {
+			high |= uint64(src[i])
+			i++
+		}
+		if i >= n {
+			goto out
+		}
+	stopped:
+		switch src[i] {
+		case '"':
+			i++
+			ok = true
+			goto out
+		case '\\':
+			esc = true
+			if i+1 >= n {
+				goto out
+			}
+			switch src[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > n || !hex[src[i+2]] || !hex[src[i+3]] || !hex[src[i+4]] || !hex[src[i+5]] {
+					goto out
+				}
+				if src[i+2]|0x20 == 'd' && surrogate3[src[i+3]] {
+					s.surr = true
+				}
+				i += 6
+			default:
+				goto out
+			}
+		default:
+			goto out // a control character
+		}
+	}
+out:
+	s.high |= high
+	return i, esc, ok
+}
+
+// surrogate3 marks the third hex digit of a surrogate escape, \uD800–\uDFFF.
+var surrogate3 = func() (t [256]bool) {
+	for _, c := range "89abcdefABCDEF" {
+		t[c] = true
+	}
+	return t
+}()
+
+// number reads a number starting at src[i] ('-' or a digit): the position
+// after it, and whether it is well formed. What follows it is checked by
+// the caller, as gjson.Valid does.
+func number(src string, i int) (int, bool) {
+	n := len(src)
+	if src[i] == '-' {
+		i++
+		if i >= n || src[i] < '0' || src[i] > '9' {
+			return i, false
+		}
+	}
+	if src[i] == '0' {
+		i++
+	} else {
+		for i < n && src[i] >= '0' && src[i] <= '9' {
+			i++
+		}
+	}
+	if i < n && src[i] == '.' {
+		i++
+		if i >= n || src[i] < '0' || src[i] > '9' {
+			return i, false
+		}
+		for i < n && src[i] >= '0' && src[i] <= '9' {
+			i++
+		}
+	}
+	if i < n && (src[i] == 'e' || src[i] == 'E') {
+		i++
+		if i < n && (src[i] == '+' || src[i] == '-') {
+			i++
+		}
+		if i >= n || src[i] < '0' || src[i] > '9' {
+			return i, false
+		}
+		for i < n && src[i] >= '0' && src[i] <= '9' {
+			i++
+		}
+	}
+	return i, true
+}

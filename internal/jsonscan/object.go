@@ -1,0 +1,509 @@
+package jsonscan
+
+import (
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// A Value is a value of a scanned message: the top-level value
+// (Scanner.Root), a member or element the scan recorded (Field, Sub,
+// Each, Members), a value gjson found where the index does not answer (a
+// path with gjson syntax), or absent (the zero Value). An object or array
+// the scan recorded is walked in the index. Every method answers exactly
+// what the same lookup of gjson on Result() answers. A Value is small
+// (three words) and valid until the Scanner's next Scan.
+type Value struct {
+	s *Scanner // nil: a value gjson found (r), or absent
+	i int      // the member, or -1 for the top-level value; absent: the Index gjson gives
+	r *gjson.Result
+}
+
+// found returns r as a Value; absent values keep only their Index, so
+// that the common case (a missing member) allocates nothing.
+func found(r gjson.Result) Value {
+	if !r.Exists() && r.Str == "" && r.Num == 0 && r.Indexes == nil {
+		return Value{i: r.Index}
+	}
+	return Value{i: -1, r: &r}
+}
+
+// gj returns a value gjson found or an absent one as a Result.
+func (v Value) gj() gjson.Result {
+	if v.r != nil {
+		return *v.r
+	}
+	return gjson.Result{Index: v.i}
+}
+
+// CompactRaw returns v's raw bytes and whether they are known to be
+// compact JSON: v is a value the scan recorded inside the top-level one
+// (not one gjson found), of a message with no whitespace between tokens
+// (Scanner.Compact).
+func (v Value) CompactRaw() (string, bool) {
+	if v.s == nil || v.i < 0 || v.s.spaced {
+		return v.Raw(), false
+	}
+	return v.Raw(), true
+}
+
+// Str returns what Result().Str is (a string's unescaped text, "" for
+// other values), without building the Result.
+func (v Value) Str() string {
+	if v.s == nil || v.i < 0 {
+		return v.Result().Str
+	}
+	m := &v.s.members[v.i]
+	switch {
+	case m.kind != '"':
+		return ""
+	case m.flags&valEscaped != 0:
+		return string(unescape(nil, v.s.src[m.valStart+1:m.valEnd-1]))
+	}
+	return v.s.src[m.valStart+1 : m.valEnd-1]
+}
+
+// Type returns what Result().Type is, without building the Result.
+func (v Value) Type() gjson.Type {
+	if v.s == nil || v.i < 0 {
+		return v.Result().Type
+	}
+	switch v.s.members[v.i].kind {
+	case '"':
+		return gjson.String
+	case '{', '[':
+		return gjson.JSON
+	case 't':
+		return gjson.True
+	case 'f':
+		return gjson.False
+	case 'n':
+		return gjson.Null
+	}
+	return gjson.Number
+}
+
+// Exists reports whether v is a value of the message.
+func (v Value) Exists() bool { return v.s != nil || v.r != nil && v.r.Exists() }
+
+// IsArray reports whether v is an array.
+func (v Value) IsArray() bool {
+	if v.s == nil {
+		return v.r != nil && v.r.IsArray()
+	}
+	return v.kind() == '['
+}
+
+// IsObject reports whether v is an object.
+func (v Value) IsObject() bool {
+	if v.s == nil {
+		return v.r != nil && v.r.IsObject()
+	}
+	return v.kind() == '{'
+}
+
+// indexed reports an object whose members the index holds.
+func (v Value) indexed() bool { return v.s != nil && v.kind() == '{' }
+
+func (v Value) kind() byte {
+	if v.i < 0 {
+		return v.s.src[v.s.start]
+	}
+	return v.s.members[v.i].kind
+}
+
+// members returns the range of an indexed container's members: the
+// first, and the index after the last one's members.
+func (v Value) members() (int, int) {
+	if v.i < 0 {
+		return 0, len(v.s.members)
+	}
+	return v.i + 1, int(v.s.members[v.i].skip)
+}
+
+// start returns the offset of v in the message.
+func (v Value) start() int {
+	if v.i < 0 {
+		return v.s.start
+	}
+	return int(v.s.members[v.i].valStart)
+}
+
+// Raw returns v's bytes, as Result().Raw (without unescaping a string).
+func (v Value) Raw() string {
+	switch {
+	case v.s == nil:
+		return v.gj().Raw
+	case v.i < 0:
+		return gjson.Parse(v.s.src).Raw
+	}
+	m := &v.s.members[v.i]
+	return v.s.src[m.valStart:m.valEnd]
+}
+
+// Result returns v as gjson returns it: for the top-level value what
+// gjson.Parse returns (an object's raw runs to the message's end), for a
+// member what gjson's lookup of it returns.
+func (v Value) Result() gjson.Result {
+	switch {
+	case v.s == nil:
+		return v.gj()
+	case v.i < 0:
+		return gjson.Parse(v.s.src)
+	}
+	return v.s.result(&v.s.members[v.i])
+}
+
+// find returns the first member of object v named key, or -1.
+func (v Value) find(key string) int {
+	if !v.indexed() {
+		return -1
+	}
+	s := v.s
+	for i, end := v.members(); i < end; i = int(s.members[i].skip) {
+		if s.keyIs(&s.members[i], key) {
+			return i
+		}
+	}
+	return -1
+}
+
+// keyIs reports whether m's key, unescaped as gjson unescapes it, is key.
+func (s *Scanner) keyIs(m *member, key string) bool {
+	if m.flags&keyEscaped == 0 {
+		return int(m.keyEnd-m.keyStart) == len(key) && s.src[m.keyStart:m.keyEnd] == key
+	}
+	// No length shortcut: a lone surrogate escape (6 bytes) becomes
+	// U+FFFD (3). Keys with escapes are rare.
+	s.scratch = unescape(s.scratch[:0], s.src[m.keyStart:m.keyEnd])
+	return string(s.scratch) == key
+}
+
+// Field returns the first member of object v named key (gjson's choice
+// among duplicates), or the absent Value (also when v is not an object).
+func (v Value) Field(key string) Value {
+	if i := v.find(key); i >= 0 {
+		return Value{s: v.s, i: i}
+	}
+	return Value{}
+}
+
+// LastField returns the last member of object v named key (the one a
+// ForEach that keeps what it sees ends with), or the absent Value.
+func (v Value) LastField(key string) Value {
+	if !v.indexed() {
+		return Value{}
+	}
+	s := v.s
+	last := -1
+	for i, end := v.members(); i < end; i = int(s.members[i].skip) {
+		if s.keyIs(&s.members[i], key) {
+			last = i
+		}
+	}
+	if last < 0 {
+		return Value{}
+	}
+	return Value{s: s, i: last}
+}
+
+// Get returns the value at path, exactly what v.Result().Get(path)
+// returns. On an indexed object, a path of plain keys joined by dots is
+// answered from the index (through an array member it goes on with gjson
+// on that array); any other path (wildcards, escapes, modifiers, queries,
+// pipes), and any path on another value, goes to gjson.
+func (v Value) Get(path string) gjson.Result {
+	if !v.indexed() || !plainPath(path) {
+		return v.Result().Get(path)
+	}
+	first, end := v.members()
+	i, r, ok := v.s.lookup(first, end, path)
+	switch {
+	case !ok:
+		// What gjson answers for a path it does not find: no value, at
+		// the object's index.
+		return gjson.Result{Index: v.start()}
+	case i >= 0:
+		return v.s.result(&v.s.members[i])
+	}
+	return r
+}
+
+// Sub returns the value at path as a Value: Sub(path).Result() is
+// Get(path), and an object found through the index is indexed too, so
+// that its own lookups do not scan it.
+func (v Value) Sub(path string) Value {
+	if !v.indexed() || !plainPath(path) {
+		return found(v.Result().Get(path))
+	}
+	first, end := v.members()
+	i, r, ok := v.s.lookup(first, end, path)
+	switch {
+	case !ok:
+		return Value{i: v.start()}
+	case i >= 0:
+		return Value{s: v.s, i: i}
+	}
+	return found(r)
+}
+
+// lookup finds a plain path in the object whose members are first to
+// end: the member it names (i >= 0), or the value gjson found in an array
+// on the way (i < 0); ok false if there is none.
+func (s *Scanner) lookup(first, end int, path string) (i int, r gjson.Result, ok bool) {
+	key, rest, more := path, "", false
+	for j := 0; j < len(path); j++ {
+		if path[j] == '.' {
+			key, rest, more = path[:j], path[j+1:], true
+			break
+		}
+	}
+	// gjson looks at every member named key, in order, until the rest of
+	// the path is found in one (duplicates included).
+	for i := first; i < end; i = int(s.members[i].skip) {
+		m := &s.members[i]
+		if !s.keyIs(m, key) {
+			continue
+		}
+		if !more {
+			return i, gjson.Result{}, true
+		}
+		switch m.kind {
+		case '{':
+			if j, r, ok := s.lookup(i+1, int(m.skip), rest); ok {
+				return j, r, true
+			}
+		case '[':
+			if r := s.result(m).Get(rest); r.Exists() {
+				return -1, r, true
+			}
+		}
+	}
+	return -1, gjson.Result{}, false
+}
+
+// plainPath reports a path that names members only: non-empty keys with
+// none of the characters gjson's path syntax gives a meaning, joined by
+// single dots.
+func plainPath(path string) bool {
+	if path == "" || path[0] == '.' || path[len(path)-1] == '.' {
+		return false
+	}
+	for j := 0; j < len(path); j++ {
+		if c := path[j]; pathSyntax[c] {
+			if c != '.' || path[j-1] == '.' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// pathSyntax marks the characters of gjson's path syntax (and some more,
+// to be safe): a path with any but single dots between keys goes to gjson.
+var pathSyntax = func() (t [256]bool) {
+	for _, c := range "|*?\\#@![]{}()=<>%~,:\".\x00" {
+		t[c] = true
+	}
+	return t
+}()
+
+// ForEach calls fn with every member of an object or element of an
+// array, in order, exactly as gjson's ForEach on Result() does (an
+// object's key a String Result with its quotes in Raw and Index at the
+// quote; an array's key a Number Result counting from 0), until fn
+// returns false. An indexed container is walked in its index.
+func (v Value) ForEach(fn func(key, value gjson.Result) bool) {
+	if v.s == nil || (v.kind() != '{' && v.kind() != '[') {
+		v.Result().ForEach(fn)
+		return
+	}
+	s := v.s
+	k := gjson.Result{Type: gjson.Number, Num: -1}
+	for i, end := v.members(); i < end; i = int(s.members[i].skip) {
+		m := &s.members[i]
+		k = s.key(m, k)
+		if !fn(k, s.result(m)) {
+			return
+		}
+	}
+}
+
+// Each is ForEach with the values as Values: those of an indexed
+// container are indexed too, so that lookups in them do not scan them.
+func (v Value) Each(fn func(key gjson.Result, value Value) bool) {
+	if v.s == nil || (v.kind() != '{' && v.kind() != '[') {
+		v.Result().ForEach(func(k, x gjson.Result) bool { return fn(k, found(x)) })
+		return
+	}
+	s := v.s
+	k := gjson.Result{Type: gjson.Number, Num: -1}
+	for i, end := v.members(); i < end; i = int(s.members[i].skip) {
+		k = s.key(&s.members[i], k)
+		if !fn(k, Value{s: s, i: i}) {
+			return
+		}
+	}
+}
+
+// Members calls fn with every member of an object, in order, its key
+// unescaped (as ForEach's key.Str), until fn returns false: one walk that
+// reads several members, where each Field walks the object again. For
+// another value it does nothing; an object gjson found is walked with
+// gjson.
+func (v Value) Members(fn func(key string, value Value) bool) {
+	if v.s == nil {
+		if r := v.gj(); r.IsObject() {
+			r.ForEach(func(k, x gjson.Result) bool { return fn(k.Str, found(x)) })
+		}
+		return
+	}
+	if v.kind() != '{' {
+		return
+	}
+	s := v.s
+	for i, end := v.members(); i < end; i = int(s.members[i].skip) {
+		m := &s.members[i]
+		k := s.src[m.keyStart:m.keyEnd]
+		if m.flags&keyEscaped != 0 {
+			k = string(unescape(nil, k))
+		}
+		if !fn(k, Value{s: s, i: i}) {
+			return
+		}
+	}
+}
+
+// key returns the key ForEach gives member m: for an object member its
+// key, for an array element the count after the previous one's.
+func (s *Scanner) key(m *member, prev gjson.Result) gjson.Result {
+	if m.keyStart < 0 {
+		prev.Num++
+		return prev
+	}
+	k := gjson.Result{Type: gjson.String, Raw: s.src[m.keyStart-1 : m.keyEnd+1], Index: int(m.keyStart) - 1}
+	if m.flags&keyEscaped != 0 {
+		k.Str = string(unescape(nil, s.src[m.keyStart:m.keyEnd]))
+	} else {
+		k.Str = s.src[m.keyStart:m.keyEnd]
+	}
+	return k
+}
+
+// Len returns the number of members of an object or elements of an array
+// (0 for other values).
+func (v Value) Len() int {
+	if v.s == nil {
+		n := 0
+		if r := v.gj(); r.IsObject() || r.IsArray() {
+			r.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+		}
+		return n
+	}
+	n := 0
+	if k := v.kind(); k == '{' || k == '[' {
+		for i, end := v.members(); i < end; i = int(v.s.members[i].skip) {
+			n++
+		}
+	}
+	return n
+}
+
+// result builds the gjson.Result of a member's value, as gjson's object
+// lookup builds it.
+func (s *Scanner) result(m *member) gjson.Result {
+	raw := s.src[m.valStart:m.valEnd]
+	r := gjson.Result{Raw: raw, Index: int(m.valStart)}
+	switch m.kind {
+	case '"':
+		r.Type = gjson.String
+		if m.flags&valEscaped != 0 {
+			r.Str = string(unescape(nil, raw[1:len(raw)-1]))
+		} else {
+			r.Str = raw[1 : len(raw)-1]
+		}
+	case '{', '[':
+		r.Type = gjson.JSON
+	case 't':
+		r.Type = gjson.True
+	case 'f':
+		r.Type = gjson.False
+	case 'n':
+		r.Type = gjson.Null
+	default:
+		r.Type = gjson.Number
+		r.Num, _ = strconv.ParseFloat(raw, 64)
+	}
+	return r
+}
+
+// unescape appends the unescaped contents of a valid JSON string (without
+// its quotes) to dst, reading escapes as gjson does: a surrogate escape
+// followed by another \u escape takes both (U+FFFD unless they are a
+// high and a low surrogate); a lone surrogate is U+FFFD.
+func unescape(dst []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c != '\\' {
+			// Copy the run up to the next backslash at once.
+			j := i + 1
+			for j < len(s) && s[j] != '\\' {
+				j++
+			}
+			dst = append(dst, s[i:j]...)
+			i = j
+			continue
+		}
+		if i+1 >= len(s) {
+			return dst
+		}
+		switch e := s[i+1]; e {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r := hex4(s[i+2:])
+			i += 6
+			if utf16.IsSurrogate(r) && i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
+				r = utf16.DecodeRune(r, hex4(s[i+2:]))
+				i += 6
+			}
+			dst = utf8.AppendRune(dst, r)
+			continue
+		default: // '"', '\\', '/'
+			dst = append(dst, e)
+		}
+		i += 2
+	}
+	return dst
+}
+
+// hex4 reads the four hex digits a \u escape of valid JSON has.
+func hex4(s string) rune {
+	var r rune
+	for _, c := range []byte(s[:4]) {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		default:
+			c -= 'A' - 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
+
+// Wrap returns r as a Value whose lookups are gjson's, for code that
+// takes a Value and is also given values found by gjson.
+func Wrap(r gjson.Result) Value { return found(r) }
