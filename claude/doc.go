@@ -8,7 +8,13 @@
 //   - "stream-json": the stdout of claude -p --output-format stream-json
 //     --verbose, with or without --include-partial-messages, with
 //     --resume, and with --input-format stream-json (one init … result per
-//     prompt). Lines are framed with universal.FrameLines.
+//     prompt). Lines are framed with universal.FrameLines. Qwen Code's
+//     qwen -p --output-format stream-json (with --include-partial-messages
+//     and --input-format stream-json) writes this format too (recorded:
+//     Qwen Code 0.24.4): it numbers the blocks of each of its assistant
+//     lines from 0 and gives every line after the first an id of its own,
+//     which the translator reads as one response; session.started says
+//     agent_name "qwen-code" with its version.
 //   - "exchange": a recorded two-way exchange of the stream-json control
 //     protocol (universal.FrameExchange): what the CLI wrote (out) and what
 //     the host wrote to its stdin (in: user messages, initialize,
