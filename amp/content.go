@@ -38,16 +38,16 @@ func (t *Translator) answer(dst events, content gjson.Result, native, parent, en
 	var parts []universal.Part
 	calls := 0
 	if content.Type == gjson.String {
-		parts = append(parts, universal.Text(t.w.Copy(content.Str)))
+		parts = append(parts, universal.Text(t.w.CopyValue(content)))
 		content = gjson.Result{} // (ForEach would visit the string itself)
 	}
 	content.ForEach(func(_, b gjson.Result) bool {
 		switch b.Get("type").Str {
 		case "text":
-			parts = append(parts, universal.Text(t.w.Copy(b.Get("text").Str)))
+			parts = append(parts, universal.Text(t.w.CopyValue(b.Get("text"))))
 		case "thinking":
-			p := universal.Reasoning(t.w.Copy(b.Get("thinking").Str), universal.VisibilityPublic)
-			p.Signature = t.w.Copy(b.Get("signature").Str)
+			p := universal.Reasoning(t.w.CopyValue(b.Get("thinking")), universal.VisibilityPublic)
+			p.Signature = t.w.CopyValue(b.Get("signature"))
 			parts = append(parts, p)
 		case "redacted_thinking":
 			p := universal.Reasoning("", universal.VisibilityPrivate)
@@ -172,8 +172,8 @@ func (t *Translator) toolCall(dst events, b gjson.Result, msg string, index int)
 	if input.Exists() {
 		args = string(jsonw.AppendRaw(nil, input.Raw))
 	}
-	c := &call{Item: t.w.NewItemID(), Msg: msg, Name: t.w.Copy(b.Get("name").Str),
-		Path: universal.ResolvePath(t.s.Cwd, t.w.Copy(input.Get("path").Str))}
+	c := &call{Item: t.w.NewItemID(), Msg: msg, Name: t.w.CopyValue(b.Get("name")),
+		Path: universal.ResolvePath(t.s.Cwd, t.w.CopyValue(input.Get("path")))}
 	callID := t.w.Copy(id)
 	t.s.Calls[callID] = c
 	p := universal.Part{Type: universal.PartToolCall, Name: c.Name, Arguments: args, CallID: callID}
@@ -264,17 +264,17 @@ func (t *Translator) structured(o *toolOut, obj gjson.Result) (out string, ok bo
 	}
 	switch {
 	case obj.Get("output").Type == gjson.String:
-		out, ok = t.w.Copy(obj.Get("output").Str), true
+		out, ok = t.w.CopyValue(obj.Get("output")), true
 	case obj.Get("summary").Type == gjson.String:
-		out, ok = t.w.Copy(obj.Get("summary").Str), true
+		out, ok = t.w.CopyValue(obj.Get("summary")), true
 	case obj.Get("content").Type == gjson.String:
-		out, ok = t.w.Copy(obj.Get("content").Str), true
+		out, ok = t.w.CopyValue(obj.Get("content")), true
 	case obj.Get("content").IsArray():
 		var extra []universal.Part
 		out, extra = anthropic.ToolResult(obj.Get("content"), t.w.Copy)
 		o.extra, ok = append(o.extra, extra...), true
 	case obj.Get("diff").Type == gjson.String:
-		out, ok = t.w.Copy(obj.Get("diff").Str), true
+		out, ok = t.w.CopyValue(obj.Get("diff")), true
 	}
 	if ok {
 		o.obj = obj
@@ -295,7 +295,7 @@ func (t *Translator) fileRefs(c *call, obj gjson.Result) []universal.Part {
 	}
 	files.ForEach(func(_, f gjson.Result) bool {
 		p := universal.Part{Type: universal.PartFileRef, Path: t.w.Copy(filePath(f.Get("uri").Str)), Action: universal.FilePatch,
-			Diff: t.w.Copy(f.Get("diff").Str)}
+			Diff: t.w.CopyValue(f.Get("diff"))}
 		if f.Get("type").Str == "add" {
 			p.Action = universal.FileWrite
 		}

@@ -65,7 +65,7 @@ func (t *Translator) sameThread(dst events, r gjson.Result) events {
 	}
 	switch cur := t.w.Stamper().NativeSessionID(); {
 	case cur == "":
-		t.w.SetNativeSessionID(t.w.Copy(id.Str))
+		t.w.SetNativeSessionID(t.w.CopyValue(id))
 	case cur != id.Str:
 		dst = t.unparsed(dst, "session_id", fmt.Errorf("%w: %q is not the session's thread %q (translated as part of it)", errOtherThread, id.Str, cur))
 	}
@@ -142,7 +142,7 @@ func (t *Translator) flushRunInfo(dst events) events {
 // false when content is neither an array nor a string.
 func (t *Translator) blocks(content gjson.Result, result func(gjson.Result)) (parts []universal.Part, results int, ok bool) {
 	if content.Type == gjson.String {
-		return []universal.Part{universal.Text(t.w.Copy(content.Str))}, 0, true
+		return []universal.Part{universal.Text(t.w.CopyValue(content))}, 0, true
 	}
 	if !content.IsArray() {
 		return nil, 0, false
@@ -150,7 +150,7 @@ func (t *Translator) blocks(content gjson.Result, result func(gjson.Result)) (pa
 	content.ForEach(func(_, b gjson.Result) bool {
 		switch b.Get("type").Str {
 		case "text":
-			parts = append(parts, universal.Text(t.w.Copy(b.Get("text").Str)))
+			parts = append(parts, universal.Text(t.w.CopyValue(b.Get("text"))))
 		case "image":
 			p := anthropic.Image(b, t.w.Copy)
 			if mt := b.Get("source.mediaType").Str; p.Mime == "image/*" && mt != "" {

@@ -227,7 +227,7 @@ func (t *Translator) threadRun(dst events, c *call, callID string, run gjson.Res
 		res := run.Get("result")
 		switch {
 		case res.Type == gjson.String:
-			o.output = t.w.Copy(res.Str)
+			o.output = t.w.CopyValue(res)
 		case res.IsObject():
 			if out, ok := t.structured(&o, res); ok {
 				o.output = out
@@ -287,9 +287,9 @@ func (t *Translator) threadInfo(dst events, m gjson.Result, native, scope string
 	content.ForEach(func(_, b gjson.Result) bool {
 		switch b.Get("type").Str {
 		case "text":
-			parts = append(parts, universal.Text(t.w.Copy(b.Get("text").Str)))
+			parts = append(parts, universal.Text(t.w.CopyValue(b.Get("text"))))
 		case "summary":
-			p := universal.Text(t.w.Copy(b.Get("summary.summary").Str))
+			p := universal.Text(t.w.CopyValue(b.Get("summary.summary")))
 			p.Metadata = summaryMeta
 			parts = append(parts, p)
 		case "manual_bash_invocation":

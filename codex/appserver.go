@@ -462,7 +462,7 @@ func (t *Translator) userInputRequest(dst []event, c *ctx, key, rid, thread stri
 
 func (t *Translator) elicitationRequest(dst []event, c *ctx, key, rid, thread string, p gjson.Result) []event {
 	req := &request{ID: rid, Method: "mcpServer/elicitation/request", Options: []string{}}
-	req.Prompt = t.w.Copy(p.Get("message").Str)
+	req.Prompt = t.w.CopyValue(p.Get("message"))
 	o := obj().String("method", req.Method)
 	o.OptString("thread_id", thread)
 	o.OptString("turn_id", p.Get("turnId").Str)
@@ -505,7 +505,7 @@ func (t *Translator) clientResponse(dst []event, c *ctx, id, result, rpcErr gjso
 				res.isError, res.failed = true, true
 			}
 			if rpcErr.Exists() {
-				res.output = t.w.Copy(rpcErr.Get("message").Str)
+				res.output = t.w.CopyValue(rpcErr.Get("message"))
 			}
 			dst = t.toolResult(dst, req.Key, &spec, &res, agent, c.raw)
 		}
@@ -847,7 +847,7 @@ func (t *Translator) settlePermission(dst []event, n *nitem, declined bool, stat
 func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p gjson.Result) []event {
 	dst = t.ensureSession(dst, thread)
 	tu := p.Get("tokenUsage")
-	turn := t.w.Copy(p.Get("turnId").Str)
+	turn := t.w.CopyValue(p.Get("turnId"))
 	window := countPtr(tu.Get("modelContextWindow"))
 	if last := tu.Get("last"); last.IsObject() {
 		dst = t.usage(dst, turn, universal.ScopeCall, readUsage(last, &camelUsage), window, c.raw)

@@ -755,9 +755,11 @@ func (t *Translator) settle(key string, kind uint8) *request {
 	return r
 }
 
-// commandResult describes the result of a command execution.
+// commandResult describes the result of a command execution. output is in
+// stable memory already (Stream.Copy or CopyValue): a command's output can
+// be the biggest string of a session, copied once.
 func (t *Translator) commandResult(output, status string, code, durationMS *int64) resultSpec {
-	res := resultSpec{output: t.w.Copy(output)}
+	res := resultSpec{output: output}
 	// A command that exits with another code than 0 failed.
 	res.failed = status == "failed" || status == "declined" || (code != nil && *code != 0)
 	res.isError = res.failed

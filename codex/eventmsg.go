@@ -79,7 +79,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 		if e.Exists() && e.Type != gjson.Null {
 			status = universal.TurnError
 			if !t.st.TurnErr {
-				dst = t.emitError(dst, t.w.Copy(e.Get("message").Str), t.w.Copy(errorCode(e.Get("codex_error_info"))), metaOf("error", e), false, agent, c.raw)
+				dst = t.emitError(dst, t.w.CopyValue(e.Get("message")), t.w.Copy(errorCode(e.Get("codex_error_info"))), metaOf("error", e), false, agent, c.raw)
 			}
 		}
 		o := obj()
@@ -120,7 +120,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 		if mode == live {
 			return t.liveMessageEnd(dst, c, "live:"+string(vis), kindReasoning, m.Get("text").Str, universal.PartReasoning, th, nil)
 		}
-		return t.reasoningCopy(dst, c, lockEvent, "", []part{universal.Reasoning(t.w.Copy(m.Get("text").Str), vis)}, th)
+		return t.reasoningCopy(dst, c, lockEvent, "", []part{universal.Reasoning(t.w.CopyValue(m.Get("text")), vis)}, th)
 	case "agent_reasoning_delta", "reasoning_content_delta":
 		return t.liveDelta(dst, c, "live:public", kindReasoning, 0, universal.PartReasoning, m.Get("delta").Str, th)
 	case "agent_reasoning_raw_content_delta", "reasoning_raw_content_delta":
@@ -149,11 +149,11 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 		if out == "" {
 			out = m.Get("stdout").Str + m.Get("stderr").Str
 		}
-		res := t.commandResult(out, m.Get("status").Str, intPtr(m.Get("exit_code")), durationMS(m.Get("duration")))
+		res := t.commandResult(t.w.Copy(out), m.Get("status").Str, intPtr(m.Get("exit_code")), durationMS(m.Get("duration")))
 		spec.keep = true
 		return t.commandEnd(dst, "c:"+m.Get("call_id").Str, &spec, &res, c.raw)
 	case "patch_apply_begin", "patch_apply_end":
-		spec := toolSpec{native: t.w.Copy(m.Get("call_id").Str), thread: th, callID: t.w.Copy(m.Get("call_id").Str), name: "file_change"}
+		spec := toolSpec{native: t.w.CopyValue(m.Get("call_id")), thread: th, callID: t.w.CopyValue(m.Get("call_id")), name: "file_change"}
 		changes := m.Get("changes")
 		key := "c:" + m.Get("call_id").Str
 		if n := t.item(key); n != nil && !changes.Exists() && n.Changes != "" {
@@ -176,7 +176,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "mcp_tool_call_begin", "mcp_tool_call_end":
 		inv := m.Get("invocation")
-		spec := toolSpec{native: t.w.Copy(m.Get("call_id").Str), thread: th, callID: t.w.Copy(m.Get("call_id").Str),
+		spec := toolSpec{native: t.w.CopyValue(m.Get("call_id")), thread: th, callID: t.w.CopyValue(m.Get("call_id")),
 			name: t.w.Copy("mcp__" + inv.Get("server").Str + "__" + inv.Get("tool").Str),
 			args: t.w.Copy(argsJSON(inv.Get("arguments")))}
 		key := "c:" + m.Get("call_id").Str
@@ -197,7 +197,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 		}
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "web_search_begin", "web_search_end":
-		spec := toolSpec{native: t.w.Copy(m.Get("call_id").Str), thread: th, callID: t.w.Copy(m.Get("call_id").Str), name: "web_search"}
+		spec := toolSpec{native: t.w.CopyValue(m.Get("call_id")), thread: th, callID: t.w.CopyValue(m.Get("call_id")), name: "web_search"}
 		o := obj().String("query", m.Get("query").Str)
 		o.Raw("action", m.Get("action").Raw)
 		spec.args = t.str(o.Bytes())
@@ -208,12 +208,12 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 		res := t.webSearchResult(m.Get("results"))
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "view_image_tool_call":
-		path := t.w.Copy(m.Get("path").Str)
-		spec := toolSpec{native: t.w.Copy(m.Get("call_id").Str), thread: th, callID: t.w.Copy(m.Get("call_id").Str), name: "view_image",
+		path := t.w.CopyValue(m.Get("path"))
+		spec := toolSpec{native: t.w.CopyValue(m.Get("call_id")), thread: th, callID: t.w.CopyValue(m.Get("call_id")), name: "view_image",
 			args: t.str(obj().String("path", path).Bytes())}
 		return t.toolResult(dst, "c:"+m.Get("call_id").Str, &spec, &resultSpec{extra: t.imageParts(path, "")}, agent, c.raw)
 	case "image_generation_begin", "image_generation_end":
-		spec := toolSpec{native: t.w.Copy(m.Get("call_id").Str), thread: th, callID: t.w.Copy(m.Get("call_id").Str), name: "image_generation"}
+		spec := toolSpec{native: t.w.CopyValue(m.Get("call_id")), thread: th, callID: t.w.CopyValue(m.Get("call_id")), name: "image_generation"}
 		o := obj()
 		o.OptString("revised_prompt", m.Get("revised_prompt").Str)
 		spec.args = t.str(o.Bytes())
@@ -248,7 +248,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 			res.isError, res.failed = true, true
 		}
 		if e := m.Get("error"); e.Type == gjson.String {
-			res.output = t.w.Copy(e.Str)
+			res.output = t.w.CopyValue(e)
 		}
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "exec_approval_request", "apply_patch_approval_request", "request_user_input", "elicitation_request":
@@ -266,14 +266,14 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 		if !root {
 			return t.subAgentError(dst, c, th, "sub_agent_error", m.Get("message").Str, errorCode(m.Get("codex_error_info")), metaOf("codex_error_info", m.Get("codex_error_info")))
 		}
-		return t.emitError(dst, t.w.Copy(m.Get("message").Str), t.w.Copy(errorCode(m.Get("codex_error_info"))), metaOf("codex_error_info", m.Get("codex_error_info")), false, agent, c.raw)
+		return t.emitError(dst, t.w.CopyValue(m.Get("message")), t.w.Copy(errorCode(m.Get("codex_error_info"))), metaOf("codex_error_info", m.Get("codex_error_info")), false, agent, c.raw)
 	case "stream_error":
 		o := obj()
 		o.Raw("codex_error_info", m.Get("codex_error_info").Raw)
 		o.Raw("additional_details", m.Get("additional_details").Raw)
-		return t.emitError(dst, t.w.Copy(m.Get("message").Str), t.w.Copy(errorCode(m.Get("codex_error_info"))), cleanJSON(o.Bytes()), true, agent, c.raw)
+		return t.emitError(dst, t.w.CopyValue(m.Get("message")), t.w.Copy(errorCode(m.Get("codex_error_info"))), cleanJSON(o.Bytes()), true, agent, c.raw)
 	case "warning", "background_event":
-		return t.status(dst, "", th, typ, t.w.Copy(m.Get("message").Str), nil, agent, c.raw)
+		return t.status(dst, "", th, typ, t.w.CopyValue(m.Get("message")), nil, agent, c.raw)
 	case "context_compacted":
 		if mode == rest {
 			// The compacted line marks it.
@@ -282,17 +282,17 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 		return t.status(dst, "", th, "context_compaction", "", nil, agent, c.raw)
 	case "entered_review_mode":
 		detail := m.Get("user_facing_hint").Str
-		return t.status(dst, t.w.Copy(m.Get("item_id").Str), th, "review_mode_entered", t.w.Copy(detail), metaOf("target", m.Get("target")), agent, c.raw)
+		return t.status(dst, t.w.CopyValue(m.Get("item_id")), th, "review_mode_entered", t.w.Copy(detail), metaOf("target", m.Get("target")), agent, c.raw)
 	case "exited_review_mode":
 		ro := m.Get("review_output")
-		return t.status(dst, t.w.Copy(m.Get("item_id").Str), th, "review_mode_exited", t.w.Copy(ro.Get("overall_explanation").Str), metaOf("review_output", ro), agent, c.raw)
+		return t.status(dst, t.w.CopyValue(m.Get("item_id")), th, "review_mode_exited", t.w.CopyValue(ro.Get("overall_explanation")), metaOf("review_output", ro), agent, c.raw)
 	case "plan_update":
 		return t.planStatus(dst, c, th, m.Get("plan"), m.Get("explanation").Str, "")
 	case "thread_rolled_back":
 		return t.status(dst, "", th, "thread_rolled_back", t.w.Copy(m.Get("num_turns").Raw+" turns"), nil, agent, c.raw)
 	case "sub_agent_activity":
 		meta := obj().String("agent_thread_id", m.Get("agent_thread_id").Str)
-		return t.status(dst, "", th, "sub_agent_"+snake(m.Get("kind").Str), t.w.Copy(m.Get("agent_path").Str), meta.Bytes(), agent, c.raw)
+		return t.status(dst, "", th, "sub_agent_"+snake(m.Get("kind").Str), t.w.CopyValue(m.Get("agent_path")), meta.Bytes(), agent, c.raw)
 	case "item_completed":
 		if mode == live {
 			// The legacy events of the same stream carry these facts.
@@ -475,7 +475,7 @@ func (t *Translator) legacyRequest(dst []event, c *ctx, typ string, m gjson.Resu
 		id = m.Get("id").Str
 	}
 	key := "e" + typ + ":" + id
-	req := &request{ID: t.w.Copy(id), Method: typ, CallID: t.w.Copy(m.Get("call_id").Str)}
+	req := &request{ID: t.w.Copy(id), Method: typ, CallID: t.w.CopyValue(m.Get("call_id"))}
 	if n := t.item("c:" + req.CallID); n != nil {
 		req.Item = n.ID
 	}
@@ -505,7 +505,7 @@ func (t *Translator) legacyRequest(dst []event, c *ctx, typ string, m gjson.Resu
 		})
 		req.Prompt = t.w.Copy(strings.Join(qs, "\n"))
 	default:
-		req.Prompt = t.w.Copy(m.Get("message").Str)
+		req.Prompt = t.w.CopyValue(m.Get("message"))
 	}
 	req.Options = []string{}
 	_ = thread

@@ -220,7 +220,7 @@ func (t *Translator) execItem(dst []event, c *ctx, it gjson.Result, ev string) [
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
 		st := it.Get("status").Str
-		res := t.commandResult(it.Get("aggregated_output").Str, st, intPtr(it.Get("exit_code")), nil)
+		res := t.commandResult(t.w.CopyValue(it.Get("aggregated_output")), st, intPtr(it.Get("exit_code")), nil)
 		if st == "declined" {
 			// The decision came before the (empty) result.
 			dst = t.toolCall(dst, key, &spec, true, agent, c.raw)
@@ -267,7 +267,7 @@ func (t *Translator) execItem(dst []event, c *ctx, it gjson.Result, ev string) [
 		if !final {
 			return dst
 		}
-		return t.status(dst, native, "", "warning", t.w.Copy(it.Get("message").Str), nil, agent, c.raw)
+		return t.status(dst, native, "", "warning", t.w.CopyValue(it.Get("message")), nil, agent, c.raw)
 	}
 	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown exec item type %q", typ), c.raw)
 }

@@ -24,7 +24,7 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it gjson.Result,
 		return t.userMessage(dst, c, key, native, th, it.Get("content"), final, "text")
 	case "agentMessage", "plan":
 		m := msgSpec{native: native, thread: th, role: universal.RoleAssistant}
-		p := universal.Text(t.w.Copy(it.Get("text").Str))
+		p := universal.Text(t.w.CopyValue(it.Get("text")))
 		p.Metadata = agentMessageMeta(it, typ)
 		m.parts = []part{p}
 		if !final {
@@ -78,7 +78,7 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it gjson.Result,
 		res := t.webSearchResult(it.Get("results"))
 		return t.finishTool(dst, c, key, &spec, &res, false, "")
 	case "imageView":
-		path := t.w.Copy(it.Get("path").Str)
+		path := t.w.CopyValue(it.Get("path"))
 		spec := toolSpec{native: native, thread: th, callID: native, name: "view_image",
 			args: t.str(obj().String("path", path).Bytes())}
 		if !final {
@@ -165,7 +165,7 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 			}
 			parts = append(parts, part{Type: universal.PartImage, Path: t.w.Copy(u)})
 		case "localImage", "local_image":
-			parts = append(parts, part{Type: universal.PartImage, Path: t.w.Copy(v.Get("path").Str)})
+			parts = append(parts, part{Type: universal.PartImage, Path: t.w.CopyValue(v.Get("path"))})
 		default:
 			parts = append(parts, part{Type: universal.PartJSON, JSON: []byte(t.w.Copy(v.Raw))})
 		}
@@ -317,7 +317,7 @@ func (t *Translator) commandItem(dst []event, c *ctx, key, native, thread string
 		return t.toolCall(dst, key, &spec, false, agent, c.raw)
 	}
 	st := it.Get("status").Str
-	res := t.commandResult(it.Get("aggregatedOutput").Str, st, intPtr(it.Get("exitCode")), intPtr(it.Get("durationMs")))
+	res := t.commandResult(t.w.CopyValue(it.Get("aggregatedOutput")), st, intPtr(it.Get("exitCode")), intPtr(it.Get("durationMs")))
 	return t.finishTool(dst, c, key, &spec, &res, st == "declined", st)
 }
 
@@ -528,7 +528,7 @@ func (t *Translator) simpleItem(dst []event, c *ctx, native, thread, typ string,
 	case "subAgentActivity":
 		meta := obj().String("agent_thread_id", it.Get("agentThreadId").Str)
 		meta.OptString("model", it.Get("model").Str)
-		return t.status(dst, native, thread, "sub_agent_"+snake(it.Get("kind").Str), t.w.Copy(it.Get("agentPath").Str), meta.Bytes(), agent, c.raw)
+		return t.status(dst, native, thread, "sub_agent_"+snake(it.Get("kind").Str), t.w.CopyValue(it.Get("agentPath")), meta.Bytes(), agent, c.raw)
 	case "sleep":
 		return t.status(dst, native, thread, "sleep", t.w.Copy(it.Get("durationMs").Raw+" ms"), nil, agent, c.raw)
 	case "hookPrompt":

@@ -91,7 +91,7 @@ func (t *Translator) rollout(dst []event, c *ctx, s string) []event {
 		// Compaction replaced the model's context with a summary; the
 		// replacement history is not new conversation.
 		dst = t.rolloutBegin(dst)
-		return t.status(dst, "", t.copyThread(t.st.Cur), "context_compaction", t.w.Copy(payload.Get("message").Str), nil, agent, c.raw)
+		return t.status(dst, "", t.copyThread(t.st.Cur), "context_compaction", t.w.CopyValue(payload.Get("message")), nil, agent, c.raw)
 	case "token_usage_record":
 		dst = t.rolloutBegin(dst)
 		return t.usageRecord(dst, c, payload)
@@ -244,11 +244,11 @@ func (t *Translator) responseItem(dst []event, c *ctx, p gjson.Result) []event {
 	case "reasoning":
 		var parts []part
 		p.Get("summary").ForEach(func(_, v gjson.Result) bool {
-			parts = append(parts, universal.Reasoning(t.w.Copy(v.Get("text").Str), universal.VisibilityPublic))
+			parts = append(parts, universal.Reasoning(t.w.CopyValue(v.Get("text")), universal.VisibilityPublic))
 			return true
 		})
 		p.Get("content").ForEach(func(_, v gjson.Result) bool {
-			parts = append(parts, universal.Reasoning(t.w.Copy(v.Get("text").Str), universal.VisibilityPrivate))
+			parts = append(parts, universal.Reasoning(t.w.CopyValue(v.Get("text")), universal.VisibilityPrivate))
 			return true
 		})
 		return t.reasoningCopy(dst, c, lockResponse, p.Get("id").Str, parts, thread)
@@ -285,7 +285,7 @@ func (t *Translator) responseItem(dst []event, c *ctx, p gjson.Result) []event {
 		n.Done = true
 		pt := universal.Text(t.w.Copy(text))
 		pt.Metadata = meta.Bytes()
-		return t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: t.w.Copy(p.Get("id").Str), ParentID: t.parentOf(thread),
+		return t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: t.w.CopyValue(p.Get("id")), ParentID: t.parentOf(thread),
 			Kind: universal.KindSystem, Role: universal.RoleSystem, Content: []part{pt}}, agent, c.raw)
 	case "ghost_snapshot", "compaction", "context_compaction", "compaction_summary", "additional_tools", "configuration_update", "other":
 		// Git bookkeeping, encrypted compaction state, tool lists.
@@ -461,7 +461,7 @@ func (t *Translator) flushHeldUsers(dst []event) []event {
 				missing++
 				return true
 			}
-			parts = append(parts, part{Type: universal.PartImage, Path: t.w.Copy(v.Str)})
+			parts = append(parts, part{Type: universal.PartImage, Path: t.w.CopyValue(v)})
 			return true
 		})
 		if missing > 0 {
@@ -925,18 +925,18 @@ func (t *Translator) turnItem(dst []event, c *ctx, it gjson.Result, thread strin
 	case "Reasoning":
 		var parts []part
 		it.Get("summary_text").ForEach(func(_, v gjson.Result) bool {
-			parts = append(parts, universal.Reasoning(t.w.Copy(v.Str), universal.VisibilityPublic))
+			parts = append(parts, universal.Reasoning(t.w.CopyValue(v), universal.VisibilityPublic))
 			return true
 		})
 		it.Get("raw_content").ForEach(func(_, v gjson.Result) bool {
-			parts = append(parts, universal.Reasoning(t.w.Copy(v.Str), universal.VisibilityPrivate))
+			parts = append(parts, universal.Reasoning(t.w.CopyValue(v), universal.VisibilityPrivate))
 			return true
 		})
 		return t.reasoningCopy(dst, c, lockEvent, id, parts, thread)
 	case "CommandExecution":
 		args := commandArgs(it.Get("command"), it.Get("cwd"))
 		spec := toolSpec{native: native, thread: thread, callID: native, name: "command_execution", args: t.str(args.Bytes())}
-		res := t.commandResult(it.Get("aggregated_output").Str, it.Get("status").Str, intPtr(it.Get("exit_code")), durationMS(it.Get("duration")))
+		res := t.commandResult(t.w.CopyValue(it.Get("aggregated_output")), it.Get("status").Str, intPtr(it.Get("exit_code")), durationMS(it.Get("duration")))
 		return t.commandEnd(dst, key, &spec, &res, c.raw)
 	case "FileChange":
 		spec := toolSpec{native: native, thread: thread, callID: native, name: "file_change"}

@@ -119,7 +119,7 @@ func (t *Translator) translateExport(dst []universal.Event, r gjson.Result, sv s
 			dst = t.around(dst, sv)
 			sv = saved{}
 			if t.st.Cwd == "" {
-				t.st.Cwd = t.w.Copy(info.Get("directory").Str)
+				t.st.Cwd = t.w.CopyValue(info.Get("directory"))
 			}
 		}
 	}

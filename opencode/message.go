@@ -71,7 +71,7 @@ func (t *Translator) onMessage(dst []universal.Event, info gjson.Result, raw []b
 		return dst
 	}
 	if rt == routeRoot && t.st.Cwd == "" {
-		t.st.Cwd = t.w.Copy(info.Get("path.cwd").Str)
+		t.st.Cwd = t.w.CopyValue(info.Get("path.cwd"))
 	}
 	m := t.st.Msgs[id]
 	switch {

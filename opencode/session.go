@@ -93,7 +93,7 @@ func (t *Translator) onSessionInfo(dst []universal.Event, e *event, created bool
 		dst = t.w.Begin(dst, sessionMetadata(info), universal.SourceAgent, e.raw)
 	}
 	if id == t.st.Session && t.st.Cwd == "" {
-		t.st.Cwd = t.w.Copy(info.Get("directory").Str)
+		t.st.Cwd = t.w.CopyValue(info.Get("directory"))
 	}
 	return t.onRevert(dst, id, info, e.raw)
 }

@@ -89,7 +89,7 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, pa
 	input := state.Get("input")
 	if p.Call == "" {
 		p.Call = t.w.NewItemID()
-		p.CallID = t.w.Copy(part.Get("callID").Str)
+		p.CallID = t.w.CopyValue(part.Get("callID"))
 		if p.CallID != "" {
 			t.st.Calls[callKey(m.Session, p.CallID)] = pid
 		}
