@@ -71,41 +71,6 @@ func project(t *testing.T, c golden.Case) string {
 // with the claude translator.
 var qwenDir = filepath.Join(testdata, "qwen-code", "0.24.4")
 
-// qwenUnreadable returns why the claude translator cannot read Qwen Code's
-// stream-json yet ("" when it can): Qwen Code writes a stream event of its
-// own (goal_state), numbers every content block of a response 0 and gives
-// each block's assistant line after the first an id of its own, and the
-// translator turns those into agent.unparsed events and split messages.
-// The probe is the s01-text recording; until the translator handles it,
-// the tests that read Qwen Code's native output skip.
-func qwenUnreadable(t *testing.T, native map[string]string) string {
-	t.Helper()
-	f, ok := native["s01-text"]
-	if !ok {
-		return ""
-	}
-	c := qwenNativeCase(t, f)
-	evs, err := c.Translate(read(t, f), golden.Options(), nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	assistants := 0
-	for i := range evs {
-		switch d := evs[i].Data.(type) {
-		case *universal.Unparsed:
-			return "the claude translator does not read Qwen Code's stream-json yet (s01-text: agent.unparsed: " + d.Error + ")"
-		case *universal.ItemSnapshot:
-			if evs[i].Type == universal.TypeItemStarted && d.Item.Role == universal.RoleAssistant {
-				assistants++
-			}
-		}
-	}
-	if assistants != 1 {
-		return "the claude translator does not read Qwen Code's stream-json yet (s01-text: one response split into several assistant messages)"
-	}
-	return ""
-}
-
 // qwenNative lists the native stream-json recordings of Qwen Code by
 // capture name (s02-tool, s02-tool-v2, …).
 func qwenNative(t *testing.T) map[string]string {
@@ -140,18 +105,14 @@ func qwenNativeCase(t *testing.T, input string) golden.Case {
 func TestQwenNative(t *testing.T) {
 	native := qwenNative(t)
 	if len(native) == 0 {
-		t.Skip("no native Qwen Code recordings")
+		t.Fatal("no native Qwen Code recordings")
 	}
-	unreadable := qwenUnreadable(t, native)
 	for _, name := range slices.Sorted(maps.Keys(native)) {
 		t.Run(name, func(t *testing.T) {
 			input := native[name]
 			data := read(t, input)
 			if got := claude.Detect(data[:min(len(data), 64<<10)]); got != claude.FormatStreamJSON {
 				t.Errorf("claude.Detect = %q, want %q", got, claude.FormatStreamJSON)
-			}
-			if unreadable != "" {
-				t.Skip(unreadable)
 			}
 			golden.Run(t, qwenNativeCase(t, input))
 		})
@@ -169,17 +130,13 @@ func TestQwenNative(t *testing.T) {
 func TestQwenSameShapeAsNative(t *testing.T) {
 	native := qwenNative(t)
 	if len(native) == 0 {
-		t.Skip("no native Qwen Code recordings")
+		t.Fatal("no native Qwen Code recordings")
 	}
-	unreadable := qwenUnreadable(t, native)
 	for _, name := range slices.Sorted(maps.Keys(native)) {
 		t.Run(name, func(t *testing.T) {
 			exchange := filepath.Join(qwenDir, name+".exchange.jsonl")
 			if _, err := os.Stat(exchange); err != nil {
 				t.Skip("no ACP recording")
-			}
-			if unreadable != "" {
-				t.Skip(unreadable)
 			}
 			if reason, ok := qwenShapeSkip[strings.TrimSuffix(name, "-v2")]; ok {
 				t.Skip(reason)

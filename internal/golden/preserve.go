@@ -61,8 +61,9 @@ func (x *extraction) add(kind, text string, line int64) {
 	x.kept = append(x.kept, Kept{Kind: kind, Text: text, Line: line})
 }
 
-// grow appends a delta to the streamed text under key.
-func (x *extraction) grow(key, kind, delta string, line int64) {
+// stream returns the streamed text under key, new (of kind, first seen at
+// line) if there is none yet.
+func (x *extraction) stream(key, kind string, line int64) *stream {
 	if x.streams == nil {
 		x.streams = map[string]*stream{}
 	}
@@ -72,20 +73,17 @@ func (x *extraction) grow(key, kind, delta string, line int64) {
 		x.streams[key] = s
 		x.order = append(x.order, key)
 	}
-	s.b.WriteString(delta)
+	return s
+}
+
+// grow appends a delta to the streamed text under key.
+func (x *extraction) grow(key, kind, delta string, line int64) {
+	x.stream(key, kind, line).b.WriteString(delta)
 }
 
 // set replaces the streamed text under key with a snapshot.
 func (x *extraction) set(key, kind, text string, line int64) {
-	if x.streams == nil {
-		x.streams = map[string]*stream{}
-	}
-	s, ok := x.streams[key]
-	if !ok {
-		s = &stream{kind: kind, line: line}
-		x.streams[key] = s
-		x.order = append(x.order, key)
-	}
+	s := x.stream(key, kind, line)
 	s.kind = kind
 	s.b.Reset()
 	s.b.WriteString(text)
