@@ -122,11 +122,7 @@ func TestQwenNative(t *testing.T) {
 // TestQwenSameShapeAsNative: where a scenario was recorded both through
 // Qwen Code's ACP agent and from its native stream-json output, the two
 // reduce to the same shape, as TestSameShapeAsNative checks for Claude
-// Code. The status line is left out: Qwen Code's ACP agent sends its
-// available_commands_update when it pleases, before the first prompt or
-// after the turn, and a status item after a turn counts as work for the
-// reducer (idle→running), so that line differs between two ACP
-// recordings of one scenario.
+// Code.
 func TestQwenSameShapeAsNative(t *testing.T) {
 	native := qwenNative(t)
 	if len(native) == 0 {
@@ -141,8 +137,8 @@ func TestQwenSameShapeAsNative(t *testing.T) {
 			if reason, ok := qwenShapeSkip[strings.TrimSuffix(name, "-v2")]; ok {
 				t.Skip(reason)
 			}
-			want := dropStatus(project(t, qwenNativeCase(t, native[name])))
-			got := dropStatus(project(t, golden.Case{Input: exchange, Framing: universal.FrameExchange, New: newTranslator("exchange")}))
+			want := project(t, qwenNativeCase(t, native[name]))
+			got := project(t, golden.Case{Input: exchange, Framing: universal.FrameExchange, New: newTranslator("exchange")})
 			if got != want {
 				t.Errorf("through ACP:\n%s\nnative:\n%s", got, want)
 			}
@@ -157,15 +153,4 @@ var qwenShapeSkip = map[string]string{
 		`("[API Error: 400 …]") before its error result; through ACP only the error comes`,
 	"s07-permission": "through ACP the host rejects the call and Qwen Code ends the turn; headless, Qwen Code " +
 		"declines the call itself, gives the model the error result and the model answers once more",
-}
-
-// dropStatus leaves the status line out of a projection.
-func dropStatus(p string) string {
-	var keep []string
-	for _, l := range strings.Split(p, "\n") {
-		if !strings.HasPrefix(l, "status ") {
-			keep = append(keep, l)
-		}
-	}
-	return strings.Join(keep, "\n")
 }

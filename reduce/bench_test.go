@@ -232,3 +232,33 @@ func TestSessionMemory(t *testing.T) {
 		runtime.KeepAlive(r.s)
 	}
 }
+
+// BenchmarkToolCall looks up every call and result of a session of 1k and
+// 50k calls: ns/lookup stays flat as the session grows (an index probe,
+// where a scan from the newest item would cost a step per item after the
+// call). TestToolCallIsLinear counts the steps.
+func BenchmarkToolCall(b *testing.B) {
+	for _, n := range []int{1_000, 50_000} {
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
+			l := newLog().begin()
+			ids := make([]string, n)
+			for i := range ids {
+				ids[i] = fmt.Sprintf("call_%d", i)
+				l.complete(universal.Item{ItemID: "c" + ids[i], Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+					Content: []universal.Part{{Type: universal.PartToolCall, Name: "bash", CallID: ids[i]}}})
+				l.complete(universal.Item{ItemID: "r" + ids[i], Kind: universal.KindToolResult, Role: universal.RoleTool,
+					Content: []universal.Part{{Type: universal.PartToolResult, CallID: ids[i], Output: "ok"}}})
+			}
+			s := replay(b, l.evs)
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, id := range ids {
+					if s.ToolCall(id) == nil || s.ToolResult(id) == nil {
+						b.Fatalf("%s not found", id)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(2*n), "ns/lookup")
+		})
+	}
+}

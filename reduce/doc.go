@@ -49,8 +49,14 @@
 //     change is an anomaly and the first value is kept.
 //   - An item left open when the session ends stays open.
 //   - An item's snapshot is copied into memory the session owns (one
-//     buffer per snapshot), so the session never keeps decoded lines or a
-//     translator's buffers alive.
+//     buffer per snapshot for its strings and raw JSON), so the session
+//     never keeps decoded lines or a translator's buffers alive. What a
+//     completion confirms (a part equal to the one the item holds, its
+//     ids) is kept, not copied again; a call_id is kept once for the call,
+//     its result and their native ids; raw JSON is checked to be in
+//     canonical form and copied, and rewritten only when it is not.
+//   - ToolCall and ToolResult find the items of a call_id through an index
+//     (kept by Apply, rebuilt on restore), not a scan.
 //
 // # Status
 //
@@ -63,7 +69,10 @@
 //     question.requested. An item event while no turn is open, for an
 //     item under an item of a turn that already ended, is a late record of
 //     finished work (a sub-agent's transcript read after the main one):
-//     the item joins its parent's turn and the session stays idle;
+//     the item joins its parent's turn and the session stays idle. A
+//     status or system item while no turn is open is a notice, not work
+//     (an ACP agent's command list re-sent after a turn): the session
+//     stays idle too;
 //   - running → idle when a turn ends with status completed or
 //     interrupted and no other turn is open — except a turn that ended
 //     only because its session ended under it (turn.ended metadata

@@ -181,3 +181,41 @@ func itemsJSON(items []universal.Item) []byte {
 	}
 	return b
 }
+
+// checkLookups compares ToolCall and ToolResult, which use the session's
+// call index, with a scan of the items from the newest (what they did
+// before the index) for every call_id of the session and one it lacks.
+func checkLookups(t tb, s *reduce.Session) {
+	t.Helper()
+	scan := func(callID string, kind universal.Kind) *reduce.Item {
+		if callID == "" {
+			return nil
+		}
+		for i := len(s.Items) - 1; i >= 0; i-- {
+			it := &s.Items[i]
+			if it.Item.Kind != kind {
+				continue
+			}
+			for _, p := range it.Item.Content {
+				if (p.Type == universal.PartToolCall || p.Type == universal.PartToolResult) && p.CallID == callID {
+					return it
+				}
+			}
+		}
+		return nil
+	}
+	ids := []string{"", "no such call"}
+	for _, it := range s.Items {
+		for _, p := range it.Item.Content {
+			ids = append(ids, p.CallID)
+		}
+	}
+	for _, id := range ids {
+		if got, want := s.ToolCall(id), scan(id, universal.KindToolCall); got != want {
+			t.Fatalf("ToolCall(%q) = %p, a scan finds %p", id, got, want)
+		}
+		if got, want := s.ToolResult(id), scan(id, universal.KindToolResult); got != want {
+			t.Fatalf("ToolResult(%q) = %p, a scan finds %p", id, got, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package reduce
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -117,41 +118,250 @@ func samePart(a, b *universal.Part) bool {
 }
 
 func sameContent(a, b []universal.Part) bool {
-	return slices.EqualFunc(a, b, func(x, y universal.Part) bool { return samePart(&x, &y) })
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !samePart(&a[i], &b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
-// own returns a copy of an item that shares no memory with the event it
-// came from: its strings are packed into one buffer of their exact size
-// (enumerations are the package constants), its raw JSON is copied in
-// canonical form. Event strings often alias a whole decoded line or a
-// translator's arena chunk; an owned item keeps only its content alive.
-func own(it *universal.Item) universal.Item {
-	c := *it
+// sameOwned reports whether part a, which the session owns, already is
+// what owning b would make of it: every field equal, so that b need not
+// be copied. Raw JSON equal byte for byte to a's is in canonical form.
+func sameOwned(a, b *universal.Part) bool {
+	if !samePart(a, b) || a.ToolKind != b.ToolKind || (a.ToolInput == nil) != (b.ToolInput == nil) {
+		return false
+	}
+	if a.ToolInput == nil {
+		return true
+	}
+	x, y := a.ToolInput, b.ToolInput
+	return x.Command == y.Command && x.Query == y.Query && x.URL == y.URL && x.Prompt == y.Prompt &&
+		x.Agent == y.Agent && slices.Equal(x.Paths, y.Paths)
+}
+
+// own returns a copy of a snapshot that shares no memory with the event
+// it came from: its strings and raw JSON are packed into one buffer of
+// their exact size (enumerations are the package constants, call_ids the
+// session's copy), its raw JSON in canonical form. Event strings often
+// alias a whole decoded line or a translator's arena chunk; an owned item
+// keeps only its content alive.
+//
+// prev is what the session holds of the item (nil for a new one): a part
+// equal to prev's part at the same index is taken from prev, not copied
+// again — a completion mostly confirms what started — except parts that
+// grew by deltas (those with a builder in grown), whose builders have room to spare
+// that an exact copy gives back.
+func (s *Session) own(snap, prev *universal.Item, grown []builder) universal.Item {
+	c := *snap
+	ix := s.idx
 	var pk packer
+	// The parts prev has already (the first 64 are looked at).
+	all := prev != nil && len(snap.Content) == len(prev.Content) && len(snap.Content) > 0 && len(snap.Content) <= 64
+	if prev != nil {
+		for i := range min(len(snap.Content), len(prev.Content), 64) {
+			if (i >= len(grown) || grown[i].buf == nil) && sameOwned(&prev.Content[i], &snap.Content[i]) {
+				pk.done |= 1 << i
+			} else {
+				all = false
+			}
+		}
+	}
+	switch {
+	case snap.Content == nil:
+	case all:
+		// Every part confirmed: the item keeps its parts as they are.
+		c.Content = prev.Content
+	default:
+		c.Content = make([]universal.Part, len(snap.Content))
+		copy(c.Content, snap.Content)
+		for i := range c.Content {
+			p := &c.Content[i]
+			if i < 64 && pk.done&(1<<i) != 0 {
+				*p = prev.Content[i]
+			} else if p.CallID != "" {
+				p.CallID = ix.callID(p.CallID)
+			}
+		}
+	}
+	if prev != nil {
+		// The same item: its id is the one the session holds.
+		c.ItemID = prev.ItemID
+		pk.idDone = true
+		if c.NativeItemID == prev.NativeItemID {
+			c.NativeItemID = prev.NativeItemID
+			pk.nativeDone = true
+		}
+		if c.ParentID == prev.ParentID {
+			c.ParentID = prev.ParentID
+			pk.parentDone = true
+		}
+		if len(c.Extra) > 0 && slices.EqualFunc(c.Extra, prev.Extra, func(x, y universal.Field) bool { return x.Name == y.Name && bytes.Equal(x.Value, y.Value) }) {
+			c.Extra = prev.Extra
+			pk.extraDone = true
+		}
+	}
+	if !pk.nativeDone && c.NativeItemID != "" {
+		// A tool item's native id is often its call_id.
+		if k, ok := ix.calls[c.NativeItemID]; ok {
+			c.NativeItemID = k.id
+			pk.nativeDone = true
+		}
+	}
+	if !pk.parentDone && c.ParentID != "" {
+		if j, ok := ix.items[c.ParentID]; ok {
+			c.ParentID = s.Items[j].Item.ItemID
+			pk.parentDone = true
+		}
+	}
 	// Count, then copy: the buffer never grows after strings point into it.
 	pk.pack(&c, true)
-	pk.buf = make([]byte, 0, pk.size)
+	if pk.size > 0 {
+		pk.buf = make([]byte, 0, pk.size)
+	}
 	pk.pack(&c, false)
 	return c
 }
 
-var (
-	kinds    = []universal.Kind{universal.KindMessage, universal.KindToolCall, universal.KindToolResult, universal.KindSystem, universal.KindStatus, universal.KindUnknown}
-	roles    = []universal.Role{universal.RoleUser, universal.RoleAssistant, universal.RoleSystem, universal.RoleTool}
-	statuses = []universal.ItemStatus{universal.StatusInProgress, universal.StatusCompleted, universal.StatusFailed}
-	types    = []universal.PartType{universal.PartText, universal.PartJSON, universal.PartToolCall, universal.PartToolResult, universal.PartFileRef, universal.PartReasoning, universal.PartImage, universal.PartStatus}
-	visible  = []universal.Visibility{universal.VisibilityPublic, universal.VisibilityPrivate}
-	actions  = []universal.FileAction{universal.FileRead, universal.FileWrite, universal.FilePatch}
-	tools    = []universal.ToolKind{universal.ToolRead, universal.ToolEdit, universal.ToolDelete, universal.ToolMove, universal.ToolSearch,
-		universal.ToolExecute, universal.ToolThink, universal.ToolFetch, universal.ToolTask, universal.ToolOther}
-)
+// The constants of each enumeration, by a switch (one comparison of
+// lengths, then of bytes), which is cheaper than a loop over a list.
 
-// packer copies strings into one buffer; with count set it only adds up
-// their sizes.
+func kind(v universal.Kind) (universal.Kind, bool) {
+	switch v {
+	case universal.KindMessage:
+		return universal.KindMessage, true
+	case universal.KindToolCall:
+		return universal.KindToolCall, true
+	case universal.KindToolResult:
+		return universal.KindToolResult, true
+	case universal.KindSystem:
+		return universal.KindSystem, true
+	case universal.KindStatus:
+		return universal.KindStatus, true
+	case universal.KindUnknown:
+		return universal.KindUnknown, true
+	}
+	return v, false
+}
+
+func role(v universal.Role) (universal.Role, bool) {
+	switch v {
+	case universal.RoleUser:
+		return universal.RoleUser, true
+	case universal.RoleAssistant:
+		return universal.RoleAssistant, true
+	case universal.RoleSystem:
+		return universal.RoleSystem, true
+	case universal.RoleTool:
+		return universal.RoleTool, true
+	}
+	return v, false
+}
+
+func itemStatus(v universal.ItemStatus) (universal.ItemStatus, bool) {
+	switch v {
+	case universal.StatusInProgress:
+		return universal.StatusInProgress, true
+	case universal.StatusCompleted:
+		return universal.StatusCompleted, true
+	case universal.StatusFailed:
+		return universal.StatusFailed, true
+	}
+	return v, false
+}
+
+func partType(v universal.PartType) (universal.PartType, bool) {
+	switch v {
+	case universal.PartText:
+		return universal.PartText, true
+	case universal.PartJSON:
+		return universal.PartJSON, true
+	case universal.PartToolCall:
+		return universal.PartToolCall, true
+	case universal.PartToolResult:
+		return universal.PartToolResult, true
+	case universal.PartFileRef:
+		return universal.PartFileRef, true
+	case universal.PartReasoning:
+		return universal.PartReasoning, true
+	case universal.PartImage:
+		return universal.PartImage, true
+	case universal.PartStatus:
+		return universal.PartStatus, true
+	}
+	return v, false
+}
+
+func visibility(v universal.Visibility) (universal.Visibility, bool) {
+	switch v {
+	case universal.VisibilityPublic:
+		return universal.VisibilityPublic, true
+	case universal.VisibilityPrivate:
+		return universal.VisibilityPrivate, true
+	}
+	return v, false
+}
+
+func fileAction(v universal.FileAction) (universal.FileAction, bool) {
+	switch v {
+	case universal.FileRead:
+		return universal.FileRead, true
+	case universal.FileWrite:
+		return universal.FileWrite, true
+	case universal.FilePatch:
+		return universal.FilePatch, true
+	}
+	return v, false
+}
+
+func toolKind(v universal.ToolKind) (universal.ToolKind, bool) {
+	switch v {
+	case universal.ToolRead:
+		return universal.ToolRead, true
+	case universal.ToolEdit:
+		return universal.ToolEdit, true
+	case universal.ToolDelete:
+		return universal.ToolDelete, true
+	case universal.ToolMove:
+		return universal.ToolMove, true
+	case universal.ToolSearch:
+		return universal.ToolSearch, true
+	case universal.ToolExecute:
+		return universal.ToolExecute, true
+	case universal.ToolThink:
+		return universal.ToolThink, true
+	case universal.ToolFetch:
+		return universal.ToolFetch, true
+	case universal.ToolTask:
+		return universal.ToolTask, true
+	case universal.ToolOther:
+		return universal.ToolOther, true
+	}
+	return v, false
+}
+
+// packer copies strings and raw JSON into one buffer; with count set it
+// only adds up their sizes.
 type packer struct {
 	buf   []byte
 	size  int
 	count bool
+	// done has bit i set when part i is the session's already (taken
+	// from the item as it was; only the first 64 parts are taken);
+	// extraDone, idDone, nativeDone, parentDone: so are those fields.
+	done                                      uint64
+	extraDone, idDone, nativeDone, parentDone bool
+	// clean holds, in order, the canonical form of each raw value made
+	// while counting (nil when it was canonical already), copied after;
+	// the first few in place, so that the packer stays on the stack.
+	clean [4][]byte
+	more  [][]byte
+	n     int // raw values counted
+	next  int // raw values copied
 }
 
 func (pk *packer) str(s *string) {
@@ -167,16 +377,83 @@ func (pk *packer) str(s *string) {
 	*s = unsafe.String(&pk.buf[start], len(*s))
 }
 
-// enum replaces v by the constant it equals, or packs it. Counting
-// writes nothing: the item counted may still be the caller's.
-func enum[T ~string](pk *packer, v *T, known []T) {
-	for _, k := range known {
-		if *v == k {
-			if !pk.count {
-				*v = k
-			}
-			return
+// raw packs raw JSON in canonical form (see cleanRaw). JSON the library
+// wrote is canonical already, and is only checked (one scan, no writes)
+// and copied; the rest is rewritten once while counting.
+func (pk *packer) raw(r *json.RawMessage) {
+	if len(*r) == 0 || string(*r) == "null" {
+		if !pk.count {
+			*r = nil
 		}
+		return
+	}
+	if pk.count {
+		var c []byte // nil: canonical already
+		if !canonical(*r) {
+			c = cleanRaw(*r)
+		}
+		if pk.n < len(pk.clean) {
+			pk.clean[pk.n] = c
+		} else {
+			pk.more = append(pk.more, c)
+		}
+		pk.n++
+		pk.size += max(len(c), len(*r))
+		return
+	}
+	src := *r
+	var c []byte
+	if pk.next < len(pk.clean) {
+		c = pk.clean[pk.next]
+	} else {
+		c = pk.more[pk.next-len(pk.clean)]
+	}
+	if c != nil {
+		src = c
+	}
+	pk.next++
+	start := len(pk.buf)
+	pk.buf = append(pk.buf, src...)
+	*r = pk.buf[start:len(pk.buf):len(pk.buf)]
+}
+
+// canonical reports whether raw JSON is what cleanRaw makes of it: valid,
+// compact (one scan, no writes), and without the escapes cleanRaw
+// rewrites. JSON the library wrote always is.
+func canonical(r []byte) bool {
+	return !htmlEscape(r) && jsonw.Clean(r)
+}
+
+// htmlEscape reports whether r may hold one of the escapes unescapeHTML
+// rewrites (it may be wrong only the safe way: an escaped backslash
+// before "u003c" counts).
+func htmlEscape(r []byte) bool {
+	for {
+		i := bytes.Index(r, []byte(`\u`))
+		if i < 0 {
+			return false
+		}
+		r = r[i+2:]
+		if len(r) >= 4 {
+			switch strings.ToLower(string(r[:4])) {
+			case "003c", "003e", "0026", "2028", "2029":
+				return true
+			}
+		}
+	}
+}
+
+// enum replaces v by the constant it equals (known says which), or packs
+// it. Counting writes nothing: the item counted may still be the caller's.
+func enum[T ~string](pk *packer, v *T, known func(T) (T, bool)) {
+	if *v == "" {
+		return
+	}
+	if k, ok := known(*v); ok {
+		if !pk.count {
+			*v = k
+		}
+		return
 	}
 	if pk.count {
 		pk.size += len(*v)
@@ -197,30 +474,38 @@ func (pk *packer) fields(fs *[]universal.Field) {
 	for i := range *fs {
 		f := &(*fs)[i]
 		pk.str(&f.Name)
-		if !pk.count {
-			f.Value = cleanRaw(f.Value)
-		}
+		pk.raw(&f.Value)
 	}
 }
 
+// pack counts or copies the strings of it that are not the session's yet
+// (the ids and parts marked done, and the interned call_ids, are).
 func (pk *packer) pack(it *universal.Item, count bool) {
 	pk.count = count
-	pk.str(&it.ItemID)
-	pk.str(&it.NativeItemID)
-	pk.str(&it.ParentID)
-	enum(pk, &it.Kind, kinds)
-	enum(pk, &it.Role, roles)
-	enum(pk, &it.Status, statuses)
-	pk.fields(&it.Extra)
-	if !count && it.Content != nil {
-		it.Content = slices.Clone(it.Content)
+	if !pk.idDone {
+		pk.str(&it.ItemID)
+	}
+	if !pk.nativeDone {
+		pk.str(&it.NativeItemID)
+	}
+	if !pk.parentDone {
+		pk.str(&it.ParentID)
+	}
+	enum(pk, &it.Kind, kind)
+	enum(pk, &it.Role, role)
+	enum(pk, &it.Status, itemStatus)
+	if !pk.extraDone {
+		pk.fields(&it.Extra)
 	}
 	for i := range it.Content {
+		if i < 64 && pk.done&(1<<i) != 0 {
+			continue
+		}
 		p := &it.Content[i]
-		enum(pk, &p.Type, types)
-		enum(pk, &p.Visibility, visible)
-		enum(pk, &p.Action, actions)
-		enum(pk, &p.ToolKind, tools)
+		enum(pk, &p.Type, partType)
+		enum(pk, &p.Visibility, visibility)
+		enum(pk, &p.Action, fileAction)
+		enum(pk, &p.ToolKind, toolKind)
 		if p.ToolInput != nil {
 			in := p.ToolInput
 			if !pk.count {
@@ -236,14 +521,12 @@ func (pk *packer) pack(it *universal.Item, count bool) {
 				pk.str(&in.Paths[j])
 			}
 		}
-		for _, f := range []*string{&p.Text, &p.Signature, &p.Name, &p.Arguments, &p.CallID, &p.Output, &p.Path, &p.Diff, &p.Mime, &p.Label, &p.Detail} {
+		for _, f := range []*string{&p.Text, &p.Signature, &p.Name, &p.Arguments, &p.Output, &p.Path, &p.Diff, &p.Mime, &p.Label, &p.Detail} {
 			pk.str(f)
 		}
 		pk.fields(&p.Extra)
-		if !count {
-			p.JSON = cleanRaw(p.JSON)
-			p.Metadata = cleanRaw(p.Metadata)
-		}
+		pk.raw(&p.JSON)
+		pk.raw(&p.Metadata)
 	}
 }
 
@@ -259,6 +542,19 @@ func cleanRaw(r []byte) []byte {
 		return nil
 	}
 	return unescapeHTML(jsonw.AppendRaw(nil, r))
+}
+
+// ownRaw returns a copy of raw JSON of an event in canonical form, as
+// cleanRaw does; JSON the library wrote, canonical already, is only
+// checked and copied, not rewritten.
+func ownRaw(r []byte) []byte {
+	if len(r) == 0 || string(r) == "null" {
+		return nil
+	}
+	if canonical(r) {
+		return bytes.Clone(r)
+	}
+	return cleanRaw(r)
 }
 
 // unescapeHTML rewrites, inside the strings of valid JSON b, the escapes
@@ -324,13 +620,15 @@ func (s *Session) itemStarted(ev *universal.Event, d *universal.ItemSnapshot, c 
 		it := &s.Items[i]
 		s.anomaly(ev, c, "item "+id+" started twice; the second start is ignored")
 		s.identity(ev, it, snap, c)
+		s.idx.register(s.Items, i)
 		return
 	}
-	it := s.addItem(Item{TurnID: s.turnFor(snap.ParentID), StartedSeq: ev.Sequence, Item: own(snap)}, c)
+	it := s.addItem(Item{TurnID: s.turnFor(snap.ParentID), StartedSeq: ev.Sequence, Item: s.own(snap, nil, nil)}, c)
 	it.Item.Status = universal.StatusInProgress
 	if it.Item.Kind == "" {
 		it.Item.Kind = universal.KindUnknown
 	}
+	s.idx.register(s.Items, len(s.Items)-1)
 	if len(it.Item.Content) > 0 {
 		c.What |= ContentChanged
 	}
@@ -378,6 +676,7 @@ func (s *Session) itemDelta(ev *universal.Event, d *universal.ItemDelta, c *Chan
 	case it.Item.Content[d.PartIndex].Type == "":
 		it.Item.Content[d.PartIndex].Type = d.PartType
 		c.What |= ContentChanged
+		s.idx.register(s.Items, i)
 	case it.Item.Content[d.PartIndex].Type != d.PartType:
 		s.anomaly(ev, c, fmt.Sprintf("delta for %s: part %d is %s, not %s; ignored", d.ItemID, d.PartIndex, it.Item.Content[d.PartIndex].Type, d.PartType))
 		return
@@ -387,16 +686,19 @@ func (s *Session) itemDelta(ev *universal.Event, d *universal.ItemDelta, c *Chan
 	}
 	s.itemWork(it, c)
 	p := &it.Item.Content[d.PartIndex]
-	if len(it.grow) <= d.PartIndex {
-		it.grow = slices.Grow(it.grow, d.PartIndex+1-len(it.grow))[:d.PartIndex+1]
+	grow := s.idx.grow[i]
+	if len(grow) <= d.PartIndex {
+		grow = slices.Grow(grow, d.PartIndex+1-len(grow))[:d.PartIndex+1]
+		if s.idx.grow == nil {
+			s.idx.grow = map[int][]builder{}
+		}
+		s.idx.grow[i] = grow
 	}
-	b := it.grow[d.PartIndex]
-	if b == nil {
+	b := &grow[d.PartIndex]
+	if b.buf == nil {
 		// The first delta since the part started (or since a restore): the
 		// builder starts from the part's text so far, copied once.
-		b = &builder{}
 		b.write(p.Streamed())
-		it.grow[d.PartIndex] = b
 	}
 	b.write(d.Delta)
 	p.SetStreamed(b.String())
@@ -410,24 +712,34 @@ func (s *Session) itemCompleted(ev *universal.Event, d *universal.ItemSnapshot, 
 	snap := &d.Item
 	id := snap.ItemID
 	c.ItemID = id
-	var it *Item
-	if i, ok := s.idx.items[id]; ok {
-		it = &s.Items[i]
+	var final universal.Item
+	i, ok := s.idx.items[id]
+	if ok {
+		it := &s.Items[i]
 		if it.CompletedSeq != 0 {
 			s.anomaly(ev, c, "item "+id+" completed twice; the last snapshot is kept")
 		}
+		s.identity(ev, it, snap, c)
+		// What the item holds already is not copied again.
+		final = s.own(snap, &it.Item, s.idx.grow[i])
 	} else {
 		// Deltas missed or never sent: the completion alone is the item.
-		it = s.addItem(Item{TurnID: s.turnFor(snap.ParentID), StartedSeq: ev.Sequence, Item: universal.Item{ItemID: id, Kind: snap.Kind, Role: snap.Role}}, c)
-		if it.Item.Kind == "" {
-			it.Item.Kind = universal.KindUnknown
+		final = s.own(snap, nil, nil)
+		kind := final.Kind
+		if kind == "" {
+			kind = universal.KindUnknown
 		}
+		s.addItem(Item{TurnID: s.turnFor(snap.ParentID), StartedSeq: ev.Sequence, Item: universal.Item{ItemID: final.ItemID, Kind: kind, Role: final.Role}}, c)
+		i = len(s.Items) - 1
 	}
-	s.identity(ev, it, snap, c)
-	final := own(snap)
+	it := &s.Items[i]
 	final.Kind, final.Role = it.Item.Kind, it.Item.Role
-	final.NativeItemID = fill(final.NativeItemID, it.Item.NativeItemID)
-	final.ParentID = fill(final.ParentID, it.Item.ParentID)
+	if final.NativeItemID == "" {
+		final.NativeItemID = it.Item.NativeItemID
+	}
+	if final.ParentID == "" {
+		final.ParentID = it.Item.ParentID
+	}
 	if final.Status != universal.StatusFailed {
 		final.Status = universal.StatusCompleted
 	}
@@ -438,8 +750,9 @@ func (s *Session) itemCompleted(ev *universal.Event, d *universal.ItemSnapshot, 
 		c.What |= ContentChanged
 	}
 	it.Item = final
-	it.grow = nil
+	delete(s.idx.grow, i)
 	it.CompletedSeq = ev.Sequence
+	s.idx.register(s.Items, i)
 	c.What |= ItemCompleted
 	if final.Status != universal.StatusFailed {
 		// A failed completion is clean-up (an item left open when its turn
@@ -483,13 +796,20 @@ func (s *Session) turnFor(parentID string) string {
 	return ""
 }
 
-// itemWork records an event of an item as work, unless the item belongs to
-// a turn that already ended while no turn is open: such a late record of
-// finished work does not make an idle session run.
+// itemWork records an event of an item as work, unless no turn is open and
+// the item belongs to a turn that already ended (a late record of finished
+// work) or is a notice (a status or system item: an ACP agent's command
+// list re-sent after a turn, a setting that changed): neither makes an
+// idle session run.
 func (s *Session) itemWork(it *Item, c *Change) {
-	if it.TurnID != "" && s.OpenTurn() == "" {
-		if t := s.Turn(it.TurnID); t != nil && t.Status != TurnInProgress {
+	if s.OpenTurn() == "" {
+		if k := it.Item.Kind; k == universal.KindStatus || k == universal.KindSystem {
 			return
+		}
+		if it.TurnID != "" {
+			if t := s.Turn(it.TurnID); t != nil && t.Status != TurnInProgress {
+				return
+			}
 		}
 	}
 	s.work(c)

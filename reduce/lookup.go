@@ -7,9 +7,10 @@ import (
 )
 
 // ToolCall returns the tool_call item whose part has this call_id, nil if
-// there is none. With ToolResult it links a call and its result, which the
-// universal events keep as separate items with the same call_id. It scans
-// the items from the newest; the pointer is valid until the next Apply.
+// there is none; when several have it, the newest. With ToolResult it
+// links a call and its result, which the universal events keep as separate
+// items with the same call_id. It looks the call_id up in an index (no
+// scan of the items); the pointer is valid until the next Apply.
 func (s *Session) ToolCall(callID string) *Item { return s.byCallID(callID, universal.KindToolCall) }
 
 // ToolResult returns the tool_result item for this call_id, nil if there is
@@ -22,18 +23,93 @@ func (s *Session) byCallID(callID string, kind universal.Kind) *Item {
 	if callID == "" {
 		return nil
 	}
-	for i := len(s.Items) - 1; i >= 0; i-- {
-		it := &s.Items[i]
-		if it.Item.Kind != kind {
-			continue
+	c, ok := s.index().calls[callID]
+	if !ok {
+		return nil
+	}
+	i := c.call
+	if kind == universal.KindToolResult {
+		i = c.result
+	}
+	if i < 0 {
+		return nil
+	}
+	if it := &s.Items[i]; hasCall(it, kind, callID) {
+		return it
+	}
+	// The newest item that had the call_id lost it (a completion without
+	// it, a rare anomaly): any older one is found the slow way.
+	return s.scanCallID(callID, kind, int(i))
+}
+
+// hasCall reports whether it is of kind and has a call part with callID.
+func hasCall(it *Item, kind universal.Kind, callID string) bool {
+	if it.Item.Kind != kind {
+		return false
+	}
+	for i := range it.Item.Content {
+		p := &it.Item.Content[i]
+		if (p.Type == universal.PartToolCall || p.Type == universal.PartToolResult) && p.CallID == callID {
+			return true
 		}
-		for _, p := range it.Item.Content {
-			if (p.Type == universal.PartToolCall || p.Type == universal.PartToolResult) && p.CallID == callID {
-				return it
-			}
+	}
+	return false
+}
+
+// callID returns the session's copy of a call_id, making one the first
+// time: the parts of a call, of its result and their native ids share it.
+func (ix *index) callID(id string) string {
+	if c, ok := ix.calls[id]; ok {
+		return c.id
+	}
+	if ix.calls == nil {
+		ix.calls = map[string]call{}
+	}
+	c := call{id: strings.Clone(id), call: -1, result: -1}
+	ix.calls[c.id] = c
+	return c.id
+}
+
+// scanCallID returns the newest item before end of kind with callID.
+func (s *Session) scanCallID(callID string, kind universal.Kind, end int) *Item {
+	for i := end - 1; i >= 0; i-- {
+		if it := &s.Items[i]; hasCall(it, kind, callID) {
+			return it
 		}
 	}
 	return nil
+}
+
+// register records in the call index the call_ids of item i, as it
+// stands: called whenever its content or kind may have changed, so the
+// index always holds, for each call_id, the newest item that ever had it
+// (which ToolCall checks still has it).
+func (ix *index) register(items []Item, i int) {
+	it := &items[i].Item
+	if it.Kind != universal.KindToolCall && it.Kind != universal.KindToolResult {
+		return
+	}
+	if ix.calls == nil {
+		ix.calls = map[string]call{}
+	}
+	for j := range it.Content {
+		p := &it.Content[j]
+		if (p.Type != universal.PartToolCall && p.Type != universal.PartToolResult) || p.CallID == "" {
+			continue
+		}
+		c, ok := ix.calls[p.CallID]
+		if !ok {
+			c = call{id: p.CallID, call: -1, result: -1}
+		}
+		at := &c.call
+		if it.Kind == universal.KindToolResult {
+			at = &c.result
+		}
+		if int32(i) > *at {
+			*at = int32(i)
+			ix.calls[c.id] = c
+		}
+	}
 }
 
 // TurnText returns the assistant's text of a turn: the text parts of the

@@ -213,12 +213,12 @@ var hostileGen = rapid.Custom(func(t *rapid.T) []universal.Event {
 		it := universal.Item{
 			ItemID:   ids.Draw(t, "id"),
 			ParentID: ids.Draw(t, "parent"),
-			Kind:     rapid.SampledFrom([]universal.Kind{"message", "tool_call", "unknown", "", "weird"}).Draw(t, "kind"),
+			Kind:     rapid.SampledFrom([]universal.Kind{"message", "tool_call", "tool_result", "unknown", "", "weird"}).Draw(t, "kind"),
 			Role:     rapid.SampledFrom([]universal.Role{"assistant", "user", "", "alien"}).Draw(t, "role"),
 			Status:   rapid.SampledFrom([]universal.ItemStatus{"in_progress", "completed", "failed", ""}).Draw(t, "status"),
 		}
 		for range rapid.IntRange(0, 3).Draw(t, "parts") {
-			p := universal.Part{Type: parts.Draw(t, "part type")}
+			p := universal.Part{Type: parts.Draw(t, "part type"), CallID: rapid.SampledFrom([]string{"", "k1", "k2"}).Draw(t, "call id")}
 			p.SetStreamed(textGen.Draw(t, "part text"))
 			if rapid.Bool().Draw(t, "metadata") {
 				p.Metadata = json.RawMessage(rapid.SampledFrom([]string{`{"x": 1}`, `not json`, `null`, `[1,2]`}).Draw(t, "raw"))
@@ -372,6 +372,7 @@ func TestPropSnapshotRestore(t *testing.T) {
 		if !bytes.Equal(stateJSON(t, full), stateJSON(t, s)) {
 			t.Fatalf("snapshot at %d + rest differs from the full replay (-full +restored):\n%s", v, diffState(t, full, s))
 		}
+		checkLookups(t, s)
 	})
 }
 
@@ -489,4 +490,6 @@ func propNoPanic(t *rapid.T) {
 	if !bytes.Equal(stateJSON(t, &s), stateJSON(t, r)) {
 		t.Fatalf("JSON round trip differs:\n%s", diffState(t, &s, r))
 	}
+	checkLookups(t, &s)
+	checkLookups(t, r)
 }

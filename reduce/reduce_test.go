@@ -63,6 +63,15 @@ func TestStatusMachine(t *testing.T) {
 		want:  []string{"2:idle→running", "4:running→idle", "6:idle→completed"},
 		final: reduce.StatusCompleted,
 	}, {
+		name: "a notice outside a turn is not work",
+		// 4 and 5: a status item (an ACP agent's command list) after the turn
+		log: newLog().begin().turn("t1").turnEnd("t1", universal.TurnCompleted).
+			start(universal.Item{ItemID: "n", Kind: universal.KindStatus, Content: []universal.Part{{Type: universal.PartStatus, Label: "available_commands"}}}).
+			complete(universal.Item{ItemID: "n", Kind: universal.KindStatus, Content: []universal.Part{{Type: universal.PartStatus, Label: "available_commands"}}}).
+			end(universal.EndCompleted),
+		want:  []string{"2:idle→running", "3:running→idle", "6:idle→completed"},
+		final: reduce.StatusCompleted,
+	}, {
 		name: "a user prompt is the first work event",
 		log: newLog().begin().complete(msg("u", universal.RoleUser, universal.Text("go"))).turn("t1").
 			turnEnd("t1", universal.TurnCompleted),

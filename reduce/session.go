@@ -83,6 +83,29 @@ type index struct {
 	open      []int          // open turns, innermost last
 	perms     map[string]int
 	questions map[string]int
+	// calls finds the items of a call_id for ToolCall and ToolResult,
+	// which notify and the transcript call once per result: a scan from
+	// the newest item would make them quadratic in a session's calls.
+	calls map[string]call
+	// grow[i][j] accumulates the streamed string of part j of item i
+	// while deltas arrive (absent until the first delta after start or
+	// restore, dropped on completion). Kept here rather than in Item: only
+	// the few items streaming at a time have builders. calls and grow are
+	// made on first use.
+	grow map[int][]builder
+	// prefix is the sum of the usage of Turns[:prefixN], which total
+	// adds the rest to (see total).
+	prefix  sumOf
+	prefixN int
+}
+
+// call is what the index knows of one call_id: the newest tool_call and
+// tool_result items (positions in Items, -1 for none) that ever had a
+// part with it, and the id itself, which the items' parts share (the
+// call_id of a call, its result and often their native ids is one string).
+type call struct {
+	id           string
+	call, result int32
 }
 
 // Item is one item of the session with where it happened.
@@ -93,10 +116,6 @@ type Item struct {
 	// Item is the item as it stands: its started snapshot grown by deltas,
 	// or, once completed, the authoritative completed snapshot.
 	Item universal.Item `json:"item"`
-
-	// grow[i] accumulates the streamed string of part i while deltas
-	// arrive (nil until the first delta after start or restore).
-	grow []*builder
 }
 
 // Turn is one turn of the session.
@@ -253,6 +272,7 @@ func (s *Session) index() *index {
 	}
 	for i := range s.Items {
 		ix.items[s.Items[i].Item.ItemID] = i
+		ix.register(s.Items, i)
 	}
 	for i := range s.Turns {
 		ix.turns[s.Turns[i].TurnID] = i
@@ -418,7 +438,7 @@ func (s *Session) sessionStarted(ev *universal.Event, d *universal.SessionStarte
 		return
 	}
 	s.StartedSeq = ev.Sequence
-	s.Metadata = cleanRaw(d.Metadata)
+	s.Metadata = ownRaw(d.Metadata)
 	c.What |= SessionChanged
 }
 
@@ -466,7 +486,7 @@ func (s *Session) turnStarted(ev *universal.Event, d *universal.TurnStarted, c *
 	id := strings.Clone(d.TurnID)
 	ix.turns[id] = len(s.Turns)
 	ix.open = append(ix.open, len(s.Turns))
-	s.Turns = append(s.Turns, Turn{TurnID: id, Status: TurnInProgress, StartedSeq: ev.Sequence, Metadata: cleanRaw(d.Metadata)})
+	s.Turns = append(s.Turns, Turn{TurnID: id, Status: TurnInProgress, StartedSeq: ev.Sequence, Metadata: ownRaw(d.Metadata)})
 	c.What |= TurnChanged
 	if s.Status == StatusFailed {
 		s.setStatus(StatusRunning, c)
@@ -492,7 +512,7 @@ func (s *Session) turnEnded(ev *universal.Event, d *universal.TurnEnded, c *Chan
 	t := &s.Turns[i]
 	t.Status = constant(d.Status, universal.TurnCompleted, universal.TurnInterrupted, universal.TurnError)
 	t.EndedSeq = ev.Sequence
-	t.EndMetadata = cleanRaw(d.Metadata)
+	t.EndMetadata = ownRaw(d.Metadata)
 	for j, o := range ix.open {
 		if o == i {
 			ix.open = append(ix.open[:j], ix.open[j+1:]...)
@@ -514,7 +534,7 @@ func (s *Session) turnEnded(ev *universal.Event, d *universal.TurnEnded, c *Chan
 }
 
 func (s *Session) error(ev *universal.Event, d *universal.Error, c *Change) {
-	s.Errors = append(s.Errors, Error{Seq: ev.Sequence, Message: strings.Clone(d.Message), Code: strings.Clone(d.Code), Details: cleanRaw(d.Details), WillRetry: d.WillRetry})
+	s.Errors = append(s.Errors, Error{Seq: ev.Sequence, Message: strings.Clone(d.Message), Code: strings.Clone(d.Code), Details: ownRaw(d.Details), WillRetry: d.WillRetry})
 	c.What |= ErrorAdded
 	if !d.WillRetry {
 		s.setStatus(StatusFailed, c)
@@ -530,12 +550,12 @@ func (s *Session) permission(ev *universal.Event, d *universal.Permission, c *Ch
 	p.ItemID = fill(p.ItemID, d.ItemID)
 	p.CallID = fill(p.CallID, d.CallID)
 	if ev.Type == universal.TypePermissionRequested && !known {
-		p.Metadata = cleanRaw(d.Metadata)
+		p.Metadata = ownRaw(d.Metadata)
 	}
 	valid := d.Status == universal.PermissionApproved || d.Status == universal.PermissionDenied
 	if s.lifecycle(ev, c, "permission "+d.PermissionID, known, string(d.Status), valid, &p.RequestedSeq, &p.ResolvedSeq) {
 		p.Status = constant(d.Status, universal.PermissionApproved, universal.PermissionDenied)
-		p.Resolution = cleanRaw(d.Metadata)
+		p.Resolution = ownRaw(d.Metadata)
 	}
 }
 
@@ -553,7 +573,7 @@ func (s *Session) question(ev *universal.Event, d *universal.Question, c *Change
 		}
 	}
 	if q.Metadata == nil {
-		q.Metadata = cleanRaw(d.Metadata)
+		q.Metadata = ownRaw(d.Metadata)
 	}
 	valid := d.Status == universal.QuestionAnswered || d.Status == universal.QuestionRejected
 	if s.lifecycle(ev, c, "question "+d.QuestionID, known, string(d.Status), valid, &q.RequestedSeq, &q.ResolvedSeq) {

@@ -74,15 +74,39 @@ type OtherUsage struct {
 
 func tokensOf(d *universal.UsageUpdated) Tokens {
 	u := &d.Usage
-	return Tokens{
-		InputTokens:       clonePtr(u.InputTokens),
-		CachedInputTokens: clonePtr(u.CachedInputTokens),
-		CacheWriteTokens:  clonePtr(u.CacheWriteTokens),
-		OutputTokens:      clonePtr(u.OutputTokens),
-		ReasoningTokens:   clonePtr(u.ReasoningTokens),
-		TotalTokens:       clonePtr(u.TotalTokens),
-		CostUSD:           clonePtr(d.CostUSD),
+	return makeTokens([6]*int64{u.InputTokens, u.CachedInputTokens, u.CacheWriteTokens, u.OutputTokens, u.ReasoningTokens, u.TotalTokens}, d.CostUSD)
+}
+
+// values holds the numbers a Tokens points to, allocated together: one
+// allocation a report instead of one a count.
+type values struct {
+	n    [6]int64
+	cost float64
+}
+
+// makeTokens returns Tokens pointing to copies of the counts and cost
+// given (nil stays nil).
+func makeTokens(n [6]*int64, cost *float64) Tokens {
+	var v *values
+	var ps [6]*int64
+	for i, p := range n {
+		if p != nil {
+			if v == nil {
+				v = new(values)
+			}
+			v.n[i] = *p
+			ps[i] = &v.n[i]
+		}
 	}
+	t := Tokens{InputTokens: ps[0], CachedInputTokens: ps[1], CacheWriteTokens: ps[2], OutputTokens: ps[3], ReasoningTokens: ps[4], TotalTokens: ps[5]}
+	if cost != nil {
+		if v == nil {
+			v = new(values)
+		}
+		v.cost = *cost
+		t.CostUSD = &v.cost
+	}
+	return t
 }
 
 func clonePtr[T any](p *T) *T {
@@ -93,35 +117,46 @@ func clonePtr[T any](p *T) *T {
 	return &v
 }
 
-// sum returns a fresh a+b where a nil count is absent (nil+nil stays nil).
-func sum[T int64 | float64](a, b *T) *T {
-	switch {
-	case a == nil:
-		return clonePtr(b)
-	case b == nil:
-		return clonePtr(a)
+// cloneTokens returns a copy of t that shares no number with it.
+func cloneTokens(t *Tokens) *Tokens {
+	if t == nil {
+		return nil
 	}
-	v := *a + *b
-	return &v
+	c := makeTokens(counts(t), t.CostUSD)
+	return &c
 }
 
-// plus returns a+b; either may be nil.
+// plus returns a+b, where a nil count is absent (nil+nil stays nil);
+// either may be nil.
 func plus(a, b *Tokens) *Tokens {
 	if a == nil {
-		return clonePtr(b)
+		return cloneTokens(b)
 	}
 	if b == nil {
-		return clonePtr(a)
+		return cloneTokens(a)
 	}
-	return &Tokens{
-		InputTokens:       sum(a.InputTokens, b.InputTokens),
-		CachedInputTokens: sum(a.CachedInputTokens, b.CachedInputTokens),
-		CacheWriteTokens:  sum(a.CacheWriteTokens, b.CacheWriteTokens),
-		OutputTokens:      sum(a.OutputTokens, b.OutputTokens),
-		ReasoningTokens:   sum(a.ReasoningTokens, b.ReasoningTokens),
-		TotalTokens:       sum(a.TotalTokens, b.TotalTokens),
-		CostUSD:           sum(a.CostUSD, b.CostUSD),
+	var n [6]*int64
+	var sums [6]int64
+	ca, cb := counts(a), counts(b)
+	for i := range n {
+		n[i] = sum(ca[i], cb[i], &sums[i])
 	}
+	var cost float64
+	t := makeTokens(n, sum(a.CostUSD, b.CostUSD, &cost))
+	return &t
+}
+
+// sum returns a+b, computed into v, where a nil count is absent (nil+nil
+// stays nil); makeTokens copies the result.
+func sum[T int64 | float64](a, b, v *T) *T {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	*v = *a + *b
+	return v
 }
 
 func (s *Session) usage(ev *universal.Event, d *universal.UsageUpdated, c *Change) {
@@ -158,11 +193,14 @@ func (s *Session) usageTurn(d *universal.UsageUpdated, c *Change) *TurnUsage {
 	case id != "":
 		if i, ok := ix.turns[id]; ok {
 			c.TurnID = id
+			ix.changed(i)
 			return &s.Turns[i].Usage
 		}
 	case len(ix.open) > 0:
-		t := &s.Turns[ix.open[len(ix.open)-1]]
+		i := ix.open[len(ix.open)-1]
+		t := &s.Turns[i]
 		c.TurnID = t.TurnID
+		ix.changed(i)
 		return &t.Usage
 	case len(s.Turns) > 0:
 		t := &s.Turns[len(s.Turns)-1]
@@ -180,18 +218,25 @@ func (s *Session) usageTurn(d *universal.UsageUpdated, c *Change) *TurnUsage {
 	return &u.Other[len(u.Other)-1].TurnUsage
 }
 
-// total recomputes Usage.Total from scratch, so that it depends only on
-// the reports and never on the order of additions (a restored snapshot
-// gives bit-identical totals). It costs one pass over the turns, without
-// allocating, per call or turn report.
+// total recomputes Usage.Total from the reports, so that it depends only
+// on them and never on the order of additions (a restored snapshot gives
+// bit-identical totals): the sum over the turns in order, then over
+// Usage.Other. The sum over all turns but the last is kept (index.prefix)
+// until a report changes one of them, so that a report, which mostly
+// goes to the last turn, costs O(1) and not a pass over the turns; the
+// additions, and so the result, are the same as a pass.
 func (s *Session) total() {
 	u := &s.Usage
 	if u.Session != nil {
-		u.Total, u.Source = *clonePtr(u.Session), UsageSession
+		u.Total, u.Source = *cloneTokens(u.Session), UsageSession
 		return
 	}
-	var a sumOf
-	for i := range s.Turns {
+	ix := s.index()
+	for ; ix.prefixN < len(s.Turns)-1; ix.prefixN++ {
+		ix.prefix.add(s.Turns[ix.prefixN].Usage.Effective())
+	}
+	a := ix.prefix
+	for i := ix.prefixN; i < len(s.Turns); i++ {
 		a.add(s.Turns[i].Usage.Effective())
 	}
 	for i := range u.Other {
@@ -202,6 +247,14 @@ func (s *Session) total() {
 		return
 	}
 	u.Total, u.Source = a.tokens(), UsageTurns
+}
+
+// changed records that the usage of turn i changes: the kept sum over
+// the turns before the last starts again if it covered turn i.
+func (ix *index) changed(i int) {
+	if i < ix.prefixN {
+		ix.prefix, ix.prefixN = sumOf{}, 0
+	}
 }
 
 // sumOf adds up Tokens by value; a count stays absent until some report
@@ -239,12 +292,12 @@ func (a *sumOf) tokens() Tokens {
 	var ps [6]*int64
 	for i := range ps {
 		if a.set[i] {
-			ps[i] = clonePtr(&a.n[i])
+			ps[i] = &a.n[i]
 		}
 	}
-	t := Tokens{InputTokens: ps[0], CachedInputTokens: ps[1], CacheWriteTokens: ps[2], OutputTokens: ps[3], ReasoningTokens: ps[4], TotalTokens: ps[5]}
+	var cost *float64
 	if a.paid {
-		t.CostUSD = clonePtr(&a.cost)
+		cost = &a.cost
 	}
-	return t
+	return makeTokens(ps, cost)
 }

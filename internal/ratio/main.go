@@ -4,7 +4,7 @@
 // same bytes in the same process, so the figures mean the same on a shared,
 // noisy machine:
 //
-//	go run ./internal/ratio [-rounds 5] [-root testdata] [-markdown]
+//	go run ./internal/ratio [-rounds 5] [-root testdata] [-agent claude] [-markdown]
 //
 // It reads every recorded native input under the root (the format detected
 // per file with the agentnorm entry point; goldens, states and metas are
@@ -21,7 +21,10 @@
 // It keeps the best CPU time of the rounds and prints, per agent and
 // format and overall: translate MB/s ÷ valid MB/s, encode MB/s ÷ stdjson
 // MB/s, and reduce's events per second.
-// -markdown prints the table the README shows.
+// -markdown prints the table the README shows; -reduce times only reduce.
+//
+// It then prints the memory reduced sessions keep against their content
+// (see memory), overall and for the worst session (-memory=false skips it).
 package main
 
 import (
@@ -32,6 +35,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"syscall"
@@ -61,10 +66,18 @@ type group struct {
 
 func main() {
 	rounds := flag.Int("rounds", 5, "rounds; the best of them counts")
+	mem := flag.Bool("memory", true, "measure the memory each reduced session keeps")
+	reduceOnly := flag.Bool("reduce", false, "time only the reduce measure (the other columns stay 0)")
+	prof := flag.String("cpuprofile", "", "write a CPU profile of the rounds to `file`")
+	list := flag.Int("list", 0, "list the `n` sessions that keep the most memory beyond twice their content")
 	root := flag.String("root", "testdata", "where the recorded inputs are")
 	markdown := flag.Bool("markdown", false, "print a Markdown table")
+	agent := flag.String("agent", "", "measure only this agent's inputs (e.g. claude)")
 	flag.Parse()
 	inputs, err := collect(*root)
+	if *agent != "" {
+		inputs = slices.DeleteFunc(inputs, func(in *input) bool { return in.agent.Name != *agent })
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "ratio:", err)
 		os.Exit(1)
@@ -88,6 +101,17 @@ func main() {
 			*d = v
 		}
 	}
+	if *prof != "" {
+		f, err := os.Create(*prof)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "ratio:", err)
+			os.Exit(1)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "ratio:", err)
+			os.Exit(1)
+		}
+	}
 	for r := 0; r < *rounds; r++ {
 		times := map[string]*[5]time.Duration{}
 		for _, k := range order {
@@ -96,15 +120,16 @@ func main() {
 		for _, in := range inputs {
 			k := in.agent.Name + " " + in.format.Name
 			t := times[k]
-			t[0] += measure(func() { valid(in) })
-			t[1] += measure(func() { stdjson(in) })
-			var n int
-			t[2] += measure(func() { n = translate(in, nil, nil) })
-			var buf []byte
-			t[3] += measure(func() { translate(in, &buf, nil) })
 			if r == 0 {
-				groups[k].events += n
 				in.events = events(in)
+				groups[k].events += len(in.events)
+			}
+			if !*reduceOnly {
+				t[0] += measure(func() { valid(in) })
+				t[1] += measure(func() { stdjson(in) })
+				t[2] += measure(func() { translate(in, nil, nil) })
+				var buf []byte
+				t[3] += measure(func() { translate(in, &buf, nil) })
 			}
 			t[4] += measure(func() { fold(in) })
 		}
@@ -116,6 +141,9 @@ func main() {
 			best(&g.encode, t[3])
 			best(&g.fold, t[4])
 		}
+	}
+	if *prof != "" {
+		pprof.StopCPUProfile()
 	}
 	var all group
 	all.name = "all"
@@ -129,6 +157,9 @@ func main() {
 		all.translate += g.translate
 		all.encode += g.encode
 		all.fold += g.fold
+	}
+	if *mem {
+		defer memory(inputs, *root, *list)
 	}
 	rows := append([]*group{}, &all)
 	for _, k := range order {
@@ -148,7 +179,10 @@ func main() {
 		if g.fold > 0 {
 			red = float64(g.events) / g.fold.Seconds() / 1e6
 		}
-		mbs := float64(g.bytes) / 1e6 / g.translate.Seconds()
+		mbs := 0.0
+		if g.translate > 0 {
+			mbs = float64(g.bytes) / 1e6 / g.translate.Seconds()
+		}
 		if *markdown {
 			fmt.Printf("| %s | %.2f | %d | %d | %.2f× | %.2f× | %.2f |\n", g.name, float64(g.bytes)/1e6, g.msgs, g.events, tr, enc, red)
 		} else {
@@ -292,4 +326,98 @@ func collect(root string) ([]*input, error) {
 		return nil
 	})
 	return out, err
+}
+
+// memory prints what reduced sessions keep against their content: the heap
+// a session retains once folded (everything else it used is garbage or
+// kept by the program anyway) over its content bytes, overall and for the
+// worst session.
+//
+// Content is every string and raw JSON value of the items' parts, and the
+// metadata, prompts and messages of the session, its turns, permissions,
+// questions and errors: the bytes of the events a consumer reads. What a
+// session keeps besides (ids, the structs around the parts, indexes,
+// usage) is overhead. Sessions whose content is below 4 KB are left out
+// of the worst: their fixed costs (a few maps, the Session itself) are
+// not per item.
+func memory(inputs []*input, root string, list int) {
+	type row struct {
+		name          string
+		heap, content uint64
+	}
+	var rows []row
+	var heap, content uint64
+	worst, worstName := 0.0, ""
+	var worstHeap, worstContent uint64
+	// Each measure collects garbage twice: without the events of every
+	// input live (translated again, one input at a time), that is quick.
+	for _, in := range inputs {
+		in.events = nil
+	}
+	for _, in := range inputs {
+		in.events = events(in)
+		h, c := retained(in)
+		in.events = nil
+		rows = append(rows, row{in.path, h, c})
+		heap += h
+		content += c
+		if c < 4<<10 {
+			continue
+		}
+		if r := float64(h) / float64(c); r > worst {
+			worst, worstName, worstHeap, worstContent = r, in.path, h, c
+		}
+	}
+	rel, err := filepath.Rel(root, worstName)
+	if err != nil {
+		rel = worstName
+	}
+	slices.SortFunc(rows, func(a, b row) int {
+		return int(int64(b.heap-2*b.content) - int64(a.heap-2*a.content))
+	})
+	for _, r := range rows[:min(list, len(rows))] {
+		fmt.Printf("%10d B heap %10d B content %6.2f× %s\n", r.heap, r.content, float64(r.heap)/float64(max(r.content, 1)), r.name)
+	}
+	fmt.Printf("reduce memory: %.2f× content overall (%.1f MB for %.1f MB); worst %.2f× (%d B for %d B) %s\n",
+		float64(heap)/float64(max(content, 1)), float64(heap)/1e6, float64(content)/1e6, worst, worstHeap, worstContent, rel)
+}
+
+// retained folds an input's events and returns the heap the session keeps
+// and its content bytes.
+func retained(in *input) (heap, content uint64) {
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	s := &reduce.Session{}
+	for i := range in.events {
+		s.Apply(&in.events[i])
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	for _, it := range s.Items {
+		for _, p := range it.Item.Content {
+			content += uint64(len(p.Text) + len(p.Signature) + len(p.JSON) + len(p.Name) + len(p.Arguments) + len(p.CallID) +
+				len(p.Output) + len(p.Path) + len(p.Diff) + len(p.Mime) + len(p.Label) + len(p.Detail) + len(p.Metadata))
+		}
+	}
+	// The raw metadata the session keeps of its events is content too (a
+	// Codex session.started carries the base instructions: 24 KB).
+	content += uint64(len(s.Metadata))
+	for _, t := range s.Turns {
+		content += uint64(len(t.Metadata) + len(t.EndMetadata))
+	}
+	for _, p := range s.Permissions {
+		content += uint64(len(p.Metadata) + len(p.Resolution))
+	}
+	for _, q := range s.Questions {
+		content += uint64(len(q.Metadata) + len(q.Prompt) + len(q.Response))
+	}
+	for _, e := range s.Errors {
+		content += uint64(len(e.Message) + len(e.Details))
+	}
+	runtime.KeepAlive(s)
+	if m1.HeapAlloc < m0.HeapAlloc {
+		return 0, content
+	}
+	return m1.HeapAlloc - m0.HeapAlloc, content
 }
