@@ -85,4 +85,3 @@ func firstWord(evs []universal.Event, data []byte) string {
 	}
 	return ""
 }
-
