@@ -5,24 +5,30 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
 
 // rpc translates one app-server JSON-RPC message (either direction).
-func (t *Translator) rpc(dst []event, c *ctx, s string) []event {
-	var method, id, params, result, rpcErr gjson.Result
-	// One pass over the top-level keys (a duplicate key: the first wins,
-	// as with gjson paths).
-	gjson.Parse(s).ForEach(func(k, v gjson.Result) bool {
+func (t *Translator) rpc(dst []event, c *ctx, msg jsonscan.Value) []event {
+	var method, id, result, rpcErr gjson.Result
+	var params jsonscan.Value
+	// One walk over the top-level members of the message's index (a
+	// duplicate key: the first wins, as with gjson paths).
+	msg.Members(func(k string, v jsonscan.Value) bool {
 		var dst *gjson.Result
-		switch k.Str {
+		switch k {
 		case "method":
 			dst = &method
 		case "id":
 			dst = &id
 		case "params":
-			dst = &params
+			// Kept as a Value: notifications read it through the index.
+			if !params.Exists() {
+				params = v
+			}
+			return true
 		case "result":
 			dst = &result
 		case "error":
@@ -31,7 +37,7 @@ func (t *Translator) rpc(dst []event, c *ctx, s string) []event {
 			return true
 		}
 		if !dst.Exists() {
-			*dst = v
+			*dst = v.Result()
 		}
 		return true
 	})
@@ -40,11 +46,11 @@ func (t *Translator) rpc(dst []event, c *ctx, s string) []event {
 	}
 	switch {
 	case c.in && method.Exists():
-		return t.clientRequest(dst, c, method.Str, id, params)
+		return t.clientRequest(dst, c, method.Str, id, params.Result())
 	case c.in && id.Exists() && (result.Exists() || rpcErr.Exists()):
 		return t.clientResponse(dst, c, id, result, rpcErr)
 	case method.Exists() && id.Exists():
-		return t.serverRequest(dst, c, method.Str, id, params)
+		return t.serverRequest(dst, c, method.Str, id, params.Result())
 	case method.Exists():
 		return t.notification(dst, c, method.Str, params)
 	case id.Exists() && (result.Exists() || rpcErr.Exists()):
@@ -586,14 +592,14 @@ func answer(method string, result, rpcErr gjson.Result) (bool, string, []byte) {
 }
 
 // notification handles a server notification.
-func (t *Translator) notification(dst []event, c *ctx, method string, p gjson.Result) []event {
+func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan.Value) []event {
 	if strings.HasPrefix(method, "codex/event/") {
 		if t.st.V2 {
 			// The same facts come as v2 notifications on this connection.
 			return dst
 		}
 		thread := p.Get("conversationId").Str
-		msg := p.Get("msg")
+		msg := p.Sub("msg")
 		if msg.Get("type").Str != "session_configured" {
 			dst = t.ensureSession(dst, thread)
 		}
@@ -617,7 +623,7 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p gjson.Re
 		dst = t.ensureSession(dst, thread)
 		t.child(thread)
 		dst = t.ensureTurn(dst, thread, p.Get("turnId").Str)
-		return t.v2Item(dst, c, thread, p.Get("item"), method == "item/completed")
+		return t.v2Item(dst, c, thread, p.Sub("item"), method == "item/completed")
 	case "item/agentMessage/delta", "item/plan/delta":
 		id := p.Get("itemId").Str
 		// The spec is only used (and copied) when the item was never started.
@@ -635,11 +641,11 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p gjson.Re
 	case "item/commandExecution/outputDelta", "item/fileChange/outputDelta":
 		return t.toolOutput(dst, t.key(thread, p.Get("itemId").Str), p.Get("delta").Str, c.raw)
 	case "thread/tokenUsage/updated":
-		return t.tokenUsage(dst, c, thread, p)
+		return t.tokenUsage(dst, c, thread, p.Result())
 	case "turn/plan/updated":
 		return t.planStatus(dst, c, thread, p.Get("plan"), p.Get("explanation").Str, "")
 	case "error":
-		return t.errorNotification(dst, c, thread, p)
+		return t.errorNotification(dst, c, thread, p.Result())
 	case "serverRequest/resolved":
 		return t.serverRequestResolved(dst, p.Get("requestId"))
 	case "model/rerouted":

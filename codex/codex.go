@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -118,6 +120,8 @@ type Translator struct {
 	format string
 	w      *universal.Stream
 	st     state
+	scan   jsonscan.Scanner // the index of the message being translated
+	inner  jsonscan.Scanner // the index of JSON text inside a message (a tool's output)
 }
 
 // New returns a translator for one of the Formats.
@@ -144,27 +148,48 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	// Every string taken from a message (ids above all) is valid UTF-8:
 	// what the translator keeps survives a JSON checkpoint unchanged, so a
 	// restored translator matches ids and writes bytes as the one that
-	// never stopped.
-	m.Data = validUTF8(m.Data)
-	c.raw = m.Data
+	// never stopped. The message is read as universal.CleanInput returns
+	// it; cleaning never changes ASCII bytes, so the line is trimmed and
+	// told noise or JSON on the bytes as they came.
 	line := trimSpace(m.Data)
 	if t.format == FormatExec && (len(line) == 0 || line[0] != '{') {
 		// Lines on stdout that are not JSON: Codex's stderr merged into
 		// stdout. They are kept as the session's stderr.
-		t.st.noise(line)
+		m.Data = validUTF8(m.Data)
+		t.st.noise(trimSpace(m.Data))
 		return dst
 	}
-	s := view(line)
-	if !gjson.Valid(s) {
+	// One pass validates the line and indexes its objects: the handlers
+	// read fields through the index instead of scanning the line per
+	// field. CleanInput returns the message itself when it is valid UTF-8
+	// without surrogate escapes; the scan tells when that needs checking
+	// (a byte not ASCII, a surrogate escape, or not JSON at all), and when
+	// cleaning changed the message it is scanned again.
+	ok := t.scan.Scan(line)
+	if !ok || t.scan.SurrogateEscapes() || t.scan.NonASCII() && !utf8.Valid(m.Data) {
+		if cl := validUTF8(m.Data); !same(cl, m.Data) {
+			m.Data = cl
+			line = trimSpace(m.Data)
+			ok = t.scan.Scan(line)
+		}
+	}
+	c.raw = m.Data
+	if !ok {
 		return t.w.Unparsed(dst, c.loc(), errors.New("codex: not a JSON value"), m.Data)
 	}
+	r := t.scan.Root()
 	switch t.format {
 	case FormatExec:
-		return t.exec(dst, &c, s)
+		return t.exec(dst, &c, r, view(line))
 	case FormatRollout:
-		return t.rollout(dst, &c, s)
+		return t.rollout(dst, &c, r)
 	}
-	return t.rpc(dst, &c, s)
+	return t.rpc(dst, &c, r)
+}
+
+// same reports whether a and b are the same bytes in memory.
+func same(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // ctx is what every handler needs to know about the message at hand.

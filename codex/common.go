@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -526,9 +527,16 @@ func (t *Translator) closeChild(dst []event, thread string) []event {
 	return dst
 }
 
+// getter is what reads a member: a gjson.Result, or a jsonscan.Value that
+// answers from its message's index (no scan of the object per name, and
+// an absent name costs no scan).
+type getter interface {
+	Get(path string) gjson.Result
+}
+
 // readUsage reads token counts with the given field names (input, cached,
 // cache write, output, reasoning, total).
-func readUsage(r gjson.Result, names *[6]string) usageVals {
+func readUsage[R getter](r R, names *[6]string) usageVals {
 	var u usageVals
 	ptrs := [6]**int64{&u.Input, &u.Cached, &u.CacheWrite, &u.Output, &u.Reasoning, &u.Total}
 	for i, name := range names {
@@ -900,9 +908,9 @@ func rawOr(r gjson.Result, def string) string {
 }
 
 // joinTexts joins the "text" fields of an array of content items.
-func joinTexts(r gjson.Result, field string) string {
+func joinTexts(r jsonscan.Value, field string) string {
 	var b strings.Builder
-	r.ForEach(func(_, v gjson.Result) bool {
+	r.Each(func(_ gjson.Result, v jsonscan.Value) bool {
 		if s := v.Get(field); s.Type == gjson.String {
 			if b.Len() > 0 {
 				b.WriteByte('\n')

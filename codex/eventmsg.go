@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -34,7 +35,7 @@ var ignoredEventMsgs = map[string]struct{}{
 }
 
 // eventMsg translates one core EventMsg.
-func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode, thread string) []event {
+func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMode, thread string) []event {
 	typ := m.Get("type").Str
 	if mode == rest && !t.isRoot(t.st.Cur) {
 		thread = t.st.Cur
@@ -237,7 +238,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 		if id == "" {
 			id = m.Get("callId").Str
 		}
-		spec := dynamicToolSpec(t, th, id, m)
+		spec := dynamicToolSpec(t, th, id, m.Result())
 		key := "c:" + id
 		if typ == "dynamic_tool_call_request" {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
@@ -261,7 +262,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 	case "guardian_assessment":
 		return t.guardian(dst, c, m)
 	case "token_count":
-		return t.tokenCount(dst, c, m.Get("info"), th)
+		return t.tokenCount(dst, c, m.Sub("info"), th)
 	case "error":
 		if !root {
 			return t.subAgentError(dst, c, th, "sub_agent_error", m.Get("message").Str, errorCode(m.Get("codex_error_info")), metaOf("codex_error_info", m.Get("codex_error_info")))
@@ -298,7 +299,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 			// The legacy events of the same stream carry these facts.
 			return dst
 		}
-		return t.turnItem(dst, c, m.Get("item"), th)
+		return t.turnItem(dst, c, m.Sub("item"), th)
 	}
 	if _, ok := ignoredEventMsgs[typ]; ok {
 		return dst
@@ -306,7 +307,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m gjson.Result, mode msgMode,
 	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown event %q", typ), c.raw)
 }
 
-func messagePhaseMeta(m gjson.Result) []byte {
+func messagePhaseMeta(m jsonscan.Value) []byte {
 	o := obj()
 	if p := m.Get("phase"); p.Type == gjson.String {
 		o.String("phase", p.Str)
@@ -329,7 +330,7 @@ func durationMS(d gjson.Result) *int64 {
 	return &ms
 }
 
-func (t *Translator) execCommandSpec(m gjson.Result, thread string) toolSpec {
+func (t *Translator) execCommandSpec(m jsonscan.Value, thread string) toolSpec {
 	id := m.Get("call_id").Str
 	args := commandArgs(m.Get("command"), m.Get("cwd"))
 	meta := obj()
@@ -348,7 +349,7 @@ func (t *Translator) execCommandSpec(m gjson.Result, thread string) toolSpec {
 
 // sessionConfigured starts the session from a legacy session_configured
 // event.
-func (t *Translator) sessionConfigured(dst []event, c *ctx, m gjson.Result) []event {
+func (t *Translator) sessionConfigured(dst []event, c *ctx, m jsonscan.Value) []event {
 	if t.w.Begun() {
 		return dst
 	}
@@ -409,7 +410,7 @@ func (t *Translator) liveMessageEnd(dst []event, c *ctx, key string, kind uint8,
 }
 
 // collabEvent maps the begin/end events of sub-agent tools.
-func (t *Translator) collabEvent(dst []event, c *ctx, typ string, m gjson.Result, thread string) []event {
+func (t *Translator) collabEvent(dst []event, c *ctx, typ string, m jsonscan.Value, thread string) []event {
 	id := m.Get("call_id").Str
 	key := "c:" + id
 	name := "send_input"
@@ -469,7 +470,7 @@ func (t *Translator) collabEvent(dst []event, c *ctx, typ string, m gjson.Result
 
 // legacyRequest maps the approval and question events of the pre-0.44 exec
 // stream (it has no server requests).
-func (t *Translator) legacyRequest(dst []event, c *ctx, typ string, m gjson.Result, thread string) []event {
+func (t *Translator) legacyRequest(dst []event, c *ctx, typ string, m jsonscan.Value, thread string) []event {
 	id := m.Get("call_id").Str
 	if id == "" {
 		id = m.Get("id").Str
@@ -514,7 +515,7 @@ func (t *Translator) legacyRequest(dst []event, c *ctx, typ string, m gjson.Resu
 
 // guardian maps the automatic reviewer's assessment of an action: a
 // permission asked of the reviewer and its decision.
-func (t *Translator) guardian(dst []event, c *ctx, m gjson.Result) []event {
+func (t *Translator) guardian(dst []event, c *ctx, m jsonscan.Value) []event {
 	id := m.Get("id").Str
 	key := "g" + id
 	target := m.Get("target_item_id").Str
@@ -560,11 +561,11 @@ func (t *Translator) guardian(dst []event, c *ctx, m gjson.Result) []event {
 
 // tokenCount maps a token_count event: only a running total that moved is
 // reported (the same totals are re-sent many times).
-func (t *Translator) tokenCount(dst []event, c *ctx, info gjson.Result, thread string) []event {
+func (t *Translator) tokenCount(dst []event, c *ctx, info jsonscan.Value, thread string) []event {
 	if t.st.Records || !info.IsObject() {
 		return dst
 	}
-	total := readUsage(info.Get("total_token_usage"), &snakeUsage)
+	total := readUsage(info.Sub("total_token_usage"), &snakeUsage)
 	if total.empty() {
 		return dst
 	}
@@ -575,7 +576,7 @@ func (t *Translator) tokenCount(dst []event, c *ctx, info gjson.Result, thread s
 	t.st.Usage[prevKey] = &total
 	window := countPtr(info.Get("model_context_window"))
 	turn := t.w.Turn()
-	if last := info.Get("last_token_usage"); last.IsObject() {
+	if last := info.Sub("last_token_usage"); last.IsObject() {
 		dst = t.usage(dst, turn, universal.ScopeCall, readUsage(last, &snakeUsage), window, c.raw)
 	}
 	if !t.isRoot(thread) {

@@ -6,15 +6,17 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
 
 // exec translates one line of codex exec --json output.
-func (t *Translator) exec(dst []event, c *ctx, s string) []event {
-	r := gjson.GetMany(s, "type", "item", "msg", "prompt", "thread_id")
-	typ, item, msg, prompt := r[0], r[1], r[2], r[3]
+// Its fields are read through the line's index (line), s is its text.
+func (t *Translator) exec(dst []event, c *ctx, line jsonscan.Value, s string) []event {
+	typ := line.Get("type")
 	if typ.Type != gjson.String {
+		msg, prompt := line.Get("msg"), line.Get("prompt")
 		return t.execLegacy(dst, c, s, msg, prompt)
 	}
 	if typ.Str != "turn.failed" {
@@ -24,17 +26,17 @@ func (t *Translator) exec(dst []event, c *ctx, s string) []event {
 	}
 	switch typ.Str {
 	case "thread.started":
-		return t.execThread(dst, c, r[4].Str)
+		return t.execThread(dst, c, line.Get("thread_id").Str)
 	case "turn.started":
 		return t.execTurn(dst, c)
 	case "turn.completed":
 		dst = t.execEnsureTurn(dst)
 		dst = t.endResponses(dst, false)
-		dst = t.execUsage(dst, c, gjson.Get(s, "usage"))
+		dst = t.execUsage(dst, c, line.Get("usage"))
 		return t.endTurn(dst, "", universal.TurnCompleted, nil, agent, c.raw)
 	case "turn.failed":
 		dst = t.execEnsureTurn(dst)
-		e := gjson.Get(s, "error")
+		e := line.Get("error")
 		msg := e.Get("message").Str
 		if h := t.st.HeldErr; h != nil && h.Text == msg {
 			dst = t.execFlushError(dst, false)
@@ -44,7 +46,7 @@ func (t *Translator) exec(dst []event, c *ctx, s string) []event {
 		}
 		return t.endTurn(dst, "", universal.TurnError, metaOf("error", e), agent, c.raw)
 	case "error":
-		msg := gjson.Get(s, "message").Str
+		msg := line.Get("message").Str
 		if strings.HasPrefix(msg, "Reconnecting...") {
 			dst = t.execEnsureSession(dst)
 			return t.emitError(dst, t.w.Copy(msg), "", nil, true, agent, c.raw)
@@ -53,15 +55,15 @@ func (t *Translator) exec(dst []event, c *ctx, s string) []event {
 		return dst
 	case "item.started", "item.updated", "item.completed":
 		dst = t.execEnsureTurn(dst)
-		return t.execItem(dst, c, item, typ.Str)
+		return t.execItem(dst, c, line.Sub("item"), typ.Str)
 	case "item.plan.delta":
 		dst = t.execEnsureTurn(dst)
-		key := t.execKey(gjson.Get(s, "item_id").Str)
-		m := msgSpec{native: t.w.Copy(gjson.Get(s, "item_id").Str), role: universal.RoleAssistant}
-		return t.messageDelta(dst, key, kindMessage, m, 0, universal.PartText, gjson.Get(s, "delta").Str, c.raw)
+		key := t.execKey(line.Get("item_id").Str)
+		m := msgSpec{native: t.w.Copy(line.Get("item_id").Str), role: universal.RoleAssistant}
+		return t.messageDelta(dst, key, kindMessage, m, 0, universal.PartText, line.Get("delta").Str, c.raw)
 	case "request_user_input":
 		dst = t.execEnsureTurn(dst)
-		p := gjson.Parse(s)
+		p := line.Result()
 		key, rid := "q"+p.Get("id").Raw, ""
 		if id := p.Get("id"); id.Type == gjson.String || id.Type == gjson.Number {
 			rid = idString(id)
@@ -191,7 +193,7 @@ func (t *Translator) execKey(id string) string {
 }
 
 // execItem maps item.started/updated/completed.
-func (t *Translator) execItem(dst []event, c *ctx, it gjson.Result, ev string) []event {
+func (t *Translator) execItem(dst []event, c *ctx, it jsonscan.Value, ev string) []event {
 	typ := it.Get("type").Str
 	if typ == "" {
 		typ = it.Get("item_type").Str // ≤ 0.44
@@ -262,7 +264,7 @@ func (t *Translator) execItem(dst []event, c *ctx, it gjson.Result, ev string) [
 	case "todo_list":
 		return t.planStatus(dst, c, "", it.Get("items"), "", native)
 	case "collab_tool_call":
-		return t.collabItem(dst, c, key, native, "", it, final, snakeCollab)
+		return t.collabItem(dst, c, key, native, "", it.Result(), final, snakeCollab)
 	case "error":
 		if !final {
 			return dst
@@ -275,7 +277,7 @@ func (t *Translator) execItem(dst []event, c *ctx, it gjson.Result, ev string) [
 // secondID returns the value of a second "id" key in an object (exec
 // web_search items carry the exec id first and the provider's id second;
 // gjson paths only ever see the first).
-func secondID(it gjson.Result) string {
+func secondID(it jsonscan.Value) string {
 	seen := 0
 	id := ""
 	it.ForEach(func(k, v gjson.Result) bool {
@@ -337,7 +339,7 @@ func (t *Translator) execLegacy(dst []event, c *ctx, s string, msg, prompt gjson
 	switch {
 	case msg.IsObject():
 		dst = t.execFlushError(dst, true)
-		return t.eventMsg(dst, c, msg, live, "")
+		return t.eventMsg(dst, c, jsonscan.Wrap(msg), live, "")
 	case prompt.Type == gjson.String:
 		t.st.Held = append(t.st.Held, held{Text: strings.Clone(prompt.Str), Raw: string(c.raw), Src: srcPrompt})
 		return dst

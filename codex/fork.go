@@ -5,9 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
-	"github.com/tidwall/gjson"
 )
 
 // A forked rollout (codex fork, a Desktop fork, a sub-agent spawned with
@@ -58,7 +58,7 @@ type forkMsg struct {
 // forkMeta records the fork lineage of the thread a session_meta
 // describes, so that the session_meta of the thread it was forked from
 // starts the replayed copy.
-func (t *Translator) forkMeta(p gjson.Result, id string) {
+func (t *Translator) forkMeta(p jsonscan.Value, id string) {
 	t.st.ForkID = strings.Clone(id)
 	t.st.ForkFrom = strings.Clone(p.Get("forked_from_id").Str)
 	t.st.ForkTime = strings.Clone(p.Get("timestamp").Str)
@@ -72,14 +72,14 @@ func (t *Translator) startsReplay(id string) bool {
 
 // subAgentMeta reports whether a session_meta describes a sub-agent's
 // thread (spawned by another agent, not forked by the user).
-func subAgentMeta(p gjson.Result) bool {
+func subAgentMeta(p jsonscan.Value) bool {
 	return p.Get("parent_thread_id").Str != "" || p.Get("thread_source").Str == "subagent" || p.Get("source.subagent").Exists()
 }
 
 // replayLine handles a line while a fork's copy of its parent's history
 // is read: it is recorded, unless it is the fork's own first turn, which
 // ends the copy (ok false: the line is then translated as usual).
-func (t *Translator) replayLine(dst []event, typ string, p gjson.Result, ts string) ([]event, bool) {
+func (t *Translator) replayLine(dst []event, typ string, p jsonscan.Value, ts string) ([]event, bool) {
 	f := t.st.Fork
 	if typ == "session_meta" {
 		if id := p.Get("id").Str; id != "" && id != f.Thread {
@@ -117,7 +117,7 @@ func (t *Translator) replayLine(dst []event, typ string, p gjson.Result, ts stri
 		case "message":
 			role := p.Get("role").Str
 			if (role == "user" && !injected(p)) || role == "assistant" {
-				text := joinTexts(p.Get("content"), "text")
+				text := joinTexts(p.Sub("content"), "text")
 				if text != "" {
 					f.Resp = append(f.Resp, forkMsg{Role: role, Text: strings.Clone(text)})
 				}

@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
 
 // v2Item handles item/started (final false) and item/completed (final
 // true) for an app-server v2 ThreadItem.
-func (t *Translator) v2Item(dst []event, c *ctx, thread string, it gjson.Result, final bool) []event {
+func (t *Translator) v2Item(dst []event, c *ctx, thread string, it jsonscan.Value, final bool) []event {
 	typ := it.Get("type").Str
 	id := it.Get("id").Str
 	if id == "" && typ != "contextCompaction" {
@@ -56,7 +57,7 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it gjson.Result,
 		res := mcpResult(t, it.Get("result"), it.Get("error"), it.Get("status").Str, intPtr(it.Get("durationMs")), "structuredContent")
 		return t.finishTool(dst, c, key, &spec, &res, false, "")
 	case "dynamicToolCall":
-		spec := dynamicToolSpec(t, th, id, it)
+		spec := dynamicToolSpec(t, th, id, it.Result())
 		if !final {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
@@ -66,7 +67,7 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it gjson.Result,
 		}
 		return t.finishTool(dst, c, key, &spec, &res, false, "")
 	case "collabAgentToolCall":
-		return t.collabItem(dst, c, key, native, th, it, final, camelCollab)
+		return t.collabItem(dst, c, key, native, th, it.Result(), final, camelCollab)
 	case "webSearch":
 		spec := toolSpec{native: native, thread: th, callID: native, name: "web_search"}
 		o := obj().String("query", it.Get("query").Str)
@@ -108,13 +109,13 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it gjson.Result,
 			// Shown once, when complete.
 			return dst
 		}
-		return t.simpleItem(dst, c, native, th, typ, it)
+		return t.simpleItem(dst, c, native, th, typ, it.Result())
 	}
 	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown item type %q", typ), c.raw)
 }
 
 // agentMessageMeta keeps an agent message's phase and other annotations.
-func agentMessageMeta(it gjson.Result, typ string) []byte {
+func agentMessageMeta(it jsonscan.Value, typ string) []byte {
 	o := obj()
 	if typ == "plan" {
 		o.String("type", "plan")
@@ -300,7 +301,7 @@ func (t *Translator) reasoningDelta(dst []event, c *ctx, thread, id string, idx 
 }
 
 // commandItem maps a v2 commandExecution.
-func (t *Translator) commandItem(dst []event, c *ctx, key, native, thread string, it gjson.Result, final bool) []event {
+func (t *Translator) commandItem(dst []event, c *ctx, key, native, thread string, it jsonscan.Value, final bool) []event {
 	args := commandArgs(it.Get("command"), it.Get("cwd"))
 	meta := obj()
 	for _, f := range [...][2]string{{"source", "source"}, {"processId", "process_id"}, {"commandActions", "command_actions"}, {"pluginId", "plugin_id"}, {"scriptPath", "script_path"}} {
@@ -399,7 +400,7 @@ func argsJSON(a gjson.Result) string {
 // content as metadata, an error as is_error.
 func mcpResult(t *Translator, result, errv gjson.Result, status string, durationMS *int64, structured string) resultSpec {
 	var res resultSpec
-	res.output = t.w.Copy(joinTexts(result.Get("content"), "text"))
+	res.output = t.w.Copy(joinTexts(jsonscan.Wrap(result.Get("content")), "text"))
 	extra := map[string]string{}
 	if s := result.Get(structured); s.Exists() && s.Type != gjson.Null {
 		extra["structured_content"] = s.Raw
@@ -549,7 +550,7 @@ func (t *Translator) simpleItem(dst []event, c *ctx, native, thread, typ string,
 	out := it.Get("output")
 	text := out.Str
 	if out.IsArray() {
-		text = joinTexts(out, "text")
+		text = joinTexts(jsonscan.Wrap(out), "text")
 	} else if out.IsObject() {
 		text = out.Get("text").Str
 	}

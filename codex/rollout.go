@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -34,27 +35,28 @@ const (
 )
 
 // rollout translates one line of a rollout file.
-func (t *Translator) rollout(dst []event, c *ctx, s string) []event {
-	r := gjson.GetMany(s, "type", "payload", "record_type", "id", "timestamp")
-	typ, payload := r[0], r[1]
+func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
+	// The lookups walk the line's index: a key the line does not have
+	// costs a walk over its few top-level members, not a scan of the line.
+	typ, payload := line.Get("type"), line.Sub("payload")
 	if !payload.Exists() {
 		// The pre-envelope layout (≤ ~0.34): a bare header, state markers,
 		// bare response items.
 		switch {
-		case r[2].Exists():
+		case line.Get("record_type").Exists():
 			return dst
 		case typ.Type == gjson.String:
 			dst = t.rolloutBegin(dst)
-			return t.responseItem(dst, c, gjson.Parse(s))
-		case r[3].Exists() && r[4].Exists():
-			return t.sessionMeta(dst, c, gjson.Parse(s))
+			return t.responseItem(dst, c, line)
+		case line.Get("id").Exists() && line.Get("timestamp").Exists():
+			return t.sessionMeta(dst, c, line)
 		}
 		return t.w.Unparsed(dst, c.loc(), errors.New("codex: rollout line without type and payload"), c.raw)
 	}
 	if t.st.Fork != nil {
 		// A fork's copy of its parent's history (fork.go).
 		var replayed bool
-		if dst, replayed = t.replayLine(dst, typ.Str, payload, r[4].Str); replayed {
+		if dst, replayed = t.replayLine(dst, typ.Str, payload, line.Get("timestamp").Str); replayed {
 			return dst
 		}
 	}
@@ -74,7 +76,7 @@ func (t *Translator) rollout(dst []event, c *ctx, s string) []event {
 		return t.responseItem(dst, c, payload)
 	case "event_msg":
 		if payload.Get("type").Str == "thread_settings_applied" {
-			t.mergeSettings(payload.Get("thread_settings"), "approval_policy", "permission_profile", "reasoning_effort")
+			t.mergeSettings(payload.Sub("thread_settings"), "approval_policy", "permission_profile", "reasoning_effort")
 			return dst
 		}
 		switch payload.Get("type").Str {
@@ -111,7 +113,7 @@ var metaFields = [...]string{"agent_version", "thread_id", "root_session_id", "m
 // (it starts when the next line needs it, so a turn_context can add the
 // model); later ones with another id switch to that thread (a sub-agent's
 // file read after its parent's, a fork's replayed parent).
-func (t *Translator) sessionMeta(dst []event, c *ctx, p gjson.Result) []event {
+func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event {
 	id := p.Get("id").Str
 	if t.st.Thread == "" && !t.w.Begun() {
 		if id == "" {
@@ -187,7 +189,7 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p gjson.Result) []event {
 
 // mergeSettings adds the model and policies of a turn_context or
 // thread_settings_applied line to a session that has not started yet.
-func (t *Translator) mergeSettings(p gjson.Result, approval, sandbox, effort string) {
+func (t *Translator) mergeSettings(p jsonscan.Value, approval, sandbox, effort string) {
 	if t.w.Begun() || t.st.Thread == "" {
 		return
 	}
@@ -227,7 +229,7 @@ func (t *Translator) rolloutBegin(dst []event) []event {
 }
 
 // responseItem maps a response_item payload (a Responses API item).
-func (t *Translator) responseItem(dst []event, c *ctx, p gjson.Result) []event {
+func (t *Translator) responseItem(dst []event, c *ctx, p jsonscan.Value) []event {
 	thread := t.copyThread(t.st.Cur)
 	typ := p.Get("type").Str
 	switch typ {
@@ -236,18 +238,18 @@ func (t *Translator) responseItem(dst []event, c *ctx, p gjson.Result) []event {
 		case "user":
 			return t.userResponse(dst, c, p, thread)
 		case "assistant":
-			text := joinTexts(p.Get("content"), "text")
+			text := joinTexts(p.Sub("content"), "text")
 			return t.assistantCopy(dst, c, lockResponse, p.Get("id").Str, text, messagePhaseMeta(p), thread)
 		}
 		// developer and system messages: instructions, not conversation.
 		return dst
 	case "reasoning":
 		var parts []part
-		p.Get("summary").ForEach(func(_, v gjson.Result) bool {
+		p.Sub("summary").Each(func(_ gjson.Result, v jsonscan.Value) bool {
 			parts = append(parts, universal.Reasoning(t.w.CopyValue(v.Get("text")), universal.VisibilityPublic))
 			return true
 		})
-		p.Get("content").ForEach(func(_, v gjson.Result) bool {
+		p.Sub("content").Each(func(_ gjson.Result, v jsonscan.Value) bool {
 			parts = append(parts, universal.Reasoning(t.w.CopyValue(v.Get("text")), universal.VisibilityPrivate))
 			return true
 		})
@@ -276,7 +278,7 @@ func (t *Translator) responseItem(dst []event, c *ctx, p gjson.Result) []event {
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "agent_message":
 		// A message between agents (multi-agent v2).
-		text := joinTexts(p.Get("content"), "text")
+		text := joinTexts(p.Sub("content"), "text")
 		meta := obj()
 		meta.OptString("author", p.Get("author").Str)
 		meta.OptString("recipient", p.Get("recipient").Str)
@@ -297,9 +299,9 @@ func (t *Translator) responseItem(dst []event, c *ctx, p gjson.Result) []event {
 // injected reports whether a user-role model message is context Codex
 // injected (environment, AGENTS.md, skills, instructions, notifications)
 // rather than the user's words.
-func injected(p gjson.Result) bool {
+func injected(p jsonscan.Value) bool {
 	harness := false
-	p.Get("internal_chat_message_metadata_passthrough.content_item_metadata").ForEach(func(_, v gjson.Result) bool {
+	p.Sub("internal_chat_message_metadata_passthrough.content_item_metadata").Each(func(_ gjson.Result, v jsonscan.Value) bool {
 		if pt := v.Get("provenance.type").Str; pt != "" && pt != "user" {
 			harness = true
 		}
@@ -310,7 +312,7 @@ func injected(p gjson.Result) bool {
 	}
 	all := true
 	any := false
-	p.Get("content").ForEach(func(_, v gjson.Result) bool {
+	p.Sub("content").Each(func(_ gjson.Result, v jsonscan.Value) bool {
 		if v.Get("type").Str != "input_text" {
 			return true
 		}
@@ -331,13 +333,13 @@ func isTagStart(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= '
 
 // userResponse holds a user message of the model history until the event
 // copy of it shows (or something else shows there is none).
-func (t *Translator) userResponse(dst []event, c *ctx, p gjson.Result, thread string) []event {
+func (t *Translator) userResponse(dst []event, c *ctx, p jsonscan.Value, thread string) []event {
 	if t.st.Lock[lockUser] == lockEvent || injected(p) {
 		return dst
 	}
 	var text strings.Builder
 	var images []string
-	p.Get("content").ForEach(func(_, v gjson.Result) bool {
+	p.Sub("content").Each(func(_ gjson.Result, v jsonscan.Value) bool {
 		switch v.Get("type").Str {
 		case "input_text":
 			if text.Len() > 0 {
@@ -374,7 +376,7 @@ func imagesJSON(images []string) string {
 // userEvent holds the event copy of a user message (it replaces a held
 // model-history copy); it is emitted when the turn it opens starts or
 // when the agent answers.
-func (t *Translator) userEvent(dst []event, c *ctx, text string, m gjson.Result, thread string) []event {
+func (t *Translator) userEvent(dst []event, c *ctx, text string, m jsonscan.Value, thread string) []event {
 	if t.st.Lock[lockUser] == lockResponse {
 		return dst
 	}
@@ -389,7 +391,7 @@ func (t *Translator) userEvent(dst []event, c *ctx, text string, m gjson.Result,
 	t.st.Held = kept
 	var images []string
 	for _, f := range [...]string{"images", "local_images"} {
-		m.Get(f).ForEach(func(_, v gjson.Result) bool {
+		m.Sub(f).ForEach(func(_, v gjson.Result) bool {
 			if v.Type == gjson.String {
 				images = append(images, v.Str)
 			} else if p := v.Get("path").Str; p != "" {
@@ -529,7 +531,7 @@ func (t *Translator) reasoningCopy(dst []event, c *ctx, src uint8, native string
 }
 
 // functionCall maps a model tool call of the history.
-func (t *Translator) functionCall(dst []event, c *ctx, p gjson.Result, typ, thread string) []event {
+func (t *Translator) functionCall(dst []event, c *ctx, p jsonscan.Value, typ, thread string) []event {
 	id := p.Get("call_id").Str
 	if id == "" {
 		id = p.Get("id").Str
@@ -581,7 +583,7 @@ func (t *Translator) functionCall(dst []event, c *ctx, p gjson.Result, typ, thre
 }
 
 // functionOutput maps the output of a model tool call.
-func (t *Translator) functionOutput(dst []event, c *ctx, p gjson.Result, typ, thread string) []event {
+func (t *Translator) functionOutput(dst []event, c *ctx, p jsonscan.Value, typ, thread string) []event {
 	id := p.Get("call_id").Str
 	key := "c:" + id
 	spec := toolSpec{native: t.w.Copy(id), thread: thread, callID: t.w.Copy(id)}
@@ -593,14 +595,16 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p gjson.Result, typ, th
 	header := ""
 	if typ == "tool_search_output" {
 		var names []string
-		p.Get("tools").ForEach(func(_, v gjson.Result) bool {
+		p.Sub("tools").Each(func(_ gjson.Result, v jsonscan.Value) bool {
 			names = append(names, v.Get("name").Str)
 			return true
 		})
 		res.output = t.w.Copy(strings.Join(names, "\n"))
 	} else {
-		out, code, dur, failed := toolOutputText(p.Get("output"))
-		mime := imageMime(p.Get("output"))
+		// Read once: a string output is unescaped on every read.
+		o := p.Get("output")
+		out, code, dur, failed := toolOutputText(o, &t.inner)
+		mime := imageMime(o)
 		var extra map[string]string
 		if body, h, hcode, hdur, ok := outputHeader(out); ok {
 			header = h
@@ -659,8 +663,18 @@ func (t *Translator) imageParts(path, mime string) []part {
 // imageMime returns the mime type of the first image in a tool output's
 // content items (an input_image with a data URL), "" when there is none.
 func imageMime(o gjson.Result) string {
-	if o.Type == gjson.String && len(o.Str) > 0 && o.Str[0] == '[' {
-		o = gjson.Parse(o.Str)
+	if o.Type == gjson.String {
+		if len(o.Str) > 0 && o.Str[0] == '[' {
+			o = gjson.Parse(o.Str)
+		} else if !strings.Contains(o.Raw, "image_url") && !strings.Contains(o.Raw, `\u`) {
+			// ForEach below gives the string itself, whose Get reads its
+			// quoted text (from its first '{' or '['). A member named
+			// image_url is found there only where the text has that key,
+			// literally or through \u escapes (gjson's other escapes
+			// make no letters): a plain command output has none, and is
+			// not scanned again.
+			return ""
+		}
 	}
 	mime := ""
 	o.ForEach(func(_, v gjson.Result) bool {
@@ -746,12 +760,15 @@ func (t *Translator) collabOutput(n *nitem, out string, extra map[string]string)
 // JSON-encoded {"output","metadata":{"exit_code","duration_seconds"}}
 // (≤ 0.4x), plain text with an "Exit code: N" or "Process exited with code
 // N" line, an array or object of content items, {"content","success"}.
-func toolOutputText(o gjson.Result) (string, *int64, *int64, bool) {
+//
+// sc indexes an output that is JSON text: one pass validates it and finds
+// its fields (it must not be the scanner of the message o is read from).
+func toolOutputText(o gjson.Result, sc *jsonscan.Scanner) (string, *int64, *int64, bool) {
 	switch {
 	case o.Type == gjson.String:
 		s := o.Str
-		if len(s) > 0 && s[0] == '{' && gjson.Valid(s) {
-			j := gjson.Parse(s)
+		if len(s) > 0 && s[0] == '{' && sc.ScanString(s) {
+			j := sc.Root()
 			if out := j.Get("output"); out.Type == gjson.String {
 				var dur *int64
 				if d := j.Get("metadata.duration_seconds"); d.Type == gjson.Number {
@@ -763,7 +780,7 @@ func toolOutputText(o gjson.Result) (string, *int64, *int64, bool) {
 		}
 		return s, exitCodeOf(s), nil, toolFailed(s)
 	case o.IsArray():
-		return joinTexts(o, "text"), nil, nil, false
+		return joinTexts(jsonscan.Wrap(o), "text"), nil, nil, false
 	case o.IsObject():
 		if c := o.Get("content"); c.Type == gjson.String {
 			return c.Str, exitCodeOf(c.Str), nil, o.Get("success").Type == gjson.False
@@ -894,7 +911,7 @@ func (t *Translator) patchRefs(patch string) []part {
 }
 
 // turnItem maps an item_completed event of a rollout (PascalCase items).
-func (t *Translator) turnItem(dst []event, c *ctx, it gjson.Result, thread string) []event {
+func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread string) []event {
 	typ := it.Get("type").Str
 	id := it.Get("id").Str
 	key := "c:" + id
@@ -902,7 +919,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it gjson.Result, thread strin
 	switch typ {
 	case "UserMessage":
 		var text strings.Builder
-		it.Get("content").ForEach(func(_, v gjson.Result) bool {
+		it.Sub("content").Each(func(_ gjson.Result, v jsonscan.Value) bool {
 			if v.Get("type").Str == "text" {
 				if text.Len() > 0 {
 					text.WriteByte('\n')
@@ -915,7 +932,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it gjson.Result, thread strin
 	case "AgentMessage", "Plan":
 		text := it.Get("text").Str
 		if typ == "AgentMessage" {
-			text = joinTexts(it.Get("content"), "text")
+			text = joinTexts(it.Sub("content"), "text")
 		}
 		meta := messagePhaseMeta(it)
 		if typ == "Plan" {
@@ -924,11 +941,11 @@ func (t *Translator) turnItem(dst []event, c *ctx, it gjson.Result, thread strin
 		return t.assistantCopy(dst, c, lockEvent, id, text, meta, thread)
 	case "Reasoning":
 		var parts []part
-		it.Get("summary_text").ForEach(func(_, v gjson.Result) bool {
+		it.Sub("summary_text").ForEach(func(_, v gjson.Result) bool {
 			parts = append(parts, universal.Reasoning(t.w.CopyValue(v), universal.VisibilityPublic))
 			return true
 		})
-		it.Get("raw_content").ForEach(func(_, v gjson.Result) bool {
+		it.Sub("raw_content").ForEach(func(_, v gjson.Result) bool {
 			parts = append(parts, universal.Reasoning(t.w.CopyValue(v), universal.VisibilityPrivate))
 			return true
 		})
@@ -956,7 +973,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it gjson.Result, thread strin
 		res := mcpResult(t, it.Get("result"), it.Get("error"), it.Get("status").Str, durationMS(it.Get("duration")), structured)
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "CollabAgentToolCall":
-		return t.collabItem(dst, c, key, native, thread, it, true, snakeCollab)
+		return t.collabItem(dst, c, key, native, thread, it.Result(), true, snakeCollab)
 	case "WebSearch", "Extension":
 		name := "web_search"
 		if typ == "Extension" {
@@ -980,17 +997,17 @@ func (t *Translator) turnItem(dst []event, c *ctx, it gjson.Result, thread strin
 
 // usageRecord maps token_usage_record (0.169): one per model response,
 // with the call's usage and the thread's running total.
-func (t *Translator) usageRecord(dst []event, c *ctx, p gjson.Result) []event {
+func (t *Translator) usageRecord(dst []event, c *ctx, p jsonscan.Value) []event {
 	t.st.Records = true
 	thread := p.Get("thread_id").Str
 	turn := t.w.Turn()
-	if u := p.Get("usage"); u.IsObject() {
+	if u := p.Sub("usage"); u.IsObject() {
 		dst = t.usage(dst, turn, universal.ScopeCall, readUsage(u, &snakeUsage), nil, c.raw)
 	}
 	if !t.isRoot(thread) || !t.isRoot(t.st.Cur) {
 		return dst
 	}
-	if u := p.Get("thread_token_usage"); u.IsObject() {
+	if u := p.Sub("thread_token_usage"); u.IsObject() {
 		dst = t.usage(dst, turn, universal.ScopeSession, readUsage(u, &snakeUsage), nil, c.raw)
 	}
 	return dst

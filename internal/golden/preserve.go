@@ -81,14 +81,6 @@ func (x *extraction) grow(key, kind, delta string, line int64) {
 	x.stream(key, kind, line).b.WriteString(delta)
 }
 
-// set replaces the streamed text under key with a snapshot.
-func (x *extraction) set(key, kind, text string, line int64) {
-	s := x.stream(key, kind, line)
-	s.kind = kind
-	s.b.Reset()
-	s.b.WriteString(text)
-}
-
 // drop forgets the streamed text under key.
 func (x *extraction) drop(key string) {
 	delete(x.streams, key)

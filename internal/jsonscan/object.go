@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -420,7 +421,12 @@ func (s *Scanner) result(m *member) gjson.Result {
 	case '"':
 		r.Type = gjson.String
 		if m.flags&valEscaped != 0 {
-			r.Str = string(unescape(nil, raw[1:len(raw)-1]))
+			// Unescaping never lengthens a string (an escape is at least
+			// as long as what it stands for), so one buffer of the raw
+			// length holds it; the buffer is fresh and held by nothing
+			// else, so the string is made on it without a copy.
+			b := unescape(make([]byte, 0, len(raw)-2), raw[1:len(raw)-1])
+			r.Str = unsafe.String(unsafe.SliceData(b), len(b))
 		} else {
 			r.Str = raw[1 : len(raw)-1]
 		}
