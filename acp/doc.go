@@ -202,12 +202,16 @@
 // 0.23.1 (Claude Code through its adapter), every scenario of the lab in
 // two sets plus a cancel, which reduce to the same shape as Claude Code's
 // own stream-json recordings of the same scenarios (permissions aside);
-// Qwen Code 0.24.4 (qwen --acp), its text scenarios (usage in _meta on an
-// empty chunk, _meta on the prompt's response, commands after the turn);
+// Qwen Code 0.24.4 (qwen --acp), every scenario in two sets plus a cancel
+// (usage in _meta on an empty chunk, _meta on the prompt's response,
+// commands after the turn, a sub-agent whose updates name their parent
+// call), which reduce to the same shape as its own stream-json output
+// (read by package claude) where Qwen Code behaves the same in both modes;
 // Gemini CLI 0.61.0 (gemini --acp), every scenario in two sets plus a
 // cancel (calls without rawInput, named by their title; a call first seen
 // in its permission request, never updated after a denial; a sub-agent
-// call failed in its first update). Hand-made sessions written from the v1 schema cover
+// call failed in its first update). Hand-made sessions written from the
+// v1 schema cover
 // what those do not show (terminals, fs methods, diffs of existing files,
 // loads with replay, refusal, max_tokens, failed prompts, elicitation,
 // batches, string ids).
