@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -156,11 +155,6 @@ func (t *Translator) jsonPart(v jsonscan.Value) universal.Part {
 	return anthropic.JSONPart(v.Raw())
 }
 
-// same reports whether a and b are the same bytes in memory.
-func same(a, b []byte) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
-}
-
 var (
 	errNotJSON   = errors.New("not JSON")
 	errNotObject = errors.New("not a JSON object")
@@ -175,20 +169,11 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		t.orphanMsg, t.orphanScope = "", ""
 		return t.unparsed(dst, "", m.Err)
 	}
-	// One pass validates the message and indexes its objects: every
-	// lookup below walks the index instead of scanning the message.
-	ok := t.scan.Scan(m.Data)
-	// The message is read as universal.CleanInput returns it, which is
-	// the message itself when it is valid UTF-8 without surrogate escapes:
-	// the scan tells when that needs checking (a byte not ASCII, a
-	// surrogate escape, or not JSON at all), and when cleaning changed
-	// the message it is scanned again.
-	if !ok || t.scan.SurrogateEscapes() || t.scan.NonASCII() && !utf8.Valid(m.Data) {
-		if c := validUTF8(m.Data); !same(c, m.Data) {
-			m.Data = c
-			ok = t.scan.Scan(m.Data)
-		}
-	}
+	// One pass validates the message (as universal.CleanInput returns it)
+	// and indexes its objects: every lookup below walks the index instead
+	// of scanning the message.
+	var ok bool
+	m.Data, ok = t.scan.ScanClean(m.Data)
 	t.raw, t.line = m.Data, m.Line
 	t.orphanMsg, t.orphanScope = "", ""
 	if !ok {

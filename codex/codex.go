@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -159,19 +158,13 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		t.st.noise(trimSpace(m.Data))
 		return dst
 	}
-	// One pass validates the line and indexes its objects: the handlers
-	// read fields through the index instead of scanning the line per
-	// field. CleanInput returns the message itself when it is valid UTF-8
-	// without surrogate escapes; the scan tells when that needs checking
-	// (a byte not ASCII, a surrogate escape, or not JSON at all), and when
-	// cleaning changed the message it is scanned again.
-	ok := t.scan.Scan(line)
-	if !ok || t.scan.SurrogateEscapes() || t.scan.NonASCII() && !utf8.Valid(m.Data) {
-		if cl := validUTF8(m.Data); !same(cl, m.Data) {
-			m.Data = cl
-			line = trimSpace(m.Data)
-			ok = t.scan.Scan(line)
-		}
+	// One pass validates the line (as universal.CleanInput returns it)
+	// and indexes its objects: the handlers read fields through the index
+	// instead of scanning the line per field. Cleaning never changes ASCII
+	// bytes, so the trimmed line stays the trimmed message.
+	cleaned, ok := t.scan.ScanClean(line)
+	if len(cleaned) != len(line) || len(cleaned) > 0 && &cleaned[0] != &line[0] {
+		m.Data, line = validUTF8(m.Data), cleaned
 	}
 	c.raw = m.Data
 	if !ok {
@@ -185,11 +178,6 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		return t.rollout(dst, &c, r)
 	}
 	return t.rpc(dst, &c, r)
-}
-
-// same reports whether a and b are the same bytes in memory.
-func same(a, b []byte) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // ctx is what every handler needs to know about the message at hand.

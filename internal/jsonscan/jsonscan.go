@@ -47,7 +47,10 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"unicode/utf8"
 	"unsafe"
+
+	"github.com/agentnorm/agentnorm/universal"
 
 	"github.com/tidwall/gjson"
 )
@@ -106,6 +109,22 @@ func (s *Scanner) Scan(msg []byte) bool {
 	s.buf = msg
 	s.src = unsafe.String(unsafe.SliceData(msg), len(msg))
 	return s.scan()
+}
+
+// ScanClean scans msg as universal.CleanInput returns it (every translator
+// reads its messages so) and returns those bytes with Scan's verdict.
+// CleanInput returns msg itself when it is valid UTF-8 without surrogate
+// escapes, so the scan tells when it must be asked (a byte that is not
+// ASCII, a surrogate escape, or not JSON at all), and the message is
+// scanned again only when cleaning changed it.
+func (s *Scanner) ScanClean(msg []byte) ([]byte, bool) {
+	ok := s.Scan(msg)
+	if !ok || s.SurrogateEscapes() || s.NonASCII() && !utf8.Valid(msg) {
+		if c := universal.CleanInput(msg); len(c) != len(msg) || len(c) > 0 && &c[0] != &msg[0] {
+			return c, s.Scan(c)
+		}
+	}
+	return msg, ok
 }
 
 // ScanString is Scan for a string.

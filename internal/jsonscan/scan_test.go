@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 	"pgregory.net/rapid"
 )
@@ -301,6 +302,26 @@ func TestStringWords(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestScanClean: a clean message is scanned as it is (the same bytes
+// back); a message with invalid UTF-8 or a lone surrogate escape is
+// scanned as universal.CleanInput returns it.
+func TestScanClean(t *testing.T) {
+	var s Scanner
+	clean := []byte(`{"a":"héllo \ud83d\ude00"}`)
+	if got, ok := s.ScanClean(clean); !ok || &got[0] != &clean[0] {
+		t.Errorf("clean message: ok %v, copied %v", ok, &got[0] != &clean[0])
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"{\"a\":\"x\xffy\"}", "x\uFFFDy"},
+		{`{"a":"\udc00\ud83d\ude00"}`, "\uFFFD😀"},
+	} {
+		got, ok := s.ScanClean([]byte(tc.in))
+		if !ok || s.Root().Get("a").Str != tc.want || !bytes.Equal(got, universal.CleanInput([]byte(tc.in))) {
+			t.Errorf("%q: ok %v, a = %q, want %q", tc.in, ok, s.Root().Get("a").Str, tc.want)
 		}
 	}
 }
