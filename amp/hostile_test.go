@@ -10,11 +10,8 @@ import (
 	"testing"
 
 	"github.com/agentnorm/agentnorm/amp"
-	"github.com/agentnorm/agentnorm/claude"
 	"github.com/agentnorm/agentnorm/internal/golden"
-	"github.com/agentnorm/agentnorm/opencode"
-	"github.com/agentnorm/agentnorm/pi"
-	"github.com/agentnorm/agentnorm/universal"
+	"github.com/agentnorm/agentnorm/internal/golden/foreign"
 )
 
 // hostileCases are real captures of every format.
@@ -35,25 +32,13 @@ func hostileCases(t testing.TB) []golden.HostileCase {
 	}
 }
 
-// foreignCases are captures of the other agents, for their checkpoints.
-func foreignCases(t testing.TB) []golden.HostileCase {
-	mk := func(file, format string, fr universal.Framing, n func(universal.Options) universal.Translator) golden.HostileCase {
-		return golden.HostileCase{Name: file, Format: format, Framing: fr, New: n, Data: golden.HostileRead(t, filepath.Join("..", "testdata", file))}
-	}
-	return []golden.HostileCase{
-		mk("pi/1.5.2/s02-tool.json.jsonl", pi.FormatJSON, universal.FrameLines, golden.Maker(pi.New, pi.FormatJSON)),
-		mk("claude/2.1.330/s02-tool.jsonl", claude.FormatStreamJSON, universal.FrameLines, golden.Maker(claude.New, claude.FormatStreamJSON)),
-		mk("opencode/1.18.33/s02-tool.sse", opencode.FormatSSE, universal.FrameSSE, golden.Maker(opencode.New, opencode.FormatSSE)),
-	}
-}
-
 // TestCorruptCheckpoints: truncated, bit-flipped, structurally damaged,
 // cross-format and cross-agent checkpoints are refused with an error
 // wrapping universal.ErrCheckpoint (the translator unchanged), or
 // restored into a translator that goes on without a panic, an invalid
 // event or a call its Stream refuses.
 func TestCorruptCheckpoints(t *testing.T) {
-	golden.CheckCorruptCheckpoints(t, hostileCases(t), foreignCases(t))
+	golden.CheckCorruptCheckpoints(t, hostileCases(t), foreign.Cases(t, "amp"))
 }
 
 // TestTruncatedLines cuts every line of real captures of every format
