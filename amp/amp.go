@@ -114,11 +114,6 @@ func bytesOf(s string) []byte {
 	return unsafe.Slice(unsafe.StringData(s), len(s))
 }
 
-// validUTF8 returns the message as the translator reads it: valid UTF-8,
-// and lone surrogate escapes read as encoding/json reads them (see
-// universal.CleanInput).
-func validUTF8(b []byte) []byte { return universal.CleanInput(b) }
-
 var (
 	errNotJSON      = errors.New("not JSON")
 	errNotObject    = errors.New("not a JSON object")
@@ -131,7 +126,7 @@ var (
 
 // Translate translates one native message. See universal.Translator.
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
-	m.Data = validUTF8(m.Data)
+	m.Data = universal.CleanInput(m.Data)
 	t.raw, t.line, t.at = m.Data, m.Line, ""
 	if m.Err != nil {
 		return t.unparsed(dst, "", m.Err)

@@ -139,11 +139,6 @@ func transcriptOnly(typ string) bool {
 	return false
 }
 
-// validUTF8 returns the message as the translator reads it: valid UTF-8,
-// and lone surrogate escapes read as encoding/json reads them (see
-// universal.CleanInput).
-func validUTF8(b []byte) []byte { return universal.CleanInput(b) }
-
 // jsonPart is anthropic.JSONPart for a value of the message. A value the
 // scan recorded in a compact message is already what jsonw writes (the
 // message is valid UTF-8, as every message is read): it is copied, not
@@ -164,7 +159,7 @@ var (
 // Translate translates one native message. See universal.Translator.
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
 	if m.Err != nil {
-		m.Data = validUTF8(m.Data)
+		m.Data = universal.CleanInput(m.Data)
 		t.raw, t.line = m.Data, m.Line
 		t.orphanMsg, t.orphanScope = "", ""
 		return t.unparsed(dst, "", m.Err)

@@ -154,7 +154,7 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	if t.format == FormatExec && (len(line) == 0 || line[0] != '{') {
 		// Lines on stdout that are not JSON: Codex's stderr merged into
 		// stdout. They are kept as the session's stderr.
-		m.Data = validUTF8(m.Data)
+		m.Data = universal.CleanInput(m.Data)
 		t.st.noise(trimSpace(m.Data))
 		return dst
 	}
@@ -164,7 +164,7 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	// bytes, so the trimmed line stays the trimmed message.
 	cleaned, ok := t.scan.ScanClean(line)
 	if len(cleaned) != len(line) || len(cleaned) > 0 && &cleaned[0] != &line[0] {
-		m.Data, line = validUTF8(m.Data), cleaned
+		m.Data, line = universal.CleanInput(m.Data), cleaned
 	}
 	c.raw = m.Data
 	if !ok {
@@ -279,11 +279,6 @@ func (t *Translator) Restore(b []byte) error {
 	t.st = s
 	return nil
 }
-
-// validUTF8 returns the message as the translator reads it: valid UTF-8,
-// and lone surrogate escapes read as encoding/json reads them (see
-// universal.CleanInput).
-func validUTF8(b []byte) []byte { return universal.CleanInput(b) }
 
 // view returns b as a string without copying. Results of gjson on it alias
 // b: copy what is kept (Stream.Copy).

@@ -145,7 +145,7 @@ func (t *Translator) Follow(nativeSessionID string) {
 
 // Translate implements [universal.Translator].
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
-	m.Data = validUTF8(m.Data)
+	m.Data = universal.CleanInput(m.Data)
 	if m.Err != nil {
 		return t.w.Unparsed(dst, lineLoc(m.Line, -1), m.Err, m.Data)
 	}
@@ -160,11 +160,6 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		return t.translateMessages(dst, m)
 	}
 }
-
-// validUTF8 returns the message as the translator reads it: valid UTF-8,
-// and lone surrogate escapes read as encoding/json reads them (see
-// universal.CleanInput).
-func validUTF8(b []byte) []byte { return universal.CleanInput(b) }
 
 // translateArray reads a JSON array of events.
 func (t *Translator) translateArray(dst []universal.Event, m universal.Message) []universal.Event {
