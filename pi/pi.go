@@ -85,7 +85,7 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	if m.Err != nil {
 		return t.w.Unparsed(dst, location(m), m.Err, m.Data)
 	}
-	data := universal.CleanInput(bytes.TrimSpace(m.Data))
+	data := bytes.TrimSpace(m.Data)
 	if len(data) == 0 {
 		return dst
 	}
@@ -97,7 +97,11 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		// reported, not half read); a longer one must at least end its
 		// object, and the fields read (all before the partial) are
 		// checked one by one.
+		// Only a line read whole is read as universal.CleanInput returns
+		// it; the fields of a longer one go through the Stream, which
+		// makes every string valid UTF-8.
 		if len(data) <= maxValidatedUpdate {
+			data = universal.CleanInput(data)
 			if !gjson.ValidBytes(data) {
 				return t.w.Unparsed(dst, location(m), errNotJSON, data)
 			}
@@ -106,6 +110,7 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		}
 		return t.object(dst, m, data)
 	}
+	data = universal.CleanInput(data)
 	if gjson.ValidBytes(data) {
 		return t.object(dst, m, data)
 	}
