@@ -229,7 +229,9 @@
 // Translators read every message through [CleanInput]: invalid UTF-8
 // becomes U+FFFD and a lone surrogate escape reads as encoding/json reads
 // it, so hostile bytes never make output invalid or lose the text after
-// them.
+// them. (Pi's long streaming updates, which repeat the whole message so
+// far, are read only in the fields before it, to stay linear; the Stream
+// makes those strings valid UTF-8.)
 //
 // A message is held whole while it is translated. Reading a line costs its
 // size (a buffer that doubles, never past the reader's limit), keeping a
