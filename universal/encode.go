@@ -3,6 +3,7 @@ package universal
 import (
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 )
@@ -20,7 +21,7 @@ func (e *Event) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"sequence":`...)
 	dst = jsonw.AppendInt(dst, e.Sequence)
 	dst = append(dst, `,"time":"`...)
-	dst = e.Time.UTC().AppendFormat(dst, TimeLayout)
+	dst = appendTime(dst, e.Time)
 	dst = append(dst, `","session_id":`...)
 	dst = jsonw.AppendString(dst, e.SessionID)
 	dst = append(dst, `,"native_session_id":`...)
@@ -41,6 +42,33 @@ func (e *Event) AppendJSON(dst []byte) []byte {
 	dst = jsonw.AppendRaw(dst, e.Raw)
 	dst = appendExtra(dst, e.Extra)
 	return append(dst, '}')
+}
+
+// appendTime appends t as TimeLayout formats it in UTC. Every event
+// writes one: formatting the few fields directly costs a fraction of
+// interpreting the layout each time.
+func appendTime(dst []byte, t time.Time) []byte {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.AppendFormat(dst, TimeLayout)
+	}
+	hour, minute, sec := t.Clock()
+	ms := t.Nanosecond() / 1e6
+	two := func(dst []byte, v int) []byte { return append(dst, byte('0'+v/10), byte('0'+v%10)) }
+	dst = two(dst, year/100)
+	dst = two(dst, year%100)
+	dst = append(dst, '-')
+	dst = two(dst, int(month))
+	dst = append(dst, '-')
+	dst = two(dst, day)
+	dst = append(dst, 'T')
+	dst = two(dst, hour)
+	dst = append(dst, ':')
+	dst = two(dst, minute)
+	dst = append(dst, ':')
+	dst = two(dst, sec)
+	return append(dst, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10), 'Z')
 }
 
 // MarshalJSON implements [json.Marshaler] with [Event.AppendJSON].

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 // This file proves that the hand-written encoder (AppendJSON) writes what
@@ -543,4 +544,21 @@ func TestStrictOutputFromInvalidNativeInput(t *testing.T) {
 	if got, want := string(evs[1].Raw), `"noise \u0000\ufffd line"`; got != want {
 		t.Errorf("raw of a non-JSON line = %s, want %s", got, want)
 	}
+}
+
+// TestAppendTime: the direct formatter writes what TimeLayout does, for
+// every time it takes (years 0–9999, any zone, any sub-millisecond part)
+// and the ones it leaves to AppendFormat.
+func TestAppendTime(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sec := rapid.Int64Range(-70000000000, 260000000000).Draw(t, "sec")
+		nsec := rapid.Int64Range(0, 999999999).Draw(t, "nsec")
+		zone := rapid.IntRange(-14*3600, 14*3600).Draw(t, "zone")
+		tm := time.Unix(sec, nsec).In(time.FixedZone("z", zone))
+		got := string(appendTime([]byte("x"), tm))
+		want := "x" + tm.UTC().Format(TimeLayout)
+		if got != want {
+			t.Fatalf("appendTime(%v) = %q, want %q", tm, got, want)
+		}
+	})
 }

@@ -8,6 +8,7 @@ package jsonw
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -45,6 +46,9 @@ func appendStringBody[T ~string | ~[]byte](dst []byte, s T) []byte {
 	}
 	start := 0
 	for i := 0; i < len(s); {
+		if i = plainRun(s, i); i >= len(s) {
+			break
+		}
 		b := s[i]
 		if b < utf8.RuneSelf {
 			if plain[b] {
@@ -134,4 +138,34 @@ func AppendFloat(dst []byte, f float64) []byte {
 		}
 	}
 	return dst
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// plainRun returns the position of the first byte at or after i that is
+// not printable ASCII other than '"' and '\\' (len(s) when there is
+// none). Most bytes of the strings written are such text: it reads them
+// a word at a time, eight bytes for a few operations, where a loop over
+// bytes would cost a table lookup and a branch each.
+func plainRun[T ~string | ~[]byte](s T, i int) int {
+	for i+8 <= len(s) {
+		v := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// A byte is flagged if it is below 0x20, '"', '\\' or not ASCII
+		// (the has-less-than and has-zero-byte tests). A borrow carries
+		// only upwards from a flagged byte, so the lowest flag is exact.
+		q := v ^ (ones * '"')
+		b := v ^ (ones * '\\')
+		if m := (((v - ones*0x20) & ^v) | ((q - ones) & ^q) | ((b - ones) & ^b) | v) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(s) && s[i] < utf8.RuneSelf && plain[s[i]] {
+		i++
+	}
+	return i
 }

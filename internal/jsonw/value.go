@@ -255,6 +255,9 @@ func (s *scanner[T]) str(dst []byte) ([]byte, bool) {
 		return dst
 	}
 	for s.i < len(s.src) {
+		if s.i = plainRun(s.src, s.i); s.i >= len(s.src) {
+			break
+		}
 		c := s.src[s.i]
 		switch {
 		case c == '"':
