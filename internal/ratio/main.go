@@ -23,8 +23,12 @@
 // MB/s, and reduce's events per second.
 // -markdown prints the table the README shows; -reduce times only reduce.
 //
-// It then prints the memory reduced sessions keep against their content
-// (see memory), overall and for the worst session (-memory=false skips it).
+// It then prints, per agent and format, the CPU time and allocations of a
+// plain text delta through a translator and how the last of 200,000
+// deltas into one message compare with the first (see deltas;
+// -delta=false skips it), and the memory reduced sessions keep against
+// their content (see memory), overall and for the worst session
+// (-memory=false skips it).
 package main
 
 import (
@@ -67,6 +71,7 @@ type group struct {
 func main() {
 	rounds := flag.Int("rounds", 5, "rounds; the best of them counts")
 	mem := flag.Bool("memory", true, "measure the memory each reduced session keeps")
+	delta := flag.Bool("delta", true, "measure a text delta through each translator and the linearity of a long message")
 	reduceOnly := flag.Bool("reduce", false, "time only the reduce measure (the other columns stay 0)")
 	prof := flag.String("cpuprofile", "", "write a CPU profile of the rounds to `file`")
 	list := flag.Int("list", 0, "list the `n` sessions that keep the most memory beyond twice their content")
@@ -160,6 +165,9 @@ func main() {
 	}
 	if *mem {
 		defer memory(inputs, *root, *list)
+	}
+	if *delta && !*reduceOnly {
+		defer deltas(inputs, order, *rounds, *markdown)
 	}
 	rows := append([]*group{}, &all)
 	for _, k := range order {

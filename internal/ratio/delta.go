@@ -1,0 +1,185 @@
+//go:build unix
+
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// deltaCase is a recorded message that translates, in the state its
+// input leaves the translator in, to exactly one item.delta, again and
+// again: a plain text delta of that agent and format.
+type deltaCase struct {
+	name   string
+	in     *input
+	at     int // the index of the delta message in in.msgs
+	window int // deltas per timed window
+	total  int // deltas in the linearity run
+}
+
+// deltaFigures is what one case measures.
+type deltaFigures struct {
+	first, last time.Duration // CPU time of the first and of the last window
+	allocs      float64       // allocations per delta over the whole run
+	perDelta    time.Duration // the first window's time per delta
+}
+
+// findDeltas picks, for every agent and format, the first recorded
+// message that is a repeatable plain text delta (inputs in path order).
+// A format without one (a stored session file has no deltas) is left out.
+func findDeltas(inputs []*input, order []string) []deltaCase {
+	byGroup := map[string][]*input{}
+	for _, in := range inputs {
+		k := in.agent.Name + " " + in.format.Name
+		byGroup[k] = append(byGroup[k], in)
+	}
+	var out []deltaCase
+	for _, k := range order {
+		ins := slices.Clone(byGroup[k])
+		slices.SortFunc(ins, func(a, b *input) int {
+			switch {
+			case a.path < b.path:
+				return -1
+			case a.path > b.path:
+				return 1
+			}
+			return 0
+		})
+	found:
+		for _, in := range ins {
+			tries := 0
+			for _, at := range deltaCandidates(in) {
+				if tries++; tries > 4 {
+					break
+				}
+				if repeats(in, at) {
+					out = append(out, deltaCase{name: k, in: in, at: at, window: 10000, total: 200000})
+					break found
+				}
+			}
+		}
+	}
+	return out
+}
+
+// primed returns a translator that has translated in.msgs up to and
+// including at.
+func primed(in *input, at int) universal.Translator {
+	tr, err := in.agent.New(in.format.Name, universal.Options{SessionID: "ratio"})
+	if err != nil {
+		panic(err)
+	}
+	var evs []universal.Event
+	for i := 0; i <= at; i++ {
+		evs = tr.Translate(evs[:0], universal.Message{Data: in.msgs[i], Line: int64(i + 1), TimeMS: -1})
+	}
+	return tr
+}
+
+// deltaCandidates returns the messages of an input that translate to
+// exactly one item.delta, in order.
+func deltaCandidates(in *input) []int {
+	tr, err := in.agent.New(in.format.Name, universal.Options{SessionID: "ratio"})
+	if err != nil {
+		panic(err)
+	}
+	var out []int
+	var evs []universal.Event
+	for i, m := range in.msgs {
+		evs = tr.Translate(evs[:0], universal.Message{Data: m, Line: int64(i + 1), TimeMS: -1})
+		if oneDelta(evs) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func oneDelta(evs []universal.Event) bool {
+	if len(evs) != 1 || evs[0].Type != universal.TypeItemDelta {
+		return false
+	}
+	d, ok := evs[0].Data.(*universal.ItemDelta)
+	return ok && d.Delta != ""
+}
+
+// repeats reports whether the message at index at, sent again and again,
+// keeps translating to one item.delta.
+func repeats(in *input, at int) bool {
+	tr := primed(in, at)
+	var evs []universal.Event
+	for i := range 3 {
+		evs = tr.Translate(evs[:0], universal.Message{Data: in.msgs[at], Line: int64(at + 2 + i), TimeMS: -1})
+		if !oneDelta(evs) {
+			return false
+		}
+	}
+	return true
+}
+
+// measureDelta sends the case's delta total times to a primed translator
+// and times the first and the last window of deltas. A translator whose
+// per-delta work grows with the text so far shows a last window slower
+// than the first.
+func measureDelta(c deltaCase) deltaFigures {
+	tr := primed(c.in, c.at)
+	msg := c.in.msgs[c.at]
+	evs := make([]universal.Event, 0, 4)
+	line := int64(c.at + 2)
+	run := func(n int) {
+		for range n {
+			evs = tr.Translate(evs[:0], universal.Message{Data: msg, Line: line, TimeMS: -1})
+			line++
+		}
+	}
+	run(c.window / 10) // warm up: buffers and arenas at their working size
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	var f deltaFigures
+	f.first = measure(func() { run(c.window) })
+	run(c.total - 2*c.window)
+	f.last = measure(func() { run(c.window) })
+	runtime.ReadMemStats(&m1)
+	f.allocs = float64(m1.Mallocs-m0.Mallocs) / float64(c.total)
+	f.perDelta = f.first / time.Duration(c.window)
+	return f
+}
+
+// deltas prints, per agent and format, the CPU time and allocations of a
+// plain text delta through a translator, and the linearity of a long
+// streamed message: the time of the last window of deltas over the first.
+func deltas(inputs []*input, order []string, rounds int, markdown bool) {
+	cases := findDeltas(inputs, order)
+	best := make([]deltaFigures, len(cases))
+	for r := 0; r < rounds; r++ {
+		for i, c := range cases {
+			f := measureDelta(c)
+			if r == 0 || f.perDelta < best[i].perDelta {
+				best[i].perDelta, best[i].first, best[i].allocs = f.perDelta, f.first, f.allocs
+			}
+			if r == 0 || f.last < best[i].last {
+				best[i].last = f.last
+			}
+		}
+	}
+	if markdown {
+		fmt.Println()
+		fmt.Println("| text delta | µs per delta | allocations per delta | last ÷ first of 200k deltas |")
+		fmt.Println("|---|---:|---:|---:|")
+	} else {
+		fmt.Printf("\n%-22s %12s %14s %16s  %s\n", "text delta", "µs/delta", "allocs/delta", "last/first", "message")
+	}
+	for i, c := range cases {
+		f := best[i]
+		lin := ratio(f.last, f.first)
+		if markdown {
+			fmt.Printf("| %s | %.2f | %.3f | %.2f |\n", c.name, f.perDelta.Seconds()*1e6, f.allocs, lin)
+		} else {
+			fmt.Printf("%-22s %12.2f %14.3f %16.2f  %s:%d\n", c.name, f.perDelta.Seconds()*1e6, f.allocs, lin, c.in.path, c.at+1)
+		}
+	}
+}
