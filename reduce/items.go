@@ -418,30 +418,9 @@ func (pk *packer) raw(r *json.RawMessage) {
 }
 
 // canonical reports whether raw JSON is what cleanRaw makes of it: valid,
-// compact (one scan, no writes), and without the escapes cleanRaw
-// rewrites. JSON the library wrote always is.
-func canonical(r []byte) bool {
-	return !htmlEscape(r) && jsonw.Clean(r)
-}
-
-// htmlEscape reports whether r may hold one of the escapes unescapeHTML
-// rewrites (it may be wrong only the safe way: an escaped backslash
-// before "u003c" counts).
-func htmlEscape(r []byte) bool {
-	for {
-		i := bytes.Index(r, []byte(`\u`))
-		if i < 0 {
-			return false
-		}
-		r = r[i+2:]
-		if len(r) >= 4 {
-			switch strings.ToLower(string(r[:4])) {
-			case "003c", "003e", "0026", "2028", "2029":
-				return true
-			}
-		}
-	}
-}
+// compact and without the escapes cleanRaw rewrites, decided in one scan
+// with no writes. JSON the library wrote always is.
+func canonical(r []byte) bool { return jsonw.Canonical(r) }
 
 // enum replaces v by the constant it equals (known says which), or packs
 // it. Counting writes nothing: the item counted may still be the caller's.

@@ -58,6 +58,20 @@ func Clean[T ~string | ~[]byte](src T) bool {
 	return ok && s.i == len(s.src) && !s.dirty
 }
 
+// Canonical reports whether src is clean (see Clean) and also has none of
+// the escapes encoding/json adds for HTML: \u003c, \u003e, \u0026,
+// \u2028 and \u2029 (any case). Such input is its own canonical form: what
+// a snapshot that went through json.Marshal and back restores to. One
+// scan decides both.
+func Canonical[T ~string | ~[]byte](src T) bool {
+	if len(src) == 0 {
+		return false
+	}
+	s := scanner[T]{src: src, check: true, strict: true, html: true}
+	_, ok := s.value(nil, 0)
+	return ok && s.i == len(s.src) && !s.dirty
+}
+
 // scanner is a recursive-descent JSON reader. With check set it only
 // validates; with strict set it also notes (in dirty) anything AppendValue
 // would change: whitespace or invalid UTF-8.
@@ -66,6 +80,7 @@ type scanner[T ~string | ~[]byte] struct {
 	i      int
 	check  bool
 	strict bool
+	html   bool // with strict: an HTML escape (see Canonical) is dirty too
 	dirty  bool
 }
 
@@ -275,6 +290,9 @@ func (s *scanner[T]) str(dst []byte) ([]byte, bool) {
 				if s.i+6 > len(s.src) || !isHex(s.src[s.i+2]) || !isHex(s.src[s.i+3]) || !isHex(s.src[s.i+4]) || !isHex(s.src[s.i+5]) {
 					return dst, false
 				}
+				if s.html && htmlEscape(s.src[s.i+2], s.src[s.i+3], s.src[s.i+4], s.src[s.i+5]) {
+					s.dirty = true
+				}
 				s.i += 6
 			default:
 				return dst, false
@@ -299,4 +317,17 @@ func (s *scanner[T]) str(dst []byte) ([]byte, bool) {
 		}
 	}
 	return dst, false
+}
+
+// htmlEscape reports whether the hex digits of a \u escape are one of the
+// escapes encoding/json writes for HTML: 003c, 003e, 0026, 2028, 2029.
+func htmlEscape(a, b, c, d byte) bool {
+	c, d = c|0x20, d|0x20 // lower case; digits are unchanged by it
+	switch {
+	case a == '0' && b == '0':
+		return c == '3' && (d == 'c' || d == 'e') || c == '2' && d == '6'
+	case a == '2' && b == '0':
+		return c == '2' && (d == '8' || d == '9')
+	}
+	return false
 }
