@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/tidwall/gjson"
 )
 
@@ -393,6 +394,7 @@ func (r *SSEReader) readPhysical() ([]byte, error) {
 // record that is not of this shape comes back with Message.Err set.
 type ExchangeReader struct {
 	lines *LineReader
+	scan  jsonscan.Scanner
 }
 
 // ErrExchange is the sentinel inside errors about malformed exchange
@@ -417,13 +419,14 @@ func (r *ExchangeReader) Next() (Message, error) {
 		m.Err = fmt.Errorf("%w: line %d: %s", ErrExchange, m.Line, why)
 		return m, nil
 	}
-	if !gjson.ValidBytes(line) {
+	// One validating scan indexes the record; the fields are then read
+	// from the index, not by scanning the line again.
+	sc := &r.scan
+	if !sc.Scan(line) {
 		return fail("not JSON")
 	}
-	// A string view of the line: gjson reads it without copying, and
-	// nothing read from it outlives this call except through m.Data.
-	view := unsafe.String(unsafe.SliceData(line), len(line))
-	switch gjson.Get(view, "dir").Str {
+	rec := sc.Root()
+	switch rec.Field("dir").Str() {
 	case "out":
 		m.Dir = Out
 	case "in":
@@ -431,25 +434,24 @@ func (r *ExchangeReader) Next() (Message, error) {
 	default:
 		return fail(`"dir" is neither "out" nor "in"`)
 	}
-	if t := gjson.Get(view, "t_ms"); t.Type == gjson.Number {
-		m.TimeMS = t.Int()
+	if t := rec.Field("t_ms"); t.Type() == gjson.Number {
+		m.TimeMS = t.Result().Int()
 	}
-	msg := gjson.Get(view, "msg")
+	msg := rec.Field("msg")
 	if !msg.Exists() {
 		return fail(`no "msg"`)
 	}
-	if u := msg.Get("_unparsed"); u.Type == gjson.String && msg.IsObject() {
-		keys := 0
-		msg.ForEach(func(_, _ gjson.Result) bool { keys++; return keys < 2 })
-		if keys == 1 {
-			m.Data = []byte(u.Str)
-			return m, nil
-		}
+	if u := msg.Field("_unparsed"); u.Type() == gjson.String && msg.IsObject() && msg.Len() == 1 {
+		m.Data = []byte(u.Str())
+		return m, nil
 	}
-	if msg.Index > 0 && msg.Index+len(msg.Raw) <= len(line) {
-		m.Data = line[msg.Index : msg.Index+len(msg.Raw)]
-	} else {
-		m.Data = []byte(msg.Raw)
+	// msg's bytes are a part of the line: hand out that sub-slice.
+	raw := msg.Raw()
+	start := int(uintptr(unsafe.Pointer(unsafe.StringData(raw))) - uintptr(unsafe.Pointer(unsafe.SliceData(line))))
+	if start < 0 || start+len(raw) > len(line) {
+		m.Data = []byte(raw)
+		return m, nil
 	}
+	m.Data = line[start : start+len(raw) : start+len(raw)]
 	return m, nil
 }

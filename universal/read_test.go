@@ -1,14 +1,19 @@
 package universal
 
 import (
+	"bytes"
 	"errors"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
 	"pgregory.net/rapid"
 )
 
@@ -318,5 +323,91 @@ func TestSyntheticDeltaShares(t *testing.T) {
 	}
 	if n > uint64(len(text))/2 {
 		t.Errorf("completing a %d MiB message allocated %d MiB", len(text)>>20, n>>20)
+	}
+}
+
+// gjsonExchange is how the exchange reader read a record before it used one
+// indexing scan: gjson.Valid, then a gjson lookup for each field. The
+// reader must read every record as it did.
+func gjsonExchange(line []byte) (dir Direction, tms int64, data string, why string) {
+	if !gjson.ValidBytes(line) {
+		return 0, -1, "", "not JSON"
+	}
+	switch gjson.GetBytes(line, "dir").Str {
+	case "out":
+		dir = Out
+	case "in":
+		dir = In
+	default:
+		return 0, -1, "", "dir"
+	}
+	tms = -1
+	if t := gjson.GetBytes(line, "t_ms"); t.Type == gjson.Number {
+		tms = t.Int()
+	}
+	m := gjson.GetBytes(line, "msg")
+	if !m.Exists() {
+		return 0, -1, "", "msg"
+	}
+	if u := m.Get("_unparsed"); u.Type == gjson.String && m.IsObject() {
+		keys := 0
+		m.ForEach(func(_, _ gjson.Result) bool { keys++; return keys < 2 })
+		if keys == 1 {
+			return dir, tms, u.Str, ""
+		}
+	}
+	return dir, tms, m.Raw, ""
+}
+
+// TestExchangeReaderAsGjson reads every recorded exchange file of the
+// repository, and records built to be awkward, both ways.
+func TestExchangeReaderAsGjson(t *testing.T) {
+	var lines [][]byte
+	for _, l := range []string{
+		`{"dir":"in","dir":"out","t_ms":1,"msg":{"a":1}}`,
+		`{"msg":{"_unparsed":"x","b":1},"dir":"out"}`,
+		`{"msg":{"_unparsed":"\u00e9\ud83d\ude00"},"dir":"in","t_ms":"7"}`,
+		`{"msg":{"_unparsed":5},"dir":"in","t_ms":7.9}`,
+		`{"dir":"in","msg":"text","t_ms":-3}`,
+		`{"dir":"in","msg":null}`,
+		`{"d\u0069r":"in","msg":1}`,
+		`[{"dir":"in","msg":1}]`,
+		` {"dir" : "out" , "msg" : { "a" : [ 1 , 2 ] } } `,
+		`{"dir":"out","t_ms":1e3,"msg":{}}`,
+		`{"dir":"out","msg":{"a":1},"msg":{"b":2}}`,
+	} {
+		lines = append(lines, []byte(l))
+	}
+	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".exchange.jsonl") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, bytes.Split(data, []byte("\n"))...)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) < 1000 {
+		t.Fatalf("only %d records found", len(lines))
+	}
+	for _, line := range lines {
+		line = bytes.TrimRight(line, "\r")
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		got := readAll(t, NewExchangeReader(bytes.NewReader(append(bytes.Clone(line), '\n')), 0))
+		if len(got) != 1 {
+			t.Fatalf("%.200s: %d messages", line, len(got))
+		}
+		dir, tms, data, why := gjsonExchange(line)
+		g := got[0]
+		if (why != "") != (g.Err != "") || why == "" && (g.Dir != dir || g.TimeMS != tms || g.Data != data) {
+			t.Errorf("%.300s:\n got dir %v t_ms %d err %q data %.200q\nwant dir %v t_ms %d err %q data %.200q", line, g.Dir, g.TimeMS, g.Err, g.Data, dir, tms, why, data)
+		}
 	}
 }

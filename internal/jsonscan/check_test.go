@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
-	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
 
@@ -54,7 +53,7 @@ func check(s *Scanner, data []byte) string {
 	}
 	if !s.SurrogateEscapes() && (!s.NonASCII() || utf8.Valid(data)) {
 		// What claude relies on to skip universal.CleanInput.
-		if c := universal.CleanInput(data); len(c) != len(data) || len(c) > 0 && &c[0] != &data[0] {
+		if c := Clean(data); len(c) != len(data) || len(c) > 0 && &c[0] != &data[0] {
 			return "CleanInput changes a message with neither invalid UTF-8 nor surrogate escapes"
 		}
 	}

@@ -50,8 +50,6 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/agentnorm/agentnorm/universal"
-
 	"github.com/tidwall/gjson"
 )
 
@@ -111,7 +109,7 @@ func (s *Scanner) Scan(msg []byte) bool {
 	return s.scan()
 }
 
-// ScanClean scans msg as universal.CleanInput returns it (every translator
+// ScanClean scans msg as Clean (universal.CleanInput) returns it (every translator
 // reads its messages so) and returns those bytes with Scan's verdict.
 // CleanInput returns msg itself when it is valid UTF-8 without surrogate
 // escapes, so the scan tells when it must be asked (a byte that is not
@@ -120,7 +118,7 @@ func (s *Scanner) Scan(msg []byte) bool {
 func (s *Scanner) ScanClean(msg []byte) ([]byte, bool) {
 	ok := s.Scan(msg)
 	if !ok || s.SurrogateEscapes() || s.NonASCII() && !utf8.Valid(msg) {
-		if c := universal.CleanInput(msg); len(c) != len(msg) || len(c) > 0 && &c[0] != &msg[0] {
+		if c := Clean(msg); len(c) != len(msg) || len(c) > 0 && &c[0] != &msg[0] {
 			return c, s.Scan(c)
 		}
 	}
