@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -52,6 +52,7 @@ type Translator struct {
 	w      *universal.Stream
 	st     state
 	buf    []byte
+	scan   jsonscan.Scanner // the index of the message being translated
 }
 
 // New returns a translator for one session in the named format (one of
@@ -81,13 +82,13 @@ var (
 // input is one JSON-RPC message being translated.
 type input struct {
 	raw  []byte
-	view string
-	obj  gjson.Result
+	obj  jsonscan.Value
 	line int64
 	dir  universal.Direction
+	// The members of obj the translation reads (absent when obj has
+	// none), found in one walk over them.
+	params, result, err jsonscan.Value
 }
-
-func (in *input) get(path string) gjson.Result { return in.obj.Get(path) }
 
 func (in *input) where() string {
 	if in.dir == universal.In {
@@ -106,20 +107,25 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		dst = t.begin(dst)
 		return t.w.Unparsed(dst, "line "+strconv.FormatInt(m.Line, 10), m.Err, m.Data)
 	}
-	data := universal.CleanInput(bytes.TrimSpace(m.Data))
+	data := bytes.TrimSpace(m.Data)
 	if len(data) == 0 {
 		return dst
 	}
-	in := input{raw: data, view: view(data), line: m.Line, dir: m.Dir}
-	if !gjson.Valid(in.view) {
+	// One pass validates the message (as universal.CleanInput returns it)
+	// and indexes it: every lookup below walks the index instead of
+	// scanning the message, which may hold megabytes (a skill's files in
+	// _meta, a tool's output).
+	data, ok := t.scan.ScanClean(data)
+	in := input{raw: data, line: m.Line, dir: m.Dir}
+	if !ok {
 		dst = t.begin(dst)
 		return t.w.Unparsed(dst, in.where(), errNotJSON, data)
 	}
-	r := gjson.Parse(in.view)
+	r := t.scan.Root()
 	if r.IsArray() {
 		// A JSON-RPC batch.
 		n := 0
-		r.ForEach(func(_, v gjson.Result) bool {
+		r.Each(func(_ gjson.Result, v jsonscan.Value) bool {
 			n++
 			if n > maxBatch {
 				return false
@@ -141,16 +147,38 @@ func (t *Translator) message(dst []universal.Event, in *input) []universal.Event
 		dst = t.begin(dst)
 		return t.w.Unparsed(dst, in.where(), errNotRPC, in.raw)
 	}
-	method := in.get("method")
-	id := in.get("id")
-	hasID := id.Exists() && (id.Type == gjson.String || id.Type == gjson.Number)
+	// Of duplicate members the first counts, as in a lookup.
+	var method, id jsonscan.Value
+	in.obj.Members(func(k string, v jsonscan.Value) bool {
+		var p *jsonscan.Value
+		switch k {
+		case "method":
+			p = &method
+		case "id":
+			p = &id
+		case "params":
+			p = &in.params
+		case "result":
+			p = &in.result
+		case "error":
+			p = &in.err
+		default:
+			return true
+		}
+		if !p.Exists() {
+			*p = v
+		}
+		return true
+	})
+	isString := method.Type() == gjson.String
+	hasID := id.Type() == gjson.String || id.Type() == gjson.Number
 	switch {
-	case method.Type == gjson.String && hasID:
-		return t.request(dst, in, method.Str, id.Raw)
-	case method.Type == gjson.String:
-		return t.notification(dst, in, method.Str)
-	case id.Exists() && (in.get("result").Exists() || in.get("error").Exists()):
-		return t.response(dst, in, id.Raw)
+	case isString && hasID:
+		return t.request(dst, in, method.Str(), id.Raw())
+	case isString:
+		return t.notification(dst, in, method.Str())
+	case id.Exists() && (in.result.Exists() || in.err.Exists()):
+		return t.response(dst, in, id.Raw())
 	}
 	dst = t.begin(dst)
 	return t.w.Unparsed(dst, in.where(), errNotRPC, in.raw)
@@ -204,12 +232,51 @@ func (t *Translator) copyJSON(raw string) string {
 	return t.w.Stamper().CopyBytes(t.buf)
 }
 
-// view returns b as a string without copying.
-func view(b []byte) string {
-	if len(b) == 0 {
-		return ""
+// copyValue is copyJSON for a value of the message.
+func (t *Translator) copyValue(v jsonscan.Value) string {
+	if raw, ok := t.clean(v); ok {
+		return t.w.Copy(raw)
 	}
-	return unsafe.String(unsafe.SliceData(b), len(b))
+	return t.copyJSON(v.Raw())
+}
+
+// clean returns the bytes of a value of the message and whether they are
+// already what jsonw.AppendRaw writes for them, to be copied rather than
+// compacted again (tool output and file contents are large): a value the
+// scan recorded in a compact message, which is valid UTF-8 as ScanClean
+// returns it, not nested deeper than jsonw accepts.
+func (t *Translator) clean(v jsonscan.Value) (string, bool) {
+	raw, ok := v.CompactRaw()
+	return raw, ok && raw != "" && t.scan.Depth() <= jsonw.MaxDepth
+}
+
+// rawObject returns the object {k: v} for a value of the message.
+func (t *Translator) rawObject(k string, v jsonscan.Value) []byte {
+	raw, ok := t.clean(v)
+	if !ok {
+		var o jsonw.Object
+		o.Raw(k, v.Raw())
+		return o.Bytes()
+	}
+	return withClean(nil, k, raw)
+}
+
+// withClean adds the member k: raw to the object o (nil for a new one),
+// raw being what jsonw.AppendRaw writes already: jsonw.Object.Raw would
+// scan it again.
+func withClean(o []byte, k, raw string) []byte {
+	switch {
+	case len(o) < 2:
+		o = append(o[:0], '{')
+	case len(o) == 2: // {}
+		o = o[:1]
+	default:
+		o = append(o[:len(o)-1], ',')
+	}
+	o = jsonw.AppendString(o, k)
+	o = append(o, ':')
+	o = append(o, raw...)
+	return append(o, '}')
 }
 
 // Report implements universal.Translator.
@@ -315,6 +382,11 @@ func (t *Translator) Restore(b []byte) error {
 	var s state
 	if err := universal.LoadCheckedCheckpoint(b, t.format, t.w, &s, func() error { return s.validate(t.w) }); err != nil {
 		return err
+	}
+	// The metadata is added to session.started as it is: compact, as
+	// meta keeps it, whatever the checkpoint has.
+	for i, f := range s.Meta {
+		s.Meta[i].V = string(jsonw.AppendRaw(nil, f.V))
 	}
 	t.st = s
 	return nil

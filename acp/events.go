@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -124,11 +125,11 @@ func (t *Translator) syntheticPrompt(dst []universal.Event, text string) []unive
 // prompt translates session/prompt: a turn starts with the prompt's
 // content blocks as its user message (the host's own input, seen live:
 // marked as an echo).
-func (t *Translator) prompt(dst []universal.Event, in *input, params gjson.Result) []universal.Event {
+func (t *Translator) prompt(dst []universal.Event, in *input, params jsonscan.Value) []universal.Event {
 	dst = t.startTurn(dst, false, agent, in.raw)
-	blocks := params.Get("prompt")
+	blocks := params.Sub("prompt")
 	if !blocks.Exists() {
-		blocks = params.Get("content") // drafts before v1
+		blocks = params.Sub("content") // drafts before v1
 	}
 	parts := t.blocks(nil, blocks)
 	if len(t.st.Prompts) > 0 {
@@ -145,24 +146,24 @@ func (t *Translator) prompt(dst []universal.Event, in *input, params gjson.Resul
 }
 
 // blocks converts ACP content blocks (an array, or one block) to parts.
-func (t *Translator) blocks(parts []universal.Part, blocks gjson.Result) []universal.Part {
-	add := func(b gjson.Result) {
+func (t *Translator) blocks(parts []universal.Part, blocks jsonscan.Value) []universal.Part {
+	add := func(b jsonscan.Value) {
 		switch b.Get("type").Str {
 		case "text":
-			parts = append(parts, universal.Text(t.copy(b.Get("text").Str)))
+			parts = append(parts, universal.Text(t.w.CopyValue(b.Get("text"))))
 		case "image":
 			if img, ok := t.image(b); ok {
 				parts = append(parts, img)
 				break
 			}
-			parts = append(parts, universal.Part{Type: universal.PartJSON, JSON: []byte(t.copyJSON(withoutData(b)))})
+			parts = append(parts, universal.Part{Type: universal.PartJSON, JSON: []byte(t.withoutData(b))})
 		default:
 			// audio, resource_link, resource: kept whole.
-			parts = append(parts, universal.Part{Type: universal.PartJSON, JSON: []byte(t.copyJSON(withoutData(b)))})
+			parts = append(parts, universal.Part{Type: universal.PartJSON, JSON: []byte(t.withoutData(b))})
 		}
 	}
 	if blocks.IsArray() {
-		blocks.ForEach(func(_, b gjson.Result) bool { add(b); return true })
+		blocks.Each(func(_ gjson.Result, b jsonscan.Value) bool { add(b); return true })
 	} else if blocks.IsObject() {
 		add(blocks)
 	}
@@ -172,16 +173,16 @@ func (t *Translator) blocks(parts []universal.Part, blocks gjson.Result) []unive
 // image returns the image part of an image content block: its mime type
 // and, for a file URI, its path (the data stays in raw); false when the
 // block has neither.
-func (t *Translator) image(b gjson.Result) (universal.Part, bool) {
+func (t *Translator) image(b jsonscan.Value) (universal.Part, bool) {
 	p := universal.Part{Type: universal.PartImage, Mime: t.copy(b.Get("mimeType").Str), Path: t.copy(fileURIPath(b.Get("uri").Str))}
 	return p, p.Mime != "" || p.Path != ""
 }
 
-// withoutData returns a content block's JSON, with base64 payloads
-// (audio, blob resources) left out: they stay in raw.
-func withoutData(b gjson.Result) string {
-	if !b.Get("data").Exists() && !b.Get("resource.blob").Exists() {
-		return b.Raw
+// withoutData returns a content block's JSON in stable memory, with
+// base64 payloads (audio, blob resources) left out: they stay in raw.
+func (t *Translator) withoutData(b jsonscan.Value) string {
+	if !b.Sub("data").Exists() && !b.Sub("resource.blob").Exists() {
+		return t.copyValue(b)
 	}
 	var o jsonw.Object
 	b.ForEach(func(k, v gjson.Result) bool {
@@ -202,7 +203,7 @@ func withoutData(b gjson.Result) string {
 		}
 		return true
 	})
-	return string(o.Bytes())
+	return t.copyJSON(string(o.Bytes()))
 }
 
 // fileURIPath returns the path of a file:// URI, "" for other URIs.
@@ -215,7 +216,7 @@ func fileURIPath(uri string) string {
 
 // promptResult translates the response to session/prompt: the turn ends
 // as its stop reason says.
-func (t *Translator) promptResult(dst []universal.Event, in *input, result gjson.Result) []universal.Event {
+func (t *Translator) promptResult(dst []universal.Event, in *input, result jsonscan.Value) []universal.Event {
 	dst = t.liveTurn(dst, in.raw)
 	dst = t.closeUser(dst, in.raw)
 	dst = t.closeMessages(dst, in.raw)
@@ -230,9 +231,9 @@ func (t *Translator) promptResult(dst []universal.Event, in *input, result gjson
 			status = universal.TurnInterrupted
 		}
 	}
-	if u := result.Get("usage"); u.IsObject() {
+	if u := result.Sub("usage"); u.IsObject() {
 		dst = t.usage(dst, u, universal.ScopeTurn, nil, in.raw)
-	} else if u := result.Get("_meta.usage"); u.IsObject() {
+	} else if u := result.Sub("_meta.usage"); u.IsObject() {
 		dst = t.usage(dst, u, universal.ScopeTurn, nil, in.raw)
 	}
 	var md jsonw.Object
@@ -240,7 +241,7 @@ func (t *Translator) promptResult(dst []universal.Event, in *input, result gjson
 	if t.st.Turn.Cancelled {
 		md.Bool("cancel_requested", true)
 	}
-	md.Raw("quota", result.Get("_meta.quota").Raw)
+	md.Raw("quota", result.Sub("_meta.quota").Raw())
 	var mdb []byte
 	if md.Len() > 0 {
 		mdb = md.Bytes()
@@ -250,20 +251,22 @@ func (t *Translator) promptResult(dst []universal.Event, in *input, result gjson
 }
 
 // update translates a session/update notification.
-func (t *Translator) update(dst []universal.Event, in *input, params gjson.Result) []universal.Event {
-	u := params.Get("update")
+func (t *Translator) update(dst []universal.Event, in *input, params jsonscan.Value) []universal.Event {
+	u := params.Sub("update")
 	if !u.IsObject() {
-		if params.Get("sessionUpdate").Exists() {
+		if params.Sub("sessionUpdate").Exists() {
 			u = params // drafts before v1 put the update in params
 		} else {
 			dst = t.begin(dst)
 			return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: session/update without an update", errBadParams), in.raw)
 		}
 	}
-	if sid := params.Get("sessionId").Str; sid != "" && t.w.Stamper().NativeSessionID() == "" {
-		t.w.SetNativeSessionID(sid)
+	if t.w.Stamper().NativeSessionID() == "" {
+		if sid := params.Get("sessionId").Str; sid != "" {
+			t.w.SetNativeSessionID(sid)
+		}
 	}
-	kind := u.Get("sessionUpdate").Str
+	kind := u.Sub("sessionUpdate").Str()
 	switch kind {
 	case "agent_message_chunk", "agent_thought_chunk":
 		return t.agentChunk(dst, in, u, kind == "agent_thought_chunk")
@@ -276,11 +279,11 @@ func (t *Translator) update(dst []universal.Event, in *input, params gjson.Resul
 	case "plan":
 		return t.plan(dst, in, u)
 	case "available_commands_update":
-		return t.sessionInfo(dst, in, "available_commands", u.Get("availableCommands").Raw, "")
+		return t.sessionInfo(dst, in, "available_commands", u.Sub("availableCommands"), "")
 	case "current_mode_update":
-		return t.sessionInfo(dst, in, "mode", u.Get("currentModeId").Raw, u.Get("currentModeId").String())
+		return t.sessionInfo(dst, in, "mode", u.Sub("currentModeId"), u.Get("currentModeId").String())
 	case "config_option_update":
-		return t.sessionInfo(dst, in, "config_options", u.Get("configOptions").Raw, "")
+		return t.sessionInfo(dst, in, "config_options", u.Sub("configOptions"), "")
 	case "session_info_update":
 		var md jsonw.Object
 		u.ForEach(func(k, v gjson.Result) bool {
@@ -289,14 +292,14 @@ func (t *Translator) update(dst []universal.Event, in *input, params gjson.Resul
 			}
 			return true
 		})
-		return t.sessionInfo(dst, in, "session_info", string(md.Bytes()), u.Get("title").String())
+		return t.sessionInfoRaw(dst, in, "session_info", string(md.Bytes()), u.Get("title").String())
 	case "usage_update":
 		return t.usageUpdate(dst, in, u)
 	case "notice":
 		// Unstable (RFD session-notices): advisory, live only.
 		dst = t.begin(dst)
 		var md jsonw.Object
-		md.Raw("severity", u.Get("severity").Raw).Raw("description", u.Get("description").Raw)
+		md.Raw("severity", u.Sub("severity").Raw()).Raw("description", u.Sub("description").Raw())
 		return t.status(dst, "notice", u.Get("title").String(), md.Bytes(), "", in.raw)
 	case "plan_update", "plan_removed", "compaction_update", "compaction_summary_chunk":
 		dst = t.begin(dst)
@@ -309,9 +312,18 @@ func (t *Translator) update(dst []universal.Event, in *input, params gjson.Resul
 // sessionInfo handles what the agent tells about the session outside the
 // transcript: metadata of session.started before the session starts,
 // else a status item.
-func (t *Translator) sessionInfo(dst []universal.Event, in *input, label, raw, detail string) []universal.Event {
+func (t *Translator) sessionInfo(dst []universal.Event, in *input, label string, v jsonscan.Value, detail string) []universal.Event {
 	if !t.w.Begun() {
-		t.meta(label, raw)
+		t.meta(label, v)
+		return dst
+	}
+	return t.status(dst, label, detail, t.rawObject(label, v), "", in.raw)
+}
+
+// sessionInfoRaw is sessionInfo for raw JSON.
+func (t *Translator) sessionInfoRaw(dst []universal.Event, in *input, label, raw, detail string) []universal.Event {
+	if !t.w.Begun() {
+		t.metaRaw(label, raw)
 		return dst
 	}
 	var md jsonw.Object
@@ -337,12 +349,12 @@ func (t *Translator) status(dst []universal.Event, label, detail string, md []by
 
 // plan translates a plan: the agent's todo list, shown whole each time
 // as a status item labelled plan (entries in its metadata).
-func (t *Translator) plan(dst []universal.Event, in *input, u gjson.Result) []universal.Event {
+func (t *Translator) plan(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
 	dst = t.work(dst, in.raw)
 	dst = t.closeUser(dst, in.raw)
-	entries := u.Get("entries")
+	entries := u.Sub("entries")
 	n, done := 0, 0
-	entries.ForEach(func(_, e gjson.Result) bool {
+	entries.Each(func(_ gjson.Result, e jsonscan.Value) bool {
 		n++
 		if e.Get("status").Str == "completed" {
 			done++
@@ -350,7 +362,7 @@ func (t *Translator) plan(dst []universal.Event, in *input, u gjson.Result) []un
 		return true
 	})
 	var md jsonw.Object
-	md.Raw("entries", entries.Raw)
+	md.Raw("entries", entries.Raw())
 	parent := ""
 	if p := t.parentCall(u); p != nil {
 		parent = p.Call
@@ -360,23 +372,24 @@ func (t *Translator) plan(dst []universal.Event, in *input, u gjson.Result) []un
 
 // usageUpdate translates usage_update: the context window's use and the
 // session's cumulative cost.
-func (t *Translator) usageUpdate(dst []universal.Event, in *input, u gjson.Result) []universal.Event {
+func (t *Translator) usageUpdate(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
 	dst = t.begin(dst)
 	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeSession}
 	if s := u.Get("size"); s.Type == gjson.Number {
 		v := s.Int()
 		d.ContextWindow = &v
 	}
-	if c := u.Get("cost"); c.IsObject() && strings.EqualFold(c.Get("currency").Str, "USD") && c.Get("amount").Type == gjson.Number {
-		v := c.Get("amount").Float()
+	cost := u.Sub("cost")
+	if cost.IsObject() && strings.EqualFold(cost.Get("currency").Str, "USD") && cost.Get("amount").Type == gjson.Number {
+		v := cost.Get("amount").Float()
 		d.CostUSD = &v
 	}
 	var md jsonw.Object
-	md.Raw("context_used", u.Get("used").Raw)
-	if c := u.Get("cost"); c.IsObject() && !strings.EqualFold(c.Get("currency").Str, "USD") {
-		md.Raw("cost", c.Raw)
+	md.Raw("context_used", u.Sub("used").Raw())
+	if cost.IsObject() && !strings.EqualFold(cost.Get("currency").Str, "USD") {
+		md.Raw("cost", cost.Raw())
 	}
-	md.Raw("_meta", u.Get("_meta").Raw)
+	md.Raw("_meta", u.Sub("_meta").Raw())
 	if md.Len() > 0 {
 		d.Metadata = md.Bytes()
 	}
@@ -385,7 +398,7 @@ func (t *Translator) usageUpdate(dst []universal.Event, in *input, u gjson.Resul
 
 // usage emits token usage from an ACP Usage object (unstable
 // PromptResponse.usage) or the usage adapters put in _meta.
-func (t *Translator) usage(dst []universal.Event, u gjson.Result, scope universal.UsageScope, md []byte, raw []byte) []universal.Event {
+func (t *Translator) usage(dst []universal.Event, u jsonscan.Value, scope universal.UsageScope, md []byte, raw []byte) []universal.Event {
 	dst = t.begin(dst)
 	num := func(keys ...string) *int64 {
 		for _, k := range keys {
@@ -412,7 +425,7 @@ func (t *Translator) usage(dst []universal.Event, u gjson.Result, scope universa
 
 // scopeFor returns the scope of an update: the sub-agent of the call its
 // _meta names as parent, else the session's.
-func (t *Translator) scopeFor(u gjson.Result) (string, *scope) {
+func (t *Translator) scopeFor(u jsonscan.Value) (string, *scope) {
 	key := ""
 	if p := t.parentCall(u); p != nil {
 		key = p.ID
@@ -435,7 +448,10 @@ func (t *Translator) scopeFor(u gjson.Result) (string, *scope) {
 // from, as the adapters' _meta says (Claude Code's adapter:
 // _meta.claudeCode.parentToolUseId), when it is a call this session
 // knows that can hold a sub-agent.
-func (t *Translator) parentCall(u gjson.Result) *tool {
+func (t *Translator) parentCall(u jsonscan.Value) *tool {
+	if !u.Sub("_meta").Exists() {
+		return nil // the common case: none of the paths below
+	}
 	id := u.Get("_meta.claudeCode.parentToolUseId").Str
 	if id == "" {
 		id = u.Get("_meta.parentToolUseId").Str
@@ -462,23 +478,27 @@ func (t *Translator) parentCall(u gjson.Result) *tool {
 // agentChunk translates agent_message_chunk and agent_thought_chunk: text
 // of the current response's message (a new message when tool activity
 // came between, or the messageId changed).
-func (t *Translator) agentChunk(dst []universal.Event, in *input, u gjson.Result, thought bool) []universal.Event {
+func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Value, thought bool) []universal.Event {
 	dst = t.work(dst, in.raw)
 	dst = t.closeUser(dst, in.raw)
 	t.st.Turn.Answered = true
-	c := u.Get("content")
-	if mu := u.Get("_meta.usage"); mu.IsObject() {
+	c := u.Sub("content")
+	if mu := u.Sub("_meta.usage"); mu.IsObject() {
 		dst = t.usage(dst, mu, universal.ScopeCall, nil, in.raw)
 	}
-	if c.Get("type").Str == "text" && c.Get("text").Str == "" {
-		return dst // an empty chunk (some carry only _meta)
+	isText := c.Sub("type").Str() == "text"
+	var text string
+	if isText {
+		if text = c.Sub("text").Str(); text == "" {
+			return dst // an empty chunk (some carry only _meta)
+		}
 	}
 	_, sc := t.scopeFor(u)
-	mid := u.Get("messageId").Str
+	mid := u.Sub("messageId").Str()
 	if !sc.Open || (mid != "" && sc.NativeID != "" && mid != sc.NativeID) {
 		dst = t.newMessage(dst, sc, mid, in.raw)
 	}
-	if c.Get("type").Str != "text" {
+	if !isText {
 		parts := t.blocks(nil, c)
 		for _, p := range parts {
 			if thought && p.Type == universal.PartText {
@@ -501,7 +521,7 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u gjson.Result
 		sc.Parts = append(sc.Parts, typ)
 		i = len(sc.Parts) - 1
 	}
-	return t.w.Delta(dst, sc.Msg, i, typ, c.Get("text").Str, agent, in.raw)
+	return t.w.Delta(dst, sc.Msg, i, typ, text, agent, in.raw)
 }
 
 // newMessage completes the scope's open message and starts another.
@@ -558,8 +578,13 @@ func sortByItem(keys []string, id func(string) string) {
 
 // userChunk translates user_message_chunk: a user message the agent
 // replays when it loads a session, or its echo of a prompt.
-func (t *Translator) userChunk(dst []universal.Event, in *input, u gjson.Result) []universal.Event {
-	c := u.Get("content")
+func (t *Translator) userChunk(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
+	c := u.Sub("content")
+	isText := c.Sub("type").Str() == "text"
+	var text string
+	if isText {
+		text = c.Sub("text").Str()
+	}
 	tr := &t.st.Turn
 	switch {
 	case tr.Open && !tr.Replay:
@@ -571,7 +596,7 @@ func (t *Translator) userChunk(dst []universal.Event, in *input, u gjson.Result)
 	case tr.Open && tr.Replay && !tr.Answered:
 		// More of the replayed user message.
 	case !tr.Open && !t.st.Loading && t.format == FormatAgent && len(t.st.Prompts) > 0 &&
-		c.Get("type").Str == "text" && strings.HasPrefix(t.st.Prompts[0], c.Get("text").Str):
+		isText && strings.HasPrefix(t.st.Prompts[0], text):
 		// The agent's echo of the prompt the host reported.
 		dst = t.startTurn(dst, false, daemon, in.raw)
 		t.st.Prompts = t.st.Prompts[1:]
@@ -584,13 +609,13 @@ func (t *Translator) userChunk(dst []universal.Event, in *input, u gjson.Result)
 		tr.Prompted = true
 		dst = t.w.StartItem(dst, universal.Item{ItemID: t.st.User, Kind: universal.KindMessage, Role: universal.RoleUser}, agent, in.raw)
 	}
-	if c.Get("type").Str == "text" {
+	if isText {
 		it, _ := t.w.Tracked(t.st.User)
 		i := len(it.Content) - 1
 		if i < 0 || it.Content[i].Type != universal.PartText {
 			i = len(it.Content)
 		}
-		return t.w.Delta(dst, t.st.User, i, universal.PartText, c.Get("text").Str, agent, in.raw)
+		return t.w.Delta(dst, t.st.User, i, universal.PartText, text, agent, in.raw)
 	}
 	for _, p := range t.blocks(nil, c) {
 		dst, _ = t.w.AddPart(dst, t.st.User, p)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -61,7 +62,7 @@ func extension(method string) bool { return strings.HasPrefix(method, "_") }
 
 // request translates a JSON-RPC request.
 func (t *Translator) request(dst []universal.Event, in *input, method, id string) []universal.Event {
-	params := in.get("params")
+	params := in.params
 	if in.dir == universal.In {
 		return t.hostRequest(dst, in, method, id, params)
 	}
@@ -84,19 +85,20 @@ func (t *Translator) request(dst []universal.Event, in *input, method, id string
 }
 
 // hostRequest translates a request of the host (client) to the agent.
-func (t *Translator) hostRequest(dst []universal.Event, in *input, method, id string, params gjson.Result) []universal.Event {
+func (t *Translator) hostRequest(dst []universal.Event, in *input, method, id string, params jsonscan.Value) []universal.Event {
 	r := request{Method: t.copy(method)}
 	switch method {
 	case mInitialize:
-		t.meta("client_info", params.Get("clientInfo").Raw)
-		t.meta("client_capabilities", params.Get("clientCapabilities").Raw)
+		t.meta("client_info", params.Sub("clientInfo"))
+		t.meta("client_capabilities", params.Sub("clientCapabilities"))
 	case mNew, mLoad, mResume, mFork:
-		if cwd := params.Get("cwd").Str; cwd != "" {
-			t.st.Cwd = t.copy(cwd)
-			t.meta("cwd", params.Get("cwd").Raw)
+		cwd := params.Sub("cwd")
+		if s := cwd.Str(); s != "" {
+			t.st.Cwd = t.copy(s)
+			t.meta("cwd", cwd)
 		}
-		if s := params.Get("mcpServers"); s.IsArray() && len(s.Array()) > 0 {
-			t.meta("mcp_servers", s.Raw)
+		if s := params.Sub("mcpServers"); s.IsArray() && s.Len() > 0 {
+			t.meta("mcp_servers", s)
 		}
 		if sid := params.Get("sessionId").Str; sid != "" && method != mFork {
 			t.w.SetNativeSessionID(sid)
@@ -128,7 +130,7 @@ func (t *Translator) hostRequest(dst []universal.Event, in *input, method, id st
 
 // notification translates a JSON-RPC notification.
 func (t *Translator) notification(dst []universal.Event, in *input, method string) []universal.Event {
-	params := in.get("params")
+	params := in.params
 	switch {
 	case method == mUpdate && in.dir == universal.Out:
 		return t.update(dst, in, params)
@@ -159,7 +161,7 @@ func (t *Translator) response(dst []universal.Event, in *input, id string) []uni
 	if ok {
 		delete(t.st.Requests, k)
 	}
-	result, rpcErr := in.get("result"), in.get("error")
+	result, rpcErr := in.result, in.err
 	if !ok {
 		if in.dir == universal.In || t.format != FormatAgent {
 			if t.format == FormatExchange && in.dir == universal.Out {
@@ -206,7 +208,7 @@ func (t *Translator) response(dst []universal.Event, in *input, id string) []uni
 
 // guessResponse reads a response of the agent whose request is not
 // known (the agent's side alone): by its shape.
-func (t *Translator) guessResponse(dst []universal.Event, in *input, result, rpcErr gjson.Result) []universal.Event {
+func (t *Translator) guessResponse(dst []universal.Event, in *input, result, rpcErr jsonscan.Value) []universal.Event {
 	switch {
 	case rpcErr.Exists():
 		method := ""
@@ -235,56 +237,56 @@ func (t *Translator) guessResponse(dst []universal.Event, in *input, result, rpc
 }
 
 // initialized keeps what the initialize response tells about the agent.
-func (t *Translator) initialized(result gjson.Result) {
-	info := result.Get("agentInfo")
-	t.meta("agent_name", info.Get("name").Raw)
-	t.meta("agent_title", info.Get("title").Raw)
-	t.meta("agent_version", info.Get("version").Raw)
-	t.meta("protocol_version", result.Get("protocolVersion").Raw)
-	t.meta("agent_capabilities", result.Get("agentCapabilities").Raw)
-	if a := result.Get("authMethods"); a.IsArray() && len(a.Array()) > 0 {
-		t.meta("auth_methods", a.Raw)
+func (t *Translator) initialized(result jsonscan.Value) {
+	info := result.Sub("agentInfo")
+	t.meta("agent_name", info.Sub("name"))
+	t.meta("agent_title", info.Sub("title"))
+	t.meta("agent_version", info.Sub("version"))
+	t.meta("protocol_version", result.Sub("protocolVersion"))
+	t.meta("agent_capabilities", result.Sub("agentCapabilities"))
+	if a := result.Sub("authMethods"); a.IsArray() && a.Len() > 0 {
+		t.meta("auth_methods", a)
 	}
-	t.meta("agent_meta", result.Get("_meta").Raw)
+	t.meta("agent_meta", result.Sub("_meta"))
 }
 
 // sessionResult keeps what a session/new, load or resume response tells:
 // modes, models, configuration options.
-func (t *Translator) sessionResult(result gjson.Result) {
-	if sid := result.Get("sessionId"); sid.Type == gjson.String {
-		t.meta("native_session_id", sid.Raw)
+func (t *Translator) sessionResult(result jsonscan.Value) {
+	if sid := result.Sub("sessionId"); sid.Type() == gjson.String {
+		t.meta("native_session_id", sid)
 	}
-	if m := result.Get("modes"); m.IsObject() {
-		t.meta("mode", m.Get("currentModeId").Raw)
-		t.meta("modes", m.Get("availableModes").Raw)
+	if m := result.Sub("modes"); m.IsObject() {
+		t.meta("mode", m.Sub("currentModeId"))
+		t.meta("modes", m.Sub("availableModes"))
 	}
-	if m := result.Get("models"); m.IsObject() {
-		t.meta("model", m.Get("currentModelId").Raw)
-		t.meta("models", m.Get("availableModels").Raw)
+	if m := result.Sub("models"); m.IsObject() {
+		t.meta("model", m.Sub("currentModelId"))
+		t.meta("models", m.Sub("availableModels"))
 	}
-	t.meta("config_options", result.Get("configOptions").Raw)
-	t.meta("session_meta", result.Get("_meta").Raw)
+	t.meta("config_options", result.Sub("configOptions"))
+	t.meta("session_meta", result.Sub("_meta"))
 }
 
 // setting shows a setting the host changed and the agent accepted.
 func (t *Translator) setting(dst []universal.Event, in *input, label, value string) []universal.Event {
 	if !t.w.Begun() {
-		t.meta(label, strconv.Quote(value))
+		t.metaRaw(label, strconv.Quote(value))
 		return dst
 	}
 	return t.status(dst, label, value, nil, "", in.raw)
 }
 
 // agentError translates an error response of the agent to a host request.
-func (t *Translator) agentError(dst []universal.Event, in *input, method string, e gjson.Result) []universal.Event {
+func (t *Translator) agentError(dst []universal.Event, in *input, method string, e jsonscan.Value) []universal.Event {
 	dst = t.begin(dst)
 	msg := e.Get("message").String()
 	if msg == "" {
 		msg = "error"
 	}
-	code := e.Get("code").Raw
+	code := e.Sub("code").Raw()
 	var details jsonw.Object
-	details.OptString("method", method).Raw("data", e.Get("data").Raw)
+	details.OptString("method", method).Raw("data", e.Sub("data").Raw())
 	switch method {
 	case mPrompt:
 		dst = t.liveTurn(dst, in.raw)
@@ -304,7 +306,7 @@ func (t *Translator) agentError(dst []universal.Event, in *input, method string,
 	// A setting or a session-management request failed: the session goes
 	// on.
 	var md jsonw.Object
-	md.OptString("method", method).Raw("code", code).Raw("data", e.Get("data").Raw)
+	md.OptString("method", method).Raw("code", code).Raw("data", e.Sub("data").Raw())
 	return t.status(dst, "request_failed", msg, md.Bytes(), "", in.raw)
 }
 
@@ -318,7 +320,7 @@ func (t *Translator) error(dst []universal.Event, msg, code string, details []by
 }
 
 // hostResponse translates the host's response to a request of the agent.
-func (t *Translator) hostResponse(dst []universal.Event, in *input, r request, result, rpcErr gjson.Result) []universal.Event {
+func (t *Translator) hostResponse(dst []universal.Event, in *input, r request, result, rpcErr jsonscan.Value) []universal.Event {
 	switch r.Method {
 	case mRequestPermission:
 		return t.permissionResult(dst, in, r, result, rpcErr)
@@ -339,13 +341,30 @@ func (t *Translator) hostResponse(dst []universal.Event, in *input, r request, r
 	return dst
 }
 
-// meta adds a field to the session.started metadata while it is still
-// gathered; later it is dropped (status items show what changes).
-func (t *Translator) meta(k, raw string) {
+// meta adds a value of the message to the session.started metadata while
+// it is still gathered; later it is dropped (status items show what
+// changes).
+func (t *Translator) meta(k string, v jsonscan.Value) {
+	if t.w.Begun() || v.Type() == gjson.Null { // absent values too
+		return
+	}
+	if raw, ok := t.clean(v); ok {
+		t.setMeta(k, strings.Clone(raw))
+		return
+	}
+	t.metaRaw(k, v.Raw())
+}
+
+// metaRaw is meta for raw JSON.
+func (t *Translator) metaRaw(k, raw string) {
 	if raw == "" || raw == "null" || t.w.Begun() {
 		return
 	}
-	v := string(jsonw.AppendRaw(nil, raw))
+	t.setMeta(k, string(jsonw.AppendRaw(nil, raw)))
+}
+
+// setMeta sets a metadata field to v, JSON as jsonw writes it.
+func (t *Translator) setMeta(k, v string) {
 	for i := range t.st.Meta {
 		if t.st.Meta[i].K == k {
 			t.st.Meta[i].V = v
@@ -362,9 +381,15 @@ func (t *Translator) begin(dst []universal.Event) []universal.Event {
 	}
 	var md jsonw.Object
 	md.String("agent", agentName).String("format", t.format)
+	head := md.Bytes()
+	n := len(head)
 	for _, f := range t.st.Meta {
-		md.Raw(f.K, f.V)
+		n += len(f.K) + len(f.V) + 4 // ,"k":v
+	}
+	b := append(make([]byte, 0, n), head...)
+	for _, f := range t.st.Meta {
+		b = withClean(b, f.K, f.V)
 	}
 	t.st.Meta = nil
-	return t.w.Begin(dst, md.Bytes(), daemon, nil)
+	return t.w.Begin(dst, b, daemon, nil)
 }

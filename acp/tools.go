@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -25,7 +26,7 @@ var taskTools = map[string]bool{"Task": true, "Agent": true, "task": true, "agen
 
 // toolName returns the agent's own name of a tool, when an adapter gives
 // it in _meta (Claude Code's adapter: _meta.claudeCode.toolName).
-func toolName(u gjson.Result) string {
+func toolName(u jsonscan.Value) string {
 	for _, p := range []string{"_meta.claudeCode.toolName", "_meta.toolName", "_meta.tool_name"} {
 		if v := u.Get(p); v.Type == gjson.String && v.Str != "" {
 			return v.Str
@@ -37,7 +38,7 @@ func toolName(u gjson.Result) string {
 // lookupTool returns the tool entry of a toolCallId, creating the entry
 // and its tool_call item when the call is new (a tool_call update, or
 // one first seen in a tool_call_update or a permission request).
-func (t *Translator) lookupTool(dst []universal.Event, in *input, u gjson.Result) (*tool, []universal.Event) {
+func (t *Translator) lookupTool(dst []universal.Event, in *input, u jsonscan.Value) (*tool, []universal.Event) {
 	id := u.Get("toolCallId").String()
 	if tl := t.st.Tools[id]; tl != nil {
 		return tl, dst
@@ -83,47 +84,81 @@ func (t *Translator) lookupTool(dst []universal.Event, in *input, u gjson.Result
 
 // merge takes the fields a ToolCall or ToolCallUpdate carries into the
 // entry (an update carries only what changed).
-func (t *Translator) merge(tl *tool, u gjson.Result) {
-	if v := u.Get("title"); v.Type == gjson.String {
-		tl.Title = t.copy(v.Str)
+func (t *Translator) merge(tl *tool, u jsonscan.Value) {
+	// One walk over the update's members; of duplicates the first
+	// counts, as in a lookup.
+	var title, acpKind, input, locations, status, content, output, meta jsonscan.Value
+	u.Members(func(k string, v jsonscan.Value) bool {
+		var p *jsonscan.Value
+		switch k {
+		case "title":
+			p = &title
+		case "kind":
+			p = &acpKind
+		case "rawInput":
+			p = &input
+		case "locations":
+			p = &locations
+		case "status":
+			p = &status
+		case "content":
+			p = &content
+		case "rawOutput":
+			p = &output
+		case "_meta":
+			p = &meta
+		default:
+			return true
+		}
+		if !p.Exists() {
+			*p = v
+		}
+		return true
+	})
+	if title.Type() == gjson.String {
+		tl.Title = t.copy(title.Str())
 	}
 	if n := toolName(u); n != "" {
 		tl.Name = t.copy(n)
 	}
-	if v := u.Get("kind"); v.Type == gjson.String {
-		tl.Kind = t.copy(v.Str)
+	if acpKind.Type() == gjson.String {
+		tl.Kind = t.copy(acpKind.Str())
 	}
-	if v := u.Get("rawInput"); v.Exists() && v.Type != gjson.Null {
-		tl.Input = t.copyJSON(v.Raw)
+	if input.Type() != gjson.Null { // absent values too
+		tl.Input = t.copyValue(input)
 	}
-	if v := u.Get("locations"); v.IsArray() {
+	if locations.IsArray() {
 		tl.Locations = nil
-		v.ForEach(func(_, l gjson.Result) bool {
+		locations.Each(func(_ gjson.Result, l jsonscan.Value) bool {
 			if p := l.Get("path").Str; p != "" {
 				tl.Locations = append(tl.Locations, t.copy(p))
 			}
 			return true
 		})
 	}
-	if v := u.Get("status"); v.Type == gjson.String {
-		tl.Status = t.copy(v.Str)
+	if status.Type() == gjson.String {
+		tl.Status = t.copy(status.Str())
 	}
-	if v := u.Get("content"); v.IsArray() {
-		tl.Content = t.copyJSON(v.Raw)
+	if content.IsArray() {
+		tl.Content = t.copyValue(content)
 	}
-	if v := u.Get("rawOutput"); v.Exists() && v.Type != gjson.Null {
-		tl.RawOutput = t.copyJSON(v.Raw)
+	if output.Type() != gjson.Null {
+		tl.RawOutput = t.copyValue(output)
 	}
-	if v := u.Get("_meta"); v.IsObject() {
-		tl.Meta = t.copyJSON(v.Raw)
-		m := gjson.Parse(tl.Meta)
-		if o := terminalMeta(m, "terminal_output"); o.Exists() {
-			if d := o.Get("data"); d.Type == gjson.String {
-				tl.Terminal += d.Str
+	if meta.IsObject() {
+		tl.Meta = t.copyValue(meta)
+		meta = t.kept(meta, tl.Meta)
+		if o := terminalMeta(meta, "terminal_output"); o.Exists() {
+			if d := o.Sub("data"); d.Type() == gjson.String {
+				if tl.Terminal == "" {
+					tl.Terminal = t.w.CopyValue(d.Result())
+				} else {
+					tl.Terminal += d.Str()
+				}
 				tl.HasTerminal = true
 			}
 		}
-		if e := terminalMeta(m, "terminal_exit"); e.IsObject() {
+		if e := terminalMeta(meta, "terminal_exit"); e.IsObject() {
 			if c := e.Get("exit_code"); c.Type == gjson.Number {
 				v := c.Int()
 				tl.ExitCode = &v
@@ -147,14 +182,14 @@ func (t *Translator) merge(tl *tool, u gjson.Result) {
 
 // terminalMeta returns the terminal output or exit the adapters put in a
 // tool call's _meta (at the top, or under their own key).
-func terminalMeta(m gjson.Result, k string) gjson.Result {
-	if v := m.Get(k); v.Exists() {
+func terminalMeta(m jsonscan.Value, k string) jsonscan.Value {
+	if v := m.Sub(k); v.Exists() {
 		return v
 	}
-	var found gjson.Result
-	m.ForEach(func(_, v gjson.Result) bool {
+	var found jsonscan.Value
+	m.Each(func(_ gjson.Result, v jsonscan.Value) bool {
 		if v.IsObject() {
-			if x := v.Get(k); x.Exists() {
+			if x := v.Sub(k); x.Exists() {
 				found = x
 				return false
 			}
@@ -223,8 +258,8 @@ func (t *Translator) toolInput(tl *tool) *universal.ToolInput {
 }
 
 // toolCall translates tool_call and tool_call_update.
-func (t *Translator) toolCall(dst []universal.Event, in *input, u gjson.Result) []universal.Event {
-	if id := u.Get("toolCallId"); id.Type != gjson.String && id.Type != gjson.Number {
+func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
+	if id := u.Sub("toolCallId").Type(); id != gjson.String && id != gjson.Number {
 		dst = t.begin(dst)
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: tool call without toolCallId", errBadParams), in.raw)
 	}
@@ -241,12 +276,34 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u gjson.Result) 
 	case "in_progress":
 		dst = t.completeCall(dst, tl, in.raw)
 		dst = t.startResult(dst, tl, in.raw)
-		return t.streamOutput(dst, tl, in.raw)
+		return t.streamOutput(dst, tl, t.content(tl, u), in.raw)
 	case "completed", "failed":
 		dst = t.completeCall(dst, tl, in.raw)
-		return t.completeResult(dst, tl, in.raw)
+		return t.completeResult(dst, tl, t.content(tl, u), in.raw)
 	}
 	return dst
+}
+
+// content returns a call's content collection, which merge took from
+// update u or kept from an earlier one: u's own, read in the scan's index,
+// when it has one, rather than the kept copy scanned again (tool output
+// and file contents are large).
+func (t *Translator) content(tl *tool, u jsonscan.Value) jsonscan.Value {
+	if c := u.Sub("content"); c.IsArray() {
+		return t.kept(c, tl.Content)
+	}
+	return jsonscan.Wrap(gjson.Parse(tl.Content))
+}
+
+// kept returns what a call keeps of value v of the message (copied, its
+// copy by copyValue) to be read: v itself, indexed, when the copy is v
+// compacted; else (nested deeper than jsonw compacts) the copy, read by
+// gjson.
+func (t *Translator) kept(v jsonscan.Value, copied string) jsonscan.Value {
+	if t.scan.Depth() <= jsonw.MaxDepth {
+		return v
+	}
+	return jsonscan.Wrap(gjson.Parse(copied))
 }
 
 // completeCall completes a call's tool_call item: its arguments are
@@ -287,11 +344,11 @@ func (t *Translator) startResult(dst []universal.Event, tl *tool, raw []byte) []
 // streamOutput emits what the call's output (rendered from its content so
 // far) adds to what streamed; output that does not extend it stops the
 // deltas, and the final result replaces it.
-func (t *Translator) streamOutput(dst []universal.Event, tl *tool, raw []byte) []universal.Event {
+func (t *Translator) streamOutput(dst []universal.Event, tl *tool, content jsonscan.Value, raw []byte) []universal.Event {
 	if tl.Diverged || !t.w.IsOpen(tl.Result) {
 		return dst
 	}
-	text := t.output(tl)
+	text := t.output(tl, content)
 	streamed := t.w.StreamedText(tl.Result, 0)
 	if !strings.HasPrefix(text, streamed) {
 		tl.Diverged = true
@@ -300,40 +357,48 @@ func (t *Translator) streamOutput(dst []universal.Event, tl *tool, raw []byte) [
 	return t.w.Delta(dst, tl.Result, 0, universal.PartToolResult, text[len(streamed):], agent, raw)
 }
 
-// output renders a call's output: its text content, else the output of
-// its terminal, else its rawOutput.
-func (t *Translator) output(tl *tool) string {
-	var b strings.Builder
-	gjson.Parse(tl.Content).ForEach(func(_, c gjson.Result) bool {
-		switch c.Get("type").Str {
+// output renders a call's output (its content collection given): its
+// text content, else the output of its terminal, else its rawOutput. It
+// may alias the message.
+func (t *Translator) output(tl *tool, content jsonscan.Value) string {
+	// The pieces joined by newlines; one piece (the common case) is
+	// returned as it is.
+	var out string
+	var b []byte
+	add := func(s string) {
+		switch {
+		case s == "":
+		case out == "":
+			out = s
+		case b == nil:
+			b = append(append(append(b, out...), '\n'), s...)
+		default:
+			b = append(append(b, '\n'), s...)
+		}
+	}
+	content.Each(func(_ gjson.Result, c jsonscan.Value) bool {
+		switch c.Sub("type").Str() {
 		case "content":
-			var s string
-			switch cc := c.Get("content"); cc.Get("type").Str {
+			switch cc := c.Sub("content"); cc.Sub("type").Str() {
 			case "text":
-				s = cc.Get("text").Str
+				add(cc.Sub("text").Str())
 			case "resource":
-				s = cc.Get("resource.text").Str
+				add(cc.Sub("resource.text").Str())
 			case "resource_link":
-				s = cc.Get("uri").Str
-			}
-			if s != "" {
-				if b.Len() > 0 {
-					b.WriteByte('\n')
-				}
-				b.WriteString(s)
+				add(cc.Sub("uri").Str())
 			}
 		case "terminal":
-			if tl.HasTerminal && tl.Terminal != "" {
-				if b.Len() > 0 {
-					b.WriteByte('\n')
-				}
-				b.WriteString(tl.Terminal)
+			if tl.HasTerminal {
+				add(tl.Terminal)
 			}
 		}
 		return true
 	})
-	if b.Len() > 0 {
-		return b.String()
+	if b != nil {
+		return string(b)
+	}
+	if out != "" {
+		return out
 	}
 	if tl.HasTerminal {
 		return tl.Terminal
@@ -358,7 +423,7 @@ func (t *Translator) output(tl *tool) string {
 // (is_error when the call failed, or an execute call's exit code is not
 // 0), then a file_ref part per diff and per file the client read or
 // wrote for it, then its images.
-func (t *Translator) completeResult(dst []universal.Event, tl *tool, raw []byte) []universal.Event {
+func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jsonscan.Value, raw []byte) []universal.Event {
 	tl.Done = true
 	// The sub-agent a call spawned ends with it: its last message is
 	// complete before the call's result, not when the next chunk of
@@ -375,14 +440,19 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, raw []byte)
 	if tl.Result == "" {
 		tl.Result = t.w.NewItemID()
 	}
-	output := t.output(tl)
+	output := t.output(tl, content)
 	isError := tl.Status == "failed"
 	var md jsonw.Object
 	code := tl.ExitCode
 	if code == nil {
-		ro := gjson.Parse(tl.RawOutput)
+		// What gjson.Parse(tl.RawOutput).Get(k) answers, without
+		// unescaping a string output first: Get on the value's raw.
+		ro := tl.RawOutput
+		if isString(ro) {
+			ro = strings.TrimSpace(ro)
+		}
 		for _, k := range []string{"exit_code", "exitCode", "returncode", "metadata.exit"} {
-			if v := ro.Get(k); v.Type == gjson.Number {
+			if v := gjson.Get(ro, k); v.Type == gjson.Number {
 				c := v.Int()
 				code = &c
 				break
@@ -394,7 +464,7 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, raw []byte)
 		isError = isError || *code != 0
 	}
 	md.OptString("signal", tl.Signal)
-	if tl.RawOutput != "" && gjson.Parse(tl.RawOutput).Type != gjson.String {
+	if tl.RawOutput != "" && !isString(tl.RawOutput) {
 		md.Raw("raw_output", tl.RawOutput)
 	}
 	if tl.Content == "" && tl.RawOutput == "" && !tl.HasTerminal {
@@ -407,23 +477,25 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, raw []byte)
 	}
 	parts := []universal.Part{p}
 	seen := map[string]bool{}
-	gjson.Parse(tl.Content).ForEach(func(_, c gjson.Result) bool {
-		switch c.Get("type").Str {
+	content.Each(func(_ gjson.Result, c jsonscan.Value) bool {
+		switch c.Sub("type").Str() {
 		case "diff":
-			if c.Get("path").Str == "" {
+			p := c.Sub("path").Str()
+			if p == "" {
 				break
 			}
-			path := universal.ResolvePath(t.st.Cwd, c.Get("path").Str)
-			old, isNew := c.Get("oldText").Str, c.Get("oldText").Type == gjson.Null || !c.Get("oldText").Exists()
+			path := universal.ResolvePath(t.st.Cwd, p)
+			oldText := c.Sub("oldText")
+			old, isNew := oldText.Str(), oldText.Type() == gjson.Null // absent too
 			action := universal.FilePatch
 			if isNew {
 				action = universal.FileWrite
 			}
 			seen[path] = true
 			parts = append(parts, universal.Part{Type: universal.PartFileRef, Path: t.copy(path), Action: action,
-				Diff: t.copy(unifiedDiff(path, old, c.Get("newText").Str, isNew))})
+				Diff: t.copy(unifiedDiff(path, old, c.Sub("newText").Str(), isNew))})
 		case "content":
-			if cc := c.Get("content"); cc.Get("type").Str == "image" {
+			if cc := c.Sub("content"); cc.Sub("type").Str() == "image" {
 				if img, ok := t.image(cc); ok {
 					parts = append(parts, img)
 				}
@@ -505,6 +577,12 @@ func unifiedDiff(path, old, new string, created bool) string {
 	return sb.String()
 }
 
+// isString reports whether raw, valid JSON, is a string.
+func isString(raw string) bool {
+	raw = strings.TrimLeft(raw, " \t\r\n")
+	return raw != "" && raw[0] == '"'
+}
+
 func splitLines(s string) []string {
 	if s == "" {
 		return nil
@@ -515,8 +593,8 @@ func splitLines(s string) []string {
 // permissionRequest translates session/request_permission: the call it
 // guards (created from the request when it is new) and
 // permission.requested with the options.
-func (t *Translator) permissionRequest(dst []universal.Event, in *input, id string, params gjson.Result) []universal.Event {
-	tc := params.Get("toolCall")
+func (t *Translator) permissionRequest(dst []universal.Event, in *input, id string, params jsonscan.Value) []universal.Event {
+	tc := params.Sub("toolCall")
 	if !tc.IsObject() || tc.Get("toolCallId").Type != gjson.String {
 		t.remember(in.dir, id, request{Method: mRequestPermission})
 		dst = t.begin(dst)
@@ -528,7 +606,8 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 	}
 	t.st.Seq++
 	r := request{Method: mRequestPermission, Call: tl.ID, ID: fmt.Sprintf("perm_%d", t.st.Seq)}
-	params.Get("options").ForEach(func(_, o gjson.Result) bool {
+	options := params.Sub("options")
+	options.Each(func(_ gjson.Result, o jsonscan.Value) bool {
 		r.Options = append(r.Options, option{ID: t.copy(o.Get("optionId").String()), Kind: t.copy(o.Get("kind").Str), Name: t.copy(o.Get("name").Str)})
 		return true
 	})
@@ -539,7 +618,7 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 	r.Action = action
 	t.remember(in.dir, id, r)
 	var md jsonw.Object
-	md.Raw("options", params.Get("options").Raw).Raw("tool_call", tc.Raw).String("request_id", id)
+	md.Raw("options", options.Raw()).Raw("tool_call", tc.Raw()).String("request_id", id)
 	return t.w.RequestPermission(dst, universal.Permission{
 		PermissionID: r.ID,
 		Action:       action,
@@ -583,7 +662,7 @@ func (t *Translator) resolveInferred(dst []universal.Event, tl *tool, approved b
 // permissionResult translates the host's answer to a permission request:
 // approved when the option chosen allows, denied when it rejects or the
 // turn was cancelled first.
-func (t *Translator) permissionResult(dst []universal.Event, in *input, r request, result, rpcErr gjson.Result) []universal.Event {
+func (t *Translator) permissionResult(dst []universal.Event, in *input, r request, result, rpcErr jsonscan.Value) []universal.Event {
 	if !t.w.PermissionPending(r.ID) {
 		return dst // the host reported its answer already
 	}
@@ -596,7 +675,7 @@ func (t *Translator) permissionResult(dst []universal.Event, in *input, r reques
 	md.OptString("outcome", outcome)
 	switch {
 	case rpcErr.Exists():
-		md.Raw("error", rpcErr.Raw)
+		md.Raw("error", rpcErr.Raw())
 	case outcome == "selected":
 		oid := result.Get("outcome.optionId").String()
 		md.String("option_id", oid)
@@ -643,7 +722,7 @@ func (t *Translator) serving(kind universal.ToolKind, path string) *tool {
 // fsRequest translates fs/read_text_file and fs/write_text_file: the
 // agent has the client read or write a file for a call; the file becomes
 // a file_ref of the call's result. Outside a call it is a status item.
-func (t *Translator) fsRequest(dst []universal.Event, in *input, method, id string, params gjson.Result) []universal.Event {
+func (t *Translator) fsRequest(dst []universal.Event, in *input, method, id string, params jsonscan.Value) []universal.Event {
 	path := t.copy(params.Get("path").Str)
 	action, kind := universal.FileRead, universal.ToolRead
 	if method == mWriteFile {
@@ -666,9 +745,9 @@ func (t *Translator) fsRequest(dst []universal.Event, in *input, method, id stri
 		return dst
 	}
 	var md jsonw.Object
-	md.Raw("line", params.Get("line").Raw).Raw("limit", params.Get("limit").Raw)
+	md.Raw("line", params.Sub("line").Raw()).Raw("limit", params.Sub("limit").Raw())
 	if method == mWriteFile {
-		md.Int("bytes", int64(len(params.Get("content").Str)))
+		md.Int("bytes", int64(len(params.Sub("content").Str())))
 	}
 	return t.status(dst, method, path, md.Bytes(), "", in.raw)
 }
@@ -677,7 +756,7 @@ func (t *Translator) fsRequest(dst []universal.Event, in *input, method, id stri
 // runs a command for a call (its command fills the call's input when the
 // call gave none); output and exit reach the call through the host's
 // responses.
-func (t *Translator) terminalRequest(dst []universal.Event, in *input, method, id string, params gjson.Result) []universal.Event {
+func (t *Translator) terminalRequest(dst []universal.Event, in *input, method, id string, params jsonscan.Value) []universal.Event {
 	r := request{Method: t.copy(method), Terminal: t.copy(params.Get("terminalId").Str)}
 	switch method {
 	case mTermCreate:
@@ -689,13 +768,13 @@ func (t *Translator) terminalRequest(dst []universal.Event, in *input, method, i
 				argv = append(argv, params.Get("command").Str)
 				params.Get("args").ForEach(func(_, a gjson.Result) bool { argv = append(argv, a.String()); return true })
 				var o jsonw.Object
-				o.String("command", universal.ShellCommand(argv)).Raw("cwd", params.Get("cwd").Raw)
+				o.String("command", universal.ShellCommand(argv)).Raw("cwd", params.Sub("cwd").Raw())
 				tl.Input = t.copyJSON(string(o.Bytes()))
 			}
 		} else {
 			t.remember(in.dir, id, r)
 			var md jsonw.Object
-			md.Raw("command", params.Get("command").Raw).Raw("args", params.Get("args").Raw).Raw("cwd", params.Get("cwd").Raw)
+			md.Raw("command", params.Sub("command").Raw()).Raw("args", params.Sub("args").Raw()).Raw("cwd", params.Sub("cwd").Raw())
 			return t.status(dst, method, params.Get("command").Str, md.Bytes(), "", in.raw)
 		}
 	default:
@@ -707,7 +786,7 @@ func (t *Translator) terminalRequest(dst []universal.Event, in *input, method, i
 
 // terminalResult takes a terminal's output and exit status from the
 // host's response into the call it serves.
-func (t *Translator) terminalResult(dst []universal.Event, in *input, r request, result gjson.Result) []universal.Event {
+func (t *Translator) terminalResult(dst []universal.Event, in *input, r request, result jsonscan.Value) []universal.Event {
 	call := r.Call
 	if call == "" {
 		call = t.st.Terminals[r.Terminal]
@@ -718,11 +797,11 @@ func (t *Translator) terminalResult(dst []universal.Event, in *input, r request,
 	}
 	exit := result
 	if r.Method == mTermOutput {
-		if o := result.Get("output"); o.Type == gjson.String {
-			tl.Terminal = t.copy(o.Str)
+		if o := result.Sub("output"); o.Type() == gjson.String {
+			tl.Terminal = t.w.CopyValue(o.Result())
 			tl.HasTerminal = true
 		}
-		exit = result.Get("exitStatus")
+		exit = result.Sub("exitStatus")
 	}
 	if c := exit.Get("exitCode"); c.Type == gjson.Number {
 		v := c.Int()
@@ -732,14 +811,14 @@ func (t *Translator) terminalResult(dst []universal.Event, in *input, r request,
 		tl.Signal = t.copy(s.Str)
 	}
 	if tl.Result != "" {
-		return t.streamOutput(dst, tl, in.raw)
+		return t.streamOutput(dst, tl, jsonscan.Wrap(gjson.Parse(tl.Content)), in.raw)
 	}
 	return dst
 }
 
 // elicitation translates elicitation/create (unstable in v1): a question
 // to the user.
-func (t *Translator) elicitation(dst []universal.Event, in *input, id string, params gjson.Result) []universal.Event {
+func (t *Translator) elicitation(dst []universal.Event, in *input, id string, params jsonscan.Value) []universal.Event {
 	dst = t.begin(dst)
 	t.st.Seq++
 	r := request{Method: mElicit, ID: fmt.Sprintf("question_%d", t.st.Seq), Action: t.copy(params.Get("message").Str)}
@@ -749,11 +828,11 @@ func (t *Translator) elicitation(dst []universal.Event, in *input, id string, pa
 	}
 	t.remember(in.dir, id, r)
 	var md jsonw.Object
-	md.Raw("mode", params.Get("mode").Raw).Raw("requestedSchema", params.Get("requestedSchema").Raw).Raw("url", params.Get("url").Raw)
+	md.Raw("mode", params.Sub("mode").Raw()).Raw("requestedSchema", params.Sub("requestedSchema").Raw()).Raw("url", params.Sub("url").Raw())
 	// The choices of a form whose first choice property is an enum.
 	var options []string
-	params.Get("requestedSchema.properties").ForEach(func(_, p gjson.Result) bool {
-		p.Get("enum").ForEach(func(_, v gjson.Result) bool {
+	params.Sub("requestedSchema.properties").Each(func(_ gjson.Result, p jsonscan.Value) bool {
+		p.Sub("enum").ForEach(func(_, v gjson.Result) bool {
 			options = append(options, t.copy(v.String()))
 			return true
 		})
@@ -769,17 +848,17 @@ func (t *Translator) elicitation(dst []universal.Event, in *input, id string, pa
 }
 
 // elicitationResult translates the host's answer to an elicitation.
-func (t *Translator) elicitationResult(dst []universal.Event, in *input, r request, result, rpcErr gjson.Result) []universal.Event {
+func (t *Translator) elicitationResult(dst []universal.Event, in *input, r request, result, rpcErr jsonscan.Value) []universal.Event {
 	if !t.w.QuestionPending(r.ID) {
 		return dst
 	}
 	q := universal.Question{QuestionID: r.ID, Prompt: r.Action, Status: universal.QuestionRejected}
 	if result.Get("action").Str == "accept" && !rpcErr.Exists() {
 		q.Status = universal.QuestionAnswered
-		q.Response = t.copyJSON(result.Get("content").Raw)
+		q.Response = t.copyValue(result.Sub("content"))
 	}
 	var md jsonw.Object
-	md.Raw("action", result.Get("action").Raw).Raw("error", rpcErr.Raw)
+	md.Raw("action", result.Sub("action").Raw()).Raw("error", rpcErr.Raw())
 	q.Metadata = md.Bytes()
 	return t.w.ResolveQuestion(dst, q, agent, in.raw)
 }

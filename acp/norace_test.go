@@ -1,0 +1,5 @@
+//go:build !race
+
+package acp_test
+
+const raceEnabled = false
