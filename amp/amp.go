@@ -8,6 +8,9 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -49,6 +52,10 @@ type Translator struct {
 	raw  []byte
 	line int64
 	at   string
+	// scan indexes the message being translated; inner indexes the JSON
+	// text a tool result string holds (decodeString), so that the
+	// message's values stay valid while it is read.
+	scan, inner jsonscan.Scanner
 }
 
 // New returns a translator for one session in the given format (one of
@@ -59,7 +66,7 @@ func New(format string, o universal.Options) (*Translator, error) {
 	default:
 		return nil, fmt.Errorf("amp: %w: %q", universal.ErrUnknownFormat, format)
 	}
-	return &Translator{format: format, w: universal.NewStream(agentName, o), s: newState()}, nil
+	return &Translator{format: format, w: universal.NewStream(agentName, o)}, nil
 }
 
 // Format returns the translator's input format.
@@ -126,16 +133,20 @@ var (
 
 // Translate translates one native message. See universal.Translator.
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
-	m.Data = universal.CleanInput(m.Data)
-	t.raw, t.line, t.at = m.Data, m.Line, ""
 	if m.Err != nil {
+		t.raw, t.line, t.at = universal.CleanInput(m.Data), m.Line, ""
 		return t.unparsed(dst, "", m.Err)
 	}
-	s := view(m.Data)
-	if !gjson.Valid(s) {
+	// One pass validates the message (as universal.CleanInput returns it)
+	// and indexes its objects: every lookup below walks the index instead
+	// of scanning the message.
+	var ok bool
+	m.Data, ok = t.scan.ScanClean(m.Data)
+	t.raw, t.line, t.at = m.Data, m.Line, ""
+	if !ok {
 		return t.unparsed(dst, "", errNotJSON)
 	}
-	r := gjson.Parse(s)
+	r := t.scan.Root()
 	if !r.IsObject() {
 		return t.unparsed(dst, "", errNotObject)
 	}
@@ -146,6 +157,47 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		return t.input(dst, r)
 	}
 	return t.output(dst, r)
+}
+
+// keep sets *f to the member v unless it holds one already: when a walk
+// over an object's members reads several of them, the first of duplicate
+// members counts, as for a lookup.
+func keep(f *jsonscan.Value, v jsonscan.Value) {
+	if !f.Exists() {
+		*f = v
+	}
+}
+
+// str returns the string v (its unescaped text, "" for another value) in
+// memory of the stream's own.
+func (t *Translator) str(v jsonscan.Value) string { return t.w.CopyValue(v.Result()) }
+
+// jsonPart is anthropic.JSONPart for a value of a scanned message. A
+// value of a compact message is already what jsonw writes (the message is
+// valid UTF-8, as every message is read): it is copied, not scanned and
+// compacted again.
+func (t *Translator) jsonPart(v jsonscan.Value) universal.Part {
+	if raw, ok := t.compact(v); ok {
+		return universal.Part{Type: universal.PartJSON, JSON: []byte(raw)}
+	}
+	return anthropic.JSONPart(v.Raw())
+}
+
+// rawJSON is v's raw JSON as jsonw.AppendRaw cleans it, for arguments kept
+// as text.
+func (t *Translator) rawJSON(v jsonscan.Value) string {
+	if raw, ok := t.compact(v); ok {
+		return t.w.Copy(raw)
+	}
+	return string(jsonw.AppendRaw(nil, v.Raw()))
+}
+
+// compact returns v's raw bytes and whether they are what jsonw.AppendRaw
+// writes for them: a value of the message being translated, compact and
+// of valid UTF-8.
+func (t *Translator) compact(v jsonscan.Value) (string, bool) {
+	raw, ok := v.CompactRaw()
+	return raw, ok && raw != "" && t.scan.Depth() <= jsonw.MaxDepth
 }
 
 // unparsed reports the current message as agent.unparsed; path names the
@@ -197,11 +249,8 @@ func (t *Translator) Checkpoint() ([]byte, error) {
 // open is open); a checkpoint that fails is refused with an error
 // wrapping universal.ErrCheckpoint, and the translator is left unchanged.
 func (t *Translator) Restore(b []byte) error {
-	s := newState()
+	var s state
 	if err := universal.LoadCheckedCheckpoint(b, t.format, t.w, &s, func() error {
-		if s.Calls == nil {
-			s.Calls = map[string]*call{}
-		}
 		return s.validate(t.w)
 	}); err != nil {
 		return err

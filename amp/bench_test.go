@@ -42,6 +42,44 @@ func BenchmarkAssistantLine(b *testing.B) {
 	})
 }
 
+// BenchmarkNew is the fixed cost of a session: a translator made and
+// ended, which dominates short inputs.
+func BenchmarkNew(b *testing.B) {
+	b.ReportAllocs()
+	var evs []universal.Event
+	for b.Loop() {
+		tr, err := amp.New(amp.FormatStreamJSON, universal.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		evs = tr.Report(evs[:0], universal.EndOfInput{})
+	}
+}
+
+// TestReadAllocs: reading a line allocates nothing (amortized: the index
+// of the scan is reused from line to line), so that what a line costs is
+// the events it makes. The line is an assistant message without content,
+// which makes none.
+func TestReadAllocs(t *testing.T) {
+	if raceEnabled || testing.CoverMode() != "" {
+		t.Skip("allocation counts differ under -race and coverage")
+	}
+	tr, err := amp.New(amp.FormatStreamJSON, universal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := tr.Translate(nil, universal.Message{Data: []byte(initLine), Line: 1})
+	evs = tr.Translate(evs, universal.Message{Data: []byte(echoLine), Line: 2})
+	m := universal.Message{Line: 3, Data: []byte(`{"type":"assistant","message":{"type":"message","role":"assistant","content":[],"stop_reason":"end_turn"},"parent_tool_use_id":null,"session_id":"T-1"}`)}
+	allocs := testing.AllocsPerRun(1000, func() { evs = tr.Translate(evs[:0], m) })
+	if allocs != 0 {
+		t.Errorf("%v allocations per line, want 0", allocs)
+	}
+	if len(evs) != 0 {
+		t.Fatalf("got %d events, want none", len(evs))
+	}
+}
+
 // TestBenchmarks runs the benchmark bodies once, so plain go test covers
 // them.
 func TestBenchmarks(t *testing.T) { golden.CheckInputs(t, benchInputs(t)) }

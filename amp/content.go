@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -34,20 +35,20 @@ var (
 // held open, and the next assistant message of the same scope adds its
 // parts to it, so that the response is one message item; anything else
 // completes the held item (release).
-func (t *Translator) answer(dst events, content gjson.Result, native, parent, ended string) events {
+func (t *Translator) answer(dst events, content jsonscan.Value, native, parent, ended string) events {
 	var parts []universal.Part
 	calls := 0
-	if content.Type == gjson.String {
-		parts = append(parts, universal.Text(t.w.CopyValue(content)))
-		content = gjson.Result{} // (ForEach would visit the string itself)
+	if content.Type() == gjson.String {
+		parts = append(parts, universal.Text(t.str(content)))
+		content = jsonscan.Value{} // (Each would visit the string itself)
 	}
-	content.ForEach(func(_, b gjson.Result) bool {
+	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		switch b.Get("type").Str {
 		case "text":
-			parts = append(parts, universal.Text(t.w.CopyValue(b.Get("text"))))
+			parts = append(parts, universal.Text(t.str(b.Field("text"))))
 		case "thinking":
-			p := universal.Reasoning(t.w.CopyValue(b.Get("thinking")), universal.VisibilityPublic)
-			p.Signature = t.w.CopyValue(b.Get("signature"))
+			p := universal.Reasoning(t.str(b.Field("thinking")), universal.VisibilityPublic)
+			p.Signature = t.str(b.Field("signature"))
 			parts = append(parts, p)
 		case "redacted_thinking":
 			p := universal.Reasoning("", universal.VisibilityPrivate)
@@ -56,7 +57,7 @@ func (t *Translator) answer(dst events, content gjson.Result, native, parent, en
 		case "tool_use", "server_tool_use":
 			calls++
 		default:
-			parts = append(parts, anthropic.JSONPart(b.Raw))
+			parts = append(parts, t.jsonPart(b))
 		}
 		return true
 	})
@@ -106,7 +107,7 @@ func (t *Translator) answer(dst events, content gjson.Result, native, parent, en
 		return dst
 	}
 	i := -1
-	content.ForEach(func(_, b gjson.Result) bool {
+	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		i++
 		if typ := b.Get("type").Str; typ == "tool_use" || typ == "server_tool_use" {
 			dst = t.toolCall(dst, b, id, i)
@@ -155,7 +156,7 @@ func (t *Translator) release(dst events) events {
 // message item msg. Its input is complete, so the item is completed at
 // once, unless a thread marks the block incomplete ("complete": false):
 // then it stays open until its result (or the turn's end).
-func (t *Translator) toolCall(dst events, b gjson.Result, msg string, index int) events {
+func (t *Translator) toolCall(dst events, b jsonscan.Value, msg string, index int) events {
 	id := b.Get("id").Str
 	if id == "" || t.s.Calls[id] != nil {
 		field := "content[" + strconv.Itoa(index) + "]"
@@ -167,14 +168,17 @@ func (t *Translator) toolCall(dst events, b gjson.Result, msg string, index int)
 		}
 		return t.unparsed(dst, field, fmt.Errorf("tool_use id %q %w", id, errRepeated))
 	}
-	input := b.Get("input")
+	input := b.Sub("input")
 	args := "{}"
 	if input.Exists() {
-		args = string(jsonw.AppendRaw(nil, input.Raw))
+		args = t.rawJSON(input)
 	}
-	c := &call{Item: t.w.NewItemID(), Msg: msg, Name: t.w.CopyValue(b.Get("name")),
+	c := &call{Item: t.w.NewItemID(), Msg: msg, Name: t.str(b.Field("name")),
 		Path: universal.ResolvePath(t.s.Cwd, t.w.CopyValue(input.Get("path")))}
 	callID := t.w.Copy(id)
+	if t.s.Calls == nil {
+		t.s.Calls = map[string]*call{}
+	}
 	t.s.Calls[callID] = c
 	p := universal.Part{Type: universal.PartToolCall, Name: c.Name, Arguments: args, CallID: callID}
 	p.ToolKind, p.ToolInput = t.describe(c.Name, args)
@@ -203,11 +207,11 @@ type toolOut struct {
 	exit      int64  // the exit code, when hasExit
 	hasExit   bool
 	cancelled bool
-	rejected  bool         // refused by the user, or by policy
-	byRule    bool         // refused by a permission rule (Amp says is_error false)
-	status    string       // a thread's run.status
-	manual    bool         // a shell command the user ran: not part of a turn's work
-	obj       gjson.Result // the structured result, if any
+	rejected  bool           // refused by the user, or by policy
+	byRule    bool           // refused by a permission rule (Amp says is_error false)
+	status    string         // a thread's run.status
+	manual    bool           // a shell command the user ran: not part of a turn's work
+	obj       jsonscan.Value // the structured result, if any
 	extra     []universal.Part
 }
 
@@ -223,13 +227,13 @@ const (
 
 // streamResult translates a stream-json tool_result block. Its content
 // is a string: the tool's text, or the JSON text of a structured result.
-func (t *Translator) streamResult(dst events, b gjson.Result, scope string) events {
+func (t *Translator) streamResult(dst events, b jsonscan.Value, scope string) events {
 	o := toolOut{call: b.Get("tool_use_id").Str, isError: b.Get("is_error").Bool()}
 	c := t.s.Calls[o.call]
-	if content := b.Get("content"); content.Type == gjson.String {
-		t.decodeString(&o, content.Str)
+	if content := b.Sub("content"); content.Type() == gjson.String {
+		t.decodeString(&o, content)
 	} else {
-		o.output, o.extra = anthropic.ToolResult(content, t.w.Copy)
+		o.output, o.extra = anthropic.ToolResult(content.Result(), t.w.Copy)
 	}
 	if o.isError {
 		o.rejected = strings.HasPrefix(o.output, rejectedPrefix)
@@ -242,15 +246,26 @@ func (t *Translator) streamResult(dst events, b gjson.Result, scope string) even
 // result object Amp knows (see structured), the output is the part a
 // person reads and the string is kept whole as a json part; otherwise the
 // string is the output.
-func (t *Translator) decodeString(o *toolOut, s string) {
-	if trimmed := strings.TrimSpace(s); strings.HasPrefix(trimmed, "{") && gjson.Valid(trimmed) {
-		if out, ok := t.structured(o, gjson.Parse(trimmed)); ok {
+//
+// The JSON text is validated and indexed in one pass of the inner
+// scanner, which leaves the message's index alone.
+func (t *Translator) decodeString(o *toolOut, v jsonscan.Value) {
+	s := t.str(v)
+	if trimmed := strings.TrimSpace(s); strings.HasPrefix(trimmed, "{") && t.inner.ScanString(trimmed) {
+		if out, ok := t.structured(o, t.inner.Root()); ok {
 			o.output = out
-			o.extra = append(o.extra, anthropic.JSONPart(trimmed))
+			if t.inner.Compact() && t.inner.Depth() <= jsonw.MaxDepth {
+				// Already what jsonw writes for it (s is text of a
+				// message read as valid UTF-8), and memory of its own
+				// that nobody writes, as events are.
+				o.extra = append(o.extra, universal.Part{Type: universal.PartJSON, JSON: bytesOf(trimmed)})
+			} else {
+				o.extra = append(o.extra, anthropic.JSONPart(trimmed))
+			}
 			return
 		}
 	}
-	o.output = t.w.Copy(s)
+	o.output = s
 }
 
 // structured reads a structured tool result (the object a thread's
@@ -258,23 +273,39 @@ func (t *Translator) decodeString(o *toolOut, s string) {
 // text a person reads: output (shell commands, with exitCode), summary
 // (apply_patch, with files), content (a file read; a skill's block array),
 // diff (edit_file). ok is false for an object of none of these shapes.
-func (t *Translator) structured(o *toolOut, obj gjson.Result) (out string, ok bool) {
-	if e := obj.Get("exitCode"); e.Type == gjson.Number {
+func (t *Translator) structured(o *toolOut, obj jsonscan.Value) (out string, ok bool) {
+	var exit, output, summary, content, diff jsonscan.Value
+	obj.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "exitCode":
+			keep(&exit, v)
+		case "output":
+			keep(&output, v)
+		case "summary":
+			keep(&summary, v)
+		case "content":
+			keep(&content, v)
+		case "diff":
+			keep(&diff, v)
+		}
+		return true
+	})
+	if e := exit.Result(); e.Type == gjson.Number {
 		o.exit, o.hasExit = e.Int(), true
 	}
 	switch {
-	case obj.Get("output").Type == gjson.String:
-		out, ok = t.w.CopyValue(obj.Get("output")), true
-	case obj.Get("summary").Type == gjson.String:
-		out, ok = t.w.CopyValue(obj.Get("summary")), true
-	case obj.Get("content").Type == gjson.String:
-		out, ok = t.w.CopyValue(obj.Get("content")), true
-	case obj.Get("content").IsArray():
+	case output.Type() == gjson.String:
+		out, ok = t.str(output), true
+	case summary.Type() == gjson.String:
+		out, ok = t.str(summary), true
+	case content.Type() == gjson.String:
+		out, ok = t.str(content), true
+	case content.IsArray():
 		var extra []universal.Part
-		out, extra = anthropic.ToolResult(obj.Get("content"), t.w.Copy)
+		out, extra = anthropic.ToolResult(content.Result(), t.w.Copy)
 		o.extra, ok = append(o.extra, extra...), true
-	case obj.Get("diff").Type == gjson.String:
-		out, ok = t.w.CopyValue(obj.Get("diff")), true
+	case diff.Type() == gjson.String:
+		out, ok = t.str(diff), true
 	}
 	if ok {
 		o.obj = obj
@@ -287,15 +318,15 @@ func (t *Translator) structured(o *toolOut, obj gjson.Result) (out string, ok bo
 // (add → write, update and delete → patch, with the diff), the file
 // edit_file patched (with its diff), the file create_file wrote, the file
 // Read read.
-func (t *Translator) fileRefs(c *call, obj gjson.Result) []universal.Part {
+func (t *Translator) fileRefs(c *call, obj jsonscan.Value) []universal.Part {
 	var refs []universal.Part
-	files := obj.Get("files")
+	files := obj.Sub("files")
 	if !files.IsArray() {
-		files = gjson.Result{}
+		files = jsonscan.Value{}
 	}
-	files.ForEach(func(_, f gjson.Result) bool {
+	files.Each(func(_ gjson.Result, f jsonscan.Value) bool {
 		p := universal.Part{Type: universal.PartFileRef, Path: t.w.Copy(filePath(f.Get("uri").Str)), Action: universal.FilePatch,
-			Diff: t.w.CopyValue(f.Get("diff"))}
+			Diff: t.str(f.Field("diff"))}
 		if f.Get("type").Str == "add" {
 			p.Action = universal.FileWrite
 		}

@@ -79,8 +79,6 @@ type outcome struct {
 	Message   string `json:"message,omitempty"`
 }
 
-func newState() state { return state{Calls: map[string]*call{}} }
-
 // pending removes a call id from the pending list.
 func (s *state) done(id string) {
 	for i, p := range s.Pending {

@@ -6,18 +6,39 @@ import (
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
 
+// lineFields are the top-level members of a stream-json line that the
+// translation of user and assistant lines reads.
+type lineFields struct {
+	typ, session, scope, message jsonscan.Value
+}
+
 // output translates one line amp -x --stream-json wrote.
-func (t *Translator) output(dst events, r gjson.Result) events {
-	typ := r.Get("type")
-	if typ.Type != gjson.String {
+func (t *Translator) output(dst events, r jsonscan.Value) events {
+	// One walk over the top-level members instead of a lookup each.
+	var l lineFields
+	r.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "type":
+			keep(&l.typ, v)
+		case "session_id":
+			keep(&l.session, v)
+		case "parent_tool_use_id":
+			keep(&l.scope, v)
+		case "message":
+			keep(&l.message, v)
+		}
+		return true
+	})
+	if l.typ.Type() != gjson.String {
 		return t.unparsed(dst, "", errNoType)
 	}
-	switch typ.Str {
+	switch typ := l.typ.Str(); typ {
 	case "system":
 		if sub := r.Get("subtype").Str; sub != "init" {
 			return t.unparsed(dst, "subtype", fmt.Errorf("unknown system subtype %q", sub))
@@ -25,29 +46,30 @@ func (t *Translator) output(dst events, r gjson.Result) events {
 		dst = t.release(dst)
 		return t.init(dst, r)
 	case "user":
-		dst = t.sameThread(dst, r)
+		dst = t.sameThread(dst, l.session)
 		dst = t.release(dst)
-		return t.user(dst, r)
+		return t.user(dst, &l)
 	case "assistant":
-		dst = t.sameThread(dst, r)
-		return t.assistant(dst, r)
+		dst = t.sameThread(dst, l.session)
+		return t.assistant(dst, &l)
 	case "result":
-		dst = t.sameThread(dst, r)
+		dst = t.sameThread(dst, l.session)
 		dst = t.release(dst)
 		return t.result(dst, r)
+	default:
+		return t.unparsed(dst, "type", fmt.Errorf("unknown type %q", typ))
 	}
-	return t.unparsed(dst, "type", fmt.Errorf("unknown type %q", typ.Str))
 }
 
 // input translates a line the host wrote to amp's stdin
 // (--stream-json-input): a user message, the prompt of a turn. Amp echoes
 // it on stdout, where it is shown; it is queued like a reported prompt in
 // case the echo never comes.
-func (t *Translator) input(dst events, r gjson.Result) events {
+func (t *Translator) input(dst events, r jsonscan.Value) events {
 	if typ := r.Get("type").Str; typ != "user" {
 		return t.unparsed(dst, "type", fmt.Errorf("unknown stdin message type %q", typ))
 	}
-	parts, _, ok := t.blocks(r.Get("message.content"), nil)
+	parts, _, ok := t.blocks(r.Sub("message.content"), nil)
 	if !ok {
 		return t.unparsed(dst, "message.content", errNoContent)
 	}
@@ -58,16 +80,19 @@ func (t *Translator) input(dst events, r gjson.Result) events {
 // session's. The first id seen names the session when no init did. A line
 // of another thread cannot belong to this session: it is reported as
 // agent.unparsed, then translated anyway, so nothing it says is lost.
-func (t *Translator) sameThread(dst events, r gjson.Result) events {
-	id := r.Get("session_id")
-	if id.Type != gjson.String || id.Str == "" {
+func (t *Translator) sameThread(dst events, id jsonscan.Value) events {
+	if id.Type() != gjson.String {
+		return dst
+	}
+	s := id.Str()
+	if s == "" {
 		return dst
 	}
 	switch cur := t.w.Stamper().NativeSessionID(); {
 	case cur == "":
-		t.w.SetNativeSessionID(t.w.CopyValue(id))
-	case cur != id.Str:
-		dst = t.unparsed(dst, "session_id", fmt.Errorf("%w: %q is not the session's thread %q (translated as part of it)", errOtherThread, id.Str, cur))
+		t.w.SetNativeSessionID(t.w.Copy(s))
+	case cur != s:
+		dst = t.unparsed(dst, "session_id", fmt.Errorf("%w: %q is not the session's thread %q (translated as part of it)", errOtherThread, s, cur))
 	}
 	return dst
 }
@@ -79,17 +104,17 @@ var initFields = [...]string{"cwd", "agent_mode", "reasoning_effort", "tools", "
 // init translates system/init, the first line of every amp process: the
 // first one starts the session (its metadata), a later one is the run
 // information of the next turn (state.RunInfo, flushRunInfo).
-func (t *Translator) init(dst events, r gjson.Result) events {
+func (t *Translator) init(dst events, r jsonscan.Value) events {
 	var md jsonw.Object
 	md.String("agent", agentName)
 	for _, k := range initFields {
-		md.Raw(k, r.Get(k).Raw)
+		md.Raw(k, r.Field(k).Raw())
 	}
-	r.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	r.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
 		case "type", "subtype", "session_id", "cwd", "agent_mode", "reasoning_effort", "tools", "mcp_servers":
 		default:
-			md.Raw(k.Str, v.Raw)
+			md.Raw(k, v.Raw())
 		}
 		return true
 	})
@@ -140,19 +165,19 @@ func (t *Translator) flushRunInfo(dst events) events {
 // Claude Code accepts): text and image blocks become parts, tool_result
 // blocks go to result, any other block is kept whole as a json part. ok is
 // false when content is neither an array nor a string.
-func (t *Translator) blocks(content gjson.Result, result func(gjson.Result)) (parts []universal.Part, results int, ok bool) {
-	if content.Type == gjson.String {
-		return []universal.Part{universal.Text(t.w.CopyValue(content))}, 0, true
+func (t *Translator) blocks(content jsonscan.Value, result func(jsonscan.Value)) (parts []universal.Part, results int, ok bool) {
+	if content.Type() == gjson.String {
+		return []universal.Part{universal.Text(t.str(content))}, 0, true
 	}
 	if !content.IsArray() {
 		return nil, 0, false
 	}
-	content.ForEach(func(_, b gjson.Result) bool {
+	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		switch b.Get("type").Str {
 		case "text":
-			parts = append(parts, universal.Text(t.w.CopyValue(b.Get("text"))))
+			parts = append(parts, universal.Text(t.str(b.Field("text"))))
 		case "image":
-			p := anthropic.Image(b, t.w.Copy)
+			p := anthropic.Image(b.Result(), t.w.Copy)
 			if mt := b.Get("source.mediaType").Str; p.Mime == "image/*" && mt != "" {
 				p.Mime = t.w.Copy(mt) // thread files write it in camelCase
 			}
@@ -163,7 +188,7 @@ func (t *Translator) blocks(content gjson.Result, result func(gjson.Result)) (pa
 				result(b)
 			}
 		default:
-			parts = append(parts, anthropic.JSONPart(b.Raw))
+			parts = append(parts, t.jsonPart(b))
 		}
 		return true
 	})
@@ -173,18 +198,18 @@ func (t *Translator) blocks(content gjson.Result, result func(gjson.Result)) (pa
 // user translates a user line: the echo of a prompt (the first user line
 // of a run, and every prompt in --stream-json-input mode), tool results,
 // and in older builds a sub-agent's prompt.
-func (t *Translator) user(dst events, r gjson.Result) events {
-	scope := r.Get("parent_tool_use_id").Str
-	return t.userContent(dst, r.Get("message.content"), "message.content", "", scope,
-		func(dst events, b gjson.Result) events { return t.streamResult(dst, b, scope) })
+func (t *Translator) user(dst events, l *lineFields) events {
+	scope := l.scope.Str()
+	return t.userContent(dst, l.message.Sub("content"), "message.content", "", scope,
+		func(dst events, b jsonscan.Value) events { return t.streamResult(dst, b, scope) })
 }
 
 // userContent translates a user message's content (field names it for
 // errors): tool_result blocks through result, then the rest: a sub-agent's
 // prompt (scope is its Task call's id), text next to tool results (it
 // continues the turn), or a prompt, which starts a turn.
-func (t *Translator) userContent(dst events, content gjson.Result, field, native, scope string, result func(events, gjson.Result) events) events {
-	parts, results, ok := t.blocks(content, func(b gjson.Result) { dst = result(dst, b) })
+func (t *Translator) userContent(dst events, content jsonscan.Value, field, native, scope string, result func(events, jsonscan.Value) events) events {
+	parts, results, ok := t.blocks(content, func(b jsonscan.Value) { dst = result(dst, b) })
 	switch {
 	case !ok:
 		return t.unparsed(dst, field, errNoContent)
@@ -210,31 +235,91 @@ func (t *Translator) scopeItem(scope string) string {
 }
 
 // assistant translates an assistant line: one whole model message.
-func (t *Translator) assistant(dst events, r gjson.Result) events {
-	msg := r.Get("message")
+func (t *Translator) assistant(dst events, l *lineFields) events {
+	msg := l.message
 	if !msg.IsObject() {
 		return t.unparsed(dst, "message", errors.New("assistant line without a message object"))
 	}
-	content := msg.Get("content")
-	if content.Type != gjson.String && !content.IsArray() {
+	var content, stop, usage jsonscan.Value
+	msg.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "content":
+			keep(&content, v)
+		case "stop_reason":
+			keep(&stop, v)
+		case "usage":
+			keep(&usage, v)
+		}
+		return true
+	})
+	if content.Type() != gjson.String && !content.IsArray() {
 		return t.unparsed(dst, "message.content", errNoContent)
 	}
-	scope := r.Get("parent_tool_use_id").Str
-	stop := msg.Get("stop_reason")
+	scope := l.scope.Str()
 	ended := "complete"
-	if stop.Type == gjson.Null {
+	if stop.Type() == gjson.Null {
 		ended = "incomplete" // cancelled or errored
 	}
 	dst = t.ensureTurn(dst)
 	dst = t.answer(dst, content, "", t.scopeItem(scope), ended)
 	if scope == "" {
-		t.s.Ended, t.s.Stop, t.s.LastRole = ended, t.w.Copy(stop.Raw), "assistant"
+		t.s.Ended, t.s.Stop, t.s.LastRole = ended, t.w.Copy(stop.Raw()), "assistant"
 		t.s.Answers++
 	}
-	if u, ok := anthropic.Usage(msg.Get("usage")); ok {
-		dst = t.usage(dst, u, msg.Get("usage.max_tokens"))
+	if u, ok := readUsage(usage, &apiUsage); ok {
+		dst = t.usage(dst, u, usage.Get("max_tokens"))
 	}
 	return dst
+}
+
+// usageNames are the names of the counts of a usage object: input, cache
+// read, cache write, output and reasoning tokens.
+type usageNames [5]string
+
+var (
+	// apiUsage are the Anthropic API's names (stream-json).
+	apiUsage = usageNames{"input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens",
+		"output_tokens", "output_tokens_details.thinking_tokens"}
+	// threadUsage are a thread's, those of Claude Code's per-model usage.
+	threadUsage = usageNames{"inputTokens", "cacheReadInputTokens", "cacheCreationInputTokens",
+		"outputTokens", "thinkingTokens"}
+)
+
+// readUsage maps a usage object to universal usage as anthropic.Usage
+// does (and anthropic.ModelUsage for a map of that one object), read from
+// the index: a lookup per count walks the object's members instead of
+// scanning its text. ok is false when the object carries no count.
+func readUsage(u jsonscan.Value, names *usageNames) (use universal.Usage, ok bool) {
+	in, read, write := count(u.Get(names[0])), count(u.Get(names[1])), count(u.Get(names[2]))
+	out, reasoning := count(u.Get(names[3])), count(u.Get(names[4]))
+	if in == nil && read == nil && write == nil && out == nil && reasoning == nil {
+		return use, false
+	}
+	if in != nil || read != nil || write != nil {
+		n := int64(0)
+		for _, c := range [...]*int64{in, read, write} {
+			if c != nil {
+				n += *c
+			}
+		}
+		use.InputTokens = &n
+	}
+	use.CachedInputTokens, use.CacheWriteTokens = read, write
+	use.OutputTokens, use.ReasoningTokens = out, reasoning
+	if use.InputTokens != nil && out != nil {
+		n := *use.InputTokens + *out
+		use.TotalTokens = &n
+	}
+	return use, true
+}
+
+// count is a token count: a number that is not negative, else nil.
+func count(r gjson.Result) *int64 {
+	if r.Type != gjson.Number || r.Num < 0 {
+		return nil
+	}
+	n := r.Int()
+	return &n
 }
 
 // usage emits the usage of one model call; window is the context window
@@ -254,7 +339,7 @@ const approvalPrefix = "The following tools require user approval"
 
 // result translates the result line: the end of the amp process, and of
 // its last turn.
-func (t *Translator) result(dst events, r gjson.Result) events {
+func (t *Translator) result(dst events, r jsonscan.Value) events {
 	sub := r.Get("subtype").Str
 	isErr := r.Get("is_error").Bool()
 	failed := isErr || strings.HasPrefix(sub, "error")
@@ -262,22 +347,22 @@ func (t *Translator) result(dst events, r gjson.Result) events {
 		return t.unparsed(dst, "subtype", fmt.Errorf("unknown result subtype %q", sub))
 	}
 	dst = t.ensureTurn(dst)
-	if text := r.Get("result"); !failed && t.s.Answers == 0 && text.Type == gjson.String && text.Str != "" {
+	if text := r.Sub("result"); !failed && t.s.Answers == 0 && text.Type() == gjson.String && text.Str() != "" {
 		// The run's answer without its assistant line (a cut recording):
 		// the result repeats it.
 		dst = t.answer(dst, text, "", "", "complete")
 	}
 	// Claude Code's result fields, which the manual shows for Amp too.
-	if u, ok := anthropic.Usage(r.Get("usage")); ok {
+	if u, ok := readUsage(r.Sub("usage"), &apiUsage); ok {
 		d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeSession, Usage: u}
 		if c := r.Get("total_cost_usd"); c.Type == gjson.Number {
 			d.CostUSD = &c.Num
 		}
 		dst = t.w.Emit(dst, universal.TypeUsageUpdated, universal.SourceAgent, d, t.raw)
 	}
-	if denials := r.Get("permission_denials"); denials.IsArray() {
-		denials.ForEach(func(_, d gjson.Result) bool {
-			dst = t.denyCall(dst, d.Get("tool_use_id").Str, d.Get("tool_name").Str, "policy", "permission denied", d.Raw)
+	if denials := r.Sub("permission_denials"); denials.IsArray() {
+		denials.Each(func(_ gjson.Result, d jsonscan.Value) bool {
+			dst = t.denyCall(dst, d.Get("tool_use_id").Str, d.Get("tool_name").Str, "policy", "permission denied", d.Raw())
 			return true
 		})
 	}
@@ -313,7 +398,7 @@ func (t *Translator) result(dst events, r gjson.Result) events {
 
 // resultError is the error text of a failed result: error (a string),
 // Claude Code's errors[], or the result text; "" for a success.
-func resultError(r gjson.Result, failed bool) string {
+func resultError(r jsonscan.Value, failed bool) string {
 	if !failed {
 		return ""
 	}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -14,11 +14,11 @@ import (
 
 // thread translates a thread document: {v, id, created, agentMode, title,
 // messages[], env, meta, …}.
-func (t *Translator) thread(dst events, doc gjson.Result) events {
+func (t *Translator) thread(dst events, doc jsonscan.Value) events {
 	if t.s.Doc {
 		return t.unparsed(dst, "", errSecondThread)
 	}
-	msgs := doc.Get("messages")
+	msgs := doc.Sub("messages")
 	if !msgs.IsArray() {
 		return t.unparsed(dst, "messages", errors.New("a thread document without a messages array"))
 	}
@@ -32,8 +32,8 @@ func (t *Translator) thread(dst events, doc gjson.Result) events {
 	dst = t.w.Begin(dst, threadMetadata(doc), universal.SourceAgent, t.raw)
 	whole := t.raw
 	i := 0
-	msgs.ForEach(func(_, m gjson.Result) bool {
-		t.at, t.raw = "messages["+strconv.Itoa(i)+"]", bytesOf(m.Raw)
+	msgs.Each(func(_ gjson.Result, m jsonscan.Value) bool {
+		t.at, t.raw = "messages["+strconv.Itoa(i)+"]", bytesOf(m.Raw())
 		dst = t.threadMessage(dst, m)
 		i++
 		return true
@@ -74,7 +74,7 @@ func (t *Translator) threadEnd() (universal.TurnStatus, bool) {
 }
 
 // threadMetadata is session.started's metadata for a thread document.
-func threadMetadata(doc gjson.Result) []byte {
+func threadMetadata(doc jsonscan.Value) []byte {
 	var md jsonw.Object
 	md.String("agent", agentName)
 	platform := doc.Get("env.initial.platform")
@@ -93,7 +93,7 @@ func threadMetadata(doc gjson.Result) []byte {
 
 // threadModel is the thread's model: its "model:" tag, else the model of
 // the first message usage that names one.
-func threadModel(doc gjson.Result) string {
+func threadModel(doc jsonscan.Value) string {
 	model := ""
 	doc.Get("env.initial.tags").ForEach(func(_, tag gjson.Result) bool {
 		if m, ok := strings.CutPrefix(tag.Str, "model:"); ok {
@@ -105,34 +105,61 @@ func threadModel(doc gjson.Result) string {
 	if model != "" {
 		return model
 	}
-	doc.Get("messages").ForEach(func(_, m gjson.Result) bool {
+	doc.Sub("messages").Each(func(_ gjson.Result, m jsonscan.Value) bool {
 		model = m.Get("usage.model").Str
 		return model == ""
 	})
 	return model
 }
 
+// msgFields are the members of a thread message that its translation
+// reads.
+type msgFields struct {
+	id, scope, role, content, state, elapsed, usage jsonscan.Value
+}
+
 // threadMessage translates one message of a thread.
-func (t *Translator) threadMessage(dst events, m gjson.Result) events {
+func (t *Translator) threadMessage(dst events, m jsonscan.Value) events {
+	// One walk over the message's members instead of a lookup each.
+	var msg msgFields
+	m.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "messageId":
+			keep(&msg.id, v)
+		case "parentToolUseId":
+			keep(&msg.scope, v)
+		case "role":
+			keep(&msg.role, v)
+		case "content":
+			keep(&msg.content, v)
+		case "state":
+			keep(&msg.state, v)
+		case "turnElapsedMs":
+			keep(&msg.elapsed, v)
+		case "usage":
+			keep(&msg.usage, v)
+		}
+		return true
+	})
 	native := ""
-	if id := m.Get("messageId"); id.Exists() {
-		native = t.w.Copy(strings.Trim(id.Raw, `"`))
+	if msg.id.Exists() {
+		native = t.w.Copy(strings.Trim(msg.id.Raw(), `"`))
 	}
-	scope := m.Get("parentToolUseId").Str
-	role := m.Get("role").Str
+	scope := msg.scope.Str()
+	role := msg.role.Str()
 	if role != "assistant" {
 		dst = t.release(dst) // a held response ends before anything else
 	}
 	switch role {
 	case "user":
-		return t.userContent(dst, m.Get("content"), "content", native, scope, func(dst events, b gjson.Result) events {
+		return t.userContent(dst, msg.content, "content", native, scope, func(dst events, b jsonscan.Value) events {
 			id := b.Get("toolUseID").Str
-			return t.threadRun(dst, t.s.Calls[id], id, b.Get("run"), scope, false)
+			return t.threadRun(dst, t.s.Calls[id], id, b.Sub("run"), scope, false)
 		})
 	case "assistant":
-		return t.threadAssistant(dst, m, native, scope)
+		return t.threadAssistant(dst, &msg, native, scope)
 	case "info":
-		return t.threadInfo(dst, m, native, scope)
+		return t.threadInfo(dst, msg.content, native, scope)
 	default:
 		return t.unparsed(dst, "role", fmt.Errorf("unknown message role %q", role))
 	}
@@ -143,12 +170,12 @@ func (t *Translator) threadMessage(dst events, m gjson.Result) events {
 // model, turnElapsedMs on a turn's last message; a sub-agent's message
 // (scope: its Task call's id) hangs under the call and leaves the turn's
 // state alone.
-func (t *Translator) threadAssistant(dst events, m gjson.Result, native, scope string) events {
-	content := m.Get("content")
-	if content.Type != gjson.String && !content.IsArray() {
+func (t *Translator) threadAssistant(dst events, m *msgFields, native, scope string) events {
+	content := m.content
+	if content.Type() != gjson.String && !content.IsArray() {
 		return t.unparsed(dst, "content", errNoContent)
 	}
-	state := m.Get("state")
+	state := m.state
 	ended := state.Get("type").Str
 	if ended == "" {
 		ended = "complete"
@@ -158,15 +185,15 @@ func (t *Translator) threadAssistant(dst events, m gjson.Result, native, scope s
 	if scope == "" {
 		t.s.Ended, t.s.Stop, t.s.LastRole = t.w.Copy(ended), t.w.Copy(state.Get("stopReason").Raw), "assistant"
 		t.s.Answers++
-		if e := m.Get("turnElapsedMs"); e.Type == gjson.Number {
-			t.s.Elapsed = t.w.Copy(e.Raw)
+		if e := m.elapsed; e.Type() == gjson.Number {
+			t.s.Elapsed = t.w.Copy(e.Raw())
 		}
 		t.s.Outcome = outcome{}
 	}
 	if ended == "error" {
 		msg := first(state.Get("error.message").Str, state.Get("error").Str, "the model call failed")
 		var details jsonw.Object
-		details.Raw("state", state.Raw)
+		details.Raw("state", state.Raw())
 		if scope != "" {
 			dst = t.subAgentError(dst, scope, msg, details.Bytes())
 		} else {
@@ -176,11 +203,9 @@ func (t *Translator) threadAssistant(dst events, m gjson.Result, native, scope s
 			t.s.Outcome = outcome{Failed: true, Message: t.w.Copy(msg)}
 		}
 	}
-	if u := m.Get("usage"); u.IsObject() {
-		// The camelCase names are those of Claude Code's per-model usage.
-		totals := anthropic.ModelUsage(gjson.Parse(`{"m":` + u.Raw + `}`))
-		if totals.Usage.InputTokens != nil || totals.Usage.OutputTokens != nil {
-			dst = t.usage(dst, totals.Usage, u.Get("maxInputTokens"))
+	if u := m.usage; u.IsObject() {
+		if use, _ := readUsage(u, &threadUsage); use.InputTokens != nil || use.OutputTokens != nil {
+			dst = t.usage(dst, use, u.Get("maxInputTokens"))
 		}
 		if model := u.Get("model").Str; model != "" && scope == "" {
 			t.s.Model = t.w.Copy(model)
@@ -220,30 +245,30 @@ func (t *Translator) subAgentError(dst events, scope, msg string, details []byte
 // <reason>"; rejected-by-user → "Tool execution rejected by user:
 // <reason>". A run still in progress or queued has no result yet; one
 // blocked on the user asks for permission.
-func (t *Translator) threadRun(dst events, c *call, callID string, run gjson.Result, scope string, manual bool) events {
+func (t *Translator) threadRun(dst events, c *call, callID string, run jsonscan.Value, scope string, manual bool) events {
 	o := toolOut{call: callID, status: run.Get("status").Str, manual: manual}
 	switch o.status {
 	case "done":
-		res := run.Get("result")
+		res := run.Sub("result")
 		switch {
-		case res.Type == gjson.String:
-			o.output = t.w.CopyValue(res)
+		case res.Type() == gjson.String:
+			o.output = t.str(res)
 		case res.IsObject():
 			if out, ok := t.structured(&o, res); ok {
 				o.output = out
-				o.extra = append(o.extra, anthropic.JSONPart(res.Raw))
+				o.extra = append(o.extra, t.jsonPart(res))
 			} else {
-				o.output = string(jsonw.AppendRaw(nil, res.Raw))
+				o.output = t.rawJSON(res)
 			}
 		case res.Exists():
-			o.output = string(jsonw.AppendRaw(nil, res.Raw))
+			o.output = t.rawJSON(res)
 		}
 	case "error":
 		o.isError = true
-		e := run.Get("error")
-		o.output = t.w.Copy(first(e.Str, e.Get("message").Str, "Tool execution error"))
+		e := run.Sub("error")
+		o.output = t.w.Copy(first(e.Str(), e.Get("message").Str, "Tool execution error"))
 		if e.IsObject() {
-			o.extra = append(o.extra, anthropic.JSONPart(e.Raw))
+			o.extra = append(o.extra, t.jsonPart(e))
 		}
 	case "cancelled", "cancellation-requested":
 		o.isError, o.cancelled = true, true
@@ -278,24 +303,23 @@ func (t *Translator) threadRun(dst events, c *call, callID string, run gjson.Res
 // a tool_call item with role user (tool name "manual_bash_invocation",
 // arguments its args, metadata hidden, call_id the item's own id, since
 // the command has none) and, once it ran, its result under it.
-func (t *Translator) threadInfo(dst events, m gjson.Result, native, scope string) events {
-	content := m.Get("content")
+func (t *Translator) threadInfo(dst events, content jsonscan.Value, native, scope string) events {
 	if !content.IsArray() {
 		return t.unparsed(dst, "content", errNoContent)
 	}
 	var parts []universal.Part
-	content.ForEach(func(_, b gjson.Result) bool {
+	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		switch b.Get("type").Str {
 		case "text":
-			parts = append(parts, universal.Text(t.w.CopyValue(b.Get("text"))))
+			parts = append(parts, universal.Text(t.str(b.Field("text"))))
 		case "summary":
-			p := universal.Text(t.w.CopyValue(b.Get("summary.summary")))
+			p := universal.Text(t.str(b.Sub("summary.summary")))
 			p.Metadata = summaryMeta
 			parts = append(parts, p)
 		case "manual_bash_invocation":
 			dst = t.manualBash(dst, b, t.scopeItem(scope))
 		default:
-			parts = append(parts, anthropic.JSONPart(b.Raw))
+			parts = append(parts, t.jsonPart(b))
 		}
 		return true
 	})
@@ -337,10 +361,10 @@ var (
 // manualBashTool names the tool of a shell command the user ran themselves.
 const manualBashTool = "manual_bash_invocation"
 
-func (t *Translator) manualBash(dst events, b gjson.Result, parent string) events {
+func (t *Translator) manualBash(dst events, b jsonscan.Value, parent string) events {
 	args := "{}"
-	if a := b.Get("args"); a.Exists() {
-		args = string(jsonw.AppendRaw(nil, a.Raw))
+	if a := b.Sub("args"); a.Exists() {
+		args = t.rawJSON(a)
 	}
 	c := &call{Item: t.w.NewItemID(), Name: manualBashTool}
 	c.Msg = c.Item // its result hangs under the call: there is no message
@@ -354,7 +378,7 @@ func (t *Translator) manualBash(dst events, b gjson.Result, parent string) event
 	dst = t.w.Complete(dst, universal.Item{
 		ItemID: c.Item, ParentID: parent, Kind: universal.KindToolCall, Role: universal.RoleUser, Content: []universal.Part{p},
 	}, universal.SourceAgent, t.raw)
-	if run := b.Get("toolRun"); run.Exists() {
+	if run := b.Sub("toolRun"); run.Exists() {
 		dst = t.threadRun(dst, c, c.Item, run, "", true)
 	}
 	return dst

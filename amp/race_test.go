@@ -1,0 +1,5 @@
+//go:build race
+
+package amp_test
+
+const raceEnabled = true
