@@ -210,12 +210,16 @@ func RawHash(b []byte) string {
 // arena hands out strings and byte slices from large append-only chunks.
 // A chunk is never written after its bytes are handed out: when it is
 // full a new one is started and the old one lives as long as something
-// refers to it.
+// refers to it. Chunks start small and double up to arenaChunk, so that
+// a short session does not pay for a big block it never fills.
 type arena struct {
 	buf []byte
 }
 
-const arenaChunk = 16 << 10
+const (
+	arenaFirst = 512
+	arenaChunk = 16 << 10
+)
 
 func (a *arena) bytes(b []byte) []byte {
 	n := len(b)
@@ -226,7 +230,11 @@ func (a *arena) bytes(b []byte) []byte {
 		return append([]byte(nil), b...)
 	}
 	if cap(a.buf)-len(a.buf) < n {
-		a.buf = make([]byte, 0, arenaChunk)
+		size := min(max(2*cap(a.buf), arenaFirst), arenaChunk)
+		for size < 4*n && size < arenaChunk {
+			size *= 2
+		}
+		a.buf = make([]byte, 0, size)
 	}
 	start := len(a.buf)
 	a.buf = append(a.buf, b...)

@@ -200,6 +200,12 @@ func (s *Scanner) scan() bool {
 	if cap(s.stack) > maxKeep {
 		s.stack = nil
 	}
+	if s.members == nil {
+		// A first size that holds a typical message: growing from
+		// nothing would take about nine allocations on the first one.
+		s.members = make([]member, 0, 256)
+		s.stack = make([]frame, 0, 16)
+	}
 	s.members = s.members[:0]
 	s.stack = s.stack[:0]
 	src := s.src

@@ -2,9 +2,9 @@ package jsonscan
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -61,7 +61,7 @@ func (v Value) Str() string {
 	case m.kind != '"':
 		return ""
 	case m.flags&valEscaped != 0:
-		return string(unescape(nil, v.s.src[m.valStart+1:m.valEnd-1]))
+		return unescapeString(v.s.src[m.valStart+1 : m.valEnd-1])
 	}
 	return v.s.src[m.valStart+1 : m.valEnd-1]
 }
@@ -178,7 +178,7 @@ func (s *Scanner) keyIs(m *member, key string) bool {
 	}
 	// No length shortcut: a lone surrogate escape (6 bytes) becomes
 	// U+FFFD (3). Keys with escapes are rare.
-	s.scratch = unescape(s.scratch[:0], s.src[m.keyStart:m.keyEnd])
+	s.scratch = unescapeBytes(s.scratch[:0], s.src[m.keyStart:m.keyEnd])
 	return string(s.scratch) == key
 }
 
@@ -369,7 +369,7 @@ func (v Value) Members(fn func(key string, value Value) bool) {
 		m := &s.members[i]
 		k := s.src[m.keyStart:m.keyEnd]
 		if m.flags&keyEscaped != 0 {
-			k = string(unescape(nil, k))
+			k = unescapeString(k)
 		}
 		if !fn(k, Value{s: s, i: i}) {
 			return
@@ -386,7 +386,7 @@ func (s *Scanner) key(m *member, prev gjson.Result) gjson.Result {
 	}
 	k := gjson.Result{Type: gjson.String, Raw: s.src[m.keyStart-1 : m.keyEnd+1], Index: int(m.keyStart) - 1}
 	if m.flags&keyEscaped != 0 {
-		k.Str = string(unescape(nil, s.src[m.keyStart:m.keyEnd]))
+		k.Str = unescapeString(s.src[m.keyStart:m.keyEnd])
 	} else {
 		k.Str = s.src[m.keyStart:m.keyEnd]
 	}
@@ -421,12 +421,7 @@ func (s *Scanner) result(m *member) gjson.Result {
 	case '"':
 		r.Type = gjson.String
 		if m.flags&valEscaped != 0 {
-			// Unescaping never lengthens a string (an escape is at least
-			// as long as what it stands for), so one buffer of the raw
-			// length holds it; the buffer is fresh and held by nothing
-			// else, so the string is made on it without a copy.
-			b := unescape(make([]byte, 0, len(raw)-2), raw[1:len(raw)-1])
-			r.Str = unsafe.String(unsafe.SliceData(b), len(b))
+			r.Str = unescapeString(raw[1 : len(raw)-1])
 		} else {
 			r.Str = raw[1 : len(raw)-1]
 		}
@@ -449,33 +444,33 @@ func (s *Scanner) result(m *member) gjson.Result {
 // its quotes) to dst, reading escapes as gjson does: a surrogate escape
 // followed by another \u escape takes both (U+FFFD unless they are a
 // high and a low surrogate); a lone surrogate is U+FFFD.
-func unescape(dst []byte, s string) []byte {
+func unescape[W unescaper](dst W, s string) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c != '\\' {
 			// Copy the run up to the next backslash at once.
-			j := i + 1
-			for j < len(s) && s[j] != '\\' {
-				j++
+			j := strings.IndexByte(s[i:], '\\')
+			if j < 0 {
+				j = len(s) - i
 			}
-			dst = append(dst, s[i:j]...)
-			i = j
+			dst.WriteString(s[i : i+j])
+			i += j
 			continue
 		}
 		if i+1 >= len(s) {
-			return dst
+			return
 		}
 		switch e := s[i+1]; e {
 		case 'b':
-			dst = append(dst, '\b')
+			dst.WriteByte('\b')
 		case 'f':
-			dst = append(dst, '\f')
+			dst.WriteByte('\f')
 		case 'n':
-			dst = append(dst, '\n')
+			dst.WriteByte('\n')
 		case 'r':
-			dst = append(dst, '\r')
+			dst.WriteByte('\r')
 		case 't':
-			dst = append(dst, '\t')
+			dst.WriteByte('\t')
 		case 'u':
 			r := hex4(s[i+2:])
 			i += 6
@@ -483,14 +478,51 @@ func unescape(dst []byte, s string) []byte {
 				r = utf16.DecodeRune(r, hex4(s[i+2:]))
 				i += 6
 			}
-			dst = utf8.AppendRune(dst, r)
+			dst.WriteRune(r)
 			continue
 		default: // '"', '\\', '/'
-			dst = append(dst, e)
+			dst.WriteByte(e)
 		}
 		i += 2
 	}
-	return dst
+}
+
+// unescapeString returns the unescaped text of the inside of a valid JSON
+// string. Unescaping never lengthens a string (an escape is at least as
+// long as what it stands for), so a buffer of s's length holds it; a
+// strings.Builder grown once gives that buffer without zeroing it first
+// (a tool's output may be megabytes) and the string without a copy.
+func unescapeString(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	unescape(&b, s)
+	return b.String()
+}
+
+// unescapeBytes appends the unescaped text of s to dst.
+func unescapeBytes(dst []byte, s string) []byte {
+	o := bytesOut{dst}
+	unescape(&o, s)
+	return o.b
+}
+
+// bytesOut is an unescaper that appends to a byte slice.
+type bytesOut struct{ b []byte }
+
+func (o *bytesOut) WriteString(s string) (int, error) { o.b = append(o.b, s...); return len(s), nil }
+func (o *bytesOut) WriteByte(c byte) error            { o.b = append(o.b, c); return nil }
+func (o *bytesOut) WriteRune(r rune) (int, error) {
+	n := len(o.b)
+	o.b = utf8.AppendRune(o.b, r)
+	return len(o.b) - n, nil
+}
+
+// unescaper is where unescape writes: a strings.Builder for a value's
+// text, a bytesOut for a key compared on lookup.
+type unescaper interface {
+	WriteString(string) (int, error)
+	WriteByte(byte) error
+	WriteRune(rune) (int, error)
 }
 
 // hex4 reads the four hex digits a \u escape of valid JSON has.
