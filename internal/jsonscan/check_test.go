@@ -125,8 +125,8 @@ func check(s *Scanner, data []byte) string {
 		if r, w := root.Field(k).Result(), g.Get(escapePath(k)); !same(r, w) {
 			return fmt.Sprintf("Field(%q) %#v, gjson %#v", k, r, w)
 		}
-		if f, w := root.Field(k), g.Get(escapePath(k)); f.Str() != w.Str || f.Type() != w.Type {
-			return fmt.Sprintf("Field(%q) Str %q Type %v, gjson %#v", k, f.Str(), f.Type(), w)
+		if f, w := root.Field(k), g.Get(escapePath(k)); f.Str() != w.Str || f.Type() != w.Type || string(f.AppendStr([]byte("x"))) != "x"+w.Str {
+			return fmt.Sprintf("Field(%q) Str %q AppendStr %q Type %v, gjson %#v", k, f.Str(), f.AppendStr(nil), f.Type(), w)
 		}
 		if r, w := root.Get(k), g.Get(k); !same(r, w) {
 			return fmt.Sprintf("Get(%q) %#v, gjson %#v", k, r, w)

@@ -66,6 +66,22 @@ func (v Value) Str() string {
 	return v.s.src[m.valStart+1 : m.valEnd-1]
 }
 
+// AppendStr appends what Str returns to dst: a string with escapes is
+// unescaped into dst instead of a new string.
+func (v Value) AppendStr(dst []byte) []byte {
+	if v.s == nil || v.i < 0 {
+		return append(dst, v.Result().Str...)
+	}
+	m := &v.s.members[v.i]
+	switch {
+	case m.kind != '"':
+		return dst
+	case m.flags&valEscaped != 0:
+		return unescapeBytes(dst, v.s.src[m.valStart+1:m.valEnd-1])
+	}
+	return append(dst, v.s.src[m.valStart+1:m.valEnd-1]...)
+}
+
 // Type returns what Result().Type is, without building the Result.
 func (v Value) Type() gjson.Type {
 	if v.s == nil || v.i < 0 {

@@ -127,3 +127,11 @@ func TestObject(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+func TestRawClean(t *testing.T) {
+	var o Object
+	o.RawClean("a", `{"b":[1,"\u003c"]}`).RawClean("skip", "").Raw("c", ` [ 2 ] `)
+	if got, want := string(o.Bytes()), `{"a":{"b":[1,"\u003c"]},"c":[2]}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}

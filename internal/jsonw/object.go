@@ -75,6 +75,20 @@ func (o *Object) RawBytes(k string, raw []byte) *Object {
 	return o
 }
 
+// RawClean adds a field whose value is raw JSON already in the form
+// AppendRaw writes (valid, compact, valid UTF-8), as it is: Raw would scan
+// it again. A value that jsonscan.Value.CompactRaw reports compact, read
+// from a message that ScanClean returned, is such JSON. It adds nothing
+// when raw is empty.
+func (o *Object) RawClean(k string, raw string) *Object {
+	if raw == "" {
+		return o
+	}
+	o.key(k)
+	o.buf = append(o.buf, raw...)
+	return o
+}
+
 // Strings adds an array of strings.
 func (o *Object) Strings(k string, vs []string) *Object {
 	o.key(k)
