@@ -149,30 +149,58 @@ func TestAccumulatedPartialLinear(t *testing.T) {
 	}
 }
 
+// deltaLines are a text delta of each stream generation (1.x delta-only,
+// 0.73.1 with the partial message).
+var deltaLines = []struct{ name, line string }{
+	{"1.x", `{"type":"message_update","usage":{"input":1200,"output":30},"assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"Hello, this is a typical text delta of a few words."}}`},
+	{"0.73.1", `{"type":"message_update","assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"Hello, this is a typical text delta.","partial":{"role":"assistant","content":[{"type":"text","text":"Hello, this is a typical text delta."}]}},"message":{"role":"assistant","content":[{"type":"text","text":"Hello, this is a typical text delta."}]}}`},
+}
+
+// streaming returns a translator inside a streaming assistant message.
+func streaming(t testing.TB) *pi.Translator {
+	tr, err := pi.New(pi.FormatJSON, universal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Translate(nil, universal.Message{Data: []byte(`{"type":"agent_start"}`)})
+	tr.Translate(nil, universal.Message{Data: []byte(`{"type":"message_start","message":{"role":"assistant","content":[]}}`)})
+	return tr
+}
+
 // TestDeltaAllocs: translating a text delta allocates nothing, in both
-// stream generations (1.x delta-only, 0.73.1 with the partial message).
+// stream generations.
 func TestDeltaAllocs(t *testing.T) {
 	if raceEnabled || testing.CoverMode() != "" {
 		t.Skip("allocation counts differ under -race and coverage")
 	}
-	lines := map[string]string{
-		"1.x":    `{"type":"message_update","usage":{"input":1200,"output":30},"assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"Hello, this is a typical text delta of a few words."}}`,
-		"0.73.1": `{"type":"message_update","assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"Hello, this is a typical text delta.","partial":{"role":"assistant","content":[{"type":"text","text":"Hello, this is a typical text delta."}]}},"message":{"role":"assistant","content":[{"type":"text","text":"Hello, this is a typical text delta."}]}}`,
-	}
-	for name, line := range lines {
-		tr, _ := pi.New(pi.FormatJSON, universal.Options{})
-		var ev []universal.Event
-		ev = tr.Translate(ev, universal.Message{Data: []byte(`{"type":"agent_start"}`)})
-		ev = tr.Translate(ev, universal.Message{Data: []byte(`{"type":"message_start","message":{"role":"assistant","content":[]}}`)})
-		data := []byte(line)
-		ev = tr.Translate(ev[:0], universal.Message{Data: data})
+	for _, d := range deltaLines {
+		tr := streaming(t)
+		data := []byte(d.line)
+		ev := tr.Translate(nil, universal.Message{Data: data})
 		if len(ev) != 1 || ev[0].Type != universal.TypeItemDelta {
-			t.Fatalf("%s: %d events, want one delta", name, len(ev))
+			t.Fatalf("%s: %d events, want one delta", d.name, len(ev))
 		}
 		if n := testing.AllocsPerRun(1000, func() {
 			ev = tr.Translate(ev[:0], universal.Message{Data: data})
 		}); n != 0 {
-			t.Errorf("%s: %v allocations per text delta, want 0", name, n)
+			t.Errorf("%s: %v allocations per text delta, want 0", d.name, n)
 		}
+	}
+}
+
+// BenchmarkTextDelta translates a text delta (the hot path), in both
+// stream generations.
+func BenchmarkTextDelta(b *testing.B) {
+	for _, d := range deltaLines {
+		b.Run(d.name, func(b *testing.B) {
+			tr := streaming(b)
+			data := []byte(d.line)
+			var ev []universal.Event
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				ev = tr.Translate(ev[:0], universal.Message{Data: data})
+			}
+		})
 	}
 }

@@ -35,10 +35,10 @@
 // and tool name, and usage is top-level; 1.x adds agent_settled,
 // entry_appended, system messages and compaction_start/end (which
 // replaced auto_compaction_start/end; agent_settled carries aborted only
-// from 1.1.0). Only the delta of an update is read
-// (a message_update line is not validated as a whole; the fields read are
-// checked one by one), so a long pre-0.84 message costs time linear in its
-// length, not in the square of it. An update without a delta (only the
+// from 1.1.0). Only the delta of an update is read (a message_update line
+// longer than 16 KiB is not validated as a whole; the fields read from it
+// are checked one by one), so a long pre-0.84 message costs time linear in
+// its length, not in the square of it. An update without a delta (only the
 // partial) is diffed against what streamed: the new suffix is emitted,
 // nothing is emitted twice.
 //

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -28,7 +30,7 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 		if typ == "message_start" {
 			return dst
 		}
-		return t.system(dst, in, in.get("message"), "")
+		return t.system(dst, in, in.sub("message"), "")
 	}
 	if typ != "turn_start" {
 		dst = t.flushTurn(dst)
@@ -83,7 +85,7 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 	case "message_update":
 		return t.update(dst, in)
 	case "message_end":
-		return t.message(dst, in, in.get("message"), "")
+		return t.message(dst, in, in.sub("message"), "")
 	case "tool_execution_start":
 		dst = t.toolStart(dst, in)
 		t.st.LastToolStart = t.copy(in.get("toolCallId").Str)
@@ -253,6 +255,16 @@ func (t *Translator) turnMetadata() []byte {
 	}
 	t.st.SystemPrompt = nil
 	t.st.Turn.SystemPrompt = sp
+	return t.promptMetadata(sp)
+}
+
+// promptMetadata returns {"system_prompt": sp}: the one system built with
+// sp when sp is the system prompt it built last, else (a system prompt
+// restored from a checkpoint) a new one.
+func (t *Translator) promptMetadata(sp []byte) []byte {
+	if len(sp) > 0 && len(sp) == len(t.built) && unsafe.SliceData(sp) == unsafe.SliceData(t.built) {
+		return t.builtMD
+	}
 	var md jsonw.Object
 	md.RawBytes("system_prompt", sp)
 	return md.Bytes()
@@ -265,14 +277,38 @@ func (t *Translator) turnMetadata() []byte {
 // writes it before the run's prompt, so there it waits for the next
 // turn). One that arrives during a turn is shown only when it changed
 // (a status item labelled system_prompt with it in the metadata).
-func (t *Translator) system(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
-	var js jsonw.Object
-	if c := msg.Get("content"); c.Exists() && (c.Type != gjson.String || c.Str != "") {
-		js.Raw("content", c.Raw)
+func (t *Translator) system(dst []universal.Event, in *input, msg jsonscan.Value, nativeID string) []universal.Event {
+	// The prompt is built inside its metadata, {"system_prompt":{…}},
+	// which turn.started or a status item carries: one buffer, no copy.
+	const key = `{"system_prompt":`
+	f := fields(msg, "content", "sections", "toolsAdded", "toolsRemoved")
+	n := len(key) + 3
+	for _, v := range f[:4] {
+		n += len(v.Raw()) + 16
 	}
-	sections := msg.Get("sections")
-	js.Raw("sections", sections.Raw).Raw("toolsAdded", msg.Get("toolsAdded").Raw).Raw("toolsRemoved", msg.Get("toolsRemoved").Raw)
-	sp := js.Bytes()
+	b := append(make([]byte, 0, n), key...)
+	sep := byte('{')
+	add := func(k string, v jsonscan.Value) {
+		if v.Raw() == "" {
+			return
+		}
+		b = append(jsonw.AppendString(append(b, sep), k), ':')
+		b = append(b, t.compact(v)...)
+		sep = ','
+	}
+	if c := f[0]; c.Exists() && (c.Type() != gjson.String || c.Str() != "") {
+		add("content", c)
+	}
+	sections := f[1]
+	add("sections", sections)
+	add("toolsAdded", f[2])
+	add("toolsRemoved", f[3])
+	if sep == '{' {
+		b = append(b, '{') // {}
+	}
+	b = append(b, '}')
+	sp := b[len(key):len(b):len(b)]
+	t.built, t.builtMD = sp, append(b, '}')
 	if t.st.Cwd == "" {
 		t.st.Cwd = t.copy(sectionCwd(sections.Get("cwd").Str))
 	}
@@ -311,9 +347,7 @@ func (t *Translator) midTurnSystem(dst []universal.Event, sp []byte, raw []byte)
 	if t.inTurn() {
 		t.st.Turn.SystemPrompt = sp
 	}
-	var md jsonw.Object
-	md.RawBytes("system_prompt", sp)
-	return t.status(dst, "system_prompt", "", md.Bytes(), "", raw)
+	return t.status(dst, "system_prompt", "", t.promptMetadata(sp), "", raw)
 }
 
 // sectionCwd returns the working directory of a system prompt's cwd
@@ -451,15 +485,16 @@ func (t *Translator) startAssistant(dst []universal.Event, nativeID string, raw 
 // partial is diffed only when an update carries no delta), so the work
 // stays linear in the input.
 func (t *Translator) update(dst []universal.Event, in *input) []universal.Event {
-	etype := in.get("assistantMessageEvent.type").Str
+	e := in.updateEvent()
+	etype := e.typ.Str
 	switch etype {
 	case "start", "done", "error":
 		// Provider-level events the agent loop turns into
 		// message_start/message_end; message_end carries the outcome.
 		return dst
 	}
-	ci := in.get("assistantMessageEvent.contentIndex")
-	if ci.Type != gjson.Number || ci.Num < 0 || ci.Num > maxContentIndex || ci.Num != float64(int(ci.Num)) || !gjson.Valid(ci.Raw) {
+	ci := e.index
+	if ci.Type != gjson.Number || ci.Num < 0 || ci.Num > maxContentIndex || ci.Num != float64(int(ci.Num)) || !in.scanned() && !gjson.Valid(ci.Raw) {
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("message_update %q: contentIndex %s", etype, ci.Raw), in.raw)
 	}
 	if t.st.Msg == nil {
@@ -484,44 +519,44 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 			typ, kind = universal.PartReasoning, "thinking"
 		}
 		b.setKind(kind)
-		d := in.get("assistantMessageEvent.delta")
+		d := in.eventField(&e, e.delta, "assistantMessageEvent.delta")
 		if !d.Exists() {
 			return t.diffPartial(dst, in, m, b, int(ci.Num), typ, kind)
 		}
-		if !validString(d) {
+		if !in.validString(d) {
 			return t.w.Unparsed(dst, in.where(), errBadDelta, in.raw)
 		}
 		return t.textDelta(dst, in, m, b, typ, d.Str)
 	case "toolcall_start":
 		b.setKind("toolCall")
-		id, name := in.get("assistantMessageEvent.id"), in.get("assistantMessageEvent.toolName")
-		if id.Exists() && !validString(id) || name.Exists() && !validString(name) {
+		id, name := in.eventField(&e, e.id, "assistantMessageEvent.id"), in.eventField(&e, e.toolName, "assistantMessageEvent.toolName")
+		if id.Exists() && !in.validString(id) || name.Exists() && !in.validString(name) {
 			return t.w.Unparsed(dst, in.where(), errors.New("toolcall_start: id or toolName is not a JSON string"), in.raw)
 		}
 		if !id.Exists() && !name.Exists() {
 			// Before 0.84.3 only the partial message names the call
 			// (once per tool call, so reading it keeps the work linear).
-			if !gjson.Valid(in.view) {
+			if !in.scanned() && !gjson.Valid(in.view) {
 				// A line cut short: the name is lost with the partial.
 				return t.w.Unparsed(dst, in.where(), errNotJSON, in.raw)
 			}
-			if c := element(in.get("assistantMessageEvent.partial.content"), int(ci.Num)); c.Get("type").Str == "toolCall" {
+			if c := element(in.sub("assistantMessageEvent.partial.content"), int(ci.Num)); c.Get("type").Str == "toolCall" {
 				id, name = c.Get("id"), c.Get("name")
 			}
 		}
 		return t.toolCallStart(dst, m, b, id.Str, name.Str, in.raw)
 	case "toolcall_delta":
 		b.setKind("toolCall")
-		d := in.get("assistantMessageEvent.delta")
-		if !validString(d) {
+		d := in.eventField(&e, e.delta, "assistantMessageEvent.delta")
+		if !in.validString(d) {
 			return t.w.Unparsed(dst, in.where(), errBadDelta, in.raw)
 		}
 		dst = t.toolCallStart(dst, m, b, "", "", in.raw)
 		return t.w.Delta(dst, b.Tool, 0, universal.PartToolCall, d.Str, agent, in.raw)
 	case "toolcall_end":
 		b.setKind("toolCall")
-		tc := in.get("assistantMessageEvent.toolCall")
-		if !tc.IsObject() || !gjson.Valid(tc.Raw) {
+		tc := in.sub("assistantMessageEvent.toolCall")
+		if !tc.IsObject() || !in.scanned() && !gjson.Valid(tc.Raw()) {
 			return t.w.Unparsed(dst, in.where(), errors.New("toolcall_end without a valid toolCall"), in.raw)
 		}
 		return t.toolCallFinal(dst, m, b, tc, in.raw)
@@ -531,17 +566,68 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 
 var errBadDelta = errors.New("message_update: delta is not a JSON string")
 
-// validString reports whether r is a well-formed JSON string (a line read
-// without validating it as a whole may be cut short).
-func validString(r gjson.Result) bool {
-	return r.Type == gjson.String && gjson.Valid(r.Raw)
+// updateEvent is what update reads of a message_update's
+// assistantMessageEvent (the streaming step).
+type updateEvent struct {
+	typ, index, delta gjson.Result
+	id, toolName      gjson.Result // toolcall_start (Pi 0.84.3 and later)
+	// lazy: the fields after typ and index are read only when asked for
+	// (eventField). A long line is read one field at a time, and looking
+	// for an absent one would read its partial message.
+	lazy bool
+}
+
+// eventField returns v, a field of e, or when e is lazy the value at path.
+func (in *input) eventField(e *updateEvent, v gjson.Result, path string) gjson.Result {
+	if e.lazy {
+		return in.get(path)
+	}
+	return v
+}
+
+// updateEvent reads the assistantMessageEvent of a message_update: in one
+// walk over its members when the line was scanned and has one such object
+// (what Pi writes), else field by field as gjson paths read them.
+func (in *input) updateEvent() (e updateEvent) {
+	ev := in.event
+	if in.events != 1 || !ev.IsObject() {
+		e.typ, e.index = in.get("assistantMessageEvent.type"), in.get("assistantMessageEvent.contentIndex")
+		e.lazy = true
+		return e
+	}
+	ev.Members(func(k string, v jsonscan.Value) bool {
+		var f *gjson.Result
+		switch k {
+		case "type":
+			f = &e.typ
+		case "contentIndex":
+			f = &e.index
+		case "delta":
+			f = &e.delta
+		case "id":
+			f = &e.id
+		case "toolName":
+			f = &e.toolName
+		}
+		if f != nil && !f.Exists() {
+			*f = v.Result() // the first of duplicates, as a path reads
+		}
+		return true
+	})
+	return e
+}
+
+// validString reports whether r, read from in, is a well-formed JSON
+// string (a line read without validating it as a whole may be cut short).
+func (in *input) validString(r gjson.Result) bool {
+	return r.Type == gjson.String && (in.scanned() || gjson.Valid(r.Raw))
 }
 
 // element returns element i of a JSON array.
-func element(content gjson.Result, i int) gjson.Result {
-	var r gjson.Result
+func element(content jsonscan.Value, i int) jsonscan.Value {
+	var r jsonscan.Value
 	n := 0
-	content.ForEach(func(_, v gjson.Result) bool {
+	content.Each(func(_ gjson.Result, v jsonscan.Value) bool {
 		if n == i {
 			r = v
 			return false
@@ -585,12 +671,12 @@ func (t *Translator) textDelta(dst []universal.Event, in *input, m *message, b *
 // partial adds to what streamed so far. A partial that does not extend
 // the streamed text emits nothing; message_end settles it.
 func (t *Translator) diffPartial(dst []universal.Event, in *input, m *message, b *block, ci int, typ universal.PartType, kind string) []universal.Event {
-	if !gjson.Valid(in.view) {
+	if !in.scanned() && !gjson.Valid(in.view) {
 		return t.w.Unparsed(dst, in.where(), errNotJSON, in.raw)
 	}
-	content := in.get("assistantMessageEvent.partial.content")
+	content := in.sub("assistantMessageEvent.partial.content")
 	if !content.Exists() {
-		content = in.get("message.content")
+		content = in.sub("message.content")
 	}
 	cum := element(content, ci).Get(kind).Str
 	streamed := ""

@@ -232,3 +232,26 @@ func TestCommandsWithoutID(t *testing.T) {
 		t.Errorf("agent.unparsed %v, want one at line 3", u)
 	}
 }
+
+// TestRepeatedEventFields: a message_update whose assistantMessageEvent
+// or whose fields are given twice is read as gjson paths read it (the
+// first object that has a field, the first of repeated fields), whether
+// the line is scanned whole or, long, read field by field.
+func TestRepeatedEventFields(t *testing.T) {
+	long := `,"partial":{"role":"assistant","content":[{"type":"text","text":"` + strings.Repeat("x", 20<<10) + `"}]}`
+	for _, c := range []struct{ name, event, want string }{
+		{"two events", `"assistantMessageEvent":{"contentIndex":0},"assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"b"}`, "b"},
+		{"two deltas", `"assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"a","delta":"b"}`, "a"},
+		{"two deltas, long", `"assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"a","delta":"b"` + long + `}`, "a"},
+	} {
+		in := `{"type":"agent_start"}` + "\n" + `{"type":"message_start","message":{"role":"assistant","content":[]}}` + "\n" +
+			`{"type":"message_update",` + c.event + `}` + "\n"
+		var got []string
+		for _, e := range golden.OfType(translate(t, pi.FormatJSON, []byte(in)), universal.TypeItemDelta) {
+			got = append(got, e.Data.(*universal.ItemDelta).Delta)
+		}
+		if !slices.Equal(got, []string{c.want}) {
+			t.Errorf("%s: deltas %q, want %q", c.name, got, c.want)
+		}
+	}
+}

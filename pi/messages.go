@@ -1,10 +1,10 @@
 package pi
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -12,7 +12,7 @@ import (
 
 // message translates a complete Pi message: message_end in a stream, or a
 // message entry of a session file (nativeID is then the entry id).
-func (t *Translator) message(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
+func (t *Translator) message(dst []universal.Event, in *input, msg jsonscan.Value, nativeID string) []universal.Event {
 	role := msg.Get("role")
 	switch role.Str {
 	case "assistant":
@@ -40,7 +40,7 @@ func (t *Translator) message(dst []universal.Event, in *input, msg gjson.Result,
 
 // assistant completes an assistant message (streamed or not) with its
 // authoritative content, its tool calls and its usage.
-func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
+func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Value, nativeID string) []universal.Event {
 	if t.format == FormatSession && !t.inTurn() {
 		// A response outside a turn: the file does not record the
 		// prompt it answers (real v1 files lack some). Its turn gets an
@@ -60,18 +60,18 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 	have := make([]bool, len(m.Parts))
 	ci := 0
 	calls := false
-	if content.Type == gjson.String {
+	if content.Type() == gjson.String {
 		// Not what Pi writes, but its user messages allow it: one text.
-		content = gjson.Parse(`[{"type":"text","text":` + content.Raw + `}]`)
+		content = jsonscan.Wrap(gjson.Parse(`[{"type":"text","text":` + content.Raw() + `}]`))
 	}
-	content.ForEach(func(_, c gjson.Result) bool {
+	content.Each(func(_ gjson.Result, c jsonscan.Value) bool {
 		b := m.block(ci)
 		var p universal.Part
 		switch c.Get("type").Str {
 		case "text":
-			p = universal.Text(t.copy(c.Get("text").Str))
+			p = universal.Text(t.copyValue(c.Get("text")))
 		case "thinking":
-			p = universal.Reasoning(t.copy(c.Get("thinking").Str), universal.VisibilityPublic)
+			p = universal.Reasoning(t.copyValue(c.Get("thinking")), universal.VisibilityPublic)
 			if c.Get("redacted").Bool() {
 				p.Visibility = universal.VisibilityPrivate
 			}
@@ -107,13 +107,13 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 			parts[i].SetStreamed(t.w.StreamedText(m.Item, i))
 		}
 	}
-	stop := stopR.Str
+	stop := stopR.Str()
 	t.st.Turn.Unfinished = stop == "toolUse" || calls
 	if !t.st.Turn.Unfinished && t.format == FormatSession {
 		t.st.Turn.EndRaw = t.keepRaw(in.raw)
 	}
 	status := universal.StatusCompleted
-	errMsg := errR.Str
+	errMsg := errR.Str()
 	var stopMD []byte
 	if stop == "error" && abortError(errMsg) {
 		// Pi 0.84.0–1.5.0 (recorded 0.84.0, 0.84.4, 1.0.3, 1.4.0) end a
@@ -138,14 +138,14 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg gjson.Resul
 	dst = t.usage(dst, usage, in.raw)
 	tr := &t.st.Turn
 	tr.LastStop = t.copy(stop)
-	if api.Str != "" {
-		tr.API = t.copy(api.Str)
+	if s := api.Str(); s != "" {
+		tr.API = t.copy(s)
 	}
-	if provider.Str != "" {
-		tr.Provider = t.copy(provider.Str)
+	if s := provider.Str(); s != "" {
+		tr.Provider = t.copy(s)
 	}
-	if model.Str != "" {
-		tr.Model = t.copy(model.Str)
+	if s := model.Str(); s != "" {
+		tr.Model = t.copy(s)
 	}
 	if stop == "error" {
 		tr.Err, tr.ErrSet = t.copy(errMsg), true
@@ -176,7 +176,7 @@ func abortError(msg string) bool {
 // Pi writes) gets "image/*", as in package anthropic: an image part needs
 // a path or a MIME type, and a tool's result image may get its path only
 // later.
-func (t *Translator) image(c gjson.Result) universal.Part {
+func (t *Translator) image(c jsonscan.Value) universal.Part {
 	var md jsonw.Object
 	md.Int("data_length", int64(len(c.Get("data").Str)))
 	mime := t.copy(c.Get("mimeType").Str)
@@ -227,11 +227,12 @@ func (t *Translator) toolCallItem(id, parent, callID, name, args string) univers
 // toolCallFinal completes the tool_call item of a toolCall block with the
 // final call (toolcall_end, or the block in message_end). It is started
 // first when it never streamed.
-func (t *Translator) toolCallFinal(dst []universal.Event, m *message, b *block, tc gjson.Result, raw []byte) []universal.Event {
+func (t *Translator) toolCallFinal(dst []universal.Event, m *message, b *block, tc jsonscan.Value, raw []byte) []universal.Event {
 	if b.Tool != "" && !t.w.IsOpen(b.Tool) {
 		return dst // completed at toolcall_end
 	}
-	callID, name := tc.Get("id").Str, tc.Get("name").Str
+	f := fields(tc, "id", "name", "arguments")
+	callID, name := f[0].Str(), f[1].Str()
 	if b.Tool == "" {
 		b.Tool = t.w.NewItemID()
 	}
@@ -242,7 +243,7 @@ func (t *Translator) toolCallFinal(dst []universal.Event, m *message, b *block, 
 	if tl != nil && name != "" {
 		tl.Name = t.copy(name)
 	}
-	args := t.arguments(b.Tool, tc.Get("arguments").Raw)
+	args := t.arguments(b.Tool, f[2])
 	it := t.toolCallItem(b.Tool, m.Item, callID, name, args)
 	if name == "" {
 		// Unnamed: still a call, of no known kind.
@@ -258,22 +259,26 @@ func (t *Translator) toolCallFinal(dst []universal.Event, m *message, b *block, 
 // text that streamed when it is the same JSON value as the final
 // arguments object (so no text is rewritten), else the final object in
 // compact form.
-func (t *Translator) arguments(item, final string) string {
+func (t *Translator) arguments(item string, final jsonscan.Value) string {
 	streamed := t.w.StreamedText(item, 0)
-	if final == "" {
+	if final.Raw() == "" {
 		if streamed != "" {
 			return streamed
 		}
 		return "{}"
 	}
-	fin := jsonw.AppendRaw(t.buf[:0], final)
-	t.buf = fin
+	fin := t.compact(final)
 	if streamed != "" {
-		if c, ok := jsonw.AppendValue(nil, streamed); ok && bytes.Equal(c, fin) {
+		if streamed == fin {
+			return streamed // compact already, so compacting it gives fin
+		}
+		c, ok := jsonw.AppendValue(t.cmp[:0], streamed)
+		t.cmp = c
+		if ok && string(c) == fin {
 			return streamed
 		}
 	}
-	return t.w.Stamper().CopyBytes(fin)
+	return t.w.Copy(fin)
 }
 
 // tool returns the latest tool entry for a call id.
@@ -296,7 +301,7 @@ func (t *Translator) addTool(callID, name, msg, call string) *tool {
 
 // user translates a user message: Pi's echo of the host's prompt (or a
 // steering/follow-up message), or a prompt in a session file.
-func (t *Translator) user(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
+func (t *Translator) user(dst []universal.Event, in *input, msg jsonscan.Value, nativeID string) []universal.Event {
 	if t.format == FormatSession && t.inTurn() {
 		// In a session file every user message starts a turn.
 		dst = t.settle(dst, false, daemon, in.raw)
@@ -304,7 +309,7 @@ func (t *Translator) user(dst []universal.Event, in *input, msg gjson.Result, na
 	if !t.inTurn() {
 		dst = t.startTurn(dst, daemon, in.raw)
 	}
-	parts, dst := t.parts(dst, in, msg.Get("content"))
+	parts, dst := t.parts(dst, in, msg.Sub("content"))
 	text := joinText(parts)
 	// The echo answers the host's prompt (or queued message) with the same
 	// text; the first echo of a turn otherwise answers the oldest pending
@@ -367,16 +372,16 @@ func remove(s []string, i int) []string {
 }
 
 // parts maps message content (a string, or text and image blocks) to parts.
-func (t *Translator) parts(dst []universal.Event, in *input, c gjson.Result) ([]universal.Part, []universal.Event) {
-	if c.Type == gjson.String {
-		return []universal.Part{universal.Text(t.copy(c.Str))}, dst
+func (t *Translator) parts(dst []universal.Event, in *input, c jsonscan.Value) ([]universal.Part, []universal.Event) {
+	if c.Type() == gjson.String {
+		return []universal.Part{universal.Text(t.copyValue(c.Result()))}, dst
 	}
 	var parts []universal.Part
 	i := 0
-	c.ForEach(func(_, b gjson.Result) bool {
+	c.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		switch b.Get("type").Str {
 		case "text":
-			parts = append(parts, universal.Text(t.copy(b.Get("text").Str)))
+			parts = append(parts, universal.Text(t.copyValue(b.Get("text"))))
 		case "image":
 			parts = append(parts, t.image(b))
 		default:
@@ -390,14 +395,17 @@ func (t *Translator) parts(dst []universal.Event, in *input, c gjson.Result) ([]
 
 // custom translates an extension's message (role custom; hookMessage in
 // v2 session files).
-func (t *Translator) custom(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
-	parts, dst := t.parts(dst, in, msg.Get("content"))
-	var md jsonw.Object
-	md.Raw("customType", msg.Get("customType").Raw).Raw("display", msg.Get("display").Raw).Raw("details", msg.Get("details").Raw)
+func (t *Translator) custom(dst []universal.Event, in *input, msg jsonscan.Value, nativeID string) []universal.Event {
+	f := fields(msg, "content", "customType", "display", "details")
+	parts, dst := t.parts(dst, in, f[0])
+	var md rawObject
+	md.add(t, "customType", f[1])
+	md.add(t, "display", f[2])
+	md.add(t, "details", f[3])
 	if len(parts) == 0 {
 		parts = append(parts, universal.Text(""))
 	}
-	parts[0].Metadata = md.Bytes()
+	parts[0].Metadata = md.bytes()
 	return t.newItem(dst, universal.KindSystem, universal.RoleSystem, nativeID, parts, in.raw)
 }
 
@@ -433,10 +441,10 @@ func withMetadata(p universal.Part, md []byte) universal.Part {
 // item id: Pi gives the command none) and its tool_result (output, exit
 // code and Pi's flags in metadata; failed when the exit code is not 0 or
 // the command was cancelled).
-func (t *Translator) bash(dst []universal.Event, msg gjson.Result, nativeID string, raw []byte) []universal.Event {
+func (t *Translator) bash(dst []universal.Event, msg jsonscan.Value, nativeID string, raw []byte) []universal.Event {
 	f := fields(msg, "command", "output", "exitCode", "cancelled", "truncated", "fullOutputPath", "excludeFromContext")
 	var args jsonw.Object
-	args.String("command", f[0].Str)
+	args.String("command", f[0].Str())
 	call := t.w.NewItemID()
 	native := t.copy(nativeID)
 	argText := string(args.Bytes())
@@ -446,19 +454,19 @@ func (t *Translator) bash(dst []universal.Event, msg gjson.Result, nativeID stri
 		Content: []universal.Part{{Type: universal.PartToolCall, Name: bashExecution, Arguments: argText, CallID: call, ToolKind: kind, ToolInput: input}},
 	}, agent, raw)
 	var md jsonw.Object
-	failed := f[3].Bool()
-	if f[2].Type == gjson.Number {
-		md.Int("exit_code", f[2].Int())
-		failed = failed || f[2].Int() != 0
+	failed := f[3].Result().Bool()
+	if code := f[2].Result(); code.Type == gjson.Number {
+		md.Int("exit_code", code.Int())
+		failed = failed || code.Int() != 0
 	}
 	for i, k := range [...]string{"cancelled", "truncated", "fullOutputPath", "excludeFromContext"} {
-		md.Raw(k, f[3+i].Raw)
+		md.Raw(k, f[3+i].Raw())
 	}
 	status := universal.StatusCompleted
 	if failed {
 		status = universal.StatusFailed
 	}
-	p := withMetadata(universal.Part{Type: universal.PartToolResult, CallID: call, Output: t.copy(f[1].Str), IsError: failed}, md.Bytes())
+	p := withMetadata(universal.Part{Type: universal.PartToolResult, CallID: call, Output: t.copy(f[1].Str()), IsError: failed}, md.Bytes())
 	return t.w.Complete(dst, universal.Item{
 		ItemID: t.w.NewItemID(), NativeItemID: native, ParentID: call, Kind: universal.KindToolResult, Role: universal.RoleTool,
 		Content: []universal.Part{p}, Status: status,
@@ -471,19 +479,20 @@ const bashExecution = "bashExecution"
 
 // usage emits the usage of one model call. Pi's input, cacheRead and
 // cacheWrite are disjoint; universal input_tokens counts all three.
-func (t *Translator) usage(dst []universal.Event, u gjson.Result, raw []byte) []universal.Event {
+func (t *Translator) usage(dst []universal.Event, u jsonscan.Value, raw []byte) []universal.Event {
 	if !u.IsObject() {
 		return dst
 	}
-	num := func(r gjson.Result) *int64 {
-		if r.Type != gjson.Number {
+	f := fields(u, "input", "cacheRead", "cacheWrite", "output", "reasoning", "totalTokens", "cost")
+	num := func(v jsonscan.Value) *int64 {
+		if v.Type() != gjson.Number {
 			return nil
 		}
-		n := r.Int()
+		n := v.Result().Int()
 		return &n
 	}
 	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall}
-	in, cr, cw := num(u.Get("input")), num(u.Get("cacheRead")), num(u.Get("cacheWrite"))
+	in, cr, cw := num(f[0]), num(f[1]), num(f[2])
 	if in != nil || cr != nil || cw != nil {
 		var sum int64
 		for _, p := range [...]*int64{in, cr, cw} {
@@ -495,15 +504,15 @@ func (t *Translator) usage(dst []universal.Event, u gjson.Result, raw []byte) []
 	}
 	d.Usage.CachedInputTokens = cr
 	d.Usage.CacheWriteTokens = cw
-	d.Usage.OutputTokens = num(u.Get("output"))
-	d.Usage.ReasoningTokens = num(u.Get("reasoning"))
-	d.Usage.TotalTokens = num(u.Get("totalTokens"))
-	cost := u.Get("cost")
+	d.Usage.OutputTokens = num(f[3])
+	d.Usage.ReasoningTokens = num(f[4])
+	d.Usage.TotalTokens = num(f[5])
+	cost := f[6]
 	if cost.IsObject() {
-		cost = cost.Get("total")
+		cost = cost.Sub("total")
 	}
-	if cost.Type == gjson.Number {
-		c := cost.Num
+	if cost.Type() == gjson.Number {
+		c := cost.Result().Num
 		d.CostUSD = &c
 	}
 	if zero(&d.Usage, d.CostUSD) {
@@ -524,12 +533,12 @@ func zero(u *universal.Usage, cost *float64) bool {
 }
 
 // fields returns the values of up to eight keys of a JSON object (the first
-// occurrence of each), reading the object once: looking each one up with
-// Get would scan a large message content again for every key after it.
-func fields(obj gjson.Result, keys ...string) (out [8]gjson.Result) {
-	obj.ForEach(func(k, v gjson.Result) bool {
+// occurrence of each), in one walk over its members: a Get per key walks
+// them again for each.
+func fields(obj jsonscan.Value, keys ...string) (out [8]jsonscan.Value) {
+	obj.Members(func(k string, v jsonscan.Value) bool {
 		for i, key := range keys {
-			if k.Str == key && !out[i].Exists() {
+			if k == key && !out[i].Exists() {
 				out[i] = v
 			}
 		}

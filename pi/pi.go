@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -60,7 +62,20 @@ type Translator struct {
 	st     state
 	buf    []byte // scratch for building strings
 	raw    bool   // the options ask for raw payloads: keep them when deferred
+	cmp    []byte // scratch for comparing JSON texts
+	// built is the system prompt system built last, builtMD its
+	// metadata (see promptMetadata).
+	built, builtMD []byte
+
+	// scan indexes the message being translated. clean: its values are
+	// valid UTF-8 and not too deep, so that one whose bytes are compact
+	// (Value.CompactRaw) is what jsonw would write for it.
+	scan  jsonscan.Scanner
+	clean bool
 }
+
+// scanner returns the translator's Scanner.
+func (t *Translator) scanner() *jsonscan.Scanner { return &t.scan }
 
 // New returns a translator for one session in the named format (one of
 // the names in Formats).
@@ -89,46 +104,51 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	if len(data) == 0 {
 		return dst
 	}
-	if m.Dir == universal.Out && t.format != FormatSession && isUpdate(data) {
-		// The hot path. Before 0.84 a message_update line repeats the
-		// whole partial message (twice); validating or scanning a long
-		// one would make a long message cost quadratic time. A line up to
-		// maxValidatedUpdate bytes is validated (a line cut short is
-		// reported, not half read); a longer one must at least end its
-		// object, and the fields read (all before the partial) are
-		// checked one by one.
-		// Only a line read whole is read as universal.CleanInput returns
-		// it; the fields of a longer one go through the Stream, which
-		// makes every string valid UTF-8.
-		if len(data) <= maxValidatedUpdate {
-			data = universal.CleanInput(data)
-			if !gjson.ValidBytes(data) {
-				return t.w.Unparsed(dst, location(m), errNotJSON, data)
-			}
-		} else if data[len(data)-1] != '}' {
+	if len(data) > maxValidatedUpdate && t.isUpdate(m, data) {
+		// Before 0.84 a message_update line repeats the whole partial
+		// message (twice); validating or scanning a long one would make a
+		// long message cost quadratic time. A long line must at least end
+		// its object, and the fields read (all before the partial) are
+		// checked one by one. Its fields go through the Stream, which
+		// makes every string valid UTF-8, so it is not cleaned either.
+		if data[len(data)-1] != '}' {
 			return t.w.Unparsed(dst, location(m), errNotJSON, data)
 		}
-		return t.object(dst, m, data)
+		t.clean = false
+		return t.object(dst, m, data, jsonscan.Value{})
 	}
-	data = universal.CleanInput(data)
-	if gjson.ValidBytes(data) {
-		return t.object(dst, m, data)
+	// One pass validates the message (as universal.CleanInput returns it,
+	// valid UTF-8) and indexes it: the lookups that follow walk the index.
+	sc := t.scanner()
+	clean, ok := sc.ScanClean(data)
+	t.clean = sc.Depth() <= jsonw.MaxDepth
+	if ok {
+		return t.object(dst, m, clean, sc.Root())
+	}
+	update := t.isUpdate(m, data)
+	data = clean
+	if update {
+		// A line cut short is reported, not half read.
+		return t.w.Unparsed(dst, location(m), errNotJSON, data)
 	}
 	// Real session files hold lines with two objects back to back
 	// (…}}{"type":"compaction",…): decode them one after the other.
 	if objs, ok := splitObjects(data); ok {
 		for _, o := range objs {
-			dst = t.object(dst, m, o)
+			sc.Scan(o) // valid, a part of data
+			t.clean = sc.Depth() <= jsonw.MaxDepth
+			dst = t.object(dst, m, o, sc.Root())
 		}
 		return dst
 	}
 	return t.w.Unparsed(dst, location(m), errNotJSON, data)
 }
 
-// isUpdate reports whether data is a message_update event. Pi writes
-// "type" first, so this reads only the start of the line.
-func isUpdate(data []byte) bool {
-	return data[0] == '{' && gjson.Get(view(data), "type").Str == "message_update"
+// isUpdate reports whether data is a message_update event of Pi's output.
+// Pi writes "type" first, so this reads only the start of the line.
+func (t *Translator) isUpdate(m universal.Message, data []byte) bool {
+	return m.Dir == universal.Out && t.format != FormatSession &&
+		data[0] == '{' && gjson.Get(view(data), "type").Str == "message_update"
 }
 
 var (
@@ -145,13 +165,14 @@ func location(m universal.Message) string {
 	return where + strconv.FormatInt(m.Line, 10)
 }
 
-// object translates one JSON value of a message.
-func (t *Translator) object(dst []universal.Event, m universal.Message, data []byte) []universal.Event {
+// object translates one JSON value of a message: top is its scan, absent
+// for a long message_update that is read without one.
+func (t *Translator) object(dst []universal.Event, m universal.Message, data []byte, top jsonscan.Value) []universal.Event {
 	if data[0] != '{' {
 		return t.w.Unparsed(dst, location(m), errNotJSON, data)
 	}
-	in := input{raw: data, view: view(data), line: m.Line, dir: m.Dir}
-	in.typ = gjson.Get(in.view, "type")
+	in := input{raw: data, view: view(data), top: top, line: m.Line, dir: m.Dir}
+	in.readTop()
 	if in.typ.Type != gjson.String {
 		return t.w.Unparsed(dst, location(m), errNoType, data)
 	}
@@ -168,12 +189,68 @@ func (t *Translator) object(dst []universal.Event, m universal.Message, data []b
 type input struct {
 	raw  []byte
 	view string // raw as a string; gjson results alias it
+	// top is raw scanned and indexed, absent for a long message_update
+	// (see Translate), whose fields gjson reads one by one.
+	top  jsonscan.Value
 	typ  gjson.Result
 	line int64
 	dir  universal.Direction
+	// event is the first assistantMessageEvent of a scanned input, and
+	// events how many it has (readTop).
+	event  jsonscan.Value
+	events int
 }
 
-func (in *input) get(path string) gjson.Result { return gjson.Get(in.view, path) }
+// readTop reads the type of the input and, for a message_update, its
+// assistantMessageEvent: in one walk over the top-level members when the
+// input was scanned.
+func (in *input) readTop() {
+	if !in.scanned() {
+		in.typ = in.get("type")
+		return
+	}
+	in.top.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "type":
+			if !in.typ.Exists() {
+				in.typ = v.Result() // the first of duplicates, as Get reads
+			}
+		case "assistantMessageEvent":
+			if in.events == 0 {
+				in.event = v
+			}
+			in.events++
+		}
+		return true
+	})
+}
+
+// scanned reports whether the input was validated and indexed as a whole.
+func (in *input) scanned() bool { return in.top.Exists() }
+
+// get returns the value at a plain path (keys joined by dots).
+func (in *input) get(path string) gjson.Result {
+	if in.scanned() {
+		return in.top.Get(path)
+	}
+	return gjson.Get(in.view, path)
+}
+
+// sub is get as a Value, so that lookups in it walk the index.
+func (in *input) sub(path string) jsonscan.Value {
+	if in.scanned() {
+		return in.top.Sub(path)
+	}
+	return jsonscan.Wrap(gjson.Get(in.view, path))
+}
+
+// root returns the whole input as a Value.
+func (in *input) root() jsonscan.Value {
+	if in.scanned() {
+		return in.top
+	}
+	return jsonscan.Wrap(gjson.Parse(in.view))
+}
 
 func (in *input) where() string {
 	if in.dir == universal.In {
@@ -194,6 +271,16 @@ func (t *Translator) copy(s string) string {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
 	return t.w.Copy(s)
+}
+
+// copyValue is copy for a string value read from native input: one that
+// unescaping put in memory of its own is kept, not copied again
+// (Stream.CopyValue).
+func (t *Translator) copyValue(r gjson.Result) string {
+	if !utf8.ValidString(r.Str) {
+		return t.copy(r.Str)
+	}
+	return t.w.CopyValue(r)
 }
 
 // view returns b as a string without copying. Results read from it alias

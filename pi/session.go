@@ -3,7 +3,9 @@ package pi
 import (
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -33,17 +35,17 @@ func (t *Translator) entry(dst []universal.Event, in *input) []universal.Event {
 // replayEntry translates one session entry.
 func (t *Translator) replayEntry(dst []universal.Event, in *input) []universal.Event {
 	if in.typ.Str == "message" {
-		return t.message(dst, in, in.get("message"), in.get("id").Str)
+		return t.message(dst, in, in.sub("message"), in.get("id").Str)
 	}
-	return t.entryItem(dst, in, gjson.Parse(in.view))
+	return t.entryItem(dst, in, in.root())
 }
 
 // entryItem translates a session entry other than a message: from a
 // session file, or from entry_appended.
-func (t *Translator) entryItem(dst []universal.Event, in *input, e gjson.Result) []universal.Event {
+func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Value) []universal.Event {
 	id := e.Get("id").Str
 	typ := e.Get("type")
-	var md jsonw.Object
+	var md rawObject
 	switch typ.Str {
 	case "model_change":
 		detail := e.Get("modelId").Str
@@ -56,28 +58,30 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e gjson.Result)
 	case "session_info":
 		return t.status(dst, "session_name", e.Get("name").Str, nil, id, in.raw)
 	case "label":
-		md.Raw("targetId", e.Get("targetId").Raw)
-		return t.status(dst, "label", e.Get("label").Str, md.Bytes(), id, in.raw)
+		md.add(t, "targetId", e.Sub("targetId"))
+		return t.status(dst, "label", e.Get("label").Str, md.bytes(), id, in.raw)
 	case "custom":
-		md.Raw("data", e.Get("data").Raw)
-		return t.status(dst, "custom", e.Get("customType").Str, md.Bytes(), id, in.raw)
+		md.add(t, "data", e.Sub("data"))
+		return t.status(dst, "custom", e.Get("customType").Str, md.bytes(), id, in.raw)
 	case "context_edit":
-		md.Raw("targetId", e.Get("targetId").Raw).Raw("replacement", e.Get("replacement").Raw)
-		return t.status(dst, "context_edit", e.Get("targetId").Str, md.Bytes(), id, in.raw)
+		md.add(t, "targetId", e.Sub("targetId"))
+		md.add(t, "replacement", e.Sub("replacement"))
+		return t.status(dst, "context_edit", e.Get("targetId").Str, md.bytes(), id, in.raw)
 	case "custom_message":
 		return t.custom(dst, in, e, id)
 	case "compaction":
 		for _, k := range [...]string{"firstKeptEntryId", "firstKeptEntryIndex", "tokensBefore", "details", "fromHook"} {
-			md.Raw(k, e.Get(k).Raw)
+			md.add(t, k, e.Sub(k))
 		}
-		dst = t.summary(dst, "compaction", "", md.Bytes(), e.Get("summary").Str, id, in.raw)
-		return t.usage(dst, e.Get("usage"), in.raw)
+		dst = t.summary(dst, "compaction", "", md.bytes(), e.Get("summary").Str, id, in.raw)
+		return t.usage(dst, e.Sub("usage"), in.raw)
 	case "branch_summary":
-		md.Raw("fromId", e.Get("fromId").Raw).Raw("details", e.Get("details").Raw)
-		dst = t.summary(dst, "branch_summary", e.Get("fromId").Str, md.Bytes(), e.Get("summary").Str, id, in.raw)
-		return t.usage(dst, e.Get("usage"), in.raw)
+		md.add(t, "fromId", e.Sub("fromId"))
+		md.add(t, "details", e.Sub("details"))
+		dst = t.summary(dst, "branch_summary", e.Get("fromId").Str, md.bytes(), e.Get("summary").Str, id, in.raw)
+		return t.usage(dst, e.Sub("usage"), in.raw)
 	case "usage":
-		return t.usage(dst, e.Get("usage"), in.raw)
+		return t.usage(dst, e.Sub("usage"), in.raw)
 	}
 	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: session entry %q", errUnknownType, typ.Str), in.raw)
 }
@@ -135,9 +139,14 @@ func (t *Translator) replayTree(dst []universal.Event) []universal.Event {
 		}, daemon, nil)
 	}
 	for _, e := range entries {
-		in := input{raw: e.Data, view: view(e.Data), line: e.Line}
-		in.typ = gjson.Get(in.view, "type")
-		if id := gjson.Get(in.view, "id").Str; id != "" && !branch[id] {
+		// Kept entries were valid JSON objects when they came (a
+		// checkpoint's are checked on Restore).
+		sc := t.scanner()
+		sc.Scan(e.Data)
+		t.clean = sc.Depth() <= jsonw.MaxDepth && (!sc.NonASCII() || utf8.Valid(e.Data))
+		in := input{raw: e.Data, view: view(e.Data), top: sc.Root(), line: e.Line}
+		in.readTop()
+		if id := in.get("id").Str; id != "" && !branch[id] {
 			continue
 		}
 		dst = t.replayEntry(dst, &in)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -56,11 +57,7 @@ func (t *Translator) toolEntry(dst []universal.Event, in *input) (*tool, []unive
 	msg, dst = t.orphanParent(dst, in.raw)
 	tl.Msg = msg
 	tl.Call = t.w.NewItemID()
-	args := in.get("args").Raw
-	if args == "" {
-		args = "{}"
-	}
-	it := t.toolCallItem(tl.Call, msg, callID, name, t.copyJSON(args))
+	it := t.toolCallItem(tl.Call, msg, callID, name, t.copyJSON(in.sub("args")))
 	if name == "" {
 		it.Content[0].ToolKind, it.Content[0].ToolInput = universal.ToolOther, &universal.ToolInput{}
 	}
@@ -82,10 +79,24 @@ func (t *Translator) orphanParent(dst []universal.Event, raw []byte) (string, []
 	return id, t.w.Complete(dst, universal.Item{ItemID: id, Kind: universal.KindMessage, Role: universal.RoleAssistant}, daemon, raw)
 }
 
-// copyJSON returns raw JSON in compact form, in stable memory.
-func (t *Translator) copyJSON(raw string) string {
-	t.buf = jsonw.AppendRaw(t.buf[:0], raw)
-	return t.w.Stamper().CopyBytes(t.buf)
+// copyJSON returns a JSON value in compact form, in stable memory; "{}"
+// for an absent one.
+func (t *Translator) copyJSON(v jsonscan.Value) string {
+	if v.Raw() == "" {
+		return "{}"
+	}
+	return t.w.Copy(t.compact(v))
+}
+
+// compact returns a JSON value in the compact form jsonw writes: its own
+// bytes when the scan shows they are that already, else a compacted copy
+// in t.buf (valid until its next use).
+func (t *Translator) compact(v jsonscan.Value) string {
+	if raw, ok := v.CompactRaw(); ok && raw != "" && t.clean {
+		return raw
+	}
+	t.buf = jsonw.AppendRaw(t.buf[:0], v.Raw())
+	return view(t.buf)
 }
 
 // toolStart translates tool_execution_start: the tool_result item starts.
@@ -125,7 +136,7 @@ func (t *Translator) toolUpdate(dst []universal.Event, in *input) []universal.Ev
 	if tl.Diverged || !t.w.IsOpen(tl.Result) {
 		return dst
 	}
-	text, _ := t.render(in.get("partialResult.content"))
+	text, _ := t.render(in.sub("partialResult.content"))
 	streamed := t.w.StreamedText(tl.Result, 0)
 	if !strings.HasPrefix(text, streamed) {
 		tl.Diverged = true
@@ -139,8 +150,8 @@ func (t *Translator) toolUpdate(dst []universal.Event, in *input) []universal.Ev
 // are kept in the part's metadata.
 func (t *Translator) toolEnd(dst []universal.Event, in *input) []universal.Event {
 	tl, dst := t.toolEntry(dst, in)
-	top := fields(gjson.Parse(in.view), "result", "isError", "durationMs")
-	isError := top[1].Bool()
+	top := fields(in.root(), "result", "isError", "durationMs")
+	isError := top[1].Result().Bool()
 	dst = t.resolveByOutcome(dst, tl.CallID, !isError || tl.Updated, in.raw)
 	if tl.Result != "" && !t.w.IsOpen(tl.Result) {
 		return dst // a repeated end
@@ -150,12 +161,13 @@ func (t *Translator) toolEnd(dst []universal.Event, in *input) []universal.Event
 		tl.Result = t.w.NewItemID()
 	}
 	result := fields(top[0], "content", "details", "structuredContent", "terminate")
-	var md jsonw.Object
-	text, _ := t.render(result[0])
-	output := t.copy(text)
-	md.Raw("details", result[1].Raw).Raw("structuredContent", result[2].Raw)
-	md.Raw("terminate", result[3].Raw).Raw("durationMs", top[2].Raw)
-	md.Raw("sub_agent_error", subAgentError(tl.Name, result[1]))
+	var md rawObject
+	output := t.output(t.render(result[0]))
+	md.add(t, "details", result[1])
+	md.add(t, "structuredContent", result[2])
+	md.add(t, "terminate", result[3])
+	md.add(t, "durationMs", top[2])
+	md.raw("sub_agent_error", subAgentError(tl.Name, result[1]))
 	return t.completeResult(dst, tl, "", output, isError, md, result[0], result[1], in.raw)
 }
 
@@ -163,16 +175,16 @@ func (t *Translator) toolEnd(dst []universal.Event, in *input) []universal.Event
 // part (a command's exit code in its metadata, failed when it is not 0),
 // then a file_ref part per file a successful read, write or edit touched,
 // then the images the tool returned (content holds the result's blocks).
-func (t *Translator) completeResult(dst []universal.Event, tl *tool, nativeID, output string, isError bool, md jsonw.Object, content, details gjson.Result, raw []byte) []universal.Event {
+func (t *Translator) completeResult(dst []universal.Event, tl *tool, nativeID, output string, isError bool, md rawObject, content, details jsonscan.Value, raw []byte) []universal.Event {
 	if tl.Kind == universal.ToolExecute {
 		if code, ok := exitCode(output); ok {
-			md.Int("exit_code", code)
+			md.int("exit_code", code)
 			isError = isError || code != 0
 		}
 	}
 	p := universal.Part{Type: universal.PartToolResult, CallID: tl.CallID, Output: output, IsError: isError}
-	if md.Len() > 0 {
-		p.Metadata = md.Bytes()
+	if md.len() > 0 {
+		p.Metadata = md.bytes()
 	}
 	parts := []universal.Part{p}
 	if !isError {
@@ -218,7 +230,7 @@ func exitCode(output string) (int64, bool) {
 // call touched (the paths of its arguments). An edit's unified diff is
 // details.patch (Pi 1.x; details.diff is Pi's own numbered-line format,
 // not a unified diff).
-func (t *Translator) fileRefs(parts []universal.Part, tl *tool, details gjson.Result) []universal.Part {
+func (t *Translator) fileRefs(parts []universal.Part, tl *tool, details jsonscan.Value) []universal.Part {
 	var action universal.FileAction
 	switch {
 	case tl.Kind == universal.ToolRead && tl.Name != "ls":
@@ -243,11 +255,11 @@ func (t *Translator) fileRefs(parts []universal.Part, tl *tool, details gjson.Re
 // resultImages appends an image part for each image block of a tool's
 // result content, with the file's path when the call read one (the image
 // data stays in raw; its length is in the metadata).
-func (t *Translator) resultImages(parts []universal.Part, tl *tool, content gjson.Result) []universal.Part {
+func (t *Translator) resultImages(parts []universal.Part, tl *tool, content jsonscan.Value) []universal.Part {
 	if !content.IsArray() {
 		return parts
 	}
-	content.ForEach(func(_, b gjson.Result) bool {
+	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		if b.Get("type").Str == "image" {
 			p := t.image(b)
 			if tl.Kind == universal.ToolRead && len(tl.Paths) == 1 {
@@ -263,9 +275,9 @@ func (t *Translator) resultImages(parts []universal.Part, tl *tool, content gjso
 // toolResult translates a toolResult message. In a stream it repeats
 // tool_execution_end and only completes the result if that never came;
 // in a session file it is the only record of the result.
-func (t *Translator) toolResult(dst []universal.Event, in *input, msg gjson.Result, nativeID string) []universal.Event {
+func (t *Translator) toolResult(dst []universal.Event, in *input, msg jsonscan.Value, nativeID string) []universal.Event {
 	f := fields(msg, "toolCallId", "toolName", "content", "details", "durationMs", "nestedCalls", "isError", "usage")
-	callID, name, content, usage := f[0].Str, f[1].Str, f[2], f[7]
+	callID, name, content, usage := f[0].Str(), f[1].Str(), f[2], f[7]
 	tl := t.tool(callID)
 	if tl != nil && tl.Result != "" && !t.w.IsOpen(tl.Result) {
 		// Already completed by tool_execution_end; only the usage of
@@ -284,12 +296,13 @@ func (t *Translator) toolResult(dst []universal.Event, in *input, msg gjson.Resu
 	if tl.Result == "" {
 		tl.Result = t.w.NewItemID()
 	}
-	text, _ := t.render(content)
-	output := t.copy(text)
-	var md jsonw.Object
-	md.Raw("details", f[3].Raw).Raw("durationMs", f[4].Raw).Raw("nestedCalls", f[5].Raw)
-	md.Raw("sub_agent_error", subAgentError(name, f[3]))
-	isError := f[6].Bool()
+	output := t.output(t.render(content))
+	var md rawObject
+	md.add(t, "details", f[3])
+	md.add(t, "durationMs", f[4])
+	md.add(t, "nestedCalls", f[5])
+	md.raw("sub_agent_error", subAgentError(name, f[3]))
+	isError := f[6].Result().Bool()
 	dst = t.resolveByOutcome(dst, tl.CallID, !isError || tl.Updated, in.raw)
 	t.st.Turn.Unfinished = true
 	dst = t.completeResult(dst, tl, nativeID, output, isError, md, content, f[3], in.raw)
@@ -308,24 +321,24 @@ const subagentTool = "subagent"
 // messages. Every item is complete at once (the record shows finished
 // runs); the sub-agent's usage is not emitted again (Pi counts it in the
 // details).
-func (t *Translator) subAgentItems(dst []universal.Event, tl *tool, details gjson.Result) []universal.Event {
+func (t *Translator) subAgentItems(dst []universal.Event, tl *tool, details jsonscan.Value) []universal.Event {
 	if tl.Call == "" || !t.w.Known(tl.Call) {
 		return dst
 	}
-	details.Get("results").ForEach(func(_, r gjson.Result) bool {
+	details.Sub("results").Each(func(_ gjson.Result, r jsonscan.Value) bool {
 		var calls []tool // the run's calls
 		lastMsg := ""
-		r.Get("messages").ForEach(func(_, m gjson.Result) bool {
-			raw := []byte(m.Raw)
+		r.Sub("messages").Each(func(_ gjson.Result, m jsonscan.Value) bool {
+			raw := []byte(m.Raw())
 			switch m.Get("role").Str {
 			case "user":
 				dst = t.w.Complete(dst, universal.Item{
-					ItemID: t.w.NewItemID(), ParentID: tl.Call, Content: t.subParts(m.Get("content")), Kind: universal.KindMessage, Role: universal.RoleUser,
+					ItemID: t.w.NewItemID(), ParentID: tl.Call, Content: t.subParts(m.Sub("content")), Kind: universal.KindMessage, Role: universal.RoleUser,
 				}, agent, raw)
 			case "assistant":
 				id := t.w.NewItemID()
 				lastMsg = id
-				parts := t.subParts(m.Get("content"))
+				parts := t.subParts(m.Sub("content"))
 				status := universal.StatusCompleted
 				if stop := m.Get("stopReason").Str; stop == "error" || stop == "aborted" {
 					status = universal.StatusFailed
@@ -334,29 +347,25 @@ func (t *Translator) subAgentItems(dst []universal.Event, tl *tool, details gjso
 				dst = t.w.Complete(dst, universal.Item{
 					ItemID: id, ParentID: tl.Call, Kind: universal.KindMessage, Role: universal.RoleAssistant, Content: parts, Status: status,
 				}, agent, raw)
-				m.Get("content").ForEach(func(_, c gjson.Result) bool {
+				m.Sub("content").Each(func(_ gjson.Result, c jsonscan.Value) bool {
 					if c.Get("type").Str != "toolCall" {
 						return true
 					}
 					sub := tool{CallID: t.copy(c.Get("id").Str), Name: t.copy(c.Get("name").Str), Msg: id, Call: t.w.NewItemID()}
-					args := c.Get("arguments").Raw
-					if args == "" {
-						args = "{}"
-					}
-					it := t.toolCallItem(sub.Call, id, sub.CallID, sub.Name, t.copyJSON(args))
+					it := t.toolCallItem(sub.Call, id, sub.CallID, sub.Name, t.copyJSON(c.Sub("arguments")))
 					if sub.Name == "" {
 						it.Content[0].ToolKind, it.Content[0].ToolInput = universal.ToolOther, &universal.ToolInput{}
 					}
 					sub.Kind, sub.Paths = it.Content[0].ToolKind, it.Content[0].ToolInput.Paths
 					calls = append(calls, sub)
-					dst = t.w.Complete(dst, it, agent, []byte(c.Raw))
+					dst = t.w.Complete(dst, it, agent, []byte(c.Raw()))
 					return true
 				})
 			case "toolResult":
 				f := fields(m, "toolCallId", "toolName", "content", "details", "durationMs", "isError")
 				var sub tool
 				for i := range calls {
-					if calls[i].CallID == f[0].Str && calls[i].Result == "" {
+					if calls[i].CallID == f[0].Str() && calls[i].Result == "" {
 						sub = calls[i]
 						calls[i].Result = "done"
 						break
@@ -366,15 +375,16 @@ func (t *Translator) subAgentItems(dst []universal.Event, tl *tool, details gjso
 					if lastMsg == "" {
 						return true // a result of no call of the run
 					}
-					sub = tool{CallID: t.copy(f[0].Str), Name: t.copy(f[1].Str), Msg: lastMsg}
+					sub = tool{CallID: t.copy(f[0].Str()), Name: t.copy(f[1].Str()), Msg: lastMsg}
 					sub.Kind, _ = t.describe(sub.Name, "")
 				}
 				sub.Result = t.w.NewItemID()
-				text, _ := t.render(f[2])
-				var md jsonw.Object
-				md.Raw("details", f[3].Raw).Raw("durationMs", f[4].Raw)
-				md.Raw("sub_agent_error", subAgentError(sub.Name, f[3]))
-				dst = t.completeResult(dst, &sub, "", t.copy(text), f[5].Bool(), md, f[2], f[3], raw)
+				text := t.output(t.render(f[2]))
+				var md rawObject
+				md.add(t, "details", f[3])
+				md.add(t, "durationMs", f[4])
+				md.raw("sub_agent_error", subAgentError(sub.Name, f[3]))
+				dst = t.completeResult(dst, &sub, "", text, f[5].Result().Bool(), md, f[2], f[3], raw)
 			}
 			return true
 		})
@@ -385,17 +395,17 @@ func (t *Translator) subAgentItems(dst []universal.Event, tl *tool, details gjso
 
 // subParts maps the content of a sub-agent's message: text, thinking and
 // image blocks (tool calls are items of their own).
-func (t *Translator) subParts(c gjson.Result) []universal.Part {
-	if c.Type == gjson.String {
-		return []universal.Part{universal.Text(t.copy(c.Str))}
+func (t *Translator) subParts(c jsonscan.Value) []universal.Part {
+	if c.Type() == gjson.String {
+		return []universal.Part{universal.Text(t.copyValue(c.Result()))}
 	}
 	var parts []universal.Part
-	c.ForEach(func(_, b gjson.Result) bool {
+	c.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		switch b.Get("type").Str {
 		case "text":
-			parts = append(parts, universal.Text(t.copy(b.Get("text").Str)))
+			parts = append(parts, universal.Text(t.copyValue(b.Get("text"))))
 		case "thinking":
-			p := universal.Reasoning(t.copy(b.Get("thinking").Str), universal.VisibilityPublic)
+			p := universal.Reasoning(t.copyValue(b.Get("thinking")), universal.VisibilityPublic)
 			if b.Get("redacted").Bool() {
 				p.Visibility = universal.VisibilityPrivate
 			}
@@ -416,30 +426,30 @@ func (t *Translator) subParts(c gjson.Result) []universal.Part {
 // line each; "" when none failed or the tool is another. Pi reports a
 // sub-agent's failure only there, never as an error of the session (the
 // sub-agent convention of package universal).
-func subAgentError(tool string, details gjson.Result) string {
+func subAgentError(tool string, details jsonscan.Value) string {
 	if tool != subagentTool {
 		return ""
 	}
 	var msgs []string
 	code := ""
-	details.Get("results").ForEach(func(_, r gjson.Result) bool {
+	details.Sub("results").Each(func(_ gjson.Result, r jsonscan.Value) bool {
 		f := fields(r, "agent", "stopReason", "errorMessage", "exitCode", "stderr")
-		stop, exit := f[1].Str, f[3]
+		stop, exit := f[1].Str(), f[3].Result()
 		failedExit := exit.Type == gjson.Number && exit.Int() != 0
-		if stop != "error" && stop != "aborted" && f[2].Str == "" && !failedExit {
+		if stop != "error" && stop != "aborted" && f[2].Str() == "" && !failedExit {
 			return true
 		}
-		why := f[2].Str
+		why := f[2].Str()
 		switch {
 		case why != "":
-		case strings.TrimSpace(f[4].Str) != "":
-			why = strings.TrimSpace(f[4].Str)
+		case strings.TrimSpace(f[4].Str()) != "":
+			why = strings.TrimSpace(f[4].Str())
 		case stop == "error" || stop == "aborted":
 			why = "stopped: " + stop
 		default:
 			why = "exit code " + exit.Raw
 		}
-		msgs = append(msgs, f[0].Str+": "+why)
+		msgs = append(msgs, f[0].Str()+": "+why)
 		if code == "" && (stop == "error" || stop == "aborted") {
 			code = stop
 		}
@@ -453,38 +463,45 @@ func subAgentError(tool string, details gjson.Result) string {
 }
 
 // render returns the text of tool result content: its text blocks joined
-// by a newline, and the number of image blocks. The string may alias the
-// input or the translator's scratch buffer: copy it to keep it.
-func (t *Translator) render(c gjson.Result) (string, int) {
-	if c.Type == gjson.String {
-		return c.Str, 0
+// by a newline. The text may alias the input or the translator's scratch
+// buffer: copy it with output to keep it. one is the string value that is
+// the whole text, if there is one.
+func (t *Translator) render(c jsonscan.Value) (text string, one gjson.Result) {
+	if c.Type() == gjson.String {
+		one = c.Result()
+		return one.Str, one
 	}
-	var first string
-	n, images := 0, 0
+	n := 0
 	buf := t.buf[:0]
-	c.ForEach(func(_, b gjson.Result) bool {
-		switch b.Get("type").Str {
-		case "text":
-			s := b.Get("text").Str
-			switch n {
-			case 0:
-				first = s
-			case 1:
-				buf = append(append(append(buf, first...), '\n'), s...)
-			default:
-				buf = append(append(buf, '\n'), s...)
-			}
-			n++
-		case "image":
-			images++
+	c.Each(func(_ gjson.Result, b jsonscan.Value) bool {
+		if b.Get("type").Str != "text" {
+			return true
 		}
+		r := b.Get("text")
+		switch n {
+		case 0:
+			one = r
+		case 1:
+			buf = append(append(append(buf, one.Str...), '\n'), r.Str...)
+		default:
+			buf = append(append(buf, '\n'), r.Str...)
+		}
+		n++
 		return true
 	})
 	t.buf = buf
 	if n <= 1 {
-		return first, images
+		return one.Str, one
 	}
-	return view(buf), images
+	return view(buf), gjson.Result{}
+}
+
+// output copies the text render returned into stable memory.
+func (t *Translator) output(text string, one gjson.Result) string {
+	if one.Type == gjson.String {
+		return t.copyValue(one)
+	}
+	return t.copy(text)
 }
 
 // uiRequest translates an extension UI request. A select or confirm
@@ -669,20 +686,21 @@ func (t *Translator) compactionEnd(dst []universal.Event, in *input) []universal
 	if id == "" {
 		id = t.w.NewItemID()
 	}
-	result := in.get("result")
+	result := in.sub("result")
 	aborted, retry := in.get("aborted").Bool(), in.get("willRetry").Bool()
 	errMsg := in.get("errorMessage").Str
-	var md jsonw.Object
+	var md rawObject
 	for _, k := range [...]string{"firstKeptEntryId", "tokensBefore", "estimatedTokensAfter", "details"} {
-		md.Raw(k, result.Get(k).Raw)
+		md.add(t, k, result.Sub(k))
 	}
-	md.Raw("aborted", in.get("aborted").Raw).Raw("willRetry", in.get("willRetry").Raw)
-	md.OptString("errorMessage", errMsg)
+	md.add(t, "aborted", in.sub("aborted"))
+	md.add(t, "willRetry", in.sub("willRetry"))
+	md.optString("errorMessage", errMsg)
 	reason := t.copy(in.get("reason").Str)
 	if it, ok := t.w.Tracked(id); ok && reason == "" && len(it.Content) > 0 {
 		reason = it.Content[0].Detail // auto_compaction_end has no reason
 	}
-	st := universal.Part{Type: universal.PartStatus, Label: "compaction", Detail: reason, Metadata: md.Bytes()}
+	st := universal.Part{Type: universal.PartStatus, Label: "compaction", Detail: reason, Metadata: md.bytes()}
 	parts := []universal.Part{st}
 	if s := result.Get("summary"); s.Exists() {
 		parts = append(parts, universal.Text(t.copy(s.Str)))
@@ -698,7 +716,7 @@ func (t *Translator) compactionEnd(dst []universal.Event, in *input) []universal
 		Content: parts,
 		Status:  status,
 	}, agent, in.raw)
-	dst = t.usage(dst, result.Get("usage"), in.raw)
+	dst = t.usage(dst, result.Sub("usage"), in.raw)
 	if errMsg != "" && retry {
 		// A failed compaction Pi retries is a transient error. One it
 		// gives up on fails only the item: the session goes on with
@@ -718,7 +736,7 @@ func (t *Translator) compactionEnd(dst []universal.Event, in *input) []universal
 // compactions, model and thinking changes, session names) are ignored;
 // the others become status items with the entry id as native id.
 func (t *Translator) appended(dst []universal.Event, in *input) []universal.Event {
-	e := in.get("entry")
+	e := in.sub("entry")
 	switch e.Get("type").Str {
 	case "message", "compaction", "branch_summary", "custom_message",
 		"model_change", "thinking_level_change", "session_info":
