@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/universal"
-	"github.com/tidwall/gjson"
 )
 
 // event is one server event, unwrapped from its envelope.
 type event struct {
-	typ   string       // the type without a schema-version suffix
-	id    string       // the event id, "" when the envelope has none
-	props gjson.Result // properties (classic), data (V2, sync wrapper)
-	raw   []byte       // the native message the event came in
+	typ   string         // the type without a schema-version suffix
+	id    string         // the event id, "" when the envelope has none
+	props jsonscan.Value // properties (classic), data (V2, sync wrapper)
+	raw   []byte         // the native message the event came in
 	line  int64
 	index int // position in an array of events, -1 for a stream
 }
@@ -33,13 +33,10 @@ func (t *Translator) unparsed(dst []universal.Event, e *event, err error) []univ
 //	{"directory","project"?,"payload":{…}}              /global/event
 //	{"payload":{"type":"sync","syncEvent":{"type":"x.y.1","id","seq","aggregateID","data"}}}
 //	{"id","type","data","durable"?,"location"?}         /api/event (V2)
-func (t *Translator) translateEvent(dst []universal.Event, raw []byte, line int64, index int) []universal.Event {
+//
+// root is the event, scanned; raw its bytes.
+func (t *Translator) translateEvent(dst []universal.Event, root jsonscan.Value, raw []byte, line int64, index int) []universal.Event {
 	e := event{raw: raw, line: line, index: index}
-	v := view(raw)
-	if !gjson.Valid(v) {
-		return t.w.Unparsed(dst, e.loc(), errNotJSON, raw)
-	}
-	root := gjson.Parse(v)
 	if !root.IsObject() {
 		return t.w.Unparsed(dst, e.loc(), errors.New("event is not a JSON object"), raw)
 	}
@@ -47,13 +44,13 @@ func (t *Translator) translateEvent(dst []universal.Event, raw []byte, line int6
 	if env.payload.Exists() {
 		env = readEnvelope(env.payload)
 	}
-	e.typ, e.id, e.props = env.typ.Str, env.id.Str, env.props
+	e.typ, e.id, e.props = env.typ.Str(), env.id.Str(), env.props
 	if !e.props.Exists() {
 		e.props = env.data
 	}
 	if e.typ == "sync" {
 		se := readEnvelope(env.sync)
-		e.typ, e.id, e.props = stripVersion(se.typ.Str), se.id.Str, se.data
+		e.typ, e.id, e.props = stripVersion(se.typ.Str()), se.id.Str(), se.data
 	}
 	if e.typ == "" {
 		return t.w.Unparsed(dst, e.loc(), errors.New("event without a type"), raw)
@@ -74,16 +71,16 @@ func (t *Translator) translateEvent(dst []universal.Event, raw []byte, line int6
 
 // envelope holds the members of an event object that say what it is.
 type envelope struct {
-	typ, id, props, data, payload, sync gjson.Result
+	typ, id, props, data, payload, sync jsonscan.Value
 }
 
 // readEnvelope reads an event object's members in one pass (the first of
 // duplicate keys wins, as with gjson paths).
-func readEnvelope(obj gjson.Result) envelope {
+func readEnvelope(obj jsonscan.Value) envelope {
 	var env envelope
-	obj.ForEach(func(k, v gjson.Result) bool {
-		var dst *gjson.Result
-		switch k.Str {
+	obj.Members(func(k string, v jsonscan.Value) bool {
+		var dst *jsonscan.Value
+		switch k {
 		case "type":
 			dst = &env.typ
 		case "id":
@@ -175,17 +172,28 @@ func (t *Translator) dispatch(dst []universal.Event, e *event) []universal.Event
 	case "session.error":
 		return t.onSessionError(dst, e)
 	case "message.updated":
-		info := p.Get("info")
-		if !info.IsObject() || info.Get("id").Str == "" {
+		info := p.Sub("info")
+		f := readInfo(info)
+		if !info.IsObject() || f.id.Str() == "" {
 			return t.unparsed(dst, e, errors.New("message.updated without info.id"))
 		}
-		return t.onMessage(dst, info, e.raw, true)
+		return t.onMessage(dst, &f, e.raw, true)
 	case "message.part.updated":
-		part := p.Get("part")
-		if !part.IsObject() || part.Get("id").Str == "" || part.Get("messageID").Str == "" {
+		var part, delta jsonscan.Value
+		p.Members(func(k string, v jsonscan.Value) bool {
+			switch k {
+			case "part":
+				first(&part, v)
+			case "delta":
+				first(&delta, v)
+			}
+			return true
+		})
+		f := readPart(part)
+		if !part.IsObject() || f.id.Str() == "" || f.msg.Str() == "" {
 			return t.unparsed(dst, e, errors.New("message.part.updated without part.id and part.messageID"))
 		}
-		return t.onPart(dst, part, p.Get("delta").Str, e)
+		return t.onPart(dst, &f, delta.Str(), e)
 	case "message.part.delta":
 		return t.onDelta(dst, e)
 	case "message.removed":

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -27,8 +28,9 @@ type saved struct {
 // document finds the saved document in an input: it starts at a line's
 // first { or [ (or right after the export banner), the first such place
 // where a valid JSON document follows, and ends at the input's last } or
-// ]. ok is false when there is none.
-func document(m universal.Message) (saved, bool) {
+// ]. ok is false when there is none; when it is true, s holds the
+// document's index.
+func document(s *jsonscan.Scanner, m universal.Message) (saved, bool) {
 	data := m.Data
 	end := bytes.LastIndexAny(data, "}]")
 	if end < 0 {
@@ -49,7 +51,7 @@ func document(m universal.Message) (saved, bool) {
 		}
 		if i := at + lead; i <= end && (data[i] == '{' || data[i] == '[') {
 			tries++
-			if gjson.Valid(view(data[i : end+1])) {
+			if s.Scan(data[i : end+1]) {
 				return saved{
 					doc:  data[i : end+1],
 					pre:  data[:i],
@@ -100,10 +102,10 @@ func (t *Translator) noise(dst []universal.Event, text []byte, line int64) []uni
 // to follow, its directory the working directory), the messages are read
 // as a message list, the todos (newer builds) are the last todo list, and
 // a revert point in the info is reported like a live one (onRevert).
-func (t *Translator) translateExport(dst []universal.Event, r gjson.Result, sv saved) []universal.Event {
+func (t *Translator) translateExport(dst []universal.Event, r jsonscan.Value, sv saved) []universal.Event {
 	line, raw := sv.line, sv.doc
-	info := r.Get("info")
-	msgs := r.Get("messages")
+	info := r.Sub("info")
+	msgs := r.Sub("messages")
 	e := event{typ: "export", props: r, raw: raw, line: line, index: -1}
 	if !info.IsObject() || info.Get("id").Str == "" {
 		dst = t.unparsed(dst, &e, errors.New("export without info.id"))
@@ -114,7 +116,7 @@ func (t *Translator) translateExport(dst []universal.Event, r gjson.Result, sv s
 		}
 		if id == t.st.Session {
 			if !t.w.Begun() {
-				dst = t.w.Begin(dst, sessionMetadata(info), universal.SourceAgent, bytesOf(info.Raw))
+				dst = t.w.Begin(dst, sessionMetadata(info), universal.SourceAgent, bytesOf(info.Raw()))
 			}
 			dst = t.around(dst, sv)
 			sv = saved{}
@@ -129,27 +131,28 @@ func (t *Translator) translateExport(dst []universal.Event, r gjson.Result, sv s
 	}
 	i := 0
 	var last []byte
-	msgs.ForEach(func(_, x gjson.Result) bool {
-		dst = t.replayMessage(dst, x, line, i, info.Get("id").Str)
-		last = bytesOf(x.Raw)
+	sid := info.Get("id").Str
+	msgs.Each(func(_ gjson.Result, x jsonscan.Value) bool {
+		dst = t.replayMessage(dst, x, line, i, sid)
+		last = bytesOf(x.Raw())
 		i++
 		return true
 	})
 	dst = t.settleRecord(dst, last)
-	if todos := r.Get("todos"); todos.IsArray() && len(todos.Array()) > 0 && info.Get("id").Str == t.st.Session {
-		dst = t.todoItem(dst, todos, "", bytesOf(todos.Raw))
+	if todos := r.Sub("todos"); todos.IsArray() && todos.Len() > 0 && sid == t.st.Session {
+		dst = t.todoItem(dst, todos, "", bytesOf(todos.Raw()))
 	}
-	if info.IsObject() && info.Get("id").Str != "" {
-		dst = t.onRevert(dst, info.Get("id").Str, info, bytesOf(info.Raw))
+	if info.IsObject() && sid != "" {
+		dst = t.onRevert(dst, sid, info, bytesOf(info.Raw()))
 	}
 	return dst
 }
 
 // todoItem is a completed status item (label todo) holding a todo list
 // as a checklist (detail) and the native todos (metadata).
-func (t *Translator) todoItem(dst []universal.Event, todos gjson.Result, parent string, raw []byte) []universal.Event {
+func (t *Translator) todoItem(dst []universal.Event, todos jsonscan.Value, parent string, raw []byte) []universal.Event {
 	var list []byte
-	todos.ForEach(func(_, td gjson.Result) bool {
+	todos.Each(func(_ gjson.Result, td jsonscan.Value) bool {
 		if len(list) > 0 {
 			list = append(list, '\n')
 		}
@@ -167,7 +170,7 @@ func (t *Translator) todoItem(dst []universal.Event, todos gjson.Result, parent 
 		return true
 	})
 	var md jsonw.Object
-	md.Raw("todos", todos.Raw)
+	t.rawField(&md, "todos", todos)
 	return t.w.Complete(dst, universal.Item{
 		ItemID:   t.w.NewItemID(),
 		ParentID: parent,

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -44,7 +45,7 @@ func (t *Translator) newMessage(dst []universal.Event, id, sid, r string, rt int
 	if rt == routeChild {
 		m.Parent = t.st.Links[sid]
 	}
-	t.st.Msgs[id] = m
+	put(&t.st.Msgs, id, m)
 	t.st.OpenMsgs = append(t.st.OpenMsgs, id)
 	src := universal.SourceAgent
 	if stub {
@@ -61,11 +62,13 @@ func (t *Translator) newMessage(dst []universal.Event, id, sid, r string, rt int
 }
 
 // onMessage handles a message's info (message.updated, or an entry of a
-// message list). complete: a completed info completes the item.
-func (t *Translator) onMessage(dst []universal.Event, info gjson.Result, raw []byte, complete bool) []universal.Event {
-	id := info.Get("id").Str
-	sid := info.Get("sessionID").Str
-	r := info.Get("role").Str
+// message list), read by readInfo. complete: a completed info completes
+// the item.
+func (t *Translator) onMessage(dst []universal.Event, f *infoFields, raw []byte, complete bool) []universal.Event {
+	info := f.info
+	id := f.id.Str()
+	sid := f.session.Str()
+	r := f.role.Str()
 	rt := t.route(sid, true)
 	if rt == routeSkip {
 		return dst
@@ -98,19 +101,19 @@ func (t *Translator) onMessage(dst []universal.Event, info gjson.Result, raw []b
 			}
 		}
 	}
-	if tok := info.Get("tokens"); tokensReported(tok) {
+	if tok := f.tokens; tokensReported(tok) {
 		// Reported when the message completes, unless its step-finish
 		// parts report it.
-		m.Tokens = append(m.Tokens[:0], tok.Raw...)
+		m.Tokens = append(m.Tokens[:0], tok.Raw()...)
 		m.Cost = nil
-		if c := info.Get("cost"); c.Type == gjson.Number {
-			m.Cost = append(m.Cost, c.Raw...)
+		if c := f.cost; c.Type() == gjson.Number {
+			m.Cost = append(m.Cost, c.Raw()...)
 		}
 		if t.w.Stamper().IncludeRaw() {
 			m.TokensRaw = append(m.TokensRaw[:0], raw...)
 		}
 	}
-	if e := info.Get("error"); e.Exists() && !m.ErrSeen {
+	if e := f.err; e.Exists() && !m.ErrSeen {
 		m.ErrSeen = true
 		child := ""
 		if rt == routeChild {
@@ -118,22 +121,22 @@ func (t *Translator) onMessage(dst []universal.Event, info gjson.Result, raw []b
 		}
 		dst = t.emitError(dst, e, child, raw)
 	}
-	if complete && info.Get("time.completed").Exists() {
-		dst = t.completeInfo(dst, id, m, info, rt, raw)
+	if complete && f.completed() {
+		dst = t.completeInfo(dst, id, m, f, rt, raw)
 	}
 	return dst
 }
 
 // completeInfo completes a message whose info says it is complete.
-func (t *Translator) completeInfo(dst []universal.Event, id string, m *msgState, info gjson.Result, rt int, raw []byte) []universal.Event {
+func (t *Translator) completeInfo(dst []universal.Event, id string, m *msgState, f *infoFields, rt int, raw []byte) []universal.Event {
 	if !t.w.IsOpen(m.Item) {
 		return dst
 	}
 	if rt == routeRoot && m.Role == "assistant" {
-		t.st.Turn.Finished = info.Get("finish").Str != "tool-calls" && !info.Get("error").Exists()
+		t.st.Turn.Finished = f.finish.Str() != "tool-calls" && !f.err.Exists()
 	}
 	status := universal.StatusCompleted
-	if info.Get("error").Exists() {
+	if f.err.Exists() {
 		status = universal.StatusFailed
 	}
 	if len(m.Parts) == 0 && !m.Tools && !t.record() {
@@ -192,7 +195,7 @@ func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgSta
 		// Usage reported only in the message's info (no step-finish
 		// part): the message is one model call.
 		m.InfoUsage = true
-		dst = t.emitUsage(dst, gjson.ParseBytes(m.Tokens), gjson.ParseBytes(m.Cost), m.TokensRaw)
+		dst = t.emitUsage(dst, jsonscan.Wrap(gjson.ParseBytes(m.Tokens)), jsonscan.Wrap(gjson.ParseBytes(m.Cost)), m.TokensRaw)
 	}
 	content := make([]universal.Part, 0, len(m.Parts))
 	var nth map[string]int // the slots of each non-streaming part so far
@@ -272,11 +275,12 @@ func (t *Translator) index(m *msgState, pid string, p *partState) int {
 }
 
 // onPart handles a part snapshot (message.part.updated, a run line's
-// part, an entry of a message's parts). delta is the ≤1.1 delta field.
-func (t *Translator) onPart(dst []universal.Event, part gjson.Result, delta string, e *event) []universal.Event {
-	pid := part.Get("id").Str
-	mid := part.Get("messageID").Str
-	sid := part.Get("sessionID").Str
+// part, an entry of a message's parts), read by readPart; its id and
+// messageID are not empty. delta is the ≤1.1 delta field.
+func (t *Translator) onPart(dst []universal.Event, f *partFields, delta string, e *event) []universal.Event {
+	pid := f.id.Str()
+	mid := f.msg.Str()
+	sid := f.session.Str()
 	if sid == "" {
 		sid = e.props.Get("sessionID").Str
 	}
@@ -302,20 +306,20 @@ func (t *Translator) onPart(dst []universal.Event, part gjson.Result, delta stri
 	}
 	p := t.st.Parts[pid]
 	fresh := p == nil
-	typ := part.Get("type").Str
+	typ := f.typ.Str()
 	if fresh {
 		pid = t.w.Copy(pid)
 		p = &partState{ID: pid, Msg: t.w.Copy(mid), Type: t.w.Copy(typ), Index: -1}
-		t.st.Parts[pid] = p
+		put(&t.st.Parts, pid, p)
 	}
 	switch typ {
 	case "text", "reasoning":
 		if fresh {
 			dst = t.flushPart(dst, pid, p, m)
 		}
-		return t.onText(dst, m, pid, p, part, delta, e)
+		return t.onText(dst, m, pid, p, f, delta, e)
 	case "tool":
-		return t.onTool(dst, m, p, part, sid, e)
+		return t.onTool(dst, m, p, f, sid, e)
 	case "step-start", "snapshot":
 		// Step boundaries and git snapshots: nothing for the transcript.
 		if typ == "step-start" && rt == routeRoot {
@@ -327,11 +331,11 @@ func (t *Translator) onPart(dst []universal.Event, part gjson.Result, delta stri
 			// A step's usage is reported once, whatever is re-sent.
 			return dst
 		}
-		return t.onStepFinish(dst, part, rt, e)
+		return t.onStepFinish(dst, f, rt, e)
 	case "retry":
-		return t.retry(dst, part.Get("attempt").Int(), part.Get("error.data.message").Str, part.Raw, e.raw)
+		return t.retry(dst, f.part.Get("attempt").Int(), f.part.Get("error.data.message").Str, f.part.Raw(), e.raw)
 	case "file", "patch", "agent", "subtask", "compaction":
-		return t.onExtra(dst, mid, m, pid, p, extraContent(typ, part), e)
+		return t.onExtra(dst, mid, m, pid, p, extraContent(typ, f.part), e)
 	}
 	return t.unparsed(dst, e, fmt.Errorf("unknown part type %q", typ))
 }
@@ -339,13 +343,13 @@ func (t *Translator) onPart(dst []universal.Event, part gjson.Result, delta stri
 // onText handles a text or reasoning snapshot: the new suffix of the
 // snapshot beyond what was emitted becomes a delta; a snapshot that does
 // not extend it (trimmed, rewritten) is kept as the final text.
-func (t *Translator) onText(dst []universal.Event, m *msgState, pid string, p *partState, part gjson.Result, delta string, e *event) []universal.Event {
-	text := part.Get("text")
-	if part.Get("synthetic").Bool() {
-		return t.syntheticText(dst, m, pid, p, text.Str, e)
+func (t *Translator) onText(dst []universal.Event, m *msgState, pid string, p *partState, f *partFields, delta string, e *event) []universal.Event {
+	text := f.text
+	if f.synthetic.Result().Bool() {
+		return t.syntheticText(dst, m, pid, p, text.Str(), e)
 	}
 	if !t.w.IsOpen(m.Item) {
-		return t.lateText(dst, m, p, part, e)
+		return t.lateText(dst, m, p, f, e)
 	}
 	var add string
 	if text.Exists() {
@@ -353,7 +357,7 @@ func (t *Translator) onText(dst []universal.Event, m *msgState, pid string, p *p
 		if p.Index >= 0 {
 			emitted = t.w.StreamedText(m.Item, p.Index)
 		}
-		if s := text.Str; strings.HasPrefix(s, emitted) {
+		if s := text.Str(); strings.HasPrefix(s, emitted) {
 			add = s[len(emitted):]
 			p.Final, p.HasFinal = "", false
 		} else {
@@ -365,20 +369,20 @@ func (t *Translator) onText(dst []universal.Event, m *msgState, pid string, p *p
 	if add != "" {
 		dst = t.w.Delta(dst, m.Item, t.index(m, pid, p), partType(p.Type), add, universal.SourceAgent, e.raw)
 	}
-	if tm := part.Get("time"); !tm.Exists() || tm.Get("end").Exists() {
-		p.Meta = textMetadata(part)
+	if tm := f.time; !tm.Exists() || tm.Get("end").Exists() {
+		p.Meta = t.textMetadata(f)
 	}
 	return dst
 }
 
 // textMetadata keeps a text or reasoning part's provider metadata
 // (signatures, encrypted reasoning) and its ignored flag.
-func textMetadata(part gjson.Result) []byte {
+func (t *Translator) textMetadata(f *partFields) []byte {
 	var o jsonw.Object
-	if md := part.Get("metadata"); md.IsObject() && md.Raw != "{}" {
-		o.Raw("metadata", md.Raw)
+	if md := f.metadata; md.IsObject() && md.Raw() != "{}" {
+		t.rawField(&o, "metadata", md)
 	}
-	if part.Get("ignored").Bool() {
+	if f.ignored.Result().Bool() {
 		o.Bool("ignored", true)
 	}
 	if o.Len() == 0 {
@@ -409,12 +413,12 @@ func (t *Translator) syntheticText(dst []universal.Event, m *msgState, pid strin
 // completed: a part not seen before becomes an item of its own (same
 // message, same role); a later snapshot of a part the completion already
 // carried changes nothing.
-func (t *Translator) lateText(dst []universal.Event, m *msgState, p *partState, part gjson.Result, e *event) []universal.Event {
-	text := part.Get("text").Str
+func (t *Translator) lateText(dst []universal.Event, m *msgState, p *partState, f *partFields, e *event) []universal.Event {
+	text := f.text.Str()
 	if p.Late || p.Index >= 0 || text == "" {
 		return dst
 	}
-	return t.lateItem(dst, m, p, []universal.Part{textPart(p.Type, t.w.Copy(text), textMetadata(part))}, e.raw)
+	return t.lateItem(dst, m, p, []universal.Part{textPart(p.Type, t.w.Copy(text), t.textMetadata(f))}, e.raw)
 }
 
 // lateItem gives a part that arrived after its message completed an item
@@ -438,9 +442,23 @@ func (t *Translator) lateItem(dst []universal.Event, m *msgState, p *partState, 
 // field, which is "text" for reasoning parts too, so the part's own type
 // decides. A delta before its part is kept until the part arrives.
 func (t *Translator) onDelta(dst []universal.Event, e *event) []universal.Event {
-	sid := e.props.Get("sessionID").Str
-	mid := e.props.Get("messageID").Str
-	pid := e.props.Get("partID").Str
+	var sv, mv, pv, fv, dv jsonscan.Value
+	e.props.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "sessionID":
+			first(&sv, v)
+		case "messageID":
+			first(&mv, v)
+		case "partID":
+			first(&pv, v)
+		case "field":
+			first(&fv, v)
+		case "delta":
+			first(&dv, v)
+		}
+		return true
+	})
+	sid, mid, pid := sv.Str(), mv.Str(), pv.Str()
 	if mid == "" || pid == "" {
 		return t.unparsed(dst, e, errors.New("message.part.delta without messageID and partID"))
 	}
@@ -448,10 +466,10 @@ func (t *Translator) onDelta(dst []universal.Event, e *event) []universal.Event 
 	if rt == routeSkip {
 		return dst
 	}
-	if f := e.props.Get("field").Str; f != "text" {
+	if f := fv.Str(); f != "text" {
 		return t.unparsed(dst, e, fmt.Errorf("delta of field %q", f))
 	}
-	delta := e.props.Get("delta").Str
+	delta := dv.Str()
 	if delta == "" {
 		return dst
 	}
@@ -519,7 +537,7 @@ func (t *Translator) flushPending(dst []universal.Event, mid string) []universal
 		p := t.st.Parts[d.Part]
 		if p == nil {
 			p = &partState{ID: d.Part, Msg: d.Msg, Type: "text", Index: -1}
-			t.st.Parts[d.Part] = p
+			put(&t.st.Parts, d.Part, p)
 		}
 		// A part is in one message (see onPart): a delta goes to the
 		// message its part came with first (as onDelta sends one that
@@ -534,7 +552,7 @@ func (t *Translator) flushPending(dst []universal.Event, mid string) []universal
 }
 
 // extraContent maps a part that does not stream to content parts.
-func extraContent(typ string, part gjson.Result) []universal.Part {
+func extraContent(typ string, part jsonscan.Value) []universal.Part {
 	switch typ {
 	case "file":
 		mime := part.Get("mime").Str
@@ -555,8 +573,8 @@ func extraContent(typ string, part gjson.Result) []universal.Part {
 		if !strings.HasPrefix(url, "data:") {
 			o.OptString("url", url)
 		}
-		if src := part.Get("source"); src.IsObject() {
-			o.Raw("source", src.Raw)
+		if src := part.Sub("source"); src.IsObject() {
+			o.Raw("source", src.Raw())
 		}
 		if strings.HasPrefix(mime, "image/") {
 			return []universal.Part{{Type: universal.PartImage, Path: strings.Clone(path), Mime: strings.Clone(mime), Metadata: o.Bytes()}}
@@ -566,7 +584,7 @@ func extraContent(typ string, part gjson.Result) []universal.Part {
 		var md jsonw.Object
 		meta := md.OptString("hash", part.Get("hash").Str).Bytes()
 		var ps []universal.Part
-		part.Get("files").ForEach(func(_, f gjson.Result) bool {
+		part.Sub("files").ForEach(func(_, f gjson.Result) bool {
 			ps = append(ps, universal.Part{Type: universal.PartFileRef, Path: strings.Clone(f.Str), Action: universal.FilePatch, Metadata: meta})
 			return true
 		})
@@ -717,7 +735,7 @@ func (t *Translator) onPartRemoved(dst []universal.Event, e *event) []universal.
 func (t *Translator) revertFinal(sid string) {
 	if r, ok := t.st.Reverts[sid]; ok && !r.Removed {
 		r.Removed = true
-		t.st.Reverts[sid] = r
+		put(&t.st.Reverts, sid, r)
 	}
 }
 

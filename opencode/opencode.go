@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -109,6 +110,7 @@ type Translator struct {
 	format string
 	w      *universal.Stream
 	st     state
+	scan   jsonscan.Scanner // the index of the message being translated
 }
 
 var _ universal.Translator = (*Translator)(nil)
@@ -120,9 +122,7 @@ func New(format string, o universal.Options) (*Translator, error) {
 	default:
 		return nil, fmt.Errorf("opencode: %w: %q", universal.ErrUnknownFormat, format)
 	}
-	t := &Translator{format: format, w: universal.NewStream(agentName, o)}
-	t.st.init()
-	return t, nil
+	return &Translator{format: format, w: universal.NewStream(agentName, o)}, nil
 }
 
 // record reports whether the input is a saved record of messages (a
@@ -145,35 +145,42 @@ func (t *Translator) Follow(nativeSessionID string) {
 
 // Translate implements [universal.Translator].
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
-	m.Data = universal.CleanInput(m.Data)
 	if m.Err != nil {
+		m.Data = universal.CleanInput(m.Data)
 		return t.w.Unparsed(dst, lineLoc(m.Line, -1), m.Err, m.Data)
+	}
+	if t.format == FormatMessages {
+		// The document may have text around it: it cleans and scans
+		// the input itself.
+		return t.translateMessages(dst, m)
+	}
+	// One pass validates the message (as universal.CleanInput returns it)
+	// and indexes its objects: every lookup below walks the index instead
+	// of scanning the message.
+	var ok bool
+	m.Data, ok = t.scan.ScanClean(m.Data)
+	if !ok {
+		return t.w.Unparsed(dst, lineLoc(m.Line, -1), errNotJSON, m.Data)
 	}
 	switch t.format {
 	case FormatSSE:
-		return t.translateEvent(dst, m.Data, m.Line, -1)
+		return t.translateEvent(dst, t.scan.Root(), m.Data, m.Line, -1)
 	case FormatEvents:
 		return t.translateArray(dst, m)
-	case FormatRunJSON:
-		return t.translateRun(dst, m)
 	default:
-		return t.translateMessages(dst, m)
+		return t.translateRun(dst, m)
 	}
 }
 
-// translateArray reads a JSON array of events.
+// translateArray reads a JSON array of events, scanned.
 func (t *Translator) translateArray(dst []universal.Event, m universal.Message) []universal.Event {
-	v := view(m.Data)
-	if !gjson.Valid(v) {
-		return t.w.Unparsed(dst, lineLoc(m.Line, -1), errNotJSON, m.Data)
-	}
-	r := gjson.Parse(v)
+	r := t.scan.Root()
 	if !r.IsArray() {
 		return t.w.Unparsed(dst, lineLoc(m.Line, -1), errors.New("not a JSON array of events"), m.Data)
 	}
 	i := 0
-	r.ForEach(func(_, e gjson.Result) bool {
-		dst = t.translateEvent(dst, bytesOf(e.Raw), m.Line, i)
+	r.Each(func(_ gjson.Result, e jsonscan.Value) bool {
+		dst = t.translateEvent(dst, e, bytesOf(e.Raw()), m.Line, i)
 		i++
 		return true
 	})
@@ -203,7 +210,7 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		}
 		p.Action, p.ItemID, p.CallID = t.st.permissionInfo(r.PermissionID)
 		p.Metadata = decisionMetadata(r.Decision, r.Message)
-		t.st.Resolved[r.PermissionID] = true
+		put(&t.st.Resolved, r.PermissionID, true)
 		dst = w.ResolvePermission(dst, p, universal.SourceDaemon, nil)
 	case universal.QuestionReply:
 		if !w.QuestionPending(r.QuestionID) {
@@ -215,7 +222,7 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		}
 		asked := t.st.Questions[r.QuestionID]
 		q.ItemID, q.Prompt, q.Options = asked.Item, asked.Prompt, asked.Options
-		t.st.Resolved[r.QuestionID] = true
+		put(&t.st.Resolved, r.QuestionID, true)
 		dst = w.ResolveQuestion(dst, q, universal.SourceDaemon, nil)
 	case universal.Terminate:
 		dst = t.finish(dst)
@@ -261,10 +268,7 @@ func (t *Translator) Checkpoint() ([]byte, error) {
 // universal.ErrCheckpoint, and the translator is left unchanged.
 func (t *Translator) Restore(b []byte) error {
 	var s state
-	if err := universal.LoadCheckedCheckpoint(b, t.format, t.w, &s, func() error {
-		s.init()
-		return s.validate(t.w)
-	}); err != nil {
+	if err := universal.LoadCheckedCheckpoint(b, t.format, t.w, &s, func() error { return s.validate(t.w) }); err != nil {
 		return err
 	}
 	t.st = s

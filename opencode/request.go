@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -74,7 +75,7 @@ func (t *Translator) onPermission(dst []universal.Event, e *event) []universal.E
 	}
 	id = t.w.Copy(id)
 	info := permInfo{Action: t.w.Copy(action), Item: t.callItem(sid, callID), CallID: t.w.Copy(callID)}
-	t.st.Perms[id] = info
+	put(&t.st.Perms, id, info)
 	return t.w.RequestPermission(dst, universal.Permission{
 		PermissionID: id,
 		Action:       info.Action,
@@ -108,7 +109,7 @@ func (t *Translator) onPermissionReplied(dst []universal.Event, e *event) []univ
 		return t.unparsed(dst, e, fmt.Errorf("unknown permission reply %q", reply))
 	}
 	id = t.w.Copy(id)
-	t.st.Resolved[id] = true
+	put(&t.st.Resolved, id, true)
 	info := t.st.Perms[id]
 	return t.w.ResolvePermission(dst, universal.Permission{
 		PermissionID: id,
@@ -149,7 +150,7 @@ func (t *Translator) onQuestion(dst []universal.Event, e *event) []universal.Eve
 	if rt == routeSkip {
 		return dst
 	}
-	qs := p.Get("questions")
+	qs := p.Sub("questions")
 	var prompt strings.Builder
 	var options []string
 	qs.ForEach(func(_, q gjson.Result) bool {
@@ -164,13 +165,13 @@ func (t *Translator) onQuestion(dst []universal.Event, e *event) []universal.Eve
 		return true
 	})
 	var md jsonw.Object
-	md.Raw("questions", qs.Raw)
+	t.rawField(&md, "questions", qs)
 	if rt == routeChild {
 		md.String("session_id", sid)
 	}
 	id = t.w.Copy(id)
 	q := questionInfo{Item: t.callItem(sid, p.Get("tool.callID").Str), Prompt: prompt.String(), Options: options}
-	t.st.Questions[id] = q
+	put(&t.st.Questions, id, q)
 	return t.w.AskQuestion(dst, universal.Question{
 		QuestionID: id,
 		Prompt:     q.Prompt,
@@ -196,7 +197,7 @@ func (t *Translator) onQuestionResolved(dst []universal.Event, e *event) []unive
 	if strings.HasSuffix(e.typ, "rejected") {
 		q.Status = universal.QuestionRejected
 	} else {
-		answers := p.Get("answers")
+		answers := p.Sub("answers")
 		var resp strings.Builder
 		answers.ForEach(func(_, a gjson.Result) bool {
 			if resp.Len() > 0 {
@@ -215,9 +216,10 @@ func (t *Translator) onQuestionResolved(dst []universal.Event, e *event) []unive
 		})
 		q.Response = resp.String()
 		var md jsonw.Object
-		q.Metadata = md.Raw("answers", answers.Raw).Bytes()
+		t.rawField(&md, "answers", answers)
+		q.Metadata = md.Bytes()
 	}
-	t.st.Resolved[q.QuestionID] = true
+	put(&t.st.Resolved, q.QuestionID, true)
 	return t.w.ResolveQuestion(dst, q, universal.SourceAgent, e.raw)
 }
 
@@ -234,28 +236,28 @@ func (t *Translator) onTodo(dst []universal.Event, e *event) []universal.Event {
 	if rt == routeChild {
 		parent = t.st.Links[sid]
 	}
-	return t.todoItem(dst, e.props.Get("todos"), parent, e.raw)
+	return t.todoItem(dst, e.props.Sub("todos"), parent, e.raw)
 }
 
 // onStepFinish reports a step-finish part's tokens and cost as the usage
 // of one model call, once per message: a message whose usage was already
 // reported from its info.tokens (it completed before this part came) is
 // not reported again.
-func (t *Translator) onStepFinish(dst []universal.Event, part gjson.Result, rt int, e *event) []universal.Event {
+func (t *Translator) onStepFinish(dst []universal.Event, f *partFields, rt int, e *event) []universal.Event {
 	if rt == routeRoot {
 		t.st.Turn.StepOpen = false
 	}
-	tok := part.Get("tokens")
+	tok := f.tokens
 	if !tok.IsObject() {
 		return dst
 	}
-	if m := t.st.Msgs[part.Get("messageID").Str]; m != nil {
+	if m := t.st.Msgs[f.msg.Str()]; m != nil {
 		if m.InfoUsage {
 			return dst
 		}
 		m.StepUsage = true
 	}
-	return t.emitUsage(dst, tok, part.Get("cost"), e.raw)
+	return t.emitUsage(dst, tok, f.cost, e.raw)
 }
 
 // emitUsage reports OpenCode tokens ({input, output, reasoning, cache:
@@ -265,7 +267,7 @@ func (t *Translator) onStepFinish(dst []universal.Event, part gjson.Result, rt i
 // current versions (total = input + output + reasoning + cache, observed
 // in 1.17 and 1.18) and includes it in old ones. The universal usage
 // counts all input (cached ⊂ input) and all output (reasoning ⊂ output).
-func (t *Translator) emitUsage(dst []universal.Event, tok, cost gjson.Result, raw []byte) []universal.Event {
+func (t *Translator) emitUsage(dst []universal.Event, tok, cost jsonscan.Value, raw []byte) []universal.Event {
 	in, out, rsn := tok.Get("input").Int(), tok.Get("output").Int(), tok.Get("reasoning").Int()
 	cr, cw := tok.Get("cache.read").Int(), tok.Get("cache.write").Int()
 	input := in + cr + cw
@@ -291,8 +293,8 @@ func (t *Translator) emitUsage(dst []universal.Event, tok, cost gjson.Result, ra
 		u.TotalTokens = ptr(total.Int())
 	}
 	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall, Usage: u}
-	if cost.Type == gjson.Number {
-		f := cost.Float()
+	if cost.Type() == gjson.Number {
+		f := cost.Result().Float()
 		d.CostUSD = &f
 	}
 	return t.w.Emit(dst, universal.TypeUsageUpdated, universal.SourceAgent, d, raw)
@@ -300,16 +302,35 @@ func (t *Translator) emitUsage(dst []universal.Event, tok, cost gjson.Result, ra
 
 // tokensReported reports whether OpenCode tokens count anything (an
 // assistant message's info carries zeros until its first step finishes).
-func tokensReported(tok gjson.Result) bool {
+func tokensReported(tok jsonscan.Value) bool {
 	if !tok.IsObject() {
 		return false
 	}
-	for _, k := range []string{"input", "output", "reasoning", "cache.read", "cache.write", "total"} {
-		if tok.Get(k).Int() != 0 {
-			return true
+	// One walk over the counts (the first of duplicate keys counts, as
+	// with a lookup); the cache's are nested, looked up when it is there.
+	var seen [4]bool
+	counts, cache := false, false
+	tok.Members(func(k string, v jsonscan.Value) bool {
+		i := -1
+		switch k {
+		case "input":
+			i = 0
+		case "output":
+			i = 1
+		case "reasoning":
+			i = 2
+		case "total":
+			i = 3
+		case "cache":
+			cache = true
 		}
-	}
-	return false
+		if i >= 0 && !seen[i] {
+			seen[i] = true
+			counts = v.Result().Int() != 0
+		}
+		return !counts
+	})
+	return counts || cache && (tok.Get("cache.read").Int() != 0 || tok.Get("cache.write").Int() != 0)
 }
 
 func ptr(v int64) *int64 { return &v }

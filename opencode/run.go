@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -25,12 +27,8 @@ import (
 // starts while the one before never finished (the output of one run ended,
 // another follows), on done, and after an error.
 func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []universal.Event {
-	v := view(m.Data)
 	e := event{raw: m.Data, line: m.Line, index: -1}
-	if !gjson.Valid(v) {
-		return t.w.Unparsed(dst, e.loc(), errNotJSON, m.Data)
-	}
-	r := gjson.Parse(v)
+	r := t.scan.Root()
 	e.props = r
 	e.typ = r.Get("type").Str
 	if !r.IsObject() || e.typ == "" {
@@ -53,14 +51,15 @@ func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []
 	case "error":
 		// The run reports its turn failed: the turn ends in error.
 		dst = t.runTurn(dst)
-		dst = t.emitError(dst, r.Get("error"), "", m.Data)
+		dst = t.emitError(dst, r.Sub("error"), "", m.Data)
 		t.st.Turn.Failed = true
 		return t.endTurn(dst, universal.SourceAgent, m.Data)
 	case "done":
 		return t.endTurn(dst, universal.SourceAgent, m.Data)
 	}
-	part := r.Get("part")
-	if !part.IsObject() || part.Get("id").Str == "" || part.Get("messageID").Str == "" {
+	part := r.Sub("part")
+	f := readPart(part)
+	if !part.IsObject() || f.id.Str() == "" || f.msg.Str() == "" {
 		return t.unparsed(dst, &e, errors.New("run line without part.id and part.messageID"))
 	}
 	if e.typ == "step_start" && t.st.Turn.StepOpen {
@@ -73,13 +72,13 @@ func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []
 		dst = t.endTurnWith(dst, universal.TurnCompleted, universal.SourceDaemon, nil)
 	}
 	dst = t.runTurn(dst)
-	dst = t.onPart(dst, part, "", &e)
+	dst = t.onPart(dst, &f, "", &e)
 	if e.typ == "step_finish" {
 		// A step that finished for a reason other than tool calls ends
 		// the run's turn, and so does one whose tool call was refused a
 		// permission (opencode run stops there). Without a reason
 		// (builds before it) the output does not say.
-		reason := part.Get("reason").Str
+		reason := f.reason.Str()
 		if reason != "" && reason != "tool-calls" || reason == "tool-calls" && t.st.Turn.Denied {
 			dst = t.endTurn(dst, universal.SourceAgent, m.Data)
 		}
@@ -119,12 +118,22 @@ func (t *Translator) runPrompt(dst []universal.Event) []universal.Event {
 // translateExport). Each user message starts a turn (ending the one
 // before); a message's parts are handled before its completion.
 func (t *Translator) translateMessages(dst []universal.Event, m universal.Message) []universal.Event {
-	sv, ok := document(m)
+	sv, ok := document(&t.scan, m)
+	// The input is read as universal.CleanInput returns it. The scan of
+	// the document tells whether cleaning may change it; the text around
+	// it, rare, is not scanned: the input is cleaned then, and the
+	// document found again if that changed anything.
+	if !ok || len(sv.pre) > 0 || len(sv.post) > 0 || t.scan.SurrogateEscapes() || t.scan.NonASCII() && !utf8.Valid(sv.doc) {
+		if c := universal.CleanInput(m.Data); len(c) != len(m.Data) || len(c) > 0 && &c[0] != &m.Data[0] {
+			m.Data = c
+			sv, ok = document(&t.scan, m)
+		}
+	}
 	if !ok {
 		return t.w.Unparsed(dst, lineLoc(m.Line, -1), errNotJSON, m.Data)
 	}
 	doc := sv.doc
-	r := gjson.Parse(view(doc))
+	r := t.scan.Root()
 	if r.IsObject() && r.Get("messages").Exists() {
 		return t.translateExport(dst, r, sv)
 	}
@@ -136,9 +145,9 @@ func (t *Translator) translateMessages(dst []universal.Event, m universal.Messag
 	case r.IsArray():
 		i := 0
 		var last []byte
-		r.ForEach(func(_, x gjson.Result) bool {
+		r.Each(func(_ gjson.Result, x jsonscan.Value) bool {
 			dst = t.replayMessage(dst, x, m.Line, i, "")
-			last = bytesOf(x.Raw)
+			last = bytesOf(x.Raw())
 			i++
 			return true
 		})
@@ -152,39 +161,44 @@ func (t *Translator) translateMessages(dst []universal.Event, m universal.Messag
 // leaves them out: a part's messageID (the entry's message) and sessionID
 // (the message's), a part's own id (message id#index), and in an export
 // (sid, the exported session) the message's sessionID.
-func (t *Translator) replayMessage(dst []universal.Event, x gjson.Result, line int64, index int, sid string) []universal.Event {
-	e := event{typ: "message", props: x, raw: bytesOf(x.Raw), line: line, index: index}
-	info := x.Get("info")
-	id := info.Get("id").Str
+func (t *Translator) replayMessage(dst []universal.Event, x jsonscan.Value, line int64, index int, sid string) []universal.Event {
+	e := event{typ: "message", props: x, raw: bytesOf(x.Raw()), line: line, index: index}
+	info := x.Sub("info")
+	f := readInfo(info)
+	id := f.id.Str()
 	if !info.IsObject() || id == "" {
 		return t.unparsed(dst, &e, errors.New("message without info.id"))
 	}
-	info = withFields(info, "sessionID", sid)
-	if info.Get("sessionID").Str == "" {
+	if sid != "" && !f.session.Exists() {
+		f = readInfo(withFields(info, "sessionID", sid))
+	}
+	msid := f.session.Str()
+	if msid == "" {
 		return t.unparsed(dst, &e, errors.New("message without info.sessionID"))
 	}
-	rt := t.route(info.Get("sessionID").Str, true)
+	rt := t.route(msid, true)
 	if rt == routeSkip {
 		return dst
 	}
-	r := info.Get("role").Str
+	r := f.role.Str()
 	if r == "user" && rt == routeRoot {
 		dst = t.endTurn(dst, universal.SourceDaemon, nil)
 		dst = t.startTurn(dst, universal.SourceDaemon, nil)
 	}
-	dst = t.onMessage(dst, info, e.raw, false)
+	dst = t.onMessage(dst, &f, e.raw, false)
 	k := 0
-	x.Get("parts").ForEach(func(_, part gjson.Result) bool {
-		pe := event{typ: "part", props: part, raw: bytesOf(part.Raw), line: line, index: index}
-		if part.IsObject() {
-			part = withFields(part, "id", id+"#"+strconv.Itoa(k), "messageID", id, "sessionID", info.Get("sessionID").Str)
+	x.Sub("parts").Each(func(_ gjson.Result, part jsonscan.Value) bool {
+		pe := event{typ: "part", props: part, raw: bytesOf(part.Raw()), line: line, index: index}
+		pf := readPart(part)
+		if part.IsObject() && (!pf.id.Exists() || !pf.msg.Exists() || !pf.session.Exists()) {
+			pf = readPart(withFields(part, "id", id+"#"+strconv.Itoa(k), "messageID", id, "sessionID", msid))
 		}
 		k++
-		if part.Get("id").Str == "" || part.Get("messageID").Str == "" {
+		if pf.id.Str() == "" || pf.msg.Str() == "" {
 			dst = t.unparsed(dst, &pe, errors.New("part without id and messageID"))
 			return true
 		}
-		dst = t.onPart(dst, part, "", &pe)
+		dst = t.onPart(dst, &pf, "", &pe)
 		return true
 	})
 	msg := t.st.Msgs[id]
@@ -194,22 +208,24 @@ func (t *Translator) replayMessage(dst []universal.Event, x gjson.Result, line i
 	if r == "user" {
 		return t.completeMessage(dst, id, msg, universal.StatusCompleted, universal.SourceAgent, e.raw)
 	}
-	if info.Get("time.completed").Exists() {
-		return t.completeInfo(dst, id, msg, info, rt, e.raw)
+	if f.completed() {
+		return t.completeInfo(dst, id, msg, &f, rt, e.raw)
 	}
 	return dst
 }
 
 // withFields returns the JSON object obj with the members of kv (key,
-// value pairs) it lacks added in front; empty values are not added.
-func withFields(obj gjson.Result, kv ...string) gjson.Result {
+// value pairs) it lacks added in front; empty values are not added. A
+// record lacks them only when written by hand: the object made then is
+// read with gjson.
+func withFields(obj jsonscan.Value, kv ...string) jsonscan.Value {
 	var o jsonw.Object
 	for i := 0; i+1 < len(kv); i += 2 {
 		if kv[i+1] != "" && !obj.Get(kv[i]).Exists() {
 			o.String(kv[i], kv[i+1])
 		}
 	}
-	raw := strings.TrimSpace(obj.Raw)
+	raw := strings.TrimSpace(obj.Raw())
 	if o.Len() == 0 || !strings.HasPrefix(raw, "{") {
 		return obj
 	}
@@ -219,7 +235,7 @@ func withFields(obj gjson.Result, kv ...string) gjson.Result {
 		b = append(b, ',')
 	}
 	b = append(b, raw[1:]...)
-	return gjson.Parse(string(b))
+	return jsonscan.Wrap(gjson.Parse(string(b)))
 }
 
 // settleRecord ends the last turn of a message list when the list shows

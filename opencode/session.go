@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -66,10 +67,10 @@ func (t *Translator) link(child, parent, call string) {
 		return
 	}
 	if _, ok := t.st.Parents[child]; !ok && parent != "" && parent != child {
-		t.st.Parents[t.w.Copy(child)] = t.w.Copy(parent)
+		put(&t.st.Parents, t.w.Copy(child), t.w.Copy(parent))
 	}
 	if call != "" && t.st.Links[child] == "" {
-		t.st.Links[t.w.Copy(child)] = call
+		put(&t.st.Links, t.w.Copy(child), call)
 	}
 }
 
@@ -77,7 +78,7 @@ func (t *Translator) link(child, parent, call string) {
 // session's creation starts the translated session with its metadata;
 // a child's records its parent.
 func (t *Translator) onSessionInfo(dst []universal.Event, e *event, created bool) []universal.Event {
-	info := e.props.Get("info")
+	info := e.props.Sub("info")
 	id := info.Get("id").Str
 	if id == "" {
 		id = e.props.Get("sessionID").Str
@@ -108,7 +109,7 @@ func (t *Translator) onSessionInfo(dst []universal.Event, e *event, created bool
 // OpenCode removed the reverted message (a new prompt made the revert
 // final, and message.removed reported each message). Items are notices
 // about the session (no parent; a sub-agent's are under its task call).
-func (t *Translator) onRevert(dst []universal.Event, sid string, info gjson.Result, raw []byte) []universal.Event {
+func (t *Translator) onRevert(dst []universal.Event, sid string, info jsonscan.Value, raw []byte) []universal.Event {
 	rt := t.route(sid, false)
 	if rt == routeSkip {
 		return dst
@@ -117,7 +118,7 @@ func (t *Translator) onRevert(dst []universal.Event, sid string, info gjson.Resu
 	if rt == routeChild {
 		parent = t.st.Links[sid]
 	}
-	rv := info.Get("revert")
+	rv := info.Sub("revert")
 	prev, had := t.st.Reverts[sid]
 	if !rv.IsObject() || rv.Get("messageID").Str == "" {
 		if !had {
@@ -144,7 +145,7 @@ func (t *Translator) onRevert(dst []universal.Event, sid string, info gjson.Resu
 		return dst
 	}
 	cur.Msg, cur.Part = t.w.Copy(cur.Msg), t.w.Copy(cur.Part)
-	t.st.Reverts[t.w.Copy(sid)] = cur
+	put(&t.st.Reverts, t.w.Copy(sid), cur)
 	return t.w.Complete(dst, universal.Item{
 		ItemID:   t.w.NewItemID(),
 		ParentID: parent,
@@ -154,7 +155,7 @@ func (t *Translator) onRevert(dst []universal.Event, sid string, info gjson.Resu
 }
 
 // revertPart is the status part of a revert point.
-func revertPart(r revertState, rv gjson.Result, m *msgState) universal.Part {
+func revertPart(r revertState, rv jsonscan.Value, m *msgState) universal.Part {
 	var o jsonw.Object
 	o.String("message_id", r.Msg).OptString("part_id", r.Part)
 	if m != nil {
@@ -170,7 +171,7 @@ func revertPart(r revertState, rv gjson.Result, m *msgState) universal.Part {
 }
 
 // sessionMetadata is the session.started metadata from a Session object.
-func sessionMetadata(info gjson.Result) []byte {
+func sessionMetadata(info jsonscan.Value) []byte {
 	var o jsonw.Object
 	o.String("agent", agentName)
 	o.OptString("agent_version", info.Get("version").Str)
@@ -179,8 +180,8 @@ func sessionMetadata(info gjson.Result) []byte {
 	o.OptString("slug", info.Get("slug").Str)
 	o.OptString("project_id", info.Get("projectID").Str)
 	o.OptString("workspace_id", info.Get("workspaceID").Str)
-	if m := info.Get("model"); m.IsObject() {
-		o.Raw("model", m.Raw)
+	if m := info.Sub("model"); m.IsObject() {
+		o.Raw("model", m.Raw())
 	}
 	o.OptString("agent_name", info.Get("agent").Str)
 	o.OptString("parent_id", info.Get("parentID").Str)
@@ -205,7 +206,7 @@ func (t *Translator) onSessionDeleted(dst []universal.Event, e *event) []univers
 // it, retry reports a transient error.
 func (t *Translator) onStatus(dst []universal.Event, e *event) []universal.Event {
 	sid := e.props.Get("sessionID").Str
-	status := e.props.Get("status")
+	status := e.props.Sub("status")
 	switch typ := status.Get("type").Str; typ {
 	case "busy":
 		if t.route(sid, true) == routeRoot {
@@ -223,7 +224,7 @@ func (t *Translator) onStatus(dst []universal.Event, e *event) []universal.Event
 		if r == routeRoot {
 			dst = t.startTurn(dst, universal.SourceAgent, e.raw)
 		}
-		dst = t.retry(dst, status.Get("attempt").Int(), status.Get("message").Str, status.Raw, e.raw)
+		dst = t.retry(dst, status.Get("attempt").Int(), status.Get("message").Str, status.Raw(), e.raw)
 	default:
 		return t.unparsed(dst, e, fmt.Errorf("unknown session status %q", typ))
 	}
@@ -262,7 +263,7 @@ func (t *Translator) onSessionError(dst []universal.Event, e *event) []universal
 	if r == routeChild {
 		child = sid
 	}
-	return t.emitError(dst, e.props.Get("error"), child, e.raw)
+	return t.emitError(dst, e.props.Sub("error"), child, e.raw)
 }
 
 // emitError reports a named OpenCode error ({name, data:{message,…}})
@@ -271,20 +272,20 @@ func (t *Translator) onSessionError(dst []universal.Event, e *event) []universal
 // child names the sub-agent session the error belongs to ("" for the
 // followed session): a sub-agent's error is not the session's and goes to
 // the task call that spawned it (subAgentError).
-func (t *Translator) emitError(dst []universal.Event, errv gjson.Result, child string, raw []byte) []universal.Event {
+func (t *Translator) emitError(dst []universal.Event, errv jsonscan.Value, child string, raw []byte) []universal.Event {
 	root := child == ""
 	name := errv.Get("name").Str
 	msg := errv.Get("data.message").Str
 	if msg == "" {
 		msg = errv.Get("message").Str
 	}
-	if msg == "" && errv.Type == gjson.String {
-		msg = errv.Str
+	if msg == "" && errv.Type() == gjson.String {
+		msg = errv.Str()
 	}
 	if name == "MessageAbortedError" {
 		if root {
 			t.st.Turn.Aborted = true
-			t.st.Turn.Error = jsonw.AppendRaw(nil, errv.Raw)
+			t.st.Turn.Error = jsonw.AppendRaw(nil, errv.Raw())
 		}
 		return dst
 	}
@@ -296,7 +297,7 @@ func (t *Translator) emitError(dst []universal.Event, errv gjson.Result, child s
 	if root {
 		t.st.Turn.Failed = true
 		if errv.Exists() {
-			t.st.Turn.Error = jsonw.AppendRaw(nil, errv.Raw)
+			t.st.Turn.Error = jsonw.AppendRaw(nil, errv.Raw())
 		}
 	}
 	switch {
@@ -308,7 +309,7 @@ func (t *Translator) emitError(dst []universal.Event, errv gjson.Result, child s
 	}
 	var details []byte
 	if errv.Exists() {
-		details = jsonw.AppendRaw(nil, errv.Raw)
+		details = jsonw.AppendRaw(nil, errv.Raw())
 	}
 	if !root {
 		return t.subAgentError(dst, child, msg, name, details, raw)
@@ -333,7 +334,7 @@ func (t *Translator) subAgentError(dst []universal.Event, child, msg, code strin
 	call := t.st.Links[child]
 	if p := t.callPart(call); p != nil && !p.ResultDone {
 		if _, ok := t.st.SubErrs[call]; !ok {
-			t.st.SubErrs[call] = md
+			put(&t.st.SubErrs, call, md)
 		}
 		return dst
 	}

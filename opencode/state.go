@@ -76,37 +76,13 @@ type revertState struct {
 // recentSize is how many event ids are remembered for de-duplication.
 const recentSize = 8
 
-func (s *state) init() {
-	if s.Parents == nil {
-		s.Parents = map[string]string{}
+// put sets m[k] = v, making the map on its first use: most inputs are
+// short, and a translator makes none of its maps until it needs them.
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
 	}
-	if s.Links == nil {
-		s.Links = map[string]string{}
-	}
-	if s.SubErrs == nil {
-		s.SubErrs = map[string]rawText{}
-	}
-	if s.Msgs == nil {
-		s.Msgs = map[string]*msgState{}
-	}
-	if s.Parts == nil {
-		s.Parts = map[string]*partState{}
-	}
-	if s.Calls == nil {
-		s.Calls = map[string]string{}
-	}
-	if s.Perms == nil {
-		s.Perms = map[string]permInfo{}
-	}
-	if s.Questions == nil {
-		s.Questions = map[string]questionInfo{}
-	}
-	if s.Resolved == nil {
-		s.Resolved = map[string]bool{}
-	}
-	if s.Reverts == nil {
-		s.Reverts = map[string]revertState{}
-	}
+	(*m)[k] = v
 }
 
 // idRing remembers the last few event ids without allocating per event.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -52,10 +53,41 @@ func (t *Translator) describe(name, args string) (universal.ToolKind, *universal
 	return kind, in
 }
 
+// clean returns the JSON text of v when it is already in the form
+// jsonw.AppendRaw writes (compact, valid UTF-8): a value the scan recorded
+// in a message without whitespace between its tokens (every message is
+// read as universal.CleanInput returns it), which need not be scanned
+// again.
+func (t *Translator) clean(v jsonscan.Value) (string, bool) {
+	raw, ok := v.CompactRaw()
+	return raw, ok && raw != "" && t.scan.Depth() <= jsonw.MaxDepth
+}
+
+// compact returns the JSON text of v as jsonw.AppendRaw writes it.
+func (t *Translator) compact(v jsonscan.Value) string {
+	if raw, ok := t.clean(v); ok {
+		return strings.Clone(raw)
+	}
+	return string(jsonw.AppendRaw(nil, v.Raw()))
+}
+
+// rawField adds v's JSON text to o as o.Raw does.
+func (t *Translator) rawField(o *jsonw.Object, k string, v jsonscan.Value) {
+	if raw, ok := t.clean(v); ok {
+		o.RawClean(k, raw)
+		return
+	}
+	o.Raw(k, v.Raw())
+}
+
 // hasInput reports whether a tool state carries real arguments: the
 // pending state has {} (or nothing; clients that re-encode JSON write []).
-func hasInput(in gjson.Result) bool {
-	return in.IsObject() && strings.TrimSpace(in.Raw[1:len(in.Raw)-1]) != ""
+func hasInput(in jsonscan.Value) bool {
+	if !in.IsObject() {
+		return false
+	}
+	raw := in.Raw()
+	return strings.TrimSpace(raw[1:len(raw)-1]) != ""
 }
 
 // callKey keys a tool call by session and provider call id (call ids are
@@ -72,12 +104,12 @@ func callKey(sid, callID string) string { return sid + "\x00" + callID }
 //     metadata.output as deltas when it extends what was emitted, and is
 //     completed at completed (output, title, metadata) or error (failed,
 //     the error text).
-func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, part gjson.Result, sid string, e *event) []universal.Event {
+func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, f *partFields, sid string, e *event) []universal.Event {
 	if p.ResultDone {
 		return dst
 	}
-	state := part.Get("state")
-	status := state.Get("status").Str
+	sf := readState(f.state)
+	status := sf.status.Str()
 	switch status {
 	case "pending", "running", "completed", "error":
 	default:
@@ -85,13 +117,13 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, pa
 	}
 	pid := p.ID
 	m.Tools = true
-	name := part.Get("tool").Str
-	input := state.Get("input")
+	name := f.tool.Str()
+	input := sf.input
 	if p.Call == "" {
 		p.Call = t.w.NewItemID()
-		p.CallID = t.w.CopyValue(part.Get("callID"))
+		p.CallID = t.w.CopyValue(f.callID.Result())
 		if p.CallID != "" {
-			t.st.Calls[callKey(m.Session, p.CallID)] = pid
+			put(&t.st.Calls, callKey(m.Session, p.CallID), pid)
 		}
 		kind, in := t.describe(name, "")
 		dst = t.w.StartItem(dst, universal.Item{
@@ -108,7 +140,7 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, pa
 		args := "{}"
 		if hasInput(input) {
 			// Compact: clients that re-encode events pretty-print them.
-			args = string(jsonw.AppendRaw(nil, input.Raw))
+			args = t.compact(input)
 		}
 		kind, in := t.describe(name, args)
 		dst = t.w.Complete(dst, universal.Item{
@@ -123,21 +155,26 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, pa
 			}},
 		}, universal.SourceAgent, e.raw)
 	}
-	if child := state.Get("metadata.sessionId").Str; child != "" {
+	if child := sf.meta("sessionId").Str(); child != "" {
 		// The task tool names the sub-agent session it runs.
 		t.link(child, m.Session, p.Call)
 	}
 	switch status {
 	case "running":
 		dst = t.startResult(dst, pid, p, m.Item, e.raw)
-		if out := state.Get("metadata.output"); out.Type == gjson.String {
+		if out := sf.meta("output"); out.Type() == gjson.String {
+			// Unescaping never lengthens a string: an output whose JSON
+			// text is no longer than what was emitted has nothing new,
+			// and is not unescaped (each update repeats all of it).
 			emitted := t.w.StreamedText(p.Result, 0)
-			if s := out.Str; len(s) > len(emitted) && strings.HasPrefix(s, emitted) {
-				dst = t.w.Delta(dst, p.Result, 0, universal.PartToolResult, s[len(emitted):], universal.SourceAgent, e.raw)
+			if len(out.Raw())-2 > len(emitted) {
+				if s := out.Str(); len(s) > len(emitted) && strings.HasPrefix(s, emitted) {
+					dst = t.w.Delta(dst, p.Result, 0, universal.PartToolResult, s[len(emitted):], universal.SourceAgent, e.raw)
+				}
 			}
 		}
 	case "completed", "error":
-		dst = t.completeResult(dst, pid, p, m.Item, name, status, state, e)
+		dst = t.completeResult(dst, pid, p, m.Item, name, status, &sf, e)
 	}
 	return dst
 }
@@ -167,13 +204,14 @@ func (t *Translator) startResult(dst []universal.Event, pid string, p *partState
 // (timed out, aborted: OpenCode notes it in the output and leaves exit
 // null). Files the tool read or changed follow as file_ref parts, images
 // it returned as image parts.
-func (t *Translator) completeResult(dst []universal.Event, pid string, p *partState, parent, name, status string, state gjson.Result, e *event) []universal.Event {
+func (t *Translator) completeResult(dst []universal.Event, pid string, p *partState, parent, name, status string, sf *stateFields, e *event) []universal.Event {
 	p.ResultDone = true
+	state := sf.state
 	failed := status == "error"
-	out := state.Get("output").Str
+	out := sf.output.Result()
 	if failed {
-		out = state.Get("error").Str
-		if rejectedPermission(out) && t.st.Msgs[p.Msg].Session == t.st.Session {
+		out = sf.err.Result()
+		if rejectedPermission(out.Str) && t.st.Msgs[p.Msg].Session == t.st.Session {
 			// OpenCode stops the turn after a refused permission.
 			t.st.Turn.Denied = true
 			if t.format == FormatRunJSON {
@@ -182,12 +220,12 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 		}
 	}
 	var md jsonw.Object
-	md.OptString("title", state.Get("title").Str)
-	if v := state.Get("metadata"); v.IsObject() && v.Raw != "{}" {
-		md.Raw("metadata", v.Raw)
+	md.OptString("title", sf.title.Str())
+	if v := sf.metadata; v.IsObject() && v.Raw() != "{}" {
+		t.rawField(&md, "metadata", v)
 	}
-	atts := state.Get("attachments")
-	if atts.IsArray() && atts.Raw != "[]" {
+	atts := sf.attach
+	if atts.IsArray() && atts.Raw() != "[]" {
 		md.RawBytes("attachments", attachmentsMetadata(atts))
 	}
 	if name == "invalid" {
@@ -196,11 +234,11 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 		failed = true
 	}
 	if tools[name].Kind == universal.ToolExecute {
-		if code := state.Get("metadata.exit"); code.Type == gjson.Number {
+		if code := sf.meta("exit").Result(); code.Type == gjson.Number {
 			md.Int("exit_code", code.Int())
 			failed = failed || code.Int() != 0
 		}
-		failed = failed || killed(out)
+		failed = failed || killed(out.Str)
 	}
 	if e, ok := t.st.SubErrs[p.Call]; ok {
 		md.RawBytes("sub_agent_error", e)
@@ -209,7 +247,7 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 	content := []universal.Part{{
 		Type:     universal.PartToolResult,
 		CallID:   p.CallID,
-		Output:   t.w.Copy(out),
+		Output:   t.w.CopyValue(out),
 		IsError:  failed,
 		Metadata: metaOrNil(&md),
 	}}
@@ -241,6 +279,11 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 // 1.15) block appended after a timeout, an abort or a runaway process
 // tree.
 func killed(out string) bool {
+	if !strings.Contains(out, "_metadata>") {
+		// Neither block: a forward search is much faster than the two
+		// backward ones over a long output.
+		return false
+	}
 	i := max(strings.LastIndex(out, "<bash_metadata>"), strings.LastIndex(out, "<shell_metadata>"))
 	if i < 0 {
 		return false
@@ -257,7 +300,7 @@ func killed(out string) bool {
 // file of metadata.files: write for an added file, patch otherwise, with
 // its diff; else the files the patch text names). Paths are resolved
 // against the session's working directory.
-func (t *Translator) fileRefs(dst []universal.Part, name string, state gjson.Result) []universal.Part {
+func (t *Translator) fileRefs(dst []universal.Part, name string, state jsonscan.Value) []universal.Part {
 	ref := func(path string, action universal.FileAction, diff string) {
 		if path == "" {
 			return
@@ -278,9 +321,9 @@ func (t *Translator) fileRefs(dst []universal.Part, name string, state gjson.Res
 	case "edit", "multiedit":
 		ref(path, universal.FilePatch, state.Get("metadata.diff").Str)
 	case "apply_patch", "patch":
-		files := state.Get("metadata.files")
-		if files.IsArray() && len(files.Array()) > 0 {
-			files.ForEach(func(_, f gjson.Result) bool {
+		files := state.Sub("metadata.files")
+		if files.IsArray() && files.Len() > 0 {
+			files.Each(func(_ gjson.Result, f jsonscan.Value) bool {
 				p := f.Get("movePath").Str
 				if p == "" {
 					p = f.Get("filePath").Str
@@ -309,14 +352,14 @@ func (t *Translator) fileRefs(dst []universal.Part, name string, state gjson.Res
 // attachment ({type: "file", mime: "image/…", url: "data:…"}), with the
 // path of the file the call read when it names one. The image data stays
 // in the native payload (raw).
-func (t *Translator) images(dst []universal.Part, path string, atts gjson.Result) []universal.Part {
+func (t *Translator) images(dst []universal.Part, path string, atts jsonscan.Value) []universal.Part {
 	if !atts.IsArray() {
 		return dst
 	}
 	if path != "" {
 		path = universal.ResolvePath(t.st.Cwd, path)
 	}
-	atts.ForEach(func(_, a gjson.Result) bool {
+	atts.Each(func(_ gjson.Result, a jsonscan.Value) bool {
 		mime := a.Get("mime").Str
 		if !strings.HasPrefix(mime, "image/") {
 			return true
@@ -337,14 +380,14 @@ func (t *Translator) images(dst []universal.Part, path string, atts gjson.Result
 
 // attachmentsMetadata is the tool_result metadata of a tool's attachments:
 // each attachment without the data of a data: URL (it stays in raw).
-func attachmentsMetadata(atts gjson.Result) []byte {
+func attachmentsMetadata(atts jsonscan.Value) []byte {
 	out := []byte{'['}
-	atts.ForEach(func(_, a gjson.Result) bool {
+	atts.Each(func(_ gjson.Result, a jsonscan.Value) bool {
 		if len(out) > 1 {
 			out = append(out, ',')
 		}
 		if !a.IsObject() || !strings.HasPrefix(a.Get("url").Str, "data:") {
-			out = jsonw.AppendRaw(out, a.Raw)
+			out = jsonw.AppendRaw(out, a.Raw())
 			return true
 		}
 		var o jsonw.Object

@@ -1,0 +1,158 @@
+package opencode
+
+import "github.com/agentnorm/agentnorm/internal/jsonscan"
+
+// The objects the translator reads most (a part, a message's info, a tool
+// state, event properties) are read in one walk over their members that
+// keeps the members it needs, instead of a lookup per member, each a walk
+// of its own. The first of duplicate keys is kept, the member a lookup
+// finds; a nested path is still looked up in its object, where gjson's
+// rule for duplicates (the first member whose value has the rest of the
+// path) applies.
+
+// first keeps v in *dst unless a member of the same key came before.
+func first(dst *jsonscan.Value, v jsonscan.Value) {
+	if !dst.Exists() {
+		*dst = v
+	}
+}
+
+// partFields are the members of a part (message.part.updated, a run
+// line's part, an entry of a message's parts) that the translator reads.
+type partFields struct {
+	part                  jsonscan.Value
+	id, msg, session, typ jsonscan.Value
+	// text and reasoning parts
+	text, synthetic, time, metadata, ignored jsonscan.Value
+	// tool parts
+	tool, callID, state jsonscan.Value
+	// step-finish parts
+	tokens, cost, reason jsonscan.Value
+}
+
+func readPart(part jsonscan.Value) (f partFields) {
+	f.part = part
+	part.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "id":
+			first(&f.id, v)
+		case "messageID":
+			first(&f.msg, v)
+		case "sessionID":
+			first(&f.session, v)
+		case "type":
+			first(&f.typ, v)
+		case "text":
+			first(&f.text, v)
+		case "synthetic":
+			first(&f.synthetic, v)
+		case "time":
+			first(&f.time, v)
+		case "metadata":
+			first(&f.metadata, v)
+		case "ignored":
+			first(&f.ignored, v)
+		case "tool":
+			first(&f.tool, v)
+		case "callID":
+			first(&f.callID, v)
+		case "state":
+			first(&f.state, v)
+		case "tokens":
+			first(&f.tokens, v)
+		case "cost":
+			first(&f.cost, v)
+		case "reason":
+			first(&f.reason, v)
+		}
+		return true
+	})
+	return f
+}
+
+// infoFields are the members of a message's info that the translator
+// reads.
+type infoFields struct {
+	info                                               jsonscan.Value
+	id, session, role, tokens, cost, err, finish, time jsonscan.Value
+	timeDup                                            bool // more than one time member
+}
+
+// completed reports whether the info has time.completed, what
+// info.Get("time.completed").Exists() reports.
+func (f *infoFields) completed() bool {
+	if f.timeDup {
+		return f.info.Get("time.completed").Exists()
+	}
+	return f.time.Sub("completed").Exists()
+}
+
+func readInfo(info jsonscan.Value) (f infoFields) {
+	f.info = info
+	info.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "id":
+			first(&f.id, v)
+		case "sessionID":
+			first(&f.session, v)
+		case "role":
+			first(&f.role, v)
+		case "tokens":
+			first(&f.tokens, v)
+		case "cost":
+			first(&f.cost, v)
+		case "error":
+			first(&f.err, v)
+		case "finish":
+			first(&f.finish, v)
+		case "time":
+			f.timeDup = f.time.Exists()
+			first(&f.time, v)
+		}
+		return true
+	})
+	return f
+}
+
+// stateFields are the members of a tool part's state that the translator
+// reads.
+type stateFields struct {
+	state                                               jsonscan.Value
+	status, input, metadata, output, err, title, attach jsonscan.Value
+	metadataDup                                         bool // more than one metadata member
+}
+
+// meta returns the value at path in the state's metadata, what
+// state.Sub("metadata." + path) returns: with one metadata member, that
+// member's; with several, gjson's rule picks the member.
+func (f *stateFields) meta(path string) jsonscan.Value {
+	if f.metadataDup {
+		return f.state.Sub("metadata." + path)
+	}
+	return f.metadata.Sub(path)
+}
+
+func readState(state jsonscan.Value) (f stateFields) {
+	f.state = state
+	state.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "status":
+			first(&f.status, v)
+		case "input":
+			first(&f.input, v)
+		case "metadata":
+			f.metadataDup = f.metadata.Exists()
+			first(&f.metadata, v)
+		case "output":
+			first(&f.output, v)
+		case "error":
+			first(&f.err, v)
+		case "title":
+			first(&f.title, v)
+		case "attachments":
+			first(&f.attach, v)
+		}
+		return true
+	})
+	return f
+}
