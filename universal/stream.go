@@ -450,6 +450,9 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 		if w.Known(it.ItemID) {
 			return w.mistake(dst, fmt.Errorf("%w: %s", ErrItemClosed, it.ItemID), raw)
 		}
+		if it.ItemID != "" && it.Kind != "" && (it.ParentID == "" || w.Known(it.ParentID)) {
+			return w.startAndComplete(dst, it, src, raw)
+		}
 		start := it
 		start.Content = make([]Part, len(it.Content))
 		for i, p := range it.Content {
@@ -500,6 +503,47 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 		dst = w.reconcile(dst, o, &it, i, src, raw)
 	}
 	w.untrack(o)
+	return w.st.Emit(dst, TypeItemCompleted, src, &ItemSnapshot{Item: it}, raw)
+}
+
+// startAndComplete is Complete for an item never started whose start
+// needs no repair (it has an id, a kind and a known parent or none), in
+// one step: the same item.started (streamed strings empty, except tool
+// arguments), the synthetic deltas of message text and the completion,
+// without tracking the item in between. Items that arrive whole (a
+// transcript's, a stored session's) are most items; tracking each would
+// cost several allocations and copies that nothing reads.
+func (w *Stream) startAndComplete(dst []Event, it Item, src Source, raw []byte) []Event {
+	start := it
+	start.Status = StatusInProgress
+	start.Content = make([]Part, len(it.Content))
+	for i, p := range it.Content {
+		if p.Type.Streams() && p.Type != PartToolCall {
+			p.SetStreamed("")
+		}
+		p.Rewritten = false
+		start.Content[i] = p
+	}
+	if w.state.Seen == nil {
+		w.state.Seen = map[string]struct{}{}
+	}
+	w.state.Seen[it.ItemID] = struct{}{}
+	dst = w.st.Emit(dst, TypeItemStarted, src, &ItemSnapshot{Item: start}, raw)
+	if it.Status != StatusFailed {
+		it.Status = StatusCompleted
+	}
+	content := make([]Part, len(it.Content))
+	copy(content, it.Content)
+	it.Content = content
+	// What reconcile does when nothing streamed: message text gets one
+	// synthetic delta with all of it; other parts keep their content.
+	if it.Kind == KindMessage {
+		for i := range it.Content {
+			if p := &it.Content[i]; (p.Type == PartText || p.Type == PartReasoning) && p.Text != "" {
+				dst = w.syntheticDelta(dst, &it, i, p.Type, p.Text, raw)
+			}
+		}
+	}
 	return w.st.Emit(dst, TypeItemCompleted, src, &ItemSnapshot{Item: it}, raw)
 }
 

@@ -361,3 +361,70 @@ func TestUsageNegativeCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestCompleteUnstartedAsStartThenComplete: completing an item that was
+// never started (the one-step path) emits exactly what starting it with
+// its streamed strings emptied and then completing it does, and leaves
+// the stream in the same state.
+func TestCompleteUnstartedAsStartThenComplete(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		kinds := []Kind{KindMessage, KindToolCall, KindToolResult, KindSystem, KindStatus}
+		types := []PartType{PartText, PartReasoning, PartToolCall, PartToolResult, PartJSON, PartStatus, PartFileRef}
+		texts := []string{"", "hello", "é\xff", "x\ny"}
+		it := Item{
+			ItemID:       "itm_9",
+			NativeItemID: rapid.SampledFrom([]string{"", "n1"}).Draw(rt, "native"),
+			ParentID:     rapid.SampledFrom([]string{"", "itm_1"}).Draw(rt, "parent"),
+			Kind:         rapid.SampledFrom(kinds).Draw(rt, "kind"),
+			Role:         rapid.SampledFrom([]Role{"", RoleAssistant, RoleTool}).Draw(rt, "role"),
+			Status:       rapid.SampledFrom([]ItemStatus{"", StatusCompleted, StatusFailed, StatusInProgress}).Draw(rt, "status"),
+		}
+		for i := range rapid.IntRange(0, 4).Draw(rt, "parts") {
+			p := Part{Type: rapid.SampledFrom(types).Draw(rt, "type"), Rewritten: rapid.Bool().Draw(rt, "rewritten")}
+			switch p.Type {
+			case PartToolCall:
+				p.Name, p.CallID = "Bash", "c"
+			case PartJSON:
+				p.JSON = json.RawMessage(`{"a": 1}`)
+			}
+			p.SetStreamed(rapid.SampledFrom(texts).Draw(rt, "text"+string(rune('0'+i))))
+			it.Content = append(it.Content, p)
+		}
+		prefix := func(w *Stream) []Event {
+			evs := w.StartItem(nil, Item{ItemID: "itm_1", Kind: KindMessage}, SourceAgent, nil)
+			return w.Complete(evs, Item{ItemID: "itm_1", Kind: KindMessage}, SourceAgent, nil)
+		}
+		fast := newTestStream()
+		got := fast.Complete(prefix(fast), it, SourceAgent, nil)
+
+		slow := newTestStream()
+		want := prefix(slow)
+		start := it
+		start.Content = nil
+		for _, p := range it.Content {
+			if p.Type.Streams() && p.Type != PartToolCall {
+				p.SetStreamed("")
+			}
+			p.Rewritten = false
+			start.Content = append(start.Content, p)
+		}
+		want = slow.StartItem(want, start, SourceAgent, nil)
+		want = slow.Complete(want, it, SourceAgent, nil)
+
+		enc := func(evs []Event) []string {
+			var out []string
+			for i := range evs {
+				out = append(out, string(evs[i].AppendJSON(nil)))
+			}
+			return out
+		}
+		if diff := cmp.Diff(enc(want), enc(got)); diff != "" {
+			rt.Fatalf("events differ (-start then complete +complete):\n%s", diff)
+		}
+		a, _ := SaveCheckpoint("t", fast, nil)
+		b, _ := SaveCheckpoint("t", slow, nil)
+		if string(a) != string(b) {
+			rt.Fatalf("state differs:\n%s\n%s", a, b)
+		}
+	})
+}

@@ -4,7 +4,7 @@
 // same bytes in the same process, so the figures mean the same on a shared,
 // noisy machine:
 //
-//	go run ./internal/ratio [-rounds 5] [-root testdata] [-agent claude] [-markdown]
+//	go run ./internal/ratio [-rounds 5] [-root testdata] [-agent claude] [-format stream-json] [-markdown]
 //
 // It reads every recorded native input under the root (the format detected
 // per file with the agentnorm entry point; goldens, states and metas are
@@ -78,10 +78,14 @@ func main() {
 	root := flag.String("root", "testdata", "where the recorded inputs are")
 	markdown := flag.Bool("markdown", false, "print a Markdown table")
 	agent := flag.String("agent", "", "measure only this agent's inputs (e.g. claude)")
+	format := flag.String("format", "", "measure only inputs of this format (e.g. session)")
 	flag.Parse()
 	inputs, err := collect(*root)
 	if *agent != "" {
 		inputs = slices.DeleteFunc(inputs, func(in *input) bool { return in.agent.Name != *agent })
+	}
+	if *format != "" {
+		inputs = slices.DeleteFunc(inputs, func(in *input) bool { return in.format.Name != *format })
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "ratio:", err)
