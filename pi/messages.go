@@ -398,14 +398,14 @@ func (t *Translator) parts(dst []universal.Event, in *input, c jsonscan.Value) (
 func (t *Translator) custom(dst []universal.Event, in *input, msg jsonscan.Value, nativeID string) []universal.Event {
 	f := fields(msg, "content", "customType", "display", "details")
 	parts, dst := t.parts(dst, in, f[0])
-	var md rawObject
-	md.add(t, "customType", f[1])
-	md.add(t, "display", f[2])
-	md.add(t, "details", f[3])
+	var md jsonw.Object
+	t.addValue(&md, "customType", f[1])
+	t.addValue(&md, "display", f[2])
+	t.addValue(&md, "details", f[3])
 	if len(parts) == 0 {
 		parts = append(parts, universal.Text(""))
 	}
-	parts[0].Metadata = md.bytes()
+	parts[0].Metadata = md.Bytes()
 	return t.newItem(dst, universal.KindSystem, universal.RoleSystem, nativeID, parts, in.raw)
 }
 

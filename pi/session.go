@@ -45,7 +45,7 @@ func (t *Translator) replayEntry(dst []universal.Event, in *input) []universal.E
 func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Value) []universal.Event {
 	id := e.Get("id").Str
 	typ := e.Get("type")
-	var md rawObject
+	var md jsonw.Object
 	switch typ.Str {
 	case "model_change":
 		detail := e.Get("modelId").Str
@@ -58,27 +58,27 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 	case "session_info":
 		return t.status(dst, "session_name", e.Get("name").Str, nil, id, in.raw)
 	case "label":
-		md.add(t, "targetId", e.Sub("targetId"))
-		return t.status(dst, "label", e.Get("label").Str, md.bytes(), id, in.raw)
+		t.addValue(&md, "targetId", e.Sub("targetId"))
+		return t.status(dst, "label", e.Get("label").Str, md.Bytes(), id, in.raw)
 	case "custom":
-		md.add(t, "data", e.Sub("data"))
-		return t.status(dst, "custom", e.Get("customType").Str, md.bytes(), id, in.raw)
+		t.addValue(&md, "data", e.Sub("data"))
+		return t.status(dst, "custom", e.Get("customType").Str, md.Bytes(), id, in.raw)
 	case "context_edit":
-		md.add(t, "targetId", e.Sub("targetId"))
-		md.add(t, "replacement", e.Sub("replacement"))
-		return t.status(dst, "context_edit", e.Get("targetId").Str, md.bytes(), id, in.raw)
+		t.addValue(&md, "targetId", e.Sub("targetId"))
+		t.addValue(&md, "replacement", e.Sub("replacement"))
+		return t.status(dst, "context_edit", e.Get("targetId").Str, md.Bytes(), id, in.raw)
 	case "custom_message":
 		return t.custom(dst, in, e, id)
 	case "compaction":
 		for _, k := range [...]string{"firstKeptEntryId", "firstKeptEntryIndex", "tokensBefore", "details", "fromHook"} {
-			md.add(t, k, e.Sub(k))
+			t.addValue(&md, k, e.Sub(k))
 		}
-		dst = t.summary(dst, "compaction", "", md.bytes(), e.Get("summary").Str, id, in.raw)
+		dst = t.summary(dst, "compaction", "", md.Bytes(), e.Get("summary").Str, id, in.raw)
 		return t.usage(dst, e.Sub("usage"), in.raw)
 	case "branch_summary":
-		md.add(t, "fromId", e.Sub("fromId"))
-		md.add(t, "details", e.Sub("details"))
-		dst = t.summary(dst, "branch_summary", e.Get("fromId").Str, md.bytes(), e.Get("summary").Str, id, in.raw)
+		t.addValue(&md, "fromId", e.Sub("fromId"))
+		t.addValue(&md, "details", e.Sub("details"))
+		dst = t.summary(dst, "branch_summary", e.Get("fromId").Str, md.Bytes(), e.Get("summary").Str, id, in.raw)
 		return t.usage(dst, e.Sub("usage"), in.raw)
 	case "usage":
 		return t.usage(dst, e.Sub("usage"), in.raw)

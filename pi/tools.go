@@ -161,13 +161,13 @@ func (t *Translator) toolEnd(dst []universal.Event, in *input) []universal.Event
 		tl.Result = t.w.NewItemID()
 	}
 	result := fields(top[0], "content", "details", "structuredContent", "terminate")
-	var md rawObject
+	var md jsonw.Object
 	output := t.output(t.render(result[0]))
-	md.add(t, "details", result[1])
-	md.add(t, "structuredContent", result[2])
-	md.add(t, "terminate", result[3])
-	md.add(t, "durationMs", top[2])
-	md.raw("sub_agent_error", subAgentError(tl.Name, result[1]))
+	t.addValue(&md, "details", result[1])
+	t.addValue(&md, "structuredContent", result[2])
+	t.addValue(&md, "terminate", result[3])
+	t.addValue(&md, "durationMs", top[2])
+	md.Raw("sub_agent_error", subAgentError(tl.Name, result[1]))
 	return t.completeResult(dst, tl, "", output, isError, md, result[0], result[1], in.raw)
 }
 
@@ -175,16 +175,16 @@ func (t *Translator) toolEnd(dst []universal.Event, in *input) []universal.Event
 // part (a command's exit code in its metadata, failed when it is not 0),
 // then a file_ref part per file a successful read, write or edit touched,
 // then the images the tool returned (content holds the result's blocks).
-func (t *Translator) completeResult(dst []universal.Event, tl *tool, nativeID, output string, isError bool, md rawObject, content, details jsonscan.Value, raw []byte) []universal.Event {
+func (t *Translator) completeResult(dst []universal.Event, tl *tool, nativeID, output string, isError bool, md jsonw.Object, content, details jsonscan.Value, raw []byte) []universal.Event {
 	if tl.Kind == universal.ToolExecute {
 		if code, ok := exitCode(output); ok {
-			md.int("exit_code", code)
+			md.Int("exit_code", code)
 			isError = isError || code != 0
 		}
 	}
 	p := universal.Part{Type: universal.PartToolResult, CallID: tl.CallID, Output: output, IsError: isError}
-	if md.len() > 0 {
-		p.Metadata = md.bytes()
+	if md.Len() > 0 {
+		p.Metadata = md.Bytes()
 	}
 	parts := []universal.Part{p}
 	if !isError {
@@ -297,11 +297,11 @@ func (t *Translator) toolResult(dst []universal.Event, in *input, msg jsonscan.V
 		tl.Result = t.w.NewItemID()
 	}
 	output := t.output(t.render(content))
-	var md rawObject
-	md.add(t, "details", f[3])
-	md.add(t, "durationMs", f[4])
-	md.add(t, "nestedCalls", f[5])
-	md.raw("sub_agent_error", subAgentError(name, f[3]))
+	var md jsonw.Object
+	t.addValue(&md, "details", f[3])
+	t.addValue(&md, "durationMs", f[4])
+	t.addValue(&md, "nestedCalls", f[5])
+	md.Raw("sub_agent_error", subAgentError(name, f[3]))
 	isError := f[6].Result().Bool()
 	dst = t.resolveByOutcome(dst, tl.CallID, !isError || tl.Updated, in.raw)
 	t.st.Turn.Unfinished = true
@@ -380,10 +380,10 @@ func (t *Translator) subAgentItems(dst []universal.Event, tl *tool, details json
 				}
 				sub.Result = t.w.NewItemID()
 				text := t.output(t.render(f[2]))
-				var md rawObject
-				md.add(t, "details", f[3])
-				md.add(t, "durationMs", f[4])
-				md.raw("sub_agent_error", subAgentError(sub.Name, f[3]))
+				var md jsonw.Object
+				t.addValue(&md, "details", f[3])
+				t.addValue(&md, "durationMs", f[4])
+				md.Raw("sub_agent_error", subAgentError(sub.Name, f[3]))
 				dst = t.completeResult(dst, &sub, "", text, f[5].Result().Bool(), md, f[2], f[3], raw)
 			}
 			return true
@@ -689,18 +689,18 @@ func (t *Translator) compactionEnd(dst []universal.Event, in *input) []universal
 	result := in.sub("result")
 	aborted, retry := in.get("aborted").Bool(), in.get("willRetry").Bool()
 	errMsg := in.get("errorMessage").Str
-	var md rawObject
+	var md jsonw.Object
 	for _, k := range [...]string{"firstKeptEntryId", "tokensBefore", "estimatedTokensAfter", "details"} {
-		md.add(t, k, result.Sub(k))
+		t.addValue(&md, k, result.Sub(k))
 	}
-	md.add(t, "aborted", in.sub("aborted"))
-	md.add(t, "willRetry", in.sub("willRetry"))
-	md.optString("errorMessage", errMsg)
+	t.addValue(&md, "aborted", in.sub("aborted"))
+	t.addValue(&md, "willRetry", in.sub("willRetry"))
+	md.OptString("errorMessage", errMsg)
 	reason := t.copy(in.get("reason").Str)
 	if it, ok := t.w.Tracked(id); ok && reason == "" && len(it.Content) > 0 {
 		reason = it.Content[0].Detail // auto_compaction_end has no reason
 	}
-	st := universal.Part{Type: universal.PartStatus, Label: "compaction", Detail: reason, Metadata: md.bytes()}
+	st := universal.Part{Type: universal.PartStatus, Label: "compaction", Detail: reason, Metadata: md.Bytes()}
 	parts := []universal.Part{st}
 	if s := result.Get("summary"); s.Exists() {
 		parts = append(parts, universal.Text(t.copy(s.Str)))
