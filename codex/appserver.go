@@ -12,8 +12,8 @@ import (
 
 // rpc translates one app-server JSON-RPC message (either direction).
 func (t *Translator) rpc(dst []event, c *ctx, msg jsonscan.Value) []event {
-	var method, id, result, rpcErr gjson.Result
-	var params jsonscan.Value
+	var method, id, rpcErr gjson.Result
+	var params, result jsonscan.Value
 	// One walk over the top-level members of the message's index (a
 	// duplicate key: the first wins, as with gjson paths).
 	msg.Members(func(k string, v jsonscan.Value) bool {
@@ -30,7 +30,11 @@ func (t *Translator) rpc(dst []event, c *ctx, msg jsonscan.Value) []event {
 			}
 			return true
 		case "result":
-			dst = &result
+			// A Value too: a thread/resume result holds the whole thread.
+			if !result.Exists() {
+				result = v
+			}
+			return true
 		case "error":
 			dst = &rpcErr
 		default:
@@ -48,7 +52,7 @@ func (t *Translator) rpc(dst []event, c *ctx, msg jsonscan.Value) []event {
 	case c.in && method.Exists():
 		return t.clientRequest(dst, c, method.Str, id, params.Result())
 	case c.in && id.Exists() && (result.Exists() || rpcErr.Exists()):
-		return t.clientResponse(dst, c, id, result, rpcErr)
+		return t.clientResponse(dst, c, id, result.Result(), rpcErr)
 	case method.Exists() && id.Exists():
 		return t.serverRequest(dst, c, method.Str, id, params.Result())
 	case method.Exists():
@@ -100,25 +104,25 @@ func (t *Translator) ensureTurn(dst []event, thread, turn string) []event {
 // clientRequest handles a request or notification the host sent.
 func (t *Translator) clientRequest(dst []event, c *ctx, method string, id, params gjson.Result) []event {
 	if id.Exists() {
-		t.st.Client[strings.Clone(id.Raw)] = strings.Clone(method)
+		put(&t.st.Client, strings.Clone(id.Raw), strings.Clone(method))
 	}
 	switch method {
 	case "initialize":
 		ci := params.Get("clientInfo")
 		if ci.Exists() {
-			t.st.Meta["client"] = strings.Clone(ci.Raw)
+			put(&t.st.Meta, "client", strings.Clone(ci.Raw))
 		}
 	case "thread/start", "thread/resume", "thread/fork":
 		for _, f := range [...][2]string{{"approvalPolicy", "approval_policy"}, {"sandbox", "sandbox_mode"}, {"model", "model"}, {"cwd", "cwd"}} {
 			if v := params.Get(f[0]); v.Exists() && v.Type != gjson.Null {
-				t.st.Meta[f[1]] = strings.Clone(v.Raw)
+				put(&t.st.Meta, f[1], strings.Clone(v.Raw))
 			}
 		}
 	case "turn/start", "turn/steer":
 		if text := userInputText(params.Get("input")); text != "" {
 			t.st.addPrompt(text)
 			if id.Exists() {
-				t.st.Meta["prompt:"+id.Raw] = text
+				put(&t.st.Meta, "prompt:"+id.Raw, text)
 			}
 		}
 	}
@@ -145,7 +149,7 @@ func userInputText(input gjson.Result) string {
 
 // serverResponse handles the server's response to one of the host's
 // requests (matched by the host's ids).
-func (t *Translator) serverResponse(dst []event, c *ctx, id, result, rpcErr gjson.Result) []event {
+func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result jsonscan.Value, rpcErr gjson.Result) []event {
 	method, known := t.st.Client[id.Raw]
 	prompt, hasPrompt := t.st.Meta["prompt:"+id.Raw]
 	if hasPrompt {
@@ -185,22 +189,22 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id, result, rpcErr gjso
 	}
 	switch method {
 	case "thread/start", "thread/resume", "thread/fork":
-		return t.threadStarted(dst, c, result.Get("thread"), result, method)
+		return t.threadStarted(dst, c, result.Sub("thread"), result, method)
 	}
 	return dst
 }
 
 // threadStarted begins the session with the root thread's metadata, or
 // registers a sub-agent thread.
-func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp gjson.Result, method string) []event {
+func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Value, method string) []event {
 	t.st.V2 = true
-	id := thread.Get("id").Str
+	id := thread.Sub("id").Str()
 	if id == "" {
 		return t.w.Unparsed(dst, c.loc(), errors.New("codex: thread without an id"), c.raw)
 	}
 	if t.st.Thread != "" && id != t.st.Thread {
 		if _, ok := t.st.Children[id]; !ok {
-			t.st.Children[t.w.Copy(id)] = t.pendingSpawn()
+			put(&t.st.Children, t.w.Copy(id), t.pendingSpawn())
 		}
 		return dst
 	}
@@ -210,46 +214,46 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp gjson.Resul
 	t.st.Thread = t.w.Copy(id)
 	t.w.SetNativeSessionID(t.st.Thread)
 	o := obj().String("agent", agentName)
-	if v := thread.Get("cliVersion"); v.Type == gjson.String {
-		o.String("agent_version", v.Str)
+	if v := thread.Sub("cliVersion"); v.Type() == gjson.String {
+		o.String("agent_version", v.Str())
 	}
 	o.String("thread_id", id)
-	str := func(k string, vs ...gjson.Result) {
+	str := func(k string, vs ...jsonscan.Value) {
 		for _, v := range vs {
-			if v.Type == gjson.String && v.Str != "" {
-				o.String(k, v.Str)
+			if v.Type() == gjson.String && v.Raw() != `""` {
+				o.String(k, v.Str())
 				return
 			}
 		}
 	}
-	str("model", resp.Get("model"), thread.Get("model"))
-	str("model_provider", resp.Get("modelProvider"), thread.Get("modelProvider"))
-	str("cwd", resp.Get("cwd"), thread.Get("cwd"))
-	for _, v := range []gjson.Result{resp.Get("cwd"), thread.Get("cwd"), gjson.Parse(t.st.Meta["cwd"])} {
-		if v.Type == gjson.String && v.Str != "" {
-			t.st.Cwd = strings.Clone(v.Str)
+	str("model", resp.Sub("model"), thread.Sub("model"))
+	str("model_provider", resp.Sub("modelProvider"), thread.Sub("modelProvider"))
+	str("cwd", resp.Sub("cwd"), thread.Sub("cwd"))
+	for _, v := range []jsonscan.Value{resp.Sub("cwd"), thread.Sub("cwd"), jsonscan.Wrap(gjson.Parse(t.st.Meta["cwd"]))} {
+		if v.Type() == gjson.String && v.Raw() != `""` {
+			t.st.Cwd = strings.Clone(v.Str())
 			break
 		}
 	}
-	if v := resp.Get("approvalPolicy"); v.Exists() {
-		o.Raw("approval_policy", v.Raw)
+	if v := resp.Sub("approvalPolicy"); v.Exists() {
+		o.Raw("approval_policy", v.Raw())
 	} else {
 		o.Raw("approval_policy", t.st.Meta["approval_policy"])
 	}
-	if v := resp.Get("sandbox"); v.Exists() {
-		o.Raw("sandbox", v.Raw)
+	if v := resp.Sub("sandbox"); v.Exists() {
+		o.Raw("sandbox", v.Raw())
 	} else {
 		o.Raw("sandbox_mode", t.st.Meta["sandbox_mode"])
 	}
-	str("approvals_reviewer", resp.Get("approvalsReviewer"))
-	str("reasoning_effort", resp.Get("reasoningEffort"), thread.Get("reasoningEffort"))
-	str("originator", thread.Get("originator"))
-	if v := thread.Get("source"); v.Exists() && v.Type != gjson.Null {
-		o.Raw("source", v.Raw)
+	str("approvals_reviewer", resp.Sub("approvalsReviewer"))
+	str("reasoning_effort", resp.Sub("reasoningEffort"), thread.Sub("reasoningEffort"))
+	str("originator", thread.Sub("originator"))
+	if v := thread.Sub("source"); v.Exists() && v.Type() != gjson.Null {
+		t.rawField(o, "source", v)
 	}
-	str("rollout_path", thread.Get("path"))
-	str("forked_from_id", thread.Get("forkedFromId"))
-	str("parent_thread_id", thread.Get("parentThreadId"))
+	str("rollout_path", thread.Sub("path"))
+	str("forked_from_id", thread.Sub("forkedFromId"))
+	str("parent_thread_id", thread.Sub("parentThreadId"))
 	if method == "thread/resume" {
 		o.Bool("resumed", true)
 	}
@@ -269,14 +273,14 @@ func (t *Translator) child(thread string) {
 		return
 	}
 	if _, ok := t.st.Children[thread]; !ok {
-		t.st.Children[t.w.Copy(thread)] = t.pendingSpawn()
+		put(&t.st.Children, t.w.Copy(thread), t.pendingSpawn())
 	}
 }
 
 // serverRequest handles a request the server made of the host.
 func (t *Translator) serverRequest(dst []event, c *ctx, method string, id, params gjson.Result) []event {
 	key := "s" + id.Raw
-	t.st.Plumb[strings.Clone(key)] = true
+	put(&t.st.Plumb, strings.Clone(key), true)
 	rid := t.w.Copy(idString(id))
 	thread := params.Get("threadId").Str
 	if thread == "" {
@@ -296,7 +300,7 @@ func (t *Translator) serverRequest(dst []event, c *ctx, method string, id, param
 		callID := params.Get("callId").Str
 		ik := t.key(thread, callID)
 		spec := dynamicToolSpec(t, thread, callID, params)
-		t.st.Reqs[key] = &request{ID: rid, Kind: reqTool, Key: strings.Clone(ik), Method: strings.Clone(method)}
+		put(&t.st.Reqs, key, &request{ID: rid, Kind: reqTool, Key: strings.Clone(ik), Method: strings.Clone(method)})
 		return t.toolCall(dst, ik, &spec, false, agent, c.raw)
 	case "account/chatgptAuthTokens/refresh", "attestation/generate", "currentTime/read":
 		// Plumbing between Codex and its host, not session content.
@@ -605,19 +609,39 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		}
 		return t.eventMsg(dst, c, msg, live, thread)
 	}
-	thread := p.Get("threadId").Str
-	if strings.HasPrefix(method, "item/") && method != "item/started" && method != "item/completed" && !p.Get("itemId").Exists() {
+	// One walk over params reads what the frequent notifications (the
+	// deltas) need; a duplicate key: the first wins, as with Get.
+	var threadV, itemV, deltaV jsonscan.Value
+	p.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "threadId":
+			if !threadV.Exists() {
+				threadV = v
+			}
+		case "itemId":
+			if !itemV.Exists() {
+				itemV = v
+			}
+		case "delta":
+			if !deltaV.Exists() {
+				deltaV = v
+			}
+		}
+		return true
+	})
+	thread := threadV.Str()
+	if strings.HasPrefix(method, "item/") && method != "item/started" && method != "item/completed" && !itemV.Exists() {
 		if _, ok := ignoredNotifications[method]; !ok {
 			return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: %s without an itemId", method), c.raw)
 		}
 	}
 	switch method {
 	case "thread/started":
-		return t.threadStarted(dst, c, p.Get("thread"), gjson.Result{}, "")
+		return t.threadStarted(dst, c, p.Sub("thread"), jsonscan.Value{}, "")
 	case "turn/started":
-		return t.turnStarted(dst, c, thread, p.Get("turn"))
+		return t.turnStarted(dst, c, thread, p.Sub("turn"))
 	case "turn/completed":
-		return t.turnCompleted(dst, c, thread, p.Get("turn"))
+		return t.turnCompleted(dst, c, thread, p.Sub("turn"))
 	case "item/started", "item/completed":
 		t.st.V2 = true
 		dst = t.ensureSession(dst, thread)
@@ -625,23 +649,23 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		dst = t.ensureTurn(dst, thread, p.Get("turnId").Str)
 		return t.v2Item(dst, c, thread, p.Sub("item"), method == "item/completed")
 	case "item/agentMessage/delta", "item/plan/delta":
-		id := p.Get("itemId").Str
+		id := itemV.Str()
 		// The spec is only used (and copied) when the item was never started.
 		m := msgSpec{native: id, thread: thread, role: universal.RoleAssistant}
-		return t.messageDelta(dst, t.key(thread, id), kindMessage, m, 0, universal.PartText, p.Get("delta").Str, c.raw)
+		return t.messageDelta(dst, t.key(thread, id), kindMessage, m, 0, universal.PartText, deltaV.Str(), c.raw)
 	case "item/reasoning/summaryTextDelta", "item/reasoning/textDelta":
 		idx := int(p.Get("summaryIndex").Int())
 		if method == "item/reasoning/textDelta" {
 			idx = -1 - int(p.Get("contentIndex").Int())
 		}
-		return t.reasoningDelta(dst, c, thread, p.Get("itemId").Str, idx, p.Get("delta").Str)
+		return t.reasoningDelta(dst, c, thread, itemV.Str(), idx, deltaV.Str())
 	case "item/reasoning/summaryPartAdded":
 		// The part is created by its first delta.
 		return dst
 	case "item/commandExecution/outputDelta", "item/fileChange/outputDelta":
-		return t.toolOutput(dst, t.key(thread, p.Get("itemId").Str), p.Get("delta").Str, c.raw)
+		return t.toolOutput(dst, t.key(thread, itemV.Str()), deltaV.Str(), c.raw)
 	case "thread/tokenUsage/updated":
-		return t.tokenUsage(dst, c, thread, p.Result())
+		return t.tokenUsage(dst, c, thread, p)
 	case "turn/plan/updated":
 		return t.planStatus(dst, c, thread, p.Get("plan"), p.Get("explanation").Str, "")
 	case "error":
@@ -712,7 +736,7 @@ func metaOf(k string, v gjson.Result) []byte {
 	return obj().Raw(k, v.Raw).Bytes()
 }
 
-func (t *Translator) turnStarted(dst []event, c *ctx, thread string, turn gjson.Result) []event {
+func (t *Translator) turnStarted(dst []event, c *ctx, thread string, turn jsonscan.Value) []event {
 	t.st.V2 = true
 	dst = t.ensureSession(dst, thread)
 	id := turn.Get("id").Str
@@ -727,7 +751,7 @@ func (t *Translator) turnStarted(dst []event, c *ctx, thread string, turn gjson.
 	return t.startTurn(dst, t.w.Copy(id), meta, agent, c.raw)
 }
 
-func (t *Translator) turnCompleted(dst []event, c *ctx, thread string, turn gjson.Result) []event {
+func (t *Translator) turnCompleted(dst []event, c *ctx, thread string, turn jsonscan.Value) []event {
 	t.st.V2 = true
 	dst = t.ensureSession(dst, thread)
 	id := turn.Get("id").Str
@@ -850,12 +874,12 @@ func (t *Translator) settlePermission(dst []event, n *nitem, declined bool, stat
 	return t.resolvePermission(dst, key, !declined, meta, agent, raw)
 }
 
-func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p gjson.Result) []event {
+func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p jsonscan.Value) []event {
 	dst = t.ensureSession(dst, thread)
-	tu := p.Get("tokenUsage")
+	tu := p.Sub("tokenUsage")
 	turn := t.w.CopyValue(p.Get("turnId"))
 	window := countPtr(tu.Get("modelContextWindow"))
-	if last := tu.Get("last"); last.IsObject() {
+	if last := tu.Sub("last"); last.IsObject() {
 		dst = t.usage(dst, turn, universal.ScopeCall, readUsage(last, &camelUsage), window, c.raw)
 	}
 	if !t.isRoot(thread) {
@@ -863,7 +887,7 @@ func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p gjson.Resu
 		// count toward the session.
 		return dst
 	}
-	if total := tu.Get("total"); total.IsObject() {
+	if total := tu.Sub("total"); total.IsObject() {
 		dst = t.usage(dst, turn, universal.ScopeSession, readUsage(total, &camelUsage), window, c.raw)
 	}
 	return dst

@@ -73,6 +73,24 @@ func BenchmarkDelta(b *testing.B) {
 	}
 }
 
+// TestDeltaAllocs: an agent message delta allocates nothing (amortized:
+// the stamper's arena and the streamed text grow in large steps).
+func TestDeltaAllocs(t *testing.T) {
+	if raceEnabled || testing.CoverMode() != "" {
+		t.Skip("allocation counts differ under -race and coverage")
+	}
+	tr := startedDelta(t)
+	out := make([]universal.Event, 0, 4)
+	m := universal.Message{Data: deltaLine, Line: 7}
+	allocs := testing.AllocsPerRun(1000, func() { out = tr.Translate(out[:0], m) })
+	if allocs != 0 {
+		t.Errorf("%v allocations per delta, want 0", allocs)
+	}
+	if len(out) != 1 || out[0].Type != universal.TypeItemDelta {
+		t.Fatalf("got %d events", len(out))
+	}
+}
+
 // TestBenchmarks runs the benchmark bodies once, so plain go test covers
 // them.
 func TestBenchmarks(t *testing.T) { golden.CheckInputs(t, benchInputs(t)) }

@@ -121,6 +121,10 @@ type Translator struct {
 	st     state
 	scan   jsonscan.Scanner // the index of the message being translated
 	inner  jsonscan.Scanner // the index of JSON text inside a message (a tool's output)
+	// restored says the state was loaded by Restore: its session
+	// metadata values may be raw JSON as an earlier version kept them
+	// (see rolloutBegin).
+	restored bool
 }
 
 // New returns a translator for one of the Formats.
@@ -130,9 +134,7 @@ func New(format string, o universal.Options) (*Translator, error) {
 	default:
 		return nil, fmt.Errorf("codex: %w: %q", universal.ErrUnknownFormat, format)
 	}
-	t := &Translator{format: format, w: universal.NewStream(agentName, o)}
-	t.st.init()
-	return t, nil
+	return &Translator{format: format, w: universal.NewStream(agentName, o)}, nil
 }
 
 // Format returns the format the translator reads.
@@ -275,8 +277,8 @@ func (t *Translator) Restore(b []byte) error {
 	if err := universal.LoadCheckedCheckpoint(b, t.format, t.w, &s, func() error { return s.validate(t.w) }); err != nil {
 		return err
 	}
-	s.init()
 	t.st = s
+	t.restored = true
 	return nil
 }
 
@@ -306,6 +308,34 @@ func containsByte(s string, c byte) bool {
 		}
 	}
 	return false
+}
+
+// clean returns the JSON text of v when it is already in the form
+// jsonw.AppendRaw writes (compact, valid UTF-8): a value the scan recorded
+// in a message without whitespace between its tokens (every message is
+// read as universal.CleanInput returns it), which need not be scanned
+// again.
+func (t *Translator) clean(v jsonscan.Value) (string, bool) {
+	raw, ok := v.CompactRaw()
+	return raw, ok && raw != "" && t.scan.Depth() <= jsonw.MaxDepth
+}
+
+// compact returns the JSON text of v as jsonw.AppendRaw writes it, in
+// memory of its own.
+func (t *Translator) compact(v jsonscan.Value) string {
+	if raw, ok := t.clean(v); ok {
+		return strings.Clone(raw)
+	}
+	return string(jsonw.AppendRaw(nil, v.Raw()))
+}
+
+// rawField adds v's JSON text to o as o.Raw does.
+func (t *Translator) rawField(o *jsonw.Object, k string, v jsonscan.Value) {
+	if raw, ok := t.clean(v); ok {
+		o.RawClean(k, raw)
+		return
+	}
+	o.Raw(k, v.Raw())
 }
 
 // obj starts a JSON object builder.

@@ -126,7 +126,7 @@ func (t *Translator) item(key string) *nitem { return t.st.Items[key] }
 func (t *Translator) newItem(key string, kind uint8, thread string) *nitem {
 	n := &nitem{ID: t.w.NewItemID(), Kind: kind, Thread: t.copyThread(thread), Turn: t.w.Turn()}
 	if key != "" {
-		t.st.Items[strings.Clone(key)] = n
+		put(&t.st.Items, strings.Clone(key), n)
 	}
 	if thread != "" && thread != t.st.Thread {
 		t.st.ChildItems = append(t.st.ChildItems, childItem{Thread: n.Thread, ID: n.ID})
@@ -177,11 +177,19 @@ func (t *Translator) startMessage(dst []event, key string, kind uint8, m msgSpec
 	}
 	n := t.nativeIn(key, kind, m.thread, r)
 	for _, p := range m.parts {
+		// A part added to a started item announces no text (AddPart
+		// emits nothing): text the native start already has (Codex
+		// sends none, a damaged line may) follows as its first delta.
+		text := p.Streamed()
+		p.SetStreamed("")
 		var i int
 		if dst, i = t.addPart(dst, r, p); i < 0 {
 			break
 		}
 		n.PI = append(n.PI, i)
+		if text != "" {
+			dst = t.w.Delta(dst, r.ID, i, p.Type, text, src, raw)
+		}
 	}
 	return dst
 }
@@ -715,7 +723,7 @@ func (t *Translator) track(key string, r *request, kind uint8) {
 	r.Kind = kind
 	r.Turn = t.w.Turn()
 	r.Key, r.Method = strings.Clone(r.Key), strings.Clone(r.Method)
-	t.st.Reqs[key] = r
+	put(&t.st.Reqs, key, r)
 	t.st.Pending = append(t.st.Pending, key)
 }
 
@@ -798,7 +806,7 @@ func (t *Translator) collabCall(dst []event, c *ctx, key string, spec *toolSpec,
 		// under it (other collab tools only talk to them).
 		for _, r := range receivers {
 			if p, ok := t.st.Children[r]; !ok || p == "" {
-				t.st.Children[t.w.Copy(r)] = n.ID
+				put(&t.st.Children, t.w.Copy(r), n.ID)
 			}
 		}
 	}

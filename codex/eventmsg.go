@@ -61,8 +61,8 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		if mode == rest && !t.w.Begun() && t.st.Thread != "" {
 			// The session starts with the next line, once the turn_context
 			// after this line has told the model.
-			t.st.Meta["task"] = strings.Clone(id)
-			t.st.Meta["task_raw"] = string(c.raw)
+			put(&t.st.Meta, "task", strings.Clone(id))
+			put(&t.st.Meta, "task_raw", string(c.raw))
 			return dst
 		}
 		dst = t.startTurn(dst, t.w.Copy(id), nil, agent, c.raw)
@@ -155,18 +155,18 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		return t.commandEnd(dst, "c:"+m.Get("call_id").Str, &spec, &res, c.raw)
 	case "patch_apply_begin", "patch_apply_end":
 		spec := toolSpec{native: t.w.CopyValue(m.Get("call_id")), thread: th, callID: t.w.CopyValue(m.Get("call_id")), name: "file_change"}
-		changes := m.Get("changes")
+		changes := m.Sub("changes")
 		key := "c:" + m.Get("call_id").Str
 		if n := t.item(key); n != nil && !changes.Exists() && n.Changes != "" {
 			// The end event of older versions has no changes: the begin's.
-			changes = gjson.Parse(n.Changes)
+			changes = jsonscan.Wrap(gjson.Parse(n.Changes))
 		}
 		var refs []part
 		spec.args, refs = t.fileChanges(changes)
 		if typ == "patch_apply_begin" {
 			dst, n := t.toolCallN(dst, key, &spec, false, agent, c.raw)
 			if n != nil && changes.Exists() {
-				n.Changes = strings.Clone(changes.Raw)
+				n.Changes = strings.Clone(changes.Raw())
 			}
 			return dst
 		}
@@ -335,8 +335,8 @@ func (t *Translator) execCommandSpec(m jsonscan.Value, thread string) toolSpec {
 	args := commandArgs(m.Get("command"), m.Get("cwd"))
 	meta := obj()
 	for _, f := range [...][2]string{{"source", "source"}, {"process_id", "process_id"}, {"parsed_cmd", "parsed_cmd"}} {
-		if v := m.Get(f[0]); v.Exists() && v.Type != gjson.Null {
-			meta.Raw(f[1], v.Raw)
+		if v := m.Sub(f[0]); v.Exists() && v.Type() != gjson.Null {
+			t.rawField(meta, f[1], v)
 		}
 	}
 	s := toolSpec{native: t.w.Copy(id), thread: thread, callID: t.w.Copy(id), name: "command_execution", args: t.str(args.Bytes()),
@@ -363,8 +363,8 @@ func (t *Translator) sessionConfigured(dst []event, c *ctx, m jsonscan.Value) []
 	for _, f := range [...][2]string{{"model", "model"}, {"model_provider_id", "model_provider"}, {"cwd", "cwd"},
 		{"approval_policy", "approval_policy"}, {"sandbox_policy", "sandbox"}, {"reasoning_effort", "reasoning_effort"},
 		{"rollout_path", "rollout_path"}, {"forked_from_id", "forked_from_id"}, {"thread_name", "thread_name"}} {
-		if v := m.Get(f[0]); v.Exists() && v.Type != gjson.Null {
-			o.Raw(f[1], v.Raw)
+		if v := m.Sub(f[0]); v.Exists() && v.Type() != gjson.Null {
+			t.rawField(o, f[1], v)
 		}
 	}
 	o.Raw("config", t.st.Meta["config"])
@@ -482,8 +482,8 @@ func (t *Translator) legacyRequest(dst []event, c *ctx, typ string, m jsonscan.V
 	}
 	o := obj().String("event", typ)
 	for _, f := range [...]string{"reason", "cwd", "command", "changes", "grant_root", "questions", "server_name", "message"} {
-		if v := m.Get(f); v.Exists() && v.Type != gjson.Null {
-			o.Raw(f, v.Raw)
+		if v := m.Sub(f); v.Exists() && v.Type() != gjson.Null {
+			t.rawField(o, f, v)
 		}
 	}
 	switch typ {
@@ -542,8 +542,8 @@ func (t *Translator) guardian(dst []event, c *ctx, m jsonscan.Value) []event {
 	meta := obj().String("decided_by", "reviewer")
 	meta.OptString("status", st)
 	for _, f := range [...]string{"risk_level", "user_authorization", "rationale", "decision_source"} {
-		if v := m.Get(f); v.Exists() && v.Type != gjson.Null {
-			meta.Raw(f, v.Raw)
+		if v := m.Sub(f); v.Exists() && v.Type() != gjson.Null {
+			t.rawField(meta, f, v)
 		}
 	}
 	meta.Raw("action", act.Raw)
@@ -573,7 +573,7 @@ func (t *Translator) tokenCount(dst []event, c *ctx, info jsonscan.Value, thread
 	if prev := t.st.Usage[prevKey]; prev != nil && prev.equal(&total) {
 		return dst
 	}
-	t.st.Usage[prevKey] = &total
+	put(&t.st.Usage, prevKey, &total)
 	window := countPtr(info.Get("model_context_window"))
 	turn := t.w.Turn()
 	if last := info.Sub("last_token_usage"); last.IsObject() {

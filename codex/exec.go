@@ -182,7 +182,7 @@ func (t *Translator) execUsage(dst []event, c *ctx, u gjson.Result) []event {
 			dst = t.usage(dst, turn, universal.ScopeTurn, d, nil, c.raw)
 		}
 	}
-	t.st.Usage[t.st.Thread] = &vals
+	put(&t.st.Usage, t.st.Thread, &vals)
 	return t.usage(dst, turn, universal.ScopeSession, vals, nil, c.raw)
 }
 
@@ -232,7 +232,7 @@ func (t *Translator) execItem(dst []event, c *ctx, it jsonscan.Value, ev string)
 	case "file_change":
 		spec := toolSpec{native: native, callID: callID, name: "file_change"}
 		var refs []part
-		spec.args, refs = t.fileChanges(it.Get("changes"))
+		spec.args, refs = t.fileChanges(it.Sub("changes"))
 		if !final {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
@@ -348,7 +348,7 @@ func (t *Translator) execLegacy(dst []event, c *ctx, s string, msg, prompt gjson
 		// other such object is reported once the session starts (an
 		// agent.unparsed now would start it without its metadata).
 		if _, ok := t.st.Meta["config"]; !ok {
-			t.st.Meta["config"] = strings.Clone(s)
+			put(&t.st.Meta, "config", strings.Clone(s))
 			return dst
 		}
 		if len(t.st.Unused) < maxUnused {

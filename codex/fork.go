@@ -202,8 +202,8 @@ func (t *Translator) endReplay(dst []event) []event {
 		// The fork is the file's thread: the item comes first once the
 		// session has started (its settings follow the fork's first
 		// task_started), before the fork's first turn.
-		t.st.Meta["fork_replay"] = string(meta)
-		t.st.Meta["fork_detail"] = detail
+		put(&t.st.Meta, "fork_replay", string(meta))
+		put(&t.st.Meta, "fork_detail", detail)
 		return dst
 	}
 	return t.status(dst, "", t.copyThread(thread), "fork_replay", detail, meta, daemon, nil)

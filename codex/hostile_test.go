@@ -193,6 +193,53 @@ func TestRolloutImageWithoutPath(t *testing.T) {
 	}
 }
 
+// TestUserMessageImageWithoutPath: a v2 userMessage's image without a
+// path or URL (found by FuzzTranslate) is kept as a json part of its
+// block, not an image part the validator refuses (which left the item
+// never started).
+func TestUserMessageImageWithoutPath(t *testing.T) {
+	evs := run(t, codex.FormatAppServer, nil, []string{
+		thStarted, turnStarted,
+		`{"method":"item/completed","params":{"threadId":"th1","turnId":"tu1","item":{"type":"userMessage","id":"u1","content":[{"type":"text","text":"look"},{"type":"localImage","paqh":"/w/a.png"},{"type":"image","url":""},{"type":"localImage","path":"/w/b.png"}]}}}`,
+		turnDone,
+	})
+	if got := unparsedAt(evs); len(got) > 0 {
+		t.Errorf("unparsed: %v", got)
+	}
+	var kinds []universal.PartType
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		if it := e.Data.(*universal.ItemSnapshot).Item; it.Role == universal.RoleUser {
+			for _, p := range it.Content {
+				kinds = append(kinds, p.Type)
+			}
+		}
+	}
+	want := []universal.PartType{universal.PartText, universal.PartJSON, universal.PartJSON, universal.PartImage}
+	if !slices.Equal(kinds, want) {
+		t.Errorf("user message parts %v, want %v", kinds, want)
+	}
+}
+
+// TestStartedMessageWithText: an item/started agent message that already
+// has text (a damaged line, found by FuzzTranslate) streams that text as
+// its first delta: the deltas add up to the completed text (the text was
+// kept without a delta, and the final text did not match them).
+func TestStartedMessageWithText(t *testing.T) {
+	evs := run(t, codex.FormatAppServer, nil, []string{
+		thStarted, turnStarted,
+		`{"method":"item/started","params":{"threadId":"th1","turnId":"tu1","item":{"type":"agentMessage","id":"m1","text":"\ufffd","phase":"final_answer"}}}`,
+		`{"method":"item/agentMessage/delta","params":{"threadId":"th1","turnId":"tu1","itemId":"m1","delta":"Done."}}`,
+		`{"method":"item/completed","params":{"threadId":"th1","turnId":"tu1","item":{"type":"agentMessage","id":"m1","text":"Done.","phase":"final_answer"}}}`,
+	})
+	var deltas []string
+	for _, e := range golden.OfType(evs, universal.TypeItemDelta) {
+		deltas = append(deltas, e.Data.(*universal.ItemDelta).Delta)
+	}
+	if want := []string{"\ufffd", "Done."}; !slices.Equal(deltas, want) {
+		t.Errorf("deltas %q, want %q", deltas, want)
+	}
+}
+
 // TestRestoreRefusesBrokenState: checkpoints whose translator state
 // refers to what the stream does not have are refused (an open response
 // that was missing made the next turn.completed panic), with the

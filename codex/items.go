@@ -22,7 +22,7 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it jsonscan.Valu
 	native := t.w.Copy(id)
 	switch typ {
 	case "userMessage":
-		return t.userMessage(dst, c, key, native, th, it.Get("content"), final, "text")
+		return t.userMessage(dst, c, key, native, th, it.Sub("content"), final, "text")
 	case "agentMessage", "plan":
 		m := msgSpec{native: native, thread: th, role: universal.RoleAssistant}
 		p := universal.Text(t.w.CopyValue(it.Get("text")))
@@ -33,13 +33,13 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it jsonscan.Valu
 		}
 		return t.completeMessage(dst, key, kindMessage, m, agent, c.raw)
 	case "reasoning":
-		return t.reasoningItem(dst, c, key, native, th, it.Get("summary"), it.Get("content"), final)
+		return t.reasoningItem(dst, c, key, native, th, it.Sub("summary"), it.Sub("content"), final)
 	case "commandExecution":
 		return t.commandItem(dst, c, key, native, th, it, final)
 	case "fileChange":
 		spec := toolSpec{native: native, thread: th, callID: native, name: "file_change"}
 		var refs []part
-		spec.args, refs = t.fileChanges(it.Get("changes"))
+		spec.args, refs = t.fileChanges(it.Sub("changes"))
 		if !final {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
@@ -121,8 +121,8 @@ func agentMessageMeta(it jsonscan.Value, typ string) []byte {
 		o.String("type", "plan")
 	}
 	for _, f := range [...][2]string{{"phase", "phase"}, {"memoryCitation", "memory_citation"}, {"moderation", "moderation"}, {"delivery", "delivery"}, {"questions", "questions"}} {
-		if v := it.Get(f[0]); v.Exists() && v.Type != gjson.Null {
-			o.Raw(f[1], v.Raw)
+		if v := it.Sub(f[0]); v.Exists() && v.Type() != gjson.Null {
+			o.Raw(f[1], v.Raw())
 		}
 	}
 	if o.Len() == 0 {
@@ -140,14 +140,18 @@ func statusMeta(status string) []byte {
 
 // userMessage maps a user message item (v2 userMessage content, or a
 // rollout UserMessage) to a user message.
-func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string, content gjson.Result, final bool, textType string) []event {
+func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string, content jsonscan.Value, final bool, textType string) []event {
 	if n := t.item(key); n != nil && n.Done {
 		return dst
 	}
 	root := t.isRoot(thread)
 	var parts []part
 	var text strings.Builder
-	content.ForEach(func(_, v gjson.Result) bool {
+	content.Each(func(_ gjson.Result, v jsonscan.Value) bool {
+		// An image without a path says nothing an image part can (one
+		// with neither path nor mime is invalid): it is kept as it came,
+		// as a json part, as other blocks are.
+		path := ""
 		switch v.Get("type").Str {
 		case textType, "input_text":
 			s := v.Get("text").Str
@@ -156,19 +160,22 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 			}
 			text.WriteString(s)
 			parts = append(parts, universal.Text(t.w.Copy(s)))
+			return true
 		case "image", "input_image":
-			u := v.Get("url").Str
-			if u == "" {
-				u = v.Get("image_url").Str
+			path = v.Get("url").Str
+			if path == "" {
+				path = v.Get("image_url").Str
 			}
-			if u == "" {
-				u = v.Get("fileId").Str
+			if path == "" {
+				path = v.Get("fileId").Str
 			}
-			parts = append(parts, part{Type: universal.PartImage, Path: t.w.Copy(u)})
 		case "localImage", "local_image":
-			parts = append(parts, part{Type: universal.PartImage, Path: t.w.CopyValue(v.Get("path"))})
-		default:
-			parts = append(parts, part{Type: universal.PartJSON, JSON: []byte(t.w.Copy(v.Raw))})
+			path = v.Get("path").Str
+		}
+		if path != "" {
+			parts = append(parts, part{Type: universal.PartImage, Path: t.w.Copy(path)})
+		} else {
+			parts = append(parts, part{Type: universal.PartJSON, JSON: []byte(t.w.Copy(v.Raw()))})
 		}
 		return true
 	})
@@ -196,16 +203,16 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 // reasoningItem starts or completes a reasoning item. Summary sections and
 // raw content sections are separate reasoning parts (public and private),
 // in the order they first streamed.
-func (t *Translator) reasoningItem(dst []event, c *ctx, key, native, thread string, summary, content gjson.Result, final bool) []event {
+func (t *Translator) reasoningItem(dst []event, c *ctx, key, native, thread string, summary, content jsonscan.Value, final bool) []event {
 	m := msgSpec{native: native, thread: thread, role: universal.RoleAssistant}
 	if !final {
 		return t.startMessage(dst, key, kindReasoning, m, agent, c.raw)
 	}
 	n := t.item(key)
 	var sums, raws []string
-	collect := func(r gjson.Result, out *[]string) {
-		r.ForEach(func(_, v gjson.Result) bool {
-			s := v.Str
+	collect := func(r jsonscan.Value, out *[]string) {
+		r.Each(func(_ gjson.Result, v jsonscan.Value) bool {
+			s := v.Str()
 			if v.IsObject() {
 				s = v.Get("text").Str
 			}
@@ -305,8 +312,8 @@ func (t *Translator) commandItem(dst []event, c *ctx, key, native, thread string
 	args := commandArgs(it.Get("command"), it.Get("cwd"))
 	meta := obj()
 	for _, f := range [...][2]string{{"source", "source"}, {"processId", "process_id"}, {"commandActions", "command_actions"}, {"pluginId", "plugin_id"}, {"scriptPath", "script_path"}} {
-		if v := it.Get(f[0]); v.Exists() && v.Type != gjson.Null {
-			meta.Raw(f[1], v.Raw)
+		if v := it.Sub(f[0]); v.Exists() && v.Type() != gjson.Null {
+			t.rawField(meta, f[1], v)
 		}
 	}
 	spec := toolSpec{native: native, thread: thread, callID: native, name: "command_execution",
@@ -334,7 +341,7 @@ func (t *Translator) finishTool(dst []event, c *ctx, key string, spec *toolSpec,
 // fileChanges maps the changes of a patch to the call's arguments and
 // file_ref parts. It reads both the v2 shape (a list of {path, kind:{type},
 // diff}) and the legacy one (an object path → {type, content|unified_diff}).
-func (t *Translator) fileChanges(changes gjson.Result) (string, []part) {
+func (t *Translator) fileChanges(changes jsonscan.Value) (string, []part) {
 	var refs []part
 	var b []byte
 	b = append(b, `{"changes":[`...)
@@ -355,9 +362,9 @@ func (t *Translator) fileChanges(changes gjson.Result) (string, []part) {
 		refs = append(refs, p)
 	}
 	if changes.IsArray() {
-		changes.ForEach(func(_, ch gjson.Result) bool {
-			k := ch.Get("kind")
-			kind := k.Str
+		changes.Each(func(_ gjson.Result, ch jsonscan.Value) bool {
+			k := ch.Sub("kind")
+			kind := k.Str()
 			if k.IsObject() {
 				kind = k.Get("type").Str
 			}
@@ -365,7 +372,7 @@ func (t *Translator) fileChanges(changes gjson.Result) (string, []part) {
 			return true
 		})
 	} else {
-		changes.ForEach(func(path, ch gjson.Result) bool {
+		changes.Each(func(path gjson.Result, ch jsonscan.Value) bool {
 			diff := ch.Get("unified_diff").Str
 			if diff == "" {
 				diff = ch.Get("content").Str

@@ -230,7 +230,7 @@ func (t *Translator) nativeIn(key string, kind uint8, thread string, r *resp) *n
 	if n == nil {
 		n = &nitem{Kind: kind, Thread: t.copyThread(thread), Turn: t.w.Turn()}
 		if key != "" {
-			t.st.Items[strings.Clone(key)] = n
+			put(&t.st.Items, strings.Clone(key), n)
 		}
 	}
 	n.ID = r.ID

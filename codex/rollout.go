@@ -109,6 +109,15 @@ var metaFields = [...]string{"agent_version", "thread_id", "root_session_id", "m
 	"approval_policy", "sandbox", "reasoning_effort", "originator", "source", "thread_source",
 	"parent_thread_id", "forked_from_id", "agent_nickname", "git", "created_at", "system_prompt", "instructions", "dynamic_tools"}
 
+// metaKeys are the keys of state.Meta that hold metaFields until the
+// session starts.
+var metaKeys = func() (ks [len(metaFields)]string) {
+	for i, f := range metaFields {
+		ks[i] = "md." + f
+	}
+	return ks
+}()
+
 // sessionMeta handles session_meta: the first one describes the session
 // (it starts when the next line needs it, so a turn_context can add the
 // model); later ones with another id switch to that thread (a sub-agent's
@@ -122,38 +131,42 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event 
 		t.st.Thread = t.w.Copy(id)
 		t.st.Cur = t.st.Thread
 		t.w.SetNativeSessionID(t.st.Thread)
-		set := func(k string, v gjson.Result) {
-			if v.Exists() && v.Type != gjson.Null && !(v.Type == gjson.String && v.Str == "") {
-				t.st.Meta["md."+k] = strings.Clone(v.Raw)
+		// The values are kept raw: reading them as Values takes neither a
+		// scan (base_instructions.text is the whole system prompt) nor an
+		// unescaped copy of a long string.
+		set := func(k string, v jsonscan.Value) {
+			if v.Exists() && v.Type() != gjson.Null && v.Raw() != `""` {
+				put(&t.st.Meta, "md."+k, t.compact(v))
 			}
 		}
-		set("agent_version", p.Get("cli_version"))
-		set("thread_id", p.Get("id"))
-		if sid := p.Get("session_id"); sid.Str != id {
+		set("agent_version", p.Sub("cli_version"))
+		set("thread_id", p.Sub("id"))
+		if sid := p.Sub("session_id"); sid.Str() != id {
 			set("root_session_id", sid)
 		}
-		set("model_provider", p.Get("model_provider"))
-		set("cwd", p.Get("cwd"))
-		t.st.Cwd = strings.Clone(p.Get("cwd").Str)
-		set("originator", p.Get("originator"))
-		set("source", p.Get("source"))
-		set("thread_source", p.Get("thread_source"))
-		set("parent_thread_id", p.Get("parent_thread_id"))
-		set("forked_from_id", p.Get("forked_from_id"))
-		set("agent_nickname", p.Get("agent_nickname"))
-		set("git", p.Get("git"))
-		set("created_at", p.Get("timestamp"))
+		set("model_provider", p.Sub("model_provider"))
+		cwd := p.Sub("cwd")
+		set("cwd", cwd)
+		t.st.Cwd = strings.Clone(cwd.Str())
+		set("originator", p.Sub("originator"))
+		set("source", p.Sub("source"))
+		set("thread_source", p.Sub("thread_source"))
+		set("parent_thread_id", p.Sub("parent_thread_id"))
+		set("forked_from_id", p.Sub("forked_from_id"))
+		set("agent_nickname", p.Sub("agent_nickname"))
+		set("git", p.Sub("git"))
+		set("created_at", p.Sub("timestamp"))
 		// The session's instructions are metadata too: the base
 		// instructions (system prompt), the user's instructions, the
 		// host's dynamic tools.
-		if bi := p.Get("base_instructions"); bi.IsObject() {
-			set("system_prompt", bi.Get("text"))
+		if bi := p.Sub("base_instructions"); bi.IsObject() {
+			set("system_prompt", bi.Sub("text"))
 		} else {
 			set("system_prompt", bi)
 		}
-		set("instructions", p.Get("instructions"))
-		set("dynamic_tools", p.Get("dynamic_tools"))
-		t.st.Meta["raw"] = string(c.raw)
+		set("instructions", p.Sub("instructions"))
+		set("dynamic_tools", p.Sub("dynamic_tools"))
+		put(&t.st.Meta, "raw", string(c.raw))
 		t.forkMeta(p, id)
 		return dst
 	}
@@ -194,12 +207,12 @@ func (t *Translator) mergeSettings(p jsonscan.Value, approval, sandbox, effort s
 		return
 	}
 	for _, f := range [...][2]string{{"model", "model"}, {approval, "approval_policy"}, {sandbox, "sandbox"}, {effort, "reasoning_effort"}, {"cwd", "cwd"}} {
-		if v := p.Get(f[0]); v.Exists() && v.Type != gjson.Null {
+		if v := p.Sub(f[0]); v.Exists() && v.Type() != gjson.Null {
 			if _, ok := t.st.Meta["md."+f[1]]; !ok {
-				t.st.Meta["md."+f[1]] = strings.Clone(v.Raw)
+				put(&t.st.Meta, "md."+f[1], t.compact(v))
 			}
 			if f[1] == "cwd" && t.st.Cwd == "" {
-				t.st.Cwd = strings.Clone(v.Str)
+				t.st.Cwd = strings.Clone(v.Str())
 			}
 		}
 	}
@@ -211,9 +224,15 @@ func (t *Translator) rolloutBegin(dst []event) []event {
 		return dst
 	}
 	o := obj().String("agent", agentName)
-	for _, k := range metaFields {
-		o.Raw(k, t.st.Meta["md."+k])
-		delete(t.st.Meta, "md."+k)
+	for i, k := range metaFields {
+		// The values were kept as jsonw writes them (compact): a system
+		// prompt is not scanned again here.
+		if v := t.st.Meta[metaKeys[i]]; t.restored {
+			o.Raw(k, v) // an earlier version's checkpoint may hold raw values
+		} else {
+			o.RawClean(k, v)
+		}
+		delete(t.st.Meta, metaKeys[i])
 	}
 	raw := []byte(t.st.Meta["raw"])
 	delete(t.st.Meta, "raw")
@@ -730,7 +749,7 @@ func (t *Translator) collabOutput(n *nitem, out string, extra map[string]string)
 			return out, extra
 		}
 		if par, ok := t.st.Children[child]; !ok || par == "" {
-			t.st.Children[t.w.Copy(child)] = n.ID
+			put(&t.st.Children, t.w.Copy(child), n.ID)
 		}
 		set("spawn_result", o.Raw)
 		return child, extra
@@ -958,7 +977,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 	case "FileChange":
 		spec := toolSpec{native: native, thread: thread, callID: native, name: "file_change"}
 		var refs []part
-		spec.args, refs = t.fileChanges(it.Get("changes"))
+		spec.args, refs = t.fileChanges(it.Sub("changes"))
 		res := patchResult(it.Get("status").Str)
 		res.extra = refs
 		res.output = t.w.Copy(it.Get("stdout").Str + it.Get("stderr").Str)

@@ -231,28 +231,13 @@ type usageVals struct {
 	Input, Cached, CacheWrite, Output, Reasoning, Total *int64
 }
 
-func (s *state) init() {
-	if s.Items == nil {
-		s.Items = map[string]*nitem{}
+// put sets m[k] = v, making the map on its first entry: most sessions
+// leave most of the state's maps empty, and a new translator makes none.
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = make(map[K]V)
 	}
-	if s.Reqs == nil {
-		s.Reqs = map[string]*request{}
-	}
-	if s.Client == nil {
-		s.Client = map[string]string{}
-	}
-	if s.Children == nil {
-		s.Children = map[string]string{}
-	}
-	if s.Usage == nil {
-		s.Usage = map[string]*usageVals{}
-	}
-	if s.Plumb == nil {
-		s.Plumb = map[string]bool{}
-	}
-	if s.Meta == nil {
-		s.Meta = map[string]string{}
-	}
+	(*m)[k] = v
 }
 
 // maxStderr bounds the noise kept as stderr.
