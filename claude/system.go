@@ -76,24 +76,20 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 	if !t.w.Begun() {
 		var o jsonw.Object
 		o.String("agent", agentName)
-		if v := r.Get("qwen_code_version"); v.Exists() {
+		if v := r.Sub("qwen_code_version"); v.Exists() {
 			// Qwen Code writes this format too: say which program did,
 			// as the acp translator's agent_name does.
-			o.String("agent_name", "qwen-code").Raw("agent_version", v.Raw)
+			o.String("agent_name", "qwen-code")
+			t.rawField(&o, "agent_version", v)
 		} else {
-			o.Raw("agent_version", r.Get("claude_code_version").Raw)
+			t.rawField(&o, "agent_version", r.Sub("claude_code_version"))
 		}
-		o.Raw("model", r.Get("model").Raw).
-			Raw("cwd", r.Get("cwd").Raw).
-			Raw("session_id", r.Get("session_id").Raw).
-			Raw("permission_mode", r.Get("permissionMode").Raw).
-			Raw("tools", r.Get("tools").Raw).
-			Raw("mcp_servers", r.Get("mcp_servers").Raw).
-			Raw("agents", r.Get("agents").Raw).
-			Raw("skills", r.Get("skills").Raw).
-			Raw("plugins", r.Get("plugins").Raw).
-			Raw("output_style", r.Get("output_style").Raw).
-			Raw("api_key_source", r.Get("apiKeySource").Raw)
+		for _, f := range [...][2]string{{"model", "model"}, {"cwd", "cwd"}, {"session_id", "session_id"},
+			{"permission_mode", "permissionMode"}, {"tools", "tools"}, {"mcp_servers", "mcp_servers"},
+			{"agents", "agents"}, {"skills", "skills"}, {"plugins", "plugins"},
+			{"output_style", "output_style"}, {"api_key_source", "apiKeySource"}} {
+			t.rawField(&o, f[0], r.Sub(f[1]))
+		}
 		dst = t.w.Begin(dst, o.Bytes(), universal.SourceAgent, t.raw)
 	}
 	if t.s.Cwd == "" {
@@ -296,8 +292,8 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 		dst = t.denied(dst, jsonscan.Wrap(d), "result.permission_denials")
 		return true
 	})
-	dst = t.sessionUsage(dst, r.Get("total_cost_usd"), r.Get("modelUsage"))
-	if u, ok := anthropic.Usage(r.Get("usage")); ok {
+	dst = t.sessionUsage(dst, r.Get("total_cost_usd"), r.Sub("modelUsage"))
+	if u, ok := apiUsage(r.Sub("usage")); ok {
 		if tn.Usage != nil {
 			u = anthropic.AddUsage(*tn.Usage, u)
 		}
@@ -308,8 +304,8 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	tn.Results++
 	var u jsonw.Object
 	u.String("basis", "main_loop")
-	if mu := r.Get("model_usage_since_last_result"); mu.IsObject() && len(mu.Raw) > 2 {
-		u.Raw("model_usage_since_last_result", mu.Raw)
+	if mu := r.Sub("model_usage_since_last_result"); mu.IsObject() && len(mu.Raw()) > 2 {
+		t.rawField(&u, "model_usage_since_last_result", mu)
 	}
 	var o jsonw.Object
 	o.Raw("subtype", r.Get("subtype").Raw).
@@ -427,8 +423,8 @@ func worse(a, b universal.TurnStatus) universal.TurnStatus {
 // modelUsage cover the whole process (restored on --resume, sub-agents and
 // helper models included). They are scope "session": they replace, never
 // add up.
-func (t *Translator) sessionUsage(dst events, cost, models gjson.Result) events {
-	mt := anthropic.ModelUsage(models)
+func (t *Translator) sessionUsage(dst events, cost gjson.Result, models jsonscan.Value) events {
+	mt := anthropic.ModelUsage(models.Result())
 	var c *float64
 	if cost.Type == gjson.Number {
 		v := cost.Num
@@ -438,13 +434,14 @@ func (t *Translator) sessionUsage(dst events, cost, models gjson.Result) events 
 		return dst
 	}
 	var o jsonw.Object
-	o.String("basis", "process_total").Raw("model_usage", models.Raw)
+	o.String("basis", "process_total")
+	t.rawField(&o, "model_usage", models)
 	return t.usage(dst, universal.ScopeSession, mt.Usage, c, mt.ContextWindow, o.Bytes(), universal.SourceAgent)
 }
 
 // costState is the transcript's record of the running totals.
 func (t *Translator) costState(dst events, r jsonscan.Value) events {
-	return t.sessionUsage(dst, r.Get("totalCostUSD"), r.Get("modelUsage"))
+	return t.sessionUsage(dst, r.Get("totalCostUSD"), r.Sub("modelUsage"))
 }
 
 // usage emits usage.updated for the current turn with md as its metadata.

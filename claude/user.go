@@ -253,7 +253,7 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 		}
 	}
 	isErr := b.Get("is_error").Bool()
-	output, extra := anthropic.ToolResult(b.Get("content"), t.w.Copy)
+	output, extra := t.toolResultContent(b.Sub("content"))
 	decision, kind := resultDecision(r, call)
 	name := ""
 	var toolKind universal.ToolKind
@@ -437,6 +437,50 @@ func resultDecision(r jsonscan.Value, call string) (decision gjson.Result, kind 
 	return r.Get("permissionDecision"), r.Get("toolDenialKind").Str
 }
 
+// toolResultContent is anthropic.ToolResult read through the message's
+// index (anthropic.ToolResult takes a gjson.Result and scans each block
+// per field): a string is the output, copied once; the text blocks of an
+// array are joined into the output, image blocks become image parts and
+// any other block a json part.
+func (t *Translator) toolResultContent(c jsonscan.Value) (string, []universal.Part) {
+	switch {
+	case c.Type() == gjson.String:
+		return t.w.CopyValue(c.Result()), nil
+	case !c.IsArray():
+		return anthropic.ToolResult(c.Result(), t.w.Copy) // a single block, or none
+	}
+	var b strings.Builder
+	var extra []universal.Part
+	n := 0
+	c.Each(func(_ gjson.Result, blk jsonscan.Value) bool {
+		if blk.Type() == gjson.String { // a bare string in the array
+			if n > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(blk.Str())
+			n++
+			return true
+		}
+		switch blk.Get("type").Str {
+		case "text":
+			if n > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(blk.Get("text").Str)
+			n++
+		case "image":
+			extra = append(extra, anthropic.Image(blk.Result(), t.w.Copy))
+		default:
+			extra = append(extra, t.jsonPart(blk))
+		}
+		return true
+	})
+	if b.Len() == 0 {
+		return "", extra
+	}
+	return t.w.Copy(b.String()), extra
+}
+
 // fileRef returns the file_ref part a tool's structured result implies:
 // Write creates or overwrites (write), Edit and friends patch (with the
 // unified diff of structuredPatch), Read reads.
@@ -446,7 +490,7 @@ func fileRef(s jsonscan.Value, toolName string, cp anthropic.Copier) (universal.
 	}
 	p := universal.Part{Type: universal.PartFileRef}
 	path := s.Get("filePath").Str
-	patch := s.Get("structuredPatch")
+	patch := s.Sub("structuredPatch")
 	switch typ := s.Get("type").Str; {
 	case path == "" && s.Get("file.filePath").Type == gjson.String:
 		path, p.Action = s.Get("file.filePath").Str, universal.FileRead
@@ -468,9 +512,9 @@ func fileRef(s jsonscan.Value, toolName string, cp anthropic.Copier) (universal.
 
 // unifiedDiff renders structuredPatch hunks ({oldStart, oldLines,
 // newStart, newLines, lines}) as a unified diff; "" when there are none.
-func unifiedDiff(path string, hunks gjson.Result) string {
+func unifiedDiff(path string, hunks jsonscan.Value) string {
 	var b []byte
-	hunks.ForEach(func(_, h gjson.Result) bool {
+	hunks.Each(func(_ gjson.Result, h jsonscan.Value) bool {
 		if len(b) == 0 {
 			b = append(b, "--- "...)
 			b = append(b, path...)
@@ -487,8 +531,8 @@ func unifiedDiff(path string, hunks gjson.Result) string {
 		b = append(b, ',')
 		b = strconv.AppendInt(b, h.Get("newLines").Int(), 10)
 		b = append(b, " @@\n"...)
-		h.Get("lines").ForEach(func(_, l gjson.Result) bool {
-			b = append(b, l.Str...)
+		h.Sub("lines").Each(func(_ gjson.Result, l jsonscan.Value) bool {
+			b = append(b, l.Str()...)
 			b = append(b, '\n')
 			return true
 		})
