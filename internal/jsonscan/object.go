@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -460,7 +461,7 @@ func (s *Scanner) result(m *member) gjson.Result {
 // its quotes) to dst, reading escapes as gjson does: a surrogate escape
 // followed by another \u escape takes both (U+FFFD unless they are a
 // high and a low surrogate); a lone surrogate is U+FFFD.
-func unescape[W unescaper](dst W, s string) {
+func unescape(dst []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c != '\\' {
@@ -469,24 +470,24 @@ func unescape[W unescaper](dst W, s string) {
 			if j < 0 {
 				j = len(s) - i
 			}
-			dst.WriteString(s[i : i+j])
+			dst = append(dst, s[i:i+j]...)
 			i += j
 			continue
 		}
 		if i+1 >= len(s) {
-			return
+			return dst
 		}
 		switch e := s[i+1]; e {
 		case 'b':
-			dst.WriteByte('\b')
+			dst = append(dst, '\b')
 		case 'f':
-			dst.WriteByte('\f')
+			dst = append(dst, '\f')
 		case 'n':
-			dst.WriteByte('\n')
+			dst = append(dst, '\n')
 		case 'r':
-			dst.WriteByte('\r')
+			dst = append(dst, '\r')
 		case 't':
-			dst.WriteByte('\t')
+			dst = append(dst, '\t')
 		case 'u':
 			r := hex4(s[i+2:])
 			i += 6
@@ -494,52 +495,28 @@ func unescape[W unescaper](dst W, s string) {
 				r = utf16.DecodeRune(r, hex4(s[i+2:]))
 				i += 6
 			}
-			dst.WriteRune(r)
+			dst = utf8.AppendRune(dst, r)
 			continue
 		default: // '"', '\\', '/'
-			dst.WriteByte(e)
+			dst = append(dst, e)
 		}
 		i += 2
 	}
+	return dst
 }
 
 // unescapeString returns the unescaped text of the inside of a valid JSON
 // string. Unescaping never lengthens a string (an escape is at least as
-// long as what it stands for), so a buffer of s's length holds it; a
-// strings.Builder grown once gives that buffer without zeroing it first
-// (a tool's output may be megabytes) and the string without a copy.
+// long as what it stands for), so one buffer of s's length holds it; the
+// buffer is fresh and held by nothing else, so the string is made on it
+// without a copy.
 func unescapeString(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	unescape(&b, s)
-	return b.String()
+	b := unescape(make([]byte, 0, len(s)), s)
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // unescapeBytes appends the unescaped text of s to dst.
-func unescapeBytes(dst []byte, s string) []byte {
-	o := bytesOut{dst}
-	unescape(&o, s)
-	return o.b
-}
-
-// bytesOut is an unescaper that appends to a byte slice.
-type bytesOut struct{ b []byte }
-
-func (o *bytesOut) WriteString(s string) (int, error) { o.b = append(o.b, s...); return len(s), nil }
-func (o *bytesOut) WriteByte(c byte) error            { o.b = append(o.b, c); return nil }
-func (o *bytesOut) WriteRune(r rune) (int, error) {
-	n := len(o.b)
-	o.b = utf8.AppendRune(o.b, r)
-	return len(o.b) - n, nil
-}
-
-// unescaper is where unescape writes: a strings.Builder for a value's
-// text, a bytesOut for a key compared on lookup.
-type unescaper interface {
-	WriteString(string) (int, error)
-	WriteByte(byte) error
-	WriteRune(rune) (int, error)
-}
+func unescapeBytes(dst []byte, s string) []byte { return unescape(dst, s) }
 
 // hex4 reads the four hex digits a \u escape of valid JSON has.
 func hex4(s string) rune {
