@@ -652,13 +652,13 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		id := itemV.Str()
 		// The spec is only used (and copied) when the item was never started.
 		m := msgSpec{native: id, thread: thread, role: universal.RoleAssistant}
-		return t.messageDelta(dst, t.key(thread, id), kindMessage, m, 0, universal.PartText, deltaV.Str(), c.raw)
+		return t.messageDelta(dst, t.key(thread, id), kindMessage, m, 0, universal.PartText, t.deltaText(deltaV), c.raw)
 	case "item/reasoning/summaryTextDelta", "item/reasoning/textDelta":
 		idx := int(p.Get("summaryIndex").Int())
 		if method == "item/reasoning/textDelta" {
 			idx = -1 - int(p.Get("contentIndex").Int())
 		}
-		return t.reasoningDelta(dst, c, thread, itemV.Str(), idx, deltaV.Str())
+		return t.reasoningDelta(dst, c, thread, itemV.Str(), idx, t.deltaText(deltaV))
 	case "item/reasoning/summaryPartAdded":
 		// The part is created by its first delta.
 		return dst

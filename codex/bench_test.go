@@ -1,8 +1,10 @@
 package codex_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/codex"
@@ -94,3 +96,35 @@ func TestDeltaAllocs(t *testing.T) {
 // TestBenchmarks runs the benchmark bodies once, so plain go test covers
 // them.
 func TestBenchmarks(t *testing.T) { golden.CheckInputs(t, benchInputs(t)) }
+
+// TestEscapedDeltaAllocs: a delta whose text has escapes (a reasoning
+// summary delta with newlines, Codex 0.169.0 s01-text) allocates nothing
+// either: the text is unescaped into a buffer the translator reuses.
+func TestEscapedDeltaAllocs(t *testing.T) {
+	if raceEnabled || testing.CoverMode() != "" {
+		t.Skip("allocation counts differ under -race and coverage")
+	}
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "codex", "0.169.0", "s01-text.appserver.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	tr, err := codex.New(codex.FormatAppServer, universal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []universal.Event
+	for i := range 13 {
+		out = tr.Translate(out[:0], universal.Message{Data: lines[i], Line: int64(i + 1)})
+	}
+	if !bytes.Contains(lines[12], []byte(`summaryTextDelta`)) || !bytes.Contains(lines[12], []byte(`\n`)) || len(out) != 1 || out[0].Type != universal.TypeItemDelta {
+		t.Fatalf("line 13 is not an escaped reasoning delta: %s", lines[12])
+	}
+	m := universal.Message{Data: lines[12], Line: 14}
+	if allocs := testing.AllocsPerRun(1000, func() { out = tr.Translate(out[:0], m) }); allocs != 0 {
+		t.Errorf("%v allocations per delta, want 0", allocs)
+	}
+	if d := out[0].Data.(*universal.ItemDelta); !strings.Contains(d.Delta, "\n") {
+		t.Errorf("delta %q lost its newline", d.Delta)
+	}
+}

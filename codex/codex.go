@@ -121,6 +121,7 @@ type Translator struct {
 	st     state
 	scan   jsonscan.Scanner // the index of the message being translated
 	inner  jsonscan.Scanner // the index of JSON text inside a message (a tool's output)
+	delta  []byte           // a delta's unescaped text (see deltaText)
 	// restored says the state was loaded by Restore: its session
 	// metadata values may be raw JSON as an earlier version kept them
 	// (see rolloutBegin).
@@ -284,6 +285,15 @@ func (t *Translator) Restore(b []byte) error {
 
 // view returns b as a string without copying. Results of gjson on it alias
 // b: copy what is kept (Stream.Copy).
+// deltaText returns the text of a delta without allocating: a string with
+// escapes (a newline is one) is unescaped into a buffer the translator
+// reuses. The text is valid until the next call; Stream.Delta copies what
+// it keeps, so it is passed only there.
+func (t *Translator) deltaText(v jsonscan.Value) string {
+	t.delta = v.AppendStr(t.delta[:0])
+	return view(t.delta)
+}
+
 func view(b []byte) string {
 	if len(b) == 0 {
 		return ""
