@@ -76,7 +76,7 @@ func primed(in *input, at int) universal.Translator {
 	}
 	var evs []universal.Event
 	for i := 0; i <= at; i++ {
-		evs = tr.Translate(evs[:0], universal.Message{Data: in.msgs[i], Line: int64(i + 1), TimeMS: -1})
+		evs = tr.Translate(evs[:0], in.message(i, in.msgs[i]))
 	}
 	return tr
 }
@@ -91,7 +91,7 @@ func deltaCandidates(in *input) []int {
 	var out []int
 	var evs []universal.Event
 	for i, m := range in.msgs {
-		evs = tr.Translate(evs[:0], universal.Message{Data: m, Line: int64(i + 1), TimeMS: -1})
+		evs = tr.Translate(evs[:0], in.message(i, m))
 		if oneDelta(evs) {
 			out = append(out, i)
 		}
@@ -113,7 +113,9 @@ func repeats(in *input, at int) bool {
 	tr := primed(in, at)
 	var evs []universal.Event
 	for i := range 3 {
-		evs = tr.Translate(evs[:0], universal.Message{Data: in.msgs[at], Line: int64(at + 2 + i), TimeMS: -1})
+		m := in.message(at, in.msgs[at])
+		m.Line = int64(at + 2 + i)
+		evs = tr.Translate(evs[:0], m)
 		if !oneDelta(evs) {
 			return false
 		}
@@ -127,13 +129,12 @@ func repeats(in *input, at int) bool {
 // than the first.
 func measureDelta(c deltaCase) deltaFigures {
 	tr := primed(c.in, c.at)
-	msg := c.in.msgs[c.at]
+	msg := c.in.message(c.at, c.in.msgs[c.at])
 	evs := make([]universal.Event, 0, 4)
-	line := int64(c.at + 2)
 	run := func(n int) {
 		for range n {
-			evs = tr.Translate(evs[:0], universal.Message{Data: msg, Line: line, TimeMS: -1})
-			line++
+			msg.Line++
+			evs = tr.Translate(evs[:0], msg)
 		}
 	}
 	run(c.window / 10) // warm up: buffers and arenas at their working size

@@ -57,6 +57,7 @@ type input struct {
 	agent  agentnorm.Agent
 	format universal.Format
 	msgs   [][]byte
+	dirs   []universal.Direction // per message: who wrote it (exchange framing)
 	size   int
 	events []universal.Event // the translation, folded by the reduce measure
 }
@@ -248,9 +249,15 @@ func events(in *input) []universal.Event {
 	}
 	var evs []universal.Event
 	for i, m := range in.msgs {
-		evs = tr.Translate(evs, universal.Message{Data: m, Line: int64(i + 1), TimeMS: -1})
+		evs = tr.Translate(evs, in.message(i, m))
 	}
 	return tr.Report(evs, universal.EndOfInput{})
+}
+
+// message returns message i of the input as its reader gave it (the time
+// left out: stamping uses the default clock).
+func (in *input) message(i int, data []byte) universal.Message {
+	return universal.Message{Data: data, Line: int64(i + 1), Dir: in.dirs[i], TimeMS: -1}
 }
 
 // fold applies an input's events to a fresh session.
@@ -283,7 +290,7 @@ func translate(in *input, buf *[]byte, s *reduce.Session) int {
 		evs = evs[:0]
 	}
 	for i, m := range in.msgs {
-		evs = tr.Translate(evs, universal.Message{Data: m, Line: int64(i + 1), TimeMS: -1})
+		evs = tr.Translate(evs, in.message(i, m))
 		use()
 	}
 	evs = tr.Report(evs, universal.EndOfInput{})
@@ -333,6 +340,7 @@ func collect(root string) ([]*input, error) {
 				break
 			}
 			in.msgs = append(in.msgs, bytes.Clone(m.Data))
+			in.dirs = append(in.dirs, m.Dir)
 		}
 		out = append(out, in)
 		return nil
