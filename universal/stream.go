@@ -614,8 +614,10 @@ func (w *Stream) untrack(o *openItem) {
 // part that does not stream (a file reference, a status, JSON) keeps its
 // place among the parts that do: later deltas address the parts after it,
 // and the item's completion (Close, or a Complete whose snapshot lacks it)
-// carries it. It returns the part's index, or -1 (and the refusal, as
-// agent.unparsed in dst) when the item is not open.
+// carries it. A part that streams is added empty, and its text, if any,
+// goes out as its first delta (synthetic), so that what consumers fold
+// from the deltas has it. It returns the part's index, or -1 (and the
+// refusal, as agent.unparsed in dst) when the item is not open.
 func (w *Stream) AddPart(dst []Event, itemID string, p Part) ([]Event, int) {
 	o, ok := w.open[itemID]
 	if !ok {
@@ -625,14 +627,22 @@ func (w *Stream) AddPart(dst []Event, itemID string, p Part) ([]Event, int) {
 		return w.mistake(w.begin(dst), fmt.Errorf("%w: add a part to %s", ErrUnknownItem, itemID), nil), -1
 	}
 	p = validContent([]Part{p})[0]
-	o.Item.Content = append(o.Item.Content, p)
-	var text []byte
+	// A streaming part's text is not kept with the part, which no event
+	// shows, but sent as its first delta (synthetic): otherwise a
+	// consumer folding the deltas would never see it.
+	text := ""
 	if p.Type.Streams() {
-		text = append(text, p.Streamed()...)
+		text = p.Streamed()
+		p.SetStreamed("")
 	}
-	o.text = append(o.text, text)
+	o.Item.Content = append(o.Item.Content, p)
+	o.text = append(o.text, nil)
 	o.Deltas = append(o.Deltas, false)
-	return dst, len(o.Item.Content) - 1
+	i := len(o.Item.Content) - 1
+	if text != "" {
+		dst = w.Delta(dst, itemID, i, p.Type, text, SourceDaemon, nil)
+	}
+	return dst, i
 }
 
 // Close completes an open item with the content the stream tracked (its

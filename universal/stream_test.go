@@ -428,3 +428,33 @@ func TestCompleteUnstartedAsStartThenComplete(t *testing.T) {
 		}
 	})
 }
+
+// TestStreamAddPartSendsItsText: a streaming part added with text sends
+// the text as a delta, so the deltas of the item add up to its content.
+func TestStreamAddPartSendsItsText(t *testing.T) {
+	w := newTestStream()
+	evs := w.StartItem(nil, Item{ItemID: "m", Kind: KindMessage, Role: RoleAssistant}, SourceAgent, nil)
+	n := len(evs)
+	evs, i := w.AddPart(evs, "m", Reasoning("thinking ", VisibilityPublic))
+	if i != 0 || len(evs) != n+1 || evs[n].Type != TypeItemDelta || !evs[n].Synthetic {
+		t.Fatalf("AddPart with text: index %d, events %v", i, types(evs[n:]))
+	}
+	if d := evs[n].Data.(*ItemDelta); d.Delta != "thinking " || d.PartIndex != 0 || d.PartType != PartReasoning {
+		t.Errorf("delta %+v", d)
+	}
+	evs = w.Delta(evs, "m", 0, PartReasoning, "more", SourceAgent, nil)
+	evs = w.Close(evs, "m", StatusCompleted, SourceAgent, nil)
+	final := evs[len(evs)-1].Data.(*ItemSnapshot).Item
+	if got := final.Content[0].Text; got != "thinking more" {
+		t.Errorf("final text %q", got)
+	}
+	for _, e := range evs {
+		if e.Type == TypeItemDelta && e.Data.(*ItemDelta).Delta == "thinking more" {
+			t.Error("a synthetic delta repeated the text at completion")
+		}
+	}
+	evs = w.End(evs, SessionEnded{Reason: EndCompleted, TerminatedBy: ByAgent}, SourceDaemon, nil)
+	if err := CheckStream(evs); err != nil {
+		t.Fatal(err)
+	}
+}
