@@ -112,7 +112,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		}
 		return t.assistantCopy(dst, c, lockEvent, "", m.Get("message").Str, messagePhaseMeta(m), th)
 	case "agent_message_delta", "agent_message_content_delta":
-		return t.liveDelta(dst, c, "live:msg", kindMessage, 0, universal.PartText, m.Get("delta").Str, th)
+		return t.liveDelta(dst, c, "live:msg", kindMessage, 0, universal.PartText, t.deltaText(m.Field("delta")), th)
 	case "agent_reasoning", "agent_reasoning_raw_content":
 		vis := universal.VisibilityPublic
 		if typ == "agent_reasoning_raw_content" {
@@ -123,9 +123,9 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		}
 		return t.reasoningCopy(dst, c, lockEvent, "", []part{universal.Reasoning(t.w.CopyValue(m.Get("text")), vis)}, th)
 	case "agent_reasoning_delta", "reasoning_content_delta":
-		return t.liveDelta(dst, c, "live:public", kindReasoning, 0, universal.PartReasoning, m.Get("delta").Str, th)
+		return t.liveDelta(dst, c, "live:public", kindReasoning, 0, universal.PartReasoning, t.deltaText(m.Field("delta")), th)
 	case "agent_reasoning_raw_content_delta", "reasoning_raw_content_delta":
-		return t.liveDelta(dst, c, "live:private", kindReasoning, 0, universal.PartReasoning, m.Get("delta").Str, th)
+		return t.liveDelta(dst, c, "live:private", kindReasoning, 0, universal.PartReasoning, t.deltaText(m.Field("delta")), th)
 	case "agent_reasoning_section_break":
 		// A new summary section: the next deltas start a new reasoning
 		// part of the response.
