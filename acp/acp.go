@@ -234,25 +234,15 @@ func (t *Translator) copyJSON(raw string) string {
 
 // copyValue is copyJSON for a value of the message.
 func (t *Translator) copyValue(v jsonscan.Value) string {
-	if raw, ok := t.clean(v); ok {
+	if raw, ok := v.CleanRaw(); ok {
 		return t.w.Copy(raw)
 	}
 	return t.copyJSON(v.Raw())
 }
 
-// clean returns the bytes of a value of the message and whether they are
-// already what jsonw.AppendRaw writes for them, to be copied rather than
-// compacted again (tool output and file contents are large): a value the
-// scan recorded in a compact message, which is valid UTF-8 as ScanClean
-// returns it, not nested deeper than jsonw accepts.
-func (t *Translator) clean(v jsonscan.Value) (string, bool) {
-	raw, ok := v.CompactRaw()
-	return raw, ok && raw != "" && t.scan.Depth() <= jsonw.MaxDepth
-}
-
 // rawObject returns the object {k: v} for a value of the message.
 func (t *Translator) rawObject(k string, v jsonscan.Value) []byte {
-	raw, ok := t.clean(v)
+	raw, ok := v.CleanRaw()
 	if !ok {
 		var o jsonw.Object
 		o.Raw(k, v.Raw())

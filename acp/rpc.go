@@ -348,7 +348,7 @@ func (t *Translator) meta(k string, v jsonscan.Value) {
 	if t.w.Begun() || v.Type() == gjson.Null { // absent values too
 		return
 	}
-	if raw, ok := t.clean(v); ok {
+	if raw, ok := v.CleanRaw(); ok {
 		t.setMeta(k, strings.Clone(raw))
 		return
 	}

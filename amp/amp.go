@@ -177,7 +177,7 @@ func (t *Translator) str(v jsonscan.Value) string { return t.w.CopyValue(v.Resul
 // valid UTF-8, as every message is read): it is copied, not scanned and
 // compacted again.
 func (t *Translator) jsonPart(v jsonscan.Value) universal.Part {
-	if raw, ok := t.compact(v); ok {
+	if raw, ok := v.CleanRaw(); ok {
 		return universal.Part{Type: universal.PartJSON, JSON: []byte(raw)}
 	}
 	return anthropic.JSONPart(v.Raw())
@@ -186,18 +186,10 @@ func (t *Translator) jsonPart(v jsonscan.Value) universal.Part {
 // rawJSON is v's raw JSON as jsonw.AppendRaw cleans it, for arguments kept
 // as text.
 func (t *Translator) rawJSON(v jsonscan.Value) string {
-	if raw, ok := t.compact(v); ok {
+	if raw, ok := v.CleanRaw(); ok {
 		return t.w.Copy(raw)
 	}
 	return string(jsonw.AppendRaw(nil, v.Raw()))
-}
-
-// compact returns v's raw bytes and whether they are what jsonw.AppendRaw
-// writes for them: a value of the message being translated, compact and
-// of valid UTF-8.
-func (t *Translator) compact(v jsonscan.Value) (string, bool) {
-	raw, ok := v.CompactRaw()
-	return raw, ok && raw != "" && t.scan.Depth() <= jsonw.MaxDepth
 }
 
 // unparsed reports the current message as agent.unparsed; path names the

@@ -144,24 +144,16 @@ func transcriptOnly(typ string) bool {
 // message is valid UTF-8, as every message is read): it is copied, not
 // scanned and compacted again.
 func (t *Translator) jsonPart(v jsonscan.Value) universal.Part {
-	if raw, ok := t.clean(v); ok {
+	if raw, ok := v.CleanRaw(); ok {
 		return universal.Part{Type: universal.PartJSON, JSON: []byte(raw)}
 	}
 	return anthropic.JSONPart(v.Raw())
 }
 
-// clean returns the JSON text of v when it is already in the form
-// jsonw.AppendRaw writes: a value the scan recorded in a compact message
-// (see jsonPart), which need not be scanned again.
-func (t *Translator) clean(v jsonscan.Value) (string, bool) {
-	raw, ok := v.CompactRaw()
-	return raw, ok && raw != "" && t.scan.Depth() <= jsonw.MaxDepth
-}
-
 // rawField adds v's JSON text to o as o.Raw does: a system/init line's
 // lists of tools, servers and agents, a result's per-model usage.
 func (t *Translator) rawField(o *jsonw.Object, k string, v jsonscan.Value) {
-	if raw, ok := t.clean(v); ok {
+	if raw, ok := v.CleanRaw(); ok {
 		o.RawClean(k, raw)
 		return
 	}

@@ -53,19 +53,9 @@ func (t *Translator) describe(name, args string) (universal.ToolKind, *universal
 	return kind, in
 }
 
-// clean returns the JSON text of v when it is already in the form
-// jsonw.AppendRaw writes (compact, valid UTF-8): a value the scan recorded
-// in a message without whitespace between its tokens (every message is
-// read as universal.CleanInput returns it), which need not be scanned
-// again.
-func (t *Translator) clean(v jsonscan.Value) (string, bool) {
-	raw, ok := v.CompactRaw()
-	return raw, ok && raw != "" && t.scan.Depth() <= jsonw.MaxDepth
-}
-
 // compact returns the JSON text of v as jsonw.AppendRaw writes it.
 func (t *Translator) compact(v jsonscan.Value) string {
-	if raw, ok := t.clean(v); ok {
+	if raw, ok := v.CleanRaw(); ok {
 		return strings.Clone(raw)
 	}
 	return string(jsonw.AppendRaw(nil, v.Raw()))
@@ -73,7 +63,7 @@ func (t *Translator) compact(v jsonscan.Value) string {
 
 // rawField adds v's JSON text to o as o.Raw does.
 func (t *Translator) rawField(o *jsonw.Object, k string, v jsonscan.Value) {
-	if raw, ok := t.clean(v); ok {
+	if raw, ok := v.CleanRaw(); ok {
 		o.RawClean(k, raw)
 		return
 	}

@@ -97,6 +97,7 @@ type Scanner struct {
 	surr    bool   // a \u escape of a surrogate (D800–DFFF) was seen
 	spaced  bool   // whitespace between tokens was seen
 	depth   int    // the deepest nesting of containers
+	utf8    bool   // the message is known to be valid UTF-8 (see CleanRaw)
 	scratch []byte // unescaped keys, compared on lookup
 }
 
@@ -106,7 +107,9 @@ type Scanner struct {
 func (s *Scanner) Scan(msg []byte) bool {
 	s.buf = msg
 	s.src = unsafe.String(unsafe.SliceData(msg), len(msg))
-	return s.scan()
+	ok := s.scan()
+	s.utf8 = !s.NonASCII()
+	return ok
 }
 
 // ScanClean scans msg as Clean (universal.CleanInput) returns it (every translator
@@ -119,9 +122,10 @@ func (s *Scanner) ScanClean(msg []byte) ([]byte, bool) {
 	ok := s.Scan(msg)
 	if !ok || s.SurrogateEscapes() || s.NonASCII() && !utf8.Valid(msg) {
 		if c := Clean(msg); len(c) != len(msg) || len(c) > 0 && &c[0] != &msg[0] {
-			return c, s.Scan(c)
+			msg, ok = c, s.Scan(c)
 		}
 	}
+	s.utf8 = true // as Clean returns it
 	return msg, ok
 }
 
@@ -129,7 +133,9 @@ func (s *Scanner) ScanClean(msg []byte) ([]byte, bool) {
 func (s *Scanner) ScanString(msg string) bool {
 	s.src = msg
 	s.buf = unsafe.Slice(unsafe.StringData(msg), len(msg)) // only read
-	return s.scan()
+	ok := s.scan()
+	s.utf8 = !s.NonASCII()
+	return ok
 }
 
 // Valid reports whether the last scanned message is valid JSON.

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/tidwall/gjson"
 )
 
@@ -49,6 +50,16 @@ func (v Value) CompactRaw() (string, bool) {
 		return v.Raw(), false
 	}
 	return v.Raw(), true
+}
+
+// CleanRaw returns v's raw bytes and whether they are already what
+// jsonw.AppendRaw writes for them, so that they can be copied instead of
+// compacted again: v is compact (see CompactRaw), not empty, of a message
+// whose bytes are valid UTF-8 (ScanClean's, or one of ASCII only), and not
+// nested deeper than jsonw accepts.
+func (v Value) CleanRaw() (string, bool) {
+	raw, ok := v.CompactRaw()
+	return raw, ok && raw != "" && v.s.utf8 && v.s.depth <= jsonw.MaxDepth
 }
 
 // Str returns what Result().Str is (a string's unescaped text, "" for

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/tidwall/gjson"
 	"pgregory.net/rapid"
 )
@@ -321,6 +322,43 @@ func TestScanClean(t *testing.T) {
 		got, ok := s.ScanClean([]byte(tc.in))
 		if !ok || s.Root().Get("a").Str != tc.want || !bytes.Equal(got, Clean([]byte(tc.in))) {
 			t.Errorf("%q: ok %v, a = %q, want %q", tc.in, ok, s.Root().Get("a").Str, tc.want)
+		}
+	}
+}
+
+// TestCleanRaw: a value is clean (copied as jsonw.AppendRaw would write
+// it) only in a compact message known to be valid UTF-8, and then it is
+// exactly what AppendRaw writes.
+func TestCleanRaw(t *testing.T) {
+	for _, tc := range []struct {
+		msg   string
+		clean bool // ScanClean
+		want  bool
+	}{
+		{`{"a":{"b":[1,"x"]}}`, false, true},
+		{`{"a": {"b":[1,"x"]}}`, false, false},         // spaced
+		{"{\"a\":{\"b\":\"\xff\"}}", false, false},     // invalid UTF-8, not cleaned
+		{"{\"a\":{\"b\":\"\xff\"}}", true, true},       // cleaned first
+		{"{\"a\":{\"b\":\"\xc3\xa9\"}}", false, false}, // valid but not known to be
+		{"{\"a\":{\"b\":\"\xc3\xa9\"}}", true, true},   // ScanClean checked it
+		{`{"a":{"b":"\u003c"}}`, false, true},          // escapes kept, as AppendRaw keeps them
+	} {
+		var s Scanner
+		data := []byte(tc.msg)
+		if tc.clean {
+			data, _ = s.ScanClean(data)
+		} else {
+			s.Scan(data)
+		}
+		raw, ok := s.Root().Field("a").CleanRaw()
+		if ok != tc.want {
+			t.Errorf("%q (ScanClean %v): CleanRaw ok = %v, want %v", tc.msg, tc.clean, ok, tc.want)
+		}
+		if ok && raw != string(jsonw.AppendRaw(nil, raw)) {
+			t.Errorf("%q: %q is not what AppendRaw writes", tc.msg, raw)
+		}
+		if _, ok := s.Root().Field("none").CleanRaw(); ok {
+			t.Errorf("%q: an absent value is clean", tc.msg)
 		}
 	}
 }
