@@ -9,7 +9,6 @@ import (
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
-	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -148,16 +147,6 @@ func (t *Translator) jsonPart(v jsonscan.Value) universal.Part {
 		return universal.Part{Type: universal.PartJSON, JSON: []byte(raw)}
 	}
 	return anthropic.JSONPart(v.Raw())
-}
-
-// rawField adds v's JSON text to o as o.Raw does: a system/init line's
-// lists of tools, servers and agents, a result's per-model usage.
-func (t *Translator) rawField(o *jsonw.Object, k string, v jsonscan.Value) {
-	if raw, ok := v.CleanRaw(); ok {
-		o.RawClean(k, raw)
-		return
-	}
-	o.Raw(k, v.Raw())
 }
 
 var (

@@ -80,15 +80,15 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 			// Qwen Code writes this format too: say which program did,
 			// as the acp translator's agent_name does.
 			o.String("agent_name", "qwen-code")
-			t.rawField(&o, "agent_version", v)
+			o.RawClean("agent_version", v.Compacted())
 		} else {
-			t.rawField(&o, "agent_version", r.Sub("claude_code_version"))
+			o.RawClean("agent_version", r.Sub("claude_code_version").Compacted())
 		}
 		for _, f := range [...][2]string{{"model", "model"}, {"cwd", "cwd"}, {"session_id", "session_id"},
 			{"permission_mode", "permissionMode"}, {"tools", "tools"}, {"mcp_servers", "mcp_servers"},
 			{"agents", "agents"}, {"skills", "skills"}, {"plugins", "plugins"},
 			{"output_style", "output_style"}, {"api_key_source", "apiKeySource"}} {
-			t.rawField(&o, f[0], r.Sub(f[1]))
+			o.RawClean(f[0], r.Sub(f[1]).Compacted())
 		}
 		dst = t.w.Begin(dst, o.Bytes(), universal.SourceAgent, t.raw)
 	}
@@ -305,7 +305,7 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	var u jsonw.Object
 	u.String("basis", "main_loop")
 	if mu := r.Sub("model_usage_since_last_result"); mu.IsObject() && len(mu.Raw()) > 2 {
-		t.rawField(&u, "model_usage_since_last_result", mu)
+		u.RawClean("model_usage_since_last_result", mu.Compacted())
 	}
 	var o jsonw.Object
 	o.Raw("subtype", r.Get("subtype").Raw).
@@ -435,7 +435,7 @@ func (t *Translator) sessionUsage(dst events, cost gjson.Result, models jsonscan
 	}
 	var o jsonw.Object
 	o.String("basis", "process_total")
-	t.rawField(&o, "model_usage", models)
+	o.RawClean("model_usage", models.Compacted())
 	return t.usage(dst, universal.ScopeSession, mt.Usage, c, mt.ContextWindow, o.Bytes(), universal.SourceAgent)
 }
 

@@ -249,7 +249,7 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Va
 	str("reasoning_effort", resp.Sub("reasoningEffort"), thread.Sub("reasoningEffort"))
 	str("originator", thread.Sub("originator"))
 	if v := thread.Sub("source"); v.Exists() && v.Type() != gjson.Null {
-		t.rawField(o, "source", v)
+		o.RawClean("source", v.Compacted())
 	}
 	str("rollout_path", thread.Sub("path"))
 	str("forked_from_id", thread.Sub("forkedFromId"))

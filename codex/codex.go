@@ -320,24 +320,6 @@ func containsByte(s string, c byte) bool {
 	return false
 }
 
-// compact returns the JSON text of v as jsonw.AppendRaw writes it, in
-// memory of its own.
-func (t *Translator) compact(v jsonscan.Value) string {
-	if raw, ok := v.CleanRaw(); ok {
-		return strings.Clone(raw)
-	}
-	return string(jsonw.AppendRaw(nil, v.Raw()))
-}
-
-// rawField adds v's JSON text to o as o.Raw does.
-func (t *Translator) rawField(o *jsonw.Object, k string, v jsonscan.Value) {
-	if raw, ok := v.CleanRaw(); ok {
-		o.RawClean(k, raw)
-		return
-	}
-	o.Raw(k, v.Raw())
-}
-
 // obj starts a JSON object builder.
 func obj() *jsonw.Object { return &jsonw.Object{} }
 

@@ -336,7 +336,7 @@ func (t *Translator) execCommandSpec(m jsonscan.Value, thread string) toolSpec {
 	meta := obj()
 	for _, f := range [...][2]string{{"source", "source"}, {"process_id", "process_id"}, {"parsed_cmd", "parsed_cmd"}} {
 		if v := m.Sub(f[0]); v.Exists() && v.Type() != gjson.Null {
-			t.rawField(meta, f[1], v)
+			meta.RawClean(f[1], v.Compacted())
 		}
 	}
 	s := toolSpec{native: t.w.Copy(id), thread: thread, callID: t.w.Copy(id), name: "command_execution", args: t.str(args.Bytes()),
@@ -364,7 +364,7 @@ func (t *Translator) sessionConfigured(dst []event, c *ctx, m jsonscan.Value) []
 		{"approval_policy", "approval_policy"}, {"sandbox_policy", "sandbox"}, {"reasoning_effort", "reasoning_effort"},
 		{"rollout_path", "rollout_path"}, {"forked_from_id", "forked_from_id"}, {"thread_name", "thread_name"}} {
 		if v := m.Sub(f[0]); v.Exists() && v.Type() != gjson.Null {
-			t.rawField(o, f[1], v)
+			o.RawClean(f[1], v.Compacted())
 		}
 	}
 	o.Raw("config", t.st.Meta["config"])
@@ -483,7 +483,7 @@ func (t *Translator) legacyRequest(dst []event, c *ctx, typ string, m jsonscan.V
 	o := obj().String("event", typ)
 	for _, f := range [...]string{"reason", "cwd", "command", "changes", "grant_root", "questions", "server_name", "message"} {
 		if v := m.Sub(f); v.Exists() && v.Type() != gjson.Null {
-			t.rawField(o, f, v)
+			o.RawClean(f, v.Compacted())
 		}
 	}
 	switch typ {
@@ -543,7 +543,7 @@ func (t *Translator) guardian(dst []event, c *ctx, m jsonscan.Value) []event {
 	meta.OptString("status", st)
 	for _, f := range [...]string{"risk_level", "user_authorization", "rationale", "decision_source"} {
 		if v := m.Sub(f); v.Exists() && v.Type() != gjson.Null {
-			t.rawField(meta, f, v)
+			meta.RawClean(f, v.Compacted())
 		}
 	}
 	meta.Raw("action", act.Raw)

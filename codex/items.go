@@ -313,7 +313,7 @@ func (t *Translator) commandItem(dst []event, c *ctx, key, native, thread string
 	meta := obj()
 	for _, f := range [...][2]string{{"source", "source"}, {"processId", "process_id"}, {"commandActions", "command_actions"}, {"pluginId", "plugin_id"}, {"scriptPath", "script_path"}} {
 		if v := it.Sub(f[0]); v.Exists() && v.Type() != gjson.Null {
-			t.rawField(meta, f[1], v)
+			meta.RawClean(f[1], v.Compacted())
 		}
 	}
 	spec := toolSpec{native: native, thread: thread, callID: native, name: "command_execution",

@@ -136,7 +136,7 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event 
 		// unescaped copy of a long string.
 		set := func(k string, v jsonscan.Value) {
 			if v.Exists() && v.Type() != gjson.Null && v.Raw() != `""` {
-				put(&t.st.Meta, "md."+k, t.compact(v))
+				put(&t.st.Meta, "md."+k, strings.Clone(v.Compacted()))
 			}
 		}
 		set("agent_version", p.Sub("cli_version"))
@@ -209,7 +209,7 @@ func (t *Translator) mergeSettings(p jsonscan.Value, approval, sandbox, effort s
 	for _, f := range [...][2]string{{"model", "model"}, {approval, "approval_policy"}, {sandbox, "sandbox"}, {effort, "reasoning_effort"}, {"cwd", "cwd"}} {
 		if v := p.Sub(f[0]); v.Exists() && v.Type() != gjson.Null {
 			if _, ok := t.st.Meta["md."+f[1]]; !ok {
-				put(&t.st.Meta, "md."+f[1], t.compact(v))
+				put(&t.st.Meta, "md."+f[1], strings.Clone(v.Compacted()))
 			}
 			if f[1] == "cwd" && t.st.Cwd == "" {
 				t.st.Cwd = strings.Clone(v.Str())

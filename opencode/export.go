@@ -170,7 +170,7 @@ func (t *Translator) todoItem(dst []universal.Event, todos jsonscan.Value, paren
 		return true
 	})
 	var md jsonw.Object
-	t.rawField(&md, "todos", todos)
+	md.RawClean("todos", todos.Compacted())
 	return t.w.Complete(dst, universal.Item{
 		ItemID:   t.w.NewItemID(),
 		ParentID: parent,

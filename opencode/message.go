@@ -380,7 +380,7 @@ func (t *Translator) onText(dst []universal.Event, m *msgState, pid string, p *p
 func (t *Translator) textMetadata(f *partFields) []byte {
 	var o jsonw.Object
 	if md := f.metadata; md.IsObject() && md.Raw() != "{}" {
-		t.rawField(&o, "metadata", md)
+		o.RawClean("metadata", md.Compacted())
 	}
 	if f.ignored.Result().Bool() {
 		o.Bool("ignored", true)

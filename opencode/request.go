@@ -165,7 +165,7 @@ func (t *Translator) onQuestion(dst []universal.Event, e *event) []universal.Eve
 		return true
 	})
 	var md jsonw.Object
-	t.rawField(&md, "questions", qs)
+	md.RawClean("questions", qs.Compacted())
 	if rt == routeChild {
 		md.String("session_id", sid)
 	}
@@ -216,7 +216,7 @@ func (t *Translator) onQuestionResolved(dst []universal.Event, e *event) []unive
 		})
 		q.Response = resp.String()
 		var md jsonw.Object
-		t.rawField(&md, "answers", answers)
+		md.RawClean("answers", answers.Compacted())
 		q.Metadata = md.Bytes()
 	}
 	put(&t.st.Resolved, q.QuestionID, true)

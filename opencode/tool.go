@@ -53,23 +53,6 @@ func (t *Translator) describe(name, args string) (universal.ToolKind, *universal
 	return kind, in
 }
 
-// compact returns the JSON text of v as jsonw.AppendRaw writes it.
-func (t *Translator) compact(v jsonscan.Value) string {
-	if raw, ok := v.CleanRaw(); ok {
-		return strings.Clone(raw)
-	}
-	return string(jsonw.AppendRaw(nil, v.Raw()))
-}
-
-// rawField adds v's JSON text to o as o.Raw does.
-func (t *Translator) rawField(o *jsonw.Object, k string, v jsonscan.Value) {
-	if raw, ok := v.CleanRaw(); ok {
-		o.RawClean(k, raw)
-		return
-	}
-	o.Raw(k, v.Raw())
-}
-
 // hasInput reports whether a tool state carries real arguments: the
 // pending state has {} (or nothing; clients that re-encode JSON write []).
 func hasInput(in jsonscan.Value) bool {
@@ -130,7 +113,7 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, f 
 		args := "{}"
 		if hasInput(input) {
 			// Compact: clients that re-encode events pretty-print them.
-			args = t.compact(input)
+			args = strings.Clone(input.Compacted())
 		}
 		kind, in := t.describe(name, args)
 		dst = t.w.Complete(dst, universal.Item{
@@ -212,7 +195,7 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 	var md jsonw.Object
 	md.OptString("title", sf.title.Str())
 	if v := sf.metadata; v.IsObject() && v.Raw() != "{}" {
-		t.rawField(&md, "metadata", v)
+		md.RawClean("metadata", v.Compacted())
 	}
 	atts := sf.attach
 	if atts.IsArray() && atts.Raw() != "[]" {

@@ -62,6 +62,20 @@ func (v Value) CleanRaw() (string, bool) {
 	return raw, ok && raw != "" && v.s.utf8 && v.s.depth <= jsonw.MaxDepth
 }
 
+// Compacted returns v's JSON text as jsonw.AppendRaw writes it: v's own
+// bytes when CleanRaw says they are that already, else a compacted copy;
+// "" when v is absent. Added to a jsonw.Object with RawClean, it is
+// copied, not scanned again.
+func (v Value) Compacted() string {
+	if raw, ok := v.CleanRaw(); ok {
+		return raw
+	}
+	if raw := v.Raw(); raw != "" {
+		return string(jsonw.AppendRaw(nil, raw))
+	}
+	return ""
+}
+
 // Str returns what Result().Str is (a string's unescaped text, "" for
 // other values), without building the Result.
 func (v Value) Str() string {
