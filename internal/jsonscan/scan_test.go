@@ -346,9 +346,11 @@ func TestCleanRaw(t *testing.T) {
 		var s Scanner
 		data := []byte(tc.msg)
 		if tc.clean {
-			data, _ = s.ScanClean(data)
-		} else {
-			s.Scan(data)
+			if _, ok := s.ScanClean(data); !ok {
+				t.Fatalf("%q: not JSON", tc.msg)
+			}
+		} else if !s.Scan(data) {
+			t.Fatalf("%q: not JSON", tc.msg)
 		}
 		raw, ok := s.Root().Field("a").CleanRaw()
 		if ok != tc.want {
