@@ -71,3 +71,57 @@ func TestDocumentReadCleaned(t *testing.T) {
 		}
 	}
 }
+
+// TestLateToolUpdate: a tool part updated after the turn ended (its items
+// closed as failed with the turn) is reported where it arrives, not
+// completed a second time (a fuzz finding: a replayed stream did that).
+func TestLateToolUpdate(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "opencode", "1.18.33", "s02-tool.global.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.SplitAfter(string(data), "\n\n")
+	find := func(subs ...string) int {
+		for i, b := range blocks {
+			all := true
+			for _, s := range subs {
+				all = all && strings.Contains(b, s)
+			}
+			if all && !strings.Contains(b, `"syncEvent"`) {
+				return i
+			}
+		}
+		t.Fatalf("no event with %q", subs)
+		return -1
+	}
+	running := find(`"type":"tool"`, `"status":"running"`)
+	idle := find(`"type":"session.idle"`)
+	done := find(`"type":"tool"`, `"status":"completed"`)
+	in := strings.Join(blocks[:running+1], "") + blocks[idle] + blocks[done]
+	tr, err := opencode.New(opencode.FormatSSE, universal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []universal.Event
+	for m, err := range universal.Messages(universal.NewReader(strings.NewReader(in), universal.FrameSSE, 0)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = tr.Translate(evs, m)
+	}
+	late := 0
+	for _, e := range evs {
+		if d, ok := e.Data.(*universal.Unparsed); ok {
+			if !strings.Contains(d.Error, "updated after its items were closed") {
+				t.Errorf("unexpected agent.unparsed: %s (%s)", d.Error, d.Location)
+			}
+			late++
+		}
+		if e.Type == universal.TypeItemCompleted && e.Sequence > 0 && strings.Contains(string(e.AppendJSON(nil)), `"kind":"tool_result"`) && !strings.Contains(string(e.AppendJSON(nil)), `"status":"failed"`) {
+			t.Errorf("the late update completed the result: %s", e.AppendJSON(nil))
+		}
+	}
+	if late != 1 {
+		t.Errorf("%d late updates reported, want 1", late)
+	}
+}

@@ -81,6 +81,12 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, f 
 	if p.ResultDone {
 		return dst
 	}
+	if p.Call != "" && !p.CallDone && !t.w.IsOpen(p.Call) || p.Result != "" && !t.w.IsOpen(p.Result) {
+		// The turn ended while the tool ran, and its items were closed
+		// as failed with it: this update comes too late to change them.
+		p.CallDone, p.ResultDone = true, true
+		return t.unparsed(dst, e, fmt.Errorf("tool part %s updated after its items were closed", p.ID))
+	}
 	sf := readState(f.state)
 	status := sf.status.Str()
 	switch status {
