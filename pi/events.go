@@ -552,6 +552,10 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 			return t.w.Unparsed(dst, in.where(), errBadDelta, in.raw)
 		}
 		dst = t.toolCallStart(dst, m, b, "", "", in.raw)
+		if !t.w.IsOpen(b.Tool) {
+			// Its toolcall_end (or the message's end) came first.
+			return t.w.Unparsed(dst, in.where(), errors.New("toolcall_delta after its tool call ended"), in.raw)
+		}
 		return t.w.Delta(dst, b.Tool, 0, universal.PartToolCall, d.Str, agent, in.raw)
 	case "toolcall_end":
 		b.setKind("toolCall")

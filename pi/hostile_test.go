@@ -255,3 +255,27 @@ func TestRepeatedEventFields(t *testing.T) {
 		}
 	}
 }
+
+// TestToolCallDeltaAfterEnd: a toolcall_delta for a tool call whose
+// toolcall_end came first is reported where it arrives instead of growing
+// a completed item (a fuzz finding: the Stream refused the delta).
+func TestToolCallDeltaAfterEnd(t *testing.T) {
+	input := strings.Join([]string{
+		`{"type":"message_start","message":{"role":"assistant","content":[],"stopReason":"pending"}}`,
+		`{"type":"message_update","assistantMessageEvent":{"type":"toolcall_start","contentIndex":0,"id":"c1","toolName":"read"}}`,
+		`{"type":"message_update","assistantMessageEvent":{"type":"toolcall_end","contentIndex":0,"toolCall":{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"a"}}}}`,
+		`{"type":"message_update","assistantMessageEvent":{"type":"toolcall_delta","contentIndex":0,"delta":"{\"path\":\"b\"}"}}`,
+	}, "\n")
+	late := 0
+	for _, ev := range translate(t, pi.FormatRPC, []byte(input)) {
+		if d, ok := ev.Data.(*universal.Unparsed); ok {
+			if !strings.Contains(d.Error, "after its tool call ended") || !strings.Contains(d.Location, "line 4") {
+				t.Errorf("agent.unparsed %q at %q", d.Error, d.Location)
+			}
+			late++
+		}
+	}
+	if late != 1 {
+		t.Errorf("%d late deltas reported, want 1", late)
+	}
+}
