@@ -266,60 +266,16 @@ func (t *Translator) assistant(dst events, l *lineFields) events {
 		t.s.Ended, t.s.Stop, t.s.LastRole = ended, t.w.Copy(stop.Raw()), "assistant"
 		t.s.Answers++
 	}
-	if u, ok := readUsage(usage, &apiUsage); ok {
+	if u, ok := anthropic.Usage(usage); ok {
 		dst = t.usage(dst, u, usage.Get("max_tokens"))
 	}
 	return dst
 }
 
-// usageNames are the names of the counts of a usage object: input, cache
-// read, cache write, output and reasoning tokens.
-type usageNames [5]string
-
-var (
-	// apiUsage are the Anthropic API's names (stream-json).
-	apiUsage = usageNames{"input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens",
-		"output_tokens", "output_tokens_details.thinking_tokens"}
-	// threadUsage are a thread's, those of Claude Code's per-model usage.
-	threadUsage = usageNames{"inputTokens", "cacheReadInputTokens", "cacheCreationInputTokens",
-		"outputTokens", "thinkingTokens"}
-)
-
-// readUsage maps a usage object to universal usage as anthropic.Usage
-// does (and anthropic.ModelUsage for a map of that one object), read from
-// the index: a lookup per count walks the object's members instead of
-// scanning its text. ok is false when the object carries no count.
-func readUsage(u jsonscan.Value, names *usageNames) (use universal.Usage, ok bool) {
-	in, read, write := count(u.Get(names[0])), count(u.Get(names[1])), count(u.Get(names[2]))
-	out, reasoning := count(u.Get(names[3])), count(u.Get(names[4]))
-	if in == nil && read == nil && write == nil && out == nil && reasoning == nil {
-		return use, false
-	}
-	if in != nil || read != nil || write != nil {
-		n := int64(0)
-		for _, c := range [...]*int64{in, read, write} {
-			if c != nil {
-				n += *c
-			}
-		}
-		use.InputTokens = &n
-	}
-	use.CachedInputTokens, use.CacheWriteTokens = read, write
-	use.OutputTokens, use.ReasoningTokens = out, reasoning
-	if use.InputTokens != nil && out != nil {
-		n := *use.InputTokens + *out
-		use.TotalTokens = &n
-	}
-	return use, true
-}
-
-// count is a token count: a number that is not negative, else nil.
-func count(r gjson.Result) *int64 {
-	if r.Type != gjson.Number || r.Num < 0 {
-		return nil
-	}
-	n := r.Int()
-	return &n
+// threadUsage reads a thread message's usage: the counts Claude Code's
+// per-model usage names (anthropic.ModelUsage for a map of that object).
+func threadUsage(u jsonscan.Value) (universal.Usage, bool) {
+	return anthropic.Counts(u, "inputTokens", "cacheReadInputTokens", "cacheCreationInputTokens", "outputTokens", "thinkingTokens")
 }
 
 // usage emits the usage of one model call; window is the context window
@@ -353,7 +309,7 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 		dst = t.answer(dst, text, "", "", "complete")
 	}
 	// Claude Code's result fields, which the manual shows for Amp too.
-	if u, ok := readUsage(r.Sub("usage"), &apiUsage); ok {
+	if u, ok := anthropic.Usage(r.Sub("usage")); ok {
 		d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeSession, Usage: u}
 		if c := r.Get("total_cost_usd"); c.Type == gjson.Number {
 			d.CostUSD = &c.Num

@@ -204,7 +204,7 @@ func (t *Translator) threadAssistant(dst events, m *msgFields, native, scope str
 		}
 	}
 	if u := m.usage; u.IsObject() {
-		if use, _ := readUsage(u, &threadUsage); use.InputTokens != nil || use.OutputTokens != nil {
+		if use, _ := threadUsage(u); use.InputTokens != nil || use.OutputTokens != nil {
 			dst = t.usage(dst, use, u.Get("maxInputTokens"))
 		}
 		if model := u.Get("model").Str; model != "" && scope == "" {

@@ -9,9 +9,9 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// TestReadUsage: readUsage reads a usage object exactly as
-// anthropic.Usage does (Anthropic's names) and as anthropic.ModelUsage
-// reads a map holding it (a thread's names), whose reading it replaces.
+// TestReadUsage: a usage object read from the index reads exactly as
+// anthropic.Usage reads it with gjson (Anthropic's names), and a thread's
+// as anthropic.ModelUsage reads a map holding it (threadUsage).
 func TestReadUsage(t *testing.T) {
 	for _, u := range []string{
 		`{}`,
@@ -39,7 +39,7 @@ func TestReadUsage(t *testing.T) {
 			t.Fatalf("%s: not JSON", u)
 		}
 		v := s.Root().Sub("u")
-		got, gotOK := readUsage(v, &apiUsage)
+		got, gotOK := anthropic.Usage(v)
 		want, wantOK := anthropic.Usage(gjson.Parse(u))
 		if !reflect.DeepEqual(got, want) || gotOK != wantOK {
 			t.Errorf("%s: API names: got %+v %v, want %+v %v", u, got, gotOK, want, wantOK)
@@ -47,7 +47,7 @@ func TestReadUsage(t *testing.T) {
 		if !v.IsObject() {
 			continue // ModelUsage skips it: no usage either way
 		}
-		got, _ = readUsage(v, &threadUsage)
+		got, _ = threadUsage(v)
 		want = anthropic.ModelUsage(gjson.Parse(`{"m":` + u + `}`)).Usage
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: thread names: got %+v, want %+v", u, got, want)

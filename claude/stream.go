@@ -104,7 +104,7 @@ func (t *Translator) messageStart(dst events, ev jsonscan.Value, c sc) events {
 		m = t.newMsg(scope, id)
 	}
 	m.Live = true
-	if u, ok := apiUsage(msg.Sub("usage")); ok {
+	if u, ok := anthropic.Usage(msg.Sub("usage")); ok {
 		m.Usage = &u
 	}
 	if t.s.Cur == nil {
@@ -272,7 +272,7 @@ func (t *Translator) messageDelta(dst events, ev jsonscan.Value, c sc) events {
 	if sr := ev.Get("delta.stop_reason").Str; sr != "" {
 		m.Stop = t.w.Copy(sr)
 	}
-	u, ok := apiUsage(ev.Sub("usage"))
+	u, ok := anthropic.Usage(ev.Sub("usage"))
 	if !ok {
 		return dst
 	}
@@ -280,42 +280,6 @@ func (t *Translator) messageDelta(dst events, ev jsonscan.Value, c sc) events {
 		u = overlay(*m.Usage, u)
 	}
 	return t.usage(dst, universal.ScopeCall, u, nil, nil, nil, universal.SourceAgent)
-}
-
-// apiUsage is anthropic.Usage read through the message's index: the usage
-// object is walked per count, not scanned (anthropic.Usage takes a
-// gjson.Result and scans it five times, once through all of it for the
-// absent output_tokens_details).
-func apiUsage(u jsonscan.Value) (universal.Usage, bool) {
-	in := count(u.Get("input_tokens"))
-	read := count(u.Get("cache_read_input_tokens"))
-	write := count(u.Get("cache_creation_input_tokens"))
-	out := count(u.Get("output_tokens"))
-	reasoning := count(u.Get("output_tokens_details.thinking_tokens"))
-	if in == nil && read == nil && write == nil && out == nil && reasoning == nil {
-		return universal.Usage{}, false
-	}
-	// The sums anthropic.Usage makes, with its nil-aware AddUsage.
-	var sum universal.Usage
-	for _, n := range [...]*int64{in, read, write} {
-		sum = anthropic.AddUsage(sum, universal.Usage{InputTokens: n})
-	}
-	use := universal.Usage{InputTokens: sum.InputTokens, CachedInputTokens: read, CacheWriteTokens: write,
-		OutputTokens: out, ReasoningTokens: reasoning}
-	if use.InputTokens != nil && use.OutputTokens != nil {
-		use.TotalTokens = anthropic.AddUsage(universal.Usage{TotalTokens: use.InputTokens}, universal.Usage{TotalTokens: out}).TotalTokens
-	}
-	return use, true
-}
-
-// count returns a non-negative integer count, nil when r is not one (as
-// anthropic.Usage reads counts).
-func count(r gjson.Result) *int64 {
-	if r.Type != gjson.Number || r.Num < 0 {
-		return nil
-	}
-	n := r.Int()
-	return &n
 }
 
 // overlay returns base with every count that over reports replaced: the

@@ -293,7 +293,7 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 		return true
 	})
 	dst = t.sessionUsage(dst, r.Get("total_cost_usd"), r.Sub("modelUsage"))
-	if u, ok := apiUsage(r.Sub("usage")); ok {
+	if u, ok := anthropic.Usage(r.Sub("usage")); ok {
 		if tn.Usage != nil {
 			u = anthropic.AddUsage(*tn.Usage, u)
 		}

@@ -19,13 +19,24 @@ import (
 // A count the object does not carry (absent or null) stays nil: "not
 // reported" is never written as 0. ok is false when the object carries no
 // count at all.
-func Usage(u gjson.Result) (usage universal.Usage, ok bool) {
-	in := num(u.Get("input_tokens"))
-	read := num(u.Get("cache_read_input_tokens"))
-	write := num(u.Get("cache_creation_input_tokens"))
-	out := num(u.Get("output_tokens"))
-	reasoning := num(u.Get("output_tokens_details.thinking_tokens"))
-	return build(in, read, write, out, reasoning)
+//
+// u is a gjson.Result, or a jsonscan.Value of a message already indexed,
+// which reads each count from the index instead of scanning the text.
+func Usage[G Getter](u G) (usage universal.Usage, ok bool) {
+	return Counts(u, "input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens",
+		"output_tokens", "output_tokens_details.thinking_tokens")
+}
+
+// A Getter reads a value at a gjson path.
+type Getter interface {
+	Get(path string) gjson.Result
+}
+
+// Counts is [Usage] for a usage object that names its counts otherwise
+// (Amp's threads: inputTokens, cacheReadInputTokens, …): the paths of the
+// input, cache read, cache write, output and reasoning counts.
+func Counts[G Getter](u G, input, cacheRead, cacheWrite, output, reasoning string) (universal.Usage, bool) {
+	return build(num(u.Get(input)), num(u.Get(cacheRead)), num(u.Get(cacheWrite)), num(u.Get(output)), num(u.Get(reasoning)))
 }
 
 // ModelTotals is the sum of a per-model usage map.
