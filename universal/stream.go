@@ -453,18 +453,7 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 		if it.ItemID != "" && it.Kind != "" && (it.ParentID == "" || w.Known(it.ParentID)) {
 			return w.startAndComplete(dst, it, src, raw)
 		}
-		start := it
-		start.Content = make([]Part, len(it.Content))
-		for i, p := range it.Content {
-			// Streamed strings start empty (message text then gets its
-			// synthetic delta), except tool arguments, known up front.
-			if p.Type.Streams() && p.Type != PartToolCall {
-				p.SetStreamed("")
-			}
-			p.Rewritten = false
-			start.Content[i] = p
-		}
-		dst = w.StartItem(dst, start, src, raw)
+		dst = w.StartItem(dst, startOf(it), src, raw)
 		if o, ok = w.open[it.ItemID]; !ok {
 			return dst
 		}
@@ -514,16 +503,8 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 // transcript's, a stored session's) are most items; tracking each would
 // cost several allocations and copies that nothing reads.
 func (w *Stream) startAndComplete(dst []Event, it Item, src Source, raw []byte) []Event {
-	start := it
+	start := startOf(it)
 	start.Status = StatusInProgress
-	start.Content = make([]Part, len(it.Content))
-	for i, p := range it.Content {
-		if p.Type.Streams() && p.Type != PartToolCall {
-			p.SetStreamed("")
-		}
-		p.Rewritten = false
-		start.Content[i] = p
-	}
 	if w.state.Seen == nil {
 		w.state.Seen = map[string]struct{}{}
 	}
@@ -545,6 +526,22 @@ func (w *Stream) startAndComplete(dst []Event, it Item, src Source, raw []byte) 
 		}
 	}
 	return w.st.Emit(dst, TypeItemCompleted, src, &ItemSnapshot{Item: it}, raw)
+}
+
+// startOf returns the started snapshot of an item that arrives complete:
+// its streamed strings empty (message text then gets its synthetic
+// delta), except tool arguments, known up front.
+func startOf(it Item) Item {
+	start := it
+	start.Content = make([]Part, len(it.Content))
+	for i, p := range it.Content {
+		if p.Type.Streams() && p.Type != PartToolCall {
+			p.SetStreamed("")
+		}
+		p.Rewritten = false
+		start.Content[i] = p
+	}
+	return start
 }
 
 // reconcile makes part i of the final item agree with what was streamed.
