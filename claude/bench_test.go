@@ -94,12 +94,8 @@ func BenchmarkTextDelta(b *testing.B) {
 // TestTextDeltaAllocs: a plain text delta line allocates nothing (amortized:
 // the stamper's arena and slabs grow in large blocks).
 func TestTextDeltaAllocs(t *testing.T) {
-	if raceEnabled || testing.CoverMode() != "" {
-		t.Skip("allocation counts differ under -race and coverage")
-	}
 	tr, m := deltaSetup(t)
-	evs := make([]universal.Event, 0, 4)
-	allocs := testing.AllocsPerRun(1000, func() { evs = tr.Translate(evs[:0], m) })
+	allocs, evs := golden.AllocsPerMessage(t, tr, m)
 	if allocs != 0 {
 		t.Errorf("%v allocations per text delta, want 0", allocs)
 	}

@@ -78,13 +78,8 @@ func BenchmarkDelta(b *testing.B) {
 // TestDeltaAllocs: an agent message delta allocates nothing (amortized:
 // the stamper's arena and the streamed text grow in large steps).
 func TestDeltaAllocs(t *testing.T) {
-	if raceEnabled || testing.CoverMode() != "" {
-		t.Skip("allocation counts differ under -race and coverage")
-	}
 	tr := startedDelta(t)
-	out := make([]universal.Event, 0, 4)
-	m := universal.Message{Data: deltaLine, Line: 7}
-	allocs := testing.AllocsPerRun(1000, func() { out = tr.Translate(out[:0], m) })
+	allocs, out := golden.AllocsPerMessage(t, tr, universal.Message{Data: deltaLine, Line: 7})
 	if allocs != 0 {
 		t.Errorf("%v allocations per delta, want 0", allocs)
 	}
@@ -101,9 +96,6 @@ func TestBenchmarks(t *testing.T) { golden.CheckInputs(t, benchInputs(t)) }
 // summary delta with newlines, Codex 0.169.0 s01-text) allocates nothing
 // either: the text is unescaped into a buffer the translator reuses.
 func TestEscapedDeltaAllocs(t *testing.T) {
-	if raceEnabled || testing.CoverMode() != "" {
-		t.Skip("allocation counts differ under -race and coverage")
-	}
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "codex", "0.169.0", "s01-text.appserver.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -120,8 +112,8 @@ func TestEscapedDeltaAllocs(t *testing.T) {
 	if !bytes.Contains(lines[12], []byte(`summaryTextDelta`)) || !bytes.Contains(lines[12], []byte(`\n`)) || len(out) != 1 || out[0].Type != universal.TypeItemDelta {
 		t.Fatalf("line 13 is not an escaped reasoning delta: %s", lines[12])
 	}
-	m := universal.Message{Data: lines[12], Line: 14}
-	if allocs := testing.AllocsPerRun(1000, func() { out = tr.Translate(out[:0], m) }); allocs != 0 {
+	allocs, out := golden.AllocsPerMessage(t, tr, universal.Message{Data: lines[12], Line: 14})
+	if allocs != 0 {
 		t.Errorf("%v allocations per delta, want 0", allocs)
 	}
 	if d := out[0].Data.(*universal.ItemDelta); !strings.Contains(d.Delta, "\n") {

@@ -126,7 +126,7 @@ func BenchmarkAccumulatedPartial(b *testing.B) {
 // translator takes 100 times longer per character at 100k than at 1k
 // characters; this allows 4.
 func TestAccumulatedPartialLinear(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || golden.Race {
 		t.Skip("timing test")
 	}
 	perChar := func(n int) float64 {
@@ -170,19 +170,13 @@ func streaming(t testing.TB) *pi.Translator {
 // TestDeltaAllocs: translating a text delta allocates nothing, in both
 // stream generations.
 func TestDeltaAllocs(t *testing.T) {
-	if raceEnabled || testing.CoverMode() != "" {
-		t.Skip("allocation counts differ under -race and coverage")
-	}
 	for _, d := range deltaLines {
 		tr := streaming(t)
-		data := []byte(d.line)
-		ev := tr.Translate(nil, universal.Message{Data: data})
-		if len(ev) != 1 || ev[0].Type != universal.TypeItemDelta {
+		m := universal.Message{Data: []byte(d.line)}
+		if ev := tr.Translate(nil, m); len(ev) != 1 || ev[0].Type != universal.TypeItemDelta {
 			t.Fatalf("%s: %d events, want one delta", d.name, len(ev))
 		}
-		if n := testing.AllocsPerRun(1000, func() {
-			ev = tr.Translate(ev[:0], universal.Message{Data: data})
-		}); n != 0 {
+		if n, _ := golden.AllocsPerMessage(t, tr, m); n != 0 {
 			t.Errorf("%s: %v allocations per text delta, want 0", d.name, n)
 		}
 	}

@@ -109,3 +109,17 @@ func CheckInputs(t *testing.T, inputs []BenchInput) {
 		}
 	}
 }
+
+// AllocsPerMessage returns the allocations translating m into tr costs,
+// amortized over 1000 runs (the stamper's arena and slabs grow in blocks),
+// and the events of the last run. It skips t under -race and coverage,
+// which count allocations otherwise.
+func AllocsPerMessage(t *testing.T, tr universal.Translator, m universal.Message) (float64, []universal.Event) {
+	t.Helper()
+	if Race || testing.CoverMode() != "" {
+		t.Skip("allocation counts differ under -race and coverage")
+	}
+	evs := make([]universal.Event, 0, 4)
+	allocs := testing.AllocsPerRun(1000, func() { evs = tr.Translate(evs[:0], m) })
+	return allocs, evs
+}

@@ -1,5 +1,0 @@
-//go:build race
-
-package amp_test
-
-const raceEnabled = true

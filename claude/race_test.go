@@ -1,5 +1,0 @@
-//go:build race
-
-package claude_test
-
-const raceEnabled = true

@@ -1,5 +1,0 @@
-//go:build !race
-
-package codex_test
-
-const raceEnabled = false

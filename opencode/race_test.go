@@ -1,5 +1,0 @@
-//go:build race
-
-package opencode_test
-
-const raceEnabled = true

@@ -1,5 +1,0 @@
-//go:build !race
-
-package pi_test
-
-const raceEnabled = false
