@@ -177,19 +177,13 @@ func (t *Translator) startMessage(dst []event, key string, kind uint8, m msgSpec
 	}
 	n := t.nativeIn(key, kind, m.thread, r)
 	for _, p := range m.parts {
-		// A part added to a started item announces no text (AddPart
-		// emits nothing): text the native start already has (Codex
-		// sends none, a damaged line may) follows as its first delta.
-		text := p.Streamed()
-		p.SetStreamed("")
+		// Text the native start already has (Codex sends none, a
+		// damaged line may) goes out as the part's first delta.
 		var i int
 		if dst, i = t.addPart(dst, r, p); i < 0 {
 			break
 		}
 		n.PI = append(n.PI, i)
-		if text != "" {
-			dst = t.w.Delta(dst, r.ID, i, p.Type, text, src, raw)
-		}
 	}
 	return dst
 }
