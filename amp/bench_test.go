@@ -65,8 +65,8 @@ func TestReadAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs := tr.Translate(nil, universal.Message{Data: []byte(initLine), Line: 1})
-	evs = tr.Translate(evs, universal.Message{Data: []byte(echoLine), Line: 2})
+	tr.Translate(nil, universal.Message{Data: []byte(initLine), Line: 1})
+	tr.Translate(nil, universal.Message{Data: []byte(echoLine), Line: 2})
 	m := universal.Message{Line: 3, Data: []byte(`{"type":"assistant","message":{"type":"message","role":"assistant","content":[],"stop_reason":"end_turn"},"parent_tool_use_id":null,"session_id":"T-1"}`)}
 	allocs, evs := golden.AllocsPerMessage(t, tr, m)
 	if allocs != 0 {

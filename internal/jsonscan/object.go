@@ -103,7 +103,7 @@ func (v Value) AppendStr(dst []byte) []byte {
 	case m.kind != '"':
 		return dst
 	case m.flags&valEscaped != 0:
-		return unescapeBytes(dst, v.s.src[m.valStart+1:m.valEnd-1])
+		return unescape(dst, v.s.src[m.valStart+1:m.valEnd-1])
 	}
 	return append(dst, v.s.src[m.valStart+1:m.valEnd-1]...)
 }
@@ -220,7 +220,7 @@ func (s *Scanner) keyIs(m *member, key string) bool {
 	}
 	// No length shortcut: a lone surrogate escape (6 bytes) becomes
 	// U+FFFD (3). Keys with escapes are rare.
-	s.scratch = unescapeBytes(s.scratch[:0], s.src[m.keyStart:m.keyEnd])
+	s.scratch = unescape(s.scratch[:0], s.src[m.keyStart:m.keyEnd])
 	return string(s.scratch) == key
 }
 
@@ -539,9 +539,6 @@ func unescapeString(s string) string {
 	b := unescape(make([]byte, 0, len(s)), s)
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
-
-// unescapeBytes appends the unescaped text of s to dst.
-func unescapeBytes(dst []byte, s string) []byte { return unescape(dst, s) }
 
 // hex4 reads the four hex digits a \u escape of valid JSON has.
 func hex4(s string) rune {
