@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"pgregory.net/rapid"
 )
 
-// TestCanonical: canonical reports exactly the raw JSON that cleanRaw
+// TestCanonical: jsonw.Canonical reports exactly the raw JSON that cleanRaw
 // leaves as it is, so that a value it passes is copied, not rewritten,
 // without changing a byte. The generator mixes the escapes cleanRaw
 // rewrites (in either case, and after an escaped backslash, where they
@@ -27,8 +28,8 @@ func TestCanonical(t *testing.T) {
 				continue // the callers' own case: no value kept
 			}
 			want := bytes.Equal(cleanRaw(bytes.Clone(raw)), raw)
-			if got := canonical(raw); got != want {
-				rt.Fatalf("canonical(%q) = %v, cleanRaw gives %q", raw, got, cleanRaw(bytes.Clone(raw)))
+			if got := jsonw.Canonical(raw); got != want {
+				rt.Fatalf("Canonical(%q) = %v, cleanRaw gives %q", raw, got, cleanRaw(bytes.Clone(raw)))
 			}
 		}
 	})

@@ -389,7 +389,7 @@ func (pk *packer) raw(r *json.RawMessage) {
 	}
 	if pk.count {
 		var c []byte // nil: canonical already
-		if !canonical(*r) {
+		if !jsonw.Canonical(*r) {
 			c = cleanRaw(*r)
 		}
 		if pk.n < len(pk.clean) {
@@ -416,11 +416,6 @@ func (pk *packer) raw(r *json.RawMessage) {
 	pk.buf = append(pk.buf, src...)
 	*r = pk.buf[start:len(pk.buf):len(pk.buf)]
 }
-
-// canonical reports whether raw JSON is what cleanRaw makes of it: valid,
-// compact and without the escapes cleanRaw rewrites, decided in one scan
-// with no writes. JSON the library wrote always is.
-func canonical(r []byte) bool { return jsonw.Canonical(r) }
 
 // enum replaces v by the constant it equals (known says which), or packs
 // it. Counting writes nothing: the item counted may still be the caller's.
@@ -530,7 +525,7 @@ func ownRaw(r []byte) []byte {
 	if len(r) == 0 || string(r) == "null" {
 		return nil
 	}
-	if canonical(r) {
+	if jsonw.Canonical(r) {
 		return bytes.Clone(r)
 	}
 	return cleanRaw(r)

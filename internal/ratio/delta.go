@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -41,15 +42,7 @@ func findDeltas(inputs []*input, order []string) []deltaCase {
 	var out []deltaCase
 	for _, k := range order {
 		ins := slices.Clone(byGroup[k])
-		slices.SortFunc(ins, func(a, b *input) int {
-			switch {
-			case a.path < b.path:
-				return -1
-			case a.path > b.path:
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(ins, func(a, b *input) int { return strings.Compare(a.path, b.path) })
 	found:
 		for _, in := range ins {
 			tries := 0
