@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentnorm/agentnorm"
+	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -53,5 +54,28 @@ func TestReportTerminate(t *testing.T) {
 	d, ok := last.Data.(*universal.SessionEnded)
 	if !ok || d.Reason != universal.EndTerminated {
 		t.Errorf("last event %s %+v, want session.ended terminated", last.Type, last.Data)
+	}
+}
+
+// TestNewIsCheap: short inputs (one exported session, a few lines of run
+// output) are dominated by what a new translator costs, so New makes only
+// the translator and its stream; maps, scanners and buffers come with the
+// first message that needs them.
+func TestNewIsCheap(t *testing.T) {
+	if golden.Race || testing.CoverMode() != "" {
+		t.Skip("allocation counts differ under the race detector and coverage")
+	}
+	const most = 5
+	for _, a := range agentnorm.Agents() {
+		for _, f := range a.Formats {
+			n := testing.AllocsPerRun(50, func() {
+				if _, err := a.New(f.Name, universal.Options{SessionID: "s"}); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if n > most {
+				t.Errorf("%s %s: New makes %.0f allocations, want at most %d", a.Name, f.Name, n, most)
+			}
+		}
 	}
 }
