@@ -218,7 +218,7 @@ type arena struct {
 
 const (
 	arenaFirst = 512
-	arenaChunk = 16 << 10
+	arenaChunk = 64 << 10
 )
 
 func (a *arena) bytes(b []byte) []byte {
@@ -250,16 +250,23 @@ func (a *arena) str(b []byte) string {
 }
 
 // slab hands out pointers to zeroed values from blocks, one allocation per
-// block instead of one per value.
+// block instead of one per value. Blocks start small and double up to
+// slabMax values: a short session does not pay for a big block, and a long
+// stream of deltas costs one allocation per slabMax of them.
 type slab[T any] struct {
 	block []T
+	size  int // the length of the last block made
 }
 
-const slabBlock = 64
+const (
+	slabFirst = 16
+	slabMax   = 1024
+)
 
 func (s *slab[T]) alloc() *T {
 	if len(s.block) == 0 {
-		s.block = make([]T, slabBlock)
+		s.size = min(max(2*s.size, slabFirst), slabMax)
+		s.block = make([]T, s.size)
 	}
 	p := &s.block[0]
 	s.block = s.block[1:]
