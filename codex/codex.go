@@ -63,7 +63,7 @@ func Detect(head []byte) string {
 // exchanges are not JSON-RPC, an Agent Client Protocol peer's methods are
 // session/…, fs/… and terminal/…, OpenCode's run output names its session).
 func detectLine(s string) string {
-	r := gjson.GetMany(s, "dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID", "properties")
+	r := jsonscan.GetMany(s, "dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID", "properties")
 	dir, msg, method, id, result, rpcErr, typ, payload, ts, record, _, prompt, rpc := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12]
 	openCode := r[13].Exists() || r[14].Exists() // an OpenCode event or run line
 	switch {

@@ -560,3 +560,21 @@ func hex4(s string) rune {
 // Wrap returns r as a Value whose lookups are gjson's, for code that
 // takes a Value and is also given values found by gjson.
 func Wrap(r gjson.Result) Value { return found(r) }
+
+// GetMany returns what gjson.GetMany(json, paths...) returns, field for
+// field, from one indexing scan instead of a pass per path (a key the
+// message lacks made gjson read all of it). Input that is not valid JSON,
+// such as a first line cut short at the end of a file's head, goes to
+// gjson, which reads what it can of it.
+func GetMany(json string, paths ...string) []gjson.Result {
+	var s Scanner
+	if !s.ScanString(json) {
+		return gjson.GetMany(json, paths...)
+	}
+	top := s.Root()
+	out := make([]gjson.Result, len(paths))
+	for i, p := range paths {
+		out[i] = top.Get(p)
+	}
+	return out
+}
