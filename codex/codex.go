@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -40,14 +41,7 @@ func Formats() []universal.Format {
 // output merged with stderr starts with noise lines).
 func Detect(head []byte) string {
 	for len(head) > 0 {
-		line := head
-		rest := []byte(nil)
-		for i, c := range head {
-			if c == '\n' {
-				line, rest = head[:i], head[i+1:]
-				break
-			}
-		}
+		line, rest, _ := bytes.Cut(head, []byte{'\n'})
 		head = rest
 		line = trimSpace(line)
 		if len(line) == 0 || line[0] != '{' {
