@@ -663,7 +663,7 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		// The part is created by its first delta.
 		return dst
 	case "item/commandExecution/outputDelta", "item/fileChange/outputDelta":
-		return t.toolOutput(dst, t.key(thread, itemV.Str()), deltaV.Str(), c.raw)
+		return t.toolOutput(dst, t.key(thread, itemV.Str()), t.deltaText(deltaV), c.raw)
 	case "thread/tokenUsage/updated":
 		return t.tokenUsage(dst, c, thread, p)
 	case "turn/plan/updated":

@@ -62,7 +62,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 			// The session starts with the next line, once the turn_context
 			// after this line has told the model.
 			put(&t.st.Meta, "task", strings.Clone(id))
-			put(&t.st.Meta, "task_raw", string(c.raw))
+			t.holdRaw("task_raw", c.raw)
 			return dst
 		}
 		dst = t.startTurn(dst, t.w.Copy(id), nil, agent, c.raw)
@@ -143,14 +143,14 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		if err != nil {
 			b = []byte(chunk)
 		}
-		return t.toolOutput(dst, "c:"+m.Get("call_id").Str, string(b), c.raw)
+		return t.toolOutput(dst, "c:"+m.Get("call_id").Str, view(b), c.raw)
 	case "exec_command_end":
 		spec := t.execCommandSpec(m, th)
-		out := m.Get("aggregated_output").Str
+		out := t.copyStr(m.Sub("aggregated_output"))
 		if out == "" {
-			out = m.Get("stdout").Str + m.Get("stderr").Str
+			out = t.w.Copy(m.Get("stdout").Str + m.Get("stderr").Str)
 		}
-		res := t.commandResult(t.w.Copy(out), m.Get("status").Str, intPtr(m.Get("exit_code")), durationMS(m.Get("duration")))
+		res := t.commandResult(out, m.Get("status").Str, intPtr(m.Get("exit_code")), durationMS(m.Get("duration")))
 		spec.keep = true
 		return t.commandEnd(dst, "c:"+m.Get("call_id").Str, &spec, &res, c.raw)
 	case "patch_apply_begin", "patch_apply_end":

@@ -166,7 +166,7 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event 
 		}
 		set("instructions", p.Sub("instructions"))
 		set("dynamic_tools", p.Sub("dynamic_tools"))
-		put(&t.st.Meta, "raw", string(c.raw))
+		t.holdRaw("raw", c.raw)
 		t.forkMeta(p, id)
 		return dst
 	}
@@ -198,6 +198,15 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event 
 	t.child(t.st.Cur)
 	t.forkMeta(p, id)
 	return dst
+}
+
+// holdRaw keeps a message's bytes under key k of state.Meta for an event
+// emitted later, only when events carry their native payload: a
+// session_meta line holds the whole system prompt.
+func (t *Translator) holdRaw(k string, raw []byte) {
+	if t.w.Stamper().IncludeRaw() {
+		put(&t.st.Meta, k, string(raw))
+	}
 }
 
 // mergeSettings adds the model and policies of a turn_context or
@@ -620,8 +629,16 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p jsonscan.Value, typ, 
 		})
 		res.output = t.w.Copy(strings.Join(names, "\n"))
 	} else {
-		// Read once: a string output is unescaped on every read.
-		o := p.Get("output")
+		// Read once: a string output is unescaped on every read. It is
+		// unescaped into a buffer the translator reuses, as the output
+		// is copied to the stream below.
+		var o gjson.Result
+		if ov := p.Sub("output"); ov.Type() == gjson.String {
+			t.text = appendStr(t.text[:0], ov)
+			o = gjson.Result{Type: gjson.String, Raw: ov.Raw(), Str: view(t.text)}
+		} else {
+			o = ov.Result()
+		}
 		out, code, dur, failed := toolOutputText(o, &t.inner)
 		mime := imageMime(o)
 		var extra map[string]string
@@ -972,7 +989,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 	case "CommandExecution":
 		args := commandArgs(it.Get("command"), it.Get("cwd"))
 		spec := toolSpec{native: native, thread: thread, callID: native, name: "command_execution", args: t.str(args.Bytes())}
-		res := t.commandResult(t.w.CopyValue(it.Get("aggregated_output")), it.Get("status").Str, intPtr(it.Get("exit_code")), durationMS(it.Get("duration")))
+		res := t.commandResult(t.copyStr(it.Sub("aggregated_output")), it.Get("status").Str, intPtr(it.Get("exit_code")), durationMS(it.Get("duration")))
 		return t.commandEnd(dst, key, &spec, &res, c.raw)
 	case "FileChange":
 		spec := toolSpec{native: native, thread: thread, callID: native, name: "file_change"}
