@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -290,7 +289,8 @@ func (t *Translator) deltaText(v jsonscan.Value) string {
 
 // copyStr returns v's string value (Value.Str) in memory that does not
 // alias the message: the stream's for a string without escapes, else a
-// string of its own that appendStr unescapes into.
+// string of its own that it is unescaped into (once: Str would unescape
+// into a string the stream then copies).
 func (t *Translator) copyStr(v jsonscan.Value) string {
 	raw := v.Raw()
 	if v.Type() != gjson.String || len(raw) < 2 {
@@ -300,45 +300,9 @@ func (t *Translator) copyStr(v jsonscan.Value) string {
 	if strings.IndexByte(s, '\\') < 0 {
 		return t.w.Copy(s)
 	}
-	b := appendStr(make([]byte, 0, len(s)), v)
+	b := v.AppendStr(make([]byte, 0, len(s)))
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
-
-// appendStr appends v's string value (Value.Str) to dst. A command's
-// output has an escape every few bytes (each newline): they are read in
-// one loop over the bytes, which is about twice as fast on such text as
-// Value.AppendStr's copy of the runs between escapes. A \u escape is left
-// to AppendStr.
-func appendStr(dst []byte, v jsonscan.Value) []byte {
-	raw := v.Raw()
-	if v.Type() != gjson.String || len(raw) < 2 {
-		return dst
-	}
-	s := raw[1 : len(raw)-1]
-	i := strings.IndexByte(s, '\\')
-	if i < 0 {
-		return append(dst, s...)
-	}
-	n := len(dst)
-	dst = slices.Grow(dst, len(s))[:n+len(s)] // unescaping only shortens
-	w := n + copy(dst[n:], s[:i])
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c == '\\' {
-			i++
-			if c = unescapes[s[i]]; c == 0 {
-				return v.AppendStr(dst[:n]) // a \u escape
-			}
-		}
-		dst[w] = c
-		w++
-	}
-	return dst[:w]
-}
-
-// unescapes maps the letter after a backslash to the byte it stands for
-// (0 for u, which stands for a code point).
-var unescapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // view returns b as a string without copying. Results of gjson on it alias
 // b: copy what is kept (Stream.Copy).

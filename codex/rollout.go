@@ -634,7 +634,7 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p jsonscan.Value, typ, 
 		// is copied to the stream below.
 		var o gjson.Result
 		if ov := p.Sub("output"); ov.Type() == gjson.String {
-			t.text = appendStr(t.text[:0], ov)
+			t.text = ov.AppendStr(t.text[:0])
 			o = gjson.Result{Type: gjson.String, Raw: ov.Raw(), Str: view(t.text)}
 		} else {
 			o = ov.Result()

@@ -7,9 +7,9 @@ import (
 	"github.com/agentnorm/agentnorm/universal"
 )
 
-// TestAppendStr: appendStr and copyStr read a string value exactly as
+// TestCopyStr: copyStr reads a string value exactly as
 // Value.Str does, whatever escapes it has, and other values as "".
-func TestAppendStr(t *testing.T) {
+func TestCopyStr(t *testing.T) {
 	tr, err := New(FormatExec, universal.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -25,9 +25,6 @@ func TestAppendStr(t *testing.T) {
 		}
 		val := s.Root().Sub("k")
 		want := val.Str()
-		if got := string(appendStr([]byte("pre"), val)); got != "pre"+want {
-			t.Errorf("appendStr(%s) = %q, want %q", v, got, "pre"+want)
-		}
 		if got := tr.copyStr(val); got != want {
 			t.Errorf("copyStr(%s) = %q, want %q", v, got, want)
 		}

@@ -1,8 +1,10 @@
 package jsonscan
 
 import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -486,49 +488,67 @@ func (s *Scanner) result(m *member) gjson.Result {
 // its quotes) to dst, reading escapes as gjson does: a surrogate escape
 // followed by another \u escape takes both (U+FFFD unless they are a
 // high and a low surrogate); a lone surrogate is U+FFFD.
+//
+// Unescaping never lengthens text, so dst is grown once and written in
+// place, eight bytes at a time between escapes: command output has an
+// escape every few bytes, where a call per run would cost more than the
+// run.
 func unescape(dst []byte, s string) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, len(s))[:n+len(s)]
+	w := n
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c != '\\' {
-			// Copy the run up to the next backslash at once.
-			j := strings.IndexByte(s[i:], '\\')
-			if j < 0 {
-				j = len(s) - i
+		// Plain bytes a word at a time: the word is stored whole (w+8
+		// stays within dst, as w-n <= i) and w advances past the bytes
+		// before the first backslash in it, if any.
+		for i+8 <= len(s) {
+			v := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			binary.LittleEndian.PutUint64(dst[w:], v)
+			b := v ^ (ones * '\\')
+			if m := (b - ones) & ^b & highs; m != 0 {
+				k := bits.TrailingZeros64(m) >> 3
+				w += k
+				i += k
+				goto escape
 			}
-			dst = append(dst, s[i:i+j]...)
-			i += j
-			continue
+			w += 8
+			i += 8
 		}
+		for i < len(s) && s[i] != '\\' {
+			dst[w] = s[i]
+			w++
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+	escape:
 		if i+1 >= len(s) {
-			return dst
+			break // a backslash that ends the text
 		}
-		switch e := s[i+1]; e {
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			r := hex4(s[i+2:])
-			i += 6
-			if utf16.IsSurrogate(r) && i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
-				r = utf16.DecodeRune(r, hex4(s[i+2:]))
-				i += 6
+		if e := s[i+1]; e != 'u' {
+			if c := unescapes[e]; c != 0 {
+				e = c
 			}
-			dst = utf8.AppendRune(dst, r)
+			dst[w] = e
+			w++
+			i += 2
 			continue
-		default: // '"', '\\', '/'
-			dst = append(dst, e)
 		}
-		i += 2
+		r := hex4(s[i+2:])
+		i += 6
+		if utf16.IsSurrogate(r) && i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
+			r = utf16.DecodeRune(r, hex4(s[i+2:]))
+			i += 6
+		}
+		w += utf8.EncodeRune(dst[w:], r)
 	}
-	return dst
+	return dst[:w]
 }
+
+// unescapes maps the letter after a backslash to the byte it stands for.
+var unescapes = [256]byte{'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // unescapeString returns the unescaped text of the inside of a valid JSON
 // string. Unescaping never lengthens a string (an escape is at least as

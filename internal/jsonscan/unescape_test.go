@@ -1,0 +1,60 @@
+package jsonscan
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+	"pgregory.net/rapid"
+)
+
+// unescapeInputs are the insides of strings as agents write them: command
+// output (an escape every few bytes), prose with a newline now and then,
+// and text with \u escapes.
+var unescapeInputs = map[string]string{
+	"output": strings.Repeat(`12\n`, 2000) + strings.Repeat(`src/a.go:10:\tfunc x()\n`, 200),
+	"prose":  strings.Repeat(`The quick brown fox jumps over the lazy dog, and then again.\n\n`, 200),
+	"code":   strings.Repeat(`\"caf\u00e9\" \ud83d\ude00 `, 300),
+}
+
+func BenchmarkUnescape(b *testing.B) {
+	for _, name := range []string{"output", "prose", "code"} {
+		s := unescapeInputs[name]
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			var dst []byte
+			for b.Loop() {
+				dst = unescape(dst[:0], s)
+			}
+		})
+	}
+}
+
+// TestUnescapeRapid: strings made of escapes of every kind (lone and
+// paired surrogates among them) and plain runs of every length around
+// the eight-byte words unescape reads, read as gjson reads them.
+func TestUnescapeRapid(t *testing.T) {
+	pieces := []string{`\n`, `\t`, `\"`, `\\`, `\/`, `\b`, `\f`, `\r`, `\u0041`, `\u00e9`, `\u20AC`,
+		`\ud83d\ude00`, `\ud83d`, `\ude00`, `\ud83dx`, `\ud83d\u0041`, "é", "€", "a", "abcdefg", "abcdefghijklmnop"}
+	var s Scanner
+	rapid.Check(t, func(rt *rapid.T) {
+		var b strings.Builder
+		b.WriteString(`{"k":"`)
+		for _, p := range rapid.SliceOfN(rapid.SampledFrom(pieces), 0, 40).Draw(rt, "pieces") {
+			b.WriteString(p)
+		}
+		b.WriteString(`"}`)
+		msg := b.String()
+		if !s.ScanString(msg) {
+			rt.Fatalf("%s: not JSON", msg)
+		}
+		v := s.Root().Sub("k")
+		want := gjson.Get(msg, "k").Str
+		if got := v.Str(); got != want {
+			rt.Fatalf("%s: Str %q, gjson %q", msg, got, want)
+		}
+		if got := string(v.AppendStr([]byte("pre"))); got != "pre"+want {
+			rt.Fatalf("%s: AppendStr %q, want %q", msg, got, "pre"+want)
+		}
+	})
+}
