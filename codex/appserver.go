@@ -87,7 +87,7 @@ func (t *Translator) ensureSession(dst []event, thread string) []event {
 	if !t.w.Begun() {
 		o := obj().String("agent", agentName)
 		o.OptString("thread_id", t.st.Thread)
-		dst = t.w.Begin(dst, o.Bytes(), daemon, nil)
+		dst = t.w.BeginClean(dst, o.Bytes(), daemon, nil)
 	}
 	return dst
 }
@@ -258,7 +258,7 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Va
 		o.Bool("resumed", true)
 	}
 	o.Raw("client", t.st.Meta["client"])
-	return t.w.Begin(dst, o.Bytes(), agent, c.raw)
+	return t.w.BeginClean(dst, o.Bytes(), agent, c.raw)
 }
 
 // pendingSpawn returns the spawn call whose sub-agent is not yet known.

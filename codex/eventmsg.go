@@ -369,7 +369,7 @@ func (t *Translator) sessionConfigured(dst []event, c *ctx, m jsonscan.Value) []
 	}
 	o.Raw("config", t.st.Meta["config"])
 	t.st.Cwd = strings.Clone(m.Get("cwd").Str)
-	dst = t.w.Begin(dst, o.Bytes(), agent, c.raw)
+	dst = t.w.BeginClean(dst, o.Bytes(), agent, c.raw)
 	return t.flushUnused(dst)
 }
 

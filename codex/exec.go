@@ -137,7 +137,7 @@ func (t *Translator) execThread(dst []event, c *ctx, id string) []event {
 	t.w.SetNativeSessionID(t.st.Thread)
 	o := obj().String("agent", agentName).String("thread_id", id)
 	o.Raw("config", t.st.Meta["config"])
-	dst = t.w.Begin(dst, o.Bytes(), agent, c.raw)
+	dst = t.w.BeginClean(dst, o.Bytes(), agent, c.raw)
 	return t.flushUnused(dst)
 }
 

@@ -245,7 +245,7 @@ func (t *Translator) rolloutBegin(dst []event) []event {
 	}
 	raw := []byte(t.st.Meta["raw"])
 	delete(t.st.Meta, "raw")
-	dst = t.w.Begin(dst, o.Bytes(), agent, raw)
+	dst = t.w.BeginClean(dst, o.Bytes(), agent, raw)
 	dst = t.forkStatus(dst)
 	if id, ok := t.st.Meta["task"]; ok {
 		raw := []byte(t.st.Meta["task_raw"])

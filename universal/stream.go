@@ -133,6 +133,22 @@ func (w *Stream) Begin(dst []Event, metadata []byte, src Source, raw []byte) []E
 	return w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: md}, raw)
 }
 
+// BeginClean is Begin for metadata that is already what the encoder
+// writes (valid, compact JSON with valid UTF-8, as jsonw's builders
+// write it) in memory of its own: it becomes the event's as it is,
+// neither scanned nor copied, so it must not change afterwards. Begin
+// scans and copies what it is given, which for a long system prompt in
+// the metadata (Codex sends one of about 24 KB) is a pass the translator
+// that built the metadata need not pay. The encoder cleans raw JSON as it
+// writes it, so metadata that breaks the promise still encodes valid JSON.
+func (w *Stream) BeginClean(dst []Event, metadata []byte, src Source, raw []byte) []Event {
+	if len(metadata) == 0 || w.state.Begun || w.state.Ended {
+		return w.Begin(dst, metadata, src, raw)
+	}
+	w.state.Begun = true
+	return w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: metadata}, raw)
+}
+
 func (w *Stream) begin(dst []Event) []Event {
 	if !w.state.Begun {
 		dst = w.Begin(dst, nil, SourceDaemon, nil)
