@@ -72,9 +72,10 @@ type OtherUsage struct {
 	TurnUsage
 }
 
-func tokensOf(d *universal.UsageUpdated) Tokens {
+// tokensOf returns the counts of a report as new Tokens.
+func tokensOf(d *universal.UsageUpdated) *Tokens {
 	u := &d.Usage
-	return makeTokens([6]*int64{u.InputTokens, u.CachedInputTokens, u.CacheWriteTokens, u.OutputTokens, u.ReasoningTokens, u.TotalTokens}, d.CostUSD)
+	return newTokens([6]*int64{u.InputTokens, u.CachedInputTokens, u.CacheWriteTokens, u.OutputTokens, u.ReasoningTokens, u.TotalTokens}, d.CostUSD)
 }
 
 // values holds the numbers a Tokens points to, allocated together: one
@@ -84,10 +85,28 @@ type values struct {
 	cost float64
 }
 
+// tokensBox is new Tokens with the numbers they point to: one allocation.
+type tokensBox struct {
+	t Tokens
+	v values
+}
+
+// newTokens is makeTokens for Tokens of their own, in one allocation.
+func newTokens(n [6]*int64, cost *float64) *Tokens {
+	b := new(tokensBox)
+	b.t = fillTokens(&b.v, n, cost)
+	return &b.t
+}
+
 // makeTokens returns Tokens pointing to copies of the counts and cost
 // given (nil stays nil).
 func makeTokens(n [6]*int64, cost *float64) Tokens {
-	var v *values
+	return fillTokens(nil, n, cost)
+}
+
+// fillTokens is makeTokens with the copies in v, or, when v is nil, in
+// values allocated only if some count or the cost is given.
+func fillTokens(v *values, n [6]*int64, cost *float64) Tokens {
 	var ps [6]*int64
 	for i, p := range n {
 		if p != nil {
@@ -122,15 +141,15 @@ func cloneTokens(t *Tokens) *Tokens {
 	if t == nil {
 		return nil
 	}
-	c := makeTokens(counts(t), t.CostUSD)
-	return &c
+	return newTokens(counts(t), t.CostUSD)
 }
 
 // plus returns a+b, where a nil count is absent (nil+nil stays nil);
-// either may be nil.
+// either may be nil. b is new Tokens of the caller's, returned as they are
+// when a is nil.
 func plus(a, b *Tokens) *Tokens {
 	if a == nil {
-		return cloneTokens(b)
+		return b
 	}
 	if b == nil {
 		return cloneTokens(a)
@@ -142,8 +161,7 @@ func plus(a, b *Tokens) *Tokens {
 		n[i] = sum(ca[i], cb[i], &sums[i])
 	}
 	var cost float64
-	t := makeTokens(n, sum(a.CostUSD, b.CostUSD, &cost))
-	return &t
+	return newTokens(n, sum(a.CostUSD, b.CostUSD, &cost))
 }
 
 // sum returns a+b, computed into v, where a nil count is absent (nil+nil
@@ -169,13 +187,13 @@ func (s *Session) usage(ev *universal.Event, d *universal.UsageUpdated, c *Chang
 	t := tokensOf(d)
 	switch d.Scope {
 	case universal.ScopeSession:
-		u.Session = &t
+		u.Session = t
 	case universal.ScopeCall:
 		tu := s.usageTurn(d, c)
-		tu.Calls = plus(tu.Calls, &t)
+		tu.Calls = plus(tu.Calls, t)
 	case universal.ScopeTurn:
 		tu := s.usageTurn(d, c)
-		tu.Turn = &t
+		tu.Turn = t
 	default:
 		s.anomaly(ev, c, fmt.Sprintf("usage scope %q; ignored", d.Scope))
 		return
@@ -228,7 +246,9 @@ func (s *Session) usageTurn(d *universal.UsageUpdated, c *Change) *TurnUsage {
 func (s *Session) total() {
 	u := &s.Usage
 	if u.Session != nil {
-		u.Total, u.Source = *cloneTokens(u.Session), UsageSession
+		// The numbers are never written once made: the total may share
+		// them.
+		u.Total, u.Source = *u.Session, UsageSession
 		return
 	}
 	ix := s.index()
