@@ -232,7 +232,12 @@ func (t *Translator) rolloutBegin(dst []event) []event {
 	if t.w.Begun() || t.st.Thread == "" {
 		return dst
 	}
-	o := obj().String("agent", agentName)
+	o := obj()
+	n := len(agentName) + 16
+	for i, k := range metaFields {
+		n += len(k) + len(t.st.Meta[metaKeys[i]]) + 4
+	}
+	o.Grow(n).String("agent", agentName)
 	for i, k := range metaFields {
 		// The values were kept as jsonw writes them (compact): a system
 		// prompt is not scanned again here.

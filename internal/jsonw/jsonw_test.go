@@ -135,3 +135,19 @@ func TestRawClean(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+// TestObjectGrow: an object grown to its size takes its fields without
+// growing again.
+func TestObjectGrow(t *testing.T) {
+	prompt := strings.Repeat("You are a coding agent. ", 1000)
+	allocs := testing.AllocsPerRun(20, func() {
+		var o Object
+		o.Grow(len(prompt)+64).String("agent", "codex").String("system_prompt", prompt)
+		if len(o.Bytes()) < len(prompt) {
+			t.Fatal("short object")
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("%.0f allocations, want 1", allocs)
+	}
+}

@@ -1,10 +1,20 @@
 package jsonw
 
+import "slices"
+
 // Object builds one JSON object field by field, in the order the fields are
 // added. The zero value is an empty object. Values given as raw JSON are
 // cleaned with AppendRaw, so the result is always valid.
 type Object struct {
 	buf []byte
+}
+
+// Grow makes room for n more bytes, so that an object whose size the
+// caller knows (one holding a long system prompt) is not copied as it
+// grows.
+func (o *Object) Grow(n int) *Object {
+	o.buf = slices.Grow(o.buf, n)
+	return o
 }
 
 func (o *Object) key(k string) {
