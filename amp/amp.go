@@ -48,10 +48,13 @@ type Translator struct {
 	s      state
 	// The native message being translated: its bytes (raw of the events
 	// it implies), its line, and inside a thread document the message
-	// being read ("messages[3]").
+	// being read: at is its index plus one (0 outside a thread), for
+	// error locations ("messages[3]") made only when one is reported.
 	raw  []byte
 	line int64
-	at   string
+	at   int
+	// scratch is reused for raw JSON cleaned before it is copied.
+	scratch []byte
 	// scan indexes the message being translated; inner indexes the JSON
 	// text a tool result string holds (decodeString), so that the
 	// message's values stay valid while it is read.
@@ -134,7 +137,7 @@ var (
 // Translate translates one native message. See universal.Translator.
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
 	if m.Err != nil {
-		t.raw, t.line, t.at = universal.CleanInput(m.Data), m.Line, ""
+		t.raw, t.line, t.at = universal.CleanInput(m.Data), m.Line, 0
 		return t.unparsed(dst, "", m.Err)
 	}
 	// One pass validates the message (as universal.CleanInput returns it)
@@ -142,7 +145,7 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	// of scanning the message.
 	var ok bool
 	m.Data, ok = t.scan.ScanClean(m.Data)
-	t.raw, t.line, t.at = m.Data, m.Line, ""
+	t.raw, t.line, t.at = m.Data, m.Line, 0
 	if !ok {
 		return t.unparsed(dst, "", errNotJSON)
 	}
@@ -169,8 +172,20 @@ func keep(f *jsonscan.Value, v jsonscan.Value) {
 }
 
 // str returns the string v (its unescaped text, "" for another value) in
-// memory of the stream's own.
-func (t *Translator) str(v jsonscan.Value) string { return t.w.CopyValue(v.Result()) }
+// memory of the stream's own: a string without escapes aliases the
+// message and is copied; one with escapes was unescaped into memory of its
+// own (unescaping shortens it), which is kept instead of copied again.
+func (t *Translator) str(v jsonscan.Value) string {
+	s := v.Str()
+	if len(v.Raw()) == len(s)+2 {
+		return t.w.Copy(s)
+	}
+	return s
+}
+
+// typeOf returns the type of a block (or of any object): its "type"
+// member's text.
+func typeOf(b jsonscan.Value) string { return b.Field("type").Str() }
 
 // jsonPart is anthropic.JSONPart for a value of a scanned message. A
 // value of a compact message is already what jsonw writes (the message is
@@ -183,21 +198,32 @@ func (t *Translator) jsonPart(v jsonscan.Value) universal.Part {
 	return anthropic.JSONPart(v.Raw())
 }
 
+// rawMember adds the value v of a scanned message to md as field k: as
+// it is when it is what jsonw writes already (CleanRaw), else cleaned by
+// Raw.
+func rawMember(md *jsonw.Object, k string, v jsonscan.Value) *jsonw.Object {
+	if raw, ok := v.CleanRaw(); ok {
+		return md.RawClean(k, raw)
+	}
+	return md.Raw(k, v.Raw())
+}
+
 // rawJSON is v's raw JSON as jsonw.AppendRaw cleans it, for arguments kept
 // as text.
 func (t *Translator) rawJSON(v jsonscan.Value) string {
 	if raw, ok := v.CleanRaw(); ok {
 		return t.w.Copy(raw)
 	}
-	return string(jsonw.AppendRaw(nil, v.Raw()))
+	t.scratch = jsonw.AppendRaw(t.scratch[:0], v.Raw())
+	return t.w.Stamper().CopyBytes(t.scratch)
 }
 
 // unparsed reports the current message as agent.unparsed; path names the
 // offending field ("" for the whole message).
 func (t *Translator) unparsed(dst events, path string, err error) events {
 	loc := "line " + strconv.FormatInt(t.line, 10)
-	if t.at != "" {
-		loc += ": " + t.at
+	if t.at > 0 {
+		loc += ": messages[" + strconv.Itoa(t.at-1) + "]"
 		if path != "" {
 			loc += "." + path
 		}
@@ -209,7 +235,7 @@ func (t *Translator) unparsed(dst events, path string, err error) events {
 
 // Report translates what the host did. See universal.Translator.
 func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
-	t.raw, t.line, t.at = nil, 0, ""
+	t.raw, t.line, t.at = nil, 0, 0
 	switch r := r.(type) {
 	case universal.Prompt:
 		return t.reportPrompt(dst, strings.ToValidUTF8(r.Text, "\uFFFD"))

@@ -43,7 +43,7 @@ func (t *Translator) answer(dst events, content jsonscan.Value, native, parent, 
 		content = jsonscan.Value{} // (Each would visit the string itself)
 	}
 	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
-		switch b.Get("type").Str {
+		switch typeOf(b) {
 		case "text":
 			parts = append(parts, universal.Text(t.str(b.Field("text"))))
 		case "thinking":
@@ -109,7 +109,7 @@ func (t *Translator) answer(dst events, content jsonscan.Value, native, parent, 
 	i := -1
 	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		i++
-		if typ := b.Get("type").Str; typ == "tool_use" || typ == "server_tool_use" {
+		if typ := typeOf(b); typ == "tool_use" || typ == "server_tool_use" {
 			dst = t.toolCall(dst, b, id, i)
 		}
 		return true
@@ -157,10 +157,27 @@ func (t *Translator) release(dst events) events {
 // once, unless a thread marks the block incomplete ("complete": false):
 // then it stays open until its result (or the turn's end).
 func (t *Translator) toolCall(dst events, b jsonscan.Value, msg string, index int) events {
-	id := b.Get("id").Str
+	// One walk over the block's members instead of a lookup each.
+	var typ, idv, name, input, complete jsonscan.Value
+	b.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "type":
+			keep(&typ, v)
+		case "id":
+			keep(&idv, v)
+		case "name":
+			keep(&name, v)
+		case "input":
+			keep(&input, v)
+		case "complete":
+			keep(&complete, v)
+		}
+		return true
+	})
+	id := idv.Str()
 	if id == "" || t.s.Calls[id] != nil {
 		field := "content[" + strconv.Itoa(index) + "]"
-		if t.at == "" {
+		if t.at == 0 {
 			field = "message." + field // a stream-json line
 		}
 		if id == "" {
@@ -168,13 +185,12 @@ func (t *Translator) toolCall(dst events, b jsonscan.Value, msg string, index in
 		}
 		return t.unparsed(dst, field, fmt.Errorf("tool_use id %q %w", id, errRepeated))
 	}
-	input := b.Sub("input")
 	args := "{}"
 	if input.Exists() {
 		args = t.rawJSON(input)
 	}
-	c := &call{Item: t.w.NewItemID(), Msg: msg, Name: t.str(b.Field("name")),
-		Path: universal.ResolvePath(t.s.Cwd, t.w.CopyValue(input.Get("path")))}
+	c := &call{Item: t.w.NewItemID(), Msg: msg, Name: t.str(name),
+		Path: universal.ResolvePath(t.s.Cwd, t.str(input.Field("path")))}
 	callID := t.w.Copy(id)
 	if t.s.Calls == nil {
 		t.s.Calls = map[string]*call{}
@@ -182,7 +198,7 @@ func (t *Translator) toolCall(dst events, b jsonscan.Value, msg string, index in
 	t.s.Calls[callID] = c
 	p := universal.Part{Type: universal.PartToolCall, Name: c.Name, Arguments: args, CallID: callID}
 	p.ToolKind, p.ToolInput = t.describe(c.Name, args)
-	if b.Get("type").Str == "server_tool_use" {
+	if typ.Str() == "server_tool_use" {
 		// Run by the model provider: its result is a block of the same
 		// message, never a tool_result.
 		p.Metadata, c.Done = serverToolMeta, true
@@ -193,7 +209,7 @@ func (t *Translator) toolCall(dst events, b jsonscan.Value, msg string, index in
 		ItemID: c.Item, NativeItemID: callID, ParentID: msg, Kind: universal.KindToolCall, Role: universal.RoleAssistant,
 		Content: []universal.Part{p},
 	}
-	if b.Get("complete").Type == gjson.False {
+	if complete.Type() == gjson.False {
 		return t.w.StartItem(dst, it, universal.SourceAgent, t.raw)
 	}
 	return t.w.Complete(dst, it, universal.SourceAgent, t.raw)
@@ -228,9 +244,21 @@ const (
 // streamResult translates a stream-json tool_result block. Its content
 // is a string: the tool's text, or the JSON text of a structured result.
 func (t *Translator) streamResult(dst events, b jsonscan.Value, scope string) events {
-	o := toolOut{call: b.Get("tool_use_id").Str, isError: b.Get("is_error").Bool()}
+	var id, isErr, content jsonscan.Value
+	b.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "tool_use_id":
+			keep(&id, v)
+		case "is_error":
+			keep(&isErr, v)
+		case "content":
+			keep(&content, v)
+		}
+		return true
+	})
+	o := toolOut{call: id.Str(), isError: isErr.Result().Bool()}
 	c := t.s.Calls[o.call]
-	if content := b.Sub("content"); content.Type() == gjson.String {
+	if content.Type() == gjson.String {
 		t.decodeString(&o, content)
 	} else {
 		o.output, o.extra = anthropic.ToolResult(content.Result(), t.w.Copy)
@@ -250,7 +278,7 @@ func (t *Translator) streamResult(dst events, b jsonscan.Value, scope string) ev
 // The JSON text is validated and indexed in one pass of the inner
 // scanner, which leaves the message's index alone.
 func (t *Translator) decodeString(o *toolOut, v jsonscan.Value) {
-	s := t.str(v)
+	s := t.text(v)
 	if trimmed := strings.TrimSpace(s); strings.HasPrefix(trimmed, "{") && t.inner.ScanString(trimmed) {
 		if out, ok := t.structured(o, t.inner.Root()); ok {
 			o.output = out
@@ -295,17 +323,17 @@ func (t *Translator) structured(o *toolOut, obj jsonscan.Value) (out string, ok 
 	}
 	switch {
 	case output.Type() == gjson.String:
-		out, ok = t.str(output), true
+		out, ok = t.text(output), true
 	case summary.Type() == gjson.String:
-		out, ok = t.str(summary), true
+		out, ok = t.text(summary), true
 	case content.Type() == gjson.String:
-		out, ok = t.str(content), true
+		out, ok = t.text(content), true
 	case content.IsArray():
 		var extra []universal.Part
 		out, extra = anthropic.ToolResult(content.Result(), t.w.Copy)
 		o.extra, ok = append(o.extra, extra...), true
 	case diff.Type() == gjson.String:
-		out, ok = t.str(diff), true
+		out, ok = t.text(diff), true
 	}
 	if ok {
 		o.obj = obj
@@ -470,9 +498,10 @@ func (t *Translator) toolResult(dst events, c *call, o *toolOut, scope string) e
 	if md.Len() > 0 {
 		rp.Metadata = md.Bytes()
 	}
+	content := append(make([]universal.Part, 0, 1+len(o.extra)), rp)
 	return t.w.Complete(dst, universal.Item{
 		ItemID: t.w.NewItemID(), ParentID: parent, Kind: universal.KindToolResult, Role: universal.RoleTool,
-		Content: append([]universal.Part{rp}, o.extra...), Status: status,
+		Content: append(content, o.extra...), Status: status,
 	}, universal.SourceAgent, t.raw)
 }
 

@@ -108,20 +108,23 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 	var md jsonw.Object
 	md.String("agent", agentName)
 	for _, k := range initFields {
-		md.Raw(k, r.Field(k).Raw())
+		rawMember(&md, k, r.Field(k))
 	}
+	var sid jsonscan.Value
 	r.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
-		case "type", "subtype", "session_id", "cwd", "agent_mode", "reasoning_effort", "tools", "mcp_servers":
+		case "session_id":
+			keep(&sid, v)
+		case "type", "subtype", "cwd", "agent_mode", "reasoning_effort", "tools", "mcp_servers":
 		default:
-			md.Raw(k, v.Raw())
+			rawMember(&md, k, v)
 		}
 		return true
 	})
-	if cwd := r.Get("cwd").Str; cwd != "" {
+	if cwd := r.Field("cwd").Str(); cwd != "" {
 		t.s.Cwd = t.w.Copy(cwd)
 	}
-	id := r.Get("session_id").Str
+	id := sid.Str()
 	if !t.w.Begun() {
 		if id != "" {
 			t.w.SetNativeSessionID(t.w.Copy(id))
@@ -173,7 +176,7 @@ func (t *Translator) blocks(content jsonscan.Value, result func(jsonscan.Value))
 		return nil, 0, false
 	}
 	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
-		switch b.Get("type").Str {
+		switch typeOf(b) {
 		case "text":
 			parts = append(parts, universal.Text(t.str(b.Field("text"))))
 		case "image":
@@ -330,7 +333,7 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	}
 	if failed && !cancelled {
 		var details jsonw.Object
-		details.Raw("num_turns", r.Get("num_turns").Raw).Raw("duration_ms", r.Get("duration_ms").Raw)
+		rawMember(rawMember(&details, "num_turns", r.Field("num_turns")), "duration_ms", r.Field("duration_ms"))
 		dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
 			Message: t.w.Copy(msg), Code: t.w.Copy(sub), Details: details.Bytes(),
 		}, t.raw)
@@ -343,7 +346,8 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 		status = universal.TurnError
 	}
 	var md jsonw.Object
-	md.String("subtype", sub).Raw("duration_ms", r.Get("duration_ms").Raw).Raw("num_turns", r.Get("num_turns").Raw)
+	md.String("subtype", sub)
+	rawMember(rawMember(&md, "duration_ms", r.Field("duration_ms")), "num_turns", r.Field("num_turns"))
 	if failed {
 		md.String("error", msg)
 	}

@@ -3,7 +3,6 @@ package amp
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -26,19 +25,19 @@ func (t *Translator) thread(dst events, doc jsonscan.Value) events {
 	if id := doc.Get("id").Str; id != "" {
 		t.w.SetNativeSessionID(t.w.Copy(id))
 	}
-	if uri := doc.Get("env.initial.trees.0.uri").Str; uri != "" {
+	uri := doc.Get("env.initial.trees.0.uri").Str
+	if uri != "" {
 		t.s.Cwd = t.w.Copy(filePath(uri))
 	}
-	dst = t.w.Begin(dst, threadMetadata(doc), universal.SourceAgent, t.raw)
+	dst = t.w.Begin(dst, threadMetadata(doc, uri), universal.SourceAgent, t.raw)
 	whole := t.raw
-	i := 0
 	msgs.Each(func(_ gjson.Result, m jsonscan.Value) bool {
-		t.at, t.raw = "messages["+strconv.Itoa(i)+"]", bytesOf(m.Raw())
+		t.at++
+		t.raw = bytesOf(m.Raw())
 		dst = t.threadMessage(dst, m)
-		i++
 		return true
 	})
-	t.at, t.raw = "", whole
+	t.at, t.raw = 0, whole
 	if status, ok := t.threadEnd(); ok && t.w.Turn() != "" {
 		// The document is the whole thread so far: its last turn ends
 		// with it when the agent finished it.
@@ -73,21 +72,26 @@ func (t *Translator) threadEnd() (universal.TurnStatus, bool) {
 	return "", false
 }
 
-// threadMetadata is session.started's metadata for a thread document.
-func threadMetadata(doc jsonscan.Value) []byte {
+// threadMetadata is session.started's metadata for a thread document
+// whose first tree is uri.
+func threadMetadata(doc jsonscan.Value, uri string) []byte {
 	var md jsonw.Object
 	md.String("agent", agentName)
-	platform := doc.Get("env.initial.platform")
-	md.Raw("agent_version", platform.Get("clientVersion").Raw).Raw("client", platform.Get("client").Raw)
+	platform := doc.Sub("env.initial.platform")
+	rawMember(&md, "agent_version", platform.Field("clientVersion"))
+	rawMember(&md, "client", platform.Field("client"))
 	if m := threadModel(doc); m != "" {
 		md.String("model", m)
 	}
-	if uri := doc.Get("env.initial.trees.0.uri").Str; uri != "" {
+	if uri != "" {
 		md.String("cwd", filePath(uri))
 	}
-	md.Raw("agent_mode", doc.Get("agentMode").Raw).Raw("title", doc.Get("title").Raw).
-		Raw("schema_version", doc.Get("v").Raw).Raw("created_ms", doc.Get("created").Raw).
-		Raw("trees", doc.Get("env.initial.trees").Raw).Raw("relationships", doc.Get("relationships").Raw)
+	rawMember(&md, "agent_mode", doc.Field("agentMode"))
+	rawMember(&md, "title", doc.Field("title"))
+	rawMember(&md, "schema_version", doc.Field("v"))
+	rawMember(&md, "created_ms", doc.Field("created"))
+	rawMember(&md, "trees", doc.Sub("env.initial.trees"))
+	rawMember(&md, "relationships", doc.Field("relationships"))
 	return md.Bytes()
 }
 
@@ -153,8 +157,8 @@ func (t *Translator) threadMessage(dst events, m jsonscan.Value) events {
 	switch role {
 	case "user":
 		return t.userContent(dst, msg.content, "content", native, scope, func(dst events, b jsonscan.Value) events {
-			id := b.Get("toolUseID").Str
-			return t.threadRun(dst, t.s.Calls[id], id, b.Sub("run"), scope, false)
+			id := b.Field("toolUseID").Str()
+			return t.threadRun(dst, t.s.Calls[id], id, b.Field("run"), scope, false)
 		})
 	case "assistant":
 		return t.threadAssistant(dst, &msg, native, scope)
@@ -176,7 +180,7 @@ func (t *Translator) threadAssistant(dst events, m *msgFields, native, scope str
 		return t.unparsed(dst, "content", errNoContent)
 	}
 	state := m.state
-	ended := state.Get("type").Str
+	ended := typeOf(state)
 	if ended == "" {
 		ended = "complete"
 	}
@@ -246,10 +250,10 @@ func (t *Translator) subAgentError(dst events, scope, msg string, details []byte
 // <reason>". A run still in progress or queued has no result yet; one
 // blocked on the user asks for permission.
 func (t *Translator) threadRun(dst events, c *call, callID string, run jsonscan.Value, scope string, manual bool) events {
-	o := toolOut{call: callID, status: run.Get("status").Str, manual: manual}
+	o := toolOut{call: callID, status: run.Field("status").Str(), manual: manual}
 	switch o.status {
 	case "done":
-		res := run.Sub("result")
+		res := run.Field("result")
 		switch {
 		case res.Type() == gjson.String:
 			o.output = t.str(res)
@@ -309,7 +313,7 @@ func (t *Translator) threadInfo(dst events, content jsonscan.Value, native, scop
 	}
 	var parts []universal.Part
 	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
-		switch b.Get("type").Str {
+		switch typeOf(b) {
 		case "text":
 			parts = append(parts, universal.Text(t.str(b.Field("text"))))
 		case "summary":

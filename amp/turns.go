@@ -10,8 +10,23 @@ import (
 // samePrompt reports whether two prompt texts are the same prompt.
 func samePrompt(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) }
 
-// joinText joins the text parts.
+// joinText joins the text parts: the text of the only one (a prompt is
+// one text block), else a new string.
 func joinText(parts []universal.Part) string {
+	only := -1
+	for i := range parts {
+		if parts[i].Type != universal.PartText {
+			continue
+		}
+		if only >= 0 {
+			only = -1
+			break
+		}
+		only = i
+	}
+	if only >= 0 {
+		return parts[only].Text
+	}
 	var b strings.Builder
 	for i := range parts {
 		if parts[i].Type == universal.PartText {
