@@ -278,7 +278,7 @@ func (t *Translator) streamResult(dst events, b jsonscan.Value, scope string) ev
 // The JSON text is validated and indexed in one pass of the inner
 // scanner, which leaves the message's index alone.
 func (t *Translator) decodeString(o *toolOut, v jsonscan.Value) {
-	s := t.text(v)
+	s := v.OwnStr(t.w.Copy)
 	if trimmed := strings.TrimSpace(s); strings.HasPrefix(trimmed, "{") && t.inner.ScanString(trimmed) {
 		if out, ok := t.structured(o, t.inner.Root()); ok {
 			o.output = out
@@ -323,17 +323,17 @@ func (t *Translator) structured(o *toolOut, obj jsonscan.Value) (out string, ok 
 	}
 	switch {
 	case output.Type() == gjson.String:
-		out, ok = t.text(output), true
+		out, ok = output.OwnStr(t.w.Copy), true
 	case summary.Type() == gjson.String:
-		out, ok = t.text(summary), true
+		out, ok = summary.OwnStr(t.w.Copy), true
 	case content.Type() == gjson.String:
-		out, ok = t.text(content), true
+		out, ok = content.OwnStr(t.w.Copy), true
 	case content.IsArray():
 		var extra []universal.Part
 		out, extra = anthropic.ToolResult(content.Result(), t.w.Copy)
 		o.extra, ok = append(o.extra, extra...), true
 	case diff.Type() == gjson.String:
-		out, ok = t.text(diff), true
+		out, ok = diff.OwnStr(t.w.Copy), true
 	}
 	if ok {
 		o.obj = obj

@@ -287,23 +287,6 @@ func (t *Translator) deltaText(v jsonscan.Value) string {
 	return view(t.delta)
 }
 
-// copyStr returns v's string value (Value.Str) in memory that does not
-// alias the message: the stream's for a string without escapes, else a
-// string of its own that it is unescaped into (once: Str would unescape
-// into a string the stream then copies).
-func (t *Translator) copyStr(v jsonscan.Value) string {
-	raw := v.Raw()
-	if v.Type() != gjson.String || len(raw) < 2 {
-		return ""
-	}
-	s := raw[1 : len(raw)-1]
-	if strings.IndexByte(s, '\\') < 0 {
-		return t.w.Copy(s)
-	}
-	b := v.AppendStr(make([]byte, 0, len(s)))
-	return unsafe.String(unsafe.SliceData(b), len(b))
-}
-
 // view returns b as a string without copying. Results of gjson on it alias
 // b: copy what is kept (Stream.Copy).
 func view(b []byte) string {

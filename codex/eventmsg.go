@@ -146,7 +146,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		return t.toolOutput(dst, "c:"+m.Get("call_id").Str, view(b), c.raw)
 	case "exec_command_end":
 		spec := t.execCommandSpec(m, th)
-		out := t.copyStr(m.Sub("aggregated_output"))
+		out := m.Sub("aggregated_output").OwnStr(t.w.Copy)
 		if out == "" {
 			out = t.w.Copy(m.Get("stdout").Str + m.Get("stderr").Str)
 		}

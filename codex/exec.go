@@ -222,7 +222,7 @@ func (t *Translator) execItem(dst []event, c *ctx, it jsonscan.Value, ev string)
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
 		st := it.Get("status").Str
-		res := t.commandResult(t.copyStr(it.Sub("aggregated_output")), st, intPtr(it.Get("exit_code")), nil)
+		res := t.commandResult(it.Sub("aggregated_output").OwnStr(t.w.Copy), st, intPtr(it.Get("exit_code")), nil)
 		if st == "declined" {
 			// The decision came before the (empty) result.
 			dst = t.toolCall(dst, key, &spec, true, agent, c.raw)

@@ -325,7 +325,7 @@ func (t *Translator) commandItem(dst []event, c *ctx, key, native, thread string
 		return t.toolCall(dst, key, &spec, false, agent, c.raw)
 	}
 	st := it.Get("status").Str
-	res := t.commandResult(t.copyStr(it.Sub("aggregatedOutput")), st, intPtr(it.Get("exitCode")), intPtr(it.Get("durationMs")))
+	res := t.commandResult(it.Sub("aggregatedOutput").OwnStr(t.w.Copy), st, intPtr(it.Get("exitCode")), intPtr(it.Get("durationMs")))
 	return t.finishTool(dst, c, key, &spec, &res, st == "declined", st)
 }
 

@@ -994,7 +994,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 	case "CommandExecution":
 		args := commandArgs(it.Get("command"), it.Get("cwd"))
 		spec := toolSpec{native: native, thread: thread, callID: native, name: "command_execution", args: t.str(args.Bytes())}
-		res := t.commandResult(t.copyStr(it.Sub("aggregated_output")), it.Get("status").Str, intPtr(it.Get("exit_code")), durationMS(it.Get("duration")))
+		res := t.commandResult(it.Sub("aggregated_output").OwnStr(t.w.Copy), it.Get("status").Str, intPtr(it.Get("exit_code")), durationMS(it.Get("duration")))
 		return t.commandEnd(dst, key, &spec, &res, c.raw)
 	case "FileChange":
 		spec := toolSpec{native: native, thread: thread, callID: native, name: "file_change"}

@@ -94,6 +94,25 @@ func (v Value) Str() string {
 	return v.s.src[m.valStart+1 : m.valEnd-1]
 }
 
+// OwnStr returns what Str returns in memory that does not alias the
+// message: a string with escapes is unescaped into a new string (once,
+// where copying what Str returns would unescape and then copy), and one
+// without is given to keep, which copies it (a translator passes its
+// stream's Copy).
+func (v Value) OwnStr(keep func(string) string) string {
+	if v.s == nil || v.i < 0 {
+		return keep(v.Result().Str)
+	}
+	m := &v.s.members[v.i]
+	switch {
+	case m.kind != '"':
+		return ""
+	case m.flags&valEscaped != 0:
+		return unescapeString(v.s.src[m.valStart+1 : m.valEnd-1])
+	}
+	return keep(v.s.src[m.valStart+1 : m.valEnd-1])
+}
+
 // AppendStr appends what Str returns to dst: a string with escapes is
 // unescaped into dst instead of a new string.
 func (v Value) AppendStr(dst []byte) []byte {

@@ -58,3 +58,36 @@ func TestUnescapeRapid(t *testing.T) {
 		}
 	})
 }
+
+// TestOwnStr: OwnStr reads a value as Str does, and what it returns does
+// not alias the message: a plain string goes through keep, an escaped one
+// is unescaped into memory of its own, anything else is "".
+func TestOwnStr(t *testing.T) {
+	for _, v := range []string{
+		`""`, `"plain"`, `"1\n2\n3\n"`, `"a\"b\\c\/d\be\ff\rg\th"`, `"\\"`, `"x\\"`,
+		`"caf\u00e9 \ud83d\ude00 \ud83d x \ude00"`, `"\n\u0041"`, `"é\tü"`,
+		`1`, `null`, `true`, `{"a":"\n"}`, `["\n"]`,
+	} {
+		msg := []byte(`{"k":` + v + `}`)
+		var s Scanner
+		if !s.Scan(msg) {
+			t.Fatalf("%s: not JSON", v)
+		}
+		val := s.Root().Sub("k")
+		want := strings.Clone(val.Str())
+		kept := false
+		got := val.OwnStr(func(s string) string { kept = true; return strings.Clone(s) })
+		if got != want {
+			t.Errorf("OwnStr(%s) = %q, want %q", v, got, want)
+		}
+		if strings.Contains(v, `\`) && kept {
+			t.Errorf("OwnStr(%s) copied an escaped string it had unescaped", v)
+		}
+		for i := range msg {
+			msg[i] = 'x' // a message buffer reused for the next line
+		}
+		if got != want {
+			t.Errorf("OwnStr(%s) = %q after the message changed: it aliases it", v, got)
+		}
+	}
+}
