@@ -119,3 +119,16 @@ func TestJSONEqual(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageAllocs: a usage report's counts come in one allocation.
+func TestUsageAllocs(t *testing.T) {
+	u := gjson.Parse(`{"input_tokens":10,"cache_read_input_tokens":200,"cache_creation_input_tokens":30,"output_tokens":5,"output_tokens_details":{"thinking_tokens":2}}`)
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, ok := anthropic.Usage(u); !ok {
+			t.Fatal("no usage")
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("%.0f allocations, want 1", allocs)
+	}
+}

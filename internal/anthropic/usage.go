@@ -36,7 +36,36 @@ type Getter interface {
 // (Amp's threads: inputTokens, cacheReadInputTokens, …): the paths of the
 // input, cache read, cache write, output and reasoning counts.
 func Counts[G Getter](u G, input, cacheRead, cacheWrite, output, reasoning string) (universal.Usage, bool) {
-	return build(num(u.Get(input)), num(u.Get(cacheRead)), num(u.Get(cacheWrite)), num(u.Get(output)), num(u.Get(reasoning)))
+	// The counts, their input total and their total share one allocation.
+	var n [7]int64
+	var got [5]bool
+	some := false
+	for i, p := range [5]string{input, cacheRead, cacheWrite, output, reasoning} {
+		if r := u.Get(p); r.Type == gjson.Number && r.Num >= 0 {
+			n[i], got[i], some = r.Int(), true, true
+		}
+	}
+	if !some {
+		return universal.Usage{}, false
+	}
+	c := new([7]int64)
+	*c = n
+	at := func(i int) *int64 {
+		if !got[i] {
+			return nil
+		}
+		return &c[i]
+	}
+	us := universal.Usage{CachedInputTokens: at(1), CacheWriteTokens: at(2), OutputTokens: at(3), ReasoningTokens: at(4)}
+	if got[0] || got[1] || got[2] {
+		c[5] = c[0] + c[1] + c[2]
+		us.InputTokens = &c[5]
+	}
+	if us.InputTokens != nil && us.OutputTokens != nil {
+		c[6] = c[5] + c[3]
+		us.TotalTokens = &c[6]
+	}
+	return us, true
 }
 
 // ModelTotals is the sum of a per-model usage map.
