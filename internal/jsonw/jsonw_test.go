@@ -147,7 +147,8 @@ func TestObjectGrow(t *testing.T) {
 			t.Fatal("short object")
 		}
 	})
-	if allocs > 1 {
+	// One (two under the race detector); growing as it goes takes five.
+	if allocs > 2 {
 		t.Errorf("%.0f allocations, want 1", allocs)
 	}
 }
