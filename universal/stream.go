@@ -469,7 +469,7 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 		if it.ItemID != "" && it.Kind != "" && (it.ParentID == "" || w.Known(it.ParentID)) {
 			return w.startAndComplete(dst, it, src, raw)
 		}
-		dst = w.StartItem(dst, startOf(it), src, raw)
+		dst = w.StartItem(dst, startOf(it, nil), src, raw)
 		if o, ok = w.open[it.ItemID]; !ok {
 			return dst
 		}
@@ -519,17 +519,22 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 // transcript's, a stored session's) are most items; tracking each would
 // cost several allocations and copies that nothing reads.
 func (w *Stream) startAndComplete(dst []Event, it Item, src Source, raw []byte) []Event {
-	start := startOf(it)
+	// The two snapshots, and their two copies of the parts, come in one
+	// allocation each.
+	snaps := new([2]ItemSnapshot)
+	parts := make([]Part, 2*len(it.Content))
+	start := startOf(it, parts[:len(it.Content):len(it.Content)])
 	start.Status = StatusInProgress
 	if w.state.Seen == nil {
 		w.state.Seen = map[string]struct{}{}
 	}
 	w.state.Seen[it.ItemID] = struct{}{}
-	dst = w.st.Emit(dst, TypeItemStarted, src, &ItemSnapshot{Item: start}, raw)
+	snaps[0].Item = start
+	dst = w.st.Emit(dst, TypeItemStarted, src, &snaps[0], raw)
 	if it.Status != StatusFailed {
 		it.Status = StatusCompleted
 	}
-	content := make([]Part, len(it.Content))
+	content := parts[len(it.Content):]
 	copy(content, it.Content)
 	it.Content = content
 	// What reconcile does when nothing streamed: message text gets one
@@ -541,15 +546,20 @@ func (w *Stream) startAndComplete(dst []Event, it Item, src Source, raw []byte) 
 			}
 		}
 	}
-	return w.st.Emit(dst, TypeItemCompleted, src, &ItemSnapshot{Item: it}, raw)
+	snaps[1].Item = it
+	return w.st.Emit(dst, TypeItemCompleted, src, &snaps[1], raw)
 }
 
 // startOf returns the started snapshot of an item that arrives complete:
 // its streamed strings empty (message text then gets its synthetic
-// delta), except tool arguments, known up front.
-func startOf(it Item) Item {
+// delta), except tool arguments, known up front. Its parts are written
+// to parts (len(it.Content) of them), or to a new slice when parts is nil.
+func startOf(it Item, parts []Part) Item {
 	start := it
-	start.Content = make([]Part, len(it.Content))
+	if parts == nil {
+		parts = make([]Part, len(it.Content))
+	}
+	start.Content = parts
 	for i, p := range it.Content {
 		if p.Type.Streams() && p.Type != PartToolCall {
 			p.SetStreamed("")
