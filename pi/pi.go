@@ -72,6 +72,10 @@ type Translator struct {
 	// (Value.CompactRaw) is what jsonw would write for it.
 	scan  jsonscan.Scanner
 	clean bool
+	// short holds a message_update line without its repeated message
+	// while it is translated (see withoutRepeat): at most
+	// maxValidatedUpdate bytes, as longer ones are not scanned.
+	short []byte
 }
 
 // scanner returns the translator's Scanner.
@@ -117,9 +121,19 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		t.clean = false
 		return t.object(dst, m, data, jsonscan.Value{})
 	}
+	sc := t.scanner()
+	if short, repeat, ok := t.withoutRepeat(m, data); ok {
+		if c, ok := sc.ScanClean(short); ok && len(c) == len(short) && &c[0] == &short[0] &&
+			sc.Root().Sub("assistantMessageEvent").Sub("partial").Raw() == view(repeat) {
+			// short is clean, valid, and its partial message is what the
+			// line repeats: so the line is clean and valid too, and
+			// nested as deep. The update reads nothing of the repeat.
+			t.clean = sc.Depth() <= jsonw.MaxDepth
+			return t.object(dst, m, data, sc.Root())
+		}
+	}
 	// One pass validates the message (as universal.CleanInput returns it,
 	// valid UTF-8) and indexes it: the lookups that follow walk the index.
-	sc := t.scanner()
 	clean, ok := sc.ScanClean(data)
 	t.clean = sc.Depth() <= jsonw.MaxDepth
 	if ok {
@@ -142,6 +156,41 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		return dst
 	}
 	return t.w.Unparsed(dst, location(m), errNotJSON, data)
+}
+
+// repeatKey is what a message_update of Pi before 0.84 writes between
+// its partial message and the same message again.
+const repeatKey = `},"message":`
+
+// withoutRepeat returns a message_update line of Pi before 0.84 without
+// its last member, "message", in t.short, and that member's value, when
+// the line has the shape Pi writes:
+// {"type":"message_update","assistantMessageEvent":{…,"partial":P},"message":P}.
+// Half of such a line is the repeated message; scanning the line without
+// it, and checking that the partial there is a value with its bytes,
+// validates both copies for the cost of one (Translate).
+func (t *Translator) withoutRepeat(m universal.Message, data []byte) (short, repeat []byte, ok bool) {
+	// The key with its comma: a quote would match at every string.
+	const prefix, partialKey = `{"type":"message_update",`, `,"partial":`
+	if m.Dir != universal.Out || t.format == FormatSession || !bytes.HasPrefix(data, []byte(prefix)) || data[len(data)-1] != '}' {
+		return nil, nil, false
+	}
+	i := bytes.Index(data, []byte(partialKey))
+	if i < 0 {
+		return nil, nil, false
+	}
+	start := i + len(partialKey)
+	rest := len(data) - start - len(repeatKey) - 1 // the two copies
+	if rest <= 0 || rest%2 != 0 {
+		return nil, nil, false
+	}
+	n := rest / 2
+	end := start + n
+	if string(data[end:end+len(repeatKey)]) != repeatKey || !bytes.Equal(data[start:end], data[len(data)-1-n:len(data)-1]) {
+		return nil, nil, false
+	}
+	t.short = append(append(t.short[:0], data[:end+1]...), '}')
+	return t.short, data[len(data)-1-n : len(data)-1], true
 }
 
 // isUpdate reports whether data is a message_update event of Pi's output.
@@ -380,6 +429,9 @@ func (t *Translator) Restore(b []byte) error {
 	var s state
 	if err := universal.LoadCheckedCheckpoint(b, t.format, t.w, &s, func() error { return s.validate(t.w, t.format) }); err != nil {
 		return err
+	}
+	for i := range s.Session.Entries {
+		s.Session.Entries[i].readIDs()
 	}
 	t.st = s
 	return nil

@@ -3,6 +3,7 @@ package pi
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -21,15 +22,29 @@ func (t *Translator) entry(dst []universal.Event, in *input) []universal.Event {
 	}
 	dst = t.begin(dst)
 	ss := &t.st.Session
+	id := in.get("id")
 	if !ss.Decided {
 		ss.Decided = true
-		ss.Tree = in.get("id").Str != ""
+		ss.Tree = id.Str != ""
 	}
 	if ss.Tree {
-		ss.Entries = append(ss.Entries, entry{Line: in.line, Data: append([]byte(nil), in.raw...)})
+		// The tree is laid out from what this scan reads: replayTree
+		// reads Data again only for the entries it replays.
+		data := append([]byte(nil), in.raw...)
+		ss.Entries = append(ss.Entries, entry{Line: in.line, Data: data, id: kept(data, id), parent: kept(data, in.get("parentId"))})
 		return dst
 	}
 	return t.replayEntry(dst, in)
+}
+
+// kept returns r, a string read from an input, as a string in data, a
+// copy of that input: the same bytes when r has no escapes, so that a
+// kept entry's id costs no copy of its own.
+func kept(data []byte, r gjson.Result) string {
+	if r.Type == gjson.String && len(r.Raw) == len(r.Str)+2 && r.Index+len(r.Raw) <= len(data) {
+		return view(data[r.Index+1 : r.Index+1+len(r.Str)])
+	}
+	return strings.Clone(r.Str)
 }
 
 // replayEntry translates one session entry.
@@ -105,10 +120,9 @@ func (t *Translator) replayTree(dst []universal.Event) []universal.Event {
 	parent := make(map[string]string, len(entries))
 	leaf := ""
 	for _, e := range entries {
-		v := view(e.Data)
-		if id := gjson.Get(v, "id").Str; id != "" {
-			parent[id] = gjson.Get(v, "parentId").Str
-			leaf = id
+		if e.id != "" {
+			parent[e.id] = e.parent
+			leaf = e.id
 		}
 	}
 	branch := make(map[string]bool, len(parent))
@@ -120,7 +134,7 @@ func (t *Translator) replayTree(dst []universal.Event) []universal.Event {
 	}
 	off := 0
 	for _, e := range entries {
-		if id := gjson.Get(view(e.Data), "id").Str; id != "" && !branch[id] {
+		if e.id != "" && !branch[e.id] {
 			off++
 		}
 	}
@@ -139,6 +153,9 @@ func (t *Translator) replayTree(dst []universal.Event) []universal.Event {
 		}, daemon, nil)
 	}
 	for _, e := range entries {
+		if e.id != "" && !branch[e.id] {
+			continue
+		}
 		// Kept entries were valid JSON objects when they came (a
 		// checkpoint's are checked on Restore).
 		sc := t.scanner()
@@ -146,9 +163,6 @@ func (t *Translator) replayTree(dst []universal.Event) []universal.Event {
 		t.clean = sc.Depth() <= jsonw.MaxDepth && (!sc.NonASCII() || utf8.Valid(e.Data))
 		in := input{raw: e.Data, view: view(e.Data), top: sc.Root(), line: e.Line}
 		in.readTop()
-		if id := in.get("id").Str; id != "" && !branch[id] {
-			continue
-		}
 		dst = t.replayEntry(dst, &in)
 	}
 	return dst

@@ -173,6 +173,15 @@ type sessionState struct {
 type entry struct {
 	Line int64  `json:"line"`
 	Data []byte `json:"data"`
+	// id and parent are the entry's id and parentId, read when it came
+	// (or when restored): the tree is laid out without reading Data.
+	id, parent string
+}
+
+// readIDs reads the id and parentId of a restored entry.
+func (e *entry) readIDs() {
+	v := view(e.Data)
+	e.id, e.parent = gjson.Get(v, "id").Str, gjson.Get(v, "parentId").Str
 }
 
 // validate checks a state read from a checkpoint against the stream it
