@@ -391,5 +391,5 @@ func (t *Translator) begin(dst []universal.Event) []universal.Event {
 		b = withClean(b, f.K, f.V)
 	}
 	t.st.Meta = nil
-	return t.w.Begin(dst, b, daemon, nil)
+	return t.w.BeginClean(dst, b, daemon, nil)
 }

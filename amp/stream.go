@@ -129,7 +129,7 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 		if id != "" {
 			t.w.SetNativeSessionID(t.w.Copy(id))
 		}
-		return t.w.Begin(dst, md.Bytes(), universal.SourceAgent, t.raw)
+		return t.w.BeginClean(dst, md.Bytes(), universal.SourceAgent, t.raw)
 	}
 	// Another process on the session: amp threads continue, or output of
 	// several runs fed to one translator. A turn the last process left

@@ -29,7 +29,7 @@ func (t *Translator) thread(dst events, doc jsonscan.Value) events {
 	if uri != "" {
 		t.s.Cwd = t.w.Copy(filePath(uri))
 	}
-	dst = t.w.Begin(dst, threadMetadata(doc, uri), universal.SourceAgent, t.raw)
+	dst = t.w.BeginClean(dst, threadMetadata(doc, uri), universal.SourceAgent, t.raw)
 	whole := t.raw
 	msgs.Each(func(_ gjson.Result, m jsonscan.Value) bool {
 		t.at++

@@ -173,7 +173,7 @@ func (t *Translator) beginWith(dst []universal.Event, systemPrompt []byte) []uni
 	var md jsonw.Object
 	md.String("agent", agentName).String("format", t.format)
 	md.RawBytes("system_prompt", systemPrompt)
-	return t.w.Begin(dst, md.Bytes(), daemon, nil)
+	return t.w.BeginClean(dst, md.Bytes(), daemon, nil)
 }
 
 // header translates the session header (json mode, session files).
@@ -202,7 +202,7 @@ func (t *Translator) header(dst []universal.Event, in *input) []universal.Event 
 			t.st.Session.Decided = true
 			t.st.Session.Tree = v.Exists() && v.Int() >= 2
 		}
-		return t.w.Begin(dst, md.Bytes(), agent, in.raw)
+		return t.w.BeginClean(dst, md.Bytes(), agent, in.raw)
 	}
 	// A header again: pi --continue started a new process on the same
 	// session. Nothing the previous process left can continue: a run

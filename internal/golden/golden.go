@@ -38,6 +38,7 @@ import (
 
 	"github.com/agentnorm/agentnorm/internal/conformance"
 	"github.com/agentnorm/agentnorm/reduce"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/google/go-cmp/cmp"
 )
@@ -230,6 +231,13 @@ func Run(t *testing.T, c Case) {
 	// The canonical shape of the universal package's Conventions.
 	for _, v := range conformance.Check(events) {
 		t.Errorf("canonical shape: %v", v)
+	}
+	// Metadata a translator hands to Stream.BeginClean is kept as it is:
+	// it must already be what the encoder writes.
+	for i := range events {
+		if d, ok := events[i].Data.(*universal.SessionStarted); ok && len(d.Metadata) > 0 && !jsonw.Clean(d.Metadata) {
+			t.Errorf("session.started metadata is not clean JSON: %.200s", d.Metadata)
+		}
 	}
 	if !c.AllowUnparsed {
 		for i := range events {
