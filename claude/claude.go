@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -147,6 +148,38 @@ func (t *Translator) jsonPart(v jsonscan.Value) universal.Part {
 		return universal.Part{Type: universal.PartJSON, JSON: []byte(raw)}
 	}
 	return anthropic.JSONPart(v.Raw())
+}
+
+// cleanObject returns what a jsonw.Object given each member with RawClean
+// (values already clean JSON, such as jsonscan's Compacted; an empty value
+// is left out) returns, built in one allocation of its size instead of a
+// buffer grown member by member: the metadata of inits and results, whose
+// members are many and long.
+func cleanObject(members ...[2]string) []byte {
+	n := 2
+	for _, m := range members {
+		if m[1] != "" {
+			n += len(m[0]) + len(m[1]) + 4
+		}
+	}
+	b := make([]byte, 0, n)
+	for _, m := range members {
+		if m[1] == "" {
+			continue
+		}
+		if len(b) == 0 {
+			b = append(b, '{')
+		} else {
+			b = append(b, ',')
+		}
+		b = jsonw.AppendString(b, m[0])
+		b = append(b, ':')
+		b = append(b, m[1]...)
+	}
+	if len(b) == 0 {
+		b = append(b, '{')
+	}
+	return append(b, '}')
 }
 
 var (

@@ -17,20 +17,77 @@ type events = []universal.Event
 // assistant translates an assistant line: one (or, in some versions and in
 // transcripts, several) content blocks of the API message message.id.
 func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) events {
-	msg := r.Sub("message")
+	// One walk of the line and one of its message find the members read
+	// below (the first of duplicates, as Get finds): most are absent, and
+	// a Get of an absent member walks them all.
+	var msg, uuid, apiIndex, aborted, apiErr, apiErrOld, localRun, localSrc, localOut jsonscan.Value
+	r.Members(func(k string, v jsonscan.Value) bool {
+		var p *jsonscan.Value
+		switch k {
+		case "message":
+			p = &msg
+		case "uuid":
+			p = &uuid
+		case "apiBlockIndex":
+			p = &apiIndex
+		case "aborted":
+			p = &aborted
+		case "is_api_error_message":
+			p = &apiErr
+		case "isApiErrorMessage":
+			p = &apiErrOld
+		case "local_command_run":
+			p = &localRun
+		case "local_command_source":
+			p = &localSrc
+		case "local_command_outcome":
+			p = &localOut
+		}
+		if p != nil && !p.Exists() {
+			*p = v
+		}
+		return true
+	})
 	if !msg.IsObject() {
 		return t.unparsed(dst, "message", errors.New("assistant line without a message object"))
 	}
-	if t.seen(r) {
+	if t.seenID(uuid.Str()) {
 		return dst
 	}
-	if msg.Get("model").Str == "<synthetic>" && isLocalCommand(r) {
+	var model, msgID, content, stop, usage jsonscan.Value
+	msg.Members(func(k string, v jsonscan.Value) bool {
+		var p *jsonscan.Value
+		switch k {
+		case "model":
+			p = &model
+		case "id":
+			p = &msgID
+		case "content":
+			p = &content
+		case "stop_reason":
+			p = &stop
+		case "usage":
+			p = &usage
+		}
+		if p != nil && !p.Exists() {
+			*p = v
+		}
+		return true
+	})
+	synthetic := model.Str() == "<synthetic>"
+	// The CLI's answer to a slash command it runs itself (/compact,
+	// /context, /cost, …) on stream-json: a synthetic assistant line with
+	// local_command_run (the command and its arguments),
+	// local_command_source (its output wrapped in <local-command-stdout>
+	// or <local-command-stderr>) or, since 2.1.281, local_command_outcome
+	// (how it went, when not plainly).
+	if synthetic && (localRun.Exists() || localSrc.Exists() || localOut.Exists()) {
 		return t.localCommand(dst, r, msg, scope)
 	}
 	dst = t.ensureTurn(dst, scope)
-	id := msg.Get("id").Str
+	id := msgID.Str()
 	if id == "" {
-		id = r.Get("uuid").Str
+		id = uuid.Str()
 	}
 	m := t.findMsg(scope, id)
 	chained := false
@@ -40,7 +97,7 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 		}
 		if m = t.chainedMsg(scope, r); m != nil {
 			chained = true
-		} else if m = t.streamingMsg(scope, r, id); m != nil {
+		} else if m = t.streamingMsg(scope, uuid.Str(), id); m != nil {
 			chained = true
 		} else {
 			dst = t.closeIdle(dst, scope)
@@ -48,17 +105,16 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 		}
 	}
 	if t.transcript {
-		m.Last = t.w.Copy(r.Get("uuid").Str)
+		m.Last = t.w.Copy(uuid.Str())
 	}
 	api := -1
-	if i := r.Get("apiBlockIndex"); i.Type == gjson.Number && !chained {
-		api = int(i.Int())
+	if apiIndex.Type() == gjson.Number && !chained {
+		api = int(apiIndex.Result().Int())
 	}
-	content := msg.Sub("content")
-	switch c := content.Result(); {
-	case c.Type == gjson.String:
+	switch {
+	case content.Type() == gjson.String:
 		si := t.matchSlot(m, universal.PartText, api)
-		m.Slots[si].Final, m.Slots[si].HasFinal = t.w.Copy(c.Str), true
+		m.Slots[si].Final, m.Slots[si].HasFinal = t.w.Copy(content.Str()), true
 	case content.IsArray():
 		n := 0
 		content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
@@ -70,11 +126,11 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 			n++
 			return true
 		})
-	case c.Exists() && c.Type != gjson.Null:
+	case content.Exists() && content.Type() != gjson.Null:
 		return t.unparsed(dst, "message.content", errors.New("content is neither a string nor an array"))
 	}
 	if t.transcript {
-		if u, ok := anthropic.Usage(msg.Sub("usage")); ok {
+		if u, ok := usageOf(usage); ok {
 			if m.Usage == nil {
 				m.Usage = &u
 			} else {
@@ -83,13 +139,13 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 			}
 		}
 	}
-	if sr := msg.Get("stop_reason").Str; sr != "" {
+	if sr := stop.Str(); sr != "" {
 		m.Stop = t.w.Copy(sr)
 	}
-	if r.Get("aborted").Bool() {
+	if aborted.Result().Bool() {
 		m.Failed = true
 	}
-	if msg.Get("model").Str == "<synthetic>" || r.Get("is_api_error_message").Bool() || r.Get("isApiErrorMessage").Bool() {
+	if synthetic || apiErr.Result().Bool() || apiErrOld.Result().Bool() {
 		return t.apiErrorMessage(dst, m, r)
 	}
 	if !m.Live {
@@ -104,8 +160,11 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 // entry (a prompt, a tool result, a notification), never an assistant
 // line of another response. nil if the line starts a response.
 func (t *Translator) chainedMsg(scope string, r jsonscan.Value) *message {
+	if !t.transcript {
+		return nil
+	}
 	p := r.Get("parentUuid").Str
-	if !t.transcript || p == "" {
+	if p == "" {
 		return nil
 	}
 	for _, m := range t.s.Msgs {
@@ -122,8 +181,8 @@ func (t *Translator) chainedMsg(scope string, r jsonscan.Value) *message {
 // assistant line per content block, the first with the message_start's
 // id, each further one with an id of its own (the line's uuid). nil
 // otherwise.
-func (t *Translator) streamingMsg(scope string, r jsonscan.Value, id string) *message {
-	if t.transcript || id == "" || id != r.Get("uuid").Str {
+func (t *Translator) streamingMsg(scope, uuid, id string) *message {
+	if t.transcript || id == "" || id != uuid {
 		return nil
 	}
 	if m := t.findMsg(scope, t.s.Cur[scope]); m != nil && m.Live && !m.Failed {
@@ -178,7 +237,9 @@ func (t *Translator) assistantBlock(dst events, m *message, b jsonscan.Value, ap
 	default:
 		if isResultBlock(typ) {
 			// Results of server-side tools (web search, code execution, MCP
-			// connector) come inside the assistant message.
+			// connector) come inside the assistant message, which must be
+			// open to be their parent (a line may start with one).
+			dst = t.ensureStarted(dst, m, universal.SourceAgent)
 			return t.toolResult(dst, jsonscan.Value{}, b, m.Scope, jsonscan.Value{}, m.ItemID)
 		}
 		// Any other block (container_upload, future types) is kept whole.
@@ -511,16 +572,6 @@ func (t *Translator) apiErrorMessage(dst events, m *message, r jsonscan.Value) e
 		dst = t.endTranscriptTurn(dst, universal.SourceAgent)
 	}
 	return dst
-}
-
-// isLocalCommand reports the CLI's answer to a slash command it runs
-// itself (/compact, /context, /cost, …) on stream-json: a synthetic
-// assistant line (model "<synthetic>") with local_command_run (the command
-// and its arguments), local_command_source (its output wrapped in
-// <local-command-stdout> or <local-command-stderr>) or, since 2.1.281,
-// local_command_outcome (how it went, when not plainly).
-func isLocalCommand(r jsonscan.Value) bool {
-	return r.Get("local_command_run").Exists() || r.Get("local_command_source").Exists() || r.Get("local_command_outcome").Exists()
 }
 
 // localCommand translates a local command's answer: no model response and

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/agentnorm/agentnorm/internal/anthropic"
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
@@ -30,7 +29,7 @@ func (t *Translator) streamEvent(dst events, r, ev jsonscan.Value, sc sc) events
 	})
 	switch et := typ.Str(); et {
 	case "content_block_delta":
-		return t.blockDelta(dst, idx.Result(), delta, sc)
+		return t.blockDelta(dst, idx, delta, sc)
 	case "content_block_start":
 		return t.blockStart(dst, ev, sc)
 	case "content_block_stop":
@@ -104,7 +103,7 @@ func (t *Translator) messageStart(dst events, ev jsonscan.Value, c sc) events {
 		m = t.newMsg(scope, id)
 	}
 	m.Live = true
-	if u, ok := anthropic.Usage(msg.Sub("usage")); ok {
+	if u, ok := usageOf(msg.Sub("usage")); ok {
 		m.Usage = &u
 	}
 	if t.s.Cur == nil {
@@ -180,14 +179,36 @@ func (t *Translator) blockStart(dst events, ev jsonscan.Value, c sc) events {
 }
 
 // blockDelta is the hot path: one text, thinking or tool-argument chunk.
-func (t *Translator) blockDelta(dst events, idx gjson.Result, d jsonscan.Value, c sc) events {
-	if idx.Type != gjson.Number {
+func (t *Translator) blockDelta(dst events, idx, d jsonscan.Value, c sc) events {
+	if idx.Type() != gjson.Number {
 		return t.unparsed(dst, "event.index", errors.New("content_block_delta without an index"))
 	}
-	i := int(idx.Int())
+	i := intValue(idx)
+	// One walk finds the delta's type and its chunk, whichever field
+	// holds it (the first of duplicates, as Get finds).
+	var dtv, text, thinking, partial, sig jsonscan.Value
+	d.Members(func(k string, v jsonscan.Value) bool {
+		var p *jsonscan.Value
+		switch k {
+		case "type":
+			p = &dtv
+		case "text":
+			p = &text
+		case "thinking":
+			p = &thinking
+		case "partial_json":
+			p = &partial
+		case "signature":
+			p = &sig
+		}
+		if p != nil && !p.Exists() {
+			*p = v
+		}
+		return true
+	})
 	dst, m := t.streamMsg(dst, c)
 	b := m.block(i)
-	dt := d.Sub("type").Str()
+	dt := dtv.Str()
 	var want universal.PartType
 	switch dt {
 	case "text_delta":
@@ -203,13 +224,13 @@ func (t *Translator) blockDelta(dst events, idx gjson.Result, d jsonscan.Value, 
 	}
 	switch dt {
 	case "text_delta":
-		return t.slotDelta(dst, m, si, d.Sub("text").Str())
+		return t.slotDelta(dst, m, si, text.Str())
 	case "thinking_delta":
 		// Redacted thinking streams "" with estimated_tokens: nothing to add.
-		return t.slotDelta(dst, m, si, d.Sub("thinking").Str())
+		return t.slotDelta(dst, m, si, thinking.Str())
 	case "signature_delta":
 		s := &m.Slots[si]
-		s.Signature = t.w.Copy(s.Signature + d.Get("signature").Str)
+		s.Signature = t.w.Copy(s.Signature + sig.Str())
 		return dst
 	case "input_json_delta":
 		if b == nil || b.Tool == "" {
@@ -219,12 +240,55 @@ func (t *Translator) blockDelta(dst events, idx gjson.Result, d jsonscan.Value, 
 		if tl == nil || !t.w.IsOpen(tl.ItemID) {
 			return dst // the call completed already (its final input is known)
 		}
-		return t.w.Delta(dst, tl.ItemID, 0, universal.PartToolCall, d.Sub("partial_json").Str(), universal.SourceAgent, t.raw)
+		return t.w.Delta(dst, tl.ItemID, 0, universal.PartToolCall, partial.Str(), universal.SourceAgent, t.raw)
 	case "citations_delta":
 		return dst // citations come with the complete text block
 	default:
 		return t.unparsed(dst, "event.delta.type", fmt.Errorf("unknown delta %q", dt))
 	}
+}
+
+// intValue is int(v.Result().Int()) for a number: a small non-negative
+// integer (a block index) is read from its digits without building the
+// Result and parsing it as a float.
+func intValue(v jsonscan.Value) int {
+	if n, ok := digits(v.Raw()); ok {
+		return int(n)
+	}
+	return int(v.Result().Int())
+}
+
+// count is a token count as anthropic.Usage reads one: v's Int() when v
+// is a number not below zero, ok false otherwise.
+func count(v jsonscan.Value) (n int64, ok bool) {
+	if v.Type() != gjson.Number {
+		return 0, false
+	}
+	if n, ok := digits(v.Raw()); ok {
+		return n, true
+	}
+	r := v.Result()
+	if r.Num < 0 {
+		return 0, false
+	}
+	return r.Int(), true
+}
+
+// digits reads a number made of at most 18 decimal digits (what gjson's
+// Int gives for it, without a float parse); ok false for any other text.
+func digits(raw string) (int64, bool) {
+	if len(raw) == 0 || len(raw) > 18 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
 }
 
 // deltaSlot returns the slot of a streamed block, creating it when the
@@ -272,7 +336,7 @@ func (t *Translator) messageDelta(dst events, ev jsonscan.Value, c sc) events {
 	if sr := ev.Get("delta.stop_reason").Str; sr != "" {
 		m.Stop = t.w.Copy(sr)
 	}
-	u, ok := anthropic.Usage(ev.Sub("usage"))
+	u, ok := usageOf(ev.Sub("usage"))
 	if !ok {
 		return dst
 	}

@@ -70,39 +70,90 @@ func (t *Translator) system(dst events, r jsonscan.Value) events {
 // --resume). An init inside an open turn (a background sub-agent's
 // continuation) folds its result into that turn.
 func (t *Translator) init(dst events, r jsonscan.Value) events {
-	if sid := r.Get("session_id").Str; sid != "" {
+	// One walk finds the members an init reads (the first of duplicates,
+	// as Get finds); the session metadata takes them in this order.
+	const (
+		model = iota
+		cwd
+		sessionID
+		permissionMode
+		tools
+		mcpServers
+		agents
+		skills
+		plugins
+		outputStyle
+		apiKeySource
+		claudeVersion
+		qwenVersion
+		nFields
+	)
+	var f [nFields]jsonscan.Value
+	r.Members(func(k string, v jsonscan.Value) bool {
+		i := -1
+		switch k {
+		case "model":
+			i = model
+		case "cwd":
+			i = cwd
+		case "session_id":
+			i = sessionID
+		case "permissionMode":
+			i = permissionMode
+		case "tools":
+			i = tools
+		case "mcp_servers":
+			i = mcpServers
+		case "agents":
+			i = agents
+		case "skills":
+			i = skills
+		case "plugins":
+			i = plugins
+		case "output_style":
+			i = outputStyle
+		case "apiKeySource":
+			i = apiKeySource
+		case "claude_code_version":
+			i = claudeVersion
+		case "qwen_code_version":
+			i = qwenVersion
+		}
+		if i >= 0 && !f[i].Exists() {
+			f[i] = v
+		}
+		return true
+	})
+	if sid := f[sessionID].Str(); sid != "" {
 		t.w.SetNativeSessionID(sid)
 	}
 	if !t.w.Begun() {
-		var o jsonw.Object
-		o.String("agent", agentName)
-		if v := r.Sub("qwen_code_version"); v.Exists() {
+		name, version := "", f[claudeVersion]
+		if f[qwenVersion].Exists() {
 			// Qwen Code writes this format too: say which program did,
 			// as the acp translator's agent_name does.
-			o.String("agent_name", "qwen-code")
-			o.RawClean("agent_version", v.Compacted())
-		} else {
-			o.RawClean("agent_version", r.Sub("claude_code_version").Compacted())
+			name, version = `"qwen-code"`, f[qwenVersion]
 		}
-		for _, f := range [...][2]string{{"model", "model"}, {"cwd", "cwd"}, {"session_id", "session_id"},
-			{"permission_mode", "permissionMode"}, {"tools", "tools"}, {"mcp_servers", "mcp_servers"},
-			{"agents", "agents"}, {"skills", "skills"}, {"plugins", "plugins"},
-			{"output_style", "output_style"}, {"api_key_source", "apiKeySource"}} {
-			o.RawClean(f[0], r.Sub(f[1]).Compacted())
-		}
-		dst = t.w.Begin(dst, o.Bytes(), universal.SourceAgent, t.raw)
+		md := cleanObject([2]string{"agent", `"` + agentName + `"`}, [2]string{"agent_name", name},
+			[2]string{"agent_version", version.Compacted()},
+			[2]string{"model", f[model].Compacted()}, [2]string{"cwd", f[cwd].Compacted()},
+			[2]string{"session_id", f[sessionID].Compacted()}, [2]string{"permission_mode", f[permissionMode].Compacted()},
+			[2]string{"tools", f[tools].Compacted()}, [2]string{"mcp_servers", f[mcpServers].Compacted()},
+			[2]string{"agents", f[agents].Compacted()}, [2]string{"skills", f[skills].Compacted()},
+			[2]string{"plugins", f[plugins].Compacted()}, [2]string{"output_style", f[outputStyle].Compacted()},
+			[2]string{"api_key_source", f[apiKeySource].Compacted()})
+		dst = t.w.Begin(dst, md, universal.SourceAgent, t.raw)
 	}
 	if t.s.Cwd == "" {
-		t.s.Cwd = t.w.Copy(r.Get("cwd").Str)
+		t.s.Cwd = t.w.Copy(f[cwd].Str())
 	}
 	dst = t.heldTurn(dst)
 	if t.s.Turn != nil {
 		t.s.Turn.Extra++
 		return dst
 	}
-	var o jsonw.Object
-	o.Raw("model", r.Get("model").Raw).Raw("permission_mode", r.Get("permissionMode").Raw)
-	return t.startTurn(dst, universal.SourceAgent, o.Bytes(), true)
+	md := cleanObject([2]string{"model", f[model].Compacted()}, [2]string{"permission_mode", f[permissionMode].Compacted()})
+	return t.startTurn(dst, universal.SourceAgent, md, true)
 }
 
 // header starts a transcript's session from the first entry that names
@@ -250,10 +301,66 @@ func (t *Translator) taskNotification(dst events, r jsonscan.Value) events {
 	}, universal.SourceAgent, t.raw)
 }
 
+// resultFields are the members of a result line that every result reads.
+type resultFields struct {
+	sessionID, subtype, isError, errors, terminalReason, denials, cost, models, usage, sinceLast,
+	stopReason, numTurns, duration, durationAPI, resultIndex, origin, localCommand jsonscan.Value
+}
+
+// read finds the fields in one walk of r's members (the first of
+// duplicates, as Get finds), where a Get each would walk them again.
+func (f *resultFields) read(r jsonscan.Value) {
+	r.Members(func(k string, v jsonscan.Value) bool {
+		var p *jsonscan.Value
+		switch k {
+		case "session_id":
+			p = &f.sessionID
+		case "subtype":
+			p = &f.subtype
+		case "is_error":
+			p = &f.isError
+		case "errors":
+			p = &f.errors
+		case "terminal_reason":
+			p = &f.terminalReason
+		case "permission_denials":
+			p = &f.denials
+		case "total_cost_usd":
+			p = &f.cost
+		case "modelUsage":
+			p = &f.models
+		case "usage":
+			p = &f.usage
+		case "model_usage_since_last_result":
+			p = &f.sinceLast
+		case "stop_reason":
+			p = &f.stopReason
+		case "num_turns":
+			p = &f.numTurns
+		case "duration_ms":
+			p = &f.duration
+		case "duration_api_ms":
+			p = &f.durationAPI
+		case "result_index":
+			p = &f.resultIndex
+		case "origin":
+			p = &f.origin
+		case "local_command":
+			p = &f.localCommand
+		}
+		if p != nil && !p.Exists() {
+			*p = v
+		}
+		return true
+	})
+}
+
 // result ends the turn: its status (never from subtype alone), an error
 // when it failed, the turn's usage and the session's running totals.
 func (t *Translator) result(dst events, r jsonscan.Value) events {
-	if sid := r.Get("session_id").Str; sid != "" && t.w.Stamper().NativeSessionID() == "" {
+	var f resultFields
+	f.read(r)
+	if sid := f.sessionID.Str(); sid != "" && t.w.Stamper().NativeSessionID() == "" {
 		t.w.SetNativeSessionID(sid)
 	}
 	if t.s.Turn == nil {
@@ -269,7 +376,7 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 		}
 	}
 	dst = t.closeMsgs(dst, func(m *message) bool { return m.Scope == "" })
-	status := resultStatus(r)
+	status := resultStatus(&f)
 	if status == universal.TurnError {
 		msg := resultMessage(r)
 		if tn.ErrMsg == "" {
@@ -278,22 +385,22 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 		if !tn.Errored {
 			tn.Errored = true
 			var o jsonw.Object
-			o.Raw("subtype", r.Get("subtype").Raw).
-				Raw("terminal_reason", r.Get("terminal_reason").Raw).
+			o.Raw("subtype", f.subtype.Raw()).
+				Raw("terminal_reason", f.terminalReason.Raw()).
 				Raw("api_error_status", r.Get("api_error_status").Raw).
 				Raw("api_error_type", r.Get("api_error_type").Raw).
-				Raw("errors", r.Get("errors").Raw)
+				Raw("errors", f.errors.Raw())
 			dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
-				Message: t.w.Copy(msg), Code: t.w.Copy(first(r.Get("terminal_reason").Str, r.Get("subtype").Str)), Details: o.Bytes(),
+				Message: t.w.Copy(msg), Code: t.w.Copy(first(f.terminalReason.Str(), f.subtype.Str())), Details: o.Bytes(),
 			}, t.raw)
 		}
 	}
-	r.Get("permission_denials").ForEach(func(_, d gjson.Result) bool {
-		dst = t.denied(dst, jsonscan.Wrap(d), "result.permission_denials")
+	f.denials.Each(func(_ gjson.Result, d jsonscan.Value) bool {
+		dst = t.denied(dst, d, "result.permission_denials")
 		return true
 	})
-	dst = t.sessionUsage(dst, r.Get("total_cost_usd"), r.Sub("modelUsage"))
-	if u, ok := anthropic.Usage(r.Sub("usage")); ok {
+	dst = t.sessionUsage(dst, f.cost, f.models)
+	if u, ok := usageOf(f.usage); ok {
 		if tn.Usage != nil {
 			u = anthropic.AddUsage(*tn.Usage, u)
 		}
@@ -302,30 +409,24 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	tn.Status = worse(tn.Status, status)
 	t.s.Last = outcome{Failed: tn.Status == universal.TurnError, Message: tn.ErrMsg}
 	tn.Results++
-	var u jsonw.Object
-	u.String("basis", "main_loop")
-	if mu := r.Sub("model_usage_since_last_result"); mu.IsObject() && len(mu.Raw()) > 2 {
-		u.RawClean("model_usage_since_last_result", mu.Compacted())
+	since := ""
+	if mu := f.sinceLast; mu.IsObject() && len(mu.Raw()) > 2 {
+		since = mu.Compacted()
 	}
-	var o jsonw.Object
-	o.Raw("subtype", r.Get("subtype").Raw).
-		Raw("is_error", r.Get("is_error").Raw).
-		Raw("stop_reason", r.Get("stop_reason").Raw).
-		Raw("terminal_reason", r.Get("terminal_reason").Raw).
-		Raw("num_turns", r.Get("num_turns").Raw).
-		Raw("duration_ms", r.Get("duration_ms").Raw).
-		Raw("duration_api_ms", r.Get("duration_api_ms").Raw).
-		Raw("result_index", r.Get("result_index").Raw).
-		Raw("origin", r.Get("origin").Raw).
-		Raw("local_command", r.Get("local_command").Raw)
+	u := cleanObject([2]string{"basis", `"main_loop"`}, [2]string{"model_usage_since_last_result", since})
+	o := cleanObject([2]string{"subtype", f.subtype.Compacted()}, [2]string{"is_error", f.isError.Compacted()},
+		[2]string{"stop_reason", f.stopReason.Compacted()}, [2]string{"terminal_reason", f.terminalReason.Compacted()},
+		[2]string{"num_turns", f.numTurns.Compacted()}, [2]string{"duration_ms", f.duration.Compacted()},
+		[2]string{"duration_api_ms", f.durationAPI.Compacted()}, [2]string{"result_index", f.resultIndex.Compacted()},
+		[2]string{"origin", f.origin.Compacted()}, [2]string{"local_command", f.localCommand.Compacted()})
 	if tn.Extra > 0 {
 		// More results are due; should none come, the turn ends with
 		// this one's metadata (see heldTurn).
 		tn.Extra--
-		tn.EndMD, tn.UsageMD = string(o.Bytes()), string(u.Bytes())
+		tn.EndMD, tn.UsageMD = string(o), string(u)
 		return dst
 	}
-	return t.endResultTurn(dst, o.Bytes(), u.Bytes(), universal.SourceAgent, t.raw)
+	return t.endResultTurn(dst, o, u, universal.SourceAgent, t.raw)
 }
 
 // endResultTurn ends the open turn with the results folded into it: the
@@ -361,13 +462,13 @@ func (t *Translator) heldTurn(dst events) events {
 // subtype is a failure even with is_error false (2.0.x ends a broken
 // stream with error_during_execution, is_error false, errors [] and no
 // terminal_reason; 1.0.0 wrote error_max_turns with is_error false).
-func resultStatus(r jsonscan.Value) universal.TurnStatus {
-	tr := r.Get("terminal_reason").Str
+func resultStatus(f *resultFields) universal.TurnStatus {
+	tr := f.terminalReason.Str()
 	switch {
 	case strings.HasPrefix(tr, "aborted"):
 		return universal.TurnInterrupted
-	case r.Get("is_error").Bool(), len(r.Get("errors").Array()) > 0, failureReason(tr),
-		strings.HasPrefix(r.Get("subtype").Str, "error"):
+	case f.isError.Result().Bool(), f.errors.Exists() && len(f.errors.Result().Array()) > 0, failureReason(tr),
+		strings.HasPrefix(f.subtype.Str(), "error"):
 		return universal.TurnError
 	}
 	return universal.TurnCompleted
@@ -423,25 +524,192 @@ func worse(a, b universal.TurnStatus) universal.TurnStatus {
 // modelUsage cover the whole process (restored on --resume, sub-agents and
 // helper models included). They are scope "session": they replace, never
 // add up.
-func (t *Translator) sessionUsage(dst events, cost gjson.Result, models jsonscan.Value) events {
-	mt := anthropic.ModelUsage(models.Result())
+func (t *Translator) sessionUsage(dst events, cost, models jsonscan.Value) events {
+	mt := modelTotals(models)
 	var c *float64
-	if cost.Type == gjson.Number {
-		v := cost.Num
+	if cost.Type() == gjson.Number {
+		v := cost.Result().Num
 		c = &v
 	}
 	if c == nil && mt.Models == 0 {
 		return dst
 	}
-	var o jsonw.Object
-	o.String("basis", "process_total")
-	o.RawClean("model_usage", models.Compacted())
-	return t.usage(dst, universal.ScopeSession, mt.Usage, c, mt.ContextWindow, o.Bytes(), universal.SourceAgent)
+	md := cleanObject([2]string{"basis", `"process_total"`}, [2]string{"model_usage", models.Compacted()})
+	return t.usage(dst, universal.ScopeSession, mt.Usage, c, mt.ContextWindow, md, universal.SourceAgent)
+}
+
+// modelTotals is anthropic.ModelUsage(models.Result()) read from the
+// index: each model's counts are found in one walk of its members instead
+// of a gjson scan per count, and summed without an allocation per count.
+func modelTotals(models jsonscan.Value) anthropic.ModelTotals {
+	if !models.IsObject() {
+		return anthropic.ModelUsage(models.Result()) // as gjson walks other values
+	}
+	const (
+		in = iota
+		read
+		write
+		out
+		reasoning
+		window
+		nCounts
+	)
+	var mt anthropic.ModelTotals
+	var sum [nCounts]int64
+	var has [nCounts]bool
+	var cost float64
+	hasCost := false
+	models.Members(func(_ string, m jsonscan.Value) bool {
+		if !m.IsObject() {
+			return true
+		}
+		mt.Models++
+		var f [nCounts]jsonscan.Value
+		var c jsonscan.Value
+		m.Members(func(k string, v jsonscan.Value) bool {
+			p := (*jsonscan.Value)(nil)
+			switch k {
+			case "inputTokens":
+				p = &f[in]
+			case "cacheReadInputTokens":
+				p = &f[read]
+			case "cacheCreationInputTokens":
+				p = &f[write]
+			case "outputTokens":
+				p = &f[out]
+			case "thinkingTokens":
+				p = &f[reasoning]
+			case "contextWindow":
+				p = &f[window]
+			case "costUSD":
+				p = &c
+			}
+			if p != nil && !p.Exists() {
+				*p = v
+			}
+			return true
+		})
+		for i := range f {
+			n, ok := count(f[i])
+			if !ok {
+				continue
+			}
+			switch {
+			case i != window:
+				sum[i] += n
+			case !has[window] || n > sum[window]:
+				sum[window] = n // the largest window
+			}
+			has[i] = true
+		}
+		if c.Type() == gjson.Number {
+			cost += c.Result().Num
+			hasCost = true
+		}
+		return true
+	})
+	if hasCost {
+		c := cost
+		mt.CostUSD = &c
+	}
+	// The counts in one allocation, built as anthropic.Usage builds
+	// them: the input is every input count reported, the total input
+	// and output when both are.
+	vals := new([nCounts + 2]int64)
+	ptr := func(i int) *int64 {
+		if !has[i] {
+			return nil
+		}
+		vals[i] = sum[i]
+		return &vals[i]
+	}
+	mt.ContextWindow = ptr(window)
+	u := &mt.Usage
+	if has[in] || has[read] || has[write] {
+		vals[nCounts] = sum[in] + sum[read] + sum[write]
+		u.InputTokens = &vals[nCounts]
+	}
+	u.CachedInputTokens, u.CacheWriteTokens = ptr(read), ptr(write)
+	u.OutputTokens, u.ReasoningTokens = ptr(out), ptr(reasoning)
+	if u.InputTokens != nil && u.OutputTokens != nil {
+		vals[nCounts+1] = *u.InputTokens + *u.OutputTokens
+		u.TotalTokens = &vals[nCounts+1]
+	}
+	return mt
+}
+
+// usageOf is usageOf(u): the counts are found in one walk of u's
+// members, where Usage looks each up, and held in one allocation instead
+// of one per count (nothing writes through a Usage's pointers).
+func usageOf(u jsonscan.Value) (universal.Usage, bool) {
+	var in, read, write, out, details jsonscan.Value
+	u.Members(func(k string, v jsonscan.Value) bool {
+		p := (*jsonscan.Value)(nil)
+		switch k {
+		case "input_tokens":
+			p = &in
+		case "cache_read_input_tokens":
+			p = &read
+		case "cache_creation_input_tokens":
+			p = &write
+		case "output_tokens":
+			p = &out
+		case "output_tokens_details":
+			p = &details
+		}
+		if p != nil && !p.Exists() {
+			*p = v
+		}
+		return true
+	})
+	var n [5]int64
+	var has [5]bool
+	some := false
+	for i, v := range [...]jsonscan.Value{in, read, write, out} {
+		if n[i], has[i] = count(v); has[i] {
+			some = true
+		}
+	}
+	if details.Exists() {
+		if r := u.Get("output_tokens_details.thinking_tokens"); r.Type == gjson.Number && r.Num >= 0 {
+			n[4], has[4], some = r.Int(), true, true
+		}
+	}
+	if !some {
+		return universal.Usage{}, false
+	}
+	// As anthropic.Usage builds it: the input is every input count
+	// reported; the total is input and output when both are.
+	vals := new([7]int64)
+	var us universal.Usage
+	set := func(j int, v int64) *int64 {
+		vals[j] = v
+		return &vals[j]
+	}
+	if has[0] || has[1] || has[2] {
+		us.InputTokens = set(5, n[0]+n[1]+n[2])
+	}
+	if has[1] {
+		us.CachedInputTokens = set(1, n[1])
+	}
+	if has[2] {
+		us.CacheWriteTokens = set(2, n[2])
+	}
+	if has[3] {
+		us.OutputTokens = set(3, n[3])
+	}
+	if has[4] {
+		us.ReasoningTokens = set(4, n[4])
+	}
+	if us.InputTokens != nil && us.OutputTokens != nil {
+		us.TotalTokens = set(6, *us.InputTokens+*us.OutputTokens)
+	}
+	return us, true
 }
 
 // costState is the transcript's record of the running totals.
 func (t *Translator) costState(dst events, r jsonscan.Value) events {
-	return t.sessionUsage(dst, r.Get("totalCostUSD"), r.Sub("modelUsage"))
+	return t.sessionUsage(dst, r.Sub("totalCostUSD"), r.Sub("modelUsage"))
 }
 
 // usage emits usage.updated for the current turn with md as its metadata.
@@ -482,8 +750,12 @@ func (t *Translator) seen(r jsonscan.Value) bool {
 	if !t.transcript {
 		return false
 	}
-	id := r.Get("uuid").Str
-	if id == "" {
+	return t.seenID(r.Get("uuid").Str)
+}
+
+// seenID is seen for the line's uuid.
+func (t *Translator) seenID(id string) bool {
+	if !t.transcript || id == "" {
 		return false
 	}
 	if t.s.Seen[id] {

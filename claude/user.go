@@ -424,7 +424,7 @@ func resultDecision(r jsonscan.Value, call string) (decision gjson.Result, kind 
 	if !r.Exists() {
 		return gjson.Result{}, ""
 	}
-	r.Get("tool_result_meta").ForEach(func(_, m gjson.Result) bool {
+	r.Sub("tool_result_meta").Each(func(_ gjson.Result, m jsonscan.Value) bool {
 		if m.Get("id").Str == call {
 			decision, kind = m.Get("permission_decision"), m.Get("non_execution_kind").Str
 			return false
