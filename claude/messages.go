@@ -130,7 +130,7 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 		return t.unparsed(dst, "message.content", errors.New("content is neither a string nor an array"))
 	}
 	if t.transcript {
-		if u, ok := usageOf(usage); ok {
+		if u, ok := anthropic.Usage(usage); ok {
 			if m.Usage == nil {
 				m.Usage = &u
 			} else {

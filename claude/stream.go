@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agentnorm/agentnorm/internal/anthropic"
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
@@ -103,7 +104,7 @@ func (t *Translator) messageStart(dst events, ev jsonscan.Value, c sc) events {
 		m = t.newMsg(scope, id)
 	}
 	m.Live = true
-	if u, ok := usageOf(msg.Sub("usage")); ok {
+	if u, ok := anthropic.Usage(msg.Sub("usage")); ok {
 		m.Usage = &u
 	}
 	if t.s.Cur == nil {
@@ -336,7 +337,7 @@ func (t *Translator) messageDelta(dst events, ev jsonscan.Value, c sc) events {
 	if sr := ev.Get("delta.stop_reason").Str; sr != "" {
 		m.Stop = t.w.Copy(sr)
 	}
-	u, ok := usageOf(ev.Sub("usage"))
+	u, ok := anthropic.Usage(ev.Sub("usage"))
 	if !ok {
 		return dst
 	}

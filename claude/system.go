@@ -142,7 +142,7 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 			[2]string{"agents", f[agents].Compacted()}, [2]string{"skills", f[skills].Compacted()},
 			[2]string{"plugins", f[plugins].Compacted()}, [2]string{"output_style", f[outputStyle].Compacted()},
 			[2]string{"api_key_source", f[apiKeySource].Compacted()})
-		dst = t.w.Begin(dst, md, universal.SourceAgent, t.raw)
+		dst = t.w.BeginClean(dst, md, universal.SourceAgent, t.raw)
 	}
 	if t.s.Cwd == "" {
 		t.s.Cwd = t.w.Copy(f[cwd].Str())
@@ -173,7 +173,7 @@ func (t *Translator) header(dst events, r jsonscan.Value) events {
 		Raw("slug", r.Get("slug").Raw)
 	t.s.Cwd = t.w.Copy(r.Get("cwd").Str)
 	t.s.Continues = continuesAfterBackground(version)
-	return t.w.Begin(dst, o.Bytes(), universal.SourceAgent, t.raw)
+	return t.w.BeginClean(dst, o.Bytes(), universal.SourceAgent, t.raw)
 }
 
 func (t *Translator) apiRetry(dst events, r jsonscan.Value) events {
@@ -400,7 +400,7 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 		return true
 	})
 	dst = t.sessionUsage(dst, f.cost, f.models)
-	if u, ok := usageOf(f.usage); ok {
+	if u, ok := anthropic.Usage(f.usage); ok {
 		if tn.Usage != nil {
 			u = anthropic.AddUsage(*tn.Usage, u)
 		}
@@ -636,75 +636,6 @@ func modelTotals(models jsonscan.Value) anthropic.ModelTotals {
 		u.TotalTokens = &vals[nCounts+1]
 	}
 	return mt
-}
-
-// usageOf is usageOf(u): the counts are found in one walk of u's
-// members, where Usage looks each up, and held in one allocation instead
-// of one per count (nothing writes through a Usage's pointers).
-func usageOf(u jsonscan.Value) (universal.Usage, bool) {
-	var in, read, write, out, details jsonscan.Value
-	u.Members(func(k string, v jsonscan.Value) bool {
-		p := (*jsonscan.Value)(nil)
-		switch k {
-		case "input_tokens":
-			p = &in
-		case "cache_read_input_tokens":
-			p = &read
-		case "cache_creation_input_tokens":
-			p = &write
-		case "output_tokens":
-			p = &out
-		case "output_tokens_details":
-			p = &details
-		}
-		if p != nil && !p.Exists() {
-			*p = v
-		}
-		return true
-	})
-	var n [5]int64
-	var has [5]bool
-	some := false
-	for i, v := range [...]jsonscan.Value{in, read, write, out} {
-		if n[i], has[i] = count(v); has[i] {
-			some = true
-		}
-	}
-	if details.Exists() {
-		if r := u.Get("output_tokens_details.thinking_tokens"); r.Type == gjson.Number && r.Num >= 0 {
-			n[4], has[4], some = r.Int(), true, true
-		}
-	}
-	if !some {
-		return universal.Usage{}, false
-	}
-	// As anthropic.Usage builds it: the input is every input count
-	// reported; the total is input and output when both are.
-	vals := new([7]int64)
-	var us universal.Usage
-	set := func(j int, v int64) *int64 {
-		vals[j] = v
-		return &vals[j]
-	}
-	if has[0] || has[1] || has[2] {
-		us.InputTokens = set(5, n[0]+n[1]+n[2])
-	}
-	if has[1] {
-		us.CachedInputTokens = set(1, n[1])
-	}
-	if has[2] {
-		us.CacheWriteTokens = set(2, n[2])
-	}
-	if has[3] {
-		us.OutputTokens = set(3, n[3])
-	}
-	if has[4] {
-		us.ReasoningTokens = set(4, n[4])
-	}
-	if us.InputTokens != nil && us.OutputTokens != nil {
-		us.TotalTokens = set(6, *us.InputTokens+*us.OutputTokens)
-	}
-	return us, true
 }
 
 // costState is the transcript's record of the running totals.

@@ -2,10 +2,12 @@ package anthropic_test
 
 import (
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -130,5 +132,43 @@ func TestUsageAllocs(t *testing.T) {
 	})
 	if allocs > 1 {
 		t.Errorf("%.0f allocations, want 1", allocs)
+	}
+}
+
+// TestUsageValue: Usage reads a usage object from a jsonscan index as it
+// reads it from gjson.
+func TestUsageValue(t *testing.T) {
+	for _, in := range []string{
+		`{"input_tokens":120,"cache_creation_input_tokens":0,"cache_read_input_tokens":3,"output_tokens":20,"output_tokens_details":{"thinking_tokens":5}}`,
+		`{"input_tokens":1}`,
+		`{"output_tokens":2}`,
+		`{"cache_read_input_tokens":2,"output_tokens":-1}`,
+		`{"input_tokens":null,"output_tokens":"3"}`,
+		`{"input_tokens":1,"input_tokens":2,"output_tokens":1.5e3}`,
+		`{"output_tokens_details":{"thinking_tokens":4}}`,
+		`{"input_tokens":123456789012345678,"output_tokens":1e3,"cache_read_input_tokens":12345678901234567890}`,
+		`{"input_tokens":9007199254740993,"output_tokens":-0,"cache_creation_input_tokens":0.5}`,
+		`{"output_tokens_details":1,"output_tokens_details":{"thinking_tokens":4}}`,
+		`{"output_tokens_details":[{"thinking_tokens":4}]}`,
+		`{"output_tokens_details":{"thinking_tokens":-4}}`,
+		`{"in\u0070ut_tokens":7}`,
+		`{}`,
+		`[]`,
+		`"x"`,
+		`null`,
+	} {
+		var s jsonscan.Scanner
+		if !s.Scan([]byte(`{"usage":` + in + `}`)) {
+			t.Fatalf("%s: not JSON", in)
+		}
+		v := s.Root().Sub("usage")
+		got, gotOK := anthropic.Usage(v)
+		want, wantOK := anthropic.Usage(gjson.Parse(in))
+		if gotOK != wantOK || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %+v %v, want %+v %v", in, got, gotOK, want, wantOK)
+		}
+	}
+	if _, ok := anthropic.Usage(jsonscan.Value{}); ok {
+		t.Error("an absent usage has counts")
 	}
 }

@@ -37,8 +37,8 @@ import (
 	"testing"
 
 	"github.com/agentnorm/agentnorm/internal/conformance"
-	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/google/go-cmp/cmp"
 )
