@@ -42,6 +42,10 @@ type Stream struct {
 	st    *Stamper
 	state streamState
 	open  map[string]*openItem
+	// last is the open item the last delta went to: a message's deltas
+	// come one after another, and comparing its id is cheaper than
+	// hashing it.
+	last *openItem
 }
 
 type streamState struct {
@@ -416,7 +420,12 @@ func (w *Stream) Delta(dst []Event, itemID string, i int, typ PartType, text str
 		return dst
 	}
 	dst = w.begin(dst)
-	o, ok := w.open[itemID]
+	o, ok := w.last, w.last != nil && w.last.Item.ItemID == itemID
+	if !ok {
+		if o, ok = w.open[itemID]; ok {
+			w.last = o
+		}
+	}
 	switch {
 	case !ok && w.Known(itemID):
 		return w.mistake(dst, fmt.Errorf("%w: delta for %s", ErrItemClosed, itemID), raw)
@@ -625,6 +634,9 @@ func (w *Stream) syntheticDelta(dst []Event, it *Item, i int, typ PartType, text
 
 func (w *Stream) untrack(o *openItem) {
 	delete(w.open, o.Item.ItemID)
+	if w.last == o {
+		w.last = nil
+	}
 	for i, x := range w.state.Open {
 		if x == o {
 			w.state.Open = append(w.state.Open[:i], w.state.Open[i+1:]...)
@@ -902,6 +914,7 @@ func (w *Stream) Restore(s StreamState) {
 	w.st.Restore(s.Stamper)
 	w.state = s.Stream
 	w.open = map[string]*openItem{}
+	w.last = nil
 	for _, o := range w.state.Open {
 		o.text = make([][]byte, len(o.Item.Content))
 		for j := range o.text {
