@@ -691,8 +691,12 @@ func (t *Translator) touched(n *nitem, mime string) []part {
 }
 
 // imageParts returns the parts of an image a tool read: the file read and
-// the image (mime from the output, else the file name; no data).
+// the image (mime from the output, else the file name; no data). Without
+// a path (a native record missing it) there is neither.
 func (t *Translator) imageParts(path, mime string) []part {
+	if path == "" {
+		return nil
+	}
 	path = t.w.Copy(universal.ResolvePath(t.st.Cwd, path))
 	if mime == "" {
 		mime = mimeOf(path)
