@@ -934,3 +934,33 @@ func TestNativePartOrder(t *testing.T) {
 // an unknown one fails, and a checkpoint restores only into a translator
 // of its format.
 func TestNew(t *testing.T) { golden.CheckNew(t, opencode.Formats(), opencode.New) }
+
+// TestDeltaBeforeNonTextPart: text deltas that come before the first
+// snapshot of their part, when that part turns out not to stream text (a
+// tool, a part without a type), are reported as agent.unparsed with the
+// part, not flushed later into the message as its text. Flushing them
+// gave the part a text index, and the checkpoint of that state was
+// refused on restore (found by FuzzTranslate).
+func TestDeltaBeforeNonTextPart(t *testing.T) {
+	delta := fmt.Sprintf(`{"type":"message.part.delta","properties":{"sessionID":%q,"messageID":"msg_b","partID":"prt_x","field":"text","delta":"early"}}`, ses)
+	for _, c := range []struct{ name, part string }{
+		{"no type", fmt.Sprintf(`{"type":"message.part.updated","properties":{"part":{"id":"prt_x","messageID":"msg_b","sessionID":%q,"text":"early"}}}`, ses)},
+		{"tool", fmt.Sprintf(`{"type":"message.part.updated","properties":{"part":{"id":"prt_x","messageID":"msg_b","sessionID":%q,"type":"tool","tool":"bash","callID":"c1","state":{"status":"pending","input":{}}}}}`, ses)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			input := sse(msgUpdated("msg_a", "user", false), msgUpdated("msg_b", "assistant", false), delta, c.part, msgUpdated("msg_b", "assistant", true))
+			events := run(t, opencode.FormatSSE, input)
+			found := false
+			for _, u := range unparsed(events) {
+				found = found || strings.Contains(u.Error, "text deltas came before it")
+			}
+			if !found {
+				t.Errorf("no agent.unparsed for the early delta:\n%s", golden.Encode(events))
+			}
+			if got := deltas(events, "itm_2"); strings.Contains(got, "early") {
+				t.Errorf("the early delta became text of the message: %q", got)
+			}
+			checkpointed(t, opencode.FormatSSE, input)
+		})
+	}
+}

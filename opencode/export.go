@@ -20,9 +20,9 @@ const exportBanner = "Exporting session:"
 // around it in the input: the export banner, plugin log lines a wrapper
 // captured with it.
 type saved struct {
-	doc        []byte
-	pre, post  []byte
-	line, tail int64 // the lines pre and post start on
+	doc       []byte
+	pre, post []byte
+	line      int64 // the line the input, and so pre, starts on
 }
 
 // document finds the saved document in an input: it starts at a line's
@@ -57,7 +57,6 @@ func document(s *jsonscan.Scanner, m universal.Message) (saved, bool) {
 					pre:  data[:i],
 					post: data[end+1:],
 					line: m.Line,
-					tail: m.Line + int64(bytes.Count(data[:end+1], []byte{'\n'})),
 				}, true
 			}
 		}
@@ -78,7 +77,13 @@ const maxDocumentTries = 8
 // agent.unparsed with its line number.
 func (t *Translator) around(dst []universal.Event, s saved) []universal.Event {
 	dst = t.noise(dst, s.pre, s.line)
-	return t.noise(dst, s.post, s.tail)
+	if len(s.post) == 0 {
+		return dst
+	}
+	// The line post starts on: counted only when there is text after
+	// the document, as the count reads all of it.
+	tail := s.line + int64(bytes.Count(s.pre, []byte{'\n'})+bytes.Count(s.doc, []byte{'\n'}))
+	return t.noise(dst, s.post, tail)
 }
 
 // noise reports the lines of text around a document, except blank lines
@@ -170,7 +175,7 @@ func (t *Translator) todoItem(dst []universal.Event, todos jsonscan.Value, paren
 		return true
 	})
 	var md jsonw.Object
-	md.RawClean("todos", todos.Compacted())
+	addValue(&md, "todos", todos)
 	return t.w.Complete(dst, universal.Item{
 		ItemID:   t.w.NewItemID(),
 		ParentID: parent,

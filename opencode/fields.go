@@ -1,6 +1,9 @@
 package opencode
 
-import "github.com/agentnorm/agentnorm/internal/jsonscan"
+import (
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+)
 
 // The objects the translator reads most (a part, a message's info, a tool
 // state, event properties) are read in one walk over their members that
@@ -155,4 +158,24 @@ func readState(state jsonscan.Value) (f stateFields) {
 		return true
 	})
 	return f
+}
+
+// addValue adds v's JSON text to o under key k, as
+// o.RawClean(k, v.Compacted()) does: text that is not already clean is
+// compacted straight into o instead of into a copy first.
+func addValue(o *jsonw.Object, k string, v jsonscan.Value) {
+	if raw, ok := v.CleanRaw(); ok {
+		o.RawClean(k, raw)
+		return
+	}
+	o.Raw(k, v.Raw())
+}
+
+// cleanJSON returns v's JSON text as jsonw.AppendRaw writes it, in memory
+// of its own: a copy of text that is already clean, not a scan of it.
+func cleanJSON(v jsonscan.Value) []byte {
+	if raw, ok := v.CleanRaw(); ok {
+		return []byte(raw)
+	}
+	return jsonw.AppendRaw(nil, v.Raw())
 }

@@ -151,10 +151,18 @@ func (t *Translator) completeInfo(dst []universal.Event, id string, m *msgState,
 // completeDone completes the messages of session sid ("" for every
 // session) whose info said they were complete before their parts came.
 func (t *Translator) completeDone(dst []universal.Event, sid string) []universal.Event {
-	for _, id := range append([]string(nil), t.st.OpenMsgs...) {
+	// Collected first: completing a message takes it out of OpenMsgs.
+	// Most calls find none, and copy nothing.
+	var buf [4]string
+	ids := buf[:0]
+	for _, id := range t.st.OpenMsgs {
 		if m := t.st.Msgs[id]; m.Done && (sid == "" || m.Session == sid) {
-			dst = t.completeMessage(dst, id, m, m.doneStatus(), universal.SourceDaemon, nil)
+			ids = append(ids, id)
 		}
+	}
+	for _, id := range ids {
+		m := t.st.Msgs[id]
+		dst = t.completeMessage(dst, id, m, m.doneStatus(), universal.SourceDaemon, nil)
 	}
 	return dst
 }
@@ -171,10 +179,15 @@ func (m *msgState) doneStatus() universal.ItemStatus {
 // completeUsers completes the open user messages of a session: an
 // assistant message means the prompt is complete.
 func (t *Translator) completeUsers(dst []universal.Event, sid string) []universal.Event {
-	for _, id := range append([]string(nil), t.st.OpenMsgs...) {
+	var buf [4]string // as in completeDone
+	ids := buf[:0]
+	for _, id := range t.st.OpenMsgs {
 		if m := t.st.Msgs[id]; m.Role == "user" && m.Session == sid {
-			dst = t.completeMessage(dst, id, m, universal.StatusCompleted, universal.SourceDaemon, nil)
+			ids = append(ids, id)
 		}
+	}
+	for _, id := range ids {
+		dst = t.completeMessage(dst, id, t.st.Msgs[id], universal.StatusCompleted, universal.SourceDaemon, nil)
 	}
 	return dst
 }
@@ -311,6 +324,9 @@ func (t *Translator) onPart(dst []universal.Event, f *partFields, delta string, 
 		pid = t.w.Copy(pid)
 		p = &partState{ID: pid, Msg: t.w.Copy(mid), Type: t.w.Copy(typ), Index: -1}
 		put(&t.st.Parts, pid, p)
+		if typ != "text" && typ != "reasoning" {
+			dst = t.dropPending(dst, pid, typ, e)
+		}
 	}
 	switch typ {
 	case "text", "reasoning":
@@ -380,7 +396,7 @@ func (t *Translator) onText(dst []universal.Event, m *msgState, pid string, p *p
 func (t *Translator) textMetadata(f *partFields) []byte {
 	var o jsonw.Object
 	if md := f.metadata; md.IsObject() && md.Raw() != "{}" {
-		o.RawClean("metadata", md.Compacted())
+		addValue(&o, "metadata", md)
 	}
 	if f.ignored.Result().Bool() {
 		o.Bool("ignored", true)
@@ -515,6 +531,28 @@ func (t *Translator) flushPart(dst []universal.Event, pid string, p *partState, 
 	}
 	t.st.Pending = kept
 	return dst
+}
+
+// dropPending reports the deltas that came before the first snapshot of
+// a part that does not stream text (a tool, a part of unknown type), as
+// onDelta reports a delta for such a part that came after it: they are
+// not text of the part, and flushing them later would give it a text
+// index.
+func (t *Translator) dropPending(dst []universal.Event, pid, typ string, e *event) []universal.Event {
+	n := 0
+	kept := t.st.Pending[:0]
+	for _, d := range t.st.Pending {
+		if d.Part == pid {
+			n++
+			continue
+		}
+		kept = append(kept, d)
+	}
+	t.st.Pending = kept
+	if n == 0 {
+		return dst
+	}
+	return t.unparsed(dst, e, fmt.Errorf("%d text deltas came before it for a part of type %q", n, typ))
 }
 
 // flushPending emits the buffered deltas of a message ("" for all) whose

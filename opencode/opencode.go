@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -149,6 +150,18 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		m.Data = universal.CleanInput(m.Data)
 		return t.w.Unparsed(dst, lineLoc(m.Line, -1), m.Err, m.Data)
 	}
+	if t.format == FormatMessages || t.format == FormatEvents {
+		// A document comes whole in one message: the index of its
+		// scan, as large as the document, is borrowed for the call
+		// instead of grown anew by each translator. No Value outlives
+		// the call.
+		s := documentScanners.Get().(*jsonscan.Scanner)
+		t.scan, *s = *s, jsonscan.Scanner{}
+		defer func() {
+			*s, t.scan = t.scan, jsonscan.Scanner{}
+			documentScanners.Put(s)
+		}()
+	}
 	if t.format == FormatMessages {
 		// The document may have text around it: it cleans and scans
 		// the input itself.
@@ -171,6 +184,9 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		return t.translateRun(dst, m)
 	}
 }
+
+// documentScanners are the scanners of documents (see Translate).
+var documentScanners = sync.Pool{New: func() any { return new(jsonscan.Scanner) }}
 
 // translateArray reads a JSON array of events, scanned.
 func (t *Translator) translateArray(dst []universal.Event, m universal.Message) []universal.Event {

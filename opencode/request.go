@@ -165,7 +165,7 @@ func (t *Translator) onQuestion(dst []universal.Event, e *event) []universal.Eve
 		return true
 	})
 	var md jsonw.Object
-	md.RawClean("questions", qs.Compacted())
+	addValue(&md, "questions", qs)
 	if rt == routeChild {
 		md.String("session_id", sid)
 	}
@@ -216,7 +216,7 @@ func (t *Translator) onQuestionResolved(dst []universal.Event, e *event) []unive
 		})
 		q.Response = resp.String()
 		var md jsonw.Object
-		md.RawClean("answers", answers.Compacted())
+		addValue(&md, "answers", answers)
 		q.Metadata = md.Bytes()
 	}
 	put(&t.st.Resolved, q.QuestionID, true)
@@ -268,11 +268,12 @@ func (t *Translator) onStepFinish(dst []universal.Event, f *partFields, rt int, 
 // in 1.17 and 1.18) and includes it in old ones. The universal usage
 // counts all input (cached ⊂ input) and all output (reasoning ⊂ output).
 func (t *Translator) emitUsage(dst []universal.Event, tok, cost jsonscan.Value, raw []byte) []universal.Event {
-	in, out, rsn := tok.Get("input").Int(), tok.Get("output").Int(), tok.Get("reasoning").Int()
-	cr, cw := tok.Get("cache.read").Int(), tok.Get("cache.write").Int()
+	f := readTokens(tok)
+	in, out, rsn := f.input.Result().Int(), f.output.Result().Int(), f.reasoning.Result().Int()
+	cr, cw := f.cacheCount("read"), f.cacheCount("write")
 	input := in + cr + cw
 	output := out
-	total := tok.Get("total")
+	total := f.total.Result()
 	switch {
 	case !total.Exists():
 		// Builds without a total counted reasoning inside output.
@@ -281,23 +282,69 @@ func (t *Translator) emitUsage(dst []universal.Event, tok, cost jsonscan.Value, 
 	default:
 		output = out + rsn
 	}
-	u := universal.Usage{
-		InputTokens:       ptr(input),
-		CachedInputTokens: ptr(cr),
-		CacheWriteTokens:  ptr(cw),
-		OutputTokens:      ptr(output),
-		ReasoningTokens:   ptr(rsn),
-		TotalTokens:       ptr(input + output),
-	}
+	// One allocation for the event's data and the numbers it points to.
+	mem := &struct {
+		d    universal.UsageUpdated
+		n    [6]int64
+		cost float64
+	}{n: [6]int64{input, cr, cw, output, rsn, input + output}}
 	if total.Exists() {
-		u.TotalTokens = ptr(total.Int())
+		mem.n[5] = total.Int()
 	}
-	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall, Usage: u}
+	d := &mem.d
+	*d = universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall, Usage: universal.Usage{
+		InputTokens:       &mem.n[0],
+		CachedInputTokens: &mem.n[1],
+		CacheWriteTokens:  &mem.n[2],
+		OutputTokens:      &mem.n[3],
+		ReasoningTokens:   &mem.n[4],
+		TotalTokens:       &mem.n[5],
+	}}
 	if cost.Type() == gjson.Number {
-		f := cost.Result().Float()
-		d.CostUSD = &f
+		mem.cost = cost.Result().Float()
+		d.CostUSD = &mem.cost
 	}
 	return t.w.Emit(dst, universal.TypeUsageUpdated, universal.SourceAgent, d, raw)
+}
+
+// tokenFields are the members of OpenCode tokens, read in one walk (the
+// first of duplicate keys, as a lookup finds).
+type tokenFields struct {
+	tok                             jsonscan.Value
+	input, output, reasoning, total jsonscan.Value
+	cache                           jsonscan.Value
+	cacheDup                        bool // more than one cache member
+}
+
+func readTokens(tok jsonscan.Value) (f tokenFields) {
+	f.tok = tok
+	tok.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "input":
+			first(&f.input, v)
+		case "output":
+			first(&f.output, v)
+		case "reasoning":
+			first(&f.reasoning, v)
+		case "total":
+			first(&f.total, v)
+		case "cache":
+			f.cacheDup = f.cache.Exists()
+			first(&f.cache, v)
+		}
+		return true
+	})
+	return f
+}
+
+// cacheCount returns tokens cache.<key> as an integer, what
+// tok.Get("cache." + key).Int() returns: with several cache members,
+// gjson's rule picks the member.
+func (f *tokenFields) cacheCount(key string) int64 {
+	if f.cacheDup {
+		return f.tok.Get("cache." + key).Int()
+	}
+	return f.cache.Get(key).Int()
 }
 
 // tokensReported reports whether OpenCode tokens count anything (an
@@ -306,31 +353,11 @@ func tokensReported(tok jsonscan.Value) bool {
 	if !tok.IsObject() {
 		return false
 	}
-	// One walk over the counts (the first of duplicate keys counts, as
-	// with a lookup); the cache's are nested, looked up when it is there.
-	var seen [4]bool
-	counts, cache := false, false
-	tok.Members(func(k string, v jsonscan.Value) bool {
-		i := -1
-		switch k {
-		case "input":
-			i = 0
-		case "output":
-			i = 1
-		case "reasoning":
-			i = 2
-		case "total":
-			i = 3
-		case "cache":
-			cache = true
+	f := readTokens(tok)
+	for _, v := range [...]jsonscan.Value{f.input, f.output, f.reasoning, f.total} {
+		if v.Result().Int() != 0 {
+			return true
 		}
-		if i >= 0 && !seen[i] {
-			seen[i] = true
-			counts = v.Result().Int() != 0
-		}
-		return !counts
-	})
-	return counts || cache && (tok.Get("cache.read").Int() != 0 || tok.Get("cache.write").Int() != 0)
+	}
+	return f.cache.Exists() && (f.cacheCount("read") != 0 || f.cacheCount("write") != 0)
 }
-
-func ptr(v int64) *int64 { return &v }

@@ -30,11 +30,25 @@ func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []
 	e := event{raw: m.Data, line: m.Line, index: -1}
 	r := t.scan.Root()
 	e.props = r
-	e.typ = r.Get("type").Str
+	var typ, sv, part, errv jsonscan.Value
+	r.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "type":
+			first(&typ, v)
+		case "sessionID":
+			first(&sv, v)
+		case "part":
+			first(&part, v)
+		case "error":
+			first(&errv, v)
+		}
+		return true
+	})
+	e.typ = typ.Str()
 	if !r.IsObject() || e.typ == "" {
 		return t.w.Unparsed(dst, e.loc(), errors.New("run line without a type"), m.Data)
 	}
-	sid := r.Get("sessionID").Str
+	sid := sv.Str()
 	switch e.typ {
 	case "step_start", "text", "reasoning", "tool_use", "step_finish", "error", "done":
 	default:
@@ -51,13 +65,12 @@ func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []
 	case "error":
 		// The run reports its turn failed: the turn ends in error.
 		dst = t.runTurn(dst)
-		dst = t.emitError(dst, r.Sub("error"), "", m.Data)
+		dst = t.emitError(dst, errv, "", m.Data)
 		t.st.Turn.Failed = true
 		return t.endTurn(dst, universal.SourceAgent, m.Data)
 	case "done":
 		return t.endTurn(dst, universal.SourceAgent, m.Data)
 	}
-	part := r.Sub("part")
 	f := readPart(part)
 	if !part.IsObject() || f.id.Str() == "" || f.msg.Str() == "" {
 		return t.unparsed(dst, &e, errors.New("run line without part.id and part.messageID"))
@@ -163,7 +176,16 @@ func (t *Translator) translateMessages(dst []universal.Event, m universal.Messag
 // (sid, the exported session) the message's sessionID.
 func (t *Translator) replayMessage(dst []universal.Event, x jsonscan.Value, line int64, index int, sid string) []universal.Event {
 	e := event{typ: "message", props: x, raw: bytesOf(x.Raw()), line: line, index: index}
-	info := x.Sub("info")
+	var info, parts jsonscan.Value
+	x.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "info":
+			first(&info, v)
+		case "parts":
+			first(&parts, v)
+		}
+		return true
+	})
 	f := readInfo(info)
 	id := f.id.Str()
 	if !info.IsObject() || id == "" {
@@ -187,7 +209,7 @@ func (t *Translator) replayMessage(dst []universal.Event, x jsonscan.Value, line
 	}
 	dst = t.onMessage(dst, &f, e.raw, false)
 	k := 0
-	x.Sub("parts").Each(func(_ gjson.Result, part jsonscan.Value) bool {
+	parts.Each(func(_ gjson.Result, part jsonscan.Value) bool {
 		pe := event{typ: "part", props: part, raw: bytesOf(part.Raw()), line: line, index: index}
 		pf := readPart(part)
 		if part.IsObject() && (!pf.id.Exists() || !pf.msg.Exists() || !pf.session.Exists()) {

@@ -285,7 +285,7 @@ func (t *Translator) emitError(dst []universal.Event, errv jsonscan.Value, child
 	if name == "MessageAbortedError" {
 		if root {
 			t.st.Turn.Aborted = true
-			t.st.Turn.Error = jsonw.AppendRaw(nil, errv.Raw())
+			t.st.Turn.Error = cleanJSON(errv)
 		}
 		return dst
 	}
@@ -297,7 +297,7 @@ func (t *Translator) emitError(dst []universal.Event, errv jsonscan.Value, child
 	if root {
 		t.st.Turn.Failed = true
 		if errv.Exists() {
-			t.st.Turn.Error = jsonw.AppendRaw(nil, errv.Raw())
+			t.st.Turn.Error = cleanJSON(errv)
 		}
 	}
 	switch {
@@ -309,7 +309,7 @@ func (t *Translator) emitError(dst []universal.Event, errv jsonscan.Value, child
 	}
 	var details []byte
 	if errv.Exists() {
-		details = jsonw.AppendRaw(nil, errv.Raw())
+		details = cleanJSON(errv)
 	}
 	if !root {
 		return t.subAgentError(dst, child, msg, name, details, raw)

@@ -119,7 +119,11 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, f 
 		args := "{}"
 		if hasInput(input) {
 			// Compact: clients that re-encode events pretty-print them.
-			args = strings.Clone(input.Compacted())
+			if raw, ok := input.CleanRaw(); ok {
+				args = t.w.Copy(raw)
+			} else {
+				args = input.Compacted() // a copy of its own
+			}
 		}
 		kind, in := t.describe(name, args)
 		dst = t.w.Complete(dst, universal.Item{
@@ -201,7 +205,7 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 	var md jsonw.Object
 	md.OptString("title", sf.title.Str())
 	if v := sf.metadata; v.IsObject() && v.Raw() != "{}" {
-		md.RawClean("metadata", v.Compacted())
+		addValue(&md, "metadata", v)
 	}
 	atts := sf.attach
 	if atts.IsArray() && atts.Raw() != "[]" {
