@@ -220,6 +220,31 @@ func TestUserMessageImageWithoutPath(t *testing.T) {
 	}
 }
 
+// TestImageViewWithoutPath: an imageView whose path is missing (found by
+// FuzzTranslate) gives a result without a file_ref or image part: both
+// would name no file, and the validator refuses an image with neither
+// path nor mime.
+func TestImageViewWithoutPath(t *testing.T) {
+	evs := run(t, codex.FormatAppServer, nil, []string{
+		thStarted, turnStarted,
+		`{"method":"item/started","params":{"threadId":"th1","turnId":"tu1","item":{"type":"imageView","id":"iv1","path":"/w/a.png"}}}`,
+		`{"method":"item/completed","params":{"threadId":"th1","turnId":"tu1","item":{"type":"imageView","id":"iv1","paeh":"/w/a.png"}}}`,
+		turnDone,
+	})
+	for i := range evs {
+		if err := universal.Validate(&evs[i]); err != nil {
+			t.Errorf("event %d: %v", i, err)
+		}
+	}
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		for _, p := range e.Data.(*universal.ItemSnapshot).Item.Content {
+			if p.Type == universal.PartImage || p.Type == universal.PartFileRef {
+				t.Errorf("a %s part without a path: %+v", p.Type, p)
+			}
+		}
+	}
+}
+
 // TestStartedMessageWithText: an item/started agent message that already
 // has text (a damaged line, found by FuzzTranslate) streams that text as
 // its first delta: the deltas add up to the completed text (the text was
