@@ -91,7 +91,7 @@ func (t *Translator) onSessionInfo(dst []universal.Event, e *event, created bool
 		return t.onRevert(dst, id, info, e.raw)
 	}
 	if created && t.route(id, true) == routeRoot && !t.w.Begun() {
-		dst = t.w.Begin(dst, sessionMetadata(info), universal.SourceAgent, e.raw)
+		dst = t.w.BeginClean(dst, sessionMetadata(info), universal.SourceAgent, e.raw)
 	}
 	if id == t.st.Session && t.st.Cwd == "" {
 		t.st.Cwd = t.w.CopyValue(info.Get("directory"))
