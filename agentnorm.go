@@ -8,6 +8,7 @@ import (
 	"iter"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentnorm/agentnorm/acp"
 	"github.com/agentnorm/agentnorm/amp"
@@ -155,18 +156,22 @@ func Open(r io.Reader, agent string, o Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(r)
 	var f universal.Format
 	if o.Format == "" || o.Format == "auto" {
 		head, _ := br.Peek(64 << 10)
 		if f, err = a.Detect(head); err != nil {
+			release(br)
 			return nil, err
 		}
 	} else if f, err = a.Format(o.Format); err != nil {
+		release(br)
 		return nil, err
 	}
 	t, err := a.New(f.Name, o.Options)
 	if err != nil {
+		release(br)
 		return nil, err
 	}
 	s := &Session{t: t, format: f, r: br, max: o.MaxMessage}
@@ -174,6 +179,18 @@ func Open(r io.Reader, agent string, o Options) (*Session, error) {
 		s.queued = t.Report(s.queued, universal.Prompt{Text: p})
 	}
 	return s, nil
+}
+
+// readers lends Open its 64 KiB read buffers: a program that reads many
+// session files one after another (an index of a directory of sessions)
+// would otherwise allocate and clear one per file, a cost of the order of
+// translating a small file. A buffer goes back once Events has read its
+// input to the end.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
+
+func release(br *bufio.Reader) {
+	br.Reset(nil)
+	readers.Put(br)
 }
 
 // Format returns the input's format (as detected, or as named).
@@ -217,15 +234,21 @@ func (s *Session) Events() iter.Seq2[universal.Event, error] {
 			return
 		}
 		var readErr error
-		for m, err := range universal.Messages(universal.NewReader(s.r, s.format.Framing, s.max)) {
-			if err != nil {
-				readErr = err
-				break
+		if s.r != nil {
+			for m, err := range universal.Messages(universal.NewReader(s.r, s.format.Framing, s.max)) {
+				if err != nil {
+					readErr = err
+					break
+				}
+				s.queued = s.t.Translate(s.queued, m)
+				if !flush() {
+					return
+				}
 			}
-			s.queued = s.t.Translate(s.queued, m)
-			if !flush() {
-				return
-			}
+			// The input is read to its end (or failed): its buffer is
+			// free for the next Open.
+			release(s.r)
+			s.r = nil
 		}
 		if !s.ended {
 			s.Report(universal.EndOfInput{})

@@ -57,6 +57,42 @@ func TestReportTerminate(t *testing.T) {
 	}
 }
 
+// TestSessionsInTurn: sessions opened one after another (their read
+// buffers reused) each read their own input whole, and ranging over a
+// session's Events again after its input ended yields nothing more.
+func TestSessionsInTurn(t *testing.T) {
+	line := func(id, text string) string {
+		return `{"type":"system","subtype":"init","session_id":"` + id + `","model":"m","cwd":"/p","tools":[]}` + "\n" +
+			`{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"` + text + `"}]},"session_id":"` + id + `"}` + "\n"
+	}
+	for i, text := range []string{"first", strings.Repeat("long ", 20000), "third"} {
+		s, err := agentnorm.Open(strings.NewReader(line("s", text)), "claude", agentnorm.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got strings.Builder
+		n := 0
+		for ev, err := range s.Events() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			if d, ok := ev.Data.(*universal.ItemDelta); ok {
+				got.WriteString(d.Delta)
+			}
+		}
+		if got.String() != text {
+			t.Errorf("session %d: text %.40q…, want %.40q…", i, got.String(), text)
+		}
+		for ev := range s.Events() {
+			t.Errorf("session %d: a second range yields %s", i, ev.Type)
+		}
+		if n == 0 {
+			t.Errorf("session %d: no events", i)
+		}
+	}
+}
+
 // TestNewIsCheap: short inputs (one exported session, a few lines of run
 // output) are dominated by what a new translator costs, so New makes only
 // the translator and its stream; maps, scanners and buffers come with the
