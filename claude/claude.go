@@ -78,6 +78,7 @@ func (t *Translator) Format() string { return t.format }
 // "stream-json" for CLI output, "" if no complete line of head tells.
 // Lines that are not JSON objects (shell noise) are skipped.
 func Detect(head []byte) string {
+	var sc jsonscan.Scanner // one validating, indexing pass a line
 	for len(head) > 0 {
 		line := head
 		if i := bytes.IndexByte(head, '\n'); i >= 0 {
@@ -86,14 +87,14 @@ func Detect(head []byte) string {
 			head = nil // the last line: used only if it is complete JSON
 		}
 		line = bytes.TrimSpace(line)
-		if len(line) == 0 || line[0] != '{' || !gjson.ValidBytes(line) {
+		if len(line) == 0 || line[0] != '{' || !sc.Scan(line) {
 			continue
 		}
-		r := gjson.ParseBytes(line)
+		r := sc.Root()
 		if r.Get("dir").Exists() && r.Get("msg").Exists() {
 			// Only an exchange of Claude Code's stdin protocol: not
 			// Codex's JSON-RPC nor Pi's commands.
-			if streamType(r.Get("msg.type").Str) && !ampSession(r.Get("msg")) {
+			if streamType(r.Get("msg.type").Str) && !ampSession(r.Get("msg.session_id").Str) {
 				return FormatExchange
 			}
 			return ""
@@ -102,7 +103,7 @@ func Detect(head []byte) string {
 		switch {
 		case transcriptOnly(typ), r.Get("sessionId").Exists() && r.Get("uuid").Exists(), r.Get("parentUuid").Exists():
 			return FormatTranscript
-		case streamType(typ) && !ampSession(r):
+		case streamType(typ) && !ampSession(r.Get("session_id").Str):
 			return FormatStreamJSON
 		case typ != "":
 			return "" // another agent's line (Codex, OpenCode, Pi, …)
@@ -124,8 +125,8 @@ func streamType(typ string) bool {
 
 // ampSession reports a line of Amp's stream-json, which has Claude Code's
 // shape but Amp's thread ids ("T-…") as session ids.
-func ampSession(r gjson.Result) bool {
-	return strings.HasPrefix(r.Get("session_id").Str, "T-")
+func ampSession(sessionID string) bool {
+	return strings.HasPrefix(sessionID, "T-")
 }
 
 // transcriptOnly reports entry types that only on-disk transcripts have.
