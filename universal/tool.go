@@ -3,7 +3,9 @@ package universal
 import (
 	"path"
 	"strings"
+	"sync"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/tidwall/gjson"
 )
@@ -181,21 +183,40 @@ func (t ToolTable) Describe(name, args, cwd string) (ToolKind, *ToolInput) {
 	return spec.Kind, spec.Input(args, cwd)
 }
 
+// argScanners lends ToolSpec.Input the scanners it reads arguments with.
+var argScanners = sync.Pool{New: func() any { return new(jsonscan.Scanner) }}
+
 // Input reads the normalized input out of a call's arguments (JSON text).
 func (s ToolSpec) Input(args, cwd string) *ToolInput {
 	in := &ToolInput{}
 	if args == "" {
 		return in
 	}
-	a := gjson.Parse(args)
-	if !a.IsObject() {
-		return in
+	// Arguments are read from one indexing scan: a key they lack (most
+	// alternatives are) is then not a scan of all of them, which for a
+	// file write holds the whole file. Arguments that are not valid JSON
+	// are read by gjson, which takes what it can.
+	sc := argScanners.Get().(*jsonscan.Scanner)
+	defer argScanners.Put(sc)
+	var lookup func(string) gjson.Result
+	if sc.ScanString(args) {
+		a := sc.Root()
+		if !a.IsObject() {
+			return in
+		}
+		lookup = a.Get
+	} else {
+		a := gjson.Parse(args)
+		if !a.IsObject() {
+			return in
+		}
+		lookup = a.Get
 	}
 	get := func(paths string) gjson.Result {
 		for paths != "" {
 			var p string
 			p, paths, _ = strings.Cut(paths, "|")
-			if v := a.Get(p); v.Exists() && v.Type != gjson.Null {
+			if v := lookup(p); v.Exists() && v.Type != gjson.Null {
 				return v
 			}
 		}
