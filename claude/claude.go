@@ -151,36 +151,22 @@ func (t *Translator) jsonPart(v jsonscan.Value) universal.Part {
 	return anthropic.JSONPart(v.Raw())
 }
 
-// cleanObject returns what a jsonw.Object given each member with RawClean
-// (values already clean JSON, such as jsonscan's Compacted; an empty value
-// is left out) returns, built in one allocation of its size instead of a
-// buffer grown member by member: the metadata of inits and results, whose
-// members are many and long.
+// cleanObject returns the object of the members given, their values
+// already clean JSON (such as jsonscan's Compacted) and added with
+// RawClean (an empty value is left out), in a buffer grown once to its
+// size: the metadata of inits and results, whose members are many and
+// long.
 func cleanObject(members ...[2]string) []byte {
 	n := 2
 	for _, m := range members {
-		if m[1] != "" {
-			n += len(m[0]) + len(m[1]) + 4
-		}
+		n += len(m[0]) + len(m[1]) + 4
 	}
-	b := make([]byte, 0, n)
+	var o jsonw.Object
+	o.Grow(n)
 	for _, m := range members {
-		if m[1] == "" {
-			continue
-		}
-		if len(b) == 0 {
-			b = append(b, '{')
-		} else {
-			b = append(b, ',')
-		}
-		b = jsonw.AppendString(b, m[0])
-		b = append(b, ':')
-		b = append(b, m[1]...)
+		o.RawClean(m[0], m[1])
 	}
-	if len(b) == 0 {
-		b = append(b, '{')
-	}
-	return append(b, '}')
+	return o.Bytes()
 }
 
 var (
