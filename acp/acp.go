@@ -165,9 +165,7 @@ func (t *Translator) message(dst []universal.Event, in *input) []universal.Event
 		default:
 			return true
 		}
-		if !p.Exists() {
-			*p = v
-		}
+		jsonscan.KeepFirst(p, v)
 		return true
 	})
 	isString := method.Type() == gjson.String

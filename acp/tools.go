@@ -110,9 +110,7 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value) {
 		default:
 			return true
 		}
-		if !p.Exists() {
-			*p = v
-		}
+		jsonscan.KeepFirst(p, v)
 		return true
 	})
 	if title.Type() == gjson.String {

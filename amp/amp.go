@@ -162,15 +162,6 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	return t.output(dst, r)
 }
 
-// keep sets *f to the member v unless it holds one already: when a walk
-// over an object's members reads several of them, the first of duplicate
-// members counts, as for a lookup.
-func keep(f *jsonscan.Value, v jsonscan.Value) {
-	if !f.Exists() {
-		*f = v
-	}
-}
-
 // str returns the string v (its unescaped text, "" for another value) in
 // memory of the stream's own: a string without escapes aliases the
 // message and is copied; one with escapes was unescaped into memory of its

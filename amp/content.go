@@ -162,15 +162,15 @@ func (t *Translator) toolCall(dst events, b jsonscan.Value, msg string, index in
 	b.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "type":
-			keep(&typ, v)
+			jsonscan.KeepFirst(&typ, v)
 		case "id":
-			keep(&idv, v)
+			jsonscan.KeepFirst(&idv, v)
 		case "name":
-			keep(&name, v)
+			jsonscan.KeepFirst(&name, v)
 		case "input":
-			keep(&input, v)
+			jsonscan.KeepFirst(&input, v)
 		case "complete":
-			keep(&complete, v)
+			jsonscan.KeepFirst(&complete, v)
 		}
 		return true
 	})
@@ -248,11 +248,11 @@ func (t *Translator) streamResult(dst events, b jsonscan.Value, scope string) ev
 	b.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "tool_use_id":
-			keep(&id, v)
+			jsonscan.KeepFirst(&id, v)
 		case "is_error":
-			keep(&isErr, v)
+			jsonscan.KeepFirst(&isErr, v)
 		case "content":
-			keep(&content, v)
+			jsonscan.KeepFirst(&content, v)
 		}
 		return true
 	})
@@ -306,15 +306,15 @@ func (t *Translator) structured(o *toolOut, obj jsonscan.Value) (out string, ok 
 	obj.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "exitCode":
-			keep(&exit, v)
+			jsonscan.KeepFirst(&exit, v)
 		case "output":
-			keep(&output, v)
+			jsonscan.KeepFirst(&output, v)
 		case "summary":
-			keep(&summary, v)
+			jsonscan.KeepFirst(&summary, v)
 		case "content":
-			keep(&content, v)
+			jsonscan.KeepFirst(&content, v)
 		case "diff":
-			keep(&diff, v)
+			jsonscan.KeepFirst(&diff, v)
 		}
 		return true
 	})

@@ -25,13 +25,13 @@ func (t *Translator) output(dst events, r jsonscan.Value) events {
 	r.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "type":
-			keep(&l.typ, v)
+			jsonscan.KeepFirst(&l.typ, v)
 		case "session_id":
-			keep(&l.session, v)
+			jsonscan.KeepFirst(&l.session, v)
 		case "parent_tool_use_id":
-			keep(&l.scope, v)
+			jsonscan.KeepFirst(&l.scope, v)
 		case "message":
-			keep(&l.message, v)
+			jsonscan.KeepFirst(&l.message, v)
 		}
 		return true
 	})
@@ -114,7 +114,7 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 	r.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "session_id":
-			keep(&sid, v)
+			jsonscan.KeepFirst(&sid, v)
 		case "type", "subtype", "cwd", "agent_mode", "reasoning_effort", "tools", "mcp_servers":
 		default:
 			rawMember(&md, k, v)
@@ -247,11 +247,11 @@ func (t *Translator) assistant(dst events, l *lineFields) events {
 	msg.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "content":
-			keep(&content, v)
+			jsonscan.KeepFirst(&content, v)
 		case "stop_reason":
-			keep(&stop, v)
+			jsonscan.KeepFirst(&stop, v)
 		case "usage":
-			keep(&usage, v)
+			jsonscan.KeepFirst(&usage, v)
 		}
 		return true
 	})

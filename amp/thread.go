@@ -129,19 +129,19 @@ func (t *Translator) threadMessage(dst events, m jsonscan.Value) events {
 	m.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "messageId":
-			keep(&msg.id, v)
+			jsonscan.KeepFirst(&msg.id, v)
 		case "parentToolUseId":
-			keep(&msg.scope, v)
+			jsonscan.KeepFirst(&msg.scope, v)
 		case "role":
-			keep(&msg.role, v)
+			jsonscan.KeepFirst(&msg.role, v)
 		case "content":
-			keep(&msg.content, v)
+			jsonscan.KeepFirst(&msg.content, v)
 		case "state":
-			keep(&msg.state, v)
+			jsonscan.KeepFirst(&msg.state, v)
 		case "turnElapsedMs":
-			keep(&msg.elapsed, v)
+			jsonscan.KeepFirst(&msg.elapsed, v)
 		case "usage":
-			keep(&msg.usage, v)
+			jsonscan.KeepFirst(&msg.usage, v)
 		}
 		return true
 	})

@@ -48,7 +48,7 @@ func TestReadUsage(t *testing.T) {
 			continue // ModelUsage skips it: no usage either way
 		}
 		got, _ = threadUsage(v)
-		want = anthropic.ModelUsage(gjson.Parse(`{"m":` + u + `}`)).Usage
+		want = anthropic.ModelUsage(jsonscan.Wrap(gjson.Parse(`{"m":` + u + `}`))).Usage
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: thread names: got %+v, want %+v", u, got, want)
 		}

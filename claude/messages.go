@@ -43,8 +43,8 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 		case "local_command_outcome":
 			p = &localOut
 		}
-		if p != nil && !p.Exists() {
-			*p = v
+		if p != nil {
+			jsonscan.KeepFirst(p, v)
 		}
 		return true
 	})
@@ -69,8 +69,8 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 		case "usage":
 			p = &usage
 		}
-		if p != nil && !p.Exists() {
-			*p = v
+		if p != nil {
+			jsonscan.KeepFirst(p, v)
 		}
 		return true
 	})

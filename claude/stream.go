@@ -184,7 +184,7 @@ func (t *Translator) blockDelta(dst events, idx, d jsonscan.Value, c sc) events 
 	if idx.Type() != gjson.Number {
 		return t.unparsed(dst, "event.index", errors.New("content_block_delta without an index"))
 	}
-	i := intValue(idx)
+	i := int(idx.Int())
 	// One walk finds the delta's type and its chunk, whichever field
 	// holds it (the first of duplicates, as Get finds).
 	var dtv, text, thinking, partial, sig jsonscan.Value
@@ -202,8 +202,8 @@ func (t *Translator) blockDelta(dst events, idx, d jsonscan.Value, c sc) events 
 		case "signature":
 			p = &sig
 		}
-		if p != nil && !p.Exists() {
-			*p = v
+		if p != nil {
+			jsonscan.KeepFirst(p, v)
 		}
 		return true
 	})
@@ -247,49 +247,6 @@ func (t *Translator) blockDelta(dst events, idx, d jsonscan.Value, c sc) events 
 	default:
 		return t.unparsed(dst, "event.delta.type", fmt.Errorf("unknown delta %q", dt))
 	}
-}
-
-// intValue is int(v.Result().Int()) for a number: a small non-negative
-// integer (a block index) is read from its digits without building the
-// Result and parsing it as a float.
-func intValue(v jsonscan.Value) int {
-	if n, ok := digits(v.Raw()); ok {
-		return int(n)
-	}
-	return int(v.Result().Int())
-}
-
-// count is a token count as anthropic.Usage reads one: v's Int() when v
-// is a number not below zero, ok false otherwise.
-func count(v jsonscan.Value) (n int64, ok bool) {
-	if v.Type() != gjson.Number {
-		return 0, false
-	}
-	if n, ok := digits(v.Raw()); ok {
-		return n, true
-	}
-	r := v.Result()
-	if r.Num < 0 {
-		return 0, false
-	}
-	return r.Int(), true
-}
-
-// digits reads a number made of at most 18 decimal digits (what gjson's
-// Int gives for it, without a float parse); ok false for any other text.
-func digits(raw string) (int64, bool) {
-	if len(raw) == 0 || len(raw) > 18 {
-		return 0, false
-	}
-	var n int64
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
-	}
-	return n, true
 }
 
 // deltaSlot returns the slot of a streamed block, creating it when the

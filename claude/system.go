@@ -348,8 +348,8 @@ func (f *resultFields) read(r jsonscan.Value) {
 		case "local_command":
 			p = &f.localCommand
 		}
-		if p != nil && !p.Exists() {
-			*p = v
+		if p != nil {
+			jsonscan.KeepFirst(p, v)
 		}
 		return true
 	})
@@ -525,7 +525,7 @@ func worse(a, b universal.TurnStatus) universal.TurnStatus {
 // helper models included). They are scope "session": they replace, never
 // add up.
 func (t *Translator) sessionUsage(dst events, cost, models jsonscan.Value) events {
-	mt := modelTotals(models)
+	mt := anthropic.ModelUsage(models)
 	var c *float64
 	if cost.Type() == gjson.Number {
 		v := cost.Result().Num
@@ -536,106 +536,6 @@ func (t *Translator) sessionUsage(dst events, cost, models jsonscan.Value) event
 	}
 	md := cleanObject([2]string{"basis", `"process_total"`}, [2]string{"model_usage", models.Compacted()})
 	return t.usage(dst, universal.ScopeSession, mt.Usage, c, mt.ContextWindow, md, universal.SourceAgent)
-}
-
-// modelTotals is anthropic.ModelUsage(models.Result()) read from the
-// index: each model's counts are found in one walk of its members instead
-// of a gjson scan per count, and summed without an allocation per count.
-func modelTotals(models jsonscan.Value) anthropic.ModelTotals {
-	if !models.IsObject() {
-		return anthropic.ModelUsage(models.Result()) // as gjson walks other values
-	}
-	const (
-		in = iota
-		read
-		write
-		out
-		reasoning
-		window
-		nCounts
-	)
-	var mt anthropic.ModelTotals
-	var sum [nCounts]int64
-	var has [nCounts]bool
-	var cost float64
-	hasCost := false
-	models.Members(func(_ string, m jsonscan.Value) bool {
-		if !m.IsObject() {
-			return true
-		}
-		mt.Models++
-		var f [nCounts]jsonscan.Value
-		var c jsonscan.Value
-		m.Members(func(k string, v jsonscan.Value) bool {
-			p := (*jsonscan.Value)(nil)
-			switch k {
-			case "inputTokens":
-				p = &f[in]
-			case "cacheReadInputTokens":
-				p = &f[read]
-			case "cacheCreationInputTokens":
-				p = &f[write]
-			case "outputTokens":
-				p = &f[out]
-			case "thinkingTokens":
-				p = &f[reasoning]
-			case "contextWindow":
-				p = &f[window]
-			case "costUSD":
-				p = &c
-			}
-			if p != nil && !p.Exists() {
-				*p = v
-			}
-			return true
-		})
-		for i := range f {
-			n, ok := count(f[i])
-			if !ok {
-				continue
-			}
-			switch {
-			case i != window:
-				sum[i] += n
-			case !has[window] || n > sum[window]:
-				sum[window] = n // the largest window
-			}
-			has[i] = true
-		}
-		if c.Type() == gjson.Number {
-			cost += c.Result().Num
-			hasCost = true
-		}
-		return true
-	})
-	if hasCost {
-		c := cost
-		mt.CostUSD = &c
-	}
-	// The counts in one allocation, built as anthropic.Usage builds
-	// them: the input is every input count reported, the total input
-	// and output when both are.
-	vals := new([nCounts + 2]int64)
-	ptr := func(i int) *int64 {
-		if !has[i] {
-			return nil
-		}
-		vals[i] = sum[i]
-		return &vals[i]
-	}
-	mt.ContextWindow = ptr(window)
-	u := &mt.Usage
-	if has[in] || has[read] || has[write] {
-		vals[nCounts] = sum[in] + sum[read] + sum[write]
-		u.InputTokens = &vals[nCounts]
-	}
-	u.CachedInputTokens, u.CacheWriteTokens = ptr(read), ptr(write)
-	u.OutputTokens, u.ReasoningTokens = ptr(out), ptr(reasoning)
-	if u.InputTokens != nil && u.OutputTokens != nil {
-		vals[nCounts+1] = *u.InputTokens + *u.OutputTokens
-		u.TotalTokens = &vals[nCounts+1]
-	}
-	return mt
 }
 
 // costState is the transcript's record of the running totals.

@@ -183,9 +183,9 @@ func (t *Translator) dispatch(dst []universal.Event, e *event) []universal.Event
 		p.Members(func(k string, v jsonscan.Value) bool {
 			switch k {
 			case "part":
-				first(&part, v)
+				jsonscan.KeepFirst(&part, v)
 			case "delta":
-				first(&delta, v)
+				jsonscan.KeepFirst(&delta, v)
 			}
 			return true
 		})

@@ -13,13 +13,6 @@ import (
 // rule for duplicates (the first member whose value has the rest of the
 // path) applies.
 
-// first keeps v in *dst unless a member of the same key came before.
-func first(dst *jsonscan.Value, v jsonscan.Value) {
-	if !dst.Exists() {
-		*dst = v
-	}
-}
-
 // partFields are the members of a part (message.part.updated, a run
 // line's part, an entry of a message's parts) that the translator reads.
 type partFields struct {
@@ -38,35 +31,35 @@ func readPart(part jsonscan.Value) (f partFields) {
 	part.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "id":
-			first(&f.id, v)
+			jsonscan.KeepFirst(&f.id, v)
 		case "messageID":
-			first(&f.msg, v)
+			jsonscan.KeepFirst(&f.msg, v)
 		case "sessionID":
-			first(&f.session, v)
+			jsonscan.KeepFirst(&f.session, v)
 		case "type":
-			first(&f.typ, v)
+			jsonscan.KeepFirst(&f.typ, v)
 		case "text":
-			first(&f.text, v)
+			jsonscan.KeepFirst(&f.text, v)
 		case "synthetic":
-			first(&f.synthetic, v)
+			jsonscan.KeepFirst(&f.synthetic, v)
 		case "time":
-			first(&f.time, v)
+			jsonscan.KeepFirst(&f.time, v)
 		case "metadata":
-			first(&f.metadata, v)
+			jsonscan.KeepFirst(&f.metadata, v)
 		case "ignored":
-			first(&f.ignored, v)
+			jsonscan.KeepFirst(&f.ignored, v)
 		case "tool":
-			first(&f.tool, v)
+			jsonscan.KeepFirst(&f.tool, v)
 		case "callID":
-			first(&f.callID, v)
+			jsonscan.KeepFirst(&f.callID, v)
 		case "state":
-			first(&f.state, v)
+			jsonscan.KeepFirst(&f.state, v)
 		case "tokens":
-			first(&f.tokens, v)
+			jsonscan.KeepFirst(&f.tokens, v)
 		case "cost":
-			first(&f.cost, v)
+			jsonscan.KeepFirst(&f.cost, v)
 		case "reason":
-			first(&f.reason, v)
+			jsonscan.KeepFirst(&f.reason, v)
 		}
 		return true
 	})
@@ -95,22 +88,22 @@ func readInfo(info jsonscan.Value) (f infoFields) {
 	info.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "id":
-			first(&f.id, v)
+			jsonscan.KeepFirst(&f.id, v)
 		case "sessionID":
-			first(&f.session, v)
+			jsonscan.KeepFirst(&f.session, v)
 		case "role":
-			first(&f.role, v)
+			jsonscan.KeepFirst(&f.role, v)
 		case "tokens":
-			first(&f.tokens, v)
+			jsonscan.KeepFirst(&f.tokens, v)
 		case "cost":
-			first(&f.cost, v)
+			jsonscan.KeepFirst(&f.cost, v)
 		case "error":
-			first(&f.err, v)
+			jsonscan.KeepFirst(&f.err, v)
 		case "finish":
-			first(&f.finish, v)
+			jsonscan.KeepFirst(&f.finish, v)
 		case "time":
 			f.timeDup = f.time.Exists()
-			first(&f.time, v)
+			jsonscan.KeepFirst(&f.time, v)
 		}
 		return true
 	})
@@ -140,20 +133,20 @@ func readState(state jsonscan.Value) (f stateFields) {
 	state.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "status":
-			first(&f.status, v)
+			jsonscan.KeepFirst(&f.status, v)
 		case "input":
-			first(&f.input, v)
+			jsonscan.KeepFirst(&f.input, v)
 		case "metadata":
 			f.metadataDup = f.metadata.Exists()
-			first(&f.metadata, v)
+			jsonscan.KeepFirst(&f.metadata, v)
 		case "output":
-			first(&f.output, v)
+			jsonscan.KeepFirst(&f.output, v)
 		case "error":
-			first(&f.err, v)
+			jsonscan.KeepFirst(&f.err, v)
 		case "title":
-			first(&f.title, v)
+			jsonscan.KeepFirst(&f.title, v)
 		case "attachments":
-			first(&f.attach, v)
+			jsonscan.KeepFirst(&f.attach, v)
 		}
 		return true
 	})

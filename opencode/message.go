@@ -462,15 +462,15 @@ func (t *Translator) onDelta(dst []universal.Event, e *event) []universal.Event 
 	e.props.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "sessionID":
-			first(&sv, v)
+			jsonscan.KeepFirst(&sv, v)
 		case "messageID":
-			first(&mv, v)
+			jsonscan.KeepFirst(&mv, v)
 		case "partID":
-			first(&pv, v)
+			jsonscan.KeepFirst(&pv, v)
 		case "field":
-			first(&fv, v)
+			jsonscan.KeepFirst(&fv, v)
 		case "delta":
-			first(&dv, v)
+			jsonscan.KeepFirst(&dv, v)
 		}
 		return true
 	})

@@ -321,16 +321,16 @@ func readTokens(tok jsonscan.Value) (f tokenFields) {
 	tok.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "input":
-			first(&f.input, v)
+			jsonscan.KeepFirst(&f.input, v)
 		case "output":
-			first(&f.output, v)
+			jsonscan.KeepFirst(&f.output, v)
 		case "reasoning":
-			first(&f.reasoning, v)
+			jsonscan.KeepFirst(&f.reasoning, v)
 		case "total":
-			first(&f.total, v)
+			jsonscan.KeepFirst(&f.total, v)
 		case "cache":
 			f.cacheDup = f.cache.Exists()
-			first(&f.cache, v)
+			jsonscan.KeepFirst(&f.cache, v)
 		}
 		return true
 	})

@@ -34,13 +34,13 @@ func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []
 	r.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "type":
-			first(&typ, v)
+			jsonscan.KeepFirst(&typ, v)
 		case "sessionID":
-			first(&sv, v)
+			jsonscan.KeepFirst(&sv, v)
 		case "part":
-			first(&part, v)
+			jsonscan.KeepFirst(&part, v)
 		case "error":
-			first(&errv, v)
+			jsonscan.KeepFirst(&errv, v)
 		}
 		return true
 	})
@@ -180,9 +180,9 @@ func (t *Translator) replayMessage(dst []universal.Event, x jsonscan.Value, line
 	x.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "info":
-			first(&info, v)
+			jsonscan.KeepFirst(&info, v)
 		case "parts":
-			first(&parts, v)
+			jsonscan.KeepFirst(&parts, v)
 		}
 		return true
 	})

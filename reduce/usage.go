@@ -136,23 +136,12 @@ func clonePtr[T any](p *T) *T {
 	return &v
 }
 
-// cloneTokens returns a copy of t that shares no number with it.
-func cloneTokens(t *Tokens) *Tokens {
-	if t == nil {
-		return nil
-	}
-	return newTokens(counts(t), t.CostUSD)
-}
-
-// plus returns a+b, where a nil count is absent (nil+nil stays nil);
-// either may be nil. b is new Tokens of the caller's, returned as they are
-// when a is nil.
+// plus returns a+b, where a nil count is absent (nil+nil stays nil). a
+// may be nil; b is new Tokens of the caller's, returned as they are when
+// a is nil.
 func plus(a, b *Tokens) *Tokens {
 	if a == nil {
 		return b
-	}
-	if b == nil {
-		return cloneTokens(a)
 	}
 	var n [6]*int64
 	var sums [6]int64

@@ -50,14 +50,14 @@ func TestUsage(t *testing.T) {
 }
 
 func TestModelUsage(t *testing.T) {
-	m := anthropic.ModelUsage(gjson.Parse(`{"a":{"inputTokens":17,"outputTokens":308,"cacheReadInputTokens":41771,"cacheCreationInputTokens":3029,"costUSD":0.028,"contextWindow":200000},
-		"b":{"inputTokens":933,"outputTokens":244,"costUSD":0.002,"contextWindow":100000,"thinkingTokens":5}}`))
+	m := anthropic.ModelUsage(jsonscan.Wrap(gjson.Parse(`{"a":{"inputTokens":17,"outputTokens":308,"cacheReadInputTokens":41771,"cacheCreationInputTokens":3029,"costUSD":0.028,"contextWindow":200000},
+		"b":{"inputTokens":933,"outputTokens":244,"costUSD":0.002,"contextWindow":100000,"thinkingTokens":5}}`)))
 	want := universal.Usage{InputTokens: n(17 + 41771 + 3029 + 933), CachedInputTokens: n(41771), CacheWriteTokens: n(3029),
 		OutputTokens: n(552), ReasoningTokens: n(5), TotalTokens: n(17 + 41771 + 3029 + 933 + 552)}
 	if !sameUsage(m.Usage, want) || m.Models != 2 || *m.ContextWindow != 200000 || *m.CostUSD < 0.0299 || *m.CostUSD > 0.0301 {
 		t.Errorf("got %+v", m)
 	}
-	if e := anthropic.ModelUsage(gjson.Parse(`{}`)); e.Models != 0 || e.CostUSD != nil || e.Usage.InputTokens != nil {
+	if e := anthropic.ModelUsage(jsonscan.Wrap(gjson.Parse(`{}`))); e.Models != 0 || e.CostUSD != nil || e.Usage.InputTokens != nil {
 		t.Errorf("empty map: %+v", e)
 	}
 }

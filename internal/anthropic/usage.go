@@ -1,6 +1,9 @@
 package anthropic
 
 import (
+	"strings"
+
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -84,60 +87,112 @@ type ModelTotals struct {
 // "cacheCreationInputTokens", "thinkingTokens", "costUSD",
 // "contextWindow"}}) with the same meaning as [Usage]. The numbers are
 // whatever the map covers (Claude Code's modelUsage is a running total for
-// the process); the caller labels them.
-func ModelUsage(m gjson.Result) ModelTotals {
-	var in, read, write, out, reasoning *int64
+// the process); the caller labels them. Each model's counts are read in
+// one walk of its members (the first of duplicates counts, as for a
+// lookup), and the sums take one allocation.
+func ModelUsage(m jsonscan.Value) ModelTotals {
+	const (
+		in = iota
+		read
+		write
+		out
+		reasoning
+		window
+		nCounts
+	)
 	var t ModelTotals
-	m.ForEach(func(_, v gjson.Result) bool {
-		if !v.IsObject() {
+	var sum [nCounts]int64
+	var has [nCounts]bool
+	var cost float64
+	paid := false
+	m.Each(func(_ gjson.Result, model jsonscan.Value) bool {
+		if !model.IsObject() {
 			return true
 		}
 		t.Models++
-		in = add(in, num(v.Get("inputTokens")))
-		read = add(read, num(v.Get("cacheReadInputTokens")))
-		write = add(write, num(v.Get("cacheCreationInputTokens")))
-		out = add(out, num(v.Get("outputTokens")))
-		reasoning = add(reasoning, num(v.Get("thinkingTokens")))
-		if c := v.Get("costUSD"); c.Type == gjson.Number {
-			if t.CostUSD == nil {
-				t.CostUSD = new(float64)
+		var f [nCounts]jsonscan.Value
+		var c jsonscan.Value
+		model.Members(func(k string, v jsonscan.Value) bool {
+			var p *jsonscan.Value
+			switch k {
+			case "inputTokens":
+				p = &f[in]
+			case "cacheReadInputTokens":
+				p = &f[read]
+			case "cacheCreationInputTokens":
+				p = &f[write]
+			case "outputTokens":
+				p = &f[out]
+			case "thinkingTokens":
+				p = &f[reasoning]
+			case "contextWindow":
+				p = &f[window]
+			case "costUSD":
+				p = &c
+			default:
+				return true
 			}
-			*t.CostUSD += c.Num
+			jsonscan.KeepFirst(p, v)
+			return true
+		})
+		for i := range f {
+			n, ok := count(f[i])
+			if !ok {
+				continue
+			}
+			switch {
+			case i != window:
+				sum[i] += n
+			case !has[window] || n > sum[window]:
+				sum[window] = n // the largest window
+			}
+			has[i] = true
 		}
-		if w := num(v.Get("contextWindow")); w != nil && (t.ContextWindow == nil || *w > *t.ContextWindow) {
-			t.ContextWindow = w
+		if c.Type() == gjson.Number {
+			cost += c.Result().Num
+			paid = true
 		}
 		return true
 	})
-	t.Usage, _ = build(in, read, write, out, reasoning)
+	if paid {
+		t.CostUSD = &cost
+	}
+	// The counts in one allocation, built as Usage builds them: the input
+	// is every input count reported, the total input and output when
+	// both are.
+	vals := new([nCounts + 2]int64)
+	ptr := func(i int) *int64 {
+		if !has[i] {
+			return nil
+		}
+		vals[i] = sum[i]
+		return &vals[i]
+	}
+	t.ContextWindow = ptr(window)
+	u := &t.Usage
+	if has[in] || has[read] || has[write] {
+		vals[nCounts] = sum[in] + sum[read] + sum[write]
+		u.InputTokens = &vals[nCounts]
+	}
+	u.CachedInputTokens, u.CacheWriteTokens = ptr(read), ptr(write)
+	u.OutputTokens, u.ReasoningTokens = ptr(out), ptr(reasoning)
+	if u.InputTokens != nil && u.OutputTokens != nil {
+		vals[nCounts+1] = *u.InputTokens + *u.OutputTokens
+		u.TotalTokens = &vals[nCounts+1]
+	}
 	return t
 }
 
-func build(in, read, write, out, reasoning *int64) (universal.Usage, bool) {
-	var u universal.Usage
-	if in == nil && read == nil && write == nil && out == nil && reasoning == nil {
-		return u, false
+// count reads a token count as Usage does: v's Int() when v is a number
+// not below zero, ok false otherwise.
+func count(v jsonscan.Value) (int64, bool) {
+	if v.Type() != gjson.Number {
+		return 0, false
 	}
-	if in != nil || read != nil || write != nil {
-		u.InputTokens = add(add(add(nil, in), read), write)
+	if strings.HasPrefix(v.Raw(), "-") && v.Result().Num < 0 {
+		return 0, false
 	}
-	u.CachedInputTokens = read
-	u.CacheWriteTokens = write
-	u.OutputTokens = out
-	u.ReasoningTokens = reasoning
-	if u.InputTokens != nil && u.OutputTokens != nil {
-		u.TotalTokens = add(add(nil, u.InputTokens), u.OutputTokens)
-	}
-	return u, true
-}
-
-// num returns a non-negative integer count, nil when r is not a number.
-func num(r gjson.Result) *int64 {
-	if r.Type != gjson.Number || r.Num < 0 {
-		return nil
-	}
-	n := r.Int()
-	return &n
+	return v.Int(), true
 }
 
 // add returns a+b in new memory, treating nil as "not reported": the sum

@@ -81,17 +81,8 @@ func (v Value) Compacted() string {
 // Str returns what Result().Str is (a string's unescaped text, "" for
 // other values), without building the Result.
 func (v Value) Str() string {
-	if v.s == nil || v.i < 0 {
-		return v.Result().Str
-	}
-	m := &v.s.members[v.i]
-	switch {
-	case m.kind != '"':
-		return ""
-	case m.flags&valEscaped != 0:
-		return unescapeString(v.s.src[m.valStart+1 : m.valEnd-1])
-	}
-	return v.s.src[m.valStart+1 : m.valEnd-1]
+	s, _ := v.str()
+	return s
 }
 
 // OwnStr returns what Str returns in memory that does not alias the
@@ -100,17 +91,55 @@ func (v Value) Str() string {
 // without is given to keep, which copies it (a translator passes its
 // stream's Copy).
 func (v Value) OwnStr(keep func(string) string) string {
+	s, own := v.str()
+	if own || s == "" {
+		return s
+	}
+	return keep(s)
+}
+
+// str returns what Str returns, and whether it is a new string of its
+// own (unescaped) rather than a view of the message.
+func (v Value) str() (string, bool) {
 	if v.s == nil || v.i < 0 {
-		return keep(v.Result().Str)
+		return v.Result().Str, false
 	}
 	m := &v.s.members[v.i]
 	switch {
 	case m.kind != '"':
-		return ""
+		return "", false
 	case m.flags&valEscaped != 0:
-		return unescapeString(v.s.src[m.valStart+1 : m.valEnd-1])
+		return unescapeString(v.s.src[m.valStart+1 : m.valEnd-1]), true
 	}
-	return keep(v.s.src[m.valStart+1 : m.valEnd-1])
+	return v.s.src[m.valStart+1 : m.valEnd-1], false
+}
+
+// Int returns what Result().Int() returns. A plain non-negative integer
+// of up to 18 digits (a block index, a token count) is read from its
+// digits, without building the Result and parsing it as a float.
+func (v Value) Int() int64 {
+	raw := v.Raw()
+	if len(raw) == 0 || len(raw) > 18 {
+		return v.Result().Int()
+	}
+	var n int64
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c < '0' || c > '9' {
+			return v.Result().Int()
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n
+}
+
+// KeepFirst sets *dst to v unless *dst holds a value already. A walk over
+// an object's members that collects several of them calls it for each,
+// so that the first of duplicate keys counts, as it does for a lookup.
+func KeepFirst(dst *Value, v Value) {
+	if !dst.Exists() {
+		*dst = v
+	}
 }
 
 // AppendStr appends what Str returns to dst: a string with escapes is

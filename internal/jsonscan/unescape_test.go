@@ -91,3 +91,19 @@ func TestOwnStr(t *testing.T) {
 		}
 	}
 }
+
+// TestInt: Int, read from a number's digits where it can, is what
+// Result().Int() gives for every value.
+func TestInt(t *testing.T) {
+	for _, in := range []string{"0", "7", "12", "123456789012345", "123456789012345678", "1234567890123456789",
+		"1.5", "-3", "1e2", "-0", "99999999999999999999", `"42"`, `"x"`, "true", "null", "[1]", `{"a":1}`} {
+		var s Scanner
+		if !s.Scan([]byte(`{"v":` + in + `}`)) {
+			t.Fatalf("%s: not JSON", in)
+		}
+		v := s.Root().Sub("v")
+		if got, want := v.Int(), v.Result().Int(); got != want {
+			t.Errorf("%s: Int %d, Result().Int() %d", in, got, want)
+		}
+	}
+}
