@@ -230,23 +230,10 @@ func (t *Translator) copyJSON(raw string) string {
 	return t.w.Stamper().CopyBytes(t.buf)
 }
 
-// copyValue is copyJSON for a value of the message.
-func (t *Translator) copyValue(v jsonscan.Value) string {
-	if raw, ok := v.CleanRaw(); ok {
-		return t.w.Copy(raw)
-	}
-	return t.copyJSON(v.Raw())
-}
-
 // rawObject returns the object {k: v} for a value of the message.
 func (t *Translator) rawObject(k string, v jsonscan.Value) []byte {
-	raw, ok := v.CleanRaw()
-	if !ok {
-		var o jsonw.Object
-		o.Raw(k, v.Raw())
-		return o.Bytes()
-	}
-	return withClean(nil, k, raw)
+	var o jsonw.Object
+	return v.AddTo(&o, k).Bytes()
 }
 
 // withClean adds the member k: raw to the object o (nil for a new one),

@@ -182,7 +182,7 @@ func (t *Translator) image(b jsonscan.Value) (universal.Part, bool) {
 // base64 payloads (audio, blob resources) left out: they stay in raw.
 func (t *Translator) withoutData(b jsonscan.Value) string {
 	if !b.Sub("data").Exists() && !b.Sub("resource.blob").Exists() {
-		return t.copyValue(b)
+		return b.OwnJSON(t.w.Copy)
 	}
 	var o jsonw.Object
 	b.ForEach(func(k, v gjson.Result) bool {

@@ -123,7 +123,7 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value) {
 		tl.Kind = t.copy(acpKind.Str())
 	}
 	if input.Type() != gjson.Null { // absent values too
-		tl.Input = t.copyValue(input)
+		tl.Input = input.OwnJSON(t.w.Copy)
 	}
 	if locations.IsArray() {
 		tl.Locations = nil
@@ -138,13 +138,13 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value) {
 		tl.Status = t.copy(status.Str())
 	}
 	if content.IsArray() {
-		tl.Content = t.copyValue(content)
+		tl.Content = content.OwnJSON(t.w.Copy)
 	}
 	if output.Type() != gjson.Null {
-		tl.RawOutput = t.copyValue(output)
+		tl.RawOutput = output.OwnJSON(t.w.Copy)
 	}
 	if meta.IsObject() {
-		tl.Meta = t.copyValue(meta)
+		tl.Meta = meta.OwnJSON(t.w.Copy)
 		meta = t.kept(meta, tl.Meta)
 		if o := terminalMeta(meta, "terminal_output"); o.Exists() {
 			if d := o.Sub("data"); d.Type() == gjson.String {
@@ -853,7 +853,7 @@ func (t *Translator) elicitationResult(dst []universal.Event, in *input, r reque
 	q := universal.Question{QuestionID: r.ID, Prompt: r.Action, Status: universal.QuestionRejected}
 	if result.Get("action").Str == "accept" && !rpcErr.Exists() {
 		q.Status = universal.QuestionAnswered
-		q.Response = t.copyValue(result.Sub("content"))
+		q.Response = result.Sub("content").OwnJSON(t.w.Copy)
 	}
 	var md jsonw.Object
 	md.Raw("action", result.Sub("action").Raw()).Raw("error", rpcErr.Raw())

@@ -8,9 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/agentnorm/agentnorm/internal/anthropic"
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
-	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -53,8 +51,6 @@ type Translator struct {
 	raw  []byte
 	line int64
 	at   int
-	// scratch is reused for raw JSON cleaned before it is copied.
-	scratch []byte
 	// scan indexes the message being translated; inner indexes the JSON
 	// text a tool result string holds (decodeString), so that the
 	// message's values stay valid while it is read.
@@ -177,37 +173,6 @@ func (t *Translator) str(v jsonscan.Value) string {
 // typeOf returns the type of a block (or of any object): its "type"
 // member's text.
 func typeOf(b jsonscan.Value) string { return b.Field("type").Str() }
-
-// jsonPart is anthropic.JSONPart for a value of a scanned message. A
-// value of a compact message is already what jsonw writes (the message is
-// valid UTF-8, as every message is read): it is copied, not scanned and
-// compacted again.
-func (t *Translator) jsonPart(v jsonscan.Value) universal.Part {
-	if raw, ok := v.CleanRaw(); ok {
-		return universal.Part{Type: universal.PartJSON, JSON: []byte(raw)}
-	}
-	return anthropic.JSONPart(v.Raw())
-}
-
-// rawMember adds the value v of a scanned message to md as field k: as
-// it is when it is what jsonw writes already (CleanRaw), else cleaned by
-// Raw.
-func rawMember(md *jsonw.Object, k string, v jsonscan.Value) *jsonw.Object {
-	if raw, ok := v.CleanRaw(); ok {
-		return md.RawClean(k, raw)
-	}
-	return md.Raw(k, v.Raw())
-}
-
-// rawJSON is v's raw JSON as jsonw.AppendRaw cleans it, for arguments kept
-// as text.
-func (t *Translator) rawJSON(v jsonscan.Value) string {
-	if raw, ok := v.CleanRaw(); ok {
-		return t.w.Copy(raw)
-	}
-	t.scratch = jsonw.AppendRaw(t.scratch[:0], v.Raw())
-	return t.w.Stamper().CopyBytes(t.scratch)
-}
 
 // unparsed reports the current message as agent.unparsed; path names the
 // offending field ("" for the whole message).

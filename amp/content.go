@@ -57,7 +57,7 @@ func (t *Translator) answer(dst events, content jsonscan.Value, native, parent, 
 		case "tool_use", "server_tool_use":
 			calls++
 		default:
-			parts = append(parts, t.jsonPart(b))
+			parts = append(parts, anthropic.ValuePart(b))
 		}
 		return true
 	})
@@ -187,7 +187,7 @@ func (t *Translator) toolCall(dst events, b jsonscan.Value, msg string, index in
 	}
 	args := "{}"
 	if input.Exists() {
-		args = t.rawJSON(input)
+		args = input.OwnJSON(t.w.Copy)
 	}
 	c := &call{Item: t.w.NewItemID(), Msg: msg, Name: t.str(name),
 		Path: universal.ResolvePath(t.s.Cwd, t.str(input.Field("path")))}

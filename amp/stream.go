@@ -108,7 +108,7 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 	var md jsonw.Object
 	md.String("agent", agentName)
 	for _, k := range initFields {
-		rawMember(&md, k, r.Field(k))
+		r.Field(k).AddTo(&md, k)
 	}
 	var sid jsonscan.Value
 	r.Members(func(k string, v jsonscan.Value) bool {
@@ -117,7 +117,7 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 			jsonscan.KeepFirst(&sid, v)
 		case "type", "subtype", "cwd", "agent_mode", "reasoning_effort", "tools", "mcp_servers":
 		default:
-			rawMember(&md, k, v)
+			v.AddTo(&md, k)
 		}
 		return true
 	})
@@ -191,7 +191,7 @@ func (t *Translator) blocks(content jsonscan.Value, result func(jsonscan.Value))
 				result(b)
 			}
 		default:
-			parts = append(parts, t.jsonPart(b))
+			parts = append(parts, anthropic.ValuePart(b))
 		}
 		return true
 	})
@@ -333,7 +333,8 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	}
 	if failed && !cancelled {
 		var details jsonw.Object
-		rawMember(rawMember(&details, "num_turns", r.Field("num_turns")), "duration_ms", r.Field("duration_ms"))
+		r.Field("num_turns").AddTo(&details, "num_turns")
+		r.Field("duration_ms").AddTo(&details, "duration_ms")
 		dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
 			Message: t.w.Copy(msg), Code: t.w.Copy(sub), Details: details.Bytes(),
 		}, t.raw)
@@ -347,7 +348,8 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	}
 	var md jsonw.Object
 	md.String("subtype", sub)
-	rawMember(rawMember(&md, "duration_ms", r.Field("duration_ms")), "num_turns", r.Field("num_turns"))
+	r.Field("duration_ms").AddTo(&md, "duration_ms")
+	r.Field("num_turns").AddTo(&md, "num_turns")
 	if failed {
 		md.String("error", msg)
 	}

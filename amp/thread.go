@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/anthropic"
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
@@ -78,20 +79,20 @@ func threadMetadata(doc jsonscan.Value, uri string) []byte {
 	var md jsonw.Object
 	md.String("agent", agentName)
 	platform := doc.Sub("env.initial.platform")
-	rawMember(&md, "agent_version", platform.Field("clientVersion"))
-	rawMember(&md, "client", platform.Field("client"))
+	platform.Field("clientVersion").AddTo(&md, "agent_version")
+	platform.Field("client").AddTo(&md, "client")
 	if m := threadModel(doc); m != "" {
 		md.String("model", m)
 	}
 	if uri != "" {
 		md.String("cwd", filePath(uri))
 	}
-	rawMember(&md, "agent_mode", doc.Field("agentMode"))
-	rawMember(&md, "title", doc.Field("title"))
-	rawMember(&md, "schema_version", doc.Field("v"))
-	rawMember(&md, "created_ms", doc.Field("created"))
-	rawMember(&md, "trees", doc.Sub("env.initial.trees"))
-	rawMember(&md, "relationships", doc.Field("relationships"))
+	doc.Field("agentMode").AddTo(&md, "agent_mode")
+	doc.Field("title").AddTo(&md, "title")
+	doc.Field("v").AddTo(&md, "schema_version")
+	doc.Field("created").AddTo(&md, "created_ms")
+	doc.Sub("env.initial.trees").AddTo(&md, "trees")
+	doc.Field("relationships").AddTo(&md, "relationships")
 	return md.Bytes()
 }
 
@@ -260,19 +261,19 @@ func (t *Translator) threadRun(dst events, c *call, callID string, run jsonscan.
 		case res.IsObject():
 			if out, ok := t.structured(&o, res); ok {
 				o.output = out
-				o.extra = append(o.extra, t.jsonPart(res))
+				o.extra = append(o.extra, anthropic.ValuePart(res))
 			} else {
-				o.output = t.rawJSON(res)
+				o.output = res.OwnJSON(t.w.Copy)
 			}
 		case res.Exists():
-			o.output = t.rawJSON(res)
+			o.output = res.OwnJSON(t.w.Copy)
 		}
 	case "error":
 		o.isError = true
 		e := run.Sub("error")
 		o.output = t.w.Copy(first(e.Str(), e.Get("message").Str, "Tool execution error"))
 		if e.IsObject() {
-			o.extra = append(o.extra, t.jsonPart(e))
+			o.extra = append(o.extra, anthropic.ValuePart(e))
 		}
 	case "cancelled", "cancellation-requested":
 		o.isError, o.cancelled = true, true
@@ -323,7 +324,7 @@ func (t *Translator) threadInfo(dst events, content jsonscan.Value, native, scop
 		case "manual_bash_invocation":
 			dst = t.manualBash(dst, b, t.scopeItem(scope))
 		default:
-			parts = append(parts, t.jsonPart(b))
+			parts = append(parts, anthropic.ValuePart(b))
 		}
 		return true
 	})
@@ -368,7 +369,7 @@ const manualBashTool = "manual_bash_invocation"
 func (t *Translator) manualBash(dst events, b jsonscan.Value, parent string) events {
 	args := "{}"
 	if a := b.Sub("args"); a.Exists() {
-		args = t.rawJSON(a)
+		args = a.OwnJSON(t.w.Copy)
 	}
 	c := &call{Item: t.w.NewItemID(), Name: manualBashTool}
 	c.Msg = c.Item // its result hangs under the call: there is no message

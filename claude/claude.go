@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentnorm/agentnorm/internal/anthropic"
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
@@ -138,17 +137,6 @@ func transcriptOnly(typ string) bool {
 		return true
 	}
 	return false
-}
-
-// jsonPart is anthropic.JSONPart for a value of the message. A value the
-// scan recorded in a compact message is already what jsonw writes (the
-// message is valid UTF-8, as every message is read): it is copied, not
-// scanned and compacted again.
-func (t *Translator) jsonPart(v jsonscan.Value) universal.Part {
-	if raw, ok := v.CleanRaw(); ok {
-		return universal.Part{Type: universal.PartJSON, JSON: []byte(raw)}
-	}
-	return anthropic.JSONPart(v.Raw())
 }
 
 // cleanObject returns the object of the members given, their values

@@ -590,7 +590,7 @@ func (t *Translator) localCommand(dst events, r, msg jsonscan.Value, scope strin
 			if b.Get("type").Str == "text" {
 				parts = append(parts, universal.Text(t.w.Copy(b.Get("text").Str)))
 			} else {
-				parts = append(parts, t.jsonPart(b))
+				parts = append(parts, anthropic.ValuePart(b))
 			}
 			return true
 		})

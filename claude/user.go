@@ -55,7 +55,7 @@ func (t *Translator) user(dst events, r jsonscan.Value, scope string) events {
 		case "image":
 			parts = append(parts, anthropic.Image(b.Result(), t.w.Copy))
 		default:
-			parts = append(parts, t.jsonPart(b))
+			parts = append(parts, anthropic.ValuePart(b))
 		}
 		return true
 	})
@@ -305,7 +305,7 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 		}
 	}
 	if structured.Exists() {
-		content = append(content, t.jsonPart(structured))
+		content = append(content, anthropic.ValuePart(structured))
 	}
 	// The permission decision came before the tool ran.
 	dst = t.decided(dst, call, name, decision, kind, output)
@@ -471,7 +471,7 @@ func (t *Translator) toolResultContent(c jsonscan.Value) (string, []universal.Pa
 		case "image":
 			extra = append(extra, anthropic.Image(blk.Result(), t.w.Copy))
 		default:
-			extra = append(extra, t.jsonPart(blk))
+			extra = append(extra, anthropic.ValuePart(blk))
 		}
 		return true
 	})

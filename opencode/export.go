@@ -175,7 +175,7 @@ func (t *Translator) todoItem(dst []universal.Event, todos jsonscan.Value, paren
 		return true
 	})
 	var md jsonw.Object
-	addValue(&md, "todos", todos)
+	todos.AddTo(&md, "todos")
 	return t.w.Complete(dst, universal.Item{
 		ItemID:   t.w.NewItemID(),
 		ParentID: parent,

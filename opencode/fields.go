@@ -153,17 +153,6 @@ func readState(state jsonscan.Value) (f stateFields) {
 	return f
 }
 
-// addValue adds v's JSON text to o under key k, as
-// o.RawClean(k, v.Compacted()) does: text that is not already clean is
-// compacted straight into o instead of into a copy first.
-func addValue(o *jsonw.Object, k string, v jsonscan.Value) {
-	if raw, ok := v.CleanRaw(); ok {
-		o.RawClean(k, raw)
-		return
-	}
-	o.Raw(k, v.Raw())
-}
-
 // cleanJSON returns v's JSON text as jsonw.AppendRaw writes it, in memory
 // of its own: a copy of text that is already clean, not a scan of it.
 func cleanJSON(v jsonscan.Value) []byte {

@@ -396,7 +396,7 @@ func (t *Translator) onText(dst []universal.Event, m *msgState, pid string, p *p
 func (t *Translator) textMetadata(f *partFields) []byte {
 	var o jsonw.Object
 	if md := f.metadata; md.IsObject() && md.Raw() != "{}" {
-		addValue(&o, "metadata", md)
+		md.AddTo(&o, "metadata")
 	}
 	if f.ignored.Result().Bool() {
 		o.Bool("ignored", true)

@@ -165,7 +165,7 @@ func (t *Translator) onQuestion(dst []universal.Event, e *event) []universal.Eve
 		return true
 	})
 	var md jsonw.Object
-	addValue(&md, "questions", qs)
+	qs.AddTo(&md, "questions")
 	if rt == routeChild {
 		md.String("session_id", sid)
 	}
@@ -216,7 +216,7 @@ func (t *Translator) onQuestionResolved(dst []universal.Event, e *event) []unive
 		})
 		q.Response = resp.String()
 		var md jsonw.Object
-		addValue(&md, "answers", answers)
+		answers.AddTo(&md, "answers")
 		q.Metadata = md.Bytes()
 	}
 	put(&t.st.Resolved, q.QuestionID, true)

@@ -119,11 +119,7 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, f 
 		args := "{}"
 		if hasInput(input) {
 			// Compact: clients that re-encode events pretty-print them.
-			if raw, ok := input.CleanRaw(); ok {
-				args = t.w.Copy(raw)
-			} else {
-				args = input.Compacted() // a copy of its own
-			}
+			args = input.OwnJSON(t.w.Copy)
 		}
 		kind, in := t.describe(name, args)
 		dst = t.w.Complete(dst, universal.Item{
@@ -205,7 +201,7 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 	var md jsonw.Object
 	md.OptString("title", sf.title.Str())
 	if v := sf.metadata; v.IsObject() && v.Raw() != "{}" {
-		addValue(&md, "metadata", v)
+		v.AddTo(&md, "metadata")
 	}
 	atts := sf.attach
 	if atts.IsArray() && atts.Raw() != "[]" {

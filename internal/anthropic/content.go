@@ -3,6 +3,7 @@ package anthropic
 import (
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -104,6 +105,16 @@ func JSONPart(raw string) universal.Part {
 		raw = "null"
 	}
 	return universal.Part{Type: universal.PartJSON, JSON: jsonw.AppendRaw(nil, raw)}
+}
+
+// ValuePart is JSONPart for a value of a scanned message: a value already
+// in jsonw's form (a compact message, valid UTF-8 as every message is
+// read) is copied, not scanned and compacted again.
+func ValuePart(v jsonscan.Value) universal.Part {
+	if raw, ok := v.CleanRaw(); ok {
+		return universal.Part{Type: universal.PartJSON, JSON: []byte(raw)}
+	}
+	return JSONPart(v.Raw())
 }
 
 // JSONEqual reports whether two JSON texts hold the same value: objects

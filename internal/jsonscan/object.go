@@ -73,9 +73,32 @@ func (v Value) Compacted() string {
 		return raw
 	}
 	if raw := v.Raw(); raw != "" {
-		return string(jsonw.AppendRaw(nil, raw))
+		b := jsonw.AppendRaw(nil, raw)
+		return unsafe.String(unsafe.SliceData(b), len(b)) // b is held by nothing else
 	}
 	return ""
+}
+
+// OwnJSON returns what Compacted returns in memory that does not alias
+// the message: v's own bytes, when they are what jsonw writes already,
+// given to keep (which copies them: a translator passes its stream's
+// Copy); else the compacted copy, which is of its own already.
+func (v Value) OwnJSON(keep func(string) string) string {
+	if raw, ok := v.CleanRaw(); ok {
+		return keep(raw)
+	}
+	return v.Compacted()
+}
+
+// AddTo adds v to o as the member k, as o.RawClean(k, v.Compacted())
+// does, without the copy Compacted makes of text that is not in jsonw's
+// form yet (a pretty-printed document): that text is compacted straight
+// into o. An absent v adds nothing.
+func (v Value) AddTo(o *jsonw.Object, k string) *jsonw.Object {
+	if raw, ok := v.CleanRaw(); ok {
+		return o.RawClean(k, raw)
+	}
+	return o.Raw(k, v.Raw())
 }
 
 // Str returns what Result().Str is (a string's unescaped text, "" for

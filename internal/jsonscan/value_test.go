@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/tidwall/gjson"
 	"pgregory.net/rapid"
 )
@@ -104,6 +105,40 @@ func TestInt(t *testing.T) {
 		v := s.Root().Sub("v")
 		if got, want := v.Int(), v.Result().Int(); got != want {
 			t.Errorf("%s: Int %d, Result().Int() %d", in, got, want)
+		}
+	}
+}
+
+// TestOwnJSONAndAddTo: OwnJSON is Compacted in memory of its own, and
+// AddTo adds what RawClean(k, Compacted()) adds, for values of a compact
+// message (copied through keep) and of a pretty-printed one (compacted),
+// and nothing for an absent value.
+func TestOwnJSONAndAddTo(t *testing.T) {
+	for _, msg := range []string{
+		`{"v":{"a":[1,2,{"b":"c\n"}],"d":null},"s":"x","n":-1.5e3}`,
+		"{\n  \"v\": { \"a\": [1, 2, {\"b\": \"c\\n\"}], \"d\": null },\n  \"s\": \"x\",\n  \"n\": -1.5e3\n}",
+	} {
+		for _, k := range []string{"v", "s", "n", "absent"} {
+			b := []byte(msg)
+			var s Scanner
+			if !s.Scan(b) {
+				t.Fatalf("%q: not JSON", msg)
+			}
+			v := s.Root().Field(k)
+			want := strings.Clone(v.Compacted())
+			got := v.OwnJSON(strings.Clone)
+			var o, ref jsonw.Object
+			added := string(v.AddTo(&o, k).Bytes())
+			wantAdded := string(ref.RawClean(k, want).Bytes())
+			for i := range b {
+				b[i] = ' ' // the message buffer, reused for the next line
+			}
+			if got != want {
+				t.Errorf("%q %s: OwnJSON %q, want %q", msg, k, got, want)
+			}
+			if added != wantAdded {
+				t.Errorf("%q %s: AddTo gives %s, want %s", msg, k, added, wantAdded)
+			}
 		}
 	}
 }
