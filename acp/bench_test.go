@@ -44,25 +44,12 @@ func deltaSetup(tb testing.TB) (*acp.Translator, universal.Message) {
 // BenchmarkTextDelta is the hot path: one agent_message_chunk line.
 func BenchmarkTextDelta(b *testing.B) {
 	t, m := deltaSetup(b)
-	evs := make([]universal.Event, 0, 4)
-	golden.Measure(b, len(m.Data), func() int {
-		evs = t.Translate(evs[:0], m)
-		return len(evs)
-	})
-	if len(evs) != 1 || evs[0].Type != universal.TypeItemDelta {
-		b.Fatalf("got %d events, first %v", len(evs), evs)
-	}
+	golden.BenchmarkDelta(b, t, m)
 }
 
 // TestTextDeltaAllocs: a plain text chunk allocates nothing (amortized:
 // the stamper's arena and slabs grow in large blocks).
 func TestTextDeltaAllocs(t *testing.T) {
 	tr, m := deltaSetup(t)
-	allocs, evs := golden.AllocsPerMessage(t, tr, m)
-	if allocs != 0 {
-		t.Errorf("%v allocations per text delta, want 0", allocs)
-	}
-	if len(evs) != 1 || evs[0].Type != universal.TypeItemDelta {
-		t.Fatalf("got %d events", len(evs))
-	}
+	golden.CheckDeltaAllocs(t, tr, m)
 }

@@ -64,28 +64,13 @@ func startedDelta(tb testing.TB) *codex.Translator {
 
 // BenchmarkDelta translates one text delta into a running session.
 func BenchmarkDelta(b *testing.B) {
-	tr := startedDelta(b)
-	out := make([]universal.Event, 0, 4)
-	golden.Measure(b, len(deltaLine), func() int {
-		out = tr.Translate(out[:0], universal.Message{Data: deltaLine, Line: 7})
-		return len(out)
-	})
-	if len(out) != 1 || out[0].Type != universal.TypeItemDelta {
-		b.Fatalf("got %d events", len(out))
-	}
+	golden.BenchmarkDelta(b, startedDelta(b), universal.Message{Data: deltaLine, Line: 7})
 }
 
 // TestDeltaAllocs: an agent message delta allocates nothing (amortized:
 // the stamper's arena and the streamed text grow in large steps).
 func TestDeltaAllocs(t *testing.T) {
-	tr := startedDelta(t)
-	allocs, out := golden.AllocsPerMessage(t, tr, universal.Message{Data: deltaLine, Line: 7})
-	if allocs != 0 {
-		t.Errorf("%v allocations per delta, want 0", allocs)
-	}
-	if len(out) != 1 || out[0].Type != universal.TypeItemDelta {
-		t.Fatalf("got %d events", len(out))
-	}
+	golden.CheckDeltaAllocs(t, startedDelta(t), universal.Message{Data: deltaLine, Line: 7})
 }
 
 // TestBenchmarks runs the benchmark bodies once, so plain go test covers

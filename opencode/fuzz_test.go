@@ -73,14 +73,8 @@ func BenchmarkTranslate(b *testing.B) { golden.BenchmarkInputs(b, benchInputs(b)
 // part (without an event id: a repeated id would be dropped as a
 // duplicate, and the benchmark would time that instead).
 func BenchmarkDelta(b *testing.B) {
-	tr, out, delta := deltaSetup(b)
-	golden.Measure(b, len(delta.Data), func() int {
-		out = tr.Translate(out[:0], delta)
-		return len(out)
-	})
-	if len(out) != 1 || out[0].Type != universal.TypeItemDelta {
-		b.Fatalf("got %d events, want one delta", len(out))
-	}
+	tr, _, delta := deltaSetup(b)
+	golden.BenchmarkDelta(b, tr, delta)
 }
 
 func deltaSetup(tb testing.TB) (*opencode.Translator, []universal.Event, universal.Message) {
@@ -104,9 +98,7 @@ func deltaSetup(tb testing.TB) (*opencode.Translator, []universal.Event, univers
 // holds each id, and its copy is not an allocation either).
 func TestDeltaAllocations(t *testing.T) {
 	tr, _, delta := deltaSetup(t)
-	if allocs, _ := golden.AllocsPerMessage(t, tr, delta); allocs > 0 {
-		t.Errorf("%.1f allocations per delta event, want 0", allocs)
-	}
+	golden.CheckDeltaAllocs(t, tr, delta)
 }
 
 // TestBenchmarks runs the benchmark bodies once, so plain go test covers

@@ -171,14 +171,9 @@ func streaming(t testing.TB) *pi.Translator {
 // stream generations.
 func TestDeltaAllocs(t *testing.T) {
 	for _, d := range deltaLines {
-		tr := streaming(t)
-		m := universal.Message{Data: []byte(d.line)}
-		if ev := tr.Translate(nil, m); len(ev) != 1 || ev[0].Type != universal.TypeItemDelta {
-			t.Fatalf("%s: %d events, want one delta", d.name, len(ev))
-		}
-		if n, _ := golden.AllocsPerMessage(t, tr, m); n != 0 {
-			t.Errorf("%s: %v allocations per text delta, want 0", d.name, n)
-		}
+		t.Run(d.name, func(t *testing.T) {
+			golden.CheckDeltaAllocs(t, streaming(t), universal.Message{Data: []byte(d.line)})
+		})
 	}
 }
 
@@ -187,14 +182,7 @@ func TestDeltaAllocs(t *testing.T) {
 func BenchmarkTextDelta(b *testing.B) {
 	for _, d := range deltaLines {
 		b.Run(d.name, func(b *testing.B) {
-			tr := streaming(b)
-			data := []byte(d.line)
-			var ev []universal.Event
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for b.Loop() {
-				ev = tr.Translate(ev[:0], universal.Message{Data: data})
-			}
+			golden.BenchmarkDelta(b, streaming(b), universal.Message{Data: []byte(d.line)})
 		})
 	}
 }

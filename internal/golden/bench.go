@@ -123,3 +123,32 @@ func AllocsPerMessage(t *testing.T, tr universal.Translator, m universal.Message
 	allocs := testing.AllocsPerRun(1000, func() { evs = tr.Translate(evs[:0], m) })
 	return allocs, evs
 }
+
+// BenchmarkDelta measures the text delta m through tr, sent again and
+// again into one message (a live stream's hot path). It fails unless m
+// translates to one item.delta.
+func BenchmarkDelta(b *testing.B, tr universal.Translator, m universal.Message) {
+	b.Helper()
+	evs := make([]universal.Event, 0, 4)
+	Measure(b, len(m.Data), func() int {
+		evs = tr.Translate(evs[:0], m)
+		return len(evs)
+	})
+	if len(evs) != 1 || evs[0].Type != universal.TypeItemDelta {
+		b.Fatalf("got %d events, first %v; want one item.delta", len(evs), evs)
+	}
+}
+
+// CheckDeltaAllocs fails unless the text delta m translates through tr to
+// one item.delta without an allocation, amortized as AllocsPerMessage
+// counts (it skips under -race and coverage).
+func CheckDeltaAllocs(t *testing.T, tr universal.Translator, m universal.Message) {
+	t.Helper()
+	allocs, evs := AllocsPerMessage(t, tr, m)
+	if allocs != 0 {
+		t.Errorf("%v allocations per text delta, want 0", allocs)
+	}
+	if len(evs) != 1 || evs[0].Type != universal.TypeItemDelta {
+		t.Fatalf("got %d events, want one item.delta", len(evs))
+	}
+}
