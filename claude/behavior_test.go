@@ -2,6 +2,7 @@ package claude_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -744,5 +745,60 @@ func TestToolLineAfterItsMessageClosed(t *testing.T) {
 	}
 	if calls := completed(evs, universal.KindToolCall, ""); len(calls) != 1 || calls[0].NativeItemID != "T" {
 		t.Errorf("calls %+v", calls)
+	}
+}
+
+// TestSignatureDeltas: a signature streamed in several deltas (Claude Code
+// sends one) is their concatenation, escapes read, each appended to what
+// came before instead of the whole signature copied again.
+func TestSignatureDeltas(t *testing.T) {
+	se := func(ev string) string {
+		return `{"type":"stream_event","event":` + ev + `,"parent_tool_use_id":null,"api_message_id":"m1"}`
+	}
+	lines := []string{initLine,
+		se(`{"type":"message_start","message":{"id":"m1","usage":{"input_tokens":5,"output_tokens":1}}}`),
+		se(`{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}`),
+		se(`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hm"}}`),
+	}
+	want := ""
+	for i := range 300 {
+		part := fmt.Sprintf("s%d\\u0041", i)
+		want += fmt.Sprintf("s%dA", i)
+		lines = append(lines, se(`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"`+part+`"}}`))
+	}
+	lines = append(lines, se(`{"type":"content_block_stop","index":0}`),
+		se(`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":7}}`),
+		se(`{"type":"message_stop"}`), resultLine)
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, lines...)
+	msgs := completed(evs, universal.KindMessage, universal.RoleAssistant)
+	if len(msgs) != 1 || len(msgs[0].Content) != 1 {
+		t.Fatalf("%d assistant messages: %+v", len(msgs), msgs)
+	}
+	if got := msgs[0].Content[0].Signature; got != want {
+		t.Errorf("signature %.60q…, want %.60q…", got, want)
+	}
+}
+
+// TestSignatureDeltaAllocs: a signature delta allocates nothing,
+// amortized: it is appended, not the signature so far copied again
+// (which made many deltas quadratic).
+func TestSignatureDeltaAllocs(t *testing.T) {
+	se := func(ev string) string {
+		return `{"type":"stream_event","event":` + ev + `,"parent_tool_use_id":null,"api_message_id":"m1"}`
+	}
+	tr, err := claude.New(claude.FormatStreamJSON, universal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range []string{initLine,
+		se(`{"type":"message_start","message":{"id":"m1","usage":{"input_tokens":5,"output_tokens":1}}}`),
+		se(`{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}`),
+		se(`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"first"}}`),
+	} {
+		tr.Translate(nil, universal.Message{Data: []byte(l), Line: int64(i + 1)})
+	}
+	m := universal.Message{Data: []byte(se(`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"RW5jcnlwdGVkU2lnbmF0dXJl"}}`)), Line: 5}
+	if allocs, evs := golden.AllocsPerMessage(t, tr, m); allocs != 0 || len(evs) != 0 {
+		t.Errorf("%v allocations and %d events per signature delta, want none", allocs, len(evs))
 	}
 }

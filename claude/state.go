@@ -127,9 +127,12 @@ type slot struct {
 	Final     string `json:"final,omitempty"`
 	HasFinal  bool   `json:"has_final,omitempty"`
 	Signature string `json:"sig,omitempty"`
-	Private   bool   `json:"private,omitempty"`
-	Meta      string `json:"meta,omitempty"`
-	Stopped   bool   `json:"stopped,omitempty"`
+	// sig holds Signature's bytes while signature deltas add to it: each
+	// is appended, not the whole signature copied again.
+	sig     []byte
+	Private bool   `json:"private,omitempty"`
+	Meta    string `json:"meta,omitempty"`
+	Stopped bool   `json:"stopped,omitempty"`
 }
 
 // block maps a native block index to a slot or a tool call.
