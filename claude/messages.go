@@ -105,7 +105,7 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 		}
 	}
 	if t.transcript {
-		m.Last = t.w.Copy(uuid.Str())
+		m.Last = uuid.OwnStr(t.w.Copy)
 	}
 	api := -1
 	if apiIndex.Type() == gjson.Number && !chained {
@@ -114,7 +114,7 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 	switch {
 	case content.Type() == gjson.String:
 		si := t.matchSlot(m, universal.PartText, api)
-		m.Slots[si].Final, m.Slots[si].HasFinal = t.w.Copy(content.Str()), true
+		m.Slots[si].Final, m.Slots[si].HasFinal = content.OwnStr(t.w.Copy), true
 	case content.IsArray():
 		n := 0
 		content.Each(func(_ gjson.Result, b jsonscan.Value) bool {

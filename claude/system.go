@@ -145,7 +145,7 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 		dst = t.w.BeginClean(dst, md, universal.SourceAgent, t.raw)
 	}
 	if t.s.Cwd == "" {
-		t.s.Cwd = t.w.Copy(f[cwd].Str())
+		t.s.Cwd = f[cwd].OwnStr(t.w.Copy)
 	}
 	dst = t.heldTurn(dst)
 	if t.s.Turn != nil {

@@ -231,7 +231,7 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Va
 	str("cwd", resp.Sub("cwd"), thread.Sub("cwd"))
 	for _, v := range []jsonscan.Value{resp.Sub("cwd"), thread.Sub("cwd"), jsonscan.Wrap(gjson.Parse(t.st.Meta["cwd"]))} {
 		if v.Type() == gjson.String && v.Raw() != `""` {
-			t.st.Cwd = strings.Clone(v.Str())
+			t.st.Cwd = v.OwnStr(strings.Clone)
 			break
 		}
 	}

@@ -136,7 +136,7 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event 
 		// unescaped copy of a long string.
 		set := func(k string, v jsonscan.Value) {
 			if v.Exists() && v.Type() != gjson.Null && v.Raw() != `""` {
-				put(&t.st.Meta, "md."+k, strings.Clone(v.Compacted()))
+				put(&t.st.Meta, "md."+k, v.OwnJSON(strings.Clone))
 			}
 		}
 		set("agent_version", p.Sub("cli_version"))
@@ -147,7 +147,7 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event 
 		set("model_provider", p.Sub("model_provider"))
 		cwd := p.Sub("cwd")
 		set("cwd", cwd)
-		t.st.Cwd = strings.Clone(cwd.Str())
+		t.st.Cwd = cwd.OwnStr(strings.Clone)
 		set("originator", p.Sub("originator"))
 		set("source", p.Sub("source"))
 		set("thread_source", p.Sub("thread_source"))
@@ -218,10 +218,10 @@ func (t *Translator) mergeSettings(p jsonscan.Value, approval, sandbox, effort s
 	for _, f := range [...][2]string{{"model", "model"}, {approval, "approval_policy"}, {sandbox, "sandbox"}, {effort, "reasoning_effort"}, {"cwd", "cwd"}} {
 		if v := p.Sub(f[0]); v.Exists() && v.Type() != gjson.Null {
 			if _, ok := t.st.Meta["md."+f[1]]; !ok {
-				put(&t.st.Meta, "md."+f[1], strings.Clone(v.Compacted()))
+				put(&t.st.Meta, "md."+f[1], v.OwnJSON(strings.Clone))
 			}
 			if f[1] == "cwd" && t.st.Cwd == "" {
-				t.st.Cwd = strings.Clone(v.Str())
+				t.st.Cwd = v.OwnStr(strings.Clone)
 			}
 		}
 	}
