@@ -133,6 +133,7 @@ type tool struct {
 	// Terminal is the output the client reported for the call's terminal,
 	// ExitCode its exit code when known.
 	Terminal    string `json:"terminal,omitempty"`
+	term        []byte // Terminal's bytes while output chunks add to it (Value.Extend)
 	HasTerminal bool   `json:"has_terminal,omitempty"`
 	ExitCode    *int64 `json:"exit_code,omitempty"`
 	Signal      string `json:"signal,omitempty"`

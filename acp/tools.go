@@ -148,11 +148,9 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value) {
 		meta = t.kept(meta, tl.Meta)
 		if o := terminalMeta(meta, "terminal_output"); o.Exists() {
 			if d := o.Sub("data"); d.Type() == gjson.String {
-				if tl.Terminal == "" {
-					tl.Terminal = t.w.CopyValue(d.Result())
-				} else {
-					tl.Terminal += d.Str()
-				}
+				// Output comes in chunks: each is appended, not the
+				// output so far copied again.
+				d.Extend(&tl.Terminal, &tl.term)
 				tl.HasTerminal = true
 			}
 		}

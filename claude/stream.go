@@ -3,7 +3,6 @@ package claude
 import (
 	"errors"
 	"fmt"
-	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -231,19 +230,10 @@ func (t *Translator) blockDelta(dst events, idx, d jsonscan.Value, c sc) events 
 		// Redacted thinking streams "" with estimated_tokens: nothing to add.
 		return t.slotDelta(dst, m, si, thinking.Str())
 	case "signature_delta":
-		s := &m.Slots[si]
-		if s.Signature == "" {
-			s.Signature = sig.OwnStr(t.w.Copy)
-			return dst
-		}
 		// Claude Code sends one signature delta a block; more are
-		// appended to a buffer of the slot's own, never written below
-		// its length, so the strings made on it stay as they are.
-		if len(s.sig) != len(s.Signature) || unsafe.SliceData(s.sig) != unsafe.StringData(s.Signature) {
-			s.sig = []byte(s.Signature) // the first append, or after a restore or a final signature
-		}
-		s.sig = sig.AppendStr(s.sig)
-		s.Signature = unsafe.String(unsafe.SliceData(s.sig), len(s.sig))
+		// appended, not the signature so far copied again with each.
+		s := &m.Slots[si]
+		sig.Extend(&s.Signature, &s.sig)
 		return dst
 	case "input_json_delta":
 		if b == nil || b.Tool == "" {

@@ -121,6 +121,22 @@ func (v Value) OwnStr(keep func(string) string) string {
 	return keep(s)
 }
 
+// Extend appends what Str returns to *s, through buf, a buffer of the
+// caller's own that *s is made on: a string grown by many chunks (a
+// terminal's output, a signature streamed in deltas) costs each chunk
+// only, never the text so far again. The buffer is only ever appended to,
+// so strings made on it earlier stay as they are. A *s that is not made
+// on buf (the first call, or a string set otherwise since) is copied into
+// it first.
+func (v Value) Extend(s *string, buf *[]byte) {
+	b := *buf
+	if len(b) != len(*s) || unsafe.SliceData(b) != unsafe.StringData(*s) {
+		b = append(b[:0:0], *s...)
+	}
+	b = v.AppendStr(b)
+	*buf, *s = b, unsafe.String(unsafe.SliceData(b), len(b))
+}
+
 // str returns what Str returns, and whether it is a new string of its
 // own (unescaped) rather than a view of the message.
 func (v Value) str() (string, bool) {

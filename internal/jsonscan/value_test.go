@@ -142,3 +142,38 @@ func TestOwnJSONAndAddTo(t *testing.T) {
 		}
 	}
 }
+
+// TestExtend: chunks appended with Extend make their concatenation,
+// escapes read; a string made earlier stays as it was; a string set
+// otherwise in between is taken as the new start; and a chunk costs no
+// allocation once the buffer has grown (the text so far is not copied).
+func TestExtend(t *testing.T) {
+	var s Scanner
+	chunk := func(text string) Value {
+		if !s.Scan([]byte(`{"d":"` + text + `"}`)) {
+			t.Fatalf("%s: not JSON", text)
+		}
+		return s.Root().Sub("d")
+	}
+	var out string
+	var buf []byte
+	chunk(`ab`).Extend(&out, &buf)
+	before := out
+	chunk(`c\n\u00e9`).Extend(&out, &buf)
+	if out != "abc\né" || before != "ab" {
+		t.Fatalf("got %q (earlier %q), want %q (earlier %q)", out, before, "abc\né", "ab")
+	}
+	out = "new:" // set otherwise: the next chunk goes after it
+	chunk(`x`).Extend(&out, &buf)
+	if out != "new:x" || before != "ab" {
+		t.Fatalf("got %q (earlier %q)", out, before)
+	}
+	v := chunk(`0123456789`)
+	allocs := testing.AllocsPerRun(1000, func() { v.Extend(&out, &buf) })
+	if allocs != 0 {
+		t.Errorf("%v allocations a chunk, want 0 (amortized)", allocs)
+	}
+	if len(out) != len("new:x")+1001*10 {
+		t.Errorf("length %d after 1001 chunks", len(out))
+	}
+}
