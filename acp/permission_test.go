@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -120,5 +121,35 @@ func TestSubAgentEndsWithItsCall(t *testing.T) {
 	}
 	if sub < 0 || result < 0 || sub > result {
 		t.Errorf("sub-agent message completed at %d, the call's result at %d: want the message first", sub, result)
+	}
+}
+
+// TestTerminalOutputChunks: terminal output reported in chunks (the
+// terminal_output _meta of tool_call_update) is the call's output, all
+// chunks in order, escapes read.
+func TestTerminalOutputChunks(t *testing.T) {
+	lines := []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","status":"in_progress","title":"ls","kind":"execute","rawInput":{"command":"ls"}}}}`,
+	}
+	var want strings.Builder
+	for i := range 50 {
+		lines = append(lines, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","_meta":{"terminal_output":{"terminal_id":"x","data":"line `+strconv.Itoa(i)+`\n"}}}}}`)
+		want.WriteString("line " + strconv.Itoa(i) + "\n")
+	}
+	lines = append(lines,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed","_meta":{"terminal_exit":{"terminal_id":"x","exit_code":0,"signal":null}}}}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`)
+	evs := translate(t, acp.FormatAgent, strings.Join(lines, "\n")+"\n")
+	var outputs []string
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		for _, p := range e.Data.(*universal.ItemSnapshot).Item.Content {
+			if p.Type == universal.PartToolResult {
+				outputs = append(outputs, p.Output)
+			}
+		}
+	}
+	if len(outputs) != 1 || outputs[0] != want.String() {
+		t.Errorf("tool outputs %.80q, want one %.80q…", outputs, want.String())
 	}
 }
