@@ -236,24 +236,6 @@ func (t *Translator) rawObject(k string, v jsonscan.Value) []byte {
 	return v.AddTo(&o, k).Bytes()
 }
 
-// withClean adds the member k: raw to the object o (nil for a new one),
-// raw being what jsonw.AppendRaw writes already: jsonw.Object.Raw would
-// scan it again.
-func withClean(o []byte, k, raw string) []byte {
-	switch {
-	case len(o) < 2:
-		o = append(o[:0], '{')
-	case len(o) == 2: // {}
-		o = o[:1]
-	default:
-		o = append(o[:len(o)-1], ',')
-	}
-	o = jsonw.AppendString(o, k)
-	o = append(o, ':')
-	o = append(o, raw...)
-	return append(o, '}')
-}
-
 // Report implements universal.Translator.
 func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
 	if t.w.Ended() {

@@ -379,17 +379,15 @@ func (t *Translator) begin(dst []universal.Event) []universal.Event {
 	if t.w.Begun() {
 		return dst
 	}
-	var md jsonw.Object
-	md.String("agent", agentName).String("format", t.format)
-	head := md.Bytes()
-	n := len(head)
+	n := 64
 	for _, f := range t.st.Meta {
 		n += len(f.K) + len(f.V) + 4 // ,"k":v
 	}
-	b := append(make([]byte, 0, n), head...)
+	var md jsonw.Object
+	md.Grow(n).String("agent", agentName).String("format", t.format)
 	for _, f := range t.st.Meta {
-		b = withClean(b, f.K, f.V)
+		md.RawClean(f.K, f.V) // kept as jsonw writes them (meta)
 	}
 	t.st.Meta = nil
-	return t.w.BeginClean(dst, b, daemon, nil)
+	return t.w.BeginClean(dst, md.Bytes(), daemon, nil)
 }
