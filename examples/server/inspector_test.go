@@ -260,9 +260,27 @@ func (e *inspectorEnv) push(t *testing.T, id string, r recording, b []byte, offs
 // wait polls a JavaScript predicate in the tab until it holds.
 func wait(t *testing.T, ctx context.Context, what, expr string) {
 	t.Helper()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(15*time.Second))); err != nil {
+	_, err := retryContext(func() (chromedp.Void, error) {
+		return chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(15*time.Second)))
+	})
+	if err != nil {
 		text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText.slice(0, 3000)`))
 		t.Fatalf("waiting for %s (%s): %v\npage:\n%s", what, expr, err, text)
+	}
+}
+
+// retryContext runs an evaluation again when the page's JavaScript
+// context went away under it ("Cannot find context with specified id"):
+// the page was replaced between the browser picking the context and
+// running the script, as happens on a loaded machine right after a
+// navigation. Any other error is returned at once.
+func retryContext[T any](run func() (T, error)) (T, error) {
+	for try := 0; ; try++ {
+		v, err := run()
+		if err == nil || try == 4 || !strings.Contains(err.Error(), "Cannot find context with specified id") && !strings.Contains(err.Error(), "Execution context was destroyed") {
+			return v, err
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
@@ -351,7 +369,7 @@ const readPage = `(() => {
 
 func read(t *testing.T, ctx context.Context) shown {
 	t.Helper()
-	s, err := chromedp.Run(ctx, chromedp.Evaluate[shown](readPage))
+	s, err := retryContext(func() (shown, error) { return chromedp.Run(ctx, chromedp.Evaluate[shown](readPage)) })
 	if err != nil {
 		t.Fatalf("reading the page: %v", err)
 	}

@@ -1,0 +1,64 @@
+package jsonw
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// goldenLines returns the lines of the repository's golden universal
+// streams: JSON this package wrote, so canonical, with the strings of real
+// sessions (code, command output, text in many scripts).
+func goldenLines(tb testing.TB) (lines [][]byte, size int64) {
+	tb.Helper()
+	err := filepath.WalkDir("../../testdata", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".golden.ndjson") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			lines = append(lines, bytes.Clone(sc.Bytes()))
+			size += int64(len(sc.Bytes()))
+		}
+		return sc.Err()
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(lines) == 0 {
+		tb.Skip("no golden streams")
+	}
+	return lines, size
+}
+
+func TestCanonicalGoldenLines(t *testing.T) {
+	lines, _ := goldenLines(t)
+	for _, l := range lines {
+		if !Canonical(l) {
+			t.Fatalf("not canonical: %.200s", l)
+		}
+	}
+}
+
+// BenchmarkCanonical checks every golden line: the check reduce makes of
+// each raw value it keeps.
+func BenchmarkCanonical(b *testing.B) {
+	lines, size := goldenLines(b)
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range lines {
+			if !Canonical(l) {
+				b.Fatal("not canonical")
+			}
+		}
+	}
+}
