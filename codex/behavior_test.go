@@ -472,3 +472,33 @@ func TestCompletionAfterTurnClosedItem(t *testing.T) {
 		t.Errorf("unparsed: %+v", e.Data)
 	}
 }
+
+// Output that a sub-agent's command streams after the sub-agent's turn
+// completed (its thread closed, its open items closed as failed) goes to
+// no item: the translator must not hand it to the stream as a delta of the
+// closed result, which the stream refuses as a translator mistake.
+func TestOutputAfterSubAgentTurn(t *testing.T) {
+	const (
+		childTurn = `{"method":"turn/started","params":{"threadId":"th2","turn":{"id":"tu2","status":"inProgress"}}}`
+		cmd       = `{"method":"item/started","params":{"threadId":"th2","turnId":"tu2","item":{"type":"commandExecution","id":"c1","command":"make","status":"inProgress"}}}`
+		output    = `{"method":"item/commandExecution/outputDelta","params":{"threadId":"th2","turnId":"tu2","itemId":"c1","delta":"make: *** Error 2\n"}}`
+		childDone = `{"method":"turn/completed","params":{"threadId":"th2","turn":{"id":"tu2","status":"completed","error":null}}}`
+	)
+	evs := run(t, codex.FormatAppServer, nil, []string{thStarted, turnStarted, childTurn, cmd, output, childDone, output, agentDone, turnDone})
+	for _, e := range golden.OfType(evs, universal.TypeUnparsed) {
+		t.Errorf("unparsed: %+v", e.Data)
+	}
+	var results int
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		it := e.Data.(*universal.ItemSnapshot).Item
+		if it.Kind == universal.KindToolResult {
+			results++
+			if it.Content[0].Output != "make: *** Error 2\n" || it.Status != universal.StatusFailed {
+				t.Errorf("result %q, %s; want the first chunk, failed", it.Content[0].Output, it.Status)
+			}
+		}
+	}
+	if results != 1 {
+		t.Errorf("%d results, want 1", results)
+	}
+}

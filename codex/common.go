@@ -52,16 +52,8 @@ func (t *Translator) endTurn(dst []event, id string, status universal.TurnStatus
 	dst = t.endResponses(dst, status != universal.TurnCompleted)
 	dst = t.cancelPending(dst, id)
 	dst = t.w.EndTurn(dst, id, status, meta, src, raw)
-	// The stream closed the turn's open items (as failed): a later copy of
-	// them (their native completion under another turn) adds nothing.
-	for _, n := range t.st.Items {
-		if !n.Done && !t.w.IsOpen(n.ID) {
-			n.Done = true
-		}
-		if n.Result != "" && !n.RDone && !t.w.IsOpen(n.Result) {
-			n.RDone = true
-		}
-	}
+	// The stream closed the turn's open items (as failed).
+	t.markClosed()
 	t.st.Failed = status == universal.TurnError
 	t.st.TurnErr = false
 	if t.st.PromptTurn == id {
@@ -526,7 +518,24 @@ func (t *Translator) closeChild(dst []event, thread string) []event {
 		}
 	}
 	t.st.ChildItems = kept
+	t.markClosed()
 	return dst
+}
+
+// markClosed marks done the items and results that the stream closed when
+// a turn or a sub-agent's thread ended before they completed: a later copy
+// of them (their native completion under another turn, output that comes
+// after) adds nothing, and must not reach the stream as a delta or a
+// completion of a closed item.
+func (t *Translator) markClosed() {
+	for _, n := range t.st.Items {
+		if !n.Done && !t.w.IsOpen(n.ID) {
+			n.Done = true
+		}
+		if n.Result != "" && !n.RDone && !t.w.IsOpen(n.Result) {
+			n.RDone = true
+		}
+	}
 }
 
 // getter is what reads a member: a gjson.Result, or a jsonscan.Value that
