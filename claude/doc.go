@@ -1,7 +1,7 @@
 // Package claude translates Claude Code's native output into universal
 // events. Tested with Claude Code 2.1.330 (recorded, goldens), recordings
-// of 2.0.76, 2.1.14 and 2.1.120 (checked by internal/crosscheck) and public
-// samples of 1.0.17 to 2.1.132.
+// of 2.0.76, 2.1.14, 2.1.120 and 2.1.332 (checked by internal/crosscheck)
+// and public samples of 1.0.17 to 2.1.132.
 //
 // # Formats
 //
@@ -235,7 +235,11 @@
 // 2.1.120 continues the turn but writes a single result for it and does
 // not forward the background sub-agent's messages; transcripts before
 // 2.1.330 record no permission decision (permissionDecision), so a
-// can_use_tool round trip leaves no trace in them.
+// can_use_tool round trip leaves no trace in them. 2.1.332 writes what
+// 2.1.330 does, with a few more fields nothing here reads (sandbox_enabled
+// on init and on the initialize control_response; rowSource and sentAtMs on
+// transcript user entries; echoWireToolInputs and thread on api-request
+// entries).
 //
 // # Ignored on purpose
 //

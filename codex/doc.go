@@ -8,7 +8,7 @@
 // and hand-made inputs
 // built from the app-server schemas Codex 0.169.0 and 0.100.0 generate
 // (testdata/codex; provenance in testdata/SOURCES.md). The capture lab's
-// scenarios recorded with 0.100.0, 0.130.0, 0.145.0 and 0.166.0
+// scenarios recorded with 0.100.0, 0.130.0, 0.145.0, 0.166.0 and 0.171.0
 // (testdata/crosscheck/codex) are checked by their expectations and the
 // stream invariants.
 //
@@ -23,7 +23,10 @@
 // header is split off), and before ~0.14x no error in task_complete: a
 // failed turn looks completed there. aggregatedOutput holding only the
 // output after a command's first yield (0.100–0.145) is Codex's own; the
-// translator shows it as given.
+// translator shows it as given. 0.171 writes what 0.169 does, except that
+// it no longer repeats an unchanged turn/diff/updated (ignored either way)
+// and its rollout response items carry metadata.model_search_state (not
+// read).
 //
 // # Formats
 //
