@@ -82,6 +82,39 @@ func noUnparsed(t *testing.T, events []universal.Event) {
 	}
 }
 
+// onlyItem returns the one item a run completed, checking it reported no
+// agent.unparsed.
+func onlyItem(t *testing.T, events []universal.Event) universal.Item {
+	t.Helper()
+	noUnparsed(t, events)
+	items := completed(events)
+	if len(items) != 1 {
+		t.Fatalf("%d items, want 1", len(items))
+	}
+	return items[0]
+}
+
+// partList lists an item's parts as type:text (with path and label).
+func partList(it universal.Item) string {
+	var got []string
+	for _, p := range it.Content {
+		got = append(got, string(p.Type)+":"+p.Text+p.Path+p.Label)
+	}
+	return strings.Join(got, " ")
+}
+
+// deltasAddressParts checks that every delta addresses a part of the
+// completed item of its type whose text starts with it.
+func deltasAddressParts(t *testing.T, events []universal.Event, it universal.Item) {
+	t.Helper()
+	for _, e := range golden.OfType(events, universal.TypeItemDelta) {
+		d := e.Data.(*universal.ItemDelta)
+		if p := it.Content[d.PartIndex]; p.Type != d.PartType || !strings.HasPrefix(p.Text, d.Delta) {
+			t.Errorf("delta %q addresses part %d (%s %q)", d.Delta, d.PartIndex, p.Type, p.Text)
+		}
+	}
+}
+
 const ses = "ses_a"
 
 func msgUpdated(id, role string, completed bool) string {
@@ -909,25 +942,11 @@ func TestNativePartOrder(t *testing.T) {
 		`{"type":"message.part.removed","properties":{"sessionID":"ses_a","messageID":"msg_a","partID":"prt_x"}}`,
 		msgUpdated("msg_a", "assistant", true),
 	))
-	noUnparsed(t, events)
-	items := completed(events)
-	if len(items) != 1 {
-		t.Fatalf("%d items, want 1", len(items))
+	it := onlyItem(t, events)
+	if got, want := partList(it), "file_ref:/w/a.go text:one status:agent status:removed text:two"; got != want {
+		t.Errorf("content %q, want %q", got, want)
 	}
-	var got []string
-	for _, p := range items[0].Content {
-		got = append(got, string(p.Type)+":"+p.Text+p.Path+p.Label)
-	}
-	want := "file_ref:/w/a.go text:one status:agent status:removed text:two"
-	if strings.Join(got, " ") != want {
-		t.Errorf("content %q, want %q", strings.Join(got, " "), want)
-	}
-	for _, e := range golden.OfType(events, universal.TypeItemDelta) {
-		d := e.Data.(*universal.ItemDelta)
-		if p := items[0].Content[d.PartIndex]; p.Type != universal.PartText || !strings.HasPrefix(p.Text, d.Delta) {
-			t.Errorf("delta %q addresses part %d (%s %q)", d.Delta, d.PartIndex, p.Type, p.Text)
-		}
-	}
+	deltasAddressParts(t, events, it)
 }
 
 // TestNew: the constructor contract (golden.CheckNew): every format builds,
@@ -962,5 +981,64 @@ func TestDeltaBeforeNonTextPart(t *testing.T) {
 			}
 			checkpointed(t, opencode.FormatSSE, input)
 		})
+	}
+}
+
+// TestEmptyReasoningKeepsMetadata: a reasoning part with no text whose
+// only content is provider metadata (OpenAI's encrypted reasoning, as
+// OpenCode 1.2.5 exports carry for gpt-5.3-codex) keeps its place in the
+// message, empty, with its metadata, in an export document and on the
+// event stream; the deltas of the parts after it address their own parts.
+func TestEmptyReasoningKeepsMetadata(t *testing.T) {
+	const meta = `{"openai":{"itemId":"rs_1","reasoningEncryptedContent":"gAAAA-secret"}}`
+	part := func(id, typ, text string) string {
+		return fmt.Sprintf(`{"id":%q,"sessionID":%q,"messageID":"msg_a","type":%q,"text":%q,"metadata":%s,"time":{"start":1,"end":2}}`,
+			id, ses, typ, text, meta)
+	}
+	export := fmt.Sprintf(`{"info":{"id":%q,"version":"1.2.5"},"messages":[{"info":{"id":"msg_a","sessionID":%q,"role":"assistant","time":{"created":1,"completed":3}},"parts":[%s,%s,%s]}]}`,
+		ses, ses, part("prt_1", "reasoning", ""), part("prt_2", "reasoning", "thought"), part("prt_3", "text", "answer"))
+	stream := sse(
+		msgUpdated("msg_a", "assistant", false),
+		fmt.Sprintf(`{"type":"message.part.updated","properties":{"part":%s}}`, part("prt_1", "reasoning", "")),
+		fmt.Sprintf(`{"type":"message.part.updated","properties":{"part":%s}}`, part("prt_2", "reasoning", "thought")),
+		fmt.Sprintf(`{"type":"message.part.updated","properties":{"part":%s}}`, part("prt_3", "text", "answer")),
+		msgUpdated("msg_a", "assistant", true),
+	)
+	for _, c := range []struct{ format, input string }{{opencode.FormatMessages, export}, {opencode.FormatSSE, stream}} {
+		t.Run(c.format, func(t *testing.T) {
+			events := run(t, c.format, c.input)
+			it := onlyItem(t, events)
+			if got, want := partList(it), "reasoning: reasoning:thought text:answer"; got != want {
+				t.Fatalf("content %q, want %q", got, want)
+			}
+			for i, p := range it.Content {
+				if !strings.Contains(string(p.Metadata), "gAAAA-secret") {
+					t.Errorf("part %d metadata %s, want the encrypted reasoning", i, p.Metadata)
+				}
+			}
+			deltasAddressParts(t, events, it)
+		})
+	}
+}
+
+// TestAbortedPartMetadataInExport: in a message list or export each part
+// is given once, as it was last saved; a reasoning part cut short by an
+// abort has no end time (OpenCode 1.2.5 exports of aborted turns), and its
+// metadata is kept all the same, with its text or without.
+func TestAbortedPartMetadataInExport(t *testing.T) {
+	part := func(id, text string) string {
+		return fmt.Sprintf(`{"id":%q,"sessionID":%q,"messageID":"msg_a","type":"reasoning","text":%q,"metadata":{"openai":{"itemId":%q,"reasoningEncryptedContent":"enc-%s"}},"time":{"start":1}}`,
+			id, ses, text, id, id)
+	}
+	doc := fmt.Sprintf(`[{"info":{"id":"msg_a","sessionID":%q,"role":"assistant","time":{"created":1,"completed":3},"error":{"name":"MessageAbortedError","data":{"message":"The operation was aborted."}}},"parts":[%s,%s]}]`,
+		ses, part("prt_1", "half a thought"), part("prt_2", ""))
+	c := onlyItem(t, run(t, opencode.FormatMessages, doc)).Content
+	if len(c) != 2 || c[0].Text != "half a thought" || c[1].Text != "" {
+		t.Fatalf("content %+v, want the two reasoning parts", c)
+	}
+	for i, id := range []string{"prt_1", "prt_2"} {
+		if !strings.Contains(string(c[i].Metadata), "enc-"+id) {
+			t.Errorf("part %d metadata %s, want enc-%s", i, c[i].Metadata, id)
+		}
 	}
 }

@@ -65,7 +65,12 @@
 // first text is emitted, a non-streaming part (file, patch, agent,
 // subtask, compaction, below) when it arrives (universal.Stream.AddPart),
 // and one removed while the message is open leaves a status part
-// "removed" in its place. A part snapshot
+// "removed" in its place. A text or reasoning part keeps its provider
+// metadata (signatures, encrypted reasoning), read from its final snapshot
+// (the one with time.end, or in a message list or export the only one,
+// also for a part an abort cut short); one that has no text but metadata
+// (OpenAI's encrypted reasoning alone) takes its place empty when that
+// snapshot arrives. A part snapshot
 // (message.part.updated, always the part's full state) is diffed against
 // what was emitted for that part: only the new suffix becomes an item.delta,
 // so a snapshot never emits text twice. In ≤ 1.1 the snapshot also carries a

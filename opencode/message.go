@@ -385,8 +385,23 @@ func (t *Translator) onText(dst []universal.Event, m *msgState, pid string, p *p
 	if add != "" {
 		dst = t.w.Delta(dst, m.Item, t.index(m, pid, p), partType(p.Type), add, universal.SourceAgent, e.raw)
 	}
-	if tm := f.time; !tm.Exists() || tm.Get("end").Exists() {
+	// A part's metadata is read from its final snapshot: the one with an
+	// end time, or the only one a message list or export has (a part cut
+	// short by an abort never gets an end time).
+	if tm := f.time; !tm.Exists() || tm.Get("end").Exists() || t.format == FormatMessages {
 		p.Meta = t.textMetadata(f)
+		if p.Index < 0 && p.Meta != nil {
+			// A part with no text but provider metadata (a reasoning
+			// part whose only content is OpenAI's encrypted reasoning or
+			// Anthropic's redacted thinking) keeps its place, empty, so
+			// that the metadata reaches the item like that of a part
+			// with text.
+			var i int
+			if dst, i = t.w.AddPart(dst, m.Item, textPart(p.Type, "", nil)); i >= 0 {
+				p.Index = i
+				m.Parts = append(m.Parts, p.ID)
+			}
+		}
 	}
 	return dst
 }

@@ -70,6 +70,8 @@ func public() []capture {
 		{input: p("git-ai__pi-session-simple.jsonl"), format: pi.FormatSession},
 		{input: p("git-ai__pi-session-tool.jsonl"), format: pi.FormatSession},
 		{input: p("git-ai__pi-session-ignorable.jsonl"), format: pi.FormatSession},
+		{input: p("specstory__real_world.v3-session.jsonl"), format: pi.FormatSession},
+		{input: p("specstory__native-tool-audit.v3-session.jsonl"), format: pi.FormatSession},
 		// Hand-made with a line that is not JSON and an unknown entry type.
 		{input: p("agentsview__session.jsonl"), format: pi.FormatSession, allowUnparsed: true},
 		// Hand-made streams in the pre-0.84 shape (labelled synthetic).
