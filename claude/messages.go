@@ -274,8 +274,19 @@ func (t *Translator) matchSlot(m *message, typ universal.PartType, api int) int 
 			return b.Slot
 		}
 	}
-	for i := range m.Slots {
-		if s := &m.Slots[i]; s.Type == typ && s.Index >= 0 && !s.HasFinal {
+	// The slots before m.settled match no final block: each has no API
+	// index or has its final content, and keeps it. Skipping them keeps
+	// a message of many blocks linear (without stream events every slot
+	// is such, and the scan was of all the slots for each block).
+	for i := m.settled; i < len(m.Slots); i++ {
+		s := &m.Slots[i]
+		if s.Index < 0 || s.HasFinal {
+			if i == m.settled {
+				m.settled++
+			}
+			continue
+		}
+		if s.Type == typ {
 			return i
 		}
 	}

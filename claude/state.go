@@ -115,6 +115,8 @@ type message struct {
 	Tools bool `json:"tools,omitempty"`
 	// Last is the uuid of the message's last transcript line.
 	Last string `json:"last,omitempty"`
+	// settled counts the leading slots matchSlot skips.
+	settled int
 }
 
 // slot is one content part of a message item.
