@@ -21,8 +21,10 @@
 //
 // By default they run on the main captures of each agent up to 128 KiB
 // with few repeats (a few seconds); with the build tag long, on every
-// capture, public logs and crosscheck recordings included, with more. The
-// long run also times two paths that scan without allocating (a Claude
-// message of many blocks, many turns in notify), with a wide margin: see
-// cpu_test.go.
+// capture, public logs and crosscheck recordings included, with more.
+//
+// Work that scans without allocating is invisible to these counts. Two
+// such paths that were quadratic (a Claude message of many blocks, many
+// turns in notify) have benchmarks instead, which show the cost per
+// repeat at n and 4n side by side: go test -bench . ./internal/linear.
 package linear

@@ -1,0 +1,91 @@
+package linear
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/notify"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// The superlinear paths below scanned without allocating, so the
+// allocation checks of this package cannot see them; time cannot be
+// asserted on shared machines. These benchmarks show them side by side
+// instead: the cost per repeat at n and 4n, which is the same for linear
+// work and four times higher at 4n for a scan of all that came before
+// (run with -bench . ./internal/linear).
+
+// BenchmarkClaudeManyBlocks: an assistant message of many content blocks
+// without stream events (one line per block, as stream-json without
+// partial messages writes them). matchSlot used to look at every slot of
+// the message for each block.
+func BenchmarkClaudeManyBlocks(b *testing.B) {
+	data, err := os.ReadFile("../../testdata/crosscheck/claude/2.0.76/s01-text-nopartial.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	const at = 2 // an assistant line with a text block
+	for _, k := range []int{3000, 12000} {
+		b.Run(fmt.Sprint("blocks=", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				tr, err := claude.New(claude.FormatStreamJSON, universal.Options{SessionID: "linear"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var evs []universal.Event
+				for i, l := range lines[:at] {
+					evs = tr.Translate(evs[:0], universal.Message{Data: l, Line: int64(i + 1)})
+				}
+				for i := range k {
+					evs = tr.Translate(evs[:0], universal.Message{Data: lines[at], Line: int64(at + 1 + i)})
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*k), "ns/block")
+		})
+	}
+}
+
+// BenchmarkNotifyTurns: many turns without an assistant message. The
+// feed's final text of a turn used to look at every item of the session
+// at each turn's end.
+func BenchmarkNotifyTurns(b *testing.B) {
+	for _, k := range []int{3000, 12000} {
+		evs := turnsLog(k)
+		b.Run(fmt.Sprint("turns=", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				f := notify.NewFeed(notify.Options{})
+				for i := range evs {
+					if err := f.Apply(&evs[i]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*k), "ns/turn")
+		})
+	}
+}
+
+// turnsLog is a session of k turns of one user message each.
+func turnsLog(k int) []universal.Event {
+	var evs []universal.Event
+	add := func(typ universal.Type, d universal.Data) {
+		evs = append(evs, universal.Event{Sequence: int64(len(evs) + 1), SessionID: "s", Type: typ, Data: d, Source: universal.SourceAgent})
+	}
+	add(universal.TypeSessionStarted, &universal.SessionStarted{})
+	for i := range k {
+		tid := fmt.Sprint("t", i)
+		add(universal.TypeTurnStarted, &universal.TurnStarted{TurnID: tid})
+		it := universal.Item{ItemID: fmt.Sprint("u", i), Kind: universal.KindMessage, Role: universal.RoleUser,
+			Content: []universal.Part{{Type: universal.PartText, Text: "hi"}}}
+		add(universal.TypeItemStarted, &universal.ItemSnapshot{Item: it})
+		add(universal.TypeItemCompleted, &universal.ItemSnapshot{Item: it})
+		add(universal.TypeTurnEnded, &universal.TurnEnded{TurnID: tid, Status: universal.TurnCompleted})
+	}
+	return evs
+}
