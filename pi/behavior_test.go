@@ -1063,3 +1063,22 @@ func TestSubAgentItems(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedUIRequest: a second extension UI request with the id of one
+// still pending is reported, not shown as a second question under the same
+// id (its answer could not tell them apart, and a checkpoint holding both
+// would not restore).
+func TestRepeatedUIRequest(t *testing.T) {
+	req := `{"type":"extension_ui_request","id":"q1","method":"confirm","title":"Ship it?"}`
+	events := translate(t, pi.FormatRPC, lines(`{"type":"agent_start"}`, req, req, `{"type":"agent_end","messages":[]}`))
+	if n := len(golden.OfType(events, universal.TypeQuestionRequested)); n != 1 {
+		t.Errorf("%d questions, want 1", n)
+	}
+	var got []string
+	for _, e := range golden.OfType(events, universal.TypeUnparsed) {
+		got = append(got, e.Data.(*universal.Unparsed).Location)
+	}
+	if strings.Join(got, "|") != "pi: line 3" {
+		t.Errorf("unparsed at %q, want the repeat (line 3)", got)
+	}
+}

@@ -521,6 +521,11 @@ func (t *Translator) uiRequest(dst []universal.Event, in *input, prevToolStart s
 	if id == "" {
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("extension_ui_request %q without an id", method), in.raw)
 	}
+	if _, r := t.request(id); r != nil {
+		// The id of a request still waiting for its answer: the answer
+		// could not tell the two apart.
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("extension_ui_request %q repeats the id of a pending request", id), in.raw)
+	}
 	var md jsonw.Object
 	md.String("method", method)
 	for _, k := range [...]string{"title", "message", "placeholder", "prefill", "options", "timeout"} {
