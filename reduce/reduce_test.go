@@ -688,3 +688,33 @@ func TestSnapshotThroughEncodingJSON(t *testing.T) {
 		t.Errorf("restored from json.Marshal:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestTurnsEndingOutOfOrder: nested turns that end in any order leave the
+// innermost turn still open as the open turn, at every step and after a
+// restore from a snapshot taken there.
+func TestTurnsEndingOutOfOrder(t *testing.T) {
+	l := newLog().begin().turn("t1").turn("t2").turn("t3").turn("t4")
+	steps := []struct{ end, open string }{
+		{"t2", "t4"}, // under open turns: t4 stays innermost
+		{"t4", "t3"}, // the top: t3 is innermost, t2 ended under it
+		{"t3", "t1"}, // t2, ended, is not open again
+		{"t1", ""},
+	}
+	for _, st := range steps {
+		l.turnEnd(st.end, universal.TurnCompleted)
+		s := replay(t, l.evs)
+		if got := s.OpenTurn(); got != st.open {
+			t.Errorf("after %s ended: open turn %q, want %q", st.end, got, st.open)
+		}
+		if got := restore(t, s).OpenTurn(); got != st.open {
+			t.Errorf("after %s ended, restored: open turn %q, want %q", st.end, got, st.open)
+		}
+		wantStatus := reduce.StatusRunning
+		if st.open == "" {
+			wantStatus = reduce.StatusIdle
+		}
+		if s.Status != wantStatus {
+			t.Errorf("after %s ended: status %s, want %s", st.end, s.Status, wantStatus)
+		}
+	}
+}

@@ -513,10 +513,15 @@ func (s *Session) turnEnded(ev *universal.Event, d *universal.TurnEnded, c *Chan
 	t.Status = constant(d.Status, universal.TurnCompleted, universal.TurnInterrupted, universal.TurnError)
 	t.EndedSeq = ev.Sequence
 	t.EndMetadata = ownRaw(d.Metadata)
-	for j, o := range ix.open {
-		if o == i {
-			ix.open = append(ix.open[:j], ix.open[j+1:]...)
-			break
+	// The innermost open turn is the last of open, always one in progress:
+	// an inner turn ending leaves, with it, the turns under it that ended
+	// before it. A turn that ends under a turn still open stays in open,
+	// ended, until it comes to the top: no search and no shift of open for
+	// each turn's end (turns ending oldest first were quadratic).
+	if n := len(ix.open); n > 0 && ix.open[n-1] == i {
+		ix.open = ix.open[:n-1]
+		for n = len(ix.open); n > 0 && s.Turns[ix.open[n-1]].Status != TurnInProgress; n-- {
+			ix.open = ix.open[:n-1]
 		}
 	}
 	c.What |= TurnChanged

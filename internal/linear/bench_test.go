@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentnorm/agentnorm/claude"
 	"github.com/agentnorm/agentnorm/notify"
+	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -62,6 +63,37 @@ func BenchmarkNotifyTurns(b *testing.B) {
 				f := notify.NewFeed(notify.Options{})
 				for i := range evs {
 					if err := f.Apply(&evs[i]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*k), "ns/turn")
+		})
+	}
+}
+
+// BenchmarkReduceTurnsOldestFirst: k nested turns that end oldest first.
+// reduce searched its list of open turns and shifted it for each turn's
+// end.
+func BenchmarkReduceTurnsOldestFirst(b *testing.B) {
+	for _, k := range []int{3000, 12000} {
+		var evs []universal.Event
+		add := func(typ universal.Type, d universal.Data) {
+			evs = append(evs, universal.Event{Sequence: int64(len(evs) + 1), SessionID: "s", Type: typ, Data: d, Source: universal.SourceAgent})
+		}
+		add(universal.TypeSessionStarted, &universal.SessionStarted{})
+		for i := range k {
+			add(universal.TypeTurnStarted, &universal.TurnStarted{TurnID: fmt.Sprint("t", i)})
+		}
+		for i := range k {
+			add(universal.TypeTurnEnded, &universal.TurnEnded{TurnID: fmt.Sprint("t", i), Status: universal.TurnCompleted})
+		}
+		b.Run(fmt.Sprint("turns=", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var s reduce.Session
+				for i := range evs {
+					if _, err := s.Apply(&evs[i]); err != nil {
 						b.Fatal(err)
 					}
 				}
