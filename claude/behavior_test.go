@@ -802,3 +802,38 @@ func TestSignatureDeltaAllocs(t *testing.T) {
 		t.Errorf("%v allocations and %d events per signature delta, want none", allocs, len(evs))
 	}
 }
+
+// TestHumanOrigin: 2.1.2xx transcripts mark a typed prompt with
+// origin {kind:"human"}; it is the person's message, while a line whose
+// origin is the CLI's (a task notification) stays a system item. Line
+// shapes from Irrlicht's 2.1.235 and 2.1.143 recordings.
+func TestHumanOrigin(t *testing.T) {
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		`{"parentUuid":null,"isSidechain":false,"promptId":"p1","type":"user","message":{"role":"user","content":"Reply with exactly: hello world"},"uuid":"u1","timestamp":"2026-08-19T18:00:16.762Z","permissionMode":"default","origin":{"kind":"human"},"promptSource":"typed","userType":"external","entrypoint":"cli","cwd":"/w","sessionId":"s1","version":"2.1.235"}`,
+		`{"parentUuid":"u1","isSidechain":false,"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"hello world"}],"usage":{"input_tokens":1,"output_tokens":1}},"uuid":"a1","sessionId":"s1","version":"2.1.235"}`,
+		`{"parentUuid":"a1","isSidechain":false,"type":"user","message":{"role":"user","content":"<task-notification>\n<task-id>b1</task-id>\n</task-notification>"},"uuid":"u2","origin":{"kind":"task-notification"},"sessionId":"s1","version":"2.1.156"}`)
+	users := completed(evs, universal.KindMessage, universal.RoleUser)
+	if len(users) != 1 || users[0].NativeItemID != "u1" || users[0].Content[0].Text != "Reply with exactly: hello world" {
+		t.Errorf("user messages %+v", users)
+	}
+	if sys := completed(evs, universal.KindSystem, ""); len(sys) != 1 || sys[0].NativeItemID != "u2" {
+		t.Errorf("system items %+v", sys)
+	}
+}
+
+// TestAPIErrorBody: a 2.1.143 transcript's api_error line holds the SDK's
+// error object as it was, the API's message only in the response body
+// (error.error.error.message); the error event carries that message, not
+// a generic one. Line from Irrlicht's token-quota-exhausted recording.
+func TestAPIErrorBody(t *testing.T) {
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"Reply with exactly the word: ok"},"uuid":"u1","sessionId":"s1","version":"2.1.143"}`,
+		`{"parentUuid":"u1","isSidechain":false,"type":"system","subtype":"api_error","level":"error","error":{"status":429,"headers":{"content-type":"application/json"},"requestID":null,"error":{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit (https://docs.anthropic.com/en/api/rate-limits). Please retry later."}},"type":"rate_limit_error"},"retryInMs":535.2292764372014,"retryAttempt":1,"maxRetries":10,"uuid":"e1","sessionId":"s1","version":"2.1.143"}`)
+	errs := golden.OfType(evs, universal.TypeError)
+	if len(errs) != 1 {
+		t.Fatalf("errors %v", errs)
+	}
+	if e := errs[0].Data.(*universal.Error); !strings.HasPrefix(e.Message, "Number of request tokens has exceeded") || e.Code != "429" || !e.WillRetry {
+		t.Errorf("error %+v", e)
+	}
+}

@@ -205,7 +205,10 @@ func (t *Translator) apiError(dst events, r jsonscan.Value) events {
 		Raw("retry_in_ms", r.Get("retryInMs").Raw).
 		Raw("retry_attempt", r.Get("retryAttempt").Raw).
 		Raw("max_retries", r.Get("maxRetries").Raw)
-	msg := first(e.Get("formatted").Str, e.Get("message").Str, e.Str, "API error")
+	// 2.1.330 writes formatted and message; 2.1.1xx wrote the SDK's
+	// error object as it was (status, headers, requestID, and the API's
+	// response body under error: {type:"error", error:{type, message}}).
+	msg := first(e.Get("formatted").Str, e.Get("message").Str, e.Str, e.Get("error.error.message").Str, "API error")
 	scope := t.lineScope(r)
 	if t.orphan(scope) {
 		return dst

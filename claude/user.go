@@ -204,10 +204,16 @@ func tagText(s, tag string) string {
 
 // systemMade reports user lines the CLI wrote itself: hidden context
 // (isMeta), compaction summaries, background-task notifications, the
-// output of local slash commands and ! shell commands.
+// output of local slash commands and ! shell commands. An origin names
+// who made the line: {kind:"human"} (2.1.2xx transcripts, with
+// promptSource "typed") is a person's prompt, any other kind
+// (task-notification, …) the CLI's own.
 func systemMade(r jsonscan.Value, text string) bool {
+	if origin := r.Get("origin.kind").Str; origin != "" && origin != "human" {
+		return true
+	}
 	if r.Get("isMeta").Bool() || r.Get("isSynthetic").Bool() || r.Get("isCompactSummary").Bool() ||
-		r.Get("origin.kind").Str != "" || r.Get("promptSource").Str == "system" {
+		r.Get("promptSource").Str == "system" {
 		return true
 	}
 	for _, p := range []string{"<task-notification>", "<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>", "<bash-stderr>"} {

@@ -72,6 +72,10 @@ func public() []capture {
 		{input: p("git-ai__pi-session-ignorable.jsonl"), format: pi.FormatSession},
 		{input: p("specstory__real_world.v3-session.jsonl"), format: pi.FormatSession},
 		{input: p("specstory__native-tool-audit.v3-session.jsonl"), format: pi.FormatSession},
+		{input: p("irrlicht__checkpoint-rewind.v3-session.jsonl"), format: pi.FormatSession},
+		{input: p("irrlicht__context-compaction.v3-session.jsonl"), format: pi.FormatSession},
+		{input: p("irrlicht__turn-aborted-by-error.v3-session.jsonl"), format: pi.FormatSession},
+		{input: p("irrlicht__user-esc-interrupt.v3-session.jsonl"), format: pi.FormatSession},
 		// Hand-made with a line that is not JSON and an unknown entry type.
 		{input: p("agentsview__session.jsonl"), format: pi.FormatSession, allowUnparsed: true},
 		// Hand-made streams in the pre-0.84 shape (labelled synthetic).

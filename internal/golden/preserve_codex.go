@@ -25,7 +25,7 @@ import (
 //     output_text), reasoning summaries, function_call_output and
 //     custom_tool_call_output outputs; event_msg user_message,
 //     agent_message and agent_reasoning, exec_command_end's aggregated
-//     output, and 0.169's item_completed items (AgentMessage content,
+//     output, and item_completed items (AgentMessage content, Plan text,
 //     CommandExecution aggregated output, McpToolCall result).
 //
 // Rules:
@@ -234,6 +234,12 @@ func codexRollout(x *extraction, msgs func(func(universal.Message, string) bool)
 						event.add(KeptAssistant, c.Get("text").Str, m.Line)
 						return true
 					})
+				case "Plan":
+					// Plan mode's plan: the model wrote it inside
+					// <proposed_plan> tags in its message (the model copy),
+					// Codex shows the text between them.
+					note(KeptAssistant, "event")
+					event.add(KeptAssistant, it.Get("text").Str, m.Line)
 				case "CommandExecution":
 					codexOutput(x, it.Get("aggregated_output").Str, m.Line)
 				case "McpToolCall":

@@ -197,6 +197,19 @@ func TestExtractRules(t *testing.T) {
 			),
 			want: []string{"tool output:head", "tool output:tail", "prompt:\nfix it"},
 		},
+		{
+			// Irrlicht's 0.130.0 plan-mode rollout: the Plan item comes
+			// before the model's message, whose text wraps the plan in
+			// <proposed_plan> tags; the Plan item is the copy required.
+			name: "codex rollout: a Plan item is the event copy of the plan message", agent: "codex", format: "rollout", framing: golden.Lines,
+			input: lines(
+				`{"type":"event_msg","payload":{"type":"user_message","message":"plan it"}}`,
+				`{"type":"event_msg","payload":{"type":"item_completed","thread_id":"t","turn_id":"u","item":{"type":"Plan","id":"u-plan","text":"**Add hello.py**\n"}}}`,
+				`{"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"<proposed_plan>\n**Add hello.py**\n</proposed_plan>"}],"phase":"final_answer"}}`,
+				`{"type":"event_msg","payload":{"type":"agent_message","message":"Done."}}`,
+			),
+			want: []string{"prompt:plan it", "assistant text:**Add hello.py**\n", "assistant text:Done."},
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			kept, ok := golden.Extract(c.agent, c.format, c.framing, c.input)
