@@ -84,8 +84,9 @@
 // usage.updated with scope call.
 //
 // Tool calls: tool_call and tool_call_update (an update carries only what
-// changed; a call first seen in an update or in a permission request is
-// created then) are a tool_call item (role assistant, parent the response's
+// changed; a tool_call states the whole call, so its absent content and
+// locations are empty ones; a call first seen in an update or in a
+// permission request is created then) are a tool_call item (role assistant, parent the response's
 // message): name the adapter's own tool name (_meta.claudeCode.toolName,
 // _meta.toolName) else the title; arguments the rawInput as JSON ("{}"
 // when the agent gives none); call_id the toolCallId; tool_kind ACP's kind
