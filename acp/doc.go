@@ -84,8 +84,9 @@
 // usage.updated with scope call.
 //
 // Tool calls: tool_call and tool_call_update (an update carries only what
-// changed; a call first seen in an update or in a permission request is
-// created then) are a tool_call item (role assistant, parent the response's
+// changed; a tool_call states the whole call, so its absent content and
+// locations are empty ones; a call first seen in an update or in a
+// permission request is created then) are a tool_call item (role assistant, parent the response's
 // message): name the adapter's own tool name (_meta.claudeCode.toolName,
 // _meta.toolName) else the title; arguments the rawInput as JSON ("{}"
 // when the agent gives none); call_id the toolCallId; tool_kind ACP's kind
@@ -210,8 +211,13 @@
 // Gemini CLI 0.61.0 (gemini --acp), every scenario in two sets plus a
 // cancel (calls without rawInput, named by their title; a call first seen
 // in its permission request, never updated after a denial; a sub-agent
-// call failed in its first update). Hand-made sessions written from the
-// v1 schema cover
+// call failed in its first update); @zed-industries/codex-acp 0.16.0
+// (Codex through Zed's adapter), every scenario of the lab's Codex scripts
+// in two sets plus a cancel (Codex's command events as rawInput and
+// rawOutput, a call first seen in its permission request and then
+// announced by a tool_call, parallel calls announced one by one, an abort
+// that ends the turn cancelled, nothing of a sub-agent). Hand-made
+// sessions written from the v1 schema cover
 // what those do not show (terminals, fs methods, diffs of existing files,
 // loads with replay, refusal, max_tokens, failed prompts, elicitation,
 // batches, string ids).

@@ -273,9 +273,9 @@ func (t *Translator) update(dst []universal.Event, in *input, params jsonscan.Va
 	case "user_message_chunk":
 		return t.userChunk(dst, in, u)
 	case "tool_call":
-		return t.toolCall(dst, in, u)
+		return t.toolCall(dst, in, u, true)
 	case "tool_call_update":
-		return t.toolCall(dst, in, u)
+		return t.toolCall(dst, in, u, false)
 	case "plan":
 		return t.plan(dst, in, u)
 	case "available_commands_update":

@@ -153,3 +153,37 @@ func TestTerminalOutputChunks(t *testing.T) {
 		t.Errorf("tool outputs %.80q, want one %.80q…", outputs, want.String())
 	}
 }
+
+// TestToolCallAfterPermission: a tool_call notification states the whole
+// call, so it replaces what the permission request's ToolCallUpdate said
+// of it before: codex-acp asks first, with its question as the content
+// ("Do you want me to run …?"), then announces the call without content
+// and ends it with its output in rawOutput alone. The question is no
+// output of the command, nor is the request's location one of the call's.
+func TestToolCallAfterPermission(t *testing.T) {
+	agent := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		`{"jsonrpc":"2.0","id":"p1","method":"session/request_permission","params":{"sessionId":"s1","options":[{"optionId":"approved","name":"Yes","kind":"allow_once"}],"toolCall":{"toolCallId":"c1","status":"pending","title":"cat x","kind":"read","locations":[{"path":"/w/y"}],"content":[{"type":"content","content":{"type":"text","text":"Do you want me to run cat x?"}}],"rawInput":{"command":["bash","-lc","cat x"]}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"c1","status":"in_progress","title":"cat x","kind":"read","rawInput":{"command":["bash","-lc","cat x"]}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed","rawOutput":{"stdout":"hello\n","exit_code":0}}}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
+	}, "\n") + "\n"
+	evs := translate(t, acp.FormatAgent, agent)
+	var outputs, paths []string
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		for _, p := range e.Data.(*universal.ItemSnapshot).Item.Content {
+			switch {
+			case p.Type == universal.PartToolResult:
+				outputs = append(outputs, p.Output)
+			case p.Type == universal.PartToolCall && p.ToolInput != nil:
+				paths = append(paths, p.ToolInput.Paths...)
+			}
+		}
+	}
+	if len(outputs) != 1 || outputs[0] != "hello\n" {
+		t.Errorf("tool outputs %q, want one \"hello\\n\"", outputs)
+	}
+	if len(paths) != 0 {
+		t.Errorf("the call's paths %q, want none (the tool_call names no location)", paths)
+	}
+}

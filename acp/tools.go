@@ -66,7 +66,7 @@ func (t *Translator) lookupTool(dst []universal.Event, in *input, u jsonscan.Val
 	}
 	t.st.Tools[tl.ID] = tl
 	t.st.Order = append(t.st.Order, tl.ID)
-	t.merge(tl, u)
+	t.merge(tl, u, false)
 	part := t.callPart(tl)
 	if tl.Input != "{}" {
 		// An empty object first is a call whose input still streams
@@ -83,8 +83,13 @@ func (t *Translator) lookupTool(dst []universal.Event, in *input, u jsonscan.Val
 }
 
 // merge takes the fields a ToolCall or ToolCallUpdate carries into the
-// entry (an update carries only what changed).
-func (t *Translator) merge(tl *tool, u jsonscan.Value) {
+// entry (an update carries only what changed). A ToolCall (full: a
+// tool_call notification) states the whole call: its content and
+// locations collections are empty when absent, so they replace what an
+// earlier permission request's ToolCallUpdate said of a known call
+// (codex-acp's question "Do you want me to run …?" is no output of the
+// command).
+func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 	// One walk over the update's members; of duplicates the first
 	// counts, as in a lookup.
 	var title, acpKind, input, locations, status, content, output, meta jsonscan.Value
@@ -125,7 +130,7 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value) {
 	if input.Type() != gjson.Null { // absent values too
 		tl.Input = input.OwnJSON(t.w.Copy)
 	}
-	if locations.IsArray() {
+	if locations.IsArray() || full {
 		tl.Locations = nil
 		locations.Each(func(_ gjson.Result, l jsonscan.Value) bool {
 			if p := l.Get("path").Str; p != "" {
@@ -137,8 +142,11 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value) {
 	if status.Type() == gjson.String {
 		tl.Status = t.copy(status.Str())
 	}
-	if content.IsArray() {
+	switch {
+	case content.IsArray():
 		tl.Content = content.OwnJSON(t.w.Copy)
+	case full:
+		tl.Content = ""
 	}
 	if output.Type() != gjson.Null {
 		tl.RawOutput = output.OwnJSON(t.w.Copy)
@@ -254,7 +262,7 @@ func (t *Translator) toolInput(tl *tool) *universal.ToolInput {
 }
 
 // toolCall translates tool_call and tool_call_update.
-func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
+func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value, full bool) []universal.Event {
 	if id := u.Sub("toolCallId").Type(); id != gjson.String && id != gjson.Number {
 		dst = t.begin(dst)
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: tool call without toolCallId", errBadParams), in.raw)
@@ -263,7 +271,7 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 	if tl.Done {
 		return dst // an update after the final status
 	}
-	t.merge(tl, u)
+	t.merge(tl, u, full)
 	switch tl.Status {
 	case "in_progress", "completed", "failed":
 		dst = t.resolveByOutcome(dst, tl, in.raw)
@@ -598,7 +606,7 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 	}
 	tl, dst := t.lookupTool(dst, in, tc)
 	if !tl.Done {
-		t.merge(tl, tc)
+		t.merge(tl, tc, false)
 	}
 	t.st.Seq++
 	r := request{Method: mRequestPermission, Call: tl.ID, ID: fmt.Sprintf("perm_%d", t.st.Seq)}

