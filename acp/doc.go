@@ -105,7 +105,8 @@
 // the old), and completes at the final status: output the text content
 // (text, embedded resource text, resource link URIs, joined by newlines),
 // else the output of its terminal, else rawOutput (a string as it is, an
-// object's output/stdout/result/content string, else its JSON);
+// object's output, aggregated_output (Codex's stdout and stderr as they
+// interleaved), stdout, result or content string, else its JSON);
 // rawOutput objects in the metadata as raw_output; {"no_output": true}
 // when ACP carries nothing for the call (the item says so rather than
 // inventing output). failed makes the result failed (is_error); for an

@@ -187,3 +187,27 @@ func TestToolCallAfterPermission(t *testing.T) {
 		t.Errorf("the call's paths %q, want none (the tool_call names no location)", paths)
 	}
 }
+
+// TestRawOutputAggregated: Codex's command events (codex-acp's rawOutput)
+// carry stdout, stderr and aggregated_output, both as they interleaved:
+// the result shows the aggregate, stderr included, as Codex's own
+// translator does.
+func TestRawOutputAggregated(t *testing.T) {
+	agent := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"c1","status":"in_progress","title":"make","kind":"execute","rawInput":{"command":["bash","-lc","make"]}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"failed","rawOutput":{"stdout":"cc main.c\n","stderr":"main.c:1: error\n","aggregated_output":"cc main.c\nmain.c:1: error\n","exit_code":2}}}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
+	}, "\n") + "\n"
+	var outputs []string
+	for _, e := range golden.OfType(translate(t, acp.FormatAgent, agent), universal.TypeItemCompleted) {
+		for _, p := range e.Data.(*universal.ItemSnapshot).Item.Content {
+			if p.Type == universal.PartToolResult {
+				outputs = append(outputs, p.Output)
+			}
+		}
+	}
+	if want := "cc main.c\nmain.c:1: error\n"; len(outputs) != 1 || outputs[0] != want {
+		t.Errorf("tool outputs %q, want one %q", outputs, want)
+	}
+}

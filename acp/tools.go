@@ -414,7 +414,7 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 	case ro.Type == gjson.String:
 		return ro.Str
 	case ro.IsObject():
-		for _, k := range []string{"output", "stdout", "result", "content"} {
+		for _, k := range []string{"output", "aggregated_output", "stdout", "result", "content"} {
 			if v := ro.Get(k); v.Type == gjson.String {
 				return v.Str
 			}
