@@ -241,7 +241,7 @@ func (t *Translator) promptResult(dst []universal.Event, in *input, result jsons
 	if t.st.Turn.Cancelled {
 		md.Bool("cancel_requested", true)
 	}
-	md.Raw("quota", result.Sub("_meta.quota").Raw())
+	result.Sub("_meta.quota").AddTo(&md, "quota")
 	var mdb []byte
 	if md.Len() > 0 {
 		mdb = md.Bytes()
@@ -362,7 +362,7 @@ func (t *Translator) plan(dst []universal.Event, in *input, u jsonscan.Value) []
 		return true
 	})
 	var md jsonw.Object
-	md.Raw("entries", entries.Raw())
+	entries.AddTo(&md, "entries")
 	parent := ""
 	if p := t.parentCall(u); p != nil {
 		parent = p.Call
@@ -385,11 +385,11 @@ func (t *Translator) usageUpdate(dst []universal.Event, in *input, u jsonscan.Va
 		d.CostUSD = &v
 	}
 	var md jsonw.Object
-	md.Raw("context_used", u.Sub("used").Raw())
+	u.Sub("used").AddTo(&md, "context_used")
 	if cost.IsObject() && !strings.EqualFold(cost.Get("currency").Str, "USD") {
-		md.Raw("cost", cost.Raw())
+		cost.AddTo(&md, "cost")
 	}
-	md.Raw("_meta", u.Sub("_meta").Raw())
+	u.Sub("_meta").AddTo(&md, "_meta")
 	if md.Len() > 0 {
 		d.Metadata = md.Bytes()
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -256,10 +257,15 @@ func (s *state) validate(w *universal.Stream) error {
 		if it, ok := w.Tracked(tl.Result); ok && (len(it.Content) == 0 || it.Content[0].Type != universal.PartToolResult) {
 			return fmt.Errorf("tool result %q has no output part", tl.Result)
 		}
-		for _, j := range []string{tl.Input, tl.Content, tl.RawOutput, tl.Meta} {
+		for _, j := range []string{tl.Input, tl.Content, tl.Meta} {
 			if j != "" && !gjson.Valid(j) {
 				return fmt.Errorf("tool call %q holds invalid JSON", id)
 			}
+		}
+		// The raw output is written to the metadata as it is kept: in
+		// the form jsonw writes (OwnJSON keeps it so).
+		if tl.RawOutput != "" && !jsonw.Clean(tl.RawOutput) {
+			return fmt.Errorf("tool call %q holds a raw output that is not compact JSON", id)
 		}
 	}
 	return nil

@@ -414,8 +414,8 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 	case ro.Type == gjson.String:
 		return ro.Str
 	case ro.IsObject():
-		for _, k := range []string{"output", "aggregated_output", "stdout", "result", "content"} {
-			if v := ro.Get(k); v.Type == gjson.String {
+		for _, v := range jsonscan.GetMany(tl.RawOutput, "output", "aggregated_output", "stdout", "result", "content") {
+			if v.Type == gjson.String {
 				return v.Str
 			}
 		}
@@ -455,8 +455,10 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 		if isString(ro) {
 			ro = strings.TrimSpace(ro)
 		}
-		for _, k := range []string{"exit_code", "exitCode", "returncode", "metadata.exit"} {
-			if v := gjson.Get(ro, k); v.Type == gjson.Number {
+		// One scan for the names agents give it (an absent name made
+		// gjson read all of a large output).
+		for _, v := range jsonscan.GetMany(ro, "exit_code", "exitCode", "returncode", "metadata.exit") {
+			if v.Type == gjson.Number {
 				c := v.Int()
 				code = &c
 				break
@@ -469,7 +471,9 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 	}
 	md.OptString("signal", tl.Signal)
 	if tl.RawOutput != "" && !isString(tl.RawOutput) {
-		md.Raw("raw_output", tl.RawOutput)
+		// Kept by OwnJSON, or restored from a checkpoint that holds it so
+		// (see validate): compact already, not scanned again.
+		md.RawClean("raw_output", tl.RawOutput)
 	}
 	if tl.Content == "" && tl.RawOutput == "" && !tl.HasTerminal {
 		// ACP carries no output for the call: say so.
@@ -622,7 +626,8 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 	r.Action = action
 	t.remember(in.dir, id, r)
 	var md jsonw.Object
-	md.Raw("options", options.Raw()).Raw("tool_call", tc.Raw()).String("request_id", id)
+	options.AddTo(&md, "options")
+	tc.AddTo(&md, "tool_call").String("request_id", id)
 	return t.w.RequestPermission(dst, universal.Permission{
 		PermissionID: r.ID,
 		Action:       action,
@@ -679,7 +684,7 @@ func (t *Translator) permissionResult(dst []universal.Event, in *input, r reques
 	md.OptString("outcome", outcome)
 	switch {
 	case rpcErr.Exists():
-		md.Raw("error", rpcErr.Raw())
+		rpcErr.AddTo(&md, "error")
 	case outcome == "selected":
 		oid := result.Get("outcome.optionId").String()
 		md.String("option_id", oid)
