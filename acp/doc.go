@@ -69,7 +69,11 @@
 // error), as every translator does.
 //
 // Messages: ACP chunks carry no message id (messageId, newer, is used when
-// present: a change starts a new message), so the canonical "one model
+// present: a change starts a new message once another item started since
+// the current one; chunks of another messageId right after the message's
+// own go on in it, as two messages with nothing between would split one
+// response: OpenCode gives its reasoning chunks the reasoning part's id),
+// so the canonical "one model
 // response, one message" is rebuilt from the order of updates:
 // agent_message_chunk (text part deltas) and agent_thought_chunk
 // (reasoning part deltas, public) grow the assistant message of the
@@ -142,8 +146,10 @@
 // name). universal.PermissionReply resolves it the same way when the host
 // reports its answer instead. Where the answer is not seen (the agent's
 // side alone), the call's fate resolves it: approved when the call runs
-// or completes, denied when it fails without having run or its turn ends
-// before it ran (an agent may send no update after a denial); that
+// or completes after the request, denied when its first status after the
+// request is failed (it may have been in_progress before: OpenCode's tools
+// ask from inside their run) or its turn ends before it ran (an agent may
+// send no update after a denial); that
 // permission.resolved is synthetic, with {"inferred": true}.
 //
 // Client methods: fs/read_text_file and fs/write_text_file serve a call:
@@ -217,7 +223,15 @@
 // in two sets plus a cancel (Codex's command events as rawInput and
 // rawOutput, a call first seen in its permission request and then
 // announced by a tool_call, parallel calls announced one by one, an abort
-// that ends the turn cancelled, nothing of a sub-agent). Hand-made
+// that ends the turn cancelled, nothing of a sub-agent); OpenCode 1.18.33
+// (opencode acp, its own ACP server), every scenario of the lab's OpenCode
+// scripts in two sets plus a cancel (reasoning chunks whose messageId is
+// not the text's, calls titled by their tool's name and then by what they
+// do, a permission asked while the call is in_progress, the sub-agent as
+// its task call alone), which reduce to the same shape as OpenCode's own
+// recordings of the same scripts (package opencode; permissions aside
+// outside s07, and the failed response of s05 that ACP does not show).
+// Hand-made
 // sessions written from the v1 schema cover
 // what those do not show (terminals, fs methods, diffs of existing files,
 // loads with replay, refusal, max_tokens, failed prompts, elicitation,

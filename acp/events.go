@@ -477,7 +477,7 @@ func (t *Translator) parentCall(u jsonscan.Value) *tool {
 
 // agentChunk translates agent_message_chunk and agent_thought_chunk: text
 // of the current response's message (a new message when tool activity
-// came between, or the messageId changed).
+// came between, or the messageId changed after another item started).
 func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Value, thought bool) []universal.Event {
 	dst = t.work(dst, in.raw)
 	dst = t.closeUser(dst, in.raw)
@@ -495,7 +495,19 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 	}
 	_, sc := t.scopeFor(u)
 	mid := u.Sub("messageId").Str()
-	if !sc.Open || (mid != "" && sc.NativeID != "" && mid != sc.NativeID) {
+	switch {
+	case !sc.Open:
+		dst = t.newMessage(dst, sc, mid, in.raw)
+	case mid != "" && sc.NativeID != "" && mid != sc.NativeID:
+		if t.w.IsOpen(sc.Msg) && t.w.Stamper().State().Items == sc.Items {
+			// Another messageId right after the message's own chunks,
+			// nothing between: the same model response (OpenCode gives
+			// its reasoning chunks the reasoning part's id, its text
+			// the message's). Two messages with nothing between would
+			// split one response; the message goes on.
+			sc.NativeID = t.copy(mid)
+			break
+		}
 		dst = t.newMessage(dst, sc, mid, in.raw)
 	}
 	if !isText {
@@ -534,6 +546,7 @@ func (t *Translator) newMessage(dst []universal.Event, sc *scope, nativeID strin
 	sc.Results = false
 	sc.Parts = nil
 	sc.NativeID = t.copy(nativeID)
+	sc.Items = t.w.Stamper().State().Items
 	return t.w.StartItem(dst, universal.Item{
 		ItemID:       sc.Msg,
 		NativeItemID: sc.NativeID,

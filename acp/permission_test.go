@@ -1,11 +1,13 @@
 package acp_test
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/acp"
+	"github.com/agentnorm/agentnorm/internal/conformance"
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
 )
@@ -209,5 +211,71 @@ func TestRawOutputAggregated(t *testing.T) {
 	}
 	if want := "cc main.c\nmain.c:1: error\n"; len(outputs) != 1 || outputs[0] != want {
 		t.Errorf("tool outputs %q, want one %q", outputs, want)
+	}
+}
+
+// TestMessageIDChangeRightAfter: OpenCode's ACP server gives its reasoning
+// chunks the reasoning part's id as messageId and its text chunks the
+// message's: a messageId change with nothing between is the same model
+// response (one message, reasoning then text), not two messages back to
+// back, which would split it. After a tool call, a new messageId is the
+// next response's message.
+func TestMessageIDChangeRightAfter(t *testing.T) {
+	chunk := func(kind, id, text string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"` + kind +
+			`","messageId":"` + id + `","content":{"type":"text","text":"` + text + `"}}}}`
+	}
+	agent := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		chunk("agent_thought_chunk", "prt_1", "Thinking."),
+		chunk("agent_message_chunk", "msg_1", "Running it."),
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"c1","status":"completed","title":"ls","kind":"execute","rawInput":{"command":"ls"},"content":[{"type":"content","content":{"type":"text","text":"a\n"}}]}}}`,
+		chunk("agent_message_chunk", "msg_2", "Done."),
+		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
+	}, "\n") + "\n"
+	events := translate(t, acp.FormatAgent, agent)
+	var msgs [][]universal.PartType
+	for _, e := range golden.OfType(events, universal.TypeItemCompleted) {
+		it := e.Data.(*universal.ItemSnapshot).Item
+		if it.Kind != universal.KindMessage || it.Role != universal.RoleAssistant {
+			continue
+		}
+		var types []universal.PartType
+		for _, p := range it.Content {
+			types = append(types, p.Type)
+		}
+		msgs = append(msgs, types)
+	}
+	want := [][]universal.PartType{{universal.PartReasoning, universal.PartText}, {universal.PartText}}
+	if !slices.EqualFunc(msgs, want, slices.Equal) {
+		t.Errorf("assistant messages' parts %v, want %v", msgs, want)
+	}
+	if vs := conformance.Check(events); len(vs) != 0 {
+		t.Errorf("canonical shape: %v", vs)
+	}
+}
+
+// TestDeniedAfterInProgress: OpenCode's tools ask for permission from
+// inside their run, so the call is in_progress before the request; on the
+// agent's side alone, a call whose first status after the request is
+// failed was denied, not approved.
+func TestDeniedAfterInProgress(t *testing.T) {
+	update := func(fields string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"toolCallId":"c1",` + fields + `}}}`
+	}
+	agent := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		update(`"sessionUpdate":"tool_call","title":"bash","kind":"execute","status":"pending","rawInput":{}`),
+		update(`"sessionUpdate":"tool_call_update","status":"in_progress","title":"rm -rf build","rawInput":{"command":"rm -rf build"}`),
+		`{"jsonrpc":"2.0","id":0,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"c1","title":"rm -rf build","rawInput":{"command":"rm -rf build"}},"options":[{"optionId":"once","kind":"allow_once","name":"Allow once"},{"optionId":"reject","kind":"reject_once","name":"Reject"}]}}`,
+		update(`"sessionUpdate":"tool_call_update","status":"failed","content":[{"type":"content","content":{"type":"text","text":"The user rejected permission to use this specific tool call."}}]`),
+		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
+	}, "\n") + "\n"
+	var got []universal.PermissionStatus
+	for _, e := range golden.OfType(translate(t, acp.FormatAgent, agent), universal.TypePermissionResolved) {
+		got = append(got, e.Data.(*universal.Permission).Status)
+	}
+	if len(got) != 1 || got[0] != universal.PermissionDenied {
+		t.Errorf("permission resolutions %v, want one denied", got)
 	}
 }

@@ -103,6 +103,9 @@ type scope struct {
 	Open bool `json:"open,omitempty"`
 	// NativeID is the messageId of the chunks of Msg.
 	NativeID string `json:"native_id,omitempty"`
+	// Items is the stream's item count when Msg started: while it is the
+	// same, no item started after Msg.
+	Items int64 `json:"items,omitempty"`
 	// Parts are the types of Msg's parts so far.
 	Parts []universal.PartType `json:"parts,omitempty"`
 	// Results: a call of Msg got its result; the next call is another

@@ -638,11 +638,14 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 }
 
 // resolveByOutcome resolves a permission request of a call that runs or
-// ends while the host's answer is not seen (the agent's side alone): the
-// call ran, so it was approved; it failed without running, so it was
-// denied. The permission.resolved is synthetic, marked "inferred".
+// ends while the host's answer is not seen (the agent's side alone), at
+// the call's first status after the request: the call runs or completes,
+// so it was approved; it fails, with nothing run since the request, so it
+// was denied. A call may be in_progress before its request (OpenCode's
+// tools ask from inside their run): that is no approval. The
+// permission.resolved is synthetic, marked "inferred".
 func (t *Translator) resolveByOutcome(dst []universal.Event, tl *tool, raw []byte) []universal.Event {
-	return t.resolveInferred(dst, tl, !(tl.Status == "failed" && tl.Result == ""), raw)
+	return t.resolveInferred(dst, tl, tl.Status != "failed", raw)
 }
 
 // resolveInferred resolves the permission requests of a call still

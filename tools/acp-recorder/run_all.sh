@@ -1,9 +1,9 @@
 #!/bin/bash
 # Record every ACP capture: each scenario of both sets for each agent, each in a sandbox of its own.
-# usage: tools/acp-recorder/run_all.sh [AGENT...]       (default: claude-agent-acp qwen-code gemini-cli codex-acp)
+# usage: tools/acp-recorder/run_all.sh [AGENT...]       (default: claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp)
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-AGENTS=${*:-claude-agent-acp qwen-code gemini-cli codex-acp}
+AGENTS=${*:-claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp}
 rc=0
 for a in $AGENTS; do
   case $a in
@@ -12,6 +12,7 @@ for a in $AGENTS; do
     qwen-code) default="s01-text s02-tool s03-multitool s04-edit s05-error s06-multiturn s07-permission s08-bigoutput s09-unicode s10-subagent s11-cancel" ;;
     # Gemini CLI: this folder's gemini_scenarios.py against gemini_mock.py (the Gemini API); every scenario.
     # codex-acp: the lab's Codex scripts (codex_scenarios.py) against its Responses mock; every scenario.
+    # opencode-acp: the lab's OpenCode scripts (opencode_scenarios.py) against its OpenCode mock; every scenario.
     *) default="s01-text s02-tool s03-multitool s04-edit s05-error s06-multiturn s07-permission s08-bigoutput s09-unicode s10-subagent s11-cancel" ;;
   esac
   for set in ${SETS:-main v2}; do
