@@ -177,9 +177,10 @@ func TestLogEndpoint(t *testing.T) {
 	}
 }
 
-// sseClient reads a stream until it has want events, returning them and
-// the last event id; heartbeats are counted apart.
-func sseClient(t *testing.T, url, lastID string, want int) ([]universal.Event, string, int) {
+// sseClient reads want events of the stream at url, resuming after lastID
+// when set, and returns them, the last id and how many heartbeats came;
+// beat, when not nil, receives a value at the first heartbeat.
+func sseClient(t *testing.T, url, lastID string, want int, beat chan<- struct{}) ([]universal.Event, string, int) {
 	t.Helper()
 	req, _ := http.NewRequest("GET", url, nil)
 	if lastID != "" {
@@ -204,7 +205,9 @@ func sseClient(t *testing.T, url, lastID string, want int) ([]universal.Event, s
 		id = m.ID
 		var ev universal.Event
 		if err := ev.UnmarshalJSON(m.Data); errors.Is(err, universal.ErrHeartbeat) {
-			beats++
+			if beats++; beats == 1 && beat != nil {
+				beat <- struct{}{}
+			}
 			continue
 		} else if err != nil {
 			t.Fatal(err)
@@ -227,16 +230,23 @@ func TestStreamResumes(t *testing.T) {
 	if err := l.Append(evs[:6]...); err != nil {
 		t.Fatal(err)
 	}
+	// The live events come once the client, idle after the backlog, has
+	// had a heartbeat: on a loaded machine a fixed wait could end before
+	// the client even connected.
+	beat := make(chan struct{}, 1)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		time.Sleep(50 * time.Millisecond) // live, after a heartbeat or two
+		select {
+		case <-beat:
+		case <-time.After(10 * time.Second):
+		}
 		if err := l.Append(evs[6:10]...); err != nil {
 			t.Error(err)
 		}
 	}()
-	first, last, beats := sseClient(t, url, "", 8) // events 3…10, then the client drops
+	first, last, beats := sseClient(t, url, "", 8, beat) // events 3…10, then the client drops
 	wg.Wait()
 	if beats == 0 {
 		t.Error("no heartbeat while idle")
@@ -244,7 +254,7 @@ func TestStreamResumes(t *testing.T) {
 	if err := l.Append(evs[10:]...); err != nil {
 		t.Fatal(err)
 	}
-	rest, _, _ := sseClient(t, url, last, len(evs)-10)
+	rest, _, _ := sseClient(t, url, last, len(evs)-10, nil)
 	got := encode(evs[:2]) + encode(first) + encode(rest)
 	if got != encode(evs) {
 		t.Errorf("resumed stream differs from the log:\n%s", got)
