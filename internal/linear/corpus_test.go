@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm"
+	"github.com/agentnorm/agentnorm/internal/corpus"
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -28,48 +26,17 @@ type input struct {
 	size   int
 }
 
-// collect finds the captures under root whose agent (from the path) and
-// format (detected) can be told, as internal/ratio does; the light run
-// keeps the main captures of each agent up to maxInput.
+// collect reads the captures under root (see package corpus) and frames
+// them into their messages; the light run keeps the main captures of each
+// agent up to maxInput.
 func collect(t *testing.T) []*input {
-	agents := map[string]agentnorm.Agent{}
-	for _, a := range agentnorm.Agents() {
-		agents[a.Name] = a
-	}
 	var out []*input
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		base := filepath.Base(path)
-		for _, skip := range []string{".golden.ndjson", ".state.json", ".meta.json", ".md", ".txt", ".go", ".mod", ".sum", ".py"} {
-			if strings.HasSuffix(base, skip) {
-				return nil
-			}
-		}
-		rel, _ := filepath.Rel(root, path)
-		parts := strings.Split(rel, string(filepath.Separator))
-		name := parts[0]
-		if name == "crosscheck" && len(parts) > 1 {
-			name = parts[1]
-		}
-		a, ok := agents[name]
-		if !ok {
+	err := corpus.Walk(root, func(c corpus.Input) error {
+		if len(c.Data) > maxInput || !wholeCorpus && (c.Crosscheck() || c.Public()) {
 			return nil
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		f, err := a.Detect(data[:min(len(data), 64<<10)])
-		if err != nil {
-			return nil
-		}
-		if len(data) > maxInput || !wholeCorpus && (name != parts[0] || parts[1] == "public") {
-			return nil
-		}
-		in := &input{path: rel, agent: a, format: f, size: len(data)}
-		for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(data), f.Framing, 0)) {
+		in := &input{path: c.Rel, agent: c.Agent, format: c.Format, size: len(c.Data)}
+		for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(c.Data), c.Format.Framing, 0)) {
 			if err != nil {
 				break
 			}

@@ -36,17 +36,16 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"slices"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/agentnorm/agentnorm"
+	"github.com/agentnorm/agentnorm/internal/corpus"
 	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -298,44 +297,13 @@ func translate(in *input, buf *[]byte, s *reduce.Session) int {
 	return n
 }
 
-// collect finds every native input under root whose agent and format can
-// be told: the agent from the path (root/<agent>/…), the format detected.
+// collect reads every native input under root (see package corpus) and
+// frames it into its messages.
 func collect(root string) ([]*input, error) {
-	agents := map[string]agentnorm.Agent{}
-	for _, a := range agentnorm.Agents() {
-		agents[a.Name] = a
-	}
 	var out []*input
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		base := filepath.Base(path)
-		for _, skip := range []string{".golden.ndjson", ".state.json", ".meta.json", ".md", ".txt", ".go", ".mod", ".sum", ".py"} {
-			if strings.HasSuffix(base, skip) {
-				return nil
-			}
-		}
-		rel, _ := filepath.Rel(root, path)
-		parts := strings.Split(rel, string(filepath.Separator))
-		name := parts[0]
-		if name == "crosscheck" && len(parts) > 1 {
-			name = parts[1]
-		}
-		a, ok := agents[name]
-		if !ok {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		f, err := a.Detect(data[:min(len(data), 64<<10)])
-		if err != nil {
-			return nil
-		}
-		in := &input{path: path, agent: a, format: f, size: len(data)}
-		for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(data), f.Framing, 0)) {
+	err := corpus.Walk(root, func(c corpus.Input) error {
+		in := &input{path: c.Path, agent: c.Agent, format: c.Format, size: len(c.Data)}
+		for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(c.Data), c.Format.Framing, 0)) {
 			if err != nil {
 				break
 			}
