@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/agentnorm/agentnorm/universal"
 )
@@ -53,8 +52,8 @@ type state struct {
 	Meta map[string]string `json:"meta,omitempty"`
 	// Stderr is what the agent wrote outside its protocol (exec stdout
 	// noise), reported on session.ended.
-	Stderr string `json:"stderr,omitempty"`
-	stderr []byte // what Stderr is made on (see noise)
+	Stderr string          `json:"stderr,omitempty"`
+	stderr strings.Builder // what Stderr is made on (see noise)
 	// Unused are exec objects without a type read before the session
 	// started besides the configuration summary (Native: the line), to
 	// report once it starts.
@@ -251,25 +250,25 @@ func (s *state) noise(line []byte) {
 	if len(line) == 0 || len(s.Stderr) >= maxStderr {
 		return
 	}
-	// Each line is appended to a buffer of the state's own that Stderr is
-	// made on, as strings.Builder would: a line costs its own length, never
-	// the noise so far again (many lines were quadratic up to maxStderr).
-	// The buffer is only ever appended to, so a Stderr handed out earlier
-	// stays as it is; a Stderr not made on it (restored) is copied first.
-	b := s.stderr
-	if len(b) != len(s.Stderr) || unsafe.SliceData(b) != unsafe.StringData(s.Stderr) {
-		b = append(b[:0:0], s.Stderr...)
+	// Each line is appended to a builder Stderr is made on: a line costs
+	// its own length, never the noise so far again (many lines were
+	// quadratic up to maxStderr). A Stderr not made on it (restored) is
+	// written into it first; the comparison is of one pointer otherwise.
+	b := &s.stderr
+	if b.String() != s.Stderr {
+		b.Reset()
+		b.WriteString(s.Stderr)
 	}
-	if len(b) > 0 {
-		b = append(b, '\n')
+	if b.Len() > 0 {
+		b.WriteByte('\n')
 	}
 	// Stderr so far is valid UTF-8: only the line's cut can be invalid.
 	if cut := line[:min(len(line), maxStderr-len(s.Stderr))]; utf8.Valid(cut) {
-		b = append(b, cut...)
+		b.Write(cut)
 	} else {
-		b = append(b, bytes.ToValidUTF8(cut, []byte("\uFFFD"))...)
+		b.Write(bytes.ToValidUTF8(cut, []byte("\uFFFD")))
 	}
-	s.stderr, s.Stderr = b, unsafe.String(unsafe.SliceData(b), len(b))
+	s.Stderr = b.String()
 }
 
 // addPrompt records a prompt the host sent, unless the same text is
