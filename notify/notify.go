@@ -84,17 +84,13 @@ type Options struct {
 type Feed struct {
 	opt Options
 
-	mu   sync.Mutex
-	s    reduce.Session
-	last map[string]string // per scope ("" or a sub-agent id): the text notified last
-	grow map[string]time.Time
-	ring []Event
-	// byTurn lists, per turn, the indexes of its items among the first
-	// indexed items of the session (see finalText).
-	byTurn  map[string][]int
-	indexed int
-	start   int // the oldest index in the ring
-	next    int
+	mu    sync.Mutex
+	s     reduce.Session
+	last  map[string]string // per scope ("" or a sub-agent id): the text notified last
+	grow  map[string]time.Time
+	ring  []Event
+	start int // the oldest index in the ring
+	next  int
 }
 
 // NewFeed returns an empty feed.
@@ -268,22 +264,9 @@ func callText(p *universal.Part) string {
 // finalText is the text of the turn's last assistant message of the
 // session's own (not a sub-agent's).
 func (f *Feed) finalText(turn string) string {
-	// The session's items are indexed by turn as they are looked at (an
-	// item keeps the turn it was added in, and items are only added): a
-	// turn's end looks at its own items, not at every item of the session
-	// again (which made many turns without a message quadratic).
-	for i := f.indexed; i < len(f.s.Items); i++ {
-		if f.byTurn == nil {
-			f.byTurn = map[string][]int{}
-		}
-		id := f.s.Items[i].TurnID
-		f.byTurn[id] = append(f.byTurn[id], i)
-	}
-	f.indexed = len(f.s.Items)
-	items := f.byTurn[turn]
+	items := f.s.TurnItems(turn) // indexed by turn: not every item of the session again
 	for j := len(items) - 1; j >= 0; j-- {
-		it := &f.s.Items[items[j]]
-		if f.isMessage(it) && f.scope(it) == "" {
+		if it := items[j]; f.isMessage(it) && f.scope(it) == "" {
 			if text := it.Text(); text != "" {
 				return text
 			}

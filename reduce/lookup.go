@@ -112,15 +112,38 @@ func (ix *index) register(items []Item, i int) {
 	}
 }
 
+// TurnItems returns the items of a turn (those that started while it was
+// the innermost open turn; "" for those outside any), in the order they
+// started. The items are the session's: read them, and do not keep them
+// past the next Apply. A session indexes its items by turn at the first
+// call and keeps that up, so that looking at each turn as it ends stays
+// linear in the session.
+func (s *Session) TurnItems(turnID string) []*Item {
+	ix := s.index()
+	for i := ix.turned; i < len(s.Items); i++ {
+		if ix.byTurn == nil {
+			ix.byTurn = map[string][]int32{}
+		}
+		id := s.Items[i].TurnID
+		ix.byTurn[id] = append(ix.byTurn[id], int32(i))
+	}
+	ix.turned = len(s.Items)
+	at := ix.byTurn[turnID]
+	items := make([]*Item, len(at))
+	for j, i := range at {
+		items[j] = &s.Items[i]
+	}
+	return items
+}
+
 // TurnText returns the assistant's text of a turn: the text parts of the
 // turn's own assistant messages (not a sub-agent's), in order, separated by
 // a blank line. A live display shows it as the answer so far; once the turn
 // ended, it is the turn's answer.
 func (s *Session) TurnText(turnID string) string {
 	var b strings.Builder
-	for i := range s.Items {
-		it := &s.Items[i]
-		if it.TurnID != turnID || it.Item.Kind != universal.KindMessage || it.Item.Role != universal.RoleAssistant {
+	for _, it := range s.TurnItems(turnID) {
+		if it.Item.Kind != universal.KindMessage || it.Item.Role != universal.RoleAssistant {
 			continue
 		}
 		if p := s.Item(it.Item.ParentID); p != nil && p.Item.Kind == universal.KindToolCall {

@@ -718,3 +718,37 @@ func TestTurnsEndingOutOfOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnItems: the items of each turn, in start order, also for items
+// added after the first call and after a restore.
+func TestTurnItems(t *testing.T) {
+	ids := func(items []*reduce.Item) string {
+		var s []string
+		for _, it := range items {
+			s = append(s, it.Item.ItemID)
+		}
+		return strings.Join(s, ",")
+	}
+	l := newLog().begin().start(msg("a", universal.RoleUser)).turn("t1").start(msg("b", universal.RoleAssistant)).start(msg("c", universal.RoleAssistant))
+	s := replay(t, l.evs)
+	if got := ids(s.TurnItems("t1")); got != "b,c" {
+		t.Errorf("t1: %s, want b,c", got)
+	}
+	if got := ids(s.TurnItems("")); got != "a" {
+		t.Errorf("outside turns: %s, want a", got)
+	}
+	l.turnEnd("t1", universal.TurnCompleted).turn("t2").start(msg("d", universal.RoleAssistant))
+	for _, ev := range l.evs[len(l.evs)-3:] {
+		if _, err := s.Apply(&ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range []*reduce.Session{s, restore(t, s)} {
+		if got := ids(s.TurnItems("t1")) + "|" + ids(s.TurnItems("t2")); got != "b,c|d" {
+			t.Errorf("t1|t2: %s, want b,c|d", got)
+		}
+		if got := s.TurnItems("t3"); len(got) != 0 {
+			t.Errorf("unknown turn: %d items", len(got))
+		}
+	}
+}

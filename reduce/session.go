@@ -93,6 +93,12 @@ type index struct {
 	// the few items streaming at a time have builders. calls and grow are
 	// made on first use.
 	grow map[int][]builder
+	// byTurn lists, per turn id, the positions in Items of the items
+	// that started in it, for Items[:turned]: kept up lazily by
+	// TurnItems (an item's turn is set when it is added and never
+	// changes, and items are only added).
+	byTurn map[string][]int32
+	turned int
 	// prefix is the sum of the usage of Turns[:prefixN], which total
 	// adds the rest to (see total).
 	prefix  sumOf
