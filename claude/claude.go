@@ -66,7 +66,11 @@ func New(format string, o universal.Options) (*Translator, error) {
 	default:
 		return nil, fmt.Errorf("claude: %w: %q", universal.ErrUnknownFormat, format)
 	}
-	return &Translator{format: format, transcript: format == FormatTranscript, w: universal.NewStream(agentName, o)}, nil
+	t := &Translator{format: format, transcript: format == FormatTranscript, w: universal.NewStream(agentName, o)}
+	// Every raw JSON value the translator writes is compacted, copied
+	// from a clean message or built by a JSON writer.
+	t.w.PromiseCleanJSON()
+	return t, nil
 }
 
 // Format returns the translator's input format.

@@ -89,7 +89,11 @@ func New(format string, o universal.Options) (*Translator, error) {
 	default:
 		return nil, fmt.Errorf("pi: %w: %q", universal.ErrUnknownFormat, format)
 	}
-	return &Translator{format: format, w: universal.NewStream(agentName, o), raw: o.IncludeRaw}, nil
+	t := &Translator{format: format, w: universal.NewStream(agentName, o), raw: o.IncludeRaw}
+	// Every raw JSON value the translator writes is compacted, copied
+	// from a clean message or built by a JSON writer.
+	t.w.PromiseCleanJSON()
+	return t, nil
 }
 
 // Format returns the format the translator reads.

@@ -31,6 +31,13 @@ func TestCanonical(t *testing.T) {
 			if got := jsonw.Canonical(raw); got != want {
 				rt.Fatalf("Canonical(%q) = %v, cleanRaw gives %q", raw, got, cleanRaw(bytes.Clone(raw)))
 			}
+			// What a CleanJSON event promises (clean), canonical decides
+			// with its shortcut as Canonical does in full.
+			if jsonw.Clean(raw) {
+				if got := canonical(raw, true); got != want {
+					rt.Fatalf("canonical(%q, clean) = %v, cleanRaw gives %q", raw, got, cleanRaw(bytes.Clone(raw)))
+				}
+			}
 		}
 	})
 }

@@ -156,10 +156,10 @@ func sameOwned(a, b *universal.Part) bool {
 // again — a completion mostly confirms what started — except parts that
 // grew by deltas (those with a builder in grown), whose builders have room to spare
 // that an exact copy gives back.
-func (s *Session) own(snap, prev *universal.Item, grown []builder) universal.Item {
+func (s *Session) own(snap, prev *universal.Item, grown []builder, clean bool) universal.Item {
 	c := *snap
 	ix := s.idx
-	var pk packer
+	pk := packer{known: clean}
 	// The parts prev has already (the first 64 are looked at).
 	all := prev != nil && len(snap.Content) == len(prev.Content) && len(snap.Content) > 0 && len(snap.Content) <= 64
 	if prev != nil {
@@ -355,6 +355,9 @@ type packer struct {
 	// extraDone, idDone, nativeDone, parentDone: so are those fields.
 	done                                      uint64
 	extraDone, idDone, nativeDone, parentDone bool
+	// known: the raw values are clean already (the event's CleanJSON), so
+	// only the HTML escapes that canonical form rewrites need looking for.
+	known bool
 	// clean holds, in order, the canonical form of each raw value made
 	// while counting (nil when it was canonical already), copied after;
 	// the first few in place, so that the packer stays on the stack.
@@ -389,7 +392,7 @@ func (pk *packer) raw(r *json.RawMessage) {
 	}
 	if pk.count {
 		var c []byte // nil: canonical already
-		if !jsonw.Canonical(*r) {
+		if !canonical(*r, pk.known) {
 			c = cleanRaw(*r)
 		}
 		if pk.n < len(pk.clean) {
@@ -521,14 +524,25 @@ func cleanRaw(r []byte) []byte {
 // ownRaw returns a copy of raw JSON of an event in canonical form, as
 // cleanRaw does; JSON the library wrote, canonical already, is only
 // checked and copied, not rewritten.
-func ownRaw(r []byte) []byte {
+func ownRaw(r []byte, clean bool) []byte {
 	if len(r) == 0 || string(r) == "null" {
 		return nil
 	}
-	if jsonw.Canonical(r) {
+	if canonical(r, clean) {
 		return bytes.Clone(r)
 	}
 	return cleanRaw(r)
+}
+
+// canonical reports whether raw JSON r is in canonical form. With clean
+// set r is known to be clean (see universal.Event.CleanJSON): it is
+// canonical unless it has one of the HTML escapes, all of which start
+// with \u, which a search finds far faster than a scan checks JSON.
+func canonical(r []byte, clean bool) bool {
+	if clean && !bytes.Contains(r, []byte(`\u`)) {
+		return true
+	}
+	return jsonw.Canonical(r)
 }
 
 // unescapeHTML rewrites, inside the strings of valid JSON b, the escapes
@@ -597,7 +611,7 @@ func (s *Session) itemStarted(ev *universal.Event, d *universal.ItemSnapshot, c 
 		s.idx.register(s.Items, i)
 		return
 	}
-	it := s.addItem(Item{TurnID: s.turnFor(snap.ParentID), StartedSeq: ev.Sequence, Item: s.own(snap, nil, nil)}, c)
+	it := s.addItem(Item{TurnID: s.turnFor(snap.ParentID), StartedSeq: ev.Sequence, Item: s.own(snap, nil, nil, ev.CleanJSON)}, c)
 	it.Item.Status = universal.StatusInProgress
 	if it.Item.Kind == "" {
 		it.Item.Kind = universal.KindUnknown
@@ -695,10 +709,10 @@ func (s *Session) itemCompleted(ev *universal.Event, d *universal.ItemSnapshot, 
 		}
 		s.identity(ev, it, snap, c)
 		// What the item holds already is not copied again.
-		final = s.own(snap, &it.Item, s.idx.grow[i])
+		final = s.own(snap, &it.Item, s.idx.grow[i], ev.CleanJSON)
 	} else {
 		// Deltas missed or never sent: the completion alone is the item.
-		final = s.own(snap, nil, nil)
+		final = s.own(snap, nil, nil, ev.CleanJSON)
 		kind := final.Kind
 		if kind == "" {
 			kind = universal.KindUnknown

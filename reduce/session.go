@@ -444,7 +444,7 @@ func (s *Session) sessionStarted(ev *universal.Event, d *universal.SessionStarte
 		return
 	}
 	s.StartedSeq = ev.Sequence
-	s.Metadata = ownRaw(d.Metadata)
+	s.Metadata = ownRaw(d.Metadata, ev.CleanJSON)
 	c.What |= SessionChanged
 }
 
@@ -492,7 +492,7 @@ func (s *Session) turnStarted(ev *universal.Event, d *universal.TurnStarted, c *
 	id := strings.Clone(d.TurnID)
 	ix.turns[id] = len(s.Turns)
 	ix.open = append(ix.open, len(s.Turns))
-	s.Turns = append(s.Turns, Turn{TurnID: id, Status: TurnInProgress, StartedSeq: ev.Sequence, Metadata: ownRaw(d.Metadata)})
+	s.Turns = append(s.Turns, Turn{TurnID: id, Status: TurnInProgress, StartedSeq: ev.Sequence, Metadata: ownRaw(d.Metadata, ev.CleanJSON)})
 	c.What |= TurnChanged
 	if s.Status == StatusFailed {
 		s.setStatus(StatusRunning, c)
@@ -518,7 +518,7 @@ func (s *Session) turnEnded(ev *universal.Event, d *universal.TurnEnded, c *Chan
 	t := &s.Turns[i]
 	t.Status = constant(d.Status, universal.TurnCompleted, universal.TurnInterrupted, universal.TurnError)
 	t.EndedSeq = ev.Sequence
-	t.EndMetadata = ownRaw(d.Metadata)
+	t.EndMetadata = ownRaw(d.Metadata, ev.CleanJSON)
 	// The innermost open turn is the last of open, always one in progress:
 	// an inner turn ending leaves, with it, the turns under it that ended
 	// before it. A turn that ends under a turn still open stays in open,
@@ -545,7 +545,7 @@ func (s *Session) turnEnded(ev *universal.Event, d *universal.TurnEnded, c *Chan
 }
 
 func (s *Session) error(ev *universal.Event, d *universal.Error, c *Change) {
-	s.Errors = append(s.Errors, Error{Seq: ev.Sequence, Message: strings.Clone(d.Message), Code: strings.Clone(d.Code), Details: ownRaw(d.Details), WillRetry: d.WillRetry})
+	s.Errors = append(s.Errors, Error{Seq: ev.Sequence, Message: strings.Clone(d.Message), Code: strings.Clone(d.Code), Details: ownRaw(d.Details, ev.CleanJSON), WillRetry: d.WillRetry})
 	c.What |= ErrorAdded
 	if !d.WillRetry {
 		s.setStatus(StatusFailed, c)
@@ -561,12 +561,12 @@ func (s *Session) permission(ev *universal.Event, d *universal.Permission, c *Ch
 	p.ItemID = fill(p.ItemID, d.ItemID)
 	p.CallID = fill(p.CallID, d.CallID)
 	if ev.Type == universal.TypePermissionRequested && !known {
-		p.Metadata = ownRaw(d.Metadata)
+		p.Metadata = ownRaw(d.Metadata, ev.CleanJSON)
 	}
 	valid := d.Status == universal.PermissionApproved || d.Status == universal.PermissionDenied
 	if s.lifecycle(ev, c, "permission "+d.PermissionID, known, string(d.Status), valid, &p.RequestedSeq, &p.ResolvedSeq) {
 		p.Status = constant(d.Status, universal.PermissionApproved, universal.PermissionDenied)
-		p.Resolution = ownRaw(d.Metadata)
+		p.Resolution = ownRaw(d.Metadata, ev.CleanJSON)
 	}
 }
 
@@ -584,7 +584,7 @@ func (s *Session) question(ev *universal.Event, d *universal.Question, c *Change
 		}
 	}
 	if q.Metadata == nil {
-		q.Metadata = ownRaw(d.Metadata)
+		q.Metadata = ownRaw(d.Metadata, ev.CleanJSON)
 	}
 	valid := d.Status == universal.QuestionAnswered || d.Status == universal.QuestionRejected
 	if s.lifecycle(ev, c, "question "+d.QuestionID, known, string(d.Status), valid, &q.RequestedSeq, &q.ResolvedSeq) {

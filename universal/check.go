@@ -29,6 +29,7 @@ var (
 	ErrAfterSessionEnd  = errors.New("event after session.ended")
 	ErrOpenAtEnd        = errors.New("item still open when the session ended")
 	ErrNotEnded         = errors.New("stream does not end with session.ended")
+	ErrNotClean         = errors.New("event marked CleanJSON holds raw JSON that is not clean")
 )
 
 // StreamError is a broken invariant at one event.
@@ -63,7 +64,8 @@ func (e *StreamError) Unwrap() error { return e.Rule }
 //     text in the completed item, unless the part is marked rewritten,
 //     and every delta's part exists in the completed item with its type;
 //   - turns end only when open; resolutions follow their requests;
-//   - no item is open when the session ends.
+//   - no item is open when the session ends;
+//   - an event marked CleanJSON holds only clean raw JSON.
 //
 // Feed events in order to Check, then call Finish.
 type Checker struct {
@@ -109,6 +111,11 @@ func (c *Checker) Check(ev *Event) error {
 	}
 	if err := Validate(ev); err != nil {
 		return &StreamError{Sequence: ev.Sequence, Rule: err}
+	}
+	if ev.CleanJSON {
+		if n := unclean(ev); n != "" {
+			return fail(ErrNotClean, "%s", n)
+		}
 	}
 	if ev.Sequence != c.n {
 		return fail(ErrSequence, "want %d, got %d", c.n, ev.Sequence)

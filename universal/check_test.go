@@ -1,6 +1,7 @@
 package universal
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"testing"
@@ -166,6 +167,24 @@ func TestCheckerRejectsEachBrokenInvariant(t *testing.T) {
 			return renumber(slices.Delete(e, i, i+1))
 		}},
 		{"no session.ended", ErrNotEnded, func(e []Event) []Event { return e[:len(e)-1] }},
+		{"spaced metadata marked clean", ErrNotClean, func(e []Event) []Event {
+			e[0].Data = &SessionStarted{Metadata: json.RawMessage(`{"agent": "x"}`)}
+			e[0].CleanJSON = true
+			return e
+		}},
+		{"spaced part metadata marked clean", ErrNotClean, func(e []Event) []Event {
+			i := find(e, TypeItemCompleted)
+			it := snapshot(e, i)
+			it.Content[0].Metadata = json.RawMessage("[1, 2]")
+			e[i].Data = &ItemSnapshot{Item: *it}
+			e[i].CleanJSON = true
+			return e
+		}},
+		{"invalid UTF-8 marked clean", ErrNotClean, func(e []Event) []Event {
+			e[len(e)-1].Extra = []Field{{Name: "x", Value: json.RawMessage("\"\xff\"")}}
+			e[len(e)-1].CleanJSON = true
+			return e
+		}},
 		{"invalid event", ErrInvalid, func(e []Event) []Event { e[3].Synthetic = true; return e }},
 		{"invalid enum", ErrInvalid, func(e []Event) []Event {
 			e[len(e)-1].Data = &SessionEnded{Reason: "bored", TerminatedBy: ByAgent}
@@ -179,6 +198,23 @@ func TestCheckerRejectsEachBrokenInvariant(t *testing.T) {
 				t.Fatalf("want %v, got %v", c.rule, err)
 			}
 		})
+	}
+}
+
+func TestCheckerAllowsCleanJSON(t *testing.T) {
+	evs := validStream()
+	evs[0].Data = &SessionStarted{Metadata: json.RawMessage(`{"agent":"x","n":[1,{"a":null}]}`)}
+	for i := range evs {
+		evs[i].CleanJSON = true
+	}
+	if err := CheckStream(evs); err != nil {
+		t.Fatal(err)
+	}
+	// Unmarked, spaced raw JSON is fine: the encoder compacts it.
+	evs[0].Data = &SessionStarted{Metadata: json.RawMessage(`{"agent": "x"}`)}
+	evs[0].CleanJSON = false
+	if err := CheckStream(evs); err != nil {
+		t.Fatal(err)
 	}
 }
 

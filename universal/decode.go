@@ -23,10 +23,12 @@ var ErrSyntax = errors.New("universal: invalid JSON")
 
 // UnmarshalJSON implements [json.Unmarshaler].
 func (e *Event) UnmarshalJSON(b []byte) error {
-	if !jsonw.Valid(b) {
+	valid, clean := jsonw.Check(b)
+	if !valid {
 		return ErrSyntax
 	}
-	*e = Event{}
+	// Every raw value of a clean line is a clean slice of it.
+	*e = Event{CleanJSON: clean}
 	r := gjson.Parse(string(b))
 	typ := r.Get("type")
 	if typ.Type != gjson.String {

@@ -1,7 +1,6 @@
 package universal
 
 import (
-	"encoding/json"
 	"strings"
 	"time"
 
@@ -35,13 +34,34 @@ func (e *Event) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"data":`...)
 	if e.Data == nil {
 		dst = append(dst, "null"...)
+	} else if d, ok := e.Data.(cleanAppender); ok {
+		dst = d.appendJSON(dst, e.CleanJSON)
 	} else {
 		dst = e.Data.AppendJSON(dst)
 	}
 	dst = append(dst, `,"raw":`...)
-	dst = jsonw.AppendRaw(dst, e.Raw)
-	dst = appendExtra(dst, e.Extra)
+	dst = appendRaw(dst, e.Raw, e.CleanJSON)
+	dst = appendExtra(dst, e.Extra, e.CleanJSON)
 	return append(dst, '}')
+}
+
+// cleanAppender is implemented by the data types of this package: with
+// clean set (the event's CleanJSON), raw JSON values are copied as they
+// are instead of checked and compacted.
+type cleanAppender interface {
+	appendJSON(dst []byte, clean bool) []byte
+}
+
+// appendRaw appends raw JSON as jsonw.AppendRaw writes it; with clean set
+// r is in that form already (or empty) and is copied.
+func appendRaw(dst []byte, r []byte, clean bool) []byte {
+	if !clean {
+		return jsonw.AppendRaw(dst, r)
+	}
+	if len(r) == 0 {
+		return append(dst, "null"...)
+	}
+	return append(dst, r...)
 }
 
 // appendTime appends t as TimeLayout formats it in UTC. Every event
@@ -74,20 +94,20 @@ func appendTime(dst []byte, t time.Time) []byte {
 // MarshalJSON implements [json.Marshaler] with [Event.AppendJSON].
 func (e Event) MarshalJSON() ([]byte, error) { return e.AppendJSON(nil), nil }
 
-func appendExtra(dst []byte, fs []Field) []byte {
+func appendExtra(dst []byte, fs []Field, clean bool) []byte {
 	for _, f := range fs {
 		dst = append(dst, ',')
 		dst = jsonw.AppendString(dst, f.Name)
 		dst = append(dst, ':')
-		dst = jsonw.AppendRaw(dst, f.Value)
+		dst = appendRaw(dst, f.Value, clean)
 	}
 	return dst
 }
 
-func appendRawOrNull(dst []byte, r json.RawMessage) []byte { return jsonw.AppendRaw(dst, r) }
-
 // AppendJSON appends the JSON encoding of the item.
-func (it *Item) AppendJSON(dst []byte) []byte {
+func (it *Item) AppendJSON(dst []byte) []byte { return it.appendJSON(dst, false) }
+
+func (it *Item) appendJSON(dst []byte, clean bool) []byte {
 	dst = append(dst, `{"item_id":`...)
 	dst = jsonw.AppendString(dst, it.ItemID)
 	dst = append(dst, `,"native_item_id":`...)
@@ -103,16 +123,18 @@ func (it *Item) AppendJSON(dst []byte) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = it.Content[i].AppendJSON(dst)
+		dst = it.Content[i].appendJSON(dst, clean)
 	}
 	dst = append(dst, `],"status":`...)
 	dst = jsonw.AppendString(dst, it.Status)
-	dst = appendExtra(dst, it.Extra)
+	dst = appendExtra(dst, it.Extra, clean)
 	return append(dst, '}')
 }
 
 // AppendJSON appends the JSON encoding of the part.
-func (p *Part) AppendJSON(dst []byte) []byte {
+func (p *Part) AppendJSON(dst []byte) []byte { return p.appendJSON(dst, false) }
+
+func (p *Part) appendJSON(dst []byte, clean bool) []byte {
 	dst = append(dst, `{"type":`...)
 	dst = jsonw.AppendString(dst, p.Type)
 	switch p.Type {
@@ -121,7 +143,7 @@ func (p *Part) AppendJSON(dst []byte) []byte {
 		dst = jsonw.AppendString(dst, p.Text)
 	case PartJSON:
 		dst = append(dst, `,"json":`...)
-		dst = appendRawOrNull(dst, p.JSON)
+		dst = appendRaw(dst, p.JSON, clean)
 	case PartToolCall:
 		dst = append(dst, `,"name":`...)
 		dst = jsonw.AppendString(dst, p.Name)
@@ -173,25 +195,29 @@ func (p *Part) AppendJSON(dst []byte) []byte {
 	}
 	if p.Metadata != nil {
 		dst = append(dst, `,"metadata":`...)
-		dst = jsonw.AppendRaw(dst, p.Metadata)
+		dst = appendRaw(dst, p.Metadata, clean)
 	}
 	if p.Rewritten {
 		dst = append(dst, `,"rewritten":true`...)
 	}
-	dst = appendExtra(dst, p.Extra)
+	dst = appendExtra(dst, p.Extra, clean)
 	return append(dst, '}')
 }
 
 // AppendJSON implements [Data].
-func (d *SessionStarted) AppendJSON(dst []byte) []byte {
+func (d *SessionStarted) AppendJSON(dst []byte) []byte { return d.appendJSON(dst, false) }
+
+func (d *SessionStarted) appendJSON(dst []byte, clean bool) []byte {
 	dst = append(dst, `{"metadata":`...)
-	dst = appendRawOrNull(dst, d.Metadata)
-	dst = appendExtra(dst, d.Extra)
+	dst = appendRaw(dst, d.Metadata, clean)
+	dst = appendExtra(dst, d.Extra, clean)
 	return append(dst, '}')
 }
 
 // AppendJSON implements [Data].
-func (d *SessionEnded) AppendJSON(dst []byte) []byte {
+func (d *SessionEnded) AppendJSON(dst []byte) []byte { return d.appendJSON(dst, false) }
+
+func (d *SessionEnded) appendJSON(dst []byte, clean bool) []byte {
 	dst = append(dst, `{"reason":`...)
 	dst = jsonw.AppendString(dst, d.Reason)
 	dst = append(dst, `,"terminated_by":`...)
@@ -206,7 +232,7 @@ func (d *SessionEnded) AppendJSON(dst []byte) []byte {
 	}
 	dst = append(dst, `,"stderr":`...)
 	dst = appendStderr(dst, d.Stderr)
-	dst = appendExtra(dst, d.Extra)
+	dst = appendExtra(dst, d.Extra, clean)
 	return append(dst, '}')
 }
 
@@ -229,37 +255,45 @@ func appendStderr(dst []byte, stderr string) []byte {
 }
 
 // AppendJSON implements [Data].
-func (d *TurnStarted) AppendJSON(dst []byte) []byte {
+func (d *TurnStarted) AppendJSON(dst []byte) []byte { return d.appendJSON(dst, false) }
+
+func (d *TurnStarted) appendJSON(dst []byte, clean bool) []byte {
 	dst = append(dst, `{"turn_id":`...)
 	dst = jsonw.AppendString(dst, d.TurnID)
 	dst = append(dst, `,"phase":"started","metadata":`...)
-	dst = appendRawOrNull(dst, d.Metadata)
-	dst = appendExtra(dst, d.Extra)
+	dst = appendRaw(dst, d.Metadata, clean)
+	dst = appendExtra(dst, d.Extra, clean)
 	return append(dst, '}')
 }
 
 // AppendJSON implements [Data].
-func (d *TurnEnded) AppendJSON(dst []byte) []byte {
+func (d *TurnEnded) AppendJSON(dst []byte) []byte { return d.appendJSON(dst, false) }
+
+func (d *TurnEnded) appendJSON(dst []byte, clean bool) []byte {
 	dst = append(dst, `{"turn_id":`...)
 	dst = jsonw.AppendString(dst, d.TurnID)
 	dst = append(dst, `,"phase":"ended","status":`...)
 	dst = jsonw.AppendString(dst, d.Status)
 	dst = append(dst, `,"metadata":`...)
-	dst = appendRawOrNull(dst, d.Metadata)
-	dst = appendExtra(dst, d.Extra)
+	dst = appendRaw(dst, d.Metadata, clean)
+	dst = appendExtra(dst, d.Extra, clean)
 	return append(dst, '}')
 }
 
 // AppendJSON implements [Data].
-func (d *ItemSnapshot) AppendJSON(dst []byte) []byte {
+func (d *ItemSnapshot) AppendJSON(dst []byte) []byte { return d.appendJSON(dst, false) }
+
+func (d *ItemSnapshot) appendJSON(dst []byte, clean bool) []byte {
 	dst = append(dst, `{"item":`...)
-	dst = d.Item.AppendJSON(dst)
-	dst = appendExtra(dst, d.Extra)
+	dst = d.Item.appendJSON(dst, clean)
+	dst = appendExtra(dst, d.Extra, clean)
 	return append(dst, '}')
 }
 
 // AppendJSON implements [Data].
-func (d *ItemDelta) AppendJSON(dst []byte) []byte {
+func (d *ItemDelta) AppendJSON(dst []byte) []byte { return d.appendJSON(dst, false) }
+
+func (d *ItemDelta) appendJSON(dst []byte, clean bool) []byte {
 	dst = append(dst, `{"item_id":`...)
 	dst = jsonw.AppendString(dst, d.ItemID)
 	dst = append(dst, `,"native_item_id":`...)
@@ -270,26 +304,30 @@ func (d *ItemDelta) AppendJSON(dst []byte) []byte {
 	dst = jsonw.AppendInt(dst, int64(d.PartIndex))
 	dst = append(dst, `,"part_type":`...)
 	dst = jsonw.AppendString(dst, d.PartType)
-	dst = appendExtra(dst, d.Extra)
+	dst = appendExtra(dst, d.Extra, clean)
 	return append(dst, '}')
 }
 
 // AppendJSON implements [Data].
-func (d *Error) AppendJSON(dst []byte) []byte {
+func (d *Error) AppendJSON(dst []byte) []byte { return d.appendJSON(dst, false) }
+
+func (d *Error) appendJSON(dst []byte, clean bool) []byte {
 	dst = append(dst, `{"message":`...)
 	dst = jsonw.AppendString(dst, d.Message)
 	dst = append(dst, `,"code":`...)
 	dst = jsonw.AppendNullString(dst, d.Code)
 	dst = append(dst, `,"details":`...)
-	dst = appendRawOrNull(dst, d.Details)
+	dst = appendRaw(dst, d.Details, clean)
 	dst = append(dst, `,"will_retry":`...)
 	dst = jsonw.AppendBool(dst, d.WillRetry)
-	dst = appendExtra(dst, d.Extra)
+	dst = appendExtra(dst, d.Extra, clean)
 	return append(dst, '}')
 }
 
 // AppendJSON implements [Data].
-func (d *Permission) AppendJSON(dst []byte) []byte {
+func (d *Permission) AppendJSON(dst []byte) []byte { return d.appendJSON(dst, false) }
+
+func (d *Permission) appendJSON(dst []byte, clean bool) []byte {
 	dst = append(dst, `{"permission_id":`...)
 	dst = jsonw.AppendString(dst, d.PermissionID)
 	dst = append(dst, `,"action":`...)
@@ -297,17 +335,19 @@ func (d *Permission) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"status":`...)
 	dst = jsonw.AppendString(dst, d.Status)
 	dst = append(dst, `,"metadata":`...)
-	dst = appendRawOrNull(dst, d.Metadata)
+	dst = appendRaw(dst, d.Metadata, clean)
 	dst = append(dst, `,"item_id":`...)
 	dst = jsonw.AppendNullString(dst, d.ItemID)
 	dst = append(dst, `,"call_id":`...)
 	dst = jsonw.AppendNullString(dst, d.CallID)
-	dst = appendExtra(dst, d.Extra)
+	dst = appendExtra(dst, d.Extra, clean)
 	return append(dst, '}')
 }
 
 // AppendJSON implements [Data].
-func (d *Question) AppendJSON(dst []byte) []byte {
+func (d *Question) AppendJSON(dst []byte) []byte { return d.appendJSON(dst, false) }
+
+func (d *Question) appendJSON(dst []byte, clean bool) []byte {
 	dst = append(dst, `{"question_id":`...)
 	dst = jsonw.AppendString(dst, d.QuestionID)
 	dst = append(dst, `,"prompt":`...)
@@ -326,8 +366,8 @@ func (d *Question) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"item_id":`...)
 	dst = jsonw.AppendNullString(dst, d.ItemID)
 	dst = append(dst, `,"metadata":`...)
-	dst = appendRawOrNull(dst, d.Metadata)
-	dst = appendExtra(dst, d.Extra)
+	dst = appendRaw(dst, d.Metadata, clean)
+	dst = appendExtra(dst, d.Extra, clean)
 	return append(dst, '}')
 }
 
@@ -339,7 +379,9 @@ func appendCount(dst []byte, n *int64) []byte {
 }
 
 // AppendJSON appends the JSON encoding of the usage.
-func (u *Usage) AppendJSON(dst []byte) []byte {
+func (u *Usage) AppendJSON(dst []byte) []byte { return u.appendJSON(dst, false) }
+
+func (u *Usage) appendJSON(dst []byte, clean bool) []byte {
 	dst = append(dst, `{"input_tokens":`...)
 	dst = appendCount(dst, u.InputTokens)
 	dst = append(dst, `,"cached_input_tokens":`...)
@@ -352,18 +394,20 @@ func (u *Usage) AppendJSON(dst []byte) []byte {
 	dst = appendCount(dst, u.ReasoningTokens)
 	dst = append(dst, `,"total_tokens":`...)
 	dst = appendCount(dst, u.TotalTokens)
-	dst = appendExtra(dst, u.Extra)
+	dst = appendExtra(dst, u.Extra, clean)
 	return append(dst, '}')
 }
 
 // AppendJSON implements [Data].
-func (d *UsageUpdated) AppendJSON(dst []byte) []byte {
+func (d *UsageUpdated) AppendJSON(dst []byte) []byte { return d.appendJSON(dst, false) }
+
+func (d *UsageUpdated) appendJSON(dst []byte, clean bool) []byte {
 	dst = append(dst, `{"turn_id":`...)
 	dst = jsonw.AppendNullString(dst, d.TurnID)
 	dst = append(dst, `,"scope":`...)
 	dst = jsonw.AppendString(dst, d.Scope)
 	dst = append(dst, `,"usage":`...)
-	dst = d.Usage.AppendJSON(dst)
+	dst = d.Usage.appendJSON(dst, clean)
 	dst = append(dst, `,"cost_usd":`...)
 	if d.CostUSD == nil {
 		dst = append(dst, "null"...)
@@ -374,26 +418,30 @@ func (d *UsageUpdated) AppendJSON(dst []byte) []byte {
 	dst = appendCount(dst, d.ContextWindow)
 	if d.Metadata != nil {
 		dst = append(dst, `,"metadata":`...)
-		dst = jsonw.AppendRaw(dst, d.Metadata)
+		dst = appendRaw(dst, d.Metadata, clean)
 	}
-	dst = appendExtra(dst, d.Extra)
+	dst = appendExtra(dst, d.Extra, clean)
 	return append(dst, '}')
 }
 
 // AppendJSON implements [Data].
-func (d *Unparsed) AppendJSON(dst []byte) []byte {
+func (d *Unparsed) AppendJSON(dst []byte) []byte { return d.appendJSON(dst, false) }
+
+func (d *Unparsed) appendJSON(dst []byte, clean bool) []byte {
 	dst = append(dst, `{"error":`...)
 	dst = jsonw.AppendString(dst, d.Error)
 	dst = append(dst, `,"location":`...)
 	dst = jsonw.AppendString(dst, d.Location)
 	dst = append(dst, `,"raw_hash":`...)
 	dst = jsonw.AppendNullString(dst, d.RawHash)
-	dst = appendExtra(dst, d.Extra)
+	dst = appendExtra(dst, d.Extra, clean)
 	return append(dst, '}')
 }
 
 // AppendJSON implements [Data].
 func (d *Unknown) AppendJSON(dst []byte) []byte { return jsonw.AppendRaw(dst, d.JSON) }
+
+func (d *Unknown) appendJSON(dst []byte, clean bool) []byte { return appendRaw(dst, d.JSON, clean) }
 
 // MarshalJSON implements [json.Marshaler] with [Item.AppendJSON].
 func (it Item) MarshalJSON() ([]byte, error) { return it.AppendJSON(nil), nil }

@@ -3,6 +3,7 @@ package universal
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -561,4 +562,48 @@ func TestAppendTime(t *testing.T) {
 			t.Fatalf("appendTime(%v) = %q, want %q", tm, got, want)
 		}
 	})
+}
+
+// TestCleanJSONEncodesAsChecked: an event marked CleanJSON (as decoded
+// golden lines are) encodes to the same bytes as the same event unmarked,
+// whose raw values the encoder checks and compacts.
+func TestCleanJSONEncodesAsChecked(t *testing.T) {
+	events := goldenEvents(t)
+	marked := 0
+	for i := range events {
+		ev := events[i]
+		if !ev.CleanJSON {
+			continue
+		}
+		marked++
+		got := ev.AppendJSON(nil)
+		ev.CleanJSON = false
+		if want := ev.AppendJSON(nil); !bytes.Equal(got, want) {
+			t.Fatalf("event %s:\nmarked   %s\nunmarked %s", ev.EventID, got, want)
+		}
+	}
+	if marked < len(events)/2 {
+		t.Fatalf("only %d of %d golden events decoded as clean", marked, len(events))
+	}
+}
+
+func TestDecodeMarksCleanLines(t *testing.T) {
+	compact := `{"event_id":"e1","sequence":1,"time":"2026-01-01T00:00:00.000Z","session_id":"s","native_session_id":null,"synthetic":false,"source":"agent","type":"session.started","data":{"metadata":{"agent":"x","n":[1,2]}},"raw":null}`
+	spaced := strings.ReplaceAll(compact, `"n":[1,2]`, `"n": [1, 2]`)
+	var a, b Event
+	if err := json.Unmarshal([]byte(compact), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.UnmarshalJSON([]byte(spaced)); err != nil {
+		t.Fatal(err)
+	}
+	if !a.CleanJSON || b.CleanJSON {
+		t.Fatalf("CleanJSON: compact line %v, spaced line %v", a.CleanJSON, b.CleanJSON)
+	}
+	if got := b.AppendJSON(nil); string(got) != compact {
+		t.Fatalf("spaced line encodes as\n%s\nwant\n%s", got, compact)
+	}
+	if err := CheckStream([]Event{a}); errors.Is(err, ErrNotClean) {
+		t.Fatal(err)
+	}
 }

@@ -73,6 +73,18 @@ type Event struct {
 	// Extra holds envelope fields this version does not know, in the order
 	// they were decoded; they are written back after the known fields.
 	Extra []Field
+	// CleanJSON says that every raw JSON value the event holds (Raw, the
+	// values of Extra fields, and those of Data: metadata, details, JSON
+	// parts) is empty or already in the form the encoder writes: valid,
+	// compact JSON with valid UTF-8. The encoder and package reduce then
+	// copy those values instead of checking and compacting them again.
+	//
+	// The translators of this module and Decode set it; the event checker
+	// ([Checker]) verifies it. It is not part of the wire form. Leave it
+	// false on events you build, and clear it when you change a raw value
+	// of an event that has it: a value that breaks the promise would be
+	// written as it is.
+	CleanJSON bool
 }
 
 // Field is one JSON object member that a decoder did not recognise.

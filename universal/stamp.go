@@ -75,6 +75,7 @@ type Stamper struct {
 	sessionID string
 	clock     Clock
 	raw       bool
+	clean     bool
 	itemID    func(int64) string
 	st        StamperState
 	mem       arena
@@ -93,6 +94,14 @@ func NewStamper(o Options) *Stamper {
 	}
 	return s
 }
+
+// PromiseCleanJSON marks every event the stamper stamps from now on with
+// CleanJSON (see [Event]). A translator calls it when every raw JSON value
+// it puts in event data is empty or valid, compact JSON with valid UTF-8,
+// as the encoder writes it (for example copied from a compact native
+// message that was valid UTF-8, or built with a JSON writer); the events'
+// consumers then copy those values instead of checking them.
+func (s *Stamper) PromiseCleanJSON() { s.clean = true }
 
 // SessionID returns the daemon's session id.
 func (s *Stamper) SessionID() string { return s.sessionID }
@@ -175,6 +184,7 @@ func (s *Stamper) Emit(dst []Event, typ Type, src Source, data Data, raw []byte)
 		Source:          src,
 		Type:            typ,
 		Data:            data,
+		CleanJSON:       s.clean,
 	}
 	if s.raw && len(raw) > 0 {
 		s.scratch = jsonw.AppendRaw(s.scratch[:0], raw)

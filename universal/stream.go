@@ -84,6 +84,11 @@ func NewStream(agent string, o Options) *Stream {
 // Agent returns the agent name given to NewStream.
 func (w *Stream) Agent() string { return w.agent }
 
+// PromiseCleanJSON makes the stream's events carry CleanJSON: see
+// [Stamper.PromiseCleanJSON]. The stream's own raw JSON (turn metadata,
+// session metadata given to Begin) is cleaned as it is emitted.
+func (w *Stream) PromiseCleanJSON() { w.st.PromiseCleanJSON() }
+
 // Stamper returns the stream's stamper, for ids and copies. Events must not
 // be emitted through it directly.
 func (w *Stream) Stamper() *Stamper { return w.st }

@@ -64,6 +64,9 @@ func FuzzAppendValue(f *testing.F) {
 		if Valid(b) != valid {
 			t.Fatalf("Valid(%q) = %v, encoding/json says %v", b, !valid, valid)
 		}
+		if v, c := Check(b); v != valid || c != Clean(b) {
+			t.Fatalf("Check(%q) = %v, %v; Valid and Clean say %v, %v", b, v, c, valid, Clean(b))
+		}
 		out, ok := AppendValue(nil, b)
 		if ok != valid {
 			t.Fatalf("AppendValue(%q) ok = %v", b, ok)

@@ -58,6 +58,23 @@ func Clean[T ~string | ~[]byte](src T) bool {
 	return ok && s.i == len(s.src) && !s.dirty
 }
 
+// Check reports, in one scan, what Valid and Clean report.
+func Check[T ~string | ~[]byte](src T) (valid, clean bool) {
+	if len(src) == 0 {
+		return false, false
+	}
+	s := scanner[T]{src: src, check: true, strict: true}
+	if _, ok := s.value(nil, 0); !ok {
+		return false, false
+	}
+	end := s.i == len(s.src)
+	s.space()
+	if s.i != len(s.src) {
+		return false, false
+	}
+	return true, end && !s.dirty
+}
+
 // Canonical reports whether src is clean (see Clean) and also has none of
 // the escapes encoding/json adds for HTML: \u003c, \u003e, \u0026,
 // \u2028 and \u2029 (any case). Such input is its own canonical form: what
