@@ -478,8 +478,9 @@ func (t *Translator) toolUse(dst events, m *message, b jsonscan.Value, typ strin
 	}
 	dst = t.ensureStarted(dst, m, universal.SourceAgent)
 	name := b.Get("name").Str
-	input := b.Get("input")
-	args := input.Raw
+	inputV := b.Sub("input")
+	input := inputV.Result()
+	args := inputV.Compacted() // the same text however the line was spaced
 	if tl == nil {
 		tl = &tool{ItemID: t.w.NewItemID(), Msg: m.ItemID, Scope: m.Scope, Name: t.w.Copy(name)}
 		t.addTool(id, tl)

@@ -413,8 +413,10 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	t.s.Last = outcome{Failed: tn.Status == universal.TurnError, Message: tn.ErrMsg}
 	tn.Results++
 	since := ""
-	if mu := f.sinceLast; mu.IsObject() && len(mu.Raw()) > 2 {
-		since = mu.Compacted()
+	if mu := f.sinceLast; mu.IsObject() {
+		if since = mu.Compacted(); since == "{}" {
+			since = "" // an empty object, however it was spaced
+		}
 	}
 	u := cleanObject([2]string{"basis", `"main_loop"`}, [2]string{"model_usage_since_last_result", since})
 	o := cleanObject([2]string{"subtype", f.subtype.Compacted()}, [2]string{"is_error", f.isError.Compacted()},

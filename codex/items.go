@@ -2,6 +2,7 @@ package codex
 
 import (
 	"fmt"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -400,7 +401,16 @@ func argsJSON(a gjson.Result) string {
 	if !a.Exists() {
 		return "{}"
 	}
-	return a.Raw
+	return compactJSON(a.Raw)
+}
+
+// compactJSON returns raw JSON text compacted: arguments given as an
+// object read the same however the line was spaced.
+func compactJSON(raw string) string {
+	if jsonw.Clean(raw) {
+		return raw
+	}
+	return string(jsonw.AppendRaw(nil, raw))
 }
 
 // mcpResult maps an MCP tool result: text content as output, structured

@@ -3,6 +3,7 @@ package opencode
 import (
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"strings"
 )
 
 // The objects the translator reads most (a part, a message's info, a tool
@@ -160,4 +161,11 @@ func cleanJSON(v jsonscan.Value) []byte {
 		return []byte(raw)
 	}
 	return jsonw.AppendRaw(nil, v.Raw())
+}
+
+// emptyJSON reports whether raw, the text of an object or an array, has
+// no members: only whitespace between its brackets, as a pretty-printed
+// document may have.
+func emptyJSON(raw string) bool {
+	return len(raw) >= 2 && strings.TrimSpace(raw[1:len(raw)-1]) == ""
 }

@@ -410,7 +410,7 @@ func (t *Translator) onText(dst []universal.Event, m *msgState, pid string, p *p
 // (signatures, encrypted reasoning) and its ignored flag.
 func (t *Translator) textMetadata(f *partFields) []byte {
 	var o jsonw.Object
-	if md := f.metadata; md.IsObject() && md.Raw() != "{}" {
+	if md := f.metadata; md.IsObject() && !emptyJSON(md.Raw()) {
 		md.AddTo(&o, "metadata")
 	}
 	if f.ignored.Result().Bool() {

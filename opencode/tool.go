@@ -200,11 +200,11 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 	}
 	var md jsonw.Object
 	md.OptString("title", sf.title.Str())
-	if v := sf.metadata; v.IsObject() && v.Raw() != "{}" {
+	if v := sf.metadata; v.IsObject() && !emptyJSON(v.Raw()) {
 		v.AddTo(&md, "metadata")
 	}
 	atts := sf.attach
-	if atts.IsArray() && atts.Raw() != "[]" {
+	if atts.IsArray() && !emptyJSON(atts.Raw()) {
 		md.RawBytes("attachments", attachmentsMetadata(atts))
 	}
 	if name == "invalid" {

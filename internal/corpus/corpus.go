@@ -2,7 +2,10 @@
 // file under root/<agent>/… or root/crosscheck/<agent>/… whose format the
 // agent detects, goldens, states, metas and notes aside. The ratio
 // benchmark (internal/ratio) and the growth checks (internal/linear) read
-// the same inputs through it.
+// the same inputs through it. The package's own test runs every input
+// through its translator as recorded and with whitespace between all its
+// JSON tokens: the events must be the same, and keep the CleanJSON promise
+// every translator makes (universal.Stream.PromiseCleanJSON).
 //
 //	err := corpus.Walk("testdata", func(in corpus.Input) error {
 //		fmt.Println(in.Rel, in.Agent.Name, in.Format.Name, len(in.Data))

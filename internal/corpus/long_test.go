@@ -1,0 +1,6 @@
+//go:build long
+
+package corpus_test
+
+// The long run: every recorded input.
+const wholeCorpus = true
