@@ -7,8 +7,9 @@ import (
 	"unicode/utf8"
 )
 
-// FuzzDecodeEvent: any input decodes without panic; what decodes re-encodes
-// to strict JSON that decodes to the same encoding again.
+// FuzzDecodeEvent: any input decodes without panic; an event decoded as
+// CleanJSON is clean; what decodes re-encodes to strict JSON that decodes
+// to the same encoding again.
 func FuzzDecodeEvent(f *testing.F) {
 	for _, ev := range validStream() {
 		f.Add(ev.AppendJSON(nil))
@@ -19,6 +20,11 @@ func FuzzDecodeEvent(f *testing.F) {
 		var ev Event
 		if err := json.Unmarshal(b, &ev); err != nil {
 			return
+		}
+		if ev.CleanJSON {
+			if n := unclean(&ev); n != "" {
+				t.Fatalf("decoded as clean, but %s is not: %q", n, b)
+			}
 		}
 		once := ev.AppendJSON(nil)
 		if !utf8.Valid(once) || !json.Valid(once) {
