@@ -168,8 +168,10 @@
 // a final response — one that called no tools and stopped (end_turn,
 // stop_sequence, refusal; in older transcripts, which record no stop
 // reason on a response's lines, a response whose last block is text) —
-// that is not more of that response, not a progress entry, and not an
-// entry of a sub-agent file read after the main one. A turn with a
+// that is not more of that response, not a progress entry, not an
+// entry of a sub-agent file read after the main one, and not a blocking
+// Stop hook's feedback (the meta user line "Stop hook feedback:…": the
+// agent goes on in the same turn). A turn with a
 // background sub-agent that has not reported back stays open (2.1.120 and
 // later answer its <task-notification> in the same turn). At the end of
 // the file the last turn ends completed if its last response is final,

@@ -228,3 +228,33 @@ func TestTranscriptBackgroundAgent(t *testing.T) {
 		t.Errorf("%d turns, want 1", n)
 	}
 }
+
+// TestTranscriptStopHookContinues: a blocking Stop hook's feedback after a
+// final response does not end the turn: Claude Code goes on in the same
+// turn (one system/turn_duration after the continuation), as the Irrlicht
+// autonomous-loop recording (2.1.143, a /goal prompt hook) shows.
+func TestTranscriptStopHookContinues(t *testing.T) {
+	line := func(s string) string {
+		return strings.Replace(s, `{`, `{"sessionId":"s1","version":"2.1.143","cwd":"/w",`, 1)
+	}
+	for _, feedback := range []string{
+		`"Stop hook feedback:\n[condition]: only one command ran"`,
+		`[{"type":"text","text":"Stop hook feedback:\n[condition]: only one command ran"}]`,
+	} {
+		evs := feed(t, claude.FormatTranscript, nil, nil,
+			line(`{"type":"user","uuid":"u1","message":{"role":"user","content":"run two commands"}}`),
+			line(`{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Ran one."}],"stop_reason":"end_turn"}}`),
+			line(`{"type":"user","uuid":"u2","parentUuid":"a1","isMeta":true,"message":{"role":"user","content":`+feedback+`}}`),
+			line(`{"type":"system","uuid":"s1","subtype":"stop_hook_summary","hookCount":1}`),
+			line(`{"type":"assistant","uuid":"a2","parentUuid":"s1","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Ran the second."}],"stop_reason":"end_turn"}}`),
+			line(`{"type":"system","uuid":"s2","subtype":"turn_duration","durationMs":1000}`))
+		checkShape(t, evs)
+		ts, te := golden.OfType(evs, universal.TypeTurnStarted), golden.OfType(evs, universal.TypeTurnEnded)
+		if len(ts) != 1 || len(te) != 1 || te[0].Data.(*universal.TurnEnded).Status != universal.TurnCompleted {
+			t.Errorf("%s: %d turns started, %d ended, want one completed turn", feedback, len(ts), len(te))
+		}
+		if msgs := completed(evs, universal.KindMessage, universal.RoleAssistant); len(msgs) != 2 {
+			t.Errorf("%s: %d assistant messages, want 2", feedback, len(msgs))
+		}
+	}
+}
