@@ -178,8 +178,11 @@
 // and is otherwise left to Stream.End. Sub-agent entries under a call that
 // arrive between turns stay outside them. The lines of one response are
 // chained by parentUuid: an assistant line whose parent is a line of the
-// open response continues it, even under another message id. System-made
-// user entries do not start turns. A turn ends as interrupted when its
+// open response continues it, even under another message id. A user line
+// of tool results whose calls are not known yet and whose parentUuid names
+// a line still to come (2.1.98 wrote some results before their response's
+// last lines) is held until that line, or until a line that is not an
+// assistant line, or the end. System-made user entries do not start turns. A turn ends as interrupted when its
 // result's terminal_reason starts with "aborted", as error when the result
 // has is_error, errors, a
 // failing terminal_reason (api_error, prompt_too_long, max_turns,
@@ -254,7 +257,7 @@
 // request_user_dialog; the host's control requests (initialize, interrupt,
 // set_permission_mode, set_model, …), keep_alive and
 // update_environment_variables. Transcript entries: summary, ai-title,
-// custom-title, file-history-snapshot, queue-operation, last-prompt,
+// custom-title, agent-name, worktree-state, file-history-snapshot, queue-operation, last-prompt,
 // attachment, atis-latch, api-request, api-request-blob, api-request-shape,
 // tools-used, mode, permission-mode, and progress entries other than
 // agent_progress (hook_progress, bash_progress, mcp_progress,

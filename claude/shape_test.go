@@ -1,6 +1,7 @@
 package claude_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -256,5 +257,55 @@ func TestTranscriptStopHookContinues(t *testing.T) {
 		if msgs := completed(evs, universal.KindMessage, universal.RoleAssistant); len(msgs) != 2 {
 			t.Errorf("%s: %d assistant messages, want 2", feedback, len(msgs))
 		}
+	}
+}
+
+// TestTranscriptEarlyResult: a result written before the last lines of the
+// response that called it (Claude Code 2.1.98, Irrlicht's
+// 09-issue-114-stuck-working-b recording) goes under its call's message
+// once the call's line has come, not under an empty message of its own;
+// a result of a call the file does not have (a resumed session) stays
+// where it was written.
+func TestTranscriptEarlyResult(t *testing.T) {
+	line := func(s string) string {
+		return strings.Replace(s, `{`, `{"sessionId":"s1","version":"2.1.98","cwd":"/w",`, 1)
+	}
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		line(`{"type":"user","uuid":"u1","message":{"role":"user","content":"plan it"}}`),
+		line(`{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","content":[{"type":"thinking","thinking":"","signature":"x"}]}}`),
+		line(`{"type":"user","uuid":"r1","parentUuid":"a3","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"written"}]}}`),
+		line(`{"type":"assistant","uuid":"a2","parentUuid":"a1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Writing the plan."}]}}`),
+		line(`{"type":"assistant","uuid":"a3","parentUuid":"a2","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"/w/p.md","content":"x"}}],"stop_reason":"tool_use"}}`),
+		line(`{"type":"assistant","uuid":"a4","parentUuid":"r1","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Done."}],"stop_reason":"end_turn"}}`))
+	checkShape(t, evs)
+	calls, results := completed(evs, universal.KindToolCall, ""), completed(evs, universal.KindToolResult, "")
+	if len(calls) != 1 || len(results) != 1 || results[0].ParentID != calls[0].ParentID {
+		t.Fatalf("%d calls, %d results, want one result under its call's message", len(calls), len(results))
+	}
+	if msgs := completed(evs, universal.KindMessage, universal.RoleAssistant); len(msgs) != 2 {
+		t.Errorf("%d assistant messages, want 2", len(msgs))
+	}
+	// A result whose call is in an earlier file, answered by the next line.
+	evs = feed(t, claude.FormatTranscript, nil, nil,
+		line(`{"type":"user","uuid":"r1","parentUuid":"old","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t0","content":"ok"}]}}`),
+		line(`{"type":"assistant","uuid":"a1","parentUuid":"r1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Done."}],"stop_reason":"end_turn"}}`))
+	var order []universal.Kind
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		order = append(order, e.Data.(*universal.ItemSnapshot).Item.Kind)
+	}
+	if len(order) < 2 || order[len(order)-1] != universal.KindMessage || !slices.Contains(order, universal.KindToolResult) {
+		t.Errorf("items %v, want the result before the answer", order)
+	}
+}
+
+// TestTranscriptSessionLabels: agent-name and worktree-state entries
+// (2.1.9x transcripts) are session bookkeeping, ignored like custom-title.
+func TestTranscriptSessionLabels(t *testing.T) {
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		`{"type":"worktree-state","worktreeSession":{"originalCwd":"/w","worktreePath":"/w/.claude/worktrees/1","worktreeName":"1","worktreeBranch":"worktree-1","originalBranch":"main","sessionId":"s1"},"sessionId":"s1"}`,
+		`{"type":"user","uuid":"u1","sessionId":"s1","message":{"role":"user","content":"hi"}}`,
+		`{"type":"agent-name","agentName":"fix-it","sessionId":"s1"}`)
+	if n := len(golden.OfType(evs, universal.TypeUnparsed)); n != 0 {
+		t.Errorf("%d agent.unparsed, want 0", n)
 	}
 }
