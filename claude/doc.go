@@ -83,6 +83,9 @@
 //	                       task_notification)
 //	system/compact_boundary, model_refusal_*
 //	                       status items
+//	system/local_command, away_summary
+//	                       system item with the text (away_summary: the recap
+//	                       written when the user comes back to an idle session)
 //	system/permission_denied, result.permission_denials, control_request
 //	can_use_tool, control_response, tool_result_meta / permissionDecision
 //	                       permission.requested / permission.resolved

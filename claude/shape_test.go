@@ -309,3 +309,23 @@ func TestTranscriptSessionLabels(t *testing.T) {
 		t.Errorf("%d agent.unparsed, want 0", n)
 	}
 }
+
+// TestTranscriptAwaySummary: the recap Claude Code writes when the user
+// comes back to an idle session (system/away_summary, text in content;
+// Irrlicht's issue-329 fixture has it in summary) is a system item with
+// its text, not agent.unparsed.
+func TestTranscriptAwaySummary(t *testing.T) {
+	for _, field := range []string{"content", "summary"} {
+		evs := feed(t, claude.FormatTranscript, nil, nil,
+			`{"type":"user","uuid":"u1","sessionId":"s1","version":"2.1.119","message":{"role":"user","content":"say hi"}}`,
+			`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn"}}`,
+			`{"type":"system","subtype":"away_summary","uuid":"s2","sessionId":"s1","`+field+`":"Goal: greet. Next: nothing. (disable recaps in /config)"}`)
+		if n := len(golden.OfType(evs, universal.TypeUnparsed)); n != 0 {
+			t.Errorf("%s: %d agent.unparsed, want 0", field, n)
+		}
+		sys := completed(evs, universal.KindSystem, universal.RoleSystem)
+		if len(sys) != 1 || sys[0].Content[0].Text != "Goal: greet. Next: nothing. (disable recaps in /config)" {
+			t.Errorf("%s: system items %+v, want the recap", field, sys)
+		}
+	}
+}
