@@ -136,7 +136,7 @@ func ampSession(sessionID string) bool {
 func transcriptOnly(typ string) bool {
 	switch typ {
 	case "summary", "file-history-snapshot", "queue-operation", "last-prompt", "ai-title",
-		"custom-title", "attachment", "progress", "atis-latch", "api-request", "api-request-blob",
+		"custom-title", "agent-name", "worktree-state", "attachment", "progress", "atis-latch", "api-request", "api-request-blob",
 		"api-request-shape", "tools-used", "cost-state", "mode", "permission-mode":
 		return true
 	}
@@ -169,6 +169,14 @@ var (
 
 // Translate translates one native message. See universal.Translator.
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	if t.transcript && m.Dir != universal.In {
+		return t.transcriptLine(dst, m)
+	}
+	return t.translate(dst, m)
+}
+
+// translate translates one native message in the order given.
+func (t *Translator) translate(dst []universal.Event, m universal.Message) []universal.Event {
 	if m.Err != nil {
 		m.Data = universal.CleanInput(m.Data)
 		t.raw, t.line = m.Data, m.Line
@@ -305,12 +313,15 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 	case universal.QuestionReply:
 		return t.reportQuestion(dst, r)
 	case universal.Terminate:
+		dst = t.releaseEarly(dst, "")
 		dst = t.finish(dst)
 		return t.w.End(dst, r.Ended(), universal.SourceDaemon, nil)
 	case universal.Exit:
+		dst = t.releaseEarly(dst, "")
 		dst = t.finish(dst)
 		return t.w.End(dst, universal.ExitEnded(t.endReason(), r), universal.SourceDaemon, nil)
 	case universal.EndOfInput:
+		dst = t.releaseEarly(dst, "")
 		dst = t.finish(dst)
 		return t.w.End(dst, t.endReason(), universal.SourceDaemon, nil)
 	}

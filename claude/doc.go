@@ -83,6 +83,9 @@
 //	                       task_notification)
 //	system/compact_boundary, model_refusal_*
 //	                       status items
+//	system/local_command, away_summary
+//	                       system item with the text (away_summary: the recap
+//	                       written when the user comes back to an idle session)
 //	system/permission_denied, result.permission_denials, control_request
 //	can_use_tool, control_response, tool_result_meta / permissionDecision
 //	                       permission.requested / permission.resolved
@@ -168,16 +171,21 @@
 // a final response — one that called no tools and stopped (end_turn,
 // stop_sequence, refusal; in older transcripts, which record no stop
 // reason on a response's lines, a response whose last block is text) —
-// that is not more of that response, not a progress entry, and not an
-// entry of a sub-agent file read after the main one. A turn with a
+// that is not more of that response, not a progress entry, not an
+// entry of a sub-agent file read after the main one, and not a blocking
+// Stop hook's feedback (the meta user line "Stop hook feedback:…": the
+// agent goes on in the same turn). A turn with a
 // background sub-agent that has not reported back stays open (2.1.120 and
 // later answer its <task-notification> in the same turn). At the end of
 // the file the last turn ends completed if its last response is final,
 // and is otherwise left to Stream.End. Sub-agent entries under a call that
 // arrive between turns stay outside them. The lines of one response are
 // chained by parentUuid: an assistant line whose parent is a line of the
-// open response continues it, even under another message id. System-made
-// user entries do not start turns. A turn ends as interrupted when its
+// open response continues it, even under another message id. A user line
+// of tool results whose calls are not known yet and whose parentUuid names
+// a line still to come (2.1.98 wrote some results before their response's
+// last lines) is held until that line, or until a line that is not an
+// assistant line, or the end. System-made user entries do not start turns. A turn ends as interrupted when its
 // result's terminal_reason starts with "aborted", as error when the result
 // has is_error, errors, a
 // failing terminal_reason (api_error, prompt_too_long, max_turns,
@@ -252,7 +260,7 @@
 // request_user_dialog; the host's control requests (initialize, interrupt,
 // set_permission_mode, set_model, …), keep_alive and
 // update_environment_variables. Transcript entries: summary, ai-title,
-// custom-title, file-history-snapshot, queue-operation, last-prompt,
+// custom-title, agent-name, worktree-state, file-history-snapshot, queue-operation, last-prompt,
 // attachment, atis-latch, api-request, api-request-blob, api-request-shape,
 // tools-used, mode, permission-mode, and progress entries other than
 // agent_progress (hook_progress, bash_progress, mcp_progress,

@@ -20,6 +20,8 @@ func ignoredType(typ string) bool {
 		"summary",               // a conversation title (older versions)
 		"ai-title",              // a generated conversation title
 		"custom-title",          // a user-set conversation title
+		"agent-name",            // a name given to the session (2.1.9x)
+		"worktree-state",        // the git worktree the session runs in (--worktree)
 		"file-history-snapshot", // checkpoint bookkeeping for /rewind
 		"queue-operation",       // the prompt queue; the prompt itself follows as a user entry
 		"last-prompt",           // the last prompt, for the resume picker

@@ -1,6 +1,7 @@
 package claude_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -226,5 +227,105 @@ func TestTranscriptBackgroundAgent(t *testing.T) {
 	}
 	if n := len(golden.OfType(evs, universal.TypeTurnStarted)); n != 1 {
 		t.Errorf("%d turns, want 1", n)
+	}
+}
+
+// TestTranscriptStopHookContinues: a blocking Stop hook's feedback after a
+// final response does not end the turn: Claude Code goes on in the same
+// turn (one system/turn_duration after the continuation), as the Irrlicht
+// autonomous-loop recording (2.1.143, a /goal prompt hook) shows.
+func TestTranscriptStopHookContinues(t *testing.T) {
+	line := func(s string) string {
+		return strings.Replace(s, `{`, `{"sessionId":"s1","version":"2.1.143","cwd":"/w",`, 1)
+	}
+	for _, feedback := range []string{
+		`"Stop hook feedback:\n[condition]: only one command ran"`,
+		`[{"type":"text","text":"Stop hook feedback:\n[condition]: only one command ran"}]`,
+	} {
+		evs := feed(t, claude.FormatTranscript, nil, nil,
+			line(`{"type":"user","uuid":"u1","message":{"role":"user","content":"run two commands"}}`),
+			line(`{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Ran one."}],"stop_reason":"end_turn"}}`),
+			line(`{"type":"user","uuid":"u2","parentUuid":"a1","isMeta":true,"message":{"role":"user","content":`+feedback+`}}`),
+			line(`{"type":"system","uuid":"s1","subtype":"stop_hook_summary","hookCount":1}`),
+			line(`{"type":"assistant","uuid":"a2","parentUuid":"s1","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Ran the second."}],"stop_reason":"end_turn"}}`),
+			line(`{"type":"system","uuid":"s2","subtype":"turn_duration","durationMs":1000}`))
+		checkShape(t, evs)
+		ts, te := golden.OfType(evs, universal.TypeTurnStarted), golden.OfType(evs, universal.TypeTurnEnded)
+		if len(ts) != 1 || len(te) != 1 || te[0].Data.(*universal.TurnEnded).Status != universal.TurnCompleted {
+			t.Errorf("%s: %d turns started, %d ended, want one completed turn", feedback, len(ts), len(te))
+		}
+		if msgs := completed(evs, universal.KindMessage, universal.RoleAssistant); len(msgs) != 2 {
+			t.Errorf("%s: %d assistant messages, want 2", feedback, len(msgs))
+		}
+	}
+}
+
+// TestTranscriptEarlyResult: a result written before the last lines of the
+// response that called it (Claude Code 2.1.98, Irrlicht's
+// 09-issue-114-stuck-working-b recording) goes under its call's message
+// once the call's line has come, not under an empty message of its own;
+// a result of a call the file does not have (a resumed session) stays
+// where it was written.
+func TestTranscriptEarlyResult(t *testing.T) {
+	line := func(s string) string {
+		return strings.Replace(s, `{`, `{"sessionId":"s1","version":"2.1.98","cwd":"/w",`, 1)
+	}
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		line(`{"type":"user","uuid":"u1","message":{"role":"user","content":"plan it"}}`),
+		line(`{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","content":[{"type":"thinking","thinking":"","signature":"x"}]}}`),
+		line(`{"type":"user","uuid":"r1","parentUuid":"a3","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"written"}]}}`),
+		line(`{"type":"assistant","uuid":"a2","parentUuid":"a1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Writing the plan."}]}}`),
+		line(`{"type":"assistant","uuid":"a3","parentUuid":"a2","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"/w/p.md","content":"x"}}],"stop_reason":"tool_use"}}`),
+		line(`{"type":"assistant","uuid":"a4","parentUuid":"r1","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Done."}],"stop_reason":"end_turn"}}`))
+	checkShape(t, evs)
+	calls, results := completed(evs, universal.KindToolCall, ""), completed(evs, universal.KindToolResult, "")
+	if len(calls) != 1 || len(results) != 1 || results[0].ParentID != calls[0].ParentID {
+		t.Fatalf("%d calls, %d results, want one result under its call's message", len(calls), len(results))
+	}
+	if msgs := completed(evs, universal.KindMessage, universal.RoleAssistant); len(msgs) != 2 {
+		t.Errorf("%d assistant messages, want 2", len(msgs))
+	}
+	// A result whose call is in an earlier file, answered by the next line.
+	evs = feed(t, claude.FormatTranscript, nil, nil,
+		line(`{"type":"user","uuid":"r1","parentUuid":"old","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t0","content":"ok"}]}}`),
+		line(`{"type":"assistant","uuid":"a1","parentUuid":"r1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Done."}],"stop_reason":"end_turn"}}`))
+	var order []universal.Kind
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		order = append(order, e.Data.(*universal.ItemSnapshot).Item.Kind)
+	}
+	if len(order) < 2 || order[len(order)-1] != universal.KindMessage || !slices.Contains(order, universal.KindToolResult) {
+		t.Errorf("items %v, want the result before the answer", order)
+	}
+}
+
+// TestTranscriptSessionLabels: agent-name and worktree-state entries
+// (2.1.9x transcripts) are session bookkeeping, ignored like custom-title.
+func TestTranscriptSessionLabels(t *testing.T) {
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		`{"type":"worktree-state","worktreeSession":{"originalCwd":"/w","worktreePath":"/w/.claude/worktrees/1","worktreeName":"1","worktreeBranch":"worktree-1","originalBranch":"main","sessionId":"s1"},"sessionId":"s1"}`,
+		`{"type":"user","uuid":"u1","sessionId":"s1","message":{"role":"user","content":"hi"}}`,
+		`{"type":"agent-name","agentName":"fix-it","sessionId":"s1"}`)
+	if n := len(golden.OfType(evs, universal.TypeUnparsed)); n != 0 {
+		t.Errorf("%d agent.unparsed, want 0", n)
+	}
+}
+
+// TestTranscriptAwaySummary: the recap Claude Code writes when the user
+// comes back to an idle session (system/away_summary, text in content;
+// Irrlicht's issue-329 fixture has it in summary) is a system item with
+// its text, not agent.unparsed.
+func TestTranscriptAwaySummary(t *testing.T) {
+	for _, field := range []string{"content", "summary"} {
+		evs := feed(t, claude.FormatTranscript, nil, nil,
+			`{"type":"user","uuid":"u1","sessionId":"s1","version":"2.1.119","message":{"role":"user","content":"say hi"}}`,
+			`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn"}}`,
+			`{"type":"system","subtype":"away_summary","uuid":"s2","sessionId":"s1","`+field+`":"Goal: greet. Next: nothing. (disable recaps in /config)"}`)
+		if n := len(golden.OfType(evs, universal.TypeUnparsed)); n != 0 {
+			t.Errorf("%s: %d agent.unparsed, want 0", field, n)
+		}
+		sys := completed(evs, universal.KindSystem, universal.RoleSystem)
+		if len(sys) != 1 || sys[0].Content[0].Text != "Goal: greet. Next: nothing. (disable recaps in /config)" {
+			t.Errorf("%s: system items %+v, want the recap", field, sys)
+		}
 	}
 }

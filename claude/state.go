@@ -65,6 +65,9 @@ type state struct {
 	// Cwd is the session's working directory (session metadata), which
 	// resolves relative paths of tool inputs.
 	Cwd string `json:"cwd,omitempty"`
+	// Early are transcript tool_result lines written before the line of
+	// their call, held until it comes (see early.go).
+	Early []early `json:"early,omitempty"`
 	// Continues: the CLI that wrote the transcript answers a background
 	// sub-agent's notification in the turn that launched it (2.1.120 and
 	// later; older ones ended the turn without it).

@@ -45,10 +45,13 @@ func (t *Translator) system(dst events, r jsonscan.Value) events {
 		return t.status(dst, "compacted", first(md.Get("trigger").Str, r.Get("content").Str), md.Raw)
 	case "model_refusal_fallback", "model_refusal_no_fallback":
 		return t.status(dst, sub, first(r.Get("message").Str, r.Get("content").Str), r.Get("retracted_message_uuids").Raw)
-	case "local_command":
+	case "local_command", "away_summary":
+		// away_summary: the recap Claude Code writes when the user comes
+		// back to an idle session ("Goal: … Next: …"), in content (summary
+		// in some recordings).
 		return t.w.Complete(dst, universal.Item{
 			ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(r.Get("uuid").Str), Kind: universal.KindSystem, Role: universal.RoleSystem,
-			Content: []universal.Part{universal.Text(t.w.Copy(r.Get("content").Str))},
+			Content: []universal.Part{universal.Text(t.w.Copy(first(r.Get("content").Str, r.Get("summary").Str)))},
 		}, universal.SourceAgent, t.raw)
 	case "turn_duration":
 		if t.transcript {

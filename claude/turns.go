@@ -1,6 +1,8 @@
 package claude
 
 import (
+	"strings"
+
 	"github.com/agentnorm/agentnorm/internal/anthropic"
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/universal"
@@ -175,12 +177,35 @@ func (t *Translator) settle(dst events, r jsonscan.Value, typ string) events {
 			return dst
 		}
 		dst = t.completeMsg(dst, m, universal.StatusCompleted, universal.SourceDaemon)
+		if typ == "user" && stopHookFeedback(r) {
+			// A Stop hook blocked the end: the agent goes on in this turn.
+			t.s.Turn.Finished = false
+			return dst
+		}
 		if t.done() {
 			dst = t.endTranscriptTurn(dst, universal.SourceDaemon)
 		}
 		return dst
 	}
 	return dst
+}
+
+// stopHookFeedback reports the user line Claude Code writes when a Stop
+// hook blocks the end of a turn (decision "block", a prompt hook's unmet
+// condition): the hook's reason, fed to the model as a meta message
+// "Stop hook feedback:\n[hook]: reason". The query loop goes on in the same
+// turn (its one system/turn_duration comes after the continuation), so the
+// final response before it did not end the turn.
+func stopHookFeedback(r jsonscan.Value) bool {
+	if !r.Get("isMeta").Bool() {
+		return false
+	}
+	c := r.Get("message.content")
+	text := c.Str
+	if c.IsArray() {
+		text = c.Get("0.text").Str
+	}
+	return strings.HasPrefix(text, "Stop hook feedback:")
 }
 
 // finish closes what the input left open before the session ends. A turn

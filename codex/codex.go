@@ -240,8 +240,11 @@ func (t *Translator) finish(dst []universal.Event) []universal.Event {
 		if t.st.Fork != nil {
 			// The input ended inside a fork's copy of its parent's history.
 			dst = t.endReplay(dst)
-			dst = t.rolloutBegin(dst)
 		}
+		// A file that ends before any line needed the session (a header
+		// alone, a task_started with no turn_context yet) still starts it
+		// with what its session_meta says.
+		dst = t.rolloutBegin(dst)
 		dst = t.flushHeldUsers(dst)
 		dst = t.flushHeld(dst, "")
 		if t.st.Inferred != "" && t.w.Turn() == t.st.Inferred && t.answered() {

@@ -68,7 +68,9 @@
 // instructions), instructions, dynamic_tools), completed with model,
 // approval_policy, sandbox and reasoning_effort from the turn_context or
 // thread_settings_applied that follows; the session starts with the
-// first line that has something to show, so that those can be merged. Legacy streams: session_configured.
+// first line that has something to show, so that those can be merged (or
+// at the end of a file that has nothing else: a header alone). Legacy
+// streams: session_configured.
 // A stream picked up without any of these starts with a synthetic
 // session.started. session.ended is synthetic at the end of the input
 // (reason error when the last turn failed or a later terminal error came,

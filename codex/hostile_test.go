@@ -369,3 +369,29 @@ func TestItemOutlivesItsResponse(t *testing.T) {
 		t.Errorf("exec: agent.unparsed at %q", locs)
 	}
 }
+
+// TestRolloutHeaderOnly: a rollout that ends before any line needed the
+// session (Irrlicht's redacted 0.144.4 sub-agent headers, one
+// session_meta line each; a file read while Codex has written only its
+// header and task_started) starts it with what the header says, not a
+// synthetic session.started without it; a held task_started opens its
+// turn, left for the end of the session.
+func TestRolloutHeaderOnly(t *testing.T) {
+	const header = `{"type":"session_meta","payload":{"id":"c1","session_id":"p1","parent_thread_id":"p1","thread_source":"subagent","source":{"subagent":{"thread_spawn":{"parent_thread_id":"p1","depth":1}}},"cwd":"/w","cli_version":"0.144.4"}}`
+	for _, tail := range [][]string{nil, {`{"type":"event_msg","payload":{"type":"task_started","turn_id":"tu1"}}`}} {
+		evs := run(t, codex.FormatRollout, nil, append([]string{header}, tail...))
+		st := golden.OfType(evs, universal.TypeSessionStarted)
+		if len(st) != 1 || st[0].Synthetic {
+			t.Fatalf("%d session.started, synthetic %v", len(st), len(st) == 1 && st[0].Synthetic)
+		}
+		md := string(st[0].Data.(*universal.SessionStarted).Metadata)
+		for _, want := range []string{`"parent_thread_id":"p1"`, `"thread_source":"subagent"`, `"cwd":"/w"`, `"agent_version":"0.144.4"`} {
+			if !strings.Contains(md, want) {
+				t.Errorf("session.started metadata %s lacks %s", md, want)
+			}
+		}
+		if n := len(golden.OfType(evs, universal.TypeTurnStarted)); n != len(tail) {
+			t.Errorf("%d turns started, want %d", n, len(tail))
+		}
+	}
+}

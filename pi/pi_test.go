@@ -76,6 +76,10 @@ func public() []capture {
 		{input: p("irrlicht__context-compaction.v3-session.jsonl"), format: pi.FormatSession},
 		{input: p("irrlicht__turn-aborted-by-error.v3-session.jsonl"), format: pi.FormatSession},
 		{input: p("irrlicht__user-esc-interrupt.v3-session.jsonl"), format: pi.FormatSession},
+		{input: p("irrlicht__shell-escape-command.v3-session.jsonl"), format: pi.FormatSession},
+		{input: p("irrlicht__session-start-2026-08.v3-session.jsonl"), format: pi.FormatSession},
+		{input: p("irrlicht__full-lifecycle-toolcall.v3-session.jsonl"), format: pi.FormatSession},
+		{input: p("irrlicht__model-switch-midsession.v3-session.jsonl"), format: pi.FormatSession},
 		// Hand-made with a line that is not JSON and an unknown entry type.
 		{input: p("agentsview__session.jsonl"), format: pi.FormatSession, allowUnparsed: true},
 		// Hand-made streams in the pre-0.84 shape (labelled synthetic).

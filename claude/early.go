@@ -1,0 +1,93 @@
+package claude
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// early is a transcript line held back: a user line of tool results
+// written before the assistant line of their call. Claude Code 2.1.98
+// wrote some results before the last lines of the response that called
+// them (the result's parentUuid names the call's line, which follows).
+type early struct {
+	UUID   string `json:"uuid"`
+	Parent string `json:"parent"`
+	Data   string `json:"data"`
+	Line   int64  `json:"line,omitempty"`
+	TimeMS int64  `json:"time_ms,omitempty"`
+}
+
+// transcriptLine translates a transcript line, holding a result that came
+// before its call until the call's line (its parentUuid) has been
+// translated. A held result is released before any line that is not an
+// assistant line (or that names it as its parent), and at the end: then
+// it goes where it was written, as before.
+func (t *Translator) transcriptLine(dst []universal.Event, m universal.Message) []universal.Event {
+	if len(t.s.Early) > 0 {
+		var typ, uuid, parent string
+		if m.Err == nil {
+			v := gjson.GetManyBytes(m.Data, "type", "uuid", "parentUuid")
+			typ, uuid, parent = v[0].Str, v[1].Str, v[2].Str
+		}
+		if typ != "assistant" || slices.ContainsFunc(t.s.Early, func(e early) bool { return e.UUID == parent }) {
+			dst = t.releaseEarly(dst, "")
+		} else {
+			dst = t.translate(dst, m)
+			return t.releaseEarly(dst, uuid)
+		}
+	}
+	if m.Err == nil && t.holdEarly(m) {
+		return dst
+	}
+	return t.translate(dst, m)
+}
+
+// holdEarly holds a user line whose content is tool results only, none
+// of whose calls is known, whose parent entry has not come yet.
+func (t *Translator) holdEarly(m universal.Message) bool {
+	if !bytes.Contains(m.Data, []byte(`"tool_result"`)) {
+		return false
+	}
+	// parentUuid comes first in a transcript line: the common case (the
+	// call's line was translated) costs one short look.
+	if p := gjson.GetBytes(m.Data, "parentUuid").Str; p == "" || t.s.Seen[p] || !gjson.ValidBytes(m.Data) {
+		return false
+	}
+	v := gjson.GetManyBytes(m.Data, "type", "uuid", "parentUuid", "message.content")
+	if v[0].Str != "user" || v[1].Str == "" || !v[3].IsArray() {
+		return false
+	}
+	n := 0
+	held := true
+	v[3].ForEach(func(_, b gjson.Result) bool {
+		n++
+		held = b.Get("type").Str == "tool_result" && t.s.Tools[b.Get("tool_use_id").Str] == nil
+		return held
+	})
+	if !held || n == 0 {
+		return false
+	}
+	t.s.Early = append(t.s.Early, early{UUID: v[1].Str, Parent: v[2].Str, Data: string(m.Data), Line: m.Line, TimeMS: m.TimeMS})
+	return true
+}
+
+// releaseEarly translates the held lines whose parent is the entry just
+// translated (all of them when parent is ""), in the order written.
+func (t *Translator) releaseEarly(dst []universal.Event, parent string) []universal.Event {
+	if len(t.s.Early) == 0 {
+		return dst
+	}
+	var keep []early
+	for _, e := range t.s.Early {
+		if parent != "" && e.Parent != parent {
+			keep = append(keep, e)
+			continue
+		}
+		dst = t.translate(dst, universal.Message{Data: []byte(e.Data), Line: e.Line, TimeMS: e.TimeMS})
+	}
+	t.s.Early = keep
+	return dst
+}
