@@ -118,7 +118,7 @@ func (t *Translator) item(key string) *nitem { return t.st.Items[key] }
 func (t *Translator) newItem(key string, kind uint8, thread string) *nitem {
 	n := &nitem{ID: t.w.NewItemID(), Kind: kind, Thread: t.copyThread(thread), Turn: t.w.Turn()}
 	if key != "" {
-		put(&t.st.Items, strings.Clone(key), n)
+		t.st.addItem(strings.Clone(key), n)
 	}
 	if thread != "" && thread != t.st.Thread {
 		t.st.ChildItems = append(t.st.ChildItems, childItem{Thread: n.Thread, ID: n.ID})
@@ -375,6 +375,7 @@ func (t *Translator) toolOutput(dst []event, key string, text string, raw []byte
 	if n.Result == "" {
 		t.resulted(n)
 		n.Result = t.w.NewItemID()
+		t.st.list(n)
 		dst = t.w.StartItem(dst, universal.Item{
 			ItemID:       n.Result,
 			NativeItemID: t.nativeOf(n),
@@ -452,6 +453,7 @@ func (t *Translator) toolResult(dst []event, key string, s *toolSpec, r *resultS
 	t.resulted(n)
 	if n.Result == "" {
 		n.Result = t.w.NewItemID()
+		t.st.list(n)
 		if n.Thread != "" && n.Thread != t.st.Thread {
 			t.st.ChildItems = append(t.st.ChildItems, childItem{Thread: n.Thread, ID: n.Result})
 		}
@@ -517,6 +519,7 @@ func (t *Translator) closeChild(dst []event, thread string) []event {
 			dst = t.w.Close(dst, c.ID, universal.StatusFailed, daemon, nil)
 		}
 	}
+	clear(t.st.ChildItems[len(kept):])
 	t.st.ChildItems = kept
 	t.markClosed()
 	return dst
@@ -526,16 +529,26 @@ func (t *Translator) closeChild(dst []event, thread string) []event {
 // a turn or a sub-agent's thread ended before they completed: a later copy
 // of them (their native completion under another turn, output that comes
 // after) adds nothing, and must not reach the stream as a delta or a
-// completion of a closed item.
+// completion of a closed item. It looks at the unsettled items only, and
+// forgets those that are settled now: a turn's end costs what is still
+// open, not every item of the session.
 func (t *Translator) markClosed() {
-	for _, n := range t.st.Items {
+	kept := t.st.open[:0]
+	for _, n := range t.st.open {
 		if !n.Done && !t.w.IsOpen(n.ID) {
 			n.Done = true
 		}
 		if n.Result != "" && !n.RDone && !t.w.IsOpen(n.Result) {
 			n.RDone = true
 		}
+		if n.settled() {
+			n.listed = false
+			continue
+		}
+		kept = append(kept, n)
 	}
+	clear(t.st.open[len(kept):])
+	t.st.open = kept
 }
 
 // getter is what reads a member: a gjson.Result, or a jsonscan.Value that

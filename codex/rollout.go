@@ -277,15 +277,16 @@ func (t *Translator) responseItem(dst []event, c *ctx, p jsonscan.Value) []event
 		// developer and system messages: instructions, not conversation.
 		return dst
 	case "reasoning":
-		var parts []part
+		parts := t.parts[:0]
 		p.Sub("summary").Each(func(_ gjson.Result, v jsonscan.Value) bool {
-			parts = append(parts, universal.Reasoning(t.w.CopyValue(v.Get("text")), universal.VisibilityPublic))
+			parts = append(parts, universal.Reasoning(t.copyStr(v.Sub("text")), universal.VisibilityPublic))
 			return true
 		})
 		p.Sub("content").Each(func(_ gjson.Result, v jsonscan.Value) bool {
-			parts = append(parts, universal.Reasoning(t.w.CopyValue(v.Get("text")), universal.VisibilityPrivate))
+			parts = append(parts, universal.Reasoning(t.copyStr(v.Sub("text")), universal.VisibilityPrivate))
 			return true
 		})
+		t.parts = parts
 		return t.reasoningCopy(dst, c, lockResponse, p.Get("id").Str, parts, thread)
 	case "function_call", "custom_tool_call", "local_shell_call", "tool_search_call":
 		return t.functionCall(dst, c, p, typ, thread)
@@ -535,11 +536,14 @@ func (t *Translator) assistantCopy(dst []event, c *ctx, src uint8, native, text 
 	}
 	p := universal.Text(t.w.Copy(text))
 	p.Metadata = meta
-	return t.completeMessage(dst, key, kindMessage, msgSpec{native: t.w.Copy(native), thread: thread, role: universal.RoleAssistant, parts: []part{p}}, agent, c.raw)
+	t.parts = append(t.parts[:0], p)
+	return t.completeMessage(dst, key, kindMessage, msgSpec{native: t.w.Copy(native), thread: thread, role: universal.RoleAssistant, parts: t.parts}, agent, c.raw)
 }
 
 // reasoningCopy emits reasoning from one copy of the conversation; an item
-// with no text (encrypted reasoning only) emits nothing.
+// with no text (encrypted reasoning only) emits nothing. parts may be
+// t.parts: an assistant's parts are read into its response's message,
+// never kept.
 func (t *Translator) reasoningCopy(dst []event, c *ctx, src uint8, native string, parts []part, thread string) []event {
 	l := &t.st.Lock[lockReasoning]
 	if *l != 0 && *l != src {
@@ -985,7 +989,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 		}
 		return t.assistantCopy(dst, c, lockEvent, id, text, meta, thread)
 	case "Reasoning":
-		var parts []part
+		parts := t.parts[:0]
 		it.Sub("summary_text").ForEach(func(_, v gjson.Result) bool {
 			parts = append(parts, universal.Reasoning(t.w.CopyValue(v), universal.VisibilityPublic))
 			return true
@@ -994,6 +998,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 			parts = append(parts, universal.Reasoning(t.w.CopyValue(v), universal.VisibilityPrivate))
 			return true
 		})
+		t.parts = parts
 		return t.reasoningCopy(dst, c, lockEvent, id, parts, thread)
 	case "CommandExecution":
 		args := commandArgs(it.Get("command"), it.Get("cwd"))
