@@ -551,20 +551,25 @@ func (t *Translator) markClosed() {
 	t.st.open = kept
 }
 
-// getter is what reads a member: a gjson.Result, or a jsonscan.Value that
-// answers from its message's index (no scan of the object per name, and
-// an absent name costs no scan).
-type getter interface {
-	Get(path string) gjson.Result
-}
-
 // readUsage reads token counts with the given field names (input, cached,
-// cache write, output, reasoning, total).
-func readUsage[R getter](r R, names *[6]string) usageVals {
+// cache write, output, reasoning, total) from the object's index: a count
+// is read from its digits, and the counts found share one allocation.
+func readUsage(r jsonscan.Value, names *[6]string) usageVals {
 	var u usageVals
+	var counts *[6]int64
 	ptrs := [6]**int64{&u.Input, &u.Cached, &u.CacheWrite, &u.Output, &u.Reasoning, &u.Total}
 	for i, name := range names {
-		*ptrs[i] = countPtr(r.Get(name))
+		v := r.Sub(name)
+		if v.Type() != gjson.Number {
+			continue
+		}
+		if n := v.Int(); n >= 0 {
+			if counts == nil {
+				counts = new([6]int64)
+			}
+			counts[i] = n
+			*ptrs[i] = &counts[i]
+		}
 	}
 	return u
 }

@@ -36,7 +36,7 @@ var ignoredEventMsgs = map[string]struct{}{
 
 // eventMsg translates one core EventMsg.
 func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMode, thread string) []event {
-	typ := m.Get("type").Str
+	typ := m.Sub("type").Str()
 	if mode == rest && !t.isRoot(t.st.Cur) {
 		thread = t.st.Cur
 	}
