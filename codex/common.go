@@ -552,14 +552,24 @@ func (t *Translator) markClosed() {
 }
 
 // readUsage reads token counts with the given field names (input, cached,
-// cache write, output, reasoning, total) from the object's index: a count
-// is read from its digits, and the counts found share one allocation.
+// cache write, output, reasoning, total) in one walk of the object's
+// index: a count is read from its digits, and the counts found share one
+// allocation. The first of repeated names counts, as a lookup finds it.
 func readUsage(r jsonscan.Value, names *[6]string) usageVals {
+	var vals [6]jsonscan.Value
+	r.Members(func(k string, v jsonscan.Value) bool {
+		for i, name := range names {
+			if k == name {
+				jsonscan.KeepFirst(&vals[i], v)
+				break
+			}
+		}
+		return true
+	})
 	var u usageVals
 	var counts *[6]int64
 	ptrs := [6]**int64{&u.Input, &u.Cached, &u.CacheWrite, &u.Output, &u.Reasoning, &u.Total}
-	for i, name := range names {
-		v := r.Sub(name)
+	for i, v := range vals {
 		if v.Type() != gjson.Number {
 			continue
 		}
