@@ -54,7 +54,7 @@ func (t *Translator) rpc(dst []event, c *ctx, msg jsonscan.Value) []event {
 	case c.in && id.Exists() && (result.Exists() || rpcErr.Exists()):
 		return t.clientResponse(dst, c, id, result.Result(), rpcErr)
 	case method.Exists() && id.Exists():
-		return t.serverRequest(dst, c, method.Str, id, params.Result())
+		return t.serverRequest(dst, c, method.Str, id, params)
 	case method.Exists():
 		return t.notification(dst, c, method.Str, params)
 	case id.Exists() && (result.Exists() || rpcErr.Exists()):
@@ -278,7 +278,7 @@ func (t *Translator) child(thread string) {
 }
 
 // serverRequest handles a request the server made of the host.
-func (t *Translator) serverRequest(dst []event, c *ctx, method string, id, params gjson.Result) []event {
+func (t *Translator) serverRequest(dst []event, c *ctx, method string, id gjson.Result, params jsonscan.Value) []event {
 	key := "s" + id.Raw
 	put(&t.st.Plumb, strings.Clone(key), true)
 	rid := t.w.Copy(idString(id))
@@ -293,13 +293,13 @@ func (t *Translator) serverRequest(dst []event, c *ctx, method string, id, param
 		"execCommandApproval", "applyPatchApproval":
 		return t.approvalRequest(dst, c, key, rid, method, thread, params)
 	case "item/tool/requestUserInput":
-		return t.userInputRequest(dst, c, key, rid, thread, params)
+		return t.userInputRequest(dst, c, key, rid, thread, params.Result())
 	case "mcpServer/elicitation/request":
-		return t.elicitationRequest(dst, c, key, rid, thread, params)
+		return t.elicitationRequest(dst, c, key, rid, thread, params.Result())
 	case "item/tool/call":
 		callID := params.Get("callId").Str
 		ik := t.key(thread, callID)
-		spec := dynamicToolSpec(t, thread, callID, params)
+		spec := dynamicToolSpec(t, thread, callID, params.Result())
 		put(&t.st.Reqs, key, &request{ID: rid, Kind: reqTool, Key: strings.Clone(ik), Method: strings.Clone(method)})
 		return t.toolCall(dst, ik, &spec, false, agent, c.raw)
 	case "account/chatgptAuthTokens/refresh", "attestation/generate", "currentTime/read":
@@ -309,7 +309,19 @@ func (t *Translator) serverRequest(dst []event, c *ctx, method string, id, param
 	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown server request %q", method), c.raw)
 }
 
-func (t *Translator) approvalRequest(dst []event, c *ctx, key, rid, method, thread string, p gjson.Result) []event {
+// approvalFields are the members of an approval request kept in its
+// metadata, in the order written, with their names there.
+var approvalFields = [...][2]string{
+	{"reason", "reason"}, {"kind", "kind"}, {"command", "command"}, {"cwd", "cwd"},
+	{"commandActions", "command_actions"}, {"parsedCmd", "parsed_cmd"}, {"approvalId", "approval_id"},
+	{"proposedExecpolicyAmendment", "proposed_execpolicy_amendment"},
+	{"networkApprovalContext", "network_approval_context"},
+	{"proposedNetworkPolicyAmendments", "proposed_network_policy_amendments"},
+	{"availableDecisions", "available_decisions"}, {"grantRoot", "grant_root"},
+	{"permissions", "permissions"}, {"fileChanges", "file_changes"},
+}
+
+func (t *Translator) approvalRequest(dst []event, c *ctx, key, rid, method, thread string, p jsonscan.Value) []event {
 	itemID := p.Get("itemId").Str
 	if itemID == "" {
 		itemID = p.Get("callId").Str
@@ -333,17 +345,21 @@ func (t *Translator) approvalRequest(dst []event, c *ctx, key, rid, method, thre
 	o := obj().String("method", method)
 	o.OptString("thread_id", thread)
 	o.OptString("turn_id", p.Get("turnId").Str)
-	for _, f := range [...][2]string{
-		{"reason", "reason"}, {"kind", "kind"}, {"command", "command"}, {"cwd", "cwd"},
-		{"commandActions", "command_actions"}, {"parsedCmd", "parsed_cmd"}, {"approvalId", "approval_id"},
-		{"proposedExecpolicyAmendment", "proposed_execpolicy_amendment"},
-		{"networkApprovalContext", "network_approval_context"},
-		{"proposedNetworkPolicyAmendments", "proposed_network_policy_amendments"},
-		{"availableDecisions", "available_decisions"}, {"grantRoot", "grant_root"},
-		{"permissions", "permissions"}, {"fileChanges", "file_changes"},
-	} {
-		if v := p.Get(f[0]); v.Exists() && v.Type != gjson.Null {
-			o.Raw(f[1], v.Raw)
+	// One walk over the request's members finds those kept (the first of
+	// a repeated key, as a lookup finds it), written in the table's order.
+	var kept [len(approvalFields)]jsonscan.Value
+	p.Members(func(k string, v jsonscan.Value) bool {
+		for i, f := range approvalFields {
+			if f[0] == k {
+				jsonscan.KeepFirst(&kept[i], v)
+				break
+			}
+		}
+		return true
+	})
+	for i, f := range approvalFields {
+		if v := kept[i]; v.Exists() && v.Type() != gjson.Null {
+			o.Raw(f[1], v.Raw())
 		}
 	}
 	switch method {
@@ -374,7 +390,7 @@ func (t *Translator) approvalRequest(dst []event, c *ctx, key, rid, method, thre
 }
 
 // requestedCommand starts the command call an approval request names.
-func (t *Translator) requestedCommand(dst []event, c *ctx, key, itemID, thread string, p gjson.Result) ([]event, *nitem) {
+func (t *Translator) requestedCommand(dst []event, c *ctx, key, itemID, thread string, p jsonscan.Value) ([]event, *nitem) {
 	spec := toolSpec{native: t.w.Copy(itemID), thread: thread, callID: t.w.Copy(itemID), name: "command_execution",
 		args: t.str(commandArgs(p.Get("command"), p.Get("cwd")).Bytes())}
 	if a := p.Get("commandActions"); a.Exists() && a.Type != gjson.Null {

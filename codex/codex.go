@@ -117,6 +117,9 @@ type Translator struct {
 	inner  jsonscan.Scanner // the index of JSON text inside a message (a tool's output)
 	delta  []byte           // a delta's unescaped text (see deltaText)
 	text   []byte           // a tool output's unescaped text (see functionOutput)
+	own    []byte           // a string unescaped on its way to the stream's memory (see copyStr)
+	parts  []part           // the parts of a message read from one line (see reasoningCopy)
+	loose  nitem            // a native item without a key (see nativeIn)
 	// restored says the state was loaded by Restore: its session
 	// metadata values may be raw JSON as an earlier version kept them
 	// (see rolloutBegin).
@@ -281,6 +284,7 @@ func (t *Translator) Restore(b []byte) error {
 		return err
 	}
 	t.st = s
+	t.st.listUnsettled()
 	t.restored = true
 	return nil
 }
@@ -292,6 +296,14 @@ func (t *Translator) Restore(b []byte) error {
 func (t *Translator) deltaText(v jsonscan.Value) string {
 	t.delta = v.AppendStr(t.delta[:0])
 	return view(t.delta)
+}
+
+// copyStr returns the string v holds in the stream's memory. A string
+// with escapes is unescaped into a buffer the translator reuses and then
+// copied, where Str would make a string of its own for it.
+func (t *Translator) copyStr(v jsonscan.Value) string {
+	t.own = v.AppendStr(t.own[:0])
+	return t.str(t.own)
 }
 
 // view returns b as a string without copying. Results of gjson on it alias

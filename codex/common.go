@@ -118,7 +118,7 @@ func (t *Translator) item(key string) *nitem { return t.st.Items[key] }
 func (t *Translator) newItem(key string, kind uint8, thread string) *nitem {
 	n := &nitem{ID: t.w.NewItemID(), Kind: kind, Thread: t.copyThread(thread), Turn: t.w.Turn()}
 	if key != "" {
-		put(&t.st.Items, strings.Clone(key), n)
+		t.st.addItem(strings.Clone(key), n)
 	}
 	if thread != "" && thread != t.st.Thread {
 		t.st.ChildItems = append(t.st.ChildItems, childItem{Thread: n.Thread, ID: n.ID})
@@ -375,6 +375,7 @@ func (t *Translator) toolOutput(dst []event, key string, text string, raw []byte
 	if n.Result == "" {
 		t.resulted(n)
 		n.Result = t.w.NewItemID()
+		t.st.list(n)
 		dst = t.w.StartItem(dst, universal.Item{
 			ItemID:       n.Result,
 			NativeItemID: t.nativeOf(n),
@@ -452,6 +453,7 @@ func (t *Translator) toolResult(dst []event, key string, s *toolSpec, r *resultS
 	t.resulted(n)
 	if n.Result == "" {
 		n.Result = t.w.NewItemID()
+		t.st.list(n)
 		if n.Thread != "" && n.Thread != t.st.Thread {
 			t.st.ChildItems = append(t.st.ChildItems, childItem{Thread: n.Thread, ID: n.Result})
 		}
@@ -517,6 +519,7 @@ func (t *Translator) closeChild(dst []event, thread string) []event {
 			dst = t.w.Close(dst, c.ID, universal.StatusFailed, daemon, nil)
 		}
 	}
+	clear(t.st.ChildItems[len(kept):])
 	t.st.ChildItems = kept
 	t.markClosed()
 	return dst
@@ -526,32 +529,57 @@ func (t *Translator) closeChild(dst []event, thread string) []event {
 // a turn or a sub-agent's thread ended before they completed: a later copy
 // of them (their native completion under another turn, output that comes
 // after) adds nothing, and must not reach the stream as a delta or a
-// completion of a closed item.
+// completion of a closed item. It looks at the unsettled items only, and
+// forgets those that are settled now: a turn's end costs what is still
+// open, not every item of the session.
 func (t *Translator) markClosed() {
-	for _, n := range t.st.Items {
+	kept := t.st.open[:0]
+	for _, n := range t.st.open {
 		if !n.Done && !t.w.IsOpen(n.ID) {
 			n.Done = true
 		}
 		if n.Result != "" && !n.RDone && !t.w.IsOpen(n.Result) {
 			n.RDone = true
 		}
+		if n.settled() {
+			n.listed = false
+			continue
+		}
+		kept = append(kept, n)
 	}
-}
-
-// getter is what reads a member: a gjson.Result, or a jsonscan.Value that
-// answers from its message's index (no scan of the object per name, and
-// an absent name costs no scan).
-type getter interface {
-	Get(path string) gjson.Result
+	clear(t.st.open[len(kept):])
+	t.st.open = kept
 }
 
 // readUsage reads token counts with the given field names (input, cached,
-// cache write, output, reasoning, total).
-func readUsage[R getter](r R, names *[6]string) usageVals {
+// cache write, output, reasoning, total) in one walk of the object's
+// index: a count is read from its digits, and the counts found share one
+// allocation. The first of repeated names counts, as a lookup finds it.
+func readUsage(r jsonscan.Value, names *[6]string) usageVals {
+	var vals [6]jsonscan.Value
+	r.Members(func(k string, v jsonscan.Value) bool {
+		for i, name := range names {
+			if k == name {
+				jsonscan.KeepFirst(&vals[i], v)
+				break
+			}
+		}
+		return true
+	})
 	var u usageVals
+	var counts *[6]int64
 	ptrs := [6]**int64{&u.Input, &u.Cached, &u.CacheWrite, &u.Output, &u.Reasoning, &u.Total}
-	for i, name := range names {
-		*ptrs[i] = countPtr(r.Get(name))
+	for i, v := range vals {
+		if v.Type() != gjson.Number {
+			continue
+		}
+		if n := v.Int(); n >= 0 {
+			if counts == nil {
+				counts = new([6]int64)
+			}
+			counts[i] = n
+			*ptrs[i] = &counts[i]
+		}
 	}
 	return u
 }

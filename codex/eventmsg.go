@@ -36,7 +36,7 @@ var ignoredEventMsgs = map[string]struct{}{
 
 // eventMsg translates one core EventMsg.
 func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMode, thread string) []event {
-	typ := m.Get("type").Str
+	typ := m.Sub("type").Str()
 	if mode == rest && !t.isRoot(t.st.Cur) {
 		thread = t.st.Cur
 	}
@@ -121,7 +121,8 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		if mode == live {
 			return t.liveMessageEnd(dst, c, "live:"+string(vis), kindReasoning, m.Get("text").Str, universal.PartReasoning, th, nil)
 		}
-		return t.reasoningCopy(dst, c, lockEvent, "", []part{universal.Reasoning(t.w.CopyValue(m.Get("text")), vis)}, th)
+		t.parts = append(t.parts[:0], universal.Reasoning(t.copyStr(m.Sub("text")), vis))
+		return t.reasoningCopy(dst, c, lockEvent, "", t.parts, th)
 	case "agent_reasoning_delta", "reasoning_content_delta":
 		return t.liveDelta(dst, c, "live:public", kindReasoning, 0, universal.PartReasoning, t.deltaText(m.Field("delta")), th)
 	case "agent_reasoning_raw_content_delta", "reasoning_raw_content_delta":

@@ -32,7 +32,7 @@ func (t *Translator) exec(dst []event, c *ctx, line jsonscan.Value, s string) []
 	case "turn.completed":
 		dst = t.execEnsureTurn(dst)
 		dst = t.endResponses(dst, false)
-		dst = t.execUsage(dst, c, line.Get("usage"))
+		dst = t.execUsage(dst, c, line.Sub("usage"))
 		return t.endTurn(dst, "", universal.TurnCompleted, nil, agent, c.raw)
 	case "turn.failed":
 		dst = t.execEnsureTurn(dst)
@@ -171,7 +171,7 @@ func (t *Translator) execEnsureTurn(dst []event) []event {
 
 // execUsage reports turn.completed usage: the thread's running total
 // (session scope) and, when the previous total is known, the turn's share.
-func (t *Translator) execUsage(dst []event, c *ctx, u gjson.Result) []event {
+func (t *Translator) execUsage(dst []event, c *ctx, u jsonscan.Value) []event {
 	if !u.IsObject() {
 		return dst
 	}

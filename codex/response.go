@@ -227,14 +227,21 @@ func (t *Translator) finalize(dst []event, r *resp, i int, p *part, raw []byte) 
 // response r (not yet any part).
 func (t *Translator) nativeIn(key string, kind uint8, thread string, r *resp) *nitem {
 	n := t.item(key)
-	if n == nil {
+	switch {
+	case n != nil:
+		n.PI = nil
+	case key == "":
+		// Nothing looks a native item without a key up again: the
+		// translator's one such item stands for it (a rollout's reasoning
+		// and message events, one per message).
+		t.loose = nitem{Kind: kind, Thread: t.copyThread(thread), Turn: t.w.Turn(), PI: t.loose.PI[:0]}
+		n = &t.loose
+	default:
 		n = &nitem{Kind: kind, Thread: t.copyThread(thread), Turn: t.w.Turn()}
-		if key != "" {
-			put(&t.st.Items, strings.Clone(key), n)
-		}
+		t.st.addItem(strings.Clone(key), n)
 	}
 	n.ID = r.ID
-	n.PI, n.Parts = nil, nil
+	n.Parts = nil
 	n.Counted = true
 	r.Open++
 	return n

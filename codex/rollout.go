@@ -38,14 +38,14 @@ const (
 func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
 	// The lookups walk the line's index: a key the line does not have
 	// costs a walk over its few top-level members, not a scan of the line.
-	typ, payload := line.Get("type"), line.Sub("payload")
+	typ, payload := line.Sub("type"), line.Sub("payload")
 	if !payload.Exists() {
 		// The pre-envelope layout (≤ ~0.34): a bare header, state markers,
 		// bare response items.
 		switch {
 		case line.Get("record_type").Exists():
 			return dst
-		case typ.Type == gjson.String:
+		case typ.Type() == gjson.String:
 			dst = t.rolloutBegin(dst)
 			return t.responseItem(dst, c, line)
 		case line.Get("id").Exists() && line.Get("timestamp").Exists():
@@ -56,18 +56,20 @@ func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
 	if t.st.Fork != nil {
 		// A fork's copy of its parent's history (fork.go).
 		var replayed bool
-		if dst, replayed = t.replayLine(dst, typ.Str, payload, line.Get("timestamp").Str); replayed {
+		if dst, replayed = t.replayLine(dst, typ.Str(), payload, line.Get("timestamp").Str); replayed {
 			return dst
 		}
 	}
-	switch typ.Str {
+	// The payload's type, read once (a lookup, not a gjson.Result).
+	ptyp := payload.Sub("type").Str()
+	switch typ.Str() {
 	case "session_meta":
 		return t.sessionMeta(dst, c, payload)
 	case "turn_context":
 		t.mergeSettings(payload, "approval_policy", "sandbox_policy", "effort")
 		return dst
 	case "response_item":
-		if payload.Get("type").Str != "message" || payload.Get("role").Str == "assistant" {
+		if ptyp != "message" || payload.Sub("role").Str() == "assistant" {
 			// User messages are held, instructions skipped: neither starts
 			// the session, so a turn_context after them can still add the
 			// model to its metadata.
@@ -75,14 +77,14 @@ func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
 		}
 		return t.responseItem(dst, c, payload)
 	case "event_msg":
-		if payload.Get("type").Str == "thread_settings_applied" {
+		if ptyp == "thread_settings_applied" {
 			t.mergeSettings(payload.Sub("thread_settings"), "approval_policy", "permission_profile", "reasoning_effort")
 			return dst
 		}
-		switch payload.Get("type").Str {
+		switch ptyp {
 		case "task_started", "user_message":
 		case "item_completed":
-			if payload.Get("item.type").Str != "UserMessage" {
+			if payload.Sub("item.type").Str() != "UserMessage" {
 				dst = t.rolloutBegin(dst)
 			}
 		default:
@@ -101,7 +103,7 @@ func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
 		// Model context snapshots and multi-agent routing.
 		return dst
 	}
-	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown rollout line type %q", typ.Str), c.raw)
+	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown rollout line type %q", typ.Str()), c.raw)
 }
 
 // The session metadata fields, in the order session.started writes them.
@@ -264,10 +266,10 @@ func (t *Translator) rolloutBegin(dst []event) []event {
 // responseItem maps a response_item payload (a Responses API item).
 func (t *Translator) responseItem(dst []event, c *ctx, p jsonscan.Value) []event {
 	thread := t.copyThread(t.st.Cur)
-	typ := p.Get("type").Str
+	typ := p.Sub("type").Str()
 	switch typ {
 	case "message":
-		switch p.Get("role").Str {
+		switch p.Sub("role").Str() {
 		case "user":
 			return t.userResponse(dst, c, p, thread)
 		case "assistant":
@@ -277,15 +279,16 @@ func (t *Translator) responseItem(dst []event, c *ctx, p jsonscan.Value) []event
 		// developer and system messages: instructions, not conversation.
 		return dst
 	case "reasoning":
-		var parts []part
+		parts := t.parts[:0]
 		p.Sub("summary").Each(func(_ gjson.Result, v jsonscan.Value) bool {
-			parts = append(parts, universal.Reasoning(t.w.CopyValue(v.Get("text")), universal.VisibilityPublic))
+			parts = append(parts, universal.Reasoning(t.copyStr(v.Sub("text")), universal.VisibilityPublic))
 			return true
 		})
 		p.Sub("content").Each(func(_ gjson.Result, v jsonscan.Value) bool {
-			parts = append(parts, universal.Reasoning(t.w.CopyValue(v.Get("text")), universal.VisibilityPrivate))
+			parts = append(parts, universal.Reasoning(t.copyStr(v.Sub("text")), universal.VisibilityPrivate))
 			return true
 		})
+		t.parts = parts
 		return t.reasoningCopy(dst, c, lockResponse, p.Get("id").Str, parts, thread)
 	case "function_call", "custom_tool_call", "local_shell_call", "tool_search_call":
 		return t.functionCall(dst, c, p, typ, thread)
@@ -535,11 +538,14 @@ func (t *Translator) assistantCopy(dst []event, c *ctx, src uint8, native, text 
 	}
 	p := universal.Text(t.w.Copy(text))
 	p.Metadata = meta
-	return t.completeMessage(dst, key, kindMessage, msgSpec{native: t.w.Copy(native), thread: thread, role: universal.RoleAssistant, parts: []part{p}}, agent, c.raw)
+	t.parts = append(t.parts[:0], p)
+	return t.completeMessage(dst, key, kindMessage, msgSpec{native: t.w.Copy(native), thread: thread, role: universal.RoleAssistant, parts: t.parts}, agent, c.raw)
 }
 
 // reasoningCopy emits reasoning from one copy of the conversation; an item
-// with no text (encrypted reasoning only) emits nothing.
+// with no text (encrypted reasoning only) emits nothing. parts may be
+// t.parts: an assistant's parts are read into its response's message,
+// never kept.
 func (t *Translator) reasoningCopy(dst []event, c *ctx, src uint8, native string, parts []part, thread string) []event {
 	l := &t.st.Lock[lockReasoning]
 	if *l != 0 && *l != src {
@@ -711,13 +717,13 @@ func imageMime(o gjson.Result) string {
 	if o.Type == gjson.String {
 		if len(o.Str) > 0 && o.Str[0] == '[' {
 			o = gjson.Parse(o.Str)
-		} else if !strings.Contains(o.Raw, "image_url") && !strings.Contains(o.Raw, `\u`) {
+		} else if !strings.Contains(o.Str, "image_url") {
 			// ForEach below gives the string itself, whose Get reads its
 			// quoted text (from its first '{' or '['). A member named
 			// image_url is found there only where the text has that key,
-			// literally or through \u escapes (gjson's other escapes
-			// make no letters): a plain command output has none, and is
-			// not scanned again.
+			// its letters literal or \u escapes (gjson's other escapes
+			// make no letters), which the unescaped text then has: a
+			// plain command output has none, and is not scanned again.
 			return ""
 		}
 	}
@@ -985,7 +991,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 		}
 		return t.assistantCopy(dst, c, lockEvent, id, text, meta, thread)
 	case "Reasoning":
-		var parts []part
+		parts := t.parts[:0]
 		it.Sub("summary_text").ForEach(func(_, v gjson.Result) bool {
 			parts = append(parts, universal.Reasoning(t.w.CopyValue(v), universal.VisibilityPublic))
 			return true
@@ -994,6 +1000,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 			parts = append(parts, universal.Reasoning(t.w.CopyValue(v), universal.VisibilityPrivate))
 			return true
 		})
+		t.parts = parts
 		return t.reasoningCopy(dst, c, lockEvent, id, parts, thread)
 	case "CommandExecution":
 		args := commandArgs(it.Get("command"), it.Get("cwd"))

@@ -25,6 +25,11 @@ type state struct {
 	PromptTurn string   `json:"prompt_turn,omitempty"`
 	// Items maps native item keys to what was emitted for them.
 	Items map[string]*nitem `json:"items,omitempty"`
+	// open lists the items of Items that are not settled (the item, or
+	// its result, not done): the only ones the end of a turn has to look
+	// at (see markClosed), where Items holds every item of the session.
+	// Restore makes it again from Items.
+	open []*nitem
 	// Reqs are requests one side made of the other (permissions,
 	// questions, client-executed tools) by key; Pending lists the keys of
 	// unanswered ones in order.
@@ -167,7 +172,13 @@ type nitem struct {
 	// Held is a rollout command result whose output Codex truncated,
 	// waiting for the function_call_output of the same call.
 	Held *heldResult `json:"held_result,omitempty"`
+	// listed says the item is in state.open.
+	listed bool
 }
+
+// settled reports whether the item and its result (if any) are done:
+// nothing about it changes when a turn ends.
+func (n *nitem) settled() bool { return n.Done && (n.Result == "" || n.RDone) }
 
 // heldResult is a tool result kept back (see nitem.Held).
 type heldResult struct {
@@ -241,6 +252,32 @@ func put[K comparable, V any](m *map[K]V, k K, v V) {
 		*m = make(map[K]V)
 	}
 	(*m)[k] = v
+}
+
+// addItem registers a native item under key.
+func (s *state) addItem(key string, n *nitem) {
+	put(&s.Items, key, n)
+	s.list(n)
+}
+
+// list adds an item to the unsettled ones, unless it is there already: a
+// new item, or a settled one that got a result.
+func (s *state) list(n *nitem) {
+	if !n.listed {
+		n.listed = true
+		s.open = append(s.open, n)
+	}
+}
+
+// listUnsettled makes state.open from Items (a restored state). Its order
+// is the map's, which nothing depends on: markClosed treats each item on
+// its own.
+func (s *state) listUnsettled() {
+	for _, n := range s.Items {
+		if !n.settled() {
+			s.list(n)
+		}
+	}
 }
 
 // maxStderr bounds the noise kept as stderr.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/codex"
 	"github.com/agentnorm/agentnorm/notify"
 	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/universal"
@@ -120,4 +121,38 @@ func turnsLog(k int) []universal.Event {
 		add(universal.TypeTurnEnded, &universal.TurnEnded{TurnID: tid, Status: universal.TurnCompleted})
 	}
 	return evs
+}
+
+// BenchmarkCodexTurns: an app-server session of many turns, each with a
+// user message, a reasoning item and an agent message. The translator's
+// sweep at each turn's end (items the stream closed) used to look at every
+// item of the session.
+func BenchmarkCodexTurns(b *testing.B) {
+	const thread = `"threadId":"th"`
+	for _, k := range []int{3000, 12000} {
+		var lines [][]byte
+		add := func(format string, a ...any) { lines = append(lines, fmt.Appendf(nil, format, a...)) }
+		add(`{"method":"thread/started","params":{"thread":{"id":"th","cliVersion":"0.169.0"}}}`)
+		for i := range k {
+			add(`{"method":"turn/started","params":{%s,"turn":{"id":"t%d"}}}`, thread, i)
+			add(`{"method":"item/completed","params":{"item":{"type":"userMessage","id":"u%d","content":[{"type":"text","text":"hi"}]},%s,"turnId":"t%d"}}`, i, thread, i)
+			add(`{"method":"item/completed","params":{"item":{"type":"reasoning","id":"rs%d","summary":["thinking"],"content":[]},%s,"turnId":"t%d"}}`, i, thread, i)
+			add(`{"method":"item/completed","params":{"item":{"type":"agentMessage","id":"msg%d","text":"hello"},%s,"turnId":"t%d"}}`, i, thread, i)
+			add(`{"method":"turn/completed","params":{%s,"turn":{"id":"t%d","status":"completed"}}}`, thread, i)
+		}
+		b.Run(fmt.Sprint("turns=", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				tr, err := codex.New(codex.FormatAppServer, universal.Options{SessionID: "linear"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var evs []universal.Event
+				for i, l := range lines {
+					evs = tr.Translate(evs[:0], universal.Message{Data: l, Line: int64(i + 1)})
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*k), "ns/turn")
+		})
+	}
 }

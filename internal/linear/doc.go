@@ -23,9 +23,9 @@
 // with few repeats (a few seconds); with the build tag long, on every
 // capture, public logs and crosscheck recordings included, with more.
 //
-// Work that scans without allocating is invisible to these counts. Three
+// Work that scans without allocating is invisible to these counts. Four
 // such paths that were quadratic (a Claude message of many blocks, many
-// turns in notify, nested turns ending oldest first in reduce) have
-// benchmarks instead, which show the cost per
+// turns in notify, nested turns ending oldest first in reduce, many turns
+// of a Codex session) have benchmarks instead, which show the cost per
 // repeat at n and 4n side by side: go test -bench . ./internal/linear.
 package linear
