@@ -452,12 +452,20 @@ func (w *Stream) Delta(dst []Event, itemID string, i int, typ PartType, text str
 		return w.mistake(dst, fmt.Errorf("%w: part %d of %s is %s, not %s", ErrPartType, i, itemID, o.Item.Content[i].Type, typ), raw)
 	}
 	text = validUTF8(text)
-	o.text[i] = append(o.text[i], text...)
+	delta := w.st.Copy(text)
+	if o.text[i] == nil {
+		// A part's first text is the delta's own copy, full to capacity:
+		// the next append moves it, so the copy is never written over,
+		// and a part of one delta costs no buffer of its own.
+		o.text[i] = unsafe.Slice(unsafe.StringData(delta), len(delta))
+	} else {
+		o.text[i] = append(o.text[i], text...)
+	}
 	o.Deltas[i] = true
 	return w.st.Delta(dst, ItemDelta{
 		ItemID:       itemID,
 		NativeItemID: o.Item.NativeItemID,
-		Delta:        w.st.Copy(text),
+		Delta:        delta,
 		PartIndex:    i,
 		PartType:     typ,
 	}, src, raw)
