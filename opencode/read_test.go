@@ -62,6 +62,7 @@ func TestDocumentReadCleaned(t *testing.T) {
 		"surrogate escapes":  surrogate,
 		"invalid UTF-8":      invalid,
 		"noise around":       append(append([]byte("plugin: hello \xff\n"), data...), "\nbye\n"...),
+		"escapes around":     append(append([]byte("plugin: \\udc00\n"), data...), "\nbye \\ud800\xff\n"...),
 		"banner, bad inside": append([]byte("Exporting session: ses_x\n"), invalid...),
 	} {
 		got := run(t, opencode.FormatMessages, string(in))
