@@ -504,6 +504,12 @@ func (t *Translator) onDelta(dst []universal.Event, e *event) []universal.Event 
 	if delta == "" {
 		return dst
 	}
+	if l := &t.last; l.p != nil && l.p.ID == pid {
+		if !t.w.IsOpen(l.m.Item) {
+			return dst
+		}
+		return t.w.Delta(dst, l.m.Item, t.index(l.m, pid, l.p), partType(l.p.Type), delta, universal.SourceAgent, e.raw)
+	}
 	p := t.st.Parts[pid]
 	if p == nil {
 		m := t.st.Msgs[mid]
@@ -521,6 +527,7 @@ func (t *Translator) onDelta(dst []universal.Event, e *event) []universal.Event 
 		return t.unparsed(dst, e, fmt.Errorf("text delta for a %s part", p.Type))
 	}
 	m := t.st.Msgs[p.Msg]
+	t.last.p, t.last.m = p, m
 	if !t.w.IsOpen(m.Item) {
 		// The message completed (or was closed at the end of its turn):
 		// its completion already carries the part's final text.

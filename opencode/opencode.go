@@ -112,6 +112,14 @@ type Translator struct {
 	w      *universal.Stream
 	st     state
 	scan   jsonscan.Scanner // the index of the message being translated
+	// last is the text part the last delta went to, and its message: a
+	// part streams many deltas in a row, and each finds them here
+	// instead of in the state's tables (which only ever grow, so the
+	// pointers stay theirs until Restore replaces the state).
+	last struct {
+		p *partState
+		m *msgState
+	}
 }
 
 var _ universal.Translator = (*Translator)(nil)
@@ -292,6 +300,7 @@ func (t *Translator) Restore(b []byte) error {
 		return err
 	}
 	t.st = s
+	t.last.p, t.last.m = nil, nil
 	return nil
 }
 

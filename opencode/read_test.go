@@ -62,6 +62,7 @@ func TestDocumentReadCleaned(t *testing.T) {
 		"surrogate escapes":  surrogate,
 		"invalid UTF-8":      invalid,
 		"noise around":       append(append([]byte("plugin: hello \xff\n"), data...), "\nbye\n"...),
+		"escapes around":     append(append([]byte("plugin: \\udc00\n"), data...), "\nbye \\ud800\xff\n"...),
 		"banner, bad inside": append([]byte("Exporting session: ses_x\n"), invalid...),
 	} {
 		got := run(t, opencode.FormatMessages, string(in))
@@ -123,5 +124,46 @@ func TestLateToolUpdate(t *testing.T) {
 	}
 	if late != 1 {
 		t.Errorf("%d late updates reported, want 1", late)
+	}
+}
+
+// TestDeltaAfterRestore: the part a translator remembers from its last
+// delta is forgotten when a checkpoint replaces its state. Restored to
+// before the part was seen, a delta of that part waits for it, as it does
+// in a translator that never saw the part.
+func TestDeltaAfterRestore(t *testing.T) {
+	translate := func(tr *opencode.Translator, in string) []universal.Event {
+		var out []universal.Event
+		for m := range universal.Messages(universal.NewSSEReader(strings.NewReader(in), 0)) {
+			out = tr.Translate(out, m)
+		}
+		return out
+	}
+	delta := sse(`{"type":"message.part.delta","properties":{"sessionID":"ses_a","messageID":"msg_a","partID":"prt_1","field":"text","delta":"more"}}`)
+	tr, err := opencode.New(opencode.FormatSSE, universal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	translate(tr, sse(msgUpdated("msg_a", "assistant", false)))
+	cp, err := tr.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	translate(tr, sse(textPart("msg_a", "prt_1", "text", "", "", false)))
+	if evs := translate(tr, delta); len(evs) != 1 || evs[0].Type != universal.TypeItemDelta {
+		t.Fatalf("before the restore: %s", golden.Encode(evs))
+	}
+	if err := tr.Restore(cp); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := opencode.New(opencode.FormatSSE, universal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fresh.Restore(cp); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := golden.Encode(translate(tr, delta)), golden.Encode(translate(fresh, delta)); !bytes.Equal(got, want) {
+		t.Errorf("after the restore:\n%s\nwant\n%s", got, want)
 	}
 }

@@ -126,6 +126,14 @@ func (t *Translator) runPrompt(dst []universal.Event) []universal.Event {
 	}, universal.SourceDaemon, nil)
 }
 
+// isClean reports whether universal.CleanInput leaves b as it is.
+func isClean(b []byte) bool { return same(universal.CleanInput(b), b) }
+
+// same reports whether a and b are the same bytes in memory.
+func same(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
 // translateMessages replays a message list: a JSON array of {info, parts}
 // (or one such object), or an opencode export document ({info, messages},
 // translateExport). Each user message starts a turn (ending the one
@@ -133,11 +141,13 @@ func (t *Translator) runPrompt(dst []universal.Event) []universal.Event {
 func (t *Translator) translateMessages(dst []universal.Event, m universal.Message) []universal.Event {
 	sv, ok := document(&t.scan, m)
 	// The input is read as universal.CleanInput returns it. The scan of
-	// the document tells whether cleaning may change it; the text around
-	// it, rare, is not scanned: the input is cleaned then, and the
-	// document found again if that changed anything.
-	if !ok || len(sv.pre) > 0 || len(sv.post) > 0 || t.scan.SurrogateEscapes() || t.scan.NonASCII() && !utf8.Valid(sv.doc) {
-		if c := universal.CleanInput(m.Data); len(c) != len(m.Data) || len(c) > 0 && &c[0] != &m.Data[0] {
+	// the document tells whether cleaning may change it, and the text
+	// around it (a banner, a newline) is checked on its own: the document
+	// starts and ends with a bracket, so no escape or UTF-8 sequence
+	// spans the seams. Only when some of it would change is the input
+	// cleaned whole, and the document found again.
+	if !ok || !isClean(sv.pre) || !isClean(sv.post) || t.scan.SurrogateEscapes() || t.scan.NonASCII() && !utf8.Valid(sv.doc) {
+		if c := universal.CleanInput(m.Data); !same(c, m.Data) {
 			m.Data = c
 			sv, ok = document(&t.scan, m)
 		}

@@ -199,6 +199,9 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 		}
 	}
 	var md jsonw.Object
+	// Sized once: the metadata can be as long as the output it repeats,
+	// and growing it by appends would copy it several times.
+	md.Grow(len(sf.title.Raw()) + len(sf.metadata.Raw()) + len(sf.attach.Raw()) + 64)
 	md.OptString("title", sf.title.Str())
 	if v := sf.metadata; v.IsObject() && !emptyJSON(v.Raw()) {
 		v.AddTo(&md, "metadata")
