@@ -115,7 +115,7 @@ SETS = {
                  ("fn", "call_s15_plan1", "create_goal", None, {"objective": "Create out/ with a marker file in it and list it"})],
                 # create_goal's output is followed by a second tool output Codex adds itself (goal_objective),
                 # so the step after it is 2: this entry is never played
-                [("exec", "call_s15_work", {"cmd": "mkdir -p out && touch out/marker && ls out"})],
+                [("message", ["(never played)"], "commentary")],
                 [("exec", "call_s15_work", {"cmd": "mkdir -p out && touch out/marker && ls out"})],
                 [("fn", "call_s15_plan2", "update_goal", None, {"status": "complete"})],
                 [("message", ["The goal is complete: ", "out/ exists and ", "holds the marker file."], "final_answer")],
@@ -173,7 +173,7 @@ SETS = {
                  ("fn", "call_v2_s15_plan1", "create_goal", None, {"objective": "Count the lines of every .txt file"})],
                 # create_goal's output is followed by a second tool output Codex adds itself (goal_objective),
                 # so the step after it is 2: this entry is never played
-                [("exec", "call_v2_s15_work", {"cmd": "wc -l a.txt b.txt"})],
+                [("message", ["(never played)"], "commentary")],
                 [("exec", "call_v2_s15_work", {"cmd": "wc -l a.txt b.txt"})],
                 [("fn", "call_v2_s15_plan2", "update_goal", None, {"status": "complete"})],
                 [("message", ["The goal is reached: ", "a.txt has 2 lines ", "and b.txt has 1."], "final_answer")],
