@@ -9,6 +9,8 @@
 
 import json
 
+from s12_text import PARAS_MAIN, PARAS_V2, answer_chunks, words_of
+
 SUB_MARKER = "[[SUBAGENT-TASK]]"
 
 
@@ -21,14 +23,6 @@ def J(obj, cuts):
     out.append(s[prev:])
     assert "".join(out) == s
     return out
-
-
-def words_of(text, n):
-    """Cut text into about n chunks at spaces (one text_delta / thinking_delta each)."""
-    ws = text.split(" ")
-    size = max(1, -(-len(ws) // n))
-    out = [" ".join(ws[i:i + size]) for i in range(0, len(ws), size)]
-    return [c + " " for c in out[:-1]] + [out[-1]]
 
 
 def tool(name, inp, cut=12):
@@ -240,12 +234,7 @@ def scenarios(set_name, work, variant=""):
                  "I should give an example in Go and in Python, mention that len('café') differs by language, "
                  "and end with a short rule. Also mention CJK: '日本語' is nine bytes. Résumé, naïveté, Ærøskøbing "
                  "are good examples of Latin letters outside ASCII.")
-        paras = ["## Why byte slicing breaks\n\nUTF-8 writes a character in **one to four bytes**: `é` is `C3 A9`, "
-                 "and cutting after `C3` leaves half a character — decoders print `\ufffd`.",
-                 "## Code points are not enough\n\n`👩‍💻` is three code points (👩, U+200D, 💻) joined into one "
-                 "glyph; slicing by code point still splits it, and the reader sees 👩 and 💻 apart.",
-                 "## What to do\n\n1. Slice on grapheme boundaries (UAX #29).\n2. Never cut at a fixed byte "
-                 "offset.\n3. Test with `café`, `日本語` and 🇯🇵 — flags are two code points too. ✅"]
+        paras = PARAS_MAIN
     else:
         prompt = "Compare sorting strings by bytes and by locale, with examples like 'Ærøskøbing' and 'zoë'."
         think = ("Sorting: bytewise order follows code points for UTF-8, so 'Z' (0x5A) sorts before 'a' (0x61) and "
@@ -255,28 +244,18 @@ def scenarios(set_name, work, variant=""):
                  "ひらがな sort by the kana order under the ja collation, and emoji like 🍣 🍜 sort by code point in "
                  "most tables. The answer should have three parts: bytes, locale, and advice — with a table maybe. "
                  "Keep it accurate: ICU implements UCA with CLDR tailorings; Go has golang.org/x/text/collate.")
-        paras = ["## Byte order\n\nComparing UTF-8 bytes orders by **code point**: `Z` (0x5A) before `a` (0x61), and "
-                 "`Ærøskøbing` after every ASCII word, because `Æ` is U+00C6.",
-                 "## Locale order\n\nCollation (UCA with CLDR tailorings) sorts as people read: in Danish Æ, Ø, Å "
-                 "follow Z; `zoë` and `zoe` differ only at the second level. 日本語 and ひらがな follow kana order. 🍣",
-                 "## Advice\n\n- Sort by bytes for **stable keys** and indexes.\n- Sort by locale for anything a "
-                 "person reads (ICU, `golang.org/x/text/collate`).\n- Never mix the two in one list. ✔️"]
+        paras = PARAS_V2
     answer = "\n\n".join(paras)
     think_chunks = words_of(think, 40)
-    answer_chunks = []
-    for i, p in enumerate(paras):
-        cs = words_of(p, 8)
-        if i < len(paras) - 1:
-            cs[-1] += "\n\n"
-        answer_chunks += cs
-    assert "".join(answer_chunks) == answer and "".join(think_chunks) == think
+    text_chunks = answer_chunks(paras)
+    assert "".join(text_chunks) == answer and "".join(think_chunks) == think
     S["s16-longreason"] = dict(
         prompts=[prompt],
         allowed=[],
-        steps={0: dict(blocks=[("thinking", think_chunks), ("text", answer_chunks)], stop="end_turn")},
+        steps={0: dict(blocks=[("thinking", think_chunks), ("text", text_chunks)], stop="end_turn")},
         byte_split=True,
         words=f"One request: a thinking block of {len(think)} characters in {len(think_chunks)} thinking_delta chunks "
-              f"(accents, CJK, a ZWJ emoji), then a three-paragraph markdown answer in {len(answer_chunks)} text_delta "
+              f"(accents, CJK, a ZWJ emoji), then a three-paragraph markdown answer in {len(text_chunks)} text_delta "
               f"chunks; every SSE write that holds a multi-byte character is cut inside one.",
         expect=dict(final_text=answer, thinking=think, tools=[], files=[], error=None, status="success", turns=1),
         expect_extra=dict(assistant_text_contains=[paras[0][:40], "👩‍💻" if not v2 else "Ærøskøbing", paras[2][-20:]]),

@@ -9,6 +9,8 @@
 # Besides the lab's fields, a scenario may carry `expect_extra`: fields record_s12.py merges into the
 # `expect` block write_meta.py writes (its block knows only each command and its output's first line).
 
+from s12_text import PARAS_MAIN, PARAS_V2, answer_chunks, words_of  # noqa: E402
+
 PATCH_MISSING_MAIN = """*** Begin Patch
 *** Update File: logs/build.log
 @@
@@ -24,24 +26,10 @@ PATCH_MISSING_V2 = """*** Begin Patch
 *** End Patch"""
 
 
-def _chunks(text, n):
-    """Cut text into about n chunks at spaces."""
-    ws = text.split(" ")
-    size = max(1, -(-len(ws) // n))
-    out = [" ".join(ws[i:i + size]) for i in range(0, len(ws), size)]
-    return [c + " " for c in out[:-1]] + [out[-1]]
-
-
 def _long(paras, think, nthink=40):
-    parts = []
-    for i, p in enumerate(paras):
-        cs = _chunks(p, 8)
-        if i < len(paras) - 1:
-            cs[-1] += "\n\n"
-        parts += cs
-    t = _chunks(think, nthink)
-    assert "".join(parts) == "\n\n".join(paras) and "".join(t) == think
-    return t, parts
+    t = words_of(think, nthink)
+    assert "".join(t) == think
+    return t, answer_chunks(paras)
 
 
 THINK_MAIN = ("**Thinking about UTF-8 slicing**\n\nThe user asks why byte-wise slicing breaks strings. 'é' is two "
@@ -50,23 +38,11 @@ THINK_MAIN = ("**Thinking about UTF-8 slicing**\n\nThe user asks why byte-wise s
               "still splits it into 👩 and 💻. Grapheme clusters (UAX #29) are what a person means. CJK: '日本語' is "
               "nine bytes. Résumé, naïveté and Ærøskøbing are Latin examples outside ASCII.\n\n**Planning the answer**"
               "\n\nThree sections: bytes, code points, advice.")
-PARAS_MAIN = ["## Why byte slicing breaks\n\nUTF-8 writes a character in **one to four bytes**: `é` is `C3 A9`, and "
-              "cutting after `C3` leaves half a character — decoders print `\ufffd`.",
-              "## Code points are not enough\n\n`👩‍💻` is three code points (👩, U+200D, 💻) joined into one glyph; "
-              "slicing by code point still splits it, and the reader sees 👩 and 💻 apart.",
-              "## What to do\n\n1. Slice on grapheme boundaries (UAX #29).\n2. Never cut at a fixed byte offset.\n3. "
-              "Test with `café`, `日本語` and 🇯🇵 — flags are two code points too. ✅"]
 THINK_V2 = ("**Comparing sort orders**\n\nBytewise order follows code points for UTF-8, so 'Z' (0x5A) sorts before "
             "'a' (0x61) and 'Æ' (U+00C6) lands after 'z'. Locale collation (UCA with CLDR tailorings) is what people "
             "expect: in Danish Æ Ø Å follow Z; in German ä sorts with a. 'zoë' and 'zoe' differ at the second level. "
             "Japanese カタカナ and ひらがな follow kana order; emoji such as 🍣 🍜 sort by code point in most tables."
             "\n\n**Structuring**\n\nBytes, locale, advice; mention ICU and golang.org/x/text/collate.")
-PARAS_V2 = ["## Byte order\n\nComparing UTF-8 bytes orders by **code point**: `Z` (0x5A) before `a` (0x61), and "
-            "`Ærøskøbing` after every ASCII word, because `Æ` is U+00C6.",
-            "## Locale order\n\nCollation (UCA with CLDR tailorings) sorts as people read: in Danish Æ, Ø, Å follow Z; "
-            "`zoë` and `zoe` differ only at the second level. 日本語 and ひらがな follow kana order. 🍣",
-            "## Advice\n\n- Sort by bytes for **stable keys** and indexes.\n- Sort by locale for anything a person reads "
-            "(ICU, `golang.org/x/text/collate`).\n- Never mix the two in one list. ✔️"]
 TM, PM = _long(PARAS_MAIN, THINK_MAIN)
 TV, PV = _long(PARAS_V2, THINK_V2)
 

@@ -30,8 +30,9 @@ sys.path.insert(0, HERE)
 LAB = os.environ.get('CAPTURELAB', '/work/shared/tools/capturelab')
 AGENTS = os.environ.get('AGENTS_DIR') or os.path.join(LAB, 'agents')
 PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex'}
-SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py'},
-        'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py'}}
+SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py', 's12_text.py': 's12_text.py'},
+        'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py',
+                  's12_text.py': 's12_text.py'}}
 
 
 def version(agent):
