@@ -260,7 +260,8 @@
 //     content item arrays; an output starting "<tool> failed: ",
 //     "<tool> failed for `<command>`: " (0.130–0.145), "unsupported call: " or
 //     "unsupported custom tool call: " (Codex had no handler for the call),
-//     "patch rejected by user", "exec command rejected by user" or
+//     "apply_patch verification failed: " (a patch that does not fit the
+//     files; no file_ref part: the call changed nothing), "patch rejected by user", "exec command rejected by user" or
 //     "approval policy is Never; reject command" (refused), or a non-zero
 //     exit code, is a failed result. spawn_agent's and wait_agent's JSON
 //     outputs (all that rollouts before ~0.16x keep of them) read as the

@@ -667,7 +667,8 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p jsonscan.Value, typ, 
 		res.failed = failed || (code != nil && *code != 0)
 		res.isError = res.failed
 		res.meta = exitMeta(code, dur, extra)
-		if n != nil {
+		if n != nil && !failed {
+			// A call that did not run touched no file.
 			res.extra = t.touched(n, mime)
 		}
 	}
@@ -1067,7 +1068,9 @@ func (t *Translator) usageRecord(dst []event, c *ctx, p jsonscan.Value) []event 
 
 // toolFailed reports whether a tool output says the call failed before it
 // ran ("exec_command failed: …", "apply_patch failed: …", and in 0.130–0.145
-// "exec_command failed for `<command>`: …"), or that Codex had no handler
+// "exec_command failed for `<command>`: …"; "apply_patch verification
+// failed: …", a patch Codex could not check against the files, 0.171
+// observed, which the live formats do not print), or that Codex had no handler
 // for it ("unsupported call: <name>", "unsupported custom tool call:
 // <name>", e.g. 0.100's answer to a freeform apply_patch), or that the
 // call was refused ("patch rejected by user", "exec command rejected by
@@ -1075,7 +1078,7 @@ func (t *Translator) usageRecord(dst []event, c *ctx, p jsonscan.Value) []event 
 // no exit code.
 func toolFailed(s string) bool {
 	for _, prefix := range [...]string{"unsupported call: ", "unsupported custom tool call: ",
-		"patch rejected by user", "exec command rejected by user", "approval policy is Never; reject command"} {
+		"apply_patch verification failed: ", "patch rejected by user", "exec command rejected by user", "approval policy is Never; reject command"} {
 		if strings.HasPrefix(s, prefix) {
 			return true
 		}

@@ -82,7 +82,10 @@ func TestApprovalBeforeItem(t *testing.T) {
 // "unsupported custom tool call: <name>" (no handler; observed 0.100.0,
 // the freeform apply_patch of a model it does not know) and, in 0.130–0.145
 // (observed), "exec_command failed for `<command>`: …" (a declined
-// command). The same words inside a command's output are not an error.
+// command), and in 0.171 (observed) "apply_patch verification failed: …"
+// (a patch updating a file that does not exist). A patch that did not run
+// has no file_ref part. The same words inside a command's output are not
+// an error.
 func TestFailedToolOutputs(t *testing.T) {
 	evs := run(t, codex.FormatRollout, nil, []string{
 		rolloutLine("session_meta", `{"id":"th1","cwd":"/w","cli_version":"0.100.0"}`),
@@ -95,9 +98,11 @@ func TestFailedToolOutputs(t *testing.T) {
 		rolloutLine("response_item", `{"type":"function_call_output","call_id":"e1","output":"Process exited with code 0\nOutput:\nunsupported call: x\n"}`),
 		rolloutLine("response_item", `{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"mkdir b\"}","call_id":"d1"}`),
 		rolloutLine("response_item", `{"type":"function_call_output","call_id":"d1","output":"exec_command failed for `+"`/bin/bash -lc 'mkdir b'`"+`: CreateProcess { message: \"Rejected(\\\"rejected by user\\\")\" }"}`),
+		rolloutLine("response_item", `{"type":"custom_tool_call","status":"completed","call_id":"p2","name":"apply_patch","input":"*** Begin Patch\n*** Update File: logs/b.log\n@@\n-x\n+y\n*** End Patch"}`),
+		rolloutLine("response_item", `{"type":"custom_tool_call_output","call_id":"p2","output":"apply_patch verification failed: Failed to read file to update /w/logs/b.log: No such file or directory (os error 2)"}`),
 		rolloutLine("event_msg", `{"type":"task_complete","turn_id":"tu1","last_agent_message":null}`),
 	})
-	want := map[string]bool{"p1": true, "f1": true, "e1": false, "d1": true}
+	want := map[string]bool{"p1": true, "f1": true, "e1": false, "d1": true, "p2": true}
 	got := results(evs)
 	for id, isErr := range want {
 		if p, ok := got[id]; !ok || p.IsError != isErr {
@@ -106,6 +111,15 @@ func TestFailedToolOutputs(t *testing.T) {
 	}
 	if len(got) != len(want) {
 		t.Errorf("%d results, want %d", len(got), len(want))
+	}
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		if it := e.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindToolResult {
+			for _, p := range it.Content {
+				if p.Type == universal.PartFileRef {
+					t.Errorf("result of %s names a file it did not touch: %+v", it.Content[0].CallID, p)
+				}
+			}
+		}
 	}
 }
 

@@ -132,6 +132,10 @@ func TestFormatsAgree(t *testing.T) {
 				t.Logf("%s/%s/%s: %s not compared: %s", r.agent, r.version, r.name, l, why)
 				continue
 			}
+			if why := onlyRecordedAtRest(r, l); why != "" {
+				t.Logf("%s/%s/%s: %s not compared: %s", r.agent, r.version, r.name, l, why)
+				continue
+			}
 			masks := formatOmits(r.agent, l)
 			if refusedCallUnprinted(r, l) {
 				masks = append(masks, maskRefusedCall)
@@ -415,8 +419,15 @@ func formatOmits(agent, label string) []mask {
 // reads notes.txt with cat (an execute), which codex-acp, playing the
 // same script, shows as Codex's command parser classes it (ls a search,
 // cat a read).
+//
+// The same holds in the s12 set's s12-parallel (tools/capturelab-s12):
+// Codex's script reads config.ini (VERSION in v2) with cat where Claude
+// Code's uses its Read tool.
 func scriptDiffers(agent, scenario string) []mask {
 	if (agent == "pi" || agent == "codex" || agent == "acp:qwen-code" || agent == "acp:codex-acp") && strings.HasPrefix(scenario, "s03-multitool") {
+		return []mask{maskToolKinds}
+	}
+	if agent == "codex" && strings.HasPrefix(scenario, "s12-parallel") {
 		return []mask{maskToolKinds}
 	}
 	return nil
@@ -535,10 +546,35 @@ func recordEmpty(r *recording, label string) string {
 	return ""
 }
 
+// onlyRecordedAtRest says why a record at rest holds calls its session's
+// live formats do not show at all: Codex 0.171's thread-goal tools
+// (create_goal, update_goal, and the goal_objective output Codex adds
+// after create_goal without a call), seen in the s12 set's s15-plan, are
+// in the rollout only; exec prints nothing of them and the app-server
+// only thread/goal/updated notifications.
+func onlyRecordedAtRest(r *recording, label string) string {
+	if r.agent == "codex" && strings.HasPrefix(label, "rollout:") && strings.HasPrefix(r.name, "s15-plan") {
+		return "the thread-goal tool calls are in the rollout only"
+	}
+	return ""
+}
+
 // ownScript says why a recording plays a script of its own under a shared
 // scenario name, so that it cannot be compared with the other agents':
-// Amp's recorder imitates the Amp server with scripts written for it.
+// Amp's recorder imitates the Amp server with scripts written for it; the
+// s12 set (tools/capturelab-s12) scripts s13-toolfail, s14-readsearch and
+// s15-plan with each agent's own tools (Claude Code's Read, Glob, Grep and
+// task list; Codex's apply_patch, shell searches and thread goal), which
+// no projection can make equal.
 func ownScript(agent, scenario string) string {
+	if agent == "claude" || agent == "codex" {
+		for _, own := range []string{"s13-toolfail", "s14-readsearch", "s15-plan"} {
+			if strings.HasPrefix(scenario, own) {
+				return "the s12 set scripts this scenario with each agent's own tools"
+			}
+		}
+		return ""
+	}
 	if agent != "amp" {
 		return ""
 	}
