@@ -502,3 +502,58 @@ func TestOutputAfterSubAgentTurn(t *testing.T) {
 		t.Errorf("%d results, want 1", results)
 	}
 }
+
+// An output Codex writes without a call (0.171's goal_objective after
+// create_goal: no call_id, but a name) is shown under a call of that name.
+func TestNamedOutputWithoutCall(t *testing.T) {
+	evs := run(t, codex.FormatRollout, nil, []string{
+		`{"type":"session_meta","payload":{"id":"s1","cli_version":"0.171.0"}}`,
+		`{"type":"turn_context","payload":{"turn_id":"t1","cwd":"/w"}}`,
+		`{"type":"response_item","payload":{"type":"function_call_output","id":"fco_1","name":"goal_objective","namespace":"agent","output":"Create out/"}}`,
+	})
+	var call, result *universal.Part
+	for _, ev := range evs {
+		if s, ok := ev.Data.(*universal.ItemSnapshot); ok && ev.Type == universal.TypeItemCompleted {
+			for i := range s.Item.Content {
+				switch p := &s.Item.Content[i]; p.Type {
+				case universal.PartToolCall:
+					call = p
+				case universal.PartToolResult:
+					result = p
+				}
+			}
+		}
+	}
+	if call == nil || result == nil {
+		t.Fatalf("want a call and its result, got %v", evs)
+	}
+	if call.Name != "goal_objective" || result.Output != "Create out/" || result.CallID != call.CallID {
+		t.Fatalf("call %q (%s), result %q for %s", call.Name, call.CallID, result.Output, result.CallID)
+	}
+}
+
+// The goal tools of 0.17x (models without update_plan) are planning, as
+// update_plan is: tool_kind think.
+func TestGoalToolsThink(t *testing.T) {
+	evs := run(t, codex.FormatRollout, nil, []string{
+		`{"type":"session_meta","payload":{"id":"s1","cli_version":"0.171.0"}}`,
+		`{"type":"turn_context","payload":{"turn_id":"t1","cwd":"/w"}}`,
+		`{"type":"response_item","payload":{"type":"function_call","name":"create_goal","arguments":"{\"objective\":\"x\"}","call_id":"c1"}}`,
+		`{"type":"response_item","payload":{"type":"function_call","name":"update_goal","arguments":"{\"status\":\"complete\"}","call_id":"c2"}}`,
+	})
+	kinds := map[string]universal.ToolKind{}
+	for _, ev := range evs {
+		if s, ok := ev.Data.(*universal.ItemSnapshot); ok {
+			for _, p := range s.Item.Content {
+				if p.Type == universal.PartToolCall {
+					kinds[p.Name] = p.ToolKind
+				}
+			}
+		}
+	}
+	for _, name := range []string{"create_goal", "update_goal"} {
+		if kinds[name] != universal.ToolThink {
+			t.Errorf("%s: tool_kind %q, want think", name, kinds[name])
+		}
+	}
+}

@@ -193,7 +193,8 @@
 // shell runs; file_change (the changes' paths) and apply_patch (the
 // patch's paths, relative ones resolved against the session's cwd) edit;
 // view_image and read_file read; web_search, tool_search, list_dir and
-// grep_files search; update_plan think; spawn_agent task (prompt or
+// grep_files search; update_plan and the goal tools (create_goal,
+// update_goal, get_goal) think; spawn_agent task (prompt or
 // message); write_stdin, the other collab tools, MCP and dynamic tools
 // other. A tool item never changes kind.
 //

@@ -629,6 +629,10 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p jsonscan.Value, typ, 
 	n := t.item(key)
 	if n != nil {
 		spec.name = n.Name
+	} else {
+		// An output Codex adds on its own, with no call before it, names
+		// what it is (0.17x: "goal_objective" after create_goal).
+		spec.name = t.w.Copy(p.Get("name").Str)
 	}
 	var res resultSpec
 	header := ""

@@ -35,8 +35,12 @@ var tools = universal.ToolTable{
 	"grep_files":  {Kind: universal.ToolSearch, Query: "pattern", Paths: "path"},
 	"tool_search": {Kind: universal.ToolSearch, Query: "query"},
 	"web_search":  {Kind: universal.ToolSearch},
-	// Plans.
+	// Plans, and the thread's goal (0.17x models that have no update_plan
+	// set, update and read a goal instead).
 	"update_plan": {Kind: universal.ToolThink},
+	"create_goal": {Kind: universal.ToolThink},
+	"update_goal": {Kind: universal.ToolThink},
+	"get_goal":    {Kind: universal.ToolThink},
 	// Sub-agents: spawn starts one (live {prompt}, rollout {message}).
 	"spawn_agent": {Kind: universal.ToolTask, Prompt: "prompt|message|items.0.text", Agent: "agent_type"},
 }
