@@ -258,6 +258,12 @@ func (t *Translator) translate(dst []universal.Event, m universal.Message) []uni
 		return t.progress(dst, r)
 	case "cost-state":
 		return t.costState(dst, r)
+	case "attachment":
+		if t.transcript {
+			if a := r.Sub("attachment"); a.Get("type").Str == "queued_command" {
+				return t.queuedCommand(dst, r, a)
+			}
+		}
 	case "conversation_reset":
 		if id := r.Get("new_conversation_id").Str; id != "" {
 			t.w.SetNativeSessionID(id)

@@ -261,7 +261,10 @@
 // set_permission_mode, set_model, …), keep_alive and
 // update_environment_variables. Transcript entries: summary, ai-title,
 // custom-title, agent-name, worktree-state, file-history-snapshot, queue-operation, last-prompt,
-// attachment, atis-latch, api-request, api-request-blob, api-request-shape,
+// attachment (context the CLI injects: environment, skills, reminders,
+// hook output, diagnostics) except queued_command (what reached the model
+// while it worked: a prompt typed meanwhile is a user message of the
+// running turn, a background task's notification a system item), atis-latch, api-request, api-request-blob, api-request-shape,
 // tools-used, mode, permission-mode, and progress entries other than
 // agent_progress (hook_progress, bash_progress, mcp_progress,
 // waiting_for_task, query_update, search_results_received), and the

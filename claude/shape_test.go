@@ -329,3 +329,42 @@ func TestTranscriptAwaySummary(t *testing.T) {
 		}
 	}
 }
+
+// TestTranscriptQueuedCommand: what reached the model while it worked, as
+// a queued_command attachment (2.1.9x–2.1.15x transcripts, Irrlicht's
+// recordings), is not lost with the other attachments: a prompt the user
+// typed meanwhile is a user message of the running turn, a background
+// task's notification a system item.
+func TestTranscriptQueuedCommand(t *testing.T) {
+	line := func(s string) string {
+		return strings.Replace(s, `{`, `{"sessionId":"s1","version":"2.1.98","cwd":"/w",`, 1)
+	}
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		line(`{"type":"user","uuid":"u1","message":{"role":"user","content":"start the daemon"}}`),
+		line(`{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"d &"}}],"stop_reason":"tool_use"}}`),
+		line(`{"type":"user","uuid":"r1","parentUuid":"a1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"started"}]}}`),
+		line(`{"type":"attachment","uuid":"q1","parentUuid":"r1","attachment":{"type":"queued_command","prompt":"how to test","commandMode":"prompt"}}`),
+		line(`{"type":"attachment","uuid":"q2","parentUuid":"q1","attachment":{"type":"queued_command","prompt":"<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>","commandMode":"task-notification"}}`),
+		line(`{"type":"attachment","uuid":"q3","parentUuid":"q2","attachment":{"type":"date","date":"today"}}`),
+		line(`{"type":"assistant","uuid":"a2","parentUuid":"q2","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Run make test."}],"stop_reason":"end_turn"}}`),
+		line(`{"type":"system","uuid":"s2","subtype":"turn_duration","durationMs":1000}`))
+	checkShape(t, evs)
+	if ts := golden.OfType(evs, universal.TypeTurnStarted); len(ts) != 1 {
+		t.Errorf("%d turns, want the one the queued prompt joined", len(ts))
+	}
+	users := completed(evs, universal.KindMessage, universal.RoleUser)
+	if len(users) != 2 || itemText(users[1]) != "how to test" {
+		t.Fatalf("user messages %v, want the prompt and the queued one", users)
+	}
+	if sys := completed(evs, universal.KindSystem, universal.RoleSystem); len(sys) != 1 || !strings.HasPrefix(itemText(sys[0]), "<task-notification>") {
+		t.Errorf("system items %v, want the task notification", sys)
+	}
+}
+
+func itemText(it universal.Item) string {
+	var b strings.Builder
+	for _, p := range it.Content {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}

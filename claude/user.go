@@ -546,3 +546,38 @@ func unifiedDiff(path string, hunks jsonscan.Value) string {
 	})
 	return string(b)
 }
+
+// queuedCommand translates a transcript's queued_command attachment: what
+// reached the model while it was working, instead of as a user entry of
+// its own. A prompt the user typed meanwhile (commandMode "prompt") is a
+// user message of the running turn, which goes on with it; a background
+// task's notification ("task-notification") is what the same text is as a
+// user entry: a system item, and the task done.
+func (t *Translator) queuedCommand(dst events, r, a jsonscan.Value) events {
+	p := a.Sub("prompt")
+	if p.Type() != gjson.String {
+		return t.unparsed(dst, "attachment.prompt", errors.New("queued_command without a prompt"))
+	}
+	scope := t.lineScope(r)
+	if t.orphan(scope) {
+		return dst // documented: Ignored on purpose
+	}
+	text := t.w.Copy(p.Str())
+	if text == "" {
+		return dst
+	}
+	uuid := t.w.Copy(r.Get("uuid").Str)
+	dst = t.ensureTurn(dst, scope)
+	parts := []universal.Part{universal.Text(text)}
+	if a.Get("commandMode").Str == "task-notification" || strings.HasPrefix(text, "<task-notification>") {
+		dst = t.backgroundDone(dst, tagText(text, "tool-use-id"))
+		return t.w.Complete(dst, universal.Item{
+			ItemID: t.w.NewItemID(), NativeItemID: uuid, ParentID: t.scopeParent(scope),
+			Kind: universal.KindSystem, Role: universal.RoleSystem, Content: parts,
+		}, universal.SourceAgent, t.raw)
+	}
+	if t.s.Turn != nil && scope == "" {
+		t.s.Turn.Finished = false
+	}
+	return t.userMessage(dst, uuid, t.scopeParent(scope), parts, universal.SourceAgent, t.raw)
+}
