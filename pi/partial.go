@@ -101,8 +101,10 @@ func (t *Translator) knownPartial(dst []universal.Event, m universal.Message, da
 	default:
 		return dst, false
 	}
-	t.knownEnd += len(repeat) - len(t.known)
-	t.known = append(t.known[:0], repeat...)
+	if len(repeat) != len(t.known) { // else the same partial again
+		t.knownEnd += len(repeat) - len(t.known)
+		t.known = append(t.known[:0], repeat...)
+	}
 	t.clean = sc.Depth() <= jsonw.MaxDepth
 	return t.object(dst, m, data, root), true
 }
