@@ -22,11 +22,11 @@ import (
 // jsonw.MaxDepth whenever the rest of it is not.
 const maxKnownDepth = 64
 
-// rememberPartial remembers the partial message of a text or thinking
-// block's start, delta or end, partial, once its line (t.short, where it starts at start) was
-// scanned whole, valid and clean, with no surrogate escapes (which Clean
-// would rewrite): the bytes, and where the text of the delta's block
-// ends.
+// rememberPartial remembers partial, the partial message of a text or
+// thinking block's start, delta or end, once its line (t.short, where it
+// starts at start) was scanned whole, valid and clean, with no surrogate
+// escapes (which Clean would rewrite): its bytes, and where the text of
+// the event's block ends in it.
 func (t *Translator) rememberPartial(start int, partial []byte) {
 	t.known = t.known[:0]
 	sc := t.scanner()
