@@ -39,7 +39,10 @@
 // from 1.1.0). Only the delta of an update is read (a message_update line
 // longer than 16 KiB is not validated as a whole; the fields read from it
 // are checked one by one), so a long pre-0.84 message costs time linear in
-// its length, not in the square of it. An update without a delta (only the
+// its length, not in the square of it. A shorter one is validated whole,
+// but its repeated partial is scanned only when it is not the partial of
+// the update before with plain text appended to the streaming block's
+// text (which keeps it valid). An update without a delta (only the
 // partial) is diffed against what streamed: the new suffix is emitted,
 // nothing is emitted twice.
 //

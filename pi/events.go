@@ -486,16 +486,16 @@ func (t *Translator) startAssistant(dst []universal.Event, nativeID string, raw 
 // stays linear in the input.
 func (t *Translator) update(dst []universal.Event, in *input) []universal.Event {
 	e := in.updateEvent()
-	etype := e.typ.Str
+	etype := e.typ.Str()
 	switch etype {
 	case "start", "done", "error":
 		// Provider-level events the agent loop turns into
 		// message_start/message_end; message_end carries the outcome.
 		return dst
 	}
-	ci := e.index
-	if ci.Type != gjson.Number || ci.Num < 0 || ci.Num > maxContentIndex || ci.Num != float64(int(ci.Num)) || !in.scanned() && !gjson.Valid(ci.Raw) {
-		return t.w.Unparsed(dst, in.where(), fmt.Errorf("message_update %q: contentIndex %s", etype, ci.Raw), in.raw)
+	ci, ok := contentIndex(e.index)
+	if !ok || !in.scanned() && !gjson.Valid(e.index.Raw()) {
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("message_update %q: contentIndex %s", etype, e.index.Raw()), in.raw)
 	}
 	if t.st.Msg == nil {
 		// Picked up mid-message.
@@ -503,7 +503,7 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 		dst = t.startAssistant(dst, "", in.raw)
 	}
 	m := t.st.Msg
-	b := m.block(int(ci.Num))
+	b := m.block(ci)
 	switch etype {
 	case "text_start", "text_end":
 		// An end's content is the block's final text; message_end
@@ -521,12 +521,12 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 		b.setKind(kind)
 		d := in.eventField(&e, e.delta, "assistantMessageEvent.delta")
 		if !d.Exists() {
-			return t.diffPartial(dst, in, m, b, int(ci.Num), typ, kind)
+			return t.diffPartial(dst, in, m, b, ci, typ, kind)
 		}
 		if !in.validString(d) {
 			return t.w.Unparsed(dst, in.where(), errBadDelta, in.raw)
 		}
-		return t.textDelta(dst, in, m, b, typ, d.Str)
+		return t.textDelta(dst, in, m, b, typ, d.Str())
 	case "toolcall_start":
 		b.setKind("toolCall")
 		id, name := in.eventField(&e, e.id, "assistantMessageEvent.id"), in.eventField(&e, e.toolName, "assistantMessageEvent.toolName")
@@ -540,11 +540,11 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 				// A line cut short: the name is lost with the partial.
 				return t.w.Unparsed(dst, in.where(), errNotJSON, in.raw)
 			}
-			if c := element(in.sub("assistantMessageEvent.partial.content"), int(ci.Num)); c.Get("type").Str == "toolCall" {
-				id, name = c.Get("id"), c.Get("name")
+			if c := element(in.sub("assistantMessageEvent.partial.content"), ci); c.Get("type").Str == "toolCall" {
+				id, name = c.Sub("id"), c.Sub("name")
 			}
 		}
-		return t.toolCallStart(dst, m, b, id.Str, name.Str, in.raw)
+		return t.toolCallStart(dst, m, b, id.Str(), name.Str(), in.raw)
 	case "toolcall_delta":
 		b.setKind("toolCall")
 		d := in.eventField(&e, e.delta, "assistantMessageEvent.delta")
@@ -556,7 +556,7 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 			// Its toolcall_end (or the message's end) came first.
 			return t.w.Unparsed(dst, in.where(), errors.New("toolcall_delta after its tool call ended"), in.raw)
 		}
-		return t.w.Delta(dst, b.Tool, 0, universal.PartToolCall, d.Str, agent, in.raw)
+		return t.w.Delta(dst, b.Tool, 0, universal.PartToolCall, d.Str(), agent, in.raw)
 	case "toolcall_end":
 		b.setKind("toolCall")
 		tc := in.sub("assistantMessageEvent.toolCall")
@@ -573,8 +573,8 @@ var errBadDelta = errors.New("message_update: delta is not a JSON string")
 // updateEvent is what update reads of a message_update's
 // assistantMessageEvent (the streaming step).
 type updateEvent struct {
-	typ, index, delta gjson.Result
-	id, toolName      gjson.Result // toolcall_start (Pi 0.84.3 and later)
+	typ, index, delta jsonscan.Value
+	id, toolName      jsonscan.Value // toolcall_start (Pi 0.84.3 and later)
 	// lazy: the fields after typ and index are read only when asked for
 	// (eventField). A long line is read one field at a time, and looking
 	// for an absent one would read its partial message.
@@ -582,9 +582,9 @@ type updateEvent struct {
 }
 
 // eventField returns v, a field of e, or when e is lazy the value at path.
-func (in *input) eventField(e *updateEvent, v gjson.Result, path string) gjson.Result {
+func (in *input) eventField(e *updateEvent, v jsonscan.Value, path string) jsonscan.Value {
 	if e.lazy {
-		return in.get(path)
+		return in.sub(path)
 	}
 	return v
 }
@@ -595,12 +595,12 @@ func (in *input) eventField(e *updateEvent, v gjson.Result, path string) gjson.R
 func (in *input) updateEvent() (e updateEvent) {
 	ev := in.event
 	if in.events != 1 || !ev.IsObject() {
-		e.typ, e.index = in.get("assistantMessageEvent.type"), in.get("assistantMessageEvent.contentIndex")
+		e.typ, e.index = in.sub("assistantMessageEvent.type"), in.sub("assistantMessageEvent.contentIndex")
 		e.lazy = true
 		return e
 	}
 	ev.Members(func(k string, v jsonscan.Value) bool {
-		var f *gjson.Result
+		var f *jsonscan.Value
 		switch k {
 		case "type":
 			f = &e.typ
@@ -614,7 +614,7 @@ func (in *input) updateEvent() (e updateEvent) {
 			f = &e.toolName
 		}
 		if f != nil && !f.Exists() {
-			*f = v.Result() // the first of duplicates, as a path reads
+			*f = v // the first of duplicates, as a path reads
 		}
 		return true
 	})
@@ -623,8 +623,36 @@ func (in *input) updateEvent() (e updateEvent) {
 
 // validString reports whether r, read from in, is a well-formed JSON
 // string (a line read without validating it as a whole may be cut short).
-func (in *input) validString(r gjson.Result) bool {
-	return r.Type == gjson.String && (in.scanned() || gjson.Valid(r.Raw))
+func (in *input) validString(v jsonscan.Value) bool {
+	return v.Type() == gjson.String && (in.scanned() || gjson.Valid(v.Raw()))
+}
+
+// contentIndex returns the block index a contentIndex value gives: a
+// whole number from 0 to maxContentIndex (1.0 is 1). Plain digits, what Pi
+// writes, are read as they are; other numbers as gjson reads them.
+func contentIndex(v jsonscan.Value) (int, bool) {
+	if v.Type() != gjson.Number {
+		return 0, false
+	}
+	if raw := v.Raw(); len(raw) > 0 && len(raw) <= 4 {
+		n := 0
+		for i := 0; i < len(raw); i++ {
+			c := raw[i]
+			if c < '0' || c > '9' {
+				n = -1
+				break
+			}
+			n = n*10 + int(c-'0')
+		}
+		if n >= 0 {
+			return n, n <= maxContentIndex
+		}
+	}
+	num := v.Result().Num
+	if num < 0 || num > maxContentIndex || num != float64(int(num)) {
+		return 0, false
+	}
+	return int(num), true
 }
 
 // element returns element i of a JSON array.

@@ -23,6 +23,13 @@ func FuzzTranslate(f *testing.F) {
 	}
 	f.Add(uint8(0), []byte(`{"type":"message_update","assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"x"`))
 	f.Add(uint8(3), []byte(`{"type":"session","version":3,"id":"s"}`+"\n"+`{"type":"message","id":"a","parentId":"b","message":{"role":"user","content":"hi"}}{"type":"message","id":"b","parentId":"a","message":{"role":"assistant","content":[]}}`))
+	// Updates before 0.84 whose partial grows by appended text (read
+	// with the partial remembered, see TestKnownPartial).
+	update := func(text string) string {
+		p := `{"role":"assistant","content":[{"type":"text","text":"` + text + `"}]}`
+		return `{"type":"message_update","assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"d","partial":` + p + `},"message":` + p + "}\n"
+	}
+	f.Add(uint8(0), []byte(`{"type":"message_start","message":{"role":"assistant","content":[]}}`+"\n"+update("a")+update("ab")+update(`ab\n`)+update(`ab\nc`)))
 	f.Fuzz(func(t *testing.T, format uint8, data []byte) {
 		fm := pi.Formats()[int(format)%len(pi.Formats())]
 		golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "a prompt"}}}, data)

@@ -484,36 +484,42 @@ func (t *Translator) usage(dst []universal.Event, u jsonscan.Value, raw []byte) 
 		return dst
 	}
 	f := fields(u, "input", "cacheRead", "cacheWrite", "output", "reasoning", "totalTokens", "cost")
-	num := func(v jsonscan.Value) *int64 {
-		if v.Type() != gjson.Number {
+	// The event and the numbers it points to in one allocation.
+	a := &struct {
+		d    universal.UsageUpdated
+		n    [7]int64
+		cost float64
+	}{d: universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall}}
+	d := &a.d
+	num := func(i int) *int64 {
+		if f[i].Type() != gjson.Number {
 			return nil
 		}
-		n := v.Result().Int()
-		return &n
+		a.n[i] = f[i].Int()
+		return &a.n[i]
 	}
-	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall}
-	in, cr, cw := num(f[0]), num(f[1]), num(f[2])
+	in, cr, cw := num(0), num(1), num(2)
 	if in != nil || cr != nil || cw != nil {
-		var sum int64
+		sum := &a.n[6]
 		for _, p := range [...]*int64{in, cr, cw} {
 			if p != nil {
-				sum += *p
+				*sum += *p
 			}
 		}
-		d.Usage.InputTokens = &sum
+		d.Usage.InputTokens = sum
 	}
 	d.Usage.CachedInputTokens = cr
 	d.Usage.CacheWriteTokens = cw
-	d.Usage.OutputTokens = num(f[3])
-	d.Usage.ReasoningTokens = num(f[4])
-	d.Usage.TotalTokens = num(f[5])
+	d.Usage.OutputTokens = num(3)
+	d.Usage.ReasoningTokens = num(4)
+	d.Usage.TotalTokens = num(5)
 	cost := f[6]
 	if cost.IsObject() {
 		cost = cost.Sub("total")
 	}
 	if cost.Type() == gjson.Number {
-		c := cost.Result().Num
-		d.CostUSD = &c
+		a.cost = cost.Result().Num
+		d.CostUSD = &a.cost
 	}
 	if zero(&d.Usage, d.CostUSD) {
 		// Pi fills a usage of zeros when the provider reported none (a

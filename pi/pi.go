@@ -76,6 +76,12 @@ type Translator struct {
 	// while it is translated (see withoutRepeat): at most
 	// maxValidatedUpdate bytes, as longer ones are not scanned.
 	short []byte
+	// known is the partial message of the last message_update of Pi
+	// before 0.84 that was validated, when one was, and knownEnd the
+	// index in it of the closing quote of the text its delta streamed
+	// into (see knownPartial).
+	known    []byte
+	knownEnd int
 }
 
 // scanner returns the translator's Scanner.
@@ -126,13 +132,18 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		return t.object(dst, m, data, jsonscan.Value{})
 	}
 	sc := t.scanner()
-	if short, repeat, ok := t.withoutRepeat(m, data); ok {
+	if start, repeat, ok := t.withoutRepeat(m, data); ok {
+		if out, ok := t.knownPartial(dst, m, data, start, repeat); ok {
+			return out
+		}
+		short := t.shortLine(data, start+len(repeat))
 		if c, ok := sc.ScanClean(short); ok && len(c) == len(short) && &c[0] == &short[0] &&
 			sc.Root().Sub("assistantMessageEvent").Sub("partial").Raw() == view(repeat) {
 			// short is clean, valid, and its partial message is what the
 			// line repeats: so the line is clean and valid too, and
 			// nested as deep. The update reads nothing of the repeat.
 			t.clean = sc.Depth() <= jsonw.MaxDepth
+			t.rememberPartial(start, repeat)
 			return t.object(dst, m, data, sc.Root())
 		}
 	}
@@ -166,35 +177,42 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 // its partial message and the same message again.
 const repeatKey = `},"message":`
 
-// withoutRepeat returns a message_update line of Pi before 0.84 without
-// its last member, "message", in t.short, and that member's value, when
-// the line has the shape Pi writes:
+// withoutRepeat returns where the partial message of a message_update
+// line of Pi before 0.84 starts, and the value of its last member,
+// "message", when the line has the shape Pi writes:
 // {"type":"message_update","assistantMessageEvent":{…,"partial":P},"message":P}.
 // Half of such a line is the repeated message; scanning the line without
-// it, and checking that the partial there is a value with its bytes,
-// validates both copies for the cost of one (Translate).
-func (t *Translator) withoutRepeat(m universal.Message, data []byte) (short, repeat []byte, ok bool) {
+// it (shortLine), and checking that the partial there is a value with its
+// bytes, validates both copies for the cost of one (Translate).
+func (t *Translator) withoutRepeat(m universal.Message, data []byte) (start int, repeat []byte, ok bool) {
 	// The key with its comma: a quote would match at every string.
 	const prefix, partialKey = `{"type":"message_update",`, `,"partial":`
 	if m.Dir != universal.Out || t.format == FormatSession || !bytes.HasPrefix(data, []byte(prefix)) || data[len(data)-1] != '}' {
-		return nil, nil, false
+		return 0, nil, false
 	}
 	i := bytes.Index(data, []byte(partialKey))
 	if i < 0 {
-		return nil, nil, false
+		return 0, nil, false
 	}
-	start := i + len(partialKey)
+	start = i + len(partialKey)
 	rest := len(data) - start - len(repeatKey) - 1 // the two copies
 	if rest <= 0 || rest%2 != 0 {
-		return nil, nil, false
+		return 0, nil, false
 	}
 	n := rest / 2
 	end := start + n
 	if string(data[end:end+len(repeatKey)]) != repeatKey || !bytes.Equal(data[start:end], data[len(data)-1-n:len(data)-1]) {
-		return nil, nil, false
+		return 0, nil, false
 	}
-	t.short = append(append(t.short[:0], data[:end+1]...), '}')
-	return t.short, data[len(data)-1-n : len(data)-1], true
+	return start, data[len(data)-1-n : len(data)-1], true
+}
+
+// shortLine returns, in t.short, a message_update line without its
+// repeated message (withoutRepeat): data up to end, where the partial
+// message ends, and the braces that close the event and the line.
+func (t *Translator) shortLine(data []byte, end int) []byte {
+	t.short = append(append(t.short[:0], data[:end]...), "}}"...)
+	return t.short
 }
 
 // isUpdate reports whether data is a message_update event of Pi's output.
