@@ -1,6 +1,7 @@
 package universal
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -85,8 +86,9 @@ func NewStream(agent string, o Options) *Stream {
 func (w *Stream) Agent() string { return w.agent }
 
 // PromiseCleanJSON makes the stream's events carry CleanJSON: see
-// [Stamper.PromiseCleanJSON]. The stream's own raw JSON (turn metadata,
-// session metadata given to Begin) is cleaned as it is emitted.
+// [Stamper.PromiseCleanJSON]. The promise covers the metadata given to
+// Begin, StartTurn and EndTurn too, which the stream then copies without
+// cleaning it again.
 func (w *Stream) PromiseCleanJSON() { w.st.PromiseCleanJSON() }
 
 // Stamper returns the stream's stamper, for ids and copies. Events must not
@@ -137,7 +139,7 @@ func (w *Stream) Begin(dst []Event, metadata []byte, src Source, raw []byte) []E
 		var o jsonw.Object
 		md = o.String("agent", w.agent).Bytes()
 	} else {
-		md = jsonw.AppendRaw(nil, metadata)
+		md = w.ownRaw(metadata)
 	}
 	return w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: md}, raw)
 }
@@ -271,7 +273,7 @@ func (w *Stream) StartTurn(dst []Event, turnID string, metadata []byte, src Sour
 		}
 	}
 	w.state.Turns = append(w.state.Turns, turnID)
-	return w.st.Emit(dst, TypeTurnStarted, src, &TurnStarted{TurnID: turnID, Metadata: cleanRaw(metadata)}, raw), turnID
+	return w.st.Emit(dst, TypeTurnStarted, src, &TurnStarted{TurnID: turnID, Metadata: w.ownRaw(metadata)}, raw), turnID
 }
 
 // EndTurn completes, as failed, the items still open in the turn, then
@@ -298,7 +300,7 @@ func (w *Stream) EndTurn(dst []Event, turnID string, status TurnStatus, metadata
 	}
 	dst = w.closeOpen(dst, func(o *openItem) bool { return o.Turn == turnID })
 	w.state.Turns = append(w.state.Turns[:idx], w.state.Turns[idx+1:]...)
-	return w.st.Emit(dst, TypeTurnEnded, src, &TurnEnded{TurnID: turnID, Status: status, Metadata: cleanRaw(metadata)}, raw)
+	return w.st.Emit(dst, TypeTurnEnded, src, &TurnEnded{TurnID: turnID, Status: status, Metadata: w.ownRaw(metadata)}, raw)
 }
 
 // End closes everything still open and emits session.ended. A session
@@ -836,9 +838,15 @@ func firstNonEmpty(a, b string) string {
 	return b
 }
 
-func cleanRaw(b []byte) []byte {
+// ownRaw returns a copy of raw JSON the translator gave, cleaned as the
+// encoder writes it; a translator that promised clean JSON
+// (PromiseCleanJSON) gives it clean already, and it is only copied.
+func (w *Stream) ownRaw(b []byte) []byte {
 	if len(b) == 0 {
 		return nil
+	}
+	if w.st.clean {
+		return bytes.Clone(b)
 	}
 	return jsonw.AppendRaw(nil, b)
 }
