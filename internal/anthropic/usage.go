@@ -43,9 +43,33 @@ func Counts[G Getter](u G, input, cacheRead, cacheWrite, output, reasoning strin
 	var n [7]int64
 	var got [5]bool
 	some := false
-	for i, p := range [5]string{input, cacheRead, cacheWrite, output, reasoning} {
-		if r := u.Get(p); r.Type == gjson.Number && r.Num >= 0 {
-			n[i], got[i], some = r.Int(), true, true
+	paths := [5]string{input, cacheRead, cacheWrite, output, reasoning}
+	if v, ok := any(u).(jsonscan.Value); ok {
+		// One walk of the object's members finds every count.
+		var vals [5]jsonscan.Value
+		v.Members(func(k string, x jsonscan.Value) bool {
+			for i, p := range paths {
+				head, rest, nested := strings.Cut(p, ".")
+				if head != k {
+					continue
+				}
+				if nested {
+					x = x.Sub(rest)
+				}
+				jsonscan.KeepFirst(&vals[i], x)
+			}
+			return true
+		})
+		for i, x := range vals {
+			if c, ok := count(x); ok {
+				n[i], got[i], some = c, true, true
+			}
+		}
+	} else {
+		for i, p := range paths {
+			if r := u.Get(p); r.Type == gjson.Number && r.Num >= 0 {
+				n[i], got[i], some = r.Int(), true, true
+			}
 		}
 	}
 	if !some {
