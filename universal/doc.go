@@ -38,6 +38,12 @@
 // ([Event.UnmarshalJSON], [EventReader]) is tolerant: unknown fields, part
 // types and event types are kept and written back unchanged.
 //
+// Raw JSON values (metadata, error details, JSON parts) are written
+// compact and valid whatever they hold. Events from a translator or a
+// decoder carry [Event.CleanJSON], the promise that their raw values are
+// in that form already, so the encoder copies them instead of checking
+// them; an event built by hand leaves it false and is checked.
+//
 // # Translators: who calls what, in what order
 //
 // A host runs one [Translator] per agent session:
@@ -68,7 +74,9 @@
 // Build it on [Stream]: it stamps events (gap-free sequence from 1, event
 // ids, times, raw when opted in) and guarantees the stream invariants that
 // [Checker] verifies, so provider code only maps native payloads to calls
-// such as StartItem, Delta, Complete, StartTurn, EndTurn and End.
+// such as StartItem, Delta, Complete, StartTurn, EndTurn and End. Once
+// every raw JSON value it passes is compact and valid, it calls
+// [Stream.PromiseCleanJSON] (the checker verifies the promise).
 // [SaveCheckpoint] and [LoadCheckpoint] give every translator the same
 // checkpoint envelope (format, the Stream's state, its own state).
 //
