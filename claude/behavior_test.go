@@ -133,7 +133,7 @@ func TestIgnored(t *testing.T) {
 	}
 	for _, typ := range []string{"summary", "ai-title", "custom-title", "file-history-snapshot", "queue-operation",
 		"last-prompt", "attachment", "atis-latch", "api-request", "api-request-blob", "api-request-shape", "tools-used",
-		"mode", "permission-mode"} {
+		"mode", "permission-mode", "file-history-delta", "pr-link", "bridge-session", "teleported-from"} {
 		lines = append(lines, `{"type":"`+typ+`"}`)
 	}
 	for _, pt := range []string{"hook_progress", "bash_progress", "mcp_progress", "waiting_for_task", "query_update", "search_results_received"} {

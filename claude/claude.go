@@ -137,7 +137,8 @@ func transcriptOnly(typ string) bool {
 	switch typ {
 	case "summary", "file-history-snapshot", "queue-operation", "last-prompt", "ai-title",
 		"custom-title", "agent-name", "worktree-state", "attachment", "progress", "atis-latch", "api-request", "api-request-blob",
-		"api-request-shape", "tools-used", "cost-state", "mode", "permission-mode":
+		"api-request-shape", "tools-used", "cost-state", "mode", "permission-mode", "file-history-delta", "pr-link",
+		"bridge-session", "teleported-from":
 		return true
 	}
 	return false

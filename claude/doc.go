@@ -260,7 +260,10 @@
 // request_user_dialog; the host's control requests (initialize, interrupt,
 // set_permission_mode, set_model, …), keep_alive and
 // update_environment_variables. Transcript entries: summary, ai-title,
-// custom-title, agent-name, worktree-state, file-history-snapshot, queue-operation, last-prompt,
+// custom-title, agent-name, worktree-state, file-history-snapshot,
+// file-history-delta, pr-link (its URL is in the output of the tool that
+// opened the pull request), bridge-session, teleported-from,
+// queue-operation, last-prompt,
 // attachment (context the CLI injects: environment, skills, reminders,
 // hook output, diagnostics) except queued_command (what reached the model
 // while it worked: a prompt typed meanwhile is a user message of the

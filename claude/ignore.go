@@ -23,6 +23,10 @@ func ignoredType(typ string) bool {
 		"agent-name",            // a name given to the session (2.1.9x)
 		"worktree-state",        // the git worktree the session runs in (--worktree)
 		"file-history-snapshot", // checkpoint bookkeeping for /rewind
+		"file-history-delta",    // one file's backup for /rewind (2.1.2xx)
+		"pr-link",               // the pull request linked to the session; its URL is in a tool's output
+		"bridge-session",        // the Remote Control bridge serving the session
+		"teleported-from",       // the marker of a session brought from claude.ai
 		"queue-operation",       // the prompt queue; the prompt itself follows as a user entry
 		"last-prompt",           // the last prompt, for the resume picker
 		"attachment",            // context the CLI injects (environment, skills, reminders)
