@@ -280,7 +280,9 @@
 // subAgentActivity, sleep, a rollout fork's copy of its parent's history
 // ("fork_replay", see Forks). hookPrompt → a system message; a bare
 // functionCallOutput item → a tool_result item; a rollout inter-agent
-// agent_message → a system message with author and recipient.
+// agent_message, and the inter_agent_communication line older rollouts
+// wrote instead (before openai/codex PR 29829) → a system message with
+// author and recipient.
 //
 // # Permissions and questions
 //

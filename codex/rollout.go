@@ -99,6 +99,12 @@ func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
 	case "token_usage_record":
 		dst = t.rolloutBegin(dst)
 		return t.usageRecord(dst, c, payload)
+	case "inter_agent_communication":
+		// A message between agents as rollouts wrote it before the
+		// agent_message response item (openai/codex PR 29829): content
+		// is a string.
+		dst = t.rolloutBegin(dst)
+		return t.interAgentMessage(dst, c, payload, payload.Get("content").Str, t.copyThread(t.st.Cur))
 	case "world_state", "inter_agent_communication_metadata":
 		// Model context snapshots and multi-agent routing.
 		return dst
@@ -314,22 +320,29 @@ func (t *Translator) responseItem(dst []event, c *ctx, p jsonscan.Value) []event
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "agent_message":
 		// A message between agents (multi-agent v2).
-		text := joinTexts(p.Sub("content"), "text")
-		meta := obj()
-		meta.OptString("author", p.Get("author").Str)
-		meta.OptString("recipient", p.Get("recipient").Str)
-		dst = t.beforeAgentItem(dst, thread)
-		n := t.newItem("", kindMessage, thread)
-		n.Done = true
-		pt := universal.Text(t.w.Copy(text))
-		pt.Metadata = meta.Bytes()
-		return t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: t.w.CopyValue(p.Get("id")), ParentID: t.parentOf(thread),
-			Kind: universal.KindSystem, Role: universal.RoleSystem, Content: []part{pt}}, agent, c.raw)
+		return t.interAgentMessage(dst, c, p, joinTexts(p.Sub("content"), "text"), thread)
 	case "ghost_snapshot", "compaction", "context_compaction", "compaction_summary", "additional_tools", "configuration_update", "other":
 		// Git bookkeeping, encrypted compaction state, tool lists.
 		return dst
 	}
 	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown response item type %q", typ), c.raw)
+}
+
+// interAgentMessage maps a message between agents (multi-agent v2), an
+// agent_message response item or an older rollout's
+// inter_agent_communication line, to a system item with its text, author
+// and recipient.
+func (t *Translator) interAgentMessage(dst []event, c *ctx, p jsonscan.Value, text, thread string) []event {
+	meta := obj()
+	meta.OptString("author", p.Get("author").Str)
+	meta.OptString("recipient", p.Get("recipient").Str)
+	dst = t.beforeAgentItem(dst, thread)
+	n := t.newItem("", kindMessage, thread)
+	n.Done = true
+	pt := universal.Text(t.w.Copy(text))
+	pt.Metadata = meta.Bytes()
+	return t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: t.w.CopyValue(p.Get("id")), ParentID: t.parentOf(thread),
+		Kind: universal.KindSystem, Role: universal.RoleSystem, Content: []part{pt}}, agent, c.raw)
 }
 
 // injected reports whether a user-role model message is context Codex
