@@ -1,0 +1,89 @@
+package acp_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/acp"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// TestGrokBuildExchange: the shapes xAI's Grok Build 0.2.101 (`grok agent
+// stdio`) sent in a prompt that failed upstream, quoted in
+// https://github.com/azuriru3/grok-build-vscode/blob/a655da56dbf5b6d35d69a8c42baf8bf1f377e2c8/docs/ACP-NOTES.md
+// (no Grok Build recording is in testdata): _x.ai/* extension
+// notifications (ignored, as the protocol says of methods starting with
+// "_"; their retry_state and prompt_complete repeat the error the
+// response carries), a user_message_chunk echoing the prompt with _meta,
+// and the session/prompt answered by a JSON-RPC error whose data holds
+// the upstream API error. Already handled: nothing unparsed, one user
+// message, the error with the upstream message, the turn ended in error.
+func TestGrokBuildExchange(t *testing.T) {
+	const sid = "019f6855-873d-7332-b00c-b3b58ee81df3"
+	const apiErr = "API error (status 403 Forbidden): permission-denied: Your newly created team doesn't have any credits or licenses yet"
+	in := func(s string) string { return `{"dir":"in","msg":` + s + `}` }
+	out := func(s string) string { return `{"dir":"out","msg":` + s + `}` }
+	input := strings.Join([]string{
+		in(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true}}}}`),
+		out(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true,"promptCapabilities":{"image":false,"audio":false,"embeddedContext":true},"mcpCapabilities":{"http":true,"sse":true},"sessionCapabilities":{},"auth":{},"_meta":{"x.ai/fs_notify":true}},"authMethods":[{"id":"grok.com","name":"Grok","description":"Sign in with Grok"}],"_meta":{"grokShell":true,"agentVersion":"0.2.101","modelState":{"currentModelId":"grok-build","availableModels":[]}}}}`),
+		out(`{"jsonrpc":"2.0","method":"_x.ai/mcp/servers_updated","params":{"mcpServers":[]}}`),
+		in(`{"jsonrpc":"2.0","id":3,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`),
+		out(`{"jsonrpc":"2.0","id":3,"result":{"sessionId":"` + sid + `","models":{"currentModelId":"grok-build","availableModels":[]},"_meta":{"currentWorkingDirectory":"/w","isGitRepo":false}}}`),
+		out(`{"jsonrpc":"2.0","method":"_x.ai/mcp_initialized","params":{"sessionId":"` + sid + `","mcpToolCount":0,"elapsedMs":3}}`),
+		in(`{"jsonrpc":"2.0","id":4,"method":"session/prompt","params":{"sessionId":"` + sid + `","prompt":[{"type":"text","text":"hello"}]}}`),
+		out(`{"jsonrpc":"2.0","method":"_x.ai/queue/changed","params":{"sessionId":"` + sid + `","entries":[],"runningPromptId":"p1"}}`),
+		out(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"` + sid + `","update":{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"hello"},"_meta":{"modelId":"grok-build","promptIndex":0}}}}`),
+		out(`{"jsonrpc":"2.0","method":"_x.ai/session_notification","params":{"sessionId":"` + sid + `","update":{"sessionUpdate":"retry_state","type":"failed","error_type":"api","message":"` + apiErr + `"}}}`),
+		out(`{"jsonrpc":"2.0","method":"_x.ai/session/prompt_complete","params":{"sessionId":"` + sid + `","promptId":"p1","stopReason":"error","agentResult":"` + apiErr + `"}}`),
+		out(`{"jsonrpc":"2.0","id":4,"error":{"code":-32603,"message":"Internal error","data":{"message":"` + apiErr + `","http_status":403}}}`),
+	}, "\n") + "\n"
+	evs := translate(t, acp.FormatExchange, input)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+		t.Fatalf("agent.unparsed %+v, want none", u)
+	}
+	users := 0
+	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+		if it := ev.Data.(*universal.ItemSnapshot).Item; it.Role == universal.RoleUser {
+			users++
+		}
+	}
+	if users != 1 {
+		t.Errorf("%d user messages, want the prompt once", users)
+	}
+	errs := golden.OfType(evs, universal.TypeError)
+	if len(errs) != 1 || !strings.Contains(string(errs[0].AppendJSON(nil)), "permission-denied: Your newly created team") {
+		t.Errorf("errors %v, want one with the upstream message", errs)
+	}
+	ends := golden.OfType(evs, universal.TypeTurnEnded)
+	if len(ends) != 1 || !strings.Contains(string(ends[0].AppendJSON(nil)), `"status":"error"`) {
+		t.Errorf("turn ends %v, want one in error", ends)
+	}
+}
+
+// TestUsageUpdateWithoutCost: Hermes 0.17.0's usage_update carries only
+// the context window's size and use, no cost
+// (https://github.com/RyderFreeman4Logos/cli-sub-agent/issues/2585 quotes
+// the update); it is read, not reported as unparsed.
+func TestUsageUpdateWithoutCost(t *testing.T) {
+	agent := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"hermes","version":"0.17.0"}}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"2"}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"size":262144,"used":11383,"sessionUpdate":"usage_update"}}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
+	}, "\n") + "\n"
+	evs := translate(t, acp.FormatAgent, agent)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+		t.Fatalf("agent.unparsed %+v, want none", u)
+	}
+	var found bool
+	for _, ev := range evs {
+		if s := string(ev.AppendJSON(nil)); strings.Contains(s, "262144") && strings.Contains(s, "11383") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the window's size and use are in no event")
+	}
+}
