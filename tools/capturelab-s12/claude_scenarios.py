@@ -9,7 +9,7 @@
 
 import json
 
-from s12_text import PARAS_MAIN, PARAS_V2, answer_chunks, words_of
+from s12_text import PARAS_MAIN, PARAS_V2, THINK_LONG_MAIN, THINK_LONG_V2, answer_chunks, words_of
 
 SUB_MARKER = "[[SUBAGENT-TASK]]"
 
@@ -226,24 +226,11 @@ def scenarios(set_name, work, variant=""):
     # long thinking in many chunks, non-ASCII and emoji, a multi-paragraph markdown answer
     if not v2:
         prompt = "Explain, with care, why naïve UTF-8 slicing breaks strings like 'café 👩‍💻'."
-        think = ("The user asks about byte-wise slicing of UTF-8. Let me think step by step. "
-                 "First: 'é' is two bytes (C3 A9), so cutting between them leaves an invalid lead byte. "
-                 "Second: the emoji 👩‍💻 is a ZWJ sequence — woman (4 bytes), U+200D (3 bytes), laptop (4 bytes) — "
-                 "eleven bytes that a reader sees as one glyph. Third: even slicing by code point splits the "
-                 "sequence into 👩 and 💻. Grapheme clusters (UAX #29) are the unit a person means. "
-                 "I should give an example in Go and in Python, mention that len('café') differs by language, "
-                 "and end with a short rule. Also mention CJK: '日本語' is nine bytes. Résumé, naïveté, Ærøskøbing "
-                 "are good examples of Latin letters outside ASCII.")
+        think = THINK_LONG_MAIN
         paras = PARAS_MAIN
     else:
         prompt = "Compare sorting strings by bytes and by locale, with examples like 'Ærøskøbing' and 'zoë'."
-        think = ("Sorting: bytewise order follows code points for UTF-8, so 'Z' (0x5A) sorts before 'a' (0x61) and "
-                 "'Æ' (U+00C6) lands after 'z'. Locale collation (UCA, CLDR) is what people expect: in Danish, Æ Ø Å "
-                 "come after Z; in German, ä sorts with a. 'zoë' versus 'zoe': ë has a diaeresis, a secondary "
-                 "difference, so they are nearly equal. Case is tertiary. Let me also mention Japanese: カタカナ and "
-                 "ひらがな sort by the kana order under the ja collation, and emoji like 🍣 🍜 sort by code point in "
-                 "most tables. The answer should have three parts: bytes, locale, and advice — with a table maybe. "
-                 "Keep it accurate: ICU implements UCA with CLDR tailorings; Go has golang.org/x/text/collate.")
+        think = THINK_LONG_V2
         paras = PARAS_V2
     answer = "\n\n".join(paras)
     think_chunks = words_of(think, 40)

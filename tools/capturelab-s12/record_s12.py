@@ -5,10 +5,12 @@ Usage (as root, see README.md):
   CAPTURELAB=/path/to/capturelab AGENTS_DIR=/path/to/agents \
     tools/capturelab-s12/record_s12.py AGENT [--out DIR] [--sets main,v2] [NAME...]
 
-AGENT is claude or codex. DIR defaults to testdata/crosscheck/<agent>/<version>/ of this repository;
-NAMEs limit the run to some scenarios (claude: capture names such as s12-parallel-nopartial; codex:
-scenario names). The lab's scripts run unchanged from a staged copy in which this folder's scenario
-files take the place of the lab's (claude/scenarios.py; codex/scenarios.py and codex/expectations.py).
+AGENT is claude, codex, opencode or pi. DIR defaults to testdata/crosscheck/<agent>/<version>/ of this
+repository; NAMEs limit the run to some scenarios (claude: capture names such as s12-parallel-nopartial;
+the others: scenario names). The lab's scripts run unchanged from a staged copy in which this folder's
+scenario files take the place of the lab's (claude/scenarios.py; codex/scenarios.py and
+codex/expectations.py; opencode/scenarios.py; pi/scenarios.py). Pi is the install pi-$PI_VERSION
+(default 1.6.0) of AGENTS_DIR.
 Every agent process runs through the lab's <agent>/run.sh, i.e. inside common/sandbox.sh: a new network
 namespace whose only link is loopback, with a private tmpfs on /home/dev, against the lab's mock on
 127.0.0.1. Nothing the agent runs can reach anything else.
@@ -17,6 +19,9 @@ What is kept, named as in testdata/crosscheck (see testdata/SOURCES.md):
   claude: NAME.jsonl (stdout), NAME.transcript.jsonl (the session's transcript), NAME.meta.json
   codex:  NAME.exec.jsonl, NAME.appserver.jsonl, NAME.appserver.exchange.jsonl,
           NAME.<mode>.rollout-<last 8 hex of the thread id>.jsonl, NAME.meta.json
+  opencode: NAME.sse, NAME.global.sse, NAME.run.jsonl, NAME.messages.json, NAME.meta.json
+  pi:     NAME.json.jsonl, NAME.rpc.jsonl, NAME.rpc.exchange.jsonl, NAME.<format>.session.jsonl (the session
+          file of each run), NAME.meta.json
 The meta file is the lab's, with the scenario's `expect_extra` merged into its `expect` block.
 With KEEP=DIR everything the lab wrote is kept under DIR as well (stderr, mock requests, session folders).
 """
@@ -29,14 +34,19 @@ sys.path.insert(0, HERE)
 
 LAB = os.environ.get('CAPTURELAB', '/work/shared/tools/capturelab')
 AGENTS = os.environ.get('AGENTS_DIR') or os.path.join(LAB, 'agents')
-PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex'}
+PI_VERSION = os.environ.get('PI_VERSION', '1.6.0')
+PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex', 'opencode': 'opencode-ai',
+       'pi': '@earendil-works/pi-coding-agent'}
+INSTALL = {'pi': 'pi-' + PI_VERSION}
 SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py', 's12_text.py': 's12_text.py'},
         'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py',
-                  's12_text.py': 's12_text.py'}}
+                  's12_text.py': 's12_text.py'},
+        'opencode': {'opencode_scenarios.py': 'scenarios.py', 's12_text.py': 's12_text.py'},
+        'pi': {'pi_scenarios.py': 'scenarios.py', 's12_text.py': 's12_text.py'}}
 
 
 def version(agent):
-    with open(os.path.join(AGENTS, agent, 'node_modules', PKG[agent], 'package.json')) as f:
+    with open(os.path.join(AGENTS, INSTALL.get(agent, agent), 'node_modules', PKG[agent], 'package.json')) as f:
         return json.load(f)['version']
 
 
@@ -102,6 +112,30 @@ def keep_codex(src, dest, name, extra):
                                       for m in ('exec', 'appserver'))))
 
 
+def keep_opencode(src, dest, name, extra):
+    for suffix in ('.sse', '.global.sse', '.run.jsonl', '.messages.json', '.meta.json'):
+        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
+    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
+    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
+    print('%s: run exit=%s, prompt http=%s' % (name, meta['captures']['run']['exit_codes'],
+                                              meta['captures']['serve']['prompt_http_status']))
+
+
+def keep_pi(src, dest, name, extra):
+    for suffix in ('.json.jsonl', '.rpc.jsonl', '.rpc.exchange.jsonl', '.meta.json'):
+        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
+    for fmt in ('json', 'rpc'):
+        files = glob.glob(os.path.join(src, name + '.session', fmt, '*', '*.jsonl'))
+        if len(files) != 1:
+            sys.exit('%s: want one %s session file, found %s' % (name, fmt, files))
+        shutil.copy(files[0], os.path.join(dest, '%s.%s.session.jsonl' % (name, fmt)))
+    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
+    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
+    print('%s: %s' % (name, ', '.join('%s exit=%s failed checks=%s' % (
+        fmt, c['exit_codes'], [k for k, v in c['checks'].items() if not v] or 'none')
+        for fmt, c in sorted(meta['captures'].items()))))
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] not in PKG:
@@ -128,20 +162,30 @@ def main():
         for s in sets:
             if agent == 'claude':
                 todo = [(c, [c, s]) for c in scenarios.CAPTURES]
+            elif agent == 'opencode':
+                todo = [(c, [c, s]) for c in scenarios.SCENARIOS]
+            elif agent == 'pi':
+                todo = [(c, ['-V', PI_VERSION, c, s]) for c in scenarios.ALL]
             else:
                 todo = [(c, [c, s, 'all']) for c in scenarios.SETS[s]]
             for scen, run_args in todo:
                 if only and scen not in only:
                     continue
                 name = scen if s == 'main' else scen + '-' + s
-                subprocess.run([os.path.join(lab, agent, 'run.sh')] + run_args, env=env, check=True,
+                # opencode/run.sh ends with the lab's verify.py, which fails on any difference from the
+                # lab's own expectation; its report is printed, the capture is kept and read.
+                subprocess.run([os.path.join(lab, agent, 'run.sh')] + run_args, env=env, check=agent != 'opencode',
                                stdout=subprocess.DEVNULL if agent == 'codex' else None)
                 src = os.path.join(out, agent, ver)
                 if agent == 'claude':
                     spec = scenarios.scenarios(s, '/home/dev/project', scen[len(scenarios.base_of(scen)):])
                     keep_claude(src, dest, name, spec[scenarios.base_of(scen)].get('expect_extra'))
-                else:
+                elif agent == 'codex':
                     keep_codex(src, dest, name, scenarios.SETS[s][scen].get('expect_extra'))
+                elif agent == 'opencode':
+                    keep_opencode(src, dest, name, scenarios.scenarios(s, '/home/dev/project')[scen].get('expect_extra'))
+                else:
+                    keep_pi(src, dest, name, scenarios.scenarios(s, PI_VERSION)[scen].get('expect_extra'))
         if keep:
             shutil.copytree(out, keep, dirs_exist_ok=True, symlinks=True)
     finally:

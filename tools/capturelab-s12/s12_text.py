@@ -34,3 +34,21 @@ PARAS_V2 = ["## Byte order\n\nComparing UTF-8 bytes orders by **code point**: `Z
             "`zoë` and `zoe` differ only at the second level. 日本語 and ひらがな follow kana order. 🍣",
             "## Advice\n\n- Sort by bytes for **stable keys** and indexes.\n- Sort by locale for anything a person reads "
             "(ICU, `golang.org/x/text/collate`).\n- Never mix the two in one list. ✔️"]
+
+# The long thinking of s16-longreason (Claude Code's, OpenCode's and Pi's scripts; Codex's reasoning
+# summary has headings of its own).
+THINK_LONG_MAIN = ("The user asks about byte-wise slicing of UTF-8. Let me think step by step. "
+                   "First: 'é' is two bytes (C3 A9), so cutting between them leaves an invalid lead byte. "
+                   "Second: the emoji 👩‍💻 is a ZWJ sequence — woman (4 bytes), U+200D (3 bytes), laptop (4 bytes) — "
+                   "eleven bytes that a reader sees as one glyph. Third: even slicing by code point splits the "
+                   "sequence into 👩 and 💻. Grapheme clusters (UAX #29) are the unit a person means. "
+                   "I should give an example in Go and in Python, mention that len('café') differs by language, "
+                   "and end with a short rule. Also mention CJK: '日本語' is nine bytes. Résumé, naïveté, Ærøskøbing "
+                   "are good examples of Latin letters outside ASCII.")
+THINK_LONG_V2 = ("Sorting: bytewise order follows code points for UTF-8, so 'Z' (0x5A) sorts before 'a' (0x61) and "
+                 "'Æ' (U+00C6) lands after 'z'. Locale collation (UCA, CLDR) is what people expect: in Danish, Æ Ø Å "
+                 "come after Z; in German, ä sorts with a. 'zoë' versus 'zoe': ë has a diaeresis, a secondary "
+                 "difference, so they are nearly equal. Case is tertiary. Let me also mention Japanese: カタカナ and "
+                 "ひらがな sort by the kana order under the ja collation, and emoji like 🍣 🍜 sort by code point in "
+                 "most tables. The answer should have three parts: bytes, locale, and advice — with a table maybe. "
+                 "Keep it accurate: ICU implements UCA with CLDR tailorings; Go has golang.org/x/text/collate.")
