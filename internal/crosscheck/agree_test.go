@@ -562,16 +562,21 @@ func onlyRecordedAtRest(r *recording, label string) string {
 // ownScript says why a recording plays a script of its own under a shared
 // scenario name, so that it cannot be compared with the other agents':
 // Amp's recorder imitates the Amp server with scripts written for it; the
-// s12 set (tools/capturelab-s12) scripts s13-toolfail, s14-readsearch and
-// s15-plan with each agent's own tools (Claude Code's Read, Glob, Grep and
-// task list; Codex's apply_patch, shell searches and thread goal), which
-// no projection can make equal.
+// s12 set (tools/capturelab-s12) scripts s15-plan with each agent's own plan
+// tools (Claude Code's ToolSearch and task list, Codex's thread goal,
+// OpenCode's todowrite with the whole list, Pi's example todo extension
+// with one item a call), and Codex's s13-toolfail and s14-readsearch with
+// an apply_patch and shell searches, which no projection can make equal.
+// Claude Code, OpenCode and Pi play s13-toolfail and s14-readsearch alike
+// (a failing command, a read of a missing file, a command that works; two
+// searches and a read), each with its own tools.
 func ownScript(agent, scenario string) string {
-	if agent == "claude" || agent == "codex" {
-		for _, own := range []string{"s13-toolfail", "s14-readsearch", "s15-plan"} {
-			if strings.HasPrefix(scenario, own) {
-				return "the s12 set scripts this scenario with each agent's own tools"
-			}
+	if agent == "claude" || agent == "codex" || agent == "opencode" || agent == "pi" {
+		if strings.HasPrefix(scenario, "s15-plan") {
+			return "the s12 set scripts this scenario with each agent's own plan tools"
+		}
+		if agent == "codex" && (strings.HasPrefix(scenario, "s13-toolfail") || strings.HasPrefix(scenario, "s14-readsearch")) {
+			return "the s12 set scripts this scenario with Codex's apply_patch and shell searches"
 		}
 		return ""
 	}
