@@ -9,7 +9,7 @@
 
 import json
 
-from s12_text import PARAS_MAIN, PARAS_V2, THINK_LONG_MAIN, THINK_LONG_V2, answer_chunks, words_of
+from s12_text import LONGREASON, PARALLEL, PLAN, READSEARCH, TOOLFAIL, answer_chunks, scene, words_of
 
 SUB_MARKER = "[[SUBAGENT-TASK]]"
 
@@ -35,24 +35,8 @@ def scenarios(set_name, work, variant=""):
 
     # ---------------------------------------------------------------- s12-parallel
     # three tool calls in ONE assistant message; all results come back in one user message
-    if not v2:
-        files = {"config.ini": "[server]\nport = 8080\nhost = localhost\n"}
-        prompt = "Check the date format, the kernel name and the contents of config.ini all at once."
-        c1, o1 = "date -u -d @0 +%Y-%m-%d", "1970-01-01"
-        c2, o2 = "uname -s", "Linux"
-        rp = "config.ini"
-        think = ["Three independent ", "lookups: I can run ", "them in parallel."]
-        pre = ["Running ", "three lookups ", "in parallel."]
-        fin = ["The epoch date is 1970-01-01, ", "the kernel is Linux, ", "and config.ini sets port 8080."]
-    else:
-        files = {"VERSION": "v3.14.2\n"}
-        prompt = "In parallel: print the working directory, count to three with seq, and read VERSION."
-        c1, o1 = "pwd", "/home/dev/project"
-        c2, o2 = "seq 1 3", "1\n2\n3"
-        rp = "VERSION"
-        think = ["Nothing here ", "depends on anything else, ", "so one round will do."]
-        pre = ["Doing ", "all three ", "now."]
-        fin = ["You are in /home/dev/project, ", "seq printed 1 to 3, ", "and VERSION says v3.14.2."]
+    files, prompt, c1, o1, c2, o2, rp, think, pre, fin = scene(PARALLEL, set_name,
+                                                               "files prompt c1 o1 c2 o2 rp think pre fin")
     t1 = {"command": c1, "description": "First lookup"}
     t2 = {"command": c2, "description": "Second lookup"}
     t3 = {"file_path": f"{work}/{rp}"}
@@ -80,22 +64,9 @@ def scenarios(set_name, work, variant=""):
 
     # ---------------------------------------------------------------- s13-toolfail
     # a command that exits non-zero, a Read of a missing file, then the model recovers
-    if not v2:
-        prompt = "Show me the build log, wherever it is."
-        bad_cmd, bad_out = "cat build.log", "No such file or directory"
-        miss = "logs/build.log"
-        ok_cmd, ok_out = "ls logs-archive", "build-2026.log"
-        files = {"logs-archive/build-2026.log": "build ok\n"}
-        fin = ["build.log is not in the project root ", "nor in logs/; the only log is ", "logs-archive/build-2026.log."]
-        mid = ["That failed; ", "trying logs/."]
-    else:
-        prompt = "Run the test script and tell me what went wrong."
-        bad_cmd, bad_out = "sh run-tests.sh", "Exit code 3"
-        miss = "tests/report.txt"
-        ok_cmd, ok_out = "echo recovered-after-failure", "recovered-after-failure"
-        files = {"run-tests.sh": "echo 'test_parse FAILED' >&2\nexit 3\n"}
-        fin = ["The script exits with code 3 ", "after test_parse failed, ", "and it wrote no report."]
-        mid = ["The script failed; ", "looking for its report."]
+    prompt, bad_cmd, miss, ok_cmd, ok_out, files, fin, mid = scene(TOOLFAIL, set_name,
+                                                                   "prompt bad_cmd miss ok_cmd ok_out files fin mid")
+    bad_out = "Exit code 3" if v2 else "No such file or directory"
     t1 = {"command": bad_cmd, "description": "Try the obvious place"}
     t2 = {"file_path": f"{work}/{miss}"}
     t3 = {"command": ok_cmd, "description": "Recover"}
@@ -123,29 +94,21 @@ def scenarios(set_name, work, variant=""):
 
     # ---------------------------------------------------------------- s14-readsearch
     # Glob, Grep and Read (with offset/limit): read and search tools with file references
+    files, prompt, fin = scene(READSEARCH, set_name, "files prompt fin")
     if not v2:
-        files = {"cmd/app/main.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"app\")\n}\n",
-                 "internal/store/store.go": "package store\n\n// TODO: add a cache\nfunc Get(k string) string { return k }\n",
-                 "README.md": "# app\n\nTODO: write docs\n"}
-        prompt = "Find the Go files, grep for TODO comments, and show me the start of main.go."
         g = {"pattern": "**/*.go"}
         g_out = "cmd/app/main.go"
         gr = {"pattern": "TODO", "output_mode": "content", "-n": True}
         gr_out = "TODO: add a cache"
         rd = {"file_path": f"{work}/cmd/app/main.go", "offset": 1, "limit": 5}
         rd_out = "package main"
-        fin = ["There are two Go files; ", "TODOs are in store.go and README.md; ", "main.go starts with package main."]
     else:
-        files = {"web/index.html": "<html><body>hi</body></html>\n", "web/app.js": "export const port = 3000; // FIXME\n",
-                 "web/style.css": "body { margin: 0 }\n", "server.py": "PORT = 3000  # FIXME make configurable\n"}
-        prompt = "Which JavaScript files exist, where is FIXME mentioned, and what is in server.py?"
         g = {"pattern": "web/*.js"}
         g_out = "web/app.js"
         gr = {"pattern": "FIXME", "output_mode": "files_with_matches"}
         gr_out = "server.py"
         rd = {"file_path": f"{work}/server.py"}
         rd_out = "PORT = 3000"
-        fin = ["Only web/app.js is JavaScript; ", "FIXME appears in app.js and server.py, ", "which sets PORT = 3000."]
     S["s14-readsearch"] = dict(
         prompts=[prompt],
         allowed=["Glob", "Grep", "Read"],
@@ -173,20 +136,13 @@ def scenarios(set_name, work, variant=""):
     # a task list: Claude Code 2.1.332 offers TaskCreate / TaskUpdate as deferred tools (TodoWrite is off for
     # this model), so the model loads them with ToolSearch first, creates the tasks in one message, works,
     # and marks them done
+    prompt, items, cmd, fin, files = scene(PLAN, set_name, "prompt items cmd fin files")
     if not v2:
-        prompt = "Plan and do it: create out/, write a marker file into it, then list it."
-        items = ["Create the out directory", "Write the marker file", "List the directory"]
         act = ["Creating the out directory", "Writing the marker file", "Listing the directory"]
-        cmd, out = "mkdir -p out && touch out/marker && ls out", "marker"
-        fin = ["All three tasks are done: ", "out/ exists and ", "holds the marker file."]
-        files = {}
+        out = "marker"
     else:
-        prompt = "Make a plan, then count the lines of every .txt file here."
-        items = ["Find the text files", "Count their lines"]
         act = ["Finding the text files", "Counting their lines"]
-        cmd, out = "wc -l *.txt", "a.txt"
-        fin = ["Both tasks are done: ", "a.txt has 2 lines ", "and b.txt has 1."]
-        files = {"a.txt": "one\ntwo\n", "b.txt": "three\n"}
+        out = "a.txt"
     ts = {"query": "select:TaskCreate,TaskUpdate", "max_results": 5}
     creates = [{"subject": c, "description": c + " (step %d of %d)" % (i + 1, len(items)), "activeForm": a}
                for i, (c, a) in enumerate(zip(items, act))]
@@ -224,14 +180,7 @@ def scenarios(set_name, work, variant=""):
 
     # ---------------------------------------------------------------- s16-longreason
     # long thinking in many chunks, non-ASCII and emoji, a multi-paragraph markdown answer
-    if not v2:
-        prompt = "Explain, with care, why naïve UTF-8 slicing breaks strings like 'café 👩‍💻'."
-        think = THINK_LONG_MAIN
-        paras = PARAS_MAIN
-    else:
-        prompt = "Compare sorting strings by bytes and by locale, with examples like 'Ærøskøbing' and 'zoë'."
-        think = THINK_LONG_V2
-        paras = PARAS_V2
+    prompt, think, paras = scene(LONGREASON, set_name, "prompt think paras")
     answer = "\n\n".join(paras)
     think_chunks = words_of(think, 40)
     text_chunks = answer_chunks(paras)

@@ -13,7 +13,7 @@
 
 import json
 
-from s12_text import PARAS_MAIN, PARAS_V2, THINK_LONG_MAIN, THINK_LONG_V2, answer_chunks, words_of
+from s12_text import LONGREASON, PARALLEL, PLAN, READSEARCH, TOOLFAIL, answer_chunks, scene, words_of
 
 SUB_MARKER = "[[SUBAGENT-TASK]]"
 TITLE = {"main": "Mock session title", "v2": "Scripted conversation"}
@@ -39,20 +39,9 @@ def scenarios(set_name, work):
     S = {}
 
     # ---------------------------------------------------------------- s12-parallel
-    if not v2:
-        files = {"config.ini": "[server]\nport = 8080\nhost = localhost\n"}
-        prompt = "Check the date format, the kernel name and the contents of config.ini all at once."
-        c1, o1, c2, o2, rp = "date -u -d @0 +%Y-%m-%d", "1970-01-01\n", "uname -s", "Linux\n", "config.ini"
-        think = ["Three independent ", "lookups: I can run ", "them in parallel."]
-        pre = ["Running ", "three lookups ", "in parallel."]
-        fin = ["The epoch date is 1970-01-01, ", "the kernel is Linux, ", "and config.ini sets port 8080."]
-    else:
-        files = {"VERSION": "v3.14.2\n"}
-        prompt = "In parallel: print the working directory, count to three with seq, and read VERSION."
-        c1, o1, c2, o2, rp = "pwd", "/home/dev/project\n", "seq 1 3", "1\n2\n3\n", "VERSION"
-        think = ["Nothing here ", "depends on anything else, ", "so one round will do."]
-        pre = ["Doing ", "all three ", "now."]
-        fin = ["You are in /home/dev/project, ", "seq printed 1 to 3, ", "and VERSION says v3.14.2."]
+    files, prompt, c1, o1, c2, o2, rp, think, pre, fin = scene(PARALLEL, set_name,
+                                                               "files prompt c1 o1 c2 o2 rp think pre fin")
+    o1, o2 = o1 + "\n", o2 + "\n"
     t1, t2, t3 = {"command": c1}, {"command": c2}, {"filePath": f"{work}/{rp}"}
     first = files[rp].splitlines()[0]
     S["s12-parallel"] = dict(
@@ -76,22 +65,9 @@ def scenarios(set_name, work):
 
     # ---------------------------------------------------------------- s13-toolfail
     # a command that exits non-zero, a read of a missing file, then a command that works
-    if not v2:
-        prompt = "Show me the build log, wherever it is."
-        bad_cmd, bad_out = "cat build.log", "No such file or directory"
-        miss = "logs/build.log"
-        ok_cmd, ok_out = "ls logs-archive", "build-2026.log\n"
-        files = {"logs-archive/build-2026.log": "build ok\n"}
-        fin = ["build.log is not in the project root ", "nor in logs/; the only log is ", "logs-archive/build-2026.log."]
-        mid = ["That failed; ", "trying logs/."]
-    else:
-        prompt = "Run the test script and tell me what went wrong."
-        bad_cmd, bad_out = "sh run-tests.sh", "test_parse FAILED"
-        miss = "tests/report.txt"
-        ok_cmd, ok_out = "echo recovered-after-failure", "recovered-after-failure\n"
-        files = {"run-tests.sh": "echo 'test_parse FAILED' >&2\nexit 3\n"}
-        fin = ["The script exits with code 3 ", "after test_parse failed, ", "and it wrote no report."]
-        mid = ["The script failed; ", "looking for its report."]
+    prompt, bad_cmd, miss, ok_cmd, ok_out, files, fin, mid = scene(TOOLFAIL, set_name,
+                                                                   "prompt bad_cmd miss ok_cmd ok_out files fin mid")
+    bad_out, ok_out = "test_parse FAILED" if v2 else "No such file or directory", ok_out + "\n"
     t1, t2, t3 = {"command": bad_cmd}, {"filePath": f"{work}/{miss}"}, {"command": ok_cmd}
     S["s13-toolfail"] = dict(
         prompts=[prompt],
@@ -118,23 +94,15 @@ def scenarios(set_name, work):
 
     # ---------------------------------------------------------------- s14-readsearch
     # glob, grep and read with offset/limit
+    files, prompt, fin = scene(READSEARCH, set_name, "files prompt fin")
     if not v2:
-        files = {"cmd/app/main.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"app\")\n}\n",
-                 "internal/store/store.go": "package store\n\n// TODO: add a cache\nfunc Get(k string) string { return k }\n",
-                 "README.md": "# app\n\nTODO: write docs\n"}
-        prompt = "Find the Go files, grep for TODO comments, and show me the start of main.go."
         g, g_out = {"pattern": "**/*.go"}, "cmd/app/main.go"
         gr, gr_out = {"pattern": "TODO"}, "TODO: add a cache"
         rd, rd_out = {"filePath": f"{work}/cmd/app/main.go", "offset": 1, "limit": 5}, "package main"
-        fin = ["There are two Go files; ", "TODOs are in store.go and README.md; ", "main.go starts with package main."]
     else:
-        files = {"web/index.html": "<html><body>hi</body></html>\n", "web/app.js": "export const port = 3000; // FIXME\n",
-                 "web/style.css": "body { margin: 0 }\n", "server.py": "PORT = 3000  # FIXME make configurable\n"}
-        prompt = "Which JavaScript files exist, where is FIXME mentioned, and what is in server.py?"
         g, g_out = {"pattern": "web/*.js"}, "web/app.js"
         gr, gr_out = {"pattern": "FIXME", "include": "*.py"}, "server.py"
         rd, rd_out = {"filePath": f"{work}/server.py"}, "PORT = 3000"
-        fin = ["Only web/app.js is JavaScript; ", "FIXME appears in app.js and server.py, ", "which sets PORT = 3000."]
     S["s14-readsearch"] = dict(
         prompts=[prompt],
         setup_files=files,
@@ -158,19 +126,8 @@ def scenarios(set_name, work):
 
     # ---------------------------------------------------------------- s15-plan
     # OpenCode's plan tool: todowrite with the whole list each time
-    if not v2:
-        prompt = "Plan and do it: create out/, write a marker file into it, then list it."
-        items = ["Create the out directory", "Write the marker file", "List the directory"]
-        cmd, out = "mkdir -p out && touch out/marker && ls out", "marker\n"
-        fin = ["All three tasks are done: ", "out/ exists and ", "holds the marker file."]
-        files = {}
-    else:
-        prompt = "Make a plan, then count the lines of every .txt file here."
-        items = ["Find the text files", "Count their lines"]
-        cmd, out = "wc -l *.txt", " 2 a.txt\n 1 b.txt\n 3 total\n"
-        fin = ["Both tasks are done: ", "a.txt has 2 lines ", "and b.txt has 1."]
-        files = {"a.txt": "one\ntwo\n", "b.txt": "three\n"}
-
+    prompt, items, cmd, fin, files = scene(PLAN, set_name, "prompt items cmd fin files")
+    out = " 2 a.txt\n 1 b.txt\n 3 total\n" if v2 else "marker\n"
     def todos(states):
         return {"todos": [{"content": c, "status": s, "priority": "high" if i == 0 else "medium"}
                           for i, (c, s) in enumerate(zip(items, states))]}
@@ -203,12 +160,7 @@ def scenarios(set_name, work):
     )
 
     # ---------------------------------------------------------------- s16-longreason
-    if not v2:
-        prompt = "Explain, with care, why naïve UTF-8 slicing breaks strings like 'café 👩‍💻'."
-        think, paras = THINK_LONG_MAIN, PARAS_MAIN
-    else:
-        prompt = "Compare sorting strings by bytes and by locale, with examples like 'Ærøskøbing' and 'zoë'."
-        think, paras = THINK_LONG_V2, PARAS_V2
+    prompt, think, paras = scene(LONGREASON, set_name, "prompt think paras")
     answer = "\n\n".join(paras)
     think_chunks, text_chunks = words_of(think, 40), answer_chunks(paras)
     S["s16-longreason"] = dict(

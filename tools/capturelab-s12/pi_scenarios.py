@@ -15,7 +15,7 @@
 
 import json
 
-from s12_text import PARAS_MAIN, PARAS_V2, THINK_LONG_MAIN, THINK_LONG_V2, answer_chunks, words_of
+from s12_text import LONGREASON, PARALLEL, PLAN, READSEARCH, TOOLFAIL, answer_chunks, scene, words_of
 
 SUB_SYSTEM_MARKER = "[[MOCK-SUBAGENT]]"
 ALL = ["s12-parallel", "s13-toolfail", "s14-readsearch", "s15-plan", "s16-longreason"]
@@ -44,20 +44,8 @@ def scenarios(set_name, version="1.6.0", pkg="<package dir>"):
     S = {}
 
     # ---------------------------------------------------------------- s12-parallel
-    if not v2:
-        seed = {"config.ini": "[server]\nport = 8080\nhost = localhost\n"}
-        prompt = "Check the date format, the kernel name and the contents of config.ini all at once."
-        c1, o1, c2, o2, rp = "date -u -d @0 +%Y-%m-%d", "1970-01-01", "uname -s", "Linux", "config.ini"
-        think = ["Three independent ", "lookups: I can run ", "them in parallel."]
-        pre = ["Running ", "three lookups ", "in parallel."]
-        fin = ["The epoch date is 1970-01-01, ", "the kernel is Linux, ", "and config.ini sets port 8080."]
-    else:
-        seed = {"VERSION": "v3.14.2\n"}
-        prompt = "In parallel: print the working directory, count to three with seq, and read VERSION."
-        c1, o1, c2, o2, rp = "pwd", "/home/dev/project", "seq 1 3", "1\n2\n3", "VERSION"
-        think = ["Nothing here ", "depends on anything else, ", "so one round will do."]
-        pre = ["Doing ", "all three ", "now."]
-        fin = ["You are in /home/dev/project, ", "seq printed 1 to 3, ", "and VERSION says v3.14.2."]
+    seed, prompt, c1, o1, c2, o2, rp, think, pre, fin = scene(PARALLEL, set_name,
+                                                              "files prompt c1 o1 c2 o2 rp think pre fin")
     a1, a2, a3 = {"command": c1}, {"command": c2}, {"path": rp}
     S["s12-parallel"] = dict(
         prompts=[prompt],
@@ -79,22 +67,9 @@ def scenarios(set_name, version="1.6.0", pkg="<package dir>"):
     )
 
     # ---------------------------------------------------------------- s13-toolfail
-    if not v2:
-        prompt = "Show me the build log, wherever it is."
-        bad_cmd, bad_out = "cat build.log", "No such file or directory"
-        miss = "logs/build.log"
-        ok_cmd, ok_out = "ls logs-archive", "build-2026.log"
-        seed = {"logs-archive/build-2026.log": "build ok\n"}
-        fin = ["build.log is not in the project root ", "nor in logs/; the only log is ", "logs-archive/build-2026.log."]
-        mid = ["That failed; ", "trying logs/."]
-    else:
-        prompt = "Run the test script and tell me what went wrong."
-        bad_cmd, bad_out = "sh run-tests.sh", "test_parse FAILED"
-        miss = "tests/report.txt"
-        ok_cmd, ok_out = "echo recovered-after-failure", "recovered-after-failure"
-        seed = {"run-tests.sh": "echo 'test_parse FAILED' >&2\nexit 3\n"}
-        fin = ["The script exits with code 3 ", "after test_parse failed, ", "and it wrote no report."]
-        mid = ["The script failed; ", "looking for its report."]
+    prompt, bad_cmd, miss, ok_cmd, ok_out, seed, fin, mid = scene(TOOLFAIL, set_name,
+                                                                  "prompt bad_cmd miss ok_cmd ok_out files fin mid")
+    bad_out = "test_parse FAILED" if v2 else "No such file or directory"
     a1, a2, a3 = {"command": bad_cmd}, {"path": miss}, {"command": ok_cmd}
     S["s13-toolfail"] = dict(
         prompts=[prompt],
@@ -119,23 +94,15 @@ def scenarios(set_name, version="1.6.0", pkg="<package dir>"):
     )
 
     # ---------------------------------------------------------------- s14-readsearch
+    seed, prompt, fin = scene(READSEARCH, set_name, "files prompt fin")
     if not v2:
-        seed = {"cmd/app/main.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"app\")\n}\n",
-                "internal/store/store.go": "package store\n\n// TODO: add a cache\nfunc Get(k string) string { return k }\n",
-                "README.md": "# app\n\nTODO: write docs\n"}
-        prompt = "Find the Go files, grep for TODO comments, and show me the start of main.go."
         f, f_out = {"path": "cmd/app"}, "main.go"
         g, g_out = {"pattern": "TODO"}, "TODO: add a cache"
         r, r_out = {"path": "cmd/app/main.go", "offset": 1, "limit": 5}, "package main"
-        fin = ["There are two Go files; ", "TODOs are in store.go and README.md; ", "main.go starts with package main."]
     else:
-        seed = {"web/index.html": "<html><body>hi</body></html>\n", "web/app.js": "export const port = 3000; // FIXME\n",
-                "web/style.css": "body { margin: 0 }\n", "server.py": "PORT = 3000  # FIXME make configurable\n"}
-        prompt = "Which JavaScript files exist, where is FIXME mentioned, and what is in server.py?"
         f, f_out = {"path": "web"}, "app.js"
         g, g_out = {"pattern": "FIXME", "glob": "*.py"}, "server.py"
         r, r_out = {"path": "server.py"}, "PORT = 3000"
-        fin = ["Only web/app.js is JavaScript; ", "FIXME appears in app.js and server.py, ", "which sets PORT = 3000."]
     S["s14-readsearch"] = dict(
         prompts=[prompt],
         seed=seed,
@@ -160,19 +127,9 @@ def scenarios(set_name, version="1.6.0", pkg="<package dir>"):
 
     # ---------------------------------------------------------------- s15-plan
     # the todo tool of the package's example extension: add one item a call, toggle one item a call
-    if not v2:
-        prompt = "Plan and do it: create out/, write a marker file into it, then list it."
-        items = ["Create the out directory", "Write the marker file", "List the directory"]
-        cmd, out = "mkdir -p out && touch out/marker && ls out", "marker"
-        fin = ["All three tasks are done: ", "out/ exists and ", "holds the marker file."]
-        seed, after = {}, {"out/marker": ""}
-    else:
-        prompt = "Make a plan, then count the lines of every .txt file here."
-        items = ["Find the text files", "Count their lines"]
-        cmd, out = "wc -l *.txt", " 2 a.txt\n 1 b.txt\n 3 total"
-        fin = ["Both tasks are done: ", "a.txt has 2 lines ", "and b.txt has 1."]
-        seed = {"a.txt": "one\ntwo\n", "b.txt": "three\n"}
-        after = dict(seed)
+    prompt, items, cmd, fin, seed = scene(PLAN, set_name, "prompt items cmd fin files")
+    out = " 2 a.txt\n 1 b.txt\n 3 total" if v2 else "marker"
+    after = dict(seed) if v2 else {"out/marker": ""}
     adds = [{"action": "add", "text": t} for t in items]
     toggles = [{"action": "toggle", "id": i + 1} for i in range(len(items))]
     tb = {"command": cmd}
@@ -202,12 +159,7 @@ def scenarios(set_name, version="1.6.0", pkg="<package dir>"):
     )
 
     # ---------------------------------------------------------------- s16-longreason
-    if not v2:
-        prompt = "Explain, with care, why naïve UTF-8 slicing breaks strings like 'café 👩‍💻'."
-        think, paras = THINK_LONG_MAIN, PARAS_MAIN
-    else:
-        prompt = "Compare sorting strings by bytes and by locale, with examples like 'Ærøskøbing' and 'zoë'."
-        think, paras = THINK_LONG_V2, PARAS_V2
+    prompt, think, paras = scene(LONGREASON, set_name, "prompt think paras")
     answer = "\n\n".join(paras)
     think_chunks, text_chunks = words_of(think, 40), answer_chunks(paras)
     S["s16-longreason"] = dict(

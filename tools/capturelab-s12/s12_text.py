@@ -52,3 +52,66 @@ THINK_LONG_V2 = ("Sorting: bytewise order follows code points for UTF-8, so 'Z' 
                  "ひらがな sort by the kana order under the ja collation, and emoji like 🍣 🍜 sort by code point in "
                  "most tables. The answer should have three parts: bytes, locale, and advice — with a table maybe. "
                  "Keep it accurate: ICU implements UCA with CLDR tailorings; Go has golang.org/x/text/collate.")
+
+
+# What the scripts of Claude Code, OpenCode and Pi share, per scenario and set: prompts, commands, files
+# and texts. Command outputs are given without the final newline (each agent shows it its own way).
+PARALLEL = {
+    "main": dict(files={"config.ini": "[server]\nport = 8080\nhost = localhost\n"},
+                 prompt="Check the date format, the kernel name and the contents of config.ini all at once.",
+                 c1="date -u -d @0 +%Y-%m-%d", o1="1970-01-01", c2="uname -s", o2="Linux", rp="config.ini",
+                 think=["Three independent ", "lookups: I can run ", "them in parallel."],
+                 pre=["Running ", "three lookups ", "in parallel."],
+                 fin=["The epoch date is 1970-01-01, ", "the kernel is Linux, ", "and config.ini sets port 8080."]),
+    "v2": dict(files={"VERSION": "v3.14.2\n"},
+               prompt="In parallel: print the working directory, count to three with seq, and read VERSION.",
+               c1="pwd", o1="/home/dev/project", c2="seq 1 3", o2="1\n2\n3", rp="VERSION",
+               think=["Nothing here ", "depends on anything else, ", "so one round will do."],
+               pre=["Doing ", "all three ", "now."],
+               fin=["You are in /home/dev/project, ", "seq printed 1 to 3, ", "and VERSION says v3.14.2."]),
+}
+TOOLFAIL = {
+    "main": dict(prompt="Show me the build log, wherever it is.", bad_cmd="cat build.log", miss="logs/build.log",
+                 ok_cmd="ls logs-archive", ok_out="build-2026.log", files={"logs-archive/build-2026.log": "build ok\n"},
+                 fin=["build.log is not in the project root ", "nor in logs/; the only log is ",
+                      "logs-archive/build-2026.log."],
+                 mid=["That failed; ", "trying logs/."]),
+    "v2": dict(prompt="Run the test script and tell me what went wrong.", bad_cmd="sh run-tests.sh",
+               miss="tests/report.txt", ok_cmd="echo recovered-after-failure", ok_out="recovered-after-failure",
+               files={"run-tests.sh": "echo 'test_parse FAILED' >&2\nexit 3\n"},
+               fin=["The script exits with code 3 ", "after test_parse failed, ", "and it wrote no report."],
+               mid=["The script failed; ", "looking for its report."]),
+}
+READSEARCH = {
+    "main": dict(files={"cmd/app/main.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"app\")\n}\n",
+                        "internal/store/store.go": "package store\n\n// TODO: add a cache\nfunc Get(k string) string { return k }\n",
+                        "README.md": "# app\n\nTODO: write docs\n"},
+                 prompt="Find the Go files, grep for TODO comments, and show me the start of main.go.",
+                 fin=["There are two Go files; ", "TODOs are in store.go and README.md; ", "main.go starts with package main."]),
+    "v2": dict(files={"web/index.html": "<html><body>hi</body></html>\n", "web/app.js": "export const port = 3000; // FIXME\n",
+                      "web/style.css": "body { margin: 0 }\n", "server.py": "PORT = 3000  # FIXME make configurable\n"},
+               prompt="Which JavaScript files exist, where is FIXME mentioned, and what is in server.py?",
+               fin=["Only web/app.js is JavaScript; ", "FIXME appears in app.js and server.py, ", "which sets PORT = 3000."]),
+}
+PLAN = {
+    "main": dict(prompt="Plan and do it: create out/, write a marker file into it, then list it.",
+                 items=["Create the out directory", "Write the marker file", "List the directory"],
+                 cmd="mkdir -p out && touch out/marker && ls out",
+                 fin=["All three tasks are done: ", "out/ exists and ", "holds the marker file."], files={}),
+    "v2": dict(prompt="Make a plan, then count the lines of every .txt file here.",
+               items=["Find the text files", "Count their lines"], cmd="wc -l *.txt",
+               fin=["Both tasks are done: ", "a.txt has 2 lines ", "and b.txt has 1."],
+               files={"a.txt": "one\ntwo\n", "b.txt": "three\n"}),
+}
+LONGREASON = {
+    "main": dict(prompt="Explain, with care, why naïve UTF-8 slicing breaks strings like 'café 👩‍💻'.",
+                 think=THINK_LONG_MAIN, paras=PARAS_MAIN),
+    "v2": dict(prompt="Compare sorting strings by bytes and by locale, with examples like 'Ærøskøbing' and 'zoë'.",
+               think=THINK_LONG_V2, paras=PARAS_V2),
+}
+
+
+def scene(table, set_name, names):
+    """The fields `names` (separated by spaces) of a scenario's shared data for one set, in that order."""
+    d = table[set_name]
+    return [d[n] for n in names.split()]
