@@ -5,7 +5,7 @@ Usage (as root, see README.md):
   CAPTURELAB=/path/to/capturelab AGENTS_DIR=/path/to/agents \
     tools/capturelab-s12/record_s12.py AGENT [--out DIR] [--sets main,v2] [NAME...]
 
-AGENT is claude, codex, opencode or pi. DIR defaults to testdata/crosscheck/<agent>/<version>/ of this
+AGENT is claude, codex, opencode, pi or amp. DIR defaults to testdata/crosscheck/<agent>/<version>/ of this
 repository; NAMEs limit the run to some scenarios (claude: capture names such as s12-parallel-nopartial;
 the others: scenario names). The lab's scripts run unchanged from a staged copy in which this folder's
 scenario files take the place of the lab's (claude/scenarios.py; codex/scenarios.py and
@@ -22,6 +22,10 @@ What is kept, named as in testdata/crosscheck (see testdata/SOURCES.md):
   opencode: NAME.sse, NAME.global.sse, NAME.run.jsonl, NAME.messages.json, NAME.meta.json
   pi:     NAME.json.jsonl, NAME.rpc.jsonl, NAME.rpc.exchange.jsonl, NAME.<format>.session.jsonl (the session
           file of each run), NAME.meta.json
+  amp:    NAME.jsonl (stdout), NAME.meta.json (written by tools/capturelab-amp-v2/write_meta_v2.py)
+Amp runs through the lab's amp/run.sh with tools/capturelab-amp-v2's mock_amp_v2.py (the lab's
+mock_amp.py, unchanged, playing other scripts) and amp_scenarios.py in place of its scenarios_v2.py;
+the binary is $AMP_BIN, default AGENTS_DIR/amp/lx/package/amp (the lab's amp/fetch_amp.sh).
 The meta file is the lab's, with the scenario's `expect_extra` merged into its `expect` block.
 With KEEP=DIR everything the lab wrote is kept under DIR as well (stderr, mock requests, session folders).
 """
@@ -36,18 +40,30 @@ LAB = os.environ.get('CAPTURELAB', '/work/shared/tools/capturelab')
 AGENTS = os.environ.get('AGENTS_DIR') or os.path.join(LAB, 'agents')
 PI_VERSION = os.environ.get('PI_VERSION', '1.6.0')
 PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex', 'opencode': 'opencode-ai',
-       'pi': '@earendil-works/pi-coding-agent'}
+       'pi': '@earendil-works/pi-coding-agent', 'amp': '@ampcode/cli-linux-x64'}
 INSTALL = {'pi': 'pi-' + PI_VERSION}
 SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py', 's12_text.py': 's12_text.py'},
         'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py',
                   's12_text.py': 's12_text.py'},
         'opencode': {'opencode_scenarios.py': 'scenarios.py', 's12_text.py': 's12_text.py'},
-        'pi': {'pi_scenarios.py': 'scenarios.py', 's12_text.py': 's12_text.py'}}
+        'pi': {'pi_scenarios.py': 'scenarios.py', 's12_text.py': 's12_text.py'},
+        'amp': {'amp_scenarios.py': 'scenarios_v2.py', 's12_text.py': 's12_text.py'}}
+AMP_FROM_V2 = ('mock_amp_v2.py', 'write_meta_v2.py')
+
+
+AMP_V2 = os.path.join(os.path.dirname(HERE), 'capturelab-amp-v2')
 
 
 def version(agent):
+    if agent == 'amp':
+        with open(os.path.join(os.path.dirname(amp_bin()), 'package.json')) as f:
+            return json.load(f)['version'].split('-')[0]
     with open(os.path.join(AGENTS, INSTALL.get(agent, agent), 'node_modules', PKG[agent], 'package.json')) as f:
         return json.load(f)['version']
+
+
+def amp_bin():
+    return os.environ.get('AMP_BIN') or os.path.join(AGENTS, 'amp', 'lx', 'package', 'amp')
 
 
 def stage(agent):
@@ -58,6 +74,8 @@ def stage(agent):
                         ignore=shutil.ignore_patterns('out', 'agents', '__pycache__'))
     for src, dst in SWAP[agent].items():
         shutil.copy(os.path.join(HERE, src), os.path.join(d, agent, dst))
+    for src in AMP_FROM_V2 if agent == 'amp' else ():
+        shutil.copy(os.path.join(AMP_V2, src), os.path.join(d, agent, src))
     for root, dirs, files in os.walk(d):
         for n in dirs + files:
             p = os.path.join(root, n)
@@ -136,6 +154,44 @@ def keep_pi(src, dest, name, extra):
         for fmt, c in sorted(meta['captures'].items()))))
 
 
+def record_amp(lab, dest, sets, only, keep):
+    """Each capture through the lab's amp/run.sh (as tools/capturelab-amp-v2/record_v2.py records)."""
+    sys.path.insert(0, os.path.join(lab, 'amp'))
+    import scenarios_v2  # the staged copy of amp_scenarios.py
+    ver = version('amp')
+    runs = tempfile.mkdtemp(prefix='amp-s12-runs-')
+    try:
+        for name, scen, prompts, extra, flags in scenarios_v2.CAPTURES:
+            if scenarios_v2.SETS[name] not in sets or (only and name.removesuffix('-v2') not in only):
+                continue
+            env = dict(os.environ, SCENARIO=scen, AGENTS_DIR=AGENTS, AMP_BIN=amp_bin(), AMP_OUT=runs, **extra)
+            for k in ('AMP_CONTINUE_PROMPT', 'AMP_STDIN', 'AMP_SETTINGS_JSON'):
+                if k not in extra:
+                    env.pop(k, None)
+            subprocess.run([os.path.join(lab, 'amp', 'run.sh'), name, 'mock_amp_v2.py', '-x', prompts[0]] + flags,
+                           env=env, check=True, stdout=subprocess.DEVNULL)
+            o = os.path.join(runs, name)
+            read = lambda f: open(os.path.join(o, f)).read()
+            shutil.copy(os.path.join(o, 'stdout.jsonl'), os.path.join(dest, name + '.jsonl'))
+            subprocess.run([sys.executable, os.path.join(lab, 'amp', 'write_meta_v2.py'), dest, name, ver,
+                            read('rc.txt').strip(), read('cmdline.txt')], check=True)
+            mp = os.path.join(dest, name + '.meta.json')
+            meta = json.load(open(mp, encoding='utf-8'))
+            meta['set'] = scenarios_v2.SETS[name]
+            meta['provenance'] = meta['provenance'].replace('tools/capturelab-amp-v2/scenarios_v2.py',
+                                                            'tools/capturelab-s12/amp_scenarios.py')
+            with open(mp, 'w', encoding='utf-8') as f:
+                f.write(json.dumps(meta, indent=1, ensure_ascii=False) + '\n')
+            if read('stderr.txt').strip():
+                print('%s: stderr is not empty:\n%s' % (name, read('stderr.txt')[:2000]), file=sys.stderr)
+            print('%s: rc=%s lines=%d' % (name, read('rc.txt').strip(),
+                                          sum(1 for _ in open(os.path.join(dest, name + '.jsonl')))))
+            if keep:
+                shutil.copytree(o, os.path.join(keep, name), dirs_exist_ok=True, symlinks=True)
+    finally:
+        shutil.rmtree(runs, ignore_errors=True)
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] not in PKG:
@@ -155,9 +211,16 @@ def main():
     lab = stage(agent)
     out = tempfile.mkdtemp(prefix='capturelab-s12-out-')
     keep = os.environ.get('KEEP')
+    env = dict(os.environ, AGENTS_DIR=AGENTS, OUT_DIR=out)
+    if agent == 'amp':
+        try:
+            record_amp(lab, dest, sets, only, keep)
+        finally:
+            shutil.rmtree(lab, ignore_errors=True)
+            shutil.rmtree(out, ignore_errors=True)
+        return
     sys.path.insert(0, os.path.join(lab, agent))
     import scenarios  # the staged copy of this folder's scenario file
-    env = dict(os.environ, AGENTS_DIR=AGENTS, OUT_DIR=out)
     try:
         for s in sets:
             if agent == 'claude':
