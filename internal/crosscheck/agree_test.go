@@ -567,9 +567,9 @@ func onlyRecordedAtRest(r *recording, label string) string {
 // OpenCode's todowrite with the whole list, Pi's example todo extension
 // with one item a call), and Codex's s13-toolfail and s14-readsearch with
 // an apply_patch and shell searches, which no projection can make equal.
-// Claude Code, OpenCode and Pi play s13-toolfail and s14-readsearch alike
-// (a failing command, a read of a missing file, a command that works; two
-// searches and a read), each with its own tools.
+// Claude Code, OpenCode, Pi and Amp play s13-toolfail and s14-readsearch
+// alike (a failing command, a read of a missing file, a command that works;
+// two searches and a read), each with its own tools; Amp has no s15-plan.
 func ownScript(agent, scenario string) string {
 	if agent == "claude" || agent == "codex" || agent == "opencode" || agent == "pi" {
 		if strings.HasPrefix(scenario, "s15-plan") {
