@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Records the s12 scenario set with the real Claude Code and Codex CLIs, offline, through the capture lab.
+"""Records the s12 scenario set with the real Claude Code, Codex, OpenCode, Pi and Amp CLIs, offline, through the capture lab.
 
 Usage (as root, see README.md):
   CAPTURELAB=/path/to/capturelab AGENTS_DIR=/path/to/agents \
