@@ -54,6 +54,7 @@ type Translator struct {
 	raw         []byte
 	line        int64
 	scan        jsonscan.Scanner // the index of the message being translated
+	releasing   bool             // translating a held line (see releaseEarly)
 	orphanMsg   string
 	orphanScope string
 }
@@ -189,6 +190,9 @@ func (t *Translator) translate(dst []universal.Event, m universal.Message) []uni
 	// of scanning the message.
 	var ok bool
 	m.Data, ok = t.scan.ScanClean(m.Data)
+	if ok && t.transcript && !t.releasing && m.Dir != universal.In && t.holdEarly(m) {
+		return dst // a result before its call's line (see transcriptLine)
+	}
 	t.raw, t.line = m.Data, m.Line
 	t.orphanMsg, t.orphanScope = "", ""
 	if !ok {

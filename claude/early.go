@@ -1,9 +1,10 @@
 package claude
 
 import (
-	"bytes"
 	"slices"
+	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -39,30 +40,26 @@ func (t *Translator) transcriptLine(dst []universal.Event, m universal.Message) 
 			return t.releaseEarly(dst, uuid)
 		}
 	}
-	if m.Err == nil && t.holdEarly(m) {
-		return dst
-	}
 	return t.translate(dst, m)
 }
 
-// holdEarly holds a user line whose content is tool results only, none
-// of whose calls is known, whose parent entry has not come yet.
+// holdEarly holds the line just scanned (m, cleaned) when it is a user
+// line whose content is tool results only, none of whose calls is known,
+// whose parent entry has not come yet. It reads the scan's index, so the
+// common case (the parent was translated) costs a lookup.
 func (t *Translator) holdEarly(m universal.Message) bool {
-	if !bytes.Contains(m.Data, []byte(`"tool_result"`)) {
+	r := t.scan.Root()
+	if p := r.Get("parentUuid").Str; p == "" || t.s.Seen[p] {
 		return false
 	}
-	// parentUuid comes first in a transcript line: the common case (the
-	// call's line was translated) costs one short look.
-	if p := gjson.GetBytes(m.Data, "parentUuid").Str; p == "" || t.s.Seen[p] || !gjson.ValidBytes(m.Data) {
-		return false
-	}
-	v := gjson.GetManyBytes(m.Data, "type", "uuid", "parentUuid", "message.content")
-	if v[0].Str != "user" || v[1].Str == "" || !v[3].IsArray() {
+	uuid := r.Get("uuid").Str
+	content := r.Sub("message").Sub("content")
+	if r.Get("type").Str != "user" || uuid == "" || !content.IsArray() {
 		return false
 	}
 	n := 0
 	held := true
-	v[3].ForEach(func(_, b gjson.Result) bool {
+	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		n++
 		held = b.Get("type").Str == "tool_result" && t.s.Tools[b.Get("tool_use_id").Str] == nil
 		return held
@@ -70,7 +67,10 @@ func (t *Translator) holdEarly(m universal.Message) bool {
 	if !held || n == 0 {
 		return false
 	}
-	t.s.Early = append(t.s.Early, early{UUID: v[1].Str, Parent: v[2].Str, Data: string(m.Data), Line: m.Line, TimeMS: m.TimeMS})
+	// The index's strings alias the message, whose buffer the reader
+	// reuses: the held line keeps copies.
+	t.s.Early = append(t.s.Early, early{UUID: strings.Clone(uuid), Parent: strings.Clone(r.Get("parentUuid").Str),
+		Data: string(m.Data), Line: m.Line, TimeMS: m.TimeMS})
 	return true
 }
 
@@ -86,7 +86,9 @@ func (t *Translator) releaseEarly(dst []universal.Event, parent string) []univer
 			keep = append(keep, e)
 			continue
 		}
+		t.releasing = true
 		dst = t.translate(dst, universal.Message{Data: []byte(e.Data), Line: e.Line, TimeMS: e.TimeMS})
+		t.releasing = false
 	}
 	t.s.Early = keep
 	return dst
