@@ -322,6 +322,7 @@ func (t *Translator) finish(dst []universal.Event) []universal.Event {
 		dst = t.closeMessages(dst, nil)
 		dst = t.closeCalls(dst, nil)
 	}
+	dst = t.closeCompactions(dst, true, nil)
 	for _, p := range t.st.Prompts {
 		dst = t.syntheticPrompt(dst, p)
 	}

@@ -131,7 +131,35 @@
 //
 // Plans: plan is a status item labelled plan, detail "N of M done", the
 // entries in its metadata (a plan replaces the previous one whole; the
-// status item shows each version). Usage: usage_update is usage.updated
+// status item shows each version). The unstable plan_update (plans by
+// planId) is the same status item labelled plan, "plan_id" in its
+// metadata: entries as plan's (detail "N of M done", the entries in
+// metadata), a file plan its URI (detail and "uri"), a markdown plan its
+// text (detail and "markdown"); the plan's _meta as "_meta", the
+// update's as "update_meta". plan_removed is a status item labelled
+// plan_removed, detail and "plan_id" the planId.
+//
+// Context compactions (unstable compaction_update, an upsert by
+// compactionId, and compaction_summary_chunk): one status item labelled
+// context_compaction per compaction (the label of Codex's compactions),
+// native id the compactionId, started at the first update and completed
+// at the terminal one: completed, or failed for failed and cancelled (the
+// context was not compacted). Its detail is the error, else the summary's
+// text (the text blocks joined); its metadata "compaction_id", "status",
+// "summary" (the content blocks), "summary_chunk_meta" (the _meta of
+// the chunks that brought blocks: {"index", "_meta"}), "error" and
+// "_meta". summary, error and _meta are patches, as the schema says
+// (absent: unchanged; null: cleared; a summary replaces the chunks);
+// chunks append to the summary, which shows at the completion. A chunk
+// for a compaction not announced starts it in progress; a compaction
+// still in progress when its turn ends (or the input, outside a turn)
+// completes failed with what it gathered, "status" in_progress; an
+// update after the completion shows the compaction again, patched, in a
+// new item of the same native id. An update of a status the schema
+// leaves to future versions or extensions (whether the compaction ended
+// is not known), a chunk after the compaction ended, and updates in a
+// shape the schema does not define are agent.unparsed (the compaction
+// unchanged). Usage: usage_update is usage.updated
 // scope session with context_window = size, cost_usd when the currency is
 // USD (else the cost in metadata) and "context_used" in metadata;
 // PromptResponse.usage (unstable) or _meta.usage is scope turn.
@@ -193,11 +221,11 @@
 // current_mode_update it also sends).
 // session/cancel is read (the turn ends when the prompt's response says).
 // The unstable notice update is a status item labelled notice. The
-// unstable updates whose meaning is not settled (plan_update,
-// plan_removed, compaction_update, compaction_summary_chunk) are
-// agent.unparsed with that reason, as is everything unknown: a method, an
-// update kind, a message that is not JSON-RPC, a response to a request
-// never seen in an exchange. Nothing panics.
+// unstable updates in a shape or of a value the unstable schema does not
+// define (see plans and context compactions above) are agent.unparsed with
+// that reason, as is everything unknown: a method, an update kind, a
+// message that is not JSON-RPC, a response to a request never seen in an
+// exchange. Nothing panics.
 //
 // Metadata and JSON parts of items that stay open across messages are
 // written with <, > and & escaped (\u003c …), the form encoding/json
@@ -241,9 +269,10 @@
 //
 // Checkpoint and Restore use universal.SaveCheckpoint and LoadCheckpoint:
 // the pending requests, the open turn, scopes and tool calls, the
-// session.started metadata still being gathered. Restore checks that state
+// compactions, the session.started metadata still being gathered. Restore checks that state
 // against the restored stream (the items it names exist, open ones are of
 // their kind, the message being streamed has the parts remembered, tool
-// kinds and file actions are valid) and refuses a checkpoint that fails,
+// kinds, file actions and compaction statuses are valid, a compaction
+// in progress has its item open) and refuses a checkpoint that fails,
 // with an error wrapping universal.ErrCheckpoint, the translator unchanged.
 package acp

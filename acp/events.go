@@ -40,6 +40,7 @@ func (t *Translator) endTurn(dst []universal.Event, status universal.TurnStatus,
 	dst = t.closeUser(dst, raw)
 	dst = t.closeMessages(dst, raw)
 	dst = t.closeCalls(dst, raw)
+	dst = t.closeCompactions(dst, false, raw)
 	dst = t.w.EndTurn(dst, "", status, md, src, raw)
 	t.st.Turn = turnState{}
 	// Calls the turn left without a final status were completed as
@@ -301,9 +302,14 @@ func (t *Translator) update(dst []universal.Event, in *input, params jsonscan.Va
 		var md jsonw.Object
 		md.Raw("severity", u.Sub("severity").Raw()).Raw("description", u.Sub("description").Raw())
 		return t.status(dst, "notice", u.Get("title").String(), md.Bytes(), "", in.raw)
-	case "plan_update", "plan_removed", "compaction_update", "compaction_summary_chunk":
-		dst = t.begin(dst)
-		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: session update %q", errUnstable, kind), in.raw)
+	case "plan_update":
+		return t.planUpdate(dst, in, u)
+	case "plan_removed":
+		return t.planRemoved(dst, in, u)
+	case "compaction_update":
+		return t.compactionUpdate(dst, in, u)
+	case "compaction_summary_chunk":
+		return t.compactionSummaryChunk(dst, in, u)
 	}
 	dst = t.begin(dst)
 	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w %q", errUnknownKind, kind), in.raw)
@@ -353,6 +359,17 @@ func (t *Translator) plan(dst []universal.Event, in *input, u jsonscan.Value) []
 	dst = t.work(dst, in.raw)
 	dst = t.closeUser(dst, in.raw)
 	entries := u.Sub("entries")
+	var md jsonw.Object
+	entries.AddTo(&md, "entries")
+	parent := ""
+	if p := t.parentCall(u); p != nil {
+		parent = p.Call
+	}
+	return t.status(dst, "plan", planDone(entries), md.Bytes(), parent, in.raw)
+}
+
+// planDone is the detail of a plan's status item: "N of M done".
+func planDone(entries jsonscan.Value) string {
 	n, done := 0, 0
 	entries.Each(func(_ gjson.Result, e jsonscan.Value) bool {
 		n++
@@ -361,13 +378,7 @@ func (t *Translator) plan(dst []universal.Event, in *input, u jsonscan.Value) []
 		}
 		return true
 	})
-	var md jsonw.Object
-	entries.AddTo(&md, "entries")
-	parent := ""
-	if p := t.parentCall(u); p != nil {
-		parent = p.Call
-	}
-	return t.status(dst, "plan", fmt.Sprintf("%d of %d done", done, n), md.Bytes(), parent, in.raw)
+	return fmt.Sprintf("%d of %d done", done, n)
 }
 
 // usageUpdate translates usage_update: the context window's use and the

@@ -23,6 +23,11 @@ func FuzzTranslate(f *testing.F) {
 	}
 	f.Add(uint8(1), []byte(`[{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"tool_call_update","toolCallId":"x","status":"completed"}}},{"id":1,"result":{"stopReason":"end_turn"}}]`))
 	f.Add(uint8(1), []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a"},"_meta":{"claudeCode":{"parentToolUseId":"x"}}}}}`))
+	f.Add(uint8(1), []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"compaction_update","compactionId":"c","status":"in_progress"}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"compaction_summary_chunk","compactionId":"c","content":{"type":"text","text":"s"},"_meta":{"a":1}}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":[]}}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"compaction_update","compactionId":"c","status":"failed","error":"e"}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"plan_removed","planId":"p"}}}`))
 	f.Fuzz(func(t *testing.T, format uint8, data []byte) {
 		fm := acp.Formats()[int(format)%len(acp.Formats())]
 		golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "a prompt"}}}, data)

@@ -43,6 +43,9 @@ type state struct {
 	User string `json:"user,omitempty"`
 	// Seq numbers permission and question ids.
 	Seq int `json:"seq,omitempty"`
+	// Compactions are the context compactions (compaction_update,
+	// unstable), by compactionId.
+	Compactions map[string]*compaction `json:"compactions,omitempty"`
 }
 
 // field is one metadata field: a key and its raw JSON value.
@@ -269,6 +272,47 @@ func (s *state) validate(w *universal.Stream) error {
 		// the form jsonw writes (OwnJSON keeps it so).
 		if tl.RawOutput != "" && !jsonw.Clean(tl.RawOutput) {
 			return fmt.Errorf("tool call %q holds a raw output that is not compact JSON", id)
+		}
+	}
+	items := map[string]string{}
+	for id, c := range s.Compactions {
+		switch {
+		case c == nil:
+			return fmt.Errorf("compaction %q is null", id)
+		case c.ID != id:
+			return fmt.Errorf("compaction %q holds %q", id, c.ID)
+		case c.Item == "":
+			return fmt.Errorf("compaction %q without its item", id)
+		}
+		switch c.Status {
+		case "in_progress", "completed", "failed", "cancelled":
+		default:
+			return fmt.Errorf("compaction %q of status %q", id, c.Status)
+		}
+		if err := open("compaction", c.Item, universal.KindStatus, ""); err != nil {
+			return err
+		}
+		if !c.Done && !w.IsOpen(c.Item) {
+			return fmt.Errorf("compaction %q: its item %q is not open", id, c.Item)
+		}
+		if c.InTurn && !c.Done && !s.Turn.Open {
+			return fmt.Errorf("compaction %q in progress in a turn, and no turn is open", id)
+		}
+		if !c.Done {
+			if other, ok := items[c.Item]; ok {
+				return fmt.Errorf("compactions %q and %q share item %q", id, other, c.Item)
+			}
+			items[c.Item] = id
+		}
+		// Written to the metadata as they are kept: in the form jsonw
+		// writes.
+		if c.Meta != "" && !jsonw.Clean(c.Meta) {
+			return fmt.Errorf("compaction %q holds a _meta that is not compact JSON", id)
+		}
+		for _, j := range append(c.Summary[:len(c.Summary):len(c.Summary)], c.ChunkMeta...) {
+			if !jsonw.Clean(j) {
+				return fmt.Errorf("compaction %q holds a summary that is not compact JSON", id)
+			}
 		}
 	}
 	return nil
