@@ -1042,3 +1042,19 @@ func TestAbortedPartMetadataInExport(t *testing.T) {
 		}
 	}
 }
+
+// An error in the newer {type, message} shape (run output and V2 session
+// events quoted by other projects: "provider.no-route") gives its type as
+// the error's code, as a named error gives its name.
+func TestErrorTypeIsCode(t *testing.T) {
+	evs := run(t, opencode.FormatRunJSON, `{"type":"step_start","timestamp":1,"sessionID":"ses-1","part":{"id":"p1","sessionID":"ses-1","messageID":"m1","type":"step-start"}}
+{"type":"error","timestamp":2,"sessionID":"ses-1","error":{"type":"provider.no-route","message":"Model unavailable"}}
+`)
+	errs := golden.OfType(evs, universal.TypeError)
+	if len(errs) != 1 {
+		t.Fatalf("%d errors, want 1", len(errs))
+	}
+	if e := errs[0].Data.(*universal.Error); e.Code != "provider.no-route" || e.Message != "Model unavailable" {
+		t.Fatalf("error %q (code %q)", e.Message, e.Code)
+	}
+}

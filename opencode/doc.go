@@ -164,7 +164,9 @@
 // twice) end it. The turn ends in error after a session.error or an
 // assistant info.error (one error event per failure, however many carry
 // it), interrupted after a MessageAbortedError (which emits no error event),
-// completed otherwise; the native error is the turn.ended metadata. A
+// completed otherwise; the native error is the turn.ended metadata. An
+// error event's code is the native error's name ({name, data:{message}}),
+// or its type in the newer {type, message} shape ("provider.no-route"). A
 // sub-agent session's error (session.error, an assistant info.error) is
 // not the followed session's: by the sub-agent convention of package
 // universal it emits no error event and goes to the task call that ran the

@@ -275,6 +275,10 @@ func (t *Translator) onSessionError(dst []universal.Event, e *event) []universal
 func (t *Translator) emitError(dst []universal.Event, errv jsonscan.Value, child string, raw []byte) []universal.Event {
 	root := child == ""
 	name := errv.Get("name").Str
+	if name == "" {
+		// Newer errors are {type, message}: "provider.no-route", …
+		name = errv.Get("type").Str
+	}
 	msg := errv.Get("data.message").Str
 	if msg == "" {
 		msg = errv.Get("message").Str
