@@ -1058,3 +1058,91 @@ func TestErrorTypeIsCode(t *testing.T) {
 		t.Fatalf("error %q (code %q)", e.Message, e.Code)
 	}
 }
+
+// v2Event is an OpenCode 2.x /api/event envelope of a session event.
+func v2Event(id, typ, data string) string {
+	return fmt.Sprintf(`{"id":%q,"created":1,"type":%q,"durable":{"aggregateID":"ses_a","seq":1,"version":1},"data":%s}`, id, typ, data)
+}
+
+// TestV2Execution: OpenCode 2.x's session.execution.* (the SDK's event
+// types of 2.0) start and end turns: failed is one error event (its type
+// the code; the same failure also sent as session.error is not reported
+// twice) and a turn ended in error, interrupted a turn ended
+// interrupted, succeeded a completed one; a sub-agent's failure goes to
+// its task call and does not end the turn; session.usage.updated and
+// log.synced are ignored. A 2.x session.created gives the session's
+// fields as its data ({sessionID, parentID, …}, no info): the sub-agent
+// session it creates first is linked to its parent, not followed.
+func TestV2Execution(t *testing.T) {
+	events := run(t, opencode.FormatSSE, sse(
+		v2Event("e0", "session.created", `{"sessionID":"ses_c","parentID":"ses_a","title":"sub","slug":"s"}`),
+		v2Event("e1", "session.execution.started", `{"sessionID":"ses_a"}`),
+		`{"type":"session.error","properties":{"sessionID":"ses_a","error":{"type":"provider.no-route","message":"Model unavailable"}}}`,
+		v2Event("e2", "session.execution.failed", `{"sessionID":"ses_a","error":{"type":"provider.no-route","message":"Model unavailable"}}`),
+		v2Event("e3", "session.execution.started", `{"sessionID":"ses_a"}`),
+		v2Event("e4", "session.execution.interrupted", `{"sessionID":"ses_a","reason":"user"}`),
+		v2Event("e5", "session.execution.started", `{"sessionID":"ses_a"}`),
+		v2Event("e6", "session.execution.started", `{"sessionID":"ses_c"}`),
+		v2Event("e7", "session.execution.failed", `{"sessionID":"ses_c","error":{"type":"unknown","message":"child broke"}}`),
+		v2Event("e8", "session.usage.updated", `{"sessionID":"ses_a","cost":0.1,"tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}}}`),
+		`{"type":"log.synced","aggregateID":"ses_a","seq":8}`,
+		v2Event("e9", "session.execution.succeeded", `{"sessionID":"ses_a"}`),
+	))
+	noUnparsed(t, events)
+	if sid := events[0].NativeSessionID; sid != "ses_a" {
+		t.Errorf("followed %q, want ses_a (ses_c is its sub-agent)", sid)
+	}
+	var got []universal.TurnStatus
+	for _, e := range golden.OfType(events, universal.TypeTurnEnded) {
+		got = append(got, e.Data.(*universal.TurnEnded).Status)
+	}
+	if want := []universal.TurnStatus{universal.TurnError, universal.TurnInterrupted, universal.TurnCompleted}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("turns ended %v, want %v", got, want)
+	}
+	errs := golden.OfType(events, universal.TypeError)
+	if len(errs) != 1 {
+		t.Fatalf("%d error events, want 1", len(errs))
+	}
+	if e := errs[0].Data.(*universal.Error); e.Code != "provider.no-route" || e.Message != "Model unavailable" || e.WillRetry {
+		t.Errorf("error %+v", e)
+	}
+	var sub int
+	for _, it := range completed(events) {
+		if it.Kind == universal.KindStatus && it.Content[0].Label == "sub_agent_error" && it.Content[0].Detail == "child broke" {
+			sub++
+		}
+	}
+	if sub != 1 {
+		t.Errorf("%d sub_agent_error items, want 1 (the child's failure)", sub)
+	}
+}
+
+// TestV2RetryScheduled: OpenCode 2.x's session.retry.scheduled is an
+// error with will_retry, as the retry status is, once per attempt (the
+// same attempt also reported as a retry status is not reported again),
+// and it starts the turn.
+func TestV2RetryScheduled(t *testing.T) {
+	retry := func(id string, attempt int) string {
+		return v2Event(id, "session.retry.scheduled", fmt.Sprintf(`{"sessionID":"ses_a","assistantMessageID":"msg_1","attempt":%d,"at":5,"error":{"type":"provider.rate-limit","message":"Rate limited"}}`, attempt))
+	}
+	events := run(t, opencode.FormatSSE, sse(
+		retry("e1", 1),
+		`{"type":"session.status","properties":{"sessionID":"ses_a","status":{"type":"retry","attempt":1,"message":"Rate limited","next":5}}}`,
+		retry("e2", 2),
+		v2Event("e3", "session.execution.succeeded", `{"sessionID":"ses_a"}`),
+	))
+	noUnparsed(t, events)
+	if n := len(golden.OfType(events, universal.TypeTurnStarted)); n != 1 {
+		t.Errorf("%d turns started, want 1", n)
+	}
+	errs := golden.OfType(events, universal.TypeError)
+	if len(errs) != 2 {
+		t.Fatalf("%d error events, want 2 (one per attempt)", len(errs))
+	}
+	for i, ev := range errs {
+		e := ev.Data.(*universal.Error)
+		if !e.WillRetry || e.Message != "Rate limited" || gjson.GetBytes(e.Details, "attempt").Int() != int64(i+1) || gjson.GetBytes(e.Details, "error.type").Str != "provider.rate-limit" {
+			t.Errorf("retry %d: %+v (details %s)", i+1, e, e.Details)
+		}
+	}
+}

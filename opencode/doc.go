@@ -4,6 +4,7 @@
 // (recorded, with goldens), recordings of 1.0.185, 1.1.65, 1.2.27,
 // 1.14.41, 1.15.13 and 1.17.19 (checked by their expectations and the
 // stream invariants) and public samples of 0.14 … 1.17.
+// OpenCode 2.x is read in part (OpenCode 2.x, below).
 //
 // # Formats
 //
@@ -161,7 +162,8 @@
 //
 // session.status busy (it repeats) and a new user message of the followed
 // session start a turn once; session.status idle and session.idle (it comes
-// twice) end it. The turn ends in error after a session.error or an
+// twice) end it (in 2.x, session.execution.*: OpenCode 2.x, below). The
+// turn ends in error after a session.error or an
 // assistant info.error (one error event per failure, however many carry
 // it), interrupted after a MessageAbortedError (which emits no error event),
 // completed otherwise; the native error is the turn.ended metadata. An
@@ -269,13 +271,55 @@
 // prompt makes the revert final and deletes the reverted messages,
 // reported as removals above), its going away is not reported.
 //
+// # OpenCode 2.x
+//
+// OpenCode 2.0 (no build of it is on the npm registry here; its shapes
+// come from the SDK types generated from its server, in the
+// anomalyco/opencode repository, and from other projects' tests of 2.0.x
+// streams) sends its own vocabulary on /api/event, each event
+// {id, created, type, durable?: {aggregateID, seq, version}, location?,
+// data: {sessionID, …}}, and projects it onto its own message store, not
+// onto message.updated and message.part.updated. Errors are
+// {type, message} ("provider.no-route", "provider.rate-limit",
+// "unknown"). Mapped, following their 1.x equivalents:
+//
+//   - session.execution.started is session.status busy (starts the turn);
+//     session.execution.succeeded is idle (ends it);
+//     session.execution.failed {error} is a session.error (one error
+//     event, code the error's type) that ends the turn in error;
+//     session.execution.interrupted {reason: user, shutdown or
+//     superseded} ends the turn interrupted, as an abort does. A
+//     sub-agent session's execution starts and ends no turn; its failure
+//     goes to its task call, as its session.error does. When a stream
+//     also carries session.status or session.idle, the turn starts and
+//     ends once: whichever comes first.
+//   - session.retry.scheduled {assistantMessageID, attempt, at, error} is
+//     the retry status: an error with will_retry (its data in details),
+//     once per attempt.
+//   - session.created gives the session's fields as its data
+//     ({sessionID, parentID?, title, slug, …}, no info): read as the
+//     classic info, so a sub-agent session is linked to its parent.
+//   - session.usage.updated (the session's running totals, which the
+//     step usage repeats) and log.synced (a replay boundary) are ignored.
+//
+// Not mapped yet, so agent.unparsed (nothing is dropped silently): the
+// 2.x message vocabulary (session.input.admitted and .promoted,
+// session.step.started, .ended and .failed, session.text.*,
+// session.reasoning.*, session.tool.*, session.shell.*,
+// session.compaction.*, session.synthetic, session.skill.activated), the
+// other 2.x session events (session.renamed, .moved, .forked,
+// .agent.selected, .model.selected, .instructions.updated, .revert.*)
+// and form.* (2.x questions). A 2.x stream thus gives its turns, errors
+// and retries, and its content as agent.unparsed.
+//
 // # Ignored on purpose
 //
 // These native types carry nothing for the transcript and are ignored:
 // server.connected, server.heartbeat, server.instance.disposed,
 // global.disposed, plugin.added, catalog.updated, reference.updated,
 // models-dev.refreshed, command.executed, session.diff (file changes are
-// reported by the tools and patch parts), session.compacted, session.updated
+// reported by the tools and patch parts), session.compacted,
+// session.usage.updated and log.synced (2.x), session.updated
 // (except that it records a child's parent and the revert point), every
 // installation.*, lsp.*,
 // file.* (file.edited, file.watcher.updated), pty.*, tui.*, mcp.*,

@@ -138,6 +138,8 @@ var ignored = map[string]bool{
 	"command.executed":         true,
 	"session.diff":             true,
 	"session.compacted":        true,
+	"session.usage.updated":    true,
+	"log.synced":               true,
 }
 
 // isIgnored reports whether a type is on the ignore list.
@@ -164,13 +166,13 @@ func (t *Translator) dispatch(dst []universal.Event, e *event) []universal.Event
 	case "session.status":
 		return t.onStatus(dst, e)
 	case "session.idle":
-		sid := p.Get("sessionID").Str
-		if t.route(sid, false) == routeRoot {
-			dst = t.endTurn(dst, universal.SourceAgent, e.raw)
-		}
-		return dst
+		return t.idle(dst, p.Get("sessionID").Str, e.raw)
 	case "session.error":
 		return t.onSessionError(dst, e)
+	case "session.execution.started", "session.execution.succeeded", "session.execution.failed", "session.execution.interrupted":
+		return t.onExecution(dst, e)
+	case "session.retry.scheduled":
+		return t.onRetryScheduled(dst, e)
 	case "message.updated":
 		info := p.Sub("info")
 		f := readInfo(info)

@@ -79,6 +79,11 @@ func (t *Translator) link(child, parent, call string) {
 // a child's records its parent.
 func (t *Translator) onSessionInfo(dst []universal.Event, e *event, created bool) []universal.Event {
 	info := e.props.Sub("info")
+	if !info.Exists() {
+		// OpenCode 2.x: the session's fields are the data itself,
+		// {sessionID, parentID?, title, slug, …}.
+		info = e.props
+	}
 	id := info.Get("id").Str
 	if id == "" {
 		id = e.props.Get("sessionID").Str
@@ -207,28 +212,89 @@ func (t *Translator) onSessionDeleted(dst []universal.Event, e *event) []univers
 func (t *Translator) onStatus(dst []universal.Event, e *event) []universal.Event {
 	sid := e.props.Get("sessionID").Str
 	status := e.props.Sub("status")
-	switch typ := status.Get("type").Str; typ {
+	switch status.Get("type").Str {
 	case "busy":
-		if t.route(sid, true) == routeRoot {
-			dst = t.startTurn(dst, universal.SourceAgent, e.raw)
-		}
+		return t.busy(dst, sid, e.raw)
 	case "idle":
-		if t.route(sid, false) == routeRoot {
-			dst = t.endTurn(dst, universal.SourceAgent, e.raw)
-		}
+		return t.idle(dst, sid, e.raw)
 	case "retry":
-		r := t.route(sid, true)
-		if r == routeSkip {
-			return dst
-		}
-		if r == routeRoot {
-			dst = t.startTurn(dst, universal.SourceAgent, e.raw)
-		}
-		dst = t.retry(dst, status.Get("attempt").Int(), status.Get("message").Str, status.Raw(), e.raw)
-	default:
-		return t.unparsed(dst, e, fmt.Errorf("unknown session status %q", typ))
+		return t.retryOf(dst, sid, status.Get("attempt").Int(), status.Get("message").Str, status.Raw(), e.raw)
+	}
+	return t.unparsed(dst, e, fmt.Errorf("unknown session status %q", status.Get("type").Str))
+}
+
+// busy starts the turn when sid is the followed session.
+func (t *Translator) busy(dst []universal.Event, sid string, raw []byte) []universal.Event {
+	if t.route(sid, true) == routeRoot {
+		dst = t.startTurn(dst, universal.SourceAgent, raw)
 	}
 	return dst
+}
+
+// idle ends the turn when sid is the followed session.
+func (t *Translator) idle(dst []universal.Event, sid string, raw []byte) []universal.Event {
+	if t.route(sid, false) == routeRoot {
+		dst = t.endTurn(dst, universal.SourceAgent, raw)
+	}
+	return dst
+}
+
+// retryOf reports a retry of session sid (the followed one or a
+// sub-agent), starting the followed session's turn.
+func (t *Translator) retryOf(dst []universal.Event, sid string, attempt int64, message, details string, raw []byte) []universal.Event {
+	r := t.route(sid, true)
+	if r == routeSkip {
+		return dst
+	}
+	if r == routeRoot {
+		dst = t.startTurn(dst, universal.SourceAgent, raw)
+	}
+	return t.retry(dst, attempt, message, details, raw)
+}
+
+// onExecution handles the execution lifecycle of OpenCode 2.x
+// (session.execution.*, data {sessionID, error?, reason?}), which takes
+// the place of session.status busy and idle: started starts the turn,
+// succeeded ends it, failed is a session.error (its {type, message}) that
+// ends the turn in error, interrupted (reason user, shutdown or
+// superseded) ends it interrupted, as an abort does. A sub-agent
+// session's execution does not start or end turns; its failure goes to
+// its task call (subAgentError).
+func (t *Translator) onExecution(dst []universal.Event, e *event) []universal.Event {
+	sid := e.props.Get("sessionID").Str
+	if sid == "" {
+		return t.unparsed(dst, e, errors.New("execution event without data.sessionID"))
+	}
+	switch e.typ {
+	case "session.execution.started":
+		return t.busy(dst, sid, e.raw)
+	case "session.execution.succeeded":
+		return t.idle(dst, sid, e.raw)
+	case "session.execution.failed":
+		switch t.route(sid, true) {
+		case routeRoot:
+			dst = t.emitError(dst, e.props.Sub("error"), "", e.raw)
+			t.st.Turn.Failed = true
+			dst = t.endTurn(dst, universal.SourceAgent, e.raw)
+		case routeChild:
+			dst = t.emitError(dst, e.props.Sub("error"), sid, e.raw)
+		}
+	case "session.execution.interrupted":
+		if t.route(sid, false) == routeRoot && t.st.Turn.Open {
+			t.st.Turn.Aborted = true
+			dst = t.endTurn(dst, universal.SourceAgent, e.raw)
+		}
+	}
+	return dst
+}
+
+// onRetryScheduled handles session.retry.scheduled of OpenCode 2.x (data
+// {sessionID, assistantMessageID, attempt, at, error: {type, message}}),
+// the 2.x form of the retry status: an error with will_retry, once per
+// attempt.
+func (t *Translator) onRetryScheduled(dst []universal.Event, e *event) []universal.Event {
+	p := e.props
+	return t.retryOf(dst, p.Get("sessionID").Str, p.Get("attempt").Int(), p.Get("error.message").Str, p.Raw(), e.raw)
 }
 
 // retry reports a retried model call once per attempt.
