@@ -1146,3 +1146,101 @@ func TestV2RetryScheduled(t *testing.T) {
 		}
 	}
 }
+
+// TestV2Messages: OpenCode 2.x's message events become the items of their
+// 1.x equivalents, in the shapes of both 2.x SDK generations: an admitted
+// prompt (session.prompt.admitted {prompt}, session.input.admitted
+// {input: {type: user, data}}) a user message; a step an assistant
+// message, completed with its usage at step.ended; text and reasoning
+// blocks (by ordinal, or by textID and reasoningID) streamed and completed
+// with their final text; a tool call named by tool.input.started when
+// tool.called does not name it, its result the text of tool.success, a
+// tool.failed a failed result.
+func TestV2Messages(t *testing.T) {
+	events := run(t, opencode.FormatSSE, sse(
+		v2Event("e1", "session.prompt.admitted", `{"sessionID":"ses_a","inputID":"msg_u1","prompt":{"text":"list files"},"delivery":"steer"}`),
+		v2Event("e2", "session.prompt.promoted", `{"sessionID":"ses_a","inputID":"msg_u1"}`),
+		v2Event("e3", "session.execution.started", `{"sessionID":"ses_a"}`),
+		v2Event("e4", "session.step.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","agent":"build","model":{"id":"m","providerID":"p"}}`),
+		v2Event("e5", "session.reasoning.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","ordinal":0}`),
+		v2Event("e6", "session.reasoning.delta", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","ordinal":0,"delta":"think"}`),
+		v2Event("e7", "session.reasoning.ended", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","ordinal":0,"text":"think"}`),
+		v2Event("e8", "session.text.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","ordinal":1}`),
+		v2Event("e9", "session.text.delta", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","ordinal":1,"delta":"Listing"}`),
+		v2Event("e10", "session.text.ended", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","ordinal":1,"text":"Listing."}`),
+		v2Event("e11", "session.tool.input.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","callID":"c1","name":"glob"}`),
+		v2Event("e12", "session.tool.input.delta", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","callID":"c1","delta":"{}"}`),
+		v2Event("e13", "session.tool.called", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","callID":"c1","input":{"pattern":"*.go"},"executed":false}`),
+		v2Event("e14", "session.tool.success", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","callID":"c1","structured":{"count":2},"content":[{"type":"text","text":"a.go\n"},{"type":"text","text":"b.go"}],"executed":false}`),
+		v2Event("e15", "session.tool.called", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","callID":"c2","tool":"bash","input":{"command":"ls"},"provider":{"executed":false}}`),
+		v2Event("e16", "session.tool.failed", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","callID":"c2","error":{"type":"unknown","message":"denied"},"provider":{"executed":false}}`),
+		v2Event("e17", "session.step.ended", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","finish":"tool-calls","cost":0.5,"tokens":{"input":10,"output":5,"reasoning":1,"cache":{"read":0,"write":0}}}`),
+		v2Event("e18", "session.input.admitted", `{"sessionID":"ses_a","inputID":"msg_u2","input":{"type":"user","delivery":"queue","data":{"text":"and tests"}}}`),
+		v2Event("e19", "session.step.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a2","agent":"build","model":{"id":"m","providerID":"p"}}`),
+		v2Event("e20", "session.text.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a2","textID":"t1"}`),
+		v2Event("e21", "session.text.delta", `{"sessionID":"ses_a","assistantMessageID":"msg_a2","textID":"t1","delta":"Done"}`),
+		v2Event("e22", "session.text.ended", `{"sessionID":"ses_a","assistantMessageID":"msg_a2","textID":"t1","text":"Done"}`),
+		v2Event("e23", "session.step.ended", `{"sessionID":"ses_a","assistantMessageID":"msg_a2","finish":"stop","cost":0,"tokens":{"input":3,"output":1,"reasoning":0,"cache":{"read":0,"write":0}}}`),
+		v2Event("e24", "session.execution.succeeded", `{"sessionID":"ses_a"}`),
+	))
+	noUnparsed(t, events)
+	var got []string
+	for _, it := range completed(events) {
+		s := string(it.Kind) + "/" + string(it.Role) + ":"
+		for _, p := range it.Content {
+			switch p.Type {
+			case universal.PartToolCall:
+				s += fmt.Sprintf(" %s(%s)[%s]", p.Name, p.Arguments, p.ToolKind)
+			case universal.PartToolResult:
+				s += fmt.Sprintf(" %q error=%v", p.Output, p.IsError)
+			default:
+				s += fmt.Sprintf(" %s=%q", p.Type, p.Text)
+			}
+		}
+		got = append(got, s+" "+string(it.Status))
+	}
+	want := []string{
+		`message/user: text="list files" completed`,
+		`tool_call/assistant: glob({"pattern":"*.go"})[search] completed`,
+		`tool_result/tool: "a.go\nb.go" error=false completed`,
+		`tool_call/assistant: bash({"command":"ls"})[execute] completed`,
+		`tool_result/tool: "denied" error=true failed`,
+		`message/assistant: reasoning="think" text="Listing." completed`,
+		`message/user: text="and tests" completed`,
+		`message/assistant: text="Done" completed`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("items:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if n := len(golden.OfType(events, universal.TypeUsageUpdated)); n != 2 {
+		t.Errorf("%d usage events, want 2 (one per step)", n)
+	}
+	if n := len(golden.OfType(events, universal.TypeTurnStarted)); n != 1 {
+		t.Errorf("%d turns, want 1", n)
+	}
+}
+
+// TestV2StepFailed: a 2.x step.failed completes its message as failed
+// with one error event, which the session.execution.failed that follows
+// does not repeat; the turn ends in error.
+func TestV2StepFailed(t *testing.T) {
+	events := run(t, opencode.FormatSSE, sse(
+		v2Event("e1", "session.execution.started", `{"sessionID":"ses_a"}`),
+		v2Event("e2", "session.step.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","agent":"build","model":{"id":"m","providerID":"p"}}`),
+		v2Event("e3", "session.text.delta", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","ordinal":0,"delta":"Hal"}`),
+		v2Event("e4", "session.step.failed", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","error":{"type":"unknown","message":"reset"}}`),
+		v2Event("e5", "session.execution.failed", `{"sessionID":"ses_a","error":{"type":"unknown","message":"reset"}}`),
+	))
+	noUnparsed(t, events)
+	if n := len(golden.OfType(events, universal.TypeError)); n != 1 {
+		t.Errorf("%d error events, want 1", n)
+	}
+	items := completed(events)
+	if len(items) != 1 || items[0].Status != universal.StatusFailed || items[0].Content[0].Text != "Hal" {
+		t.Fatalf("items %+v, want the failed message with its text", items)
+	}
+	ends := golden.OfType(events, universal.TypeTurnEnded)
+	if len(ends) != 1 || ends[0].Data.(*universal.TurnEnded).Status != universal.TurnError {
+		t.Errorf("turn ends %v", ends)
+	}
+}

@@ -4,7 +4,8 @@
 // (recorded, with goldens), recordings of 1.0.185, 1.1.65, 1.2.27,
 // 1.14.41, 1.15.13 and 1.17.19 (checked by their expectations and the
 // stream invariants) and public samples of 0.14 … 1.17.
-// OpenCode 2.x is read in part (OpenCode 2.x, below).
+// OpenCode 2.x is read in part (OpenCode 2.x, below): its turns, errors,
+// prompts, text, reasoning, tool calls and usage.
 //
 // # Formats
 //
@@ -302,15 +303,47 @@
 //   - session.usage.updated (the session's running totals, which the
 //     step usage repeats) and log.synced (a replay boundary) are ignored.
 //
-// Not mapped yet, so agent.unparsed (nothing is dropped silently): the
-// 2.x message vocabulary (session.input.admitted and .promoted,
-// session.step.started, .ended and .failed, session.text.*,
-// session.reasoning.*, session.tool.*, session.shell.*,
-// session.compaction.*, session.synthetic, session.skill.activated), the
+// The 2.x message events are read as the 1.x message and part events
+// they stand for, so they give the same items (two generations of the
+// SDK types differ in names and keys; both are read):
+//
+//   - session.input.admitted {inputID, input: {type: "user", data: {text,
+//     files?, agents?}}} and session.prompt.admitted {inputID, prompt:
+//     {text, files?, agents?}} are the prompt's user message (inputID its
+//     native id): its text, a file a file_ref (image an image part), an
+//     agent mention a status part, as 1.x user parts are; it starts the
+//     turn. A prompt queued while a turn runs is reported when admitted;
+//     session.input.promoted and .prompt.promoted are ignored.
+//   - session.step.started {assistantMessageID, agent, model} starts the
+//     assistant message of one model response; session.step.ended
+//     {finish, cost, tokens} completes it, its usage one usage.updated
+//     (scope call), as a 1.x message's info gives it;
+//     session.step.failed {error} completes it as failed with one error
+//     event (the session.execution.failed of the same error gives none).
+//   - session.text.* and session.reasoning.* (started, delta, ended; a
+//     block told from the others of its message by textID or reasoningID,
+//     or by ordinal) are the message's text and reasoning parts: deltas
+//     streamed, the ended text final, a reasoning block's providerMetadata
+//     (or state) its metadata.
+//   - session.tool.* is a tool part, by assistantMessageID and callID:
+//     tool.input.started {name} starts the tool_call (its kind from the
+//     tool table), tool.called {tool?, input} completes it and starts the
+//     tool_result (the name from input.started when tool.called has none;
+//     name and input kept in the checkpoint until the result), tool.progress
+//     {structured, content} streams the result's text, tool.success
+//     completes it (output the text contents, structured its metadata,
+//     file contents attachments), tool.failed fails it (output the error's
+//     message). tool.input.delta and .ended are ignored (tool.called
+//     carries the arguments parsed).
+//
+// Not mapped yet, so agent.unparsed (nothing is dropped silently):
+// session.shell.*, session.compaction.*, session.synthetic,
+// session.skill.activated, session.context.updated, session.retried, the
 // other 2.x session events (session.renamed, .moved, .forked,
 // .agent.selected, .model.selected, .instructions.updated, .revert.*)
-// and form.* (2.x questions). A 2.x stream thus gives its turns, errors
-// and retries, and its content as agent.unparsed.
+// and form.* (2.x questions). The envelope's location is not read: a
+// tool's relative paths stay relative unless a session.updated gave the
+// directory.
 //
 // # Ignored on purpose
 //

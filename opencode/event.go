@@ -173,6 +173,13 @@ func (t *Translator) dispatch(dst []universal.Event, e *event) []universal.Event
 		return t.onExecution(dst, e)
 	case "session.retry.scheduled":
 		return t.onRetryScheduled(dst, e)
+	case "session.input.admitted", "session.prompt.admitted", "session.input.promoted", "session.prompt.promoted",
+		"session.step.started", "session.step.ended", "session.step.failed",
+		"session.text.started", "session.text.delta", "session.text.ended",
+		"session.reasoning.started", "session.reasoning.delta", "session.reasoning.ended",
+		"session.tool.input.started", "session.tool.input.delta", "session.tool.input.ended",
+		"session.tool.called", "session.tool.progress", "session.tool.success", "session.tool.failed":
+		return t.onV2(dst, e)
 	case "message.updated":
 		info := p.Sub("info")
 		f := readInfo(info)

@@ -172,8 +172,9 @@ func TestPublic(t *testing.T) {
 // edited to carry what the recordings lack (a revert point, todos, usage
 // only in the messages' info, the banner and a plugin's log line captured
 // with the document: the log line is agent.unparsed), and a /api/event
-// stream of OpenCode 2.0's execution lifecycle and retries written from
-// its SDK's event types.
+// stream of OpenCode 2.0's execution lifecycle and retries and one of its
+// message events (prompts, reasoning, text, tool calls, steps), written
+// from its SDK's event types.
 func TestHandmade(t *testing.T) {
 	cases := []struct {
 		file, format string
@@ -183,6 +184,7 @@ func TestHandmade(t *testing.T) {
 		{"1.18.33-s06-multiturn.export.json", opencode.FormatMessages, false},
 		{"1.18.33-s06-multiturn.edited-export.stdout", opencode.FormatMessages, true},
 		{"2.0-execution.api-event.sse", opencode.FormatSSE, false},
+		{"2.0-messages.api-event.sse", opencode.FormatSSE, false},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

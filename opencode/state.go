@@ -59,6 +59,9 @@ type state struct {
 	Resolved map[string]bool `json:"resolved,omitempty"`
 	// RunPerms counts synthetic run-mode permission pairs.
 	RunPerms int `json:"run_perms,omitempty"`
+	// V2Tools holds, by tool part, the name and input of an OpenCode
+	// 2.x tool call whose result has not come (see v2Tool).
+	V2Tools map[string]v2Tool `json:"v2_tools,omitempty"`
 	// Reverts holds, by session, the revert point last reported
 	// (session info revert: message id, part id).
 	Reverts map[string]revertState `json:"reverts,omitempty"`

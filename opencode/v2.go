@@ -1,0 +1,289 @@
+package opencode
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// OpenCode 2.x message events on /api/event. Each is read as the 1.x
+// event it stands for (a message's info, a part snapshot, a text delta),
+// built from its data and handled by the 1.x handlers, so that a 2.x
+// message becomes the items its 1.x equivalent does. The native event
+// (raw) stays the 2.x one.
+
+// v2Tool is what a 2.x tool call said before its result: its tool's name
+// (session.tool.input.started names it; some 2.x versions' tool.called do
+// not) and its input, which the result's events do not repeat.
+type v2Tool struct {
+	Name  string  `json:"name,omitempty"`
+	Input rawText `json:"input,omitempty"`
+}
+
+// onV2 handles the 2.x message events (see the package doc, OpenCode
+// 2.x).
+func (t *Translator) onV2(dst []universal.Event, e *event) []universal.Event {
+	d := e.props
+	sid := d.Get("sessionID").Str
+	if sid == "" {
+		return t.unparsed(dst, e, errors.New("2.x event without data.sessionID"))
+	}
+	switch e.typ {
+	case "session.input.admitted", "session.prompt.admitted":
+		return t.v2Input(dst, sid, e)
+	case "session.input.promoted", "session.prompt.promoted",
+		"session.tool.input.delta", "session.tool.input.ended":
+		// The prompt is reported when admitted; a tool's arguments when
+		// it is called (tool.called carries them parsed).
+		return dst
+	}
+	mid := d.Get("assistantMessageID").Str
+	if mid == "" {
+		return t.unparsed(dst, e, errors.New("2.x event without data.assistantMessageID"))
+	}
+	switch e.typ {
+	case "session.step.started":
+		var o jsonw.Object
+		o.String("id", mid).String("sessionID", sid).String("role", "assistant")
+		o.OptString("mode", d.Get("agent").Str)
+		o.OptString("modelID", d.Get("model.id").Str).OptString("providerID", d.Get("model.providerID").Str)
+		return t.v2Info(dst, o.Bytes(), false, e)
+	case "session.step.ended", "session.step.failed":
+		var o jsonw.Object
+		o.String("id", mid).String("sessionID", sid).String("role", "assistant")
+		o.Raw("time", `{"completed":1}`)
+		o.OptString("finish", d.Get("finish").Str)
+		o.Raw("cost", d.Get("cost").Raw)
+		o.Raw("tokens", d.Get("tokens").Raw)
+		if e.typ == "session.step.failed" {
+			errv := d.Get("error")
+			if !errv.IsObject() {
+				errv = gjson.Parse(`{"type":"unknown","message":"step failed"}`)
+			}
+			o.Raw("error", errv.Raw)
+		}
+		return t.v2Info(dst, o.Bytes(), true, e)
+	case "session.text.started", "session.text.delta", "session.text.ended":
+		return t.v2Text(dst, "text", sid, mid, v2Key(d, "textID"), e)
+	case "session.reasoning.started", "session.reasoning.delta", "session.reasoning.ended":
+		return t.v2Text(dst, "reasoning", sid, mid, v2Key(d, "reasoningID"), e)
+	}
+	return t.v2ToolEvent(dst, sid, mid, e)
+}
+
+// v2Key is what tells a text or reasoning block from the others of its
+// message: its id (textID, reasoningID) or, in other 2.x versions, its
+// ordinal.
+func v2Key(d jsonscan.Value, idField string) string {
+	if id := d.Get(idField).Str; id != "" {
+		return id
+	}
+	if o := d.Get("ordinal"); o.Type == gjson.Number {
+		return "#" + strconv.FormatInt(o.Int(), 10)
+	}
+	return "#0"
+}
+
+// v2Event returns a copy of e with props the 1.x event built for it.
+func v2Event(e *event, props []byte) *event {
+	e2 := *e
+	e2.props = jsonscan.Wrap(gjson.ParseBytes(props))
+	return &e2
+}
+
+// v2Info handles a message info built for a 2.x event.
+func (t *Translator) v2Info(dst []universal.Event, info []byte, complete bool, e *event) []universal.Event {
+	f := readInfo(jsonscan.Wrap(gjson.ParseBytes(info)))
+	return t.onMessage(dst, &f, e.raw, complete)
+}
+
+// v2Part handles a part snapshot built for a 2.x event.
+func (t *Translator) v2Part(dst []universal.Event, part []byte, e *event) []universal.Event {
+	f := readPart(jsonscan.Wrap(gjson.ParseBytes(part)))
+	return t.onPart(dst, &f, "", v2Event(e, part))
+}
+
+// v2Input reports an admitted prompt as the user message (text, files,
+// agent mentions) a 1.x prompt gives: session.input.admitted {inputID,
+// input: {type: "user", data: {text, files?, agents?}, delivery}} or
+// session.prompt.admitted {inputID, prompt: {text, files?, agents?},
+// delivery}.
+func (t *Translator) v2Input(dst []universal.Event, sid string, e *event) []universal.Event {
+	d := e.props
+	id := d.Get("inputID").Str
+	prompt := d.Sub("prompt")
+	if in := d.Sub("input"); in.Exists() {
+		if typ := in.Get("type").Str; typ != "user" {
+			return t.unparsed(dst, e, fmt.Errorf("admitted input of type %q", typ))
+		}
+		prompt = in.Sub("data")
+	}
+	if id == "" || !prompt.IsObject() {
+		return t.unparsed(dst, e, errors.New("admitted input without inputID and its prompt"))
+	}
+	var o jsonw.Object
+	o.String("id", id).String("sessionID", sid).String("role", "user")
+	dst = t.v2Info(dst, o.Bytes(), false, e)
+	if text := prompt.Get("text").Str; text != "" {
+		var p jsonw.Object
+		p.String("id", id+"#text").String("messageID", id).String("sessionID", sid).String("type", "text").String("text", text)
+		dst = t.v2Part(dst, p.Bytes(), e)
+	}
+	i := 0
+	prompt.Get("files").ForEach(func(_, f gjson.Result) bool {
+		url := f.Get("source.uri").Str
+		if url == "" {
+			url = "data:"
+		}
+		var p jsonw.Object
+		p.String("id", id+"#file"+strconv.Itoa(i)).String("messageID", id).String("sessionID", sid).String("type", "file")
+		p.OptString("mime", f.Get("mime").Str).String("url", url).OptString("filename", f.Get("name").Str)
+		dst = t.v2Part(dst, p.Bytes(), e)
+		i++
+		return true
+	})
+	i = 0
+	prompt.Get("agents").ForEach(func(_, a gjson.Result) bool {
+		var p jsonw.Object
+		p.String("id", id+"#agent"+strconv.Itoa(i)).String("messageID", id).String("sessionID", sid).String("type", "agent")
+		p.String("name", a.Get("name").Str).Raw("source", a.Get("mention").Raw)
+		dst = t.v2Part(dst, p.Bytes(), e)
+		i++
+		return true
+	})
+	return dst
+}
+
+// v2Text handles a text or reasoning block: started and ended are
+// snapshots of its part (empty, then the final text), delta the 1.x
+// message.part.delta.
+func (t *Translator) v2Text(dst []universal.Event, typ, sid, mid, key string, e *event) []universal.Event {
+	d := e.props
+	pid := mid + "#" + typ + ":" + key
+	if strings.HasSuffix(e.typ, ".delta") {
+		var o jsonw.Object
+		o.String("sessionID", sid).String("messageID", mid).String("partID", pid).String("field", "text")
+		o.String("delta", d.Get("delta").Str)
+		return t.onDelta(dst, v2Event(e, o.Bytes()))
+	}
+	if p := t.st.Parts[pid]; p != nil && p.Type != typ {
+		return t.unparsed(dst, e, fmt.Errorf("%s block %q of message %q was a %s block", typ, key, mid, p.Type))
+	}
+	var o jsonw.Object
+	o.String("id", pid).String("messageID", mid).String("sessionID", sid).String("type", typ)
+	if strings.HasSuffix(e.typ, ".ended") {
+		o.String("text", d.Get("text").Str)
+		o.Raw("time", `{"start":0,"end":0}`)
+		md := d.Get("providerMetadata")
+		if !md.IsObject() {
+			md = d.Get("state")
+		}
+		if md.IsObject() {
+			o.Raw("metadata", md.Raw)
+		}
+	}
+	return t.v2Part(dst, o.Bytes(), e)
+}
+
+// v2ToolEvent handles session.tool.*: a call is a tool part whose state
+// goes pending (input.started), running (called, progress), completed
+// (success) or error (failed), as a 1.x tool part's does.
+func (t *Translator) v2ToolEvent(dst []universal.Event, sid, mid string, e *event) []universal.Event {
+	d := e.props
+	call := d.Get("callID").Str
+	if call == "" || !strings.HasPrefix(e.typ, "session.tool.") {
+		return t.unparsed(dst, e, fmt.Errorf("unknown event type %q", e.typ))
+	}
+	pid := mid + "#tool:" + call
+	if p := t.st.Parts[pid]; p != nil && p.Type != "tool" {
+		return t.unparsed(dst, e, fmt.Errorf("tool call %q of message %q was a %s block", call, mid, p.Type))
+	}
+	tool := t.st.V2Tools[pid]
+	var state jsonw.Object
+	switch e.typ {
+	case "session.tool.input.started":
+		tool.Name = d.Get("name").Str
+		state.String("status", "pending").Raw("input", "{}")
+	case "session.tool.called":
+		if name := d.Get("tool").Str; name != "" {
+			tool.Name = name
+		}
+		if in := d.Get("input"); in.IsObject() {
+			tool.Input = rawText(in.Raw)
+		}
+		state.String("status", "running").RawBytes("input", tool.Input)
+	case "session.tool.progress", "session.tool.success", "session.tool.failed":
+		status := map[string]string{"session.tool.progress": "running", "session.tool.success": "completed", "session.tool.failed": "error"}[e.typ]
+		state.String("status", status).RawBytes("input", tool.Input)
+		out, atts := v2ToolContent(d.Get("content"))
+		md := d.Get("structured")
+		if status == "running" {
+			var m jsonw.Object
+			if md.IsObject() {
+				m.Raw("structured", md.Raw)
+			}
+			m.String("output", out)
+			state.RawBytes("metadata", m.Bytes())
+			break
+		}
+		if md.IsObject() {
+			state.Raw("metadata", md.Raw)
+		}
+		if status == "error" {
+			msg := d.Get("error.message").Str
+			if msg == "" {
+				msg = d.Get("error.type").Str
+			}
+			state.String("error", msg)
+		} else {
+			state.String("output", out)
+		}
+		state.RawBytes("attachments", atts)
+	default:
+		return t.unparsed(dst, e, fmt.Errorf("unknown event type %q", e.typ))
+	}
+	if e.typ == "session.tool.success" || e.typ == "session.tool.failed" {
+		delete(t.st.V2Tools, pid)
+	} else {
+		tool.Name = t.w.Copy(tool.Name)
+		put(&t.st.V2Tools, pid, tool)
+	}
+	var o jsonw.Object
+	o.String("id", pid).String("messageID", mid).String("sessionID", sid).String("type", "tool")
+	o.String("tool", tool.Name).String("callID", call).RawBytes("state", state.Bytes())
+	return t.v2Part(dst, o.Bytes(), e)
+}
+
+// v2ToolContent returns a 2.x tool output's text (its text contents, in
+// order) and its files as 1.x attachments ({type: "file", mime, url,
+// filename}), nil if none.
+func v2ToolContent(content gjson.Result) (string, []byte) {
+	var text strings.Builder
+	var atts []byte
+	content.ForEach(func(_, c gjson.Result) bool {
+		switch c.Get("type").Str {
+		case "text":
+			text.WriteString(c.Get("text").Str)
+		case "file":
+			var a jsonw.Object
+			a.String("type", "file").OptString("mime", c.Get("mime").Str).OptString("url", c.Get("uri").Str).OptString("filename", c.Get("name").Str)
+			if atts == nil {
+				atts = append(atts, '[')
+			} else {
+				atts = append(atts, ',')
+			}
+			atts = append(atts, a.Bytes()...)
+		}
+		return true
+	})
+	if atts != nil {
+		atts = append(atts, ']')
+	}
+	return text.String(), atts
+}
