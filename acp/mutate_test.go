@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/agentnorm/agentnorm/acp"
 	"github.com/agentnorm/agentnorm/internal/golden"
@@ -13,7 +12,10 @@ import (
 
 // TestMutations runs golden.FuzzProperty on mutated captures (lines
 // shuffled, dropped, repeated, bytes overwritten), deterministically: the
-// fuzz target's property on inputs a short test run can afford.
+// fuzz target's property on inputs a short test run can afford. Time is
+// not asserted (the machines are shared; a race-enabled run of a big
+// capture takes seconds): work that grows faster than the input is
+// internal/linear's to catch, by allocations.
 func TestMutations(t *testing.T) {
 	n := 400
 	if testing.Short() {
@@ -52,13 +54,9 @@ func TestMutations(t *testing.T) {
 		}
 		in := bytes.Join(lines, []byte("\n"))
 		fm := acp.Formats()[fmts[i]%len(acp.Formats())]
-		start := time.Now()
 		t.Run("", func(t *testing.T) {
 			golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "a prompt"}}}, in)
 		})
-		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("slow input (%v): %q", d, in)
-		}
 		if t.Failed() {
 			t.Logf("input: %s", in)
 			return
