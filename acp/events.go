@@ -356,16 +356,23 @@ func (t *Translator) status(dst []universal.Event, label, detail string, md []by
 // plan translates a plan: the agent's todo list, shown whole each time
 // as a status item labelled plan (entries in its metadata).
 func (t *Translator) plan(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
-	dst = t.work(dst, in.raw)
-	dst = t.closeUser(dst, in.raw)
 	entries := u.Sub("entries")
 	var md jsonw.Object
 	entries.AddTo(&md, "entries")
+	return t.planStatus(dst, in, u, "plan", planDone(entries), md.Bytes())
+}
+
+// planStatus emits a plan's status item (plan, plan_update, plan_removed):
+// work goes on, a user message being replayed ends, and the item goes
+// under the tool call the update names, if any.
+func (t *Translator) planStatus(dst []universal.Event, in *input, u jsonscan.Value, label, detail string, md []byte) []universal.Event {
+	dst = t.work(dst, in.raw)
+	dst = t.closeUser(dst, in.raw)
 	parent := ""
 	if p := t.parentCall(u); p != nil {
 		parent = p.Call
 	}
-	return t.status(dst, "plan", planDone(entries), md.Bytes(), parent, in.raw)
+	return t.status(dst, label, detail, md, parent, in.raw)
 }
 
 // planDone is the detail of a plan's status item: "N of M done".

@@ -58,13 +58,7 @@ func (t *Translator) planUpdate(dst []universal.Event, in *input, u jsonscan.Val
 	}
 	p.Sub("_meta").AddTo(&md, "_meta")
 	u.Sub("_meta").AddTo(&md, "update_meta")
-	dst = t.work(dst, in.raw)
-	dst = t.closeUser(dst, in.raw)
-	parent := ""
-	if c := t.parentCall(u); c != nil {
-		parent = c.Call
-	}
-	return t.status(dst, "plan", detail, md.Bytes(), parent, in.raw)
+	return t.planStatus(dst, in, u, "plan", detail, md.Bytes())
 }
 
 // planRemoved translates plan_removed: a status item labelled
@@ -77,13 +71,7 @@ func (t *Translator) planRemoved(dst []universal.Event, in *input, u jsonscan.Va
 	var md jsonw.Object
 	md.String("plan_id", id.Str())
 	u.Sub("_meta").AddTo(&md, "_meta")
-	dst = t.work(dst, in.raw)
-	dst = t.closeUser(dst, in.raw)
-	parent := ""
-	if c := t.parentCall(u); c != nil {
-		parent = c.Call
-	}
-	return t.status(dst, "plan_removed", id.Str(), md.Bytes(), parent, in.raw)
+	return t.planStatus(dst, in, u, "plan_removed", id.Str(), md.Bytes())
 }
 
 // compaction is one context compaction (compaction_update), as its

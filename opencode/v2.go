@@ -219,7 +219,13 @@ func (t *Translator) v2ToolEvent(dst []universal.Event, sid, mid string, e *even
 		}
 		state.String("status", "running").RawBytes("input", tool.Input)
 	case "session.tool.progress", "session.tool.success", "session.tool.failed":
-		status := map[string]string{"session.tool.progress": "running", "session.tool.success": "completed", "session.tool.failed": "error"}[e.typ]
+		status := "running"
+		switch e.typ {
+		case "session.tool.success":
+			status = "completed"
+		case "session.tool.failed":
+			status = "error"
+		}
 		state.String("status", status).RawBytes("input", tool.Input)
 		out, atts := v2ToolContent(d.Get("content"))
 		md := d.Get("structured")
