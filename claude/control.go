@@ -95,7 +95,7 @@ func (t *Translator) canUseTool(dst events, r jsonscan.Value, req gjson.Result) 
 		t.addTool(call, tl)
 		dst = t.w.StartItem(dst, universal.Item{
 			ItemID: tl.ItemID, NativeItemID: t.w.Copy(call), Kind: universal.KindToolCall, Role: universal.RoleAssistant,
-			Content: []universal.Part{{Type: universal.PartToolCall, Name: tl.Name, Arguments: compacted(input.Raw), CallID: t.w.Copy(call)}},
+			Content: []universal.Part{{Type: universal.PartToolCall, Name: tl.Name, Arguments: t.w.Copy(jsonw.Compact(input.Raw)), CallID: t.w.Copy(call)}},
 		}, universal.SourceDaemon, t.raw)
 	}
 	if t.s.Requests == nil {
@@ -375,13 +375,4 @@ func (t *Translator) reportQuestion(dst events, r universal.QuestionReply) event
 		status = universal.QuestionRejected
 	}
 	return t.w.ResolveQuestion(dst, universal.Question{QuestionID: r.QuestionID, Response: r.Response, Status: status}, universal.SourceDaemon, nil)
-}
-
-// compacted returns raw JSON text compacted, in memory of its own ("" for
-// none): a tool's arguments read the same however the line was spaced.
-func compacted(raw string) string {
-	if raw == "" {
-		return ""
-	}
-	return string(jsonw.AppendRaw(nil, raw))
 }

@@ -401,16 +401,7 @@ func argsJSON(a gjson.Result) string {
 	if !a.Exists() {
 		return "{}"
 	}
-	return compactJSON(a.Raw)
-}
-
-// compactJSON returns raw JSON text compacted: arguments given as an
-// object read the same however the line was spaced.
-func compactJSON(raw string) string {
-	if jsonw.Clean(raw) {
-		return raw
-	}
-	return string(jsonw.AppendRaw(nil, raw))
+	return jsonw.Compact(a.Raw)
 }
 
 // mcpResult maps an MCP tool result: text content as output, structured

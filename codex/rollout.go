@@ -611,7 +611,7 @@ func (t *Translator) functionCall(dst []event, c *ctx, p jsonscan.Value, typ, th
 		}
 	case "local_shell_call":
 		name = "local_shell"
-		spec.args = t.w.Copy(compactJSON(rawOr(p.Get("action"), "{}")))
+		spec.args = t.w.Copy(jsonw.Compact(rawOr(p.Get("action"), "{}")))
 	case "tool_search_call":
 		name = "tool_search"
 		spec.args = t.w.Copy(argsJSON(p.Get("arguments")))

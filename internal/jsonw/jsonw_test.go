@@ -87,6 +87,9 @@ func FuzzAppendValue(f *testing.F) {
 				t.Fatalf("AppendValue(%q) = %q, json.Compact gives %q", b, out, want.Bytes())
 			}
 		}
+		if c := Compact(string(b)); c != string(out) {
+			t.Fatalf("Compact(%q) = %q, AppendValue gives %q", b, c, out)
+		}
 		if Clean(b) != bytes.Equal(out, b) {
 			t.Fatalf("Clean(%q) = %v, but output %q", b, Clean(b), out)
 		}

@@ -37,6 +37,17 @@ func AppendRaw[T ~string | ~[]byte](dst []byte, src T) []byte {
 	return AppendString(dst, src)
 }
 
+// Compact returns JSON text as AppendRaw writes it: src itself when it is
+// clean already (see Clean), else a compacted copy; "" for "". Tool
+// arguments given as JSON text read the same however their line was
+// spaced.
+func Compact(src string) string {
+	if src == "" || Clean(src) {
+		return src
+	}
+	return string(AppendRaw(nil, src))
+}
+
 // Valid reports whether src is one JSON value.
 func Valid[T ~string | ~[]byte](src T) bool {
 	s := scanner[T]{src: src, check: true}
