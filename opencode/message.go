@@ -493,15 +493,20 @@ func (t *Translator) onDelta(dst []universal.Event, e *event) []universal.Event 
 	if mid == "" || pid == "" {
 		return t.unparsed(dst, e, errors.New("message.part.delta without messageID and partID"))
 	}
-	rt := t.route(sid, true)
-	if rt == routeSkip {
-		return dst
-	}
 	if f := fv.Str(); f != "text" {
+		if t.route(sid, true) == routeSkip {
+			return dst
+		}
 		return t.unparsed(dst, e, fmt.Errorf("delta of field %q", f))
 	}
-	delta := dv.Str()
-	if delta == "" {
+	return t.textDelta(dst, e, sid, mid, pid, dv.Str())
+}
+
+// textDelta appends delta to the text of part pid of message mid of
+// session sid (message.part.delta, a 2.x text or reasoning delta).
+func (t *Translator) textDelta(dst []universal.Event, e *event, sid, mid, pid, delta string) []universal.Event {
+	rt := t.route(sid, true)
+	if rt == routeSkip || delta == "" {
 		return dst
 	}
 	if l := &t.last; l.p != nil && l.p.ID == pid {

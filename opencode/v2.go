@@ -167,10 +167,7 @@ func (t *Translator) v2Text(dst []universal.Event, typ, sid, mid, key string, e 
 	d := e.props
 	pid := mid + "#" + typ + ":" + key
 	if strings.HasSuffix(e.typ, ".delta") {
-		var o jsonw.Object
-		o.String("sessionID", sid).String("messageID", mid).String("partID", pid).String("field", "text")
-		o.String("delta", d.Get("delta").Str)
-		return t.onDelta(dst, v2Event(e, o.Bytes()))
+		return t.textDelta(dst, e, sid, mid, pid, d.Get("delta").Str)
 	}
 	if p := t.st.Parts[pid]; p != nil && p.Type != typ {
 		return t.unparsed(dst, e, fmt.Errorf("%s block %q of message %q was a %s block", typ, key, mid, p.Type))
