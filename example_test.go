@@ -37,7 +37,7 @@ func ExampleOpen() {
 	}
 	fmt.Println("format:", s.Format().Name)
 	fmt.Println("status:", state.Status)
-	for _, it := range state.Items {
+	for _, it := range state.Items() {
 		for _, p := range it.Item.Content {
 			if p.Type == universal.PartToolCall {
 				fmt.Printf("%s call (%s): %s\n", p.ToolKind, p.Name, p.ToolInput.Command)

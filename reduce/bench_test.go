@@ -111,7 +111,7 @@ func BenchmarkDeltaFold(b *testing.B) {
 			cpu := cpuTime()
 			iters := 0
 			for b.Loop() {
-				if got := d.fold(b).Items[0].Text(); len(got) != n*len(deltaText) {
+				if got := d.fold(b).ItemAt(0).Text(); len(got) != n*len(deltaText) {
 					b.Fatalf("text of %d bytes", len(got))
 				}
 				iters++
@@ -157,7 +157,7 @@ func TestDeltaFoldIsLinear(t *testing.T) {
 // string and raw JSON value of its items' parts.
 func contentBytes(s *reduce.Session) int {
 	n := 0
-	for _, it := range s.Items {
+	for _, it := range s.Items() {
 		for _, p := range it.Item.Content {
 			n += len(p.Text) + len(p.Signature) + len(p.JSON) + len(p.Name) + len(p.Arguments) + len(p.CallID) +
 				len(p.Output) + len(p.Path) + len(p.Diff) + len(p.Mime) + len(p.Label) + len(p.Detail) + len(p.Metadata)
@@ -225,7 +225,7 @@ func TestSessionMemory(t *testing.T) {
 	for _, r := range rows {
 		c := contentBytes(r.s)
 		ratio := float64(r.heap) / float64(max(c, 1))
-		t.Logf("%-70s content %9d B, heap %9d B, %.2f× content, %d items", r.name, c, r.heap, ratio, len(r.s.Items))
+		t.Logf("%-70s content %9d B, heap %9d B, %.2f× content, %d items", r.name, c, r.heap, ratio, r.s.NumItems())
 		if r.heap > uint64(3*c+1<<20) {
 			t.Errorf("%s: the session keeps %d B for %d B of content", r.name, r.heap, c)
 		}

@@ -48,13 +48,22 @@
 //     role once, and refine the placeholder kind "unknown" once; any other
 //     change is an anomaly and the first value is kept.
 //   - An item left open when the session ends stays open.
-//   - An item's snapshot is copied into memory the session owns (one
-//     buffer per snapshot for its strings and raw JSON), so the session
-//     never keeps decoded lines or a translator's buffers alive. What a
-//     completion confirms (a part equal to the one the item holds, its
-//     ids) is kept, not copied again; a call_id is kept once for the call,
-//     its result and their native ids; raw JSON is checked to be in
-//     canonical form and copied, and rewritten only when it is not.
+//   - An item's snapshot is copied into memory the session owns, so the
+//     session never keeps decoded lines or a translator's buffers alive;
+//     raw JSON is checked to be in canonical form and copied, and
+//     rewritten only when it is not. An open item is an Item (one buffer
+//     for its strings and raw JSON). A completed item is packed: its ids,
+//     enumerations, strings and raw JSON written one after the other into
+//     blocks the session allocates in bulk, with lengths as varints,
+//     absent fields as bits of a mask, and the strings it shares with
+//     others as references (a call_id is kept once for the call, its
+//     result and their native ids; a parent's id and a turn's id are not
+//     kept again). An item costs its content and about 20 bytes; a session
+//     keeps less than twice its content. Reading a completed item
+//     (ItemAt, Items, Item, ToolCall, ToolResult, TurnItems) decodes it
+//     into a new Item whose strings and raw JSON are the session's memory:
+//     two or three allocations, no copy of the content. Read such an Item
+//     and do not modify it.
 //   - ToolCall and ToolResult find the items of a call_id through an index
 //     (kept by Apply, rebuilt on restore), not a scan.
 //

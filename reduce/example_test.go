@@ -83,7 +83,7 @@ func ExampleSince() {
 			panic(err)
 		}
 	}
-	fmt.Printf("cached at %d, patch of %d events, now at %d: %q\n", cached.Sequence, len(patch), s.Sequence, s.Items[0].Text())
+	fmt.Printf("cached at %d, patch of %d events, now at %d: %q\n", cached.Sequence, len(patch), s.Sequence, s.ItemAt(0).Text())
 
 	// Applying an event out of order is refused and changes nothing.
 	ev := log[len(log)-1]
@@ -123,4 +123,20 @@ func ExampleSession_ToolResult() {
 	// Output:
 	// execute "ls" → "a.txt\n"
 	// "Listing.\n\nOne file."
+}
+
+// Walk the items in the order they started: each is read from the
+// session's compact form when it is reached.
+func ExampleSession_Items() {
+	s, err := reduce.Replay(session())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(s.NumItems(), "item")
+	for i, it := range s.Items() {
+		fmt.Printf("%d: %s %s %s %q\n", i, it.Item.Kind, it.Item.Role, it.Item.Status, it.Text())
+	}
+	// Output:
+	// 1 item
+	// 0: message assistant completed "Hello, world."
 }

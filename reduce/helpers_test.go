@@ -3,6 +3,7 @@ package reduce_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -182,6 +183,23 @@ func itemsJSON(items []universal.Item) []byte {
 	return b
 }
 
+// sameItem reports whether a and b are the same item of a session (ids are
+// unique in a session): a completed item is decoded anew each time it is
+// read, so pointers differ.
+func sameItem(a, b *reduce.Item) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Item.ItemID == b.Item.ItemID && a.StartedSeq == b.StartedSeq
+}
+
+func itemName(it *reduce.Item) string {
+	if it == nil {
+		return "nil"
+	}
+	return fmt.Sprintf("%q (started at %d)", it.Item.ItemID, it.StartedSeq)
+}
+
 // checkLookups compares ToolCall and ToolResult, which use the session's
 // call index, with a scan of the items from the newest (what they did
 // before the index) for every call_id of the session and one it lacks.
@@ -191,8 +209,8 @@ func checkLookups(t tb, s *reduce.Session) {
 		if callID == "" {
 			return nil
 		}
-		for i := len(s.Items) - 1; i >= 0; i-- {
-			it := &s.Items[i]
+		for i := s.NumItems() - 1; i >= 0; i-- {
+			it := s.ItemAt(i)
 			if it.Item.Kind != kind {
 				continue
 			}
@@ -205,17 +223,17 @@ func checkLookups(t tb, s *reduce.Session) {
 		return nil
 	}
 	ids := []string{"", "no such call"}
-	for _, it := range s.Items {
+	for _, it := range s.Items() {
 		for _, p := range it.Item.Content {
 			ids = append(ids, p.CallID)
 		}
 	}
 	for _, id := range ids {
-		if got, want := s.ToolCall(id), scan(id, universal.KindToolCall); got != want {
-			t.Fatalf("ToolCall(%q) = %p, a scan finds %p", id, got, want)
+		if got, want := s.ToolCall(id), scan(id, universal.KindToolCall); !sameItem(got, want) {
+			t.Fatalf("ToolCall(%q) = %s, a scan finds %s", id, itemName(got), itemName(want))
 		}
-		if got, want := s.ToolResult(id), scan(id, universal.KindToolResult); got != want {
-			t.Fatalf("ToolResult(%q) = %p, a scan finds %p", id, got, want)
+		if got, want := s.ToolResult(id), scan(id, universal.KindToolResult); !sameItem(got, want) {
+			t.Fatalf("ToolResult(%q) = %s, a scan finds %s", id, itemName(got), itemName(want))
 		}
 	}
 }

@@ -207,14 +207,14 @@ func (s *Session) own(snap, prev *universal.Item, grown []builder, clean bool) u
 	}
 	if !pk.nativeDone && c.NativeItemID != "" {
 		// A tool item's native id is often its call_id.
-		if k, ok := ix.calls[c.NativeItemID]; ok {
-			c.NativeItemID = k.id
+		if k := ix.callsByID.find(c.NativeItemID, ix.callKey); k >= 0 {
+			c.NativeItemID = ix.callList[k].id
 			pk.nativeDone = true
 		}
 	}
 	if !pk.parentDone && c.ParentID != "" {
-		if j, ok := ix.items[c.ParentID]; ok {
-			c.ParentID = s.Items[j].Item.ItemID
+		if j := ix.itemsByID.find(c.ParentID, s.itemKey); j >= 0 {
+			c.ParentID = s.itemKey(j)
 			pk.parentDone = true
 		}
 	}
@@ -593,30 +593,36 @@ func unescapeHTML(b []byte) []byte {
 	return out
 }
 
-func (s *Session) addItem(it Item, c *Change) *Item {
-	s.idx.items[it.Item.ItemID] = len(s.Items)
-	s.Items = append(s.Items, it)
+func (s *Session) addItem(it *Item, c *Change) int {
+	i := len(s.items)
+	s.items = append(grown(s.items), 0)
+	s.setOpen(i, it)
+	s.idx.itemsByID.put(it.Item.ItemID, int32(i), s.itemKey)
 	c.What |= ItemAdded
-	return &s.Items[len(s.Items)-1]
+	return i
 }
 
 func (s *Session) itemStarted(ev *universal.Event, d *universal.ItemSnapshot, c *Change) {
 	snap := &d.Item
 	id := snap.ItemID
 	c.ItemID = id
-	if i, ok := s.idx.items[id]; ok {
-		it := &s.Items[i]
+	if i := s.itemPos(id); i >= 0 {
+		it := s.live(i)
 		s.anomaly(ev, c, "item "+id+" started twice; the second start is ignored")
 		s.identity(ev, it, snap, c)
-		s.idx.register(s.Items, i)
+		s.idx.register(it, i)
+		if it.CompletedSeq != 0 {
+			s.pack(i, it, true, true)
+		}
 		return
 	}
-	it := s.addItem(Item{TurnID: s.turnFor(snap.ParentID), StartedSeq: ev.Sequence, Item: s.own(snap, nil, nil, ev.CleanJSON)}, c)
+	it := &Item{TurnID: s.turnFor(snap.ParentID), StartedSeq: ev.Sequence, Item: s.own(snap, nil, nil, ev.CleanJSON)}
+	i := s.addItem(it, c)
 	it.Item.Status = universal.StatusInProgress
 	if it.Item.Kind == "" {
 		it.Item.Kind = universal.KindUnknown
 	}
-	s.idx.register(s.Items, len(s.Items)-1)
+	s.idx.register(it, i)
 	if len(it.Item.Content) > 0 {
 		c.What |= ContentChanged
 	}
@@ -628,18 +634,22 @@ func (s *Session) itemStarted(ev *universal.Event, d *universal.ItemSnapshot, c 
 
 func (s *Session) itemDelta(ev *universal.Event, d *universal.ItemDelta, c *Change) {
 	c.ItemID = d.ItemID
-	i, ok := s.idx.items[d.ItemID]
-	if !ok {
+	i := s.itemPos(d.ItemID)
+	if i < 0 {
 		// A delta before its item: a stub the completion will fill in.
-		s.addItem(Item{TurnID: s.OpenTurn(), StartedSeq: ev.Sequence, Item: universal.Item{
+		i = s.addItem(&Item{TurnID: s.OpenTurn(), StartedSeq: ev.Sequence, Item: universal.Item{
 			ItemID:       strings.Clone(d.ItemID),
 			NativeItemID: strings.Clone(d.NativeItemID),
 			Kind:         universal.KindUnknown,
 			Status:       universal.StatusInProgress,
 		}}, c)
-		i = len(s.Items) - 1
 	}
-	it := &s.Items[i]
+	it := s.open(i)
+	if it == nil {
+		// Packed: completed.
+		s.anomaly(ev, c, "delta for "+d.ItemID+" after it completed; ignored")
+		return
+	}
 	n := len(it.Item.Content)
 	switch {
 	case it.CompletedSeq != 0:
@@ -664,7 +674,7 @@ func (s *Session) itemDelta(ev *universal.Event, d *universal.ItemDelta, c *Chan
 	case it.Item.Content[d.PartIndex].Type == "":
 		it.Item.Content[d.PartIndex].Type = d.PartType
 		c.What |= ContentChanged
-		s.idx.register(s.Items, i)
+		s.idx.register(it, i)
 	case it.Item.Content[d.PartIndex].Type != d.PartType:
 		s.anomaly(ev, c, fmt.Sprintf("delta for %s: part %d is %s, not %s; ignored", d.ItemID, d.PartIndex, it.Item.Content[d.PartIndex].Type, d.PartType))
 		return
@@ -696,56 +706,58 @@ func (s *Session) itemDelta(ev *universal.Event, d *universal.ItemDelta, c *Chan
 	}
 }
 
+// itemCompleted replaces the item by the completed snapshot and packs it.
+// The snapshot is packed as it is, with the item's kind, role and the ids
+// it lacks: nothing of it is copied but into the arena.
 func (s *Session) itemCompleted(ev *universal.Event, d *universal.ItemSnapshot, c *Change) {
 	snap := &d.Item
 	id := snap.ItemID
 	c.ItemID = id
-	var final universal.Item
-	i, ok := s.idx.items[id]
-	if ok {
-		it := &s.Items[i]
+	i := s.itemPos(id)
+	var it *Item
+	if i >= 0 {
+		it = s.live(i)
 		if it.CompletedSeq != 0 {
 			s.anomaly(ev, c, "item "+id+" completed twice; the last snapshot is kept")
 		}
 		s.identity(ev, it, snap, c)
-		// What the item holds already is not copied again.
-		final = s.own(snap, &it.Item, s.idx.grow[i], ev.CleanJSON)
 	} else {
 		// Deltas missed or never sent: the completion alone is the item.
-		final = s.own(snap, nil, nil, ev.CleanJSON)
-		kind := final.Kind
+		kind := snap.Kind
 		if kind == "" {
 			kind = universal.KindUnknown
 		}
-		s.addItem(Item{TurnID: s.turnFor(snap.ParentID), StartedSeq: ev.Sequence, Item: universal.Item{ItemID: final.ItemID, Kind: kind, Role: final.Role}}, c)
-		i = len(s.Items) - 1
+		it = &Item{TurnID: s.turnFor(snap.ParentID), StartedSeq: ev.Sequence,
+			Item: universal.Item{ItemID: id, Kind: kind, Role: snap.Role}} // packed below
+		i = s.addItem(it, c)
 	}
-	it := &s.Items[i]
-	final.Kind, final.Role = it.Item.Kind, it.Item.Role
-	if final.NativeItemID == "" {
-		final.NativeItemID = it.Item.NativeItemID
+	final := Item{TurnID: it.TurnID, StartedSeq: it.StartedSeq, CompletedSeq: ev.Sequence, Item: *snap}
+	f := &final.Item
+	f.ItemID = it.Item.ItemID
+	f.Kind, f.Role = it.Item.Kind, it.Item.Role
+	if f.NativeItemID == "" {
+		f.NativeItemID = it.Item.NativeItemID
 	}
-	if final.ParentID == "" {
-		final.ParentID = it.Item.ParentID
+	if f.ParentID == "" {
+		f.ParentID = it.Item.ParentID
 	}
-	if final.Status != universal.StatusFailed {
-		final.Status = universal.StatusCompleted
+	if f.Status != universal.StatusFailed {
+		f.Status = universal.StatusCompleted
 	}
-	if !sameText(it.Item.Content, final.Content) {
+	if !sameText(it.Item.Content, f.Content) {
 		c.What |= TextChanged
 	}
-	if !sameContent(it.Item.Content, final.Content) {
+	if !sameContent(it.Item.Content, f.Content) {
 		c.What |= ContentChanged
 	}
-	it.Item = final
 	delete(s.idx.grow, i)
-	it.CompletedSeq = ev.Sequence
-	s.idx.register(s.Items, i)
+	s.idx.register(&final, i)
+	s.pack(i, &final, false, ev.CleanJSON)
 	c.What |= ItemCompleted
-	if final.Status != universal.StatusFailed {
+	if f.Status != universal.StatusFailed {
 		// A failed completion is clean-up (an item left open when its turn
 		// or the session ended), not work.
-		s.itemWork(it, c)
+		s.itemWork(&final, c)
 	}
 }
 
@@ -778,8 +790,8 @@ func (s *Session) turnFor(parentID string) string {
 	if t := s.OpenTurn(); t != "" {
 		return t
 	}
-	if p := s.Item(parentID); p != nil {
-		return p.TurnID
+	if i := s.itemPos(parentID); i >= 0 {
+		return s.turnOf(i)
 	}
 	return ""
 }

@@ -19,8 +19,25 @@ func Since(log []universal.Event, v int64) []universal.Event {
 	return log[i:]
 }
 
-// plain is Session without its methods, for the JSON encoder.
-type plain Session
+// snapshot is the JSON form of a Session: its exported fields, with the
+// items between the turns and the permissions.
+type snapshot struct {
+	SessionID       string          `json:"session_id"`
+	NativeSessionID string          `json:"native_session_id"`
+	Metadata        json.RawMessage `json:"metadata"`
+	Status          Status          `json:"status"`
+	Sequence        int64           `json:"sequence"`
+	StartedSeq      int64           `json:"started_seq"`
+	End             *End            `json:"end"`
+	Turns           []Turn          `json:"turns"`
+	Items           []Item          `json:"items"`
+	Permissions     []Permission    `json:"permissions"`
+	Questions       []Question      `json:"questions"`
+	Errors          []Error         `json:"errors"`
+	Unparsed        []Unparsed      `json:"unparsed"`
+	Usage           Usage           `json:"usage"`
+	Anomalies       []Anomaly       `json:"anomalies"`
+}
 
 // MarshalJSON writes the session as one compact JSON object. The output is
 // deterministic (slices in their order, no maps) and does not escape HTML
@@ -36,17 +53,19 @@ func (s *Session) JSON(indent string) ([]byte, error) {
 }
 
 func (s *Session) encode(indent string) ([]byte, error) {
-	p := plain(*s)
+	p := snapshot{
+		SessionID: s.SessionID, NativeSessionID: s.NativeSessionID, Metadata: s.Metadata,
+		Status: s.Status, Sequence: s.Sequence, StartedSeq: s.StartedSeq, End: s.End,
+		Turns: nonNil(s.Turns), Items: make([]Item, len(s.items)),
+		Permissions: nonNil(s.Permissions), Questions: nonNil(s.Questions), Errors: nonNil(s.Errors),
+		Unparsed: nonNil(s.Unparsed), Usage: s.Usage, Anomalies: nonNil(s.Anomalies),
+	}
 	if p.Status == "" {
 		p.Status = StatusIdle
 	}
-	p.Turns = nonNil(p.Turns)
-	p.Items = nonNil(p.Items)
-	p.Permissions = nonNil(p.Permissions)
-	p.Questions = nonNil(p.Questions)
-	p.Errors = nonNil(p.Errors)
-	p.Unparsed = nonNil(p.Unparsed)
-	p.Anomalies = nonNil(p.Anomalies)
+	for i, it := range s.Items() {
+		p.Items[i] = *it
+	}
 	p.Usage.Other = nonNil(p.Usage.Other)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -68,15 +87,19 @@ func nonNil[T any](s []T) []T {
 // UnmarshalJSON restores a session from its JSON. The restored session
 // folds later events exactly as the session it was taken from.
 func (s *Session) UnmarshalJSON(b []byte) error {
-	var p plain
+	var p snapshot
 	if err := json.Unmarshal(b, &p); err != nil {
 		return fmt.Errorf("reduce: decoding a session: %w", err)
 	}
 	if err := check(&p); err != nil {
 		return fmt.Errorf("reduce: decoding a session: %w", err)
 	}
-	*s = Session(p)
-	s.idx = nil
+	*s = Session{
+		SessionID: p.SessionID, NativeSessionID: p.NativeSessionID, Metadata: p.Metadata,
+		Status: p.Status, Sequence: p.Sequence, StartedSeq: p.StartedSeq, End: p.End,
+		Turns: p.Turns, Permissions: p.Permissions, Questions: p.Questions, Errors: p.Errors,
+		Unparsed: p.Unparsed, Usage: p.Usage, Anomalies: p.Anomalies,
+	}
 	// Raw fields as the reducer keeps them (see cleanRaw): nil for null,
 	// compact, without the escapes json.Marshal adds for HTML.
 	s.Metadata = cleanRaw(s.Metadata)
@@ -94,14 +117,29 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 	for i := range s.Errors {
 		s.Errors[i].Details = cleanRaw(s.Errors[i].Details)
 	}
-	for i := range s.Items {
-		it := &s.Items[i].Item
+	for i := range p.Items {
+		it := &p.Items[i].Item
 		cleanFields(it.Extra)
 		for j := range it.Content {
 			p := &it.Content[j]
 			p.JSON = cleanRaw(p.JSON)
 			p.Metadata = cleanRaw(p.Metadata)
 			cleanFields(p.Extra)
+		}
+	}
+	// The items open first, indexed, then the completed ones packed (which
+	// refers to the index).
+	s.idx = &index{}
+	if len(p.Items) > 0 {
+		s.items = make([]stored, len(p.Items))
+		for i := range p.Items {
+			s.setOpen(i, &p.Items[i])
+		}
+	}
+	s.build()
+	for i := range p.Items {
+		if it := &p.Items[i]; it.CompletedSeq != 0 {
+			s.pack(i, it, true, true)
 		}
 	}
 	return nil
@@ -115,7 +153,7 @@ func cleanFields(fs []universal.Field) {
 
 // check refuses a snapshot that no event could be applied to: a negative
 // version, or ids the indexes need unique that are repeated.
-func check(p *plain) error {
+func check(p *snapshot) error {
 	if p.Sequence < 0 || p.StartedSeq < 0 || p.StartedSeq > p.Sequence {
 		return fmt.Errorf("sequence %d, started_seq %d", p.Sequence, p.StartedSeq)
 	}

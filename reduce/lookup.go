@@ -23,10 +23,12 @@ func (s *Session) byCallID(callID string, kind universal.Kind) *Item {
 	if callID == "" {
 		return nil
 	}
-	c, ok := s.index().calls[callID]
-	if !ok {
+	ix := s.index()
+	k := ix.callsByID.find(callID, ix.callKey)
+	if k < 0 {
 		return nil
 	}
+	c := ix.callList[k]
 	i := c.call
 	if kind == universal.KindToolResult {
 		i = c.result
@@ -34,7 +36,7 @@ func (s *Session) byCallID(callID string, kind universal.Kind) *Item {
 	if i < 0 {
 		return nil
 	}
-	if it := &s.Items[i]; hasCall(it, kind, callID) {
+	if it := s.view(int(i)); hasCall(it, kind, callID) {
 		return it
 	}
 	// The newest item that had the call_id lost it (a completion without
@@ -59,79 +61,77 @@ func hasCall(it *Item, kind universal.Kind, callID string) bool {
 // callID returns the session's copy of a call_id, making one the first
 // time: the parts of a call, of its result and their native ids share it.
 func (ix *index) callID(id string) string {
-	if c, ok := ix.calls[id]; ok {
-		return c.id
+	if k := ix.callsByID.find(id, ix.callKey); k >= 0 {
+		return ix.callList[k].id
 	}
-	if ix.calls == nil {
-		ix.calls = map[string]call{}
-	}
-	c := call{id: strings.Clone(id), call: -1, result: -1}
-	ix.calls[c.id] = c
-	return c.id
+	return ix.callList[ix.newCall(id)].id
+}
+
+// newCall adds a call_id the index does not have yet.
+func (ix *index) newCall(id string) int32 {
+	k := int32(len(ix.callList))
+	ix.callList = append(grown(ix.callList), call{id: ix.arena.str(id), call: -1, result: -1})
+	ix.callsByID.put(ix.callList[k].id, k, ix.callKey)
+	return k
 }
 
 // scanCallID returns the newest item before end of kind with callID.
 func (s *Session) scanCallID(callID string, kind universal.Kind, end int) *Item {
 	for i := end - 1; i >= 0; i-- {
-		if it := &s.Items[i]; hasCall(it, kind, callID) {
+		if it := s.view(i); hasCall(it, kind, callID) {
 			return it
 		}
 	}
 	return nil
 }
 
-// register records in the call index the call_ids of item i, as it
+// register records in the call index the call_ids of it, item i, as it
 // stands: called whenever its content or kind may have changed, so the
 // index always holds, for each call_id, the newest item that ever had it
 // (which ToolCall checks still has it).
-func (ix *index) register(items []Item, i int) {
-	it := &items[i].Item
-	if it.Kind != universal.KindToolCall && it.Kind != universal.KindToolResult {
+func (ix *index) register(it *Item, i int) {
+	if it.Item.Kind != universal.KindToolCall && it.Item.Kind != universal.KindToolResult {
 		return
 	}
-	if ix.calls == nil {
-		ix.calls = map[string]call{}
-	}
-	for j := range it.Content {
-		p := &it.Content[j]
+	for j := range it.Item.Content {
+		p := &it.Item.Content[j]
 		if (p.Type != universal.PartToolCall && p.Type != universal.PartToolResult) || p.CallID == "" {
 			continue
 		}
-		c, ok := ix.calls[p.CallID]
-		if !ok {
-			c = call{id: p.CallID, call: -1, result: -1}
+		k := ix.callsByID.find(p.CallID, ix.callKey)
+		if k < 0 {
+			k = ix.newCall(p.CallID)
 		}
+		c := &ix.callList[k]
 		at := &c.call
-		if it.Kind == universal.KindToolResult {
+		if it.Item.Kind == universal.KindToolResult {
 			at = &c.result
 		}
 		if int32(i) > *at {
 			*at = int32(i)
-			ix.calls[c.id] = c
 		}
 	}
 }
 
 // TurnItems returns the items of a turn (those that started while it was
 // the innermost open turn; "" for those outside any), in the order they
-// started. The items are the session's: read them, and do not keep them
-// past the next Apply. A session indexes its items by turn at the first
+// started, as ItemAt returns them. A session indexes its items by turn at the first
 // call and keeps that up, so that looking at each turn as it ends stays
 // linear in the session.
 func (s *Session) TurnItems(turnID string) []*Item {
 	ix := s.index()
-	for i := ix.turned; i < len(s.Items); i++ {
+	for i := ix.turned; i < len(s.items); i++ {
 		if ix.byTurn == nil {
 			ix.byTurn = map[string][]int32{}
 		}
-		id := s.Items[i].TurnID
+		id := s.turnOf(i)
 		ix.byTurn[id] = append(ix.byTurn[id], int32(i))
 	}
-	ix.turned = len(s.Items)
+	ix.turned = len(s.items)
 	at := ix.byTurn[turnID]
 	items := make([]*Item, len(at))
 	for j, i := range at {
-		items[j] = &s.Items[i]
+		items[j] = s.view(int(i))
 	}
 	return items
 }

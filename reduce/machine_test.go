@@ -187,11 +187,11 @@ func (m *machine) Check(t *rapid.T) {
 	if m.s.Status != m.status {
 		t.Fatalf("status %s, model says %s", m.s.Status, m.status)
 	}
-	if len(m.s.Items) != len(m.ids) {
-		t.Fatalf("%d items, model has %d", len(m.s.Items), len(m.ids))
+	if m.s.NumItems() != len(m.ids) {
+		t.Fatalf("%d items, model has %d", m.s.NumItems(), len(m.ids))
 	}
 	for i, id := range m.ids {
-		it := &m.s.Items[i]
+		it := m.s.ItemAt(i)
 		if it.Item.ItemID != id || it.Text() != m.text[id] || it.Item.Status != m.state[id] || it.TurnID != m.inTurn[id] {
 			t.Fatalf("item %d: %s %q %s turn %q; model: %s %q %s turn %q", i,
 				it.Item.ItemID, it.Text(), it.Item.Status, it.TurnID, id, m.text[id], m.state[id], m.inTurn[id])

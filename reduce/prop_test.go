@@ -304,7 +304,7 @@ func TestPropReplayIsDeterministic(t *testing.T) {
 			return // items still open: the transcript only knows snapshots
 		}
 		var items []universal.Item
-		for _, it := range a.Items {
+		for _, it := range a.Items() {
 			items = append(items, it.Item)
 		}
 		if diff := cmp.Diff(transcriptItems(log), items); diff != "" {
@@ -420,7 +420,7 @@ func TestPropMissedDeltas(t *testing.T) {
 		want, got := replay(t, log), replay(t, renumber(kept))
 		finals := func(s *reduce.Session) map[string]universal.Item {
 			m := map[string]universal.Item{}
-			for _, it := range s.Items {
+			for _, it := range s.Items() {
 				if completed[it.Item.ItemID] {
 					m[it.Item.ItemID] = it.Item
 				}
@@ -437,7 +437,7 @@ func TestPropMissedDeltas(t *testing.T) {
 		type place struct{ ID, Turn string }
 		places := func(s *reduce.Session) []place {
 			var p []place
-			for _, it := range s.Items {
+			for _, it := range s.Items() {
 				p = append(p, place{it.Item.ItemID, it.TurnID})
 			}
 			return p

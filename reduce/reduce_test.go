@@ -277,7 +277,7 @@ func TestCompletionIsAuthoritative(t *testing.T) {
 		t.Errorf("item c: %+v, change %s", c, changes[7].What)
 	}
 	var ids []string
-	for _, it := range s.Items {
+	for _, it := range s.Items() {
 		ids = append(ids, it.Item.ItemID)
 	}
 	if diff := cmp.Diff([]string{"a", "b", "c"}, ids); diff != "" {
@@ -575,7 +575,7 @@ func TestGoldenStreams(t *testing.T) {
 				t.Errorf("well-formed stream, anomalies: %v", s.Anomalies)
 			}
 			var items []universal.Item
-			for _, it := range s.Items {
+			for _, it := range s.Items() {
 				items = append(items, it.Item)
 			}
 			if want := transcriptItems(evs); !bytes.Equal(itemsJSON(want), itemsJSON(items)) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -44,9 +45,12 @@ var (
 //
 // Its exported fields are for reading; change a Session only through
 // Apply (or by unmarshalling a snapshot), which keeps its indexes. Slices
-// are in the order things happened: Items in the order they started, Turns
-// in the order they started, Permissions and Questions in the order they
-// were requested. A Session shares no memory with the events it applied:
+// are in the order things happened: Turns in the order they started,
+// Permissions and Questions in the order they were requested. The items,
+// in the order they started, are read through methods (NumItems, ItemAt,
+// Items, Item, ToolCall, ToolResult, TurnItems): a session keeps each
+// completed item packed in a few bytes beyond its content, and decodes it
+// when it is read. A Session shares no memory with the events it applied:
 // it copies what it keeps.
 //
 // A Session marshals to deterministic JSON and unmarshals back to an
@@ -61,7 +65,6 @@ type Session struct {
 	StartedSeq      int64           `json:"started_seq"` // session.started; 0 if not seen
 	End             *End            `json:"end"`         // session.ended; nil while running
 	Turns           []Turn          `json:"turns"`
-	Items           []Item          `json:"items"`
 	Permissions     []Permission    `json:"permissions"`
 	Questions       []Question      `json:"questions"`
 	Errors          []Error         `json:"errors"`
@@ -72,29 +75,34 @@ type Session struct {
 	// changed …). A well-formed stream has none.
 	Anomalies []Anomaly `json:"anomalies"`
 
-	idx *index
+	// items are the session's items in the order they started (see
+	// store.go): read them with NumItems, ItemAt, Items and Item.
+	items []stored
+	idx   *index
 }
 
 // index finds things by id. It is derived from the exported fields and
 // rebuilt after unmarshalling.
 type index struct {
-	items     map[string]int
+	itemsByID table          // id → position in items
 	turns     map[string]int // id → the latest turn with that id
 	open      []int          // open turns, innermost last
 	perms     map[string]int
 	questions map[string]int
-	// calls finds the items of a call_id for ToolCall and ToolResult,
+	// callsByID finds the items of a call_id for ToolCall and ToolResult,
 	// which notify and the transcript call once per result: a scan from
-	// the newest item would make them quadratic in a session's calls.
-	calls map[string]call
+	// the newest item would make them quadratic in a session's calls. It
+	// holds positions in callList, whose ids packed items refer to.
+	callsByID table
+	callList  []call
 	// grow[i][j] accumulates the streamed string of part j of item i
 	// while deltas arrive (absent until the first delta after start or
 	// restore, dropped on completion). Kept here rather than in Item: only
-	// the few items streaming at a time have builders. calls and grow are
-	// made on first use.
+	// the few items streaming at a time have builders. grow is made on
+	// first use.
 	grow map[int][]builder
-	// byTurn lists, per turn id, the positions in Items of the items
-	// that started in it, for Items[:turned]: kept up lazily by
+	// byTurn lists, per turn id, the positions in items of the items
+	// that started in it, for items[:turned]: kept up lazily by
 	// TurnItems (an item's turn is set when it is added and never
 	// changes, and items are only added).
 	byTurn map[string][]int32
@@ -103,16 +111,23 @@ type index struct {
 	// adds the rest to (see total).
 	prefix  sumOf
 	prefixN int
+	// arena holds the packed items and the call_ids; opened the items
+	// still open (nil at the places in free).
+	arena  arena
+	opened []*Item
+	free   []int32
 }
 
 // call is what the index knows of one call_id: the newest tool_call and
-// tool_result items (positions in Items, -1 for none) that ever had a
+// tool_result items (positions in items, -1 for none) that ever had a
 // part with it, and the id itself, which the items' parts share (the
 // call_id of a call, its result and often their native ids is one string).
 type call struct {
 	id           string
 	call, result int32
 }
+
+func (ix *index) callKey(k int32) string { return ix.callList[k].id }
 
 // Item is one item of the session with where it happened.
 type Item struct {
@@ -211,14 +226,46 @@ func Replay(log []universal.Event) (*Session, error) {
 	return s, nil
 }
 
-// Item returns the item with the given id, nil if there is none. The
-// pointer is valid until the next Apply.
+// NumItems returns the number of items of the session.
+func (s *Session) NumItems() int { return len(s.items) }
+
+// ItemAt returns the item at position i (0 ≤ i < NumItems), in the order
+// the items started. An item still open is the session's own, which the
+// next Apply may change; a completed one is decoded from the session's
+// compact form into a new Item whose strings and raw JSON are the
+// session's memory. Either way, read it and do not modify it; it stays
+// valid after later Apply calls, but shows the item as it was.
+func (s *Session) ItemAt(i int) *Item {
+	s.index()
+	return s.view(i)
+}
+
+// Items returns the items in the order they started, as ItemAt does.
+func (s *Session) Items() iter.Seq2[int, *Item] {
+	return func(yield func(int, *Item) bool) {
+		s.index()
+		for i := range s.items {
+			if !yield(i, s.view(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Item returns the item with the given id, nil if there is none, as ItemAt
+// does.
 func (s *Session) Item(id string) *Item {
-	i, ok := s.index().items[id]
-	if !ok {
+	i := s.itemPos(id)
+	if i < 0 {
 		return nil
 	}
-	return &s.Items[i]
+	return s.view(i)
+}
+
+// itemPos returns the position of the item with the given id, -1 if there
+// is none.
+func (s *Session) itemPos(id string) int {
+	return int(s.index().itemsByID.find(id, s.itemKey))
 }
 
 // Turn returns the latest turn with the given id, nil if there is none.
@@ -264,27 +311,31 @@ func (s *Session) PendingQuestions() []Question {
 	return out
 }
 
-// index returns the indexes, building them from the exported fields when
-// they are missing (zero value, after unmarshalling).
+// index returns the indexes, made on first use (the zero Session).
 func (s *Session) index() *index {
-	if s.idx != nil {
-		return s.idx
+	if s.idx == nil {
+		s.idx = &index{}
+		s.build()
 	}
-	ix := &index{
-		items:     make(map[string]int, len(s.Items)),
-		turns:     make(map[string]int, len(s.Turns)),
-		perms:     make(map[string]int, len(s.Permissions)),
-		questions: make(map[string]int, len(s.Questions)),
-	}
-	for i := range s.Items {
-		ix.items[s.Items[i].Item.ItemID] = i
-		ix.register(s.Items, i)
-	}
+	return s.idx
+}
+
+// build makes the indexes of the session's lists (an unmarshalled
+// session's; its items are open).
+func (s *Session) build() {
+	ix := s.idx
+	ix.turns = make(map[string]int, len(s.Turns))
+	ix.perms = make(map[string]int, len(s.Permissions))
+	ix.questions = make(map[string]int, len(s.Questions))
 	for i := range s.Turns {
 		ix.turns[s.Turns[i].TurnID] = i
 		if s.Turns[i].Status == TurnInProgress {
 			ix.open = append(ix.open, i)
 		}
+	}
+	for i := range s.items {
+		ix.itemsByID.put(s.itemKey(int32(i)), int32(i), s.itemKey)
+		ix.register(s.view(i), i)
 	}
 	for i := range s.Permissions {
 		ix.perms[s.Permissions[i].PermissionID] = i
@@ -292,8 +343,6 @@ func (s *Session) index() *index {
 	for i := range s.Questions {
 		ix.questions[s.Questions[i].QuestionID] = i
 	}
-	s.idx = ix
-	return ix
 }
 
 // Apply folds the next event of the session into the state and reports

@@ -51,8 +51,7 @@ func writeTranscript(out io.Writer, s *reduce.Session) error {
 			add(t.EndedSeq, func() { fmt.Fprintf(w, "── turn %s\n", t.Status) })
 		}
 	}
-	for i := range s.Items {
-		it := &s.Items[i]
+	for _, it := range s.Items() {
 		if it.Item.Kind == universal.KindToolResult {
 			if c := s.ToolCall(callOf(&it.Item)); c != nil && !isTask(c) {
 				continue // shown under its call
@@ -161,7 +160,7 @@ func header(w io.Writer, s *reduce.Session) {
 // that call. Parents always come first.
 func subagentDepth(s *reduce.Session) map[string]int {
 	depth := map[string]int{}
-	for _, it := range s.Items {
+	for _, it := range s.Items() {
 		p := s.Item(it.Item.ParentID)
 		if p == nil || p.Item.ItemID == it.Item.ItemID {
 			continue

@@ -54,12 +54,12 @@ func Project(events []universal.Event) (string, error) {
 	children := map[string][]*reduce.Item{}
 	results := map[string]*reduce.Item{} // call_id → result
 	calls := map[string]bool{}           // call_ids of calls
-	for i := range s.Items {
-		x := &s.Items[i]
+	var items []*reduce.Item
+	for _, x := range s.Items() {
+		items = append(items, x)
 		byID[x.Item.ItemID] = x
 	}
-	for i := range s.Items {
-		x := &s.Items[i]
+	for _, x := range items {
 		children[x.Item.ParentID] = append(children[x.Item.ParentID], x)
 		if x.Item.Kind == universal.KindToolCall {
 			calls[callID(&x.Item)] = true

@@ -382,7 +382,7 @@ func retained(in *input) (heap, content uint64) {
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&m1)
-	for _, it := range s.Items {
+	for _, it := range s.Items() {
 		for _, p := range it.Item.Content {
 			content += uint64(len(p.Text) + len(p.Signature) + len(p.JSON) + len(p.Name) + len(p.Arguments) + len(p.CallID) +
 				len(p.Output) + len(p.Path) + len(p.Diff) + len(p.Mime) + len(p.Label) + len(p.Detail) + len(p.Metadata))

@@ -83,7 +83,7 @@ func ours(path, agent string, fold bool) int {
 			}
 		}
 	}
-	return n + len(r.Items)
+	return n + r.NumItems()
 }
 
 func theirs(path, agent string) int {

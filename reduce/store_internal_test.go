@@ -1,0 +1,135 @@
+package reduce
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// TestPackRoundTrip: an item packed and read back is the item, field for
+// field: constants and values that are not, nil and empty lists, the ids
+// packed as references (call_ids, a parent, a turn) and those that only
+// look like one, raw JSON in canonical form, and long strings; and items
+// packed one after the other in one arena do not disturb each other.
+func TestPackRoundTrip(t *testing.T) {
+	str := rapid.OneOf(rapid.SampledFrom([]string{"", "a", "call_1", "call_2", "itm_1", "t1", "é\x00\xff"}),
+		rapid.StringN(0, 40, -1), rapid.Custom(func(t *rapid.T) string {
+			return strings.Repeat("x", rapid.IntRange(100, 70000).Draw(t, "long"))
+		}))
+	enum := func(known ...string) *rapid.Generator[string] {
+		return rapid.OneOf(rapid.SampledFrom(known), str)
+	}
+	raw := rapid.SampledFrom([]json.RawMessage{nil, json.RawMessage(`null`), json.RawMessage(`{"a":1}`),
+		json.RawMessage(`[1, 2]`), json.RawMessage(`"\u003c"`), json.RawMessage(`not json`)})
+	fields := rapid.Custom(func(t *rapid.T) []universal.Field {
+		if rapid.Bool().Draw(t, "nil") {
+			return nil
+		}
+		fs := make([]universal.Field, rapid.IntRange(0, 2).Draw(t, "fields"))
+		for i := range fs {
+			fs[i] = universal.Field{Name: str.Draw(t, "name"), Value: raw.Draw(t, "value")}
+		}
+		return fs
+	})
+	part := rapid.Custom(func(t *rapid.T) universal.Part {
+		p := universal.Part{
+			Type:       universal.PartType(enum("text", "json", "tool_call", "tool_result", "file_ref", "reasoning", "image", "status").Draw(t, "type")),
+			Text:       str.Draw(t, "text"),
+			Visibility: universal.Visibility(enum("public", "private").Draw(t, "visibility")),
+			Signature:  str.Draw(t, "signature"),
+			JSON:       raw.Draw(t, "json"),
+			Name:       str.Draw(t, "name"),
+			Arguments:  str.Draw(t, "arguments"),
+			CallID:     str.Draw(t, "call_id"),
+			ToolKind:   universal.ToolKind(enum("read", "execute", "other").Draw(t, "tool_kind")),
+			Output:     str.Draw(t, "output"),
+			IsError:    rapid.Bool().Draw(t, "is_error"),
+			Path:       str.Draw(t, "path"),
+			Action:     universal.FileAction(enum("read", "write", "patch").Draw(t, "action")),
+			Diff:       str.Draw(t, "diff"),
+			Mime:       str.Draw(t, "mime"),
+			Label:      str.Draw(t, "label"),
+			Detail:     str.Draw(t, "detail"),
+			Metadata:   raw.Draw(t, "metadata"),
+			Rewritten:  rapid.Bool().Draw(t, "rewritten"),
+			Extra:      fields.Draw(t, "extra"),
+		}
+		if rapid.Bool().Draw(t, "tool_input") {
+			in := &universal.ToolInput{Command: str.Draw(t, "command"), Query: str.Draw(t, "query"), URL: str.Draw(t, "url"),
+				Prompt: str.Draw(t, "prompt"), Agent: str.Draw(t, "agent")}
+			if rapid.Bool().Draw(t, "paths") {
+				in.Paths = rapid.SliceOfN(str, 0, 3).Draw(t, "paths")
+			}
+			p.ToolInput = in
+		}
+		return p
+	})
+	rapid.Check(t, func(t *rapid.T) {
+		var s Session
+		ix := s.index()
+		s.Turns = []Turn{{TurnID: "t1"}, {TurnID: "t2"}}
+		ix.turns["t1"], ix.turns["t2"] = 0, 1
+		var want []Item
+		for n := rapid.IntRange(1, 6).Draw(t, "items"); len(want) < n; {
+			it := Item{
+				TurnID:     str.Draw(t, "turn"),
+				StartedSeq: rapid.Int64Range(0, 1<<40).Draw(t, "started"),
+				Item: universal.Item{
+					ItemID:       str.Draw(t, "id"),
+					NativeItemID: str.Draw(t, "native"),
+					ParentID:     str.Draw(t, "parent"),
+					Kind:         universal.Kind(enum("message", "tool_call", "tool_result", "system", "status", "unknown").Draw(t, "kind")),
+					Role:         universal.Role(enum("user", "assistant", "system", "tool").Draw(t, "role")),
+					Status:       universal.ItemStatus(enum("in_progress", "completed", "failed").Draw(t, "status")),
+					Extra:        fields.Draw(t, "extra"),
+				},
+			}
+			if s.itemPos(it.Item.ItemID) >= 0 {
+				continue // ids are unique in a session
+			}
+			it.CompletedSeq = it.StartedSeq + rapid.Int64Range(0, 1000).Draw(t, "completed")
+			if !rapid.Bool().Draw(t, "nil content") {
+				it.Item.Content = rapid.SliceOfN(part, 0, 3).Draw(t, "content")
+			}
+			i := s.addItem(&Item{Item: universal.Item{ItemID: it.Item.ItemID}}, &Change{})
+			s.pack(i, &it, false, false)
+			// What the session keeps is the canonical form of raw JSON.
+			c := it
+			c.Item.Extra = canon(it.Item.Extra)
+			if it.Item.Content != nil {
+				c.Item.Content = make([]universal.Part, len(it.Item.Content))
+				for j, p := range it.Item.Content {
+					p.JSON, p.Metadata, p.Extra = cleanRaw(p.JSON), cleanRaw(p.Metadata), canon(p.Extra)
+					c.Item.Content[j] = p
+				}
+			}
+			want = append(want, c)
+		}
+		for i := range want {
+			if s.open(i) != nil {
+				t.Fatalf("item %d is open", i)
+			}
+			if diff := cmp.Diff(want[i], *s.ItemAt(i)); diff != "" {
+				t.Fatalf("item %d (-want +got):\n%s", i, diff)
+			}
+			if s.itemPos(want[i].Item.ItemID) != i {
+				t.Fatalf("item %q not found at %d", want[i].Item.ItemID, i)
+			}
+		}
+	})
+}
+
+func canon(fs []universal.Field) []universal.Field {
+	if fs == nil {
+		return nil
+	}
+	out := make([]universal.Field, len(fs))
+	for i, f := range fs {
+		out[i] = universal.Field{Name: f.Name, Value: cleanRaw(f.Value)}
+	}
+	return out
+}
