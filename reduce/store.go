@@ -66,45 +66,77 @@ const (
 	arenaMax = 32 << 10
 )
 
-// alloc returns n bytes of the arena, as an empty slice of that capacity,
-// with the block and offset where they are.
-func (a *arena) alloc(n int) (b []byte, block, off int) {
-	if n > cap(a.chunk)-len(a.chunk) {
-		// A power of two: the allocator's size classes hold it exactly.
-		size := min(1<<(bits.Len(uint(max(a.total/8, arenaMin)))-1), arenaMax)
-		if n > size/8 {
-			a.total += n
-			a.blocks = append(a.blocks, make([]byte, n))
-			return a.blocks[len(a.blocks)-1][:0], len(a.blocks) - 1, 0
-		}
-		a.chunk = make([]byte, 0, size)
-		a.blocks = append(a.blocks, a.chunk[:size])
-		a.cur = len(a.blocks) - 1
-		a.total += size
-	}
-	off = len(a.chunk)
-	a.chunk = a.chunk[:off+n]
-	return a.chunk[off : off : off+n], a.cur, off
+// chunkSize is the size of the next chunk: a power of two, which the
+// allocator's size classes hold exactly.
+func (a *arena) chunkSize() int {
+	return min(1<<(bits.Len(uint(max(a.total/8, arenaMin)))-1), arenaMax)
 }
 
-// tail returns the free end of the current chunk, for a value written in
-// place and then kept with keep.
-func (a *arena) tail() []byte { return a.chunk[len(a.chunk):] }
+func (a *arena) newChunk(size int) {
+	a.chunk = make([]byte, 0, size)
+	a.blocks = append(a.blocks, a.chunk[:size])
+	a.cur = len(a.blocks) - 1
+	a.total += size
+}
 
-// keep takes b, written into tail (and perhaps grown past it, into memory
-// of its own), as a value of the arena, and returns where it is.
+// alloc returns n bytes of the arena, as an empty slice of that capacity.
+func (a *arena) alloc(n int) []byte {
+	if n > cap(a.chunk)-len(a.chunk) {
+		if size := a.chunkSize(); n <= size/8 {
+			a.newChunk(size)
+		} else {
+			a.total += n
+			a.blocks = append(a.blocks, make([]byte, n))
+			return a.blocks[len(a.blocks)-1][:0]
+		}
+	}
+	off := len(a.chunk)
+	a.chunk = a.chunk[:off+n]
+	return a.chunk[off : off : off+n]
+}
+
+// room returns memory to write a value of about n bytes into and then
+// keep: the free end of the current chunk, or of a new one, or a block of
+// its own for a big value.
+func (a *arena) room(n int) []byte {
+	free := cap(a.chunk) - len(a.chunk)
+	size := a.chunkSize()
+	switch {
+	case n > size/8:
+		return make([]byte, 0, n)
+	case free < n/2:
+		a.newChunk(size)
+		return a.chunk[:0]
+	}
+	// n is more than the value takes, often by far (an id written as a
+	// reference), so the end of the chunk is tried even when it looks
+	// short: a value that outgrows it is copied to a chunk after.
+	return a.chunk[len(a.chunk):]
+}
+
+// keep takes b, written into room (and perhaps grown past it), as a value
+// of the arena, and returns where it is.
 func (a *arena) keep(b []byte) stored {
-	if t := a.tail(); len(b) > 0 && cap(t) > 0 && unsafe.SliceData(b) == unsafe.SliceData(t) {
+	t := a.chunk[len(a.chunk):]
+	if len(b) > 0 && cap(t) > 0 && unsafe.SliceData(b) == unsafe.SliceData(t) {
 		off := len(a.chunk)
 		a.chunk = a.chunk[:off+len(b)]
 		return stored(a.cur)<<32 | stored(off)<<16 | stored(len(b))
 	}
-	m, block, off := a.alloc(len(b))
-	copy(m[:len(b)], b)
-	if off == 0 && len(a.blocks[block]) == len(b) {
-		return stored(block) << 32 // the whole block
+	if len(b) <= a.chunkSize()/8 {
+		// Small and not in place (it outgrew its room): into a chunk.
+		m := a.alloc(len(b))
+		off := len(a.chunk) - len(b)
+		copy(m[:len(b)], b)
+		return stored(a.cur)<<32 | stored(off)<<16 | stored(len(b))
 	}
-	return stored(block)<<32 | stored(off)<<16 | stored(len(b))
+	// A block of its own: b itself, unless it has much room to spare.
+	if cap(b)-len(b) > len(b)/32 {
+		b = append([]byte(nil), b...)
+	}
+	a.total += cap(b)
+	a.blocks = append(a.blocks, b)
+	return stored(len(a.blocks)-1) << 32 // the whole block
 }
 
 // at returns the value where e says.
@@ -122,8 +154,7 @@ func (a *arena) str(s string) string {
 	if s == "" {
 		return ""
 	}
-	m, _, _ := a.alloc(len(s))
-	m = append(m, s...)
+	m := append(a.alloc(len(s)), s...)
 	return unsafe.String(unsafe.SliceData(m), len(m))
 }
 
@@ -295,7 +326,16 @@ func (w *writer) ref(s string) {
 
 func (w *writer) parentRef(s string) {
 	if s != "" {
-		if j := w.s.idx.itemsByID.find(s, w.s.itemKey); j >= 0 {
+		ix := w.s.idx
+		// Items of one parent mostly come one after the other.
+		j := ix.parentAt
+		if s != ix.parent {
+			j = ix.itemsByID.find(s, w.s.itemKey)
+			if j >= 0 {
+				ix.parent, ix.parentAt = w.s.itemKey(j), j
+			}
+		}
+		if j >= 0 {
 			w.uvarint(uint64(j)<<2 | refItem)
 			return
 		}
@@ -393,31 +433,66 @@ func (w *writer) item(it *Item) {
 
 func (w *writer) part(p *universal.Part) {
 	var m uint64
-	set := func(b uint64, ok bool) {
-		if ok {
-			m |= b
-		}
+	if p.Text != "" {
+		m |= hasText
 	}
-	set(hasText, p.Text != "")
-	set(hasVisibility, p.Visibility != "")
-	set(hasSignature, p.Signature != "")
-	set(hasJSON, len(p.JSON) > 0 && string(p.JSON) != "null")
-	set(hasName, p.Name != "")
-	set(hasArguments, p.Arguments != "")
-	set(hasCallID, p.CallID != "")
-	set(hasToolKind, p.ToolKind != "")
-	set(hasToolInput, p.ToolInput != nil)
-	set(hasOutput, p.Output != "")
-	set(isError, p.IsError)
-	set(hasPath, p.Path != "")
-	set(hasAction, p.Action != "")
-	set(hasDiff, p.Diff != "")
-	set(hasMime, p.Mime != "")
-	set(hasLabel, p.Label != "")
-	set(hasDetail, p.Detail != "")
-	set(hasMetadata, len(p.Metadata) > 0 && string(p.Metadata) != "null")
-	set(isRewritten, p.Rewritten)
-	set(hasExtra, p.Extra != nil)
+	if p.Output != "" {
+		m |= hasOutput
+	}
+	if p.CallID != "" {
+		m |= hasCallID
+	}
+	if p.Name != "" {
+		m |= hasName
+	}
+	if p.Arguments != "" {
+		m |= hasArguments
+	}
+	if p.ToolKind != "" {
+		m |= hasToolKind
+	}
+	if p.ToolInput != nil {
+		m |= hasToolInput
+	}
+	if p.Visibility != "" {
+		m |= hasVisibility
+	}
+	if p.IsError {
+		m |= isError
+	}
+	if p.Signature != "" {
+		m |= hasSignature
+	}
+	if len(p.JSON) > 0 && string(p.JSON) != "null" {
+		m |= hasJSON
+	}
+	if p.Path != "" {
+		m |= hasPath
+	}
+	if p.Action != "" {
+		m |= hasAction
+	}
+	if p.Diff != "" {
+		m |= hasDiff
+	}
+	if p.Mime != "" {
+		m |= hasMime
+	}
+	if p.Label != "" {
+		m |= hasLabel
+	}
+	if p.Detail != "" {
+		m |= hasDetail
+	}
+	if len(p.Metadata) > 0 && string(p.Metadata) != "null" {
+		m |= hasMetadata
+	}
+	if p.Rewritten {
+		m |= isRewritten
+	}
+	if p.Extra != nil {
+		m |= hasExtra
+	}
 	enumWrite(w, p.Type, partTypes)
 	w.uvarint(m)
 	if m&hasText != 0 {
@@ -692,6 +767,34 @@ func (s *Session) head(data string) (started, completed int64, turnID, itemID st
 	return
 }
 
+// packedSize returns about what it takes packed (more when references
+// replace ids, less when raw JSON is rewritten): the room to write it in.
+func packedSize(it *Item) int {
+	u := &it.Item
+	n := 32 + len(it.TurnID) + len(u.ItemID) + len(u.NativeItemID) + len(u.ParentID) + fieldsSize(u.Extra)
+	for i := range u.Content {
+		p := &u.Content[i]
+		n += 16 + len(p.Text) + len(p.Signature) + len(p.JSON) + len(p.Name) + len(p.Arguments) + len(p.CallID) +
+			len(p.Output) + len(p.Path) + len(p.Diff) + len(p.Mime) + len(p.Label) + len(p.Detail) + len(p.Metadata) +
+			fieldsSize(p.Extra)
+		if in := p.ToolInput; in != nil {
+			n += 8 + len(in.Command) + len(in.Query) + len(in.URL) + len(in.Prompt) + len(in.Agent)
+			for _, s := range in.Paths {
+				n += 3 + len(s)
+			}
+		}
+	}
+	return n
+}
+
+func fieldsSize(fs []universal.Field) int {
+	n := 0
+	for _, f := range fs {
+		n += 6 + len(f.Name) + len(f.Value)
+	}
+	return n
+}
+
 // pack writes item it, item i, packed into the arena in place of what the
 // session held of it. trusted says its raw values are canonical; clean
 // that they are known clean.
@@ -706,7 +809,7 @@ func (s *Session) pack(i int, it *Item, trusted, clean bool) {
 			calls = true
 		}
 	}
-	w := writer{s: s, buf: ix.arena.tail(), trusted: trusted, clean: clean, calls: calls}
+	w := writer{s: s, buf: ix.arena.room(packedSize(it)), trusted: trusted, clean: clean, calls: calls}
 	w.item(it)
 	if e := s.items[i]; e&openBit != 0 {
 		ix.opened[e&^openBit] = nil
