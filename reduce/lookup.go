@@ -61,10 +61,16 @@ func hasCall(it *Item, kind universal.Kind, callID string) bool {
 // callID returns the session's copy of a call_id, making one the first
 // time: the parts of a call, of its result and their native ids share it.
 func (ix *index) callID(id string) string {
+	return ix.callList[ix.callNumber(id)].id
+}
+
+// callNumber returns the number of a call_id in the call index, adding it
+// the first time.
+func (ix *index) callNumber(id string) int32 {
 	if k := ix.callsByID.find(id, ix.callKey); k >= 0 {
-		return ix.callList[k].id
+		return k
 	}
-	return ix.callList[ix.newCall(id)].id
+	return ix.newCall(id)
 }
 
 // newCall adds a call_id the index does not have yet.

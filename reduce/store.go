@@ -294,8 +294,10 @@ type writer struct {
 	// trusted: raw values are canonical already (an item the session
 	// owns); clean: they are known clean (the event's CleanJSON).
 	trusted, clean bool
-	// calls: the item has call_ids, which its ids may be.
-	calls bool
+	// calls are the call_ids of the item's parts and their numbers in the
+	// call index: its ids and parts' call_ids are written as references to
+	// them (an id equal to another item's call_id is written out).
+	calls []callRef
 }
 
 func (w *writer) uvarint(v uint64) { w.buf = binary.AppendUvarint(w.buf, v) }
@@ -306,17 +308,22 @@ func (w *writer) str(s string) {
 	w.buf = append(w.buf, s...)
 }
 
-// ref writes a string that may be a call_id of the index (the ids of tool
-// items and their parts mostly are), when the item has one.
+// callRef is a call_id and its number in the call index.
+type callRef struct {
+	id string
+	k  int32
+}
+
+// ref writes a string that may be one of the item's call_ids (the ids of
+// tool items and their parts mostly are).
 func (w *writer) ref(s string) {
 	if s == "" {
 		w.uvarint(0)
 		return
 	}
-	if w.calls {
-		ix := w.s.idx
-		if k := ix.callsByID.find(s, ix.callKey); k >= 0 {
-			w.uvarint(uint64(k)<<2 | refCall)
+	for _, c := range w.calls {
+		if c.id == s {
+			w.uvarint(uint64(c.k)<<2 | refCall)
 			return
 		}
 	}
@@ -802,14 +809,15 @@ func (s *Session) pack(i int, it *Item, trusted, clean bool) {
 	ix := s.idx
 	// The call_ids first (they go into the arena too), so that the ids
 	// equal to one (a tool item's native id) are written as references.
-	calls := false
+	var calls [2]callRef // most tool items have one
+	w := writer{s: s, trusted: trusted, clean: clean, calls: calls[:0]}
 	for j := range it.Item.Content {
-		if id := it.Item.Content[j].CallID; id != "" {
-			ix.callID(id)
-			calls = true
+		if id := it.Item.Content[j].CallID; id != "" && (len(w.calls) == 0 || w.calls[len(w.calls)-1].id != id) {
+			k := ix.callNumber(id)
+			w.calls = append(w.calls, callRef{ix.callList[k].id, k})
 		}
 	}
-	w := writer{s: s, buf: ix.arena.room(packedSize(it)), trusted: trusted, clean: clean, calls: calls}
+	w.buf = ix.arena.room(packedSize(it))
 	w.item(it)
 	if e := s.items[i]; e&openBit != 0 {
 		ix.opened[e&^openBit] = nil
