@@ -129,90 +129,34 @@ func sameContent(a, b []universal.Part) bool {
 	return true
 }
 
-// sameOwned reports whether part a, which the session owns, already is
-// what owning b would make of it: every field equal, so that b need not
-// be copied. Raw JSON equal byte for byte to a's is in canonical form.
-func sameOwned(a, b *universal.Part) bool {
-	if !samePart(a, b) || a.ToolKind != b.ToolKind || (a.ToolInput == nil) != (b.ToolInput == nil) {
-		return false
-	}
-	if a.ToolInput == nil {
-		return true
-	}
-	x, y := a.ToolInput, b.ToolInput
-	return x.Command == y.Command && x.Query == y.Query && x.URL == y.URL && x.Prompt == y.Prompt &&
-		x.Agent == y.Agent && slices.Equal(x.Paths, y.Paths)
-}
-
-// own returns a copy of a snapshot that shares no memory with the event
-// it came from: its strings and raw JSON are packed into one buffer of
-// their exact size (enumerations are the package constants, call_ids the
-// session's copy), its raw JSON in canonical form. Event strings often
-// alias a whole decoded line or a translator's arena chunk; an owned item
-// keeps only its content alive.
-//
-// prev is what the session holds of the item (nil for a new one): a part
-// equal to prev's part at the same index is taken from prev, not copied
-// again — a completion mostly confirms what started — except parts that
-// grew by deltas (those with a builder in grown), whose builders have room to spare
-// that an exact copy gives back.
-func (s *Session) own(snap, prev *universal.Item, grown []builder, clean bool) universal.Item {
+// own returns a copy of a started snapshot that shares no memory with the
+// event it came from: its strings and raw JSON are packed into one buffer
+// of their exact size (enumerations are the package constants, call_ids
+// the session's copy, a parent's id the session's), its raw JSON in
+// canonical form. Event strings often alias a whole decoded line or a
+// translator's arena chunk; an owned item keeps only its content alive
+// while it is open.
+func (s *Session) own(snap *universal.Item, clean bool) universal.Item {
 	c := *snap
 	ix := s.idx
 	pk := packer{known: clean}
-	// The parts prev has already (the first 64 are looked at).
-	all := prev != nil && len(snap.Content) == len(prev.Content) && len(snap.Content) > 0 && len(snap.Content) <= 64
-	if prev != nil {
-		for i := range min(len(snap.Content), len(prev.Content), 64) {
-			if (i >= len(grown) || grown[i].buf == nil) && sameOwned(&prev.Content[i], &snap.Content[i]) {
-				pk.done |= 1 << i
-			} else {
-				all = false
-			}
-		}
-	}
-	switch {
-	case snap.Content == nil:
-	case all:
-		// Every part confirmed: the item keeps its parts as they are.
-		c.Content = prev.Content
-	default:
+	if snap.Content != nil {
 		c.Content = make([]universal.Part, len(snap.Content))
 		copy(c.Content, snap.Content)
 		for i := range c.Content {
-			p := &c.Content[i]
-			if i < 64 && pk.done&(1<<i) != 0 {
-				*p = prev.Content[i]
-			} else if p.CallID != "" {
+			if p := &c.Content[i]; p.CallID != "" {
 				p.CallID = ix.callID(p.CallID)
 			}
 		}
 	}
-	if prev != nil {
-		// The same item: its id is the one the session holds.
-		c.ItemID = prev.ItemID
-		pk.idDone = true
-		if c.NativeItemID == prev.NativeItemID {
-			c.NativeItemID = prev.NativeItemID
-			pk.nativeDone = true
-		}
-		if c.ParentID == prev.ParentID {
-			c.ParentID = prev.ParentID
-			pk.parentDone = true
-		}
-		if len(c.Extra) > 0 && slices.EqualFunc(c.Extra, prev.Extra, func(x, y universal.Field) bool { return x.Name == y.Name && bytes.Equal(x.Value, y.Value) }) {
-			c.Extra = prev.Extra
-			pk.extraDone = true
-		}
-	}
-	if !pk.nativeDone && c.NativeItemID != "" {
+	if c.NativeItemID != "" {
 		// A tool item's native id is often its call_id.
 		if k := ix.callsByID.find(c.NativeItemID, ix.callKey); k >= 0 {
 			c.NativeItemID = ix.callList[k].id
 			pk.nativeDone = true
 		}
 	}
-	if !pk.parentDone && c.ParentID != "" {
+	if c.ParentID != "" {
 		if j := ix.itemsByID.find(c.ParentID, s.itemKey); j >= 0 {
 			c.ParentID = s.itemKey(j)
 			pk.parentDone = true
@@ -350,11 +294,8 @@ type packer struct {
 	buf   []byte
 	size  int
 	count bool
-	// done has bit i set when part i is the session's already (taken
-	// from the item as it was; only the first 64 parts are taken);
-	// extraDone, idDone, nativeDone, parentDone: so are those fields.
-	done                                      uint64
-	extraDone, idDone, nativeDone, parentDone bool
+	// nativeDone, parentDone: those ids are the session's already.
+	nativeDone, parentDone bool
 	// known: the raw values are clean already (the event's CleanJSON), so
 	// only the HTML escapes that canonical form rewrites need looking for.
 	known bool
@@ -456,12 +397,10 @@ func (pk *packer) fields(fs *[]universal.Field) {
 }
 
 // pack counts or copies the strings of it that are not the session's yet
-// (the ids and parts marked done, and the interned call_ids, are).
+// (the ids marked done and the interned call_ids are).
 func (pk *packer) pack(it *universal.Item, count bool) {
 	pk.count = count
-	if !pk.idDone {
-		pk.str(&it.ItemID)
-	}
+	pk.str(&it.ItemID)
 	if !pk.nativeDone {
 		pk.str(&it.NativeItemID)
 	}
@@ -471,13 +410,8 @@ func (pk *packer) pack(it *universal.Item, count bool) {
 	enum(pk, &it.Kind, kind)
 	enum(pk, &it.Role, role)
 	enum(pk, &it.Status, itemStatus)
-	if !pk.extraDone {
-		pk.fields(&it.Extra)
-	}
+	pk.fields(&it.Extra)
 	for i := range it.Content {
-		if i < 64 && pk.done&(1<<i) != 0 {
-			continue
-		}
 		p := &it.Content[i]
 		enum(pk, &p.Type, partType)
 		enum(pk, &p.Visibility, visibility)
@@ -616,7 +550,7 @@ func (s *Session) itemStarted(ev *universal.Event, d *universal.ItemSnapshot, c 
 		}
 		return
 	}
-	it := &Item{TurnID: s.turnFor(snap.ParentID), StartedSeq: ev.Sequence, Item: s.own(snap, nil, nil, ev.CleanJSON)}
+	it := &Item{TurnID: s.turnFor(snap.ParentID), StartedSeq: ev.Sequence, Item: s.own(snap, ev.CleanJSON)}
 	i := s.addItem(it, c)
 	it.Item.Status = universal.StatusInProgress
 	if it.Item.Kind == "" {

@@ -10,16 +10,16 @@ import (
 	"github.com/agentnorm/agentnorm/universal"
 )
 
-// A session keeps each completed item packed: one string of bytes in an
-// arena of its own, with every id, enumeration, string and raw JSON value
-// of the item written one after the other (lengths as varints, the
-// enumerations as one byte, absent fields as a bit in a mask), and the
-// strings it shares with other items as references: a call_id by its
-// number in the call index, a parent by its item's position, a turn by its
-// position. An item costs its content and a few bytes, instead of the
-// 200-byte Item and 300-byte Part structs (most of a session of many small
-// items). Items still open are kept as Items, which their deltas grow; an
-// item is packed when it completes.
+// A session keeps each completed item packed: a run of bytes in the
+// session's arena with every id, enumeration, string and raw JSON value of
+// the item one after the other (lengths as varints, enumerations as codes,
+// absent fields as bits of a mask), and the strings it shares with others
+// as references: its call_ids (and the ids equal to one) by their number
+// in the call index, where they are kept once, a parent by its item's
+// position, a turn by its position. An item costs its content and about 20
+// bytes, instead of a 176-byte Item and a 336-byte Part per part (most of
+// a session of many small items). An item still open is an Item, which its
+// deltas grow; it is packed when it completes.
 //
 // Reading a packed item (ItemAt, Item, ToolCall …) decodes it into a new
 // Item whose strings and raw JSON are the arena's: decoding allocates the
