@@ -91,8 +91,9 @@
 // changed; a tool_call states the whole call, so its absent content and
 // locations are empty ones; a call first seen in an update or in a
 // permission request is created then) are a tool_call item (role assistant, parent the response's
-// message): name the adapter's own tool name (_meta.claudeCode.toolName,
-// _meta.toolName) else the title; arguments the rawInput as JSON ("{}"
+// message): name the call's name (unstable schema), else the adapter's
+// own tool name (_meta.claudeCode.toolName, _meta.toolName), else the
+// title; arguments the rawInput as JSON ("{}"
 // when the agent gives none); call_id the toolCallId; tool_kind ACP's kind
 // (the universal vocabulary is ACP's; switch_mode and unknown kinds are
 // other; a call named Task or Agent, or whose rawInput has subagent_type,
