@@ -31,7 +31,9 @@
 // Session: initialize (the agent's agentInfo name, title and version,
 // protocolVersion, agentCapabilities, authMethods, the client's clientInfo
 // and capabilities), session/new, load and resume (cwd, MCP servers,
-// modes, models, configOptions) and the notifications that arrive before
+// modes, models, configOptions; the mode and model from the modes and
+// models state, else the current values of the configuration options of
+// category mode and model) and the notifications that arrive before
 // the first prompt (available_commands_update, current_mode_update,
 // config_option_update, session_info_update) are session.started
 // metadata: session.started is emitted when the first turn, item or error
