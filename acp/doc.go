@@ -237,8 +237,14 @@
 // # Tested with
 //
 // Real recordings (tools/acp-recorder, offline against the capture lab's
-// scripted model mocks), in both formats: @zed-industries/claude-agent-acp
-// 0.23.1 (Claude Code through its adapter), every scenario of the lab in
+// scripted model mocks), in both formats: Claude Code through its adapter,
+// @zed-industries/claude-agent-acp 0.23.1 and
+// @agentclientprotocol/claude-agent-acp 0.101.0 (its new package: tool
+// calls with the unstable name, the model only as a configuration option,
+// a usage_update after each model call, the prompt's response with
+// _meta.quota, a session_info_update with the title, an extension
+// notification of its auth status, a failed model call also as the
+// agent's text, a cancelled call failed), every scenario of the lab in
 // two sets plus a cancel, which reduce to the same shape as Claude Code's
 // own stream-json recordings of the same scenarios (permissions aside);
 // Qwen Code 0.24.4 (qwen --acp), every scenario in two sets plus a cancel
