@@ -31,7 +31,9 @@
 // Session: initialize (the agent's agentInfo name, title and version,
 // protocolVersion, agentCapabilities, authMethods, the client's clientInfo
 // and capabilities), session/new, load and resume (cwd, MCP servers,
-// modes, models, configOptions) and the notifications that arrive before
+// modes, models, configOptions; the mode and model from the modes and
+// models state, else the current values of the configuration options of
+// category mode and model) and the notifications that arrive before
 // the first prompt (available_commands_update, current_mode_update,
 // config_option_update, session_info_update) are session.started
 // metadata: session.started is emitted when the first turn, item or error
@@ -91,8 +93,9 @@
 // changed; a tool_call states the whole call, so its absent content and
 // locations are empty ones; a call first seen in an update or in a
 // permission request is created then) are a tool_call item (role assistant, parent the response's
-// message): name the adapter's own tool name (_meta.claudeCode.toolName,
-// _meta.toolName) else the title; arguments the rawInput as JSON ("{}"
+// message): name the call's name (unstable schema), else the adapter's
+// own tool name (_meta.claudeCode.toolName, _meta.toolName), else the
+// title; arguments the rawInput as JSON ("{}"
 // when the agent gives none); call_id the toolCallId; tool_kind ACP's kind
 // (the universal vocabulary is ACP's; switch_mode and unknown kinds are
 // other; a call named Task or Agent, or whose rawInput has subagent_type,
@@ -234,8 +237,14 @@
 // # Tested with
 //
 // Real recordings (tools/acp-recorder, offline against the capture lab's
-// scripted model mocks), in both formats: @zed-industries/claude-agent-acp
-// 0.23.1 (Claude Code through its adapter), every scenario of the lab in
+// scripted model mocks), in both formats: Claude Code through its adapter,
+// @zed-industries/claude-agent-acp 0.23.1 and
+// @agentclientprotocol/claude-agent-acp 0.101.0 (its new package: tool
+// calls with the unstable name, the model only as a configuration option,
+// a usage_update after each model call, the prompt's response with
+// _meta.quota, a session_info_update with the title, an extension
+// notification of its auth status, a failed model call also as the
+// agent's text, a cancelled call failed), every scenario of the lab in
 // two sets plus a cancel, which reduce to the same shape as Claude Code's
 // own stream-json recordings of the same scenarios (permissions aside);
 // Qwen Code 0.24.4 (qwen --acp), every scenario in two sets plus a cancel

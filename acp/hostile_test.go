@@ -21,6 +21,7 @@ func hostileCases(t testing.TB) []golden.HostileCase {
 		{"claude-agent-acp/0.23.1/s04-edit.exchange.jsonl", acp.FormatExchange, ""},
 		{"claude-agent-acp/0.23.1/s10-subagent.agent.jsonl", acp.FormatAgent, "claude-agent-acp/0.23.1/s10-subagent.meta.json"},
 		{"claude-agent-acp/0.23.1/s11-cancel.exchange.jsonl", acp.FormatExchange, ""},
+		{"claude-agent-acp/0.101.0/s04-edit.exchange.jsonl", acp.FormatExchange, ""},
 		{"qwen-code/0.24.4/s06-multiturn.agent.jsonl", acp.FormatAgent, "qwen-code/0.24.4/s06-multiturn.meta.json"},
 		{"handwritten/s02-tools.exchange.jsonl", acp.FormatExchange, ""},
 		{"handwritten/s05-load.exchange.jsonl", acp.FormatExchange, ""},

@@ -256,16 +256,44 @@ func (t *Translator) sessionResult(result jsonscan.Value) {
 	if sid := result.Sub("sessionId"); sid.Type() == gjson.String {
 		t.meta("native_session_id", sid)
 	}
-	if m := result.Sub("modes"); m.IsObject() {
-		t.meta("mode", m.Sub("currentModeId"))
-		t.meta("modes", m.Sub("availableModes"))
+	opts := result.Sub("configOptions")
+	modes, models := result.Sub("modes"), result.Sub("models")
+	t.meta("mode", current(modes, "currentModeId", opts, "mode"))
+	if modes.IsObject() {
+		t.meta("modes", modes.Sub("availableModes"))
 	}
-	if m := result.Sub("models"); m.IsObject() {
-		t.meta("model", m.Sub("currentModelId"))
-		t.meta("models", m.Sub("availableModels"))
+	t.meta("model", current(models, "currentModelId", opts, "model"))
+	if models.IsObject() {
+		t.meta("models", models.Sub("availableModels"))
 	}
-	t.meta("config_options", result.Sub("configOptions"))
+	t.meta("config_options", opts)
 	t.meta("session_meta", result.Sub("_meta"))
+}
+
+// current returns the session's current mode or model: the id the
+// unstable modes or models state gives (state.id), else the current value
+// of the first select configuration option of the category. The stable
+// schema's configuration options name the mode and model selectors so
+// (categories mode and model) where the unstable state may be absent
+// (Claude Code's adapter 0.101 sends its model only as an option).
+func current(state jsonscan.Value, id string, opts jsonscan.Value, category string) jsonscan.Value {
+	if state.IsObject() {
+		if c := state.Sub(id); c.Type() != gjson.Null {
+			return c
+		}
+	}
+	var cur jsonscan.Value
+	opts.Each(func(_ gjson.Result, o jsonscan.Value) bool {
+		if o.Get("category").Str != category || o.Get("type").Str != "select" {
+			return true
+		}
+		if c := o.Sub("currentValue"); c.Type() == gjson.String {
+			cur = c
+			return false
+		}
+		return true
+	})
+	return cur
 }
 
 // setting shows a setting the host changed and the agent accepted.

@@ -46,6 +46,7 @@ func TestSpacedMessages(t *testing.T) {
 		"handwritten/s02-tools.agent.jsonl",
 		"handwritten/s06-subagent.agent.jsonl",
 		"claude-agent-acp/0.23.1/s04-edit.agent.jsonl",
+		"claude-agent-acp/0.101.0/s04-edit.agent.jsonl",
 		"qwen-code/0.24.4/s02-tool.agent.jsonl",
 	} {
 		t.Run(name, func(t *testing.T) {

