@@ -101,9 +101,16 @@
 // usage.updated reports say what their numbers cover (universal.UsageScope),
 // and fold without double counting:
 //
-//   - scope "session" is a running total: the latest one replaces the
-//     previous, and once one was reported Usage.Total is that report
-//     (Source "session"), whatever call or turn reports say;
+//   - scope "session" is a running total: each count and the cost it
+//     gives replace what an earlier session report gave (one it leaves
+//     null keeps the earlier value: an ACP agent sends the cost in one
+//     update of a turn), and once one was reported, Usage.Total has its
+//     token counts and cost (Source "session"), whatever call or turn
+//     reports say — except a group the session reports never gave: the
+//     token counts (all of them, so that they never mix two coverages),
+//     or the cost, which then come from the sum over turns (Source
+//     "mixed"; an ACP agent reports the session's cost and the tokens of
+//     each turn);
 //   - scope "call" covers one model call: call reports of a turn add up
 //     (TurnUsage.Calls);
 //   - scope "turn" is the turn's own total: the latest one for a turn

@@ -418,6 +418,65 @@ func TestUsageFolding(t *testing.T) {
 	}
 }
 
+// TestUsageSessionGroups: session reports that give only the cost (an ACP
+// agent's usage_update, whose cost comes in one update of a turn and not
+// the others) leave the token counts to the turns' reports, and a null
+// cost keeps the cost an earlier report gave; reports that give counts
+// but no cost leave the cost to the turns. Counts never mix the two.
+func TestUsageSessionGroups(t *testing.T) {
+	session := func(c *float64, n *int64) *universal.UsageUpdated {
+		return &universal.UsageUpdated{Scope: universal.ScopeSession, CostUSD: c, Usage: universal.Usage{InputTokens: n}}
+	}
+	turn := func(in, out int64, c *float64) *universal.UsageUpdated {
+		return &universal.UsageUpdated{Scope: universal.ScopeTurn, CostUSD: c, Usage: universal.Usage{InputTokens: &in, OutputTokens: &out}}
+	}
+	tests := []struct {
+		name   string
+		log    *eventLog
+		want   reduce.Tokens
+		source reduce.UsageSource
+	}{{
+		name: "cost from the session, tokens from the turns",
+		log: newLog().begin().turn("t1").add(universal.TypeUsageUpdated, session(nil, nil)).add(universal.TypeUsageUpdated, session(ptr(0.5), nil)).
+			add(universal.TypeUsageUpdated, session(nil, nil)).add(universal.TypeUsageUpdated, turn(240, 40, nil)).turnEnd("t1", universal.TurnCompleted).
+			turn("t2").add(universal.TypeUsageUpdated, turn(10, 1, nil)).add(universal.TypeUsageUpdated, session(nil, nil)),
+		want:   reduce.Tokens{InputTokens: ptr(int64(250)), OutputTokens: ptr(int64(41)), CostUSD: ptr(0.5)},
+		source: reduce.UsageMixed,
+	}, {
+		name: "counts from the session, cost from the turns",
+		log: newLog().begin().turn("t1").add(universal.TypeUsageUpdated, turn(240, 40, ptr(0.25))).
+			add(universal.TypeUsageUpdated, session(nil, ptr(int64(300)))),
+		want:   reduce.Tokens{InputTokens: ptr(int64(300)), CostUSD: ptr(0.25)},
+		source: reduce.UsageMixed,
+	}, {
+		name: "a session report that gives nothing leaves all to the turns",
+		log: newLog().begin().turn("t1").add(universal.TypeUsageUpdated, turn(240, 40, ptr(0.25))).
+			add(universal.TypeUsageUpdated, session(nil, nil)),
+		want:   reduce.Tokens{InputTokens: ptr(int64(240)), OutputTokens: ptr(int64(40)), CostUSD: ptr(0.25)},
+		source: reduce.UsageTurns,
+	}, {
+		name: "a later session count replaces, a null one keeps",
+		log: newLog().begin().turn("t1").add(universal.TypeUsageUpdated, session(ptr(0.1), ptr(int64(5)))).
+			add(universal.TypeUsageUpdated, session(nil, ptr(int64(9)))).add(universal.TypeUsageUpdated, turn(240, 40, ptr(0.25))),
+		want:   reduce.Tokens{InputTokens: ptr(int64(9)), CostUSD: ptr(0.1)},
+		source: reduce.UsageSession,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := replay(t, tt.log.evs)
+			if diff := cmp.Diff(tt.want, s.Usage.Total); diff != "" {
+				t.Errorf("total (-want +got):\n%s", diff)
+			}
+			if s.Usage.Source != tt.source {
+				t.Errorf("source %q, want %q", s.Usage.Source, tt.source)
+			}
+			if diff := diffState(t, s, restore(t, s)); diff != "" {
+				t.Errorf("JSON round trip (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestDuplicatesGapsAndOtherSessions(t *testing.T) {
 	l := newLog().begin().turn("t1").start(msg("a", universal.RoleAssistant)).delta("a", 0, universal.PartText, "x")
 	var s reduce.Session

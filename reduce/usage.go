@@ -43,8 +43,11 @@ type UsageSource string
 // The usage sources.
 const (
 	UsageNone    UsageSource = ""        // nothing reported
-	UsageSession UsageSource = "session" // the latest session-scope report
+	UsageSession UsageSource = "session" // the session-scope reports
 	UsageTurns   UsageSource = "turns"   // the sum over turns of their Effective usage
+	// UsageMixed: the token counts from one and the cost from the other
+	// (an ACP agent's session reports give only the cost).
+	UsageMixed UsageSource = "mixed"
 )
 
 // Usage is the session's token usage. See the package documentation for
@@ -53,7 +56,8 @@ type Usage struct {
 	// Total is the session's usage so far.
 	Total  Tokens      `json:"total"`
 	Source UsageSource `json:"source"`
-	// Session is the latest session-scope report (a running total).
+	// Session is what the session-scope reports say (a running total):
+	// each count and the cost as the latest report that gave it.
 	Session *Tokens `json:"session"`
 	// Other holds call and turn reports that belong to no turn of the
 	// session: made before any turn (TurnID ""), or naming a turn the
@@ -176,7 +180,7 @@ func (s *Session) usage(ev *universal.Event, d *universal.UsageUpdated, c *Chang
 	t := tokensOf(d)
 	switch d.Scope {
 	case universal.ScopeSession:
-		u.Session = t
+		u.Session = latest(u.Session, t)
 	case universal.ScopeCall:
 		tu := s.usageTurn(d, c)
 		tu.Calls = plus(tu.Calls, t)
@@ -234,12 +238,6 @@ func (s *Session) usageTurn(d *universal.UsageUpdated, c *Change) *TurnUsage {
 // additions, and so the result, are the same as a pass.
 func (s *Session) total() {
 	u := &s.Usage
-	if u.Session != nil {
-		// The numbers are never written once made: the total may share
-		// them.
-		u.Total, u.Source = *u.Session, UsageSession
-		return
-	}
 	ix := s.index()
 	for ; ix.prefixN < len(s.Turns)-1; ix.prefixN++ {
 		ix.prefix.add(s.Turns[ix.prefixN].Usage.Effective())
@@ -251,11 +249,70 @@ func (s *Session) total() {
 	for i := range u.Other {
 		a.add(u.Other[i].Effective())
 	}
+	if u.Session != nil {
+		u.Total, u.Source = sessionTotal(u.Session, &a)
+		return
+	}
 	if !a.any {
 		u.Total, u.Source = Tokens{}, UsageNone
 		return
 	}
 	u.Total, u.Source = a.tokens(), UsageTurns
+}
+
+// sessionTotal is the total once session reports were made: their token
+// counts and cost, each group taken from the sum over turns a when the
+// session reports never gave it (an ACP agent reports the session's cost,
+// and the tokens per turn). The counts are one group, so that they never
+// mix what a session report covers with what the turns do.
+func sessionTotal(t *Tokens, a *sumOf) (Tokens, UsageSource) {
+	// The numbers are never written once made: the total may share them.
+	total := *t
+	fromSession, fromTurns := false, false
+	sum := a.tokens()
+	if counts(t) != [6]*int64{} {
+		fromSession = true
+	} else if counts(&sum) != [6]*int64{} {
+		cost := total.CostUSD
+		total = sum
+		total.CostUSD = cost
+		fromTurns = true
+	}
+	switch {
+	case t.CostUSD != nil:
+		fromSession = true
+	case sum.CostUSD != nil:
+		total.CostUSD = sum.CostUSD
+		fromTurns = true
+	}
+	switch {
+	case fromTurns && fromSession:
+		return total, UsageMixed
+	case fromTurns:
+		return total, UsageTurns
+	}
+	return total, UsageSession
+}
+
+// latest returns what session reports say once t is folded into prev:
+// each count and the cost as t gives it, else as prev did (a report that
+// leaves one null does not say it is unknown: an ACP agent sends the cost
+// in one update of a turn and not the others).
+func latest(prev, t *Tokens) *Tokens {
+	if prev == nil {
+		return t
+	}
+	n, p := counts(t), counts(prev)
+	for i := range n {
+		if n[i] == nil {
+			n[i] = p[i]
+		}
+	}
+	cost := t.CostUSD
+	if cost == nil {
+		cost = prev.CostUSD
+	}
+	return newTokens(n, cost)
 }
 
 // changed records that the usage of turn i changes: the kept sum over
