@@ -391,21 +391,7 @@ func TestUsageFolding(t *testing.T) {
 		source: reduce.UsageTurns,
 	}}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := replay(t, tt.log.evs)
-			if diff := cmp.Diff(tt.want, s.Usage.Total); diff != "" {
-				t.Errorf("total (-want +got):\n%s", diff)
-			}
-			if s.Usage.Source != tt.source {
-				t.Errorf("source %q, want %q", s.Usage.Source, tt.source)
-			}
-			if len(s.Anomalies) != 0 {
-				t.Errorf("anomalies: %v", s.Anomalies)
-			}
-			if diff := diffState(t, s, restore(t, s)); diff != "" {
-				t.Errorf("JSON round trip (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkUsage(t, tt.log, tt.want, tt.source) })
 	}
 	// Counts nobody reported stay null; cost folds like the counts.
 	cost := func(c float64) *universal.UsageUpdated {
@@ -462,18 +448,26 @@ func TestUsageSessionGroups(t *testing.T) {
 		source: reduce.UsageSession,
 	}}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := replay(t, tt.log.evs)
-			if diff := cmp.Diff(tt.want, s.Usage.Total); diff != "" {
-				t.Errorf("total (-want +got):\n%s", diff)
-			}
-			if s.Usage.Source != tt.source {
-				t.Errorf("source %q, want %q", s.Usage.Source, tt.source)
-			}
-			if diff := diffState(t, s, restore(t, s)); diff != "" {
-				t.Errorf("JSON round trip (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkUsage(t, tt.log, tt.want, tt.source) })
+	}
+}
+
+// checkUsage folds log and checks its usage total and source, that it
+// made no anomaly, and that the state survives a JSON round trip.
+func checkUsage(t *testing.T, log *eventLog, want reduce.Tokens, source reduce.UsageSource) {
+	t.Helper()
+	s := replay(t, log.evs)
+	if diff := cmp.Diff(want, s.Usage.Total); diff != "" {
+		t.Errorf("total (-want +got):\n%s", diff)
+	}
+	if s.Usage.Source != source {
+		t.Errorf("source %q, want %q", s.Usage.Source, source)
+	}
+	if len(s.Anomalies) != 0 {
+		t.Errorf("anomalies: %v", s.Anomalies)
+	}
+	if diff := diffState(t, s, restore(t, s)); diff != "" {
+		t.Errorf("JSON round trip (-want +got):\n%s", diff)
 	}
 }
 

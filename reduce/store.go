@@ -438,68 +438,35 @@ func (w *writer) item(it *Item) {
 	}
 }
 
+// bit returns b if ok, else 0.
+func bit(ok bool, b uint64) uint64 {
+	if ok {
+		return b
+	}
+	return 0
+}
+
 func (w *writer) part(p *universal.Part) {
-	var m uint64
-	if p.Text != "" {
-		m |= hasText
-	}
-	if p.Output != "" {
-		m |= hasOutput
-	}
-	if p.CallID != "" {
-		m |= hasCallID
-	}
-	if p.Name != "" {
-		m |= hasName
-	}
-	if p.Arguments != "" {
-		m |= hasArguments
-	}
-	if p.ToolKind != "" {
-		m |= hasToolKind
-	}
-	if p.ToolInput != nil {
-		m |= hasToolInput
-	}
-	if p.Visibility != "" {
-		m |= hasVisibility
-	}
-	if p.IsError {
-		m |= isError
-	}
-	if p.Signature != "" {
-		m |= hasSignature
-	}
-	if len(p.JSON) > 0 && string(p.JSON) != "null" {
-		m |= hasJSON
-	}
-	if p.Path != "" {
-		m |= hasPath
-	}
-	if p.Action != "" {
-		m |= hasAction
-	}
-	if p.Diff != "" {
-		m |= hasDiff
-	}
-	if p.Mime != "" {
-		m |= hasMime
-	}
-	if p.Label != "" {
-		m |= hasLabel
-	}
-	if p.Detail != "" {
-		m |= hasDetail
-	}
-	if len(p.Metadata) > 0 && string(p.Metadata) != "null" {
-		m |= hasMetadata
-	}
-	if p.Rewritten {
-		m |= isRewritten
-	}
-	if p.Extra != nil {
-		m |= hasExtra
-	}
+	m := bit(p.Text != "", hasText) |
+		bit(p.Output != "", hasOutput) |
+		bit(p.CallID != "", hasCallID) |
+		bit(p.Name != "", hasName) |
+		bit(p.Arguments != "", hasArguments) |
+		bit(p.ToolKind != "", hasToolKind) |
+		bit(p.ToolInput != nil, hasToolInput) |
+		bit(p.Visibility != "", hasVisibility) |
+		bit(p.IsError, isError) |
+		bit(p.Signature != "", hasSignature) |
+		bit(len(p.JSON) > 0 && string(p.JSON) != "null", hasJSON) |
+		bit(p.Path != "", hasPath) |
+		bit(p.Action != "", hasAction) |
+		bit(p.Diff != "", hasDiff) |
+		bit(p.Mime != "", hasMime) |
+		bit(p.Label != "", hasLabel) |
+		bit(p.Detail != "", hasDetail) |
+		bit(len(p.Metadata) > 0 && string(p.Metadata) != "null", hasMetadata) |
+		bit(p.Rewritten, isRewritten) |
+		bit(p.Extra != nil, hasExtra)
 	enumWrite(w, p.Type, partTypes)
 	w.uvarint(m)
 	if m&hasText != 0 {
@@ -700,11 +667,13 @@ func (r *reader) part(p *universal.Part) {
 	if m&hasJSON != 0 {
 		p.JSON = r.raw()
 	}
-	if m&hasName != 0 {
-		p.Name = r.str()
-	}
-	if m&hasArguments != 0 {
-		p.Arguments = r.str()
+	for _, f := range [...]struct {
+		bit uint64
+		s   *string
+	}{{hasName, &p.Name}, {hasArguments, &p.Arguments}} {
+		if m&f.bit != 0 {
+			*f.s = r.str()
+		}
 	}
 	if m&hasCallID != 0 {
 		p.CallID = r.ref()
@@ -742,17 +711,13 @@ func (r *reader) part(p *universal.Part) {
 	if m&hasAction != 0 {
 		p.Action = enumRead(r, fileActions)
 	}
-	if m&hasDiff != 0 {
-		p.Diff = r.str()
-	}
-	if m&hasMime != 0 {
-		p.Mime = r.str()
-	}
-	if m&hasLabel != 0 {
-		p.Label = r.str()
-	}
-	if m&hasDetail != 0 {
-		p.Detail = r.str()
+	for _, f := range [...]struct {
+		bit uint64
+		s   *string
+	}{{hasDiff, &p.Diff}, {hasMime, &p.Mime}, {hasLabel, &p.Label}, {hasDetail, &p.Detail}} {
+		if m&f.bit != 0 {
+			*f.s = r.str()
+		}
 	}
 	if m&hasMetadata != 0 {
 		p.Metadata = r.raw()
