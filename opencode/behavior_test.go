@@ -1244,3 +1244,48 @@ func TestV2StepFailed(t *testing.T) {
 		t.Errorf("turn ends %v", ends)
 	}
 }
+
+// TestV2Forms: a 2.x form is a question (one per field, the form's title
+// first), its reply the answer's values, its cancel a rejection; 2.x's
+// permission.asked (action, resources, source.id) is linked to its call.
+func TestV2Forms(t *testing.T) {
+	form := `{"id":"evt_f1","created":1,"type":"form.created","data":{"form":{"id":"frm_1","sessionID":"ses_a","title":"Deploy","mode":"form","fields":[` +
+		`{"key":"env","title":"Where to?","type":"string","options":[{"value":"prod","label":"Production"},{"value":"dev","label":"Development"}]},` +
+		`{"key":"checks","type":"multiselect","description":"Which checks?","options":[{"value":"lint","label":"Lint"}]},` +
+		`{"key":"force","type":"boolean"}]}}}`
+	for _, c := range []struct {
+		reply, response string
+		status          universal.QuestionStatus
+	}{
+		{`{"id":"evt_f2","created":2,"type":"form.replied","data":{"id":"frm_1","sessionID":"ses_a","answer":{"env":"prod","checks":["lint"],"force":true}}}`, "prod; lint; true", universal.QuestionAnswered},
+		{`{"id":"evt_f2","created":2,"type":"form.cancelled","data":{"id":"frm_1","sessionID":"ses_a"}}`, "", universal.QuestionRejected},
+	} {
+		events := run(t, opencode.FormatSSE, sse(
+			v2Event("e1", "session.execution.started", `{"sessionID":"ses_a"}`),
+			v2Event("e2", "session.step.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","agent":"build","model":{"id":"m","providerID":"p"}}`),
+			v2Event("e3", "session.tool.called", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","callID":"c1","tool":"bash","input":{"command":"make deploy"},"executed":false}`),
+			`{"id":"evt_p1","created":1,"type":"permission.asked","data":{"id":"per_1","sessionID":"ses_a","action":"bash","resources":["make deploy"],"source":{"type":"tool","messageID":"msg_a1","id":"c1"},"message":"Run make deploy?"}}`,
+			`{"id":"evt_p2","created":1,"type":"permission.replied","data":{"sessionID":"ses_a","requestID":"per_1","reply":"once"}}`,
+			form, c.reply, c.reply))
+		noUnparsed(t, events)
+		perm := golden.OfType(events, universal.TypePermissionRequested)
+		if len(perm) != 1 {
+			t.Fatalf("%d permission requests", len(perm))
+		}
+		if p := perm[0].Data.(*universal.Permission); p.Action != "bash" || p.ItemID == "" || p.CallID != "c1" || gjson.GetBytes(p.Metadata, "message").Str != "Run make deploy?" {
+			t.Errorf("permission.requested %+v", p)
+		}
+		req, res := golden.OfType(events, universal.TypeQuestionRequested), golden.OfType(events, universal.TypeQuestionResolved)
+		if len(req) != 1 || len(res) != 1 {
+			t.Fatalf("%d asked, %d resolved", len(req), len(res))
+		}
+		q := req[0].Data.(*universal.Question)
+		if q.QuestionID != "frm_1" || q.Prompt != "Deploy\nWhere to?\nWhich checks?\nforce" || strings.Join(q.Options, ",") != "Production,Development,Lint" ||
+			gjson.GetBytes(q.Metadata, "form.fields.#").Int() != 3 || !gjson.GetBytes(q.Metadata, "questions.1.multiple").Bool() {
+			t.Errorf("question.requested %+v %s", q, q.Metadata)
+		}
+		if r := res[0].Data.(*universal.Question); r.QuestionID != "frm_1" || r.Response != c.response || r.Status != c.status || r.Prompt != q.Prompt {
+			t.Errorf("question.resolved %+v, want response %q status %s", r, c.response, c.status)
+		}
+	}
+}

@@ -336,12 +336,27 @@
 //     message). tool.input.delta and .ended are ignored (tool.called
 //     carries the arguments parsed).
 //
+// 2.x asks the user through forms, read as 1.x questions:
+//
+//   - form.created {form: {id, sessionID, title?, mode, fields: [{key,
+//     title?, description?, type, options?: [{value, label}]}] or url}}
+//     is question.asked: one question per field (its title, else its
+//     description, else its key; multiple for a multiselect), the form's
+//     title the prompt's first line, every option's label, the form in
+//     metadata (form); form.replied {id, sessionID, answer: {key: value}}
+//     is question.replied, the answer's values in its order (a list's
+//     joined), the answer in metadata; form.cancelled is
+//     question.rejected.
+//   - 2.x's permission.asked has the permission.v2.asked shape ({id,
+//     action, resources, save?, metadata?, source?: {type: "tool",
+//     messageID, id}, message?}: the call's id in source.id), read as
+//     that, the message in metadata.
+//
 // Not mapped yet, so agent.unparsed (nothing is dropped silently):
 // session.shell.*, session.compaction.*, session.synthetic,
 // session.skill.activated, session.context.updated, session.retried, the
 // other 2.x session events (session.renamed, .moved, .forked,
-// .agent.selected, .model.selected, .instructions.updated, .revert.*)
-// and form.* (2.x questions). The envelope's location is not read: a
+// .agent.selected, .model.selected, .instructions.updated, .revert.*). The envelope's location is not read: a
 // tool's relative paths stay relative unless a session.updated gave the
 // directory.
 //

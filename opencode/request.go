@@ -43,6 +43,7 @@ func (t *Translator) request(e *event, pending func(string) bool) (id, sid strin
 //	permission.updated  {id, type, pattern, title, metadata, callID, messageID}   ≤ 1.0
 //	permission.asked    {id, permission, patterns, metadata, always, tool{callID}} ≥ 1.1
 //	permission.v2.asked {id, action, resources, save, metadata, source{callID}}
+//	permission.asked    {id, action, resources, save?, metadata?, source?{type, messageID, id}, message?}  2.x
 func (t *Translator) onPermission(dst []universal.Event, e *event) []universal.Event {
 	p := e.props
 	id, sid, rt := t.request(e, t.w.PermissionPending)
@@ -54,20 +55,26 @@ func (t *Translator) onPermission(dst []universal.Event, e *event) []universal.E
 	}
 	var action, callID string
 	var md jsonw.Object
-	switch e.typ {
-	case "permission.updated":
+	switch {
+	case e.typ == "permission.updated":
 		action, callID = p.Get("type").Str, p.Get("callID").Str
 		md.OptString("title", p.Get("title").Str)
 		md.Raw("pattern", p.Get("pattern").Raw)
-	case "permission.asked":
+	case e.typ == "permission.asked" && !p.Get("action").Exists():
 		action, callID = p.Get("permission").Str, p.Get("tool.callID").Str
 		md.Raw("patterns", p.Get("patterns").Raw)
 		md.Raw("always", p.Get("always").Raw)
 	default:
+		// permission.v2.asked, and 2.x's permission.asked: source
+		// {type: "tool", messageID, id}, the call's id in id.
 		action, callID = p.Get("action").Str, p.Get("source.callID").Str
+		if callID == "" {
+			callID = p.Get("source.id").Str
+		}
 		md.Raw("resources", p.Get("resources").Raw)
 		md.Raw("save", p.Get("save").Raw)
 		md.Raw("source", p.Get("source").Raw)
+		md.OptString("message", p.Get("message").Str)
 	}
 	md.Raw("metadata", p.Get("metadata").Raw)
 	if rt == routeChild {
@@ -140,7 +147,8 @@ func decisionMetadata(reply, message string) []byte {
 }
 
 // onQuestion handles question.asked: every question is kept in metadata;
-// the prompt joins the questions and the options list every label.
+// the prompt joins the questions (after a 2.x form's title) and the
+// options list every label.
 func (t *Translator) onQuestion(dst []universal.Event, e *event) []universal.Event {
 	p := e.props
 	id, sid, rt := t.request(e, t.w.QuestionPending)
@@ -152,6 +160,7 @@ func (t *Translator) onQuestion(dst []universal.Event, e *event) []universal.Eve
 	}
 	qs := p.Sub("questions")
 	var prompt strings.Builder
+	prompt.WriteString(p.Get("title").Str) // a 2.x form's title
 	var options []string
 	qs.ForEach(func(_, q gjson.Result) bool {
 		if prompt.Len() > 0 {
@@ -166,6 +175,7 @@ func (t *Translator) onQuestion(dst []universal.Event, e *event) []universal.Eve
 	})
 	var md jsonw.Object
 	qs.AddTo(&md, "questions")
+	md.Raw("form", p.Get("form").Raw)
 	if rt == routeChild {
 		md.String("session_id", sid)
 	}
@@ -217,6 +227,7 @@ func (t *Translator) onQuestionResolved(dst []universal.Event, e *event) []unive
 		q.Response = resp.String()
 		var md jsonw.Object
 		answers.AddTo(&md, "answers")
+		md.Raw("answer", p.Get("answer").Raw) // a 2.x form's
 		q.Metadata = md.Bytes()
 	}
 	put(&t.st.Resolved, q.QuestionID, true)

@@ -290,3 +290,92 @@ func v2ToolContent(content gjson.Result) (string, []byte) {
 	}
 	return text.String(), atts
 }
+
+// v2As returns a copy of e read as the 1.x event typ with props the 1.x
+// event's, built for it.
+func v2As(e *event, typ string, props []byte) *event {
+	e2 := v2Event(e, props)
+	e2.typ = typ
+	return e2
+}
+
+// onForm handles the 2.x forms (questions to the user) as the 1.x
+// question events they stand for: form.created {form: {id, sessionID,
+// title?, mode?, fields: [{key, title?, description?, type, options?}] |
+// url}} is question.asked, one question per field (its title, else its
+// description, else its key; its options' labels), the form in metadata;
+// form.replied {id, sessionID, answer: {key: value}} is question.replied,
+// the answer's values in its order; form.cancelled {id, sessionID} is
+// question.rejected.
+func (t *Translator) onForm(dst []universal.Event, e *event) []universal.Event {
+	d := e.props
+	var o jsonw.Object
+	switch e.typ {
+	case "form.created":
+		f := d.Get("form")
+		if !f.IsObject() {
+			return t.unparsed(dst, e, errors.New("form.created without form"))
+		}
+		o.String("id", f.Get("id").Str).String("sessionID", f.Get("sessionID").Str)
+		o.OptString("title", f.Get("title").Str)
+		qs := []byte{'['}
+		add := func(q *jsonw.Object) {
+			if len(qs) > 1 {
+				qs = append(qs, ',')
+			}
+			qs = append(qs, q.Bytes()...)
+		}
+		f.Get("fields").ForEach(func(_, fd gjson.Result) bool {
+			text := fd.Get("title").Str
+			if text == "" {
+				text = fd.Get("description").Str
+			}
+			if text == "" {
+				text = fd.Get("key").Str
+			}
+			var q jsonw.Object
+			q.String("question", text).String("header", fd.Get("key").Str)
+			q.Raw("options", fd.Get("options").Raw)
+			if fd.Get("type").Str == "multiselect" {
+				q.Raw("multiple", "true")
+			}
+			add(&q)
+			return true
+		})
+		if url := f.Get("url").Str; url != "" {
+			var q jsonw.Object
+			q.String("question", url).String("header", "url")
+			add(&q)
+		}
+		qs = append(qs, ']')
+		o.RawBytes("questions", qs)
+		o.Raw("form", f.Raw)
+		return t.onQuestion(dst, v2As(e, "question.asked", o.Bytes()))
+	case "form.replied":
+		o.String("sessionID", d.Get("sessionID").Str).String("requestID", d.Get("id").Str)
+		answers := []byte{'['}
+		d.Get("answer").ForEach(func(_, v gjson.Result) bool {
+			if len(answers) > 1 {
+				answers = append(answers, ',')
+			}
+			switch {
+			case v.IsArray():
+				answers = append(answers, v.Raw...)
+			case v.Type == gjson.String:
+				answers = append(answers, '[')
+				answers = append(answers, v.Raw...)
+				answers = append(answers, ']')
+			default:
+				answers = jsonw.AppendString(append(answers, '['), v.Raw)
+				answers = append(answers, ']')
+			}
+			return true
+		})
+		answers = append(answers, ']')
+		o.RawBytes("answers", answers).Raw("answer", d.Get("answer").Raw)
+		return t.onQuestionResolved(dst, v2As(e, "question.replied", o.Bytes()))
+	default: // form.cancelled
+		o.String("sessionID", d.Get("sessionID").Str).String("requestID", d.Get("id").Str)
+		return t.onQuestionResolved(dst, v2As(e, "question.rejected", o.Bytes()))
+	}
+}
