@@ -1289,3 +1289,33 @@ func TestV2Forms(t *testing.T) {
 		}
 	}
 }
+
+// TestV2Shell: a shell command the user ran (2.x session.shell.*) is a
+// tool_call of role user and its result, failed on a non-zero exit; it
+// starts no turn.
+func TestV2Shell(t *testing.T) {
+	shell := func(status, exit string) string {
+		return `{"id":"shl_1","status":"` + status + `","command":"ls missing","cwd":"/p","shell":"/bin/bash","file":"/tmp/shl_1","metadata":{},` + exit + `"time":{"started":1}}`
+	}
+	events := run(t, opencode.FormatSSE, sse(
+		v2Event("e1", "session.shell.started", `{"sessionID":"ses_a","shell":`+shell("running", "")+`}`),
+		v2Event("e2", "session.shell.ended", `{"sessionID":"ses_a","shell":`+shell("exited", `"exit":2,`)+`,"output":{"output":"ls: missing: No such file\n","cursor":26,"size":26,"truncated":false}}`),
+		v2Event("e2", "session.shell.ended", `{"sessionID":"ses_a","shell":`+shell("exited", `"exit":2,`)+`,"output":{"output":"ls: missing: No such file\n","cursor":26,"size":26,"truncated":false}}`),
+	))
+	noUnparsed(t, events)
+	items := completed(events)
+	if len(items) != 2 {
+		t.Fatalf("%d items: %s", len(items), golden.Encode(events))
+	}
+	call, res := items[0], items[1]
+	if c := call.Content[0]; call.Kind != universal.KindToolCall || call.Role != universal.RoleUser || c.Name != "shell" || c.Arguments != `{"command":"ls missing"}` || c.ToolKind != universal.ToolExecute {
+		t.Errorf("call %+v", call)
+	}
+	if r := res.Content[0]; res.Status != universal.StatusFailed || !r.IsError || r.Output != "ls: missing: No such file\n" || res.ParentID != call.ItemID ||
+		gjson.GetBytes(r.Metadata, "exit_code").Int() != 2 {
+		t.Errorf("result %+v %s", res, r.Metadata)
+	}
+	if n := len(golden.OfType(events, universal.TypeTurnStarted)); n != 0 {
+		t.Errorf("%d turns, want 0", n)
+	}
+}

@@ -352,8 +352,18 @@
 //     messageID, id}, message?}: the call's id in source.id), read as
 //     that, the message in metadata.
 //
+// A shell command the user ran (the TUI's !) is structured in 2.x:
+// session.shell.started {sessionID, shell: {id, status, command, cwd,
+// exit?, …}} and session.shell.ended {…, output: {output, truncated, …}}.
+// By the user-command convention of package universal it is a tool_call
+// item (role user, name shell, arguments {command}, kind execute, call_id
+// the shell's id) completed when it starts, and its tool_result, completed
+// with the output when it ends (exit_code, status, truncated in
+// metadata), failed when the exit code is not 0 or the command timed out
+// or was killed; it starts no turn.
+//
 // Not mapped yet, so agent.unparsed (nothing is dropped silently):
-// session.shell.*, session.compaction.*, session.synthetic,
+// session.compaction.*, session.synthetic,
 // session.skill.activated, session.context.updated, session.retried, the
 // other 2.x session events (session.renamed, .moved, .forked,
 // .agent.selected, .model.selected, .instructions.updated, .revert.*). The envelope's location is not read: a

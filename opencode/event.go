@@ -217,6 +217,8 @@ func (t *Translator) dispatch(dst []universal.Event, e *event) []universal.Event
 		return t.onQuestion(dst, e)
 	case "question.replied", "question.rejected", "question.v2.replied", "question.v2.rejected":
 		return t.onQuestionResolved(dst, e)
+	case "session.shell.started", "session.shell.ended":
+		return t.onShell(dst, e)
 	case "form.created", "form.replied", "form.cancelled":
 		return t.onForm(dst, e)
 	case "todo.updated":

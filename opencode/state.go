@@ -62,6 +62,9 @@ type state struct {
 	// V2Tools holds, by tool part, the name and input of an OpenCode
 	// 2.x tool call whose result has not come (see v2Tool).
 	V2Tools map[string]v2Tool `json:"v2_tools,omitempty"`
+	// V2Shells holds, by shell id, the items of an OpenCode 2.x shell
+	// command the user ran whose output has not come (see v2Shell).
+	V2Shells map[string]v2Shell `json:"v2_shells,omitempty"`
 	// Reverts holds, by session, the revert point last reported
 	// (session info revert: message id, part id).
 	Reverts map[string]revertState `json:"reverts,omitempty"`
@@ -337,6 +340,17 @@ func (s *state) validate(w *universal.Stream) error {
 	}
 	for child, item := range s.Links {
 		if err := known("sub-agent "+child+" call", item); err != nil {
+			return err
+		}
+	}
+	for id, sh := range s.V2Shells {
+		if sh.Call == "" || sh.Result == "" {
+			return fmt.Errorf("shell %q without its items", id)
+		}
+		if err := known("shell "+id+" call", sh.Call); err != nil {
+			return err
+		}
+		if err := known("shell "+id+" result", sh.Result); err != nil {
 			return err
 		}
 	}

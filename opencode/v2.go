@@ -379,3 +379,84 @@ func (t *Translator) onForm(dst []universal.Event, e *event) []universal.Event {
 		return t.onQuestionResolved(dst, v2As(e, "question.rejected", o.Bytes()))
 	}
 }
+
+// v2Shell is a 2.x shell command the user ran, between its start and
+// its output: its tool_call and tool_result items.
+type v2Shell struct {
+	Call   string `json:"call"`
+	Result string `json:"result"`
+}
+
+// shellTool is the tool name of a command the user ran in 2.x: the type
+// of OpenCode's record of it (a session message of type shell).
+const shellTool = "shell"
+
+// onShell handles session.shell.started and .ended ({sessionID, shell:
+// {id, status, command, cwd, exit?, …}, output?: {output, truncated, …}}),
+// a shell command the user ran (the TUI's !), by the user-command
+// convention of package universal: a tool_call item (role user, name
+// shell, arguments {command}, kind execute) completed when it starts, and
+// its tool_result, completed with the output when it ends (exit_code,
+// status, truncated in metadata), failed when the exit code is not 0 or
+// the command timed out or was killed.
+func (t *Translator) onShell(dst []universal.Event, e *event) []universal.Event {
+	d := e.props
+	sid := d.Get("sessionID").Str
+	sh := d.Get("shell")
+	id := sh.Get("id").Str
+	if sid == "" || id == "" {
+		return t.unparsed(dst, e, errors.New("2.x shell event without data.sessionID and shell.id"))
+	}
+	rt := t.route(sid, true)
+	if rt == routeSkip {
+		return dst
+	}
+	parent := ""
+	if rt == routeChild {
+		parent = t.st.Links[sid]
+	}
+	items, open := t.st.V2Shells[id]
+	if !open {
+		if e.typ == "session.shell.ended" && t.st.Resolved[id] {
+			return dst // a repeat
+		}
+		var args jsonw.Object
+		args.String("command", sh.Get("command").Str)
+		argText := string(args.Bytes())
+		kind, in := tools.Describe("bash", argText, t.st.Cwd)
+		id = t.w.Copy(id)
+		items = v2Shell{Call: t.w.NewItemID(), Result: t.w.NewItemID()}
+		dst = t.w.Complete(dst, universal.Item{
+			ItemID: items.Call, NativeItemID: id, ParentID: parent, Kind: universal.KindToolCall, Role: universal.RoleUser,
+			Content: []universal.Part{{Type: universal.PartToolCall, Name: shellTool, Arguments: argText, CallID: id, ToolKind: kind, ToolInput: in}},
+		}, universal.SourceAgent, e.raw)
+		dst = t.w.StartItem(dst, universal.Item{
+			ItemID: items.Result, NativeItemID: id, ParentID: items.Call, Kind: universal.KindToolResult, Role: universal.RoleTool,
+			Content: []universal.Part{{Type: universal.PartToolResult, CallID: id}},
+		}, universal.SourceAgent, e.raw)
+		put(&t.st.V2Shells, id, items)
+	}
+	if e.typ == "session.shell.started" {
+		return dst
+	}
+	delete(t.st.V2Shells, id)
+	put(&t.st.Resolved, t.w.Copy(id), true)
+	var md jsonw.Object
+	status := sh.Get("status").Str
+	failed := status == "timeout" || status == "killed"
+	if code := sh.Get("exit"); code.Type == gjson.Number {
+		md.Int("exit_code", code.Int())
+		failed = failed || code.Int() != 0
+	}
+	md.OptString("status", status)
+	md.Raw("truncated", d.Get("output.truncated").Raw)
+	st := universal.StatusCompleted
+	if failed {
+		st = universal.StatusFailed
+	}
+	p := universal.Part{Type: universal.PartToolResult, CallID: t.w.Copy(id), Output: t.w.Copy(d.Get("output.output").Str), IsError: failed, Metadata: metaOrNil(&md)}
+	return t.w.Complete(dst, universal.Item{
+		ItemID: items.Result, NativeItemID: p.CallID, ParentID: items.Call, Kind: universal.KindToolResult, Role: universal.RoleTool,
+		Content: []universal.Part{p}, Status: st,
+	}, universal.SourceAgent, e.raw)
+}
