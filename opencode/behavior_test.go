@@ -1319,3 +1319,26 @@ func TestV2Shell(t *testing.T) {
 		t.Errorf("%d turns, want 0", n)
 	}
 }
+
+// TestV2Compaction: a 2.x compaction is a status item compaction when it
+// ends (the summary its detail) or fails.
+func TestV2Compaction(t *testing.T) {
+	events := run(t, opencode.FormatSSE, sse(
+		v2Event("e1", "session.compaction.admitted", `{"sessionID":"ses_a","inputID":"inp_1"}`),
+		v2Event("e2", "session.compaction.started", `{"sessionID":"ses_a","reason":"manual","recent":"msg_9","inputID":"inp_1"}`),
+		v2Event("e3", "session.compaction.ended", `{"sessionID":"ses_a","reason":"manual","text":"We fixed the parser.","recent":"msg_9"}`),
+		v2Event("e4", "session.compaction.started", `{"sessionID":"ses_a","reason":"auto","recent":"msg_12"}`),
+		v2Event("e5", "session.compaction.failed", `{"sessionID":"ses_a","reason":"auto","error":{"type":"provider.no-route","message":"no model"}}`),
+	))
+	noUnparsed(t, events)
+	items := completed(events)
+	if len(items) != 2 {
+		t.Fatalf("%d items", len(items))
+	}
+	if p := items[0].Content[0]; items[0].Kind != universal.KindStatus || p.Label != "compaction" || p.Detail != "We fixed the parser." || items[0].Status != universal.StatusCompleted {
+		t.Errorf("compaction %+v", items[0])
+	}
+	if p := items[1].Content[0]; p.Label != "compaction" || p.Detail != "no model" || items[1].Status != universal.StatusFailed || !gjson.GetBytes(p.Metadata, "auto").Bool() {
+		t.Errorf("failed compaction %+v %s", items[1], p.Metadata)
+	}
+}

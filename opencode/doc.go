@@ -362,8 +362,14 @@
 // metadata), failed when the exit code is not 0 or the command timed out
 // or was killed; it starts no turn.
 //
-// Not mapped yet, so agent.unparsed (nothing is dropped silently):
-// session.compaction.*, session.synthetic,
+// A compaction is reported when it ends, as 1.x's compaction part is: a
+// completed status item labelled compaction whose detail is the summary
+// (session.compaction.ended {reason, text, recent}; reason, auto and
+// recent in metadata), or a failed one with the error's message
+// (session.compaction.failed {reason, error}); .admitted and .started are
+// ignored.
+//
+// Not mapped yet, so agent.unparsed (nothing is dropped silently): session.synthetic,
 // session.skill.activated, session.context.updated, session.retried, the
 // other 2.x session events (session.renamed, .moved, .forked,
 // .agent.selected, .model.selected, .instructions.updated, .revert.*). The envelope's location is not read: a

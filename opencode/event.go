@@ -139,7 +139,10 @@ var ignored = map[string]bool{
 	"session.diff":             true,
 	"session.compacted":        true,
 	"session.usage.updated":    true,
-	"log.synced":               true,
+	// 2.x: a compaction is reported when it ends (or fails).
+	"session.compaction.admitted": true,
+	"session.compaction.started":  true,
+	"log.synced":                  true,
 }
 
 // isIgnored reports whether a type is on the ignore list.
@@ -217,6 +220,8 @@ func (t *Translator) dispatch(dst []universal.Event, e *event) []universal.Event
 		return t.onQuestion(dst, e)
 	case "question.replied", "question.rejected", "question.v2.replied", "question.v2.rejected":
 		return t.onQuestionResolved(dst, e)
+	case "session.compaction.ended", "session.compaction.failed":
+		return t.onCompaction(dst, e)
 	case "session.shell.started", "session.shell.ended":
 		return t.onShell(dst, e)
 	case "form.created", "form.replied", "form.cancelled":

@@ -185,6 +185,7 @@ func TestHandmade(t *testing.T) {
 		{"1.18.33-s06-multiturn.edited-export.stdout", opencode.FormatMessages, true},
 		{"2.0-execution.api-event.sse", opencode.FormatSSE, false},
 		{"2.0-messages.api-event.sse", opencode.FormatSSE, false},
+		{"2.0-user-io.api-event.sse", opencode.FormatSSE, false},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

@@ -460,3 +460,45 @@ func (t *Translator) onShell(dst []universal.Event, e *event) []universal.Event 
 		Content: []universal.Part{p}, Status: st,
 	}, universal.SourceAgent, e.raw)
 }
+
+// onCompaction handles session.compaction.ended {sessionID, reason: auto
+// | manual, text, recent} and .failed {sessionID, reason, error}: a
+// status item labelled compaction, as 1.x's compaction part is, whose
+// detail is the summary the compaction wrote (failed: the error's
+// message), reason and recent (or the error) in metadata. The session's
+// notice: no parent (a sub-agent's is under its task call).
+func (t *Translator) onCompaction(dst []universal.Event, e *event) []universal.Event {
+	d := e.props
+	sid := d.Get("sessionID").Str
+	if sid == "" {
+		return t.unparsed(dst, e, errors.New("2.x event without data.sessionID"))
+	}
+	rt := t.route(sid, true)
+	if rt == routeSkip {
+		return dst
+	}
+	parent := ""
+	if rt == routeChild {
+		parent = t.st.Links[sid]
+	}
+	var md jsonw.Object
+	md.OptString("reason", d.Get("reason").Str)
+	if d.Get("reason").Str == "auto" {
+		md.Raw("auto", "true")
+	}
+	detail, status := d.Get("text").Str, universal.StatusCompleted
+	if e.typ == "session.compaction.failed" {
+		status = universal.StatusFailed
+		detail = d.Get("error.message").Str
+		md.Raw("error", d.Get("error").Raw)
+	} else {
+		md.OptString("recent", d.Get("recent").Str)
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID:   t.w.NewItemID(),
+		ParentID: parent,
+		Kind:     universal.KindStatus,
+		Content:  []universal.Part{{Type: universal.PartStatus, Label: "compaction", Detail: t.w.Copy(detail), Metadata: metaOrNil(&md)}},
+		Status:   status,
+	}, universal.SourceAgent, e.raw)
+}
