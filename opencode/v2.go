@@ -407,13 +407,9 @@ func (t *Translator) onShell(dst []universal.Event, e *event) []universal.Event 
 	if sid == "" || id == "" {
 		return t.unparsed(dst, e, errors.New("2.x shell event without data.sessionID and shell.id"))
 	}
-	rt := t.route(sid, true)
-	if rt == routeSkip {
+	parent, ok := t.noticeParent(sid)
+	if !ok {
 		return dst
-	}
-	parent := ""
-	if rt == routeChild {
-		parent = t.st.Links[sid]
 	}
 	items, open := t.st.V2Shells[id]
 	if !open {
@@ -473,13 +469,9 @@ func (t *Translator) onCompaction(dst []universal.Event, e *event) []universal.E
 	if sid == "" {
 		return t.unparsed(dst, e, errors.New("2.x event without data.sessionID"))
 	}
-	rt := t.route(sid, true)
-	if rt == routeSkip {
+	parent, ok := t.noticeParent(sid)
+	if !ok {
 		return dst
-	}
-	parent := ""
-	if rt == routeChild {
-		parent = t.st.Links[sid]
 	}
 	var md jsonw.Object
 	md.OptString("reason", d.Get("reason").Str)
@@ -501,4 +493,17 @@ func (t *Translator) onCompaction(dst []universal.Event, e *event) []universal.E
 		Content:  []universal.Part{{Type: universal.PartStatus, Label: "compaction", Detail: t.w.Copy(detail), Metadata: metaOrNil(&md)}},
 		Status:   status,
 	}, universal.SourceAgent, e.raw)
+}
+
+// noticeParent routes a 2.x session event that may choose the followed
+// session: the parent of its items (none for the followed session's, the
+// task call for a sub-agent's), false for another session's.
+func (t *Translator) noticeParent(sid string) (string, bool) {
+	switch t.route(sid, true) {
+	case routeRoot:
+		return "", true
+	case routeChild:
+		return t.st.Links[sid], true
+	}
+	return "", false
 }
