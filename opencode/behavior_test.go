@@ -1342,3 +1342,118 @@ func TestV2Compaction(t *testing.T) {
 		t.Errorf("failed compaction %+v %s", items[1], p.Metadata)
 	}
 }
+
+// TestV2SystemText: 2.x text the model receives that the user did not
+// type (session.synthetic, session.skill.activated,
+// session.context.updated, session.instructions.updated with text) is a
+// completed system item, as 1.x synthetic text parts are, its source and
+// details in metadata; instructions without text (the first baseline)
+// give nothing; a sub-agent's is under its task call's item.
+func TestV2SystemText(t *testing.T) {
+	events := run(t, opencode.FormatSSE, sse(
+		v2Event("e1", "session.synthetic", `{"sessionID":"ses_a","text":"The user attached notes.md:\n# Notes","description":"file notes.md","metadata":{"file":"notes.md"}}`),
+		v2Event("e2", "session.skill.activated", `{"sessionID":"ses_a","id":"skl_review","name":"review","text":"Review the diff carefully."}`),
+		v2Event("e3", "session.context.updated", `{"sessionID":"ses_a","text":"Updated context"}`),
+		v2Event("e4", "session.instructions.updated", `{"sessionID":"ses_a","delta":{"core/date":"abc"}}`),
+		v2Event("e5", "session.instructions.updated", `{"sessionID":"ses_a","delta":{"core/date":"def"},"text":"Today is 2 May."}`),
+		v2Event("e6", "session.synthetic", `{"sessionID":"ses_other","text":"not followed"}`),
+	))
+	noUnparsed(t, events)
+	items := completed(events)
+	if len(items) != 4 {
+		t.Fatalf("%d items, want 4", len(items))
+	}
+	want := []struct{ text, source, field, value string }{
+		{"The user attached notes.md:\n# Notes", "synthetic", "description", "file notes.md"},
+		{"Review the diff carefully.", "skill", "skill", "review"},
+		{"Updated context", "context", "source", "context"},
+		{"Today is 2 May.", "instructions", "instructions.core/date", "def"},
+	}
+	for i, w := range want {
+		it := items[i]
+		p := it.Content[0]
+		if it.Kind != universal.KindSystem || it.Role != universal.RoleSystem || p.Type != universal.PartText || p.Text != w.text || it.ParentID != "" {
+			t.Errorf("item %d: %+v", i, it)
+		}
+		if gjson.GetBytes(p.Metadata, "source").Str != w.source || gjson.GetBytes(p.Metadata, w.field).Str != w.value {
+			t.Errorf("item %d metadata %s", i, p.Metadata)
+		}
+	}
+	if gjson.GetBytes(items[0].Content[0].Metadata, "metadata.file").Str != "notes.md" || gjson.GetBytes(items[1].Content[0].Metadata, "skill_id").Str != "skl_review" {
+		t.Errorf("metadata %s %s", items[0].Content[0].Metadata, items[1].Content[0].Metadata)
+	}
+}
+
+// TestV2Revert: 2.x's revert events are the 1.x revert point:
+// revert.staged a reverted status item naming the message (and its
+// item), staged again at the same point nothing, revert.cleared an
+// unreverted item; revert.committed makes the revert final, unreported,
+// so that a later staged revert to the same message is a new one.
+func TestV2Revert(t *testing.T) {
+	staged := func(id string) string {
+		return v2Event(id, "session.revert.staged", `{"sessionID":"ses_a","revert":{"messageID":"inp_1","snapshot":"snap1","diff":"--- a"}}`)
+	}
+	events := run(t, opencode.FormatSSE, sse(
+		v2Event("e1", "session.prompt.admitted", `{"sessionID":"ses_a","inputID":"inp_1","prompt":{"text":"hi"},"delivery":"steer"}`),
+		v2Event("e2", "session.execution.succeeded", `{"sessionID":"ses_a"}`),
+		staged("e3"), staged("e4"),
+		v2Event("e5", "session.revert.cleared", `{"sessionID":"ses_a"}`),
+		staged("e6"),
+		v2Event("e7", "session.revert.committed", `{"sessionID":"ses_a","to":"inp_1"}`),
+		v2Event("e8", "session.revert.cleared", `{"sessionID":"ses_a"}`),
+		staged("e9"),
+		v2Event("e10", "session.revert.staged", `{"sessionID":"ses_a","revert":{}}`),
+	))
+	var labels []string
+	for _, it := range completed(events) {
+		if it.Kind == universal.KindStatus {
+			labels = append(labels, it.Content[0].Label)
+		}
+	}
+	if got := strings.Join(labels, ","); got != "reverted,unreverted,reverted,reverted" {
+		t.Errorf("status items %s", got)
+	}
+	var user universal.Item
+	for _, it := range completed(events) {
+		if it.Role == universal.RoleUser {
+			user = it
+		}
+	}
+	for _, it := range completed(events) {
+		if it.Kind == universal.KindStatus && it.Content[0].Label == "reverted" {
+			if md := it.Content[0].Metadata; gjson.GetBytes(md, "item_id").Str != user.ItemID || user.ItemID == "" || gjson.GetBytes(md, "snapshot").Str != "snap1" {
+				t.Errorf("reverted %s (user item %q)", md, user.ItemID)
+			}
+		}
+	}
+	if u := golden.OfType(events, universal.TypeUnparsed); len(u) != 1 {
+		t.Errorf("%d agent.unparsed, want 1 (the staged revert without messageID)", len(u))
+	}
+}
+
+// TestV2Retried: the older 2.x session.retried {attempt, error: {message,
+// …}} is a retry as session.retry.scheduled is: one error with
+// will_retry per attempt; the session's rename, agent and model changes,
+// move and fork are ignored, as 1.x does not report them.
+func TestV2Retried(t *testing.T) {
+	events := run(t, opencode.FormatSSE, sse(
+		v2Event("e1", "session.retried", `{"sessionID":"ses_a","attempt":1,"error":{"message":"Overloaded","statusCode":529,"isRetryable":true}}`),
+		v2Event("e2", "session.retried", `{"sessionID":"ses_a","attempt":1,"error":{"message":"Overloaded","isRetryable":true}}`),
+		v2Event("e3", "session.renamed", `{"sessionID":"ses_a","title":"Parser fix"}`),
+		v2Event("e4", "session.agent.selected", `{"sessionID":"ses_a","agent":"plan"}`),
+		v2Event("e5", "session.model.selected", `{"sessionID":"ses_a","model":{"id":"m","providerID":"p"}}`),
+		v2Event("e6", "session.moved", `{"sessionID":"ses_a","location":{"directory":"/w2"}}`),
+		v2Event("e7", "session.forked", `{"sessionID":"ses_b","parentID":"ses_a","from":"msg_1"}`),
+	))
+	noUnparsed(t, events)
+	errs := golden.OfType(events, universal.TypeError)
+	if len(errs) != 1 {
+		t.Fatalf("%d errors, want 1", len(errs))
+	}
+	if e := errs[0].Data.(*universal.Error); e.Message != "Overloaded" || !e.WillRetry || e.Code != "retry" {
+		t.Errorf("retry %+v", e)
+	}
+	if n := len(completed(events)); n != 0 {
+		t.Errorf("%d items, want none", n)
+	}
+}

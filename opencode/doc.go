@@ -4,8 +4,10 @@
 // (recorded, with goldens), recordings of 1.0.185, 1.1.65, 1.2.27,
 // 1.14.41, 1.15.13 and 1.17.19 (checked by their expectations and the
 // stream invariants) and public samples of 0.14 … 1.17.
-// OpenCode 2.x is read in part (OpenCode 2.x, below): its turns, errors,
-// prompts, text, reasoning, tool calls and usage.
+// OpenCode 2.x is read from its SDK's types (OpenCode 2.x, below): its
+// turns, errors, prompts, text, reasoning, tool calls, usage, the user's
+// shell commands and forms, compactions, reverts and the text the model
+// is given.
 //
 // # Formats
 //
@@ -369,12 +371,36 @@
 // (session.compaction.failed {reason, error}); .admitted and .started are
 // ignored.
 //
-// Not mapped yet, so agent.unparsed (nothing is dropped silently): session.synthetic,
-// session.skill.activated, session.context.updated, session.retried, the
-// other 2.x session events (session.renamed, .moved, .forked,
-// .agent.selected, .model.selected, .instructions.updated, .revert.*). The envelope's location is not read: a
-// tool's relative paths stay relative unless a session.updated gave the
-// directory.
+// Text the model is given that the user did not type is shown as 1.x's
+// synthetic text parts are: a completed system item (role system, no
+// parent; a sub-agent's under its task call) with the text, its source
+// in the part's metadata: session.synthetic {text, description?,
+// metadata?} (source synthetic, with description and metadata),
+// session.skill.activated {id, name, text} (source skill: skill the
+// name, skill_id the id), session.context.updated {text} (source
+// context), session.instructions.updated {delta, text?} (source
+// instructions, the delta in instructions). An event without text (the
+// first instructions, a baseline the model is not shown) gives no item.
+//
+// The revert events are the 1.x revert point (Reverts, above):
+// session.revert.staged {revert: {messageID, partID?, snapshot?, diff?,
+// files?}} sets it (a reverted status item), session.revert.cleared
+// takes it away (unreverted), and session.revert.committed {to} makes
+// the revert final (OpenCode deletes the reverted messages, as a new
+// prompt does in 1.x): it goes away unreported, the reverted item
+// standing. session.retried {attempt, error: {message, …}} (older 2.x
+// builds) is a retry, as session.retry.scheduled is.
+//
+// Ignored, as 1.x does not report them either: session.renamed (a
+// session's title is read once, for session.started; 1.x's later
+// session.updated titles are not reported), session.agent.selected and
+// session.model.selected (an assistant message's agent and model are
+// its own, from session.step.started), session.moved (the session's
+// location changed; what its tools touch their own events say) and
+// session.forked (a new session made by copying another's messages: not
+// a sub-agent, not linked; its own events say what it does). The
+// envelope's location is not read: a tool's relative paths stay
+// relative unless a session.updated gave the directory.
 //
 // # Ignored on purpose
 //
@@ -383,7 +409,9 @@
 // global.disposed, plugin.added, catalog.updated, reference.updated,
 // models-dev.refreshed, command.executed, session.diff (file changes are
 // reported by the tools and patch parts), session.compacted,
-// session.usage.updated and log.synced (2.x), session.updated
+// session.usage.updated, log.synced, session.renamed,
+// session.agent.selected, session.model.selected, session.moved and
+// session.forked (2.x: OpenCode 2.x, above), session.updated
 // (except that it records a child's parent and the revert point), every
 // installation.*, lsp.*,
 // file.* (file.edited, file.watcher.updated), pty.*, tui.*, mcp.*,

@@ -143,6 +143,19 @@ var ignored = map[string]bool{
 	"session.compaction.admitted": true,
 	"session.compaction.started":  true,
 	"log.synced":                  true,
+	// 2.x: what 1.x does not report either. A session's title is read
+	// once, for session.started (a session.updated's new title is not
+	// reported); its agent and model are each assistant message's
+	// (session.step.started's agent and model), not the session's.
+	"session.renamed":        true,
+	"session.agent.selected": true,
+	"session.model.selected": true,
+	// 2.x: a session's place (location, subpath) changed; its tools'
+	// own events say what they touch.
+	"session.moved": true,
+	// 2.x: a session made by copying another's messages: a new session
+	// with its own events, not a sub-agent (it is not linked).
+	"session.forked": true,
 }
 
 // isIgnored reports whether a type is on the ignore list.
@@ -174,8 +187,12 @@ func (t *Translator) dispatch(dst []universal.Event, e *event) []universal.Event
 		return t.onSessionError(dst, e)
 	case "session.execution.started", "session.execution.succeeded", "session.execution.failed", "session.execution.interrupted":
 		return t.onExecution(dst, e)
-	case "session.retry.scheduled":
+	case "session.retry.scheduled", "session.retried":
 		return t.onRetryScheduled(dst, e)
+	case "session.synthetic", "session.skill.activated", "session.context.updated", "session.instructions.updated":
+		return t.onV2System(dst, e)
+	case "session.revert.staged", "session.revert.cleared", "session.revert.committed":
+		return t.onV2Revert(dst, e)
 	case "session.input.admitted", "session.prompt.admitted", "session.input.promoted", "session.prompt.promoted",
 		"session.step.started", "session.step.ended", "session.step.failed",
 		"session.text.started", "session.text.delta", "session.text.ended",

@@ -173,8 +173,10 @@ func TestPublic(t *testing.T) {
 // only in the messages' info, the banner and a plugin's log line captured
 // with the document: the log line is agent.unparsed), and a /api/event
 // stream of OpenCode 2.0's execution lifecycle and retries and one of its
-// message events (prompts, reasoning, text, tool calls, steps), written
-// from its SDK's event types.
+// message events (prompts, reasoning, text, tool calls, steps), one of
+// the user's own input (shell commands, forms, a compaction) and one of
+// its session edits (rename, agent and model, text the model is given,
+// skills, reverts), written from its SDK's event types.
 func TestHandmade(t *testing.T) {
 	cases := []struct {
 		file, format string
@@ -186,6 +188,7 @@ func TestHandmade(t *testing.T) {
 		{"2.0-execution.api-event.sse", opencode.FormatSSE, false},
 		{"2.0-messages.api-event.sse", opencode.FormatSSE, false},
 		{"2.0-user-io.api-event.sse", opencode.FormatSSE, false},
+		{"2.0-session-edits.api-event.sse", opencode.FormatSSE, false},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

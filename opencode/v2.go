@@ -507,3 +507,81 @@ func (t *Translator) noticeParent(sid string) (string, bool) {
 	}
 	return "", false
 }
+
+// onV2System handles the 2.x session events that put text before the
+// model which the user did not type, as 1.x's synthetic user text parts
+// are shown: a completed system item (role system) with the text, its
+// kind in metadata (source: synthetic, skill, context or instructions).
+// session.synthetic {text, description?, metadata?} keeps its
+// description and metadata; session.skill.activated {id?, name, text}
+// the skill's name (skill) and id (skill_id); session.instructions.updated
+// {delta, text?} its delta (instructions); session.context.updated
+// {text} nothing more. An event without text (instructions' first
+// baseline, an empty update) gives no item. The session's notice: no
+// parent (a sub-agent's is under its task call).
+func (t *Translator) onV2System(dst []universal.Event, e *event) []universal.Event {
+	d := e.props
+	sid := d.Get("sessionID").Str
+	if sid == "" {
+		return t.unparsed(dst, e, errors.New("2.x event without data.sessionID"))
+	}
+	text := d.Get("text").Str
+	if text == "" {
+		return dst
+	}
+	parent, ok := t.noticeParent(sid)
+	if !ok {
+		return dst
+	}
+	var md jsonw.Object
+	switch e.typ {
+	case "session.synthetic":
+		md.String("source", "synthetic").OptString("description", d.Get("description").Str)
+		if m := d.Get("metadata"); m.IsObject() {
+			md.Raw("metadata", m.Raw)
+		}
+	case "session.skill.activated":
+		md.String("source", "skill").OptString("skill", d.Get("name").Str).OptString("skill_id", d.Get("id").Str)
+	case "session.instructions.updated":
+		md.String("source", "instructions")
+		if m := d.Get("delta"); m.IsObject() {
+			md.Raw("instructions", m.Raw)
+		}
+	default: // session.context.updated
+		md.String("source", "context")
+	}
+	p := universal.Text(t.w.Copy(text))
+	p.Metadata = md.Bytes()
+	return t.w.Complete(dst, universal.Item{
+		ItemID:   t.w.NewItemID(),
+		ParentID: parent,
+		Kind:     universal.KindSystem,
+		Role:     universal.RoleSystem,
+		Content:  []universal.Part{p},
+	}, universal.SourceAgent, e.raw)
+}
+
+// onV2Revert handles 2.x's revert events as the 1.x revert point they
+// stand for (Reverts, in the package doc): session.revert.staged
+// {sessionID, revert: {messageID, partID?, snapshot?, diff?}} sets it,
+// session.revert.cleared {sessionID} takes it away (the user undid the
+// revert: unreverted). session.revert.committed {sessionID, to or
+// messageID} makes the revert final, OpenCode deleting the reverted
+// messages, which 1.x does when a new prompt comes: the revert point goes
+// away unreported, the reverted status item standing.
+func (t *Translator) onV2Revert(dst []universal.Event, e *event) []universal.Event {
+	sid := e.props.Get("sessionID").Str
+	if sid == "" {
+		return t.unparsed(dst, e, errors.New("2.x event without data.sessionID"))
+	}
+	if e.typ == "session.revert.committed" {
+		if t.route(sid, false) != routeSkip {
+			delete(t.st.Reverts, sid)
+		}
+		return dst
+	}
+	if e.typ == "session.revert.staged" && !e.props.Get("revert.messageID").Exists() {
+		return t.unparsed(dst, e, errors.New("session.revert.staged without revert.messageID"))
+	}
+	return t.onRevert(dst, sid, e.props, e.raw)
+}
