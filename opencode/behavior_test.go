@@ -1064,6 +1064,21 @@ func v2Event(id, typ, data string) string {
 	return fmt.Sprintf(`{"id":%q,"created":1,"type":%q,"durable":{"aggregateID":"ses_a","seq":1,"version":1},"data":%s}`, id, typ, data)
 }
 
+// TestV2Location: a 2.x session.created has no directory in its data;
+// its envelope's location gives it, as the session's cwd.
+func TestV2Location(t *testing.T) {
+	created := strings.Replace(v2Event("e0", "session.created", `{"sessionID":"ses_a","title":"t","slug":"s"}`),
+		`"data":`, `"location":{"directory":"/home/dev/project"},"data":`, 1)
+	events := run(t, opencode.FormatSSE, sse(created,
+		v2Event("e1", "session.execution.started", `{"sessionID":"ses_a"}`),
+		v2Event("e2", "session.execution.succeeded", `{"sessionID":"ses_a"}`)))
+	noUnparsed(t, events)
+	md := events[0].Data.(*universal.SessionStarted).Metadata
+	if got := gjson.GetBytes(md, "cwd").Str; got != "/home/dev/project" {
+		t.Errorf("session.started metadata %s: cwd %q, want the location's directory", md, got)
+	}
+}
+
 // TestV2Execution: OpenCode 2.x's session.execution.* (the SDK's event
 // types of 2.0) start and end turns: failed is one error event (its type
 // the code; the same failure also sent as session.error is not reported

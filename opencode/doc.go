@@ -399,8 +399,9 @@
 // location changed; what its tools touch their own events say) and
 // session.forked (a new session made by copying another's messages: not
 // a sub-agent, not linked; its own events say what it does). The
-// envelope's location is not read: a tool's relative paths stay
-// relative unless a session.updated gave the directory.
+// envelope's location gives a 2.x session.created its directory (the
+// session's cwd, which a tool's relative paths are resolved against);
+// other events' locations are not read.
 //
 // # Ignored on purpose
 //

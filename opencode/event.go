@@ -14,6 +14,7 @@ type event struct {
 	typ   string         // the type without a schema-version suffix
 	id    string         // the event id, "" when the envelope has none
 	props jsonscan.Value // properties (classic), data (V2, sync wrapper)
+	dir   string         // the directory of a 2.x envelope's location, "" for none
 	raw   []byte         // the native message the event came in
 	line  int64
 	index int // position in an array of events, -1 for a stream
@@ -48,6 +49,7 @@ func (t *Translator) translateEvent(dst []universal.Event, root jsonscan.Value, 
 	if !e.props.Exists() {
 		e.props = env.data
 	}
+	e.dir = env.location.Get("directory").Str
 	if e.typ == "sync" {
 		se := readEnvelope(env.sync)
 		e.typ, e.id, e.props = stripVersion(se.typ.Str()), se.id.Str(), se.data
@@ -71,7 +73,7 @@ func (t *Translator) translateEvent(dst []universal.Event, root jsonscan.Value, 
 
 // envelope holds the members of an event object that say what it is.
 type envelope struct {
-	typ, id, props, data, payload, sync jsonscan.Value
+	typ, id, props, data, payload, sync, location jsonscan.Value
 }
 
 // readEnvelope reads an event object's members in one pass (the first of
@@ -93,6 +95,8 @@ func readEnvelope(obj jsonscan.Value) envelope {
 			dst = &env.payload
 		case "syncEvent":
 			dst = &env.sync
+		case "location":
+			dst = &env.location
 		default:
 			return true
 		}

@@ -121,7 +121,7 @@ func (t *Translator) translateExport(dst []universal.Event, r jsonscan.Value, sv
 		}
 		if id == t.st.Session {
 			if !t.w.Begun() {
-				dst = t.w.BeginClean(dst, sessionMetadata(info), universal.SourceAgent, bytesOf(info.Raw()))
+				dst = t.w.BeginClean(dst, sessionMetadata(info, info.Get("directory").Str), universal.SourceAgent, bytesOf(info.Raw()))
 			}
 			dst = t.around(dst, sv)
 			sv = saved{}

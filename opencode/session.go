@@ -1,6 +1,7 @@
 package opencode
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 
@@ -95,11 +96,13 @@ func (t *Translator) onSessionInfo(dst []universal.Event, e *event, created bool
 		t.link(id, parent, "")
 		return t.onRevert(dst, id, info, e.raw)
 	}
+	// A 2.x session's directory is its event's location.
+	dir := cmp.Or(info.Get("directory").Str, e.dir)
 	if created && t.route(id, true) == routeRoot && !t.w.Begun() {
-		dst = t.w.BeginClean(dst, sessionMetadata(info), universal.SourceAgent, e.raw)
+		dst = t.w.BeginClean(dst, sessionMetadata(info, dir), universal.SourceAgent, e.raw)
 	}
 	if id == t.st.Session && t.st.Cwd == "" {
-		t.st.Cwd = t.w.CopyValue(info.Get("directory"))
+		t.st.Cwd = t.w.Copy(dir)
 	}
 	return t.onRevert(dst, id, info, e.raw)
 }
@@ -176,11 +179,11 @@ func revertPart(r revertState, rv jsonscan.Value, m *msgState) universal.Part {
 }
 
 // sessionMetadata is the session.started metadata from a Session object.
-func sessionMetadata(info jsonscan.Value) []byte {
+func sessionMetadata(info jsonscan.Value, dir string) []byte {
 	var o jsonw.Object
 	o.String("agent", agentName)
 	o.OptString("agent_version", info.Get("version").Str)
-	o.OptString("cwd", info.Get("directory").Str)
+	o.OptString("cwd", dir)
 	o.OptString("title", info.Get("title").Str)
 	o.OptString("slug", info.Get("slug").Str)
 	o.OptString("project_id", info.Get("projectID").Str)
