@@ -136,12 +136,29 @@ func sameContent(a, b []universal.Part) bool {
 // canonical form. Event strings often alias a whole decoded line or a
 // translator's arena chunk; an owned item keeps only its content alive
 // while it is open.
-func (s *Session) own(snap *universal.Item, clean bool) universal.Item {
-	c := *snap
+func (s *Session) own(snap *universal.Item, turn string, seq int64, clean bool) *Item {
+	var it *Item
+	if len(snap.Content) == 1 {
+		// Most items start with one part: it comes with the Item, in one
+		// allocation.
+		one := new(struct {
+			Item
+			part [1]universal.Part
+		})
+		it = &one.Item
+		it.Item = *snap
+		it.Item.Content = one.part[:]
+	} else {
+		it = &Item{Item: *snap}
+		if snap.Content != nil {
+			it.Item.Content = make([]universal.Part, len(snap.Content))
+		}
+	}
+	it.TurnID, it.StartedSeq = turn, seq
+	c := &it.Item
 	ix := s.idx
 	pk := packer{known: clean}
 	if snap.Content != nil {
-		c.Content = make([]universal.Part, len(snap.Content))
 		copy(c.Content, snap.Content)
 		for i := range c.Content {
 			if p := &c.Content[i]; p.CallID != "" {
@@ -163,12 +180,12 @@ func (s *Session) own(snap *universal.Item, clean bool) universal.Item {
 		}
 	}
 	// Count, then copy: the buffer never grows after strings point into it.
-	pk.pack(&c, true)
+	pk.pack(c, true)
 	if pk.size > 0 {
 		pk.buf = make([]byte, 0, pk.size)
 	}
-	pk.pack(&c, false)
-	return c
+	pk.pack(c, false)
+	return it
 }
 
 // The constants of each enumeration, by a switch (one comparison of
@@ -550,7 +567,7 @@ func (s *Session) itemStarted(ev *universal.Event, d *universal.ItemSnapshot, c 
 		}
 		return
 	}
-	it := &Item{TurnID: s.turnFor(snap.ParentID), StartedSeq: ev.Sequence, Item: s.own(snap, ev.CleanJSON)}
+	it := s.own(snap, s.turnFor(snap.ParentID), ev.Sequence, ev.CleanJSON)
 	i := s.addItem(it, c)
 	it.Item.Status = universal.StatusInProgress
 	if it.Item.Kind == "" {
