@@ -58,8 +58,10 @@
 //     absent fields as bits of a mask, and the strings it shares with
 //     others as references (a call_id is kept once for the call, its
 //     result and their native ids; a parent's id and a turn's id are not
-//     kept again). An item costs its content and about 20 bytes; a session
-//     keeps less than twice its content. Reading a completed item
+//     kept again). An item costs its content and about 20 bytes, plus
+//     about 15 in the session's indexes: every recorded session keeps
+//     less than twice its content (an item of a few bytes costs more than
+//     it holds). Reading a completed item
 //     (ItemAt, Items, Item, ToolCall, ToolResult, TurnItems) decodes it
 //     into a new Item whose strings and raw JSON are the session's memory:
 //     two or three allocations, no copy of the content. Read such an Item
