@@ -2,6 +2,9 @@ package reduce
 
 import (
 	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -132,4 +135,93 @@ func canon(fs []universal.Field) []universal.Field {
 		out[i] = universal.Field{Name: f.Name, Value: cleanRaw(f.Value)}
 	}
 	return out
+}
+
+// TestPackedSize: over every golden stream, each completed item packs in
+// at most its strings and raw JSON written out, plus a few bytes a field
+// (ids that are references cost less than written out), and the arena's
+// unused room stays a small part of what it holds: the compact form the
+// memory figures rest on, checked by size, not by the heap.
+func TestPackedSize(t *testing.T) {
+	var files []string
+	filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(path, ".golden.ndjson") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if len(files) < 100 {
+		t.Fatalf("%d golden streams under ../testdata", len(files))
+	}
+	for _, path := range files {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s Session
+		r := universal.NewEventReader(f)
+		for {
+			ev, err := r.Next()
+			if err != nil {
+				break
+			}
+			if _, err := s.Apply(&ev); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+		}
+		f.Close()
+		if len(s.items) == 0 {
+			continue
+		}
+		used := 0
+		for i := range s.items {
+			if s.open(i) != nil {
+				continue
+			}
+			n := len(s.data(i))
+			used += n
+			if limit := writtenOut(s.view(i)); n > limit {
+				t.Errorf("%s: item %d packs in %d bytes, more than its %d written out", path, i, n, limit)
+			}
+		}
+		for _, c := range s.idx.callList {
+			used += len(c.id)
+		}
+		if a := &s.idx.arena; a.total > used+used/4+arenaMax {
+			t.Errorf("%s: the arena holds %d bytes for %d used", path, a.total, used)
+		}
+	}
+}
+
+// writtenOut is what an item takes with every string written out (a length
+// of up to 3 bytes, then the bytes), a byte for each enumeration and
+// mask, and the sequences in full.
+func writtenOut(it *Item) int {
+	str := func(s string) int { return 3 + len(s) }
+	fields := func(fs []universal.Field) int {
+		n := 1
+		for _, f := range fs {
+			n += str(f.Name) + str(string(f.Value))
+		}
+		return n
+	}
+	u := &it.Item
+	n := 20 + str(it.TurnID) + str(u.ItemID) + str(u.NativeItemID) + str(u.ParentID) + 4 + fields(u.Extra) + 1
+	for _, p := range u.Content {
+		n += 2 + 3 + 4 // type, mask, enumerations
+		for _, s := range []string{p.Text, p.Signature, string(p.JSON), p.Name, p.Arguments, p.CallID, p.Output,
+			p.Path, p.Diff, p.Mime, p.Label, p.Detail, string(p.Metadata)} {
+			if s != "" {
+				n += str(s)
+			}
+		}
+		n += fields(p.Extra)
+		if in := p.ToolInput; in != nil {
+			n += 1 + str(in.Command) + str(in.Query) + str(in.URL) + str(in.Prompt) + str(in.Agent) + 3
+			for _, s := range in.Paths {
+				n += str(s)
+			}
+		}
+	}
+	return n
 }
