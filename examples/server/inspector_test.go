@@ -454,6 +454,20 @@ func TestInspector(t *testing.T) {
 		e.screenshot(t, ctx, "list")
 	})
 
+	// Usage as package reduce totals it: Claude Code through ACP reports
+	// the session's cost only, in one of its session updates, and the
+	// tokens per turn.
+	t.Run("usage", func(t *testing.T) {
+		ctx, _ := e.view(t, "acp-usage", recording{"acp", "agent", "acp/claude-agent-acp/0.101.0/s03-multitool.agent.jsonl"})
+		text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-usage]') ? document.querySelector('[data-usage]').textContent : ''`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text, "in 240") || !strings.Contains(text, "out 40") || !strings.Contains(text, "$0.0018") {
+			t.Errorf("usage shown %q, want the turn's tokens (in 240, out 40) and the session's cost ($0.0018)", text)
+		}
+	})
+
 	// Reasoning is collapsed until opened.
 	t.Run("reasoning", func(t *testing.T) {
 		ctx, _ := e.view(t, "claude-reasoning", recording{"claude", "", "claude/2.1.330/s02-tool.jsonl"})

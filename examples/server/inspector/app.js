@@ -43,6 +43,15 @@ function newModel() {
 
 const deltaField = { text: 'text', reasoning: 'text', tool_call: 'arguments', tool_result: 'output' };
 
+// latestUsage folds a session report into what the earlier ones said, as
+// package reduce does: each count and the cost as the latest report that
+// gives it (an ACP agent sends the cost in one update of a turn).
+function latestUsage(prev, d) {
+  const usage = { ...(prev ? prev.usage : {}) };
+  for (const [k, v] of Object.entries(d.usage || {})) if (v != null) usage[k] = v;
+  return { usage, cost_usd: d.cost_usd != null ? d.cost_usd : prev ? prev.cost_usd : null };
+}
+
 function addUsage(sum, u) {
   const out = sum ? { ...sum } : {};
   for (const [k, v] of Object.entries(u || {})) if (typeof v === 'number') out[k] = (out[k] || 0) + v;
@@ -120,7 +129,7 @@ function reduce(m, ev) {
       break;
     }
     case 'usage.updated':
-      if (d.scope === 'session') m.usage.session = d;
+      if (d.scope === 'session') m.usage.session = latestUsage(m.usage.session, d);
       else if (d.scope === 'turn') m.usage.turns = addUsage(m.usage.turns, d.usage);
       else m.usage.calls = addUsage(m.usage.calls, d.usage);
       if (d.cost_usd != null && d.scope !== 'session') m.usage.cost = (m.usage.cost || 0) + d.cost_usd;
@@ -293,8 +302,12 @@ function renderEntry(m, e) {
 
 // render draws the whole session into root.
 function render(m, root, conn) {
-  const u = m.usage.session ? m.usage.session.usage : (m.usage.calls || m.usage.turns);
-  const cost = m.usage.session ? m.usage.session.cost_usd : m.usage.cost;
+  // As package reduce totals: the session reports' token counts and cost,
+  // each from the calls or turns when the session reports never gave it.
+  const s = m.usage.session;
+  const counted = s && Object.values(s.usage).some(v => v != null);
+  const u = counted ? s.usage : (m.usage.calls || m.usage.turns || (s && s.usage));
+  const cost = s && s.cost_usd != null ? s.cost_usd : m.usage.cost;
   const meta = [m.meta.agent, m.meta.model, m.meta.cwd].filter(Boolean).join(' · ');
   const atBottom = window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
   root.replaceChildren(...[
