@@ -111,10 +111,6 @@ type index struct {
 	// adds the rest to (see total).
 	prefix  sumOf
 	prefixN int
-	// parent is the id of the parent packed last, and parentAt its
-	// position.
-	parent   string
-	parentAt int32
 	// arena holds the packed items and the call_ids; opened the items
 	// still open (nil at the places in free).
 	arena  arena

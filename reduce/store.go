@@ -121,14 +121,14 @@ func (a *arena) keep(b []byte) stored {
 	if len(b) > 0 && cap(t) > 0 && unsafe.SliceData(b) == unsafe.SliceData(t) {
 		off := len(a.chunk)
 		a.chunk = a.chunk[:off+len(b)]
-		return stored(a.cur)<<32 | stored(off)<<16 | stored(len(b))
+		return span(a.cur, off, len(b))
 	}
 	if len(b) <= a.chunkSize()/8 {
 		// Small and not in place (it outgrew its room): into a chunk.
 		m := a.alloc(len(b))
 		off := len(a.chunk) - len(b)
 		copy(m[:len(b)], b)
-		return stored(a.cur)<<32 | stored(off)<<16 | stored(len(b))
+		return span(a.cur, off, len(b))
 	}
 	// A block of its own: b itself, unless it has much room to spare.
 	if cap(b)-len(b) > len(b)/32 {
@@ -136,8 +136,12 @@ func (a *arena) keep(b []byte) stored {
 	}
 	a.total += cap(b)
 	a.blocks = append(a.blocks, b)
-	return stored(len(a.blocks)-1) << 32 // the whole block
+	return span(len(a.blocks)-1, 0, 0) // the whole block
 }
+
+// span is where a value is: its block, its offset in the block and its
+// length.
+func span(block, off, n int) stored { return stored(block)<<32 | stored(off)<<16 | stored(n) }
 
 // at returns the value where e says.
 func (a *arena) at(e stored) string {
@@ -287,7 +291,7 @@ var (
 		universal.ToolSearch, universal.ToolExecute, universal.ToolThink, universal.ToolFetch, universal.ToolTask, universal.ToolOther}
 )
 
-// writer writes a packed item into a scratch buffer.
+// writer writes a packed item into buf (room of the arena's).
 type writer struct {
 	s   *Session
 	buf []byte
@@ -333,16 +337,7 @@ func (w *writer) ref(s string) {
 
 func (w *writer) parentRef(s string) {
 	if s != "" {
-		ix := w.s.idx
-		// Items of one parent mostly come one after the other.
-		j := ix.parentAt
-		if s != ix.parent {
-			j = ix.itemsByID.find(s, w.s.itemKey)
-			if j >= 0 {
-				ix.parent, ix.parentAt = w.s.itemKey(j), j
-			}
-		}
-		if j >= 0 {
+		if j := w.s.idx.itemsByID.find(s, w.s.itemKey); j >= 0 {
 			w.uvarint(uint64(j)<<2 | refItem)
 			return
 		}
@@ -729,14 +724,12 @@ func (r *reader) part(p *universal.Part) {
 }
 
 // head reads what the session needs of a packed item without decoding it:
-// its sequences, turn and id.
-func (s *Session) head(data string) (started, completed int64, turnID, itemID string) {
+// its turn and id.
+func (s *Session) head(data string) (turnID, itemID string) {
 	r := reader{s: s, data: data}
-	started = int64(r.uvarint())
-	completed = started + int64(r.uvarint())
-	turnID = r.ref()
-	itemID = r.ref()
-	return
+	r.uvarint() // the sequences
+	r.uvarint()
+	return r.ref(), r.ref()
 }
 
 // packedSize returns about what it takes packed (more when references
@@ -843,7 +836,7 @@ func (s *Session) itemKey(i int32) string {
 	if it := s.open(int(i)); it != nil {
 		return it.Item.ItemID
 	}
-	_, _, _, id := s.head(s.data(int(i)))
+	_, id := s.head(s.data(int(i)))
 	return id
 }
 
@@ -852,6 +845,6 @@ func (s *Session) turnOf(i int) string {
 	if it := s.open(i); it != nil {
 		return it.TurnID
 	}
-	_, _, turn, _ := s.head(s.data(i))
+	turn, _ := s.head(s.data(i))
 	return turn
 }

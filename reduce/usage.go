@@ -238,6 +238,13 @@ func (s *Session) usageTurn(d *universal.UsageUpdated, c *Change) *TurnUsage {
 // additions, and so the result, are the same as a pass.
 func (s *Session) total() {
 	u := &s.Usage
+	if t := u.Session; t != nil && t.CostUSD != nil && counts(t) != [6]*int64{} {
+		// Both groups from the session reports: no sum over turns needed.
+		// The numbers are never written once made: the total may share
+		// them.
+		u.Total, u.Source = *t, UsageSession
+		return
+	}
 	ix := s.index()
 	for ; ix.prefixN < len(s.Turns)-1; ix.prefixN++ {
 		ix.prefix.add(s.Turns[ix.prefixN].Usage.Effective())
@@ -266,24 +273,17 @@ func (s *Session) total() {
 // and the tokens per turn). The counts are one group, so that they never
 // mix what a session report covers with what the turns do.
 func sessionTotal(t *Tokens, a *sumOf) (Tokens, UsageSource) {
-	// The numbers are never written once made: the total may share them.
 	total := *t
-	fromSession, fromTurns := false, false
-	sum := a.tokens()
-	if counts(t) != [6]*int64{} {
-		fromSession = true
-	} else if counts(&sum) != [6]*int64{} {
-		cost := total.CostUSD
-		total = sum
-		total.CostUSD = cost
-		fromTurns = true
+	noCounts := counts(t) == [6]*int64{}
+	fromSession, fromTurns := !noCounts || t.CostUSD != nil, false
+	if noCounts && a.set != [6]bool{} {
+		sum := a.tokens()
+		sum.CostUSD = total.CostUSD
+		total, fromTurns = sum, true
 	}
-	switch {
-	case t.CostUSD != nil:
-		fromSession = true
-	case sum.CostUSD != nil:
-		total.CostUSD = sum.CostUSD
-		fromTurns = true
+	if t.CostUSD == nil && a.paid {
+		cost := a.cost
+		total.CostUSD, fromTurns = &cost, true
 	}
 	switch {
 	case fromTurns && fromSession:
