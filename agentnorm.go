@@ -146,6 +146,12 @@ type Session struct {
 	max    int
 	queued []universal.Event
 	ended  bool
+
+	// With ReuseEvents, a translator call ends the life of the events of
+	// the call before, so reports wait here until Events has yielded
+	// every event queued before them.
+	reuse   bool
+	reports []universal.Report
 }
 
 // Open prepares the translation of one session of the named agent's output
@@ -174,9 +180,9 @@ func Open(r io.Reader, agent string, o Options) (*Session, error) {
 		release(br)
 		return nil, err
 	}
-	s := &Session{t: t, format: f, r: br, max: o.MaxMessage}
+	s := &Session{t: t, format: f, r: br, max: o.MaxMessage, reuse: o.ReuseEvents}
 	for _, p := range o.Prompts {
-		s.queued = t.Report(s.queued, universal.Prompt{Text: p})
+		s.Report(universal.Prompt{Text: p})
 	}
 	return s, nil
 }
@@ -203,9 +209,15 @@ func (s *Session) Translator() universal.Translator { return s.t }
 // permission answered, a termination, the process's exit); the events it
 // implies come out of Events in order. Report an Exit or a Terminate to end
 // the session yourself; otherwise Events ends it with EndOfInput when the
-// input ends.
+// input ends. With Options.ReuseEvents, the translator is told when Events
+// has yielded every event before the report (a Checkpoint taken in
+// between does not have it yet).
 func (s *Session) Report(r universal.Report) {
-	s.queued = s.t.Report(s.queued, r)
+	if s.reuse {
+		s.reports = append(s.reports, r)
+	} else {
+		s.queued = s.t.Report(s.queued, r)
+	}
 	switch r.(type) {
 	case universal.Exit, universal.Terminate, universal.EndOfInput:
 		s.ended = true
@@ -214,21 +226,31 @@ func (s *Session) Report(r universal.Report) {
 
 // Events reads the input to its end and yields every universal event, in
 // sequence order, ending with session.ended. Each event stays valid after
-// the loop moves on. The error of a failing read is yielded once, after
-// the session was ended the way the end of input ends it.
+// the loop moves on, unless the session was opened with
+// Options.ReuseEvents: an event is then valid until the loop reaches the
+// events of the next native message or report. The error of a failing
+// read is yielded once, after the session was ended the way the end of
+// input ends it.
 func (s *Session) Events() iter.Seq2[universal.Event, error] {
 	return func(yield func(universal.Event, error) bool) {
 		flush := func() bool {
-			// The events are values whose data the translator never
-			// reuses, so the slice itself can be.
-			for i := 0; i < len(s.queued); i++ {
-				if !yield(s.queued[i], nil) {
-					s.queued = s.queued[i+1:]
-					return false
+			for {
+				// The events are values, so the slice can be reused
+				// once they are yielded.
+				for i := 0; i < len(s.queued); i++ {
+					if !yield(s.queued[i], nil) {
+						s.queued = s.queued[i+1:]
+						return false
+					}
 				}
+				s.queued = s.queued[:0]
+				if len(s.reports) == 0 {
+					return true
+				}
+				r := s.reports[0]
+				s.reports = s.reports[1:]
+				s.queued = s.t.Report(s.queued, r)
 			}
-			s.queued = s.queued[:0]
-			return true
 		}
 		if !flush() {
 			return

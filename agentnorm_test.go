@@ -1,7 +1,9 @@
 package agentnorm_test
 
 import (
+	"bytes"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -111,6 +113,56 @@ func TestNewIsCheap(t *testing.T) {
 			})
 			if n > most {
 				t.Errorf("%s %s: New makes %.0f allocations, want at most %d", a.Name, f.Name, n, most)
+			}
+		}
+	}
+}
+
+// With ReuseEvents, a Session yields the same events, each whole when it
+// is yielded: prompts given to Open, a termination reported while a batch
+// of events is yielded (after each event in turn: somewhere it ends open
+// items in the middle of a batch), a loop broken off and ranged over again.
+func TestSessionReuseEvents(t *testing.T) {
+	for _, c := range []struct{ agent, format, path string }{
+		{"claude", "stream-json", "testdata/claude/2.1.330/s06-multiturn-stdin.jsonl"},
+		{"codex", "exec", "testdata/codex/0.169.0/s06-multiturn.exec.jsonl"},
+	} {
+		input, err := os.ReadFile(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read := func(reuse bool, stop int) []byte {
+			o := agentnorm.Options{Format: c.format, Prompts: []string{"first", "second"}}
+			o.IncludeRaw, o.ReuseEvents = true, reuse
+			s, err := agentnorm.Open(bytes.NewReader(input), c.agent, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []byte
+			n := 0
+			for range 2 { // break off after 5 events, then range again
+				for ev, err := range s.Events() {
+					if err != nil {
+						t.Fatal(err)
+					}
+					out = append(ev.AppendJSON(out), '\n')
+					if n++; n == stop {
+						s.Report(universal.Terminate{Message: "stop"})
+					}
+					if n == 5 {
+						break
+					}
+				}
+			}
+			return out
+		}
+		for stop := 1; ; stop++ {
+			want := read(false, stop)
+			if got := read(true, stop); !bytes.Equal(got, want) {
+				t.Fatalf("%s, terminated after event %d: ReuseEvents changes the events:\n%s\nwant\n%s", c.path, stop, got, want)
+			}
+			if bytes.Count(want, []byte("\n")) <= stop {
+				break // terminated after the last event
 			}
 		}
 	}

@@ -104,6 +104,7 @@ func (in *input) where() string {
 // Translate implements universal.Translator: it translates one native
 // message (a line, or an exchange record).
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	t.w.Recycle()
 	if t.w.Ended() {
 		return dst
 	}
@@ -242,6 +243,7 @@ func (t *Translator) rawObject(k string, v jsonscan.Value) []byte {
 
 // Report implements universal.Translator.
 func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
+	t.w.Recycle()
 	if t.w.Ended() {
 		return dst
 	}

@@ -136,6 +136,7 @@ var (
 
 // Translate translates one native message. See universal.Translator.
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	t.w.Recycle()
 	if m.Err != nil {
 		t.raw, t.line, t.at = universal.CleanInput(m.Data), m.Line, 0
 		return t.unparsed(dst, "", m.Err)
@@ -195,6 +196,7 @@ func (t *Translator) unparsed(dst events, path string, err error) events {
 
 // Report translates what the host did. See universal.Translator.
 func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
+	t.w.Recycle()
 	t.raw, t.line, t.at = nil, 0, 0
 	switch r := r.(type) {
 	case universal.Prompt:

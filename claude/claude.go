@@ -171,6 +171,7 @@ var (
 
 // Translate translates one native message. See universal.Translator.
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	t.w.Recycle()
 	if t.transcript && m.Dir != universal.In {
 		return t.transcriptLine(dst, m)
 	}
@@ -315,6 +316,7 @@ func (t *Translator) unparsed(dst []universal.Event, path string, err error) []u
 
 // Report translates what the host did. See universal.Translator.
 func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
+	t.w.Recycle()
 	t.raw, t.line = nil, 0
 	switch r := r.(type) {
 	case universal.Prompt:

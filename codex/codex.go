@@ -145,6 +145,7 @@ func (t *Translator) Format() string { return t.format }
 
 // Translate translates one native message.
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	t.w.Recycle()
 	c := ctx{line: m.Line, raw: m.Data, in: m.Dir == universal.In}
 	if m.Err != nil {
 		return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: %w", m.Err), m.Data)
@@ -197,6 +198,7 @@ func (c *ctx) loc() string { return "line " + strconv.FormatInt(c.line, 10) }
 
 // Report handles what the host did.
 func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
+	t.w.Recycle()
 	w := t.w
 	switch r := r.(type) {
 	case universal.Prompt:

@@ -158,6 +158,7 @@ func (t *Translator) Follow(nativeSessionID string) {
 
 // Translate implements [universal.Translator].
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	t.w.Recycle()
 	if m.Err != nil {
 		m.Data = universal.CleanInput(m.Data)
 		return t.w.Unparsed(dst, lineLoc(m.Line, -1), m.Err, m.Data)
@@ -217,6 +218,7 @@ func (t *Translator) translateArray(dst []universal.Event, m universal.Message) 
 
 // Report implements [universal.Translator].
 func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
+	t.w.Recycle()
 	w := t.w
 	switch r := r.(type) {
 	case universal.Prompt:

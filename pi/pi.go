@@ -108,6 +108,7 @@ func (t *Translator) Format() string { return t.format }
 // Translate implements universal.Translator: it translates one native
 // message (a line, or an exchange record).
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	t.w.Recycle()
 	if t.w.Ended() {
 		return dst
 	}
@@ -365,6 +366,7 @@ func view(b []byte) string {
 
 // Report implements universal.Translator.
 func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
+	t.w.Recycle()
 	if t.w.Ended() {
 		return dst
 	}

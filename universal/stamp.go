@@ -50,6 +50,20 @@ type Options struct {
 	// ItemID names the n-th item of the session (n from 1). It must be a
 	// pure function; nil gives "itm_<n>".
 	ItemID func(n int64) string
+	// ReuseEvents lets a translator reuse the memory behind the events of
+	// one call of Translate or Report in its next call, as a
+	// bufio.Scanner reuses the bytes Bytes returned: event ids, the data
+	// of item.delta events and raw payloads are then valid only until the
+	// translator is called again. A host that encodes, stores or applies
+	// each batch of events before it translates the next message sets it,
+	// and a stream of text deltas then allocates only as the streamed
+	// message's own text outgrows its buffer (a number of allocations
+	// that grows with the logarithm of the text, not with the deltas).
+	// Without it, a delta costs no allocation of its own, but the memory
+	// that keeps every event valid grows in blocks, one for every few
+	// thousand deltas. Other event data (item snapshots, permissions, …)
+	// is new memory either way.
+	ReuseEvents bool
 }
 
 // StamperState is the part of a stamper that changes as events are
@@ -69,6 +83,8 @@ type StamperState struct {
 // Copy, raw payloads) live in append-only memory that is never
 // overwritten, so events stay valid after the native input buffer is
 // reused, and stamping a text delta allocates nothing in the common case.
+// With Options.ReuseEvents, the memory only events refer to is reused
+// after each Recycle instead.
 //
 // A Stamper is not safe for concurrent use.
 type Stamper struct {
@@ -81,11 +97,17 @@ type Stamper struct {
 	mem       arena
 	scratch   []byte
 	deltas    slab[ItemDelta]
+
+	// With ReuseEvents, what only events refer to (event ids, raw
+	// payloads, delta data) lives in memory that Recycle hands out again.
+	reuse   bool
+	recent  arena
+	recentD []ItemDelta
 }
 
 // NewStamper returns a stamper for one session.
 func NewStamper(o Options) *Stamper {
-	s := &Stamper{sessionID: o.SessionID, clock: o.Clock, raw: o.IncludeRaw, itemID: o.ItemID}
+	s := &Stamper{sessionID: o.SessionID, clock: o.Clock, raw: o.IncludeRaw, itemID: o.ItemID, reuse: o.ReuseEvents}
 	if s.sessionID == "" {
 		s.sessionID = "sess"
 	}
@@ -102,6 +124,17 @@ func NewStamper(o Options) *Stamper {
 // message that was valid UTF-8, or built with a JSON writer); the events'
 // consumers then copy those values instead of checking them.
 func (s *Stamper) PromiseCleanJSON() { s.clean = true }
+
+// Recycle marks the start of a translator's call (Translate or Report):
+// with Options.ReuseEvents, the memory of the events stamped before it is
+// handed out again. Without that option it does nothing. Translators
+// call it first thing in every call that stamps events.
+func (s *Stamper) Recycle() {
+	if s.reuse {
+		s.recent.buf = s.recent.buf[:0]
+		s.recentD = s.recentD[:0]
+	}
+}
 
 // SessionID returns the daemon's session id.
 func (s *Stamper) SessionID() string { return s.sessionID }
@@ -174,8 +207,12 @@ func (s *Stamper) Emit(dst []Event, typ Type, src Source, data Data, raw []byte)
 	b = append(b, '_')
 	b = strconv.AppendInt(b, seq, 10)
 	s.scratch = b
+	mem := &s.mem
+	if s.reuse {
+		mem = &s.recent
+	}
 	ev := Event{
-		EventID:         s.mem.str(b),
+		EventID:         mem.str(b),
 		Sequence:        seq,
 		Time:            s.clock(seq),
 		SessionID:       s.sessionID,
@@ -188,15 +225,23 @@ func (s *Stamper) Emit(dst []Event, typ Type, src Source, data Data, raw []byte)
 	}
 	if s.raw && len(raw) > 0 {
 		s.scratch = jsonw.AppendRaw(s.scratch[:0], raw)
-		ev.Raw = s.mem.bytes(s.scratch)
+		ev.Raw = mem.bytes(s.scratch)
 	}
 	return append(dst, ev)
 }
 
 // Delta stamps an item.delta without allocating its data separately.
 func (s *Stamper) Delta(dst []Event, d ItemDelta, src Source, raw []byte) []Event {
-	p := s.deltas.alloc()
-	*p = d
+	var p *ItemDelta
+	if s.reuse {
+		// An append that grows the slice moves it: the deltas of this
+		// call already stamped keep the old array, which nothing writes.
+		s.recentD = append(s.recentD, d)
+		p = &s.recentD[len(s.recentD)-1]
+	} else {
+		p = s.deltas.alloc()
+		*p = d
+	}
 	return s.Emit(dst, TypeItemDelta, src, p, raw)
 }
 

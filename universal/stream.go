@@ -95,6 +95,9 @@ func (w *Stream) PromiseCleanJSON() { w.st.PromiseCleanJSON() }
 // be emitted through it directly.
 func (w *Stream) Stamper() *Stamper { return w.st }
 
+// Recycle marks the start of a translator's call; see [Stamper.Recycle].
+func (w *Stream) Recycle() { w.st.Recycle() }
+
 // NewItemID returns the id of the next item.
 func (w *Stream) NewItemID() string { return w.st.NewItemID() }
 
@@ -454,14 +457,21 @@ func (w *Stream) Delta(dst []Event, itemID string, i int, typ PartType, text str
 		return w.mistake(dst, fmt.Errorf("%w: part %d of %s is %s, not %s", ErrPartType, i, itemID, o.Item.Content[i].Type, typ), raw)
 	}
 	text = validUTF8(text)
-	delta := w.st.Copy(text)
-	if o.text[i] == nil {
+	var delta string
+	if b := o.text[i]; b == nil {
 		// A part's first text is the delta's own copy, full to capacity:
 		// the next append moves it, so the copy is never written over,
 		// and a part of one delta costs no buffer of its own.
+		delta = w.st.Copy(text)
 		o.text[i] = unsafe.Slice(unsafe.StringData(delta), len(delta))
 	} else {
-		o.text[i] = append(o.text[i], text...)
+		// The part's text only ever grows at its end (a grown buffer is
+		// a new one; the old stays as it was), so the delta is the bytes
+		// just appended: one copy of the text, not two.
+		n := len(b)
+		b = append(b, text...)
+		o.text[i] = b
+		delta = bytesString(b[n:])
 	}
 	o.Deltas[i] = true
 	return w.st.Delta(dst, ItemDelta{

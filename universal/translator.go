@@ -50,7 +50,8 @@ type Message struct {
 // or Report(Exit{…}). Both append the implied events to dst and return it,
 // so a caller can reuse one slice: events = t.Translate(events[:0], msg).
 // The returned events are independent of msg and of each other's later
-// calls; they stay valid.
+// calls; they stay valid, unless the translator was made with
+// Options.ReuseEvents, which keeps them valid only until its next call.
 //
 // Translators never panic and never drop input silently: a payload they
 // cannot map becomes agent.unparsed; a native type that carries nothing

@@ -115,10 +115,24 @@ func Options() universal.Options {
 // splits reads (0: whole). checkpointEvery > 0 checkpoints and restores
 // into a fresh translator after every that many messages.
 func (c *Case) Translate(input []byte, opts universal.Options, chunk func() int, checkpointEvery int) ([]universal.Event, error) {
+	return c.translate(input, opts, chunk, checkpointEvery, nil)
+}
+
+// translate is Translate; with batch set, it hands each call's events to
+// batch and reuses the slice for the next call (the events returned are
+// then the last call's).
+func (c *Case) translate(input []byte, opts universal.Options, chunk func() int, checkpointEvery int, batch func([]universal.Event)) ([]universal.Event, error) {
 	t := c.New(opts)
 	var out []universal.Event
+	call := func(evs []universal.Event) []universal.Event {
+		if batch == nil {
+			return evs
+		}
+		batch(evs)
+		return evs[:0]
+	}
 	for _, r := range c.Reports {
-		out = t.Report(out, r)
+		out = call(t.Report(out, r))
 	}
 	var src io.Reader = bytes.NewReader(input)
 	if chunk != nil {
@@ -130,7 +144,7 @@ func (c *Case) Translate(input []byte, opts universal.Options, chunk func() int,
 		if err != nil {
 			return out, err
 		}
-		out = t.Translate(out, m)
+		out = call(t.Translate(out, m))
 		n++
 		if checkpointEvery > 0 && n%checkpointEvery == 0 {
 			state, err := t.Checkpoint()
@@ -147,7 +161,7 @@ func (c *Case) Translate(input []byte, opts universal.Options, chunk func() int,
 	if end == nil {
 		end = universal.EndOfInput{}
 	}
-	return t.Report(out, end), nil
+	return call(t.Report(out, end)), nil
 }
 
 // chunkReader returns its data in pieces whose sizes next chooses.
@@ -301,10 +315,27 @@ func Run(t *testing.T, c Case) {
 				t.Errorf("raw on: agent event %d (%s) has no raw payload", evs[i].Sequence, evs[i].Type)
 				break
 			}
+		}
+		withRaw := Encode(evs)
+		for i := range evs {
 			evs[i].Raw = nil
 		}
 		if b := Encode(evs); !bytes.Equal(b, got) {
 			t.Errorf("raw on: events differ beyond raw:\n%s", diffNDJSON(got, b))
+		}
+
+		// Events whose memory the translator reuses in its next call
+		// (ReuseEvents), each call's encoded before the next: the same
+		// bytes, raw payloads included.
+		rawOpts.ReuseEvents = true
+		var reused []byte
+		_, err := c.translate(input, rawOpts, nil, 0, func(evs []universal.Event) {
+			reused = append(reused, Encode(evs)...)
+		})
+		if err != nil {
+			t.Errorf("reused events: %v", err)
+		} else if !bytes.Equal(reused, withRaw) {
+			t.Errorf("reused events: output differs:\n%s", diffNDJSON(withRaw, reused))
 		}
 	}
 

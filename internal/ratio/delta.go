@@ -27,6 +27,7 @@ type deltaCase struct {
 type deltaFigures struct {
 	first, last time.Duration // CPU time of the first and of the last window
 	allocs      float64       // allocations per delta over the whole run
+	reused      float64       // the same with Options.ReuseEvents
 	perDelta    time.Duration // the first window's time per delta
 }
 
@@ -62,8 +63,8 @@ func findDeltas(inputs []*input, order []string) []deltaCase {
 
 // primed returns a translator that has translated in.msgs up to and
 // including at.
-func primed(in *input, at int) universal.Translator {
-	tr, err := in.agent.New(in.format.Name, universal.Options{SessionID: "ratio"})
+func primed(in *input, at int, reuse bool) universal.Translator {
+	tr, err := in.agent.New(in.format.Name, universal.Options{SessionID: "ratio", ReuseEvents: reuse})
 	if err != nil {
 		panic(err)
 	}
@@ -103,7 +104,7 @@ func oneDelta(evs []universal.Event) bool {
 // repeats reports whether the message at index at, sent again and again,
 // keeps translating to one item.delta.
 func repeats(in *input, at int) bool {
-	tr := primed(in, at)
+	tr := primed(in, at, false)
 	var evs []universal.Event
 	for i := range 3 {
 		m := in.message(at, in.msgs[at])
@@ -119,9 +120,16 @@ func repeats(in *input, at int) bool {
 // measureDelta sends the case's delta total times to a primed translator
 // and times the first and the last window of deltas. A translator whose
 // per-delta work grows with the text so far shows a last window slower
-// than the first.
+// than the first. The allocations are counted again, untimed, with
+// events reused between calls.
 func measureDelta(c deltaCase) deltaFigures {
-	tr := primed(c.in, c.at)
+	f := timeDelta(c, false)
+	f.reused = timeDelta(c, true).allocs
+	return f
+}
+
+func timeDelta(c deltaCase, reuse bool) deltaFigures {
+	tr := primed(c.in, c.at, reuse)
 	msg := c.in.message(c.at, c.in.msgs[c.at])
 	evs := make([]universal.Event, 0, 4)
 	run := func(n int) {
@@ -153,7 +161,7 @@ func deltas(inputs []*input, order []string, rounds int, markdown bool) {
 		for i, c := range cases {
 			f := measureDelta(c)
 			if r == 0 || f.perDelta < best[i].perDelta {
-				best[i].perDelta, best[i].first, best[i].allocs = f.perDelta, f.first, f.allocs
+				best[i].perDelta, best[i].first, best[i].allocs, best[i].reused = f.perDelta, f.first, f.allocs, f.reused
 			}
 			if r == 0 || f.last < best[i].last {
 				best[i].last = f.last
@@ -162,18 +170,18 @@ func deltas(inputs []*input, order []string, rounds int, markdown bool) {
 	}
 	if markdown {
 		fmt.Println()
-		fmt.Println("| text delta | µs per delta | allocations per delta | last ÷ first of 200k deltas |")
-		fmt.Println("|---|---:|---:|---:|")
+		fmt.Println("| text delta | µs per delta | allocations per delta | the same, events reused | last ÷ first of 200k deltas |")
+		fmt.Println("|---|---:|---:|---:|---:|")
 	} else {
-		fmt.Printf("\n%-22s %12s %14s %16s  %s\n", "text delta", "µs/delta", "allocs/delta", "last/first", "message")
+		fmt.Printf("\n%-22s %12s %14s %14s %16s  %s\n", "text delta", "µs/delta", "allocs/delta", "reused", "last/first", "message")
 	}
 	for i, c := range cases {
 		f := best[i]
 		lin := ratio(f.last, f.first)
 		if markdown {
-			fmt.Printf("| %s | %.2f | %.3f | %.2f |\n", c.name, f.perDelta.Seconds()*1e6, f.allocs, lin)
+			fmt.Printf("| %s | %.2f | %.3f | %.5f | %.2f |\n", c.name, f.perDelta.Seconds()*1e6, f.allocs, f.reused, lin)
 		} else {
-			fmt.Printf("%-22s %12.2f %14.3f %16.2f  %s:%d\n", c.name, f.perDelta.Seconds()*1e6, f.allocs, lin, c.in.path, c.at+1)
+			fmt.Printf("%-22s %12.2f %14.3f %14.5f %16.2f  %s:%d\n", c.name, f.perDelta.Seconds()*1e6, f.allocs, f.reused, lin, c.in.path, c.at+1)
 		}
 	}
 }

@@ -1,0 +1,88 @@
+package universal
+
+import (
+	"runtime"
+	"strconv"
+	"testing"
+)
+
+// With ReuseEvents, a stream of text deltas allocates only as the
+// message's text outgrows its buffer: the second 50,000 deltas of a
+// message cost a few allocations (the buffer grows by a quarter or more
+// each time), not one per block of event ids and delta data as without
+// the option.
+func TestReuseEventsAllocatesNothing(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	for _, reuse := range []bool{false, true} {
+		w := NewStream("bench", Options{ReuseEvents: reuse})
+		evs := w.StartItem(make([]Event, 0, 4), Item{ItemID: "m", Kind: KindMessage, Role: RoleAssistant}, SourceAgent, nil)
+		const n = 50000
+		deltas := func() uint64 {
+			var m0, m1 runtime.MemStats
+			runtime.ReadMemStats(&m0)
+			for range n {
+				w.Recycle()
+				evs = w.Delta(evs[:0], "m", 0, PartText, "a typical delta", SourceAgent, nil)
+			}
+			runtime.ReadMemStats(&m1)
+			return m1.Mallocs - m0.Mallocs
+		}
+		first := deltas()
+		second := deltas()
+		switch {
+		case reuse && (first > 40 || second > 4):
+			t.Errorf("ReuseEvents: %d and %d allocations over two runs of %d deltas, want only the text's growth", first, second, n)
+		case !reuse && second < 20:
+			// Every event's id and data are kept: their blocks must grow.
+			t.Errorf("without ReuseEvents: %d allocations over %d deltas; are events still kept valid?", second, n)
+		}
+		if d := evs[0].Data.(*ItemDelta); d.Delta != "a typical delta" || evs[0].EventID != "evt_sess_"+strconv.Itoa(2*n+2) {
+			t.Errorf("reuse %v: last event %s %q", reuse, evs[0].EventID, d.Delta)
+		}
+	}
+}
+
+// The events of one call stay intact however many the call stamps (the
+// reused memory grows while they are still in use), and the events of
+// earlier calls do so too unless ReuseEvents is set.
+func TestReuseEventsValidity(t *testing.T) {
+	for _, reuse := range []bool{false, true} {
+		w := NewStream("s", Options{ReuseEvents: reuse, IncludeRaw: true})
+		var kept []Event
+		for call := range 3 {
+			w.Recycle()
+			var evs []Event
+			if call == 0 {
+				evs = w.StartItem(evs, Item{ItemID: "m", Kind: KindMessage, Role: RoleAssistant}, SourceAgent, nil)
+			}
+			for i := range 5000 { // more than an arena chunk of ids
+				text := strconv.Itoa(call) + "." + strconv.Itoa(i)
+				evs = w.Delta(evs, "m", 0, PartText, text, SourceAgent, []byte(`{"d":"`+text+`"}`))
+			}
+			check := func(evs []Event, call int) {
+				t.Helper()
+				for i, ev := range evs[len(evs)-5000:] {
+					text := strconv.Itoa(call) + "." + strconv.Itoa(i)
+					d := ev.Data.(*ItemDelta)
+					if d.Delta != text || string(ev.Raw) != `{"d":"`+text+`"}` || ev.EventID != "evt_sess_"+strconv.FormatInt(ev.Sequence, 10) {
+						t.Fatalf("reuse %v, call %d, delta %d: %s %q %s", reuse, call, i, ev.EventID, d.Delta, ev.Raw)
+					}
+				}
+			}
+			check(evs, call)
+			if call == 0 {
+				kept = evs
+			}
+		}
+		if !reuse {
+			check := kept[len(kept)-5000:]
+			for i, ev := range check {
+				if d := ev.Data.(*ItemDelta); d.Delta != "0."+strconv.Itoa(i) {
+					t.Fatalf("an event of the first call changed: %q", d.Delta)
+				}
+			}
+		}
+	}
+}
