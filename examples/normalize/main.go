@@ -133,7 +133,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("the %s translator has not landed yet", a.name)
 	}
 
-	opts := universal.Options{SessionID: *session, IncludeRaw: *raw}
+	// Each call's events are written or folded before the next call, so
+	// the translator may reuse their memory.
+	opts := universal.Options{SessionID: *session, IncludeRaw: *raw, ReuseEvents: true}
 	if *realtime {
 		opts.Clock = universal.WallClock
 	}
@@ -167,6 +169,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	for _, p := range prompt {
 		events = t.Report(events, universal.Prompt{Text: p})
+		if err := emit(); err != nil {
+			return err
+		}
 	}
 	for _, in := range inputs {
 		r := universal.NewReader(in, framing, *maxMsg)
