@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -303,12 +304,17 @@ func (v Value) find(key string) int {
 }
 
 // keyIs reports whether m's key, unescaped as gjson unescapes it, is key.
+// It is small enough to be inlined in the loops over members.
 func (s *Scanner) keyIs(m *member, key string) bool {
 	if m.flags&keyEscaped == 0 {
 		return int(m.keyEnd-m.keyStart) == len(key) && s.src[m.keyStart:m.keyEnd] == key
 	}
-	// No length shortcut: a lone surrogate escape (6 bytes) becomes
-	// U+FFFD (3). Keys with escapes are rare.
+	return s.escapedKeyIs(m, key)
+}
+
+// escapedKeyIs is keyIs for a key with escapes (rare). There is no length
+// shortcut: a lone surrogate escape (6 bytes) becomes U+FFFD (3).
+func (s *Scanner) escapedKeyIs(m *member, key string) bool {
 	s.scratch = unescape(s.scratch[:0], s.src[m.keyStart:m.keyEnd])
 	return string(s.scratch) == key
 }
@@ -351,16 +357,20 @@ func (v Value) Get(path string) gjson.Result {
 		return v.Result().Get(path)
 	}
 	first, end := v.members()
-	i, r, ok := v.s.lookup(first, end, path)
-	switch {
-	case !ok:
+	i := v.s.walk(first, end, path)
+	if i == throughArray {
+		var r gjson.Result
+		var ok bool
+		if i, r, ok = v.s.lookup(first, end, path); ok && i < 0 {
+			return r
+		}
+	}
+	if i < 0 {
 		// What gjson answers for a path it does not find: no value, at
 		// the object's index.
 		return gjson.Result{Index: v.start()}
-	case i >= 0:
-		return v.s.result(&v.s.members[i])
 	}
-	return r
+	return v.s.result(&v.s.members[i])
 }
 
 // Sub returns the value at path as a Value: Sub(path).Result() is
@@ -371,14 +381,55 @@ func (v Value) Sub(path string) Value {
 		return found(v.Result().Get(path))
 	}
 	first, end := v.members()
-	i, r, ok := v.s.lookup(first, end, path)
-	switch {
-	case !ok:
-		return Value{i: v.start()}
-	case i >= 0:
-		return Value{s: v.s, i: i}
+	i := v.s.walk(first, end, path)
+	if i == throughArray {
+		var r gjson.Result
+		var ok bool
+		if i, r, ok = v.s.lookup(first, end, path); ok && i < 0 {
+			return found(r)
+		}
 	}
-	return found(r)
+	if i < 0 {
+		return Value{i: v.start()}
+	}
+	return Value{s: v.s, i: i}
+}
+
+// throughArray is what walk returns for a path whose member may be
+// inside an array.
+const throughArray = -2
+
+// walk is lookup for the common path, the one through objects only (the
+// hot paths of every translator): the member's index, -1 if there is
+// none, or throughArray when the path meets an array on its way before it
+// is found, for lookup to answer.
+func (s *Scanner) walk(first, end int, path string) int {
+	key, rest := path, ""
+	if j := strings.IndexByte(path, '.'); j >= 0 {
+		key, rest = path[:j], path[j+1:]
+	}
+	members := s.members[:end]
+	for i := first; i < end; {
+		m := &members[i]
+		next := int(m.skip)
+		if s.keyIs(m, key) {
+			if rest == "" {
+				return i
+			}
+			switch m.kind {
+			case '{':
+				// Duplicates: gjson goes on to the next member named
+				// key when the rest of the path is not in this one.
+				if j := s.walk(i+1, next, rest); j != -1 {
+					return j
+				}
+			case '[':
+				return throughArray
+			}
+		}
+		i = next
+	}
+	return -1
 }
 
 // lookup finds a plain path in the object whose members are first to
