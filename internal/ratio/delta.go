@@ -104,10 +104,13 @@ func oneDelta(evs []universal.Event) bool {
 }
 
 // repeats reports whether the message at index at, sent again and again,
-// keeps translating to one item.delta.
+// keeps translating to one item.delta of the same part: a streamed delta.
+// (A stored record that adds a part each time, as a Codex rollout's
+// reasoning record does, measures the growth of the item's parts.)
 func repeats(in *input, at int) bool {
 	tr := primed(in, at, false)
 	var evs []universal.Event
+	part := -1
 	for i := range 3 {
 		m := in.message(at, in.msgs[at])
 		m.Line = int64(at + 2 + i)
@@ -115,6 +118,11 @@ func repeats(in *input, at int) bool {
 		if !oneDelta(evs) {
 			return false
 		}
+		p := evs[0].Data.(*universal.ItemDelta).PartIndex
+		if i > 0 && p != part {
+			return false
+		}
+		part = p
 	}
 	return true
 }
