@@ -109,9 +109,10 @@ func TestEscapedDeltaAllocs(t *testing.T) {
 // TestRolloutReasoningAllocs: a rollout's agent_reasoning event_msg read
 // into an open response (a public 0.40 rollout, line 149) becomes one
 // item.delta, its text as a new reasoning part, without an allocation of
-// its own (amortized): the text is unescaped into the stream's memory
-// once, the new part's streamed text is the delta's copy, and a native
-// item without a key is not registered.
+// its own (amortized): the text is unescaped into a buffer the translator
+// reuses and copied into the stream's memory once, by the delta, which
+// is also the new part's streamed text; a native item without a key is
+// not registered.
 func TestRolloutReasoningAllocs(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(public, "agentcmd__rollout-2025-09-24T19-22-20-01997e76-d124-7592-9cac-2ec05abbca08.jsonl"))
 	if err != nil {

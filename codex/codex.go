@@ -117,7 +117,7 @@ type Translator struct {
 	inner  jsonscan.Scanner // the index of JSON text inside a message (a tool's output)
 	delta  []byte           // a delta's unescaped text (see deltaText)
 	text   []byte           // a tool output's unescaped text (see functionOutput)
-	own    []byte           // a string unescaped on its way to the stream's memory (see copyStr)
+	own    []byte           // the message's unescaped texts that finalize copies if it keeps them (see msgStr)
 	parts  []part           // the parts of a message read from one line (see reasoningCopy)
 	loose  nitem            // a native item without a key (see nativeIn)
 	// restored says the state was loaded by Restore: its session
@@ -147,6 +147,7 @@ func (t *Translator) Format() string { return t.format }
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
 	t.w.Recycle()
 	c := ctx{line: m.Line, raw: m.Data, in: m.Dir == universal.In}
+	t.own = t.own[:0]
 	if m.Err != nil {
 		return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: %w", m.Err), m.Data)
 	}
@@ -300,12 +301,16 @@ func (t *Translator) deltaText(v jsonscan.Value) string {
 	return view(t.delta)
 }
 
-// copyStr returns the string v holds in the stream's memory. A string
-// with escapes is unescaped into a buffer the translator reuses and then
-// copied, where Str would make a string of its own for it.
-func (t *Translator) copyStr(v jsonscan.Value) string {
-	t.own = v.AppendStr(t.own[:0])
-	return t.str(t.own)
+// msgStr returns the string v holds, valid while the message is
+// translated: it is unescaped into a buffer that only grows during the
+// message (a string taken earlier stays as it was), where Str would make
+// a string of its own for it. It is for the text of a message's parts:
+// the stream copies what a delta sends and finalize what it keeps, so the
+// text is copied once, and not at all when it streamed before.
+func (t *Translator) msgStr(v jsonscan.Value) string {
+	start := len(t.own)
+	t.own = v.AppendStr(t.own)
+	return view(t.own[start:])
 }
 
 // view returns b as a string without copying. Results of gjson on it alias

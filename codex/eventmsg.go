@@ -121,7 +121,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		if mode == live {
 			return t.liveMessageEnd(dst, c, "live:"+string(vis), kindReasoning, m.Get("text").Str, universal.PartReasoning, th, nil)
 		}
-		t.parts = append(t.parts[:0], universal.Reasoning(t.copyStr(m.Sub("text")), vis))
+		t.parts = append(t.parts[:0], universal.Reasoning(t.msgStr(m.Sub("text")), vis))
 		return t.reasoningCopy(dst, c, lockEvent, "", t.parts, th)
 	case "agent_reasoning_delta", "reasoning_content_delta":
 		return t.liveDelta(dst, c, "live:public", kindReasoning, 0, universal.PartReasoning, t.deltaText(m.Field("delta")), th)
@@ -401,7 +401,7 @@ func (t *Translator) liveMessageEnd(dst []event, c *ctx, key string, kind uint8,
 			p.Visibility = universal.VisibilityPrivate
 		}
 	}
-	p.SetStreamed(t.w.Copy(text))
+	p.SetStreamed(text) // copied where it is kept (finalize)
 	if n := t.item(key); n != nil && n.Done {
 		delete(t.st.Items, key)
 	}

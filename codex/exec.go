@@ -212,9 +212,9 @@ func (t *Translator) execItem(dst []event, c *ctx, it jsonscan.Value, ev string)
 		if typ == "plan" {
 			meta = []byte(`{"type":"plan"}`)
 		}
-		return t.execText(dst, c, key, native, kindMessage, universal.PartText, it.Get("text").Str, meta, final)
+		return t.execText(dst, c, key, native, kindMessage, universal.PartText, t.msgStr(it.Sub("text")), meta, final)
 	case "reasoning":
-		return t.execText(dst, c, key, native, kindReasoning, universal.PartReasoning, it.Get("text").Str, nil, final)
+		return t.execText(dst, c, key, native, kindReasoning, universal.PartReasoning, t.msgStr(it.Sub("text")), nil, final)
 	case "command_execution":
 		spec := toolSpec{native: native, callID: callID, name: "command_execution",
 			args: t.str(commandArgs(it.Get("command"), gjson.Result{}).Bytes())}
@@ -303,7 +303,7 @@ func (t *Translator) execText(dst []event, c *ctx, key, native string, kind uint
 		p.Visibility = universal.VisibilityPublic
 	}
 	if final {
-		p.SetStreamed(t.w.Copy(text))
+		p.SetStreamed(text) // copied where it is kept (finalize)
 		m.parts = []part{p}
 		return t.completeMessage(dst, key, kind, m, agent, c.raw)
 	}

@@ -26,7 +26,9 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it jsonscan.Valu
 		return t.userMessage(dst, c, key, native, th, it.Sub("content"), final, "text")
 	case "agentMessage", "plan":
 		m := msgSpec{native: native, thread: th, role: universal.RoleAssistant}
-		p := universal.Text(t.w.CopyValue(it.Get("text")))
+		// The stream copies the text where it keeps it (AddPart's delta,
+		// finalize).
+		p := universal.Text(t.msgStr(it.Sub("text")))
 		p.Metadata = agentMessageMeta(it, typ)
 		m.parts = []part{p}
 		if !final {
@@ -213,11 +215,10 @@ func (t *Translator) reasoningItem(dst []event, c *ctx, key, native, thread stri
 	var sums, raws []string
 	collect := func(r jsonscan.Value, out *[]string) {
 		r.Each(func(_ gjson.Result, v jsonscan.Value) bool {
-			s := v.Str()
 			if v.IsObject() {
-				s = v.Get("text").Str
+				v = v.Sub("text")
 			}
-			*out = append(*out, t.w.Copy(s))
+			*out = append(*out, t.msgStr(v)) // copied where kept (finalize)
 			return true
 		})
 	}

@@ -208,7 +208,9 @@ func (t *Translator) finalize(dst []event, r *resp, i int, p *part, raw []byte) 
 	case strings.HasPrefix(final, streamed):
 		dst = t.w.Delta(dst, r.ID, i, p.Type, final[len(streamed):], daemon, raw)
 	default:
-		f.Text, f.Set = final, true
+		// Kept until the message completes: the part's text may be the
+		// line's (see msgStr).
+		f.Text, f.Set = t.w.Copy(final), true
 	}
 	if !f.Set && f.Meta == nil {
 		return dst

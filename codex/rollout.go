@@ -287,11 +287,11 @@ func (t *Translator) responseItem(dst []event, c *ctx, p jsonscan.Value) []event
 	case "reasoning":
 		parts := t.parts[:0]
 		p.Sub("summary").Each(func(_ gjson.Result, v jsonscan.Value) bool {
-			parts = append(parts, universal.Reasoning(t.copyStr(v.Sub("text")), universal.VisibilityPublic))
+			parts = append(parts, universal.Reasoning(t.msgStr(v.Sub("text")), universal.VisibilityPublic))
 			return true
 		})
 		p.Sub("content").Each(func(_ gjson.Result, v jsonscan.Value) bool {
-			parts = append(parts, universal.Reasoning(t.copyStr(v.Sub("text")), universal.VisibilityPrivate))
+			parts = append(parts, universal.Reasoning(t.msgStr(v.Sub("text")), universal.VisibilityPrivate))
 			return true
 		})
 		t.parts = parts
@@ -549,7 +549,7 @@ func (t *Translator) assistantCopy(dst []event, c *ctx, src uint8, native, text 
 	if native != "" {
 		key = "m:" + native
 	}
-	p := universal.Text(t.w.Copy(text))
+	p := universal.Text(text) // copied where it is kept (finalize)
 	p.Metadata = meta
 	t.parts = append(t.parts[:0], p)
 	return t.completeMessage(dst, key, kindMessage, msgSpec{native: t.w.Copy(native), thread: thread, role: universal.RoleAssistant, parts: t.parts}, agent, c.raw)
@@ -1010,12 +1010,12 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 		return t.assistantCopy(dst, c, lockEvent, id, text, meta, thread)
 	case "Reasoning":
 		parts := t.parts[:0]
-		it.Sub("summary_text").ForEach(func(_, v gjson.Result) bool {
-			parts = append(parts, universal.Reasoning(t.w.CopyValue(v), universal.VisibilityPublic))
+		it.Sub("summary_text").Each(func(_ gjson.Result, v jsonscan.Value) bool {
+			parts = append(parts, universal.Reasoning(t.msgStr(v), universal.VisibilityPublic))
 			return true
 		})
-		it.Sub("raw_content").ForEach(func(_, v gjson.Result) bool {
-			parts = append(parts, universal.Reasoning(t.w.CopyValue(v), universal.VisibilityPrivate))
+		it.Sub("raw_content").Each(func(_ gjson.Result, v jsonscan.Value) bool {
+			parts = append(parts, universal.Reasoning(t.msgStr(v), universal.VisibilityPrivate))
 			return true
 		})
 		t.parts = parts
