@@ -86,3 +86,34 @@ func TestReuseEventsValidity(t *testing.T) {
 		}
 	}
 }
+
+// Event ids are counted up in place from the last one: across carries
+// (9 to 10, 99 to 100), after a restore, and with a session id that ends
+// in digits, each is still "evt_<session>_<sequence>".
+func TestEventIDs(t *testing.T) {
+	for _, session := range []string{"sess", "s99", "x_9"} {
+		st := NewStamper(Options{SessionID: session})
+		var evs []Event
+		check := func() {
+			t.Helper()
+			for _, ev := range evs {
+				if want := "evt_" + session + "_" + strconv.FormatInt(ev.Sequence, 10); ev.EventID != want {
+					t.Fatalf("event %d: id %q, want %q", ev.Sequence, ev.EventID, want)
+				}
+			}
+		}
+		for range 1200 {
+			evs = st.Emit(evs, TypeError, SourceAgent, &Error{Message: "x"}, nil)
+		}
+		check()
+		st.Restore(StamperState{Sequence: 98})
+		evs = evs[:0]
+		for range 5 {
+			evs = st.Emit(evs, TypeError, SourceAgent, &Error{Message: "x"}, nil)
+		}
+		check()
+		if evs[0].Sequence != 99 {
+			t.Fatalf("after restore: sequence %d", evs[0].Sequence)
+		}
+	}
+}

@@ -94,6 +94,8 @@ type Stamper struct {
 	clean     bool
 	itemID    func(int64) string
 	st        StamperState
+	id        []byte // the last event id made (see eventID)
+	idSeq     int64  // its sequence number
 	mem       arena
 	scratch   []byte
 	deltas    slab[ItemDelta]
@@ -202,17 +204,16 @@ func (s *Stamper) CopyBytes(b []byte) string { return s.mem.str(b) }
 func (s *Stamper) Emit(dst []Event, typ Type, src Source, data Data, raw []byte) []Event {
 	s.st.Sequence++
 	seq := s.st.Sequence
-	b := append(s.scratch[:0], "evt_"...)
-	b = append(b, s.sessionID...)
-	b = append(b, '_')
-	b = strconv.AppendInt(b, seq, 10)
-	s.scratch = b
 	mem := &s.mem
 	if s.reuse {
 		mem = &s.recent
 	}
-	ev := Event{
-		EventID:         mem.str(b),
+	// The event is built in place: an Event is large, and a copy made
+	// first would be copied again into dst.
+	dst = append(dst, Event{})
+	ev := &dst[len(dst)-1]
+	*ev = Event{
+		EventID:         mem.str(s.eventID(seq)),
 		Sequence:        seq,
 		Time:            s.clock(seq),
 		SessionID:       s.sessionID,
@@ -227,7 +228,32 @@ func (s *Stamper) Emit(dst []Event, typ Type, src Source, data Data, raw []byte)
 		s.scratch = jsonw.AppendRaw(s.scratch[:0], raw)
 		ev.Raw = mem.bytes(s.scratch)
 	}
-	return append(dst, ev)
+	return dst
+}
+
+// eventID returns the id of event seq, "evt_<session>_<seq>", in a buffer
+// the next call reuses. Events are stamped in sequence, so the id is
+// usually the last one with its number counted up in place.
+func (s *Stamper) eventID(seq int64) []byte {
+	b := s.id
+	if s.idSeq == seq-1 && len(b) > 0 {
+		i := len(b) - 1
+		for ; b[i] == '9'; i-- {
+			b[i] = '0'
+		}
+		if b[i] >= '0' && b[i] < '9' {
+			b[i]++
+			s.idSeq = seq
+			return b
+		}
+		// A carry past the first digit: written anew below.
+	}
+	b = append(b[:0], "evt_"...)
+	b = append(b, s.sessionID...)
+	b = append(b, '_')
+	b = strconv.AppendInt(b, seq, 10)
+	s.id, s.idSeq = b, seq
+	return b
 }
 
 // Delta stamps an item.delta without allocating its data separately.
