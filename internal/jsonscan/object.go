@@ -715,6 +715,21 @@ func hex4(s string) rune {
 	return r
 }
 
+// Strings calls f with every string value of the last scanned message
+// below its top level (object members and array elements, in the order
+// they appear). Package ratio uses it to measure what reading a message's
+// text costs at the least.
+func (s *Scanner) Strings(f func(Value)) {
+	if !s.valid {
+		return
+	}
+	for i := range s.members {
+		if s.members[i].kind == '"' {
+			f(Value{s: s, i: i})
+		}
+	}
+}
+
 // Wrap returns r as a Value whose lookups are gjson's, for code that
 // takes a Value and is also given values found by gjson.
 func Wrap(r gjson.Result) Value { return found(r) }
