@@ -266,11 +266,19 @@ func killed(out string) bool {
 		// backward ones over a long output.
 		return false
 	}
-	i := max(strings.LastIndex(out, "<bash_metadata>"), strings.LastIndex(out, "<shell_metadata>"))
-	if i < 0 {
-		return false
+	// The last opening tag of either block, found from the end: a
+	// backward search for a tag the output lacks would read all of it.
+	i := len(out)
+	for {
+		i = strings.LastIndex(out[:i], "_metadata>")
+		if i < 0 {
+			return false
+		}
+		if strings.HasSuffix(out[:i], "<bash") || strings.HasSuffix(out[:i], "<shell") {
+			break
+		}
 	}
-	note := out[i:]
+	note := out[strings.LastIndexByte(out[:i], '<'):]
 	return strings.Contains(note, "terminated command after exceeding timeout") ||
 		strings.Contains(note, "User aborted the command") ||
 		strings.Contains(note, "Command terminated")
