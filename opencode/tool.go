@@ -147,7 +147,8 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, f 
 			// and is not unescaped (each update repeats all of it).
 			emitted := t.w.StreamedText(p.Result, 0)
 			if len(out.Raw())-2 > len(emitted) {
-				if s := out.Str(); len(s) > len(emitted) && strings.HasPrefix(s, emitted) {
+				t.out = out.AppendStr(t.out[:0])
+				if s := view(t.out); len(s) > len(emitted) && strings.HasPrefix(s, emitted) {
 					dst = t.w.Delta(dst, p.Result, 0, universal.PartToolResult, s[len(emitted):], universal.SourceAgent, e.raw)
 				}
 			}
