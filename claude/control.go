@@ -51,7 +51,7 @@ func (t *Translator) cliAnswer(dst events, r jsonscan.Value) events {
 // controlRequest translates a control_request the CLI sent to the host.
 func (t *Translator) controlRequest(dst events, r jsonscan.Value) events {
 	t.asked(r.Get("request_id").Str)
-	req := r.Get("request")
+	req := r.Sub("request")
 	switch sub := req.Get("subtype").Str; sub {
 	case "can_use_tool":
 		return t.canUseTool(dst, r, req)
@@ -78,7 +78,7 @@ func hostRequest(sub string) bool {
 
 // canUseTool maps a permission request (--permission-prompt-tool stdio):
 // a permission for the tool call, or a question for AskUserQuestion.
-func (t *Translator) canUseTool(dst events, r jsonscan.Value, req gjson.Result) events {
+func (t *Translator) canUseTool(dst events, r jsonscan.Value, req jsonscan.Value) events {
 	reqID := r.Get("request_id").Str
 	if reqID == "" {
 		return t.unparsed(dst, "request_id", fmt.Errorf("can_use_tool without a request_id"))
@@ -116,15 +116,10 @@ func (t *Translator) canUseTool(dst events, r jsonscan.Value, req gjson.Result) 
 		item = tl.ItemID
 	}
 	var o jsonw.Object
-	o.Raw("input", input.Raw).
-		Raw("description", req.Get("description").Raw).
-		Raw("display_name", req.Get("display_name").Raw).
-		Raw("title", req.Get("title").Raw).
-		Raw("permission_suggestions", req.Get("permission_suggestions").Raw).
-		Raw("blocked_path", req.Get("blocked_path").Raw).
-		Raw("decision_reason", req.Get("decision_reason").Raw).
-		Raw("decision_reason_type", req.Get("decision_reason_type").Raw).
-		Raw("agent_id", req.Get("agent_id").Raw)
+	for _, k := range [...]string{"input", "description", "display_name", "title", "permission_suggestions",
+		"blocked_path", "decision_reason", "decision_reason_type", "agent_id"} {
+		req.Sub(k).AddTo(&o, k)
+	}
 	p := &perm{ID: t.w.Copy(reqID)}
 	t.setPerm(key, p)
 	return t.w.RequestPermission(dst, universal.Permission{
@@ -142,7 +137,7 @@ func (t *Translator) setPerm(key string, p *perm) {
 // hostAnswer translates the host's control_response to a can_use_tool
 // request: allow or deny (a question's answers ride on allow).
 func (t *Translator) hostAnswer(dst events, r jsonscan.Value) events {
-	resp := r.Get("response")
+	resp := r.Sub("response")
 	id := resp.Get("request_id").Str
 	seen := t.answered(id)
 	key, ok := t.s.Requests[id]
@@ -152,7 +147,7 @@ func (t *Translator) hostAnswer(dst events, r jsonscan.Value) events {
 		}
 		return dst // the answer to a request that is not mapped (hook callbacks, MCP)
 	}
-	inner := resp.Get("response")
+	inner := resp.Sub("response")
 	errored := resp.Get("subtype").Str == "error"
 	allow := !errored && inner.Get("behavior").Str == "allow"
 	tl := t.toolFor(key)

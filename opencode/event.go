@@ -49,7 +49,11 @@ func (t *Translator) translateEvent(dst []universal.Event, root jsonscan.Value, 
 	if !e.props.Exists() {
 		e.props = env.data
 	}
-	e.dir = env.location.Get("directory").Str
+	if env.location.Exists() {
+		// Only 2.x envelopes have a location: a lookup in an absent
+		// value would go to gjson.
+		e.dir = env.location.Sub("directory").Str()
+	}
 	if e.typ == "sync" {
 		se := readEnvelope(env.sync)
 		e.typ, e.id, e.props = stripVersion(se.typ.Str()), se.id.Str(), se.data

@@ -388,7 +388,7 @@ func (t *Translator) onText(dst []universal.Event, m *msgState, pid string, p *p
 	// A part's metadata is read from its final snapshot: the one with an
 	// end time, or the only one a message list or export has (a part cut
 	// short by an abort never gets an end time).
-	if tm := f.time; !tm.Exists() || tm.Get("end").Exists() || t.format == FormatMessages {
+	if tm := f.time; !tm.Exists() || tm.Sub("end").Exists() || t.format == FormatMessages {
 		p.Meta = t.textMetadata(f)
 		if p.Index < 0 && p.Meta != nil {
 			// A part with no text but provider metadata (a reasoning

@@ -120,6 +120,9 @@ type Translator struct {
 		p *partState
 		m *msgState
 	}
+	// out holds the unescaped text of a running tool's output: each
+	// update repeats all of it, and only what is new is kept (copied).
+	out []byte
 }
 
 var _ universal.Translator = (*Translator)(nil)

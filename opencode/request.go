@@ -280,11 +280,11 @@ func (t *Translator) onStepFinish(dst []universal.Event, f *partFields, rt int, 
 // counts all input (cached ⊂ input) and all output (reasoning ⊂ output).
 func (t *Translator) emitUsage(dst []universal.Event, tok, cost jsonscan.Value, raw []byte) []universal.Event {
 	f := readTokens(tok)
-	in, out, rsn := f.input.Result().Int(), f.output.Result().Int(), f.reasoning.Result().Int()
+	in, out, rsn := f.input.Int(), f.output.Int(), f.reasoning.Int()
 	cr, cw := f.cacheCount("read"), f.cacheCount("write")
 	input := in + cr + cw
 	output := out
-	total := f.total.Result()
+	total := f.total
 	switch {
 	case !total.Exists():
 		// Builds without a total counted reasoning inside output.
@@ -366,7 +366,7 @@ func tokensReported(tok jsonscan.Value) bool {
 	}
 	f := readTokens(tok)
 	for _, v := range [...]jsonscan.Value{f.input, f.output, f.reasoning, f.total} {
-		if v.Result().Int() != 0 {
+		if v.Int() != 0 {
 			return true
 		}
 	}

@@ -147,7 +147,8 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, f 
 			// and is not unescaped (each update repeats all of it).
 			emitted := t.w.StreamedText(p.Result, 0)
 			if len(out.Raw())-2 > len(emitted) {
-				if s := out.Str(); len(s) > len(emitted) && strings.HasPrefix(s, emitted) {
+				t.out = out.AppendStr(t.out[:0])
+				if s := view(t.out); len(s) > len(emitted) && strings.HasPrefix(s, emitted) {
 					dst = t.w.Delta(dst, p.Result, 0, universal.PartToolResult, s[len(emitted):], universal.SourceAgent, e.raw)
 				}
 			}
@@ -266,11 +267,19 @@ func killed(out string) bool {
 		// backward ones over a long output.
 		return false
 	}
-	i := max(strings.LastIndex(out, "<bash_metadata>"), strings.LastIndex(out, "<shell_metadata>"))
-	if i < 0 {
-		return false
+	// The last opening tag of either block, found from the end: a
+	// backward search for a tag the output lacks would read all of it.
+	i := len(out)
+	for {
+		i = strings.LastIndex(out[:i], "_metadata>")
+		if i < 0 {
+			return false
+		}
+		if strings.HasSuffix(out[:i], "<bash") || strings.HasSuffix(out[:i], "<shell") {
+			break
+		}
 	}
-	note := out[i:]
+	note := out[strings.LastIndexByte(out[:i], '<'):]
 	return strings.Contains(note, "terminated command after exceeding timeout") ||
 		strings.Contains(note, "User aborted the command") ||
 		strings.Contains(note, "Command terminated")
