@@ -45,18 +45,23 @@ func Counts[G Getter](u G, input, cacheRead, cacheWrite, output, reasoning strin
 	some := false
 	paths := [5]string{input, cacheRead, cacheWrite, output, reasoning}
 	if v, ok := any(u).(jsonscan.Value); ok {
-		// One walk of the object's members finds every count.
+		// One walk of the object's members finds every count; the paths
+		// are split once, not for every member.
+		var heads, rests [5]string
+		for i, p := range paths {
+			heads[i], rests[i], _ = strings.Cut(p, ".")
+		}
 		var vals [5]jsonscan.Value
 		v.Members(func(k string, x jsonscan.Value) bool {
-			for i, p := range paths {
-				head, rest, nested := strings.Cut(p, ".")
+			for i, head := range heads {
 				if head != k {
 					continue
 				}
-				if nested {
-					x = x.Sub(rest)
+				y := x
+				if rests[i] != "" {
+					y = x.Sub(rests[i])
 				}
-				jsonscan.KeepFirst(&vals[i], x)
+				jsonscan.KeepFirst(&vals[i], y)
 			}
 			return true
 		})
