@@ -238,6 +238,10 @@ func (v Value) IsObject() bool {
 }
 
 // indexed reports an object whose members the index holds.
+// absent reports a Value that is no value (Exists is false): a lookup in
+// it finds nothing, which gjson would answer after parsing the path.
+func (v Value) absent() bool { return v.s == nil && v.r == nil }
+
 func (v Value) indexed() bool { return v.s != nil && v.kind() == '{' }
 
 func (v Value) kind() byte {
@@ -353,6 +357,9 @@ func (v Value) LastField(key string) Value {
 // on that array); any other path (wildcards, escapes, modifiers, queries,
 // pipes), and any path on another value, goes to gjson.
 func (v Value) Get(path string) gjson.Result {
+	if v.absent() && plainPath(path) {
+		return gjson.Result{Index: v.i} // as gjson answers, without asking it
+	}
 	if !v.indexed() || !plainPath(path) {
 		return v.Result().Get(path)
 	}
@@ -377,6 +384,9 @@ func (v Value) Get(path string) gjson.Result {
 // Get(path), and an object found through the index is indexed too, so
 // that its own lookups do not scan it.
 func (v Value) Sub(path string) Value {
+	if v.absent() && plainPath(path) {
+		return v // nothing inside what is not there
+	}
 	if !v.indexed() || !plainPath(path) {
 		return found(v.Result().Get(path))
 	}

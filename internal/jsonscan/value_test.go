@@ -177,3 +177,28 @@ func TestExtend(t *testing.T) {
 		t.Errorf("length %d after 1001 chunks", len(out))
 	}
 }
+
+// A lookup in an absent value answers what gjson answers (nothing, at the
+// absent value's index) without asking gjson.
+func TestAbsentLookups(t *testing.T) {
+	var s Scanner
+	if !s.Scan([]byte(`{"a":{"b":1},"c":[1,2]}`)) {
+		t.Fatal("not valid")
+	}
+	root := s.Root()
+	for _, path := range []string{"x", "x.y", "a.x", "a.x.y", "c.x"} {
+		v := root.Sub(path)
+		want := root.Result().Get(path)
+		if r := v.Result(); v.Exists() || r.Type != want.Type || r.Raw != want.Raw || r.Index != want.Index {
+			t.Errorf("Sub(%q) = %#v, gjson %#v", path, v.Result(), want)
+		}
+		for _, q := range []string{"q", "q.r", "#", "@this"} {
+			if got, w := v.Get(q), want.Get(q); got.Type != w.Type || got.Raw != w.Raw || got.Index != w.Index || got.Exists() != w.Exists() {
+				t.Errorf("Sub(%q).Get(%q) = %#v, gjson %#v", path, q, got, w)
+			}
+			if got, w := v.Sub(q).Result(), want.Get(q); got.Type != w.Type || got.Raw != w.Raw || got.Index != w.Index {
+				t.Errorf("Sub(%q).Sub(%q) = %#v, gjson %#v", path, q, got, w)
+			}
+		}
+	}
+}
