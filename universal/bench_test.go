@@ -149,3 +149,25 @@ func BenchmarkDecodeEvent(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStreamItem is an item's life through a Stream as most
+// translators live it: started empty, three deltas, completed with its
+// final text.
+func BenchmarkStreamItem(b *testing.B) {
+	w := NewStream("bench", Options{})
+	evs, _ := w.StartTurn(nil, "", nil, SourceAgent, nil)
+	ids := make([]string, 0, 1024)
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(ids) == cap(ids) {
+			ids = ids[:0]
+		}
+		id := w.NewItemID()
+		ids = append(ids, id)
+		evs = w.StartItem(evs[:0], Item{ItemID: id, Kind: KindMessage, Role: RoleAssistant, Content: []Part{Text("")}}, SourceAgent, nil)
+		evs = w.Delta(evs[:0], id, 0, PartText, "a typical ", SourceAgent, nil)
+		evs = w.Delta(evs[:0], id, 0, PartText, "delta of ", SourceAgent, nil)
+		evs = w.Delta(evs[:0], id, 0, PartText, "a message", SourceAgent, nil)
+		evs = w.Complete(evs[:0], Item{ItemID: id, Kind: KindMessage, Role: RoleAssistant, Content: []Part{Text("a typical delta of a message")}}, SourceAgent, nil)
+	}
+}

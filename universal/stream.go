@@ -399,10 +399,26 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 	}
 	it.Status = StatusInProgress
 	it.Content = validContent(it.Content)
-	o := &openItem{Item: it, Turn: w.Turn()}
-	o.Item.Content = append([]Part(nil), it.Content...)
-	o.text = make([][]byte, len(it.Content))
-	o.Deltas = make([]bool, len(it.Content))
+	var o *openItem
+	if n := len(it.Content); n <= 1 {
+		// Most items start with one part or none: the open item and its
+		// lists for that part come in one allocation.
+		one := new(struct {
+			openItem
+			part   [1]Part
+			text   [1][]byte
+			deltas [1]bool
+		})
+		o = &one.openItem
+		o.Item.Content, o.text, o.Deltas = one.part[:n], one.text[:n], one.deltas[:n]
+	} else {
+		o = &openItem{}
+		o.Item.Content, o.text, o.Deltas = make([]Part, n), make([][]byte, n), make([]bool, n)
+	}
+	content := o.Item.Content
+	o.Item, o.Turn = it, w.Turn()
+	o.Item.Content = content
+	copy(o.Item.Content, it.Content)
 	for i := range it.Content {
 		if it.Content[i].Type.Streams() {
 			o.text[i] = append([]byte(nil), it.Content[i].Streamed()...)
@@ -469,6 +485,11 @@ func (w *Stream) Delta(dst []Event, itemID string, i int, typ PartType, text str
 		// a new one; the old stays as it was), so the delta is the bytes
 		// just appended: one copy of the text, not two.
 		n := len(b)
+		if cap(b)-n < len(text) && cap(b) < 64 {
+			// The first copy is full to capacity: its first growth
+			// makes room for the next few deltas too.
+			b = append(make([]byte, 0, max(64, 2*(n+len(text)))), b...)
+		}
 		b = append(b, text...)
 		o.text[i] = b
 		delta = bytesString(b[n:])
@@ -528,7 +549,18 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 		}
 	}
 	it.NativeItemID = firstNonEmpty(it.NativeItemID, o.Item.NativeItemID)
-	content := make([]Part, len(it.Content), max(len(it.Content), len(o.Item.Content)))
+	var snap *ItemSnapshot
+	var content []Part
+	if n := max(len(it.Content), len(o.Item.Content)); n <= 1 {
+		// The snapshot and its part in one allocation.
+		one := new(struct {
+			ItemSnapshot
+			part [1]Part
+		})
+		snap, content = &one.ItemSnapshot, one.part[:len(it.Content):n]
+	} else {
+		snap, content = new(ItemSnapshot), make([]Part, len(it.Content), n)
+	}
 	copy(content, it.Content)
 	for i := len(content); i < len(o.Item.Content); i++ {
 		p := o.Item.Content[i]
@@ -542,7 +574,8 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 		dst = w.reconcile(dst, o, &it, i, src, raw)
 	}
 	w.untrack(o)
-	return w.st.Emit(dst, TypeItemCompleted, src, &ItemSnapshot{Item: it}, raw)
+	snap.Item = it
+	return w.st.Emit(dst, TypeItemCompleted, src, snap, raw)
 }
 
 // startAndComplete is Complete for an item never started whose start
@@ -553,10 +586,20 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 // transcript's, a stored session's) are most items; tracking each would
 // cost several allocations and copies that nothing reads.
 func (w *Stream) startAndComplete(dst []Event, it Item, src Source, raw []byte) []Event {
-	// The two snapshots, and their two copies of the parts, come in one
-	// allocation each.
-	snaps := new([2]ItemSnapshot)
-	parts := make([]Part, 2*len(it.Content))
+	// The two snapshots and their two copies of the parts come in one
+	// allocation when the item has one part or none (most have), in one
+	// allocation each otherwise.
+	var snaps *[2]ItemSnapshot
+	var parts []Part
+	if len(it.Content) <= 1 {
+		one := new(struct {
+			snaps [2]ItemSnapshot
+			parts [2]Part
+		})
+		snaps, parts = &one.snaps, one.parts[:2*len(it.Content)]
+	} else {
+		snaps, parts = new([2]ItemSnapshot), make([]Part, 2*len(it.Content))
+	}
 	start := startOf(it, parts[:len(it.Content):len(it.Content)])
 	start.Status = StatusInProgress
 	if w.state.Seen == nil {
