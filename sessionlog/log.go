@@ -89,7 +89,8 @@ func (l *Log) Version() int64 {
 // other content it is an ErrConflict. An event past the next sequence is a
 // *GapError. Append stops at the first error; the events before it stay
 // appended. It keeps copies of the event values: the caller may reuse evs
-// (the data they point to is never written, as for every event).
+// (the data they point to is never written, as for every event; of a
+// transient event, whose translator reuses that data, it keeps a copy).
 func (l *Log) Append(evs ...universal.Event) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -108,9 +109,18 @@ func (l *Log) Append(evs ...universal.Event) error {
 		case ev.Sequence == v+1:
 			// Events are values nobody writes after they are made
 			// (package universal, "Concurrency"): the log keeps the value
-			// and its JSON, encoded once, without decoding it again.
-			l.events = append(l.events, *ev)
-			l.lines = append(l.lines, ev.AppendJSON(nil))
+			// and its JSON, encoded once, without decoding it again. A
+			// transient event's memory is its translator's to reuse: the
+			// log keeps the event decoded from its JSON instead.
+			line := ev.AppendJSON(nil)
+			e := *ev
+			if ev.Transient {
+				if err := e.UnmarshalJSON(line); err != nil {
+					return fmt.Errorf("sessionlog: sequence %d: %w", ev.Sequence, err)
+				}
+			}
+			l.events = append(l.events, e)
+			l.lines = append(l.lines, line)
 		default:
 			return &GapError{Version: v, Got: ev.Sequence}
 		}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentnorm/agentnorm/claude"
 	"github.com/agentnorm/agentnorm/sessionlog"
 	"github.com/agentnorm/agentnorm/universal"
 )
@@ -305,5 +306,43 @@ func TestStore(t *testing.T) {
 	s.Delete("a")
 	if s.Get("a") != nil || strings.Join(s.IDs(), ",") != "b" {
 		t.Error("Delete kept the log")
+	}
+}
+
+// A translator made with ReuseEvents hands out transient events: appended
+// a call at a time, the log keeps copies of its own, which later calls do
+// not change.
+func TestAppendTransient(t *testing.T) {
+	input, err := os.ReadFile("../testdata/claude/2.1.330/s02-tool.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := sessionlog.NewLog("s")
+	tr, err := claude.New(claude.FormatStreamJSON, universal.Options{SessionID: "s", ReuseEvents: true, IncludeRaw: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []universal.Event
+	for i, line := range bytes.Split(input, []byte("\n")) {
+		evs = tr.Translate(evs[:0], universal.Message{Data: line, Line: int64(i + 1)})
+		if len(evs) > 0 && !evs[0].Transient {
+			t.Fatal("an event of a translator with ReuseEvents is not transient")
+		}
+		if err := log.Append(evs...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := log.Append(tr.Report(evs[:0], universal.EndOfInput{})...); err != nil {
+		t.Fatal(err)
+	}
+	lines, _ := log.Lines(0)
+	kept := log.Since(0)
+	if len(kept) < 10 || len(kept) != len(lines) {
+		t.Fatalf("%d events, %d lines", len(kept), len(lines))
+	}
+	for i := range kept {
+		if got := kept[i].AppendJSON(nil); !bytes.Equal(got, lines[i]) {
+			t.Fatalf("event %d changed after it was appended:\n%s\nwas\n%s", i+1, got, lines[i])
+		}
 	}
 }

@@ -85,6 +85,12 @@ type Event struct {
 	// of an event that has it: a value that breaks the promise would be
 	// written as it is.
 	CleanJSON bool
+	// Transient says that the translator that made the event reuses the
+	// memory behind its id, delta data and raw payload in its next call
+	// (Options.ReuseEvents). A consumer that keeps such an event past
+	// that keeps a copy of its own (package sessionlog keeps the event
+	// decoded from its JSON). It is not part of the wire form.
+	Transient bool
 }
 
 // Field is one JSON object member that a decoder did not recognise.

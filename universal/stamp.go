@@ -223,6 +223,7 @@ func (s *Stamper) Emit(dst []Event, typ Type, src Source, data Data, raw []byte)
 		Type:            typ,
 		Data:            data,
 		CleanJSON:       s.clean,
+		Transient:       s.reuse,
 	}
 	if s.raw && len(raw) > 0 {
 		s.scratch = jsonw.AppendRaw(s.scratch[:0], raw)

@@ -327,15 +327,33 @@ func Run(t *testing.T, c Case) {
 		// Events whose memory the translator reuses in its next call
 		// (ReuseEvents), each call's encoded before the next: the same
 		// bytes, raw payloads included.
+		// Folded a call at a time, they make the same state: a session
+		// keeps nothing of the events it applied.
 		rawOpts.ReuseEvents = true
 		var reused []byte
+		var folded reduce.Session
+		var foldErr error
 		_, err := c.translate(input, rawOpts, nil, 0, func(evs []universal.Event) {
 			reused = append(reused, Encode(evs)...)
+			for i := range evs {
+				if _, err := folded.Apply(&evs[i]); err != nil && foldErr == nil {
+					foldErr = err
+				}
+			}
 		})
 		if err != nil {
 			t.Errorf("reused events: %v", err)
 		} else if !bytes.Equal(reused, withRaw) {
 			t.Errorf("reused events: output differs:\n%s", diffNDJSON(withRaw, reused))
+		}
+		if foldErr != nil {
+			t.Errorf("reused events: folding: %v", foldErr)
+		} else if want, err := reduce.Replay(evs); err == nil {
+			a, _ := want.JSON("")
+			b, _ := folded.JSON("")
+			if !bytes.Equal(a, b) {
+				t.Errorf("reused events: the state folded a call at a time differs:\n%s", diffJSON(a, b))
+			}
 		}
 	}
 
