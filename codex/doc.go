@@ -418,7 +418,9 @@
 // EnteredReviewMode, ExitedReviewMode, HookPrompt, SubAgentActivity and
 // Sleep (the same file's other lines carry them). Rollout lines:
 // turn_context (merged into the session metadata when it comes first),
-// world_state, inter_agent_communication_metadata, record_type markers;
+// world_state, inter_agent_communication_metadata, retained_context,
+// security_risk_score and realtime_item (bookkeeping Codex keeps out of
+// the model's context), record_type markers;
 // response items ghost_snapshot, compaction, context_compaction,
 // compaction_summary, additional_tools, configuration_update, other, and
 // developer and system messages. Anything else is reported as

@@ -1,6 +1,7 @@
 package codex_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/codex"
@@ -40,5 +41,58 @@ func TestInterAgentCommunicationLine(t *testing.T) {
 	p := got.Content[0]
 	if p.Text != "Found 3 call sites of parse()." || string(p.Metadata) != `{"author":"/root/researcher","recipient":"/root"}` {
 		t.Errorf("part %q %s, want the content with its author and recipient", p.Text, p.Metadata)
+	}
+}
+
+// TestRolloutBookkeepingLines: three rollout record types of Codex 0.15x–
+// 0.17x that no public rollout shows yet, in the shapes of openai/codex's
+// own types: retained_context (codex-rs/history/src/retained_context.rs,
+// RetainedContextEvent, "Sparse, model-invisible updates. Only the host may
+// produce these records": a verified_answer keeps the user's answers to a
+// request_user_input call, whose output the rollout already holds; a
+// delivered_assistant_message keeps an assistant message already in the
+// history for Guardian review, rollout_payload.rs), security_risk_score
+// (codex-rs/protocol/src/security_risk.rs, SecurityRiskScore {scores,
+// call_id, action, sampled_at}: "must not enter model-visible conversation
+// context or user-visible thread item projections") and realtime_item
+// (codex-rs/history/src/lib.rs: "Sparse, model-invisible facts used to
+// reconstruct realtime presentation", the rollout copy of the
+// thread/realtime/* notifications; its four contents as Codex's tests of
+// the rollout parser write them). They were reported as agent.unparsed;
+// they are bookkeeping and are ignored, the turn around them unchanged.
+func TestRolloutBookkeepingLines(t *testing.T) {
+	evs := run(t, codex.FormatRollout, nil, []string{
+		`{"timestamp":"2026-08-20T01:02:03.000Z","type":"session_meta","payload":{"id":"s1","cli_version":"0.171.0"}}`,
+		`{"timestamp":"2026-08-20T01:02:03.100Z","type":"turn_context","payload":{"turn_id":"t1","cwd":"/w"}}`,
+		`{"timestamp":"2026-08-20T01:02:03.200Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Publish the notes?"}]}}`,
+		`{"timestamp":"2026-08-20T01:02:03.300Z","type":"response_item","payload":{"type":"function_call","name":"request_user_input","arguments":"{\"questions\":[{\"question\":\"Publish?\"}]}","call_id":"ask-1"}}`,
+		`{"timestamp":"2026-08-20T01:02:03.400Z","type":"response_item","payload":{"type":"function_call_output","call_id":"ask-1","output":"Publish?: Yes, but never publicly."}}`,
+		`{"timestamp":"2026-08-20T01:02:03.450Z","type":"retained_context","payload":{"type":"verified_answer","turn_id":"t1","call_id":"ask-1","questions":[{"question":"Publish?","answer":"Yes, but never publicly."}],"acceptance_order":3}}`,
+		`{"timestamp":"2026-08-20T01:02:03.460Z","type":"security_risk_score","payload":{"scores":{"action_risk":0.5},"call_id":"ask-1","action":{},"sampled_at":"2026-08-20T01:02:03.455Z"}}`,
+		`{"timestamp":"2026-08-20T01:02:03.470Z","type":"realtime_item","payload":{"id":"voice:started","realtime_session_id":"voice","type":"realtime_session_started"}}`,
+		`{"timestamp":"2026-08-20T01:02:03.480Z","type":"realtime_item","payload":{"id":"voice:transcript:0","realtime_session_id":"voice","type":"transcript_segment","role":"assistant","text":"A spoken result."}}`,
+		`{"timestamp":"2026-08-20T01:02:03.490Z","type":"realtime_item","payload":{"id":"voice:promoted:agent-1","realtime_session_id":"voice","type":"bem_item_promoted","turn_id":"t1","item_id":"agent-1","presentation":{"type":"inline_visualization","index":7}}}`,
+		`{"timestamp":"2026-08-20T01:02:03.495Z","type":"realtime_item","payload":{"id":"voice:closed","realtime_session_id":"voice","type":"realtime_session_closed","outcome":"ended"}}`,
+		`{"timestamp":"2026-08-20T01:02:03.500Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Kept them private."}]}}`,
+		`{"timestamp":"2026-08-20T01:02:03.510Z","type":"retained_context","payload":{"type":"delivered_assistant_message","message":{"turn_id":"t1","message_id":"msg-1","text":"Kept them private.","complete":true},"acceptance_order":4}}`,
+	})
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+		t.Fatalf("agent.unparsed %+v, want none", u)
+	}
+	var texts []string
+	var statuses int
+	for _, it := range golden.NewTranscript(evs).Items {
+		switch it.Kind {
+		case universal.KindMessage:
+			// (The call's response is an assistant message of no text.)
+			if txt := golden.TextOf(&it); txt != "" {
+				texts = append(texts, string(it.Role)+": "+txt)
+			}
+		case universal.KindStatus:
+			statuses++
+		}
+	}
+	if want := "user: Publish the notes?|assistant: Kept them private."; strings.Join(texts, "|") != want || statuses != 0 {
+		t.Errorf("messages %q and %d status items, want %q and none", texts, statuses, want)
 	}
 }

@@ -108,6 +108,15 @@ func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
 	case "world_state", "inter_agent_communication_metadata":
 		// Model context snapshots and multi-agent routing.
 		return dst
+	case "retained_context", "security_risk_score", "realtime_item":
+		// Host bookkeeping the model never sees (openai/codex,
+		// codex-rs/history): retained_context keeps for Guardian review
+		// the answers to a request_user_input call (its output is in the
+		// rollout) or an assistant message already in the history;
+		// security_risk_score a classifier's scores of an action;
+		// realtime_item the voice session's presentation, which the
+		// app-server's thread/realtime/* notifications carry live.
+		return dst
 	}
 	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown rollout line type %q", typ.Str()), c.raw)
 }
