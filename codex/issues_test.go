@@ -1,12 +1,14 @@
 package codex_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/codex"
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // TestInterAgentCommunicationLine: before openai/codex PR 29829
@@ -94,5 +96,46 @@ func TestRolloutBookkeepingLines(t *testing.T) {
 	}
 	if want := "user: Publish the notes?|assistant: Kept them private."; strings.Join(texts, "|") != want || statuses != 0 {
 		t.Errorf("messages %q and %d status items, want %q and none", texts, statuses, want)
+	}
+}
+
+// TestThreadGoalNotifications: Codex 0.17x's app-server reports a thread's
+// goal (openai/codex PR 18074, https://github.com/openai/codex/pull/18074)
+// as thread/goal/updated {threadId, turnId, goal {threadId, objective,
+// status, tokenBudget, tokensUsed, timeUsedSeconds, createdAt, updatedAt}}
+// after thread/goal/set and after the model's create_goal and update_goal
+// calls, which the app-server shows nothing else of, again after each
+// model response with the usage, and thread/goal/cleared {threadId}. The
+// lines are those of the 0.171 s15-plan-v2 capture
+// (testdata/crosscheck/codex/0.171.0), ids shortened, and a clear. They
+// were ignored, the objective lost; a change of the objective or status is
+// now a goal status item, a usage update none, a clear goal_cleared.
+func TestThreadGoalNotifications(t *testing.T) {
+	goal := func(status string, used int) string {
+		return fmt.Sprintf(`{"method":"thread/goal/updated","params":{"threadId":"th1","turnId":"tu1","goal":{"threadId":"th1","objective":"Count the lines of every .txt file","status":%q,"tokenBudget":null,"tokensUsed":%d,"timeUsedSeconds":0,"createdAt":1795892286,"updatedAt":1795892286}},"emittedAtMs":1795892286205}`, status, used)
+	}
+	evs := run(t, codex.FormatAppServer, nil, []string{
+		`{"method":"thread/started","params":{"thread":{"id":"th1","sessionId":"th1","modelProvider":"mock","model":"gpt-5.5","cwd":"/home/dev/project"}}}`,
+		`{"method":"turn/started","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"inProgress"}}}`,
+		goal("active", 0),
+		goal("active", 2573),
+		goal("complete", 2573),
+		`{"method":"thread/goal/cleared","params":{"threadId":"th1"}}`,
+		`{"method":"thread/goal/cleared","params":{"threadId":"th1"}}`,
+		`{"method":"turn/completed","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"completed"}}}`,
+	})
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+		t.Fatalf("agent.unparsed %+v, want none", u)
+	}
+	var got []string
+	for _, it := range golden.NewTranscript(evs).Items {
+		if it.Kind == universal.KindStatus {
+			p := it.Content[0]
+			got = append(got, p.Label+": "+p.Detail+" "+gjson.GetBytes(p.Metadata, "goal.tokensUsed").Raw)
+		}
+	}
+	want := []string{"goal: Count the lines of every .txt file (active) 0", "goal: Count the lines of every .txt file (complete) 2573", "goal_cleared:  "}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("status items %q, want %q", got, want)
 	}
 }
