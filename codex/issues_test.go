@@ -139,3 +139,89 @@ func TestThreadGoalNotifications(t *testing.T) {
 		t.Errorf("status items %q, want %q", got, want)
 	}
 }
+
+// rollout0153 are lines of two Codex 0.153.4 rollouts (the item_completed
+// wrapper of TurnItems, from 0.151), as cmdctrlai/daemons quotes them in
+// codex-cli/src/session-parser.test.ts at commit 57ccb7b (MIT): "trimmed
+// excerpts of real rollout files" (long fields shortened, keys the author
+// reads kept as Codex wrote them) and a session driven by skill
+// invocations, "verbatim … paths shortened".
+var rollout0153 = [...]string{
+	`{"timestamp":"2026-09-05T16:50:06.216Z","ordinal":0,"type":"session_meta","payload":{"session_id":"01a07276-a69c-7282-8e89-6bab77f2da3a","id":"01a07276-a69c-7282-8e89-6bab77f2da3a","timestamp":"2026-09-05T16:46:13.683Z","cwd":"/Users/dev/src/scratch","originator":"codex-tui","cli_version":"0.153.4","source":"cli","thread_source":"user","model_provider":"openai","base_instructions":{"text":"<trimmed>"},"history_mode":"paginated","git":{}}}`,
+	`{"timestamp":"2026-09-05T16:50:06.216Z","ordinal":1,"type":"event_msg","payload":{"type":"task_started","turn_id":"01a0727a-32e5-7790-a451-f60545cb63b7","started_at":1788627006,"model_context_window":258400,"collaboration_mode_kind":"default"}}`,
+	`{"timestamp":"2026-09-05T16:50:06.518Z","ordinal":7,"type":"event_msg","payload":{"type":"item_completed","thread_id":"01a07276-a69c-7282-8e89-6bab77f2da3a","turn_id":"01a0727a-32e5-7790-a451-f60545cb63b7","item":{"type":"UserMessage","id":"01a0727a-3436-7c92-b344-bff233fa56d7","content":[{"type":"text","text":"what time is i?","text_elements":[]}]},"started_at_ms":1788627006518,"completed_at_ms":1788627006518}}`,
+	`{"timestamp":"2026-09-05T16:50:09.239Z","ordinal":8,"type":"event_msg","payload":{"type":"item_completed","thread_id":"01a07276-a69c-7282-8e89-6bab77f2da3a","turn_id":"01a0727a-32e5-7790-a451-f60545cb63b7","item":{"type":"Reasoning","id":"rs_05fb2d92e45ca69f016a9c4840441887d0afc04efbe3e3fab8","summary_text":[],"raw_content":[]},"started_at_ms":1788627008207,"completed_at_ms":1788627009239}}`,
+	`{"timestamp":"2026-09-05T16:50:09.573Z","ordinal":10,"type":"event_msg","payload":{"type":"item_completed","thread_id":"01a07276-a69c-7282-8e89-6bab77f2da3a","turn_id":"01a0727a-32e5-7790-a451-f60545cb63b7","item":{"type":"AgentMessage","id":"msg_05fb2d92e45ca69f016a9c48414b4887d0b23a01e4529d965c","content":[{"type":"Text","text":"Checking the current local time now."}],"phase":"commentary"},"started_at_ms":1788627009241,"completed_at_ms":1788627009573}}`,
+	`{"timestamp":"2026-09-05T16:50:10.002Z","ordinal":14,"type":"event_msg","payload":{"type":"item_completed","thread_id":"01a07276-a69c-7282-8e89-6bab77f2da3a","turn_id":"01a0727a-32e5-7790-a451-f60545cb63b7","item":{"type":"CommandExecution","id":"call_elymxZcH3EO1lUDvozXPLpsx","process_id":"37315","command":["/bin/bash","-lc","date"],"cwd":"file:///Users/dev/src/scratch","status":"completed","stdout":"Sat Sep  5 10:50:09 MDT 2026\n","exit_code":0},"started_at_ms":1788627010002,"completed_at_ms":1788627010002}}`,
+	`{"timestamp":"2026-09-05T16:50:13.536Z","ordinal":19,"type":"event_msg","payload":{"type":"item_completed","thread_id":"01a07276-a69c-7282-8e89-6bab77f2da3a","turn_id":"01a0727a-32e5-7790-a451-f60545cb63b7","item":{"type":"AgentMessage","id":"msg_05fb2d92e45ca69f016a9c4845500487d0a9c80f562baf98bd","content":[{"type":"Text","text":"10:50 AM MDT on September 5, 2026."}],"phase":"final_answer"},"started_at_ms":1788627013362,"completed_at_ms":1788627013536}}`,
+	`{"timestamp":"2026-09-05T16:50:16.535Z","ordinal":23,"type":"event_msg","payload":{"type":"task_complete","turn_id":"01a0727a-32e5-7790-a451-f60545cb63b7","last_agent_message":"10:50 AM MDT on September 5, 2026.","started_at":1788627006,"completed_at":1788627016,"duration_ms":10346}}`,
+}
+
+var skills0153 = [...]string{
+	`{"timestamp":"2026-09-05T00:00:00.000Z","type":"session_meta","payload":{"id":"01a07425-7c6d-7283-b141-4db628e368d5","cwd":"/repo","cli_version":"0.153.4"}}`,
+	`{"timestamp":"2026-09-05T00:00:01.000Z","type":"event_msg","payload":{"type":"item_completed","item":{"type":"UserMessage","id":"u1","content":[{"type":"skill","name":"echoer","path":"/repo/.agents/skills/echoer/SKILL.md"},{"type":"text","text":"PINEAPPLE-42","text_elements":[]}]}}}`,
+	`{"timestamp":"2026-09-05T00:00:02.000Z","type":"event_msg","payload":{"type":"item_completed","item":{"type":"AgentMessage","id":"a1","content":[{"type":"Text","text":"ECHO: PINEAPPLE-42"}],"phase":"final_answer"}}}`,
+	`{"timestamp":"2026-09-05T00:00:03.000Z","type":"event_msg","payload":{"type":"item_completed","item":{"type":"UserMessage","id":"u2","content":[{"type":"skill","name":"echoer","path":"/repo/.agents/skills/echoer/SKILL.md"}]}}}`,
+	`{"timestamp":"2026-09-05T00:00:04.000Z","type":"event_msg","payload":{"type":"item_completed","item":{"type":"AgentMessage","id":"a2","content":[{"type":"Text","text":"ECHO: none"}],"phase":"final_answer"}}}`,
+	`{"timestamp":"2026-09-05T00:00:05.000Z","type":"event_msg","payload":{"type":"item_completed","item":{"type":"UserMessage","id":"u3","content":[{"type":"skill","name":"google-drive:google-docs","path":"/plugins/google-docs/SKILL.md"},{"type":"text","text":"open the roadmap","text_elements":[]}]}}}`,
+	`{"timestamp":"2026-09-05T00:00:06.000Z","type":"event_msg","payload":{"type":"item_completed","item":{"type":"UserMessage","id":"u4","content":[{"type":"skill","path":"/repo/.agents/skills/nameless/SKILL.md"},{"type":"text","text":"still readable","text_elements":[]}]}}}`,
+}
+
+// TestRolloutTurnItemCommandStdout: a rollout CommandExecution TurnItem
+// (openai/codex codex-rs/protocol/src/items.rs, CommandExecutionItem) has
+// stdout, stderr, aggregated_output and formatted_output, each optional;
+// the 0.153.4 line above has stdout only. Its output was read from
+// aggregated_output alone and lost ("(no output)"); it is now stdout and
+// stderr when aggregated_output is absent.
+func TestRolloutTurnItemCommandStdout(t *testing.T) {
+	evs := run(t, codex.FormatRollout, nil, rollout0153[:])
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+		t.Fatalf("agent.unparsed %+v, want none", u)
+	}
+	var out []string
+	for _, it := range golden.NewTranscript(evs).Items {
+		if it.Kind == universal.KindToolResult {
+			out = append(out, it.Content[0].Output)
+		}
+	}
+	if len(out) != 1 || out[0] != "Sat Sep  5 10:50:09 MDT 2026\n" {
+		t.Errorf("tool results %q, want the command's stdout", out)
+	}
+}
+
+// TestRolloutTurnItemUserSkill: a user message TurnItem's content is a
+// list of UserInput (openai/codex codex-rs/protocol/src/user_input.rs:
+// text, image, local_image, skill {name, path}); a skill the user invoked
+// ("/echoer PINEAPPLE-42") is a skill part beside the text, and "/echoer"
+// alone a skill part only. Only the text parts were read: the skills were
+// lost, and a bare invocation was an empty user message. Every other part
+// is now kept as it came, as a json part (as the app-server's userMessage
+// items keep them).
+func TestRolloutTurnItemUserSkill(t *testing.T) {
+	evs := run(t, codex.FormatRollout, nil, skills0153[:])
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+		t.Fatalf("agent.unparsed %+v, want none", u)
+	}
+	var got []string
+	for _, it := range golden.NewTranscript(evs).Items {
+		if it.Kind != universal.KindMessage || it.Role != universal.RoleUser {
+			continue
+		}
+		var ps []string
+		for _, p := range it.Content {
+			switch p.Type {
+			case universal.PartText:
+				ps = append(ps, "text "+p.Text)
+			case universal.PartJSON:
+				ps = append(ps, "json "+gjson.GetBytes(p.JSON, "name").Str)
+			default:
+				ps = append(ps, string(p.Type))
+			}
+		}
+		got = append(got, strings.Join(ps, ", "))
+	}
+	want := []string{"text PINEAPPLE-42, json echoer", "text , json echoer", "text open the roadmap, json google-drive:google-docs", "text still readable, json "}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("user messages\n%q\nwant\n%q", got, want)
+	}
+}
