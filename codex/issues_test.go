@@ -63,7 +63,7 @@ func TestInterAgentCommunicationLine(t *testing.T) {
 // the rollout parser write them). They were reported as agent.unparsed;
 // they are bookkeeping and are ignored, the turn around them unchanged.
 func TestRolloutBookkeepingLines(t *testing.T) {
-	evs := run(t, codex.FormatRollout, nil, []string{
+	evs := runParsed(t, codex.FormatRollout, []string{
 		`{"timestamp":"2026-08-20T01:02:03.000Z","type":"session_meta","payload":{"id":"s1","cli_version":"0.171.0"}}`,
 		`{"timestamp":"2026-08-20T01:02:03.100Z","type":"turn_context","payload":{"turn_id":"t1","cwd":"/w"}}`,
 		`{"timestamp":"2026-08-20T01:02:03.200Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Publish the notes?"}]}}`,
@@ -78,9 +78,6 @@ func TestRolloutBookkeepingLines(t *testing.T) {
 		`{"timestamp":"2026-08-20T01:02:03.500Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Kept them private."}]}}`,
 		`{"timestamp":"2026-08-20T01:02:03.510Z","type":"retained_context","payload":{"type":"delivered_assistant_message","message":{"turn_id":"t1","message_id":"msg-1","text":"Kept them private.","complete":true},"acceptance_order":4}}`,
 	})
-	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
-		t.Fatalf("agent.unparsed %+v, want none", u)
-	}
 	var texts []string
 	var statuses int
 	for _, it := range golden.NewTranscript(evs).Items {
@@ -114,7 +111,7 @@ func TestThreadGoalNotifications(t *testing.T) {
 	goal := func(status string, used int) string {
 		return fmt.Sprintf(`{"method":"thread/goal/updated","params":{"threadId":"th1","turnId":"tu1","goal":{"threadId":"th1","objective":"Count the lines of every .txt file","status":%q,"tokenBudget":null,"tokensUsed":%d,"timeUsedSeconds":0,"createdAt":1795892286,"updatedAt":1795892286}},"emittedAtMs":1795892286205}`, status, used)
 	}
-	evs := run(t, codex.FormatAppServer, nil, []string{
+	evs := runParsed(t, codex.FormatAppServer, []string{
 		`{"method":"thread/started","params":{"thread":{"id":"th1","sessionId":"th1","modelProvider":"mock","model":"gpt-5.5","cwd":"/home/dev/project"}}}`,
 		`{"method":"turn/started","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"inProgress"}}}`,
 		goal("active", 0),
@@ -124,9 +121,6 @@ func TestThreadGoalNotifications(t *testing.T) {
 		`{"method":"thread/goal/cleared","params":{"threadId":"th1"}}`,
 		`{"method":"turn/completed","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"completed"}}}`,
 	})
-	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
-		t.Fatalf("agent.unparsed %+v, want none", u)
-	}
 	var got []string
 	for _, it := range golden.NewTranscript(evs).Items {
 		if it.Kind == universal.KindStatus {
@@ -174,10 +168,7 @@ var skills0153 = [...]string{
 // aggregated_output alone and lost ("(no output)"); it is now stdout and
 // stderr when aggregated_output is absent.
 func TestRolloutTurnItemCommandStdout(t *testing.T) {
-	evs := run(t, codex.FormatRollout, nil, rollout0153[:])
-	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
-		t.Fatalf("agent.unparsed %+v, want none", u)
-	}
+	evs := runParsed(t, codex.FormatRollout, rollout0153[:])
 	var out []string
 	for _, it := range golden.NewTranscript(evs).Items {
 		if it.Kind == universal.KindToolResult {
@@ -198,10 +189,7 @@ func TestRolloutTurnItemCommandStdout(t *testing.T) {
 // is now kept as it came, as a json part (as the app-server's userMessage
 // items keep them).
 func TestRolloutTurnItemUserSkill(t *testing.T) {
-	evs := run(t, codex.FormatRollout, nil, skills0153[:])
-	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
-		t.Fatalf("agent.unparsed %+v, want none", u)
-	}
+	evs := runParsed(t, codex.FormatRollout, skills0153[:])
 	var got []string
 	for _, it := range golden.NewTranscript(evs).Items {
 		if it.Kind != universal.KindMessage || it.Role != universal.RoleUser {
@@ -224,4 +212,15 @@ func TestRolloutTurnItemUserSkill(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("user messages\n%q\nwant\n%q", got, want)
 	}
+}
+
+// runParsed runs lines through a translator of format and fails the test
+// on any agent.unparsed.
+func runParsed(t *testing.T, format string, lines []string) []universal.Event {
+	t.Helper()
+	evs := run(t, format, nil, lines)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+		t.Fatalf("agent.unparsed %+v, want none", u)
+	}
+	return evs
 }
