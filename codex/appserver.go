@@ -684,6 +684,8 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		return t.tokenUsage(dst, c, thread, p)
 	case "turn/plan/updated":
 		return t.planStatus(dst, c, thread, p.Get("plan"), p.Get("explanation").Str, "")
+	case "thread/goal/updated", "thread/goal/cleared":
+		return t.goalStatus(dst, c, thread, p.Get("goal"), method == "thread/goal/cleared")
 	case "error":
 		return t.errorNotification(dst, c, thread, p.Result())
 	case "serverRequest/resolved":
@@ -715,8 +717,8 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 var ignoredNotifications = map[string]struct{}{
 	"thread/status/changed": {}, "thread/readState/changed": {}, "thread/archived": {}, "thread/deleted": {},
 	"thread/unarchived": {}, "thread/reverted": {}, "skills/changed": {}, "thread/name/updated": {},
-	"thread/section/changed": {}, "thread/attachment/updated": {}, "thread/goal/updated": {},
-	"thread/prediction/updated": {}, "thread/goal/cleared": {}, "thread/queue/changed": {}, "project/changed": {},
+	"thread/section/changed": {}, "thread/attachment/updated": {},
+	"thread/prediction/updated": {}, "thread/queue/changed": {}, "project/changed": {},
 	"thread/project/updated": {}, "thread/environment/connected": {}, "thread/environment/disconnected": {},
 	"thread/settings/updated": {}, "hook/started": {}, "hook/completed": {}, "turn/diff/updated": {},
 	"item/autoApprovalReview/started": {}, "item/autoApprovalReview/completed": {},
@@ -910,6 +912,40 @@ func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p jsonscan.V
 }
 
 // planStatus emits a plan (todo list) snapshot as a status item.
+// goalStatus handles thread/goal/updated and thread/goal/cleared: the
+// thread's goal, set by the user (thread/goal/set) or by the model
+// (create_goal, update_goal: on the app-server the goal's only trace), is
+// a goal status item with the objective and its status, and the goal
+// object in metadata, when its objective or status changes, and a
+// goal_cleared one when it is cleared; updates of its usage alone
+// (tokensUsed, timeUsedSeconds, after each model response) make none.
+func (t *Translator) goalStatus(dst []event, c *ctx, thread string, goal gjson.Result, cleared bool) []event {
+	prev, had := t.st.Goals[thread]
+	if cleared {
+		if !had {
+			return dst
+		}
+		delete(t.st.Goals, thread)
+		dst = t.ensureSession(dst, thread)
+		return t.status(dst, "", t.copyThread(thread), "goal_cleared", "", nil, agent, c.raw)
+	}
+	objective, status := goal.Get("objective").Str, goal.Get("status").Str
+	key := status + "\x00" + objective
+	if had && prev == key {
+		return dst
+	}
+	if t.st.Goals == nil {
+		t.st.Goals = map[string]string{}
+	}
+	t.st.Goals[t.w.Copy(thread)] = t.w.Copy(key)
+	detail := objective
+	if status != "" {
+		detail += " (" + status + ")"
+	}
+	dst = t.ensureSession(dst, thread)
+	return t.status(dst, "", t.copyThread(thread), "goal", detail, metaOf("goal", goal), agent, c.raw)
+}
+
 func (t *Translator) planStatus(dst []event, c *ctx, thread string, plan gjson.Result, explanation, native string) []event {
 	dst = t.ensureSession(dst, thread)
 	var b strings.Builder

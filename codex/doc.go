@@ -275,7 +275,11 @@
 // be upserted), contextCompaction and compacted ("context_compaction"),
 // enteredReviewMode/exitedReviewMode and their events
 // ("review_mode_entered"/"review_mode_exited"), model/rerouted
-// ("model_rerouted"), warning and guardianWarning, exec error items
+// ("model_rerouted"), thread/goal/updated when the goal's objective or
+// status changes (label "goal", detail the objective and its status, the goal object in
+// metadata; updates of its usage alone make none: on the app-server the
+// goal tools' only trace) and thread/goal/cleared after one ("goal_cleared"),
+// warning and guardianWarning, exec error items
 // (non-fatal warnings: "warning"), background_event, thread_rolled_back,
 // subAgentActivity, sleep, a rollout fork's copy of its parent's history
 // ("fork_replay", see Forks). hookPrompt → a system message; a bare
@@ -377,7 +381,8 @@
 // App-server notifications: thread/status/changed (turns and requests say
 // it), thread/readState/changed, thread/archived, thread/deleted,
 // thread/unarchived, thread/reverted, skills/changed, thread/name/updated,
-// thread/section/changed, thread/attachment/updated, thread/goal/*,
+// thread/section/changed, thread/attachment/updated, thread/goal/updated
+// that changes only the goal's usage,
 // thread/prediction/updated, thread/queue/changed, project/changed,
 // thread/project/updated, thread/environment/*, thread/settings/updated,
 // hook/started, hook/completed, turn/diff/updated (the file changes carry
@@ -418,7 +423,9 @@
 // EnteredReviewMode, ExitedReviewMode, HookPrompt, SubAgentActivity and
 // Sleep (the same file's other lines carry them). Rollout lines:
 // turn_context (merged into the session metadata when it comes first),
-// world_state, inter_agent_communication_metadata, record_type markers;
+// world_state, inter_agent_communication_metadata, retained_context,
+// security_risk_score and realtime_item (bookkeeping Codex keeps out of
+// the model's context), record_type markers;
 // response items ghost_snapshot, compaction, context_compaction,
 // compaction_summary, additional_tools, configuration_update, other, and
 // developer and system messages. Anything else is reported as

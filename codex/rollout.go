@@ -108,6 +108,15 @@ func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
 	case "world_state", "inter_agent_communication_metadata":
 		// Model context snapshots and multi-agent routing.
 		return dst
+	case "retained_context", "security_risk_score", "realtime_item":
+		// Host bookkeeping the model never sees (openai/codex,
+		// codex-rs/history): retained_context keeps for Guardian review
+		// the answers to a request_user_input call (its output is in the
+		// rollout) or an assistant message already in the history;
+		// security_risk_score a classifier's scores of an action;
+		// realtime_item the voice session's presentation, which the
+		// app-server's thread/realtime/* notifications carry live.
+		return dst
 	}
 	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown rollout line type %q", typ.Str()), c.raw)
 }
@@ -407,8 +416,11 @@ func (t *Translator) userResponse(dst []event, c *ctx, p jsonscan.Value, thread 
 	return dst
 }
 
-func imagesJSON(images []string) string {
-	if len(images) == 0 {
+// imagesJSON makes a held message's Aux: its image paths, then others,
+// JSON values as they are: a string is an image path, anything else a
+// part kept as it came.
+func imagesJSON(images []string, others ...string) string {
+	if len(images) == 0 && len(others) == 0 {
 		return ""
 	}
 	var b []byte
@@ -419,13 +431,19 @@ func imagesJSON(images []string) string {
 		}
 		b = jsonw.AppendString(b, s)
 	}
+	for i, s := range others {
+		if i > 0 || len(images) > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, s...)
+	}
 	return string(append(b, ']'))
 }
 
 // userEvent holds the event copy of a user message (it replaces a held
 // model-history copy); it is emitted when the turn it opens starts or
 // when the agent answers.
-func (t *Translator) userEvent(dst []event, c *ctx, text string, m jsonscan.Value, thread string) []event {
+func (t *Translator) userEvent(dst []event, c *ctx, text string, m jsonscan.Value, thread string, others ...string) []event {
 	if t.st.Lock[lockUser] == lockResponse {
 		return dst
 	}
@@ -450,7 +468,7 @@ func (t *Translator) userEvent(dst []event, c *ctx, text string, m jsonscan.Valu
 		})
 	}
 	t.st.Held = append(t.st.Held, held{Text: strings.Clone(text), Raw: string(c.raw), Src: srcEvent, Thread: thread,
-		Native: strings.Clone(m.Get("id").Str), Aux: imagesJSON(images)})
+		Native: strings.Clone(m.Get("id").Str), Aux: imagesJSON(images, others...)})
 	if t.format != FormatRollout && t.w.Turn() != "" {
 		// A live stream shows the user message inside its turn.
 		return t.flushHeldUsers(dst)
@@ -506,6 +524,10 @@ func (t *Translator) flushHeldUsers(dst []event) []event {
 		parts := []part{p}
 		missing := int64(0)
 		gjson.Parse(h.Aux).ForEach(func(_, v gjson.Result) bool {
+			if v.Type == gjson.JSON {
+				parts = append(parts, part{Type: universal.PartJSON, JSON: []byte(t.w.Copy(v.Raw))})
+				return true
+			}
 			if v.Str == "" {
 				// An image without a path (nor a mime): no valid part
 				// says it; the text's metadata counts it.
@@ -987,17 +1009,29 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 	native := t.w.Copy(id)
 	switch typ {
 	case "UserMessage":
+		// content is a list of UserInput (text, image, local_image,
+		// skill…): the images are image parts, other inputs are kept as
+		// they came (json parts), as the app-server's userMessage keeps
+		// them.
 		var text strings.Builder
+		var others []string
 		it.Sub("content").Each(func(_ gjson.Result, v jsonscan.Value) bool {
-			if v.Get("type").Str == "text" {
+			switch v.Get("type").Str {
+			case "text":
 				if text.Len() > 0 {
 					text.WriteByte('\n')
 				}
 				text.WriteString(v.Get("text").Str)
+			case "image":
+				others = append(others, string(jsonw.AppendString(nil, v.Get("image_url").Str)))
+			case "local_image":
+				others = append(others, string(jsonw.AppendString(nil, v.Get("path").Str)))
+			default:
+				others = append(others, v.Raw())
 			}
 			return true
 		})
-		return t.userEvent(dst, c, text.String(), it, thread)
+		return t.userEvent(dst, c, text.String(), it, thread, others...)
 	case "AgentMessage", "Plan":
 		text := it.Get("text").Str
 		if typ == "AgentMessage" {
@@ -1023,7 +1057,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 	case "CommandExecution":
 		args := commandArgs(it.Get("command"), it.Get("cwd"))
 		spec := toolSpec{native: native, thread: thread, callID: native, name: "command_execution", args: t.str(args.Bytes())}
-		res := t.commandResult(it.Sub("aggregated_output").OwnStr(t.w.Copy), it.Get("status").Str, intPtr(it.Get("exit_code")), durationMS(it.Get("duration")))
+		res := t.commandResult(t.turnItemOutput(it), it.Get("status").Str, intPtr(it.Get("exit_code")), durationMS(it.Get("duration")))
 		return t.commandEnd(dst, key, &spec, &res, c.raw)
 	case "FileChange":
 		spec := toolSpec{native: native, thread: thread, callID: native, name: "file_change"}
@@ -1063,6 +1097,20 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 		return dst
 	}
 	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown rollout item type %q", typ), c.raw)
+}
+
+// turnItemOutput is the output of a CommandExecution TurnItem, whose
+// stdout, stderr, aggregated_output and formatted_output are each
+// optional (0.153 wrote stdout alone): aggregated_output, or stdout and
+// stderr, or formatted_output.
+func (t *Translator) turnItemOutput(it jsonscan.Value) string {
+	if agg := it.Sub("aggregated_output"); agg.Type() == gjson.String {
+		return agg.OwnStr(t.w.Copy)
+	}
+	if out := it.Get("stdout").Str + it.Get("stderr").Str; out != "" {
+		return t.w.Copy(out)
+	}
+	return it.Sub("formatted_output").OwnStr(t.w.Copy)
 }
 
 // usageRecord maps token_usage_record (0.169): one per model response,

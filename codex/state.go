@@ -107,6 +107,10 @@ type state struct {
 	// assistant message item that holds the response's reasoning and text
 	// and parents its tool calls and results.
 	Resps []*resp `json:"resps,omitempty"`
+	// Goals is the last thread goal reported per thread (app-server
+	// thread/goal/updated), its objective and status, so that updates of
+	// its usage alone make no item.
+	Goals map[string]string `json:"goals,omitempty"`
 }
 
 // resp is an open model response: its assistant message item.
