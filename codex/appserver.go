@@ -911,7 +911,6 @@ func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p jsonscan.V
 	return dst
 }
 
-// planStatus emits a plan (todo list) snapshot as a status item.
 // goalStatus handles thread/goal/updated and thread/goal/cleared: the
 // thread's goal, set by the user (thread/goal/set) or by the model
 // (create_goal, update_goal: on the app-server the goal's only trace), is
@@ -946,6 +945,7 @@ func (t *Translator) goalStatus(dst []event, c *ctx, thread string, goal gjson.R
 	return t.status(dst, "", t.copyThread(thread), "goal", detail, metaOf("goal", goal), agent, c.raw)
 }
 
+// planStatus emits a plan (todo list) snapshot as a status item.
 func (t *Translator) planStatus(dst []event, c *ctx, thread string, plan gjson.Result, explanation, native string) []event {
 	dst = t.ensureSession(dst, thread)
 	var b strings.Builder
