@@ -219,6 +219,9 @@ func (t *Translator) finish(dst events) events {
 	}
 	if !t.transcript {
 		dst = t.heldTurn(dst)
+		if t.w.Begun() {
+			dst = t.heldHooks(dst) // no init came after them
+		}
 		// A message still streaming was cut off.
 		for _, m := range t.s.Msgs {
 			if m.Live {
