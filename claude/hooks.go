@@ -96,7 +96,10 @@ func (t *Translator) hookResponse(dst events, r jsonscan.Value) events {
 	}
 	md := hookMetadata(r.Get("hook_name").Str, event)
 	if !t.w.Begun() || t.s.Turn == nil {
-		t.s.Hooks = append(t.s.Hooks, hook{UUID: r.Get("uuid").Str, Text: text, Metadata: string(md), Raw: string(t.raw)})
+		// Held across messages: the state owns its copies (the
+		// message's bytes are reused).
+		t.s.Hooks = append(t.s.Hooks, hook{UUID: strings.Clone(r.Get("uuid").Str), Text: strings.Clone(text),
+			Metadata: string(md), Raw: string(t.raw)})
 		return dst
 	}
 	return t.hookItem(dst, t.w.Copy(r.Get("uuid").Str), t.scopeParent(t.lineScope(r)), t.w.Copy(text), md)

@@ -1,6 +1,9 @@
 package claude_test
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -143,5 +146,69 @@ func TestHookContextCheckpoint(t *testing.T) {
 	evs = feed(t, claude.FormatStreamJSON, nil, nil, initLine, resultLine, strings.Replace(plain, "SessionStart", "UserPromptSubmit", 2))
 	if texts, _ := hookTexts(evs); len(texts) != 1 || texts[0] != "OK" {
 		t.Fatalf("system items %q, want [OK]", texts)
+	}
+}
+
+// TestRecordedHookContexts: one session of Claude Code 2.1.332 (the real
+// CLI, offline against the capture lab's scripted model) with project
+// hooks, recorded in both formats: stream-json stdout and the transcript
+// it wrote (testdata/claude/2.1.332-hooks, see its meta.json). The model
+// was given the SessionStart hooks' plain stdout and JSON
+// additionalContext and the UserPromptSubmit hook's additionalContext, not
+// the PostToolUse hook's plain stdout (the mock's requests show it). The
+// transcript has each as a system item; stream-json records only the
+// SessionStart hooks (hook_response), so it has those two, in the same
+// place: before the turn.
+func TestRecordedHookContexts(t *testing.T) {
+	const dir = "../testdata/claude/2.1.332-hooks/"
+	meta := dir + "s02-tool-hooks.meta.json"
+	mains, _ := filepath.Glob(dir + "s02-tool-hooks.session/*/*.jsonl")
+	if len(mains) != 1 {
+		t.Fatalf("%d transcripts, want 1", len(mains))
+	}
+	var given struct {
+		Texts []string `json:"model_given_hook_texts"`
+	}
+	b, err := os.ReadFile(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &given); err != nil || len(given.Texts) != 3 {
+		t.Fatalf("meta: %v, %d texts", err, len(given.Texts))
+	}
+	for _, c := range []struct {
+		format, input string
+		want          []string
+	}{
+		{claude.FormatStreamJSON, dir + "s02-tool-hooks.jsonl", given.Texts[:2]},
+		{claude.FormatTranscript, mains[0], given.Texts},
+	} {
+		t.Run(c.format, func(t *testing.T) {
+			gc := golden.Case{Input: c.input, Meta: meta, Format: c.format, Framing: golden.Lines, New: newFor(c.format),
+				AtRest: c.format == claude.FormatTranscript}
+			if c.format == claude.FormatStreamJSON {
+				gc.Reports = golden.PromptReports(t, meta)
+			} else {
+				gc.Golden = strings.TrimSuffix(c.input, ".jsonl") + ".golden.ndjson"
+			}
+			golden.Run(t, gc)
+			data, err := os.ReadFile(c.input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, _ := claude.New(c.format, golden.Options())
+			var evs []universal.Event
+			for i, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+				evs = tr.Translate(evs, universal.Message{Data: []byte(l), Line: int64(i + 1), TimeMS: -1})
+			}
+			evs = tr.Report(evs, universal.EndOfInput{})
+			texts, inTurn := hookTexts(evs)
+			if strings.Join(texts, "|") != strings.Join(c.want, "|") {
+				t.Fatalf("system items %q, want %q", texts, c.want)
+			}
+			if inTurn[0] || inTurn[1] {
+				t.Errorf("in a turn: %v, want the SessionStart contexts before it", inTurn)
+			}
+		})
 	}
 }
