@@ -166,10 +166,13 @@
 // per hook). Stream-json has them only in system/hook_response (written
 // for SessionStart and Setup hooks, for every event with
 // --include-hook-events), from whose raw stdout the same text is taken;
-// SessionStart hooks run before system/init, so a context that arrives
-// outside a turn is held and shown when the next init has begun the
-// session, before its turn (at the end of the input if none comes), as a
-// transcript shows it before the first prompt. Hook output shown only to
+// SessionStart hooks (and in print mode a prompt's UserPromptSubmit
+// hooks) run before system/init, so a context that arrives outside a turn
+// is held until the next init has begun the session, and shown where a
+// transcript has it: before the turn, or a prompt hook's in the turn after
+// its prompt (at the end of the input if no init comes). A PostToolUse
+// context comes before the tool's result line in stream-json, after it in
+// a transcript. Hook output shown only to
 // the user (errors, a systemMessage, permission decisions, timeouts) and
 // a PostToolUse hook's plain stdout are not content.
 //

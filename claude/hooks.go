@@ -77,9 +77,11 @@ func (t *Translator) hookAttachment(dst events, r, a jsonscan.Value) events {
 // stdout: a context is its trimmed stdout (SessionStart, UserPromptSubmit,
 // UserPromptExpansion), or, when stdout is a JSON object, its
 // hookSpecificOutput.additionalContext (any event). Only a hook that
-// exited 0 gives either. SessionStart hooks run before system/init: what
-// arrives outside a turn is held, and shown when the next init has begun
-// the session, before its turn.
+// exited 0 gives either. SessionStart hooks, and in print mode a prompt's
+// UserPromptSubmit hooks, run before system/init: what arrives outside a
+// turn is held until the next init has begun the session, and shown
+// before its turn (a prompt's hooks: in it, after its prompt), where the
+// transcript has them.
 func (t *Translator) hookResponse(dst events, r jsonscan.Value) events {
 	if o := r.Get("outcome"); r.Get("exit_code").Int() != 0 || o.Exists() && o.Str != "success" {
 		return dst
@@ -99,16 +101,28 @@ func (t *Translator) hookResponse(dst events, r jsonscan.Value) events {
 		// Held across messages: the state owns its copies (the
 		// message's bytes are reused).
 		t.s.Hooks = append(t.s.Hooks, hook{UUID: strings.Clone(r.Get("uuid").Str), Text: strings.Clone(text),
-			Metadata: string(md), Raw: string(t.raw)})
+			Metadata: string(md), Raw: string(t.raw), Prompt: promptEvent(event)})
 		return dst
 	}
 	return t.hookItem(dst, t.w.Copy(r.Get("uuid").Str), t.scopeParent(t.lineScope(r)), t.w.Copy(text), md)
 }
 
-// heldHooks shows the hook contexts held until the session began.
-func (t *Translator) heldHooks(dst events) events {
+// promptEvent reports the hook events that run on a prompt: their
+// context belongs to the prompt's turn, after it.
+func promptEvent(event string) bool {
+	return event == "UserPromptSubmit" || event == "UserPromptExpansion"
+}
+
+// heldHooks shows the hook contexts held until the session began: those
+// of a prompt's hooks (prompt true), or the others.
+func (t *Translator) heldHooks(dst events, prompt bool) events {
 	saved := t.raw
+	kept := t.s.Hooks[:0]
 	for _, h := range t.s.Hooks {
+		if h.Prompt != prompt {
+			kept = append(kept, h)
+			continue
+		}
 		var md []byte
 		if h.Metadata != "" {
 			md = []byte(h.Metadata)
@@ -117,7 +131,9 @@ func (t *Translator) heldHooks(dst events) events {
 		dst = t.hookItem(dst, h.UUID, "", h.Text, md)
 	}
 	t.raw = saved
-	t.s.Hooks = nil
+	if t.s.Hooks = kept; len(kept) == 0 {
+		t.s.Hooks = nil
+	}
 	return dst
 }
 
@@ -148,4 +164,7 @@ type hook struct {
 	Text     string `json:"text"`
 	Metadata string `json:"metadata,omitempty"`
 	Raw      string `json:"raw,omitempty"`
+	// Prompt: a UserPromptSubmit or UserPromptExpansion hook's, shown
+	// in the turn of its prompt, after it.
+	Prompt bool `json:"prompt,omitempty"`
 }

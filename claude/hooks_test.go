@@ -149,66 +149,90 @@ func TestHookContextCheckpoint(t *testing.T) {
 	}
 }
 
-// TestRecordedHookContexts: one session of Claude Code 2.1.332 (the real
+// TestRecordedHookContexts: sessions of Claude Code 2.1.332 (the real
 // CLI, offline against the capture lab's scripted model) with project
-// hooks, recorded in both formats: stream-json stdout and the transcript
-// it wrote (testdata/claude/2.1.332-hooks, see its meta.json). The model
-// was given the SessionStart hooks' plain stdout and JSON
-// additionalContext and the UserPromptSubmit hook's additionalContext, not
-// the PostToolUse hook's plain stdout (the mock's requests show it). The
-// transcript has each as a system item; stream-json records only the
-// SessionStart hooks (hook_response), so it has those two, in the same
-// place: before the turn.
+// hooks, each recorded in both formats: stream-json stdout and the
+// transcript it wrote (testdata/claude/2.1.332-hooks, see the meta.json
+// files). The texts the mock's requests show the model was given
+// (model_given_hook_texts) are system items, in the same places in both
+// formats; what it was not given (a PostToolUse or PreToolUse hook's
+// plain stdout) is not content.
+//
+//   - s02-tool-hooks: SessionStart plain stdout and JSON
+//     additionalContext, before the turn; a UserPromptSubmit
+//     additionalContext, in the turn after the prompt, which stream-json
+//     does not record (hook_response is written for SessionStart hooks
+//     only, without --include-hook-events).
+//   - s02-tool-hookevents (--include-hook-events): a UserPromptSubmit
+//     hook's plain stdout, whose hook_response comes before system/init
+//     and is shown after the turn's prompt, as the transcript has it; a
+//     PostToolUse hook's JSON additionalContext after the tool result.
 func TestRecordedHookContexts(t *testing.T) {
 	const dir = "../testdata/claude/2.1.332-hooks/"
-	meta := dir + "s02-tool-hooks.meta.json"
-	mains, _ := filepath.Glob(dir + "s02-tool-hooks.session/*/*.jsonl")
-	if len(mains) != 1 {
-		t.Fatalf("%d transcripts, want 1", len(mains))
-	}
-	var given struct {
-		Texts []string `json:"model_given_hook_texts"`
-	}
-	b, err := os.ReadFile(meta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &given); err != nil || len(given.Texts) != 3 {
-		t.Fatalf("meta: %v, %d texts", err, len(given.Texts))
-	}
 	for _, c := range []struct {
-		format, input string
-		want          []string
+		name   string
+		stream int    // how many of the given texts stream-json records (the first ones)
+		inTurn string // per given text: whether it is inside the turn ("o" outside, "i" inside)
 	}{
-		{claude.FormatStreamJSON, dir + "s02-tool-hooks.jsonl", given.Texts[:2]},
-		{claude.FormatTranscript, mains[0], given.Texts},
+		{"s02-tool-hooks", 2, "ooi"},
+		{"s02-tool-hookevents", 2, "ii"},
 	} {
-		t.Run(c.format, func(t *testing.T) {
-			gc := golden.Case{Input: c.input, Meta: meta, Format: c.format, Framing: golden.Lines, New: newFor(c.format),
-				AtRest: c.format == claude.FormatTranscript}
-			if c.format == claude.FormatStreamJSON {
-				gc.Reports = golden.PromptReports(t, meta)
-			} else {
-				gc.Golden = strings.TrimSuffix(c.input, ".jsonl") + ".golden.ndjson"
-			}
-			golden.Run(t, gc)
-			data, err := os.ReadFile(c.input)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr, _ := claude.New(c.format, golden.Options())
-			var evs []universal.Event
-			for i, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-				evs = tr.Translate(evs, universal.Message{Data: []byte(l), Line: int64(i + 1), TimeMS: -1})
-			}
-			evs = tr.Report(evs, universal.EndOfInput{})
-			texts, inTurn := hookTexts(evs)
-			if strings.Join(texts, "|") != strings.Join(c.want, "|") {
-				t.Fatalf("system items %q, want %q", texts, c.want)
-			}
-			if inTurn[0] || inTurn[1] {
-				t.Errorf("in a turn: %v, want the SessionStart contexts before it", inTurn)
-			}
-		})
+		meta := dir + c.name + ".meta.json"
+		mains, _ := filepath.Glob(dir + c.name + ".session/*/*.jsonl")
+		if len(mains) != 1 {
+			t.Fatalf("%s: %d transcripts, want 1", c.name, len(mains))
+		}
+		var given struct {
+			Texts []string `json:"model_given_hook_texts"`
+		}
+		b, err := os.ReadFile(meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &given); err != nil || len(given.Texts) != len(c.inTurn) {
+			t.Fatalf("%s meta: %v, %d texts", c.name, err, len(given.Texts))
+		}
+		for _, f := range []struct {
+			format, input string
+			n             int
+		}{
+			{claude.FormatStreamJSON, dir + c.name + ".jsonl", c.stream},
+			{claude.FormatTranscript, mains[0], len(given.Texts)},
+		} {
+			t.Run(c.name+"/"+f.format, func(t *testing.T) {
+				gc := golden.Case{Input: f.input, Meta: meta, Format: f.format, Framing: golden.Lines, New: newFor(f.format),
+					AtRest: f.format == claude.FormatTranscript}
+				var reports []universal.Report
+				if f.format == claude.FormatStreamJSON {
+					reports = golden.PromptReports(t, meta)
+					gc.Reports = reports
+				} else {
+					gc.Golden = strings.TrimSuffix(f.input, ".jsonl") + ".golden.ndjson"
+				}
+				golden.Run(t, gc)
+				data, err := os.ReadFile(f.input)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tr, _ := claude.New(f.format, golden.Options())
+				var evs []universal.Event
+				for _, r := range reports {
+					evs = tr.Report(evs, r)
+				}
+				for i, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+					evs = tr.Translate(evs, universal.Message{Data: []byte(l), Line: int64(i + 1), TimeMS: -1})
+				}
+				evs = tr.Report(evs, universal.EndOfInput{})
+				texts, inTurn := hookTexts(evs)
+				if want := given.Texts[:f.n]; strings.Join(texts, "|") != strings.Join(want, "|") {
+					t.Fatalf("system items %q, want %q", texts, want)
+				}
+				for i, in := range inTurn {
+					if in != (c.inTurn[i] == 'i') {
+						t.Errorf("%q in a turn: %v, want %v", texts[i], in, !in)
+					}
+				}
+			})
+		}
 	}
 }

@@ -153,13 +153,14 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 		t.s.Cwd = f[cwd].OwnStr(t.w.Copy)
 	}
 	dst = t.heldTurn(dst)
-	dst = t.heldHooks(dst)
+	dst = t.heldHooks(dst, false)
 	if t.s.Turn != nil {
 		t.s.Turn.Extra++
-		return dst
+		return t.heldHooks(dst, true)
 	}
 	md := cleanObject([2]string{"model", f[model].Compacted()}, [2]string{"permission_mode", f[permissionMode].Compacted()})
-	return t.startTurn(dst, universal.SourceAgent, md, true)
+	dst = t.startTurn(dst, universal.SourceAgent, md, true)
+	return t.heldHooks(dst, true)
 }
 
 // header starts a transcript's session from the first entry that names
