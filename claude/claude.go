@@ -266,8 +266,11 @@ func (t *Translator) translate(dst []universal.Event, m universal.Message) []uni
 		return t.costState(dst, r)
 	case "attachment":
 		if t.transcript {
-			if a := r.Sub("attachment"); a.Get("type").Str == "queued_command" {
+			switch a := r.Sub("attachment"); a.Get("type").Str {
+			case "queued_command":
 				return t.queuedCommand(dst, r, a)
+			case "hook_success", "hook_additional_context":
+				return t.hookAttachment(dst, r, a)
 			}
 		}
 	case "conversation_reset":

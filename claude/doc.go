@@ -155,6 +155,27 @@
 // echo in stream-json has {"echo":true} in its text parts' metadata; a
 // transcript's prompts (a record) and a sub-agent's prompt do not.
 //
+// Hooks. Hook output Claude Code gives the model is a system item (role
+// system), one per hook, its text part's metadata naming hook_name and
+// hook_event. The rule is the CLI's own (what it turns into a meta user
+// message for the API): the trimmed stdout of a SessionStart,
+// UserPromptSubmit or UserPromptExpansion hook that exited 0, and the
+// hookSpecificOutput.additionalContext of any hook's JSON output. A
+// transcript records them as attachments: hook_success (content, for
+// those three events) and hook_additional_context (content: one string
+// per hook). Stream-json has them only in system/hook_response (written
+// for SessionStart and Setup hooks, for every event with
+// --include-hook-events), from whose raw stdout the same text is taken;
+// SessionStart hooks (and in print mode a prompt's UserPromptSubmit
+// hooks) run before system/init, so a context that arrives outside a turn
+// is held until the next init has begun the session, and shown where a
+// transcript has it: before the turn, or a prompt hook's in the turn after
+// its prompt (at the end of the input if no init comes). A PostToolUse
+// context comes before the tool's result line in stream-json, after it in
+// a transcript. Hook output shown only to
+// the user (errors, a systemMessage, permission decisions, timeouts) and
+// a PostToolUse hook's plain stdout are not content.
+//
 // Turns. In stream-json a turn runs from system/init to result. A
 // system/init that arrives while a turn is open (the continuation Claude
 // Code starts for a background sub-agent, which writes both results at the
@@ -265,9 +286,11 @@
 // opened the pull request), bridge-session, teleported-from,
 // queue-operation, last-prompt,
 // attachment (context the CLI injects: environment, skills, reminders,
-// hook output, diagnostics) except queued_command (what reached the model
-// while it worked: a prompt typed meanwhile is a user message of the
-// running turn, a background task's notification a system item), atis-latch, api-request, api-request-blob, api-request-shape,
+// hook output shown to the user, diagnostics) except queued_command (what
+// reached the model while it worked: a prompt typed meanwhile is a user
+// message of the running turn, a background task's notification a system
+// item) and the hook contexts above (hook_success,
+// hook_additional_context), atis-latch, api-request, api-request-blob, api-request-shape,
 // tools-used, mode, permission-mode, and progress entries other than
 // agent_progress (hook_progress, bash_progress, mcp_progress,
 // waiting_for_task, query_update, search_results_received), and the
@@ -277,7 +300,7 @@
 // ("Warmup"), a compaction agent's file. Read on its own, without a main
 // file before it, a sub-agent file is translated. System
 // subtypes: status, thinking_tokens, hook_started, hook_progress,
-// hook_response, stop_hook_summary, task_progress, task_updated,
+// hook_response without a context for the model, stop_hook_summary, task_progress, task_updated,
 // background_tasks_changed, session_state_changed, local_command_output,
 // informational, notification, plugin_install, files_persisted,
 // memory_recall, elicitation_complete, control_request_progress,

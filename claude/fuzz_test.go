@@ -38,6 +38,13 @@ func FuzzTranslate(f *testing.F) {
 		}
 	}
 	f.Add(byte(0), []byte("not json\n{\"type\":\"stream_event\",\"event\":{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"x\"}}}\n"))
+	// Hook contexts: a SessionStart hook_response held until init, and the
+	// transcript's attachments (hooks_test.go).
+	f.Add(byte(0), []byte(`{"type":"system","subtype":"hook_response","hook_id":"h","hook_name":"SessionStart:startup","hook_event":"SessionStart","output":"OK\n","stdout":"OK\n","stderr":"","exit_code":0,"outcome":"success","uuid":"u0","session_id":"s1"}`+"\n"+
+		`{"type":"system","subtype":"init","session_id":"s1","model":"m","cwd":"/w","tools":[],"claude_code_version":"2.1.330"}`+"\n"+
+		`{"type":"system","subtype":"hook_response","hook_id":"i","hook_name":"PostToolUse:Bash","hook_event":"PostToolUse","stdout":"{\"hookSpecificOutput\":{\"additionalContext\":\"ctx\"}}","exit_code":0,"outcome":"success","uuid":"u1"}`+"\n"))
+	f.Add(byte(2), []byte(`{"sessionId":"s1","version":"2.1.98","type":"attachment","uuid":"h1","attachment":{"type":"hook_success","hookName":"SessionStart:startup","hookEvent":"SessionStart","content":"ctx"}}`+"\n"+
+		`{"sessionId":"s1","version":"2.1.98","type":"attachment","uuid":"h2","attachment":{"type":"hook_additional_context","content":["a","b"],"hookName":"UserPromptSubmit","hookEvent":"UserPromptSubmit"}}`+"\n"))
 	f.Fuzz(func(t *testing.T, format byte, data []byte) {
 		fm := claude.Formats()[int(format)%len(claude.Formats())]
 		golden.FuzzProperty(t, golden.Fuzz{New: newFor(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "prompt"}}}, data)

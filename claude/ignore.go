@@ -47,10 +47,9 @@ func ignoredSystem(sub string) bool {
 	switch sub {
 	case
 		"thinking_tokens",          // estimates while thinking streams
-		"hook_started",             // hooks are not surfaced
-		"hook_progress",            //
-		"hook_response",            //
-		"stop_hook_summary",        //
+		"hook_started",             // hook_response gives the hook's output
+		"hook_progress",            // partial output; hook_response gives it whole
+		"stop_hook_summary",        // UI summary of Stop hooks
 		"task_progress",            // heartbeats; task_notification gives the final state
 		"task_updated",             // patches; task_notification gives the final state
 		"background_tasks_changed", // the same as task_started / task_notification

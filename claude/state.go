@@ -72,6 +72,10 @@ type state struct {
 	// sub-agent's notification in the turn that launched it (2.1.120 and
 	// later; older ones ended the turn without it).
 	Continues bool `json:"continues,omitempty"`
+	// Hooks are the hook contexts of stream-json hook_response lines
+	// that arrived before the session began (SessionStart hooks run
+	// before system/init) or between turns, held until the next init.
+	Hooks []hook `json:"hooks,omitempty"`
 }
 
 // shell is the tool_call item of a shell command the user ran.

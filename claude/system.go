@@ -53,6 +53,8 @@ func (t *Translator) system(dst events, r jsonscan.Value) events {
 			ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(r.Get("uuid").Str), Kind: universal.KindSystem, Role: universal.RoleSystem,
 			Content: []universal.Part{universal.Text(t.w.Copy(first(r.Get("content").Str, r.Get("summary").Str)))},
 		}, universal.SourceAgent, t.raw)
+	case "hook_response":
+		return t.hookResponse(dst, r)
 	case "turn_duration":
 		if t.transcript {
 			return t.endTranscriptTurn(dst, universal.SourceAgent)
@@ -151,12 +153,14 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 		t.s.Cwd = f[cwd].OwnStr(t.w.Copy)
 	}
 	dst = t.heldTurn(dst)
+	dst = t.heldHooks(dst, false)
 	if t.s.Turn != nil {
 		t.s.Turn.Extra++
-		return dst
+		return t.heldHooks(dst, true)
 	}
 	md := cleanObject([2]string{"model", f[model].Compacted()}, [2]string{"permission_mode", f[permissionMode].Compacted()})
-	return t.startTurn(dst, universal.SourceAgent, md, true)
+	dst = t.startTurn(dst, universal.SourceAgent, md, true)
+	return t.heldHooks(dst, true)
 }
 
 // header starts a transcript's session from the first entry that names

@@ -219,6 +219,10 @@ func (t *Translator) finish(dst events) events {
 	}
 	if !t.transcript {
 		dst = t.heldTurn(dst)
+		if t.w.Begun() {
+			dst = t.heldHooks(dst, false) // no init came after them
+			dst = t.heldHooks(dst, true)
+		}
 		// A message still streaming was cut off.
 		for _, m := range t.s.Msgs {
 			if m.Live {
