@@ -417,10 +417,16 @@
 // installation.*, lsp.*,
 // file.* (file.edited, file.watcher.updated), pty.*, tui.*, mcp.*,
 // project.*, workspace.*, worktree.*, integration.*, vcs.* type, and the V2
-// session.next.* vocabulary: OpenCode projects its durable events onto the
-// classic message.updated and message.part.updated that are read instead
-// (so a server that only streams session.next.* deltas shows each text when
-// its part ends, not live). Parts of type step-start and snapshot are
+// session.next.* vocabulary on /event and /global/event: OpenCode projects
+// its durable events onto the classic message.updated and
+// message.part.updated that are read instead (so a server that only
+// streams session.next.* deltas there shows each text when its part ends,
+// not live). In the V2 envelope ({id, type, durable, data}: /api/event and
+// the per-session /api/session/{id}/event of OpenCode ≤ 1.19), where no
+// classic event follows, the session.next.* prompt, step, text, reasoning
+// and tool events are read as the 2.x events of the same name without
+// "next." (a prompt's id is its messageID); its other session.next.* types
+// stay ignored. Parts of type step-start and snapshot are
 // ignored too. Anything else unknown, and anything malformed (not JSON, no
 // type, a message without id, a tool state or session status not known)
 // becomes agent.unparsed with its location (line, and event index in an

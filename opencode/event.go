@@ -61,6 +61,17 @@ func (t *Translator) translateEvent(dst []universal.Event, root jsonscan.Value, 
 	if e.typ == "" {
 		return t.w.Unparsed(dst, e.loc(), errors.New("event without a type"), raw)
 	}
+	if !env.props.Exists() && env.data.Exists() && strings.HasPrefix(e.typ, "session.next.") {
+		// The V2 envelope ({id, type, durable, data}) of /api/event and
+		// the per-session /api/session/{id}/event of OpenCode ≤ 1.19:
+		// there the durable session.next.* message events are the
+		// session's only record (no message.updated follows), read as
+		// the 2.x events they became. On /event and in sync wrappers
+		// they come with the classic events and stay ignored.
+		if v2 := "session." + e.typ[len("session.next."):]; nextAsV2[v2] {
+			e.typ = v2
+		}
+	}
 	if t.format == FormatEvents && strings.HasPrefix(e.typ, "custom.") {
 		// Markers that the opencode.nvim recorder writes between the
 		// server's events (custom.emit_events.*, custom.server_*,
@@ -73,6 +84,18 @@ func (t *Translator) translateEvent(dst []universal.Event, root jsonscan.Value, 
 		return dst
 	}
 	return t.dispatch(dst, &e)
+}
+
+// nextAsV2 are the 2.x message events whose ≤ 1.19 spelling
+// session.next.* is read in the V2 envelope (same data; a prompt's id is
+// messageID there, inputID in 2.x).
+var nextAsV2 = map[string]bool{
+	"session.prompt.admitted": true, "session.prompt.promoted": true,
+	"session.step.started": true, "session.step.ended": true, "session.step.failed": true,
+	"session.text.started": true, "session.text.delta": true, "session.text.ended": true,
+	"session.reasoning.started": true, "session.reasoning.delta": true, "session.reasoning.ended": true,
+	"session.tool.input.started": true, "session.tool.input.delta": true, "session.tool.input.ended": true,
+	"session.tool.called": true, "session.tool.progress": true, "session.tool.success": true, "session.tool.failed": true,
 }
 
 // envelope holds the members of an event object that say what it is.

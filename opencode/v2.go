@@ -117,6 +117,9 @@ func (t *Translator) v2Part(dst []universal.Event, part []byte, e *event) []univ
 func (t *Translator) v2Input(dst []universal.Event, sid string, e *event) []universal.Event {
 	d := e.props
 	id := d.Get("inputID").Str
+	if id == "" {
+		id = d.Get("messageID").Str // session.next.prompt.admitted (≤ 1.19)
+	}
 	prompt := d.Sub("prompt")
 	if in := d.Sub("input"); in.Exists() {
 		if typ := in.Get("type").Str; typ != "user" {
