@@ -51,6 +51,9 @@ type Translator struct {
 	raw  []byte
 	line int64
 	at   int
+	// calls counts the thread messages whose usage was reported, while a
+	// thread document is translated (one call of Translate).
+	calls int
 	// scan indexes the message being translated; inner indexes the JSON
 	// text a tool result string holds (decodeString), so that the
 	// message's values stay valid while it is read.

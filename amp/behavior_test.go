@@ -533,3 +533,50 @@ func TestUserShellCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestThreadUsageLedger: a thread whose messages carry no usage (Amp's
+// threads before January 2026) keeps its spend in usageLedger.events; its
+// sum is the session's usage (scope session), with the number of events
+// and the credits in the metadata. A thread whose messages carry usage
+// keeps reporting those calls only. The ledger's shape is the one usage
+// trackers read from real thread files: tokscale's
+// packages/core/src/sessions/amp.rs (AmpUsageEvent: timestamp, model,
+// credits, tokens {input, output, cacheReadInputTokens,
+// cacheCreationInputTokens}, operationType), junhoyeo/tokscale at commit
+// a496cca (MIT); the values here are made up.
+func TestThreadUsageLedger(t *testing.T) {
+	const msgs = `"messages":[{"role":"user","messageId":0,"content":[{"type":"text","text":"hi"}]},` +
+		`{"role":"assistant","messageId":1,"content":[{"type":"text","text":"hello"}],"state":{"type":"complete","stopReason":"end_turn"}%s}]`
+	const ledger = `"usageLedger":{"events":[` +
+		`{"id":"e1","timestamp":"2025-12-01T10:00:01.000Z","model":"claude-sonnet-4-5-20250929","credits":0.0213,"tokens":{"input":10,"output":178,"cacheReadInputTokens":11372,"cacheCreationInputTokens":986},"operationType":"inference"},` +
+		`{"id":"e2","timestamp":"2025-12-01T10:00:02.000Z","model":"claude-haiku-4-5","credits":0.001,"tokens":{"input":300,"output":20},"operationType":"title-generation"}]}`
+	usages := func(doc string) []*universal.UsageUpdated {
+		var out []*universal.UsageUpdated
+		for _, e := range golden.OfType(run(t, amp.FormatThread, lines(doc), nil), universal.TypeUsageUpdated) {
+			out = append(out, e.Data.(*universal.UsageUpdated))
+		}
+		return out
+	}
+	got := usages(`{"v":42,"id":"T-1",` + strings.Replace(msgs, "%s", "", 1) + `,` + ledger + `}`)
+	if len(got) != 1 {
+		t.Fatalf("%d usage events, want the ledger's one", len(got))
+	}
+	u := got[0]
+	n := func(p *int64) int64 {
+		if p == nil {
+			return -1
+		}
+		return *p
+	}
+	if u.Scope != universal.ScopeSession || n(u.Usage.InputTokens) != 10+11372+986+300 || n(u.Usage.CachedInputTokens) != 11372 ||
+		n(u.Usage.CacheWriteTokens) != 986 || n(u.Usage.OutputTokens) != 198 || n(u.Usage.TotalTokens) != 12668+198 {
+		t.Errorf("ledger usage %+v scope %s", u.Usage, u.Scope)
+	}
+	if string(u.Metadata) != `{"basis":"usageLedger","events":2,"credits":0.0223}` {
+		t.Errorf("metadata %s", u.Metadata)
+	}
+	got = usages(`{"v":220,"id":"T-2",` + strings.Replace(msgs, "%s", `,"usage":{"model":"m","inputTokens":1,"outputTokens":2,"credits":0.0042}`, 1) + `,` + ledger + `}`)
+	if len(got) != 1 || got[0].Scope != universal.ScopeCall || string(got[0].Metadata) != `{"credits":0.0042}` {
+		t.Errorf("a thread with message usage: %d usage events (first %+v), want its one call with its credits", len(got), got)
+	}
+}

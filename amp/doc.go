@@ -268,7 +268,14 @@
 // cacheReadInputTokens, cacheCreationInputTokens, outputTokens,
 // maxInputTokens) maps the same way; its model goes to the turn.ended
 // metadata (model, of the turn's last message), and totalInputTokens (=
-// the input sum) is not repeated. A result's
+// the input sum) is not repeated; its credits (Amp's billing unit, not
+// dollars) go to the call's metadata (credits). A thread whose messages
+// carry no usage (threads before January 2026) reports its usageLedger
+// instead: the sum of its events' tokens {input, output,
+// cacheReadInputTokens, cacheCreationInputTokens}, mapped the same way, as
+// one usage.updated with scope session after the last message, metadata
+// basis "usageLedger", events and the credits summed; the ledger does not
+// reliably place its events in turns. A result's
 // Claude-shaped usage and total_cost_usd (the manual shows them, Amp does
 // not write them) give usage.updated with scope session.
 //

@@ -270,7 +270,7 @@ func (t *Translator) assistant(dst events, l *lineFields) events {
 		t.s.Answers++
 	}
 	if u, ok := anthropic.Usage(usage); ok {
-		dst = t.usage(dst, u, usage.Get("max_tokens"))
+		dst = t.usage(dst, u, usage.Get("max_tokens"), nil)
 	}
 	return dst
 }
@@ -282,9 +282,10 @@ func threadUsage(u jsonscan.Value) (universal.Usage, bool) {
 }
 
 // usage emits the usage of one model call; window is the context window
-// (Amp's max_tokens, a thread's maxInputTokens).
-func (t *Translator) usage(dst events, u universal.Usage, window gjson.Result) events {
-	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall, Usage: u}
+// (Amp's max_tokens, a thread's maxInputTokens), md its metadata (JSON)
+// or nil.
+func (t *Translator) usage(dst events, u universal.Usage, window gjson.Result, md []byte) events {
+	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall, Usage: u, Metadata: md}
 	if window.Type == gjson.Number && window.Num > 0 {
 		n := window.Int()
 		d.ContextWindow = &n

@@ -3,6 +3,7 @@ package amp
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
@@ -32,6 +33,7 @@ func (t *Translator) thread(dst events, doc jsonscan.Value) events {
 	}
 	dst = t.w.BeginClean(dst, threadMetadata(doc, uri), universal.SourceAgent, t.raw)
 	whole := t.raw
+	t.calls = 0
 	msgs.Each(func(_ gjson.Result, m jsonscan.Value) bool {
 		t.at++
 		t.raw = bytesOf(m.Raw())
@@ -39,6 +41,9 @@ func (t *Translator) thread(dst events, doc jsonscan.Value) events {
 		return true
 	})
 	t.at, t.raw = 0, whole
+	if t.calls == 0 {
+		dst = t.ledger(dst, doc.Sub("usageLedger"))
+	}
 	if status, ok := t.threadEnd(); ok && t.w.Turn() != "" {
 		// The document is the whole thread so far: its last turn ends
 		// with it when the agent finished it.
@@ -71,6 +76,64 @@ func (t *Translator) threadEnd() (universal.TurnStatus, bool) {
 		return universal.TurnInterrupted, true
 	}
 	return "", false
+}
+
+// ledger reports the usage ledger of a thread whose messages carry none
+// (threads written before Amp put usage on messages, January 2026):
+// usageLedger {events [{timestamp, model, credits, tokens {input, output,
+// cacheReadInputTokens, cacheCreationInputTokens}, operationType}]}, one
+// event per billed model call, the thread's own and its sub-agents'. Their
+// sum is the session's usage so far (scope session); the metadata names
+// the basis, the number of events and their credits, which are Amp's
+// billing unit, not dollars. The ledger does not say reliably which turn
+// an event belongs to, so no turn gets a share.
+func (t *Translator) ledger(dst events, l jsonscan.Value) events {
+	evs := l.Sub("events")
+	if !evs.IsArray() {
+		return dst
+	}
+	var sum [5]int64
+	var got [5]bool
+	n, credits, paid := 0, 0.0, false
+	evs.Each(func(_ gjson.Result, e jsonscan.Value) bool {
+		u, ok := anthropic.Counts(e.Sub("tokens"), "input", "cacheReadInputTokens", "cacheCreationInputTokens", "output", "reasoningTokens")
+		if c := e.Get("credits"); c.Type == gjson.Number {
+			credits += c.Num
+			paid = true
+		}
+		if !ok {
+			return true
+		}
+		n++
+		for i, p := range [5]*int64{u.InputTokens, u.CachedInputTokens, u.CacheWriteTokens, u.OutputTokens, u.ReasoningTokens} {
+			if p != nil {
+				sum[i] += *p
+				got[i] = true
+			}
+		}
+		return true
+	})
+	if n == 0 {
+		return dst
+	}
+	var u universal.Usage
+	for i, p := range [5]**int64{&u.InputTokens, &u.CachedInputTokens, &u.CacheWriteTokens, &u.OutputTokens, &u.ReasoningTokens} {
+		if got[i] {
+			v := sum[i]
+			*p = &v
+		}
+	}
+	total := sum[0] + sum[3]
+	u.TotalTokens = &total
+	var md jsonw.Object
+	md.String("basis", "usageLedger").Int("events", int64(n))
+	if paid {
+		// Rounded to a billionth: the sum of decimal fractions.
+		md.Float("credits", math.Round(credits*1e9)/1e9)
+	}
+	return t.w.Emit(dst, universal.TypeUsageUpdated, universal.SourceAgent, &universal.UsageUpdated{
+		TurnID: t.w.Turn(), Scope: universal.ScopeSession, Usage: u, Metadata: md.Bytes(),
+	}, t.raw)
 }
 
 // threadMetadata is session.started's metadata for a thread document
@@ -210,7 +273,14 @@ func (t *Translator) threadAssistant(dst events, m *msgFields, native, scope str
 	}
 	if u := m.usage; u.IsObject() {
 		if use, _ := threadUsage(u); use.InputTokens != nil || use.OutputTokens != nil {
-			dst = t.usage(dst, use, u.Get("maxInputTokens"))
+			var md []byte
+			if c := u.Get("credits"); c.Type == gjson.Number {
+				// Amp's billing unit for the call, not dollars.
+				var o jsonw.Object
+				md = o.Raw("credits", c.Raw).Bytes()
+			}
+			dst = t.usage(dst, use, u.Get("maxInputTokens"), md)
+			t.calls++
 		}
 		if model := u.Get("model").Str; model != "" && scope == "" {
 			t.s.Model = t.w.Copy(model)
