@@ -195,7 +195,12 @@
 // cacheWrite; reasoning is a part of output; cost_usd is cost.total. A
 // usage of zeros (what Pi writes when the provider reported none, on failed
 // requests) is not emitted. The running usage on ≥0.84 message_update is
-// not emitted (message_end has the final one).
+// not emitted (message_end has the final one). An rpc get_session_stats
+// response (data.tokens {input, output, cacheRead, cacheWrite, total},
+// cost, contextUsage) → usage.updated with scope session (the whole
+// session so far, compaction and branch summaries included), the counts
+// mapped the same way, context_window contextUsage.contextWindow, metadata
+// basis "get_session_stats" and context_usage.
 //
 // Extension UI (rpc): a select or confirm request right after a
 // tool_execution_start guards that tool: permission.requested (action: the

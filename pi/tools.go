@@ -829,10 +829,63 @@ func (t *Translator) response(dst []universal.Event, in *input) []universal.Even
 	if !answered {
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("response to %q answers no command the host sent", command), in.raw)
 	}
-	if command == "get_state" {
+	switch command {
+	case "get_state":
 		if id := in.get("data.sessionId").Str; id != "" {
 			t.w.SetNativeSessionID(id)
 		}
+	case "get_session_stats":
+		return t.sessionStats(dst, in)
 	}
 	return dst
+}
+
+// sessionStats translates a get_session_stats response: data {sessionId,
+// userMessages, assistantMessages, toolCalls, toolResults, totalMessages,
+// tokens {input, output, cacheRead, cacheWrite, total}, cost, contextUsage?
+// {tokens, contextWindow, percent}}. Its tokens and cost are the whole
+// session's so far, compaction and branch summaries included, which no
+// message shows: usage.updated with scope session, the counts mapped as a
+// message's usage, context_window contextUsage.contextWindow, and the
+// contextUsage itself in the metadata.
+func (t *Translator) sessionStats(dst []universal.Event, in *input) []universal.Event {
+	data := in.root().Sub("data")
+	f := fields(data.Sub("tokens"), "input", "cacheRead", "cacheWrite", "output", "total")
+	var n [6]int64
+	num := func(i int) *int64 {
+		if f[i].Type() != gjson.Number {
+			return nil
+		}
+		n[i] = f[i].Int()
+		return &n[i]
+	}
+	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeSession}
+	in0, cr, cw := num(0), num(1), num(2)
+	if in0 != nil || cr != nil || cw != nil {
+		for _, p := range [...]*int64{in0, cr, cw} {
+			if p != nil {
+				n[5] += *p
+			}
+		}
+		d.Usage.InputTokens = &n[5]
+	}
+	d.Usage.CachedInputTokens, d.Usage.CacheWriteTokens = cr, cw
+	d.Usage.OutputTokens, d.Usage.TotalTokens = num(3), num(4)
+	if c := data.Get("cost"); c.Type == gjson.Number {
+		cost := c.Num
+		d.CostUSD = &cost
+	}
+	ctx := data.Sub("contextUsage")
+	if w := ctx.Get("contextWindow"); w.Type == gjson.Number && w.Num > 0 {
+		win := w.Int()
+		d.ContextWindow = &win
+	}
+	if d.Usage.InputTokens == nil && d.Usage.OutputTokens == nil && d.Usage.TotalTokens == nil && d.CostUSD == nil {
+		return dst // no numbers: an acknowledgement like any other
+	}
+	var md jsonw.Object
+	md.String("basis", "get_session_stats")
+	t.addValue(&md, "context_usage", ctx)
+	d.Metadata = md.Bytes()
+	return t.w.Emit(dst, universal.TypeUsageUpdated, agent, d, in.raw)
 }
