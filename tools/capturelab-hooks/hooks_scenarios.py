@@ -125,5 +125,5 @@ def scenarios(set_name, work, variant=""):
             # a second prompt (a second process, --resume): its request carries the first one's history
             spec["prompts"] = spec["prompts"] + [RESUME[variant]]
             spec["steps_by_prompt"] = {0: spec["steps"], 1: {0: dict(blocks=[("text", [RESUMED])], stop="end_turn")}}
-            spec["expect"] = dict(spec["expect"], final_text=RESUMED)
+            spec["expect"] = dict(spec["expect"], final_text=RESUMED, turns=2)
     return S
