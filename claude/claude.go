@@ -269,7 +269,8 @@ func (t *Translator) translate(dst []universal.Event, m universal.Message) []uni
 			switch a := r.Sub("attachment"); a.Get("type").Str {
 			case "queued_command":
 				return t.queuedCommand(dst, r, a)
-			case "hook_success", "hook_additional_context":
+			case "hook_success", "hook_additional_context", "hook_blocking_error",
+				"hook_stopped_continuation", "async_hook_response":
 				return t.hookAttachment(dst, r, a)
 			}
 		}

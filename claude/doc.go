@@ -159,22 +159,38 @@
 // system), one per hook, its text part's metadata naming hook_name and
 // hook_event. The rule is the CLI's own (what it turns into a meta user
 // message for the API): the trimmed stdout of a SessionStart,
-// UserPromptSubmit or UserPromptExpansion hook that exited 0, and the
-// hookSpecificOutput.additionalContext of any hook's JSON output. A
-// transcript records them as attachments: hook_success (content, for
-// those three events) and hook_additional_context (content: one string
-// per hook). Stream-json has them only in system/hook_response (written
-// for SessionStart and Setup hooks, for every event with
-// --include-hook-events), from whose raw stdout the same text is taken;
-// SessionStart hooks (and in print mode a prompt's UserPromptSubmit
-// hooks) run before system/init, so a context that arrives outside a turn
-// is held until the next init has begun the session, and shown where a
-// transcript has it: before the turn, or a prompt hook's in the turn after
-// its prompt (at the end of the input if no init comes). A PostToolUse
-// context comes before the tool's result line in stream-json, after it in
-// a transcript. Hook output shown only to
-// the user (errors, a systemMessage, permission decisions, timeouts) and
-// a PostToolUse hook's plain stdout are not content.
+// UserPromptSubmit or UserPromptExpansion hook that exited 0, the
+// hookSpecificOutput.additionalContext of any hook's JSON output, the
+// stderr of a PostToolUse (PostToolUseFailure, PostToolBatch) hook that
+// exited 2 (a blocking error), the stopReason of a tool or Stop hook
+// whose JSON said continue false (the model reads it with the next
+// request, e.g. the next prompt's), and an async hook's systemMessage
+// and additionalContext. A transcript records them as attachments:
+// hook_success (content, for those three events),
+// hook_additional_context (content: one string per hook),
+// hook_blocking_error (blockingError, "[command]: stderr": the item is
+// the stderr), hook_stopped_continuation (message) and
+// async_hook_response (response). Stream-json has them only in
+// system/hook_response (written for SessionStart and Setup hooks, for
+// every event with --include-hook-events), from whose raw stdout or
+// stderr the same text is taken; an async hook's hook_response does not
+// say it was async, so its systemMessage (which a sync hook shows only
+// the user) is not shown there. SessionStart hooks (and in print mode a
+// prompt's UserPromptSubmit hooks) run before system/init, so a context
+// that arrives outside a turn is held until the next init has begun the
+// session, and shown where a transcript has it: before the turn, or a
+// prompt hook's in the turn after its prompt (at the end of the input if
+// no init comes). A PostToolUse context comes before the tool's result
+// line in stream-json, after it in a transcript. A PreToolUse hook that
+// exits 2 blocks the call: its reason reaches the model as the call's
+// error tool_result (a tool_result item), not as a hook item, so it is
+// not shown twice. Hook output shown only to the user (errors other than
+// those, a sync hook's systemMessage, a UserPromptSubmit hook's exit 2
+// or continue false, permission decisions, timeouts; the attachments
+// hook_non_blocking_error, hook_system_message,
+// hook_error_during_execution, hook_cancelled, hook_permission_decision,
+// async_hook_response_batch) and a PostToolUse or PreToolUse hook's plain
+// stdout are not content.
 //
 // Turns. In stream-json a turn runs from system/init to result. A
 // system/init that arrives while a turn is open (the continuation Claude
@@ -290,7 +306,8 @@
 // reached the model while it worked: a prompt typed meanwhile is a user
 // message of the running turn, a background task's notification a system
 // item) and the hook contexts above (hook_success,
-// hook_additional_context), atis-latch, api-request, api-request-blob, api-request-shape,
+// hook_additional_context, hook_blocking_error, hook_stopped_continuation,
+// async_hook_response), atis-latch, api-request, api-request-blob, api-request-shape,
 // tools-used, mode, permission-mode, and progress entries other than
 // agent_progress (hook_progress, bash_progress, mcp_progress,
 // waiting_for_task, query_update, search_results_received), and the

@@ -21,7 +21,17 @@ import (
 // UserPromptExpansion and its content (the hook's stdout, trimmed) is not
 // empty; a hook_additional_context attachment (hookSpecificOutput.
 // additionalContext of any event's JSON output; one entry per hook)
-// always does.
+// always does; so do a hook_blocking_error ("… hook blocking error from
+// command: …": a PostToolUse hook that exited 2, its stderr), a
+// hook_stopped_continuation ("… hook stopped continuation: <stopReason>",
+// a hook whose JSON said continue false: the model reads it with the
+// next prompt) and an async_hook_response (an async hook's output when
+// it finished: its systemMessage and its additionalContext, each a
+// reminder). hook_non_blocking_error, hook_system_message,
+// hook_error_during_execution, hook_cancelled, hook_permission_decision
+// and async_hook_response_batch convert to nothing. A PreToolUse hook
+// that exits 2 writes no attachment: its reason is the blocked call's
+// error tool_result, which the model reads as the tool's output.
 
 // contextEvent reports the hook events whose plain stdout Claude Code
 // gives the model.
@@ -33,11 +43,12 @@ func contextEvent(event string) bool {
 	return false
 }
 
-// hookAttachment translates a transcript's hook_success or
-// hook_additional_context attachment: each text the model was given is a
-// system item (one per hook: an additional_context attachment gathers
-// the contexts of all the event's hooks). Like a notice between turns, it
-// opens no turn.
+// hookAttachment translates a transcript's hook attachment (hook_success,
+// hook_additional_context, hook_blocking_error, hook_stopped_continuation,
+// async_hook_response): each text the model was given is a system item
+// (one per hook: an additional_context attachment gathers the contexts
+// of all the event's hooks). Like a notice between turns, it opens no
+// turn.
 func (t *Translator) hookAttachment(dst events, r, a jsonscan.Value) events {
 	var texts []string
 	switch c := a.Get("content"); a.Get("type").Str {
@@ -46,6 +57,20 @@ func (t *Translator) hookAttachment(dst events, r, a jsonscan.Value) events {
 			return dst
 		}
 		texts = append(texts, c.Str)
+	case "hook_blocking_error":
+		// blockingError: "[<command>]: <stderr>" for an exit code 2;
+		// the item is the hook's own text, as stream-json has it.
+		b := a.Get("blockingError")
+		s := b.Get("blockingError").Str
+		if cmd := b.Get("command").Str; cmd != "" {
+			s = strings.TrimPrefix(s, "["+cmd+"]: ")
+		}
+		texts = append(texts, strings.TrimSpace(s))
+	case "hook_stopped_continuation":
+		texts = append(texts, a.Get("message").Str)
+	case "async_hook_response":
+		resp := a.Get("response")
+		texts = append(texts, resp.Get("systemMessage").Str, resp.Get("hookSpecificOutput.additionalContext").Str)
 	default: // hook_additional_context: an array of strings (a string in some writers)
 		if c.IsArray() {
 			for _, s := range c.Array() {
@@ -74,24 +99,45 @@ func (t *Translator) hookAttachment(dst events, r, a jsonscan.Value) events {
 // gave the model, as the transcript's attachment has it. Claude Code
 // writes hook_started / hook_response for SessionStart and Setup hooks
 // (for every event with --include-hook-events), with the hook's raw
-// stdout: a context is its trimmed stdout (SessionStart, UserPromptSubmit,
-// UserPromptExpansion), or, when stdout is a JSON object, its
-// hookSpecificOutput.additionalContext (any event). Only a hook that
-// exited 0 gives either. SessionStart hooks, and in print mode a prompt's
-// UserPromptSubmit hooks, run before system/init: what arrives outside a
-// turn is held until the next init has begun the session, and shown
-// before its turn (a prompt's hooks: in it, after its prompt), where the
-// transcript has them.
+// stdout and stderr. A hook that exited 0 gives a context: its trimmed
+// stdout (SessionStart, UserPromptSubmit, UserPromptExpansion), or, when
+// stdout is a JSON object, its hookSpecificOutput.additionalContext (any
+// event) — or, when that object says continue false, its stopReason
+// instead (the hook_stopped_continuation of a tool or Stop hook). A
+// PostToolUse, PostToolUseFailure or PostToolBatch hook that exited 2
+// gives its trimmed stderr (hook_blocking_error); a PreToolUse hook's is
+// the blocked call's error result, a UserPromptSubmit hook's only the
+// user's. An async hook's systemMessage reaches the model too, but its
+// hook_response does not say it was async: it is not shown. SessionStart
+// hooks, and in print mode a prompt's UserPromptSubmit hooks, run before
+// system/init: what arrives outside a turn is held until the next init
+// has begun the session, and shown before its turn (a prompt's hooks: in
+// it, after its prompt), where the transcript has them.
 func (t *Translator) hookResponse(dst events, r jsonscan.Value) events {
-	if o := r.Get("outcome"); r.Get("exit_code").Int() != 0 || o.Exists() && o.Str != "success" {
-		return dst
-	}
 	event := r.Get("hook_event").Str
-	text := strings.TrimSpace(r.Get("stdout").Str)
-	if strings.HasPrefix(text, "{") && gjson.Valid(text) {
-		text = gjson.Get(text, "hookSpecificOutput.additionalContext").Str
-	} else if !contextEvent(event) {
+	var text string
+	switch code := r.Get("exit_code").Int(); {
+	case code == 2 && blockingEvent(event):
+		text = strings.TrimSpace(r.Get("stderr").Str)
+	case code != 0:
 		return dst
+	default:
+		if o := r.Get("outcome"); o.Exists() && o.Str != "success" {
+			return dst
+		}
+		text = strings.TrimSpace(r.Get("stdout").Str)
+		if strings.HasPrefix(text, "{") && gjson.Valid(text) {
+			if out := gjson.Parse(text); out.Get("continue").Type == gjson.False {
+				if !stopEvent(event) {
+					return dst
+				}
+				text = out.Get("stopReason").Str
+			} else {
+				text = out.Get("hookSpecificOutput.additionalContext").Str
+			}
+		} else if !contextEvent(event) {
+			return dst
+		}
 	}
 	if text == "" {
 		return dst
@@ -105,6 +151,26 @@ func (t *Translator) hookResponse(dst events, r jsonscan.Value) events {
 		return dst
 	}
 	return t.hookItem(dst, t.w.Copy(r.Get("uuid").Str), t.scopeParent(t.lineScope(r)), t.w.Copy(text), md)
+}
+
+// blockingEvent reports the hook events whose exit code 2 (stderr) Claude
+// Code gives the model as a hook_blocking_error.
+func blockingEvent(event string) bool {
+	switch event {
+	case "PostToolUse", "PostToolUseFailure", "PostToolBatch":
+		return true
+	}
+	return false
+}
+
+// stopEvent reports the hook events whose continue false Claude Code
+// gives the model as a hook_stopped_continuation (its stopReason).
+func stopEvent(event string) bool {
+	switch event {
+	case "PreToolUse", "PostToolUse", "PostToolBatch", "Stop", "SubagentStop":
+		return true
+	}
+	return false
 }
 
 // promptEvent reports the hook events that run on a prompt: their

@@ -62,17 +62,26 @@ func TestHookContextTranscript(t *testing.T) {
 		line(`{"type":"attachment","uuid":"h3","parentUuid":"r1","attachment":{"type":"hook_success","hookName":"PostToolUse:Bash","toolUseID":"tu1","hookEvent":"PostToolUse","content":"logged","stdout":"logged\n","stderr":"","exitCode":0}}`),
 		line(`{"type":"attachment","uuid":"h4","parentUuid":"h3","attachment":{"type":"hook_non_blocking_error","hookName":"PostToolUse:Bash","toolUseID":"tu1","hookEvent":"PostToolUse","stderr":"lint failed","stdout":"","exitCode":1}}`),
 		line(`{"type":"attachment","uuid":"h5","parentUuid":"h4","attachment":{"type":"hook_additional_context","content":["PostToolUse hook modified a.go"],"hookName":"PostToolUse:Bash","toolUseID":"tu1","hookEvent":"PostToolUse"}}`),
-		line(`{"type":"assistant","uuid":"a2","parentUuid":"h5","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"done"}],"stop_reason":"end_turn"}}`))
+		// 2.1.332's shapes (testdata/claude/2.1.332-hooks): a PostToolUse
+		// hook's exit 2 (its stderr, after the "[command]: " Claude Code
+		// puts before it), a continue false's stop reason, an async hook's
+		// systemMessage and additionalContext; all reach the model.
+		line(`{"type":"attachment","uuid":"h6","parentUuid":"h5","attachment":{"type":"hook_blocking_error","hookName":"PostToolUse:Bash","toolUseID":"tu1","hookEvent":"PostToolUse","blockingError":{"blockingError":"[./review.sh]: needs review\n","command":"./review.sh"}}}`),
+		line(`{"type":"attachment","uuid":"h7","parentUuid":"h6","attachment":{"type":"hook_stopped_continuation","message":"budget spent","hookName":"PostToolUse:Bash","toolUseID":"tu1","hookEvent":"PostToolUse"}}`),
+		line(`{"type":"attachment","uuid":"h8","parentUuid":"h7","attachment":{"type":"async_hook_response","processId":"async_hook_1","hookName":"UserPromptSubmit","hookEvent":"UserPromptSubmit","response":{"systemMessage":"indexing started","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"index warm"}},"stdout":"{}","stderr":"","exitCode":0}}`),
+		line(`{"type":"attachment","uuid":"h9","parentUuid":"h8","attachment":{"type":"async_hook_response","processId":"async_hook_2","hookName":"PreToolUse:Bash","hookEvent":"PreToolUse","response":{},"stdout":"","stderr":"","exitCode":0}}`),
+		line(`{"type":"assistant","uuid":"a2","parentUuid":"h9","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"done"}],"stop_reason":"end_turn"}}`))
 	checkShape(t, evs)
 	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
 		t.Fatalf("agent.unparsed %+v, want none", u)
 	}
 	texts, inTurn := hookTexts(evs)
-	want := []string{"# Beads Workflow Context", "<project-memory>rules apply</project-memory>", "second hook's note", "PostToolUse hook modified a.go"}
+	want := []string{"# Beads Workflow Context", "<project-memory>rules apply</project-memory>", "second hook's note", "PostToolUse hook modified a.go",
+		"needs review", "budget spent", "indexing started", "index warm"}
 	if strings.Join(texts, "|") != strings.Join(want, "|") {
 		t.Fatalf("system items %q, want %q", texts, want)
 	}
-	if inTurn[0] || !inTurn[1] || !inTurn[3] {
+	if inTurn[0] || !inTurn[1] || !inTurn[3] || !inTurn[7] {
 		t.Errorf("in a turn: %v, want the SessionStart context outside, the others inside", inTurn)
 	}
 	it := completed(evs, universal.KindSystem, universal.RoleSystem)[0]
@@ -100,18 +109,30 @@ func TestHookContextStreamJSON(t *testing.T) {
 		asJSON  = `{"type":"system","subtype":"hook_response","hook_id":"7dcdd40b","hook_name":"SessionStart:startup","hook_event":"SessionStart","output":"{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"additionalContext\":\"[codebase-memory] Session context\"}}\n","stdout":"{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"additionalContext\":\"[codebase-memory] Session context\"}}\n","stderr":"","exit_code":0,"outcome":"success","uuid":"88877706","session_id":"s1"}`
 		failed  = `{"type":"system","subtype":"hook_response","hook_id":"50b14138","hook_name":"SessionStart:startup","hook_event":"SessionStart","output":"","stdout":"","stderr":"","exit_code":1,"outcome":"error","uuid":"cd8f1331","session_id":"s1"}`
 		post    = `{"type":"system","subtype":"hook_response","hook_id":"h9","hook_name":"PostToolUse:Bash","hook_event":"PostToolUse","output":"logged\n","stdout":"logged\n","stderr":"","exit_code":0,"outcome":"success","uuid":"p1","session_id":"s1"}`
-		text    = `{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"hi"}]},"parent_tool_use_id":null,"session_id":"s1"}`
+		// 2.1.332 with --include-hook-events (testdata/claude/2.1.332-hooks):
+		// a PostToolUse hook's exit 2 gives the model its stderr, a
+		// PreToolUse hook's is the blocked call's error result (not
+		// shown twice), a UserPromptSubmit hook's only the user's; a
+		// PostToolUse continue false gives its stopReason (not the
+		// context beside it), a UserPromptSubmit one nothing.
+		postBlock = `{"type":"system","subtype":"hook_response","hook_id":"b1","hook_name":"PostToolUse:Bash","hook_event":"PostToolUse","output":"needs review\n","stdout":"","stderr":"needs review\n","exit_code":2,"outcome":"error","uuid":"pb","session_id":"s1"}`
+		preBlock  = `{"type":"system","subtype":"hook_response","hook_id":"b2","hook_name":"PreToolUse:Bash","hook_event":"PreToolUse","output":"not allowed\n","stdout":"","stderr":"not allowed\n","exit_code":2,"outcome":"error","uuid":"qb","session_id":"s1"}`
+		upsBlock  = `{"type":"system","subtype":"hook_response","hook_id":"b3","hook_name":"UserPromptSubmit","hook_event":"UserPromptSubmit","output":"no\n","stdout":"","stderr":"no\n","exit_code":2,"outcome":"error","uuid":"ub","session_id":"s1"}`
+		postStop  = `{"type":"system","subtype":"hook_response","hook_id":"s1","hook_name":"PostToolUse:Bash","hook_event":"PostToolUse","output":"","stdout":"{\"continue\":false,\"stopReason\":\"budget spent\",\"systemMessage\":\"stopped\",\"hookSpecificOutput\":{\"additionalContext\":\"unread\"}}\n","stderr":"","exit_code":0,"outcome":"success","uuid":"ps","session_id":"s1"}`
+		upsStop   = `{"type":"system","subtype":"hook_response","hook_id":"s2","hook_name":"UserPromptSubmit","hook_event":"UserPromptSubmit","output":"","stdout":"{\"continue\":false,\"stopReason\":\"no prompt\"}\n","stderr":"","exit_code":0,"outcome":"success","uuid":"us","session_id":"s1"}`
+		text      = `{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"hi"}]},"parent_tool_use_id":null,"session_id":"s1"}`
 	)
-	evs := feed(t, claude.FormatStreamJSON, nil, nil, started, plain, asJSON, failed, initLine, post, text, resultLine)
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, started, plain, asJSON, failed, initLine, post,
+		postBlock, preBlock, upsBlock, postStop, upsStop, text, resultLine)
 	checkShape(t, evs)
 	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
 		t.Fatalf("agent.unparsed %+v, want none", u)
 	}
 	texts, inTurn := hookTexts(evs)
-	if want := []string{"OK", "[codebase-memory] Session context"}; strings.Join(texts, "|") != strings.Join(want, "|") {
+	if want := []string{"OK", "[codebase-memory] Session context", "needs review", "budget spent"}; strings.Join(texts, "|") != strings.Join(want, "|") {
 		t.Fatalf("system items %q, want %q", texts, want)
 	}
-	if inTurn[0] || inTurn[1] {
+	if inTurn[0] || inTurn[1] || !inTurn[2] || !inTurn[3] {
 		t.Errorf("in a turn: %v, want the SessionStart contexts before the turn, as in the transcript", inTurn)
 	}
 	it := completed(evs, universal.KindSystem, universal.RoleSystem)[0]
@@ -167,15 +188,41 @@ func TestHookContextCheckpoint(t *testing.T) {
 //     hook's plain stdout, whose hook_response comes before system/init
 //     and is shown after the turn's prompt, as the transcript has it; a
 //     PostToolUse hook's JSON additionalContext after the tool result.
+//   - s02-tool-block: a PreToolUse hook that exits 2 with its reason on
+//     stderr. The model reads the reason as the blocked call's error
+//     tool_result (no hook attachment is written): no system item, the
+//     tool's result says it.
+//   - s02-tool-postblock: a PostToolUse hook that exits 2 (stderr): a
+//     hook_blocking_error, given to the model after the tool result.
+//   - s02-tool-stop: a PostToolUse hook whose JSON says continue false
+//     with a stopReason (and a systemMessage, the user's): a
+//     hook_stopped_continuation; the turn stops, and the resumed second
+//     prompt's request gives the model the stop reason.
+//   - s02-tool-async: an async UserPromptSubmit hook's JSON
+//     systemMessage and additionalContext (an async_hook_response,
+//     given with the request after the tool result) and an async
+//     PreToolUse hook's plain stdout (not given). Stream-json's
+//     hook_response does not say a hook was async: only the
+//     additionalContext is shown there (as a sync hook's would be).
+//
+// Before hook_blocking_error, hook_stopped_continuation and
+// async_hook_response were translated, the postblock, stop and async
+// transcripts (and the postblock and stop stream-json) gave no system
+// item for them.
 func TestRecordedHookContexts(t *testing.T) {
 	const dir = "../testdata/claude/2.1.332-hooks/"
 	for _, c := range []struct {
-		name   string
-		stream int    // how many of the given texts stream-json records (the first ones)
-		inTurn string // per given text: whether it is inside the turn ("o" outside, "i" inside)
+		name string
+		// per given text: whether each format shows it ("y"), and
+		// whether it is inside the turn ("o" outside, "i" inside)
+		stream, transcript, inTurn string
 	}{
-		{"s02-tool-hooks", 2, "ooi"},
-		{"s02-tool-hookevents", 2, "ii"},
+		{"s02-tool-hooks", "yyn", "yyy", "ooi"},
+		{"s02-tool-hookevents", "yy", "yy", "ii"},
+		{"s02-tool-block", "n", "n", "i"},
+		{"s02-tool-postblock", "y", "y", "i"},
+		{"s02-tool-stop", "y", "y", "i"},
+		{"s02-tool-async", "ny", "yy", "ii"},
 	} {
 		meta := dir + c.name + ".meta.json"
 		mains, _ := filepath.Glob(dir + c.name + ".session/*/*.jsonl")
@@ -193,11 +240,10 @@ func TestRecordedHookContexts(t *testing.T) {
 			t.Fatalf("%s meta: %v, %d texts", c.name, err, len(given.Texts))
 		}
 		for _, f := range []struct {
-			format, input string
-			n             int
+			format, input, shown string
 		}{
 			{claude.FormatStreamJSON, dir + c.name + ".jsonl", c.stream},
-			{claude.FormatTranscript, mains[0], len(given.Texts)},
+			{claude.FormatTranscript, mains[0], c.transcript},
 		} {
 			t.Run(c.name+"/"+f.format, func(t *testing.T) {
 				gc := golden.Case{Input: f.input, Meta: meta, Format: f.format, Framing: golden.Lines, New: newFor(f.format),
@@ -224,15 +270,44 @@ func TestRecordedHookContexts(t *testing.T) {
 				}
 				evs = tr.Report(evs, universal.EndOfInput{})
 				texts, inTurn := hookTexts(evs)
-				if want := given.Texts[:f.n]; strings.Join(texts, "|") != strings.Join(want, "|") {
+				var want, wantIn []string
+				for i, s := range given.Texts {
+					if f.shown[i] == 'y' {
+						want, wantIn = append(want, s), append(wantIn, c.inTurn[i:i+1])
+					}
+				}
+				if strings.Join(texts, "|") != strings.Join(want, "|") {
 					t.Fatalf("system items %q, want %q", texts, want)
 				}
 				for i, in := range inTurn {
-					if in != (c.inTurn[i] == 'i') {
+					if in != (wantIn[i] == "i") {
 						t.Errorf("%q in a turn: %v, want %v", texts[i], in, !in)
+					}
+				}
+				if c.name == "s02-tool-block" {
+					// the reason is the blocked call's error result
+					var found bool
+					for _, e := range evs {
+						if e.Type == universal.TypeItemCompleted {
+							it := e.Data.(*universal.ItemSnapshot).Item
+							found = found || it.Kind == universal.KindToolResult && strings.Contains(toolOutput(it), given.Texts[0])
+						}
+					}
+					if !found {
+						t.Errorf("no tool result holds %q", given.Texts[0])
 					}
 				}
 			})
 		}
 	}
+}
+
+// toolOutput is the text of a tool result's parts.
+func toolOutput(it universal.Item) string {
+	var b strings.Builder
+	for _, p := range it.Content {
+		b.WriteString(p.Output)
+		b.WriteString(p.Text)
+	}
+	return b.String()
 }

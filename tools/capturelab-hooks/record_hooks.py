@@ -6,7 +6,8 @@ Usage (as root, see README.md):
     tools/capturelab-hooks/record_hooks.py [--out DIR] [NAME...]
 
 DIR defaults to testdata/claude/<version>-hooks/ of this repository; NAMEs (s02-tool-hooks,
-s02-tool-hookevents) limit the run. The lab's scripts run from a staged copy: its claude/scenarios.py
+s02-tool-hookevents, s02-tool-block, s02-tool-postblock, s02-tool-stop, s02-tool-async; hooks_scenarios.CAPTURES)
+limit the run. The lab's scripts run from a staged copy: its claude/scenarios.py
 becomes lab_scenarios.py and this folder's hooks_scenarios.py takes its place (the lab's s02-tool with a
 project .claude/settings.json among its setup_files, which the lab's capture.py writes into
 /home/dev/project before the CLI starts). One line is added to the staged capture.py (after the line
