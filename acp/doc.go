@@ -260,7 +260,12 @@
 // in two sets plus a cancel (Codex's command events as rawInput and
 // rawOutput, a call first seen in its permission request and then
 // announced by a tool_call, parallel calls announced one by one, an abort
-// that ends the turn cancelled, nothing of a sub-agent); OpenCode 1.18.33
+// that ends the turn cancelled, nothing of a sub-agent);
+// @agentclientprotocol/codex-acp 2.6.0 (Codex 0.166.0's app-server), the
+// same scripts (output as _meta.terminal_output_delta chunks, read as
+// terminal_output is; threadStatus in session_info_update _meta; a
+// cancelled command's updates after the prompt's response, kept as
+// tool_call_update_after_turn status items); OpenCode 1.18.33
 // (opencode acp, its own ACP server), every scenario of the lab's OpenCode
 // scripts in two sets plus a cancel (reasoning chunks whose messageId is
 // not the text's, calls titled by their tool's name and then by what they

@@ -46,6 +46,7 @@ func (t *Translator) endTurn(dst []universal.Event, status universal.TurnStatus,
 	// Calls the turn left without a final status were completed as
 	// failed by the stream; forget them all, and the messages.
 	t.st.Tools = nil
+	t.st.Ended = t.st.Order
 	t.st.Order = nil
 	t.st.Scopes = nil
 	t.st.Terminals = nil

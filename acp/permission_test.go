@@ -127,16 +127,23 @@ func TestSubAgentEndsWithItsCall(t *testing.T) {
 }
 
 // TestTerminalOutputChunks: terminal output reported in chunks (the
-// terminal_output _meta of tool_call_update) is the call's output, all
+// terminal_output _meta of tool_call_update, or terminal_output_delta, as
+// @agentclientprotocol/codex-acp 2.6.0 sends it) is the call's output, all
 // chunks in order, escapes read.
 func TestTerminalOutputChunks(t *testing.T) {
+	for _, key := range []string{"terminal_output", "terminal_output_delta"} {
+		t.Run(key, func(t *testing.T) { testTerminalOutputChunks(t, key) })
+	}
+}
+
+func testTerminalOutputChunks(t *testing.T, key string) {
 	lines := []string{
 		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
 		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","status":"in_progress","title":"ls","kind":"execute","rawInput":{"command":"ls"}}}}`,
 	}
 	var want strings.Builder
 	for i := range 50 {
-		lines = append(lines, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","_meta":{"terminal_output":{"terminal_id":"x","data":"line `+strconv.Itoa(i)+`\n"}}}}}`)
+		lines = append(lines, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","_meta":{"`+key+`":{"terminal_id":"x","data":"line `+strconv.Itoa(i)+`\n"}}}}}`)
 		want.WriteString("line " + strconv.Itoa(i) + "\n")
 	}
 	lines = append(lines,
@@ -277,5 +284,33 @@ func TestDeniedAfterInProgress(t *testing.T) {
 	}
 	if len(got) != 1 || got[0] != universal.PermissionDenied {
 		t.Errorf("permission resolutions %v, want one denied", got)
+	}
+}
+
+// TestUpdateAfterCancelledTurn: a tool_call_update that comes after the
+// prompt's response (codex-acp 2.6.0 answers cancelled, then sends the
+// cancelled command's output and exit) belongs to the ended turn's call:
+// no second turn, no second call, the update kept as a status item.
+func TestUpdateAfterCancelledTurn(t *testing.T) {
+	agent := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","status":"in_progress","title":"seq 1 9","kind":"execute","rawInput":{"command":"seq 1 9"}}}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"cancelled"}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","_meta":{"terminal_output_delta":{"terminal_id":"t1","data":"1\n2\n"}}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed","_meta":{"terminal_exit":{"terminal_id":"t1","exit_code":0,"signal":null}}}}}`,
+	}, "\n") + "\n"
+	evs := translateChecked(t, agent)
+	if n := len(golden.OfType(evs, universal.TypeTurnStarted)); n != 1 {
+		t.Errorf("%d turns, want 1", n)
+	}
+	if names := callNames(evs); len(names) != 1 {
+		t.Errorf("calls %q, want one", names)
+	}
+	started, completed := statusItems(evs, "tool_call_update_after_turn")
+	if len(started) != 2 || len(completed) != 2 {
+		t.Fatalf("%d/%d tool_call_update_after_turn items, want 2", len(started), len(completed))
+	}
+	if !strings.Contains(string(completed[0].Content[0].Metadata), `1\n2\n`) {
+		t.Errorf("late update %s: its output is not kept", completed[0].Content[0].Metadata)
 	}
 }

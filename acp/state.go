@@ -37,6 +37,10 @@ type state struct {
 	Tools map[string]*tool `json:"tools,omitempty"`
 	// Order lists the tool call ids in the order they became known.
 	Order []string `json:"order,omitempty"`
+	// Ended lists the toolCallIds of the last ended turn's calls: an
+	// update of one after the prompt's response (codex-acp 2.6.0 sends a
+	// cancelled command's output after answering cancelled) is no new call.
+	Ended []string `json:"ended,omitempty"`
 	// Terminals maps terminal ids to the toolCallId they serve.
 	Terminals map[string]string `json:"terminals,omitempty"`
 	// User is the open user message item being streamed by chunks.

@@ -162,7 +162,15 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 	if meta.IsObject() {
 		tl.Meta = meta.OwnJSON(t.w.Copy)
 		meta = t.kept(meta, tl.Meta)
-		if o := terminalMeta(meta, "terminal_output"); o.Exists() {
+		// terminal_output is Zed's convention for a command's output
+		// chunks; @agentclientprotocol/codex-acp (2.x) sends the same
+		// chunks as terminal_output_delta to a client that declares
+		// neither.
+		o := terminalMeta(meta, "terminal_output")
+		if !o.Exists() {
+			o = terminalMeta(meta, "terminal_output_delta")
+		}
+		if o.Exists() {
 			if d := o.Sub("data"); d.Type() == gjson.String {
 				// Output comes in chunks: each is appended, not the
 				// output so far copied again.
@@ -274,6 +282,12 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 	if id := u.Sub("toolCallId").Type(); id != gjson.String && id != gjson.Number {
 		dst = t.begin(dst)
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: tool call without toolCallId", errBadParams), in.raw)
+	}
+	if id := u.Get("toolCallId").String(); !full && t.st.Tools[id] == nil && !t.st.Turn.Open && slices.Contains(t.st.Ended, id) {
+		// An update of a call of the turn the prompt's response ended:
+		// the turn is over (its calls closed), so the update is no call
+		// of a new turn; kept whole as a status item.
+		return t.status(dst, "tool_call_update_after_turn", id, t.rawObject("update", u), "", in.raw)
 	}
 	tl, dst := t.lookupTool(dst, in, u)
 	if tl.Done {

