@@ -61,14 +61,14 @@ func (t *Translator) translateEvent(dst []universal.Event, root jsonscan.Value, 
 	if e.typ == "" {
 		return t.w.Unparsed(dst, e.loc(), errors.New("event without a type"), raw)
 	}
-	if !env.props.Exists() && env.data.Exists() && strings.HasPrefix(e.typ, "session.next.") {
+	if !env.props.Exists() && env.data.Exists() {
 		// The V2 envelope ({id, type, durable, data}) of /api/event and
 		// the per-session /api/session/{id}/event of OpenCode ≤ 1.19:
 		// there the durable session.next.* message events are the
 		// session's only record (no message.updated follows), read as
 		// the 2.x events they became. On /event and in sync wrappers
 		// they come with the classic events and stay ignored.
-		if v2 := "session." + e.typ[len("session.next."):]; nextAsV2[v2] {
+		if v2, ok := nextAsV2[e.typ]; ok {
 			e.typ = v2
 		}
 	}
@@ -86,17 +86,24 @@ func (t *Translator) translateEvent(dst []universal.Event, root jsonscan.Value, 
 	return t.dispatch(dst, &e)
 }
 
-// nextAsV2 are the 2.x message events whose ≤ 1.19 spelling
-// session.next.* is read in the V2 envelope (same data; a prompt's id is
-// messageID there, inputID in 2.x).
-var nextAsV2 = map[string]bool{
-	"session.prompt.admitted": true, "session.prompt.promoted": true,
-	"session.step.started": true, "session.step.ended": true, "session.step.failed": true,
-	"session.text.started": true, "session.text.delta": true, "session.text.ended": true,
-	"session.reasoning.started": true, "session.reasoning.delta": true, "session.reasoning.ended": true,
-	"session.tool.input.started": true, "session.tool.input.delta": true, "session.tool.input.ended": true,
-	"session.tool.called": true, "session.tool.progress": true, "session.tool.success": true, "session.tool.failed": true,
-}
+// nextAsV2 maps the ≤ 1.19 spelling session.next.* of 2.x message
+// events, read in the V2 envelope, to the 2.x name (same data; a
+// prompt's id is messageID there, inputID in 2.x). Looked up by the
+// whole type, so that no name is built per event.
+var nextAsV2 = func() map[string]string {
+	m := map[string]string{}
+	for _, v2 := range []string{
+		"session.prompt.admitted", "session.prompt.promoted",
+		"session.step.started", "session.step.ended", "session.step.failed",
+		"session.text.started", "session.text.delta", "session.text.ended",
+		"session.reasoning.started", "session.reasoning.delta", "session.reasoning.ended",
+		"session.tool.input.started", "session.tool.input.delta", "session.tool.input.ended",
+		"session.tool.called", "session.tool.progress", "session.tool.success", "session.tool.failed",
+	} {
+		m["session.next."+strings.TrimPrefix(v2, "session.")] = v2
+	}
+	return m
+}()
 
 // envelope holds the members of an event object that say what it is.
 type envelope struct {

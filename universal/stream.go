@@ -400,6 +400,7 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 	it.Status = StatusInProgress
 	it.Content = validContent(it.Content)
 	var o *openItem
+	var content []Part
 	if n := len(it.Content); n <= 1 {
 		// Most items start with one part or none: the open item and its
 		// lists for that part come in one allocation.
@@ -409,16 +410,15 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 			text   [1][]byte
 			deltas [1]bool
 		})
-		o = &one.openItem
-		o.Item.Content, o.text, o.Deltas = one.part[:n], one.text[:n], one.deltas[:n]
+		o, content = &one.openItem, one.part[:n]
+		o.text, o.Deltas = one.text[:n], one.deltas[:n]
 	} else {
-		o = &openItem{}
-		o.Item.Content, o.text, o.Deltas = make([]Part, n), make([][]byte, n), make([]bool, n)
+		o, content = &openItem{}, make([]Part, n)
+		o.text, o.Deltas = make([][]byte, n), make([]bool, n)
 	}
-	content := o.Item.Content
 	o.Item, o.Turn = it, w.Turn()
 	o.Item.Content = content
-	copy(o.Item.Content, it.Content)
+	copy(content, it.Content)
 	for i := range it.Content {
 		if it.Content[i].Type.Streams() {
 			o.text[i] = append([]byte(nil), it.Content[i].Streamed()...)
