@@ -76,8 +76,9 @@
 // A thread document → session.started with agent, agent_version
 // (env.initial.platform.clientVersion), client, model (the "model:" tag,
 // else the first usage.model), cwd (the first workspace tree), agent_mode,
-// title, schema_version (v), created_ms, trees and relationships (handoff
-// links to other threads).
+// title, schema_version (v), created_ms, trees, relationships (handoff
+// links to other threads) and activated_skills (activatedSkills, the
+// skills the thread loaded).
 //
 // session.ended is synthetic, at the end of the input: completed after a
 // successful result; error (with the result's error text) after a failed

@@ -352,7 +352,8 @@ func TestRuleRejectedThread(t *testing.T) {
 // signature), a tool_use block's providerToolUseId (OpenAI's call_… id
 // beside Amp's TU-… id). Each was dropped; now the phase is on the text
 // part as Codex keeps it, the reasoning item on the reasoning part, the
-// provider's call id on the tool_call part.
+// provider's call id on the tool_call part; the thread's activatedSkills
+// (the skills it loaded) are in session.started's metadata.
 func TestThreadOpenAIAnnotations(t *testing.T) {
 	user := `{"meta":{"sentAt":1785177255723},"role":"user","readAt":null,"content":[{"text":"List the files.","type":"text"}],"messageId":1,"userState":{"timeZone":"America/New_York","currentlyVisibleFiles":[]},"protocolMessageID":"M-033wt7sbSDccKHLOPDTqjB","protocolMessageVersion":0}`
 	call := `{"meta":{"openAIResponsePhase":"commentary"},"role":"assistant","state":{"type":"complete","stopReason":"tool_use"},"usage":{"model":"gpt-5.6-sol","timestamp":"2026-07-27T18:34:24.672Z","inputTokens":0,"outputTokens":142,"maxInputTokens":272000,"totalInputTokens":18097,"cacheReadInputTokens":16951,"cacheCreationInputTokens":1146},"readAt":null,"content":[` +
@@ -361,7 +362,7 @@ func TestThreadOpenAIAnnotations(t *testing.T) {
 		`{"id":"TU-033wt8676K5StumvhRV8kd","name":"shell_command","type":"tool_use","input":{"command":"ls -la","workdir":"/tmp/amp-elicit"},"complete":true,"blockState":"complete","providerToolUseId":"call_kMXdmho5JPlQ3QL3GWSIkeRD"}],"messageId":4,"protocolMessageID":"M-033wt80tl8RwY6SoZ3FtUe","protocolMessageVersion":1}`
 	res := `{"role":"user","readAt":null,"content":[{"run":{"result":{"output":"total 0\n","exitCode":0},"status":"done"},"type":"tool_result","toolUseID":"TU-033wt8676K5StumvhRV8kd"}],"messageId":5}`
 	answer := `{"meta":{"openAIResponsePhase":"final_answer"},"role":"assistant","state":{"type":"complete","stopReason":"end_turn"},"content":[{"type":"thinking","provider":"openai","thinking":"","signature":"gAAAAABqZ6Tn","openAIReasoning":{"id":"rs_2","encryptedContent":"other"}},{"text":"Empty.","type":"text"}],"messageId":6}`
-	doc := `{"v":73,"id":"T-019fa4db-29cf-70c9-8d9b-81524df70e52","meta":{"agentMode":"medium"},"messages":[` + strings.Join([]string{user, call, res, answer}, ",") + `]}`
+	doc := `{"v":73,"id":"T-019fa4db-29cf-70c9-8d9b-81524df70e52","meta":{"agentMode":"medium"},"messages":[` + strings.Join([]string{user, call, res, answer}, ",") + `],"agentMode":"medium","activatedSkills":[{"name":"using-superpowers"}]}`
 	out := run(t, amp.FormatThread, lines(doc), nil)
 	shapeOK(t, out)
 	harness(t, amp.FormatThread, doc)
@@ -379,6 +380,10 @@ func TestThreadOpenAIAnnotations(t *testing.T) {
 		`tool_call {"provider_tool_use_id":"call_kMXdmho5JPlQ3QL3GWSIkeRD"}`,
 		`reasoning {"provider":"openai","openai_reasoning":{"id":"rs_2","encrypted_content":"other"}}`,
 		`text {"phase":"final_answer"}`,
+	}
+	if st := golden.OfType(out, universal.TypeSessionStarted); len(st) != 1 ||
+		!strings.Contains(string(st[0].AppendJSON(nil)), `"activated_skills":[{"name":"using-superpowers"}]`) {
+		t.Errorf("session.started %v, want the thread's activatedSkills", st)
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("part metadata:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -156,6 +156,7 @@ func threadMetadata(doc jsonscan.Value, uri string) []byte {
 	doc.Field("created").AddTo(&md, "created_ms")
 	doc.Sub("env.initial.trees").AddTo(&md, "trees")
 	doc.Field("relationships").AddTo(&md, "relationships")
+	doc.Field("activatedSkills").AddTo(&md, "activated_skills")
 	return md.Bytes()
 }
 
