@@ -35,7 +35,12 @@ var (
 // held open, and the next assistant message of the same scope adds its
 // parts to it, so that the response is one message item; anything else
 // completes the held item (release).
-func (t *Translator) answer(dst events, content jsonscan.Value, native, parent, ended string) events {
+//
+// phase is a thread message's meta.openAIResponsePhase ("commentary",
+// "final_answer": which of a GPT model's outputs the text is), kept on
+// each text part as Codex keeps an agent message's phase; "" in
+// stream-json, which does not carry it.
+func (t *Translator) answer(dst events, content jsonscan.Value, native, parent, ended, phase string) events {
 	var parts []universal.Part
 	calls := 0
 	if content.Type() == gjson.String {
@@ -45,10 +50,16 @@ func (t *Translator) answer(dst events, content jsonscan.Value, native, parent, 
 	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		switch typeOf(b) {
 		case "text":
-			parts = append(parts, universal.Text(t.str(b.Field("text"))))
+			p := universal.Text(t.str(b.Field("text")))
+			if phase != "" {
+				var md jsonw.Object
+				p.Metadata = md.String("phase", phase).Bytes()
+			}
+			parts = append(parts, p)
 		case "thinking":
 			p := universal.Reasoning(t.str(b.Field("thinking")), universal.VisibilityPublic)
 			p.Signature = t.str(b.Field("signature"))
+			p.Metadata = thinkingMeta(b, p.Signature)
 			parts = append(parts, p)
 		case "redacted_thinking":
 			p := universal.Reasoning("", universal.VisibilityPrivate)
@@ -152,13 +163,37 @@ func (t *Translator) release(dst events) events {
 	return t.w.Close(dst, id, universal.StatusCompleted, universal.SourceDaemon, nil)
 }
 
+// thinkingMeta keeps what a thread's thinking block says of the provider
+// that thought: provider ("openai") and, for OpenAI models, the Responses
+// API reasoning item it came from (openAIReasoning {id, encryptedContent}:
+// its id; the encrypted content only when it is not already the part's
+// signature, as Amp 0.0.1785170481 writes it). nil when it says neither.
+func thinkingMeta(b jsonscan.Value, signature string) []byte {
+	var md jsonw.Object
+	md.Raw("provider", b.Get("provider").Raw)
+	if r := b.Field("openAIReasoning"); r.IsObject() {
+		var ro jsonw.Object
+		ro.Raw("id", r.Get("id").Raw)
+		if enc := r.Get("encryptedContent"); enc.Str != signature {
+			ro.Raw("encrypted_content", enc.Raw)
+		}
+		if ro.Len() > 0 {
+			md.RawBytes("openai_reasoning", ro.Bytes())
+		}
+	}
+	if md.Len() == 0 {
+		return nil
+	}
+	return md.Bytes()
+}
+
 // toolCall translates a tool_use block into a tool_call item under the
 // message item msg. Its input is complete, so the item is completed at
 // once, unless a thread marks the block incomplete ("complete": false):
 // then it stays open until its result (or the turn's end).
 func (t *Translator) toolCall(dst events, b jsonscan.Value, msg string, index int) events {
 	// One walk over the block's members instead of a lookup each.
-	var typ, idv, name, input, complete jsonscan.Value
+	var typ, idv, name, input, complete, provider jsonscan.Value
 	b.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "type":
@@ -171,6 +206,8 @@ func (t *Translator) toolCall(dst events, b jsonscan.Value, msg string, index in
 			jsonscan.KeepFirst(&input, v)
 		case "complete":
 			jsonscan.KeepFirst(&complete, v)
+		case "providerToolUseId":
+			jsonscan.KeepFirst(&provider, v)
 		}
 		return true
 	})
@@ -204,6 +241,15 @@ func (t *Translator) toolCall(dst events, b jsonscan.Value, msg string, index in
 		p.Metadata, c.Done = serverToolMeta, true
 	} else {
 		t.s.Pending = append(t.s.Pending, callID)
+	}
+	if provider.Type() == gjson.String {
+		// The model provider's own id of the call (OpenAI's call_…),
+		// which a thread keeps beside Amp's TU-… id.
+		var md jsonw.Object
+		if p.Metadata != nil {
+			md.String("block_type", "server_tool_use")
+		}
+		p.Metadata = md.Raw("provider_tool_use_id", provider.Raw()).Bytes()
 	}
 	it := universal.Item{
 		ItemID: c.Item, NativeItemID: callID, ParentID: msg, Kind: universal.KindToolCall, Role: universal.RoleAssistant,

@@ -76,8 +76,9 @@
 // A thread document → session.started with agent, agent_version
 // (env.initial.platform.clientVersion), client, model (the "model:" tag,
 // else the first usage.model), cwd (the first workspace tree), agent_mode,
-// title, schema_version (v), created_ms, trees and relationships (handoff
-// links to other threads).
+// title, schema_version (v), created_ms, trees, relationships (handoff
+// links to other threads) and activated_skills (activatedSkills, the
+// skills the thread loaded).
 //
 // session.ended is synthetic, at the end of the input: completed after a
 // successful result; error (with the result's error text) after a failed
@@ -135,12 +136,19 @@
 // native id there), with text and reasoning parts in block order. It is
 // started and completed at once, and its text and reasoning get the one
 // synthetic full-text delta of the seed's delta policy (universal.Stream
-// emits it). thinking → reasoning (public, with its signature);
-// redacted_thinking → empty private reasoning with metadata
-// {"redacted": true}; server_tool_use (a tool the model provider runs,
-// such as web search) is a tool_call like tool_use, with metadata
+// emits it). thinking → reasoning (public, with its signature; a
+// thread's block also names its provider and, for OpenAI models, the
+// Responses API reasoning item, openAIReasoning, kept as metadata
+// {"provider", "openai_reasoning": {"id", "encrypted_content" unless it
+// is the signature}}); redacted_thinking → empty private reasoning with
+// metadata {"redacted": true}; server_tool_use (a tool the model provider
+// runs, such as web search) is a tool_call like tool_use, with metadata
 // {"block_type": "server_tool_use"}, whose result block stays in the
-// message; any other block is kept whole as a json part. A
+// message; a thread's tool_use with providerToolUseId (the provider's
+// call_… id) keeps it as metadata {"provider_tool_use_id"}; a thread
+// message's meta.openAIResponsePhase ("commentary", "final_answer") is
+// metadata {"phase"} of its text parts, as codex keeps an agent message's
+// phase; any other block is kept whole as a json part. A
 // message with stop_reason null (a thread message whose state.type is not
 // "complete") completes as failed. An assistant line with content [] (a
 // thinking-only message whose thinking was not requested) makes no item;

@@ -340,3 +340,52 @@ func TestRuleRejectedThread(t *testing.T) {
 		t.Errorf("turn ends %+v", te)
 	}
 }
+
+// TestThreadOpenAIAnnotations: an Amp 0.0.1785170481 thread run on an
+// OpenAI model (thread schema v 73, `amp threads export` of
+// empathic/toolpath test-fixtures/amp/convo.json at commit a273b87,
+// https://github.com/empathic/toolpath/blob/a273b872bb1b4f97aca7abdd1a7065cb2092fc1e/test-fixtures/amp/convo.json;
+// shapes quoted, signatures shortened) annotates what the model produced:
+// an assistant message's meta.openAIResponsePhase ("commentary",
+// "final_answer"), a thinking block's provider and openAIReasoning (the
+// Responses API reasoning item's id; its encryptedContent is the block's
+// signature), a tool_use block's providerToolUseId (OpenAI's call_… id
+// beside Amp's TU-… id). Each was dropped; now the phase is on the text
+// part as Codex keeps it, the reasoning item on the reasoning part, the
+// provider's call id on the tool_call part; the thread's activatedSkills
+// (the skills it loaded) are in session.started's metadata.
+func TestThreadOpenAIAnnotations(t *testing.T) {
+	user := `{"meta":{"sentAt":1785177255723},"role":"user","readAt":null,"content":[{"text":"List the files.","type":"text"}],"messageId":1,"userState":{"timeZone":"America/New_York","currentlyVisibleFiles":[]},"protocolMessageID":"M-033wt7sbSDccKHLOPDTqjB","protocolMessageVersion":0}`
+	call := `{"meta":{"openAIResponsePhase":"commentary"},"role":"assistant","state":{"type":"complete","stopReason":"tool_use"},"usage":{"model":"gpt-5.6-sol","timestamp":"2026-07-27T18:34:24.672Z","inputTokens":0,"outputTokens":142,"maxInputTokens":272000,"totalInputTokens":18097,"cacheReadInputTokens":16951,"cacheCreationInputTokens":1146},"readAt":null,"content":[` +
+		`{"type":"thinking","provider":"openai","thinking":"**Considering tool usage**","finalTime":1785177264194,"signature":"gAAAAABqZ6Sw","startTime":1785177263017,"blockState":"complete","openAIReasoning":{"id":"rs_0ad2fa81c44295c9016a67a4aeff0c8194ba620a0723101c76","encryptedContent":"gAAAAABqZ6Sw"}},` +
+		`{"text":"I’ll use ls.","type":"text","finalTime":1785177264277,"startTime":1785177264198,"blockState":"complete"},` +
+		`{"id":"TU-033wt8676K5StumvhRV8kd","name":"shell_command","type":"tool_use","input":{"command":"ls -la","workdir":"/tmp/amp-elicit"},"complete":true,"blockState":"complete","providerToolUseId":"call_kMXdmho5JPlQ3QL3GWSIkeRD"}],"messageId":4,"protocolMessageID":"M-033wt80tl8RwY6SoZ3FtUe","protocolMessageVersion":1}`
+	res := `{"role":"user","readAt":null,"content":[{"run":{"result":{"output":"total 0\n","exitCode":0},"status":"done"},"type":"tool_result","toolUseID":"TU-033wt8676K5StumvhRV8kd"}],"messageId":5}`
+	answer := `{"meta":{"openAIResponsePhase":"final_answer"},"role":"assistant","state":{"type":"complete","stopReason":"end_turn"},"content":[{"type":"thinking","provider":"openai","thinking":"","signature":"gAAAAABqZ6Tn","openAIReasoning":{"id":"rs_2","encryptedContent":"other"}},{"text":"Empty.","type":"text"}],"messageId":6}`
+	doc := `{"v":73,"id":"T-019fa4db-29cf-70c9-8d9b-81524df70e52","meta":{"agentMode":"medium"},"messages":[` + strings.Join([]string{user, call, res, answer}, ",") + `],"agentMode":"medium","activatedSkills":[{"name":"using-superpowers"}]}`
+	out := run(t, amp.FormatThread, lines(doc), nil)
+	shapeOK(t, out)
+	harness(t, amp.FormatThread, doc)
+	var got []string
+	for _, it := range golden.NewTranscript(out).Items {
+		for _, p := range it.Content {
+			if len(p.Metadata) > 0 && p.Type != universal.PartToolResult {
+				got = append(got, string(p.Type)+" "+string(p.Metadata))
+			}
+		}
+	}
+	want := []string{
+		`reasoning {"provider":"openai","openai_reasoning":{"id":"rs_0ad2fa81c44295c9016a67a4aeff0c8194ba620a0723101c76"}}`,
+		`text {"phase":"commentary"}`,
+		`tool_call {"provider_tool_use_id":"call_kMXdmho5JPlQ3QL3GWSIkeRD"}`,
+		`reasoning {"provider":"openai","openai_reasoning":{"id":"rs_2","encrypted_content":"other"}}`,
+		`text {"phase":"final_answer"}`,
+	}
+	if st := golden.OfType(out, universal.TypeSessionStarted); len(st) != 1 ||
+		!strings.Contains(string(st[0].AppendJSON(nil)), `"activated_skills":[{"name":"using-superpowers"}]`) {
+		t.Errorf("session.started %v, want the thread's activatedSkills", st)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("part metadata:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -264,7 +264,7 @@ func (t *Translator) assistant(dst events, l *lineFields) events {
 		ended = "incomplete" // cancelled or errored
 	}
 	dst = t.ensureTurn(dst)
-	dst = t.answer(dst, content, "", t.scopeItem(scope), ended)
+	dst = t.answer(dst, content, "", t.scopeItem(scope), ended, "")
 	if scope == "" {
 		t.s.Ended, t.s.Stop, t.s.LastRole = ended, t.w.Copy(stop.Raw()), "assistant"
 		t.s.Answers++
@@ -310,7 +310,7 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	if text := r.Sub("result"); !failed && t.s.Answers == 0 && text.Type() == gjson.String && text.Str() != "" {
 		// The run's answer without its assistant line (a cut recording):
 		// the result repeats it.
-		dst = t.answer(dst, text, "", "", "complete")
+		dst = t.answer(dst, text, "", "", "complete", "")
 	}
 	// Claude Code's result fields, which the manual shows for Amp too.
 	if u, ok := anthropic.Usage(r.Sub("usage")); ok {

@@ -156,6 +156,7 @@ func threadMetadata(doc jsonscan.Value, uri string) []byte {
 	doc.Field("created").AddTo(&md, "created_ms")
 	doc.Sub("env.initial.trees").AddTo(&md, "trees")
 	doc.Field("relationships").AddTo(&md, "relationships")
+	doc.Field("activatedSkills").AddTo(&md, "activated_skills")
 	return md.Bytes()
 }
 
@@ -183,7 +184,7 @@ func threadModel(doc jsonscan.Value) string {
 // msgFields are the members of a thread message that its translation
 // reads.
 type msgFields struct {
-	id, scope, role, content, state, elapsed, usage jsonscan.Value
+	id, scope, role, content, state, elapsed, usage, meta jsonscan.Value
 }
 
 // threadMessage translates one message of a thread.
@@ -206,6 +207,8 @@ func (t *Translator) threadMessage(dst events, m jsonscan.Value) events {
 			jsonscan.KeepFirst(&msg.elapsed, v)
 		case "usage":
 			jsonscan.KeepFirst(&msg.usage, v)
+		case "meta":
+			jsonscan.KeepFirst(&msg.meta, v)
 		}
 		return true
 	})
@@ -249,7 +252,7 @@ func (t *Translator) threadAssistant(dst events, m *msgFields, native, scope str
 		ended = "complete"
 	}
 	dst = t.ensureTurn(dst)
-	dst = t.answer(dst, content, native, t.scopeItem(scope), ended)
+	dst = t.answer(dst, content, native, t.scopeItem(scope), ended, m.meta.Get("openAIResponsePhase").Str)
 	if scope == "" {
 		t.s.Ended, t.s.Stop, t.s.LastRole = t.w.Copy(ended), t.w.Copy(state.Get("stopReason").Raw), "assistant"
 		t.s.Answers++

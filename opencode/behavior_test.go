@@ -1472,3 +1472,37 @@ func TestV2Retried(t *testing.T) {
 		t.Errorf("%d items, want none", n)
 	}
 }
+
+// TestToolPartProviderMetadata: a tool part carries the provider's
+// metadata of the call beside its state (OpenAI's function call item id,
+// {"openai":{"itemId":"fc_…"}}), as a text or reasoning part does. It was
+// dropped; now it is the tool_call part's metadata, in every format. The
+// run --format json line is OpenCode 1.18.25's (a task call to a
+// sub-agent; the prompt's long path and the result shortened), quoted in
+// https://github.com/thixpin/pitway/blob/795c41141389c6d1fa199401f19c1f8e6c5c8d76/docs/evidence/M042/opencode.md;
+// the OpenCode 1.2.5 exports in testdata/opencode/public carry the same
+// shape (their goldens gain it).
+func TestToolPartProviderMetadata(t *testing.T) {
+	const sid = "ses_fb68f43cbffez3Xaw9gEKgxCaq"
+	const part = `{"type":"tool","tool":"task","callID":"call_01a04970ef8872f1a027dca783ccd9ea","state":{"status":"completed","input":{"description":"create file","prompt":"Create the file general.txt containing exactly: hello general","subagent_type":"general","command":"create file general.txt"},"output":"<task id=\"ses_fb68f099affewgwx9iHa60K1ef\" state=\"completed\">\n<task_result>\nFile created.\n</task_result>\n</task>","metadata":{"parentSessionId":"` + sid + `","sessionId":"ses_fb68f099affewgwx9iHa60K1ef","model":{"modelID":"muse-spark-1.2-contributor-free","providerID":"opencode"},"truncated":false},"title":"create file","time":{"start":1787938535017,"end":1787938546534}},"metadata":{"openai":{"itemId":"fc_01a04970ef8872f1a027dca783ccd9ea"}},"id":"prt_04970f11c001ljKRPbL8PUNalt","sessionID":"` + sid + `","messageID":"msg_04970c307001nUYXN3ZrA1KcWf"}`
+	runJSON := `{"type":"tool_use","timestamp":1787938546542,"sessionID":"` + sid + `","part":` + part + "}\n" +
+		`{"type":"step_finish","timestamp":1787938546600,"sessionID":"` + sid + `","part":{"id":"prt_x","reason":"stop","messageID":"msg_04970c307001nUYXN3ZrA1KcWf","sessionID":"` + sid + `","type":"step-finish","tokens":{"total":10345,"input":9707,"output":162,"reasoning":299,"cache":{"write":0,"read":177}},"cost":0}}` + "\n"
+	export := `{"info":{"id":"` + sid + `","version":"1.18.25"},"messages":[{"info":{"id":"msg_04970c307001nUYXN3ZrA1KcWf","sessionID":"` + sid + `","role":"assistant","time":{"created":1,"completed":3}},"parts":[` + part + `]}]}`
+	for _, c := range []struct{ format, input string }{{opencode.FormatRunJSON, runJSON}, {opencode.FormatMessages, export}} {
+		t.Run(c.format, func(t *testing.T) {
+			var calls int
+			for _, it := range golden.NewTranscript(run(t, c.format, c.input)).Items {
+				if it.Kind != universal.KindToolCall {
+					continue
+				}
+				calls++
+				if got := string(it.Content[0].Metadata); got != `{"metadata":{"openai":{"itemId":"fc_01a04970ef8872f1a027dca783ccd9ea"}}}` {
+					t.Errorf("tool_call metadata %s, want the part's provider metadata", got)
+				}
+			}
+			if calls != 1 {
+				t.Errorf("%d tool calls, want 1", calls)
+			}
+		})
+	}
+}

@@ -128,7 +128,10 @@
 // prt_ id, call_id the provider's callID), started at the first update and
 // completed as soon as the input is known: pending's {} never overwrites
 // arguments, and the name of that update is kept (it can change to
-// "invalid"). Its tool_kind and tool_input come from the tool table
+// "invalid"); the part's own provider metadata (OpenAI's function call
+// item id, {"openai":{"itemId":"fc_…"}}, set with the input) is the
+// tool_call part's metadata {"metadata": …}, as a text part's is. Its
+// tool_kind and tool_input come from the tool table
 // (tools in tool.go: bash execute; read read; write, edit, multiedit,
 // apply_patch and patch edit, the paths of a patch from its text; glob,
 // grep, list, codesearch, websearch search; webfetch fetch; task task;

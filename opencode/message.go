@@ -406,8 +406,9 @@ func (t *Translator) onText(dst []universal.Event, m *msgState, pid string, p *p
 	return dst
 }
 
-// textMetadata keeps a text or reasoning part's provider metadata
-// (signatures, encrypted reasoning) and its ignored flag.
+// textMetadata keeps a text, reasoning or tool part's provider metadata
+// (signatures, encrypted reasoning, a function call's item id) and its
+// ignored flag.
 func (t *Translator) textMetadata(f *partFields) []byte {
 	var o jsonw.Object
 	if md := f.metadata; md.IsObject() && !emptyJSON(md.Raw()) {

@@ -131,6 +131,10 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, f 
 			Content: []universal.Part{{
 				Type: universal.PartToolCall, Name: t.w.Copy(name), Arguments: args, CallID: p.CallID,
 				ToolKind: kind, ToolInput: in,
+				// The provider's metadata of the call (OpenAI's
+				// function call item id), which OpenAI sets with the
+				// input (running): kept as a text part's is.
+				Metadata: t.textMetadata(f),
 			}},
 		}, universal.SourceAgent, e.raw)
 	}
