@@ -224,3 +224,43 @@ func runParsed(t *testing.T, format string, lines []string) []universal.Event {
 	}
 	return evs
 }
+
+// TestExecResumedCollabCallIDs: codex exec numbers its items from item_0 in
+// every process, so a stream of `codex exec` then `codex exec resume` (as
+// untether's 0.157.1 resume capture shows) repeats item ids; every exec
+// tool call's call_id is therefore scoped by the process, but a
+// collab_tool_call (spawn_agent, wait) kept the bare item id, so the two
+// processes' sub-agent calls shared call ids "item_4" and "item_5" and a
+// consumer pairing results by call_id mixed them up. The lines are the
+// real 0.155.1 capture of fuad-daoud/relay
+// (internal/transcript/testdata/codex.jsonl, MIT), run twice.
+func TestExecResumedCollabCallIDs(t *testing.T) {
+	one := []string{
+		`{"type":"thread.started","thread_id":"01a0bb3b-6da3-79d1-a85d-9ea76187d710"}`,
+		`{"type":"turn.started"}`,
+		`{"type":"item.started","item":{"id":"item_4","type":"collab_tool_call","tool":"spawn_agent","sender_thread_id":"01a0bb3b-6da3-79d1-a85d-9ea76187d710","receiver_thread_ids":[],"prompt":"Reply with the single word PONG.","agents_states":{},"status":"in_progress"}}`,
+		`{"type":"item.completed","item":{"id":"item_4","type":"collab_tool_call","tool":"spawn_agent","sender_thread_id":"01a0bb3b-6da3-79d1-a85d-9ea76187d710","receiver_thread_ids":["01a0bb3b-9c37-79f3-82e2-02c7a1a20ea9"],"prompt":"Reply with the single word PONG.","agents_states":{"01a0bb3b-9c37-79f3-82e2-02c7a1a20ea9":{"status":"pending_init","message":null}},"status":"completed"}}`,
+		`{"type":"item.completed","item":{"id":"item_6","type":"agent_message","text":"LUNA-RESEARCHER PONG"}}`,
+		`{"type":"turn.completed","usage":{"input_tokens":105565,"cached_input_tokens":97024,"cache_write_input_tokens":0,"output_tokens":419,"reasoning_output_tokens":92}}`,
+	}
+	evs := run(t, codex.FormatExec, nil, append(append([]string{}, one...), one...))
+	seen := map[string]string{}
+	var calls int
+	for _, it := range completedItems(evs) {
+		if it.Kind != universal.KindToolCall {
+			continue
+		}
+		calls++
+		id := it.Content[0].CallID
+		if prev, dup := seen[id]; dup {
+			t.Errorf("call_id %q of %s repeats %s's", id, it.ItemID, prev)
+		}
+		seen[id] = it.ItemID
+		if it.NativeItemID != "item_4" {
+			t.Errorf("native item id %q, want the wire's item_4", it.NativeItemID)
+		}
+	}
+	if calls != 2 {
+		t.Fatalf("%d calls, want 2", calls)
+	}
+}

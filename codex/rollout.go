@@ -1077,7 +1077,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 		res := mcpResult(t, it.Get("result"), it.Get("error"), it.Get("status").Str, durationMS(it.Get("duration")), structured)
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "CollabAgentToolCall":
-		return t.collabItem(dst, c, key, native, thread, it.Result(), true, snakeCollab)
+		return t.collabItem(dst, c, key, native, native, thread, it.Result(), true, snakeCollab)
 	case "WebSearch", "Extension":
 		name := "web_search"
 		if typ == "Extension" {
