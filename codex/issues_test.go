@@ -264,3 +264,56 @@ func TestExecResumedCollabCallIDs(t *testing.T) {
 		t.Fatalf("%d calls, want 2", calls)
 	}
 }
+
+// TestRolloutTurnItemImageView: ImageView is one of the TurnItems a rollout's
+// item_completed carries (openai/codex codex-rs/protocol/src/items.rs:
+// ImageViewItem {id, path: PathUri}, the path written as a file:// URI as
+// CommandExecution's cwd is in the real 0.153.4 and 0.169 rollouts); the
+// shape is the one zbysir/herdr-web's rollout fixture
+// (internal/transcript/testdata/codex.jsonl, 0.154.0 shapes) shows. It was
+// agent.unparsed; it is now the view_image call and its image result, as
+// the view_image_tool_call event gives, and once only when both come.
+func TestRolloutTurnItemImageView(t *testing.T) {
+	head := []string{
+		`{"timestamp":"2026-09-21T03:00:00.000Z","ordinal":0,"type":"session_meta","payload":{"session_id":"s1","id":"s1","cwd":"/w","originator":"codex-tui","cli_version":"0.154.0"}}`,
+		`{"timestamp":"2026-09-21T03:00:01.000Z","ordinal":1,"type":"event_msg","payload":{"type":"task_started","turn_id":"turn1"}}`,
+	}
+	view := `{"timestamp":"2026-09-21T03:00:12.000Z","ordinal":12,"type":"event_msg","payload":{"type":"item_completed","turn_id":"turn1","item":{"type":"ImageView","id":"call_img1","path":"file:///w/output/shot.png"}}}`
+	legacy := `{"timestamp":"2026-09-21T03:00:12.000Z","ordinal":11,"type":"event_msg","payload":{"type":"view_image_tool_call","call_id":"call_img1","path":"/w/output/shot.png"}}`
+	done := `{"timestamp":"2026-09-21T03:00:15.000Z","ordinal":15,"type":"event_msg","payload":{"type":"task_complete","turn_id":"turn1","last_agent_message":null}}`
+	for name, lines := range map[string][]string{
+		"item alone":         append(append([]string{}, head...), view, done),
+		"after legacy event": append(append([]string{}, head...), legacy, view, done),
+	} {
+		t.Run(name, func(t *testing.T) {
+			evs := run(t, codex.FormatRollout, nil, lines)
+			if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+				t.Fatalf("agent.unparsed %+v, want none", u)
+			}
+			var calls, results []universal.Item
+			for _, it := range completedItems(evs) {
+				switch it.Kind {
+				case universal.KindToolCall:
+					calls = append(calls, it)
+				case universal.KindToolResult:
+					results = append(results, it)
+				}
+			}
+			if len(calls) != 1 || len(results) != 1 {
+				t.Fatalf("%d calls, %d results, want one of each", len(calls), len(results))
+			}
+			if c := calls[0].Content[0]; c.Name != "view_image" || c.CallID != "call_img1" || !strings.Contains(c.Arguments, `"/w/output/shot.png"`) {
+				t.Errorf("call %+v", c)
+			}
+			var image bool
+			for _, p := range results[0].Content {
+				if p.Type == universal.PartImage && p.Path == "/w/output/shot.png" {
+					image = true
+				}
+			}
+			if !image {
+				t.Errorf("result %+v, want the image at /w/output/shot.png", results[0].Content)
+			}
+		})
+	}
+}
