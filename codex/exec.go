@@ -264,7 +264,7 @@ func (t *Translator) execItem(dst []event, c *ctx, it jsonscan.Value, ev string)
 	case "todo_list":
 		return t.planStatus(dst, c, "", it.Get("items"), "", native)
 	case "collab_tool_call":
-		return t.collabItem(dst, c, key, native, "", it.Result(), final, snakeCollab)
+		return t.collabItem(dst, c, key, native, callID, "", it.Result(), final, snakeCollab)
 	case "error":
 		if !final {
 			return dst

@@ -224,3 +224,96 @@ func runParsed(t *testing.T, format string, lines []string) []universal.Event {
 	}
 	return evs
 }
+
+// TestExecResumedCollabCallIDs: codex exec numbers its items from item_0 in
+// every process, so a stream of `codex exec` then `codex exec resume` (as
+// untether's 0.157.1 resume capture shows) repeats item ids; every exec
+// tool call's call_id is therefore scoped by the process, but a
+// collab_tool_call (spawn_agent, wait) kept the bare item id, so the two
+// processes' sub-agent calls shared call ids "item_4" and "item_5" and a
+// consumer pairing results by call_id mixed them up. The lines are the
+// real 0.155.1 capture of fuad-daoud/relay
+// (internal/transcript/testdata/codex.jsonl, MIT), run twice.
+func TestExecResumedCollabCallIDs(t *testing.T) {
+	one := []string{
+		`{"type":"thread.started","thread_id":"01a0bb3b-6da3-79d1-a85d-9ea76187d710"}`,
+		`{"type":"turn.started"}`,
+		`{"type":"item.started","item":{"id":"item_4","type":"collab_tool_call","tool":"spawn_agent","sender_thread_id":"01a0bb3b-6da3-79d1-a85d-9ea76187d710","receiver_thread_ids":[],"prompt":"Reply with the single word PONG.","agents_states":{},"status":"in_progress"}}`,
+		`{"type":"item.completed","item":{"id":"item_4","type":"collab_tool_call","tool":"spawn_agent","sender_thread_id":"01a0bb3b-6da3-79d1-a85d-9ea76187d710","receiver_thread_ids":["01a0bb3b-9c37-79f3-82e2-02c7a1a20ea9"],"prompt":"Reply with the single word PONG.","agents_states":{"01a0bb3b-9c37-79f3-82e2-02c7a1a20ea9":{"status":"pending_init","message":null}},"status":"completed"}}`,
+		`{"type":"item.completed","item":{"id":"item_6","type":"agent_message","text":"LUNA-RESEARCHER PONG"}}`,
+		`{"type":"turn.completed","usage":{"input_tokens":105565,"cached_input_tokens":97024,"cache_write_input_tokens":0,"output_tokens":419,"reasoning_output_tokens":92}}`,
+	}
+	evs := run(t, codex.FormatExec, nil, append(append([]string{}, one...), one...))
+	seen := map[string]string{}
+	var calls int
+	for _, it := range completedItems(evs) {
+		if it.Kind != universal.KindToolCall {
+			continue
+		}
+		calls++
+		id := it.Content[0].CallID
+		if prev, dup := seen[id]; dup {
+			t.Errorf("call_id %q of %s repeats %s's", id, it.ItemID, prev)
+		}
+		seen[id] = it.ItemID
+		if it.NativeItemID != "item_4" {
+			t.Errorf("native item id %q, want the wire's item_4", it.NativeItemID)
+		}
+	}
+	if calls != 2 {
+		t.Fatalf("%d calls, want 2", calls)
+	}
+}
+
+// TestRolloutTurnItemImageView: ImageView is one of the TurnItems a rollout's
+// item_completed carries (openai/codex codex-rs/protocol/src/items.rs:
+// ImageViewItem {id, path: PathUri}, the path written as a file:// URI as
+// CommandExecution's cwd is in the real 0.153.4 and 0.169 rollouts); the
+// shape is the one zbysir/herdr-web's rollout fixture
+// (internal/transcript/testdata/codex.jsonl, 0.154.0 shapes) shows. It was
+// agent.unparsed; it is now the view_image call and its image result, as
+// the view_image_tool_call event gives, and once only when both come.
+func TestRolloutTurnItemImageView(t *testing.T) {
+	head := []string{
+		`{"timestamp":"2026-09-21T03:00:00.000Z","ordinal":0,"type":"session_meta","payload":{"session_id":"s1","id":"s1","cwd":"/w","originator":"codex-tui","cli_version":"0.154.0"}}`,
+		`{"timestamp":"2026-09-21T03:00:01.000Z","ordinal":1,"type":"event_msg","payload":{"type":"task_started","turn_id":"turn1"}}`,
+	}
+	view := `{"timestamp":"2026-09-21T03:00:12.000Z","ordinal":12,"type":"event_msg","payload":{"type":"item_completed","turn_id":"turn1","item":{"type":"ImageView","id":"call_img1","path":"file:///w/output/shot.png"}}}`
+	legacy := `{"timestamp":"2026-09-21T03:00:12.000Z","ordinal":11,"type":"event_msg","payload":{"type":"view_image_tool_call","call_id":"call_img1","path":"/w/output/shot.png"}}`
+	done := `{"timestamp":"2026-09-21T03:00:15.000Z","ordinal":15,"type":"event_msg","payload":{"type":"task_complete","turn_id":"turn1","last_agent_message":null}}`
+	for name, lines := range map[string][]string{
+		"item alone":         append(append([]string{}, head...), view, done),
+		"after legacy event": append(append([]string{}, head...), legacy, view, done),
+	} {
+		t.Run(name, func(t *testing.T) {
+			evs := run(t, codex.FormatRollout, nil, lines)
+			if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+				t.Fatalf("agent.unparsed %+v, want none", u)
+			}
+			var calls, results []universal.Item
+			for _, it := range completedItems(evs) {
+				switch it.Kind {
+				case universal.KindToolCall:
+					calls = append(calls, it)
+				case universal.KindToolResult:
+					results = append(results, it)
+				}
+			}
+			if len(calls) != 1 || len(results) != 1 {
+				t.Fatalf("%d calls, %d results, want one of each", len(calls), len(results))
+			}
+			if c := calls[0].Content[0]; c.Name != "view_image" || c.CallID != "call_img1" || !strings.Contains(c.Arguments, `"/w/output/shot.png"`) {
+				t.Errorf("call %+v", c)
+			}
+			var image bool
+			for _, p := range results[0].Content {
+				if p.Type == universal.PartImage && p.Path == "/w/output/shot.png" {
+					image = true
+				}
+			}
+			if !image {
+				t.Errorf("result %+v, want the image at /w/output/shot.png", results[0].Content)
+			}
+		})
+	}
+}

@@ -70,7 +70,7 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it jsonscan.Valu
 		}
 		return t.finishTool(dst, c, key, &spec, &res, false, "")
 	case "collabAgentToolCall":
-		return t.collabItem(dst, c, key, native, th, it.Result(), final, camelCollab)
+		return t.collabItem(dst, c, key, native, native, th, it.Result(), final, camelCollab)
 	case "webSearch":
 		spec := toolSpec{native: native, thread: th, callID: native, name: "web_search"}
 		o := obj().String("query", it.Get("query").Str)
@@ -473,7 +473,9 @@ var (
 
 // collabItem maps a sub-agent tool call (spawn, send input, wait, close).
 // Its receivers become the sub-agent threads whose items hang under it.
-func (t *Translator) collabItem(dst []event, c *ctx, key, native, thread string, it gjson.Result, final bool, f collabFields) []event {
+// callID is the call's id: the native id, but for exec's process-scoped key
+// (exec ids restart at item_0 in every process).
+func (t *Translator) collabItem(dst []event, c *ctx, key, native, callID, thread string, it gjson.Result, final bool, f collabFields) []event {
 	tool := snake(it.Get(f.tool).Str)
 	receivers := it.Get(f.receivers)
 	args := obj()
@@ -487,7 +489,7 @@ func (t *Translator) collabItem(dst []event, c *ctx, key, native, thread string,
 	if e := it.Get(f.effort); e.Type == gjson.String {
 		args.String("reasoning_effort", e.Str)
 	}
-	spec := toolSpec{native: native, thread: thread, callID: native, name: t.w.Copy(tool), args: t.str(args.Bytes())}
+	spec := toolSpec{native: native, thread: thread, callID: callID, name: t.w.Copy(tool), args: t.str(args.Bytes())}
 	var ids []string
 	receivers.ForEach(func(_, r gjson.Result) bool {
 		ids = append(ids, r.Str)

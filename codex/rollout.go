@@ -3,6 +3,7 @@ package codex
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -1077,7 +1078,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 		res := mcpResult(t, it.Get("result"), it.Get("error"), it.Get("status").Str, durationMS(it.Get("duration")), structured)
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "CollabAgentToolCall":
-		return t.collabItem(dst, c, key, native, thread, it.Result(), true, snakeCollab)
+		return t.collabItem(dst, c, key, native, native, thread, it.Result(), true, snakeCollab)
 	case "WebSearch", "Extension":
 		name := "web_search"
 		if typ == "Extension" {
@@ -1091,12 +1092,33 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 		}
 		res := t.webSearchResult(it.Get("results"))
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+	case "ImageView":
+		// The view_image call (ImageViewItem {id, path}: the call id, and
+		// a PathUri, written as a file:// URI), as view_image_tool_call
+		// gives it; once only when both lines come (same key).
+		path := t.w.Copy(pathOfURI(it.Get("path").Str))
+		spec := toolSpec{native: native, thread: thread, callID: native, name: "view_image",
+			args: t.str(obj().String("path", path).Bytes())}
+		return t.toolResult(dst, key, &spec, &resultSpec{extra: t.imageParts(path, "")}, agent, c.raw)
 	case "ImageGeneration", "DynamicToolCall", "ContextCompaction", "EnteredReviewMode", "ExitedReviewMode", "HookPrompt", "SubAgentActivity", "Sleep":
 		// Carried by the response items and the *_end, compacted, review
 		// and activity lines of the same file.
 		return dst
 	}
 	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown rollout item type %q", typ), c.raw)
+}
+
+// pathOfURI returns the path of a PathUri as Codex writes it (file://
+// and the percent-encoded path); other strings are returned as they are.
+func pathOfURI(s string) string {
+	p, ok := strings.CutPrefix(s, "file://")
+	if !ok {
+		return s
+	}
+	if u, err := url.PathUnescape(p); err == nil {
+		return u
+	}
+	return p
 }
 
 // turnItemOutput is the output of a CommandExecution TurnItem, whose
