@@ -235,8 +235,12 @@
 // Usage. Call usage (scope call) comes from each streamed message's
 // message_delta usage merged with its message_start counts; transcripts
 // give the final usage on every line of a message, so the per-field
-// maximum is emitted when the message completes. Without partial messages
-// stream-json has no per-call usage. Turn usage (scope turn) is
+// maximum is emitted when the message completes. Call usage carries
+// metadata model, the message's model (message_start's message.model,
+// a transcript line's message.model; "<synthetic>" is no model and is
+// left out). Without partial messages stream-json has no per-call usage;
+// its model is system/init's, in session.started and turn.started
+// metadata. Turn usage (scope turn) is
 // result.usage: the turn's main-loop API calls (summed over folded
 // results). total_cost_usd and modelUsage are running totals of the
 // process, restored on --resume and including sub-agents: they are emitted

@@ -74,7 +74,7 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 		}
 		return true
 	})
-	synthetic := model.Str() == "<synthetic>"
+	synthetic := model.Str() == syntheticModel
 	// The CLI's answer to a slash command it runs itself (/compact,
 	// /context, /cost, …) on stream-json: a synthetic assistant line with
 	// local_command_run (the command and its arguments),
@@ -106,6 +106,9 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 	}
 	if t.transcript {
 		m.Last = uuid.OwnStr(t.w.Copy)
+	}
+	if !synthetic && m.Model == "" && model.Str() != "" {
+		m.Model = model.OwnStr(t.w.Copy)
 	}
 	api := -1
 	if apiIndex.Type() == gjson.Number && !chained {
@@ -392,7 +395,7 @@ func (t *Translator) completeMsg(dst events, m *message, status universal.ItemSt
 	}
 	t.dropMsg(m)
 	if t.transcript && m.Usage != nil {
-		dst = t.usage(dst, universal.ScopeCall, *m.Usage, nil, nil, nil, src)
+		dst = t.usage(dst, universal.ScopeCall, *m.Usage, nil, nil, callMD(m), src)
 	}
 	return dst
 }

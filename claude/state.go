@@ -118,6 +118,9 @@ type message struct {
 	// the lines' usage (transcript).
 	Usage *universal.Usage `json:"usage,omitempty"`
 	Stop  string           `json:"stop,omitempty"`
+	// Model is the message's model (message_start or the line's
+	// message.model), never "<synthetic>"; call usage names it.
+	Model string `json:"model,omitempty"`
 	// Tools: the message called tools.
 	Tools bool `json:"tools,omitempty"`
 	// Last is the uuid of the message's last transcript line.

@@ -107,6 +107,9 @@ func (t *Translator) messageStart(dst events, ev jsonscan.Value, c sc) events {
 	if u, ok := anthropic.Usage(msg.Sub("usage")); ok {
 		m.Usage = &u
 	}
+	if mdl := msg.Get("model").Str; mdl != "" && mdl != syntheticModel {
+		m.Model = t.w.Copy(mdl)
+	}
 	if t.s.Cur == nil {
 		t.s.Cur = map[string]string{}
 	}
@@ -303,7 +306,7 @@ func (t *Translator) messageDelta(dst events, ev jsonscan.Value, c sc) events {
 	if m.Usage != nil {
 		u = overlay(*m.Usage, u)
 	}
-	return t.usage(dst, universal.ScopeCall, u, nil, nil, nil, universal.SourceAgent)
+	return t.usage(dst, universal.ScopeCall, u, nil, nil, callMD(m), universal.SourceAgent)
 }
 
 // overlay returns base with every count that over reports replaced: the

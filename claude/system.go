@@ -556,6 +556,20 @@ func (t *Translator) costState(dst events, r jsonscan.Value) events {
 }
 
 // usage emits usage.updated for the current turn with md as its metadata.
+// syntheticModel is the model Claude Code names on the messages it makes
+// itself (slash command output, API errors): no model made them.
+const syntheticModel = "<synthetic>"
+
+// callMD is the metadata of a message's call usage: {"model": …} when the
+// message named its model, else nil.
+func callMD(m *message) []byte {
+	if m.Model == "" {
+		return nil
+	}
+	var o jsonw.Object
+	return o.String("model", m.Model).Bytes()
+}
+
 func (t *Translator) usage(dst events, scope universal.UsageScope, u universal.Usage, cost *float64, window *int64, md []byte, src universal.Source) events {
 	d := &universal.UsageUpdated{TurnID: t.turnID(), Scope: scope, Usage: u, CostUSD: cost, ContextWindow: window, Metadata: md}
 	return t.w.Emit(dst, universal.TypeUsageUpdated, src, d, t.raw)
