@@ -309,12 +309,14 @@ func TestRoles(t *testing.T) {
 }
 
 // TestUsagePerMessage: one call-scoped usage.updated per assistant
-// message that reported usage, with Pi's disjoint input counters added.
+// message that reported usage, with Pi's disjoint input counters added and
+// the message's model and provider in its metadata.
 func TestUsagePerMessage(t *testing.T) {
 	for _, c := range recorded(t) {
 		input := read(t, c.input)
 		events := translate(t, c.format, input)
 		want := 0
+		var models []string // "model provider" per usage, in order
 		for line := range bytes.Lines(input) {
 			if c.format == pi.FormatExchange {
 				var v struct{ Msg json.RawMessage }
@@ -324,8 +326,8 @@ func TestUsagePerMessage(t *testing.T) {
 			var e struct {
 				Type    string
 				Message struct {
-					Role  string
-					Usage struct{ Input, Output, CacheRead, CacheWrite, TotalTokens int64 }
+					Role, Model, Provider string
+					Usage                 struct{ Input, Output, CacheRead, CacheWrite, TotalTokens int64 }
 				}
 				Result struct{ Usage *struct{ TotalTokens int64 } }
 			}
@@ -334,23 +336,35 @@ func TestUsagePerMessage(t *testing.T) {
 			}
 			if (e.Type == "message_end" || e.Type == "message") && e.Message.Role == "assistant" && e.Message.Usage.TotalTokens > 0 {
 				want++
+				models = append(models, e.Message.Model+" "+e.Message.Provider)
 			}
 			if e.Type == "compaction_end" && e.Result.Usage != nil {
 				want++
+				models = append(models, " ")
 			}
 			if e.Type == "compaction" && bytes.Contains(line, []byte(`"usage"`)) {
 				want++
+				models = append(models, " ")
 			}
 		}
 		got := golden.OfType(events, universal.TypeUsageUpdated)
 		if len(got) != want {
 			t.Errorf("%s: %d usage events, want %d", c.name(), len(got), want)
 		}
-		for _, e := range got {
+		for i, e := range got {
 			u := e.Data.(*universal.UsageUpdated)
 			if u.Scope != universal.ScopeCall || u.Usage.InputTokens == nil || u.Usage.TotalTokens == nil ||
 				*u.Usage.InputTokens+*u.Usage.OutputTokens != *u.Usage.TotalTokens {
 				t.Errorf("%s: usage %+v: input+output != total", c.name(), u.Usage)
+			}
+			var md struct{ Model, Provider string }
+			if u.Metadata != nil {
+				if err := json.Unmarshal(u.Metadata, &md); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if i < len(models) && md.Model+" "+md.Provider != models[i] {
+				t.Errorf("%s: usage %d names model and provider %q, want %q", c.name(), i, md.Model+" "+md.Provider, models[i])
 			}
 		}
 	}

@@ -192,8 +192,12 @@
 // Usage: each assistant message's usage → usage.updated scoped to the call:
 // Pi's input, cacheRead and cacheWrite are disjoint, so input_tokens is
 // their sum, cached_input_tokens is cacheRead, cache_write_tokens
-// cacheWrite; reasoning is a part of output; cost_usd is cost.total. A
-// usage of zeros (what Pi writes when the provider reported none, on failed
+// cacheWrite; reasoning is a part of output; cost_usd is cost.total;
+// metadata model and provider are the message's model and provider (the
+// usage of a compaction, a branch summary or a tool's nested calls names
+// none, so it has none). The turn.ended metadata keeps api, provider and
+// model of the turn's last assistant message: it also names the model of
+// a failed request, whose usage is not emitted. A usage of zeros (what Pi writes when the provider reported none, on failed
 // requests) is not emitted. The running usage on ≥0.84 message_update is
 // not emitted (message_end has the final one). An rpc get_session_stats
 // response (data.tokens {input, output, cacheRead, cacheWrite, total},

@@ -135,7 +135,7 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 		Status:       status,
 	}, agent, in.raw)
 	t.st.Msg = nil
-	dst = t.usage(dst, usage, in.raw)
+	dst = t.usage(dst, usage, callMD(model.Str(), provider.Str()), in.raw)
 	tr := &t.st.Turn
 	tr.LastStop = t.copy(stop)
 	if s := api.Str(); s != "" {
@@ -477,9 +477,20 @@ func (t *Translator) bash(dst []universal.Event, msg jsonscan.Value, nativeID st
 // Pi's record of it.
 const bashExecution = "bashExecution"
 
-// usage emits the usage of one model call. Pi's input, cacheRead and
-// cacheWrite are disjoint; universal input_tokens counts all three.
-func (t *Translator) usage(dst []universal.Event, u jsonscan.Value, raw []byte) []universal.Event {
+// callMD is the metadata of an assistant message's call usage: the model
+// and provider it names, nil when it names neither.
+func callMD(model, provider string) []byte {
+	if model == "" && provider == "" {
+		return nil
+	}
+	var o jsonw.Object
+	return o.OptString("model", model).OptString("provider", provider).Bytes()
+}
+
+// usage emits the usage of one model call, with metadata md (nil: none).
+// Pi's input, cacheRead and cacheWrite are disjoint; universal
+// input_tokens counts all three.
+func (t *Translator) usage(dst []universal.Event, u jsonscan.Value, md []byte, raw []byte) []universal.Event {
 	if !u.IsObject() {
 		return dst
 	}
@@ -489,7 +500,7 @@ func (t *Translator) usage(dst []universal.Event, u jsonscan.Value, raw []byte) 
 		d    universal.UsageUpdated
 		n    [7]int64
 		cost float64
-	}{d: universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall}}
+	}{d: universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall, Metadata: md}}
 	d := &a.d
 	num := func(i int) *int64 {
 		if f[i].Type() != gjson.Number {

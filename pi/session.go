@@ -89,14 +89,14 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 			t.addValue(&md, k, e.Sub(k))
 		}
 		dst = t.summary(dst, "compaction", "", md.Bytes(), e.Get("summary").Str, id, in.raw)
-		return t.usage(dst, e.Sub("usage"), in.raw)
+		return t.usage(dst, e.Sub("usage"), nil, in.raw)
 	case "branch_summary":
 		t.addValue(&md, "fromId", e.Sub("fromId"))
 		t.addValue(&md, "details", e.Sub("details"))
 		dst = t.summary(dst, "branch_summary", e.Get("fromId").Str, md.Bytes(), e.Get("summary").Str, id, in.raw)
-		return t.usage(dst, e.Sub("usage"), in.raw)
+		return t.usage(dst, e.Sub("usage"), nil, in.raw)
 	case "usage":
-		return t.usage(dst, e.Sub("usage"), in.raw)
+		return t.usage(dst, e.Sub("usage"), nil, in.raw)
 	}
 	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: session entry %q", errUnknownType, typ.Str), in.raw)
 }

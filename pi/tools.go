@@ -282,7 +282,7 @@ func (t *Translator) toolResult(dst []universal.Event, in *input, msg jsonscan.V
 	if tl != nil && tl.Result != "" && !t.w.IsOpen(tl.Result) {
 		// Already completed by tool_execution_end; only the usage of
 		// model work inside the tool is new.
-		return t.usage(dst, usage, in.raw)
+		return t.usage(dst, usage, nil, in.raw)
 	}
 	dst = t.beforeWork(dst, in.raw)
 	if tl == nil {
@@ -307,7 +307,7 @@ func (t *Translator) toolResult(dst []universal.Event, in *input, msg jsonscan.V
 	t.st.Turn.Unfinished = true
 	dst = t.completeResult(dst, tl, nativeID, output, isError, md, content, f[3], in.raw)
 	// Model work done inside the tool (nested calls) is billed too.
-	return t.usage(dst, usage, in.raw)
+	return t.usage(dst, usage, nil, in.raw)
 }
 
 // subagentTool is the name of the tool of Pi's subagent extension.
@@ -721,7 +721,7 @@ func (t *Translator) compactionEnd(dst []universal.Event, in *input) []universal
 		Content: parts,
 		Status:  status,
 	}, agent, in.raw)
-	dst = t.usage(dst, result.Sub("usage"), in.raw)
+	dst = t.usage(dst, result.Sub("usage"), nil, in.raw)
 	if errMsg != "" && retry {
 		// A failed compaction Pi retries is a transient error. One it
 		// gives up on fails only the item: the session goes on with
