@@ -217,7 +217,11 @@
 // of scope call when its item completes. A message is counted once
 // either way: its info's tokens are not reported when a step-finish part
 // of it reported usage, and a step-finish part that comes after its
-// message was completed with the info's usage is not reported.
+// message was completed with the info's usage is not reported. Either
+// way the usage's metadata model and provider are the message info's
+// modelID and providerID (2.x: session.step.started's model), when an
+// info of the message came first; opencode run's JSON names no model, so
+// its usage has none. The session's model stays in session.started.
 // OpenCode's input excludes cache reads and writes, so input_tokens =
 // input + cache.read + cache.write, cached_input_tokens = cache.read,
 // cache_write_tokens = cache.write. Current versions report reasoning

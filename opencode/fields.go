@@ -72,7 +72,8 @@ func readPart(part jsonscan.Value) (f partFields) {
 type infoFields struct {
 	info                                               jsonscan.Value
 	id, session, role, tokens, cost, err, finish, time jsonscan.Value
-	timeDup                                            bool // more than one time member
+	model, provider                                    jsonscan.Value // an assistant message's modelID, providerID
+	timeDup                                            bool           // more than one time member
 }
 
 // completed reports whether the info has time.completed, what
@@ -102,6 +103,10 @@ func readInfo(info jsonscan.Value) (f infoFields) {
 			jsonscan.KeepFirst(&f.err, v)
 		case "finish":
 			jsonscan.KeepFirst(&f.finish, v)
+		case "modelID":
+			jsonscan.KeepFirst(&f.model, v)
+		case "providerID":
+			jsonscan.KeepFirst(&f.provider, v)
 		case "time":
 			f.timeDup = f.time.Exists()
 			jsonscan.KeepFirst(&f.time, v)

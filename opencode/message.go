@@ -101,6 +101,12 @@ func (t *Translator) onMessage(dst []universal.Event, f *infoFields, raw []byte,
 			}
 		}
 	}
+	if v := f.model.Str(); v != "" && v != m.Model {
+		m.Model = t.w.Copy(v)
+	}
+	if v := f.provider.Str(); v != "" && v != m.Provider {
+		m.Provider = t.w.Copy(v)
+	}
 	if tok := f.tokens; tokensReported(tok) {
 		// Reported when the message completes, unless its step-finish
 		// parts report it.
@@ -208,7 +214,7 @@ func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgSta
 		// Usage reported only in the message's info (no step-finish
 		// part): the message is one model call.
 		m.InfoUsage = true
-		dst = t.emitUsage(dst, jsonscan.Wrap(gjson.ParseBytes(m.Tokens)), jsonscan.Wrap(gjson.ParseBytes(m.Cost)), m.TokensRaw)
+		dst = t.emitUsage(dst, jsonscan.Wrap(gjson.ParseBytes(m.Tokens)), jsonscan.Wrap(gjson.ParseBytes(m.Cost)), m, m.TokensRaw)
 	}
 	content := make([]universal.Part, 0, len(m.Parts))
 	var nth map[string]int // the slots of each non-streaming part so far

@@ -262,13 +262,14 @@ func (t *Translator) onStepFinish(dst []universal.Event, f *partFields, rt int, 
 	if !tok.IsObject() {
 		return dst
 	}
-	if m := t.st.Msgs[f.msg.Str()]; m != nil {
+	m := t.st.Msgs[f.msg.Str()]
+	if m != nil {
 		if m.InfoUsage {
 			return dst
 		}
 		m.StepUsage = true
 	}
-	return t.emitUsage(dst, tok, f.cost, e.raw)
+	return t.emitUsage(dst, tok, f.cost, m, e.raw)
 }
 
 // emitUsage reports OpenCode tokens ({input, output, reasoning, cache:
@@ -278,7 +279,9 @@ func (t *Translator) onStepFinish(dst []universal.Event, f *partFields, rt int, 
 // current versions (total = input + output + reasoning + cache, observed
 // in 1.17 and 1.18) and includes it in old ones. The universal usage
 // counts all input (cached ⊂ input) and all output (reasoning ⊂ output).
-func (t *Translator) emitUsage(dst []universal.Event, tok, cost jsonscan.Value, raw []byte) []universal.Event {
+// The metadata names the model and provider of m, the call's message (nil
+// when unknown), when its info named them.
+func (t *Translator) emitUsage(dst []universal.Event, tok, cost jsonscan.Value, m *msgState, raw []byte) []universal.Event {
 	f := readTokens(tok)
 	in, out, rsn := f.input.Int(), f.output.Int(), f.reasoning.Int()
 	cr, cw := f.cacheCount("read"), f.cacheCount("write")
@@ -314,6 +317,10 @@ func (t *Translator) emitUsage(dst []universal.Event, tok, cost jsonscan.Value, 
 	if cost.Type() == gjson.Number {
 		mem.cost = cost.Result().Float()
 		d.CostUSD = &mem.cost
+	}
+	if m != nil && (m.Model != "" || m.Provider != "") {
+		var o jsonw.Object
+		d.Metadata = o.OptString("model", m.Model).OptString("provider", m.Provider).Bytes()
 	}
 	return t.w.Emit(dst, universal.TypeUsageUpdated, universal.SourceAgent, d, raw)
 }

@@ -194,6 +194,10 @@ type msgState struct {
 	// completes as failed).
 	Done       bool `json:"done,omitempty"`
 	DoneFailed bool `json:"done_failed,omitempty"`
+	// Model and Provider are the info's modelID and providerID (an
+	// assistant message's): its usage names them.
+	Model    string `json:"model,omitempty"`
+	Provider string `json:"provider,omitempty"`
 	// Tokens and Cost are the last non-zero info.tokens (and info.cost)
 	// of the message, reported as its usage when it completes unless a
 	// step-finish part reported it (StepUsage); InfoUsage: they were
