@@ -576,7 +576,7 @@ func TestThreadUsageLedger(t *testing.T) {
 		t.Errorf("metadata %s", u.Metadata)
 	}
 	got = usages(`{"v":220,"id":"T-2",` + strings.Replace(msgs, "%s", `,"usage":{"model":"m","inputTokens":1,"outputTokens":2,"credits":0.0042}`, 1) + `,` + ledger + `}`)
-	if len(got) != 1 || got[0].Scope != universal.ScopeCall || string(got[0].Metadata) != `{"credits":0.0042}` {
-		t.Errorf("a thread with message usage: %d usage events (first %+v), want its one call with its credits", len(got), got)
+	if len(got) != 1 || got[0].Scope != universal.ScopeCall || string(got[0].Metadata) != `{"credits":0.0042,"model":"m"}` {
+		t.Errorf("a thread with message usage: %d usage events (first %+v), want its one call with its credits and model", len(got), got)
 	}
 }

@@ -277,10 +277,14 @@ func (t *Translator) threadAssistant(dst events, m *msgFields, native, scope str
 	if u := m.usage; u.IsObject() {
 		if use, _ := threadUsage(u); use.InputTokens != nil || use.OutputTokens != nil {
 			var md []byte
+			var o jsonw.Object
 			if c := u.Get("credits"); c.Type == gjson.Number {
 				// Amp's billing unit for the call, not dollars.
-				var o jsonw.Object
-				md = o.Raw("credits", c.Raw).Bytes()
+				o.Raw("credits", c.Raw)
+			}
+			o.OptString("model", u.Get("model").Str)
+			if o.Len() > 0 {
+				md = o.Bytes()
 			}
 			dst = t.usage(dst, use, u.Get("maxInputTokens"), md)
 			t.calls++
