@@ -164,8 +164,13 @@
 // shape the schema does not define are agent.unparsed (the compaction
 // unchanged). Usage: usage_update is usage.updated
 // scope session with context_window = size, cost_usd when the currency is
-// USD (else the cost in metadata) and "context_used" in metadata;
-// PromptResponse.usage (unstable) or _meta.usage is scope turn.
+// USD (else the cost in metadata) and "context_used" in metadata, the
+// update's _meta kept, and "model" when the agent names the model of the
+// call the update follows (claude-agent-acp: _meta._claude/model);
+// PromptResponse.usage (unstable) or _meta.usage is scope turn. No other
+// usage names a model (a chunk's _meta.usage, the scope call usage of
+// gemini-cli and qwen-code, has none); the session's model is in
+// session.started.
 //
 // Permissions: session/request_permission is permission.requested
 // (permission_id perm_N, action the call's title, item_id and call_id of

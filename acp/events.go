@@ -409,6 +409,8 @@ func (t *Translator) usageUpdate(dst []universal.Event, in *input, u jsonscan.Va
 		cost.AddTo(&md, "cost")
 	}
 	u.Sub("_meta").AddTo(&md, "_meta")
+	// claude-agent-acp sends one after each model call, naming its model.
+	md.OptString("model", u.Sub("_meta").Get("_claude/model").Str)
 	if md.Len() > 0 {
 		d.Metadata = md.Bytes()
 	}
