@@ -620,6 +620,11 @@ func (u *usageVals) minus(prev *usageVals) (d usageVals, ok bool) {
 
 // usage emits usage.updated.
 func (t *Translator) usage(dst []event, turn string, scope universal.UsageScope, u usageVals, window *int64, raw []byte) []event {
+	return t.usageMD(dst, turn, scope, u, window, nil, raw)
+}
+
+// usageMD emits usage.updated with metadata md (nil: none).
+func (t *Translator) usageMD(dst []event, turn string, scope universal.UsageScope, u usageVals, window *int64, md []byte, raw []byte) []event {
 	return t.w.Emit(dst, universal.TypeUsageUpdated, agent, &universal.UsageUpdated{
 		TurnID: turn,
 		Scope:  scope,
@@ -632,6 +637,7 @@ func (t *Translator) usage(dst []event, turn string, scope universal.UsageScope,
 			TotalTokens:       u.Total,
 		},
 		ContextWindow: window,
+		Metadata:      md,
 	}, raw)
 }
 

@@ -330,7 +330,17 @@
 // (0.169: call usage and thread total) when present, else token_count
 // whose total moved (re-sent totals are skipped; info null is skipped).
 // Counts keep Codex's meaning: cached input ⊂ input, reasoning ⊂ output;
-// what is not reported is null.
+// what is not reported is null. No Codex usage names its model, but Codex
+// says which model the root thread's calls run with, and a call-scoped
+// usage.updated of the root thread carries it as metadata model: the
+// latest rollout turn_context (one per turn, so a change between turns is
+// followed) or thread_settings_applied; on the app-server the thread's
+// model (thread/start, resume, fork response or thread/started), a
+// turn/start's model override, model/rerouted's toModel. It is not put in
+// turn.started: a rollout writes the turn's turn_context after
+// task_started, once the turn has started. A sub-agent thread's calls and
+// exec's (only a pre-0.44 config summary names a model, the session's)
+// have none; the session's model stays in session.started.
 //
 // # Errors
 //

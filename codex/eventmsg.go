@@ -578,7 +578,7 @@ func (t *Translator) tokenCount(dst []event, c *ctx, info jsonscan.Value, thread
 	window := countPtr(info.Get("model_context_window"))
 	turn := t.w.Turn()
 	if last := info.Sub("last_token_usage"); last.IsObject() {
-		dst = t.usage(dst, turn, universal.ScopeCall, readUsage(last, &snakeUsage), window, c.raw)
+		dst = t.usageMD(dst, turn, universal.ScopeCall, readUsage(last, &snakeUsage), window, t.callMD(thread), c.raw)
 	}
 	if !t.isRoot(thread) {
 		return dst

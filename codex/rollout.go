@@ -68,6 +68,7 @@ func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
 		return t.sessionMeta(dst, c, payload)
 	case "turn_context":
 		t.mergeSettings(payload, "approval_policy", "sandbox_policy", "effort")
+		t.setModel(t.st.Cur, payload.Sub("model").Str())
 		return dst
 	case "response_item":
 		if ptyp != "message" || payload.Sub("role").Str() == "assistant" {
@@ -80,6 +81,7 @@ func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
 	case "event_msg":
 		if ptyp == "thread_settings_applied" {
 			t.mergeSettings(payload.Sub("thread_settings"), "approval_policy", "permission_profile", "reasoning_effort")
+			t.setModel(t.st.Cur, payload.Sub("thread_settings").Sub("model").Str())
 			return dst
 		}
 		switch ptyp {
@@ -243,6 +245,24 @@ func (t *Translator) mergeSettings(p jsonscan.Value, approval, sandbox, effort s
 			}
 		}
 	}
+}
+
+// setModel records the model Codex says a thread's next calls run with
+// (a rollout's turn_context or thread_settings_applied, the app-server's
+// thread, turn/start override or model/rerouted), for the root thread.
+func (t *Translator) setModel(thread, m string) {
+	if m != "" && m != t.st.Model && t.isRoot(thread) {
+		t.st.Model = strings.Clone(m)
+	}
+}
+
+// callMD is the metadata of a call-scoped usage of thread: the model
+// Codex last named for the root thread ({"model": …}), else nil.
+func (t *Translator) callMD(thread string) []byte {
+	if t.st.Model == "" || !t.isRoot(thread) {
+		return nil
+	}
+	return obj().String("model", t.st.Model).Bytes()
 }
 
 // rolloutBegin starts the session described by the first session_meta.
@@ -1142,7 +1162,7 @@ func (t *Translator) usageRecord(dst []event, c *ctx, p jsonscan.Value) []event 
 	thread := p.Get("thread_id").Str
 	turn := t.w.Turn()
 	if u := p.Sub("usage"); u.IsObject() {
-		dst = t.usage(dst, turn, universal.ScopeCall, readUsage(u, &snakeUsage), nil, c.raw)
+		dst = t.usageMD(dst, turn, universal.ScopeCall, readUsage(u, &snakeUsage), nil, t.callMD(thread), c.raw)
 	}
 	if !t.isRoot(thread) || !t.isRoot(t.st.Cur) {
 		return dst
