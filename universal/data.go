@@ -170,7 +170,9 @@ type UsageUpdated struct {
 	CostUSD       *float64
 	ContextWindow *int64
 	// Metadata is provider detail worth keeping (what the numbers are
-	// based on, a per-model breakdown); written only when set.
+	// based on, a per-model breakdown); written only when set. A call's
+	// usage names its model as "model" (and "provider") when the agent
+	// says it: see the package doc, Usage and models.
 	Metadata json.RawMessage
 	Extra    []Field
 }

@@ -138,6 +138,23 @@
 // turn.started metadata of the run it arrives in for what it tells per
 // run (Pi's system prompt, as "system_prompt").
 //
+// Usage and models. A usage.updated says what its numbers cover (scope
+// call, turn or session). Which model made a call has one place for every
+// agent: a call-scoped usage.updated carries metadata "model" (and
+// "provider" where the agent names one) whenever the agent names the
+// model of that call — on the native message the usage comes from
+// (Claude Code's message.model, Pi's and OpenCode's assistant message,
+// Amp's thread usage.model, claude-agent-acp's usage_update _meta), or,
+// for Codex, whose usage lines name none, the model Codex says the thread
+// runs its calls with at that point (turn_context, thread model,
+// model/rerouted). A model the agent invents for messages it made itself
+// (Claude Code's "<synthetic>") is no model and is left out. Other
+// metadata keys stay beside these. The session's model stays in
+// session.started metadata (and turn.started's where the agent names it
+// per run); a usage that names no model has no "model" key, and a
+// consumer falls back to those. Each translator's package doc says where
+// its model comes from.
+//
 // Endings. How each way a session or turn can end looks, for every agent:
 //
 //	the agent finishes the turn             turn.ended completed            status running → idle
