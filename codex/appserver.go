@@ -119,8 +119,6 @@ func (t *Translator) clientRequest(dst []event, c *ctx, method string, id, param
 			}
 		}
 	case "turn/start", "turn/steer":
-		// A turn's model override holds for the thread's later turns too.
-		t.setModel(params.Get("threadId").Str, params.Get("model").Str)
 		if text := userInputText(params.Get("input")); text != "" {
 			t.st.addPrompt(text)
 			if id.Exists() {
@@ -229,11 +227,6 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Va
 		}
 	}
 	str("model", resp.Sub("model"), thread.Sub("model"))
-	if m := resp.Sub("model").Str(); m != "" {
-		t.setModel(id, m)
-	} else {
-		t.setModel(id, thread.Sub("model").Str())
-	}
 	str("model_provider", resp.Sub("modelProvider"), thread.Sub("modelProvider"))
 	str("cwd", resp.Sub("cwd"), thread.Sub("cwd"))
 	for _, v := range []jsonscan.Value{resp.Sub("cwd"), thread.Sub("cwd"), jsonscan.Wrap(gjson.Parse(t.st.Meta["cwd"]))} {
@@ -698,7 +691,6 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 	case "serverRequest/resolved":
 		return t.serverRequestResolved(dst, p.Get("requestId"))
 	case "model/rerouted":
-		t.setModel(thread, p.Get("toModel").Str)
 		detail := p.Get("fromModel").Str + " → " + p.Get("toModel").Str
 		return t.status(dst, "", t.copyThread(thread), "model_rerouted", t.w.Copy(detail), metaOf("reason", p.Get("reason")), agent, c.raw)
 	case "warning", "guardianWarning":
@@ -906,7 +898,7 @@ func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p jsonscan.V
 	turn := t.w.CopyValue(p.Get("turnId"))
 	window := countPtr(tu.Get("modelContextWindow"))
 	if last := tu.Sub("last"); last.IsObject() {
-		dst = t.usageMD(dst, turn, universal.ScopeCall, readUsage(last, &camelUsage), window, t.callMD(thread), c.raw)
+		dst = t.usage(dst, turn, universal.ScopeCall, readUsage(last, &camelUsage), window, c.raw)
 	}
 	if !t.isRoot(thread) {
 		// A sub-agent's running total is its own thread's: only its calls

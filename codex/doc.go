@@ -330,17 +330,19 @@
 // (0.169: call usage and thread total) when present, else token_count
 // whose total moved (re-sent totals are skipped; info null is skipped).
 // Counts keep Codex's meaning: cached input ⊂ input, reasoning ⊂ output;
-// what is not reported is null. No Codex usage names its model, but Codex
-// says which model the root thread's calls run with, and a call-scoped
-// usage.updated of the root thread carries it as metadata model: the
-// latest rollout turn_context (one per turn, so a change between turns is
-// followed) or thread_settings_applied; on the app-server the thread's
-// model (thread/start, resume, fork response or thread/started), a
-// turn/start's model override, model/rerouted's toModel. It is not put in
-// turn.started: a rollout writes the turn's turn_context after
-// task_started, once the turn has started. A sub-agent thread's calls and
-// exec's (only a pre-0.44 config summary names a model, the session's)
-// have none; the session's model stays in session.started.
+// what is not reported is null. No Codex usage names its model, but a
+// rollout says which model the root thread's calls run with, and its
+// call-scoped usage.updated carries it as metadata model: the latest
+// turn_context (one per turn, so a change between turns is followed) or
+// thread_settings_applied. It is not put in turn.started: a rollout writes
+// the turn's turn_context after task_started, once the turn has started.
+// The app-server's and exec's usage have none: the thread model the
+// app-server reports is the configured one, not always what its requests
+// use (0.100.0 reports gpt-5.5 while its requests and its rollout's
+// turn_context say gpt-5: testdata/crosscheck/codex/0.100.0, the mock's
+// request log in the meta file); exec names no model but in pre-0.44's
+// config summary. A sub-agent thread's calls have none; the session's
+// model stays in session.started.
 //
 // # Errors
 //

@@ -247,17 +247,17 @@ func (t *Translator) mergeSettings(p jsonscan.Value, approval, sandbox, effort s
 	}
 }
 
-// setModel records the model Codex says a thread's next calls run with
-// (a rollout's turn_context or thread_settings_applied, the app-server's
-// thread, turn/start override or model/rerouted), for the root thread.
+// setModel records the model a rollout's turn_context or
+// thread_settings_applied names for the root thread: Codex runs that
+// thread's next calls with it.
 func (t *Translator) setModel(thread, m string) {
 	if m != "" && m != t.st.Model && t.isRoot(thread) {
 		t.st.Model = strings.Clone(m)
 	}
 }
 
-// callMD is the metadata of a call-scoped usage of thread: the model
-// Codex last named for the root thread ({"model": …}), else nil.
+// callMD is the metadata of a call-scoped usage of thread: the model the
+// rollout last named for the root thread ({"model": …}), else nil.
 func (t *Translator) callMD(thread string) []byte {
 	if t.st.Model == "" || !t.isRoot(thread) {
 		return nil

@@ -84,8 +84,9 @@ type state struct {
 	Inferred string   `json:"inferred,omitempty"`
 	Records  bool     `json:"records,omitempty"`
 	Cur      string   `json:"cur,omitempty"`
-	// Model is the model Codex last named for the root thread (setModel):
-	// the model of its calls since.
+	// Model is the model a rollout's latest turn_context or
+	// thread_settings_applied named for the root thread (setModel): the
+	// model of its calls since.
 	Model string `json:"model,omitempty"`
 	// HeldRes lists the keys of tools whose result waits (nitem.Held)
 	// for the function_call_output of the same call, in order.
