@@ -1,0 +1,151 @@
+package crosscheck
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// namesCallModels lists the agents whose every recording names the model
+// of its calls in call-scoped usage (metadata "model") in at least one
+// format: their native records say which model answered (package
+// universal, Usage and models). Amp's stream-json and the ACP agents but
+// claude-agent-acp (whose model is on usage_update, scope session) name
+// none.
+var namesCallModels = map[string]bool{"claude": true, "codex": true, "opencode": true, "pi": true}
+
+// TestCallUsageModels checks the one place every agent puts the model of a
+// call: a call-scoped usage.updated's metadata "model" (and "provider"),
+// a non-empty string that is never Claude Code's "<synthetic>"; the formats
+// of one recording that name models do not contradict each other; and an
+// agent whose records name the model names it in every recording with
+// call usage.
+func TestCallUsageModels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("translates every recording")
+	}
+	metas, _ := filepath.Glob(filepath.Join(root, "*", "*", "*.meta.json"))
+	acpMetas, _ := filepath.Glob(filepath.Join(acpRoot, "*", "*", "*.meta.json"))
+	metas = append(metas, acpMetas...)
+	if len(metas) == 0 {
+		t.Fatal("no recordings")
+	}
+	checked := 0
+	for _, meta := range metas {
+		name := strings.TrimSuffix(filepath.Base(meta), ".meta.json")
+		if strings.HasSuffix(meta, ".meta.corrected.json") || strings.Contains(name, ".") {
+			continue
+		}
+		dir := filepath.Dir(meta)
+		agent := filepath.Base(filepath.Dir(dir))
+		if strings.HasPrefix(dir, acpRoot) {
+			agent = "acp:" + agent
+		}
+		id := agent + "/" + filepath.Base(dir) + "/" + name
+		pr := providers[family(agent)]
+		calls := 0
+		var named [][]string // the models each format named
+		var labels []string
+		for _, in := range inputs(agent, dir, name) {
+			if !in.expect {
+				continue
+			}
+			models, n := callModels(t, pr, in, meta, id)
+			calls += n
+			if len(models) == 0 {
+				continue
+			}
+			// A format may record fewer calls (stream-json streams no
+			// sub-agent's messages), never other models.
+			for i, o := range named {
+				if !subset(models, o) && !subset(o, models) {
+					t.Errorf("%s: %s names the models %q of its calls, %s %q", id, label(in), models, labels[i], o)
+				}
+			}
+			named, labels = append(named, models), append(labels, label(in))
+			checked++
+		}
+		if namesCallModels[family(agent)] && calls > 0 && len(named) == 0 {
+			t.Errorf("%s: %d call usages, none names its model", id, calls)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no call usage names a model")
+	}
+}
+
+// callModels translates one input and returns the distinct models its
+// call-scoped usages name (sorted) and how many of its call usages count
+// tokens (Claude Code's "<synthetic>" messages carry a usage of zeros); it
+// fails the test on a model or provider that is not a non-empty string.
+func callModels(t *testing.T, pr provider, in input, meta, id string) ([]string, int) {
+	t.Helper()
+	c := golden.Case{
+		Input: concat(t, in.files), Format: in.format, Framing: framing(t, pr, in.format),
+		New: newFor(pr, in.format), End: endOf(t, in, meta),
+	}
+	if in.prompts {
+		ps, err := golden.Prompts(meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			c.Reports = append(c.Reports, universal.Prompt{Text: p})
+		}
+	}
+	data, err := os.ReadFile(c.Input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := c.Translate(data, golden.Options(), nil, 0)
+	if err != nil {
+		t.Fatalf("%s: %v", id, err)
+	}
+	var models []string
+	n := 0
+	for _, e := range golden.OfType(events, universal.TypeUsageUpdated) {
+		d := e.Data.(*universal.UsageUpdated)
+		if d.Scope != universal.ScopeCall {
+			continue
+		}
+		if d.Usage.TotalTokens != nil && *d.Usage.TotalTokens > 0 {
+			n++
+		}
+		var md map[string]any
+		if d.Metadata != nil {
+			if err := json.Unmarshal(d.Metadata, &md); err != nil {
+				t.Fatalf("%s: %s: %v", id, label(in), err)
+			}
+		}
+		for _, k := range []string{"model", "provider"} {
+			v, ok := md[k]
+			if !ok {
+				continue
+			}
+			if s, _ := v.(string); s == "" || s == "<synthetic>" {
+				t.Errorf("%s: %s: call usage %s %v, want a model's name", id, label(in), k, v)
+			}
+		}
+		if s, _ := md["model"].(string); s != "" && !slices.Contains(models, s) {
+			models = append(models, s)
+		}
+	}
+	slices.Sort(models)
+	return models, n
+}
+
+// subset reports whether every model of a is in b.
+func subset(a, b []string) bool {
+	for _, m := range a {
+		if !slices.Contains(b, m) {
+			return false
+		}
+	}
+	return true
+}
