@@ -142,18 +142,18 @@
 // call, turn or session). Which model made a call has one place for every
 // agent: a call-scoped usage.updated carries metadata "model" (and
 // "provider" where the agent names one) whenever the agent names the
-// model of that call — on the native message the usage comes from
-// (Claude Code's message.model, Pi's and OpenCode's assistant message,
-// Amp's thread usage.model, claude-agent-acp's usage_update _meta), or,
-// for Codex, whose usage lines name none, the model Codex says the thread
-// runs its calls with at that point (turn_context, thread model,
-// model/rerouted). A model the agent invents for messages it made itself
-// (Claude Code's "<synthetic>") is no model and is left out. Other
-// metadata keys stay beside these. The session's model stays in
-// session.started metadata (and turn.started's where the agent names it
-// per run); a usage that names no model has no "model" key, and a
-// consumer falls back to those. Each translator's package doc says where
-// its model comes from.
+// model of that call on the native message the usage comes from (Claude
+// Code's message.model, Pi's and OpenCode's assistant message, Amp's
+// thread usage.model), or, for Codex, whose usage lines name none, the
+// model a rollout's turn_context says the turn's calls run with. A usage
+// of another scope that the agent sends per call with its model
+// (claude-agent-acp's usage_update, scope session) names it the same way.
+// A model the agent invents for messages it made itself (Claude Code's
+// "<synthetic>") is no model and is left out. Other metadata keys stay
+// beside these. The session's model stays in session.started metadata
+// (and turn.started's where the agent names it per run); a usage that
+// names no model has no "model" key, and a consumer falls back to those.
+// Each translator's package doc says where its model comes from.
 //
 // Endings. How each way a session or turn can end looks, for every agent:
 //
