@@ -1,36 +1,12 @@
 package claude_test
 
 import (
-	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/claude"
 	"github.com/agentnorm/agentnorm/internal/golden"
-	"github.com/agentnorm/agentnorm/universal"
 )
-
-// callModels returns the metadata "model" of each call-scoped usage.updated
-// ("" when it has none).
-func callModels(t *testing.T, evs []universal.Event) []string {
-	t.Helper()
-	var out []string
-	for _, e := range golden.OfType(evs, universal.TypeUsageUpdated) {
-		d := e.Data.(*universal.UsageUpdated)
-		if d.Scope != universal.ScopeCall {
-			continue
-		}
-		var md struct {
-			Model string `json:"model"`
-		}
-		if len(d.Metadata) > 0 {
-			if err := json.Unmarshal(d.Metadata, &md); err != nil {
-				t.Fatal(err)
-			}
-		}
-		out = append(out, md.Model)
-	}
-	return out
-}
 
 // TestCallUsageModel: a call's usage names the model of its message —
 // message_start's on a partial stream, message.model in a transcript — and
@@ -48,8 +24,9 @@ func TestCallUsageModel(t *testing.T) {
 			se(`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":7}}`),
 			se(`{"type":"message_stop"}`),
 			resultLine)
-		if got := callModels(t, evs); len(got) != 1 || got[0] != "claude-opus-4-7" {
-			t.Errorf("call usage models %q, want [claude-opus-4-7]", got)
+		got, err := golden.CallModels(evs)
+		if want := []string{"claude-opus-4-7 "}; err != nil || !slices.Equal(got, want) {
+			t.Errorf("call usage models %q (%v), want %q", got, err, want)
 		}
 	})
 	t.Run("transcript", func(t *testing.T) {
@@ -62,8 +39,9 @@ func TestCallUsageModel(t *testing.T) {
 			line("a1", "u1", "msg_1", "claude-sonnet-4-6", "Hello"),
 			`{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s1","version":"2.1.330","message":{"role":"user","content":"again"}}`,
 			line("a2", "u2", "msg_2", "<synthetic>", "API Error: 500"))
-		if got := callModels(t, evs); len(got) != 2 || got[0] != "claude-sonnet-4-6" || got[1] != "" {
-			t.Errorf("call usage models %q, want [claude-sonnet-4-6 \"\"]", got)
+		got, err := golden.CallModels(evs)
+		if want := []string{"claude-sonnet-4-6 ", " "}; err != nil || !slices.Equal(got, want) {
+			t.Errorf("call usage models %q (%v), want %q", got, err, want)
 		}
 	})
 }

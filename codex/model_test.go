@@ -1,46 +1,12 @@
 package codex_test
 
 import (
-	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/codex"
 	"github.com/agentnorm/agentnorm/internal/golden"
-	"github.com/agentnorm/agentnorm/universal"
 )
-
-// callModels returns the metadata "model" of each call-scoped usage.updated
-// ("" when it has none).
-func callModels(t *testing.T, evs []universal.Event) []string {
-	t.Helper()
-	var out []string
-	for _, e := range golden.OfType(evs, universal.TypeUsageUpdated) {
-		d := e.Data.(*universal.UsageUpdated)
-		if d.Scope != universal.ScopeCall {
-			continue
-		}
-		var md struct{ Model string }
-		if d.Metadata != nil {
-			if err := json.Unmarshal(d.Metadata, &md); err != nil {
-				t.Fatal(err)
-			}
-		}
-		out = append(out, md.Model)
-	}
-	return out
-}
-
-func sameStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
 
 // TestCallUsageModel: Codex's usage lines name no model; a rollout's call
 // usage names the model the root thread runs with at that point — its
@@ -68,8 +34,9 @@ func TestCallUsageModel(t *testing.T) {
 			tokens("30"),
 			`{"type":"event_msg","payload":{"type":"task_complete","turn_id":"t2"}}`,
 		})
-		if got, want := callModels(t, evs), []string{"gpt-5.5", "gpt-5.4", "gpt-5.6-sol"}; !sameStrings(got, want) {
-			t.Errorf("call usage models %q, want %q", got, want)
+		got, err := golden.CallModels(evs)
+		if want := []string{"gpt-5.5 ", "gpt-5.4 ", "gpt-5.6-sol "}; err != nil || !slices.Equal(got, want) {
+			t.Errorf("call usage models %q (%v), want %q", got, err, want)
 		}
 	})
 }

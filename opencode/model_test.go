@@ -1,12 +1,11 @@
 package opencode_test
 
 import (
-	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/opencode"
-	"github.com/agentnorm/agentnorm/universal"
 )
 
 // TestCallUsageModel: a call's usage names the model and provider of its
@@ -29,19 +28,8 @@ func TestCallUsageModel(t *testing.T) {
 		info("msg_b", "claude-sonnet-4-5", "anthropic", `,"completed":2},"tokens":{"input":4,"output":1,"reasoning":0,"cache":{"read":0,"write":0}`),
 	))
 	noUnparsed(t, events)
-	var got []string
-	for _, e := range golden.OfType(events, universal.TypeUsageUpdated) {
-		d := e.Data.(*universal.UsageUpdated)
-		var md struct{ Model, Provider string }
-		if len(d.Metadata) > 0 {
-			if err := json.Unmarshal(d.Metadata, &md); err != nil {
-				t.Fatal(err)
-			}
-		}
-		got = append(got, string(d.Scope)+" "+md.Model+" "+md.Provider)
-	}
-	want := []string{"call gpt-5.5 openai", "call claude-sonnet-4-5 anthropic"}
-	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
-		t.Errorf("usage %q, want %q", got, want)
+	got, err := golden.CallModels(events)
+	if want := []string{"gpt-5.5 openai", "claude-sonnet-4-5 anthropic"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("call usage models %q (%v), want %q", got, err, want)
 	}
 }

@@ -26,6 +26,16 @@ type recording struct {
 // project translates one input of a capture and returns its projection.
 func project(t *testing.T, pr provider, in input, meta string) string {
 	t.Helper()
+	p, err := conformance.Project(translate(t, pr, in, meta))
+	if err != nil {
+		t.Fatalf("%s: %v", in.files[0], err)
+	}
+	return p
+}
+
+// translate translates one input of a capture as its host saw it.
+func translate(t *testing.T, pr provider, in input, meta string) []universal.Event {
+	t.Helper()
 	c := golden.Case{
 		Input:   concat(t, in.files),
 		Format:  in.format,
@@ -50,11 +60,7 @@ func project(t *testing.T, pr provider, in input, meta string) string {
 	if err != nil {
 		t.Fatalf("%s: %v", in.files[0], err)
 	}
-	p, err := conformance.Project(events)
-	if err != nil {
-		t.Fatalf("%s: %v", in.files[0], err)
-	}
-	return p
+	return events
 }
 
 // label names an input of a capture: its format, and for files that are

@@ -1,8 +1,6 @@
 package crosscheck
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -83,57 +81,28 @@ func TestCallUsageModels(t *testing.T) {
 // callModels translates one input and returns the distinct models its
 // call-scoped usages name (sorted) and how many of its call usages count
 // tokens (Claude Code's "<synthetic>" messages carry a usage of zeros); it
-// fails the test on a model or provider that is not a non-empty string.
+// fails the test on a model that is not a model's name.
 func callModels(t *testing.T, pr provider, in input, meta, id string) ([]string, int) {
 	t.Helper()
-	c := golden.Case{
-		Input: concat(t, in.files), Format: in.format, Framing: framing(t, pr, in.format),
-		New: newFor(pr, in.format), End: endOf(t, in, meta),
-	}
-	if in.prompts {
-		ps, err := golden.Prompts(meta)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range ps {
-			c.Reports = append(c.Reports, universal.Prompt{Text: p})
-		}
-	}
-	data, err := os.ReadFile(c.Input)
+	events := translate(t, pr, in, meta)
+	named, err := golden.CallModels(events)
 	if err != nil {
-		t.Fatal(err)
-	}
-	events, err := c.Translate(data, golden.Options(), nil, 0)
-	if err != nil {
-		t.Fatalf("%s: %v", id, err)
+		t.Fatalf("%s: %s: %v", id, label(in), err)
 	}
 	var models []string
+	for _, mp := range named {
+		m, _, _ := strings.Cut(mp, " ")
+		if m == "<synthetic>" {
+			t.Errorf("%s: %s: call usage model %q, want a model's name", id, label(in), m)
+		}
+		if m != "" && !slices.Contains(models, m) {
+			models = append(models, m)
+		}
+	}
 	n := 0
 	for _, e := range golden.OfType(events, universal.TypeUsageUpdated) {
-		d := e.Data.(*universal.UsageUpdated)
-		if d.Scope != universal.ScopeCall {
-			continue
-		}
-		if d.Usage.TotalTokens != nil && *d.Usage.TotalTokens > 0 {
+		if d := e.Data.(*universal.UsageUpdated); d.Scope == universal.ScopeCall && d.Usage.TotalTokens != nil && *d.Usage.TotalTokens > 0 {
 			n++
-		}
-		var md map[string]any
-		if d.Metadata != nil {
-			if err := json.Unmarshal(d.Metadata, &md); err != nil {
-				t.Fatalf("%s: %s: %v", id, label(in), err)
-			}
-		}
-		for _, k := range []string{"model", "provider"} {
-			v, ok := md[k]
-			if !ok {
-				continue
-			}
-			if s, _ := v.(string); s == "" || s == "<synthetic>" {
-				t.Errorf("%s: %s: call usage %s %v, want a model's name", id, label(in), k, v)
-			}
-		}
-		if s, _ := md["model"].(string); s != "" && !slices.Contains(models, s) {
-			models = append(models, s)
 		}
 	}
 	slices.Sort(models)

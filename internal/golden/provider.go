@@ -1,7 +1,9 @@
 package golden
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -74,6 +76,33 @@ func OfType(events []universal.Event, typ universal.Type) []universal.Event {
 		}
 	}
 	return out
+}
+
+// CallModels returns, for each call-scoped usage.updated in order, the
+// "model" and "provider" of its metadata joined by a space ("" for what
+// it does not name), and an error when either is there but not a string.
+func CallModels(events []universal.Event) ([]string, error) {
+	var out []string
+	for _, e := range OfType(events, universal.TypeUsageUpdated) {
+		d := e.Data.(*universal.UsageUpdated)
+		if d.Scope != universal.ScopeCall {
+			continue
+		}
+		var md struct{ Model, Provider *string }
+		if d.Metadata != nil {
+			if err := json.Unmarshal(d.Metadata, &md); err != nil {
+				return nil, fmt.Errorf("usage.updated %d: metadata model and provider: %w", e.Sequence, err)
+			}
+		}
+		s := func(p *string) string {
+			if p == nil {
+				return ""
+			}
+			return *p
+		}
+		out = append(out, s(md.Model)+" "+s(md.Provider))
+	}
+	return out, nil
 }
 
 // PromptReports returns the "prompts" list of a capture's .meta.json as
