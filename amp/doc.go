@@ -277,10 +277,10 @@
 // maxInputTokens) maps the same way; its model is the call's metadata
 // model and also stays in the turn.ended metadata (model, of the turn's
 // last message, kept: it is there even when that usage had no counts),
-// and totalInputTokens (= the input sum) is not repeated; its
-// credits (Amp's billing unit, not dollars) go to the call's metadata
-// (credits). stream-json's assistant lines name no model (its call usage
-// has none; agent_mode in session.started is its only hint). A thread whose messages
+// and totalInputTokens (= the input sum) is not repeated; its credits
+// (Amp's billing unit, not dollars) go to the call's metadata (credits).
+// stream-json's assistant lines name no model (its call usage has none;
+// agent_mode in session.started is its only hint). A thread whose messages
 // carry no usage (threads before January 2026) reports its usageLedger
 // instead: the sum of its events' tokens {input, output,
 // cacheReadInputTokens, cacheCreationInputTokens}, mapped the same way, as
