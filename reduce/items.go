@@ -316,13 +316,6 @@ type packer struct {
 	// known: the raw values are clean already (the event's CleanJSON), so
 	// only the HTML escapes that canonical form rewrites need looking for.
 	known bool
-	// clean holds, in order, the canonical form of each raw value made
-	// while counting (nil when it was canonical already), copied after;
-	// the first few in place, so that the packer stays on the stack.
-	clean [4][]byte
-	more  [][]byte
-	n     int // raw values counted
-	next  int // raw values copied
 }
 
 func (pk *packer) str(s *string) {
@@ -340,7 +333,11 @@ func (pk *packer) str(s *string) {
 
 // raw packs raw JSON in canonical form (see cleanRaw). JSON the library
 // wrote is canonical already, and is only checked (one scan, no writes)
-// and copied; the rest is rewritten once while counting.
+// and copied. Counting takes its size as it is, and the check is made
+// while copying, so that each value is read once: the rare value that is
+// not canonical is rewritten into memory of its own when it does not fit
+// where it was counted (the buffer must not grow once strings point into
+// it).
 func (pk *packer) raw(r *json.RawMessage) {
 	if len(*r) == 0 || string(*r) == "null" {
 		if !pk.count {
@@ -349,30 +346,17 @@ func (pk *packer) raw(r *json.RawMessage) {
 		return
 	}
 	if pk.count {
-		var c []byte // nil: canonical already
-		if !canonical(*r, pk.known) {
-			c = cleanRaw(*r)
-		}
-		if pk.n < len(pk.clean) {
-			pk.clean[pk.n] = c
-		} else {
-			pk.more = append(pk.more, c)
-		}
-		pk.n++
-		pk.size += max(len(c), len(*r))
+		pk.size += len(*r)
 		return
 	}
 	src := *r
-	var c []byte
-	if pk.next < len(pk.clean) {
-		c = pk.clean[pk.next]
-	} else {
-		c = pk.more[pk.next-len(pk.clean)]
+	if !canonical(src, pk.known) {
+		src = cleanRaw(src)
+		if len(src) > cap(pk.buf)-len(pk.buf) {
+			*r = src[:len(src):len(src)]
+			return
+		}
 	}
-	if c != nil {
-		src = c
-	}
-	pk.next++
 	start := len(pk.buf)
 	pk.buf = append(pk.buf, src...)
 	*r = pk.buf[start:len(pk.buf):len(pk.buf)]

@@ -95,6 +95,7 @@ type index struct {
 	// holds positions in callList, whose ids packed items refer to.
 	callsByID table
 	callList  []call
+	calls     []callRef // pack's list of an item's call_ids, reused
 	// grow[i][j] accumulates the streamed string of part j of item i
 	// while deltas arrive (absent until the first delta after start or
 	// restore, dropped on completion). Kept here rather than in Item: only

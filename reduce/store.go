@@ -767,14 +767,16 @@ func (s *Session) pack(i int, it *Item, trusted, clean bool) {
 	ix := s.idx
 	// The call_ids first (they go into the arena too), so that the ids
 	// equal to one (a tool item's native id) are written as references.
-	var calls [2]callRef // most tool items have one
-	w := writer{s: s, trusted: trusted, clean: clean, calls: calls[:0]}
+	// The list is the index's, reused: one on the stack would escape (it
+	// is appended to through the writer) and cost an allocation a pack.
+	w := writer{s: s, trusted: trusted, clean: clean, calls: ix.calls[:0]}
 	for j := range it.Item.Content {
 		if id := it.Item.Content[j].CallID; id != "" && (len(w.calls) == 0 || w.calls[len(w.calls)-1].id != id) {
 			k := ix.callNumber(id)
 			w.calls = append(w.calls, callRef{ix.callList[k].id, k})
 		}
 	}
+	ix.calls = w.calls[:0]
 	w.buf = ix.arena.room(packedSize(it))
 	w.item(it)
 	if e := s.items[i]; e&openBit != 0 {
