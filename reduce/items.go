@@ -547,7 +547,7 @@ func (s *Session) itemStarted(ev *universal.Event, d *universal.ItemSnapshot, c 
 		s.identity(ev, it, snap, c)
 		s.idx.register(it, i)
 		if it.CompletedSeq != 0 {
-			s.pack(i, it, true, true)
+			s.pack(i, it, nil, true, true)
 		}
 		return
 	}
@@ -687,7 +687,7 @@ func (s *Session) itemCompleted(ev *universal.Event, d *universal.ItemSnapshot, 
 	}
 	delete(s.idx.grow, i)
 	s.idx.register(&final, i)
-	s.pack(i, &final, false, ev.CleanJSON)
+	s.pack(i, &final, it.Item.Content, false, ev.CleanJSON)
 	c.What |= ItemCompleted
 	if f.Status != universal.StatusFailed {
 		// A failed completion is clean-up (an item left open when its turn

@@ -298,6 +298,10 @@ type writer struct {
 	// trusted: raw values are canonical already (an item the session
 	// owns); clean: they are known clean (the event's CleanJSON).
 	trusted, clean bool
+	// prev is the content the item had (canonical): a raw value of a part
+	// equal to the one of the same part before needs no check (a
+	// completion mostly repeats the metadata of its start).
+	prev []universal.Part
 	// calls are the call_ids of the item's parts and their numbers in the
 	// call index: its ids and parts' call_ids are written as references to
 	// them (an id equal to another item's call_id is written out).
@@ -347,6 +351,13 @@ func (w *writer) parentRef(s string) {
 
 func (w *writer) turnRef(s string) {
 	if s != "" {
+		// Mostly the latest turn, which is the latest with its id: no
+		// lookup.
+		ts := w.s.Turns
+		if n := len(ts); n > 0 && ts[n-1].TurnID == s {
+			w.uvarint(uint64(n-1)<<2 | refTurn)
+			return
+		}
 		if j, ok := w.s.idx.turns[s]; ok {
 			w.uvarint(uint64(j)<<2 | refTurn)
 			return
@@ -375,12 +386,15 @@ func enumWrite[T ~string](w *writer, v T, known []T) {
 }
 
 // raw writes raw JSON in canonical form (see cleanRaw).
-func (w *writer) raw(r json.RawMessage) {
+func (w *writer) raw(r json.RawMessage) { w.rawAs(r, false) }
+
+// rawAs is raw for a value known canonical when same is set.
+func (w *writer) rawAs(r json.RawMessage, same bool) {
 	if len(r) == 0 || string(r) == "null" {
 		w.uvarint(0)
 		return
 	}
-	if !w.trusted && !canonical(r, w.clean) {
+	if !w.trusted && !same && !canonical(r, w.clean) {
 		r = cleanRaw(r)
 	}
 	w.uvarint(uint64(len(r)))
@@ -429,7 +443,11 @@ func (w *writer) item(it *Item) {
 	}
 	w.uvarint(uint64(len(u.Content)) + 1)
 	for i := range u.Content {
-		w.part(&u.Content[i])
+		var prev *universal.Part
+		if i < len(w.prev) {
+			prev = &w.prev[i]
+		}
+		w.part(&u.Content[i], prev)
 	}
 }
 
@@ -441,7 +459,7 @@ func bit(ok bool, b uint64) uint64 {
 	return 0
 }
 
-func (w *writer) part(p *universal.Part) {
+func (w *writer) part(p, prev *universal.Part) {
 	m := bit(p.Text != "", hasText) |
 		bit(p.Output != "", hasOutput) |
 		bit(p.CallID != "", hasCallID) |
@@ -474,7 +492,7 @@ func (w *writer) part(p *universal.Part) {
 		w.str(p.Signature)
 	}
 	if m&hasJSON != 0 {
-		w.raw(p.JSON)
+		w.rawAs(p.JSON, prev != nil && string(p.JSON) == string(prev.JSON))
 	}
 	if m&hasName != 0 {
 		w.str(p.Name)
@@ -532,7 +550,7 @@ func (w *writer) part(p *universal.Part) {
 		}
 	}
 	if m&hasMetadata != 0 {
-		w.raw(p.Metadata)
+		w.rawAs(p.Metadata, prev != nil && string(p.Metadata) == string(prev.Metadata))
 	}
 	if m&hasExtra != 0 {
 		w.fields(p.Extra)
@@ -762,14 +780,14 @@ func fieldsSize(fs []universal.Field) int {
 
 // pack writes item it, item i, packed into the arena in place of what the
 // session held of it. trusted says its raw values are canonical; clean
-// that they are known clean.
-func (s *Session) pack(i int, it *Item, trusted, clean bool) {
+// that they are known clean; prev is the canonical content it had, if any.
+func (s *Session) pack(i int, it *Item, prev []universal.Part, trusted, clean bool) {
 	ix := s.idx
 	// The call_ids first (they go into the arena too), so that the ids
 	// equal to one (a tool item's native id) are written as references.
 	// The list is the index's, reused: one on the stack would escape (it
 	// is appended to through the writer) and cost an allocation a pack.
-	w := writer{s: s, trusted: trusted, clean: clean, calls: ix.calls[:0]}
+	w := writer{s: s, trusted: trusted, clean: clean, prev: prev, calls: ix.calls[:0]}
 	for j := range it.Item.Content {
 		if id := it.Item.Content[j].CallID; id != "" && (len(w.calls) == 0 || w.calls[len(w.calls)-1].id != id) {
 			k := ix.callNumber(id)
