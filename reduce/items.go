@@ -138,7 +138,15 @@ func sameContent(a, b []universal.Part) bool {
 // while it is open.
 func (s *Session) own(snap *universal.Item, turn string, seq int64, clean bool) *Item {
 	var it *Item
-	if len(snap.Content) == 1 {
+	if sp := s.idx.spare; sp.it != nil && len(snap.Content) <= len(sp.parts) {
+		s.idx.spare = spareItem{}
+		it = sp.it
+		it.Item = *snap
+		it.Item.Content = nil
+		if snap.Content != nil {
+			it.Item.Content = sp.parts[:len(snap.Content)]
+		}
+	} else if len(snap.Content) == 1 {
 		// Most items start with one part: it comes with the Item, in one
 		// allocation.
 		one := new(struct {

@@ -117,6 +117,10 @@ type index struct {
 	arena  arena
 	opened []*Item
 	free   []int32
+	// lent marks the open items handed out (ItemAt, Items …), which are
+	// not reused; spare is one that is, until an item starts.
+	lent  []bool
+	spare spareItem
 }
 
 // call is what the index knows of one call_id: the newest tool_call and
@@ -333,7 +337,7 @@ func (s *Session) build() {
 	}
 	for i := range s.items {
 		ix.itemsByID.put(s.itemKey(int32(i)), int32(i), s.itemKey)
-		ix.register(s.view(i), i)
+		ix.register(s.peek(i), i)
 	}
 	for i := range s.Permissions {
 		setAt(&ix.perms, s.Permissions[i].PermissionID, i)
@@ -526,6 +530,7 @@ func (s *Session) sessionEnded(ev *universal.Event, d *universal.SessionEnded, c
 		end.ExitCode = &code
 	}
 	s.End = end
+	s.idx.spare = spareItem{} // no item starts any more
 	c.What |= SessionChanged
 }
 

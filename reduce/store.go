@@ -798,7 +798,16 @@ func (s *Session) pack(i int, it *Item, prev []universal.Part, trusted, clean bo
 	w.buf = ix.arena.room(packedSize(it))
 	w.item(it)
 	if e := s.items[i]; e&openBit != 0 {
-		ix.opened[e&^openBit] = nil
+		k := e &^ openBit
+		if old := ix.opened[k]; old != nil && old != it && !ix.lent[k] && cap(old.Item.Content) > 0 {
+			// Never handed out: the next item to start reuses it.
+			parts := old.Item.Content[:cap(old.Item.Content)]
+			clear(parts)
+			*old = Item{}
+			ix.spare = spareItem{old, parts}
+		}
+		ix.opened[k] = nil
+		ix.lent[k] = false
 		ix.free = append(ix.free, int32(e&^openBit))
 	}
 	s.items[i] = ix.arena.keep(w.buf)
@@ -827,6 +836,7 @@ func (s *Session) setOpen(i int, it *Item) {
 	} else {
 		k = len(ix.opened)
 		ix.opened = append(ix.opened, it)
+		ix.lent = append(ix.lent, false)
 	}
 	s.items[i] = openBit | stored(k)
 }
@@ -834,8 +844,18 @@ func (s *Session) setOpen(i int, it *Item) {
 // data returns packed item i.
 func (s *Session) data(i int) string { return s.idx.arena.at(s.items[i]) }
 
-// view returns item i: the open Item, or a decoded copy of a packed one.
+// view returns item i to a caller outside the package: the open Item, or
+// a decoded copy of a packed one. An open Item handed out is marked lent:
+// it is never reused for another item, since the caller may keep it.
 func (s *Session) view(i int) *Item {
+	if e := s.items[i]; e&openBit != 0 {
+		s.idx.lent[e&^openBit] = true
+	}
+	return s.peek(i)
+}
+
+// peek is view for the package's own use.
+func (s *Session) peek(i int) *Item {
 	if it := s.open(i); it != nil {
 		return it
 	}
@@ -846,7 +866,7 @@ func (s *Session) view(i int) *Item {
 // live returns item i to change: a packed item is decoded and kept open
 // until it is packed again.
 func (s *Session) live(i int) *Item {
-	it := s.view(i)
+	it := s.peek(i)
 	s.setOpen(i, it)
 	return it
 }
@@ -867,4 +887,13 @@ func (s *Session) turnOf(i int) string {
 	}
 	turn, _ := s.head(s.data(i))
 	return turn
+}
+
+// spareItem is an open Item that was packed without ever being handed out,
+// cleared, and its parts: the next item to start is written into it rather
+// than into a new one (an Item and its part take 512 bytes, which the
+// collector would otherwise reclaim for each item).
+type spareItem struct {
+	it    *Item
+	parts []universal.Part
 }
