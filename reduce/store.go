@@ -54,6 +54,9 @@ type arena struct {
 	chunk  []byte   // the chunk being filled, blocks[cur] up to what is used
 	cur    int
 	total  int // bytes of the blocks so far
+	// scratch: room lent the free end of the chunk to write a big value
+	// into, which keep copies out.
+	scratch bool
 }
 
 // A new chunk is about an eighth of the arena so far (a power of two), at
@@ -102,6 +105,14 @@ func (a *arena) room(n int) []byte {
 	free := cap(a.chunk) - len(a.chunk)
 	size := a.chunkSize()
 	switch {
+	case n > size/8 && free >= n:
+		// A block of its own, written first into the free end of the
+		// chunk (memory the arena has, and nothing points into) and then
+		// copied once at its size: memory allocated at n, an estimate,
+		// would be cleared, and mostly copied again to drop what n was
+		// over.
+		a.scratch = true
+		return a.chunk[len(a.chunk):]
 	case n > size/8:
 		return make([]byte, 0, n)
 	case free < n/2:
@@ -118,7 +129,9 @@ func (a *arena) room(n int) []byte {
 // of the arena, and returns where it is.
 func (a *arena) keep(b []byte) stored {
 	t := a.chunk[len(a.chunk):]
-	if len(b) > 0 && cap(t) > 0 && unsafe.SliceData(b) == unsafe.SliceData(t) {
+	scratch := a.scratch
+	a.scratch = false
+	if !scratch && len(b) > 0 && cap(t) > 0 && unsafe.SliceData(b) == unsafe.SliceData(t) {
 		off := len(a.chunk)
 		a.chunk = a.chunk[:off+len(b)]
 		return span(a.cur, off, len(b))
@@ -130,8 +143,9 @@ func (a *arena) keep(b []byte) stored {
 		copy(m[:len(b)], b)
 		return span(a.cur, off, len(b))
 	}
-	// A block of its own: b itself, unless it has much room to spare.
-	if cap(b)-len(b) > len(b)/32 {
+	// A block of its own: b itself, unless it is in the chunk or has much
+	// room to spare.
+	if scratch || cap(b)-len(b) > len(b)/32 {
 		b = append([]byte(nil), b...)
 	}
 	a.total += cap(b)
