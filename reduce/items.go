@@ -31,9 +31,7 @@ type builder struct {
 // text over the life of a long message; doubling allocates about two).
 func (b *builder) write(s string) {
 	if n := len(b.buf) + len(s); n > cap(b.buf) {
-		grown := make([]byte, len(b.buf), max(2*n, 64))
-		copy(grown, b.buf)
-		b.buf = grown
+		b.buf = append(noZero(max(2*n, 64)), b.buf...)
 	}
 	b.buf = append(b.buf, s...)
 }
@@ -190,7 +188,7 @@ func (s *Session) own(snap *universal.Item, turn string, seq int64, clean bool) 
 	// Count, then copy: the buffer never grows after strings point into it.
 	pk.pack(c, true)
 	if pk.size > 0 {
-		pk.buf = make([]byte, 0, pk.size)
+		pk.buf = noZero(pk.size)
 	}
 	pk.pack(c, false)
 	return it

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"hash/maphash"
 	"math/bits"
+	"strings"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -76,7 +77,7 @@ func (a *arena) chunkSize() int {
 }
 
 func (a *arena) newChunk(size int) {
-	a.chunk = make([]byte, 0, size)
+	a.chunk = noZero(size)
 	a.blocks = append(a.blocks, a.chunk[:size])
 	a.cur = len(a.blocks) - 1
 	a.total += size
@@ -114,7 +115,7 @@ func (a *arena) room(n int) []byte {
 		a.scratch = true
 		return a.chunk[len(a.chunk):]
 	case n > size/8:
-		return make([]byte, 0, n)
+		return noZero(n)
 	case free < n/2:
 		a.newChunk(size)
 		return a.chunk[:0]
@@ -151,6 +152,16 @@ func (a *arena) keep(b []byte) stored {
 	a.total += cap(b)
 	a.blocks = append(a.blocks, b)
 	return span(len(a.blocks)-1, 0, 0) // the whole block
+}
+
+// noZero returns an empty slice of capacity n whose memory the runtime
+// does not clear, as make would: it is written before it is read (the
+// arena's chunks, an item's strings). strings.Builder.Grow allocates so.
+func noZero(n int) []byte {
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte(0)
+	return unsafe.Slice(unsafe.StringData(b.String()), n)[:0]
 }
 
 // span is where a value is: its block, its offset in the block and its
