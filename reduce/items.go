@@ -685,11 +685,13 @@ func (s *Session) itemCompleted(ev *universal.Event, d *universal.ItemSnapshot, 
 	if f.Status != universal.StatusFailed {
 		f.Status = universal.StatusCompleted
 	}
-	if !sameText(it.Item.Content, f.Content) {
-		c.What |= TextChanged
-	}
+	// The same content has the same text (most completions repeat what
+	// the item had).
 	if !sameContent(it.Item.Content, f.Content) {
 		c.What |= ContentChanged
+		if !sameText(it.Item.Content, f.Content) {
+			c.What |= TextChanged
+		}
 	}
 	delete(s.idx.grow, i)
 	s.idx.register(&final, i)
