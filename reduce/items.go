@@ -31,9 +31,7 @@ type builder struct {
 // text over the life of a long message; doubling allocates about two).
 func (b *builder) write(s string) {
 	if n := len(b.buf) + len(s); n > cap(b.buf) {
-		grown := make([]byte, len(b.buf), max(2*n, 64))
-		copy(grown, b.buf)
-		b.buf = grown
+		b.buf = append(noZero(max(2*n, 64)), b.buf...)
 	}
 	b.buf = append(b.buf, s...)
 }
@@ -138,7 +136,15 @@ func sameContent(a, b []universal.Part) bool {
 // while it is open.
 func (s *Session) own(snap *universal.Item, turn string, seq int64, clean bool) *Item {
 	var it *Item
-	if len(snap.Content) == 1 {
+	if sp := s.idx.spare; sp.it != nil && len(snap.Content) <= len(sp.parts) {
+		s.idx.spare = spareItem{}
+		it = sp.it
+		it.Item = *snap
+		it.Item.Content = nil
+		if snap.Content != nil {
+			it.Item.Content = sp.parts[:len(snap.Content)]
+		}
+	} else if len(snap.Content) == 1 {
 		// Most items start with one part: it comes with the Item, in one
 		// allocation.
 		one := new(struct {
@@ -182,7 +188,7 @@ func (s *Session) own(snap *universal.Item, turn string, seq int64, clean bool) 
 	// Count, then copy: the buffer never grows after strings point into it.
 	pk.pack(c, true)
 	if pk.size > 0 {
-		pk.buf = make([]byte, 0, pk.size)
+		pk.buf = noZero(pk.size)
 	}
 	pk.pack(c, false)
 	return it
@@ -316,13 +322,6 @@ type packer struct {
 	// known: the raw values are clean already (the event's CleanJSON), so
 	// only the HTML escapes that canonical form rewrites need looking for.
 	known bool
-	// clean holds, in order, the canonical form of each raw value made
-	// while counting (nil when it was canonical already), copied after;
-	// the first few in place, so that the packer stays on the stack.
-	clean [4][]byte
-	more  [][]byte
-	n     int // raw values counted
-	next  int // raw values copied
 }
 
 func (pk *packer) str(s *string) {
@@ -340,7 +339,11 @@ func (pk *packer) str(s *string) {
 
 // raw packs raw JSON in canonical form (see cleanRaw). JSON the library
 // wrote is canonical already, and is only checked (one scan, no writes)
-// and copied; the rest is rewritten once while counting.
+// and copied. Counting takes its size as it is, and the check is made
+// while copying, so that each value is read once: the rare value that is
+// not canonical is rewritten into memory of its own when it does not fit
+// where it was counted (the buffer must not grow once strings point into
+// it).
 func (pk *packer) raw(r *json.RawMessage) {
 	if len(*r) == 0 || string(*r) == "null" {
 		if !pk.count {
@@ -349,30 +352,17 @@ func (pk *packer) raw(r *json.RawMessage) {
 		return
 	}
 	if pk.count {
-		var c []byte // nil: canonical already
-		if !canonical(*r, pk.known) {
-			c = cleanRaw(*r)
-		}
-		if pk.n < len(pk.clean) {
-			pk.clean[pk.n] = c
-		} else {
-			pk.more = append(pk.more, c)
-		}
-		pk.n++
-		pk.size += max(len(c), len(*r))
+		pk.size += len(*r)
 		return
 	}
 	src := *r
-	var c []byte
-	if pk.next < len(pk.clean) {
-		c = pk.clean[pk.next]
-	} else {
-		c = pk.more[pk.next-len(pk.clean)]
+	if !canonical(src, pk.known) {
+		src = cleanRaw(src)
+		if len(src) > cap(pk.buf)-len(pk.buf) {
+			*r = src[:len(src):len(src)]
+			return
+		}
 	}
-	if c != nil {
-		src = c
-	}
-	pk.next++
 	start := len(pk.buf)
 	pk.buf = append(pk.buf, src...)
 	*r = pk.buf[start:len(pk.buf):len(pk.buf)]
@@ -563,7 +553,7 @@ func (s *Session) itemStarted(ev *universal.Event, d *universal.ItemSnapshot, c 
 		s.identity(ev, it, snap, c)
 		s.idx.register(it, i)
 		if it.CompletedSeq != 0 {
-			s.pack(i, it, true, true)
+			s.pack(i, it, nil, true, true)
 		}
 		return
 	}
@@ -695,15 +685,17 @@ func (s *Session) itemCompleted(ev *universal.Event, d *universal.ItemSnapshot, 
 	if f.Status != universal.StatusFailed {
 		f.Status = universal.StatusCompleted
 	}
-	if !sameText(it.Item.Content, f.Content) {
-		c.What |= TextChanged
-	}
+	// The same content has the same text (most completions repeat what
+	// the item had).
 	if !sameContent(it.Item.Content, f.Content) {
 		c.What |= ContentChanged
+		if !sameText(it.Item.Content, f.Content) {
+			c.What |= TextChanged
+		}
 	}
 	delete(s.idx.grow, i)
 	s.idx.register(&final, i)
-	s.pack(i, &final, false, ev.CleanJSON)
+	s.pack(i, &final, it.Item.Content, false, ev.CleanJSON)
 	c.What |= ItemCompleted
 	if f.Status != universal.StatusFailed {
 		// A failed completion is clean-up (an item left open when its turn

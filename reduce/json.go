@@ -139,7 +139,7 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 	s.build()
 	for i := range p.Items {
 		if it := &p.Items[i]; it.CompletedSeq != 0 {
-			s.pack(i, it, true, true)
+			s.pack(i, it, nil, true, true)
 		}
 	}
 	return nil

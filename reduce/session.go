@@ -95,6 +95,7 @@ type index struct {
 	// holds positions in callList, whose ids packed items refer to.
 	callsByID table
 	callList  []call
+	calls     []callRef // pack's list of an item's call_ids, reused
 	// grow[i][j] accumulates the streamed string of part j of item i
 	// while deltas arrive (absent until the first delta after start or
 	// restore, dropped on completion). Kept here rather than in Item: only
@@ -116,6 +117,10 @@ type index struct {
 	arena  arena
 	opened []*Item
 	free   []int32
+	// lent marks the open items handed out (ItemAt, Items …), which are
+	// not reused; spare is one that is, until an item starts.
+	lent  []bool
+	spare spareItem
 }
 
 // call is what the index knows of one call_id: the newest tool_call and
@@ -324,24 +329,21 @@ func (s *Session) index() *index {
 // session's; its items are open).
 func (s *Session) build() {
 	ix := s.idx
-	ix.turns = make(map[string]int, len(s.Turns))
-	ix.perms = make(map[string]int, len(s.Permissions))
-	ix.questions = make(map[string]int, len(s.Questions))
 	for i := range s.Turns {
-		ix.turns[s.Turns[i].TurnID] = i
+		setAt(&ix.turns, s.Turns[i].TurnID, i)
 		if s.Turns[i].Status == TurnInProgress {
 			ix.open = append(ix.open, i)
 		}
 	}
 	for i := range s.items {
 		ix.itemsByID.put(s.itemKey(int32(i)), int32(i), s.itemKey)
-		ix.register(s.view(i), i)
+		ix.register(s.peek(i), i)
 	}
 	for i := range s.Permissions {
-		ix.perms[s.Permissions[i].PermissionID] = i
+		setAt(&ix.perms, s.Permissions[i].PermissionID, i)
 	}
 	for i := range s.Questions {
-		ix.questions[s.Questions[i].QuestionID] = i
+		setAt(&ix.questions, s.Questions[i].QuestionID, i)
 	}
 }
 
@@ -528,6 +530,7 @@ func (s *Session) sessionEnded(ev *universal.Event, d *universal.SessionEnded, c
 		end.ExitCode = &code
 	}
 	s.End = end
+	s.idx.spare = spareItem{} // no item starts any more
 	c.What |= SessionChanged
 }
 
@@ -539,7 +542,7 @@ func (s *Session) turnStarted(ev *universal.Event, d *universal.TurnStarted, c *
 		return
 	}
 	id := strings.Clone(d.TurnID)
-	ix.turns[id] = len(s.Turns)
+	setAt(&ix.turns, id, len(s.Turns))
 	ix.open = append(ix.open, len(s.Turns))
 	s.Turns = append(s.Turns, Turn{TurnID: id, Status: TurnInProgress, StartedSeq: ev.Sequence, Metadata: ownRaw(d.Metadata, ev.CleanJSON)})
 	c.What |= TurnChanged
@@ -558,7 +561,7 @@ func (s *Session) turnEnded(ev *universal.Event, d *universal.TurnEnded, c *Chan
 		s.anomaly(ev, c, "turn "+d.TurnID+" ended without starting")
 		i = len(s.Turns)
 		id := strings.Clone(d.TurnID)
-		ix.turns[id] = i
+		setAt(&ix.turns, id, i)
 		s.Turns = append(s.Turns, Turn{TurnID: id})
 	case s.Turns[i].Status != TurnInProgress:
 		s.anomaly(ev, c, "turn "+d.TurnID+" ended twice; the first end is kept")
@@ -602,7 +605,7 @@ func (s *Session) error(ev *universal.Event, d *universal.Error, c *Change) {
 }
 
 func (s *Session) permission(ev *universal.Event, d *universal.Permission, c *Change) {
-	p, known := entry(&s.Permissions, s.idx.perms, d.PermissionID, func() Permission {
+	p, known := entry(&s.Permissions, &s.idx.perms, d.PermissionID, func() Permission {
 		return Permission{PermissionID: strings.Clone(d.PermissionID), Status: universal.PermissionRequested}
 	})
 	c.What |= PermissionChanged
@@ -620,7 +623,7 @@ func (s *Session) permission(ev *universal.Event, d *universal.Permission, c *Ch
 }
 
 func (s *Session) question(ev *universal.Event, d *universal.Question, c *Change) {
-	q, known := entry(&s.Questions, s.idx.questions, d.QuestionID, func() Question {
+	q, known := entry(&s.Questions, &s.idx.questions, d.QuestionID, func() Question {
 		return Question{QuestionID: strings.Clone(d.QuestionID), Status: universal.QuestionRequested}
 	})
 	c.What |= QuestionChanged
@@ -645,14 +648,24 @@ func (s *Session) question(ev *universal.Event, d *universal.Question, c *Change
 // entry returns the element of list with the given id (index maps ids to
 // positions), appending add() when there is none; known reports whether
 // it was there.
-func entry[T any](list *[]T, index map[string]int, id string, add func() T) (e *T, known bool) {
-	i, known := index[id]
+func entry[T any](list *[]T, index *map[string]int, id string, add func() T) (e *T, known bool) {
+	i, known := (*index)[id]
 	if !known {
 		i = len(*list)
-		index[id] = i
+		setAt(index, id, i)
 		*list = append(*list, add())
 	}
 	return &(*list)[i], known
+}
+
+// setAt sets m[id] to i, making m first: the maps of the index are made on
+// first use, since most sessions never ask a permission or a question (and
+// a session is often small: a map made for nothing is a good part of it).
+func setAt(m *map[string]int, id string, i int) {
+	if *m == nil {
+		*m = map[string]int{}
+	}
+	(*m)[id] = i
 }
 
 // lifecycle folds a request (permission or question) or its resolution

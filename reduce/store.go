@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"hash/maphash"
 	"math/bits"
+	"strings"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -54,6 +55,9 @@ type arena struct {
 	chunk  []byte   // the chunk being filled, blocks[cur] up to what is used
 	cur    int
 	total  int // bytes of the blocks so far
+	// scratch: room lent the free end of the chunk to write a big value
+	// into, which keep copies out.
+	scratch bool
 }
 
 // A new chunk is about an eighth of the arena so far (a power of two), at
@@ -73,7 +77,7 @@ func (a *arena) chunkSize() int {
 }
 
 func (a *arena) newChunk(size int) {
-	a.chunk = make([]byte, 0, size)
+	a.chunk = noZero(size)
 	a.blocks = append(a.blocks, a.chunk[:size])
 	a.cur = len(a.blocks) - 1
 	a.total += size
@@ -102,8 +106,16 @@ func (a *arena) room(n int) []byte {
 	free := cap(a.chunk) - len(a.chunk)
 	size := a.chunkSize()
 	switch {
+	case n > size/8 && free >= n:
+		// A block of its own, written first into the free end of the
+		// chunk (memory the arena has, and nothing points into) and then
+		// copied once at its size: memory allocated at n, an estimate,
+		// would be cleared, and mostly copied again to drop what n was
+		// over.
+		a.scratch = true
+		return a.chunk[len(a.chunk):]
 	case n > size/8:
-		return make([]byte, 0, n)
+		return noZero(n)
 	case free < n/2:
 		a.newChunk(size)
 		return a.chunk[:0]
@@ -118,7 +130,9 @@ func (a *arena) room(n int) []byte {
 // of the arena, and returns where it is.
 func (a *arena) keep(b []byte) stored {
 	t := a.chunk[len(a.chunk):]
-	if len(b) > 0 && cap(t) > 0 && unsafe.SliceData(b) == unsafe.SliceData(t) {
+	scratch := a.scratch
+	a.scratch = false
+	if !scratch && len(b) > 0 && cap(t) > 0 && unsafe.SliceData(b) == unsafe.SliceData(t) {
 		off := len(a.chunk)
 		a.chunk = a.chunk[:off+len(b)]
 		return span(a.cur, off, len(b))
@@ -130,13 +144,24 @@ func (a *arena) keep(b []byte) stored {
 		copy(m[:len(b)], b)
 		return span(a.cur, off, len(b))
 	}
-	// A block of its own: b itself, unless it has much room to spare.
-	if cap(b)-len(b) > len(b)/32 {
+	// A block of its own: b itself, unless it is in the chunk or has much
+	// room to spare.
+	if scratch || cap(b)-len(b) > len(b)/32 {
 		b = append([]byte(nil), b...)
 	}
 	a.total += cap(b)
 	a.blocks = append(a.blocks, b)
 	return span(len(a.blocks)-1, 0, 0) // the whole block
+}
+
+// noZero returns an empty slice of capacity n whose memory the runtime
+// does not clear, as make would: it is written before it is read (the
+// arena's chunks, an item's strings). strings.Builder.Grow allocates so.
+func noZero(n int) []byte {
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte(0)
+	return unsafe.Slice(unsafe.StringData(b.String()), n)[:0]
 }
 
 // span is where a value is: its block, its offset in the block and its
@@ -298,6 +323,10 @@ type writer struct {
 	// trusted: raw values are canonical already (an item the session
 	// owns); clean: they are known clean (the event's CleanJSON).
 	trusted, clean bool
+	// prev is the content the item had (canonical): a raw value of a part
+	// equal to the one of the same part before needs no check (a
+	// completion mostly repeats the metadata of its start).
+	prev []universal.Part
 	// calls are the call_ids of the item's parts and their numbers in the
 	// call index: its ids and parts' call_ids are written as references to
 	// them (an id equal to another item's call_id is written out).
@@ -347,6 +376,13 @@ func (w *writer) parentRef(s string) {
 
 func (w *writer) turnRef(s string) {
 	if s != "" {
+		// Mostly the latest turn, which is the latest with its id: no
+		// lookup.
+		ts := w.s.Turns
+		if n := len(ts); n > 0 && ts[n-1].TurnID == s {
+			w.uvarint(uint64(n-1)<<2 | refTurn)
+			return
+		}
 		if j, ok := w.s.idx.turns[s]; ok {
 			w.uvarint(uint64(j)<<2 | refTurn)
 			return
@@ -375,12 +411,15 @@ func enumWrite[T ~string](w *writer, v T, known []T) {
 }
 
 // raw writes raw JSON in canonical form (see cleanRaw).
-func (w *writer) raw(r json.RawMessage) {
+func (w *writer) raw(r json.RawMessage) { w.rawAs(r, false) }
+
+// rawAs is raw for a value known canonical when same is set.
+func (w *writer) rawAs(r json.RawMessage, same bool) {
 	if len(r) == 0 || string(r) == "null" {
 		w.uvarint(0)
 		return
 	}
-	if !w.trusted && !canonical(r, w.clean) {
+	if !w.trusted && !same && !canonical(r, w.clean) {
 		r = cleanRaw(r)
 	}
 	w.uvarint(uint64(len(r)))
@@ -429,7 +468,11 @@ func (w *writer) item(it *Item) {
 	}
 	w.uvarint(uint64(len(u.Content)) + 1)
 	for i := range u.Content {
-		w.part(&u.Content[i])
+		var prev *universal.Part
+		if i < len(w.prev) {
+			prev = &w.prev[i]
+		}
+		w.part(&u.Content[i], prev)
 	}
 }
 
@@ -441,7 +484,7 @@ func bit(ok bool, b uint64) uint64 {
 	return 0
 }
 
-func (w *writer) part(p *universal.Part) {
+func (w *writer) part(p, prev *universal.Part) {
 	m := bit(p.Text != "", hasText) |
 		bit(p.Output != "", hasOutput) |
 		bit(p.CallID != "", hasCallID) |
@@ -474,7 +517,7 @@ func (w *writer) part(p *universal.Part) {
 		w.str(p.Signature)
 	}
 	if m&hasJSON != 0 {
-		w.raw(p.JSON)
+		w.rawAs(p.JSON, prev != nil && string(p.JSON) == string(prev.JSON))
 	}
 	if m&hasName != 0 {
 		w.str(p.Name)
@@ -532,7 +575,7 @@ func (w *writer) part(p *universal.Part) {
 		}
 	}
 	if m&hasMetadata != 0 {
-		w.raw(p.Metadata)
+		w.rawAs(p.Metadata, prev != nil && string(p.Metadata) == string(prev.Metadata))
 	}
 	if m&hasExtra != 0 {
 		w.fields(p.Extra)
@@ -762,23 +805,34 @@ func fieldsSize(fs []universal.Field) int {
 
 // pack writes item it, item i, packed into the arena in place of what the
 // session held of it. trusted says its raw values are canonical; clean
-// that they are known clean.
-func (s *Session) pack(i int, it *Item, trusted, clean bool) {
+// that they are known clean; prev is the canonical content it had, if any.
+func (s *Session) pack(i int, it *Item, prev []universal.Part, trusted, clean bool) {
 	ix := s.idx
 	// The call_ids first (they go into the arena too), so that the ids
 	// equal to one (a tool item's native id) are written as references.
-	var calls [2]callRef // most tool items have one
-	w := writer{s: s, trusted: trusted, clean: clean, calls: calls[:0]}
+	// The list is the index's, reused: one on the stack would escape (it
+	// is appended to through the writer) and cost an allocation a pack.
+	w := writer{s: s, trusted: trusted, clean: clean, prev: prev, calls: ix.calls[:0]}
 	for j := range it.Item.Content {
 		if id := it.Item.Content[j].CallID; id != "" && (len(w.calls) == 0 || w.calls[len(w.calls)-1].id != id) {
 			k := ix.callNumber(id)
 			w.calls = append(w.calls, callRef{ix.callList[k].id, k})
 		}
 	}
+	ix.calls = w.calls[:0]
 	w.buf = ix.arena.room(packedSize(it))
 	w.item(it)
 	if e := s.items[i]; e&openBit != 0 {
-		ix.opened[e&^openBit] = nil
+		k := e &^ openBit
+		if old := ix.opened[k]; old != nil && old != it && !ix.lent[k] && cap(old.Item.Content) > 0 {
+			// Never handed out: the next item to start reuses it.
+			parts := old.Item.Content[:cap(old.Item.Content)]
+			clear(parts)
+			*old = Item{}
+			ix.spare = spareItem{old, parts}
+		}
+		ix.opened[k] = nil
+		ix.lent[k] = false
 		ix.free = append(ix.free, int32(e&^openBit))
 	}
 	s.items[i] = ix.arena.keep(w.buf)
@@ -807,6 +861,7 @@ func (s *Session) setOpen(i int, it *Item) {
 	} else {
 		k = len(ix.opened)
 		ix.opened = append(ix.opened, it)
+		ix.lent = append(ix.lent, false)
 	}
 	s.items[i] = openBit | stored(k)
 }
@@ -814,8 +869,18 @@ func (s *Session) setOpen(i int, it *Item) {
 // data returns packed item i.
 func (s *Session) data(i int) string { return s.idx.arena.at(s.items[i]) }
 
-// view returns item i: the open Item, or a decoded copy of a packed one.
+// view returns item i to a caller outside the package: the open Item, or
+// a decoded copy of a packed one. An open Item handed out is marked lent:
+// it is never reused for another item, since the caller may keep it.
 func (s *Session) view(i int) *Item {
+	if e := s.items[i]; e&openBit != 0 {
+		s.idx.lent[e&^openBit] = true
+	}
+	return s.peek(i)
+}
+
+// peek is view for the package's own use.
+func (s *Session) peek(i int) *Item {
 	if it := s.open(i); it != nil {
 		return it
 	}
@@ -826,7 +891,7 @@ func (s *Session) view(i int) *Item {
 // live returns item i to change: a packed item is decoded and kept open
 // until it is packed again.
 func (s *Session) live(i int) *Item {
-	it := s.view(i)
+	it := s.peek(i)
 	s.setOpen(i, it)
 	return it
 }
@@ -847,4 +912,13 @@ func (s *Session) turnOf(i int) string {
 	}
 	turn, _ := s.head(s.data(i))
 	return turn
+}
+
+// spareItem is an open Item that was packed without ever being handed out,
+// cleared, and its parts: the next item to start is written into it rather
+// than into a new one (an Item and its part take 512 bytes, which the
+// collector would otherwise reclaim for each item).
+type spareItem struct {
+	it    *Item
+	parts []universal.Part
 }

@@ -75,7 +75,8 @@ func TestPackRoundTrip(t *testing.T) {
 		var s Session
 		ix := s.index()
 		s.Turns = []Turn{{TurnID: "t1"}, {TurnID: "t2"}}
-		ix.turns["t1"], ix.turns["t2"] = 0, 1
+		setAt(&ix.turns, "t1", 0)
+		setAt(&ix.turns, "t2", 1)
 		var want []Item
 		for n := rapid.IntRange(1, 6).Draw(t, "items"); len(want) < n; {
 			it := Item{
@@ -99,7 +100,7 @@ func TestPackRoundTrip(t *testing.T) {
 				it.Item.Content = rapid.SliceOfN(part, 0, 3).Draw(t, "content")
 			}
 			i := s.addItem(&Item{Item: universal.Item{ItemID: it.Item.ItemID}}, &Change{})
-			s.pack(i, &it, false, false)
+			s.pack(i, &it, nil, false, false)
 			// What the session keeps is the canonical form of raw JSON.
 			c := it
 			c.Item.Extra = canon(it.Item.Extra)

@@ -76,10 +76,11 @@ type OtherUsage struct {
 	TurnUsage
 }
 
-// tokensOf returns the counts of a report as new Tokens.
-func tokensOf(d *universal.UsageUpdated) *Tokens {
+// reported returns the counts and cost of a report: the event's, which
+// newTokens copies (one allocation a report, for what the session keeps).
+func reported(d *universal.UsageUpdated) ([6]*int64, *float64) {
 	u := &d.Usage
-	return newTokens([6]*int64{u.InputTokens, u.CachedInputTokens, u.CacheWriteTokens, u.OutputTokens, u.ReasoningTokens, u.TotalTokens}, d.CostUSD)
+	return [6]*int64{u.InputTokens, u.CachedInputTokens, u.CacheWriteTokens, u.OutputTokens, u.ReasoningTokens, u.TotalTokens}, d.CostUSD
 }
 
 // values holds the numbers a Tokens points to, allocated together: one
@@ -140,21 +141,20 @@ func clonePtr[T any](p *T) *T {
 	return &v
 }
 
-// plus returns a+b, where a nil count is absent (nil+nil stays nil). a
-// may be nil; b is new Tokens of the caller's, returned as they are when
-// a is nil.
-func plus(a, b *Tokens) *Tokens {
+// plus returns new Tokens a+b, where a nil count is absent (nil+nil
+// stays nil). a may be nil; b and bCost are a report's.
+func plus(a *Tokens, b [6]*int64, bCost *float64) *Tokens {
 	if a == nil {
-		return b
+		return newTokens(b, bCost)
 	}
 	var n [6]*int64
 	var sums [6]int64
-	ca, cb := counts(a), counts(b)
+	ca := counts(a)
 	for i := range n {
-		n[i] = sum(ca[i], cb[i], &sums[i])
+		n[i] = sum(ca[i], b[i], &sums[i])
 	}
 	var cost float64
-	return newTokens(n, sum(a.CostUSD, b.CostUSD, &cost))
+	return newTokens(n, sum(a.CostUSD, bCost, &cost))
 }
 
 // sum returns a+b, computed into v, where a nil count is absent (nil+nil
@@ -177,16 +177,16 @@ func (s *Session) usage(ev *universal.Event, d *universal.UsageUpdated, c *Chang
 	if d.ContextWindow != nil {
 		u.ContextWindow = clonePtr(d.ContextWindow)
 	}
-	t := tokensOf(d)
+	n, cost := reported(d)
 	switch d.Scope {
 	case universal.ScopeSession:
-		u.Session = latest(u.Session, t)
+		u.Session = latest(u.Session, n, cost)
 	case universal.ScopeCall:
 		tu := s.usageTurn(d, c)
-		tu.Calls = plus(tu.Calls, t)
+		tu.Calls = plus(tu.Calls, n, cost)
 	case universal.ScopeTurn:
 		tu := s.usageTurn(d, c)
-		tu.Turn = t
+		tu.Turn = newTokens(n, cost)
 	default:
 		s.anomaly(ev, c, fmt.Sprintf("usage scope %q; ignored", d.Scope))
 		return
@@ -294,23 +294,22 @@ func sessionTotal(t *Tokens, a *sumOf) (Tokens, UsageSource) {
 	return total, UsageSession
 }
 
-// latest returns what session reports say once t is folded into prev:
-// each count and the cost as t gives it, else as prev did (a report that
-// leaves one null does not say it is unknown: an ACP agent sends the cost
-// in one update of a turn and not the others).
-func latest(prev, t *Tokens) *Tokens {
-	if prev == nil {
-		return t
-	}
-	n, p := counts(t), counts(prev)
-	for i := range n {
-		if n[i] == nil {
-			n[i] = p[i]
+// latest returns, as new Tokens, what session reports say once a report
+// (n, cost) is folded into prev: each count and the cost as the report
+// gives it, else as prev did (a report that leaves one null does not say
+// it is unknown: an ACP agent sends the cost in one update of a turn and
+// not the others).
+func latest(prev *Tokens, n [6]*int64, cost *float64) *Tokens {
+	if prev != nil {
+		p := counts(prev)
+		for i := range n {
+			if n[i] == nil {
+				n[i] = p[i]
+			}
 		}
-	}
-	cost := t.CostUSD
-	if cost == nil {
-		cost = prev.CostUSD
+		if cost == nil {
+			cost = prev.CostUSD
+		}
 	}
 	return newTokens(n, cost)
 }
