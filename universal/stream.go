@@ -485,9 +485,12 @@ func (w *Stream) Delta(dst []Event, itemID string, i int, typ PartType, text str
 		// a new one; the old stays as it was), so the delta is the bytes
 		// just appended: one copy of the text, not two.
 		n := len(b)
-		if cap(b)-n < len(text) && cap(b) < 64 {
-			// The first copy is full to capacity: its first growth
-			// makes room for the next few deltas too.
+		if cap(b)-n < len(text) {
+			// Doubled, where append grows a big slice by a quarter: a
+			// long message's text is then copied about once more in
+			// all, not four times. (The first copy is full to
+			// capacity: its first growth makes room for the next few
+			// deltas too.)
 			b = append(make([]byte, 0, max(64, 2*(n+len(text)))), b...)
 		}
 		b = append(b, text...)
