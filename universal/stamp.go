@@ -259,17 +259,22 @@ func (s *Stamper) eventID(seq int64) []byte {
 
 // Delta stamps an item.delta without allocating its data separately.
 func (s *Stamper) Delta(dst []Event, d ItemDelta, src Source, raw []byte) []Event {
-	var p *ItemDelta
+	p := s.newDelta()
+	*p = d
+	return s.Emit(dst, TypeItemDelta, src, p, raw)
+}
+
+// newDelta returns zeroed memory for the data of an item.delta, which the
+// caller fills in place (an ItemDelta built first and then copied in is
+// written twice).
+func (s *Stamper) newDelta() *ItemDelta {
 	if s.reuse {
 		// An append that grows the slice moves it: the deltas of this
 		// call already stamped keep the old array, which nothing writes.
-		s.recentD = append(s.recentD, d)
-		p = &s.recentD[len(s.recentD)-1]
-	} else {
-		p = s.deltas.alloc()
-		*p = d
+		s.recentD = append(s.recentD, ItemDelta{})
+		return &s.recentD[len(s.recentD)-1]
 	}
-	return s.Emit(dst, TypeItemDelta, src, p, raw)
+	return s.deltas.alloc()
 }
 
 // Unparsed stamps an agent.unparsed event (source daemon) for a native

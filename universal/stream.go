@@ -498,13 +498,9 @@ func (w *Stream) Delta(dst []Event, itemID string, i int, typ PartType, text str
 		delta = bytesString(b[n:])
 	}
 	o.Deltas[i] = true
-	return w.st.Delta(dst, ItemDelta{
-		ItemID:       itemID,
-		NativeItemID: o.Item.NativeItemID,
-		Delta:        delta,
-		PartIndex:    i,
-		PartType:     typ,
-	}, src, raw)
+	d := w.st.newDelta()
+	d.ItemID, d.NativeItemID, d.Delta, d.PartIndex, d.PartType = itemID, o.Item.NativeItemID, delta, i, typ
+	return w.st.Emit(dst, TypeItemDelta, src, d, raw)
 }
 
 // Complete emits item.completed with it as the final snapshot (status
