@@ -347,7 +347,13 @@ func (d *TurnEnded) SessionEnding() bool {
 }
 
 // IsOpen reports whether the item was started and not yet completed.
-func (w *Stream) IsOpen(itemID string) bool { _, ok := w.open[itemID]; return ok }
+func (w *Stream) IsOpen(itemID string) bool {
+	if w.last != nil && w.last.Item.ItemID == itemID {
+		return true // the item the last delta went to, open still (untrack forgets it)
+	}
+	_, ok := w.open[itemID]
+	return ok
+}
 
 // Known reports whether the item was ever started.
 func (w *Stream) Known(itemID string) bool { _, ok := w.state.Seen[itemID]; return ok }
