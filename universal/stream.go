@@ -491,12 +491,14 @@ func (w *Stream) Delta(dst []Event, itemID string, i int, typ PartType, text str
 		// a new one; the old stays as it was), so the delta is the bytes
 		// just appended: one copy of the text, not two.
 		n := len(b)
-		if cap(b)-n < len(text) {
-			// Doubled, where append grows a big slice by a quarter: a
-			// long message's text is then copied about once more in
-			// all, not four times. (The first copy is full to
-			// capacity: its first growth makes room for the next few
-			// deltas too.)
+		if cap(b)-n < len(text) && n < textDoubling {
+			// Doubled, where append grows a slice of some kilobytes by
+			// a quarter to a half: a message's text is then copied
+			// about once more in all, not three or four times. (The
+			// first copy is full to capacity: its first growth makes
+			// room for the next few deltas too.) Beyond textDoubling,
+			// append's steps keep the occasional copy of a huge text
+			// (and a memory twice its size) from stalling a stream.
 			b = append(make([]byte, 0, max(64, 2*(n+len(text)))), b...)
 		}
 		b = append(b, text...)
@@ -908,6 +910,10 @@ func (w *Stream) ownRaw(b []byte) []byte {
 	}
 	return jsonw.AppendRaw(nil, b)
 }
+
+// textDoubling is the length of a part's streamed text up to which its
+// buffer doubles when it grows (see Delta).
+const textDoubling = 256 << 10
 
 // validUTF8 replaces invalid UTF-8 with U+FFFD. The stream keeps all text
 // valid so that what it tracks survives a JSON checkpoint unchanged and
