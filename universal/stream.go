@@ -2,6 +2,7 @@ package universal
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -919,10 +920,32 @@ const textDoubling = 256 << 10
 // valid so that what it tracks survives a JSON checkpoint unchanged and
 // compares equal to what the encoder writes.
 func validUTF8(s string) string {
-	if utf8.ValidString(s) {
+	if ascii(s) || utf8.ValidString(s) {
 		return s
 	}
 	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// ascii reports whether s is ASCII only: a word at a time, the last word
+// read overlapping the one before, so that a short text (a delta is
+// often a few words) costs two loads and no loop over its tail bytes, as
+// utf8.ValidString's would.
+func ascii(s string) bool {
+	n := len(s)
+	if n < 8 {
+		for i := 0; i < n; i++ {
+			if s[i] >= utf8.RuneSelf {
+				return false
+			}
+		}
+		return true
+	}
+	b := unsafe.Slice(unsafe.StringData(s), n)
+	acc := binary.LittleEndian.Uint64(b[n-8:])
+	for i := 0; i+8 <= n; i += 8 {
+		acc |= binary.LittleEndian.Uint64(b[i:])
+	}
+	return acc&0x8080808080808080 == 0
 }
 
 // validContent returns parts whose strings are valid UTF-8, copying the
