@@ -208,23 +208,16 @@ func (s *Stamper) Emit(dst []Event, typ Type, src Source, data Data, raw []byte)
 	if s.reuse {
 		mem = &s.recent
 	}
-	// The event is built in place: an Event is large, and a copy made
-	// first would be copied again into dst.
+	// The event is built in place, field by field: an Event is large,
+	// and one built first (a composite literal assigned through a
+	// pointer is built aside) would be copied again into dst.
+	id, t := mem.str(s.eventID(seq)), s.clock(seq)
 	dst = append(dst, Event{})
 	ev := &dst[len(dst)-1]
-	*ev = Event{
-		EventID:         mem.str(s.eventID(seq)),
-		Sequence:        seq,
-		Time:            s.clock(seq),
-		SessionID:       s.sessionID,
-		NativeSessionID: s.st.NativeSessionID,
-		Synthetic:       src == SourceDaemon,
-		Source:          src,
-		Type:            typ,
-		Data:            data,
-		CleanJSON:       s.clean,
-		Transient:       s.reuse,
-	}
+	ev.EventID, ev.Sequence, ev.Time = id, seq, t
+	ev.SessionID, ev.NativeSessionID = s.sessionID, s.st.NativeSessionID
+	ev.Synthetic, ev.Source, ev.Type, ev.Data = src == SourceDaemon, src, typ, data
+	ev.CleanJSON, ev.Transient = s.clean, s.reuse
 	if s.raw && len(raw) > 0 {
 		s.scratch = jsonw.AppendRaw(s.scratch[:0], raw)
 		ev.Raw = mem.bytes(s.scratch)
