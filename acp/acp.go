@@ -174,7 +174,11 @@ func (t *Translator) message(dst []universal.Event, in *input) []universal.Event
 		return true
 	})
 	isString := method.Type() == gjson.String
-	hasID := id.Type() == gjson.String || id.Type() == gjson.Number
+	hasID := false
+	if id.Exists() { // a notification has none: no Result built for it
+		idType := id.Type()
+		hasID = idType == gjson.String || idType == gjson.Number
+	}
 	switch {
 	case isString && hasID:
 		return t.request(dst, in, method.Str(), id.Raw())

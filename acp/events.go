@@ -268,10 +268,27 @@ func (t *Translator) update(dst []universal.Event, in *input, params jsonscan.Va
 			t.w.SetNativeSessionID(sid)
 		}
 	}
-	kind := u.Sub("sessionUpdate").Str()
+	// One walk over the update reads what a chunk (the frequent update)
+	// needs; of duplicate members the first counts, as in a lookup.
+	var kindV, content, mid jsonscan.Value
+	meta := false
+	u.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "sessionUpdate":
+			jsonscan.KeepFirst(&kindV, v)
+		case "content":
+			jsonscan.KeepFirst(&content, v)
+		case "messageId":
+			jsonscan.KeepFirst(&mid, v)
+		case "_meta":
+			meta = true
+		}
+		return true
+	})
+	kind := kindV.Str()
 	switch kind {
 	case "agent_message_chunk", "agent_thought_chunk":
-		return t.agentChunk(dst, in, u, kind == "agent_thought_chunk")
+		return t.agentChunk(dst, in, u, chunk{content: content, messageID: mid.Str(), meta: meta}, kind == "agent_thought_chunk")
 	case "user_message_chunk":
 		return t.userChunk(dst, in, u)
 	case "tool_call":
@@ -447,8 +464,14 @@ func (t *Translator) usage(dst []universal.Event, u jsonscan.Value, scope univer
 // scopeFor returns the scope of an update: the sub-agent of the call its
 // _meta names as parent, else the session's.
 func (t *Translator) scopeFor(u jsonscan.Value) (string, *scope) {
+	return t.scope(t.parentCall(u))
+}
+
+// scope returns the scope of the sub-agent the call p spawned (nil: the
+// session's own), made on first use.
+func (t *Translator) scope(p *tool) (string, *scope) {
 	key := ""
-	if p := t.parentCall(u); p != nil {
+	if p != nil {
 		key = p.ID
 	}
 	if t.st.Scopes == nil {
@@ -499,23 +522,39 @@ func (t *Translator) parentCall(u jsonscan.Value) *tool {
 // agentChunk translates agent_message_chunk and agent_thought_chunk: text
 // of the current response's message (a new message when tool activity
 // came between, or the messageId changed after another item started).
-func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Value, thought bool) []universal.Event {
+func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Value, ch chunk, thought bool) []universal.Event {
 	dst = t.work(dst, in.raw)
 	dst = t.closeUser(dst, in.raw)
 	t.st.Turn.Answered = true
-	c := u.Sub("content")
-	if mu := u.Sub("_meta.usage"); mu.IsObject() {
-		dst = t.usage(dst, mu, universal.ScopeCall, nil, in.raw)
+	c := ch.content
+	if ch.meta {
+		if mu := u.Sub("_meta.usage"); mu.IsObject() {
+			dst = t.usage(dst, mu, universal.ScopeCall, nil, in.raw)
+		}
 	}
-	isText := c.Sub("type").Str() == "text"
+	var typeV, textV jsonscan.Value
+	c.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "type":
+			jsonscan.KeepFirst(&typeV, v)
+		case "text":
+			jsonscan.KeepFirst(&textV, v)
+		}
+		return true
+	})
+	isText := typeV.Str() == "text"
 	var text string
 	if isText {
-		if text = c.Sub("text").Str(); text == "" {
+		if text = textV.Str(); text == "" {
 			return dst // an empty chunk (some carry only _meta)
 		}
 	}
-	_, sc := t.scopeFor(u)
-	mid := u.Sub("messageId").Str()
+	var parent *tool
+	if ch.meta {
+		parent = t.parentCall(u)
+	}
+	_, sc := t.scope(parent)
+	mid := ch.messageID
 	switch {
 	case !sc.Open:
 		dst = t.newMessage(dst, sc, mid, in.raw)
@@ -555,6 +594,13 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 		i = len(sc.Parts) - 1
 	}
 	return t.w.Delta(dst, sc.Msg, i, typ, text, agent, in.raw)
+}
+
+// chunk is what update read of an agent's chunk in its one walk over it.
+type chunk struct {
+	content   jsonscan.Value
+	messageID string
+	meta      bool // the update has _meta
 }
 
 // newMessage completes the scope's open message and starts another.

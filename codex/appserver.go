@@ -12,53 +12,44 @@ import (
 
 // rpc translates one app-server JSON-RPC message (either direction).
 func (t *Translator) rpc(dst []event, c *ctx, msg jsonscan.Value) []event {
-	var method, id, rpcErr gjson.Result
-	var params, result jsonscan.Value
+	var methodV, idV, params, result, errV jsonscan.Value
 	// One walk over the top-level members of the message's index (a
-	// duplicate key: the first wins, as with gjson paths).
+	// duplicate key: the first wins, as with gjson paths). Values, not
+	// Results: a notification (a delta above all) reads only its method's
+	// text.
 	msg.Members(func(k string, v jsonscan.Value) bool {
-		var dst *gjson.Result
 		switch k {
 		case "method":
-			dst = &method
+			jsonscan.KeepFirst(&methodV, v)
 		case "id":
-			dst = &id
+			jsonscan.KeepFirst(&idV, v)
 		case "params":
-			// Kept as a Value: notifications read it through the index.
-			if !params.Exists() {
-				params = v
-			}
-			return true
+			// Notifications read it through the index.
+			jsonscan.KeepFirst(&params, v)
 		case "result":
-			// A Value too: a thread/resume result holds the whole thread.
-			if !result.Exists() {
-				result = v
-			}
-			return true
+			// A thread/resume result holds the whole thread.
+			jsonscan.KeepFirst(&result, v)
 		case "error":
-			dst = &rpcErr
-		default:
-			return true
-		}
-		if !dst.Exists() {
-			*dst = v.Result()
+			jsonscan.KeepFirst(&errV, v)
 		}
 		return true
 	})
-	if method.Exists() && method.Type != gjson.String {
+	hasMethod := methodV.Exists()
+	if hasMethod && methodV.Type() != gjson.String {
 		return t.w.Unparsed(dst, c.loc(), errors.New("codex: JSON-RPC method is not a string"), c.raw)
 	}
+	method := methodV.Str()
 	switch {
-	case c.in && method.Exists():
-		return t.clientRequest(dst, c, method.Str, id, params.Result())
-	case c.in && id.Exists() && (result.Exists() || rpcErr.Exists()):
-		return t.clientResponse(dst, c, id, result.Result(), rpcErr)
-	case method.Exists() && id.Exists():
-		return t.serverRequest(dst, c, method.Str, id, params)
-	case method.Exists():
-		return t.notification(dst, c, method.Str, params)
-	case id.Exists() && (result.Exists() || rpcErr.Exists()):
-		return t.serverResponse(dst, c, id, result, rpcErr)
+	case c.in && hasMethod:
+		return t.clientRequest(dst, c, method, idV.Result(), params.Result())
+	case c.in && idV.Exists() && (result.Exists() || errV.Exists()):
+		return t.clientResponse(dst, c, idV.Result(), result.Result(), errV.Result())
+	case hasMethod && idV.Exists():
+		return t.serverRequest(dst, c, method, idV.Result(), params)
+	case hasMethod:
+		return t.notification(dst, c, method, params)
+	case idV.Exists() && (result.Exists() || errV.Exists()):
+		return t.serverResponse(dst, c, idV.Result(), result, errV.Result())
 	}
 	return t.w.Unparsed(dst, c.loc(), errors.New("codex: not a JSON-RPC request, response or notification"), c.raw)
 }
@@ -627,20 +618,22 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 	}
 	// One walk over params reads what the frequent notifications (the
 	// deltas) need; a duplicate key: the first wins, as with Get.
-	var threadV, itemV, deltaV jsonscan.Value
+	var threadV, itemV, deltaV, indexV jsonscan.Value
 	p.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "threadId":
-			if !threadV.Exists() {
-				threadV = v
-			}
+			jsonscan.KeepFirst(&threadV, v)
 		case "itemId":
-			if !itemV.Exists() {
-				itemV = v
-			}
+			jsonscan.KeepFirst(&itemV, v)
 		case "delta":
-			if !deltaV.Exists() {
-				deltaV = v
+			jsonscan.KeepFirst(&deltaV, v)
+		case "summaryIndex":
+			if method == "item/reasoning/summaryTextDelta" {
+				jsonscan.KeepFirst(&indexV, v)
+			}
+		case "contentIndex":
+			if method == "item/reasoning/textDelta" {
+				jsonscan.KeepFirst(&indexV, v)
 			}
 		}
 		return true
@@ -670,9 +663,9 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		m := msgSpec{native: id, thread: thread, role: universal.RoleAssistant}
 		return t.messageDelta(dst, t.key(thread, id), kindMessage, m, 0, universal.PartText, t.deltaText(deltaV), c.raw)
 	case "item/reasoning/summaryTextDelta", "item/reasoning/textDelta":
-		idx := int(p.Get("summaryIndex").Int())
+		idx := int(indexV.Int())
 		if method == "item/reasoning/textDelta" {
-			idx = -1 - int(p.Get("contentIndex").Int())
+			idx = -1 - idx
 		}
 		return t.reasoningDelta(dst, c, thread, itemV.Str(), idx, t.deltaText(deltaV))
 	case "item/reasoning/summaryPartAdded":

@@ -264,7 +264,7 @@ type input struct {
 	// top is raw scanned and indexed, absent for a long message_update
 	// (see Translate), whose fields gjson reads one by one.
 	top  jsonscan.Value
-	typ  gjson.Result
+	typ  gjson.Result // only Type and Str are set when top is scanned (readTop)
 	line int64
 	dir  universal.Direction
 	// event is the first assistantMessageEvent of a scanned input, and
@@ -281,11 +281,15 @@ func (in *input) readTop() {
 		in.typ = in.get("type")
 		return
 	}
+	typed := false
 	in.top.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "type":
-			if !in.typ.Exists() {
-				in.typ = v.Result() // the first of duplicates, as Get reads
+			if !typed {
+				// The first of duplicates, as Get reads. Only its type
+				// and text are read: the Result is not built whole.
+				typed = true
+				in.typ = gjson.Result{Type: v.Type(), Str: v.Str()}
 			}
 		case "assistantMessageEvent":
 			if in.events == 0 {

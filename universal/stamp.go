@@ -208,23 +208,16 @@ func (s *Stamper) Emit(dst []Event, typ Type, src Source, data Data, raw []byte)
 	if s.reuse {
 		mem = &s.recent
 	}
-	// The event is built in place: an Event is large, and a copy made
-	// first would be copied again into dst.
+	// The event is built in place, field by field: an Event is large,
+	// and one built first (a composite literal assigned through a
+	// pointer is built aside) would be copied again into dst.
+	id, t := mem.str(s.eventID(seq)), s.clock(seq)
 	dst = append(dst, Event{})
 	ev := &dst[len(dst)-1]
-	*ev = Event{
-		EventID:         mem.str(s.eventID(seq)),
-		Sequence:        seq,
-		Time:            s.clock(seq),
-		SessionID:       s.sessionID,
-		NativeSessionID: s.st.NativeSessionID,
-		Synthetic:       src == SourceDaemon,
-		Source:          src,
-		Type:            typ,
-		Data:            data,
-		CleanJSON:       s.clean,
-		Transient:       s.reuse,
-	}
+	ev.EventID, ev.Sequence, ev.Time = id, seq, t
+	ev.SessionID, ev.NativeSessionID = s.sessionID, s.st.NativeSessionID
+	ev.Synthetic, ev.Source, ev.Type, ev.Data = src == SourceDaemon, src, typ, data
+	ev.CleanJSON, ev.Transient = s.clean, s.reuse
 	if s.raw && len(raw) > 0 {
 		s.scratch = jsonw.AppendRaw(s.scratch[:0], raw)
 		ev.Raw = mem.bytes(s.scratch)
@@ -259,17 +252,22 @@ func (s *Stamper) eventID(seq int64) []byte {
 
 // Delta stamps an item.delta without allocating its data separately.
 func (s *Stamper) Delta(dst []Event, d ItemDelta, src Source, raw []byte) []Event {
-	var p *ItemDelta
+	p := s.newDelta()
+	*p = d
+	return s.Emit(dst, TypeItemDelta, src, p, raw)
+}
+
+// newDelta returns zeroed memory for the data of an item.delta, which the
+// caller fills in place (an ItemDelta built first and then copied in is
+// written twice).
+func (s *Stamper) newDelta() *ItemDelta {
 	if s.reuse {
 		// An append that grows the slice moves it: the deltas of this
 		// call already stamped keep the old array, which nothing writes.
-		s.recentD = append(s.recentD, d)
-		p = &s.recentD[len(s.recentD)-1]
-	} else {
-		p = s.deltas.alloc()
-		*p = d
+		s.recentD = append(s.recentD, ItemDelta{})
+		return &s.recentD[len(s.recentD)-1]
 	}
-	return s.Emit(dst, TypeItemDelta, src, p, raw)
+	return s.deltas.alloc()
 }
 
 // Unparsed stamps an agent.unparsed event (source daemon) for a native

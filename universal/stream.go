@@ -2,6 +2,7 @@ package universal
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -347,7 +348,13 @@ func (d *TurnEnded) SessionEnding() bool {
 }
 
 // IsOpen reports whether the item was started and not yet completed.
-func (w *Stream) IsOpen(itemID string) bool { _, ok := w.open[itemID]; return ok }
+func (w *Stream) IsOpen(itemID string) bool {
+	if w.last != nil && w.last.Item.ItemID == itemID {
+		return true // the item the last delta went to, open still (untrack forgets it)
+	}
+	_, ok := w.open[itemID]
+	return ok
+}
 
 // Known reports whether the item was ever started.
 func (w *Stream) Known(itemID string) bool { _, ok := w.state.Seen[itemID]; return ok }
@@ -485,9 +492,14 @@ func (w *Stream) Delta(dst []Event, itemID string, i int, typ PartType, text str
 		// a new one; the old stays as it was), so the delta is the bytes
 		// just appended: one copy of the text, not two.
 		n := len(b)
-		if cap(b)-n < len(text) && cap(b) < 64 {
-			// The first copy is full to capacity: its first growth
-			// makes room for the next few deltas too.
+		if cap(b)-n < len(text) && n < textDoubling {
+			// Doubled, where append grows a slice of some kilobytes by
+			// a quarter to a half: a message's text is then copied
+			// about once more in all, not three or four times. (The
+			// first copy is full to capacity: its first growth makes
+			// room for the next few deltas too.) Beyond textDoubling,
+			// append's steps keep the occasional copy of a huge text
+			// (and a memory twice its size) from stalling a stream.
 			b = append(make([]byte, 0, max(64, 2*(n+len(text)))), b...)
 		}
 		b = append(b, text...)
@@ -495,13 +507,9 @@ func (w *Stream) Delta(dst []Event, itemID string, i int, typ PartType, text str
 		delta = bytesString(b[n:])
 	}
 	o.Deltas[i] = true
-	return w.st.Delta(dst, ItemDelta{
-		ItemID:       itemID,
-		NativeItemID: o.Item.NativeItemID,
-		Delta:        delta,
-		PartIndex:    i,
-		PartType:     typ,
-	}, src, raw)
+	d := w.st.newDelta()
+	d.ItemID, d.NativeItemID, d.Delta, d.PartIndex, d.PartType = itemID, o.Item.NativeItemID, delta, i, typ
+	return w.st.Emit(dst, TypeItemDelta, src, d, raw)
 }
 
 // Complete emits item.completed with it as the final snapshot (status
@@ -904,14 +912,40 @@ func (w *Stream) ownRaw(b []byte) []byte {
 	return jsonw.AppendRaw(nil, b)
 }
 
+// textDoubling is the length of a part's streamed text up to which its
+// buffer doubles when it grows (see Delta).
+const textDoubling = 256 << 10
+
 // validUTF8 replaces invalid UTF-8 with U+FFFD. The stream keeps all text
 // valid so that what it tracks survives a JSON checkpoint unchanged and
 // compares equal to what the encoder writes.
 func validUTF8(s string) string {
-	if utf8.ValidString(s) {
+	if ascii(s) || utf8.ValidString(s) {
 		return s
 	}
 	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// ascii reports whether s is ASCII only: a word at a time, the last word
+// read overlapping the one before, so that a short text (a delta is
+// often a few words) costs two loads and no loop over its tail bytes, as
+// utf8.ValidString's would.
+func ascii(s string) bool {
+	n := len(s)
+	if n < 8 {
+		for i := 0; i < n; i++ {
+			if s[i] >= utf8.RuneSelf {
+				return false
+			}
+		}
+		return true
+	}
+	b := unsafe.Slice(unsafe.StringData(s), n)
+	acc := binary.LittleEndian.Uint64(b[n-8:])
+	for i := 0; i+8 <= n; i += 8 {
+		acc |= binary.LittleEndian.Uint64(b[i:])
+	}
+	return acc&0x8080808080808080 == 0
 }
 
 // validContent returns parts whose strings are valid UTF-8, copying the

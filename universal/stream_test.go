@@ -458,3 +458,27 @@ func TestStreamAddPartSendsItsText(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestASCII checks the word-at-a-time ASCII test behind validUTF8 against
+// a byte loop, for every length up to three words and every position of
+// one byte that is not ASCII.
+func TestASCII(t *testing.T) {
+	for n := 0; n <= 24; n++ {
+		b := []byte(strings.Repeat("a", n))
+		if !ascii(string(b)) {
+			t.Errorf("ascii(%q) = false", b)
+		}
+		for i := range n {
+			for _, c := range []byte{0x80, 0xC3, 0xFF} {
+				b[i] = c
+				if ascii(string(b)) {
+					t.Errorf("ascii(%q) = true", b)
+				}
+				b[i] = 'a'
+			}
+		}
+	}
+	if got := validUTF8("caf\xe9 ok"); got != "caf\uFFFD ok" {
+		t.Errorf("validUTF8 = %q", got)
+	}
+}

@@ -47,6 +47,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 	"unicode/utf8"
 	"unsafe"
 
@@ -338,8 +339,19 @@ done:
 	}
 elem:
 	// An array element starts at src[i] (i < n).
+	// (The fields are stored into the index one by one, here and for a
+	// key below: a member built whole and then copied in was stored as
+	// small words and loaded back as wide ones, a store-forwarding stall
+	// on every member.)
 	cur = int32(len(s.members))
-	s.members = append(s.members, member{keyStart: -1, keyEnd: -1, valStart: int32(i), skip: cur + 1, kind: src[i]})
+	if len(s.members) == cap(s.members) {
+		s.members = slices.Grow(s.members, 1)
+	}
+	s.members = s.members[:cur+1]
+	{
+		m := &s.members[cur]
+		m.keyStart, m.keyEnd, m.valStart, m.valEnd, m.skip, m.kind, m.flags = -1, -1, int32(i), 0, cur+1, src[i], 0
+	}
 	goto value
 key:
 	// A member's key starts at src[i] == '"'.
@@ -357,12 +369,17 @@ key:
 		if i >= n {
 			return false
 		}
-		cur = int32(len(s.members))
-		m := member{keyStart: int32(ks), keyEnd: int32(ke), valStart: int32(i), skip: cur + 1, kind: src[i]}
+		var flags byte
 		if esc {
-			m.flags = keyEscaped
+			flags = keyEscaped
 		}
-		s.members = append(s.members, m)
+		cur = int32(len(s.members))
+		if len(s.members) == cap(s.members) {
+			s.members = slices.Grow(s.members, 1)
+		}
+		s.members = s.members[:cur+1]
+		m := &s.members[cur]
+		m.keyStart, m.keyEnd, m.valStart, m.valEnd, m.skip, m.kind, m.flags = int32(ks), int32(ke), int32(i), 0, cur+1, src[i], flags
 		goto value
 	}
 }
@@ -414,7 +431,15 @@ func (s *Scanner) str(i int) (int, bool, bool) {
 			q := v ^ (ones * '"')
 			b := v ^ (ones * '\\')
 			if m := ((v - ones*0x20) & ^v) | ((q - ones) & ^q) | ((b - ones) & ^b); m&highs != 0 {
-				i += bits.TrailingZeros64(m&highs) >> 3
+				// The flagged byte is read from the word, not loaded
+				// again: most often it is the closing quote.
+				z := bits.TrailingZeros64(m & highs)
+				i += z >> 3
+				if byte(v>>(z&^7)) == '"' {
+					i++
+					ok = true
+					goto out
+				}
 				goto stopped
 			}
 			i += 8

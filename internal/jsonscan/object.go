@@ -557,15 +557,21 @@ func (v Value) Members(fn func(key string, value Value) bool) {
 		return
 	}
 	s := v.s
-	for i, end := v.members(); i < end; i = int(s.members[i].skip) {
-		m := &s.members[i]
-		k := s.src[m.keyStart:m.keyEnd]
+	// The index and the message in locals: fn is not known to leave the
+	// scanner alone, so fields would be loaded again after every call.
+	i, end := v.members()
+	members, src := s.members[:end], s.src
+	for i < end {
+		m := &members[i]
+		k := src[m.keyStart:m.keyEnd]
 		if m.flags&keyEscaped != 0 {
 			k = unescapeString(k)
 		}
+		next := int(m.skip)
 		if !fn(k, Value{s: s, i: i}) {
 			return
 		}
+		i = next
 	}
 }
 
