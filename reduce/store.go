@@ -55,16 +55,14 @@ type arena struct {
 	chunk  []byte   // the chunk being filled, blocks[cur] up to what is used
 	cur    int
 	total  int // bytes of the blocks so far
-	// scratch: room lent the free end of the chunk to write a big value
-	// into, which keep copies out.
-	scratch bool
 }
 
 // A new chunk is about an eighth of the arena so far (a power of two), at
 // least arenaMin and at most arenaMax bytes, so that the unused end of the
 // last chunk is a small part of a session of any size; a value of more than
-// an eighth of a chunk gets a block of its own, so at most an eighth of
-// each earlier chunk is left unused.
+// an eighth of a chunk that does not fit the free end of the chunk gets a
+// block of its own, so at most an eighth of each earlier chunk is left
+// unused.
 const (
 	arenaMin = 512
 	arenaMax = 32 << 10
@@ -101,20 +99,20 @@ func (a *arena) alloc(n int) []byte {
 
 // room returns memory to write a value of about n bytes into and then
 // keep: the free end of the current chunk, or of a new one, or a block of
-// its own for a big value.
+// its own for a big value that does not fit the free end (one that does
+// stays there: written once, in memory the arena has, where a block of its
+// own would cost an allocation and a copy).
 func (a *arena) room(n int) []byte {
 	free := cap(a.chunk) - len(a.chunk)
 	size := a.chunkSize()
 	switch {
-	case n > size/8 && free >= n:
-		// A block of its own, written first into the free end of the
-		// chunk (memory the arena has, and nothing points into) and then
-		// copied once at its size: memory allocated at n, an estimate,
-		// would be cleared, and mostly copied again to drop what n was
-		// over.
-		a.scratch = true
-		return a.chunk[len(a.chunk):]
-	case n > size/8:
+	case n > size/8 && free < n:
+		if free <= cap(a.chunk)/8 && n <= size {
+			// Little is left of the chunk: the next one, where the value
+			// is written once, as in place.
+			a.newChunk(size)
+			return a.chunk[:0]
+		}
 		return noZero(n)
 	case free < n/2:
 		a.newChunk(size)
@@ -130,9 +128,7 @@ func (a *arena) room(n int) []byte {
 // of the arena, and returns where it is.
 func (a *arena) keep(b []byte) stored {
 	t := a.chunk[len(a.chunk):]
-	scratch := a.scratch
-	a.scratch = false
-	if !scratch && len(b) > 0 && cap(t) > 0 && unsafe.SliceData(b) == unsafe.SliceData(t) {
+	if len(b) > 0 && cap(t) > 0 && unsafe.SliceData(b) == unsafe.SliceData(t) {
 		off := len(a.chunk)
 		a.chunk = a.chunk[:off+len(b)]
 		return span(a.cur, off, len(b))
@@ -144,9 +140,8 @@ func (a *arena) keep(b []byte) stored {
 		copy(m[:len(b)], b)
 		return span(a.cur, off, len(b))
 	}
-	// A block of its own: b itself, unless it is in the chunk or has much
-	// room to spare.
-	if scratch || cap(b)-len(b) > len(b)/32 {
+	// A block of its own: b itself, unless it has much room to spare.
+	if cap(b)-len(b) > len(b)/32 {
 		b = append([]byte(nil), b...)
 	}
 	a.total += cap(b)
