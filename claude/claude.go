@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -53,8 +54,8 @@ type Translator struct {
 	// message item made for its results whose calls are unknown.
 	raw         []byte
 	line        int64
-	scan        jsonscan.Scanner // the index of the message being translated
-	releasing   bool             // translating a held line (see releaseEarly)
+	scan        *jsonscan.Scanner // the index of the message being translated (see scanners)
+	releasing   bool              // translating a held line (see releaseEarly)
 	orphanMsg   string
 	orphanScope string
 }
@@ -178,8 +179,19 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	return t.translate(dst, m)
 }
 
+// scanners are the indexes translators scan their messages into, one
+// taken for each call of translate: a scanner's index grows to the size
+// of the messages it scans, which a translator of its own would pay for
+// anew with each session (most are short).
+var scanners = sync.Pool{New: func() any { return new(jsonscan.Scanner) }}
+
 // translate translates one native message in the order given.
 func (t *Translator) translate(dst []universal.Event, m universal.Message) []universal.Event {
+	t.scan = scanners.Get().(*jsonscan.Scanner)
+	defer func() {
+		scanners.Put(t.scan)
+		t.scan = nil
+	}()
 	if m.Err != nil {
 		m.Data = universal.CleanInput(m.Data)
 		t.raw, t.line = m.Data, m.Line
