@@ -56,6 +56,7 @@ type Translator struct {
 	line        int64
 	scan        *jsonscan.Scanner // the index of the message being translated (see scanners)
 	releasing   bool              // translating a held line (see releaseEarly)
+	parts       []universal.Part  // the content of the item being completed (see itemParts)
 	orphanMsg   string
 	orphanScope string
 }

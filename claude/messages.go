@@ -371,7 +371,7 @@ func (t *Translator) slotDelta(dst events, m *message, si int, text string) even
 // in their order, then parts only the final lines gave, in block order.
 func (t *Translator) completeMsg(dst events, m *message, status universal.ItemStatus, src universal.Source) events {
 	dst = t.ensureStarted(dst, m, src)
-	content := make([]universal.Part, 0, len(m.Slots))
+	content := t.itemParts(len(m.Slots))
 	for p := 0; p < m.Parts; p++ {
 		for i := range m.Slots {
 			if m.Slots[i].Part == p {
@@ -398,6 +398,18 @@ func (t *Translator) completeMsg(dst events, m *message, status universal.ItemSt
 		dst = t.usage(dst, universal.ScopeCall, *m.Usage, nil, nil, callMD(m), src)
 	}
 	return dst
+}
+
+// itemParts returns an empty slice with room for n parts, for the content
+// of an item given to Stream.Complete, which copies it: the memory is the
+// translator's, reused from one item to the next (a message, a tool call
+// and a tool result each made a slice of their own, garbage once
+// copied). Nothing else may take it until that Complete returns.
+func (t *Translator) itemParts(n int) []universal.Part {
+	if cap(t.parts) < n {
+		t.parts = make([]universal.Part, 0, max(n, 4))
+	}
+	return t.parts[:0]
 }
 
 func (t *Translator) finalPart(m *message, s *slot) universal.Part {
@@ -511,7 +523,7 @@ func (t *Translator) toolUse(dst events, m *message, b jsonscan.Value, typ strin
 	dst = t.w.Complete(dst, universal.Item{
 		ItemID: tl.ItemID, NativeItemID: t.w.Copy(id), ParentID: tl.Msg,
 		Kind: universal.KindToolCall, Role: universal.RoleAssistant,
-		Content: []universal.Part{part},
+		Content: append(t.itemParts(1), part),
 	}, universal.SourceAgent, t.raw)
 	if name == "AskUserQuestion" && !tl.Question {
 		dst = t.askQuestion(dst, tl, id, input, universal.SourceAgent)

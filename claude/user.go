@@ -302,17 +302,6 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	if o.Len() > 0 {
 		rp.Metadata = o.Bytes()
 	}
-	content := append([]universal.Part{rp}, extra...)
-	if !isErr {
-		if fr, ok := fileRef(structured, name, t.w.Copy); ok {
-			content = append(content, fr)
-		} else {
-			content = append(content, callFileRefs(name, toolKind, paths)...)
-		}
-	}
-	if structured.Exists() {
-		content = append(content, anthropic.ValuePart(structured))
-	}
 	// The permission decision came before the tool ran.
 	dst = t.decided(dst, call, name, decision, kind, output)
 	// So did the answer to a question and the approval of a plan.
@@ -344,6 +333,17 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	status := universal.StatusCompleted
 	if isErr {
 		status = universal.StatusFailed
+	}
+	content := append(append(t.itemParts(len(extra)+2), rp), extra...)
+	if !isErr {
+		if fr, ok := fileRef(structured, name, t.w.Copy); ok {
+			content = append(content, fr)
+		} else {
+			content = append(content, callFileRefs(name, toolKind, paths)...)
+		}
+	}
+	if structured.Exists() {
+		content = append(content, anthropic.ValuePart(structured))
 	}
 	dst = t.w.Complete(dst, universal.Item{
 		ItemID: t.w.NewItemID(), ParentID: parent, Kind: universal.KindToolResult, Role: universal.RoleTool,

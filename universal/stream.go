@@ -517,7 +517,8 @@ func (w *Stream) Delta(dst []Event, itemID string, i int, typ PartType, text str
 // started first (same source, streamed strings emptied). Before the
 // completion, the stream reconciles every streamed part as described on
 // Stream; parts that streamed but are missing from it are kept. Strings in
-// it must not alias native input.
+// it must not alias native input. The parts are copied: the caller may
+// reuse the memory of it.Content once Complete returns.
 func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event {
 	if w.state.Ended {
 		return dst
