@@ -57,6 +57,8 @@ type Translator struct {
 	scan        *jsonscan.Scanner // the index of the message being translated (see scanners)
 	releasing   bool              // translating a held line (see releaseEarly)
 	parts       []universal.Part  // the content of the item being completed (see itemParts)
+	md          []byte            // the last call usage metadata made (see callMD)
+	mdModel     string            // and its model
 	orphanMsg   string
 	orphanScope string
 }

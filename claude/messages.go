@@ -395,7 +395,7 @@ func (t *Translator) completeMsg(dst events, m *message, status universal.ItemSt
 	}
 	t.dropMsg(m)
 	if t.transcript && m.Usage != nil {
-		dst = t.usage(dst, universal.ScopeCall, *m.Usage, nil, nil, callMD(m), src)
+		dst = t.usage(dst, universal.ScopeCall, *m.Usage, nil, nil, t.callMD(m), src)
 	}
 	return dst
 }

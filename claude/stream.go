@@ -306,7 +306,7 @@ func (t *Translator) messageDelta(dst events, ev jsonscan.Value, c sc) events {
 	if m.Usage != nil {
 		u = overlay(*m.Usage, u)
 	}
-	return t.usage(dst, universal.ScopeCall, u, nil, nil, callMD(m), universal.SourceAgent)
+	return t.usage(dst, universal.ScopeCall, u, nil, nil, t.callMD(m), universal.SourceAgent)
 }
 
 // overlay returns base with every count that over reports replaced: the

@@ -561,13 +561,19 @@ func (t *Translator) costState(dst events, r jsonscan.Value) events {
 const syntheticModel = "<synthetic>"
 
 // callMD is the metadata of a message's call usage: {"model": …} when the
-// message named its model, else nil.
-func callMD(m *message) []byte {
+// message named its model, else nil. A session's calls name one model or
+// a few, so the last one made is given again while the model is the same
+// (capped, so that an append to one event's copy never writes another's).
+func (t *Translator) callMD(m *message) []byte {
 	if m.Model == "" {
 		return nil
 	}
-	var o jsonw.Object
-	return o.String("model", m.Model).Bytes()
+	if m.Model != t.mdModel {
+		var o jsonw.Object
+		md := o.String("model", m.Model).Bytes()
+		t.md, t.mdModel = md[:len(md):len(md)], m.Model
+	}
+	return t.md
 }
 
 func (t *Translator) usage(dst events, scope universal.UsageScope, u universal.Usage, cost *float64, window *int64, md []byte, src universal.Source) events {
