@@ -318,9 +318,9 @@ func (t *Translator) ensureStarted(dst events, m *message, src universal.Source)
 		return dst
 	}
 	m.Started = true
-	content := make([]universal.Part, len(m.Slots))
+	content := t.itemParts(len(m.Slots))
 	for i := range m.Slots {
-		content[i] = m.Slots[i].part("", true)
+		content = append(content, m.Slots[i].part("", true))
 		m.Slots[i].Part = i
 	}
 	m.Parts = len(m.Slots)
@@ -401,10 +401,11 @@ func (t *Translator) completeMsg(dst events, m *message, status universal.ItemSt
 }
 
 // itemParts returns an empty slice with room for n parts, for the content
-// of an item given to Stream.Complete, which copies it: the memory is the
-// translator's, reused from one item to the next (a message, a tool call
-// and a tool result each made a slice of their own, garbage once
-// copied). Nothing else may take it until that Complete returns.
+// of an item given to Stream.StartItem or Complete, which copy it: the
+// memory is the translator's, reused from one item to the next (a
+// message, a tool call and a tool result each made a slice of their own,
+// garbage once copied). Nothing else may take it until that call
+// returns.
 func (t *Translator) itemParts(n int) []universal.Part {
 	if cap(t.parts) < n {
 		t.parts = make([]universal.Part, 0, max(n, 4))
@@ -541,7 +542,7 @@ func (t *Translator) startTool(dst events, m *message, id, name string, src univ
 	dst = t.w.StartItem(dst, universal.Item{
 		ItemID: tl.ItemID, NativeItemID: t.w.Copy(id), ParentID: m.ItemID,
 		Kind: universal.KindToolCall, Role: universal.RoleAssistant,
-		Content: []universal.Part{part},
+		Content: append(t.itemParts(1), part),
 	}, src, t.raw)
 	return dst, tl
 }

@@ -382,7 +382,8 @@ func (w *Stream) StreamedText(itemID string, i int) string {
 // StartItem emits item.started for it, which must have an ItemID (from
 // NewItemID) and a Kind; its status is set to in_progress. The item
 // belongs to the innermost open turn. Strings in it must not alias native
-// input (use Copy).
+// input (use Copy). The parts are copied: the caller may reuse the memory
+// of it.Content once StartItem returns.
 func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event {
 	if w.state.Ended {
 		return dst
@@ -406,20 +407,25 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 	it.Status = StatusInProgress
 	it.Content = validContent(it.Content)
 	var o *openItem
-	var content []Part
+	var snap *ItemSnapshot
+	var content, started []Part
 	if n := len(it.Content); n <= 1 {
-		// Most items start with one part or none: the open item and its
-		// lists for that part come in one allocation.
+		// Most items start with one part or none: the open item, its
+		// lists for that part and the started snapshot come in one
+		// allocation.
 		one := new(struct {
 			openItem
-			part   [1]Part
-			text   [1][]byte
-			deltas [1]bool
+			part    [1]Part
+			text    [1][]byte
+			deltas  [1]bool
+			snap    ItemSnapshot
+			started [1]Part
 		})
-		o, content = &one.openItem, one.part[:n]
+		o, content, snap, started = &one.openItem, one.part[:n], &one.snap, one.started[:n]
 		o.text, o.Deltas = one.text[:n], one.deltas[:n]
 	} else {
-		o, content = &openItem{}, make([]Part, n)
+		parts := make([]Part, 2*n)
+		o, content, snap, started = &openItem{}, parts[:n:n], &ItemSnapshot{}, parts[n:]
 		o.text, o.Deltas = make([][]byte, n), make([]bool, n)
 	}
 	o.Item, o.Turn = it, w.Turn()
@@ -431,7 +437,10 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 		}
 	}
 	w.track(o)
-	return w.st.Emit(dst, TypeItemStarted, src, &ItemSnapshot{Item: it}, raw)
+	copy(started, it.Content)
+	snap.Item = it
+	snap.Item.Content = started
+	return w.st.Emit(dst, TypeItemStarted, src, snap, raw)
 }
 
 func (w *Stream) track(o *openItem) {
