@@ -570,7 +570,7 @@ func (t *Translator) callMD(m *message) []byte {
 	}
 	if m.Model != t.mdModel {
 		var o jsonw.Object
-		md := o.String("model", m.Model).Bytes()
+		md := o.Grow(len(m.Model)+12).String("model", m.Model).Bytes()
 		t.md, t.mdModel = md[:len(md):len(md)], m.Model
 	}
 	return t.md

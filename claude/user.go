@@ -284,6 +284,9 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	}
 
 	var o jsonw.Object
+	if hasCode || decision.Raw != "" {
+		o.Grow(len(decision.Raw) + len(kind) + 64) // the usual members in one allocation
+	}
 	if hasCode {
 		o.Int("exit_code", int64(exitCode))
 	}
