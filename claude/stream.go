@@ -104,8 +104,15 @@ func (t *Translator) messageStart(dst events, ev jsonscan.Value, c sc) events {
 		m = t.newMsg(scope, id)
 	}
 	m.Live = true
-	if u, ok := anthropic.Usage(msg.Sub("usage")); ok {
-		m.Usage = &u
+	if tk, ok := anthropic.ReadUsage(msg.Sub("usage")); ok {
+		// The usage and its counts in one allocation.
+		kept := new(struct {
+			u  universal.Usage
+			tk anthropic.Tokens
+		})
+		kept.tk = tk
+		kept.u = kept.tk.Usage()
+		m.Usage = &kept.u
 	}
 	if mdl := msg.Get("model").Str; mdl != "" && mdl != syntheticModel {
 		m.Model = t.w.Copy(mdl)
@@ -299,19 +306,22 @@ func (t *Translator) messageDelta(dst events, ev jsonscan.Value, c sc) events {
 	if sr := ev.Get("delta.stop_reason").Str; sr != "" {
 		m.Stop = t.w.Copy(sr)
 	}
-	u, ok := anthropic.Usage(ev.Sub("usage"))
+	tk, ok := anthropic.ReadUsage(ev.Sub("usage"))
 	if !ok {
 		return dst
 	}
+	u := tk.Usage() // copied into the event's data by usage
+	var total int64
 	if m.Usage != nil {
-		u = overlay(*m.Usage, u)
+		u = overlay(*m.Usage, u, &total)
 	}
 	return t.usage(dst, universal.ScopeCall, u, nil, nil, t.callMD(m), universal.SourceAgent)
 }
 
 // overlay returns base with every count that over reports replaced: the
-// message_start counts completed by message_delta's.
-func overlay(base, over universal.Usage) universal.Usage {
+// message_start counts completed by message_delta's. Their total is
+// written to *total, memory the caller gives.
+func overlay(base, over universal.Usage, total *int64) universal.Usage {
 	pick := func(b, o *int64) *int64 {
 		if o != nil {
 			return o
@@ -326,8 +336,8 @@ func overlay(base, over universal.Usage) universal.Usage {
 		ReasoningTokens:   pick(base.ReasoningTokens, over.ReasoningTokens),
 	}
 	if u.InputTokens != nil && u.OutputTokens != nil {
-		n := *u.InputTokens + *u.OutputTokens
-		u.TotalTokens = &n
+		*total = *u.InputTokens + *u.OutputTokens
+		u.TotalTokens = total
 	}
 	return u
 }
