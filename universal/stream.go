@@ -963,23 +963,33 @@ func ascii(s string) bool {
 // validContent returns parts whose strings are valid UTF-8, copying the
 // slice only when something must change.
 func validContent(ps []Part) []Part {
-	copied := false
 	for i := range ps {
+		if !validPart(&ps[i]) {
+			return fixContent(ps, i)
+		}
+	}
+	return ps
+}
+
+// validPart reports whether every string of p is valid UTF-8: each field
+// checked in turn, with no list of them built for each part (every item
+// started or completed is checked, and nearly all are valid).
+func validPart(p *Part) bool {
+	return utf8.ValidString(p.Text) && utf8.ValidString(p.Signature) && utf8.ValidString(p.Name) &&
+		utf8.ValidString(p.Arguments) && utf8.ValidString(p.CallID) && utf8.ValidString(p.Output) &&
+		utf8.ValidString(p.Path) && utf8.ValidString(p.Diff) && utf8.ValidString(p.Mime) &&
+		utf8.ValidString(p.Label) && utf8.ValidString(p.Detail)
+}
+
+// fixContent is validContent for parts of which part i is the first not
+// valid: a copy with the bad bytes of every string replaced.
+func fixContent(ps []Part, i int) []Part {
+	ps = append([]Part(nil), ps...)
+	for ; i < len(ps); i++ {
 		p := &ps[i]
-		fields := [...]*string{&p.Text, &p.Signature, &p.Name, &p.Arguments, &p.CallID, &p.Output,
-			&p.Path, &p.Diff, &p.Mime, &p.Label, &p.Detail}
-		for j, f := range fields {
-			if utf8.ValidString(*f) {
-				continue
-			}
-			if !copied {
-				ps = append([]Part(nil), ps...)
-				copied = true
-				p = &ps[i]
-				fields = [...]*string{&p.Text, &p.Signature, &p.Name, &p.Arguments, &p.CallID, &p.Output,
-					&p.Path, &p.Diff, &p.Mime, &p.Label, &p.Detail}
-			}
-			*fields[j] = strings.ToValidUTF8(*fields[j], "\uFFFD")
+		for _, f := range [...]*string{&p.Text, &p.Signature, &p.Name, &p.Arguments, &p.CallID, &p.Output,
+			&p.Path, &p.Diff, &p.Mime, &p.Label, &p.Detail} {
+			*f = validUTF8(*f)
 		}
 	}
 	return ps
