@@ -232,7 +232,10 @@ func (t *Translator) translate(dst []universal.Event, m universal.Message) []uni
 	// One walk over the top-level members finds the type and, for stream
 	// events (the hot path), the fields they need; the last of duplicate
 	// members counts.
-	var tv, ev, scope, id jsonscan.Value
+	// The walk also finds what the handlers of other lines would look up
+	// again, each lookup a walk of its own: a line's scope members and a
+	// system line's subtype (the first of duplicates, as Get finds).
+	var tv, ev, scope, id, parent, agentID, sidechain, subtype jsonscan.Value
 	r.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "type":
@@ -241,8 +244,15 @@ func (t *Translator) translate(dst []universal.Event, m universal.Message) []uni
 			ev = v
 		case "parent_tool_use_id":
 			scope = v
+			jsonscan.KeepFirst(&parent, v)
 		case "api_message_id":
 			id = v
+		case "agent_id":
+			jsonscan.KeepFirst(&agentID, v)
+		case "isSidechain":
+			jsonscan.KeepFirst(&sidechain, v)
+		case "subtype":
+			jsonscan.KeepFirst(&subtype, v)
 		}
 		return true
 	})
@@ -257,7 +267,7 @@ func (t *Translator) translate(dst []universal.Event, m universal.Message) []uni
 	case "stream_event":
 		return t.streamEvent(dst, r, ev, sc{scope: scope.Str(), id: id.Str()})
 	case "assistant", "user":
-		scope := t.lineScope(r)
+		scope := t.scopeOf(r, parent, agentID, sidechain)
 		if t.orphan(scope) {
 			return dst // documented: Ignored on purpose
 		}
@@ -266,7 +276,7 @@ func (t *Translator) translate(dst []universal.Event, m universal.Message) []uni
 		}
 		return t.assistant(dst, r, scope)
 	case "system":
-		return t.system(dst, r)
+		return t.system(dst, r, subtype.Str())
 	case "result":
 		return t.result(dst, r)
 	case "control_request":

@@ -13,8 +13,8 @@ import (
 )
 
 // system translates a system line by its subtype.
-func (t *Translator) system(dst events, r jsonscan.Value) events {
-	switch sub := r.Get("subtype").Str; sub {
+func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
+	switch sub {
 	case "init":
 		return t.init(dst, r)
 	case "api_retry":
