@@ -15,14 +15,16 @@ import (
 // a raw Anthropic streaming event of the API message api_message_id.
 func (t *Translator) streamEvent(dst events, r, ev jsonscan.Value, sc sc) events {
 	// One walk finds the fields of a delta (the hot path); the last of
-	// duplicate members counts.
-	var typ, idx, delta jsonscan.Value
+	// duplicate members counts. It also finds the index of a block's
+	// start and stop, the first of duplicates there, as Get finds.
+	var typ, idx, delta, firstIdx jsonscan.Value
 	ev.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "type":
 			typ = v
 		case "index":
 			idx = v
+			jsonscan.KeepFirst(&firstIdx, v)
 		case "delta":
 			delta = v
 		}
@@ -32,9 +34,9 @@ func (t *Translator) streamEvent(dst events, r, ev jsonscan.Value, sc sc) events
 	case "content_block_delta":
 		return t.blockDelta(dst, idx, delta, sc)
 	case "content_block_start":
-		return t.blockStart(dst, ev, sc)
+		return t.blockStart(dst, ev, firstIdx, sc)
 	case "content_block_stop":
-		return t.blockStop(dst, ev, sc)
+		return t.blockStop(dst, firstIdx, sc)
 	case "message_start":
 		return t.messageStart(dst, ev, sc)
 	case "message_delta":
@@ -124,9 +126,8 @@ func (t *Translator) messageStart(dst events, ev jsonscan.Value, c sc) events {
 	return dst
 }
 
-func (t *Translator) blockStart(dst events, ev jsonscan.Value, c sc) events {
-	idx := ev.Get("index")
-	if idx.Type != gjson.Number {
+func (t *Translator) blockStart(dst events, ev, idx jsonscan.Value, c sc) events {
+	if idx.Type() != gjson.Number {
 		return t.unparsed(dst, "event.index", errors.New("content_block_start without an index"))
 	}
 	i := int(idx.Int())
@@ -143,7 +144,8 @@ func (t *Translator) blockStart(dst events, ev jsonscan.Value, c sc) events {
 	cb := ev.Sub("content_block")
 	var typ universal.PartType
 	var text string
-	switch bt := cb.Get("type").Str; bt {
+	bt := cb.Get("type").Str
+	switch bt {
 	case "text":
 		typ, text = universal.PartText, cb.Get("text").Str
 	case "thinking":
@@ -167,7 +169,7 @@ func (t *Translator) blockStart(dst events, ev jsonscan.Value, c sc) events {
 		typ = universal.PartJSON
 	}
 	si := m.addSlot(typ, i)
-	if cb.Get("type").Str == "redacted_thinking" {
+	if bt == "redacted_thinking" {
 		m.Slots[si].Private, m.Slots[si].Meta = true, `{"redacted":true}`
 	}
 	if typ == universal.PartJSON {
@@ -276,8 +278,8 @@ func (t *Translator) deltaSlot(m *message, b *block, index int, typ universal.Pa
 	return si
 }
 
-func (t *Translator) blockStop(dst events, ev jsonscan.Value, c sc) events {
-	i := int(ev.Get("index").Int())
+func (t *Translator) blockStop(dst events, idx jsonscan.Value, c sc) events {
+	i := int(idx.Int())
 	dst, m := t.streamMsg(dst, c)
 	if m.Open == i {
 		m.Open = -1
