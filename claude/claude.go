@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -53,8 +54,11 @@ type Translator struct {
 	// message item made for its results whose calls are unknown.
 	raw         []byte
 	line        int64
-	scan        jsonscan.Scanner // the index of the message being translated
-	releasing   bool             // translating a held line (see releaseEarly)
+	scan        *jsonscan.Scanner // the index of the message being translated (see scanners)
+	releasing   bool              // translating a held line (see releaseEarly)
+	parts       []universal.Part  // the content of the item being completed (see itemParts)
+	md          []byte            // the last call usage metadata made (see callMD)
+	mdModel     string            // and its model
 	orphanMsg   string
 	orphanScope string
 }
@@ -178,8 +182,19 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	return t.translate(dst, m)
 }
 
+// scanners are the indexes translators scan their messages into, one
+// taken for each call of translate: a scanner's index grows to the size
+// of the messages it scans, which a translator of its own would pay for
+// anew with each session (most are short).
+var scanners = sync.Pool{New: func() any { return new(jsonscan.Scanner) }}
+
 // translate translates one native message in the order given.
 func (t *Translator) translate(dst []universal.Event, m universal.Message) []universal.Event {
+	t.scan = scanners.Get().(*jsonscan.Scanner)
+	defer func() {
+		scanners.Put(t.scan)
+		t.scan = nil
+	}()
 	if m.Err != nil {
 		m.Data = universal.CleanInput(m.Data)
 		t.raw, t.line = m.Data, m.Line
@@ -217,7 +232,10 @@ func (t *Translator) translate(dst []universal.Event, m universal.Message) []uni
 	// One walk over the top-level members finds the type and, for stream
 	// events (the hot path), the fields they need; the last of duplicate
 	// members counts.
-	var tv, ev, scope, id jsonscan.Value
+	// The walk also finds what the handlers of other lines would look up
+	// again, each lookup a walk of its own: a line's scope members and a
+	// system line's subtype (the first of duplicates, as Get finds).
+	var tv, ev, scope, id, parent, agentID, sidechain, subtype jsonscan.Value
 	r.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "type":
@@ -226,8 +244,15 @@ func (t *Translator) translate(dst []universal.Event, m universal.Message) []uni
 			ev = v
 		case "parent_tool_use_id":
 			scope = v
+			jsonscan.KeepFirst(&parent, v)
 		case "api_message_id":
 			id = v
+		case "agent_id":
+			jsonscan.KeepFirst(&agentID, v)
+		case "isSidechain":
+			jsonscan.KeepFirst(&sidechain, v)
+		case "subtype":
+			jsonscan.KeepFirst(&subtype, v)
 		}
 		return true
 	})
@@ -242,7 +267,7 @@ func (t *Translator) translate(dst []universal.Event, m universal.Message) []uni
 	case "stream_event":
 		return t.streamEvent(dst, r, ev, sc{scope: scope.Str(), id: id.Str()})
 	case "assistant", "user":
-		scope := t.lineScope(r)
+		scope := t.scopeOf(r, parent, agentID, sidechain)
 		if t.orphan(scope) {
 			return dst // documented: Ignored on purpose
 		}
@@ -251,7 +276,7 @@ func (t *Translator) translate(dst []universal.Event, m universal.Message) []uni
 		}
 		return t.assistant(dst, r, scope)
 	case "system":
-		return t.system(dst, r)
+		return t.system(dst, r, subtype.Str())
 	case "result":
 		return t.result(dst, r)
 	case "control_request":

@@ -247,16 +247,16 @@ func (t *Translator) decided(dst events, call, name string, decision gjson.Resul
 		}
 		pending = true
 	}
+	accept := dec == "accept" && (pending || strings.HasPrefix(src, "user"))
+	if dec != "reject" && !accept {
+		return dst // nothing to resolve: no metadata to build
+	}
 	var o jsonw.Object
 	o.String("source", "tool_result").Raw("permission_decision", decision.Raw).OptString("non_execution_kind", kind)
-	switch {
-	case dec == "reject":
+	if !accept {
 		o.String("message", output)
-		return t.resolvePerm(dst, call, name, false, o.Bytes(), universal.SourceAgent, t.raw)
-	case dec == "accept" && (pending || strings.HasPrefix(src, "user")):
-		return t.resolvePerm(dst, call, name, true, o.Bytes(), universal.SourceAgent, t.raw)
 	}
-	return dst
+	return t.resolvePerm(dst, call, name, accept, o.Bytes(), universal.SourceAgent, t.raw)
 }
 
 // denied maps a refusal the CLI applied itself (system/permission_denied,

@@ -318,9 +318,9 @@ func (t *Translator) ensureStarted(dst events, m *message, src universal.Source)
 		return dst
 	}
 	m.Started = true
-	content := make([]universal.Part, len(m.Slots))
+	content := t.itemParts(len(m.Slots))
 	for i := range m.Slots {
-		content[i] = m.Slots[i].part("", true)
+		content = append(content, m.Slots[i].part("", true))
 		m.Slots[i].Part = i
 	}
 	m.Parts = len(m.Slots)
@@ -371,7 +371,7 @@ func (t *Translator) slotDelta(dst events, m *message, si int, text string) even
 // in their order, then parts only the final lines gave, in block order.
 func (t *Translator) completeMsg(dst events, m *message, status universal.ItemStatus, src universal.Source) events {
 	dst = t.ensureStarted(dst, m, src)
-	content := make([]universal.Part, 0, len(m.Slots))
+	content := t.itemParts(len(m.Slots))
 	for p := 0; p < m.Parts; p++ {
 		for i := range m.Slots {
 			if m.Slots[i].Part == p {
@@ -395,9 +395,22 @@ func (t *Translator) completeMsg(dst events, m *message, status universal.ItemSt
 	}
 	t.dropMsg(m)
 	if t.transcript && m.Usage != nil {
-		dst = t.usage(dst, universal.ScopeCall, *m.Usage, nil, nil, callMD(m), src)
+		dst = t.usage(dst, universal.ScopeCall, *m.Usage, nil, nil, t.callMD(m), src)
 	}
 	return dst
+}
+
+// itemParts returns an empty slice with room for n parts, for the content
+// of an item given to Stream.StartItem or Complete, which copy it: the
+// memory is the translator's, reused from one item to the next (a
+// message, a tool call and a tool result each made a slice of their own,
+// garbage once copied). Nothing else may take it until that call
+// returns.
+func (t *Translator) itemParts(n int) []universal.Part {
+	if cap(t.parts) < n {
+		t.parts = make([]universal.Part, 0, max(n, 4))
+	}
+	return t.parts[:0]
 }
 
 func (t *Translator) finalPart(m *message, s *slot) universal.Part {
@@ -511,7 +524,7 @@ func (t *Translator) toolUse(dst events, m *message, b jsonscan.Value, typ strin
 	dst = t.w.Complete(dst, universal.Item{
 		ItemID: tl.ItemID, NativeItemID: t.w.Copy(id), ParentID: tl.Msg,
 		Kind: universal.KindToolCall, Role: universal.RoleAssistant,
-		Content: []universal.Part{part},
+		Content: append(t.itemParts(1), part),
 	}, universal.SourceAgent, t.raw)
 	if name == "AskUserQuestion" && !tl.Question {
 		dst = t.askQuestion(dst, tl, id, input, universal.SourceAgent)
@@ -529,7 +542,7 @@ func (t *Translator) startTool(dst events, m *message, id, name string, src univ
 	dst = t.w.StartItem(dst, universal.Item{
 		ItemID: tl.ItemID, NativeItemID: t.w.Copy(id), ParentID: m.ItemID,
 		Kind: universal.KindToolCall, Role: universal.RoleAssistant,
-		Content: []universal.Part{part},
+		Content: append(t.itemParts(1), part),
 	}, src, t.raw)
 	return dst, tl
 }

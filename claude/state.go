@@ -301,13 +301,22 @@ func (t *Translator) scopeParent(scope string) string {
 // (1.0.x, inline) chain by parentUuid to a root that gives its call's
 // prompt (see inlineScope).
 func (t *Translator) lineScope(r jsonscan.Value) string {
-	if p := r.Get("parent_tool_use_id"); p.Type == gjson.String && p.Str != "" {
-		if a := r.Get("agent_id").Str; a != "" {
-			t.learnAgent(a, p.Str)
+	return t.scopeOf(r, r.Sub("parent_tool_use_id"), r.Sub("agent_id"), r.Sub("isSidechain"))
+}
+
+// scopeOf is lineScope given the line's parent_tool_use_id, agent_id and
+// isSidechain members (the first of each, as Get finds), which
+// translate's walk over the line's members found already.
+func (t *Translator) scopeOf(r, parent, agentID, sidechain jsonscan.Value) string {
+	if parent.Type() == gjson.String {
+		if p := parent.Str(); p != "" {
+			if a := agentID.Str(); a != "" {
+				t.learnAgent(a, p)
+			}
+			return p
 		}
-		return p.Str
 	}
-	if r.Get("isSidechain").Bool() {
+	if sidechain.Result().Bool() {
 		a := r.Get("agentId").Str
 		if a == "" {
 			return t.inlineScope(r)

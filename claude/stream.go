@@ -15,14 +15,16 @@ import (
 // a raw Anthropic streaming event of the API message api_message_id.
 func (t *Translator) streamEvent(dst events, r, ev jsonscan.Value, sc sc) events {
 	// One walk finds the fields of a delta (the hot path); the last of
-	// duplicate members counts.
-	var typ, idx, delta jsonscan.Value
+	// duplicate members counts. It also finds the index of a block's
+	// start and stop, the first of duplicates there, as Get finds.
+	var typ, idx, delta, firstIdx jsonscan.Value
 	ev.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "type":
 			typ = v
 		case "index":
 			idx = v
+			jsonscan.KeepFirst(&firstIdx, v)
 		case "delta":
 			delta = v
 		}
@@ -32,9 +34,9 @@ func (t *Translator) streamEvent(dst events, r, ev jsonscan.Value, sc sc) events
 	case "content_block_delta":
 		return t.blockDelta(dst, idx, delta, sc)
 	case "content_block_start":
-		return t.blockStart(dst, ev, sc)
+		return t.blockStart(dst, ev, firstIdx, sc)
 	case "content_block_stop":
-		return t.blockStop(dst, ev, sc)
+		return t.blockStop(dst, firstIdx, sc)
 	case "message_start":
 		return t.messageStart(dst, ev, sc)
 	case "message_delta":
@@ -104,8 +106,15 @@ func (t *Translator) messageStart(dst events, ev jsonscan.Value, c sc) events {
 		m = t.newMsg(scope, id)
 	}
 	m.Live = true
-	if u, ok := anthropic.Usage(msg.Sub("usage")); ok {
-		m.Usage = &u
+	if tk, ok := anthropic.ReadUsage(msg.Sub("usage")); ok {
+		// The usage and its counts in one allocation.
+		kept := new(struct {
+			u  universal.Usage
+			tk anthropic.Tokens
+		})
+		kept.tk = tk
+		kept.u = kept.tk.Usage()
+		m.Usage = &kept.u
 	}
 	if mdl := msg.Get("model").Str; mdl != "" && mdl != syntheticModel {
 		m.Model = t.w.Copy(mdl)
@@ -117,9 +126,8 @@ func (t *Translator) messageStart(dst events, ev jsonscan.Value, c sc) events {
 	return dst
 }
 
-func (t *Translator) blockStart(dst events, ev jsonscan.Value, c sc) events {
-	idx := ev.Get("index")
-	if idx.Type != gjson.Number {
+func (t *Translator) blockStart(dst events, ev, idx jsonscan.Value, c sc) events {
+	if idx.Type() != gjson.Number {
 		return t.unparsed(dst, "event.index", errors.New("content_block_start without an index"))
 	}
 	i := int(idx.Int())
@@ -136,7 +144,8 @@ func (t *Translator) blockStart(dst events, ev jsonscan.Value, c sc) events {
 	cb := ev.Sub("content_block")
 	var typ universal.PartType
 	var text string
-	switch bt := cb.Get("type").Str; bt {
+	bt := cb.Get("type").Str
+	switch bt {
 	case "text":
 		typ, text = universal.PartText, cb.Get("text").Str
 	case "thinking":
@@ -160,7 +169,7 @@ func (t *Translator) blockStart(dst events, ev jsonscan.Value, c sc) events {
 		typ = universal.PartJSON
 	}
 	si := m.addSlot(typ, i)
-	if cb.Get("type").Str == "redacted_thinking" {
+	if bt == "redacted_thinking" {
 		m.Slots[si].Private, m.Slots[si].Meta = true, `{"redacted":true}`
 	}
 	if typ == universal.PartJSON {
@@ -269,8 +278,8 @@ func (t *Translator) deltaSlot(m *message, b *block, index int, typ universal.Pa
 	return si
 }
 
-func (t *Translator) blockStop(dst events, ev jsonscan.Value, c sc) events {
-	i := int(ev.Get("index").Int())
+func (t *Translator) blockStop(dst events, idx jsonscan.Value, c sc) events {
+	i := int(idx.Int())
 	dst, m := t.streamMsg(dst, c)
 	if m.Open == i {
 		m.Open = -1
@@ -299,19 +308,22 @@ func (t *Translator) messageDelta(dst events, ev jsonscan.Value, c sc) events {
 	if sr := ev.Get("delta.stop_reason").Str; sr != "" {
 		m.Stop = t.w.Copy(sr)
 	}
-	u, ok := anthropic.Usage(ev.Sub("usage"))
+	tk, ok := anthropic.ReadUsage(ev.Sub("usage"))
 	if !ok {
 		return dst
 	}
+	u := tk.Usage() // copied into the event's data by usage
+	var total int64
 	if m.Usage != nil {
-		u = overlay(*m.Usage, u)
+		u = overlay(*m.Usage, u, &total)
 	}
-	return t.usage(dst, universal.ScopeCall, u, nil, nil, callMD(m), universal.SourceAgent)
+	return t.usage(dst, universal.ScopeCall, u, nil, nil, t.callMD(m), universal.SourceAgent)
 }
 
 // overlay returns base with every count that over reports replaced: the
-// message_start counts completed by message_delta's.
-func overlay(base, over universal.Usage) universal.Usage {
+// message_start counts completed by message_delta's. Their total is
+// written to *total, memory the caller gives.
+func overlay(base, over universal.Usage, total *int64) universal.Usage {
 	pick := func(b, o *int64) *int64 {
 		if o != nil {
 			return o
@@ -326,8 +338,8 @@ func overlay(base, over universal.Usage) universal.Usage {
 		ReasoningTokens:   pick(base.ReasoningTokens, over.ReasoningTokens),
 	}
 	if u.InputTokens != nil && u.OutputTokens != nil {
-		n := *u.InputTokens + *u.OutputTokens
-		u.TotalTokens = &n
+		*total = *u.InputTokens + *u.OutputTokens
+		u.TotalTokens = total
 	}
 	return u
 }

@@ -13,8 +13,8 @@ import (
 )
 
 // system translates a system line by its subtype.
-func (t *Translator) system(dst events, r jsonscan.Value) events {
-	switch sub := r.Get("subtype").Str; sub {
+func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
+	switch sub {
 	case "init":
 		return t.init(dst, r)
 	case "api_retry":
@@ -561,17 +561,50 @@ func (t *Translator) costState(dst events, r jsonscan.Value) events {
 const syntheticModel = "<synthetic>"
 
 // callMD is the metadata of a message's call usage: {"model": …} when the
-// message named its model, else nil.
-func callMD(m *message) []byte {
+// message named its model, else nil. A session's calls name one model or
+// a few, so the last one made is given again while the model is the same
+// (capped, so that an append to one event's copy never writes another's).
+func (t *Translator) callMD(m *message) []byte {
 	if m.Model == "" {
 		return nil
 	}
-	var o jsonw.Object
-	return o.String("model", m.Model).Bytes()
+	if m.Model != t.mdModel {
+		var o jsonw.Object
+		md := o.Grow(len(m.Model)+12).String("model", m.Model).Bytes()
+		t.md, t.mdModel = md[:len(md):len(md)], m.Model
+	}
+	return t.md
 }
 
+// The event's data and its numbers come in one allocation: u's counts,
+// cost and window are copied, so they may point into the caller's memory
+// (a usage read by value, a sum made on the way), which then needs none
+// of its own. (Usage.Extra is not carried: the translator sets none, and
+// a slice kept from u would make all of u's memory the heap's.)
 func (t *Translator) usage(dst events, scope universal.UsageScope, u universal.Usage, cost *float64, window *int64, md []byte, src universal.Source) events {
-	d := &universal.UsageUpdated{TurnID: t.turnID(), Scope: scope, Usage: u, CostUSD: cost, ContextWindow: window, Metadata: md}
+	one := new(struct {
+		d    universal.UsageUpdated
+		n    [7]int64
+		cost float64
+	})
+	own := func(i int, p *int64) *int64 {
+		if p == nil {
+			return nil
+		}
+		one.n[i] = *p
+		return &one.n[i]
+	}
+	d := &one.d
+	d.TurnID, d.Scope, d.Metadata = t.turnID(), scope, md
+	d.Usage = universal.Usage{
+		InputTokens: own(0, u.InputTokens), CachedInputTokens: own(1, u.CachedInputTokens), CacheWriteTokens: own(2, u.CacheWriteTokens),
+		OutputTokens: own(3, u.OutputTokens), ReasoningTokens: own(4, u.ReasoningTokens), TotalTokens: own(5, u.TotalTokens),
+	}
+	d.ContextWindow = own(6, window)
+	if cost != nil {
+		one.cost = *cost
+		d.CostUSD = &one.cost
+	}
 	return t.w.Emit(dst, universal.TypeUsageUpdated, src, d, t.raw)
 }
 

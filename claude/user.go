@@ -284,6 +284,9 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	}
 
 	var o jsonw.Object
+	if hasCode || decision.Raw != "" {
+		o.Grow(len(decision.Raw) + len(kind) + 64) // the usual members in one allocation
+	}
 	if hasCode {
 		o.Int("exit_code", int64(exitCode))
 	}
@@ -301,17 +304,6 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	rp := universal.Part{Type: universal.PartToolResult, CallID: t.w.Copy(call), Output: output, IsError: isErr}
 	if o.Len() > 0 {
 		rp.Metadata = o.Bytes()
-	}
-	content := append([]universal.Part{rp}, extra...)
-	if !isErr {
-		if fr, ok := fileRef(structured, name, t.w.Copy); ok {
-			content = append(content, fr)
-		} else {
-			content = append(content, callFileRefs(name, toolKind, paths)...)
-		}
-	}
-	if structured.Exists() {
-		content = append(content, anthropic.ValuePart(structured))
 	}
 	// The permission decision came before the tool ran.
 	dst = t.decided(dst, call, name, decision, kind, output)
@@ -344,6 +336,17 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	status := universal.StatusCompleted
 	if isErr {
 		status = universal.StatusFailed
+	}
+	content := append(append(t.itemParts(len(extra)+2), rp), extra...)
+	if !isErr {
+		if fr, ok := fileRef(structured, name, t.w.Copy); ok {
+			content = append(content, fr)
+		} else {
+			content = append(content, callFileRefs(name, toolKind, paths)...)
+		}
+	}
+	if structured.Exists() {
+		content = append(content, anthropic.ValuePart(structured))
 	}
 	dst = t.w.Complete(dst, universal.Item{
 		ItemID: t.w.NewItemID(), ParentID: parent, Kind: universal.KindToolResult, Role: universal.RoleTool,

@@ -1,7 +1,6 @@
 package universal
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -383,7 +382,8 @@ func (w *Stream) StreamedText(itemID string, i int) string {
 // StartItem emits item.started for it, which must have an ItemID (from
 // NewItemID) and a Kind; its status is set to in_progress. The item
 // belongs to the innermost open turn. Strings in it must not alias native
-// input (use Copy).
+// input (use Copy). The parts are copied: the caller may reuse the memory
+// of it.Content once StartItem returns.
 func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event {
 	if w.state.Ended {
 		return dst
@@ -407,20 +407,25 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 	it.Status = StatusInProgress
 	it.Content = validContent(it.Content)
 	var o *openItem
-	var content []Part
+	var snap *ItemSnapshot
+	var content, started []Part
 	if n := len(it.Content); n <= 1 {
-		// Most items start with one part or none: the open item and its
-		// lists for that part come in one allocation.
+		// Most items start with one part or none: the open item, its
+		// lists for that part and the started snapshot come in one
+		// allocation.
 		one := new(struct {
 			openItem
-			part   [1]Part
-			text   [1][]byte
-			deltas [1]bool
+			part    [1]Part
+			text    [1][]byte
+			deltas  [1]bool
+			snap    ItemSnapshot
+			started [1]Part
 		})
-		o, content = &one.openItem, one.part[:n]
+		o, content, snap, started = &one.openItem, one.part[:n], &one.snap, one.started[:n]
 		o.text, o.Deltas = one.text[:n], one.deltas[:n]
 	} else {
-		o, content = &openItem{}, make([]Part, n)
+		parts := make([]Part, 2*n)
+		o, content, snap, started = &openItem{}, parts[:n:n], &ItemSnapshot{}, parts[n:]
 		o.text, o.Deltas = make([][]byte, n), make([]bool, n)
 	}
 	o.Item, o.Turn = it, w.Turn()
@@ -432,7 +437,10 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 		}
 	}
 	w.track(o)
-	return w.st.Emit(dst, TypeItemStarted, src, &ItemSnapshot{Item: it}, raw)
+	copy(started, it.Content)
+	snap.Item = it
+	snap.Item.Content = started
+	return w.st.Emit(dst, TypeItemStarted, src, snap, raw)
 }
 
 func (w *Stream) track(o *openItem) {
@@ -517,7 +525,8 @@ func (w *Stream) Delta(dst []Event, itemID string, i int, typ PartType, text str
 // started first (same source, streamed strings emptied). Before the
 // completion, the stream reconciles every streamed part as described on
 // Stream; parts that streamed but are missing from it are kept. Strings in
-// it must not alias native input.
+// it must not alias native input. The parts are copied: the caller may
+// reuse the memory of it.Content once Complete returns.
 func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event {
 	if w.state.Ended {
 		return dst
@@ -901,13 +910,16 @@ func firstNonEmpty(a, b string) string {
 
 // ownRaw returns a copy of raw JSON the translator gave, cleaned as the
 // encoder writes it; a translator that promised clean JSON
-// (PromiseCleanJSON) gives it clean already, and it is only copied.
+// (PromiseCleanJSON) gives it clean already, and it is only copied, into
+// the stamper's memory as the strings of events are: turn metadata is
+// short, and an allocation of its own for each turn's start and end cost
+// more than the copy.
 func (w *Stream) ownRaw(b []byte) []byte {
 	if len(b) == 0 {
 		return nil
 	}
 	if w.st.clean {
-		return bytes.Clone(b)
+		return w.st.mem.bytes(b)
 	}
 	return jsonw.AppendRaw(nil, b)
 }
@@ -951,23 +963,33 @@ func ascii(s string) bool {
 // validContent returns parts whose strings are valid UTF-8, copying the
 // slice only when something must change.
 func validContent(ps []Part) []Part {
-	copied := false
 	for i := range ps {
+		if !validPart(&ps[i]) {
+			return fixContent(ps, i)
+		}
+	}
+	return ps
+}
+
+// validPart reports whether every string of p is valid UTF-8: each field
+// checked in turn, with no list of them built for each part (every item
+// started or completed is checked, and nearly all are valid).
+func validPart(p *Part) bool {
+	return utf8.ValidString(p.Text) && utf8.ValidString(p.Signature) && utf8.ValidString(p.Name) &&
+		utf8.ValidString(p.Arguments) && utf8.ValidString(p.CallID) && utf8.ValidString(p.Output) &&
+		utf8.ValidString(p.Path) && utf8.ValidString(p.Diff) && utf8.ValidString(p.Mime) &&
+		utf8.ValidString(p.Label) && utf8.ValidString(p.Detail)
+}
+
+// fixContent is validContent for parts of which part i is the first not
+// valid: a copy with the bad bytes of every string replaced.
+func fixContent(ps []Part, i int) []Part {
+	ps = append([]Part(nil), ps...)
+	for ; i < len(ps); i++ {
 		p := &ps[i]
-		fields := [...]*string{&p.Text, &p.Signature, &p.Name, &p.Arguments, &p.CallID, &p.Output,
-			&p.Path, &p.Diff, &p.Mime, &p.Label, &p.Detail}
-		for j, f := range fields {
-			if utf8.ValidString(*f) {
-				continue
-			}
-			if !copied {
-				ps = append([]Part(nil), ps...)
-				copied = true
-				p = &ps[i]
-				fields = [...]*string{&p.Text, &p.Signature, &p.Name, &p.Arguments, &p.CallID, &p.Output,
-					&p.Path, &p.Diff, &p.Mime, &p.Label, &p.Detail}
-			}
-			*fields[j] = strings.ToValidUTF8(*fields[j], "\uFFFD")
+		for _, f := range [...]*string{&p.Text, &p.Signature, &p.Name, &p.Arguments, &p.CallID, &p.Output,
+			&p.Path, &p.Diff, &p.Mime, &p.Label, &p.Detail} {
+			*f = validUTF8(*f)
 		}
 	}
 	return ps

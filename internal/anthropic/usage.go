@@ -39,7 +39,51 @@ type Getter interface {
 // (Amp's threads: inputTokens, cacheReadInputTokens, …): the paths of the
 // input, cache read, cache write, output and reasoning counts.
 func Counts[G Getter](u G, input, cacheRead, cacheWrite, output, reasoning string) (universal.Usage, bool) {
+	t, ok := readCounts(u, input, cacheRead, cacheWrite, output, reasoning)
+	if !ok {
+		return universal.Usage{}, false
+	}
 	// The counts, their input total and their total share one allocation.
+	c := new(Tokens)
+	*c = t
+	return c.Usage(), true
+}
+
+// Tokens are the counts of a usage object by value, as [ReadUsage] reads
+// them: reading them allocates nothing, and Usage gives them out in
+// memory the caller chose (a usage that only passes through, copied into
+// an event's data, needs none of its own).
+type Tokens struct {
+	n   [7]int64 // input, cache read, cache write, output, reasoning; input total; total
+	got [5]bool
+}
+
+// ReadUsage is [Usage] by value.
+func ReadUsage[G Getter](u G) (Tokens, bool) {
+	return readCounts(u, "input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens",
+		"output_tokens", "output_tokens_details.thinking_tokens")
+}
+
+// Usage returns the counts as [Usage] returns them, pointing into t.
+func (t *Tokens) Usage() universal.Usage {
+	at := func(i int) *int64 {
+		if !t.got[i] {
+			return nil
+		}
+		return &t.n[i]
+	}
+	us := universal.Usage{CachedInputTokens: at(1), CacheWriteTokens: at(2), OutputTokens: at(3), ReasoningTokens: at(4)}
+	if t.got[0] || t.got[1] || t.got[2] {
+		us.InputTokens = &t.n[5]
+	}
+	if us.InputTokens != nil && us.OutputTokens != nil {
+		us.TotalTokens = &t.n[6]
+	}
+	return us
+}
+
+// readCounts reads the counts at the paths given (see Counts).
+func readCounts[G Getter](u G, input, cacheRead, cacheWrite, output, reasoning string) (Tokens, bool) {
 	var n [7]int64
 	var got [5]bool
 	some := false
@@ -78,26 +122,11 @@ func Counts[G Getter](u G, input, cacheRead, cacheWrite, output, reasoning strin
 		}
 	}
 	if !some {
-		return universal.Usage{}, false
+		return Tokens{}, false
 	}
-	c := new([7]int64)
-	*c = n
-	at := func(i int) *int64 {
-		if !got[i] {
-			return nil
-		}
-		return &c[i]
-	}
-	us := universal.Usage{CachedInputTokens: at(1), CacheWriteTokens: at(2), OutputTokens: at(3), ReasoningTokens: at(4)}
-	if got[0] || got[1] || got[2] {
-		c[5] = c[0] + c[1] + c[2]
-		us.InputTokens = &c[5]
-	}
-	if us.InputTokens != nil && us.OutputTokens != nil {
-		c[6] = c[5] + c[3]
-		us.TotalTokens = &c[6]
-	}
-	return us, true
+	n[5] = n[0] + n[1] + n[2]
+	n[6] = n[5] + n[3]
+	return Tokens{n: n, got: got}, true
 }
 
 // ModelTotals is the sum of a per-model usage map.
