@@ -190,10 +190,13 @@ var scanners = sync.Pool{New: func() any { return new(jsonscan.Scanner) }}
 
 // translate translates one native message in the order given.
 func (t *Translator) translate(dst []universal.Event, m universal.Message) []universal.Event {
+	// The scanner of a call that is translating a line already (none
+	// does now) is put back when this one is done.
+	outer := t.scan
 	t.scan = scanners.Get().(*jsonscan.Scanner)
 	defer func() {
 		scanners.Put(t.scan)
-		t.scan = nil
+		t.scan = outer
 	}()
 	if m.Err != nil {
 		m.Data = universal.CleanInput(m.Data)

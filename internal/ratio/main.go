@@ -501,6 +501,9 @@ func memory(inputs []*input, root string, list int) {
 // and its content bytes.
 func retained(in *input) (heap, content uint64) {
 	var m0, m1 runtime.MemStats
+	// Twice: what sync.Pools hold survives one collection, and would be
+	// freed by the one below, out of the session's heap.
+	runtime.GC()
 	runtime.GC()
 	runtime.ReadMemStats(&m0)
 	s := &reduce.Session{}
