@@ -694,6 +694,9 @@ func (s *Session) itemCompleted(ev *universal.Event, d *universal.ItemSnapshot, 
 		}
 	}
 	delete(s.idx.grow, i)
+	if len(s.idx.grow) == 0 {
+		s.idx.grow = nil // a map emptied keeps its memory
+	}
 	s.idx.register(&final, i)
 	s.pack(i, &final, it.Item.Content, false, ev.CleanJSON)
 	c.What |= ItemCompleted

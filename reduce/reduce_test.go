@@ -805,3 +805,33 @@ func TestTurnItems(t *testing.T) {
 		}
 	}
 }
+
+// TestManyTurns: turns are found by id by a search while a session has a
+// few and through a map once it has more (see the index); a turn id used
+// again names its latest turn either way, before and after a restore.
+func TestManyTurns(t *testing.T) {
+	l := newLog().begin()
+	for i := range 20 {
+		id := fmt.Sprintf("t%d", i%12) // t0…t7 come twice
+		l.turn(id).usage(universal.ScopeTurn, id, int64(i+1), 1).turnEnd(id, universal.TurnCompleted)
+	}
+	s := replay(t, l.evs)
+	for _, s := range []*reduce.Session{s, restore(t, s)} {
+		if len(s.Turns) != 20 {
+			t.Fatalf("%d turns, want 20", len(s.Turns))
+		}
+		for i := range 20 {
+			id := fmt.Sprintf("t%d", i%12)
+			if i+12 < 20 {
+				continue // not the latest turn of its id
+			}
+			tn := s.Turn(id)
+			if tn == nil || tn.StartedSeq != s.Turns[i].StartedSeq {
+				t.Fatalf("Turn(%s) = %+v, want turn %d", id, tn, i)
+			}
+			if u := tn.Usage.Turn; u == nil || *u.InputTokens != int64(i+1) {
+				t.Errorf("turn %d (%s) usage %+v, want its own report", i, id, tn.Usage.Turn)
+			}
+		}
+	}
+}

@@ -85,7 +85,7 @@ type Session struct {
 // rebuilt after unmarshalling.
 type index struct {
 	itemsByID table          // id → position in items
-	turns     map[string]int // id → the latest turn with that id
+	turns     map[string]int // id → the latest turn with that id, once there are many (see at)
 	open      []int          // open turns, innermost last
 	perms     map[string]int
 	questions map[string]int
@@ -276,7 +276,8 @@ func (s *Session) itemPos(id string) int {
 // Turn returns the latest turn with the given id, nil if there is none.
 // The pointer is valid until the next Apply.
 func (s *Session) Turn(id string) *Turn {
-	i, ok := s.index().turns[id]
+	s.index()
+	i, ok := s.turnAt(id)
 	if !ok {
 		return nil
 	}
@@ -329,8 +330,8 @@ func (s *Session) index() *index {
 // session's; its items are open).
 func (s *Session) build() {
 	ix := s.idx
+	ix.turns = positionsOf(s.Turns, turnID)
 	for i := range s.Turns {
-		setAt(&ix.turns, s.Turns[i].TurnID, i)
 		if s.Turns[i].Status == TurnInProgress {
 			ix.open = append(ix.open, i)
 		}
@@ -339,12 +340,8 @@ func (s *Session) build() {
 		ix.itemsByID.put(s.itemKey(int32(i)), int32(i), s.itemKey)
 		ix.register(s.peek(i), i)
 	}
-	for i := range s.Permissions {
-		setAt(&ix.perms, s.Permissions[i].PermissionID, i)
-	}
-	for i := range s.Questions {
-		setAt(&ix.questions, s.Questions[i].QuestionID, i)
-	}
+	ix.perms = positionsOf(s.Permissions, permissionID)
+	ix.questions = positionsOf(s.Questions, questionID)
 }
 
 // Apply folds the next event of the session into the state and reports
@@ -537,14 +534,14 @@ func (s *Session) sessionEnded(ev *universal.Event, d *universal.SessionEnded, c
 func (s *Session) turnStarted(ev *universal.Event, d *universal.TurnStarted, c *Change) {
 	ix := s.idx
 	c.TurnID = d.TurnID
-	if i, ok := ix.turns[d.TurnID]; ok && s.Turns[i].Status == TurnInProgress {
+	if i, ok := s.turnAt(d.TurnID); ok && s.Turns[i].Status == TurnInProgress {
 		s.anomaly(ev, c, "turn "+d.TurnID+" started while open")
 		return
 	}
 	id := strings.Clone(d.TurnID)
-	setAt(&ix.turns, id, len(s.Turns))
 	ix.open = append(ix.open, len(s.Turns))
 	s.Turns = append(s.Turns, Turn{TurnID: id, Status: TurnInProgress, StartedSeq: ev.Sequence, Metadata: ownRaw(d.Metadata, ev.CleanJSON)})
+	s.turnAdded()
 	c.What |= TurnChanged
 	if s.Status == StatusFailed {
 		s.setStatus(StatusRunning, c)
@@ -555,14 +552,13 @@ func (s *Session) turnStarted(ev *universal.Event, d *universal.TurnStarted, c *
 func (s *Session) turnEnded(ev *universal.Event, d *universal.TurnEnded, c *Change) {
 	ix := s.idx
 	c.TurnID = d.TurnID
-	i, ok := ix.turns[d.TurnID]
+	i, ok := s.turnAt(d.TurnID)
 	switch {
 	case !ok:
 		s.anomaly(ev, c, "turn "+d.TurnID+" ended without starting")
 		i = len(s.Turns)
-		id := strings.Clone(d.TurnID)
-		setAt(&ix.turns, id, i)
-		s.Turns = append(s.Turns, Turn{TurnID: id})
+		s.Turns = append(s.Turns, Turn{TurnID: strings.Clone(d.TurnID)})
+		s.turnAdded()
 	case s.Turns[i].Status != TurnInProgress:
 		s.anomaly(ev, c, "turn "+d.TurnID+" ended twice; the first end is kept")
 		return
@@ -605,7 +601,7 @@ func (s *Session) error(ev *universal.Event, d *universal.Error, c *Change) {
 }
 
 func (s *Session) permission(ev *universal.Event, d *universal.Permission, c *Change) {
-	p, known := entry(&s.Permissions, &s.idx.perms, d.PermissionID, func() Permission {
+	p, known := entry(&s.Permissions, &s.idx.perms, permissionID, d.PermissionID, func() Permission {
 		return Permission{PermissionID: strings.Clone(d.PermissionID), Status: universal.PermissionRequested}
 	})
 	c.What |= PermissionChanged
@@ -623,7 +619,7 @@ func (s *Session) permission(ev *universal.Event, d *universal.Permission, c *Ch
 }
 
 func (s *Session) question(ev *universal.Event, d *universal.Question, c *Change) {
-	q, known := entry(&s.Questions, &s.idx.questions, d.QuestionID, func() Question {
+	q, known := entry(&s.Questions, &s.idx.questions, questionID, d.QuestionID, func() Question {
 		return Question{QuestionID: strings.Clone(d.QuestionID), Status: universal.QuestionRequested}
 	})
 	c.What |= QuestionChanged
@@ -646,27 +642,73 @@ func (s *Session) question(ev *universal.Event, d *universal.Question, c *Change
 }
 
 // entry returns the element of list with the given id (index maps ids to
-// positions), appending add() when there is none; known reports whether
-// it was there.
-func entry[T any](list *[]T, index *map[string]int, id string, add func() T) (e *T, known bool) {
-	i, known := (*index)[id]
+// positions once the list is long, see at), appending add() when there is
+// none; known reports whether it was there.
+func entry[T any](list *[]T, index *map[string]int, key func(*T) string, id string, add func() T) (e *T, known bool) {
+	i, known := at(*list, *index, key, id)
 	if !known {
 		i = len(*list)
-		setAt(index, id, i)
 		*list = append(*list, add())
+		added(*list, index, key)
 	}
 	return &(*list)[i], known
 }
 
-// setAt sets m[id] to i, making m first: the maps of the index are made on
-// first use, since most sessions never ask a permission or a question (and
-// a session is often small: a map made for nothing is a good part of it).
-func setAt(m *map[string]int, id string, i int) {
-	if *m == nil {
-		*m = map[string]int{}
+// smallList is the longest list of turns, permissions or questions whose
+// ids are found by a search rather than a map: most sessions have a few
+// turns and no permission, and a map of a few entries costs more memory
+// than their content (the memory goal is per session, small ones too).
+const smallList = 8
+
+// at returns the position of the latest element of list with the given
+// id: from index when the list is long enough to have one, else by a
+// search from the end.
+func at[T any](list []T, index map[string]int, key func(*T) string, id string) (int, bool) {
+	if index != nil {
+		i, ok := index[id]
+		return i, ok
 	}
-	(*m)[id] = i
+	for i := len(list) - 1; i >= 0; i-- {
+		if key(&list[i]) == id {
+			return i, true
+		}
+	}
+	return 0, false
 }
+
+// added indexes the element just appended to list: the whole list once it
+// outgrows smallList.
+func added[T any](list []T, index *map[string]int, key func(*T) string) {
+	switch n := len(list); {
+	case *index != nil:
+		(*index)[key(&list[n-1])] = n - 1
+	case n > smallList:
+		*index = positionsOf(list, key)
+	}
+}
+
+// positionsOf maps the ids of a long list to their latest positions (nil
+// for a small list, see smallList).
+func positionsOf[T any](list []T, key func(*T) string) map[string]int {
+	if len(list) <= smallList {
+		return nil
+	}
+	m := make(map[string]int, len(list))
+	for i := range list {
+		m[key(&list[i])] = i
+	}
+	return m
+}
+
+func turnID(t *Turn) string             { return t.TurnID }
+func permissionID(p *Permission) string { return p.PermissionID }
+func questionID(q *Question) string     { return q.QuestionID }
+
+// turnAt returns the position of the latest turn with the given id.
+func (s *Session) turnAt(id string) (int, bool) { return at(s.Turns, s.idx.turns, turnID, id) }
+
+// turnAdded indexes the turn just appended.
+func (s *Session) turnAdded() { added(s.Turns, &s.idx.turns, turnID) }
 
 // lifecycle folds a request (permission or question) or its resolution
 // into the sequence numbers that track it. It reports whether the event is

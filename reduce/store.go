@@ -378,7 +378,7 @@ func (w *writer) turnRef(s string) {
 			w.uvarint(uint64(n-1)<<2 | refTurn)
 			return
 		}
-		if j, ok := w.s.idx.turns[s]; ok {
+		if j, ok := w.s.turnAt(s); ok {
 			w.uvarint(uint64(j)<<2 | refTurn)
 			return
 		}

@@ -202,7 +202,7 @@ func (s *Session) usageTurn(d *universal.UsageUpdated, c *Change) *TurnUsage {
 	id := d.TurnID
 	switch {
 	case id != "":
-		if i, ok := ix.turns[id]; ok {
+		if i, ok := s.turnAt(id); ok {
 			c.TurnID = id
 			ix.changed(i)
 			return &s.Turns[i].Usage

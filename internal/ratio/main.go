@@ -464,6 +464,7 @@ func memory(inputs []*input, root string, list int) {
 	var heap, content uint64
 	worst, worstName := 0.0, ""
 	var worstHeap, worstContent uint64
+	measured, over := 0, []string(nil) // sessions of 4 KB or more; above 2×
 	// Each measure collects garbage twice: without the events of every
 	// input live (translated again, one input at a time), that is quick.
 	for _, in := range inputs {
@@ -479,6 +480,10 @@ func memory(inputs []*input, root string, list int) {
 		if c < 4<<10 {
 			continue
 		}
+		measured++
+		if h > 2*c {
+			over = append(over, fmt.Sprintf("%.2f× %s", float64(h)/float64(c), in.path))
+		}
 		if r := float64(h) / float64(c); r > worst {
 			worst, worstName, worstHeap, worstContent = r, in.path, h, c
 		}
@@ -493,16 +498,20 @@ func memory(inputs []*input, root string, list int) {
 	for _, r := range rows[:min(list, len(rows))] {
 		fmt.Printf("%10d B heap %10d B content %6.2f× %s\n", r.heap, r.content, float64(r.heap)/float64(max(r.content, 1)), r.name)
 	}
-	fmt.Printf("reduce memory: %.2f× content overall (%.1f MB for %.1f MB); worst %.2f× (%d B for %d B) %s\n",
-		float64(heap)/float64(max(content, 1)), float64(heap)/1e6, float64(content)/1e6, worst, worstHeap, worstContent, rel)
+	fmt.Printf("reduce memory: %.2f× content overall (%.1f MB for %.1f MB); worst %.2f× (%d B for %d B) %s; %d of %d sessions of 4 KB or more above 2×\n",
+		float64(heap)/float64(max(content, 1)), float64(heap)/1e6, float64(content)/1e6, worst, worstHeap, worstContent, rel, len(over), measured)
+	for _, o := range over {
+		fmt.Println("  above 2×:", o)
+	}
 }
 
 // retained folds an input's events and returns the heap the session keeps
 // and its content bytes.
 func retained(in *input) (heap, content uint64) {
 	var m0, m1 runtime.MemStats
-	// Twice: what sync.Pools hold survives one collection, and would be
-	// freed by the one below, out of the session's heap.
+	// Twice, here and below: what sync.Pools hold survives one
+	// collection; freed by the next, it would be counted off (or, put
+	// there while folding, on) the session's heap.
 	runtime.GC()
 	runtime.GC()
 	runtime.ReadMemStats(&m0)
@@ -510,6 +519,7 @@ func retained(in *input) (heap, content uint64) {
 	for i := range in.events {
 		s.Apply(&in.events[i])
 	}
+	runtime.GC()
 	runtime.GC()
 	runtime.ReadMemStats(&m1)
 	for _, it := range s.Items() {
