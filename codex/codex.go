@@ -119,7 +119,11 @@ type Translator struct {
 	text   []byte           // a tool output's unescaped text (see functionOutput)
 	own    []byte           // the message's unescaped texts that finalize copies if it keeps them (see msgStr)
 	parts  []part           // the parts of a message read from one line (see reasoningCopy)
-	loose  nitem            // a native item without a key (see nativeIn)
+	// metaBuf holds the end of the session's metadata object, from the
+	// first field only a session_meta sets, until the session starts (see
+	// metaTail).
+	metaBuf []byte
+	loose   nitem // a native item without a key (see nativeIn)
 	// restored says the state was loaded by Restore: its session
 	// metadata values may be raw JSON as an earlier version kept them
 	// (see rolloutBegin).
@@ -289,6 +293,7 @@ func (t *Translator) Restore(b []byte) error {
 	t.st = s
 	t.st.listUnsettled()
 	t.restored = true
+	t.metaBuf = nil
 	return nil
 }
 
