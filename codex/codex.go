@@ -318,6 +318,22 @@ func (t *Translator) msgStr(v jsonscan.Value) string {
 	return view(t.own[start:])
 }
 
+// msgTexts is joinTexts for the text of a message's part: the texts are
+// unescaped and joined where msgStr unescapes one.
+func (t *Translator) msgTexts(r jsonscan.Value, field string) string {
+	start := len(t.own)
+	r.Each(func(_ gjson.Result, v jsonscan.Value) bool {
+		if s := v.Sub(field); s.Type() == gjson.String {
+			if len(t.own) > start {
+				t.own = append(t.own, '\n')
+			}
+			t.own = s.AppendStr(t.own)
+		}
+		return true
+	})
+	return view(t.own[start:])
+}
+
 // view returns b as a string without copying. Results of gjson on it alias
 // b: copy what is kept (Stream.Copy).
 func view(b []byte) string {

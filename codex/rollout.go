@@ -389,12 +389,18 @@ func (t *Translator) responseItem(dst []event, c *ctx, p jsonscan.Value) []event
 		case "user":
 			return t.userResponse(dst, c, p, thread)
 		case "assistant":
-			text := joinTexts(p.Sub("content"), "text")
+			if t.otherCopy(lockAssistant, lockResponse) {
+				return dst
+			}
+			text := t.msgTexts(p.Sub("content"), "text")
 			return t.assistantCopy(dst, c, lockResponse, p.Get("id").Str, text, messagePhaseMeta(p), thread)
 		}
 		// developer and system messages: instructions, not conversation.
 		return dst
 	case "reasoning":
+		if t.otherCopy(lockReasoning, lockResponse) {
+			return dst
+		}
 		parts := t.parts[:0]
 		p.Sub("summary").Each(func(_ gjson.Result, v jsonscan.Value) bool {
 			parts = append(parts, universal.Reasoning(t.msgStr(v.Sub("text")), universal.VisibilityPublic))
@@ -676,6 +682,13 @@ func (t *Translator) assistantCopy(dst []event, c *ctx, src uint8, native, text 
 	p.Metadata = meta
 	t.parts = append(t.parts[:0], p)
 	return t.completeMessage(dst, key, kindMessage, msgSpec{native: t.w.Copy(native), thread: thread, role: universal.RoleAssistant, parts: t.parts}, agent, c.raw)
+}
+
+// otherCopy reports whether the messages of a kind (lockUser …) are read
+// from the other copy of the conversation than src: this one is not read.
+func (t *Translator) otherCopy(kind int, src uint8) bool {
+	l := t.st.Lock[kind]
+	return l != 0 && l != src
 }
 
 // reasoningCopy emits reasoning from one copy of the conversation; an item
@@ -1139,9 +1152,14 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 		})
 		return t.userEvent(dst, c, text.String(), it, thread, others...)
 	case "AgentMessage", "Plan":
-		text := it.Get("text").Str
+		if t.otherCopy(lockAssistant, lockEvent) {
+			return dst
+		}
+		var text string
 		if typ == "AgentMessage" {
-			text = joinTexts(it.Sub("content"), "text")
+			text = t.msgTexts(it.Sub("content"), "text")
+		} else {
+			text = t.msgStr(it.Sub("text"))
 		}
 		meta := messagePhaseMeta(it)
 		if typ == "Plan" {
