@@ -334,6 +334,11 @@ func (t *Translator) msgTexts(r jsonscan.Value, field string) string {
 	return view(t.own[start:])
 }
 
+// bytesOf returns s's bytes without copying them, for a native payload
+// kept as a string and passed as an event's raw: the stream only reads
+// raw (Stamper.Emit copies what it keeps).
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
 // view returns b as a string without copying. Results of gjson on it alias
 // b: copy what is kept (Stream.Copy).
 func view(b []byte) string {

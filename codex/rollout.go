@@ -366,12 +366,12 @@ func (t *Translator) rolloutBegin(dst []event) []event {
 		md = append(b[:len(b):len(b)], tail...)
 	}
 	t.metaBuf = nil
-	raw := []byte(t.st.Meta["raw"])
+	raw := bytesOf(t.st.Meta["raw"])
 	delete(t.st.Meta, "raw")
 	dst = t.w.BeginClean(dst, md, agent, raw)
 	dst = t.forkStatus(dst)
 	if id, ok := t.st.Meta["task"]; ok {
-		raw := []byte(t.st.Meta["task_raw"])
+		raw := bytesOf(t.st.Meta["task_raw"])
 		delete(t.st.Meta, "task")
 		delete(t.st.Meta, "task_raw")
 		dst = t.startTurn(dst, t.w.Copy(id), nil, agent, raw)
@@ -661,7 +661,7 @@ func (t *Translator) flushHeldUsers(dst []event) []event {
 		n := t.newItem("", kindMessage, h.Thread)
 		n.Done = true
 		dst = t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: t.w.Copy(h.Native), ParentID: t.parentOf(h.Thread),
-			Kind: universal.KindMessage, Role: universal.RoleUser, Content: parts}, agent, []byte(h.Raw))
+			Kind: universal.KindMessage, Role: universal.RoleUser, Content: parts}, agent, bytesOf(h.Raw))
 	}
 	return dst
 }
