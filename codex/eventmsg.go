@@ -315,15 +315,19 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 }
 
 func messagePhaseMeta(m jsonscan.Value) []byte {
-	o := obj()
-	if p := m.Get("phase"); p.Type == gjson.String {
+	p, mc := m.Get("phase"), m.Get("memory_citation")
+	phase, citation := p.Type == gjson.String, mc.Exists() && mc.Type != gjson.Null
+	if !phase && !citation {
+		return nil
+	}
+	// Made at about its size: grown by its fields, it took an allocation
+	// each.
+	o := obj().Grow(len(`{"phase":,"memory_citation":}`) + len(p.Raw) + len(mc.Raw))
+	if phase {
 		o.String("phase", p.Str)
 	}
-	if mc := m.Get("memory_citation"); mc.Exists() && mc.Type != gjson.Null {
+	if citation {
 		o.Raw("memory_citation", mc.Raw)
-	}
-	if o.Len() == 0 {
-		return nil
 	}
 	return o.Bytes()
 }
