@@ -119,7 +119,11 @@ type Translator struct {
 	text   []byte           // a tool output's unescaped text (see functionOutput)
 	own    []byte           // the message's unescaped texts that finalize copies if it keeps them (see msgStr)
 	parts  []part           // the parts of a message read from one line (see reasoningCopy)
-	loose  nitem            // a native item without a key (see nativeIn)
+	// metaBuf holds the end of the session's metadata object, from the
+	// first field only a session_meta sets, until the session starts (see
+	// metaTail).
+	metaBuf []byte
+	loose   nitem // a native item without a key (see nativeIn)
 	// restored says the state was loaded by Restore: its session
 	// metadata values may be raw JSON as an earlier version kept them
 	// (see rolloutBegin).
@@ -289,6 +293,7 @@ func (t *Translator) Restore(b []byte) error {
 	t.st = s
 	t.st.listUnsettled()
 	t.restored = true
+	t.metaBuf = nil
 	return nil
 }
 
@@ -312,6 +317,27 @@ func (t *Translator) msgStr(v jsonscan.Value) string {
 	t.own = v.AppendStr(t.own)
 	return view(t.own[start:])
 }
+
+// msgTexts is joinTexts for the text of a message's part: the texts are
+// unescaped and joined where msgStr unescapes one.
+func (t *Translator) msgTexts(r jsonscan.Value, field string) string {
+	start := len(t.own)
+	r.Each(func(_ gjson.Result, v jsonscan.Value) bool {
+		if s := v.Sub(field); s.Type() == gjson.String {
+			if len(t.own) > start {
+				t.own = append(t.own, '\n')
+			}
+			t.own = s.AppendStr(t.own)
+		}
+		return true
+	})
+	return view(t.own[start:])
+}
+
+// bytesOf returns s's bytes without copying them, for a native payload
+// kept as a string and passed as an event's raw: the stream only reads
+// raw (Stamper.Emit copies what it keeps).
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // view returns b as a string without copying. Results of gjson on it alias
 // b: copy what is kept (Stream.Copy).

@@ -969,7 +969,15 @@ func joinTexts(r jsonscan.Value, field string) string {
 
 // exitMeta builds tool result metadata with an exit code and duration.
 func exitMeta(code *int64, durationMS *int64, extra map[string]string) []byte {
-	o := obj()
+	if code == nil && durationMS == nil && len(extra) == 0 {
+		return nil
+	}
+	// Made at its size: grown by its fields, it took an allocation each.
+	n := len(`{"exit_code":,"duration_ms":}`) + 40
+	for k, v := range extra {
+		n += len(k) + len(v) + 4
+	}
+	o := obj().Grow(n)
 	if code != nil {
 		o.Int("exit_code", *code)
 	}

@@ -110,7 +110,10 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		if mode == live {
 			return t.liveMessageEnd(dst, c, "live:msg", kindMessage, m.Get("message").Str, universal.PartText, th, messagePhaseMeta(m))
 		}
-		return t.assistantCopy(dst, c, lockEvent, "", m.Get("message").Str, messagePhaseMeta(m), th)
+		if t.otherCopy(lockAssistant, lockEvent) {
+			return dst
+		}
+		return t.assistantCopy(dst, c, lockEvent, "", t.msgStr(m.Sub("message")), messagePhaseMeta(m), th)
 	case "agent_message_delta", "agent_message_content_delta":
 		return t.liveDelta(dst, c, "live:msg", kindMessage, 0, universal.PartText, t.deltaText(m.Field("delta")), th)
 	case "agent_reasoning", "agent_reasoning_raw_content":
@@ -120,6 +123,9 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		}
 		if mode == live {
 			return t.liveMessageEnd(dst, c, "live:"+string(vis), kindReasoning, m.Get("text").Str, universal.PartReasoning, th, nil)
+		}
+		if t.otherCopy(lockReasoning, lockEvent) {
+			return dst
 		}
 		t.parts = append(t.parts[:0], universal.Reasoning(t.msgStr(m.Sub("text")), vis))
 		return t.reasoningCopy(dst, c, lockEvent, "", t.parts, th)
@@ -309,15 +315,19 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 }
 
 func messagePhaseMeta(m jsonscan.Value) []byte {
-	o := obj()
-	if p := m.Get("phase"); p.Type == gjson.String {
+	p, mc := m.Get("phase"), m.Get("memory_citation")
+	phase, citation := p.Type == gjson.String, mc.Exists() && mc.Type != gjson.Null
+	if !phase && !citation {
+		return nil
+	}
+	// Made at about its size: grown by its fields, it took an allocation
+	// each.
+	o := obj().Grow(len(`{"phase":,"memory_citation":}`) + len(p.Raw) + len(mc.Raw))
+	if phase {
 		o.String("phase", p.Str)
 	}
-	if mc := m.Get("memory_citation"); mc.Exists() && mc.Type != gjson.Null {
+	if citation {
 		o.Raw("memory_citation", mc.Raw)
-	}
-	if o.Len() == 0 {
-		return nil
 	}
 	return o.Bytes()
 }

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -129,6 +130,9 @@ var metaFields = [...]string{"agent_version", "thread_id", "root_session_id", "m
 	"approval_policy", "sandbox", "reasoning_effort", "originator", "source", "thread_source",
 	"parent_thread_id", "forked_from_id", "agent_nickname", "git", "created_at", "system_prompt", "instructions", "dynamic_tools"}
 
+// metaStart opens the session's metadata object: {"agent":"codex".
+var metaStart = string(jsonw.AppendString([]byte(`{"agent":`), agentName))
+
 // metaKeys are the keys of state.Meta that hold metaFields until the
 // session starts.
 var metaKeys = func() (ks [len(metaFields)]string) {
@@ -168,24 +172,16 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event 
 		cwd := p.Sub("cwd")
 		set("cwd", cwd)
 		t.st.Cwd = cwd.OwnStr(strings.Clone)
-		set("originator", p.Sub("originator"))
-		set("source", p.Sub("source"))
-		set("thread_source", p.Sub("thread_source"))
-		set("parent_thread_id", p.Sub("parent_thread_id"))
-		set("forked_from_id", p.Sub("forked_from_id"))
-		set("agent_nickname", p.Sub("agent_nickname"))
-		set("git", p.Sub("git"))
-		set("created_at", p.Sub("timestamp"))
 		// The session's instructions are metadata too: the base
 		// instructions (system prompt), the user's instructions, the
 		// host's dynamic tools.
-		if bi := p.Sub("base_instructions"); bi.IsObject() {
-			set("system_prompt", bi.Sub("text"))
-		} else {
-			set("system_prompt", bi)
+		bi := p.Sub("base_instructions")
+		if bi.IsObject() {
+			bi = bi.Sub("text")
 		}
-		set("instructions", p.Sub("instructions"))
-		set("dynamic_tools", p.Sub("dynamic_tools"))
+		t.metaTail(&[len(metaFields) - metaTail]jsonscan.Value{p.Sub("originator"), p.Sub("source"), p.Sub("thread_source"),
+			p.Sub("parent_thread_id"), p.Sub("forked_from_id"), p.Sub("agent_nickname"), p.Sub("git"), p.Sub("timestamp"),
+			bi, p.Sub("instructions"), p.Sub("dynamic_tools")})
 		t.holdRaw("raw", c.raw)
 		t.forkMeta(p, id)
 		return dst
@@ -218,6 +214,71 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event 
 	t.child(t.st.Cur)
 	t.forkMeta(p, id)
 	return dst
+}
+
+// metaTail is the index in metaFields of the first field that only a
+// session_meta sets (originator): a turn_context adds none from there on.
+const metaTail = 9
+
+// metaHeadroom is the room metaTail leaves for the start of the metadata
+// object, up to its fields before metaTail: an agent, a version, ids, a
+// model, a cwd and policies fit in it.
+const metaHeadroom = 1024
+
+// metaTail keeps the values of the metadata fields from metaTail on (in
+// vs, absent where the session_meta has none) as set kept them, in
+// state.Meta. They are written where the metadata object will have them,
+// after metaHeadroom bytes for its start (t.metaBuf), and state.Meta
+// holds them there: rolloutBegin writes the object's start in front of
+// them and copies none of them (a system prompt is ~20 KB).
+func (t *Translator) metaTail(vs *[len(metaFields) - metaTail]jsonscan.Value) {
+	n := metaHeadroom + 1
+	for i, v := range vs {
+		n += len(metaFields[metaTail+i]) + 4 + len(v.Raw())
+	}
+	b := uncleared(n)[:metaHeadroom]
+	var at [len(vs)][2]int
+	for i, v := range vs {
+		if !v.Exists() || v.Type() == gjson.Null || v.Raw() == `""` {
+			at[i][0] = -1
+			continue
+		}
+		mark := len(b)
+		b = append(append(append(b, ',', '"'), metaFields[metaTail+i]...), '"', ':')
+		start := len(b)
+		if raw, ok := v.CleanRaw(); ok {
+			b = append(b, raw...)
+		} else {
+			b = jsonw.AppendRaw(b, v.Raw())
+		}
+		at[i] = [2]int{start, len(b)}
+		if start == len(b) {
+			b = b[:mark] // as rolloutBegin writes an empty value: not at all
+		}
+	}
+	b = append(b, '}')
+	// The values are taken out of b as it ends up (its memory moves if it
+	// outgrew n).
+	for i, a := range at {
+		switch {
+		case a[0] < 0:
+		case a[0] == a[1]:
+			put(&t.st.Meta, metaKeys[metaTail+i], "")
+		default:
+			put(&t.st.Meta, metaKeys[metaTail+i], unsafe.String(&b[a[0]], a[1]-a[0]))
+		}
+	}
+	t.metaBuf = b
+}
+
+// uncleared returns an empty slice with room for n > 0 bytes, made
+// without clearing them (as strings.Builder.Grow makes its buffer): for
+// a buffer that is written before it is read.
+func uncleared(n int) []byte {
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte(0)
+	return unsafe.Slice(unsafe.StringData(b.String()), n)[:0]
 }
 
 // holdRaw keeps a message's bytes under key k of state.Meta for an event
@@ -262,7 +323,8 @@ func (t *Translator) callMD(thread string) []byte {
 	if t.st.Model == "" || !t.isRoot(thread) {
 		return nil
 	}
-	return obj().String("model", t.st.Model).Bytes()
+	// Made at its size: grown by its field, it took three allocations.
+	return obj().Grow(len(`{"model":""}`)+len(t.st.Model)).String("model", t.st.Model).Bytes()
 }
 
 // rolloutBegin starts the session described by the first session_meta.
@@ -270,28 +332,47 @@ func (t *Translator) rolloutBegin(dst []event) []event {
 	if t.w.Begun() || t.st.Thread == "" {
 		return dst
 	}
-	o := obj()
-	n := len(agentName) + 16
-	for i, k := range metaFields {
-		n += len(k) + len(t.st.Meta[metaKeys[i]]) + 4
+	// The object is written as a jsonw.Object writes it. The fields from
+	// metaTail on are in t.metaBuf already, as they will be in the object
+	// (see metaTail): the start is written in front of them.
+	last := len(metaFields)
+	if t.metaBuf != nil && !t.restored {
+		last = metaTail
 	}
-	o.Grow(n).String("agent", agentName)
-	for i, k := range metaFields {
-		// The values were kept as jsonw writes them (compact): a system
-		// prompt is not scanned again here.
-		if v := t.st.Meta[metaKeys[i]]; t.restored {
-			o.Raw(k, v) // an earlier version's checkpoint may hold raw values
-		} else {
-			o.RawClean(k, v)
+	var head [metaHeadroom]byte
+	b := append(head[:0], metaStart...)
+	for i, k := range metaFields[:last] {
+		if v := t.st.Meta[metaKeys[i]]; v != "" {
+			b = append(append(append(b, ',', '"'), k...), '"', ':')
+			// The values were kept as jsonw writes them (compact): a
+			// system prompt is not scanned again here.
+			if t.restored {
+				b = jsonw.AppendRaw(b, v) // an earlier version's checkpoint may hold raw values
+			} else {
+				b = append(b, v...)
+			}
 		}
-		delete(t.st.Meta, metaKeys[i])
 	}
-	raw := []byte(t.st.Meta["raw"])
+	for _, k := range metaKeys {
+		delete(t.st.Meta, k)
+	}
+	var md []byte
+	switch tail := t.metaBuf[min(metaHeadroom, len(t.metaBuf)):]; {
+	case last == len(metaFields):
+		md = append(b[:len(b):len(b)], '}')
+	case len(b) <= metaHeadroom:
+		md = t.metaBuf[metaHeadroom-len(b):]
+		copy(md, b)
+	default:
+		md = append(b[:len(b):len(b)], tail...)
+	}
+	t.metaBuf = nil
+	raw := bytesOf(t.st.Meta["raw"])
 	delete(t.st.Meta, "raw")
-	dst = t.w.BeginClean(dst, o.Bytes(), agent, raw)
+	dst = t.w.BeginClean(dst, md, agent, raw)
 	dst = t.forkStatus(dst)
 	if id, ok := t.st.Meta["task"]; ok {
-		raw := []byte(t.st.Meta["task_raw"])
+		raw := bytesOf(t.st.Meta["task_raw"])
 		delete(t.st.Meta, "task")
 		delete(t.st.Meta, "task_raw")
 		dst = t.startTurn(dst, t.w.Copy(id), nil, agent, raw)
@@ -309,12 +390,18 @@ func (t *Translator) responseItem(dst []event, c *ctx, p jsonscan.Value) []event
 		case "user":
 			return t.userResponse(dst, c, p, thread)
 		case "assistant":
-			text := joinTexts(p.Sub("content"), "text")
+			if t.otherCopy(lockAssistant, lockResponse) {
+				return dst
+			}
+			text := t.msgTexts(p.Sub("content"), "text")
 			return t.assistantCopy(dst, c, lockResponse, p.Get("id").Str, text, messagePhaseMeta(p), thread)
 		}
 		// developer and system messages: instructions, not conversation.
 		return dst
 	case "reasoning":
+		if t.otherCopy(lockReasoning, lockResponse) {
+			return dst
+		}
 		parts := t.parts[:0]
 		p.Sub("summary").Each(func(_ gjson.Result, v jsonscan.Value) bool {
 			parts = append(parts, universal.Reasoning(t.msgStr(v.Sub("text")), universal.VisibilityPublic))
@@ -575,7 +662,7 @@ func (t *Translator) flushHeldUsers(dst []event) []event {
 		n := t.newItem("", kindMessage, h.Thread)
 		n.Done = true
 		dst = t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: t.w.Copy(h.Native), ParentID: t.parentOf(h.Thread),
-			Kind: universal.KindMessage, Role: universal.RoleUser, Content: parts}, agent, []byte(h.Raw))
+			Kind: universal.KindMessage, Role: universal.RoleUser, Content: parts}, agent, bytesOf(h.Raw))
 	}
 	return dst
 }
@@ -596,6 +683,13 @@ func (t *Translator) assistantCopy(dst []event, c *ctx, src uint8, native, text 
 	p.Metadata = meta
 	t.parts = append(t.parts[:0], p)
 	return t.completeMessage(dst, key, kindMessage, msgSpec{native: t.w.Copy(native), thread: thread, role: universal.RoleAssistant, parts: t.parts}, agent, c.raw)
+}
+
+// otherCopy reports whether the messages of a kind (lockUser …) are read
+// from the other copy of the conversation than src: this one is not read.
+func (t *Translator) otherCopy(kind int, src uint8) bool {
+	l := t.st.Lock[kind]
+	return l != 0 && l != src
 }
 
 // reasoningCopy emits reasoning from one copy of the conversation; an item
@@ -711,7 +805,12 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p jsonscan.Value, typ, 
 			o = ov.Result()
 		}
 		out, code, dur, failed := toolOutputText(o, &t.inner)
-		mime := imageMime(o)
+		mime := ""
+		if n != nil && n.Image != "" {
+			// Only an image a call read is described by the output's
+			// mime: other outputs are not searched for one.
+			mime = imageMime(o)
+		}
 		var extra map[string]string
 		if body, h, hcode, hdur, ok := outputHeader(out); ok {
 			header = h
@@ -1054,9 +1153,14 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 		})
 		return t.userEvent(dst, c, text.String(), it, thread, others...)
 	case "AgentMessage", "Plan":
-		text := it.Get("text").Str
+		if t.otherCopy(lockAssistant, lockEvent) {
+			return dst
+		}
+		var text string
 		if typ == "AgentMessage" {
-			text = joinTexts(it.Sub("content"), "text")
+			text = t.msgTexts(it.Sub("content"), "text")
+		} else {
+			text = t.msgStr(it.Sub("text"))
 		}
 		meta := messagePhaseMeta(it)
 		if typ == "Plan" {

@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -357,14 +356,15 @@ func (v Value) LastField(key string) Value {
 // on that array); any other path (wildcards, escapes, modifiers, queries,
 // pipes), and any path on another value, goes to gjson.
 func (v Value) Get(path string) gjson.Result {
-	if v.absent() && plainPath(path) {
-		return gjson.Result{Index: v.i} // as gjson answers, without asking it
-	}
-	if !v.indexed() || !plainPath(path) {
+	dot := plainPath(path)
+	if !v.indexed() || dot == notPlain {
+		if v.absent() && dot != notPlain {
+			return gjson.Result{Index: v.i} // as gjson answers, without asking it
+		}
 		return v.Result().Get(path)
 	}
 	first, end := v.members()
-	i := v.s.walk(first, end, path)
+	i := v.s.walk(first, end, path, dot)
 	if i == throughArray {
 		var r gjson.Result
 		var ok bool
@@ -384,14 +384,15 @@ func (v Value) Get(path string) gjson.Result {
 // Get(path), and an object found through the index is indexed too, so
 // that its own lookups do not scan it.
 func (v Value) Sub(path string) Value {
-	if v.absent() && plainPath(path) {
-		return v // nothing inside what is not there
-	}
-	if !v.indexed() || !plainPath(path) {
+	dot := plainPath(path)
+	if !v.indexed() || dot == notPlain {
+		if v.absent() && dot != notPlain {
+			return v // nothing inside what is not there
+		}
 		return found(v.Result().Get(path))
 	}
 	first, end := v.members()
-	i := v.s.walk(first, end, path)
+	i := v.s.walk(first, end, path, dot)
 	if i == throughArray {
 		var r gjson.Result
 		var ok bool
@@ -412,11 +413,12 @@ const throughArray = -2
 // walk is lookup for the common path, the one through objects only (the
 // hot paths of every translator): the member's index, -1 if there is
 // none, or throughArray when the path meets an array on its way before it
-// is found, for lookup to answer.
-func (s *Scanner) walk(first, end int, path string) int {
+// is found, for lookup to answer. dot is the index of the path's first
+// dot, -1 if it has none.
+func (s *Scanner) walk(first, end int, path string, dot int) int {
 	key, rest := path, ""
-	if j := strings.IndexByte(path, '.'); j >= 0 {
-		key, rest = path[:j], path[j+1:]
+	if dot >= 0 {
+		key, rest = path[:dot], path[dot+1:]
 	}
 	members := s.members[:end]
 	for i := first; i < end; {
@@ -430,7 +432,7 @@ func (s *Scanner) walk(first, end int, path string) int {
 			case '{':
 				// Duplicates: gjson goes on to the next member named
 				// key when the rest of the path is not in this one.
-				if j := s.walk(i+1, next, rest); j != -1 {
+				if j := s.walk(i+1, next, rest, firstDot(rest)); j != -1 {
 					return j
 				}
 			case '[':
@@ -477,21 +479,40 @@ func (s *Scanner) lookup(first, end int, path string) (i int, r gjson.Result, ok
 	return -1, gjson.Result{}, false
 }
 
-// plainPath reports a path that names members only: non-empty keys with
+// plainPath tells a path that names members only: non-empty keys with
 // none of the characters gjson's path syntax gives a meaning, joined by
-// single dots.
-func plainPath(path string) bool {
+// single dots. It returns the index of its first dot (-1 if it has none),
+// or notPlain for any other path.
+func plainPath(path string) (dot int) {
 	if path == "" || path[0] == '.' || path[len(path)-1] == '.' {
-		return false
+		return notPlain
 	}
+	dot = -1
 	for j := 0; j < len(path); j++ {
 		if c := path[j]; pathSyntax[c] {
 			if c != '.' || path[j-1] == '.' {
-				return false
+				return notPlain
+			}
+			if dot < 0 {
+				dot = j
 			}
 		}
 	}
-	return true
+	return dot
+}
+
+// notPlain is what plainPath returns for a path that is not plain.
+const notPlain = -2
+
+// firstDot returns the index of the first dot in a plain path, -1 if it
+// has none. A path is a few bytes: a loop beats a call.
+func firstDot(path string) int {
+	for j := 0; j < len(path); j++ {
+		if path[j] == '.' {
+			return j
+		}
+	}
+	return -1
 }
 
 // pathSyntax marks the characters of gjson's path syntax (and some more,
