@@ -59,9 +59,10 @@
 //     others as references (a call_id is kept once for the call, its
 //     result and their native ids; a parent's id and a turn's id are not
 //     kept again). An item costs its content and about 20 bytes, plus
-//     about 15 in the session's indexes: every recorded session keeps
-//     less than twice its content (an item of a few bytes costs more than
-//     it holds). Reading a completed item
+//     about 15 in the session's indexes, and a session about 2 KB of its
+//     own: a recorded session of more than 6 KB of content keeps less
+//     than twice it (an item of a few bytes costs more than it holds).
+//     Reading a completed item
 //     (ItemAt, Items, Item, ToolCall, ToolResult, TurnItems) decodes it
 //     into a new Item whose strings and raw JSON are the session's memory:
 //     two or three allocations, no copy of the content. Read such an Item
