@@ -26,14 +26,7 @@ func TestCleanJSON(t *testing.T) {
 			return nil
 		}
 		n++
-		var msgs []universal.Message
-		for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(in.Data), in.Format.Framing, 0)) {
-			if err != nil {
-				break
-			}
-			m.Data = bytes.Clone(m.Data)
-			msgs = append(msgs, m)
-		}
+		msgs := framed(in)
 		plain := translate(t, in, msgs, false)
 		spaced := translate(t, in, msgs, true)
 		if len(plain) != len(spaced) {
@@ -55,6 +48,20 @@ func TestCleanJSON(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no inputs")
 	}
+}
+
+// framed returns the messages of an input as its framing reads them, each
+// with data of its own.
+func framed(in corpus.Input) []universal.Message {
+	var msgs []universal.Message
+	for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(in.Data), in.Format.Framing, 0)) {
+		if err != nil {
+			break
+		}
+		m.Data = bytes.Clone(m.Data)
+		msgs = append(msgs, m)
+	}
+	return msgs
 }
 
 // translate runs msgs through a fresh translator of the input's agent and

@@ -22,14 +22,7 @@ func TestCutMessages(t *testing.T) {
 		if in.Crosscheck() && !wholeCorpus {
 			return nil
 		}
-		var msgs []universal.Message
-		for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(in.Data), in.Format.Framing, 0)) {
-			if err != nil {
-				break
-			}
-			m.Data = bytes.Clone(m.Data)
-			msgs = append(msgs, m)
-		}
+		msgs := framed(in)
 		step := max(len(msgs)/8, 1)
 		for cut := 0; cut < len(msgs); cut += step {
 			d := bytes.TrimSpace(msgs[cut].Data)
