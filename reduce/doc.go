@@ -60,8 +60,9 @@
 //     result and their native ids; a parent's id and a turn's id are not
 //     kept again). An item costs its content and about 20 bytes, plus
 //     about 15 in the session's indexes, and a session about 2 KB of its
-//     own: a recorded session of more than 6 KB of content keeps less
-//     than twice it (an item of a few bytes costs more than it holds).
+//     own; when the session ends, its lists give back the room they grew
+//     into. Every recorded session of 4 KB of content or more keeps at
+//     most twice it (an item of a few bytes costs more than it holds).
 //     Reading a completed item
 //     (ItemAt, Items, Item, ToolCall, ToolResult, TurnItems) decodes it
 //     into a new Item whose strings and raw JSON are the session's memory:

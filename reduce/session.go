@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -528,6 +529,7 @@ func (s *Session) sessionEnded(ev *universal.Event, d *universal.SessionEnded, c
 	}
 	s.End = end
 	s.idx.spare = spareItem{} // no item starts any more
+	s.trim()
 	c.What |= SessionChanged
 }
 
@@ -751,4 +753,26 @@ func fill(have, want string) string {
 		return strings.Clone(want)
 	}
 	return have
+}
+
+// trim gives back what the session's growing lists hold beyond their
+// length once the session has ended: a log analyser keeps many ended
+// sessions, which seldom grow again (one that does grows as before), and
+// a list grown by doubling holds up to twice what it needs.
+func (s *Session) trim() {
+	ix := s.idx
+	ix.arena.blocks = clip(ix.arena.blocks)
+	ix.callList = clip(ix.callList)
+	s.items = clip(s.items)
+	s.Turns = clip(s.Turns)
+	s.Permissions = clip(s.Permissions)
+	s.Questions = clip(s.Questions)
+}
+
+// clip returns l in memory of its length when it holds much more.
+func clip[T any](l []T) []T {
+	if cap(l)-len(l) <= len(l)/8 {
+		return l
+	}
+	return slices.Clone(l)
 }

@@ -2,6 +2,7 @@ package reduce
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -223,4 +224,42 @@ func writtenOut(it *Item) int {
 		}
 	}
 	return n
+}
+
+// TestTrimOnEnd: an ended session gives back what its lists hold beyond
+// their length (a log analyser keeps many), and still folds what comes.
+func TestTrimOnEnd(t *testing.T) {
+	st := universal.NewStamper(universal.Options{SessionID: "s"})
+	var evs []universal.Event
+	evs = st.Emit(evs, universal.TypeSessionStarted, universal.SourceAgent, &universal.SessionStarted{}, nil)
+	for i := range 9 {
+		id := fmt.Sprintf("t%d", i)
+		evs = st.Emit(evs, universal.TypeTurnStarted, universal.SourceAgent, &universal.TurnStarted{TurnID: id}, nil)
+		evs = st.Emit(evs, universal.TypeItemCompleted, universal.SourceAgent, &universal.ItemSnapshot{Item: universal.Item{
+			ItemID: "i" + id, Kind: universal.KindMessage, Role: universal.RoleAssistant, Status: universal.StatusCompleted,
+			Content: []universal.Part{universal.Text(strings.Repeat("x", 200))},
+		}}, nil)
+		evs = st.Emit(evs, universal.TypeTurnEnded, universal.SourceAgent, &universal.TurnEnded{TurnID: id, Status: universal.TurnCompleted}, nil)
+	}
+	evs = st.Emit(evs, universal.TypeSessionEnded, universal.SourceAgent, &universal.SessionEnded{Reason: universal.EndCompleted}, nil)
+	var s Session
+	for i := range evs {
+		if _, err := s.Apply(&evs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, c := range map[string][2]int{
+		"turns": {len(s.Turns), cap(s.Turns)}, "items": {len(s.items), cap(s.items)},
+		"blocks": {len(s.idx.arena.blocks), cap(s.idx.arena.blocks)},
+	} {
+		if c[1]-c[0] > c[0]/8 {
+			t.Errorf("%s: length %d, capacity %d after the session ended", name, c[0], c[1])
+		}
+	}
+	evs = st.Emit(evs[:0], universal.TypeItemCompleted, universal.SourceAgent, &universal.ItemSnapshot{Item: universal.Item{
+		ItemID: "late", Kind: universal.KindStatus, Status: universal.StatusCompleted,
+	}}, nil)
+	if _, err := s.Apply(&evs[0]); err != nil || s.Item("late") == nil || s.Item("it3").Text() != strings.Repeat("x", 200) {
+		t.Errorf("after the end: %v, late %v", err, s.Item("late"))
+	}
 }
