@@ -119,6 +119,8 @@ type Translator struct {
 	text   []byte           // a tool output's unescaped text (see functionOutput)
 	own    []byte           // the message's unescaped texts that finalize copies if it keeps them (see msgStr)
 	parts  []part           // the parts of a message read from one line (see reasoningCopy)
+	md     []byte           // the last call usage metadata made (see callMD)
+	mdFor  string           // and the model it names
 	// metaBuf holds the end of the session's metadata object, from the
 	// first field only a session_meta sets, until the session starts (see
 	// metaTail).

@@ -318,13 +318,18 @@ func (t *Translator) setModel(thread, m string) {
 }
 
 // callMD is the metadata of a call-scoped usage of thread: the model the
-// rollout last named for the root thread ({"model": …}), else nil.
+// rollout last named for the root thread ({"model": …}), else nil. It is
+// made once a model (events may share it: nothing writes to it), not once
+// a call, as claude's is.
 func (t *Translator) callMD(thread string) []byte {
 	if t.st.Model == "" || !t.isRoot(thread) {
 		return nil
 	}
-	// Made at its size: grown by its field, it took three allocations.
-	return obj().Grow(len(`{"model":""}`)+len(t.st.Model)).String("model", t.st.Model).Bytes()
+	if t.md == nil || t.mdFor != t.st.Model {
+		md := obj().Grow(len(`{"model":""}`)+len(t.st.Model)).String("model", t.st.Model).Bytes()
+		t.md, t.mdFor = md[:len(md):len(md)], t.st.Model
+	}
+	return t.md
 }
 
 // rolloutBegin starts the session described by the first session_meta.

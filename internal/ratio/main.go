@@ -46,6 +46,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/agentnorm/agentnorm"
 	"github.com/agentnorm/agentnorm/internal/corpus"
@@ -334,27 +335,42 @@ func snapshotStrings(it *universal.Item, f func(string)) {
 	f(it.ParentID)
 	for _, x := range it.Extra {
 		f(x.Name)
-		f(string(x.Value))
+		f(view(x.Value))
 	}
 	for i := range it.Content {
 		p := &it.Content[i]
-		for _, s := range []string{p.Text, p.Signature, string(p.JSON), p.Name, p.Arguments, p.CallID, p.Output, p.Path, p.Diff, p.Mime, p.Label, p.Detail, string(p.Metadata)} {
-			f(s)
-		}
+		f(p.Text)
+		f(p.Signature)
+		f(view(p.JSON))
+		f(p.Name)
+		f(p.Arguments)
+		f(p.CallID)
+		f(p.Output)
+		f(p.Path)
+		f(p.Diff)
+		f(p.Mime)
+		f(p.Label)
+		f(p.Detail)
+		f(view(p.Metadata))
 		if in := p.ToolInput; in != nil {
-			for _, s := range []string{in.Command, in.Query, in.URL, in.Prompt, in.Agent} {
-				f(s)
-			}
+			f(in.Command)
+			f(in.Query)
+			f(in.URL)
+			f(in.Prompt)
+			f(in.Agent)
 			for _, s := range in.Paths {
 				f(s)
 			}
 		}
 		for _, x := range p.Extra {
 			f(x.Name)
-			f(string(x.Value))
+			f(view(x.Value))
 		}
 	}
 }
+
+// view is b as a string, not a copy: f only reads it.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 func snapshotSize(it *universal.Item) int {
 	n := 0
