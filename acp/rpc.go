@@ -253,9 +253,6 @@ func (t *Translator) initialized(result jsonscan.Value) {
 // sessionResult keeps what a session/new, load or resume response tells:
 // modes, models, configuration options.
 func (t *Translator) sessionResult(result jsonscan.Value) {
-	if sid := result.Sub("sessionId"); sid.Type() == gjson.String {
-		t.meta("native_session_id", sid)
-	}
 	opts := result.Sub("configOptions")
 	modes, models := result.Sub("modes"), result.Sub("models")
 	t.meta("mode", current(modes, "currentModeId", opts, "mode"))

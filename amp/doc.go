@@ -76,7 +76,8 @@
 // A thread document → session.started with agent, agent_version
 // (env.initial.platform.clientVersion), client, model (the "model:" tag,
 // else the first usage.model), cwd (the first workspace tree), agent_mode,
-// title, schema_version (v), created_ms, trees, relationships (handoff
+// title, schema_version (v), created_at (created, milliseconds, written
+// as the envelope writes times), trees, relationships (handoff
 // links to other threads) and activated_skills (activatedSkills, the
 // skills the thread loaded).
 //

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -153,11 +155,28 @@ func threadMetadata(doc jsonscan.Value, uri string) []byte {
 	doc.Field("agentMode").AddTo(&md, "agent_mode")
 	doc.Field("title").AddTo(&md, "title")
 	doc.Field("v").AddTo(&md, "schema_version")
-	doc.Field("created").AddTo(&md, "created_ms")
+	if created := doc.Field("created"); !addTime(&md, "created_at", created) {
+		created.AddTo(&md, "created_at")
+	}
 	doc.Sub("env.initial.trees").AddTo(&md, "trees")
 	doc.Field("relationships").AddTo(&md, "relationships")
 	doc.Field("activatedSkills").AddTo(&md, "activated_skills")
 	return md.Bytes()
+}
+
+// addTime adds v, a number of milliseconds since the epoch (when the
+// thread was created), to o as the member k written as the envelope
+// writes times, and reports whether it was one.
+func addTime(o *jsonw.Object, k string, v jsonscan.Value) bool {
+	if v.Type() != gjson.Number {
+		return false
+	}
+	ms, err := strconv.ParseInt(v.Raw(), 10, 64)
+	if err != nil {
+		return false
+	}
+	o.String(k, time.UnixMilli(ms).UTC().Format(universal.TimeLayout))
+	return true
 }
 
 // threadModel is the thread's model: its "model:" tag, else the model of

@@ -142,7 +142,7 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 		md := cleanObject([2]string{"agent", `"` + agentName + `"`}, [2]string{"agent_name", name},
 			[2]string{"agent_version", version.Compacted()},
 			[2]string{"model", f[model].Compacted()}, [2]string{"cwd", f[cwd].Compacted()},
-			[2]string{"session_id", f[sessionID].Compacted()}, [2]string{"permission_mode", f[permissionMode].Compacted()},
+			[2]string{"permission_mode", f[permissionMode].Compacted()},
 			[2]string{"tools", f[tools].Compacted()}, [2]string{"mcp_servers", f[mcpServers].Compacted()},
 			[2]string{"agents", f[agents].Compacted()}, [2]string{"skills", f[skills].Compacted()},
 			[2]string{"plugins", f[plugins].Compacted()}, [2]string{"output_style", f[outputStyle].Compacted()},
@@ -174,10 +174,10 @@ func (t *Translator) header(dst events, r jsonscan.Value) events {
 	var o jsonw.Object
 	o.String("agent", agentName).String("agent_version", version).
 		Raw("cwd", r.Get("cwd").Raw).
-		String("session_id", sid).
 		Raw("git_branch", r.Get("gitBranch").Raw).
 		Raw("entrypoint", r.Get("entrypoint").Raw).
-		Raw("slug", r.Get("slug").Raw)
+		Raw("slug", r.Get("slug").Raw).
+		Raw("created_at", r.Get("timestamp").Raw)
 	t.s.Cwd = t.w.Copy(r.Get("cwd").Str)
 	t.s.Continues = continuesAfterBackground(version)
 	return t.w.BeginClean(dst, o.Bytes(), universal.SourceAgent, t.raw)

@@ -3,7 +3,9 @@ package codex
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/universal"
@@ -77,7 +79,6 @@ func (t *Translator) ensureSession(dst []event, thread string) []event {
 	}
 	if !t.w.Begun() {
 		o := obj().String("agent", agentName)
-		o.OptString("thread_id", t.st.Thread)
 		dst = t.w.BeginClean(dst, o.Bytes(), daemon, nil)
 	}
 	return dst
@@ -208,7 +209,6 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Va
 	if v := thread.Sub("cliVersion"); v.Type() == gjson.String {
 		o.String("agent_version", v.Str())
 	}
-	o.String("thread_id", id)
 	str := func(k string, vs ...jsonscan.Value) {
 		for _, v := range vs {
 			if v.Type() == gjson.String && v.Raw() != `""` {
@@ -218,7 +218,7 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Va
 		}
 	}
 	str("model", resp.Sub("model"), thread.Sub("model"))
-	str("model_provider", resp.Sub("modelProvider"), thread.Sub("modelProvider"))
+	str("provider", resp.Sub("modelProvider"), thread.Sub("modelProvider"))
 	str("cwd", resp.Sub("cwd"), thread.Sub("cwd"))
 	for _, v := range []jsonscan.Value{resp.Sub("cwd"), thread.Sub("cwd"), jsonscan.Wrap(gjson.Parse(t.st.Meta["cwd"]))} {
 		if v.Type() == gjson.String && v.Raw() != `""` {
@@ -245,6 +245,13 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Va
 	str("rollout_path", thread.Sub("path"))
 	str("forked_from_id", thread.Sub("forkedFromId"))
 	str("parent_thread_id", thread.Sub("parentThreadId"))
+	str("git_branch", thread.Sub("gitInfo").Sub("branch"))
+	str("title", thread.Sub("name"))
+	if v := thread.Sub("createdAt"); v.Type() == gjson.Number {
+		if sec, err := strconv.ParseInt(v.Raw(), 10, 64); err == nil {
+			o.String("created_at", time.Unix(sec, 0).UTC().Format(universal.TimeLayout))
+		}
+	}
 	if method == "thread/resume" {
 		o.Bool("resumed", true)
 	}

@@ -56,14 +56,18 @@
 //
 // The root thread id is the native_session_id. app-server: session.started
 // comes from the thread/start (resume, fork) response or thread/started,
-// with metadata agent, agent_version (cliVersion), thread_id, model,
-// model_provider, cwd, approval_policy, sandbox, approvals_reviewer,
+// with metadata agent, agent_version (cliVersion), model, provider
+// (modelProvider), cwd, approval_policy, sandbox, approvals_reviewer,
 // reasoning_effort, originator, source, rollout_path, forked_from_id,
-// parent_thread_id, resumed and the client's clientInfo from initialize.
-// exec: thread.started (metadata agent, thread_id; the pre-0.44 config
-// summary as config). rollout: the first session_meta (agent_version,
-// thread_id, root_session_id, model_provider, cwd, originator, source,
-// thread_source, parent_thread_id, forked_from_id, agent_nickname, git,
+// parent_thread_id, git_branch (gitInfo.branch), title (name),
+// created_at (createdAt, seconds, written as the envelope writes times),
+// resumed and the client's clientInfo from initialize; the legacy
+// session_configured event names the title thread_name. exec:
+// thread.started (metadata agent; the pre-0.44 config summary as
+// config). rollout: the first
+// session_meta (agent_version, root_session_id, provider (model_provider),
+// cwd, originator, source, thread_source, parent_thread_id,
+// forked_from_id, agent_nickname, git_branch (git.branch), git,
 // created_at, and the session's instructions: system_prompt (the base
 // instructions), instructions, dynamic_tools), completed with model,
 // approval_policy, sandbox and reasoning_effort from the turn_context or

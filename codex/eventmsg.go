@@ -370,10 +370,9 @@ func (t *Translator) sessionConfigured(dst []event, c *ctx, m jsonscan.Value) []
 		t.w.SetNativeSessionID(t.st.Thread)
 	}
 	o := obj().String("agent", agentName)
-	o.OptString("thread_id", id)
-	for _, f := range [...][2]string{{"model", "model"}, {"model_provider_id", "model_provider"}, {"cwd", "cwd"},
+	for _, f := range [...][2]string{{"model", "model"}, {"model_provider_id", "provider"}, {"cwd", "cwd"},
 		{"approval_policy", "approval_policy"}, {"sandbox_policy", "sandbox"}, {"reasoning_effort", "reasoning_effort"},
-		{"rollout_path", "rollout_path"}, {"forked_from_id", "forked_from_id"}, {"thread_name", "thread_name"}} {
+		{"rollout_path", "rollout_path"}, {"forked_from_id", "forked_from_id"}, {"thread_name", "title"}} {
 		if v := m.Sub(f[0]); v.Exists() && v.Type() != gjson.Null {
 			o.RawClean(f[1], v.Compacted())
 		}

@@ -135,7 +135,7 @@ func (t *Translator) execThread(dst []event, c *ctx, id string) []event {
 	t.st.Proc = 1
 	t.st.Thread = t.w.Copy(id)
 	t.w.SetNativeSessionID(t.st.Thread)
-	o := obj().String("agent", agentName).String("thread_id", id)
+	o := obj().String("agent", agentName)
 	o.Raw("config", t.st.Meta["config"])
 	dst = t.w.BeginClean(dst, o.Bytes(), agent, c.raw)
 	return t.flushUnused(dst)

@@ -108,7 +108,7 @@ func TestForkReplayIsContext(t *testing.T) {
 		fr.Get("messages.#").Int() != 2 || fr.Get("messages.0.text").Str != "parent prompt" || fr.Get("messages.1.role").Str != "assistant" {
 		t.Errorf("fork_replay = %s", fr.Raw)
 	}
-	if md.Get("model").Str != "fork-model" || md.Get("thread_id").Str != "019e5615-9632-7740-b2cf-3061e4ff06e2" {
+	if md.Get("model").Str != "fork-model" || evs[0].NativeSessionID != "019e5615-9632-7740-b2cf-3061e4ff06e2" {
 		t.Errorf("session metadata = %s", md.Raw)
 	}
 }

@@ -126,9 +126,10 @@ func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
 }
 
 // The session metadata fields, in the order session.started writes them.
-var metaFields = [...]string{"agent_version", "thread_id", "root_session_id", "model", "model_provider", "cwd",
+// The thread's id is the envelope's native_session_id, not a field.
+var metaFields = [...]string{"agent_version", "root_session_id", "model", "provider", "cwd",
 	"approval_policy", "sandbox", "reasoning_effort", "originator", "source", "thread_source",
-	"parent_thread_id", "forked_from_id", "agent_nickname", "git", "created_at", "system_prompt", "instructions", "dynamic_tools"}
+	"parent_thread_id", "forked_from_id", "agent_nickname", "git_branch", "git", "created_at", "system_prompt", "instructions", "dynamic_tools"}
 
 // metaStart opens the session's metadata object: {"agent":"codex".
 var metaStart = string(jsonw.AppendString([]byte(`{"agent":`), agentName))
@@ -137,6 +138,9 @@ var metaStart = string(jsonw.AppendString([]byte(`{"agent":`), agentName))
 // session starts.
 var metaKeys = func() (ks [len(metaFields)]string) {
 	for i, f := range metaFields {
+		if f == "provider" {
+			f = "model_provider" // the key a checkpoint of an earlier version holds
+		}
 		ks[i] = "md." + f
 	}
 	return ks
@@ -164,11 +168,10 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event 
 			}
 		}
 		set("agent_version", p.Sub("cli_version"))
-		set("thread_id", p.Sub("id"))
 		if sid := p.Sub("session_id"); sid.Str() != id {
 			set("root_session_id", sid)
 		}
-		set("model_provider", p.Sub("model_provider"))
+		set("model_provider", p.Sub("model_provider")) // written as "provider" (metaKeys)
 		cwd := p.Sub("cwd")
 		set("cwd", cwd)
 		t.st.Cwd = cwd.OwnStr(strings.Clone)
@@ -180,7 +183,7 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event 
 			bi = bi.Sub("text")
 		}
 		t.metaTail(&[len(metaFields) - metaTail]jsonscan.Value{p.Sub("originator"), p.Sub("source"), p.Sub("thread_source"),
-			p.Sub("parent_thread_id"), p.Sub("forked_from_id"), p.Sub("agent_nickname"), p.Sub("git"), p.Sub("timestamp"),
+			p.Sub("parent_thread_id"), p.Sub("forked_from_id"), p.Sub("agent_nickname"), p.Sub("git").Sub("branch"), p.Sub("git"), p.Sub("timestamp"),
 			bi, p.Sub("instructions"), p.Sub("dynamic_tools")})
 		t.holdRaw("raw", c.raw)
 		t.forkMeta(p, id)
@@ -218,7 +221,7 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event 
 
 // metaTail is the index in metaFields of the first field that only a
 // session_meta sets (originator): a turn_context adds none from there on.
-const metaTail = 9
+const metaTail = 8
 
 // metaHeadroom is the room metaTail leaves for the start of the metadata
 // object, up to its fields before metaTail: an agent, a version, ids, a

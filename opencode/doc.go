@@ -32,7 +32,8 @@
 //     replay source; and what opencode export prints, {"info": Session,
 //     "messages": [{info, parts}…], "todos"?: [Todo…]}. An export's
 //     session info is the session.started metadata (version, directory,
-//     title, slug, project, model, agent, parent_id, share_url) and names
+//     title, slug, project, model and provider (model.id, model.providerID),
+//     agent, parent_id, share_url, created_at (time.created)) and names
 //     the session to follow; its messages replay as a message list; a
 //     non-empty todos list (newer builds) is a todo status item after
 //     them, and a revert point in the info is reported like a live one

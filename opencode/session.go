@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"strconv"
+	"time"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -189,11 +191,20 @@ func sessionMetadata(info jsonscan.Value, dir string) []byte {
 	o.OptString("project_id", info.Get("projectID").Str)
 	o.OptString("workspace_id", info.Get("workspaceID").Str)
 	if m := info.Sub("model"); m.IsObject() {
-		o.Raw("model", m.Raw())
+		// {id, providerID, variant}: the model and provider as every
+		// agent names them.
+		o.OptString("model", m.Get("id").Str)
+		o.OptString("provider", m.Get("providerID").Str)
+		o.OptString("model_variant", m.Get("variant").Str)
 	}
 	o.OptString("agent_name", info.Get("agent").Str)
 	o.OptString("parent_id", info.Get("parentID").Str)
 	o.OptString("share_url", info.Get("share.url").Str)
+	if ms := info.Sub("time").Sub("created"); ms.Type() == gjson.Number {
+		if n, err := strconv.ParseInt(ms.Raw(), 10, 64); err == nil {
+			o.String("created_at", time.UnixMilli(n).UTC().Format(universal.TimeLayout))
+		}
+	}
 	return o.Bytes()
 }
 

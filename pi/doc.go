@@ -49,8 +49,9 @@
 // # Mapping
 //
 // Sessions: the json header gives session.started its metadata (cwd,
-// session version, timestamp, parent session; v1 headers also provider,
-// model and thinking level) and the native session id; rpc and exchange
+// session_version, created_at (timestamp), parent_session; v1 headers
+// also provider, model and reasoning_effort (thinkingLevel)) and the
+// native session id; rpc and exchange
 // start with a synthetic session.started, and a get_state response later
 // sets the native session id. A repeated header (pi --continue) continues
 // the session. The session ends at end of input (Report): in error when

@@ -191,9 +191,9 @@ func (t *Translator) header(dst []universal.Event, in *input) []universal.Event 
 			t.st.Cwd = t.copy(cwd)
 		}
 		for _, f := range [...][2]string{
-			{"cwd", "cwd"}, {"timestamp", "timestamp"}, {"parent_session", "parentSession"},
+			{"cwd", "cwd"}, {"created_at", "timestamp"}, {"parent_session", "parentSession"},
 			{"branched_from", "branchedFrom"}, {"provider", "provider"}, {"model", "modelId"},
-			{"thinking_level", "thinkingLevel"},
+			{"reasoning_effort", "thinkingLevel"},
 		} {
 			md.OptString(f[0], in.get(f[1]).Str)
 		}

@@ -136,7 +136,16 @@
 // working directory, tools, version, system prompt) is metadata, never an
 // item: session.started metadata for what it tells at the start, and the
 // turn.started metadata of the run it arrives in for what it tells per
-// run (Pi's system prompt, as "system_prompt").
+// run (Pi's system prompt, as "system_prompt"). Whatever an agent calls
+// them, session.started metadata names these under one key for every
+// agent, when the agent tells them: "agent" (always: the translator's
+// name), "agent_version", "model", "provider" (who serves the model),
+// "reasoning_effort", "cwd", "git_branch", "title" and "created_at" (when
+// the session was created, as the agent writes the time or, given in
+// seconds or milliseconds, written as the envelope writes times). The
+// agent's own session, thread or run id is the envelope's
+// native_session_id and no metadata key. Other keys are the agent's own
+// and named after its fields.
 //
 // Usage and models. A usage.updated says what its numbers cover (scope
 // call, turn or session). Which model made a call has one place for every

@@ -1,0 +1,83 @@
+package corpus_test
+
+import (
+	"encoding/json"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/agentnorm/agentnorm/internal/corpus"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// TestSessionMetadata checks, on every recorded input, that
+// session.started metadata has one shape for every agent (package
+// universal, "Session information"): the shared keys hold strings, a
+// creation time is an RFC 3339 time, the agent's own session id is the
+// envelope's native_session_id and no key, and no key goes by another
+// agent's name for a shared one.
+func TestSessionMetadata(t *testing.T) {
+	// Names the translators once used, or agents use, for a shared key.
+	aliases := map[string]string{
+		"session_id": "native_session_id", "thread_id": "native_session_id", "native_session_id": "native_session_id",
+		"sessionId": "native_session_id", "threadId": "native_session_id",
+		"model_provider": "provider", "modelProvider": "provider", "providerID": "provider",
+		"timestamp": "created_at", "created_ms": "created_at", "created": "created_at", "createdAt": "created_at",
+		"thinking_level": "reasoning_effort", "reasoningEffort": "reasoning_effort",
+		"thread_name": "title", "gitBranch": "git_branch", "version": "agent_version",
+	}
+	shared := []string{"agent", "agent_version", "model", "provider", "reasoning_effort", "cwd", "git_branch", "title", "created_at"}
+	snake := regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	n := 0
+	err := corpus.Walk("../../testdata", func(in corpus.Input) error {
+		if in.Crosscheck() && !wholeCorpus {
+			return nil
+		}
+		evs := translate(t, in, framed(in), false)
+		for i := range evs {
+			e := &evs[i]
+			if e.Type != universal.TypeSessionStarted {
+				continue
+			}
+			n++
+			var md map[string]any
+			if err := json.Unmarshal(e.Data.(*universal.SessionStarted).Metadata, &md); err != nil {
+				t.Errorf("%s: session.started metadata: %v", in.Rel, err)
+				continue
+			}
+			if md["agent"] != in.Agent.Name {
+				t.Errorf("%s: metadata agent %v, want %q", in.Rel, md["agent"], in.Agent.Name)
+			}
+			for k := range md {
+				switch to, ok := aliases[k]; {
+				case to == "native_session_id":
+					t.Errorf("%s: metadata key %q: the session's id is the envelope's native_session_id", in.Rel, k)
+				case ok:
+					t.Errorf("%s: metadata key %q: the shared name is %q", in.Rel, k, to)
+				}
+				if !snake.MatchString(k) {
+					t.Errorf("%s: metadata key %q is not snake_case", in.Rel, k)
+				}
+			}
+			for _, k := range shared {
+				if v, ok := md[k]; ok {
+					if _, ok := v.(string); !ok {
+						t.Errorf("%s: metadata %q is %T, want a string", in.Rel, k, v)
+					}
+				}
+			}
+			if s, ok := md["created_at"].(string); ok {
+				if _, err := time.Parse(time.RFC3339Nano, s); err != nil {
+					t.Errorf("%s: metadata created_at: %v", in.Rel, err)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatal("no session.started")
+	}
+}
