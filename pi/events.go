@@ -573,8 +573,8 @@ var errBadDelta = errors.New("message_update: delta is not a JSON string")
 // updateEvent is what update reads of a message_update's
 // assistantMessageEvent (the streaming step).
 type updateEvent struct {
-	typ, index, delta jsonscan.Value
-	id, toolName      jsonscan.Value // toolcall_start (Pi 0.84.3 and later)
+	typ, index, delta, partial jsonscan.Value
+	id, toolName               jsonscan.Value // toolcall_start (Pi 0.84.3 and later)
 	// lazy: the fields after typ and index are read only when asked for
 	// (eventField). A long line is read one field at a time, and looking
 	// for an absent one would read its partial message.
@@ -593,6 +593,9 @@ func (in *input) eventField(e *updateEvent, v jsonscan.Value, path string) jsons
 // walk over its members when the line was scanned and has one such object
 // (what Pi writes), else field by field as gjson paths read them.
 func (in *input) updateEvent() (e updateEvent) {
+	if in.read {
+		return in.update
+	}
 	ev := in.event
 	if in.events != 1 || !ev.IsObject() {
 		e.typ, e.index = in.sub("assistantMessageEvent.type"), in.sub("assistantMessageEvent.contentIndex")
@@ -612,6 +615,8 @@ func (in *input) updateEvent() (e updateEvent) {
 			f = &e.id
 		case "toolName":
 			f = &e.toolName
+		case "partial":
+			f = &e.partial
 		}
 		if f != nil && !f.Exists() {
 			*f = v // the first of duplicates, as a path reads

@@ -4,7 +4,6 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -76,37 +75,33 @@ func (t *Translator) knownPartial(dst []universal.Event, m universal.Message, da
 	}
 	// As Translate checks the partial: the first assistantMessageEvent's
 	// first partial, here the 0 in its place. It must be the only event,
-	// so that update reads exactly this one.
-	root := sc.Root()
-	var ev jsonscan.Value
-	events := 0
-	root.Members(func(k string, v jsonscan.Value) bool {
-		if k == "assistantMessageEvent" {
-			if events == 0 {
-				ev = v
-			}
-			events++
-		}
-		return true
-	})
-	if p := ev.Field("partial").Raw(); events != 1 || len(p) != 1 || unsafe.StringData(p) != &short[start] {
+	// so that update reads exactly this one. The event read here is the
+	// one update translates: its members are walked once.
+	in := input{raw: data, view: view(data), top: sc.Root(), line: m.Line, dir: m.Dir}
+	in.readTop()
+	if in.events != 1 || !in.event.IsObject() {
 		return dst, false
 	}
-	switch ev.Field("type").Str() {
+	e := in.updateEvent()
+	if p := e.partial.Raw(); len(p) != 1 || unsafe.StringData(p) != &short[start] {
+		return dst, false
+	}
+	switch e.typ.Str() {
 	case "text_delta", "thinking_delta":
-		if ev.Field("delta").Type() != gjson.String {
+		if e.delta.Type() != gjson.String {
 			return dst, false // a delta without its text reads the partial
 		}
 	case "text_start", "text_end", "thinking_start", "thinking_end":
 	default:
 		return dst, false
 	}
+	in.update, in.read = e, true
 	if len(repeat) != len(t.known) { // else the same partial again
 		t.knownEnd += len(repeat) - len(t.known)
 		t.known = append(t.known[:0], repeat...)
 	}
 	t.clean = sc.Depth() <= jsonw.MaxDepth
-	return t.object(dst, m, data, root), true
+	return t.dispatch(dst, m, &in), true
 }
 
 // appended reports whether q is p with plain text appended to the string

@@ -245,16 +245,21 @@ func (t *Translator) object(dst []universal.Event, m universal.Message, data []b
 	}
 	in := input{raw: data, view: view(data), top: top, line: m.Line, dir: m.Dir}
 	in.readTop()
+	return t.dispatch(dst, m, &in)
+}
+
+// dispatch translates an input whose top level was read (readTop).
+func (t *Translator) dispatch(dst []universal.Event, m universal.Message, in *input) []universal.Event {
 	if in.typ.Type != gjson.String {
-		return t.w.Unparsed(dst, location(m), errNoType, data)
+		return t.w.Unparsed(dst, location(m), errNoType, in.raw)
 	}
 	switch {
 	case m.Dir == universal.In:
-		return t.command(dst, &in)
+		return t.command(dst, in)
 	case t.format == FormatSession:
-		return t.entry(dst, &in)
+		return t.entry(dst, in)
 	}
-	return t.event(dst, &in)
+	return t.event(dst, in)
 }
 
 // input is one native JSON object being translated.
@@ -271,6 +276,10 @@ type input struct {
 	// events how many it has (readTop).
 	event  jsonscan.Value
 	events int
+	// update is the event read already (updateEvent), when read is set:
+	// a text delta is checked with it before it is translated.
+	update updateEvent
+	read   bool
 }
 
 // readTop reads the type of the input and, for a message_update, its
