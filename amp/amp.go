@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -54,11 +55,21 @@ type Translator struct {
 	// calls counts the thread messages whose usage was reported, while a
 	// thread document is translated (one call of Translate).
 	calls int
-	// scan indexes the message being translated; inner indexes the JSON
-	// text a tool result string holds (decodeString), so that the
-	// message's values stay valid while it is read.
-	scan, inner jsonscan.Scanner
+	// sc indexes the message being translated (scan) and the JSON text
+	// a tool result string holds (inner, see decodeString), so that the
+	// message's values stay valid while it is read; taken from scanners
+	// for each call of Translate.
+	sc *scanners
 }
+
+// scanners are the two indexes a call of Translate scans into.
+type scanners struct{ scan, inner jsonscan.Scanner }
+
+// scannerPool holds the scanners between calls: an index grows to the
+// size of the messages it scans (a thread document's to hundreds of
+// members), which a translator of its own would pay for anew with each
+// session, and most sessions are short.
+var scannerPool = sync.Pool{New: func() any { return new(scanners) }}
 
 // New returns a translator for one session in the given format (one of
 // Formats).
@@ -144,16 +155,24 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		t.raw, t.line, t.at = universal.CleanInput(m.Data), m.Line, 0
 		return t.unparsed(dst, "", m.Err)
 	}
+	// The scanners of a call that is translating a message already (none
+	// does now) are put back when this one is done.
+	outer := t.sc
+	t.sc = scannerPool.Get().(*scanners)
+	defer func() {
+		scannerPool.Put(t.sc)
+		t.sc = outer
+	}()
 	// One pass validates the message (as universal.CleanInput returns it)
 	// and indexes its objects: every lookup below walks the index instead
 	// of scanning the message.
 	var ok bool
-	m.Data, ok = t.scan.ScanClean(m.Data)
+	m.Data, ok = t.sc.scan.ScanClean(m.Data)
 	t.raw, t.line, t.at = m.Data, m.Line, 0
 	if !ok {
 		return t.unparsed(dst, "", errNotJSON)
 	}
-	r := t.scan.Root()
+	r := t.sc.scan.Root()
 	if !r.IsObject() {
 		return t.unparsed(dst, "", errNotObject)
 	}

@@ -325,10 +325,10 @@ func (t *Translator) streamResult(dst events, b jsonscan.Value, scope string) ev
 // scanner, which leaves the message's index alone.
 func (t *Translator) decodeString(o *toolOut, v jsonscan.Value) {
 	s := v.OwnStr(t.w.Copy)
-	if trimmed := strings.TrimSpace(s); strings.HasPrefix(trimmed, "{") && t.inner.ScanString(trimmed) {
-		if out, ok := t.structured(o, t.inner.Root()); ok {
+	if trimmed := strings.TrimSpace(s); strings.HasPrefix(trimmed, "{") && t.sc.inner.ScanString(trimmed) {
+		if out, ok := t.structured(o, t.sc.inner.Root()); ok {
 			o.output = out
-			if t.inner.Compact() && t.inner.Depth() <= jsonw.MaxDepth {
+			if inner := &t.sc.inner; inner.Compact() && inner.Depth() <= jsonw.MaxDepth {
 				// Already what jsonw writes for it (s is text of a
 				// message read as valid UTF-8), and memory of its own
 				// that nobody writes, as events are.
