@@ -41,7 +41,7 @@ var (
 // each text part as Codex keeps an agent message's phase; "" in
 // stream-json, which does not carry it.
 func (t *Translator) answer(dst events, content jsonscan.Value, native, parent, ended, phase string) events {
-	var parts []universal.Part
+	parts := t.msgParts[:0]
 	calls := 0
 	if content.Type() == gjson.String {
 		parts = append(parts, universal.Text(t.str(content)))
@@ -68,10 +68,11 @@ func (t *Translator) answer(dst events, content jsonscan.Value, native, parent, 
 		case "tool_use", "server_tool_use":
 			calls++
 		default:
-			parts = append(parts, anthropic.ValuePart(b))
+			parts = append(parts, t.valuePart(b))
 		}
 		return true
 	})
+	t.msgParts = parts
 	if len(parts) == 0 && calls == 0 {
 		return dst
 	}
@@ -224,7 +225,7 @@ func (t *Translator) toolCall(dst events, b jsonscan.Value, msg string, index in
 	}
 	args := "{}"
 	if input.Exists() {
-		args = input.OwnJSON(t.w.Copy)
+		args = t.ownJSON(input)
 	}
 	c := &call{Item: t.w.NewItemID(), Msg: msg, Name: t.str(name),
 		Path: universal.ResolvePath(t.s.Cwd, t.str(input.Field("path")))}
@@ -251,9 +252,10 @@ func (t *Translator) toolCall(dst events, b jsonscan.Value, msg string, index in
 		}
 		p.Metadata = md.Raw("provider_tool_use_id", provider.Raw()).Bytes()
 	}
+	t.parts = append(t.parts[:0], p)
 	it := universal.Item{
 		ItemID: c.Item, NativeItemID: callID, ParentID: msg, Kind: universal.KindToolCall, Role: universal.RoleAssistant,
-		Content: []universal.Part{p},
+		Content: t.parts,
 	}
 	if complete.Type() == gjson.False {
 		return t.w.StartItem(dst, it, universal.SourceAgent, t.raw)
@@ -544,10 +546,10 @@ func (t *Translator) toolResult(dst events, c *call, o *toolOut, scope string) e
 	if md.Len() > 0 {
 		rp.Metadata = md.Bytes()
 	}
-	content := append(make([]universal.Part, 0, 1+len(o.extra)), rp)
+	t.parts = append(append(t.parts[:0], rp), o.extra...)
 	return t.w.Complete(dst, universal.Item{
 		ItemID: t.w.NewItemID(), ParentID: parent, Kind: universal.KindToolResult, Role: universal.RoleTool,
-		Content: append(content, o.extra...), Status: status,
+		Content: t.parts, Status: status,
 	}, universal.SourceAgent, t.raw)
 }
 

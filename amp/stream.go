@@ -170,11 +170,13 @@ func (t *Translator) flushRunInfo(dst events) events {
 // false when content is neither an array nor a string.
 func (t *Translator) blocks(content jsonscan.Value, result func(jsonscan.Value)) (parts []universal.Part, results int, ok bool) {
 	if content.Type() == gjson.String {
-		return []universal.Part{universal.Text(t.str(content))}, 0, true
+		t.msgParts = append(t.msgParts[:0], universal.Text(t.str(content)))
+		return t.msgParts, 0, true
 	}
 	if !content.IsArray() {
 		return nil, 0, false
 	}
+	parts = t.msgParts[:0]
 	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		switch typeOf(b) {
 		case "text":
@@ -191,10 +193,11 @@ func (t *Translator) blocks(content jsonscan.Value, result func(jsonscan.Value))
 				result(b)
 			}
 		default:
-			parts = append(parts, anthropic.ValuePart(b))
+			parts = append(parts, t.valuePart(b))
 		}
 		return true
 	})
+	t.msgParts = parts
 	return parts, results, true
 }
 

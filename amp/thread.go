@@ -338,19 +338,19 @@ func (t *Translator) threadRun(dst events, c *call, callID string, run jsonscan.
 		case res.IsObject():
 			if out, ok := t.structured(&o, res); ok {
 				o.output = out
-				o.extra = append(o.extra, anthropic.ValuePart(res))
+				o.extra = append(o.extra, t.valuePart(res))
 			} else {
-				o.output = res.OwnJSON(t.w.Copy)
+				o.output = t.ownJSON(res)
 			}
 		case res.Exists():
-			o.output = res.OwnJSON(t.w.Copy)
+			o.output = t.ownJSON(res)
 		}
 	case "error":
 		o.isError = true
 		e := run.Sub("error")
 		o.output = t.w.Copy(first(e.Str(), e.Get("message").Str, "Tool execution error"))
 		if e.IsObject() {
-			o.extra = append(o.extra, anthropic.ValuePart(e))
+			o.extra = append(o.extra, t.valuePart(e))
 		}
 	case "cancelled", "cancellation-requested":
 		o.isError, o.cancelled = true, true
@@ -389,7 +389,7 @@ func (t *Translator) threadInfo(dst events, content jsonscan.Value, native, scop
 	if !content.IsArray() {
 		return t.unparsed(dst, "content", errNoContent)
 	}
-	var parts []universal.Part
+	parts := t.msgParts[:0]
 	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		switch typeOf(b) {
 		case "text":
@@ -401,10 +401,11 @@ func (t *Translator) threadInfo(dst events, content jsonscan.Value, native, scop
 		case "manual_bash_invocation":
 			dst = t.manualBash(dst, b, t.scopeItem(scope))
 		default:
-			parts = append(parts, anthropic.ValuePart(b))
+			parts = append(parts, t.valuePart(b))
 		}
 		return true
 	})
+	t.msgParts = parts
 	if len(parts) == 0 {
 		return dst
 	}
@@ -446,7 +447,7 @@ const manualBashTool = "manual_bash_invocation"
 func (t *Translator) manualBash(dst events, b jsonscan.Value, parent string) events {
 	args := "{}"
 	if a := b.Sub("args"); a.Exists() {
-		args = a.OwnJSON(t.w.Copy)
+		args = t.ownJSON(a)
 	}
 	c := &call{Item: t.w.NewItemID(), Name: manualBashTool}
 	c.Msg = c.Item // its result hangs under the call: there is no message
@@ -457,8 +458,9 @@ func (t *Translator) manualBash(dst events, b jsonscan.Value, parent string) eve
 	if b.Get("hidden").Bool() {
 		p.Metadata = hiddenMeta
 	}
+	t.parts = append(t.parts[:0], p)
 	dst = t.w.Complete(dst, universal.Item{
-		ItemID: c.Item, ParentID: parent, Kind: universal.KindToolCall, Role: universal.RoleUser, Content: []universal.Part{p},
+		ItemID: c.Item, ParentID: parent, Kind: universal.KindToolCall, Role: universal.RoleUser, Content: t.parts,
 	}, universal.SourceAgent, t.raw)
 	if run := b.Sub("toolRun"); run.Exists() {
 		dst = t.threadRun(dst, c, c.Item, run, "", true)
