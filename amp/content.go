@@ -576,13 +576,13 @@ func (t *Translator) denyCall(dst events, callID, name, source, reason, nativeRa
 	}
 	if !t.w.PermissionPending(id) { // (a thread's blocked-on-user call is pending already)
 		var req jsonw.Object
-		req.String("source", source)
+		req.Grow(24).String("source", source)
 		dst = t.w.RequestPermission(dst, universal.Permission{
 			PermissionID: id, Action: name, ItemID: item, CallID: callID, Metadata: req.Bytes(),
 		}, universal.SourceDaemon, t.raw)
 	}
 	var md jsonw.Object
-	md.String("source", source).String("reason", reason).Raw("native", nativeRaw)
+	md.Grow(48+len(reason)+len(nativeRaw)).String("source", source).String("reason", reason).Raw("native", nativeRaw)
 	return t.w.ResolvePermission(dst, universal.Permission{
 		PermissionID: id, Action: name, Status: universal.PermissionDenied, ItemID: item, CallID: callID,
 		Metadata: md.Bytes(),

@@ -106,6 +106,7 @@ var initFields = [...]string{"cwd", "agent_mode", "reasoning_effort", "tools", "
 // information of the next turn (state.RunInfo, flushRunInfo).
 func (t *Translator) init(dst events, r jsonscan.Value) events {
 	var md jsonw.Object
+	md.Grow(len(t.raw)) // about the line's size: one allocation, not one per doubling
 	md.String("agent", agentName)
 	for _, k := range initFields {
 		r.Field(k).AddTo(&md, k)
@@ -288,12 +289,16 @@ func threadUsage(u jsonscan.Value) (universal.Usage, bool) {
 // (Amp's max_tokens, a thread's maxInputTokens), md its metadata (JSON)
 // or nil.
 func (t *Translator) usage(dst events, u universal.Usage, window gjson.Result, md []byte) events {
-	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall, Usage: u, Metadata: md}
+	// The event's data and its window in one allocation.
+	d := &struct {
+		universal.UsageUpdated
+		window int64
+	}{UsageUpdated: universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall, Usage: u, Metadata: md}}
 	if window.Type == gjson.Number && window.Num > 0 {
-		n := window.Int()
-		d.ContextWindow = &n
+		d.window = window.Int()
+		d.ContextWindow = &d.window
 	}
-	return t.w.Emit(dst, universal.TypeUsageUpdated, universal.SourceAgent, d, t.raw)
+	return t.w.Emit(dst, universal.TypeUsageUpdated, universal.SourceAgent, &d.UsageUpdated, t.raw)
 }
 
 // approvalPrefix starts the error of a run that stopped because a tool
@@ -337,6 +342,7 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	}
 	if failed && !cancelled {
 		var details jsonw.Object
+		details.Grow(64)
 		r.Field("num_turns").AddTo(&details, "num_turns")
 		r.Field("duration_ms").AddTo(&details, "duration_ms")
 		dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
@@ -350,7 +356,9 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	case failed:
 		status = universal.TurnError
 	}
+	// Room for what endTurn adds too, so that the object is made once.
 	var md jsonw.Object
+	md.Grow(128 + len(msg) + len(t.s.Stop) + len(t.s.Model) + len(t.s.Elapsed))
 	md.String("subtype", sub)
 	r.Field("duration_ms").AddTo(&md, "duration_ms")
 	r.Field("num_turns").AddTo(&md, "num_turns")

@@ -278,6 +278,7 @@ func (t *Translator) threadAssistant(dst events, m *msgFields, native, scope str
 		if use, _ := threadUsage(u); use.InputTokens != nil || use.OutputTokens != nil {
 			var md []byte
 			var o jsonw.Object
+			o.Grow(64)
 			if c := u.Get("credits"); c.Type == gjson.Number {
 				// Amp's billing unit for the call, not dollars.
 				o.Raw("credits", c.Raw)
