@@ -273,8 +273,9 @@ func (t *Translator) assistant(dst events, l *lineFields) events {
 		t.s.Ended, t.s.Stop, t.s.LastRole = ended, t.w.Copy(stop.Raw()), "assistant"
 		t.s.Answers++
 	}
-	if u, ok := anthropic.Usage(usage); ok {
-		dst = t.usage(dst, u, usage.Get("max_tokens"), nil)
+	if tk, ok := anthropic.ReadUsage(usage); ok {
+		d := &callUsage{tokens: tk}
+		dst = t.usage(dst, d, d.tokens.Usage(), usage.Get("max_tokens"), nil)
 	}
 	return dst
 }
@@ -285,15 +286,20 @@ func threadUsage(u jsonscan.Value) (universal.Usage, bool) {
 	return anthropic.Counts(u, "inputTokens", "cacheReadInputTokens", "cacheCreationInputTokens", "outputTokens", "thinkingTokens")
 }
 
-// usage emits the usage of one model call; window is the context window
-// (Amp's max_tokens, a thread's maxInputTokens), md its metadata (JSON)
-// or nil.
-func (t *Translator) usage(dst events, u universal.Usage, window gjson.Result, md []byte) events {
-	// The event's data and its window in one allocation.
-	d := &struct {
-		universal.UsageUpdated
-		window int64
-	}{UsageUpdated: universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall, Usage: u, Metadata: md}}
+// callUsage is the data of a model call's usage event with what its
+// pointers point to, the counts (when read by value) and the context
+// window, in one allocation.
+type callUsage struct {
+	universal.UsageUpdated
+	tokens anthropic.Tokens
+	window int64
+}
+
+// usage emits the usage u of one model call as d; window is the context
+// window (Amp's max_tokens, a thread's maxInputTokens), md its metadata
+// (JSON) or nil.
+func (t *Translator) usage(dst events, d *callUsage, u universal.Usage, window gjson.Result, md []byte) events {
+	d.UsageUpdated = universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall, Usage: u, Metadata: md}
 	if window.Type == gjson.Number && window.Num > 0 {
 		d.window = window.Int()
 		d.ContextWindow = &d.window

@@ -287,7 +287,7 @@ func (t *Translator) threadAssistant(dst events, m *msgFields, native, scope str
 			if o.Len() > 0 {
 				md = o.Bytes()
 			}
-			dst = t.usage(dst, use, u.Get("maxInputTokens"), md)
+			dst = t.usage(dst, new(callUsage), use, u.Get("maxInputTokens"), md)
 			t.calls++
 		}
 		if model := u.Get("model").Str; model != "" && scope == "" {
