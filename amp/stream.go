@@ -327,7 +327,7 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 		dst = t.answer(dst, text, "", "", "complete", "")
 	}
 	// Claude Code's result fields, which the manual shows for Amp too.
-	if u, ok := anthropic.Usage(r.Sub("usage")); ok {
+	if u, ok := resultUsage(r.Sub("usage")); ok {
 		d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeSession, Usage: u}
 		if c := r.Get("total_cost_usd"); c.Type == gjson.Number {
 			d.CostUSD = &c.Num
@@ -374,6 +374,16 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	dst = t.endTurn(dst, status, &md, universal.SourceAgent, t.raw)
 	t.s.Outcome = outcome{Seen: true, Failed: failed, Cancelled: cancelled, Message: t.w.Copy(msg)}
 	return dst
+}
+
+// resultUsage is anthropic.Usage of a result line's usage, which Amp's
+// own result lines do not have: an absent one is not searched for each
+// count.
+func resultUsage(u jsonscan.Value) (universal.Usage, bool) {
+	if !u.IsObject() {
+		return universal.Usage{}, false
+	}
+	return anthropic.Usage(u)
 }
 
 // resultError is the error text of a failed result: error (a string),
