@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -54,11 +56,31 @@ type Translator struct {
 	// calls counts the thread messages whose usage was reported, while a
 	// thread document is translated (one call of Translate).
 	calls int
-	// scan indexes the message being translated; inner indexes the JSON
-	// text a tool result string holds (decodeString), so that the
-	// message's values stay valid while it is read.
-	scan, inner jsonscan.Scanner
+	// sc is the scratch memory of a call of Translate, taken from
+	// scratchPool.
+	sc *scratch
+	// parts and msgParts are the content of an item being built, reused
+	// from item to item (the stream copies an item's parts): parts for a
+	// tool call's or result's, msgParts for a message's (answer, blocks,
+	// threadInfo), which tool results are read while it is built.
+	parts, msgParts []universal.Part
 }
+
+// scratch is what a call of Translate works in: the index of the message
+// (scan) and of the JSON text a tool result string holds (inner, see
+// decodeString), so that the message's values stay valid while it is
+// read, and a buffer JSON is compacted into before the stream copies it
+// (ownJSON).
+type scratch struct {
+	scan, inner jsonscan.Scanner
+	buf         []byte
+}
+
+// scratchPool holds the scratch memory between calls: an index grows to
+// the size of the messages it scans (a thread document's to hundreds of
+// members), which a translator of its own would pay for anew with each
+// session, and most sessions are short.
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // New returns a translator for one session in the given format (one of
 // Formats).
@@ -144,16 +166,24 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		t.raw, t.line, t.at = universal.CleanInput(m.Data), m.Line, 0
 		return t.unparsed(dst, "", m.Err)
 	}
+	// The scratch of a call that is translating a message already (none
+	// does now) is put back when this one is done.
+	outer := t.sc
+	t.sc = scratchPool.Get().(*scratch)
+	defer func() {
+		scratchPool.Put(t.sc)
+		t.sc = outer
+	}()
 	// One pass validates the message (as universal.CleanInput returns it)
 	// and indexes its objects: every lookup below walks the index instead
 	// of scanning the message.
 	var ok bool
-	m.Data, ok = t.scan.ScanClean(m.Data)
+	m.Data, ok = t.sc.scan.ScanClean(m.Data)
 	t.raw, t.line, t.at = m.Data, m.Line, 0
 	if !ok {
 		return t.unparsed(dst, "", errNotJSON)
 	}
-	r := t.scan.Root()
+	r := t.sc.scan.Root()
 	if !r.IsObject() {
 		return t.unparsed(dst, "", errNotObject)
 	}
@@ -176,6 +206,33 @@ func (t *Translator) str(v jsonscan.Value) string {
 		return t.w.Copy(s)
 	}
 	return s
+}
+
+// ownJSON returns v's JSON text as jsonw writes it (what
+// jsonscan.Value.OwnJSON returns) in the stream's memory: v's own bytes
+// when they are that already, else compacted into the scratch buffer
+// first (a thread document is pretty-printed), where compacting into a
+// new slice would grow it again and again. "" when v is absent.
+func (t *Translator) ownJSON(v jsonscan.Value) string {
+	if raw, ok := v.CleanRaw(); ok {
+		return t.w.Copy(raw)
+	}
+	raw := v.Raw()
+	if raw == "" {
+		return ""
+	}
+	t.sc.buf = jsonw.AppendRaw(t.sc.buf[:0], raw)
+	return t.w.Copy(view(t.sc.buf))
+}
+
+// valuePart is anthropic.ValuePart with its JSON in the stream's memory
+// (see ownJSON), which nothing writes, as events are.
+func (t *Translator) valuePart(v jsonscan.Value) universal.Part {
+	js := t.ownJSON(v)
+	if js == "" {
+		js = "null"
+	}
+	return universal.Part{Type: universal.PartJSON, JSON: bytesOf(js)}
 }
 
 // typeOf returns the type of a block (or of any object): its "type"

@@ -41,7 +41,7 @@ var (
 // each text part as Codex keeps an agent message's phase; "" in
 // stream-json, which does not carry it.
 func (t *Translator) answer(dst events, content jsonscan.Value, native, parent, ended, phase string) events {
-	var parts []universal.Part
+	parts := t.msgParts[:0]
 	calls := 0
 	if content.Type() == gjson.String {
 		parts = append(parts, universal.Text(t.str(content)))
@@ -68,10 +68,11 @@ func (t *Translator) answer(dst events, content jsonscan.Value, native, parent, 
 		case "tool_use", "server_tool_use":
 			calls++
 		default:
-			parts = append(parts, anthropic.ValuePart(b))
+			parts = append(parts, t.valuePart(b))
 		}
 		return true
 	})
+	t.msgParts = parts
 	if len(parts) == 0 && calls == 0 {
 		return dst
 	}
@@ -224,7 +225,7 @@ func (t *Translator) toolCall(dst events, b jsonscan.Value, msg string, index in
 	}
 	args := "{}"
 	if input.Exists() {
-		args = input.OwnJSON(t.w.Copy)
+		args = t.ownJSON(input)
 	}
 	c := &call{Item: t.w.NewItemID(), Msg: msg, Name: t.str(name),
 		Path: universal.ResolvePath(t.s.Cwd, t.str(input.Field("path")))}
@@ -251,9 +252,10 @@ func (t *Translator) toolCall(dst events, b jsonscan.Value, msg string, index in
 		}
 		p.Metadata = md.Raw("provider_tool_use_id", provider.Raw()).Bytes()
 	}
+	t.parts = append(t.parts[:0], p)
 	it := universal.Item{
 		ItemID: c.Item, NativeItemID: callID, ParentID: msg, Kind: universal.KindToolCall, Role: universal.RoleAssistant,
-		Content: []universal.Part{p},
+		Content: t.parts,
 	}
 	if complete.Type() == gjson.False {
 		return t.w.StartItem(dst, it, universal.SourceAgent, t.raw)
@@ -325,10 +327,10 @@ func (t *Translator) streamResult(dst events, b jsonscan.Value, scope string) ev
 // scanner, which leaves the message's index alone.
 func (t *Translator) decodeString(o *toolOut, v jsonscan.Value) {
 	s := v.OwnStr(t.w.Copy)
-	if trimmed := strings.TrimSpace(s); strings.HasPrefix(trimmed, "{") && t.inner.ScanString(trimmed) {
-		if out, ok := t.structured(o, t.inner.Root()); ok {
+	if trimmed := strings.TrimSpace(s); strings.HasPrefix(trimmed, "{") && t.sc.inner.ScanString(trimmed) {
+		if out, ok := t.structured(o, t.sc.inner.Root()); ok {
 			o.output = out
-			if t.inner.Compact() && t.inner.Depth() <= jsonw.MaxDepth {
+			if inner := &t.sc.inner; inner.Compact() && inner.Depth() <= jsonw.MaxDepth {
 				// Already what jsonw writes for it (s is text of a
 				// message read as valid UTF-8), and memory of its own
 				// that nobody writes, as events are.
@@ -544,10 +546,10 @@ func (t *Translator) toolResult(dst events, c *call, o *toolOut, scope string) e
 	if md.Len() > 0 {
 		rp.Metadata = md.Bytes()
 	}
-	content := append(make([]universal.Part, 0, 1+len(o.extra)), rp)
+	t.parts = append(append(t.parts[:0], rp), o.extra...)
 	return t.w.Complete(dst, universal.Item{
 		ItemID: t.w.NewItemID(), ParentID: parent, Kind: universal.KindToolResult, Role: universal.RoleTool,
-		Content: append(content, o.extra...), Status: status,
+		Content: t.parts, Status: status,
 	}, universal.SourceAgent, t.raw)
 }
 
@@ -574,13 +576,13 @@ func (t *Translator) denyCall(dst events, callID, name, source, reason, nativeRa
 	}
 	if !t.w.PermissionPending(id) { // (a thread's blocked-on-user call is pending already)
 		var req jsonw.Object
-		req.String("source", source)
+		req.Grow(24).String("source", source)
 		dst = t.w.RequestPermission(dst, universal.Permission{
 			PermissionID: id, Action: name, ItemID: item, CallID: callID, Metadata: req.Bytes(),
 		}, universal.SourceDaemon, t.raw)
 	}
 	var md jsonw.Object
-	md.String("source", source).String("reason", reason).Raw("native", nativeRaw)
+	md.Grow(48+len(reason)+len(nativeRaw)).String("source", source).String("reason", reason).Raw("native", nativeRaw)
 	return t.w.ResolvePermission(dst, universal.Permission{
 		PermissionID: id, Action: name, Status: universal.PermissionDenied, ItemID: item, CallID: callID,
 		Metadata: md.Bytes(),

@@ -106,6 +106,7 @@ var initFields = [...]string{"cwd", "agent_mode", "reasoning_effort", "tools", "
 // information of the next turn (state.RunInfo, flushRunInfo).
 func (t *Translator) init(dst events, r jsonscan.Value) events {
 	var md jsonw.Object
+	md.Grow(len(t.raw)) // about the line's size: one allocation, not one per doubling
 	md.String("agent", agentName)
 	for _, k := range initFields {
 		r.Field(k).AddTo(&md, k)
@@ -170,11 +171,13 @@ func (t *Translator) flushRunInfo(dst events) events {
 // false when content is neither an array nor a string.
 func (t *Translator) blocks(content jsonscan.Value, result func(jsonscan.Value)) (parts []universal.Part, results int, ok bool) {
 	if content.Type() == gjson.String {
-		return []universal.Part{universal.Text(t.str(content))}, 0, true
+		t.msgParts = append(t.msgParts[:0], universal.Text(t.str(content)))
+		return t.msgParts, 0, true
 	}
 	if !content.IsArray() {
 		return nil, 0, false
 	}
+	parts = t.msgParts[:0]
 	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		switch typeOf(b) {
 		case "text":
@@ -191,10 +194,11 @@ func (t *Translator) blocks(content jsonscan.Value, result func(jsonscan.Value))
 				result(b)
 			}
 		default:
-			parts = append(parts, anthropic.ValuePart(b))
+			parts = append(parts, t.valuePart(b))
 		}
 		return true
 	})
+	t.msgParts = parts
 	return parts, results, true
 }
 
@@ -269,8 +273,9 @@ func (t *Translator) assistant(dst events, l *lineFields) events {
 		t.s.Ended, t.s.Stop, t.s.LastRole = ended, t.w.Copy(stop.Raw()), "assistant"
 		t.s.Answers++
 	}
-	if u, ok := anthropic.Usage(usage); ok {
-		dst = t.usage(dst, u, usage.Get("max_tokens"), nil)
+	if tk, ok := anthropic.ReadUsage(usage); ok {
+		d := &callUsage{tokens: tk}
+		dst = t.usage(dst, d, d.tokens.Usage(), usage.Get("max_tokens"), nil)
 	}
 	return dst
 }
@@ -281,16 +286,25 @@ func threadUsage(u jsonscan.Value) (universal.Usage, bool) {
 	return anthropic.Counts(u, "inputTokens", "cacheReadInputTokens", "cacheCreationInputTokens", "outputTokens", "thinkingTokens")
 }
 
-// usage emits the usage of one model call; window is the context window
-// (Amp's max_tokens, a thread's maxInputTokens), md its metadata (JSON)
-// or nil.
-func (t *Translator) usage(dst events, u universal.Usage, window gjson.Result, md []byte) events {
-	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall, Usage: u, Metadata: md}
+// callUsage is the data of a model call's usage event with what its
+// pointers point to, the counts (when read by value) and the context
+// window, in one allocation.
+type callUsage struct {
+	universal.UsageUpdated
+	tokens anthropic.Tokens
+	window int64
+}
+
+// usage emits the usage u of one model call as d; window is the context
+// window (Amp's max_tokens, a thread's maxInputTokens), md its metadata
+// (JSON) or nil.
+func (t *Translator) usage(dst events, d *callUsage, u universal.Usage, window gjson.Result, md []byte) events {
+	d.UsageUpdated = universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeCall, Usage: u, Metadata: md}
 	if window.Type == gjson.Number && window.Num > 0 {
-		n := window.Int()
-		d.ContextWindow = &n
+		d.window = window.Int()
+		d.ContextWindow = &d.window
 	}
-	return t.w.Emit(dst, universal.TypeUsageUpdated, universal.SourceAgent, d, t.raw)
+	return t.w.Emit(dst, universal.TypeUsageUpdated, universal.SourceAgent, &d.UsageUpdated, t.raw)
 }
 
 // approvalPrefix starts the error of a run that stopped because a tool
@@ -313,7 +327,7 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 		dst = t.answer(dst, text, "", "", "complete", "")
 	}
 	// Claude Code's result fields, which the manual shows for Amp too.
-	if u, ok := anthropic.Usage(r.Sub("usage")); ok {
+	if u, ok := resultUsage(r.Sub("usage")); ok {
 		d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeSession, Usage: u}
 		if c := r.Get("total_cost_usd"); c.Type == gjson.Number {
 			d.CostUSD = &c.Num
@@ -334,6 +348,7 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	}
 	if failed && !cancelled {
 		var details jsonw.Object
+		details.Grow(64)
 		r.Field("num_turns").AddTo(&details, "num_turns")
 		r.Field("duration_ms").AddTo(&details, "duration_ms")
 		dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
@@ -347,7 +362,9 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	case failed:
 		status = universal.TurnError
 	}
+	// Room for what endTurn adds too, so that the object is made once.
 	var md jsonw.Object
+	md.Grow(128 + len(msg) + len(t.s.Stop) + len(t.s.Model) + len(t.s.Elapsed))
 	md.String("subtype", sub)
 	r.Field("duration_ms").AddTo(&md, "duration_ms")
 	r.Field("num_turns").AddTo(&md, "num_turns")
@@ -357,6 +374,16 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	dst = t.endTurn(dst, status, &md, universal.SourceAgent, t.raw)
 	t.s.Outcome = outcome{Seen: true, Failed: failed, Cancelled: cancelled, Message: t.w.Copy(msg)}
 	return dst
+}
+
+// resultUsage is anthropic.Usage of a result line's usage, which Amp's
+// own result lines do not have: an absent one is not searched for each
+// count.
+func resultUsage(u jsonscan.Value) (universal.Usage, bool) {
+	if !u.IsObject() {
+		return universal.Usage{}, false
+	}
+	return anthropic.Usage(u)
 }
 
 // resultError is the error text of a failed result: error (a string),

@@ -297,6 +297,7 @@ func (t *Translator) threadAssistant(dst events, m *msgFields, native, scope str
 		if use, _ := threadUsage(u); use.InputTokens != nil || use.OutputTokens != nil {
 			var md []byte
 			var o jsonw.Object
+			o.Grow(64)
 			if c := u.Get("credits"); c.Type == gjson.Number {
 				// Amp's billing unit for the call, not dollars.
 				o.Raw("credits", c.Raw)
@@ -305,7 +306,7 @@ func (t *Translator) threadAssistant(dst events, m *msgFields, native, scope str
 			if o.Len() > 0 {
 				md = o.Bytes()
 			}
-			dst = t.usage(dst, use, u.Get("maxInputTokens"), md)
+			dst = t.usage(dst, new(callUsage), use, u.Get("maxInputTokens"), md)
 			t.calls++
 		}
 		if model := u.Get("model").Str; model != "" && scope == "" {
@@ -357,19 +358,19 @@ func (t *Translator) threadRun(dst events, c *call, callID string, run jsonscan.
 		case res.IsObject():
 			if out, ok := t.structured(&o, res); ok {
 				o.output = out
-				o.extra = append(o.extra, anthropic.ValuePart(res))
+				o.extra = append(o.extra, t.valuePart(res))
 			} else {
-				o.output = res.OwnJSON(t.w.Copy)
+				o.output = t.ownJSON(res)
 			}
 		case res.Exists():
-			o.output = res.OwnJSON(t.w.Copy)
+			o.output = t.ownJSON(res)
 		}
 	case "error":
 		o.isError = true
 		e := run.Sub("error")
 		o.output = t.w.Copy(first(e.Str(), e.Get("message").Str, "Tool execution error"))
 		if e.IsObject() {
-			o.extra = append(o.extra, anthropic.ValuePart(e))
+			o.extra = append(o.extra, t.valuePart(e))
 		}
 	case "cancelled", "cancellation-requested":
 		o.isError, o.cancelled = true, true
@@ -408,7 +409,7 @@ func (t *Translator) threadInfo(dst events, content jsonscan.Value, native, scop
 	if !content.IsArray() {
 		return t.unparsed(dst, "content", errNoContent)
 	}
-	var parts []universal.Part
+	parts := t.msgParts[:0]
 	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		switch typeOf(b) {
 		case "text":
@@ -420,10 +421,11 @@ func (t *Translator) threadInfo(dst events, content jsonscan.Value, native, scop
 		case "manual_bash_invocation":
 			dst = t.manualBash(dst, b, t.scopeItem(scope))
 		default:
-			parts = append(parts, anthropic.ValuePart(b))
+			parts = append(parts, t.valuePart(b))
 		}
 		return true
 	})
+	t.msgParts = parts
 	if len(parts) == 0 {
 		return dst
 	}
@@ -465,7 +467,7 @@ const manualBashTool = "manual_bash_invocation"
 func (t *Translator) manualBash(dst events, b jsonscan.Value, parent string) events {
 	args := "{}"
 	if a := b.Sub("args"); a.Exists() {
-		args = a.OwnJSON(t.w.Copy)
+		args = t.ownJSON(a)
 	}
 	c := &call{Item: t.w.NewItemID(), Name: manualBashTool}
 	c.Msg = c.Item // its result hangs under the call: there is no message
@@ -476,8 +478,9 @@ func (t *Translator) manualBash(dst events, b jsonscan.Value, parent string) eve
 	if b.Get("hidden").Bool() {
 		p.Metadata = hiddenMeta
 	}
+	t.parts = append(t.parts[:0], p)
 	dst = t.w.Complete(dst, universal.Item{
-		ItemID: c.Item, ParentID: parent, Kind: universal.KindToolCall, Role: universal.RoleUser, Content: []universal.Part{p},
+		ItemID: c.Item, ParentID: parent, Kind: universal.KindToolCall, Role: universal.RoleUser, Content: t.parts,
 	}, universal.SourceAgent, t.raw)
 	if run := b.Sub("toolRun"); run.Exists() {
 		dst = t.threadRun(dst, c, c.Item, run, "", true)

@@ -138,6 +138,9 @@ func (t *Translator) endTurn(dst events, status universal.TurnStatus, md *jsonw.
 	dst = t.release(dst)
 	if md == nil {
 		md = &jsonw.Object{}
+		if n := len(t.s.Stop) + len(t.s.Model) + len(t.s.Elapsed); n > 0 {
+			md.Grow(n + 48) // the object made once, not grown field by field
+		}
 	}
 	md.Raw("stop_reason", t.s.Stop).OptString("model", t.s.Model).Raw("elapsed_ms", t.s.Elapsed)
 	var b []byte
