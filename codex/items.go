@@ -366,14 +366,24 @@ func (t *Translator) commandItem(dst []event, c *ctx, key, native, thread string
 	})
 	source, command, cwd, status, output, exitCode, duration := f[0], f[5], f[6], f[7], f[8], f[9], f[10]
 	args := commandArgs(command.Result(), cwd.Result())
+	// The metadata is made at its size, as the arguments are.
+	size := 0
+	for i, v := range f[:5] {
+		if v.Exists() && v.Type() != gjson.Null {
+			size += len(commandFields[i][1]) + len(v.Raw()) + 4
+		}
+	}
 	var meta jsonw.Object
+	if size > 0 {
+		meta.Grow(size + 1)
+	}
 	for i, v := range f[:5] {
 		if v.Exists() && v.Type() != gjson.Null {
 			meta.RawClean(commandFields[i][1], v.Compacted())
 		}
 	}
 	spec := toolSpec{native: native, thread: thread, callID: native, name: "command_execution",
-		args: t.str(args.Bytes()), user: userShell(source.Result())}
+		args: args, user: userShell(source.Result())}
 	if meta.Len() > 0 {
 		spec.meta = meta.Bytes()
 	}
