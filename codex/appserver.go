@@ -390,7 +390,7 @@ func (t *Translator) approvalRequest(dst []event, c *ctx, key, rid, method, thre
 // requestedCommand starts the command call an approval request names.
 func (t *Translator) requestedCommand(dst []event, c *ctx, key, itemID, thread string, p jsonscan.Value) ([]event, *nitem) {
 	spec := toolSpec{native: t.w.Copy(itemID), thread: thread, callID: t.w.Copy(itemID), name: "command_execution",
-		args: t.str(commandArgs(p.Get("command"), p.Get("cwd")).Bytes())}
+		args: commandArgs(p.Get("command"), p.Get("cwd"))}
 	if a := p.Get("commandActions"); a.Exists() && a.Type != gjson.Null {
 		spec.meta = obj().Raw("command_actions", a.Raw).Bytes()
 	}

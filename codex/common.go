@@ -118,7 +118,7 @@ func (t *Translator) item(key string) *nitem { return t.st.Items[key] }
 func (t *Translator) newItem(key string, kind uint8, thread string) *nitem {
 	n := &nitem{ID: t.w.NewItemID(), Kind: kind, Thread: t.copyThread(thread), Turn: t.w.Turn()}
 	if key != "" {
-		t.st.addItem(strings.Clone(key), n)
+		t.st.addItem(t.w.Copy(key), n)
 	}
 	if thread != "" && thread != t.st.Thread {
 		t.st.ChildItems = append(t.st.ChildItems, childItem{Thread: n.Thread, ID: n.ID})

@@ -350,7 +350,7 @@ func (t *Translator) execCommandSpec(m jsonscan.Value, thread string) toolSpec {
 			meta.RawClean(f[1], v.Compacted())
 		}
 	}
-	s := toolSpec{native: t.w.Copy(id), thread: thread, callID: t.w.Copy(id), name: "command_execution", args: t.str(args.Bytes()),
+	s := toolSpec{native: t.w.Copy(id), thread: thread, callID: t.w.Copy(id), name: "command_execution", args: args,
 		user: userShell(m.Get("source"))}
 	if meta.Len() > 0 {
 		s.meta = meta.Bytes()

@@ -217,7 +217,7 @@ func (t *Translator) execItem(dst []event, c *ctx, it jsonscan.Value, ev string)
 		return t.execText(dst, c, key, native, kindReasoning, universal.PartReasoning, t.msgStr(it.Sub("text")), nil, final)
 	case "command_execution":
 		spec := toolSpec{native: native, callID: callID, name: "command_execution",
-			args: t.str(commandArgs(it.Get("command"), gjson.Result{}).Bytes())}
+			args: commandArgs(it.Get("command"), gjson.Result{})}
 		if !final {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}

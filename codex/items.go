@@ -13,8 +13,8 @@ import (
 // v2Item handles item/started (final false) and item/completed (final
 // true) for an app-server v2 ThreadItem.
 func (t *Translator) v2Item(dst []event, c *ctx, thread string, it jsonscan.Value, final bool) []event {
-	typ := it.Get("type").Str
-	id := it.Get("id").Str
+	typ := it.Sub("type").Str()
+	id := it.Sub("id").Str()
 	if id == "" && typ != "contextCompaction" {
 		return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: %s item without an id", typ), c.raw)
 	}
@@ -117,19 +117,46 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it jsonscan.Valu
 	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown item type %q", typ), c.raw)
 }
 
+// agentMessageFields are the annotations of an agent message kept in its
+// part's metadata, in the order written, with their names there.
+var agentMessageFields = [...][2]string{{"phase", "phase"}, {"memoryCitation", "memory_citation"}, {"moderation", "moderation"}, {"delivery", "delivery"}, {"questions", "questions"}}
+
 // agentMessageMeta keeps an agent message's phase and other annotations.
+// One walk over the item's members finds them (the first of a repeated
+// key, as a lookup finds it); values the scan saw compact are copied as
+// they are, not compacted again.
 func agentMessageMeta(it jsonscan.Value, typ string) []byte {
-	o := obj()
+	var kept [len(agentMessageFields)]jsonscan.Value
+	size := 0
+	it.Members(func(k string, v jsonscan.Value) bool {
+		for i, f := range agentMessageFields {
+			if f[0] == k {
+				if !kept[i].Exists() {
+					kept[i] = v
+					if v.Type() != gjson.Null {
+						size += len(f[1]) + len(v.Raw()) + 4
+					}
+				}
+				break
+			}
+		}
+		return true
+	})
+	if typ == "plan" {
+		size += len(`"type":"plan",`)
+	}
+	if size == 0 {
+		return nil
+	}
+	var o jsonw.Object
+	o.Grow(size + 2)
 	if typ == "plan" {
 		o.String("type", "plan")
 	}
-	for _, f := range [...][2]string{{"phase", "phase"}, {"memoryCitation", "memory_citation"}, {"moderation", "moderation"}, {"delivery", "delivery"}, {"questions", "questions"}} {
-		if v := it.Sub(f[0]); v.Exists() && v.Type() != gjson.Null {
-			o.Raw(f[1], v.Raw())
+	for i, f := range agentMessageFields {
+		if v := kept[i]; v.Exists() && v.Type() != gjson.Null {
+			v.AddTo(&o, f[1])
 		}
-	}
-	if o.Len() == 0 {
-		return nil
 	}
 	return o.Bytes()
 }
@@ -148,6 +175,9 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 		return dst
 	}
 	root := t.isRoot(thread)
+	// The live echo of the host's input: its text parts say so (what
+	// universal.MarkEcho writes on parts without metadata).
+	echo := root && t.format != FormatRollout
 	var parts []part
 	var text strings.Builder
 	content.Each(func(_ gjson.Result, v jsonscan.Value) bool {
@@ -155,14 +185,25 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 		// with neither path nor mime is invalid): it is kept as it came,
 		// as a json part, as other blocks are.
 		path := ""
-		switch v.Get("type").Str {
+		switch v.Sub("type").Str() {
 		case textType, "input_text":
-			s := v.Get("text").Str
-			if text.Len() > 0 {
-				text.WriteByte('\n')
+			p := universal.Text("")
+			if final {
+				// A started message's text is empty (it streams): it is
+				// read only when the message completes.
+				s := v.Sub("text").Str()
+				if root {
+					if text.Len() > 0 {
+						text.WriteByte('\n')
+					}
+					text.WriteString(s)
+				}
+				p.Text = t.w.Copy(s)
 			}
-			text.WriteString(s)
-			parts = append(parts, universal.Text(t.w.Copy(s)))
+			if echo {
+				p.Metadata = echoMeta
+			}
+			parts = append(parts, p)
 			return true
 		case "image", "input_image":
 			path = v.Get("url").Str
@@ -178,23 +219,12 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 		if path != "" {
 			parts = append(parts, part{Type: universal.PartImage, Path: t.w.Copy(path)})
 		} else {
-			parts = append(parts, part{Type: universal.PartJSON, JSON: []byte(t.w.Copy(v.Raw()))})
+			parts = append(parts, part{Type: universal.PartJSON, JSON: bytesOf(t.w.Copy(v.Raw()))})
 		}
 		return true
 	})
-	if root && t.format != FormatRollout {
-		universal.MarkEcho(parts) // the live echo of the host's input
-	}
 	m := msgSpec{native: native, thread: thread, role: universal.RoleUser, parts: parts}
 	if !final {
-		start := make([]part, len(parts))
-		for i, p := range parts {
-			if p.Type == universal.PartText {
-				p.Text = ""
-			}
-			start[i] = p
-		}
-		m.parts = start
 		return t.startMessage(dst, key, kindMessage, m, agent, c.raw)
 	}
 	if root {
@@ -202,6 +232,10 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 	}
 	return t.completeMessage(dst, key, kindMessage, m, agent, c.raw)
 }
+
+// echoMeta is the metadata of a text part that echoes the host's input.
+// Events only read it, so every such part shares it.
+var echoMeta = []byte(`{"echo":true}`)
 
 // reasoningItem starts or completes a reasoning item. Summary sections and
 // raw content sections are separate reasoning parts (public and private),
@@ -309,25 +343,55 @@ func (t *Translator) reasoningDelta(dst []event, c *ctx, thread, id string, idx 
 	return t.w.Delta(dst, n.ID, pi, universal.PartReasoning, text, agent, c.raw)
 }
 
-// commandItem maps a v2 commandExecution.
+// commandFields are the members of a v2 commandExecution read, in the
+// order its call's metadata writes the first five (with their names
+// there).
+var commandFields = [...][2]string{
+	{"source", "source"}, {"processId", "process_id"}, {"commandActions", "command_actions"}, {"pluginId", "plugin_id"}, {"scriptPath", "script_path"},
+	{"command"}, {"cwd"}, {"status"}, {"aggregatedOutput"}, {"exitCode"}, {"durationMs"},
+}
+
+// commandItem maps a v2 commandExecution. One walk over the item's members
+// finds what it reads (the first of a repeated key, as a lookup finds it).
 func (t *Translator) commandItem(dst []event, c *ctx, key, native, thread string, it jsonscan.Value, final bool) []event {
-	args := commandArgs(it.Get("command"), it.Get("cwd"))
-	meta := obj()
-	for _, f := range [...][2]string{{"source", "source"}, {"processId", "process_id"}, {"commandActions", "command_actions"}, {"pluginId", "plugin_id"}, {"scriptPath", "script_path"}} {
-		if v := it.Sub(f[0]); v.Exists() && v.Type() != gjson.Null {
-			meta.RawClean(f[1], v.Compacted())
+	var f [len(commandFields)]jsonscan.Value
+	it.Members(func(k string, v jsonscan.Value) bool {
+		for i := range commandFields {
+			if commandFields[i][0] == k {
+				jsonscan.KeepFirst(&f[i], v)
+				break
+			}
+		}
+		return true
+	})
+	source, command, cwd, status, output, exitCode, duration := f[0], f[5], f[6], f[7], f[8], f[9], f[10]
+	args := commandArgs(command.Result(), cwd.Result())
+	// The metadata is made at its size, as the arguments are.
+	size := 0
+	for i, v := range f[:5] {
+		if v.Exists() && v.Type() != gjson.Null {
+			size += len(commandFields[i][1]) + len(v.Raw()) + 4
+		}
+	}
+	var meta jsonw.Object
+	if size > 0 {
+		meta.Grow(size + 1)
+	}
+	for i, v := range f[:5] {
+		if v.Exists() && v.Type() != gjson.Null {
+			meta.RawClean(commandFields[i][1], v.Compacted())
 		}
 	}
 	spec := toolSpec{native: native, thread: thread, callID: native, name: "command_execution",
-		args: t.str(args.Bytes()), user: userShell(it.Get("source"))}
+		args: args, user: userShell(source.Result())}
 	if meta.Len() > 0 {
 		spec.meta = meta.Bytes()
 	}
 	if !final {
 		return t.toolCall(dst, key, &spec, false, agent, c.raw)
 	}
-	st := it.Get("status").Str
-	res := t.commandResult(it.Sub("aggregatedOutput").OwnStr(t.w.Copy), st, intPtr(it.Get("exitCode")), intPtr(it.Get("durationMs")))
+	st := status.Str()
+	res := t.commandResult(output.OwnStr(t.w.Copy), st, intPtr(exitCode.Result()), intPtr(duration.Result()))
 	return t.finishTool(dst, c, key, &spec, &res, st == "declined", st)
 }
 

@@ -240,7 +240,7 @@ func (t *Translator) nativeIn(key string, kind uint8, thread string, r *resp) *n
 		n = &t.loose
 	default:
 		n = &nitem{Kind: kind, Thread: t.copyThread(thread), Turn: t.w.Turn()}
-		t.st.addItem(strings.Clone(key), n)
+		t.st.addItem(t.w.Copy(key), n)
 	}
 	n.ID = r.ID
 	n.Parts = nil

@@ -1189,7 +1189,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 		return t.reasoningCopy(dst, c, lockEvent, id, parts, thread)
 	case "CommandExecution":
 		args := commandArgs(it.Get("command"), it.Get("cwd"))
-		spec := toolSpec{native: native, thread: thread, callID: native, name: "command_execution", args: t.str(args.Bytes())}
+		spec := toolSpec{native: native, thread: thread, callID: native, name: "command_execution", args: args}
 		res := t.commandResult(t.turnItemOutput(it), it.Get("status").Str, intPtr(it.Get("exit_code")), durationMS(it.Get("duration")))
 		return t.commandEnd(dst, key, &spec, &res, c.raw)
 	case "FileChange":

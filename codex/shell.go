@@ -12,16 +12,22 @@ import (
 // Codex shows it, its cwd when given, and the script the shell ran,
 // unwrapped from Codex's `/bin/bash -lc "…"` wrapper. The script is what
 // the model asked to run and what a person reads (`printf 'a\n'`, where the
-// wrapped form shows `printf 'a\\n'`).
-func commandArgs(command, cwd gjson.Result) *jsonw.Object {
-	args := obj().Raw("command", rawOr(command, `""`))
+// wrapped form shows `printf 'a\\n'`). The arguments are made at about
+// their size (grown field by field, they took an allocation each) in
+// memory of their own.
+func commandArgs(command, cwd gjson.Result) string {
+	raw := rawOr(command, `""`)
+	script, ok := shellScript(command)
+	var args jsonw.Object
+	args.Grow(len(`{"command":,"cwd":"","script":""}`) + len(raw) + len(cwd.Raw) + len(script) + len(script)/8)
+	args.Raw("command", raw)
 	if cwd.Type == gjson.String {
 		args.String("cwd", cwd.Str)
 	}
-	if script, ok := shellScript(command); ok {
+	if ok {
 		args.String("script", script)
 	}
-	return args
+	return view(args.Bytes())
 }
 
 // shellScript returns the script of a command that runs a shell with -c or
