@@ -55,6 +55,7 @@ type Translator struct {
 	raw         []byte
 	line        int64
 	scan        *jsonscan.Scanner // the index of the message being translated (see scanners)
+	scanning    bool              // a call of translate is using scan
 	releasing   bool              // translating a held line (see releaseEarly)
 	parts       []universal.Part  // the content of the item being completed (see itemParts)
 	md          []byte            // the last call usage metadata made (see callMD)
@@ -183,21 +184,45 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 }
 
 // scanners are the indexes translators scan their messages into, one
-// taken for each call of translate: a scanner's index grows to the size
-// of the messages it scans, which a translator of its own would pay for
-// anew with each session (most are short).
+// taken by a translator for its first message and given back when its
+// input ends: a scanner's index grows to the size of the messages it
+// scans, which a translator of its own would pay for anew with each
+// session (most are short).
 var scanners = sync.Pool{New: func() any { return new(jsonscan.Scanner) }}
 
 // translate translates one native message in the order given.
 func (t *Translator) translate(dst []universal.Event, m universal.Message) []universal.Event {
-	// The scanner of a call that is translating a line already (none
-	// does now) is put back when this one is done.
-	outer := t.scan
-	t.scan = scanners.Get().(*jsonscan.Scanner)
-	defer func() {
+	if t.scanning {
+		// A call that is translating a line already (none does now):
+		// its scanner is put back when this one is done.
+		outer := t.scan
+		t.scan = scanners.Get().(*jsonscan.Scanner)
+		defer func() {
+			scanners.Put(t.scan)
+			t.scan = outer
+		}()
+		return t.translateScanned(dst, m)
+	}
+	if t.scan == nil {
+		t.scan = scanners.Get().(*jsonscan.Scanner)
+	}
+	t.scanning = true
+	dst = t.translateScanned(dst, m)
+	t.scanning = false
+	return dst
+}
+
+// releaseScanner gives the translator's scanner back once its input has
+// ended; a message after the end takes one again.
+func (t *Translator) releaseScanner() {
+	if t.scan != nil && !t.scanning {
 		scanners.Put(t.scan)
-		t.scan = outer
-	}()
+		t.scan = nil
+	}
+}
+
+// translateScanned is translate's work, with t.scan the scanner to use.
+func (t *Translator) translateScanned(dst []universal.Event, m universal.Message) []universal.Event {
 	if m.Err != nil {
 		m.Data = universal.CleanInput(m.Data)
 		t.raw, t.line = m.Data, m.Line
@@ -360,14 +385,17 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 	case universal.Terminate:
 		dst = t.releaseEarly(dst, "")
 		dst = t.finish(dst)
+		t.releaseScanner()
 		return t.w.End(dst, r.Ended(), universal.SourceDaemon, nil)
 	case universal.Exit:
 		dst = t.releaseEarly(dst, "")
 		dst = t.finish(dst)
+		t.releaseScanner()
 		return t.w.End(dst, universal.ExitEnded(t.endReason(), r), universal.SourceDaemon, nil)
 	case universal.EndOfInput:
 		dst = t.releaseEarly(dst, "")
 		dst = t.finish(dst)
+		t.releaseScanner()
 		return t.w.End(dst, t.endReason(), universal.SourceDaemon, nil)
 	}
 	return dst
