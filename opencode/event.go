@@ -45,7 +45,7 @@ func (t *Translator) translateEvent(dst []universal.Event, root jsonscan.Value, 
 	if env.payload.Exists() {
 		env = readEnvelope(env.payload)
 	}
-	e.typ, e.id, e.props = env.typ.Str(), env.id.Str(), env.props
+	e.typ, e.id, e.props = env.typ.Str(), strOf(env.id), env.props
 	if !e.props.Exists() {
 		e.props = env.data
 	}
@@ -142,6 +142,15 @@ func readEnvelope(obj jsonscan.Value) envelope {
 	return env
 }
 
+// strOf returns v.Str() without making a gjson.Result of an absent
+// value, as Str does (most events have no id).
+func strOf(v jsonscan.Value) string {
+	if !v.Exists() {
+		return ""
+	}
+	return v.Str()
+}
+
 // stripVersion removes a schema-version suffix: "message.updated.1" →
 // "message.updated".
 func stripVersion(typ string) string {
@@ -211,6 +220,10 @@ func isIgnored(typ string) bool {
 
 // dispatch handles one unwrapped event.
 func (t *Translator) dispatch(dst []universal.Event, e *event) []universal.Event {
+	if e.typ == "message.part.delta" {
+		// A stream's most frequent event, before the others' cases.
+		return t.onDelta(dst, e)
+	}
 	p := e.props
 	switch e.typ {
 	case "session.created", "session.updated":

@@ -110,10 +110,17 @@ func (t *Translator) onMessage(dst []universal.Event, f *infoFields, raw []byte,
 	if tok := f.tokens; tokensReported(tok) {
 		// Reported when the message completes, unless its step-finish
 		// parts report it.
-		m.Tokens = append(m.Tokens[:0], tok.Raw()...)
-		m.Cost = nil
+		// Tokens and cost in one buffer, which the message's later
+		// updates reuse.
+		cost := ""
 		if c := f.cost; c.Type() == gjson.Number {
-			m.Cost = append(m.Cost, c.Raw()...)
+			cost = c.Raw()
+		}
+		b := append(append(m.Tokens[:0], tok.Raw()...), cost...)
+		n := len(tok.Raw())
+		m.Tokens, m.Cost = b[:n], nil
+		if cost != "" {
+			m.Cost = b[n:]
 		}
 		if t.w.Stamper().IncludeRaw() {
 			m.TokensRaw = append(m.TokensRaw[:0], raw...)
@@ -216,7 +223,7 @@ func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgSta
 		m.InfoUsage = true
 		dst = t.emitUsage(dst, jsonscan.Wrap(gjson.ParseBytes(m.Tokens)), jsonscan.Wrap(gjson.ParseBytes(m.Cost)), m, m.TokensRaw)
 	}
-	content := make([]universal.Part, 0, len(m.Parts))
+	content := t.parts[:0]
 	var nth map[string]int // the slots of each non-streaming part so far
 	for i, pid := range m.Parts {
 		p := t.st.Parts[pid]
@@ -243,8 +250,9 @@ func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgSta
 		content = append(content, textPart(p.Type, text, p.Meta))
 	}
 	if t.echoes(m) {
-		universal.MarkEcho(content)
+		markEcho(content)
 	}
+	t.parts = content
 	return t.w.Complete(dst, universal.Item{
 		ItemID:       m.Item,
 		NativeItemID: m.ID,
@@ -262,6 +270,25 @@ func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgSta
 // parent agent's.
 func (t *Translator) echoes(m *msgState) bool {
 	return m.Role == "user" && m.Session == t.st.Session && (t.format == FormatSSE || t.format == FormatEvents)
+}
+
+// echoMetadata is what universal.MarkEcho makes of a text part without
+// metadata (most are): made once, and shared by the parts (nothing writes
+// to it).
+var echoMetadata = []byte(`{"echo":true}`)
+
+// markEcho is universal.MarkEcho without a new object for each text part
+// that has no metadata.
+func markEcho(content []universal.Part) {
+	for i := range content {
+		switch p := &content[i]; {
+		case p.Type != universal.PartText:
+		case len(p.Metadata) == 0:
+			p.Metadata = echoMetadata[:len(echoMetadata):len(echoMetadata)]
+		default:
+			universal.MarkEcho(content[i : i+1])
+		}
+	}
 }
 
 func textPart(typ, text string, meta []byte) universal.Part {
@@ -464,7 +491,7 @@ func (t *Translator) lateText(dst []universal.Event, m *msgState, p *partState, 
 func (t *Translator) lateItem(dst []universal.Event, m *msgState, p *partState, content []universal.Part, raw []byte) []universal.Event {
 	p.Late = true
 	if t.echoes(m) {
-		universal.MarkEcho(content)
+		markEcho(content)
 	}
 	return t.w.Complete(dst, universal.Item{
 		ItemID:       t.w.NewItemID(),

@@ -123,6 +123,15 @@ type Translator struct {
 	// out holds the unescaped text of a running tool's output: each
 	// update repeats all of it, and only what is new is kept (copied).
 	out []byte
+	// parts holds the content of the item being started or completed:
+	// the stream copies an item's parts, so one slice serves every item.
+	parts []universal.Part
+	// usageMD is the last call usage metadata made (see usageMetadata),
+	// and the model and provider it names.
+	usageMD struct {
+		md              []byte
+		model, provider string
+	}
 }
 
 var _ universal.Translator = (*Translator)(nil)

@@ -319,10 +319,23 @@ func (t *Translator) emitUsage(dst []universal.Event, tok, cost jsonscan.Value, 
 		d.CostUSD = &mem.cost
 	}
 	if m != nil && (m.Model != "" || m.Provider != "") {
-		var o jsonw.Object
-		d.Metadata = o.OptString("model", m.Model).OptString("provider", m.Provider).Bytes()
+		d.Metadata = t.usageMetadata(m.Model, m.Provider)
 	}
 	return t.w.Emit(dst, universal.TypeUsageUpdated, universal.SourceAgent, d, raw)
+}
+
+// usageMetadata is the metadata of a call usage: the model and provider
+// that made the call. It is made once a model (events may share it:
+// nothing writes to it), not once a call.
+func (t *Translator) usageMetadata(model, provider string) []byte {
+	u := &t.usageMD
+	if u.md == nil || u.model != model || u.provider != provider {
+		var o jsonw.Object
+		o.Grow(len(`{"model":"","provider":""}`) + len(model) + len(provider))
+		md := o.OptString("model", model).OptString("provider", provider).Bytes()
+		u.md, u.model, u.provider = md[:len(md):len(md)], model, provider
+	}
+	return u.md
 }
 
 // tokenFields are the members of OpenCode tokens, read in one walk (the

@@ -63,6 +63,13 @@ func hasInput(in jsonscan.Value) bool {
 	return strings.TrimSpace(raw[1:len(raw)-1]) != ""
 }
 
+// one returns p as an item's content, in the translator's memory for it
+// (see Translator.parts).
+func (t *Translator) one(p universal.Part) []universal.Part {
+	t.parts = append(t.parts[:0], p)
+	return t.parts
+}
+
 // callKey keys a tool call by session and provider call id (call ids are
 // only unique within a session).
 func callKey(sid, callID string) string { return sid + "\x00" + callID }
@@ -111,7 +118,7 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, f 
 			ParentID:     m.Item,
 			Kind:         universal.KindToolCall,
 			Role:         universal.RoleAssistant,
-			Content:      []universal.Part{{Type: universal.PartToolCall, Name: t.w.Copy(name), CallID: p.CallID, ToolKind: kind, ToolInput: in}},
+			Content:      t.one(universal.Part{Type: universal.PartToolCall, Name: t.w.Copy(name), CallID: p.CallID, ToolKind: kind, ToolInput: in}),
 		}, universal.SourceAgent, e.raw)
 	}
 	if !p.CallDone && (hasInput(input) || status == "completed" || status == "error") {
@@ -128,14 +135,14 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, f 
 			ParentID:     m.Item,
 			Kind:         universal.KindToolCall,
 			Role:         universal.RoleAssistant,
-			Content: []universal.Part{{
+			Content: t.one(universal.Part{
 				Type: universal.PartToolCall, Name: t.w.Copy(name), Arguments: args, CallID: p.CallID,
 				ToolKind: kind, ToolInput: in,
 				// The provider's metadata of the call (OpenAI's
 				// function call item id), which OpenAI sets with the
 				// input (running): kept as a text part's is.
 				Metadata: t.textMetadata(f),
-			}},
+			}),
 		}, universal.SourceAgent, e.raw)
 	}
 	if child := sf.meta("sessionId").Str(); child != "" {
@@ -176,7 +183,7 @@ func (t *Translator) startResult(dst []universal.Event, pid string, p *partState
 		ParentID:     parent,
 		Kind:         universal.KindToolResult,
 		Role:         universal.RoleTool,
-		Content:      []universal.Part{{Type: universal.PartToolResult, CallID: p.CallID}},
+		Content:      t.one(universal.Part{Type: universal.PartToolResult, CallID: p.CallID}),
 	}, universal.SourceAgent, raw)
 }
 
@@ -231,17 +238,18 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 		md.RawBytes("sub_agent_error", e)
 		delete(t.st.SubErrs, p.Call)
 	}
-	content := []universal.Part{{
+	content := t.one(universal.Part{
 		Type:     universal.PartToolResult,
 		CallID:   p.CallID,
 		Output:   t.w.CopyValue(out),
 		IsError:  failed,
 		Metadata: metaOrNil(&md),
-	}}
+	})
 	if status == "completed" {
 		content = t.fileRefs(content, name, state)
 	}
 	content = t.images(content, state.Get("input.filePath").Str, atts)
+	t.parts = content
 	it := universal.Item{
 		ItemID:       p.Result,
 		NativeItemID: pid,
