@@ -1506,3 +1506,41 @@ func TestToolPartProviderMetadata(t *testing.T) {
 		})
 	}
 }
+
+// TestShellMetadataOutput: a completed shell command's metadata.output
+// repeats its output; the result keeps the output once, in the part, and
+// the rest of the metadata. An output the metadata holds cut short stays
+// there. A log that names the exit code exitCode is read as exit.
+func TestShellMetadataOutput(t *testing.T) {
+	bash := func(id, out, meta string) string {
+		return runLine("tool_use", "msg_1", `{"id":"`+id+`","type":"tool","callID":"call_`+id+`","tool":"bash","state":{"status":"completed",`+
+			`"input":{"command":"ls","description":"List"},"output":`+out+`,"title":"ls","metadata":`+meta+`,"time":{"start":1,"end":2}}}`)
+	}
+	events := run(t, opencode.FormatRunJSON,
+		runLine("step_start", "msg_1", `{"id":"prt_s1","type":"step-start"}`)+
+			bash("prt_a", `"a\nb\n"`, `{"output":"a\nb\n","description":"List","exit":0}`)+
+			bash("prt_b", `"a\nb\nc\n"`, `{"output":"a\nb\n","description":"List","exitCode":3}`)+
+			bash("prt_c", `"x\n"`, `{"output":"x\n"}`))
+	noUnparsed(t, events)
+	var results []universal.Part
+	for _, it := range completed(events) {
+		if it.Kind == universal.KindToolResult {
+			results = append(results, it.Content[0])
+		}
+	}
+	if len(results) != 3 {
+		t.Fatalf("%d results: %s", len(results), golden.Encode(events))
+	}
+	for i, c := range []struct {
+		output, metadata string
+		failed           bool
+	}{
+		{"a\nb\n", `{"title":"ls","metadata":{"description":"List","exit":0},"exit_code":0}`, false},
+		{"a\nb\nc\n", `{"title":"ls","metadata":{"output":"a\nb\n","description":"List","exitCode":3},"exit_code":3}`, true},
+		{"x\n", `{"title":"ls"}`, false},
+	} {
+		if r := results[i]; r.Output != c.output || string(r.Metadata) != c.metadata || r.IsError != c.failed {
+			t.Errorf("result %d: output %q, metadata %s, is_error %v; want %q, %s, %v", i, r.Output, r.Metadata, r.IsError, c.output, c.metadata, c.failed)
+		}
+	}
+}

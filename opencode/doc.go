@@ -143,11 +143,12 @@
 // at running; the cumulative metadata.output of running updates streams
 // as deltas while it extends what was emitted; completed gives the output
 // and keeps title, metadata and attachments (without the data of a data:
-// URL) in the part's metadata; error gives a failed item with is_error and
+// URL) in the part's metadata (metadata.output left out when it is the
+// output: the part has it); error gives a failed item with is_error and
 // the error text ("Tool execution aborted" for aborted tools; tools still
 // open when the turn ends are completed as failed). A bash result also
-// fails when metadata.exit is not 0 (it is "exit_code" in the part's
-// metadata) or when OpenCode killed the command (exit null, and a
+// fails when metadata.exit (exitCode in some hosts' logs) is not 0 (it is
+// "exit_code" in the part's metadata) or when OpenCode killed the command (exit null, and a
 // <bash_metadata> or <shell_metadata> note of a timeout or an abort in the
 // output); the invalid tool's result (a call whose arguments did not
 // parse) fails too. Completed file tools add file_ref parts: read (read),

@@ -216,7 +216,7 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 	md.Grow(len(sf.title.Raw()) + len(sf.metadata.Raw()) + len(sf.attach.Raw()) + 64)
 	md.OptString("title", sf.title.Str())
 	if v := sf.metadata; v.IsObject() && !emptyJSON(v.Raw()) {
-		v.AddTo(&md, "metadata")
+		addToolMetadata(&md, v, out)
 	}
 	atts := sf.attach
 	if atts.IsArray() && !emptyJSON(atts.Raw()) {
@@ -228,7 +228,11 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 		failed = true
 	}
 	if tools[name].Kind == universal.ToolExecute {
-		if code := sf.meta("exit").Result(); code.Type == gjson.Number {
+		code := sf.meta("exit").Result()
+		if code.Type != gjson.Number {
+			code = sf.meta("exitCode").Result() // as some hosts' logs name it
+		}
+		if code.Type == gjson.Number {
 			md.Int("exit_code", code.Int())
 			failed = failed || code.Int() != 0
 		}
@@ -267,6 +271,30 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 		it.ItemID = p.Result
 	}
 	return t.w.Complete(dst, it, universal.SourceAgent, e.raw)
+}
+
+// addToolMetadata adds a tool state's metadata v to md as "metadata",
+// without an "output" member that repeats the result's output: a shell
+// command's metadata holds the output it showed while it ran, which is
+// the whole output once it is done, and the part has it already. An
+// output that differs (cut short, or another text) stays.
+func addToolMetadata(md *jsonw.Object, v jsonscan.Value, output gjson.Result) {
+	o := v.Field("output")
+	if o.Type() != gjson.String || output.Type != gjson.String || len(o.Raw()) < len(output.Raw) || o.Str() != output.Str {
+		v.AddTo(md, "metadata")
+		return
+	}
+	var rest jsonw.Object
+	rest.Grow(len(v.Raw()) - len(o.Raw()))
+	v.Members(func(k string, m jsonscan.Value) bool {
+		if k != "output" || m.Str() != output.Str {
+			m.AddTo(&rest, k)
+		}
+		return true
+	})
+	if rest.Len() > 0 {
+		md.RawBytes("metadata", rest.Bytes())
+	}
 }
 
 // killed reports whether a shell command's output carries OpenCode's note
