@@ -60,6 +60,7 @@ type Translator struct {
 	parts       []universal.Part  // the content of the item being completed (see itemParts)
 	md          []byte            // the last call usage metadata made (see callMD)
 	mdModel     string            // and its model
+	mdEffort    string            // and its reasoning effort
 	orphanMsg   string
 	orphanScope string
 }

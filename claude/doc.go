@@ -238,7 +238,8 @@
 // maximum is emitted when the message completes. Call usage carries
 // metadata model, the message's model (message_start's message.model,
 // a transcript line's message.model; "<synthetic>" is no model and is
-// left out). Without partial messages stream-json has no per-call usage;
+// left out) and, where a transcript line names it (2.1.220 and later),
+// reasoning_effort, the line's effort. Without partial messages stream-json has no per-call usage;
 // its model is system/init's, in session.started and turn.started
 // metadata. Turn usage (scope turn) is
 // result.usage: the turn's main-loop API calls (summed over folded

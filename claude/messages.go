@@ -20,12 +20,14 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 	// One walk of the line and one of its message find the members read
 	// below (the first of duplicates, as Get finds): most are absent, and
 	// a Get of an absent member walks them all.
-	var msg, uuid, apiIndex, aborted, apiErr, apiErrOld, localRun, localSrc, localOut jsonscan.Value
+	var msg, uuid, apiIndex, aborted, apiErr, apiErrOld, localRun, localSrc, localOut, effort jsonscan.Value
 	r.Members(func(k string, v jsonscan.Value) bool {
 		var p *jsonscan.Value
 		switch k {
 		case "message":
 			p = &msg
+		case "effort":
+			p = &effort
 		case "uuid":
 			p = &uuid
 		case "apiBlockIndex":
@@ -109,6 +111,9 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 	}
 	if !synthetic && m.Model == "" && model.Str() != "" {
 		m.Model = model.OwnStr(t.w.Copy)
+	}
+	if !synthetic && m.Effort == "" && effort.Str() != "" {
+		m.Effort = effort.OwnStr(t.w.Copy)
 	}
 	api := -1
 	if apiIndex.Type() == gjson.Number && !chained {

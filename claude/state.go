@@ -121,6 +121,9 @@ type message struct {
 	// Model is the message's model (message_start or the line's
 	// message.model), never "<synthetic>"; call usage names it.
 	Model string `json:"model,omitempty"`
+	// Effort is the reasoning effort a transcript line names for the
+	// message's call (2.1.220 and later); call usage names it too.
+	Effort string `json:"effort,omitempty"`
 	// Tools: the message called tools.
 	Tools bool `json:"tools,omitempty"`
 	// Last is the uuid of the message's last transcript line.

@@ -561,17 +561,18 @@ func (t *Translator) costState(dst events, r jsonscan.Value) events {
 const syntheticModel = "<synthetic>"
 
 // callMD is the metadata of a message's call usage: {"model": …} when the
-// message named its model, else nil. A session's calls name one model or
-// a few, so the last one made is given again while the model is the same
+// message named its model, with "reasoning_effort" when its line named
+// one, else nil. A session's calls name one model or a few, so the last
+// one made is given again while the model and effort are the same
 // (capped, so that an append to one event's copy never writes another's).
 func (t *Translator) callMD(m *message) []byte {
 	if m.Model == "" {
 		return nil
 	}
-	if m.Model != t.mdModel {
+	if m.Model != t.mdModel || m.Effort != t.mdEffort {
 		var o jsonw.Object
-		md := o.Grow(len(m.Model)+12).String("model", m.Model).Bytes()
-		t.md, t.mdModel = md[:len(md):len(md)], m.Model
+		md := o.Grow(len(m.Model)+len(m.Effort)+34).String("model", m.Model).OptString("reasoning_effort", m.Effort).Bytes()
+		t.md, t.mdModel, t.mdEffort = md[:len(md):len(md)], m.Model, m.Effort
 	}
 	return t.md
 }

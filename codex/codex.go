@@ -110,17 +110,18 @@ func codexRPC(method, id, result, rpcErr gjson.Result) bool {
 
 // Translator translates one Codex session. Build it with New.
 type Translator struct {
-	format string
-	w      *universal.Stream
-	st     state
-	scan   jsonscan.Scanner // the index of the message being translated
-	inner  jsonscan.Scanner // the index of JSON text inside a message (a tool's output)
-	delta  []byte           // a delta's unescaped text (see deltaText)
-	text   []byte           // a tool output's unescaped text (see functionOutput)
-	own    []byte           // the message's unescaped texts that finalize copies if it keeps them (see msgStr)
-	parts  []part           // the parts of a message read from one line (see reasoningCopy)
-	md     []byte           // the last call usage metadata made (see callMD)
-	mdFor  string           // and the model it names
+	format   string
+	w        *universal.Stream
+	st       state
+	scan     jsonscan.Scanner // the index of the message being translated
+	inner    jsonscan.Scanner // the index of JSON text inside a message (a tool's output)
+	delta    []byte           // a delta's unescaped text (see deltaText)
+	text     []byte           // a tool output's unescaped text (see functionOutput)
+	own      []byte           // the message's unescaped texts that finalize copies if it keeps them (see msgStr)
+	parts    []part           // the parts of a message read from one line (see reasoningCopy)
+	md       []byte           // the last call usage metadata made (see callMD)
+	mdFor    string           // and the model it names
+	mdEffort string           // and the reasoning effort
 	// metaBuf holds the end of the session's metadata object, from the
 	// first field only a session_meta sets, until the session starts (see
 	// metaTail).

@@ -336,9 +336,10 @@
 // Counts keep Codex's meaning: cached input ⊂ input, reasoning ⊂ output;
 // what is not reported is null. No Codex usage names its model, but a
 // rollout says which model the root thread's calls run with, and its
-// call-scoped usage.updated carries it as metadata model: the latest
-// turn_context (one per turn, so a change between turns is followed) or
-// thread_settings_applied. It is not put in turn.started: a rollout writes
+// call-scoped usage.updated carries it as metadata model (with
+// reasoning_effort, the same settings' effort, when they name one): the
+// latest turn_context (one per turn, so a change between turns is
+// followed) or thread_settings_applied. It is not put in turn.started: a rollout writes
 // the turn's turn_context after task_started, once the turn has started.
 // The app-server's and exec's usage have none: the thread model the
 // app-server reports is the configured one, not always what its requests

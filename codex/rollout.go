@@ -69,7 +69,7 @@ func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
 		return t.sessionMeta(dst, c, payload)
 	case "turn_context":
 		t.mergeSettings(payload, "approval_policy", "sandbox_policy", "effort")
-		t.setModel(t.st.Cur, payload.Sub("model").Str())
+		t.setModel(t.st.Cur, payload.Sub("model").Str(), payload.Sub("effort").Str())
 		return dst
 	case "response_item":
 		if ptyp != "message" || payload.Sub("role").Str() == "assistant" {
@@ -82,7 +82,8 @@ func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
 	case "event_msg":
 		if ptyp == "thread_settings_applied" {
 			t.mergeSettings(payload.Sub("thread_settings"), "approval_policy", "permission_profile", "reasoning_effort")
-			t.setModel(t.st.Cur, payload.Sub("thread_settings").Sub("model").Str())
+			ts := payload.Sub("thread_settings")
+			t.setModel(t.st.Cur, ts.Sub("model").Str(), ts.Sub("reasoning_effort").Str())
 			return dst
 		}
 		switch ptyp {
@@ -311,26 +312,35 @@ func (t *Translator) mergeSettings(p jsonscan.Value, approval, sandbox, effort s
 	}
 }
 
-// setModel records the model a rollout's turn_context or
-// thread_settings_applied names for the root thread: Codex runs that
-// thread's next calls with it.
-func (t *Translator) setModel(thread, m string) {
-	if m != "" && m != t.st.Model && t.isRoot(thread) {
+// setModel records the model and reasoning effort a rollout's
+// turn_context or thread_settings_applied names for the root thread:
+// Codex runs that thread's next calls with them. (The effort goes with
+// the model: settings that name a model and no effort leave it unknown.)
+func (t *Translator) setModel(thread, m, effort string) {
+	if m == "" || !t.isRoot(thread) {
+		return
+	}
+	if m != t.st.Model {
 		t.st.Model = strings.Clone(m)
+	}
+	if effort != t.st.Effort {
+		t.st.Effort = strings.Clone(effort)
 	}
 }
 
 // callMD is the metadata of a call-scoped usage of thread: the model the
-// rollout last named for the root thread ({"model": …}), else nil. It is
-// made once a model (events may share it: nothing writes to it), not once
-// a call, as claude's is.
+// rollout last named for the root thread ({"model": …}, with
+// "reasoning_effort" when the settings named one), else nil. It is made
+// once a model and effort (events may share it: nothing writes to it),
+// not once a call, as claude's is.
 func (t *Translator) callMD(thread string) []byte {
 	if t.st.Model == "" || !t.isRoot(thread) {
 		return nil
 	}
-	if t.md == nil || t.mdFor != t.st.Model {
-		md := obj().Grow(len(`{"model":""}`)+len(t.st.Model)).String("model", t.st.Model).Bytes()
-		t.md, t.mdFor = md[:len(md):len(md)], t.st.Model
+	if t.md == nil || t.mdFor != t.st.Model || t.mdEffort != t.st.Effort {
+		md := obj().Grow(len(`{"model":"","reasoning_effort":""}`)+len(t.st.Model)+len(t.st.Effort)).
+			String("model", t.st.Model).OptString("reasoning_effort", t.st.Effort).Bytes()
+		t.md, t.mdFor, t.mdEffort = md[:len(md):len(md)], t.st.Model, t.st.Effort
 	}
 	return t.md
 }

@@ -88,6 +88,8 @@ type state struct {
 	// thread_settings_applied named for the root thread (setModel): the
 	// model of its calls since.
 	Model string `json:"model,omitempty"`
+	// Effort is the reasoning effort named with Model, "" when none was.
+	Effort string `json:"effort,omitempty"`
 	// HeldRes lists the keys of tools whose result waits (nitem.Held)
 	// for the function_call_output of the same call, in order.
 	HeldRes []string `json:"held_res,omitempty"`

@@ -158,8 +158,10 @@
 // of another scope that the agent sends per call with its model
 // (claude-agent-acp's usage_update, scope session) names it the same way.
 // A model the agent invents for messages it made itself (Claude Code's
-// "<synthetic>") is no model and is left out. Other metadata keys stay
-// beside these. The session's model stays in session.started metadata
+// "<synthetic>") is no model and is left out. The same metadata names
+// the call's "reasoning_effort" where the agent does (Claude Code
+// transcript lines, a Codex rollout's turn settings). Other metadata
+// keys stay beside these. The session's model stays in session.started metadata
 // (and turn.started's where the agent names it per run); a usage that
 // names no model has no "model" key, and a consumer falls back to those.
 // Each translator's package doc says where its model comes from.
