@@ -82,6 +82,9 @@ var (
 		"message": true, "model_change": true, "thinking_level_change": true, "compaction": true,
 		"branch_summary": true, "custom": true, "custom_message": true, "label": true,
 		"session_info": true, "context_edit": true, "usage": true,
+		// oh-my-pi's
+		"title_change": true, "service_tier_change": true, "ttsr_injection": true, "credential_pin": true,
+		"session_init": true, "mode_change": true, "reset_boundary": true,
 	}
 )
 
@@ -90,7 +93,7 @@ var (
 // response lines appear, "json" for an event stream; "" when unsure.
 func Detect(head []byte) string {
 	var types []string
-	header, headerVersion := false, false
+	header, headerVersion, slot := false, false, false
 	for line := range bytes.Lines(head) {
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 || line[0] != '{' {
@@ -114,6 +117,10 @@ func Detect(head []byte) string {
 		typ := gjson.GetBytes(line, "type").Str
 		if len(types) == 0 && typ == "" {
 			return "" // every line Pi writes has a type
+		}
+		if len(types) == 0 && typ == "title" && gjson.GetBytes(line, "v").Exists() {
+			slot = true // oh-my-pi's title slot, before a session file's header
+			continue
 		}
 		if len(types) == 0 && typ == "session" {
 			header = true
@@ -151,8 +158,9 @@ func Detect(head []byte) string {
 	}
 	if header {
 		// Only a header: json mode has written one since Pi 0.45, always
-		// with a version; a v1 session file has none.
-		if headerVersion {
+		// with a version; a v1 session file has none, and only an
+		// oh-my-pi session file has a title slot.
+		if headerVersion && !slot {
 			return FormatJSON
 		}
 		return FormatSession

@@ -26,7 +26,8 @@
 //     of entries linked by parentId, replayed at the end of input along
 //     the current branch, the one that ends at the last entry). Lines
 //     with several JSON objects back to back, a defect of real v1 files,
-//     are split.
+//     are split. The session files of oh-my-pi (omp, the fork of Pi;
+//     ~/.omp/agent/sessions/…/*.jsonl) are read too: see oh-my-pi below.
 //
 // [Detect] tells the format from the first bytes of an input.
 //
@@ -218,6 +219,41 @@
 // too. In the exchange, a successful rpc response that answers no command
 // the host sent (by id, or by command for commands without one) and an
 // extension_ui_response to no pending request are agent.unparsed.
+//
+// # oh-my-pi
+//
+// oh-my-pi's session files (checked against its type definitions:
+// packages/coding-agent/src/session/session-entries.ts, messages.ts and
+// docs/session.md of github.com/can1357/oh-my-pi, 2026) are v3 files with
+// more. Their first line is a title slot ({"type":"title","v":1,…}, padded
+// to 256 bytes), the current title: session.started metadata title (else
+// the header's) and title_source; the header's additionalDirectories,
+// previousSessionFiles and providerPromptCacheKey are metadata too
+// (additional_directories, previous_session_files,
+// provider_prompt_cache_key). Entries: model_change names its model in
+// model ("provider/id"; role in metadata); title_change is a status item
+// session_name (like session_info), service_tier_change, mode_change,
+// ttsr_injection, credential_pin and reset_boundary status items of their
+// names (service_tier, mode, …), their fields in metadata; session_init,
+// which opens a sub-agent's session, is its system prompt information
+// (content: systemPrompt, task, tools, agent, …) placed as a system
+// message's. Roles: developer (the harness's instructions) is a system
+// item like custom (metadata role developer); fileMention (files an @path
+// made it read) is a user message that starts no turn, a file_ref (action
+// read; lineCount, byteSize, skippedReason in metadata), the content and
+// the image of each file; pythonExecution (Python the user ran) is a
+// command like bashExecution (tool pythonExecution, arguments {"code"}).
+// redactedThinking is a private reasoning part, its data the signature;
+// a tool call's intent, a tool result's prunedAt and attribution, a user
+// message's synthetic and attribution, compaction shortSummary,
+// tokensAfter, method, preserveData, fromExtension and warning are kept
+// in metadata. An image whose data omp moved to its blob store
+// ("blob:sha256:<hash>", the file ~/.omp/agent/blobs/<hash>) keeps the
+// reference: the image part's path (a read's result image gets the path
+// read) and metadata blob. A string omp cut to 500,000 characters ends
+// with "[Session persistence truncated large content]": it is kept as it
+// is, its part marked {"truncated":true}. Not read: an assistant
+// message's duration and ttft.
 //
 // # Ignored on purpose
 //

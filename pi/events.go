@@ -197,6 +197,22 @@ func (t *Translator) header(dst []universal.Event, in *input) []universal.Event 
 		} {
 			md.OptString(f[0], in.get(f[1]).Str)
 		}
+		// oh-my-pi: the title (its title slot's, the current one, else
+		// the header's) and the workspace's other roots, with the rest
+		// of its header.
+		ss := &t.st.Session
+		title, source := ss.Title, ss.TitleSource
+		if title == "" {
+			title, source = in.get("title").Str, in.get("titleSource").Str
+		}
+		ss.Title, ss.TitleSource = "", ""
+		md.OptString("title", title).OptString("title_source", source)
+		for _, f := range [...][2]string{
+			{"additional_directories", "additionalDirectories"}, {"previous_session_files", "previousSessionFiles"},
+			{"provider_prompt_cache_key", "providerPromptCacheKey"},
+		} {
+			t.addValue(&md, f[0], in.sub(f[1]))
+		}
 		if t.format == FormatSession && !t.st.Session.Decided {
 			v := in.get("version")
 			t.st.Session.Decided = true
@@ -307,11 +323,44 @@ func (t *Translator) system(dst []universal.Event, in *input, msg jsonscan.Value
 		b = append(b, '{') // {}
 	}
 	b = append(b, '}')
-	sp := b[len(key):len(b):len(b)]
-	t.built, t.builtMD = sp, append(b, '}')
 	if t.st.Cwd == "" {
 		t.st.Cwd = t.copy(sectionCwd(sections.Get("cwd").Str))
 	}
+	return t.placeSystem(dst, b, len(key), in.raw)
+}
+
+// sessionInit translates oh-my-pi's session_init entry, which opens a
+// sub-agent's session file: its system prompt (as content), task, tools,
+// agent and the rest are the system prompt information a system message
+// gives, placed the same way.
+func (t *Translator) sessionInit(dst []universal.Event, in *input, e jsonscan.Value) []universal.Event {
+	const key = `{"system_prompt":`
+	b := append(make([]byte, 0, len(key)+len(in.raw)+4), key...)
+	sep := byte('{')
+	e.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "type", "id", "parentId", "timestamp":
+			return true
+		case "systemPrompt":
+			k = "content"
+		}
+		b = append(jsonw.AppendString(append(b, sep), k), ':')
+		b = append(b, t.compact(v)...)
+		sep = ','
+		return true
+	})
+	if sep == '{' {
+		b = append(b, '{') // {}
+	}
+	return t.placeSystem(dst, append(b, '}'), len(key), in.raw)
+}
+
+// placeSystem places a system prompt built as b, {"system_prompt":{…}
+// without the closing brace, whose key is n bytes long: in the metadata of
+// the session, of the turn of its run, or of a status item (see system).
+func (t *Translator) placeSystem(dst []universal.Event, b []byte, n int, raw []byte) []universal.Event {
+	sp := b[n:len(b):len(b)]
+	t.built, t.builtMD = sp, append(b, '}')
 	switch {
 	case !t.w.Begun():
 		return t.beginWith(dst, sp)
@@ -320,11 +369,11 @@ func (t *Translator) system(dst []universal.Event, in *input, msg jsonscan.Value
 		return t.flushTurn(dst)
 	case t.format == FormatSession || !t.inTurn():
 		// For the next turn (a session file: before the run's prompt).
-		dst = t.heldSystem(dst, in.raw)
+		dst = t.heldSystem(dst, raw)
 		t.st.SystemPrompt = sp
 		return dst
 	}
-	return t.midTurnSystem(dst, sp, in.raw)
+	return t.midTurnSystem(dst, sp, raw)
 }
 
 // heldSystem shows a system prompt that waited for a turn and will not

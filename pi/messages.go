@@ -23,14 +23,20 @@ func (t *Translator) message(dst []universal.Event, in *input, msg jsonscan.Valu
 		return t.toolResult(dst, in, msg, nativeID)
 	case "system":
 		return t.system(dst, in, msg, nativeID)
-	case "custom", "hookMessage":
+	case "custom", "hookMessage", "developer":
+		// developer: oh-my-pi's harness instructions (role developer).
 		return t.custom(dst, in, msg, nativeID)
 	case "branchSummary", "compactionSummary":
 		var md jsonw.Object
 		md.String("role", role.Str).Raw("fromId", msg.Get("fromId").Raw).Raw("tokensBefore", msg.Get("tokensBefore").Raw)
 		return t.systemText(dst, msg.Get("summary").Str, md.Bytes(), nativeID, in.raw)
 	case "bashExecution":
-		return t.bash(dst, msg, nativeID, in.raw)
+		return t.bash(dst, msg, nativeID, bashExecution, "command", in.raw)
+	case "pythonExecution":
+		// oh-my-pi: Python the user ran ($code), as bashExecution.
+		return t.bash(dst, msg, nativeID, pythonExecution, "code", in.raw)
+	case "fileMention":
+		return t.fileMention(dst, msg, nativeID, in.raw)
 	}
 	if !msg.IsObject() {
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%s without a message", in.typ.Str), in.raw)
@@ -69,13 +75,19 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 		var p universal.Part
 		switch c.Get("type").Str {
 		case "text":
-			p = universal.Text(t.copyValue(c.Get("text")))
+			p = t.text(c.Get("text"))
 		case "thinking":
 			p = universal.Reasoning(t.copyValue(c.Get("thinking")), universal.VisibilityPublic)
 			if c.Get("redacted").Bool() {
 				p.Visibility = universal.VisibilityPrivate
 			}
 			p.Signature = t.copy(c.Get("thinkingSignature").Str)
+		case "redactedThinking":
+			// oh-my-pi: redacted thinking, its encrypted data alone (Pi
+			// writes a thinking block with redacted and the data as its
+			// signature).
+			p = universal.Reasoning("", universal.VisibilityPrivate)
+			p.Signature = t.copy(c.Get("data").Str)
 		case "toolCall":
 			dst = t.toolCallFinal(dst, m, b, c, in.raw)
 			calls = true
@@ -172,19 +184,63 @@ func abortError(msg string) bool {
 }
 
 // image maps an image content block. The base64 data is not carried; its
-// length is kept in the metadata. A block without a MIME type (not what
-// Pi writes) gets "image/*", as in package anthropic: an image part needs
-// a path or a MIME type, and a tool's result image may get its path only
+// length is kept in the metadata. oh-my-pi writes the data of a large
+// image to its blob store and a reference in its place
+// ("blob:sha256:<hash>", the file ~/.omp/agent/blobs/<hash>): the
+// reference is the part's path (a tool's result image gets the path read
+// instead) and metadata blob. A block without a MIME type (not what Pi
+// writes) gets "image/*", as in package anthropic: an image part needs a
+// path or a MIME type, and a tool's result image may get its path only
 // later.
 func (t *Translator) image(c jsonscan.Value) universal.Part {
 	var md jsonw.Object
-	md.Int("data_length", int64(len(c.Get("data").Str)))
-	mime := t.copy(c.Get("mimeType").Str)
-	if mime == "" {
-		mime = "image/*"
+	p := universal.Part{Type: universal.PartImage}
+	f := fields(c, "data", "mimeType")
+	if data := f[0].Str(); strings.HasPrefix(data, blobPrefix) {
+		p.Path = t.copy(data)
+		md.String("blob", p.Path)
+	} else {
+		md.Int("data_length", int64(len(data)))
 	}
-	return universal.Part{Type: universal.PartImage, Mime: mime, Metadata: md.Bytes()}
+	p.Mime = t.copy(f[1].Str())
+	if p.Mime == "" {
+		p.Mime = "image/*"
+	}
+	p.Metadata = md.Bytes()
+	return p
 }
+
+// blobPrefix starts oh-my-pi's reference to data in its blob store.
+const blobPrefix = "blob:sha256:"
+
+// truncationNotice ends a string oh-my-pi cut to 500,000 characters when
+// it wrote the session file.
+const truncationNotice = "[Session persistence truncated large content]"
+
+// text returns a text part; one that oh-my-pi cut when it wrote the file
+// (it ends with its notice) is kept as it is, marked truncated.
+func (t *Translator) text(v gjson.Result) universal.Part {
+	p := universal.Text(t.copyValue(v))
+	if strings.HasSuffix(p.Text, truncationNotice) {
+		p.Metadata = truncatedMD
+	}
+	return p
+}
+
+// mergeMD returns the members of two metadata objects in one; nil when
+// both are empty. The first is not changed.
+func mergeMD(a, b []byte) []byte {
+	switch {
+	case len(a) <= 2:
+		return b
+	case len(b) <= 2:
+		return a
+	}
+	return append(append(append(make([]byte, 0, len(a)+len(b)), a[:len(a)-1]...), ','), b[1:]...)
+}
+
+// truncatedMD is the metadata of a part whose text was truncated.
+var truncatedMD = []byte(`{"truncated":true}`)
 
 // toolCallStart starts the tool_call item of a toolCall block, once.
 func (t *Translator) toolCallStart(dst []universal.Event, m *message, b *block, callID, name string, raw []byte) []universal.Event {
@@ -231,7 +287,7 @@ func (t *Translator) toolCallFinal(dst []universal.Event, m *message, b *block, 
 	if b.Tool != "" && !t.w.IsOpen(b.Tool) {
 		return dst // completed at toolcall_end
 	}
-	f := fields(tc, "id", "name", "arguments")
+	f := fields(tc, "id", "name", "arguments", "intent")
 	callID, name := f[0].Str(), f[1].Str()
 	if b.Tool == "" {
 		b.Tool = t.w.NewItemID()
@@ -248,6 +304,12 @@ func (t *Translator) toolCallFinal(dst []universal.Event, m *message, b *block, 
 	if name == "" {
 		// Unnamed: still a call, of no known kind.
 		it.Content[0].ToolKind, it.Content[0].ToolInput = universal.ToolOther, &universal.ToolInput{}
+	}
+	if f[3].Exists() {
+		// oh-my-pi: what the model said the call is for.
+		var md jsonw.Object
+		t.addValue(&md, "intent", f[3])
+		it.Content[0].Metadata = md.Bytes()
 	}
 	if tl != nil {
 		tl.Kind, tl.Paths = it.Content[0].ToolKind, it.Content[0].ToolInput.Paths
@@ -309,7 +371,19 @@ func (t *Translator) user(dst []universal.Event, in *input, msg jsonscan.Value, 
 	if !t.inTurn() {
 		dst = t.startTurn(dst, daemon, in.raw)
 	}
-	parts, dst := t.parts(dst, in, msg.Sub("content"))
+	f := fields(msg, "content", "synthetic", "attribution")
+	parts, dst := t.parts(dst, in, f[0])
+	if f[1].Exists() || f[2].Exists() {
+		// oh-my-pi: injected by the harness (synthetic, an auto-continue),
+		// and who initiated it (user or agent).
+		var md jsonw.Object
+		t.addValue(&md, "synthetic", f[1])
+		t.addValue(&md, "attribution", f[2])
+		if len(parts) == 0 {
+			parts = append(parts, universal.Text(""))
+		}
+		parts[0].Metadata = mergeMD(parts[0].Metadata, md.Bytes())
+	}
 	text := joinText(parts)
 	// The echo answers the host's prompt (or queued message) with the same
 	// text; the first echo of a turn otherwise answers the oldest pending
@@ -381,7 +455,7 @@ func (t *Translator) parts(dst []universal.Event, in *input, c jsonscan.Value) (
 	c.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		switch b.Get("type").Str {
 		case "text":
-			parts = append(parts, universal.Text(t.copyValue(b.Get("text"))))
+			parts = append(parts, t.text(b.Get("text")))
 		case "image":
 			parts = append(parts, t.image(b))
 		default:
@@ -396,16 +470,20 @@ func (t *Translator) parts(dst []universal.Event, in *input, c jsonscan.Value) (
 // custom translates an extension's message (role custom; hookMessage in
 // v2 session files).
 func (t *Translator) custom(dst []universal.Event, in *input, msg jsonscan.Value, nativeID string) []universal.Event {
-	f := fields(msg, "content", "customType", "display", "details")
+	f := fields(msg, "content", "customType", "display", "details", "attribution", "role")
 	parts, dst := t.parts(dst, in, f[0])
 	var md jsonw.Object
+	if f[5].Str() == "developer" {
+		md.String("role", "developer")
+	}
 	t.addValue(&md, "customType", f[1])
 	t.addValue(&md, "display", f[2])
 	t.addValue(&md, "details", f[3])
+	t.addValue(&md, "attribution", f[4]) // oh-my-pi
 	if len(parts) == 0 {
 		parts = append(parts, universal.Text(""))
 	}
-	parts[0].Metadata = md.Bytes()
+	parts[0].Metadata = mergeMD(parts[0].Metadata, md.Bytes())
 	return t.newItem(dst, universal.KindSystem, universal.RoleSystem, nativeID, parts, in.raw)
 }
 
@@ -441,17 +519,17 @@ func withMetadata(p universal.Part, md []byte) universal.Part {
 // item id: Pi gives the command none) and its tool_result (output, exit
 // code and Pi's flags in metadata; failed when the exit code is not 0 or
 // the command was cancelled).
-func (t *Translator) bash(dst []universal.Event, msg jsonscan.Value, nativeID string, raw []byte) []universal.Event {
-	f := fields(msg, "command", "output", "exitCode", "cancelled", "truncated", "fullOutputPath", "excludeFromContext")
+func (t *Translator) bash(dst []universal.Event, msg jsonscan.Value, nativeID, name, arg string, raw []byte) []universal.Event {
+	f := fields(msg, arg, "output", "exitCode", "cancelled", "truncated", "fullOutputPath", "excludeFromContext", "meta")
 	var args jsonw.Object
-	args.String("command", f[0].Str())
+	args.String(arg, f[0].Str())
 	call := t.w.NewItemID()
 	native := t.copy(nativeID)
 	argText := string(args.Bytes())
-	kind, input := t.describe(bashExecution, argText)
+	kind, input := t.describe(name, argText)
 	dst = t.w.Complete(dst, universal.Item{
 		ItemID: call, NativeItemID: native, Kind: universal.KindToolCall, Role: universal.RoleUser,
-		Content: []universal.Part{{Type: universal.PartToolCall, Name: bashExecution, Arguments: argText, CallID: call, ToolKind: kind, ToolInput: input}},
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: name, Arguments: argText, CallID: call, ToolKind: kind, ToolInput: input}},
 	}, agent, raw)
 	var md jsonw.Object
 	failed := f[3].Result().Bool()
@@ -461,6 +539,9 @@ func (t *Translator) bash(dst []universal.Event, msg jsonscan.Value, nativeID st
 	}
 	for i, k := range [...]string{"cancelled", "truncated", "fullOutputPath", "excludeFromContext"} {
 		md.Raw(k, f[3+i].Raw())
+	}
+	if m := f[7]; m.IsObject() && m.Raw() != "{}" {
+		t.addValue(&md, "meta", m) // oh-my-pi's output limits and truncation
 	}
 	status := universal.StatusCompleted
 	if failed {
@@ -474,8 +555,42 @@ func (t *Translator) bash(dst []universal.Event, msg jsonscan.Value, nativeID st
 }
 
 // bashExecution is the tool name of a command the user ran: the name of
-// Pi's record of it.
-const bashExecution = "bashExecution"
+// Pi's record of it; pythonExecution is oh-my-pi's for Python the user ran.
+const (
+	bashExecution   = "bashExecution"
+	pythonExecution = "pythonExecution"
+)
+
+// fileMention translates oh-my-pi's fileMention message: the files an
+// @path in the prompt made it read into the context, for the prompt. It
+// is part of the user's message, not a prompt of its own (it does not
+// start a turn): a user message item with, for each file, a file_ref
+// (action read; lineCount, byteSize and skippedReason in its metadata),
+// its content as text and its image, if any.
+func (t *Translator) fileMention(dst []universal.Event, msg jsonscan.Value, nativeID string, raw []byte) []universal.Event {
+	var parts []universal.Part
+	msg.Sub("files").Each(func(_ gjson.Result, file jsonscan.Value) bool {
+		f := fields(file, "path", "content", "lineCount", "byteSize", "skippedReason", "image")
+		var md jsonw.Object
+		for i, k := range [...]string{"lineCount", "byteSize", "skippedReason"} {
+			t.addValue(&md, k, f[2+i])
+		}
+		path := t.copy(f[0].Str())
+		parts = append(parts, withMetadata(universal.Part{Type: universal.PartFileRef, Path: path, Action: universal.FileRead}, md.Bytes()))
+		if c := f[1].Result(); c.Str != "" {
+			parts = append(parts, t.text(c))
+		}
+		if img := f[5]; img.IsObject() {
+			p := t.image(img)
+			if !strings.HasPrefix(p.Path, blobPrefix) {
+				p.Path = path
+			}
+			parts = append(parts, p)
+		}
+		return true
+	})
+	return t.newItem(dst, universal.KindMessage, universal.RoleUser, nativeID, parts, raw)
+}
 
 // callMD is the metadata of an assistant message's call usage: the model
 // and provider it names, nil when it names neither.
@@ -549,10 +664,10 @@ func zero(u *universal.Usage, cost *float64) bool {
 	return cost == nil || *cost == 0
 }
 
-// fields returns the values of up to eight keys of a JSON object (the first
+// fields returns the values of up to ten keys of a JSON object (the first
 // occurrence of each), in one walk over its members: a Get per key walks
 // them again for each.
-func fields(obj jsonscan.Value, keys ...string) (out [8]jsonscan.Value) {
+func fields(obj jsonscan.Value, keys ...string) (out [10]jsonscan.Value) {
 	obj.Members(func(k string, v jsonscan.Value) bool {
 		for i, key := range keys {
 			if k == key && !out[i].Exists() {

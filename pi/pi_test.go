@@ -95,6 +95,9 @@ func handwritten() []capture {
 	return []capture{
 		{input: p("features.rpc.exchange.jsonl"), format: pi.FormatExchange, meta: p("features.meta.json")},
 		{input: p("v2-branches.session.jsonl"), format: pi.FormatSession, meta: p("v2-branches.meta.json")},
+		// oh-my-pi (omp), the fork of Pi, written to its type definitions.
+		{input: p("omp.session.jsonl"), format: pi.FormatSession, meta: p("omp.meta.json")},
+		{input: p("omp-subagent.session.jsonl"), format: pi.FormatSession, meta: p("omp-subagent.meta.json")},
 	}
 }
 

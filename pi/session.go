@@ -17,8 +17,18 @@ import (
 // (id/parentId) whose current branch ends at the last entry, which is
 // only known at the end of input: its entries are kept until then.
 func (t *Translator) entry(dst []universal.Event, in *input) []universal.Event {
-	if in.typ.Str == "session" {
+	switch in.typ.Str {
+	case "session":
 		return t.header(dst, in)
+	case "title":
+		if !t.w.Begun() {
+			// oh-my-pi's title slot, the physical first line before the
+			// header: the current title, which the header's metadata
+			// takes.
+			ss := &t.st.Session
+			ss.Title, ss.TitleSource = t.copy(in.get("title").Str), t.copy(in.get("source").Str)
+			return dst
+		}
 	}
 	dst = t.begin(dst)
 	ss := &t.st.Session
@@ -66,10 +76,16 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 		detail := e.Get("modelId").Str
 		if p := e.Get("provider").Str; p != "" {
 			detail = p + "/" + detail
+		} else if detail == "" {
+			// oh-my-pi: "provider/modelId" in model, and the model's role.
+			detail = e.Get("model").Str
+			t.addValue(&md, "role", e.Sub("role"))
+			t.addValue(&md, "resolvedModelIsFallback", e.Sub("resolvedModelIsFallback"))
 		}
-		return t.status(dst, "model", detail, nil, id, in.raw)
+		return t.status(dst, "model", detail, md.Bytes(), id, in.raw)
 	case "thinking_level_change":
-		return t.status(dst, "thinking_level", e.Get("thinkingLevel").Str, nil, id, in.raw)
+		t.addValue(&md, "configured", e.Sub("configured")) // oh-my-pi
+		return t.status(dst, "thinking_level", e.Get("thinkingLevel").Str, md.Bytes(), id, in.raw)
 	case "session_info":
 		return t.status(dst, "session_name", e.Get("name").Str, nil, id, in.raw)
 	case "label":
@@ -85,7 +101,11 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 	case "custom_message":
 		return t.custom(dst, in, e, id)
 	case "compaction":
-		for _, k := range [...]string{"firstKeptEntryId", "firstKeptEntryIndex", "tokensBefore", "details", "fromHook"} {
+		for _, k := range [...]string{
+			"firstKeptEntryId", "firstKeptEntryIndex", "tokensBefore", "details", "fromHook",
+			// oh-my-pi's
+			"shortSummary", "tokensAfter", "method", "providerReplayThroughEntryId", "preserveData", "fromExtension", "warning",
+		} {
 			t.addValue(&md, k, e.Sub(k))
 		}
 		dst = t.summary(dst, "compaction", "", md.Bytes(), e.Get("summary").Str, id, in.raw)
@@ -93,10 +113,46 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 	case "branch_summary":
 		t.addValue(&md, "fromId", e.Sub("fromId"))
 		t.addValue(&md, "details", e.Sub("details"))
+		t.addValue(&md, "fromExtension", e.Sub("fromExtension")) // oh-my-pi
 		dst = t.summary(dst, "branch_summary", e.Get("fromId").Str, md.Bytes(), e.Get("summary").Str, id, in.raw)
 		return t.usage(dst, e.Sub("usage"), nil, in.raw)
 	case "usage":
 		return t.usage(dst, e.Sub("usage"), nil, in.raw)
+	// oh-my-pi's entries.
+	case "title_change", "title":
+		// A rename (Pi's session_info); "title" is a title slot that
+		// came after the header.
+		for _, k := range [...]string{"previousTitle", "source", "trigger"} {
+			t.addValue(&md, k, e.Sub(k))
+		}
+		return t.status(dst, "session_name", e.Get("title").Str, md.Bytes(), id, in.raw)
+	case "service_tier_change":
+		tier := e.Sub("serviceTier")
+		t.addValue(&md, "serviceTier", tier)
+		detail := tier.Str()
+		if tier.IsObject() {
+			detail = t.compact(tier)
+		}
+		return t.status(dst, "service_tier", detail, md.Bytes(), id, in.raw)
+	case "mode_change":
+		t.addValue(&md, "data", e.Sub("data"))
+		return t.status(dst, "mode", e.Get("mode").Str, md.Bytes(), id, in.raw)
+	case "ttsr_injection":
+		rules := e.Sub("injectedRules")
+		t.addValue(&md, "injectedRules", rules)
+		var names []string
+		rules.Each(func(_ gjson.Result, r jsonscan.Value) bool {
+			names = append(names, r.Str())
+			return true
+		})
+		return t.status(dst, "ttsr_injection", strings.Join(names, ", "), md.Bytes(), id, in.raw)
+	case "credential_pin":
+		t.addValue(&md, "hash", e.Sub("hash"))
+		return t.status(dst, "credential_pin", e.Get("provider").Str, md.Bytes(), id, in.raw)
+	case "reset_boundary":
+		return t.status(dst, "reset_boundary", "context cleared", nil, id, in.raw)
+	case "session_init":
+		return t.sessionInit(dst, in, e)
 	}
 	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: session entry %q", errUnknownType, typ.Str), in.raw)
 }

@@ -165,6 +165,10 @@ type sessionState struct {
 	// replayed as they come.
 	Decided bool `json:"decided,omitempty"`
 	Tree    bool `json:"tree,omitempty"`
+	// Title and TitleSource are oh-my-pi's title slot (the line before
+	// the header), until the header takes them.
+	Title       string `json:"title,omitempty"`
+	TitleSource string `json:"title_source,omitempty"`
 	// Entries are the buffered entries of a tree, in file order.
 	Entries []entry `json:"entries,omitempty"`
 }

@@ -13,12 +13,14 @@ import (
 
 // tools reads the calls of Pi's built-in tools (read, bash, edit, write,
 // grep, find, ls), of the tools of its bundled example extensions
-// (subagent, todo), and of the command a user ran (bashExecution) into
+// (subagent, todo), and of the command a user ran (bashExecution, and
+// oh-my-pi's pythonExecution, whose code is no shell command) into
 // the universal tool vocabulary. Other tools (extensions, MCP) are
 // ToolOther.
 var tools = universal.ToolTable{
 	"bash":          {Kind: universal.ToolExecute, Command: "command"},
 	bashExecution:   {Kind: universal.ToolExecute, Command: "command"},
+	pythonExecution: {Kind: universal.ToolExecute},
 	"read":          {Kind: universal.ToolRead, Paths: "path|file_path"},
 	"edit":          {Kind: universal.ToolEdit, Paths: "path|file_path"},
 	"write":         {Kind: universal.ToolEdit, Paths: "path|file_path"},
@@ -276,7 +278,7 @@ func (t *Translator) resultImages(parts []universal.Part, tl *tool, content json
 // tool_execution_end and only completes the result if that never came;
 // in a session file it is the only record of the result.
 func (t *Translator) toolResult(dst []universal.Event, in *input, msg jsonscan.Value, nativeID string) []universal.Event {
-	f := fields(msg, "toolCallId", "toolName", "content", "details", "durationMs", "nestedCalls", "isError", "usage")
+	f := fields(msg, "toolCallId", "toolName", "content", "details", "durationMs", "nestedCalls", "isError", "usage", "prunedAt", "attribution")
 	callID, name, content, usage := f[0].Str(), f[1].Str(), f[2], f[7]
 	tl := t.tool(callID)
 	if tl != nil && tl.Result != "" && !t.w.IsOpen(tl.Result) {
@@ -302,6 +304,13 @@ func (t *Translator) toolResult(dst []universal.Event, in *input, msg jsonscan.V
 	t.addValue(&md, "durationMs", f[4])
 	t.addValue(&md, "nestedCalls", f[5])
 	md.Raw("sub_agent_error", subAgentError(name, f[3]))
+	// oh-my-pi: when its output was pruned from the context, who
+	// initiated it, and an output cut when the file was written.
+	t.addValue(&md, "prunedAt", f[8])
+	t.addValue(&md, "attribution", f[9])
+	if strings.HasSuffix(output, truncationNotice) {
+		md.Bool("truncated", true)
+	}
 	isError := f[6].Result().Bool()
 	dst = t.resolveByOutcome(dst, tl.CallID, !isError || tl.Updated, in.raw)
 	t.st.Turn.Unfinished = true
@@ -410,6 +419,10 @@ func (t *Translator) subParts(c jsonscan.Value) []universal.Part {
 				p.Visibility = universal.VisibilityPrivate
 			}
 			p.Signature = t.copy(b.Get("thinkingSignature").Str)
+			parts = append(parts, p)
+		case "redactedThinking": // oh-my-pi
+			p := universal.Reasoning("", universal.VisibilityPrivate)
+			p.Signature = t.copy(b.Get("data").Str)
 			parts = append(parts, p)
 		case "image":
 			parts = append(parts, t.image(b))
