@@ -240,7 +240,8 @@
 // message's. Roles: developer (the harness's instructions) is a system
 // item like custom (metadata role developer); fileMention (files an @path
 // made it read) is a user message that starts no turn, a file_ref (action
-// read; lineCount, byteSize, skippedReason in metadata), the content and
+// read, the path resolved against the session's cwd; line_count,
+// byte_size, skipped_reason in metadata), the content and
 // the image of each file; pythonExecution (Python the user ran) is a
 // command like bashExecution (tool pythonExecution, arguments {"code"}).
 // redactedThinking is a private reasoning part, its data the signature;

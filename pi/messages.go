@@ -572,17 +572,17 @@ func (t *Translator) fileMention(dst []universal.Event, msg jsonscan.Value, nati
 	msg.Sub("files").Each(func(_ gjson.Result, file jsonscan.Value) bool {
 		f := fields(file, "path", "content", "lineCount", "byteSize", "skippedReason", "image")
 		var md jsonw.Object
-		for i, k := range [...]string{"lineCount", "byteSize", "skippedReason"} {
+		for i, k := range [...]string{"line_count", "byte_size", "skipped_reason"} {
 			t.addValue(&md, k, f[2+i])
 		}
-		path := t.copy(f[0].Str())
+		path := t.copy(universal.ResolvePath(t.st.Cwd, f[0].Str()))
 		parts = append(parts, withMetadata(universal.Part{Type: universal.PartFileRef, Path: path, Action: universal.FileRead}, md.Bytes()))
 		if c := f[1].Result(); c.Str != "" {
 			parts = append(parts, t.text(c))
 		}
 		if img := f[5]; img.IsObject() {
-			p := t.image(img)
-			if !strings.HasPrefix(p.Path, blobPrefix) {
+			p := t.image(img) // a blob reference stays in its metadata
+			if path != "" {
 				p.Path = path
 			}
 			parts = append(parts, p)

@@ -152,7 +152,7 @@ func TestOmpMessages(t *testing.T) {
 	}
 	f := item(t, events, "f1")
 	if f.Kind != universal.KindMessage || f.Role != universal.RoleUser || len(f.Content) != 2 ||
-		f.Content[0].Type != universal.PartFileRef || f.Content[0].Path != "a.ts" || f.Content[1].Text != "1: x" {
+		f.Content[0].Type != universal.PartFileRef || f.Content[0].Path != "/w/a.ts" || f.Content[1].Text != "1: x" {
 		t.Errorf("file mention %+v", f)
 	}
 	if d := item(t, events, "d1"); d.Kind != universal.KindSystem || d.Content[0].Text != "plan mode" ||
