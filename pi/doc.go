@@ -253,8 +253,11 @@
 // reference: the image part's path (a read's result image gets the path
 // read) and metadata blob. A string omp cut to 500,000 characters ends
 // with "[Session persistence truncated large content]": it is kept as it
-// is, its part marked {"truncated":true}. Not read: an assistant
-// message's duration and ttft.
+// is, its part marked {"truncated":true}. omp's own tools have their
+// kinds: python and ssh execute (ssh's command), ast_grep search (pat),
+// ast_edit and notebook edit, todo_write think, task a sub-agent task (its
+// agent, and its first task's assignment as the prompt). Not read: an
+// assistant message's duration and ttft.
 //
 // # Ignored on purpose
 //

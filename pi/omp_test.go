@@ -207,3 +207,33 @@ func TestOmpPersistence(t *testing.T) {
 		t.Errorf("truncated result %+v", r.Content)
 	}
 }
+
+// TestOmpTools: oh-my-pi's own tools get their kinds and inputs: a task
+// call's first assignment is its prompt, ast_grep's pattern its query,
+// ssh's command its command.
+func TestOmpTools(t *testing.T) {
+	call := func(id, parent, name, args string) string {
+		return `{"type":"message","id":"` + id + `","parentId":"` + parent + `","timestamp":"2026-09-20T10:01:01.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c_` + id +
+			`","name":"` + name + `","arguments":` + args + `}],"api":"anthropic-messages","provider":"anthropic","model":"m","stopReason":"toolUse","timestamp":2}}`
+	}
+	events := ompRun(t, ompUser,
+		call("a1", "u1", "task", `{"agent":"explore","context":"c","tasks":[{"id":"One","description":"d","assignment":"Find the parser."}]}`),
+		call("a2", "a1", "ast_grep", `{"pat":"foo($A)","path":"src"}`),
+		call("a3", "a2", "ssh", `{"host":"box","command":"uptime"}`))
+	for _, c := range []struct {
+		native string
+		kind   universal.ToolKind
+		check  func(*universal.ToolInput) bool
+	}{
+		{"c_a1", universal.ToolTask, func(in *universal.ToolInput) bool { return in.Prompt == "Find the parser." && in.Agent == "explore" }},
+		{"c_a2", universal.ToolSearch, func(in *universal.ToolInput) bool {
+			return in.Query == "foo($A)" && len(in.Paths) == 1 && in.Paths[0] == "/w/src"
+		}},
+		{"c_a3", universal.ToolExecute, func(in *universal.ToolInput) bool { return in.Command == "uptime" }},
+	} {
+		p := item(t, events, c.native).Content[0]
+		if p.ToolKind != c.kind || p.ToolInput == nil || !c.check(p.ToolInput) {
+			t.Errorf("%s: kind %s input %+v", c.native, p.ToolKind, p.ToolInput)
+		}
+	}
+}

@@ -33,6 +33,14 @@ var tools = universal.ToolTable{
 	"web_fetch":     {Kind: universal.ToolFetch, URL: "url"},
 	"fetch":         {Kind: universal.ToolFetch, URL: "url"},
 	"fetch_content": {Kind: universal.ToolFetch, URL: "url"},
+	// oh-my-pi's own tools (packages/coding-agent/src/tools, task/types.ts).
+	"python":     {Kind: universal.ToolExecute},
+	"ssh":        {Kind: universal.ToolExecute, Command: "command"},
+	"ast_grep":   {Kind: universal.ToolSearch, Query: "pat", Paths: "path"},
+	"ast_edit":   {Kind: universal.ToolEdit, Paths: "path"},
+	"notebook":   {Kind: universal.ToolEdit, Paths: "notebook_path"},
+	"todo_write": {Kind: universal.ToolThink},
+	"task":       {Kind: universal.ToolTask, Prompt: "tasks.0.assignment", Agent: "agent"},
 }
 
 // describe returns the tool kind and input of a call; paths resolve
