@@ -738,8 +738,9 @@ func unescape(dst []byte, s string) []byte {
 		// stays within dst, as w-n <= i) and w advances past the bytes
 		// before the first backslash in it, if any.
 		for i+8 <= len(s) {
-			v := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			t := s[i : i+8] // one bounds check, not eight
+			v := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+				uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 			binary.LittleEndian.PutUint64(dst[w:], v)
 			b := v ^ (ones * '\\')
 			if m := (b - ones) & ^b & highs; m != 0 {
