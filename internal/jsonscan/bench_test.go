@@ -1,6 +1,8 @@
 package jsonscan
 
 import (
+	"bytes"
+	"os"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -82,4 +84,56 @@ func BenchmarkGjsonValidGets(b *testing.B) {
 			}
 		}
 	}
+}
+
+// escapeDense returns the lines of a recorded Codex exec run whose
+// command output has an escape every few bytes (seq 1 20000: "1\n2\n…").
+func escapeDense(b *testing.B) ([][]byte, int) {
+	data, err := os.ReadFile("../../testdata/codex/0.169.0/s08-bigoutput.exec.jsonl")
+	if err != nil {
+		b.Skip("no recorded capture")
+	}
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	n := 0
+	for _, l := range lines {
+		n += len(l)
+	}
+	return lines, n
+}
+
+// BenchmarkEscapeDense scans escape-dense lines, against gjson.ValidBytes,
+// and unescapes their strings (as a translator keeping the output must).
+func BenchmarkEscapeDense(b *testing.B) {
+	lines, n := escapeDense(b)
+	b.Run("scan", func(b *testing.B) {
+		var s Scanner
+		b.SetBytes(int64(n))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, l := range lines {
+				s.Scan(l)
+			}
+		}
+	})
+	b.Run("gjson", func(b *testing.B) {
+		b.SetBytes(int64(n))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, l := range lines {
+				gjson.ValidBytes(l)
+			}
+		}
+	})
+	b.Run("unescape", func(b *testing.B) {
+		var s Scanner
+		var dst []byte
+		b.SetBytes(int64(n))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, l := range lines {
+				s.Scan(l)
+				s.Strings(func(v Value) { dst = v.AppendStr(dst[:0]) })
+			}
+		}
+	})
 }

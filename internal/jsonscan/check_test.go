@@ -128,6 +128,10 @@ func check(s *Scanner, data []byte) string {
 		if f, w := root.Field(k), g.Get(escapePath(k)); f.Str() != w.Str || f.Type() != w.Type || string(f.AppendStr([]byte("x"))) != "x"+w.Str {
 			return fmt.Sprintf("Field(%q) Str %q AppendStr %q Type %v, gjson %#v", k, f.Str(), f.AppendStr(nil), f.Type(), w)
 		}
+		if f, w := root.Field(k), g.Get(escapePath(k)); f.EqualStr(w.Str) != (w.Type == gjson.String) ||
+			len(w.Str) > 0 && f.EqualStr(w.Str[:len(w.Str)-1]) || f.EqualStr(w.Str+"x") {
+			return fmt.Sprintf("Field(%q) EqualStr differs from gjson's Str %q", k, w.Str)
+		}
 		if r, w := root.Get(k), g.Get(k); !same(r, w) {
 			return fmt.Sprintf("Get(%q) %#v, gjson %#v", k, r, w)
 		}

@@ -394,6 +394,9 @@ var stop = func() (t [256]bool) {
 	return t
 }()
 
+// simple marks the bytes that make a two-byte escape after a backslash.
+var simple = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
+
 var hex = func() (t [256]bool) {
 	for _, c := range "0123456789abcdefABCDEF" {
 		t[c] = true
@@ -410,7 +413,12 @@ const (
 // closing quote: the position after it, whether it has escapes, and
 // whether it is valid. Text runs are skipped a word at a time: a word
 // with no quote, backslash or control character (most of a message's
-// bytes are such text) costs a few operations for eight bytes.
+// bytes are such text) costs a few operations for eight bytes. A word
+// that has some is read through, its flagged bytes one by one, and the
+// next word is at the next eight bytes whatever they were: command output
+// has an escape every few bytes, and a loop that resumed at the byte
+// after each escape made every escape wait for the load and the tests
+// that found it.
 func (s *Scanner) str(i int) (int, bool, bool) {
 	src, buf := s.src, s.buf
 	n := len(src)
@@ -420,62 +428,84 @@ func (s *Scanner) str(i int) (int, bool, bool) {
 	// ASCII outside a string makes the message invalid).
 	var high uint64
 	ok := false
-	for {
-		for i+8 <= n {
-			v := binary.LittleEndian.Uint64(buf[i:])
-			high |= v
-			// A byte is flagged if below 0x20, or equal to '"' or '\\'
-			// (the classic has-less-than and has-zero-byte tests). A
-			// borrow only carries upwards from a flagged byte, so the
-			// lowest flagged byte is exact: jump to it.
-			q := v ^ (ones * '"')
-			b := v ^ (ones * '\\')
-			if m := ((v - ones*0x20) & ^v) | ((q - ones) & ^q) | ((b - ones) & ^b); m&highs != 0 {
-				// The flagged byte is read from the word, not loaded
-				// again: most often it is the closing quote.
-				z := bits.TrailingZeros64(m & highs)
-				i += z >> 3
-				if byte(v>>(z&^7)) == '"' {
-					i++
-					ok = true
+	for i+8 <= n {
+		v := binary.LittleEndian.Uint64(buf[i:])
+		high |= v
+		// A byte is flagged if below 0x20, or equal to '"' or '\\'
+		// (the classic has-less-than and has-zero-byte tests). A borrow
+		// only carries upwards from a flagged byte, so the lowest
+		// flagged byte is exact, and one above it may not be: each is
+		// checked against the byte itself.
+		q := v ^ (ones * '"')
+		b := v ^ (ones * '\\')
+		m := ((v - ones*0x20) & ^v) | ((q - ones) & ^q) | ((b - ones) & ^b)
+		m &= highs
+	flagged:
+		for m != 0 {
+			z := bits.TrailingZeros64(m)
+			switch c := byte(v >> (z &^ 7)); {
+			case c == '"':
+				i += z>>3 + 1
+				ok = true
+				goto out
+			case c == '\\':
+				esc = true
+				p := i + z>>3
+				if p+1 >= n {
+					i = p
 					goto out
 				}
-				goto stopped
+				e := p + 2
+				if !simple[src[p+1]] {
+					if src[p+1] != 'u' || p+6 > n || !hex[src[p+2]] || !hex[src[p+3]] || !hex[src[p+4]] || !hex[src[p+5]] {
+						i = p
+						goto out
+					}
+					if src[p+2]|0x20 == 'd' && surrogate3[src[p+3]] {
+						s.surr = true
+					}
+					e = p + 6
+				}
+				// The bytes up to e are the escape's (an escaped quote
+				// or backslash is flagged too). One that runs past the
+				// word's end makes the next word start after it.
+				d := uint(e-i) * 8
+				if d >= 64 {
+					i = e - 8
+					break flagged
+				}
+				m &= ^uint64(0) << (d & 63)
+			case c < 0x20:
+				i += z >> 3
+				goto out
+			default:
+				m &= m - 1 // flagged by a borrow
 			}
-			i += 8
 		}
-		for i < n && !stop[src[i]] {
-			high |= uint64(src[i])
+		i += 8
+	}
+	for i < n {
+		c := src[i]
+		if !stop[c] {
+			high |= uint64(c)
 			i++
+			continue
 		}
-		if i >= n {
-			goto out
-		}
-	stopped:
-		switch src[i] {
+		switch c {
 		case '"':
 			i++
 			ok = true
 			goto out
 		case '\\':
 			esc = true
-			if i+1 >= n {
+			e, good := escape(src, i)
+			if !good {
 				goto out
 			}
-			switch src[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > n || !hex[src[i+2]] || !hex[src[i+3]] || !hex[src[i+4]] || !hex[src[i+5]] {
-					goto out
-				}
-				if src[i+2]|0x20 == 'd' && surrogate3[src[i+3]] {
-					s.surr = true
-				}
-				i += 6
-			default:
-				goto out
+			if e == i+6 && src[i+2]|0x20 == 'd' && surrogate3[src[i+3]] {
+				s.surr = true
 			}
+			i = e
 		default:
 			goto out // a control character
 		}
@@ -483,6 +513,24 @@ func (s *Scanner) str(i int) (int, bool, bool) {
 out:
 	s.high |= high
 	return i, esc, ok
+}
+
+// escape checks the escape at src[i] == '\\' and returns the position
+// after it.
+func escape(src string, i int) (int, bool) {
+	if i+1 >= len(src) {
+		return i, false
+	}
+	switch src[i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return i + 2, true
+	case 'u':
+		if i+6 > len(src) || !hex[src[i+2]] || !hex[src[i+3]] || !hex[src[i+4]] || !hex[src[i+5]] {
+			return i, false
+		}
+		return i + 6, true
+	}
+	return i, false
 }
 
 // surrogate3 marks the third hex digit of a surrogate escape, \uD800–\uDFFF.

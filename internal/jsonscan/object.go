@@ -197,6 +197,67 @@ func (v Value) AppendStr(dst []byte) []byte {
 	return append(dst, v.s.src[m.valStart+1:m.valEnd-1]...)
 }
 
+// EqualStr reports whether v is a string whose text (what Str returns)
+// is t. A string with escapes is compared as it is read, run by run and
+// escape by escape, so that a translator comparing a value with a name
+// does not unescape it into memory of its own first.
+func (v Value) EqualStr(t string) bool {
+	if v.s == nil || v.i < 0 {
+		r := v.Result()
+		return r.Type == gjson.String && r.Str == t
+	}
+	m := &v.s.members[v.i]
+	switch {
+	case m.kind != '"':
+		return false
+	case m.flags&valEscaped != 0:
+		return equalUnescaped(v.s.src[m.valStart+1:m.valEnd-1], t)
+	}
+	return v.s.src[m.valStart+1:m.valEnd-1] == t
+}
+
+// equalUnescaped reports whether the inside of a valid JSON string, s,
+// unescaped as unescape does, is t. It reads byte by byte: the strings
+// compared with names and paths are short, with escapes every few bytes.
+func equalUnescaped(s, t string) bool {
+	if len(t) > len(s) {
+		return false // unescaping never lengthens text
+	}
+	var buf [utf8.UTFMax]byte
+	j := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == '\\' {
+			if i+1 >= len(s) {
+				break // a backslash that ends the text (not in valid JSON)
+			}
+			if c = s[i+1]; c == 'u' {
+				r, l := hex4(s[i+2:]), 6
+				if utf16.IsSurrogate(r) && i+12 <= len(s) && s[i+6] == '\\' && s[i+7] == 'u' {
+					r, l = utf16.DecodeRune(r, hex4(s[i+8:])), 12
+				}
+				n := utf8.EncodeRune(buf[:], r)
+				if len(t)-j < n || t[j:j+n] != string(buf[:n]) {
+					return false
+				}
+				i += l
+				j += n
+				continue
+			}
+			if e := unescapes[c]; e != 0 {
+				c = e
+			}
+			i++
+		}
+		if j >= len(t) || t[j] != c {
+			return false
+		}
+		i++
+		j++
+	}
+	return j == len(t)
+}
+
 // Type returns what Result().Type is, without building the Result.
 func (v Value) Type() gjson.Type {
 	if v.s == nil || v.i < 0 {
@@ -677,8 +738,9 @@ func unescape(dst []byte, s string) []byte {
 		// stays within dst, as w-n <= i) and w advances past the bytes
 		// before the first backslash in it, if any.
 		for i+8 <= len(s) {
-			v := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			t := s[i : i+8] // one bounds check, not eight
+			v := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+				uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 			binary.LittleEndian.PutUint64(dst[w:], v)
 			b := v ^ (ones * '\\')
 			if m := (b - ones) & ^b & highs; m != 0 {

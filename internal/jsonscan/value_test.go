@@ -202,3 +202,84 @@ func TestAbsentLookups(t *testing.T) {
 		}
 	}
 }
+
+// TestEqualStrRapid: EqualStr(t) is Type() == String && Str() == t, for
+// strings with escapes of every kind and t their text, a prefix of it, it
+// extended, or it with one byte changed.
+func TestEqualStrRapid(t *testing.T) {
+	pieces := []string{`\n`, `\t`, `\"`, `\\`, `\/`, `\b`, `\f`, `\r`, `\u0041`, `\u00e9`, `\u20AC`,
+		`\ud83d\ude00`, `\ud83d`, `\ude00`, `\ud83dx`, `\ud83d\u0041`, "é", "a", "n", "abcdefg"}
+	var s Scanner
+	rapid.Check(t, func(rt *rapid.T) {
+		var b strings.Builder
+		b.WriteString(`{"k":"`)
+		for _, p := range rapid.SliceOfN(rapid.SampledFrom(pieces), 0, 12).Draw(rt, "pieces") {
+			b.WriteString(p)
+		}
+		b.WriteString(`","n":1,"o":{},"e":""}`)
+		msg := b.String()
+		if !s.ScanString(msg) {
+			rt.Fatalf("%s: not JSON", msg)
+		}
+		str := gjson.Get(msg, "k").Str
+		t := str
+		switch rapid.IntRange(0, 3).Draw(rt, "how") {
+		case 1:
+			t = str[:rapid.IntRange(0, len(str)).Draw(rt, "cut")]
+		case 2:
+			t = str + rapid.SampledFrom([]string{"a", "\n", "\\", "é"}).Draw(rt, "more")
+		case 3:
+			if len(str) > 0 {
+				at := rapid.IntRange(0, len(str)-1).Draw(rt, "at")
+				t = str[:at] + string(str[at]^byte(rapid.IntRange(1, 255).Draw(rt, "xor"))) + str[at+1:]
+			}
+		}
+		for _, k := range []string{"k", "n", "o", "e", "absent"} {
+			r := gjson.Get(msg, k)
+			want := r.Type == gjson.String && r.Str == t
+			if got := s.Root().Sub(k).EqualStr(t); got != want {
+				rt.Fatalf("%s: %s EqualStr(%q) = %v, want %v", msg, k, t, got, want)
+			}
+		}
+		if got, want := s.Root().EqualStr(t), false; got != want {
+			rt.Fatalf("%s: root EqualStr(%q) = %v", msg, t, got)
+		}
+	})
+}
+
+// BenchmarkEqualStr compares an escaped value with text, as a translator
+// comparing a tool's name or a path would: EqualStr against Str() == t,
+// which unescapes into a new string first.
+func BenchmarkEqualStr(b *testing.B) {
+	var s Scanner
+	msg := `{"path":"C:\\Users\\dev\\src\\caf\u00e9\\main.go","name":"plain_name"}`
+	if !s.ScanString(msg) {
+		b.Fatal("not JSON")
+	}
+	path, name := s.Root().Sub("path"), s.Root().Sub("name")
+	want := path.Str()
+	b.Run("escaped/EqualStr", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if !path.EqualStr(want) {
+				b.Fatal("differ")
+			}
+		}
+	})
+	b.Run("escaped/Str", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if path.Str() != want {
+				b.Fatal("differ")
+			}
+		}
+	})
+	b.Run("plain/EqualStr", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if !name.EqualStr("plain_name") {
+				b.Fatal("differ")
+			}
+		}
+	})
+}
