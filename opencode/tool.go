@@ -280,14 +280,14 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 // output that differs (cut short, or another text) stays.
 func addToolMetadata(md *jsonw.Object, v jsonscan.Value, output gjson.Result) {
 	o := v.Field("output")
-	if o.Type() != gjson.String || output.Type != gjson.String || len(o.Raw()) < len(output.Raw) || o.Str() != output.Str {
+	if output.Type != gjson.String || len(o.Raw()) < len(output.Raw) || !o.EqualStr(output.Str) {
 		v.AddTo(md, "metadata")
 		return
 	}
 	var rest jsonw.Object
 	rest.Grow(len(v.Raw()) - len(o.Raw()))
 	v.Members(func(k string, m jsonscan.Value) bool {
-		if k != "output" || m.Str() != output.Str {
+		if k != "output" || !m.EqualStr(output.Str) {
 			m.AddTo(&rest, k)
 		}
 		return true
