@@ -603,21 +603,44 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 // transcript's, a stored session's) are most items; tracking each would
 // cost several allocations and copies that nothing reads.
 func (w *Stream) startAndComplete(dst []Event, it Item, src Source, raw []byte) []Event {
-	// The two snapshots and their two copies of the parts come in one
-	// allocation when the item has one part or none (most have), in one
-	// allocation each otherwise.
+	// The completion's parts are a copy of the caller's (which it may
+	// reuse). The start's are the same slice when every part starts as it
+	// ends (tool calls keep their arguments; JSON, status, file and image
+	// parts never stream), a second copy otherwise: events are read-only
+	// for their consumers (see Event), so two may share parts. The
+	// snapshots and the parts come in one allocation when the item has
+	// one part or none (most have), in one allocation each otherwise.
+	n := len(it.Content)
+	shared := startsAsItEnds(it.Content)
 	var snaps *[2]ItemSnapshot
-	var parts []Part
-	if len(it.Content) <= 1 {
+	var content, started []Part
+	switch {
+	case n <= 1 && shared:
+		one := new(struct {
+			snaps [2]ItemSnapshot
+			part  [1]Part
+		})
+		snaps, content = &one.snaps, one.part[:n]
+	case n <= 1:
 		one := new(struct {
 			snaps [2]ItemSnapshot
 			parts [2]Part
 		})
-		snaps, parts = &one.snaps, one.parts[:2*len(it.Content)]
-	} else {
-		snaps, parts = new([2]ItemSnapshot), make([]Part, 2*len(it.Content))
+		snaps, content, started = &one.snaps, one.parts[:n:n], one.parts[n:2*n]
+	case shared:
+		snaps, content = new([2]ItemSnapshot), make([]Part, n)
+	default:
+		parts := make([]Part, 2*n)
+		snaps, content, started = new([2]ItemSnapshot), parts[:n:n], parts[n:]
 	}
-	start := startOf(it, parts[:len(it.Content):len(it.Content)])
+	copy(content, it.Content)
+	var start Item
+	if shared {
+		start = it
+		start.Content = content
+	} else {
+		start = startOf(it, started)
+	}
 	start.Status = StatusInProgress
 	if w.state.Seen == nil {
 		w.state.Seen = map[string]struct{}{}
@@ -628,8 +651,6 @@ func (w *Stream) startAndComplete(dst []Event, it Item, src Source, raw []byte) 
 	if it.Status != StatusFailed {
 		it.Status = StatusCompleted
 	}
-	content := parts[len(it.Content):]
-	copy(content, it.Content)
 	it.Content = content
 	// What reconcile does when nothing streamed: message text gets one
 	// synthetic delta with all of it; other parts keep their content.
@@ -642,6 +663,19 @@ func (w *Stream) startAndComplete(dst []Event, it Item, src Source, raw []byte) 
 	}
 	snaps[1].Item = it
 	return w.st.Emit(dst, TypeItemCompleted, src, &snaps[1], raw)
+}
+
+// startsAsItEnds reports whether startOf would leave every part as it is:
+// none has a streamed string to empty (tool arguments are kept) or the
+// Rewritten mark.
+func startsAsItEnds(ps []Part) bool {
+	for i := range ps {
+		p := &ps[i]
+		if p.Rewritten || (p.Type != PartToolCall && p.Streamed() != "") {
+			return false
+		}
+	}
+	return true
 }
 
 // startOf returns the started snapshot of an item that arrives complete:
