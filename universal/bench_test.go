@@ -199,3 +199,23 @@ func BenchmarkStreamWhole(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(3*b.N), "ns/item")
 }
+
+// BenchmarkMarkEcho is the echo mark of a prompt's text part without
+// metadata, as most prompts are.
+func BenchmarkMarkEcho(b *testing.B) {
+	parts := []Part{Text("hello")}
+	b.ReportAllocs()
+	for b.Loop() {
+		parts[0].Metadata = nil
+		MarkEcho(parts)
+	}
+}
+
+// MarkEcho's metadata for a part without any is what setField builds.
+func TestEchoMetadata(t *testing.T) {
+	for _, md := range []string{"", "null"} {
+		if got := string(setField([]byte(md), "echo", "true")); got != echoMetadata {
+			t.Errorf("setField(%q) = %s, want %s", md, got, echoMetadata)
+		}
+	}
+}
