@@ -65,6 +65,9 @@ type openItem struct {
 	Streamed []string `json:"streamed"` // per part, the text so far
 	Deltas   []bool   `json:"deltas"`   // per part, whether a delta was emitted
 	text     [][]byte // per part, the builder behind Streamed
+	// done, when not nil, is memory for the completion's snapshot,
+	// allocated with the open item (see StartItem).
+	done *ItemSnapshot
 }
 
 // Sentinel errors that Stream reports in agent.unparsed events.
@@ -411,8 +414,9 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 	var content, started []Part
 	if n := len(it.Content); n <= 1 {
 		// Most items start with one part or none: the open item, its
-		// lists for that part and the started snapshot come in one
-		// allocation.
+		// lists for that part, the started snapshot and the completed
+		// one come in one allocation. (Complete writes the final part
+		// in the open item's, which nothing reads once it is complete.)
 		one := new(struct {
 			openItem
 			part    [1]Part
@@ -420,9 +424,10 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 			deltas  [1]bool
 			snap    ItemSnapshot
 			started [1]Part
+			done    ItemSnapshot
 		})
 		o, content, snap, started = &one.openItem, one.part[:n], &one.snap, one.started[:n]
-		o.text, o.Deltas = one.text[:n], one.deltas[:n]
+		o.text, o.Deltas, o.done = one.text[:n], one.deltas[:n], &one.done
 	} else {
 		parts := make([]Part, 2*n)
 		o, content, snap, started = &openItem{}, parts[:n:n], &ItemSnapshot{}, parts[n:]
@@ -568,14 +573,25 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 	it.NativeItemID = firstNonEmpty(it.NativeItemID, o.Item.NativeItemID)
 	var snap *ItemSnapshot
 	var content []Part
-	if n := max(len(it.Content), len(o.Item.Content)); n <= 1 {
+	// was0 is the type part 0 started with, read before the final part
+	// may take its place.
+	var was0 PartType
+	if len(o.Item.Content) > 0 {
+		was0 = o.Item.Content[0].Type
+	}
+	switch n := max(len(it.Content), len(o.Item.Content)); {
+	case n <= 1 && o.done != nil && cap(o.Item.Content) >= 1:
+		// The memory StartItem set aside: the snapshot, and the open
+		// item's part, which is read no more once it is complete.
+		snap, content = o.done, o.Item.Content[:len(it.Content):1]
+	case n <= 1:
 		// The snapshot and its part in one allocation.
 		one := new(struct {
 			ItemSnapshot
 			part [1]Part
 		})
 		snap, content = &one.ItemSnapshot, one.part[:len(it.Content):n]
-	} else {
+	default:
 		snap, content = new(ItemSnapshot), make([]Part, len(it.Content), n)
 	}
 	copy(content, it.Content)
@@ -588,9 +604,16 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 	}
 	it.Content = content
 	for i := range it.Content {
-		dst = w.reconcile(dst, o, &it, i, src, raw)
+		was := was0
+		if i > 0 && i < len(o.text) {
+			was = o.Item.Content[i].Type // n > 1: not written over
+		}
+		dst = w.reconcile(dst, o, &it, i, was, raw)
 	}
 	w.untrack(o)
+	// The open item lives as long as its events do: it lets go of the
+	// text it streamed, which the completion has as its own.
+	clear(o.text)
 	snap.Item = it
 	return w.st.Emit(dst, TypeItemCompleted, src, snap, raw)
 }
@@ -698,10 +721,11 @@ func startOf(it Item, parts []Part) Item {
 	return start
 }
 
-// reconcile makes part i of the final item agree with what was streamed.
-func (w *Stream) reconcile(dst []Event, o *openItem, it *Item, i int, src Source, raw []byte) []Event {
+// reconcile makes part i of the final item agree with what was streamed;
+// was is the type part i started with (when it did).
+func (w *Stream) reconcile(dst []Event, o *openItem, it *Item, i int, was PartType, raw []byte) []Event {
 	p := &it.Content[i]
-	if i < len(o.text) && o.Item.Content[i].Type != p.Type {
+	if i < len(o.text) && was != p.Type {
 		// The final part replaces a part of another type.
 		if len(o.text[i]) > 0 {
 			p.Rewritten = true
@@ -713,8 +737,8 @@ func (w *Stream) reconcile(dst []Event, o *openItem, it *Item, i int, src Source
 	}
 	for len(o.text) <= i {
 		// A part only the final snapshot has: track it as empty so the
-		// rules below apply to it too.
-		o.Item.Content = append(o.Item.Content, Part{Type: it.Content[len(o.text)].Type})
+		// rules below apply to it too. (The open item's parts are read
+		// no more: its memory may hold the final parts.)
 		o.text = append(o.text, nil)
 		o.Deltas = append(o.Deltas, false)
 	}
@@ -1058,7 +1082,7 @@ func (w *Stream) State() StreamState {
 			c.Streamed[j] = string(o.text[j])
 		}
 		c.Deltas = append([]bool(nil), o.Deltas...)
-		c.text = nil
+		c.text, c.done = nil, nil
 		s.Open[i] = &c
 	}
 	if w.state.Seen != nil {
