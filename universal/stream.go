@@ -437,8 +437,12 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 	o.Item.Content = content
 	copy(content, it.Content)
 	for i := range it.Content {
-		if it.Content[i].Type.Streams() {
-			o.text[i] = append([]byte(nil), it.Content[i].Streamed()...)
+		if s := it.Content[i].Streamed(); s != "" {
+			// The started text is the part's string itself, which does
+			// not change (it must not alias native input), viewed full
+			// to capacity: a delta's append moves it, as Delta's first
+			// copy is moved, and never writes on it.
+			o.text[i] = unsafe.Slice(unsafe.StringData(s), len(s))
 		}
 	}
 	w.track(o)
