@@ -609,7 +609,7 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 	it.Content = content
 	for i := range it.Content {
 		was := was0
-		if i > 0 && i < len(o.text) {
+		if i > 0 && i < len(o.Item.Content) {
 			was = o.Item.Content[i].Type // n > 1: not written over
 		}
 		dst = w.reconcile(dst, o, &it, i, was, raw)
