@@ -171,3 +171,51 @@ func BenchmarkStreamItem(b *testing.B) {
 		evs = w.Complete(evs[:0], Item{ItemID: id, Kind: KindMessage, Role: RoleAssistant, Content: []Part{Text("a typical delta of a message")}}, SourceAgent, nil)
 	}
 }
+
+// BenchmarkStreamWhole is the items of a transcript or a stored session,
+// which arrive whole: each completed without a start (Complete starts
+// it), as a message with its text, a tool call with its arguments and
+// that call's result. One operation is the three items; the stream is
+// renewed every 900 items.
+func BenchmarkStreamWhole(b *testing.B) {
+	var w *Stream
+	var evs []Event
+	args := `{"command":"ls -la","timeout":120}`
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if i%300 == 0 {
+			// A session of 900 items: the stream's index of items
+			// stays the size of a real session's.
+			w = NewStream("bench", Options{})
+			evs, _ = w.StartTurn(evs[:0], "", nil, SourceAgent, nil)
+		}
+		msg, call, res := w.NewItemID(), w.NewItemID(), w.NewItemID()
+		evs = w.Complete(evs[:0], Item{ItemID: msg, Kind: KindMessage, Role: RoleAssistant,
+			Content: []Part{Text("I will list the files of the directory first.")}}, SourceAgent, nil)
+		evs = w.Complete(evs[:0], Item{ItemID: call, ParentID: msg, Kind: KindToolCall, Role: RoleAssistant,
+			Content: []Part{{Type: PartToolCall, Name: "bash", Arguments: args, CallID: "call_1", ToolKind: ToolExecute}}}, SourceAgent, nil)
+		evs = w.Complete(evs[:0], Item{ItemID: res, ParentID: msg, Kind: KindToolResult, Role: RoleTool,
+			Content: []Part{{Type: PartToolResult, Output: "total 0\n", CallID: "call_1"}}}, SourceAgent, nil)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(3*b.N), "ns/item")
+}
+
+// BenchmarkMarkEcho is the echo mark of a prompt's text part without
+// metadata, as most prompts are.
+func BenchmarkMarkEcho(b *testing.B) {
+	parts := []Part{Text("hello")}
+	b.ReportAllocs()
+	for b.Loop() {
+		parts[0].Metadata = nil
+		MarkEcho(parts)
+	}
+}
+
+// MarkEcho's metadata for a part without any is what setField builds.
+func TestEchoMetadata(t *testing.T) {
+	for _, md := range []string{"", "null"} {
+		if got := string(setField([]byte(md), "echo", "true")); got != echoMetadata {
+			t.Errorf("setField(%q) = %s, want %s", md, got, echoMetadata)
+		}
+	}
+}

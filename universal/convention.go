@@ -17,12 +17,21 @@ import (
 // changes the parts in place and returns them.
 func MarkEcho(parts []Part) []Part {
 	for i := range parts {
-		if parts[i].Type == PartText {
-			parts[i].Metadata = setField(parts[i].Metadata, "echo", "true")
+		if p := &parts[i]; p.Type == PartText {
+			if len(p.Metadata) == 0 {
+				// Most prompts have no metadata: what setField would
+				// build, without parsing and building it.
+				p.Metadata = append(json.RawMessage(nil), echoMetadata...)
+			} else {
+				p.Metadata = setField(p.Metadata, "echo", "true")
+			}
 		}
 	}
 	return parts
 }
+
+// echoMetadata is the metadata MarkEcho gives a text part without any.
+const echoMetadata = `{"echo":true}`
 
 // setField returns the metadata object md with the field key set to the
 // raw JSON value (a field of that name already there is replaced). md that

@@ -54,6 +54,12 @@ const (
 //
 // Synthetic mirrors Source: it is true exactly when Source is SourceDaemon.
 // The stamper sets both; the validator rejects events where they disagree.
+//
+// Events from a translator are read-only for their consumers: they share
+// memory with one another (strings, raw JSON values, tool inputs, and the
+// parts of an item's item.started and item.completed when those parts are
+// the same), so a consumer that wants to change an event changes a copy
+// (see [Item.Clone]).
 type Event struct {
 	EventID         string
 	Sequence        int64

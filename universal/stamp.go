@@ -331,15 +331,16 @@ func (a *arena) str(b []byte) string {
 
 // slab hands out pointers to zeroed values from blocks, one allocation per
 // block instead of one per value. Blocks start small and double up to
-// slabMax values: a short session does not pay for a big block, and a long
-// stream of deltas costs one allocation per slabMax of them.
+// slabMax values: a short session does not pay for a big block (one that
+// arrives whole has a synthetic delta per message), and a long stream of
+// deltas costs one allocation per slabMax of them.
 type slab[T any] struct {
 	block []T
 	size  int // the length of the last block made
 }
 
 const (
-	slabFirst = 16
+	slabFirst = 4
 	slabMax   = 1024
 )
 

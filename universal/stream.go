@@ -65,6 +65,9 @@ type openItem struct {
 	Streamed []string `json:"streamed"` // per part, the text so far
 	Deltas   []bool   `json:"deltas"`   // per part, whether a delta was emitted
 	text     [][]byte // per part, the builder behind Streamed
+	// done, when not nil, is memory for the completion's snapshot,
+	// allocated with the open item (see StartItem).
+	done *ItemSnapshot
 }
 
 // Sentinel errors that Stream reports in agent.unparsed events.
@@ -411,8 +414,9 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 	var content, started []Part
 	if n := len(it.Content); n <= 1 {
 		// Most items start with one part or none: the open item, its
-		// lists for that part and the started snapshot come in one
-		// allocation.
+		// lists for that part, the started snapshot and the completed
+		// one come in one allocation. (Complete writes the final part
+		// in the open item's, which nothing reads once it is complete.)
 		one := new(struct {
 			openItem
 			part    [1]Part
@@ -420,9 +424,10 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 			deltas  [1]bool
 			snap    ItemSnapshot
 			started [1]Part
+			done    ItemSnapshot
 		})
 		o, content, snap, started = &one.openItem, one.part[:n], &one.snap, one.started[:n]
-		o.text, o.Deltas = one.text[:n], one.deltas[:n]
+		o.text, o.Deltas, o.done = one.text[:n], one.deltas[:n], &one.done
 	} else {
 		parts := make([]Part, 2*n)
 		o, content, snap, started = &openItem{}, parts[:n:n], &ItemSnapshot{}, parts[n:]
@@ -432,8 +437,12 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 	o.Item.Content = content
 	copy(content, it.Content)
 	for i := range it.Content {
-		if it.Content[i].Type.Streams() {
-			o.text[i] = append([]byte(nil), it.Content[i].Streamed()...)
+		if s := it.Content[i].Streamed(); s != "" {
+			// The started text is the part's string itself, which does
+			// not change (it must not alias native input), viewed full
+			// to capacity: a delta's append moves it, as Delta's first
+			// copy is moved, and never writes on it.
+			o.text[i] = unsafe.Slice(unsafe.StringData(s), len(s))
 		}
 	}
 	w.track(o)
@@ -568,14 +577,25 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 	it.NativeItemID = firstNonEmpty(it.NativeItemID, o.Item.NativeItemID)
 	var snap *ItemSnapshot
 	var content []Part
-	if n := max(len(it.Content), len(o.Item.Content)); n <= 1 {
+	// was0 is the type part 0 started with, read before the final part
+	// may take its place.
+	var was0 PartType
+	if len(o.Item.Content) > 0 {
+		was0 = o.Item.Content[0].Type
+	}
+	switch n := max(len(it.Content), len(o.Item.Content)); {
+	case n <= 1 && o.done != nil && cap(o.Item.Content) >= 1:
+		// The memory StartItem set aside: the snapshot, and the open
+		// item's part, which is read no more once it is complete.
+		snap, content = o.done, o.Item.Content[:len(it.Content):1]
+	case n <= 1:
 		// The snapshot and its part in one allocation.
 		one := new(struct {
 			ItemSnapshot
 			part [1]Part
 		})
 		snap, content = &one.ItemSnapshot, one.part[:len(it.Content):n]
-	} else {
+	default:
 		snap, content = new(ItemSnapshot), make([]Part, len(it.Content), n)
 	}
 	copy(content, it.Content)
@@ -588,9 +608,16 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 	}
 	it.Content = content
 	for i := range it.Content {
-		dst = w.reconcile(dst, o, &it, i, src, raw)
+		was := was0
+		if i > 0 && i < len(o.Item.Content) {
+			was = o.Item.Content[i].Type // n > 1: not written over
+		}
+		dst = w.reconcile(dst, o, &it, i, was, raw)
 	}
 	w.untrack(o)
+	// The open item lives as long as its events do: it lets go of the
+	// text it streamed, which the completion has as its own.
+	clear(o.text)
 	snap.Item = it
 	return w.st.Emit(dst, TypeItemCompleted, src, snap, raw)
 }
@@ -603,21 +630,44 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 // transcript's, a stored session's) are most items; tracking each would
 // cost several allocations and copies that nothing reads.
 func (w *Stream) startAndComplete(dst []Event, it Item, src Source, raw []byte) []Event {
-	// The two snapshots and their two copies of the parts come in one
-	// allocation when the item has one part or none (most have), in one
-	// allocation each otherwise.
+	// The completion's parts are a copy of the caller's (which it may
+	// reuse). The start's are the same slice when every part starts as it
+	// ends (tool calls keep their arguments; JSON, status, file and image
+	// parts never stream), a second copy otherwise: events are read-only
+	// for their consumers (see Event), so two may share parts. The
+	// snapshots and the parts come in one allocation when the item has
+	// one part or none (most have), in one allocation each otherwise.
+	n := len(it.Content)
+	shared := startsAsItEnds(it.Content)
 	var snaps *[2]ItemSnapshot
-	var parts []Part
-	if len(it.Content) <= 1 {
+	var content, started []Part
+	switch {
+	case n <= 1 && shared:
+		one := new(struct {
+			snaps [2]ItemSnapshot
+			part  [1]Part
+		})
+		snaps, content = &one.snaps, one.part[:n]
+	case n <= 1:
 		one := new(struct {
 			snaps [2]ItemSnapshot
 			parts [2]Part
 		})
-		snaps, parts = &one.snaps, one.parts[:2*len(it.Content)]
-	} else {
-		snaps, parts = new([2]ItemSnapshot), make([]Part, 2*len(it.Content))
+		snaps, content, started = &one.snaps, one.parts[:n:n], one.parts[n:2*n]
+	case shared:
+		snaps, content = new([2]ItemSnapshot), make([]Part, n)
+	default:
+		parts := make([]Part, 2*n)
+		snaps, content, started = new([2]ItemSnapshot), parts[:n:n], parts[n:]
 	}
-	start := startOf(it, parts[:len(it.Content):len(it.Content)])
+	copy(content, it.Content)
+	var start Item
+	if shared {
+		start = it
+		start.Content = content
+	} else {
+		start = startOf(it, started)
+	}
 	start.Status = StatusInProgress
 	if w.state.Seen == nil {
 		w.state.Seen = map[string]struct{}{}
@@ -628,8 +678,6 @@ func (w *Stream) startAndComplete(dst []Event, it Item, src Source, raw []byte) 
 	if it.Status != StatusFailed {
 		it.Status = StatusCompleted
 	}
-	content := parts[len(it.Content):]
-	copy(content, it.Content)
 	it.Content = content
 	// What reconcile does when nothing streamed: message text gets one
 	// synthetic delta with all of it; other parts keep their content.
@@ -642,6 +690,19 @@ func (w *Stream) startAndComplete(dst []Event, it Item, src Source, raw []byte) 
 	}
 	snaps[1].Item = it
 	return w.st.Emit(dst, TypeItemCompleted, src, &snaps[1], raw)
+}
+
+// startsAsItEnds reports whether startOf would leave every part as it is:
+// none has a streamed string to empty (tool arguments are kept) or the
+// Rewritten mark.
+func startsAsItEnds(ps []Part) bool {
+	for i := range ps {
+		p := &ps[i]
+		if p.Rewritten || (p.Type != PartToolCall && p.Streamed() != "") {
+			return false
+		}
+	}
+	return true
 }
 
 // startOf returns the started snapshot of an item that arrives complete:
@@ -664,10 +725,11 @@ func startOf(it Item, parts []Part) Item {
 	return start
 }
 
-// reconcile makes part i of the final item agree with what was streamed.
-func (w *Stream) reconcile(dst []Event, o *openItem, it *Item, i int, src Source, raw []byte) []Event {
+// reconcile makes part i of the final item agree with what was streamed;
+// was is the type part i started with (when it did).
+func (w *Stream) reconcile(dst []Event, o *openItem, it *Item, i int, was PartType, raw []byte) []Event {
 	p := &it.Content[i]
-	if i < len(o.text) && o.Item.Content[i].Type != p.Type {
+	if i < len(o.text) && was != p.Type {
 		// The final part replaces a part of another type.
 		if len(o.text[i]) > 0 {
 			p.Rewritten = true
@@ -679,8 +741,8 @@ func (w *Stream) reconcile(dst []Event, o *openItem, it *Item, i int, src Source
 	}
 	for len(o.text) <= i {
 		// A part only the final snapshot has: track it as empty so the
-		// rules below apply to it too.
-		o.Item.Content = append(o.Item.Content, Part{Type: it.Content[len(o.text)].Type})
+		// rules below apply to it too. (The open item's parts are read
+		// no more: its memory may hold the final parts.)
 		o.text = append(o.text, nil)
 		o.Deltas = append(o.Deltas, false)
 	}
@@ -1024,7 +1086,7 @@ func (w *Stream) State() StreamState {
 			c.Streamed[j] = string(o.text[j])
 		}
 		c.Deltas = append([]bool(nil), o.Deltas...)
-		c.text = nil
+		c.text, c.done = nil, nil
 		s.Open[i] = &c
 	}
 	if w.state.Seen != nil {

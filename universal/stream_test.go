@@ -482,3 +482,25 @@ func TestASCII(t *testing.T) {
 		t.Errorf("validUTF8 = %q", got)
 	}
 }
+
+// A completion written in the memory the open item set aside leaves the
+// started snapshot as it was, and still sees the type the part started
+// with: a final part of another type over streamed text is Rewritten.
+func TestStreamCompletionKeepsTheStartedSnapshot(t *testing.T) {
+	w := newTestStream()
+	evs := w.StartItem(nil, Item{ItemID: "m", Kind: KindMessage, Role: RoleAssistant, Content: []Part{Text("Hel")}}, SourceAgent, nil)
+	started := evs[len(evs)-1].Data.(*ItemSnapshot).Item.Clone()
+	evs = w.Delta(evs, "m", 0, PartText, "lo", SourceAgent, nil)
+	evs = w.Complete(evs, Item{ItemID: "m", Kind: KindMessage, Role: RoleAssistant,
+		Content: []Part{{Type: PartStatus, Label: "replaced"}}}, SourceAgent, nil)
+	if got := evs[1].Data.(*ItemSnapshot).Item; !cmp.Equal(got, started) {
+		t.Errorf("started snapshot changed: %s", cmp.Diff(started, got))
+	}
+	final := evs[len(evs)-1].Data.(*ItemSnapshot).Item
+	if p := final.Content[0]; p.Type != PartStatus || p.Label != "replaced" || !p.Rewritten {
+		t.Errorf("final part %+v, want the status part, rewritten", p)
+	}
+	if err := CheckStream(w.End(evs, SessionEnded{Reason: EndCompleted, TerminatedBy: ByAgent}, SourceDaemon, nil)); err != nil {
+		t.Fatal(err)
+	}
+}
