@@ -145,7 +145,10 @@ func transcriptOnly(typ string) bool {
 	case "summary", "file-history-snapshot", "queue-operation", "last-prompt", "ai-title",
 		"custom-title", "agent-name", "worktree-state", "attachment", "progress", "atis-latch", "api-request", "api-request-blob",
 		"api-request-shape", "tools-used", "cost-state", "mode", "permission-mode", "file-history-delta", "pr-link",
-		"bridge-session", "teleported-from":
+		"bridge-session", "teleported-from", "agent-setting", "agent-color", "tag", "relocated", "continued-in",
+		"ended-by-model", "isolation-latch", "memory-mode", "history-suppression", "frame-link",
+		"artifact-comment-monitor", "artifact-autoreact-ledger", "attribution-snapshot", "observer-ref",
+		"fork-context-ref", "content-replacement", "started", "launched":
 		return true
 	}
 	return false
@@ -307,7 +310,22 @@ func (t *Translator) translateScanned(dst []universal.Event, m universal.Message
 	case "system":
 		return t.system(dst, r, subtype.Str())
 	case "result":
+		if t.transcript && !subtype.Exists() && r.Get("key").Exists() {
+			// Not the end of a turn but a background job's cached
+			// result ({"key", "agentId", "result": {…}}), the pair of
+			// its started entry; the job's output reaches the
+			// conversation as a notification.
+			return dst
+		}
 		return t.result(dst, r)
+	case "agent-setting":
+		// The agent the session runs as (claude --agent, a teammate):
+		// session information, which a session's first entry gives
+		// before the entry that starts the session.
+		if !t.w.Begun() && t.s.AgentSetting == "" {
+			t.s.AgentSetting = r.Sub("agentSetting").OwnStr(t.w.Copy)
+		}
+		return dst
 	case "control_request":
 		return t.controlRequest(dst, r)
 	case "control_response":

@@ -239,7 +239,14 @@
 // metadata model, the message's model (message_start's message.model,
 // a transcript line's message.model; "<synthetic>" is no model and is
 // left out) and, where a transcript line names it (2.1.220 and later),
-// reasoning_effort, the line's effort. Without partial messages stream-json has no per-call usage;
+// reasoning_effort, the line's effort; then what the line attributes the
+// call to (2.1.2xx: attributionAgent, the sub-agent type, and
+// attributionSkill, attributionPlugin, attributionMcpServer,
+// attributionMcpTool, as attribution_agent, …) and the message's
+// diagnostics (why the call missed the prompt cache) when it has them.
+// A transcript's agent-setting entry (the agent the session runs as,
+// written before the session's first message) is session.started
+// metadata agent_setting. Without partial messages stream-json has no per-call usage;
 // its model is system/init's, in session.started and turn.started
 // metadata. Turn usage (scope turn) is
 // result.usage: the turn's main-loop API calls (summed over folded
@@ -305,7 +312,14 @@
 // custom-title, agent-name, worktree-state, file-history-snapshot,
 // file-history-delta, pr-link (its URL is in the output of the tool that
 // opened the pull request), bridge-session, teleported-from,
-// queue-operation, last-prompt,
+// queue-operation, last-prompt, the session records of 2.1.2xx
+// (agent-color, tag, relocated, continued-in, ended-by-model,
+// isolation-latch, memory-mode, history-suppression, frame-link (its URL
+// is in the Artifact tool's output), artifact-comment-monitor,
+// artifact-autoreact-ledger, attribution-snapshot, observer-ref,
+// fork-context-ref, content-replacement), a background job's started,
+// launched and result entries (a result with a key and no subtype),
+// agent-setting after the session started,
 // attachment (context the CLI injects: environment, skills, reminders,
 // hook output shown to the user, diagnostics) except queued_command (what
 // reached the model while it worked: a prompt typed meanwhile is a user

@@ -36,7 +36,26 @@ func ignoredType(typ string) bool {
 		"api-request-shape",     // the request's system prompt and tools
 		"tools-used",            // the tool names used so far
 		"mode",                  // the UI mode
-		"permission-mode":       // the permission mode
+		"permission-mode",       // the permission mode
+		// Session records of 2.1.2xx (the shapes Claude Code 2.1.288
+		// writes): state kept for /resume and the UI, none of it
+		// conversation.
+		"agent-color",               // the colour of a teammate's name
+		"tag",                       // a tag the user set on the session
+		"relocated",                 // the session's working directory moved (relocatedCwd)
+		"continued-in",              // the session continues in another (continuedInSessionId)
+		"ended-by-model",            // the EndConversation tool ended the session; the call is in the transcript
+		"isolation-latch",           // internal bookkeeping
+		"memory-mode",               // the memory setting
+		"history-suppression",       // an account change hid the history
+		"frame-link",                // an artifact the Artifact tool published; its URL is in the tool's output
+		"artifact-comment-monitor",  // artifact comment bookkeeping
+		"artifact-autoreact-ledger", // artifact comment bookkeeping
+		"attribution-snapshot",      // the attribution state (see attributionFields)
+		"observer-ref",              // internal bookkeeping
+		"fork-context-ref",          // a forked sub-agent's context, which its own file holds
+		"content-replacement",       // previews that replace persisted tool results on resume; the result is in the transcript
+		"started", "launched":       // a background job's markers (key, agentId); its result is a result entry with a key
 		return true
 	}
 	return false

@@ -21,6 +21,7 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 	// below (the first of duplicates, as Get finds): most are absent, and
 	// a Get of an absent member walks them all.
 	var msg, uuid, apiIndex, aborted, apiErr, apiErrOld, localRun, localSrc, localOut, effort jsonscan.Value
+	var attrib [len(attributionFields)]jsonscan.Value
 	r.Members(func(k string, v jsonscan.Value) bool {
 		var p *jsonscan.Value
 		switch k {
@@ -28,6 +29,12 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 			p = &msg
 		case "effort":
 			p = &effort
+		case "attributionAgent", "attributionSkill", "attributionPlugin", "attributionMcpServer", "attributionMcpTool":
+			for i, f := range attributionFields {
+				if f[0] == k {
+					p = &attrib[i]
+				}
+			}
 		case "uuid":
 			p = &uuid
 		case "apiBlockIndex":
@@ -56,12 +63,14 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 	if t.seenID(uuid.Str()) {
 		return dst
 	}
-	var model, msgID, content, stop, usage jsonscan.Value
+	var model, msgID, content, stop, usage, diag jsonscan.Value
 	msg.Members(func(k string, v jsonscan.Value) bool {
 		var p *jsonscan.Value
 		switch k {
 		case "model":
 			p = &model
+		case "diagnostics":
+			p = &diag
 		case "id":
 			p = &msgID
 		case "content":
@@ -115,6 +124,14 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 	if !synthetic && m.Effort == "" && effort.Str() != "" {
 		m.Effort = effort.OwnStr(t.w.Copy)
 	}
+	if !synthetic && m.Attrib == "" {
+		m.Attrib = attribution(&attrib)
+	}
+	if !synthetic && diag.IsObject() {
+		if d := diag.OwnJSON(t.w.Copy); d != "{}" {
+			m.Diag = d
+		}
+	}
 	api := -1
 	if apiIndex.Type() == gjson.Number && !chained {
 		api = int(apiIndex.Result().Int())
@@ -160,6 +177,32 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 		dst = t.ensureStarted(dst, m, universal.SourceAgent)
 	}
 	return dst
+}
+
+// attributionFields are the members with which a transcript's assistant
+// line (2.1.2xx) attributes its API call to what made it: the sub-agent
+// type (attributionAgent, "general-purpose", "Explore", …), the skill,
+// plugin or MCP server and tool in use. Call usage keeps them under the
+// second name.
+var attributionFields = [...][2]string{
+	{"attributionAgent", "attribution_agent"}, {"attributionSkill", "attribution_skill"},
+	{"attributionPlugin", "attribution_plugin"}, {"attributionMcpServer", "attribution_mcp_server"},
+	{"attributionMcpTool", "attribution_mcp_tool"},
+}
+
+// attribution returns the attribution members found as a JSON object of
+// their universal names, "" when there are none.
+func attribution(vs *[len(attributionFields)]jsonscan.Value) string {
+	var o jsonw.Object
+	for i, v := range vs {
+		if v.Type() == gjson.String && v.Str() != "" {
+			o.RawClean(attributionFields[i][1], v.Compacted())
+		}
+	}
+	if o.Len() == 0 {
+		return ""
+	}
+	return string(o.Bytes())
 }
 
 // chainedMsg returns the open message a transcript's assistant line

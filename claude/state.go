@@ -65,6 +65,9 @@ type state struct {
 	// Cwd is the session's working directory (session metadata), which
 	// resolves relative paths of tool inputs.
 	Cwd string `json:"cwd,omitempty"`
+	// AgentSetting is the agent a transcript's agent-setting entry
+	// names before the session started (session metadata).
+	AgentSetting string `json:"agent_setting,omitempty"`
 	// Early are transcript tool_result lines written before the line of
 	// their call, held until it comes (see early.go).
 	Early []early `json:"early,omitempty"`
@@ -124,6 +127,12 @@ type message struct {
 	// Effort is the reasoning effort a transcript line names for the
 	// message's call (2.1.220 and later); call usage names it too.
 	Effort string `json:"effort,omitempty"`
+	// Attrib is the JSON object of the attribution members of the
+	// message's transcript line (see attributionFields), Diag its
+	// message.diagnostics (why the call missed the prompt cache,
+	// 2.1.2xx): call usage names both.
+	Attrib string `json:"attrib,omitempty"`
+	Diag   string `json:"diag,omitempty"`
 	// Tools: the message called tools.
 	Tools bool `json:"tools,omitempty"`
 	// Last is the uuid of the message's last transcript line.

@@ -177,6 +177,7 @@ func (t *Translator) header(dst events, r jsonscan.Value) events {
 		Raw("git_branch", r.Get("gitBranch").Raw).
 		Raw("entrypoint", r.Get("entrypoint").Raw).
 		Raw("slug", r.Get("slug").Raw).
+		OptString("agent_setting", t.s.AgentSetting).
 		Raw("created_at", r.Get("timestamp").Raw)
 	t.s.Cwd = t.w.Copy(r.Get("cwd").Str)
 	t.s.Continues = continuesAfterBackground(version)
@@ -562,10 +563,22 @@ const syntheticModel = "<synthetic>"
 
 // callMD is the metadata of a message's call usage: {"model": …} when the
 // message named its model, with "reasoning_effort" when its line named
-// one, else nil. A session's calls name one model or a few, so the last
+// one, the line's attribution (attribution_agent, …) and the message's
+// diagnostics when it has them, else nil. A session's calls name one model or a few, so the last
 // one made is given again while the model and effort are the same
 // (capped, so that an append to one event's copy never writes another's).
 func (t *Translator) callMD(m *message) []byte {
+	if m.Attrib != "" || m.Diag != "" {
+		// Per call: made for this one.
+		var o jsonw.Object
+		o.OptString("model", m.Model).OptString("reasoning_effort", m.Effort)
+		gjson.Parse(m.Attrib).ForEach(func(k, v gjson.Result) bool {
+			o.RawClean(k.Str, v.Raw)
+			return true
+		})
+		o.RawClean("diagnostics", m.Diag)
+		return o.Bytes()
+	}
 	if m.Model == "" {
 		return nil
 	}

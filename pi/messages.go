@@ -565,9 +565,7 @@ const (
 // @path in the prompt made it read into the context, for the prompt. It
 // is part of the user's message, not a prompt of its own (it does not
 // start a turn): a user message item with, for each file, a file_ref
-// (action read, the path resolved against the session's cwd; its
-// lineCount, byteSize and skippedReason in its metadata as line_count,
-// byte_size and skipped_reason),
+// (action read; lineCount, byteSize and skippedReason in its metadata),
 // its content as text and its image, if any.
 func (t *Translator) fileMention(dst []universal.Event, msg jsonscan.Value, nativeID string, raw []byte) []universal.Event {
 	var parts []universal.Part
