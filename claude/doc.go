@@ -246,9 +246,9 @@
 // diagnostics (why the call missed the prompt cache) when it has them.
 // A transcript's agent-setting entry (the agent the session runs as,
 // written before the session's first message) is session.started
-// metadata agent_setting. Without partial messages stream-json has no per-call usage;
-// its model is system/init's, in session.started and turn.started
-// metadata. Turn usage (scope turn) is
+// metadata agent_setting. Without partial messages stream-json has no
+// per-call usage; its model is system/init's, in session.started and
+// turn.started metadata. Turn usage (scope turn) is
 // result.usage: the turn's main-loop API calls (summed over folded
 // results). total_cost_usd and modelUsage are running totals of the
 // process, restored on --resume and including sub-agents: they are emitted
