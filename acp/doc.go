@@ -144,7 +144,7 @@
 //
 // Context compactions (unstable compaction_update, an upsert by
 // compactionId, and compaction_summary_chunk): one status item labelled
-// context_compaction per compaction (the label of Codex's compactions),
+// compaction per compaction (the label of every agent's compactions),
 // native id the compactionId, started at the first update and completed
 // at the terminal one: completed, or failed for failed and cancelled (the
 // context was not compacted). Its detail is the error, else the summary's

@@ -275,7 +275,7 @@ func (t *Translator) compactionItem(c *compaction) universal.Item {
 		Kind:         universal.KindStatus,
 		Content: []universal.Part{{
 			Type:     universal.PartStatus,
-			Label:    "context_compaction",
+			Label:    "compaction",
 			Detail:   t.w.Copy(detail),
 			Metadata: md.Bytes(),
 		}},

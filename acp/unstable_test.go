@@ -96,7 +96,7 @@ func TestCompactionCompleted(t *testing.T) {
 	if u := unparsed(evs); len(u) != 0 {
 		t.Fatalf("agent.unparsed %q, want none", u)
 	}
-	started, completed := statusItems(evs, "context_compaction")
+	started, completed := statusItems(evs, "compaction")
 	if len(started) != 1 || len(completed) != 1 {
 		t.Fatalf("%d started, %d completed, want one compaction item", len(started), len(completed))
 	}
@@ -127,7 +127,7 @@ func TestCompactionFailed(t *testing.T) {
 	if u := unparsed(evs); len(u) != 0 {
 		t.Fatalf("agent.unparsed %q, want none", u)
 	}
-	_, completed := statusItems(evs, "context_compaction")
+	_, completed := statusItems(evs, "compaction")
 	if len(completed) != 1 {
 		t.Fatalf("%d compaction items, want one", len(completed))
 	}
@@ -147,7 +147,7 @@ func TestCompactionCancelled(t *testing.T) {
 		`{"sessionUpdate":"compaction_update","compactionId":"c1","status":"cancelled"}`,
 		`{"sessionUpdate":"compaction_update","compactionId":"c2","status":"completed","summary":[{"type":"text","text":"all of it"}]}`,
 	)+endTurn)
-	_, completed := statusItems(evs, "context_compaction")
+	_, completed := statusItems(evs, "compaction")
 	if len(completed) != 2 {
 		t.Fatalf("%d compaction items, want two", len(completed))
 	}
@@ -172,7 +172,7 @@ func TestCompactionUnknownStatus(t *testing.T) {
 	if u := unparsed(evs); len(u) != 1 || !strings.Contains(u[0], `"compaction_update"`) {
 		t.Fatalf("agent.unparsed %q, want the update of unknown status", u)
 	}
-	started, completed := statusItems(evs, "context_compaction")
+	started, completed := statusItems(evs, "compaction")
 	if len(started) != 1 || len(completed) != 1 || completed[0].Status != universal.StatusCompleted || md(completed[0], "error").Exists() {
 		t.Fatalf("started %+v completed %+v, want one item, completed, without the unparsed update's error", started, completed)
 	}
@@ -189,7 +189,7 @@ func TestCompactionChunkUnknownID(t *testing.T) {
 	)+endTurn+unstableSession(
 		`{"sessionUpdate":"compaction_summary_chunk","compactionId":"c9","content":{"type":"text","text":"late"}}`,
 	)[strings.Index(unstableSession(), `{"jsonrpc":"2.0","method":"session/update"`):])
-	started, completed := statusItems(evs, "context_compaction")
+	started, completed := statusItems(evs, "compaction")
 	if len(started) != 1 || len(completed) != 1 {
 		t.Fatalf("%d started, %d completed, want one compaction item", len(started), len(completed))
 	}
@@ -225,7 +225,7 @@ func TestCompactionAtEndOfInput(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"compaction_summary_chunk","compactionId":"b","content":{"type":"text","text":"half"}}}}`,
 	}, "\n") + "\n"
 	evs := translateChecked(t, agent)
-	_, completed := statusItems(evs, "context_compaction")
+	_, completed := statusItems(evs, "compaction")
 	if len(completed) != 3 {
 		t.Fatalf("%d compaction items, want three", len(completed))
 	}
@@ -252,7 +252,7 @@ func TestCompactionMalformed(t *testing.T) {
 	if u := unparsed(evs); len(u) != 3 {
 		t.Errorf("agent.unparsed %q, want three", u)
 	}
-	if _, completed := statusItems(evs, "context_compaction"); len(completed) != 0 {
+	if _, completed := statusItems(evs, "compaction"); len(completed) != 0 {
 		t.Errorf("compaction items %+v, want none", completed)
 	}
 }

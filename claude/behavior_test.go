@@ -502,7 +502,7 @@ func TestRareShapes(t *testing.T) {
 		t.Errorf("server tool: calls %+v results %+v", calls, results)
 	}
 	status := completed(evs, universal.KindStatus, "")
-	if len(status) != 3 || status[0].Content[0].Label != "compacted" || status[1].Content[0].Label != "model_refusal_fallback" ||
+	if len(status) != 3 || status[0].Content[0].Label != "compaction" || status[1].Content[0].Label != "model_refusal_fallback" ||
 		status[2].Content[0].Label != "failed" || status[2].Status != universal.StatusFailed {
 		t.Errorf("status items %+v", status)
 	}

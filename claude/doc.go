@@ -82,7 +82,8 @@
 //	system/task_*          a status item under the Agent call (task_started →
 //	                       task_notification)
 //	system/compact_boundary, model_refusal_*
-//	                       status items
+//	                       status items (compact_boundary: label compaction;
+//	                       a failed compaction's status line: the same, failed)
 //	system/local_command, away_summary
 //	                       system item with the text (away_summary: the recap
 //	                       written when the user comes back to an idle session)

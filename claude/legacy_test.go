@@ -172,7 +172,7 @@ func TestFailedCompaction(t *testing.T) {
 	result := `{"type":"result","subtype":"success","is_error":false,"duration_ms":16,"num_turns":0,"result":"","total_cost_usd":0,"usage":{"input_tokens":0,"output_tokens":0},"session_id":"s1"}`
 	evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, compacting, failed, compacting, done, result)
 	st := completed(evs, universal.KindStatus, "")
-	if len(st) != 1 || st[0].Status != universal.StatusFailed || st[0].Content[0].Label != "compaction_failed" ||
+	if len(st) != 1 || st[0].Status != universal.StatusFailed || st[0].Content[0].Label != "compaction" ||
 		st[0].Content[0].Detail != "Not enough messages to compact." {
 		t.Fatalf("status items %+v, want one failed compaction with its error", st)
 	}

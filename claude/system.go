@@ -36,13 +36,13 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 		if r.Get("compact_result").Str != "failed" {
 			return dst
 		}
-		return t.failedStatus(dst, "compaction_failed", first(r.Get("compact_error").Str, "compaction failed"))
+		return t.failedStatus(dst, "compaction", first(r.Get("compact_error").Str, "compaction failed"))
 	case "compact_boundary":
 		md := r.Get("compact_metadata")
 		if !md.Exists() {
 			md = r.Get("compactMetadata")
 		}
-		return t.status(dst, "compacted", first(md.Get("trigger").Str, r.Get("content").Str), md.Raw)
+		return t.status(dst, "compaction", first(md.Get("trigger").Str, r.Get("content").Str), md.Raw)
 	case "model_refusal_fallback", "model_refusal_no_fallback":
 		return t.status(dst, sub, first(r.Get("message").Str, r.Get("content").Str), r.Get("retracted_message_uuids").Raw)
 	case "local_command", "away_summary":

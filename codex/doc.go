@@ -276,7 +276,7 @@
 // Status items (kind status, a status part): turn/plan/updated, exec
 // todo_list snapshots and plan_update (label "plan", detail a checklist,
 // the plan in metadata; every snapshot is its own item, as a plan cannot
-// be upserted), contextCompaction and compacted ("context_compaction"),
+// be upserted), contextCompaction and compacted ("compaction"),
 // enteredReviewMode/exitedReviewMode and their events
 // ("review_mode_entered"/"review_mode_exited"), model/rerouted
 // ("model_rerouted"), thread/goal/updated when the goal's objective or

@@ -193,9 +193,10 @@
 // What may differ. Where agents genuinely differ, the difference is
 // optional content, never another shape: reasoning parts (not every agent
 // or model reports reasoning), usage, native ids, metadata, json parts,
-// status items (notices such as compaction or a retry), the items inside a
-// sub-agent when the record does not show them (Codex's exec output shows
-// only the spawning call), permission or question events where the record
+// status items (notices such as a retry; a context compaction is a status
+// item labelled "compaction" for every agent, failed when it failed), the
+// items inside a sub-agent when the record does not show them (Codex's
+// exec output shows only the spawning call), permission or question events where the record
 // does not show the approval, a failed assistant message for a response an
 // error cut short (some agents show it, others only the error; how often
 // an agent retries is its own), and what a record leaves out altogether

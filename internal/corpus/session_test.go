@@ -81,3 +81,41 @@ func TestSessionMetadata(t *testing.T) {
 		t.Fatal("no session.started")
 	}
 }
+
+// TestCompactionLabel checks, on every recorded input, that a context
+// compaction is a status item labelled "compaction" whatever the agent
+// calls it (package universal, "What may differ").
+func TestCompactionLabel(t *testing.T) {
+	aliases := map[string]bool{"compacted": true, "compaction_failed": true, "context_compaction": true, "compact_boundary": true}
+	n := 0
+	err := corpus.Walk("../../testdata", func(in corpus.Input) error {
+		if in.Crosscheck() && !wholeCorpus {
+			return nil
+		}
+		for _, e := range translate(t, in, framed(in), false) {
+			var it *universal.Item
+			switch d := e.Data.(type) {
+			case *universal.ItemSnapshot:
+				it = &d.Item
+			default:
+				continue
+			}
+			for _, p := range it.Content {
+				switch {
+				case p.Type != universal.PartStatus:
+				case aliases[p.Label]:
+					t.Errorf("%s: status label %q: a compaction is labelled \"compaction\"", in.Rel, p.Label)
+				case p.Label == "compaction":
+					n++
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatal("no compaction in the corpus")
+	}
+}
