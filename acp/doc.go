@@ -132,11 +132,12 @@
 // the call becomes a task, and the sub-agent's messages (and the empty
 // message its calls need) have the call as parent.
 //
-// Plans: plan is a status item labelled plan, detail "N of M done", the
+// Plans: plan is a status item labelled plan, detail its entries as a
+// checklist ("[x] done", "[~] in progress", "[ ] pending", a line each), the
 // entries in its metadata (a plan replaces the previous one whole; the
 // status item shows each version). The unstable plan_update (plans by
 // planId) is the same status item labelled plan, "plan_id" in its
-// metadata: entries as plan's (detail "N of M done", the entries in
+// metadata: entries as plan's (detail the checklist, the entries in
 // metadata), a file plan its URI (detail and "uri"), a markdown plan its
 // text (detail and "markdown"); the plan's _meta as "_meta", the
 // update's as "update_meta". plan_removed is a status item labelled

@@ -377,7 +377,7 @@ func (t *Translator) plan(dst []universal.Event, in *input, u jsonscan.Value) []
 	entries := u.Sub("entries")
 	var md jsonw.Object
 	entries.AddTo(&md, "entries")
-	return t.planStatus(dst, in, u, "plan", planDone(entries), md.Bytes())
+	return t.planStatus(dst, in, u, "plan", planChecklist(entries), md.Bytes())
 }
 
 // planStatus emits a plan's status item (plan, plan_update, plan_removed):
@@ -393,17 +393,27 @@ func (t *Translator) planStatus(dst []universal.Event, in *input, u jsonscan.Val
 	return t.status(dst, label, detail, md, parent, in.raw)
 }
 
-// planDone is the detail of a plan's status item: "N of M done".
-func planDone(entries jsonscan.Value) string {
-	n, done := 0, 0
+// planChecklist is the detail of a plan's status item: its entries as a
+// checklist, one line each ("[x] " done, "[~] " in progress, "[ ] "
+// pending, then the entry's content), as every agent's plan is shown.
+func planChecklist(entries jsonscan.Value) string {
+	var list []byte
 	entries.Each(func(_ gjson.Result, e jsonscan.Value) bool {
-		n++
-		if e.Get("status").Str == "completed" {
-			done++
+		if len(list) > 0 {
+			list = append(list, '\n')
 		}
+		switch e.Get("status").Str {
+		case "completed":
+			list = append(list, "[x] "...)
+		case "in_progress":
+			list = append(list, "[~] "...)
+		default:
+			list = append(list, "[ ] "...)
+		}
+		list = append(list, e.Get("content").Str...)
 		return true
 	})
-	return fmt.Sprintf("%d of %d done", done, n)
+	return string(list)
 }
 
 // usageUpdate translates usage_update: the context window's use and the

@@ -40,7 +40,7 @@ func (t *Translator) planUpdate(dst []universal.Event, in *input, u jsonscan.Val
 		if entries.IsArray() {
 			entries.AddTo(&md, "entries")
 		}
-		detail = planDone(entries)
+		detail = planChecklist(entries)
 	case "file", "markdown":
 		// The file's URI, the markdown's text.
 		field, key := "uri", "uri"

@@ -258,7 +258,7 @@ func TestCompactionMalformed(t *testing.T) {
 }
 
 // TestPlanUpdate: plan_update is a status item labelled plan, as the
-// stable plan: entries ("N of M done", the entries in metadata), a file
+// stable plan: entries (a checklist, the entries in metadata), a file
 // (its URI) or markdown (its text), the planId in the metadata;
 // plan_removed is a status item labelled plan_removed. A plan of a type
 // the schema does not define, or without planId, is agent.unparsed.
@@ -275,7 +275,7 @@ func TestPlanUpdate(t *testing.T) {
 	if len(plans) != 3 {
 		t.Fatalf("%d plan items, want three", len(plans))
 	}
-	if it := plans[0]; it.Content[0].Detail != "1 of 2 done" || md(it, "plan_id").Str != "p1" || md(it, "entries.#").Int() != 2 || md(it, "update_meta.x").Int() != 1 {
+	if it := plans[0]; it.Content[0].Detail != "[x] a\n[ ] b" || md(it, "plan_id").Str != "p1" || md(it, "entries.#").Int() != 2 || md(it, "update_meta.x").Int() != 1 {
 		t.Errorf("items: %+v %s", it, it.Content[0].Metadata)
 	}
 	if it := plans[1]; it.Content[0].Detail != "file:///w/PLAN.md" || md(it, "plan_id").Str != "p2" || md(it, "uri").Str != "file:///w/PLAN.md" {

@@ -954,19 +954,22 @@ func (t *Translator) planStatus(dst []event, c *ctx, thread string, plan gjson.R
 		if text == "" {
 			text = step.Get("text").Str
 		}
-		done := step.Get("completed").Bool()
+		done, going := step.Get("completed").Bool(), false
 		switch step.Get("status").Str {
 		case "completed":
 			done = true
 		case "inProgress", "in_progress":
-			text += " (in progress)"
+			going = true
 		}
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		if done {
+		switch {
+		case done:
 			b.WriteString("[x] ")
-		} else {
+		case going:
+			b.WriteString("[~] ") // as every agent's plan shows a step under way
+		default:
 			b.WriteString("[ ] ")
 		}
 		b.WriteString(text)

@@ -547,7 +547,7 @@ func TestTodoAndAPIEnvelope(t *testing.T) {
 	if todo == nil {
 		t.Fatal("no status item")
 	}
-	if p := todo.Content[0]; p.Label != "todo" || p.Detail != "[x] write\n[~] test\n[ ] ship" || gjson.GetBytes(p.Metadata, "todos.#").Int() != 3 {
+	if p := todo.Content[0]; p.Label != "plan" || p.Detail != "[x] write\n[~] test\n[ ] ship" || gjson.GetBytes(p.Metadata, "todos.#").Int() != 3 {
 		t.Errorf("todo part %+v", p)
 	}
 	if n := len(golden.OfType(events, universal.TypeTurnStarted)); n != 1 {

@@ -35,7 +35,7 @@
 //     title, slug, project, model and provider (model.id, model.providerID),
 //     agent, parent_id, share_url, created_at (time.created)) and names
 //     the session to follow; its messages replay as a message list; a
-//     non-empty todos list (newer builds) is a todo status item after
+//     non-empty todos list (newer builds) is a plan status item after
 //     them, and a revert point in the info is reported like a live one
 //     (Reverts, below). opencode export writes "Exporting session: <id>"
 //     before the document, to stderr (some builds to stdout, 1.1.48
@@ -255,9 +255,9 @@
 // with every question in metadata, the questions joined as prompt and every
 // option label; question.replied (answers joined) and question.rejected →
 // question.resolved. A request or answer repeated is not reported twice.
-// todo.updated → a completed status item (label todo) with the list as a
-// checklist in detail and the todos in metadata; each update is a new
-// item. message.removed completes an open message as failed; a completed
+// todo.updated → a completed status item (label plan, as every agent's
+// plan) with the list as a checklist in detail and the todos in
+// metadata; each update is a new item. message.removed completes an open message as failed; a completed
 // one gets a status item (label removed) naming it. message.part.removed
 // empties the part of an open message (rewritten at completion), completes
 // open tool items as failed, and otherwise gets a removed status item.

@@ -153,7 +153,7 @@ func (t *Translator) translateExport(dst []universal.Event, r jsonscan.Value, sv
 	return dst
 }
 
-// todoItem is a completed status item (label todo) holding a todo list
+// todoItem is a completed status item (label plan) holding a todo list
 // as a checklist (detail) and the native todos (metadata).
 func (t *Translator) todoItem(dst []universal.Event, todos jsonscan.Value, parent string, raw []byte) []universal.Event {
 	var list []byte
@@ -180,6 +180,6 @@ func (t *Translator) todoItem(dst []universal.Event, todos jsonscan.Value, paren
 		ItemID:   t.w.NewItemID(),
 		ParentID: parent,
 		Kind:     universal.KindStatus,
-		Content:  []universal.Part{{Type: universal.PartStatus, Label: "todo", Detail: string(list), Metadata: md.Bytes()}},
+		Content:  []universal.Part{{Type: universal.PartStatus, Label: "plan", Detail: string(list), Metadata: md.Bytes()}},
 	}, universal.SourceAgent, raw)
 }

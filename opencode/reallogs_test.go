@@ -129,7 +129,7 @@ func TestExportEdges(t *testing.T) {
 			{"info":{"id":"msg_1","sessionID":"ses_x","role":"user"},"parts":[{"id":"prt_1","messageID":"msg_1","sessionID":"ses_x","type":"text","text":"hi"}]}],
 			"todos":[{"content":"a","status":"completed","priority":"high","id":"1"},{"content":"b","status":"pending","priority":"low","id":"2"}]}`)
 		noUnparsed(t, events)
-		if td := statusItems(events, "todo"); len(td) != 1 || td[0].Detail != "[x] a\n[ ] b" {
+		if td := statusItems(events, "plan"); len(td) != 1 || td[0].Detail != "[x] a\n[ ] b" {
 			t.Errorf("todo items %+v", td)
 		}
 		rv := statusItems(events, "reverted")

@@ -194,14 +194,17 @@
 // optional content, never another shape: reasoning parts (not every agent
 // or model reports reasoning), usage, native ids, metadata, json parts,
 // status items (notices such as a retry; a context compaction is a status
-// item labelled "compaction" for every agent, failed when it failed), the
-// items inside a sub-agent when the record does not show them (Codex's
-// exec output shows only the spawning call), permission or question events where the record
-// does not show the approval, a failed assistant message for a response an
-// error cut short (some agents show it, others only the error; how often
-// an agent retries is its own), and what a record leaves out altogether
-// (Codex's exec output prints no item for a call it refused before
-// running it; its rollouts do not record that a turn failed). Nothing else
+// item labelled "compaction" for every agent, failed when it failed, and
+// an agent's plan or todo list one labelled "plan" whose detail is the
+// list, a line an entry: "[x] " done, "[~] " under way, "[ ] " to do,
+// "[-] " dropped), the items inside a sub-agent when the record does not
+// show them (Codex's exec output shows only the spawning call), permission
+// or question events where the record does not show the approval, a
+// failed assistant message for a response an error cut short (some agents
+// show it, others only the error; how often an agent retries is its own),
+// and what a record leaves out altogether (Codex's exec output prints no
+// item for a call it refused before running it; its rollouts do not
+// record that a turn failed). Nothing else
 // depends on the agent; internal/crosscheck's agreement tests list every
 // such case with the recording that shows it.
 //

@@ -82,11 +82,15 @@ func TestSessionMetadata(t *testing.T) {
 	}
 }
 
-// TestCompactionLabel checks, on every recorded input, that a context
-// compaction is a status item labelled "compaction" whatever the agent
-// calls it (package universal, "What may differ").
-func TestCompactionLabel(t *testing.T) {
-	aliases := map[string]bool{"compacted": true, "compaction_failed": true, "context_compaction": true, "compact_boundary": true}
+// TestStatusLabels checks, on every recorded input, that a context
+// compaction is a status item labelled "compaction" and a plan one
+// labelled "plan", whatever the agent calls them (package universal,
+// "What may differ").
+func TestStatusLabels(t *testing.T) {
+	aliases := map[string]string{
+		"compacted": "compaction", "compaction_failed": "compaction", "context_compaction": "compaction", "compact_boundary": "compaction",
+		"todo": "plan", "todos": "plan", "todo_list": "plan", "plan_update": "plan",
+	}
 	n := 0
 	err := corpus.Walk("../../testdata", func(in corpus.Input) error {
 		if in.Crosscheck() && !wholeCorpus {
@@ -103,8 +107,8 @@ func TestCompactionLabel(t *testing.T) {
 			for _, p := range it.Content {
 				switch {
 				case p.Type != universal.PartStatus:
-				case aliases[p.Label]:
-					t.Errorf("%s: status label %q: a compaction is labelled \"compaction\"", in.Rel, p.Label)
+				case aliases[p.Label] != "":
+					t.Errorf("%s: status label %q: the shared label is %q", in.Rel, p.Label, aliases[p.Label])
 				case p.Label == "compaction":
 					n++
 				}
