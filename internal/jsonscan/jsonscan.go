@@ -188,8 +188,13 @@ func skipWS(src string, i int) int {
 	return i
 }
 
-// skip skips whitespace between tokens, noting that there was some.
+// skip skips whitespace between tokens, noting that there was some. A
+// compact message has none: the byte at i is checked first, inline, and
+// only whitespace goes on to the loop.
 func (s *Scanner) skip(i int) int {
+	if i < len(s.src) && s.src[i] > ' ' {
+		return i
+	}
 	j := skipWS(s.src, i)
 	if j != i {
 		s.spaced = true
