@@ -434,7 +434,7 @@ func (s *Scanner) str(i int) (int, bool, bool) {
 	var high uint64
 	ok := false
 	for i+8 <= n {
-		v := binary.LittleEndian.Uint64(buf[i:])
+		v := binary.LittleEndian.Uint64(buf[i : i+8])
 		high |= v
 		// A byte is flagged if below 0x20, or equal to '"' or '\\'
 		// (the classic has-less-than and has-zero-byte tests). With bit
