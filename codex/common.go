@@ -250,6 +250,11 @@ func (t *Translator) messageDelta(dst []event, key string, kind uint8, m msgSpec
 	if r == nil {
 		return dst
 	}
+	if i >= 0 && i < len(n.PI) {
+		// The part exists (every delta after a part's first): no part
+		// is built, a large value partFor would copy.
+		return t.w.Delta(dst, n.ID, n.PI[i], typ, text, agent, raw)
+	}
 	p := part{Type: typ}
 	if typ == universal.PartReasoning {
 		p.Visibility = universal.VisibilityPublic

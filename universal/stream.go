@@ -1017,7 +1017,7 @@ func ascii(s string) bool {
 	b := unsafe.Slice(unsafe.StringData(s), n)
 	acc := binary.LittleEndian.Uint64(b[n-8:])
 	for i := 0; i+8 <= n; i += 8 {
-		acc |= binary.LittleEndian.Uint64(b[i:])
+		acc |= binary.LittleEndian.Uint64(b[i : i+8])
 	}
 	return acc&0x8080808080808080 == 0
 }

@@ -188,8 +188,13 @@ func skipWS(src string, i int) int {
 	return i
 }
 
-// skip skips whitespace between tokens, noting that there was some.
+// skip skips whitespace between tokens, noting that there was some. A
+// compact message has none: the byte at i is checked first, inline, and
+// only whitespace goes on to the loop.
 func (s *Scanner) skip(i int) int {
+	if i < len(s.src) && s.src[i] > ' ' {
+		return i
+	}
 	j := skipWS(s.src, i)
 	if j != i {
 		s.spaced = true
@@ -429,16 +434,18 @@ func (s *Scanner) str(i int) (int, bool, bool) {
 	var high uint64
 	ok := false
 	for i+8 <= n {
-		v := binary.LittleEndian.Uint64(buf[i:])
+		v := binary.LittleEndian.Uint64(buf[i : i+8])
 		high |= v
 		// A byte is flagged if below 0x20, or equal to '"' or '\\'
-		// (the classic has-less-than and has-zero-byte tests). A borrow
-		// only carries upwards from a flagged byte, so the lowest
-		// flagged byte is exact, and one above it may not be: each is
-		// checked against the byte itself.
-		q := v ^ (ones * '"')
+		// (the classic has-less-than and has-zero-byte tests). With bit
+		// 1 flipped, the bytes below 0x20 stay below it and the quote
+		// (0x22) becomes 0x20, while no other byte goes below 0x21: one
+		// test flags both. A borrow only carries upwards from a flagged
+		// byte, so the lowest flagged byte is exact, and one above it
+		// may not be: each is checked against the byte itself.
+		x := v ^ (ones * 0x02)
 		b := v ^ (ones * '\\')
-		m := ((v - ones*0x20) & ^v) | ((q - ones) & ^q) | ((b - ones) & ^b)
+		m := ((x - ones*0x21) & ^x) | ((b - ones) & ^b)
 		m &= highs
 	flagged:
 		for m != 0 {
