@@ -394,23 +394,18 @@ func (t *Translator) planStatus(dst []universal.Event, in *input, u jsonscan.Val
 }
 
 // planChecklist is the detail of a plan's status item: its entries as a
-// checklist, one line each ("[x] " done, "[~] " in progress, "[ ] "
-// pending, then the entry's content), as every agent's plan is shown.
+// checklist (universal.AppendPlanStep), as every agent's plan is shown.
 func planChecklist(entries jsonscan.Value) string {
 	var list []byte
 	entries.Each(func(_ gjson.Result, e jsonscan.Value) bool {
-		if len(list) > 0 {
-			list = append(list, '\n')
-		}
+		s := universal.StepPending
 		switch e.Get("status").Str {
 		case "completed":
-			list = append(list, "[x] "...)
+			s = universal.StepCompleted
 		case "in_progress":
-			list = append(list, "[~] "...)
-		default:
-			list = append(list, "[ ] "...)
+			s = universal.StepInProgress
 		}
-		list = append(list, e.Get("content").Str...)
+		list = universal.AppendPlanStep(list, s, e.Get("content").Str)
 		return true
 	})
 	return string(list)

@@ -190,8 +190,9 @@ var attributionFields = [...][2]string{
 	{"attributionMcpTool", "attribution_mcp_tool"},
 }
 
-// attribution returns the attribution members found as a JSON object of
-// their universal names, "" when there are none.
+// attribution returns the attribution members found under their
+// universal names, as an object's text between its braces
+// (jsonw.Object.RawMembers), "" when there are none.
 func attribution(vs *[len(attributionFields)]jsonscan.Value) string {
 	var o jsonw.Object
 	for i, v := range vs {
@@ -202,7 +203,8 @@ func attribution(vs *[len(attributionFields)]jsonscan.Value) string {
 	if o.Len() == 0 {
 		return ""
 	}
-	return string(o.Bytes())
+	b := o.Bytes()
+	return string(b[1 : len(b)-1])
 }
 
 // chainedMsg returns the open message a transcript's assistant line

@@ -127,7 +127,7 @@ type message struct {
 	// Effort is the reasoning effort a transcript line names for the
 	// message's call (2.1.220 and later); call usage names it too.
 	Effort string `json:"effort,omitempty"`
-	// Attrib is the JSON object of the attribution members of the
+	// Attrib is the attribution members (the text between an object's braces) of the
 	// message's transcript line (see attributionFields), Diag its
 	// message.diagnostics (why the call missed the prompt cache,
 	// 2.1.2xx): call usage names both.

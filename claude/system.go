@@ -572,11 +572,7 @@ func (t *Translator) callMD(m *message) []byte {
 		// Per call: made for this one.
 		var o jsonw.Object
 		o.OptString("model", m.Model).OptString("reasoning_effort", m.Effort)
-		gjson.Parse(m.Attrib).ForEach(func(k, v gjson.Result) bool {
-			o.RawClean(k.Str, v.Raw)
-			return true
-		})
-		o.RawClean("diagnostics", m.Diag)
+		o.RawMembers(m.Attrib).RawClean("diagnostics", m.Diag)
 		return o.Bytes()
 	}
 	if m.Model == "" {

@@ -948,34 +948,26 @@ func (t *Translator) goalStatus(dst []event, c *ctx, thread string, goal gjson.R
 // planStatus emits a plan (todo list) snapshot as a status item.
 func (t *Translator) planStatus(dst []event, c *ctx, thread string, plan gjson.Result, explanation, native string) []event {
 	dst = t.ensureSession(dst, thread)
-	var b strings.Builder
+	var b []byte
 	plan.ForEach(func(_, step gjson.Result) bool {
 		text := step.Get("step").Str
 		if text == "" {
 			text = step.Get("text").Str
 		}
-		done, going := step.Get("completed").Bool(), false
+		s := universal.StepPending
 		switch step.Get("status").Str {
 		case "completed":
-			done = true
+			s = universal.StepCompleted
 		case "inProgress", "in_progress":
-			going = true
+			s = universal.StepInProgress
 		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
+		if step.Get("completed").Bool() {
+			s = universal.StepCompleted
 		}
-		switch {
-		case done:
-			b.WriteString("[x] ")
-		case going:
-			b.WriteString("[~] ") // as every agent's plan shows a step under way
-		default:
-			b.WriteString("[ ] ")
-		}
-		b.WriteString(text)
+		b = universal.AppendPlanStep(b, s, text)
 		return true
 	})
 	o := obj().Raw("plan", rawOr(plan, "[]"))
 	o.OptString("explanation", explanation)
-	return t.status(dst, native, t.copyThread(thread), "plan", b.String(), o.Bytes(), agent, c.raw)
+	return t.status(dst, native, t.copyThread(thread), "plan", string(b), o.Bytes(), agent, c.raw)
 }

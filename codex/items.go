@@ -175,9 +175,6 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 		return dst
 	}
 	root := t.isRoot(thread)
-	// The live echo of the host's input: its text parts say so (what
-	// universal.MarkEcho writes on parts without metadata).
-	echo := root && t.format != FormatRollout
 	var parts []part
 	var text strings.Builder
 	content.Each(func(_ gjson.Result, v jsonscan.Value) bool {
@@ -200,9 +197,6 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 				}
 				p.Text = t.w.Copy(s)
 			}
-			if echo {
-				p.Metadata = echoMeta
-			}
 			parts = append(parts, p)
 			return true
 		case "image", "input_image":
@@ -223,6 +217,9 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 		}
 		return true
 	})
+	if root && t.format != FormatRollout {
+		universal.MarkEcho(parts) // the live echo of the host's input
+	}
 	m := msgSpec{native: native, thread: thread, role: universal.RoleUser, parts: parts}
 	if !final {
 		return t.startMessage(dst, key, kindMessage, m, agent, c.raw)
@@ -232,10 +229,6 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 	}
 	return t.completeMessage(dst, key, kindMessage, m, agent, c.raw)
 }
-
-// echoMeta is the metadata of a text part that echoes the host's input.
-// Events only read it, so every such part shares it.
-var echoMeta = []byte(`{"echo":true}`)
 
 // reasoningItem starts or completes a reasoning item. Summary sections and
 // raw content sections are separate reasoning parts (public and private),

@@ -250,7 +250,7 @@ func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgSta
 		content = append(content, textPart(p.Type, text, p.Meta))
 	}
 	if t.echoes(m) {
-		markEcho(content)
+		universal.MarkEcho(content)
 	}
 	t.parts = content
 	return t.w.Complete(dst, universal.Item{
@@ -270,25 +270,6 @@ func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgSta
 // parent agent's.
 func (t *Translator) echoes(m *msgState) bool {
 	return m.Role == "user" && m.Session == t.st.Session && (t.format == FormatSSE || t.format == FormatEvents)
-}
-
-// echoMetadata is what universal.MarkEcho makes of a text part without
-// metadata (most are): made once, and shared by the parts (nothing writes
-// to it).
-var echoMetadata = []byte(`{"echo":true}`)
-
-// markEcho is universal.MarkEcho without a new object for each text part
-// that has no metadata.
-func markEcho(content []universal.Part) {
-	for i := range content {
-		switch p := &content[i]; {
-		case p.Type != universal.PartText:
-		case len(p.Metadata) == 0:
-			p.Metadata = echoMetadata[:len(echoMetadata):len(echoMetadata)]
-		default:
-			universal.MarkEcho(content[i : i+1])
-		}
-	}
 }
 
 func textPart(typ, text string, meta []byte) universal.Part {
@@ -491,7 +472,7 @@ func (t *Translator) lateText(dst []universal.Event, m *msgState, p *partState, 
 func (t *Translator) lateItem(dst []universal.Event, m *msgState, p *partState, content []universal.Part, raw []byte) []universal.Event {
 	p.Late = true
 	if t.echoes(m) {
-		markEcho(content)
+		universal.MarkEcho(content)
 	}
 	return t.w.Complete(dst, universal.Item{
 		ItemID:       t.w.NewItemID(),

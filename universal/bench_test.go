@@ -211,10 +211,19 @@ func BenchmarkMarkEcho(b *testing.B) {
 	}
 }
 
+// TestMarkEchoAllocs: a part without metadata gets the shared one, with
+// no allocation.
+func TestMarkEchoAllocs(t *testing.T) {
+	parts := []Part{Text("hello")}
+	if n := testing.AllocsPerRun(100, func() { parts[0].Metadata = nil; MarkEcho(parts) }); n != 0 {
+		t.Errorf("%v allocations a part", n)
+	}
+}
+
 // MarkEcho's metadata for a part without any is what setField builds.
 func TestEchoMetadata(t *testing.T) {
 	for _, md := range []string{"", "null"} {
-		if got := string(setField([]byte(md), "echo", "true")); got != echoMetadata {
+		if got := string(setField([]byte(md), "echo", "true")); got != string(echoMetadata) {
 			t.Errorf("setField(%q) = %s, want %s", md, got, echoMetadata)
 		}
 	}

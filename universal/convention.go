@@ -14,14 +14,15 @@ import (
 // MarkEcho marks parts as the agent's live echo of a prompt the host sent
 // (see Conventions in the package documentation): every text part gets
 // "echo": true in its metadata, merged into the metadata it has. It
-// changes the parts in place and returns them.
+// changes the parts in place and returns them. Parts without metadata
+// share one {"echo":true} (events are read-only, see Event).
 func MarkEcho(parts []Part) []Part {
 	for i := range parts {
 		if p := &parts[i]; p.Type == PartText {
 			if len(p.Metadata) == 0 {
 				// Most prompts have no metadata: what setField would
 				// build, without parsing and building it.
-				p.Metadata = append(json.RawMessage(nil), echoMetadata...)
+				p.Metadata = echoMetadata[:len(echoMetadata):len(echoMetadata)]
 			} else {
 				p.Metadata = setField(p.Metadata, "echo", "true")
 			}
@@ -31,7 +32,39 @@ func MarkEcho(parts []Part) []Part {
 }
 
 // echoMetadata is the metadata MarkEcho gives a text part without any.
-const echoMetadata = `{"echo":true}`
+var echoMetadata = json.RawMessage(`{"echo":true}`)
+
+// A StepState is where an entry of an agent's plan (todo list) stands.
+type StepState uint8
+
+// The step states.
+const (
+	StepPending StepState = iota
+	StepInProgress
+	StepCompleted
+	StepCancelled
+)
+
+// AppendPlanStep appends a plan entry's line to the detail of a plan's
+// status item (label "plan"; see the package documentation), a newline
+// first unless dst is empty: "[x] " done, "[~] " under way, "[ ] " to do,
+// "[-] " dropped, then the entry's text. Every translator writes a plan
+// the same way through it.
+func AppendPlanStep(dst []byte, s StepState, text string) []byte {
+	if len(dst) > 0 {
+		dst = append(dst, '\n')
+	}
+	mark := "[ ] "
+	switch s {
+	case StepCompleted:
+		mark = "[x] "
+	case StepInProgress:
+		mark = "[~] "
+	case StepCancelled:
+		mark = "[-] "
+	}
+	return append(append(dst, mark...), text...)
+}
 
 // setField returns the metadata object md with the field key set to the
 // raw JSON value (a field of that name already there is replaced). md that

@@ -142,6 +142,22 @@ func TestRawClean(t *testing.T) {
 	}
 }
 
+// TestRawMembers: members written already go in as they are, first or
+// after others; none adds nothing.
+func TestRawMembers(t *testing.T) {
+	var a, b Object
+	a.RawMembers(`"x":1,"y":"z"`).Int("n", 2)
+	b.Int("n", 2).RawMembers("").RawMembers(`"x":1`)
+	for _, c := range []struct{ got, want string }{
+		{string(a.Bytes()), `{"x":1,"y":"z","n":2}`},
+		{string(b.Bytes()), `{"n":2,"x":1}`},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %s, want %s", c.got, c.want)
+		}
+	}
+}
+
 // TestObjectGrow: an object grown to its size takes its fields without
 // growing again.
 func TestObjectGrow(t *testing.T) {

@@ -99,6 +99,22 @@ func (o *Object) RawClean(k string, raw string) *Object {
 	return o
 }
 
+// RawMembers adds members written already as this package writes them:
+// the text of an object between its braces (`"a":1,"b":"x"`). "" adds
+// nothing.
+func (o *Object) RawMembers(members string) *Object {
+	if members == "" {
+		return o
+	}
+	if len(o.buf) == 0 {
+		o.buf = append(o.buf, '{')
+	} else {
+		o.buf = append(o.buf, ',')
+	}
+	o.buf = append(o.buf, members...)
+	return o
+}
+
 // Strings adds an array of strings.
 func (o *Object) Strings(k string, vs []string) *Object {
 	o.key(k)
