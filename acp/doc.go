@@ -43,7 +43,10 @@
 // first session/update on the agent's side alone).
 // After the start, the same notifications are status items (labels
 // available_commands, mode, config_options, session_info; the value in
-// the part's metadata), and a session/set_mode, set_model or
+// the part's metadata), except that a session_info_update's title is the
+// session's title: metadata "title" before the start, after it a status
+// item labelled "title" whose detail is the title when it changes (the
+// update's other members, such as updatedAt, in its metadata), and a session/set_mode, set_model or
 // set_config_option the agent accepted is a status item (mode, model,
 // config_option).
 //

@@ -304,14 +304,7 @@ func (t *Translator) update(dst []universal.Event, in *input, params jsonscan.Va
 	case "config_option_update":
 		return t.sessionInfo(dst, in, "config_options", u.Sub("configOptions"), "")
 	case "session_info_update":
-		var md jsonw.Object
-		u.ForEach(func(k, v gjson.Result) bool {
-			if k.Str != "sessionUpdate" {
-				md.Raw(k.Str, v.Raw)
-			}
-			return true
-		})
-		return t.sessionInfoRaw(dst, in, "session_info", string(md.Bytes()), u.Get("title").String())
+		return t.sessionInfoUpdate(dst, in, u)
 	case "usage_update":
 		return t.usageUpdate(dst, in, u)
 	case "notice":
@@ -353,6 +346,47 @@ func (t *Translator) sessionInfoRaw(dst []universal.Event, in *input, label, raw
 	var md jsonw.Object
 	md.Raw(label, raw)
 	return t.status(dst, label, detail, md.Bytes(), "", in.raw)
+}
+
+// sessionInfoUpdate translates a session_info_update: the session's
+// title (and when it changed, updatedAt), or agent-specific state in
+// _meta. A title that changes the one the session has is a status item
+// labelled "title" whose detail is the title (before the session started,
+// its metadata "title"), the update's other members in its metadata. The
+// same title again is no change: what else the update has (but updatedAt)
+// is a status item "session_info", as an update without a title is
+// (metadata before the start).
+func (t *Translator) sessionInfoUpdate(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
+	title := u.Sub("title")
+	named := title.Type() == gjson.String && title.Str() != ""
+	changed := named && title.Str() != t.st.Title
+	var md jsonw.Object
+	rest := 0
+	u.ForEach(func(k, v gjson.Result) bool {
+		if k.Str == "sessionUpdate" || named && k.Str == "title" {
+			return true
+		}
+		md.Raw(k.Str, v.Raw)
+		if k.Str != "updatedAt" {
+			rest++
+		}
+		return true
+	})
+	if !changed {
+		if named && rest == 0 {
+			return dst
+		}
+		return t.sessionInfoRaw(dst, in, "session_info", string(md.Bytes()), "")
+	}
+	t.st.Title = t.copy(title.Str())
+	if !t.w.Begun() {
+		t.setMeta("title", string(jsonw.AppendString(nil, t.st.Title)))
+		if len(md.Bytes()) > 2 {
+			t.metaRaw("session_info", string(md.Bytes()))
+		}
+		return dst
+	}
+	return t.status(dst, "title", t.st.Title, md.Bytes(), "", in.raw)
 }
 
 // status emits a complete status item (parent: a call it is about, or

@@ -16,6 +16,9 @@ type state struct {
 	// session/new, commands, modes), as fields in arrival order; the
 	// session starts when the first work arrives.
 	Meta []field `json:"meta,omitempty"`
+	// Title is the session's title: the last one a session_info_update
+	// gave.
+	Title string `json:"title,omitempty"`
 	// Cwd is the session's working directory (session/new, session/load).
 	Cwd string `json:"cwd,omitempty"`
 	// Requests are the JSON-RPC requests waiting for their response, keyed

@@ -326,6 +326,8 @@ func (t *Translator) translateScanned(dst []universal.Event, m universal.Message
 			t.s.AgentSetting = r.Sub("agentSetting").OwnStr(t.w.Copy)
 		}
 		return dst
+	case "ai-title", "custom-title":
+		return t.title(dst, r, typ == "custom-title")
 	case "control_request":
 		return t.controlRequest(dst, r)
 	case "control_response":

@@ -247,7 +247,13 @@
 // diagnostics (why the call missed the prompt cache) when it has them.
 // A transcript's agent-setting entry (the agent the session runs as,
 // written before the session's first message) is session.started
-// metadata agent_setting. Without partial messages stream-json has no
+// metadata agent_setting. A transcript's title entries (ai-title, the
+// title Claude Code generates after the first prompt and writes again
+// every few entries; custom-title, the one the user gives with /rename)
+// are the session's title: session.started metadata "title" when they
+// come before the session starts, else a status item labelled "title"
+// (metadata {"source": "agent"} or {"source": "user"}) when the title
+// changes; a generated title never replaces the user's. Without partial messages stream-json has no
 // per-call usage; its model is system/init's, in session.started and
 // turn.started metadata. Turn usage (scope turn) is
 // result.usage: the turn's main-loop API calls (summed over folded
@@ -309,8 +315,7 @@
 // control requests hook_callback, mcp_message, elicitation and
 // request_user_dialog; the host's control requests (initialize, interrupt,
 // set_permission_mode, set_model, …), keep_alive and
-// update_environment_variables. Transcript entries: summary, ai-title,
-// custom-title, agent-name, worktree-state, file-history-snapshot,
+// update_environment_variables. Transcript entries: summary, agent-name, worktree-state, file-history-snapshot,
 // file-history-delta, pr-link (its URL is in the output of the tool that
 // opened the pull request), bridge-session, teleported-from,
 // queue-operation, last-prompt, the session records of 2.1.2xx

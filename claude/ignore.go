@@ -18,8 +18,6 @@ func ignoredType(typ string) bool {
 		"active_goal",       // the /goal state
 		// transcripts
 		"summary",               // a conversation title (older versions)
-		"ai-title",              // a generated conversation title
-		"custom-title",          // a user-set conversation title
 		"agent-name",            // a name given to the session (2.1.9x)
 		"worktree-state",        // the git worktree the session runs in (--worktree)
 		"file-history-snapshot", // checkpoint bookkeeping for /rewind

@@ -68,6 +68,11 @@ type state struct {
 	// AgentSetting is the agent a transcript's agent-setting entry
 	// names before the session started (session metadata).
 	AgentSetting string `json:"agent_setting,omitempty"`
+	// Title is the session's title so far (a transcript's ai-title or
+	// custom-title), and TitleByUser says the user set it: a title
+	// Claude Code generates does not replace it.
+	Title       string `json:"title,omitempty"`
+	TitleByUser bool   `json:"title_by_user,omitempty"`
 	// Early are transcript tool_result lines written before the line of
 	// their call, held until it comes (see early.go).
 	Early []early `json:"early,omitempty"`

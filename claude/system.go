@@ -178,6 +178,7 @@ func (t *Translator) header(dst events, r jsonscan.Value) events {
 		Raw("entrypoint", r.Get("entrypoint").Raw).
 		Raw("slug", r.Get("slug").Raw).
 		OptString("agent_setting", t.s.AgentSetting).
+		OptString("title", t.s.Title).
 		Raw("created_at", r.Get("timestamp").Raw)
 	t.s.Cwd = t.w.Copy(r.Get("cwd").Str)
 	t.s.Continues = continuesAfterBackground(version)
@@ -228,6 +229,32 @@ func (t *Translator) apiError(dst events, r jsonscan.Value) events {
 	return t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
 		Message: t.w.Copy(msg), Code: t.w.Copy(e.Get("status").Raw), Details: o.Bytes(), WillRetry: retry,
 	}, t.raw)
+}
+
+// title takes a transcript's title entry (ai-title: the title Claude
+// Code generated; custom-title: the one the user gave). Before the session
+// starts it is session metadata; after, a change is a status item labelled
+// "title" whose detail is the new title. Claude Code writes the same title
+// again every few entries, and a generated title never replaces the
+// user's: neither is a change.
+func (t *Translator) title(dst events, r jsonscan.Value, byUser bool) events {
+	key := "aiTitle"
+	if byUser {
+		key = "customTitle"
+	}
+	title := r.Get(key).Str
+	if title == "" || title == t.s.Title || t.s.TitleByUser && !byUser {
+		return dst
+	}
+	t.s.Title, t.s.TitleByUser = t.w.Copy(title), t.s.TitleByUser || byUser
+	if !t.w.Begun() {
+		return dst
+	}
+	source := `{"source":"agent"}`
+	if byUser {
+		source = `{"source":"user"}`
+	}
+	return t.status(dst, "title", title, source)
 }
 
 // status emits a completed status item.

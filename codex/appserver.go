@@ -247,6 +247,7 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Va
 	str("parent_thread_id", thread.Sub("parentThreadId"))
 	str("git_branch", thread.Sub("gitInfo").Sub("branch"))
 	str("title", thread.Sub("name"))
+	t.st.Title = strings.Clone(thread.Get("name").Str)
 	if v := thread.Sub("createdAt"); v.Type() == gjson.Number {
 		if sec, err := strconv.ParseInt(v.Raw(), 10, 64); err == nil {
 			o.String("created_at", time.Unix(sec, 0).UTC().Format(universal.TimeLayout))
@@ -654,6 +655,12 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 	switch method {
 	case "thread/started":
 		return t.threadStarted(dst, c, p.Sub("thread"), jsonscan.Value{}, "")
+	case "thread/name/updated":
+		if !t.isRoot(thread) {
+			return dst // a sub-agent thread's name: not the session's title
+		}
+		dst = t.ensureSession(dst, thread)
+		return t.title(dst, c, p.Sub("threadName"))
 	case "turn/started":
 		return t.turnStarted(dst, c, thread, p.Sub("turn"))
 	case "turn/completed":
@@ -716,7 +723,7 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 // for the transcript (see the package documentation).
 var ignoredNotifications = map[string]struct{}{
 	"thread/status/changed": {}, "thread/readState/changed": {}, "thread/archived": {}, "thread/deleted": {},
-	"thread/unarchived": {}, "thread/reverted": {}, "skills/changed": {}, "thread/name/updated": {},
+	"thread/unarchived": {}, "thread/reverted": {}, "skills/changed": {},
 	"thread/section/changed": {}, "thread/attachment/updated": {},
 	"thread/prediction/updated": {}, "thread/queue/changed": {}, "project/changed": {},
 	"thread/project/updated": {}, "thread/environment/connected": {}, "thread/environment/disconnected": {},

@@ -484,6 +484,18 @@ func (t *Translator) toolResult(dst []event, key string, s *toolSpec, r *resultS
 	}, src, raw)
 }
 
+// title reports a new name of the session's thread (thread_name_updated,
+// thread/name/updated) as a status item labelled "title" whose detail is
+// the name, when it changes the title the session has (session.started's,
+// or the last one reported). A name removed (null) is not reported.
+func (t *Translator) title(dst []event, c *ctx, name jsonscan.Value) []event {
+	if name.Type() != gjson.String || name.Str() == "" || name.Str() == t.st.Title {
+		return dst
+	}
+	t.st.Title = t.w.Copy(name.Str())
+	return t.status(dst, "", "", "title", t.st.Title, nil, agent, c.raw)
+}
+
 // status emits a completed status item.
 func (t *Translator) status(dst []event, native, thread, label, detail string, meta []byte, src universal.Source, raw []byte) []event {
 	dst = t.beforeAgentItem(dst, thread)

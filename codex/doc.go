@@ -62,7 +62,11 @@
 // parent_thread_id, git_branch (gitInfo.branch), title (name),
 // created_at (createdAt, seconds, written as the envelope writes times),
 // resumed and the client's clientInfo from initialize; the legacy
-// session_configured event names the title thread_name. exec:
+// session_configured event names the title thread_name. A later name of
+// the session's thread (app-server thread/name/updated, a rollout's or
+// legacy stream's thread_name_updated) is a status item labelled "title"
+// whose detail is the name, when it changes the title (a sub-agent
+// thread's name is not the session's; a name removed is not reported). exec:
 // thread.started (metadata agent; the pre-0.44 config summary as
 // config). rollout: the first
 // session_meta (agent_version, root_session_id, provider (model_provider),
@@ -397,7 +401,7 @@
 //
 // App-server notifications: thread/status/changed (turns and requests say
 // it), thread/readState/changed, thread/archived, thread/deleted,
-// thread/unarchived, thread/reverted, skills/changed, thread/name/updated,
+// thread/unarchived, thread/reverted, skills/changed,
 // thread/section/changed, thread/attachment/updated, thread/goal/updated
 // that changes only the goal's usage,
 // thread/prediction/updated, thread/queue/changed, project/changed,
@@ -422,8 +426,7 @@
 // thread/start|resume|fork, turn/start|steer (their responses too);
 // the history in a thread/resume response is not replayed.
 //
-// Core events (legacy streams and rollout event_msg): thread_name_updated,
-// mcp_startup_update, mcp_startup_complete, turn_diff,
+// Core events (legacy streams and rollout event_msg): mcp_startup_update, mcp_startup_complete, turn_diff,
 // get_history_entry_response, mcp_list_tools_response,
 // list_custom_prompts_response, list_skills_response,
 // list_remote_skills_response, remote_skill_downloaded,

@@ -26,7 +26,7 @@ const (
 // ignoredEventMsgs are core events that carry nothing for the transcript
 // (see the package documentation).
 var ignoredEventMsgs = map[string]struct{}{
-	"thread_name_updated": {}, "mcp_startup_update": {}, "mcp_startup_complete": {}, "turn_diff": {},
+	"mcp_startup_update": {}, "mcp_startup_complete": {}, "turn_diff": {},
 	"get_history_entry_response": {}, "mcp_list_tools_response": {}, "list_custom_prompts_response": {},
 	"list_skills_response": {}, "list_remote_skills_response": {}, "remote_skill_downloaded": {},
 	"skills_update_available": {}, "deprecation_notice": {}, "undo_started": {}, "undo_completed": {},
@@ -45,6 +45,11 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 	switch typ {
 	case "session_configured":
 		return t.sessionConfigured(dst, c, m)
+	case "thread_name_updated":
+		if !root {
+			return dst // a sub-agent thread's name: not the session's title
+		}
+		return t.title(dst, c, m.Sub("thread_name"))
 	case "task_started", "turn_started":
 		if !root {
 			return dst
@@ -379,6 +384,7 @@ func (t *Translator) sessionConfigured(dst []event, c *ctx, m jsonscan.Value) []
 	}
 	o.Raw("config", t.st.Meta["config"])
 	t.st.Cwd = strings.Clone(m.Get("cwd").Str)
+	t.st.Title = strings.Clone(m.Get("thread_name").Str)
 	dst = t.w.BeginClean(dst, o.Bytes(), agent, c.raw)
 	return t.flushUnused(dst)
 }

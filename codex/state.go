@@ -52,6 +52,9 @@ type state struct {
 	// V2 is set once app-server v2 notifications were seen: legacy
 	// codex/event/* notifications then repeat them and are skipped.
 	V2 bool `json:"v2,omitempty"`
+	// Title is the session's title: the thread's name at the start or
+	// the last one reported since.
+	Title string `json:"title,omitempty"`
 	// Meta collects session metadata seen before the session started
 	// (client info, thread/start parameters).
 	Meta map[string]string `json:"meta,omitempty"`

@@ -1468,8 +1468,10 @@ func TestV2Retried(t *testing.T) {
 	if e := errs[0].Data.(*universal.Error); e.Message != "Overloaded" || !e.WillRetry || e.Code != "retry" {
 		t.Errorf("retry %+v", e)
 	}
-	if n := len(completed(events)); n != 0 {
-		t.Errorf("%d items, want none", n)
+	// The rename is the session's new title; the rest makes no item.
+	items := completed(events)
+	if len(items) != 1 || items[0].Kind != universal.KindStatus || items[0].Content[0].Label != "title" || items[0].Content[0].Detail != "Parser fix" {
+		t.Errorf("items %+v, want the title item only", items)
 	}
 }
 

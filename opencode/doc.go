@@ -400,9 +400,9 @@
 // standing. session.retried {attempt, error: {message, …}} (older 2.x
 // builds) is a retry, as session.retry.scheduled is.
 //
-// Ignored, as 1.x does not report them either: session.renamed (a
-// session's title is read once, for session.started; 1.x's later
-// session.updated titles are not reported), session.agent.selected and
+// session.renamed {sessionID, title} is the followed session's new title,
+// as a session.updated's (Titles, below). Ignored, as 1.x does not report
+// them either: session.agent.selected and
 // session.model.selected (an assistant message's agent and model are
 // its own, from session.step.started), session.moved (the session's
 // location changed; what its tools touch their own events say) and
@@ -412,6 +412,19 @@
 // session's cwd, which a tool's relative paths are resolved against);
 // other events' locations are not read.
 //
+// # Titles
+//
+// The followed session's title at session.created is session.started
+// metadata "title". OpenCode renames the session after the first prompt
+// (from "New session - <time>" to a generated title) and a user may rename
+// it: a session.updated (or 2.x session.renamed) whose title differs is a
+// status item labelled "title" whose detail is the new title, under no
+// item. session.updated repeats the title with every other change of the
+// session (no item), and a server re-sends older Session states after a
+// reconnect: a title from a state whose time.updated is not later than
+// that of the first state that showed the current title is stale and
+// makes no item. A sub-agent session's title is not reported.
+//
 // # Ignored on purpose
 //
 // These native types carry nothing for the transcript and are ignored:
@@ -419,10 +432,11 @@
 // global.disposed, plugin.added, catalog.updated, reference.updated,
 // models-dev.refreshed, command.executed, session.diff (file changes are
 // reported by the tools and patch parts), session.compacted,
-// session.usage.updated, log.synced, session.renamed,
+// session.usage.updated, log.synced,
 // session.agent.selected, session.model.selected, session.moved and
 // session.forked (2.x: OpenCode 2.x, above), session.updated
-// (except that it records a child's parent and the revert point), every
+// (except that it records a child's parent, the revert point and the
+// title), every
 // installation.*, lsp.*,
 // file.* (file.edited, file.watcher.updated), pty.*, tui.*, mcp.*,
 // project.*, workspace.*, worktree.*, integration.*, vcs.* type, and the V2

@@ -190,11 +190,8 @@ var ignored = map[string]bool{
 	"session.compaction.admitted": true,
 	"session.compaction.started":  true,
 	"log.synced":                  true,
-	// 2.x: what 1.x does not report either. A session's title is read
-	// once, for session.started (a session.updated's new title is not
-	// reported); its agent and model are each assistant message's
+	// 2.x: a session's agent and model are each assistant message's
 	// (session.step.started's agent and model), not the session's.
-	"session.renamed":        true,
 	"session.agent.selected": true,
 	"session.model.selected": true,
 	// 2.x: a session's place (location, subpath) changed; its tools'
@@ -228,6 +225,11 @@ func (t *Translator) dispatch(dst []universal.Event, e *event) []universal.Event
 	switch e.typ {
 	case "session.created", "session.updated":
 		return t.onSessionInfo(dst, e, e.typ == "session.created")
+	case "session.renamed":
+		if p.Get("sessionID").Str != t.st.Session {
+			return dst // a sub-agent's session: its title is not the session's
+		}
+		return t.title(dst, p.Get("title").Str, 0, e.raw)
 	case "session.deleted":
 		return t.onSessionDeleted(dst, e)
 	case "session.status":

@@ -379,10 +379,15 @@ func TestRevert(t *testing.T) {
 	var labels []string
 	for _, it := range completed(events) {
 		if it.Kind == universal.KindStatus {
-			labels = append(labels, it.Content[0].Label)
+			labels = append(labels, it.Content[0].Label+":"+it.Content[0].Detail)
 		}
 	}
-	if fmt.Sprint(labels) != "[reverted reverted reverted unreverted]" {
+	// The log starts after session.created: the placeholder title and the
+	// generated one are both reported, then the reverts.
+	want := "[title:New session - 2025-10-20T15:20:00.383Z title:Adding word to test.txt " +
+		"reverted:reverted to before message msg_a0236fd1c001TlwqL8fwvq529i reverted:reverted to before message msg_a0234e308001SKl5bQUibp5gtI " +
+		"reverted:reverted to before message msg_a0236fd1c001TlwqL8fwvq529i unreverted:revert to message msg_a0236fd1c001TlwqL8fwvq529i undone]"
+	if fmt.Sprint(labels) != want {
 		t.Errorf("redo-all: status items %v", labels)
 	}
 }

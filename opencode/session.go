@@ -102,11 +102,40 @@ func (t *Translator) onSessionInfo(dst []universal.Event, e *event, created bool
 	dir := cmp.Or(info.Get("directory").Str, e.dir)
 	if created && t.route(id, true) == routeRoot && !t.w.Begun() {
 		dst = t.w.BeginClean(dst, sessionMetadata(info, dir), universal.SourceAgent, e.raw)
+		t.st.Title = t.w.Copy(info.Get("title").Str)
+		t.st.TitleTime = info.Get("time.updated").Int()
+	} else if id == t.st.Session {
+		dst = t.title(dst, info.Get("title").Str, info.Get("time.updated").Int(), e.raw)
 	}
 	if id == t.st.Session && t.st.Cwd == "" {
 		t.st.Cwd = t.w.Copy(dir)
 	}
 	return t.onRevert(dst, id, info, e.raw)
+}
+
+// title reports a new title of the followed session (a session.updated
+// that changes it, a 2.x session.renamed) as a status item labelled
+// "title" whose detail is the title. The title the session starts with is
+// session.started metadata; session.updated repeats the title it has
+// with every other change, which is no change. A title before the session
+// started is not reported: session.created, which starts it, has it.
+//
+// updated is the Session's time.updated (0 when it has none): a server
+// re-sends older Session states after a reconnect, and a title from a
+// state no later than the one the current title came from is stale.
+// (Two states of one millisecond can carry two titles, so a title is
+// taken when its state is later than the first state showing the
+// current title, not than the last one.)
+func (t *Translator) title(dst []universal.Event, title string, updated int64, raw []byte) []universal.Event {
+	if title == "" || title == t.st.Title || !t.w.Begun() || updated != 0 && updated <= t.st.TitleTime {
+		return dst
+	}
+	t.st.Title, t.st.TitleTime = t.w.Copy(title), updated
+	return t.w.Complete(dst, universal.Item{
+		ItemID:  t.w.NewItemID(),
+		Kind:    universal.KindStatus,
+		Content: []universal.Part{{Type: universal.PartStatus, Label: "title", Detail: t.st.Title}},
+	}, universal.SourceAgent, raw)
 }
 
 // onRevert reports a change of a session's revert point (Session

@@ -46,6 +46,12 @@ type state struct {
 	// Session's directory, an assistant message's path.cwd): tool paths
 	// are resolved against it.
 	Cwd string `json:"cwd,omitempty"`
+	// Title is the followed session's title: the one it started with or
+	// the last one reported since.
+	Title string `json:"title,omitempty"`
+	// TitleTime is the time.updated of the first Session state that
+	// showed Title (0 when unknown).
+	TitleTime int64 `json:"title_time,omitempty"`
 	// Recent holds the ids of the last events, to drop the sync wrapper
 	// that repeats a classic event on /global/event.
 	Recent idRing `json:"recent"`

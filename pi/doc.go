@@ -169,10 +169,12 @@
 //     open compaction (Pi 0.70 ran two threshold compactions at once in
 //     print mode, the second failing). Session-file compaction and
 //     branch_summary entries → system items with the summary.
-//   - queue_update, thinking_level_changed, session_info_changed, and the
-//     session entries model_change, thinking_level_change, session_info,
-//     label, custom and context_edit → status items (native id: the entry
-//     id). entry_appended gives its custom, label and context_edit entries
+//   - queue_update, thinking_level_changed, and the session entries
+//     model_change, thinking_level_change, label, custom and context_edit
+//     → status items (native id: the entry id). session_info_changed and
+//     the session_info entry rename the session: a status item labelled
+//     "title" whose detail is the name, when it changes the title (the
+//     header's, or the last rename). entry_appended gives its custom, label and context_edit entries
 //     the same way.
 //
 // In a session file every item made from an entry has the entry id as its
@@ -231,8 +233,9 @@
 // previousSessionFiles and providerPromptCacheKey are metadata too
 // (additional_directories, previous_session_files,
 // provider_prompt_cache_key). Entries: model_change names its model in
-// model ("provider/id"; role in metadata); title_change is a status item
-// session_name (like session_info), service_tier_change, mode_change,
+// model ("provider/id"; role in metadata); title_change is a rename like
+// session_info (label "title"; previousTitle, source and trigger in
+// metadata), service_tier_change, mode_change,
 // ttsr_injection, credential_pin and reset_boundary status items of their
 // names (service_tier, mode, …), their fields in metadata; session_init,
 // which opens a sub-agent's session, is its system prompt information

@@ -133,7 +133,7 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 	case "thinking_level_changed":
 		return t.status(dst, "thinking_level", in.get("level").Str, nil, "", in.raw)
 	case "session_info_changed":
-		return t.status(dst, "session_name", in.get("name").Str, nil, "", in.raw)
+		return t.title(dst, in.get("name").Str, nil, "", in.raw)
 	case "entry_appended":
 		return t.appended(dst, in)
 	case "extension_ui_request":
@@ -206,6 +206,7 @@ func (t *Translator) header(dst []universal.Event, in *input) []universal.Event 
 			title, source = in.get("title").Str, in.get("titleSource").Str
 		}
 		ss.Title, ss.TitleSource = "", ""
+		t.st.Title = t.copy(title)
 		md.OptString("title", title).OptString("title_source", source)
 		for _, f := range [...][2]string{
 			{"additional_directories", "additionalDirectories"}, {"previous_session_files", "previousSessionFiles"},
@@ -501,6 +502,19 @@ func (t *Translator) error(dst []universal.Event, msg, code string, details []by
 func (t *Translator) status(dst []universal.Event, label, detail string, md []byte, nativeID string, raw []byte) []universal.Event {
 	p := withMetadata(universal.Part{Type: universal.PartStatus, Label: label, Detail: t.copy(detail)}, md)
 	return t.newItem(dst, universal.KindStatus, "", nativeID, []universal.Part{p}, raw)
+}
+
+// title reports a new name of the session (Pi's session_info and
+// session_info_changed, oh-my-pi's title_change) as a status item
+// labelled "title" whose detail is the name, when it changes the title
+// the session has (the header's, or the last one reported). A name
+// cleared is not reported.
+func (t *Translator) title(dst []universal.Event, title string, md []byte, nativeID string, raw []byte) []universal.Event {
+	if title == "" || title == t.st.Title {
+		return dst
+	}
+	t.st.Title = t.copy(title)
+	return t.status(dst, "title", title, md, nativeID, raw)
 }
 
 // syntheticPrompt emits a user message the host sent and Pi did not echo.

@@ -99,7 +99,7 @@ func TestOmpEntries(t *testing.T) {
 		{`{"type":"service_tier_change","id":"e","parentId":null,"timestamp":"t","serviceTier":null}`,
 			"service_tier", "", `{"serviceTier":null}`},
 		{`{"type":"title_change","id":"e","parentId":null,"timestamp":"t","title":"New","previousTitle":"Old","source":"user","trigger":"rename"}`,
-			"session_name", "New", `{"previousTitle":"Old","source":"user","trigger":"rename"}`},
+			"title", "New", `{"previousTitle":"Old","source":"user","trigger":"rename"}`},
 		{`{"type":"ttsr_injection","id":"e","parentId":null,"timestamp":"t","injectedRules":["a","b"]}`,
 			"ttsr_injection", "a, b", `{"injectedRules":["a","b"]}`},
 		{`{"type":"credential_pin","id":"e","parentId":null,"timestamp":"t","provider":"anthropic","hash":"h"}`,

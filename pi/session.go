@@ -87,7 +87,7 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 		t.addValue(&md, "configured", e.Sub("configured")) // oh-my-pi
 		return t.status(dst, "thinking_level", e.Get("thinkingLevel").Str, md.Bytes(), id, in.raw)
 	case "session_info":
-		return t.status(dst, "session_name", e.Get("name").Str, nil, id, in.raw)
+		return t.title(dst, e.Get("name").Str, nil, id, in.raw)
 	case "label":
 		t.addValue(&md, "targetId", e.Sub("targetId"))
 		return t.status(dst, "label", e.Get("label").Str, md.Bytes(), id, in.raw)
@@ -125,7 +125,7 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 		for _, k := range [...]string{"previousTitle", "source", "trigger"} {
 			t.addValue(&md, k, e.Sub(k))
 		}
-		return t.status(dst, "session_name", e.Get("title").Str, md.Bytes(), id, in.raw)
+		return t.title(dst, e.Get("title").Str, md.Bytes(), id, in.raw)
 	case "service_tier_change":
 		tier := e.Sub("serviceTier")
 		t.addValue(&md, "serviceTier", tier)

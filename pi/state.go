@@ -17,6 +17,8 @@ type state struct {
 	// cwd, else the cwd section of a system prompt): tool paths resolve
 	// against it.
 	Cwd string `json:"cwd,omitempty"`
+	// Title is the session's title: the header's, or the last rename.
+	Title string `json:"title,omitempty"`
 	// Pending is a turn started but not yet emitted: Pi sends the system
 	// prompt of a run right after agent_start and turn_start, and it goes
 	// into the turn.started metadata.

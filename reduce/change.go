@@ -34,7 +34,7 @@ type What uint32
 const (
 	// StatusChanged: Session.Status moved from Change.From to Change.To.
 	StatusChanged What = 1 << iota
-	// SessionChanged: session identity, metadata or end.
+	// SessionChanged: session identity, metadata, title or end.
 	SessionChanged
 	// TurnChanged: a turn started or ended (Change.TurnID).
 	TurnChanged

@@ -71,6 +71,13 @@
 //   - ToolCall and ToolResult find the items of a call_id through an index
 //     (kept by Apply, rebuilt on restore), not a scan.
 //
+// # Title
+//
+// Session.Title is the session's title: session.started metadata
+// "title", replaced by the detail of each completed status item labelled
+// "title" under no other item (how every agent reports a new title, see
+// package universal); such a change sets SessionChanged.
+//
 // # Status
 //
 // The status is what a client shows (idle, running, failed, completed,

@@ -698,12 +698,25 @@ func (s *Session) itemCompleted(ev *universal.Event, d *universal.ItemSnapshot, 
 		s.idx.grow = nil // a map emptied keeps its memory
 	}
 	s.idx.register(&final, i)
+	s.retitle(f, c)
 	s.pack(i, &final, it.Item.Content, false, ev.CleanJSON)
 	c.What |= ItemCompleted
 	if f.Status != universal.StatusFailed {
 		// A failed completion is clean-up (an item left open when its turn
 		// or the session ended), not work.
 		s.itemWork(&final, c)
+	}
+}
+
+// retitle takes the title a completed status item labelled "title"
+// reports (one of the session, not under another item).
+func (s *Session) retitle(it *universal.Item, c *Change) {
+	if it.Kind != universal.KindStatus || it.ParentID != "" || it.Status == universal.StatusFailed || len(it.Content) != 1 {
+		return
+	}
+	if p := &it.Content[0]; p.Type == universal.PartStatus && p.Label == "title" && p.Detail != "" && p.Detail != s.Title {
+		s.Title = strings.Clone(p.Detail)
+		c.What |= SessionChanged
 	}
 }
 

@@ -25,6 +25,7 @@ type snapshot struct {
 	SessionID       string          `json:"session_id"`
 	NativeSessionID string          `json:"native_session_id"`
 	Metadata        json.RawMessage `json:"metadata"`
+	Title           string          `json:"title"`
 	Status          Status          `json:"status"`
 	Sequence        int64           `json:"sequence"`
 	StartedSeq      int64           `json:"started_seq"`
@@ -54,7 +55,7 @@ func (s *Session) JSON(indent string) ([]byte, error) {
 
 func (s *Session) encode(indent string) ([]byte, error) {
 	p := snapshot{
-		SessionID: s.SessionID, NativeSessionID: s.NativeSessionID, Metadata: s.Metadata,
+		SessionID: s.SessionID, NativeSessionID: s.NativeSessionID, Metadata: s.Metadata, Title: s.Title,
 		Status: s.Status, Sequence: s.Sequence, StartedSeq: s.StartedSeq, End: s.End,
 		Turns: nonNil(s.Turns), Items: make([]Item, len(s.items)),
 		Permissions: nonNil(s.Permissions), Questions: nonNil(s.Questions), Errors: nonNil(s.Errors),
@@ -95,7 +96,7 @@ func (s *Session) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("reduce: decoding a session: %w", err)
 	}
 	*s = Session{
-		SessionID: p.SessionID, NativeSessionID: p.NativeSessionID, Metadata: p.Metadata,
+		SessionID: p.SessionID, NativeSessionID: p.NativeSessionID, Metadata: p.Metadata, Title: p.Title,
 		Status: p.Status, Sequence: p.Sequence, StartedSeq: p.StartedSeq, End: p.End,
 		Turns: p.Turns, Permissions: p.Permissions, Questions: p.Questions, Errors: p.Errors,
 		Unparsed: p.Unparsed, Usage: p.Usage, Anomalies: p.Anomalies,

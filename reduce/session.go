@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // Status is what a session is doing, as a consumer shows it:
@@ -61,16 +62,20 @@ type Session struct {
 	SessionID       string          `json:"session_id"`
 	NativeSessionID string          `json:"native_session_id"`
 	Metadata        json.RawMessage `json:"metadata"` // from session.started
-	Status          Status          `json:"status"`
-	Sequence        int64           `json:"sequence"`    // the last applied event
-	StartedSeq      int64           `json:"started_seq"` // session.started; 0 if not seen
-	End             *End            `json:"end"`         // session.ended; nil while running
-	Turns           []Turn          `json:"turns"`
-	Permissions     []Permission    `json:"permissions"`
-	Questions       []Question      `json:"questions"`
-	Errors          []Error         `json:"errors"`
-	Unparsed        []Unparsed      `json:"unparsed"`
-	Usage           Usage           `json:"usage"`
+	// Title is the session's title: session.started metadata "title",
+	// then each title the agent reports later (a completed status item
+	// labelled "title" that is not under another item).
+	Title       string       `json:"title"`
+	Status      Status       `json:"status"`
+	Sequence    int64        `json:"sequence"`    // the last applied event
+	StartedSeq  int64        `json:"started_seq"` // session.started; 0 if not seen
+	End         *End         `json:"end"`         // session.ended; nil while running
+	Turns       []Turn       `json:"turns"`
+	Permissions []Permission `json:"permissions"`
+	Questions   []Question   `json:"questions"`
+	Errors      []Error      `json:"errors"`
+	Unparsed    []Unparsed   `json:"unparsed"`
+	Usage       Usage        `json:"usage"`
 	// Anomalies lists events the reducer could not fold as the stream
 	// contract says (a delta after its item completed, a kind that
 	// changed …). A well-formed stream has none.
@@ -494,6 +499,9 @@ func (s *Session) sessionStarted(ev *universal.Event, d *universal.SessionStarte
 	}
 	s.StartedSeq = ev.Sequence
 	s.Metadata = ownRaw(d.Metadata, ev.CleanJSON)
+	if t := gjson.GetBytes(s.Metadata, "title"); t.Type == gjson.String {
+		s.Title = t.Str
+	}
 	c.What |= SessionChanged
 }
 

@@ -145,7 +145,12 @@
 // seconds or milliseconds, written as the envelope writes times). The
 // agent's own session, thread or run id is the envelope's
 // native_session_id and no metadata key. Other keys are the agent's own
-// and named after its fields.
+// and named after its fields. The title is the one thing a session's
+// agent changes afterwards (Claude Code and OpenCode generate one after
+// the first prompt, a user renames a session): a new title is a completed
+// status item labelled "title" whose detail is the title, under no other
+// item, made only when the title changes (a title the agent repeats, or
+// one it removes, makes none).
 //
 // Usage and models. A usage.updated says what its numbers cover (scope
 // call, turn or session). Which model made a call has one place for every
@@ -197,7 +202,8 @@
 // item labelled "compaction" for every agent, failed when it failed, and
 // an agent's plan or todo list one labelled "plan" whose detail is the
 // list, a line an entry: "[x] " done, "[~] " under way, "[ ] " to do,
-// "[-] " dropped), the items inside a sub-agent when the record does not
+// "[-] " dropped; a new title of the session, one labelled "title"),
+// the items inside a sub-agent when the record does not
 // show them (Codex's exec output shows only the spawning call), permission
 // or question events where the record does not show the approval, a
 // failed assistant message for a response an error cut short (some agents

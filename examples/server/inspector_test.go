@@ -311,6 +311,7 @@ type shown struct {
 	Version   int64  `json:"version"`
 	Typing    bool   `json:"typing"`
 	Usage     bool   `json:"usage"`
+	Title     string `json:"title"`
 	User      []string
 	Assistant []string
 	Reasoning []string
@@ -346,6 +347,7 @@ const readPage = `(() => {
     version: Number(document.body.dataset.version || 0),
     typing: !!document.querySelector('[data-typing]'),
     usage: !!document.querySelector('[data-usage]'),
+    title: txt(document.querySelector('.bar [data-title]')),
     User: all(document, '[data-kind=message][data-role=user] > [data-part=text]').map(txt),
     Assistant: all(document, '[data-kind=message][data-role=assistant] > [data-part=text]').map(txt),
     Reasoning: all(document, '[data-part=reasoning]').map(txt),
@@ -431,6 +433,11 @@ func TestInspector(t *testing.T) {
 			if strings.Join(s.TurnEnds, ",") != "completed" {
 				t.Errorf("%s: turn ends %q", id, s.TurnEnds)
 			}
+			// OpenCode renames the session after the prompt (a title
+			// status item); the bar shows the latest title, the list too.
+			if wantTitle := map[string]string{"opencode": "Mock session title"}[r.agent]; s.Title != wantTitle {
+				t.Errorf("%s: title %q shown, want %q", id, s.Title, wantTitle)
+			}
 			skeletons[id] = s.Skeleton
 			e.screenshot(t, ctx, id)
 		}
@@ -450,6 +457,10 @@ func TestInspector(t *testing.T) {
 		href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-session-id="pi-s02-tool"] a').getAttribute('href')`))
 		if err != nil || href != "/view/pi-s02-tool" {
 			t.Errorf("link of pi-s02-tool: %q %v", href, err)
+		}
+		title, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-session-id="opencode-s02-tool"] [data-title]').textContent`))
+		if err != nil || title != "Mock session title" {
+			t.Errorf("title of opencode-s02-tool in the list: %q %v", title, err)
 		}
 		e.screenshot(t, ctx, "list")
 	})

@@ -257,13 +257,14 @@ func (s *Server) commit(ctx context.Context, ss *session, base int64, evs []univ
 	return ss.apply(stored)
 }
 
-func (ss *session) status() reduce.Status {
+// summary returns the session's status and title.
+func (ss *session) summary() (reduce.Status, string) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if ss.state.Status == "" {
-		return reduce.StatusIdle
+		return reduce.StatusIdle, ss.state.Title
 	}
-	return ss.state.Status
+	return ss.state.Status, ss.state.Title
 }
 
 // sameEvent reports whether two encodings are of the same event: equal
@@ -324,6 +325,7 @@ type SessionInfo struct {
 	ID           string `json:"id"`
 	Version      int64  `json:"version"`
 	Status       string `json:"status"`
+	Title        string `json:"title,omitempty"`
 	Agent        string `json:"agent,omitempty"`
 	Format       string `json:"format,omitempty"`
 	NativeOffset int64  `json:"native_offset,omitempty"`
@@ -342,7 +344,8 @@ func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 		if err != nil || ss == nil {
 			continue
 		}
-		info := SessionInfo{ID: row.ID, Version: ss.log.Version(), Status: string(ss.status())}
+		status, title := ss.summary()
+		info := SessionInfo{ID: row.ID, Version: ss.log.Version(), Status: string(status), Title: title}
 		if n, ok, err := s.store.Native(r.Context(), row.ID); err == nil && ok {
 			info.Agent, info.Format, info.NativeOffset, info.Ended = n.Agent, n.Format, n.Offset, n.Ended
 		}

@@ -1,6 +1,7 @@
 package corpus_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"regexp"
 	"testing"
@@ -90,15 +91,24 @@ func TestStatusLabels(t *testing.T) {
 	aliases := map[string]string{
 		"compacted": "compaction", "compaction_failed": "compaction", "context_compaction": "compaction", "compact_boundary": "compaction",
 		"todo": "plan", "todos": "plan", "todo_list": "plan", "plan_update": "plan",
+		"session_name": "title", "thread_name": "title", "rename": "title",
 	}
-	n := 0
+	n, titles := 0, 0
 	err := corpus.Walk("../../testdata", func(in corpus.Input) error {
 		if in.Crosscheck() && !wholeCorpus {
 			return nil
 		}
+		// A title item changes the session's title: the one
+		// session.started gave, or the last title item's.
+		title := ""
 		for _, e := range translate(t, in, framed(in), false) {
 			var it *universal.Item
 			switch d := e.Data.(type) {
+			case *universal.SessionStarted:
+				var md struct{ Title string }
+				json.Unmarshal(d.Metadata, &md)
+				title = md.Title
+				continue
 			case *universal.ItemSnapshot:
 				it = &d.Item
 			default:
@@ -109,8 +119,16 @@ func TestStatusLabels(t *testing.T) {
 				case p.Type != universal.PartStatus:
 				case aliases[p.Label] != "":
 					t.Errorf("%s: status label %q: the shared label is %q", in.Rel, p.Label, aliases[p.Label])
+				case p.Label == "session_info" && bytes.Contains(p.Metadata, []byte(`"title"`)):
+					t.Errorf("%s: a session_info item names a title: the title is a status item labelled title", in.Rel)
 				case p.Label == "compaction":
 					n++
+				case p.Label == "title" && e.Type == universal.TypeItemCompleted:
+					titles++
+					if p.Detail == "" || p.Detail == title || len(it.Content) != 1 || it.ParentID != "" {
+						t.Errorf("%s: title item %q (session's title %q, %d parts, parent %q): a title item names a new title of the session", in.Rel, p.Detail, title, len(it.Content), it.ParentID)
+					}
+					title = p.Detail
 				}
 			}
 		}
@@ -119,7 +137,7 @@ func TestStatusLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n == 0 {
-		t.Fatal("no compaction in the corpus")
+	if n == 0 || titles == 0 {
+		t.Fatalf("%d compactions and %d title items in the corpus, want some of each", n, titles)
 	}
 }

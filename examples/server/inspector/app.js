@@ -27,6 +27,7 @@ function newModel() {
     version: 0,          // sequence of the last event folded in
     status: 'idle',      // idle, running, failed, completed, terminated
     meta: {},            // session.started metadata
+    title: '',           // metadata title, then each title status item
     items: new Map(),    // item_id → {id, parent, kind, role, status, parts}
     children: new Map(), // parent item_id → [item_id]
     timeline: [],        // top-level entries, in order: {t: 'item'|'turn-start'|'turn-end'|'error'|'perm'|'question'|'end', …}
@@ -58,6 +59,14 @@ function addUsage(sum, u) {
   return out;
 }
 
+// retitle takes the title a completed status item labelled "title" (one
+// of the session, under no other item) reports, as package reduce does.
+function retitle(m, it, completed) {
+  if (!completed || !it || it.kind !== 'status' || it.parent_id || it.status === 'failed') return;
+  const p = (it.content || [])[0];
+  if (p && p.type === 'status' && p.label === 'title' && p.detail) m.title = p.detail;
+}
+
 // reduce folds one event into the model; events out of order are ignored.
 function reduce(m, ev) {
   if (ev.sequence !== m.version + 1) return false;
@@ -67,6 +76,7 @@ function reduce(m, ev) {
   switch (ev.type) {
     case 'session.started':
       m.meta = d.metadata || {};
+      m.title = typeof m.meta.title === 'string' ? m.meta.title : '';
       break;
     case 'turn.started':
       m.openTurns++;
@@ -85,6 +95,7 @@ function reduce(m, ev) {
     case 'item.started':
     case 'item.completed':
       upsertItem(m, d.item, ev.type === 'item.completed');
+      retitle(m, d.item, ev.type === 'item.completed');
       if (ev.type === 'item.started') work();
       break;
     case 'item.delta': {
@@ -314,6 +325,7 @@ function render(m, root, conn) {
     h('div', { class: 'bar' },
       h('span', { class: 'status ' + m.status, 'data-session-status': m.status }, m.status),
       m.status === 'running' ? h('span', { class: 'typing', 'data-typing': '' }, h('i'), h('i'), h('i')) : null,
+      m.title ? h('span', { class: 'title', 'data-title': '' }, m.title) : null,
       h('span', { class: 'muted' }, meta),
       h('span', { class: 'usage', 'data-usage': u ? '' : null }, fmtUsage(u, cost)),
       h('span', { class: 'muted conn', 'data-connection': conn }, `v${m.version} · ${conn}`)),
@@ -338,9 +350,10 @@ async function listPage(root) {
       return;
     }
     root.replaceChildren(h('table', { class: 'sessions', 'data-sessions': '' },
-      h('thead', {}, h('tr', {}, ['session', 'agent', 'status', 'events'].map(t => h('th', {}, t)))),
+      h('thead', {}, h('tr', {}, ['session', 'title', 'agent', 'status', 'events'].map(t => h('th', {}, t)))),
       h('tbody', {}, list.map(s => h('tr', { 'data-session-id': s.id, 'data-status': s.status },
         h('td', {}, h('a', { href: '/view/' + encodeURIComponent(s.id) }, s.id)),
+        h('td', { 'data-title': '' }, s.title || ''),
         h('td', {}, s.agent || ''),
         h('td', {}, h('span', { class: 'status ' + s.status }, s.status)),
         h('td', { 'data-version': s.version }, s.version))))));

@@ -1,0 +1,48 @@
+package acp_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// TestSessionTitle: a session_info_update's title (claude-agent-acp sends
+// one after the first prompt) was a status item "session_info" with the
+// update in its metadata. It is the session's title: session.started
+// metadata "title" before the session starts, after it a status item
+// labelled title when the title changes (updatedAt in its metadata); the
+// same title again makes no item, and an update without a title (Codex's
+// threadStatus in _meta) stays a session_info item.
+func TestSessionTitle(t *testing.T) {
+	info := func(members string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"session_info_update",` + members + `}}}`
+	}
+	evs := translateChecked(t, strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		info(`"title":"First"`),
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`,
+		info(`"title":"First","updatedAt":"2026-11-28T21:27:16.231Z"`),
+		info(`"title":"Second","updatedAt":"2026-11-28T21:27:17.000Z"`),
+		info(`"_meta":{"codex":{"threadStatus":{"type":"idle"}}}`),
+	}, "\n"))
+	var md struct{ Title string }
+	if err := json.Unmarshal(golden.OfType(evs, universal.TypeSessionStarted)[0].Data.(*universal.SessionStarted).Metadata, &md); err != nil || md.Title != "First" {
+		t.Errorf("session.started title %q (%v), want First", md.Title, err)
+	}
+	var got []string
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		it := e.Data.(*universal.ItemSnapshot).Item
+		if it.Kind == universal.KindStatus {
+			p := it.Content[0]
+			got = append(got, p.Label+":"+p.Detail+":"+string(p.Metadata))
+		}
+	}
+	want := `[title:Second:{"updatedAt":"2026-11-28T21:27:17.000Z"} session_info::{"session_info":{"_meta":{"codex":{"threadStatus":{"type":"idle"}}}}}]`
+	if fmt.Sprint(got) != want {
+		t.Errorf("status items %s\nwant %s", got, want)
+	}
+}
