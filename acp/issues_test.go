@@ -87,3 +87,44 @@ func TestUsageUpdateWithoutCost(t *testing.T) {
 		t.Errorf("the window's size and use are in no event")
 	}
 }
+
+// TestPermissionReasonMeta: claude-agent-acp 0.81.1 (Claude Code 2.1.281)
+// asks for a Bash call with the reason Claude Code gives in the request's
+// _meta.permission ({title, description: "Reason: This command requires
+// approval"}), and sends the call's name in toolCall.name; wire lines as
+// logged by a raw JSON-RPC probe and quoted (trimmed) in a public
+// project's notes, "ACP adapter probe — Milestone 1 Task 0" (2026-09-24;
+// the project's repository is not named by the index). The reason was
+// dropped: the permission.requested metadata keeps the request's _meta.
+func TestPermissionReasonMeta(t *testing.T) {
+	in := func(s string) string { return `{"dir":"in","msg":` + s + `}` }
+	out := func(s string) string { return `{"dir":"out","msg":` + s + `}` }
+	input := strings.Join([]string{
+		in(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`),
+		out(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true},"agentInfo":{"name":"@agentclientprotocol/claude-agent-acp","version":"0.81.1"},"authMethods":[]}}`),
+		in(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`),
+		out(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`),
+		in(`{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"node -e \"console.log(41+1)\""}]}}`),
+		out(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"toolu_01Dc","title":"Terminal","kind":"execute","status":"pending","rawInput":{}}}}`),
+		out(`{"jsonrpc":"2.0","id":9,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"toolu_01Dc","name":"Bash","title":"node -e \"console.log(41+1)\"","kind":"execute","rawInput":{"command":"node -e \"console.log(41+1)\"","description":"Run node command to print 41+1"}},"_meta":{"permission":{"title":"node -e \"console.log(41+1)\"","description":"Reason: This command requires approval"}},"options":[{"optionId":"allow-once","kind":"allow_once"},{"optionId":"allow-with-updates","kind":"allow_always"},{"optionId":"reject","kind":"reject_once"}]}}`),
+		in(`{"jsonrpc":"2.0","id":9,"result":{"outcome":{"outcome":"selected","optionId":"reject"}}}`),
+		out(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"toolu_01Dc","status":"failed"}}}`),
+		out(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Command blocked (permission denied)."},"messageId":"msg_011"}}}`),
+		out(`{"jsonrpc":"2.0","id":5,"result":{"stopReason":"end_turn"}}`),
+	}, "\n") + "\n"
+	evs := translate(t, acp.FormatExchange, input)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+		t.Fatalf("agent.unparsed %+v, want none", u)
+	}
+	reqs := golden.OfType(evs, universal.TypePermissionRequested)
+	if len(reqs) != 1 {
+		t.Fatalf("%d permission.requested, want 1", len(reqs))
+	}
+	if s := string(reqs[0].AppendJSON(nil)); !strings.Contains(s, "Reason: This command requires approval") {
+		t.Errorf("permission.requested lost the reason: %s", s)
+	}
+	res := golden.OfType(evs, universal.TypePermissionResolved)
+	if len(res) != 1 || !strings.Contains(string(res[0].AppendJSON(nil)), `"denied"`) {
+		t.Errorf("permission.resolved %v, want one denied", res)
+	}
+}

@@ -650,6 +650,9 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 	var md jsonw.Object
 	options.AddTo(&md, "options")
 	tc.AddTo(&md, "tool_call").String("request_id", id)
+	// The request's own _meta: claude-agent-acp puts why Claude Code
+	// asks there (_meta.permission {title, description: "Reason: …"}).
+	params.Sub("_meta").AddTo(&md, "_meta")
 	return t.w.RequestPermission(dst, universal.Permission{
 		PermissionID: r.ID,
 		Action:       action,

@@ -80,6 +80,7 @@ func public() []capture {
 		{input: p("irrlicht__session-start-2026-08.v3-session.jsonl"), format: pi.FormatSession},
 		{input: p("irrlicht__full-lifecycle-toolcall.v3-session.jsonl"), format: pi.FormatSession},
 		{input: p("irrlicht__model-switch-midsession.v3-session.jsonl"), format: pi.FormatSession},
+		{input: p("toolpath__compacted-real.v3-session.jsonl"), format: pi.FormatSession},
 		// Hand-made with a line that is not JSON and an unknown entry type.
 		{input: p("agentsview__session.jsonl"), format: pi.FormatSession, allowUnparsed: true},
 		// Hand-made streams in the pre-0.84 shape (labelled synthetic).
