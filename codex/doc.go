@@ -199,7 +199,8 @@
 // rollout shell tools (exec_command {cmd}, shell {command: argv},
 // shell_command {command}, local_shell) are execute with the script the
 // shell runs; file_change (the changes' paths) and apply_patch (the
-// patch's paths, relative ones resolved against the session's cwd) edit;
+// patch's paths, relative ones resolved against the session's cwd, or the
+// turn's where a rollout's turn_context names another) edit;
 // view_image and read_file read; web_search, tool_search, list_dir and
 // grep_files search; update_plan and the goal tools (create_goal,
 // update_goal, get_goal) think; spawn_agent task (prompt or

@@ -70,6 +70,11 @@ func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
 	case "turn_context":
 		t.mergeSettings(payload, "approval_policy", "sandbox_policy", "effort")
 		t.setModel(t.st.Cur, payload.Sub("model").Str(), payload.Sub("effort").Str())
+		if cwd := payload.Sub("cwd").Str(); cwd != "" && cwd != t.st.Cwd && t.w.Begun() && t.isRoot(t.st.Cur) {
+			// A turn that runs in another directory (turn/start's cwd
+			// override): its tools' relative paths are that directory's.
+			t.st.Cwd = strings.Clone(cwd)
+		}
 		return dst
 	case "response_item":
 		if ptyp != "message" || payload.Sub("role").Str() == "assistant" {

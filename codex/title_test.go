@@ -2,6 +2,7 @@ package codex_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/codex"
@@ -45,5 +46,40 @@ func TestTitles(t *testing.T) {
 	evs = run(t, codex.FormatRollout, nil, []string{meta, rename("Parser"), rename("Parser"), rename("Dates")})
 	if got := fmt.Sprint(titleItems(evs)); got != "[Parser Dates]" {
 		t.Errorf("rollout title items %s, want [Parser Dates]", got)
+	}
+}
+
+// TestTurnDirectory: a turn started in another directory than the
+// session's (app-server turn/start with a cwd override; the rollout's
+// turn_context has the new cwd, session_meta the old one, as a public
+// probe of Codex 0.145.0 shows) runs its tools there: their relative
+// paths resolve against the turn's cwd. They resolved against the
+// session's first directory.
+func TestTurnDirectory(t *testing.T) {
+	patch := func(call, file string) string {
+		return `{"type":"response_item","payload":{"type":"custom_tool_call","status":"completed","call_id":"` + call + `","name":"apply_patch","input":"*** Begin Patch\n*** Add File: ` + file + `\n+hi\n*** End Patch\n"}}` + "\n" +
+			`{"type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"` + call + `","output":"Success. Updated the following files:\nA ` + file + `\n"}}`
+	}
+	evs := run(t, codex.FormatRollout, nil, strings.Split(strings.Join([]string{
+		`{"type":"session_meta","payload":{"id":"s1","cwd":"/a","cli_version":"0.145.0"}}`,
+		`{"type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}`,
+		`{"type":"turn_context","payload":{"turn_id":"t1","cwd":"/a"}}`,
+		patch("c1", "x.txt"),
+		`{"type":"event_msg","payload":{"type":"task_complete","turn_id":"t1"}}`,
+		`{"type":"event_msg","payload":{"type":"task_started","turn_id":"t2"}}`,
+		`{"type":"turn_context","payload":{"turn_id":"t2","cwd":"/b"}}`,
+		patch("c2", "y.txt"),
+		`{"type":"event_msg","payload":{"type":"task_complete","turn_id":"t2"}}`,
+	}, "\n"), "\n"))
+	var paths []string
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		for _, p := range e.Data.(*universal.ItemSnapshot).Item.Content {
+			if p.Type == universal.PartFileRef {
+				paths = append(paths, p.Path)
+			}
+		}
+	}
+	if fmt.Sprint(paths) != "[/a/x.txt /b/y.txt]" {
+		t.Errorf("file paths %v, want [/a/x.txt /b/y.txt]", paths)
 	}
 }
