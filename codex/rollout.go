@@ -793,8 +793,15 @@ func (t *Translator) functionCall(dst []event, c *ctx, p jsonscan.Value, typ, th
 func (t *Translator) functionOutput(dst []event, c *ctx, p jsonscan.Value, typ, thread string) []event {
 	id := p.Get("call_id").Str
 	key := "c:" + id
-	spec := toolSpec{native: t.w.Copy(id), thread: thread, callID: t.w.Copy(id)}
 	n := t.item(key)
+	if n != nil && n.RDone && n.Held == nil && id != "" && n.Name != "spawn_agent" {
+		// The call's result is complete (its item_completed or
+		// exec_command_end came first) and toolResult leaves it as it
+		// is: the output, as long as the line, is not read for nothing.
+		// (A spawn_agent output still names its sub-agent's thread.)
+		return dst
+	}
+	spec := toolSpec{native: t.w.Copy(id), thread: thread, callID: t.w.Copy(id)}
 	if n != nil {
 		spec.name = n.Name
 	} else {
