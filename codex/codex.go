@@ -164,7 +164,7 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	// never stopped. The message is read as universal.CleanInput returns
 	// it; cleaning never changes ASCII bytes, so the line is trimmed and
 	// told noise or JSON on the bytes as they came.
-	line := trimSpace(m.Data)
+	line := trimLeft(m.Data)
 	if t.format == FormatExec && (len(line) == 0 || line[0] != '{') {
 		// Lines on stdout that are not JSON: Codex's stderr merged into
 		// stdout. They are kept as the session's stderr.
@@ -177,6 +177,14 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	// instead of scanning the line per field. Cleaning never changes ASCII
 	// bytes, so the trimmed line stays the trimmed message.
 	cleaned, ok := t.scan.ScanClean(line)
+	if len(line) > 0 && isSpace(line[len(line)-1]) {
+		// Trailing whitespace (rare: framing strips the newline) is
+		// looked for once the scan has read the line's end: reading it
+		// first costs a cache miss a line. The line is scanned again
+		// without it, as every handler reads a trimmed line.
+		line = trimSpace(line)
+		cleaned, ok = t.scan.ScanClean(line)
+	}
 	if len(cleaned) != len(line) || len(cleaned) > 0 && &cleaned[0] != &line[0] {
 		m.Data, line = universal.CleanInput(m.Data), cleaned
 	}
@@ -352,14 +360,22 @@ func view(b []byte) string {
 }
 
 func trimSpace(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
-		b = b[1:]
-	}
-	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\r' || b[len(b)-1] == '\n') {
+	b = trimLeft(b)
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
 		b = b[:len(b)-1]
 	}
 	return b
 }
+
+// trimLeft is trimSpace for the start of b only.
+func trimLeft(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	return b
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 func containsByte(s string, c byte) bool {
 	for i := 0; i < len(s); i++ {
