@@ -748,7 +748,7 @@ func (t *Translator) functionCall(dst []event, c *ctx, p jsonscan.Value, typ, th
 	var patch string
 	switch typ {
 	case "function_call":
-		spec.args = t.w.Copy(argsJSON(p.Get("arguments")))
+		spec.args = t.argsText(p.Sub("arguments"))
 		if name == "apply_patch" {
 			patch = gjson.Get(spec.args, "input").Str
 			if patch == "" {
@@ -769,7 +769,7 @@ func (t *Translator) functionCall(dst []event, c *ctx, p jsonscan.Value, typ, th
 		spec.args = t.w.Copy(jsonw.Compact(rawOr(p.Get("action"), "{}")))
 	case "tool_search_call":
 		name = "tool_search"
-		spec.args = t.w.Copy(argsJSON(p.Get("arguments")))
+		spec.args = t.argsText(p.Sub("arguments"))
 	}
 	spec.name = t.w.Copy(name)
 	key := ""
@@ -787,6 +787,21 @@ func (t *Translator) functionCall(dst []event, c *ctx, p jsonscan.Value, typ, th
 		}
 	}
 	return dst
+}
+
+// argsText returns argsJSON of a model call's arguments, copied. Their
+// string of JSON text (the common case) is unescaped into a buffer the
+// translator reuses and checked there, not into a string of its own that
+// the copy then drops.
+func (t *Translator) argsText(a jsonscan.Value) string {
+	if a.Type() != gjson.String {
+		return t.w.Copy(argsJSON(a.Result()))
+	}
+	t.text = a.AppendStr(t.text[:0])
+	if !gjson.Valid(view(t.text)) {
+		return t.w.Copy(a.Raw())
+	}
+	return t.str(t.text)
 }
 
 // functionOutput maps the output of a model tool call.
