@@ -482,8 +482,9 @@ func (t *Translator) interAgentMessage(dst []event, c *ctx, p jsonscan.Value, te
 
 // injected reports whether a user-role model message is context Codex
 // injected (environment, AGENTS.md, skills, instructions, notifications)
-// rather than the user's words.
-func injected(p jsonscan.Value) bool {
+// rather than the user's words. Its texts are unescaped into buf, a
+// buffer of the caller's: they are only looked at.
+func injected(p jsonscan.Value, buf *[]byte) bool {
 	harness := false
 	p.Sub("internal_chat_message_metadata_passthrough.content_item_metadata").Each(func(_ gjson.Result, v jsonscan.Value) bool {
 		if pt := v.Get("provenance.type").Str; pt != "" && pt != "user" {
@@ -501,7 +502,8 @@ func injected(p jsonscan.Value) bool {
 			return true
 		}
 		any = true
-		s := strings.TrimSpace(v.Get("text").Str)
+		*buf = v.Sub("text").AppendStr((*buf)[:0])
+		s := strings.TrimSpace(view(*buf))
 		switch {
 		case strings.HasPrefix(s, "# AGENTS.md instructions"), strings.HasPrefix(s, "<INSTRUCTIONS>"):
 		case len(s) > 2 && s[0] == '<' && s[len(s)-1] == '>' && isTagStart(s[1]):
@@ -518,18 +520,19 @@ func isTagStart(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= '
 // userResponse holds a user message of the model history until the event
 // copy of it shows (or something else shows there is none).
 func (t *Translator) userResponse(dst []event, c *ctx, p jsonscan.Value, thread string) []event {
-	if t.st.Lock[lockUser] == lockEvent || injected(p) {
+	if t.st.Lock[lockUser] == lockEvent || injected(p, &t.text) {
 		return dst
 	}
-	var text strings.Builder
+	// The texts are unescaped where they are joined.
+	text := t.text[:0]
 	var images []string
 	p.Sub("content").Each(func(_ gjson.Result, v jsonscan.Value) bool {
 		switch v.Get("type").Str {
 		case "input_text":
-			if text.Len() > 0 {
-				text.WriteByte('\n')
+			if len(text) > 0 {
+				text = append(text, '\n')
 			}
-			text.WriteString(v.Get("text").Str)
+			text = v.Sub("text").AppendStr(text)
 		case "input_image":
 			if u := v.Get("image_url").Str; u != "" {
 				images = append(images, u)
@@ -537,7 +540,8 @@ func (t *Translator) userResponse(dst []event, c *ctx, p jsonscan.Value, thread 
 		}
 		return true
 	})
-	t.st.Held = append(t.st.Held, held{Text: text.String(), Raw: string(c.raw), Src: srcResponse, Thread: thread,
+	t.text = text
+	t.st.Held = append(t.st.Held, held{Text: string(text), Raw: string(c.raw), Src: srcResponse, Thread: thread,
 		Native: strings.Clone(p.Get("id").Str), Aux: imagesJSON(images)})
 	return dst
 }
