@@ -38,9 +38,18 @@ const (
 
 // rollout translates one line of a rollout file.
 func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
-	// The lookups walk the line's index: a key the line does not have
-	// costs a walk over its few top-level members, not a scan of the line.
-	typ, payload := line.Sub("type"), line.Sub("payload")
+	// One walk over the line's few top-level members (a duplicate key:
+	// the first wins, as with Sub).
+	var typ, payload jsonscan.Value
+	line.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "type":
+			jsonscan.KeepFirst(&typ, v)
+		case "payload":
+			jsonscan.KeepFirst(&payload, v)
+		}
+		return true
+	})
 	if !payload.Exists() {
 		// The pre-envelope layout (≤ ~0.34): a bare header, state markers,
 		// bare response items.
