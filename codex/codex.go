@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -57,7 +58,7 @@ func Detect(head []byte) string {
 // exchanges are not JSON-RPC, an Agent Client Protocol peer's methods are
 // session/…, fs/… and terminal/…, OpenCode's run output names its session).
 func detectLine(s string) string {
-	r := jsonscan.GetMany(s, "dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID", "properties")
+	r := detectMembers(s)
 	dir, msg, method, id, result, rpcErr, typ, payload, ts, record, _, prompt, rpc := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12]
 	openCode := r[13].Exists() || r[14].Exists() // an OpenCode event or run line
 	switch {
@@ -92,6 +93,30 @@ func detectLine(s string) string {
 		return FormatRollout // the pre-envelope rollout header
 	}
 	return ""
+}
+
+// detectPaths are the members detectLine reads.
+var detectPaths = [...]string{"dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID", "properties"}
+
+// detectScanners lend detectMembers their Scanners: the index of a first
+// line (a rollout's session_meta is about 20 KB) is built in buffers
+// reused from input to input.
+var detectScanners = sync.Pool{New: func() any { return new(jsonscan.Scanner) }}
+
+// detectMembers returns what jsonscan.GetMany(s, detectPaths...) returns,
+// without the allocations of a new Scanner and of the results.
+func detectMembers(s string) (r [len(detectPaths)]gjson.Result) {
+	sc := detectScanners.Get().(*jsonscan.Scanner)
+	defer detectScanners.Put(sc)
+	if !sc.ScanString(s) {
+		copy(r[:], gjson.GetMany(s, detectPaths[:]...))
+		return r
+	}
+	top := sc.Root()
+	for i, p := range detectPaths {
+		r[i] = top.Get(p)
+	}
+	return r
 }
 
 // codexRPC reports whether a JSON-RPC message can be Codex's app-server
