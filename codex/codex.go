@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -57,7 +58,7 @@ func Detect(head []byte) string {
 // exchanges are not JSON-RPC, an Agent Client Protocol peer's methods are
 // session/…, fs/… and terminal/…, OpenCode's run output names its session).
 func detectLine(s string) string {
-	r := jsonscan.GetMany(s, "dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID", "properties")
+	r := detectMembers(s)
 	dir, msg, method, id, result, rpcErr, typ, payload, ts, record, _, prompt, rpc := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12]
 	openCode := r[13].Exists() || r[14].Exists() // an OpenCode event or run line
 	switch {
@@ -92,6 +93,30 @@ func detectLine(s string) string {
 		return FormatRollout // the pre-envelope rollout header
 	}
 	return ""
+}
+
+// detectPaths are the members detectLine reads.
+var detectPaths = [...]string{"dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID", "properties"}
+
+// detectScanners lend detectMembers their Scanners: the index of a first
+// line (a rollout's session_meta is about 20 KB) is built in buffers
+// reused from input to input.
+var detectScanners = sync.Pool{New: func() any { return new(jsonscan.Scanner) }}
+
+// detectMembers returns what jsonscan.GetMany(s, detectPaths...) returns,
+// without the allocations of a new Scanner and of the results.
+func detectMembers(s string) (r [len(detectPaths)]gjson.Result) {
+	sc := detectScanners.Get().(*jsonscan.Scanner)
+	defer detectScanners.Put(sc)
+	if !sc.ScanString(s) {
+		copy(r[:], gjson.GetMany(s, detectPaths[:]...))
+		return r
+	}
+	top := sc.Root()
+	for i, p := range detectPaths {
+		r[i] = top.Get(p)
+	}
+	return r
 }
 
 // codexRPC reports whether a JSON-RPC message can be Codex's app-server
@@ -164,7 +189,7 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	// never stopped. The message is read as universal.CleanInput returns
 	// it; cleaning never changes ASCII bytes, so the line is trimmed and
 	// told noise or JSON on the bytes as they came.
-	line := trimSpace(m.Data)
+	line := trimLeft(m.Data)
 	if t.format == FormatExec && (len(line) == 0 || line[0] != '{') {
 		// Lines on stdout that are not JSON: Codex's stderr merged into
 		// stdout. They are kept as the session's stderr.
@@ -177,6 +202,14 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	// instead of scanning the line per field. Cleaning never changes ASCII
 	// bytes, so the trimmed line stays the trimmed message.
 	cleaned, ok := t.scan.ScanClean(line)
+	if len(line) > 0 && isSpace(line[len(line)-1]) {
+		// Trailing whitespace (rare: framing strips the newline) is
+		// looked for once the scan has read the line's end: reading it
+		// first costs a cache miss a line. The line is scanned again
+		// without it, as every handler reads a trimmed line.
+		line = trimSpace(line)
+		cleaned, ok = t.scan.ScanClean(line)
+	}
 	if len(cleaned) != len(line) || len(cleaned) > 0 && &cleaned[0] != &line[0] {
 		m.Data, line = universal.CleanInput(m.Data), cleaned
 	}
@@ -352,14 +385,22 @@ func view(b []byte) string {
 }
 
 func trimSpace(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
-		b = b[1:]
-	}
-	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\r' || b[len(b)-1] == '\n') {
+	b = trimLeft(b)
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
 		b = b[:len(b)-1]
 	}
 	return b
 }
+
+// trimLeft is trimSpace for the start of b only.
+func trimLeft(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	return b
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 func containsByte(s string, c byte) bool {
 	for i := 0; i < len(s); i++ {

@@ -573,6 +573,20 @@ func (t *Translator) markClosed() {
 // index: a count is read from its digits, and the counts found share one
 // allocation. The first of repeated names counts, as a lookup finds it.
 func readUsage(r jsonscan.Value, names *[6]string) usageVals {
+	c := readCounts(r, names)
+	return c.vals()
+}
+
+// counts are token counts as readUsage reads them, before they are
+// allocated: n[i] is a count where has has bit i.
+type counts struct {
+	n   [6]int64
+	has uint8
+}
+
+// readCounts is readUsage without the allocation: a running total that
+// did not move is compared and dropped for free.
+func readCounts(r jsonscan.Value, names *[6]string) counts {
 	var vals [6]jsonscan.Value
 	r.Members(func(k string, v jsonscan.Value) bool {
 		for i, name := range names {
@@ -583,38 +597,54 @@ func readUsage(r jsonscan.Value, names *[6]string) usageVals {
 		}
 		return true
 	})
-	var u usageVals
-	var counts *[6]int64
-	ptrs := [6]**int64{&u.Input, &u.Cached, &u.CacheWrite, &u.Output, &u.Reasoning, &u.Total}
+	var c counts
 	for i, v := range vals {
 		if v.Type() != gjson.Number {
 			continue
 		}
 		if n := v.Int(); n >= 0 {
-			if counts == nil {
-				counts = new([6]int64)
-			}
-			counts[i] = n
-			*ptrs[i] = &counts[i]
+			c.n[i] = n
+			c.has |= 1 << i
+		}
+	}
+	return c
+}
+
+// vals returns the counts as usageVals, sharing one allocation.
+func (c *counts) vals() usageVals {
+	var u usageVals
+	if c.has == 0 {
+		return u
+	}
+	n := new([6]int64)
+	*n = c.n
+	for i, p := range u.fields() {
+		if c.has&(1<<i) != 0 {
+			*p = &n[i]
 		}
 	}
 	return u
+}
+
+// fields are u's counts, in the order of the field names readUsage takes.
+func (u *usageVals) fields() [6]**int64 {
+	return [6]**int64{&u.Input, &u.Cached, &u.CacheWrite, &u.Output, &u.Reasoning, &u.Total}
+}
+
+// same reports whether u holds exactly the counts c.
+func (u *usageVals) same(c *counts) bool {
+	for i, p := range u.fields() {
+		if (*p != nil) != (c.has&(1<<i) != 0) || *p != nil && **p != c.n[i] {
+			return false
+		}
+	}
+	return true
 }
 
 var (
 	camelUsage = [6]string{"inputTokens", "cachedInputTokens", "cacheWriteInputTokens", "outputTokens", "reasoningOutputTokens", "totalTokens"}
 	snakeUsage = [6]string{"input_tokens", "cached_input_tokens", "cache_write_input_tokens", "output_tokens", "reasoning_output_tokens", "total_tokens"}
 )
-
-func (u *usageVals) empty() bool {
-	return u.Input == nil && u.Cached == nil && u.CacheWrite == nil && u.Output == nil && u.Reasoning == nil && u.Total == nil
-}
-
-func (u *usageVals) equal(v *usageVals) bool {
-	eq := func(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
-	return eq(u.Input, v.Input) && eq(u.Cached, v.Cached) && eq(u.CacheWrite, v.CacheWrite) &&
-		eq(u.Output, v.Output) && eq(u.Reasoning, v.Reasoning) && eq(u.Total, v.Total)
-}
 
 // minus returns u - prev field by field (nil where either is missing);
 // ok is false when a count went down (not the same running total).

@@ -581,15 +581,25 @@ func (t *Translator) tokenCount(dst []event, c *ctx, info jsonscan.Value, thread
 	if t.st.Records || !info.IsObject() {
 		return dst
 	}
-	total := readUsage(info.Sub("total_token_usage"), &snakeUsage)
-	if total.empty() {
+	cur := readCounts(info.Sub("total_token_usage"), &snakeUsage)
+	if cur.has == 0 {
 		return dst
 	}
-	prevKey := "t:" + thread
-	if prev := t.st.Usage[prevKey]; prev != nil && prev.equal(&total) {
+	// The thread's last total, looked up without making its key: most
+	// totals repeat the last one, and a thread's key is made once.
+	var kb [64]byte
+	k := append(append(kb[:0], "t:"...), thread...)
+	prev := t.st.Usage[string(k)]
+	if prev != nil && prev.same(&cur) {
 		return dst
 	}
-	put(&t.st.Usage, prevKey, &total)
+	total := cur.vals()
+	if prev != nil {
+		*prev = total // events keep the counts, not the usageVals
+	} else {
+		first := total
+		put(&t.st.Usage, string(k), &first)
+	}
 	window := countPtr(info.Get("model_context_window"))
 	turn := t.w.Turn()
 	if last := info.Sub("last_token_usage"); last.IsObject() {

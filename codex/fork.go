@@ -116,7 +116,7 @@ func (t *Translator) replayLine(dst []event, typ string, p jsonscan.Value, ts st
 		switch pt {
 		case "message":
 			role := p.Get("role").Str
-			if (role == "user" && !injected(p)) || role == "assistant" {
+			if (role == "user" && !injected(p, &t.text)) || role == "assistant" {
 				text := joinTexts(p.Sub("content"), "text")
 				if text != "" {
 					f.Resp = append(f.Resp, forkMsg{Role: role, Text: strings.Clone(text)})

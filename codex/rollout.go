@@ -38,9 +38,18 @@ const (
 
 // rollout translates one line of a rollout file.
 func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
-	// The lookups walk the line's index: a key the line does not have
-	// costs a walk over its few top-level members, not a scan of the line.
-	typ, payload := line.Sub("type"), line.Sub("payload")
+	// One walk over the line's few top-level members (a duplicate key:
+	// the first wins, as with Sub).
+	var typ, payload jsonscan.Value
+	line.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "type":
+			jsonscan.KeepFirst(&typ, v)
+		case "payload":
+			jsonscan.KeepFirst(&payload, v)
+		}
+		return true
+	})
 	if !payload.Exists() {
 		// The pre-envelope layout (≤ ~0.34): a bare header, state markers,
 		// bare response items.
@@ -487,8 +496,9 @@ func (t *Translator) interAgentMessage(dst []event, c *ctx, p jsonscan.Value, te
 
 // injected reports whether a user-role model message is context Codex
 // injected (environment, AGENTS.md, skills, instructions, notifications)
-// rather than the user's words.
-func injected(p jsonscan.Value) bool {
+// rather than the user's words. Its texts are unescaped into buf, a
+// buffer of the caller's: they are only looked at.
+func injected(p jsonscan.Value, buf *[]byte) bool {
 	harness := false
 	p.Sub("internal_chat_message_metadata_passthrough.content_item_metadata").Each(func(_ gjson.Result, v jsonscan.Value) bool {
 		if pt := v.Get("provenance.type").Str; pt != "" && pt != "user" {
@@ -506,7 +516,8 @@ func injected(p jsonscan.Value) bool {
 			return true
 		}
 		any = true
-		s := strings.TrimSpace(v.Get("text").Str)
+		*buf = v.Sub("text").AppendStr((*buf)[:0])
+		s := strings.TrimSpace(view(*buf))
 		switch {
 		case strings.HasPrefix(s, "# AGENTS.md instructions"), strings.HasPrefix(s, "<INSTRUCTIONS>"):
 		case len(s) > 2 && s[0] == '<' && s[len(s)-1] == '>' && isTagStart(s[1]):
@@ -523,18 +534,19 @@ func isTagStart(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= '
 // userResponse holds a user message of the model history until the event
 // copy of it shows (or something else shows there is none).
 func (t *Translator) userResponse(dst []event, c *ctx, p jsonscan.Value, thread string) []event {
-	if t.st.Lock[lockUser] == lockEvent || injected(p) {
+	if t.st.Lock[lockUser] == lockEvent || injected(p, &t.text) {
 		return dst
 	}
-	var text strings.Builder
+	// The texts are unescaped where they are joined.
+	text := t.text[:0]
 	var images []string
 	p.Sub("content").Each(func(_ gjson.Result, v jsonscan.Value) bool {
 		switch v.Get("type").Str {
 		case "input_text":
-			if text.Len() > 0 {
-				text.WriteByte('\n')
+			if len(text) > 0 {
+				text = append(text, '\n')
 			}
-			text.WriteString(v.Get("text").Str)
+			text = v.Sub("text").AppendStr(text)
 		case "input_image":
 			if u := v.Get("image_url").Str; u != "" {
 				images = append(images, u)
@@ -542,7 +554,8 @@ func (t *Translator) userResponse(dst []event, c *ctx, p jsonscan.Value, thread 
 		}
 		return true
 	})
-	t.st.Held = append(t.st.Held, held{Text: text.String(), Raw: string(c.raw), Src: srcResponse, Thread: thread,
+	t.text = text
+	t.st.Held = append(t.st.Held, held{Text: string(text), Raw: string(c.raw), Src: srcResponse, Thread: thread,
 		Native: strings.Clone(p.Get("id").Str), Aux: imagesJSON(images)})
 	return dst
 }
@@ -753,7 +766,7 @@ func (t *Translator) functionCall(dst []event, c *ctx, p jsonscan.Value, typ, th
 	var patch string
 	switch typ {
 	case "function_call":
-		spec.args = t.w.Copy(argsJSON(p.Get("arguments")))
+		spec.args = t.argsText(p.Sub("arguments"))
 		if name == "apply_patch" {
 			patch = gjson.Get(spec.args, "input").Str
 			if patch == "" {
@@ -774,7 +787,7 @@ func (t *Translator) functionCall(dst []event, c *ctx, p jsonscan.Value, typ, th
 		spec.args = t.w.Copy(jsonw.Compact(rawOr(p.Get("action"), "{}")))
 	case "tool_search_call":
 		name = "tool_search"
-		spec.args = t.w.Copy(argsJSON(p.Get("arguments")))
+		spec.args = t.argsText(p.Sub("arguments"))
 	}
 	spec.name = t.w.Copy(name)
 	key := ""
@@ -794,12 +807,34 @@ func (t *Translator) functionCall(dst []event, c *ctx, p jsonscan.Value, typ, th
 	return dst
 }
 
+// argsText returns argsJSON of a model call's arguments, copied. Their
+// string of JSON text (the common case) is unescaped into a buffer the
+// translator reuses and checked there, not into a string of its own that
+// the copy then drops.
+func (t *Translator) argsText(a jsonscan.Value) string {
+	if a.Type() != gjson.String {
+		return t.w.Copy(argsJSON(a.Result()))
+	}
+	t.text = a.AppendStr(t.text[:0])
+	if !gjson.Valid(view(t.text)) {
+		return t.w.Copy(a.Raw())
+	}
+	return t.str(t.text)
+}
+
 // functionOutput maps the output of a model tool call.
 func (t *Translator) functionOutput(dst []event, c *ctx, p jsonscan.Value, typ, thread string) []event {
 	id := p.Get("call_id").Str
 	key := "c:" + id
-	spec := toolSpec{native: t.w.Copy(id), thread: thread, callID: t.w.Copy(id)}
 	n := t.item(key)
+	if n != nil && n.RDone && n.Held == nil && id != "" && n.Name != "spawn_agent" {
+		// The call's result is complete (its item_completed or
+		// exec_command_end came first) and toolResult leaves it as it
+		// is: the output, as long as the line, is not read for nothing.
+		// (A spawn_agent output still names its sub-agent's thread.)
+		return dst
+	}
+	spec := toolSpec{native: t.w.Copy(id), thread: thread, callID: t.w.Copy(id)}
 	if n != nil {
 		spec.name = n.Name
 	} else {
