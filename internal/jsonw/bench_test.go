@@ -3,6 +3,7 @@ package jsonw
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,6 +60,52 @@ func BenchmarkCanonical(b *testing.B) {
 			if !Canonical(l) {
 				b.Fatal("not canonical")
 			}
+		}
+	}
+}
+
+// goldenStrings returns every string value and key of the golden lines:
+// the strings the encoders write, in their proportions.
+func goldenStrings(tb testing.TB) (strs []string, size int64) {
+	tb.Helper()
+	lines, _ := goldenLines(tb)
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			strs = append(strs, v)
+			size += int64(len(v))
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			for k, e := range v {
+				strs = append(strs, k)
+				size += int64(len(k))
+				walk(e)
+			}
+		}
+	}
+	for _, l := range lines {
+		var v any
+		if err := json.Unmarshal(l, &v); err != nil {
+			tb.Fatal(err)
+		}
+		walk(v)
+	}
+	return strs, size
+}
+
+// BenchmarkAppendString writes every string of the golden lines.
+func BenchmarkAppendString(b *testing.B) {
+	strs, size := goldenStrings(b)
+	b.SetBytes(size)
+	b.ReportAllocs()
+	var buf []byte
+	for b.Loop() {
+		for _, s := range strs {
+			buf = AppendString(buf[:0], s)
 		}
 	}
 }

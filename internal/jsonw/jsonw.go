@@ -24,6 +24,18 @@ var plain = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+// shortEscape holds, for each ASCII byte written escaped as a backslash and
+// one letter, that letter; the other bytes to escape are written \u00XX.
+var shortEscape = [utf8.RuneSelf]byte{
+	'"':  '"',
+	'\\': '\\',
+	'\b': 'b',
+	'\f': 'f',
+	'\n': 'n',
+	'\r': 'r',
+	'\t': 't',
+}
+
 // AppendString appends s as a JSON string. Control characters are escaped,
 // invalid UTF-8 becomes U+FFFD and U+2028/U+2029 are escaped, exactly as
 // encoding/json does with SetEscapeHTML(false).
@@ -49,27 +61,13 @@ func appendStringBody[T ~string | ~[]byte](dst []byte, s T) []byte {
 		if i = plainRun(s, i); i >= len(s) {
 			break
 		}
-		b := s[i]
-		if b < utf8.RuneSelf {
-			if plain[b] {
-				i++
-				continue
-			}
+		// plainRun stopped at a byte to escape or at the start of a
+		// multi-byte sequence.
+		if b := s[i]; b < utf8.RuneSelf {
 			dst = append(dst, s[start:i]...)
-			switch b {
-			case '"', '\\':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
+			if e := shortEscape[b]; e != 0 {
+				dst = append(dst, '\\', e)
+			} else {
 				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xf])
 			}
 			i++
@@ -151,21 +149,38 @@ const (
 // a word at a time, eight bytes for a few operations, where a loop over
 // bytes would cost a table lookup and a branch each.
 func plainRun[T ~string | ~[]byte](s T, i int) int {
-	for i+8 <= len(s) {
-		v := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		// A byte is flagged if it is below 0x20, '"', '\\' or not ASCII
-		// (the has-less-than and has-zero-byte tests). A borrow carries
-		// only upwards from a flagged byte, so the lowest flag is exact.
-		q := v ^ (ones * '"')
-		b := v ^ (ones * '\\')
-		if m := (((v - ones*0x20) & ^v) | ((q - ones) & ^q) | ((b - ones) & ^b) | v) & highs; m != 0 {
+	for ; i+8 <= len(s); i += 8 {
+		if m := special(word(s[i : i+8])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
-		i += 8
+	}
+	if i == len(s) {
+		return i
+	}
+	if j := len(s) - 8; j >= 0 {
+		// The last eight bytes, shifted so that the first is s[i]: the
+		// zero bytes shifted in are flagged, but only past the end.
+		m := special(word(s[j:]) >> (8 * (i - j)))
+		return min(i+bits.TrailingZeros64(m)>>3, len(s))
 	}
 	for i < len(s) && s[i] < utf8.RuneSelf && plain[s[i]] {
 		i++
 	}
 	return i
+}
+
+// word reads the first eight bytes of w, little-endian: one load.
+func word[T ~string | ~[]byte](w T) uint64 {
+	_ = w[7]
+	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+}
+
+// special sets the high bit of each byte of v below 0x20, equal to '"' or
+// '\\', or not ASCII (the has-less-than and has-zero-byte tests). A borrow
+// carries only upwards from a flagged byte, so the lowest flag is exact.
+func special(v uint64) uint64 {
+	q := v ^ (ones * '"')
+	b := v ^ (ones * '\\')
+	return (((v - ones*0x20) & ^v) | ((q - ones) & ^q) | ((b - ones) & ^b) | v) & highs
 }

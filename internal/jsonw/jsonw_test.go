@@ -33,6 +33,26 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestAppendStringPositions puts bytes to escape at every position of
+// strings up to three words long, alone and in pairs: the word-at-a-time
+// search reads the last word of a string overlapping the one before it.
+func TestAppendStringPositions(t *testing.T) {
+	specials := []byte{0, '\n', 0x1f, '"', '\\', 0x7f, 0x80, 0xe2, 0xff}
+	for n := 1; n <= 24; n++ {
+		for i := range n {
+			for j := i; j < n; j++ {
+				for _, c := range specials {
+					b := bytes.Repeat([]byte{' '}, n)
+					b[i], b[j] = c, specials[(i+j)%len(specials)]
+					if got, want := AppendString(nil, b), stdString(string(b)); !bytes.Equal(got, want) {
+						t.Fatalf("%q: got %s, want %s", b, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
 func FuzzAppendString(f *testing.F) {
 	f.Add("plain")
 	f.Add("\x00\xff\u2028")
