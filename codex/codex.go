@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -98,23 +97,26 @@ func detectLine(s string) string {
 // detectPaths are the members detectLine reads.
 var detectPaths = [...]string{"dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID", "properties"}
 
-// detectScanners lend detectMembers their Scanners: the index of a first
-// line (a rollout's session_meta is about 20 KB) is built in buffers
-// reused from input to input.
-var detectScanners = sync.Pool{New: func() any { return new(jsonscan.Scanner) }}
-
-// detectMembers returns what jsonscan.GetMany(s, detectPaths...) returns,
-// without the allocations of a new Scanner and of the results.
+// detectMembers returns what jsonscan.GetMany(s, detectPaths...) returns
+// for a line (possibly cut short): its first members of those names. It
+// skims the line (jsonscan.Skim): detection does not validate, and a
+// rollout's first line, its session_meta with the system prompt, is often
+// a third of the file; a line Skim cannot read to its end is read with
+// gjson, as before.
 func detectMembers(s string) (r [len(detectPaths)]gjson.Result) {
-	sc := detectScanners.Get().(*jsonscan.Scanner)
-	defer detectScanners.Put(sc)
-	if !sc.ScanString(s) {
+	ok := jsonscan.Skim(s, func(k, raw string) bool {
+		for i, p := range detectPaths {
+			if k == p {
+				if !r[i].Exists() {
+					r[i] = gjson.Parse(raw)
+				}
+				break
+			}
+		}
+		return true
+	})
+	if !ok {
 		copy(r[:], gjson.GetMany(s, detectPaths[:]...))
-		return r
-	}
-	top := sc.Root()
-	for i, p := range detectPaths {
-		r[i] = top.Get(p)
 	}
 	return r
 }
