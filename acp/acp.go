@@ -53,6 +53,11 @@ type Translator struct {
 	st     state
 	buf    []byte
 	scan   jsonscan.Scanner // the index of the message being translated
+	// main is st.Scopes[""], the session's own scope, once looked up:
+	// every chunk of the session's response (the hot path) needs it, and
+	// a map lookup was a tenth of a chunk's own work. Nil when not known
+	// (st.Scopes dropped or restored).
+	main *scope
 }
 
 // New returns a translator for one session in the named format (one of
@@ -356,6 +361,6 @@ func (t *Translator) Restore(b []byte) error {
 	for i, f := range s.Meta {
 		s.Meta[i].V = string(jsonw.AppendRaw(nil, f.V))
 	}
-	t.st = s
+	t.st, t.main = s, nil
 	return nil
 }

@@ -48,7 +48,7 @@ func (t *Translator) endTurn(dst []universal.Event, status universal.TurnStatus,
 	t.st.Tools = nil
 	t.st.Ended = t.st.Order
 	t.st.Order = nil
-	t.st.Scopes = nil
+	t.st.Scopes, t.main = nil, nil
 	t.st.Terminals = nil
 	return dst
 }
@@ -478,6 +478,8 @@ func (t *Translator) scope(p *tool) (string, *scope) {
 	key := ""
 	if p != nil {
 		key = p.ID
+	} else if t.main != nil {
+		return key, t.main
 	}
 	if t.st.Scopes == nil {
 		t.st.Scopes = map[string]*scope{}
@@ -489,6 +491,9 @@ func (t *Translator) scope(p *tool) (string, *scope) {
 			sc.Parent = t.st.Tools[key].Call
 		}
 		t.st.Scopes[key] = sc
+	}
+	if key == "" {
+		t.main = sc
 	}
 	return key, sc
 }
