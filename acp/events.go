@@ -598,6 +598,7 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 	if thought {
 		typ = universal.PartReasoning
 	}
+	t.scan.Mark(&t.delta, textV)
 	i := len(sc.Parts) - 1
 	if i < 0 || sc.Parts[i] != typ {
 		sc.Parts = append(sc.Parts, typ)
