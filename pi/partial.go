@@ -70,7 +70,7 @@ func (t *Translator) knownPartial(dst []universal.Event, m universal.Message, da
 	short := append(append(t.short[:0], data[:start]...), "0}}"...)
 	t.short, t.deltaAt = short, 0
 	sc := t.scanner()
-	if c, ok := sc.ScanClean(short); !ok || len(c) != len(short) || &c[0] != &short[0] {
+	if c, ok := sc.ScanCleanFrom(short, &t.delta); !ok || len(c) != len(short) || &c[0] != &short[0] {
 		return dst, false
 	}
 	// As Translate checks the partial: the first assistantMessageEvent's
@@ -95,6 +95,7 @@ func (t *Translator) knownPartial(dst []universal.Event, m universal.Message, da
 		// before the partial (see partialAfterDelta).
 		raw := e.delta.Raw()
 		t.deltaAt = int(uintptr(unsafe.Pointer(unsafe.StringData(raw)))-uintptr(unsafe.Pointer(&short[0]))) + 1
+		sc.Mark(&t.delta, e.delta)
 	case "text_start", "text_end", "thinking_start", "thinking_end":
 	default:
 		return dst, false

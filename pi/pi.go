@@ -87,6 +87,10 @@ type Translator struct {
 	// the next line of the block begins as short does up to there (see
 	// partialAfterDelta).
 	deltaAt int
+	// delta marks where the text of the delta starts in short, scanned:
+	// the next line's short is alike up to there, and is scanned from
+	// there on.
+	delta jsonscan.Mark
 }
 
 // scanner returns the translator's Scanner.
