@@ -31,15 +31,19 @@ type Mark struct {
 // message, and one whose flags before the mark are known: none); for
 // another, or a v that is not such a value, m marks nothing.
 func (s *Scanner) Mark(m *Mark, v Value) bool {
-	m.s = nil
 	if v.s != s || v.i < 0 || !s.valid || s.big || s.spaced || s.surr || s.high&highs != 0 {
+		m.s = nil
 		return false
 	}
 	cur := v.i
-	at := int(s.members[cur].valStart)
 	if s.members[cur].kind != '"' {
+		m.s = nil
 		return false
 	}
+	if m.s == s && m.gen == s.gen && m.cur == int32(cur) {
+		return true // scanned from this mark: the same place, before it the same bytes
+	}
+	at := int(s.members[cur].valStart)
 	// The containers open at the value, and the deepest nesting before
 	// it: the top level, then the members before it that hold members
 	// (an empty container is not nested into by the scan).

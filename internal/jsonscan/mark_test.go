@@ -34,6 +34,11 @@ func checkFrom(first, second []byte) string {
 			continue
 		}
 		msg, ok := s.ScanCleanFrom(bytes.Clone(second), &m)
+		if ok && int(m.cur) < len(s.members) && s.Mark(&m, Value{s: &s, i: int(m.cur)}) {
+			// Marked again where it was scanned from: scanned from
+			// there once more.
+			msg, ok = s.ScanCleanFrom(bytes.Clone(second), &m)
+		}
 		switch {
 		case ok != wantOK || !bytes.Equal(msg, wantMsg):
 			diff = append(diff, fmt.Sprintf("mark %d: %q %v, want %q %v", k, msg, ok, wantMsg, wantOK))
