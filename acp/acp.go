@@ -53,6 +53,15 @@ type Translator struct {
 	st     state
 	buf    []byte
 	scan   jsonscan.Scanner // the index of the message being translated
+	// main is st.Scopes[""], the session's own scope, once looked up:
+	// every chunk of the session's response (the hot path) needs it, and
+	// a map lookup was a tenth of a chunk's own work. Nil when not known
+	// (st.Scopes dropped or restored).
+	main *scope
+	// delta marks where the text of the last chunk of the session's
+	// response started in its line: the next chunk is alike up to there,
+	// and its line is scanned from there on.
+	delta jsonscan.Mark
 }
 
 // New returns a translator for one session in the named format (one of
@@ -120,7 +129,7 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	// and indexes it: every lookup below walks the index instead of
 	// scanning the message, which may hold megabytes (a skill's files in
 	// _meta, a tool's output).
-	data, ok := t.scan.ScanClean(data)
+	data, ok := t.scan.ScanCleanFrom(data, &t.delta)
 	in := input{raw: data, line: m.Line, dir: m.Dir}
 	if !ok {
 		dst = t.begin(dst)
@@ -356,6 +365,6 @@ func (t *Translator) Restore(b []byte) error {
 	for i, f := range s.Meta {
 		s.Meta[i].V = string(jsonw.AppendRaw(nil, f.V))
 	}
-	t.st = s
+	t.st, t.main = s, nil
 	return nil
 }

@@ -48,7 +48,7 @@ func (t *Translator) endTurn(dst []universal.Event, status universal.TurnStatus,
 	t.st.Tools = nil
 	t.st.Ended = t.st.Order
 	t.st.Order = nil
-	t.st.Scopes = nil
+	t.st.Scopes, t.main = nil, nil
 	t.st.Terminals = nil
 	return dst
 }
@@ -512,6 +512,8 @@ func (t *Translator) scope(p *tool) (string, *scope) {
 	key := ""
 	if p != nil {
 		key = p.ID
+	} else if t.main != nil {
+		return key, t.main
 	}
 	if t.st.Scopes == nil {
 		t.st.Scopes = map[string]*scope{}
@@ -523,6 +525,9 @@ func (t *Translator) scope(p *tool) (string, *scope) {
 			sc.Parent = t.st.Tools[key].Call
 		}
 		t.st.Scopes[key] = sc
+	}
+	if key == "" {
+		t.main = sc
 	}
 	return key, sc
 }
@@ -627,6 +632,7 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 	if thought {
 		typ = universal.PartReasoning
 	}
+	t.scan.Mark(&t.delta, textV)
 	i := len(sc.Parts) - 1
 	if i < 0 || sc.Parts[i] != typ {
 		sc.Parts = append(sc.Parts, typ)

@@ -63,6 +63,11 @@ type Translator struct {
 	mdEffort    string            // and its reasoning effort
 	orphanMsg   string
 	orphanScope string
+
+	// delta marks where the text of the last text or thinking delta
+	// started in its line: the next delta of the block is alike up to
+	// there, and its line is scanned from there on.
+	delta jsonscan.Mark
 }
 
 // New returns a translator for one session in the given format (one of
@@ -237,7 +242,7 @@ func (t *Translator) translateScanned(dst []universal.Event, m universal.Message
 	// and indexes its objects: every lookup below walks the index instead
 	// of scanning the message.
 	var ok bool
-	m.Data, ok = t.scan.ScanClean(m.Data)
+	m.Data, ok = t.scan.ScanCleanFrom(m.Data, &t.delta)
 	if ok && t.transcript && !t.releasing && m.Dir != universal.In && t.holdEarly(m) {
 		return dst // a result before its call's line (see transcriptLine)
 	}

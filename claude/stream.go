@@ -237,8 +237,10 @@ func (t *Translator) blockDelta(dst events, idx, d jsonscan.Value, c sc) events 
 	}
 	switch dt {
 	case "text_delta":
+		t.scan.Mark(&t.delta, text)
 		return t.slotDelta(dst, m, si, text.Str())
 	case "thinking_delta":
+		t.scan.Mark(&t.delta, thinking)
 		// Redacted thinking streams "" with estimated_tokens: nothing to add.
 		return t.slotDelta(dst, m, si, thinking.Str())
 	case "signature_delta":

@@ -68,9 +68,9 @@ func (t *Translator) knownPartial(dst []universal.Event, m universal.Message, da
 		return dst, false
 	}
 	short := append(append(t.short[:0], data[:start]...), "0}}"...)
-	t.short = short
+	t.short, t.deltaAt = short, 0
 	sc := t.scanner()
-	if c, ok := sc.ScanClean(short); !ok || len(c) != len(short) || &c[0] != &short[0] {
+	if c, ok := sc.ScanCleanFrom(short, &t.delta); !ok || len(c) != len(short) || &c[0] != &short[0] {
 		return dst, false
 	}
 	// As Translate checks the partial: the first assistantMessageEvent's
@@ -91,6 +91,11 @@ func (t *Translator) knownPartial(dst []universal.Event, m universal.Message, da
 		if e.delta.Type() != gjson.String {
 			return dst, false // a delta without its text reads the partial
 		}
+		// The delta's text starts after its quote, within the line
+		// before the partial (see partialAfterDelta).
+		raw := e.delta.Raw()
+		t.deltaAt = int(uintptr(unsafe.Pointer(unsafe.StringData(raw)))-uintptr(unsafe.Pointer(&short[0]))) + 1
+		sc.Mark(&t.delta, e.delta)
 	case "text_start", "text_end", "thinking_start", "thinking_end":
 	default:
 		return dst, false

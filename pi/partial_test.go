@@ -13,9 +13,13 @@ import (
 // partialLine is a text delta of Pi before 0.84 whose partial message
 // holds text, raw JSON string content (the delta's text is left as it
 // is: update reads it the same either way).
-func partialLine(text string) []byte {
+func partialLine(text string) []byte { return deltaLine("d", text) }
+
+// deltaLine is partialLine with the delta's text, raw JSON string
+// content, too.
+func deltaLine(delta, text string) []byte {
 	p := `{"role":"assistant","content":[{"type":"text","text":"` + text + `"}],"stopReason":"stop"}`
-	return []byte(`{"type":"message_update","assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"d","partial":` +
+	return []byte(`{"type":"message_update","assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"` + delta + `","partial":` +
 		p + `},"message":` + p + `}`)
 }
 
@@ -29,16 +33,16 @@ func translateLines(t *testing.T, lines [][]byte, remember bool) (string, int) {
 	}
 	var out []byte
 	var evs []universal.Event
-	known := 0
+	known, last := 0, -1
 	for i, l := range lines {
 		if !remember {
 			tr.known = tr.known[:0]
 		}
 		evs = tr.Translate(evs[:0], universal.Message{Data: l, Line: int64(i + 1), TimeMS: int64(i)})
-		if bytes.HasSuffix(tr.short, []byte(`"partial":0}}`)) {
+		if bytes.HasSuffix(tr.short, []byte(`"partial":0}}`)) && tr.deltaAt != last {
 			known++
-			tr.short = tr.short[:0]
 		}
+		last = tr.deltaAt
 		for j := range evs {
 			out = append(evs[j].AppendJSON(out), '\n')
 		}
@@ -70,6 +74,16 @@ func TestKnownPartial(t *testing.T) {
 		cases["after "+strconv.Quote(text)] = append(start[:2:2],
 			partialLine(text), partialLine(text+"more"), partialLine(text+"more text"))
 	}
+	// The partial of a line after one read so is found after its delta
+	// (partialAfterDelta): deltas with escaped quotes and backslashes,
+	// one whose text looks like the key, one that is not a string.
+	var deltas [][]byte
+	text := "Hello"
+	for _, d := range []string{`a`, `\"`, `\\`, `x\",\"partial\":1`, `\\\"`, `end\\`, `"partial":`, ``, `b`, `c", "d":"`, `e`} {
+		text += " w"
+		deltas = append(deltas, deltaLine(d, text))
+	}
+	cases["deltas"] = append(start[:2:2], deltas...)
 	cases["changed before the end"] = append(start[:2:2],
 		partialLine("Hello"), partialLine("Hxllo"), partialLine("Hxlloy"))
 	files, _ := filepath.Glob("../testdata/pi/0.73.1/*.jsonl")

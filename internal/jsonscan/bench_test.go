@@ -137,3 +137,41 @@ func BenchmarkEscapeDense(b *testing.B) {
 		}
 	})
 }
+
+// deltaLines are the recorded text deltas the ratio tool's delta table
+// times (a file and a line number), of the agents whose deltas are read
+// through a Scanner: the scan is most of a delta's cost. (Pi's translator
+// scans only the part of its line before the repeated partial message.)
+var deltaLines = []struct {
+	name, path string
+	line       int
+}{
+	{"claude", "../../testdata/claude/2.1.330/s01-text.jsonl", 8},
+	{"acp", "../../testdata/acp/claude-agent-acp/0.101.0/s01-text-v2.agent.jsonl", 8},
+	{"codex", "../../testdata/codex/0.169.0/s01-text.appserver.jsonl", 18},
+	{"pi", "../../testdata/crosscheck/pi/0.70.6/s01-text-v2.json.jsonl", 8},
+}
+
+// BenchmarkScanDelta scans each delta line (ScanClean, as the translators
+// do).
+func BenchmarkScanDelta(b *testing.B) {
+	for _, d := range deltaLines {
+		b.Run(d.name, func(b *testing.B) {
+			data, err := os.ReadFile(d.path)
+			if err != nil {
+				b.Skip("no recorded capture")
+			}
+			lines := bytes.Split(data, []byte("\n"))
+			if d.line > len(lines) {
+				b.Fatalf("%s has no line %d", d.path, d.line)
+			}
+			line := lines[d.line-1]
+			var s Scanner
+			b.SetBytes(int64(len(line)))
+			b.ReportAllocs()
+			for b.Loop() {
+				s.ScanClean(line)
+			}
+		})
+	}
+}

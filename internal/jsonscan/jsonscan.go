@@ -100,6 +100,7 @@ type Scanner struct {
 	depth   int    // the deepest nesting of containers
 	utf8    bool   // the message is known to be valid UTF-8 (see CleanRaw)
 	scratch []byte // unescaped keys, compared on lookup
+	gen     uint64 // counts the scans: a Mark is of the index of one
 }
 
 // Scan validates msg and indexes it, and reports whether it is valid JSON
@@ -203,6 +204,7 @@ func (s *Scanner) skip(i int) int {
 }
 
 func (s *Scanner) scan() bool {
+	s.gen++
 	s.valid, s.high, s.surr, s.spaced, s.depth = false, 0, false, false, 0
 	// A huge message grows the index; a long session should not keep
 	// that for good (the next huge one grows it again, at its own cost).
@@ -236,7 +238,15 @@ func (s *Scanner) scan() bool {
 		return false
 	}
 	s.start = i
-	cur := int32(-1) // the member whose value is being read (-1: the top level)
+	return s.run(i, -1)
+}
+
+// run is scan's pass from a value that starts at s.src[i] (i < len), the
+// value of member cur (-1: the top level), with the containers it is in
+// on s.stack and the members before it in s.members.
+func (s *Scanner) run(i int, cur int32) bool {
+	src := s.src
+	n := len(src)
 	var ok, esc bool
 value:
 	// A value starts at src[i] (i < n).

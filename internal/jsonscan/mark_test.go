@@ -1,0 +1,110 @@
+package jsonscan
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// checkFrom marks each string value of first in turn and scans second
+// from the mark (ScanCleanFrom): what it returns, and the index and flags
+// it leaves, must be what ScanClean gives. It returns the differences.
+func checkFrom(first, second []byte) string {
+	var s, want Scanner
+	wantMsg, wantOK := want.ScanClean(bytes.Clone(second))
+	var diff []string
+	for k := 0; ; k++ {
+		if _, ok := s.ScanClean(bytes.Clone(first)); !ok {
+			return ""
+		}
+		var v Value
+		n := 0
+		s.Strings(func(x Value) {
+			if n == k {
+				v = x
+			}
+			n++
+		})
+		if k >= n {
+			break
+		}
+		var m Mark
+		if !s.Mark(&m, v) {
+			continue
+		}
+		msg, ok := s.ScanCleanFrom(bytes.Clone(second), &m)
+		if ok && int(m.cur) < len(s.members) && s.Mark(&m, Value{s: &s, i: int(m.cur)}) {
+			// Marked again where it was scanned from: scanned from
+			// there once more.
+			msg, ok = s.ScanCleanFrom(bytes.Clone(second), &m)
+		}
+		switch {
+		case ok != wantOK || !bytes.Equal(msg, wantMsg):
+			diff = append(diff, fmt.Sprintf("mark %d: %q %v, want %q %v", k, msg, ok, wantMsg, wantOK))
+		case !ok:
+		case !slices.Equal(s.members, want.members) || s.start != want.start || s.Depth() != want.Depth() ||
+			s.NonASCII() != want.NonASCII() || s.SurrogateEscapes() != want.SurrogateEscapes() ||
+			s.Compact() != want.Compact() || s.utf8 != want.utf8:
+			diff = append(diff, fmt.Sprintf("mark %d: index %v depth %d, want %v depth %d", k, s.members, s.Depth(), want.members, want.Depth()))
+		}
+	}
+	if len(diff) > 0 {
+		return fmt.Sprint(diff)
+	}
+	return ""
+}
+
+// TestScanCleanFrom: a message scanned from a mark in another with the
+// same bytes before it is indexed as when scanned whole, whatever follows
+// (the recorded lines, each with the next one's end, and hand-made ones).
+func TestScanCleanFrom(t *testing.T) {
+	pairs := [][2]string{
+		{`{"a":"x","b":1}`, `{"a":"y","b":1}`},
+		{`{"a":{"b":[1,{"c":"x"}]},"d":"e"}`, `{"a":{"b":[1,{"c":"yy"},[]]},"d":"e","f":{"g":{}}}`},
+		{`["x",{"a":"y"}]`, `["x",{"a":"z\u00e9"}]`},
+		{`{"a":"x"}`, `{"a":"\ud800"}`},
+		{`{"a":"x"}`, "{\"a\":\"\xff\"}"},
+		{`{"a":"x"}`, `{"a":"x" }`},
+		{`{"a":"x"}`, `{"a":"x"`},
+		{`{"a":"x"}`, `{"a":1}`},
+		{`{"a":"x","b":{"c":"d"}}`, `{"a":"x","b":{"c":"d"}}}`},
+		{`{"e":{},"a":[[]],"b":"x"}`, `{"e":{},"a":[[]],"b":"x","c":[[[1]]]}`},
+	}
+	for _, p := range pairs {
+		if d := checkFrom([]byte(p[0]), []byte(p[1])); d != "" {
+			t.Errorf("%s then %s: %s", p[0], p[1], d)
+		}
+	}
+	lines := corpus(t)
+	if len(lines) > 300 {
+		lines = lines[:300]
+	}
+	for i := 1; i < len(lines); i++ {
+		a, b := lines[i-1], lines[i]
+		// The next line's end after each of the line's own prefixes is
+		// tried by checkFrom's marks: here the line with b's second half.
+		mixed := append(bytes.Clone(a[:len(a)/2]), b[len(b)/2:]...)
+		for _, second := range [][]byte{a, b, mixed} {
+			if d := checkFrom(a, second); d != "" {
+				t.Fatalf("line %d: %s", i, d)
+			}
+		}
+	}
+}
+
+// FuzzScanCleanFrom: as TestScanCleanFrom, for any two messages.
+func FuzzScanCleanFrom(f *testing.F) {
+	f.Add([]byte(`{"a":"x","b":{"c":[1,"y"]}}`), []byte(`{"a":"x","b":{"c":[1,"zz"],"d":null}}`))
+	f.Add([]byte(`["a",["b"],{"c":"d"}]`), []byte(`["a",["b"],{"c":"\u00e9"}]`))
+	f.Fuzz(func(t *testing.T, first, second []byte) {
+		if len(first) > 4096 || len(second) > 4096 {
+			return
+		}
+		// The second message begins as the first, up to its middle.
+		second = append(bytes.Clone(first[:len(first)/2]), second...)
+		if d := checkFrom(first, second); d != "" {
+			t.Fatal(d)
+		}
+	})
+}
