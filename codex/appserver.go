@@ -672,6 +672,7 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		dst = t.ensureTurn(dst, thread, p.Get("turnId").Str)
 		return t.v2Item(dst, c, thread, p.Sub("item"), method == "item/completed")
 	case "item/agentMessage/delta", "item/plan/delta":
+		t.scan.Mark(&t.mark, deltaV)
 		id := itemV.Str()
 		// The spec is only used (and copied) when the item was never started.
 		m := msgSpec{native: id, thread: thread, role: universal.RoleAssistant}
@@ -681,11 +682,13 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		if method == "item/reasoning/textDelta" {
 			idx = -1 - idx
 		}
+		t.scan.Mark(&t.mark, deltaV)
 		return t.reasoningDelta(dst, c, thread, itemV.Str(), idx, t.deltaText(deltaV))
 	case "item/reasoning/summaryPartAdded":
 		// The part is created by its first delta.
 		return dst
 	case "item/commandExecution/outputDelta", "item/fileChange/outputDelta":
+		t.scan.Mark(&t.mark, deltaV)
 		return t.toolOutput(dst, t.key(thread, itemV.Str()), t.deltaText(deltaV), c.raw)
 	case "thread/tokenUsage/updated":
 		return t.tokenUsage(dst, c, thread, p)

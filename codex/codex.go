@@ -137,10 +137,14 @@ func codexRPC(method, id, result, rpcErr gjson.Result) bool {
 
 // Translator translates one Codex session. Build it with New.
 type Translator struct {
-	format   string
-	w        *universal.Stream
-	st       state
-	scan     jsonscan.Scanner // the index of the message being translated
+	format string
+	w      *universal.Stream
+	st     state
+	scan   jsonscan.Scanner // the index of the message being translated
+	// mark is where the text of the last app-server delta started in its
+	// line: the next delta of the item is alike up to there, and its line
+	// is scanned from there on.
+	mark     jsonscan.Mark
 	inner    jsonscan.Scanner // the index of JSON text inside a message (a tool's output)
 	delta    []byte           // a delta's unescaped text (see deltaText)
 	text     []byte           // a tool output's unescaped text (see functionOutput)
@@ -203,7 +207,7 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	// and indexes its objects: the handlers read fields through the index
 	// instead of scanning the line per field. Cleaning never changes ASCII
 	// bytes, so the trimmed line stays the trimmed message.
-	cleaned, ok := t.scan.ScanClean(line)
+	cleaned, ok := t.scan.ScanCleanFrom(line, &t.mark)
 	if len(line) > 0 && isSpace(line[len(line)-1]) {
 		// Trailing whitespace (rare: framing strips the newline) is
 		// looked for once the scan has read the line's end: reading it
