@@ -374,11 +374,15 @@ func TestUsagePerMessage(t *testing.T) {
 func TestSessionNativeIDs(t *testing.T) {
 	input := read(t, filepath.Join(testdata, "1.5.2", "s02-tool.json.session.jsonl"))
 	ids := map[string]bool{}
+	leading := true
 	for line := range bytes.Lines(input) {
 		var e struct{ Type, ID string }
 		json.Unmarshal(line, &e)
-		// The system message is turn metadata, not an item.
-		if e.Type != "session" && gjson.GetBytes(line, "message.role").Str != "system" {
+		// The system message is turn metadata, not an item, and so are
+		// the settings right after the header (session metadata).
+		settings := e.Type == "model_change" || e.Type == "thinking_level_change"
+		leading = leading && (e.Type == "session" || settings)
+		if e.Type != "session" && gjson.GetBytes(line, "message.role").Str != "system" && !(leading && settings) {
 			ids[e.ID] = true
 		}
 	}

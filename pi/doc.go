@@ -52,7 +52,12 @@
 // Sessions: the json header gives session.started its metadata (cwd,
 // session_version, created_at (timestamp), parent_session; v1 headers
 // also provider, model and reasoning_effort (thinkingLevel)) and the
-// native session id; rpc and exchange
+// native session id. A session file's header is followed by the model and
+// thinking level the session starts with (model_change {provider,
+// modelId}, thinking_level_change {thinkingLevel}, before any other
+// entry): they are its provider, model and reasoning_effort, and
+// session.started waits for them (a later change is a status item). rpc
+// and exchange
 // start with a synthetic session.started, and a get_state response later
 // sets the native session id. A repeated header (pi --continue) continues
 // the session. The session ends at end of input (Report): in error when

@@ -170,6 +170,17 @@ func (t *Translator) beginWith(dst []universal.Event, systemPrompt []byte) []uni
 	if t.w.Begun() {
 		return dst
 	}
+	if ss := &t.st.Session; ss.Head != "" {
+		// A session file's header, with the settings that followed it.
+		md, raw := []byte(ss.Head), []byte(ss.HeadRaw)
+		ss.Head, ss.HeadRaw = "", ""
+		if len(raw) == 0 {
+			raw = nil
+		}
+		// Begin, not BeginClean: the held metadata may come from a
+		// checkpoint, which Begin checks.
+		return t.w.Begin(dst, md, agent, raw)
+	}
 	var md jsonw.Object
 	md.String("agent", agentName).String("format", t.format)
 	md.RawBytes("system_prompt", systemPrompt)
@@ -214,10 +225,17 @@ func (t *Translator) header(dst []universal.Event, in *input) []universal.Event 
 		} {
 			t.addValue(&md, f[0], in.sub(f[1]))
 		}
-		if t.format == FormatSession && !t.st.Session.Decided {
-			v := in.get("version")
-			t.st.Session.Decided = true
-			t.st.Session.Tree = v.Exists() && v.Int() >= 2
+		if t.format == FormatSession {
+			if !t.st.Session.Decided {
+				v := in.get("version")
+				t.st.Session.Decided = true
+				t.st.Session.Tree = v.Exists() && v.Int() >= 2
+			}
+			ss.Head = string(md.Bytes())
+			if t.w.Stamper().IncludeRaw() {
+				ss.HeadRaw = string(in.raw)
+			}
+			return dst
 		}
 		return t.w.BeginClean(dst, md.Bytes(), agent, in.raw)
 	}

@@ -121,6 +121,11 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	if t.w.Ended() {
 		return dst
 	}
+	if t.st.Session.Head != "" && (m.Err != nil || !settingLine(m.Data)) {
+		// Whatever follows a session file's header and its settings
+		// starts the session with them, an unparsed line too.
+		dst = t.begin(dst)
+	}
 	if m.Err != nil {
 		return t.w.Unparsed(dst, location(m), m.Err, m.Data)
 	}
@@ -424,6 +429,16 @@ func view(b []byte) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
+// settingLine reports whether a line may be a setting entry that follows
+// a session file's header (see headSetting): valid JSON of that type.
+func settingLine(b []byte) bool {
+	switch gjson.GetBytes(b, "type").Str {
+	case "model_change", "thinking_level_change":
+		return gjson.ValidBytes(b)
+	}
+	return false
+}
+
 // Report implements universal.Translator.
 func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
 	t.w.Recycle()
@@ -470,6 +485,7 @@ func (t *Translator) finish(dst []universal.Event) []universal.Event {
 	dst = t.flushTurn(dst)
 	tr := &t.st.Turn
 	if t.format == FormatSession {
+		dst = t.begin(dst) // a file with only its header and settings
 		dst = t.replayTree(dst)
 		if t.inTurn() && !tr.Unfinished {
 			// The record shows the agent answered the last prompt.

@@ -21,7 +21,7 @@ func (t *Translator) entry(dst []universal.Event, in *input) []universal.Event {
 	case "session":
 		return t.header(dst, in)
 	case "title":
-		if !t.w.Begun() {
+		if !t.w.Begun() && t.st.Session.Head == "" {
 			// oh-my-pi's title slot, the physical first line before the
 			// header: the current title, which the header's metadata
 			// takes.
@@ -29,6 +29,9 @@ func (t *Translator) entry(dst []universal.Event, in *input) []universal.Event {
 			ss.Title, ss.TitleSource = t.copy(in.get("title").Str), t.copy(in.get("source").Str)
 			return dst
 		}
+	}
+	if t.headSetting(in) {
+		return dst
 	}
 	dst = t.begin(dst)
 	ss := &t.st.Session
@@ -45,6 +48,54 @@ func (t *Translator) entry(dst []universal.Event, in *input) []universal.Event {
 		return dst
 	}
 	return t.replayEntry(dst, in)
+}
+
+// headSetting takes a setting entry that follows a session file's header
+// before any other entry into the held header's metadata, and reports
+// whether it did: Pi writes the model (model_change {provider, modelId})
+// and thinking level (thinking_level_change {thinkingLevel}) a session
+// starts with right after the header, and they are its session.started
+// model, provider and reasoning_effort, as every agent's are. A later
+// change, and an entry with more than these (oh-my-pi's model role, its
+// configured level), stays a status item.
+func (t *Translator) headSetting(in *input) bool {
+	ss := &t.st.Session
+	if ss.Head == "" || t.w.Begun() {
+		return false
+	}
+	e := in.root()
+	var add [][2]string
+	switch in.typ.Str {
+	case "model_change":
+		p, m := e.Get("provider"), e.Get("modelId")
+		if p.Type != gjson.String || m.Type != gjson.String || e.Get("model").Exists() || e.Get("role").Exists() {
+			return false
+		}
+		add = [][2]string{{"model", m.Str}, {"provider", p.Str}}
+	case "thinking_level_change":
+		l := e.Get("thinkingLevel")
+		if l.Type != gjson.String || e.Get("configured").Exists() {
+			return false
+		}
+		add = [][2]string{{"reasoning_effort", l.Str}}
+	default:
+		return false
+	}
+	head := []byte(ss.Head)
+	for _, kv := range add {
+		if gjson.GetBytes(head, kv[0]).Exists() {
+			return false // the header named it: this entry changes it
+		}
+	}
+	head = head[:len(head)-1] // the closing brace
+	for _, kv := range add {
+		head = append(head, ',')
+		head = jsonw.AppendString(head, kv[0])
+		head = append(head, ':')
+		head = jsonw.AppendString(head, kv[1])
+	}
+	ss.Head = string(append(head, '}'))
+	return true
 }
 
 // kept returns r, a string read from an input, as a string in data, a

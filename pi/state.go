@@ -173,6 +173,13 @@ type sessionState struct {
 	TitleSource string `json:"title_source,omitempty"`
 	// Entries are the buffered entries of a tree, in file order.
 	Entries []entry `json:"entries,omitempty"`
+	// Head is the session.started metadata of a file's header, held
+	// until an entry other than the settings Pi writes right after the
+	// header (the model and thinking level the session starts with, which
+	// it takes) or the end of input; HeadRaw is the header line, kept
+	// for the event's raw when raw payloads are included.
+	Head    string `json:"head,omitempty"`
+	HeadRaw string `json:"head_raw,omitempty"`
 }
 
 // entry is one buffered session-file entry.
@@ -201,6 +208,12 @@ func (s *state) validate(w *universal.Stream, format string) error {
 			return fmt.Errorf("%s %q was never started", what, id)
 		}
 		return nil
+	}
+	if h := s.Session.Head; h != "" {
+		// It becomes session.started metadata as it is.
+		if w.Begun() || !gjson.Valid(h) || !gjson.Parse(h).IsObject() || len(h) > 1<<20 {
+			return errors.New("a held session header that is not a JSON object, or held after the session began")
+		}
 	}
 	if s.Pending != nil {
 		if w.Turn() != "" || !w.Begun() {
