@@ -232,12 +232,15 @@ func (s *Stamper) Emit(dst []Event, typ Type, src Source, data Data, raw []byte)
 		// all instead of four or five times.
 		dst = slices.Grow(dst, max(len(dst), 8))
 	}
+	// Every field is written, once (TestEmitWritesEveryField): the
+	// slot may hold an event of an earlier call, and zeroing it first
+	// writes it twice.
 	dst = dst[:len(dst)+1]
 	ev := &dst[len(dst)-1]
-	*ev = Event{}
 	ev.EventID, ev.Sequence, ev.Time = id, seq, t
 	ev.SessionID, ev.NativeSessionID = s.sessionID, s.st.NativeSessionID
 	ev.Synthetic, ev.Source, ev.Type, ev.Data = src == SourceDaemon, src, typ, data
+	ev.Raw, ev.Extra = nil, nil
 	ev.CleanJSON, ev.Transient = s.clean, s.reuse
 	if s.raw && len(raw) > 0 {
 		s.scratch = jsonw.AppendRaw(s.scratch[:0], raw)
