@@ -1,9 +1,13 @@
 package universal
 
 import (
+	"reflect"
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // With ReuseEvents, a stream of text deltas allocates only as the
@@ -106,6 +110,17 @@ func TestEventIDs(t *testing.T) {
 			evs = st.Emit(evs, TypeError, SourceAgent, &Error{Message: "x"}, nil)
 		}
 		check()
+		// With ReuseEvents, the memory of the last id is handed out
+		// again after Recycle, and the next id is still right.
+		rt := NewStamper(Options{SessionID: session, ReuseEvents: true, IncludeRaw: true})
+		for i := range 1200 {
+			if i%7 == 0 {
+				rt.Recycle()
+				evs = evs[:0]
+			}
+			evs = rt.Emit(evs, TypeError, SourceAgent, &Error{Message: "x"}, []byte(`{"a":1}`))
+			check()
+		}
 		st.Restore(StamperState{Sequence: 98})
 		evs = evs[:0]
 		for range 5 {
@@ -115,5 +130,25 @@ func TestEventIDs(t *testing.T) {
 		if evs[0].Sequence != 99 {
 			t.Fatalf("after restore: sequence %d", evs[0].Sequence)
 		}
+	}
+}
+
+// Emit writes every field of the event into the slot it appends, which
+// may hold an event of an earlier call: a field it does not write would
+// leak that event's value.
+func TestEmitWritesEveryField(t *testing.T) {
+	if n := reflect.TypeFor[Event]().NumField(); n != 13 {
+		t.Fatalf("Event has %d fields; Stamper.Emit writes 13: write the new ones there, and count them here", n)
+	}
+	st := NewStamper(Options{})
+	stale := Event{EventID: "x", Sequence: 9, Time: time.Unix(1, 0), SessionID: "y", NativeSessionID: "z",
+		Synthetic: true, Source: "w", Type: "v", Data: &Error{}, Raw: []byte("{}"),
+		Extra: []Field{{Name: "a"}}, CleanJSON: true, Transient: true}
+	evs := append(make([]Event, 0, 1), stale)[:0]
+	evs = st.Emit(evs, TypeError, SourceAgent, &Error{Message: "m"}, []byte(`{"raw":1}`))
+	want := Event{EventID: "evt_sess_1", Sequence: 1, Time: DefaultEpoch(), SessionID: "sess",
+		Source: SourceAgent, Type: TypeError, Data: &Error{Message: "m"}}
+	if diff := cmp.Diff(want, evs[0]); diff != "" {
+		t.Errorf("event (-want +got):\n%s", diff)
 	}
 }

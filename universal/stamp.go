@@ -3,6 +3,7 @@ package universal
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strconv"
 	"time"
 	"unsafe"
@@ -28,7 +29,9 @@ func StepClock(start time.Time, step time.Duration) Clock {
 // recognisably artificial time (2026-01-01T00:00:00Z). It is a function,
 // not a variable, so that no assignment anywhere can change every
 // translator's output.
-func DefaultEpoch() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
+func DefaultEpoch() time.Time { return defaultEpoch }
+
+var defaultEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // WallClock is the clock for a live host that wants the real time of each
 // event: the current time in UTC. Nothing uses it unless the caller sets
@@ -89,13 +92,14 @@ type StamperState struct {
 // A Stamper is not safe for concurrent use.
 type Stamper struct {
 	sessionID string
-	clock     Clock
+	clock     Clock // nil for the default clock, which Emit computes inline
 	raw       bool
 	clean     bool
 	itemID    func(int64) string
 	st        StamperState
 	id        []byte // the last event id made (see eventID)
 	idSeq     int64  // its sequence number
+	idOwn     []byte // with ReuseEvents, the last id kept over a Recycle
 	mem       arena
 	scratch   []byte
 	deltas    slab[ItemDelta]
@@ -112,9 +116,6 @@ func NewStamper(o Options) *Stamper {
 	s := &Stamper{sessionID: o.SessionID, clock: o.Clock, raw: o.IncludeRaw, itemID: o.ItemID, reuse: o.ReuseEvents}
 	if s.sessionID == "" {
 		s.sessionID = "sess"
-	}
-	if s.clock == nil {
-		s.clock = StepClock(DefaultEpoch(), time.Millisecond)
 	}
 	return s
 }
@@ -133,6 +134,10 @@ func (s *Stamper) PromiseCleanJSON() { s.clean = true }
 // call it first thing in every call that stamps events.
 func (s *Stamper) Recycle() {
 	if s.reuse {
+		// The last event id, which the next is copied from, is in the
+		// memory handed out again: it is kept aside first.
+		s.idOwn = append(s.idOwn[:0], s.id...)
+		s.id = s.idOwn
 		s.recent.buf = s.recent.buf[:0]
 		s.recentD = s.recentD[:0]
 	}
@@ -211,12 +216,31 @@ func (s *Stamper) Emit(dst []Event, typ Type, src Source, data Data, raw []byte)
 	// The event is built in place, field by field: an Event is large,
 	// and one built first (a composite literal assigned through a
 	// pointer is built aside) would be copied again into dst.
-	id, t := mem.str(s.eventID(seq)), s.clock(seq)
-	dst = append(dst, Event{})
+	id := s.eventID(mem, seq)
+	var t time.Time
+	if s.clock == nil {
+		// StepClock(DefaultEpoch(), time.Millisecond), without the call
+		// through a func value.
+		t = defaultEpoch.Add(time.Duration(seq-1) * time.Millisecond)
+	} else {
+		t = s.clock(seq)
+	}
+	if len(dst) == cap(dst) {
+		// Doubled, where append grows a slice of more than 256 events
+		// by a quarter: a stored session's events, stamped in one call
+		// (its replay at the end of input), are copied about once in
+		// all instead of four or five times.
+		dst = slices.Grow(dst, max(len(dst), 8))
+	}
+	// Every field is written, once (TestEmitWritesEveryField): the
+	// slot may hold an event of an earlier call, and zeroing it first
+	// writes it twice.
+	dst = dst[:len(dst)+1]
 	ev := &dst[len(dst)-1]
 	ev.EventID, ev.Sequence, ev.Time = id, seq, t
 	ev.SessionID, ev.NativeSessionID = s.sessionID, s.st.NativeSessionID
 	ev.Synthetic, ev.Source, ev.Type, ev.Data = src == SourceDaemon, src, typ, data
+	ev.Raw, ev.Extra = nil, nil
 	ev.CleanJSON, ev.Transient = s.clean, s.reuse
 	if s.raw && len(raw) > 0 {
 		s.scratch = jsonw.AppendRaw(s.scratch[:0], raw)
@@ -225,29 +249,36 @@ func (s *Stamper) Emit(dst []Event, typ Type, src Source, data Data, raw []byte)
 	return dst
 }
 
-// eventID returns the id of event seq, "evt_<session>_<seq>", in a buffer
-// the next call reuses. Events are stamped in sequence, so the id is
-// usually the last one with its number counted up in place.
-func (s *Stamper) eventID(seq int64) []byte {
-	b := s.id
-	if s.idSeq == seq-1 && len(b) > 0 {
-		i := len(b) - 1
-		for ; b[i] == '9'; i-- {
-			b[i] = '0'
+// eventID returns the id of event seq, "evt_<session>_<seq>", in mem.
+// Events are stamped in sequence, so the id is usually the last one
+// copied and its number counted up in the copy: the bytes are written
+// once, where the event keeps them.
+func (s *Stamper) eventID(mem *arena, seq int64) string {
+	if prev := s.id; s.idSeq == seq-1 && len(prev) > 0 && cap(mem.buf)-len(mem.buf) >= len(prev) {
+		start := len(mem.buf)
+		b := append(mem.buf, prev...)
+		id := b[start:len(b):len(b)]
+		i := len(id) - 1
+		for ; id[i] == '9'; i-- {
+			id[i] = '0'
 		}
-		if b[i] >= '0' && b[i] < '9' {
-			b[i]++
-			s.idSeq = seq
-			return b
+		if id[i] >= '0' && id[i] < '9' {
+			id[i]++
+			mem.buf = b
+			s.id, s.idSeq = id, seq
+			return unsafe.String(unsafe.SliceData(id), len(id))
 		}
-		// A carry past the first digit: written anew below.
+		// A carry past the first digit (the copy, not handed out, is
+		// written over): written anew below.
 	}
-	b = append(b[:0], "evt_"...)
+	b := append(s.scratch[:0], "evt_"...)
 	b = append(b, s.sessionID...)
 	b = append(b, '_')
 	b = strconv.AppendInt(b, seq, 10)
-	s.id, s.idSeq = b, seq
-	return b
+	s.scratch = b
+	id := mem.bytes(b)
+	s.id, s.idSeq = id, seq
+	return unsafe.String(unsafe.SliceData(id), len(id))
 }
 
 // Delta stamps an item.delta without allocating its data separately.

@@ -60,11 +60,11 @@ type streamState struct {
 }
 
 type openItem struct {
-	Item     Item     `json:"item"`
-	Turn     string   `json:"turn,omitempty"`
-	Streamed []string `json:"streamed"` // per part, the text so far
-	Deltas   []bool   `json:"deltas"`   // per part, whether a delta was emitted
-	text     [][]byte // per part, the builder behind Streamed
+	Item     Item      `json:"item"`
+	Turn     string    `json:"turn,omitempty"`
+	Streamed []string  `json:"streamed"` // per part, the text so far
+	Deltas   []bool    `json:"deltas"`   // per part, whether a delta was emitted
+	text     []textBuf // per part, the text behind Streamed
 	// done, when not nil, is memory for the completion's snapshot,
 	// allocated with the open item (see StartItem).
 	done *ItemSnapshot
@@ -379,7 +379,7 @@ func (w *Stream) StreamedText(itemID string, i int) string {
 	if !ok || i < 0 || i >= len(o.text) {
 		return ""
 	}
-	return bytesString(o.text[i])
+	return o.text[i].String()
 }
 
 // StartItem emits item.started for it, which must have an ItemID (from
@@ -420,7 +420,7 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 		one := new(struct {
 			openItem
 			part    [1]Part
-			text    [1][]byte
+			text    [1]textBuf
 			deltas  [1]bool
 			snap    ItemSnapshot
 			started [1]Part
@@ -431,7 +431,7 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 	} else {
 		parts := make([]Part, 2*n)
 		o, content, snap, started = &openItem{}, parts[:n:n], &ItemSnapshot{}, parts[n:]
-		o.text, o.Deltas = make([][]byte, n), make([]bool, n)
+		o.text, o.Deltas = make([]textBuf, n), make([]bool, n)
 	}
 	o.Item, o.Turn = it, w.Turn()
 	o.Item.Content = content
@@ -442,7 +442,7 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 			// not change (it must not alias native input), viewed full
 			// to capacity: a delta's append moves it, as Delta's first
 			// copy is moved, and never writes on it.
-			o.text[i] = unsafe.Slice(unsafe.StringData(s), len(s))
+			o.text[i] = textBuf{b: unsafe.Slice(unsafe.StringData(s), len(s)), n: len(s)}
 		}
 	}
 	w.track(o)
@@ -491,38 +491,13 @@ func (w *Stream) Delta(dst []Event, itemID string, i int, typ PartType, text str
 			p.Visibility = VisibilityPublic
 		}
 		o.Item.Content = append(o.Item.Content, p)
-		o.text = append(o.text, nil)
+		o.text = append(o.text, textBuf{})
 		o.Deltas = append(o.Deltas, false)
 	case o.Item.Content[i].Type != typ:
 		return w.mistake(dst, fmt.Errorf("%w: part %d of %s is %s, not %s", ErrPartType, i, itemID, o.Item.Content[i].Type, typ), raw)
 	}
 	text = validUTF8(text)
-	var delta string
-	if b := o.text[i]; b == nil {
-		// A part's first text is the delta's own copy, full to capacity:
-		// the next append moves it, so the copy is never written over,
-		// and a part of one delta costs no buffer of its own.
-		delta = w.st.Copy(text)
-		o.text[i] = unsafe.Slice(unsafe.StringData(delta), len(delta))
-	} else {
-		// The part's text only ever grows at its end (a grown buffer is
-		// a new one; the old stays as it was), so the delta is the bytes
-		// just appended: one copy of the text, not two.
-		n := len(b)
-		if cap(b)-n < len(text) && n < textDoubling {
-			// Doubled, where append grows a slice of some kilobytes by
-			// a quarter to a half: a message's text is then copied
-			// about once more in all, not three or four times. (The
-			// first copy is full to capacity: its first growth makes
-			// room for the next few deltas too.) Beyond textDoubling,
-			// append's steps keep the occasional copy of a huge text
-			// (and a memory twice its size) from stalling a stream.
-			b = append(make([]byte, 0, max(64, 2*(n+len(text)))), b...)
-		}
-		b = append(b, text...)
-		o.text[i] = b
-		delta = bytesString(b[n:])
-	}
+	delta := o.text[i].add(w.st, text)
 	o.Deltas[i] = true
 	d := w.st.newDelta()
 	d.ItemID, d.NativeItemID, d.Delta, d.PartIndex, d.PartType = itemID, o.Item.NativeItemID, delta, i, typ
@@ -602,7 +577,7 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 	for i := len(content); i < len(o.Item.Content); i++ {
 		p := o.Item.Content[i]
 		if p.Type.Streams() {
-			p.SetStreamed(bytesString(o.text[i]))
+			p.SetStreamed(o.text[i].String())
 		}
 		content = append(content, p)
 	}
@@ -731,7 +706,7 @@ func (w *Stream) reconcile(dst []Event, o *openItem, it *Item, i int, was PartTy
 	p := &it.Content[i]
 	if i < len(o.text) && was != p.Type {
 		// The final part replaces a part of another type.
-		if len(o.text[i]) > 0 {
+		if o.text[i].n > 0 {
 			p.Rewritten = true
 		}
 		return dst
@@ -743,22 +718,22 @@ func (w *Stream) reconcile(dst []Event, o *openItem, it *Item, i int, was PartTy
 		// A part only the final snapshot has: track it as empty so the
 		// rules below apply to it too. (The open item's parts are read
 		// no more: its memory may hold the final parts.)
-		o.text = append(o.text, nil)
+		o.text = append(o.text, textBuf{})
 		o.Deltas = append(o.Deltas, false)
 	}
 	final := p.Streamed()
-	streamed := bytesString(o.text[i])
+	streamed := &o.text[i]
 	switch {
-	case final == streamed:
-	case streamed == "" && !o.Deltas[i]:
+	case streamed.equal(final):
+	case streamed.n == 0 && !o.Deltas[i]:
 		// Nothing streamed. The seed's delta policy: message text gets one
 		// synthetic delta with all of it; other parts simply take the
 		// snapshot's content.
 		if it.Kind == KindMessage && (p.Type == PartText || p.Type == PartReasoning) {
 			dst = w.syntheticDelta(dst, it, i, p.Type, final, raw)
 		}
-	case strings.HasPrefix(final, streamed):
-		dst = w.syntheticDelta(dst, it, i, p.Type, final[len(streamed):], raw)
+	case streamed.prefixOf(final):
+		dst = w.syntheticDelta(dst, it, i, p.Type, final[streamed.n:], raw)
 	default:
 		p.Rewritten = true
 	}
@@ -818,7 +793,7 @@ func (w *Stream) AddPart(dst []Event, itemID string, p Part) ([]Event, int) {
 		p.SetStreamed("")
 	}
 	o.Item.Content = append(o.Item.Content, p)
-	o.text = append(o.text, nil)
+	o.text = append(o.text, textBuf{})
 	o.Deltas = append(o.Deltas, false)
 	i := len(o.Item.Content) - 1
 	if text != "" {
@@ -865,7 +840,7 @@ func (o *openItem) snapshot() Item {
 	it.Content = append([]Part(nil), o.Item.Content...)
 	for i := range it.Content {
 		if it.Content[i].Type.Streams() {
-			it.Content[i].SetStreamed(bytesString(o.text[i]))
+			it.Content[i].SetStreamed(o.text[i].String())
 		}
 	}
 	return it
@@ -986,9 +961,108 @@ func (w *Stream) ownRaw(b []byte) []byte {
 	return jsonw.AppendRaw(nil, b)
 }
 
-// textDoubling is the length of a part's streamed text up to which its
-// buffer doubles when it grows (see Delta).
+// textDoubling is the length of a part's streamed text up to which the
+// memory it grows into doubles (see textBuf).
 const textDoubling = 256 << 10
+
+// textBuf is the text streamed into a part: the started text plus the
+// deltas. It only ever grows at its end, and bytes it has handed out
+// (deltas, views of the whole text) are never written over: the next
+// delta goes into the room after the last, or into memory of its own.
+//
+// The whole text is rarely read while it streams (a translator that
+// receives deltas passes them on): a delta that does not fit starts a
+// new chunk, as large as the text so far up to textDoubling, and the
+// text so far is not copied. Reading it whole (String) joins the chunks
+// into one buffer with room to grow, and from then on the text grows as
+// that one buffer, doubled when full, as a translator that compares the
+// cumulative text an agent sends with what streamed reads it for every
+// delta.
+type textBuf struct {
+	b     []byte   // the text, or its start when more has the rest
+	more  [][]byte // the rest, in chunks; the last takes the next delta
+	n     int      // the length of the whole text
+	whole bool     // read whole: grown as b alone
+}
+
+// add appends text and returns the buffer's copy of it, which stays as
+// it is. A part's first text is copied into the stamper's memory, full to
+// capacity: the next delta goes elsewhere, and a part of one delta costs
+// no buffer of its own.
+func (t *textBuf) add(st *Stamper, text string) string {
+	if t.n == 0 && len(t.more) == 0 {
+		s := st.Copy(text)
+		t.b, t.n = unsafe.Slice(unsafe.StringData(s), len(s)), len(s)
+		return s
+	}
+	last := &t.b
+	if len(t.more) > 0 {
+		last = &t.more[len(t.more)-1]
+	}
+	b := *last
+	if cap(b)-len(b) < len(text) {
+		if !t.whole {
+			c := append(make([]byte, 0, max(64, len(text)+min(t.n, textDoubling))), text...)
+			t.more = append(t.more, c)
+			t.n += len(text)
+			return bytesString(c)
+		}
+		// Read whole: one buffer, doubled, where append grows a slice of
+		// some kilobytes by a quarter to a half, so that the text is
+		// copied about once more in all. Beyond textDoubling, steps of a
+		// quarter keep the copy of a huge text (and a memory twice its
+		// size) from stalling a stream.
+		b = append(make([]byte, 0, grown(len(b)+len(text))), b...)
+	}
+	n := len(b)
+	b = append(b, text...)
+	*last = b
+	t.n += len(text)
+	return bytesString(b[n:])
+}
+
+// grown returns the capacity of a buffer that a text of n bytes read
+// whole grows into: twice n up to textDoubling, a quarter more beyond.
+func grown(n int) int {
+	if n < textDoubling {
+		return max(64, 2*n)
+	}
+	return n + n/4
+}
+
+// String returns the whole text. The string stays valid as the text
+// grows.
+func (t *textBuf) String() string {
+	if len(t.more) > 0 {
+		b := make([]byte, 0, grown(t.n))
+		b = append(b, t.b...)
+		for _, c := range t.more {
+			b = append(b, c...)
+		}
+		clear(t.more)
+		t.b, t.more = b, t.more[:0]
+	}
+	t.whole = true
+	return bytesString(t.b)
+}
+
+// prefixOf reports whether the text is a prefix of s, chunk by chunk.
+func (t *textBuf) prefixOf(s string) bool {
+	if len(s) < t.n || !strings.HasPrefix(s, bytesString(t.b)) {
+		return false
+	}
+	s = s[len(t.b):]
+	for _, c := range t.more {
+		if !strings.HasPrefix(s, bytesString(c)) {
+			return false
+		}
+		s = s[len(c):]
+	}
+	return true
+}
+
+// equal reports whether the text is s.
+func (t *textBuf) equal(s string) bool { return len(s) == t.n && t.prefixOf(s) }
 
 // validUTF8 replaces invalid UTF-8 with U+FFFD. The stream keeps all text
 // valid so that what it tracks survives a JSON checkpoint unchanged and
@@ -1083,7 +1157,7 @@ func (w *Stream) State() StreamState {
 		c.Item = o.snapshot()
 		c.Streamed = make([]string, len(o.text))
 		for j := range o.text {
-			c.Streamed[j] = string(o.text[j])
+			c.Streamed[j] = strings.Clone(o.text[j].String())
 		}
 		c.Deltas = append([]bool(nil), o.Deltas...)
 		c.text, c.done = nil, nil
@@ -1108,10 +1182,10 @@ func (w *Stream) Restore(s StreamState) {
 	w.open = map[string]*openItem{}
 	w.last = nil
 	for _, o := range w.state.Open {
-		o.text = make([][]byte, len(o.Item.Content))
+		o.text = make([]textBuf, len(o.Item.Content))
 		for j := range o.text {
-			if j < len(o.Streamed) {
-				o.text[j] = []byte(o.Streamed[j])
+			if j < len(o.Streamed) && o.Streamed[j] != "" {
+				o.text[j] = textBuf{b: []byte(o.Streamed[j]), n: len(o.Streamed[j])}
 			}
 		}
 		for len(o.Deltas) < len(o.text) {

@@ -504,3 +504,62 @@ func TestStreamCompletionKeepsTheStartedSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The streamed text of a part grows in chunks that are joined only when
+// it is read whole: deltas keep their text, the whole text read at any
+// point is the deltas so far, and the completion reconciles against it
+// chunk by chunk, whatever deltas came before and whether it was read.
+func TestStreamTextInChunks(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w := newTestStream()
+		started := rapid.StringMatching(`[a-c]{0,3}`).Draw(t, "started")
+		evs := w.StartItem(nil, Item{ItemID: "m", Kind: KindMessage, Role: RoleAssistant, Content: []Part{Text(started)}}, SourceAgent, nil)
+		want := started
+		var deltas []*ItemDelta
+		for i, n := 0, rapid.IntRange(0, 40).Draw(t, "deltas"); i < n; i++ {
+			text := rapid.StringMatching(`[a-c]{1,90}`).Draw(t, "delta")
+			evs = w.Delta(evs[:0], "m", 0, PartText, text, SourceAgent, nil)
+			d := evs[0].Data.(*ItemDelta)
+			deltas = append(deltas, d)
+			want += text
+			if d.Delta != text {
+				t.Fatalf("delta %q, want %q", d.Delta, text)
+			}
+			if rapid.IntRange(0, 9).Draw(t, "read") == 0 {
+				if got := w.StreamedText("m", 0); got != want {
+					t.Fatalf("streamed text %q, want %q", got, want)
+				}
+			}
+		}
+		got := started
+		for _, d := range deltas {
+			got += d.Delta
+		}
+		if got != want {
+			t.Fatalf("deltas joined %q, want %q", got, want)
+		}
+		final := want + rapid.StringMatching(`[a-c]{0,3}`).Draw(t, "more")
+		if rapid.Bool().Draw(t, "rewrite") && len(final) > 0 {
+			i := rapid.IntRange(0, len(final)-1).Draw(t, "at")
+			final = final[:i] + "x" + final[i+1:]
+		}
+		evs = w.Complete(evs[:0], Item{ItemID: "m", Kind: KindMessage, Role: RoleAssistant, Content: []Part{Text(final)}}, SourceAgent, nil)
+		p := evs[len(evs)-1].Data.(*ItemSnapshot).Item.Content[0]
+		switch {
+		case strings.HasPrefix(final, want):
+			if p.Rewritten {
+				t.Fatalf("final %q extends %q but is marked rewritten", final, want)
+			}
+			if extra := final[len(want):]; extra != "" || (want == "" && final != "") {
+				d := evs[0].Data.(*ItemDelta)
+				if d.Delta != extra && !(want == "" && d.Delta == final) {
+					t.Fatalf("synthetic delta %q, want %q", d.Delta, extra)
+				}
+			}
+		default:
+			if !p.Rewritten {
+				t.Fatalf("final %q does not extend %q but is not marked rewritten", final, want)
+			}
+		}
+	})
+}
