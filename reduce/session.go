@@ -7,7 +7,9 @@ import (
 	"iter"
 	"slices"
 	"strings"
+	"unsafe"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -499,10 +501,25 @@ func (s *Session) sessionStarted(ev *universal.Event, d *universal.SessionStarte
 	}
 	s.StartedSeq = ev.Sequence
 	s.Metadata = ownRaw(d.Metadata, ev.CleanJSON)
-	if t := gjson.GetBytes(s.Metadata, "title"); t.Type == gjson.String {
-		s.Title = t.Str
-	}
+	s.Title = metadataTitle(s.Metadata)
 	c.What |= SessionChanged
+}
+
+// metadataTitle returns session.started metadata's "title", "" for none.
+// It skims the metadata's members: metadata can hold a whole system prompt
+// (Codex's, ~20 KB), which a lookup of a key would scan.
+func metadataTitle(md []byte) string {
+	var title string
+	jsonscan.Skim(unsafe.String(unsafe.SliceData(md), len(md)), func(k, raw string) bool {
+		if k != "title" {
+			return true
+		}
+		if t := gjson.Parse(raw); t.Type == gjson.String {
+			title = strings.Clone(t.Str)
+		}
+		return false
+	})
+	return title
 }
 
 func (s *Session) sessionEnded(ev *universal.Event, d *universal.SessionEnded, c *Change) {
