@@ -489,10 +489,11 @@ func (t *Translator) toolResult(dst []event, key string, s *toolSpec, r *resultS
 // the name, when it changes the title the session has (session.started's,
 // or the last one reported). A name removed (null) is not reported.
 func (t *Translator) title(dst []event, c *ctx, name jsonscan.Value) []event {
-	if name.Type() != gjson.String || name.Str() == "" || name.Str() == t.st.Title {
+	s := name.Str()
+	if name.Type() != gjson.String || s == "" || s == t.st.Title {
 		return dst
 	}
-	t.st.Title = t.w.Copy(name.Str())
+	t.st.Title = t.w.Copy(s)
 	return t.status(dst, "", "", "title", t.st.Title, nil, agent, c.raw)
 }
 
