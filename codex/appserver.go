@@ -110,6 +110,18 @@ func (t *Translator) clientRequest(dst []event, c *ctx, method string, id, param
 				put(&t.st.Meta, f[1], strings.Clone(v.Raw))
 			}
 		}
+	case "thread/revert":
+		// Codex 0.16x: the notification thread/reverted that follows names
+		// only the thread; the turn reverted to is the request's.
+		if t.isRoot(params.Get("threadId").Str) {
+			t.st.Revert = strings.Clone(params.Get("beforeTurnId").Str)
+		}
+	case "thread/rollback":
+		// Earlier app-servers: a rollback of the last numTurns turns,
+		// reported when it succeeds (see serverResponse).
+		if n := params.Get("numTurns"); id.Exists() && n.Type == gjson.Number && t.isRoot(params.Get("threadId").Str) {
+			put(&t.st.Meta, "rollback:"+id.Raw, n.Raw)
+		}
 	case "turn/start", "turn/steer":
 		if text := userInputText(params.Get("input")); text != "" {
 			t.st.addPrompt(text)
@@ -143,6 +155,10 @@ func userInputText(input gjson.Result) string {
 // requests (matched by the host's ids).
 func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result jsonscan.Value, rpcErr gjson.Result) []event {
 	method, known := t.st.Client[id.Raw]
+	rollback, hasRollback := t.st.Meta["rollback:"+id.Raw]
+	if hasRollback {
+		delete(t.st.Meta, "rollback:"+id.Raw)
+	}
 	prompt, hasPrompt := t.st.Meta["prompt:"+id.Raw]
 	if hasPrompt {
 		delete(t.st.Meta, "prompt:"+id.Raw)
@@ -182,6 +198,10 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 	switch method {
 	case "thread/start", "thread/resume", "thread/fork":
 		return t.threadStarted(dst, c, result.Sub("thread"), result, method)
+	case "thread/rollback":
+		if n, err := strconv.ParseInt(rollback, 10, 64); hasRollback && err == nil && n > 0 && t.w.Begun() {
+			return t.reverted(dst, c, "", "", n)
+		}
 	}
 	return dst
 }
@@ -655,6 +675,14 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 	switch method {
 	case "thread/started":
 		return t.threadStarted(dst, c, p.Sub("thread"), jsonscan.Value{}, "")
+	case "thread/reverted":
+		if !t.isRoot(thread) {
+			return dst
+		}
+		dst = t.ensureSession(dst, thread)
+		first := t.st.Revert
+		t.st.Revert = ""
+		return t.reverted(dst, c, "", first, 0)
 	case "thread/name/updated":
 		if !t.isRoot(thread) {
 			return dst // a sub-agent thread's name: not the session's title
@@ -726,7 +754,7 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 // for the transcript (see the package documentation).
 var ignoredNotifications = map[string]struct{}{
 	"thread/status/changed": {}, "thread/readState/changed": {}, "thread/archived": {}, "thread/deleted": {},
-	"thread/unarchived": {}, "thread/reverted": {}, "skills/changed": {},
+	"thread/unarchived": {}, "skills/changed": {},
 	"thread/section/changed": {}, "thread/attachment/updated": {},
 	"thread/prediction/updated": {}, "thread/queue/changed": {}, "project/changed": {},
 	"thread/project/updated": {}, "thread/environment/connected": {}, "thread/environment/disconnected": {},

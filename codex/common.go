@@ -2,6 +2,8 @@ package codex
 
 import (
 	"encoding/json"
+	"slices"
+	"strconv"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"strings"
@@ -35,7 +37,46 @@ func (t *Translator) startTurn(dst []event, id string, meta []byte, src universa
 	}
 	dst, _ = t.w.StartTurn(dst, id, meta, src, raw)
 	t.st.TurnErr = false
+	t.st.Turns = append(t.st.Turns, t.w.Turn())
 	return dst
+}
+
+// reverted reports that the conversation was reverted (a rollback of the
+// last turns, a revert to before a turn) as a completed status item
+// labelled "reverted", the label OpenCode's reverts have too, with the
+// first turn it removes as metadata "turn_id" when that turn is known:
+// a client hides that turn's items and every later turn's. The removed
+// turns leave t.st.Turns, so that a second rollback counts from the
+// turns that remain.
+func (t *Translator) reverted(dst []event, c *ctx, thread, first string, n int64) []event {
+	// Turns lists the root thread's turns; a sub-agent's are not kept.
+	if first == "" && n > 0 && int64(len(t.st.Turns)) >= n && t.isRoot(thread) {
+		first = t.st.Turns[int64(len(t.st.Turns))-n]
+	}
+	detail := "reverted"
+	switch {
+	case n == 1:
+		detail = "reverted the last turn"
+	case n > 1:
+		detail = "reverted the last " + strconv.FormatInt(n, 10) + " turns"
+	case first != "":
+		detail = "reverted to before turn " + first
+	}
+	o := obj()
+	if n > 0 {
+		o.Int("num_turns", n)
+	}
+	if first != "" {
+		o.String("turn_id", first)
+		if i := slices.Index(t.st.Turns, first); i >= 0 {
+			t.st.Turns = t.st.Turns[:i]
+		}
+	}
+	var meta []byte
+	if o.Len() > 0 {
+		meta = o.Bytes()
+	}
+	return t.status(dst, "", thread, "reverted", detail, meta, agent, c.raw)
 }
 
 // endTurn ends a turn: requests still waiting are cancelled, open items

@@ -289,9 +289,16 @@
 // metadata; updates of its usage alone make none: on the app-server the
 // goal tools' only trace) and thread/goal/cleared after one ("goal_cleared"),
 // warning and guardianWarning, exec error items
-// (non-fatal warnings: "warning"), background_event, thread_rolled_back,
+// (non-fatal warnings: "warning"), background_event,
 // subAgentActivity, sleep, a rollout fork's copy of its parent's history
-// ("fork_replay", see Forks). hookPrompt → a system message; a bare
+// ("fork_replay", see Forks), and reverts ("reverted": a rollout's
+// thread_rolled_back {num_turns}, the app-server's thread/reverted after
+// the host's thread/revert {beforeTurnId}, an earlier app-server's
+// successful thread/rollback {numTurns}), whose metadata "turn_id" names
+// the first turn removed, with "num_turns" for a rollback of the last
+// turns; a client hides that turn's items and every later turn's. Server
+// lines alone do not say which turn thread/reverted reverted to: its item
+// names none. hookPrompt → a system message; a bare
 // functionCallOutput item → a tool_result item; a rollout inter-agent
 // agent_message, and the inter_agent_communication line older rollouts
 // wrote instead (before openai/codex PR 29829) → a system message with
@@ -402,7 +409,7 @@
 //
 // App-server notifications: thread/status/changed (turns and requests say
 // it), thread/readState/changed, thread/archived, thread/deleted,
-// thread/unarchived, thread/reverted, skills/changed,
+// thread/unarchived, skills/changed,
 // thread/section/changed, thread/attachment/updated, thread/goal/updated
 // that changes only the goal's usage,
 // thread/prediction/updated, thread/queue/changed, project/changed,

@@ -302,7 +302,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 	case "plan_update":
 		return t.planStatus(dst, c, th, m.Get("plan"), m.Get("explanation").Str, "")
 	case "thread_rolled_back":
-		return t.status(dst, "", th, "thread_rolled_back", t.w.Copy(m.Get("num_turns").Raw+" turns"), nil, agent, c.raw)
+		return t.reverted(dst, c, th, "", m.Get("num_turns").Int())
 	case "sub_agent_activity":
 		meta := obj().String("agent_thread_id", m.Get("agent_thread_id").Str)
 		return t.status(dst, "", th, "sub_agent_"+snake(m.Get("kind").Str), t.w.CopyValue(m.Get("agent_path")), meta.Bytes(), agent, c.raw)

@@ -120,6 +120,13 @@ type state struct {
 	// thread/goal/updated), its objective and status, so that updates of
 	// its usage alone make no item.
 	Goals map[string]string `json:"goals,omitempty"`
+	// Turns lists the ids of the session's turns in order, so that a
+	// rollback of the last n turns can name the first one it removes;
+	// a rollback removes its turns from the list.
+	Turns []string `json:"turns,omitempty"`
+	// Revert is the turn a host's thread/revert request named
+	// (beforeTurnId), for the thread/reverted notification that follows.
+	Revert string `json:"revert,omitempty"`
 }
 
 // resp is an open model response: its assistant message item.

@@ -202,7 +202,9 @@
 // item labelled "compaction" for every agent, failed when it failed, and
 // an agent's plan or todo list one labelled "plan" whose detail is the
 // list, a line an entry: "[x] " done, "[~] " under way, "[ ] " to do,
-// "[-] " dropped; a new title of the session, one labelled "title"),
+// "[-] " dropped; a new title of the session, one labelled "title"; a
+// revert of the conversation, one labelled "reverted" whose metadata
+// names where the removed part starts: "item_id" or "turn_id"),
 // the items inside a sub-agent when the record does not
 // show them (Codex's exec output shows only the spawning call), permission
 // or question events where the record does not show the approval, a
