@@ -63,6 +63,10 @@ type Translator struct {
 	mdEffort    string            // and its reasoning effort
 	orphanMsg   string
 	orphanScope string
+	// mainEntry: the line being translated is a main-chain transcript
+	// entry, whose items start from dst[itemFrom:] (see entry).
+	mainEntry bool
+	itemFrom  int
 
 	// delta marks where the text of the last text or thinking delta
 	// started in its line: the next delta of the block is alike up to
@@ -262,10 +266,16 @@ func (t *Translator) translateScanned(dst []universal.Event, m universal.Message
 		if !t.w.Begun() {
 			dst = t.header(dst, r)
 		}
-		if !t.s.Main && !r.Get("isSidechain").Bool() && !r.Get("agentId").Exists() {
+		if !r.Get("isSidechain").Bool() && !r.Get("agentId").Exists() {
 			t.s.Main = true // an entry of the main file
+			return t.entry(dst, r)
 		}
 	}
+	return t.object(dst, r)
+}
+
+// object translates a scanned JSON object (a line, an entry).
+func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal.Event {
 	// One walk over the top-level members finds the type and, for stream
 	// events (the hot path), the fields they need; the last of duplicate
 	// members counts.

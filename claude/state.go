@@ -80,6 +80,11 @@ type state struct {
 	// sub-agent's notification in the turn that launched it (2.1.120 and
 	// later; older ones ended the turn without it).
 	Continues bool `json:"continues,omitempty"`
+	// Entries are the positions (in the order written) of the main-chain
+	// transcript entries read, by uuid; Conv the conversation entries of
+	// the path shown, in that order (see branch.go).
+	Entries map[string]int64 `json:"entries,omitempty"`
+	Conv    []convEntry      `json:"conv,omitempty"`
 	// Hooks are the hook contexts of stream-json hook_response lines
 	// that arrived before the session began (SessionStart hooks run
 	// before system/init) or between turns, held until the next init.
@@ -592,6 +597,19 @@ func (s *state) validate(w *universal.Stream) error {
 	}
 	if len(s.Asked) > maxAsked {
 		return fmt.Errorf("%d control requests remembered, at most %d", len(s.Asked), maxAsked)
+	}
+	for i, e := range s.Conv {
+		if p, ok := s.Entries[e.UUID]; !ok || p != e.Pos || i > 0 && s.Conv[i-1].Pos >= e.Pos {
+			return fmt.Errorf("conversation entry %d (%q) out of place", i, e.UUID)
+		}
+		if err := known("entry item", e.Item); err != nil {
+			return err
+		}
+	}
+	for uuid, p := range s.Entries {
+		if p < 0 || p >= int64(len(s.Entries)) {
+			return fmt.Errorf("entry %q at %d of %d", uuid, p, len(s.Entries))
+		}
 	}
 	for i, d := range s.Done {
 		if d.ItemID == "" {

@@ -128,7 +128,9 @@ func (t *Translator) userContent(dst events, r jsonscan.Value, scope string, par
 	case t.transcript:
 		// A prompt: it ends the turn before and starts its own.
 		dst = t.endTranscriptTurn(dst, universal.SourceDaemon)
+		dst = t.rewound(dst, r)
 		dst = t.startTurn(dst, universal.SourceAgent, nil, false)
+		t.itemFrom = len(dst) // the prompt's item comes next
 	}
 	dst = t.ensureTurn(dst, scope)
 	t.dropQueued(text)
