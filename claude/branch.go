@@ -31,7 +31,8 @@ type convEntry struct {
 // entry translates a main-chain transcript entry (not a sidechain's, not
 // a sub-agent file's) and records its position: every entry with a uuid
 // gets the next one (Entries), a conversation entry also joins the path
-// (Conv) with the first item its translation started. An entry read
+// (Conv) with the first item its translation started (an assistant line
+// that only adds a part: its message's item). An entry read
 // again (a resumed session's file repeating history) keeps its place.
 func (t *Translator) entry(dst events, r jsonscan.Value) events {
 	uuid := r.Get("uuid").Str
@@ -53,6 +54,15 @@ func (t *Translator) entry(dst events, r jsonscan.Value) events {
 			if ev.Type == universal.TypeItemStarted {
 				e.Item = ev.Data.(*universal.ItemSnapshot).Item.ItemID
 				break
+			}
+		}
+		if e.Item == "" && typ == "assistant" {
+			// A line that adds a part to its response's message: that
+			// message's item.
+			for _, m := range t.s.Msgs {
+				if m.Scope == "" && m.Last == uuid {
+					e.Item = m.ItemID
+				}
 			}
 		}
 		t.s.Conv = append(t.s.Conv, e)

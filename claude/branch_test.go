@@ -116,6 +116,14 @@ func TestRewind(t *testing.T) {
 			answerEntry("a3", "u2", "msg_3", "Welcome."),
 			promptEntry("u3", "r1", "Say it differently."),
 		}, []want{{"r1", "a2", "msg_2"}}},
+		{"rewound inside a response, to its thinking line", []string{
+			promptEntry("u1", "", "Think first."),
+			entryHead("assistant", "a1", "u1") + `,"message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"thinking","thinking":"Hm.","signature":"c2ln"}],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":5}}}`,
+			answerEntry("a1b", "a1", "msg_1", "Thought."),
+			promptEntry("u2", "a1b", "More."),
+			answerEntry("a2", "u2", "msg_2", "More."),
+			promptEntry("u3", "a1", "Say it without thinking aloud."),
+		}, []want{{"a1", "a1b", "msg_1"}}}, // the line adds a part: its message's item
 		{"rewound to the first prompt, after a compaction", append(base[:6:6],
 			entryHead("system", "cb", "")+`,"subtype":"compact_boundary","logicalParentUuid":"d2","content":"Conversation compacted","compactMetadata":{"trigger":"manual","preTokens":100}}`,
 			entryHead("user", "cs", "cb")+`,"isCompactSummary":true,"message":{"role":"user","content":"This session is being continued…"}}`,

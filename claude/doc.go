@@ -1,7 +1,8 @@
 // Package claude translates Claude Code's native output into universal
 // events. Tested with Claude Code 2.1.330 (recorded, goldens), recordings
-// of 2.0.76, 2.1.14, 2.1.120 and 2.1.332 (checked by internal/crosscheck)
-// and public samples of 1.0.17 to 2.1.132.
+// of 2.0.76, 2.1.14, 2.1.120 and 2.1.332 (checked by internal/crosscheck;
+// 2.1.332's hook and rewind sessions with goldens) and public samples of
+// 1.0.17 to 2.1.132.
 //
 // # Formats
 //
@@ -263,6 +264,36 @@
 // "process_total" and the per-model map. Anthropic's input, cache-read and
 // cache-write counts are disjoint; universal input_tokens is their sum
 // (see internal/anthropic).
+//
+// Branches. A transcript is a tree: each entry names the one before it
+// (parentUuid). When the user rewinds (/rewind or Esc-Esc, an edited
+// earlier prompt, --resume with --resume-session-at, a retry after a
+// failed send), Claude Code appends to the same file a prompt whose
+// parent is an entry written earlier; the conversation entries after that
+// one on the old path are abandoned (resuming, Claude Code shows only the
+// path from the latest leaf). Entries are translated in the order
+// written, so the abandoned turns come first. A main-chain prompt (not a
+// sidechain's or a sub-agent file's entry; a prompt, not a tool result or
+// a system-made entry) whose parent was written before the latest
+// conversation entry (user or assistant line) of the path is preceded,
+// between turns, by a completed status item labelled "reverted" (the
+// label of OpenCode's reverts and Codex's rollbacks), under no item, with
+// the detail "reverted to after entry <parent uuid>" and metadata
+// {"uuid": the first abandoned conversation entry, "item_id": the first
+// item made from it (for an assistant line that only adds a part, its
+// message's item)}: a client hides or marks that item and what follows it,
+// up to the notice. The abandoned entries leave the path, so that a later
+// rewind names what it abandons itself. No branch: a parent written after
+// the latest conversation entry (an attachment, hook or system entry
+// hanging off the last answer), a parent never written to the file (Claude
+// Code sometimes names one), none (the first prompt; a compaction's
+// boundary has none, and the summary and prompts after it chain to it), a
+// resumed session's history read again (its entries keep their first
+// place), and the entries with several children of an ordinary turn
+// (parallel tool results, progress), which are no prompts. What is kept: a
+// position per main-chain entry and the path's conversation entries.
+// Stream-json has no parentUuid: a process resumed at an earlier entry
+// shows an ordinary turn there.
 //
 // Permissions and questions. can_use_tool requests are permissions with the
 // request_id as permission_id, linked to the tool call; the host's

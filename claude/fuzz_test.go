@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/claude"
@@ -45,6 +46,13 @@ func FuzzTranslate(f *testing.F) {
 		`{"type":"system","subtype":"hook_response","hook_id":"i","hook_name":"PostToolUse:Bash","hook_event":"PostToolUse","stdout":"{\"hookSpecificOutput\":{\"additionalContext\":\"ctx\"}}","exit_code":0,"outcome":"success","uuid":"u1"}`+"\n"))
 	f.Add(byte(2), []byte(`{"sessionId":"s1","version":"2.1.98","type":"attachment","uuid":"h1","attachment":{"type":"hook_success","hookName":"SessionStart:startup","hookEvent":"SessionStart","content":"ctx"}}`+"\n"+
 		`{"sessionId":"s1","version":"2.1.98","type":"attachment","uuid":"h2","attachment":{"type":"hook_additional_context","content":["a","b"],"hookName":"UserPromptSubmit","hookEvent":"UserPromptSubmit"}}`+"\n"))
+	// A transcript that branches: the third prompt chains to the first
+	// answer (branch_test.go).
+	f.Add(byte(2), []byte(strings.Join([]string{
+		promptEntry("u1", "", "One."), answerEntry("a1", "u1", "msg_1", "1."), attachmentEntry("t1", "a1"),
+		promptEntry("u2", "t1", "Two."), answerEntry("a2", "u2", "msg_2", "2."),
+		promptEntry("u3", "a1", "Three."), answerEntry("a3", "u3", "msg_3", "3."),
+	}, "\n")+"\n"))
 	f.Fuzz(func(t *testing.T, format byte, data []byte) {
 		fm := claude.Formats()[int(format)%len(claude.Formats())]
 		golden.FuzzProperty(t, golden.Fuzz{New: newFor(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "prompt"}}}, data)
