@@ -60,7 +60,7 @@ func (t *Translator) entry(dst events, r jsonscan.Value) events {
 			// A line that adds a part to its response's message: that
 			// message's item.
 			for _, m := range t.s.Msgs {
-				if m.Scope == "" && m.Last == uuid {
+				if m.Scope == "" && m.Last == uuid && m.Started {
 					e.Item = m.ItemID
 				}
 			}

@@ -275,22 +275,14 @@ func TestRecordedRewind(t *testing.T) {
 	}
 }
 
-// translateFile translates a file's lines after the reports.
+// translateFile translates a file's lines after the reports (see feed).
 func translateFile(t *testing.T, format, path string, reports []universal.Report) []universal.Event {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, _ := claude.New(format, golden.Options())
-	var evs []universal.Event
-	for _, r := range reports {
-		evs = tr.Report(evs, r)
-	}
-	for i, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		evs = tr.Translate(evs, universal.Message{Data: []byte(l), Line: int64(i + 1), TimeMS: -1})
-	}
-	return tr.Report(evs, universal.EndOfInput{})
+	return feed(t, format, reports, nil, strings.Split(strings.TrimSpace(string(data)), "\n")...)
 }
 
 // promptUUID returns the uuid of the transcript's user entry with this
