@@ -82,7 +82,11 @@
 //	                       unavailable_headless, or output on stderr): not a
 //	                       model response and not an API error; the result line
 //	                       after it ends the turn
-//	result                 turn.ended, error (when it failed), usage.updated
+//	result                 turn.ended, error (when it failed), usage.updated;
+//	                       a completed turn that showed no message of the
+//	                       session (--output-format json prints the result
+//	                       alone) gets the result's text as its assistant
+//	                       message (native id the result's uuid)
 //	system/api_retry       error with will_retry
 //	system/task_*          a status item under the Agent call (task_started →
 //	                       task_notification)

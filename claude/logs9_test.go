@@ -87,3 +87,52 @@ func TestOutputFormatJSONArrayElements(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputFormatJSONResultOnly: without verbose output, claude -p
+// --output-format json prints the result message alone, whose text was
+// then dropped (in stream-json it repeats the last message's): the answer
+// was nowhere in the events. A completed turn that showed no message of
+// the session now gets the result's text as its assistant message; a turn
+// that showed one does not get it twice, a failed one gets the error.
+func TestOutputFormatJSONResultOnly(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(public, "stream_flywheel-ideas_output-json_v2.1.117.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var elems []json.RawMessage
+	if err := json.Unmarshal(b, &elems); err != nil {
+		t.Fatal(err)
+	}
+	result := string(elems[len(elems)-1]) // the real result line of 2.1.117: "result":"ok"
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, result)
+	msgs := completed(evs, universal.KindMessage, universal.RoleAssistant)
+	if len(msgs) != 1 || itemText(msgs[0]) != "ok" || msgs[0].Status != universal.StatusCompleted {
+		t.Fatalf("assistant messages %+v, want one saying ok", msgs)
+	}
+	var r struct{ UUID string }
+	if err := json.Unmarshal(elems[len(elems)-1], &r); err != nil || r.UUID == "" || msgs[0].NativeItemID != r.UUID {
+		t.Errorf("native item id %q, want the result's uuid %q", msgs[0].NativeItemID, r.UUID)
+	}
+	// After the messages, as stream-json prints it: the text once.
+	evs = feed(t, claude.FormatStreamJSON, nil, nil, string(elems[0]), string(elems[1]), string(elems[2]), result)
+	if msgs := completed(evs, universal.KindMessage, universal.RoleAssistant); len(msgs) != 1 {
+		t.Errorf("%d assistant messages after the stream's own, want 1", len(msgs))
+	}
+	// A failed result alone: its text is the error's, not an answer.
+	evs = feed(t, claude.FormatStreamJSON, nil, nil,
+		`{"type":"result","subtype":"success","is_error":true,"result":"Not logged in · Please run /login","session_id":"s1"}`)
+	if msgs := completed(evs, universal.KindMessage, ""); len(msgs) != 0 {
+		t.Errorf("messages %+v for a failed result, want none", msgs)
+	}
+	if errs := golden.OfType(evs, universal.TypeError); len(errs) != 1 {
+		t.Errorf("%d errors, want 1", len(errs))
+	}
+	// Two prompts of one process (--input-format stream-json), the first
+	// answered by a message, the second by its result alone.
+	evs = feed(t, claude.FormatStreamJSON, nil, nil, initLine,
+		`{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"ok"}]},"session_id":"s1"}`,
+		resultLine, resultLine)
+	if msgs := completed(evs, universal.KindMessage, universal.RoleAssistant); len(msgs) != 2 {
+		t.Errorf("%d assistant messages, want 2 (one a turn)", len(msgs))
+	}
+}
