@@ -171,7 +171,9 @@
 // USD (else the cost in metadata) and "context_used" in metadata, the
 // update's _meta kept, and "model" when the agent names the model of the
 // call the update follows (claude-agent-acp: _meta._claude/model);
-// PromptResponse.usage (unstable) or _meta.usage is scope turn. No other
+// PromptResponse.usage (unstable) or _meta.usage is scope turn, and
+// without either _meta.quota.token_count (Gemini CLI gives a turn's
+// tokens only there, the quota also kept in turn.ended's metadata). No other
 // usage names a model (a chunk's _meta.usage, the scope call usage of
 // gemini-cli and qwen-code, has none); the session's model is in
 // session.started.

@@ -237,6 +237,9 @@ func (t *Translator) promptResult(dst []universal.Event, in *input, result jsons
 		dst = t.usage(dst, u, universal.ScopeTurn, nil, in.raw)
 	} else if u := result.Sub("_meta.usage"); u.IsObject() {
 		dst = t.usage(dst, u, universal.ScopeTurn, nil, in.raw)
+	} else if u := result.Sub("_meta.quota.token_count"); u.IsObject() {
+		// Gemini CLI gives the turn's tokens only in its quota.
+		dst = t.usage(dst, u, universal.ScopeTurn, nil, in.raw)
 	}
 	var md jsonw.Object
 	md.OptString("stop_reason", t.copy(reason))
