@@ -20,8 +20,8 @@ const (
 	// FormatStreamJSON is the stdout of claude -p --output-format
 	// stream-json --verbose, with or without --include-partial-messages and
 	// --input-format stream-json; also that of claude -p --output-format
-	// json (with --verbose one JSON array of the same messages, without it
-	// the result message alone).
+	// json (one JSON array of the same messages, or the result message
+	// alone).
 	FormatStreamJSON = "stream-json"
 	// FormatExchange is a recorded two-way exchange of the stream-json
 	// control protocol: what the CLI wrote (out) and what the host wrote to
@@ -392,8 +392,9 @@ func (t *Translator) translateScanned(dst []universal.Event, m universal.Message
 }
 
 // elements translates an array line of the CLI's output: claude -p
-// --output-format json --verbose prints the messages stream-json prints
-// one a line as one JSON array, on one line, when the run ends. Each
+// --output-format json (2.x with verbose output) prints the messages
+// stream-json prints one a line as one JSON array, on one line, when the
+// run ends. Each
 // element is read as the line it would have been, in order; an element's
 // errors are located as "line N: [i]". An array that does not start with
 // an object is not that output: it stays one unparsed line.

@@ -15,11 +15,12 @@
 //     lines from 0 and gives every line after the first an id of its own,
 //     which the translator reads as one response; session.started says
 //     agent_name "qwen-code" with its version. The stdout of claude -p
-//     --output-format json is read too: with verbose output it is the same
-//     messages as one JSON array on one line (public: 2.1.117, 2.1.126),
-//     each element read as the line it would have been (an element's
-//     errors located "line N: [i]"; an array that does not start with an
-//     object stays one unparsed line); without, the result message alone.
+//     --output-format json is read too: one JSON array on one line of the
+//     messages stream-json prints (2.x with verbose output, and as public
+//     2.1.117 and 2.1.126 runs printed it), each element read as the line
+//     it would have been (an element's errors located "line N: [i]"; an
+//     array that does not start with an object stays one unparsed line),
+//     or the result message alone.
 //   - "exchange": a recorded two-way exchange of the stream-json control
 //     protocol (universal.FrameExchange): what the CLI wrote (out) and what
 //     the host wrote to its stdin (in: user messages, initialize,
