@@ -277,7 +277,11 @@
 // Permissions and questions. can_use_tool requests are permissions with the
 // request_id as permission_id, linked to the tool call; the host's
 // control_response (exchange), a universal.PermissionReply, or the tool
-// result's recorded decision resolves them. Refusals the CLI applies itself
+// result's recorded decision resolves them; a request still open when its
+// call's result arrives without a decision (stream-json shows no host
+// answer, and results before 2.1.330 record none) is approved by a
+// successful result ({"source": "tool_result", "inferred": true}: the
+// call ran), and left open by a failed one. Refusals the CLI applies itself
 // (system/permission_denied, result.permission_denials, a rejected decision
 // on a tool result) and approvals a user gave (decision source user_…) that
 // were not requested visibly become a request and its resolution at once,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/claude"
@@ -134,5 +135,45 @@ func TestOutputFormatJSONResultOnly(t *testing.T) {
 		resultLine, resultLine)
 	if msgs := completed(evs, universal.KindMessage, universal.RoleAssistant); len(msgs) != 2 {
 		t.Errorf("%d assistant messages, want 2 (one a turn)", len(msgs))
+	}
+}
+
+// TestStreamPermissionInferredFromResult: stream-json holds the CLI's side
+// alone, and before 2.1.330 a tool result records no permission decision,
+// so a can_use_tool request whose call then ran (a real 2.1.226 run,
+// lezli01/vincent's stream_permission_allow fixture, kept as
+// stream_vincent_permission-allow_v2.1.226.jsonl) stayed requested to the
+// end of the session. A successful result of the call now resolves it as
+// approved, marked inferred; a failed result decides nothing (a refusal
+// comes with the result's permission_denials or a recorded decision).
+func TestStreamPermissionInferredFromResult(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(public, "stream_vincent_permission-allow_v2.1.226.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, strings.Split(strings.TrimSpace(string(b)), "\n")...)
+	res := golden.OfType(evs, universal.TypePermissionResolved)
+	if len(res) != 1 {
+		t.Fatalf("%d permission.resolved, want 1", len(res))
+	}
+	p := res[0].Data.(*universal.Permission)
+	if p.Status != universal.PermissionApproved || p.PermissionID != "0a796fa8-74c6-4c82-82a7-fb161e77a51b" ||
+		p.CallID != "toolu_01PSqBeA6sKydYaELf8NTXHH" || string(p.Metadata) != `{"source":"tool_result","inferred":true}` {
+		t.Errorf("resolution %+v", p)
+	}
+
+	// A failed result: the request stays as it is.
+	lines := []string{initLine,
+		`{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"c1","name":"Bash","input":{"command":"false"}}]},"session_id":"s1"}`,
+		`{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"false"},"tool_use_id":"c1"}}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":"Exit code 1","is_error":true}]},"session_id":"s1"}`,
+		resultLine,
+	}
+	evs = feed(t, claude.FormatStreamJSON, nil, nil, lines...)
+	if n := len(golden.OfType(evs, universal.TypePermissionRequested)); n != 1 {
+		t.Errorf("%d permission.requested, want 1", n)
+	}
+	if res := golden.OfType(evs, universal.TypePermissionResolved); len(res) != 0 {
+		t.Errorf("resolutions %+v after a failed result, want none", res)
 	}
 }
