@@ -48,3 +48,31 @@ func TestGeminiQuotaUsage(t *testing.T) {
 		t.Errorf("turn ends %v, want two, the quota kept in the first's metadata", ends)
 	}
 }
+
+// TestGrokUsageCacheCreation: Grok Build's prompt response gives a turn's
+// usage in _meta.usage with cacheCreationTokens for the cache writes (a
+// historical raw line quoted in a public project's tests; the index does
+// not name the repository). The cache writes were dropped (only
+// cachedWriteTokens and cache_creation_input_tokens were read); the
+// reasoning tokens of reasoningOutputTokens likewise.
+func TestGrokUsageCacheCreation(t *testing.T) {
+	agent := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"ok"}}}}`,
+		`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn","_meta":{"usage":{"inputTokens":17965,"outputTokens":51,"cachedReadTokens":5888,"cacheCreationTokens":128,"reasoningTokens":38}}}}`,
+		`{"jsonrpc":"2.0","id":4,"result":{"stopReason":"end_turn","usage":{"inputTokens":10,"outputTokens":5,"reasoningOutputTokens":3}}}`,
+	}, "\n") + "\n"
+	evs := translate(t, acp.FormatAgent, agent)
+	us := golden.OfType(evs, universal.TypeUsageUpdated)
+	if len(us) != 2 {
+		t.Fatalf("%d usage.updated, want 2", len(us))
+	}
+	u := us[0].Data.(*universal.UsageUpdated).Usage
+	if u.CacheWriteTokens == nil || *u.CacheWriteTokens != 128 || u.CachedInputTokens == nil || *u.CachedInputTokens != 5888 ||
+		u.ReasoningTokens == nil || *u.ReasoningTokens != 38 {
+		t.Errorf("usage %s, want cache writes 128, reads 5888, reasoning 38", us[0].AppendJSON(nil))
+	}
+	if r := us[1].Data.(*universal.UsageUpdated).Usage.ReasoningTokens; r == nil || *r != 3 {
+		t.Errorf("usage %s, want reasoning 3", us[1].AppendJSON(nil))
+	}
+}
