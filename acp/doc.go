@@ -171,7 +171,12 @@
 // USD (else the cost in metadata) and "context_used" in metadata, the
 // update's _meta kept, and "model" when the agent names the model of the
 // call the update follows (claude-agent-acp: _meta._claude/model);
-// PromptResponse.usage (unstable) or _meta.usage is scope turn. No other
+// PromptResponse.usage (unstable) or _meta.usage is scope turn, and
+// without either _meta.quota.token_count (Gemini CLI gives a turn's
+// tokens only there, the quota also kept in turn.ended's metadata); a
+// usage's counts are read by the names agents give them (camelCase or
+// snake_case; cache writes also as Grok Build's cacheCreationTokens,
+// reasoning also as reasoningOutputTokens). No other
 // usage names a model (a chunk's _meta.usage, the scope call usage of
 // gemini-cli and qwen-code, has none); the session's model is in
 // session.started.

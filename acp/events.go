@@ -237,6 +237,9 @@ func (t *Translator) promptResult(dst []universal.Event, in *input, result jsons
 		dst = t.usage(dst, u, universal.ScopeTurn, nil, in.raw)
 	} else if u := result.Sub("_meta.usage"); u.IsObject() {
 		dst = t.usage(dst, u, universal.ScopeTurn, nil, in.raw)
+	} else if u := result.Sub("_meta.quota.token_count"); u.IsObject() {
+		// Gemini CLI gives the turn's tokens only in its quota.
+		dst = t.usage(dst, u, universal.ScopeTurn, nil, in.raw)
 	}
 	var md jsonw.Object
 	md.OptString("stop_reason", t.copy(reason))
@@ -490,8 +493,8 @@ func (t *Translator) usage(dst []universal.Event, u jsonscan.Value, scope univer
 	d.Usage.InputTokens = num("inputTokens", "input_tokens", "promptTokens", "prompt_tokens")
 	d.Usage.OutputTokens = num("outputTokens", "output_tokens", "completionTokens", "completion_tokens")
 	d.Usage.CachedInputTokens = num("cachedReadTokens", "cachedInputTokens", "cache_read_input_tokens", "cached_tokens")
-	d.Usage.CacheWriteTokens = num("cachedWriteTokens", "cache_creation_input_tokens")
-	d.Usage.ReasoningTokens = num("thoughtTokens", "reasoningTokens", "reasoning_tokens", "thoughts_tokens")
+	d.Usage.CacheWriteTokens = num("cachedWriteTokens", "cacheCreationTokens", "cacheWriteInputTokens", "cache_creation_input_tokens")
+	d.Usage.ReasoningTokens = num("thoughtTokens", "reasoningTokens", "reasoningOutputTokens", "reasoning_tokens", "reasoning_output_tokens", "thoughts_tokens")
 	d.Usage.TotalTokens = num("totalTokens", "total_tokens")
 	if d.Usage.InputTokens == nil && d.Usage.OutputTokens == nil && d.Usage.TotalTokens == nil {
 		return dst

@@ -101,7 +101,11 @@
 // completed, error (failed result), or interrupted (cancellation), with
 // metadata subtype, duration_ms, num_turns, error and the last assistant
 // message's stop_reason (in a thread also model and elapsed_ms, from
-// usage.model and turnElapsedMs). A turn ended by the next prompt is completed, or
+// usage.model and turnElapsedMs). A failed result's error event has the
+// result's error text as its message, except a model API's status and
+// error body ("413 {"type":"error","error":{…}}"), whose error.message is
+// the message, the status and the body in the details (http_status,
+// api_error); the turn metadata keeps the text as sent. A turn ended by the next prompt is completed, or
 // interrupted when its last assistant message had stop_reason null
 // (cancelled or errored). Content that arrives with no turn open (a
 // stream picked up mid-turn) opens a synthetic turn. A turn still open

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -18,7 +19,9 @@ import (
 const (
 	// FormatStreamJSON is the stdout of claude -p --output-format
 	// stream-json --verbose, with or without --include-partial-messages and
-	// --input-format stream-json.
+	// --input-format stream-json; also that of claude -p --output-format
+	// json (one JSON array of the same messages, or the result message
+	// alone).
 	FormatStreamJSON = "stream-json"
 	// FormatExchange is a recorded two-way exchange of the stream-json
 	// control protocol: what the CLI wrote (out) and what the host wrote to
@@ -54,6 +57,7 @@ type Translator struct {
 	// message item made for its results whose calls are unknown.
 	raw         []byte
 	line        int64
+	elem        string            // "[i]": the message is element i of an array line (see elements)
 	scan        *jsonscan.Scanner // the index of the message being translated (see scanners)
 	scanning    bool              // a call of translate is using scan
 	releasing   bool              // translating a held line (see releaseEarly)
@@ -106,6 +110,11 @@ func Detect(head []byte) string {
 			head = nil // the last line: used only if it is complete JSON
 		}
 		line = bytes.TrimSpace(line)
+		if len(line) > 0 && line[0] == '[' {
+			// claude -p --output-format json --verbose: the messages as
+			// one array, which head may cut; its first element tells.
+			line = firstElement(line)
+		}
 		if len(line) == 0 || line[0] != '{' || !sc.Scan(line) {
 			continue
 		}
@@ -129,6 +138,20 @@ func Detect(head []byte) string {
 		}
 	}
 	return ""
+}
+
+// firstElement returns the first element of the JSON array that line
+// starts, nil if line does not hold it whole.
+func firstElement(line []byte) []byte {
+	d := json.NewDecoder(bytes.NewReader(line))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('[') || !d.More() {
+		return nil
+	}
+	var e json.RawMessage
+	if d.Decode(&e) != nil {
+		return nil
+	}
+	return e
 }
 
 // streamType reports the message types of Claude Code's stream-json
@@ -256,6 +279,9 @@ func (t *Translator) translateScanned(dst []universal.Event, m universal.Message
 		return t.unparsed(dst, "", errNotJSON)
 	}
 	r := t.scan.Root()
+	if r.IsArray() && !t.transcript && m.Dir != universal.In && t.elem == "" && r.Sub("0").IsObject() {
+		return t.elements(dst, m, r)
+	}
 	if !r.IsObject() {
 		return t.unparsed(dst, "", errNotObject)
 	}
@@ -375,6 +401,30 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 	return t.unparsed(dst, "", fmt.Errorf("unknown type %q", typ))
 }
 
+// elements translates an array line of the CLI's output: claude -p
+// --output-format json (2.x with verbose output) prints the messages
+// stream-json prints one a line as one JSON array, on one line, when the
+// run ends. Each
+// element is read as the line it would have been, in order; an element's
+// errors are located as "line N: [i]". An array that does not start with
+// an object is not that output: it stays one unparsed line.
+func (t *Translator) elements(dst []universal.Event, m universal.Message, r jsonscan.Value) []universal.Event {
+	// The scanner's index is the array's until the first element is
+	// scanned: the elements are copied out first.
+	elems := make([][]byte, 0, r.Len())
+	r.Each(func(_ gjson.Result, v jsonscan.Value) bool {
+		elems = append(elems, []byte(v.Raw()))
+		return true
+	})
+	for i, e := range elems {
+		t.elem = "[" + strconv.Itoa(i) + "]"
+		m.Data = e
+		dst = t.translateScanned(dst, m)
+	}
+	t.elem = ""
+	return dst
+}
+
 // input translates a message the host wrote to the CLI's stdin.
 func (t *Translator) input(dst []universal.Event, r jsonscan.Value) []universal.Event {
 	switch typ := r.Get("type").Str; typ {
@@ -401,7 +451,12 @@ func (t *Translator) input(dst []universal.Event, r jsonscan.Value) []universal.
 // offending field ("" for the whole message).
 func (t *Translator) unparsed(dst []universal.Event, path string, err error) []universal.Event {
 	loc := "line " + strconv.FormatInt(t.line, 10)
-	if path != "" {
+	switch {
+	case t.elem != "" && path != "":
+		loc += ": " + t.elem + "." + path
+	case t.elem != "":
+		loc += ": " + t.elem
+	case path != "":
 		loc += ": " + path
 	}
 	return t.w.Unparsed(dst, loc, err, t.raw)

@@ -15,7 +15,13 @@
 //     Qwen Code 0.24.4): it numbers the blocks of each of its assistant
 //     lines from 0 and gives every line after the first an id of its own,
 //     which the translator reads as one response; session.started says
-//     agent_name "qwen-code" with its version.
+//     agent_name "qwen-code" with its version. The stdout of claude -p
+//     --output-format json is read too: one JSON array on one line of the
+//     messages stream-json prints (2.x with verbose output, and as public
+//     2.1.117 and 2.1.126 runs printed it), each element read as the line
+//     it would have been (an element's errors located "line N: [i]"; an
+//     array that does not start with an object stays one unparsed line),
+//     or the result message alone.
 //   - "exchange": a recorded two-way exchange of the stream-json control
 //     protocol (universal.FrameExchange): what the CLI wrote (out) and what
 //     the host wrote to its stdin (in: user messages, initialize,
@@ -78,7 +84,11 @@
 //	                       unavailable_headless, or output on stderr): not a
 //	                       model response and not an API error; the result line
 //	                       after it ends the turn
-//	result                 turn.ended, error (when it failed), usage.updated
+//	result                 turn.ended, error (when it failed), usage.updated;
+//	                       a completed turn that showed no message of the
+//	                       session (--output-format json prints the result
+//	                       alone) gets the result's text as its assistant
+//	                       message (native id the result's uuid)
 //	system/api_retry       error with will_retry
 //	system/task_*          a status item under the Agent call (task_started →
 //	                       task_notification)
@@ -298,7 +308,11 @@
 // Permissions and questions. can_use_tool requests are permissions with the
 // request_id as permission_id, linked to the tool call; the host's
 // control_response (exchange), a universal.PermissionReply, or the tool
-// result's recorded decision resolves them. Refusals the CLI applies itself
+// result's recorded decision resolves them; a request still open when its
+// call's result arrives without a decision (stream-json shows no host
+// answer, and results before 2.1.330 record none) is approved by a
+// successful result ({"source": "tool_result", "inferred": true}: the
+// call ran), and left open by a failed one. Refusals the CLI applies itself
 // (system/permission_denied, result.permission_denials, a rejected decision
 // on a tool result) and approvals a user gave (decision source user_…) that
 // were not requested visibly become a request and its resolution at once,

@@ -374,6 +374,9 @@ func (t *Translator) ensureStarted(dst events, m *message, src universal.Source)
 		m.Slots[i].Part = i
 	}
 	m.Parts = len(m.Slots)
+	if m.Parent == "" && t.s.Turn != nil {
+		t.s.Turn.Answered = true
+	}
 	return t.w.StartItem(dst, universal.Item{
 		ItemID: m.ItemID, NativeItemID: m.ID, ParentID: m.Parent,
 		Kind: universal.KindMessage, Role: universal.RoleAssistant, Content: content,

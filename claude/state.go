@@ -230,6 +230,10 @@ type turn struct {
 	// Finished: the last main-thread response of the turn completed
 	// without calling tools (transcripts: the agent finished the turn).
 	Finished bool `json:"finished,omitempty"`
+	// Answered: a message of the session itself (not a sub-agent's) was
+	// seen in the turn; a result ending a turn without one gives its text
+	// as the turn's answer (see resultAnswer).
+	Answered bool `json:"answered,omitempty"`
 	// Background are the tool_use ids of the sub-agents the turn launched
 	// in the background that have not reported back: Claude Code answers
 	// their notification in the same turn.

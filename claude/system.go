@@ -415,6 +415,9 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	}
 	dst = t.closeMsgs(dst, func(m *message) bool { return m.Scope == "" })
 	status := resultStatus(&f)
+	if status == universal.TurnCompleted && !tn.Answered {
+		dst = t.resultAnswer(dst, r)
+	}
 	if status == universal.TurnError {
 		msg := resultMessage(r)
 		if tn.ErrMsg == "" {
@@ -467,6 +470,23 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 		return dst
 	}
 	return t.endResultTurn(dst, o, u, universal.SourceAgent, t.raw)
+}
+
+// resultAnswer gives a completed turn that showed no message of the
+// session its result's text as an assistant message: claude -p
+// --output-format json without verbose output prints the result alone, and
+// its text is then the only copy of the answer (in stream-json the result
+// repeats the last message's text, which the turn has shown).
+func (t *Translator) resultAnswer(dst events, r jsonscan.Value) events {
+	text := r.Field("result")
+	if text.Type() != gjson.String || text.Str() == "" {
+		return dst
+	}
+	t.s.Turn.Answered = true
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(r.Field("uuid").Str()), Kind: universal.KindMessage, Role: universal.RoleAssistant,
+		Content: []universal.Part{universal.Text(text.OwnStr(t.w.Copy))}, Status: universal.StatusCompleted,
+	}, universal.SourceAgent, t.raw)
 }
 
 // endResultTurn ends the open turn with the results folded into it: the

@@ -161,6 +161,7 @@ func TestPublic(t *testing.T) {
 		{"exec/untether-0.157.1-resume-usage.jsonl", "exec"},
 		{"exec/untether-turn-failed-minimal-reasoning.jsonl", "exec"},
 		{"exec/relay-0.155.1-spawn-agent-skills-budget.jsonl", "exec"},
+		{"exec/flywheel-ideas-0.12x-bad-model.jsonl", "exec"},
 		{"agentcmd__exec-json__stream-output-multi-1.jsonl", "exec"},
 		{"app-server/centaur-pr1363-error-willRetry.json", "appserver"},
 		{"app-server/openai-codex-pr6800-turn-completed-interrupted-early-v2.json", "appserver"},

@@ -370,7 +370,12 @@
 // turn.failed makes it terminal, anything else shows it was retried.
 // JSON-RPC error responses to thread and turn requests → error (a refused
 // turn/start's input is dropped). Legacy error → terminal, stream_error →
-// retry.
+// retry. A message that is a model API's error body as JSON text (Codex
+// passes the Responses API's 4xx bodies on: {"error": {"message", "type",
+// "code", "param"}, "status"}, compact or pretty-printed) gives the error
+// the body's error.message as its message, its error.code (else
+// error.type) as the code when the event has none, and the body, compacted,
+// as api_error in the details; turn metadata keeps the message as sent.
 //
 // # Rollouts: one conversation, two copies
 //

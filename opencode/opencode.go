@@ -67,7 +67,10 @@ func Detect(head []byte) string {
 		switch {
 		case first.Get("info").Exists():
 			return FormatMessages
-		case first.Get("type").Exists():
+		case first.Get("properties").Exists() || strings.Contains(first.Get("type").Str, "."):
+			// /event payloads ({"type": "server.connected", "properties"}),
+			// not another agent's messages as an array (claude -p
+			// --output-format json: {"type": "system", …}).
 			return FormatEvents
 		}
 	case '{':
