@@ -147,7 +147,7 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 		Status:       status,
 	}, agent, in.raw)
 	t.st.Msg = nil
-	dst = t.usage(dst, usage, callMD(model.Str(), provider.Str()), in.raw)
+	dst = t.usage(dst, usage, t.callMD(model.Str(), provider.Str()), in.raw)
 	tr := &t.st.Turn
 	tr.LastStop = t.copy(stop)
 	if s := api.Str(); s != "" {
@@ -593,13 +593,20 @@ func (t *Translator) fileMention(dst []universal.Event, msg jsonscan.Value, nati
 }
 
 // callMD is the metadata of an assistant message's call usage: the model
-// and provider it names, nil when it names neither.
-func callMD(model, provider string) []byte {
+// and provider it names, nil when it names neither. A session's messages
+// name the same ones, so the last metadata is kept and shared by the
+// events that have the same (events are read-only for their consumers).
+func (t *Translator) callMD(model, provider string) []byte {
 	if model == "" && provider == "" {
 		return nil
 	}
-	var o jsonw.Object
-	return o.OptString("model", model).OptString("provider", provider).Bytes()
+	c := &t.call
+	if c.md == nil || model != c.model || provider != c.provider {
+		var o jsonw.Object
+		c.md = o.OptString("model", model).OptString("provider", provider).Bytes()
+		c.model, c.provider = t.w.Copy(model), t.w.Copy(provider)
+	}
+	return c.md
 }
 
 // usage emits the usage of one model call, with metadata md (nil: none).

@@ -91,6 +91,11 @@ type Translator struct {
 	// the next line's short is alike up to there, and is scanned from
 	// there on.
 	delta jsonscan.Mark
+	// call is the last call usage metadata made (see callMD).
+	call struct {
+		model, provider string
+		md              []byte
+	}
 }
 
 // scanner returns the translator's Scanner.

@@ -113,7 +113,12 @@ type Stamper struct {
 
 // NewStamper returns a stamper for one session.
 func NewStamper(o Options) *Stamper {
-	s := &Stamper{sessionID: o.SessionID, clock: o.Clock, raw: o.IncludeRaw, itemID: o.ItemID, reuse: o.ReuseEvents}
+	s := newStamper(o)
+	return &s
+}
+
+func newStamper(o Options) Stamper {
+	s := Stamper{sessionID: o.SessionID, clock: o.Clock, raw: o.IncludeRaw, itemID: o.ItemID, reuse: o.ReuseEvents}
 	if s.sessionID == "" {
 		s.sessionID = "sess"
 	}

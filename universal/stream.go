@@ -82,7 +82,17 @@ var (
 
 // NewStream returns a stream for one session of the named agent.
 func NewStream(agent string, o Options) *Stream {
-	return &Stream{agent: agent, st: NewStamper(o), open: map[string]*openItem{}}
+	// The stream and its stamper in one allocation: a translator is made
+	// for every session, and a short one's fixed cost counts. The index
+	// of open items is made when the first item opens (track): items
+	// that arrive whole never do.
+	both := new(struct {
+		Stream
+		Stamper
+	})
+	both.Stamper = newStamper(o)
+	both.Stream = Stream{agent: agent, st: &both.Stamper}
+	return &both.Stream
 }
 
 // Agent returns the agent name given to NewStream.
@@ -457,6 +467,9 @@ func (w *Stream) track(o *openItem) {
 		w.state.Seen = map[string]struct{}{}
 	}
 	w.state.Seen[o.Item.ItemID] = struct{}{}
+	if w.open == nil {
+		w.open = map[string]*openItem{}
+	}
 	w.open[o.Item.ItemID] = o
 	w.state.Open = append(w.state.Open, o)
 }

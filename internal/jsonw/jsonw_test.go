@@ -194,3 +194,19 @@ func TestObjectGrow(t *testing.T) {
 		t.Errorf("%.0f allocations, want 1", allocs)
 	}
 }
+
+// TestObjectFirstRoom: a small object built without Grow takes one
+// allocation, its first field's room, not one for each doubling.
+func TestObjectFirstRoom(t *testing.T) {
+	allocs := testing.AllocsPerRun(20, func() {
+		var o Object
+		o.String("model", "claude-sonnet-4-5").String("provider", "anthropic")
+		if len(o.Bytes()) == 0 {
+			t.Fatal("empty object")
+		}
+	})
+	// One (two under the race detector); growing from nothing took four.
+	if allocs > 2 {
+		t.Errorf("%.0f allocations, want 1", allocs)
+	}
+}

@@ -17,8 +17,19 @@ func (o *Object) Grow(n int) *Object {
 	return o
 }
 
-func (o *Object) key(k string) {
+// objectFirst is the least room an object's first field makes when the
+// caller made none (Grow): most objects the translators build (a part's
+// or a turn's metadata) fit in it, where one grown from nothing took an
+// allocation at each doubling, three or four for a small object.
+const objectFirst = 64
+
+// key writes the separator and the key of a field whose value is about n
+// bytes.
+func (o *Object) key(k string, n int) {
 	if len(o.buf) == 0 {
+		if cap(o.buf) == 0 {
+			o.buf = make([]byte, 0, max(objectFirst, len(k)+n+8))
+		}
 		o.buf = append(o.buf, '{')
 	} else {
 		o.buf = append(o.buf, ',')
@@ -29,7 +40,7 @@ func (o *Object) key(k string) {
 
 // String adds a string field.
 func (o *Object) String(k, v string) *Object {
-	o.key(k)
+	o.key(k, len(v))
 	o.buf = AppendString(o.buf, v)
 	return o
 }
@@ -44,21 +55,21 @@ func (o *Object) OptString(k, v string) *Object {
 
 // Int adds an integer field.
 func (o *Object) Int(k string, v int64) *Object {
-	o.key(k)
+	o.key(k, 0)
 	o.buf = AppendInt(o.buf, v)
 	return o
 }
 
 // Float adds a number field.
 func (o *Object) Float(k string, v float64) *Object {
-	o.key(k)
+	o.key(k, 0)
 	o.buf = AppendFloat(o.buf, v)
 	return o
 }
 
 // Bool adds a boolean field.
 func (o *Object) Bool(k string, v bool) *Object {
-	o.key(k)
+	o.key(k, 0)
 	o.buf = AppendBool(o.buf, v)
 	return o
 }
@@ -70,7 +81,7 @@ func (o *Object) Raw(k string, raw string) *Object {
 	if raw == "" {
 		return o
 	}
-	o.key(k)
+	o.key(k, len(raw))
 	o.buf = AppendRaw(o.buf, raw)
 	return o
 }
@@ -80,7 +91,7 @@ func (o *Object) RawBytes(k string, raw []byte) *Object {
 	if len(raw) == 0 {
 		return o
 	}
-	o.key(k)
+	o.key(k, len(raw))
 	o.buf = AppendRaw(o.buf, raw)
 	return o
 }
@@ -94,7 +105,7 @@ func (o *Object) RawClean(k string, raw string) *Object {
 	if raw == "" {
 		return o
 	}
-	o.key(k)
+	o.key(k, len(raw))
 	o.buf = append(o.buf, raw...)
 	return o
 }
@@ -117,7 +128,7 @@ func (o *Object) RawMembers(members string) *Object {
 
 // Strings adds an array of strings.
 func (o *Object) Strings(k string, vs []string) *Object {
-	o.key(k)
+	o.key(k, 0)
 	o.buf = append(o.buf, '[')
 	for i, v := range vs {
 		if i > 0 {
