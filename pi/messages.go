@@ -603,7 +603,10 @@ func (t *Translator) callMD(model, provider string) []byte {
 	c := &t.call
 	if c.md == nil || model != c.model || provider != c.provider {
 		var o jsonw.Object
-		c.md = o.OptString("model", model).OptString("provider", provider).Bytes()
+		// Full to capacity: an append to one event's metadata must not
+		// write into the bytes another shares.
+		b := o.OptString("model", model).OptString("provider", provider).Bytes()
+		c.md = b[:len(b):len(b)]
 		c.model, c.provider = t.w.Copy(model), t.w.Copy(provider)
 	}
 	return c.md
