@@ -104,12 +104,13 @@ type index struct {
 	callsByID table
 	callList  []call
 	calls     []callRef // pack's list of an item's call_ids, reused
-	// grow[i][j] accumulates the streamed string of part j of item i
-	// while deltas arrive (absent until the first delta after start or
-	// restore, dropped on completion). Kept here rather than in Item: only
-	// the few items streaming at a time have builders. grow is made on
-	// first use.
-	grow map[int][]builder
+	// grow[k][j] accumulates the streamed string of part j of the open
+	// item at opened[k] while deltas arrive (empty until the first delta
+	// after start or restore, emptied when the item is packed). Kept here
+	// rather than in Item: only the few items streaming at a time have
+	// builders; a slot's list is reused by the items that take the slot
+	// after it.
+	grow [][]builder
 	// byTurn lists, per turn id, the positions in items of the items
 	// that started in it, for items[:turned]: kept up lazily by
 	// TurnItems (an item's turn is set when it is added and never

@@ -828,6 +828,10 @@ func (s *Session) pack(i int, it *Item, prev []universal.Part, trusted, clean bo
 		}
 		ix.opened[k] = nil
 		ix.lent[k] = false
+		// The builders go with the item (their text is packed now); the
+		// list stays for the slot's next item.
+		clear(ix.grow[k])
+		ix.grow[k] = ix.grow[k][:0]
 		ix.free = append(ix.free, int32(e&^openBit))
 	}
 	s.items[i] = ix.arena.keep(w.buf)
@@ -857,6 +861,7 @@ func (s *Session) setOpen(i int, it *Item) {
 		k = len(ix.opened)
 		ix.opened = append(ix.opened, it)
 		ix.lent = append(ix.lent, false)
+		ix.grow = append(ix.grow, nil)
 	}
 	s.items[i] = openBit | stored(k)
 }
