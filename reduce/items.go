@@ -625,7 +625,7 @@ func (s *Session) itemDelta(ev *universal.Event, d *universal.ItemDelta, c *Chan
 	}
 	s.itemWork(it, c)
 	p := &it.Item.Content[d.PartIndex]
-	grow := &s.idx.grow[s.items[i]&^openBit]
+	grow := &s.idx.opened[s.items[i]&^openBit].grow
 	if len(*grow) <= d.PartIndex {
 		*grow = slices.Grow(*grow, d.PartIndex+1-len(*grow))[:d.PartIndex+1]
 	}
