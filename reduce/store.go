@@ -246,8 +246,12 @@ func (t *table) grow(key func(int32) string) {
 		t.seed = maphash.MakeSeed()
 	}
 	old := t.slots
-	t.slots = make([]int32, max(2*len(old), 16))
-	t.tags = make([]uint8, len(t.slots))
+	// The slots and their tags in one allocation: a session's tables are
+	// small, and most of their cost is the allocations.
+	n := max(2*len(old), 16)
+	m := make([]int32, n+n/4)
+	t.slots = m[:n:n]
+	t.tags = unsafe.Slice((*uint8)(unsafe.Pointer(&m[n])), n)
 	mask := uint64(len(t.slots) - 1)
 	for _, p := range old {
 		if p == 0 {
