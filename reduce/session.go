@@ -792,6 +792,11 @@ func fill(have, want string) string {
 // a list grown by doubling holds up to twice what it needs.
 func (s *Session) trim() {
 	ix := s.idx
+	if len(ix.free) == len(ix.opened) {
+		// No item is open: the slots (and their builder lists) are for
+		// items to come, which seldom do.
+		ix.opened, ix.free = nil, nil
+	}
 	ix.arena.blocks = clip(ix.arena.blocks)
 	ix.callList = clip(ix.callList)
 	s.items = clip(s.items)
