@@ -625,15 +625,11 @@ func (s *Session) itemDelta(ev *universal.Event, d *universal.ItemDelta, c *Chan
 	}
 	s.itemWork(it, c)
 	p := &it.Item.Content[d.PartIndex]
-	grow := s.idx.grow[i]
-	if len(grow) <= d.PartIndex {
-		grow = slices.Grow(grow, d.PartIndex+1-len(grow))[:d.PartIndex+1]
-		if s.idx.grow == nil {
-			s.idx.grow = map[int][]builder{}
-		}
-		s.idx.grow[i] = grow
+	grow := &s.idx.opened[s.items[i]&^openBit].grow
+	if len(*grow) <= d.PartIndex {
+		*grow = slices.Grow(*grow, d.PartIndex+1-len(*grow))[:d.PartIndex+1]
 	}
-	b := &grow[d.PartIndex]
+	b := &(*grow)[d.PartIndex]
 	if b.buf == nil {
 		// The first delta since the part started (or since a restore): the
 		// builder starts from the part's text so far, copied once.
@@ -692,10 +688,6 @@ func (s *Session) itemCompleted(ev *universal.Event, d *universal.ItemSnapshot, 
 		if !sameText(it.Item.Content, f.Content) {
 			c.What |= TextChanged
 		}
-	}
-	delete(s.idx.grow, i)
-	if len(s.idx.grow) == 0 {
-		s.idx.grow = nil // a map emptied keeps its memory
 	}
 	s.idx.register(&final, i)
 	s.retitle(f, c)

@@ -835,3 +835,48 @@ func TestManyTurns(t *testing.T) {
 		}
 	}
 }
+
+// TestItemsHandedOutStay: an open item read (ItemAt, Item …) keeps what it
+// read after the item completes: the session reuses only the open items it
+// never handed out.
+func TestItemsHandedOutStay(t *testing.T) {
+	text := func(s string) universal.Part { return universal.Part{Type: universal.PartText, Text: s} }
+	l := newLog().begin().turn("t")
+	l.start(msg("a", universal.RoleAssistant, text("started a")))
+	l.start(msg("b", universal.RoleAssistant, text("started b")))
+	l.delta("b", 0, universal.PartText, " and grown")
+	l.complete(msg("a", universal.RoleAssistant, text("completed a, longer than it started")))
+	l.complete(msg("b", universal.RoleAssistant, text("completed b, longer than it started")))
+	var s reduce.Session
+	apply := func(n int) {
+		for _, ev := range l.evs[s.Sequence : s.Sequence+int64(n)] {
+			if _, err := s.Apply(&ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	apply(3)
+	a := s.Item("a")
+	apply(2)
+	b := s.Item("b")
+	apply(2)
+	if got := a.Text(); got != "started a" || a.CompletedSeq != 0 {
+		t.Errorf("a read while open: %q, completed at %d", got, a.CompletedSeq)
+	}
+	if got := b.Text(); got != "started b and grown" || b.CompletedSeq != 0 {
+		t.Errorf("b read while open: %q, completed at %d", got, b.CompletedSeq)
+	}
+	l.start(msg("c", universal.RoleAssistant, text("started c")))
+	l.complete(msg("c", universal.RoleAssistant, text("completed c, longer than it started")))
+	apply(1)
+	c := s.Item("c")
+	apply(1)
+	if got := c.Text(); got != "started c" || c.CompletedSeq != 0 {
+		t.Errorf("c read while open: %q, completed at %d", got, c.CompletedSeq)
+	}
+	for _, id := range []string{"a", "b", "c"} {
+		if got, want := s.Item(id).Text(), "completed "+id+", longer than it started"; got != want {
+			t.Errorf("%s: %q, want %q", id, got, want)
+		}
+	}
+}

@@ -104,12 +104,6 @@ type index struct {
 	callsByID table
 	callList  []call
 	calls     []callRef // pack's list of an item's call_ids, reused
-	// grow[i][j] accumulates the streamed string of part j of item i
-	// while deltas arrive (absent until the first delta after start or
-	// restore, dropped on completion). Kept here rather than in Item: only
-	// the few items streaming at a time have builders. grow is made on
-	// first use.
-	grow map[int][]builder
 	// byTurn lists, per turn id, the positions in items of the items
 	// that started in it, for items[:turned]: kept up lazily by
 	// TurnItems (an item's turn is set when it is added and never
@@ -121,14 +115,26 @@ type index struct {
 	prefix  sumOf
 	prefixN int
 	// arena holds the packed items and the call_ids; opened the items
-	// still open (nil at the places in free).
+	// still open (empty at the places in free).
 	arena  arena
-	opened []*Item
+	opened []openSlot
 	free   []int32
-	// lent marks the open items handed out (ItemAt, Items …), which are
-	// not reused; spare is one that is, until an item starts.
-	lent  []bool
+	// spare is an open item packed without being lent, until an item
+	// starts.
 	spare spareItem
+}
+
+// openSlot is an item still open, and what goes with it while it is.
+type openSlot struct {
+	it *Item
+	// lent: the item was handed out (ItemAt, Items …) and is not reused.
+	lent bool
+	// grow[j] accumulates the streamed string of part j while deltas
+	// arrive (empty until the first delta after start or restore, emptied
+	// when the item is packed). Kept here rather than in Item: only the
+	// few items streaming at a time have builders; the list is reused by
+	// the items that take the slot after.
+	grow []builder
 }
 
 // call is what the index knows of one call_id: the newest tool_call and
@@ -786,6 +792,11 @@ func fill(have, want string) string {
 // a list grown by doubling holds up to twice what it needs.
 func (s *Session) trim() {
 	ix := s.idx
+	if len(ix.free) == len(ix.opened) {
+		// No item is open: the slots (and their builder lists) are for
+		// items to come, which seldom do.
+		ix.opened, ix.free = nil, nil
+	}
 	ix.arena.blocks = clip(ix.arena.blocks)
 	ix.callList = clip(ix.callList)
 	s.items = clip(s.items)

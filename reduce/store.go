@@ -246,8 +246,12 @@ func (t *table) grow(key func(int32) string) {
 		t.seed = maphash.MakeSeed()
 	}
 	old := t.slots
-	t.slots = make([]int32, max(2*len(old), 16))
-	t.tags = make([]uint8, len(t.slots))
+	// The slots and their tags in one allocation: a session's tables are
+	// small, and most of their cost is the allocations.
+	n := max(2*len(old), 16)
+	m := make([]int32, n+n/4)
+	t.slots = m[:n:n]
+	t.tags = unsafe.Slice((*uint8)(unsafe.Pointer(&m[n])), n)
 	mask := uint64(len(t.slots) - 1)
 	for _, p := range old {
 		if p == 0 {
@@ -819,15 +823,18 @@ func (s *Session) pack(i int, it *Item, prev []universal.Part, trusted, clean bo
 	w.item(it)
 	if e := s.items[i]; e&openBit != 0 {
 		k := e &^ openBit
-		if old := ix.opened[k]; old != nil && old != it && !ix.lent[k] && cap(old.Item.Content) > 0 {
+		o := &ix.opened[k]
+		if old := o.it; old != nil && old != it && !o.lent && cap(old.Item.Content) > 0 {
 			// Never handed out: the next item to start reuses it.
 			parts := old.Item.Content[:cap(old.Item.Content)]
 			clear(parts)
 			*old = Item{}
 			ix.spare = spareItem{old, parts}
 		}
-		ix.opened[k] = nil
-		ix.lent[k] = false
+		// The builders go with the item (their text is packed now); the
+		// list stays for the slot's next item.
+		clear(o.grow)
+		*o = openSlot{grow: o.grow[:0]}
 		ix.free = append(ix.free, int32(e&^openBit))
 	}
 	s.items[i] = ix.arena.keep(w.buf)
@@ -836,7 +843,7 @@ func (s *Session) pack(i int, it *Item, prev []universal.Part, trusted, clean bo
 // open returns item i while it is open, nil once it is packed.
 func (s *Session) open(i int) *Item {
 	if e := s.items[i]; e&openBit != 0 {
-		return s.idx.opened[e&^openBit]
+		return s.idx.opened[e&^openBit].it
 	}
 	return nil
 }
@@ -845,18 +852,17 @@ func (s *Session) open(i int) *Item {
 func (s *Session) setOpen(i int, it *Item) {
 	ix := s.idx
 	if e := s.items[i]; e&openBit != 0 {
-		ix.opened[e&^openBit] = it
+		ix.opened[e&^openBit].it = it
 		return
 	}
 	var k int
 	if n := len(ix.free); n > 0 {
 		k = int(ix.free[n-1])
 		ix.free = ix.free[:n-1]
-		ix.opened[k] = it
+		ix.opened[k].it = it
 	} else {
 		k = len(ix.opened)
-		ix.opened = append(ix.opened, it)
-		ix.lent = append(ix.lent, false)
+		ix.opened = append(ix.opened, openSlot{it: it})
 	}
 	s.items[i] = openBit | stored(k)
 }
@@ -869,7 +875,7 @@ func (s *Session) data(i int) string { return s.idx.arena.at(s.items[i]) }
 // it is never reused for another item, since the caller may keep it.
 func (s *Session) view(i int) *Item {
 	if e := s.items[i]; e&openBit != 0 {
-		s.idx.lent[e&^openBit] = true
+		s.idx.opened[e&^openBit].lent = true
 	}
 	return s.peek(i)
 }
