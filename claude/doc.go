@@ -302,7 +302,11 @@
 // place), and the entries with several children of an ordinary turn
 // (parallel tool results, progress), which are no prompts. What is kept: a
 // position per main-chain entry and the path's conversation entries.
-// Stream-json has no parentUuid: a process resumed at an earlier entry
+// Not handled: a prompt whose parent is on a branch abandoned earlier
+// (--resume-session-at takes any entry) brings that branch back, but the
+// notice names only the entries it abandons now, and the path kept from
+// then on lacks the entries brought back, so later notices can name too
+// much. Stream-json has no parentUuid: a process resumed at an earlier entry
 // shows an ordinary turn there.
 //
 // Permissions and questions. can_use_tool requests are permissions with the

@@ -177,3 +177,43 @@ func TestStreamPermissionInferredFromResult(t *testing.T) {
 		t.Errorf("resolutions %+v after a failed result, want none", res)
 	}
 }
+
+// TestInferredApprovalLeavesPlans: a plan's approval (ExitPlanMode) is
+// read from its result with the result's message; the approval inferred
+// from a successful result must not take its place.
+func TestInferredApprovalLeavesPlans(t *testing.T) {
+	const approved = "User has approved your plan. You can now start coding."
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine,
+		`{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"c1","name":"ExitPlanMode","input":{"plan":"1. do it"}}]},"session_id":"s1"}`,
+		`{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode","input":{"plan":"1. do it"},"tool_use_id":"c1"}}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":"`+approved+`"}]},"session_id":"s1"}`,
+		resultLine)
+	res := golden.OfType(evs, universal.TypePermissionResolved)
+	if len(res) != 1 {
+		t.Fatalf("%d permission.resolved, want 1", len(res))
+	}
+	p := res[0].Data.(*universal.Permission)
+	if want := `{"source":"tool_result","message":"` + approved + `"}`; p.Status != universal.PermissionApproved || string(p.Metadata) != want {
+		t.Errorf("plan approval %s %s, want approved %s", p.Status, p.Metadata, want)
+	}
+}
+
+// TestLocalCommandResultOnce: a local slash command's output (the
+// synthetic assistant line) is the turn's answer; a result that repeats
+// it adds no assistant message.
+func TestLocalCommandResultOnce(t *testing.T) {
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine,
+		`{"type":"assistant","message":{"id":"m1","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"Total cost: $0.0057"}]},"local_command_source":"<local-command-stdout>Total cost: $0.0057</local-command-stdout>","session_id":"s1"}`,
+		`{"type":"result","subtype":"success","is_error":false,"result":"Total cost: $0.0057","session_id":"s1"}`)
+	n := 0
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		for _, p := range e.Data.(*universal.ItemSnapshot).Item.Content {
+			if strings.Contains(p.Text, "Total cost") {
+				n++
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("the command's output is in %d items, want 1", n)
+	}
+}

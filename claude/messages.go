@@ -663,6 +663,11 @@ func (t *Translator) apiErrorMessage(dst events, m *message, r jsonscan.Value) e
 // line after it says how the turn ended.
 func (t *Translator) localCommand(dst events, r, msg jsonscan.Value, scope string) events {
 	dst = t.ensureTurn(dst, scope)
+	if tn := t.s.Turn; tn != nil && scope == "" {
+		// The command's output is the turn's answer: the result, which
+		// may repeat it, adds no message (see resultAnswer).
+		tn.Answered = true
+	}
 	var parts []universal.Part
 	if c := msg.Sub("content"); c.Result().Type == gjson.String {
 		parts = append(parts, universal.Text(t.w.Copy(c.Result().Str)))

@@ -309,10 +309,11 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	}
 	// The permission decision came before the tool ran.
 	dst = t.decided(dst, call, name, decision, kind, output)
-	if p := t.s.Perms[call]; p != nil && !p.Done && !decision.Exists() && !isErr && (tl == nil || !tl.Question) {
+	if p := t.s.Perms[call]; p != nil && !p.Done && !decision.Exists() && !isErr && (tl == nil || !tl.Question) && name != "ExitPlanMode" {
 		// A request the input shows no answer to (stream-json holds
 		// the CLI's side alone, and before 2.1.330 a result records no
-		// decision) was approved: the call ran and succeeded.
+		// decision) was approved: the call ran and succeeded. (A plan's
+		// approval is read from its result below, with its message.)
 		dst = t.resolvePerm(dst, call, name, true, []byte(`{"source":"tool_result","inferred":true}`), universal.SourceAgent, t.raw)
 	}
 	// So did the answer to a question and the approval of a plan.

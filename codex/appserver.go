@@ -183,6 +183,9 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 		}
 	}
 	if rpcErr.Exists() {
+		if method == "thread/revert" {
+			t.st.Revert = "" // refused: no thread/reverted names it
+		}
 		switch method {
 		case "thread/start", "thread/resume", "thread/fork", "turn/start", "turn/steer", "review/start", "":
 			msg := rpcErr.Get("message").Str

@@ -35,9 +35,13 @@ func (t *Translator) startTurn(dst []event, id string, meta []byte, src universa
 	if id != "" && t.w.Turn() == id {
 		return dst
 	}
+	before := len(dst)
 	dst, _ = t.w.StartTurn(dst, id, meta, src, raw)
 	t.st.TurnErr = false
-	t.st.Turns = append(t.st.Turns, t.w.Turn())
+	if n := len(dst); n > before && dst[n-1].Type == universal.TypeTurnStarted {
+		// A turn started (a stream that ended starts none).
+		t.st.Turns = append(t.st.Turns, dst[n-1].Data.(*universal.TurnStarted).TurnID)
+	}
 	return dst
 }
 

@@ -389,6 +389,11 @@ func (s *state) validate(w *universal.Stream) error {
 		}
 		return nil
 	}
+	for i, id := range s.Turns {
+		if id == "" || i > 0 && s.Turns[i-1] == id {
+			return fmt.Errorf("turn %d of %d empty or repeated", i, len(s.Turns))
+		}
+	}
 	resps := map[string]*resp{}
 	for i, r := range s.Resps {
 		if r == nil || r.ID == "" || resps[r.ID] != nil {

@@ -204,7 +204,8 @@
 // list, a line an entry: "[x] " done, "[~] " under way, "[ ] " to do,
 // "[-] " dropped; a new title of the session, one labelled "title"; a
 // revert of the conversation, one labelled "reverted" whose metadata
-// names where the removed part starts: "item_id" or "turn_id"),
+// names where the removed part starts, when the record tells: "item_id"
+// or "turn_id"),
 // the items inside a sub-agent when the record does not
 // show them (Codex's exec output shows only the spawning call), permission
 // or question events where the record does not show the approval, a
