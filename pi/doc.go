@@ -22,9 +22,9 @@
 //     (universal.FrameExchange): the host's commands (prompt, steer,
 //     follow_up, abort, extension_ui_response, …) and Pi's output.
 //   - "session": a session file (~/.pi/agent/sessions/--<cwd>--/*.jsonl):
-//     v1 (no ids, a plain log, replayed as it is read) and v2/v3 (a tree
-//     of entries linked by parentId, replayed at the end of input along
-//     the current branch, the one that ends at the last entry). Lines
+//     v1 (no ids, a plain log) and v2/v3 (a tree of entries linked by
+//     parentId), both translated entry by entry as they are read, so a
+//     file being written can be followed; see "Branches" below. Lines
 //     with several JSON objects back to back, a defect of real v1 files,
 //     are split. The session files of oh-my-pi (omp, the fork of Pi;
 //     ~/.omp/agent/sessions/…/*.jsonl) are read too: see oh-my-pi below.
@@ -292,8 +292,23 @@
 //     the model.
 //   - A prompt refused by an rpc response (success:false) is dropped from
 //     the pending prompts; the refusal is an error.
-//   - Entries of a session-file tree on other branches are not replayed; a
-//     status item counts them.
+//   - Branches. A v2/v3 file is a tree whose current branch is the path
+//     from the last entry to the root: moving in the tree (/tree, editing
+//     an earlier prompt) makes the next entry name an older parent, and
+//     the entries after that one on the old path are abandoned. Every
+//     entry is translated, in the order written; the first entry of a new
+//     branch is preceded by a completed status item labelled "reverted"
+//     (the label Claude Code's rewinds, OpenCode's reverts and Codex's
+//     rollbacks use), detail "reverted to after entry <parentId>",
+//     metadata "entry_id" (the first abandoned entry) and "item_id" (the
+//     first item made from the abandoned entries, when they made one): a
+//     client hides or marks that item and what follows it, up to the
+//     notice. When the new branch starts with a prompt, the turn before
+//     ends first; otherwise the notice comes where the entry does. A
+//     branch that grows from an entry abandoned earlier brings that
+//     entry's branch back onto the path (a later notice names what it
+//     abandons), but no notice says that those entries count again.
+//     Abandoned entries' usage counts: those calls were made.
 //   - Image blocks keep their MIME type; their base64 data is not carried
 //     (metadata data_length gives its size).
 //   - thinkingSignature is kept as the reasoning part's signature as Pi

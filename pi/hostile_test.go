@@ -138,12 +138,53 @@ func TestRestoreRefusesBrokenState(t *testing.T) {
 			tools[0].(map[string]any)["result"] = "itm_999"
 			return true
 		},
-		"a session entry that is not JSON": func(st map[string]any) bool {
-			st["session"] = map[string]any{"decided": true, "tree": true, "entries": []any{map[string]any{"line": 1, "data": ""}}}
+		"a session tree outside a session file": func(st map[string]any) bool {
+			st["session"] = map[string]any{"decided": true, "tree": true, "layout": map[string]any{"nodes": []any{map[string]any{"id": "a"}}, "path": []any{0}}}
 			return true
 		},
 	}
 	golden.CheckRefusedEdits(t, p, edits)
+
+	// A session file's tree layout.
+	file := lines(`{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/w"}`,
+		`{"type":"message","id":"u1","parentId":null,"timestamp":"t","message":{"role":"user","content":"one","timestamp":1}}`,
+		`{"type":"message","id":"a1","parentId":"u1","timestamp":"t","message":{"role":"assistant","content":[{"type":"text","text":"ok"}],"stopReason":"stop","timestamp":2}}`,
+		`{"type":"message","id":"u2","parentId":"a1","timestamp":"t","message":{"role":"user","content":"two","timestamp":3}}`)
+	p = golden.Prepare(t, golden.HostileCase{Name: "tree", Format: pi.FormatSession, Framing: framing(pi.FormatSession), New: newTranslator(pi.FormatSession), Data: file})
+	layout := func(st map[string]any) map[string]any {
+		ss, _ := st["session"].(map[string]any)
+		l, _ := ss["layout"].(map[string]any)
+		if nodes, _ := l["nodes"].([]any); len(nodes) < 3 {
+			return nil
+		}
+		return l
+	}
+	golden.CheckRefusedEdits(t, p, map[string]func(st map[string]any) bool{
+		"a repeated node id": func(st map[string]any) bool {
+			l := layout(st)
+			if l == nil {
+				return false
+			}
+			l["nodes"].([]any)[1].(map[string]any)["id"] = "u1"
+			return true
+		},
+		"a path out of file order": func(st map[string]any) bool {
+			l := layout(st)
+			if l == nil {
+				return false
+			}
+			l["path"] = []any{0, 2, 1}
+			return true
+		},
+		"a path past the nodes": func(st map[string]any) bool {
+			l := layout(st)
+			if l == nil {
+				return false
+			}
+			l["path"] = []any{0, 1, 7}
+			return true
+		},
+	})
 }
 
 // TestCutToolCallStart: a pre-0.84 toolcall_start names its call only in

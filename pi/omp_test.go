@@ -57,7 +57,7 @@ func item(t *testing.T, events []universal.Event, native string) universal.Item 
 
 // TestOmpTitleSlot: the title slot before the header is the session's
 // current title, and the header's other fields are session metadata; the
-// file is still a v3 tree (its entries are replayed along the branch).
+// file is still a v3 tree (a new branch is announced).
 func TestOmpTitleSlot(t *testing.T) {
 	events := ompRun(t, ompUser, ompAnswer,
 		`{"type":"message","id":"x1","parentId":"u1","timestamp":"2026-09-20T10:01:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"abandoned"}],"stopReason":"stop","timestamp":2}}`,
@@ -73,10 +73,13 @@ func TestOmpTitleSlot(t *testing.T) {
 	if md["title"] != "Current title" || md["title_source"] != "user" || md["cwd"] != "/w" || md["additional_directories"] == nil {
 		t.Errorf("session metadata %v", md)
 	}
-	for _, it := range completed(events) {
-		if it.NativeItemID == "x1" {
-			t.Errorf("an entry of another branch was replayed: %+v", it)
-		}
+	// x1 branched off u1; the label grows from a1 again: a1's branch is
+	// current once more, and x1 is abandoned.
+	items := completed(events)
+	if n := len(items); n < 2 || items[n-2].Content[0].Label != "reverted" || items[n-3].NativeItemID != "x1" {
+		t.Errorf("want x1, then reverted before the label; got %+v", items)
+	} else if md := string(items[n-2].Content[0].Metadata); md != `{"entry_id":"x1","item_id":"`+items[n-3].ItemID+`"}` {
+		t.Errorf("reverted metadata %s", md)
 	}
 	for _, head := range []string{ompHeader, ompHeader + ompUser + "\n"} {
 		if got := pi.Detect([]byte(head)); got != pi.FormatSession {

@@ -482,8 +482,7 @@ func (t *Translator) ended() universal.SessionEnded {
 	return d
 }
 
-// finish flushes what waits for the end of input: a session file's tree,
-// the open turn when the agent finished it, and prompts Pi never
+// finish flushes what waits for the end of input: the open turn when the agent finished it, and prompts Pi never
 // answered. A turn the agent did not finish stays open: Stream.End ends
 // it (interrupted, the session ending).
 func (t *Translator) finish(dst []universal.Event) []universal.Event {
@@ -491,7 +490,6 @@ func (t *Translator) finish(dst []universal.Event) []universal.Event {
 	tr := &t.st.Turn
 	if t.format == FormatSession {
 		dst = t.begin(dst) // a file with only its header and settings
-		dst = t.replayTree(dst)
 		if t.inTurn() && !tr.Unfinished {
 			// The record shows the agent answered the last prompt.
 			dst = t.settle(dst, false, agent, tr.EndRaw)
@@ -535,9 +533,7 @@ func (t *Translator) Restore(b []byte) error {
 	if err := universal.LoadCheckedCheckpoint(b, t.format, t.w, &s, func() error { return s.validate(t.w, t.format) }); err != nil {
 		return err
 	}
-	for i := range s.Session.Entries {
-		s.Session.Entries[i].readIDs()
-	}
+	s.Session.Layout.index()
 	t.st = s
 	return nil
 }

@@ -69,7 +69,9 @@ func public() []capture {
 		{input: p("pi-mono-session-2025-12-17.v1-session-concatenated-line.jsonl"), format: pi.FormatSession},
 		{input: p("git-ai__pi-session-simple.jsonl"), format: pi.FormatSession},
 		{input: p("git-ai__pi-session-tool.jsonl"), format: pi.FormatSession},
-		{input: p("git-ai__pi-session-ignorable.jsonl"), format: pi.FormatSession},
+		// Entry types Pi does not write (branchSummary and
+		// compactionSummary are message roles): agent.unparsed.
+		{input: p("git-ai__pi-session-ignorable.jsonl"), format: pi.FormatSession, allowUnparsed: true},
 		{input: p("specstory__real_world.v3-session.jsonl"), format: pi.FormatSession},
 		{input: p("specstory__native-tool-audit.v3-session.jsonl"), format: pi.FormatSession},
 		{input: p("irrlicht__checkpoint-rewind.v3-session.jsonl"), format: pi.FormatSession},
@@ -116,6 +118,7 @@ func (c capture) golden(t *testing.T) golden.Case {
 		Framing:       framing(c.format),
 		New:           newTranslator(c.format),
 		AllowUnparsed: c.allowUnparsed,
+		AtRest:        c.format == pi.FormatSession,
 	}
 	if c.prompts {
 		gc.Reports = golden.PromptReports(t, c.meta)

@@ -2,9 +2,7 @@ package pi
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -41,10 +39,11 @@ func (t *Translator) entry(dst []universal.Event, in *input) []universal.Event {
 		ss.Tree = id.Str != ""
 	}
 	if ss.Tree {
-		// The tree is laid out from what this scan reads: replayTree
-		// reads Data again only for the entries it replays.
-		data := append([]byte(nil), in.raw...)
-		ss.Entries = append(ss.Entries, entry{Line: in.line, Data: data, id: kept(data, id), parent: kept(data, in.get("parentId"))})
+		prompt := in.typ.Str == "message" && in.get("message.role").Str == "user"
+		dst, n := t.branch(dst, id.Str, in.get("parentId").Str, prompt, in.raw)
+		from := len(dst)
+		dst = t.replayEntry(dst, in)
+		t.placed(n, dst[from:])
 		return dst
 	}
 	return t.replayEntry(dst, in)
@@ -96,16 +95,6 @@ func (t *Translator) headSetting(in *input) bool {
 	}
 	ss.Head = string(append(head, '}'))
 	return true
-}
-
-// kept returns r, a string read from an input, as a string in data, a
-// copy of that input: the same bytes when r has no escapes, so that a
-// kept entry's id costs no copy of its own.
-func kept(data []byte, r gjson.Result) string {
-	if r.Type == gjson.String && len(r.Raw) == len(r.Str)+2 && r.Index+len(r.Raw) <= len(data) {
-		return view(data[r.Index+1 : r.Index+1+len(r.Str)])
-	}
-	return strings.Clone(r.Str)
 }
 
 // replayEntry translates one session entry.
@@ -212,65 +201,4 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 func (t *Translator) summary(dst []universal.Event, label, detail string, md []byte, text, nativeID string, raw []byte) []universal.Event {
 	st := withMetadata(universal.Part{Type: universal.PartStatus, Label: label, Detail: t.copy(detail)}, md)
 	return t.newItem(dst, universal.KindSystem, universal.RoleSystem, nativeID, []universal.Part{st, universal.Text(t.copy(text))}, raw)
-}
-
-// replayTree replays the kept entries of a v2/v3 session file along the
-// current branch: from the last entry up its parentId links to the root.
-// Entries on other branches are counted in a status item, not replayed.
-func (t *Translator) replayTree(dst []universal.Event) []universal.Event {
-	ss := &t.st.Session
-	entries := ss.Entries
-	ss.Entries = nil
-	if len(entries) == 0 {
-		return dst
-	}
-	parent := make(map[string]string, len(entries))
-	leaf := ""
-	for _, e := range entries {
-		if e.id != "" {
-			parent[e.id] = e.parent
-			leaf = e.id
-		}
-	}
-	branch := make(map[string]bool, len(parent))
-	for id := leaf; id != "" && !branch[id]; id = parent[id] {
-		if _, ok := parent[id]; !ok {
-			break // a parent that is not in the file
-		}
-		branch[id] = true
-	}
-	off := 0
-	for _, e := range entries {
-		if e.id != "" && !branch[e.id] {
-			off++
-		}
-	}
-	if off > 0 {
-		var md jsonw.Object
-		md.Int("entries", int64(off))
-		dst = t.w.Complete(dst, universal.Item{
-			ItemID: t.w.NewItemID(),
-			Kind:   universal.KindStatus,
-			Content: []universal.Part{{
-				Type:     universal.PartStatus,
-				Label:    "branches",
-				Detail:   strconv.Itoa(off) + " entries on other branches not replayed",
-				Metadata: md.Bytes(),
-			}},
-		}, daemon, nil)
-	}
-	for _, e := range entries {
-		if e.id != "" && !branch[e.id] {
-			continue
-		}
-		// Kept entries were valid JSON objects when they came (a
-		// checkpoint's are checked on Restore).
-		sc := t.scanner()
-		sc.Scan(e.Data)
-		t.clean = sc.Depth() <= jsonw.MaxDepth && (!sc.NonASCII() || utf8.Valid(e.Data))
-		in := input{raw: e.Data, view: view(e.Data), top: sc.Root(), line: e.Line}
-		in.readTop()
-		dst = t.replayEntry(dst, &in)
-	}
-	return dst
 }

@@ -162,17 +162,15 @@ type request struct {
 // sessionState is the state of the session-file reader.
 type sessionState struct {
 	// Decided: the file's layout is known. Tree: it is a v2/v3 tree
-	// (entries with id and parentId), replayed at the end of input along
-	// the branch that ends at the last entry; otherwise entries are
-	// replayed as they come.
+	// (entries with id and parentId), laid out in Layout as it is read.
 	Decided bool `json:"decided,omitempty"`
 	Tree    bool `json:"tree,omitempty"`
 	// Title and TitleSource are oh-my-pi's title slot (the line before
 	// the header), until the header takes them.
 	Title       string `json:"title,omitempty"`
 	TitleSource string `json:"title_source,omitempty"`
-	// Entries are the buffered entries of a tree, in file order.
-	Entries []entry `json:"entries,omitempty"`
+	// Layout is a tree's entries read so far and its current branch.
+	Layout tree `json:"layout,omitzero"`
 	// Head is the session.started metadata of a file's header, held
 	// until an entry other than the settings Pi writes right after the
 	// header (the model and thinking level the session starts with, which
@@ -180,21 +178,6 @@ type sessionState struct {
 	// for the event's raw when raw payloads are included.
 	Head    string `json:"head,omitempty"`
 	HeadRaw string `json:"head_raw,omitempty"`
-}
-
-// entry is one buffered session-file entry.
-type entry struct {
-	Line int64  `json:"line"`
-	Data []byte `json:"data"`
-	// id and parent are the entry's id and parentId, read when it came
-	// (or when restored): the tree is laid out without reading Data.
-	id, parent string
-}
-
-// readIDs reads the id and parentId of a restored entry.
-func (e *entry) readIDs() {
-	v := view(e.Data)
-	e.id, e.parent = gjson.Get(v, "id").Str, gjson.Get(v, "parentId").Str
 }
 
 // validate checks a state read from a checkpoint against the stream it
@@ -263,13 +246,11 @@ func (s *state) validate(w *universal.Stream, format string) error {
 		return fmt.Errorf("%d unanswered commands, at most %d", len(s.Commands), maxCommands)
 	}
 	ss := &s.Session
-	if len(ss.Entries) > 0 && (format != FormatSession || !ss.Tree) {
-		return errors.New("kept session entries outside a session tree")
+	if len(ss.Layout.Nodes) > 0 && (format != FormatSession || !ss.Tree) {
+		return errors.New("a session tree outside a session file")
 	}
-	for i, e := range ss.Entries {
-		if len(e.Data) == 0 || e.Data[0] != '{' || !gjson.ValidBytes(e.Data) || gjson.GetBytes(e.Data, "type").Type != gjson.String {
-			return fmt.Errorf("kept session entry %d is not a JSON object with a type", i)
-		}
+	if err := ss.Layout.validate(); err != nil {
+		return err
 	}
 	return nil
 }

@@ -205,7 +205,7 @@
 // "[-] " dropped; a new title of the session, one labelled "title"; a
 // revert of the conversation, one labelled "reverted" whose metadata
 // names where the removed part starts, when the record tells: "item_id"
-// or "turn_id"),
+// or "turn_id", besides the agent's own id of it),
 // the items inside a sub-agent when the record does not
 // show them (Codex's exec output shows only the spawning call), permission
 // or question events where the record does not show the approval, a

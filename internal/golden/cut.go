@@ -128,6 +128,20 @@ func checkCut(evs []universal.Event, cut Cut, atRest bool) string {
 		}
 		return ""
 	}
+	if st := stoppedAtCut(evs); atRest && st != "" {
+		// A record cut after a turn the record itself ended, failed (the
+		// agent's error; it may retry later in the file) or interrupted
+		// (the user's abort), reads as a complete record of a shorter
+		// session whose last turn ended so.
+		want := map[string]universal.EndReason{"end of input": universal.EndCompleted, "exit 137": universal.EndError, "terminate": universal.EndTerminated}[cut.Name]
+		if st == universal.TurnError && cut.Name == "end of input" {
+			want = universal.EndError
+		}
+		if se.Reason != want {
+			return fmt.Sprintf("a record cut after a turn that ended %s ends %s, want %s", st, se.Reason, want)
+		}
+		return ""
+	}
 	if se.Reason != cut.Reason || se.TerminatedBy != cut.By {
 		return fmt.Sprintf("session.ended %s by %s, want %s by %s", se.Reason, se.TerminatedBy, cut.Reason, cut.By)
 	}
@@ -171,6 +185,30 @@ func checkCut(evs []universal.Event, cut Cut, atRest bool) string {
 // by the agent's record, before the session ended, with an assistant
 // message that has text as its last item: a record at rest cut there is
 // indistinguishable from a complete one.
+// stoppedAtCut returns the status of the last turn of a cut record when
+// the record ended it (not the session's end) as failed, after an error
+// event of its own, or as interrupted; otherwise "".
+func stoppedAtCut(evs []universal.Event) universal.TurnStatus {
+	var ended *universal.TurnEnded
+	failed := false
+	for i := range evs {
+		switch d := evs[i].Data.(type) {
+		case *universal.TurnEnded:
+			ended = d
+		case *universal.TurnStarted:
+			ended, failed = nil, false
+		case *universal.Error:
+			failed = ended == nil
+		}
+	}
+	switch {
+	case ended == nil || ended.SessionEnding():
+	case ended.Status == universal.TurnError && failed, ended.Status == universal.TurnInterrupted:
+		return ended.Status
+	}
+	return ""
+}
+
 func answeredAtCut(evs []universal.Event) bool {
 	var ended *universal.TurnEnded
 	answered := false
