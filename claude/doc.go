@@ -125,7 +125,17 @@
 // emits an error with will_retry (Claude Code retries). The CLI's synthetic
 // error message (model "<synthetic>") becomes a failed assistant message
 // item with the error text and an error event; the turn's result then adds
-// no second error. In a sub-agent's scope neither that message nor a
+// no second error. Where the error's text is the API's status and response
+// body as Claude Code prints them ("API Error: 400 {"type":"error",
+// "error":{"type":…,"message":…},"request_id":…}": 2.0.x for every API
+// error, later versions for some; in the synthetic message, a result's
+// result, a transcript's api_error), the error event's message is the
+// body's error.message, its code the body's error.type when the line gives
+// none, and its details carry http_status and the body as api_error, as
+// the codex and amp translators report such errors; the message item and
+// the turn's metadata keep the text as printed, and any other text (the
+// "API Error: 400 <message>" of later versions among them) is kept as it
+// is. In a sub-agent's scope neither that message nor a
 // transcript's api_error without retries left is an error of the session
 // (the sub-agent convention of package universal): the Agent/Task call that
 // spawned the sub-agent gets it as sub_agent_error {message, code,

@@ -226,8 +226,9 @@ func (t *Translator) apiError(dst events, r jsonscan.Value) events {
 		// A sub-agent's failure is not the session's.
 		return t.subAgentError(dst, scope, msg, e.Get("status").Raw, o.Bytes())
 	}
+	emsg, code := unwrapAPIError(msg, e.Get("status").Raw, &o)
 	return t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
-		Message: t.w.Copy(msg), Code: t.w.Copy(e.Get("status").Raw), Details: o.Bytes(), WillRetry: retry,
+		Message: t.w.Copy(emsg), Code: t.w.Copy(code), Details: o.Bytes(), WillRetry: retry,
 	}, t.raw)
 }
 
@@ -431,8 +432,9 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 				Raw("api_error_status", r.Get("api_error_status").Raw).
 				Raw("api_error_type", r.Get("api_error_type").Raw).
 				Raw("errors", f.errors.Raw())
+			emsg, code := unwrapAPIError(msg, first(f.terminalReason.Str(), f.subtype.Str()), &o)
 			dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
-				Message: t.w.Copy(msg), Code: t.w.Copy(first(f.terminalReason.Str(), f.subtype.Str())), Details: o.Bytes(),
+				Message: t.w.Copy(emsg), Code: t.w.Copy(code), Details: o.Bytes(),
 			}, t.raw)
 		}
 	}
