@@ -88,7 +88,13 @@
 //	                       a completed turn that showed no message of the
 //	                       session (--output-format json prints the result
 //	                       alone) gets the result's text as its assistant
-//	                       message (native id the result's uuid)
+//	                       message (native id the result's uuid);
+//	                       structured_output (--json-schema: the object the
+//	                       model gave its StructuredOutput call) is a json
+//	                       part of that message, after the text, when the
+//	                       turn showed no StructuredOutput call of the
+//	                       session (a turn that showed its text but not the
+//	                       call gets a message with the json part alone)
 //	system/api_retry       error with will_retry
 //	system/task_*          a status item under the Agent call (task_started →
 //	                       task_notification)
