@@ -395,7 +395,11 @@
 // hook output shown to the user, diagnostics) except queued_command (what
 // reached the model while it worked: a prompt typed meanwhile is a user
 // message of the running turn, a background task's notification a system
-// item) and the hook contexts above (hook_success,
+// item), goal_status (/goal's condition and the Stop hook's verdicts on
+// it: a status item labelled "goal", detail the condition and its state
+// — set, met, not met, failed — and the attachment as metadata goal; a
+// verdict belongs to the turn of the response it judged and does not
+// itself end it) and the hook contexts above (hook_success,
 // hook_additional_context, hook_blocking_error, hook_stopped_continuation,
 // async_hook_response), atis-latch, api-request, api-request-blob, api-request-shape,
 // tools-used, mode, permission-mode, and progress entries other than
