@@ -384,6 +384,8 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 			switch a := r.Sub("attachment"); a.Get("type").Str {
 			case "queued_command":
 				return t.queuedCommand(dst, r, a)
+			case "goal_status":
+				return t.goalStatus(dst, r, a)
 			case "hook_success", "hook_additional_context", "hook_blocking_error",
 				"hook_stopped_continuation", "async_hook_response":
 				return t.hookAttachment(dst, r, a)

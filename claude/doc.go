@@ -88,7 +88,13 @@
 //	                       a completed turn that showed no message of the
 //	                       session (--output-format json prints the result
 //	                       alone) gets the result's text as its assistant
-//	                       message (native id the result's uuid)
+//	                       message (native id the result's uuid);
+//	                       structured_output (--json-schema: the object the
+//	                       model gave its StructuredOutput call) is a json
+//	                       part of that message, after the text, when the
+//	                       turn showed no StructuredOutput call of the
+//	                       session (a turn that showed its text but not the
+//	                       call gets a message with the json part alone)
 //	system/api_retry       error with will_retry
 //	system/task_*          a status item under the Agent call (task_started →
 //	                       task_notification)
@@ -125,7 +131,17 @@
 // emits an error with will_retry (Claude Code retries). The CLI's synthetic
 // error message (model "<synthetic>") becomes a failed assistant message
 // item with the error text and an error event; the turn's result then adds
-// no second error. In a sub-agent's scope neither that message nor a
+// no second error. Where the error's text is the API's status and response
+// body as Claude Code prints them ("API Error: 400 {"type":"error",
+// "error":{"type":…,"message":…},"request_id":…}": 2.0.x for every API
+// error, later versions for some; in the synthetic message, a result's
+// result, a transcript's api_error), the error event's message is the
+// body's error.message, its code the body's error.type when the line gives
+// none, and its details carry http_status and the body as api_error, as
+// the codex and amp translators report such errors; the message item and
+// the turn's metadata keep the text as printed, and any other text (the
+// "API Error: 400 <message>" of later versions among them) is kept as it
+// is. In a sub-agent's scope neither that message nor a
 // transcript's api_error without retries left is an error of the session
 // (the sub-agent convention of package universal): the Agent/Task call that
 // spawned the sub-agent gets it as sub_agent_error {message, code,
@@ -379,7 +395,11 @@
 // hook output shown to the user, diagnostics) except queued_command (what
 // reached the model while it worked: a prompt typed meanwhile is a user
 // message of the running turn, a background task's notification a system
-// item) and the hook contexts above (hook_success,
+// item), goal_status (/goal's condition and the Stop hook's verdicts on
+// it: a status item labelled "goal", detail the condition and its state
+// — set, met, not met, failed — and the attachment as metadata goal; a
+// verdict belongs to the turn of the response it judged and does not
+// itself end it) and the hook contexts above (hook_success,
 // hook_additional_context, hook_blocking_error, hook_stopped_continuation,
 // async_hook_response), atis-latch, api-request, api-request-blob, api-request-shape,
 // tools-used, mode, permission-mode, and progress entries other than

@@ -173,7 +173,7 @@ func TestRecordedCaptures(t *testing.T) {
 
 func TestPublicSamples(t *testing.T) {
 	cases := publicCases(t)
-	if want := 64 - 2; len(cases) != want {
+	if want := 66 - 2; len(cases) != want {
 		t.Errorf("%d public cases, want %d", len(cases), want)
 	}
 	for _, c := range cases {

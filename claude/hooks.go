@@ -234,3 +234,52 @@ type hook struct {
 	// in the turn of its prompt, after it.
 	Prompt bool `json:"prompt,omitempty"`
 }
+
+// goalVerdict reports a transcript's goal_status attachment that is the
+// evaluation of a response, not the sentinel /goal writes when it sets
+// the goal (2.1.143 marks a met verdict sentinel too).
+func goalVerdict(r jsonscan.Value) bool {
+	a := r.Sub("attachment")
+	return a.Get("type").Str == "goal_status" && goalState(a) != "set"
+}
+
+// goalState is a goal_status attachment's state: "met", "failed" (it can
+// never be met), "set" (the sentinel, unmet) or "not met".
+func goalState(a jsonscan.Value) string {
+	switch {
+	case a.Get("met").Bool():
+		return "met"
+	case a.Get("failed").Bool():
+		return "failed"
+	case a.Get("sentinel").Bool():
+		return "set"
+	}
+	return "not met"
+}
+
+// goalStatus translates a transcript's goal_status attachment (2.1.2xx):
+// /goal sets a condition that a session-scoped Stop hook evaluates after
+// each response. It is a status item labelled "goal" whose detail is the
+// condition and its state — "set" (the sentinel /goal writes), "met"
+// (met true, sentinel or not), "not met" (the agent goes on), "failed"
+// (it can never be met) — with
+// the attachment (reason, iterations, durationMs, tokens) as the part's
+// metadata goal, as the codex translator reports a thread's goal. A
+// verdict belongs to the turn of the response it judged.
+func (t *Translator) goalStatus(dst events, r, a jsonscan.Value) events {
+	scope := t.lineScope(r)
+	if t.orphan(scope) {
+		return dst // documented: Ignored on purpose
+	}
+	state := goalState(a)
+	detail := state
+	if c := a.Get("condition").Str; c != "" {
+		detail = c + " (" + state + ")"
+	}
+	var o jsonw.Object
+	a.AddTo(&o, "goal")
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(r.Get("uuid").Str), ParentID: t.scopeParent(scope), Kind: universal.KindStatus,
+		Content: []universal.Part{{Type: universal.PartStatus, Label: "goal", Detail: t.w.Copy(detail), Metadata: o.Bytes()}},
+	}, universal.SourceAgent, t.raw)
+}

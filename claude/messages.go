@@ -642,8 +642,11 @@ func (t *Translator) apiErrorMessage(dst events, m *message, r jsonscan.Value) e
 		// A sub-agent's failure is not the session's.
 		return t.subAgentError(dst, m.Scope, text, code, o.Bytes())
 	}
+	// The message item keeps the text as printed; the error event gives
+	// the API's message when the text is "API Error: NNN {body}".
+	emsg, ecode := unwrapAPIError(text, code, &o)
 	dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent,
-		&universal.Error{Message: text, Code: t.w.Copy(code), Details: o.Bytes()}, t.raw)
+		&universal.Error{Message: t.w.Copy(emsg), Code: t.w.Copy(ecode), Details: o.Bytes()}, t.raw)
 	if t.s.Turn != nil {
 		t.s.Turn.Errored = true
 	}

@@ -234,6 +234,10 @@ type turn struct {
 	// seen in the turn; a result ending a turn without one gives its text
 	// as the turn's answer (see resultAnswer).
 	Answered bool `json:"answered,omitempty"`
+	// Structured: a StructuredOutput call of the session itself (the
+	// answer to --json-schema) was seen in the turn; its result's
+	// structured_output adds nothing then (see resultAnswer).
+	Structured bool `json:"structured,omitempty"`
 	// Background are the tool_use ids of the sub-agents the turn launched
 	// in the background that have not reported back: Claude Code answers
 	// their notification in the same turn.
@@ -483,6 +487,9 @@ func (t *Translator) addTool(id string, tl *tool) {
 		t.s.Tools = map[string]*tool{}
 	}
 	tl.Seq = len(t.s.Tools) + 1
+	if tl.Scope == "" && tl.Name == "StructuredOutput" && t.s.Turn != nil {
+		t.s.Turn.Structured = true
+	}
 	t.s.Tools[t.w.Copy(id)] = tl
 }
 

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -226,8 +227,9 @@ func (t *Translator) apiError(dst events, r jsonscan.Value) events {
 		// A sub-agent's failure is not the session's.
 		return t.subAgentError(dst, scope, msg, e.Get("status").Raw, o.Bytes())
 	}
+	emsg, code := unwrapAPIError(msg, e.Get("status").Raw, &o)
 	return t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
-		Message: t.w.Copy(msg), Code: t.w.Copy(e.Get("status").Raw), Details: o.Bytes(), WillRetry: retry,
+		Message: t.w.Copy(emsg), Code: t.w.Copy(code), Details: o.Bytes(), WillRetry: retry,
 	}, t.raw)
 }
 
@@ -415,7 +417,7 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	}
 	dst = t.closeMsgs(dst, func(m *message) bool { return m.Scope == "" })
 	status := resultStatus(&f)
-	if status == universal.TurnCompleted && !tn.Answered {
+	if status == universal.TurnCompleted {
 		dst = t.resultAnswer(dst, r)
 	}
 	if status == universal.TurnError {
@@ -431,8 +433,9 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 				Raw("api_error_status", r.Get("api_error_status").Raw).
 				Raw("api_error_type", r.Get("api_error_type").Raw).
 				Raw("errors", f.errors.Raw())
+			emsg, code := unwrapAPIError(msg, first(f.terminalReason.Str(), f.subtype.Str()), &o)
 			dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
-				Message: t.w.Copy(msg), Code: t.w.Copy(first(f.terminalReason.Str(), f.subtype.Str())), Details: o.Bytes(),
+				Message: t.w.Copy(emsg), Code: t.w.Copy(code), Details: o.Bytes(),
 			}, t.raw)
 		}
 	}
@@ -476,16 +479,30 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 // session its result's text as an assistant message: claude -p
 // --output-format json without verbose output prints the result alone, and
 // its text is then the only copy of the answer (in stream-json the result
-// repeats the last message's text, which the turn has shown).
+// repeats the last message's text, which the turn has shown). With
+// --json-schema the result carries structured_output, the object the
+// model gave its StructuredOutput call: when the turn showed no such call
+// of the session, the message gets it as a json part (after the text);
+// a turn that showed its answer's text but not the call gets a message
+// with the json part alone.
 func (t *Translator) resultAnswer(dst events, r jsonscan.Value) events {
-	text := r.Field("result")
-	if text.Type() != gjson.String || text.Str() == "" {
+	tn := t.s.Turn
+	var parts []universal.Part
+	if text := r.Field("result"); !tn.Answered && text.Type() == gjson.String && text.Str() != "" {
+		parts = append(parts, universal.Text(text.OwnStr(t.w.Copy)))
+	}
+	if so := r.Field("structured_output"); !tn.Structured && so.Exists() && so.Type() != gjson.Null {
+		if js := so.OwnJSON(t.w.Copy); js != "" {
+			parts = append(parts, universal.Part{Type: universal.PartJSON, JSON: json.RawMessage(js)})
+		}
+	}
+	if len(parts) == 0 {
 		return dst
 	}
-	t.s.Turn.Answered = true
+	tn.Answered = true
 	return t.w.Complete(dst, universal.Item{
 		ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(r.Field("uuid").Str()), Kind: universal.KindMessage, Role: universal.RoleAssistant,
-		Content: []universal.Part{universal.Text(text.OwnStr(t.w.Copy))}, Status: universal.StatusCompleted,
+		Content: parts, Status: universal.StatusCompleted,
 	}, universal.SourceAgent, t.raw)
 }
 

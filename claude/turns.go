@@ -182,6 +182,11 @@ func (t *Translator) settle(dst events, r jsonscan.Value, typ string) events {
 			t.s.Turn.Finished = false
 			return dst
 		}
+		if typ == "attachment" && goalVerdict(r) {
+			// The /goal Stop hook's verdict on the response: part of the
+			// turn, which the entries after it end or continue.
+			return dst
+		}
 		if t.done() {
 			dst = t.endTranscriptTurn(dst, universal.SourceDaemon)
 		}
