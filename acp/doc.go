@@ -223,7 +223,13 @@
 // Errors: an error response of the agent to initialize, session/new, load
 // or resume (or, on its side alone, outside a turn) is a terminal error
 // event (the session ends in error); to a setting or management request a
-// status item labelled request_failed. The host's error responses to the
+// status item labelled request_failed. An error event's message that is a
+// model API's response the agent passed on (Claude Code's adapter:
+// "Internal error: API Error: 400 {body}"; Gemini CLI: the Gemini API's
+// body alone) is the API's error.message, with the body as api_error and
+// the HTTP status, when the text gives it, as http_status in the details
+// (the JSON-RPC code stays the code), as the native translators report
+// such errors. The host's error responses to the
 // agent's requests (a file it could not read, "method not found" for a
 // non-standard request) are the agent's business: no event.
 //

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/apierror"
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
@@ -315,6 +316,7 @@ func (t *Translator) agentError(dst []universal.Event, in *input, method string,
 	switch method {
 	case mPrompt:
 		dst = t.liveTurn(dst, in.raw)
+		msg = apiError(msg, &details)
 		dst = t.error(dst, msg, code, details.Bytes(), in.raw)
 		t.st.Failed = true
 		return t.endTurn(dst, universal.TurnError, nil, agent, in.raw)
@@ -326,6 +328,7 @@ func (t *Translator) agentError(dst []universal.Event, in *input, method string,
 			dst = t.endTurn(dst, universal.TurnCompleted, nil, daemon, nil)
 		}
 		t.st.Failed = true
+		msg = apiError(msg, &details)
 		return t.error(dst, msg, code, details.Bytes(), in.raw)
 	}
 	// A setting or a session-management request failed: the session goes
@@ -333,6 +336,20 @@ func (t *Translator) agentError(dst []universal.Event, in *input, method string,
 	var md jsonw.Object
 	md.OptString("method", method).Raw("code", code).Raw("data", e.Sub("data").Raw())
 	return t.status(dst, "request_failed", msg, md.Bytes(), "", in.raw)
+}
+
+// apiError is an error's message, unwrapped when the agent passed on a
+// model API's response as its text ("Internal error: API Error: 400 {…}"
+// from Claude Code's adapter, see package internal/apierror): the API's
+// message, with http_status and the body as api_error added to details,
+// as the native translators report such errors.
+func apiError(msg string, details *jsonw.Object) string {
+	b, ok := apierror.Parse(msg)
+	if !ok {
+		return msg
+	}
+	b.AddTo(details)
+	return b.Message
 }
 
 // error emits a terminal error event.

@@ -3,10 +3,10 @@ package amp
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
+	"github.com/agentnorm/agentnorm/internal/apierror"
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
@@ -353,11 +353,11 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 		r.Field("num_turns").AddTo(&details, "num_turns")
 		r.Field("duration_ms").AddTo(&details, "duration_ms")
 		text := msg
-		if status, body, inner, ok := apiErrorBody(msg); ok {
+		if b, ok := apierror.Parse(msg); ok {
 			// "413 {"type":"error","error":{…}}": the model API's
 			// status and body as Amp passes them on.
-			text = inner
-			details.Int("http_status", status).Raw("api_error", body)
+			text = b.Message
+			b.AddTo(&details)
 		}
 		dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
 			Message: t.w.Copy(text), Code: t.w.Copy(sub), Details: details.Bytes(),
@@ -382,27 +382,6 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	dst = t.endTurn(dst, status, &md, universal.SourceAgent, t.raw)
 	t.s.Outcome = outcome{Seen: true, Failed: failed, Cancelled: cancelled, Message: t.w.Copy(msg)}
 	return dst
-}
-
-// apiErrorBody splits an error that is a model API's HTTP status and
-// error body ("413 {"type":"error","error":{"type":…,"message":…}}") into
-// the status, the body and the body's error.message; ok is false for any
-// other text.
-func apiErrorBody(msg string) (status int64, body, message string, ok bool) {
-	code, rest, found := strings.Cut(strings.TrimSpace(msg), " ")
-	if !found || len(code) != 3 || code[0] < '1' || code[0] > '5' || code[1] < '0' || code[1] > '9' || code[2] < '0' || code[2] > '9' {
-		return 0, "", "", false
-	}
-	rest = strings.TrimSpace(rest)
-	if !strings.HasPrefix(rest, "{") || !gjson.Valid(rest) {
-		return 0, "", "", false
-	}
-	m := gjson.Get(rest, "error.message")
-	if m.Type != gjson.String || strings.TrimSpace(m.Str) == "" {
-		return 0, "", "", false
-	}
-	n, _ := strconv.ParseInt(code, 10, 64)
-	return n, rest, m.Str, true
 }
 
 // resultUsage is anthropic.Usage of a result line's usage, which Amp's

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentnorm/agentnorm/internal/apierror"
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -765,37 +766,28 @@ func (t *Translator) emitError(dst []event, msg, code string, details []byte, re
 }
 
 // cleanJSON returns b when it is a JSON value worth keeping (not null).
-// apiError unwraps an error message that is a model API's error body as
-// JSON text ({"error": {"message", "type", "code", "param"}, "status"},
-// compact or pretty-printed): Codex passes the Responses API's 4xx bodies
-// on as the message of its error, turn.failed and app-server errors. The
-// body's error.message is the event's message, its error.code (else
-// error.type) the code when the event has none, and the body, compacted,
-// goes into the details as api_error, so that nothing is lost. Any other
-// message is kept as it is.
+// apiError unwraps an error message that is a model API's error body
+// ({"error": {"message", "type", "code", "param"}, "status"}, compact or
+// pretty-printed; see package internal/apierror): Codex passes the
+// Responses API's 4xx bodies on as the message of its error, turn.failed
+// and app-server errors. The body's error.message is the event's message,
+// its error.code (else error.type) the code when the event has none, and
+// the body goes into the details as api_error, so that nothing is lost.
+// Any other message is kept as it is.
 func apiError(msg, code string, details []byte) (string, string, []byte) {
-	s := strings.TrimSpace(msg)
-	if len(s) < 2 || s[0] != '{' || !gjson.Valid(s) {
-		return msg, code, details
-	}
-	inner := gjson.Get(s, "error.message")
-	if inner.Type != gjson.String || strings.TrimSpace(inner.Str) == "" {
+	b, ok := apierror.Parse(msg)
+	if !ok {
 		return msg, code, details
 	}
 	if code == "" {
-		for _, c := range []gjson.Result{gjson.Get(s, "error.code"), gjson.Get(s, "error.type")} {
-			if c.Type == gjson.String && c.Str != "" {
-				code = c.Str
-				break
-			}
-		}
+		code = b.Code
 	}
 	var o jsonw.Object
 	if d := strings.TrimSpace(string(details)); len(d) >= 2 && d[0] == '{' && d[len(d)-1] == '}' {
 		o.RawMembers(strings.TrimSpace(d[1 : len(d)-1]))
 	}
-	o.Raw("api_error", s)
-	return inner.Str, code, o.Bytes()
+	b.AddTo(&o)
+	return b.Message, code, o.Bytes()
 }
 
 func cleanJSON(b []byte) json.RawMessage {
