@@ -29,10 +29,9 @@ import (
 //     message_end gives it;
 //   - a system message is the system prompt, session information the
 //     translator keeps in metadata, not conversation: not required;
-//   - a session file of v2/v3 is a tree: only the entries on the current
-//     branch (from the last entry up its parentId links) are the session;
-//     the other branches are abandoned edits, not required (v1 files have
-//     no ids and are read whole).
+//   - a session file is read whole: in a v2/v3 tree the entries of
+//     abandoned branches are required too (the translator keeps them,
+//     marking where a new branch starts).
 func init() {
 	extractors["pi/json"] = piLive
 	extractors["pi/rpc"] = piLive
@@ -109,48 +108,12 @@ func piLive(x *extraction, msgs func(func(universal.Message, string) bool)) {
 }
 
 func piSession(x *extraction, msgs func(func(universal.Message, string) bool)) {
-	type entry struct {
-		parent string
-		msg    gjson.Result
-		line   int64
-	}
-	var v1 []entry
-	tree := map[string]entry{}
-	last := ""
 	for m, v := range msgs {
-		each := func(r gjson.Result) {
-			e := entry{parent: r.Get("parentId").Str, line: m.Line}
+		forEachObject(v, func(r gjson.Result) {
 			if r.Get("type").Str == "message" {
-				e.msg = r.Get("message")
+				piMessage(x, r.Get("message"), m.Line)
 			}
-			id := r.Get("id").Str
-			if id == "" || r.Get("type").Str == "session" {
-				if e.msg.Exists() {
-					v1 = append(v1, e)
-				}
-				return
-			}
-			tree[id] = e
-			last = id
-		}
-		forEachObject(v, each)
-	}
-	for _, e := range v1 {
-		piMessage(x, e.msg, e.line)
-	}
-	var branch []entry
-	for id, n := last, 0; id != "" && n <= len(tree); n++ {
-		e, ok := tree[id]
-		if !ok {
-			break
-		}
-		branch = append(branch, e)
-		id = e.parent
-	}
-	for i := len(branch) - 1; i >= 0; i-- {
-		if branch[i].msg.Exists() {
-			piMessage(x, branch[i].msg, branch[i].line)
-		}
+		})
 	}
 }
 
