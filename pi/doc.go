@@ -294,21 +294,24 @@
 //     the pending prompts; the refusal is an error.
 //   - Branches. A v2/v3 file is a tree whose current branch is the path
 //     from the last entry to the root: moving in the tree (/tree, editing
-//     an earlier prompt) makes the next entry name an older parent, and
-//     the entries after that one on the old path are abandoned. Every
+//     an earlier prompt) makes the next entry name an older parent, or
+//     none (parentId null: a new root, when the first prompt is edited),
+//     and the entries after that one on the old path are abandoned. Every
 //     entry is translated, in the order written; the first entry of a new
 //     branch is preceded by a completed status item labelled "reverted"
 //     (the label Claude Code's rewinds, OpenCode's reverts and Codex's
-//     rollbacks use), detail "reverted to after entry <parentId>",
-//     metadata "entry_id" (the first abandoned entry) and "item_id" (the
-//     first item made from the abandoned entries, when they made one): a
-//     client hides or marks that item and what follows it, up to the
-//     notice. When the new branch starts with a prompt, the turn before
-//     ends first; otherwise the notice comes where the entry does. A
-//     branch that grows from an entry abandoned earlier brings that
-//     entry's branch back onto the path (a later notice names what it
-//     abandons), but no notice says that those entries count again.
-//     Abandoned entries' usage counts: those calls were made.
+//     rollbacks use), detail "reverted to after entry <parentId>" (or "to
+//     the start of the session"), metadata "entry_id" (the first
+//     abandoned entry) and "item_id" (the first item made from the
+//     abandoned entries, when they made one): a client hides or marks
+//     that item and what follows it, up to the notice. When the new branch
+//     starts with a prompt, the turn before ends first; otherwise the
+//     notice comes where the entry does. The settings Pi writes after the
+//     header are entries of the tree too (the first prompt's parent). A
+//     branch that grows from an entry abandoned earlier is announced for
+//     what it abandons of the current path, but nothing says that the
+//     earlier branch counts again. Abandoned entries' usage counts: those
+//     calls were made.
 //   - Image blocks keep their MIME type; their base64 data is not carried
 //     (metadata data_length gives its size).
 //   - thinkingSignature is kept as the reasoning part's signature as Pi

@@ -176,6 +176,14 @@ func TestRestoreRefusesBrokenState(t *testing.T) {
 			l["path"] = []any{0, 2, 1}
 			return true
 		},
+		"a node's item never started": func(st map[string]any) bool {
+			l := layout(st)
+			if l == nil {
+				return false
+			}
+			l["nodes"].([]any)[1].(map[string]any)["item"] = "itm_bogus"
+			return true
+		},
 		"a path past the nodes": func(st map[string]any) bool {
 			l := layout(st)
 			if l == nil {

@@ -10,10 +10,9 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// entry translates one entry of a session file. A v1 file (no ids) is a
-// plain log and is replayed as it comes. A v2/v3 file is a tree
-// (id/parentId) whose current branch ends at the last entry, which is
-// only known at the end of input: its entries are kept until then.
+// entry translates one entry of a session file as it comes. A v1 file
+// (no ids) is a plain log. A v2/v3 file is a tree (id/parentId) whose new
+// branches are announced (see tree.go).
 func (t *Translator) entry(dst []universal.Event, in *input) []universal.Event {
 	switch in.typ.Str {
 	case "session":
@@ -28,19 +27,27 @@ func (t *Translator) entry(dst []universal.Event, in *input) []universal.Event {
 			return dst
 		}
 	}
-	if t.headSetting(in) {
-		return dst
-	}
-	dst = t.begin(dst)
 	ss := &t.st.Session
 	id := in.get("id")
 	if !ss.Decided {
 		ss.Decided = true
 		ss.Tree = id.Str != ""
 	}
+	if t.headSetting(in) {
+		if ss.Tree && id.Str != "" {
+			// Still an entry of the tree: the first prompt's parent, to
+			// which an edit of that prompt goes back.
+			if _, dup := ss.Layout.byID[id.Str]; !dup {
+				t.addNode(id.Str)
+			}
+		}
+		return dst
+	}
+	dst = t.begin(dst)
 	if ss.Tree {
 		prompt := in.typ.Str == "message" && in.get("message.role").Str == "user"
-		dst, n := t.branch(dst, id.Str, in.get("parentId").Str, prompt, in.raw)
+		parent := in.get("parentId")
+		dst, n := t.branch(dst, id.Str, parent.Str, parent.Type == gjson.Null, prompt, in.raw)
 		from := len(dst)
 		dst = t.replayEntry(dst, in)
 		t.placed(n, dst[from:])

@@ -249,7 +249,7 @@ func (s *state) validate(w *universal.Stream, format string) error {
 	if len(ss.Layout.Nodes) > 0 && (format != FormatSession || !ss.Tree) {
 		return errors.New("a session tree outside a session file")
 	}
-	if err := ss.Layout.validate(); err != nil {
+	if err := ss.Layout.validate(w); err != nil {
 		return err
 	}
 	return nil

@@ -48,16 +48,17 @@ func TestTreeStreams(t *testing.T) {
 
 // TestTreeBranches: a new branch is announced by a "reverted" status item
 // naming the first abandoned entry and its item, before the prompt's
-// turn; abandoned entries stay in the output (their usage was spent); a
-// branch growing from an earlier abandoned branch brings that branch
-// back onto the path, so that a later revert names what it abandons.
+// turn; abandoned entries stay in the output (their usage was spent). A
+// branch growing from an entry abandoned earlier abandons what the path
+// has after it, but does not put the earlier branch back: a later revert
+// names the first entry on the path after its parent (u4, not u2).
 func TestTreeBranches(t *testing.T) {
 	events := translate(t, pi.FormatSession, lines(treeHeader,
 		treeLine("u1", "", "user", "one"), treeLine("a1", "u1", "assistant", "1"),
 		treeLine("u2", "a1", "user", "two"), treeLine("a2", "u2", "assistant", "2"),
 		treeLine("u3", "a1", "user", "three"), treeLine("a3", "u3", "assistant", "3"), // abandons u2, a2
 		treeLine("u4", "a2", "user", "four"), treeLine("a4", "u4", "assistant", "4"), // back on u2's branch: abandons u3, a3
-		treeLine("u5", "a1", "user", "five"), // abandons u2, a2, u4, a4
+		treeLine("u5", "a1", "user", "five"), // abandons u4, a4 (and u2, a2, abandoned already)
 		`{"type":"label","id":"l1","parentId":"u5","timestamp":"t","targetId":"u5","label":"here"}`, // not a branch: u5 is the last entry
 		treeLine("a5", "l1", "assistant", "5"),
 	))
@@ -74,7 +75,7 @@ func TestTreeBranches(t *testing.T) {
 			got = append(got, notice{items[i+1].NativeItemID, md.EntryID, md.ItemID})
 		}
 	}
-	want := []notice{{"u3", "u2", byNative["u2"]}, {"u4", "u3", byNative["u3"]}, {"u5", "u2", byNative["u2"]}}
+	want := []notice{{"u3", "u2", byNative["u2"]}, {"u4", "u3", byNative["u3"]}, {"u5", "u4", byNative["u4"]}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("reverted notices (before, entry, item) %v, want %v", got, want)
 	}
@@ -113,6 +114,50 @@ func TestTreeBranchInTurn(t *testing.T) {
 	items := completed(events)
 	if len(items) != 4 || items[2].Content[0].Label != "reverted" || jsonField(t, items[2].Content[0].Metadata, "entry_id") != "l1" || items[3].NativeItemID != "a1" {
 		t.Errorf("want prompt, label, reverted naming l1, answer; got %+v", items)
+	}
+}
+
+// TestTreeFirstPromptEdited: editing the first prompt goes back to its
+// parent, a setting Pi writes after the header (which the session.started
+// metadata takes), or, when the prompt is the root, makes a new root
+// (parentId null): either way a new branch.
+func TestTreeFirstPromptEdited(t *testing.T) {
+	settings := []string{
+		`{"type":"model_change","id":"m0","parentId":null,"timestamp":"t","provider":"p","modelId":"m"}`,
+		`{"type":"thinking_level_change","id":"k0","parentId":"m0","timestamp":"t","thinkingLevel":"low"}`,
+	}
+	for _, c := range []struct {
+		name   string
+		lines  []string
+		detail string
+	}{
+		{"after settings", append(settings[:2:2],
+			treeLine("u1", "k0", "user", "one"), treeLine("a1", "u1", "assistant", "1"),
+			treeLine("u1b", "k0", "user", "one, edited"), treeLine("a1b", "u1b", "assistant", "1b")),
+			"reverted to after entry k0"},
+		{"new root", []string{
+			treeLine("u1", "", "user", "one"), treeLine("a1", "u1", "assistant", "1"),
+			treeLine("u1b", "", "user", "one, edited"), treeLine("a1b", "u1b", "assistant", "1b")},
+			"reverted to the start of the session"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			events := translate(t, pi.FormatSession, lines(append([]string{treeHeader}, c.lines...)...))
+			var notices []universal.Item
+			byNative := map[string]string{}
+			for _, it := range completed(events) {
+				byNative[it.NativeItemID] = it.ItemID
+				if it.Content[0].Label == "reverted" {
+					notices = append(notices, it)
+				}
+			}
+			if len(notices) != 1 {
+				t.Fatalf("%d reverted notices, want 1", len(notices))
+			}
+			p := notices[0].Content[0]
+			if p.Detail != c.detail || jsonField(t, p.Metadata, "entry_id") != "u1" || jsonField(t, p.Metadata, "item_id") != byNative["u1"] {
+				t.Errorf("notice %q %s, want %q naming u1 (%s)", p.Detail, p.Metadata, c.detail, byNative["u1"])
+			}
+		})
 	}
 }
 

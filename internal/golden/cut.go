@@ -181,10 +181,6 @@ func checkCut(evs []universal.Event, cut Cut, atRest bool) string {
 	return ""
 }
 
-// answeredAtCut reports whether the session's last turn ended completed,
-// by the agent's record, before the session ended, with an assistant
-// message that has text as its last item: a record at rest cut there is
-// indistinguishable from a complete one.
 // stoppedAtCut returns the status of the last turn of a cut record when
 // the record ended it (not the session's end) as failed, after an error
 // event of its own, or as interrupted; otherwise "".
@@ -209,6 +205,10 @@ func stoppedAtCut(evs []universal.Event) universal.TurnStatus {
 	return ""
 }
 
+// answeredAtCut reports whether the session's last turn ended completed,
+// by the agent's record, before the session ended, with an assistant
+// message that has text as its last item: a record at rest cut there is
+// indistinguishable from a complete one.
 func answeredAtCut(evs []universal.Event) bool {
 	var ended *universal.TurnEnded
 	answered := false

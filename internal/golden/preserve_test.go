@@ -168,14 +168,14 @@ func TestExtractRules(t *testing.T) {
 			want: []string{"tool output:output", "assistant text:Hello", "assistant text:Bye"},
 		},
 		{
-			name: "pi session: only the current branch", agent: "pi", format: "session", framing: golden.Lines,
+			name: "pi session: every branch", agent: "pi", format: "session", framing: golden.Lines,
 			input: lines(
 				`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}`,
 				`{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":"first try"}}`,
 				`{"type":"message","id":"b","parentId":"a","message":{"role":"assistant","content":[{"type":"text","text":"abandoned"}]}}`,
 				`{"type":"message","id":"c","parentId":"a","message":{"role":"assistant","content":[{"type":"thinking","thinking":"hmm"},{"type":"text","text":"kept"}]}}`,
 			),
-			want: []string{"user text:first try", "reasoning:hmm", "assistant text:kept"},
+			want: []string{"user text:first try", "assistant text:abandoned", "reasoning:hmm", "assistant text:kept"},
 		},
 		{
 			name: "claude transcript: an orphan sub-agent conversation (a warmup) is not the session's", agent: "claude", format: "transcript", framing: golden.Lines,
