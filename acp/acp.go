@@ -152,7 +152,39 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		return dst
 	}
 	in.obj = r
+	if t.format == FormatExchange {
+		in.dir = t.orient(in.dir, r)
+	}
 	return t.message(dst, &in)
+}
+
+// orient returns the direction of an exchange record's message as the
+// translator reads it (Out: the agent wrote it). A recorder on the host's
+// side may write "out" for what the host sent (Kiro CLI's
+// KIRO_ACP_RECORD_PATH does): the first message whose method only one
+// side sends (initialize, session/new, load or prompt from the host;
+// session/update or request_permission from the agent) tells which
+// convention the exchange follows, and the directions of every message
+// from then on are read by it.
+func (t *Translator) orient(dir universal.Direction, r jsonscan.Value) universal.Direction {
+	if !t.st.Oriented {
+		from, tells := universal.Out, true
+		switch r.Get("method").Str {
+		case mInitialize, mNew, mLoad, mPrompt:
+			from = universal.In
+		case mUpdate, mRequestPermission:
+		default:
+			tells = false
+		}
+		if tells {
+			t.st.Oriented = true
+			t.st.HostOut = from != dir
+		}
+	}
+	if t.st.HostOut {
+		return other(dir)
+	}
+	return dir
 }
 
 // message translates one JSON-RPC message.

@@ -22,8 +22,15 @@ func Detect(head []byte) string {
 			break // the head ends inside this line, or noise
 		}
 		r := gjson.ParseBytes(line)
-		if r.Get("dir").Exists() && r.Get("msg").Exists() {
-			if acpMessage(r.Get("msg")) {
+		dir, msg := r.Get("dir"), r.Get("msg")
+		if !dir.Exists() {
+			dir = r.Get("direction") // other recorders' spelling
+		}
+		if !msg.Exists() {
+			msg = r.Get("parsed")
+		}
+		if dir.Exists() && msg.Exists() {
+			if acpMessage(msg) {
 				return FormatExchange
 			}
 			return ""

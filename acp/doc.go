@@ -12,7 +12,13 @@
 //     the exchange framing (universal.FrameExchange):
 //     {"dir":"out"|"in","t_ms":…,"msg":{…}}, out what the agent wrote, in
 //     what the host (the ACP client) wrote. A JSON-RPC batch (an array) is
-//     read message by message.
+//     read message by message. Other recorders' records are read too (see
+//     universal.ExchangeReader: "client->agent", "direction", "parsed",
+//     "ts"), and a recorder on the host's side that writes out for what
+//     the host sent, as Kiro CLI's KIRO_ACP_RECORD_PATH does, is told
+//     apart by the first message only one side sends (the host's
+//     initialize, session/new, load or prompt; the agent's session/update
+//     or request_permission).
 //   - "agent": the agent's messages alone (its stdout, one JSON-RPC
 //     message a line), for a host that keeps only that side.
 //
@@ -293,6 +299,11 @@
 // its task call alone), which reduce to the same shape as OpenCode's own
 // recordings of the same scripts (package opencode; permissions aside
 // outside s07, and the failed response of s05 that ACP does not show).
+// Public logs of Kiro CLI 2.11–2.19 (its own recorder's trace of a real
+// session, an ACP client's proxy and audit logs, the agent's stdout) read
+// with no agent.unparsed; Kiro's _kiro/* and _kiro.dev/* extension
+// notifications are ignored, its session_info_update kinds (context
+// usage, turn markers) kept as session_info status items.
 // Hand-made
 // sessions written from the v1 schema cover
 // what those do not show (terminals, fs methods, diffs of existing files,

@@ -12,6 +12,11 @@ import (
 // state is everything the translator keeps between messages besides the
 // Stream. It is saved by Checkpoint as JSON.
 type state struct {
+	// Oriented: an exchange's first message that only one side sends
+	// was seen; HostOut: its recorder wrote "out" for what the host sent
+	// (see orient).
+	Oriented bool `json:"oriented,omitempty"`
+	HostOut  bool `json:"host_out,omitempty"`
 	// Meta is the session.started metadata gathered so far (initialize,
 	// session/new, commands, modes), as fields in arrival order; the
 	// session starts when the first work arrives.

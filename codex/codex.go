@@ -60,6 +60,12 @@ func detectLine(s string) string {
 	r := detectMembers(s)
 	dir, msg, method, id, result, rpcErr, typ, payload, ts, record, _, prompt, rpc := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12]
 	openCode := r[13].Exists() || r[14].Exists() // an OpenCode event or run line
+	if !dir.Exists() {
+		dir = r[15] // other recorders' spelling of an exchange record
+	}
+	if !msg.Exists() {
+		msg = r[16]
+	}
 	switch {
 	case dir.Exists() && msg.Exists():
 		if msg.IsObject() && !msg.Get("params.protocolVersion").Exists() && codexRPC(msg.Get("method"), msg.Get("id"), msg.Get("result"), msg.Get("error")) {
@@ -95,7 +101,7 @@ func detectLine(s string) string {
 }
 
 // detectPaths are the members detectLine reads.
-var detectPaths = [...]string{"dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID", "properties"}
+var detectPaths = [...]string{"dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID", "properties", "direction", "parsed"}
 
 // detectMembers returns what jsonscan.GetMany(s, detectPaths...) returns
 // for a line (possibly cut short): its first members of those names. It

@@ -392,6 +392,15 @@ func (r *SSEReader) readPhysical() ([]byte, error) {
 // that was not JSON as {"_unparsed": "<line>"}; such a msg comes back as
 // the line itself, so the translator sees the same noise as on stdout. A
 // record that is not of this shape comes back with Message.Err set.
+//
+// Records other recorders write are read too: the direction spelled
+// "agent->client" or "agent_to_client" (Out) and "client->agent" or
+// "client_to_agent" (In), under "dir" or "direction"; the message under
+// "msg" or "parsed"; the time as "ts", in milliseconds, or in seconds
+// when it is below 10^11 (a Unix time in seconds until the year 5138).
+// A recorder that writes "out" for what the host sent (Kiro CLI's
+// KIRO_ACP_RECORD_PATH does) is told apart by the translator, from what
+// the messages are.
 type ExchangeReader struct {
 	lines *LineReader
 	scan  jsonscan.Scanner
@@ -426,18 +435,31 @@ func (r *ExchangeReader) Next() (Message, error) {
 		return fail("not JSON")
 	}
 	rec := sc.Root()
-	switch rec.Field("dir").Str() {
-	case "out":
+	dir := rec.Field("dir")
+	if !dir.Exists() {
+		dir = rec.Field("direction")
+	}
+	switch dir.Str() {
+	case "out", "agent->client", "agent_to_client":
 		m.Dir = Out
-	case "in":
+	case "in", "client->agent", "client_to_agent":
 		m.Dir = In
 	default:
 		return fail(`"dir" is neither "out" nor "in"`)
 	}
 	if t := rec.Field("t_ms"); t.Type() == gjson.Number {
 		m.TimeMS = t.Result().Int()
+	} else if t := rec.Field("ts"); t.Type() == gjson.Number {
+		if v := t.Result().Float(); v > 0 && v < 1e11 {
+			m.TimeMS = int64(v * 1000)
+		} else if v >= 1e11 && v < 1e15 {
+			m.TimeMS = int64(v)
+		}
 	}
 	msg := rec.Field("msg")
+	if !msg.Exists() {
+		msg = rec.Field("parsed")
+	}
 	if !msg.Exists() {
 		return fail(`no "msg"`)
 	}

@@ -188,6 +188,33 @@ func TestExchangeReader(t *testing.T) {
 	}
 }
 
+// TestExchangeReaderOtherRecorders: the records other recorders write
+// (the proxies and loggers of ACP clients, Kiro CLI's own recorder):
+// directions spelled out, "direction" and "parsed" for "dir" and "msg",
+// "ts" in milliseconds or in seconds.
+func TestExchangeReaderOtherRecorders(t *testing.T) {
+	in := `{"ts":1783041363432,"dir":"out","msg":{"id":0}}` + "\n" +
+		`{"ts":1786493801.4392645,"dir":"client->agent","msg":{"id":1}}` + "\n" +
+		`{"ts":1786493801.5,"dir":"agent->client","msg":{"id":1}}` + "\n" +
+		`{"direction":"client_to_agent","envelope":"request","method":"initialize","parsed":{"id":2}}` + "\n" +
+		`{"direction":"agent_to_client","envelope":"response","method":null,"parsed":{"id":2}}` + "\n" +
+		`{"dir":"agent-stderr","msg":"warning"}` + "\n" +
+		`{"ts":-5,"dir":"in","msg":{}}` + "\n"
+	got := readAll(t, NewExchangeReader(strings.NewReader(in), 0))
+	want := []msg{
+		{Dir: Out, Data: `{"id":0}`, Line: 1, TimeMS: 1783041363432},
+		{Dir: In, Data: `{"id":1}`, Line: 2, TimeMS: 1786493801439},
+		{Dir: Out, Data: `{"id":1}`, Line: 3, TimeMS: 1786493801500},
+		{Dir: In, Data: `{"id":2}`, Line: 4, TimeMS: -1},
+		{Dir: Out, Data: `{"id":2}`, Line: 5, TimeMS: -1},
+		{Data: `{"dir":"agent-stderr","msg":"warning"}`, Line: 6, TimeMS: -1, Err: `malformed exchange record: line 6: "dir" is neither "out" nor "in"`},
+		{Dir: In, Data: `{}`, Line: 7, TimeMS: -1},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestDocumentReader(t *testing.T) {
 	got := readAll(t, NewDocumentReader(chunked("[\n {\"a\":1}\n]\n", 2), 0))
 	if len(got) != 1 || got[0].Data != "[\n {\"a\":1}\n]\n" {
@@ -333,10 +360,14 @@ func gjsonExchange(line []byte) (dir Direction, tms int64, data string, why stri
 	if !gjson.ValidBytes(line) {
 		return 0, -1, "", "not JSON"
 	}
-	switch gjson.GetBytes(line, "dir").Str {
-	case "out":
+	d := gjson.GetBytes(line, "dir")
+	if !d.Exists() {
+		d = gjson.GetBytes(line, "direction")
+	}
+	switch d.Str {
+	case "out", "agent->client", "agent_to_client":
 		dir = Out
-	case "in":
+	case "in", "client->agent", "client_to_agent":
 		dir = In
 	default:
 		return 0, -1, "", "dir"
@@ -344,8 +375,17 @@ func gjsonExchange(line []byte) (dir Direction, tms int64, data string, why stri
 	tms = -1
 	if t := gjson.GetBytes(line, "t_ms"); t.Type == gjson.Number {
 		tms = t.Int()
+	} else if t := gjson.GetBytes(line, "ts"); t.Type == gjson.Number {
+		if t.Num > 0 && t.Num < 1e11 {
+			tms = int64(t.Num * 1000)
+		} else if t.Num >= 1e11 && t.Num < 1e15 {
+			tms = int64(t.Num)
+		}
 	}
 	m := gjson.GetBytes(line, "msg")
+	if !m.Exists() {
+		m = gjson.GetBytes(line, "parsed")
+	}
 	if !m.Exists() {
 		return 0, -1, "", "msg"
 	}
@@ -375,6 +415,10 @@ func TestExchangeReaderAsGjson(t *testing.T) {
 		` {"dir" : "out" , "msg" : { "a" : [ 1 , 2 ] } } `,
 		`{"dir":"out","t_ms":1e3,"msg":{}}`,
 		`{"dir":"out","msg":{"a":1},"msg":{"b":2}}`,
+		`{"direction":"client_to_agent","dir":"out","msg":{"a":1},"parsed":{"b":2}}`,
+		`{"direction":"agent->client","parsed":{"b":2},"ts":1786493801.4392645}`,
+		`{"dir":"in","ts":"5","msg":{}}`,
+		`{"dir":"in","ts":1e15,"t_ms":3,"msg":{}}`,
 	} {
 		lines = append(lines, []byte(l))
 	}
