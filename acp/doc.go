@@ -184,7 +184,11 @@
 // Permissions: session/request_permission is permission.requested
 // (permission_id perm_N, action the call's title, item_id and call_id of
 // the call it guards, created from the request's toolCall when new;
-// metadata: the options, the toolCall, the request id). The host's
+// metadata: the options, the toolCall, the request id). The toolCall's
+// diffs are the change the call proposes (its file_ref); its text content
+// is the question or a description shown to the user (Codex's "Do you
+// want me to run …", Cursor's "Not in allowlist: …"), kept in the
+// metadata and never taken as the call's output. The host's
 // response resolves it: an option of kind allow_once or allow_always is
 // approved, reject_* denied, outcome cancelled (the turn was cancelled)
 // denied; the metadata names the outcome and the option (id, kind,

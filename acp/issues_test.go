@@ -128,3 +128,56 @@ func TestPermissionReasonMeta(t *testing.T) {
 		t.Errorf("permission.resolved %v, want one denied", res)
 	}
 }
+
+// TestCursorPermissionContent: Cursor's cursor-agent 2026.07.01 (`cursor-agent
+// acp`) asks permission for a command with a toolCall whose content is
+// the reason it asks ("Not in allowlist: echo"), then ends the call with
+// a tool_call_update carrying only rawOutput {exitCode, stdout, stderr}:
+// frames quoted from a live probe in a public project's notes ("AI-688
+// Cursor hosted-agent prototype — probe findings", 2026-07-09; the index
+// does not name the repository); the host's requests are the probe's as
+// it describes them. The permission's text was the call's output; it is
+// the question's, so the output is the command's stdout, and the text
+// stays in the permission's metadata.
+func TestCursorPermissionContent(t *testing.T) {
+	const sid = "103cecd2-c849-4b6e-885b-fa4aef569253"
+	const call = "toolu_bdrk_01WHvLzppLFXQQdgguTnpoVs"
+	in := func(s string) string { return `{"dir":"in","msg":` + s + `}` }
+	out := func(s string) string { return `{"dir":"out","msg":` + s + `}` }
+	update := func(u string) string {
+		return out(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"` + sid + `","update":` + u + `}}`)
+	}
+	input := strings.Join([]string{
+		in(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":false,"writeTextFile":false},"terminal":false}}}`),
+		out(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true,"mcpCapabilities":{"http":true,"sse":true},"promptCapabilities":{"audio":false,"embeddedContext":false,"image":true},"sessionCapabilities":{"list":{}}},"authMethods":[{"id":"cursor_login","name":"Cursor login"}]}}`),
+		in(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`),
+		out(`{"jsonrpc":"2.0","id":2,"result":{"sessionId":"` + sid + `"}}`),
+		in(`{"jsonrpc":"2.0","id":4,"method":"session/prompt","params":{"sessionId":"` + sid + `","prompt":[{"type":"text","text":"Use your shell/command tool to run exactly ` + "`echo kcap-e2e-marker`" + ` and report the output."}]}}`),
+		update(`{"sessionUpdate":"session_info_update","title":"Shell Reporter"}`),
+		update(`{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"The user wants me to run a specific shell command:"}}`),
+		update(`{"sessionUpdate":"tool_call","toolCallId":"` + call + `","title":"` + "`echo kcap-e2e-marker`" + `","kind":"execute","status":"pending","rawInput":{"command":"echo kcap-e2e-marker"}}`),
+		out(`{"jsonrpc":"2.0","id":0,"method":"session/request_permission","params":{"sessionId":"` + sid + `","toolCall":{"toolCallId":"` + call + `","title":"` + "`echo kcap-e2e-marker`" + `","kind":"execute","status":"pending","content":[{"type":"content","content":{"type":"text","text":"Not in allowlist: echo"}}]},"options":[{"optionId":"allow-once","name":"Allow once","kind":"allow_once"},{"optionId":"allow-always","name":"Allow always","kind":"allow_always"},{"optionId":"reject-once","name":"Reject","kind":"reject_once"}]}}`),
+		in(`{"jsonrpc":"2.0","id":0,"result":{"outcome":{"outcome":"selected","optionId":"allow-once"}}}`),
+		update(`{"sessionUpdate":"tool_call_update","toolCallId":"` + call + `","status":"in_progress"}`),
+		update(`{"sessionUpdate":"tool_call_update","toolCallId":"` + call + `","status":"completed","rawOutput":{"exitCode":0,"stdout":"kcap-e2e-marker\n","stderr":""}}`),
+		update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"The output is ` + "`kcap-e2e-marker`" + `."}}`),
+		out(`{"jsonrpc":"2.0","id":4,"result":{"stopReason":"end_turn"}}`),
+	}, "\n") + "\n"
+	evs := translate(t, acp.FormatExchange, input)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+		t.Fatalf("agent.unparsed %+v, want none", u)
+	}
+	var results []universal.Part
+	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+		if it := ev.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindToolResult {
+			results = append(results, it.Content...)
+		}
+	}
+	if len(results) != 1 || results[0].Output != "kcap-e2e-marker\n" || results[0].IsError {
+		t.Fatalf("tool results %+v, want the command's stdout", results)
+	}
+	reqs := golden.OfType(evs, universal.TypePermissionRequested)
+	if len(reqs) != 1 || !strings.Contains(string(reqs[0].AppendJSON(nil)), "Not in allowlist: echo") {
+		t.Errorf("permission requests %v, want one keeping the reason in its metadata", reqs)
+	}
+}

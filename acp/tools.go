@@ -632,7 +632,7 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 	}
 	tl, dst := t.lookupTool(dst, in, tc)
 	if !tl.Done {
-		t.merge(tl, tc, false)
+		t.merge(tl, withoutTextContent(tc), false)
 	}
 	t.st.Seq++
 	r := request{Method: mRequestPermission, Call: tl.ID, ID: fmt.Sprintf("perm_%d", t.st.Seq)}
@@ -660,6 +660,47 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 		ItemID:       tl.Call,
 		CallID:       tl.ID,
 	}, agent, in.raw)
+}
+
+// withoutTextContent returns a permission request's toolCall without the
+// text items of its content. What a request's toolCall carries is shown to
+// the user to decide: a diff is the change the call proposes (the call's
+// file_ref), but a text is the question or a description of the call
+// (Codex's "Do you want me to run …", Cursor's "Not in allowlist: …"),
+// never its output, which it cannot have before it runs; the text stays
+// in the permission's metadata. A toolCall without text content is
+// returned as it is.
+func withoutTextContent(tc jsonscan.Value) jsonscan.Value {
+	c := tc.Get("content")
+	if !c.IsArray() {
+		return tc
+	}
+	var kept []string
+	dropped := false
+	c.ForEach(func(_, v gjson.Result) bool {
+		if v.Get("type").Str == "content" && v.Get("content.type").Str == "text" {
+			dropped = true
+		} else {
+			kept = append(kept, v.Raw)
+		}
+		return true
+	})
+	if !dropped {
+		return tc
+	}
+	// Rebuilt without the text items; with none left, without content
+	// (the update then names none, and the call keeps what it had).
+	var o jsonw.Object
+	tc.Members(func(k string, v jsonscan.Value) bool {
+		if k != "content" {
+			o.Raw(k, v.Raw())
+		}
+		return true
+	})
+	if len(kept) > 0 {
+		o.Raw("content", "["+strings.Join(kept, ",")+"]")
+	}
+	return jsonscan.Wrap(gjson.ParseBytes(o.Bytes()))
 }
 
 // resolveByOutcome resolves a permission request of a call that runs or
