@@ -116,14 +116,18 @@
 // (text, embedded resource text, resource link URIs, joined by newlines),
 // else the output of its terminal, else rawOutput (a string as it is, an
 // object's output, aggregated_output (Codex's stdout and stderr as they
-// interleaved), stdout, result or content string, else its JSON);
+// interleaved), stdout, result or content string, Kiro CLI's items
+// ({Text} texts and {Json: {stdout, stderr}} streams, joined by
+// newlines), else its JSON);
 // rawOutput objects in the metadata as raw_output; {"no_output": true}
 // when ACP carries nothing for the call (the item says so rather than
 // inventing output). failed makes the result failed (is_error); for an
 // execute call, the exit code (terminal/wait_for_exit or terminal/output
-// responses, the adapters' _meta.terminal_exit, rawOutput exit_code) is
+// responses, the adapters' _meta.terminal_exit, rawOutput exit_code,
+// Kiro CLI's items[0].Json.exit_status "exit status: N") is
 // "exit_code" in the metadata and fails the result when not 0. A diff
-// content is a file_ref part (action patch, write when oldText is null;
+// content is a file_ref part (its path a file: URI names the file it
+// names, as Kiro's do; action patch, write when oldText is null;
 // a unified diff of one hunk: the lines the old and new text share around
 // the change left out, not a minimal diff); image content an image part;
 // a read or edit without those gets a file_ref per file it names. A call

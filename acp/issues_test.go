@@ -1,12 +1,16 @@
 package acp_test
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/acp"
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // TestGrokBuildExchange: the shapes xAI's Grok Build 0.2.101 (`grok agent
@@ -181,3 +185,71 @@ func TestCursorPermissionContent(t *testing.T) {
 		t.Errorf("permission requests %v, want one keeping the reason in its metadata", reqs)
 	}
 }
+
+// TestKiroCLI reads two public Kiro CLI captures (dwalleck/cyril, MIT;
+// testdata/acp/kiro-cli/public): `kiro-cli acp` 2.18.1 ends a command's
+// call with rawOutput {items: [{Json: {exit_status: "exit status: 2",
+// stdout, stderr}}]} and status completed, so the failed command's exit
+// code is that string's (the result fails); Kiro's agent server (2.18.0)
+// names the file of a diff by its file: URI, which is the file's path,
+// not a path relative to the session's directory. A rawOutput with only
+// items gives their texts and streams as output.
+func TestKiroCLI(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(testdata, "kiro-cli", "public", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	results := func(evs []universal.Event) []universal.Item {
+		var out []universal.Item
+		for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+			if it := ev.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindToolResult {
+				out = append(out, it)
+			}
+		}
+		return out
+	}
+	rs := results(translate(t, acp.FormatAgent, read("cyril__v2-tarft-2.18.1.agent.jsonl")))
+	if len(rs) != 3 {
+		t.Fatalf("%d tool results, want 3", len(rs))
+	}
+	for i, want := range []bool{false, true, false} {
+		p := rs[i].Content[0]
+		if p.IsError != want || (rs[i].Status == universal.StatusFailed) != want {
+			t.Errorf("result %d: is_error %v, status %s; want failed %v", i, p.IsError, rs[i].Status, want)
+		}
+	}
+	if code := gjsonInt(rs[1].Content[0].Metadata, "exit_code"); code != 2 {
+		t.Errorf("failed tar's exit_code %d, want 2", code)
+	}
+	var paths []string
+	for _, r := range results(translate(t, acp.FormatExchange, read("cyril__kas-turn-2.18.0.exchange.jsonl"))) {
+		for _, p := range r.Content {
+			if p.Type == universal.PartFileRef {
+				paths = append(paths, p.Path)
+			}
+		}
+	}
+	want := []string{"/home/dwalleck/.claude/tmp/kas-turn-vkr6cxjo/probe.txt", "/home/dwalleck/.claude/tmp/kas-turn-vkr6cxjo/summary.txt"}
+	if !slices.Equal(paths, want) {
+		t.Errorf("file_refs %q, want %q", paths, want)
+	}
+	// Items alone: their texts and a command's stdout then stderr.
+	const sid = "s1"
+	up := func(u string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"` + sid + `","update":` + u + `}}`
+	}
+	only := results(translate(t, acp.FormatAgent, strings.Join([]string{
+		`{"jsonrpc":"2.0","id":2,"result":{"sessionId":"` + sid + `"}}`,
+		up(`{"sessionUpdate":"tool_call","toolCallId":"c1","title":"Running: make","kind":"execute","rawInput":{"command":"make"}}`),
+		up(`{"sessionUpdate":"tool_call_update","toolCallId":"c1","kind":"execute","status":"completed","rawOutput":{"items":[{"Text":"note"},{"Json":{"exit_status":"exit status: 0","stdout":"built\n","stderr":"warn\n"}}]}}`),
+		`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`,
+	}, "\n")+"\n"))
+	if len(only) != 1 || only[0].Content[0].Output != "note\nbuilt\n\nwarn\n" || only[0].Content[0].IsError {
+		t.Errorf("items-only result %+v, want the texts joined, not failed", only)
+	}
+}
+
+func gjsonInt(md []byte, key string) int64 { return gjson.GetBytes(md, key).Int() }

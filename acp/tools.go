@@ -2,7 +2,9 @@ package acp
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -270,7 +272,7 @@ func (t *Translator) toolInput(tl *tool) *universal.ToolInput {
 	case universal.ToolRead, universal.ToolEdit, universal.ToolDelete, universal.ToolMove:
 		if len(in.Paths) == 0 {
 			for _, l := range tl.Locations {
-				in.Paths = append(in.Paths, universal.ResolvePath(t.st.Cwd, l))
+				in.Paths = append(in.Paths, universal.ResolvePath(t.st.Cwd, filePath(l)))
 			}
 		}
 	}
@@ -441,8 +443,59 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 				return v.Str
 			}
 		}
+		if s, ok := kiroItems(ro); ok {
+			return s
+		}
 	}
 	return tl.RawOutput
+}
+
+// kiroItems returns the text of Kiro CLI's rawOutput {items: [{Text:
+// "…"} or {Json: {exit_status, stdout, stderr}}]}: the texts, and each
+// command's stdout then stderr, joined by newlines; false when rawOutput
+// has no such items.
+func kiroItems(ro gjson.Result) (string, bool) {
+	items := ro.Get("items")
+	if !items.IsArray() {
+		return "", false
+	}
+	var parts []string
+	found := false
+	items.ForEach(func(_, it gjson.Result) bool {
+		if t := it.Get("Text"); t.Type == gjson.String {
+			found = true
+			parts = append(parts, t.Str)
+		} else if j := it.Get("Json"); j.IsObject() {
+			found = true
+			for _, k := range []string{"stdout", "stderr"} {
+				if v := j.Get(k); v.Type == gjson.String && v.Str != "" {
+					parts = append(parts, v.Str)
+				}
+			}
+		}
+		return true
+	})
+	return strings.Join(parts, "\n"), found
+}
+
+// kiroExitStatus returns the exit code of Kiro CLI's rawOutput
+// items[0].Json.exit_status ("exit status: 2", Rust's rendering of a
+// process's exit status); false when there is none (a signal's "signal:
+// 9 (SIGKILL)" names no exit code).
+func kiroExitStatus(ro gjson.Result) (int64, bool) {
+	st := ro.Get("items.0.Json.exit_status")
+	if st.Type != gjson.String {
+		return 0, false
+	}
+	n, ok := strings.CutPrefix(st.Str, "exit status: ")
+	if !ok {
+		return 0, false
+	}
+	c, err := strconv.ParseInt(strings.TrimSpace(n), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return c, true
 }
 
 // completeResult completes a call's tool_result item: the output part
@@ -486,6 +539,11 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 				break
 			}
 		}
+		if code == nil && strings.HasPrefix(ro, "{") {
+			if c, ok := kiroExitStatus(gjson.Parse(ro)); ok {
+				code = &c
+			}
+		}
 	}
 	if code != nil && tl.UKind == universal.ToolExecute {
 		md.Int("exit_code", *code)
@@ -514,7 +572,7 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 			if p == "" {
 				break
 			}
-			path := universal.ResolvePath(t.st.Cwd, p)
+			path := universal.ResolvePath(t.st.Cwd, filePath(p))
 			oldText := c.Sub("oldText")
 			old, isNew := oldText.Str(), oldText.Type() == gjson.Null // absent too
 			action := universal.FilePatch
@@ -660,6 +718,19 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 		ItemID:       tl.Call,
 		CallID:       tl.ID,
 	}, agent, in.raw)
+}
+
+// filePath returns the path a file: URI names (Kiro's diffs name their
+// file as file:///…), percent-decoded; any other text as it is.
+func filePath(p string) string {
+	if !strings.HasPrefix(p, "file://") {
+		return p
+	}
+	u, err := url.Parse(p)
+	if err != nil || u.Path == "" || (u.Host != "" && u.Host != "localhost") {
+		return p
+	}
+	return u.Path
 }
 
 // withoutTextContent returns a permission request's toolCall without the
