@@ -137,7 +137,15 @@
 // parent call (_meta.claudeCode.parentToolUseId, _meta.parentToolUseId,
 // _meta.parentToolCallId) that this session knows goes under that call:
 // the call becomes a task, and the sub-agent's messages (and the empty
-// message its calls need) have the call as parent.
+// message its calls need) have the call as parent. An update of a session
+// the host did not open (Kiro CLI runs each sub-agent in a session of its
+// own and streams its updates on the same connection, between the
+// session's) is a sub-agent's: its session goes under the session's
+// latest call still running when it first speaks (the call that spawned
+// it, which becomes a task), each such session a conversation of its own
+// under that call, so parallel sub-agents stay apart; a session that
+// speaks while no call runs, or after its call's turn ended, stays the
+// session's.
 //
 // Plans: plan is a status item labelled plan, detail its entries as a
 // checklist ("[x] done", "[~] in progress", "[ ] pending", a line each), the

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,6 +51,11 @@ func (t *Translator) endTurn(dst []universal.Event, status universal.TurnStatus,
 	t.st.Order = nil
 	t.st.Scopes, t.main = nil, nil
 	t.st.Terminals = nil
+	// A sub-agent's session stays known, under no call now: a late
+	// update of it is not taken for a new sub-agent of a later call.
+	for sid := range t.st.SubSessions {
+		t.st.SubSessions[sid] = ""
+	}
 	return dst
 }
 
@@ -266,11 +272,16 @@ func (t *Translator) update(dst []universal.Event, in *input, params jsonscan.Va
 			return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: session/update without an update", errBadParams), in.raw)
 		}
 	}
-	if t.w.Stamper().NativeSessionID() == "" {
-		if sid := params.Get("sessionId").Str; sid != "" {
-			t.w.SetNativeSessionID(sid)
-		}
+	sid := params.Get("sessionId").Str
+	if t.w.Stamper().NativeSessionID() == "" && sid != "" {
+		t.w.SetNativeSessionID(sid)
+		t.ownSession(sid)
 	}
+	t.sub, t.subKey = t.subCall(sid), ""
+	if t.sub != nil {
+		t.subKey = subScopePrefix + sid
+	}
+	defer func() { t.sub, t.subKey = nil, "" }()
 	// One walk over the update reads what a chunk (the frequent update)
 	// needs; of duplicate members the first counts, as in a lookup.
 	var kindV, content, mid jsonscan.Value
@@ -515,6 +526,11 @@ func (t *Translator) scope(p *tool) (string, *scope) {
 	key := ""
 	if p != nil {
 		key = p.ID
+		if p == t.sub && t.subKey != "" {
+			// A sub-agent session's own scope: sub-agents run in
+			// parallel under one call, each its own conversation.
+			key = t.subKey
+		}
 	} else if t.main != nil {
 		return key, t.main
 	}
@@ -525,7 +541,7 @@ func (t *Translator) scope(p *tool) (string, *scope) {
 	if sc == nil {
 		sc = &scope{}
 		if key != "" {
-			sc.Parent = t.st.Tools[key].Call
+			sc.Parent = p.Call
 		}
 		t.st.Scopes[key] = sc
 	}
@@ -541,7 +557,7 @@ func (t *Translator) scope(p *tool) (string, *scope) {
 // knows that can hold a sub-agent.
 func (t *Translator) parentCall(u jsonscan.Value) *tool {
 	if !u.Sub("_meta").Exists() {
-		return nil // the common case: none of the paths below
+		return t.sub // the common case: none of the paths below
 	}
 	id := u.Get("_meta.claudeCode.parentToolUseId").Str
 	if id == "" {
@@ -551,11 +567,11 @@ func (t *Translator) parentCall(u jsonscan.Value) *tool {
 		id = u.Get("_meta.parentToolCallId").Str
 	}
 	if id == "" || id == u.Get("toolCallId").Str {
-		return nil
+		return t.sub
 	}
 	p := t.st.Tools[id]
 	if p == nil {
-		return nil
+		return t.sub
 	}
 	if p.UKind != universal.ToolTask {
 		if !t.w.IsOpen(p.Call) {
@@ -564,6 +580,64 @@ func (t *Translator) parentCall(u jsonscan.Value) *tool {
 		p.UKind = universal.ToolTask
 	}
 	return p
+}
+
+// subScopePrefix starts the key of a sub-agent session's scope, followed
+// by the session's id (a call's sub-agent scope is keyed by its
+// toolCallId).
+const subScopePrefix = "session:"
+
+// ownSession records a session the host opened (or the first update
+// named): its updates are the session's own.
+func (t *Translator) ownSession(sid string) {
+	if sid != "" && !slices.Contains(t.st.Sessions, sid) {
+		t.st.Sessions = append(t.st.Sessions, t.copy(sid))
+	}
+}
+
+// subCall returns the call an update of session sid goes under when sid
+// is a session the agent opened itself, not one the host opened: Kiro
+// CLI runs each sub-agent in a session of its own and streams its
+// updates on the same connection, between the session's. The first
+// update of such a session puts it under the session's latest call still
+// running (the call that spawned it), which becomes a task; its later
+// updates go there too. Nil for the session's own updates, and for a
+// session that came while no call ran (its updates stay the session's).
+func (t *Translator) subCall(sid string) *tool {
+	if sid == "" || len(t.st.Sessions) == 0 || slices.Contains(t.st.Sessions, sid) {
+		return nil
+	}
+	if id, ok := t.st.SubSessions[sid]; ok {
+		if id == "" {
+			return nil
+		}
+		p := t.st.Tools[id]
+		if p != nil && p.UKind != universal.ToolTask && t.w.IsOpen(p.Call) {
+			p.UKind = universal.ToolTask
+		}
+		if p == nil || p.UKind != universal.ToolTask {
+			return nil
+		}
+		return p
+	}
+	for i := len(t.st.Order) - 1; i >= 0; i-- {
+		p := t.st.Tools[t.st.Order[i]]
+		if p == nil || p.Scope != "" || p.Done {
+			continue
+		}
+		if p.UKind != universal.ToolTask {
+			if !t.w.IsOpen(p.Call) && !t.w.IsOpen(p.Result) {
+				continue
+			}
+			p.UKind = universal.ToolTask
+		}
+		if t.st.SubSessions == nil {
+			t.st.SubSessions = map[string]string{}
+		}
+		t.st.SubSessions[t.copy(sid)] = p.ID
+		return p
+	}
+	return nil
 }
 
 // agentChunk translates agent_message_chunk and agent_thought_chunk: text
@@ -597,7 +671,7 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 		}
 	}
 	var parent *tool
-	if ch.meta {
+	if ch.meta || t.sub != nil {
 		parent = t.parentCall(u)
 	}
 	_, sc := t.scope(parent)

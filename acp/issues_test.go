@@ -253,3 +253,75 @@ func TestKiroCLI(t *testing.T) {
 }
 
 func gjsonInt(md []byte, key string) int64 { return gjson.GetBytes(md, key).Int() }
+
+// TestKiroSubAgentSessions: Kiro CLI (kiro-cli acp 2.18.1, the public
+// capture cyril__v2-crew-2.18.1.agent.jsonl) runs a sub-agent in a
+// session of its own and streams that session's updates between the
+// session's: the sub-agent's "done" was glued to the main answer
+// ("doneThe subagent completed…") and its tool call sat at top level.
+// A session the host did not open goes under the call running when it
+// first speaks (the crew call, now a task), each such session in its own
+// scope, so two sub-agents whose chunks interleave stay two messages.
+func TestKiroSubAgentSessions(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(testdata, "kiro-cli", "public", "cyril__v2-crew-2.18.1.agent.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := func(evs []universal.Event) []universal.Item {
+		var out []universal.Item
+		for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+			out = append(out, ev.Data.(*universal.ItemSnapshot).Item)
+		}
+		return out
+	}
+	var crew string
+	var texts []string
+	parents := map[string]string{}
+	for _, it := range items(translate(t, acp.FormatAgent, string(b))) {
+		parents[it.ItemID] = it.ParentID
+		if it.Kind == universal.KindToolCall && it.Content[0].Name == "Spawning agent crew" {
+			crew = it.ItemID
+			if it.Content[0].ToolKind != universal.ToolTask {
+				t.Errorf("crew call of kind %q, want task", it.Content[0].ToolKind)
+			}
+		}
+		if it.Kind == universal.KindMessage && len(it.Content) > 0 && it.Content[0].Text != "" {
+			texts = append(texts, parents[it.ItemID]+": "+it.Content[0].Text)
+		}
+	}
+	if len(texts) != 2 || texts[0] != crew+": done" || !strings.HasPrefix(texts[1], ": The subagent completed") {
+		t.Errorf("messages %q, want the sub-agent's done under the crew call %s, then the answer alone", texts, crew)
+	}
+	// Two sub-agent sessions under one call, their chunks interleaved.
+	up := func(sid, u string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"` + sid + `","update":` + u + `}}`
+	}
+	chunk := func(sid, text string) string {
+		return up(sid, `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"`+text+`"}}`)
+	}
+	evs := translate(t, acp.FormatAgent, strings.Join([]string{
+		`{"jsonrpc":"2.0","id":2,"result":{"sessionId":"main"}}`,
+		up("main", `{"sessionUpdate":"tool_call","toolCallId":"crew","title":"Spawning agent crew","status":"in_progress","rawInput":{"task":"review"}}`),
+		chunk("sub-a", "alpha "), chunk("sub-b", "beta "), chunk("sub-a", "one"), chunk("sub-b", "two"),
+		up("main", `{"sessionUpdate":"tool_call_update","toolCallId":"crew","status":"completed","content":[{"type":"content","content":{"type":"text","text":"crew done"}}]}`),
+		chunk("main", "All reviewed."),
+		`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`,
+	}, "\n")+"\n")
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+		t.Fatalf("agent.unparsed %+v", u)
+	}
+	var got []string
+	for _, it := range items(evs) {
+		if it.Kind == universal.KindMessage && len(it.Content) > 0 {
+			p := ""
+			if it.ParentID != "" {
+				p = "under "
+			}
+			got = append(got, p+it.Content[0].Text)
+		}
+	}
+	want := []string{"under alpha one", "under beta two", "All reviewed."}
+	if !slices.Equal(got, want) {
+		t.Errorf("messages %q, want %q", got, want)
+	}
+}

@@ -102,6 +102,7 @@ func (t *Translator) hostRequest(dst []universal.Event, in *input, method, id st
 		}
 		if sid := params.Get("sessionId").Str; sid != "" && method != mFork {
 			t.w.SetNativeSessionID(sid)
+			t.ownSession(sid)
 		}
 		if method == mLoad {
 			t.st.Loading = true
@@ -187,6 +188,7 @@ func (t *Translator) response(dst []universal.Event, in *input, id string) []uni
 		t.sessionResult(result)
 		if sid := result.Get("sessionId").Str; sid != "" {
 			t.w.SetNativeSessionID(sid)
+			t.ownSession(sid)
 		}
 	case mLoad:
 		t.st.Loading = false
@@ -225,6 +227,7 @@ func (t *Translator) guessResponse(dst []universal.Event, in *input, result, rpc
 	case result.Get("sessionId").Type == gjson.String:
 		t.sessionResult(result)
 		t.w.SetNativeSessionID(result.Get("sessionId").Str)
+		t.ownSession(result.Get("sessionId").Str)
 	default:
 		// An empty result (session/load, set_mode, authenticate …): a
 		// replayed history ends with the load's response.

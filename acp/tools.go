@@ -507,11 +507,13 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 	// The sub-agent a call spawned ends with it: its last message is
 	// complete before the call's result, not when the next chunk of
 	// another scope or the turn's end comes.
-	if sc := t.st.Scopes[tl.ID]; sc != nil && sc.Open {
-		if t.w.IsOpen(sc.Msg) {
-			dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, srcOf(raw), raw)
+	for _, key := range t.subScopes(tl.ID) {
+		if sc := t.st.Scopes[key]; sc != nil && sc.Open {
+			if t.w.IsOpen(sc.Msg) {
+				dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, srcOf(raw), raw)
+			}
+			sc.Open = false
 		}
-		sc.Open = false
 	}
 	if sc := t.st.Scopes[tl.Scope]; sc != nil && sc.Msg == tl.Msg {
 		sc.Results = true
@@ -718,6 +720,24 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 		ItemID:       tl.Call,
 		CallID:       tl.ID,
 	}, agent, in.raw)
+}
+
+// subScopes returns the keys of the scopes of the sub-agents the call id
+// spawned: its own (keyed by its id), then those of the sub-agent
+// sessions under it, by session id.
+func (t *Translator) subScopes(id string) []string {
+	keys := []string{id}
+	var sids []string
+	for sid, call := range t.st.SubSessions {
+		if call == id {
+			sids = append(sids, sid)
+		}
+	}
+	slices.Sort(sids)
+	for _, sid := range sids {
+		keys = append(keys, subScopePrefix+sid)
+	}
+	return keys
 }
 
 // filePath returns the path a file: URI names (Kiro's diffs name their
