@@ -238,7 +238,9 @@
 //     snake_case (spawn_agent, wait, send_input, close_agent, …),
 //     arguments {prompt, receiver_thread_ids, model, reasoning_effort};
 //     output what the sub-agents said (agentsStates messages), else their
-//     thread ids; agents_states in metadata. Only a spawn (kind task)
+//     thread ids; agents_states and receiver_agents (who the receivers
+//     are: thread_id, agent_nickname, agent_role) in metadata. Only a
+//     spawn (kind task)
 //     adopts the threads it reaches as its sub-agents.
 //   - webSearch / web_search → "web_search", arguments {query, action};
 //     the results, when given (exec 0.15x items, 0.14x+ rollout items and

@@ -378,3 +378,29 @@ func TestPaginatedHistoryBase(t *testing.T) {
 		t.Errorf("status items %q, want %q", got, want)
 	}
 }
+
+// TestCollabReceiverAgents: a sub-agent tool call names its receivers by
+// thread id and, since multi-agent v2, by who they are: receiver_agents
+// [{thread_id, agent_nickname, agent_role}] (codex-protocol's
+// CollabAgentToolCallItem, CollabAgentRef; written by the 0.169.0
+// rollouts in testdata and, in exec output, by the collab_tool_call items
+// other projects' tests quote). The nickname and role were dropped; they
+// are in the result's metadata beside agents_states.
+func TestCollabReceiverAgents(t *testing.T) {
+	evs := runParsed(t, codex.FormatExec, []string{
+		`{"type":"thread.started","thread_id":"11111111-1111-7111-8111-111111111111"}`,
+		`{"type":"turn.started"}`,
+		`{"type":"item.started","item":{"id":"item_0","type":"collab_tool_call","tool":"spawn_agent","sender_thread_id":"11111111-1111-7111-8111-111111111111","receiver_thread_ids":[],"prompt":"review","agents_states":{},"status":"in_progress"}}`,
+		`{"type":"item.completed","item":{"id":"item_0","type":"collab_tool_call","tool":"spawn_agent","sender_thread_id":"11111111-1111-7111-8111-111111111111","receiver_thread_ids":["22222222-2222-7222-8222-222222222222"],"receiver_agents":[{"thread_id":"22222222-2222-7222-8222-222222222222","agent_nickname":"Euler","agent_role":"advisor"}],"prompt":"review","model":"gpt-5.6-sol","reasoning_effort":"high","agents_states":{"22222222-2222-7222-8222-222222222222":{"status":"pending_init","message":null}},"status":"completed"}}`,
+		`{"type":"turn.completed","usage":{"input_tokens":10,"cached_input_tokens":0,"output_tokens":2}}`,
+	})
+	var got []string
+	for _, it := range golden.NewTranscript(evs).Items {
+		if it.Kind == universal.KindToolResult {
+			got = append(got, gjson.GetBytes(it.Content[0].Metadata, "receiver_agents.0.agent_nickname").Str+"/"+gjson.GetBytes(it.Content[0].Metadata, "receiver_agents.0.agent_role").Str)
+		}
+	}
+	if !slices.Equal(got, []string{"Euler/advisor"}) {
+		t.Errorf("receivers %q, want the spawned agent's nickname and role", got)
+	}
+}
