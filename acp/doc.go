@@ -102,7 +102,7 @@
 // when the agent gives none); call_id the toolCallId; tool_kind ACP's kind
 // (the universal vocabulary is ACP's; switch_mode and unknown kinds are
 // other; a call named Task or Agent, or whose rawInput has subagent_type,
-// is task); tool_input read from rawInput by the common argument names
+// or an agent and a prompt (OpenCode 2.x's subagent tool), is task); tool_input read from rawInput by the common argument names
 // (command, file_path/path, pattern/query, url, prompt/subagent_type) and
 // for files the call's locations; the title, ACP kind and locations in the
 // part's metadata. A first rawInput of {} (Claude Code's adapter sends
@@ -140,12 +140,16 @@
 // message its calls need) have the call as parent. An update of a session
 // the host did not open (Kiro CLI runs each sub-agent in a session of its
 // own and streams its updates on the same connection, between the
-// session's) is a sub-agent's: its session goes under the session's
-// latest call still running when it first speaks (the call that spawned
-// it, which becomes a task), each such session a conversation of its own
-// under that call, so parallel sub-agents stay apart; a session that
-// speaks while no call runs, or after its call's turn ended, stays the
-// session's.
+// session's) is a sub-agent's, and so are OpenCode 2.x's
+// opencode/session/child_update {childSessionId, type: "update", update}
+// (its type "status" gives nothing) and its session/updates naming the
+// child in _meta["opencode/child-session"] {id}: the sub-agent's session
+// goes under the session's latest call still running that can hold items
+// when it first speaks (a task, or a call whose tool_call item is open,
+// which becomes one: the call that spawned it), each such session a
+// conversation of its own under that call, so parallel sub-agents stay
+// apart; a session that speaks while no such call runs, or after its
+// call's turn ended, stays the session's.
 //
 // Plans: plan is a status item labelled plan, detail its entries as a
 // checklist ("[x] done", "[~] in progress", "[ ] pending", a line each), the

@@ -277,14 +277,42 @@ func (t *Translator) update(dst []universal.Event, in *input, params jsonscan.Va
 		t.w.SetNativeSessionID(sid)
 		t.ownSession(sid)
 	}
-	t.sub, t.subKey = t.subCall(sid), ""
-	if t.sub != nil {
-		t.subKey = subScopePrefix + sid
+	return t.sessionUpdate(dst, in, sid, u)
+}
+
+// childSessionMeta is the _meta key OpenCode 2.x names a sub-agent's
+// session by ({id, parentID, title}) on the updates of it that it
+// projects onto the session's.
+const childSessionMeta = `opencode/child-session`
+
+// childUpdate translates OpenCode 2.x's opencode/session/child_update
+// (sent to a client that declares _meta "opencode/child-session-updates"):
+// {rootSessionId, childSessionId, parentSessionId, depth, title?, type:
+// "update", update} is one session/update of the sub-agent's session
+// childSessionId; type "status" (created, running, completed, failed,
+// interrupted) is the sub-agent's life, which its spawning call's result
+// tells, and gives nothing.
+func (t *Translator) childUpdate(dst []universal.Event, in *input, params jsonscan.Value) []universal.Event {
+	child := params.Get("childSessionId").Str
+	switch params.Get("type").Str {
+	case "status":
+		if child != "" {
+			return dst
+		}
+	case "update":
+		if u := params.Sub("update"); child != "" && u.IsObject() {
+			return t.sessionUpdate(dst, in, child, u)
+		}
 	}
-	defer func() { t.sub, t.subKey = nil, "" }()
+	dst = t.begin(dst)
+	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: opencode/session/child_update without a childSessionId and an update or status", errBadParams), in.raw)
+}
+
+// sessionUpdate translates the update u of session sid.
+func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string, u jsonscan.Value) []universal.Event {
 	// One walk over the update reads what a chunk (the frequent update)
 	// needs; of duplicate members the first counts, as in a lookup.
-	var kindV, content, mid jsonscan.Value
+	var kindV, content, mid, metaV jsonscan.Value
 	meta := false
 	u.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
@@ -296,9 +324,22 @@ func (t *Translator) update(dst []universal.Event, in *input, params jsonscan.Va
 			jsonscan.KeepFirst(&mid, v)
 		case "_meta":
 			meta = true
+			jsonscan.KeepFirst(&metaV, v)
 		}
 		return true
 	})
+	if meta {
+		if child := metaV.Get(childSessionMeta + ".id").Str; child != "" {
+			// OpenCode 2.x projects a sub-agent's update onto the
+			// session's and names the sub-agent's session in _meta.
+			sid = child
+		}
+	}
+	t.sub, t.subKey = t.subCall(sid), ""
+	if t.sub != nil {
+		t.subKey = subScopePrefix + sid
+	}
+	defer func() { t.sub, t.subKey = nil, "" }()
 	kind := kindV.Str()
 	switch kind {
 	case "agent_message_chunk", "agent_thought_chunk":
@@ -598,11 +639,14 @@ func (t *Translator) ownSession(sid string) {
 // subCall returns the call an update of session sid goes under when sid
 // is a session the agent opened itself, not one the host opened: Kiro
 // CLI runs each sub-agent in a session of its own and streams its
-// updates on the same connection, between the session's. The first
-// update of such a session puts it under the session's latest call still
-// running (the call that spawned it), which becomes a task; its later
-// updates go there too. Nil for the session's own updates, and for a
-// session that came while no call ran (its updates stay the session's).
+// updates on the same connection, between the session's; OpenCode 2.x
+// sends a sub-agent's updates as opencode/session/child_update or names
+// its session in _meta. The first update of such a session puts it under
+// the session's latest call still running that can hold items (a task,
+// or a call whose tool_call item is open, which becomes a task: the call
+// that spawned it); its later updates go there too. Nil for the session's
+// own updates, and for a session that came while no such call ran (its
+// updates stay the session's).
 func (t *Translator) subCall(sid string) *tool {
 	if sid == "" || len(t.st.Sessions) == 0 || slices.Contains(t.st.Sessions, sid) {
 		return nil
@@ -626,8 +670,8 @@ func (t *Translator) subCall(sid string) *tool {
 			continue
 		}
 		if p.UKind != universal.ToolTask {
-			if !t.w.IsOpen(p.Call) && !t.w.IsOpen(p.Result) {
-				continue
+			if !t.w.IsOpen(p.Call) {
+				continue // completed as another kind: cannot hold items
 			}
 			p.UKind = universal.ToolTask
 		}

@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -301,7 +302,7 @@ func TestKiroSubAgentSessions(t *testing.T) {
 	}
 	evs := translate(t, acp.FormatAgent, strings.Join([]string{
 		`{"jsonrpc":"2.0","id":2,"result":{"sessionId":"main"}}`,
-		up("main", `{"sessionUpdate":"tool_call","toolCallId":"crew","title":"Spawning agent crew","status":"in_progress","rawInput":{"task":"review"}}`),
+		up("main", `{"sessionUpdate":"tool_call","toolCallId":"crew","title":"Spawning agent crew","rawInput":{"task":"review"}}`),
 		chunk("sub-a", "alpha "), chunk("sub-b", "beta "), chunk("sub-a", "one"), chunk("sub-b", "two"),
 		up("main", `{"sessionUpdate":"tool_call_update","toolCallId":"crew","status":"completed","content":[{"type":"content","content":{"type":"text","text":"crew done"}}]}`),
 		chunk("main", "All reviewed."),
@@ -323,5 +324,64 @@ func TestKiroSubAgentSessions(t *testing.T) {
 	want := []string{"under alpha one", "under beta two", "All reviewed."}
 	if !slices.Equal(got, want) {
 		t.Errorf("messages %q, want %q", got, want)
+	}
+}
+
+// TestOpenCodeChildUpdates: OpenCode 2.x's ACP server streams a
+// sub-agent's own session to a client that declares
+// _meta["opencode/child-session-updates"], as opencode/session/child_update
+// {rootSessionId, childSessionId, parentSessionId, depth, title?, type:
+// "update", update} or {…, type: "status", status}, and to other clients
+// as session/updates naming the child in _meta["opencode/child-session"]
+// {id, parentID, title} (the shapes of OpenCode's own ACP test harness
+// and of clients that read them, quoted in public repositories found by
+// content search; no 2.x recording is in testdata). Its subagent tool's
+// rawInput is {description, prompt, agent}. The notification was
+// agent.unparsed and the projected text was glued to the answer; the
+// call is now a task and the sub-agent's work goes under it.
+func TestOpenCodeChildUpdates(t *testing.T) {
+	up := func(u string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"ses_root","update":` + u + `}}`
+	}
+	child := func(body string) string {
+		return `{"jsonrpc":"2.0","method":"opencode/session/child_update","params":{"rootSessionId":"ses_root","childSessionId":"ses_child","parentSessionId":"ses_root","depth":1,"title":"Count words",` + body + `}}`
+	}
+	evs := translate(t, acp.FormatAgent, strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentCapabilities":{"_meta":{"opencode/child-session-updates":true}},"agentInfo":{"name":"OpenCode","version":"2.0.21"}}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"sessionId":"ses_root"}}`,
+		up(`{"sessionUpdate":"tool_call","toolCallId":"call_sub","title":"subagent","kind":"think","status":"pending","rawInput":{}}`),
+		up(`{"sessionUpdate":"tool_call_update","toolCallId":"call_sub","status":"in_progress","title":"Count words","rawInput":{"description":"Count words","prompt":"count","agent":"general"}}`),
+		child(`"type":"status","status":"created"`),
+		child(`"type":"update","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"counting"}}`),
+		child(`"type":"update","update":{"sessionUpdate":"tool_call","toolCallId":"ses_child:call_1","title":"Count words: bash","kind":"execute","status":"pending","rawInput":{"command":"wc -w notes.md"}}`),
+		child(`"type":"update","update":{"sessionUpdate":"tool_call_update","toolCallId":"ses_child:call_1","status":"completed","content":[{"type":"content","content":{"type":"text","text":"11 notes.md"}}]}`),
+		up(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"done"},"_meta":{"opencode/child-session":{"id":"ses_child","parentID":"ses_root","title":"Count words"}}}`),
+		child(`"type":"status","status":"completed"`),
+		up(`{"sessionUpdate":"tool_call_update","toolCallId":"call_sub","status":"completed","content":[{"type":"content","content":{"type":"text","text":"11 words"}}],"rawOutput":{"metadata":{"sessionID":"ses_child"}}}`),
+		up(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"There are 11 words."}}`),
+		`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`,
+	}, "\n")+"\n")
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+		t.Fatalf("agent.unparsed %+v", u)
+	}
+	var sub string
+	var got []string
+	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+		it := ev.Data.(*universal.ItemSnapshot).Item
+		switch {
+		case it.Kind == universal.KindToolCall && it.Content[0].CallID == "call_sub":
+			sub = it.ItemID
+			if it.Content[0].ToolKind != universal.ToolTask {
+				t.Errorf("subagent call of kind %q, want task", it.Content[0].ToolKind)
+			}
+		case it.Kind == universal.KindMessage && len(it.Content) > 0:
+			got = append(got, fmt.Sprintf("%v %s", it.ParentID != "" && it.ParentID == sub, it.Content[0].Text))
+		case it.Kind == universal.KindToolCall:
+			got = append(got, fmt.Sprintf("call under a message %v", it.ParentID != ""))
+		}
+	}
+	want := []string{"true counting", "call under a message true", "true done", "false There are 11 words."}
+	if !slices.Equal(got, want) {
+		t.Errorf("items %q, want %q", got, want)
 	}
 }

@@ -29,6 +29,7 @@ const (
 	mPrompt            = "session/prompt"
 	mCancel            = "session/cancel"
 	mUpdate            = "session/update"
+	mChildUpdate       = "opencode/session/child_update" // OpenCode 2.x's sub-agent updates
 	mRequestPermission = "session/request_permission"
 	mReadFile          = "fs/read_text_file"
 	mWriteFile         = "fs/write_text_file"
@@ -135,6 +136,8 @@ func (t *Translator) notification(dst []universal.Event, in *input, method strin
 	switch {
 	case method == mUpdate && in.dir == universal.Out:
 		return t.update(dst, in, params)
+	case method == mChildUpdate && in.dir == universal.Out:
+		return t.childUpdate(dst, in, params)
 	case method == mCancel && in.dir == universal.In:
 		if t.st.Turn.Open && !t.st.Turn.Replay {
 			t.st.Turn.Cancelled = true

@@ -194,12 +194,24 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 	if !ok {
 		kind = universal.ToolOther
 	}
-	if taskTools[tl.Name] || gjson.Get(tl.Input, "subagent_type").Exists() {
+	if taskTools[tl.Name] || delegates(tl.Input) {
 		kind = universal.ToolTask
 	}
 	if tl.UKind != universal.ToolTask {
 		tl.UKind = kind
 	}
+}
+
+// delegates reports whether a call's rawInput hands work to a sub-agent:
+// it names the agent type (subagent_type: Claude Code's Task, OpenCode
+// 1.x's task) or an agent with a prompt for it (agent and prompt:
+// OpenCode 2.x's subagent tool).
+func delegates(input string) bool {
+	if input == "" {
+		return false
+	}
+	r := gjson.GetMany(input, "subagent_type", "agent", "prompt")
+	return r[0].Exists() || r[1].Type == gjson.String && r[2].Type == gjson.String
 }
 
 // terminalMeta returns the terminal output or exit the adapters put in a
