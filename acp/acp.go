@@ -62,6 +62,11 @@ type Translator struct {
 	// response started in its line: the next chunk is alike up to there,
 	// and its line is scanned from there on.
 	delta jsonscan.Mark
+	// sub is the call the update being translated goes under because it
+	// comes from a sub-agent's session (see subCall); nil otherwise.
+	sub *tool
+	// subKey is the key of that sub-agent session's scope.
+	subKey string
 }
 
 // New returns a translator for one session in the named format (one of

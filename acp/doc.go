@@ -108,7 +108,7 @@
 // when the agent gives none); call_id the toolCallId; tool_kind ACP's kind
 // (the universal vocabulary is ACP's; switch_mode and unknown kinds are
 // other; a call named Task or Agent, or whose rawInput has subagent_type,
-// is task); tool_input read from rawInput by the common argument names
+// or an agent and a prompt (OpenCode 2.x's subagent tool), is task); tool_input read from rawInput by the common argument names
 // (command, file_path/path, pattern/query, url, prompt/subagent_type) and
 // for files the call's locations; the title, ACP kind and locations in the
 // part's metadata. A first rawInput of {} (Claude Code's adapter sends
@@ -122,14 +122,18 @@
 // (text, embedded resource text, resource link URIs, joined by newlines),
 // else the output of its terminal, else rawOutput (a string as it is, an
 // object's output, aggregated_output (Codex's stdout and stderr as they
-// interleaved), stdout, result or content string, else its JSON);
+// interleaved), stdout, result or content string, Kiro CLI's items
+// ({Text} texts and {Json: {stdout, stderr}} streams, joined by
+// newlines), else its JSON);
 // rawOutput objects in the metadata as raw_output; {"no_output": true}
 // when ACP carries nothing for the call (the item says so rather than
 // inventing output). failed makes the result failed (is_error); for an
 // execute call, the exit code (terminal/wait_for_exit or terminal/output
-// responses, the adapters' _meta.terminal_exit, rawOutput exit_code) is
+// responses, the adapters' _meta.terminal_exit, rawOutput exit_code,
+// Kiro CLI's items[0].Json.exit_status "exit status: N") is
 // "exit_code" in the metadata and fails the result when not 0. A diff
-// content is a file_ref part (action patch, write when oldText is null;
+// content is a file_ref part (its path a file: URI names the file it
+// names, as Kiro's do; action patch, write when oldText is null;
 // a unified diff of one hunk: the lines the old and new text share around
 // the change left out, not a minimal diff); image content an image part;
 // a read or edit without those gets a file_ref per file it names. A call
@@ -139,7 +143,19 @@
 // parent call (_meta.claudeCode.parentToolUseId, _meta.parentToolUseId,
 // _meta.parentToolCallId) that this session knows goes under that call:
 // the call becomes a task, and the sub-agent's messages (and the empty
-// message its calls need) have the call as parent.
+// message its calls need) have the call as parent. An update of a session
+// the host did not open (Kiro CLI runs each sub-agent in a session of its
+// own and streams its updates on the same connection, between the
+// session's) is a sub-agent's, and so are OpenCode 2.x's
+// opencode/session/child_update {childSessionId, type: "update", update}
+// (its type "status" gives nothing) and its session/updates naming the
+// child in _meta["opencode/child-session"] {id}: the sub-agent's session
+// goes under the session's latest call still running that can hold items
+// when it first speaks (a task, or a call whose tool_call item is open,
+// which becomes one: the call that spawned it), each such session a
+// conversation of its own under that call, so parallel sub-agents stay
+// apart; a session that speaks while no such call runs, or after its
+// call's turn ended, stays the session's.
 //
 // Plans: plan is a status item labelled plan, detail its entries as a
 // checklist ("[x] done", "[~] in progress", "[ ] pending", a line each), the
@@ -190,7 +206,11 @@
 // Permissions: session/request_permission is permission.requested
 // (permission_id perm_N, action the call's title, item_id and call_id of
 // the call it guards, created from the request's toolCall when new;
-// metadata: the options, the toolCall, the request id). The host's
+// metadata: the options, the toolCall, the request id). The toolCall's
+// diffs are the change the call proposes (its file_ref); its text content
+// is the question or a description shown to the user (Codex's "Do you
+// want me to run …", Cursor's "Not in allowlist: …"), kept in the
+// metadata and never taken as the call's output. The host's
 // response resolves it: an option of kind allow_once or allow_always is
 // approved, reject_* denied, outcome cancelled (the turn was cancelled)
 // denied; the metadata names the outcome and the option (id, kind,

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,6 +51,11 @@ func (t *Translator) endTurn(dst []universal.Event, status universal.TurnStatus,
 	t.st.Order = nil
 	t.st.Scopes, t.main = nil, nil
 	t.st.Terminals = nil
+	// A sub-agent's session stays known, under no call now: a late
+	// update of it is not taken for a new sub-agent of a later call.
+	for sid := range t.st.SubSessions {
+		t.st.SubSessions[sid] = ""
+	}
 	return dst
 }
 
@@ -266,14 +272,47 @@ func (t *Translator) update(dst []universal.Event, in *input, params jsonscan.Va
 			return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: session/update without an update", errBadParams), in.raw)
 		}
 	}
-	if t.w.Stamper().NativeSessionID() == "" {
-		if sid := params.Get("sessionId").Str; sid != "" {
-			t.w.SetNativeSessionID(sid)
+	sid := params.Get("sessionId").Str
+	if t.w.Stamper().NativeSessionID() == "" && sid != "" {
+		t.w.SetNativeSessionID(sid)
+		t.ownSession(sid)
+	}
+	return t.sessionUpdate(dst, in, sid, u)
+}
+
+// childSessionMeta is the _meta key OpenCode 2.x names a sub-agent's
+// session by ({id, parentID, title}) on the updates of it that it
+// projects onto the session's.
+const childSessionMeta = `opencode/child-session`
+
+// childUpdate translates OpenCode 2.x's opencode/session/child_update
+// (sent to a client that declares _meta "opencode/child-session-updates"):
+// {rootSessionId, childSessionId, parentSessionId, depth, title?, type:
+// "update", update} is one session/update of the sub-agent's session
+// childSessionId; type "status" (created, running, completed, failed,
+// interrupted) is the sub-agent's life, which its spawning call's result
+// tells, and gives nothing.
+func (t *Translator) childUpdate(dst []universal.Event, in *input, params jsonscan.Value) []universal.Event {
+	child := params.Get("childSessionId").Str
+	switch params.Get("type").Str {
+	case "status":
+		if child != "" {
+			return dst
+		}
+	case "update":
+		if u := params.Sub("update"); child != "" && u.IsObject() {
+			return t.sessionUpdate(dst, in, child, u)
 		}
 	}
+	dst = t.begin(dst)
+	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: opencode/session/child_update without a childSessionId and an update or status", errBadParams), in.raw)
+}
+
+// sessionUpdate translates the update u of session sid.
+func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string, u jsonscan.Value) []universal.Event {
 	// One walk over the update reads what a chunk (the frequent update)
 	// needs; of duplicate members the first counts, as in a lookup.
-	var kindV, content, mid jsonscan.Value
+	var kindV, content, mid, metaV jsonscan.Value
 	meta := false
 	u.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
@@ -285,9 +324,22 @@ func (t *Translator) update(dst []universal.Event, in *input, params jsonscan.Va
 			jsonscan.KeepFirst(&mid, v)
 		case "_meta":
 			meta = true
+			jsonscan.KeepFirst(&metaV, v)
 		}
 		return true
 	})
+	if meta {
+		if child := metaV.Get(childSessionMeta + ".id").Str; child != "" {
+			// OpenCode 2.x projects a sub-agent's update onto the
+			// session's and names the sub-agent's session in _meta.
+			sid = child
+		}
+	}
+	t.sub, t.subKey = t.subCall(sid), ""
+	if t.sub != nil {
+		t.subKey = subScopePrefix + sid
+	}
+	defer func() { t.sub, t.subKey = nil, "" }()
 	kind := kindV.Str()
 	switch kind {
 	case "agent_message_chunk", "agent_thought_chunk":
@@ -515,6 +567,11 @@ func (t *Translator) scope(p *tool) (string, *scope) {
 	key := ""
 	if p != nil {
 		key = p.ID
+		if p == t.sub && t.subKey != "" {
+			// A sub-agent session's own scope: sub-agents run in
+			// parallel under one call, each its own conversation.
+			key = t.subKey
+		}
 	} else if t.main != nil {
 		return key, t.main
 	}
@@ -525,7 +582,7 @@ func (t *Translator) scope(p *tool) (string, *scope) {
 	if sc == nil {
 		sc = &scope{}
 		if key != "" {
-			sc.Parent = t.st.Tools[key].Call
+			sc.Parent = p.Call
 		}
 		t.st.Scopes[key] = sc
 	}
@@ -541,7 +598,7 @@ func (t *Translator) scope(p *tool) (string, *scope) {
 // knows that can hold a sub-agent.
 func (t *Translator) parentCall(u jsonscan.Value) *tool {
 	if !u.Sub("_meta").Exists() {
-		return nil // the common case: none of the paths below
+		return t.sub // the common case: none of the paths below
 	}
 	id := u.Get("_meta.claudeCode.parentToolUseId").Str
 	if id == "" {
@@ -551,11 +608,11 @@ func (t *Translator) parentCall(u jsonscan.Value) *tool {
 		id = u.Get("_meta.parentToolCallId").Str
 	}
 	if id == "" || id == u.Get("toolCallId").Str {
-		return nil
+		return t.sub
 	}
 	p := t.st.Tools[id]
 	if p == nil {
-		return nil
+		return t.sub
 	}
 	if p.UKind != universal.ToolTask {
 		if !t.w.IsOpen(p.Call) {
@@ -564,6 +621,67 @@ func (t *Translator) parentCall(u jsonscan.Value) *tool {
 		p.UKind = universal.ToolTask
 	}
 	return p
+}
+
+// subScopePrefix starts the key of a sub-agent session's scope, followed
+// by the session's id (a call's sub-agent scope is keyed by its
+// toolCallId).
+const subScopePrefix = "session:"
+
+// ownSession records a session the host opened (or the first update
+// named): its updates are the session's own.
+func (t *Translator) ownSession(sid string) {
+	if sid != "" && !slices.Contains(t.st.Sessions, sid) {
+		t.st.Sessions = append(t.st.Sessions, t.copy(sid))
+	}
+}
+
+// subCall returns the call an update of session sid goes under when sid
+// is a session the agent opened itself, not one the host opened: Kiro
+// CLI runs each sub-agent in a session of its own and streams its
+// updates on the same connection, between the session's; OpenCode 2.x
+// sends a sub-agent's updates as opencode/session/child_update or names
+// its session in _meta. The first update of such a session puts it under
+// the session's latest call still running that can hold items (a task,
+// or a call whose tool_call item is open, which becomes a task: the call
+// that spawned it); its later updates go there too. Nil for the session's
+// own updates, and for a session that came while no such call ran (its
+// updates stay the session's).
+func (t *Translator) subCall(sid string) *tool {
+	if sid == "" || len(t.st.Sessions) == 0 || slices.Contains(t.st.Sessions, sid) {
+		return nil
+	}
+	if id, ok := t.st.SubSessions[sid]; ok {
+		if id == "" {
+			return nil
+		}
+		p := t.st.Tools[id]
+		if p != nil && p.UKind != universal.ToolTask && t.w.IsOpen(p.Call) {
+			p.UKind = universal.ToolTask
+		}
+		if p == nil || p.UKind != universal.ToolTask {
+			return nil
+		}
+		return p
+	}
+	for i := len(t.st.Order) - 1; i >= 0; i-- {
+		p := t.st.Tools[t.st.Order[i]]
+		if p == nil || p.Scope != "" || p.Done {
+			continue
+		}
+		if p.UKind != universal.ToolTask {
+			if !t.w.IsOpen(p.Call) {
+				continue // completed as another kind: cannot hold items
+			}
+			p.UKind = universal.ToolTask
+		}
+		if t.st.SubSessions == nil {
+			t.st.SubSessions = map[string]string{}
+		}
+		t.st.SubSessions[t.copy(sid)] = p.ID
+		return p
+	}
+	return nil
 }
 
 // agentChunk translates agent_message_chunk and agent_thought_chunk: text
@@ -597,7 +715,7 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 		}
 	}
 	var parent *tool
-	if ch.meta {
+	if ch.meta || t.sub != nil {
 		parent = t.parentCall(u)
 	}
 	_, sc := t.scope(parent)

@@ -30,6 +30,7 @@ const (
 	mPrompt            = "session/prompt"
 	mCancel            = "session/cancel"
 	mUpdate            = "session/update"
+	mChildUpdate       = "opencode/session/child_update" // OpenCode 2.x's sub-agent updates
 	mRequestPermission = "session/request_permission"
 	mReadFile          = "fs/read_text_file"
 	mWriteFile         = "fs/write_text_file"
@@ -103,6 +104,7 @@ func (t *Translator) hostRequest(dst []universal.Event, in *input, method, id st
 		}
 		if sid := params.Get("sessionId").Str; sid != "" && method != mFork {
 			t.w.SetNativeSessionID(sid)
+			t.ownSession(sid)
 		}
 		if method == mLoad {
 			t.st.Loading = true
@@ -135,6 +137,8 @@ func (t *Translator) notification(dst []universal.Event, in *input, method strin
 	switch {
 	case method == mUpdate && in.dir == universal.Out:
 		return t.update(dst, in, params)
+	case method == mChildUpdate && in.dir == universal.Out:
+		return t.childUpdate(dst, in, params)
 	case method == mCancel && in.dir == universal.In:
 		if t.st.Turn.Open && !t.st.Turn.Replay {
 			t.st.Turn.Cancelled = true
@@ -188,6 +192,7 @@ func (t *Translator) response(dst []universal.Event, in *input, id string) []uni
 		t.sessionResult(result)
 		if sid := result.Get("sessionId").Str; sid != "" {
 			t.w.SetNativeSessionID(sid)
+			t.ownSession(sid)
 		}
 	case mLoad:
 		t.st.Loading = false
@@ -226,6 +231,7 @@ func (t *Translator) guessResponse(dst []universal.Event, in *input, result, rpc
 	case result.Get("sessionId").Type == gjson.String:
 		t.sessionResult(result)
 		t.w.SetNativeSessionID(result.Get("sessionId").Str)
+		t.ownSession(result.Get("sessionId").Str)
 	default:
 		// An empty result (session/load, set_mode, authenticate …): a
 		// replayed history ends with the load's response.

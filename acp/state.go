@@ -3,6 +3,7 @@ package acp
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
@@ -58,6 +59,13 @@ type state struct {
 	// Compactions are the context compactions (compaction_update,
 	// unstable), by compactionId.
 	Compactions map[string]*compaction `json:"compactions,omitempty"`
+	// Sessions are the ids of the sessions the host opened (session/new,
+	// load, resume, fork) or the first update named.
+	Sessions []string `json:"sessions,omitempty"`
+	// SubSessions maps a session the agent opened itself (a sub-agent's,
+	// as Kiro CLI runs them) to the toolCallId of the call it goes under
+	// ("" once that call's turn ended).
+	SubSessions map[string]string `json:"sub_sessions,omitempty"`
 }
 
 // field is one metadata field: a key and its raw JSON value.
@@ -210,8 +218,9 @@ func (s *state) validate(w *universal.Stream) error {
 			return fmt.Errorf("scope %q is null", key)
 		}
 		if key != "" {
-			tl := s.Tools[key]
-			if tl == nil || tl.Call != sc.Parent {
+			under := func(call string) bool { tl := s.Tools[call]; return tl != nil && tl.Call == sc.Parent }
+			sid, isSession := strings.CutPrefix(key, subScopePrefix)
+			if !under(key) && !(isSession && under(s.SubSessions[sid])) {
 				return fmt.Errorf("scope %q is not under its call", key)
 			}
 		} else if sc.Parent != "" {
@@ -284,6 +293,11 @@ func (s *state) validate(w *universal.Stream) error {
 		// the form jsonw writes (OwnJSON keeps it so).
 		if tl.RawOutput != "" && !jsonw.Clean(tl.RawOutput) {
 			return fmt.Errorf("tool call %q holds a raw output that is not compact JSON", id)
+		}
+	}
+	for sid, call := range s.SubSessions {
+		if sid == "" || call != "" && s.Tools[call] == nil {
+			return fmt.Errorf("sub-agent session %q under an unknown call %q", sid, call)
 		}
 	}
 	items := map[string]string{}

@@ -2,7 +2,9 @@ package acp
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -192,12 +194,24 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 	if !ok {
 		kind = universal.ToolOther
 	}
-	if taskTools[tl.Name] || gjson.Get(tl.Input, "subagent_type").Exists() {
+	if taskTools[tl.Name] || delegates(tl.Input) {
 		kind = universal.ToolTask
 	}
 	if tl.UKind != universal.ToolTask {
 		tl.UKind = kind
 	}
+}
+
+// delegates reports whether a call's rawInput hands work to a sub-agent:
+// it names the agent type (subagent_type: Claude Code's Task, OpenCode
+// 1.x's task) or an agent with a prompt for it (agent and prompt:
+// OpenCode 2.x's subagent tool).
+func delegates(input string) bool {
+	if input == "" {
+		return false
+	}
+	r := gjson.GetMany(input, "subagent_type", "agent", "prompt")
+	return r[0].Exists() || r[1].Type == gjson.String && r[2].Type == gjson.String
 }
 
 // terminalMeta returns the terminal output or exit the adapters put in a
@@ -270,7 +284,7 @@ func (t *Translator) toolInput(tl *tool) *universal.ToolInput {
 	case universal.ToolRead, universal.ToolEdit, universal.ToolDelete, universal.ToolMove:
 		if len(in.Paths) == 0 {
 			for _, l := range tl.Locations {
-				in.Paths = append(in.Paths, universal.ResolvePath(t.st.Cwd, l))
+				in.Paths = append(in.Paths, universal.ResolvePath(t.st.Cwd, filePath(l)))
 			}
 		}
 	}
@@ -441,8 +455,59 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 				return v.Str
 			}
 		}
+		if s, ok := kiroItems(ro); ok {
+			return s
+		}
 	}
 	return tl.RawOutput
+}
+
+// kiroItems returns the text of Kiro CLI's rawOutput {items: [{Text:
+// "…"} or {Json: {exit_status, stdout, stderr}}]}: the texts, and each
+// command's stdout then stderr, joined by newlines; false when rawOutput
+// has no such items.
+func kiroItems(ro gjson.Result) (string, bool) {
+	items := ro.Get("items")
+	if !items.IsArray() {
+		return "", false
+	}
+	var parts []string
+	found := false
+	items.ForEach(func(_, it gjson.Result) bool {
+		if t := it.Get("Text"); t.Type == gjson.String {
+			found = true
+			parts = append(parts, t.Str)
+		} else if j := it.Get("Json"); j.IsObject() {
+			found = true
+			for _, k := range []string{"stdout", "stderr"} {
+				if v := j.Get(k); v.Type == gjson.String && v.Str != "" {
+					parts = append(parts, v.Str)
+				}
+			}
+		}
+		return true
+	})
+	return strings.Join(parts, "\n"), found
+}
+
+// kiroExitStatus returns the exit code of Kiro CLI's rawOutput
+// items[0].Json.exit_status ("exit status: 2", Rust's rendering of a
+// process's exit status); false when there is none (a signal's "signal:
+// 9 (SIGKILL)" names no exit code).
+func kiroExitStatus(ro gjson.Result) (int64, bool) {
+	st := ro.Get("items.0.Json.exit_status")
+	if st.Type != gjson.String {
+		return 0, false
+	}
+	n, ok := strings.CutPrefix(st.Str, "exit status: ")
+	if !ok {
+		return 0, false
+	}
+	c, err := strconv.ParseInt(strings.TrimSpace(n), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return c, true
 }
 
 // completeResult completes a call's tool_result item: the output part
@@ -454,11 +519,13 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 	// The sub-agent a call spawned ends with it: its last message is
 	// complete before the call's result, not when the next chunk of
 	// another scope or the turn's end comes.
-	if sc := t.st.Scopes[tl.ID]; sc != nil && sc.Open {
-		if t.w.IsOpen(sc.Msg) {
-			dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, srcOf(raw), raw)
+	for _, key := range t.subScopes(tl.ID) {
+		if sc := t.st.Scopes[key]; sc != nil && sc.Open {
+			if t.w.IsOpen(sc.Msg) {
+				dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, srcOf(raw), raw)
+			}
+			sc.Open = false
 		}
-		sc.Open = false
 	}
 	if sc := t.st.Scopes[tl.Scope]; sc != nil && sc.Msg == tl.Msg {
 		sc.Results = true
@@ -484,6 +551,11 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 				c := v.Int()
 				code = &c
 				break
+			}
+		}
+		if code == nil && strings.HasPrefix(ro, "{") {
+			if c, ok := kiroExitStatus(gjson.Parse(ro)); ok {
+				code = &c
 			}
 		}
 	}
@@ -514,7 +586,7 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 			if p == "" {
 				break
 			}
-			path := universal.ResolvePath(t.st.Cwd, p)
+			path := universal.ResolvePath(t.st.Cwd, filePath(p))
 			oldText := c.Sub("oldText")
 			old, isNew := oldText.Str(), oldText.Type() == gjson.Null // absent too
 			action := universal.FilePatch
@@ -632,7 +704,7 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 	}
 	tl, dst := t.lookupTool(dst, in, tc)
 	if !tl.Done {
-		t.merge(tl, tc, false)
+		t.merge(tl, withoutTextContent(tc), false)
 	}
 	t.st.Seq++
 	r := request{Method: mRequestPermission, Call: tl.ID, ID: fmt.Sprintf("perm_%d", t.st.Seq)}
@@ -660,6 +732,78 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 		ItemID:       tl.Call,
 		CallID:       tl.ID,
 	}, agent, in.raw)
+}
+
+// subScopes returns the keys of the scopes of the sub-agents the call id
+// spawned: its own (keyed by its id), then those of the sub-agent
+// sessions under it, by session id.
+func (t *Translator) subScopes(id string) []string {
+	keys := []string{id}
+	var sids []string
+	for sid, call := range t.st.SubSessions {
+		if call == id {
+			sids = append(sids, sid)
+		}
+	}
+	slices.Sort(sids)
+	for _, sid := range sids {
+		keys = append(keys, subScopePrefix+sid)
+	}
+	return keys
+}
+
+// filePath returns the path a file: URI names (Kiro's diffs name their
+// file as file:///…), percent-decoded; any other text as it is.
+func filePath(p string) string {
+	if !strings.HasPrefix(p, "file://") {
+		return p
+	}
+	u, err := url.Parse(p)
+	if err != nil || u.Path == "" || (u.Host != "" && u.Host != "localhost") {
+		return p
+	}
+	return u.Path
+}
+
+// withoutTextContent returns a permission request's toolCall without the
+// text items of its content. What a request's toolCall carries is shown to
+// the user to decide: a diff is the change the call proposes (the call's
+// file_ref), but a text is the question or a description of the call
+// (Codex's "Do you want me to run …", Cursor's "Not in allowlist: …"),
+// never its output, which it cannot have before it runs; the text stays
+// in the permission's metadata. A toolCall without text content is
+// returned as it is.
+func withoutTextContent(tc jsonscan.Value) jsonscan.Value {
+	c := tc.Get("content")
+	if !c.IsArray() {
+		return tc
+	}
+	var kept []string
+	dropped := false
+	c.ForEach(func(_, v gjson.Result) bool {
+		if v.Get("type").Str == "content" && v.Get("content.type").Str == "text" {
+			dropped = true
+		} else {
+			kept = append(kept, v.Raw)
+		}
+		return true
+	})
+	if !dropped {
+		return tc
+	}
+	// Rebuilt without the text items; with none left, without content
+	// (the update then names none, and the call keeps what it had).
+	var o jsonw.Object
+	tc.Members(func(k string, v jsonscan.Value) bool {
+		if k != "content" {
+			o.Raw(k, v.Raw())
+		}
+		return true
+	})
+	if len(kept) > 0 {
+		o.Raw("content", "["+strings.Join(kept, ",")+"]")
+	}
+	return jsonscan.Wrap(gjson.ParseBytes(o.Bytes()))
 }
 
 // resolveByOutcome resolves a permission request of a call that runs or

@@ -164,6 +164,9 @@ type Translator struct {
 	// metaTail).
 	metaBuf []byte
 	loose   nitem // a native item without a key (see nativeIn)
+	// ordinal is the rollout ordinal of the line being translated, -1
+	// when it has none (every other format).
+	ordinal int64
 	// restored says the state was loaded by Restore: its session
 	// metadata values may be raw JSON as an earlier version kept them
 	// (see rolloutBegin).
@@ -177,7 +180,7 @@ func New(format string, o universal.Options) (*Translator, error) {
 	default:
 		return nil, fmt.Errorf("codex: %w: %q", universal.ErrUnknownFormat, format)
 	}
-	t := &Translator{format: format, w: universal.NewStream(agentName, o)}
+	t := &Translator{format: format, w: universal.NewStream(agentName, o), ordinal: -1}
 	// Every raw JSON value the translator writes is compacted, copied
 	// from a clean message or built by a JSON writer.
 	t.w.PromiseCleanJSON()

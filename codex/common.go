@@ -42,6 +42,12 @@ func (t *Translator) startTurn(dst []event, id string, meta []byte, src universa
 	if n := len(dst); n > before && dst[n-1].Type == universal.TypeTurnStarted {
 		// A turn started (a stream that ended starts none).
 		t.st.Turns = append(t.st.Turns, dst[n-1].Data.(*universal.TurnStarted).TurnID)
+		if t.ordinal >= 0 || len(t.st.TurnOrdinals) > 0 {
+			for len(t.st.TurnOrdinals) < len(t.st.Turns)-1 {
+				t.st.TurnOrdinals = append(t.st.TurnOrdinals, -1)
+			}
+			t.st.TurnOrdinals = append(t.st.TurnOrdinals, t.ordinal)
+		}
 	}
 	return dst
 }
@@ -75,6 +81,7 @@ func (t *Translator) reverted(dst []event, c *ctx, thread, first string, n int64
 		o.String("turn_id", first)
 		if i := slices.Index(t.st.Turns, first); i >= 0 {
 			t.st.Turns = t.st.Turns[:i]
+			t.st.TurnOrdinals = t.st.TurnOrdinals[:min(i, len(t.st.TurnOrdinals))]
 		}
 	}
 	var meta []byte

@@ -238,7 +238,9 @@
 //     snake_case (spawn_agent, wait, send_input, close_agent, …),
 //     arguments {prompt, receiver_thread_ids, model, reasoning_effort};
 //     output what the sub-agents said (agentsStates messages), else their
-//     thread ids; agents_states in metadata. Only a spawn (kind task)
+//     thread ids; agents_states and receiver_agents (who the receivers
+//     are: thread_id, agent_nickname, agent_role) in metadata. Only a
+//     spawn (kind task)
 //     adopts the threads it reaches as its sub-agents.
 //   - webSearch / web_search → "web_search", arguments {query, action};
 //     the results, when given (exec 0.15x items, 0.14x+ rollout items and
@@ -292,7 +294,12 @@
 // (non-fatal warnings: "warning"), background_event,
 // subAgentActivity, sleep, a rollout fork's copy of its parent's history
 // ("fork_replay", see Forks), and reverts ("reverted": a rollout's
-// thread_rolled_back {num_turns}, the app-server's thread/reverted after
+// thread_rolled_back {num_turns}, a paginated thread's next page read
+// after the earlier ones whose session_meta history_base
+// {thread_id: the thread, end_ordinal_exclusive} keeps fewer records than
+// they wrote (the turns started at or after that ordinal are abandoned;
+// a page that goes on from the last record reverts nothing), the
+// app-server's thread/reverted after
 // the host's thread/revert {beforeTurnId}, an earlier app-server's
 // successful thread/rollback {numTurns}), whose metadata "turn_id" names
 // the first turn removed, with "num_turns" for a rollback of the last

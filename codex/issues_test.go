@@ -2,6 +2,7 @@ package codex_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -315,5 +316,91 @@ func TestRolloutTurnItemImageView(t *testing.T) {
 				t.Errorf("result %+v, want the image at /w/output/shot.png", results[0].Content)
 			}
 		})
+	}
+}
+
+// TestPaginatedHistoryBase: a paginated thread (history_mode "paginated",
+// from 0.146) is written as pages, rollout files whose session_meta
+// carries history_base {thread_id, end_ordinal_exclusive,
+// end_byte_offset}: the page's history is that thread's records before
+// end_ordinal_exclusive (openai/codex rust-v0.146.0, as codex-trace PR 213
+// reads it from the source; a real page of a continued thread, with
+// end_ordinal_exclusive 5754, is quoted in openai/codex issue 31433), and
+// thread/revert of a paginated thread cuts its history in place (a page
+// whose base ends before the records the earlier pages wrote; anyplane PR
+// 19). Read after the first page, a page that keeps fewer records
+// abandons the turns started at or after its end: one reverted status
+// item names the first (turn_id), where nothing was reported before; a
+// page that goes on from the last record reverts nothing. Lines in the
+// 0.16x shape (ordinals, event_msg turn events); ids made up.
+func TestPaginatedHistoryBase(t *testing.T) {
+	const th = "01a11000-0000-7000-8000-000000000001"
+	meta := func(ordinal int, base string) string {
+		hb := ""
+		if base != "" {
+			hb = `,"history_base":` + base
+		}
+		return fmt.Sprintf(`{"timestamp":"2026-10-06T00:00:00.000Z","ordinal":%d,"type":"session_meta","payload":{"session_id":"%s","id":"%s","timestamp":"2026-10-06T00:00:00.000Z","cwd":"/w","originator":"codex-tui","cli_version":"0.165.0","source":"cli","thread_source":"user","model_provider":"openai","history_mode":"paginated"%s}}`, ordinal, th, th, hb)
+	}
+	turn := func(ordinal int, id, prompt, answer string) []string {
+		ev := func(o int, p string) string {
+			return fmt.Sprintf(`{"timestamp":"2026-10-06T00:00:0%d.000Z","ordinal":%d,"type":"event_msg","payload":%s}`, o%10, o, p)
+		}
+		return []string{
+			ev(ordinal, `{"type":"task_started","turn_id":"`+id+`","started_at":1791000000,"model_context_window":258400}`),
+			ev(ordinal+1, `{"type":"user_message","message":"`+prompt+`","images":[],"local_images":[],"text_elements":[]}`),
+			ev(ordinal+2, `{"type":"agent_message","message":"`+answer+`","phase":"final_answer"}`),
+			ev(ordinal+3, `{"type":"task_complete","turn_id":"`+id+`","last_agent_message":"`+answer+`"}`),
+		}
+	}
+	const t1, t2, t3, t4 = "01a11000-0001-7000-8000-000000000001", "01a11000-0002-7000-8000-000000000001",
+		"01a11000-0003-7000-8000-000000000001", "01a11000-0004-7000-8000-000000000001"
+	var lines []string
+	lines = append(lines, meta(0, ""))
+	lines = append(lines, turn(1, t1, "first", "one")...)
+	lines = append(lines, turn(5, t2, "abandoned", "gone")...)
+	// The next page keeps ordinals 0-4: the second turn is abandoned.
+	lines = append(lines, meta(5, `{"thread_id":"`+th+`","end_ordinal_exclusive":5,"end_byte_offset":900}`))
+	lines = append(lines, turn(6, t3, "second try", "two")...)
+	// A page that goes on from the last record: no revert.
+	lines = append(lines, meta(10, `{"thread_id":"`+th+`","end_ordinal_exclusive":10,"end_byte_offset":1500}`))
+	lines = append(lines, turn(11, t4, "more", "three")...)
+	evs := runParsed(t, codex.FormatRollout, lines)
+	var got []string
+	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+		it := ev.Data.(*universal.ItemSnapshot).Item
+		if it.Kind == universal.KindStatus {
+			got = append(got, it.Content[0].Label+" "+gjson.GetBytes(it.Content[0].Metadata, "turn_id").Str)
+		}
+	}
+	want := []string{"reverted " + t2}
+	if !slices.Equal(got, want) {
+		t.Errorf("status items %q, want %q", got, want)
+	}
+}
+
+// TestCollabReceiverAgents: a sub-agent tool call names its receivers by
+// thread id and, since multi-agent v2, by who they are: receiver_agents
+// [{thread_id, agent_nickname, agent_role}] (codex-protocol's
+// CollabAgentToolCallItem, CollabAgentRef; written by the 0.169.0
+// rollouts in testdata and, in exec output, by the collab_tool_call items
+// other projects' tests quote). The nickname and role were dropped; they
+// are in the result's metadata beside agents_states.
+func TestCollabReceiverAgents(t *testing.T) {
+	evs := runParsed(t, codex.FormatExec, []string{
+		`{"type":"thread.started","thread_id":"11111111-1111-7111-8111-111111111111"}`,
+		`{"type":"turn.started"}`,
+		`{"type":"item.started","item":{"id":"item_0","type":"collab_tool_call","tool":"spawn_agent","sender_thread_id":"11111111-1111-7111-8111-111111111111","receiver_thread_ids":[],"prompt":"review","agents_states":{},"status":"in_progress"}}`,
+		`{"type":"item.completed","item":{"id":"item_0","type":"collab_tool_call","tool":"spawn_agent","sender_thread_id":"11111111-1111-7111-8111-111111111111","receiver_thread_ids":["22222222-2222-7222-8222-222222222222"],"receiver_agents":[{"thread_id":"22222222-2222-7222-8222-222222222222","agent_nickname":"Euler","agent_role":"advisor"}],"prompt":"review","model":"gpt-5.6-sol","reasoning_effort":"high","agents_states":{"22222222-2222-7222-8222-222222222222":{"status":"pending_init","message":null}},"status":"completed"}}`,
+		`{"type":"turn.completed","usage":{"input_tokens":10,"cached_input_tokens":0,"output_tokens":2}}`,
+	})
+	var got []string
+	for _, it := range golden.NewTranscript(evs).Items {
+		if it.Kind == universal.KindToolResult {
+			got = append(got, gjson.GetBytes(it.Content[0].Metadata, "receiver_agents.0.agent_nickname").Str+"/"+gjson.GetBytes(it.Content[0].Metadata, "receiver_agents.0.agent_role").Str)
+		}
+	}
+	if !slices.Equal(got, []string{"Euler/advisor"}) {
+		t.Errorf("receivers %q, want the spawned agent's nickname and role", got)
 	}
 }

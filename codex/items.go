@@ -520,12 +520,12 @@ func dynamicOutput(items gjson.Result) string {
 
 // collabFields names the fields of a collab tool call in one casing.
 type collabFields struct {
-	tool, prompt, receivers, states, model, effort, status string
+	tool, prompt, receivers, agents, states, model, effort, status string
 }
 
 var (
-	camelCollab = collabFields{"tool", "prompt", "receiverThreadIds", "agentsStates", "model", "reasoningEffort", "status"}
-	snakeCollab = collabFields{"tool", "prompt", "receiver_thread_ids", "agents_states", "model", "reasoning_effort", "status"}
+	camelCollab = collabFields{"tool", "prompt", "receiverThreadIds", "receiverAgents", "agentsStates", "model", "reasoningEffort", "status"}
+	snakeCollab = collabFields{"tool", "prompt", "receiver_thread_ids", "receiver_agents", "agents_states", "model", "reasoning_effort", "status"}
 )
 
 // collabItem maps a sub-agent tool call (spawn, send input, wait, close).
@@ -576,6 +576,11 @@ func (t *Translator) collabItem(dst []event, c *ctx, key, native, callID, thread
 	o := obj()
 	if states.Exists() && states.Type != gjson.Null {
 		o.Raw("agents_states", states.Raw)
+	}
+	// Who the receivers are (CollabAgentRef {thread_id, agent_nickname,
+	// agent_role}), when the item names them.
+	if ra := it.Get(f.agents); ra.IsArray() && ra.Get("0").Exists() {
+		o.Raw("receiver_agents", ra.Raw)
 	}
 	if o.Len() > 0 {
 		res.meta = o.Bytes()

@@ -40,16 +40,25 @@ const (
 func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
 	// One walk over the line's few top-level members (a duplicate key:
 	// the first wins, as with Sub).
-	var typ, payload jsonscan.Value
+	var typ, payload, ord jsonscan.Value
 	line.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "type":
 			jsonscan.KeepFirst(&typ, v)
 		case "payload":
 			jsonscan.KeepFirst(&payload, v)
+		case "ordinal":
+			jsonscan.KeepFirst(&ord, v)
 		}
 		return true
 	})
+	t.ordinal = -1
+	if ord.Type() == gjson.Number {
+		if n := ord.Int(); n >= 0 {
+			t.ordinal = n
+		}
+	}
+	defer func() { t.ordinal = -1 }()
 	if !payload.Exists() {
 		// The pre-envelope layout (≤ ~0.34): a bare header, state markers,
 		// bare response items.
@@ -212,6 +221,9 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event 
 		return dst
 	}
 	if id == "" || id == t.st.Cur {
+		if id != "" && id == t.st.Thread {
+			return t.historyBase(dst, c, p.Sub("history_base"))
+		}
 		return dst
 	}
 	dst = t.flushHeldUsers(dst)
@@ -231,6 +243,30 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event 
 	t.st.Cur = t.w.Copy(id)
 	t.child(t.st.Cur)
 	t.forkMeta(p, id)
+	return dst
+}
+
+// historyBase reads the session_meta of a paginated thread's next page
+// (a rollout file that goes on from another, read after it): its
+// history_base {thread_id, end_ordinal_exclusive, end_byte_offset} says
+// its history is that thread's records before end_ordinal_exclusive. A
+// page of the session's own thread that keeps fewer records than the
+// pages before it wrote (Codex's thread/revert in paginated history
+// starts a page so) abandons the turns started at or after that ordinal:
+// a completed status item labelled "reverted" names the first of them
+// (metadata turn_id), as a rollback does. A page that goes on from the
+// last record is no revert.
+func (t *Translator) historyBase(dst []event, c *ctx, hb jsonscan.Value) []event {
+	end := hb.Get("end_ordinal_exclusive")
+	if hb.Get("thread_id").Str != t.st.Thread || end.Type != gjson.Number {
+		return dst
+	}
+	e := end.Int()
+	for i, o := range t.st.TurnOrdinals {
+		if o >= e {
+			return t.reverted(dst, c, t.st.Thread, t.st.Turns[i], 0)
+		}
+	}
 	return dst
 }
 

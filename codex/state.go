@@ -124,6 +124,11 @@ type state struct {
 	// rollback of the last n turns can name the first one it removes;
 	// a rollback removes its turns from the list.
 	Turns []string `json:"turns,omitempty"`
+	// TurnOrdinals are the rollout ordinals of the lines that started
+	// Turns (-1 where a line had none), while some had one: a paginated
+	// thread's next page names where the history it keeps ends by
+	// ordinal (history_base). Never longer than Turns.
+	TurnOrdinals []int64 `json:"turn_ordinals,omitempty"`
 	// Revert is the turn a host's thread/revert request named
 	// (beforeTurnId), for the thread/reverted notification that follows.
 	Revert string `json:"revert,omitempty"`
@@ -388,6 +393,9 @@ func (s *state) validate(w *universal.Stream) error {
 			return fmt.Errorf("%s %q was never started", what, id)
 		}
 		return nil
+	}
+	if len(s.TurnOrdinals) > len(s.Turns) {
+		return fmt.Errorf("%d turn ordinals for %d turns", len(s.TurnOrdinals), len(s.Turns))
 	}
 	for i, id := range s.Turns {
 		if id == "" || i > 0 && s.Turns[i-1] == id {

@@ -1546,3 +1546,66 @@ func TestShellMetadataOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestV2Inbox: OpenCode 2.0.2x sends a prompt as session.inbox.enqueued
+// {inboxID, item: {type: "user", payload: {text, files?}, delivery}} (the
+// @opencode/client 2.0.21 SessionInboxEnqueued type) and names a tool call
+// by data.id, not callID. The prompt is the user message (its text and
+// file), the call a tool_call and its tool_result; a synthetic inbox item
+// (shown by its session.synthetic), the inbox's delivered, delivery
+// changed and cancelled, and session.step.streamed,
+// session.message.content.updated and session.usage.recorded give
+// nothing; an inbox item of an unknown type is reported unparsed.
+func TestV2Inbox(t *testing.T) {
+	m := `"sessionID":"ses_a","assistantMessageID":"msg_a2"`
+	events := run(t, opencode.FormatSSE, sse(
+		v2Event("e1", "session.inbox.enqueued", `{"sessionID":"ses_a","inboxID":"msg_a1","item":{"type":"user","payload":{"text":"run ls","files":[{"data":"","mime":"text/plain","source":{"type":"uri","uri":"file:///w/a.txt"},"name":"a.txt"}]},"delivery":"queue"}}`),
+		v2Event("e2", "session.inbox.delivered", `{"sessionID":"ses_a","inboxID":"msg_a1"}`),
+		v2Event("e3", "session.execution.started", `{"sessionID":"ses_a"}`),
+		v2Event("e4", "session.step.started", `{`+m+`,"agent":"build","model":{"id":"m","providerID":"p"},"started":1}`),
+		v2Event("e5", "session.step.streamed", `{`+m+`}`),
+		v2Event("e6", "session.tool.input.started", `{`+m+`,"id":"call_1","name":"bash"}`),
+		v2Event("e7", "session.tool.called", `{`+m+`,"id":"call_1","input":{"command":"ls"},"executed":true}`),
+		v2Event("e8", "session.tool.success", `{`+m+`,"id":"call_1","content":[{"type":"text","text":"a.txt\n"}],"executed":true}`),
+		v2Event("e9", "session.message.content.updated", `{"sessionID":"ses_a","messageID":"msg_a2","content":[]}`),
+		v2Event("e10", "session.step.ended", `{`+m+`,"finish":"stop","cost":0,"tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}}}`),
+		v2Event("e11", "session.usage.recorded", `{"sessionID":"ses_a","source":"title","cost":0,"tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}}}`),
+		v2Event("e12", "session.inbox.enqueued", `{"sessionID":"ses_a","inboxID":"msg_a3","item":{"type":"synthetic","payload":{"text":"<shell>done</shell>"},"delivery":"queue"}}`),
+		v2Event("e13", "session.inbox.delivery.changed", `{"sessionID":"ses_a","inboxID":"msg_a3","delivery":"steer"}`),
+		v2Event("e14", "session.inbox.cancelled", `{"sessionID":"ses_a","inboxID":"msg_a3"}`),
+		v2Event("e15", "session.execution.succeeded", `{"sessionID":"ses_a"}`),
+	))
+	noUnparsed(t, events)
+	var user, call, result *universal.Item
+	for _, it := range completed(events) {
+		switch {
+		case it.Kind == universal.KindMessage && it.Role == universal.RoleUser:
+			user = &it
+		case it.Kind == universal.KindToolCall:
+			call = &it
+		case it.Kind == universal.KindToolResult:
+			result = &it
+		}
+	}
+	if user == nil || len(user.Content) != 2 || user.Content[0].Text != "run ls" || user.Content[1].Type != universal.PartFileRef {
+		t.Fatalf("user message %+v, want the inbox item's text and file", user)
+	}
+	if call == nil || call.Content[0].Name != "bash" || call.Content[0].CallID != "call_1" || call.Content[0].Arguments != `{"command":"ls"}` {
+		t.Fatalf("tool call %+v, want bash call_1 {command: ls}", call)
+	}
+	if result == nil || result.Content[0].Output != "a.txt\n" {
+		t.Fatalf("tool result %+v, want a.txt", result)
+	}
+	bad := run(t, opencode.FormatSSE, sse(
+		v2Event("e1", "session.inbox.enqueued", `{"sessionID":"ses_a","inboxID":"msg_a1","item":{"type":"hologram","payload":{},"delivery":"queue"}}`),
+	))
+	n := 0
+	for _, e := range bad {
+		if e.Type == universal.TypeUnparsed {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("an inbox item of an unknown type: %d unparsed events, want 1", n)
+	}
+}

@@ -312,7 +312,12 @@
 //     ({sessionID, parentID?, title, slug, …}, no info): read as the
 //     classic info, so a sub-agent session is linked to its parent.
 //   - session.usage.updated (the session's running totals, which the
-//     step usage repeats) and log.synced (a replay boundary) are ignored.
+//     step usage repeats) and log.synced (a replay boundary) are ignored,
+//     and so are 2.0.2x's session.usage.recorded (the usage of a title or
+//     compaction call: not reported, as a 1.x compaction's is not),
+//     session.compaction.delta (the summary so far; a compaction is
+//     reported when it ends), session.metadata.updated,
+//     session.permissions and session.viewed.
 //
 // The 2.x message events are read as the 1.x message and part events
 // they stand for, so they give the same items (two generations of the
@@ -324,7 +329,16 @@
 //     native id): its text, a file a file_ref (image an image part), an
 //     agent mention a status part, as 1.x user parts are; it starts the
 //     turn. A prompt queued while a turn runs is reported when admitted;
-//     session.input.promoted and .prompt.promoted are ignored.
+//     session.input.promoted and .prompt.promoted are ignored. 2.0.2x
+//     (the @opencode/client 2.0.21 types) puts a prompt in the session's
+//     inbox instead: session.inbox.enqueued {inboxID, item: {type,
+//     payload, delivery}} whose item is of type user (payload {text,
+//     files?, agents?, …}) is the prompt's user message (inboxID its
+//     native id), reported when enqueued as an admitted input is; a
+//     synthetic item is shown by its session.synthetic, a compaction item
+//     by the compaction's end and a move item by the session's tools, so
+//     they give nothing; session.inbox.delivered, .delivery.changed and
+//     .cancelled are ignored (a cancelled queued prompt stays reported).
 //   - session.step.started {assistantMessageID, agent, model} starts the
 //     assistant message of one model response; session.step.ended
 //     {finish, cost, tokens} completes it, its usage one usage.updated
@@ -336,7 +350,8 @@
 //     or by ordinal) are the message's text and reasoning parts: deltas
 //     streamed, the ended text final, a reasoning block's providerMetadata
 //     (or state) its metadata.
-//   - session.tool.* is a tool part, by assistantMessageID and callID:
+//   - session.tool.* is a tool part, by assistantMessageID and callID
+//     (2.0.2x: the call's id is data.id):
 //     tool.input.started {name} starts the tool_call (its kind from the
 //     tool table), tool.called {tool?, input} completes it and starts the
 //     tool_result (the name from input.started when tool.called has none;
@@ -345,7 +360,11 @@
 //     completes it (output the text contents, structured its metadata,
 //     file contents attachments), tool.failed fails it (output the error's
 //     message). tool.input.delta and .ended are ignored (tool.called
-//     carries the arguments parsed).
+//     carries the arguments parsed), and so are 2.0.2x's
+//     session.step.streamed (a step's first streamed token) and
+//     session.message.content.updated (a snapshot of an assistant
+//     message's content, whose blocks their own started and ended events
+//     give).
 //
 // 2.x asks the user through forms, read as 1.x questions:
 //
@@ -432,7 +451,11 @@
 // global.disposed, plugin.added, catalog.updated, reference.updated,
 // models-dev.refreshed, command.executed, session.diff (file changes are
 // reported by the tools and patch parts), session.compacted,
-// session.usage.updated, log.synced,
+// session.usage.updated, log.synced, 2.0.2x's session.usage.recorded,
+// session.step.streamed, session.message.content.updated,
+// session.compaction.delta, session.metadata.updated,
+// session.permissions, session.viewed and session.inbox.delivered,
+// .delivery.changed and .cancelled (OpenCode 2.x, above),
 // session.agent.selected, session.model.selected, session.moved and
 // session.forked (2.x: OpenCode 2.x, above), session.updated
 // (except that it records a child's parent, the revert point and the

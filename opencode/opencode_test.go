@@ -176,7 +176,9 @@ func TestPublic(t *testing.T) {
 // message events (prompts, reasoning, text, tool calls, steps), one of
 // the user's own input (shell commands, forms, a compaction) and one of
 // its session edits (rename, agent and model, text the model is given,
-// skills, reverts), written from its SDK's event types.
+// skills, reverts), written from its SDK's event types, and one in the
+// shapes of OpenCode 2.0.21's client types (prompts through the inbox,
+// blocks by ordinal, tool calls by data.id).
 func TestHandmade(t *testing.T) {
 	cases := []struct {
 		file, format string
@@ -189,6 +191,7 @@ func TestHandmade(t *testing.T) {
 		{"2.0-messages.api-event.sse", opencode.FormatSSE, false},
 		{"2.0-user-io.api-event.sse", opencode.FormatSSE, false},
 		{"2.0-session-edits.api-event.sse", opencode.FormatSSE, false},
+		{"2.0.21-inbox.api-event.sse", opencode.FormatSSE, false},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

@@ -37,6 +37,8 @@ func (t *Translator) onV2(dst []universal.Event, e *event) []universal.Event {
 	switch e.typ {
 	case "session.input.admitted", "session.prompt.admitted":
 		return t.v2Input(dst, sid, e)
+	case "session.inbox.enqueued":
+		return t.v2Inbox(dst, sid, e)
 	case "session.input.promoted", "session.prompt.promoted",
 		"session.tool.input.delta", "session.tool.input.ended":
 		// The prompt is reported when admitted; a tool's arguments when
@@ -130,6 +132,36 @@ func (t *Translator) v2Input(dst []universal.Event, sid string, e *event) []univ
 	if id == "" || !prompt.IsObject() {
 		return t.unparsed(dst, e, errors.New("admitted input without inputID and its prompt"))
 	}
+	return t.v2Prompt(dst, sid, id, prompt, e)
+}
+
+// v2Inbox reports a prompt put in a session's inbox (2.0.2x):
+// session.inbox.enqueued {inboxID, item: {type, payload, delivery}}. A
+// user item (payload {text, files?, agents?, skills?, metadata?}) is the
+// prompt's user message, as an admitted input is; a synthetic item is
+// shown by its session.synthetic, a compaction by its compaction's end
+// and a move by the session's tools, so they give nothing here.
+func (t *Translator) v2Inbox(dst []universal.Event, sid string, e *event) []universal.Event {
+	d := e.props
+	id := d.Get("inboxID").Str
+	item := d.Sub("item")
+	switch typ := item.Get("type").Str; typ {
+	case "user":
+	case "synthetic", "compaction", "move":
+		return dst
+	default:
+		return t.unparsed(dst, e, fmt.Errorf("inbox item of type %q", typ))
+	}
+	prompt := item.Sub("payload")
+	if id == "" || !prompt.IsObject() {
+		return t.unparsed(dst, e, errors.New("inbox item without inboxID and its payload"))
+	}
+	return t.v2Prompt(dst, sid, id, prompt, e)
+}
+
+// v2Prompt reports a 2.x prompt (text, files, agent mentions) as the user
+// message id a 1.x prompt gives.
+func (t *Translator) v2Prompt(dst []universal.Event, sid, id string, prompt jsonscan.Value, e *event) []universal.Event {
 	var o jsonw.Object
 	o.String("id", id).String("sessionID", sid).String("role", "user")
 	dst = t.v2Info(dst, o.Bytes(), false, e)
@@ -197,6 +229,9 @@ func (t *Translator) v2Text(dst []universal.Event, typ, sid, mid, key string, e 
 func (t *Translator) v2ToolEvent(dst []universal.Event, sid, mid string, e *event) []universal.Event {
 	d := e.props
 	call := d.Get("callID").Str
+	if call == "" {
+		call = d.Get("id").Str // 2.0.2x: the call's id is data.id
+	}
 	if call == "" || !strings.HasPrefix(e.typ, "session.tool.") {
 		return t.unparsed(dst, e, fmt.Errorf("unknown event type %q", e.typ))
 	}
