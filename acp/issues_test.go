@@ -226,7 +226,7 @@ func TestKiroCLI(t *testing.T) {
 		t.Errorf("failed tar's exit_code %d, want 2", code)
 	}
 	var paths []string
-	for _, r := range results(translate(t, acp.FormatExchange, read("cyril__kas-turn-2.18.0.exchange.jsonl"))) {
+	for _, r := range results(translate(t, acp.FormatExchange, read("cyril-audit-2.18.0.exchange.jsonl"))) {
 		for _, p := range r.Content {
 			if p.Type == universal.PartFileRef {
 				paths = append(paths, p.Path)
