@@ -2,7 +2,6 @@ package acp
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -53,9 +52,10 @@ func (t *Translator) endTurn(dst []universal.Event, status universal.TurnStatus,
 	t.st.Terminals = nil
 	// A sub-agent's session stays known, under no call now: a late
 	// update of it is not taken for a new sub-agent of a later call.
-	for sid := range t.st.SubSessions {
+	for _, sid := range t.st.TurnSubs {
 		t.st.SubSessions[sid] = ""
 	}
+	t.st.TurnSubs = nil
 	return dst
 }
 
@@ -631,8 +631,11 @@ const subScopePrefix = "session:"
 // ownSession records a session the host opened (or the first update
 // named): its updates are the session's own.
 func (t *Translator) ownSession(sid string) {
-	if sid != "" && !slices.Contains(t.st.Sessions, sid) {
-		t.st.Sessions = append(t.st.Sessions, t.copy(sid))
+	if sid != "" && !t.st.Sessions[sid] {
+		if t.st.Sessions == nil {
+			t.st.Sessions = map[string]bool{}
+		}
+		t.st.Sessions[t.copy(sid)] = true
 	}
 }
 
@@ -641,14 +644,17 @@ func (t *Translator) ownSession(sid string) {
 // CLI runs each sub-agent in a session of its own and streams its
 // updates on the same connection, between the session's; OpenCode 2.x
 // sends a sub-agent's updates as opencode/session/child_update or names
-// its session in _meta. The first update of such a session puts it under
-// the session's latest call still running that can hold items (a task,
-// or a call whose tool_call item is open, which becomes a task: the call
-// that spawned it); its later updates go there too. Nil for the session's
-// own updates, and for a session that came while no such call ran (its
-// updates stay the session's).
+// its session in _meta. The first update of such a session decides, once:
+// it goes under the session's latest running call that delegates (a
+// task, or input naming an agent), else the latest running call of no
+// particular kind whose item is open (the call that spawned it, which
+// becomes a task); a call of another kind (read, edit, execute …) is
+// never taken. Its later updates go there too, until the turn ends.
+// Nil for the session's own updates, and for a session whose first
+// update came while no such call ran: it is then the session's own (a
+// session the host loaded, whose load response does not name it).
 func (t *Translator) subCall(sid string) *tool {
-	if sid == "" || len(t.st.Sessions) == 0 || slices.Contains(t.st.Sessions, sid) {
+	if sid == "" || len(t.st.Sessions) == 0 || t.st.Sessions[sid] {
 		return nil
 	}
 	if id, ok := t.st.SubSessions[sid]; ok {
@@ -664,24 +670,38 @@ func (t *Translator) subCall(sid string) *tool {
 		}
 		return p
 	}
+	if t.st.SubSessions == nil {
+		t.st.SubSessions = map[string]string{}
+	}
+	sid = t.copy(sid)
+	p := t.spawner()
+	if p == nil {
+		t.st.SubSessions[sid] = ""
+		return nil
+	}
+	p.UKind = universal.ToolTask
+	t.st.SubSessions[sid] = p.ID
+	t.st.TurnSubs = append(t.st.TurnSubs, sid)
+	return p
+}
+
+// spawner returns the running call a new sub-agent session goes under
+// (see subCall), nil when there is none.
+func (t *Translator) spawner() *tool {
+	var open *tool
 	for i := len(t.st.Order) - 1; i >= 0; i-- {
 		p := t.st.Tools[t.st.Order[i]]
 		if p == nil || p.Scope != "" || p.Done {
 			continue
 		}
-		if p.UKind != universal.ToolTask {
-			if !t.w.IsOpen(p.Call) {
-				continue // completed as another kind: cannot hold items
-			}
-			p.UKind = universal.ToolTask
+		if p.UKind == universal.ToolTask || delegates(p.Input) {
+			return p
 		}
-		if t.st.SubSessions == nil {
-			t.st.SubSessions = map[string]string{}
+		if open == nil && p.UKind == universal.ToolOther && t.w.IsOpen(p.Call) {
+			open = p
 		}
-		t.st.SubSessions[t.copy(sid)] = p.ID
-		return p
 	}
-	return nil
+	return open
 }
 
 // agentChunk translates agent_message_chunk and agent_thought_chunk: text

@@ -61,11 +61,15 @@ type state struct {
 	Compactions map[string]*compaction `json:"compactions,omitempty"`
 	// Sessions are the ids of the sessions the host opened (session/new,
 	// load, resume, fork) or the first update named.
-	Sessions []string `json:"sessions,omitempty"`
-	// SubSessions maps a session the agent opened itself (a sub-agent's,
-	// as Kiro CLI runs them) to the toolCallId of the call it goes under
-	// ("" once that call's turn ended).
+	Sessions map[string]bool `json:"sessions,omitempty"`
+	// SubSessions maps every other session an update named to the
+	// toolCallId of the call it goes under: a sub-agent's (as Kiro CLI
+	// runs them), until its call's turn ends; "" for a session whose
+	// updates are the session's own (see subCall).
 	SubSessions map[string]string `json:"sub_sessions,omitempty"`
+	// TurnSubs are the sessions of SubSessions under a call of the turn,
+	// in the order they came.
+	TurnSubs []string `json:"turn_subs,omitempty"`
 }
 
 // field is one metadata field: a key and its raw JSON value.
@@ -298,6 +302,11 @@ func (s *state) validate(w *universal.Stream) error {
 	for sid, call := range s.SubSessions {
 		if sid == "" || call != "" && s.Tools[call] == nil {
 			return fmt.Errorf("sub-agent session %q under an unknown call %q", sid, call)
+		}
+	}
+	for _, sid := range s.TurnSubs {
+		if s.SubSessions[sid] == "" {
+			return fmt.Errorf("sub-agent session %q of the turn is under no call", sid)
 		}
 	}
 	items := map[string]string{}

@@ -740,8 +740,8 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 func (t *Translator) subScopes(id string) []string {
 	keys := []string{id}
 	var sids []string
-	for sid, call := range t.st.SubSessions {
-		if call == id {
+	for _, sid := range t.st.TurnSubs {
+		if t.st.SubSessions[sid] == id {
 			sids = append(sids, sid)
 		}
 	}
@@ -761,6 +761,9 @@ func filePath(p string) string {
 	u, err := url.Parse(p)
 	if err != nil || u.Path == "" || (u.Host != "" && u.Host != "localhost") {
 		return p
+	}
+	if q := u.Path; len(q) >= 4 && q[0] == '/' && q[2] == ':' && q[3] == '/' && (q[1]|0x20 >= 'a' && q[1]|0x20 <= 'z') {
+		return q[1:] // file:///C:/… names C:/…
 	}
 	return u.Path
 }

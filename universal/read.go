@@ -399,8 +399,9 @@ func (r *SSEReader) readPhysical() ([]byte, error) {
 // "msg" or "parsed"; the time as "ts", in milliseconds, or in seconds
 // when it is below 10^11 (a Unix time in seconds until the year 5138).
 // A recorder that writes "out" for what the host sent (Kiro CLI's
-// KIRO_ACP_RECORD_PATH does) is told apart by the translator, from what
-// the messages are.
+// KIRO_ACP_RECORD_PATH does) gives the directions the other way round:
+// package acp's translator tells such an exchange from what its messages
+// are; the other translators read the directions as written.
 type ExchangeReader struct {
 	lines *LineReader
 	scan  jsonscan.Scanner
