@@ -323,7 +323,8 @@
 // session, an ACP client's proxy and audit logs, the agent's stdout) read
 // with no agent.unparsed; Kiro's _kiro/* and _kiro.dev/* extension
 // notifications are ignored, its session_info_update kinds (context
-// usage, turn markers) kept as session_info status items.
+// usage, turn markers) kept as session_info status items whose detail is
+// the kind (_meta.kiro.kind).
 // Hand-made
 // sessions written from the v1 schema cover
 // what those do not show (terminals, fs methods, diffs of existing files,

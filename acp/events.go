@@ -403,6 +403,26 @@ func (t *Translator) sessionInfoRaw(dst []universal.Event, in *input, label, raw
 	return t.status(dst, label, detail, md.Bytes(), "", in.raw)
 }
 
+// infoKind is the kind an agent's own _meta names a session_info_update
+// by, {"_meta": {"<agent>": {"kind": "…"}}} (Kiro CLI: context_usage,
+// turn_start, turn_end, turn_completion …): the detail of its status
+// item, so that a client tells them apart without reading the metadata.
+// "" when no agent's namespace names one, or more than one does.
+func infoKind(u jsonscan.Value) string {
+	kind, n := "", 0
+	u.Sub("_meta").Members(func(_ string, v jsonscan.Value) bool {
+		if k := v.Get("kind"); k.Type == gjson.String && k.Str != "" {
+			kind = k.Str
+			n++
+		}
+		return n < 2
+	})
+	if n != 1 {
+		return ""
+	}
+	return kind
+}
+
 // sessionInfoUpdate translates a session_info_update: the session's
 // title (and when it changed, updatedAt), or agent-specific state in
 // _meta. A title that changes the one the session has is a status item
@@ -410,7 +430,8 @@ func (t *Translator) sessionInfoRaw(dst []universal.Event, in *input, label, raw
 // its metadata "title"), the update's other members in its metadata. The
 // same title again is no change: what else the update has (but updatedAt)
 // is a status item "session_info", as an update without a title is
-// (metadata before the start).
+// (metadata before the start), its detail the kind the agent's _meta
+// names (see infoKind).
 func (t *Translator) sessionInfoUpdate(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
 	title := u.Sub("title")
 	named := title.Type() == gjson.String && title.Str() != ""
@@ -431,7 +452,7 @@ func (t *Translator) sessionInfoUpdate(dst []universal.Event, in *input, u jsons
 		if named && rest == 0 {
 			return dst
 		}
-		return t.sessionInfoRaw(dst, in, "session_info", string(md.Bytes()), "")
+		return t.sessionInfoRaw(dst, in, "session_info", string(md.Bytes()), infoKind(u))
 	}
 	t.st.Title = t.copy(title.Str())
 	if !t.w.Begun() {
