@@ -675,7 +675,9 @@ func (t *Translator) ownSession(sid string) {
 // update came while no such call ran: it is then the session's own (a
 // session the host loaded, whose load response does not name it).
 func (t *Translator) subCall(sid string) *tool {
-	if sid == "" || len(t.st.Sessions) == 0 || t.st.Sessions[sid] {
+	// The session's id (the common case, every chunk) is its own: no
+	// lookup.
+	if sid == "" || sid == t.w.Stamper().NativeSessionID() || len(t.st.Sessions) == 0 || t.st.Sessions[sid] {
 		return nil
 	}
 	if id, ok := t.st.SubSessions[sid]; ok {

@@ -34,12 +34,10 @@ func (t *Translator) entry(dst []universal.Event, in *input) []universal.Event {
 		ss.Tree = id.Str != ""
 	}
 	if t.headSetting(in) {
-		if ss.Tree && id.Str != "" {
+		if ss.Tree {
 			// Still an entry of the tree: the first prompt's parent, to
 			// which an edit of that prompt goes back.
-			if _, dup := ss.Layout.byID[id.Str]; !dup {
-				t.addNode(id.Str)
-			}
+			t.addNode(id.Str)
 		}
 		return dst
 	}

@@ -106,9 +106,13 @@ func (t *Translator) branch(dst []universal.Event, id, parent string, root, prom
 	return dst, t.addNode(id)
 }
 
-// addNode appends a node to the tree and to the current path.
+// addNode appends a node to the tree and to the current path, and
+// returns its index; -1 for an entry without an id or one read again.
 func (t *Translator) addNode(id string) int32 {
 	tr := &t.st.Session.Layout
+	if _, dup := tr.byID[id]; id == "" || dup {
+		return -1
+	}
 	i := int32(len(tr.Nodes))
 	tr.Nodes = append(tr.Nodes, node{ID: t.w.Copy(id)})
 	tr.Path = append(tr.Path, i)

@@ -181,22 +181,34 @@ func checkCut(evs []universal.Event, cut Cut, atRest bool) string {
 	return ""
 }
 
-// stoppedAtCut returns the status of the last turn of a cut record when
-// the record ended it (not the session's end) as failed, after an error
-// event of its own, or as interrupted; otherwise "".
-func stoppedAtCut(evs []universal.Event) universal.TurnStatus {
-	var ended *universal.TurnEnded
-	failed := false
+// lastTurn reads how a cut record's last turn ended: its turn.ended
+// (nil while it is open), whether an error event came in it before that,
+// and whether its last top-level message, call or result completed is an
+// assistant message with text.
+func lastTurn(evs []universal.Event) (ended *universal.TurnEnded, failed, answered bool) {
 	for i := range evs {
 		switch d := evs[i].Data.(type) {
 		case *universal.TurnEnded:
 			ended = d
 		case *universal.TurnStarted:
-			ended, failed = nil, false
+			ended, failed, answered = nil, false, false
 		case *universal.Error:
 			failed = ended == nil
+		case *universal.ItemSnapshot:
+			if k := d.Item.Kind; evs[i].Type == universal.TypeItemCompleted && d.Item.Status == universal.StatusCompleted && d.Item.ParentID == "" &&
+				(k == universal.KindMessage || k == universal.KindToolCall || k == universal.KindToolResult) {
+				answered = d.Item.Kind == universal.KindMessage && d.Item.Role == universal.RoleAssistant && TextOf(&d.Item) != ""
+			}
 		}
 	}
+	return ended, failed, answered
+}
+
+// stoppedAtCut returns the status of the last turn of a cut record when
+// the record ended it (not the session's end) as failed, after an error
+// event of its own, or as interrupted; otherwise "".
+func stoppedAtCut(evs []universal.Event) universal.TurnStatus {
+	ended, failed, _ := lastTurn(evs)
 	switch {
 	case ended == nil || ended.SessionEnding():
 	case ended.Status == universal.TurnError && failed, ended.Status == universal.TurnInterrupted:
@@ -210,20 +222,6 @@ func stoppedAtCut(evs []universal.Event) universal.TurnStatus {
 // message that has text as its last item: a record at rest cut there is
 // indistinguishable from a complete one.
 func answeredAtCut(evs []universal.Event) bool {
-	var ended *universal.TurnEnded
-	answered := false
-	for i := range evs {
-		switch d := evs[i].Data.(type) {
-		case *universal.TurnEnded:
-			ended = d
-		case *universal.TurnStarted:
-			ended, answered = nil, false
-		case *universal.ItemSnapshot:
-			if k := d.Item.Kind; evs[i].Type == universal.TypeItemCompleted && d.Item.Status == universal.StatusCompleted && d.Item.ParentID == "" &&
-				(k == universal.KindMessage || k == universal.KindToolCall || k == universal.KindToolResult) {
-				answered = d.Item.Kind == universal.KindMessage && d.Item.Role == universal.RoleAssistant && TextOf(&d.Item) != ""
-			}
-		}
-	}
+	ended, _, answered := lastTurn(evs)
 	return ended != nil && !ended.SessionEnding() && ended.Status == universal.TurnCompleted && answered
 }
