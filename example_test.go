@@ -121,3 +121,34 @@ func Example_program() {
 	// status: running → idle
 	// status: idle → completed
 }
+
+// Notices that mean the same for every agent carry the same status label:
+// here a context compaction, as Claude Code's stream-json and a Codex
+// rollout each record it.
+func Example_statusLabels() {
+	inputs := []struct{ agent, format, line string }{
+		{"claude", "stream-json", `{"type":"system","subtype":"compact_boundary","session_id":"s1","uuid":"u1","compact_metadata":{"trigger":"manual","pre_tokens":41000}}`},
+		{"codex", "rollout", `{"timestamp":"2026-11-01T10:00:00.000Z","type":"compacted","payload":{"message":"Summary of the work so far."}}`},
+	}
+	for _, in := range inputs {
+		t, err := agentnorm.New(in.agent, in.format, universal.Options{SessionID: "sess_1"})
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, ev := range t.Translate(nil, universal.Message{Data: []byte(in.line), Line: 1, TimeMS: -1}) {
+			d, ok := ev.Data.(*universal.ItemSnapshot)
+			if !ok || ev.Type != universal.TypeItemCompleted || d.Item.Kind != universal.KindStatus {
+				continue
+			}
+			switch p := d.Item.Content[0]; p.Label {
+			case universal.LabelCompaction:
+				fmt.Printf("%s: context compacted (%s)\n", in.agent, p.Detail)
+			case universal.LabelTitle:
+				fmt.Printf("%s: new title %q\n", in.agent, p.Detail)
+			}
+		}
+	}
+	// Output:
+	// claude: context compacted (manual)
+	// codex: context compacted (Summary of the work so far.)
+}

@@ -462,7 +462,7 @@ func (t *Translator) sessionInfoUpdate(dst []universal.Event, in *input, u jsons
 		}
 		return dst
 	}
-	return t.status(dst, "title", t.st.Title, md.Bytes(), "", in.raw)
+	return t.status(dst, universal.LabelTitle, t.st.Title, md.Bytes(), "", in.raw)
 }
 
 // status emits a complete status item (parent: a call it is about, or
@@ -487,7 +487,7 @@ func (t *Translator) plan(dst []universal.Event, in *input, u jsonscan.Value) []
 	entries := u.Sub("entries")
 	var md jsonw.Object
 	entries.AddTo(&md, "entries")
-	return t.planStatus(dst, in, u, "plan", planChecklist(entries), md.Bytes())
+	return t.planStatus(dst, in, u, universal.LabelPlan, planChecklist(entries), md.Bytes())
 }
 
 // planStatus emits a plan's status item (plan, plan_update, plan_removed):

@@ -58,7 +58,7 @@ func (t *Translator) planUpdate(dst []universal.Event, in *input, u jsonscan.Val
 	}
 	p.Sub("_meta").AddTo(&md, "_meta")
 	u.Sub("_meta").AddTo(&md, "update_meta")
-	return t.planStatus(dst, in, u, "plan", detail, md.Bytes())
+	return t.planStatus(dst, in, u, universal.LabelPlan, detail, md.Bytes())
 }
 
 // planRemoved translates plan_removed: a status item labelled
@@ -275,7 +275,7 @@ func (t *Translator) compactionItem(c *compaction) universal.Item {
 		Kind:         universal.KindStatus,
 		Content: []universal.Part{{
 			Type:     universal.PartStatus,
-			Label:    "compaction",
+			Label:    universal.LabelCompaction,
 			Detail:   t.w.Copy(detail),
 			Metadata: md.Bytes(),
 		}},

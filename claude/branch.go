@@ -103,7 +103,7 @@ func (t *Translator) rewound(dst events, r jsonscan.Value) events {
 	o.String("uuid", first.UUID).OptString("item_id", first.Item)
 	return t.w.Complete(dst, universal.Item{
 		ItemID: t.w.NewItemID(), Kind: universal.KindStatus,
-		Content: []universal.Part{{Type: universal.PartStatus, Label: "reverted",
+		Content: []universal.Part{{Type: universal.PartStatus, Label: universal.LabelReverted,
 			Detail: "reverted to after entry " + parent, Metadata: o.Bytes()}},
 	}, universal.SourceAgent, t.raw)
 }

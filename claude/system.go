@@ -37,13 +37,13 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 		if r.Get("compact_result").Str != "failed" {
 			return dst
 		}
-		return t.failedStatus(dst, "compaction", first(r.Get("compact_error").Str, "compaction failed"))
+		return t.failedStatus(dst, universal.LabelCompaction, first(r.Get("compact_error").Str, "compaction failed"))
 	case "compact_boundary":
 		md := r.Get("compact_metadata")
 		if !md.Exists() {
 			md = r.Get("compactMetadata")
 		}
-		return t.status(dst, "compaction", first(md.Get("trigger").Str, r.Get("content").Str), md.Raw)
+		return t.status(dst, universal.LabelCompaction, first(md.Get("trigger").Str, r.Get("content").Str), md.Raw)
 	case "model_refusal_fallback", "model_refusal_no_fallback":
 		return t.status(dst, sub, first(r.Get("message").Str, r.Get("content").Str), r.Get("retracted_message_uuids").Raw)
 	case "local_command", "away_summary":
@@ -256,7 +256,7 @@ func (t *Translator) title(dst events, r jsonscan.Value, byUser bool) events {
 	if byUser {
 		source = `{"source":"user"}`
 	}
-	return t.status(dst, "title", title, source)
+	return t.status(dst, universal.LabelTitle, title, source)
 }
 
 // status emits a completed status item.

@@ -1010,5 +1010,5 @@ func (t *Translator) planStatus(dst []event, c *ctx, thread string, plan gjson.R
 	})
 	o := obj().Raw("plan", rawOr(plan, "[]"))
 	o.OptString("explanation", explanation)
-	return t.status(dst, native, t.copyThread(thread), "plan", string(b), o.Bytes(), agent, c.raw)
+	return t.status(dst, native, t.copyThread(thread), universal.LabelPlan, string(b), o.Bytes(), agent, c.raw)
 }

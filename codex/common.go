@@ -88,7 +88,7 @@ func (t *Translator) reverted(dst []event, c *ctx, thread, first string, n int64
 	if o.Len() > 0 {
 		meta = o.Bytes()
 	}
-	return t.status(dst, "", thread, "reverted", detail, meta, agent, c.raw)
+	return t.status(dst, "", thread, universal.LabelReverted, detail, meta, agent, c.raw)
 }
 
 // endTurn ends a turn: requests still waiting are cancelled, open items
@@ -547,7 +547,7 @@ func (t *Translator) title(dst []event, c *ctx, name jsonscan.Value) []event {
 		return dst
 	}
 	t.st.Title = t.w.Copy(s)
-	return t.status(dst, "", "", "title", t.st.Title, nil, agent, c.raw)
+	return t.status(dst, "", "", universal.LabelTitle, t.st.Title, nil, agent, c.raw)
 }
 
 // status emits a completed status item.

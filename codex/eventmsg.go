@@ -292,7 +292,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 			// The compacted line marks it.
 			return dst
 		}
-		return t.status(dst, "", th, "compaction", "", nil, agent, c.raw)
+		return t.status(dst, "", th, universal.LabelCompaction, "", nil, agent, c.raw)
 	case "entered_review_mode":
 		detail := m.Get("user_facing_hint").Str
 		return t.status(dst, t.w.CopyValue(m.Get("item_id")), th, "review_mode_entered", t.w.Copy(detail), metaOf("target", m.Get("target")), agent, c.raw)

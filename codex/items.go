@@ -598,7 +598,7 @@ func (t *Translator) simpleItem(dst []event, c *ctx, native, thread, typ string,
 	case "exitedReviewMode":
 		return t.status(dst, native, thread, "review_mode_exited", t.w.Copy(it.Get("review").String()), nil, agent, c.raw)
 	case "contextCompaction":
-		return t.status(dst, native, thread, "compaction", "", nil, agent, c.raw)
+		return t.status(dst, native, thread, universal.LabelCompaction, "", nil, agent, c.raw)
 	case "subAgentActivity":
 		meta := obj().String("agent_thread_id", it.Get("agentThreadId").Str)
 		meta.OptString("model", it.Get("model").Str)

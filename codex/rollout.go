@@ -123,7 +123,7 @@ func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
 		// Compaction replaced the model's context with a summary; the
 		// replacement history is not new conversation.
 		dst = t.rolloutBegin(dst)
-		return t.status(dst, "", t.copyThread(t.st.Cur), "compaction", t.w.CopyValue(payload.Get("message")), nil, agent, c.raw)
+		return t.status(dst, "", t.copyThread(t.st.Cur), universal.LabelCompaction, t.w.CopyValue(payload.Get("message")), nil, agent, c.raw)
 	case "token_usage_record":
 		dst = t.rolloutBegin(dst)
 		return t.usageRecord(dst, c, payload)

@@ -180,6 +180,6 @@ func (t *Translator) todoItem(dst []universal.Event, todos jsonscan.Value, paren
 		ItemID:   t.w.NewItemID(),
 		ParentID: parent,
 		Kind:     universal.KindStatus,
-		Content:  []universal.Part{{Type: universal.PartStatus, Label: "plan", Detail: string(list), Metadata: md.Bytes()}},
+		Content:  []universal.Part{{Type: universal.PartStatus, Label: universal.LabelPlan, Detail: string(list), Metadata: md.Bytes()}},
 	}, universal.SourceAgent, raw)
 }

@@ -689,7 +689,7 @@ func extraContent(typ string, part jsonscan.Value) []universal.Part {
 		if part.Get("auto").Bool() {
 			detail = "automatic compaction"
 		}
-		return []universal.Part{{Type: universal.PartStatus, Label: "compaction", Detail: detail, Metadata: metaOrNil(&o)}}
+		return []universal.Part{{Type: universal.PartStatus, Label: universal.LabelCompaction, Detail: detail, Metadata: metaOrNil(&o)}}
 	}
 }
 

@@ -134,7 +134,7 @@ func (t *Translator) title(dst []universal.Event, title string, updated int64, r
 	return t.w.Complete(dst, universal.Item{
 		ItemID:  t.w.NewItemID(),
 		Kind:    universal.KindStatus,
-		Content: []universal.Part{{Type: universal.PartStatus, Label: "title", Detail: t.st.Title}},
+		Content: []universal.Part{{Type: universal.PartStatus, Label: universal.LabelTitle, Detail: t.st.Title}},
 	}, universal.SourceAgent, raw)
 }
 
@@ -206,7 +206,7 @@ func revertPart(r revertState, rv jsonscan.Value, m *msgState) universal.Part {
 	if r.Part != "" {
 		detail = "reverted to before part " + r.Part + " of message " + r.Msg
 	}
-	return universal.Part{Type: universal.PartStatus, Label: "reverted", Detail: detail, Metadata: o.Bytes()}
+	return universal.Part{Type: universal.PartStatus, Label: universal.LabelReverted, Detail: detail, Metadata: o.Bytes()}
 }
 
 // sessionMetadata is the session.started metadata from a Session object.

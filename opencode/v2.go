@@ -528,7 +528,7 @@ func (t *Translator) onCompaction(dst []universal.Event, e *event) []universal.E
 		ItemID:   t.w.NewItemID(),
 		ParentID: parent,
 		Kind:     universal.KindStatus,
-		Content:  []universal.Part{{Type: universal.PartStatus, Label: "compaction", Detail: t.w.Copy(detail), Metadata: metaOrNil(&md)}},
+		Content:  []universal.Part{{Type: universal.PartStatus, Label: universal.LabelCompaction, Detail: t.w.Copy(detail), Metadata: metaOrNil(&md)}},
 		Status:   status,
 	}, universal.SourceAgent, e.raw)
 }

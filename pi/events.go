@@ -532,7 +532,7 @@ func (t *Translator) title(dst []universal.Event, title string, md []byte, nativ
 		return dst
 	}
 	t.st.Title = t.copy(title)
-	return t.status(dst, "title", title, md, nativeID, raw)
+	return t.status(dst, universal.LabelTitle, title, md, nativeID, raw)
 }
 
 // syntheticPrompt emits a user message the host sent and Pi did not echo.

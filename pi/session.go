@@ -153,7 +153,7 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 		} {
 			t.addValue(&md, k, e.Sub(k))
 		}
-		dst = t.summary(dst, "compaction", "", md.Bytes(), e.Get("summary").Str, id, in.raw)
+		dst = t.summary(dst, universal.LabelCompaction, "", md.Bytes(), e.Get("summary").Str, id, in.raw)
 		return t.usage(dst, e.Sub("usage"), nil, in.raw)
 	case "branch_summary":
 		t.addValue(&md, "fromId", e.Sub("fromId"))

@@ -696,7 +696,7 @@ func (t *Translator) compactionStart(dst []universal.Event, in *input) []univers
 		ItemID:  id,
 		Kind:    universal.KindSystem,
 		Role:    universal.RoleSystem,
-		Content: []universal.Part{{Type: universal.PartStatus, Label: "compaction", Detail: t.copy(in.get("reason").Str)}},
+		Content: []universal.Part{{Type: universal.PartStatus, Label: universal.LabelCompaction, Detail: t.copy(in.get("reason").Str)}},
 	}, agent, in.raw)
 }
 
@@ -726,7 +726,7 @@ func (t *Translator) compactionEnd(dst []universal.Event, in *input) []universal
 	if it, ok := t.w.Tracked(id); ok && reason == "" && len(it.Content) > 0 {
 		reason = it.Content[0].Detail // auto_compaction_end has no reason
 	}
-	st := universal.Part{Type: universal.PartStatus, Label: "compaction", Detail: reason, Metadata: md.Bytes()}
+	st := universal.Part{Type: universal.PartStatus, Label: universal.LabelCompaction, Detail: reason, Metadata: md.Bytes()}
 	parts := []universal.Part{st}
 	if s := result.Get("summary"); s.Exists() {
 		parts = append(parts, universal.Text(t.copy(s.Str)))

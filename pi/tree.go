@@ -166,7 +166,7 @@ func (t *Translator) reverted(dst []universal.Event, gone []int32, parent string
 	}
 	return t.w.Complete(dst, universal.Item{
 		ItemID: t.w.NewItemID(), Kind: universal.KindStatus,
-		Content: []universal.Part{{Type: universal.PartStatus, Label: "reverted",
+		Content: []universal.Part{{Type: universal.PartStatus, Label: universal.LabelReverted,
 			Detail: detail, Metadata: o.Bytes()}},
 	}, agent, raw)
 }

@@ -706,7 +706,7 @@ func (s *Session) retitle(it *universal.Item, c *Change) {
 	if it.Kind != universal.KindStatus || it.ParentID != "" || it.Status == universal.StatusFailed || len(it.Content) != 1 {
 		return
 	}
-	if p := &it.Content[0]; p.Type == universal.PartStatus && p.Label == "title" && p.Detail != "" && p.Detail != s.Title {
+	if p := &it.Content[0]; p.Type == universal.PartStatus && p.Label == universal.LabelTitle && p.Detail != "" && p.Detail != s.Title {
 		s.Title = strings.Clone(p.Detail)
 		c.What |= SessionChanged
 	}

@@ -148,9 +148,9 @@
 // and named after its fields. The title is the one thing a session's
 // agent changes afterwards (Claude Code and OpenCode generate one after
 // the first prompt, a user renames a session): a new title is a completed
-// status item labelled "title" whose detail is the title, under no other
-// item, made only when the title changes (a title the agent repeats, or
-// one it removes, makes none).
+// status item labelled "title" ([LabelTitle]) whose detail is the title,
+// under no other item, made only when the title changes (a title the
+// agent repeats, or one it removes, makes none).
 //
 // Usage and models. A usage.updated says what its numbers cover (scope
 // call, turn or session). Which model made a call has one place for every
@@ -198,14 +198,15 @@
 // What may differ. Where agents genuinely differ, the difference is
 // optional content, never another shape: reasoning parts (not every agent
 // or model reports reasoning), usage, native ids, metadata, json parts,
-// status items (notices such as a retry; a context compaction is a status
-// item labelled "compaction" for every agent, failed when it failed, and
-// an agent's plan or todo list one labelled "plan" whose detail is the
-// list, a line an entry: "[x] " done, "[~] " under way, "[ ] " to do,
-// "[-] " dropped; a new title of the session, one labelled "title"; a
-// revert of the conversation, one labelled "reverted" whose metadata
-// names where the removed part starts, when the record tells: "item_id"
-// or "turn_id", besides the agent's own id of it),
+// status items (notices such as a retry; four labels mean the same for
+// every agent, see [LabelCompaction]: a context compaction is a status
+// item labelled "compaction", failed when it failed, an agent's plan or
+// todo list one labelled "plan" whose detail is the list, a line an
+// entry: "[x] " done, "[~] " under way, "[ ] " to do, "[-] " dropped; a
+// new title of the session, one labelled "title"; a revert of the
+// conversation, one labelled "reverted" whose metadata names where the
+// removed part starts, when the record tells: "item_id" or "turn_id",
+// besides the agent's own id of it),
 // the items inside a sub-agent when the record does not
 // show them (Codex's exec output shows only the spawning call), permission
 // or question events where the record does not show the approval, a

@@ -145,6 +145,31 @@ type Part struct {
 	Extra     []Field
 }
 
+// Labels of status parts that mean the same for every agent, so that a
+// client tells these notices apart without knowing which agent wrote them.
+// Every other label is an agent's own name for a notice of its own (Codex's
+// "warning", Pi's "model", ACP's "session_info" …), kept as the agent
+// names it.
+const (
+	// LabelCompaction: the context was compacted, or compaction failed
+	// (the status item is then failed); Detail says what started it or
+	// why it failed, when the record tells.
+	LabelCompaction = "compaction"
+	// LabelPlan: the agent's plan or todo list. Detail is the list, an
+	// entry a line: "[x] " done, "[~] " under way, "[ ] " to do, "[-] "
+	// dropped.
+	LabelPlan = "plan"
+	// LabelTitle: the session has a new title, in Detail. Status items
+	// with it are notices about the session, under no other item.
+	LabelTitle = "title"
+	// LabelReverted: the user reverted the conversation (a rewind, an
+	// edited prompt, a rollback of turns): what came after the point
+	// reverted to is abandoned. Metadata "item_id" or "turn_id" names
+	// where the abandoned part starts, when the record tells, besides the
+	// agent's own id of it.
+	LabelReverted = "reverted"
+)
+
 // Streamed returns the part's string that item.delta events grow: Text for
 // text and reasoning, Arguments for tool_call, Output for tool_result.
 func (p *Part) Streamed() string {
