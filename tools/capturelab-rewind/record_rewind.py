@@ -24,76 +24,36 @@ mock's request for the fourth prompt held (it must hold the first and the fourth
 given the abandoned turns). With KEEP=DIR everything the lab wrote is kept under DIR as well (stderr, mock
 requests).
 """
-import glob, json, os, shutil, subprocess, sys, tempfile
+import os, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
 sys.dont_write_bytecode = True  # nothing written beside the scripts
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'capturelab-claude'))
+import claudelab  # noqa: E402
 
-LAB = os.environ.get('CAPTURELAB', '/work/shared/tools/capturelab')
-AGENTS = os.environ.get('AGENTS_DIR') or os.path.join(LAB, 'agents')
 ANCHOR = '            argv = claude_argv(pr, resume=sid)\n'
 ADDED = ('            argv += __import__("scenarios").resume_at(VARIANT, SET, i, sid, HOME)'
          '  # added by tools/capturelab-rewind/record_rewind.py\n')
 # the captures: (name, the lab's scenario, the lab's set)
-CAPTURES = [("s06-multiturn-rewind", "main"), ("s06-multiturn-rewind-v2", "v2")]
+CAPTURES = [("s06-multiturn-rewind", "s06-multiturn-rewind", "main"),
+            ("s06-multiturn-rewind-v2", "s06-multiturn-rewind", "v2")]
 
 
-def version():
-    with open(os.path.join(AGENTS, 'claude', 'node_modules', '@anthropic-ai', 'claude-code', 'package.json')) as f:
-        return json.load(f)['version']
-
-
-def stage():
-    """A writable copy of the lab's common/ and claude/ with rewind_scenarios.py as claude/scenarios.py."""
-    d = tempfile.mkdtemp(prefix='capturelab-rewind-')
-    for sub in ('common', 'claude'):
-        shutil.copytree(os.path.join(LAB, sub), os.path.join(d, sub),
-                        ignore=shutil.ignore_patterns('out', 'agents', '__pycache__'))
-    c = os.path.join(d, 'claude')
-    os.rename(os.path.join(c, 'scenarios.py'), os.path.join(c, 'lab_scenarios.py'))
-    shutil.copy(os.path.join(HERE, 'rewind_scenarios.py'), os.path.join(c, 'scenarios.py'))
-    cap = os.path.join(c, 'capture.py')
-    src = open(cap, encoding='utf-8').read()
-    if src.count(ANCHOR) != 1:
-        sys.exit('capture.py: the line %r is not there exactly once; this lab is not the one the recorder knows'
-                 % ANCHOR.strip())
-    with open(cap, 'w', encoding='utf-8') as f:
-        f.write(src.replace(ANCHOR, ANCHOR + ADDED))
-    for root, dirs, files in os.walk(d):
-        for n in dirs + files:
-            p = os.path.join(root, n)
-            os.chmod(p, os.stat(p).st_mode | 0o200)
-    return d
-
-
-def rewound_request(mock_log, prompts, index):
+def rewound_request(requests, prompts, index):
     """Which prompts the last request for prompt `index` held (the mock's log)."""
     held = None
-    with open(mock_log, encoding='utf-8') as f:
-        for line in f:
-            e = json.loads(line)
-            if e.get('kind') == 'main' and e.get('prompt_index') == index:
-                seen = json.dumps(e.get('messages', ''), ensure_ascii=False)
-                held = [i for i, p in enumerate(prompts) if json.dumps(p, ensure_ascii=False)[1:-1] in seen]
+    for e in requests:
+        if e.get('kind') == 'main' and e.get('prompt_index') == index:
+            held = [i for i, p in enumerate(prompts) if claudelab.seen_in_messages(e, [p])]
     return held
 
 
-def keep(src, dest, name, set_name, rs):
-    shutil.copy(os.path.join(src, name + '.jsonl'), os.path.join(dest, name + '.jsonl'))
-    main = glob.glob(os.path.join(src, name + '.session', '*', '*.jsonl'))
-    if len(main) != 1:
-        sys.exit('%s: want one transcript, found %s' % (name, main))
-    sess = os.path.join(dest, name + '.session')
-    shutil.rmtree(sess, ignore_errors=True)
-    os.makedirs(os.path.join(sess, os.path.basename(os.path.dirname(main[0]))))
-    shutil.copy(main[0], os.path.join(sess, os.path.relpath(main[0], os.path.join(src, name + '.session'))))
-    mp = os.path.join(src, name + '.meta.json')
-    meta = json.load(open(mp, encoding='utf-8'))
+def keep(src, dest, name, rs):
+    meta = claudelab.copy_capture(src, dest, name)
     at, kept = rs.REWIND_AT['-rewind']
     argv = meta['argv'][at]
     resumed_at = argv[argv.index('--resume-session-at') + 1] if '--resume-session-at' in argv else None
-    held = rewound_request(os.path.join(src, name + '.mock-requests.jsonl'), meta['prompts'], at)
+    held = rewound_request(claudelab.mock_requests(src, name), meta['prompts'], at)
     meta['rewind_note'] = (
         'Recorded by tools/capturelab-rewind/record_rewind.py: the lab\'s s06-multiturn with four prompts '
         '(rewind_scenarios.py), one process each; prompt %d resumed with --resume-session-at <uuid of the last '
@@ -101,9 +61,8 @@ def keep(src, dest, name, set_name, rs):
         'request for prompt %d held (the mock\'s request log, not kept).' % (at + 1, kept + 1, at + 1))
     meta['resumed_at'] = resumed_at
     meta['rewound_request'] = held
-    with open(os.path.join(dest, name + '.meta.json'), 'w', encoding='utf-8') as f:
-        f.write(json.dumps(meta, indent=1, ensure_ascii=False) + '\n')
-    bad = {k: v for k, v in meta['checks'].items() if v is False}
+    claudelab.write_meta(dest, name, meta)
+    bad = claudelab.failed_checks(meta)
     print('%s: exit=%s lines=%d failed checks=%s resumed at %s, request held prompts %s' % (
         name, meta['observed']['exit_codes'], meta['observed']['lines'], bad or 'none', resumed_at, held))
     if held != [kept, at]:
@@ -112,34 +71,6 @@ def keep(src, dest, name, set_name, rs):
     return not bad and meta['observed']['exit_codes'] == [0] * len(meta['prompts']) and resumed_at is not None
 
 
-def main():
-    args = sys.argv[1:]
-    dest = os.path.join(REPO, 'testdata', 'claude', version() + '-rewind')
-    if args[:1] == ['--out']:
-        dest, args = args[1], args[2:]
-    if any(a.startswith('-') for a in args):
-        sys.exit(__doc__)
-    os.makedirs(dest, exist_ok=True)
-    lab = stage()
-    out = tempfile.mkdtemp(prefix='capturelab-rewind-out-')
-    env = dict(os.environ, AGENTS_DIR=AGENTS, OUT_DIR=out)
-    sys.path.insert(0, os.path.join(lab, 'claude'))
-    import scenarios as rs  # the staged copy of rewind_scenarios.py
-    ok = True
-    try:
-        for name, set_name in CAPTURES:
-            if args and name not in args:
-                continue
-            subprocess.run([os.path.join(lab, 'claude', 'run.sh'), 's06-multiturn-rewind', set_name], env=env,
-                           check=True)
-            ok = keep(os.path.join(out, 'claude', version()), dest, name, set_name, rs) and ok
-        if os.environ.get('KEEP'):
-            shutil.copytree(out, os.environ['KEEP'], dirs_exist_ok=True, symlinks=True)
-    finally:
-        shutil.rmtree(lab, ignore_errors=True)
-        shutil.rmtree(out, ignore_errors=True)
-    sys.exit(0 if ok else 1)
-
-
 if __name__ == '__main__':
-    main()
+    claudelab.record(__doc__, 'capturelab-rewind-', '-rewind', os.path.join(HERE, 'rewind_scenarios.py'), ANCHOR, ADDED,
+                     lambda rs: CAPTURES, keep)
