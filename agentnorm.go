@@ -2,6 +2,7 @@ package agentnorm
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -135,28 +136,47 @@ type Options struct {
 	// in order (reported as universal.Prompt: agents that do not echo
 	// their prompts get them as synthetic user messages).
 	Prompts []string
+	// AtEnd, when set, is called once the input has ended (or failed to
+	// read), unless a report ended the session already, and returns the
+	// report that ends it: a host that runs the agent waits for the
+	// process there (exec.Cmd.Wait, which must follow the last read of
+	// its output) and returns universal.Exit with the exit code and
+	// stderr, so that a failed run ends the session failed. Without it,
+	// or when it returns nil, the session ends with universal.EndOfInput.
+	AtEnd func() universal.Report
 }
 
 // Session translates one session of an agent's native output read from an
-// io.Reader. Build it with Open, then range over Events.
+// io.Reader. Build it with Open, then range over Events. Report may be
+// called from any goroutine, while Events runs in another; the other
+// methods belong to the goroutine that ranges over Events.
 type Session struct {
 	t      universal.Translator
 	format universal.Format
 	r      *bufio.Reader
 	max    int
 	queued []universal.Event
-	ended  bool
+	atEnd  func() universal.Report
 
-	// With ReuseEvents, a translator call ends the life of the events of
-	// the call before, so reports wait here until Events has yielded
-	// every event queued before them.
-	reuse   bool
+	// Reports wait here until Events has yielded every event queued
+	// before them (with ReuseEvents a translator call ends the life of
+	// the events of the call before), and the translator is only ever
+	// called from Events.
+	mu      sync.Mutex
 	reports []universal.Report
+	ended   bool
 }
 
 // Open prepares the translation of one session of the named agent's output
 // read from r, detecting the format unless o.Format names it. Nothing is
 // read beyond what detection peeks at until Events is ranged over.
+//
+// Detection reads the input's first lines as they arrive: Open returns
+// once a whole line tells the format (or 64 KiB, or the end of input, do),
+// so it waits for the agent's first line of output. A host that must write
+// to the agent before the agent writes anything (a JSON-RPC client that
+// sends initialize first, a prompt on stdin) writes first or names the
+// format.
 func Open(r io.Reader, agent string, o Options) (*Session, error) {
 	a, err := Lookup(agent)
 	if err != nil {
@@ -166,8 +186,7 @@ func Open(r io.Reader, agent string, o Options) (*Session, error) {
 	br.Reset(r)
 	var f universal.Format
 	if o.Format == "" || o.Format == "auto" {
-		head, _ := br.Peek(64 << 10)
-		if f, err = a.Detect(head); err != nil {
+		if f, err = a.DetectReader(br); err != nil {
 			release(br)
 			return nil, err
 		}
@@ -180,11 +199,41 @@ func Open(r io.Reader, agent string, o Options) (*Session, error) {
 		release(br)
 		return nil, err
 	}
-	s := &Session{t: t, format: f, r: br, max: o.MaxMessage, reuse: o.ReuseEvents}
+	s := &Session{t: t, format: f, r: br, max: o.MaxMessage, atEnd: o.AtEnd}
 	for _, p := range o.Prompts {
 		s.Report(universal.Prompt{Text: p})
 	}
 	return s, nil
+}
+
+// DetectReader tells the format of the input r reads from its first lines,
+// without consuming them (it peeks). A live agent's output arrives a line
+// at a time, so Detect is tried as soon as a line is whole, then after
+// every further line while it cannot tell, and a last time on what there
+// is when r's buffer is full or the input ends (a pretty-printed JSON
+// document tells nothing by its first line). It waits for input no longer
+// than that. An empty input is an error wrapping ErrUndetected that says
+// so.
+func (a Agent) DetectReader(br *bufio.Reader) (universal.Format, error) {
+	tried := 0 // the bytes up to the last whole line Detect was given
+	for {
+		head, _ := br.Peek(br.Buffered()) // what has arrived, without waiting
+		if i := bytes.LastIndexByte(head, '\n'); i >= tried {
+			tried = i + 1
+			if f, err := a.Detect(head[:tried]); err == nil {
+				return f, nil
+			}
+		}
+		if len(head) == br.Size() {
+			return a.Detect(head)
+		}
+		if _, err := br.Peek(len(head) + 1); err != nil { // waits for more, or the end
+			if head, _ = br.Peek(br.Buffered()); len(head) == 0 {
+				return universal.Format{}, fmt.Errorf("agentnorm: %s: %w: the input is empty", a.Name, ErrUndetected)
+			}
+			return a.Detect(head)
+		}
+	}
 }
 
 // readers lends Open its 64 KiB read buffers: a program that reads many
@@ -207,21 +256,43 @@ func (s *Session) Translator() universal.Translator { return s.t }
 
 // Report tells the translator what the host did (a prompt sent, a
 // permission answered, a termination, the process's exit); the events it
-// implies come out of Events in order. Report an Exit or a Terminate to end
-// the session yourself; otherwise Events ends it with EndOfInput when the
-// input ends. With Options.ReuseEvents, the translator is told when Events
-// has yielded every event before the report (a Checkpoint taken in
-// between does not have it yet).
+// implies come out of Events in order, after the events of the messages
+// read before it. Report an Exit or a Terminate to end the session
+// yourself (or see Options.AtEnd); otherwise Events ends it with
+// EndOfInput when the input ends.
+//
+// Report is safe to call from another goroutine than the one ranging over
+// Events (a host's UI answering a permission while the agent's output is
+// read): the report is handed to the translator when Events next yields,
+// that is once the next native message has arrived or the input has
+// ended. A Checkpoint taken in between does not have it yet. A report
+// made after Events has returned is not translated.
 func (s *Session) Report(r universal.Report) {
-	if s.reuse {
-		s.reports = append(s.reports, r)
-	} else {
-		s.queued = s.t.Report(s.queued, r)
-	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reports = append(s.reports, r)
 	switch r.(type) {
 	case universal.Exit, universal.Terminate, universal.EndOfInput:
 		s.ended = true
 	}
+}
+
+// nextReport takes the oldest report not yet translated.
+func (s *Session) nextReport() (universal.Report, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.reports) == 0 {
+		return nil, false
+	}
+	r := s.reports[0]
+	s.reports = s.reports[1:]
+	return r, true
+}
+
+func (s *Session) isEnded() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ended
 }
 
 // Events reads the input to its end and yields every universal event, in
@@ -244,11 +315,10 @@ func (s *Session) Events() iter.Seq2[universal.Event, error] {
 					}
 				}
 				s.queued = s.queued[:0]
-				if len(s.reports) == 0 {
+				r, ok := s.nextReport()
+				if !ok {
 					return true
 				}
-				r := s.reports[0]
-				s.reports = s.reports[1:]
 				s.queued = s.t.Report(s.queued, r)
 			}
 		}
@@ -272,8 +342,14 @@ func (s *Session) Events() iter.Seq2[universal.Event, error] {
 			release(s.r)
 			s.r = nil
 		}
-		if !s.ended {
-			s.Report(universal.EndOfInput{})
+		if !s.isEnded() {
+			var end universal.Report = universal.EndOfInput{}
+			if s.atEnd != nil {
+				if r := s.atEnd(); r != nil {
+					end = r
+				}
+			}
+			s.Report(end)
 		}
 		if !flush() {
 			return

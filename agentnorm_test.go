@@ -3,6 +3,7 @@ package agentnorm_test
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -165,5 +166,90 @@ func TestSessionReuseEvents(t *testing.T) {
 				break // terminated after the last event
 			}
 		}
+	}
+}
+
+// TestAtEnd: the report Options.AtEnd returns when the input ends is what
+// ends the session (a process's exit code: failed), and a report that
+// ended the session first keeps AtEnd from being called.
+func TestAtEnd(t *testing.T) {
+	in := `{"type":"system","subtype":"init","session_id":"s1","model":"m","cwd":"/p","tools":[]}` + "\n"
+	for _, c := range []struct {
+		name      string
+		terminate bool
+		want      universal.EndReason
+		calls     int
+	}{
+		{"exit 3", false, universal.EndError, 1},
+		{"terminated first", true, universal.EndTerminated, 0},
+	} {
+		calls := 0
+		s, err := agentnorm.Open(strings.NewReader(in), "claude", agentnorm.Options{AtEnd: func() universal.Report {
+			calls++
+			return universal.Exit{Code: 3, Stderr: "boom"}
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.terminate {
+			s.Report(universal.Terminate{Message: "stop"})
+		}
+		var last universal.Event
+		for ev, err := range s.Events() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			last = ev
+		}
+		d, ok := last.Data.(*universal.SessionEnded)
+		if !ok || d.Reason != c.want || calls != c.calls {
+			t.Errorf("%s: last event %s %+v, AtEnd called %d times; want session.ended %s, %d calls", c.name, last.Type, last.Data, calls, c.want, c.calls)
+		}
+		if !c.terminate && (d.ExitCode == nil || *d.ExitCode != 3 || d.Stderr != "boom") {
+			t.Errorf("%s: exit code %v, stderr %q", c.name, d.ExitCode, d.Stderr)
+		}
+	}
+}
+
+// TestReportFromAnotherGoroutine: a host answers while Events waits for
+// the agent's next line (run with -race): the report's events come out
+// with the next line's, in order, and nothing races.
+func TestReportFromAnotherGoroutine(t *testing.T) {
+	pr, pw := io.Pipe()
+	s, err := agentnorm.Open(pr, "claude", agentnorm.Options{Format: "stream-json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := []string{
+		`{"type":"system","subtype":"init","session_id":"s1","model":"m","cwd":"/p","tools":[]}`,
+		`{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"hi"}]},"session_id":"s1"}`,
+		`{"type":"result","subtype":"success","is_error":false,"result":"hi","session_id":"s1"}`,
+	}
+	started := make(chan struct{})
+	go func() {
+		pw.Write([]byte(lines[0] + "\n"))
+		<-started // Events has yielded session.started and waits for the next line
+		s.Report(universal.Prompt{Text: "say hi"})
+		for _, l := range lines[1:] {
+			pw.Write([]byte(l + "\n"))
+		}
+		pw.Close()
+	}()
+	var types []string
+	prompt := 0
+	for ev, err := range s.Events() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type == universal.TypeSessionStarted {
+			close(started)
+		}
+		if d, ok := ev.Data.(*universal.ItemSnapshot); ok && ev.Type == universal.TypeItemCompleted && d.Item.Role == universal.RoleUser {
+			prompt = len(types)
+		}
+		types = append(types, string(ev.Type))
+	}
+	if prompt == 0 || types[len(types)-1] != string(universal.TypeSessionEnded) {
+		t.Errorf("events %v: want the prompt's user message after session.started and session.ended last", types)
 	}
 }

@@ -1,13 +1,19 @@
 package agentnorm_test
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentnorm/agentnorm"
+	"github.com/agentnorm/agentnorm/internal/corpus"
 )
 
 // TestDetectionIsOwn: no agent's detector reads another agent's record as
@@ -60,5 +66,95 @@ func TestDetectionIsOwn(t *testing.T) {
 	}
 	if n < 1000 {
 		t.Fatalf("only %d inputs", n)
+	}
+}
+
+// lineReader returns one line of its input per Read, as a live agent's
+// output arrives.
+type lineReader struct{ rest []byte }
+
+func (r *lineReader) Read(p []byte) (int, error) {
+	if len(r.rest) == 0 {
+		return 0, io.EOF
+	}
+	n := bytes.IndexByte(r.rest, '\n') + 1
+	if n == 0 {
+		n = len(r.rest)
+	}
+	n = copy(p, r.rest[:n])
+	r.rest = r.rest[n:]
+	return n, nil
+}
+
+// TestDetectionLineByLine: Open, given the input a line per read as a live
+// agent writes it, detects the format that the file's first 64 KiB tell,
+// for every recorded input.
+func TestDetectionLineByLine(t *testing.T) {
+	n := 0
+	err := corpus.Walk("testdata", func(in corpus.Input) error {
+		n++
+		s, err := agentnorm.Open(&lineReader{rest: in.Data}, in.Agent.Name, agentnorm.Options{})
+		switch {
+		case err != nil:
+			t.Errorf("%s: %v", in.Rel, err)
+		case s.Format().Name != in.Format.Name:
+			t.Errorf("%s: detected as %s a line at a time, %s from its first 64 KiB", in.Rel, s.Format().Name, in.Format.Name)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 1000 {
+		t.Fatalf("only %d inputs", n)
+	}
+}
+
+// TestOpenReturnsAtFirstLine: with detection, Open returns once the
+// agent's first line has arrived (Pi's second: its first is a session
+// file's header), while the agent is still running; and an input that ends
+// empty says so instead of asking for a format.
+func TestOpenReturnsAtFirstLine(t *testing.T) {
+	for _, tc := range []struct {
+		agent, path, format string
+		lines               int
+	}{
+		{"claude", "testdata/claude/2.1.330/s01-text.jsonl", "stream-json", 1},
+		{"codex", "testdata/codex/0.169.0/s01-text.exec.jsonl", "exec", 1},
+		{"pi", "testdata/pi/1.5.2/s01-text.json.jsonl", "json", 2},
+		{"pi", "testdata/pi/1.5.2/s01-text.json.session.jsonl", "session", 2},
+		{"acp", "testdata/acp/gemini-cli/0.61.0/s01-text.exchange.jsonl", "exchange", 1},
+	} {
+		data, err := os.ReadFile(tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var first []byte
+		for _, l := range bytes.SplitAfter(data, []byte("\n"))[:tc.lines] {
+			first = append(first, l...)
+		}
+		pr, pw := io.Pipe()
+		go pw.Write(first) // and nothing more: the agent is still at work
+		done := make(chan error, 1)
+		go func() {
+			s, err := agentnorm.Open(pr, tc.agent, agentnorm.Options{})
+			if err == nil && s.Format().Name != tc.format {
+				err = fmt.Errorf("format %s, want %s", s.Format().Name, tc.format)
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("%s: %v", tc.path, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("%s: Open still waits for more than the first line", tc.path)
+		}
+		pw.Close()
+	}
+	_, err := agentnorm.Open(strings.NewReader(""), "claude", agentnorm.Options{})
+	if !errors.Is(err, agentnorm.ErrUndetected) || !strings.Contains(err.Error(), "empty") {
+		t.Errorf("empty input: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"os/exec"
 	"strings"
 
 	"github.com/agentnorm/agentnorm"
@@ -151,4 +152,39 @@ func Example_statusLabels() {
 	// Output:
 	// claude: context compacted (manual)
 	// codex: context compacted (Summary of the work so far.)
+}
+
+// Run an agent and translate its output as it comes: the format is
+// detected from its first line, and when its output ends the process's
+// exit code ends the session (here the "agent" replays a recording and
+// exits 3).
+func Example_process() {
+	cmd := exec.Command("sh", "-c", "cat testdata/claude/2.1.330/s01-text.jsonl; exit 3")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		log.Fatal(err)
+	}
+	s, err := agentnorm.Open(stdout, "claude", agentnorm.Options{
+		Prompts: []string{"Say hello"},
+		AtEnd: func() universal.Report {
+			cmd.Wait() // after the last read of stdout, as os/exec wants
+			return universal.Exit{Code: cmd.ProcessState.ExitCode()}
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for ev, err := range s.Events() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		if d, ok := ev.Data.(*universal.SessionEnded); ok {
+			fmt.Println(ev.Type, d.Reason, *d.ExitCode, d.Message)
+		}
+	}
+	// Output:
+	// session.ended error 3 exit code 3
 }

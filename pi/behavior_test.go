@@ -519,6 +519,20 @@ func TestDetect(t *testing.T) {
 			t.Errorf("Detect(%q) = %q, want \"\"", head, got)
 		}
 	}
+	// json mode's first line is a session file's header: a versioned
+	// header alone does not tell (a session file is followed from its
+	// first line on), the line after it does.
+	const header = `{"type":"session","version":3,"id":"s","timestamp":"2026-11-21T12:11:17.769Z","cwd":"/w"}` + "\n"
+	for _, c := range []struct{ head, want string }{
+		{header, ""},
+		{header + `{"type":"agent_start"}` + "\n", pi.FormatJSON},
+		{header + `{"type":"model_change","id":"a","parentId":null,"provider":"p","modelId":"m"}` + "\n", pi.FormatSession},
+		{`{"type":"session","id":"s","timestamp":"2026-11-21T12:11:17.769Z","cwd":"/w"}` + "\n", pi.FormatSession}, // v1: no version
+	} {
+		if got := pi.Detect([]byte(c.head)); got != c.want {
+			t.Errorf("Detect(%q) = %q, want %q", c.head, got, c.want)
+		}
+	}
 }
 
 // TestUnknownInput: what the translator cannot map is reported, never

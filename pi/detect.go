@@ -157,11 +157,14 @@ func Detect(head []byte) string {
 		}
 	}
 	if header {
-		// Only a header: json mode has written one since Pi 0.45, always
-		// with a version; a v1 session file has none, and only an
-		// oh-my-pi session file has a title slot.
+		// Only a header. A v1 session file's has no version, and only an
+		// oh-my-pi session file has a title slot; but json mode has
+		// written a session file's very header (with its version) as its
+		// first line since Pi 0.45, so a versioned header alone does not
+		// tell: the next line does (an event in json mode, an entry in a
+		// session file, even a fresh one being followed).
 		if headerVersion && !slot {
-			return FormatJSON
+			return ""
 		}
 		return FormatSession
 	}

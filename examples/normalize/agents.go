@@ -1,6 +1,10 @@
 package main
 
-import "github.com/agentnorm/agentnorm"
+import (
+	"bufio"
+
+	"github.com/agentnorm/agentnorm"
+)
 
 // Every agent agentnorm reads, from its one entry point.
 func init() {
@@ -9,8 +13,8 @@ func init() {
 			name:    a.Name,
 			title:   a.Title,
 			formats: a.Formats,
-			detect: func(head []byte) string {
-				f, err := a.Detect(head)
+			detect: func(r *bufio.Reader) string {
+				f, err := a.DetectReader(r)
 				if err != nil {
 					return ""
 				}

@@ -41,8 +41,9 @@ type agent struct {
 	name    string
 	title   string
 	formats []universal.Format
-	// detect names the format of input that starts with head, "" if unsure.
-	detect func(head []byte) string
+	// detect names the format of the input r reads, peeking at its first
+	// lines as they arrive; "" if they do not tell.
+	detect func(r *bufio.Reader) string
 	// translator builds a translator for a format; nil until the
 	// provider's translator has landed.
 	translator func(format string, o universal.Options) (universal.Translator, error)
@@ -115,10 +116,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 	format := *formatName
 	if format == "auto" {
-		head, _ := inputs[0].Peek(64 << 10)
 		format = ""
 		if a.detect != nil {
-			format = a.detect(head)
+			format = a.detect(inputs[0])
 		}
 		if format == "" {
 			return fmt.Errorf("%w: cannot tell the %s format of the input; name it with -format (%s)", errUsage, a.name, formatNames(a))
@@ -182,6 +182,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			events = t.Translate(events, m)
 			if err := emit(); err != nil {
 				return err
+			}
+			if sess == nil && in.Buffered() == 0 {
+				// The next read may wait for a live agent: what is
+				// translated so far goes out first.
+				if err := w.Flush(); err != nil {
+					return err
+				}
 			}
 		}
 	}

@@ -196,9 +196,9 @@ func (s *Server) handleNative(w http.ResponseWriter, r *http.Request) {
 		}
 	} else {
 		if format == "" || format == "auto" {
-			// Wait for the first line (or 64 KiB), then tell the format.
-			head, _ := peekHead(body)
-			f, err := agent.Detect(head)
+			// Wait for the first lines that tell the format (or for the
+			// buffer to fill, or the end of the body).
+			f, err := agent.DetectReader(body)
 			if err != nil {
 				httpError(w, http.StatusBadRequest, err.Error())
 				return
@@ -304,17 +304,6 @@ func (s *Server) nativeDone(w http.ResponseWriter, id string, nat *Native, ss *s
 	w.Header().Set(HeaderOffset, strconv.FormatInt(nat.Offset, 10))
 	w.Header().Set(HeaderVersion, strconv.FormatInt(v, 10))
 	writeJSON(w, NativeResult{SessionID: id, Agent: nat.Agent, Format: nat.Format, Offset: nat.Offset, Version: v, Ended: nat.Ended})
-}
-
-// peekHead waits until the body holds a whole first line, 64 KiB or ends,
-// and returns what it holds.
-func peekHead(r *bufio.Reader) ([]byte, error) {
-	for n := 1; ; n = r.Buffered() + 1 {
-		head, err := r.Peek(n)
-		if err != nil || bytes.IndexByte(head, '\n') >= 0 || n >= r.Size() {
-			return head, err
-		}
-	}
 }
 
 // translateUnit translates one framing unit (a line, an SSE event, the
