@@ -162,6 +162,9 @@ var (
 // Translate translates one native message. See universal.Translator.
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
 	t.w.Recycle()
+	if t.w.Ended() {
+		return dst // nothing is emitted after session.ended
+	}
 	if m.Err != nil {
 		t.raw, t.line, t.at = universal.CleanInput(m.Data), m.Line, 0
 		return t.unparsed(dst, "", m.Err)
@@ -257,6 +260,9 @@ func (t *Translator) unparsed(dst events, path string, err error) events {
 // Report translates what the host did. See universal.Translator.
 func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
 	t.w.Recycle()
+	if t.w.Ended() {
+		return dst // nothing is emitted after session.ended
+	}
 	t.raw, t.line, t.at = nil, 0, 0
 	switch r := r.(type) {
 	case universal.Prompt:

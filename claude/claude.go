@@ -213,6 +213,9 @@ var (
 // Translate translates one native message. See universal.Translator.
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
 	t.w.Recycle()
+	if t.w.Ended() {
+		return dst // nothing is emitted after session.ended
+	}
 	if t.transcript && m.Dir != universal.In {
 		return t.transcriptLine(dst, m)
 	}
@@ -467,6 +470,9 @@ func (t *Translator) unparsed(dst []universal.Event, path string, err error) []u
 // Report translates what the host did. See universal.Translator.
 func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
 	t.w.Recycle()
+	if t.w.Ended() {
+		return dst // nothing is emitted after session.ended
+	}
 	t.raw, t.line = nil, 0
 	switch r := r.(type) {
 	case universal.Prompt:

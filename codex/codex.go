@@ -193,6 +193,9 @@ func (t *Translator) Format() string { return t.format }
 // Translate translates one native message.
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
 	t.w.Recycle()
+	if t.w.Ended() {
+		return dst // nothing is emitted after session.ended
+	}
 	c := ctx{line: m.Line, raw: m.Data, in: m.Dir == universal.In}
 	t.own = t.own[:0]
 	if m.Err != nil {
@@ -255,6 +258,9 @@ func (c *ctx) loc() string { return "line " + strconv.FormatInt(c.line, 10) }
 // Report handles what the host did.
 func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
 	t.w.Recycle()
+	if t.w.Ended() {
+		return dst // nothing is emitted after session.ended
+	}
 	w := t.w
 	switch r := r.(type) {
 	case universal.Prompt:

@@ -174,6 +174,9 @@ func (t *Translator) Follow(nativeSessionID string) {
 // Translate implements [universal.Translator].
 func (t *Translator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
 	t.w.Recycle()
+	if t.w.Ended() {
+		return dst // nothing is emitted after session.ended
+	}
 	if m.Err != nil {
 		m.Data = universal.CleanInput(m.Data)
 		return t.w.Unparsed(dst, lineLoc(m.Line, -1), m.Err, m.Data)
@@ -234,6 +237,9 @@ func (t *Translator) translateArray(dst []universal.Event, m universal.Message) 
 // Report implements [universal.Translator].
 func (t *Translator) Report(dst []universal.Event, r universal.Report) []universal.Event {
 	t.w.Recycle()
+	if t.w.Ended() {
+		return dst // nothing is emitted after session.ended
+	}
 	w := t.w
 	switch r := r.(type) {
 	case universal.Prompt:

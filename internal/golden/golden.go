@@ -164,6 +164,46 @@ func (c *Case) translate(input []byte, opts universal.Options, chunk func() int,
 	return call(t.Report(out, end)), nil
 }
 
+// checkEndedRestore translates input to its end, checkpoints the
+// translator, restores the checkpoint into a fresh one and gives that one
+// the input again: it must emit nothing.
+func (c *Case) checkEndedRestore(input []byte) error {
+	t := c.New(Options())
+	for _, r := range c.Reports {
+		t.Report(nil, r)
+	}
+	var msgs []universal.Message
+	for m, err := range universal.Messages(NewReader(bytes.NewReader(input), c.Framing)) {
+		if err != nil {
+			return err
+		}
+		t.Translate(nil, m)
+		m.Data = bytes.Clone(m.Data)
+		msgs = append(msgs, m)
+	}
+	end := c.End
+	if end == nil {
+		end = universal.EndOfInput{}
+	}
+	t.Report(nil, end)
+	cp, err := t.Checkpoint()
+	if err != nil {
+		return err
+	}
+	t = c.New(Options())
+	if err := t.Restore(cp); err != nil {
+		return err
+	}
+	var out []universal.Event
+	for _, m := range msgs {
+		out = t.Translate(out, m)
+	}
+	if out = t.Report(out, universal.EndOfInput{}); len(out) > 0 {
+		return fmt.Errorf("%d events after session.ended, the first %s", len(out), out[0].Type)
+	}
+	return nil
+}
+
 // chunkReader returns its data in pieces whose sizes next chooses.
 type chunkReader struct {
 	data []byte
@@ -302,6 +342,13 @@ func Run(t *testing.T, c Case) {
 		t.Errorf("checkpoint/restore: %v", err)
 	} else if b := Encode(evs); !bytes.Equal(b, got) {
 		t.Errorf("checkpoint/restore every %d messages: output differs:\n%s", every, diffNDJSON(got, b))
+	}
+
+	// Ended, the translator's checkpoint restores (a host checkpoints
+	// after its last batch too), and the restored translator emits
+	// nothing more.
+	if err := c.checkEndedRestore(input); err != nil {
+		t.Errorf("checkpoint after the end: %v", err)
 	}
 
 	// Raw payloads on: the same events, each agent event with its raw.
