@@ -19,8 +19,9 @@ var ErrCheckpoint = errors.New("unusable checkpoint")
 const checkpointVersion = 1
 
 // SaveCheckpoint returns the checkpoint of a translator built on w: the
-// JSON object {"version", "agent", "format", "stream", "state"} with the
-// envelope's version, w's agent, the translator's format, w's state and
+// JSON object {"version", "agent", "format", "session", "stream", "state"}
+// with the envelope's version, w's agent, the translator's format, the
+// session id its events carry (Options.SessionID), w's state and
 // the translator's own state (any value encoding/json
 // marshals; it must not share memory the translator changes later while
 // marshalling). Errors name w's agent.
@@ -35,9 +36,10 @@ func SaveCheckpoint(format string, w *Stream, state any) ([]byte, error) {
 		Version int         `json:"version"`
 		Agent   string      `json:"agent"`
 		Format  string      `json:"format"`
+		Session string      `json:"session"`
 		Stream  StreamState `json:"stream"`
 		State   any         `json:"state"`
-	}{checkpointVersion, w.agent, format, w.State(), state})
+	}{checkpointVersion, w.agent, format, w.st.sessionID, w.State(), state})
 	if err != nil {
 		return nil, fmt.Errorf("%s: checkpoint: %w", w.agent, err)
 	}
@@ -45,10 +47,13 @@ func SaveCheckpoint(format string, w *Stream, state any) ([]byte, error) {
 }
 
 // LoadCheckpoint restores a checkpoint made by SaveCheckpoint for the same
-// agent and format: it decodes the translator's own state into state (a
-// pointer), then restores w. A checkpoint is data read back from disk, so
-// it is checked before anything is restored: the envelope's version, the
-// agent and format, and the stream state's internal references (open
+// agent, format and session id: it decodes the translator's own state
+// into state (a pointer), then restores w. A checkpoint is data read back
+// from disk, so it is checked before anything is restored: the envelope's
+// version, the agent, format and session id (a translator built with
+// another Options.SessionID would switch ids in the middle of the
+// session; a checkpoint of a version that did not save the id is taken
+// as it is), and the stream state's internal references (open
 // items, turns, counters); a checkpoint that fails a check is refused with
 // an error wrapping ErrCheckpoint. The translator checks its own state
 // the same way before it uses it. On error w is unchanged; state may be
@@ -58,6 +63,7 @@ func LoadCheckpoint(b []byte, format string, w *Stream, state any) error {
 		Version int             `json:"version"`
 		Agent   string          `json:"agent"`
 		Format  string          `json:"format"`
+		Session *string         `json:"session"`
 		Stream  *StreamState    `json:"stream"`
 		State   json.RawMessage `json:"state"`
 	}
@@ -71,6 +77,8 @@ func LoadCheckpoint(b []byte, format string, w *Stream, state any) error {
 		return fmt.Errorf("%s: restore: %w: checkpoint of agent %q", w.agent, ErrCheckpoint, c.Agent)
 	case c.Format != format:
 		return fmt.Errorf("%s: restore: %w: checkpoint of format %q into a %q translator", w.agent, ErrCheckpoint, c.Format, format)
+	case c.Session != nil && *c.Session != w.st.sessionID:
+		return fmt.Errorf("%s: restore: %w: checkpoint of session %q into a translator of session %q (Options.SessionID)", w.agent, ErrCheckpoint, *c.Session, w.st.sessionID)
 	case c.Stream == nil || len(c.State) == 0 || string(c.State) == "null":
 		return fmt.Errorf("%s: restore: %w: no stream or no state", w.agent, ErrCheckpoint)
 	}

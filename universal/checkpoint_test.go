@@ -85,6 +85,17 @@ func TestCheckpointRefused(t *testing.T) {
 	if err := universal.LoadCheckpoint(cp, "f", universal.NewStream("y", universal.Options{}), &struct{}{}); !errors.Is(err, universal.ErrCheckpoint) {
 		t.Errorf("another agent's checkpoint: %v", err)
 	}
+	// Another session id would switch ids in the middle of the session; a
+	// checkpoint that does not name one (an older version's) is taken.
+	other := universal.NewStream("x", universal.Options{SessionID: "sess_B"})
+	if err := universal.LoadCheckpoint(cp, "f", other, &struct{}{}); !errors.Is(err, universal.ErrCheckpoint) || other.Begun() {
+		t.Errorf("another session's checkpoint: %v", err)
+	}
+	if old := bytes.Replace(cp, []byte(`"session":"sess",`), nil, 1); bytes.Equal(old, cp) {
+		t.Errorf("no session id in %s", cp)
+	} else if err := universal.LoadCheckpoint(old, "f", other, &struct{}{}); err != nil {
+		t.Errorf("a checkpoint without a session id: %v", err)
+	}
 	broken := map[string]string{
 		"kind":          `"kind":"message"`,
 		"counter below": `"items":1`,

@@ -275,10 +275,14 @@
 // # Checkpoints
 //
 // A checkpoint is data read back from disk: [LoadCheckpoint] checks the
-// envelope's version, the agent and format, and the stream state's
-// internal references before anything is restored, and refuses a broken or
-// foreign checkpoint with an error wrapping [ErrCheckpoint]; a translator
-// checks its own state the same way.
+// envelope's version, the agent, format and session id, and the stream
+// state's internal references before anything is restored, and refuses a
+// broken or foreign checkpoint with an error wrapping [ErrCheckpoint]; a
+// translator checks its own state the same way. A checkpoint may be taken
+// at any time, after the session ended too (the restored translator then
+// emits nothing more). Its size grows with the session (ids of the items
+// and calls it may still refer to), so a host checkpoints after a batch
+// of messages, not after every one, or when it stops.
 //
 // # Input
 //

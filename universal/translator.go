@@ -59,9 +59,9 @@ type Message struct {
 // ignore list. The output is a well-formed stream (see [Checker]).
 //
 // Checkpoint returns the translator's state; Restore loads it into a
-// translator built with the same options, so translating a prefix,
-// checkpointing, restoring elsewhere and translating the rest gives the
-// same events as one run.
+// translator built with the same options (another session id is refused),
+// so translating a prefix, checkpointing, restoring elsewhere and
+// translating the rest gives the same events as one run.
 //
 // A Translator is not safe for concurrent use.
 type Translator interface {
