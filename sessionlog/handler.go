@@ -23,7 +23,9 @@ const DefaultHeartbeat = 15 * time.Second
 //	                                    gzip when the request accepts it
 //	GET {prefix}/{id}/stream[?since=V]  server-sent events: the events after V
 //	                                    (or after Last-Event-ID), then every new event,
-//	                                    each with id: its sequence; heartbeats while idle
+//	                                    each with id: its sequence; heartbeats while idle;
+//	                                    the response ends after session.ended, and a
+//	                                    client that has it gets 204 No Content
 //
 // The prefix is whatever the request path holds before the session id
 // ("/sessions" in the usual mux pattern "/sessions/"); an unknown session is
@@ -151,6 +153,13 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request, l *Log, since i
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
 		return
 	}
+	if _, version, ended := l.linesEnded(since); ended && since >= version {
+		// The client has the whole session, session.ended included:
+		// nothing will follow, and 204 tells an EventSource to stop
+		// reconnecting.
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
 	hd := w.Header()
 	hd.Set("Content-Type", "text/event-stream")
 	hd.Set("Cache-Control", "no-cache")
@@ -178,7 +187,7 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request, l *Log, since i
 	v := since
 	var buf []byte
 	for {
-		lines, version := l.Lines(v)
+		lines, version, ended := l.linesEnded(v)
 		for i, line := range lines {
 			bw.WriteString("id: ")
 			bw.WriteString(strconv.FormatInt(v+int64(i)+1, 10))
@@ -191,6 +200,9 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request, l *Log, since i
 			return
 		}
 		fl.Flush()
+		if ended && v == version {
+			return // session.ended is sent: nothing follows it
+		}
 		wait, cancel := context.WithTimeout(ctx, interval)
 		_, err := l.Wait(wait, v)
 		cancel()

@@ -17,7 +17,9 @@
 // /sessions/{id}/stream[?since=V] (SSE: each event with id = its sequence,
 // Last-Event-ID honoured on reconnect, a heartbeat data event
 // {"type":"heartbeat","seq":V,"ts":MS} every Heartbeat while nothing
-// happens, and a retry hint).
+// happens, and a retry hint). A stream ends once it has sent
+// session.ended, after which nothing follows; a client that reconnects
+// holding it gets 204 No Content, which stops a browser's EventSource.
 //
 // A Log and a Store are safe for concurrent use: any number of readers and
 // streams while one ingest appends.
@@ -81,6 +83,20 @@ func (l *Log) Version() int64 {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	return int64(len(l.events))
+}
+
+// Ended reports whether the log's last event is session.ended: the
+// session is over, and by the stream contract nothing follows.
+func (l *Log) Ended() bool {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.endsAt(int64(len(l.events)))
+}
+
+// endsAt reports whether the event at version v is session.ended (events
+// never change, so the answer for a version holds). l.mu is held.
+func (l *Log) endsAt(v int64) bool {
+	return v >= 1 && v <= int64(len(l.events)) && l.events[v-1].Type == universal.TypeSessionEnded
 }
 
 // Append adds events in sequence order. An event whose sequence the log
@@ -149,14 +165,20 @@ func (l *Log) Since(v int64) []universal.Event {
 // without its newline, and the log's version. The bytes must not be
 // changed.
 func (l *Log) Lines(v int64) ([][]byte, int64) {
+	lines, n, _ := l.linesEnded(v)
+	return lines, n
+}
+
+// linesEnded is Lines, and whether the last line is session.ended.
+func (l *Log) linesEnded(v int64) ([][]byte, int64, bool) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	n := int64(len(l.lines))
 	v = max(v, 0)
 	if v >= n {
-		return nil, n
+		return nil, n, l.endsAt(n)
 	}
-	return l.lines[v:n:n], n
+	return l.lines[v:n:n], n, l.endsAt(n)
 }
 
 // Wait blocks until the log's version is past v or ctx is done, and

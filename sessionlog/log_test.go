@@ -346,3 +346,38 @@ func TestAppendTransient(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamEndsAfterSessionEnded: once session.ended is sent the response
+// ends (nothing follows it), and a client that reconnects holding it gets
+// 204 No Content, which stops a browser's EventSource from reconnecting.
+func TestStreamEndsAfterSessionEnded(t *testing.T) {
+	evs := recorded(t)
+	l, srv := server(t, evs, 10*time.Millisecond)
+	if err := l.Append(evs...); err != nil {
+		t.Fatal(err)
+	}
+	if !l.Ended() {
+		t.Fatal("the log of a whole session has not ended")
+	}
+	base := srv.URL + "/sessions/" + evs[0].SessionID + "/stream?since="
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+strconv.Itoa(len(evs)-3), nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body) // ends: no heartbeat keeps it open
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK || strings.Count(string(body), "\ndata: ") != 3 || strings.Contains(string(body), "heartbeat") {
+		t.Errorf("stream of the last 3 events: %v, %d, %q", err, resp.StatusCode, body)
+	}
+	resp, err = http.Get(base + strconv.Itoa(len(evs)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		t.Errorf("a client holding session.ended: %d, want 204", resp.StatusCode)
+	}
+}

@@ -110,6 +110,17 @@ func (c *Checker) Check(ev *Event) error {
 		return &StreamError{Sequence: ev.Sequence, Rule: rule, Detail: fmt.Sprintf(format, args...)}
 	}
 	if err := Validate(ev); err != nil {
+		// What the event starts or ends still counts, so that one invalid
+		// event is one error, not one for every event after it.
+		if c.n == 1 {
+			c.session = ev.SessionID
+		}
+		switch ev.Data.(type) {
+		case *SessionStarted:
+			c.started = true
+		case *SessionEnded:
+			c.ended = true
+		}
 		return &StreamError{Sequence: ev.Sequence, Rule: err}
 	}
 	if ev.CleanJSON {

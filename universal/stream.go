@@ -1,6 +1,7 @@
 package universal
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -143,19 +144,36 @@ func (w *Stream) Begun() bool { return w.state.Begun }
 // Ended reports whether session.ended was emitted.
 func (w *Stream) Ended() bool { return w.state.Ended }
 
-// Begin emits session.started with the given metadata (raw JSON, nil for
-// {"agent": …}). It does nothing once the session has started.
+// Begin emits session.started with the given metadata (a raw JSON object,
+// nil for {"agent": …}); metadata without "agent" gets it first, as the
+// Conventions want, and metadata that is no JSON object is a mistake
+// (session.started gets {"agent": …}, and an agent.unparsed follows). It
+// does nothing once the session has started.
 func (w *Stream) Begin(dst []Event, metadata []byte, src Source, raw []byte) []Event {
 	if w.state.Begun || w.state.Ended {
 		return dst
 	}
 	w.state.Begun = true
-	var md []byte
+	var agent jsonw.Object
+	agent.String("agent", w.agent)
 	if len(metadata) == 0 {
-		var o jsonw.Object
-		md = o.String("agent", w.agent).Bytes()
-	} else {
-		md = w.ownRaw(metadata)
+		return w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: agent.Bytes()}, raw)
+	}
+	md := w.ownRaw(metadata)
+	if !gjson.ValidBytes(md) || !gjson.ParseBytes(md).IsObject() {
+		dst = w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: agent.Bytes()}, raw)
+		return w.mistake(dst, errors.New("session metadata is not a JSON object"), metadata)
+	}
+	if !gjson.GetBytes(md, "agent").Exists() {
+		// {"agent":"x", then the members, or } for none.
+		rest := bytes.TrimLeft(md[1:], " \t\r\n")
+		b := agent.Bytes()
+		if rest[0] != '}' {
+			b = append(b[:len(b)-1], ',')
+		} else {
+			rest = nil
+		}
+		md = append(b, rest...)
 	}
 	return w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: md}, raw)
 }

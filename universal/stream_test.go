@@ -563,3 +563,46 @@ func TestStreamTextInChunks(t *testing.T) {
 		}
 	})
 }
+
+// TestBeginMetadata: session.started metadata is an object that names the
+// agent first when the translator did not; metadata that is no object is
+// the translator's mistake, reported, and the session still starts well.
+func TestBeginMetadata(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{``, `{"agent":"x"}`},
+		{`{}`, `{"agent":"x"}`},
+		{` { "model" : "m" } `, `{"agent":"x","model":"m"}`},
+		{`{"model":"m","agent":"y"}`, `{"model":"m","agent":"y"}`},
+	} {
+		w := NewStream("x", Options{})
+		evs := w.Begin(nil, []byte(c.in), SourceAgent, nil)
+		if len(evs) != 1 || string(evs[0].Data.(*SessionStarted).Metadata) != c.want {
+			t.Errorf("Begin(%q): %d events, metadata %s; want %s", c.in, len(evs), evs[0].Data.(*SessionStarted).Metadata, c.want)
+		}
+	}
+	for _, in := range []string{`{"model":,"cwd":}`, `["a"]`, `"text"`} {
+		w := NewStream("x", Options{SessionID: "s"})
+		evs := w.Begin(nil, []byte(in), SourceAgent, nil)
+		evs = w.End(evs, SessionEnded{Reason: EndCompleted, TerminatedBy: ByAgent}, SourceAgent, nil)
+		if len(evs) != 3 || string(evs[0].Data.(*SessionStarted).Metadata) != `{"agent":"x"}` || evs[1].Type != TypeUnparsed {
+			t.Errorf("Begin(%q): %d events, first %s", in, len(evs), evs[0].AppendJSON(nil))
+		}
+		if err := CheckStream(evs); err != nil {
+			t.Errorf("Begin(%q): %v", in, err)
+		}
+	}
+}
+
+// TestCheckerCountsInvalidStart: an invalid session.started is one error,
+// not one for every event after it.
+func TestCheckerCountsInvalidStart(t *testing.T) {
+	w := NewStream("x", Options{SessionID: "s"})
+	evs := w.Begin(nil, nil, SourceAgent, nil)
+	evs = w.Complete(evs, Item{ItemID: w.NewItemID(), Kind: KindMessage, Role: RoleAssistant, Content: []Part{Text("hi")}}, SourceAgent, nil)
+	evs = w.End(evs, SessionEnded{Reason: EndCompleted, TerminatedBy: ByAgent}, SourceAgent, nil)
+	evs[0].Data.(*SessionStarted).Metadata = []byte(`"not an object"`)
+	err := CheckStream(evs)
+	if err == nil || strings.Count(err.Error(), "\n")+1 != 1 {
+		t.Errorf("CheckStream: %v; want one error", err)
+	}
+}
