@@ -95,7 +95,8 @@ func ExampleSince() {
 	// reduce: sequence gap: applied up to 9, got 14
 }
 
-// Link a tool call with its result, and read the answer of a turn.
+// Link a tool call with its result, and read what the assistant said in a
+// turn: all of it, and the message it ended with.
 func ExampleSession_ToolResult() {
 	var s reduce.Session
 	w := universal.NewStream("demo", universal.Options{SessionID: "s"})
@@ -120,9 +121,11 @@ func ExampleSession_ToolResult() {
 	result := s.ToolResult("toolu_1")
 	fmt.Printf("%s %q → %q\n", call.Item.Content[0].ToolKind, call.Item.Content[0].ToolInput.Command, result.Item.Content[0].Output)
 	fmt.Printf("%q\n", s.TurnText(turn))
+	fmt.Printf("%q\n", s.LastText(turn))
 	// Output:
 	// execute "ls" → "a.txt\n"
 	// "Listing.\n\nOne file."
+	// "One file."
 }
 
 // Walk the items in the order they started: each is read from the

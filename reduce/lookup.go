@@ -142,20 +142,14 @@ func (s *Session) TurnItems(turnID string) []*Item {
 	return items
 }
 
-// TurnText returns the assistant's text of a turn: the text parts of the
+// TurnText returns all the assistant said in a turn: the text parts of the
 // turn's own assistant messages (not a sub-agent's), in order, separated by
-// a blank line. A live display shows it as the answer so far; once the turn
-// ended, it is the turn's answer.
+// a blank line, what it wrote between tool calls included. LastText is
+// the message the turn ends with.
 func (s *Session) TurnText(turnID string) string {
 	var b strings.Builder
 	for _, it := range s.TurnItems(turnID) {
-		if it.Item.Kind != universal.KindMessage || it.Item.Role != universal.RoleAssistant {
-			continue
-		}
-		if p := s.Item(it.Item.ParentID); p != nil && p.Item.Kind == universal.KindToolCall {
-			continue // inside a sub-agent
-		}
-		if t := it.Text(); t != "" {
+		if t := s.ownText(it); t != "" {
 			if b.Len() > 0 {
 				b.WriteString("\n\n")
 			}
@@ -163,4 +157,30 @@ func (s *Session) TurnText(turnID string) string {
 		}
 	}
 	return b.String()
+}
+
+// LastText returns the text of the last of a turn's own assistant messages
+// (not a sub-agent's) that has text: once the turn ended, its answer, as a
+// notification or a summary shows it; while it runs, the latest thing the
+// assistant said. "" when no message of the turn has text.
+func (s *Session) LastText(turnID string) string {
+	items := s.TurnItems(turnID)
+	for i := len(items) - 1; i >= 0; i-- {
+		if t := s.ownText(items[i]); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// ownText is the text of an assistant message of the session's own, not
+// inside a sub-agent; "" for any other item.
+func (s *Session) ownText(it *Item) string {
+	if it.Item.Kind != universal.KindMessage || it.Item.Role != universal.RoleAssistant {
+		return ""
+	}
+	if p := s.Item(it.Item.ParentID); p != nil && p.Item.Kind == universal.KindToolCall {
+		return "" // inside a sub-agent
+	}
+	return it.Text()
 }

@@ -104,6 +104,14 @@ const (
 )
 
 // Permission is the data of permission.requested and permission.resolved.
+//
+// Action is the agent's own short name for what it asks to do, for display
+// when nothing better is known: the tool's name for Claude Code, OpenCode,
+// Pi and Amp ("Bash", "edit"), the command or "file change" for Codex, the
+// tool call's title for ACP agents. What the request is about, the same
+// way for every agent, is the guarded tool item (ItemID): its tool_call
+// part's ToolKind and ToolInput (the command, the paths); render a
+// request from that item when it is set.
 type Permission struct {
 	PermissionID string
 	Action       string
