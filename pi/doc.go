@@ -56,8 +56,9 @@
 // thinking level the session starts with (model_change {provider,
 // modelId}, thinking_level_change {thinkingLevel}, before any other
 // entry): they are its provider, model and reasoning_effort, and
-// session.started waits for them (a later change is a status item). rpc
-// and exchange
+// session.started waits for them (a later change is a status item); a
+// name among them (session_info {name}, which pi --name NAME writes
+// first) is its title. rpc and exchange
 // start with a synthetic session.started, and a get_state response later
 // sets the native session id. A repeated header (pi --continue) continues
 // the session. The session ends at end of input (Report): in error when

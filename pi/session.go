@@ -59,9 +59,11 @@ func (t *Translator) entry(dst []universal.Event, in *input) []universal.Event {
 // whether it did: Pi writes the model (model_change {provider, modelId})
 // and thinking level (thinking_level_change {thinkingLevel}) a session
 // starts with right after the header, and they are its session.started
-// model, provider and reasoning_effort, as every agent's are. A later
-// change, and an entry with more than these (oh-my-pi's model role, its
-// configured level), stays a status item.
+// model, provider and reasoning_effort, as every agent's are; a name the
+// session is created with (session_info {name}, which pi --name writes
+// before them) is its title. A later change, and an
+// entry with more than these (oh-my-pi's model role, its configured
+// level), stays a status item.
 func (t *Translator) headSetting(in *input) bool {
 	ss := &t.st.Session
 	if ss.Head == "" || t.w.Begun() {
@@ -82,6 +84,16 @@ func (t *Translator) headSetting(in *input) bool {
 			return false
 		}
 		add = [][2]string{{"reasoning_effort", l.Str}}
+	case "session_info":
+		// The name a session is created with (pi --name NAME, or a host
+		// or extension calling SessionManager.appendSessionInfo as it
+		// makes the session, writes it before the model): the session's
+		// title from the start, not a rename.
+		n := e.Get("name")
+		if n.Type != gjson.String || n.Str == "" {
+			return false
+		}
+		add = [][2]string{{"title", n.Str}}
 	default:
 		return false
 	}
@@ -99,6 +111,9 @@ func (t *Translator) headSetting(in *input) bool {
 		head = jsonw.AppendString(head, kv[1])
 	}
 	ss.Head = string(append(head, '}'))
+	if in.typ.Str == "session_info" {
+		t.st.Title = t.copy(add[0][1])
+	}
 	return true
 }
 
