@@ -242,8 +242,13 @@
 // model ("provider/id"; role in metadata); title_change is a rename like
 // session_info (label "title"; previousTitle, source and trigger in
 // metadata), service_tier_change, mode_change,
-// ttsr_injection, credential_pin and reset_boundary status items of their
-// names (service_tier, mode, …), their fields in metadata; session_init,
+// ttsr_injection, credential_pin, reset_boundary, archive (a branch
+// hidden from view: detail its targetId) and the older
+// mcp_tool_selection status items of their names (service_tier, mode,
+// …), their fields in metadata; model_usage (a model call outside the
+// transcript, a title or a summary) is usage (usage.updated, scope call:
+// model, provider, purpose, role, api, stopReason, errorMessage in
+// metadata); session_init,
 // which opens a sub-agent's session, is its system prompt information
 // (content: systemPrompt, task, tools, agent, …) placed as a system
 // message's. Roles: developer (the harness's instructions) is a system
