@@ -205,7 +205,9 @@
 // cacheWrite; reasoning is a part of output; cost_usd is cost.total;
 // metadata model and provider are the message's model and provider (the
 // usage of a compaction, a branch summary or a tool's nested calls names
-// none, so it has none). The turn.ended metadata keeps api, provider and
+// none, so it has none; a usage entry {kind, provider, model, usage}, a
+// model call that is no message, names its model, provider and kind).
+// The turn.ended metadata keeps api, provider and
 // model of the turn's last assistant message: it also names the model of
 // a failed request, whose usage is not emitted. A usage of zeros (what Pi writes when the provider reported none, on failed
 // requests) is not emitted. The running usage on ≥0.84 message_update is

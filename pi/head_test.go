@@ -112,3 +112,26 @@ func TestSessionNameBeforeSettings(t *testing.T) {
 		t.Errorf("a header with a title: metadata %s, %d items", md, len(completed(evs)))
 	}
 }
+
+// TestUsageEntry: Pi's usage entry {kind, provider, model, usage}
+// records "model-attributed usage that is not an assistant message" (a
+// cache warm-up: pi.dev/docs/latest/session-format, UsageEntry). Its
+// tokens and cost were read but the model, provider and kind were
+// dropped: they are the usage's metadata, as an assistant message's model
+// and provider are.
+func TestUsageEntry(t *testing.T) {
+	evs := translate(t, pi.FormatSession, lines(
+		`{"type":"session","version":3,"id":"s","cwd":"/w"}`,
+		`{"type":"message","id":"u1","parentId":null,"message":{"role":"user","content":"hi"}}`,
+		`{"type":"usage","id":"e1","parentId":"u1","timestamp":"t","kind":"cache_warm","provider":"anthropic","model":"claude-x","usage":{"input":0,"output":0,"cacheRead":50000,"cacheWrite":0,"totalTokens":50000,"cost":{"input":0,"output":0,"cacheRead":0.015,"cacheWrite":0,"total":0.015}}}`,
+	))
+	us := golden.OfType(evs, universal.TypeUsageUpdated)
+	if len(us) != 1 {
+		t.Fatalf("%d usage events, want 1", len(us))
+	}
+	u := us[0].Data.(*universal.UsageUpdated)
+	if u.Usage.CachedInputTokens == nil || *u.Usage.CachedInputTokens != 50000 || u.CostUSD == nil || *u.CostUSD != 0.015 ||
+		string(u.Metadata) != `{"model":"claude-x","provider":"anthropic","kind":"cache_warm"}` {
+		t.Errorf("usage %+v %v %s", u.Usage, u.CostUSD, u.Metadata)
+	}
+}

@@ -197,7 +197,11 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 		dst = t.summary(dst, "branch_summary", e.Get("fromId").Str, md.Bytes(), e.Get("summary").Str, id, in.raw)
 		return t.usage(dst, e.Sub("usage"), nil, in.raw)
 	case "usage":
-		return t.usage(dst, e.Sub("usage"), nil, in.raw)
+		// Usage of a model call that is no message (kind "cache_warm",
+		// …): the call's model, provider and kind in its metadata.
+		md.OptString("model", e.Get("model").Str).OptString("provider", e.Get("provider").Str)
+		t.addValue(&md, "kind", e.Sub("kind"))
+		return t.usage(dst, e.Sub("usage"), md.Bytes(), in.raw)
 	// oh-my-pi's entries.
 	case "title_change", "title":
 		// A rename (Pi's session_info); "title" is a title slot that
