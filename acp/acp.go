@@ -334,7 +334,7 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 			q.Status = universal.QuestionRejected
 		}
 		for k, x := range t.st.Requests {
-			if x.ID == r.QuestionID && x.Method == mElicit {
+			if x.ID == r.QuestionID && (x.Method == mElicit || x.Method == mCursorAsk || x.Method == mCursorPlan) {
 				q.Prompt = x.Action
 				delete(t.st.Requests, k)
 				break

@@ -237,6 +237,27 @@
 // answered with the content as JSON; decline, cancel: rejected) or by a
 // universal.QuestionReply.
 //
+// Cursor CLI's extension methods (agent acp;
+// https://cursor.com/docs/cli/acp#cursor-extension-methods), named
+// without the "_" of ACP's extensions: cursor/update_todos {merge, todos
+// [{id, content, status}]} is Cursor's todo list, a status item labelled
+// plan whose detail is the whole list as a checklist (merge true updates
+// the todos of the same id and adds the others; the update's fields in
+// metadata); cursor/ask_question {title, questions [{id, prompt, options
+// [{id, label}]}]} is question.requested (the prompts, one a line, and
+// the options' labels; title and questions in metadata), answered by the
+// host's {outcome: {outcome: "answered", answers}} (the answers as JSON
+// the response), rejected by "skipped", "cancelled" or an error;
+// cursor/create_plan {name, overview, plan, todos, phases} is a question
+// whose prompt is the plan (markdown) and whose options are accept and
+// reject, answered "accept" by outcome accepted, rejected by "rejected"
+// {reason} or "cancelled" (outcome, reason and planUri in the
+// resolution's metadata); either is resolved by a universal.QuestionReply
+// too. cursor/task and cursor/generate_image are status items labelled
+// task (detail the description) and generate_image (detail the path),
+// their fields in metadata but an image's data. Sent as requests, the
+// notifications are read the same; the host's answers carry nothing.
+//
 // Replayed history: the updates the agent sends while session/load runs
 // (and on the agent's side alone, a user_message_chunk outside a turn that
 // does not start a reported prompt) are history: each replayed user

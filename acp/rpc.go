@@ -78,6 +78,9 @@ func (t *Translator) request(dst []universal.Event, in *input, method, id string
 	case mElicit:
 		return t.elicitation(dst, in, id, params)
 	}
+	if dst, ok := t.cursorMethod(dst, in, method, id); ok {
+		return dst
+	}
 	t.remember(in.dir, id, request{Method: t.copy(method)})
 	if ignoredMethods[method] || extension(method) {
 		return dst
@@ -146,6 +149,10 @@ func (t *Translator) notification(dst []universal.Event, in *input, method strin
 		return dst
 	case ignoredMethods[method] || extension(method):
 		return dst
+	case in.dir == universal.Out:
+		if dst, ok := t.cursorMethod(dst, in, method, ""); ok {
+			return dst
+		}
 	}
 	dst = t.begin(dst)
 	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: notification %q from the %s", errUnknown, method, side(in.dir)), in.raw)
@@ -374,6 +381,8 @@ func (t *Translator) hostResponse(dst []universal.Event, in *input, r request, r
 		return t.permissionResult(dst, in, r, result, rpcErr)
 	case mElicit:
 		return t.elicitationResult(dst, in, r, result, rpcErr)
+	case mCursorAsk, mCursorPlan:
+		return t.cursorAnswer(dst, in, r, result, rpcErr)
 	case mTermCreate:
 		if tid := result.Get("terminalId").Str; tid != "" && r.Call != "" {
 			if t.st.Terminals == nil {

@@ -70,6 +70,9 @@ type state struct {
 	// TurnSubs are the sessions of SubSessions under a call of the turn,
 	// in the order they came.
 	TurnSubs []string `json:"turn_subs,omitempty"`
+	// Todos are Cursor's todo list (cursor/update_todos), which an update
+	// that merges changes.
+	Todos []todo `json:"todos,omitempty"`
 }
 
 // field is one metadata field: a key and its raw JSON value.

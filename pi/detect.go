@@ -84,7 +84,8 @@ var (
 		"session_info": true, "context_edit": true, "usage": true,
 		// oh-my-pi's
 		"title_change": true, "service_tier_change": true, "ttsr_injection": true, "credential_pin": true,
-		"session_init": true, "mode_change": true, "reset_boundary": true,
+		"session_init": true, "mode_change": true, "reset_boundary": true, "model_usage": true,
+		"archive": true, "mcp_tool_selection": true,
 	}
 )
 

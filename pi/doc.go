@@ -56,8 +56,9 @@
 // thinking level the session starts with (model_change {provider,
 // modelId}, thinking_level_change {thinkingLevel}, before any other
 // entry): they are its provider, model and reasoning_effort, and
-// session.started waits for them (a later change is a status item). rpc
-// and exchange
+// session.started waits for them (a later change is a status item); a
+// name among them (session_info {name}, which pi --name NAME writes
+// first) is its title. rpc and exchange
 // start with a synthetic session.started, and a get_state response later
 // sets the native session id. A repeated header (pi --continue) continues
 // the session. The session ends at end of input (Report): in error when
@@ -204,7 +205,9 @@
 // cacheWrite; reasoning is a part of output; cost_usd is cost.total;
 // metadata model and provider are the message's model and provider (the
 // usage of a compaction, a branch summary or a tool's nested calls names
-// none, so it has none). The turn.ended metadata keeps api, provider and
+// none, so it has none; a usage entry {kind, provider, model, usage}, a
+// model call that is no message, names its model, provider and kind).
+// The turn.ended metadata keeps api, provider and
 // model of the turn's last assistant message: it also names the model of
 // a failed request, whose usage is not emitted. A usage of zeros (what Pi writes when the provider reported none, on failed
 // requests) is not emitted. The running usage on ≥0.84 message_update is
@@ -241,8 +244,13 @@
 // model ("provider/id"; role in metadata); title_change is a rename like
 // session_info (label "title"; previousTitle, source and trigger in
 // metadata), service_tier_change, mode_change,
-// ttsr_injection, credential_pin and reset_boundary status items of their
-// names (service_tier, mode, …), their fields in metadata; session_init,
+// ttsr_injection, credential_pin, reset_boundary, archive (a branch
+// hidden from view: detail its targetId) and the older
+// mcp_tool_selection status items of their names (service_tier, mode,
+// …), their fields in metadata; model_usage (a model call outside the
+// transcript, a title or a summary) is usage (usage.updated, scope call:
+// model, provider, purpose, role, api, stopReason, errorMessage in
+// metadata); session_init,
 // which opens a sub-agent's session, is its system prompt information
 // (content: systemPrompt, task, tools, agent, …) placed as a system
 // message's. Roles: developer (the harness's instructions) is a system

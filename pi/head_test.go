@@ -59,3 +59,79 @@ func TestSessionFileSettings(t *testing.T) {
 		t.Errorf("a broken line after the header: %s, then %s", md, evs[1].Type)
 	}
 }
+
+// TestSessionNameBeforeSettings: a session started with pi --name NAME
+// (as ordishs/PRPilot launches Pi), or made by a host or an extension that
+// names it (SessionManager.appendSessionInfo before the first prompt),
+// has a file whose header is followed by session_info {name}, then
+// model_change and thinking_level_change, as a real Pi v3 file PR Pilot
+// committed (2026-08-13, anthropic/claude-opus-5) shows. The name ended the header's settings:
+// the session started without model, provider and reasoning_effort, and
+// the three became status items. The name is the session's title from the
+// start (session.started metadata "title"), and the settings after it are
+// still the session's; a later rename, and a name when the header has a
+// title (oh-my-pi), stay status items. (Lines in that file's shape, with
+// made-up values.)
+func TestSessionNameBeforeSettings(t *testing.T) {
+	evs := translate(t, pi.FormatSession, lines(
+		`{"type":"session","version":3,"id":"s","timestamp":"2026-08-13T11:54:02.626Z","cwd":"/w"}`,
+		`{"type":"session_info","id":"e0","parentId":null,"timestamp":"t","name":"issue-12"}`,
+		`{"type":"model_change","id":"e1","parentId":"e0","timestamp":"t","provider":"anthropic","modelId":"claude-x"}`,
+		`{"type":"thinking_level_change","id":"e2","parentId":"e1","timestamp":"t","thinkingLevel":"medium"}`,
+		`{"type":"message","id":"e3","parentId":"e2","message":{"role":"user","content":"hi"}}`,
+		`{"type":"session_info","id":"e4","parentId":"e3","timestamp":"t","name":"issue-12, renamed"}`,
+	))
+	if md := string(evs[0].Data.(*universal.SessionStarted).Metadata); md != `{"agent":"pi","format":"session","session_version":3,"cwd":"/w","created_at":"2026-08-13T11:54:02.626Z","title":"issue-12","model":"claude-x","provider":"anthropic","reasoning_effort":"medium"}` {
+		t.Errorf("session.started metadata %s", md)
+	}
+	var status []string
+	for _, it := range completed(evs) {
+		if it.Kind == universal.KindStatus {
+			status = append(status, it.Content[0].Label+":"+it.Content[0].Detail+":"+it.NativeItemID)
+		}
+	}
+	if got := fmt.Sprint(status); got != "[title:issue-12, renamed:e4]" {
+		t.Errorf("status items %s", got)
+	}
+	// An empty name is not a title, and ends the header's settings as
+	// any other entry does.
+	evs = translate(t, pi.FormatSession, lines(
+		`{"type":"session","version":3,"id":"s","cwd":"/w"}`,
+		`{"type":"session_info","id":"e0","parentId":null,"name":""}`,
+		`{"type":"model_change","id":"e1","parentId":"e0","provider":"p","modelId":"m"}`,
+	))
+	if md := string(evs[0].Data.(*universal.SessionStarted).Metadata); md != `{"agent":"pi","format":"session","session_version":3,"cwd":"/w"}` {
+		t.Errorf("an empty name: metadata %s", md)
+	}
+	// oh-my-pi's header has a title: a name after it is a rename.
+	evs = translate(t, pi.FormatSession, lines(
+		`{"type":"session","version":3,"id":"s","cwd":"/w","title":"first"}`,
+		`{"type":"session_info","id":"e0","parentId":null,"name":"second"}`,
+	))
+	if md := string(evs[0].Data.(*universal.SessionStarted).Metadata); md != `{"agent":"pi","format":"session","session_version":3,"cwd":"/w","title":"first"}` || len(completed(evs)) != 1 {
+		t.Errorf("a header with a title: metadata %s, %d items", md, len(completed(evs)))
+	}
+}
+
+// TestUsageEntry: Pi's usage entry {kind, provider, model, usage}
+// records "model-attributed usage that is not an assistant message" (a
+// cache warm-up: pi.dev/docs/latest/session-format, UsageEntry). Its
+// tokens and cost were read but the model, provider and kind were
+// dropped: they are the usage's metadata, as an assistant message's model
+// and provider are.
+func TestUsageEntry(t *testing.T) {
+	evs := translate(t, pi.FormatSession, lines(
+		`{"type":"session","version":3,"id":"s","cwd":"/w"}`,
+		`{"type":"message","id":"u1","parentId":null,"message":{"role":"user","content":"hi"}}`,
+		`{"type":"usage","id":"e1","parentId":"u1","timestamp":"t","kind":"cache_warm","provider":"anthropic","model":"claude-x","usage":{"input":0,"output":0,"cacheRead":50000,"cacheWrite":0,"totalTokens":50000,"cost":{"input":0,"output":0,"cacheRead":0.015,"cacheWrite":0,"total":0.015}}}`,
+	))
+	us := golden.OfType(evs, universal.TypeUsageUpdated)
+	if len(us) != 1 {
+		t.Fatalf("%d usage events, want 1", len(us))
+	}
+	u := us[0].Data.(*universal.UsageUpdated)
+	if u.Usage.CachedInputTokens == nil || *u.Usage.CachedInputTokens != 50000 || u.CostUSD == nil || *u.CostUSD != 0.015 ||
+		string(u.Metadata) != `{"model":"claude-x","provider":"anthropic","kind":"cache_warm"}` {
+		t.Errorf("usage %+v %v %s", u.Usage, u.CostUSD, u.Metadata)
+	}
+}

@@ -240,3 +240,75 @@ func TestOmpTools(t *testing.T) {
 		}
 	}
 }
+
+// TestOmpNewerEntries: entries of omp's session-entries.ts (can1357/oh-my-pi
+// at 01d016c) that were agent.unparsed: model_usage (usage of a model
+// call outside the transcript, a title or a summary: its tokens and cost
+// were lost) is usage with the call's model, provider, purpose and role in
+// the metadata; archive (a branch hidden from view) and the older
+// mcp_tool_selection (MCP tools selected in discovery mode, still read by
+// omp) are status items.
+func TestOmpNewerEntries(t *testing.T) {
+	events := ompRun(t, ompUser, ompAnswer,
+		`{"type":"model_usage","id":"mu","parentId":"a1","timestamp":"t","purpose":"title","role":"smol","api":"anthropic-messages","provider":"anthropic","model":"claude-haiku","usage":{"input":100,"output":10,"cacheRead":5,"cacheWrite":0,"totalTokens":115,"cost":{"total":0.25}},"stopReason":"stop"}`,
+		`{"type":"archive","id":"ar","parentId":"mu","timestamp":"t","targetId":"u1","archived":true}`,
+		`{"type":"mcp_tool_selection","id":"ms","parentId":"ar","timestamp":"t","selectedToolNames":["mcp__docs_search","mcp__x"]}`,
+	)
+	us := golden.OfType(events, universal.TypeUsageUpdated)
+	if len(us) != 2 {
+		t.Fatalf("%d usage events, want the answer's and model_usage's", len(us))
+	}
+	u := us[1].Data.(*universal.UsageUpdated)
+	if u.Usage.InputTokens == nil || *u.Usage.InputTokens != 105 || u.Usage.OutputTokens == nil || *u.Usage.OutputTokens != 10 ||
+		u.CostUSD == nil || *u.CostUSD != 0.25 ||
+		string(u.Metadata) != `{"model":"claude-haiku","provider":"anthropic","purpose":"title","role":"smol","api":"anthropic-messages","stopReason":"stop"}` {
+		t.Errorf("model_usage: %+v %s", u.Usage, u.Metadata)
+	}
+	for _, c := range []struct{ id, label, detail, md string }{
+		{"ar", "archive", "u1", `{"archived":true}`},
+		{"ms", "mcp_tool_selection", "mcp__docs_search, mcp__x", `{"selectedToolNames":["mcp__docs_search","mcp__x"]}`},
+	} {
+		it := item(t, events, c.id)
+		p := it.Content[0]
+		if it.Kind != universal.KindStatus || p.Label != c.label || p.Detail != c.detail || string(p.Metadata) != c.md {
+			t.Errorf("%s: %s %q %s, want %s %q %s", c.id, p.Label, p.Detail, p.Metadata, c.label, c.detail, c.md)
+		}
+	}
+}
+
+// TestOmpSessionSettings: omp starts a session file with the model of no
+// role (model_change {model: "provider/modelId"}) and its thinking level
+// (thinking_level_change with configured null), as redacted real omp
+// lines (2026-08-19, quoted in a public project's tests) show. They were
+// status items, and session.started named no model: they are its model,
+// provider and reasoning_effort, as Pi's are. A model with a role, or a
+// configured selector, stays a status item. (Lines in that shape, with
+// made-up values.)
+func TestOmpSessionSettings(t *testing.T) {
+	events := ompRun(t,
+		`{"type":"model_change","id":"m1","parentId":null,"timestamp":"t","model":"mc-openai/org/model-27b"}`,
+		`{"type":"thinking_level_change","id":"t1","parentId":"m1","timestamp":"t","thinkingLevel":"high","configured":null}`,
+		strings.Replace(ompUser, `"parentId":null`, `"parentId":"t1"`, 1), ompAnswer)
+	var md map[string]any
+	if err := json.Unmarshal(events[0].Data.(*universal.SessionStarted).Metadata, &md); err != nil {
+		t.Fatal(err)
+	}
+	if md["model"] != "org/model-27b" || md["provider"] != "mc-openai" || md["reasoning_effort"] != "high" {
+		t.Errorf("session.started metadata %v", md)
+	}
+	for _, it := range completed(events) {
+		if it.Kind == universal.KindStatus {
+			t.Errorf("status item %+v", it.Content[0])
+		}
+	}
+	for _, ls := range [][]string{
+		{`{"type":"model_change","id":"m1","parentId":null,"timestamp":"t","model":"anthropic/claude-x","role":"default"}`},
+		{`{"type":"model_change","id":"m1","parentId":null,"timestamp":"t","model":"no-slash"}`},
+		{`{"type":"thinking_level_change","id":"m1","parentId":null,"timestamp":"t","thinkingLevel":"high","configured":"auto"}`},
+	} {
+		events := ompRun(t, ls...)
+		if len(completed(events)) != 1 {
+			t.Errorf("%s: not a status item", ls[0])
+		}
+	}
+}

@@ -438,7 +438,7 @@ func view(b []byte) string {
 // a session file's header (see headSetting): valid JSON of that type.
 func settingLine(b []byte) bool {
 	switch gjson.GetBytes(b, "type").Str {
-	case "model_change", "thinking_level_change":
+	case "model_change", "thinking_level_change", "session_info":
 		return gjson.ValidBytes(b)
 	}
 	return false

@@ -59,9 +59,13 @@ func (t *Translator) entry(dst []universal.Event, in *input) []universal.Event {
 // whether it did: Pi writes the model (model_change {provider, modelId})
 // and thinking level (thinking_level_change {thinkingLevel}) a session
 // starts with right after the header, and they are its session.started
-// model, provider and reasoning_effort, as every agent's are. A later
-// change, and an entry with more than these (oh-my-pi's model role, its
-// configured level), stays a status item.
+// model, provider and reasoning_effort, as every agent's are; a name the
+// session is created with (session_info {name}, which pi --name writes
+// before them) is its title. oh-my-pi's model_change {model:
+// "provider/modelId"} without a role is its model and provider too, and
+// its thinking_level_change with configured null. A later change, and an
+// entry with more than these (oh-my-pi's model role, its configured
+// selector), stays a status item.
 func (t *Translator) headSetting(in *input) bool {
 	ss := &t.st.Session
 	if ss.Head == "" || t.w.Begun() {
@@ -71,17 +75,45 @@ func (t *Translator) headSetting(in *input) bool {
 	var add [][2]string
 	switch in.typ.Str {
 	case "model_change":
+		if e.Get("role").Exists() || e.Get("resolvedModelIsFallback").Exists() {
+			return false
+		}
 		p, m := e.Get("provider"), e.Get("modelId")
-		if p.Type != gjson.String || m.Type != gjson.String || e.Get("model").Exists() || e.Get("role").Exists() {
+		if om := e.Get("model"); om.Exists() {
+			// oh-my-pi's: "provider/modelId" in model, a model of no
+			// role (the default one).
+			if p.Exists() || m.Exists() || om.Type != gjson.String {
+				return false
+			}
+			prov, id, ok := strings.Cut(om.Str, "/")
+			if !ok || prov == "" || id == "" {
+				return false
+			}
+			add = [][2]string{{"model", id}, {"provider", prov}}
+			break
+		}
+		if p.Type != gjson.String || m.Type != gjson.String {
 			return false
 		}
 		add = [][2]string{{"model", m.Str}, {"provider", p.Str}}
 	case "thinking_level_change":
-		l := e.Get("thinkingLevel")
-		if l.Type != gjson.String || e.Get("configured").Exists() {
+		// oh-my-pi's configured selector, when it names one ("auto"),
+		// is more than the level: a status item keeps it.
+		l, c := e.Get("thinkingLevel"), e.Get("configured")
+		if l.Type != gjson.String || c.Exists() && c.Type != gjson.Null {
 			return false
 		}
 		add = [][2]string{{"reasoning_effort", l.Str}}
+	case "session_info":
+		// The name a session is created with (pi --name NAME, or a host
+		// or extension calling SessionManager.appendSessionInfo as it
+		// makes the session, writes it before the model): the session's
+		// title from the start, not a rename.
+		n := e.Get("name")
+		if n.Type != gjson.String || n.Str == "" {
+			return false
+		}
+		add = [][2]string{{"title", n.Str}}
 	default:
 		return false
 	}
@@ -99,6 +131,9 @@ func (t *Translator) headSetting(in *input) bool {
 		head = jsonw.AppendString(head, kv[1])
 	}
 	ss.Head = string(append(head, '}'))
+	if in.typ.Str == "session_info" {
+		t.st.Title = t.copy(add[0][1])
+	}
 	return true
 }
 
@@ -162,7 +197,11 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 		dst = t.summary(dst, "branch_summary", e.Get("fromId").Str, md.Bytes(), e.Get("summary").Str, id, in.raw)
 		return t.usage(dst, e.Sub("usage"), nil, in.raw)
 	case "usage":
-		return t.usage(dst, e.Sub("usage"), nil, in.raw)
+		// Usage of a model call that is no message (kind "cache_warm",
+		// …): the call's model, provider and kind in its metadata.
+		md.OptString("model", e.Get("model").Str).OptString("provider", e.Get("provider").Str)
+		t.addValue(&md, "kind", e.Sub("kind"))
+		return t.usage(dst, e.Sub("usage"), md.Bytes(), in.raw)
 	// oh-my-pi's entries.
 	case "title_change", "title":
 		// A rename (Pi's session_info); "title" is a title slot that
@@ -196,6 +235,31 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 		return t.status(dst, "credential_pin", e.Get("provider").Str, md.Bytes(), id, in.raw)
 	case "reset_boundary":
 		return t.status(dst, "reset_boundary", "context cleared", nil, id, in.raw)
+	case "model_usage":
+		// Usage of a model call outside the transcript (a title, a
+		// summary): the call's model, provider, purpose and role in the
+		// usage's metadata.
+		md.OptString("model", e.Get("model").Str).OptString("provider", e.Get("provider").Str)
+		for _, k := range [...]string{"purpose", "role", "api", "stopReason", "errorMessage"} {
+			t.addValue(&md, k, e.Sub(k))
+		}
+		return t.usage(dst, e.Sub("usage"), md.Bytes(), in.raw)
+	case "archive":
+		// A branch hidden from view (archived false: shown again); the
+		// entries stay in the file.
+		t.addValue(&md, "archived", e.Sub("archived"))
+		return t.status(dst, "archive", e.Get("targetId").Str, md.Bytes(), id, in.raw)
+	case "mcp_tool_selection":
+		// The MCP tools selected in discovery mode (older files).
+		tools := e.Sub("selectedToolNames")
+		t.addValue(&md, "selectedToolNames", tools)
+		t.addValue(&md, "selectedDiscoveredBuiltinToolNames", e.Sub("selectedDiscoveredBuiltinToolNames"))
+		var names []string
+		tools.Each(func(_ gjson.Result, r jsonscan.Value) bool {
+			names = append(names, r.Str())
+			return true
+		})
+		return t.status(dst, "mcp_tool_selection", strings.Join(names, ", "), md.Bytes(), id, in.raw)
 	case "session_init":
 		return t.sessionInit(dst, in, e)
 	}
