@@ -126,7 +126,7 @@ func (t *Translator) cursorTodos(dst []universal.Event, in *input, params jsonsc
 	todos.AddTo(&md, "todos")
 	params.Sub("merge").AddTo(&md, "merge")
 	params.Sub("toolCallId").AddTo(&md, "toolCallId")
-	return t.planStatus(dst, in, params, "plan", string(list), md.Bytes())
+	return t.planStatus(dst, in, params, universal.LabelPlan, string(list), md.Bytes())
 }
 
 // cursorQuestion translates cursor/ask_question {toolCallId, title,
