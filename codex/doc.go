@@ -94,7 +94,9 @@
 // with no thread/started) do not start a second session and add no turn:
 // their items hang under the item that spawned them (parent_id = the
 // collabAgentToolCall's call item, linked through receiverThreadIds; while
-// the spawn call has not named its thread yet, the spawn in progress).
+// the spawn call has not named its thread yet, the spawn in progress; with
+// multi-agent v2, whose spawn is no collab call, the status item of the
+// subAgentActivity that names the thread as its agentThreadId).
 // Their items left open when their turn ends fail; a failed sub-agent turn
 // or error is not an error of the session (the sub-agent convention of
 // package universal): a sub-agent thread outlives its spawn call, whose
