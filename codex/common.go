@@ -573,20 +573,26 @@ func (t *Translator) statusItem(dst []event, native, thread, label, detail strin
 // subAgentActivity maps a sub-agent's activity (multi-agent v2: the
 // app-server's subAgentActivity item, a rollout's sub_agent_activity
 // event {kind: started | interacted | interrupted | completed,
-// agent_thread_id, agent_path}) to a status item. On the app-server it is
-// the only trace of the spawn (its id is the spawn_agent call's; no collab
-// spawn call names the thread), so with adopt a thread it names that no
-// spawn call claimed becomes a sub-agent thread whose items hang under it.
-// (A rollout keeps the spawn_agent call, whose output names the thread.)
-func (t *Translator) subAgentActivity(dst []event, c *ctx, native, thread, kind, child string, path gjson.Result, model string, adopt bool) []event {
+// agent_thread_id, agent_path, event_id}) to a status item. Multi-agent v2
+// names a spawned thread nowhere else (the spawn_agent call's output is
+// {task_name}; on the app-server no collab spawn call is shown), so a
+// thread it names that no spawn call claimed becomes a sub-agent thread:
+// its items hang under the spawn call the activity names (a rollout's
+// event_id is the spawn_agent call id), else under the status item.
+func (t *Translator) subAgentActivity(dst []event, c *ctx, native, thread, kind, child string, path gjson.Result, model, spawnKey string) []event {
 	meta := obj().String("agent_thread_id", child)
 	meta.OptString("model", model)
 	dst, id := t.statusItem(dst, native, thread, "sub_agent_"+snake(kind), t.w.CopyValue(path), meta.Bytes(), agent, c.raw)
-	if adopt && child != "" && child != t.st.Thread && child != thread {
-		if p, ok := t.st.Children[child]; !ok || p == "" {
-			put(&t.st.Children, t.w.Copy(child), id)
-		}
+	if child == "" || child == t.st.Thread || child == thread {
+		return dst
 	}
+	if p, ok := t.st.Children[child]; ok && p != "" {
+		return dst
+	}
+	if n := t.item(spawnKey); spawnKey != "" && n != nil && n.Kind == kindTool {
+		id = n.ID
+	}
+	put(&t.st.Children, t.w.Copy(child), id)
 	return dst
 }
 

@@ -96,7 +96,9 @@
 // collabAgentToolCall's call item, linked through receiverThreadIds; while
 // the spawn call has not named its thread yet, the spawn in progress; with
 // multi-agent v2, whose spawn is no collab call, the status item of the
-// subAgentActivity that names the thread as its agentThreadId).
+// subAgentActivity that names the thread as its agentThreadId; a v2
+// rollout's sub_agent_activity names its spawn_agent call as event_id, and
+// the thread hangs under that call).
 // Their items left open when their turn ends fail; a failed sub-agent turn
 // or error is not an error of the session (the sub-agent convention of
 // package universal): a sub-agent thread outlives its spawn call, whose

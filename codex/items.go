@@ -600,7 +600,7 @@ func (t *Translator) simpleItem(dst []event, c *ctx, native, thread, typ string,
 	case "contextCompaction":
 		return t.status(dst, native, thread, "compaction", "", nil, agent, c.raw)
 	case "subAgentActivity":
-		return t.subAgentActivity(dst, c, native, thread, it.Get("kind").Str, it.Get("agentThreadId").Str, it.Get("agentPath"), it.Get("model").Str, true)
+		return t.subAgentActivity(dst, c, native, thread, it.Get("kind").Str, it.Get("agentThreadId").Str, it.Get("agentPath"), it.Get("model").Str, "")
 	case "sleep":
 		return t.status(dst, native, thread, "sleep", t.w.Copy(it.Get("durationMs").Raw+" ms"), nil, agent, c.raw)
 	case "hookPrompt":

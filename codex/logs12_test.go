@@ -49,7 +49,12 @@ var subAgent0146 = []string{
 // started hang under that activity's status item, the spawn's only trace
 // (before, they were top-level items of the session, the sub-agent's
 // answer beside the parent's); the root thread's items stay top-level, and
-// a thread a spawn call already claimed keeps its parent.
+// a thread a spawn call already claimed keeps its parent. A v2 rollout
+// read with its sub-agent's rollout does the same, under the spawn_agent
+// call its sub_agent_activity names as event_id (the call's output is
+// {task_name}, no thread id), in the shape other projects' tests write
+// from live rollouts (namespace "collaboration", the activity between the
+// call and its output).
 func TestSubAgentActivityThread(t *testing.T) {
 	const sub = "019fdda9-cd71-79c0-a65f-a3dea489122e"
 	evs := run(t, codex.FormatAppServer, nil, subAgent0146)
@@ -105,5 +110,33 @@ func TestSubAgentActivityThread(t *testing.T) {
 	}
 	if call == "" || child != call {
 		t.Errorf("the sub-agent's message under %q, want the spawn call %q", child, call)
+	}
+
+	rollout := []string{
+		`{"timestamp":"2026-08-07T13:00:00.000Z","type":"session_meta","payload":{"id":"root","cwd":"/w","cli_version":"0.160.0","source":"cli","multi_agent_version":"v2"}}`,
+		`{"timestamp":"2026-08-07T13:00:00.100Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}`,
+		`{"timestamp":"2026-08-07T13:00:00.300Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"review it"}]}}`,
+		`{"timestamp":"2026-08-07T13:00:01.000Z","type":"response_item","payload":{"type":"function_call","name":"spawn_agent","namespace":"collaboration","call_id":"spawn-1","arguments":"{\"task_name\":\"review\",\"message\":\"review it\"}"}}`,
+		`{"timestamp":"2026-08-07T13:00:01.100Z","type":"event_msg","payload":{"type":"sub_agent_activity","event_id":"spawn-1","occurred_at_ms":1786011601100,"agent_thread_id":"child","agent_path":"/root/review","kind":"started"}}`,
+		`{"timestamp":"2026-08-07T13:00:01.200Z","type":"response_item","payload":{"type":"function_call_output","call_id":"spawn-1","output":"{\"task_name\":\"/root/review\"}"}}`,
+		`{"timestamp":"2026-08-07T13:00:05.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Spawned."}],"phase":"final_answer"}}`,
+		`{"timestamp":"2026-08-07T13:00:05.100Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":"Spawned."}}`,
+		`{"timestamp":"2026-08-07T13:00:01.300Z","type":"session_meta","payload":{"id":"child","session_id":"root","parent_thread_id":"root","cwd":"/w","cli_version":"0.160.0","source":{"subagent":{"thread_spawn":{"parent_thread_id":"root","depth":1,"agent_path":"/root/review"}}},"thread_source":"subagent","agent_path":"/root/review"}}`,
+		`{"timestamp":"2026-08-07T13:00:01.400Z","type":"event_msg","payload":{"type":"task_started","turn_id":"c1"}}`,
+		`{"timestamp":"2026-08-07T13:00:02.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Looks fine."}],"phase":"final_answer"}}`,
+		`{"timestamp":"2026-08-07T13:00:02.100Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"c1","last_agent_message":"Looks fine."}}`,
+	}
+	call, child = "", ""
+	for _, e := range golden.OfType(run(t, codex.FormatRollout, nil, rollout), universal.TypeItemCompleted) {
+		it := e.Data.(*universal.ItemSnapshot).Item
+		switch {
+		case it.Kind == universal.KindToolCall && it.NativeItemID == "spawn-1":
+			call = it.ItemID
+		case it.Kind == universal.KindMessage && len(it.Content) > 0 && it.Content[0].Text == "Looks fine.":
+			child = it.ParentID
+		}
+	}
+	if call == "" || child != call {
+		t.Errorf("rollout: the sub-agent's message under %q, want the spawn_agent call %q", child, call)
 	}
 }
