@@ -56,7 +56,6 @@ var subAgent0146 = []string{
 // from live rollouts (namespace "collaboration", the activity between the
 // call and its output).
 func TestSubAgentActivityThread(t *testing.T) {
-	const sub = "019fdda9-cd71-79c0-a65f-a3dea489122e"
 	evs := run(t, codex.FormatAppServer, nil, subAgent0146)
 	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
 		t.Fatalf("agent.unparsed: %v", u)
