@@ -108,7 +108,11 @@
 // event with will_retry. A rollout read together with its sub-agents'
 // rollouts (the parent first) does the same: a later session_meta with
 // another id switches to that thread (a user's fork of the session's
-// thread instead continues the session, see Forks).
+// thread instead continues the session, see Forks). A detached review
+// (review/start with delivery "detached", app-servers before 0.16x) runs
+// on a new thread forked from the session's, which the response names as
+// reviewThreadId: that thread is no sub-agent's, its turns and items are
+// the session's.
 //
 // # Forks
 //

@@ -1,6 +1,8 @@
 package codex_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/codex"
@@ -137,5 +139,78 @@ func TestSubAgentActivityThread(t *testing.T) {
 	}
 	if call == "" || child != call {
 		t.Errorf("rollout: the sub-agent's message under %q, want the spawn_agent call %q", child, call)
+	}
+}
+
+// review0147 is the stdout of `codex app-server` 0.147.0 for a detached
+// review (review/start with delivery "detached", the working tree's
+// changes), as a public project committed it as a test fixture
+// (guillermo-rebolledo/idea-planner at commit bff0d4b,
+// app/src/core/harness/fixtures/codex-review.jsonl; no licence, so quoted
+// as a shape), trimmed: from the thread/start response on, the long
+// thread objects' path and git fields and five of the eleven commands
+// left out, the kept command's output and the two agent messages
+// shortened. The review runs on a new thread forked from the session's
+// (the second thread/started, forkedFromId), which the review/start
+// response names as reviewThreadId ("For detached reviews, this is the id
+// of the new review thread", ReviewStartResponse of the 0.100 schema);
+// every item and the turn's completion come on that thread.
+var review0147 = []string{
+	`{"id":2,"result":{"thread":{"id":"019fe90c-2aad-79d3-984d-a973321fee34","extra":null,"sessionId":"019fe90c-2aad-79d3-984d-a973321fee34","forkedFromId":null,"parentThreadId":null,"preview":"","ephemeral":false,"historyMode":"legacy","modelProvider":"openai","createdAt":1786321316,"updatedAt":1786321316,"status":{"type":"idle"},"cwd":"/a-project","cliVersion":"0.147.0","source":"vscode","threadSource":"argos","turns":[]},"model":"gpt-5.6-sol","modelProvider":"openai","serviceTier":null,"cwd":"/a-project","approvalPolicy":"never","approvalsReviewer":"user","sandbox":{"type":"readOnly","networkAccess":false},"reasoningEffort":null,"multiAgentMode":"explicitRequestOnly"}}`,
+	`{"method":"thread/started","params":{"thread":{"id":"019fe90c-2aad-79d3-984d-a973321fee34","extra":null,"sessionId":"019fe90c-2aad-79d3-984d-a973321fee34","forkedFromId":null,"parentThreadId":null,"preview":"","ephemeral":false,"historyMode":"legacy","modelProvider":"openai","createdAt":1786321316,"updatedAt":1786321316,"status":{"type":"idle"},"cwd":"/a-project","cliVersion":"0.147.0","source":"vscode","threadSource":"argos","turns":[]}},"emittedAtMs":1786321316641}`,
+	`{"method":"thread/started","params":{"thread":{"id":"019fe90c-2b46-7e42-b967-15c7a8ed4057","extra":null,"sessionId":"019fe90c-2b46-7e42-b967-15c7a8ed4057","forkedFromId":"019fe90c-2aad-79d3-984d-a973321fee34","parentThreadId":null,"preview":"","ephemeral":false,"historyMode":"legacy","modelProvider":"openai","createdAt":1786321316,"updatedAt":1786321316,"status":{"type":"idle"},"cwd":"/private/a-project","cliVersion":"0.147.0","source":"vscode","canAcceptDirectInput":null,"threadSource":null,"turns":[]}},"emittedAtMs":1786321316779}`,
+	`{"id":3,"result":{"turn":{"id":"019fe90c-2baa-7c51-9317-e1500140b226","items":[{"type":"userMessage","id":"019fe90c-2baa-7c51-9317-e1500140b226","clientId":null,"content":[{"type":"text","text":"Review the current code changes (staged, unstaged, and untracked files).","text_elements":[]}]}],"itemsView":"notLoaded","status":"inProgress","error":null,"startedAt":null,"completedAt":null,"durationMs":null},"reviewThreadId":"019fe90c-2b46-7e42-b967-15c7a8ed4057"}}`,
+	`{"method":"thread/status/changed","params":{"threadId":"019fe90c-2b46-7e42-b967-15c7a8ed4057","status":{"type":"active","activeFlags":[]}},"emittedAtMs":1786321316782}`,
+	`{"method":"item/completed","params":{"item":{"type":"userMessage","id":"019fe90c-343d-7ab2-9f9e-0afdc86cf110","clientId":null,"content":[{"type":"text","text":"Review the current code changes (staged, unstaged, and untracked files).","text_elements":[]}]},"threadId":"019fe90c-2b46-7e42-b967-15c7a8ed4057","turnId":"019fe90c-2baa-7c51-9317-e1500140b226","completedAtMs":1786321318973},"emittedAtMs":1786321318973}`,
+	`{"method":"item/completed","params":{"item":{"type":"agentMessage","id":"msg_0215282659c14e46016a7919a81dd4819ab2b9d75b0b777726","text":"I’m using the requested review-agent workflow.","phase":"commentary","memoryCitation":null},"threadId":"019fe90c-2b46-7e42-b967-15c7a8ed4057","turnId":"019fe90c-2baa-7c51-9317-e1500140b226","completedAtMs":1786321320988},"emittedAtMs":1786321320988}`,
+	`{"method":"item/completed","params":{"item":{"type":"commandExecution","id":"exec-2efcd748-25ca-4009-8f9f-78e6efe636b3","pluginId":null,"scriptPath":null,"command":"/bin/zsh -lc 'git diff --stat'","cwd":"/private/a-project","processId":"46380","source":"unifiedExecStartup","status":"completed","commandActions":[{"type":"unknown","command":"git diff --stat"}],"aggregatedOutput":" greeting.js | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n","exitCode":0,"durationMs":2380},"threadId":"019fe90c-2b46-7e42-b967-15c7a8ed4057","turnId":"019fe90c-2baa-7c51-9317-e1500140b226","completedAtMs":1786321334263},"emittedAtMs":1786321334264}`,
+	`{"method":"item/completed","params":{"item":{"type":"agentMessage","id":"msg_0215282659c14e46016a7919d713b0819a9554e344cde7cb7c","text":"[P1] Preserve support for non-string names — greeting.js:2","phase":"final_answer","memoryCitation":null},"threadId":"019fe90c-2b46-7e42-b967-15c7a8ed4057","turnId":"019fe90c-2baa-7c51-9317-e1500140b226","completedAtMs":1786321369261},"emittedAtMs":1786321369261}`,
+	`{"method":"thread/status/changed","params":{"threadId":"019fe90c-2b46-7e42-b967-15c7a8ed4057","status":{"type":"idle"}},"emittedAtMs":1786321369304}`,
+	`{"method":"turn/completed","params":{"threadId":"019fe90c-2b46-7e42-b967-15c7a8ed4057","turn":{"id":"019fe90c-2baa-7c51-9317-e1500140b226","items":[{"type":"agentMessage","id":"msg_0215282659c14e46016a7919d713b0819a9554e344cde7cb7c","text":"[P1] Preserve support for non-string names — greeting.js:2","phase":"final_answer","memoryCitation":null}],"itemsView":"summary","status":"completed","error":null,"startedAt":1786321316,"completedAt":1786321369,"durationMs":52523}},"emittedAtMs":1786321369304}`,
+}
+
+// TestDetachedReviewThread: a detached review's thread is the session's:
+// its turn is a turn of the session, its items the session's (before, the
+// thread was read as a sub-agent's: its items came outside any turn, and
+// the session had no turn at all).
+func TestDetachedReviewThread(t *testing.T) {
+	evs := run(t, codex.FormatAppServer, nil, review0147)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
+		t.Fatalf("agent.unparsed: %v", u)
+	}
+	starts, ends := golden.OfType(evs, universal.TypeTurnStarted), golden.OfType(evs, universal.TypeTurnEnded)
+	if len(starts) != 1 || len(ends) != 1 {
+		t.Fatalf("turns started %d, ended %d; want one review turn", len(starts), len(ends))
+	}
+	if e := ends[0].Data.(*universal.TurnEnded); e.TurnID != "019fe90c-2baa-7c51-9317-e1500140b226" || e.Status != universal.TurnCompleted {
+		t.Errorf("turn.ended = %+v, want the review turn completed", e)
+	}
+	var msgs []string
+	inTurn := false
+	for _, e := range evs {
+		switch e.Type {
+		case universal.TypeTurnStarted:
+			inTurn = true
+		case universal.TypeTurnEnded:
+			inTurn = false
+		case universal.TypeItemStarted, universal.TypeItemCompleted:
+			it := e.Data.(*universal.ItemSnapshot).Item
+			if !inTurn {
+				t.Errorf("item %s (%s) outside the review turn", it.ItemID, it.Kind)
+			}
+			if e.Type == universal.TypeItemCompleted && it.Kind == universal.KindMessage && it.ParentID == "" {
+				msgs = append(msgs, string(it.Role))
+			}
+		}
+	}
+	if want := []string{"user", "assistant", "assistant"}; !slices.Equal(msgs, want) {
+		t.Errorf("top-level messages %v, want %v", msgs, want)
+	}
+
+	// An inline review (reviewThreadId the reviewed thread) changes nothing.
+	inline := append([]string(nil), review0147...)
+	inline[3] = strings.Replace(inline[3], `"reviewThreadId":"019fe90c-2b46-7e42-b967-15c7a8ed4057"`, `"reviewThreadId":"019fe90c-2aad-79d3-984d-a973321fee34"`, 1)
+	if n := len(golden.OfType(run(t, codex.FormatAppServer, nil, inline), universal.TypeTurnStarted)); n != 0 {
+		t.Errorf("inline review naming its own thread: %d turns, want the other thread still a sub-agent's (0)", n)
 	}
 }
