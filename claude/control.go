@@ -234,12 +234,20 @@ func (t *Translator) resolvePerm(dst events, call, action string, approved bool,
 // decided applies the permission decision recorded with a tool result:
 // a refusal always resolves the call's permission as denied; an approval
 // only when a user gave it (rule-based approvals asked nobody) or a
-// request is pending.
+// request is pending. Builds before the decision was recorded (2.1.2xx:
+// tool_result_meta [{id, non_execution_kind}], a transcript's
+// toolDenialKind alone) name only why a refused call did not run; a
+// refusal kind is a refusal all the same.
 func (t *Translator) decided(dst events, call, name string, decision gjson.Result, kind, output string) events {
-	if !decision.IsObject() {
+	var dec, src string
+	switch {
+	case decision.IsObject():
+		dec, src = decision.Get("decision").Str, decision.Get("source").Str
+	case refusalKind(kind):
+		dec = "reject"
+	default:
 		return dst
 	}
-	dec, src := decision.Get("decision").Str, decision.Get("source").Str
 	pending := false
 	if p := t.s.Perms[call]; p != nil {
 		if p.Done {
@@ -257,6 +265,13 @@ func (t *Translator) decided(dst events, call, name string, decision gjson.Resul
 		o.String("message", output)
 	}
 	return t.resolvePerm(dst, call, name, accept, o.Bytes(), universal.SourceAgent, t.raw)
+}
+
+// refusalKind reports the non-execution kinds of a call a permission
+// refused: a deny rule (or the host's permission tool denying it) and a
+// user's rejection. Other kinds (a cancelled call) are no refusal.
+func refusalKind(kind string) bool {
+	return kind == "permission-rule" || kind == "user-rejected"
 }
 
 // denied maps a refusal the CLI applied itself (system/permission_denied,

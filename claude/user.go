@@ -442,14 +442,17 @@ func resultDecision(r jsonscan.Value, call string) (decision gjson.Result, kind 
 	if !r.Exists() {
 		return gjson.Result{}, ""
 	}
+	found := false
 	r.Sub("tool_result_meta").Each(func(_ gjson.Result, m jsonscan.Value) bool {
 		if m.Get("id").Str == call {
 			decision, kind = m.Get("permission_decision"), m.Get("non_execution_kind").Str
+			found = true
 			return false
 		}
 		return true
 	})
-	if decision.Exists() {
+	if found {
+		// 2.1.2xx record the kind alone, without the decision.
 		return decision, kind
 	}
 	return r.Get("permissionDecision"), r.Get("toolDenialKind").Str

@@ -64,6 +64,16 @@ func (t *Translator) key(thread, id string) string {
 	return thread + "\x1f" + id
 }
 
+// sessionThread returns the thread a message of a thread belongs to: the
+// root thread for a detached review's thread (Review), the thread itself
+// otherwise.
+func (t *Translator) sessionThread(thread string) string {
+	if thread != "" && thread == t.st.Review {
+		return t.st.Thread
+	}
+	return thread
+}
+
 // isRoot reports whether a thread is the session's root thread (or
 // unknown, for messages that carry none).
 func (t *Translator) isRoot(thread string) bool {
@@ -198,6 +208,13 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 		}
 		return dst
 	}
+	if rt := result.Get("reviewThreadId").Str; rt != "" && t.st.Thread != "" && rt != t.st.Thread {
+		// A detached review (review/start's reviewThreadId names the new
+		// thread it runs on, 0.100 ReviewStartResponse): that thread's
+		// turn is the session's, not a sub-agent's.
+		t.st.Review = t.w.Copy(rt)
+		delete(t.st.Children, rt)
+	}
 	switch method {
 	case "thread/start", "thread/resume", "thread/fork":
 		return t.threadStarted(dst, c, result.Sub("thread"), result, method)
@@ -308,6 +325,7 @@ func (t *Translator) serverRequest(dst []event, c *ctx, method string, id gjson.
 	if thread == "" {
 		thread = params.Get("conversationId").Str
 	}
+	thread = t.sessionThread(thread)
 	dst = t.ensureSession(dst, thread)
 	t.child(thread)
 	switch method {
@@ -669,7 +687,7 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		}
 		return true
 	})
-	thread := threadV.Str()
+	thread := t.sessionThread(threadV.Str())
 	if strings.HasPrefix(method, "item/") && method != "item/started" && method != "item/completed" && !itemV.Exists() {
 		if _, ok := ignoredNotifications[method]; !ok {
 			return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: %s without an itemId", method), c.raw)

@@ -552,6 +552,12 @@ func (t *Translator) title(dst []event, c *ctx, name jsonscan.Value) []event {
 
 // status emits a completed status item.
 func (t *Translator) status(dst []event, native, thread, label, detail string, meta []byte, src universal.Source, raw []byte) []event {
+	dst, _ = t.statusItem(dst, native, thread, label, detail, meta, src, raw)
+	return dst
+}
+
+// statusItem emits a completed status item and returns its id.
+func (t *Translator) statusItem(dst []event, native, thread, label, detail string, meta []byte, src universal.Source, raw []byte) ([]event, string) {
 	dst = t.beforeAgentItem(dst, thread)
 	n := t.newItem("", kindStatus, thread)
 	n.Done = true
@@ -561,7 +567,33 @@ func (t *Translator) status(dst []event, native, thread, label, detail string, m
 		ParentID:     t.parentOf(thread),
 		Kind:         universal.KindStatus,
 		Content:      []part{{Type: universal.PartStatus, Label: t.w.Copy(label), Detail: t.w.Copy(detail), Metadata: meta}},
-	}, src, raw)
+	}, src, raw), n.ID
+}
+
+// subAgentActivity maps a sub-agent's activity (multi-agent v2: the
+// app-server's subAgentActivity item, a rollout's sub_agent_activity
+// event {kind: started | interacted | interrupted | completed,
+// agent_thread_id, agent_path, event_id}) to a status item. Multi-agent v2
+// names a spawned thread nowhere else (the spawn_agent call's output is
+// {task_name}; on the app-server no collab spawn call is shown), so a
+// thread it names that no spawn call claimed becomes a sub-agent thread:
+// its items hang under the spawn call the activity names (a rollout's
+// event_id is the spawn_agent call id), else under the status item.
+func (t *Translator) subAgentActivity(dst []event, c *ctx, native, thread, kind, child string, path gjson.Result, model, spawnKey string) []event {
+	meta := obj().String("agent_thread_id", child)
+	meta.OptString("model", model)
+	dst, id := t.statusItem(dst, native, thread, "sub_agent_"+snake(kind), t.w.CopyValue(path), meta.Bytes(), agent, c.raw)
+	if child == "" || child == t.st.Thread || child == thread {
+		return dst
+	}
+	if p, ok := t.st.Children[child]; ok && p != "" {
+		return dst
+	}
+	if n := t.item(spawnKey); spawnKey != "" && n != nil && n.Kind == kindTool {
+		id = n.ID
+	}
+	put(&t.st.Children, t.w.Copy(child), id)
+	return dst
 }
 
 // subAgentError reports the error or failed turn (label sub_agent_error,

@@ -94,7 +94,11 @@
 // with no thread/started) do not start a second session and add no turn:
 // their items hang under the item that spawned them (parent_id = the
 // collabAgentToolCall's call item, linked through receiverThreadIds; while
-// the spawn call has not named its thread yet, the spawn in progress).
+// the spawn call has not named its thread yet, the spawn in progress; with
+// multi-agent v2, whose spawn is no collab call, the status item of the
+// subAgentActivity that names the thread as its agentThreadId; a v2
+// rollout's sub_agent_activity names its spawn_agent call as event_id, and
+// the thread hangs under that call).
 // Their items left open when their turn ends fail; a failed sub-agent turn
 // or error is not an error of the session (the sub-agent convention of
 // package universal): a sub-agent thread outlives its spawn call, whose
@@ -104,7 +108,11 @@
 // event with will_retry. A rollout read together with its sub-agents'
 // rollouts (the parent first) does the same: a later session_meta with
 // another id switches to that thread (a user's fork of the session's
-// thread instead continues the session, see Forks).
+// thread instead continues the session, see Forks). A detached review
+// (review/start with delivery "detached", app-servers before 0.16x) runs
+// on a new thread forked from the session's, which the response names as
+// reviewThreadId: that thread is no sub-agent's, its turns and items are
+// the session's.
 //
 // # Forks
 //

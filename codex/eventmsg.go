@@ -304,8 +304,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 	case "thread_rolled_back":
 		return t.reverted(dst, c, th, "", m.Get("num_turns").Int())
 	case "sub_agent_activity":
-		meta := obj().String("agent_thread_id", m.Get("agent_thread_id").Str)
-		return t.status(dst, "", th, "sub_agent_"+snake(m.Get("kind").Str), t.w.CopyValue(m.Get("agent_path")), meta.Bytes(), agent, c.raw)
+		return t.subAgentActivity(dst, c, "", th, m.Get("kind").Str, m.Get("agent_thread_id").Str, m.Get("agent_path"), m.Get("model").Str, "c:"+m.Get("event_id").Str)
 	case "item_completed":
 		if mode == live {
 			// The legacy events of the same stream carry these facts.

@@ -600,9 +600,7 @@ func (t *Translator) simpleItem(dst []event, c *ctx, native, thread, typ string,
 	case "contextCompaction":
 		return t.status(dst, native, thread, universal.LabelCompaction, "", nil, agent, c.raw)
 	case "subAgentActivity":
-		meta := obj().String("agent_thread_id", it.Get("agentThreadId").Str)
-		meta.OptString("model", it.Get("model").Str)
-		return t.status(dst, native, thread, "sub_agent_"+snake(it.Get("kind").Str), t.w.CopyValue(it.Get("agentPath")), meta.Bytes(), agent, c.raw)
+		return t.subAgentActivity(dst, c, native, thread, it.Get("kind").Str, it.Get("agentThreadId").Str, it.Get("agentPath"), it.Get("model").Str, "")
 	case "sleep":
 		return t.status(dst, native, thread, "sleep", t.w.Copy(it.Get("durationMs").Raw+" ms"), nil, agent, c.raw)
 	case "hookPrompt":

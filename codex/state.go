@@ -45,6 +45,11 @@ type state struct {
 	ChildItems []childItem       `json:"child_items,omitempty"`
 	// Spawn is the spawn call whose sub-agent thread is not known yet.
 	Spawn string `json:"spawn,omitempty"`
+	// Review is the thread of a detached review (review/start with
+	// delivery "detached", Codex before 0.16x: reviewThreadId names a new
+	// thread forked from the reviewed one): the session's review turn runs
+	// there, so its messages are read as the root thread's.
+	Review string `json:"review,omitempty"`
 	// Failed is set when the last turn ended in error; TurnErr when a
 	// terminal error was already reported in the open turn.
 	Failed  bool `json:"failed,omitempty"`
