@@ -1,6 +1,9 @@
 // Package agentnorm translates the native event streams of coding agents —
-// Claude Code, OpenAI Codex, OpenCode, Amp and Pi — into one universal
-// session/item/event envelope, and folds those events into session state.
+// Claude Code, OpenAI Codex, OpenCode, Amp and Pi, and any agent that speaks
+// the Agent Client Protocol (ACP: Gemini CLI, Qwen Code, Kiro CLI, …) — into
+// one universal session/item/event envelope, folds those events into
+// session state, and serves them as versioned logs, live streams and
+// notifications.
 //
 // It does no I/O of its own: a daemon, a TUI, a web backend or a log
 // analyser feeds it native payloads and gets universal events back.
@@ -30,8 +33,16 @@
 // The provider packages [github.com/agentnorm/agentnorm/claude],
 // [github.com/agentnorm/agentnorm/codex],
 // [github.com/agentnorm/agentnorm/opencode],
-// [github.com/agentnorm/agentnorm/pi] and
-// [github.com/agentnorm/agentnorm/amp] each hold one translator;
-// [github.com/agentnorm/agentnorm/reduce] folds events into state. The
-// command in examples/normalize plugs all of them into one command line.
+// [github.com/agentnorm/agentnorm/pi],
+// [github.com/agentnorm/agentnorm/amp] and
+// [github.com/agentnorm/agentnorm/acp] each hold one translator;
+// [github.com/agentnorm/agentnorm/reduce] folds events into state;
+// [github.com/agentnorm/agentnorm/sessionlog] keeps a session's events as
+// an append-only log with versions and serves it over HTTP (the whole log,
+// the patch since a version, a resumable live stream);
+// [github.com/agentnorm/agentnorm/notify] turns events into the
+// notifications a client shows (status, consolidated text, tool calls,
+// turn completions). The command in examples/normalize plugs the
+// translators into one command line, and examples/server is a daemon built
+// from all of them.
 package agentnorm

@@ -249,11 +249,13 @@ func Replay(log []universal.Event) (*Session, error) {
 func (s *Session) NumItems() int { return len(s.items) }
 
 // ItemAt returns the item at position i (0 ≤ i < NumItems), in the order
-// the items started. An item still open is the session's own, which the
-// next Apply may change; a completed one is decoded from the session's
-// compact form into a new Item whose strings and raw JSON are the
-// session's memory. Either way, read it and do not modify it; it stays
-// valid after later Apply calls, but shows the item as it was.
+// the items started. An item still open is the session's own: the Apply
+// calls that stream into it change it in place (its text grows) until it
+// completes, when it stops changing as it was while open (status in
+// progress: call ItemAt again for the completed item). A completed item is
+// decoded from the session's compact form into a new Item whose strings
+// and raw JSON are the session's memory, and never changes. Either way,
+// read it and do not modify it; it stays valid after later Apply calls.
 func (s *Session) ItemAt(i int) *Item {
 	s.index()
 	return s.view(i)

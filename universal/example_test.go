@@ -1,7 +1,6 @@
 package universal_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -18,6 +17,7 @@ type sayTranslator struct {
 }
 
 func (s *sayTranslator) Translate(dst []universal.Event, m universal.Message) []universal.Event {
+	s.w.Recycle() // first thing in every call (Options.ReuseEvents)
 	say := gjson.GetBytes(m.Data, "say")
 	if m.Err != nil || say.Type != gjson.String {
 		return s.w.Unparsed(dst, fmt.Sprintf("line %d", m.Line), fmt.Errorf("not a say line"), m.Data)
@@ -28,6 +28,7 @@ func (s *sayTranslator) Translate(dst []universal.Event, m universal.Message) []
 }
 
 func (s *sayTranslator) Report(dst []universal.Event, r universal.Report) []universal.Event {
+	s.w.Recycle()
 	switch r := r.(type) {
 	case universal.Prompt:
 		return s.w.Complete(dst, universal.Item{ItemID: s.w.NewItemID(), Kind: universal.KindMessage, Role: universal.RoleUser,
@@ -38,15 +39,15 @@ func (s *sayTranslator) Report(dst []universal.Event, r universal.Report) []univ
 	return dst
 }
 
-func (s *sayTranslator) Checkpoint() ([]byte, error) { return json.Marshal(s.w.State()) }
+// The toy keeps no state of its own beyond its Stream's; a real
+// translator saves its state struct in the checkpoint and checks it on
+// restore (LoadCheckedCheckpoint).
+func (s *sayTranslator) Checkpoint() ([]byte, error) {
+	return universal.SaveCheckpoint("say", s.w, struct{}{})
+}
 
 func (s *sayTranslator) Restore(b []byte) error {
-	var st universal.StreamState
-	if err := json.Unmarshal(b, &st); err != nil {
-		return err
-	}
-	s.w.Restore(st)
-	return nil
+	return universal.LoadCheckpoint(b, "say", s.w, &struct{}{})
 }
 
 // A host drives any translator the same way: report what it sent, feed the

@@ -93,6 +93,11 @@ type Case struct {
 	// State reduces the events to a state document that is compared with
 	// <golden base>.state.json; nil means ReducedState.
 	State func([]universal.Event) ([]byte, error)
+	// NoExtractor says why the case's agent and format have no extractor
+	// of the texts a translation must keep (preserve_<agent>.go): without
+	// one, and without a reason, Run fails, so that a new agent does not
+	// go unchecked for lost content.
+	NoExtractor string
 }
 
 // ReducedState is the default state document: the events folded by
@@ -304,6 +309,9 @@ func Run(t *testing.T, c Case) {
 	// Every prompt, assistant text, reasoning and tool output of the
 	// input kept in the completed items.
 	agent, format := AgentFormat(c.New(Options()))
+	if _, ok := extractors[agent+"/"+format]; !ok && c.NoExtractor == "" {
+		t.Errorf("no extractor of the texts a translation of %s/%s must keep: add one to internal/golden (preserve_<agent>.go), or say why not in Case.NoExtractor", agent, format)
+	}
 	for _, p := range Preserved(agent, format, c.Framing, input, events) {
 		t.Error(p)
 	}

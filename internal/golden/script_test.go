@@ -123,5 +123,6 @@ func TestHandwrittenLog(t *testing.T) {
 		Reports: []universal.Report{universal.Prompt{Text: "List the files."}},
 		// The log ends with a line that is not JSON, on purpose.
 		AllowUnparsed: true,
+		NoExtractor:   "a test script, not an agent's output: its texts are the script's",
 	})
 }
