@@ -170,6 +170,33 @@ func TestTurnsFromEchoes(t *testing.T) {
 	}
 }
 
+// TestEchoedAheadPrompts: with --stream-json-input, Amp 0.0.1789963237
+// (and 0.0.1777897475) echoes every stdin prompt before the first answer
+// (testdata/crosscheck/amp/0.0.1789963237/s06-multiturn-stdin.jsonl). The
+// second echo joins the first prompt's turn: it does not end that turn
+// completed with no answer and hand the first answer to the second prompt.
+func TestEchoedAheadPrompts(t *testing.T) {
+	echo2 := strings.Replace(echoLine, `"hi"`, `"again"`, 1)
+	answer2 := strings.Replace(answerLine, `"hello"`, `"hello again"`, 1)
+	out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, echo2, answerLine, answer2, okResult), nil)
+	if n := len(golden.OfType(out, universal.TypeTurnStarted)); n != 1 {
+		t.Errorf("%d turns, want 1 (both prompts were sent before any answer)", n)
+	}
+	for _, e := range golden.OfType(out, universal.TypeTurnEnded) {
+		if d := e.Data.(*universal.TurnEnded); d.Status != universal.TurnCompleted {
+			t.Errorf("turn %s ended %s, want completed", d.TurnID, d.Status)
+		}
+	}
+	if users := userMessages(out); len(users) != 2 {
+		t.Fatalf("user messages %+v, want both echoes", users)
+	}
+	// An echo after an answer still starts the next turn.
+	out = run(t, amp.FormatStreamJSON, lines(initLine, echoLine, answerLine, echo2, answer2, okResult), nil)
+	if n := len(golden.OfType(out, universal.TypeTurnStarted)); n != 2 {
+		t.Errorf("%d turns, want 2", n)
+	}
+}
+
 // TestNoResult: the input ends without a result line (a crash, a cut
 // recording): the turn is interrupted and the session ends in error.
 func TestNoResult(t *testing.T) {

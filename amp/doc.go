@@ -97,7 +97,11 @@
 // Amp writes no turn boundaries. A user line with text (the echo of a
 // prompt: Amp echoes the prompt argument as the first user line, and every
 // stdin prompt in --stream-json-input mode) ends the open turn (completed,
-// synthetic) and starts the next; the result line ends the last turn:
+// synthetic) and starts the next, except an echo that follows the open
+// turn's own echo with nothing between (--stream-json-input in
+// 0.0.1789963237 and 0.0.1777897475 echoes every stdin prompt before the
+// first answer): it joins that turn, whose answers follow in order with
+// nothing to tell which prompt each answers; the result line ends the last turn:
 // completed, error (failed result), or interrupted (cancellation), with
 // metadata subtype, duration_ms, num_turns, error and the last assistant
 // message's stop_reason (in a thread also model and elapsed_ms, from

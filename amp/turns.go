@@ -60,9 +60,12 @@ func (t *Translator) consumePrompt(text string) {
 }
 
 // prompt shows a user prompt from the native input (a stream-json echo or
-// a thread's user message): it ends the open turn and starts the next.
+// a thread's user message): it ends the open turn and starts the next,
+// unless it joins the open turn (promptJoins).
 func (t *Translator) prompt(dst events, native string, parts []universal.Part) events {
-	dst = t.openTurn(dst)
+	if !t.promptJoins() {
+		dst = t.openTurn(dst)
+	}
 	text := joinText(parts)
 	t.consumePrompt(text)
 	t.s.Shown = append(t.s.Shown, text)
@@ -71,6 +74,19 @@ func (t *Translator) prompt(dst events, native string, parts []universal.Part) e
 		universal.MarkEcho(parts) // a live echo; a thread is a record
 	}
 	return t.userMessage(dst, native, "", parts, universal.SourceAgent, t.raw)
+}
+
+// promptJoins reports whether a stream-json prompt echo joins the open
+// turn: the turn has shown its prompt and nothing came after it (no
+// assistant message, no tool result). With --stream-json-input,
+// 0.0.1789963237 and 0.0.1777897475 read stdin ahead and echo every
+// prompt before the first answer; the answers follow in order, with no
+// line telling where one prompt's ends. Ending the first prompt's turn at
+// the second echo would complete it with no answer and give its answer to
+// the second prompt: both prompts open one turn instead.
+func (t *Translator) promptJoins() bool {
+	return t.format == FormatStreamJSON && t.w.Turn() != "" && t.s.Ended == "" &&
+		t.s.LastRole == "user" && len(t.s.Shown) > 0
 }
 
 // showQueued shows the oldest queued prompt as a synthetic user message.
