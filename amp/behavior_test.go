@@ -171,7 +171,7 @@ func TestTurnsFromEchoes(t *testing.T) {
 }
 
 // TestEchoedAheadPrompts: with --stream-json-input, Amp 0.0.1789963237
-// (and 0.0.1777897475) echoes every stdin prompt before the first answer
+// (and 0.0.1777897475) can echo both stdin prompts before the first answer
 // (testdata/crosscheck/amp/0.0.1789963237/s06-multiturn-stdin.jsonl). The
 // second echo joins the first prompt's turn: it does not end that turn
 // completed with no answer and hand the first answer to the second prompt.

@@ -2,7 +2,9 @@
 // agent, the amp CLI) into universal events. Tested against recordings of
 // the real Amp 0.0.1790142911 CLI (testdata/amp/0.0.1790142911, with
 // goldens, and a second scenario set in testdata/crosscheck/amp, checked
-// by its expectations), the public samples that exist (one real
+// by its expectations), recordings of 0.0.1789963237, 0.0.1784106548 and
+// 0.0.1777897475 (testdata/crosscheck/amp, checked by their
+// expectations), the public samples that exist (one real
 // stream-json run of Amp 0.0.1785170481, two real thread files written by
 // 0.0.1772237000, schema versions 85 and 220), the official
 // documentation's examples, and hand-made inputs for the paths no
@@ -20,11 +22,28 @@
 //     writes none (only session.json, last-threads/*.json holding the
 //     thread id, and a debug log): its threads live on the server (amp
 //     threads export prints the one the server returns).
-//   - 0.0.1785170481's stream-json usage had max_tokens (the context
-//     window, usage.updated context_window); 0.0.1790142911's has none
+//   - Up to 0.0.1777897475 the CLI ran the model itself (through Amp's
+//     provider proxy, agent_mode "smart", tool call ids toolu_…, the
+//     shell tool Bash {cmd, cwd}); from 0.0.1784106548 on the server's
+//     thread actor runs it (agent_mode "medium", ids TU-…, shell_command
+//     {command, workdir}). The stream-json lines have the same shapes.
+//   - 0.0.1777897475 to 0.0.1785170481's stream-json usage had max_tokens
+//     (the context window, usage.updated context_window: 300000 in
+//     smart mode, 272000 in medium); 0.0.1790142911's has none
 //     (context_window stays null).
-//   - 0.0.1785170481's system/init had reasoning_effort; 0.0.1790142911's
-//     has not (the metadata key is absent).
+//   - 0.0.1777897475's and 0.0.1785170481's system/init had
+//     reasoning_effort; 0.0.1784106548's and 0.0.1790142911's (recorded
+//     against the imitation of the server) have not (the metadata key is
+//     absent).
+//   - With --stream-json-input, 0.0.1777897475 and 0.0.1789963237 echo a
+//     stdin prompt when they send it, which can be before the previous
+//     prompt's answer (0.0.1777897475 sent both prompts to the model in
+//     one request; 0.0.1789963237 echoed both before the first answer in
+//     one of its two recordings); 0.0.1790142911's echoes came after the
+//     previous answer (see Turns and prompts).
+//   - 0.0.1777897475 ends an execute-mode run when a permission rule
+//     says ask (the approval error below), where 0.0.1784106548 and
+//     later give the call a rejection result and go on.
 //   - 0.0.1790142911's thinking blocks are {type, thinking}: no signature
 //     (the reasoning part has none). A thinking block with empty text (a
 //     model that reasons without showing it) is kept, as an empty public
@@ -99,12 +118,12 @@
 // stdin prompt in --stream-json-input mode) ends the open turn (completed,
 // synthetic) and starts the next, except an echo that follows the open
 // turn's own echo with nothing between (--stream-json-input in
-// 0.0.1789963237 and 0.0.1777897475 echoes every stdin prompt before the
-// first answer): it joins that turn, whose answers follow in order with
-// nothing to tell which prompt each answers; the result line ends the last turn:
-// completed, error (failed result), or interrupted (cancellation), with
-// metadata subtype, duration_ms, num_turns, error and the last assistant
-// message's stop_reason (in a thread also model and elapsed_ms, from
+// 0.0.1789963237 and 0.0.1777897475 can echo a stdin prompt before the
+// previous one's answer): it joins that turn, whose answers follow in
+// order with nothing to tell which prompt each answers; the result line
+// ends the last turn: completed, error (failed result), or interrupted
+// (cancellation), with metadata subtype, duration_ms, num_turns, error
+// and the last assistant message's stop_reason (in a thread also model and elapsed_ms, from
 // usage.model and turnElapsedMs). A failed result's error event has the
 // result's error text as its message, except a model API's status and
 // error body ("413 {"type":"error","error":{…}}"), whose error.message is

@@ -79,9 +79,9 @@ func (t *Translator) prompt(dst events, native string, parts []universal.Part) e
 // promptJoins reports whether a stream-json prompt echo joins the open
 // turn: the turn has shown its prompt and nothing came after it (no
 // assistant message, no tool result). With --stream-json-input,
-// 0.0.1789963237 and 0.0.1777897475 read stdin ahead and echo every
-// prompt before the first answer; the answers follow in order, with no
-// line telling where one prompt's ends. Ending the first prompt's turn at
+// 0.0.1789963237 and 0.0.1777897475 echo a stdin prompt when they send
+// it, which can be before the previous prompt's answer; the answers then
+// follow in order, with no line telling where one prompt's ends. Ending the first prompt's turn at
 // the second echo would complete it with no answer and give its answer to
 // the second prompt: both prompts open one turn instead.
 func (t *Translator) promptJoins() bool {
