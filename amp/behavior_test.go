@@ -173,27 +173,54 @@ func TestTurnsFromEchoes(t *testing.T) {
 // TestEchoedAheadPrompts: with --stream-json-input, Amp 0.0.1789963237
 // (and 0.0.1777897475) can echo both stdin prompts before the first answer
 // (testdata/crosscheck/amp/0.0.1789963237/s06-multiturn-stdin.jsonl). The
-// second echo joins the first prompt's turn: it does not end that turn
-// completed with no answer and hand the first answer to the second prompt.
+// second echo does not end the first prompt's turn completed with no
+// answer and hand that answer to the second prompt: it is shown in the
+// first turn, and its own turn starts when the first answer is over
+// (an end_turn message followed by another). When the model answers both
+// together (0.0.1777897475 sends them in one request: a call, then the
+// answer), the prompts share one turn.
 func TestEchoedAheadPrompts(t *testing.T) {
 	echo2 := strings.Replace(echoLine, `"hi"`, `"again"`, 1)
 	answer2 := strings.Replace(answerLine, `"hello"`, `"hello again"`, 1)
-	out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, echo2, answerLine, answer2, okResult), nil)
-	if n := len(golden.OfType(out, universal.TypeTurnStarted)); n != 1 {
-		t.Errorf("%d turns, want 1 (both prompts were sent before any answer)", n)
-	}
-	for _, e := range golden.OfType(out, universal.TypeTurnEnded) {
-		if d := e.Data.(*universal.TurnEnded); d.Status != universal.TurnCompleted {
-			t.Errorf("turn %s ended %s, want completed", d.TurnID, d.Status)
+	// turnOf lists, per turn, the kinds and texts of its completed items.
+	turnOf := func(out []universal.Event) [][]string {
+		var turns [][]string
+		for _, e := range out {
+			switch d := e.Data.(type) {
+			case *universal.TurnStarted:
+				turns = append(turns, nil)
+			case *universal.TurnEnded:
+				if d.Status != universal.TurnCompleted {
+					t.Errorf("turn %s ended %s, want completed", d.TurnID, d.Status)
+				}
+			case *universal.ItemSnapshot:
+				if e.Type == universal.TypeItemCompleted && len(turns) > 0 {
+					text := ""
+					for _, p := range d.Item.Content {
+						text += p.Text
+					}
+					turns[len(turns)-1] = append(turns[len(turns)-1], string(d.Item.Role)+":"+text)
+				}
+			}
 		}
+		return turns
 	}
-	if users := userMessages(out); len(users) != 2 {
-		t.Fatalf("user messages %+v, want both echoes", users)
+	out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, echo2, answerLine, answer2, okResult), nil)
+	want := [][]string{{"user:hi", "user:again", "assistant:hello"}, {"assistant:hello again"}}
+	if got := turnOf(out); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("turns %q, want %q", got, want)
 	}
-	// An echo after an answer still starts the next turn.
+	call := `{"type":"assistant","message":{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"cmd":"echo again"}}],"stop_reason":"tool_use"},"parent_tool_use_id":null,"session_id":"T-1"}`
+	result := `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"again","is_error":false}]},"parent_tool_use_id":null,"session_id":"T-1"}`
+	out = run(t, amp.FormatStreamJSON, lines(initLine, echoLine, echo2, call, result, answer2, okResult), nil)
+	if got := turnOf(out); len(got) != 1 || len(got[0]) != 6 || got[0][1] != "user:again" {
+		t.Errorf("turns %q, want one: both prompts, the call, its result, the answer", got)
+	}
+	// An echo after an answer starts the next turn, as before.
 	out = run(t, amp.FormatStreamJSON, lines(initLine, echoLine, answerLine, echo2, answer2, okResult), nil)
-	if n := len(golden.OfType(out, universal.TypeTurnStarted)); n != 2 {
-		t.Errorf("%d turns, want 2", n)
+	want = [][]string{{"user:hi", "assistant:hello"}, {"user:again", "assistant:hello again"}}
+	if got := turnOf(out); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("turns %q, want %q", got, want)
 	}
 }
 

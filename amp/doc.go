@@ -119,12 +119,16 @@
 // synthetic) and starts the next, except an echo that follows the open
 // turn's own echo with nothing between (--stream-json-input in
 // 0.0.1789963237 and 0.0.1777897475 can echo a stdin prompt before the
-// previous one's answer): it joins that turn, whose answers follow in
-// order with nothing to tell which prompt each answers; the result line
-// ends the last turn: completed, error (failed result), or interrupted
-// (cancellation), with metadata subtype, duration_ms, num_turns, error
-// and the last assistant message's stop_reason (in a thread also model and elapsed_ms, from
-// usage.model and turnElapsedMs). A failed result's error event has the
+// previous one's answer): it is shown in that turn, and starts a turn of
+// its own (with no user message: it was shown) at the first main
+// assistant message after a finished answer (stop_reason end_turn, no
+// thinking-only message held open); an answer that calls tools or ends
+// the run without such a boundary answers the prompts together, in one
+// turn. The result line ends the last turn: completed, error (failed
+// result), or interrupted (cancellation), with metadata subtype,
+// duration_ms, num_turns, error and the last assistant message's
+// stop_reason (in a thread also model and elapsed_ms, from usage.model
+// and turnElapsedMs). A failed result's error event has the
 // result's error text as its message, except a model API's status and
 // error body ("413 {"type":"error","error":{…}}"), whose error.message is
 // the message, the status and the body in the details (http_status,
