@@ -270,6 +270,9 @@ func (t *Translator) threadAssistant(dst events, m *msgFields, native, scope str
 	if ended == "" {
 		ended = "complete"
 	}
+	if scope == "" {
+		dst = t.nextJoined(dst)
+	}
 	dst = t.ensureTurn(dst)
 	dst = t.answer(dst, content, native, t.scopeItem(scope), ended, m.meta.Get("openAIResponsePhase").Str)
 	if scope == "" {

@@ -78,18 +78,19 @@ func (t *Translator) prompt(dst events, native string, parts []universal.Part) e
 	return t.userMessage(dst, native, "", parts, universal.SourceAgent, t.raw)
 }
 
-// promptJoins reports whether a stream-json prompt echo joins the open
-// turn: the turn has shown its prompt and nothing came after it (no
-// assistant message, no tool result). With --stream-json-input,
+// promptJoins reports whether a prompt (a stream-json echo, a thread's
+// user message) joins the open turn: the turn has shown its prompt and
+// nothing came after it (no assistant message, no tool result). With --stream-json-input,
 // 0.0.1789963237 and 0.0.1777897475 echo a stdin prompt when they send
 // it, which can be before the previous prompt's answer; the answers then
 // follow in order, with no line telling where one prompt's ends. Ending
 // the first prompt's turn at the second echo would complete it with no
 // answer and give its answer to the second prompt: the second prompt is
 // shown in the open turn instead, and starts a turn of its own only when
-// an answer is over (nextJoined).
+// an answer is over (nextJoined). 0.0.1767830505's thread files hold such
+// prompts as consecutive user messages.
 func (t *Translator) promptJoins() bool {
-	return t.format == FormatStreamJSON && t.w.Turn() != "" && t.s.Ended == "" &&
+	return t.w.Turn() != "" && t.s.Ended == "" &&
 		t.s.LastRole == "user" && len(t.s.Shown) > 0
 }
 
