@@ -216,6 +216,18 @@ func TestEchoedAheadPrompts(t *testing.T) {
 	if got := turnOf(out); len(got) != 1 || len(got[0]) != 6 || got[0][1] != "user:again" {
 		t.Errorf("turns %q, want one: both prompts, the call, its result, the answer", got)
 	}
+	// A thread file of such a run (0.0.1767830505) holds the prompts as
+	// consecutive user messages.
+	thread := `{"v":1,"id":"T-1","created":0,"messages":[` +
+		`{"role":"user","messageId":0,"content":[{"type":"text","text":"hi"}]},` +
+		`{"role":"user","messageId":1,"content":[{"type":"text","text":"again"}]},` +
+		`{"role":"assistant","messageId":2,"content":[{"type":"text","text":"hello"}],"state":{"type":"complete","stopReason":"end_turn"}},` +
+		`{"role":"assistant","messageId":3,"content":[{"type":"text","text":"hello again"}],"state":{"type":"complete","stopReason":"end_turn"}}]}`
+	out = run(t, amp.FormatThread, lines(thread), nil)
+	want = [][]string{{"user:hi", "user:again", "assistant:hello"}, {"assistant:hello again"}}
+	if got := turnOf(out); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("thread turns %q, want %q", got, want)
+	}
 	// An echo after an answer starts the next turn, as before.
 	out = run(t, amp.FormatStreamJSON, lines(initLine, echoLine, answerLine, echo2, answer2, okResult), nil)
 	want = [][]string{{"user:hi", "assistant:hello"}, {"user:again", "assistant:hello again"}}
