@@ -25,7 +25,8 @@ through the lab's amp/run.sh, i.e. inside common/sandbox.sh: a new network names
 is loopback, with a private tmpfs on /home/dev, against the mock on 127.0.0.1.
 
 Per capture it writes NAME.jsonl (amp's stdout, byte for byte), for the continue captures also
-NAME.2.jsonl (the second process's stdout), and NAME.meta.json (write_meta_v2.py's, with "set",
+NAME.2.jsonl (the second process's stdout), NAME.thread.json (the thread file the CLI wrote, for
+versions that write one: copy_thread), and NAME.meta.json (write_meta_v2.py's, with "set",
 "package" and "provenance" set here). With KEEP=DIR it also keeps everything run.sh wrote (stderr,
 the mock's log of the exchange, the home folder) under DIR/NAME/.
 """
@@ -89,6 +90,20 @@ def stage(files):
     return d
 
 
+def copy_thread(o, dest, name):
+    """The thread file the CLI wrote, if it writes them (0.0.1767830505 does, under
+    ~/.local/share/amp/threads/<thread id>.json; later versions keep threads on the server):
+    NAME.thread.json, the thread of the capture's session_id as the last process left it."""
+    try:
+        with open(os.path.join(o, 'stdout.jsonl'), encoding='utf-8') as f:
+            tid = json.loads(f.readline())['session_id']
+    except (OSError, ValueError, KeyError):
+        return
+    src = os.path.join(o, 'home', '.local', 'share', 'amp', 'threads', tid + '.json')
+    if os.path.exists(src):
+        shutil.copy(src, os.path.join(dest, name + '.thread.json'))
+
+
 def record_set(set_name, dest, only, keep, ver):
     files, scen_file = SETS[set_name]
     lab = stage(files)
@@ -134,6 +149,7 @@ def record_set(set_name, dest, only, keep, ver):
             if os.path.exists(os.path.join(o, 'stdout2.jsonl')):
                 shutil.copy(os.path.join(o, 'stdout2.jsonl'), os.path.join(dest, name + '.2.jsonl'))
                 meta_args += [read('rc2.txt').strip(), read('cmdline2.txt')]
+            copy_thread(o, dest, name)
             subprocess.run([sys.executable, os.path.join(lab, 'amp', 'write_meta_v2.py')] + meta_args, check=True,
                            env=dict(os.environ, CAPTURELAB=LAB))
             mp = os.path.join(dest, name + '.meta.json')
