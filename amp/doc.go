@@ -2,9 +2,10 @@
 // agent, the amp CLI) into universal events. Tested against recordings of
 // the real Amp 0.0.1790142911 CLI (testdata/amp/0.0.1790142911, with
 // goldens, and a second scenario set in testdata/crosscheck/amp, checked
-// by its expectations), recordings of 0.0.1789963237, 0.0.1784106548 and
-// 0.0.1777897475 (testdata/crosscheck/amp, checked by their
-// expectations), the public samples that exist (one real
+// by its expectations), recordings of 0.0.1789963237, 0.0.1784106548,
+// 0.0.1777897475 and 0.0.1767830505 (testdata/crosscheck/amp, with
+// 0.0.1767830505's thread files, checked by their expectations), the
+// public samples that exist (one real
 // stream-json run of Amp 0.0.1785170481, two real thread files written by
 // 0.0.1772237000, schema versions 85 and 220), the official
 // documentation's examples, and hand-made inputs for the paths no
@@ -22,6 +23,9 @@
 //     writes none (only session.json, last-threads/*.json holding the
 //     thread id, and a debug log): its threads live on the server (amp
 //     threads export prints the one the server returns).
+//   - 0.0.1767830505 forwards a Task sub-agent's messages (parent_tool_use_id,
+//     no results of the sub-agent's calls) and knows no
+//     --stream-json-thinking; its init has no agent_mode.
 //   - Up to 0.0.1777897475 the CLI ran the model itself (through Amp's
 //     provider proxy, agent_mode "smart", tool call ids toolu_…, the
 //     shell tool Bash {cmd, cwd}); from 0.0.1784106548 on the server's
