@@ -12,6 +12,7 @@ import (
 	"github.com/agentnorm/agentnorm/amp"
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // run translates lines of stream-json (or, for the thread format, one
@@ -234,6 +235,28 @@ func TestEchoedAheadPrompts(t *testing.T) {
 	if got := turnOf(out); !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("turns %q, want %q", got, want)
 	}
+}
+
+// TestSubAgentThreadID: a thread's Task run names the sub-agent's own
+// thread (run.progress.threadID, as 0.0.1767830505 writes it in
+// testdata/crosscheck/amp/0.0.1767830505/s10-subagent.thread.json); the
+// result keeps it as sub_agent_thread_id, the link to that thread's file.
+func TestSubAgentThreadID(t *testing.T) {
+	thread := `{"v":1,"id":"T-1","created":0,"messages":[` +
+		`{"role":"user","messageId":0,"content":[{"type":"text","text":"count"}]},` +
+		`{"role":"assistant","messageId":1,"content":[{"type":"tool_use","id":"toolu_1","name":"Task","input":{"prompt":"count the words"}}],"state":{"type":"complete","stopReason":"tool_use"}},` +
+		`{"role":"user","messageId":2,"content":[{"type":"tool_result","toolUseID":"toolu_1","run":{"status":"done","progress":{"threadID":"T-sub"},"result":"4 words"}}]},` +
+		`{"role":"assistant","messageId":3,"content":[{"type":"text","text":"4"}],"state":{"type":"complete","stopReason":"end_turn"}}]}`
+	out := run(t, amp.FormatThread, lines(thread), nil)
+	for _, it := range golden.NewTranscript(out).Items {
+		if it.Kind == universal.KindToolResult {
+			if got := gjson.GetBytes(it.Content[0].Metadata, "sub_agent_thread_id").Str; got != "T-sub" {
+				t.Errorf("sub_agent_thread_id %q, want T-sub (metadata %s)", got, it.Content[0].Metadata)
+			}
+			return
+		}
+	}
+	t.Fatal("no tool result")
 }
 
 // TestNoResult: the input ends without a result line (a crash, a cut

@@ -352,7 +352,9 @@
 // error of the session (the sub-agent convention of package universal): no
 // error event; the Task call's result gets sub_agent_error {message, code,
 // details} in its metadata, or, when the result came first, a status item
-// sub_agent_error under the call reports it.
+// sub_agent_error under the call reports it. In a thread, a Task run's
+// progress.threadID (the thread the sub-agent ran in, which 0.0.1767830505
+// saves as a thread file of its own) is the result's sub_agent_thread_id.
 //
 // # Unparsed and ignored input
 //
