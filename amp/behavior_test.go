@@ -12,6 +12,7 @@ import (
 	"github.com/agentnorm/agentnorm/amp"
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // run translates lines of stream-json (or, for the thread format, one
@@ -168,6 +169,94 @@ func TestTurnsFromEchoes(t *testing.T) {
 	if len(statuses) != 2 || statuses[0] != want[0] || statuses[1] != want[1] {
 		t.Errorf("turns ended %v, want %v (a message with stop_reason null was cut)", statuses, want)
 	}
+}
+
+// TestEchoedAheadPrompts: with --stream-json-input, Amp 0.0.1789963237
+// (and 0.0.1777897475) can echo both stdin prompts before the first answer
+// (testdata/crosscheck/amp/0.0.1789963237/s06-multiturn-stdin.jsonl). The
+// second echo does not end the first prompt's turn completed with no
+// answer and hand that answer to the second prompt: it is shown in the
+// first turn, and its own turn starts when the first answer is over
+// (an end_turn message followed by another). When the model answers both
+// together (0.0.1777897475 sends them in one request: a call, then the
+// answer), the prompts share one turn.
+func TestEchoedAheadPrompts(t *testing.T) {
+	echo2 := strings.Replace(echoLine, `"hi"`, `"again"`, 1)
+	answer2 := strings.Replace(answerLine, `"hello"`, `"hello again"`, 1)
+	// turnOf lists, per turn, the kinds and texts of its completed items.
+	turnOf := func(out []universal.Event) [][]string {
+		var turns [][]string
+		for _, e := range out {
+			switch d := e.Data.(type) {
+			case *universal.TurnStarted:
+				turns = append(turns, nil)
+			case *universal.TurnEnded:
+				if d.Status != universal.TurnCompleted {
+					t.Errorf("turn %s ended %s, want completed", d.TurnID, d.Status)
+				}
+			case *universal.ItemSnapshot:
+				if e.Type == universal.TypeItemCompleted && len(turns) > 0 {
+					text := ""
+					for _, p := range d.Item.Content {
+						text += p.Text
+					}
+					turns[len(turns)-1] = append(turns[len(turns)-1], string(d.Item.Role)+":"+text)
+				}
+			}
+		}
+		return turns
+	}
+	out := run(t, amp.FormatStreamJSON, lines(initLine, echoLine, echo2, answerLine, answer2, okResult), nil)
+	want := [][]string{{"user:hi", "user:again", "assistant:hello"}, {"assistant:hello again"}}
+	if got := turnOf(out); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("turns %q, want %q", got, want)
+	}
+	call := `{"type":"assistant","message":{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"cmd":"echo again"}}],"stop_reason":"tool_use"},"parent_tool_use_id":null,"session_id":"T-1"}`
+	result := `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"again","is_error":false}]},"parent_tool_use_id":null,"session_id":"T-1"}`
+	out = run(t, amp.FormatStreamJSON, lines(initLine, echoLine, echo2, call, result, answer2, okResult), nil)
+	if got := turnOf(out); len(got) != 1 || len(got[0]) != 6 || got[0][1] != "user:again" {
+		t.Errorf("turns %q, want one: both prompts, the call, its result, the answer", got)
+	}
+	// A thread file of such a run (0.0.1767830505) holds the prompts as
+	// consecutive user messages.
+	thread := `{"v":1,"id":"T-1","created":0,"messages":[` +
+		`{"role":"user","messageId":0,"content":[{"type":"text","text":"hi"}]},` +
+		`{"role":"user","messageId":1,"content":[{"type":"text","text":"again"}]},` +
+		`{"role":"assistant","messageId":2,"content":[{"type":"text","text":"hello"}],"state":{"type":"complete","stopReason":"end_turn"}},` +
+		`{"role":"assistant","messageId":3,"content":[{"type":"text","text":"hello again"}],"state":{"type":"complete","stopReason":"end_turn"}}]}`
+	out = run(t, amp.FormatThread, lines(thread), nil)
+	want = [][]string{{"user:hi", "user:again", "assistant:hello"}, {"assistant:hello again"}}
+	if got := turnOf(out); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("thread turns %q, want %q", got, want)
+	}
+	// An echo after an answer starts the next turn, as before.
+	out = run(t, amp.FormatStreamJSON, lines(initLine, echoLine, answerLine, echo2, answer2, okResult), nil)
+	want = [][]string{{"user:hi", "assistant:hello"}, {"user:again", "assistant:hello again"}}
+	if got := turnOf(out); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("turns %q, want %q", got, want)
+	}
+}
+
+// TestSubAgentThreadID: a thread's Task run names the sub-agent's own
+// thread (run.progress.threadID, as 0.0.1767830505 writes it in
+// testdata/crosscheck/amp/0.0.1767830505/s10-subagent.thread.json); the
+// result keeps it as sub_agent_thread_id, the link to that thread's file.
+func TestSubAgentThreadID(t *testing.T) {
+	thread := `{"v":1,"id":"T-1","created":0,"messages":[` +
+		`{"role":"user","messageId":0,"content":[{"type":"text","text":"count"}]},` +
+		`{"role":"assistant","messageId":1,"content":[{"type":"tool_use","id":"toolu_1","name":"Task","input":{"prompt":"count the words"}}],"state":{"type":"complete","stopReason":"tool_use"}},` +
+		`{"role":"user","messageId":2,"content":[{"type":"tool_result","toolUseID":"toolu_1","run":{"status":"done","progress":{"threadID":"T-sub"},"result":"4 words"}}]},` +
+		`{"role":"assistant","messageId":3,"content":[{"type":"text","text":"4"}],"state":{"type":"complete","stopReason":"end_turn"}}]}`
+	out := run(t, amp.FormatThread, lines(thread), nil)
+	for _, it := range golden.NewTranscript(out).Items {
+		if it.Kind == universal.KindToolResult {
+			if got := gjson.GetBytes(it.Content[0].Metadata, "sub_agent_thread_id").Str; got != "T-sub" {
+				t.Errorf("sub_agent_thread_id %q, want T-sub (metadata %s)", got, it.Content[0].Metadata)
+			}
+			return
+		}
+	}
+	t.Fatal("no tool result")
 }
 
 // TestNoResult: the input ends without a result line (a crash, a cut

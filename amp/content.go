@@ -277,6 +277,7 @@ type toolOut struct {
 	manual    bool           // a shell command the user ran: not part of a turn's work
 	obj       jsonscan.Value // the structured result, if any
 	extra     []universal.Part
+	subThread string // the thread a sub-agent ran in (a thread's run.progress.threadID)
 }
 
 const (
@@ -504,6 +505,7 @@ func (t *Translator) toolResult(dst events, c *call, o *toolOut, scope string) e
 	if c != nil {
 		md.Raw("sub_agent_error", c.SubErr)
 	}
+	md.OptString("sub_agent_thread_id", o.subThread)
 	parent, name := t.scopeItem(scope), ""
 	switch {
 	case c != nil:

@@ -2,7 +2,10 @@
 // agent, the amp CLI) into universal events. Tested against recordings of
 // the real Amp 0.0.1790142911 CLI (testdata/amp/0.0.1790142911, with
 // goldens, and a second scenario set in testdata/crosscheck/amp, checked
-// by its expectations), the public samples that exist (one real
+// by its expectations), recordings of 0.0.1789963237, 0.0.1784106548,
+// 0.0.1777897475 and 0.0.1767830505 (testdata/crosscheck/amp, with
+// 0.0.1767830505's thread files, checked by their expectations), the
+// public samples that exist (one real
 // stream-json run of Amp 0.0.1785170481, two real thread files written by
 // 0.0.1772237000, schema versions 85 and 220), the official
 // documentation's examples, and hand-made inputs for the paths no
@@ -20,11 +23,31 @@
 //     writes none (only session.json, last-threads/*.json holding the
 //     thread id, and a debug log): its threads live on the server (amp
 //     threads export prints the one the server returns).
-//   - 0.0.1785170481's stream-json usage had max_tokens (the context
-//     window, usage.updated context_window); 0.0.1790142911's has none
+//   - 0.0.1767830505 forwards a Task sub-agent's messages (parent_tool_use_id,
+//     no results of the sub-agent's calls) and knows no
+//     --stream-json-thinking; its init has no agent_mode.
+//   - Up to 0.0.1777897475 the CLI ran the model itself (through Amp's
+//     provider proxy, agent_mode "smart", tool call ids toolu_…, the
+//     shell tool Bash {cmd, cwd}); from 0.0.1784106548 on the server's
+//     thread actor runs it (agent_mode "medium", ids TU-…, shell_command
+//     {command, workdir}). The stream-json lines have the same shapes.
+//   - 0.0.1777897475 to 0.0.1785170481's stream-json usage had max_tokens
+//     (the context window, usage.updated context_window: 300000 in
+//     smart mode, 272000 in medium); 0.0.1790142911's has none
 //     (context_window stays null).
-//   - 0.0.1785170481's system/init had reasoning_effort; 0.0.1790142911's
-//     has not (the metadata key is absent).
+//   - 0.0.1777897475's and 0.0.1785170481's system/init had
+//     reasoning_effort; 0.0.1784106548's and 0.0.1790142911's (recorded
+//     against the imitation of the server) have not (the metadata key is
+//     absent).
+//   - With --stream-json-input, 0.0.1777897475 and 0.0.1789963237 echo a
+//     stdin prompt when they send it, which can be before the previous
+//     prompt's answer (0.0.1777897475 sent both prompts to the model in
+//     one request; 0.0.1789963237 echoed both before the first answer in
+//     one of its two recordings); 0.0.1790142911's echoes came after the
+//     previous answer (see Turns and prompts).
+//   - 0.0.1777897475 ends an execute-mode run when a permission rule
+//     says ask (the approval error below), where 0.0.1784106548 and
+//     later give the call a rejection result and go on.
 //   - 0.0.1790142911's thinking blocks are {type, thinking}: no signature
 //     (the reasoning part has none). A thinking block with empty text (a
 //     model that reasons without showing it) is kept, as an empty public
@@ -97,11 +120,19 @@
 // Amp writes no turn boundaries. A user line with text (the echo of a
 // prompt: Amp echoes the prompt argument as the first user line, and every
 // stdin prompt in --stream-json-input mode) ends the open turn (completed,
-// synthetic) and starts the next; the result line ends the last turn:
-// completed, error (failed result), or interrupted (cancellation), with
-// metadata subtype, duration_ms, num_turns, error and the last assistant
-// message's stop_reason (in a thread also model and elapsed_ms, from
-// usage.model and turnElapsedMs). A failed result's error event has the
+// synthetic) and starts the next, except an echo that follows the open
+// turn's own echo with nothing between (--stream-json-input in
+// 0.0.1789963237 and 0.0.1777897475 can echo a stdin prompt before the
+// previous one's answer): it is shown in that turn, and starts a turn of
+// its own (with no user message: it was shown) at the first main
+// assistant message after a finished answer (stop_reason end_turn, no
+// thinking-only message held open); an answer that calls tools or ends
+// the run without such a boundary answers the prompts together, in one
+// turn. The result line ends the last turn: completed, error (failed
+// result), or interrupted (cancellation), with metadata subtype,
+// duration_ms, num_turns, error and the last assistant message's
+// stop_reason (in a thread also model and elapsed_ms, from usage.model
+// and turnElapsedMs). A failed result's error event has the
 // result's error text as its message, except a model API's status and
 // error body ("413 {"type":"error","error":{…}}"), whose error.message is
 // the message, the status and the body in the details (http_status,
@@ -321,7 +352,9 @@
 // error of the session (the sub-agent convention of package universal): no
 // error event; the Task call's result gets sub_agent_error {message, code,
 // details} in its metadata, or, when the result came first, a status item
-// sub_agent_error under the call reports it.
+// sub_agent_error under the call reports it. In a thread, a Task run's
+// progress.threadID (the thread the sub-agent ran in, which 0.0.1767830505
+// saves as a thread file of its own) is the result's sub_agent_thread_id.
 //
 // # Unparsed and ignored input
 //

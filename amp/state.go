@@ -20,6 +20,9 @@ type state struct {
 	// ids of calls without a result, oldest first.
 	Calls   map[string]*call `json:"calls,omitempty"`
 	Pending []string         `json:"pending,omitempty"`
+	// Joined counts the prompts of the open turn that joined its first
+	// (promptJoins) and have not started a turn of their own (nextJoined).
+	Joined int `json:"joined,omitempty"`
 	// Denied are the tool names the open turn reported as denied.
 	Denied []string `json:"denied,omitempty"`
 	// Perms counts permission ids made up for denials with no call.
@@ -92,7 +95,7 @@ func (s *state) done(id string) {
 // resetTurn forgets what belonged to the turn that ended (its prompts are
 // forgotten when the next turn starts).
 func (s *state) resetTurn() {
-	s.Denied = nil
+	s.Denied, s.Joined = nil, 0
 	s.Ended, s.Stop, s.Elapsed, s.LastRole, s.Model = "", "", "", "", ""
 }
 

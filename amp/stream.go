@@ -268,6 +268,9 @@ func (t *Translator) assistant(dst events, l *lineFields) events {
 	if stop.Type() == gjson.Null {
 		ended = "incomplete" // cancelled or errored
 	}
+	if scope == "" {
+		dst = t.nextJoined(dst)
+	}
 	dst = t.ensureTurn(dst)
 	dst = t.answer(dst, content, "", t.scopeItem(scope), ended, "")
 	if scope == "" {

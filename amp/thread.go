@@ -270,6 +270,9 @@ func (t *Translator) threadAssistant(dst events, m *msgFields, native, scope str
 	if ended == "" {
 		ended = "complete"
 	}
+	if scope == "" {
+		dst = t.nextJoined(dst)
+	}
 	dst = t.ensureTurn(dst)
 	dst = t.answer(dst, content, native, t.scopeItem(scope), ended, m.meta.Get("openAIResponsePhase").Str)
 	if scope == "" {
@@ -349,6 +352,11 @@ func (t *Translator) subAgentError(dst events, scope, msg string, details []byte
 // blocked on the user asks for permission.
 func (t *Translator) threadRun(dst events, c *call, callID string, run jsonscan.Value, scope string, manual bool) events {
 	o := toolOut{call: callID, status: run.Field("status").Str(), manual: manual}
+	// A Task's run names the thread its sub-agent ran in (0.0.1767830505
+	// saves that thread in a file of its own): the link to it.
+	if id := run.Get("progress.threadID").Str; id != "" {
+		o.subThread = t.w.Copy(id)
+	}
 	switch o.status {
 	case "done":
 		res := run.Field("result")

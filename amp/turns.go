@@ -60,9 +60,14 @@ func (t *Translator) consumePrompt(text string) {
 }
 
 // prompt shows a user prompt from the native input (a stream-json echo or
-// a thread's user message): it ends the open turn and starts the next.
+// a thread's user message): it ends the open turn and starts the next,
+// unless it joins the open turn (promptJoins).
 func (t *Translator) prompt(dst events, native string, parts []universal.Part) events {
-	dst = t.openTurn(dst)
+	if t.promptJoins() {
+		t.s.Joined++
+	} else {
+		dst = t.openTurn(dst)
+	}
 	text := joinText(parts)
 	t.consumePrompt(text)
 	t.s.Shown = append(t.s.Shown, text)
@@ -71,6 +76,40 @@ func (t *Translator) prompt(dst events, native string, parts []universal.Part) e
 		universal.MarkEcho(parts) // a live echo; a thread is a record
 	}
 	return t.userMessage(dst, native, "", parts, universal.SourceAgent, t.raw)
+}
+
+// promptJoins reports whether a prompt (a stream-json echo, a thread's
+// user message) joins the open turn: the turn has shown its prompt and
+// nothing came after it (no assistant message, no tool result). With --stream-json-input,
+// 0.0.1789963237 and 0.0.1777897475 echo a stdin prompt when they send
+// it, which can be before the previous prompt's answer; the answers then
+// follow in order, with no line telling where one prompt's ends. Ending
+// the first prompt's turn at the second echo would complete it with no
+// answer and give its answer to the second prompt: the second prompt is
+// shown in the open turn instead, and starts a turn of its own only when
+// an answer is over (nextJoined). 0.0.1767830505's thread files hold such
+// prompts as consecutive user messages.
+func (t *Translator) promptJoins() bool {
+	return t.w.Turn() != "" && t.s.Ended == "" &&
+		t.s.LastRole == "user" && len(t.s.Shown) > 0
+}
+
+// nextJoined starts the turn of a prompt that joined the open turn
+// (promptJoins) when a main assistant message follows a finished answer:
+// the last main message ended complete with stop_reason end_turn and no
+// thinking-only message is held open (0.0.1790142911 says end_turn of
+// those too). The new turn has no user message: its prompt was shown in
+// the turn before. When the model answers the prompts together (the
+// answer calls tools, or ends the turn), nothing splits.
+func (t *Translator) nextJoined(dst events) events {
+	if t.s.Joined == 0 || t.w.Turn() == "" || t.s.LastRole != "assistant" || t.s.Held != "" ||
+		t.s.Ended != "complete" || t.s.Stop != `"end_turn"` {
+		return dst
+	}
+	joined, shown := t.s.Joined-1, t.s.Shown
+	dst = t.openTurn(dst)
+	t.s.Joined, t.s.Shown = joined, shown
+	return dst
 }
 
 // showQueued shows the oldest queued prompt as a synthetic user message.

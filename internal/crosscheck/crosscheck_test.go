@@ -92,6 +92,9 @@ func inputs(agent, dir, name string) []input {
 			files = append(files, p(".2.jsonl"))
 		}
 		add(input{files: files, format: amp.FormatStreamJSON, prompts: true, expect: true})
+		// The thread file the CLI wrote (0.0.1767830505 keeps its threads
+		// on disk), the thread as the last process left it.
+		add(input{files: []string{p(".thread.json")}, format: amp.FormatThread, expect: true})
 	case "claude":
 		add(input{files: []string{p(".jsonl")}, format: claude.FormatStreamJSON, prompts: true, expect: true})
 		add(input{files: []string{p(".exchange.jsonl")}, format: claude.FormatExchange, expect: true})
