@@ -143,6 +143,8 @@ type Options struct {
 	// its output) and returns universal.Exit with the exit code and
 	// stderr, so that a failed run ends the session failed. Without it,
 	// or when it returns nil, the session ends with universal.EndOfInput.
+	// It is called only when Events reads the input to its end, not when
+	// the loop over Events stops early.
 	AtEnd func() universal.Report
 }
 
@@ -176,7 +178,9 @@ type Session struct {
 // so it waits for the agent's first line of output. A host that must write
 // to the agent before the agent writes anything (a JSON-RPC client that
 // sends initialize first, a prompt on stdin) writes first or names the
-// format.
+// format. Pi's json mode and Pi's session files begin with the same
+// header line: their format is told by the line after it, and an input
+// that holds the header alone (a run that failed at once) is undetected.
 func Open(r io.Reader, agent string, o Options) (*Session, error) {
 	a, err := Lookup(agent)
 	if err != nil {
@@ -209,25 +213,36 @@ func Open(r io.Reader, agent string, o Options) (*Session, error) {
 // DetectReader tells the format of the input r reads from its first lines,
 // without consuming them (it peeks). A live agent's output arrives a line
 // at a time, so Detect is tried as soon as a line is whole, then after
-// every further line while it cannot tell, and a last time on what there
-// is when r's buffer is full or the input ends (a pretty-printed JSON
-// document tells nothing by its first line). It waits for input no longer
-// than that. An empty input is an error wrapping ErrUndetected that says
-// so.
+// each of the next few lines while it cannot tell, then whenever what has
+// arrived has doubled, and a last time when r's buffer is full or the
+// input ends (a pretty-printed JSON document tells nothing by its first
+// line). It waits for input no longer than that, and reads each byte once
+// however the input is split. An empty input is an error wrapping
+// ErrUndetected that says so; a read that fails before the format is told
+// is an error of its own.
 func (a Agent) DetectReader(br *bufio.Reader) (universal.Format, error) {
-	tried := 0 // the bytes up to the last whole line Detect was given
+	const eager = 16 // lines tried one by one; the next at each doubling
+	tried, scanned, lines := 0, 0, 0
 	for {
 		head, _ := br.Peek(br.Buffered()) // what has arrived, without waiting
-		if i := bytes.LastIndexByte(head, '\n'); i >= tried {
-			tried = i + 1
-			if f, err := a.Detect(head[:tried]); err == nil {
-				return f, nil
+		if i := bytes.LastIndexByte(head[scanned:], '\n'); i >= 0 {
+			end := scanned + i + 1
+			lines += bytes.Count(head[scanned:end], []byte{'\n'})
+			if lines <= eager || end >= 2*tried {
+				tried = end
+				if f, err := a.Detect(head[:end]); err == nil {
+					return f, nil
+				}
 			}
 		}
+		scanned = len(head)
 		if len(head) == br.Size() {
 			return a.Detect(head)
 		}
 		if _, err := br.Peek(len(head) + 1); err != nil { // waits for more, or the end
+			if err != io.EOF {
+				return universal.Format{}, fmt.Errorf("agentnorm: %s: reading the input: %w", a.Name, err)
+			}
 			if head, _ = br.Peek(br.Buffered()); len(head) == 0 {
 				return universal.Format{}, fmt.Errorf("agentnorm: %s: %w: the input is empty", a.Name, ErrUndetected)
 			}

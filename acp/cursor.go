@@ -91,20 +91,29 @@ func (t *Translator) cursorTodos(dst []universal.Event, in *input, params jsonsc
 	if !params.Get("merge").Bool() {
 		t.st.Todos = t.st.Todos[:0]
 	}
+	// The entries by id, for this update: a lookup each, not a scan of
+	// the list (an update may hold thousands).
+	at := make(map[string]int, len(t.st.Todos))
+	for i, o := range t.st.Todos {
+		if o.ID != "" {
+			at[o.ID] = i
+		}
+	}
 	todos.Each(func(_ gjson.Result, e jsonscan.Value) bool {
-		n := todo{ID: t.copy(e.Get("id").String()), Content: t.copy(e.Get("content").Str), Status: t.copy(e.Get("status").Str)}
-		if n.ID != "" {
-			for i := range t.st.Todos {
-				if o := &t.st.Todos[i]; o.ID == n.ID {
-					if e.Get("content").Exists() {
-						o.Content = n.Content
-					}
-					if e.Get("status").Exists() {
-						o.Status = n.Status
-					}
-					return true
-				}
+		id := e.Get("id").String()
+		if i, ok := at[id]; ok && id != "" {
+			o := &t.st.Todos[i]
+			if e.Get("content").Exists() {
+				o.Content = t.copy(e.Get("content").Str)
 			}
+			if e.Get("status").Exists() {
+				o.Status = t.copy(e.Get("status").Str)
+			}
+			return true
+		}
+		n := todo{ID: t.copy(id), Content: t.copy(e.Get("content").Str), Status: t.copy(e.Get("status").Str)}
+		if n.ID != "" {
+			at[n.ID] = len(t.st.Todos)
 		}
 		t.st.Todos = append(t.st.Todos, n)
 		return true

@@ -110,17 +110,7 @@ func (c *Checker) Check(ev *Event) error {
 		return &StreamError{Sequence: ev.Sequence, Rule: rule, Detail: fmt.Sprintf(format, args...)}
 	}
 	if err := Validate(ev); err != nil {
-		// What the event starts or ends still counts, so that one invalid
-		// event is one error, not one for every event after it.
-		if c.n == 1 {
-			c.session = ev.SessionID
-		}
-		switch ev.Data.(type) {
-		case *SessionStarted:
-			c.started = true
-		case *SessionEnded:
-			c.ended = true
-		}
+		c.account(ev)
 		return &StreamError{Sequence: ev.Sequence, Rule: err}
 	}
 	if ev.CleanJSON {
@@ -206,6 +196,60 @@ func (c *Checker) Check(ev *Event) error {
 		}
 	}
 	return nil
+}
+
+// account takes note of what an invalid event starts or ends (its id, the
+// session, a turn, an item, a request), so that one invalid event is one
+// error, not one for every event after it that refers to it.
+func (c *Checker) account(ev *Event) {
+	if c.n == 1 {
+		c.session = ev.SessionID
+	}
+	if ev.EventID != "" {
+		c.eventIDs[ev.EventID] = struct{}{}
+	}
+	switch d := ev.Data.(type) {
+	case *SessionStarted:
+		c.started = true
+	case *SessionEnded:
+		c.ended = true
+	case *TurnStarted:
+		if d != nil {
+			c.turns[d.TurnID] = true
+		}
+	case *TurnEnded:
+		if d != nil {
+			delete(c.turns, d.TurnID)
+		}
+	case *ItemSnapshot:
+		switch {
+		case d == nil:
+		case ev.Type == TypeItemStarted:
+			if _, dup := c.items[d.Item.ItemID]; !dup {
+				// Known, with no parts: its deltas and completion are
+				// not compared with a start that was broken.
+				c.items[d.Item.ItemID] = &checkedItem{kind: d.Item.Kind, role: d.Item.Role, parts: map[int]*checkedPart{}}
+			}
+		case c.items[d.Item.ItemID] != nil:
+			c.items[d.Item.ItemID].completed = true
+		}
+	case *Permission:
+		if d != nil {
+			if ev.Type == TypePermissionRequested {
+				c.requests[d.PermissionID] = true
+			} else {
+				delete(c.requests, d.PermissionID)
+			}
+		}
+	case *Question:
+		if d != nil {
+			if ev.Type == TypeQuestionRequested {
+				c.questions[d.QuestionID] = true
+			} else {
+				delete(c.questions, d.QuestionID)
+			}
+		}
+	}
 }
 
 func (c *Checker) start(ev *Event, it *Item, fail func(error, string, ...any) error) error {

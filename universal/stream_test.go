@@ -605,4 +605,17 @@ func TestCheckerCountsInvalidStart(t *testing.T) {
 	if err == nil || strings.Count(err.Error(), "\n")+1 != 1 {
 		t.Errorf("CheckStream: %v; want one error", err)
 	}
+	// An invalid item.started (no event id) is one error too: its deltas
+	// and completion find the item.
+	w = NewStream("x", Options{SessionID: "s"})
+	evs = w.Begin(nil, nil, SourceAgent, nil)
+	evs = w.StartItem(evs, Item{ItemID: w.NewItemID(), Kind: KindMessage, Role: RoleAssistant, Content: []Part{Text("")}}, SourceAgent, nil)
+	evs = w.Delta(evs, "itm_1", 0, PartText, "hel", SourceAgent, nil)
+	evs = w.Delta(evs, "itm_1", 0, PartText, "lo", SourceAgent, nil)
+	evs = w.Complete(evs, Item{ItemID: "itm_1", Kind: KindMessage, Role: RoleAssistant, Content: []Part{Text("hello")}}, SourceAgent, nil)
+	evs = w.End(evs, SessionEnded{Reason: EndCompleted, TerminatedBy: ByAgent}, SourceAgent, nil)
+	evs[1].EventID = ""
+	if err := CheckStream(evs); err == nil || strings.Count(err.Error(), "\n")+1 != 1 {
+		t.Errorf("CheckStream: %v; want one error", err)
+	}
 }

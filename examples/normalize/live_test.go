@@ -31,7 +31,8 @@ func (s *syncBuffer) String() string {
 
 // TestLiveInput: piped the output of an agent that is still running, the
 // command detects the format from the first line and writes the events of
-// each line as it arrives, not when the input ends.
+// each line as it arrives (the next line half read too), not when the
+// input ends.
 func TestLiveInput(t *testing.T) {
 	data, err := os.ReadFile("../../testdata/claude/2.1.330/s01-text.jsonl")
 	if err != nil {
@@ -42,7 +43,10 @@ func TestLiveInput(t *testing.T) {
 	var out, errOut syncBuffer
 	done := make(chan error, 1)
 	go func() { done <- run([]string{"-agent", "claude"}, pr, &out, &errOut) }()
-	if _, err := pw.Write(lines[0]); err != nil { // system/init: the session starts
+	// system/init (the session starts) and half the next line, as a pipe
+	// chunk may end.
+	half := len(lines[1]) / 2
+	if _, err := pw.Write(append(append([]byte{}, lines[0]...), lines[1][:half]...)); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), `"session.started"`); time.Sleep(10 * time.Millisecond) {
@@ -50,7 +54,10 @@ func TestLiveInput(t *testing.T) {
 			t.Fatalf("nothing written after the first line; stderr %q", errOut.String())
 		}
 	}
-	for _, l := range lines[1:] {
+	if _, err := pw.Write(lines[1][half:]); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lines[2:] {
 		if _, err := pw.Write(l); err != nil {
 			t.Fatal(err)
 		}

@@ -24,6 +24,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -183,7 +184,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			if err := emit(); err != nil {
 				return err
 			}
-			if sess == nil && in.Buffered() == 0 {
+			if sess == nil && !wholeMessage(in, framing) {
 				// The next read may wait for a live agent: what is
 				// translated so far goes out first.
 				if err := w.Flush(); err != nil {
@@ -208,6 +209,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return writeTranscript(stdout, sess)
 	}
 	return w.Flush()
+}
+
+// wholeMessage reports whether in holds a whole next message already, so
+// that reading it does not wait for more input: a line, or for SSE an
+// event (a blank line ends it). It errs towards no, which only flushes
+// the output sooner.
+func wholeMessage(in *bufio.Reader, framing universal.Framing) bool {
+	b, _ := in.Peek(in.Buffered())
+	if framing == universal.FrameSSE {
+		return bytes.Contains(b, []byte("\n\n")) || bytes.Contains(b, []byte("\r\n\r\n"))
+	}
+	return bytes.IndexByte(b, '\n') >= 0
 }
 
 // openInputs opens the named files, or standard input when there are none.
