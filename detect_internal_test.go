@@ -44,8 +44,13 @@ func TestDetectReaderReadError(t *testing.T) {
 	}
 }
 
-// lineReader returns one line of its input per Read.
+// lineReader returns one line of its input per Read, as a live agent's
+// output arrives.
 type lineReader struct{ rest []byte }
+
+// LineByLine is a reader of data a line per Read, for the package's
+// external tests.
+func LineByLine(data []byte) io.Reader { return &lineReader{rest: data} }
 
 func (r *lineReader) Read(p []byte) (int, error) {
 	if len(r.rest) == 0 {

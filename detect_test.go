@@ -69,23 +69,6 @@ func TestDetectionIsOwn(t *testing.T) {
 	}
 }
 
-// lineReader returns one line of its input per Read, as a live agent's
-// output arrives.
-type lineReader struct{ rest []byte }
-
-func (r *lineReader) Read(p []byte) (int, error) {
-	if len(r.rest) == 0 {
-		return 0, io.EOF
-	}
-	n := bytes.IndexByte(r.rest, '\n') + 1
-	if n == 0 {
-		n = len(r.rest)
-	}
-	n = copy(p, r.rest[:n])
-	r.rest = r.rest[n:]
-	return n, nil
-}
-
 // TestDetectionLineByLine: Open, given the input a line per read as a live
 // agent writes it, detects the format that the file's first 64 KiB tell,
 // for every recorded input.
@@ -93,7 +76,7 @@ func TestDetectionLineByLine(t *testing.T) {
 	n := 0
 	err := corpus.Walk("testdata", func(in corpus.Input) error {
 		n++
-		s, err := agentnorm.Open(&lineReader{rest: in.Data}, in.Agent.Name, agentnorm.Options{})
+		s, err := agentnorm.Open(agentnorm.LineByLine(in.Data), in.Agent.Name, agentnorm.Options{})
 		switch {
 		case err != nil:
 			t.Errorf("%s: %v", in.Rel, err)
