@@ -21,6 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.dont_write_bytecode = True  # nothing written beside the scripts
 sys.path.insert(0, HERE)
+import ampcapture  # noqa: E402
 import scenarios_v2  # noqa: E402
 
 LAB = os.environ.get('CAPTURELAB', '/work/shared/tools/capturelab')
@@ -68,21 +69,7 @@ def main():
             env = dict(os.environ, SCENARIO=scen, AGENTS_DIR=AGENTS, AMP_BIN=AMP_BIN, AMP_OUT=runs)
             env.pop('AMP_CONTINUE_PROMPT', None)
             env.pop('AMP_STDIN', None)
-            amp_args = ['-x']
-            for k, v in extra.items():
-                if k == 'AMP_STDIN':
-                    p = os.path.join(runs, name + '.stdin.jsonl')
-                    with open(p, 'w', encoding='utf-8') as f:
-                        for text in prompts:
-                            f.write(json.dumps({"type": "user", "message": {"role": "user", "content": [
-                                {"type": "text", "text": text}]}}, ensure_ascii=False) + '\n')
-                    env['AMP_STDIN'] = p
-                else:
-                    env[k] = v
-            if 'AMP_STDIN' not in env:
-                amp_args.append(prompts[0])
-                if len(prompts) > 1:
-                    env['AMP_CONTINUE_PROMPT'] = prompts[1]
+            amp_args = ampcapture.amp_args(name, prompts, extra, runs, env)
             subprocess.run([os.path.join(lab, 'amp', 'run.sh'), name, 'mock_amp_v2.py'] + amp_args + flags,
                            env=env, check=True, stdout=subprocess.DEVNULL)
             o = os.path.join(runs, name)

@@ -53,6 +53,8 @@ EXTRA_FLAGS = os.environ.get('AMP_EXTRA_FLAGS', '').split()
 # captures the version cannot play as scripted (AMP_SKIP, names)
 SKIP = set(os.environ.get('AMP_SKIP', '').split())
 V2 = os.path.join(TOOLS, 'capturelab-amp-v2')
+sys.path.insert(0, V2)
+import ampcapture  # noqa: E402
 S12 = os.path.join(TOOLS, 'capturelab-s12')
 # set -> (files to put beside the mock: source -> staged name, the scenario file named in the provenance)
 SETS = {
@@ -119,24 +121,10 @@ def record_set(set_name, dest, only, keep, ver):
             env = dict(os.environ, SCENARIO=scen, AGENTS_DIR=AGENTS, AMP_BIN=AMP_BIN, AMP_OUT=runs)
             for k in ('AMP_CONTINUE_PROMPT', 'AMP_STDIN', 'AMP_SETTINGS_JSON', 'AMP_SEED'):
                 env.pop(k, None)
-            amp_args = ['-x']
             if SHELL_TOOL != 'shell_command' and 'AMP_SETTINGS_JSON' in extra:  # the rule names the version's tool
                 extra = dict(extra, AMP_SETTINGS_JSON=extra['AMP_SETTINGS_JSON'].replace(
                     '"shell_command"', json.dumps(SHELL_TOOL)).replace('{"command":', '{"cmd":'))
-            for k, v in extra.items():
-                if k == 'AMP_STDIN':
-                    p = os.path.join(runs, name + '.stdin.jsonl')
-                    with open(p, 'w', encoding='utf-8') as f:
-                        for text in prompts:
-                            f.write(json.dumps({"type": "user", "message": {"role": "user", "content": [
-                                {"type": "text", "text": text}]}}, ensure_ascii=False) + '\n')
-                    env['AMP_STDIN'] = p
-                else:
-                    env[k] = v
-            if 'AMP_STDIN' not in env:
-                amp_args.append(prompts[0])
-                if len(prompts) > 1:
-                    env['AMP_CONTINUE_PROMPT'] = prompts[1]
+            amp_args = ampcapture.amp_args(name, prompts, extra, runs, env)
             flags = [f for f in flags if f not in DROP_FLAGS]
             if not name.startswith('s07-permission'):
                 flags = flags + EXTRA_FLAGS
