@@ -1,7 +1,6 @@
 package universal
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -159,21 +158,23 @@ func (w *Stream) Begin(dst []Event, metadata []byte, src Source, raw []byte) []E
 	if len(metadata) == 0 {
 		return w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: agent.Bytes()}, raw)
 	}
+	// ownRaw's copy is compact, valid JSON (the clean promise, or
+	// compacted, a JSON string for what is not JSON): an object starts
+	// with its brace.
 	md := w.ownRaw(metadata)
-	if !gjson.ValidBytes(md) || !gjson.ParseBytes(md).IsObject() {
+	if md[0] != '{' {
 		dst = w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: agent.Bytes()}, raw)
 		return w.mistake(dst, errors.New("session metadata is not a JSON object"), metadata)
 	}
 	if !gjson.GetBytes(md, "agent").Exists() {
 		// {"agent":"x", then the members, or } for none.
-		rest := bytes.TrimLeft(md[1:], " \t\r\n")
 		b := agent.Bytes()
-		if rest[0] != '}' {
+		if md[1] != '}' {
 			b = append(b[:len(b)-1], ',')
+			md = append(b, md[1:]...)
 		} else {
-			rest = nil
+			md = b
 		}
-		md = append(b, rest...)
 	}
 	return w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: md}, raw)
 }
