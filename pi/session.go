@@ -196,11 +196,15 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 		t.addValue(&md, "fromExtension", e.Sub("fromExtension")) // oh-my-pi
 		dst = t.summary(dst, "branch_summary", e.Get("fromId").Str, md.Bytes(), e.Get("summary").Str, id, in.raw)
 		return t.usage(dst, e.Sub("usage"), nil, in.raw)
-	case "usage":
-		// Usage of a model call that is no message (kind "cache_warm",
-		// …): the call's model, provider and kind in its metadata.
+	case "usage", "model_usage":
+		// Usage of a model call that is no message (Pi's usage {kind:
+		// "cache_warm", …}; oh-my-pi's model_usage of a call outside the
+		// transcript, a title, a summary): the call's model, provider
+		// and what it was for in the usage's metadata.
 		md.OptString("model", e.Get("model").Str).OptString("provider", e.Get("provider").Str)
-		t.addValue(&md, "kind", e.Sub("kind"))
+		for _, k := range [...]string{"kind", "purpose", "role", "api", "stopReason", "errorMessage"} {
+			t.addValue(&md, k, e.Sub(k))
+		}
 		return t.usage(dst, e.Sub("usage"), md.Bytes(), in.raw)
 	// oh-my-pi's entries.
 	case "title_change", "title":
@@ -224,26 +228,12 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 	case "ttsr_injection":
 		rules := e.Sub("injectedRules")
 		t.addValue(&md, "injectedRules", rules)
-		var names []string
-		rules.Each(func(_ gjson.Result, r jsonscan.Value) bool {
-			names = append(names, r.Str())
-			return true
-		})
-		return t.status(dst, "ttsr_injection", strings.Join(names, ", "), md.Bytes(), id, in.raw)
+		return t.status(dst, "ttsr_injection", joinStrings(rules), md.Bytes(), id, in.raw)
 	case "credential_pin":
 		t.addValue(&md, "hash", e.Sub("hash"))
 		return t.status(dst, "credential_pin", e.Get("provider").Str, md.Bytes(), id, in.raw)
 	case "reset_boundary":
 		return t.status(dst, "reset_boundary", "context cleared", nil, id, in.raw)
-	case "model_usage":
-		// Usage of a model call outside the transcript (a title, a
-		// summary): the call's model, provider, purpose and role in the
-		// usage's metadata.
-		md.OptString("model", e.Get("model").Str).OptString("provider", e.Get("provider").Str)
-		for _, k := range [...]string{"purpose", "role", "api", "stopReason", "errorMessage"} {
-			t.addValue(&md, k, e.Sub(k))
-		}
-		return t.usage(dst, e.Sub("usage"), md.Bytes(), in.raw)
 	case "archive":
 		// A branch hidden from view (archived false: shown again); the
 		// entries stay in the file.
@@ -254,12 +244,7 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 		tools := e.Sub("selectedToolNames")
 		t.addValue(&md, "selectedToolNames", tools)
 		t.addValue(&md, "selectedDiscoveredBuiltinToolNames", e.Sub("selectedDiscoveredBuiltinToolNames"))
-		var names []string
-		tools.Each(func(_ gjson.Result, r jsonscan.Value) bool {
-			names = append(names, r.Str())
-			return true
-		})
-		return t.status(dst, "mcp_tool_selection", strings.Join(names, ", "), md.Bytes(), id, in.raw)
+		return t.status(dst, "mcp_tool_selection", joinStrings(tools), md.Bytes(), id, in.raw)
 	case "session_init":
 		return t.sessionInit(dst, in, e)
 	}
@@ -270,4 +255,15 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 func (t *Translator) summary(dst []universal.Event, label, detail string, md []byte, text, nativeID string, raw []byte) []universal.Event {
 	st := withMetadata(universal.Part{Type: universal.PartStatus, Label: label, Detail: t.copy(detail)}, md)
 	return t.newItem(dst, universal.KindSystem, universal.RoleSystem, nativeID, []universal.Part{st, universal.Text(t.copy(text))}, raw)
+}
+
+// joinStrings is the strings of an array, comma-separated, for a status
+// item's detail (the names it lists).
+func joinStrings(list jsonscan.Value) string {
+	var names []string
+	list.Each(func(_ gjson.Result, r jsonscan.Value) bool {
+		names = append(names, r.Str())
+		return true
+	})
+	return strings.Join(names, ", ")
 }
