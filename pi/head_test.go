@@ -32,13 +32,7 @@ func TestSessionFileSettings(t *testing.T) {
 	if md["model"] != "gpt-5.4-mini" || md["provider"] != "openai-codex" || md["reasoning_effort"] != "xhigh" || md["cwd"] != "/w" {
 		t.Errorf("session.started metadata %v", md)
 	}
-	var status []string
-	for _, it := range completed(evs) {
-		if it.Kind == universal.KindStatus {
-			status = append(status, it.Content[0].Label+":"+it.Content[0].Detail+":"+it.NativeItemID)
-		}
-	}
-	if got := fmt.Sprint(status); got != "[model:openai-codex/gpt-5.5:e3 thinking_level:low:e5]" {
+	if got := statusItems(evs); got != "[model:openai-codex/gpt-5.5:e3 thinking_level:low:e5]" {
 		t.Errorf("status items %s", got)
 	}
 	// A file of a header and its settings alone still starts with them.
@@ -84,13 +78,7 @@ func TestSessionNameBeforeSettings(t *testing.T) {
 	if md := string(evs[0].Data.(*universal.SessionStarted).Metadata); md != `{"agent":"pi","format":"session","session_version":3,"cwd":"/w","created_at":"2026-08-13T11:54:02.626Z","title":"issue-12","model":"claude-x","provider":"anthropic","reasoning_effort":"medium"}` {
 		t.Errorf("session.started metadata %s", md)
 	}
-	var status []string
-	for _, it := range completed(evs) {
-		if it.Kind == universal.KindStatus {
-			status = append(status, it.Content[0].Label+":"+it.Content[0].Detail+":"+it.NativeItemID)
-		}
-	}
-	if got := fmt.Sprint(status); got != "[title:issue-12, renamed:e4]" {
+	if got := statusItems(evs); got != "[title:issue-12, renamed:e4]" {
 		t.Errorf("status items %s", got)
 	}
 	// An empty name is not a title, and ends the header's settings as
@@ -134,4 +122,15 @@ func TestUsageEntry(t *testing.T) {
 		string(u.Metadata) != `{"model":"claude-x","provider":"anthropic","kind":"cache_warm"}` {
 		t.Errorf("usage %+v %v %s", u.Usage, u.CostUSD, u.Metadata)
 	}
+}
+
+// statusItems lists the completed status items as label:detail:native id.
+func statusItems(evs []universal.Event) string {
+	var status []string
+	for _, it := range completed(evs) {
+		if it.Kind == universal.KindStatus {
+			status = append(status, it.Content[0].Label+":"+it.Content[0].Detail+":"+it.NativeItemID)
+		}
+	}
+	return fmt.Sprint(status)
 }
