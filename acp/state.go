@@ -192,12 +192,6 @@ type fileOp struct {
 // the items it names exist and are of their kind), so that no later
 // message makes it fail or make a call its Stream refuses.
 func (s *state) validate(w *universal.Stream) error {
-	if w.Ended() {
-		// The session ended: the translator reads nothing more (Translate
-		// and Report return at once), so no reference is followed again,
-		// and the state need only survive the next checkpoint as it is.
-		return nil
-	}
 	known := func(what, id string) error {
 		if id != "" && !w.Known(id) {
 			return fmt.Errorf("%s %q was never started", what, id)

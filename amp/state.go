@@ -104,12 +104,6 @@ func (s *state) resetTurn() {
 // hold, so that no later line makes it fail or make a call its Stream
 // refuses.
 func (s *state) validate(w *universal.Stream) error {
-	if w.Ended() {
-		// The session ended: the translator reads nothing more (Translate
-		// and Report return at once), so no reference is followed again,
-		// and the state need only survive the next checkpoint as it is.
-		return nil
-	}
 	known := func(what, id string) error {
 		if id != "" && !w.Known(id) {
 			return fmt.Errorf("%s %q was never started", what, id)

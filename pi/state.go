@@ -186,12 +186,6 @@ type sessionState struct {
 // items it names exist, indexes are in range), so that no later message
 // makes it fail or make a call its Stream refuses.
 func (s *state) validate(w *universal.Stream, format string) error {
-	if w.Ended() {
-		// The session ended: the translator reads nothing more (Translate
-		// and Report return at once), so no reference is followed again,
-		// and the state need only survive the next checkpoint as it is.
-		return nil
-	}
 	known := func(what, id string) error {
 		if id != "" && !w.Known(id) {
 			return fmt.Errorf("%s %q was never started", what, id)
