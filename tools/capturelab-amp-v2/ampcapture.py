@@ -1,5 +1,5 @@
 """How a capture of the Amp scenario sets is run, shared by record_v2.py and tools/capturelab-amp-versions."""
-import json, os
+import json, os, shutil
 
 
 def amp_args(name, prompts, extra, runs, env):
@@ -24,3 +24,15 @@ def amp_args(name, prompts, extra, runs, env):
         if len(prompts) > 1:
             env['AMP_CONTINUE_PROMPT'] = prompts[1]
     return args
+
+
+def keep_outputs(o, dest, name, ver):
+    """Copies a capture's stdout (and a second process's, for the continue captures) from run.sh's
+    folder o to dest as NAME.jsonl and NAME.2.jsonl, and returns write_meta_v2.py's arguments."""
+    read = lambda f: open(os.path.join(o, f)).read()
+    shutil.copy(os.path.join(o, 'stdout.jsonl'), os.path.join(dest, name + '.jsonl'))
+    meta_args = [dest, name, ver, read('rc.txt').strip(), read('cmdline.txt')]
+    if os.path.exists(os.path.join(o, 'stdout2.jsonl')):
+        shutil.copy(os.path.join(o, 'stdout2.jsonl'), os.path.join(dest, name + '.2.jsonl'))
+        meta_args += [read('rc2.txt').strip(), read('cmdline2.txt')]
+    return meta_args

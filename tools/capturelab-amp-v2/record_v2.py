@@ -74,11 +74,7 @@ def main():
                            env=env, check=True, stdout=subprocess.DEVNULL)
             o = os.path.join(runs, name)
             read = lambda f: open(os.path.join(o, f)).read()
-            shutil.copy(os.path.join(o, 'stdout.jsonl'), os.path.join(dest, name + '.jsonl'))
-            meta_args = [dest, name, ver, read('rc.txt').strip(), read('cmdline.txt')]
-            if os.path.exists(os.path.join(o, 'stdout2.jsonl')):
-                shutil.copy(os.path.join(o, 'stdout2.jsonl'), os.path.join(dest, name + '.2.jsonl'))
-                meta_args += [read('rc2.txt').strip(), read('cmdline2.txt')]
+            meta_args = ampcapture.keep_outputs(o, dest, name, ver)
             subprocess.run([sys.executable, os.path.join(HERE, 'write_meta_v2.py')] + meta_args, check=True)
             for err in ('stderr.txt', 'stderr2.txt'):
                 if os.path.exists(os.path.join(o, err)) and read(err).strip():
