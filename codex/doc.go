@@ -208,7 +208,11 @@
 // shell_command {command}, local_shell) are execute with the script the
 // shell runs; file_change (the changes' paths) and apply_patch (the
 // patch's paths, relative ones resolved against the session's cwd, or the
-// turn's where a rollout's turn_context names another) edit;
+// turn's where a rollout's turn_context names another) edit, and so does
+// a rollout shell call that runs apply_patch as Codex recognizes it (argv
+// ["apply_patch", PATCH], or a script `[cd DIR && ]apply_patch <<'EOF'`
+// run by bash/sh/zsh -lc or given as the command string: how models edit
+// before the freeform apply_patch tool, e.g. 0.40–0.95 rollouts);
 // view_image and read_file read; web_search, tool_search, list_dir and
 // grep_files search; update_plan and the goal tools (create_goal,
 // update_goal, get_goal) think; spawn_agent task (prompt or
@@ -263,8 +267,9 @@
 //     image part (path, mime from the file name); imageGeneration →
 //     "image_generation" (the saved image as an image part; the base64
 //     result is not copied).
-//   - rollout function_call, custom_tool_call (apply_patch's patch text
-//     also becomes file_ref parts of the result; view_image's output a
+//   - rollout function_call, custom_tool_call (apply_patch's patch text,
+//     or a shell call's that runs apply_patch, also becomes file_ref parts
+//     of the result; view_image's output a
 //     file_ref and an image part with the data URL's mime),
 //     local_shell_call, tool_search_call, web_search_call,
 //     image_generation_call → the call under the tool's own name;

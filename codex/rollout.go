@@ -825,6 +825,9 @@ func (t *Translator) functionCall(dst []event, c *ctx, p jsonscan.Value, typ, th
 		name = "tool_search"
 		spec.args = t.argsText(p.Sub("arguments"))
 	}
+	if sp, ok := shellPatch(name, spec.args); ok && patch == "" {
+		patch = sp
+	}
 	spec.name = t.w.Copy(name)
 	key := ""
 	if id != "" {

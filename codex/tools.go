@@ -51,6 +51,9 @@ var tools = universal.ToolTable{
 // web_search's query (live {query}, rollout {action: {query|queries}}).
 func (t *Translator) describe(name, args string) (universal.ToolKind, *universal.ToolInput) {
 	cwd := t.st.Cwd
+	if patch, ok := shellPatch(name, args); ok {
+		return universal.ToolEdit, &universal.ToolInput{Paths: universal.PatchPaths(patch, cwd)}
+	}
 	switch name {
 	case "apply_patch":
 		patch := patchText(args)
@@ -86,6 +89,77 @@ func (t *Translator) describe(name, args string) (universal.ToolKind, *universal
 		return universal.ToolSearch, &universal.ToolInput{Query: q}
 	}
 	return tools.Describe(name, args, cwd)
+}
+
+// shellPatch returns the patch of a shell tool call that runs apply_patch,
+// as Codex itself recognizes one (and applies it as a patch, with patch
+// events, not as a command): the argv ["apply_patch", PATCH] (or
+// "applypatch"), or a shell script `apply_patch <<'EOF'` … `EOF`, optionally
+// after `cd DIR &&`, run as [bash|sh|zsh, -lc|-c, SCRIPT] or given as a
+// shell_command's or exec_command's command string. Models before the
+// freeform apply_patch tool (Codex before ~0.100 with most models) edit
+// files this way, so in a rollout the call is the file edit the live
+// formats report as a file_change.
+func shellPatch(name, args string) (string, bool) {
+	var cmd gjson.Result
+	switch name {
+	case "shell", "local_shell", "container.exec":
+		cmd = gjson.Get(args, "command")
+	case "shell_command", "exec_command", "unified_exec":
+		cmd = gjson.Get(args, "command")
+		if !cmd.Exists() {
+			cmd = gjson.Get(args, "cmd")
+		}
+	default:
+		return "", false
+	}
+	if cmd.Type == gjson.String {
+		return heredocPatch(cmd.Str)
+	}
+	argv := cmd.Array()
+	switch {
+	case len(argv) == 2 && (argv[0].Str == "apply_patch" || argv[0].Str == "applypatch") && argv[1].Type == gjson.String:
+		return argv[1].Str, true
+	case len(argv) == 3 && (argv[1].Str == "-lc" || argv[1].Str == "-c") && argv[2].Type == gjson.String:
+		sh := argv[0].Str[strings.LastIndexByte(argv[0].Str, '/')+1:]
+		if sh == "bash" || sh == "sh" || sh == "zsh" {
+			return heredocPatch(argv[2].Str)
+		}
+	}
+	return "", false
+}
+
+// heredocPatch reads a script `[cd DIR && ]apply_patch <<'EOF'\n…\nEOF`:
+// the patch is the here-document's body.
+func heredocPatch(script string) (string, bool) {
+	first, rest, ok := strings.Cut(strings.TrimLeft(script, " \t\n"), "\n")
+	if !ok {
+		return "", false
+	}
+	if strings.HasPrefix(first, "cd ") {
+		_, after, found := strings.Cut(first, "&&")
+		if !found {
+			return "", false
+		}
+		first = strings.TrimLeft(after, " ")
+	}
+	tool, redir, found := strings.Cut(first, "<<")
+	if tool = strings.TrimSpace(tool); !found || (tool != "apply_patch" && tool != "applypatch") {
+		return "", false
+	}
+	delim := strings.Trim(strings.TrimSpace(strings.TrimPrefix(redir, "-")), `'"`)
+	if delim == "" || strings.ContainsAny(delim, " \t") {
+		return "", false
+	}
+	lines := strings.Split(rest, "\n")
+	end := len(lines) - 1
+	for end >= 0 && strings.TrimSpace(lines[end]) == "" {
+		end--
+	}
+	if end < 0 || strings.TrimSpace(lines[end]) != delim {
+		return "", false
+	}
+	return strings.Join(lines[:end], "\n"), true
 }
 
 // patchText returns the patch of apply_patch's arguments: the JSON string

@@ -1,0 +1,73 @@
+package codex_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/codex"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// TestShellApplyPatch: before the freeform apply_patch tool (Codex before
+// ~0.100 with the models it did not know, recorded with 0.50.0, 0.77.0 and
+// 0.95.0), the model edits files by running apply_patch through the shell
+// tool, and Codex applies it as a patch (exec and app-server show a
+// file_change). The rollout holds the shell call: it is an edit of the
+// patch's files, with the files in its result as for apply_patch; any
+// other command stays an execute.
+func TestShellApplyPatch(t *testing.T) {
+	// The patch as a JSON string's text, and as the text of a JSON string
+	// inside one (a function call's arguments).
+	patch := `*** Begin Patch\n*** Add File: hello.py\n+print(1)\n*** End Patch`
+	inner := `*** Begin Patch\\n*** Add File: hello.py\\n+print(1)\\n*** End Patch`
+	call := func(id, name, args string) string {
+		return rolloutLine("response_item", `{"type":"function_call","name":"`+name+`","arguments":`+args+`,"call_id":"`+id+`"}`)
+	}
+	out := func(id string) string {
+		return rolloutLine("response_item", `{"type":"function_call_output","call_id":"`+id+`","output":"{\"output\":\"Success. Updated the following files:\\nA hello.py\\n\",\"metadata\":{\"exit_code\":0,\"duration_seconds\":0.0}}"}`)
+	}
+	evs := run(t, codex.FormatRollout, nil, []string{
+		rolloutLine("session_meta", `{"id":"th1","cwd":"/w","cli_version":"0.50.0"}`),
+		rolloutLine("event_msg", `{"type":"task_started","turn_id":"tu1"}`),
+		call("a1", "shell", `"{\"command\":[\"apply_patch\",\"`+inner+`\"],\"workdir\":\"/w\"}"`), out("a1"),
+		call("a2", "shell", `"{\"command\":[\"bash\",\"-lc\",\"cd /w && apply_patch <<'EOF'\\n`+inner+`\\nEOF\\n\"]}"`), out("a2"),
+		call("a3", "shell_command", `"{\"command\":\"apply_patch <<'PATCH'\\n`+inner+`\\nPATCH\",\"workdir\":\"/w\"}"`), out("a3"),
+		rolloutLine("response_item", `{"type":"local_shell_call","call_id":"a4","status":"completed","action":{"type":"exec","command":["applypatch","`+patch+`"]}}`), out("a4"),
+		call("x1", "shell", `"{\"command\":[\"bash\",\"-lc\",\"cat hello.py\"]}"`), out("x1"),
+		call("x2", "shell", `"{\"command\":[\"bash\",\"-lc\",\"apply_patch <<'EOF'\\n`+inner+`\"]}"`), out("x2"),
+		rolloutLine("event_msg", `{"type":"task_complete","turn_id":"tu1","last_agent_message":null}`),
+	})
+	kinds := map[string]string{}
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		it := e.Data.(*universal.ItemSnapshot).Item
+		for _, p := range it.Content {
+			if p.Type == universal.PartToolCall {
+				kinds[p.CallID] = string(p.ToolKind)
+				if p.ToolKind == universal.ToolEdit && (p.ToolInput == nil || !slices.Equal(p.ToolInput.Paths, []string{"/w/hello.py"})) {
+					t.Errorf("%s: edit input %+v, want the path /w/hello.py", p.CallID, p.ToolInput)
+				}
+			}
+		}
+	}
+	want := map[string]string{"a1": "edit", "a2": "edit", "a3": "edit", "a4": "edit", "x1": "execute", "x2": "execute"}
+	for id, k := range want {
+		if kinds[id] != k {
+			t.Errorf("%s: tool kind %q, want %q", id, kinds[id], k)
+		}
+	}
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		if it := e.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindToolResult {
+			id := it.Content[0].CallID
+			refs := 0
+			for _, p := range it.Content {
+				if p.Type == universal.PartFileRef {
+					refs++
+				}
+			}
+			if (want[id] == "edit") != (refs > 0) {
+				t.Errorf("result of %s: %d file refs", id, refs)
+			}
+		}
+	}
+}
