@@ -114,7 +114,7 @@ func (t *Translator) clientRequest(dst []event, c *ctx, method string, id, param
 		if ci.Exists() {
 			put(&t.st.Meta, "client", strings.Clone(ci.Raw))
 		}
-	case "thread/start", "thread/resume", "thread/fork":
+	case "thread/start", "thread/resume", "thread/fork", "newConversation":
 		for _, f := range [...][2]string{{"approvalPolicy", "approval_policy"}, {"sandbox", "sandbox_mode"}, {"model", "model"}, {"cwd", "cwd"}} {
 			if v := params.Get(f[0]); v.Exists() && v.Type != gjson.Null {
 				put(&t.st.Meta, f[1], strings.Clone(v.Raw))
@@ -190,6 +190,8 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 			method = "thread/start"
 		case result.Get("turn.id").Exists():
 			method = "turn/start"
+		case result.Get("conversationId").Exists() && result.Get("rolloutPath").Exists():
+			method = "newConversation"
 		}
 	}
 	if rpcErr.Exists() {
@@ -197,7 +199,7 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 			t.st.Revert = "" // refused: no thread/reverted names it
 		}
 		switch method {
-		case "thread/start", "thread/resume", "thread/fork", "turn/start", "turn/steer", "review/start", "":
+		case "thread/start", "thread/resume", "thread/fork", "turn/start", "turn/steer", "review/start", "newConversation", "":
 			msg := rpcErr.Get("message").Str
 			if msg == "" {
 				msg = "codex: JSON-RPC error"
@@ -218,6 +220,8 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 	switch method {
 	case "thread/start", "thread/resume", "thread/fork":
 		return t.threadStarted(dst, c, result.Sub("thread"), result, method)
+	case "newConversation":
+		return t.conversationStarted(dst, c, result)
 	case "thread/rollback":
 		if n, err := strconv.ParseInt(rollback, 10, 64); hasRollback && err == nil && n > 0 && t.w.Begun() {
 			return t.reverted(dst, c, "", "", n)
@@ -296,6 +300,37 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Va
 	if method == "thread/resume" {
 		o.Bool("resumed", true)
 	}
+	o.Raw("client", t.st.Meta["client"])
+	return t.w.BeginClean(dst, o.Bytes(), agent, c.raw)
+}
+
+// conversationStarted begins the session from the v1 app-server's
+// newConversation response (Codex before ~0.6x, whose app-server has no
+// thread/start): {conversationId, model, reasoningEffort, rolloutPath}, with
+// the cwd, approval policy and sandbox of the host's request. The session's
+// events then come as codex/event/* notifications.
+func (t *Translator) conversationStarted(dst []event, c *ctx, resp jsonscan.Value) []event {
+	id := resp.Sub("conversationId").Str()
+	if id == "" || t.w.Begun() || (t.st.Thread != "" && id != t.st.Thread) {
+		return dst
+	}
+	t.st.Thread = t.w.Copy(id)
+	t.w.SetNativeSessionID(t.st.Thread)
+	o := obj().String("agent", agentName)
+	str := func(k string, v jsonscan.Value) {
+		if v.Type() == gjson.String && v.Raw() != `""` {
+			o.String(k, v.Str())
+		}
+	}
+	str("model", resp.Sub("model"))
+	if cwd := gjson.Parse(t.st.Meta["cwd"]); cwd.Type == gjson.String && cwd.Str != "" {
+		t.st.Cwd = strings.Clone(cwd.Str)
+		o.String("cwd", cwd.Str)
+	}
+	o.Raw("approval_policy", t.st.Meta["approval_policy"])
+	o.Raw("sandbox_mode", t.st.Meta["sandbox_mode"])
+	str("reasoning_effort", resp.Sub("reasoningEffort"))
+	str("rollout_path", resp.Sub("rolloutPath"))
 	o.Raw("client", t.st.Meta["client"])
 	return t.w.BeginClean(dst, o.Bytes(), agent, c.raw)
 }

@@ -61,7 +61,11 @@
 // reasoning_effort, originator, source, rollout_path, forked_from_id,
 // parent_thread_id, git_branch (gitInfo.branch), title (name),
 // created_at (createdAt, seconds, written as the envelope writes times),
-// resumed and the client's clientInfo from initialize; the legacy
+// resumed and the client's clientInfo from initialize; the v1 app-server
+// (no thread/start: Codex 0.50, before ~0.6x) from the newConversation
+// response (conversationId, model, reasoning_effort, rollout_path
+// (rolloutPath), and the request's cwd, approval_policy and sandbox_mode),
+// its events then coming as codex/event/* notifications; the legacy
 // session_configured event names the title thread_name. A later name of
 // the session's thread (app-server thread/name/updated, a rollout's or
 // legacy stream's thread_name_updated) is a status item labelled "title"

@@ -71,3 +71,48 @@ func TestShellApplyPatch(t *testing.T) {
 		}
 	}
 }
+
+// TestNewConversation: the v1 app-server (Codex before ~0.6x, recorded
+// with 0.50.0) has no thread/start: the host opens a conversation with
+// newConversation {cwd, approvalPolicy, sandbox}, answered
+// {conversationId, model, rolloutPath}, and the session's events come as
+// codex/event/* notifications. The session starts from that answer, with
+// its metadata, in the exchange and (the answer told by its shape) in the
+// server's lines alone.
+func TestNewConversation(t *testing.T) {
+	resp := `{"id":1,"result":{"conversationId":"c1","model":"gpt-5.5","rolloutPath":"/h/.codex/sessions/rollout-c1.jsonl"}}`
+	server := []string{
+		`{"id":0,"result":{"userAgent":"codex_cli_rs/0.50.0"}}`, resp, `{"id":2,"result":{"subscriptionId":"s1"}}`, `{"id":3,"result":{}}`,
+		`{"method":"codex/event/task_started","params":{"id":"0","msg":{"type":"task_started","model_context_window":258400},"conversationId":"c1"}}`,
+		`{"method":"codex/event/agent_message","params":{"id":"0","msg":{"type":"agent_message","message":"Hi."},"conversationId":"c1"}}`,
+		`{"method":"codex/event/task_complete","params":{"id":"0","msg":{"type":"task_complete","last_agent_message":"Hi."},"conversationId":"c1"}}`,
+	}
+	host := []string{
+		`in {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"clientInfo":{"name":"cl","version":"1"}}}`,
+		`in {"jsonrpc":"2.0","id":1,"method":"newConversation","params":{"cwd":"/w","approvalPolicy":"never","sandbox":"danger-full-access"}}`,
+		`in {"jsonrpc":"2.0","id":2,"method":"addConversationListener","params":{"conversationId":"c1"}}`,
+		`in {"jsonrpc":"2.0","id":3,"method":"sendUserMessage","params":{"conversationId":"c1","items":[{"type":"text","data":{"text":"Hello"}}]}}`,
+	}
+	exchange := []string{host[0], server[0], host[1], server[1], host[2], server[2], host[3], server[3]}
+	exchange = append(exchange, server[4:]...)
+	for _, tc := range []struct {
+		format string
+		lines  []string
+		want   string
+	}{
+		{codex.FormatExchange, exchange, `{"agent":"codex","model":"gpt-5.5","cwd":"/w","approval_policy":"never","sandbox_mode":"danger-full-access","rollout_path":"/h/.codex/sessions/rollout-c1.jsonl","client":{"name":"cl","version":"1"}}`},
+		{codex.FormatAppServer, server, `{"agent":"codex","model":"gpt-5.5","rollout_path":"/h/.codex/sessions/rollout-c1.jsonl"}`},
+	} {
+		evs := run(t, tc.format, nil, tc.lines)
+		s := golden.OfType(evs, universal.TypeSessionStarted)
+		if len(s) != 1 {
+			t.Fatalf("%s: %d session.started", tc.format, len(s))
+		}
+		if s[0].Synthetic || s[0].NativeSessionID != "c1" {
+			t.Errorf("%s: session.started synthetic %v, native id %q", tc.format, s[0].Synthetic, s[0].NativeSessionID)
+		}
+		if got := string(s[0].Data.(*universal.SessionStarted).Metadata); got != tc.want {
+			t.Errorf("%s: metadata\n %s\nwant\n %s", tc.format, got, tc.want)
+		}
+	}
+}
