@@ -41,6 +41,9 @@ func (t *Translator) rpc(dst []event, c *ctx, msg jsonscan.Value) []event {
 		return t.w.Unparsed(dst, c.loc(), errors.New("codex: JSON-RPC method is not a string"), c.raw)
 	}
 	method := methodV.Str()
+	if t.st.Declined != "" && !c.in && method != "item/completed" && !strings.HasPrefix(method, "codex/event/") {
+		dst = t.flushDeclined(dst)
+	}
 	switch {
 	case c.in && hasMethod:
 		return t.clientRequest(dst, c, method, idV.Result(), params.Result())

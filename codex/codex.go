@@ -291,6 +291,9 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 
 // finish flushes what the translator held back, at the end of the input.
 func (t *Translator) finish(dst []universal.Event) []universal.Event {
+	if t.st.Declined != "" {
+		dst = t.flushDeclined(dst)
+	}
 	switch t.format {
 	case FormatExec:
 		dst = t.execFlushError(dst, false)

@@ -12,8 +12,12 @@
 // (testdata/crosscheck/codex) are checked by their expectations and the
 // stream invariants.
 //
-// Version notes (from those recordings): 0.100 sends the legacy
-// codex/event/* notifications alongside v2 (ignored), and its approval
+// Version notes (from those recordings): before 0.100 (0.77, 0.95) the
+// app-server completes a declined command twice, declined with no output
+// and then failed with the text the model got ("exec command rejected by
+// user"): the result waits for the next server message and shows that
+// text. 0.100 sends the legacy codex/event/* notifications alongside v2
+// (ignored), and its approval
 // requests come before the command's item/started with no
 // serverRequest/resolved after them (0.130 has both like 0.169; see
 // Permissions); exec usage lacks reasoning_output_tokens in 0.100 and

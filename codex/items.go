@@ -19,6 +19,9 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it jsonscan.Valu
 		return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: %s item without an id", typ), c.raw)
 	}
 	key := t.key(thread, id)
+	if t.st.Declined != "" && (t.st.Declined != key || !final) {
+		dst = t.flushDeclined(dst)
+	}
 	th := t.copyThread(thread)
 	native := t.w.Copy(id)
 	switch typ {
@@ -384,8 +387,33 @@ func (t *Translator) commandItem(dst []event, c *ctx, key, native, thread string
 		return t.toolCall(dst, key, &spec, false, agent, c.raw)
 	}
 	st := status.Str()
+	if t.st.Declined == key {
+		t.st.Declined, t.st.DeclinedRaw = "", "" // the second completion: its result follows
+	} else if st == "declined" && output.Type() == gjson.Null && t.format != FormatRollout && t.st.Declined == "" {
+		// A declined command with no output: the call completes and the
+		// permission settles now; the result waits (see State.Declined).
+		if n := t.item(key); n != nil && !n.RDone {
+			dst = t.settlePermission(dst, n, true, st, c.raw)
+			dst, _ = t.toolCallN(dst, key, &spec, true, agent, c.raw)
+			t.st.Declined, t.st.DeclinedRaw = strings.Clone(key), string(c.raw)
+			return dst
+		}
+	}
 	res := t.commandResult(output.OwnStr(t.w.Copy), st, intPtr(exitCode.Result()), intPtr(duration.Result()))
 	return t.finishTool(dst, c, key, &spec, &res, st == "declined", st)
+}
+
+// flushDeclined completes the result of a declined command held back
+// (State.Declined) when the server moved on without completing it again.
+func (t *Translator) flushDeclined(dst []event) []event {
+	key, raw := t.st.Declined, []byte(t.st.DeclinedRaw)
+	t.st.Declined, t.st.DeclinedRaw = "", ""
+	n := t.item(key)
+	if n == nil || n.RDone {
+		return dst
+	}
+	res := t.commandResult("", "declined", nil, nil)
+	return t.toolResult(dst, key, &toolSpec{native: n.CallID, thread: n.Thread, keep: true}, &res, agent, raw)
 }
 
 // finishTool completes a tool and settles a permission that waited for its

@@ -116,3 +116,47 @@ func TestNewConversation(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclinedTwice: app-servers before 0.100 (recorded: 0.77.0, 0.95.0)
+// complete a declined command twice: status declined with no output, then
+// failed with the text the model got ("exec command rejected by user").
+// The one result shows that text; where no second completion follows
+// (0.100 and later) the result is the declined one, before what comes next.
+func TestDeclinedTwice(t *testing.T) {
+	item := func(ev, status, out string) string {
+		return `{"method":"item/` + ev + `","params":{"item":{"type":"commandExecution","id":"c1","command":"rm -f a","cwd":"/w","status":"` + status + `","aggregatedOutput":` + out + `,"exitCode":null},"threadId":"th1","turnId":"tu1"}}`
+	}
+	legacyEnd := `{"method":"codex/event/exec_command_end","params":{"id":"0","msg":{"type":"exec_command_end","call_id":"c1","stdout":"","stderr":"exec command rejected by user","exit_code":-1},"conversationId":"th1"}}`
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"twice", []string{thStarted, turnStarted, item("started", "inProgress", "null"), approval, item("completed", "declined", "null"), legacyEnd,
+			item("completed", "failed", `"exec command rejected by user"`), agentDone, turnDone}, "exec command rejected by user"},
+		{"once", []string{thStarted, turnStarted, item("started", "inProgress", "null"), approval, item("completed", "declined", "null"), agentDone, turnDone}, ""},
+		{"at the end", []string{thStarted, turnStarted, item("started", "inProgress", "null"), approval, item("completed", "declined", "null")}, ""},
+	} {
+		evs := run(t, codex.FormatAppServer, nil, tc.lines)
+		n := 0
+		for i, e := range evs {
+			it, ok := e.Data.(*universal.ItemSnapshot)
+			if !ok || e.Type != universal.TypeItemCompleted || it.Item.Kind != universal.KindToolResult {
+				continue
+			}
+			n++
+			p := it.Item.Content[0]
+			if p.Output != tc.want || !p.IsError || it.Item.Status != universal.StatusFailed {
+				t.Errorf("%s: result %q is_error %v status %s; want %q, failed", tc.name, p.Output, p.IsError, it.Item.Status, tc.want)
+			}
+			for _, later := range evs[:i] {
+				if s, ok := later.Data.(*universal.ItemSnapshot); ok && s.Item.Kind == universal.KindMessage && s.Item.Role == universal.RoleAssistant && later.Type == universal.TypeItemCompleted && s.Item.Content[0].Text == "Done." {
+					t.Errorf("%s: the result comes after the answer", tc.name)
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s: %d results, want 1", tc.name, n)
+		}
+	}
+}

@@ -54,6 +54,14 @@ type state struct {
 	// terminal error was already reported in the open turn.
 	Failed  bool `json:"failed,omitempty"`
 	TurnErr bool `json:"turn_err,omitempty"`
+	// Declined is the key of a command whose app-server completion said
+	// declined with no output: its result waits for the next server
+	// message, as Codex before 0.100 (0.77, 0.95) completes a declined
+	// command twice, declined and then failed with the text the model got
+	// ("exec command rejected by user"), which the result then shows.
+	Declined string `json:"declined,omitempty"`
+	// DeclinedRaw is that completion's message, the result's raw payload.
+	DeclinedRaw string `json:"declined_raw,omitempty"`
 	// V2 is set once app-server v2 notifications were seen: legacy
 	// codex/event/* notifications then repeat them and are skipped.
 	V2 bool `json:"v2,omitempty"`
