@@ -81,6 +81,12 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 			return dst
 		}
 		status := universal.TurnCompleted
+		if t.st.TurnErr {
+			// The turn's error came before (an error event: the v1
+			// app-server of 0.50 follows it with a task_complete
+			// without one).
+			status = universal.TurnError
+		}
 		e := m.Get("error")
 		if e.Exists() && e.Type != gjson.Null {
 			status = universal.TurnError

@@ -160,3 +160,25 @@ func TestDeclinedTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestLegacyErrorThenComplete: the v1 app-server (0.50.0) reports a failed
+// turn as an error event followed by a task_complete without an error:
+// the turn ends in error, as exec's turn.failed shows it.
+func TestLegacyErrorThenComplete(t *testing.T) {
+	ev := func(typ, fields string) string {
+		return `{"method":"codex/event/` + typ + `","params":{"id":"0","msg":{"type":"` + typ + `"` + fields + `},"conversationId":"c1"}}`
+	}
+	evs := run(t, codex.FormatAppServer, nil, []string{
+		`{"id":1,"result":{"conversationId":"c1","model":"gpt-5.5","rolloutPath":"/r.jsonl"}}`,
+		ev("task_started", `,"model_context_window":258400`),
+		ev("error", `,"message":"unexpected status 400 Bad Request"`),
+		ev("task_complete", `,"last_agent_message":null`),
+	})
+	ends := golden.OfType(evs, universal.TypeTurnEnded)
+	if len(ends) != 1 || ends[0].Data.(*universal.TurnEnded).Status != universal.TurnError {
+		t.Fatalf("turn ends %+v, want one in error", ends)
+	}
+	if s := golden.OfType(evs, universal.TypeSessionEnded); len(s) != 1 || s[0].Data.(*universal.SessionEnded).Reason != "error" {
+		t.Errorf("session end %+v, want reason error", s)
+	}
+}
