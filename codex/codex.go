@@ -279,6 +279,9 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		d.Stderr = t.st.Stderr
 		return w.End(dst, d, universal.SourceDaemon, nil)
 	case universal.Exit:
+		if r.Code == 0 {
+			dst = t.endLegacyExec(dst)
+		}
 		dst = t.finish(dst)
 		d := universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent, Stderr: t.st.Stderr}
 		return w.End(dst, universal.ExitEnded(d, r), universal.SourceDaemon, nil)
@@ -287,6 +290,22 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		return w.End(dst, universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent, Stderr: t.st.Stderr}, universal.SourceDaemon, nil)
 	}
 	return dst
+}
+
+// endLegacyExec ends the open turn of a pre-0.44 exec output when the
+// process exited 0: that output prints no task_complete (0.28 exits once
+// the task completes), so the exit is the turn's end, in error after an
+// error event (0.28 exits 0 then too). Without the exit code (end of
+// input) the turn stays open, as for a stream cut during a turn.
+func (t *Translator) endLegacyExec(dst []universal.Event) []universal.Event {
+	if t.format != FormatExec || !t.st.LegacyExec || t.w.Turn() == "" {
+		return dst
+	}
+	dst = t.execFlushError(dst, false)
+	if t.st.TurnErr {
+		return t.endTurn(dst, "", universal.TurnError, []byte(`{"session_ending":true}`), universal.SourceDaemon, nil)
+	}
+	return t.endTurn(dst, "", universal.TurnCompleted, nil, universal.SourceDaemon, nil)
 }
 
 // finish flushes what the translator held back, at the end of the input.

@@ -43,7 +43,10 @@
 //   - "exec": the stdout of codex exec --json (and exec resume, one
 //     process after the other), also the item_type era (≤ ~0.44) and the
 //     pre-0.44 {"id","msg"} envelope with its configuration summary and
-//     prompt lines. Lines that are not JSON (stderr merged into stdout)
+//     prompt lines (it prints no task_complete, 0.28 recorded: the process
+//     exits when the task completes, so universal.Exit with code 0 ends
+//     the open turn, in error after an error event; the end of input alone
+//     leaves it open). Lines that are not JSON (stderr merged into stdout)
 //     are kept and reported as the session's stderr.
 //   - "rollout": a rollout file (~/.codex/sessions/…/rollout-*.jsonl), the
 //     {timestamp, type, payload} envelope with or without ordinal, and the

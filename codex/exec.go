@@ -339,6 +339,7 @@ func (t *Translator) execLegacy(dst []event, c *ctx, s string, msg, prompt gjson
 	switch {
 	case msg.IsObject():
 		dst = t.execFlushError(dst, true)
+		t.st.LegacyExec = true
 		return t.eventMsg(dst, c, jsonscan.Wrap(msg), live, "")
 	case prompt.Type == gjson.String:
 		t.st.Held = append(t.st.Held, held{Text: strings.Clone(prompt.Str), Raw: string(c.raw), Src: srcPrompt})

@@ -182,3 +182,31 @@ func TestLegacyErrorThenComplete(t *testing.T) {
 		t.Errorf("session end %+v, want reason error", s)
 	}
 }
+
+// TestLegacyExecExit: the pre-0.44 exec output (0.28.0) prints no
+// task_complete: the process exits when the task completes. An exit 0
+// ends the open turn (in error after an error event, 0.28 exits 0 then
+// too); the end of input alone leaves it open, as a cut stream.
+func TestLegacyExecExit(t *testing.T) {
+	head := []string{`{"model":"gpt-5.5","approval":"never","workdir":"/w"}`, `{"prompt":"Hi"}`,
+		`{"id":"0","msg":{"type":"task_started","model_context_window":null}}`}
+	answer := append(append([]string{}, head...), `{"id":"0","msg":{"type":"agent_message","message":"Hello."}}`)
+	failed := append(append([]string{}, head...), `{"id":"0","msg":{"type":"error","message":"unexpected status 400 Bad Request"}}`)
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		end   universal.Report
+		turn  universal.TurnStatus
+	}{
+		{"answer, exit 0", answer, universal.Exit{Code: 0}, universal.TurnCompleted},
+		{"error, exit 0", failed, universal.Exit{Code: 0}, universal.TurnError},
+		{"answer, end of input", answer, universal.EndOfInput{}, universal.TurnInterrupted},
+		{"answer, exit 1", answer, universal.Exit{Code: 1}, universal.TurnInterrupted},
+	} {
+		evs := run(t, codex.FormatExec, nil, tc.lines, tc.end)
+		ends := golden.OfType(evs, universal.TypeTurnEnded)
+		if len(ends) != 1 || ends[0].Data.(*universal.TurnEnded).Status != tc.turn {
+			t.Errorf("%s: turn ends %+v, want %s", tc.name, ends, tc.turn)
+		}
+	}
+}

@@ -62,6 +62,10 @@ type state struct {
 	Declined string `json:"declined,omitempty"`
 	// DeclinedRaw is that completion's message, the result's raw payload.
 	DeclinedRaw string `json:"declined_raw,omitempty"`
+	// LegacyExec is set once a pre-0.44 exec event ({"id","msg"}) was
+	// read: that output never prints task_complete (0.28 ends the process
+	// instead), so the end of the input ends its turn (see finish).
+	LegacyExec bool `json:"legacy_exec,omitempty"`
 	// V2 is set once app-server v2 notifications were seen: legacy
 	// codex/event/* notifications then repeat them and are skipped.
 	V2 bool `json:"v2,omitempty"`

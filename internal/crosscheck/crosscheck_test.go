@@ -182,8 +182,12 @@ func newFor(pr provider, format string) func(universal.Options) universal.Transl
 
 // endOf returns how the host ends an input: the exit of the last process of
 // an opencode run capture (opencode run exits only once its session is
-// idle, which its output does not always print), else the end of input.
+// idle, which its output does not always print) or of a pre-0.44 Codex
+// exec capture (see legacyExecEnd), else the end of input.
 func endOf(t *testing.T, in input, meta string) universal.Report {
+	if in.format == "exec" {
+		return legacyExecEnd(t, in, meta)
+	}
 	if in.format != opencode.FormatRunJSON {
 		return nil
 	}
@@ -206,4 +210,39 @@ func endOf(t *testing.T, in input, meta string) universal.Report {
 		return nil
 	}
 	return universal.Exit{Code: codes[len(codes)-1]}
+}
+
+// legacyExecEnd is how the host ends a Codex exec capture in the pre-0.44
+// {"id","msg"} output (0.28): the exit of its last process, since that
+// output prints no task_complete (the process exits instead); nil for
+// every other exec output, whose turn.completed / turn.failed show the end.
+func legacyExecEnd(t *testing.T, in input, meta string) universal.Report {
+	b, err := os.ReadFile(in.files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `{"id":"0","msg":{`) {
+		return nil
+	}
+	mb, err := os.ReadFile(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Captures []struct {
+			Mode        string `json:"mode"`
+			Invocations []struct {
+				ExitCode int `json:"exit_code"`
+			} `json:"invocations"`
+		} `json:"captures"`
+	}
+	if err := json.Unmarshal(mb, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range m.Captures {
+		if c.Mode == "exec" && len(c.Invocations) > 0 {
+			return universal.Exit{Code: c.Invocations[len(c.Invocations)-1].ExitCode}
+		}
+	}
+	return nil
 }
