@@ -210,3 +210,18 @@ func TestLegacyExecExit(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxDenied: 0.28's rollout output of a command the sandbox
+// denied ("failed in sandbox LinuxSeccomp with execution error: …") is a
+// failed result, as exec's exit code -1 shows it.
+func TestSandboxDenied(t *testing.T) {
+	evs := run(t, codex.FormatRollout, nil, []string{
+		rolloutLine("session_meta", `{"id":"th1","cwd":"/w","cli_version":"0.28.0"}`),
+		rolloutLine("response_item", `{"type":"message","role":"user","content":[{"type":"input_text","text":"Delete a."}]}`),
+		rolloutLine("response_item", `{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"rm -f a\"]}","call_id":"s1"}`),
+		rolloutLine("response_item", `{"type":"function_call_output","call_id":"s1","output":"failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1, stdout: , stderr: rm: cannot remove 'a': Permission denied\n"}`),
+	})
+	if p, ok := results(evs)["s1"]; !ok || !p.IsError {
+		t.Errorf("result %+v, want an error", p)
+	}
+}

@@ -1382,11 +1382,14 @@ func (t *Translator) usageRecord(dst []event, c *ctx, p jsonscan.Value) []event 
 // for it ("unsupported call: <name>", "unsupported custom tool call:
 // <name>", e.g. 0.100's answer to a freeform apply_patch), or that the
 // call was refused ("patch rejected by user", "exec command rejected by
-// user", "approval policy is Never; reject command …"): such outputs have
-// no exit code.
+// user", "approval policy is Never; reject command …"), or that the
+// sandbox denied it ("failed in sandbox <type> with execution error: …",
+// 0.28 observed, where the live output has exit code -1): such outputs
+// have no exit code of their own.
 func toolFailed(s string) bool {
 	for _, prefix := range [...]string{"unsupported call: ", "unsupported custom tool call: ",
-		"apply_patch verification failed: ", "patch rejected by user", "exec command rejected by user", "approval policy is Never; reject command"} {
+		"apply_patch verification failed: ", "patch rejected by user", "exec command rejected by user", "approval policy is Never; reject command",
+		"failed in sandbox "} {
 		if strings.HasPrefix(s, prefix) {
 			return true
 		}
