@@ -250,7 +250,9 @@ type SSEReader struct {
 	resume  bool // the last Next reported a line inside an event, which goes on
 
 	read    int64    // the bytes read
-	eol     int64    // the length of the last physical line's end (0, 1 or 2)
+	cur     int64    // the offset of the line splitCR splits
+	pendAt  int64    // the offset of pending
+	ended   bool     // the last physical line ended with an LF
 	lineEnd int64    // the offset after the last logical line, its end included
 	safe    Position // after the last event dispatched or dropped
 }
@@ -275,7 +277,7 @@ func (r *SSEReader) Position() Position { return r.safe }
 
 // Resume tells the reader where its input starts (see Resumer).
 func (r *SSEReader) Resume(p Position) {
-	r.read, r.lineEnd, r.line, r.safe = p.Offset, p.Offset, p.Line, p
+	r.read, r.line, r.safe = p.Offset, p.Line, p
 }
 
 // Next returns the next event. Message.Data is valid until the next call.
@@ -385,8 +387,10 @@ func (r *SSEReader) dispatch() Message {
 func (r *SSEReader) readLine() ([]byte, error) {
 	if r.hasPend {
 		r.hasPend = false
+		r.cur = r.pendAt
 		return r.splitCR(r.pending)
 	}
+	r.cur = r.read
 	line, err := r.readPhysical()
 	if err != nil {
 		return nil, err
@@ -400,8 +404,9 @@ func (r *SSEReader) splitCR(line []byte) ([]byte, error) {
 	r.line++
 	if i := bytes.IndexByte(line, '\r'); i >= 0 {
 		r.pending = line[i+1:]
-		r.hasPend = true
-		r.lineEnd = r.read - r.eol - int64(len(r.pending))
+		r.hasPend = len(r.pending) > 0 || r.ended // a CR that ends the input ends a line, and starts none
+		r.pendAt = r.cur + int64(i) + 1
+		r.lineEnd = r.pendAt
 		return line[:i], nil
 	}
 	r.lineEnd = r.read
@@ -416,10 +421,7 @@ func (r *SSEReader) readPhysical() ([]byte, error) {
 	for {
 		chunk, err := r.r.ReadSlice('\n')
 		r.read += int64(len(chunk))
-		r.eol = 0
-		if err == nil {
-			r.eol = int64(len(chunk) - len(trimEOL(chunk)))
-		}
+		r.ended = err == nil
 		if err == nil && buf == nil {
 			return trimEOL(chunk), nil
 		}
