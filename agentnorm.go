@@ -164,7 +164,7 @@ type Session struct {
 	queued []universal.Event
 	atEnd  func() universal.Report
 	pos    universal.Position // the input consumed by the messages translated
-	left   int   // events of the last translation not yielded yet
+	left   int                // events of the last translation not yielded yet
 
 	// Reports wait here until Events has yielded every event queued
 	// before them (with ReuseEvents a translator call ends the life of
