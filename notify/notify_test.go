@@ -260,6 +260,81 @@ func TestGoldenStreams(t *testing.T) {
 		if completions != turns {
 			t.Errorf("%s: %d completions for %d finished turns", path, completions, turns)
 		}
+		// A permission or question asked once makes one notification,
+		// and its answer one; an error the agent does not retry one.
+		want := map[string]int{}
+		pending := map[string]bool{}
+		for i := range evs {
+			switch d := evs[i].Data.(type) {
+			case *universal.Permission:
+				key := "p" + d.PermissionID
+				if evs[i].Type == universal.TypePermissionRequested && !pending[key] {
+					pending[key] = true
+					want[notify.TypePermission]++
+				} else if evs[i].Type == universal.TypePermissionResolved && pending[key] {
+					delete(pending, key)
+					want[notify.TypePermissionResolved]++
+				}
+			case *universal.Question:
+				key := "q" + d.QuestionID
+				if evs[i].Type == universal.TypeQuestionRequested && !pending[key] {
+					pending[key] = true
+					want[notify.TypeQuestion]++
+				} else if evs[i].Type == universal.TypeQuestionResolved && pending[key] {
+					delete(pending, key)
+					want[notify.TypeQuestionResolved]++
+				}
+			case *universal.Error:
+				if !d.WillRetry {
+					want[notify.TypeError]++
+				}
+			}
+		}
+		got := map[string]int{}
+		for _, e := range pushed {
+			switch e.Type {
+			case notify.TypePermission, notify.TypePermissionResolved, notify.TypeQuestion, notify.TypeQuestionResolved, notify.TypeError:
+				got[e.Type]++
+				if e.Text == "" && e.Type != notify.TypeError {
+					t.Errorf("%s: %s notification %d without text", path, e.Type, e.Index)
+				}
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: waiting and error notifications (-want +got):\n%s", path, diff)
+		}
+	}
+}
+
+// The agent waits for its user: a permission for a call (its tool and
+// command), its answer, a question and its answer; then an error it gives
+// up on, which says why the session failed.
+func TestWaitingAndErrors(t *testing.T) {
+	s := newSession()
+	s.turn()
+	in := universal.ToolInput{Command: "rm -rf build"}
+	s.evs = s.w.StartItem(s.evs, universal.Item{ItemID: "c1", Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: "Bash", Arguments: `{}`, CallID: "k1", ToolKind: universal.ToolExecute, ToolInput: &in}}}, src, nil)
+	s.evs = s.w.RequestPermission(s.evs, universal.Permission{PermissionID: "p1", Action: "Bash", ItemID: "c1", CallID: "k1"}, src, nil)
+	s.evs = s.w.RequestPermission(s.evs, universal.Permission{PermissionID: "p1", Action: "Bash", ItemID: "c1", CallID: "k1"}, src, nil)
+	s.evs = s.w.ResolvePermission(s.evs, universal.Permission{PermissionID: "p1", Status: universal.PermissionDenied, ItemID: "c1", CallID: "k1"}, src, nil)
+	s.evs = s.w.RequestPermission(s.evs, universal.Permission{PermissionID: "p2", Action: "write_file"}, src, nil)
+	s.evs = s.w.AskQuestion(s.evs, universal.Question{QuestionID: "q1", Prompt: "Which branch?", Options: []string{"main", "dev"}}, src, nil)
+	s.evs = s.w.ResolveQuestion(s.evs, universal.Question{QuestionID: "q1", Status: universal.QuestionAnswered, Response: "main"}, src, nil)
+	s.evs = s.w.Emit(s.evs, universal.TypeError, src, &universal.Error{Message: "overloaded", WillRetry: true}, nil)
+	s.evs = s.w.Emit(s.evs, universal.TypeError, src, &universal.Error{Message: "overloaded, gave up"}, nil)
+	s.evs = s.w.End(s.evs, universal.SessionEnded{Reason: universal.EndError, TerminatedBy: universal.ByAgent}, universal.SourceDaemon, nil)
+	pushed, _ := run(t, notify.Options{}, s.evs)
+	want := []string{
+		"status:running",
+		"permission:rm -rf build [Bash]", "permission_resolved:denied",
+		"permission:write_file [write_file]",
+		"question:Which branch?", "question_resolved:answered",
+		"error:overloaded, gave up",
+		"status:failed",
+	}
+	if diff := cmp.Diff(want, brief(pushed)); diff != "" {
+		t.Errorf("pushed (-want +got):\n%s", diff)
 	}
 }
 
