@@ -45,6 +45,9 @@ func (s *Server) newMCP() *mcp.Server {
 		if in.SinceIndex != nil {
 			since = max(*in.SinceIndex, -1)
 		}
+		if next := ss.feed.Next(); since >= next {
+			return nil, Events{}, errAhead(since, next)
+		}
 		s.push.subscribe(req.Session, in.SessionID)
 		return nil, Events{Events: nonNil(ss.feed.Since(since))}, nil
 	})
