@@ -21,7 +21,8 @@ const (
 	// in the exchange framing.
 	FormatExchange = "exchange"
 	// FormatAgent is the agent's side alone: its stdout, one JSON-RPC
-	// message a line.
+	// message a line (or both sides without directions, told apart by
+	// the methods: see the package documentation).
 	FormatAgent = "agent"
 )
 
