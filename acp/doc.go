@@ -205,7 +205,11 @@
 // tokens only there, the quota also kept in turn.ended's metadata); a
 // usage's counts are read by the names agents give them (camelCase or
 // snake_case; cache writes also as Grok Build's cacheCreationTokens,
-// reasoning also as reasoningOutputTokens). No other
+// reasoning also as reasoningOutputTokens); a usage_update whose _meta
+// holds such counts under names of the agent's own namespace
+// ("<domain>/inputTokens", as custom _meta keys are named: Devin's
+// cognition.ai/inputTokens, outputTokens, cachedReadTokens after each
+// model request) is also a usage.updated scope call. No other
 // usage names a model (a chunk's _meta.usage, the scope call usage of
 // gemini-cli and qwen-code, has none); the session's model is in
 // session.started.
