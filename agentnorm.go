@@ -285,9 +285,10 @@ func (s *Session) Translator() universal.Translator { return s.t }
 // over Events, at an event after which Pending is 0, are where to resume
 // after a restart: seek the source to Position().Offset, Open it with
 // Options.Format set to Format().Name, Options.From set to the Position
-// and the same universal.Options, Restore the checkpoint into the new
-// session's Translator, and range over its Events: they continue the old
-// session's, without a gap or a repeat. (An SSE event holding a line that
+// and the same universal.Options (but no Prompts: the checkpoint has them
+// already), Restore the checkpoint into the new session's Translator, and
+// range over its Events: they continue the old session's, without a gap
+// or a repeat. (An SSE event holding a line that
 // is not SSE is an exception: the line is reported as agent.unparsed when
 // read, but the position stays before the event until the event is whole,
 // so a resume there reports it again.)
