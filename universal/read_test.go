@@ -482,67 +482,81 @@ func TestResumeAtPosition(t *testing.T) {
 		in := b.String()
 		limit := rapid.SampledFrom([]int{0, 8, 64}).Draw(t, "limit")
 		for _, f := range []Framing{FrameLines, FrameSSE, FrameExchange, FrameDocument} {
-			if f == FrameSSE && limit > 0 && crOverLimit(in, limit) {
-				// The SSE reader keeps limit+1 bytes of a physical (LF)
-				// line, and splits what it kept at lone CRs: the lines
-				// past the limit of such a line are lost, read whole or
-				// resumed. A stream that ends its lines with CR alone
-				// is unheard of; a limit below a physical line is not
-				// a place to resume from.
+			checkResume(t, in, f, limit, 0)
+		}
+	})
+}
+
+// checkResume reads in and, after each message (or at most max of them,
+// spread over the input, when max > 0), reads in again from the reader's
+// Position with a reader told it: the rest must be the same messages, with
+// the same line numbers, ending at the same Position.
+func checkResume(t interface{ Fatalf(string, ...any) }, in string, f Framing, limit, max int) {
+	if f == FrameSSE && limit > 0 && crOverLimit(in, limit) {
+		// The SSE reader keeps limit+1 bytes of a physical (LF) line,
+		// and splits what it kept at lone CRs: the lines past the limit
+		// of such a line are lost, read whole or resumed. A stream that
+		// ends its lines with CR alone is unheard of; a limit below a
+		// physical line is not a place to resume from.
+		return
+	}
+	var msgs []msg
+	var pos []Position
+	r := NewReader(strings.NewReader(in), f, limit)
+	for m, err := range Messages(r) {
+		if err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		e := ""
+		if m.Err != nil {
+			e = m.Err.Error()
+		}
+		msgs = append(msgs, msg{m.Dir, string(m.Data), m.Event, "", m.Line, m.TimeMS, e})
+		pos = append(pos, r.Position())
+	}
+	end := r.Position()
+	if f != FrameSSE && end.Offset != int64(len(in)) {
+		t.Fatalf("%s: at the end, position %+v of %d bytes", f, end, len(in))
+	}
+	step := 1
+	if max > 0 && len(pos) > max {
+		step = len(pos) / max
+	}
+	for k := 0; k <= len(pos); k += step {
+		p := Position{}
+		if k > 0 {
+			p = pos[k-1]
+			if errors.Is(errOf(msgs[k-1]), ErrNotSSE) {
 				continue
 			}
-			var msgs []msg
-			var pos []Position
-			r := NewReader(strings.NewReader(in), f, limit)
-			for m, err := range Messages(r) {
-				if err != nil {
-					t.Fatalf("read: %v", err)
-				}
-				e := ""
-				if m.Err != nil {
-					e = m.Err.Error()
-				}
-				msgs = append(msgs, msg{m.Dir, string(m.Data), m.Event, "", m.Line, m.TimeMS, e})
-				pos = append(pos, r.Position())
-			}
-			end := r.Position()
-			if f != FrameSSE && end.Offset != int64(len(in)) {
-				t.Fatalf("%s: at the end, position %+v of %d bytes", f, end, len(in))
-			}
-			for k, p := range append([]Position{{}}, pos...) {
-				if k > 0 && errors.Is(errOf(msgs[k-1]), ErrNotSSE) {
-					continue
-				}
-				if p.Offset < 0 || p.Offset > int64(len(in)) {
-					t.Fatalf("%s: position %+v after message %d of %d bytes", f, p, k, len(in))
-				}
-				rr := NewReader(strings.NewReader(in[p.Offset:]), f, limit)
-				rr.Resume(p)
-				var rest []msg
-				for _, m := range readAll(t, rr) {
-					m.ID = ""
-					rest = append(rest, m)
-				}
-				want := slices.Clone(msgs[k:])
-				if f == FrameSSE {
-					// What an SSE reader keeps of an over-long line
-					// split at lone CRs depends on where the physical
-					// line began.
-					for i := range min(len(want), len(rest)) {
-						if strings.Contains(want[i].Err, ErrTooLong.Error()) && want[i].Err == rest[i].Err {
-							want[i].Data = rest[i].Data
-						}
-					}
-				}
-				if diff := cmp.Diff(want, rest, cmpopts.EquateEmpty()); diff != "" {
-					t.Fatalf("%s: resumed at %+v, after message %d (-read on +resumed):\n%s", f, p, k, diff)
-				}
-				if got := rr.Position(); got != end {
-					t.Fatalf("%s: resumed at %+v, ends at %+v, not %+v", f, p, got, end)
+		}
+		if p.Offset < 0 || p.Offset > int64(len(in)) {
+			t.Fatalf("%s: position %+v after message %d of %d bytes", f, p, k, len(in))
+		}
+		rr := NewReader(strings.NewReader(in[p.Offset:]), f, limit)
+		rr.Resume(p)
+		var rest []msg
+		for _, m := range readAll(t, rr) {
+			m.ID = ""
+			rest = append(rest, m)
+		}
+		want := slices.Clone(msgs[k:])
+		if f == FrameSSE {
+			// What an SSE reader keeps of an over-long line split at
+			// lone CRs depends on where the physical line began.
+			for i := range min(len(want), len(rest)) {
+				if strings.Contains(want[i].Err, ErrTooLong.Error()) && want[i].Err == rest[i].Err {
+					want[i].Data = rest[i].Data
 				}
 			}
 		}
-	})
+		if diff := cmp.Diff(want, rest, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("%s: resumed at %+v, after message %d (-read on +resumed):\n%s", f, p, k, diff)
+		}
+		if got := rr.Position(); got != end {
+			t.Fatalf("%s: resumed at %+v, ends at %+v, not %+v", f, p, got, end)
+		}
+	}
 }
 
 // crOverLimit reports whether an LF-terminated line of in is longer than
