@@ -287,7 +287,8 @@
 // results). total_cost_usd and modelUsage are running totals of the
 // process, restored on --resume and including sub-agents: they are emitted
 // as scope session (replace, never add) with metadata basis
-// "process_total" and the per-model map. Anthropic's input, cache-read and
+// "process_total" and the per-model map (results before ~1.0.3x name the
+// cost cost_usd, read when total_cost_usd is absent). Anthropic's input, cache-read and
 // cache-write counts are disjoint; universal input_tokens is their sum
 // (see internal/anthropic).
 //

@@ -345,6 +345,11 @@ func (t *Translator) taskNotification(dst events, r jsonscan.Value) events {
 type resultFields struct {
 	sessionID, subtype, isError, errors, terminalReason, denials, cost, models, usage, sinceLast,
 	stopReason, numTurns, duration, durationAPI, resultIndex, origin, localCommand jsonscan.Value
+	// oldCost is cost_usd, what total_cost_usd was called before Claude
+	// Code renamed it (mid-2025, ~1.0.3x; the SDKs followed: "Rename
+	// cost_usd to total_cost_usd", claude-code-sdk-python 0.0.13): the
+	// cost of the whole process then too.
+	oldCost jsonscan.Value
 }
 
 // read finds the fields in one walk of r's members (the first of
@@ -367,6 +372,8 @@ func (f *resultFields) read(r jsonscan.Value) {
 			p = &f.denials
 		case "total_cost_usd":
 			p = &f.cost
+		case "cost_usd":
+			p = &f.oldCost
 		case "modelUsage":
 			p = &f.models
 		case "usage":
@@ -443,7 +450,11 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 		dst = t.denied(dst, d, "result.permission_denials")
 		return true
 	})
-	dst = t.sessionUsage(dst, f.cost, f.models)
+	cost := f.cost
+	if !cost.Exists() {
+		cost = f.oldCost
+	}
+	dst = t.sessionUsage(dst, cost, f.models)
 	if u, ok := anthropic.Usage(f.usage); ok {
 		if tn.Usage != nil {
 			u = anthropic.AddUsage(*tn.Usage, u)
