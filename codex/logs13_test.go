@@ -171,3 +171,30 @@ func TestMCPServerEvents(t *testing.T) {
 		t.Error("no final error with the API's status")
 	}
 }
+
+// TestExecSecondTurnStarted: a second turn.started of one exec process
+// (the first turn never ended, or ended and output came after it) starts
+// a turn with an id of its own; both turns had the process's id, so a
+// checkpoint taken after them could not be restored ("turn 1 of 2 empty or
+// repeated", found by FuzzTranslate) and clients saw one turn twice.
+func TestExecSecondTurnStarted(t *testing.T) {
+	evs := run(t, codex.FormatExec, nil, []string{
+		`{"type":"thread.started","thread_id":"t1"}`,
+		`{"type":"turn.started"}`,
+		`{"type":"turn.started"}`,
+		`{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"hi"}}`,
+		`{"type":"turn.completed","usage":{"input_tokens":1,"output_tokens":1}}`,
+		`{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"late"}}`,
+	})
+	seen := map[string]bool{}
+	for _, e := range golden.OfType(evs, universal.TypeTurnStarted) {
+		id := e.Data.(*universal.TurnStarted).TurnID
+		if seen[id] {
+			t.Errorf("turn id %q started twice", id)
+		}
+		seen[id] = true
+	}
+	if len(seen) != 3 {
+		t.Errorf("%d turns, want 3", len(seen))
+	}
+}
