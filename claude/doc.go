@@ -98,9 +98,11 @@
 //	system/api_retry       error with will_retry
 //	system/task_*          a status item under the Agent call (task_started →
 //	                       task_notification)
-//	system/compact_boundary, model_refusal_*
+//	system/compact_boundary, model_refusal_*, bridge_status
 //	                       status items (compact_boundary: label compaction;
-//	                       a failed compaction's status line: the same, failed)
+//	                       a failed compaction's status line: the same, failed;
+//	                       bridge_status, Remote Control bridging the session
+//	                       to claude.ai/code: label remote_control, metadata url)
 //	system/local_command, away_summary
 //	                       system item with the text (away_summary: the recap
 //	                       written when the user comes back to an idle session)

@@ -1,6 +1,7 @@
 package claude_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/claude"
@@ -45,5 +46,50 @@ func TestResultCostUSD(t *testing.T) {
 		`{"type":"result","subtype":"success","cost_usd":0.5,"total_cost_usd":0.75,"is_error":false,"num_turns":1,"result":"ok","session_id":"s"}`)
 	if got := sessionCosts(evs); len(got) != 1 || got[0] != 0.75 {
 		t.Errorf("session costs %v, want [0.75] (total_cost_usd)", got)
+	}
+}
+
+// bridged2232 is the start of a transcript Claude Code (2.1.2xx) writes
+// once /remote-control bridges the session to claude.ai/code: the
+// bridge-session entry and the system/bridge_status line, as a public
+// project's notes on its Remote Control integration quote them ("The link
+// does not need to be scraped out of the TUI. It is written to the
+// transcript, clean, twice"; found by content search, the index does not
+// name the repository; 2.1.232 measured by another, 2026-09-02), with the
+// common envelope and a first prompt and answer in the shape of this
+// package's 2.1.2xx samples.
+var bridged2232 = []string{
+	`{"type":"bridge-session","sessionId":"f58085bb-0000-4000-8000-000000000001","bridgeSessionId":"cse_01V1ZQG948YQbhEq2nusnbMc","lastSequenceNum":0}`,
+	`{"parentUuid":null,"isSidechain":false,"type":"system","subtype":"bridge_status","content":"/remote-control is active · Continue here, on your phone, or at https://claude.ai/code/session_01V1ZQG948YQbhEq2nusnbMc","url":"https://claude.ai/code/session_01V1ZQG948YQbhEq2nusnbMc","isMeta":false,"timestamp":"2026-09-02T10:00:00.000Z","uuid":"b0000000-0000-4000-8000-000000000001","userType":"external","entrypoint":"cli","cwd":"/w","sessionId":"f58085bb-0000-4000-8000-000000000001","version":"2.1.232","gitBranch":"main"}`,
+	`{"parentUuid":"b0000000-0000-4000-8000-000000000001","isSidechain":false,"type":"user","message":{"role":"user","content":"hi"},"uuid":"u0000000-0000-4000-8000-000000000001","timestamp":"2026-09-02T10:00:05.000Z","userType":"external","entrypoint":"cli","cwd":"/w","sessionId":"f58085bb-0000-4000-8000-000000000001","version":"2.1.232","gitBranch":"main"}`,
+	`{"parentUuid":"u0000000-0000-4000-8000-000000000001","isSidechain":false,"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-5","content":[{"type":"text","text":"Hello."}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":2}},"uuid":"a0000000-0000-4000-8000-000000000001","timestamp":"2026-09-02T10:00:07.000Z","userType":"external","entrypoint":"cli","cwd":"/w","sessionId":"f58085bb-0000-4000-8000-000000000001","version":"2.1.232","gitBranch":"main"}`,
+}
+
+// TestBridgeStatus: a transcript's system/bridge_status (Remote Control
+// bridged the session to claude.ai/code) is a status item labelled
+// remote_control with its text and the web session's url as metadata; it
+// was agent.unparsed ("unknown system subtype").
+func TestBridgeStatus(t *testing.T) {
+	evs := feed(t, claude.FormatTranscript, nil, nil, bridged2232...)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
+		t.Fatalf("agent.unparsed: %v", u)
+	}
+	var found bool
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		it := e.Data.(*universal.ItemSnapshot).Item
+		if it.Kind != universal.KindStatus || it.Content[0].Label != "remote_control" {
+			continue
+		}
+		found = true
+		p := it.Content[0]
+		if !strings.HasPrefix(p.Detail, "/remote-control is active") {
+			t.Errorf("detail %q", p.Detail)
+		}
+		if string(p.Metadata) != `{"url":"https://claude.ai/code/session_01V1ZQG948YQbhEq2nusnbMc"}` {
+			t.Errorf("metadata %s", p.Metadata)
+		}
+	}
+	if !found {
+		t.Error("no remote_control status item")
 	}
 }

@@ -54,6 +54,16 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 			ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(r.Get("uuid").Str), Kind: universal.KindSystem, Role: universal.RoleSystem,
 			Content: []universal.Part{universal.Text(t.w.Copy(first(r.Get("content").Str, r.Get("summary").Str)))},
 		}, universal.SourceAgent, t.raw)
+	case "bridge_status":
+		// Remote Control (/remote-control): the session is bridged to
+		// claude.ai/code, written once per process start; content says
+		// so, url is the web session's link.
+		md := ""
+		if u := r.Get("url").Str; u != "" {
+			var o jsonw.Object
+			md = string(o.String("url", u).Bytes())
+		}
+		return t.status(dst, "remote_control", r.Get("content").Str, md)
 	case "hook_response":
 		return t.hookResponse(dst, r)
 	case "turn_duration":
