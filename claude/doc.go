@@ -98,9 +98,11 @@
 //	system/api_retry       error with will_retry
 //	system/task_*          a status item under the Agent call (task_started →
 //	                       task_notification)
-//	system/compact_boundary, model_refusal_*
+//	system/compact_boundary, model_refusal_*, bridge_status
 //	                       status items (compact_boundary: label compaction;
-//	                       a failed compaction's status line: the same, failed)
+//	                       a failed compaction's status line: the same, failed;
+//	                       bridge_status, Remote Control bridging the session
+//	                       to claude.ai/code: label remote_control, metadata url)
 //	system/local_command, away_summary
 //	                       system item with the text (away_summary: the recap
 //	                       written when the user comes back to an idle session)
@@ -287,7 +289,8 @@
 // results). total_cost_usd and modelUsage are running totals of the
 // process, restored on --resume and including sub-agents: they are emitted
 // as scope session (replace, never add) with metadata basis
-// "process_total" and the per-model map. Anthropic's input, cache-read and
+// "process_total" and the per-model map (results before ~1.0.3x name the
+// cost cost_usd, read when total_cost_usd is absent). Anthropic's input, cache-read and
 // cache-write counts are disjoint; universal input_tokens is their sum
 // (see internal/anthropic).
 //
