@@ -187,10 +187,15 @@ var hostMethods = map[string]bool{
 // a request or notification of a method the host calls on the agent
 // (hostMethods) is the host's; from the first one on, the log holds both
 // sides, and a response answers the pending request of the other side with
-// its id (the agent's request when only it waits: the host's answer; when
-// both wait, an answer with an outcome is the host's, as the permission and
-// elicitation results have one, the agent's results none). Before the first
-// such message every message is the agent's, as the format says.
+// its id (the agent's request when only it waits: the host's answer). Both
+// sides number their requests from 0 and the host's session/prompt waits
+// for the whole turn, so the agent's requests often share its id: when both
+// wait, a result of the shape the host's request is answered with (a
+// stopReason for session/prompt, a sessionId for session/new …) is the
+// agent's answer, and anything else (file content, a permission outcome,
+// an empty result, an error) the host's answer to the agent's request,
+// which comes first as it is nested in the turn. Before the first host
+// message every message is the agent's, as the format says.
 func (t *Translator) sideOf(r jsonscan.Value) universal.Direction {
 	if m := r.Get("method"); m.Type == gjson.String {
 		if hostMethods[m.Str] {
@@ -203,12 +208,31 @@ func (t *Translator) sideOf(r jsonscan.Value) universal.Direction {
 		return universal.Out
 	}
 	id := r.Get("id").Raw
-	_, host := t.st.Requests[key(universal.In, id)]
-	_, agent := t.st.Requests[key(universal.Out, id)]
-	if agent && (!host || r.Get("result.outcome").Exists()) {
+	host, hostWaits := t.st.Requests[key(universal.In, id)]
+	_, agentWaits := t.st.Requests[key(universal.Out, id)]
+	if agentWaits && (!hostWaits || !answers(host.Method, r.Sub("result"))) {
 		return universal.In
 	}
 	return universal.Out
+}
+
+// answers reports whether a result has the shape of the agent's answer to
+// the host's request of the method: the member the schema requires of it.
+func answers(method string, result jsonscan.Value) bool {
+	var k string
+	switch method {
+	case mInitialize:
+		k = "protocolVersion"
+	case mNew, mFork, mResume:
+		k = "sessionId"
+	case mPrompt:
+		k = "stopReason"
+	case mList:
+		k = "sessions"
+	default:
+		return false
+	}
+	return result.IsObject() && result.Get(k).Exists()
 }
 
 // orient returns the direction of an exchange record's message as the

@@ -90,3 +90,45 @@ func encodeNoFormat(t *testing.T, evs []universal.Event) []byte {
 	out = bytes.Replace(out, []byte(`"format":"agent"`), []byte(`"format":"?"`), 1)
 	return bytes.Replace(out, []byte(`"format":"exchange"`), []byte(`"format":"?"`), 1)
 }
+
+// TestBothSidesIDCollision: the host's session/prompt (id 2) waits for the
+// whole turn while the agent numbers its own requests from 0 too, so its
+// fs and terminal requests share the prompt's id; the host's answers to
+// them (file content, a terminal id, an error) are the host's, and only
+// the stopReason answers the prompt. Before, the file content was read as
+// the prompt's answer: the turn ended there, and the real answer opened a
+// turn of its own (found by review).
+func TestBothSidesIDCollision(t *testing.T) {
+	records := [][2]string{
+		{"in", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true},"terminal":true}}}`},
+		{"out", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true}}}`},
+		{"in", `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`},
+		{"out", `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`},
+		{"in", `{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"hi"}]}}`},
+		{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"c1","title":"read","kind":"read","status":"in_progress"}}}`},
+		{"out", `{"jsonrpc":"2.0","id":2,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"/w/README.md"}}`},
+		{"in", `{"jsonrpc":"2.0","id":2,"result":{"content":"hello"}}`},
+		{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed"}}}`},
+		{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"c2","title":"ls","kind":"execute","status":"in_progress"}}}`},
+		{"out", `{"jsonrpc":"2.0","id":2,"method":"terminal/create","params":{"sessionId":"s1","command":"ls"}}`},
+		{"in", `{"jsonrpc":"2.0","id":2,"result":{"terminalId":"t1"}}`},
+		{"out", `{"jsonrpc":"2.0","id":3,"method":"terminal/output","params":{"sessionId":"s1","terminalId":"t1"}}`},
+		{"in", `{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"gone"}}`},
+		{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"c2","status":"failed"}}}`},
+		{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"done"}}}}`},
+		{"out", `{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`},
+	}
+	var exchange, bare strings.Builder
+	for _, r := range records {
+		exchange.WriteString(`{"dir":"` + r[0] + `","msg":` + r[1] + "}\n")
+		bare.WriteString(r[1] + "\n")
+	}
+	want := translate(t, acp.FormatExchange, exchange.String())
+	got := translate(t, acp.FormatAgent, bare.String())
+	if !bytes.Equal(encodeNoFormat(t, got), encodeNoFormat(t, want)) {
+		t.Errorf("agent format without directions:\n%s\nwant, as the exchange reads it:\n%s", golden.Encode(got), golden.Encode(want))
+	}
+	if n := len(golden.OfType(want, universal.TypeTurnStarted)); n != 1 {
+		t.Errorf("%d turns, want 1", n)
+	}
+}
