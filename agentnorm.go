@@ -160,6 +160,7 @@ type Session struct {
 	t      universal.Translator
 	format universal.Format
 	r      *bufio.Reader
+	mr     universal.Resumer // frames r, made by the first Events
 	max    int
 	queued []universal.Event
 	atEnd  func() universal.Report
@@ -377,8 +378,14 @@ func (s *Session) Events() iter.Seq2[universal.Event, error] {
 		}
 		var readErr error
 		if s.r != nil {
-			mr := universal.NewReader(s.r, s.format.Framing, s.max)
-			mr.Resume(s.pos)
+			// One reader for the session: a loop over Events that stops
+			// early and ranges again goes on where the reader is (an SSE
+			// event half read, its last event id), not at Position.
+			if s.mr == nil {
+				s.mr = universal.NewReader(s.r, s.format.Framing, s.max)
+				s.mr.Resume(s.pos)
+			}
+			mr := s.mr
 			for m, err := range universal.Messages(mr) {
 				if err != nil {
 					readErr = err
@@ -396,7 +403,7 @@ func (s *Session) Events() iter.Seq2[universal.Event, error] {
 			// The input is read to its end (or failed): its buffer is
 			// free for the next Open.
 			release(s.r)
-			s.r = nil
+			s.r, s.mr = nil, nil
 		}
 		if !s.isEnded() {
 			var end universal.Report = universal.EndOfInput{}

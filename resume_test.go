@@ -2,6 +2,7 @@ package agentnorm_test
 
 import (
 	"bytes"
+	"os"
 	"testing"
 
 	"github.com/agentnorm/agentnorm"
@@ -127,4 +128,63 @@ func boundary(t *testing.T, in corpus.Input, opts agentnorm.Options, from int) i
 		}
 	}
 	return -1
+}
+
+// TestRangeAgain: a loop over Events that stops after every event and
+// ranges again reads the input as one loop does, ending at the same
+// Position, also where the reader holds part of the input between the
+// loops (an SSE event with a line that is no SSE field, CR line ends).
+// Before, each loop made a reader of its own: the part held was lost and
+// the Position fell short (found by review).
+func TestRangeAgain(t *testing.T) {
+	sse, err := os.ReadFile("testdata/opencode/1.18.33/s01-text.global.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noisy := bytes.Replace(sse, []byte("\n\ndata: {\"directory\":\"/home/dev/project\""), []byte("\nnoise\n\ndata: {\"directory\":\"/home/dev/project\""), 1)
+	if bytes.Equal(noisy, sse) {
+		t.Fatal("no event to make noisy")
+	}
+	cr := bytes.ReplaceAll(sse, []byte("\n"), []byte("\r"))
+	for name, data := range map[string][]byte{"plain": sse, "noisy": noisy, "cr": cr} {
+		opts := agentnorm.Options{Format: "sse", Options: universal.Options{SessionID: "again"}}
+		run := func(breakEvery bool) ([][]byte, universal.Position) {
+			s, err := agentnorm.Open(bytes.NewReader(data), "opencode", opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out [][]byte
+			for {
+				n := 0
+				for ev, err := range s.Events() {
+					if err != nil {
+						t.Fatal(err)
+					}
+					out = append(out, ev.AppendJSON(nil))
+					n++
+					if breakEvery {
+						break
+					}
+				}
+				if n == 0 || !breakEvery {
+					return out, s.Position()
+				}
+			}
+		}
+		whole, end := run(false)
+		got, end2 := run(true)
+		if end.Offset != int64(len(data)) || end2 != end {
+			t.Errorf("%s: one loop ends at %+v, a loop per event at %+v, of %d bytes", name, end, end2, len(data))
+		}
+		if len(got) != len(whole) {
+			t.Errorf("%s: %d events in a loop per event, %d in one", name, len(got), len(whole))
+			continue
+		}
+		for i := range got {
+			if !bytes.Equal(got[i], whole[i]) {
+				t.Errorf("%s: event %d is\n%s\nwant\n%s", name, i, got[i], whole[i])
+				break
+			}
+		}
+	}
 }
