@@ -111,7 +111,7 @@ type Feed struct {
 	s     reduce.Session
 	last  map[string]string // per scope ("" or a sub-agent id): the text notified last
 	grow  map[string]time.Time
-	asked map[string]bool // the permissions and questions notified and not yet answered
+	asked map[string]*request // the permissions and questions notified, by kind and id
 	ring  []Event
 	start int // the oldest index in the ring
 	next  int
@@ -125,7 +125,7 @@ func NewFeed(o Options) *Feed {
 	if o.Throttle == 0 {
 		o.Throttle = DefaultThrottle
 	}
-	return &Feed{opt: o, last: map[string]string{}, grow: map[string]time.Time{}, asked: map[string]bool{}}
+	return &Feed{opt: o, last: map[string]string{}, grow: map[string]time.Time{}, asked: map[string]*request{}}
 }
 
 // ErrPush wraps an error of Options.Push; the notification stays in the
@@ -202,28 +202,29 @@ func (f *Feed) Apply(ev *universal.Event) error {
 			}
 		}
 	case *universal.Permission:
-		// Asked again (an agent that repeats a request, a replay) is
-		// no news; answered is, once.
-		key := "p" + d.PermissionID
-		switch {
+		// Asked again (an agent that repeats a request, a replay, ids
+		// that restart) is no news; answered is, once, in the scope
+		// of the request (an answer rarely names the guarded item).
+		switch key := "p" + d.PermissionID; {
 		case !c.Has(reduce.PermissionChanged):
-		case ev.Type == universal.TypePermissionRequested && !f.asked[key]:
-			f.asked[key] = true
-			note(f.permission(d))
-		case ev.Type == universal.TypePermissionResolved && f.asked[key]:
-			delete(f.asked, key)
-			note(Event{Type: TypePermissionResolved, Text: string(d.Status), SessionID: f.scope(f.s.Item(d.ItemID))})
+		case ev.Type == universal.TypePermissionRequested && f.asked[key] == nil:
+			e := f.permission(d)
+			f.asked[key] = &request{scope: e.SessionID}
+			note(e)
+		case ev.Type == universal.TypePermissionResolved && f.asked[key] != nil && !f.asked[key].answered:
+			f.asked[key].answered = true
+			note(Event{Type: TypePermissionResolved, Text: string(d.Status), SessionID: f.asked[key].scope})
 		}
 	case *universal.Question:
-		key := "q" + d.QuestionID
-		switch {
+		switch key := "q" + d.QuestionID; {
 		case !c.Has(reduce.QuestionChanged):
-		case ev.Type == universal.TypeQuestionRequested && !f.asked[key]:
-			f.asked[key] = true
-			note(Event{Type: TypeQuestion, Text: d.Prompt, SessionID: f.scope(f.s.Item(d.ItemID))})
-		case ev.Type == universal.TypeQuestionResolved && f.asked[key]:
-			delete(f.asked, key)
-			note(Event{Type: TypeQuestionResolved, Text: string(d.Status), SessionID: f.scope(f.s.Item(d.ItemID))})
+		case ev.Type == universal.TypeQuestionRequested && f.asked[key] == nil:
+			scope := f.scope(f.s.Item(d.ItemID))
+			f.asked[key] = &request{scope: scope}
+			note(Event{Type: TypeQuestion, Text: d.Prompt, SessionID: scope})
+		case ev.Type == universal.TypeQuestionResolved && f.asked[key] != nil && !f.asked[key].answered:
+			f.asked[key].answered = true
+			note(Event{Type: TypeQuestionResolved, Text: string(d.Status), SessionID: f.asked[key].scope})
 		}
 	case *universal.Error:
 		if c.Has(reduce.ErrorAdded) && !d.WillRetry {
@@ -251,6 +252,13 @@ func (f *Feed) Apply(ev *universal.Event) error {
 		}
 	}
 	return perr
+}
+
+// request is a permission or question notified: its scope, and whether
+// its answer was notified too.
+type request struct {
+	scope    string
+	answered bool
 }
 
 // isMessage reports whether an item is an assistant message.
