@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -257,11 +258,8 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request, l *Log, since i
 		wait, cancel := context.WithTimeout(ctx, interval)
 		_, err := l.Wait(wait, v)
 		cancel()
-		if ctx.Err() != nil {
-			return
-		}
-		if err != nil && h.Store.Get(l.id) != l {
-			return // the log was deleted (or replaced): nothing more comes to it
+		if ctx.Err() != nil || errors.Is(err, ErrDeleted) {
+			return // gone, or the log was deleted and all it held is sent
 		}
 		if err != nil { // idle for a whole interval: a heartbeat
 			buf = universal.AppendHeartbeat(buf[:0], v, now().UnixMilli())
