@@ -364,7 +364,10 @@
 // 2.1.120 continues the turn but writes a single result for it and does
 // not forward the background sub-agent's messages; transcripts before
 // 2.1.330 record no permission decision (permissionDecision), so a
-// can_use_tool round trip leaves no trace in them. 2.1.332 writes what
+// can_use_tool round trip leaves no trace in them; 2.0.14 and older ask
+// can_use_tool without a tool_use_id, so a request is linked to the one
+// call of that tool that has neither a result nor a permission (none or
+// several: it stays unlinked). 2.1.332 writes what
 // 2.1.330 does, with a few more fields nothing here reads (sandbox_enabled
 // on init and on the initialize control_response; rowSource and sentAtMs on
 // transcript user entries; echoWireToolInputs and thread on api-request

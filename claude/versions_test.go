@@ -193,3 +193,49 @@ func TestOneResultForContinuedTurn(t *testing.T) {
 		}
 	})
 }
+
+// TestCanUseToolWithoutCallID: 2.0.14 (and earlier) asks can_use_tool
+// without a tool_use_id. The request belongs to the one call of that tool
+// still waiting; the result's permission_denials then resolve that same
+// permission, not a second one. With two waiting calls of the tool the
+// request stays unlinked.
+func TestCanUseToolWithoutCallID(t *testing.T) {
+	call := func(id string) string {
+		return `{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"` + id + `","name":"Bash","input":{"command":"touch f"}}]},"parent_tool_use_id":null,"session_id":"s1"}`
+	}
+	ask := `{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"touch f"},"permission_suggestions":[]}}`
+	deny := `in:{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{"behavior":"deny","message":"no"}}}`
+	denied := `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"T","content":"no","is_error":true}]},"parent_tool_use_id":null,"session_id":"s1"}`
+	result := `{"type":"result","subtype":"success","is_error":false,"result":"ok","num_turns":1,"session_id":"s1","permission_denials":[{"tool_name":"Bash","tool_use_id":"T","tool_input":{"command":"touch f"}}]}`
+	for _, tc := range []struct {
+		format string
+		lines  []string
+	}{
+		{claude.FormatExchange, []string{call("T"), ask, deny, denied, result}},
+		{claude.FormatStreamJSON, []string{call("T"), ask, denied, result}},
+	} {
+		t.Run(tc.format, func(t *testing.T) {
+			lines := append([]string{`in:{"type":"user","message":{"role":"user","content":"go"},"session_id":""}`, initLine}, tc.lines...)
+			if tc.format == claude.FormatStreamJSON {
+				lines = lines[1:]
+			}
+			evs := feed(t, tc.format, nil, nil, lines...)
+			calls := completed(evs, universal.KindToolCall, "")
+			req, res := golden.OfType(evs, universal.TypePermissionRequested), golden.OfType(evs, universal.TypePermissionResolved)
+			if len(calls) != 1 || len(req) != 1 || len(res) != 1 {
+				t.Fatalf("%d calls, %d requested, %d resolved; want one each", len(calls), len(req), len(res))
+			}
+			p, r := req[0].Data.(*universal.Permission), res[0].Data.(*universal.Permission)
+			if p.ItemID != calls[0].ItemID || p.CallID != "T" || r.PermissionID != p.PermissionID || r.Status != universal.PermissionDenied {
+				t.Errorf("requested %+v, resolved %+v; want the call's, denied", p, r)
+			}
+		})
+	}
+	t.Run("two waiting calls", func(t *testing.T) {
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, call("T"), call("U"), ask)
+		req := golden.OfType(evs, universal.TypePermissionRequested)
+		if len(req) != 1 || req[0].Data.(*universal.Permission).CallID != "" {
+			t.Fatalf("requests %v, want one not linked to a call", req)
+		}
+	})
+}
