@@ -239,3 +239,36 @@ func TestCanUseToolWithoutCallID(t *testing.T) {
 		}
 	})
 }
+
+// TestAskRefusalText: 1.0.56 refuses a call that needs approval in print
+// mode without a permission tool, and records it only in the tool result
+// ("Claude requested permissions to use Bash, but you haven't granted it
+// yet."; no permission_denials on its result, no decision in its
+// transcript). The refusal is the call's permission, denied, once.
+func TestAskRefusalText(t *testing.T) {
+	refusal := "Claude requested permissions to use Bash, but you haven't granted it yet."
+	for _, tc := range []struct{ format, result string }{
+		{claude.FormatStreamJSON, `{"type":"result","subtype":"success","is_error":false,"result":"ok","num_turns":2,"session_id":"s1"}`},
+		// A later version lists the same refusal on its result as well.
+		{claude.FormatStreamJSON, `{"type":"result","subtype":"success","is_error":false,"result":"ok","num_turns":2,"session_id":"s1","permission_denials":[{"tool_name":"Bash","tool_use_id":"T","tool_input":{}}]}`},
+	} {
+		evs := feed(t, tc.format, nil, nil, initLine,
+			`{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"T","name":"Bash","input":{"command":"touch f"}}]},"parent_tool_use_id":null,"session_id":"s1"}`,
+			`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"T","content":"`+refusal+`","is_error":true}]},"parent_tool_use_id":null,"session_id":"s1"}`,
+			tc.result)
+		req, res := golden.OfType(evs, universal.TypePermissionRequested), golden.OfType(evs, universal.TypePermissionResolved)
+		if len(req) != 1 || len(res) != 1 {
+			t.Fatalf("%d requested, %d resolved; want one each", len(req), len(res))
+		}
+		if p := res[0].Data.(*universal.Permission); p.Status != universal.PermissionDenied || p.CallID != "T" || p.Action != "Bash" {
+			t.Errorf("resolved %+v, want Bash's call denied", p)
+		}
+	}
+	// Another failed result is no refusal.
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		transcriptLine("1.0.56", `{"type":"assistant","uuid":"u1","parentUuid":null,"isSidechain":false,"message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"T","name":"Bash","input":{}}]}}`),
+		transcriptLine("1.0.56", `{"type":"user","uuid":"u2","parentUuid":"u1","isSidechain":false,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"T","content":"Claude requested permissions to use Bash: exit 1","is_error":true}]}}`))
+	if p := golden.OfType(evs, universal.TypePermissionRequested); len(p) != 0 {
+		t.Errorf("permissions %v for a failed call, want none", p)
+	}
+}
