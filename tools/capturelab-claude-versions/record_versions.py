@@ -19,6 +19,9 @@ loaded unchanged, with the step count older versions need) and these additions t
                                   (s01-text, s02-tool, s06-multiturn, s06-multiturn-stdin) are skipped.
   the meta's `binary` names the Node.js bundle (cli.js) when the package has one, and `flags_dropped`
   lists CLAUDE_DROP_FLAGS.
+CLAUDE_NO_INIT=1 makes the lab's driver.py send no initialize control_request (--no-init) before the first
+prompt, for versions that refuse control requests on stdin ("Expected message type 'user', got
+'control_request'"); the meta's mode says so.
 CLAUDE_SKIP="name ..." names further captures (without the -v2 suffix) not to record.
 Every CLI process runs through the lab's claude/run.sh, inside common/sandbox.sh: a network namespace whose
 only link is loopback, a private tmpfs on /home/dev, the lab's mock on 127.0.0.1.
@@ -49,8 +52,10 @@ CAPTURES = """s01-text s01-text-nopartial s02-tool s02-tool-nopartial s03-multit
  s10-subagent s10-subagent-background s10-subagent-forward""".split()
 PARTIAL_TWINS = ('s01-text', 's02-tool', 's06-multiturn', 's06-multiturn-stdin')
 
-# (anchor line of the lab's capture.py, what is added after it)
+# (anchor text of the lab's capture.py, what is added after it)
 PATCHES = [
+    ('json.dumps(prompts), policy, ',
+     '*(["--no-init"] if os.environ.get("CLAUDE_NO_INIT") else []), '),
     ('stdio_perm = VARIANT.startswith("-stdio")\n',
      '# capturelab-claude-versions: options this version does not have\n'
      'DROP = os.environ.get("CLAUDE_DROP_FLAGS", "").split()\n'
@@ -63,6 +68,9 @@ PATCHES = [
     ('meta["expect"] = expect_block(meta)\n',
      'if os.path.exists(os.path.join(NM, "@anthropic-ai", "claude-code", "cli.js")):  # capturelab-claude-versions\n'
      '    meta["binary"] = "claude -> @anthropic-ai/claude-code/cli.js (Node.js bundle, run by %s)" % shutil.which("node")\n'
+     'if os.environ.get("CLAUDE_NO_INIT") and stdin_mode:\n'
+     '    meta["mode"] = meta["mode"].replace("(initialize control_request, then ", "(no initialize control_request: ")\n'
+     '    meta["driver_no_init_by"] = "tools/capturelab-claude-versions (the version refuses control requests on stdin)"\n'
      'if DROP:\n'
      '    meta["flags_dropped"] = DROP\n'
      '    meta["flags_dropped_by"] = "tools/capturelab-claude-versions (the version has no such option)"\n'),
