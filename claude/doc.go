@@ -1,6 +1,7 @@
 // Package claude translates Claude Code's native output into universal
 // events. Tested with Claude Code 2.1.330 (recorded, goldens), recordings
-// of 2.0.76, 2.1.14, 2.1.120 and 2.1.332 (checked by internal/crosscheck;
+// of 1.0.24, 1.0.56, 1.0.128, 2.0.14, 2.0.76, 2.1.14, 2.1.120 and 2.1.332
+// (checked by internal/crosscheck;
 // 2.1.332's hook and rewind sessions with goldens) and public samples of
 // 1.0.17 to 2.1.132.
 //
@@ -356,10 +357,15 @@
 // # Versions
 //
 // What other versions than 2.1.330 write differently, as recorded with the
-// capture lab (2.0.76, 2.1.14, 2.1.120) and handled above: 2.0.x and
-// 2.1.14 offer the sub-agent tool as Task (not Agent); 2.0.x writes a
-// sub-agent file for each cache warmup request; 2.0.76 ends a turn whose
-// stream broke with error_during_execution and is_error false, without
+// capture lab (1.0.24, 1.0.56, 1.0.128, 2.0.14, 2.0.76, 2.1.14, 2.1.120)
+// and handled above: 1.0.x, 2.0.x and 2.1.14 offer the sub-agent tool as
+// Task (not Agent), 2.0.14 and older without background sub-agents (a Task
+// with run_in_background runs in the foreground); 1.0.x keeps a
+// sub-agent's entries in the main transcript (isSidechain); 1.0.56 and
+// older have no partial messages and put no permission_denials on the
+// result; 2.0.76 writes a sub-agent file for each cache warmup request;
+// 2.0.14 and 2.0.76 may end a turn whose stream broke with
+// error_during_execution and is_error false, without
 // completing the streamed message; 2.0.76 and 2.1.14 exit after the first
 // result while a background sub-agent still runs (no continuation);
 // 2.1.120 continues the turn but writes a single result for it and does

@@ -10,7 +10,7 @@ import (
 )
 
 // Shapes of other Claude Code versions than the recorded 2.1.330 (seen in
-// the crosscheck recordings of 2.0.76, 2.1.14 and 2.1.120).
+// the crosscheck recordings of 1.0.24 to 2.0.76, 2.1.14 and 2.1.120).
 
 // transcriptLine adds the session fields every transcript entry has.
 func transcriptLine(version, s string) string {
