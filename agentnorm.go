@@ -43,7 +43,7 @@ type Agent struct {
 // agents lists every agent, in name order. The slices of Formats are copied
 // on the way out, so no caller can change what another sees.
 var agents = []Agent{
-	{"acp", "Agent Client Protocol, any ACP agent (recorded: Gemini CLI, Qwen Code, Claude Code through claude-agent-acp, Codex through codex-acp, OpenCode; public logs: Kiro CLI)", acp.Formats(), acp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return acp.New(f, o) }},
+	{"acp", "Agent Client Protocol, any ACP agent (recorded: Gemini CLI, Qwen Code, Claude Code through claude-agent-acp, Codex through codex-acp, OpenCode; public logs: Kiro CLI, oh-my-pi, OpenCode)", acp.Formats(), acp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return acp.New(f, o) }},
 	{"amp", "Amp", amp.Formats(), amp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return amp.New(f, o) }},
 	{"claude", "Claude Code", claude.Formats(), claude.Detect, func(f string, o universal.Options) (universal.Translator, error) { return claude.New(f, o) }},
 	{"codex", "OpenAI Codex", codex.Formats(), codex.Detect, func(f string, o universal.Options) (universal.Translator, error) { return codex.New(f, o) }},
@@ -146,6 +146,10 @@ type Options struct {
 	// It is called only when Events reads the input to its end, not when
 	// the loop over Events stops early.
 	AtEnd func() universal.Report
+	// From is where the input starts in its source when a host resumes a
+	// session (see Session.Position): line numbers and Position go on
+	// from it. The zero value is the source's start.
+	From universal.Position
 }
 
 // Session translates one session of an agent's native output read from an
@@ -156,9 +160,12 @@ type Session struct {
 	t      universal.Translator
 	format universal.Format
 	r      *bufio.Reader
+	mr     universal.Resumer // frames r, made by the first Events
 	max    int
 	queued []universal.Event
 	atEnd  func() universal.Report
+	pos    universal.Position // the input consumed by the messages translated
+	left   int                // events of the last translation not yielded yet
 
 	// Reports wait here until Events has yielded every event queued
 	// before them (with ReuseEvents a translator call ends the life of
@@ -203,7 +210,7 @@ func Open(r io.Reader, agent string, o Options) (*Session, error) {
 		release(br)
 		return nil, err
 	}
-	s := &Session{t: t, format: f, r: br, max: o.MaxMessage, atEnd: o.AtEnd}
+	s := &Session{t: t, format: f, r: br, max: o.MaxMessage, atEnd: o.AtEnd, pos: o.From}
 	for _, p := range o.Prompts {
 		s.Report(universal.Prompt{Text: p})
 	}
@@ -269,6 +276,34 @@ func (s *Session) Format() universal.Format { return s.format }
 // Translator returns the translator, for Checkpoint and Restore.
 func (s *Session) Translator() universal.Translator { return s.t }
 
+// Position returns how far the translator has consumed the input: the
+// bytes and lines through the last native message translated (its line
+// end included), or through the input's end once Events has read it all,
+// counted from Options.From. Bytes that Events or detection have read
+// ahead are not counted until they are translated.
+//
+// A Position and a Checkpoint of Translator taken together in the loop
+// over Events, at an event after which Pending is 0, are where to resume
+// after a restart: seek the source to Position().Offset, Open it with
+// Options.Format set to Format().Name, Options.From set to the Position
+// and the same universal.Options (but no Prompts: the checkpoint has them
+// already), Restore the checkpoint into the new session's Translator, and
+// range over its Events: they continue the old session's, without a gap
+// or a repeat. (An SSE event holding a line that
+// is not SSE is an exception: the line is reported as agent.unparsed when
+// read, but the position stays before the event until the event is whole,
+// so a resume there reports it again.)
+func (s *Session) Position() universal.Position { return s.pos }
+
+// Pending returns how many events of the last native message (or report)
+// translated the loop over Events has not reached yet. A message often
+// makes several events, and the translator's state includes all of them
+// once the first is yielded: a Checkpoint taken while Pending is not 0
+// would resume after events that were never handed out. Reports made
+// with Report and not yet translated are not counted (a checkpoint does
+// not have them).
+func (s *Session) Pending() int { return s.left }
+
 // Report tells the translator what the host did (a prompt sent, a
 // permission answered, a termination, the process's exit); the events it
 // implies come out of Events in order, after the events of the messages
@@ -324,6 +359,7 @@ func (s *Session) Events() iter.Seq2[universal.Event, error] {
 				// The events are values, so the slice can be reused
 				// once they are yielded.
 				for i := 0; i < len(s.queued); i++ {
+					s.left = len(s.queued) - i - 1
 					if !yield(s.queued[i], nil) {
 						s.queued = s.queued[i+1:]
 						return false
@@ -342,20 +378,32 @@ func (s *Session) Events() iter.Seq2[universal.Event, error] {
 		}
 		var readErr error
 		if s.r != nil {
-			for m, err := range universal.Messages(universal.NewReader(s.r, s.format.Framing, s.max)) {
+			// One reader for the session: a loop over Events that stops
+			// early and ranges again goes on where the reader is (an SSE
+			// event half read, its last event id), not at Position.
+			if s.mr == nil {
+				s.mr = universal.NewReader(s.r, s.format.Framing, s.max)
+				s.mr.Resume(s.pos)
+			}
+			mr := s.mr
+			for m, err := range universal.Messages(mr) {
 				if err != nil {
 					readErr = err
 					break
 				}
 				s.queued = s.t.Translate(s.queued, m)
+				s.pos = mr.Position()
 				if !flush() {
 					return
 				}
 			}
+			if readErr == nil {
+				s.pos = mr.Position()
+			}
 			// The input is read to its end (or failed): its buffer is
 			// free for the next Open.
 			release(s.r)
-			s.r = nil
+			s.r, s.mr = nil, nil
 		}
 		if !s.isEnded() {
 			var end universal.Report = universal.EndOfInput{}

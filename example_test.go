@@ -2,6 +2,7 @@ package agentnorm_test
 
 import (
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"os/exec"
@@ -187,4 +188,91 @@ func Example_process() {
 	}
 	// Output:
 	// session.ended error 3 exit code 3
+}
+
+// Resume after a restart: a host that follows a session file keeps, from
+// time to time, the translator's checkpoint and the session's Position
+// (where nothing of a message is left to hand out); after a restart it
+// seeks the file there, restores the checkpoint, and reads on. Here the
+// first run stops after its fifth event, as if the host had been killed.
+func ExampleSession_Position() {
+	const path = "testdata/pi/1.5.2/s02-tool.json.session.jsonl"
+	opts := agentnorm.Options{Format: "session", Options: universal.Options{SessionID: "sess_7"}}
+
+	// The first run.
+	f, err := os.Open(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := agentnorm.Open(f, "pi", opts)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var checkpoint []byte
+	var pos universal.Position
+	n := 0
+	for ev, err := range s.Events() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		n++
+		fmt.Println(ev.Sequence, ev.Type)
+		if s.Pending() == 0 {
+			if checkpoint, err = s.Translator().Checkpoint(); err != nil {
+				log.Fatal(err)
+			}
+			pos = s.Position()
+		}
+		if n == 5 {
+			break
+		}
+	}
+	f.Close()
+
+	// The second run, after the restart.
+	f, err = os.Open(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(pos.Offset, io.SeekStart); err != nil {
+		log.Fatal(err)
+	}
+	opts.From = pos
+	s, err = agentnorm.Open(f, "pi", opts)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := s.Translator().Restore(checkpoint); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("resumed at line", pos.Line)
+	for ev, err := range s.Events() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(ev.Sequence, ev.Type)
+	}
+	// Output:
+	// 1 session.started
+	// 2 turn.started
+	// 3 item.started
+	// 4 item.delta
+	// 5 item.completed
+	// resumed at line 5
+	// 6 item.started
+	// 7 item.started
+	// 8 item.completed
+	// 9 item.delta
+	// 10 item.delta
+	// 11 item.completed
+	// 12 usage.updated
+	// 13 item.started
+	// 14 item.completed
+	// 15 item.started
+	// 16 item.delta
+	// 17 item.completed
+	// 18 usage.updated
+	// 19 turn.ended
+	// 20 session.ended
 }

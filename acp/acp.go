@@ -21,7 +21,8 @@ const (
 	// in the exchange framing.
 	FormatExchange = "exchange"
 	// FormatAgent is the agent's side alone: its stdout, one JSON-RPC
-	// message a line.
+	// message a line (or both sides without directions, told apart by
+	// the methods: see the package documentation).
 	FormatAgent = "agent"
 )
 
@@ -157,10 +158,81 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		return dst
 	}
 	in.obj = r
-	if t.format == FormatExchange {
+	switch {
+	case t.format == FormatExchange:
 		in.dir = t.orient(in.dir, r)
+	case in.dir == universal.Out:
+		in.dir = t.sideOf(r)
 	}
 	return t.message(dst, &in)
+}
+
+// hostMethods are the methods the host (client) calls on the agent: the
+// schema's agentMethods (schema/v1/meta.json and meta.unstable.json, but
+// mcp/message, which either side sends), and session/set_model of the
+// unstable schema before them.
+var hostMethods = map[string]bool{
+	mInitialize: true, mAuthenticate: true, mLogout: true, mNew: true, mLoad: true, mResume: true,
+	mFork: true, mList: true, mDelete: true, mClose: true, mSetMode: true, mSetModel: true,
+	mSetConfig: true, mPrompt: true, mCancel: true,
+	"providers/list": true, "providers/set": true, "providers/disable": true,
+	"nes/start": true, "nes/suggest": true, "nes/accept": true, "nes/reject": true, "nes/close": true,
+	"document/didOpen": true, "document/didChange": true, "document/didClose": true,
+	"document/didSave": true, "document/didFocus": true,
+}
+
+// sideOf returns the direction of a message in the agent format. A log of
+// the connection's two sides without directions (a host's transcript, one
+// message a line, as clients' probes write it) is read in this format too:
+// a request or notification of a method the host calls on the agent
+// (hostMethods) is the host's; from the first one on, the log holds both
+// sides, and a response answers the pending request of the other side with
+// its id (the agent's request when only it waits: the host's answer). Both
+// sides number their requests from 0 and the host's session/prompt waits
+// for the whole turn, so the agent's requests often share its id: when both
+// wait, a result of the shape the host's request is answered with (a
+// stopReason for session/prompt, a sessionId for session/new …) is the
+// agent's answer, and anything else (file content, a permission outcome,
+// an empty result, an error) the host's answer to the agent's request,
+// which comes first as it is nested in the turn. Before the first host
+// message every message is the agent's, as the format says.
+func (t *Translator) sideOf(r jsonscan.Value) universal.Direction {
+	if m := r.Get("method"); m.Type == gjson.String {
+		if hostMethods[m.Str] {
+			t.st.BothSides = true
+			return universal.In
+		}
+		return universal.Out
+	}
+	if !t.st.BothSides {
+		return universal.Out
+	}
+	id := r.Get("id").Raw
+	host, hostWaits := t.st.Requests[key(universal.In, id)]
+	_, agentWaits := t.st.Requests[key(universal.Out, id)]
+	if agentWaits && (!hostWaits || !answers(host.Method, r.Sub("result"))) {
+		return universal.In
+	}
+	return universal.Out
+}
+
+// answers reports whether a result has the shape of the agent's answer to
+// the host's request of the method: the member the schema requires of it.
+func answers(method string, result jsonscan.Value) bool {
+	var k string
+	switch method {
+	case mInitialize:
+		k = "protocolVersion"
+	case mNew, mFork, mResume:
+		k = "sessionId"
+	case mPrompt:
+		k = "stopReason"
+	case mList:
+		k = "sessions"
+	default:
+		return false
+	}
+	return result.IsObject() && result.Get(k).Exists()
 }
 
 // orient returns the direction of an exchange record's message as the

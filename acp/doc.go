@@ -20,7 +20,14 @@
 //     initialize, session/new, load or prompt; the agent's session/update
 //     or request_permission).
 //   - "agent": the agent's messages alone (its stdout, one JSON-RPC
-//     message a line), for a host that keeps only that side.
+//     message a line), for a host that keeps only that side. A log of both
+//     sides one message a line without directions (a client probe's
+//     transcript of the connection) is read in this format too: a request or
+//     notification of a method the schema has the host call on the agent
+//     (its agentMethods: initialize, session/new, session/prompt,
+//     session/cancel, …) is the host's, and from the first one on a response
+//     answers the pending request of the other side with its id (when both
+//     sides wait on that id, an answer with an outcome is the host's).
 //
 // [Detect] tells the format from the first bytes of an input.
 //
@@ -198,7 +205,11 @@
 // tokens only there, the quota also kept in turn.ended's metadata); a
 // usage's counts are read by the names agents give them (camelCase or
 // snake_case; cache writes also as Grok Build's cacheCreationTokens,
-// reasoning also as reasoningOutputTokens). No other
+// reasoning also as reasoningOutputTokens); a usage_update whose _meta
+// holds such counts under names of the agent's own namespace
+// ("<domain>/inputTokens", as custom _meta keys are named: Devin's
+// cognition.ai/inputTokens, outputTokens, cachedReadTokens after each
+// model request) is also a usage.updated scope call. No other
 // usage names a model (a chunk's _meta.usage, the scope call usage of
 // gemini-cli and qwen-code, has none); the session's model is in
 // session.started.

@@ -546,16 +546,78 @@ func (t *Translator) usageUpdate(dst []universal.Event, in *input, u jsonscan.Va
 	if md.Len() > 0 {
 		d.Metadata = md.Bytes()
 	}
-	return t.w.Emit(dst, universal.TypeUsageUpdated, agent, d, in.raw)
+	dst = t.w.Emit(dst, universal.TypeUsageUpdated, agent, d, in.raw)
+	return t.vendorUsage(dst, u.Sub("_meta"), in.raw)
+}
+
+// vendorUsage emits the usage of the model call a usage_update follows
+// when the agent puts its token counts in the update's _meta under names
+// of its own namespace, as the extensibility page names custom _meta keys
+// ("zed.dev/debugMode"): "<domain>/inputTokens" and the other names usage
+// reads (Devin's cognition.ai/inputTokens, outputTokens, cachedReadTokens
+// after each model request). Scope call: the update's context figures stay
+// the session's.
+func (t *Translator) vendorUsage(dst []universal.Event, meta jsonscan.Value, raw []byte) []universal.Event {
+	if !meta.IsObject() {
+		return dst
+	}
+	var counts map[string]gjson.Result
+	meta.Members(func(k string, v jsonscan.Value) bool {
+		i := strings.LastIndexByte(k, '/')
+		if i <= 0 || v.Type() != gjson.Number || !usageNames[k[i+1:]] {
+			return true
+		}
+		if counts == nil {
+			counts = map[string]gjson.Result{}
+		}
+		if _, dup := counts[k[i+1:]]; !dup {
+			counts[k[i+1:]] = v.Result()
+		}
+		return true
+	})
+	if counts == nil {
+		return dst
+	}
+	return t.usageOf(dst, func(k string) gjson.Result { return counts[k] }, universal.ScopeCall, nil, raw)
+}
+
+// usageNames are the names usage reads counts by.
+var usageNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, names := range usageKeys {
+		for _, k := range names {
+			m[k] = true
+		}
+	}
+	return m
+}()
+
+// usageKeys are the names agents give a usage's counts (camelCase or
+// snake_case; cache writes also as Grok Build's cacheCreationTokens,
+// reasoning also as reasoningOutputTokens), in the order of
+// universal.Usage's fields: input, output, cached input, cache writes,
+// reasoning, total.
+var usageKeys = [6][]string{
+	{"inputTokens", "input_tokens", "promptTokens", "prompt_tokens"},
+	{"outputTokens", "output_tokens", "completionTokens", "completion_tokens"},
+	{"cachedReadTokens", "cachedInputTokens", "cache_read_input_tokens", "cached_tokens"},
+	{"cachedWriteTokens", "cacheCreationTokens", "cacheWriteInputTokens", "cache_creation_input_tokens"},
+	{"thoughtTokens", "reasoningTokens", "reasoningOutputTokens", "reasoning_tokens", "reasoning_output_tokens", "thoughts_tokens"},
+	{"totalTokens", "total_tokens"},
 }
 
 // usage emits token usage from an ACP Usage object (unstable
 // PromptResponse.usage) or the usage adapters put in _meta.
 func (t *Translator) usage(dst []universal.Event, u jsonscan.Value, scope universal.UsageScope, md []byte, raw []byte) []universal.Event {
+	return t.usageOf(dst, u.Get, scope, md, raw)
+}
+
+// usageOf is usage for counts read by get.
+func (t *Translator) usageOf(dst []universal.Event, get func(string) gjson.Result, scope universal.UsageScope, md []byte, raw []byte) []universal.Event {
 	dst = t.begin(dst)
 	num := func(keys ...string) *int64 {
 		for _, k := range keys {
-			if v := u.Get(k); v.Type == gjson.Number {
+			if v := get(k); v.Type == gjson.Number {
 				n := v.Int()
 				return &n
 			}
@@ -563,12 +625,12 @@ func (t *Translator) usage(dst []universal.Event, u jsonscan.Value, scope univer
 		return nil
 	}
 	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: scope}
-	d.Usage.InputTokens = num("inputTokens", "input_tokens", "promptTokens", "prompt_tokens")
-	d.Usage.OutputTokens = num("outputTokens", "output_tokens", "completionTokens", "completion_tokens")
-	d.Usage.CachedInputTokens = num("cachedReadTokens", "cachedInputTokens", "cache_read_input_tokens", "cached_tokens")
-	d.Usage.CacheWriteTokens = num("cachedWriteTokens", "cacheCreationTokens", "cacheWriteInputTokens", "cache_creation_input_tokens")
-	d.Usage.ReasoningTokens = num("thoughtTokens", "reasoningTokens", "reasoningOutputTokens", "reasoning_tokens", "reasoning_output_tokens", "thoughts_tokens")
-	d.Usage.TotalTokens = num("totalTokens", "total_tokens")
+	d.Usage.InputTokens = num(usageKeys[0]...)
+	d.Usage.OutputTokens = num(usageKeys[1]...)
+	d.Usage.CachedInputTokens = num(usageKeys[2]...)
+	d.Usage.CacheWriteTokens = num(usageKeys[3]...)
+	d.Usage.ReasoningTokens = num(usageKeys[4]...)
+	d.Usage.TotalTokens = num(usageKeys[5]...)
 	if d.Usage.InputTokens == nil && d.Usage.OutputTokens == nil && d.Usage.TotalTokens == nil {
 		return dst
 	}

@@ -18,6 +18,9 @@ type state struct {
 	// (see orient).
 	Oriented bool `json:"oriented,omitempty"`
 	HostOut  bool `json:"host_out,omitempty"`
+	// BothSides: a log in the agent format showed a message of the host
+	// (see sideOf).
+	BothSides bool `json:"both_sides,omitempty"`
 	// Meta is the session.started metadata gathered so far (initialize,
 	// session/new, commands, modes), as fields in arrival order; the
 	// session starts when the first work arrives.

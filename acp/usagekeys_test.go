@@ -76,3 +76,56 @@ func TestGrokUsageCacheCreation(t *testing.T) {
 		t.Errorf("usage %s, want reasoning 3", us[1].AppendJSON(nil))
 	}
 }
+
+// TestDevinVendorUsage: Devin for Terminal 3000.6.7 (`devin acp`,
+// agentInfo "affogato" / "Devin Agent") sends a usage_update after each
+// model request with that request's tokens in _meta under its own
+// namespace (cognition.ai/inputTokens, outputTokens, cachedReadTokens;
+// inputTokens includes the cached part, as its agent_stopped stats'
+// cumulative "input tokens" net of cache show), and ends the prompt with
+// the last request's usage. Lines from yorch/pi-harness-delegate
+// tests/fixtures/devin-acp.jsonl at commit 11bd713 (MIT per its
+// package.json; a 278 kB stdout, not copied: the model catalogue alone is
+// most of it), trimmed: its three usage_updates of the turn, two of the
+// calls between them, the answer's first chunk, the response. The counts
+// were only in the session usage's metadata; each is now a call's usage,
+// and the session usage keeps the context figures.
+func TestDevinVendorUsage(t *testing.T) {
+	agent := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true},"agentInfo":{"name":"affogato","title":"Devin Agent","version":"0.0.0-dev"}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"cactus-iberis","update":{"sessionUpdate":"usage_update","used":66012,"size":200000,"_meta":{"cognition.ai/inputTokens":65971,"cognition.ai/outputTokens":41,"cognition.ai/cachedReadTokens":50}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"cactus-iberis","update":{"sessionUpdate":"tool_call","toolCallId":"chatcmpl-tool-bb5cac2c42900630","title":"Find files matching ` + "`**/math.js`" + `","kind":"search","rawInput":{"query":"**/math.js"},"_meta":{"cognition.ai/inferenceToolName":"find_file_by_name"}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"cactus-iberis","update":{"sessionUpdate":"tool_call_update","toolCallId":"chatcmpl-tool-bb5cac2c42900630","status":"completed","_meta":{"cognition.ai/inferenceToolName":"find_file_by_name"}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"cactus-iberis","update":{"sessionUpdate":"usage_update","used":66252,"size":200000,"_meta":{"cognition.ai/inputTokens":66125,"cognition.ai/outputTokens":127,"cognition.ai/cachedReadTokens":65970}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"cactus-iberis","update":{"sessionUpdate":"tool_call","toolCallId":"chatcmpl-tool-804af1a98e15546a","title":"Read file","kind":"read","locations":[{"path":"/tmp/devin-capture/math.js"}],"rawInput":{"file_path":"/tmp/devin-capture/math.js"},"_meta":{"cognition.ai/inferenceToolName":"read"}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"cactus-iberis","update":{"sessionUpdate":"tool_call_update","toolCallId":"chatcmpl-tool-804af1a98e15546a","status":"completed","content":[{"type":"content","content":{"type":"text","text":"1 lines"}}],"_meta":{"cognition.ai/inferenceToolName":"read"}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"cactus-iberis","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"` + "`math.js`" + ` exports an ` + "`add`" + ` arrow function."}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"cactus-iberis","update":{"sessionUpdate":"usage_update","used":66491,"size":200000,"_meta":{"cognition.ai/inputTokens":66446,"cognition.ai/outputTokens":45,"cognition.ai/cachedReadTokens":66124}}}}`,
+		`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn","usage":{"totalTokens":66491,"inputTokens":66446,"outputTokens":45,"cachedReadTokens":66124},"_meta":{"cognition.ai/userMessageId":"00000000-0000-0000-0000-000000000000"}}}`,
+	}, "\n") + "\n"
+	evs := translate(t, acp.FormatAgent, agent)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+		t.Fatalf("agent.unparsed %+v, want none", u)
+	}
+	var calls [][3]int64
+	sessions := 0
+	for _, ev := range golden.OfType(evs, universal.TypeUsageUpdated) {
+		d := ev.Data.(*universal.UsageUpdated)
+		switch d.Scope {
+		case universal.ScopeSession:
+			sessions++
+			if d.ContextWindow == nil || *d.ContextWindow != 200000 || d.Usage.InputTokens != nil {
+				t.Errorf("session usage %s, want the context window and no tokens", ev.AppendJSON(nil))
+			}
+		case universal.ScopeCall:
+			if d.Usage.InputTokens == nil || d.Usage.OutputTokens == nil || d.Usage.CachedInputTokens == nil {
+				t.Fatalf("call usage %s, want input, output and cached", ev.AppendJSON(nil))
+			}
+			calls = append(calls, [3]int64{*d.Usage.InputTokens, *d.Usage.OutputTokens, *d.Usage.CachedInputTokens})
+		}
+	}
+	want := [][3]int64{{65971, 41, 50}, {66125, 127, 65970}, {66446, 45, 66124}}
+	if sessions != 3 || len(calls) != 3 || calls[0] != want[0] || calls[1] != want[1] || calls[2] != want[2] {
+		t.Errorf("%d session usages, calls %v; want 3 and %v", sessions, calls, want)
+	}
+}

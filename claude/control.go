@@ -86,6 +86,9 @@ func (t *Translator) canUseTool(dst events, r jsonscan.Value, req jsonscan.Value
 	call := req.Get("tool_use_id").Str
 	name := req.Get("tool_name").Str
 	input := req.Get("input")
+	if call == "" {
+		call = t.waitingCall(name)
+	}
 	key := first(call, reqID)
 	tl := t.toolFor(call)
 	if tl == nil && call != "" {
@@ -125,6 +128,24 @@ func (t *Translator) canUseTool(dst events, r jsonscan.Value, req jsonscan.Value
 	return t.w.RequestPermission(dst, universal.Permission{
 		PermissionID: p.ID, Action: t.w.Copy(name), ItemID: item, CallID: t.w.Copy(call), Metadata: o.Bytes(),
 	}, universal.SourceAgent, t.raw)
+}
+
+// waitingCall finds the call a can_use_tool request without a tool_use_id
+// (before 2.0.2x) asks about: the one call of that tool that has neither a
+// result nor a permission yet. With none or several, the request stays
+// unlinked.
+func (t *Translator) waitingCall(name string) string {
+	found := ""
+	for id, tl := range t.s.Tools {
+		if tl.Name != name || tl.Result || tl.Question || t.s.Perms[id] != nil {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = id
+	}
+	return found
 }
 
 func (t *Translator) setPerm(key string, p *perm) {

@@ -1,6 +1,7 @@
 // Package claude translates Claude Code's native output into universal
 // events. Tested with Claude Code 2.1.330 (recorded, goldens), recordings
-// of 2.0.76, 2.1.14, 2.1.120 and 2.1.332 (checked by internal/crosscheck;
+// of 1.0.24, 1.0.56, 1.0.128, 2.0.14, 2.0.76, 2.1.14, 2.1.120 and 2.1.332
+// (checked by internal/crosscheck;
 // 2.1.332's hook and rewind sessions with goldens) and public samples of
 // 1.0.17 to 2.1.132.
 //
@@ -98,9 +99,11 @@
 //	system/api_retry       error with will_retry
 //	system/task_*          a status item under the Agent call (task_started →
 //	                       task_notification)
-//	system/compact_boundary, model_refusal_*
+//	system/compact_boundary, model_refusal_*, bridge_status
 //	                       status items (compact_boundary: label compaction;
-//	                       a failed compaction's status line: the same, failed)
+//	                       a failed compaction's status line: the same, failed;
+//	                       bridge_status, Remote Control bridging the session
+//	                       to claude.ai/code: label remote_control, metadata url)
 //	system/local_command, away_summary
 //	                       system item with the text (away_summary: the recap
 //	                       written when the user comes back to an idle session)
@@ -287,7 +290,8 @@
 // results). total_cost_usd and modelUsage are running totals of the
 // process, restored on --resume and including sub-agents: they are emitted
 // as scope session (replace, never add) with metadata basis
-// "process_total" and the per-model map. Anthropic's input, cache-read and
+// "process_total" and the per-model map (results before ~1.0.3x name the
+// cost cost_usd, read when total_cost_usd is absent). Anthropic's input, cache-read and
 // cache-write counts are disjoint; universal input_tokens is their sum
 // (see internal/anthropic).
 //
@@ -334,7 +338,8 @@
 // successful result ({"source": "tool_result", "inferred": true}: the
 // call ran), and left open by a failed one. Refusals the CLI applies itself
 // (system/permission_denied, result.permission_denials, a rejected decision
-// on a tool result) and approvals a user gave (decision source user_…) that
+// on a tool result, a failed result that is the CLI's own "Claude requested
+// permissions to …, but you haven't granted it yet.") and approvals a user gave (decision source user_…) that
 // were not requested visibly become a request and its resolution at once,
 // with the tool_use_id as permission_id. Every call gets at most one pair.
 // Rule-based approvals asked nobody and produce no permission. ExitPlanMode
@@ -355,16 +360,24 @@
 // # Versions
 //
 // What other versions than 2.1.330 write differently, as recorded with the
-// capture lab (2.0.76, 2.1.14, 2.1.120) and handled above: 2.0.x and
-// 2.1.14 offer the sub-agent tool as Task (not Agent); 2.0.x writes a
-// sub-agent file for each cache warmup request; 2.0.76 ends a turn whose
-// stream broke with error_during_execution and is_error false, without
+// capture lab (1.0.24, 1.0.56, 1.0.128, 2.0.14, 2.0.76, 2.1.14, 2.1.120)
+// and handled above: 1.0.x, 2.0.x and 2.1.14 offer the sub-agent tool as
+// Task (not Agent), 2.0.14 and older without background sub-agents (a Task
+// with run_in_background runs in the foreground); 1.0.x keeps a
+// sub-agent's entries in the main transcript (isSidechain); 1.0.56 and
+// older have no partial messages and put no permission_denials on the
+// result; 2.0.76 writes a sub-agent file for each cache warmup request;
+// 2.0.14 and 2.0.76 may end a turn whose stream broke with
+// error_during_execution and is_error false, without
 // completing the streamed message; 2.0.76 and 2.1.14 exit after the first
 // result while a background sub-agent still runs (no continuation);
 // 2.1.120 continues the turn but writes a single result for it and does
 // not forward the background sub-agent's messages; transcripts before
 // 2.1.330 record no permission decision (permissionDecision), so a
-// can_use_tool round trip leaves no trace in them. 2.1.332 writes what
+// can_use_tool round trip leaves no trace in them; 2.0.14 and older ask
+// can_use_tool without a tool_use_id, so a request is linked to the one
+// call of that tool that has neither a result nor a permission (none or
+// several: it stays unlinked). 2.1.332 writes what
 // 2.1.330 does, with a few more fields nothing here reads (sandbox_enabled
 // on init and on the initialize control_response; rowSource and sentAtMs on
 // transcript user entries; echoWireToolInputs and thread on api-request

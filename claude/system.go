@@ -54,6 +54,16 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 			ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(r.Get("uuid").Str), Kind: universal.KindSystem, Role: universal.RoleSystem,
 			Content: []universal.Part{universal.Text(t.w.Copy(first(r.Get("content").Str, r.Get("summary").Str)))},
 		}, universal.SourceAgent, t.raw)
+	case "bridge_status":
+		// Remote Control (/remote-control): the session is bridged to
+		// claude.ai/code, written once per process start; content says
+		// so, url is the web session's link.
+		md := ""
+		if u := r.Get("url").Str; u != "" {
+			var o jsonw.Object
+			md = string(o.String("url", u).Bytes())
+		}
+		return t.status(dst, "remote_control", r.Get("content").Str, md)
 	case "hook_response":
 		return t.hookResponse(dst, r)
 	case "turn_duration":
@@ -345,6 +355,11 @@ func (t *Translator) taskNotification(dst events, r jsonscan.Value) events {
 type resultFields struct {
 	sessionID, subtype, isError, errors, terminalReason, denials, cost, models, usage, sinceLast,
 	stopReason, numTurns, duration, durationAPI, resultIndex, origin, localCommand jsonscan.Value
+	// oldCost is cost_usd, what total_cost_usd was called before Claude
+	// Code renamed it (mid-2025, ~1.0.3x; the SDKs followed: "Rename
+	// cost_usd to total_cost_usd", claude-code-sdk-python 0.0.13): the
+	// cost of the whole process then too.
+	oldCost jsonscan.Value
 }
 
 // read finds the fields in one walk of r's members (the first of
@@ -367,6 +382,8 @@ func (f *resultFields) read(r jsonscan.Value) {
 			p = &f.denials
 		case "total_cost_usd":
 			p = &f.cost
+		case "cost_usd":
+			p = &f.oldCost
 		case "modelUsage":
 			p = &f.models
 		case "usage":
@@ -443,7 +460,11 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 		dst = t.denied(dst, d, "result.permission_denials")
 		return true
 	})
-	dst = t.sessionUsage(dst, f.cost, f.models)
+	cost := f.cost
+	if !cost.Exists() {
+		cost = f.oldCost
+	}
+	dst = t.sessionUsage(dst, cost, f.models)
 	if u, ok := anthropic.Usage(f.usage); ok {
 		if tn.Usage != nil {
 			u = anthropic.AddUsage(*tn.Usage, u)

@@ -309,6 +309,15 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	}
 	// The permission decision came before the tool ran.
 	dst = t.decided(dst, call, name, decision, kind, output)
+	if isErr && !decision.Exists() && kind == "" && tl != nil && !tl.Question && askRefusal(output) {
+		// A call the permission rules would have asked about, refused
+		// because nobody could be asked (print mode without a permission
+		// tool). Only the result says so in 1.0.5x stream-json (no
+		// permission_denials) and in transcripts without permissionDecision.
+		var md jsonw.Object
+		md.String("source", "tool_result").String("message", output)
+		dst = t.resolvePerm(dst, call, name, false, md.Bytes(), universal.SourceAgent, t.raw)
+	}
 	if p := t.s.Perms[call]; p != nil && !p.Done && !decision.Exists() && !isErr && (tl == nil || !tl.Question) && name != "ExitPlanMode" {
 		// A request the input shows no answer to (stream-json holds
 		// the CLI's side alone, and before 2.1.330 a result records no
@@ -456,6 +465,14 @@ func resultDecision(r jsonscan.Value, call string) (decision gjson.Result, kind 
 		return decision, kind
 	}
 	return r.Get("permissionDecision"), r.Get("toolDenialKind").Str
+}
+
+// askRefusal reports the CLI's own text for a call that needed approval
+// nobody gave: "Claude requested permissions to use Bash (to read from
+// PATH, to write to PATH), but you haven't granted it yet."
+func askRefusal(output string) bool {
+	return strings.HasPrefix(output, "Claude requested permissions to ") &&
+		strings.HasSuffix(output, ", but you haven't granted it yet.")
 }
 
 // toolResultContent is anthropic.ToolResult read through the message's

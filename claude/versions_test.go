@@ -10,7 +10,7 @@ import (
 )
 
 // Shapes of other Claude Code versions than the recorded 2.1.330 (seen in
-// the crosscheck recordings of 2.0.76, 2.1.14 and 2.1.120).
+// the crosscheck recordings of 1.0.24 to 2.0.76, 2.1.14 and 2.1.120).
 
 // transcriptLine adds the session fields every transcript entry has.
 func transcriptLine(version, s string) string {
@@ -192,4 +192,83 @@ func TestOneResultForContinuedTurn(t *testing.T) {
 			t.Errorf("turn.ended source %s, want agent (the second result)", te[0].Source)
 		}
 	})
+}
+
+// TestCanUseToolWithoutCallID: 2.0.14 (and earlier) asks can_use_tool
+// without a tool_use_id. The request belongs to the one call of that tool
+// still waiting; the result's permission_denials then resolve that same
+// permission, not a second one. With two waiting calls of the tool the
+// request stays unlinked.
+func TestCanUseToolWithoutCallID(t *testing.T) {
+	call := func(id string) string {
+		return `{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"` + id + `","name":"Bash","input":{"command":"touch f"}}]},"parent_tool_use_id":null,"session_id":"s1"}`
+	}
+	ask := `{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"touch f"},"permission_suggestions":[]}}`
+	deny := `in:{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{"behavior":"deny","message":"no"}}}`
+	denied := `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"T","content":"no","is_error":true}]},"parent_tool_use_id":null,"session_id":"s1"}`
+	result := `{"type":"result","subtype":"success","is_error":false,"result":"ok","num_turns":1,"session_id":"s1","permission_denials":[{"tool_name":"Bash","tool_use_id":"T","tool_input":{"command":"touch f"}}]}`
+	for _, tc := range []struct {
+		format string
+		lines  []string
+	}{
+		{claude.FormatExchange, []string{call("T"), ask, deny, denied, result}},
+		{claude.FormatStreamJSON, []string{call("T"), ask, denied, result}},
+	} {
+		t.Run(tc.format, func(t *testing.T) {
+			lines := append([]string{`in:{"type":"user","message":{"role":"user","content":"go"},"session_id":""}`, initLine}, tc.lines...)
+			if tc.format == claude.FormatStreamJSON {
+				lines = lines[1:]
+			}
+			evs := feed(t, tc.format, nil, nil, lines...)
+			calls := completed(evs, universal.KindToolCall, "")
+			req, res := golden.OfType(evs, universal.TypePermissionRequested), golden.OfType(evs, universal.TypePermissionResolved)
+			if len(calls) != 1 || len(req) != 1 || len(res) != 1 {
+				t.Fatalf("%d calls, %d requested, %d resolved; want one each", len(calls), len(req), len(res))
+			}
+			p, r := req[0].Data.(*universal.Permission), res[0].Data.(*universal.Permission)
+			if p.ItemID != calls[0].ItemID || p.CallID != "T" || r.PermissionID != p.PermissionID || r.Status != universal.PermissionDenied {
+				t.Errorf("requested %+v, resolved %+v; want the call's, denied", p, r)
+			}
+		})
+	}
+	t.Run("two waiting calls", func(t *testing.T) {
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, call("T"), call("U"), ask)
+		req := golden.OfType(evs, universal.TypePermissionRequested)
+		if len(req) != 1 || req[0].Data.(*universal.Permission).CallID != "" {
+			t.Fatalf("requests %v, want one not linked to a call", req)
+		}
+	})
+}
+
+// TestAskRefusalText: 1.0.56 refuses a call that needs approval in print
+// mode without a permission tool, and records it only in the tool result
+// ("Claude requested permissions to use Bash, but you haven't granted it
+// yet."; no permission_denials on its result, no decision in its
+// transcript). The refusal is the call's permission, denied, once.
+func TestAskRefusalText(t *testing.T) {
+	refusal := "Claude requested permissions to use Bash, but you haven't granted it yet."
+	for _, tc := range []struct{ format, result string }{
+		{claude.FormatStreamJSON, `{"type":"result","subtype":"success","is_error":false,"result":"ok","num_turns":2,"session_id":"s1"}`},
+		// A later version lists the same refusal on its result as well.
+		{claude.FormatStreamJSON, `{"type":"result","subtype":"success","is_error":false,"result":"ok","num_turns":2,"session_id":"s1","permission_denials":[{"tool_name":"Bash","tool_use_id":"T","tool_input":{}}]}`},
+	} {
+		evs := feed(t, tc.format, nil, nil, initLine,
+			`{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"T","name":"Bash","input":{"command":"touch f"}}]},"parent_tool_use_id":null,"session_id":"s1"}`,
+			`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"T","content":"`+refusal+`","is_error":true}]},"parent_tool_use_id":null,"session_id":"s1"}`,
+			tc.result)
+		req, res := golden.OfType(evs, universal.TypePermissionRequested), golden.OfType(evs, universal.TypePermissionResolved)
+		if len(req) != 1 || len(res) != 1 {
+			t.Fatalf("%d requested, %d resolved; want one each", len(req), len(res))
+		}
+		if p := res[0].Data.(*universal.Permission); p.Status != universal.PermissionDenied || p.CallID != "T" || p.Action != "Bash" {
+			t.Errorf("resolved %+v, want Bash's call denied", p)
+		}
+	}
+	// Another failed result is no refusal.
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		transcriptLine("1.0.56", `{"type":"assistant","uuid":"u1","parentUuid":null,"isSidechain":false,"message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"T","name":"Bash","input":{}}]}}`),
+		transcriptLine("1.0.56", `{"type":"user","uuid":"u2","parentUuid":"u1","isSidechain":false,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"T","content":"Claude requested permissions to use Bash: exit 1","is_error":true}]}}`))
+	if p := golden.OfType(evs, universal.TypePermissionRequested); len(p) != 0 {
+		t.Errorf("permissions %v for a failed call, want none", p)
+	}
 }

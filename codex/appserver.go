@@ -691,12 +691,20 @@ func answer(method string, result, rpcErr gjson.Result) (bool, string, []byte) {
 
 // notification handles a server notification.
 func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan.Value) []event {
-	if strings.HasPrefix(method, "codex/event/") {
+	if method == "codex/event" || strings.HasPrefix(method, "codex/event/") {
 		if t.st.V2 {
 			// The same facts come as v2 notifications on this connection.
 			return dst
 		}
+		// The app-server's v1 notifications name their conversation;
+		// codex mcp-server's codex/event (the same {id, msg} Event, one
+		// method for every type) names it in _meta.threadId since
+		// ~0.4x, and not at all before: the session_configured event
+		// starts the session then.
 		thread := p.Get("conversationId").Str
+		if thread == "" {
+			thread = p.Get("_meta.threadId").Str
+		}
 		msg := p.Sub("msg")
 		if msg.Get("type").Str != "session_configured" {
 			dst = t.ensureSession(dst, thread)

@@ -131,7 +131,11 @@ func detectMembers(s string) (r [len(detectPaths)]gjson.Result) {
 // protocol: a response, or a method that is not another protocol's.
 func codexRPC(method, id, result, rpcErr gjson.Result) bool {
 	if method.Type != gjson.String {
-		return id.Exists() && (result.Exists() || rpcErr.Exists()) && !result.Get("protocolVersion").Exists()
+		// A response; an Agent Client Protocol initialize answer has a
+		// protocolVersion, and so has the MCP one codex mcp-server
+		// gives first, which names the server.
+		return id.Exists() && (result.Exists() || rpcErr.Exists()) &&
+			(!result.Get("protocolVersion").Exists() || result.Get("serverInfo.name").Str == "codex-mcp-server")
 	}
 	for _, other := range []string{"session/", "fs/", "terminal/", "authenticate"} {
 		if strings.HasPrefix(method.Str, other) {

@@ -41,6 +41,12 @@
 //     thread/start, turn/start with the user's input) and answers.
 //   - "appserver": the server's lines only (codex app-server stdout). The
 //     host's messages can still be fed with Message.Dir = universal.In.
+//     Also the stdout of codex mcp-server (codex mcp before ~0.4x), whose
+//     events come as codex/event notifications (params: the Event {id,
+//     msg}, with _meta {requestId, threadId} in later versions), read
+//     like the app-server's v1 codex/event/* ones; its MCP initialize
+//     answer (serverInfo codex-mcp-server) and tools/call result are
+//     responses to the host and add nothing.
 //   - "exec": the stdout of codex exec --json (and exec resume, one
 //     process after the other), also the item_type era (≤ ~0.44) and the
 //     pre-0.44 {"id","msg"} envelope with its configuration summary and
@@ -377,6 +383,10 @@
 // previous total of the same thread when known. Rollouts: token_usage_record
 // (0.169: call usage and thread total) when present, else token_count
 // whose total moved (re-sent totals are skipped; info null is skipped).
+// The first releases' token_count (pre-0.44 exec, codex proto, codex mcp)
+// had no info: its msg was the usage of the model call just answered,
+// flat ({input_tokens, cached_input_tokens, output_tokens,
+// reasoning_output_tokens, total_tokens}), reported as scope call.
 // Counts keep Codex's meaning: cached input ⊂ input, reasoning ⊂ output;
 // what is not reported is null. No Codex usage names its model, but a
 // rollout says which model the root thread's calls run with, and its

@@ -280,7 +280,10 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 	case "guardian_assessment":
 		return t.guardian(dst, c, m)
 	case "token_count":
-		return t.tokenCount(dst, c, m.Sub("info"), th)
+		if info := m.Sub("info"); info.Exists() {
+			return t.tokenCount(dst, c, info, th)
+		}
+		return t.callTokenCount(dst, c, m, th)
 	case "error":
 		if !root {
 			return t.subAgentError(dst, c, th, "sub_agent_error", m.Get("message").Str, errorCode(m.Get("codex_error_info")), metaOf("codex_error_info", m.Get("codex_error_info")))
@@ -578,6 +581,25 @@ func (t *Translator) guardian(dst []event, c *ctx, m jsonscan.Value) []event {
 		return t.resolvePermission(dst, key, false, meta.Bytes(), agent, c.raw)
 	}
 	return dst
+}
+
+// callTokenCount maps a token_count event of the first releases (up to
+// ~0.2x, the codex proto, codex mcp and pre-0.44 exec --json streams),
+// whose msg was the usage of the model call just answered, flat
+// ({"type":"token_count","input_tokens":…,"cached_input_tokens":…,
+// "output_tokens":…,"reasoning_output_tokens":…,"total_tokens":…}: the
+// protocol's EventMsg::TokenCount(TokenUsage), before TokenCountEvent
+// put the running total and the last call under info). It is one call's
+// usage, so it is reported as such; a turn's are summed.
+func (t *Translator) callTokenCount(dst []event, c *ctx, m jsonscan.Value, thread string) []event {
+	if t.st.Records {
+		return dst
+	}
+	u := readUsage(m, &snakeUsage)
+	if u == (usageVals{}) {
+		return dst
+	}
+	return t.usageMD(dst, t.w.Turn(), universal.ScopeCall, u, nil, t.callMD(thread), c.raw)
 }
 
 // tokenCount maps a token_count event: only a running total that moved is

@@ -127,6 +127,7 @@ func (t *Translator) execThread(dst []event, c *ctx, id string) []event {
 		// A new process. A turn it left open (an interrupted run emits no
 		// terminal event) ends now.
 		t.st.Proc++
+		t.st.ProcTurns = 0
 		if t.w.Turn() != "" {
 			dst = t.endTurn(dst, "", universal.TurnInterrupted, nil, daemon, nil)
 		}
@@ -145,7 +146,24 @@ func (t *Translator) execTurnID() string {
 	if t.st.Thread == "" {
 		return ""
 	}
-	return t.st.Thread + ":" + strconv.Itoa(t.st.Proc)
+	id := t.st.Thread + ":" + strconv.Itoa(t.st.Proc)
+	// A process runs one turn; a second turn.started of the same process
+	// (the first never ended, or ended and another began) is another
+	// turn, which needs its own id: <thread>:<process>.<n>.
+	if n := t.st.ProcTurns; n > 0 {
+		id += "." + strconv.Itoa(n+1)
+	}
+	return id
+}
+
+// execStartTurn starts the process's next turn.
+func (t *Translator) execStartTurn(dst []event, src universal.Source, raw []byte) []event {
+	id := t.execTurnID()
+	dst = t.startTurn(dst, id, nil, src, raw)
+	if id != "" && t.w.Turn() == id {
+		t.st.ProcTurns++
+	}
+	return dst
 }
 
 func (t *Translator) execTurn(dst []event, c *ctx) []event {
@@ -153,7 +171,7 @@ func (t *Translator) execTurn(dst []event, c *ctx) []event {
 	if t.w.Turn() != "" {
 		dst = t.endTurn(dst, "", universal.TurnInterrupted, nil, daemon, nil)
 	}
-	dst = t.startTurn(dst, t.execTurnID(), nil, agent, c.raw)
+	dst = t.execStartTurn(dst, agent, c.raw)
 	// codex exec does not echo the prompt: the host's becomes the turn's
 	// user message.
 	return t.flushPrompts(dst, nil)
@@ -163,7 +181,7 @@ func (t *Translator) execTurn(dst []event, c *ctx) []event {
 func (t *Translator) execEnsureTurn(dst []event) []event {
 	dst = t.execEnsureSession(dst)
 	if t.w.Turn() == "" {
-		dst = t.startTurn(dst, t.execTurnID(), nil, daemon, nil)
+		dst = t.execStartTurn(dst, daemon, nil)
 		dst = t.flushPrompts(dst, nil)
 	}
 	return dst

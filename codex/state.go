@@ -93,6 +93,9 @@ type state struct {
 	Proc    int                   `json:"proc,omitempty"`
 	HeldErr *held                 `json:"held_err,omitempty"`
 	Usage   map[string]*usageVals `json:"usage,omitempty"`
+	// ProcTurns counts the turns the current process started (one, but
+	// for a process whose output starts a turn again: see execTurnID).
+	ProcTurns int `json:"proc_turns,omitempty"`
 
 	// rollout: which copy of the conversation is used per kind, user
 	// messages held until the event copy shows up, whether turns come
@@ -580,8 +583,8 @@ func (s *state) validate(w *universal.Stream) error {
 			return fmt.Errorf("unused line %d: %q is not a line number or its line not JSON", i, h.Native)
 		}
 	}
-	if s.Proc < 0 {
-		return fmt.Errorf("process %d", s.Proc)
+	if s.Proc < 0 || s.ProcTurns < 0 {
+		return fmt.Errorf("process %d, its turn %d", s.Proc, s.ProcTurns)
 	}
 	return nil
 }

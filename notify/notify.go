@@ -17,6 +17,18 @@
 //	tool_result  ToolName of the call it answers, its output in Text
 //	completion   a turn finished; Text is its final assistant text
 //
+// and, beyond the five types the seed design names, what a client shows
+// while the agent waits for its user, and why a session failed:
+//
+//	permission           the agent waits for a permission: ToolName is the guarded
+//	                     tool's (or the request's own name for it), Text the call's
+//	                     key argument, as tool_call's
+//	permission_resolved  it was answered: Text is approved or denied
+//	question             the agent asks its user: Text is the question
+//	question_resolved    it was answered: Text is answered or rejected
+//	error                an error the agent gave up on: Text is its message (an
+//	                     error the agent retries makes none; the final one does)
+//
 // A notification about a sub-agent's work has SessionID set to the
 // sub-agent's id (the call_id of the call that spawned it); the session's
 // own notifications leave it empty. Assistant text is never sent per token,
@@ -34,6 +46,7 @@ import (
 
 	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // Event is one notification. Index is its position in the feed, from 0;
@@ -55,6 +68,12 @@ const (
 	TypeToolCall   = "tool_call"
 	TypeToolResult = "tool_result"
 	TypeCompletion = "completion"
+
+	TypePermission         = "permission"
+	TypePermissionResolved = "permission_resolved"
+	TypeQuestion           = "question"
+	TypeQuestionResolved   = "question_resolved"
+	TypeError              = "error"
 )
 
 // DefaultLimit is the size of the polling buffer when Options.Limit is 0.
@@ -75,7 +94,11 @@ type Options struct {
 	// Throttle is the least event time between two notifications of a
 	// message that is still growing (DefaultThrottle when 0; negative:
 	// only when the message completes). Event time is the events' own
-	// time, so a replay notifies exactly as the live run did.
+	// time, so a replay notifies exactly as the live run did. A live feed
+	// needs events stamped with the real time: translators' default
+	// clock steps a millisecond per event (reproducible output), so with
+	// it a message's text is notified when it completes, not while it
+	// grows. Set universal.Options.Clock to universal.WallClock.
 	Throttle time.Duration
 }
 
@@ -88,6 +111,7 @@ type Feed struct {
 	s     reduce.Session
 	last  map[string]string // per scope ("" or a sub-agent id): the text notified last
 	grow  map[string]time.Time
+	asked map[string]*request // the permissions and questions notified, by kind and id
 	ring  []Event
 	start int // the oldest index in the ring
 	next  int
@@ -101,7 +125,7 @@ func NewFeed(o Options) *Feed {
 	if o.Throttle == 0 {
 		o.Throttle = DefaultThrottle
 	}
-	return &Feed{opt: o, last: map[string]string{}, grow: map[string]time.Time{}}
+	return &Feed{opt: o, last: map[string]string{}, grow: map[string]time.Time{}, asked: map[string]*request{}}
 }
 
 // ErrPush wraps an error of Options.Push; the notification stays in the
@@ -177,6 +201,35 @@ func (f *Feed) Apply(ev *universal.Event) error {
 				}
 			}
 		}
+	case *universal.Permission:
+		// Asked again (an agent that repeats a request, a replay, ids
+		// that restart) is no news; answered is, once, in the scope
+		// of the request (an answer rarely names the guarded item).
+		switch key := "p" + d.PermissionID; {
+		case !c.Has(reduce.PermissionChanged):
+		case ev.Type == universal.TypePermissionRequested && f.asked[key] == nil:
+			e := f.permission(d)
+			f.asked[key] = &request{scope: e.SessionID}
+			note(e)
+		case ev.Type == universal.TypePermissionResolved && f.asked[key] != nil && !f.asked[key].answered:
+			f.asked[key].answered = true
+			note(Event{Type: TypePermissionResolved, Text: string(d.Status), SessionID: f.asked[key].scope})
+		}
+	case *universal.Question:
+		switch key := "q" + d.QuestionID; {
+		case !c.Has(reduce.QuestionChanged):
+		case ev.Type == universal.TypeQuestionRequested && f.asked[key] == nil:
+			scope := f.scope(f.s.Item(d.ItemID))
+			f.asked[key] = &request{scope: scope}
+			note(Event{Type: TypeQuestion, Text: d.Prompt, SessionID: scope})
+		case ev.Type == universal.TypeQuestionResolved && f.asked[key] != nil && !f.asked[key].answered:
+			f.asked[key].answered = true
+			note(Event{Type: TypeQuestionResolved, Text: string(d.Status), SessionID: f.asked[key].scope})
+		}
+	case *universal.Error:
+		if c.Has(reduce.ErrorAdded) && !d.WillRetry {
+			note(Event{Type: TypeError, Text: d.Message})
+		}
 	case *universal.TurnEnded:
 		// A turn that ended only because the session ended under it
 		// never finished: no completion (the final status follows).
@@ -199,6 +252,13 @@ func (f *Feed) Apply(ev *universal.Event) error {
 		}
 	}
 	return perr
+}
+
+// request is a permission or question notified: its scope, and whether
+// its answer was notified too.
+type request struct {
+	scope    string
+	answered bool
 }
 
 // isMessage reports whether an item is an assistant message.
@@ -239,6 +299,35 @@ func (f *Feed) message(it *reduce.Item, note func(Event)) {
 	}
 	f.last[scope] = text
 	note(Event{Type: TypeMessage, Text: text, Role: string(universal.RoleAssistant), SessionID: scope})
+}
+
+// permission is the notification of a permission request: the guarded
+// call's tool and key argument when the session knows the call, else (or
+// while its arguments are still streaming) the request's title, when its
+// metadata has one, or its own name for what it asks.
+func (f *Feed) permission(d *universal.Permission) Event {
+	it := f.s.Item(d.ItemID)
+	if it == nil && d.CallID != "" {
+		it = f.s.ToolCall(d.CallID)
+	}
+	e := Event{Type: TypePermission, ToolName: d.Action, SessionID: f.scope(it)}
+	if it != nil {
+		for _, p := range it.Item.Content {
+			if p.Type == universal.PartToolCall {
+				e.ToolName, e.Text = p.Name, callText(&p)
+				break
+			}
+		}
+	}
+	if e.Text == "" {
+		if title := gjson.GetBytes(d.Metadata, "title"); title.Type == gjson.String {
+			e.Text = title.String()
+		}
+	}
+	if e.Text == "" {
+		e.Text = d.Action
+	}
+	return e
 }
 
 // callText is what a tool_call notification shows: the key argument the

@@ -260,6 +260,85 @@ func TestGoldenStreams(t *testing.T) {
 		if completions != turns {
 			t.Errorf("%s: %d completions for %d finished turns", path, completions, turns)
 		}
+		// A permission or question makes one notification when first
+		// asked and one when first answered, however often the agent
+		// repeats either; an error the agent does not retry one.
+		want := map[string]int{}
+		asked, answered := map[string]bool{}, map[string]bool{}
+		for i := range evs {
+			var key string
+			var req, res string
+			switch d := evs[i].Data.(type) {
+			case *universal.Permission:
+				key, req, res = "p"+d.PermissionID, notify.TypePermission, notify.TypePermissionResolved
+			case *universal.Question:
+				key, req, res = "q"+d.QuestionID, notify.TypeQuestion, notify.TypeQuestionResolved
+			case *universal.Error:
+				if !d.WillRetry {
+					want[notify.TypeError]++
+				}
+				continue
+			default:
+				continue
+			}
+			switch evs[i].Type {
+			case universal.TypePermissionRequested, universal.TypeQuestionRequested:
+				if !asked[key] {
+					asked[key] = true
+					want[req]++
+				}
+			default:
+				if asked[key] && !answered[key] {
+					answered[key] = true
+					want[res]++
+				}
+			}
+		}
+		got := map[string]int{}
+		for _, e := range pushed {
+			switch e.Type {
+			case notify.TypePermission, notify.TypePermissionResolved, notify.TypeQuestion, notify.TypeQuestionResolved, notify.TypeError:
+				got[e.Type]++
+				if e.Text == "" && e.Type != notify.TypeError {
+					t.Errorf("%s: %s notification %d without text", path, e.Type, e.Index)
+				}
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: waiting and error notifications (-want +got):\n%s", path, diff)
+		}
+	}
+}
+
+// The agent waits for its user: a permission for a call (its tool and
+// command), its answer, a question and its answer; then an error it gives
+// up on, which says why the session failed.
+func TestWaitingAndErrors(t *testing.T) {
+	s := newSession()
+	s.turn()
+	in := universal.ToolInput{Command: "rm -rf build"}
+	s.evs = s.w.StartItem(s.evs, universal.Item{ItemID: "c1", Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: "Bash", Arguments: `{}`, CallID: "k1", ToolKind: universal.ToolExecute, ToolInput: &in}}}, src, nil)
+	s.evs = s.w.RequestPermission(s.evs, universal.Permission{PermissionID: "p1", Action: "Bash", ItemID: "c1", CallID: "k1"}, src, nil)
+	s.evs = s.w.RequestPermission(s.evs, universal.Permission{PermissionID: "p1", Action: "Bash", ItemID: "c1", CallID: "k1"}, src, nil)
+	s.evs = s.w.ResolvePermission(s.evs, universal.Permission{PermissionID: "p1", Status: universal.PermissionDenied, ItemID: "c1", CallID: "k1"}, src, nil)
+	s.evs = s.w.RequestPermission(s.evs, universal.Permission{PermissionID: "p2", Action: "write_file"}, src, nil)
+	s.evs = s.w.AskQuestion(s.evs, universal.Question{QuestionID: "q1", Prompt: "Which branch?", Options: []string{"main", "dev"}}, src, nil)
+	s.evs = s.w.ResolveQuestion(s.evs, universal.Question{QuestionID: "q1", Status: universal.QuestionAnswered, Response: "main"}, src, nil)
+	s.evs = s.w.Emit(s.evs, universal.TypeError, src, &universal.Error{Message: "overloaded", WillRetry: true}, nil)
+	s.evs = s.w.Emit(s.evs, universal.TypeError, src, &universal.Error{Message: "overloaded, gave up"}, nil)
+	s.evs = s.w.End(s.evs, universal.SessionEnded{Reason: universal.EndError, TerminatedBy: universal.ByAgent}, universal.SourceDaemon, nil)
+	pushed, _ := run(t, notify.Options{}, s.evs)
+	want := []string{
+		"status:running",
+		"permission:rm -rf build [Bash]", "permission_resolved:denied",
+		"permission:write_file [write_file]",
+		"question:Which branch?", "question_resolved:answered",
+		"error:overloaded, gave up",
+		"status:failed",
+	}
+	if diff := cmp.Diff(want, brief(pushed)); diff != "" {
+		t.Errorf("pushed (-want +got):\n%s", diff)
 	}
 }
 
@@ -280,4 +359,27 @@ func read(t *testing.T, path string) []universal.Event {
 		evs = append(evs, ev)
 	}
 	return evs
+}
+
+// A sub-agent's permission and its answer are both in the sub-agent's
+// scope, although the answer names no item; a request the agent repeats,
+// even after its answer, is no news (found by review).
+func TestPermissionScopeAndRepeats(t *testing.T) {
+	s := newSession()
+	s.turn()
+	in := universal.ToolInput{Command: "make"}
+	s.evs = s.w.StartItem(s.evs, universal.Item{ItemID: "t1", Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: "Task", Arguments: `{}`, CallID: "call_sub", ToolKind: universal.ToolTask}}}, src, nil)
+	s.evs = s.w.StartItem(s.evs, universal.Item{ItemID: "c2", ParentID: "t1", Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: "Bash", Arguments: `{}`, CallID: "k2", ToolKind: universal.ToolExecute, ToolInput: &in}}}, src, nil)
+	ask := universal.Permission{PermissionID: "p1", Action: "Bash", CallID: "k2"}
+	s.evs = s.w.RequestPermission(s.evs, ask, src, nil)
+	s.evs = s.w.ResolvePermission(s.evs, universal.Permission{PermissionID: "p1", Status: universal.PermissionApproved}, src, nil)
+	s.evs = s.w.RequestPermission(s.evs, ask, src, nil)
+	s.evs = s.w.ResolvePermission(s.evs, universal.Permission{PermissionID: "p1", Status: universal.PermissionApproved}, src, nil)
+	pushed, _ := run(t, notify.Options{}, s.evs)
+	want := []string{"status:running", "permission:make [Bash] @call_sub", "permission_resolved:approved @call_sub"}
+	if diff := cmp.Diff(want, brief(pushed)); diff != "" {
+		t.Errorf("pushed (-want +got):\n%s", diff)
+	}
 }

@@ -133,7 +133,7 @@
 // item id, {"openai":{"itemId":"fc_…"}}, set with the input) is the
 // tool_call part's metadata {"metadata": …}, as a text part's is. Its
 // tool_kind and tool_input come from the tool table
-// (tools in tool.go: bash execute; read read; write, edit, multiedit,
+// (tools in tool.go: bash, and 2.x's shell, execute; read read; write, edit, multiedit,
 // apply_patch and patch edit, the paths of a patch from its text; glob,
 // grep, list, codesearch, websearch search; webfetch fetch; task task;
 // todowrite, todoread, plan_exit, plan_enter think; anything else, MCP
@@ -457,7 +457,9 @@
 // session.permissions, session.viewed and session.inbox.delivered,
 // .delivery.changed and .cancelled (OpenCode 2.x, above),
 // session.agent.selected, session.model.selected, session.moved and
-// session.forked (2.x: OpenCode 2.x, above), session.updated
+// session.forked (2.x: OpenCode 2.x, above), 2.x's shell.created and
+// shell.exited (the shell service's record of a process the session's
+// shell events and the shell tool report) and skill.updated, session.updated
 // (except that it records a child's parent, the revert point and the
 // title), every
 // installation.*, lsp.*,

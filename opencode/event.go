@@ -217,6 +217,12 @@ var ignored = map[string]bool{
 	"session.metadata.updated":        true,
 	"session.permissions":             true,
 	"session.viewed":                  true,
+	// 2.x: the shell service's own record of a process (created, exited),
+	// which session.shell.started/ended and the shell tool's progress
+	// and result report for the session; the skill registry changed.
+	"shell.created": true,
+	"shell.exited":  true,
+	"skill.updated": true,
 }
 
 // isIgnored reports whether a type is on the ignore list.

@@ -16,7 +16,10 @@ import (
 // tools, named <server>_<tool>, plugins, skill, question, lsp, batch,
 // invalid) are ToolOther.
 var tools = universal.ToolTable{
-	"bash":      {Kind: universal.ToolExecute, Command: "command|cmd"},
+	"bash": {Kind: universal.ToolExecute, Command: "command|cmd"},
+	// 2.x names its command tool shell ({command, workdir}), as real
+	// 2.0.19 streams show (session.tool.input.started {name: "shell"}).
+	"shell":     {Kind: universal.ToolExecute, Command: "command|cmd"},
 	"read":      {Kind: universal.ToolRead, Paths: "filePath|file_path|path"},
 	"write":     {Kind: universal.ToolEdit, Paths: "filePath|file_path|path"},
 	"edit":      {Kind: universal.ToolEdit, Paths: "filePath|file_path|path"},

@@ -277,8 +277,12 @@
 //
 // # Ignored on purpose
 //
-// These native types carry nothing for the transcript: turn_end (its
-// message and toolResults repeat message_end), agent_end's messages,
+// These native types carry nothing for the transcript: turn_end when its
+// message and toolResults repeat message_end and tool_execution_end (a
+// stream without them, as oh-my-pi's `--output jsonl` writes it, has the
+// response only in turn_end: its message is then translated as its
+// message_end, into a message opened for the tools the step ran before
+// it, and its tool results as their toolResult messages), agent_end's messages,
 // message_start of non-assistant roles (message_end carries the same
 // message), message_update text_start/thinking_start and the content of
 // text_end/thinking_end (message_end is authoritative), the provider-level

@@ -68,12 +68,11 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 	case "turn_start":
 		if t.inTurn() {
 			tr.PiTurns++
+			tr.StepOpen = true
 		}
 		return dst
 	case "turn_end":
-		// A sub-step marker; its message and toolResults repeat what
-		// message_end already carried.
-		return dst
+		return t.stepEnd(dst, in)
 	case "message_start":
 		if in.get("message.role").Str == "assistant" {
 			dst = t.beforeAssistant(dst, in.raw)
@@ -85,6 +84,9 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 	case "message_update":
 		return t.update(dst, in)
 	case "message_end":
+		if in.get("message.role").Str == "assistant" {
+			tr.StepAnswered = true
+		}
 		return t.message(dst, in, in.sub("message"), "")
 	case "tool_execution_start":
 		dst = t.toolStart(dst, in)
@@ -150,6 +152,42 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 		return dst
 	}
 	return t.unknown(dst, in, "event")
+}
+
+// stepEnd translates turn_end, the end of a Pi turn (one model response
+// and the tools it called): its message and toolResults (AgentEvent
+// turn_end {message, toolResults}) repeat what message_end and
+// tool_execution_end carried. A stream that did not carry them (oh-my-pi's
+// `--output jsonl` writes no message_start or message_end of the
+// assistant, and tool results either as toolResult messages before the
+// turn_end or as tool_execution_end alone) has them only here: an
+// assistant message no message_end completed since turn_start is
+// translated as its message_end (its calls that ran before it keep the
+// items they have: a call announced by tool_execution_start is not made
+// again, a call only a result showed goes under that result's message),
+// and a tool result whose call has no completed result as its toolResult
+// message. oh-my-pi also writes two turn_end in a row: the second one's
+// message is the next response's.
+func (t *Translator) stepEnd(dst []universal.Event, in *input) []universal.Event {
+	tr := &t.st.Turn
+	answered := tr.StepAnswered
+	tr.StepAnswered = false
+	if msg := in.sub("message"); !answered && msg.IsObject() && msg.Get("role").Str == "assistant" {
+		t.late = true
+		dst = t.message(dst, in, msg, "")
+		t.late = false
+	}
+	in.sub("toolResults").Each(func(_ gjson.Result, r jsonscan.Value) bool {
+		if r.Get("role").Str != "toolResult" {
+			return true
+		}
+		if tl := t.tool(r.Get("toolCallId").Str); tl != nil && tl.Result != "" && !t.w.IsOpen(tl.Result) {
+			return true // completed by tool_execution_end or message_end
+		}
+		dst = t.message(dst, in, r, "")
+		return true
+	})
+	return dst
 }
 
 func count(r gjson.Result) int {
@@ -557,6 +595,7 @@ func (t *Translator) startAssistant(dst []universal.Event, nativeID string, raw 
 	id := t.w.NewItemID()
 	t.st.Msg = &message{Item: id}
 	t.st.Turn.LastMsg = id
+	t.st.Turn.StepOpen = false
 	return t.w.StartItem(dst, universal.Item{ItemID: id, NativeItemID: t.copy(nativeID), Kind: universal.KindMessage, Role: universal.RoleAssistant}, agent, raw)
 }
 

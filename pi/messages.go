@@ -289,10 +289,24 @@ func (t *Translator) toolCallFinal(dst []universal.Event, m *message, b *block, 
 	}
 	f := fields(tc, "id", "name", "arguments", "intent")
 	callID, name := f[0].Str(), f[1].Str()
+	tl := t.tool(callID)
+	parent := m.Item
+	if t.late && tl != nil && b.Tool == "" {
+		// The message comes after the call ran (see stepEnd).
+		if tl.Call != "" {
+			return dst // announced by tool_execution_start: its item is there
+		}
+		if tl.Result != "" && tl.Msg != "" {
+			// Only its result was seen: the call goes under the same
+			// message as the result.
+			parent = tl.Msg
+			b.Tool = t.w.NewItemID()
+			tl.Call = b.Tool
+		}
+	}
 	if b.Tool == "" {
 		b.Tool = t.w.NewItemID()
 	}
-	tl := t.tool(callID)
 	if callID != "" && (tl == nil || tl.Call != b.Tool) {
 		tl = t.addTool(callID, name, m.Item, b.Tool)
 	}
@@ -300,7 +314,7 @@ func (t *Translator) toolCallFinal(dst []universal.Event, m *message, b *block, 
 		tl.Name = t.copy(name)
 	}
 	args := t.arguments(b.Tool, f[2])
-	it := t.toolCallItem(b.Tool, m.Item, callID, name, args)
+	it := t.toolCallItem(b.Tool, parent, callID, name, args)
 	if name == "" {
 		// Unnamed: still a call, of no known kind.
 		it.Content[0].ToolKind, it.Content[0].ToolInput = universal.ToolOther, &universal.ToolInput{}

@@ -72,6 +72,9 @@ type Translator struct {
 	// (Value.CompactRaw) is what jsonw would write for it.
 	scan  jsonscan.Scanner
 	clean bool
+	// late: the assistant message being translated comes from a turn_end
+	// after its calls were seen (see stepEnd).
+	late bool
 	// short holds a message_update line without its repeated message
 	// while it is translated (see withoutRepeat): at most
 	// maxValidatedUpdate bytes, as longer ones are not scanned.

@@ -73,6 +73,13 @@ type turnState struct {
 	// Runs and PiTurns count agent_start and turn_start events.
 	Runs    int `json:"runs,omitempty"`
 	PiTurns int `json:"pi_turns,omitempty"`
+	// StepAnswered: an assistant message_end came since the last
+	// turn_end, which repeats it (see stepEnd).
+	StepAnswered bool `json:"step_answered,omitempty"`
+	// StepOpen: a turn_start came and no assistant message since; a tool
+	// seen before the step's message goes under a message opened for it
+	// (see orphanParent).
+	StepOpen bool `json:"step_open,omitempty"`
 	// LastStop is the stopReason of the last assistant message.
 	LastStop string `json:"last_stop,omitempty"`
 	// Err is the error of the last assistant message that failed, until

@@ -77,10 +77,19 @@ func (t *Translator) toolEntry(dst []universal.Event, in *input) (*tool, []unive
 }
 
 // orphanParent returns the assistant message item a tool goes under when
-// the message that called it was not seen (a stream picked up late): the
-// turn's last assistant message, else a new empty one (a response that
+// the message that called it was not seen (a stream picked up late): after
+// a turn_start without a message, one opened for the step's response; else
+// the turn's last assistant message, else a new empty one (a response that
 // only called tools still has its message).
 func (t *Translator) orphanParent(dst []universal.Event, raw []byte) (string, []universal.Event) {
+	if t.st.Turn.StepOpen {
+		// A Pi turn whose response was not seen yet (oh-my-pi's jsonl
+		// output gives it only in turn_end, see stepEnd): the tool goes
+		// under a message opened for that response, which turn_end
+		// completes.
+		dst = t.startAssistant(dst, "", raw)
+		return t.st.Msg.Item, dst
+	}
 	if id := t.st.Turn.LastMsg; id != "" {
 		return id, dst
 	}

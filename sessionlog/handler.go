@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"compress/gzip"
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -22,14 +25,20 @@ const DefaultHeartbeat = 15 * time.Second
 //	                                    header X-Session-Version: the log's version;
 //	                                    gzip when the request accepts it
 //	GET {prefix}/{id}/stream[?since=V]  server-sent events: the events after V
-//	                                    (or after Last-Event-ID), then every new event,
+//	                                    (or after Last-Event-ID, which wins), then every new event,
 //	                                    each with id: its sequence; heartbeats while idle;
 //	                                    the response ends after session.ended, and a
-//	                                    client that has it gets 204 No Content
+//	                                    client that has it gets 204 No Content; it
+//	                                    ends too when the log is deleted from the Store
 //
 // The prefix is whatever the request path holds before the session id
 // ("/sessions" in the usual mux pattern "/sessions/"); an unknown session is
-// 404, a since that is not a version is 400. The log of a patch is exactly
+// 404, a since that is not a version is 400, and a since beyond the log's
+// version is 409 Conflict with X-Session-Version: the client holds events
+// the server no longer has (a server whose Store was in memory restarted,
+// a database was restored), so it must sync again from a version it
+// shares with the server (0 when in doubt) instead of being served from a
+// version that skips what the server logs next. The log of a patch is exactly
 // the suffix of the whole log, so a client that appends it to its copy at
 // version V has the log at the new version.
 type Handler struct {
@@ -42,6 +51,26 @@ type Handler struct {
 	Retry time.Duration
 	// Now stamps heartbeats (time.Now when nil).
 	Now func() time.Time
+
+	once   sync.Once
+	closed context.Context // done once Close is called
+	close  context.CancelFunc
+}
+
+// Close ends every open stream and makes later ones end once they have
+// sent what the log holds; logs are still served. A stream lasts as long
+// as its client, so http.Server.Shutdown, which waits for every response
+// to end, would wait for ever: register Close with the server
+// (srv.RegisterOnShutdown(h.Close)). Clients reconnect with Last-Event-ID
+// to the next server and miss nothing. A Handler must not be copied after
+// its first use.
+func (h *Handler) Close() {
+	h.init()
+	h.close()
+}
+
+func (h *Handler) init() {
+	h.once.Do(func() { h.closed, h.close = context.WithCancel(context.Background()) })
 }
 
 // ServeHTTP routes GET …/{id}/log and GET …/{id}/stream.
@@ -69,6 +98,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	since, err := sinceOf(r, what == "stream")
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if version := l.Version(); since > version {
+		w.Header().Set("X-Session-Version", strconv.FormatInt(version, 10))
+		http.Error(w, fmt.Sprintf("since %d is beyond the log's version %d: the server lost events the client has; sync again from a version both have (0 when in doubt)", since, version), http.StatusConflict)
 		return
 	}
 	if what == "log" {
@@ -137,6 +171,21 @@ func (h *Handler) log(w http.ResponseWriter, r *http.Request, l *Log, since int6
 	bw.Flush()
 }
 
+// flusher finds the Flusher of w, or of the writer a middleware wraps in w
+// and hands out with Unwrap (as http.ResponseController does); nil if none.
+func flusher(w http.ResponseWriter) http.Flusher {
+	for {
+		if f, ok := w.(http.Flusher); ok {
+			return f
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return nil
+		}
+		w = u.Unwrap()
+	}
+}
+
 func acceptsGzip(r *http.Request) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
 		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
@@ -148,9 +197,9 @@ func acceptsGzip(r *http.Request) bool {
 }
 
 func (h *Handler) stream(w http.ResponseWriter, r *http.Request, l *Log, since int64) {
-	fl, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+	fl := flusher(w)
+	if fl == nil {
+		http.Error(w, "streaming unsupported: the response writer cannot flush", http.StatusInternalServerError)
 		return
 	}
 	if _, version, ended := l.linesEnded(since); ended && since >= version {
@@ -183,7 +232,10 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request, l *Log, since i
 		bw.WriteString(strconv.FormatInt(h.Retry.Milliseconds(), 10))
 		bw.WriteString("\n\n")
 	}
-	ctx := r.Context()
+	h.init()
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	defer context.AfterFunc(h.closed, cancel)()
 	v := since
 	var buf []byte
 	for {
@@ -206,8 +258,8 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request, l *Log, since i
 		wait, cancel := context.WithTimeout(ctx, interval)
 		_, err := l.Wait(wait, v)
 		cancel()
-		if ctx.Err() != nil {
-			return
+		if ctx.Err() != nil || errors.Is(err, ErrDeleted) {
+			return // gone, or the log was deleted and all it held is sent
 		}
 		if err != nil { // idle for a whole interval: a heartbeat
 			buf = universal.AppendHeartbeat(buf[:0], v, now().UnixMilli())

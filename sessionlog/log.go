@@ -47,6 +47,10 @@ var (
 	ErrConflict = errors.New("sessionlog: another event at that sequence")
 )
 
+// ErrDeleted is Wait's error for a log deleted from its Store while it
+// waited: nothing more will come to it there.
+var ErrDeleted = errors.New("sessionlog: log deleted")
+
 // GapError reports where a gap is: the log's version and the sequence
 // that did not follow it.
 type GapError struct {
@@ -68,11 +72,14 @@ type Log struct {
 	events []universal.Event
 	lines  [][]byte      // each event's JSON, encoded once
 	grown  chan struct{} // closed when the log grows, then replaced
+
+	deleted    chan struct{} // closed by Store.Delete
+	deleteOnce sync.Once
 }
 
 // NewLog returns an empty log of the session.
 func NewLog(sessionID string) *Log {
-	return &Log{id: sessionID, grown: make(chan struct{})}
+	return &Log{id: sessionID, grown: make(chan struct{}), deleted: make(chan struct{})}
 }
 
 // SessionID returns the session's id.
@@ -181,8 +188,9 @@ func (l *Log) linesEnded(v int64) ([][]byte, int64, bool) {
 	return l.lines[v:n:n], n, l.endsAt(n)
 }
 
-// Wait blocks until the log's version is past v or ctx is done, and
-// returns the version (with ctx's error in the second case).
+// Wait blocks until the log's version is past v, ctx is done or the log
+// is deleted from its Store, and returns the version (with ctx's error,
+// or ErrDeleted, in the other cases).
 func (l *Log) Wait(ctx context.Context, v int64) (int64, error) {
 	for {
 		l.mu.RLock()
@@ -195,6 +203,8 @@ func (l *Log) Wait(ctx context.Context, v int64) (int64, error) {
 		case <-grown:
 		case <-ctx.Done():
 			return n, ctx.Err()
+		case <-l.deleted:
+			return n, ErrDeleted
 		}
 	}
 }
@@ -228,11 +238,17 @@ func (s *Store) Get(sessionID string) *Log {
 }
 
 // Delete forgets the session's log (a server evicting a session it keeps
-// elsewhere, e.g. in a database). Readers that hold the log keep it.
+// elsewhere, e.g. in a database). Readers that hold the log keep it, but
+// its Wait returns ErrDeleted and its live streams end once they have
+// sent what it holds.
 func (s *Store) Delete(sessionID string) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	l := s.logs[sessionID]
 	delete(s.logs, sessionID)
+	s.mu.Unlock()
+	if l != nil {
+		l.deleteOnce.Do(func() { close(l.deleted) }) // its waiters and streams end
+	}
 }
 
 // IDs returns the ids of the sessions, sorted.

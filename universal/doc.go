@@ -64,7 +64,10 @@
 //     session.ended; later calls emit nothing.
 //
 // Checkpoint and Restore move a translator's state between processes: a
-// restored translator continues exactly where the saved one stopped.
+// restored translator continues exactly where the saved one stopped. The
+// readers say how far they have read ([Resumer]): a checkpoint kept with
+// the reader's [Position] after a message resumes a followed file from
+// that byte, line numbers included.
 //
 // Events returned by Translate and Report stay valid after the call and do
 // not alias the message's bytes (readers reuse their buffers). A host that

@@ -45,8 +45,9 @@ type Format struct {
 }
 
 // NewReader returns the message reader for a framing, with messages no
-// longer than limit bytes (DefaultMaxMessage when limit <= 0).
-func NewReader(r io.Reader, f Framing, limit int) MessageReader {
+// longer than limit bytes (DefaultMaxMessage when limit <= 0). It is a
+// Resumer.
+func NewReader(r io.Reader, f Framing, limit int) Resumer {
 	switch f {
 	case FrameSSE:
 		return NewSSEReader(r, limit)
@@ -64,7 +65,15 @@ type DocumentReader struct {
 	r     io.Reader
 	limit int
 	done  bool
+	pos   Position
 }
+
+// Position returns how far the input is consumed (see Resumer): all of it,
+// one record, once Next has returned the document.
+func (d *DocumentReader) Position() Position { return d.pos }
+
+// Resume tells the reader where its input starts (see Resumer).
+func (d *DocumentReader) Resume(p Position) { d.pos = p }
 
 // NewDocumentReader returns a reader of one message of at most limit bytes
 // (DefaultMaxMessage when limit <= 0).
@@ -82,6 +91,7 @@ func (d *DocumentReader) Next() (Message, error) {
 	}
 	d.done = true
 	b, err := io.ReadAll(io.LimitReader(d.r, int64(d.limit)+1))
+	d.pos.Offset += int64(len(b))
 	if err != nil {
 		return Message{}, err
 	}
@@ -89,10 +99,12 @@ func (d *DocumentReader) Next() (Message, error) {
 	if len(b) == 0 {
 		return Message{}, io.EOF
 	}
-	m := Message{Data: b, Line: 1, TimeMS: -1}
+	d.pos.Line++
+	m := Message{Data: b, Line: d.pos.Line, TimeMS: -1}
 	if len(b) > d.limit {
 		n, _ := io.Copy(io.Discard, d.r)
-		m.Err = &TooLongError{Line: 1, Size: int64(len(b)) + n, Limit: d.limit}
+		d.pos.Offset += n
+		m.Err = &TooLongError{Line: d.pos.Line, Size: int64(len(b)) + n, Limit: d.limit}
 		m.Data = b[:min(len(b), keptOfTooLong)]
 	}
 	return m, nil

@@ -40,8 +40,9 @@ func FuzzDecodeEvent(f *testing.F) {
 	})
 }
 
-// FuzzReaders: no reader panics, and every reader yields the same messages
-// when its input arrives in small chunks.
+// FuzzReaders: no reader panics, every reader yields the same messages
+// when its input arrives in small chunks, and a reader resumed at the
+// Position after a message yields the messages that followed it.
 func FuzzReaders(f *testing.F) {
 	f.Add([]byte("{\"a\":1}\r\n\ndata: x\r\rid: 1\n:c\n"), uint8(3))
 	f.Add([]byte(`{"dir":"in","t_ms":1,"msg":{"_unparsed":"x"}}`+"\n"), uint8(1))
@@ -59,6 +60,7 @@ func FuzzReaders(f *testing.F) {
 						t.Fatalf("%s message %d: %+v vs %+v", fr, i, whole[i], split[i])
 					}
 				}
+				checkResume(t, string(b), fr, limit, 8)
 			}
 		}
 	})

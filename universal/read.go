@@ -37,6 +37,32 @@ var ErrNotSSE = errors.New("not a server-sent event field")
 // every reader drops it there.
 const bom = "\xef\xbb\xbf"
 
+// Position is how far a reader has read its input: the bytes it consumed
+// and the lines (or records) they hold. A host that follows a file and
+// restarts keeps a session's Position with its translator's checkpoint,
+// seeks the file to Offset and hands the Position to the new reader
+// (Resume), so that line numbers go on where they were.
+type Position struct {
+	Offset int64 // bytes
+	Line   int64 // lines, or records of a format whose messages are not lines
+}
+
+// A Resumer is a MessageReader that says how far it has read and can be
+// told where its input starts; every reader of this package is one.
+type Resumer interface {
+	MessageReader
+	// Position returns how far the input is consumed through the last
+	// message Next returned (its terminator and what was skipped before
+	// it included), or through its end once Next returned io.EOF: the
+	// same input read from Position().Offset on continues with the next
+	// message.
+	Position() Position
+	// Resume tells the reader, before its first Next, that its input
+	// starts at p in its source: Message.Line and Position count on
+	// from p.
+	Resume(p Position)
+}
+
 // TooLongError reports a message longer than a reader's limit. The reader
 // skips the rest of it and goes on with the next one.
 type TooLongError struct {
@@ -84,7 +110,14 @@ type LineReader struct {
 	limit int
 	line  int64
 	buf   []byte
+	off   int64 // the bytes read, terminators included
 }
+
+// Position returns how far the input is consumed (see Resumer).
+func (r *LineReader) Position() Position { return Position{r.off, r.line} }
+
+// Resume tells the reader where its input starts (see Resumer).
+func (r *LineReader) Resume(p Position) { r.off, r.line = p.Offset, p.Line }
 
 // NewLineReader returns a reader of lines from r no longer than limit bytes
 // (DefaultMaxMessage when limit <= 0).
@@ -132,6 +165,7 @@ func (r *LineReader) readLine() ([]byte, int64, error) {
 	var size int64
 	for {
 		chunk, err := r.r.ReadSlice('\n')
+		r.off += int64(len(chunk))
 		if err == nil && size == 0 {
 			// The common case: the whole line is in bufio's buffer.
 			chunk = trimEOL(chunk)
@@ -214,6 +248,13 @@ type SSEReader struct {
 	start   int64
 	tooLong int64
 	resume  bool // the last Next reported a line inside an event, which goes on
+
+	read    int64    // the bytes read
+	cur     int64    // the offset of the line splitCR splits
+	pendAt  int64    // the offset of pending
+	ended   bool     // the last physical line ended with an LF
+	lineEnd int64    // the offset after the last logical line, its end included
+	safe    Position // after the last event dispatched or dropped
 }
 
 // NewSSEReader returns a reader of SSE events whose data is no longer than
@@ -228,6 +269,17 @@ func NewSSEReader(r io.Reader, limit int) *SSEReader {
 // Retry returns the last retry field the stream sent, -1 if none.
 func (r *SSEReader) Retry() int64 { return r.retry }
 
+// Position returns how far the input is consumed (see Resumer): through
+// the blank line that ended the last event Next returned. A malformed
+// line inside an event (ErrNotSSE) does not move it: the event it is part
+// of has not been returned yet, and a resume there reads the line again.
+func (r *SSEReader) Position() Position { return r.safe }
+
+// Resume tells the reader where its input starts (see Resumer).
+func (r *SSEReader) Resume(p Position) {
+	r.read, r.line, r.safe = p.Offset, p.Line, p
+}
+
 // Next returns the next event. Message.Data is valid until the next call.
 func (r *SSEReader) Next() (Message, error) {
 	if !r.resume {
@@ -241,6 +293,7 @@ func (r *SSEReader) Next() (Message, error) {
 	for {
 		line, err := r.readLine()
 		if err == io.EOF {
+			r.safe = Position{r.read, r.line}
 			if r.hasData {
 				return r.dispatch(), nil
 			}
@@ -250,6 +303,7 @@ func (r *SSEReader) Next() (Message, error) {
 			return Message{}, err
 		}
 		if len(line) == 0 {
+			r.safe = Position{r.lineEnd, r.line}
 			if r.hasData {
 				return r.dispatch(), nil
 			}
@@ -333,8 +387,10 @@ func (r *SSEReader) dispatch() Message {
 func (r *SSEReader) readLine() ([]byte, error) {
 	if r.hasPend {
 		r.hasPend = false
+		r.cur = r.pendAt
 		return r.splitCR(r.pending)
 	}
+	r.cur = r.read
 	line, err := r.readPhysical()
 	if err != nil {
 		return nil, err
@@ -348,9 +404,12 @@ func (r *SSEReader) splitCR(line []byte) ([]byte, error) {
 	r.line++
 	if i := bytes.IndexByte(line, '\r'); i >= 0 {
 		r.pending = line[i+1:]
-		r.hasPend = true
+		r.hasPend = len(r.pending) > 0 || r.ended // a CR that ends the input ends a line, and starts none
+		r.pendAt = r.cur + int64(i) + 1
+		r.lineEnd = r.pendAt
 		return line[:i], nil
 	}
+	r.lineEnd = r.read
 	return line, nil
 }
 
@@ -361,6 +420,8 @@ func (r *SSEReader) readPhysical() ([]byte, error) {
 	var buf []byte
 	for {
 		chunk, err := r.r.ReadSlice('\n')
+		r.read += int64(len(chunk))
+		r.ended = err == nil
 		if err == nil && buf == nil {
 			return trimEOL(chunk), nil
 		}
@@ -406,6 +467,12 @@ type ExchangeReader struct {
 	lines *LineReader
 	scan  jsonscan.Scanner
 }
+
+// Position returns how far the input is consumed (see Resumer).
+func (r *ExchangeReader) Position() Position { return r.lines.Position() }
+
+// Resume tells the reader where its input starts (see Resumer).
+func (r *ExchangeReader) Resume(p Position) { r.lines.Resume(p) }
 
 // ErrExchange is the sentinel inside errors about malformed exchange
 // records.

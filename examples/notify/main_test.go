@@ -36,11 +36,11 @@ func TestCommand(t *testing.T) {
 	if diff := cmp.Diff(streamed, polled); diff != "" {
 		t.Errorf("streamed and polled lines differ (-streamed +polled):\n%s", diff)
 	}
-	if len(streamed) != 8 || !slices.ContainsFunc(streamed, func(l string) bool { return strings.Contains(l, `"type":"completion"`) }) {
+	if len(streamed) != 10 || !slices.ContainsFunc(streamed, func(l string) bool { return strings.Contains(l, `"type":"completion"`) }) {
 		t.Errorf("streamed:\n%s", strings.Join(streamed, "\n"))
 	}
-	if got := cmdRun("-since", "6", in); got != `{"events":[`+streamed[7]+"]}\n" {
-		t.Errorf("since 6: %s", got)
+	if got := cmdRun("-since", "8", in); got != `{"events":[`+streamed[9]+"]}\n" {
+		t.Errorf("since 8: %s", got)
 	}
 	// From standard input too.
 	var out bytes.Buffer

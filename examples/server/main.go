@@ -98,6 +98,7 @@ func run(args []string) error {
 		return err
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	hs.RegisterOnShutdown(srv.EndStreams) // live streams last as long as their clients
 	log.Info("listening", "addr", ln.Addr().String(), "open_reads", loopback)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -106,7 +107,8 @@ func run(args []string) error {
 		return err
 	case <-ctx.Done():
 	}
-	// Streams and pushes stay open for ever: give them a moment, then go.
+	// Streams end at once (EndStreams); a native push may go on: give it a
+	// moment, then go (its pusher resumes from the offset it was told).
 	sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {

@@ -32,7 +32,7 @@ func (s *Server) newMCP() *mcp.Server {
 	})
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:        "session_events",
-		Description: "The notifications of a session after since_index (status, message, tool_call, tool_result, completion), oldest first.",
+		Description: "The notifications of a session after since_index (status, message, tool_call, tool_result, completion, permission, permission_resolved, question, question_resolved, error), oldest first.",
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in SessionEventsArgs) (*mcp.CallToolResult, Events, error) {
 		ss, err := s.find(ctx, in.SessionID)
 		if err != nil {
@@ -44,6 +44,9 @@ func (s *Server) newMCP() *mcp.Server {
 		since := -1
 		if in.SinceIndex != nil {
 			since = max(*in.SinceIndex, -1)
+		}
+		if next := ss.feed.Next(); since >= next {
+			return nil, Events{}, errAhead(since, next)
 		}
 		s.push.subscribe(req.Session, in.SessionID)
 		return nil, Events{Events: nonNil(ss.feed.Since(since))}, nil

@@ -66,6 +66,30 @@ type Server struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+
+	// streams serves the live streams; streamsDone ends MCP's.
+	streams     *sessionlog.Handler
+	streamsDone context.Context
+	endStreams  context.CancelFunc
+}
+
+// EndStreams ends every open live stream (event streams and MCP's): they
+// last as long as their clients, so http.Server.Shutdown would wait for
+// them for ever (register it with RegisterOnShutdown). Clients reconnect
+// to the next server and resume; native pushes are left to finish.
+func (s *Server) EndStreams() {
+	s.streams.Close()
+	s.endStreams()
+}
+
+// endWithStreams makes a handler's request end when EndStreams is called.
+func (s *Server) endWithStreams(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		defer context.AfterFunc(s.streamsDone, cancel)()
+		h.ServeHTTP(w, r.WithContext(ctx))
+	})
 }
 
 // session is one session in memory.
@@ -99,6 +123,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, store: cfg.Store, logs: sessionlog.NewStore(), log: cfg.Logger, sessions: map[string]*session{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.streams = &sessionlog.Handler{Store: s.logs, Heartbeat: cfg.Heartbeat, Retry: cfg.Retry}
+	s.streamsDone, s.endStreams = context.WithCancel(context.Background())
 	s.push = newPusher(s.log)
 	s.mcp = s.newMCP()
 	rows, err := s.store.Sessions(ctx)
@@ -137,6 +163,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 // Close stops the background work. It does not close the store.
 func (s *Server) Close() {
 	s.cancel()
+	s.endStreams()
 	s.wg.Wait()
 }
 
@@ -287,7 +314,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /sessions/{id}/native", s.handleNative)
 	mux.HandleFunc("GET /sessions/{id}/native", s.handleNativeOffset)
 	mux.HandleFunc("POST /sessions/{id}/events", s.handleEvents)
-	logs := &sessionlog.Handler{Store: s.logs, Heartbeat: s.cfg.Heartbeat, Retry: s.cfg.Retry}
+	logs := s.streams
 	serveLog := func(w http.ResponseWriter, r *http.Request) {
 		if ss, err := s.find(r.Context(), r.PathValue("id")); err != nil {
 			httpError(w, http.StatusInternalServerError, err.Error())
@@ -303,7 +330,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /sessions/{id}/state", s.handleState)
 	mux.HandleFunc("GET /sessions/{id}/notifications", s.handleNotifications)
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
-	mux.Handle("/mcp", mcpHandler)
+	mux.Handle("/mcp", s.endWithStreams(mcpHandler))
 	handleInspector(mux)
 	return s.guard(mux)
 }
@@ -392,7 +419,18 @@ func (s *Server) handleNotifications(w http.ResponseWriter, r *http.Request) {
 		}
 		since = n
 	}
+	if next := ss.feed.Next(); since >= next {
+		httpError(w, http.StatusConflict, errAhead(since, next).Error())
+		return
+	}
 	writeJSON(w, Events{Events: nonNil(ss.feed.Since(since))})
+}
+
+// errAhead is the answer to a client that holds notifications the
+// session's feed has not made (the server lost them: it restarted on a
+// store that had not kept them).
+func errAhead(since, next int) error {
+	return fmt.Errorf("since_index %d is beyond the last notification, %d: the server lost notifications the client has; poll again from -1", since, next-1)
 }
 
 func nonNil(evs []notify.Event) []notify.Event {

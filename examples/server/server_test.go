@@ -485,3 +485,58 @@ func TestNotificationShape(t *testing.T) {
 		t.Errorf("bad since_index: %d", code)
 	}
 }
+
+// A server shuts down at once while a client follows a live stream:
+// EndStreams, registered with the HTTP server, ends the streams, which
+// would otherwise last as long as their clients.
+func TestShutdownWithOpenStream(t *testing.T) {
+	n := start(t, sqliteStore(t, t.TempDir()), Config{Heartbeat: time.Hour})
+	id := uniqueID("shutdown")
+	evs := translate(t, id, readCapture(t))
+	if code, _, body := do(t, "POST", n.url+"/sessions/"+id+"/events", strings.NewReader(encode(evs[:3])), "Authorization", "Bearer "+testToken); code != 200 {
+		t.Fatalf("events: %d %s", code, body)
+	}
+	n.http.Config.RegisterOnShutdown(n.srv.EndStreams)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", n.url+"/sessions/"+id+"/stream", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("stream: %d", resp.StatusCode)
+	}
+	done := make(chan error, 1)
+	go func() { done <- n.http.Config.Shutdown(ctx) }()
+	body, _ := io.ReadAll(resp.Body)
+	if err := <-done; err != nil {
+		t.Errorf("Shutdown with a stream open: %v", err)
+	}
+	if c := strings.Count(string(body), "\ndata: "); c < 3 {
+		t.Errorf("the stream sent %d events before it ended: %q", c, body)
+	}
+}
+
+// A client that holds more than the server has (the server lost events:
+// an in-memory log, a restored database) is told to sync again: 409 with
+// the server's version, for the log, the stream and the notifications.
+func TestClientAhead(t *testing.T) {
+	n := start(t, sqliteStore(t, t.TempDir()), Config{})
+	id := uniqueID("ahead")
+	evs := translate(t, id, readCapture(t))
+	if code, _, body := do(t, "POST", n.url+"/sessions/"+id+"/events", strings.NewReader(encode(evs[:5])), "Authorization", "Bearer "+testToken); code != 200 {
+		t.Fatalf("events: %d %s", code, body)
+	}
+	next := len(n.srv.get(id).feed.Since(-1))
+	for _, path := range []string{"/log?since=6", "/stream?since=6", "/notifications?since_index=" + strconv.Itoa(next)} {
+		code, h, body := do(t, "GET", n.url+"/sessions/"+id+path, nil)
+		if code != http.StatusConflict || !strings.Contains(body, "again") || (!strings.Contains(path, "notifications") && h.Get("X-Session-Version") != "5") {
+			t.Errorf("%s: %d %q %q", path, code, h.Get("X-Session-Version"), body)
+		}
+	}
+	if code, _, _ := do(t, "GET", n.url+"/sessions/"+id+"/notifications?since_index="+strconv.Itoa(next-1), nil); code != 200 {
+		t.Errorf("notifications since the last: %d", code)
+	}
+}

@@ -105,7 +105,11 @@ func Check(events []universal.Event) []Violation {
 		}
 	}
 
-	callOf := map[string]*item{} // call_id → the call item
+	// call_id → the call item: the first one, and while walking the items
+	// the latest started (a replayed history, such as an ACP session/load
+	// after a live turn, shows the same calls again with their ids).
+	callOf := map[string]*item{}
+	latest := map[string]*item{}
 	for _, x := range order {
 		if x.it.Kind == universal.KindToolCall {
 			if id := callID(&x.it); id != "" {
@@ -138,6 +142,9 @@ func Check(events []universal.Event) []Violation {
 		userTool := it.Role == universal.RoleUser // a user's own shell command: no model response
 		switch it.Kind {
 		case universal.KindToolCall:
+			if id := callID(it); id != "" {
+				latest[id] = x
+			}
 			if !userTool && !isAssistantMessage(it.ParentID) {
 				fail(ErrToolParent, x.startSeq, "call %s has parent %q", it.ItemID, it.ParentID)
 			}
@@ -147,7 +154,10 @@ func Check(events []universal.Event) []Violation {
 				}
 			}
 		case universal.KindToolResult:
-			call := callOf[callID(it)]
+			call := latest[callID(it)]
+			if call == nil {
+				call = callOf[callID(it)] // a result written before its call
+			}
 			switch {
 			case userTool || call != nil && call.it.Role == universal.RoleUser:
 			case !isAssistantMessage(it.ParentID):

@@ -95,6 +95,29 @@ func TestCanonicalPasses(t *testing.T) {
 	}
 }
 
+// TestReplayedCallIDs: a history replayed after a live turn (an ACP
+// session/load in the same connection) shows the same calls again with
+// their ids; each result is under its own response's message, as its call
+// of the same turn. Before, the result was checked against the first call
+// of that id and failed ErrResultParent.
+func TestReplayedCallIDs(t *testing.T) {
+	s := newSession()
+	s.user("u1")
+	s.assistant("m1")
+	s.call("c1", "m1", "k1", universal.ToolRead)
+	s.result("r1", "m1", "k1")
+	s.endTurn()
+	s.evs, _ = s.w.StartTurn(s.evs, "", []byte(`{"replay":true}`), universal.SourceAgent, nil)
+	s.user("u2")
+	s.assistant("m2")
+	s.call("c2", "m2", "k1", universal.ToolRead)
+	s.result("r2", "m2", "k1")
+	s.endTurn()
+	if vs := conformance.Check(s.end()); len(vs) > 0 {
+		t.Fatalf("violations: %v", vs)
+	}
+}
+
 // TestRules shows every rule failing on a stream that breaks it, and only
 // that rule.
 func TestRules(t *testing.T) {

@@ -23,7 +23,8 @@
 // format and overall: translate MB/s ÷ valid MB/s, encode MB/s ÷ stdjson
 // MB/s, and reduce's events per second, each with its ceiling: the same
 // ratio for the floor's time.
-// -markdown prints the table the README shows; -reduce times only reduce.
+// -markdown prints the table the README shows; -reduce times only reduce;
+// -allocs counts translate's allocations instead of timing anything.
 //
 // It then prints, per agent and format, the CPU time and allocations of a
 // plain text delta through a translator and how the last of 200,000
@@ -86,6 +87,8 @@ func main() {
 	markdown := flag.Bool("markdown", false, "print a Markdown table")
 	agent := flag.String("agent", "", "measure only this agent's inputs (e.g. claude)")
 	format := flag.String("format", "", "measure only inputs of this format (e.g. session)")
+	allocs := flag.Bool("allocs", false, "print only the allocations of translate per agent and format (counts, not times: the same on a busy machine)")
+	memprof := flag.String("memprofile", "", "with -allocs, write a profile of translate's allocations to `file`")
 	flag.Parse()
 	inputs, err := collect(*root)
 	if *agent != "" {
@@ -112,6 +115,10 @@ func main() {
 		g.msgs += len(in.msgs)
 	}
 	slices.Sort(order)
+	if *allocs {
+		allocations(inputs, groups, order, *memprof)
+		return
+	}
 	best := func(d *time.Duration, v time.Duration) {
 		if *d == 0 || v < *d {
 			*d = v
@@ -564,4 +571,59 @@ func retained(in *input) (heap, content uint64) {
 		return 0, content
 	}
 	return m1.HeapAlloc - m0.HeapAlloc, content
+}
+
+// allocations translates every input once per group and prints the
+// allocations and allocated bytes per event and per native byte: counts
+// that, unlike times, a busy machine does not change. With prof it also
+// writes a heap profile of those allocations (every one sampled).
+func allocations(inputs []*input, groups map[string]*group, order []string, prof string) {
+	if prof != "" {
+		runtime.MemProfileRate = 1
+	}
+	type count struct{ events, mallocs, bytes, size uint64 }
+	counts := map[string]*count{}
+	var all count
+	for _, k := range order {
+		counts[k] = &count{}
+	}
+	var before, after runtime.MemStats
+	for _, in := range inputs {
+		c := counts[in.agent.Name+" "+in.format.Name]
+		runtime.ReadMemStats(&before)
+		n := translate(in, nil, nil)
+		runtime.ReadMemStats(&after)
+		for _, c := range []*count{c, &all} {
+			c.events += uint64(n)
+			c.mallocs += after.Mallocs - before.Mallocs
+			c.bytes += after.TotalAlloc - before.TotalAlloc
+			c.size += uint64(in.size)
+		}
+	}
+	fmt.Printf("%-22s %9s %12s %12s %14s\n", "input", "events", "allocs/event", "bytes/event", "bytes/in byte")
+	print := func(name string, c *count) {
+		if c.events == 0 {
+			return
+		}
+		fmt.Printf("%-22s %9d %12.2f %12.0f %14.2f\n", name, c.events, float64(c.mallocs)/float64(c.events),
+			float64(c.bytes)/float64(c.events), float64(c.bytes)/float64(c.size))
+	}
+	print("all", &all)
+	for _, k := range order {
+		print(k, counts[k])
+	}
+	if prof != "" {
+		runtime.GC() // a heap profile shows the allocations as of the last collection
+		f, err := os.Create(prof)
+		if err == nil {
+			err = pprof.Lookup("allocs").WriteTo(f, 0)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "ratio:", err)
+			os.Exit(1)
+		}
+	}
 }
