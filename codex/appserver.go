@@ -326,6 +326,9 @@ func (t *Translator) conversationStarted(dst []event, c *ctx, resp jsonscan.Valu
 		}
 	}
 	str("model", resp.Sub("model"))
+	// The model runs the conversation's calls: their usage (legacy
+	// token_count) names it.
+	t.setModel("", resp.Get("model").Str, resp.Get("reasoningEffort").Str)
 	if cwd := gjson.Parse(t.st.Meta["cwd"]); cwd.Type == gjson.String && cwd.Str != "" {
 		t.st.Cwd = strings.Clone(cwd.Str)
 		o.String("cwd", cwd.Str)

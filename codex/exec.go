@@ -368,6 +368,10 @@ func (t *Translator) execLegacy(dst []event, c *ctx, s string, msg, prompt gjson
 		// agent.unparsed now would start it without its metadata).
 		if _, ok := t.st.Meta["config"]; !ok {
 			put(&t.st.Meta, "config", strings.Clone(s))
+			// Its model (and "reasoning effort") runs the session's
+			// calls: their usage names it (0.28 recorded).
+			cfg := gjson.Parse(s)
+			t.setModel("", cfg.Get("model").Str, cfg.Get("reasoning effort").Str)
 			return dst
 		}
 		if len(t.st.Unused) < maxUnused {

@@ -2,6 +2,7 @@ package codex_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/codex"
@@ -223,5 +224,36 @@ func TestSandboxDenied(t *testing.T) {
 	})
 	if p, ok := results(evs)["s1"]; !ok || !p.IsError {
 		t.Errorf("result %+v, want an error", p)
+	}
+}
+
+// TestLegacyCallModel: the model the pre-0.44 exec configuration summary
+// (0.28.0) and the v1 app-server's newConversation answer (0.50.0) name
+// runs the session's calls: their call usage (legacy token_count) names it.
+func TestLegacyCallModel(t *testing.T) {
+	tc := `{"type":"token_count","input_tokens":10,"cached_input_tokens":0,"output_tokens":2,"reasoning_output_tokens":0,"total_tokens":12}`
+	for _, c := range []struct {
+		format string
+		lines  []string
+	}{
+		{codex.FormatExec, []string{`{"model":"gpt-5.5","reasoning effort":"medium","workdir":"/w"}`, `{"prompt":"Hi"}`,
+			`{"id":"0","msg":{"type":"task_started","model_context_window":null}}`, `{"id":"0","msg":` + tc + `}`}},
+		{codex.FormatAppServer, []string{`{"id":1,"result":{"conversationId":"c1","model":"gpt-5.5","rolloutPath":"/r.jsonl"}}`,
+			`{"method":"codex/event/task_started","params":{"id":"0","msg":{"type":"task_started"},"conversationId":"c1"}}`,
+			`{"method":"codex/event/token_count","params":{"id":"0","msg":{"type":"token_count","info":{"last_token_usage":{"input_tokens":10,"cached_input_tokens":0,"output_tokens":2,"reasoning_output_tokens":0,"total_tokens":12},"total_token_usage":{"input_tokens":10,"cached_input_tokens":0,"output_tokens":2,"reasoning_output_tokens":0,"total_tokens":12}}},"conversationId":"c1"}}`}},
+	} {
+		evs := run(t, c.format, nil, c.lines)
+		n := 0
+		for _, e := range golden.OfType(evs, universal.TypeUsageUpdated) {
+			if u := e.Data.(*universal.UsageUpdated); u.Scope == universal.ScopeCall {
+				n++
+				if !strings.Contains(string(u.Metadata), `"model":"gpt-5.5"`) {
+					t.Errorf("%s: call usage metadata %s, want the model", c.format, u.Metadata)
+				}
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no call usage", c.format)
+		}
 	}
 }
