@@ -39,13 +39,7 @@ func TestBothSidesWithoutDirections(t *testing.T) {
 		{"in", `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s1"}}`},
 		{"out", `{"jsonrpc":"2.0","id":2,"result":{"stopReason":"cancelled"}}`},
 	}
-	var exchange, bare strings.Builder
-	for _, r := range records {
-		exchange.WriteString(`{"dir":"` + r[0] + `","msg":` + r[1] + "}\n")
-		bare.WriteString(r[1] + "\n")
-	}
-	want := translate(t, acp.FormatExchange, exchange.String())
-	got := translate(t, acp.FormatAgent, bare.String())
+	want, got := bothWays(t, records)
 	if u := golden.OfType(got, "agent.unparsed"); len(u) != 0 {
 		t.Fatalf("agent.unparsed %+v", u[0].Data)
 	}
@@ -118,17 +112,23 @@ func TestBothSidesIDCollision(t *testing.T) {
 		{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"done"}}}}`},
 		{"out", `{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`},
 	}
-	var exchange, bare strings.Builder
-	for _, r := range records {
-		exchange.WriteString(`{"dir":"` + r[0] + `","msg":` + r[1] + "}\n")
-		bare.WriteString(r[1] + "\n")
-	}
-	want := translate(t, acp.FormatExchange, exchange.String())
-	got := translate(t, acp.FormatAgent, bare.String())
+	want, got := bothWays(t, records)
 	if !bytes.Equal(encodeNoFormat(t, got), encodeNoFormat(t, want)) {
 		t.Errorf("agent format without directions:\n%s\nwant, as the exchange reads it:\n%s", golden.Encode(got), golden.Encode(want))
 	}
 	if n := len(golden.OfType(want, universal.TypeTurnStarted)); n != 1 {
 		t.Errorf("%d turns, want 1", n)
 	}
+}
+
+// bothWays translates records ({direction, message}) as an exchange with
+// their directions and as the agent format without them.
+func bothWays(t *testing.T, records [][2]string) (exchange, bare []universal.Event) {
+	t.Helper()
+	var ex, b strings.Builder
+	for _, r := range records {
+		ex.WriteString(`{"dir":"` + r[0] + `","msg":` + r[1] + "}\n")
+		b.WriteString(r[1] + "\n")
+	}
+	return translate(t, acp.FormatExchange, ex.String()), translate(t, acp.FormatAgent, b.String())
 }

@@ -234,17 +234,7 @@ func TestDocumentReader(t *testing.T) {
 // Every reader yields the same messages whatever the read chunking.
 func TestReadersIgnoreChunking(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		piece := rapid.SampledFrom([]string{
-			`{"a":1}`, `{"t":"é👋"}`, "noise", "", " ", "\r", ":comment", "data: x", "data:", "event: e",
-			"id: 4", `{"dir":"out","t_ms":2,"msg":{"k":[1]}}`, `{"dir":"in","msg":{"_unparsed":"n"}}`,
-		})
-		sep := rapid.SampledFrom([]string{"\n", "\r\n", "\r", "\n\n"})
-		var b strings.Builder
-		for _, p := range rapid.SliceOfN(piece, 0, 30).Draw(t, "pieces") {
-			b.WriteString(p)
-			b.WriteString(sep.Draw(t, "sep"))
-		}
-		in := b.String()
+		in := framedInput(t, false)
 		sizes := rapid.SliceOfN(rapid.IntRange(1, 9), 1, 8).Draw(t, "chunks")
 		limit := rapid.SampledFrom([]int{0, 8, 64}).Draw(t, "limit")
 		for _, f := range []Framing{FrameLines, FrameSSE, FrameExchange, FrameDocument} {
@@ -458,6 +448,25 @@ func TestExchangeReaderAsGjson(t *testing.T) {
 	}
 }
 
+// framedInput draws an input of lines, SSE fields and exchange records with
+// every kind of line end, and with cut, maybe a last line without one.
+func framedInput(t *rapid.T, cut bool) string {
+	piece := rapid.SampledFrom([]string{
+		`{"a":1}`, `{"t":"é👋"}`, "noise", "", " ", "\r", ":comment", "data: x", "data:", "event: e",
+		"id: 4", `{"dir":"out","t_ms":2,"msg":{"k":[1]}}`, `{"dir":"in","msg":{"_unparsed":"n"}}`,
+	})
+	sep := rapid.SampledFrom([]string{"\n", "\r\n", "\r", "\n\n"})
+	var b strings.Builder
+	for _, p := range rapid.SliceOfN(piece, 0, 30).Draw(t, "pieces") {
+		b.WriteString(p)
+		b.WriteString(sep.Draw(t, "sep"))
+	}
+	if cut && rapid.Bool().Draw(t, "cut") {
+		b.WriteString(piece.Draw(t, "last")) // no line end
+	}
+	return b.String()
+}
+
 // TestResumeAtPosition: the same input read from a reader's Position on,
 // by a reader told that Position, gives the messages that followed, with
 // the same line numbers, and ends at the same Position. (An SSE event's
@@ -466,20 +475,7 @@ func TestExchangeReaderAsGjson(t *testing.T) {
 // position before the event, so it is not a place to resume.)
 func TestResumeAtPosition(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		piece := rapid.SampledFrom([]string{
-			`{"a":1}`, `{"t":"é👋"}`, "noise", "", " ", "\r", ":comment", "data: x", "data:", "event: e",
-			"id: 4", `{"dir":"out","t_ms":2,"msg":{"k":[1]}}`, `{"dir":"in","msg":{"_unparsed":"n"}}`,
-		})
-		sep := rapid.SampledFrom([]string{"\n", "\r\n", "\r", "\n\n"})
-		var b strings.Builder
-		for _, p := range rapid.SliceOfN(piece, 0, 30).Draw(t, "pieces") {
-			b.WriteString(p)
-			b.WriteString(sep.Draw(t, "sep"))
-		}
-		if rapid.Bool().Draw(t, "cut") {
-			b.WriteString(piece.Draw(t, "last")) // no line end
-		}
-		in := b.String()
+		in := framedInput(t, true)
 		limit := rapid.SampledFrom([]int{0, 8, 64}).Draw(t, "limit")
 		for _, f := range []Framing{FrameLines, FrameSSE, FrameExchange, FrameDocument} {
 			checkResume(t, in, f, limit, 0)
