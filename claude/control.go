@@ -135,17 +135,32 @@ func (t *Translator) canUseTool(dst events, r jsonscan.Value, req jsonscan.Value
 // result nor a permission yet. With none or several, the request stays
 // unlinked.
 func (t *Translator) waitingCall(name string) string {
-	found := ""
-	for id, tl := range t.s.Tools {
-		if tl.Name != name || tl.Result || tl.Question || t.s.Perms[id] != nil {
-			continue
+	t.compactWaiting()
+	found, n := "", 0
+	for _, id := range t.s.Waiting {
+		if tl := t.s.Tools[id]; tl.Name == name && !tl.Question {
+			found = id
+			n++
 		}
-		if found != "" {
-			return ""
-		}
-		found = id
+	}
+	if n != 1 {
+		return ""
 	}
 	return found
+}
+
+// compactWaiting drops the calls that stopped waiting (a result, a
+// permission) from Waiting, so that it holds about the calls that still
+// may wait, not every call of the session.
+func (t *Translator) compactWaiting() {
+	keep := t.s.Waiting[:0]
+	for _, id := range t.s.Waiting {
+		if tl := t.s.Tools[id]; tl != nil && !tl.Result && t.s.Perms[id] == nil {
+			keep = append(keep, id)
+		}
+	}
+	clear(t.s.Waiting[len(keep):])
+	t.s.Waiting = keep
 }
 
 func (t *Translator) setPerm(key string, p *perm) {

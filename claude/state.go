@@ -44,6 +44,12 @@ type state struct {
 	Asked []string `json:"asked,omitempty"`
 	// Perms are the permissions by tool_use id.
 	Perms map[string]*perm `json:"perms,omitempty"`
+	// Waiting are the tool_use ids of the calls that may still wait for a
+	// permission (no result, no permission when last looked at), in the
+	// order they came: what a can_use_tool without a tool_use_id is about
+	// (see waitingCall). Calls that stopped waiting leave it when it is
+	// read and as it grows (compactWaiting).
+	Waiting []string `json:"waiting,omitempty"`
 	// Turn is the open main turn, nil between turns.
 	Turn *turn `json:"turn,omitempty"`
 	// Last is the outcome of the last result (or transcript error).
@@ -490,7 +496,14 @@ func (t *Translator) addTool(id string, tl *tool) {
 	if tl.Scope == "" && tl.Name == "StructuredOutput" && t.s.Turn != nil {
 		t.s.Turn.Structured = true
 	}
-	t.s.Tools[t.w.Copy(id)] = tl
+	id = t.w.Copy(id)
+	t.s.Tools[id] = tl
+	t.s.Waiting = append(t.s.Waiting, id)
+	if n := len(t.s.Waiting); n >= 16 && n&(n-1) == 0 {
+		// At each power of two: the list stays about the calls still
+		// waiting, at a cost amortized over the calls added.
+		t.compactWaiting()
+	}
 }
 
 // done reports whether the record shows the agent finished the open turn:
