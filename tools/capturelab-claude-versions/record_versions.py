@@ -38,6 +38,8 @@ import glob, json, os, shutil, subprocess, sys, tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(REPO, 'tools', 'capturelab-claude'))
+import claudelab  # noqa: E402  (the lab staged as every Claude recorder here stages it)
 
 LAB = os.environ.get('CAPTURELAB', '/work/shared/tools/capturelab')
 AGENTS = os.environ.get('AGENTS_DIR') or os.path.join(LAB, 'agents')
@@ -83,27 +85,10 @@ def version():
 
 
 def stage():
-    """A writable copy of the lab's common/ and claude/ with PATCHES applied to claude/capture.py."""
-    d = tempfile.mkdtemp(prefix='capturelab-claude-versions-')
-    for sub in ('common', 'claude'):
-        shutil.copytree(os.path.join(LAB, sub), os.path.join(d, sub),
-                        ignore=shutil.ignore_patterns('out', 'agents', '__pycache__'))
-    os.rename(os.path.join(d, 'claude', 'mock.py'), os.path.join(d, 'claude', 'lab_mock.py'))
-    shutil.copy(os.path.join(HERE, 'mock_versions.py'), os.path.join(d, 'claude', 'mock.py'))
-    cap = os.path.join(d, 'claude', 'capture.py')
-    src = open(cap, encoding='utf-8').read()
-    for anchor, added in PATCHES:
-        if src.count(anchor) != 1:
-            sys.exit('capture.py: the line %r is not there exactly once; this lab is not the one the recorder knows'
-                     % anchor.strip())
-        src = src.replace(anchor, anchor + added)
-    with open(cap, 'w', encoding='utf-8') as f:
-        f.write(src)
-    for root, dirs, files in os.walk(d):
-        for n in dirs + files:
-            p = os.path.join(root, n)
-            os.chmod(p, os.stat(p).st_mode | 0o200)
-    return d
+    """A writable copy of the lab's common/ and claude/ with mock_versions.py as claude/mock.py (the lab's
+    kept as lab_mock.py) and PATCHES applied to claude/capture.py."""
+    return claudelab.stage_lab('capturelab-claude-versions-', PATCHES,
+                               [('mock.py', os.path.join(HERE, 'mock_versions.py'))])
 
 
 def keep(src, dest, name):

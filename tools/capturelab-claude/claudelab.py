@@ -1,4 +1,5 @@
-"""What the Claude Code recorders of this repository share (tools/capturelab-hooks, tools/capturelab-rewind).
+"""What the Claude Code recorders of this repository share (tools/capturelab-hooks, tools/capturelab-rewind;
+tools/capturelab-claude-versions stages the lab with stage_lab).
 
 Each recorder runs the shared capture lab's claude/ scripts from a staged copy: the lab's
 claude/scenarios.py becomes lab_scenarios.py, the recorder's own scenario file takes its place, and one
@@ -27,20 +28,30 @@ def version():
 def stage(prefix, scenarios, anchor, added):
     """A writable copy of the lab's common/ and claude/ with `scenarios` as claude/scenarios.py and
     `added` after the line `anchor` of claude/capture.py."""
+    return stage_lab(prefix, [(anchor, added)], [('scenarios.py', scenarios)])
+
+
+def stage_lab(prefix, patches, swaps=()):
+    """A writable copy of the lab's common/ and claude/: for each (name, path) of `swaps` the lab's
+    claude/<name> is kept as claude/lab_<name> and the file at path takes its place; each (anchor, added)
+    of `patches` adds `added` after the line `anchor` of claude/capture.py."""
     d = tempfile.mkdtemp(prefix=prefix)
     for sub in ('common', 'claude'):
         shutil.copytree(os.path.join(LAB, sub), os.path.join(d, sub),
                         ignore=shutil.ignore_patterns('out', 'agents', '__pycache__'))
     c = os.path.join(d, 'claude')
-    os.rename(os.path.join(c, 'scenarios.py'), os.path.join(c, 'lab_scenarios.py'))
-    shutil.copy(scenarios, os.path.join(c, 'scenarios.py'))
+    for name, path in swaps:
+        os.rename(os.path.join(c, name), os.path.join(c, 'lab_' + name))
+        shutil.copy(path, os.path.join(c, name))
     cap = os.path.join(c, 'capture.py')
     src = open(cap, encoding='utf-8').read()
-    if src.count(anchor) != 1:
-        sys.exit('capture.py: the line %r is not there exactly once; this lab is not the one the recorder knows'
-                 % anchor.strip())
+    for anchor, added in patches:
+        if src.count(anchor) != 1:
+            sys.exit('capture.py: the line %r is not there exactly once; this lab is not the one the recorder knows'
+                     % anchor.strip())
+        src = src.replace(anchor, anchor + added)
     with open(cap, 'w', encoding='utf-8') as f:
-        f.write(src.replace(anchor, anchor + added))
+        f.write(src)
     for root, dirs, files in os.walk(d):
         for n in dirs + files:
             p = os.path.join(root, n)
