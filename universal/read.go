@@ -237,8 +237,8 @@ type SSEReader struct {
 	r       *bufio.Reader
 	limit   int
 	line    int64
-	pending []byte // the rest of a physical line split at a lone CR
-	hasPend bool
+	lbuf    []byte // a line that does not lie whole in the reader's buffer
+	cut     int64  // the bytes of the last line beyond what readLine kept
 	data    []byte
 	hasData bool
 	event   string
@@ -250,9 +250,6 @@ type SSEReader struct {
 	resume  bool // the last Next reported a line inside an event, which goes on
 
 	read    int64    // the bytes read
-	cur     int64    // the offset of the line splitCR splits
-	pendAt  int64    // the offset of pending
-	ended   bool     // the last physical line ended with an LF
 	lineEnd int64    // the offset after the last logical line, its end included
 	safe    Position // after the last event dispatched or dropped
 }
@@ -336,6 +333,9 @@ func (r *SSEReader) Next() (Message, error) {
 				r.add([]byte{'\n'})
 			}
 			r.add(value)
+			if r.cut > 0 {
+				r.tooLong += r.cut // a line cut to the limit: its value was longer
+			}
 			r.hasData = true
 		case "event":
 			if string(value) != r.name {
@@ -382,68 +382,93 @@ func (r *SSEReader) dispatch() Message {
 	return m
 }
 
+// sseSlack is what an SSE reader keeps of a line beyond its limit: the
+// field name and its colon and space ("data: ") and a byte more, so that
+// add notices a value longer than the limit.
+const sseSlack = 16
+
 // readLine returns the next line without its end (LF, CR LF or a lone CR).
-// Over-long physical lines are cut; the cut is caught by add's limit.
+// A line longer than the limit keeps only its first limit+sseSlack bytes,
+// however it arrived. The line is a view of the reader's buffer when it
+// lies there whole, valid until the next read.
 func (r *SSEReader) readLine() ([]byte, error) {
-	if r.hasPend {
-		r.hasPend = false
-		r.cur = r.pendAt
-		return r.splitCR(r.pending)
+	r.lbuf = release(r.lbuf)
+	part := false // the start of the line is in lbuf
+	most := r.limit + sseSlack
+	total := 0 // the line's length, kept or not
+	keep := func(b []byte) {
+		total += len(b)
+		if room := most - len(r.lbuf); room > 0 {
+			r.lbuf = appendLimited(r.lbuf, b[:min(len(b), room)], most)
+		}
 	}
-	r.cur = r.read
-	line, err := r.readPhysical()
-	if err != nil {
-		return nil, err
-	}
-	return r.splitCR(line)
-}
-
-// splitCR returns the part of a physical (LF-terminated) line before its
-// first lone CR and keeps the rest for the next call.
-func (r *SSEReader) splitCR(line []byte) ([]byte, error) {
-	r.line++
-	if i := bytes.IndexByte(line, '\r'); i >= 0 {
-		r.pending = line[i+1:]
-		r.hasPend = len(r.pending) > 0 || r.ended // a CR that ends the input ends a line, and starts none
-		r.pendAt = r.cur + int64(i) + 1
-		r.lineEnd = r.pendAt
-		return line[:i], nil
-	}
-	r.lineEnd = r.read
-	return line, nil
-}
-
-// readPhysical reads up to the next LF, dropping it and a CR before it.
-// Lines longer than the limit keep only their first limit+1 bytes, which
-// is enough for add to notice.
-func (r *SSEReader) readPhysical() ([]byte, error) {
-	var buf []byte
 	for {
-		chunk, err := r.r.ReadSlice('\n')
-		r.read += int64(len(chunk))
-		r.ended = err == nil
-		if err == nil && buf == nil {
-			return trimEOL(chunk), nil
-		}
-		if room := r.limit + 1 - len(buf); room > 0 {
-			buf = appendLimited(buf, chunk[:min(len(chunk), room)], r.limit+1)
-		} else if buf == nil {
-			buf = []byte{}
-		}
-		switch err {
-		case nil:
-			return trimEOL(buf), nil
-		case bufio.ErrBufferFull:
-			continue
-		case io.EOF:
-			if len(buf) == 0 {
-				return nil, io.EOF
+		avail, err := r.r.Peek(max(r.r.Buffered(), 1))
+		if len(avail) == 0 {
+			if err == io.EOF && part { // the last line, without its end
+				r.line++
+				r.lineEnd = r.read
+				r.cut = int64(total - len(r.lbuf))
+				return r.lbuf, nil
 			}
-			return buf, nil
-		default:
 			return nil, err
 		}
+		// The line ends at its first CR or LF: an LF found eight bytes
+		// at a time, then a CR before it.
+		i := bytes.IndexByte(avail, '\n')
+		before := avail
+		if i >= 0 {
+			before = avail[:i]
+		}
+		if j := bytes.IndexByte(before, '\r'); j >= 0 {
+			i = j
+		}
+		if i < 0 {
+			keep(avail)
+			part = true
+			r.discard(len(avail))
+			continue
+		}
+		line := avail[:min(i, most)]
+		if part {
+			keep(avail[:i])
+			line = r.lbuf
+		} else {
+			total = i
+		}
+		n := i + 1
+		if avail[i] == '\r' {
+			if i+1 < len(avail) {
+				if avail[i+1] == '\n' {
+					n++
+				}
+			} else {
+				// The CR ends what has arrived: an LF may follow it,
+				// and looking moves the buffer the line is in.
+				if !part {
+					keep(line)
+					total = i
+					line = r.lbuf
+				}
+				r.discard(n)
+				n = 0
+				if b, err := r.r.Peek(1); err == nil && b[0] == '\n' {
+					r.discard(1)
+				}
+			}
+		}
+		r.discard(n)
+		r.line++
+		r.lineEnd = r.read
+		r.cut = int64(total - len(line))
+		return line, nil
 	}
+}
+
+// discard consumes n bytes the reader has peeked at.
+func (r *SSEReader) discard(n int) {
+	r.r.Discard(n)
+	r.read += int64(n)
 }
 
 // ExchangeReader reads the recorded two-way exchange format: one JSON object
