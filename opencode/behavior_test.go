@@ -1260,6 +1260,62 @@ func TestV2StepFailed(t *testing.T) {
 	}
 }
 
+// TestV2StepAborted: a 2.x step interrupted by the user fails with an
+// error of type aborted (2.0.19: session.step.failed {error: {type:
+// "aborted", message: "Step interrupted"}}, after its call's
+// session.tool.failed of the same type and before
+// session.execution.interrupted): an abort, as 1.x's MessageAbortedError
+// is, so no error event and the turn interrupted, not in error; the
+// shell service's shell.deleted of the aborted call's process is ignored.
+func TestV2StepAborted(t *testing.T) {
+	events := run(t, opencode.FormatSSE, sse(
+		v2Event("e1", "session.execution.started", `{"sessionID":"ses_a"}`),
+		v2Event("e2", "session.step.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","agent":"build","model":{"id":"m","providerID":"p"}}`),
+		v2Event("e3", "session.tool.input.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","id":"c1","name":"shell"}`),
+		v2Event("e4", "session.tool.called", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","id":"c1","input":{"command":"sleep 30"},"executed":false}`),
+		`{"id":"e5","created":1,"type":"shell.deleted","data":{"id":"sh_1"}}`,
+		v2Event("e6", "session.tool.failed", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","id":"c1","error":{"type":"aborted","message":"Tool execution interrupted"},"executed":false}`),
+		v2Event("e7", "session.step.failed", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","error":{"type":"aborted","message":"Step interrupted"},"cost":0,"tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}}}`),
+		v2Event("e8", "session.execution.interrupted", `{"sessionID":"ses_a","reason":"user"}`),
+	))
+	noUnparsed(t, events)
+	if errs := golden.OfType(events, universal.TypeError); len(errs) != 0 {
+		t.Errorf("error events %+v, want none for an abort", errs[0].Data)
+	}
+	ends := golden.OfType(events, universal.TypeTurnEnded)
+	if len(ends) != 1 || ends[0].Data.(*universal.TurnEnded).Status != universal.TurnInterrupted {
+		t.Errorf("turn ends %v, want one interrupted", ends)
+	}
+}
+
+// TestV2QuestionForm: the form 2.x's question tool opens (2.0.19: title
+// Questions, metadata.tool {messageID, id} its call, fields {key q0…,
+// title: the question's header, description: the question}) asks its
+// questions, linked to the call's item: a field with a title and a
+// description is the description's question under the title's header.
+func TestV2QuestionForm(t *testing.T) {
+	events := run(t, opencode.FormatSSE, sse(
+		v2Event("e1", "session.execution.started", `{"sessionID":"ses_a"}`),
+		v2Event("e2", "session.step.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","agent":"build","model":{"id":"m","providerID":"p"}}`),
+		v2Event("e3", "session.tool.input.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","id":"c1","name":"question"}`),
+		v2Event("e4", "session.tool.called", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","id":"c1","input":{"questions":[]},"executed":false}`),
+		`{"id":"evt_f1","created":1,"type":"form.created","data":{"form":{"id":"frm_1","sessionID":"ses_a","title":"Questions","metadata":{"kind":"question","tool":{"messageID":"msg_a1","id":"c1"}},"fields":[`+
+			`{"key":"q0","title":"Color","description":"Which color do you prefer?","type":"string","options":[{"value":"Red","label":"Red"}],"custom":true}]}}}`,
+	))
+	noUnparsed(t, events)
+	req := golden.OfType(events, universal.TypeQuestionRequested)
+	if len(req) != 1 {
+		t.Fatalf("%d questions asked", len(req))
+	}
+	q := req[0].Data.(*universal.Question)
+	if q.Prompt != "Questions\nWhich color do you prefer?" || gjson.GetBytes(q.Metadata, "questions.0.header").Str != "Color" {
+		t.Errorf("question.requested prompt %q, metadata %s", q.Prompt, q.Metadata)
+	}
+	if q.ItemID == "" {
+		t.Error("the question is not linked to its question tool call's item")
+	}
+}
+
 // TestV2Forms: a 2.x form is a question (one per field, the form's title
 // first), its reply the answer's values, its cancel a rejection; 2.x's
 // permission.asked (action, resources, source.id) is linked to its call.

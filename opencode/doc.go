@@ -173,7 +173,8 @@
 // twice) end it (in 2.x, session.execution.*: OpenCode 2.x, below). The
 // turn ends in error after a session.error or an
 // assistant info.error (one error event per failure, however many carry
-// it), interrupted after a MessageAbortedError (which emits no error event),
+// it), interrupted after a MessageAbortedError or 2.x's error of type
+// aborted (which emit no error event),
 // completed otherwise; the native error is the turn.ended metadata. An
 // error event's code is the native error's name ({name, data:{message}}),
 // or its type in the newer {type, message} shape ("provider.no-route"). A
@@ -344,7 +345,9 @@
 //     {finish, cost, tokens} completes it, its usage one usage.updated
 //     (scope call), as a 1.x message's info gives it;
 //     session.step.failed {error} completes it as failed with one error
-//     event (the session.execution.failed of the same error gives none).
+//     event (the session.execution.failed of the same error gives none),
+//     or, its error of type aborted (the user's interrupt), with none,
+//     the turn interrupted as after a 1.x MessageAbortedError.
 //   - session.text.* and session.reasoning.* (started, delta, ended; a
 //     block told from the others of its message by textID or reasoningID,
 //     or by ordinal) are the message's text and reasoning parts: deltas
@@ -370,10 +373,13 @@
 //
 //   - form.created {form: {id, sessionID, title?, mode, fields: [{key,
 //     title?, description?, type, options?: [{value, label}]}] or url}}
-//     is question.asked: one question per field (its title, else its
-//     description, else its key; multiple for a multiselect), the form's
+//     is question.asked: one question per field (its description, else
+//     its title, else its key; its header the title when there is a
+//     description, as in the question tool's form, else the key;
+//     multiple for a multiselect), the form's
 //     title the prompt's first line, every option's label, the form in
-//     metadata (form); form.replied {id, sessionID, answer: {key: value}}
+//     metadata (form), the question tool's call that opened it
+//     (metadata.tool {messageID, id}) its item; form.replied {id, sessionID, answer: {key: value}}
 //     is question.replied, the answer's values in its order (a list's
 //     joined), the answer in metadata; form.cancelled is
 //     question.rejected.
@@ -457,8 +463,8 @@
 // session.permissions, session.viewed and session.inbox.delivered,
 // .delivery.changed and .cancelled (OpenCode 2.x, above),
 // session.agent.selected, session.model.selected, session.moved and
-// session.forked (2.x: OpenCode 2.x, above), 2.x's shell.created and
-// shell.exited (the shell service's record of a process the session's
+// session.forked (2.x: OpenCode 2.x, above), 2.x's shell.created,
+// shell.exited and shell.deleted (the shell service's record of a process the session's
 // shell events and the shell tool report) and skill.updated, session.updated
 // (except that it records a child's parent, the revert point and the
 // title), every

@@ -217,11 +217,13 @@ var ignored = map[string]bool{
 	"session.metadata.updated":        true,
 	"session.permissions":             true,
 	"session.viewed":                  true,
-	// 2.x: the shell service's own record of a process (created, exited),
+	// 2.x: the shell service's own record of a process (created, exited,
+	// deleted: removed from its registry, as when a call is aborted),
 	// which session.shell.started/ended and the shell tool's progress
 	// and result report for the session; the skill registry changed.
 	"shell.created": true,
 	"shell.exited":  true,
+	"shell.deleted": true,
 	"skill.updated": true,
 }
 

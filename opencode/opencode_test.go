@@ -140,6 +140,8 @@ func TestPublic(t *testing.T) {
 		{"sandbox-agent__native__messages-after-1.json", opencode.FormatMessages, false},
 		{"takopi-opencode-run-json-success.jsonl", opencode.FormatRunJSON, false},
 		{"kimaki-v2.0.19-shell.api-event.sse", opencode.FormatSSE, false},
+		{"kimaki-v2.0.19-abort.api-event.sse", opencode.FormatSSE, false},
+		{"kimaki-v2.0.19-question.api-event.sse", opencode.FormatSSE, false},
 		{"dark-factory-v1.2.5-export-jolly-eagle.json", opencode.FormatMessages, false},
 		{"dark-factory-v1.2.5-export-nimble-pixel.json", opencode.FormatMessages, false},
 		{"dark-factory-v1.2.5-export-quiet-meadow.json", opencode.FormatMessages, false},

@@ -340,8 +340,11 @@ func v2As(e *event, typ string, props []byte) *event {
 // onForm handles the 2.x forms (questions to the user) as the 1.x
 // question events they stand for: form.created {form: {id, sessionID,
 // title?, mode?, fields: [{key, title?, description?, type, options?}] |
-// url}} is question.asked, one question per field (its title, else its
-// description, else its key; its options' labels), the form in metadata;
+// url}} is question.asked, one question per field (its description, else
+// its title, else its key, with a header: its title when it has a
+// description, as the question tool's form gives the header, else its key;
+// its options' labels), the form in metadata, linked to the call of the
+// question tool that opened it (metadata.tool {messageID, id});
 // form.replied {id, sessionID, answer: {key: value}} is question.replied,
 // the answer's values in its order; form.cancelled {id, sessionID} is
 // question.rejected.
@@ -356,6 +359,12 @@ func (t *Translator) onForm(dst []universal.Event, e *event) []universal.Event {
 		}
 		o.String("id", f.Get("id").Str).String("sessionID", f.Get("sessionID").Str)
 		o.OptString("title", f.Get("title").Str)
+		if call := f.Get("metadata.tool.id").Str; call != "" {
+			// The question tool's form names its call.
+			var tool jsonw.Object
+			tool.OptString("messageID", f.Get("metadata.tool.messageID").Str).String("callID", call)
+			o.RawBytes("tool", tool.Bytes())
+		}
 		qs := []byte{'['}
 		add := func(q *jsonw.Object) {
 			if len(qs) > 1 {
@@ -364,15 +373,20 @@ func (t *Translator) onForm(dst []universal.Event, e *event) []universal.Event {
 			qs = append(qs, q.Bytes()...)
 		}
 		f.Get("fields").ForEach(func(_, fd gjson.Result) bool {
-			text := fd.Get("title").Str
-			if text == "" {
-				text = fd.Get("description").Str
+			text, header := fd.Get("title").Str, fd.Get("key").Str
+			if desc := fd.Get("description").Str; desc != "" {
+				if text != "" {
+					// A labelled question (the question tool's form:
+					// header as title, question as description).
+					header = text
+				}
+				text = desc
 			}
 			if text == "" {
-				text = fd.Get("key").Str
+				text = header
 			}
 			var q jsonw.Object
-			q.String("question", text).String("header", fd.Get("key").Str)
+			q.String("question", text).String("header", header)
 			q.Raw("options", fd.Get("options").Raw)
 			if fd.Get("type").Str == "multiselect" {
 				q.Raw("multiple", "true")
