@@ -1260,6 +1260,60 @@ func TestV2StepFailed(t *testing.T) {
 	}
 }
 
+// TestV2InboxDelivery: a prompt put in a 2.x session's inbox while the
+// model works is the user message when it is delivered, not when it is
+// enqueued (2.0.19: a prompt of delivery queue enqueued during a step,
+// the step interrupted, another prompt answered, then the queued one
+// delivered and answered): it follows the answer given meanwhile, in the
+// turn that answers it; a cancelled one gives none.
+func TestV2InboxDelivery(t *testing.T) {
+	step := func(n, mid, text string) []string {
+		m := `"sessionID":"ses_a","assistantMessageID":"` + mid + `"`
+		return []string{
+			v2Event(n+"a", "session.step.started", `{`+m+`,"agent":"build","model":{"id":"m","providerID":"p"}}`),
+			v2Event(n+"b", "session.text.delta", `{`+m+`,"ordinal":0,"delta":"`+text+`"}`),
+			v2Event(n+"c", "session.step.ended", `{`+m+`,"finish":"stop","cost":0,"tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}}}`),
+		}
+	}
+	enqueue := func(n, id, text, delivery string) string {
+		return v2Event(n, "session.inbox.enqueued", `{"sessionID":"ses_a","inboxID":"`+id+`","item":{"type":"user","payload":{"text":"`+text+`"},"delivery":"`+delivery+`"}}`)
+	}
+	delivered := func(n, id string) string {
+		return v2Event(n, "session.inbox.delivered", `{"sessionID":"ses_a","inboxID":"`+id+`"}`)
+	}
+	var in []string
+	in = append(in, enqueue("e1", "msg_u1", "first", "steer"), v2Event("e2", "session.execution.started", `{"sessionID":"ses_a"}`), delivered("e3", "msg_u1"))
+	in = append(in, v2Event("e4", "session.step.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","agent":"build","model":{"id":"m","providerID":"p"}}`))
+	in = append(in, enqueue("e5", "msg_u2", "parked", "queue"), enqueue("e6", "msg_u3", "dropped", "queue"))
+	in = append(in, v2Event("e7", "session.inbox.cancelled", `{"sessionID":"ses_a","inboxID":"msg_u3"}`))
+	in = append(in, v2Event("e8", "session.step.failed", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","error":{"type":"aborted","message":"Step interrupted"}}`))
+	in = append(in, v2Event("e9", "session.execution.interrupted", `{"sessionID":"ses_a","reason":"user"}`))
+	in = append(in, enqueue("e10", "msg_u4", "second", "steer"), v2Event("e11", "session.execution.started", `{"sessionID":"ses_a"}`), delivered("e12", "msg_u4"))
+	in = append(in, step("e13", "msg_a2", "two")...)
+	in = append(in, delivered("e14", "msg_u2"))
+	in = append(in, step("e15", "msg_a3", "apple")...)
+	in = append(in, v2Event("e16", "session.execution.succeeded", `{"sessionID":"ses_a"}`))
+	events := run(t, opencode.FormatSSE, sse(in...))
+	noUnparsed(t, events)
+	var got []string
+	turn := 0
+	for _, ev := range events {
+		switch ev.Type {
+		case universal.TypeTurnStarted:
+			turn++
+		case universal.TypeItemCompleted:
+			it := ev.Data.(*universal.ItemSnapshot).Item
+			if it.Kind == universal.KindMessage && len(it.Content) > 0 {
+				got = append(got, fmt.Sprintf("%d %s %s", turn, it.Role, it.Content[0].Text))
+			}
+		}
+	}
+	want := []string{"1 user first", "2 user second", "2 assistant two", "2 user parked", "2 assistant apple"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("messages %q, want %q", got, want)
+	}
+}
+
 // TestV2StepAborted: a 2.x step interrupted by the user fails with an
 // error of type aborted (2.0.19: session.step.failed {error: {type:
 // "aborted", message: "Step interrupted"}}, after its call's
@@ -1608,8 +1662,8 @@ func TestShellMetadataOutput(t *testing.T) {
 // @opencode/client 2.0.21 SessionInboxEnqueued type) and names a tool call
 // by data.id, not callID. The prompt is the user message (its text and
 // file), the call a tool_call and its tool_result; a synthetic inbox item
-// (shown by its session.synthetic), the inbox's delivered, delivery
-// changed and cancelled, and session.step.streamed,
+// (shown by its session.synthetic), the inbox's delivery changed and
+// cancelled, and session.step.streamed,
 // session.message.content.updated and session.usage.recorded give
 // nothing; an inbox item of an unknown type is reported unparsed.
 func TestV2Inbox(t *testing.T) {

@@ -330,16 +330,20 @@
 //     native id): its text, a file a file_ref (image an image part), an
 //     agent mention a status part, as 1.x user parts are; it starts the
 //     turn. A prompt queued while a turn runs is reported when admitted;
-//     session.input.promoted and .prompt.promoted are ignored. 2.0.2x
-//     (the @opencode/client 2.0.21 types) puts a prompt in the session's
-//     inbox instead: session.inbox.enqueued {inboxID, item: {type,
-//     payload, delivery}} whose item is of type user (payload {text,
-//     files?, agents?, …}) is the prompt's user message (inboxID its
-//     native id), reported when enqueued as an admitted input is; a
-//     synthetic item is shown by its session.synthetic, a compaction item
-//     by the compaction's end and a move item by the session's tools, so
-//     they give nothing; session.inbox.delivered, .delivery.changed and
-//     .cancelled are ignored (a cancelled queued prompt stays reported).
+//     session.input.promoted and .prompt.promoted are ignored. 2.0.x
+//     (2.0.19 recorded, the @opencode/client 2.0.21 types) puts a prompt
+//     in the session's inbox instead: session.inbox.enqueued {inboxID,
+//     item: {type, payload, delivery}} whose item is of type user
+//     (payload {text, files?, agents?, …}) is the prompt's user message
+//     (inboxID its native id), reported when session.inbox.delivered
+//     {inboxID} gives it to the model: a prompt queued while the model
+//     works (delivery queue, or steer within a step) joins the
+//     conversation after what the model did meanwhile, in the turn that
+//     answers it; one cancelled (.cancelled) or never delivered gives
+//     nothing. A synthetic item is shown by its session.synthetic, a
+//     compaction item by the compaction's end and a move item by the
+//     session's tools, so they give nothing; .delivery.changed is
+//     ignored.
 //   - session.step.started {assistantMessageID, agent, model} starts the
 //     assistant message of one model response; session.step.ended
 //     {finish, cost, tokens} completes it, its usage one usage.updated
@@ -460,8 +464,8 @@
 // session.usage.updated, log.synced, 2.0.2x's session.usage.recorded,
 // session.step.streamed, session.message.content.updated,
 // session.compaction.delta, session.metadata.updated,
-// session.permissions, session.viewed and session.inbox.delivered,
-// .delivery.changed and .cancelled (OpenCode 2.x, above),
+// session.permissions, session.viewed and
+// session.inbox.delivery.changed (OpenCode 2.x, above),
 // session.agent.selected, session.model.selected, session.moved and
 // session.forked (2.x: OpenCode 2.x, above), 2.x's shell.created,
 // shell.exited and shell.deleted (the shell service's record of a process the session's

@@ -39,6 +39,8 @@ func (t *Translator) onV2(dst []universal.Event, e *event) []universal.Event {
 		return t.v2Input(dst, sid, e)
 	case "session.inbox.enqueued":
 		return t.v2Inbox(dst, sid, e)
+	case "session.inbox.delivered", "session.inbox.cancelled":
+		return t.v2Delivered(dst, e)
 	case "session.input.promoted", "session.prompt.promoted",
 		"session.tool.input.delta", "session.tool.input.ended":
 		// The prompt is reported when admitted; a tool's arguments when
@@ -135,12 +137,22 @@ func (t *Translator) v2Input(dst []universal.Event, sid string, e *event) []univ
 	return t.v2Prompt(dst, sid, id, prompt, e)
 }
 
-// v2Inbox reports a prompt put in a session's inbox (2.0.2x):
+// v2Queued is a user prompt in a 2.x session's inbox, kept until it is
+// delivered: its session and payload.
+type v2Queued struct {
+	Session string  `json:"session"`
+	Payload rawText `json:"payload"`
+}
+
+// v2Inbox keeps a prompt put in a session's inbox (2.0.x):
 // session.inbox.enqueued {inboxID, item: {type, payload, delivery}}. A
 // user item (payload {text, files?, agents?, skills?, metadata?}) is the
-// prompt's user message, as an admitted input is; a synthetic item is
-// shown by its session.synthetic, a compaction by its compaction's end
-// and a move by the session's tools, so they give nothing here.
+// prompt's user message when it is delivered (v2Delivered): a prompt
+// queued while the model works (delivery queue, or steer within a step)
+// joins the conversation then, after what the model did meanwhile. A
+// synthetic item is shown by its session.synthetic, a compaction by its
+// compaction's end and a move by the session's tools, so they give
+// nothing here.
 func (t *Translator) v2Inbox(dst []universal.Event, sid string, e *event) []universal.Event {
 	d := e.props
 	id := d.Get("inboxID").Str
@@ -156,7 +168,24 @@ func (t *Translator) v2Inbox(dst []universal.Event, sid string, e *event) []univ
 	if id == "" || !prompt.IsObject() {
 		return t.unparsed(dst, e, errors.New("inbox item without inboxID and its payload"))
 	}
-	return t.v2Prompt(dst, sid, id, prompt, e)
+	put(&t.st.V2Inbox, t.w.Copy(id), v2Queued{Session: t.w.Copy(sid), Payload: rawText(prompt.Raw())})
+	return dst
+}
+
+// v2Delivered handles session.inbox.delivered {sessionID, inboxID}, which
+// gives a kept user prompt its user message, and .cancelled, which drops
+// it. Other items' deliveries give nothing.
+func (t *Translator) v2Delivered(dst []universal.Event, e *event) []universal.Event {
+	id := e.props.Get("inboxID").Str
+	q, ok := t.st.V2Inbox[id]
+	if !ok {
+		return dst
+	}
+	delete(t.st.V2Inbox, id)
+	if e.typ == "session.inbox.cancelled" {
+		return dst
+	}
+	return t.v2Prompt(dst, q.Session, id, jsonscan.Wrap(gjson.ParseBytes(q.Payload)), e)
 }
 
 // v2Prompt reports a 2.x prompt (text, files, agent mentions) as the user
