@@ -1314,6 +1314,60 @@ func TestV2InboxDelivery(t *testing.T) {
 	}
 }
 
+// TestV2Subagent: 2.x's sub-agent tool (2.0.19: named subagent, input
+// {agent, description, prompt}; its progress and result name the child
+// session in metadata {sessionID, status}; the child's session.created
+// has parentID) is a task call, and the child session's prompt and
+// answer are items under it.
+func TestV2Subagent(t *testing.T) {
+	m := `"sessionID":"ses_a","assistantMessageID":"msg_a1"`
+	c := `"sessionID":"ses_c","assistantMessageID":"msg_c1"`
+	events := run(t, opencode.FormatSSE, sse(
+		`{"id":"e0","created":1,"type":"session.created","data":{"sessionID":"ses_a","slug":"s","version":"2.0.19","title":"t"}}`,
+		v2Event("e1", "session.execution.started", `{"sessionID":"ses_a"}`),
+		v2Event("e2", "session.step.started", `{`+m+`,"agent":"build","model":{"id":"m","providerID":"p"}}`),
+		v2Event("e3", "session.tool.input.started", `{`+m+`,"id":"c1","name":"subagent"}`),
+		v2Event("e4", "session.tool.called", `{`+m+`,"id":"c1","input":{"agent":"general","description":"Find it","prompt":"Find the schema."},"executed":false}`),
+		`{"id":"e5","created":1,"type":"session.created","data":{"sessionID":"ses_c","parentID":"ses_a","slug":"c","version":"2.0.19","title":"Find it","agent":"general"}}`,
+		v2Event("e6", "session.tool.progress", `{`+m+`,"id":"c1","metadata":{"sessionID":"ses_c","status":"running"}}`),
+		v2Event("e7", "session.inbox.enqueued", `{"sessionID":"ses_c","inboxID":"msg_cu","item":{"type":"user","payload":{"text":"Find the schema."},"delivery":"steer"}}`),
+		v2Event("e8", "session.execution.started", `{"sessionID":"ses_c"}`),
+		v2Event("e9", "session.inbox.delivered", `{"sessionID":"ses_c","inboxID":"msg_cu"}`),
+		v2Event("e10", "session.step.started", `{`+c+`,"agent":"general","model":{"id":"m","providerID":"p"}}`),
+		v2Event("e11", "session.text.delta", `{`+c+`,"ordinal":0,"delta":"schema.ts"}`),
+		v2Event("e12", "session.step.ended", `{`+c+`,"finish":"stop","cost":0,"tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}}}`),
+		v2Event("e13", "session.execution.succeeded", `{"sessionID":"ses_c"}`),
+		v2Event("e14", "session.tool.success", `{`+m+`,"id":"c1","content":[{"type":"text","text":"<subagent>schema.ts</subagent>"}],"metadata":{"sessionID":"ses_c","status":"completed","truncated":false},"executed":false}`),
+		v2Event("e15", "session.step.ended", `{`+m+`,"finish":"tool-calls","cost":0,"tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}}}`),
+		v2Event("e16", "session.execution.succeeded", `{"sessionID":"ses_a"}`),
+	))
+	noUnparsed(t, events)
+	var call *universal.Item
+	var child []universal.Item
+	for _, it := range completed(events) {
+		switch {
+		case it.Kind == universal.KindToolCall:
+			call = &it
+		case it.Kind == universal.KindMessage && strings.HasPrefix(it.NativeItemID, "msg_c"):
+			child = append(child, it)
+		}
+	}
+	if call == nil {
+		t.Fatal("no tool call")
+	}
+	if p := call.Content[0]; p.ToolKind != universal.ToolTask || p.ToolInput == nil || p.ToolInput.Agent != "general" || p.ToolInput.Prompt != "Find the schema." {
+		t.Errorf("sub-agent call kind %q input %+v, want task, agent general, its prompt", p.ToolKind, p.ToolInput)
+	}
+	if len(child) != 2 {
+		t.Fatalf("%d child messages, want the prompt and the answer", len(child))
+	}
+	for _, it := range child {
+		if it.ParentID != call.ItemID {
+			t.Errorf("child message %v under %v, want the call %s", it.NativeItemID, it.ParentID, call.ItemID)
+		}
+	}
+}
+
 // TestV2StepAborted: a 2.x step interrupted by the user fails with an
 // error of type aborted (2.0.19: session.step.failed {error: {type:
 // "aborted", message: "Step interrupted"}}, after its call's

@@ -57,7 +57,8 @@
 // one, so a stale title update of another session does not.) Events of
 // other sessions are not mixed in, except sub-agent sessions linked to the
 // followed one: a session whose session.created parentID (or the task
-// tool's metadata.sessionId) leads to it. A sub-agent's messages get the
+// tool's metadata.sessionId, 2.x's subagent tool's metadata.sessionID)
+// leads to it. A sub-agent's messages get the
 // task tool_call item as parent_id; its busy and idle do not start or end
 // turns. In run output every line names the session; lines of another
 // session are skipped.
@@ -364,9 +365,11 @@
 //     tool_result (the name from input.started when tool.called has none;
 //     name and input kept in the checkpoint until the result), tool.progress
 //     {structured, content} streams the result's text, tool.success
-//     completes it (output the text contents, structured its metadata,
-//     file contents attachments), tool.failed fails it (output the error's
-//     message). tool.input.delta and .ended are ignored (tool.called
+//     completes it (output the text contents, structured, or 2.0.19's
+//     metadata, its metadata, file contents attachments), tool.failed
+//     fails it (output the error's message). 2.x's sub-agent tool,
+//     subagent ({agent, description, prompt}), is a task call whose
+//     progress names its child session (metadata.sessionID). tool.input.delta and .ended are ignored (tool.called
 //     carries the arguments parsed), and so are 2.0.2x's
 //     session.step.streamed (a step's first streamed token) and
 //     session.message.content.updated (a snapshot of an assistant

@@ -293,10 +293,18 @@ func (t *Translator) v2ToolEvent(dst []universal.Event, sid, mid string, e *even
 		state.String("status", status).RawBytes("input", tool.Input)
 		out, atts := v2ToolContent(d.Get("content"))
 		md := d.Get("structured")
+		if !md.IsObject() {
+			// 2.0.19: the tool's metadata ({sessionID, status} of a
+			// sub-agent, {exit, truncated} of a command).
+			md = d.Get("metadata")
+		}
 		if status == "running" {
 			var m jsonw.Object
 			if md.IsObject() {
 				m.Raw("structured", md.Raw)
+			}
+			if child := md.Get("sessionID").Str; child != "" {
+				m.String("sessionID", child)
 			}
 			m.String("output", out)
 			state.RawBytes("metadata", m.Bytes())
