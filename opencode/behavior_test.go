@@ -1368,6 +1368,17 @@ func TestV2Subagent(t *testing.T) {
 	}
 }
 
+// TestV2CatalogEvents: 2.0.19's provider.updated and model.updated
+// (data {}: the provider and model catalogs changed, seen mid-turn) give
+// nothing, as catalog.updated does.
+func TestV2CatalogEvents(t *testing.T) {
+	events := run(t, opencode.FormatSSE, sse(
+		`{"id":"e1","created":1,"type":"provider.updated","location":{"directory":"/p"},"data":{}}`,
+		`{"id":"e2","created":1,"type":"model.updated","location":{"directory":"/p"},"data":{}}`,
+	))
+	noUnparsed(t, events)
+}
+
 // TestV2StepAborted: a 2.x step interrupted by the user fails with an
 // error of type aborted (2.0.19: session.step.failed {error: {type:
 // "aborted", message: "Step interrupted"}}, after its call's

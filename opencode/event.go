@@ -182,10 +182,13 @@ var ignored = map[string]bool{
 	"catalog.updated":          true,
 	"reference.updated":        true,
 	"models-dev.refreshed":     true,
-	"command.executed":         true,
-	"session.diff":             true,
-	"session.compacted":        true,
-	"session.usage.updated":    true,
+	// 2.x: the provider and model catalogs changed (data {}).
+	"provider.updated":      true,
+	"model.updated":         true,
+	"command.executed":      true,
+	"session.diff":          true,
+	"session.compacted":     true,
+	"session.usage.updated": true,
 	// 2.x: a compaction is reported when it ends (or fails).
 	"session.compaction.admitted": true,
 	"session.compaction.started":  true,
