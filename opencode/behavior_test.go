@@ -1379,6 +1379,57 @@ func TestV2CatalogEvents(t *testing.T) {
 	noUnparsed(t, events)
 }
 
+// TestV2ToolContentBlocks: a 2.x tool result of several text blocks
+// (2.0.19's background shell command: where its output goes, then what
+// the model is to do meanwhile) is their text a newline apart, not run
+// together.
+func TestV2ToolContentBlocks(t *testing.T) {
+	m := `"sessionID":"ses_a","assistantMessageID":"msg_a1"`
+	events := run(t, opencode.FormatSSE, sse(
+		v2Event("e1", "session.execution.started", `{"sessionID":"ses_a"}`),
+		v2Event("e2", "session.step.started", `{`+m+`,"agent":"build","model":{"id":"m","providerID":"p"}}`),
+		v2Event("e3", "session.tool.input.started", `{`+m+`,"id":"c1","name":"shell"}`),
+		v2Event("e4", "session.tool.called", `{`+m+`,"id":"c1","input":{"command":"sleep 100","background":true},"executed":false}`),
+		v2Event("e5", "session.tool.success", `{`+m+`,"id":"c1","content":[{"type":"text","text":"Output is streaming to: sh_1.out"},{"type":"text","text":"You will be notified."}],"metadata":{"status":"running","shellID":"sh_1"},"executed":false}`),
+	))
+	noUnparsed(t, events)
+	for _, it := range completed(events) {
+		if it.Kind == universal.KindToolResult {
+			if got := it.Content[0].Output; got != "Output is streaming to: sh_1.out\nYou will be notified." {
+				t.Errorf("tool result %q, want the two blocks a newline apart", got)
+			}
+			return
+		}
+	}
+	t.Error("no tool result")
+}
+
+// TestV2InboxSynthetic: a synthetic inbox item (2.0.19: the notice that
+// a background command ended, or plan mode's reminder, for which no
+// session.synthetic comes) is, when delivered, a system item with its
+// text, source synthetic, its description and metadata.
+func TestV2InboxSynthetic(t *testing.T) {
+	events := run(t, opencode.FormatSSE, sse(
+		v2Event("e1", "session.inbox.enqueued", `{"sessionID":"ses_a","inboxID":"msg_s1","item":{"type":"synthetic","payload":{"text":"<shell id=\"sh_1\" state=\"completed\">done</shell>","description":"sleep 100","metadata":{"source":"shell","shellID":"sh_1"}},"delivery":"steer"}}`),
+		v2Event("e2", "session.execution.started", `{"sessionID":"ses_a"}`),
+		v2Event("e3", "session.inbox.delivered", `{"sessionID":"ses_a","inboxID":"msg_s1"}`),
+		v2Event("e4", "session.execution.succeeded", `{"sessionID":"ses_a"}`),
+	))
+	noUnparsed(t, events)
+	var sys []universal.Item
+	for _, it := range completed(events) {
+		if it.Kind == universal.KindSystem {
+			sys = append(sys, it)
+		}
+	}
+	if len(sys) != 1 || sys[0].Content[0].Text != `<shell id="sh_1" state="completed">done</shell>` {
+		t.Fatalf("system items %+v, want the synthetic text", sys)
+	}
+	if md := sys[0].Content[0].Metadata; gjson.GetBytes(md, "source").Str != "synthetic" || gjson.GetBytes(md, "description").Str != "sleep 100" || gjson.GetBytes(md, "metadata.shellID").Str != "sh_1" {
+		t.Errorf("metadata %s", md)
+	}
+}
+
 // TestV2StepAborted: a 2.x step interrupted by the user fails with an
 // error of type aborted (2.0.19: session.step.failed {error: {type:
 // "aborted", message: "Step interrupted"}}, after its call's
@@ -1727,7 +1778,7 @@ func TestShellMetadataOutput(t *testing.T) {
 // @opencode/client 2.0.21 SessionInboxEnqueued type) and names a tool call
 // by data.id, not callID. The prompt is the user message (its text and
 // file), the call a tool_call and its tool_result; a synthetic inbox item
-// (shown by its session.synthetic), the inbox's delivery changed and
+// cancelled before its delivery, the inbox's delivery changed and
 // cancelled, and session.step.streamed,
 // session.message.content.updated and session.usage.recorded give
 // nothing; an inbox item of an unknown type is reported unparsed.

@@ -341,8 +341,12 @@
 //     works (delivery queue, or steer within a step) joins the
 //     conversation after what the model did meanwhile, in the turn that
 //     answers it; one cancelled (.cancelled) or never delivered gives
-//     nothing. A synthetic item is shown by its session.synthetic, a
-//     compaction item by the compaction's end and a move item by the
+//     nothing. A synthetic item (payload {text, description?,
+//     metadata?}: 2.0.19 tells the model so of a shell command the user
+//     ran, of a background command that ended, of plan mode) is, when
+//     delivered, the system item session.synthetic gives (source
+//     synthetic; 2.0.19 sends no session.synthetic for it); a compaction
+//     item is shown by the compaction's end and a move item by the
 //     session's tools, so they give nothing; .delivery.changed is
 //     ignored.
 //   - session.step.started {assistantMessageID, agent, model} starts the
@@ -365,7 +369,8 @@
 //     tool_result (the name from input.started when tool.called has none;
 //     name and input kept in the checkpoint until the result), tool.progress
 //     {structured, content} streams the result's text, tool.success
-//     completes it (output the text contents, structured, or 2.0.19's
+//     completes it (output the text contents, each on lines of its own;
+//     structured, or 2.0.19's
 //     metadata, its metadata, file contents attachments), tool.failed
 //     fails it (output the error's message). 2.x's sub-agent tool,
 //     subagent ({agent, description, prompt}), is a task call whose
