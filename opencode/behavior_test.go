@@ -1368,15 +1368,16 @@ func TestV2Subagent(t *testing.T) {
 	}
 }
 
-// TestV2CatalogEvents: 2.0.19's provider.updated and model.updated
-// (data {}: the provider and model catalogs changed, seen mid-turn) give
-// nothing, as catalog.updated does.
+// TestV2CatalogEvents: 2.0.19's registry events (data {}: providers,
+// models, agents, commands, web search or plugins changed, seen mid-turn
+// and when a worktree's instance starts) give nothing, as
+// catalog.updated does.
 func TestV2CatalogEvents(t *testing.T) {
-	events := run(t, opencode.FormatSSE, sse(
-		`{"id":"e1","created":1,"type":"provider.updated","location":{"directory":"/p"},"data":{}}`,
-		`{"id":"e2","created":1,"type":"model.updated","location":{"directory":"/p"},"data":{}}`,
-	))
-	noUnparsed(t, events)
+	var in []string
+	for i, typ := range []string{"provider.updated", "model.updated", "agent.updated", "command.updated", "websearch.updated", "plugin.updated"} {
+		in = append(in, fmt.Sprintf(`{"id":"e%d","created":1,"type":%q,"location":{"directory":"/p"},"data":{}}`, i, typ))
+	}
+	noUnparsed(t, run(t, opencode.FormatSSE, sse(in...)))
 }
 
 // TestV2ToolContentBlocks: a 2.x tool result of several text blocks

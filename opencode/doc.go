@@ -467,8 +467,9 @@
 // These native types carry nothing for the transcript and are ignored:
 // server.connected, server.heartbeat, server.instance.disposed,
 // global.disposed, plugin.added, catalog.updated, reference.updated,
-// models-dev.refreshed, 2.x's provider.updated and model.updated (the
-// catalogs changed), command.executed, session.diff (file changes are
+// models-dev.refreshed, 2.x's provider.updated, model.updated,
+// agent.updated, command.updated, websearch.updated and plugin.updated (a
+// registry changed), command.executed, session.diff (file changes are
 // reported by the tools and patch parts), session.compacted,
 // session.usage.updated, log.synced, 2.0.2x's session.usage.recorded,
 // session.step.streamed, session.message.content.updated,

@@ -182,9 +182,14 @@ var ignored = map[string]bool{
 	"catalog.updated":          true,
 	"reference.updated":        true,
 	"models-dev.refreshed":     true,
-	// 2.x: the provider and model catalogs changed (data {}).
+	// 2.x: a registry changed (data {}): providers, models, agents,
+	// commands, web search, plugins.
 	"provider.updated":      true,
 	"model.updated":         true,
+	"agent.updated":         true,
+	"command.updated":       true,
+	"websearch.updated":     true,
+	"plugin.updated":        true,
 	"command.executed":      true,
 	"session.diff":          true,
 	"session.compacted":     true,
