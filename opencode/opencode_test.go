@@ -146,7 +146,7 @@ func TestPublic(t *testing.T) {
 		{"kimaki-v2.0.19-switch-model.api-event.sse", opencode.FormatSSE, false},
 		{"kimaki-v2.0.19-queue-parked.api-event.sse", opencode.FormatSSE, false},
 		{"kimaki-v2.0.19-steer-queue.api-event.sse", opencode.FormatSSE, false},
-		{"kimaki-v2.0.19-shell-background.api-event.sse", opencode.FormatSSE, false},
+		{"kimaki-v2-shell-background.api-event.sse", opencode.FormatSSE, false},
 		{"kimaki-v2.0.19-worktree.api-event.sse", opencode.FormatSSE, false},
 		{"dark-factory-v1.2.5-export-jolly-eagle.json", opencode.FormatMessages, false},
 		{"dark-factory-v1.2.5-export-nimble-pixel.json", opencode.FormatMessages, false},
