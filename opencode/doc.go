@@ -342,7 +342,7 @@
 //     conversation after what the model did meanwhile, in the turn that
 //     answers it; one cancelled (.cancelled) or never delivered gives
 //     nothing. A synthetic item (payload {text, description?,
-//     metadata?}: 2.0.19 tells the model so of a shell command the user
+//     metadata?}: 2.x tells the model so of a shell command the user
 //     ran, of a background command that ended, of plan mode) is, when
 //     delivered, the system item session.synthetic gives (source
 //     synthetic; 2.0.19 sends no session.synthetic for it); a compaction
