@@ -1260,6 +1260,233 @@ func TestV2StepFailed(t *testing.T) {
 	}
 }
 
+// TestV2InboxDelivery: a prompt put in a 2.x session's inbox while the
+// model works is the user message when it is delivered, not when it is
+// enqueued (2.0.19: a prompt of delivery queue enqueued during a step,
+// the step interrupted, another prompt answered, then the queued one
+// delivered and answered): it follows the answer given meanwhile, in the
+// turn that answers it; a cancelled one gives none.
+func TestV2InboxDelivery(t *testing.T) {
+	step := func(n, mid, text string) []string {
+		m := `"sessionID":"ses_a","assistantMessageID":"` + mid + `"`
+		return []string{
+			v2Event(n+"a", "session.step.started", `{`+m+`,"agent":"build","model":{"id":"m","providerID":"p"}}`),
+			v2Event(n+"b", "session.text.delta", `{`+m+`,"ordinal":0,"delta":"`+text+`"}`),
+			v2Event(n+"c", "session.step.ended", `{`+m+`,"finish":"stop","cost":0,"tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}}}`),
+		}
+	}
+	enqueue := func(n, id, text, delivery string) string {
+		return v2Event(n, "session.inbox.enqueued", `{"sessionID":"ses_a","inboxID":"`+id+`","item":{"type":"user","payload":{"text":"`+text+`"},"delivery":"`+delivery+`"}}`)
+	}
+	delivered := func(n, id string) string {
+		return v2Event(n, "session.inbox.delivered", `{"sessionID":"ses_a","inboxID":"`+id+`"}`)
+	}
+	var in []string
+	in = append(in, enqueue("e1", "msg_u1", "first", "steer"), v2Event("e2", "session.execution.started", `{"sessionID":"ses_a"}`), delivered("e3", "msg_u1"))
+	in = append(in, v2Event("e4", "session.step.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","agent":"build","model":{"id":"m","providerID":"p"}}`))
+	in = append(in, enqueue("e5", "msg_u2", "parked", "queue"), enqueue("e6", "msg_u3", "dropped", "queue"))
+	in = append(in, v2Event("e7", "session.inbox.cancelled", `{"sessionID":"ses_a","inboxID":"msg_u3"}`))
+	in = append(in, v2Event("e8", "session.step.failed", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","error":{"type":"aborted","message":"Step interrupted"}}`))
+	in = append(in, v2Event("e9", "session.execution.interrupted", `{"sessionID":"ses_a","reason":"user"}`))
+	in = append(in, enqueue("e10", "msg_u4", "second", "steer"), v2Event("e11", "session.execution.started", `{"sessionID":"ses_a"}`), delivered("e12", "msg_u4"))
+	in = append(in, step("e13", "msg_a2", "two")...)
+	in = append(in, delivered("e14", "msg_u2"))
+	in = append(in, step("e15", "msg_a3", "apple")...)
+	in = append(in, v2Event("e16", "session.execution.succeeded", `{"sessionID":"ses_a"}`))
+	events := run(t, opencode.FormatSSE, sse(in...))
+	noUnparsed(t, events)
+	var got []string
+	turn := 0
+	for _, ev := range events {
+		switch ev.Type {
+		case universal.TypeTurnStarted:
+			turn++
+		case universal.TypeItemCompleted:
+			it := ev.Data.(*universal.ItemSnapshot).Item
+			if it.Kind == universal.KindMessage && len(it.Content) > 0 {
+				got = append(got, fmt.Sprintf("%d %s %s", turn, it.Role, it.Content[0].Text))
+			}
+		}
+	}
+	want := []string{"1 user first", "2 user second", "2 assistant two", "2 user parked", "2 assistant apple"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("messages %q, want %q", got, want)
+	}
+}
+
+// TestV2Subagent: 2.x's sub-agent tool (2.0.19: named subagent, input
+// {agent, description, prompt}; its progress and result name the child
+// session in metadata {sessionID, status}; the child's session.created
+// has parentID) is a task call, and the child session's prompt and
+// answer are items under it.
+func TestV2Subagent(t *testing.T) {
+	m := `"sessionID":"ses_a","assistantMessageID":"msg_a1"`
+	c := `"sessionID":"ses_c","assistantMessageID":"msg_c1"`
+	events := run(t, opencode.FormatSSE, sse(
+		`{"id":"e0","created":1,"type":"session.created","data":{"sessionID":"ses_a","slug":"s","version":"2.0.19","title":"t"}}`,
+		v2Event("e1", "session.execution.started", `{"sessionID":"ses_a"}`),
+		v2Event("e2", "session.step.started", `{`+m+`,"agent":"build","model":{"id":"m","providerID":"p"}}`),
+		v2Event("e3", "session.tool.input.started", `{`+m+`,"id":"c1","name":"subagent"}`),
+		v2Event("e4", "session.tool.called", `{`+m+`,"id":"c1","input":{"agent":"general","description":"Find it","prompt":"Find the schema."},"executed":false}`),
+		`{"id":"e5","created":1,"type":"session.created","data":{"sessionID":"ses_c","parentID":"ses_a","slug":"c","version":"2.0.19","title":"Find it","agent":"general"}}`,
+		v2Event("e6", "session.tool.progress", `{`+m+`,"id":"c1","metadata":{"sessionID":"ses_c","status":"running"}}`),
+		v2Event("e7", "session.inbox.enqueued", `{"sessionID":"ses_c","inboxID":"msg_cu","item":{"type":"user","payload":{"text":"Find the schema."},"delivery":"steer"}}`),
+		v2Event("e8", "session.execution.started", `{"sessionID":"ses_c"}`),
+		v2Event("e9", "session.inbox.delivered", `{"sessionID":"ses_c","inboxID":"msg_cu"}`),
+		v2Event("e10", "session.step.started", `{`+c+`,"agent":"general","model":{"id":"m","providerID":"p"}}`),
+		v2Event("e11", "session.text.delta", `{`+c+`,"ordinal":0,"delta":"schema.ts"}`),
+		v2Event("e12", "session.step.ended", `{`+c+`,"finish":"stop","cost":0,"tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}}}`),
+		v2Event("e13", "session.execution.succeeded", `{"sessionID":"ses_c"}`),
+		v2Event("e14", "session.tool.success", `{`+m+`,"id":"c1","content":[{"type":"text","text":"<subagent>schema.ts</subagent>"}],"metadata":{"sessionID":"ses_c","status":"completed","truncated":false},"executed":false}`),
+		v2Event("e15", "session.step.ended", `{`+m+`,"finish":"tool-calls","cost":0,"tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}}}`),
+		v2Event("e16", "session.execution.succeeded", `{"sessionID":"ses_a"}`),
+	))
+	noUnparsed(t, events)
+	var call *universal.Item
+	var child []universal.Item
+	for _, it := range completed(events) {
+		switch {
+		case it.Kind == universal.KindToolCall:
+			call = &it
+		case it.Kind == universal.KindMessage && strings.HasPrefix(it.NativeItemID, "msg_c"):
+			child = append(child, it)
+		}
+	}
+	if call == nil {
+		t.Fatal("no tool call")
+	}
+	if p := call.Content[0]; p.ToolKind != universal.ToolTask || p.ToolInput == nil || p.ToolInput.Agent != "general" || p.ToolInput.Prompt != "Find the schema." {
+		t.Errorf("sub-agent call kind %q input %+v, want task, agent general, its prompt", p.ToolKind, p.ToolInput)
+	}
+	if len(child) != 2 {
+		t.Fatalf("%d child messages, want the prompt and the answer", len(child))
+	}
+	for _, it := range child {
+		if it.ParentID != call.ItemID {
+			t.Errorf("child message %v under %v, want the call %s", it.NativeItemID, it.ParentID, call.ItemID)
+		}
+	}
+}
+
+// TestV2CatalogEvents: 2.0.19's registry events (data {}: providers,
+// models, agents, commands, web search or plugins changed, seen mid-turn
+// and when a worktree's instance starts) give nothing, as
+// catalog.updated does.
+func TestV2CatalogEvents(t *testing.T) {
+	var in []string
+	for i, typ := range []string{"provider.updated", "model.updated", "agent.updated", "command.updated", "websearch.updated", "plugin.updated"} {
+		in = append(in, fmt.Sprintf(`{"id":"e%d","created":1,"type":%q,"location":{"directory":"/p"},"data":{}}`, i, typ))
+	}
+	noUnparsed(t, run(t, opencode.FormatSSE, sse(in...)))
+}
+
+// TestV2ToolContentBlocks: a 2.x tool result of several text blocks
+// (2.0.19's background shell command: where its output goes, then what
+// the model is to do meanwhile) is their text a newline apart, not run
+// together.
+func TestV2ToolContentBlocks(t *testing.T) {
+	m := `"sessionID":"ses_a","assistantMessageID":"msg_a1"`
+	events := run(t, opencode.FormatSSE, sse(
+		v2Event("e1", "session.execution.started", `{"sessionID":"ses_a"}`),
+		v2Event("e2", "session.step.started", `{`+m+`,"agent":"build","model":{"id":"m","providerID":"p"}}`),
+		v2Event("e3", "session.tool.input.started", `{`+m+`,"id":"c1","name":"shell"}`),
+		v2Event("e4", "session.tool.called", `{`+m+`,"id":"c1","input":{"command":"sleep 100","background":true},"executed":false}`),
+		v2Event("e5", "session.tool.success", `{`+m+`,"id":"c1","content":[{"type":"text","text":"Output is streaming to: sh_1.out"},{"type":"text","text":"You will be notified."}],"metadata":{"status":"running","shellID":"sh_1"},"executed":false}`),
+	))
+	noUnparsed(t, events)
+	for _, it := range completed(events) {
+		if it.Kind == universal.KindToolResult {
+			if got := it.Content[0].Output; got != "Output is streaming to: sh_1.out\nYou will be notified." {
+				t.Errorf("tool result %q, want the two blocks a newline apart", got)
+			}
+			return
+		}
+	}
+	t.Error("no tool result")
+}
+
+// TestV2InboxSynthetic: a synthetic inbox item (2.0.19: the notice that
+// a background command ended, or plan mode's reminder, for which no
+// session.synthetic comes) is, when delivered, a system item with its
+// text, source synthetic, its description and metadata.
+func TestV2InboxSynthetic(t *testing.T) {
+	events := run(t, opencode.FormatSSE, sse(
+		v2Event("e1", "session.inbox.enqueued", `{"sessionID":"ses_a","inboxID":"msg_s1","item":{"type":"synthetic","payload":{"text":"<shell id=\"sh_1\" state=\"completed\">done</shell>","description":"sleep 100","metadata":{"source":"shell","shellID":"sh_1"}},"delivery":"steer"}}`),
+		v2Event("e2", "session.execution.started", `{"sessionID":"ses_a"}`),
+		v2Event("e3", "session.inbox.delivered", `{"sessionID":"ses_a","inboxID":"msg_s1"}`),
+		v2Event("e4", "session.execution.succeeded", `{"sessionID":"ses_a"}`),
+	))
+	noUnparsed(t, events)
+	var sys []universal.Item
+	for _, it := range completed(events) {
+		if it.Kind == universal.KindSystem {
+			sys = append(sys, it)
+		}
+	}
+	if len(sys) != 1 || sys[0].Content[0].Text != `<shell id="sh_1" state="completed">done</shell>` {
+		t.Fatalf("system items %+v, want the synthetic text", sys)
+	}
+	if md := sys[0].Content[0].Metadata; gjson.GetBytes(md, "source").Str != "synthetic" || gjson.GetBytes(md, "description").Str != "sleep 100" || gjson.GetBytes(md, "metadata.shellID").Str != "sh_1" {
+		t.Errorf("metadata %s", md)
+	}
+}
+
+// TestV2StepAborted: a 2.x step interrupted by the user fails with an
+// error of type aborted (2.0.19: session.step.failed {error: {type:
+// "aborted", message: "Step interrupted"}}, after its call's
+// session.tool.failed of the same type and before
+// session.execution.interrupted): an abort, as 1.x's MessageAbortedError
+// is, so no error event and the turn interrupted, not in error; the
+// shell service's shell.deleted of the aborted call's process is ignored.
+func TestV2StepAborted(t *testing.T) {
+	events := run(t, opencode.FormatSSE, sse(
+		v2Event("e1", "session.execution.started", `{"sessionID":"ses_a"}`),
+		v2Event("e2", "session.step.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","agent":"build","model":{"id":"m","providerID":"p"}}`),
+		v2Event("e3", "session.tool.input.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","id":"c1","name":"shell"}`),
+		v2Event("e4", "session.tool.called", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","id":"c1","input":{"command":"sleep 30"},"executed":false}`),
+		`{"id":"e5","created":1,"type":"shell.deleted","data":{"id":"sh_1"}}`,
+		v2Event("e6", "session.tool.failed", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","id":"c1","error":{"type":"aborted","message":"Tool execution interrupted"},"executed":false}`),
+		v2Event("e7", "session.step.failed", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","error":{"type":"aborted","message":"Step interrupted"},"cost":0,"tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}}}`),
+		v2Event("e8", "session.execution.interrupted", `{"sessionID":"ses_a","reason":"user"}`),
+	))
+	noUnparsed(t, events)
+	if errs := golden.OfType(events, universal.TypeError); len(errs) != 0 {
+		t.Errorf("error events %+v, want none for an abort", errs[0].Data)
+	}
+	ends := golden.OfType(events, universal.TypeTurnEnded)
+	if len(ends) != 1 || ends[0].Data.(*universal.TurnEnded).Status != universal.TurnInterrupted {
+		t.Errorf("turn ends %v, want one interrupted", ends)
+	}
+}
+
+// TestV2QuestionForm: the form 2.x's question tool opens (2.0.19: title
+// Questions, metadata.tool {messageID, id} its call, fields {key q0…,
+// title: the question's header, description: the question}) asks its
+// questions, linked to the call's item: a field with a title and a
+// description is the description's question under the title's header.
+func TestV2QuestionForm(t *testing.T) {
+	events := run(t, opencode.FormatSSE, sse(
+		v2Event("e1", "session.execution.started", `{"sessionID":"ses_a"}`),
+		v2Event("e2", "session.step.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","agent":"build","model":{"id":"m","providerID":"p"}}`),
+		v2Event("e3", "session.tool.input.started", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","id":"c1","name":"question"}`),
+		v2Event("e4", "session.tool.called", `{"sessionID":"ses_a","assistantMessageID":"msg_a1","id":"c1","input":{"questions":[]},"executed":false}`),
+		`{"id":"evt_f1","created":1,"type":"form.created","data":{"form":{"id":"frm_1","sessionID":"ses_a","title":"Questions","metadata":{"kind":"question","tool":{"messageID":"msg_a1","id":"c1"}},"fields":[`+
+			`{"key":"q0","title":"Color","description":"Which color do you prefer?","type":"string","options":[{"value":"Red","label":"Red"}],"custom":true}]}}}`,
+	))
+	noUnparsed(t, events)
+	req := golden.OfType(events, universal.TypeQuestionRequested)
+	if len(req) != 1 {
+		t.Fatalf("%d questions asked", len(req))
+	}
+	q := req[0].Data.(*universal.Question)
+	if q.Prompt != "Questions\nWhich color do you prefer?" || gjson.GetBytes(q.Metadata, "questions.0.header").Str != "Color" {
+		t.Errorf("question.requested prompt %q, metadata %s", q.Prompt, q.Metadata)
+	}
+	if q.ItemID == "" {
+		t.Error("the question is not linked to its question tool call's item")
+	}
+}
+
 // TestV2Forms: a 2.x form is a question (one per field, the form's title
 // first), its reply the answer's values, its cancel a rejection; 2.x's
 // permission.asked (action, resources, source.id) is linked to its call.
@@ -1552,8 +1779,8 @@ func TestShellMetadataOutput(t *testing.T) {
 // @opencode/client 2.0.21 SessionInboxEnqueued type) and names a tool call
 // by data.id, not callID. The prompt is the user message (its text and
 // file), the call a tool_call and its tool_result; a synthetic inbox item
-// (shown by its session.synthetic), the inbox's delivered, delivery
-// changed and cancelled, and session.step.streamed,
+// cancelled before its delivery, the inbox's delivery changed and
+// cancelled, and session.step.streamed,
 // session.message.content.updated and session.usage.recorded give
 // nothing; an inbox item of an unknown type is reported unparsed.
 func TestV2Inbox(t *testing.T) {

@@ -57,7 +57,8 @@
 // one, so a stale title update of another session does not.) Events of
 // other sessions are not mixed in, except sub-agent sessions linked to the
 // followed one: a session whose session.created parentID (or the task
-// tool's metadata.sessionId) leads to it. A sub-agent's messages get the
+// tool's metadata.sessionId, 2.x's subagent tool's metadata.sessionID)
+// leads to it. A sub-agent's messages get the
 // task tool_call item as parent_id; its busy and idle do not start or end
 // turns. In run output every line names the session; lines of another
 // session are skipped.
@@ -173,7 +174,8 @@
 // twice) end it (in 2.x, session.execution.*: OpenCode 2.x, below). The
 // turn ends in error after a session.error or an
 // assistant info.error (one error event per failure, however many carry
-// it), interrupted after a MessageAbortedError (which emits no error event),
+// it), interrupted after a MessageAbortedError or 2.x's error of type
+// aborted (which emit no error event),
 // completed otherwise; the native error is the turn.ended metadata. An
 // error event's code is the native error's name ({name, data:{message}}),
 // or its type in the newer {type, message} shape ("provider.no-route"). A
@@ -329,22 +331,32 @@
 //     native id): its text, a file a file_ref (image an image part), an
 //     agent mention a status part, as 1.x user parts are; it starts the
 //     turn. A prompt queued while a turn runs is reported when admitted;
-//     session.input.promoted and .prompt.promoted are ignored. 2.0.2x
-//     (the @opencode/client 2.0.21 types) puts a prompt in the session's
-//     inbox instead: session.inbox.enqueued {inboxID, item: {type,
-//     payload, delivery}} whose item is of type user (payload {text,
-//     files?, agents?, …}) is the prompt's user message (inboxID its
-//     native id), reported when enqueued as an admitted input is; a
-//     synthetic item is shown by its session.synthetic, a compaction item
-//     by the compaction's end and a move item by the session's tools, so
-//     they give nothing; session.inbox.delivered, .delivery.changed and
-//     .cancelled are ignored (a cancelled queued prompt stays reported).
+//     session.input.promoted and .prompt.promoted are ignored. 2.0.x
+//     (2.0.19 recorded, the @opencode/client 2.0.21 types) puts a prompt
+//     in the session's inbox instead: session.inbox.enqueued {inboxID,
+//     item: {type, payload, delivery}} whose item is of type user
+//     (payload {text, files?, agents?, …}) is the prompt's user message
+//     (inboxID its native id), reported when session.inbox.delivered
+//     {inboxID} gives it to the model: a prompt queued while the model
+//     works (delivery queue, or steer within a step) joins the
+//     conversation after what the model did meanwhile, in the turn that
+//     answers it; one cancelled (.cancelled) or never delivered gives
+//     nothing. A synthetic item (payload {text, description?,
+//     metadata?}: 2.x tells the model so of a shell command the user
+//     ran, of a background command that ended, of plan mode) is, when
+//     delivered, the system item session.synthetic gives (source
+//     synthetic; 2.0.19 sends no session.synthetic for it); a compaction
+//     item is shown by the compaction's end and a move item by the
+//     session's tools, so they give nothing; .delivery.changed is
+//     ignored.
 //   - session.step.started {assistantMessageID, agent, model} starts the
 //     assistant message of one model response; session.step.ended
 //     {finish, cost, tokens} completes it, its usage one usage.updated
 //     (scope call), as a 1.x message's info gives it;
 //     session.step.failed {error} completes it as failed with one error
-//     event (the session.execution.failed of the same error gives none).
+//     event (the session.execution.failed of the same error gives none),
+//     or, its error of type aborted (the user's interrupt), with none,
+//     the turn interrupted as after a 1.x MessageAbortedError.
 //   - session.text.* and session.reasoning.* (started, delta, ended; a
 //     block told from the others of its message by textID or reasoningID,
 //     or by ordinal) are the message's text and reasoning parts: deltas
@@ -357,9 +369,12 @@
 //     tool_result (the name from input.started when tool.called has none;
 //     name and input kept in the checkpoint until the result), tool.progress
 //     {structured, content} streams the result's text, tool.success
-//     completes it (output the text contents, structured its metadata,
-//     file contents attachments), tool.failed fails it (output the error's
-//     message). tool.input.delta and .ended are ignored (tool.called
+//     completes it (output the text contents, each on lines of its own;
+//     structured, or 2.0.19's
+//     metadata, its metadata, file contents attachments), tool.failed
+//     fails it (output the error's message). 2.x's sub-agent tool,
+//     subagent ({agent, description, prompt}), is a task call whose
+//     progress names its child session (metadata.sessionID). tool.input.delta and .ended are ignored (tool.called
 //     carries the arguments parsed), and so are 2.0.2x's
 //     session.step.streamed (a step's first streamed token) and
 //     session.message.content.updated (a snapshot of an assistant
@@ -370,10 +385,13 @@
 //
 //   - form.created {form: {id, sessionID, title?, mode, fields: [{key,
 //     title?, description?, type, options?: [{value, label}]}] or url}}
-//     is question.asked: one question per field (its title, else its
-//     description, else its key; multiple for a multiselect), the form's
+//     is question.asked: one question per field (its description, else
+//     its title, else its key; its header the title when there is a
+//     description, as in the question tool's form, else the key;
+//     multiple for a multiselect), the form's
 //     title the prompt's first line, every option's label, the form in
-//     metadata (form); form.replied {id, sessionID, answer: {key: value}}
+//     metadata (form), the question tool's call that opened it
+//     (metadata.tool {messageID, id}) its item; form.replied {id, sessionID, answer: {key: value}}
 //     is question.replied, the answer's values in its order (a list's
 //     joined), the answer in metadata; form.cancelled is
 //     question.rejected.
@@ -449,16 +467,18 @@
 // These native types carry nothing for the transcript and are ignored:
 // server.connected, server.heartbeat, server.instance.disposed,
 // global.disposed, plugin.added, catalog.updated, reference.updated,
-// models-dev.refreshed, command.executed, session.diff (file changes are
+// models-dev.refreshed, 2.x's provider.updated, model.updated,
+// agent.updated, command.updated, websearch.updated and plugin.updated (a
+// registry changed), command.executed, session.diff (file changes are
 // reported by the tools and patch parts), session.compacted,
 // session.usage.updated, log.synced, 2.0.2x's session.usage.recorded,
 // session.step.streamed, session.message.content.updated,
 // session.compaction.delta, session.metadata.updated,
-// session.permissions, session.viewed and session.inbox.delivered,
-// .delivery.changed and .cancelled (OpenCode 2.x, above),
+// session.permissions, session.viewed and
+// session.inbox.delivery.changed (OpenCode 2.x, above),
 // session.agent.selected, session.model.selected, session.moved and
-// session.forked (2.x: OpenCode 2.x, above), 2.x's shell.created and
-// shell.exited (the shell service's record of a process the session's
+// session.forked (2.x: OpenCode 2.x, above), 2.x's shell.created,
+// shell.exited and shell.deleted (the shell service's record of a process the session's
 // shell events and the shell tool report) and skill.updated, session.updated
 // (except that it records a child's parent, the revert point and the
 // title), every

@@ -182,10 +182,18 @@ var ignored = map[string]bool{
 	"catalog.updated":          true,
 	"reference.updated":        true,
 	"models-dev.refreshed":     true,
-	"command.executed":         true,
-	"session.diff":             true,
-	"session.compacted":        true,
-	"session.usage.updated":    true,
+	// 2.x: a registry changed (data {}): providers, models, agents,
+	// commands, web search, plugins.
+	"provider.updated":      true,
+	"model.updated":         true,
+	"agent.updated":         true,
+	"command.updated":       true,
+	"websearch.updated":     true,
+	"plugin.updated":        true,
+	"command.executed":      true,
+	"session.diff":          true,
+	"session.compacted":     true,
+	"session.usage.updated": true,
 	// 2.x: a compaction is reported when it ends (or fails).
 	"session.compaction.admitted": true,
 	"session.compaction.started":  true,
@@ -200,15 +208,13 @@ var ignored = map[string]bool{
 	// 2.x: a session made by copying another's messages: a new session
 	// with its own events, not a sub-agent (it is not linked).
 	"session.forked": true,
-	// 2.0.2x: a queued prompt reported when enqueued (its delivery, a
-	// change of its delivery, its cancellation); the first streamed
+	// 2.0.x: a change of a queued prompt's delivery (it is reported
+	// when delivered); the first streamed
 	// token of a step; a snapshot of a message's content, whose blocks
 	// their own started and ended events give; a compaction's summary
 	// so far (reported when it ends); the usage of the title and
 	// compaction calls; a session's metadata, permission rules and
 	// last view.
-	"session.inbox.delivered":         true,
-	"session.inbox.cancelled":         true,
 	"session.inbox.delivery.changed":  true,
 	"session.step.streamed":           true,
 	"session.message.content.updated": true,
@@ -217,11 +223,13 @@ var ignored = map[string]bool{
 	"session.metadata.updated":        true,
 	"session.permissions":             true,
 	"session.viewed":                  true,
-	// 2.x: the shell service's own record of a process (created, exited),
+	// 2.x: the shell service's own record of a process (created, exited,
+	// deleted: removed from its registry, as when a call is aborted),
 	// which session.shell.started/ended and the shell tool's progress
 	// and result report for the session; the skill registry changed.
 	"shell.created": true,
 	"shell.exited":  true,
+	"shell.deleted": true,
 	"skill.updated": true,
 }
 
@@ -270,7 +278,7 @@ func (t *Translator) dispatch(dst []universal.Event, e *event) []universal.Event
 	case "session.revert.staged", "session.revert.cleared", "session.revert.committed":
 		return t.onV2Revert(dst, e)
 	case "session.input.admitted", "session.prompt.admitted", "session.input.promoted", "session.prompt.promoted",
-		"session.inbox.enqueued",
+		"session.inbox.enqueued", "session.inbox.delivered", "session.inbox.cancelled",
 		"session.step.started", "session.step.ended", "session.step.failed",
 		"session.text.started", "session.text.delta", "session.text.ended",
 		"session.reasoning.started", "session.reasoning.delta", "session.reasoning.ended",

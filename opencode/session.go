@@ -395,7 +395,7 @@ func (t *Translator) emitError(dst []universal.Event, errv jsonscan.Value, child
 	if msg == "" && errv.Type() == gjson.String {
 		msg = errv.Str()
 	}
-	if name == "MessageAbortedError" {
+	if name == "MessageAbortedError" || name == "aborted" { // 1.x, 2.x
 		if root {
 			t.st.Turn.Aborted = true
 			t.st.Turn.Error = cleanJSON(errv)

@@ -68,6 +68,9 @@ type state struct {
 	// V2Tools holds, by tool part, the name and input of an OpenCode
 	// 2.x tool call whose result has not come (see v2Tool).
 	V2Tools map[string]v2Tool `json:"v2_tools,omitempty"`
+	// V2Inbox holds, by inbox id, a user prompt put in an OpenCode 2.x
+	// session's inbox that has not been delivered (see v2Queued).
+	V2Inbox map[string]v2Queued `json:"v2_inbox,omitempty"`
 	// V2Shells holds, by shell id, the items of an OpenCode 2.x shell
 	// command the user ran whose output has not come (see v2Shell).
 	V2Shells map[string]v2Shell `json:"v2_shells,omitempty"`

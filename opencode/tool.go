@@ -36,6 +36,9 @@ var tools = universal.ToolTable{
 	"webfetch":    {Kind: universal.ToolFetch, URL: "url"},
 	// The sub-agent: its session's items are under the call.
 	"task": {Kind: universal.ToolTask, Prompt: "prompt|description", Agent: "subagent_type|agent"},
+	// 2.x names it subagent ({agent, description, prompt}), as real
+	// 2.0.19 streams show.
+	"subagent": {Kind: universal.ToolTask, Prompt: "prompt|description", Agent: "subagent_type|agent"},
 	// Plans and notes of the agent to itself.
 	"todowrite":  {Kind: universal.ToolThink},
 	"todoread":   {Kind: universal.ToolThink},
@@ -148,7 +151,11 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, f 
 			}),
 		}, universal.SourceAgent, e.raw)
 	}
-	if child := sf.meta("sessionId").Str(); child != "" {
+	child := sf.meta("sessionId").Str()
+	if child == "" {
+		child = sf.meta("sessionID").Str() // 2.x's subagent tool
+	}
+	if child != "" {
 		// The task tool names the sub-agent session it runs.
 		t.link(child, m.Session, p.Call)
 	}

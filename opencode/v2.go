@@ -39,6 +39,8 @@ func (t *Translator) onV2(dst []universal.Event, e *event) []universal.Event {
 		return t.v2Input(dst, sid, e)
 	case "session.inbox.enqueued":
 		return t.v2Inbox(dst, sid, e)
+	case "session.inbox.delivered", "session.inbox.cancelled":
+		return t.v2Delivered(dst, e)
 	case "session.input.promoted", "session.prompt.promoted",
 		"session.tool.input.delta", "session.tool.input.ended":
 		// The prompt is reported when admitted; a tool's arguments when
@@ -135,19 +137,34 @@ func (t *Translator) v2Input(dst []universal.Event, sid string, e *event) []univ
 	return t.v2Prompt(dst, sid, id, prompt, e)
 }
 
-// v2Inbox reports a prompt put in a session's inbox (2.0.2x):
+// v2Queued is a user prompt or synthetic text in a 2.x session's inbox,
+// kept until it is delivered: its session, payload and, for synthetic
+// text, Synthetic.
+type v2Queued struct {
+	Session   string  `json:"session"`
+	Payload   rawText `json:"payload"`
+	Synthetic bool    `json:"synthetic,omitempty"`
+}
+
+// v2Inbox keeps a prompt put in a session's inbox (2.0.x):
 // session.inbox.enqueued {inboxID, item: {type, payload, delivery}}. A
 // user item (payload {text, files?, agents?, skills?, metadata?}) is the
-// prompt's user message, as an admitted input is; a synthetic item is
-// shown by its session.synthetic, a compaction by its compaction's end
+// prompt's user message when it is delivered (v2Delivered): a prompt
+// queued while the model works (delivery queue, or steer within a step)
+// joins the conversation then, after what the model did meanwhile. A
+// synthetic item (payload {text, description?, metadata?}: what 2.0.19
+// tells the model of a shell command the user ran, of a background
+// command that ended, of a mode) is, when delivered, the system item a
+// session.synthetic gives. A compaction is shown by its compaction's end
 // and a move by the session's tools, so they give nothing here.
 func (t *Translator) v2Inbox(dst []universal.Event, sid string, e *event) []universal.Event {
 	d := e.props
 	id := d.Get("inboxID").Str
 	item := d.Sub("item")
-	switch typ := item.Get("type").Str; typ {
-	case "user":
-	case "synthetic", "compaction", "move":
+	typ := item.Get("type").Str
+	switch typ {
+	case "user", "synthetic":
+	case "compaction", "move":
 		return dst
 	default:
 		return t.unparsed(dst, e, fmt.Errorf("inbox item of type %q", typ))
@@ -156,7 +173,36 @@ func (t *Translator) v2Inbox(dst []universal.Event, sid string, e *event) []univ
 	if id == "" || !prompt.IsObject() {
 		return t.unparsed(dst, e, errors.New("inbox item without inboxID and its payload"))
 	}
-	return t.v2Prompt(dst, sid, id, prompt, e)
+	put(&t.st.V2Inbox, t.w.Copy(id), v2Queued{Session: t.w.Copy(sid), Payload: rawText(prompt.Raw()), Synthetic: typ == "synthetic"})
+	return dst
+}
+
+// v2Delivered handles session.inbox.delivered {sessionID, inboxID}, which
+// gives a kept user prompt its user message and synthetic text its system
+// item, and .cancelled, which drops it. Other items' deliveries give
+// nothing.
+func (t *Translator) v2Delivered(dst []universal.Event, e *event) []universal.Event {
+	id := e.props.Get("inboxID").Str
+	q, ok := t.st.V2Inbox[id]
+	if !ok {
+		return dst
+	}
+	delete(t.st.V2Inbox, id)
+	if e.typ == "session.inbox.cancelled" {
+		return dst
+	}
+	payload := gjson.ParseBytes(q.Payload)
+	if !q.Synthetic {
+		return t.v2Prompt(dst, q.Session, id, jsonscan.Wrap(payload), e)
+	}
+	text := payload.Get("text").Str
+	parent, ok := t.noticeParent(q.Session)
+	if text == "" || !ok {
+		return dst
+	}
+	var md jsonw.Object
+	syntheticMeta(&md, payload.Get("description").Str, payload.Get("metadata"))
+	return t.systemText(dst, parent, text, md.Bytes(), e.raw)
 }
 
 // v2Prompt reports a 2.x prompt (text, files, agent mentions) as the user
@@ -264,10 +310,18 @@ func (t *Translator) v2ToolEvent(dst []universal.Event, sid, mid string, e *even
 		state.String("status", status).RawBytes("input", tool.Input)
 		out, atts := v2ToolContent(d.Get("content"))
 		md := d.Get("structured")
+		if !md.IsObject() {
+			// 2.0.19: the tool's metadata ({sessionID, status} of a
+			// sub-agent, {exit, truncated} of a command).
+			md = d.Get("metadata")
+		}
 		if status == "running" {
 			var m jsonw.Object
 			if md.IsObject() {
 				m.Raw("structured", md.Raw)
+			}
+			if child := md.Get("sessionID").Str; child != "" {
+				m.String("sessionID", child)
 			}
 			m.String("output", out)
 			state.RawBytes("metadata", m.Bytes())
@@ -302,15 +356,21 @@ func (t *Translator) v2ToolEvent(dst []universal.Event, sid, mid string, e *even
 }
 
 // v2ToolContent returns a 2.x tool output's text (its text contents, in
-// order) and its files as 1.x attachments ({type: "file", mime, url,
+// order, each on lines of its own: a newline after a block that does not
+// end with one) and its files as 1.x attachments ({type: "file", mime, url,
 // filename}), nil if none.
 func v2ToolContent(content gjson.Result) (string, []byte) {
 	var text strings.Builder
 	var atts []byte
+	n := 0
 	content.ForEach(func(_, c gjson.Result) bool {
 		switch c.Get("type").Str {
 		case "text":
+			if n > 0 && !strings.HasSuffix(text.String(), "\n") {
+				text.WriteByte('\n') // blocks on lines of their own
+			}
 			text.WriteString(c.Get("text").Str)
+			n++
 		case "file":
 			var a jsonw.Object
 			a.String("type", "file").OptString("mime", c.Get("mime").Str).OptString("url", c.Get("uri").Str).OptString("filename", c.Get("name").Str)
@@ -340,8 +400,11 @@ func v2As(e *event, typ string, props []byte) *event {
 // onForm handles the 2.x forms (questions to the user) as the 1.x
 // question events they stand for: form.created {form: {id, sessionID,
 // title?, mode?, fields: [{key, title?, description?, type, options?}] |
-// url}} is question.asked, one question per field (its title, else its
-// description, else its key; its options' labels), the form in metadata;
+// url}} is question.asked, one question per field (its description, else
+// its title, else its key, with a header: its title when it has a
+// description, as the question tool's form gives the header, else its key;
+// its options' labels), the form in metadata, linked to the call of the
+// question tool that opened it (metadata.tool {messageID, id});
 // form.replied {id, sessionID, answer: {key: value}} is question.replied,
 // the answer's values in its order; form.cancelled {id, sessionID} is
 // question.rejected.
@@ -356,6 +419,12 @@ func (t *Translator) onForm(dst []universal.Event, e *event) []universal.Event {
 		}
 		o.String("id", f.Get("id").Str).String("sessionID", f.Get("sessionID").Str)
 		o.OptString("title", f.Get("title").Str)
+		if call := f.Get("metadata.tool.id").Str; call != "" {
+			// The question tool's form names its call.
+			var tool jsonw.Object
+			tool.OptString("messageID", f.Get("metadata.tool.messageID").Str).String("callID", call)
+			o.RawBytes("tool", tool.Bytes())
+		}
 		qs := []byte{'['}
 		add := func(q *jsonw.Object) {
 			if len(qs) > 1 {
@@ -364,15 +433,20 @@ func (t *Translator) onForm(dst []universal.Event, e *event) []universal.Event {
 			qs = append(qs, q.Bytes()...)
 		}
 		f.Get("fields").ForEach(func(_, fd gjson.Result) bool {
-			text := fd.Get("title").Str
-			if text == "" {
-				text = fd.Get("description").Str
+			text, header := fd.Get("title").Str, fd.Get("key").Str
+			if desc := fd.Get("description").Str; desc != "" {
+				if text != "" {
+					// A labelled question (the question tool's form:
+					// header as title, question as description).
+					header = text
+				}
+				text = desc
 			}
 			if text == "" {
-				text = fd.Get("key").Str
+				text = header
 			}
 			var q jsonw.Object
-			q.String("question", text).String("header", fd.Get("key").Str)
+			q.String("question", text).String("header", header)
 			q.Raw("options", fd.Get("options").Raw)
 			if fd.Get("type").Str == "multiselect" {
 				q.Raw("multiple", "true")
@@ -574,10 +648,7 @@ func (t *Translator) onV2System(dst []universal.Event, e *event) []universal.Eve
 	var md jsonw.Object
 	switch e.typ {
 	case "session.synthetic":
-		md.String("source", "synthetic").OptString("description", d.Get("description").Str)
-		if m := d.Get("metadata"); m.IsObject() {
-			md.Raw("metadata", m.Raw)
-		}
+		syntheticMeta(&md, d.Get("description").Str, d.Get("metadata"))
 	case "session.skill.activated":
 		md.String("source", "skill").OptString("skill", d.Get("name").Str).OptString("skill_id", d.Get("id").Str)
 	case "session.instructions.updated":
@@ -588,15 +659,30 @@ func (t *Translator) onV2System(dst []universal.Event, e *event) []universal.Eve
 	default: // session.context.updated
 		md.String("source", "context")
 	}
+	return t.systemText(dst, parent, text, md.Bytes(), e.raw)
+}
+
+// syntheticMeta writes the metadata of text OpenCode gives the model on
+// the user's behalf (session.synthetic, a synthetic inbox item).
+func syntheticMeta(md *jsonw.Object, description string, meta gjson.Result) {
+	md.String("source", "synthetic").OptString("description", description)
+	if meta.IsObject() {
+		md.Raw("metadata", meta.Raw)
+	}
+}
+
+// systemText completes a system item (role system) of text the model is
+// given, under parent.
+func (t *Translator) systemText(dst []universal.Event, parent, text string, md, raw []byte) []universal.Event {
 	p := universal.Text(t.w.Copy(text))
-	p.Metadata = md.Bytes()
+	p.Metadata = md
 	return t.w.Complete(dst, universal.Item{
 		ItemID:   t.w.NewItemID(),
 		ParentID: parent,
 		Kind:     universal.KindSystem,
 		Role:     universal.RoleSystem,
 		Content:  []universal.Part{p},
-	}, universal.SourceAgent, e.raw)
+	}, universal.SourceAgent, raw)
 }
 
 // onV2Revert handles 2.x's revert events as the 1.x revert point they
