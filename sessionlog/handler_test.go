@@ -75,12 +75,7 @@ func TestStreamBehindMiddlewareAndClose(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/sessions/"+evs[0].SessionID+"/stream", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := openStream(t, ctx, srv.URL+"/sessions/"+evs[0].SessionID+"/stream")
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("stream behind middleware: %d", resp.StatusCode)
 	}
@@ -116,15 +111,22 @@ func TestStreamEndsWhenDeleted(t *testing.T) {
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/sessions/"+evs[0].SessionID+"/stream", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := openStream(t, ctx, srv.URL+"/sessions/"+evs[0].SessionID+"/stream")
 	store.Delete(evs[0].SessionID)
 	body, err := io.ReadAll(resp.Body)
 	if err != nil || strings.Count(string(body), "\ndata: ") != 3 {
 		t.Errorf("stream of a deleted log: %v, %q", err, body)
 	}
+}
+
+// openStream opens a live stream; its body is closed when the test ends.
+func openStream(t *testing.T, ctx context.Context, url string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
 }
