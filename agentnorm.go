@@ -289,10 +289,10 @@ func (s *Session) Translator() universal.Translator { return s.t }
 // and the same universal.Options (but no Prompts: the checkpoint has them
 // already), Restore the checkpoint into the new session's Translator, and
 // range over its Events: they continue the old session's, without a gap
-// or a repeat. (An SSE event holding a line that
-// is not SSE is an exception: the line is reported as agent.unparsed when
-// read, but the position stays before the event until the event is whole,
-// so a resume there reports it again.)
+// or a repeat. (An SSE event holding a line that is not SSE is an
+// exception: the line is reported as agent.unparsed when read, but the
+// position stays before the event until the event is whole, so a resume
+// there reports it again.)
 func (s *Session) Position() universal.Position { return s.pos }
 
 // Pending returns how many events of the last native message (or report)
