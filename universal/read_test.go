@@ -30,17 +30,22 @@ type msg struct {
 	Err    string
 }
 
+// msgOf copies a message for comparison.
+func msgOf(m Message) msg {
+	e := ""
+	if m.Err != nil {
+		e = m.Err.Error()
+	}
+	return msg{m.Dir, string(m.Data), m.Event, m.ID, m.Line, m.TimeMS, e}
+}
+
 func readAll(t interface{ Fatalf(string, ...any) }, r MessageReader) []msg {
 	var out []msg
 	for m, err := range Messages(r) {
 		if err != nil {
 			t.Fatalf("read: %v", err)
 		}
-		e := ""
-		if m.Err != nil {
-			e = m.Err.Error()
-		}
-		out = append(out, msg{m.Dir, string(m.Data), m.Event, m.ID, m.Line, m.TimeMS, e})
+		out = append(out, msgOf(m))
 	}
 	return out
 }
@@ -495,11 +500,9 @@ func checkResume(t interface{ Fatalf(string, ...any) }, in string, f Framing, li
 		if err != nil {
 			t.Fatalf("read: %v", err)
 		}
-		e := ""
-		if m.Err != nil {
-			e = m.Err.Error()
-		}
-		msgs = append(msgs, msg{m.Dir, string(m.Data), m.Event, "", m.Line, m.TimeMS, e})
+		c := msgOf(m)
+		c.ID = "" // the stream's state, not the position's
+		msgs = append(msgs, c)
 		pos = append(pos, r.Position())
 	}
 	end := r.Position()

@@ -601,16 +601,16 @@ func allocations(inputs []*input, groups map[string]*group, order []string, prof
 		}
 	}
 	fmt.Printf("%-22s %9s %12s %12s %14s\n", "input", "events", "allocs/event", "bytes/event", "bytes/in byte")
-	print := func(name string, c *count) {
+	row := func(name string, c *count) {
 		if c.events == 0 {
 			return
 		}
 		fmt.Printf("%-22s %9d %12.2f %12.0f %14.2f\n", name, c.events, float64(c.mallocs)/float64(c.events),
 			float64(c.bytes)/float64(c.events), float64(c.bytes)/float64(c.size))
 	}
-	print("all", &all)
+	row("all", &all)
 	for _, k := range order {
-		print(k, counts[k])
+		row(k, counts[k])
 	}
 	if prof != "" {
 		runtime.GC() // a heap profile shows the allocations as of the last collection
