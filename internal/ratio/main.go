@@ -152,34 +152,45 @@ func main() {
 		for _, k := range order {
 			times[k] = &[8]time.Duration{}
 		}
-		if r == 0 {
-			for _, in := range inputs {
-				in.events = events(in)
-				groups[in.agent.Name+" "+in.format.Name].events += len(in.events)
-			}
-		}
-		// Phase by phase, each from a collected heap: a phase pays for the
-		// collections its own garbage makes, not for another's (a
-		// collection runs beside the program, and process CPU time counts
-		// it wherever it happens to run).
-		phase := func(col int, f func(in *input)) {
+		// Measure by measure, each from a collected heap (see the package
+		// doc).
+		measures := func(col int, prepare func(in *input), f func(in *input)) {
 			runtime.GC()
 			for _, in := range inputs {
-				t := times[in.agent.Name+" "+in.format.Name]
-				t[col] += measure(func() { f(in) })
+				if prepare != nil {
+					prepare(in)
+				}
+				times[in.agent.Name+" "+in.format.Name][col] += measure(func() { f(in) })
 			}
 		}
 		if !*reduceOnly {
-			phase(0, valid)
-			phase(1, stdjson)
-			phase(2, func(in *input) { translate(in, nil, nil) })
-			phase(5, func(in *input) { floor(in, &sc, &kept, nil) })
-			phase(7, func(in *input) { floor(in, &sc, &kept, &written) })
+			measures(0, nil, valid)
+			measures(1, nil, stdjson)
+			measures(2, nil, func(in *input) { translate(in, nil, nil) })
+			measures(5, nil, func(in *input) { floor(in, &sc, &kept, nil) })
+			measures(7, nil, func(in *input) { floor(in, &sc, &kept, &written) })
 			var buf []byte
-			phase(3, func(in *input) { translate(in, &buf, nil) })
+			measures(3, nil, func(in *input) { translate(in, &buf, nil) })
 		}
-		phase(4, fold)
-		phase(6, foldFloor)
+		// The reduce measures fold the events of an input translated just
+		// before, not those of every input held from the start: the
+		// collections during a measure would mark them all, hundreds of
+		// MB of pointers that are the benchmark's, not reduce's.
+		var last *input
+		translated := func(count bool) func(in *input) {
+			return func(in *input) {
+				if last != nil {
+					last.events = nil
+				}
+				in.events, last = events(in), in
+				if count {
+					groups[in.agent.Name+" "+in.format.Name].events += len(in.events)
+				}
+			}
+		}
+		measures(4, translated(r == 0), fold)
+		measures(6, translated(false), foldFloor)
+		last.events = nil
 		for _, k := range order {
 			g, t := groups[k], times[k]
 			best(&g.valid, t[0])
