@@ -311,6 +311,15 @@ func toolKind(v universal.ToolKind) (universal.ToolKind, bool) {
 	return v, false
 }
 
+// ownEnum returns the constant v equals (known says which), or a copy of
+// v: a session keeps nothing of an event's memory.
+func ownEnum[T ~string](v T, known func(T) (T, bool)) T {
+	if k, ok := known(v); ok {
+		return k
+	}
+	return T(strings.Clone(string(v)))
+}
+
 // packer copies strings and raw JSON into one buffer; with count set it
 // only adds up their sizes.
 type packer struct {
@@ -610,10 +619,10 @@ func (s *Session) itemDelta(ev *universal.Event, d *universal.ItemDelta, c *Chan
 		for len(it.Item.Content) < d.PartIndex {
 			it.Item.Content = append(it.Item.Content, universal.Part{})
 		}
-		it.Item.Content = append(it.Item.Content, universal.Part{Type: d.PartType})
+		it.Item.Content = append(it.Item.Content, universal.Part{Type: ownEnum(d.PartType, partType)})
 		c.What |= ContentChanged
 	case it.Item.Content[d.PartIndex].Type == "":
-		it.Item.Content[d.PartIndex].Type = d.PartType
+		it.Item.Content[d.PartIndex].Type = ownEnum(d.PartType, partType)
 		c.What |= ContentChanged
 		s.idx.register(it, i)
 	case it.Item.Content[d.PartIndex].Type != d.PartType:
@@ -720,14 +729,14 @@ func (s *Session) identity(ev *universal.Event, it *Item, snap *universal.Item, 
 	switch {
 	case snap.Kind == "" || snap.Kind == it.Item.Kind:
 	case it.Item.Kind == universal.KindUnknown:
-		it.Item.Kind = snap.Kind
+		it.Item.Kind = ownEnum(snap.Kind, kind)
 	default:
 		s.anomaly(ev, c, fmt.Sprintf("item %s: kind %s then %s; %s kept", it.Item.ItemID, it.Item.Kind, snap.Kind, it.Item.Kind))
 	}
 	switch {
 	case snap.Role == "" || snap.Role == it.Item.Role:
 	case it.Item.Role == "":
-		it.Item.Role = snap.Role
+		it.Item.Role = ownEnum(snap.Role, role)
 	default:
 		s.anomaly(ev, c, fmt.Sprintf("item %s: role %s then %s; %s kept", it.Item.ItemID, it.Item.Role, snap.Role, it.Item.Role))
 	}
