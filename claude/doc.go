@@ -144,7 +144,7 @@
 // the codex and amp translators report such errors; the message item and
 // the turn's metadata keep the text as printed, and any other text (the
 // "API Error: 400 <message>" of later versions among them) is kept as it
-// is. In a sub-agent's scope neither that message nor a
+// is, with the status it gives as http_status in the details. In a sub-agent's scope neither that message nor a
 // transcript's api_error without retries left is an error of the session
 // (the sub-agent convention of package universal): the Agent/Task call that
 // spawned the sub-agent gets it as sub_agent_error {message, code,
@@ -171,9 +171,13 @@
 // fails when is_error is set, when its exit code (the structured result's,
 // else the "Exit code N" its output starts with) is not 0, the code going
 // to "exit_code" in the part's metadata, and when the command was
-// interrupted. The result part's metadata holds the permission decision
-// and, for outputs the CLI persisted to a file, truncated: true with the
-// file's path and size.
+// interrupted. Any result whose structured result is {success: false, …}
+// fails too (the agent-team tools, TaskUpdate, Skill: no is_error). The
+// result part's metadata holds the permission decision and, for outputs
+// the CLI persisted to a file, truncated: true with the file's path and
+// size (persistedOutputPath, or before it the path the <persisted-output>
+// preview names); for a command output 1.0.x and 2.0.x cut ("… [N lines
+// truncated] ..." at its end), truncated: true and truncated_lines N.
 //
 // Prompts. Claude Code does not echo prompts it got as an argument or on
 // stdin. Prompts the host reports (universal.Prompt) and user messages seen

@@ -261,6 +261,13 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 		}
 	}
 	isErr := b.Get("is_error").Bool()
+	if !isErr && structured.IsObject() && structured.Get("success").Type == gjson.False {
+		// A tool whose structured result says it did not succeed
+		// ({success: false, message|error}: the agent-team tools
+		// TeamDelete, Teammate and SendMessage, TaskUpdate, Skill)
+		// failed, though the block sets no is_error.
+		isErr = true
+	}
 	output, extra := t.toolResultContent(b.Sub("content"))
 	decision, kind := resultDecision(r, call)
 	name := ""
@@ -296,6 +303,12 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	o.OptString("non_execution_kind", kind)
 	if p := structured.Get("persistedOutputPath"); p.Type == gjson.String {
 		o.Bool("truncated", true).String("persisted_output_path", p.Str).Raw("persisted_output_size", structured.Get("persistedOutputSize").Raw)
+	} else if p, ok := persistedPath(output); ok {
+		// 2.1.1x names the file only in the output it gives the model.
+		o.Bool("truncated", true).String("persisted_output_path", p)
+	} else if n, ok := truncatedLines(output); ok && toolKind == universal.ToolExecute {
+		// 1.0.x–2.0.x cut a long command output and said so at its end.
+		o.Bool("truncated", true).Int("truncated_lines", n)
 	}
 	if bt := b.Get("type").Str; bt != "tool_result" {
 		o.String("block_type", bt)
@@ -612,4 +625,48 @@ func (t *Translator) queuedCommand(dst events, r, a jsonscan.Value) events {
 		t.s.Turn.Finished = false
 	}
 	return t.userMessage(dst, uuid, t.scopeParent(scope), parts, universal.SourceAgent, t.raw)
+}
+
+// persistedPath returns the file a tool output too large for the context
+// was saved to, as the output the model got names it: "<persisted-output>\n
+// Output too large (106.3KB). Full output saved to: PATH\n\nPreview …"
+// (Claude Code 2.1.x; 2.1.1xx and later also record the path in the
+// structured result as persistedOutputPath).
+func persistedPath(output string) (string, bool) {
+	rest, ok := strings.CutPrefix(output, "<persisted-output>\n")
+	if !ok || !strings.HasSuffix(output, "</persisted-output>") {
+		return "", false
+	}
+	line, _, _ := strings.Cut(rest, "\n")
+	_, p, ok := strings.Cut(line, "Full output saved to: ")
+	if !ok || p == "" {
+		return "", false
+	}
+	return p, true
+}
+
+// truncatedLines returns the number of lines Claude Code 1.0.x and 2.0.x
+// cut from a long command output: it keeps the first 30,000 characters and
+// ends the output with "\n\n... [N lines truncated] ...".
+func truncatedLines(output string) (int64, bool) {
+	rest, ok := strings.CutSuffix(output, " lines truncated] ...")
+	if !ok {
+		return 0, false
+	}
+	i := strings.LastIndex(rest, "\n\n... [")
+	if i < 0 {
+		return 0, false
+	}
+	digits := rest[i+len("\n\n... ["):]
+	if len(digits) == 0 || len(digits) > 12 {
+		return 0, false
+	}
+	n := int64(0)
+	for j := 0; j < len(digits); j++ {
+		if digits[j] < '0' || digits[j] > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(digits[j]-'0')
+	}
+	return n, true
 }
