@@ -239,7 +239,10 @@
 // (interrupted, session_ending) and the session in error. In transcripts a
 // turn runs from a user prompt to where the record shows it ended: the
 // next prompt, system/turn_duration, an interruption marker (interrupted),
-// the CLI's synthetic API error message (error), or the first entry after
+// the CLI's synthetic API error message (error), the result of a tool
+// that ends the turn (a line marked toolEndsTurn: 2.1.29x sub-agents hand
+// their report back with SubagentHandback, workflow agents with
+// StructuredOutput, and no response follows), or the first entry after
 // a final response — one that called no tools and stopped (end_turn,
 // stop_sequence, refusal; in older transcripts, which record no stop
 // reason on a response's lines, a response whose last block is text) —

@@ -226,3 +226,78 @@ func TestAPIErrorPlainStatus(t *testing.T) {
 		}
 	}
 }
+
+// handback is a sub-agent's transcript (subagents/agent-<id>.jsonl) of
+// Claude Code 2.1.29x and later, which ends on the hand-back: the agent
+// calls SubagentHandback (a workflow's agent, StructuredOutput), and the
+// harness writes that call's result as a user line marked toolEndsTurn;
+// no response follows it, ever. Shapes as public projects' tests quote the
+// lines of real files ("SubagentHandback, marked toolEndsTurn", tried on
+// Linux 2026-10-09; "most subagent runs end on the agent harness's
+// hand-back tool", measured over 257 runs; found by content search, the
+// repositories not identified), with our envelope fields.
+var handback = []string{
+	`{"parentUuid":null,"isSidechain":true,"agentId":"a1","type":"user","uuid":"u1","sessionId":"s1","version":"2.1.295","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"List the files."}}`,
+	`{"parentUuid":"u1","isSidechain":true,"agentId":"a1","type":"assistant","uuid":"u2","sessionId":"s1","version":"2.1.295","timestamp":"2026-01-01T00:00:00.200Z","message":{"id":"msg_B","role":"assistant","content":[{"type":"tool_use","id":"toolu_B","name":"Bash","input":{"command":"ls"}}],"stop_reason":"tool_use","usage":{"input_tokens":3,"output_tokens":3}}}`,
+	`{"parentUuid":"u2","isSidechain":true,"agentId":"a1","type":"user","uuid":"u3","sessionId":"s1","version":"2.1.295","timestamp":"2026-01-01T00:00:00.500Z","message":{"role":"user","content":[{"tool_use_id":"toolu_B","type":"tool_result","content":"a.txt"}]},"toolUseResult":{"stdout":"a.txt","stderr":"","interrupted":false,"isImage":false}}`,
+	`{"parentUuid":"u3","isSidechain":true,"agentId":"a1","type":"assistant","uuid":"u4","sessionId":"s1","version":"2.1.295","timestamp":"2026-01-01T00:00:01.000Z","message":{"id":"msg_X","role":"assistant","content":[{"type":"tool_use","id":"toolu_H","name":"SubagentHandback","input":{"message":"One file: a.txt"}}],"stop_reason":null,"usage":{"input_tokens":3,"output_tokens":3}}}`,
+	`{"parentUuid":"u4","isSidechain":true,"agentId":"a1","type":"user","uuid":"u5","sessionId":"s1","version":"2.1.295","timestamp":"2026-01-01T00:00:01.100Z","message":{"role":"user","content":[{"tool_use_id":"toolu_H","type":"tool_result","content":[{"type":"text","text":"{\"success\":true,\"message\":\"Report delivered to your caller.\"}"}]}]},"toolUseResult":{"success":true,"message":"Report delivered to your caller."},"toolEndsTurn":true,"sourceToolAssistantUUID":"u4"}`,
+}
+
+// turnStatuses returns the statuses of the turns that ended.
+func turnStatuses(evs []universal.Event) []universal.TurnStatus {
+	var out []universal.TurnStatus
+	for _, e := range golden.OfType(evs, universal.TypeTurnEnded) {
+		out = append(out, e.Data.(*universal.TurnEnded).Status)
+	}
+	return out
+}
+
+// TestToolEndsTurn: a transcript whose turn ends on a result marked
+// toolEndsTurn (a sub-agent's hand-back) ended completed; it was read as
+// cut off (the turn interrupted, "the session ended during a turn"),
+// since the last entry is a tool result the agent never answered. A
+// prompt after it (the agent resumed) starts a turn of its own; a result
+// without the mark is no end; a hand-back under its Agent call in the
+// main file ends none of the session's turns.
+func TestToolEndsTurn(t *testing.T) {
+	evs := feed(t, claude.FormatTranscript, nil, nil, handback...)
+	checkShape(t, evs)
+	if got := turnStatuses(evs); len(got) != 1 || got[0] != universal.TurnCompleted {
+		t.Errorf("turns %v, want one completed", got)
+	}
+	if e := golden.OfType(evs, universal.TypeSessionEnded); len(e) != 1 || e[0].Data.(*universal.SessionEnded).Reason != universal.EndCompleted {
+		t.Errorf("session ended %v, want completed", e)
+	}
+
+	resumed := append(append([]string(nil), handback...),
+		`{"parentUuid":"u5","isSidechain":true,"agentId":"a1","type":"user","uuid":"u6","sessionId":"s1","version":"2.1.295","message":{"role":"user","content":"And the hidden ones?"}}`,
+		`{"parentUuid":"u6","isSidechain":true,"agentId":"a1","type":"assistant","uuid":"u7","sessionId":"s1","version":"2.1.295","message":{"id":"msg_Y","role":"assistant","content":[{"type":"text","text":"None."}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":1}}}`)
+	if got := turnStatuses(feed(t, claude.FormatTranscript, nil, nil, resumed...)); len(got) != 2 || got[0] != universal.TurnCompleted || got[1] != universal.TurnCompleted {
+		t.Errorf("resumed: turns %v, want two completed", got)
+	}
+
+	unmarked := append([]string(nil), handback...)
+	unmarked[4] = strings.Replace(unmarked[4], `"toolEndsTurn":true,`, ``, 1)
+	if got := turnStatuses(feed(t, claude.FormatTranscript, nil, nil, unmarked...)); len(got) != 1 || got[0] != universal.TurnInterrupted {
+		t.Errorf("without the mark: turns %v, want the turn cut off", got)
+	}
+
+	// The main file, then the sub-agent's: the hand-back is the sub-agent's.
+	l := func(s string) string { return transcriptLine("2.1.295", s) }
+	main := []string{
+		l(`{"type":"user","uuid":"m1","parentUuid":null,"message":{"role":"user","content":"what is here?"}}`),
+		l(`{"type":"assistant","uuid":"m2","parentUuid":"m1","message":{"id":"mm1","role":"assistant","stop_reason":"tool_use","content":[{"type":"tool_use","id":"toolu_A","name":"Agent","input":{"description":"list","prompt":"List the files.","subagent_type":"Explore"}}]}}`),
+		l(`{"type":"user","uuid":"m3","parentUuid":"m2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_A","content":"One file: a.txt"}]},"toolUseResult":{"status":"completed","agentId":"a1","content":[{"type":"text","text":"One file: a.txt"}]}}`),
+	}
+	evs = feed(t, claude.FormatTranscript, nil, nil, append(main, handback...)...)
+	checkShape(t, evs)
+	if got := turnStatuses(evs); len(got) != 1 || got[0] != universal.TurnInterrupted {
+		t.Errorf("main file: turns %v, want the session's turn left as the main file leaves it (cut off)", got)
+	}
+	for _, it := range completed(evs, universal.KindToolResult, "") {
+		if it.ParentID == "" {
+			t.Errorf("result %+v at the top level", it)
+		}
+	}
+}

@@ -59,10 +59,31 @@ func (t *Translator) user(dst events, r jsonscan.Value, scope string) events {
 		}
 		return true
 	})
+	if results > 0 && t.transcript && r.Get("toolEndsTurn").Bool() {
+		dst = t.toolEndedTurn(dst, scope)
+	}
 	if len(parts) == 0 {
 		return dst
 	}
 	return t.userContent(dst, r, scope, parts)
+}
+
+// toolEndedTurn ends a transcript's turn at the result of a tool that
+// ends it: Claude Code marks such a result line toolEndsTurn, and no
+// response follows it (2.1.29x and later: a sub-agent hands its report
+// back with SubagentHandback, a workflow's agent with StructuredOutput).
+// Only the file's own thread: a sub-agent's hand-back under its call in
+// the main file ends nothing of the session's.
+func (t *Translator) toolEndedTurn(dst events, scope string) events {
+	if t.s.Turn == nil || t.scopeParent(scope) != "" {
+		return dst
+	}
+	dst = t.closeMsgs(dst, func(m *message) bool { return m.Parent == "" && !m.Live })
+	t.s.Turn.Finished = true
+	if t.done() {
+		dst = t.endTranscriptTurn(dst, universal.SourceAgent)
+	}
+	return dst
 }
 
 // textOf joins the text parts.
