@@ -171,8 +171,9 @@
 // fails when is_error is set, when its exit code (the structured result's,
 // else the "Exit code N" its output starts with) is not 0, the code going
 // to "exit_code" in the part's metadata, and when the command was
-// interrupted. Any result whose structured result is {success: false, …}
-// fails too (the agent-team tools, TaskUpdate, Skill: no is_error). The
+// interrupted. A result of the CLI's own tools whose structured result is
+// {success: false, …} fails too (the agent-team tools, TaskUpdate, Skill:
+// no is_error; not an MCP tool's, whose data it is). The
 // result part's metadata holds the permission decision and, for outputs
 // the CLI persisted to a file, truncated: true with the file's path and
 // size (persistedOutputPath, or before it the path the <persisted-output>

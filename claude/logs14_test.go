@@ -61,8 +61,8 @@ var teamLines = []string{
 // agent-team tools (Teammate and TeamDelete cleanup refused while
 // teammates run, SendMessage not delivered), TaskUpdate of an unknown
 // task, a Skill that did not load. Such results were shown as succeeded.
-// The same in a transcript (toolUseResult); success true, and a
-// structured result without success, change nothing.
+// The same in a transcript (toolUseResult); success true, a structured
+// result without success, and an MCP tool's data change nothing.
 func TestStructuredSuccessFalse(t *testing.T) {
 	const failed, worked = "toolu_01TNzA2Stp38wHgy3LGbeWzU", "toolu_01GpXR7TktP2J5vxdP7Ym5ck"
 	evs := feed(t, claude.FormatStreamJSON, nil, nil, teamLines...)
@@ -90,8 +90,13 @@ func TestStructuredSuccessFalse(t *testing.T) {
 		l(`{"type":"assistant","uuid":"u6","parentUuid":"u5","message":{"id":"m3","role":"assistant","content":[{"type":"tool_use","id":"t3","name":"Read","input":{"file_path":"/a"}}]}}`),
 		l(`{"type":"user","uuid":"u7","parentUuid":"u6","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t3","content":"1\tx"}]},"toolUseResult":{"type":"text","file":{"filePath":"/a","content":"x","numLines":1,"startLine":1,"totalLines":1}}}`),
 	}
+	// An MCP server's data that says success false is no failure of the
+	// tool (the server's isError is the block's is_error).
+	tr = append(tr,
+		l(`{"type":"assistant","uuid":"u8","parentUuid":"u7","message":{"id":"m4","role":"assistant","content":[{"type":"tool_use","id":"t4","name":"mcp__jobs__lookup","input":{"id":"7"}}]}}`),
+		l(`{"type":"user","uuid":"u9","parentUuid":"u8","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t4","content":"{\"success\":false,\"reason\":\"no such job\"}"}]},"toolUseResult":{"success":false,"reason":"no such job"}}`))
 	evs = feed(t, claude.FormatTranscript, nil, nil, tr...)
-	for call, want := range map[string]universal.ItemStatus{"t1": universal.StatusFailed, "t2": universal.StatusCompleted, "t3": universal.StatusCompleted} {
+	for call, want := range map[string]universal.ItemStatus{"t1": universal.StatusFailed, "t2": universal.StatusCompleted, "t3": universal.StatusCompleted, "t4": universal.StatusCompleted} {
 		if got := resultStatus(evs, call); got != want {
 			t.Errorf("transcript: %s result %s, want %s", call, got, want)
 		}

@@ -282,11 +282,13 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 		}
 	}
 	isErr := b.Get("is_error").Bool()
-	if !isErr && structured.IsObject() && structured.Get("success").Type == gjson.False {
-		// A tool whose structured result says it did not succeed
-		// ({success: false, message|error}: the agent-team tools
-		// TeamDelete, Teammate and SendMessage, TaskUpdate, Skill)
-		// failed, though the block sets no is_error.
+	if !isErr && structured.IsObject() && structured.Get("success").Type == gjson.False &&
+		(tl == nil || !strings.HasPrefix(tl.Name, "mcp__")) {
+		// A tool of the CLI's whose structured result says it did not
+		// succeed ({success: false, message|error}: the agent-team
+		// tools TeamDelete, Teammate and SendMessage, TaskUpdate,
+		// Skill) failed, though the block sets no is_error. (An MCP
+		// tool's result is the server's data: its isError is is_error.)
 		isErr = true
 	}
 	output, extra := t.toolResultContent(b.Sub("content"))
