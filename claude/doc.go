@@ -346,8 +346,12 @@
 // successful result ({"source": "tool_result", "inferred": true}: the
 // call ran), and left open by a failed one. Refusals the CLI applies itself
 // (system/permission_denied, result.permission_denials, a rejected decision
-// on a tool result, a failed result that is the CLI's own "Claude requested
-// permissions to …, but you haven't granted it yet.") and approvals a user gave (decision source user_…) that
+// on a tool result, a failed result that is the CLI's own refusal text:
+// "Claude requested permissions to …, but you haven't granted it yet.",
+// "Permission to use X has been auto-denied (prompts unavailable)." or
+// "… in dontAsk mode." or "… has been denied.", with the CLI's reason as
+// decision_reason: asyncAgent, mode, rule) and approvals a user gave
+// (decision source user_…) that
 // were not requested visibly become a request and its resolution at once,
 // with the tool_use_id as permission_id. Every call gets at most one pair.
 // Rule-based approvals asked nobody and produce no permission. ExitPlanMode

@@ -306,3 +306,63 @@ func TestToolEndsTurn(t *testing.T) {
 		}
 	}
 }
+
+// TestCLIRefusalTexts: the permission check of Claude Code 2.1.x refuses a
+// call without asking anyone with a text of its own: "Permission to use
+// Write has been auto-denied (prompts unavailable)." (a background
+// sub-agent, which cannot ask; decisionReason asyncAgent), "… has been
+// auto-denied in dontAsk mode." (mode) and "… has been denied." (a deny
+// rule), as public analyses of its cli.js quote them. Transcripts before
+// tool_result_meta record nothing else: the result failed, and no
+// permission showed the refusal (the 1.0.x text "Claude requested
+// permissions to …, but you haven't granted it yet." did). Each is now a
+// permission denied with the CLI's reason. Real: a 2.1.34 sub-agent
+// transcript entry (found by content search, repository not identified:
+// used as a shape, its call line made up; 2.1.29 files show the same).
+func TestCLIRefusalTexts(t *testing.T) {
+	l := func(s string) string { return transcriptLine("2.1.34", s) }
+	run := func(tool, text string, isErr bool) []universal.Event {
+		b, _ := json.Marshal(text)
+		e, _ := json.Marshal("Error: " + text)
+		return feed(t, claude.FormatTranscript, nil, nil,
+			l(`{"parentUuid":null,"isSidechain":true,"agentId":"a2cbc45","type":"user","uuid":"u1","message":{"role":"user","content":"Write the report."}}`),
+			l(`{"parentUuid":"u1","isSidechain":true,"agentId":"a2cbc45","type":"assistant","uuid":"a1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"toolu_013zGrSsCQ2gxPqBF6xMkFEe","name":"`+tool+`","input":{"file_path":"/r/report.md","content":"x"}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1}}}`),
+			l(`{"parentUuid":"a1","isSidechain":true,"agentId":"a2cbc45","type":"user","uuid":"dc8c4120-74b2-42de-85ab-494be76dd3ea","message":{"role":"user","content":[{"type":"tool_result","content":`+string(b)+`,"is_error":`+map[bool]string{true: "true", false: "false"}[isErr]+`,"tool_use_id":"toolu_013zGrSsCQ2gxPqBF6xMkFEe"}]},"toolUseResult":`+string(e)+`,"sourceToolAssistantUUID":"a1"}`),
+		)
+	}
+	for text, reason := range map[string]string{
+		"Permission to use Write has been auto-denied (prompts unavailable).": "asyncAgent",
+		"Permission to use Write has been auto-denied in dontAsk mode.":       "mode",
+		"Permission to use Write has been denied.":                            "rule",
+	} {
+		evs := run("Write", text, true)
+		checkShape(t, evs)
+		res := golden.OfType(evs, universal.TypePermissionResolved)
+		if len(res) != 1 {
+			t.Errorf("%q: %d permission.resolved, want 1", text, len(res))
+			continue
+		}
+		p := res[0].Data.(*universal.Permission)
+		var md struct {
+			Message string
+			Reason  string `json:"decision_reason"`
+		}
+		_ = json.Unmarshal(p.Metadata, &md)
+		if p.Status != universal.PermissionDenied || p.CallID != "toolu_013zGrSsCQ2gxPqBF6xMkFEe" || md.Message != text || md.Reason != reason {
+			t.Errorf("%q: %+v %s, want denied with reason %s", text, p, p.Metadata, reason)
+		}
+	}
+	// Not the CLI's refusal: a tool's own text, or a result that did not fail.
+	for _, c := range []struct {
+		text  string
+		isErr bool
+	}{
+		{"Permission to use the shared drive has been denied.", true},
+		{"Permission to use Write has been auto-denied (prompts unavailable).", false},
+		{"Error: Permission to use Write has been denied. Retry later", true},
+	} {
+		if n := len(golden.OfType(run("Write", c.text, c.isErr), universal.TypePermissionResolved)); n != 0 {
+			t.Errorf("%q (is_error %v): %d permission.resolved, want none", c.text, c.isErr, n)
+		}
+	}
+}

@@ -345,14 +345,19 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	}
 	// The permission decision came before the tool ran.
 	dst = t.decided(dst, call, name, decision, kind, output)
-	if isErr && !decision.Exists() && kind == "" && tl != nil && !tl.Question && askRefusal(output) {
-		// A call the permission rules would have asked about, refused
-		// because nobody could be asked (print mode without a permission
-		// tool). Only the result says so in 1.0.5x stream-json (no
-		// permission_denials) and in transcripts without permissionDecision.
-		var md jsonw.Object
-		md.String("source", "tool_result").String("message", output)
-		dst = t.resolvePerm(dst, call, name, false, md.Bytes(), universal.SourceAgent, t.raw)
+	if isErr && !decision.Exists() && kind == "" && tl != nil && !tl.Question {
+		if reason, ok := cliRefusal(output); ok {
+			// A call the CLI's permission check refused without asking
+			// anyone: one it would have asked about, in a context that
+			// cannot ask (print mode without a permission tool, a
+			// background sub-agent) or in dontAsk mode, or one a deny
+			// rule forbids. Only the result says so in 1.0.5x
+			// stream-json (no permission_denials) and in transcripts
+			// without permissionDecision or tool_result_meta.
+			var md jsonw.Object
+			md.String("source", "tool_result").String("message", output).OptString("decision_reason", reason)
+			dst = t.resolvePerm(dst, call, name, false, md.Bytes(), universal.SourceAgent, t.raw)
+		}
 	}
 	if p := t.s.Perms[call]; p != nil && !p.Done && !decision.Exists() && !isErr && (tl == nil || !tl.Question) && name != "ExitPlanMode" {
 		// A request the input shows no answer to (stream-json holds
@@ -503,12 +508,37 @@ func resultDecision(r jsonscan.Value, call string) (decision gjson.Result, kind 
 	return r.Get("permissionDecision"), r.Get("toolDenialKind").Str
 }
 
-// askRefusal reports the CLI's own text for a call that needed approval
-// nobody gave: "Claude requested permissions to use Bash (to read from
-// PATH, to write to PATH), but you haven't granted it yet."
-func askRefusal(output string) bool {
-	return strings.HasPrefix(output, "Claude requested permissions to ") &&
-		strings.HasSuffix(output, ", but you haven't granted it yet.")
+// cliRefusal reports the CLI's own text for a call its permission check
+// refused, and the kind of the decision's reason as the CLI names it
+// (decisionReason.type; "" for the 1.0.x text, which names none):
+//
+//	Claude requested permissions to use Bash (…), but you haven't granted it yet.   1.0.x: nobody could be asked
+//	Permission to use Write has been auto-denied (prompts unavailable).             asyncAgent: a background sub-agent
+//	Permission to use Bash has been auto-denied in dontAsk mode.                    mode: dontAsk
+//	Permission to use Bash has been denied.                                         rule: a deny rule
+//
+// (the messages of the permission check in Claude Code's cli.js, 2.1.x, as
+// public analyses of it quote them; the first two seen in real 2.1.29 and
+// 2.1.34 sub-agent transcripts).
+func cliRefusal(output string) (string, bool) {
+	if strings.HasPrefix(output, "Claude requested permissions to ") &&
+		strings.HasSuffix(output, ", but you haven't granted it yet.") {
+		return "", true
+	}
+	rest, ok := strings.CutPrefix(output, "Permission to use ")
+	if !ok {
+		return "", false
+	}
+	for _, r := range [...]struct{ suffix, reason string }{
+		{" has been auto-denied (prompts unavailable).", "asyncAgent"},
+		{" has been auto-denied in dontAsk mode.", "mode"},
+		{" has been denied.", "rule"},
+	} {
+		if tool, ok := strings.CutSuffix(rest, r.suffix); ok && tool != "" && !strings.ContainsAny(tool, " \n") {
+			return r.reason, true
+		}
+	}
+	return "", false
 }
 
 // toolResultContent is anthropic.ToolResult read through the message's
