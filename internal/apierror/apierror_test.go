@@ -88,5 +88,8 @@ func FuzzParse(f *testing.F) {
 		if ok && (b.Message == "" || b.JSON == "" || b.JSON[0] != '{') {
 			t.Errorf("Parse(%q) = %+v", s, b)
 		}
+		if st, ok := Status(s); ok && (st < 100 || st > 599 || ok && b.Status != 0 && b.Status != st) {
+			t.Errorf("Status(%q) = %d, Parse's %d", s, st, b.Status)
+		}
 	})
 }
