@@ -144,7 +144,7 @@
 // the codex and amp translators report such errors; the message item and
 // the turn's metadata keep the text as printed, and any other text (the
 // "API Error: 400 <message>" of later versions among them) is kept as it
-// is. In a sub-agent's scope neither that message nor a
+// is, with the status it gives as http_status in the details. In a sub-agent's scope neither that message nor a
 // transcript's api_error without retries left is an error of the session
 // (the sub-agent convention of package universal): the Agent/Task call that
 // spawned the sub-agent gets it as sub_agent_error {message, code,
@@ -171,9 +171,14 @@
 // fails when is_error is set, when its exit code (the structured result's,
 // else the "Exit code N" its output starts with) is not 0, the code going
 // to "exit_code" in the part's metadata, and when the command was
-// interrupted. The result part's metadata holds the permission decision
-// and, for outputs the CLI persisted to a file, truncated: true with the
-// file's path and size.
+// interrupted. A result of the CLI's own tools whose structured result is
+// {success: false, …} fails too (the agent-team tools, TaskUpdate, Skill:
+// no is_error; not an MCP tool's, whose data it is). The
+// result part's metadata holds the permission decision and, for outputs
+// the CLI persisted to a file, truncated: true with the file's path and
+// size (persistedOutputPath, or before it the path the <persisted-output>
+// preview names); for a command output 1.0.x and 2.0.x cut ("… [N lines
+// truncated] ..." at its end), truncated: true and truncated_lines N.
 //
 // Prompts. Claude Code does not echo prompts it got as an argument or on
 // stdin. Prompts the host reports (universal.Prompt) and user messages seen
@@ -235,7 +240,10 @@
 // (interrupted, session_ending) and the session in error. In transcripts a
 // turn runs from a user prompt to where the record shows it ended: the
 // next prompt, system/turn_duration, an interruption marker (interrupted),
-// the CLI's synthetic API error message (error), or the first entry after
+// the CLI's synthetic API error message (error), the result of a tool
+// that ends the turn (a line marked toolEndsTurn: 2.1.29x sub-agents hand
+// their report back with SubagentHandback, workflow agents with
+// StructuredOutput, and no response follows), or the first entry after
 // a final response — one that called no tools and stopped (end_turn,
 // stop_sequence, refusal; in older transcripts, which record no stop
 // reason on a response's lines, a response whose last block is text) —
@@ -338,8 +346,12 @@
 // successful result ({"source": "tool_result", "inferred": true}: the
 // call ran), and left open by a failed one. Refusals the CLI applies itself
 // (system/permission_denied, result.permission_denials, a rejected decision
-// on a tool result, a failed result that is the CLI's own "Claude requested
-// permissions to …, but you haven't granted it yet.") and approvals a user gave (decision source user_…) that
+// on a tool result, a failed result that is the CLI's own refusal text:
+// "Claude requested permissions to …, but you haven't granted it yet.",
+// "Permission to use X has been auto-denied (prompts unavailable)." or
+// "… in dontAsk mode." or "… has been denied.", with the CLI's reason as
+// decision_reason: asyncAgent, mode, rule) and approvals a user gave
+// (decision source user_…) that
 // were not requested visibly become a request and its resolution at once,
 // with the tool_use_id as permission_id. Every call gets at most one pair.
 // Rule-based approvals asked nobody and produce no permission. ExitPlanMode

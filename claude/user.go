@@ -59,10 +59,31 @@ func (t *Translator) user(dst events, r jsonscan.Value, scope string) events {
 		}
 		return true
 	})
+	if results > 0 && t.transcript && r.Get("toolEndsTurn").Bool() {
+		dst = t.toolEndedTurn(dst, scope)
+	}
 	if len(parts) == 0 {
 		return dst
 	}
 	return t.userContent(dst, r, scope, parts)
+}
+
+// toolEndedTurn ends a transcript's turn at the result of a tool that
+// ends it: Claude Code marks such a result line toolEndsTurn, and no
+// response follows it (2.1.29x and later: a sub-agent hands its report
+// back with SubagentHandback, a workflow's agent with StructuredOutput).
+// Only the file's own thread: a sub-agent's hand-back under its call in
+// the main file ends nothing of the session's.
+func (t *Translator) toolEndedTurn(dst events, scope string) events {
+	if t.s.Turn == nil || t.scopeParent(scope) != "" {
+		return dst
+	}
+	dst = t.closeMsgs(dst, func(m *message) bool { return m.Parent == "" && !m.Live })
+	t.s.Turn.Finished = true
+	if t.done() {
+		dst = t.endTranscriptTurn(dst, universal.SourceAgent)
+	}
+	return dst
 }
 
 // textOf joins the text parts.
@@ -261,6 +282,15 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 		}
 	}
 	isErr := b.Get("is_error").Bool()
+	if !isErr && structured.IsObject() && structured.Get("success").Type == gjson.False &&
+		(tl == nil || !strings.HasPrefix(tl.Name, "mcp__")) {
+		// A tool of the CLI's whose structured result says it did not
+		// succeed ({success: false, message|error}: the agent-team
+		// tools TeamDelete, Teammate and SendMessage, TaskUpdate,
+		// Skill) failed, though the block sets no is_error. (An MCP
+		// tool's result is the server's data: its isError is is_error.)
+		isErr = true
+	}
 	output, extra := t.toolResultContent(b.Sub("content"))
 	decision, kind := resultDecision(r, call)
 	name := ""
@@ -296,6 +326,12 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	o.OptString("non_execution_kind", kind)
 	if p := structured.Get("persistedOutputPath"); p.Type == gjson.String {
 		o.Bool("truncated", true).String("persisted_output_path", p.Str).Raw("persisted_output_size", structured.Get("persistedOutputSize").Raw)
+	} else if p, ok := persistedPath(output); ok {
+		// 2.1.1x names the file only in the output it gives the model.
+		o.Bool("truncated", true).String("persisted_output_path", p)
+	} else if n, ok := truncatedLines(output); ok && toolKind == universal.ToolExecute {
+		// 1.0.x–2.0.x cut a long command output and said so at its end.
+		o.Bool("truncated", true).Int("truncated_lines", n)
 	}
 	if bt := b.Get("type").Str; bt != "tool_result" {
 		o.String("block_type", bt)
@@ -309,14 +345,19 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	}
 	// The permission decision came before the tool ran.
 	dst = t.decided(dst, call, name, decision, kind, output)
-	if isErr && !decision.Exists() && kind == "" && tl != nil && !tl.Question && askRefusal(output) {
-		// A call the permission rules would have asked about, refused
-		// because nobody could be asked (print mode without a permission
-		// tool). Only the result says so in 1.0.5x stream-json (no
-		// permission_denials) and in transcripts without permissionDecision.
-		var md jsonw.Object
-		md.String("source", "tool_result").String("message", output)
-		dst = t.resolvePerm(dst, call, name, false, md.Bytes(), universal.SourceAgent, t.raw)
+	if isErr && !decision.Exists() && kind == "" && tl != nil && !tl.Question {
+		if reason, ok := cliRefusal(output); ok {
+			// A call the CLI's permission check refused without asking
+			// anyone: one it would have asked about, in a context that
+			// cannot ask (print mode without a permission tool, a
+			// background sub-agent) or in dontAsk mode, or one a deny
+			// rule forbids. Only the result says so in 1.0.5x
+			// stream-json (no permission_denials) and in transcripts
+			// without permissionDecision or tool_result_meta.
+			var md jsonw.Object
+			md.String("source", "tool_result").String("message", output).OptString("decision_reason", reason)
+			dst = t.resolvePerm(dst, call, name, false, md.Bytes(), universal.SourceAgent, t.raw)
+		}
 	}
 	if p := t.s.Perms[call]; p != nil && !p.Done && !decision.Exists() && !isErr && (tl == nil || !tl.Question) && name != "ExitPlanMode" {
 		// A request the input shows no answer to (stream-json holds
@@ -467,12 +508,37 @@ func resultDecision(r jsonscan.Value, call string) (decision gjson.Result, kind 
 	return r.Get("permissionDecision"), r.Get("toolDenialKind").Str
 }
 
-// askRefusal reports the CLI's own text for a call that needed approval
-// nobody gave: "Claude requested permissions to use Bash (to read from
-// PATH, to write to PATH), but you haven't granted it yet."
-func askRefusal(output string) bool {
-	return strings.HasPrefix(output, "Claude requested permissions to ") &&
-		strings.HasSuffix(output, ", but you haven't granted it yet.")
+// cliRefusal reports the CLI's own text for a call its permission check
+// refused, and the kind of the decision's reason as the CLI names it
+// (decisionReason.type; "" for the 1.0.x text, which names none):
+//
+//	Claude requested permissions to use Bash (…), but you haven't granted it yet.   1.0.x: nobody could be asked
+//	Permission to use Write has been auto-denied (prompts unavailable).             asyncAgent: a background sub-agent
+//	Permission to use Bash has been auto-denied in dontAsk mode.                    mode: dontAsk
+//	Permission to use Bash has been denied.                                         rule: a deny rule
+//
+// (the messages of the permission check in Claude Code's cli.js, 2.1.x, as
+// public analyses of it quote them; the first two seen in real 2.1.29 and
+// 2.1.34 sub-agent transcripts).
+func cliRefusal(output string) (string, bool) {
+	if strings.HasPrefix(output, "Claude requested permissions to ") &&
+		strings.HasSuffix(output, ", but you haven't granted it yet.") {
+		return "", true
+	}
+	rest, ok := strings.CutPrefix(output, "Permission to use ")
+	if !ok {
+		return "", false
+	}
+	for _, r := range [...]struct{ suffix, reason string }{
+		{" has been auto-denied (prompts unavailable).", "asyncAgent"},
+		{" has been auto-denied in dontAsk mode.", "mode"},
+		{" has been denied.", "rule"},
+	} {
+		if tool, ok := strings.CutSuffix(rest, r.suffix); ok && tool != "" && !strings.ContainsAny(tool, " \n") {
+			return r.reason, true
+		}
+	}
+	return "", false
 }
 
 // toolResultContent is anthropic.ToolResult read through the message's
@@ -612,4 +678,48 @@ func (t *Translator) queuedCommand(dst events, r, a jsonscan.Value) events {
 		t.s.Turn.Finished = false
 	}
 	return t.userMessage(dst, uuid, t.scopeParent(scope), parts, universal.SourceAgent, t.raw)
+}
+
+// persistedPath returns the file a tool output too large for the context
+// was saved to, as the output the model got names it: "<persisted-output>\n
+// Output too large (106.3KB). Full output saved to: PATH\n\nPreview …"
+// (Claude Code 2.1.x; 2.1.1xx and later also record the path in the
+// structured result as persistedOutputPath).
+func persistedPath(output string) (string, bool) {
+	rest, ok := strings.CutPrefix(output, "<persisted-output>\n")
+	if !ok || !strings.HasSuffix(output, "</persisted-output>") {
+		return "", false
+	}
+	line, _, _ := strings.Cut(rest, "\n")
+	_, p, ok := strings.Cut(line, "Full output saved to: ")
+	if !ok || p == "" {
+		return "", false
+	}
+	return p, true
+}
+
+// truncatedLines returns the number of lines Claude Code 1.0.x and 2.0.x
+// cut from a long command output: it keeps the first 30,000 characters and
+// ends the output with "\n\n... [N lines truncated] ...".
+func truncatedLines(output string) (int64, bool) {
+	rest, ok := strings.CutSuffix(output, " lines truncated] ...")
+	if !ok {
+		return 0, false
+	}
+	i := strings.LastIndex(rest, "\n\n... [")
+	if i < 0 {
+		return 0, false
+	}
+	digits := rest[i+len("\n\n... ["):]
+	if len(digits) == 0 || len(digits) > 12 {
+		return 0, false
+	}
+	n := int64(0)
+	for j := 0; j < len(digits); j++ {
+		if digits[j] < '0' || digits[j] > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(digits[j]-'0')
+	}
+	return n, true
 }

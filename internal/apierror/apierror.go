@@ -12,7 +12,8 @@
 //	Internal error: API Error: 400 {…}                       Claude Code's, wrapped again (an ACP agent)
 //
 // The body may be pretty-printed. Any other text (a plain message after
-// the status, a body without error.message) is not an API error body.
+// the status, a body without error.message) is not an API error body;
+// Status reads the status of Claude Code's form with a plain message.
 package apierror
 
 import (
@@ -60,6 +61,25 @@ func Parse(text string) (Body, bool) {
 }
 
 func digit(c byte) bool { return c >= '0' && c <= '9' }
+
+// Status reads the HTTP status of an error text in Claude Code's form
+// whose status is followed by a plain message instead of a body ("API
+// Error: 400 due to tool use concurrency issues. …", "API Error: 529
+// Overloaded. …"), with the prefixes Parse accepts. Texts without the
+// "API Error: " prefix give none: a bare number is no status.
+func Status(text string) (int64, bool) {
+	s := strings.TrimSpace(text)
+	i := strings.Index(s, "API Error: ")
+	if i < 0 || i > 0 && !strings.HasSuffix(s[:i], ": ") {
+		return 0, false
+	}
+	s = s[i+len("API Error: "):]
+	if len(s) > 4 && s[3] == ' ' && s[0] >= '1' && s[0] <= '5' && digit(s[1]) && digit(s[2]) {
+		n, _ := strconv.ParseInt(s[:3], 10, 64)
+		return n, true
+	}
+	return 0, false
+}
 
 // AddTo adds the status (http_status, when known) and the body
 // (api_error, compacted) to an error's details.

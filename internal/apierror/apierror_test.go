@@ -43,6 +43,27 @@ func TestParse(t *testing.T) {
 	}
 }
 
+func TestStatus(t *testing.T) {
+	for text, want := range map[string]int64{
+		"API Error: 400 due to tool use concurrency issues. Run /rewind to recover the conversation.": 400,
+		"  API Error: 529 Overloaded\n":            529,
+		"Internal error: API Error: 500 oops":      500,
+		`API Error: 400 {"error":{"message":"x"}}`: 400,
+		"API Error: Request timed out.":            0,
+		"API Error: 600 no":                        0,
+		"API Error: 40 no":                         0,
+		"API Error: 400":                           0,
+		"see API Error: 400 x":                     0,
+		"400 plain":                                0,
+		"":                                         0,
+	} {
+		got, ok := Status(text)
+		if got != want || ok != (want != 0) {
+			t.Errorf("Status(%q) = %d, %v; want %d", text, got, ok, want)
+		}
+	}
+}
+
 func TestAddTo(t *testing.T) {
 	b, _ := Parse("API Error: 400 {\"error\": {\"message\": \"x\"}}")
 	var o jsonw.Object
@@ -66,6 +87,9 @@ func FuzzParse(f *testing.F) {
 		b, ok := Parse(s)
 		if ok && (b.Message == "" || b.JSON == "" || b.JSON[0] != '{') {
 			t.Errorf("Parse(%q) = %+v", s, b)
+		}
+		if st, ok := Status(s); ok && (st < 100 || st > 599 || ok && b.Status != 0 && b.Status != st) {
+			t.Errorf("Status(%q) = %d, Parse's %d", s, st, b.Status)
 		}
 	})
 }
