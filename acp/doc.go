@@ -111,7 +111,10 @@
 // permission request is created then) are a tool_call item (role assistant, parent the response's
 // message): name the call's name (unstable schema), else the adapter's
 // own tool name (_meta.claudeCode.toolName, _meta.toolName), else the
-// title; arguments the rawInput as JSON ("{}"
+// title, unless the title is one of the call's locations (the path, or
+// its end after a separator: OpenCode titles a finished read by its
+// file, Gemini CLI read_file by the file), which says what the call works
+// on, not which tool it is: then its ACP kind; arguments the rawInput as JSON ("{}"
 // when the agent gives none); call_id the toolCallId; tool_kind ACP's kind
 // (the universal vocabulary is ACP's; switch_mode and unknown kinds are
 // other; a call named Task or Agent, or whose rawInput has subagent_type,
@@ -331,7 +334,8 @@
 // call), which reduce to the same shape as its own stream-json output
 // (read by package claude) where Qwen Code behaves the same in both modes;
 // Gemini CLI 0.61.0 (gemini --acp), every scenario in two sets plus a
-// cancel (calls without rawInput, named by their title; a call first seen
+// cancel (calls without rawInput, named by their title (read_file by its
+// kind); a call first seen
 // in its permission request, never updated after a denial; a sub-agent
 // call failed in its first update); @zed-industries/codex-acp 0.16.0
 // (Codex through Zed's adapter), every scenario of the lab's Codex scripts

@@ -234,9 +234,12 @@ func terminalMeta(m jsonscan.Value, k string) jsonscan.Value {
 }
 
 // callPart returns the tool_call part of an entry (without arguments).
+// Without a programmatic name the call is named by its title, unless
+// the title is a place the call touches (see targetTitle): then by its
+// kind.
 func (t *Translator) callPart(tl *tool) universal.Part {
 	name := tl.Name
-	if name == "" {
+	if name == "" && !targetTitle(tl) {
 		name = tl.Title
 	}
 	if name == "" {
@@ -255,6 +258,29 @@ func (t *Translator) callPart(tl *tool) universal.Part {
 		p.Metadata = md.Bytes()
 	}
 	return p
+}
+
+// targetTitle reports whether a call's title is one of its locations:
+// the path, or its end after a separator (the file name, or the path
+// relative to a directory). Such a title says what the call works on,
+// not which tool it is: OpenCode titles a finished call by its state's
+// title (a read's file path relative to the worktree) and replays a
+// loaded session's calls with that title from their first tool_call
+// (1.18.16's session/load: "README.md", kind read), where the live call
+// was titled by its tool ("read").
+func targetTitle(tl *tool) bool {
+	if tl.Title == "" || tl.Kind == "" {
+		return false
+	}
+	for _, l := range tl.Locations {
+		if l == tl.Title {
+			return true
+		}
+		if n := len(l) - len(tl.Title); n > 0 && l[n:] == tl.Title && (l[n-1] == '/' || l[n-1] == '\\') {
+			return true
+		}
+	}
+	return false
 }
 
 // toolInput reads the key arguments of a call from its rawInput (whose
