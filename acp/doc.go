@@ -358,7 +358,11 @@
 // Public logs of Kiro CLI 2.11–2.19 (its own recorder's trace of a real
 // session, an ACP client's proxy and audit logs, the agent's stdout) read
 // with no agent.unparsed; Kiro's _kiro/* and _kiro.dev/* extension
-// notifications are ignored, its session_info_update kinds (context
+// notifications are ignored (session lists, steering and MCP status,
+// context-usage percentages, command lists, telemetry), but for
+// _kiro/tools/content_chunk, a running call's output as it comes, which
+// streams into its tool_result as terminal output does; its
+// session_info_update kinds (context
 // usage, turn markers) kept as session_info status items whose detail is
 // the kind (_meta.kiro.kind).
 // Hand-made
