@@ -222,8 +222,9 @@
 // either way: its info's tokens are not reported when a step-finish part
 // of it reported usage, and a step-finish part that comes after its
 // message was completed with the info's usage is not reported. Either
-// way the usage's metadata model and provider are the message info's
-// modelID and providerID (2.x: session.step.started's model), when an
+// way the usage's metadata model, provider and model_variant are the
+// message info's modelID, providerID and variant (the reasoning effort;
+// 2.x: session.step.started's model {id, providerID, variant}), when an
 // info of the message came first; opencode run's JSON names no model, so
 // its usage has none. The session's model stays in session.started.
 // OpenCode's input excludes cache reads and writes, so input_tokens =
@@ -447,7 +448,10 @@
 // a sub-agent, not linked; its own events say what it does). The
 // envelope's location gives a 2.x session.created its directory (the
 // session's cwd, which a tool's relative paths are resolved against);
-// other events' locations are not read.
+// without a session.created (a stream joined later), the location of the
+// followed session's first session.* event does (session.started
+// metadata cwd too), while other events' locations (the project's
+// integration, provider and model updates) are not read.
 //
 // # Titles
 //

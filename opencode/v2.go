@@ -57,6 +57,7 @@ func (t *Translator) onV2(dst []universal.Event, e *event) []universal.Event {
 		o.String("id", mid).String("sessionID", sid).String("role", "assistant")
 		o.OptString("mode", d.Get("agent").Str)
 		o.OptString("modelID", d.Get("model.id").Str).OptString("providerID", d.Get("model.providerID").Str)
+		o.OptString("variant", d.Get("model.variant").Str)
 		return t.v2Info(dst, o.Bytes(), false, e)
 	case "session.step.ended", "session.step.failed":
 		var o jsonw.Object
