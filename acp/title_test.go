@@ -77,3 +77,25 @@ func TestTitleIsLocation(t *testing.T) {
 		t.Errorf("call names %s, want %s", got, want)
 	}
 }
+
+// TestGooseToolName: Goose's ACP server names a call's tool in
+// _meta.goose.toolCall {toolName, extensionName} beside a title made for
+// people ("shell: ls"), as public ACP clients of Goose read it (their
+// tests quote tool_call updates of this shape); the call was named by the
+// title. It is named by toolName.
+func TestGooseToolName(t *testing.T) {
+	evs := translateChecked(t, strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"tc1","title":"shell: ls","kind":"execute","status":"pending","rawInput":{"command":"ls"},"_meta":{"goose":{"toolCall":{"toolName":"developer__shell","extensionName":"developer"}}}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"tc1","status":"completed","content":[{"type":"content","content":{"type":"text","text":"a\nb"}}]}}}`,
+	}, "\n"))
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		if it := e.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindToolCall {
+			if p := it.Content[0]; p.Name != "developer__shell" || p.ToolKind != universal.ToolExecute {
+				t.Errorf("call named %q (kind %s), want developer__shell (execute)", p.Name, p.ToolKind)
+			}
+			return
+		}
+	}
+	t.Fatal("no tool call")
+}

@@ -27,11 +27,13 @@ var toolKinds = map[string]universal.ToolKind{
 var taskTools = map[string]bool{"Task": true, "Agent": true, "task": true, "agent": true, "subagent": true}
 
 // toolName returns the agent's own name of a tool, when an adapter gives
-// it in _meta (Claude Code's adapter: _meta.claudeCode.toolName). The
+// it in _meta (Claude Code's adapter: _meta.claudeCode.toolName; Goose:
+// _meta.goose.toolCall {toolName, extensionName}, toolName as
+// "developer__shell", which public ACP clients of Goose read). The
 // unstable schema's name field, read first, is the standard place
 // (merge).
 func toolName(u jsonscan.Value) string {
-	for _, p := range []string{"_meta.claudeCode.toolName", "_meta.toolName", "_meta.tool_name"} {
+	for _, p := range []string{"_meta.claudeCode.toolName", "_meta.goose.toolCall.toolName", "_meta.toolName", "_meta.tool_name"} {
 		if v := u.Get(p); v.Type == gjson.String && v.Str != "" {
 			return v.Str
 		}
