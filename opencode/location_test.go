@@ -81,3 +81,34 @@ func TestModelVariant(t *testing.T) {
 		}
 	}
 }
+
+// TestV2ReasoningOutsideOutput: 2.x step tokens carry no total, which the
+// usage reader took for an old build that counted reasoning inside
+// output, so a 2.x call's output_tokens lacked its reasoning (kimaki's
+// 2.0.19 queue-parked recording even reported output 7 with reasoning 9).
+// 2.x counts reasoning outside output: the lines below are OpenCode
+// 2.0.25's, captured live by a public project's probe against a mock
+// whose reply had 7 completion tokens, 2 of them reasoning, and a total
+// of 18 (quoted in its Rust tests; the index does not name the
+// repository). Output is 7, the total 18.
+func TestV2ReasoningOutsideOutput(t *testing.T) {
+	evs := run(t, opencode.FormatSSE, sse(
+		`{"id":"evt_120b687c5001t3MnkkQSLnoAHn","created":1791550195653,"type":"session.step.started","location":{"directory":"C:\\repo"},"data":{"sessionID":"ses_probe","agent":"studio","model":{"id":"probe-model","providerID":"probe-local","variant":"default"},"assistantMessageID":"msg_probe","snapshot":"058b29aec9aa122b03714e62ae183452da65a769","started":1791550195645},"durable":{"aggregateID":"ses_probe","seq":6,"version":1}}`,
+		`{"id":"evt_120b6880b001XAe258QI2G7yGa","created":1791550195723,"type":"session.step.ended","location":{"directory":"C:\\repo"},"data":{"sessionID":"ses_probe","assistantMessageID":"msg_probe","finish":"stop","rawFinish":"stop","cost":0,"tokens":{"input":8,"output":5,"reasoning":2,"cache":{"read":3,"write":0}},"snapshot":"058b29aec9aa122b03714e62ae183452da65a769","files":[]},"durable":{"aggregateID":"ses_probe","seq":10,"version":1}}`,
+	))
+	noUnparsed(t, evs)
+	us := golden.OfType(evs, universal.TypeUsageUpdated)
+	if len(us) != 1 {
+		t.Fatalf("%d usage events, want 1", len(us))
+	}
+	u := us[0].Data.(*universal.UsageUpdated)
+	if got := fmt.Sprint(*u.Usage.InputTokens, *u.Usage.CachedInputTokens, *u.Usage.OutputTokens, *u.Usage.ReasoningTokens, *u.Usage.TotalTokens); got != "11 3 7 2 18" {
+		t.Errorf("input, cached, output, reasoning, total = %s, want 11 3 7 2 18", got)
+	}
+	if md := string(u.Metadata); md != `{"model":"probe-model","provider":"probe-local","model_variant":"default"}` {
+		t.Errorf("usage metadata %s", md)
+	}
+	if cwd := gjson.GetBytes(golden.OfType(evs, universal.TypeSessionStarted)[0].Data.(*universal.SessionStarted).Metadata, "cwd").Str; cwd != `C:\repo` {
+		t.Errorf("cwd %q, want C:\\repo", cwd)
+	}
+}
