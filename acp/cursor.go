@@ -84,8 +84,8 @@ func (t *Translator) cursorFields(md *jsonw.Object, params jsonscan.Value) {
 // cursorTodos translates cursor/update_todos {toolCallId, merge, todos
 // [{id, content, status}]}: Cursor's todo list, a plan status item like
 // ACP's plan, its detail the whole list as a checklist. merge true
-// updates the todos of the same id and adds the others; otherwise the
-// list is replaced.
+// updates the todos of the same id (an entry without an id: of the same
+// content) and adds the others; otherwise the list is replaced.
 func (t *Translator) cursorTodos(dst []universal.Event, in *input, params jsonscan.Value) []universal.Event {
 	todos := params.Sub("todos")
 	if !params.Get("merge").Bool() {
@@ -93,15 +93,33 @@ func (t *Translator) cursorTodos(dst []universal.Event, in *input, params jsonsc
 	}
 	// The entries by id, for this update: a lookup each, not a scan of
 	// the list (an update may hold thousands).
+	// Entries without an id (public clients' tests send them so) are
+	// known by their content, among those of earlier updates: merging
+	// the same list again updates them rather than adding them once more
+	// (two of the same content in one update stay two).
 	at := make(map[string]int, len(t.st.Todos))
+	var byContent map[string]int
 	for i, o := range t.st.Todos {
-		if o.ID != "" {
+		switch {
+		case o.ID != "":
 			at[o.ID] = i
+		case o.Content != "":
+			if byContent == nil {
+				byContent = map[string]int{}
+			}
+			if _, dup := byContent[o.Content]; !dup {
+				byContent[o.Content] = i
+			}
 		}
 	}
 	todos.Each(func(_ gjson.Result, e jsonscan.Value) bool {
 		id := e.Get("id").String()
-		if i, ok := at[id]; ok && id != "" {
+		i, ok := at[id]
+		if id == "" {
+			i, ok = byContent[e.Get("content").Str]
+			ok = ok && e.Get("content").Str != ""
+		}
+		if ok {
 			o := &t.st.Todos[i]
 			if e.Get("content").Exists() {
 				o.Content = t.copy(e.Get("content").Str)

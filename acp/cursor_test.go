@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -106,5 +107,32 @@ func TestCursorExtensions(t *testing.T) {
 	}
 	if n := len(golden.OfType(evs, universal.TypeQuestionRequested)); n != 2 {
 		t.Errorf("agent side: %d questions, want 2", n)
+	}
+}
+
+// TestCursorTodosWithoutIDs: cursor/update_todos entries without an id
+// (as public clients' tests send them) were added again by every merge,
+// so the plan's checklist grew with each update of the same list; under
+// merge an entry without an id updates the earlier one of the same
+// content. Two of the same content in one update stay two.
+func TestCursorTodosWithoutIDs(t *testing.T) {
+	u := func(merge, todos string) string {
+		return `{"jsonrpc":"2.0","method":"cursor/update_todos","params":{"toolCallId":"t","merge":` + merge + `,"todos":` + todos + `}}`
+	}
+	evs := translateChecked(t, strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		u("false", `[{"content":"A","status":"in_progress"},{"content":"B","status":"pending"},{"content":"B","status":"pending"}]`),
+		u("true", `[{"content":"A","status":"completed"},{"content":"B","status":"in_progress"}]`),
+		u("true", `[{"content":"C","status":"pending"}]`),
+	}, "\n"))
+	var got []string
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		if it := e.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindStatus {
+			got = append(got, it.Content[0].Detail)
+		}
+	}
+	want := []string{"[~] A\n[ ] B\n[ ] B", "[x] A\n[~] B\n[ ] B", "[x] A\n[~] B\n[ ] B\n[ ] C"}
+	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
+		t.Errorf("details %q\nwant %q", got, want)
 	}
 }

@@ -110,8 +110,12 @@
 // locations are empty ones; a call first seen in an update or in a
 // permission request is created then) are a tool_call item (role assistant, parent the response's
 // message): name the call's name (unstable schema), else the adapter's
-// own tool name (_meta.claudeCode.toolName, _meta.toolName), else the
-// title; arguments the rawInput as JSON ("{}"
+// own tool name (_meta.claudeCode.toolName, _meta.goose.toolCall.toolName,
+// _meta.toolName), else the
+// title, unless the title is one of the call's locations (the path, or
+// its end after a separator: OpenCode titles a finished read by its
+// file, Gemini CLI read_file by the file), which says what the call works
+// on, not which tool it is: then its ACP kind; arguments the rawInput as JSON ("{}"
 // when the agent gives none); call_id the toolCallId; tool_kind ACP's kind
 // (the universal vocabulary is ACP's; switch_mode and unknown kinds are
 // other; a call named Task or Agent, or whose rawInput has subagent_type,
@@ -331,7 +335,8 @@
 // call), which reduce to the same shape as its own stream-json output
 // (read by package claude) where Qwen Code behaves the same in both modes;
 // Gemini CLI 0.61.0 (gemini --acp), every scenario in two sets plus a
-// cancel (calls without rawInput, named by their title; a call first seen
+// cancel (calls without rawInput, named by their title (read_file by its
+// kind); a call first seen
 // in its permission request, never updated after a denial; a sub-agent
 // call failed in its first update); @zed-industries/codex-acp 0.16.0
 // (Codex through Zed's adapter), every scenario of the lab's Codex scripts
@@ -354,7 +359,11 @@
 // Public logs of Kiro CLI 2.11–2.19 (its own recorder's trace of a real
 // session, an ACP client's proxy and audit logs, the agent's stdout) read
 // with no agent.unparsed; Kiro's _kiro/* and _kiro.dev/* extension
-// notifications are ignored, its session_info_update kinds (context
+// notifications are ignored (session lists, steering and MCP status,
+// context-usage percentages, command lists, telemetry), but for
+// _kiro/tools/content_chunk, a running call's output as it comes, which
+// streams into its tool_result as terminal output does; its
+// session_info_update kinds (context
 // usage, turn markers) kept as session_info status items whose detail is
 // the kind (_meta.kiro.kind).
 // Hand-made

@@ -147,6 +147,8 @@ func (t *Translator) notification(dst []universal.Event, in *input, method strin
 			t.st.Turn.Cancelled = true
 		}
 		return dst
+	case method == mKiroToolChunk && in.dir == universal.Out:
+		return t.kiroToolChunk(dst, in)
 	case ignoredMethods[method] || extension(method):
 		return dst
 	case in.dir == universal.Out:

@@ -27,11 +27,13 @@ var toolKinds = map[string]universal.ToolKind{
 var taskTools = map[string]bool{"Task": true, "Agent": true, "task": true, "agent": true, "subagent": true}
 
 // toolName returns the agent's own name of a tool, when an adapter gives
-// it in _meta (Claude Code's adapter: _meta.claudeCode.toolName). The
+// it in _meta (Claude Code's adapter: _meta.claudeCode.toolName; Goose:
+// _meta.goose.toolCall {toolName, extensionName}, toolName as
+// "developer__shell", which public ACP clients of Goose read). The
 // unstable schema's name field, read first, is the standard place
 // (merge).
 func toolName(u jsonscan.Value) string {
-	for _, p := range []string{"_meta.claudeCode.toolName", "_meta.toolName", "_meta.tool_name"} {
+	for _, p := range []string{"_meta.claudeCode.toolName", "_meta.goose.toolCall.toolName", "_meta.toolName", "_meta.tool_name"} {
 		if v := u.Get(p); v.Type == gjson.String && v.Str != "" {
 			return v.Str
 		}
@@ -234,9 +236,12 @@ func terminalMeta(m jsonscan.Value, k string) jsonscan.Value {
 }
 
 // callPart returns the tool_call part of an entry (without arguments).
+// Without a programmatic name the call is named by its title, unless
+// the title is a place the call touches (see targetTitle): then by its
+// kind.
 func (t *Translator) callPart(tl *tool) universal.Part {
 	name := tl.Name
-	if name == "" {
+	if name == "" && !targetTitle(tl) {
 		name = tl.Title
 	}
 	if name == "" {
@@ -255,6 +260,29 @@ func (t *Translator) callPart(tl *tool) universal.Part {
 		p.Metadata = md.Bytes()
 	}
 	return p
+}
+
+// targetTitle reports whether a call's title is one of its locations:
+// the path, or its end after a separator (the file name, or the path
+// relative to a directory). Such a title says what the call works on,
+// not which tool it is: OpenCode titles a finished call by its state's
+// title (a read's file path relative to the worktree) and replays a
+// loaded session's calls with that title from their first tool_call
+// (1.18.16's session/load: "README.md", kind read), where the live call
+// was titled by its tool ("read").
+func targetTitle(tl *tool) bool {
+	if tl.Title == "" || tl.Kind == "" {
+		return false
+	}
+	for _, l := range tl.Locations {
+		if l == tl.Title {
+			return true
+		}
+		if n := len(l) - len(tl.Title); n > 0 && l[n:] == tl.Title && (l[n-1] == '/' || l[n-1] == '\\') {
+			return true
+		}
+	}
+	return false
 }
 
 // toolInput reads the key arguments of a call from its rawInput (whose

@@ -124,7 +124,8 @@
 // turn's own echo with nothing between (--stream-json-input in
 // 0.0.1789963237 and 0.0.1777897475 can echo a stdin prompt before the
 // previous one's answer): it is shown in that turn, and starts a turn of
-// its own (with no user message: it was shown) at the first main
+// its own (with no user message: it was shown; its turn.started metadata
+// prompt_item_id names that user message's item) at the first main
 // assistant message after a finished answer (stop_reason end_turn, no
 // thinking-only message held open); an answer that calls tools or ends
 // the run without such a boundary answers the prompts together, in one

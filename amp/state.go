@@ -21,8 +21,13 @@ type state struct {
 	Calls   map[string]*call `json:"calls,omitempty"`
 	Pending []string         `json:"pending,omitempty"`
 	// Joined counts the prompts of the open turn that joined its first
-	// (promptJoins) and have not started a turn of their own (nextJoined).
-	Joined int `json:"joined,omitempty"`
+	// (promptJoins) and have not started a turn of their own (nextJoined);
+	// JoinedItems are their user message items, oldest first, and
+	// PromptItem the one the turn about to start answers (its
+	// turn.started metadata prompt_item_id).
+	Joined      int      `json:"joined,omitempty"`
+	JoinedItems []string `json:"joined_items,omitempty"`
+	PromptItem  string   `json:"prompt_item,omitempty"`
 	// Denied are the tool names the open turn reported as denied.
 	Denied []string `json:"denied,omitempty"`
 	// Perms counts permission ids made up for denials with no call.
@@ -95,7 +100,7 @@ func (s *state) done(id string) {
 // resetTurn forgets what belonged to the turn that ended (its prompts are
 // forgotten when the next turn starts).
 func (s *state) resetTurn() {
-	s.Denied, s.Joined = nil, 0
+	s.Denied, s.Joined, s.JoinedItems = nil, 0, nil
 	s.Ended, s.Stop, s.Elapsed, s.LastRole, s.Model = "", "", "", "", ""
 }
 

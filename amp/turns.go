@@ -63,8 +63,10 @@ func (t *Translator) consumePrompt(text string) {
 // a thread's user message): it ends the open turn and starts the next,
 // unless it joins the open turn (promptJoins).
 func (t *Translator) prompt(dst events, native string, parts []universal.Part) events {
+	id := t.w.NewItemID()
 	if t.promptJoins() {
 		t.s.Joined++
+		t.s.JoinedItems = append(t.s.JoinedItems, id)
 	} else {
 		dst = t.openTurn(dst)
 	}
@@ -75,7 +77,10 @@ func (t *Translator) prompt(dst events, native string, parts []universal.Part) e
 	if t.format == FormatStreamJSON {
 		universal.MarkEcho(parts) // a live echo; a thread is a record
 	}
-	return t.userMessage(dst, native, "", parts, universal.SourceAgent, t.raw)
+	return t.w.Complete(dst, universal.Item{
+		ItemID: id, NativeItemID: native,
+		Kind: universal.KindMessage, Role: universal.RoleUser, Content: parts,
+	}, universal.SourceAgent, t.raw)
 }
 
 // promptJoins reports whether a prompt (a stream-json echo, a thread's
@@ -98,17 +103,23 @@ func (t *Translator) promptJoins() bool {
 // (promptJoins) when a main assistant message follows a finished answer:
 // the last main message ended complete with stop_reason end_turn and no
 // thinking-only message is held open (0.0.1790142911 says end_turn of
-// those too). The new turn has no user message: its prompt was shown in
-// the turn before. When the model answers the prompts together (the
-// answer calls tools, or ends the turn), nothing splits.
+// those too). The new turn has no user message of its own: its prompt
+// was shown in the turn before, when nothing could tell yet whether the
+// model would answer it apart, and is not shown twice; the turn's
+// turn.started metadata prompt_item_id names that user message's item.
+// When the model answers the prompts together (the answer calls tools,
+// or ends the turn), nothing splits.
 func (t *Translator) nextJoined(dst events) events {
 	if t.s.Joined == 0 || t.w.Turn() == "" || t.s.LastRole != "assistant" || t.s.Held != "" ||
 		t.s.Ended != "complete" || t.s.Stop != `"end_turn"` {
 		return dst
 	}
-	joined, shown := t.s.Joined-1, t.s.Shown
+	joined, items, shown := t.s.Joined-1, t.s.JoinedItems, t.s.Shown
+	if len(items) > 0 {
+		t.s.PromptItem, items = items[0], items[1:]
+	}
 	dst = t.openTurn(dst)
-	t.s.Joined, t.s.Shown = joined, shown
+	t.s.Joined, t.s.JoinedItems, t.s.Shown = joined, items, shown
 	return dst
 }
 
@@ -141,6 +152,10 @@ func (t *Translator) openTurn(dst events) events {
 	if t.s.RunInfo != "" {
 		// The run information of the amp process the turn runs in.
 		md, t.s.RunInfo = []byte(t.s.RunInfo), ""
+	}
+	if t.s.PromptItem != "" {
+		// A joined prompt's turn (nextJoined): its user message's item.
+		md, t.s.PromptItem = withMember(md, "prompt_item_id", t.s.PromptItem), ""
 	}
 	dst, _ = t.w.StartTurn(dst, "", md, universal.SourceDaemon, t.raw)
 	return dst
@@ -220,4 +235,22 @@ func (t *Translator) endReason() universal.SessionEnded {
 		d.Reason, d.Message = universal.EndError, "the input ended without Amp's result line"
 	}
 	return d
+}
+
+// withMember returns JSON object md (nil for none) with member k: v added
+// (v a string), in a new slice.
+func withMember(md []byte, k, v string) []byte {
+	var o jsonw.Object
+	o.String(k, v)
+	m := o.Bytes()
+	if len(md) < 2 || md[0] != '{' {
+		return m
+	}
+	if string(md) == "{}" {
+		return m
+	}
+	b := make([]byte, 0, len(md)+len(m))
+	b = append(b, md[:len(md)-1]...)
+	b = append(b, ',')
+	return append(b, m[1:]...)
 }

@@ -222,8 +222,9 @@
 // either way: its info's tokens are not reported when a step-finish part
 // of it reported usage, and a step-finish part that comes after its
 // message was completed with the info's usage is not reported. Either
-// way the usage's metadata model and provider are the message info's
-// modelID and providerID (2.x: session.step.started's model), when an
+// way the usage's metadata model, provider and model_variant are the
+// message info's modelID, providerID and variant (the reasoning effort;
+// 2.x: session.step.started's model {id, providerID, variant}), when an
 // info of the message came first; opencode run's JSON names no model, so
 // its usage has none. The session's model stays in session.started.
 // OpenCode's input excludes cache reads and writes, so input_tokens =
@@ -236,7 +237,11 @@
 // output + reasoning. When total equals input + cache + output the
 // reasoning is already inside output (older builds: observed in 1.1.65 and
 // 1.2.27, output 24, reasoning 8), and without total (builds before it)
-// output is taken as is. The assistant message's tokens (where step-finish
+// output is taken as is, but in the steps of 2.x and of the session.next
+// events before it, which send no total and count reasoning outside
+// output as 1.15 and later do (2.0.25: a reply of 7 completion tokens, 2
+// reasoning, reported output 5, reasoning 2; 2.0.19 reported output 7
+// with reasoning 9): output_tokens = output + reasoning there. The assistant message's tokens (where step-finish
 // parts report them) and the session's totals repeat these numbers and
 // are not reported again.
 //
@@ -447,7 +452,10 @@
 // a sub-agent, not linked; its own events say what it does). The
 // envelope's location gives a 2.x session.created its directory (the
 // session's cwd, which a tool's relative paths are resolved against);
-// other events' locations are not read.
+// without a session.created (a stream joined later), the location of the
+// followed session's first session.* event does (session.started
+// metadata cwd too), while other events' locations (the project's
+// integration, provider and model updates) are not read.
 //
 // # Titles
 //

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -233,6 +234,42 @@ var ignored = map[string]bool{
 	"skill.updated": true,
 }
 
+// located takes the directory of a 2.x session event's location as the
+// session's when no session.created gave it (a stream joined after the
+// session was created): every 2.x envelope has the location of the
+// instance that published it, and a session's events are published by
+// its own (a worktree session's by the worktree's, while the events of
+// the project around it name the project). A session event of the
+// followed session, or of the first session while none is followed
+// (which it selects, as most handlers of session events would), gives
+// the cwd of the session's tools and, before the session started,
+// session.started metadata cwd. Events of other kinds (integration,
+// provider, model updates) are not the session's and give nothing.
+func (t *Translator) located(dst []universal.Event, e *event) []universal.Event {
+	if e.typ == "session.created" || !strings.HasPrefix(e.typ, "session.") {
+		return dst // session.created's own directory is read with it
+	}
+	sid := e.props.Get("sessionID").Str
+	if sid == "" || t.st.Session != "" && sid != t.st.Session {
+		return dst
+	}
+	if _, child := t.st.Parents[sid]; child {
+		return dst
+	}
+	// The session is followed from its first event, as the event's
+	// handler would select it: session.started names it.
+	t.route(sid, true)
+	if t.st.Cwd == "" {
+		t.st.Cwd = t.w.Copy(e.dir)
+	}
+	if !t.w.Begun() {
+		var o jsonw.Object
+		o.String("agent", agentName).String("cwd", e.dir)
+		dst = t.w.BeginClean(dst, o.Bytes(), universal.SourceDaemon, nil)
+	}
+	return dst
+}
+
 // isIgnored reports whether a type is on the ignore list.
 func isIgnored(typ string) bool {
 	if ignored[typ] {
@@ -251,6 +288,9 @@ func (t *Translator) dispatch(dst []universal.Event, e *event) []universal.Event
 	if e.typ == "message.part.delta" {
 		// A stream's most frequent event, before the others' cases.
 		return t.onDelta(dst, e)
+	}
+	if e.dir != "" && (t.st.Cwd == "" || !t.w.Begun()) {
+		dst = t.located(dst, e)
 	}
 	p := e.props
 	switch e.typ {

@@ -72,7 +72,7 @@ func readPart(part jsonscan.Value) (f partFields) {
 type infoFields struct {
 	info                                               jsonscan.Value
 	id, session, role, tokens, cost, err, finish, time jsonscan.Value
-	model, provider                                    jsonscan.Value // an assistant message's modelID, providerID
+	model, provider, variant                           jsonscan.Value // an assistant message's modelID, providerID, variant
 	timeDup                                            bool           // more than one time member
 }
 
@@ -107,6 +107,8 @@ func readInfo(info jsonscan.Value) (f infoFields) {
 			jsonscan.KeepFirst(&f.model, v)
 		case "providerID":
 			jsonscan.KeepFirst(&f.provider, v)
+		case "variant":
+			jsonscan.KeepFirst(&f.variant, v)
 		case "time":
 			f.timeDup = f.time.Exists()
 			jsonscan.KeepFirst(&f.time, v)

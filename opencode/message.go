@@ -107,6 +107,9 @@ func (t *Translator) onMessage(dst []universal.Event, f *infoFields, raw []byte,
 	if v := f.provider.Str(); v != "" && v != m.Provider {
 		m.Provider = t.w.Copy(v)
 	}
+	if v := f.variant.Str(); v != "" && v != m.Variant {
+		m.Variant = t.w.Copy(v)
+	}
 	if tok := f.tokens; tokensReported(tok) {
 		// Reported when the message completes, unless its step-finish
 		// parts report it.

@@ -130,10 +130,10 @@ type Translator struct {
 	// the stream copies an item's parts, so one slice serves every item.
 	parts []universal.Part
 	// usageMD is the last call usage metadata made (see usageMetadata),
-	// and the model and provider it names.
+	// and the model, provider and variant it names.
 	usageMD struct {
-		md              []byte
-		model, provider string
+		md                       []byte
+		model, provider, variant string
 	}
 }
 

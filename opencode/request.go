@@ -319,21 +319,22 @@ func (t *Translator) emitUsage(dst []universal.Event, tok, cost jsonscan.Value, 
 		d.CostUSD = &mem.cost
 	}
 	if m != nil && (m.Model != "" || m.Provider != "") {
-		d.Metadata = t.usageMetadata(m.Model, m.Provider)
+		d.Metadata = t.usageMetadata(m.Model, m.Provider, m.Variant)
 	}
 	return t.w.Emit(dst, universal.TypeUsageUpdated, universal.SourceAgent, d, raw)
 }
 
 // usageMetadata is the metadata of a call usage: the model and provider
-// that made the call. It is made once a model (events may share it:
+// that made the call, and the model's variant (its reasoning effort,
+// model_variant as session.started names the session's). It is made once a model (events may share it:
 // nothing writes to it), not once a call.
-func (t *Translator) usageMetadata(model, provider string) []byte {
+func (t *Translator) usageMetadata(model, provider, variant string) []byte {
 	u := &t.usageMD
-	if u.md == nil || u.model != model || u.provider != provider {
+	if u.md == nil || u.model != model || u.provider != provider || u.variant != variant {
 		var o jsonw.Object
-		o.Grow(len(`{"model":"","provider":""}`) + len(model) + len(provider))
-		md := o.OptString("model", model).OptString("provider", provider).Bytes()
-		u.md, u.model, u.provider = md[:len(md):len(md)], model, provider
+		o.Grow(len(`{"model":"","provider":"","model_variant":""}`) + len(model) + len(provider) + len(variant))
+		md := o.OptString("model", model).OptString("provider", provider).OptString("model_variant", variant).Bytes()
+		u.md, u.model, u.provider, u.variant = md[:len(md):len(md)], model, provider, variant
 	}
 	return u.md
 }

@@ -207,6 +207,9 @@ type msgState struct {
 	// assistant message's): its usage names them.
 	Model    string `json:"model,omitempty"`
 	Provider string `json:"provider,omitempty"`
+	// Variant is the info's variant (the model's reasoning effort,
+	// 1.2+; 2.x: session.step.started's model.variant).
+	Variant string `json:"variant,omitempty"`
 	// Tokens and Cost are the last non-zero info.tokens (and info.cost)
 	// of the message, reported as its usage when it completes unless a
 	// step-finish part reported it (StepUsage); InfoUsage: they were

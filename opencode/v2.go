@@ -57,6 +57,7 @@ func (t *Translator) onV2(dst []universal.Event, e *event) []universal.Event {
 		o.String("id", mid).String("sessionID", sid).String("role", "assistant")
 		o.OptString("mode", d.Get("agent").Str)
 		o.OptString("modelID", d.Get("model.id").Str).OptString("providerID", d.Get("model.providerID").Str)
+		o.OptString("variant", d.Get("model.variant").Str)
 		return t.v2Info(dst, o.Bytes(), false, e)
 	case "session.step.ended", "session.step.failed":
 		var o jsonw.Object
@@ -64,7 +65,7 @@ func (t *Translator) onV2(dst []universal.Event, e *event) []universal.Event {
 		o.Raw("time", `{"completed":1}`)
 		o.OptString("finish", d.Get("finish").Str)
 		o.Raw("cost", d.Get("cost").Raw)
-		o.Raw("tokens", d.Get("tokens").Raw)
+		o.Raw("tokens", v2Tokens(d.Get("tokens")))
 		if e.typ == "session.step.failed" {
 			errv := d.Get("error")
 			if !errv.IsObject() {
@@ -708,4 +709,21 @@ func (t *Translator) onV2Revert(dst []universal.Event, e *event) []universal.Eve
 		return t.unparsed(dst, e, errors.New("session.revert.staged without revert.messageID"))
 	}
 	return t.onRevert(dst, sid, e.props, e.raw)
+}
+
+// v2Tokens returns a 2.x step's tokens {input, output, reasoning, cache
+// {read, write}} as the 1.x usage reader takes them. 2.x sends no total,
+// which the reader takes for a build that counted reasoning inside
+// output; 2.x counts it outside, as 1.15 and later do (a probe of
+// OpenCode 2.0.25 against a mock whose reply had 7 completion tokens, 2
+// of them reasoning, saw output 5, reasoning 2), so the total of every
+// count is added, which tells the reader so.
+func v2Tokens(tok gjson.Result) string {
+	raw := strings.TrimSpace(tok.Raw)
+	if !tok.IsObject() || tok.Get("total").Exists() || len(raw) < 3 || strings.TrimSpace(raw[1:len(raw)-1]) == "" {
+		return tok.Raw
+	}
+	total := tok.Get("input").Int() + tok.Get("output").Int() + tok.Get("reasoning").Int() +
+		tok.Get("cache.read").Int() + tok.Get("cache.write").Int()
+	return raw[:len(raw)-1] + `,"total":` + strconv.FormatInt(total, 10) + "}"
 }

@@ -14,7 +14,7 @@ same contents).
 Expectations: "tools" name the calls as the script makes them; "acp_tools" (what record.py puts in the meta's
 expect block) as Gemini CLI's ACP output shows them: its tool calls carry no rawInput (no arguments) and a
 title (the command, the file, "Writing to <file>", "<file>: <old> => <new>"), which is the translated call's
-name; a shell command's output is not sent (returnDisplay is an ANSI screen object, which Gemini CLI's ACP
+name, but for a title that is the call's location (read_file's file), which names the call by its kind ("read"); a shell command's output is not sent (returnDisplay is an ANSI screen object, which Gemini CLI's ACP
 layer drops), nor are read_file's and list_directory's; edits carry diffs.
 
 Step spec: thinking [chunks] (thought parts), text [chunks], calls [(name, args)] (functionCall parts, all in
@@ -126,7 +126,7 @@ def scenarios(set_name):
                            dict(name="run_shell_command", input=bad_args)], error=None,
                     # the failing command is "completed" in ACP: its exit code goes to the model only
                     acp_tools=[dict(name=d[len(WORK) + 1:] or ".", is_error=False),
-                               dict(name=f[len(WORK) + 1:], is_error=False), dict(name=bad)]))
+                               dict(name="read", is_error=False), dict(name=bad)]))
 
     # ---------------------------------------------------------------- s04-edit
     if not v2:

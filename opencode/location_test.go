@@ -1,0 +1,114 @@
+package opencode_test
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/opencode"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// v2 is a 2.x /api/event envelope of type typ with a location, its id
+// made of its type and data (ids are unique: a repeated one is a replay).
+func v2(typ, dir, data string) string {
+	id := fmt.Sprintf("evt_%x", sha256.Sum256([]byte(typ+data)))
+	return `{"id":"` + id + `","created":1,"type":"` + typ + `","location":{"directory":"` + dir + `"},"data":` + data + `}`
+}
+
+// TestV2LocationCwd: a 2.x stream joined after its session.created (as
+// kimaki's shell-background recording is) started the session with no
+// cwd and resolved no relative tool path, though every envelope names
+// the directory of the instance that published it. A session event's
+// location is now the session's directory (session.started metadata cwd,
+// and the cwd of its tools); a project event's location (another
+// directory: kimaki's worktree recording) is not.
+func TestV2LocationCwd(t *testing.T) {
+	const sid, msg = "ses_1", "msg_2"
+	evs := run(t, opencode.FormatSSE, sse(
+		v2("integration.updated", "/elsewhere", `{}`),
+		v2("session.step.started", "/work/wt", `{"sessionID":"`+sid+`","agent":"build","model":{"id":"m1","providerID":"p1","variant":"high"},"assistantMessageID":"`+msg+`"}`),
+		v2("session.tool.input.started", "/work/wt", `{"sessionID":"`+sid+`","assistantMessageID":"`+msg+`","callID":"c1","name":"read"}`),
+		v2("session.tool.called", "/work/wt", `{"sessionID":"`+sid+`","assistantMessageID":"`+msg+`","callID":"c1","tool":"read","input":{"filePath":"notes.md"}}`),
+		v2("session.tool.success", "/work/wt", `{"sessionID":"`+sid+`","assistantMessageID":"`+msg+`","callID":"c1","content":[{"type":"text","text":"hi"}]}`),
+		v2("session.step.ended", "/work/wt", `{"sessionID":"`+sid+`","assistantMessageID":"`+msg+`","finish":"stop","cost":0.5,"tokens":{"input":3,"output":2,"reasoning":0,"cache":{"read":0,"write":0}}}`),
+	))
+	noUnparsed(t, evs)
+	st := golden.OfType(evs, universal.TypeSessionStarted)[0]
+	if cwd := gjson.GetBytes(st.Data.(*universal.SessionStarted).Metadata, "cwd").Str; cwd != "/work/wt" {
+		t.Errorf("session.started cwd %q, want /work/wt", cwd)
+	}
+	if st.NativeSessionID != sid {
+		t.Errorf("session.started native id %v, want %s", st.NativeSessionID, sid)
+	}
+	var paths []string
+	for _, it := range completed(evs) {
+		if it.Kind == universal.KindToolCall && it.Content[0].ToolInput != nil {
+			paths = append(paths, it.Content[0].ToolInput.Paths...)
+		}
+	}
+	if strings.Join(paths, " ") != "/work/wt/notes.md" {
+		t.Errorf("tool paths %q, want [/work/wt/notes.md]", paths)
+	}
+}
+
+// TestModelVariant: the variant of the model that answered (1.2+ message
+// info's variant, 2.x session.step.started's model.variant: the
+// reasoning effort) was dropped; it is the call usage's metadata
+// model_variant, as session.started's model_variant is the session's.
+func TestModelVariant(t *testing.T) {
+	const sid, msg = "ses_1", "msg_2"
+	for name, input := range map[string]string{
+		"2.x": sse(
+			v2("session.step.started", "/w", `{"sessionID":"`+sid+`","agent":"build","model":{"id":"m1","providerID":"p1","variant":"high"},"assistantMessageID":"`+msg+`"}`),
+			v2("session.step.ended", "/w", `{"sessionID":"`+sid+`","assistantMessageID":"`+msg+`","finish":"stop","cost":0.5,"tokens":{"input":3,"output":2,"reasoning":0,"cache":{"read":0,"write":0}}}`),
+		),
+		"1.x": sse(
+			`{"type":"message.updated","properties":{"info":{"id":"` + msg + `","sessionID":"` + sid + `","role":"assistant","modelID":"m1","providerID":"p1","variant":"high","time":{"created":1,"completed":2},"cost":0.5,"tokens":{"input":3,"output":2,"reasoning":0,"cache":{"read":0,"write":0}}}}}`,
+		),
+	} {
+		evs := run(t, opencode.FormatSSE, input)
+		noUnparsed(t, evs)
+		us := golden.OfType(evs, universal.TypeUsageUpdated)
+		if len(us) != 1 {
+			t.Fatalf("%s: %d usage events, want 1\n%s", name, len(us), golden.Encode(evs))
+		}
+		if md := string(us[0].Data.(*universal.UsageUpdated).Metadata); md != `{"model":"m1","provider":"p1","model_variant":"high"}` {
+			t.Errorf("%s: usage metadata %s", name, md)
+		}
+	}
+}
+
+// TestV2ReasoningOutsideOutput: 2.x step tokens carry no total, which the
+// usage reader took for an old build that counted reasoning inside
+// output, so a 2.x call's output_tokens lacked its reasoning (kimaki's
+// 2.0.19 queue-parked recording even reported output 7 with reasoning 9).
+// 2.x counts reasoning outside output: the lines below are OpenCode
+// 2.0.25's, captured live by a public project's probe against a mock
+// whose reply had 7 completion tokens, 2 of them reasoning, and a total
+// of 18 (quoted in its Rust tests; the index does not name the
+// repository). Output is 7, the total 18.
+func TestV2ReasoningOutsideOutput(t *testing.T) {
+	evs := run(t, opencode.FormatSSE, sse(
+		`{"id":"evt_120b687c5001t3MnkkQSLnoAHn","created":1791550195653,"type":"session.step.started","location":{"directory":"C:\\repo"},"data":{"sessionID":"ses_probe","agent":"studio","model":{"id":"probe-model","providerID":"probe-local","variant":"default"},"assistantMessageID":"msg_probe","snapshot":"058b29aec9aa122b03714e62ae183452da65a769","started":1791550195645},"durable":{"aggregateID":"ses_probe","seq":6,"version":1}}`,
+		`{"id":"evt_120b6880b001XAe258QI2G7yGa","created":1791550195723,"type":"session.step.ended","location":{"directory":"C:\\repo"},"data":{"sessionID":"ses_probe","assistantMessageID":"msg_probe","finish":"stop","rawFinish":"stop","cost":0,"tokens":{"input":8,"output":5,"reasoning":2,"cache":{"read":3,"write":0}},"snapshot":"058b29aec9aa122b03714e62ae183452da65a769","files":[]},"durable":{"aggregateID":"ses_probe","seq":10,"version":1}}`,
+	))
+	noUnparsed(t, evs)
+	us := golden.OfType(evs, universal.TypeUsageUpdated)
+	if len(us) != 1 {
+		t.Fatalf("%d usage events, want 1", len(us))
+	}
+	u := us[0].Data.(*universal.UsageUpdated)
+	if got := fmt.Sprint(*u.Usage.InputTokens, *u.Usage.CachedInputTokens, *u.Usage.OutputTokens, *u.Usage.ReasoningTokens, *u.Usage.TotalTokens); got != "11 3 7 2 18" {
+		t.Errorf("input, cached, output, reasoning, total = %s, want 11 3 7 2 18", got)
+	}
+	if md := string(u.Metadata); md != `{"model":"probe-model","provider":"probe-local","model_variant":"default"}` {
+		t.Errorf("usage metadata %s", md)
+	}
+	if cwd := gjson.GetBytes(golden.OfType(evs, universal.TypeSessionStarted)[0].Data.(*universal.SessionStarted).Metadata, "cwd").Str; cwd != `C:\repo` {
+		t.Errorf("cwd %q, want C:\\repo", cwd)
+	}
+}
