@@ -15,7 +15,8 @@ import (
 // alone, the lines of their s05-error recordings) reports the API's
 // message, with the body (and the status, when the text gives it) in the
 // details, as the native translators report such errors; the JSON-RPC
-// code stays the error's code. Any other text is kept as it is.
+// code stays the error's code. Claude Code's status with a plain message
+// keeps its text and gives the status; any other text is kept as it is.
 func TestAgentErrorAPIBody(t *testing.T) {
 	const setup = `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentInfo":{"name":"a","version":"1"}}}` + "\n" +
 		`{"jsonrpc":"2.0","id":2,"result":{"sessionId":"s1"}}` + "\n"
@@ -32,7 +33,10 @@ func TestAgentErrorAPIBody(t *testing.T) {
 			`{"api_error":{"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT"}}}`},
 		{"plain",
 			`{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"Internal error: API Error: 400 the mock rejects this prompt"}}`,
-			"Internal error: API Error: 400 the mock rejects this prompt", "-32603", ``},
+			"Internal error: API Error: 400 the mock rejects this prompt", "-32603", `{"http_status":400}`},
+		{"other",
+			`{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"Internal error: 400 requests today"}}`,
+			"Internal error: 400 requests today", "-32603", ``},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			evs := translate(t, acp.FormatAgent, setup+c.line+"\n")

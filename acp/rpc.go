@@ -357,10 +357,15 @@ func (t *Translator) agentError(dst []universal.Event, in *input, method string,
 // model API's response as its text ("Internal error: API Error: 400 {…}"
 // from Claude Code's adapter, see package internal/apierror): the API's
 // message, with http_status and the body as api_error added to details,
-// as the native translators report such errors.
+// as the native translators report such errors. Claude Code's form with
+// a plain message after the status ("API Error: 400 due to tool use
+// concurrency issues.") keeps its text, with http_status in details.
 func apiError(msg string, details *jsonw.Object) string {
 	b, ok := apierror.Parse(msg)
 	if !ok {
+		if st, ok := apierror.Status(msg); ok {
+			details.Int("http_status", st)
+		}
 		return msg
 	}
 	b.AddTo(details)
