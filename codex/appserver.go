@@ -798,6 +798,11 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		return t.errorNotification(dst, c, thread, p.Result())
 	case "serverRequest/resolved":
 		return t.serverRequestResolved(dst, p.Get("requestId"))
+	case "hook/completed":
+		dst = t.ensureSession(dst, thread)
+		t.child(thread)
+		dst = t.ensureTurn(dst, thread, p.Get("turnId").Str)
+		return t.hookContext(dst, c, t.copyThread(thread), p.Get("run"))
 	case "model/rerouted":
 		detail := p.Get("fromModel").Str + " → " + p.Get("toModel").Str
 		return t.status(dst, "", t.copyThread(thread), "model_rerouted", t.w.Copy(detail), metaOf("reason", p.Get("reason")), agent, c.raw)
@@ -828,7 +833,7 @@ var ignoredNotifications = map[string]struct{}{
 	"thread/section/changed": {}, "thread/attachment/updated": {},
 	"thread/prediction/updated": {}, "thread/queue/changed": {}, "project/changed": {},
 	"thread/project/updated": {}, "thread/environment/connected": {}, "thread/environment/disconnected": {},
-	"thread/settings/updated": {}, "hook/started": {}, "hook/completed": {}, "turn/diff/updated": {},
+	"thread/settings/updated": {}, "hook/started": {}, "turn/diff/updated": {},
 	"item/autoApprovalReview/started": {}, "item/autoApprovalReview/completed": {},
 	"autoApprovalReview/strictReviewRequired": {}, "command/exec/outputDelta": {}, "process/outputDelta": {},
 	"process/exited": {}, "item/commandExecution/terminalInteraction": {}, "item/fileChange/patchUpdated": {},

@@ -342,6 +342,21 @@
 // wrote instead (before openai/codex PR 29829) → a system message with
 // author and recipient.
 //
+// # Hooks
+//
+// What a hook gives the model is a system item (role system), one per hook
+// run, its text part's metadata naming hook_event (eventName) and hook_id
+// (the run's id): the run's entries of kind "context" (a hook's
+// additionalContext, a SessionStart hook's plain stdout), from the
+// app-server's hook/completed {threadId, turnId, run} and the core event
+// hook_completed {turn_id, run} that rollouts (later 0.16x–0.17x: Codex
+// persists completed hook events, not started ones) and legacy streams
+// carry. The rollout's copy for the model is a developer message, never
+// shown. A run's other entries (warning, stop, feedback, error), its status
+// and hook/started are shown to the user only, or reach the model another
+// way (a Stop hook's continuation prompt is a hookPrompt item): not
+// content, as with Claude Code's hooks.
+//
 // # Permissions and questions
 //
 // item/commandExecution/requestApproval, item/fileChange/requestApproval,
@@ -461,7 +476,8 @@
 // that changes only the goal's usage,
 // thread/prediction/updated, thread/queue/changed, project/changed,
 // thread/project/updated, thread/environment/*, thread/settings/updated,
-// hook/started, hook/completed, turn/diff/updated (the file changes carry
+// hook/started, hook/completed without context entries (see Hooks),
+// turn/diff/updated (the file changes carry
 // the diffs), item/autoApprovalReview/*, autoApprovalReview/strictReviewRequired,
 // command/exec/outputDelta, process/*, item/commandExecution/terminalInteraction
 // (stdin written to a process), item/fileChange/patchUpdated (live previews;
@@ -486,7 +502,7 @@
 // list_custom_prompts_response, list_skills_response,
 // list_remote_skills_response, remote_skill_downloaded,
 // skills_update_available, deprecation_notice, undo_started,
-// undo_completed, shutdown_complete, raw_response_item,
+// undo_completed, shutdown_complete, raw_response_item, hook_started,
 // thread_settings_applied (merged into the session metadata when it comes
 // first), thread_goal_updated, terminal_interaction, plan_delta,
 // item_started; item_completed in the legacy live streams (their legacy

@@ -31,7 +31,7 @@ var ignoredEventMsgs = map[string]struct{}{
 	"list_skills_response": {}, "list_remote_skills_response": {}, "remote_skill_downloaded": {},
 	"skills_update_available": {}, "deprecation_notice": {}, "undo_started": {}, "undo_completed": {},
 	"shutdown_complete": {}, "raw_response_item": {}, "thread_settings_applied": {}, "thread_goal_updated": {},
-	"terminal_interaction": {}, "plan_delta": {}, "item_started": {},
+	"terminal_interaction": {}, "plan_delta": {}, "item_started": {}, "hook_started": {},
 }
 
 // eventMsg translates one core EventMsg.
@@ -314,6 +314,8 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		return t.reverted(dst, c, th, "", m.Get("num_turns").Int())
 	case "sub_agent_activity":
 		return t.subAgentActivity(dst, c, "", th, m.Get("kind").Str, m.Get("agent_thread_id").Str, m.Get("agent_path"), m.Get("model").Str, "c:"+m.Get("event_id").Str)
+	case "hook_completed":
+		return t.hookContext(dst, c, th, m.Get("run"))
 	case "item_completed":
 		if mode == live {
 			// The legacy events of the same stream carry these facts.
