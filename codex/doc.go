@@ -282,9 +282,15 @@
 //     second (the provider's ws_… id) is kept as provider_id in the call's
 //     metadata.
 //   - imageView → "view_image": the result has a file_ref (read) and an
-//     image part (path, mime from the file name); imageGeneration →
-//     "image_generation" (the saved image as an image part; the base64
-//     result is not copied).
+//     image part (path, mime from the file name); imageGeneration,
+//     image_generation_end, a rollout's image_generation_call →
+//     "image_generation": the result's image part is the saved file
+//     (savedPath, saved_path) when Codex saved one, else the inline image
+//     (mime read from the base64 data's first bytes, "image/*" when they
+//     name no format, and data_length in its metadata; the data is not
+//     copied) or the attachment-store fileId (file_id in its metadata); a
+//     failure (failed status or a failure object) fails the result and is
+//     kept as failure in its metadata.
 //   - rollout function_call, custom_tool_call (apply_patch's patch text,
 //     or a shell call's that runs apply_patch, also becomes file_ref parts
 //     of the result; view_image's output a

@@ -240,13 +240,11 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		if typ == "image_generation_begin" {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
-		res := resultSpec{}
-		if st := m.Get("status").Str; st == "failed" {
+		res := resultSpec{meta: metaOf("failure", m.Get("failure"))}
+		if f := m.Get("failure"); (f.Exists() && f.Type != gjson.Null) || m.Get("status").Str == "failed" {
 			res.isError, res.failed = true, true
 		}
-		if p := m.Get("saved_path").Str; p != "" {
-			res.extra = []part{{Type: universal.PartImage, Path: t.w.Copy(p), Mime: mimeOf(p)}}
-		}
+		res.extra = t.generatedImage(m.Get("saved_path").Str, "", m.Get("result").Str)
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "collab_agent_spawn_begin", "collab_agent_spawn_end", "collab_agent_interaction_begin", "collab_agent_interaction_end",
 		"collab_waiting_begin", "collab_waiting_end", "collab_close_begin", "collab_close_end", "collab_resume_begin", "collab_resume_end":

@@ -73,3 +73,73 @@ func TestHookCompletedContext(t *testing.T) {
 		t.Errorf("rollout item roles %s, want user,system,assistant", got)
 	}
 }
+
+// imageParts returns the image parts of the session's tool results, each as
+// "mime path metadata".
+func imageParts(evs []universal.Event) []string {
+	var out []string
+	for _, it := range golden.NewTranscript(evs).Items {
+		if it.Kind != universal.KindToolResult {
+			continue
+		}
+		for _, p := range it.Content {
+			if p.Type == universal.PartImage {
+				out = append(out, p.Mime+" "+p.Path+" "+string(p.Metadata))
+			}
+		}
+	}
+	return out
+}
+
+// TestImageGenerationWithoutSavedPath: an image generation whose image
+// Codex did not save (savedPath null: the image is inline, or in the
+// attachment store; ImageGenerationThreadItem of the 0.169.0 schema:
+// "Either inline generated-image data or its durable attachment-store
+// identity", result or fileId) had a result without any image part; a
+// rollout's image_generation_call, whose result is the base64 image, had
+// none either. Now the result has an image part with the data's type and
+// length (the data stays in raw), or the file id, as package anthropic keeps
+// an inline image; a saved file is still the path.
+func TestImageGenerationWithoutSavedPath(t *testing.T) {
+	evs := runParsed(t, codex.FormatAppServer, []string{
+		`{"method":"thread/started","params":{"thread":{"id":"th1","cwd":"/w"}}}`,
+		`{"method":"turn/started","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"inProgress"}}}`,
+		`{"method":"item/started","params":{"threadId":"th1","turnId":"tu1","item":{"id":"ig_1","type":"imageGeneration","status":"generating","revisedPrompt":null,"result":""}}}`,
+		`{"method":"item/completed","params":{"threadId":"th1","turnId":"tu1","item":{"id":"ig_1","type":"imageGeneration","status":"completed","revisedPrompt":"a red square","result":"iVBORw0KGgoAAAANSUhEUg==","savedPath":null}}}`,
+		`{"method":"item/completed","params":{"threadId":"th1","turnId":"tu1","item":{"id":"ig_2","type":"imageGeneration","status":"completed","revisedPrompt":"a blue square","fileId":"file_abc","savedPath":null}}}`,
+		`{"method":"item/completed","params":{"threadId":"th1","turnId":"tu1","item":{"id":"ig_3","type":"imageGeneration","status":"completed","revisedPrompt":"a green square","result":"/9j/4AAQ","savedPath":"/w/.codex/generated_images/ig_3.jpg"}}}`,
+		`{"method":"item/completed","params":{"threadId":"th1","turnId":"tu1","item":{"id":"ig_4","type":"imageGeneration","status":"failed","result":"","failure":{"type":"usageLimitExceeded","limitId":"image_gen"}}}}`,
+		`{"method":"turn/completed","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"completed"}}}`,
+	})
+	want := []string{
+		`image/png  {"data_length":24}`,
+		`image/*  {"file_id":"file_abc"}`,
+		`image/jpeg /w/.codex/generated_images/ig_3.jpg `,
+	}
+	if got := imageParts(evs); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("app-server images %q, want %q", got, want)
+	}
+
+	evs = runParsed(t, codex.FormatRollout, []string{
+		`{"timestamp":"2026-11-20T10:00:00.000Z","type":"session_meta","payload":{"id":"s1","cwd":"/w","cli_version":"0.160.0"}}`,
+		`{"timestamp":"2026-11-20T10:00:00.100Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}`,
+		`{"timestamp":"2026-11-20T10:00:00.200Z","type":"event_msg","payload":{"type":"user_message","message":"draw","images":[]}}`,
+		`{"timestamp":"2026-11-20T10:00:00.300Z","type":"response_item","payload":{"type":"image_generation_call","id":"ig_1","status":"completed","revised_prompt":"a red square","result":"iVBORw0KGgoAAAANSUhEUg=="}}`,
+		`{"timestamp":"2026-11-20T10:00:00.400Z","type":"event_msg","payload":{"type":"image_generation_end","call_id":"ig_2","status":"completed","revised_prompt":"a blue square","result":"R0lGODlhAQABAAAAACw="}}`,
+		`{"timestamp":"2026-11-20T10:00:00.500Z","type":"event_msg","payload":{"type":"image_generation_end","call_id":"ig_3","status":"failed","revised_prompt":"x","result":"","failure":{"type":"usage_limit_exceeded","limit_id":"image_gen"}}}`,
+		`{"timestamp":"2026-11-20T10:00:00.600Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":null}}`,
+	})
+	want = []string{`image/png  {"data_length":24}`, `image/gif  {"data_length":20}`}
+	if got := imageParts(evs); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("rollout images %q, want %q", got, want)
+	}
+	var failed int
+	for _, it := range golden.NewTranscript(evs).Items {
+		if it.Kind == universal.KindToolResult && it.Content[0].IsError {
+			failed++
+		}
+	}
+	if failed != 1 {
+		t.Errorf("%d failed results, want 1 (the generation with a failure)", failed)
+	}
+}

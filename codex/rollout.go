@@ -502,6 +502,9 @@ func (t *Translator) responseItem(dst []event, c *ctx, p jsonscan.Value) []event
 		}
 		st := p.Get("status").Str
 		res := resultSpec{failed: st == "failed", isError: st == "failed", meta: statusMeta(st)}
+		if typ == "image_generation_call" && st != "failed" {
+			res.extra = t.generatedImage("", "", p.Get("result").Str)
+		}
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "agent_message":
 		// A message between agents (multi-agent v2).
@@ -1404,4 +1407,39 @@ func toolFailed(s string) bool {
 		}
 	}
 	return strings.HasPrefix(s[i:], " failed: ") || strings.HasPrefix(s[i:], " failed for `")
+}
+
+// generatedImage is the image part of an image generation's result: the
+// saved file (savedPath, saved_path) when Codex saved one; else the image
+// the result holds (ImageGenerationThreadItem: "either inline
+// generated-image data or its durable attachment-store identity", a
+// fileId), without its data (the raw payload has it), as package anthropic
+// keeps an inline image: the mime type read from the data's first bytes
+// ("image/*" when they name none), its length as data_length, or the
+// fileId as file_id. nil when there is no image (a failed generation).
+func (t *Translator) generatedImage(saved, fileID, data string) []part {
+	if saved != "" {
+		return []part{{Type: universal.PartImage, Path: t.w.Copy(saved), Mime: mimeOf(saved)}}
+	}
+	var md jsonw.Object
+	switch {
+	case fileID != "":
+		md.String("file_id", fileID)
+	case data != "":
+		md.Int("data_length", int64(len(data)))
+	default:
+		return nil
+	}
+	return []part{{Type: universal.PartImage, Mime: base64Mime(data), Metadata: md.Bytes()}}
+}
+
+// base64Mime names the image type of base64 data by the encoding of its
+// format's signature; "image/*" for any other.
+func base64Mime(data string) string {
+	for _, s := range [...][2]string{{"iVBORw0KGgo", "image/png"}, {"/9j/", "image/jpeg"}, {"R0lGOD", "image/gif"}, {"UklGR", "image/webp"}} {
+		if strings.HasPrefix(data, s[0]) {
+			return s[1]
+		}
+	}
+	return "image/*"
 }
