@@ -135,6 +135,14 @@ func (t *Translator) clientRequest(dst []event, c *ctx, method string, id, param
 		if n := params.Get("numTurns"); id.Exists() && n.Type == gjson.Number && t.isRoot(params.Get("threadId").Str) {
 			put(&t.st.Meta, "rollback:"+id.Raw, n.Raw)
 		}
+	case "tools/call":
+		// codex mcp-server: the codex tool starts a session with the
+		// prompt, codex-reply goes on with one.
+		if n := params.Get("name").Str; n == "codex" || n == "codex-reply" {
+			if text := params.Get("arguments.prompt").Str; text != "" {
+				t.st.addPrompt(text)
+			}
+		}
 	case "turn/start", "turn/steer":
 		if text := userInputText(params.Get("input")); text != "" {
 			t.st.addPrompt(text)
@@ -197,6 +205,9 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 			method = "newConversation"
 		}
 	}
+	if method == "tools/call" || (method == "" && (result.Get("content").IsArray() || (!t.st.V2 && result.Get("error").Type == gjson.String))) {
+		return t.toolCallResponse(dst, c, result, rpcErr)
+	}
 	if rpcErr.Exists() {
 		if method == "thread/revert" {
 			t.st.Revert = "" // refused: no thread/reverted names it
@@ -229,6 +240,48 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 		if n, err := strconv.ParseInt(rollback, 10, 64); hasRollback && err == nil && n > 0 && t.w.Begun() {
 			return t.reverted(dst, c, "", "", n)
 		}
+	}
+	return dst
+}
+
+// toolCallResponse handles codex mcp-server's answer to a tools/call of
+// its codex or codex-reply tool (a CallToolResult {content, isError,
+// structuredContent}; without the host's lines, a response of that shape).
+// It ends the call's Codex session run (codex-rs/mcp-server
+// codex_tool_runner.rs): with the last agent message when the task
+// completed (the events before it said everything), and otherwise with an
+// error the events may not have shown: a session that failed to start
+// ("Failed to start Codex session: …", no event at all), a runtime error
+// (isError, its text), an error event (result {"error": message}, after
+// the error event itself), or a JSON-RPC error (bad arguments, an unknown
+// tool). Such an answer is an error event unless an error already failed
+// the open turn, and it ends that turn in error.
+func (t *Translator) toolCallResponse(dst []event, c *ctx, result jsonscan.Value, rpcErr gjson.Result) []event {
+	var msg string
+	details := obj().String("method", "tools/call")
+	switch {
+	case rpcErr.Exists():
+		msg = rpcErr.Get("message").Str
+		if msg == "" {
+			msg = "codex: JSON-RPC error"
+		}
+		details.Raw("error", rpcErr.Raw)
+	case result.Get("isError").Type == gjson.True:
+		msg = joinTexts(result.Sub("content"), "text")
+		if msg == "" {
+			msg = "codex: tool call failed"
+		}
+	case result.Get("error").Type == gjson.String:
+		msg = result.Get("error").Str
+	default:
+		return dst
+	}
+	dst = t.ensureSession(dst, result.Get("structuredContent.threadId").Str)
+	if !t.st.TurnErr {
+		dst = t.emitError(dst, t.w.Copy(msg), t.w.Copy(rpcErr.Get("code").Raw), details.Bytes(), false, agent, c.raw)
+	}
+	if t.w.Turn() != "" {
+		dst = t.endTurn(dst, "", universal.TurnError, nil, agent, c.raw)
 	}
 	return dst
 }

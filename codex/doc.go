@@ -45,8 +45,13 @@
 //     events come as codex/event notifications (params: the Event {id,
 //     msg}, with _meta {requestId, threadId} in later versions), read
 //     like the app-server's v1 codex/event/* ones; its MCP initialize
-//     answer (serverInfo codex-mcp-server) and tools/call result are
-//     responses to the host and add nothing.
+//     answer (serverInfo codex-mcp-server) adds nothing, and so does a
+//     successful tools/call result (the events said it all). A tools/call
+//     answer that failed (isError, a result {"error": message}, a JSON-RPC
+//     error) ends the call's run: an error event, unless an error already
+//     failed the open turn, and the turn ends in error; a session that
+//     failed to start says so only there. The host's tools/call of the
+//     codex or codex-reply tool (in an exchange) gives the prompt.
 //   - "exec": the stdout of codex exec --json (and exec resume, one
 //     process after the other), also the item_type era (≤ ~0.44) and the
 //     pre-0.44 {"id","msg"} envelope with its configuration summary and
@@ -500,7 +505,8 @@
 // connection (Codex sent both; they repeat the same facts). The server's
 // account/chatgptAuthTokens/refresh, attestation/generate and
 // currentTime/read requests, and host requests other than initialize,
-// thread/start|resume|fork, turn/start|steer (their responses too);
+// thread/start|resume|fork, turn/start|steer and tools/call (their
+// responses too);
 // the history in a thread/resume response is not replayed.
 //
 // Core events (legacy streams and rollout event_msg): mcp_startup_update, mcp_startup_complete, turn_diff,

@@ -143,3 +143,75 @@ func TestImageGenerationWithoutSavedPath(t *testing.T) {
 		t.Errorf("%d failed results, want 1 (the generation with a failure)", failed)
 	}
 }
+
+// TestMCPServerToolCallErrors: codex mcp-server ends each tools/call of its
+// codex tool with a response (codex-rs/mcp-server codex_tool_runner.rs):
+// a CallToolResult with isError when the session failed to start ("Failed
+// to start Codex session: …", before any event) or on a runtime error, the
+// result {"error": message} after an error event, a JSON-RPC error for bad
+// arguments. Those responses were ignored: a session that never started
+// showed no error at all, and a turn an error ended was left open (ended
+// interrupted at the end of the input). Now the response is an error event
+// unless an error event already failed the turn, and it ends the turn in
+// error. In a recorded exchange the host's tools/call also gives the
+// prompt.
+func TestMCPServerToolCallErrors(t *testing.T) {
+	init := `{"id":1,"jsonrpc":"2.0","result":{"capabilities":{"tools":{"listChanged":true}},"protocolVersion":"2025-06-18","serverInfo":{"name":"codex-mcp-server","title":"Codex","version":"0.46.0"}}}`
+	errs := func(evs []universal.Event) []string {
+		var out []string
+		for _, e := range golden.OfType(evs, universal.TypeError) {
+			out = append(out, e.Data.(*universal.Error).Message)
+		}
+		return out
+	}
+	ended := func(evs []universal.Event) string {
+		var out []string
+		for _, e := range golden.OfType(evs, universal.TypeTurnEnded) {
+			out = append(out, string(e.Data.(*universal.TurnEnded).Status))
+		}
+		return strings.Join(out, ",")
+	}
+	reason := func(evs []universal.Event) universal.EndReason {
+		e := golden.OfType(evs, universal.TypeSessionEnded)
+		return e[len(e)-1].Data.(*universal.SessionEnded).Reason
+	}
+
+	// Server lines: the session never started.
+	evs := runParsed(t, codex.FormatAppServer, []string{init,
+		`{"id":2,"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"Failed to start Codex session: Fatal error: Codex cannot access session files at /home/u/.codex/sessions (permission denied)"}],"isError":true}}`,
+	})
+	if got := errs(evs); len(got) != 1 || !strings.HasPrefix(got[0], "Failed to start Codex session: ") {
+		t.Errorf("errors %q, want the failed start", got)
+	}
+	if r := reason(evs); r != universal.EndError {
+		t.Errorf("session ended %q, want error", r)
+	}
+
+	// A recorded exchange: the prompt, an error event, then the answer.
+	evs = runParsed(t, codex.FormatExchange, []string{
+		`in {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"host","version":"1"}}}`,
+		init,
+		`in {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"codex","arguments":{"prompt":"Fix the build"}}}`,
+		`{"jsonrpc":"2.0","method":"codex/event","params":{"_meta":{"requestId":2},"id":"","msg":{"type":"session_configured","session_id":"s-1","model":"gpt-5","history_log_id":0,"history_entry_count":0}}}`,
+		`{"jsonrpc":"2.0","method":"codex/event","params":{"_meta":{"requestId":2},"id":"2","msg":{"type":"task_started","model_context_window":272000}}}`,
+		`{"jsonrpc":"2.0","method":"codex/event","params":{"_meta":{"requestId":2},"id":"2","msg":{"type":"error","message":"stream disconnected before completion"}}}`,
+		`{"id":2,"jsonrpc":"2.0","result":{"error":"stream disconnected before completion"}}`,
+		`in {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"codex-reply","arguments":{"conversationId":"s-1"}}}`,
+		`{"id":3,"jsonrpc":"2.0","error":{"code":-32602,"message":"Failed to parse configuration for Codex tool: missing field ` + "`prompt`" + `"}}`,
+	})
+	if got := errs(evs); len(got) != 2 || got[0] != "stream disconnected before completion" || !strings.HasPrefix(got[1], "Failed to parse configuration") {
+		t.Errorf("errors %q, want the error event's and the refused call's", got)
+	}
+	if got := ended(evs); got != "error" {
+		t.Errorf("turns ended %q, want one in error", got)
+	}
+	var user string
+	for _, it := range golden.NewTranscript(evs).Items {
+		if it.Role == universal.RoleUser {
+			user += golden.TextOf(&it)
+		}
+	}
+	if user != "Fix the build" {
+		t.Errorf("user text %q, want the tools/call prompt", user)
+	}
+}
