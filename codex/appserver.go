@@ -820,8 +820,30 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		t.st.V2 = true
 		dst = t.ensureSession(dst, thread)
 		t.child(thread)
-		dst = t.ensureTurn(dst, thread, p.Get("turnId").Str)
+		turn := p.Get("turnId").Str
+		dst = t.ensureTurn(dst, thread, turn)
+		if p.Get("item.type").Str == "contextCompaction" {
+			key := thread + "\n" + turn
+			if t.st.Compacted == "l"+key {
+				return dst // thread/compacted reported it
+			}
+			t.st.Compacted = "i" + key
+		}
 		return t.v2Item(dst, c, thread, p.Sub("item"), method == "item/completed")
+	case "thread/compacted":
+		// Deprecated since the contextCompaction item (openai/codex PR
+		// 10016, January 2026), which reports the same compaction; before
+		// it (0.6x–0.9x), the only trace of one.
+		turn := p.Get("turnId").Str
+		key := thread + "\n" + turn
+		if t.st.Compacted == "i"+key || t.st.Compacted == "l"+key {
+			return dst
+		}
+		t.st.Compacted = "l" + key
+		dst = t.ensureSession(dst, thread)
+		t.child(thread)
+		dst = t.ensureTurn(dst, thread, turn)
+		return t.status(dst, "", t.copyThread(thread), universal.LabelCompaction, "", nil, agent, c.raw)
 	case "item/agentMessage/delta", "item/plan/delta":
 		t.scan.Mark(&t.mark, deltaV)
 		id := itemV.Str()
@@ -894,7 +916,7 @@ var ignoredNotifications = map[string]struct{}{
 	"mcpServer/event/stream/notification": {}, "account/updated": {}, "account/gatewayOAuth/changed": {},
 	"account/rateLimits/updated": {}, "app/list/updated": {}, "remoteControl/status/changed": {},
 	"externalAgentConfig/import/progress": {}, "externalAgentConfig/import/completed": {}, "fs/changed": {},
-	"thread/compacted": {}, "model/verification": {}, "modelProvider/authRecoveryStarted": {},
+	"model/verification": {}, "modelProvider/authRecoveryStarted": {},
 	"modelProvider/authRecoveryCompleted": {}, "turn/moderationMetadata": {}, "model/safetyBuffering/updated": {},
 	"deprecationNotice": {}, "configWarning": {}, "fuzzyFileSearch/sessionUpdated": {},
 	"fuzzyFileSearch/sessionCompleted": {}, "thread/realtime/started": {}, "thread/realtime/itemAdded": {},

@@ -495,7 +495,11 @@
 // the completed item has the changes), item/mcpToolCall/progress (progress
 // text; the result has the outcome), mcpServer/*, account/*,
 // app/list/updated, remoteControl/status/changed, externalAgentConfig/*,
-// fs/changed, thread/compacted (the contextCompaction item marks it),
+// fs/changed, thread/compacted when a contextCompaction item of its turn
+// marks the compaction (before that item, openai/codex PR 10016, January
+// 2026, the notification was the only trace of one: then it is a
+// compaction status item, and an item of the same turn after it adds
+// nothing),
 // model/verification, modelProvider/auth*, turn/moderationMetadata,
 // model/safetyBuffering/updated, deprecationNotice, configWarning,
 // fuzzyFileSearch/*, thread/realtime/*, windows/worldWritableWarning,

@@ -215,3 +215,44 @@ func TestMCPServerToolCallErrors(t *testing.T) {
 		t.Errorf("user text %q, want the tools/call prompt", user)
 	}
 }
+
+// TestThreadCompactedLegacy: before the contextCompaction item (openai/codex
+// PR 10016, January 2026: "Emit compaction as item started/completed with a
+// new Compaction item and keep legacy thread/compacted"), an app-server
+// reported a compaction only by thread/compacted {threadId, turnId}, which
+// was ignored: the compaction was lost. It is now a compaction status item,
+// unless the turn's contextCompaction item reports it (later versions send
+// both, the item first), and such an item after it adds nothing.
+func TestThreadCompactedLegacy(t *testing.T) {
+	compactions := func(evs []universal.Event) int {
+		n := 0
+		for _, it := range golden.NewTranscript(evs).Items {
+			if it.Kind == universal.KindStatus && it.Content[0].Label == universal.LabelCompaction {
+				n++
+			}
+		}
+		return n
+	}
+	start := []string{
+		`{"method":"thread/started","params":{"thread":{"id":"th1","cwd":"/w"}}}`,
+		`{"method":"turn/started","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"inProgress"}}}`,
+	}
+	end := `{"method":"turn/completed","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"completed"}}}`
+	item := func(m string) string {
+		return `{"method":"` + m + `","params":{"threadId":"th1","turnId":"tu1","item":{"type":"contextCompaction","id":"cc1"}}}`
+	}
+	legacy := `{"method":"thread/compacted","params":{"threadId":"th1","turnId":"tu1"}}`
+	for _, c := range []struct {
+		name  string
+		lines []string
+	}{
+		{"legacy only", []string{legacy}},
+		{"item then legacy", []string{item("item/started"), item("item/completed"), legacy}},
+		{"legacy then item", []string{legacy, item("item/started"), item("item/completed")}},
+	} {
+		lines := append(append(append([]string{}, start...), c.lines...), end)
+		if n := compactions(runParsed(t, codex.FormatAppServer, lines)); n != 1 {
+			t.Errorf("%s: %d compaction items, want 1", c.name, n)
+		}
+	}
+}

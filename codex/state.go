@@ -152,6 +152,11 @@ type state struct {
 	// Revert is the turn a host's thread/revert request named
 	// (beforeTurnId), for the thread/reverted notification that follows.
 	Revert string `json:"revert,omitempty"`
+	// Compacted names the last compaction the app-server reported, by
+	// "i" (a contextCompaction item) or "l" (the legacy thread/compacted
+	// notification) followed by its thread and turn ids: the two report
+	// one compaction, which is shown once.
+	Compacted string `json:"compacted,omitempty"`
 }
 
 // resp is an open model response: its assistant message item.
