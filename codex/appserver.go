@@ -430,6 +430,16 @@ func (t *Translator) serverRequest(dst []event, c *ctx, method string, id gjson.
 		return t.userInputRequest(dst, c, key, rid, thread, params.Result())
 	case "mcpServer/elicitation/request":
 		return t.elicitationRequest(dst, c, key, rid, thread, params.Result())
+	case "elicitation/create":
+		// codex mcp-server asks its MCP client to approve a command or a
+		// patch with an MCP elicitation (codex-rs/mcp-server
+		// exec_approval.rs, patch_approval.rs); another elicitation is a
+		// question.
+		switch params.Get("codex_elicitation").Str {
+		case "exec-approval", "patch-approval":
+			return t.mcpApprovalRequest(dst, c, key, rid, thread, params.Result())
+		}
+		return t.elicitationRequest(dst, c, key, rid, thread, params.Result())
 	case "item/tool/call":
 		callID := params.Get("callId").Str
 		ik := t.key(thread, callID)
@@ -518,6 +528,45 @@ func (t *Translator) approvalRequest(dst []event, c *ctx, key, rid, method, thre
 		req.Action = "edit " + strings.Join(paths, ", ")
 	case "item/permissions/requestApproval":
 		req.Action = "permissions"
+	}
+	req.Action = t.w.Copy(req.Action)
+	return t.requestPermission(dst, key, req, o.Bytes(), agent, c.raw)
+}
+
+// mcpApprovalRequest maps codex mcp-server's approval elicitation
+// (elicitation/create {message, requestedSchema, threadId,
+// codex_elicitation: exec-approval | patch-approval, codex_call_id,
+// codex_command, codex_cwd, codex_parsed_cmd | codex_reason,
+// codex_grant_root, codex_changes}) to permission.requested, as the
+// app-server's v1 execCommandApproval and applyPatchApproval; the host
+// answers {decision} (a ReviewDecision).
+func (t *Translator) mcpApprovalRequest(dst []event, c *ctx, key, rid, thread string, p gjson.Result) []event {
+	callID := p.Get("codex_call_id").Str
+	ik := t.key(thread, "c:"+callID)
+	req := &request{ID: rid, Method: "elicitation/create", Key: ik, CallID: t.w.Copy(callID)}
+	if n := t.item(ik); n != nil {
+		req.Item = n.ID
+		n.Perm = key
+	}
+	kind := p.Get("codex_elicitation").Str
+	o := obj().String("method", req.Method).String("elicitation", kind)
+	o.OptString("thread_id", thread)
+	o.OptString("message", p.Get("message").Str)
+	for _, f := range [...][2]string{{"codex_command", "command"}, {"codex_cwd", "cwd"}, {"codex_parsed_cmd", "parsed_cmd"},
+		{"codex_reason", "reason"}, {"codex_grant_root", "grant_root"}, {"codex_changes", "file_changes"}} {
+		if v := p.Get(f[0]); v.Exists() && v.Type != gjson.Null {
+			o.Raw(f[1], v.Raw)
+		}
+	}
+	if kind == "exec-approval" {
+		req.Action = joinArgv(p.Get("codex_command"))
+	} else {
+		var paths []string
+		p.Get("codex_changes").ForEach(func(k, _ gjson.Result) bool {
+			paths = append(paths, k.Str)
+			return true
+		})
+		req.Action = "edit " + strings.Join(paths, ", ")
 	}
 	req.Action = t.w.Copy(req.Action)
 	return t.requestPermission(dst, key, req, o.Bytes(), agent, c.raw)

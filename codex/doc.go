@@ -372,7 +372,11 @@
 //
 // item/commandExecution/requestApproval, item/fileChange/requestApproval,
 // item/permissions/requestApproval and the legacy execCommandApproval and
-// applyPatchApproval → permission.requested: permission_id the JSON-RPC id
+// applyPatchApproval, and codex mcp-server's approval elicitations
+// (elicitation/create with codex_elicitation exec-approval or
+// patch-approval, the command or patch in codex_* fields; another
+// elicitation/create is a question like mcpServer/elicitation/request) →
+// permission.requested: permission_id the JSON-RPC id
 // (string form), item_id the guarded call item, call_id the native item or
 // call id, action the command (or "edit <paths>", "permissions"), and the
 // request's reason, command, cwd, available decisions, amendments in

@@ -256,3 +256,48 @@ func TestThreadCompactedLegacy(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPServerApprovalElicitation: codex mcp-server asks its client to
+// approve a command or a patch with an MCP elicitation/create request
+// (codex-rs/mcp-server exec_approval.rs and patch_approval.rs: {message,
+// requestedSchema, threadId, codex_elicitation, codex_call_id,
+// codex_command, codex_cwd, codex_parsed_cmd | codex_reason,
+// codex_grant_root, codex_changes}; the client answers {decision}). The
+// request was agent.unparsed ("unknown server request") and the approval
+// lost (the exec_approval_request event it follows is left to the server
+// request). Now it is a permission like the v1 app-server's
+// execCommandApproval and applyPatchApproval; another elicitation is a
+// question.
+func TestMCPServerApprovalElicitation(t *testing.T) {
+	ev := func(id, msg string) string {
+		return `{"jsonrpc":"2.0","method":"codex/event","params":{"_meta":{"requestId":2,"threadId":"s-1"},"id":"` + id + `","msg":` + msg + `}}`
+	}
+	evs := runParsed(t, codex.FormatExchange, []string{
+		`in {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"codex","arguments":{"prompt":"Clean up","approval-policy":"untrusted"}}}`,
+		ev("", `{"type":"session_configured","session_id":"s-1","model":"gpt-5","history_log_id":0,"history_entry_count":0}`),
+		ev("2", `{"type":"task_started","model_context_window":272000}`),
+		ev("2", `{"type":"exec_approval_request","call_id":"call_1","command":["rm","-rf","build"],"cwd":"/w","parsed_cmd":[{"type":"unknown","cmd":"rm -rf build"}]}`),
+		`{"jsonrpc":"2.0","id":0,"method":"elicitation/create","params":{"message":"Allow Codex to run ` + "`rm -rf build`" + ` in ` + "`/w`" + `?","requestedSchema":{"type":"object","properties":{}},"threadId":"s-1","codex_elicitation":"exec-approval","codex_mcp_tool_call_id":"2","codex_event_id":"2","codex_call_id":"call_1","codex_command":["rm","-rf","build"],"codex_cwd":"/w","codex_parsed_cmd":[{"type":"unknown","cmd":"rm -rf build"}]}}`,
+		`in {"jsonrpc":"2.0","id":0,"result":{"decision":"approved"}}`,
+		ev("2", `{"type":"exec_command_begin","call_id":"call_1","command":["rm","-rf","build"],"cwd":"/w","parsed_cmd":[]}`),
+		ev("2", `{"type":"exec_command_end","call_id":"call_1","stdout":"","stderr":"","aggregated_output":"","exit_code":0,"duration":{"secs":0,"nanos":1000},"formatted_output":""}`),
+		ev("2", `{"type":"apply_patch_approval_request","call_id":"call_2","changes":{"/w/a.txt":{"add":{"content":"hi\n"}}},"reason":null,"grant_root":null}`),
+		`{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"Allow Codex to apply proposed code changes?","requestedSchema":{"type":"object","properties":{}},"threadId":"s-1","codex_elicitation":"patch-approval","codex_mcp_tool_call_id":"2","codex_event_id":"2","codex_call_id":"call_2","codex_reason":null,"codex_grant_root":null,"codex_changes":{"/w/a.txt":{"add":{"content":"hi\n"}}}}}`,
+		`in {"jsonrpc":"2.0","id":1,"result":{"decision":"denied"}}`,
+		ev("2", `{"type":"agent_message","message":"Removed build; left a.txt alone."}`),
+		ev("2", `{"type":"task_complete","last_agent_message":"Removed build; left a.txt alone."}`),
+		`{"id":2,"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"Removed build; left a.txt alone."}]}}`,
+	})
+	var got []string
+	for _, e := range golden.OfType(evs, universal.TypePermissionRequested) {
+		got = append(got, "requested "+e.Data.(*universal.Permission).Action)
+	}
+	for _, e := range golden.OfType(evs, universal.TypePermissionResolved) {
+		d := e.Data.(*universal.Permission)
+		got = append(got, "resolved "+d.PermissionID+" "+string(d.Status))
+	}
+	want := "requested rm -rf build|requested edit /w/a.txt|resolved 0 approved|resolved 1 denied"
+	if strings.Join(got, "|") != want {
+		t.Errorf("permissions %q, want %q", got, want)
+	}
+}
