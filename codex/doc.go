@@ -327,12 +327,12 @@
 // the plan in metadata; every snapshot is its own item, as a plan cannot
 // be upserted), contextCompaction and compacted ("compaction"),
 // enteredReviewMode/exitedReviewMode and their events
-// ("review_mode_entered"/"review_mode_exited"), model/rerouted
-// ("model_rerouted"), thread/goal/updated when the goal's objective or
+// ("review_mode_entered"/"review_mode_exited"), model/rerouted and the
+// core model_reroute event ("model_rerouted"), thread/goal/updated when the goal's objective or
 // status changes (label "goal", detail the objective and its status, the goal object in
 // metadata; updates of its usage alone make none: on the app-server the
 // goal tools' only trace) and thread/goal/cleared after one ("goal_cleared"),
-// warning and guardianWarning, exec error items
+// warning, guardianWarning and guardian_warning, exec error items
 // (non-fatal warnings: "warning"), background_event,
 // subAgentActivity, sleep, a rollout fork's copy of its parent's history
 // ("fork_replay", see Forks), and reverts ("reverted": a rollout's
@@ -523,6 +523,9 @@
 // list_remote_skills_response, remote_skill_downloaded,
 // skills_update_available, deprecation_notice, undo_started,
 // undo_completed, shutdown_complete, raw_response_item, hook_started,
+// model_verification, turn_moderation_metadata, safety_buffering,
+// patch_apply_updated, request_permissions, realtime_conversation_*
+// (their app-server counterparts are ignored too),
 // thread_settings_applied (merged into the session metadata when it comes
 // first), thread_goal_updated, terminal_interaction, plan_delta,
 // item_started; item_completed in the legacy live streams (their legacy

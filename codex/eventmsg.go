@@ -32,6 +32,10 @@ var ignoredEventMsgs = map[string]struct{}{
 	"skills_update_available": {}, "deprecation_notice": {}, "undo_started": {}, "undo_completed": {},
 	"shutdown_complete": {}, "raw_response_item": {}, "thread_settings_applied": {}, "thread_goal_updated": {},
 	"terminal_interaction": {}, "plan_delta": {}, "item_started": {}, "hook_started": {},
+	"model_verification": {}, "turn_moderation_metadata": {}, "safety_buffering": {}, "patch_apply_updated": {},
+	"request_permissions": {}, "realtime_conversation_started": {}, "realtime_conversation_sdp": {},
+	"realtime_conversation_realtime": {}, "realtime_conversation_closed": {},
+	"realtime_conversation_list_voices_response": {},
 }
 
 // eventMsg translates one core EventMsg.
@@ -292,8 +296,11 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		o.Raw("codex_error_info", m.Get("codex_error_info").Raw)
 		o.Raw("additional_details", m.Get("additional_details").Raw)
 		return t.emitError(dst, t.w.CopyValue(m.Get("message")), t.w.Copy(errorCode(m.Get("codex_error_info"))), cleanJSON(o.Bytes()), true, agent, c.raw)
-	case "warning", "background_event":
+	case "warning", "background_event", "guardian_warning":
 		return t.status(dst, "", th, typ, t.w.CopyValue(m.Get("message")), nil, agent, c.raw)
+	case "model_reroute":
+		detail := m.Get("from_model").Str + " → " + m.Get("to_model").Str
+		return t.status(dst, "", th, "model_rerouted", t.w.Copy(detail), metaOf("reason", m.Get("reason")), agent, c.raw)
 	case "context_compacted":
 		if mode == rest {
 			// The compacted line marks it.

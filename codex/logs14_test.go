@@ -301,3 +301,42 @@ func TestMCPServerApprovalElicitation(t *testing.T) {
 		t.Errorf("permissions %q, want %q", got, want)
 	}
 }
+
+// TestMCPServerNewerEvents: codex mcp-server sends every core event as a
+// codex/event notification, and the core events of later versions were
+// agent.unparsed there: model_reroute {from_model, to_model, reason} and
+// guardian_warning {message} (codex-rs/protocol protocol.rs) are now the
+// status items the app-server's model/rerouted and guardianWarning give;
+// model_verification, turn_moderation_metadata, safety_buffering,
+// patch_apply_updated, request_permissions and the realtime_conversation_*
+// events are ignored as their app-server counterparts are (Codex does not
+// write them to rollouts: should_persist_event_msg).
+func TestMCPServerNewerEvents(t *testing.T) {
+	ev := func(id, msg string) string {
+		return `{"jsonrpc":"2.0","method":"codex/event","params":{"_meta":{"requestId":2,"threadId":"s-1"},"id":"` + id + `","msg":` + msg + `}}`
+	}
+	evs := runParsed(t, codex.FormatAppServer, []string{
+		ev("", `{"type":"session_configured","session_id":"s-1","model":"gpt-5.6-sol","history_log_id":0,"history_entry_count":0}`),
+		ev("2", `{"type":"task_started","model_context_window":272000}`),
+		ev("2", `{"type":"model_verification","verifications":["trusted_access_for_cyber"]}`),
+		ev("2", `{"type":"model_reroute","from_model":"gpt-5.6-sol","to_model":"gpt-5.4-mini","reason":"high_risk_cyber_activity"}`),
+		ev("2", `{"type":"guardian_warning","message":"The reviewer could not assess this action."}`),
+		ev("2", `{"type":"turn_moderation_metadata","metadata":{"flagged":false}}`),
+		ev("2", `{"type":"safety_buffering","active":true}`),
+		ev("2", `{"type":"patch_apply_updated","call_id":"c1","changes":{}}`),
+		ev("2", `{"type":"request_permissions","call_id":"c2","permissions":{}}`),
+		ev("2", `{"type":"realtime_conversation_closed","reason":"ended"}`),
+		ev("2", `{"type":"agent_message","message":"ok"}`),
+		ev("2", `{"type":"task_complete","last_agent_message":"ok"}`),
+	})
+	var got []string
+	for _, it := range golden.NewTranscript(evs).Items {
+		if it.Kind == universal.KindStatus {
+			got = append(got, it.Content[0].Label+": "+it.Content[0].Detail)
+		}
+	}
+	want := "model_rerouted: gpt-5.6-sol → gpt-5.4-mini|guardian_warning: The reviewer could not assess this action."
+	if strings.Join(got, "|") != want {
+		t.Errorf("status items %q, want %q", got, want)
+	}
+}
