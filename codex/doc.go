@@ -360,13 +360,13 @@
 // (the run's id): the run's entries of kind "context" (a hook's
 // additionalContext, a SessionStart hook's plain stdout), from the
 // app-server's hook/completed {threadId, turnId, run} and the core event
-// hook_completed {turn_id, run} that rollouts (later 0.16x–0.17x: Codex
-// persists completed hook events, not started ones) and legacy streams
-// carry. The rollout's copy for the model is a developer message, never
-// shown. A run's other entries (warning, stop, feedback, error), its status
-// and hook/started are shown to the user only, or reach the model another
-// way (a Stop hook's continuation prompt is a hookPrompt item): not
-// content, as with Claude Code's hooks.
+// hook_completed {turn_id, run} that rollouts (of the versions whose
+// rollout policy persists completed hook events, not started ones) and
+// legacy streams carry. The rollout's copy for the model is a developer
+// message, never shown. A run's other entries (warning, stop, feedback,
+// error), its status and hook/started are shown to the user only, or reach
+// the model another way (a Stop hook's continuation prompt is a hookPrompt
+// item): not content, as with Claude Code's hooks.
 //
 // # Permissions and questions
 //
