@@ -351,7 +351,9 @@
 // functionCallOutput item → a tool_result item; a rollout inter-agent
 // agent_message, and the inter_agent_communication line older rollouts
 // wrote instead (before openai/codex PR 29829) → a system message with
-// author and recipient.
+// author and recipient, and encrypted true when the payload is ciphertext
+// (multi-agent v2's tasks, PR 26210: an encrypted_content part or field,
+// which the item does not show).
 //
 // # Hooks
 //

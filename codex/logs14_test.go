@@ -340,3 +340,31 @@ func TestMCPServerNewerEvents(t *testing.T) {
 		t.Errorf("status items %q, want %q", got, want)
 	}
 }
+
+// TestInterAgentEncryptedPayload: multi-agent v2 keeps the task a model
+// sends another agent only as ciphertext (openai/codex PR 26210: "Store v2
+// inter-agent task text in InterAgentCommunication.encrypted_content with
+// empty plaintext content"; PR 28368 puts a plaintext envelope before it in
+// the agent_message item). The system item showed an empty text, or the
+// envelope ending in "Payload:", with nothing saying a payload was there;
+// its metadata now says encrypted. The agent_message line is the child's
+// item as a public issue quotes it (MetaFARS/codex-relay issue 60, a relay
+// that passed the payload as plaintext), in a rollout line.
+func TestInterAgentEncryptedPayload(t *testing.T) {
+	evs := runParsed(t, codex.FormatRollout, []string{
+		`{"timestamp":"2026-08-16T10:00:00.000Z","type":"session_meta","payload":{"id":"01a00b22-0000-7000-8000-000000000001","cwd":"/home/u","cli_version":"0.150.0"}}`,
+		`{"timestamp":"2026-08-16T10:00:00.100Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}`,
+		`{"timestamp":"2026-08-16T10:00:00.200Z","type":"response_item","payload":{"type":"agent_message","id":"amsg_01a00b22-b341-7cf1-bb87-5ceffa28054b","author":"/root","recipient":"/root/list_files","content":[{"type":"input_text","text":"Message Type: NEW_TASK\nTask name: /root/list_files\nSender: /root\nPayload:\n"},{"type":"encrypted_content","encrypted_content":"gAAAAABpayload"}]}}`,
+		`{"timestamp":"2026-08-16T10:00:00.300Z","type":"inter_agent_communication","payload":{"author":"/root","recipient":"/root/list_files","other_recipients":[],"content":"","encrypted_content":"gAAAAABpayload2","trigger_turn":false}}`,
+		`{"timestamp":"2026-08-16T10:00:00.400Z","type":"inter_agent_communication","payload":{"author":"/root/list_files","recipient":"/root","other_recipients":[],"content":"3 files","trigger_turn":false}}`,
+		`{"timestamp":"2026-08-16T10:00:00.600Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":null}}`,
+	})
+	want := []string{
+		"Message Type: NEW_TASK\nTask name: /root/list_files\nSender: /root\nPayload:\n\t" + `{"author":"/root","recipient":"/root/list_files","encrypted":true}`,
+		"\t" + `{"author":"/root","recipient":"/root/list_files","encrypted":true}`,
+		"3 files\t" + `{"author":"/root/list_files","recipient":"/root"}`,
+	}
+	if got := systemTexts(evs); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("system items %q, want %q", got, want)
+	}
+}

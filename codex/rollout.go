@@ -524,6 +524,9 @@ func (t *Translator) interAgentMessage(dst []event, c *ctx, p jsonscan.Value, te
 	meta := obj()
 	meta.OptString("author", p.Get("author").Str)
 	meta.OptString("recipient", p.Get("recipient").Str)
+	if encryptedPayload(p.Result()) {
+		meta.Bool("encrypted", true)
+	}
 	dst = t.beforeAgentItem(dst, thread)
 	n := t.newItem("", kindMessage, thread)
 	n.Done = true
@@ -531,6 +534,24 @@ func (t *Translator) interAgentMessage(dst []event, c *ctx, p jsonscan.Value, te
 	pt.Metadata = meta.Bytes()
 	return t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: t.w.CopyValue(p.Get("id")), ParentID: t.parentOf(thread),
 		Kind: universal.KindSystem, Role: universal.RoleSystem, Content: []part{pt}}, agent, c.raw)
+}
+
+// encryptedPayload reports whether a message between agents carries an
+// encrypted payload, which the item cannot show: multi-agent v2 keeps the
+// task text a model sends only as ciphertext (openai/codex PR 26210),
+// InterAgentCommunication's encrypted_content (its plaintext content
+// empty), an encrypted_content part of the agent_message item (after the
+// plaintext envelope "Message Type: …\nPayload:\n", PR 28368).
+func encryptedPayload(p gjson.Result) bool {
+	if p.Get("encrypted_content").Str != "" {
+		return true
+	}
+	enc := false
+	p.Get("content").ForEach(func(_, v gjson.Result) bool {
+		enc = v.Get("type").Str == "encrypted_content"
+		return !enc
+	})
+	return enc
 }
 
 // injected reports whether a user-role model message is context Codex
