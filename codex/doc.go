@@ -295,7 +295,11 @@
 //     name no format, and data_length in its metadata; the data is not
 //     copied) or the attachment-store fileId (file_id in its metadata); a
 //     failure (failed status or a failure object) fails the result and is
-//     kept as failure in its metadata.
+//     kept as failure in its metadata. A rollout writes the
+//     image_generation_call before the image_generation_end that names
+//     the saved file (Codex saves it after recording the item): the call's
+//     result waits for that event, and completes with the inline image
+//     when the response or turn ends first.
 //   - rollout function_call, custom_tool_call (apply_patch's patch text,
 //     or a shell call's that runs apply_patch, also becomes file_ref parts
 //     of the result; view_image's output a

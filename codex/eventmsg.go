@@ -249,6 +249,11 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 			res.isError, res.failed = true, true
 		}
 		res.extra = t.generatedImage(m.Get("saved_path").Str, "", m.Get("result").Str)
+		if n := t.item(key); n != nil && n.Held != nil {
+			// The image_generation_call's result waited for this one.
+			n.Held = nil
+			t.dropHeld(key)
+		}
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "collab_agent_spawn_begin", "collab_agent_spawn_end", "collab_agent_interaction_begin", "collab_agent_interaction_end",
 		"collab_waiting_begin", "collab_waiting_end", "collab_close_begin", "collab_close_end", "collab_resume_begin", "collab_resume_end":

@@ -99,7 +99,10 @@ func imageParts(evs []universal.Event) []string {
 // rollout's image_generation_call, whose result is the base64 image, had
 // none either. Now the result has an image part with the data's type and
 // length (the data stays in raw), or the file id, as package anthropic keeps
-// an inline image; a saved file is still the path.
+// an inline image; a saved file is still the path. In a rollout the
+// image_generation_call comes first and Codex writes the
+// image_generation_end with the saved_path after it (it saves the image
+// after recording the item): the call's result waits for it.
 func TestImageGenerationWithoutSavedPath(t *testing.T) {
 	evs := runParsed(t, codex.FormatAppServer, []string{
 		`{"method":"thread/started","params":{"thread":{"id":"th1","cwd":"/w"}}}`,
@@ -127,9 +130,13 @@ func TestImageGenerationWithoutSavedPath(t *testing.T) {
 		`{"timestamp":"2026-11-20T10:00:00.300Z","type":"response_item","payload":{"type":"image_generation_call","id":"ig_1","status":"completed","revised_prompt":"a red square","result":"iVBORw0KGgoAAAANSUhEUg=="}}`,
 		`{"timestamp":"2026-11-20T10:00:00.400Z","type":"event_msg","payload":{"type":"image_generation_end","call_id":"ig_2","status":"completed","revised_prompt":"a blue square","result":"R0lGODlhAQABAAAAACw="}}`,
 		`{"timestamp":"2026-11-20T10:00:00.500Z","type":"event_msg","payload":{"type":"image_generation_end","call_id":"ig_3","status":"failed","revised_prompt":"x","result":"","failure":{"type":"usage_limit_exceeded","limit_id":"image_gen"}}}`,
+		`{"timestamp":"2026-11-20T10:00:00.510Z","type":"response_item","payload":{"type":"image_generation_call","id":"ig_4","status":"completed","revised_prompt":"a gray square","result":"iVBORw0KGgoAAAANSUhEUg=="}}`,
+		`{"timestamp":"2026-11-20T10:00:00.520Z","type":"event_msg","payload":{"type":"image_generation_end","call_id":"ig_4","status":"completed","revised_prompt":"a gray square","result":"iVBORw0KGgoAAAANSUhEUg==","saved_path":"/w/.codex/generated_images/s1/ig_4.png"}}`,
 		`{"timestamp":"2026-11-20T10:00:00.600Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":null}}`,
 	})
-	want = []string{`image/png  {"data_length":24}`, `image/gif  {"data_length":20}`}
+	// ig_1's result waits for an image_generation_end until the turn
+	// ends; ig_4's end names the saved file.
+	want = []string{`image/gif  {"data_length":20}`, `image/png /w/.codex/generated_images/s1/ig_4.png `, `image/png  {"data_length":24}`}
 	if got := imageParts(evs); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("rollout images %q, want %q", got, want)
 	}

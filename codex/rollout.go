@@ -503,6 +503,11 @@ func (t *Translator) responseItem(dst []event, c *ctx, p jsonscan.Value) []event
 		st := p.Get("status").Str
 		res := resultSpec{failed: st == "failed", isError: st == "failed", meta: statusMeta(st)}
 		if typ == "image_generation_call" && st != "failed" {
+			if key != "" {
+				// Codex saves the image after recording this item, and
+				// the image_generation_end that follows names the file.
+				return t.holdImage(dst, key, &spec, &res, p.Get("result").Str, c.raw)
+			}
 			res.extra = t.generatedImage("", "", p.Get("result").Str)
 		}
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
@@ -1442,16 +1447,43 @@ func (t *Translator) generatedImage(saved, fileID, data string) []part {
 	if saved != "" {
 		return []part{{Type: universal.PartImage, Path: t.w.Copy(saved), Mime: mimeOf(saved)}}
 	}
-	var md jsonw.Object
-	switch {
-	case fileID != "":
+	if fileID != "" {
+		var md jsonw.Object
 		md.String("file_id", fileID)
-	case data != "":
-		md.Int("data_length", int64(len(data)))
-	default:
+		return []part{{Type: universal.PartImage, Mime: base64Mime(data), Metadata: md.Bytes()}}
+	}
+	return inlineImage(base64Mime(data), int64(len(data)))
+}
+
+// inlineImage is the image part of inline image data of the type and
+// length given (nil for none).
+func inlineImage(mime string, n int64) []part {
+	if n == 0 {
 		return nil
 	}
-	return []part{{Type: universal.PartImage, Mime: base64Mime(data), Metadata: md.Bytes()}}
+	var md jsonw.Object
+	md.Int("data_length", n)
+	return []part{{Type: universal.PartImage, Mime: mime, Metadata: md.Bytes()}}
+}
+
+// holdImage completes a rollout's image_generation_call and holds its
+// result for the image_generation_end of the same call, whose saved_path
+// names the file Codex saved the image to (it saves it after recording
+// the item): that event's result replaces the held one; without it (older
+// rollouts, a response or turn that ends first) the held result completes
+// with the inline image.
+func (t *Translator) holdImage(dst []event, key string, s *toolSpec, r *resultSpec, data string, raw []byte) []event {
+	n := t.item(key)
+	if n != nil && (n.RDone || n.Held != nil) {
+		return dst
+	}
+	if n == nil || !n.Done {
+		dst, n = t.toolCallN(dst, key, s, true, agent, raw)
+	}
+	t.resulted(n)
+	n.Held = &heldResult{Native: s.native, Meta: r.meta, Raw: string(raw), ImageMime: base64Mime(data), ImageLen: int64(len(data))}
+	t.st.HeldRes = append(t.st.HeldRes, key)
+	return dst
 }
 
 // base64Mime names the image type of base64 data by the encoding of its

@@ -242,6 +242,11 @@ type heldResult struct {
 	// the model got its first output, waiting for the command's end
 	// record (it waits until the turn ends, not only the response).
 	Running bool `json:"running,omitempty"`
+	// ImageMime and ImageLen describe the inline image of a rollout's
+	// image_generation_call, held for the image_generation_end that names
+	// the file Codex saved it to.
+	ImageMime string `json:"image_mime,omitempty"`
+	ImageLen  int64  `json:"image_len,omitempty"`
 }
 
 // The kinds of native items.
