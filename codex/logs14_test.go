@@ -375,3 +375,55 @@ func TestInterAgentEncryptedPayload(t *testing.T) {
 		t.Errorf("system items %q, want %q", got, want)
 	}
 }
+
+// TestLogs14RestoreAnywhere: a checkpoint taken after any line of the new
+// shapes (a held image result, a hook context, the compaction marker, an
+// mcp-server approval and failed answer) restores to the same output.
+func TestLogs14RestoreAnywhere(t *testing.T) {
+	for _, c := range []struct {
+		format string
+		lines  []string
+	}{
+		{codex.FormatRollout, []string{
+			`{"timestamp":"2026-11-20T10:00:00.000Z","type":"session_meta","payload":{"id":"s1","cwd":"/w","cli_version":"0.160.0"}}`,
+			`{"timestamp":"2026-11-20T10:00:00.100Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}`,
+			`{"timestamp":"2026-11-20T10:00:00.200Z","type":"event_msg","payload":{"type":"user_message","message":"draw","images":[]}}`,
+			`{"timestamp":"2026-11-20T10:00:00.250Z","type":"event_msg","payload":{"type":"hook_completed","turn_id":"t1","run":{"id":"h1","event_name":"user_prompt_submit","status":"completed","entries":[{"kind":"context","text":"ctx"}]}}}`,
+			`{"timestamp":"2026-11-20T10:00:00.300Z","type":"response_item","payload":{"type":"image_generation_call","id":"ig_1","status":"completed","revised_prompt":"a red square","result":"iVBORw0KGgoAAAANSUhEUg=="}}`,
+			`{"timestamp":"2026-11-20T10:00:00.310Z","type":"response_item","payload":{"type":"image_generation_call","id":"ig_2","status":"completed","revised_prompt":"a blue square","result":"iVBORw0KGgoAAAANSUhEUg=="}}`,
+			`{"timestamp":"2026-11-20T10:00:00.400Z","type":"event_msg","payload":{"type":"image_generation_end","call_id":"ig_1","status":"completed","result":"iVBORw0KGgoAAAANSUhEUg==","saved_path":"/w/ig_1.png"}}`,
+			`{"timestamp":"2026-11-20T10:00:00.500Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]}}`,
+			`{"timestamp":"2026-11-20T10:00:00.600Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":"Done."}}`,
+		}},
+		{codex.FormatExchange, []string{
+			`in {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"codex","arguments":{"prompt":"Clean up"}}}`,
+			`{"jsonrpc":"2.0","method":"codex/event","params":{"_meta":{"requestId":2,"threadId":"s-1"},"id":"","msg":{"type":"session_configured","session_id":"s-1","model":"gpt-5"}}}`,
+			`{"jsonrpc":"2.0","method":"codex/event","params":{"_meta":{"requestId":2,"threadId":"s-1"},"id":"2","msg":{"type":"task_started"}}}`,
+			`{"jsonrpc":"2.0","id":0,"method":"elicitation/create","params":{"message":"Allow?","requestedSchema":{},"threadId":"s-1","codex_elicitation":"exec-approval","codex_call_id":"call_1","codex_command":["ls"],"codex_cwd":"/w"}}`,
+			`in {"jsonrpc":"2.0","id":0,"result":{"decision":"denied"}}`,
+			`{"jsonrpc":"2.0","method":"codex/event","params":{"_meta":{"requestId":2,"threadId":"s-1"},"id":"2","msg":{"type":"model_reroute","from_model":"a","to_model":"b","reason":"high_risk_cyber_activity"}}}`,
+			`{"id":2,"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"Codex runtime error: boom"}],"isError":true}}`,
+		}},
+		{codex.FormatAppServer, []string{
+			`{"method":"thread/started","params":{"thread":{"id":"th1","cwd":"/w"}}}`,
+			`{"method":"turn/started","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"inProgress"}}}`,
+			`{"method":"thread/compacted","params":{"threadId":"th1","turnId":"tu1"}}`,
+			`{"method":"item/completed","params":{"threadId":"th1","turnId":"tu1","item":{"type":"contextCompaction","id":"cc1"}}}`,
+			`{"method":"hook/completed","params":{"threadId":"th1","turnId":"tu1","run":{"id":"h1","eventName":"stop","status":"completed","entries":[{"kind":"context","text":"ctx"}]}}}`,
+			`{"method":"turn/completed","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"completed"}}}`,
+		}},
+	} {
+		var data []string
+		for _, l := range c.lines {
+			if rest, ok := strings.CutPrefix(l, "in "); ok {
+				l = `{"dir":"in","t_ms":1,"msg":` + rest + `}`
+			} else if c.format == codex.FormatExchange {
+				l = `{"dir":"out","t_ms":1,"msg":` + l + `}`
+			}
+			data = append(data, l)
+		}
+		runParsed(t, c.format, c.lines)
+		golden.CheckRestoreAnywhere(t, golden.HostileCase{Name: c.format, Format: c.format, Framing: framing(c.format),
+			New: newFor(c.format), Data: []byte(strings.Join(data, "\n") + "\n")})
+	}
+}
