@@ -135,6 +135,14 @@ func (t *Translator) clientRequest(dst []event, c *ctx, method string, id, param
 		if n := params.Get("numTurns"); id.Exists() && n.Type == gjson.Number && t.isRoot(params.Get("threadId").Str) {
 			put(&t.st.Meta, "rollback:"+id.Raw, n.Raw)
 		}
+	case "tools/call":
+		// codex mcp-server: the codex tool starts a session with the
+		// prompt, codex-reply goes on with one.
+		if n := params.Get("name").Str; n == "codex" || n == "codex-reply" {
+			if text := params.Get("arguments.prompt").Str; text != "" {
+				t.st.addPrompt(text)
+			}
+		}
 	case "turn/start", "turn/steer":
 		if text := userInputText(params.Get("input")); text != "" {
 			t.st.addPrompt(text)
@@ -197,6 +205,9 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 			method = "newConversation"
 		}
 	}
+	if method == "tools/call" || (method == "" && (result.Get("content").IsArray() || (!t.st.V2 && result.Get("error").Type == gjson.String))) {
+		return t.toolCallResponse(dst, c, result, rpcErr)
+	}
 	if rpcErr.Exists() {
 		if method == "thread/revert" {
 			t.st.Revert = "" // refused: no thread/reverted names it
@@ -229,6 +240,48 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 		if n, err := strconv.ParseInt(rollback, 10, 64); hasRollback && err == nil && n > 0 && t.w.Begun() {
 			return t.reverted(dst, c, "", "", n)
 		}
+	}
+	return dst
+}
+
+// toolCallResponse handles codex mcp-server's answer to a tools/call of
+// its codex or codex-reply tool (a CallToolResult {content, isError,
+// structuredContent}; without the host's lines, a response of that shape).
+// It ends the call's Codex session run (codex-rs/mcp-server
+// codex_tool_runner.rs): with the last agent message when the task
+// completed (the events before it said everything), and otherwise with an
+// error the events may not have shown: a session that failed to start
+// ("Failed to start Codex session: …", no event at all), a runtime error
+// (isError, its text), an error event (result {"error": message}, after
+// the error event itself), or a JSON-RPC error (bad arguments, an unknown
+// tool). Such an answer is an error event unless an error already failed
+// the open turn, and it ends that turn in error.
+func (t *Translator) toolCallResponse(dst []event, c *ctx, result jsonscan.Value, rpcErr gjson.Result) []event {
+	var msg string
+	details := obj().String("method", "tools/call")
+	switch {
+	case rpcErr.Exists():
+		msg = rpcErr.Get("message").Str
+		if msg == "" {
+			msg = "codex: JSON-RPC error"
+		}
+		details.Raw("error", rpcErr.Raw)
+	case result.Get("isError").Type == gjson.True:
+		msg = joinTexts(result.Sub("content"), "text")
+		if msg == "" {
+			msg = "codex: tool call failed"
+		}
+	case result.Get("error").Type == gjson.String:
+		msg = result.Get("error").Str
+	default:
+		return dst
+	}
+	dst = t.ensureSession(dst, result.Get("structuredContent.threadId").Str)
+	if !t.st.TurnErr {
+		dst = t.emitError(dst, t.w.Copy(msg), t.w.Copy(rpcErr.Get("code").Raw), details.Bytes(), false, agent, c.raw)
+	}
+	if t.w.Turn() != "" {
+		dst = t.endTurn(dst, "", universal.TurnError, nil, agent, c.raw)
 	}
 	return dst
 }
@@ -377,6 +430,16 @@ func (t *Translator) serverRequest(dst []event, c *ctx, method string, id gjson.
 		return t.userInputRequest(dst, c, key, rid, thread, params.Result())
 	case "mcpServer/elicitation/request":
 		return t.elicitationRequest(dst, c, key, rid, thread, params.Result())
+	case "elicitation/create":
+		// codex mcp-server asks its MCP client to approve a command or a
+		// patch with an MCP elicitation (codex-rs/mcp-server
+		// exec_approval.rs, patch_approval.rs); another elicitation is a
+		// question.
+		switch params.Get("codex_elicitation").Str {
+		case "exec-approval", "patch-approval":
+			return t.mcpApprovalRequest(dst, c, key, rid, thread, params.Result())
+		}
+		return t.elicitationRequest(dst, c, key, rid, thread, params.Result())
 	case "item/tool/call":
 		callID := params.Get("callId").Str
 		ik := t.key(thread, callID)
@@ -465,6 +528,45 @@ func (t *Translator) approvalRequest(dst []event, c *ctx, key, rid, method, thre
 		req.Action = "edit " + strings.Join(paths, ", ")
 	case "item/permissions/requestApproval":
 		req.Action = "permissions"
+	}
+	req.Action = t.w.Copy(req.Action)
+	return t.requestPermission(dst, key, req, o.Bytes(), agent, c.raw)
+}
+
+// mcpApprovalRequest maps codex mcp-server's approval elicitation
+// (elicitation/create {message, requestedSchema, threadId,
+// codex_elicitation: exec-approval | patch-approval, codex_call_id,
+// codex_command, codex_cwd, codex_parsed_cmd | codex_reason,
+// codex_grant_root, codex_changes}) to permission.requested, as the
+// app-server's v1 execCommandApproval and applyPatchApproval; the host
+// answers {decision} (a ReviewDecision).
+func (t *Translator) mcpApprovalRequest(dst []event, c *ctx, key, rid, thread string, p gjson.Result) []event {
+	callID := p.Get("codex_call_id").Str
+	ik := t.key(thread, "c:"+callID)
+	req := &request{ID: rid, Method: "elicitation/create", Key: ik, CallID: t.w.Copy(callID)}
+	if n := t.item(ik); n != nil {
+		req.Item = n.ID
+		n.Perm = key
+	}
+	kind := p.Get("codex_elicitation").Str
+	o := obj().String("method", req.Method).String("elicitation", kind)
+	o.OptString("thread_id", thread)
+	o.OptString("message", p.Get("message").Str)
+	for _, f := range [...][2]string{{"codex_command", "command"}, {"codex_cwd", "cwd"}, {"codex_parsed_cmd", "parsed_cmd"},
+		{"codex_reason", "reason"}, {"codex_grant_root", "grant_root"}, {"codex_changes", "file_changes"}} {
+		if v := p.Get(f[0]); v.Exists() && v.Type != gjson.Null {
+			o.Raw(f[1], v.Raw)
+		}
+	}
+	if kind == "exec-approval" {
+		req.Action = joinArgv(p.Get("codex_command"))
+	} else {
+		var paths []string
+		p.Get("codex_changes").ForEach(func(k, _ gjson.Result) bool {
+			paths = append(paths, k.Str)
+			return true
+		})
+		req.Action = "edit " + strings.Join(paths, ", ")
 	}
 	req.Action = t.w.Copy(req.Action)
 	return t.requestPermission(dst, key, req, o.Bytes(), agent, c.raw)
@@ -767,8 +869,30 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		t.st.V2 = true
 		dst = t.ensureSession(dst, thread)
 		t.child(thread)
-		dst = t.ensureTurn(dst, thread, p.Get("turnId").Str)
+		turn := p.Get("turnId").Str
+		dst = t.ensureTurn(dst, thread, turn)
+		if p.Get("item.type").Str == "contextCompaction" {
+			key := thread + "\n" + turn
+			if t.st.Compacted == "l"+key {
+				return dst // thread/compacted reported it
+			}
+			t.st.Compacted = "i" + key
+		}
 		return t.v2Item(dst, c, thread, p.Sub("item"), method == "item/completed")
+	case "thread/compacted":
+		// Deprecated since the contextCompaction item (openai/codex PR
+		// 10016, January 2026), which reports the same compaction; before
+		// it (0.6x–0.9x), the only trace of one.
+		turn := p.Get("turnId").Str
+		key := thread + "\n" + turn
+		if t.st.Compacted == "i"+key || t.st.Compacted == "l"+key {
+			return dst
+		}
+		t.st.Compacted = "l" + key
+		dst = t.ensureSession(dst, thread)
+		t.child(thread)
+		dst = t.ensureTurn(dst, thread, turn)
+		return t.status(dst, "", t.copyThread(thread), universal.LabelCompaction, "", nil, agent, c.raw)
 	case "item/agentMessage/delta", "item/plan/delta":
 		t.scan.Mark(&t.mark, deltaV)
 		id := itemV.Str()
@@ -798,6 +922,11 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		return t.errorNotification(dst, c, thread, p.Result())
 	case "serverRequest/resolved":
 		return t.serverRequestResolved(dst, p.Get("requestId"))
+	case "hook/completed":
+		dst = t.ensureSession(dst, thread)
+		t.child(thread)
+		dst = t.ensureTurn(dst, thread, p.Get("turnId").Str)
+		return t.hookContext(dst, c, t.copyThread(thread), p.Get("run"))
 	case "model/rerouted":
 		detail := p.Get("fromModel").Str + " → " + p.Get("toModel").Str
 		return t.status(dst, "", t.copyThread(thread), "model_rerouted", t.w.Copy(detail), metaOf("reason", p.Get("reason")), agent, c.raw)
@@ -828,7 +957,7 @@ var ignoredNotifications = map[string]struct{}{
 	"thread/section/changed": {}, "thread/attachment/updated": {},
 	"thread/prediction/updated": {}, "thread/queue/changed": {}, "project/changed": {},
 	"thread/project/updated": {}, "thread/environment/connected": {}, "thread/environment/disconnected": {},
-	"thread/settings/updated": {}, "hook/started": {}, "hook/completed": {}, "turn/diff/updated": {},
+	"thread/settings/updated": {}, "hook/started": {}, "turn/diff/updated": {},
 	"item/autoApprovalReview/started": {}, "item/autoApprovalReview/completed": {},
 	"autoApprovalReview/strictReviewRequired": {}, "command/exec/outputDelta": {}, "process/outputDelta": {},
 	"process/exited": {}, "item/commandExecution/terminalInteraction": {}, "item/fileChange/patchUpdated": {},
@@ -836,7 +965,7 @@ var ignoredNotifications = map[string]struct{}{
 	"mcpServer/event/stream/notification": {}, "account/updated": {}, "account/gatewayOAuth/changed": {},
 	"account/rateLimits/updated": {}, "app/list/updated": {}, "remoteControl/status/changed": {},
 	"externalAgentConfig/import/progress": {}, "externalAgentConfig/import/completed": {}, "fs/changed": {},
-	"thread/compacted": {}, "model/verification": {}, "modelProvider/authRecoveryStarted": {},
+	"model/verification": {}, "modelProvider/authRecoveryStarted": {},
 	"modelProvider/authRecoveryCompleted": {}, "turn/moderationMetadata": {}, "model/safetyBuffering/updated": {},
 	"deprecationNotice": {}, "configWarning": {}, "fuzzyFileSearch/sessionUpdated": {},
 	"fuzzyFileSearch/sessionCompleted": {}, "thread/realtime/started": {}, "thread/realtime/itemAdded": {},

@@ -1166,3 +1166,47 @@ func sortedKeys(m map[string]string) []string {
 	}
 	return keys
 }
+
+// hookContext maps a completed hook run (the app-server's hook/completed
+// {threadId, turnId, run: HookRunSummary}, camelCase; the core event
+// hook_completed {turn_id, run} of legacy streams and rollouts, snake_case)
+// to what the model was given: the run's entries of kind "context" (a
+// hook's additionalContext, or a SessionStart hook's plain stdout, which
+// Codex adds to the model's context; codex-rs/hooks/src/events, common::
+// append_additional_context) make one system item, its text part's
+// metadata naming hook_event and hook_id. The other entries (warning, stop,
+// feedback, error) and the run's status are shown to the user only, or
+// reach the model another way (a Stop hook's continuation is a hookPrompt
+// item): not content, as with Claude Code's hooks.
+func (t *Translator) hookContext(dst []event, c *ctx, thread string, run gjson.Result) []event {
+	var b strings.Builder
+	run.Get("entries").ForEach(func(_, e gjson.Result) bool {
+		if e.Get("kind").Str == "context" && e.Get("text").Str != "" {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(e.Get("text").Str)
+		}
+		return true
+	})
+	if b.Len() == 0 {
+		return dst
+	}
+	event := run.Get("eventName").Str
+	if event == "" {
+		event = run.Get("event_name").Str
+	}
+	if len(t.st.Held) > 0 {
+		// The user message it follows (a rollout holds it for its copy).
+		dst = t.flushHeldUsers(dst)
+	}
+	md := obj()
+	md.OptString("hook_event", event)
+	md.OptString("hook_id", run.Get("id").Str)
+	pt := universal.Text(t.w.Copy(b.String()))
+	pt.Metadata = md.Bytes()
+	n := t.newItem("", kindMessage, thread)
+	n.Done = true
+	return t.w.Complete(dst, universal.Item{ItemID: n.ID, ParentID: t.parentOf(thread),
+		Kind: universal.KindSystem, Role: universal.RoleSystem, Content: []part{pt}}, agent, c.raw)
+}

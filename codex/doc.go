@@ -45,8 +45,13 @@
 //     events come as codex/event notifications (params: the Event {id,
 //     msg}, with _meta {requestId, threadId} in later versions), read
 //     like the app-server's v1 codex/event/* ones; its MCP initialize
-//     answer (serverInfo codex-mcp-server) and tools/call result are
-//     responses to the host and add nothing.
+//     answer (serverInfo codex-mcp-server) adds nothing, and so does a
+//     successful tools/call result (the events said it all). A tools/call
+//     answer that failed (isError, a result {"error": message}, a JSON-RPC
+//     error) ends the call's run: an error event, unless an error already
+//     failed the open turn, and the turn ends in error; a session that
+//     failed to start says so only there. The host's tools/call of the
+//     codex or codex-reply tool (in an exchange) gives the prompt.
 //   - "exec": the stdout of codex exec --json (and exec resume, one
 //     process after the other), also the item_type era (≤ ~0.44) and the
 //     pre-0.44 {"id","msg"} envelope with its configuration summary and
@@ -282,9 +287,19 @@
 //     second (the provider's ws_… id) is kept as provider_id in the call's
 //     metadata.
 //   - imageView → "view_image": the result has a file_ref (read) and an
-//     image part (path, mime from the file name); imageGeneration →
-//     "image_generation" (the saved image as an image part; the base64
-//     result is not copied).
+//     image part (path, mime from the file name); imageGeneration,
+//     image_generation_end, a rollout's image_generation_call →
+//     "image_generation": the result's image part is the saved file
+//     (savedPath, saved_path) when Codex saved one, else the inline image
+//     (mime read from the base64 data's first bytes, "image/*" when they
+//     name no format, and data_length in its metadata; the data is not
+//     copied) or the attachment-store fileId (file_id in its metadata); a
+//     failure (failed status or a failure object) fails the result and is
+//     kept as failure in its metadata. A rollout writes the
+//     image_generation_call before the image_generation_end that names
+//     the saved file (Codex saves it after recording the item): the call's
+//     result waits for that event, and completes with the inline image
+//     when the response or turn ends first.
 //   - rollout function_call, custom_tool_call (apply_patch's patch text,
 //     or a shell call's that runs apply_patch, also becomes file_ref parts
 //     of the result; view_image's output a
@@ -316,12 +331,12 @@
 // the plan in metadata; every snapshot is its own item, as a plan cannot
 // be upserted), contextCompaction and compacted ("compaction"),
 // enteredReviewMode/exitedReviewMode and their events
-// ("review_mode_entered"/"review_mode_exited"), model/rerouted
-// ("model_rerouted"), thread/goal/updated when the goal's objective or
+// ("review_mode_entered"/"review_mode_exited"), model/rerouted and the
+// core model_reroute event ("model_rerouted"), thread/goal/updated when the goal's objective or
 // status changes (label "goal", detail the objective and its status, the goal object in
 // metadata; updates of its usage alone make none: on the app-server the
 // goal tools' only trace) and thread/goal/cleared after one ("goal_cleared"),
-// warning and guardianWarning, exec error items
+// warning, guardianWarning and guardian_warning, exec error items
 // (non-fatal warnings: "warning"), background_event,
 // subAgentActivity, sleep, a rollout fork's copy of its parent's history
 // ("fork_replay", see Forks), and reverts ("reverted": a rollout's
@@ -340,13 +355,34 @@
 // functionCallOutput item → a tool_result item; a rollout inter-agent
 // agent_message, and the inter_agent_communication line older rollouts
 // wrote instead (before openai/codex PR 29829) → a system message with
-// author and recipient.
+// author and recipient, and encrypted true when the payload is ciphertext
+// (multi-agent v2's tasks, PR 26210: an encrypted_content part or field,
+// which the item does not show).
+//
+// # Hooks
+//
+// What a hook gives the model is a system item (role system), one per hook
+// run, its text part's metadata naming hook_event (eventName) and hook_id
+// (the run's id): the run's entries of kind "context" (a hook's
+// additionalContext, a SessionStart hook's plain stdout), from the
+// app-server's hook/completed {threadId, turnId, run} and the core event
+// hook_completed {turn_id, run} that rollouts (of the versions whose
+// rollout policy persists completed hook events, not started ones) and
+// legacy streams carry. The rollout's copy for the model is a developer
+// message, never shown. A run's other entries (warning, stop, feedback,
+// error), its status and hook/started are shown to the user only, or reach
+// the model another way (a Stop hook's continuation prompt is a hookPrompt
+// item): not content, as with Claude Code's hooks.
 //
 // # Permissions and questions
 //
 // item/commandExecution/requestApproval, item/fileChange/requestApproval,
 // item/permissions/requestApproval and the legacy execCommandApproval and
-// applyPatchApproval → permission.requested: permission_id the JSON-RPC id
+// applyPatchApproval, and codex mcp-server's approval elicitations
+// (elicitation/create with codex_elicitation exec-approval or
+// patch-approval, the command or patch in codex_* fields; another
+// elicitation/create is a question like mcpServer/elicitation/request) →
+// permission.requested: permission_id the JSON-RPC id
 // (string form), item_id the guarded call item, call_id the native item or
 // call id, action the command (or "edit <paths>", "permissions"), and the
 // request's reason, command, cwd, available decisions, amendments in
@@ -461,14 +497,19 @@
 // that changes only the goal's usage,
 // thread/prediction/updated, thread/queue/changed, project/changed,
 // thread/project/updated, thread/environment/*, thread/settings/updated,
-// hook/started, hook/completed, turn/diff/updated (the file changes carry
+// hook/started, hook/completed without context entries (see Hooks),
+// turn/diff/updated (the file changes carry
 // the diffs), item/autoApprovalReview/*, autoApprovalReview/strictReviewRequired,
 // command/exec/outputDelta, process/*, item/commandExecution/terminalInteraction
 // (stdin written to a process), item/fileChange/patchUpdated (live previews;
 // the completed item has the changes), item/mcpToolCall/progress (progress
 // text; the result has the outcome), mcpServer/*, account/*,
 // app/list/updated, remoteControl/status/changed, externalAgentConfig/*,
-// fs/changed, thread/compacted (the contextCompaction item marks it),
+// fs/changed, thread/compacted when a contextCompaction item of its turn
+// marks the compaction (before that item, openai/codex PR 10016, January
+// 2026, the notification was the only trace of one: then it is a
+// compaction status item, and an item of the same turn after it adds
+// nothing),
 // model/verification, modelProvider/auth*, turn/moderationMetadata,
 // model/safetyBuffering/updated, deprecationNotice, configWarning,
 // fuzzyFileSearch/*, thread/realtime/*, windows/worldWritableWarning,
@@ -478,7 +519,8 @@
 // connection (Codex sent both; they repeat the same facts). The server's
 // account/chatgptAuthTokens/refresh, attestation/generate and
 // currentTime/read requests, and host requests other than initialize,
-// thread/start|resume|fork, turn/start|steer (their responses too);
+// thread/start|resume|fork, turn/start|steer and tools/call (their
+// responses too);
 // the history in a thread/resume response is not replayed.
 //
 // Core events (legacy streams and rollout event_msg): mcp_startup_update, mcp_startup_complete, turn_diff,
@@ -486,7 +528,10 @@
 // list_custom_prompts_response, list_skills_response,
 // list_remote_skills_response, remote_skill_downloaded,
 // skills_update_available, deprecation_notice, undo_started,
-// undo_completed, shutdown_complete, raw_response_item,
+// undo_completed, shutdown_complete, raw_response_item, hook_started,
+// model_verification, turn_moderation_metadata, safety_buffering,
+// patch_apply_updated, request_permissions, realtime_conversation_*
+// (their app-server counterparts are ignored too),
 // thread_settings_applied (merged into the session metadata when it comes
 // first), thread_goal_updated, terminal_interaction, plan_delta,
 // item_started; item_completed in the legacy live streams (their legacy

@@ -31,7 +31,11 @@ var ignoredEventMsgs = map[string]struct{}{
 	"list_skills_response": {}, "list_remote_skills_response": {}, "remote_skill_downloaded": {},
 	"skills_update_available": {}, "deprecation_notice": {}, "undo_started": {}, "undo_completed": {},
 	"shutdown_complete": {}, "raw_response_item": {}, "thread_settings_applied": {}, "thread_goal_updated": {},
-	"terminal_interaction": {}, "plan_delta": {}, "item_started": {},
+	"terminal_interaction": {}, "plan_delta": {}, "item_started": {}, "hook_started": {},
+	"model_verification": {}, "turn_moderation_metadata": {}, "safety_buffering": {}, "patch_apply_updated": {},
+	"request_permissions": {}, "realtime_conversation_started": {}, "realtime_conversation_sdp": {},
+	"realtime_conversation_realtime": {}, "realtime_conversation_closed": {},
+	"realtime_conversation_list_voices_response": {},
 }
 
 // eventMsg translates one core EventMsg.
@@ -240,12 +244,15 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		if typ == "image_generation_begin" {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
-		res := resultSpec{}
-		if st := m.Get("status").Str; st == "failed" {
+		res := resultSpec{meta: metaOf("failure", m.Get("failure"))}
+		if f := m.Get("failure"); (f.Exists() && f.Type != gjson.Null) || m.Get("status").Str == "failed" {
 			res.isError, res.failed = true, true
 		}
-		if p := m.Get("saved_path").Str; p != "" {
-			res.extra = []part{{Type: universal.PartImage, Path: t.w.Copy(p), Mime: mimeOf(p)}}
+		res.extra = t.generatedImage(m.Get("saved_path").Str, "", m.Get("result").Str)
+		if n := t.item(key); n != nil && n.Held != nil {
+			// The image_generation_call's result waited for this one.
+			n.Held = nil
+			t.dropHeld(key)
 		}
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "collab_agent_spawn_begin", "collab_agent_spawn_end", "collab_agent_interaction_begin", "collab_agent_interaction_end",
@@ -294,8 +301,11 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		o.Raw("codex_error_info", m.Get("codex_error_info").Raw)
 		o.Raw("additional_details", m.Get("additional_details").Raw)
 		return t.emitError(dst, t.w.CopyValue(m.Get("message")), t.w.Copy(errorCode(m.Get("codex_error_info"))), cleanJSON(o.Bytes()), true, agent, c.raw)
-	case "warning", "background_event":
+	case "warning", "background_event", "guardian_warning":
 		return t.status(dst, "", th, typ, t.w.CopyValue(m.Get("message")), nil, agent, c.raw)
+	case "model_reroute":
+		detail := m.Get("from_model").Str + " → " + m.Get("to_model").Str
+		return t.status(dst, "", th, "model_rerouted", t.w.Copy(detail), metaOf("reason", m.Get("reason")), agent, c.raw)
 	case "context_compacted":
 		if mode == rest {
 			// The compacted line marks it.
@@ -314,6 +324,8 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		return t.reverted(dst, c, th, "", m.Get("num_turns").Int())
 	case "sub_agent_activity":
 		return t.subAgentActivity(dst, c, "", th, m.Get("kind").Str, m.Get("agent_thread_id").Str, m.Get("agent_path"), m.Get("model").Str, "c:"+m.Get("event_id").Str)
+	case "hook_completed":
+		return t.hookContext(dst, c, th, m.Get("run"))
 	case "item_completed":
 		if mode == live {
 			// The legacy events of the same stream carry these facts.

@@ -106,9 +106,7 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it jsonscan.Valu
 		if f := it.Get("failure"); (f.Exists() && f.Type != gjson.Null) || st == "failed" {
 			res.isError, res.failed = true, true
 		}
-		if p := it.Get("savedPath").Str; p != "" {
-			res.extra = []part{{Type: universal.PartImage, Path: t.w.Copy(p), Mime: mimeOf(p)}}
-		}
+		res.extra = t.generatedImage(it.Get("savedPath").Str, it.Get("fileId").Str, it.Get("result").Str)
 		return t.finishTool(dst, c, key, &spec, &res, false, "")
 	case "enteredReviewMode", "exitedReviewMode", "contextCompaction", "subAgentActivity", "sleep", "hookPrompt", "functionCallOutput":
 		if !final {

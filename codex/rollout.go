@@ -502,6 +502,14 @@ func (t *Translator) responseItem(dst []event, c *ctx, p jsonscan.Value) []event
 		}
 		st := p.Get("status").Str
 		res := resultSpec{failed: st == "failed", isError: st == "failed", meta: statusMeta(st)}
+		if typ == "image_generation_call" && st != "failed" {
+			if key != "" {
+				// Codex saves the image after recording this item, and
+				// the image_generation_end that follows names the file.
+				return t.holdImage(dst, key, &spec, &res, p.Get("result").Str, c.raw)
+			}
+			res.extra = t.generatedImage("", "", p.Get("result").Str)
+		}
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "agent_message":
 		// A message between agents (multi-agent v2).
@@ -521,6 +529,9 @@ func (t *Translator) interAgentMessage(dst []event, c *ctx, p jsonscan.Value, te
 	meta := obj()
 	meta.OptString("author", p.Get("author").Str)
 	meta.OptString("recipient", p.Get("recipient").Str)
+	if encryptedPayload(p.Result()) {
+		meta.Bool("encrypted", true)
+	}
 	dst = t.beforeAgentItem(dst, thread)
 	n := t.newItem("", kindMessage, thread)
 	n.Done = true
@@ -528,6 +539,24 @@ func (t *Translator) interAgentMessage(dst []event, c *ctx, p jsonscan.Value, te
 	pt.Metadata = meta.Bytes()
 	return t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: t.w.CopyValue(p.Get("id")), ParentID: t.parentOf(thread),
 		Kind: universal.KindSystem, Role: universal.RoleSystem, Content: []part{pt}}, agent, c.raw)
+}
+
+// encryptedPayload reports whether a message between agents carries an
+// encrypted payload, which the item cannot show: multi-agent v2 keeps the
+// task text a model sends only as ciphertext (openai/codex PR 26210),
+// InterAgentCommunication's encrypted_content (its plaintext content
+// empty), an encrypted_content part of the agent_message item (after the
+// plaintext envelope "Message Type: …\nPayload:\n", PR 28368).
+func encryptedPayload(p gjson.Result) bool {
+	if p.Get("encrypted_content").Str != "" {
+		return true
+	}
+	enc := false
+	p.Get("content").ForEach(func(_, v gjson.Result) bool {
+		enc = v.Get("type").Str == "encrypted_content"
+		return !enc
+	})
+	return enc
 }
 
 // injected reports whether a user-role model message is context Codex
@@ -1404,4 +1433,66 @@ func toolFailed(s string) bool {
 		}
 	}
 	return strings.HasPrefix(s[i:], " failed: ") || strings.HasPrefix(s[i:], " failed for `")
+}
+
+// generatedImage is the image part of an image generation's result: the
+// saved file (savedPath, saved_path) when Codex saved one; else the image
+// the result holds (ImageGenerationThreadItem: "either inline
+// generated-image data or its durable attachment-store identity", a
+// fileId), without its data (the raw payload has it), as package anthropic
+// keeps an inline image: the mime type read from the data's first bytes
+// ("image/*" when they name none), its length as data_length, or the
+// fileId as file_id. nil when there is no image (a failed generation).
+func (t *Translator) generatedImage(saved, fileID, data string) []part {
+	if saved != "" {
+		return []part{{Type: universal.PartImage, Path: t.w.Copy(saved), Mime: mimeOf(saved)}}
+	}
+	if fileID != "" {
+		var md jsonw.Object
+		md.String("file_id", fileID)
+		return []part{{Type: universal.PartImage, Mime: base64Mime(data), Metadata: md.Bytes()}}
+	}
+	return inlineImage(base64Mime(data), int64(len(data)))
+}
+
+// inlineImage is the image part of inline image data of the type and
+// length given (nil for none).
+func inlineImage(mime string, n int64) []part {
+	if n == 0 {
+		return nil
+	}
+	var md jsonw.Object
+	md.Int("data_length", n)
+	return []part{{Type: universal.PartImage, Mime: mime, Metadata: md.Bytes()}}
+}
+
+// holdImage completes a rollout's image_generation_call and holds its
+// result for the image_generation_end of the same call, whose saved_path
+// names the file Codex saved the image to (it saves it after recording
+// the item): that event's result replaces the held one; without it (older
+// rollouts, a response or turn that ends first) the held result completes
+// with the inline image.
+func (t *Translator) holdImage(dst []event, key string, s *toolSpec, r *resultSpec, data string, raw []byte) []event {
+	n := t.item(key)
+	if n != nil && (n.RDone || n.Held != nil) {
+		return dst
+	}
+	if n == nil || !n.Done {
+		dst, n = t.toolCallN(dst, key, s, true, agent, raw)
+	}
+	t.resulted(n)
+	n.Held = &heldResult{Native: s.native, Meta: r.meta, Raw: string(raw), ImageMime: base64Mime(data), ImageLen: int64(len(data))}
+	t.st.HeldRes = append(t.st.HeldRes, key)
+	return dst
+}
+
+// base64Mime names the image type of base64 data by the encoding of its
+// format's signature; "image/*" for any other.
+func base64Mime(data string) string {
+	for _, s := range [...][2]string{{"iVBORw0KGgo", "image/png"}, {"/9j/", "image/jpeg"}, {"R0lGOD", "image/gif"}, {"UklGR", "image/webp"}} {
+		if strings.HasPrefix(data, s[0]) {
+			return s[1]
+		}
+	}
+	return "image/*"
 }

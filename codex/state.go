@@ -152,6 +152,11 @@ type state struct {
 	// Revert is the turn a host's thread/revert request named
 	// (beforeTurnId), for the thread/reverted notification that follows.
 	Revert string `json:"revert,omitempty"`
+	// Compacted names the last compaction the app-server reported, by
+	// "i" (a contextCompaction item) or "l" (the legacy thread/compacted
+	// notification) followed by its thread and turn ids: the two report
+	// one compaction, which is shown once.
+	Compacted string `json:"compacted,omitempty"`
 }
 
 // resp is an open model response: its assistant message item.
@@ -237,6 +242,11 @@ type heldResult struct {
 	// the model got its first output, waiting for the command's end
 	// record (it waits until the turn ends, not only the response).
 	Running bool `json:"running,omitempty"`
+	// ImageMime and ImageLen describe the inline image of a rollout's
+	// image_generation_call, held for the image_generation_end that names
+	// the file Codex saved it to.
+	ImageMime string `json:"image_mime,omitempty"`
+	ImageLen  int64  `json:"image_len,omitempty"`
 }
 
 // The kinds of native items.

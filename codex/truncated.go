@@ -129,7 +129,7 @@ func (t *Translator) flushHeld(dst []event, parent string) []event {
 			continue
 		}
 		s := toolSpec{native: h.Native}
-		r := resultSpec{output: h.Output, failed: h.Failed, isError: h.IsError, meta: h.Meta}
+		r := resultSpec{output: h.Output, failed: h.Failed, isError: h.IsError, meta: h.Meta, extra: inlineImage(h.ImageMime, h.ImageLen)}
 		dst = t.toolResult(dst, key, &s, &r, agent, []byte(h.Raw))
 	}
 	return dst
