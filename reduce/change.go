@@ -19,7 +19,10 @@ type Change struct {
 	// has StatusChanged.
 	From, To Status
 	// ItemID is the item the event was about ("" for none); TurnID the
-	// turn of a turn event or usage report.
+	// turn of a turn event or usage report. They may be the event's own
+	// strings: a Change kept beyond the life of its event's memory (a
+	// translator's with universal.Options.ReuseEvents, which its next
+	// call reuses) needs strings.Clone of them.
 	ItemID string
 	TurnID string
 }

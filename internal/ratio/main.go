@@ -190,7 +190,9 @@ func main() {
 		}
 		measures(4, translated(r == 0), fold)
 		measures(6, translated(false), foldFloor)
-		last.events = nil
+		if last != nil {
+			last.events = nil
+		}
 		for _, k := range order {
 			g, t := groups[k], times[k]
 			best(&g.valid, t[0])
