@@ -243,7 +243,9 @@
 // the CLI's synthetic API error message (error), the result of a tool
 // that ends the turn (a line marked toolEndsTurn: 2.1.29x sub-agents hand
 // their report back with SubagentHandback, workflow agents with
-// StructuredOutput, and no response follows), or the first entry after
+// StructuredOutput, and no response follows; with the results of the
+// calls the same response made beside it, when they come after it), or
+// the first entry after
 // a final response — one that called no tools and stopped (end_turn,
 // stop_sequence, refusal; in older transcripts, which record no stop
 // reason on a response's lines, a response whose last block is text) —

@@ -95,8 +95,12 @@ func TestStructuredSuccessFalse(t *testing.T) {
 	tr = append(tr,
 		l(`{"type":"assistant","uuid":"u8","parentUuid":"u7","message":{"id":"m4","role":"assistant","content":[{"type":"tool_use","id":"t4","name":"mcp__jobs__lookup","input":{"id":"7"}}]}}`),
 		l(`{"type":"user","uuid":"u9","parentUuid":"u8","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t4","content":"{\"success\":false,\"reason\":\"no such job\"}"}]},"toolUseResult":{"success":false,"reason":"no such job"}}`))
+	// A result whose call is not in the input (a file read from the
+	// middle): it may be an MCP server's, so it stands.
+	tr = append(tr,
+		l(`{"type":"user","uuid":"u10","parentUuid":"u9","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t5","content":"{\"success\":false}"}]},"toolUseResult":{"success":false}}`))
 	evs = feed(t, claude.FormatTranscript, nil, nil, tr...)
-	for call, want := range map[string]universal.ItemStatus{"t1": universal.StatusFailed, "t2": universal.StatusCompleted, "t3": universal.StatusCompleted, "t4": universal.StatusCompleted} {
+	for call, want := range map[string]universal.ItemStatus{"t1": universal.StatusFailed, "t2": universal.StatusCompleted, "t3": universal.StatusCompleted, "t4": universal.StatusCompleted, "t5": universal.StatusCompleted} {
 		if got := resultStatus(evs, call); got != want {
 			t.Errorf("transcript: %s result %s, want %s", call, got, want)
 		}
@@ -280,6 +284,26 @@ func TestToolEndsTurn(t *testing.T) {
 		`{"parentUuid":"u6","isSidechain":true,"agentId":"a1","type":"assistant","uuid":"u7","sessionId":"s1","version":"2.1.295","message":{"id":"msg_Y","role":"assistant","content":[{"type":"text","text":"None."}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":1}}}`)
 	if got := turnStatuses(feed(t, claude.FormatTranscript, nil, nil, resumed...)); len(got) != 2 || got[0] != universal.TurnCompleted || got[1] != universal.TurnCompleted {
 		t.Errorf("resumed: turns %v, want two completed", got)
+	}
+
+	// The hand-back called beside another tool, whose result is written
+	// after the hand-back's: the turn ends at that result, once.
+	parallel := append([]string(nil), handback[:3]...)
+	parallel = append(parallel,
+		strings.Replace(handback[3], `{"type":"tool_use","id":"toolu_H","name":"SubagentHandback","input":{"message":"One file: a.txt"}}`,
+			`{"type":"tool_use","id":"toolu_H","name":"SubagentHandback","input":{"message":"One file: a.txt"}},{"type":"tool_use","id":"toolu_C","name":"Bash","input":{"command":"pwd"}}`, 1),
+		handback[4],
+		`{"parentUuid":"u5","isSidechain":true,"agentId":"a1","type":"user","uuid":"u6","sessionId":"s1","version":"2.1.295","timestamp":"2026-01-01T00:00:01.200Z","message":{"role":"user","content":[{"tool_use_id":"toolu_C","type":"tool_result","content":"/w"}]},"toolUseResult":{"stdout":"/w","stderr":"","interrupted":false,"isImage":false},"sourceToolAssistantUUID":"u4"}`)
+	evs = feed(t, claude.FormatTranscript, nil, nil, parallel...)
+	checkShape(t, evs)
+	if got := turnStatuses(evs); len(got) != 1 || got[0] != universal.TurnCompleted {
+		t.Errorf("parallel call: turns %v, want one completed", got)
+	}
+	if e := golden.OfType(evs, universal.TypeSessionEnded); len(e) != 1 || e[0].Data.(*universal.SessionEnded).Reason != universal.EndCompleted {
+		t.Errorf("parallel call: session ended %v, want completed", e)
+	}
+	if n := len(completed(evs, universal.KindToolResult, "")); n != 3 {
+		t.Errorf("parallel call: %d results, want 3", n)
 	}
 
 	unmarked := append([]string(nil), handback...)

@@ -248,6 +248,10 @@ type turn struct {
 	// in the background that have not reported back: Claude Code answers
 	// their notification in the same turn.
 	Background []string `json:"background,omitempty"`
+	// EndsAfter are the calls whose results the turn still waits for
+	// before it ends: a result marked toolEndsTurn came while other calls
+	// of the same response had none (see toolEndedTurn).
+	EndsAfter []string `json:"ends_after,omitempty"`
 	// Folded results: the worst status and the summed usage so far.
 	Status universal.TurnStatus `json:"status,omitempty"`
 	Usage  *universal.Usage     `json:"usage,omitempty"`

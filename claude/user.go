@@ -2,6 +2,7 @@ package claude
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -59,8 +60,12 @@ func (t *Translator) user(dst events, r jsonscan.Value, scope string) events {
 		}
 		return true
 	})
-	if results > 0 && t.transcript && r.Get("toolEndsTurn").Bool() {
-		dst = t.toolEndedTurn(dst, scope)
+	if results > 0 && t.transcript {
+		if r.Get("toolEndsTurn").Bool() {
+			dst = t.toolEndedTurn(dst, scope, content)
+		} else if tn := t.s.Turn; tn != nil && len(tn.EndsAfter) > 0 && t.scopeParent(scope) == "" {
+			dst = t.endAfterResults(dst)
+		}
 	}
 	if len(parts) == 0 {
 		return dst
@@ -73,13 +78,46 @@ func (t *Translator) user(dst events, r jsonscan.Value, scope string) events {
 // response follows it (2.1.29x and later: a sub-agent hands its report
 // back with SubagentHandback, a workflow's agent with StructuredOutput).
 // Only the file's own thread: a sub-agent's hand-back under its call in
-// the main file ends nothing of the session's.
-func (t *Translator) toolEndedTurn(dst events, scope string) events {
-	if t.s.Turn == nil || t.scopeParent(scope) != "" {
+// the main file ends nothing of the session's. Calls the same response
+// made beside it whose results have not come yet (parallel calls, their
+// results written after the hand-back's) end the turn when their results
+// have come.
+func (t *Translator) toolEndedTurn(dst events, scope string, content jsonscan.Value) events {
+	tn := t.s.Turn
+	if tn == nil || t.scopeParent(scope) != "" {
 		return dst
 	}
+	var msgs []string
+	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
+		if tl := t.toolFor(b.Get("tool_use_id").Str); tl != nil && tl.Msg != "" && !slices.Contains(msgs, tl.Msg) {
+			msgs = append(msgs, tl.Msg)
+		}
+		return true
+	})
+	tn.EndsAfter = tn.EndsAfter[:0]
+	for id, tl := range t.s.Tools {
+		if !tl.Result && slices.Contains(msgs, tl.Msg) {
+			tn.EndsAfter = append(tn.EndsAfter, id)
+		}
+	}
+	slices.Sort(tn.EndsAfter) // the map's order is not the checkpoint's
+	return t.endAfterResults(dst)
+}
+
+// endAfterResults ends the turn a result marked toolEndsTurn finished
+// once the results of the calls it waits for (EndsAfter) have come.
+func (t *Translator) endAfterResults(dst events) events {
+	tn := t.s.Turn
+	tn.EndsAfter = slices.DeleteFunc(tn.EndsAfter, func(id string) bool {
+		tl := t.toolFor(id)
+		return tl == nil || tl.Result
+	})
+	if len(tn.EndsAfter) > 0 {
+		return dst
+	}
+	tn.EndsAfter = nil
 	dst = t.closeMsgs(dst, func(m *message) bool { return m.Parent == "" && !m.Live })
-	t.s.Turn.Finished = true
+	tn.Finished = true
 	if t.done() {
 		dst = t.endTranscriptTurn(dst, universal.SourceAgent)
 	}
@@ -283,12 +321,13 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	}
 	isErr := b.Get("is_error").Bool()
 	if !isErr && structured.IsObject() && structured.Get("success").Type == gjson.False &&
-		(tl == nil || !strings.HasPrefix(tl.Name, "mcp__")) {
+		tl != nil && !strings.HasPrefix(tl.Name, "mcp__") {
 		// A tool of the CLI's whose structured result says it did not
 		// succeed ({success: false, message|error}: the agent-team
 		// tools TeamDelete, Teammate and SendMessage, TaskUpdate,
 		// Skill) failed, though the block sets no is_error. (An MCP
-		// tool's result is the server's data: its isError is is_error.)
+		// tool's result is the server's data: its isError is is_error.
+		// A call not in the input may be either: its result stands.)
 		isErr = true
 	}
 	output, extra := t.toolResultContent(b.Sub("content"))
