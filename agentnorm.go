@@ -95,8 +95,10 @@ func (a Agent) formatNames() string {
 
 // Detect returns the format of input that starts with head (a few
 // kilobytes are plenty; a whole first message is best). The error wraps
-// ErrUndetected when head does not tell.
+// ErrUndetected when head does not tell. A UTF-8 byte order mark at the
+// start is skipped, as every reader skips it.
 func (a Agent) Detect(head []byte) (universal.Format, error) {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	if name := a.detect(head); name != "" {
 		return a.Format(name)
 	}

@@ -1,0 +1,493 @@
+package agentnorm_test
+
+// Hostile and odd files, end to end: every agent and format read through
+// the entry point a user calls (Open, with format detection, then
+// Session.Events), with inputs people really produce or that break
+// parsers. The promise: no panic, no hang, bounded memory where a limit
+// exists, nothing dropped silently (a bad line is an agent.unparsed at its
+// line, the good ones are translated as if it were not there) and a valid
+// event stream.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agentnorm/agentnorm"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// hostileBase is one real capture of each format.
+var hostileBases = []struct{ agent, format, path string }{
+	{"claude", "stream-json", "testdata/claude/2.1.330/s02-tool-nopartial.jsonl"},
+	{"claude", "exchange", "testdata/claude/2.1.330/s06-multiturn-stdin-nopartial.exchange.jsonl"},
+	{"claude", "transcript", "testdata/claude/2.1.330/s02-tool-nopartial.session/-home-dev-project/19bb0268-98f1-4cda-ba80-e8c42e9252d4.jsonl"},
+	{"codex", "exec", "testdata/codex/0.169.0/s02-tool.exec.jsonl"},
+	{"codex", "appserver", "testdata/codex/0.169.0/s02-tool.appserver.jsonl"},
+	{"codex", "exchange", "testdata/codex/0.169.0/s02-tool.appserver.exchange.jsonl"},
+	{"codex", "rollout", "testdata/codex/0.169.0/s02-tool.session/exec/rollout-2026-11-21T12-08-25-01a1fe01-fc14-7242-89c7-7f23dd46d8cf.jsonl"},
+	{"opencode", "sse", "testdata/opencode/1.18.33/s02-tool.sse"},
+	{"opencode", "run-json", "testdata/opencode/1.18.33/s02-tool.run.jsonl"},
+	{"opencode", "messages", "testdata/opencode/1.18.33/s02-tool.messages.json"},
+	{"opencode", "events", "testdata/opencode/public/synthetic/opencode-nvim-part-before-message-delta.json"},
+	{"pi", "json", "testdata/pi/1.5.2/s02-tool.json.jsonl"},
+	{"pi", "rpc", "testdata/pi/1.5.2/s02-tool.rpc.jsonl"},
+	{"pi", "exchange", "testdata/pi/1.5.2/s02-tool.rpc.exchange.jsonl"},
+	{"pi", "session", "testdata/pi/1.5.2/s02-tool.json.session.jsonl"},
+	{"amp", "stream-json", "testdata/amp/0.0.1790142911/s02-tool.jsonl"},
+	{"amp", "thread", "testdata/amp/handmade/thread_info_subagent.json"},
+	{"acp", "agent", "testdata/acp/handwritten/s02-tools.agent.jsonl"},
+	{"acp", "exchange", "testdata/acp/handwritten/s02-tools.exchange.jsonl"},
+}
+
+// run is one translation through Open and Events, in a goroutine under a
+// deadline, with a panic turned into an error.
+type run struct {
+	evs     []universal.Event
+	openErr error
+	readErr error
+	format  string
+}
+
+func translateHostile(t *testing.T, agent, format string, data []byte, max int) run {
+	t.Helper()
+	type result struct {
+		r     run
+		panic any
+	}
+	done := make(chan result, 1)
+	go func() {
+		var res result
+		defer func() {
+			res.panic = recover()
+			done <- res
+		}()
+		s, err := agentnorm.Open(bytes.NewReader(data), agent, agentnorm.Options{Format: format, MaxMessage: max})
+		if err != nil {
+			res.r.openErr = err
+			return
+		}
+		res.r.format = s.Format().Name
+		for ev, err := range s.Events() {
+			if err != nil {
+				res.r.readErr = err
+				continue
+			}
+			res.r.evs = append(res.r.evs, ev)
+		}
+	}()
+	select {
+	case res := <-done:
+		if res.panic != nil {
+			t.Fatalf("panic: %v", res.panic)
+		}
+		return res.r
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("no end after 2 minutes")
+	}
+	return run{}
+}
+
+var lineOf = regexp.MustCompile(`line (\d+)`)
+
+// unparsedLines returns the line of each agent.unparsed event (-1 when
+// its location names none).
+func unparsedLines(evs []universal.Event) []int {
+	var out []int
+	for _, ev := range evs {
+		if ev.Type != universal.TypeUnparsed {
+			continue
+		}
+		u := ev.Data.(*universal.Unparsed)
+		m := lineOf.FindStringSubmatch(u.Location)
+		n := -1
+		if m != nil {
+			n, _ = strconv.Atoi(m[1])
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// stderrLines counts the lines of the stderr session.ended reports: Codex
+// keeps lines of its output that are not JSON there (codex/doc.go).
+func stderrLines(evs []universal.Event) int {
+	for _, ev := range evs {
+		if d, ok := ev.Data.(*universal.SessionEnded); ok && d.Stderr != "" {
+			return strings.Count(strings.TrimSuffix(d.Stderr, "\n"), "\n") + 1
+		}
+	}
+	return 0
+}
+
+// translated is the encoding of every event but agent.unparsed, without
+// what depends on the position in the stream (sequence, time, event id).
+func translated(evs []universal.Event) string {
+	var b []byte
+	for _, ev := range evs {
+		if ev.Type == universal.TypeUnparsed {
+			continue
+		}
+		ev.Sequence, ev.EventID, ev.Time = 0, "", time.Time{}
+		if d, ok := ev.Data.(*universal.SessionEnded); ok {
+			e := *d
+			e.Stderr = "" // counted by stderrLines
+			ev.Data = &e
+		}
+		b = append(ev.AppendJSON(b), '\n')
+	}
+	return string(b)
+}
+
+func describe(evs []universal.Event) string {
+	var b strings.Builder
+	for _, ev := range evs {
+		if ev.Type == universal.TypeUnparsed {
+			u := ev.Data.(*universal.Unparsed)
+			fmt.Fprintf(&b, "  unparsed %q: %.200s\n", u.Location, u.Error)
+		}
+	}
+	return b.String()
+}
+
+// expect is what a case must give.
+type expect int
+
+const (
+	same       expect = iota // the base's translation, plus agent.unparsed at the bad lines
+	prefix                   // the translation of the base's first keep lines, plus the bad lines
+	wellFormed               // a valid stream; at least one unparsed when the translation differs
+	sameShape                // the base's events, some strings aside, and no unparsed
+	more                     // the base's translation and more after it
+)
+
+// lineCase turns the lines of a capture (without terminators) into a file.
+type lineCase struct {
+	name string
+	make func(lines []string, limit int) (data []byte, bad []int, keep int, e expect)
+}
+
+func joinLines(lines []string, eol string) []byte {
+	var b []byte
+	for _, l := range lines {
+		b = append(b, l...)
+		b = append(b, eol...)
+	}
+	return b
+}
+
+// insert puts the bad lines before line at (1-based) and returns the file
+// with the bad lines' numbers.
+func insert(lines []string, at int, bad ...string) ([]byte, []int) {
+	out := append([]string{}, lines[:at-1]...)
+	var nums []int
+	for i, b := range bad {
+		out = append(out, b)
+		nums = append(nums, at+i)
+	}
+	out = append(out, lines[at-1:]...)
+	return joinLines(out, "\n"), nums
+}
+
+func deep(open, close string, n int, mid string) string {
+	return strings.Repeat(open, n) + mid + strings.Repeat(close, n)
+}
+
+var spaced = regexp.MustCompile(`"([^"\\]* [^"\\]*)"`)
+
+var lineCases = []lineCase{
+	{"bom", func(l []string, _ int) ([]byte, []int, int, expect) {
+		return append([]byte("\xef\xbb\xbf"), joinLines(l, "\n")...), nil, 0, same
+	}},
+	{"crlf", func(l []string, _ int) ([]byte, []int, int, expect) { return joinLines(l, "\r\n"), nil, 0, same }},
+	{"bom crlf", func(l []string, _ int) ([]byte, []int, int, expect) {
+		return append([]byte("\xef\xbb\xbf"), joinLines(l, "\r\n")...), nil, 0, same
+	}},
+	{"lone cr", func(l []string, _ int) ([]byte, []int, int, expect) { return joinLines(l, "\r"), nil, 0, wellFormed }},
+	{"blank lines", func(l []string, _ int) ([]byte, []int, int, expect) {
+		var out []string
+		for _, x := range l {
+			out = append(out, "", x, "   ", "\t", " \r", "")
+		}
+		return joinLines(out, "\n"), nil, 0, same
+	}},
+	{"no final newline", func(l []string, _ int) ([]byte, []int, int, expect) {
+		b := joinLines(l, "\n")
+		return b[:len(b)-1], nil, 0, same
+	}},
+	{"no final newline crlf", func(l []string, _ int) ([]byte, []int, int, expect) {
+		b := joinLines(l, "\r\n")
+		return b[:len(b)-2], nil, 0, same
+	}},
+	{"garbage lines", func(l []string, _ int) ([]byte, []int, int, expect) {
+		b, bad := insert(l, len(l), "hello, world", "Error: something went wrong", "{", "}", "{\"type\":", "]")
+		return b, bad, 0, same
+	}},
+	{"invalid utf-8 outside strings", func(l []string, _ int) ([]byte, []int, int, expect) {
+		b, bad := insert(l, len(l), "\xff\xfe\xfd", "{\"type\":\x80\"x\"}", "{\xc3\"type\":\"x\"}")
+		return b, bad, 0, same
+	}},
+	{"nul bytes", func(l []string, _ int) ([]byte, []int, int, expect) {
+		b, bad := insert(l, len(l), "\x00", "\x00\x00\x00\x00", "{\"type\":\"x\x00\"}", "\x00{\"type\":\"x\"}")
+		return b, bad, 0, same
+	}},
+	{"nul padding at the end", func(l []string, _ int) ([]byte, []int, int, expect) {
+		return append(joinLines(l, "\n"), make([]byte, 4096)...), []int{len(l) + 1}, 0, same
+	}},
+	{"whole-line values", func(l []string, _ int) ([]byte, []int, int, expect) {
+		b, bad := insert(l, len(l), "null", "[]", "[1,2]", `"a string"`, "42", "-0.5e-3", "true", "false", "{}", `[{"type":"x"}]`)
+		return b, bad, 0, same
+	}},
+	{"huge numbers", func(l []string, _ int) ([]byte, []int, int, expect) {
+		b, bad := insert(l, len(l), "1e999999", strings.Repeat("9", 500), `{"type":1e999999}`, `{"type":`+strings.Repeat("9", 500)+`}`)
+		return b, bad, 0, same
+	}},
+	{"deep nesting", func(l []string, _ int) ([]byte, []int, int, expect) {
+		b, bad := insert(l, len(l),
+			deep("[", "]", 100000, ""),
+			deep(`{"a":`, "}", 100000, "null"),
+			strings.Repeat("[", 100000),
+			strings.Repeat(`{"type":`, 100000),
+			`{"type":"x","a":`+deep("[", "]", 100000, "")+`}`)
+		return b, bad, 0, same
+	}},
+	{"line over the limit", func(l []string, limit int) ([]byte, []int, int, expect) {
+		long := `{"type":"x","pad":"` + strings.Repeat("a", 3*limit) + `"}`
+		b, bad := insert(l, len(l), long, strings.Repeat("b", limit+1))
+		return b, bad, 0, same
+	}},
+	{"line over the limit at the end", func(l []string, limit int) ([]byte, []int, int, expect) {
+		b := append(joinLines(l, "\n"), strings.Repeat("a", 2*limit)...)
+		return b, []int{len(l) + 1}, 0, same
+	}},
+	{"truncated mid-line", func(l []string, _ int) ([]byte, []int, int, expect) {
+		n := len(l)
+		b := joinLines(l[:n-1], "\n")
+		b = append(b, l[n-1][:len(l[n-1])/2]...)
+		return b, []int{n}, n - 1, prefix
+	}},
+	{"truncated mid-utf-8", func(l []string, _ int) ([]byte, []int, int, expect) {
+		b := append(joinLines(l, "\n"), `{"type":"x","text":"caf`+"\xc3"...)
+		return b, []int{len(l) + 1}, 0, same
+	}},
+	{"invalid utf-8 inside strings", func(l []string, _ int) ([]byte, []int, int, expect) {
+		out := make([]string, len(l))
+		for i, x := range l {
+			// In strings with a space (texts, not types or ids).
+			out[i] = spaced.ReplaceAllString(x, "\"\xff\xc3(${1}\xe2\x82\"")
+		}
+		return joinLines(out, "\n"), nil, 0, sameShape
+	}},
+	{"duplicate keys", func(l []string, _ int) ([]byte, []int, int, expect) {
+		out := make([]string, len(l))
+		for i, x := range l {
+			if inner := strings.TrimSuffix(strings.TrimPrefix(x, "{"), "}"); inner != "" && len(inner) == len(x)-2 {
+				out[i] = "{" + inner + "," + inner + "}"
+			} else {
+				out[i] = x
+			}
+		}
+		return joinLines(out, "\n"), nil, 0, wellFormed
+	}},
+	{"keys reversed", func(l []string, _ int) ([]byte, []int, int, expect) {
+		out := make([]string, len(l))
+		for i, x := range l {
+			out[i] = reverseKeys(x)
+		}
+		return joinLines(out, "\n"), nil, 0, wellFormed
+	}},
+	{"null for objects", func(l []string, _ int) ([]byte, []int, int, expect) {
+		out := make([]string, len(l))
+		for i, x := range l {
+			out[i] = nullObjects(x)
+		}
+		return joinLines(out, "\n"), nil, 0, wellFormed
+	}},
+	{"pretty-printed", func(l []string, _ int) ([]byte, []int, int, expect) {
+		var b bytes.Buffer
+		for _, x := range l {
+			if json.Indent(&b, []byte(x), "", "  ") != nil {
+				b.WriteString(x)
+			}
+			b.WriteByte('\n')
+		}
+		return b.Bytes(), nil, 0, wellFormed
+	}},
+	{"two sessions", func(l []string, _ int) ([]byte, []int, int, expect) {
+		return append(joinLines(l, "\n"), joinLines(l, "\n")...), nil, 0, more
+	}},
+	{"unknown directions", func(l []string, _ int) ([]byte, []int, int, expect) {
+		b, bad := insert(l, len(l), `{"dir":"sideways","t_ms":5,"msg":{"type":"x"}}`, `{"dir":"","msg":{}}`, `{"t_ms":5}`, `{"dir":"out"}`)
+		return b, bad, 0, same
+	}},
+}
+
+// reverseKeys writes a JSON object's keys in the reverse order.
+func reverseKeys(line string) string {
+	r := gjson.Parse(line)
+	if !r.IsObject() {
+		return line
+	}
+	var kv []string
+	r.ForEach(func(k, v gjson.Result) bool {
+		kv = append(kv, k.Raw+":"+v.Raw)
+		return true
+	})
+	slices.Reverse(kv)
+	return "{" + strings.Join(kv, ",") + "}"
+}
+
+// nullObjects makes every object or array value of a JSON object null
+// (keeping a "type" field).
+func nullObjects(line string) string {
+	r := gjson.Parse(line)
+	if !r.IsObject() {
+		return line
+	}
+	var kv []string
+	r.ForEach(func(k, v gjson.Result) bool {
+		if v.IsObject() || v.IsArray() {
+			kv = append(kv, k.Raw+":null")
+		} else {
+			kv = append(kv, k.Raw+":"+v.Raw)
+		}
+		return true
+	})
+	return "{" + strings.Join(kv, ",") + "}"
+}
+
+func lines(data []byte) []string {
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
+
+func TestHostileLines(t *testing.T) {
+	for _, base := range hostileBases {
+		a, err := agentnorm.Lookup(base.agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := a.Format(base.format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Framing != universal.FrameLines && f.Framing != universal.FrameExchange {
+			continue
+		}
+		data, err := os.ReadFile(base.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls := lines(data)
+		limit := 1024
+		for _, l := range ls {
+			limit = max(limit, len(l)+1024)
+		}
+		for _, c := range lineCases {
+			t.Run(base.agent+"/"+base.format+"/"+c.name, func(t *testing.T) {
+				in, bad, keep, e := c.make(ls, limit)
+				want := translateHostile(t, base.agent, base.format, joinLines(ls, "\n"), limit)
+				if e == prefix {
+					want = translateHostile(t, base.agent, base.format, joinLines(ls[:keep], "\n"), limit)
+				}
+				got := translateHostile(t, base.agent, base.format, in, limit)
+				checkHostile(t, got, want, bad, e)
+				det := translateHostile(t, base.agent, "", in, limit)
+				switch {
+				case det.openErr != nil:
+					if !errors.Is(det.openErr, agentnorm.ErrUndetected) {
+						t.Errorf("detection: %v", det.openErr)
+					}
+					t.Logf("undetected: %v", det.openErr)
+				case det.format != base.format:
+					t.Errorf("detected as %s", det.format)
+				case translated(det.evs) != translated(got.evs):
+					t.Errorf("detected, translated otherwise")
+				}
+			})
+		}
+	}
+}
+
+func checkHostile(t *testing.T, got, want run, bad []int, e expect) {
+	t.Helper()
+	if got.openErr != nil || got.readErr != nil {
+		t.Fatalf("open: %v, read: %v", got.openErr, got.readErr)
+	}
+	if err := universal.CheckStream(got.evs); err != nil {
+		t.Errorf("invalid stream: %v", err)
+	}
+	for _, ev := range got.evs {
+		if b := ev.AppendJSON(nil); !utf8.Valid(b) {
+			t.Errorf("event %d is not UTF-8", ev.Sequence)
+		}
+	}
+	un := unparsedLines(got.evs)
+	switch e {
+	case same, prefix:
+		// Every bad line is an agent.unparsed at its line, or (Codex) a
+		// line of stderr.
+		if n := stderrLines(got.evs) - stderrLines(want.evs); len(un)+n != len(bad) || !isSubset(un, bad) {
+			t.Errorf("unparsed at lines %v and %d lines of stderr, want %v\n%s", un, n, bad, describe(got.evs))
+		}
+		if g, w := translated(got.evs), translated(want.evs); g != w {
+			t.Errorf("translated otherwise:\n%s", diffLines(g, w))
+		}
+	case sameShape:
+		if len(un) != 0 || len(got.evs) != len(want.evs) {
+			t.Errorf("unparsed at %v, %d events, want %d\n%s", un, len(got.evs), len(want.evs), describe(got.evs))
+		}
+		for i := range min(len(got.evs), len(want.evs)) {
+			if got.evs[i].Type != want.evs[i].Type {
+				t.Errorf("event %d is %s, want %s", i+1, got.evs[i].Type, want.evs[i].Type)
+			}
+		}
+	case more:
+		g, w := translated(got.evs), translated(want.evs)
+		w = w[:strings.LastIndex(strings.TrimSuffix(w, "\n"), "\n")+1] // all but session.ended
+		if !strings.HasPrefix(g, w) || len(g) <= len(w) {
+			t.Errorf("the first session is translated otherwise:\n%s", diffLines(g, w))
+		}
+	case wellFormed:
+		if translated(got.evs) != translated(want.evs) && len(un) == 0 {
+			t.Errorf("translated otherwise without an agent.unparsed:\n%s", diffLines(translated(got.evs), translated(want.evs)))
+		}
+		t.Logf("unparsed at %v\n%s", un, describe(got.evs))
+	}
+}
+
+func isSubset(a, b []int) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+func diffLines(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	var b strings.Builder
+	for i := 0; i < max(len(g), len(w)); i++ {
+		var x, y string
+		if i < len(g) {
+			x = g[i]
+		}
+		if i < len(w) {
+			y = w[i]
+		}
+		if x != y {
+			fmt.Fprintf(&b, "event %d:\n got  %.400s\n want %.400s\n", i+1, x, y)
+		}
+	}
+	return b.String()
+}
