@@ -168,6 +168,7 @@ const (
 	prefix                   // the translation of the base's first keep lines, plus the bad lines
 	wellFormed               // a valid stream; at least one unparsed when the translation differs
 	sameShape                // the base's events, some strings aside, and no unparsed
+	nothing                  // the translation of an empty input
 	more                     // the base's translation and more after it
 )
 
@@ -490,4 +491,181 @@ func diffLines(got, want string) string {
 		}
 	}
 	return b.String()
+}
+
+// garbage is input of no agent: detection must refuse it, and a named
+// format reports it.
+var garbage = map[string][]byte{
+	"text":     []byte("hello\nworld\nnot json at all\n"),
+	"html":     []byte("<!DOCTYPE html>\n<html><body>502 Bad Gateway</body></html>\n"),
+	"binary":   binaryGarbage(),
+	"nul":      make([]byte, 8192),
+	"values":   []byte("null\n[]\n42\n\"x\"\ntrue\n{}\n"),
+	"objects":  []byte("{\"a\":1}\n{\"b\":[1,2]}\n{\"type\":\"nothing-known\"}\n"),
+	"deep":     []byte(deep("[", "]", 100000, "") + "\n" + deep(`{"a":`, "}", 100000, "1") + "\n"),
+	"unclosed": []byte(strings.Repeat(`{"type":[`, 100000)),
+}
+
+func binaryGarbage() []byte {
+	b := make([]byte, 20000)
+	x := uint32(1)
+	for i := range b {
+		x = x*1664525 + 1013904223
+		b[i] = byte(x >> 24)
+	}
+	return b
+}
+
+// TestHostileFiles: an empty file and files of garbage, for every agent
+// and format.
+func TestHostileFiles(t *testing.T) {
+	for _, a := range agentnorm.Agents() {
+		t.Run(a.Name+"/empty", func(t *testing.T) {
+			r := translateHostile(t, a.Name, "", nil, 0)
+			if !errors.Is(r.openErr, agentnorm.ErrUndetected) || !strings.Contains(r.openErr.Error(), "empty") {
+				t.Errorf("detection: %v", r.openErr)
+			}
+		})
+		for name, g := range garbage {
+			t.Run(a.Name+"/"+name+"/detect", func(t *testing.T) {
+				r := translateHostile(t, a.Name, "", g, 1<<20)
+				if r.openErr == nil {
+					// Detected: it must not drop the input silently.
+					checkReported(t, r)
+					t.Logf("detected as %s", r.format)
+				} else if !errors.Is(r.openErr, agentnorm.ErrUndetected) {
+					t.Errorf("detection: %v", r.openErr)
+				}
+			})
+		}
+		for _, f := range a.Formats {
+			t.Run(a.Name+"/"+f.Name+"/empty", func(t *testing.T) {
+				r := translateHostile(t, a.Name, f.Name, nil, 0)
+				checkHostile(t, r, r, nil, same)
+			})
+			for name, g := range garbage {
+				t.Run(a.Name+"/"+f.Name+"/"+name, func(t *testing.T) {
+					checkReported(t, translateHostile(t, a.Name, f.Name, g, 1<<20))
+				})
+			}
+		}
+	}
+}
+
+// checkReported: a valid stream that reports its input (agent.unparsed or
+// stderr lines) and translates nothing else.
+func checkReported(t *testing.T, r run) {
+	t.Helper()
+	checkHostile(t, r, r, unparsedLines(r.evs), same)
+	if len(unparsedLines(r.evs)) == 0 && stderrLines(r.evs) == 0 {
+		t.Errorf("nothing reported:\n%s", translated(r.evs))
+	}
+}
+
+// sseEvents splits a server-sent event stream into its events' data.
+func sseEvents(t *testing.T, data []byte) []string {
+	var out []string
+	for _, ev := range strings.Split(string(data), "\n\n") {
+		if ev = strings.TrimSpace(ev); ev == "" {
+			continue
+		}
+		if !strings.HasPrefix(ev, "data: ") || strings.Contains(ev, "\n") {
+			t.Fatalf("not one data line: %q", ev)
+		}
+		out = append(out, strings.TrimPrefix(ev, "data: "))
+	}
+	return out
+}
+
+func sse(events []string, field func(i int, data string) string, eol string) []byte {
+	var b strings.Builder
+	for i, d := range events {
+		b.WriteString(strings.ReplaceAll(field(i, d), "\n", eol))
+		b.WriteString(eol + eol)
+	}
+	return []byte(b.String())
+}
+
+func dataLine(_ int, d string) string { return "data: " + d }
+
+// TestHostileSSE: odd server-sent event streams, read as OpenCode's sse
+// format (named and detected).
+func TestHostileSSE(t *testing.T) {
+	data, err := os.ReadFile("testdata/opencode/1.18.33/s02-tool.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := sseEvents(t, data)
+	cases := []struct {
+		name string
+		in   []byte
+		bad  []int // lines of the unparsed events
+		e    expect
+	}{
+		{"as recorded", sse(evs, dataLine, "\n"), nil, same},
+		{"bom", append([]byte("\xef\xbb\xbf"), sse(evs, dataLine, "\n")...), nil, same},
+		{"crlf", sse(evs, dataLine, "\r\n"), nil, same},
+		{"lone cr", sse(evs, dataLine, "\r"), nil, same},
+		{"data: without space", sse(evs, func(_ int, d string) string { return "data:" + d }, "\n"), nil, same},
+		{"multi-line data", sse(evs, func(_ int, d string) string {
+			return "data: " + strings.ReplaceAll(d, ",", ",\ndata: ")
+		}, "\n"), nil, same},
+		{"comments, ids, names and retries", sse(evs, func(i int, d string) string {
+			return ": ping\nid: " + strconv.Itoa(i) + "\nevent: message\nretry: 1000\ndata: " + d + "\n:"
+		}, "\n"), nil, same},
+		{"events without data", sse(evs, func(_ int, d string) string {
+			return "event: message\n\nid: 7\n\n: keep-alive\n\ndata: " + d
+		}, "\n"), nil, same},
+		{"comments only", bytes.Repeat([]byte(": ping\n\n"), 1000), nil, nothing},
+		{"no final blank line", bytes.TrimSuffix(sse(evs, dataLine, "\n"), []byte("\n\n")), nil, same},
+		{"truncated in the last event", func() []byte {
+			b := sse(evs, dataLine, "\n")
+			return b[:len(b)-len(evs[len(evs)-1])/2]
+		}(), []int{2*len(evs) - 1}, prefix},
+		{"a line that is no field", func() []byte {
+			b := sse(evs[:len(evs)-1], dataLine, "\n")
+			b = append(b, `{"type":"x"}`+"\n\n"...)
+			return append(b, sse(evs[len(evs)-1:], dataLine, "\n")...)
+		}(), []int{2*len(evs) - 1}, same},
+		{"data over the limit", func() []byte {
+			b := sse(evs[:len(evs)-1], dataLine, "\n")
+			b = append(b, "data: "+strings.Repeat("a", 1<<20)+"\n\n"...)
+			return append(b, sse(evs[len(evs)-1:], dataLine, "\n")...)
+		}(), []int{2*len(evs) - 1}, same},
+		{"deep nesting", func() []byte {
+			b := sse(evs[:len(evs)-1], dataLine, "\n")
+			b = append(b, "data: "+deep("[", "]", 100000, "")+"\n\n"...)
+			return append(b, sse(evs[len(evs)-1:], dataLine, "\n")...)
+		}(), []int{2*len(evs) - 1}, same},
+		{"ndjson", []byte(strings.Join(evs, "\n") + "\n"), nil, wellFormed},
+	}
+	want := translateHostile(t, "opencode", "sse", data, 0)
+	wantPrefix := translateHostile(t, "opencode", "sse", sse(evs[:len(evs)-1], dataLine, "\n"), 0)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := want
+			switch c.e {
+			case prefix:
+				w = wantPrefix
+			case nothing:
+				w = translateHostile(t, "opencode", "sse", nil, 0)
+				c.e = same
+			}
+			got := translateHostile(t, "opencode", "sse", c.in, 1<<20)
+			checkHostile(t, got, w, c.bad, c.e)
+			det := translateHostile(t, "opencode", "", c.in, 1<<20)
+			switch {
+			case det.openErr != nil:
+				if !errors.Is(det.openErr, agentnorm.ErrUndetected) {
+					t.Errorf("detection: %v", det.openErr)
+				}
+				t.Logf("undetected: %v", det.openErr)
+			case det.format != "sse":
+				t.Logf("detected as %s", det.format)
+				checkHostile(t, det, w, unparsedLines(det.evs), wellFormed)
+			case translated(det.evs) != translated(got.evs):
+				t.Errorf("detected, translated otherwise")
+			}
+		})
+	}
 }
