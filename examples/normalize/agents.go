@@ -13,12 +13,9 @@ func init() {
 			name:    a.Name,
 			title:   a.Title,
 			formats: a.Formats,
-			detect: func(r *bufio.Reader) string {
+			detect: func(r *bufio.Reader) (string, error) {
 				f, err := a.DetectReader(r)
-				if err != nil {
-					return ""
-				}
-				return f.Name
+				return f.Name, err
 			},
 			translator: a.New,
 		})

@@ -33,6 +33,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentnorm/agentnorm"
 	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/universal"
 )
@@ -43,8 +44,9 @@ type agent struct {
 	title   string
 	formats []universal.Format
 	// detect names the format of the input r reads, peeking at its first
-	// lines as they arrive; "" if they do not tell.
-	detect func(r *bufio.Reader) string
+	// lines as they arrive; the error wraps agentnorm.ErrUndetected when
+	// they do not tell, or is the read error.
+	detect func(r *bufio.Reader) (string, error)
 	// translator builds a translator for a format; nil until the
 	// provider's translator has landed.
 	translator func(format string, o universal.Options) (universal.Translator, error)
@@ -118,10 +120,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	format := *formatName
 	if format == "auto" {
 		format = ""
+		var err error
 		if a.detect != nil {
-			format = a.detect(inputs[0])
+			format, err = a.detect(inputs[0])
 		}
-		if format == "" {
+		switch {
+		case err != nil && !errors.Is(err, agentnorm.ErrUndetected):
+			return err // a read error: the input is not readable (a directory, …)
+		case format == "" && err != nil && strings.Contains(err.Error(), "empty"):
+			return fmt.Errorf("%w: the input is empty; nothing to translate", errUsage)
+		case format == "":
 			return fmt.Errorf("%w: cannot tell the %s format of the input; name it with -format (%s)", errUsage, a.name, formatNames(a))
 		}
 	}
