@@ -96,13 +96,57 @@ func (a Agent) formatNames() string {
 // Detect returns the format of input that starts with head (a few
 // kilobytes are plenty; a whole first message is best). The error wraps
 // ErrUndetected when head does not tell. A UTF-8 byte order mark at the
-// start is skipped, as every reader skips it.
+// start is skipped, as every reader skips it, and so are a few lines of
+// noise before the output of a format read a line or an event at a time
+// (a warning a wrapper printed on stdout, stderr merged into it: lines
+// that are neither JSON nor a server-sent event field), which the
+// translator then reports as agent.unparsed.
 func (a Agent) Detect(head []byte) (universal.Format, error) {
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	head = bytes.TrimPrefix(head, []byte(bom))
 	if name := a.detect(head); name != "" {
 		return a.Format(name)
 	}
+	for range maxNoise {
+		i := bytes.IndexByte(head, '\n')
+		if i < 0 || !isNoise(head[:i]) {
+			break
+		}
+		head = head[i+1:]
+		if name := a.detect(head); name != "" {
+			if f, err := a.Format(name); err == nil && f.Framing != universal.FrameDocument {
+				return f, nil
+			}
+			break
+		}
+	}
 	return universal.Format{}, fmt.Errorf("agentnorm: %s: %w; name it (one of %s)", a.Name, ErrUndetected, a.formatNames())
+}
+
+// bom is the UTF-8 byte order mark some editors put at the start of a
+// file.
+const bom = "\xef\xbb\xbf"
+
+// maxNoise is how many lines of noise detection skips.
+const maxNoise = 8
+
+// isNoise tells a line of noise before an agent's output: text that is
+// not blank, not JSON (an object, an array) and no server-sent event
+// field or comment.
+func isNoise(line []byte) bool {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return false
+	}
+	switch line[0] {
+	case '{', '[', ':':
+		return false
+	}
+	for _, field := range []string{"data", "event", "id", "retry"} {
+		if rest, ok := bytes.CutPrefix(line, []byte(field)); ok && (len(rest) == 0 || rest[0] == ':') {
+			return false
+		}
+	}
+	return true
 }
 
 // New returns a translator for one session of output in the named format.

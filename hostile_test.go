@@ -776,3 +776,45 @@ func TestHostileMemory(t *testing.T) {
 		})
 	}
 }
+
+// TestNoiseBeforeOutput: lines of noise before an agent's output (a
+// wrapper's warning on stdout, stderr merged into it) do not keep
+// detection from telling the format of a line or event stream; the
+// translator reports them as agent.unparsed at their lines. A document
+// format is not told through noise: it would be one unparsed message.
+func TestNoiseBeforeOutput(t *testing.T) {
+	noise := "npm WARN config production Use `--omit=dev` instead.\nError: ENOENT, retrying\n"
+	for _, base := range hostileBases {
+		a, _ := agentnorm.Lookup(base.agent)
+		f, _ := a.Format(base.format)
+		data, err := os.ReadFile(base.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := append([]byte(noise), data...)
+		t.Run(base.agent+"/"+base.format, func(t *testing.T) {
+			det := translateHostile(t, base.agent, "", in, 0)
+			if f.Framing == universal.FrameDocument {
+				if !errors.Is(det.openErr, agentnorm.ErrUndetected) {
+					t.Errorf("detected as %s (%v)", det.format, det.openErr)
+				}
+				return
+			}
+			if det.openErr != nil || det.format != base.format {
+				t.Fatalf("detected as %q: %v", det.format, det.openErr)
+			}
+			named := translateHostile(t, base.agent, base.format, in, 0)
+			if translated(det.evs) != translated(named.evs) {
+				t.Errorf("detected, translated otherwise")
+			}
+			if n := len(unparsedLines(det.evs)) + stderrLines(det.evs); n != 2 {
+				t.Errorf("%d lines of noise reported, want 2\n%s", n, describe(det.evs))
+			}
+			for _, l := range unparsedLines(det.evs) {
+				if l != 1 && l != 2 {
+					t.Errorf("unparsed at line %d", l)
+				}
+			}
+		})
+	}
+}
