@@ -58,6 +58,8 @@ type run struct {
 	openErr error
 	readErr error
 	format  string
+	pos     universal.Position // where the session's Position ended
+	size    int                // the input's size
 }
 
 func translateHostile(t *testing.T, agent, format string, data []byte, max int) run {
@@ -86,6 +88,7 @@ func translateHostile(t *testing.T, agent, format string, data []byte, max int) 
 			}
 			res.r.evs = append(res.r.evs, ev)
 		}
+		res.r.pos, res.r.size = s.Position(), len(data)
 	}()
 	select {
 	case res := <-done:
@@ -444,6 +447,9 @@ func checkHostile(t *testing.T, got, want run, bad []int, e expect) {
 	}
 	if err := universal.CheckStream(got.evs); err != nil {
 		t.Errorf("invalid stream: %v", err)
+	}
+	if got.pos.Offset != int64(got.size) {
+		t.Errorf("the input consumed through byte %d of %d", got.pos.Offset, got.size)
 	}
 	for _, ev := range got.evs {
 		if b := ev.AppendJSON(nil); !utf8.Valid(b) {

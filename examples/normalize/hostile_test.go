@@ -5,9 +5,34 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
+
+// TestHostileNamedFormat: with the format named, garbage and a line over
+// -max are translated: each line an agent.unparsed at its line, and the
+// command succeeds.
+func TestHostileNamedFormat(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "in")
+	in := "hello\n" + strings.Repeat("x", 5000) + "\n\xff\x00\n{\"type\":\"nothing-known\"}"
+	if err := os.WriteFile(p, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if err := run([]string{"-agent", "claude", "-format", "stream-json", "-max", "1000", p}, nil, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 4; i++ {
+		if !strings.Contains(out.String(), `"location":"claude: line `+strconv.Itoa(i)+`"`) {
+			t.Errorf("no agent.unparsed at line %d:\n%s", i, out.String())
+		}
+	}
+	if n := strings.Count(out.String(), `"type":"agent.unparsed"`); n != 4 {
+		t.Errorf("%d agent.unparsed, want 4", n)
+	}
+}
 
 // TestHostileInputs: odd inputs give a clear error (status 2 for what the
 // user can fix by naming the format, 1 for an input that cannot be read),
