@@ -172,6 +172,7 @@ const (
 	prefix                   // the translation of the base's first keep lines, plus the bad lines
 	wellFormed               // a valid stream; at least one unparsed when the translation differs
 	sameShape                // the base's events, some strings aside, and no unparsed
+	valid                    // a valid stream, whatever it says
 	nothing                  // the translation of an empty input
 	more                     // the base's translation and more after it
 )
@@ -212,6 +213,8 @@ func deep(open, close string, n int, mid string) string {
 }
 
 var spaced = regexp.MustCompile(`"([^"\\]* [^"\\]*)"`)
+
+var number = regexp.MustCompile(`:-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?`)
 
 var lineCases = []lineCase{
 	{"bom", nil, func(l []string, _ int) ([]byte, []int, int, expect) {
@@ -294,6 +297,15 @@ var lineCases = []lineCase{
 			out[i] = strings.Replace(l[i], `{"`, `{"deep":`+deep("[", "]", 100000, "")+`,"`, 3)
 		}
 		return joinLines(out, "\n"), nil, 0, sameShape
+	}},
+	{"huge numbers in fields", nil, func(l []string, _ int) ([]byte, []int, int, expect) {
+		return []byte(number.ReplaceAllString(string(joinLines(l, "\n")), `:1e999`)), nil, 0, valid
+	}},
+	{"numbers over int64 in fields", nil, func(l []string, _ int) ([]byte, []int, int, expect) {
+		return []byte(number.ReplaceAllString(string(joinLines(l, "\n")), `:-99999999999999999999999`)), nil, 0, valid
+	}},
+	{"fractions in fields", nil, func(l []string, _ int) ([]byte, []int, int, expect) {
+		return []byte(number.ReplaceAllString(string(joinLines(l, "\n")), `:0.5e-400`)), nil, 0, valid
 	}},
 	{"invalid utf-8 inside strings", nil, func(l []string, _ int) ([]byte, []int, int, expect) {
 		out := make([]string, len(l))
