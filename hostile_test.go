@@ -354,7 +354,9 @@ var lineCases = []lineCase{
 		return append(joinLines(l, "\n"), joinLines(l, "\n")...), nil, 0, more
 	}},
 	{"unknown directions", nil, func(l []string, _ int) ([]byte, []int, int, expect) {
-		b, bad := insert(l, len(l), `{"dir":"sideways","t_ms":5,"msg":{"type":"x"}}`, `{"dir":"","msg":{}}`, `{"t_ms":5}`, `{"dir":"out"}`)
+		b, bad := insert(l, len(l), `{"dir":"sideways","t_ms":5,"msg":{"type":"x"}}`, `{"dir":"","msg":{}}`, `{"t_ms":5}`, `{"dir":"out"}`,
+			`{"dir":"out","msg":null}`, `{"dir":"out","msg":"text"}`, `{"dir":"out","msg":{"_unparsed":"npm WARN"}}`, `{"dir":"out","msg":[1]}`,
+			`{"dir":"out","t_ms":"soon","msg":{"type":"x"}}`, `{"direction":"agent->client","parsed":{"type":"x"}}`, `{"dir":["out"],"msg":{"type":"x"}}`)
 		return b, bad, 0, same
 	}},
 }
