@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"runtime"
@@ -834,6 +835,100 @@ func TestNoiseBeforeOutput(t *testing.T) {
 				if l != 1 && l != 2 {
 					t.Errorf("unparsed at line %d", l)
 				}
+			}
+		})
+	}
+}
+
+// oneByte reads its input a byte per Read.
+type oneByte struct{ rest []byte }
+
+func (r *oneByte) Read(p []byte) (int, error) {
+	if len(r.rest) == 0 {
+		return 0, io.EOF
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	p[0], r.rest = r.rest[0], r.rest[1:]
+	return 1, nil
+}
+
+// stuck returns its input, then neither data nor an error, forever.
+type stuck struct{ rest []byte }
+
+func (r *stuck) Read(p []byte) (int, error) {
+	n := copy(p, r.rest)
+	r.rest = r.rest[n:]
+	return n, nil
+}
+
+// failing returns its input, then an error.
+type failing struct{ rest []byte }
+
+func (r *failing) Read(p []byte) (int, error) {
+	if len(r.rest) == 0 {
+		return 0, errors.New("connection reset")
+	}
+	n := copy(p, r.rest)
+	r.rest = r.rest[n:]
+	return n, nil
+}
+
+// TestHostileReaders: input that arrives a byte at a time is read as a
+// whole; a reader that stops making progress or fails ends in an error,
+// not a hang, after the session was ended.
+func TestHostileReaders(t *testing.T) {
+	for _, base := range hostileBases {
+		data, err := os.ReadFile(base.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(base.agent+"/"+base.format, func(t *testing.T) {
+			whole := translateHostile(t, base.agent, "", data, 0)
+			for name, r := range map[string]io.Reader{
+				"one byte": &oneByte{data},
+				"stuck":    &stuck{data[:len(data)/2]},
+				"failing":  &failing{data[:len(data)/2]},
+			} {
+				done := make(chan struct{})
+				var evs []universal.Event
+				var openErr, readErr error
+				go func() {
+					defer close(done)
+					s, err := agentnorm.Open(r, base.agent, agentnorm.Options{})
+					if err != nil {
+						openErr = err
+						return
+					}
+					for ev, err := range s.Events() {
+						if err != nil {
+							readErr = err
+							continue
+						}
+						evs = append(evs, ev)
+					}
+				}()
+				select {
+				case <-done:
+				case <-time.After(20 * time.Second):
+					t.Fatalf("%s: no end after 20 s", name)
+				}
+				if name == "one byte" {
+					if openErr != nil || readErr != nil || translated(evs) != translated(whole.evs) {
+						t.Errorf("%s: translated otherwise (%v, %v)", name, openErr, readErr)
+					}
+					continue
+				}
+				if openErr == nil && readErr == nil {
+					t.Errorf("%s: no error", name)
+				}
+				if openErr == nil {
+					if err := universal.CheckStream(evs); err != nil {
+						t.Errorf("%s: %v", name, err)
+					}
+				}
+				t.Logf("%s: %v %v", name, openErr, readErr)
 			}
 		})
 	}

@@ -90,7 +90,8 @@ func (d *DocumentReader) Next() (Message, error) {
 		return Message{}, io.EOF
 	}
 	d.done = true
-	b, err := io.ReadAll(io.LimitReader(d.r, int64(d.limit)+1))
+	r := progress{d.r}
+	b, err := io.ReadAll(io.LimitReader(r, int64(d.limit)+1))
 	d.pos.Offset += int64(len(b))
 	if err != nil {
 		return Message{}, err
@@ -102,12 +103,29 @@ func (d *DocumentReader) Next() (Message, error) {
 	d.pos.Line++
 	m := Message{Data: b, Line: d.pos.Line, TimeMS: -1}
 	if len(b) > d.limit {
-		n, _ := io.Copy(io.Discard, d.r)
+		n, err := io.Copy(io.Discard, r)
 		d.pos.Offset += n
+		if err != nil {
+			return Message{}, err
+		}
 		m.Err = &TooLongError{Line: d.pos.Line, Size: int64(len(b)) + n, Limit: d.limit}
 		m.Data = b[:min(len(b), keptOfTooLong)]
 	}
 	return m, nil
+}
+
+// progress reads from a reader and fails with io.ErrNoProgress when it
+// returns neither data nor an error many times in a row, as a bufio.Reader
+// does: io.ReadAll would wait on such a reader for ever.
+type progress struct{ r io.Reader }
+
+func (p progress) Read(b []byte) (int, error) {
+	for range 100 {
+		if n, err := p.r.Read(b); n > 0 || err != nil || len(b) == 0 {
+			return n, err
+		}
+	}
+	return 0, io.ErrNoProgress
 }
 
 // ErrUnknownFormat is returned by provider constructors for a format name

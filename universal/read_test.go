@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -567,5 +568,43 @@ func TestSSELongLines(t *testing.T) {
 	got = readAll(t, NewSSEReader(strings.NewReader(long), 100))
 	if len(got) != 2 || !strings.Contains(got[0].Err, "102400 bytes") || got[1].Data != "ok" {
 		t.Errorf("a line longer than the buffer: %+v", got)
+	}
+}
+
+// stalled returns its data, then neither data nor an error, for ever.
+type stalled struct{ rest []byte }
+
+func (r *stalled) Read(p []byte) (int, error) {
+	n := copy(p, r.rest)
+	r.rest = r.rest[n:]
+	return n, nil
+}
+
+// TestReadersNoProgress: every reader fails with io.ErrNoProgress on a
+// reader that stops returning data or an error, instead of waiting for
+// ever (the document reader waited in io.ReadAll), within its limit and
+// past it.
+func TestReadersNoProgress(t *testing.T) {
+	for _, f := range []Framing{FrameLines, FrameSSE, FrameExchange, FrameDocument} {
+		for _, limit := range []int{0, 4} {
+			done := make(chan error, 1)
+			go func() {
+				r := NewReader(&stalled{[]byte(`{"a":1}`)}, f, limit)
+				for {
+					if _, err := r.Next(); err != nil {
+						done <- err
+						return
+					}
+				}
+			}()
+			select {
+			case err := <-done:
+				if !errors.Is(err, io.ErrNoProgress) {
+					t.Errorf("%v, limit %d: %v", f, limit, err)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatalf("%v, limit %d: no end after 20 s", f, limit)
+			}
+		}
 	}
 }
