@@ -100,7 +100,7 @@ func (a Agent) formatNames() string {
 // noise before the output of a format read a line or an event at a time
 // (a warning a wrapper printed on stdout, stderr merged into it: lines
 // that are neither JSON nor a server-sent event field), which the
-// translator then reports as agent.unparsed.
+// translator then reports (as agent.unparsed; codex exec's as stderr).
 func (a Agent) Detect(head []byte) (universal.Format, error) {
 	head = bytes.TrimPrefix(head, []byte(bom))
 	if name := a.detect(head); name != "" {
