@@ -438,6 +438,13 @@ func TestHostileLines(t *testing.T) {
 				}
 				got := translateHostile(t, base.agent, base.format, in, limit)
 				checkHostile(t, got, want, bad, e)
+				n := int64(bytes.Count(in, []byte{'\n'}))
+				if len(in) > 0 && in[len(in)-1] != '\n' {
+					n++
+				}
+				if got.pos.Line != n {
+					t.Errorf("the input consumed through line %d of %d", got.pos.Line, n)
+				}
 				det := translateHostile(t, base.agent, "", in, limit)
 				switch {
 				case det.openErr != nil:
@@ -781,6 +788,9 @@ func TestHostileMemory(t *testing.T) {
 		{"claude", "stream-json", `{"type":"x","pad":"` + huge + "\"}\n" + huge},
 		{"codex", "exchange", `{"dir":"out","msg":{"pad":"` + huge + "\"}}\n"},
 		{"opencode", "sse", "data: " + huge + "\n\n: " + huge + "\n\n"},
+		{"opencode", "sse", strings.Repeat("data: "+strings.Repeat("b", 1000)+"\n", size/1000) + "\n"},
+		{"opencode", "sse", "event: " + huge + "\ndata: {}\n\n"},
+		{"opencode", "sse", "id: " + huge + "\ndata: {}\n\n"},
 		{"amp", "thread", `{"v":1,"pad":"` + huge + `"}`},
 	} {
 		t.Run(c.agent+"/"+c.format, func(t *testing.T) {
