@@ -422,9 +422,14 @@ func TestHostileLines(t *testing.T) {
 		for _, l := range ls {
 			limit = max(limit, len(l)+1024)
 		}
-		for _, c := range lineCases {
+		// The file as recorded, translated once per limit.
+		whole := map[int]run{}
+		for k, c := range lineCases {
 			if slices.Contains(c.not, base.agent+"/"+base.format) {
 				continue
+			}
+			if raceEnabled && k%4 != 0 {
+				continue // the race detector makes every case slow
 			}
 			t.Run(base.agent+"/"+base.format+"/"+c.name, func(t *testing.T) {
 				in, bad, keep, e := c.make(ls, limit)
@@ -432,7 +437,11 @@ func TestHostileLines(t *testing.T) {
 				if !strings.HasPrefix(c.name, "line over the limit") {
 					limit = 0 // the default
 				}
-				want := translateHostile(t, base.agent, base.format, joinLines(ls, "\n"), limit)
+				want, ok := whole[limit]
+				if !ok {
+					want = translateHostile(t, base.agent, base.format, joinLines(ls, "\n"), limit)
+					whole[limit] = want
+				}
 				if e == prefix {
 					want = translateHostile(t, base.agent, base.format, joinLines(ls[:keep], "\n"), limit)
 				}

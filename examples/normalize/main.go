@@ -127,7 +127,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		switch {
 		case err != nil && !errors.Is(err, agentnorm.ErrUndetected):
 			return err // a read error: the input is not readable (a directory, …)
-		case format == "" && err != nil && strings.Contains(err.Error(), "empty"):
+		case format == "" && empty(inputs[0]):
 			return fmt.Errorf("%w: the input is empty; nothing to translate", errUsage)
 		case format == "":
 			return fmt.Errorf("%w: cannot tell the %s format of the input; name it with -format (%s)", errUsage, a.name, formatNames(a))
@@ -294,4 +294,11 @@ Agents and their formats (-format auto detects them):
 	}
 	fmt.Fprintf(w, "\nFlags:\n")
 	fs.PrintDefaults()
+}
+
+// empty reports whether r has nothing more to read (only blank space: a
+// file of whitespace has no agent output either).
+func empty(r *bufio.Reader) bool {
+	b, _ := r.Peek(r.Size())
+	return len(bytes.TrimSpace(b)) == 0 && len(b) < r.Size()
 }

@@ -1,0 +1,5 @@
+//go:build race
+
+package agentnorm_test
+
+const raceEnabled = true
