@@ -455,7 +455,11 @@
 // without a session.created (a stream joined later), the location of the
 // followed session's first session.* event does (session.started
 // metadata cwd too), while other events' locations (the project's
-// integration, provider and model updates) are not read.
+// integration, provider and model updates) are not read. A location
+// does not choose the followed session: as without one, only the events
+// that start work do, not another session's rename, deletion, finished
+// run or usage update; the location of the session event just before
+// the chosen one, when it is the chosen session's, is its directory.
 //
 // # Titles
 //
