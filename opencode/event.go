@@ -16,6 +16,7 @@ type event struct {
 	id    string         // the event id, "" when the envelope has none
 	props jsonscan.Value // properties (classic), data (V2, sync wrapper)
 	dir   string         // the directory of a 2.x envelope's location, "" for none
+	next  bool           // a ≤ 1.19 session.next.* event read as its 2.x name
 	raw   []byte         // the native message the event came in
 	line  int64
 	index int // position in an array of events, -1 for a stream
@@ -70,7 +71,7 @@ func (t *Translator) translateEvent(dst []universal.Event, root jsonscan.Value, 
 		// the 2.x events they became. On /event and in sync wrappers
 		// they come with the classic events and stay ignored.
 		if v2, ok := nextAsV2[e.typ]; ok {
-			e.typ = v2
+			e.typ, e.next = v2, true
 		}
 	}
 	if t.format == FormatEvents && strings.HasPrefix(e.typ, "custom.") {
