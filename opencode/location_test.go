@@ -2,6 +2,7 @@ package opencode_test
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -174,5 +175,60 @@ func TestV2ReasoningOutsideOutput(t *testing.T) {
 	}
 	if cwd := gjson.GetBytes(golden.OfType(evs, universal.TypeSessionStarted)[0].Data.(*universal.SessionStarted).Metadata, "cwd").Str; cwd != `C:\repo` {
 		t.Errorf("cwd %q, want C:\\repo", cwd)
+	}
+}
+
+// TestV2LocationCheckpoint: the location noted for a session not yet
+// followed (see TestV2LocationOtherSessionFirst) is in the checkpoint, so
+// a translator restored before the session is chosen still gives its
+// directory; a checkpoint with half of it, or with it kept once a session
+// is followed, is refused.
+func TestV2LocationCheckpoint(t *testing.T) {
+	const sid = "ses_1"
+	translate := func(tr *opencode.Translator, out []universal.Event, events ...string) []universal.Event {
+		for m, err := range universal.Messages(universal.NewReader(strings.NewReader(sse(events...)), framing(opencode.FormatSSE), 0)) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = tr.Translate(out, m)
+		}
+		return out
+	}
+	tr, err := opencode.New(opencode.FormatSSE, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := translate(tr, nil,
+		v2("session.idle", "/other", `{"sessionID":"ses_old"}`),
+		v2("session.inbox.enqueued", "/work/wt", `{"sessionID":"`+sid+`","inboxID":"in_1","item":{"type":"user","payload":{"text":"hi"},"delivery":"steer"}}`),
+	)
+	cp, err := tr.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := opencode.New(opencode.FormatSSE, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fresh.Restore(cp); err != nil {
+		t.Fatal(err)
+	}
+	out = translate(fresh, out, `{"id":"evt_x","type":"session.execution.started","data":{"sessionID":"`+sid+`"}}`)
+	st := golden.OfType(out, universal.TypeSessionStarted)
+	if len(st) != 1 || string(st[0].Data.(*universal.SessionStarted).Metadata) != `{"agent":"opencode","cwd":"/work/wt"}` {
+		t.Errorf("restored before the session was chosen:\n%s", golden.Encode(out))
+	}
+	for name, edit := range map[string]func(map[string]any){
+		"no directory":   func(st map[string]any) { delete(st, "where_dir") },
+		"session chosen": func(st map[string]any) { st["session"] = sid },
+	} {
+		bad, ok := golden.EditState(t, cp, func(st map[string]any) bool { edit(st); return true })
+		if !ok {
+			t.Fatalf("%s: state not edited", name)
+		}
+		tr, _ := opencode.New(opencode.FormatSSE, golden.Options())
+		if err := tr.Restore(bad); !errors.Is(err, universal.ErrCheckpoint) {
+			t.Errorf("%s: restore gives %v, want an ErrCheckpoint", name, err)
+		}
 	}
 }
