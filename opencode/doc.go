@@ -237,11 +237,14 @@
 // output + reasoning. When total equals input + cache + output the
 // reasoning is already inside output (older builds: observed in 1.1.65 and
 // 1.2.27, output 24, reasoning 8), and without total (builds before it)
-// output is taken as is, but in the steps of 2.x and of the session.next
-// events before it, which send no total and count reasoning outside
-// output as 1.15 and later do (2.0.25: a reply of 7 completion tokens, 2
-// reasoning, reported output 5, reasoning 2; 2.0.19 reported output 7
-// with reasoning 9): output_tokens = output + reasoning there. The assistant message's tokens (where step-finish
+// output is taken as is, but in the steps of 2.x, which send no total
+// and count reasoning outside output as 1.15 and later do (2.0.25: a
+// reply of 7 completion tokens, 2 reasoning, reported output 5,
+// reasoning 2; 2.0.19 reported output 7 with reasoning 9):
+// output_tokens = output + reasoning there. The steps of the
+// session.next events of ≤ 1.19 are taken as is too: no recording shows
+// which way those builds counted (the only sample is a shape, not a
+// recording), so whether their output includes reasoning is unknown. The assistant message's tokens (where step-finish
 // parts report them) and the session's totals repeat these numbers and
 // are not reported again.
 //
@@ -455,7 +458,11 @@
 // without a session.created (a stream joined later), the location of the
 // followed session's first session.* event does (session.started
 // metadata cwd too), while other events' locations (the project's
-// integration, provider and model updates) are not read.
+// integration, provider and model updates) are not read. A location
+// does not choose the followed session: as without one, only the events
+// that start work do, not another session's rename, deletion, finished
+// run or usage update; the location of the session event just before
+// the chosen one, when it is the chosen session's, is its directory.
 //
 // # Titles
 //

@@ -16,6 +16,7 @@ type event struct {
 	id    string         // the event id, "" when the envelope has none
 	props jsonscan.Value // properties (classic), data (V2, sync wrapper)
 	dir   string         // the directory of a 2.x envelope's location, "" for none
+	next  bool           // a ≤ 1.19 session.next.* event read as its 2.x name
 	raw   []byte         // the native message the event came in
 	line  int64
 	index int // position in an array of events, -1 for a stream
@@ -70,7 +71,7 @@ func (t *Translator) translateEvent(dst []universal.Event, root jsonscan.Value, 
 		// the 2.x events they became. On /event and in sync wrappers
 		// they come with the classic events and stay ignored.
 		if v2, ok := nextAsV2[e.typ]; ok {
-			e.typ = v2
+			e.typ, e.next = v2, true
 		}
 	}
 	if t.format == FormatEvents && strings.HasPrefix(e.typ, "custom.") {
@@ -239,34 +240,78 @@ var ignored = map[string]bool{
 // session was created): every 2.x envelope has the location of the
 // instance that published it, and a session's events are published by
 // its own (a worktree session's by the worktree's, while the events of
-// the project around it name the project). A session event of the
-// followed session, or of the first session while none is followed
-// (which it selects, as most handlers of session events would), gives
-// the cwd of the session's tools and, before the session started,
-// session.started metadata cwd. Events of other kinds (integration,
-// provider, model updates) are not the session's and give nothing.
+// the project around it name the project). An event of the followed
+// session gives the cwd of the session's tools and, before the session
+// started, session.started metadata cwd. While no session is followed,
+// the handlers decide which session is (an event that starts work
+// selects its session; a rename, deletion, finished run or usage update
+// of another session on the server does not): located only notes the
+// location of the last session event (WhereSession, WhereDir), which
+// route takes as the cwd of that session when it selects it, and
+// dispatch puts in the session.started the stream began for it
+// (whereThen). Events of other kinds (integration, provider, model
+// updates) are not the session's and give nothing.
 func (t *Translator) located(dst []universal.Event, e *event) []universal.Event {
-	if e.typ == "session.created" || !strings.HasPrefix(e.typ, "session.") {
-		return dst // session.created's own directory is read with it
-	}
 	sid := e.props.Get("sessionID").Str
-	if sid == "" || t.st.Session != "" && sid != t.st.Session {
+	if e.typ == "session.created" {
+		// Its own directory is read with it; a location noted for the
+		// session gives way to it.
+		if t.st.WhereSession != "" && (sid == t.st.WhereSession || e.props.Get("info.id").Str == t.st.WhereSession) {
+			t.st.WhereSession, t.st.WhereDir = "", ""
+		}
 		return dst
 	}
-	if _, child := t.st.Parents[sid]; child {
+	if e.dir == "" || !strings.HasPrefix(e.typ, "session.") {
 		return dst
 	}
-	// The session is followed from its first event, as the event's
-	// handler would select it: session.started names it.
-	t.route(sid, true)
+	if sid == "" {
+		return dst
+	}
+	if t.st.Session == "" {
+		if _, child := t.st.Parents[sid]; !child {
+			t.st.WhereSession, t.st.WhereDir = t.w.Copy(sid), t.w.Copy(e.dir)
+		}
+		return dst
+	}
+	if sid != t.st.Session {
+		return dst
+	}
 	if t.st.Cwd == "" {
 		t.st.Cwd = t.w.Copy(e.dir)
 	}
 	if !t.w.Begun() {
-		var o jsonw.Object
-		o.String("agent", agentName).String("cwd", e.dir)
-		dst = t.w.BeginClean(dst, o.Bytes(), universal.SourceDaemon, nil)
+		dst = t.w.BeginClean(dst, startedAt(e.dir), universal.SourceDaemon, nil)
 	}
+	return dst
+}
+
+// startedAt is session.started metadata with the session's directory.
+func startedAt(dir string) []byte {
+	var o jsonw.Object
+	o.String("agent", agentName).String("cwd", dir)
+	return o.Bytes()
+}
+
+// whereThen gives the session.started among the events that selected the
+// session (from on) the directory located noted for the session, when
+// the stream began it without one (as the handler's first event needed
+// it), and forgets the location: it is the session's cwd now.
+func (t *Translator) whereThen(dst []universal.Event, from int) []universal.Event {
+	if t.st.Session == "" {
+		return dst
+	}
+	if t.st.Session == t.st.WhereSession {
+		for i := from; i < len(dst); i++ {
+			if dst[i].Type != universal.TypeSessionStarted {
+				continue
+			}
+			if ss, ok := dst[i].Data.(*universal.SessionStarted); ok && string(ss.Metadata) == `{"agent":"`+agentName+`"}` {
+				ss.Metadata = startedAt(t.st.WhereDir)
+			}
+			break
+		}
+	}
+	t.st.WhereSession, t.st.WhereDir = "", ""
 	return dst
 }
 
@@ -289,9 +334,20 @@ func (t *Translator) dispatch(dst []universal.Event, e *event) []universal.Event
 		// A stream's most frequent event, before the others' cases.
 		return t.onDelta(dst, e)
 	}
-	if e.dir != "" && (t.st.Cwd == "" || !t.w.Begun()) {
-		dst = t.located(dst, e)
+	if t.st.Session != "" {
+		if e.dir != "" && (t.st.Cwd == "" || !t.w.Begun()) {
+			dst = t.located(dst, e)
+		}
+		return t.handle(dst, e)
 	}
+	dst = t.located(dst, e)
+	n := len(dst)
+	dst = t.handle(dst, e)
+	return t.whereThen(dst, n)
+}
+
+// handle handles one unwrapped event by its type.
+func (t *Translator) handle(dst []universal.Event, e *event) []universal.Event {
 	p := e.props
 	switch e.typ {
 	case "session.created", "session.updated":

@@ -2,6 +2,7 @@ package opencode_test
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -52,6 +53,70 @@ func TestV2LocationCwd(t *testing.T) {
 	}
 	if strings.Join(paths, " ") != "/work/wt/notes.md" {
 		t.Errorf("tool paths %q, want [/work/wt/notes.md]", paths)
+	}
+}
+
+// TestV2LocationOtherSessionFirst: the location reading (see
+// TestV2LocationCwd) selected the session of any session.* event while
+// none was followed, so on a server with several sessions a rename,
+// finished run, deletion or usage update of another session, arriving
+// first, became the followed session (with that session's directory),
+// and the session doing the work was dropped. Only the events that start
+// work select the session, as without locations; the location of the
+// followed session's first event is still its cwd.
+func TestV2LocationOtherSessionFirst(t *testing.T) {
+	const sid, msg = "ses_1", "msg_2"
+	other := map[string]string{
+		"session.renamed":               `{"sessionID":"ses_old","title":"Old chat"}`,
+		"session.execution.succeeded":   `{"sessionID":"ses_old"}`,
+		"session.execution.interrupted": `{"sessionID":"ses_old","reason":"user"}`,
+		"session.idle":                  `{"sessionID":"ses_old"}`,
+		"session.deleted":               `{"sessionID":"ses_old","info":{"id":"ses_old","directory":"/other"}}`,
+		"session.updated":               `{"sessionID":"ses_old","info":{"id":"ses_old","directory":"/other","title":"Old chat"}}`,
+		"session.revert.cleared":        `{"sessionID":"ses_old"}`,
+	}
+	for typ, data := range other {
+		evs := run(t, opencode.FormatSSE, sse(
+			v2(typ, "/other", data),
+			v2("session.step.started", "/work/wt", `{"sessionID":"`+sid+`","agent":"build","model":{"id":"m1","providerID":"p1"},"assistantMessageID":"`+msg+`"}`),
+			v2("session.text.started", "/work/wt", `{"sessionID":"`+sid+`","assistantMessageID":"`+msg+`","textID":"t1"}`),
+			v2("session.text.ended", "/work/wt", `{"sessionID":"`+sid+`","assistantMessageID":"`+msg+`","textID":"t1","text":"Done"}`),
+			v2("session.step.ended", "/work/wt", `{"sessionID":"`+sid+`","assistantMessageID":"`+msg+`","finish":"stop","cost":0.5,"tokens":{"input":3,"output":2,"reasoning":0,"cache":{"read":0,"write":0}}}`),
+		))
+		st := golden.OfType(evs, universal.TypeSessionStarted)
+		if len(st) != 1 {
+			t.Fatalf("%s first: %d session.started\n%s", typ, len(st), golden.Encode(evs))
+		}
+		if st[0].NativeSessionID != sid {
+			t.Errorf("%s first: session.started native id %v, want %s", typ, st[0].NativeSessionID, sid)
+		}
+		if md := string(st[0].Data.(*universal.SessionStarted).Metadata); md != `{"agent":"opencode","cwd":"/work/wt"}` {
+			t.Errorf("%s first: session.started metadata %s", typ, md)
+		}
+		if n := len(golden.OfType(evs, universal.TypeUsageUpdated)); n != 1 {
+			t.Errorf("%s first: %d usage events, want 1", typ, n)
+		}
+		var text []string
+		for _, it := range completed(evs) {
+			if it.Kind == universal.KindMessage {
+				text = append(text, it.Content[0].Text)
+			}
+		}
+		if strings.Join(text, "|") != "Done" {
+			t.Errorf("%s first: assistant text %q, want [Done]\n%s", typ, text, golden.Encode(evs))
+		}
+	}
+	// The session's own event before the one that selects it, which has
+	// no location (kimaki's shell-background recording), still gives it.
+	evs := run(t, opencode.FormatSSE, sse(
+		v2("session.idle", "/other", `{"sessionID":"ses_old"}`),
+		v2("session.inbox.enqueued", "/work/wt", `{"sessionID":"`+sid+`","inboxID":"in_1","item":{"type":"user","payload":{"text":"hi"},"delivery":"steer"}}`),
+		`{"id":"evt_x","type":"session.execution.started","data":{"sessionID":"`+sid+`"}}`,
+	))
+	noUnparsed(t, evs)
+	st := golden.OfType(evs, universal.TypeSessionStarted)
+	if len(st) != 1 || st[0].NativeSessionID != sid || string(st[0].Data.(*universal.SessionStarted).Metadata) != `{"agent":"opencode","cwd":"/work/wt"}` {
+		t.Errorf("selected without a location:\n%s", golden.Encode(evs))
 	}
 }
 
@@ -110,5 +175,60 @@ func TestV2ReasoningOutsideOutput(t *testing.T) {
 	}
 	if cwd := gjson.GetBytes(golden.OfType(evs, universal.TypeSessionStarted)[0].Data.(*universal.SessionStarted).Metadata, "cwd").Str; cwd != `C:\repo` {
 		t.Errorf("cwd %q, want C:\\repo", cwd)
+	}
+}
+
+// TestV2LocationCheckpoint: the location noted for a session not yet
+// followed (see TestV2LocationOtherSessionFirst) is in the checkpoint, so
+// a translator restored before the session is chosen still gives its
+// directory; a checkpoint with half of it, or with it kept once a session
+// is followed, is refused.
+func TestV2LocationCheckpoint(t *testing.T) {
+	const sid = "ses_1"
+	translate := func(tr *opencode.Translator, out []universal.Event, events ...string) []universal.Event {
+		for m, err := range universal.Messages(universal.NewReader(strings.NewReader(sse(events...)), framing(opencode.FormatSSE), 0)) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = tr.Translate(out, m)
+		}
+		return out
+	}
+	tr, err := opencode.New(opencode.FormatSSE, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := translate(tr, nil,
+		v2("session.idle", "/other", `{"sessionID":"ses_old"}`),
+		v2("session.inbox.enqueued", "/work/wt", `{"sessionID":"`+sid+`","inboxID":"in_1","item":{"type":"user","payload":{"text":"hi"},"delivery":"steer"}}`),
+	)
+	cp, err := tr.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := opencode.New(opencode.FormatSSE, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fresh.Restore(cp); err != nil {
+		t.Fatal(err)
+	}
+	out = translate(fresh, out, `{"id":"evt_x","type":"session.execution.started","data":{"sessionID":"`+sid+`"}}`)
+	st := golden.OfType(out, universal.TypeSessionStarted)
+	if len(st) != 1 || string(st[0].Data.(*universal.SessionStarted).Metadata) != `{"agent":"opencode","cwd":"/work/wt"}` {
+		t.Errorf("restored before the session was chosen:\n%s", golden.Encode(out))
+	}
+	for name, edit := range map[string]func(map[string]any){
+		"no directory":   func(st map[string]any) { delete(st, "where_dir") },
+		"session chosen": func(st map[string]any) { st["session"] = sid },
+	} {
+		bad, ok := golden.EditState(t, cp, func(st map[string]any) bool { edit(st); return true })
+		if !ok {
+			t.Fatalf("%s: state not edited", name)
+		}
+		tr, _ := opencode.New(opencode.FormatSSE, golden.Options())
+		if err := tr.Restore(bad); !errors.Is(err, universal.ErrCheckpoint) {
+			t.Errorf("%s: restore gives %v, want an ErrCheckpoint", name, err)
+		}
 	}
 }

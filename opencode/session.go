@@ -39,6 +39,10 @@ func (t *Translator) route(sid string, selects bool) int {
 		}
 		s.Session = t.w.Copy(sid)
 		t.w.SetNativeSessionID(s.Session)
+		if s.Cwd == "" && sid == s.WhereSession {
+			// A 2.x session event's location (see located).
+			s.Cwd = s.WhereDir
+		}
 		return routeRoot
 	case sid == s.Session:
 		return routeRoot

@@ -46,6 +46,11 @@ type state struct {
 	// Session's directory, an assistant message's path.cwd): tool paths
 	// are resolved against it.
 	Cwd string `json:"cwd,omitempty"`
+	// WhereSession and WhereDir are the session and location directory
+	// of the last 2.x session event seen while no session is followed
+	// (see located): that session's directory when it is selected.
+	WhereSession string `json:"where_session,omitempty"`
+	WhereDir     string `json:"where_dir,omitempty"`
 	// Title is the followed session's title: the one it started with or
 	// the last one reported since.
 	Title string `json:"title,omitempty"`
@@ -369,6 +374,9 @@ func (s *state) validate(w *universal.Stream) error {
 		if err := known("shell "+id+" result", sh.Result); err != nil {
 			return err
 		}
+	}
+	if (s.WhereSession == "") != (s.WhereDir == "") || s.WhereSession != "" && s.Session != "" {
+		return errors.New("a location without its session, or kept once a session is followed")
 	}
 	if s.Turn.Open != (w.Turn() != "") {
 		return fmt.Errorf("turn open %v, the stream's %q", s.Turn.Open, w.Turn())

@@ -65,7 +65,13 @@ func (t *Translator) onV2(dst []universal.Event, e *event) []universal.Event {
 		o.Raw("time", `{"completed":1}`)
 		o.OptString("finish", d.Get("finish").Str)
 		o.Raw("cost", d.Get("cost").Raw)
-		o.Raw("tokens", v2Tokens(d.Get("tokens")))
+		if e.next {
+			// ≤ 1.19: whether reasoning is inside output is not known
+			// (see the package doc); taken as is, as 1.x's steps are.
+			o.Raw("tokens", d.Get("tokens").Raw)
+		} else {
+			o.Raw("tokens", v2Tokens(d.Get("tokens")))
+		}
 		if e.typ == "session.step.failed" {
 			errv := d.Get("error")
 			if !errv.IsObject() {
