@@ -956,9 +956,7 @@ func TestHostileReaders(t *testing.T) {
 // TestTwoDifferentSessions: the outputs of two runs in one file are read
 // through: the first run translated as alone, then more events for the
 // second (a translator that follows one session reports or keeps the
-// other's lines). OpenCode's run-json is left out: it skips the lines of
-// another session without a trace (opencode/doc.go, "lines of another
-// session are skipped").
+// other's lines: OpenCode's run-json and Amp report them as agent.unparsed).
 func TestTwoDifferentSessions(t *testing.T) {
 	for _, c := range [][3]string{
 		{"claude", "testdata/claude/2.1.330/s02-tool-nopartial.jsonl", "testdata/claude/2.1.330/s01-text.jsonl"},
@@ -966,6 +964,7 @@ func TestTwoDifferentSessions(t *testing.T) {
 		{"pi", "testdata/pi/1.5.2/s02-tool.json.jsonl", "testdata/pi/1.5.2/s02-tool.rpc.jsonl"},
 		{"amp", "testdata/amp/0.0.1790142911/s02-tool.jsonl", "testdata/amp/0.0.1790142911/s03-multitool.jsonl"},
 		{"acp", "testdata/acp/handwritten/s02-tools.agent.jsonl", "testdata/acp/handwritten/s01-text.agent.jsonl"},
+		{"opencode", "testdata/opencode/1.18.33/s02-tool.run.jsonl", "testdata/opencode/1.18.33/s10-subagent.run.jsonl"},
 	} {
 		t.Run(c[0], func(t *testing.T) {
 			a, err := os.ReadFile(c[1])

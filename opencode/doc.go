@@ -60,8 +60,9 @@
 // tool's metadata.sessionId, 2.x's subagent tool's metadata.sessionID)
 // leads to it. A sub-agent's messages get the
 // task tool_call item as parent_id; its busy and idle do not start or end
-// turns. In run output every line names the session; lines of another
-// session are skipped.
+// turns. In run output every line names the session, and opencode run
+// prints only its own: a line of another session (two runs' output in one
+// file) is agent.unparsed.
 //
 // # Messages and parts
 //

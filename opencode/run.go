@@ -55,11 +55,13 @@ func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []
 		return t.unparsed(dst, &e, fmt.Errorf("unknown run line type %q", e.typ))
 	}
 	if t.route(sid, true) != routeRoot {
-		// opencode run prints only its own session's parts.
+		// opencode run prints only its own session's parts: a line of
+		// another session (two runs' output joined) cannot belong to
+		// this one, and is reported, not dropped.
 		if sid == "" {
 			return t.unparsed(dst, &e, errors.New("run line without sessionID"))
 		}
-		return dst
+		return t.unparsed(dst, &e, fmt.Errorf("run line of another session (%s)", sid))
 	}
 	switch e.typ {
 	case "error":
