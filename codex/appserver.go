@@ -205,7 +205,14 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 			method = "newConversation"
 		}
 	}
-	if method == "tools/call" || (method == "" && (result.Get("content").IsArray() || (!t.st.V2 && result.Get("error").Type == gjson.String))) {
+	if result.Get("serverInfo.name").Str == "codex-mcp-server" {
+		t.st.MCP = true
+	}
+	// Without the host's lines, a CallToolResult is codex mcp-server's
+	// answer only on its stream: the app-server's own mcpServer/tool/call
+	// answers with the same shape (McpServerToolCallResponse), a tool's
+	// result and not the end of the agent's turn.
+	if method == "tools/call" || (method == "" && t.st.MCP && !t.st.V2 && (result.Get("content").IsArray() || result.Get("error").Type == gjson.String)) {
 		return t.toolCallResponse(dst, c, result, rpcErr)
 	}
 	if rpcErr.Exists() {
@@ -809,6 +816,11 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		thread := p.Get("conversationId").Str
 		if thread == "" {
 			thread = p.Get("_meta.threadId").Str
+		}
+		if method == "codex/event" || p.Get("_meta.requestId").Exists() {
+			// codex mcp-server's (the app-server's v1 methods name the
+			// event's type).
+			t.st.MCP = true
 		}
 		msg := p.Sub("msg")
 		if msg.Get("type").Str != "session_configured" {

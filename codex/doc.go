@@ -50,8 +50,13 @@
 //     answer that failed (isError, a result {"error": message}, a JSON-RPC
 //     error) ends the call's run: an error event, unless an error already
 //     failed the open turn, and the turn ends in error; a session that
-//     failed to start says so only there. The host's tools/call of the
-//     codex or codex-reply tool (in an exchange) gives the prompt.
+//     failed to start says so only there. Without the host's lines, an
+//     answer of that shape is taken for one only on a codex mcp-server
+//     stream (its initialize answer or a codex/event notification was
+//     seen) and never on a v2 app-server's, whose mcpServer/tool/call
+//     answer has the same shape. The host's tools/call of the codex or
+//     codex-reply tool (in an exchange) gives the prompt; a call refused
+//     (a JSON-RPC error, or a session that failed to start) drops it.
 //   - "exec": the stdout of codex exec --json (and exec resume, one
 //     process after the other), also the item_type era (≤ ~0.44) and the
 //     pre-0.44 {"id","msg"} envelope with its configuration summary and

@@ -69,6 +69,11 @@ type state struct {
 	// V2 is set once app-server v2 notifications were seen: legacy
 	// codex/event/* notifications then repeat them and are skipped.
 	V2 bool `json:"v2,omitempty"`
+	// MCP is set once the stream is known to be codex mcp-server's (its
+	// initialize answer names it, or a codex/event notification came):
+	// without the host's lines, only then is a CallToolResult the answer
+	// to a tools/call of its codex tool.
+	MCP bool `json:"mcp,omitempty"`
 	// Title is the session's title: the thread's name at the start or
 	// the last one reported since.
 	Title string `json:"title,omitempty"`

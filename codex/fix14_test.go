@@ -1,0 +1,87 @@
+package codex_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/codex"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// asData wraps test lines ("in " for the host's) as exchange records,
+// or keeps them as they are for the other formats.
+func asData(format string, lines []string) []byte {
+	var data []string
+	for _, l := range lines {
+		if rest, ok := strings.CutPrefix(l, "in "); ok {
+			l = `{"dir":"in","t_ms":1,"msg":` + rest + `}`
+		} else if format == codex.FormatExchange {
+			l = `{"dir":"out","t_ms":1,"msg":` + l + `}`
+		}
+		data = append(data, l)
+	}
+	return []byte(strings.Join(data, "\n") + "\n")
+}
+
+// turnStatuses lists the turns' starts ("+") and ends (the status).
+func turnStatuses(evs []universal.Event) string {
+	var out []string
+	for _, e := range evs {
+		switch e.Type {
+		case universal.TypeTurnStarted:
+			out = append(out, "+")
+		case universal.TypeTurnEnded:
+			out = append(out, string(e.Data.(*universal.TurnEnded).Status))
+		}
+	}
+	return strings.Join(out, ",")
+}
+
+// TestAppServerMCPToolCallAnswer: without the host's lines, an answer of
+// the CallToolResult shape ({content, isError}) was read as codex
+// mcp-server's answer to a tools/call of its codex tool, which ends the
+// turn; but the v2 app-server's own mcpServer/tool/call request has an
+// answer of that very shape (McpServerToolCallResponse), a tool's result.
+// A failed one made an error, ended the agent's turn in error and started
+// it again. The shape now counts only on a codex mcp-server stream (its
+// initialize answer or a codex/event notification said so), never on a
+// v2 one, and that knowledge survives a checkpoint.
+func TestAppServerMCPToolCallAnswer(t *testing.T) {
+	lines := []string{
+		`{"method":"thread/started","params":{"thread":{"id":"th1","cwd":"/w"}}}`,
+		`{"method":"turn/started","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"inProgress"}}}`,
+		`{"id":7,"result":{"content":[{"type":"text","text":"resource not found"}],"isError":true}}`,
+		`{"method":"item/completed","params":{"threadId":"th1","turnId":"tu1","item":{"type":"agentMessage","id":"m1","text":"Done."}}}`,
+		`{"method":"turn/completed","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"completed"}}}`,
+	}
+	evs := runParsed(t, codex.FormatAppServer, lines)
+	if n := len(golden.OfType(evs, universal.TypeError)); n != 0 {
+		t.Errorf("%d errors, want none", n)
+	}
+	if got := turnStatuses(evs); got != "+,completed" {
+		t.Errorf("turns %q, want +,completed", got)
+	}
+	golden.CheckRestoreAnywhere(t, golden.HostileCase{Name: "v2", Format: codex.FormatAppServer, Framing: framing(codex.FormatAppServer),
+		New: newFor(codex.FormatAppServer), Data: asData(codex.FormatAppServer, lines)})
+
+	// codex mcp-server's stream (known by a codex/event without _meta,
+	// as before ~0.4x): the failed answer ends the run.
+	ev := func(msg string) string {
+		return `{"jsonrpc":"2.0","method":"codex/event","params":{"id":"2","msg":` + msg + `}}`
+	}
+	lines = []string{
+		ev(`{"type":"session_configured","session_id":"s-1","model":"gpt-5"}`),
+		ev(`{"type":"task_started"}`),
+		`{"id":2,"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"Codex runtime error: boom"}],"isError":true}}`,
+	}
+	evs = runParsed(t, codex.FormatAppServer, lines)
+	if e := golden.OfType(evs, universal.TypeError); len(e) != 1 || e[0].Data.(*universal.Error).Message != "Codex runtime error: boom" {
+		t.Errorf("errors %+v, want the failed run's", e)
+	}
+	if got := turnStatuses(evs); !strings.HasSuffix(got, ",error") || strings.Count(got, "+") != 1 {
+		t.Errorf("turns %q, want one ended in error", got)
+	}
+	golden.CheckRestoreAnywhere(t, golden.HostileCase{Name: "mcp", Format: codex.FormatAppServer, Framing: framing(codex.FormatAppServer),
+		New: newFor(codex.FormatAppServer), Data: asData(codex.FormatAppServer, lines)})
+}
