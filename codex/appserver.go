@@ -141,6 +141,10 @@ func (t *Translator) clientRequest(dst []event, c *ctx, method string, id, param
 		if n := params.Get("name").Str; n == "codex" || n == "codex-reply" {
 			if text := params.Get("arguments.prompt").Str; text != "" {
 				t.st.addPrompt(text)
+				if id.Exists() {
+					// Dropped if the call is refused (see serverResponse).
+					put(&t.st.Meta, "prompt:"+id.Raw, text)
+				}
 			}
 		}
 	case "turn/start", "turn/steer":
@@ -183,7 +187,7 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 	prompt, hasPrompt := t.st.Meta["prompt:"+id.Raw]
 	if hasPrompt {
 		delete(t.st.Meta, "prompt:"+id.Raw)
-		if rpcErr.Exists() {
+		if rpcErr.Exists() || notStarted(result) {
 			// The turn was refused: its input never reached the agent.
 			t.st.dropPrompt(prompt)
 		}
@@ -249,6 +253,14 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 		}
 	}
 	return dst
+}
+
+// notStarted reports whether a CallToolResult is codex mcp-server's
+// answer to a tools/call whose session failed to start (codex-rs
+// mcp-server codex_tool_runner.rs): its prompt never reached Codex.
+func notStarted(result jsonscan.Value) bool {
+	return result.Get("isError").Type == gjson.True &&
+		strings.HasPrefix(joinTexts(result.Sub("content"), "text"), "Failed to start Codex session")
 }
 
 // toolCallResponse handles codex mcp-server's answer to a tools/call of

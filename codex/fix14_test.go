@@ -85,3 +85,48 @@ func TestAppServerMCPToolCallAnswer(t *testing.T) {
 	golden.CheckRestoreAnywhere(t, golden.HostileCase{Name: "mcp", Format: codex.FormatAppServer, Framing: framing(codex.FormatAppServer),
 		New: newFor(codex.FormatAppServer), Data: asData(codex.FormatAppServer, lines)})
 }
+
+// userTexts lists the transcript's user messages.
+func userTexts(evs []universal.Event) []string {
+	var out []string
+	for _, it := range golden.NewTranscript(evs).Items {
+		if it.Role == universal.RoleUser {
+			out = append(out, golden.TextOf(&it))
+		}
+	}
+	return out
+}
+
+// TestMCPServerRefusedPrompt: the prompt of a tools/call of codex
+// mcp-server's codex tool waits for the user_message that shows it; a call
+// refused (a JSON-RPC error for bad arguments, or a session that failed
+// to start) never reached Codex, but its prompt stayed waiting and was
+// shown as a user message at the end of the session, after the turns
+// that did run. Such a prompt is now dropped, like a refused turn/start's.
+func TestMCPServerRefusedPrompt(t *testing.T) {
+	ev := func(id, msg string) string {
+		return `{"jsonrpc":"2.0","method":"codex/event","params":{"_meta":{"requestId":` + id + `,"threadId":"s-1"},"id":"` + id + `","msg":` + msg + `}}`
+	}
+	for _, refusal := range []string{
+		`{"id":2,"jsonrpc":"2.0","error":{"code":-32602,"message":"Failed to parse configuration for Codex tool: unknown variant ` + "`bogus`" + `"}}`,
+		`{"id":2,"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"Failed to start Codex session: boom"}],"isError":true}}`,
+	} {
+		lines := []string{
+			`in {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"codex","arguments":{"prompt":"Delete everything","sandbox":"bogus"}}}`,
+			refusal,
+			`in {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"codex","arguments":{"prompt":"List files"}}}`,
+			ev("3", `{"type":"session_configured","session_id":"s-1","model":"gpt-5"}`),
+			ev("3", `{"type":"task_started"}`),
+			ev("3", `{"type":"user_message","message":"List files"}`),
+			ev("3", `{"type":"agent_message","message":"a.txt"}`),
+			ev("3", `{"type":"task_complete","last_agent_message":"a.txt"}`),
+			`{"id":3,"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"a.txt"}]}}`,
+		}
+		evs := runParsed(t, codex.FormatExchange, lines)
+		if got := userTexts(evs); len(got) != 1 || got[0] != "List files" {
+			t.Errorf("user messages %q, want only the prompt that ran", got)
+		}
+		golden.CheckRestoreAnywhere(t, golden.HostileCase{Name: "refused", Format: codex.FormatExchange, Framing: framing(codex.FormatExchange),
+			New: newFor(codex.FormatExchange), Data: asData(codex.FormatExchange, lines)})
+	}
+}
