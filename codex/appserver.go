@@ -255,6 +255,42 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 	return dst
 }
 
+// compactionItem pairs an app-server contextCompaction item (started or
+// completed) of a thread's turn with the legacy thread/compacted
+// notification of the same compaction, and reports whether it is shown:
+// not when the notification came first (then neither is the item's other
+// half). The pairing is per thread (a sub-agent's compaction may come in
+// between), and a pair once matched is done with: the thread's next
+// compaction starts afresh (see state.Compactions).
+func (t *Translator) compactionItem(thread, turn, id string) bool {
+	slot := t.st.Compactions[thread]
+	switch {
+	case slot == "s"+id:
+		return false
+	case slot == "p"+id || slot == "i"+turn+"\x1f"+id:
+		return true
+	case slot == "l"+turn:
+		put(&t.st.Compactions, t.w.Copy(thread), "s"+id)
+		return false
+	}
+	put(&t.st.Compactions, t.w.Copy(thread), "i"+turn+"\x1f"+id)
+	return true
+}
+
+// legacyCompaction pairs a thread/compacted notification with the
+// contextCompaction item shown for the same compaction (see
+// compactionItem) and reports whether it is shown: not when it is that
+// item's other report.
+func (t *Translator) legacyCompaction(thread, turn string) bool {
+	slot := t.st.Compactions[thread]
+	if rest, ok := strings.CutPrefix(slot, "i"+turn+"\x1f"); ok {
+		put(&t.st.Compactions, t.w.Copy(thread), "p"+rest)
+		return false
+	}
+	put(&t.st.Compactions, t.w.Copy(thread), "l"+turn)
+	return true
+}
+
 // notStarted reports whether a CallToolResult is codex mcp-server's
 // answer to a tools/call whose session failed to start (codex-rs
 // mcp-server codex_tool_runner.rs): its prompt never reached Codex.
@@ -895,12 +931,8 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		t.child(thread)
 		turn := p.Get("turnId").Str
 		dst = t.ensureTurn(dst, thread, turn)
-		if p.Get("item.type").Str == "contextCompaction" {
-			key := thread + "\n" + turn
-			if t.st.Compacted == "l"+key {
-				return dst // thread/compacted reported it
-			}
-			t.st.Compacted = "i" + key
+		if p.Get("item.type").Str == "contextCompaction" && !t.compactionItem(thread, turn, p.Get("item.id").Str) {
+			return dst // thread/compacted reported it
 		}
 		return t.v2Item(dst, c, thread, p.Sub("item"), method == "item/completed")
 	case "thread/compacted":
@@ -908,11 +940,9 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		// 10016, January 2026), which reports the same compaction; before
 		// it (0.6x–0.9x), the only trace of one.
 		turn := p.Get("turnId").Str
-		key := thread + "\n" + turn
-		if t.st.Compacted == "i"+key || t.st.Compacted == "l"+key {
-			return dst
+		if !t.legacyCompaction(thread, turn) {
+			return dst // its contextCompaction item reported it
 		}
-		t.st.Compacted = "l" + key
 		dst = t.ensureSession(dst, thread)
 		t.child(thread)
 		dst = t.ensureTurn(dst, thread, turn)

@@ -513,8 +513,9 @@
 // fs/changed, thread/compacted when a contextCompaction item of its turn
 // marks the compaction (before that item, openai/codex PR 10016, January
 // 2026, the notification was the only trace of one: then it is a
-// compaction status item, and an item of the same turn after it adds
-// nothing),
+// compaction status item, and the item of the same compaction after it
+// adds nothing; the two are paired per thread, one pair per compaction,
+// so every later one, of either kind, is shown again),
 // model/verification, modelProvider/auth*, turn/moderationMetadata,
 // model/safetyBuffering/updated, deprecationNotice, configWarning,
 // fuzzyFileSearch/*, thread/realtime/*, windows/worldWritableWarning,

@@ -1,6 +1,8 @@
 package codex_test
 
 import (
+	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -128,5 +130,122 @@ func TestMCPServerRefusedPrompt(t *testing.T) {
 		}
 		golden.CheckRestoreAnywhere(t, golden.HostileCase{Name: "refused", Format: codex.FormatExchange, Framing: framing(codex.FormatExchange),
 			New: newFor(codex.FormatExchange), Data: asData(codex.FormatExchange, lines)})
+	}
+}
+
+// TestThreadCompactedPairs: the contextCompaction item and the legacy
+// thread/compacted notification of one compaction were paired by one slot
+// for the whole session, holding the last compaction's thread and turn:
+// the second legacy-only compaction of a long turn (0.6x–0.9x) matched
+// the first and was dropped, and a sub-agent's compaction between the
+// root's item and its notification took the slot, so the root's
+// compaction was shown twice. The pairing is now per thread, and a pair
+// once matched starts the next compaction afresh.
+func TestThreadCompactedPairs(t *testing.T) {
+	compactions := func(evs []universal.Event) int {
+		n := 0
+		for _, it := range golden.NewTranscript(evs).Items {
+			if it.Kind == universal.KindStatus && it.Content[0].Label == universal.LabelCompaction {
+				n++
+			}
+		}
+		return n
+	}
+	start := []string{
+		`{"method":"thread/started","params":{"thread":{"id":"th1","cwd":"/w"}}}`,
+		`{"method":"turn/started","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"inProgress"}}}`,
+	}
+	end := `{"method":"turn/completed","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"completed"}}}`
+	item := func(m, thread, turn, id string) string {
+		return `{"method":"` + m + `","params":{"threadId":"` + thread + `","turnId":"` + turn + `","item":{"type":"contextCompaction","id":"` + id + `"}}}`
+	}
+	legacy := func(thread, turn string) string {
+		return `{"method":"thread/compacted","params":{"threadId":"` + thread + `","turnId":"` + turn + `"}}`
+	}
+	msg := `{"method":"item/completed","params":{"threadId":"th1","turnId":"tu1","item":{"type":"agentMessage","id":"m1","text":"Working."}}}`
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  int
+	}{
+		{"two legacy", []string{legacy("th1", "tu1"), msg, legacy("th1", "tu1")}, 2},
+		{"two legacy in a row", []string{legacy("th1", "tu1"), legacy("th1", "tu1")}, 2},
+		{"two pairs, item first", []string{
+			item("item/started", "th1", "tu1", "cc1"), item("item/completed", "th1", "tu1", "cc1"), legacy("th1", "tu1"), msg,
+			item("item/started", "th1", "tu1", "cc2"), item("item/completed", "th1", "tu1", "cc2"), legacy("th1", "tu1")}, 2},
+		{"two pairs, legacy first", []string{
+			legacy("th1", "tu1"), item("item/started", "th1", "tu1", "cc1"), item("item/completed", "th1", "tu1", "cc1"), msg,
+			legacy("th1", "tu1"), item("item/started", "th1", "tu1", "cc2"), item("item/completed", "th1", "tu1", "cc2")}, 2},
+		{"legacy between the item's halves", []string{
+			item("item/started", "th1", "tu1", "cc1"), legacy("th1", "tu1"), item("item/completed", "th1", "tu1", "cc1")}, 1},
+		{"a sub-agent's in between", []string{
+			`{"method":"thread/started","params":{"thread":{"id":"th2","cwd":"/w"}}}`,
+			item("item/completed", "th1", "tu1", "cc1"),
+			item("item/completed", "th2", "tu9", "cc9"), legacy("th2", "tu9"),
+			legacy("th1", "tu1")}, 2},
+		{"a sub-agent's legacy in between", []string{
+			`{"method":"thread/started","params":{"thread":{"id":"th2","cwd":"/w"}}}`,
+			item("item/completed", "th1", "tu1", "cc1"),
+			legacy("th2", "tu9"),
+			legacy("th1", "tu1")}, 2},
+	} {
+		lines := append(append(append([]string{}, start...), c.lines...), end)
+		if n := compactions(runParsed(t, codex.FormatAppServer, lines)); n != c.want {
+			t.Errorf("%s: %d compaction items, want %d", c.name, n, c.want)
+		}
+		golden.CheckRestoreAnywhere(t, golden.HostileCase{Name: c.name, Format: codex.FormatAppServer, Framing: framing(codex.FormatAppServer),
+			New: newFor(codex.FormatAppServer), Data: asData(codex.FormatAppServer, lines)})
+	}
+}
+
+// checkRefusedEdit translates lines, edits the translator state of a
+// checkpoint taken after them, and wants a fresh translator to refuse it
+// (and to accept the unedited one).
+func checkRefusedEdit(t *testing.T, format string, lines []string, name string, edit func(st map[string]any)) {
+	t.Helper()
+	tr, err := codex.New(format, universal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range asLines(format, lines) {
+		tr.Translate(nil, universal.Message{Data: []byte(l), TimeMS: -1})
+	}
+	b, err := tr.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, _ := codex.New(format, universal.Options{})
+	if err := fresh.Restore(b); err != nil {
+		t.Fatalf("%s: unedited checkpoint refused: %v", name, err)
+	}
+	var cp map[string]any
+	if err := json.Unmarshal(b, &cp); err != nil {
+		t.Fatal(err)
+	}
+	edit(cp["state"].(map[string]any))
+	b, _ = json.Marshal(cp)
+	fresh, _ = codex.New(format, universal.Options{})
+	if err := fresh.Restore(b); !errors.Is(err, universal.ErrCheckpoint) {
+		t.Errorf("%s: restore error %v, want a refused checkpoint", name, err)
+	}
+}
+
+// asLines is asData's lines.
+func asLines(format string, lines []string) []string {
+	return strings.Split(strings.TrimSuffix(string(asData(format, lines)), "\n"), "\n")
+}
+
+// TestCompactionsValidated: a checkpoint's compaction pairing must be one
+// the translator makes.
+func TestCompactionsValidated(t *testing.T) {
+	lines := []string{
+		`{"method":"thread/started","params":{"thread":{"id":"th1","cwd":"/w"}}}`,
+		`{"method":"turn/started","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"inProgress"}}}`,
+		`{"method":"thread/compacted","params":{"threadId":"th1","turnId":"tu1"}}`,
+	}
+	for name, v := range map[string]string{"unknown kind": "xtu1", "item without its id": "itu1", "empty": ""} {
+		checkRefusedEdit(t, codex.FormatAppServer, lines, name, func(st map[string]any) {
+			st["compactions"].(map[string]any)["th1"] = v
+		})
 	}
 }

@@ -157,11 +157,14 @@ type state struct {
 	// Revert is the turn a host's thread/revert request named
 	// (beforeTurnId), for the thread/reverted notification that follows.
 	Revert string `json:"revert,omitempty"`
-	// Compacted names the last compaction the app-server reported, by
-	// "i" (a contextCompaction item) or "l" (the legacy thread/compacted
-	// notification) followed by its thread and turn ids: the two report
-	// one compaction, which is shown once.
-	Compacted string `json:"compacted,omitempty"`
+	// Compactions pairs, per thread, the two reports of one app-server
+	// compaction (a contextCompaction item and the legacy thread/compacted
+	// notification), which is shown once: "l"+turn, a notification shown
+	// and waiting for its item; "i"+turn+"\x1f"+item, an item shown and
+	// waiting for its notification; "s"+item, an item whose notification
+	// came first, not shown; "p"+item, an item shown and paired (see
+	// compactionItem).
+	Compactions map[string]string `json:"compactions,omitempty"`
 }
 
 // resp is an open model response: its assistant message item.
@@ -596,6 +599,19 @@ func (s *state) validate(w *universal.Stream) error {
 	for i, h := range s.Unused {
 		if _, err := strconv.ParseInt(h.Native, 10, 64); err != nil || !json.Valid([]byte(h.Raw)) {
 			return fmt.Errorf("unused line %d: %q is not a line number or its line not JSON", i, h.Native)
+		}
+	}
+	for thread, slot := range s.Compactions {
+		ok := false
+		switch {
+		case slot == "":
+		case slot[0] == 'i':
+			ok = strings.Contains(slot, "\x1f")
+		case slot[0] == 'l' || slot[0] == 's' || slot[0] == 'p':
+			ok = true
+		}
+		if !ok {
+			return fmt.Errorf("compaction of thread %q: %q", thread, slot)
 		}
 	}
 	if s.Proc < 0 || s.ProcTurns < 0 {
