@@ -304,7 +304,9 @@
 //     image_generation_call before the image_generation_end that names
 //     the saved file (Codex saves it after recording the item): the call's
 //     result waits for that event, and completes with the inline image
-//     when the response or turn ends first.
+//     when the response or turn ends first (what waits, checkpoints
+//     included, is the data's mime and length, not the data, nor its
+//     line unless events carry native payloads).
 //   - rollout function_call, custom_tool_call (apply_patch's patch text,
 //     or a shell call's that runs apply_patch, also becomes file_ref parts
 //     of the result; view_image's output a

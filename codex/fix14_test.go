@@ -249,3 +249,64 @@ func TestCompactionsValidated(t *testing.T) {
 		})
 	}
 }
+
+// TestHeldImageCheckpoint: a rollout's image_generation_call result waits
+// for the image_generation_end that names the saved file, and the held
+// result kept the whole line, its base64 image (often megabytes), in
+// every checkpoint until then, though the inline image part it completes
+// with when no end comes keeps only the data's mime and length. It now
+// keeps the line only when events carry native payloads. A checkpoint's
+// held image length must not be negative (it gave a negative
+// data_length).
+func TestHeldImageCheckpoint(t *testing.T) {
+	image := "iVBORw0KGgo" + strings.Repeat("A", 200_000)
+	lines := []string{
+		`{"timestamp":"2026-11-20T10:00:00.000Z","type":"session_meta","payload":{"id":"s1","cwd":"/w","cli_version":"0.160.0"}}`,
+		`{"timestamp":"2026-11-20T10:00:00.100Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}`,
+		`{"timestamp":"2026-11-20T10:00:00.200Z","type":"event_msg","payload":{"type":"user_message","message":"draw","images":[]}}`,
+		`{"timestamp":"2026-11-20T10:00:00.300Z","type":"response_item","payload":{"type":"image_generation_call","id":"ig_1","status":"completed","revised_prompt":"a red square","result":"` + image + `"}}`,
+	}
+	for _, raw := range []bool{false, true} {
+		tr, _ := codex.New(codex.FormatRollout, universal.Options{IncludeRaw: raw})
+		for i, l := range lines {
+			tr.Translate(nil, universal.Message{Data: []byte(l), Line: int64(i + 1), TimeMS: -1})
+		}
+		b, err := tr.Checkpoint()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if big := len(b) > len(image); big != raw {
+			t.Errorf("raw payloads %v: checkpoint of %d bytes for an image of %d", raw, len(b), len(image))
+		}
+		// Without the end, the turn's end completes the result with the
+		// inline image, from the checkpoint as without one.
+		rest := []string{`{"timestamp":"2026-11-20T10:00:00.600Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":""}}`}
+		fresh, _ := codex.New(codex.FormatRollout, universal.Options{IncludeRaw: raw})
+		if err := fresh.Restore(b); err != nil {
+			t.Fatal(err)
+		}
+		var evs []universal.Event
+		for _, l := range rest {
+			evs = fresh.Translate(evs, universal.Message{Data: []byte(l), Line: 5, TimeMS: -1})
+		}
+		found := false
+		for _, e := range evs {
+			if d, ok := e.Data.(*universal.ItemSnapshot); ok && e.Type == universal.TypeItemCompleted && d.Item.Kind == universal.KindToolResult {
+				for _, p := range d.Item.Content {
+					if p.Type == universal.PartImage && p.Mime == "image/png" && strings.Contains(string(p.Metadata), `"data_length":200011`) {
+						found = true
+					}
+				}
+				if raw != (len(e.Raw) > len(image)) {
+					t.Errorf("raw payloads %v: the result's raw payload has %d bytes", raw, len(e.Raw))
+				}
+			}
+		}
+		if !found {
+			t.Errorf("raw payloads %v: no inline image result in %+v", raw, evs)
+		}
+	}
+	checkRefusedEdit(t, codex.FormatRollout, lines, "negative image length", func(st map[string]any) {
+		st["items"].(map[string]any)["c:ig_1"].(map[string]any)["held_result"].(map[string]any)["image_len"] = -5
+	})
+}

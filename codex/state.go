@@ -516,6 +516,9 @@ func (s *state) validate(w *universal.Stream) error {
 		if n.Held != nil && n.Held.Meta != nil && !json.Valid(n.Held.Meta) {
 			return fmt.Errorf("item %q: held metadata not JSON", key)
 		}
+		if n.Held != nil && n.Held.ImageLen < 0 {
+			return fmt.Errorf("item %q: held image of %d bytes", key, n.Held.ImageLen)
+		}
 		if len(n.PI) == 0 {
 			continue
 		}
