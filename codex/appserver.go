@@ -141,6 +141,10 @@ func (t *Translator) clientRequest(dst []event, c *ctx, method string, id, param
 		if n := params.Get("name").Str; n == "codex" || n == "codex-reply" {
 			if text := params.Get("arguments.prompt").Str; text != "" {
 				t.st.addPrompt(text)
+				if id.Exists() {
+					// Dropped if the call is refused (see serverResponse).
+					put(&t.st.Meta, "prompt:"+id.Raw, text)
+				}
 			}
 		}
 	case "turn/start", "turn/steer":
@@ -183,7 +187,7 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 	prompt, hasPrompt := t.st.Meta["prompt:"+id.Raw]
 	if hasPrompt {
 		delete(t.st.Meta, "prompt:"+id.Raw)
-		if rpcErr.Exists() {
+		if rpcErr.Exists() || notStarted(result) {
 			// The turn was refused: its input never reached the agent.
 			t.st.dropPrompt(prompt)
 		}
@@ -205,7 +209,14 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 			method = "newConversation"
 		}
 	}
-	if method == "tools/call" || (method == "" && (result.Get("content").IsArray() || (!t.st.V2 && result.Get("error").Type == gjson.String))) {
+	if result.Get("serverInfo.name").Str == "codex-mcp-server" {
+		t.st.MCP = true
+	}
+	// Without the host's lines, a CallToolResult is codex mcp-server's
+	// answer only on its stream: the app-server's own mcpServer/tool/call
+	// answers with the same shape (McpServerToolCallResponse), a tool's
+	// result and not the end of the agent's turn.
+	if method == "tools/call" || (method == "" && t.st.MCP && !t.st.V2 && (result.Get("content").IsArray() || result.Get("error").Type == gjson.String)) {
 		return t.toolCallResponse(dst, c, result, rpcErr)
 	}
 	if rpcErr.Exists() {
@@ -242,6 +253,50 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 		}
 	}
 	return dst
+}
+
+// compactionItem pairs an app-server contextCompaction item (started or
+// completed) of a thread's turn with the legacy thread/compacted
+// notification of the same compaction, and reports whether it is shown:
+// not when the notification came first (then neither is the item's other
+// half). The pairing is per thread (a sub-agent's compaction may come in
+// between), and a pair once matched is done with: the thread's next
+// compaction starts afresh (see state.Compactions).
+func (t *Translator) compactionItem(thread, turn, id string) bool {
+	slot := t.st.Compactions[thread]
+	switch {
+	case slot == "s"+id:
+		return false
+	case slot == "p"+id || slot == "i"+turn+"\x1f"+id:
+		return true
+	case slot == "l"+turn:
+		put(&t.st.Compactions, t.w.Copy(thread), "s"+id)
+		return false
+	}
+	put(&t.st.Compactions, t.w.Copy(thread), "i"+turn+"\x1f"+id)
+	return true
+}
+
+// legacyCompaction pairs a thread/compacted notification with the
+// contextCompaction item shown for the same compaction (see
+// compactionItem) and reports whether it is shown: not when it is that
+// item's other report.
+func (t *Translator) legacyCompaction(thread, turn string) bool {
+	slot := t.st.Compactions[thread]
+	if rest, ok := strings.CutPrefix(slot, "i"+turn+"\x1f"); ok {
+		put(&t.st.Compactions, t.w.Copy(thread), "p"+rest)
+		return false
+	}
+	put(&t.st.Compactions, t.w.Copy(thread), "l"+turn)
+	return true
+}
+
+// notStarted reports whether a CallToolResult is codex mcp-server's
+// answer to a tools/call whose session failed to start (codex-rs
+// mcp-server codex_tool_runner.rs): its prompt never reached Codex.
+func notStarted(result jsonscan.Value) bool {
+	return result.Get("isError").Type == gjson.True &&
+		strings.HasPrefix(joinTexts(result.Sub("content"), "text"), "Failed to start Codex session")
 }
 
 // toolCallResponse handles codex mcp-server's answer to a tools/call of
@@ -810,6 +865,11 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		if thread == "" {
 			thread = p.Get("_meta.threadId").Str
 		}
+		if method == "codex/event" || p.Get("_meta.requestId").Exists() {
+			// codex mcp-server's (the app-server's v1 methods name the
+			// event's type).
+			t.st.MCP = true
+		}
 		msg := p.Sub("msg")
 		if msg.Get("type").Str != "session_configured" {
 			dst = t.ensureSession(dst, thread)
@@ -871,12 +931,8 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		t.child(thread)
 		turn := p.Get("turnId").Str
 		dst = t.ensureTurn(dst, thread, turn)
-		if p.Get("item.type").Str == "contextCompaction" {
-			key := thread + "\n" + turn
-			if t.st.Compacted == "l"+key {
-				return dst // thread/compacted reported it
-			}
-			t.st.Compacted = "i" + key
+		if p.Get("item.type").Str == "contextCompaction" && !t.compactionItem(thread, turn, p.Get("item.id").Str) {
+			return dst // thread/compacted reported it
 		}
 		return t.v2Item(dst, c, thread, p.Sub("item"), method == "item/completed")
 	case "thread/compacted":
@@ -884,11 +940,9 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		// 10016, January 2026), which reports the same compaction; before
 		// it (0.6x–0.9x), the only trace of one.
 		turn := p.Get("turnId").Str
-		key := thread + "\n" + turn
-		if t.st.Compacted == "i"+key || t.st.Compacted == "l"+key {
-			return dst
+		if !t.legacyCompaction(thread, turn) {
+			return dst // its contextCompaction item reported it
 		}
-		t.st.Compacted = "l" + key
 		dst = t.ensureSession(dst, thread)
 		t.child(thread)
 		dst = t.ensureTurn(dst, thread, turn)

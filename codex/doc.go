@@ -50,8 +50,13 @@
 //     answer that failed (isError, a result {"error": message}, a JSON-RPC
 //     error) ends the call's run: an error event, unless an error already
 //     failed the open turn, and the turn ends in error; a session that
-//     failed to start says so only there. The host's tools/call of the
-//     codex or codex-reply tool (in an exchange) gives the prompt.
+//     failed to start says so only there. Without the host's lines, an
+//     answer of that shape is taken for one only on a codex mcp-server
+//     stream (its initialize answer or a codex/event notification was
+//     seen) and never on a v2 app-server's, whose mcpServer/tool/call
+//     answer has the same shape. The host's tools/call of the codex or
+//     codex-reply tool (in an exchange) gives the prompt; a call refused
+//     (a JSON-RPC error, or a session that failed to start) drops it.
 //   - "exec": the stdout of codex exec --json (and exec resume, one
 //     process after the other), also the item_type era (≤ ~0.44) and the
 //     pre-0.44 {"id","msg"} envelope with its configuration summary and
@@ -299,7 +304,9 @@
 //     image_generation_call before the image_generation_end that names
 //     the saved file (Codex saves it after recording the item): the call's
 //     result waits for that event, and completes with the inline image
-//     when the response or turn ends first.
+//     when the response or turn ends first (what waits, checkpoints
+//     included, is the data's mime and length, not the data, nor its
+//     line unless events carry native payloads).
 //   - rollout function_call, custom_tool_call (apply_patch's patch text,
 //     or a shell call's that runs apply_patch, also becomes file_ref parts
 //     of the result; view_image's output a
@@ -508,8 +515,9 @@
 // fs/changed, thread/compacted when a contextCompaction item of its turn
 // marks the compaction (before that item, openai/codex PR 10016, January
 // 2026, the notification was the only trace of one: then it is a
-// compaction status item, and an item of the same turn after it adds
-// nothing),
+// compaction status item, and the item of the same compaction after it
+// adds nothing; the two are paired per thread, one pair per compaction,
+// so every later one, of either kind, is shown again),
 // model/verification, modelProvider/auth*, turn/moderationMetadata,
 // model/safetyBuffering/updated, deprecationNotice, configWarning,
 // fuzzyFileSearch/*, thread/realtime/*, windows/worldWritableWarning,

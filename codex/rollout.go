@@ -1458,7 +1458,7 @@ func (t *Translator) generatedImage(saved, fileID, data string) []part {
 // inlineImage is the image part of inline image data of the type and
 // length given (nil for none).
 func inlineImage(mime string, n int64) []part {
-	if n == 0 {
+	if n <= 0 {
 		return nil
 	}
 	var md jsonw.Object
@@ -1471,7 +1471,11 @@ func inlineImage(mime string, n int64) []part {
 // names the file Codex saved the image to (it saves it after recording
 // the item): that event's result replaces the held one; without it (older
 // rollouts, a response or turn that ends first) the held result completes
-// with the inline image.
+// with the inline image. The inline image part keeps the data's mime and
+// length, never the data, so the held result keeps no more: not the line
+// either (its base64 image is often megabytes, and it would sit in every
+// checkpoint until the end event), unless events carry their native
+// payloads (universal.Options.IncludeRaw), which the result's must then be.
 func (t *Translator) holdImage(dst []event, key string, s *toolSpec, r *resultSpec, data string, raw []byte) []event {
 	n := t.item(key)
 	if n != nil && (n.RDone || n.Held != nil) {
@@ -1481,7 +1485,11 @@ func (t *Translator) holdImage(dst []event, key string, s *toolSpec, r *resultSp
 		dst, n = t.toolCallN(dst, key, s, true, agent, raw)
 	}
 	t.resulted(n)
-	n.Held = &heldResult{Native: s.native, Meta: r.meta, Raw: string(raw), ImageMime: base64Mime(data), ImageLen: int64(len(data))}
+	var keep string
+	if t.w.Stamper().IncludeRaw() {
+		keep = string(raw)
+	}
+	n.Held = &heldResult{Native: s.native, Meta: r.meta, Raw: keep, ImageMime: base64Mime(data), ImageLen: int64(len(data))}
 	t.st.HeldRes = append(t.st.HeldRes, key)
 	return dst
 }

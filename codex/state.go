@@ -69,6 +69,11 @@ type state struct {
 	// V2 is set once app-server v2 notifications were seen: legacy
 	// codex/event/* notifications then repeat them and are skipped.
 	V2 bool `json:"v2,omitempty"`
+	// MCP is set once the stream is known to be codex mcp-server's (its
+	// initialize answer names it, or a codex/event notification came):
+	// without the host's lines, only then is a CallToolResult the answer
+	// to a tools/call of its codex tool.
+	MCP bool `json:"mcp,omitempty"`
 	// Title is the session's title: the thread's name at the start or
 	// the last one reported since.
 	Title string `json:"title,omitempty"`
@@ -152,11 +157,14 @@ type state struct {
 	// Revert is the turn a host's thread/revert request named
 	// (beforeTurnId), for the thread/reverted notification that follows.
 	Revert string `json:"revert,omitempty"`
-	// Compacted names the last compaction the app-server reported, by
-	// "i" (a contextCompaction item) or "l" (the legacy thread/compacted
-	// notification) followed by its thread and turn ids: the two report
-	// one compaction, which is shown once.
-	Compacted string `json:"compacted,omitempty"`
+	// Compactions pairs, per thread, the two reports of one app-server
+	// compaction (a contextCompaction item and the legacy thread/compacted
+	// notification), which is shown once: "l"+turn, a notification shown
+	// and waiting for its item; "i"+turn+"\x1f"+item, an item shown and
+	// waiting for its notification; "s"+item, an item whose notification
+	// came first, not shown; "p"+item, an item shown and paired (see
+	// compactionItem).
+	Compactions map[string]string `json:"compactions,omitempty"`
 }
 
 // resp is an open model response: its assistant message item.
@@ -508,6 +516,9 @@ func (s *state) validate(w *universal.Stream) error {
 		if n.Held != nil && n.Held.Meta != nil && !json.Valid(n.Held.Meta) {
 			return fmt.Errorf("item %q: held metadata not JSON", key)
 		}
+		if n.Held != nil && n.Held.ImageLen < 0 {
+			return fmt.Errorf("item %q: held image of %d bytes", key, n.Held.ImageLen)
+		}
 		if len(n.PI) == 0 {
 			continue
 		}
@@ -591,6 +602,19 @@ func (s *state) validate(w *universal.Stream) error {
 	for i, h := range s.Unused {
 		if _, err := strconv.ParseInt(h.Native, 10, 64); err != nil || !json.Valid([]byte(h.Raw)) {
 			return fmt.Errorf("unused line %d: %q is not a line number or its line not JSON", i, h.Native)
+		}
+	}
+	for thread, slot := range s.Compactions {
+		ok := false
+		switch {
+		case slot == "":
+		case slot[0] == 'i':
+			ok = strings.Contains(slot, "\x1f")
+		case slot[0] == 'l' || slot[0] == 's' || slot[0] == 'p':
+			ok = true
+		}
+		if !ok {
+			return fmt.Errorf("compaction of thread %q: %q", thread, slot)
 		}
 	}
 	if s.Proc < 0 || s.ProcTurns < 0 {
