@@ -216,7 +216,11 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		// Lines on stdout that are not JSON: Codex's stderr merged into
 		// stdout. They are kept as the session's stderr.
 		m.Data = universal.CleanInput(m.Data)
-		t.st.noise(trimSpace(m.Data))
+		if !t.st.noise(trimSpace(m.Data)) {
+			// Past the bound of the stderr kept: the line is reported,
+			// not dropped.
+			return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: stderr beyond %d KiB is not kept", maxStderr>>10), m.Data)
+		}
 		return dst
 	}
 	// One pass validates the line (as universal.CleanInput returns it)

@@ -310,3 +310,35 @@ func TestHeldImageCheckpoint(t *testing.T) {
 		st["items"].(map[string]any)["c:ig_1"].(map[string]any)["held_result"].(map[string]any)["image_len"] = -5
 	})
 }
+
+// TestExecNoiseBeyondBound: exec output's noise (stderr merged into
+// stdout) is kept as the session's stderr up to 64 KiB; a line past that
+// bound, or cut by it, is reported as agent.unparsed at its line, not
+// dropped without a trace.
+func TestExecNoiseBeyondBound(t *testing.T) {
+	lines := []string{
+		`{"type":"thread.started","thread_id":"th1"}`,
+		`warning: one`,
+		strings.Repeat("x", 70_000),
+		`LOST-LINE`,
+		`{"type":"turn.started"}`,
+		`{"type":"turn.completed","usage":{"input_tokens":1,"output_tokens":1}}`,
+	}
+	evs := run(t, codex.FormatExec, nil, lines)
+	un := golden.OfType(evs, universal.TypeUnparsed)
+	if len(un) != 2 {
+		t.Fatalf("%d agent.unparsed, want 2 (the cut line and the one after)", len(un))
+	}
+	for i, want := range []string{"line 3", "line 4"} {
+		if d := un[i].Data.(*universal.Unparsed); !strings.Contains(d.Location, want) || !strings.Contains(d.Error, "stderr beyond 64 KiB") {
+			t.Errorf("unparsed %d: %q at %q, want %s", i, d.Error, d.Location, want)
+		}
+	}
+	end := golden.OfType(evs, universal.TypeSessionEnded)
+	if len(end) != 1 {
+		t.Fatalf("%d session.ended", len(end))
+	}
+	if st := end[0].Data.(*universal.SessionEnded).Stderr; !strings.HasPrefix(st, "warning: one\nxxx") || len(st) != 64<<10 {
+		t.Errorf("stderr of %d bytes starting %.20q, want the first 64 KiB of the noise", len(st), st)
+	}
+}

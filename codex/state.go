@@ -346,9 +346,15 @@ func (s *state) listUnsettled() {
 // maxStderr bounds the noise kept as stderr.
 const maxStderr = 64 << 10
 
-func (s *state) noise(line []byte) {
-	if len(line) == 0 || len(s.Stderr) >= maxStderr {
-		return
+// noise keeps a line of noise as stderr, up to maxStderr in all; it
+// reports false when the line was not kept whole.
+func (s *state) noise(line []byte) bool {
+	if len(line) == 0 {
+		return true
+	}
+	sep := min(len(s.Stderr), 1) // the LF before the line
+	if len(s.Stderr)+sep >= maxStderr {
+		return false
 	}
 	// Each line is appended to a builder Stderr is made on: a line costs
 	// its own length, never the noise so far again (many lines were
@@ -363,12 +369,14 @@ func (s *state) noise(line []byte) {
 		b.WriteByte('\n')
 	}
 	// Stderr so far is valid UTF-8: only the line's cut can be invalid.
-	if cut := line[:min(len(line), maxStderr-len(s.Stderr))]; utf8.Valid(cut) {
+	cut := line[:min(len(line), maxStderr-b.Len())]
+	if utf8.Valid(cut) {
 		b.Write(cut)
 	} else {
 		b.Write(bytes.ToValidUTF8(cut, []byte("\uFFFD")))
 	}
 	s.Stderr = b.String()
+	return len(cut) == len(line)
 }
 
 // addPrompt records a prompt the host sent, unless the same text is
