@@ -142,15 +142,6 @@ func TestMCPServerRefusedPrompt(t *testing.T) {
 // compaction was shown twice. The pairing is now per thread, and a pair
 // once matched starts the next compaction afresh.
 func TestThreadCompactedPairs(t *testing.T) {
-	compactions := func(evs []universal.Event) int {
-		n := 0
-		for _, it := range golden.NewTranscript(evs).Items {
-			if it.Kind == universal.KindStatus && it.Content[0].Label == universal.LabelCompaction {
-				n++
-			}
-		}
-		return n
-	}
 	start := []string{
 		`{"method":"thread/started","params":{"thread":{"id":"th1","cwd":"/w"}}}`,
 		`{"method":"turn/started","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"inProgress"}}}`,

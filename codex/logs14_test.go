@@ -231,15 +231,6 @@ func TestMCPServerToolCallErrors(t *testing.T) {
 // unless the turn's contextCompaction item reports it (later versions send
 // both, the item first), and such an item after it adds nothing.
 func TestThreadCompactedLegacy(t *testing.T) {
-	compactions := func(evs []universal.Event) int {
-		n := 0
-		for _, it := range golden.NewTranscript(evs).Items {
-			if it.Kind == universal.KindStatus && it.Content[0].Label == universal.LabelCompaction {
-				n++
-			}
-		}
-		return n
-	}
 	start := []string{
 		`{"method":"thread/started","params":{"thread":{"id":"th1","cwd":"/w"}}}`,
 		`{"method":"turn/started","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"inProgress"}}}`,
@@ -426,4 +417,15 @@ func TestLogs14RestoreAnywhere(t *testing.T) {
 		golden.CheckRestoreAnywhere(t, golden.HostileCase{Name: c.format, Format: c.format, Framing: framing(c.format),
 			New: newFor(c.format), Data: []byte(strings.Join(data, "\n") + "\n")})
 	}
+}
+
+// compactions counts the compaction status items of a stream.
+func compactions(evs []universal.Event) int {
+	n := 0
+	for _, it := range golden.NewTranscript(evs).Items {
+		if it.Kind == universal.KindStatus && it.Content[0].Label == universal.LabelCompaction {
+			n++
+		}
+	}
+	return n
 }
