@@ -216,10 +216,10 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		// Lines on stdout that are not JSON: Codex's stderr merged into
 		// stdout. They are kept as the session's stderr.
 		m.Data = universal.CleanInput(m.Data)
-		if !t.st.noise(trimSpace(m.Data)) {
-			// Past the bound of the stderr kept: the line is reported,
-			// not dropped.
-			return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: stderr beyond %d KiB is not kept", maxStderr>>10), m.Data)
+		if !t.st.noise(trimSpace(m.Data)) && t.st.Unkept == 1 {
+			// Past the bound of the stderr kept: the first line not kept
+			// is reported, and how many were on session.ended.
+			return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: stderr beyond %d KiB is not kept (from this line on; session.ended counts the lines)", maxStderr>>10), m.Data)
 		}
 		return dst
 	}
@@ -283,19 +283,17 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		return t.replyQuestion(dst, r)
 	case universal.Terminate:
 		dst = t.finish(dst)
-		d := r.Ended()
-		d.Stderr = t.st.Stderr
-		return w.End(dst, d, universal.SourceDaemon, nil)
+		return w.End(dst, t.st.ended(r.Ended()), universal.SourceDaemon, nil)
 	case universal.Exit:
 		if r.Code == 0 {
 			dst = t.endLegacyExec(dst)
 		}
 		dst = t.finish(dst)
-		d := universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent, Stderr: t.st.Stderr}
+		d := t.st.ended(universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent})
 		return w.End(dst, universal.ExitEnded(d, r), universal.SourceDaemon, nil)
 	case universal.EndOfInput:
 		dst = t.finish(dst)
-		return w.End(dst, universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent, Stderr: t.st.Stderr}, universal.SourceDaemon, nil)
+		return w.End(dst, t.st.ended(universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent}), universal.SourceDaemon, nil)
 	}
 	return dst
 }

@@ -64,7 +64,9 @@
 //     exits when the task completes, so universal.Exit with code 0 ends
 //     the open turn, in error after an error event; the end of input alone
 //     leaves it open). Lines that are not JSON (stderr merged into stdout)
-//     are kept and reported as the session's stderr.
+//     are kept and reported as the session's stderr, up to 64 KiB: the
+//     first line past that is an agent.unparsed, and session.ended's
+//     stderr_not_kept {lines, bytes} counts those not kept whole.
 //   - "rollout": a rollout file (~/.codex/sessions/…/rollout-*.jsonl), the
 //     {timestamp, type, payload} envelope with or without ordinal, and the
 //     pre-envelope layout (bare header, record_type markers, bare items).

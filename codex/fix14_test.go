@@ -303,9 +303,11 @@ func TestHeldImageCheckpoint(t *testing.T) {
 }
 
 // TestExecNoiseBeyondBound: exec output's noise (stderr merged into
-// stdout) is kept as the session's stderr up to 64 KiB; a line past that
-// bound, or cut by it, is reported as agent.unparsed at its line, not
-// dropped without a trace.
+// stdout) is kept as the session's stderr up to 64 KiB; the first line
+// past that bound (or cut by it) is reported as agent.unparsed at its
+// line, and session.ended counts the lines and bytes not kept, so that
+// none is dropped without a trace (and a flood of noise costs no event a
+// line).
 func TestExecNoiseBeyondBound(t *testing.T) {
 	lines := []string{
 		`{"type":"thread.started","thread_id":"th1"}`,
@@ -317,19 +319,21 @@ func TestExecNoiseBeyondBound(t *testing.T) {
 	}
 	evs := run(t, codex.FormatExec, nil, lines)
 	un := golden.OfType(evs, universal.TypeUnparsed)
-	if len(un) != 2 {
-		t.Fatalf("%d agent.unparsed, want 2 (the cut line and the one after)", len(un))
+	if len(un) != 1 {
+		t.Fatalf("%d agent.unparsed, want 1 (the line the bound cut)", len(un))
 	}
-	for i, want := range []string{"line 3", "line 4"} {
-		if d := un[i].Data.(*universal.Unparsed); !strings.Contains(d.Location, want) || !strings.Contains(d.Error, "stderr beyond 64 KiB") {
-			t.Errorf("unparsed %d: %q at %q, want %s", i, d.Error, d.Location, want)
-		}
+	if d := un[0].Data.(*universal.Unparsed); !strings.Contains(d.Location, "line 3") || !strings.Contains(d.Error, "stderr beyond 64 KiB") {
+		t.Errorf("unparsed %q at %q, want line 3", d.Error, d.Location)
 	}
 	end := golden.OfType(evs, universal.TypeSessionEnded)
 	if len(end) != 1 {
 		t.Fatalf("%d session.ended", len(end))
 	}
-	if st := end[0].Data.(*universal.SessionEnded).Stderr; !strings.HasPrefix(st, "warning: one\nxxx") || len(st) != 64<<10 {
-		t.Errorf("stderr of %d bytes starting %.20q, want the first 64 KiB of the noise", len(st), st)
+	d := end[0].Data.(*universal.SessionEnded)
+	if !strings.HasPrefix(d.Stderr, "warning: one\nxxx") || len(d.Stderr) != 64<<10 {
+		t.Errorf("stderr of %d bytes starting %.20q, want the first 64 KiB of the noise", len(d.Stderr), d.Stderr)
+	}
+	if len(d.Extra) != 1 || d.Extra[0].Name != "stderr_not_kept" || string(d.Extra[0].Value) != `{"lines":2,"bytes":70009}` {
+		t.Errorf("session.ended extra %+v, want stderr_not_kept {lines 2, bytes 70009}", d.Extra)
 	}
 }

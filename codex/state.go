@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -82,8 +83,13 @@ type state struct {
 	Meta map[string]string `json:"meta,omitempty"`
 	// Stderr is what the agent wrote outside its protocol (exec stdout
 	// noise), reported on session.ended.
-	Stderr string          `json:"stderr,omitempty"`
-	stderr strings.Builder // what Stderr is made on (see noise)
+	Stderr string `json:"stderr,omitempty"`
+	// Unkept counts the lines of noise (and their bytes) not kept whole
+	// past maxStderr: the first is reported as agent.unparsed, the count
+	// on session.ended.
+	Unkept      int64           `json:"unkept,omitempty"`
+	UnkeptBytes int64           `json:"unkept_bytes,omitempty"`
+	stderr      strings.Builder // what Stderr is made on (see noise)
 	// Unused are exec objects without a type read before the session
 	// started besides the configuration summary (Native: the line), to
 	// report once it starts.
@@ -347,13 +353,15 @@ func (s *state) listUnsettled() {
 const maxStderr = 64 << 10
 
 // noise keeps a line of noise as stderr, up to maxStderr in all; it
-// reports false when the line was not kept whole.
+// reports false when the line was not kept whole, and counts it.
 func (s *state) noise(line []byte) bool {
 	if len(line) == 0 {
 		return true
 	}
 	sep := min(len(s.Stderr), 1) // the LF before the line
 	if len(s.Stderr)+sep >= maxStderr {
+		s.Unkept++
+		s.UnkeptBytes += int64(len(line))
 		return false
 	}
 	// Each line is appended to a builder Stderr is made on: a line costs
@@ -376,7 +384,23 @@ func (s *state) noise(line []byte) bool {
 		b.Write(bytes.ToValidUTF8(cut, []byte("\uFFFD")))
 	}
 	s.Stderr = b.String()
-	return len(cut) == len(line)
+	if len(cut) < len(line) {
+		s.Unkept++
+		s.UnkeptBytes += int64(len(line))
+		return false
+	}
+	return true
+}
+
+// ended adds to d the stderr and, when noise was not kept, how much.
+func (s *state) ended(d universal.SessionEnded) universal.SessionEnded {
+	d.Stderr = s.Stderr
+	if s.Unkept > 0 {
+		var o jsonw.Object
+		o.Int("lines", s.Unkept).Int("bytes", s.UnkeptBytes)
+		d.Extra = append(d.Extra, universal.Field{Name: "stderr_not_kept", Value: o.Bytes()})
+	}
+	return d
 }
 
 // addPrompt records a prompt the host sent, unless the same text is
@@ -442,6 +466,9 @@ func (s *state) validate(w *universal.Stream) error {
 	}
 	if len(s.TurnOrdinals) > len(s.Turns) {
 		return fmt.Errorf("%d turn ordinals for %d turns", len(s.TurnOrdinals), len(s.Turns))
+	}
+	if s.Unkept < 0 || s.UnkeptBytes < 0 {
+		return fmt.Errorf("noise not kept: %d lines, %d bytes", s.Unkept, s.UnkeptBytes)
 	}
 	for i, id := range s.Turns {
 		if id == "" || i > 0 && s.Turns[i-1] == id {
