@@ -124,6 +124,30 @@ func unparsedLines(evs []universal.Event) []int {
 	return out
 }
 
+// checkDetected checks the translation of an input with its format
+// detected (det) against the one with the format named (got): undetected
+// is fine, another format is a failure, unless other is given — then the
+// input taken for another format must still make a well-formed stream,
+// every bad line reported (checked against other, the recorded file's
+// translation).
+func checkDetected(t *testing.T, det, got run, format string, other *run) {
+	t.Helper()
+	switch {
+	case det.openErr != nil:
+		if !errors.Is(det.openErr, agentnorm.ErrUndetected) {
+			t.Errorf("detection: %v", det.openErr)
+		}
+		t.Logf("undetected: %v", det.openErr)
+	case det.format != format && other == nil:
+		t.Errorf("detected as %s", det.format)
+	case det.format != format:
+		t.Logf("detected as %s", det.format)
+		checkHostile(t, det, *other, unparsedLines(det.evs), wellFormed)
+	case translated(det.evs) != translated(got.evs):
+		t.Errorf("detected, translated otherwise")
+	}
+}
+
 // notKept is the number of lines of noise Codex's exec translator did
 // not keep past its 64 KiB of stderr, as session.ended counts them.
 func notKept(evs []universal.Event) int {
@@ -475,18 +499,7 @@ func TestHostileLines(t *testing.T) {
 				if got.pos.Line != n {
 					t.Errorf("the input consumed through line %d of %d", got.pos.Line, n)
 				}
-				det := translateHostile(t, base.agent, "", in, limit)
-				switch {
-				case det.openErr != nil:
-					if !errors.Is(det.openErr, agentnorm.ErrUndetected) {
-						t.Errorf("detection: %v", det.openErr)
-					}
-					t.Logf("undetected: %v", det.openErr)
-				case det.format != base.format:
-					t.Errorf("detected as %s", det.format)
-				case translated(det.evs) != translated(got.evs):
-					t.Errorf("detected, translated otherwise")
-				}
+				checkDetected(t, translateHostile(t, base.agent, "", in, limit), got, base.format, nil)
 			})
 		}
 	}
@@ -733,19 +746,7 @@ func TestHostileSSE(t *testing.T) {
 			}
 			got := translateHostile(t, "opencode", "sse", c.in, 1<<20)
 			checkHostile(t, got, w, c.bad, c.e)
-			det := translateHostile(t, "opencode", "", c.in, 1<<20)
-			switch {
-			case det.openErr != nil:
-				if !errors.Is(det.openErr, agentnorm.ErrUndetected) {
-					t.Errorf("detection: %v", det.openErr)
-				}
-				t.Logf("undetected: %v", det.openErr)
-			case det.format != "sse":
-				t.Logf("detected as %s", det.format)
-				checkHostile(t, det, w, unparsedLines(det.evs), wellFormed)
-			case translated(det.evs) != translated(got.evs):
-				t.Errorf("detected, translated otherwise")
-			}
+			checkDetected(t, translateHostile(t, "opencode", "", c.in, 1<<20), got, "sse", &w)
 		})
 	}
 }
@@ -792,19 +793,7 @@ func TestHostileDocuments(t *testing.T) {
 			t.Run(base.agent+"/"+base.format+"/"+c.name, func(t *testing.T) {
 				got := translateHostile(t, base.agent, base.format, c.in, 1<<20)
 				checkHostile(t, got, want, nil, c.e)
-				det := translateHostile(t, base.agent, "", c.in, 1<<20)
-				switch {
-				case det.openErr != nil:
-					if !errors.Is(det.openErr, agentnorm.ErrUndetected) {
-						t.Errorf("detection: %v", det.openErr)
-					}
-					t.Logf("undetected: %v", det.openErr)
-				case det.format != base.format:
-					t.Logf("detected as %s", det.format)
-					checkHostile(t, det, want, unparsedLines(det.evs), wellFormed)
-				case translated(det.evs) != translated(got.evs):
-					t.Errorf("detected, translated otherwise")
-				}
+				checkDetected(t, translateHostile(t, base.agent, "", c.in, 1<<20), got, base.format, &want)
 			})
 		}
 	}
