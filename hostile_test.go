@@ -286,6 +286,11 @@ var lineCases = []lineCase{
 		b := joinLines(l, "\r\n")
 		return b[:len(b)-2], nil, 0, same
 	}},
+	{"noise before the first line", nil, func(l []string, _ int) ([]byte, []int, int, expect) {
+		// The session still starts with the first message's metadata.
+		b, bad := insert(l, 1, "npm WARN config production Use `--omit=dev` instead.", "{\"type\":", "\xff")
+		return b, bad, 0, same
+	}},
 	{"garbage lines", nil, func(l []string, _ int) ([]byte, []int, int, expect) {
 		b, bad := insert(l, len(l), "hello, world", "Error: something went wrong", "{", "}", "{\"type\":", "]")
 		return b, bad, 0, same
@@ -860,6 +865,12 @@ func TestNoiseBeforeOutput(t *testing.T) {
 			named := translateHostile(t, base.agent, base.format, in, 0)
 			if translated(det.evs) != translated(named.evs) {
 				t.Errorf("detected, translated otherwise")
+			}
+			// The noise is reported, and the session is what it is
+			// without it, its metadata included.
+			clean := translateHostile(t, base.agent, base.format, data, 0)
+			if g, w := translated(det.evs), translated(clean.evs); g != w {
+				t.Errorf("translated otherwise than without the noise:\n%s", diffLines(g, w))
 			}
 			if n := len(unparsedLines(det.evs)) + stderrLines(det.evs); n != 2 {
 				t.Errorf("%d lines of noise reported, want 2\n%s", n, describe(det.evs))

@@ -124,7 +124,6 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		return dst
 	}
 	if m.Err != nil {
-		dst = t.begin(dst)
 		return t.w.Unparsed(dst, "line "+strconv.FormatInt(m.Line, 10), m.Err, m.Data)
 	}
 	data := bytes.TrimSpace(m.Data)
@@ -138,7 +137,6 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	data, ok := t.scan.ScanCleanFrom(data, &t.delta)
 	in := input{raw: data, line: m.Line, dir: m.Dir}
 	if !ok {
-		dst = t.begin(dst)
 		return t.w.Unparsed(dst, in.where(), errNotJSON, data)
 	}
 	r := t.scan.Root()
@@ -267,7 +265,6 @@ func (t *Translator) orient(dir universal.Direction, r jsonscan.Value) universal
 // message translates one JSON-RPC message.
 func (t *Translator) message(dst []universal.Event, in *input) []universal.Event {
 	if !in.obj.IsObject() {
-		dst = t.begin(dst)
 		return t.w.Unparsed(dst, in.where(), errNotRPC, in.raw)
 	}
 	// Of duplicate members the first counts, as in a lookup.

@@ -102,6 +102,10 @@ func TestUnparsed(t *testing.T) {
 	t.Run("framing error", func(t *testing.T) {
 		tr, _ := claude.New(claude.FormatStreamJSON, golden.Options())
 		evs := tr.Translate(nil, universal.Message{Data: []byte(`{"type":`), Line: 3, Err: errors.New("too long")})
+		if len(evs) != 0 {
+			t.Fatalf("%d events before the session started, want the unparsed message held", len(evs))
+		}
+		evs = tr.Report(evs, universal.EndOfInput{})
 		if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 1 || u[0].Data.(*universal.Unparsed).Error != "too long" {
 			t.Fatalf("got %v", evs)
 		}

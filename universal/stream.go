@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -19,6 +20,11 @@ import (
 //
 //   - session.started comes first, exactly once (a synthetic one, with
 //     {"agent": …} as metadata, if anything is emitted before Begin);
+//   - agent.unparsed for native input before the session started is held
+//     and emitted right after session.started (see [Stream.Unparsed]), so
+//     that noise before an agent's first message (a warning a wrapper
+//     printed, a line cut at the start of an excerpt) does not start the
+//     session without the metadata that message carries;
 //   - every delta and completion refers to a started item, and every item
 //     is completed at most once; kind and role never change under one id
 //     (a role may be filled in once);
@@ -57,7 +63,30 @@ type streamState struct {
 	Turns       []string            `json:"turns,omitempty"` // open turns, innermost last
 	Permissions []string            `json:"permissions,omitempty"`
 	Questions   []string            `json:"questions,omitempty"`
+	// Held is agent.unparsed data of native input before the session
+	// started, in input order (see Unparsed).
+	Held []heldUnparsed `json:"held,omitempty"`
 }
+
+// heldUnparsed is an agent.unparsed event not yet emitted: its data and,
+// when events carry raw payloads, the payload (saved in base64, so that
+// bytes that are not UTF-8 come back as they were).
+type heldUnparsed struct {
+	Error    string `json:"error"`
+	Location string `json:"location"`
+	RawHash  string `json:"raw_hash,omitempty"`
+	Raw      []byte `json:"raw,omitempty"`
+}
+
+// The most agent.unparsed events held before the session starts, and the
+// most bytes of raw payload they keep: past either, the session starts
+// without its metadata, as it would without holding (a file of garbage
+// must not be held whole). Detection skips up to 8 lines of noise before
+// a format's first line, so 16 covers what it accepts.
+const (
+	maxHeld      = 16
+	maxHeldBytes = 1 << 20
+)
 
 type openItem struct {
 	Item     Item      `json:"item"`
@@ -156,7 +185,8 @@ func (w *Stream) Begin(dst []Event, metadata []byte, src Source, raw []byte) []E
 	var agent jsonw.Object
 	agent.String("agent", w.agent)
 	if len(metadata) == 0 {
-		return w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: agent.Bytes()}, raw)
+		dst = w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: agent.Bytes()}, raw)
+		return w.flushHeld(dst)
 	}
 	// ownRaw's copy is compact, valid JSON (the clean promise, or
 	// compacted, a JSON string for what is not JSON): an object starts
@@ -164,6 +194,7 @@ func (w *Stream) Begin(dst []Event, metadata []byte, src Source, raw []byte) []E
 	md := w.ownRaw(metadata)
 	if md[0] != '{' {
 		dst = w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: agent.Bytes()}, raw)
+		dst = w.flushHeld(dst)
 		return w.mistake(dst, errors.New("session metadata is not a JSON object"), metadata)
 	}
 	if !gjson.GetBytes(md, "agent").Exists() {
@@ -176,7 +207,8 @@ func (w *Stream) Begin(dst []Event, metadata []byte, src Source, raw []byte) []E
 			md = b
 		}
 	}
-	return w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: md}, raw)
+	dst = w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: md}, raw)
+	return w.flushHeld(dst)
 }
 
 // BeginClean is Begin for metadata that is already what the encoder
@@ -192,7 +224,19 @@ func (w *Stream) BeginClean(dst []Event, metadata []byte, src Source, raw []byte
 		return w.Begin(dst, metadata, src, raw)
 	}
 	w.state.Begun = true
-	return w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: metadata}, raw)
+	dst = w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: metadata}, raw)
+	return w.flushHeld(dst)
+}
+
+// flushHeld emits the agent.unparsed events held before the session
+// started, right after its session.started.
+func (w *Stream) flushHeld(dst []Event) []Event {
+	for _, h := range w.state.Held {
+		d := &Unparsed{Error: h.Error, Location: h.Location, RawHash: h.RawHash}
+		dst = w.st.Emit(dst, TypeUnparsed, SourceDaemon, d, h.Raw)
+	}
+	w.state.Held = nil
+	return dst
 }
 
 func (w *Stream) begin(dst []Event) []Event {
@@ -265,16 +309,52 @@ func AddCounts(a, b *int64) *int64 {
 // Unparsed emits agent.unparsed for a native payload: err says what is
 // wrong, location where ("line 12", "$.message.content[3]"); the agent's
 // name is prefixed to the location.
+//
+// Before the session has started, the event is held and emitted right
+// after session.started, when the translator begins the session with the
+// metadata of the agent's first message (or anything else starts it): a
+// session whose input starts with noise still starts with its metadata.
+// At most 16 events and 1 MiB of raw payload are held; past that the
+// session starts at once, with {"agent": …} as metadata, and the held
+// events follow it. A translator that reports the end of input ends the
+// session, so nothing held is lost.
 func (w *Stream) Unparsed(dst []Event, location string, err error, raw []byte) []Event {
 	if w.state.Ended {
 		return dst
 	}
-	dst = w.begin(dst)
 	loc := w.agent
 	if location != "" {
 		loc += ": " + location
 	}
+	if !w.state.Begun {
+		if w.hold(loc, err, raw) {
+			return dst
+		}
+		dst = w.begin(dst)
+	}
 	return w.st.Unparsed(dst, loc, err, raw)
+}
+
+// hold keeps an agent.unparsed event until the session starts, if the
+// bounds allow.
+func (w *Stream) hold(loc string, err error, raw []byte) bool {
+	kept := 0
+	for _, h := range w.state.Held {
+		kept += len(h.Raw)
+	}
+	keep := w.st.IncludeRaw() && len(raw) > 0
+	if len(w.state.Held) == maxHeld || (keep && kept+len(raw) > maxHeldBytes) {
+		return false
+	}
+	h := heldUnparsed{Error: err.Error(), Location: strings.Clone(loc)}
+	if len(raw) > 0 {
+		h.RawHash = RawHash(raw)
+	}
+	if keep {
+		h.Raw = append([]byte(nil), raw...)
+	}
+	w.state.Held = append(w.state.Held, h)
+	return true
 }
 
 // mistake reports a call the stream refused.
@@ -1204,6 +1284,10 @@ func (w *Stream) State() StreamState {
 	s.Turns = append([]string(nil), w.state.Turns...)
 	s.Permissions = append([]string(nil), w.state.Permissions...)
 	s.Questions = append([]string(nil), w.state.Questions...)
+	s.Held = slices.Clone(w.state.Held)
+	for i := range s.Held {
+		s.Held[i].Raw = slices.Clone(s.Held[i].Raw)
+	}
 	return StreamState{Stamper: w.st.State(), Stream: s}
 }
 

@@ -226,7 +226,7 @@ func TestStreamOutputIsAlwaysWellFormed(t *testing.T) {
 		var evs []Event
 		steps := rapid.IntRange(0, 40).Draw(t, "steps")
 		for range steps {
-			switch rapid.IntRange(0, 11).Draw(t, "op") {
+			switch rapid.IntRange(0, 12).Draw(t, "op") {
 			case 0:
 				evs = w.StartItem(evs, item(t), SourceAgent, nil)
 			case 1, 2:
@@ -262,6 +262,8 @@ func TestStreamOutputIsAlwaysWellFormed(t *testing.T) {
 					t.Fatalf("state changed through JSON:\n%s", diff)
 				}
 				w = w2
+			case 12:
+				evs = w.Unparsed(evs, "line 1", errors.New("bad"), []byte(text.Draw(t, "raw")))
 			}
 		}
 		evs = w.End(evs, SessionEnded{Reason: EndCompleted, TerminatedBy: ByAgent}, SourceDaemon, nil)
@@ -618,4 +620,113 @@ func TestCheckerCountsInvalidStart(t *testing.T) {
 	if err := CheckStream(evs); err == nil || strings.Count(err.Error(), "\n")+1 != 1 {
 		t.Errorf("CheckStream: %v; want one error", err)
 	}
+}
+
+// TestStreamHoldsUnparsedUntilBegin: agent.unparsed before the session
+// started waits for session.started and its metadata, in input order;
+// past the bounds, or at the end, the session starts without it.
+func TestStreamHoldsUnparsedUntilBegin(t *testing.T) {
+	bad := errors.New("not JSON")
+	t.Run("begin", func(t *testing.T) {
+		w := NewStream("test", Options{SessionID: "s", IncludeRaw: true})
+		var evs []Event
+		evs = w.Unparsed(evs, "line 1", bad, []byte("npm WARN \xff"))
+		evs = w.Unparsed(evs, "line 2", bad, nil)
+		if len(evs) != 0 || w.Begun() {
+			t.Fatalf("%v emitted before the session started", types(evs))
+		}
+		w.SetNativeSessionID("native")
+		evs = w.Begin(evs, []byte(`{"model":"m"}`), SourceAgent, []byte(`{"init":true}`))
+		evs = w.Unparsed(evs, "line 4", bad, nil)
+		want := []string{"session.started", "agent.unparsed*", "agent.unparsed*", "agent.unparsed*"}
+		if diff := cmp.Diff(want, types(evs)); diff != "" {
+			t.Fatalf("(-want +got):\n%s", diff)
+		}
+		if md := string(evs[0].Data.(*SessionStarted).Metadata); md != `{"agent":"test","model":"m"}` {
+			t.Errorf("metadata %s", md)
+		}
+		for i, loc := range []string{"test: line 1", "test: line 2", "test: line 4"} {
+			e := evs[i+1]
+			if d := e.Data.(*Unparsed); d.Location != loc || d.Error != bad.Error() || e.Sequence != int64(i+2) || e.NativeSessionID != "native" {
+				t.Errorf("event %d: %+v %+v", i+2, e, d)
+			}
+		}
+		if d := evs[1].Data.(*Unparsed); d.RawHash != RawHash([]byte("npm WARN \xff")) || string(evs[1].Raw) != `"npm WARN \ufffd"` {
+			t.Errorf("held payload: %s %s", d.RawHash, evs[1].Raw)
+		}
+		if evs[2].Data.(*Unparsed).RawHash != "" || evs[2].Raw != nil {
+			t.Errorf("no payload, got %+v", evs[2])
+		}
+		if err := CheckStream(w.End(evs, SessionEnded{Reason: EndCompleted, TerminatedBy: ByAgent}, SourceDaemon, nil)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("bounds", func(t *testing.T) {
+		for _, c := range []struct {
+			name string
+			raw  []byte
+			o    Options
+			held int
+		}{
+			{"count", []byte("x"), Options{}, maxHeld},
+			{"count with payloads", []byte("x"), Options{IncludeRaw: true}, maxHeld},
+			{"payload bytes", make([]byte, maxHeldBytes/3), Options{IncludeRaw: true}, 3},
+			{"payloads not kept", make([]byte, maxHeldBytes/3), Options{}, maxHeld},
+		} {
+			w := NewStream("test", c.o)
+			var evs []Event
+			for i := range c.held {
+				evs = w.Unparsed(evs, "line "+string(rune('a'+i)), bad, c.raw)
+			}
+			if len(evs) != 0 {
+				t.Fatalf("%s: %d events after %d held", c.name, len(evs), c.held)
+			}
+			evs = w.Unparsed(evs, "one more", bad, c.raw)
+			if len(evs) != c.held+2 || evs[0].Type != TypeSessionStarted || !w.Begun() {
+				t.Fatalf("%s: %v, want the session started and %d unparsed", c.name, types(evs), c.held+1)
+			}
+			if d := evs[len(evs)-1].Data.(*Unparsed); d.Location != "test: one more" {
+				t.Errorf("%s: last %q", c.name, d.Location)
+			}
+		}
+	})
+	t.Run("end", func(t *testing.T) {
+		w := newTestStream()
+		evs := w.Unparsed(nil, "line 1", bad, []byte("?"))
+		evs = w.End(evs, SessionEnded{Reason: EndCompleted, TerminatedBy: ByAgent}, SourceDaemon, nil)
+		if diff := cmp.Diff([]string{"session.started*", "agent.unparsed*", "session.ended*"}, types(evs)); diff != "" {
+			t.Fatalf("(-want +got):\n%s", diff)
+		}
+	})
+	t.Run("checkpoint", func(t *testing.T) {
+		w := NewStream("test", Options{IncludeRaw: true})
+		w.Unparsed(nil, "line 1", bad, []byte("\xff\x00"))
+		cp, err := SaveCheckpoint("f", w, struct{}{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w2 := NewStream("test", Options{IncludeRaw: true})
+		var st struct{}
+		if err := LoadCheckpoint(cp, "f", w2, &st); err != nil {
+			t.Fatal(err)
+		}
+		a := w.Begin(nil, nil, SourceDaemon, nil)
+		b := w2.Begin(nil, nil, SourceDaemon, nil)
+		if len(a) != 2 || len(b) != 2 || string(a[1].AppendJSON(nil)) != string(b[1].AppendJSON(nil)) {
+			t.Errorf("restored %v, want %v", b, a)
+		}
+		for _, bad := range []string{
+			`{"begun":true,"held":[{"error":"e","location":"l"}]}`,
+			`{"held":[` + strings.Repeat(`{"error":"e","location":"l"},`, maxHeld) + `{"error":"e","location":"l"}]}`,
+		} {
+			var ss streamState
+			if err := json.Unmarshal([]byte(bad), &ss); err != nil {
+				t.Fatal(err)
+			}
+			s := StreamState{Stream: ss}
+			if s.validate() == nil {
+				t.Errorf("%s accepted", bad)
+			}
+		}
+	})
 }

@@ -3,6 +3,8 @@ package corpus_test
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/internal/corpus"
@@ -13,6 +15,9 @@ import (
 // writer killed mid-line, a read that stopped early) is no longer JSON,
 // and every translator must say so with an agent.unparsed event for that
 // message, never translate what it can read of it or drop it silently.
+// A message before the session has started is reported once it starts
+// (the stream holds it so that the session keeps the metadata of the
+// agent's first message): here, at the latest when the input ends.
 // For each recorded input (crosscheck recordings with -tags long only),
 // up to 8 of its messages, spread over it, are each cut in turn, to all but
 // their last byte or to their first half.
@@ -45,11 +50,13 @@ func TestCutMessages(t *testing.T) {
 				m.Data = d[:len(d)/2]
 			}
 			found := false
-			for _, e := range tr.Translate(nil, m) {
-				found = found || e.Type == universal.TypeUnparsed
+			got := tr.Report(tr.Translate(nil, m), universal.EndOfInput{})
+			at := regexp.MustCompile(`\bline ` + strconv.FormatInt(m.Line, 10) + `\b`)
+			for _, e := range got {
+				found = found || e.Type == universal.TypeUnparsed && at.MatchString(e.Data.(*universal.Unparsed).Location)
 			}
 			if !found {
-				t.Errorf("%s: message %d cut to %d of its %d bytes made no agent.unparsed", in.Rel, cut+1, len(m.Data), len(d))
+				t.Errorf("%s: message %d cut to %d of its %d bytes made no agent.unparsed at its line", in.Rel, cut+1, len(m.Data), len(d))
 			}
 		}
 		return nil
