@@ -82,7 +82,7 @@ func ExampleAgents() {
 	// amp: stream-json, thread
 	// claude: stream-json, exchange, transcript
 	// codex: exchange, appserver, exec, rollout
-	// opencode: sse, run-json, messages, events
+	// opencode: sse, run-json, messages, events, event-lines
 	// pi: json, rpc, exchange, session
 }
 

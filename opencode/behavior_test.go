@@ -1861,3 +1861,47 @@ func TestRunOtherSession(t *testing.T) {
 		}
 	}
 }
+
+// TestEventLinesAsSSE: the payloads of a recorded event stream (any of
+// the three endpoints), one a line, are detected as event-lines and
+// translate as the stream does.
+func TestEventLinesAsSSE(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"1.18.33", "public", "handmade"} {
+		f, err := filepath.Glob(filepath.Join("../testdata/opencode", dir, "*.sse"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f...)
+	}
+	if len(files) < 20 {
+		t.Fatalf("%d event streams", len(files))
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lines []string
+			for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(b), universal.FrameSSE, 0)) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m.Err != nil || bytes.ContainsAny(m.Data, "\r\n") {
+					t.Skipf("message %d is not one line of JSON", m.Line)
+				}
+				lines = append(lines, string(m.Data))
+			}
+			in := strings.Join(lines, "\n") + "\n"
+			if got := opencode.Detect([]byte(in)); got != opencode.FormatEventLines {
+				t.Errorf("detected %q", got)
+			}
+			a := golden.Encode(run(t, opencode.FormatSSE, string(b)))
+			l := golden.Encode(run(t, opencode.FormatEventLines, in))
+			if !bytes.Equal(a, l) {
+				t.Errorf("sse and event-lines differ:\n%s\n---\n%s", a, l)
+			}
+		})
+	}
+}

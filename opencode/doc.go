@@ -25,6 +25,9 @@
 //     opencode.nvim and sandbox-agent record streams. Entries whose type
 //     starts with "custom." are opencode.nvim's recorder markers and are
 //     skipped (in this format only).
+//   - "event-lines": the payloads of any of those streams one a line
+//     (NDJSON), the way wrappers and loggers write what they read from
+//     the stream (the data of each event, without the SSE framing).
 //   - "run-json": the NDJSON of opencode run --format json (step_start,
 //     text, reasoning, tool_use, step_finish, error, done).
 //   - "messages": the GET /session/{id}/message response, [{info, parts}]

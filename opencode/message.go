@@ -272,7 +272,7 @@ func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgSta
 // events). A message list is a record; a sub-agent's prompt is the
 // parent agent's.
 func (t *Translator) echoes(m *msgState) bool {
-	return m.Role == "user" && m.Session == t.st.Session && (t.format == FormatSSE || t.format == FormatEvents)
+	return m.Role == "user" && m.Session == t.st.Session && (t.format == FormatSSE || t.format == FormatEvents || t.format == FormatEventLines)
 }
 
 func textPart(typ, text string, meta []byte) universal.Part {

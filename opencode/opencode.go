@@ -24,6 +24,9 @@ const (
 	// FormatEvents is a JSON array of /event payloads, as clients such as
 	// opencode.nvim and sandbox-agent record them.
 	FormatEvents = "events"
+	// FormatEventLines is /event, /global/event or /api/event payloads
+	// one a line (NDJSON), as clients and wrappers log the stream.
+	FormatEventLines = "event-lines"
 	// FormatRunJSON is the stdout of opencode run --format json.
 	FormatRunJSON = "run-json"
 	// FormatMessages is the GET /session/{id}/message response: a JSON
@@ -41,6 +44,7 @@ func Formats() []universal.Format {
 		{Name: FormatRunJSON, Framing: universal.FrameLines, Doc: "opencode run --format json stdout"},
 		{Name: FormatMessages, Framing: universal.FrameDocument, Doc: "GET /session/{id}/message response, or opencode export output"},
 		{Name: FormatEvents, Framing: universal.FrameDocument, Doc: "a JSON array of /event payloads, as clients record them"},
+		{Name: FormatEventLines, Framing: universal.FrameLines, Doc: "/event payloads one a line (NDJSON), as clients log them"},
 	}
 }
 
@@ -90,11 +94,30 @@ func Detect(head []byte) string {
 				return FormatRunJSON
 			}
 		}
+		if isEvent(gjson.Get(line, "@this")) {
+			return FormatEventLines
+		}
 		if gjson.Get(v, "info").Exists() && gjson.Get(v, "parts").Exists() {
 			return FormatMessages
 		}
 	}
 	return ""
+}
+
+// isEvent reports whether a JSON value is a payload of one of the server's
+// event streams: {type: "a.b", properties: {…}} (/event), the same as
+// /global/event's payload ({directory, payload}, or a sync wrapper), or
+// {type, data: {…}} (/api/event, 2.x). Codex exec's lines also have
+// dotted types (thread.started), but neither properties nor data.
+func isEvent(v gjson.Result) bool {
+	if p := v.Get("payload"); p.IsObject() {
+		v = p
+	}
+	typ := v.Get("type").Str
+	if typ == "sync" {
+		return v.Get("syncEvent").IsObject()
+	}
+	return strings.Contains(typ, ".") && (v.Get("properties").IsObject() || v.Get("data").IsObject() && v.Get("id").Exists())
 }
 
 // isExport reports whether the start of a JSON object is an opencode
@@ -142,7 +165,7 @@ var _ universal.Translator = (*Translator)(nil)
 // New returns a translator for one session in the named format.
 func New(format string, o universal.Options) (*Translator, error) {
 	switch format {
-	case FormatSSE, FormatEvents, FormatRunJSON, FormatMessages:
+	case FormatSSE, FormatEvents, FormatEventLines, FormatRunJSON, FormatMessages:
 	default:
 		return nil, fmt.Errorf("opencode: %w: %q", universal.ErrUnknownFormat, format)
 	}
@@ -207,7 +230,7 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		return t.w.Unparsed(dst, lineLoc(m.Line, -1), errNotJSON, m.Data)
 	}
 	switch t.format {
-	case FormatSSE:
+	case FormatSSE, FormatEventLines:
 		return t.translateEvent(dst, t.scan.Root(), m.Data, m.Line, -1)
 	case FormatEvents:
 		return t.translateArray(dst, m)

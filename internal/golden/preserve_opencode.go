@@ -33,6 +33,7 @@ func init() {
 	extractors["opencode/run-json"] = opencodeRun
 	extractors["opencode/sse"] = opencodeEvents
 	extractors["opencode/events"] = opencodeEvents
+	extractors["opencode/event-lines"] = opencodeEvents
 }
 
 // opencodePart keeps the texts of a complete part.
