@@ -111,7 +111,8 @@
 // permission request is created then) are a tool_call item (role assistant, parent the response's
 // message): name the call's name (unstable schema), else the adapter's
 // own tool name (_meta.claudeCode.toolName, _meta.goose.toolCall.toolName,
-// _meta.toolName), else the
+// _meta.toolName, _meta.tool_name, Grok Build's _meta["x.ai/tool"].name,
+// Devin's _meta["cognition.ai/toolName"]), else the
 // title, unless the title is one of the call's locations (the path, or
 // its end after a separator: OpenCode titles a finished read by its
 // file, Gemini CLI read_file by the file), which says what the call works
