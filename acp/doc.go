@@ -111,7 +111,8 @@
 // permission request is created then) are a tool_call item (role assistant, parent the response's
 // message): name the call's name (unstable schema), else the adapter's
 // own tool name (_meta.claudeCode.toolName, _meta.goose.toolCall.toolName,
-// _meta.toolName), else the
+// _meta.toolName, _meta.tool_name, Grok Build's _meta["x.ai/tool"].name,
+// Devin's _meta["cognition.ai/toolName"]), else the
 // title, unless the title is one of the call's locations (the path, or
 // its end after a separator: OpenCode titles a finished read by its
 // file, Gemini CLI read_file by the file), which says what the call works
@@ -167,6 +168,23 @@
 // conversation of its own under that call, so parallel sub-agents stay
 // apart; a session that speaks while no such call runs, or after its
 // call's turn ended, stays the session's.
+//
+// Announced sub-agents (the unstable subagents RFD, sent to a client that
+// declares clientCapabilities.subagents: subagent_spawned {subagentSessionId,
+// name, task, capabilities} and subagent_state_update {subagentSessionId,
+// state}, as codex-acp, claude-agent-acp and Cursor send them, and the
+// RFD's later upsert subagent_update): each is a completed status item,
+// sub_agent_started for the announcement (ending the text of the
+// announcing session's response, as a call does), sub_agent_<state> for a
+// state (completed, failed, cancelled, disconnected, running),
+// sub_agent_updated for a later update without one; detail the name (else
+// the task), metadata the update's fields (subagent_session_id, name,
+// task, state, capabilities, error, _meta). The announced session's
+// updates go under the call the announcement names (_meta.cursor.toolCallId,
+// _meta.parentToolCallId, parentToolCallId) when it can hold them, else
+// under the sub_agent_started item: a conversation of its own, never the
+// session's. A terminal state completes the sub-agent's open message; a
+// sub-agent's failure is no error of the session.
 //
 // Plans: plan is a status item labelled plan, detail its entries as a
 // checklist ("[x] done", "[~] in progress", "[ ] pending", a line each), the

@@ -376,6 +376,8 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 		return t.compactionUpdate(dst, in, u)
 	case "compaction_summary_chunk":
 		return t.compactionSummaryChunk(dst, in, u)
+	case "subagent_spawned", "subagent_state_update", "subagent_update":
+		return t.subagentUpdate(dst, in, kind, u)
 	}
 	dst = t.begin(dst)
 	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w %q", errUnknownKind, kind), in.raw)
@@ -741,6 +743,9 @@ func (t *Translator) subCall(sid string) *tool {
 	// lookup.
 	if sid == "" || sid == t.w.Stamper().NativeSessionID() || len(t.st.Sessions) == 0 || t.st.Sessions[sid] {
 		return nil
+	}
+	if p := t.announced(sid); p != nil {
+		return p
 	}
 	if id, ok := t.st.SubSessions[sid]; ok {
 		if id == "" {

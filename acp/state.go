@@ -73,6 +73,9 @@ type state struct {
 	// TurnSubs are the sessions of SubSessions under a call of the turn,
 	// in the order they came.
 	TurnSubs []string `json:"turn_subs,omitempty"`
+	// Subagents are the sub-agent sessions the agent announced
+	// (subagent_spawned, subagent_update), by session id.
+	Subagents map[string]*subagent `json:"subagents,omitempty"`
 	// Todos are Cursor's todo list (cursor/update_todos), which an update
 	// that merges changes.
 	Todos []todo `json:"todos,omitempty"`
@@ -230,7 +233,8 @@ func (s *state) validate(w *universal.Stream) error {
 		if key != "" {
 			under := func(call string) bool { tl := s.Tools[call]; return tl != nil && tl.Call == sc.Parent }
 			sid, isSession := strings.CutPrefix(key, subScopePrefix)
-			if !under(key) && !(isSession && under(s.SubSessions[sid])) {
+			announced := isSession && s.Subagents[sid] != nil && s.Subagents[sid].Call == "" && s.Subagents[sid].Item == sc.Parent
+			if !under(key) && !(isSession && under(s.SubSessions[sid])) && !announced {
 				return fmt.Errorf("scope %q is not under its call", key)
 			}
 		} else if sc.Parent != "" {
@@ -308,6 +312,17 @@ func (s *state) validate(w *universal.Stream) error {
 	for sid, call := range s.SubSessions {
 		if sid == "" || call != "" && s.Tools[call] == nil {
 			return fmt.Errorf("sub-agent session %q under an unknown call %q", sid, call)
+		}
+	}
+	for sid, sa := range s.Subagents {
+		if sa == nil || sid == "" {
+			return fmt.Errorf("sub-agent %q is null", sid)
+		}
+		if err := known("sub-agent item", sa.Item); err != nil {
+			return err
+		}
+		if err := known("sub-agent parent", sa.Parent); err != nil {
+			return err
 		}
 	}
 	for _, sid := range s.TurnSubs {

@@ -29,11 +29,13 @@ var taskTools = map[string]bool{"Task": true, "Agent": true, "task": true, "agen
 // toolName returns the agent's own name of a tool, when an adapter gives
 // it in _meta (Claude Code's adapter: _meta.claudeCode.toolName; Goose:
 // _meta.goose.toolCall {toolName, extensionName}, toolName as
-// "developer__shell", which public ACP clients of Goose read). The
-// unstable schema's name field, read first, is the standard place
-// (merge).
+// "developer__shell", which public ACP clients of Goose read; Grok Build:
+// _meta["x.ai/tool"] {version, name, kind, namespace, label, read_only};
+// Devin: _meta["cognition.ai/toolName"], under the agent's own _meta
+// namespace as its usage counts are). The unstable schema's name field,
+// read first, is the standard place (merge).
 func toolName(u jsonscan.Value) string {
-	for _, p := range []string{"_meta.claudeCode.toolName", "_meta.goose.toolCall.toolName", "_meta.toolName", "_meta.tool_name"} {
+	for _, p := range []string{"_meta.claudeCode.toolName", "_meta.goose.toolCall.toolName", "_meta.toolName", "_meta.tool_name", `_meta.x\.ai/tool.name`, `_meta.cognition\.ai/toolName`} {
 		if v := u.Get(p); v.Type == gjson.String && v.Str != "" {
 			return v.Str
 		}

@@ -113,7 +113,10 @@
 //     reasoning), created by its first delta; message_end completes it
 //     with the authoritative content (reconciled with what streamed).
 //     stopReason error or aborted → status failed and a status part
-//     {label: the stop reason, detail: errorMessage}. An error whose
+//     {label: the stop reason, detail: errorMessage}; oh-my-pi's
+//     errorStatus (the provider's HTTP status) and errorKind are its
+//     metadata {http_status, error_kind}, and the details of the error
+//     event the failed message ends its turn with. An error whose
 //     errorMessage is an abort's ("This operation was aborted", "Request
 //     was aborted[.]", "Request aborted") is an abort: Pi 0.84.0–1.5.0
 //     (recorded 0.84.0, 0.84.4, 1.0.3, 1.4.0; fixed in 1.5.1, pi #8635)

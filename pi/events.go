@@ -99,21 +99,21 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 	case "auto_retry_start":
 		var md jsonw.Object
 		md.Raw("attempt", in.get("attempt").Raw).Raw("maxAttempts", in.get("maxAttempts").Raw).Raw("delayMs", in.get("delayMs").Raw)
-		tr.ErrSet, tr.Err = false, ""
+		tr.ErrSet, tr.Err, tr.ErrDetails = false, "", nil
 		if t.inTurn() {
 			tr.Continuing = true
 		}
 		return t.error(dst, in.get("errorMessage").Str, "auto_retry", md.Bytes(), true, agent, in.raw)
 	case "auto_retry_end":
 		if in.get("success").Bool() {
-			tr.ErrSet, tr.Err = false, ""
+			tr.ErrSet, tr.Err, tr.ErrDetails = false, "", nil
 			return dst
 		}
 		msg := in.get("finalError").Str
 		if msg == "" {
 			msg = tr.Err
 		}
-		tr.ErrSet, tr.Err = false, ""
+		tr.ErrSet, tr.Err, tr.ErrDetails = false, "", nil
 		tr.Errored = true
 		var md jsonw.Object
 		md.Raw("attempt", in.get("attempt").Raw)
@@ -494,9 +494,9 @@ func (t *Translator) beforeAssistant(dst []universal.Event, raw []byte) []univer
 	dst = t.beforeWork(dst, raw)
 	tr := &t.st.Turn
 	if tr.ErrSet {
-		msg := tr.Err
-		tr.ErrSet, tr.Err = false, ""
-		dst = t.error(dst, msg, "", nil, true, daemon, raw)
+		msg, details := tr.Err, tr.ErrDetails
+		tr.ErrSet, tr.Err, tr.ErrDetails = false, "", nil
+		dst = t.error(dst, msg, "", details, true, daemon, raw)
 	}
 	return dst
 }
@@ -511,7 +511,8 @@ func (t *Translator) settle(dst []universal.Event, aborted bool, src universal.S
 	if tr.ErrSet {
 		tr.ErrSet = false
 		tr.Errored = true
-		dst = t.error(dst, tr.Err, "", nil, false, daemon, raw)
+		dst = t.error(dst, tr.Err, "", tr.ErrDetails, false, daemon, raw)
+		tr.ErrDetails = nil
 	}
 	status := universal.TurnCompleted
 	switch {

@@ -60,7 +60,7 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 		dst = t.startAssistant(dst, nativeID, in.raw)
 	}
 	m := t.st.Msg
-	f := fields(msg, "content", "stopReason", "errorMessage", "usage", "api", "provider", "model")
+	f := fields(msg, "content", "stopReason", "errorMessage", "usage", "api", "provider", "model", "errorStatus", "errorKind")
 	content, stopR, errR, usage, api, provider, model := f[0], f[1], f[2], f[3], f[4], f[5], f[6]
 	parts := make([]universal.Part, len(m.Parts))
 	have := make([]bool, len(m.Parts))
@@ -134,6 +134,20 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 		// an interruption.
 		stop, stopMD = "aborted", []byte(`{"native_stop_reason":"error"}`)
 	}
+	var errMD jsonw.Object
+	if stop == "error" {
+		// oh-my-pi: the provider's HTTP status and its kind of the error
+		// (AssistantMessage errorStatus, errorKind).
+		if f[7].Type() == gjson.Number && f[7].Int() > 0 {
+			errMD.Int("http_status", f[7].Int())
+		}
+		if k := f[8].Str(); k != "" {
+			errMD.String("error_kind", k)
+		}
+		if errMD.Len() > 0 {
+			stopMD = errMD.Bytes()
+		}
+	}
 	if stop == "error" || stop == "aborted" {
 		status = universal.StatusFailed
 		parts = append(parts, withMetadata(universal.Part{Type: universal.PartStatus, Label: t.copy(stop), Detail: t.copy(errMsg)}, stopMD))
@@ -160,7 +174,7 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 		tr.Model = t.copy(s)
 	}
 	if stop == "error" {
-		tr.Err, tr.ErrSet = t.copy(errMsg), true
+		tr.Err, tr.ErrSet, tr.ErrDetails = t.copy(errMsg), true, rawText(stopMD)
 	}
 	if t.format == FormatSession && !tr.Unfinished && status != universal.StatusFailed {
 		// The record shows the agent answered: the turn ends here (a

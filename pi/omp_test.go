@@ -2,6 +2,7 @@ package pi_test
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -310,5 +311,41 @@ func TestOmpSessionSettings(t *testing.T) {
 		if len(completed(events)) != 1 {
 			t.Errorf("%s: not a status item", ls[0])
 		}
+	}
+}
+
+// TestOmpErrorStatus: oh-my-pi's assistant message of a failed model call
+// carries the provider's HTTP status and its kind of the error
+// (AssistantMessage errorStatus, errorKind), as its jsonl output of a turn
+// refused with 429 shows (yorch/pi-harness-delegate's
+// tests/fixtures/amp-error.jsonl, kept as
+// public/pi-harness-delegate__omp-429-error.jsonl). Both were dropped;
+// they are the error status part's metadata (http_status, error_kind) and
+// the details of the error the failed message ends its turn with.
+func TestOmpErrorStatus(t *testing.T) {
+	data := read(t, filepath.Join(testdata, "public", "pi-harness-delegate__omp-429-error.jsonl"))
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if strings.Contains(l, `"type":"auto_retry_end"`) {
+			continue // the turn's error is then the message's own
+		}
+		lines = append(lines, strings.Replace(l, `"errorId":659456,`, `"errorId":659456,"errorKind":"rate_limit",`, 1))
+	}
+	evs := translate(t, pi.FormatJSON, []byte(strings.Join(lines, "\n")+"\n"))
+	var md []byte
+	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+		it := ev.Data.(*universal.ItemSnapshot).Item
+		for _, p := range it.Content {
+			if p.Type == universal.PartStatus && p.Label == "error" {
+				md = p.Metadata
+			}
+		}
+	}
+	if string(md) != `{"http_status":429,"error_kind":"rate_limit"}` {
+		t.Errorf("error status metadata %s", md)
+	}
+	errs := golden.OfType(evs, universal.TypeError)
+	if len(errs) != 1 || string(errs[0].Data.(*universal.Error).Details) != `{"http_status":429,"error_kind":"rate_limit"}` {
+		t.Errorf("errors %+v", errs)
 	}
 }

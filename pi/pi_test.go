@@ -83,6 +83,8 @@ func public() []capture {
 		{input: p("irrlicht__full-lifecycle-toolcall.v3-session.jsonl"), format: pi.FormatSession},
 		{input: p("irrlicht__model-switch-midsession.v3-session.jsonl"), format: pi.FormatSession},
 		{input: p("toolpath__compacted-real.v3-session.jsonl"), format: pi.FormatSession},
+		// oh-my-pi's jsonl output of a turn the provider refused (429).
+		{input: p("pi-harness-delegate__omp-429-error.jsonl"), format: pi.FormatJSON},
 		// Hand-made with a line that is not JSON and an unknown entry type.
 		{input: p("agentsview__session.jsonl"), format: pi.FormatSession, allowUnparsed: true},
 		// Hand-made streams in the pre-0.84 shape (labelled synthetic).

@@ -86,6 +86,9 @@ type turnState struct {
 	// it is known whether Pi retries (ErrSet tells it is pending).
 	Err    string `json:"err,omitempty"`
 	ErrSet bool   `json:"err_set,omitempty"`
+	// ErrDetails are the details of Err (oh-my-pi's http_status and
+	// error_kind), a JSON object, or empty.
+	ErrDetails rawText `json:"err_details,omitempty"`
 	// Errored: a terminal error was emitted in this turn.
 	Errored bool `json:"errored,omitempty"`
 	// SystemPrompt is the system prompt in the turn.started metadata (or

@@ -1,0 +1,199 @@
+package acp
+
+import (
+	"fmt"
+
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// subagent is a sub-agent session the agent announced (the subagents
+// RFD's subagent_spawned or subagent_update).
+type subagent struct {
+	// Item is the status item that announced it: the sub-agent's items
+	// go under it when no call of the session is named as its spawner.
+	Item string `json:"item"`
+	// Call is the toolCallId of the call that spawned it, when the
+	// announcement named one the session knows (its items go under that
+	// call, as an unannounced sub-agent session's do; see subCall).
+	Call string `json:"call,omitempty"`
+	// Parent is the item the announcement went under ("" the session's).
+	Parent string `json:"parent,omitempty"`
+	// Ended: a terminal state was reported.
+	Ended bool `json:"ended,omitempty"`
+	// tool stands for the sub-agent's spawner when Call is "": a task
+	// call whose item is Item, for the scope of the sub-agent's session
+	// (made on first use, not saved).
+	tool *tool
+}
+
+// subagentStates are the lifecycle states of the subagents RFD: running,
+// and the terminal ones.
+var subagentStates = map[string]bool{"running": false, "completed": true, "failed": true, "cancelled": true, "disconnected": true}
+
+// subagentUpdate translates the unstable sub-agent updates (the
+// subagents RFD of the ACP repository, docs/rfds/subagents.mdx; sent only
+// to a client declaring clientCapabilities.subagents): subagent_spawned
+// {subagentSessionId, name, task, capabilities} and subagent_state_update
+// {subagentSessionId, state} (the RFD's first form, which
+// @agentclientprotocol/codex-acp, claude-agent-acp and Cursor send), and
+// subagent_update, the same fields as an upsert (the RFD's later form:
+// the first for a session announces it). Each is a completed status
+// item: sub_agent_started for the announcement, sub_agent_<state> for a
+// state (completed, failed, cancelled, disconnected, running),
+// sub_agent_updated for a later update without one; its detail the
+// sub-agent's name (else its task), its metadata the update's fields
+// (subagent_session_id, name, task, state, capabilities, error, _meta).
+// The announcement ends the text of the announcing session's response,
+// as a tool call does. The announced session's updates go under the call
+// the announcement names (_meta.cursor.toolCallId, _meta.parentToolCallId,
+// parentToolCallId) when the session knows it and it can hold them (a
+// task, or a call whose item is open, which becomes a task), else under
+// the sub_agent_started item (itself under the named call): each
+// sub-agent a conversation of its own, never the session's. A terminal state completes the sub-agent's open
+// message; a sub-agent's failure is not the session's (no error event).
+func (t *Translator) subagentUpdate(dst []universal.Event, in *input, kind string, u jsonscan.Value) []universal.Event {
+	child := u.Get("subagentSessionId").Str
+	if child == "" {
+		dst = t.begin(dst)
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: %s without a subagentSessionId", errBadParams, kind), in.raw)
+	}
+	dst = t.work(dst, in.raw)
+	dst = t.closeUser(dst, in.raw)
+	t.st.Turn.Answered = true
+	state := u.Get("state").Str
+	terminal, known := subagentStates[state]
+	sa := t.st.Subagents[child]
+	parent := ""
+	if sa != nil {
+		parent = sa.Parent
+	} else if t.sub != nil {
+		_, sc := t.scope(t.sub)
+		parent = sc.Parent
+	}
+	var call *tool
+	if sa == nil && kind != "subagent_state_update" {
+		if p := t.namedSpawner(u); p != nil {
+			// The announcement is about that call; the sub-agent's
+			// items go under it when it can hold them (a task, or a
+			// call whose item is open, which becomes one), else under
+			// the announcement.
+			parent = p.Call
+			if p.UKind == universal.ToolTask || t.w.IsOpen(p.Call) {
+				call = p
+			}
+		}
+		// The delegation ends the text of the announcing session's
+		// response, as a call does.
+		if _, sc := t.scope(t.sub); sc.Open && t.w.IsOpen(sc.Msg) {
+			dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, agent, in.raw)
+			sc.Open = false
+		}
+	}
+	var md jsonw.Object
+	md.String("subagent_session_id", child)
+	for _, k := range []string{"name", "task", "state", "capabilities", "error", "_meta"} {
+		if v := u.Sub(k); v.Exists() && v.Type() != gjson.Null {
+			v.AddTo(&md, k)
+		}
+	}
+	detail := u.Get("name").Str
+	if detail == "" {
+		detail = u.Get("task").Str
+	}
+	// A session the host opened is no sub-agent of this one.
+	own := t.st.Sessions[child] || child == t.w.Stamper().NativeSessionID()
+	announce := sa == nil && kind != "subagent_state_update"
+	label := "sub_agent_updated"
+	switch {
+	case announce:
+		label = "sub_agent_started"
+	case known:
+		label = "sub_agent_" + state
+	case state != "":
+		label = "sub_agent_state"
+	}
+	if announce {
+		id := t.w.NewItemID()
+		dst = t.statusItem(dst, id, label, detail, md.Bytes(), parent, in.raw)
+		if own {
+			return dst
+		}
+		sa = &subagent{Item: id, Parent: parent}
+		if call != nil {
+			sa.Call = call.ID
+			call.UKind = universal.ToolTask
+			if t.st.SubSessions == nil {
+				t.st.SubSessions = map[string]string{}
+			}
+			c := t.copy(child)
+			t.st.SubSessions[c] = call.ID
+			t.st.TurnSubs = append(t.st.TurnSubs, c)
+		}
+		if t.st.Subagents == nil {
+			t.st.Subagents = map[string]*subagent{}
+		}
+		t.st.Subagents[t.copy(child)] = sa
+		if !(known && terminal) {
+			return dst
+		}
+		// An upsert that announces a sub-agent already ended.
+		label, detail = "sub_agent_"+state, ""
+	}
+	if sa != nil && known && terminal {
+		sa.Ended = true
+		// The terminal state comes after all of the sub-agent's updates.
+		if sc := t.st.Scopes[subScopePrefix+child]; sc != nil && sc.Open && t.w.IsOpen(sc.Msg) {
+			dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, agent, in.raw)
+			sc.Open = false
+		}
+	}
+	return t.statusItem(dst, t.w.NewItemID(), label, detail, md.Bytes(), parent, in.raw)
+}
+
+// statusItem emits the complete status item id.
+func (t *Translator) statusItem(dst []universal.Event, id, label, detail string, md []byte, parent string, raw []byte) []universal.Event {
+	p := universal.Part{Type: universal.PartStatus, Label: label, Detail: t.copy(detail)}
+	if len(md) > 2 {
+		p.Metadata = md
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID:   id,
+		ParentID: parent,
+		Kind:     universal.KindStatus,
+		Content:  []universal.Part{p},
+	}, agent, raw)
+}
+
+// namedSpawner returns the call of the session a sub-agent announcement
+// names as the one that spawned it (Cursor: _meta.cursor.toolCallId;
+// _meta.parentToolCallId; parentToolCallId), when the session knows it.
+func (t *Translator) namedSpawner(u jsonscan.Value) *tool {
+	id := u.Get("_meta.cursor.toolCallId").Str
+	if id == "" {
+		id = u.Get("_meta.parentToolCallId").Str
+	}
+	if id == "" {
+		id = u.Get("parentToolCallId").Str
+	}
+	if id == "" {
+		return nil
+	}
+	return t.st.Tools[id]
+}
+
+// announced returns the call an update of the announced sub-agent session
+// sid goes under: a stand-in task call whose item is its sub_agent_started
+// item, when no call of the session spawned it; nil otherwise.
+func (t *Translator) announced(sid string) *tool {
+	sa := t.st.Subagents[sid]
+	if sa == nil || sa.Call != "" {
+		return nil
+	}
+	if sa.tool == nil {
+		sa.tool = &tool{ID: subScopePrefix + sid, Call: sa.Item, UKind: universal.ToolTask, Done: true}
+	}
+	return sa.tool
+}
