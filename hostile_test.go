@@ -42,6 +42,7 @@ var hostileBases = []struct{ agent, format, path string }{
 	{"opencode", "run-json", "testdata/opencode/1.18.33/s02-tool.run.jsonl"},
 	{"opencode", "messages", "testdata/opencode/1.18.33/s02-tool.messages.json"},
 	{"opencode", "events", "testdata/opencode/public/synthetic/opencode-nvim-part-before-message-delta.json"},
+	{"opencode", "event-lines", "testdata/opencode/handmade/1.18.33-s02-tool.global.event-lines.jsonl"},
 	{"pi", "json", "testdata/pi/1.5.2/s02-tool.json.jsonl"},
 	{"pi", "rpc", "testdata/pi/1.5.2/s02-tool.rpc.jsonl"},
 	{"pi", "exchange", "testdata/pi/1.5.2/s02-tool.rpc.exchange.jsonl"},

@@ -12,7 +12,7 @@ import (
 )
 
 // fuzzFormats are the formats FuzzTranslate picks from.
-var fuzzFormats = []string{opencode.FormatSSE, opencode.FormatRunJSON, opencode.FormatMessages, opencode.FormatEvents}
+var fuzzFormats = []string{opencode.FormatSSE, opencode.FormatRunJSON, opencode.FormatMessages, opencode.FormatEvents, opencode.FormatEventLines}
 
 // FuzzTranslate checks golden.FuzzProperty (no panic, a well-formed
 // stream after EndOfInput, checkpoint and restore change nothing) whatever
@@ -39,6 +39,16 @@ func FuzzTranslate(f *testing.F) {
 				if name == format {
 					f.Add(uint8(i), b)
 				}
+			}
+			if format == opencode.FormatSSE {
+				// The stream's payloads one a line: event-lines.
+				var lines []string
+				for _, l := range strings.Split(string(b), "\n") {
+					if d, ok := strings.CutPrefix(l, "data: "); ok {
+						lines = append(lines, d)
+					}
+				}
+				f.Add(uint8(len(fuzzFormats)-1), []byte(strings.Join(lines, "\n")))
 			}
 		}
 	}

@@ -187,7 +187,8 @@ func TestPublic(t *testing.T) {
 // its session edits (rename, agent and model, text the model is given,
 // skills, reverts), written from its SDK's event types, and one in the
 // shapes of OpenCode 2.0.21's client types (prompts through the inbox,
-// blocks by ordinal, tool calls by data.id).
+// blocks by ordinal, tool calls by data.id); and the payloads of the
+// 1.18.33 s02-tool /global/event recording one a line (event-lines).
 func TestHandmade(t *testing.T) {
 	cases := []struct {
 		file, format string
@@ -201,6 +202,7 @@ func TestHandmade(t *testing.T) {
 		{"2.0-user-io.api-event.sse", opencode.FormatSSE, false},
 		{"2.0-session-edits.api-event.sse", opencode.FormatSSE, false},
 		{"2.0.21-inbox.api-event.sse", opencode.FormatSSE, false},
+		{"1.18.33-s02-tool.global.event-lines.jsonl", opencode.FormatEventLines, false},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
