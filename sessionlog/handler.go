@@ -186,14 +186,53 @@ func flusher(w http.ResponseWriter) http.Flusher {
 	}
 }
 
+// acceptsGzip reports whether the request accepts gzip (RFC 9110, 12.5.3):
+// named in any case (x-gzip too) or through "*", with a weight above 0,
+// however the weight is written ("q=0.0" refuses it as "q=0" does).
 func acceptsGzip(r *http.Request) bool {
+	gz, star := -1, -1 // the weight (in thousandths) given, -1 for none
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.TrimSpace(enc) == "gzip" && strings.ReplaceAll(q, " ", "") != "q=0" {
-			return true
+		enc, params, _ := strings.Cut(part, ";")
+		q := 1000
+		for _, p := range strings.Split(params, ";") {
+			if k, v, ok := strings.Cut(p, "="); ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+				q = weight(strings.TrimSpace(v))
+			}
+		}
+		switch enc = strings.TrimSpace(enc); {
+		case strings.EqualFold(enc, "gzip"), strings.EqualFold(enc, "x-gzip"):
+			gz = max(gz, q)
+		case enc == "*":
+			star = max(star, q)
 		}
 	}
-	return false
+	if gz >= 0 {
+		return gz > 0
+	}
+	return star > 0
+}
+
+// weight parses a qvalue ("1", "0.5", "0.000") in thousandths; one that is
+// malformed counts as 0.
+func weight(v string) int {
+	whole, frac, _ := strings.Cut(v, ".")
+	if (whole != "0" && whole != "1") || len(frac) > 3 {
+		return 0
+	}
+	n := 0
+	for i := range 3 {
+		n *= 10
+		if i < len(frac) {
+			if frac[i] < '0' || frac[i] > '9' {
+				return 0
+			}
+			n += int(frac[i] - '0')
+		}
+	}
+	if whole == "1" {
+		return 1000
+	}
+	return n
 }
 
 func (h *Handler) stream(w http.ResponseWriter, r *http.Request, l *Log, since int64) {
