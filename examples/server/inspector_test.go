@@ -606,6 +606,62 @@ func TestInspector(t *testing.T) {
 	t.Run("live", func(t *testing.T) { testInspectorLive(t, e) })
 	t.Run("reload-opfs", func(t *testing.T) { testInspectorReload(t, e, "", "opfs") })
 	t.Run("reload-indexeddb", func(t *testing.T) { testInspectorReload(t, e, "idb", "indexeddb") })
+	t.Run("cache-ahead-opfs", func(t *testing.T) { testInspectorCacheAhead(t, e, "") })
+	t.Run("cache-ahead-indexeddb", func(t *testing.T) { testInspectorCacheAhead(t, e, "idb") })
+}
+
+// A page whose cache holds events the server does not have (the server
+// lost them: its database was restored from a backup, or replaced) is
+// told so by the stream (409) and syncs again from 0: it shows what the
+// server has and goes on live, instead of showing the lost events and a
+// closed connection for ever.
+func testInspectorCacheAhead(t *testing.T, e *inspectorEnv, store string) {
+	id := "cache-ahead-" + store
+	page := e.url + "/view/" + id
+	if store != "" {
+		page += "?store=" + store
+	}
+	user := func(item, text string) string {
+		return `{"item":{"item_id":"` + item + `","native_item_id":null,"parent_id":null,"kind":"message","role":"user","content":[{"type":"text","text":"` + text + `"}],"status":"completed"}}`
+	}
+	post := func(body string) {
+		t.Helper()
+		if code, _, resp := do(t, "POST", e.url+"/sessions/"+id+"/events", strings.NewReader(body)); code != 200 {
+			t.Fatalf("POST events: %d %s", code, resp)
+		}
+	}
+	post(universalLines(id, 1,
+		"session.started", `{"metadata":{"agent":"handmade"}}`,
+		"turn.started", `{"turn_id":"t1","metadata":null}`,
+		"item.completed", user("i1", "kept by the server"),
+	))
+	ctx := e.tab(t)
+	navigate(t, ctx, page)
+	wait(t, ctx, "the session cached", `Number(document.body.dataset.storedVersion) === 3`)
+	// The events the server lost: the page cached them before.
+	lost := universalLines(id, 4, "item.completed", user("i2", "lost by the server"), "item.completed", user("i3", "lost too"))
+	lines, _ := json.Marshal(strings.Split(strings.TrimSpace(lost), "\n"))
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(
+		`EventCache.open(%q).then(c => c.append(%q, %s))`, store, id, lines), chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
+	navigate(t, ctx, page)
+	wait(t, ctx, "the server's session, live", `Number(document.body.dataset.cachedVersion) === 5 && Number(document.body.dataset.version) === 3 && document.querySelector('[data-connection=live]')`)
+	if s := read(t, ctx); strings.Join(s.User, "|") != "kept by the server" {
+		t.Errorf("after syncing again: user messages %q", s.User)
+	}
+	// What the server logs next is shown, and cached over the lost events.
+	post(universalLines(id, 4, "item.completed", user("i4", "new on the server")))
+	wait(t, ctx, "the new event", `Number(document.body.dataset.version) === 4 && Number(document.body.dataset.storedVersion) === 4`)
+	if s := read(t, ctx); strings.Join(s.User, "|") != "kept by the server|new on the server" {
+		t.Errorf("live after syncing again: user messages %q", s.User)
+	}
+	navigate(t, ctx, "about:blank")
+	navigate(t, ctx, page)
+	wait(t, ctx, "the cache again", `Number(document.body.dataset.cachedVersion) === 4 && document.querySelector('[data-connection=live]')`)
+	if s := read(t, ctx); strings.Join(s.User, "|") != "kept by the server|new on the server" {
+		t.Errorf("cached after syncing again: user messages %q", s.User)
+	}
 }
 
 // lines returns the offset after the first n lines of b.

@@ -395,17 +395,45 @@ async function viewPage(root, id) {
       e => console.error('caching events', e));
   };
 
-  const es = new EventSource(`/sessions/${encodeURIComponent(id)}/stream?since=${m.version}`);
-  es.onopen = () => { conn = 'live'; draw(); };
-  es.onerror = () => { conn = es.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting'; draw(); };
-  es.onmessage = e => {
-    const ev = JSON.parse(e.data);
-    if (ev.type === 'heartbeat' || !reduce(m, ev)) return; // nothing new
-    pending.push(e.data);
-    if (!timer) timer = setTimeout(save, 50);
-    if (m.ended) { es.close(); conn = 'ended'; }
-    draw();
+  // sync follows the stream from the page's version. A stream refused
+  // with 409 means the server does not have that version: it lost events
+  // the cache holds (its database was restored or replaced). The page then
+  // forgets them and syncs again from 0, as the sync protocol asks.
+  const sync = () => {
+    const es = new EventSource(`/sessions/${encodeURIComponent(id)}/stream?since=${m.version}`);
+    es.onopen = () => { conn = 'live'; draw(); };
+    es.onerror = () => {
+      conn = es.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting';
+      draw();
+      if (conn === 'closed' && m.version > 0) again(m.version);
+    };
+    es.onmessage = e => {
+      const ev = JSON.parse(e.data);
+      if (ev.type === 'heartbeat' || !reduce(m, ev)) return; // nothing new
+      pending.push(e.data);
+      if (!timer) timer = setTimeout(save, 50);
+      if (m.ended) { es.close(); conn = 'ended'; }
+      draw();
+    };
   };
+  const again = async v => {
+    let r;
+    try {
+      r = await fetch(`/sessions/${encodeURIComponent(id)}/log?since=${v}`, { method: 'HEAD' });
+    } catch { return; }
+    if (r.status !== 409 || m.version !== v) return;
+    clearTimeout(timer);
+    timer = 0;
+    pending = [];
+    saving = saving.then(() => cache.clear(id)).then(() => { body.storedVersion = 0; },
+      e => console.error('clearing the cached events', e));
+    await saving;
+    Object.assign(m, newModel());
+    conn = 'connecting';
+    draw();
+    sync();
+  };
+  sync();
 }
 
 (function main() {
