@@ -125,7 +125,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.streams = &sessionlog.Handler{Store: s.logs, Heartbeat: cfg.Heartbeat, Retry: cfg.Retry}
 	s.streamsDone, s.endStreams = context.WithCancel(context.Background())
-	s.push = newPusher(s.log)
+	s.push = newPusher(s.ctx, s.log)
 	s.mcp = s.newMCP()
 	rows, err := s.store.Sessions(ctx)
 	if err != nil {
@@ -138,11 +138,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.wg.Add(2)
-	go func() {
-		defer s.wg.Done()
-		s.push.run(s.ctx)
-	}()
+	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		s.store.Watch(s.ctx, func(id string, version int64) {
