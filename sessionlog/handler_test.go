@@ -169,3 +169,29 @@ func TestAcceptEncodingWeights(t *testing.T) {
 		}
 	}
 }
+
+// Handler.Error writes every error answer when it is set.
+func TestHandlerError(t *testing.T) {
+	store := sessionlog.NewStore()
+	store.Open("s1")
+	var codes []int
+	h := &sessionlog.Handler{Store: store, Error: func(w http.ResponseWriter, _ *http.Request, code int, msg string) {
+		codes = append(codes, code)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		io.WriteString(w, `{"error":"`+msg+`"}`)
+	}}
+	for path, want := range map[string]int{
+		"/sessions/s1/log?since=x":    400,
+		"/sessions/s1/stream?since=1": 409,
+		"/sessions/s2/log":            404,
+		"/sessions/s1/other":          404,
+	} {
+		codes = nil
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		if rec.Code != want || len(codes) != 1 || codes[0] != want || rec.Header().Get("Content-Type") != "application/json" {
+			t.Errorf("%s: %d %v %q", path, rec.Code, codes, rec.Body.String())
+		}
+	}
+}

@@ -123,7 +123,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, store: cfg.Store, logs: sessionlog.NewStore(), log: cfg.Logger, sessions: map[string]*session{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.streams = &sessionlog.Handler{Store: s.logs, Heartbeat: cfg.Heartbeat, Retry: cfg.Retry}
+	s.streams = &sessionlog.Handler{Store: s.logs, Heartbeat: cfg.Heartbeat, Retry: cfg.Retry,
+		Error: func(w http.ResponseWriter, _ *http.Request, code int, msg string) { httpError(w, code, msg) }}
 	s.streamsDone, s.endStreams = context.WithCancel(context.Background())
 	s.push = newPusher(s.ctx, s.log)
 	s.mcp = s.newMCP()

@@ -540,3 +540,28 @@ func TestClientAhead(t *testing.T) {
 		t.Errorf("notifications since the last: %d", code)
 	}
 }
+
+// Every error of the API is JSON {"error":"…"}, as the README says, those
+// of the log and the stream (package sessionlog's) too.
+func TestErrorsAreJSON(t *testing.T) {
+	n := start(t, sqliteStore(t, t.TempDir()), Config{})
+	id := uniqueID("errors")
+	evs := translate(t, id, readCapture(t))
+	if code, _, body := do(t, "POST", n.url+"/sessions/"+id+"/events", strings.NewReader(encode(evs[:5])), "Authorization", "Bearer "+testToken); code != 200 {
+		t.Fatalf("events: %d %s", code, body)
+	}
+	for path, want := range map[string]int{
+		"/log?since=6":                  400 + 9,
+		"/stream?since=6":               409,
+		"/log?since=x":                  400,
+		"/stream?since=-1":              400,
+		"/notifications?since_index=x":  400,
+		"/notifications?since_index=99": 409,
+	} {
+		code, h, body := do(t, "GET", n.url+"/sessions/"+id+path, nil)
+		var e struct{ Error string }
+		if code != want || h.Get("Content-Type") != "application/json" || json.Unmarshal([]byte(body), &e) != nil || e.Error == "" {
+			t.Errorf("%s: %d %s %q", path, code, h.Get("Content-Type"), body)
+		}
+	}
+}
