@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -563,5 +564,29 @@ func TestErrorsAreJSON(t *testing.T) {
 		if code != want || h.Get("Content-Type") != "application/json" || json.Unmarshal([]byte(body), &e) != nil || e.Error == "" {
 			t.Errorf("%s: %d %s %q", path, code, h.Get("Content-Type"), body)
 		}
+	}
+}
+
+// failingCommits is a store whose commits fail (a database gone).
+type failingCommits struct{ Store }
+
+func (failingCommits) Commit(context.Context, string, int64, []universal.Event, *Native) ([]universal.Event, error) {
+	return nil, errors.New("the database is gone")
+}
+
+// A commit that fails for another reason than another writer is a server
+// error (500), not a conflict: a client told 409 syncs and sends again,
+// for ever, while the failure lasts.
+func TestCommitFailureIsNoConflict(t *testing.T) {
+	n := start(t, failingCommits{sqliteStore(t, t.TempDir())}, Config{})
+	id := uniqueID("failing")
+	evs := translate(t, id, readCapture(t))
+	code, _, body := do(t, "POST", n.url+"/sessions/"+id+"/events", strings.NewReader(encode(evs[:5])), "Authorization", "Bearer "+testToken)
+	if code != http.StatusInternalServerError || !strings.Contains(body, "the database is gone") {
+		t.Errorf("events: %d %s", code, body)
+	}
+	code, _, body = do(t, "POST", n.url+"/sessions/"+id+"/native?agent=claude", bytes.NewReader(readCapture(t)), "Authorization", "Bearer "+testToken)
+	if code != http.StatusInternalServerError || !strings.Contains(body, "the database is gone") {
+		t.Errorf("native: %d %s", code, body)
 	}
 }
