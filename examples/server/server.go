@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -329,7 +331,43 @@ func (s *Server) Handler() http.Handler {
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
 	mux.Handle("/mcp", s.endWithStreams(mcpHandler))
 	handleInspector(mux)
-	return s.guard(mux)
+	return s.guard(jsonErrors(mux))
+}
+
+// jsonErrors answers the requests mux has no route for (404, or 405 with
+// Allow) with a JSON error, as every other error of the API.
+func jsonErrors(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h, pattern := mux.Handler(r)
+		if pattern != "" {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		st := &statusOnly{header: http.Header{}}
+		h.ServeHTTP(st, r) // the mux's own answer: its status and Allow
+		if allow := st.header.Get("Allow"); allow != "" {
+			w.Header().Set("Allow", allow)
+		}
+		code := cmp.Or(st.code, http.StatusNotFound)
+		httpError(w, code, strings.ToLower(http.StatusText(code))+": "+r.Method+" "+r.URL.Path)
+	})
+}
+
+// statusOnly is a ResponseWriter that keeps only the header and status.
+type statusOnly struct {
+	header http.Header
+	code   int
+}
+
+func (s *statusOnly) Header() http.Header { return s.header }
+func (s *statusOnly) WriteHeader(code int) {
+	if s.code == 0 {
+		s.code = code
+	}
+}
+func (s *statusOnly) Write(b []byte) (int, error) {
+	s.WriteHeader(http.StatusOK)
+	return len(b), nil
 }
 
 func httpError(w http.ResponseWriter, code int, msg string) {

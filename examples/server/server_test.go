@@ -551,8 +551,26 @@ func TestErrorsAreJSON(t *testing.T) {
 	if code, _, body := do(t, "POST", n.url+"/sessions/"+id+"/events", strings.NewReader(encode(evs[:5])), "Authorization", "Bearer "+testToken); code != 200 {
 		t.Fatalf("events: %d %s", code, body)
 	}
+	// The server's own routing, and the cross-origin guard, too.
+	for _, c := range []struct {
+		method, path string
+		code         int
+		hdr          []string
+	}{
+		{"GET", "/nothing", 404, nil},
+		{"PUT", "/sessions/" + id + "/events", 405, []string{"Authorization", "Bearer " + testToken}},
+		{"DELETE", "/sessions/" + id + "/log", 405, []string{"Authorization", "Bearer " + testToken}},
+		{"POST", "/sessions/" + id + "/events", 403, []string{"Authorization", "Bearer " + testToken, "Sec-Fetch-Site", "cross-site"}},
+	} {
+		code, h, body := do(t, c.method, n.url+c.path, nil, c.hdr...)
+		var e struct{ Error string }
+		if code != c.code || h.Get("Content-Type") != "application/json" || json.Unmarshal([]byte(body), &e) != nil || e.Error == "" ||
+			(code == 405 && h.Get("Allow") == "") {
+			t.Errorf("%s %s: %d %s %q", c.method, c.path, code, h.Get("Content-Type"), body)
+		}
+	}
 	for path, want := range map[string]int{
-		"/log?since=6":                  400 + 9,
+		"/log?since=6":                  409,
 		"/stream?since=6":               409,
 		"/log?since=x":                  400,
 		"/stream?since=-1":              400,
