@@ -51,6 +51,10 @@ type Handler struct {
 	Retry time.Duration
 	// Now stamps heartbeats (time.Now when nil).
 	Now func() time.Time
+	// Error writes an error answer, its status code and a message for
+	// people (http.Error's plain text when nil): a server whose errors
+	// have a shape of their own (JSON) gives its own.
+	Error func(w http.ResponseWriter, r *http.Request, code int, msg string)
 
 	once   sync.Once
 	closed context.Context // done once Close is called
@@ -77,32 +81,32 @@ func (h *Handler) init() {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rest, what, ok := cutLast(strings.TrimSuffix(r.URL.Path, "/"))
 	if !ok || (what != "log" && what != "stream") {
-		http.NotFound(w, r)
+		h.error(w, r, http.StatusNotFound, "not found")
 		return
 	}
 	_, id, ok := cutLast(rest)
 	if !ok || id == "" {
-		http.NotFound(w, r)
+		h.error(w, r, http.StatusNotFound, "not found")
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		h.error(w, r, http.StatusMethodNotAllowed, "method not allowed")
 		return
 	}
 	l := h.Store.Get(id)
 	if l == nil {
-		http.Error(w, "no session "+strconv.Quote(id), http.StatusNotFound)
+		h.error(w, r, http.StatusNotFound, "no session "+strconv.Quote(id))
 		return
 	}
 	since, err := sinceOf(r, what == "stream")
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+		h.error(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
 	if version := l.Version(); since > version {
 		w.Header().Set("X-Session-Version", strconv.FormatInt(version, 10))
-		http.Error(w, fmt.Sprintf("since %d is beyond the log's version %d: the server lost events the client has; sync again from a version both have (0 when in doubt)", since, version), http.StatusConflict)
+		h.error(w, r, http.StatusConflict, fmt.Sprintf("since %d is beyond the log's version %d: the server lost events the client has; sync again from a version both have (0 when in doubt)", since, version))
 		return
 	}
 	if what == "log" {
@@ -110,6 +114,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		h.stream(w, r, l, since)
 	}
+}
+
+func (h *Handler) error(w http.ResponseWriter, r *http.Request, code int, msg string) {
+	if h.Error != nil {
+		h.Error(w, r, code, msg)
+		return
+	}
+	http.Error(w, msg, code)
 }
 
 func cutLast(p string) (string, string, bool) {
@@ -186,20 +198,59 @@ func flusher(w http.ResponseWriter) http.Flusher {
 	}
 }
 
+// acceptsGzip reports whether the request accepts gzip (RFC 9110, 12.5.3):
+// named in any case (x-gzip too) or through "*", with a weight above 0,
+// however the weight is written ("q=0.0" refuses it as "q=0" does).
 func acceptsGzip(r *http.Request) bool {
+	gz, star := -1, -1 // the weight (in thousandths) given, -1 for none
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.TrimSpace(enc) == "gzip" && strings.ReplaceAll(q, " ", "") != "q=0" {
-			return true
+		enc, params, _ := strings.Cut(part, ";")
+		q := 1000
+		for _, p := range strings.Split(params, ";") {
+			if k, v, ok := strings.Cut(p, "="); ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+				q = weight(strings.TrimSpace(v))
+			}
+		}
+		switch enc = strings.TrimSpace(enc); {
+		case strings.EqualFold(enc, "gzip"), strings.EqualFold(enc, "x-gzip"):
+			gz = max(gz, q)
+		case enc == "*":
+			star = max(star, q)
 		}
 	}
-	return false
+	if gz >= 0 {
+		return gz > 0
+	}
+	return star > 0
+}
+
+// weight parses a qvalue ("1", "0.5", "0.000") in thousandths; one that is
+// malformed counts as 0.
+func weight(v string) int {
+	whole, frac, _ := strings.Cut(v, ".")
+	if (whole != "0" && whole != "1") || len(frac) > 3 {
+		return 0
+	}
+	n := 0
+	for i := range 3 {
+		n *= 10
+		if i < len(frac) {
+			if frac[i] < '0' || frac[i] > '9' {
+				return 0
+			}
+			n += int(frac[i] - '0')
+		}
+	}
+	if whole == "1" {
+		return 1000
+	}
+	return n
 }
 
 func (h *Handler) stream(w http.ResponseWriter, r *http.Request, l *Log, since int64) {
 	fl := flusher(w)
 	if fl == nil {
-		http.Error(w, "streaming unsupported: the response writer cannot flush", http.StatusInternalServerError)
+		h.error(w, r, http.StatusInternalServerError, "streaming unsupported: the response writer cannot flush")
 		return
 	}
 	if _, version, ended := l.linesEnded(since); ended && since >= version {

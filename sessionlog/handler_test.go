@@ -130,3 +130,68 @@ func openStream(t *testing.T, ctx context.Context, url string) *http.Response {
 	t.Cleanup(func() { resp.Body.Close() })
 	return resp
 }
+
+// Accept-Encoding is read as RFC 9110 says: a coding's name in any case,
+// and a weight of 0 however it is written (0, 0.0, 0.000) refuses it.
+func TestAcceptEncodingWeights(t *testing.T) {
+	evs := recorded(t)
+	l, srv := server(t, evs, time.Second)
+	if err := l.Append(evs[:3]...); err != nil {
+		t.Fatal(err)
+	}
+	for accept, gz := range map[string]bool{
+		"gzip":                  true,
+		"GZIP":                  true,
+		"br, Gzip;q=0.5":        true,
+		"gzip;q=1.0":            true,
+		"gzip;q=0.001":          true,
+		"gzip;q=0":              false,
+		"gzip;q=0.0":            false,
+		"gzip; q=0.000":         false,
+		"gzip;Q=0.00":           false,
+		"identity, gzip ;q=0.0": false,
+		"deflate":               false,
+		"*":                     true,
+		"*;q=0":                 false,
+		"gzip;q=0, *":           false,
+		"x-gzip":                true,
+		"":                      false,
+	} {
+		req, _ := http.NewRequest("GET", srv.URL+"/sessions/"+evs[0].SessionID+"/log", nil)
+		req.Header.Set("Accept-Encoding", accept) // set by hand: no transparent decoding
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.Header.Get("Content-Encoding") == "gzip"; got != gz {
+			t.Errorf("Accept-Encoding %q: gzip %v, want %v", accept, got, gz)
+		}
+	}
+}
+
+// Handler.Error writes every error answer when it is set.
+func TestHandlerError(t *testing.T) {
+	store := sessionlog.NewStore()
+	store.Open("s1")
+	var codes []int
+	h := &sessionlog.Handler{Store: store, Error: func(w http.ResponseWriter, _ *http.Request, code int, msg string) {
+		codes = append(codes, code)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		io.WriteString(w, `{"error":"`+msg+`"}`)
+	}}
+	for path, want := range map[string]int{
+		"/sessions/s1/log?since=x":    400,
+		"/sessions/s1/stream?since=1": 409,
+		"/sessions/s2/log":            404,
+		"/sessions/s1/other":          404,
+	} {
+		codes = nil
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		if rec.Code != want || len(codes) != 1 || codes[0] != want || rec.Header().Get("Content-Type") != "application/json" {
+			t.Errorf("%s: %d %v %q", path, rec.Code, codes, rec.Body.String())
+		}
+	}
+}

@@ -18,6 +18,9 @@ import (
 func (s *Server) guard(next http.Handler) http.Handler {
 	want := sha256.Sum256([]byte(s.cfg.Token))
 	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		httpError(w, http.StatusForbidden, "cross-origin request refused")
+	}))
 	h := cop.Handler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got, ok := bearer(r)

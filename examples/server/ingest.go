@@ -487,6 +487,11 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		batch = batch[:0]
 		if len(fresh) > 0 {
 			if err := s.commit(ctx, ss, base, fresh, nil); err != nil {
+				// Another writer got there first: a conflict; any other
+				// failure is the server's.
+				if ve := (*VersionError)(nil); !errors.As(err, &ve) {
+					return http.StatusInternalServerError, err.Error()
+				}
 				return http.StatusConflict, strings.TrimSpace(msg + " " + err.Error())
 			}
 			appended += len(fresh)

@@ -606,6 +606,125 @@ func TestInspector(t *testing.T) {
 	t.Run("live", func(t *testing.T) { testInspectorLive(t, e) })
 	t.Run("reload-opfs", func(t *testing.T) { testInspectorReload(t, e, "", "opfs") })
 	t.Run("reload-indexeddb", func(t *testing.T) { testInspectorReload(t, e, "idb", "indexeddb") })
+	t.Run("cache-ahead-opfs", func(t *testing.T) { testInspectorCacheAhead(t, e, "") })
+	t.Run("cache-ahead-indexeddb", func(t *testing.T) { testInspectorCacheAhead(t, e, "idb") })
+	t.Run("json-unparsed-hostile", func(t *testing.T) { testInspectorJSONUnparsedHostile(t, e) })
+}
+
+// Every event type and part is shown: JSON parts (an ACP resource, an MCP
+// tool's structured result) and agent.unparsed (a line the translator
+// could not read), which were left out; and agent output is text, never
+// markup, wherever it is shown.
+func testInspectorJSONUnparsedHostile(t *testing.T, e *inspectorEnv) {
+	id := "json-unparsed-hostile"
+	const evil = `<img src=x onerror=\"document.body.dataset.pwned=1\"><script>document.body.dataset.pwned=2</script>`
+	call := `{"type":"tool_call","name":"` + evil + `","arguments":"{}","call_id":"c1","tool_kind":"other","tool_input":{"command":"` + evil + `"}}`
+	body := universalLines(id, 1,
+		"session.started", `{"metadata":{"agent":"handmade","title":"`+evil+`"}}`,
+		"turn.started", `{"turn_id":"t1","metadata":null}`,
+		"item.completed", `{"item":{"item_id":"i1","native_item_id":null,"parent_id":null,"kind":"message","role":"user","content":[{"type":"text","text":"`+evil+`"},{"type":"json","json":{"type":"resource","resource":{"uri":"file:///srv/deploy.yaml","text":"`+evil+`"}}}],"status":"completed"}}`,
+		"item.completed", `{"item":{"item_id":"i2","native_item_id":null,"parent_id":null,"kind":"message","role":"assistant","content":[{"type":"reasoning","text":"`+evil+`"},{"type":"text","text":"`+evil+`"}],"status":"completed"}}`,
+		"item.completed", `{"item":{"item_id":"i3","native_item_id":null,"parent_id":"i2","kind":"tool_call","role":"assistant","content":[`+call+`],"status":"completed"}}`,
+		"item.completed", `{"item":{"item_id":"i4","native_item_id":null,"parent_id":"i2","kind":"tool_result","role":"tool","content":[{"type":"tool_result","call_id":"c1","output":"`+evil+`","is_error":false},{"type":"json","json":{"structured":"`+evil+`"}},{"type":"status","label":"`+evil+`","detail":"`+evil+`"},{"type":"file_ref","path":"`+evil+`","action":"write","diff":"`+evil+`"}],"status":"completed"}}`,
+		"agent.unparsed", `{"error":"`+evil+`","location":"line 7","raw_hash":null}`,
+		"error", `{"message":"`+evil+`","code":"`+evil+`","details":null,"will_retry":true}`,
+		"permission.requested", `{"permission_id":"p1","action":"`+evil+`","status":"requested","metadata":{"reason":"`+evil+`"}}`,
+		"question.requested", `{"question_id":"q1","prompt":"`+evil+`","options":["`+evil+`"],"status":"requested"}`,
+		"turn.ended", `{"turn_id":"t1","status":"completed","metadata":null}`,
+		"session.ended", `{"reason":"error","terminated_by":"agent","message":"`+evil+`","stderr":"`+evil+`"}`,
+	)
+	if code, _, resp := do(t, "POST", e.url+"/sessions/"+id+"/events", strings.NewReader(body)); code != 200 {
+		t.Fatalf("POST events: %d %s", code, resp)
+	}
+	ctx := e.tab(t)
+	navigate(t, ctx, e.url+"/view/"+id)
+	wait(t, ctx, "the session", `Number(document.body.dataset.version) === 12 && document.querySelector('[data-session-end]')`)
+	chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('details').forEach(d => d.open = true)`))
+	time.Sleep(200 * time.Millisecond) // an injected handler would have run
+	got := mustEval[map[string]any](t, ctx, `({
+		json: [...document.querySelectorAll('[data-part=json]')].map(p => p.textContent),
+		unparsed: [...document.querySelectorAll('[data-unparsed]')].map(p => p.textContent),
+		injected: document.querySelectorAll('#app img, #app script').length,
+		pwned: document.body.dataset.pwned || '',
+		shown: (document.body.innerText.match(/<img src=x/g) || []).length,
+	})`)
+	js, _ := got["json"].([]any)
+	un, _ := got["unparsed"].([]any)
+	if len(js) != 2 || !strings.Contains(fmt.Sprint(js[0]), "file:///srv/deploy.yaml") || !strings.Contains(fmt.Sprint(js[1]), "structured") {
+		t.Errorf("JSON parts shown: %q", js)
+	}
+	if len(un) != 1 || !strings.Contains(fmt.Sprint(un[0]), "line 7") || !strings.Contains(fmt.Sprint(un[0]), "<img src=x") {
+		t.Errorf("agent.unparsed shown: %q", un)
+	}
+	if got["injected"] != float64(0) || got["pwned"] != "" {
+		t.Errorf("agent output injected markup: %v", got)
+	}
+	if n, _ := got["shown"].(float64); n < 12 {
+		t.Errorf("the hostile text is shown as text %v times, want it everywhere it is (12 or more)", n)
+	}
+}
+
+func mustEval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := retryContext(func() (T, error) { return chromedp.Run(ctx, chromedp.Evaluate[T](expr)) })
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// A page whose cache holds events the server does not have (the server
+// lost them: its database was restored from a backup, or replaced) is
+// told so by the stream (409) and syncs again from 0: it shows what the
+// server has and goes on live, instead of showing the lost events and a
+// closed connection for ever.
+func testInspectorCacheAhead(t *testing.T, e *inspectorEnv, store string) {
+	id := "cache-ahead-" + store
+	page := e.url + "/view/" + id
+	if store != "" {
+		page += "?store=" + store
+	}
+	user := func(item, text string) string {
+		return `{"item":{"item_id":"` + item + `","native_item_id":null,"parent_id":null,"kind":"message","role":"user","content":[{"type":"text","text":"` + text + `"}],"status":"completed"}}`
+	}
+	post := func(body string) {
+		t.Helper()
+		if code, _, resp := do(t, "POST", e.url+"/sessions/"+id+"/events", strings.NewReader(body)); code != 200 {
+			t.Fatalf("POST events: %d %s", code, resp)
+		}
+	}
+	post(universalLines(id, 1,
+		"session.started", `{"metadata":{"agent":"handmade"}}`,
+		"turn.started", `{"turn_id":"t1","metadata":null}`,
+		"item.completed", user("i1", "kept by the server"),
+	))
+	ctx := e.tab(t)
+	navigate(t, ctx, page)
+	wait(t, ctx, "the session cached", `Number(document.body.dataset.storedVersion) === 3`)
+	// The events the server lost: the page cached them before.
+	lost := universalLines(id, 4, "item.completed", user("i2", "lost by the server"), "item.completed", user("i3", "lost too"))
+	lines, _ := json.Marshal(strings.Split(strings.TrimSpace(lost), "\n"))
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(
+		`EventCache.open(%q).then(c => c.append(%q, %s))`, store, id, lines), chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
+	navigate(t, ctx, page)
+	wait(t, ctx, "the server's session, live", `Number(document.body.dataset.cachedVersion) === 5 && Number(document.body.dataset.version) === 3 && document.querySelector('[data-connection=live]')`)
+	if s := read(t, ctx); strings.Join(s.User, "|") != "kept by the server" {
+		t.Errorf("after syncing again: user messages %q", s.User)
+	}
+	// What the server logs next is shown, and cached over the lost events.
+	post(universalLines(id, 4, "item.completed", user("i4", "new on the server")))
+	wait(t, ctx, "the new event", `Number(document.body.dataset.version) === 4 && Number(document.body.dataset.storedVersion) === 4`)
+	if s := read(t, ctx); strings.Join(s.User, "|") != "kept by the server|new on the server" {
+		t.Errorf("live after syncing again: user messages %q", s.User)
+	}
+	navigate(t, ctx, "about:blank")
+	navigate(t, ctx, page)
+	wait(t, ctx, "the cache again", `Number(document.body.dataset.cachedVersion) === 4 && document.querySelector('[data-connection=live]')`)
+	if s := read(t, ctx); strings.Join(s.User, "|") != "kept by the server|new on the server" {
+		t.Errorf("cached after syncing again: user messages %q", s.User)
+	}
 }
 
 // lines returns the offset after the first n lines of b.

@@ -55,16 +55,26 @@ func (s *Server) newMCP() *mcp.Server {
 }
 
 // pusher sends the notifications of sessions to the MCP sessions that
-// subscribed to them, in order, from one goroutine (a feed calls it locked,
-// and a slow client must not hold ingest up). The SDK drops a push to a
-// client that set no logging level.
+// subscribed to them, in order, each MCP session from a goroutine of its
+// own: a feed calls it locked, so a slow client must not hold ingest up,
+// and a client that stops reading (the server's write to it blocks until
+// its connection goes) must not hold up the pushes to the others. The SDK
+// drops a push to a client that set no logging level.
 type pusher struct {
+	ctx context.Context
 	log *slog.Logger
 
-	mu    sync.Mutex
-	subs  map[*mcp.ServerSession]map[string]bool
+	mu   sync.Mutex
+	subs map[*mcp.ServerSession]*subscriber
+}
+
+// subscriber is an MCP session's subscriptions and the pushes waiting for
+// it.
+type subscriber struct {
+	ids   map[string]bool
 	queue []pushed
-	wake  chan struct{}
+	wake  chan struct{} // a push is queued
+	gone  chan struct{} // closed when the MCP session ends
 }
 
 type pushed struct {
@@ -72,12 +82,13 @@ type pushed struct {
 	event   notify.Event
 }
 
-// maxQueue bounds the pushes waiting; past it the oldest are dropped (a
-// client polls what it missed: every notification has its index).
-const maxQueue = 1 << 16
+// maxQueue bounds the pushes waiting for one client; past it the oldest
+// are dropped (a client polls what it missed: every notification has its
+// index).
+const maxQueue = 1 << 12
 
-func newPusher(log *slog.Logger) *pusher {
-	return &pusher{log: log, subs: map[*mcp.ServerSession]map[string]bool{}, wake: make(chan struct{}, 1)}
+func newPusher(ctx context.Context, log *slog.Logger) *pusher {
+	return &pusher{ctx: ctx, log: log, subs: map[*mcp.ServerSession]*subscriber{}}
 }
 
 func (p *pusher) subscribe(ss *mcp.ServerSession, id string) {
@@ -86,70 +97,72 @@ func (p *pusher) subscribe(ss *mcp.ServerSession, id string) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	m, ok := p.subs[ss]
+	sub, ok := p.subs[ss]
 	if !ok {
-		m = map[string]bool{}
-		p.subs[ss] = m
+		sub = &subscriber{ids: map[string]bool{}, wake: make(chan struct{}, 1), gone: make(chan struct{})}
+		p.subs[ss] = sub
 		go func() {
 			ss.Wait()
 			p.mu.Lock()
 			delete(p.subs, ss)
 			p.mu.Unlock()
+			close(sub.gone)
 		}()
+		go p.deliver(ss, sub)
 	}
-	m[id] = true
+	sub.ids[id] = true
 }
 
 func (p *pusher) enqueue(id string, e notify.Event) {
 	p.mu.Lock()
-	if len(p.subs) == 0 {
-		p.mu.Unlock()
-		return
-	}
-	if len(p.queue) >= maxQueue {
-		p.queue = p.queue[1:]
-	}
-	p.queue = append(p.queue, pushed{id, e})
-	p.mu.Unlock()
-	select {
-	case p.wake <- struct{}{}:
-	default:
+	defer p.mu.Unlock()
+	for _, sub := range p.subs {
+		if !sub.ids[id] {
+			continue
+		}
+		if len(sub.queue) >= maxQueue {
+			sub.queue[0] = pushed{} // no hold on its text
+			sub.queue = sub.queue[1:]
+		}
+		sub.queue = append(sub.queue, pushed{id, e})
+		select {
+		case sub.wake <- struct{}{}:
+		default:
+		}
 	}
 }
 
-func (p *pusher) run(ctx context.Context) {
+// deliver pushes a subscriber's queue to its MCP session, in order, until
+// the session or the server ends.
+func (p *pusher) deliver(ss *mcp.ServerSession, sub *subscriber) {
 	for {
 		select {
-		case <-ctx.Done():
+		case <-p.ctx.Done():
 			return
-		case <-p.wake:
+		case <-sub.gone:
+			return
+		case <-sub.wake:
 		}
 		for {
 			p.mu.Lock()
-			if len(p.queue) == 0 {
+			if len(sub.queue) == 0 {
+				sub.queue = nil // what a burst grew is not kept
 				p.mu.Unlock()
 				break
 			}
-			item := p.queue[0]
-			p.queue = p.queue[1:]
-			var to []*mcp.ServerSession
-			for ss, ids := range p.subs {
-				if ids[item.session] {
-					to = append(to, ss)
-				}
-			}
+			item := sub.queue[0]
+			sub.queue[0] = pushed{}
+			sub.queue = sub.queue[1:]
 			p.mu.Unlock()
-			for _, ss := range to {
-				c, cancel := context.WithTimeout(ctx, 10*time.Second)
-				// The brief asks for notifications/message, which the SDK
-				// marks deprecated as of protocol 2026-07-28 (SEP-2577)
-				// but still sends.
-				//lint:ignore SA1019 logging is the push channel asked for
-				err := ss.Log(c, &mcp.LoggingMessageParams{Level: "info", Logger: LoggerPrefix + item.session, Data: item.event})
-				cancel()
-				if err != nil && ctx.Err() == nil {
-					p.log.Debug("mcp push", "session", item.session, "err", err)
-				}
+			c, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+			// The brief asks for notifications/message, which the SDK
+			// marks deprecated as of protocol 2026-07-28 (SEP-2577)
+			// but still sends.
+			//lint:ignore SA1019 logging is the push channel asked for
+			err := ss.Log(c, &mcp.LoggingMessageParams{Level: "info", Logger: LoggerPrefix + item.session, Data: item.event})
+			cancel()
+			if err != nil && p.ctx.Err() == nil {
+				p.log.Debug("mcp push", "session", item.session, "err", err)
 			}
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -167,4 +169,102 @@ func TestMCP(t *testing.T) {
 		cs.Close()
 		t.Error("MCP without the token")
 	}
+}
+
+// A client that stops reading its pushes (its stream's buffers fill, the
+// server's write to it blocks) holds up its own pushes only: another
+// client subscribed to the same session gets every notification.
+func TestMCPStuckClient(t *testing.T) {
+	n := start(t, sqliteStore(t, t.TempDir()), Config{Token: "tok"})
+	id := "sess-stuck"
+	auth := []string{"Authorization", "Bearer tok"}
+	post := func(body string) {
+		t.Helper()
+		if code, _, resp := do(t, "POST", n.url+"/sessions/"+id+"/events", strings.NewReader(body), auth...); code != 200 {
+			t.Fatalf("POST events: %d %s", code, resp)
+		}
+	}
+	post(universalLines(id, 1, "session.started", `{"metadata":{"agent":"handmade"}}`))
+
+	stuckMCP(t, n.url, "tok", id)
+	loud := connectMCP(t, n.url, "tok", true)
+	if _, err := loud.poll(t, id, -1); err != nil {
+		t.Fatal(err)
+	}
+
+	// Large messages: their pushes fill any buffer between the server and
+	// the stuck client.
+	const messages = 40
+	evs := []string{"turn.started", `{"turn_id":"t1","metadata":null}`}
+	for i := range messages {
+		text := fmt.Sprintf("message %d ", i) + strings.Repeat("x", 1<<20)
+		evs = append(evs, "item.completed", fmt.Sprintf(`{"item":{"item_id":"m%d","native_item_id":null,"parent_id":null,"kind":"message","role":"assistant","content":[{"type":"text","text":%q}],"status":"completed"}}`, i, text))
+	}
+	evs = append(evs, "turn.ended", `{"turn_id":"t1","status":"completed","metadata":null}`)
+	post(universalLines(id, 2, evs...))
+	want := messages + 3 // running, the messages, the completion, idle
+	got := 0
+	timeout := time.After(20 * time.Second)
+	for got < want {
+		select {
+		case e := <-loud.pushes:
+			<-loud.logger
+			if e.Index != got {
+				t.Fatalf("push %d has index %d", got, e.Index)
+			}
+			got++
+		case <-timeout:
+			t.Fatalf("the client that reads got %d pushes of %d while another was stuck", got, want)
+		}
+	}
+}
+
+// stuckMCP opens an MCP session by hand that sets a logging level,
+// subscribes to the session's pushes with a poll, opens its stream of
+// pushes and never reads it.
+func stuckMCP(t *testing.T, url, token, id string) {
+	t.Helper()
+	hc := &http.Client{Transport: &http.Transport{}}
+	t.Cleanup(hc.CloseIdleConnections)
+	session := ""
+	call := func(body string) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode/100 != 2 || strings.Contains(string(b), `"error"`) || strings.Contains(string(b), `"isError":true`) {
+			t.Fatalf("%s: %d %s", body, resp.StatusCode, b)
+		}
+		if session == "" {
+			session = resp.Header.Get("Mcp-Session-Id")
+		}
+	}
+	call(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"stuck","version":"0"}}}`)
+	call(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	call(`{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"info"}}`)
+	call(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"session_events","arguments":{"session_id":"` + id + `"}}}`)
+	req, _ := http.NewRequest("GET", url+"/mcp", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET /mcp: %d", resp.StatusCode)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
 }

@@ -2,13 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentnorm/agentnorm/universal"
 )
 
 // Two nodes on one PostgreSQL: a pusher streams native output into one,
@@ -153,5 +157,39 @@ func TestPostgresEvents(t *testing.T) {
 				t.Fatalf("%s: %s", n.url, got)
 			}
 		}
+	}
+}
+
+// Agent output is any text, NUL characters too (a command that printed
+// binary data): JSONB refuses \u0000, and the store must keep such an
+// event all the same, on both stores, and serve it as it came.
+func TestStoreNUL(t *testing.T) {
+	id := uniqueID("nul")
+	evs := translate(t, id, readCapture(t))[:3]
+	text := "before\x00after \\u0000 \"\x00\""
+	evs = append(evs, universal.Event{EventID: "evt_nul", Sequence: 4, Time: evs[2].Time, SessionID: id, Source: universal.SourceAgent,
+		Type: universal.TypeItemCompleted, Data: &universal.ItemSnapshot{Item: universal.Item{ItemID: "nul", Kind: universal.KindToolResult, Role: universal.RoleTool,
+			Status: universal.StatusCompleted, Content: []universal.Part{{Type: universal.PartToolResult, CallID: "c", Output: text}}}}})
+	stores := map[string]func() Store{"sqlite": func() Store { return sqliteStore(t, t.TempDir()) }}
+	if dsn := os.Getenv("AGENTNORM_TEST_POSTGRES"); dsn != "" {
+		pgForget(t, dsn, id)
+		stores["postgres"] = func() Store { return pgStore(t, dsn) }
+	}
+	for name, open := range stores {
+		t.Run(name, func(t *testing.T) {
+			store := open()
+			n := start(t, store, Config{})
+			if code, _, body := do(t, "POST", n.url+"/sessions/"+id+"/events", strings.NewReader(encode(evs))); code != 200 {
+				t.Fatalf("POST: %d %s", code, body)
+			}
+			got, _ := n.logOf(id)
+			if !sameLog(got, encode(evs)) || !strings.Contains(got, `before\u0000after \\u0000 \"\u0000\"`) {
+				t.Errorf("log: %s", got)
+			}
+			back, err := store.Events(context.Background(), id, 3)
+			if err != nil || len(back) != 1 || back[0].Data.(*universal.ItemSnapshot).Item.Content[0].Output != text {
+				t.Errorf("stored: %v %+v", err, back)
+			}
+		})
 	}
 }

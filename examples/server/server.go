@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -123,9 +125,10 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, store: cfg.Store, logs: sessionlog.NewStore(), log: cfg.Logger, sessions: map[string]*session{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.streams = &sessionlog.Handler{Store: s.logs, Heartbeat: cfg.Heartbeat, Retry: cfg.Retry}
+	s.streams = &sessionlog.Handler{Store: s.logs, Heartbeat: cfg.Heartbeat, Retry: cfg.Retry,
+		Error: func(w http.ResponseWriter, _ *http.Request, code int, msg string) { httpError(w, code, msg) }}
 	s.streamsDone, s.endStreams = context.WithCancel(context.Background())
-	s.push = newPusher(s.log)
+	s.push = newPusher(s.ctx, s.log)
 	s.mcp = s.newMCP()
 	rows, err := s.store.Sessions(ctx)
 	if err != nil {
@@ -138,11 +141,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.wg.Add(2)
-	go func() {
-		defer s.wg.Done()
-		s.push.run(s.ctx)
-	}()
+	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		s.store.Watch(s.ctx, func(id string, version int64) {
@@ -332,7 +331,43 @@ func (s *Server) Handler() http.Handler {
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
 	mux.Handle("/mcp", s.endWithStreams(mcpHandler))
 	handleInspector(mux)
-	return s.guard(mux)
+	return s.guard(jsonErrors(mux))
+}
+
+// jsonErrors answers the requests mux has no route for (404, or 405 with
+// Allow) with a JSON error, as every other error of the API.
+func jsonErrors(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h, pattern := mux.Handler(r)
+		if pattern != "" {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		st := &statusOnly{header: http.Header{}}
+		h.ServeHTTP(st, r) // the mux's own answer: its status and Allow
+		if allow := st.header.Get("Allow"); allow != "" {
+			w.Header().Set("Allow", allow)
+		}
+		code := cmp.Or(st.code, http.StatusNotFound)
+		httpError(w, code, strings.ToLower(http.StatusText(code))+": "+r.Method+" "+r.URL.Path)
+	})
+}
+
+// statusOnly is a ResponseWriter that keeps only the header and status.
+type statusOnly struct {
+	header http.Header
+	code   int
+}
+
+func (s *statusOnly) Header() http.Header { return s.header }
+func (s *statusOnly) WriteHeader(code int) {
+	if s.code == 0 {
+		s.code = code
+	}
+}
+func (s *statusOnly) Write(b []byte) (int, error) {
+	s.WriteHeader(http.StatusOK)
+	return len(b), nil
 }
 
 func httpError(w http.ResponseWriter, code int, msg string) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -538,5 +539,72 @@ func TestClientAhead(t *testing.T) {
 	}
 	if code, _, _ := do(t, "GET", n.url+"/sessions/"+id+"/notifications?since_index="+strconv.Itoa(next-1), nil); code != 200 {
 		t.Errorf("notifications since the last: %d", code)
+	}
+}
+
+// Every error of the API is JSON {"error":"…"}, as the README says, those
+// of the log and the stream (package sessionlog's) too.
+func TestErrorsAreJSON(t *testing.T) {
+	n := start(t, sqliteStore(t, t.TempDir()), Config{})
+	id := uniqueID("errors")
+	evs := translate(t, id, readCapture(t))
+	if code, _, body := do(t, "POST", n.url+"/sessions/"+id+"/events", strings.NewReader(encode(evs[:5])), "Authorization", "Bearer "+testToken); code != 200 {
+		t.Fatalf("events: %d %s", code, body)
+	}
+	// The server's own routing, and the cross-origin guard, too.
+	for _, c := range []struct {
+		method, path string
+		code         int
+		hdr          []string
+	}{
+		{"GET", "/nothing", 404, nil},
+		{"PUT", "/sessions/" + id + "/events", 405, []string{"Authorization", "Bearer " + testToken}},
+		{"DELETE", "/sessions/" + id + "/log", 405, []string{"Authorization", "Bearer " + testToken}},
+		{"POST", "/sessions/" + id + "/events", 403, []string{"Authorization", "Bearer " + testToken, "Sec-Fetch-Site", "cross-site"}},
+	} {
+		code, h, body := do(t, c.method, n.url+c.path, nil, c.hdr...)
+		var e struct{ Error string }
+		if code != c.code || h.Get("Content-Type") != "application/json" || json.Unmarshal([]byte(body), &e) != nil || e.Error == "" ||
+			(code == 405 && h.Get("Allow") == "") {
+			t.Errorf("%s %s: %d %s %q", c.method, c.path, code, h.Get("Content-Type"), body)
+		}
+	}
+	for path, want := range map[string]int{
+		"/log?since=6":                  409,
+		"/stream?since=6":               409,
+		"/log?since=x":                  400,
+		"/stream?since=-1":              400,
+		"/notifications?since_index=x":  400,
+		"/notifications?since_index=99": 409,
+	} {
+		code, h, body := do(t, "GET", n.url+"/sessions/"+id+path, nil)
+		var e struct{ Error string }
+		if code != want || h.Get("Content-Type") != "application/json" || json.Unmarshal([]byte(body), &e) != nil || e.Error == "" {
+			t.Errorf("%s: %d %s %q", path, code, h.Get("Content-Type"), body)
+		}
+	}
+}
+
+// failingCommits is a store whose commits fail (a database gone).
+type failingCommits struct{ Store }
+
+func (failingCommits) Commit(context.Context, string, int64, []universal.Event, *Native) ([]universal.Event, error) {
+	return nil, errors.New("the database is gone")
+}
+
+// A commit that fails for another reason than another writer is a server
+// error (500), not a conflict: a client told 409 syncs and sends again,
+// for ever, while the failure lasts.
+func TestCommitFailureIsNoConflict(t *testing.T) {
+	n := start(t, failingCommits{sqliteStore(t, t.TempDir())}, Config{})
+	id := uniqueID("failing")
+	evs := translate(t, id, readCapture(t))
+	code, _, body := do(t, "POST", n.url+"/sessions/"+id+"/events", strings.NewReader(encode(evs[:5])), "Authorization", "Bearer "+testToken)
+	if code != http.StatusInternalServerError || !strings.Contains(body, "the database is gone") {
+		t.Errorf("events: %d %s", code, body)
+	}
+	code, _, body = do(t, "POST", n.url+"/sessions/"+id+"/native?agent=claude", bytes.NewReader(readCapture(t)), "Authorization", "Bearer "+testToken)
+	if code != http.StatusInternalServerError || !strings.Contains(body, "the database is gone") {
+		t.Errorf("native: %d %s", code, body)
 	}
 }

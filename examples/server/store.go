@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -92,7 +93,14 @@ func schema(pg bool) []string {
 	if pg {
 		payload, blob = "JSONB", "BYTEA"
 	}
-	return []string{
+	var exact []string
+	if pg {
+		// JSONB holds no NUL character (\u0000), which agent output may
+		// have: such an event's JSON is kept as text beside its payload
+		// (where NUL is U+FFFD), and read from there.
+		exact = []string{`ALTER TABLE session_events ADD COLUMN IF NOT EXISTS payload_text TEXT`}
+	}
+	return append([]string{
 		`CREATE TABLE IF NOT EXISTS session_events (
 			session_id TEXT    NOT NULL,
 			seq        INTEGER NOT NULL,
@@ -111,7 +119,7 @@ func schema(pg bool) []string {
 			checkpoint    ` + blob + `,
 			ended         INTEGER NOT NULL DEFAULT 0,
 			updated_ms    BIGINT  NOT NULL DEFAULT 0)`,
-	}
+	}, exact...)
 }
 
 // OpenSQLite opens (creating) the store in dir/agentnorm.db.
@@ -220,7 +228,7 @@ func (s *sqlStore) Sessions(ctx context.Context) ([]SessionRow, error) {
 
 func (s *sqlStore) payloadCol() string {
 	if s.pg {
-		return "payload::text"
+		return "COALESCE(payload_text, payload::text)"
 	}
 	return "payload"
 }
@@ -289,7 +297,7 @@ func (s *sqlStore) Commit(ctx context.Context, id string, base int64, evs []univ
 	}
 	ins := `INSERT INTO session_events (session_id, seq, ts, type, payload) VALUES (?, ?, ?, ?, ?) RETURNING payload`
 	if s.pg {
-		ins = `INSERT INTO session_events (session_id, seq, ts, type, payload) VALUES (?, ?, ?, ?, CAST(CAST(? AS TEXT) AS JSONB)) RETURNING payload::text`
+		ins = `INSERT INTO session_events (session_id, seq, ts, type, payload, payload_text) VALUES (?, ?, ?, ?, CAST(CAST(? AS TEXT) AS JSONB), ?) RETURNING ` + s.payloadCol()
 	}
 	stmt, err := tx.PrepareContext(ctx, s.q(ins))
 	if err != nil {
@@ -304,8 +312,17 @@ func (s *sqlStore) Commit(ctx context.Context, id string, base int64, evs []univ
 			return nil, fmt.Errorf("commit of sequence %d at version %d", ev.Sequence, base+int64(i))
 		}
 		line = ev.AppendJSON(line[:0])
+		args := []any{id, ev.Sequence, ev.Time.UnixMilli(), string(ev.Type), string(line)}
+		if s.pg {
+			var exact *string // the JSON, when JSONB cannot hold it
+			if jsonb, ok := withoutNUL(line); ok {
+				text := string(line)
+				exact, args[4] = &text, string(jsonb)
+			}
+			args = append(args, exact)
+		}
 		var back string
-		if err := stmt.QueryRowContext(ctx, id, ev.Sequence, ev.Time.UnixMilli(), string(ev.Type), string(line)).Scan(&back); err != nil {
+		if err := stmt.QueryRowContext(ctx, args...).Scan(&back); err != nil {
 			return nil, fmt.Errorf("sequence %d: %w", ev.Sequence, err)
 		}
 		var c universal.Event
@@ -391,4 +408,26 @@ func (s *sqlStore) listen(ctx context.Context, f func(id string, version int64))
 		}
 		f(id, version)
 	}
+}
+
+// withoutNUL returns JSON text with each \u0000 escape (a NUL character,
+// which PostgreSQL's JSONB refuses) replaced by \ufffd, and whether it
+// had any.
+func withoutNUL(line []byte) ([]byte, bool) {
+	var out []byte
+	for i := 0; i < len(line); i++ {
+		if line[i] != '\\' || i+1 >= len(line) {
+			continue
+		}
+		if line[i+1] == 'u' && i+6 <= len(line) && string(line[i+2:i+6]) == "0000" {
+			if out == nil {
+				out = bytes.Clone(line)
+			}
+			copy(out[i+2:i+6], "fffd")
+			i += 5
+			continue
+		}
+		i++ // skip the escaped character: an escaped backslash is no escape
+	}
+	return out, out != nil
 }

@@ -30,7 +30,7 @@ function newModel() {
     title: '',           // metadata title, then each title status item
     items: new Map(),    // item_id → {id, parent, kind, role, status, parts}
     children: new Map(), // parent item_id → [item_id]
-    timeline: [],        // top-level entries, in order: {t: 'item'|'turn-start'|'turn-end'|'error'|'perm'|'question'|'end', …}
+    timeline: [],        // top-level entries, in order: {t: 'item'|'turn-start'|'turn-end'|'error'|'unparsed'|'perm'|'question'|'end', …}
     calls: new Map(),    // call_id → tool_call item_id
     results: new Map(),  // call_id → tool_result item_id
     perms: new Map(),    // permission_id → {id, action, status, call, reason}
@@ -145,6 +145,9 @@ function reduce(m, ev) {
       else m.usage.calls = addUsage(m.usage.calls, d.usage);
       if (d.cost_usd != null && d.scope !== 'session') m.usage.cost = (m.usage.cost || 0) + d.cost_usd;
       break;
+    case 'agent.unparsed':
+      m.timeline.push({ t: 'unparsed', error: d.error, location: d.location });
+      break;
     case 'session.ended':
       m.ended = d;
       m.status = d.reason === 'error' ? 'failed' : d.reason === 'terminated' ? 'terminated'
@@ -225,7 +228,10 @@ function renderPart(x, p, i) {
         p.diff ? details(x.id + ':' + i, {}, 'diff', h('pre', {}, p.diff)) : null);
     case 'image':
       return h('div', { class: 'file', 'data-part': 'image' }, `image ${p.mime_type || ''} ${p.path || ''}`);
-    case 'tool_call': case 'tool_result': case 'json':
+    case 'json':
+      return details(x.id + ':' + i, { class: 'json', 'data-part': 'json' }, 'json',
+        h('pre', {}, clip(JSON.stringify(p.json, null, 2), 20000)));
+    case 'tool_call': case 'tool_result':
       return null;
     default:
       return h('div', { class: 'muted', 'data-part': p.type }, p.type);
@@ -292,6 +298,9 @@ function renderEntry(m, e) {
       return h('div', { class: e.retry ? 'err retry' : 'err', 'data-error': '', 'data-will-retry': e.retry ? 'true' : 'false' },
         h('b', {}, e.retry ? 'error, retrying: ' : 'error: '), e.code ? `[${e.code}] ` : '', clip(e.message, 1000));
     case 'perm': return renderPerm(m.perms.get(e.id));
+    case 'unparsed':
+      return h('div', { class: 'err', 'data-unparsed': '' }, h('b', {}, 'not read: '),
+        e.location ? `${e.location} — ` : '', clip(e.error, 1000));
     case 'question': {
       const q = m.questions.get(e.id);
       return h('div', { class: 'question ' + q.status, 'data-question': q.id, 'data-status': q.status },
@@ -395,17 +404,45 @@ async function viewPage(root, id) {
       e => console.error('caching events', e));
   };
 
-  const es = new EventSource(`/sessions/${encodeURIComponent(id)}/stream?since=${m.version}`);
-  es.onopen = () => { conn = 'live'; draw(); };
-  es.onerror = () => { conn = es.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting'; draw(); };
-  es.onmessage = e => {
-    const ev = JSON.parse(e.data);
-    if (ev.type === 'heartbeat' || !reduce(m, ev)) return; // nothing new
-    pending.push(e.data);
-    if (!timer) timer = setTimeout(save, 50);
-    if (m.ended) { es.close(); conn = 'ended'; }
-    draw();
+  // sync follows the stream from the page's version. A stream refused
+  // with 409 means the server does not have that version: it lost events
+  // the cache holds (its database was restored or replaced). The page then
+  // forgets them and syncs again from 0, as the sync protocol asks.
+  const sync = () => {
+    const es = new EventSource(`/sessions/${encodeURIComponent(id)}/stream?since=${m.version}`);
+    es.onopen = () => { conn = 'live'; draw(); };
+    es.onerror = () => {
+      conn = es.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting';
+      draw();
+      if (conn === 'closed' && m.version > 0) again(m.version);
+    };
+    es.onmessage = e => {
+      const ev = JSON.parse(e.data);
+      if (ev.type === 'heartbeat' || !reduce(m, ev)) return; // nothing new
+      pending.push(e.data);
+      if (!timer) timer = setTimeout(save, 50);
+      if (m.ended) { es.close(); conn = 'ended'; }
+      draw();
+    };
   };
+  const again = async v => {
+    let r;
+    try {
+      r = await fetch(`/sessions/${encodeURIComponent(id)}/log?since=${v}`, { method: 'HEAD' });
+    } catch { return; }
+    if (r.status !== 409 || m.version !== v) return;
+    clearTimeout(timer);
+    timer = 0;
+    pending = [];
+    saving = saving.then(() => cache.clear(id)).then(() => { body.storedVersion = 0; },
+      e => console.error('clearing the cached events', e));
+    await saving;
+    Object.assign(m, newModel());
+    conn = 'connecting';
+    draw();
+    sync();
+  };
+  sync();
 }
 
 (function main() {

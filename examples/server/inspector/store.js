@@ -5,7 +5,7 @@
 // (OPFS), or records in IndexedDB where OPFS is missing (or with ?store=idb
 // in the page's address). load returns the events that follow each other
 // from 1 (whatever follows a damaged line is dropped and fetched again);
-// append adds lines after them.
+// append adds lines after them; clear forgets a session's events.
 'use strict';
 
 const EventCache = (() => {
@@ -44,6 +44,10 @@ const EventCache = (() => {
         await w.write({ type: 'write', position: size, data: lines.join('\n') + '\n' });
         await w.close(); // the new content replaces the file atomically
       },
+      // clear forgets the session's events.
+      async clear(id) {
+        try { await dir.removeEntry(file(id)); } catch (e) { if (e.name !== 'NotFoundError') throw e; }
+      },
     };
   }
 
@@ -70,6 +74,14 @@ const EventCache = (() => {
         const t = db.transaction('events', 'readwrite');
         const st = t.objectStore('events');
         for (const line of lines) st.put({ s: id, q: JSON.parse(line).sequence, line });
+        return new Promise((resolve, reject) => {
+          t.oncomplete = () => resolve();
+          t.onerror = t.onabort = () => reject(t.error);
+        });
+      },
+      clear(id) {
+        const t = db.transaction('events', 'readwrite');
+        t.objectStore('events').delete(range(id));
         return new Promise((resolve, reject) => {
           t.oncomplete = () => resolve();
           t.onerror = t.onabort = () => reject(t.error);
