@@ -159,7 +159,7 @@ func firstElement(line []byte) []byte {
 func streamType(typ string) bool {
 	switch typ {
 	case "system", "assistant", "user", "result", "stream_event", "control_request", "control_response",
-		"control_cancel_request", "keep_alive", "tool_progress", "auth_status", "rate_limit_event":
+		"control_cancel_request", "keep_alive", "tool_progress", "auth_status", "rate_limit_event", "command_lifecycle":
 		return true
 	}
 	return false

@@ -70,7 +70,13 @@ func hostRequest(sub string) bool {
 	switch sub {
 	case "initialize", "interrupt", "set_permission_mode", "set_model", "set_max_thinking_tokens",
 		"mcp_status", "mcp_message", "mcp_set_servers", "mcp_reconnect", "mcp_toggle", "stop_task",
-		"get_context_usage", "rewind_files", "reload_plugins", "apply_flag_settings", "get_settings":
+		"get_context_usage", "rewind_files", "reload_plugins", "apply_flag_settings", "get_settings",
+		// The rest of the Agent SDK's SDKControlRequestInner (sdk.d.ts,
+		// 2026), and side_question, which 2.1.283 answers on the wire.
+		"rename_session", "set_color", "get_session_cost", "list_models", "get_usage", "get_binary_version",
+		"mcp_call", "file_suggestions", "cancel_async_message", "read_file", "seed_read_state",
+		"register_repo_root", "reload_skills", "reload_output_styles", "background_tasks", "get_task_output",
+		"get_hooks_listing", "update_settings", "list_permission_rules", "mcp_read_resource", "side_question":
 		return true
 	}
 	return false

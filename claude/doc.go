@@ -293,7 +293,9 @@
 // are the session's title: session.started metadata "title" when they
 // come before the session starts, else a status item labelled "title"
 // (metadata {"source": "agent"} or {"source": "user"}) when the title
-// changes; a generated title never replaces the user's. Without partial messages stream-json has no
+// changes; a generated title never replaces the user's. Stream-json's
+// system/session_title_changed (2.1.28x: {title, source: ai | custom}) is
+// the same title, source custom the user's. Without partial messages stream-json has no
 // per-call usage; its model is system/init's, in session.started and
 // turn.started metadata. Turn usage (scope turn) is
 // result.usage: the turn's main-loop API calls (summed over folded
@@ -401,6 +403,9 @@
 //
 // Top-level types: keep_alive, rate_limit_event, tool_progress,
 // tool_use_summary, auth_status, prompt_suggestion, active_goal,
+// command_lifecycle (a prompt queued on stdin: queued, started,
+// completed, cancelled, discarded; one that runs is echoed as a user
+// line), autocompact_state,
 // control_response from the CLI (answers to the host's own requests; in an
 // exchange, a control_response or control_cancel_request that answers no
 // request either side sent is reported as agent.unparsed), the
@@ -439,6 +444,8 @@
 // file before it, a sub-agent file is translated. System
 // subtypes: status, thinking_tokens, hook_started, hook_progress,
 // hook_response without a context for the model, stop_hook_summary, task_progress, task_updated,
+// task_summary, post_turn_summary (a digest of the turn for a host's
+// agent list),
 // background_tasks_changed, session_state_changed, local_command_output,
 // informational, notification, plugin_install, files_persisted,
 // memory_recall, elicitation_complete, control_request_progress,

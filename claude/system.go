@@ -38,6 +38,10 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 			return dst
 		}
 		return t.failedStatus(dst, universal.LabelCompaction, first(r.Get("compact_error").Str, "compaction failed"))
+	case "session_title_changed":
+		// Stream-json's title (2.1.28x: {title, source: ai | custom},
+		// what ai-title and custom-title entries are in a transcript).
+		return t.setTitle(dst, r.Get("title").Str, r.Get("source").Str == "custom")
 	case "compact_boundary":
 		md := r.Get("compact_metadata")
 		if !md.Exists() {
@@ -254,7 +258,12 @@ func (t *Translator) title(dst events, r jsonscan.Value, byUser bool) events {
 	if byUser {
 		key = "customTitle"
 	}
-	title := r.Get(key).Str
+	return t.setTitle(dst, r.Get(key).Str, byUser)
+}
+
+// setTitle reports the session's title: one the user gave is kept over
+// the ones Claude Code generates.
+func (t *Translator) setTitle(dst events, title string, byUser bool) events {
 	if title == "" || title == t.s.Title || t.s.TitleByUser && !byUser {
 		return dst
 	}

@@ -1,0 +1,91 @@
+package claude_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// resident2283 is stdout of a resident `claude --print --input-format
+// stream-json --output-format stream-json` process of Claude Code 2.1.283
+// (2026-09-26) as a public project's probe notes record it ("E9", the
+// control protocol inventory; found by content search, the index does not
+// name the repository): the task_started line is quoted verbatim (the
+// session id shortened), the command_lifecycle lines in the fields the
+// notes list for them (state, command_uuid; Claude Code writes
+// {type: command_lifecycle, command_uuid, state, session_id, uuid}, as
+// other projects' tests and SDK notes write them: "queued|started|
+// completed|cancelled|discarded"), the init, user echo, assistant and
+// result lines shortened to what the sequence the notes give needs. A
+// resident process acknowledges each prompt it takes from stdin before
+// anything else, so its output starts with command_lifecycle lines.
+var resident2283 = []string{
+	`{"type":"command_lifecycle","command_uuid":"2bf94cb6-1b2f-4a0e-9e55-4c2e4f1d3a01","state":"queued","uuid":"c0000000-0000-4000-8000-000000000001","session_id":"0ad55807-b62b-476d-a321-a13ed744e7dc"}`,
+	`{"type":"command_lifecycle","command_uuid":"2bf94cb6-1b2f-4a0e-9e55-4c2e4f1d3a01","state":"started","uuid":"c0000000-0000-4000-8000-000000000002","session_id":"0ad55807-b62b-476d-a321-a13ed744e7dc"}`,
+	`{"type":"system","subtype":"init","cwd":"/tmp/resident-e9c","session_id":"0ad55807-b62b-476d-a321-a13ed744e7dc","tools":["Task","Bash","Workflow"],"model":"claude-haiku-4-5","permissionMode":"bypassPermissions","claude_code_version":"2.1.283","uuid":"c0000000-0000-4000-8000-000000000003"}`,
+	`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"E9-BUSY-BASH"}]},"session_id":"0ad55807-b62b-476d-a321-a13ed744e7dc","parent_tool_use_id":null,"uuid":"2bf94cb6-1b2f-4a0e-9e55-4c2e4f1d3a01","timestamp":"2026-09-26T00:40:22.600Z","isReplay":true}`,
+	`{"type":"assistant","message":{"id":"msg_e9_1","type":"message","role":"assistant","model":"claude-haiku-4-5","content":[{"type":"tool_use","id":"toolu_e9_fg","name":"Bash","input":{"command":"sleep 5; echo fg-done"}}],"stop_reason":"tool_use","usage":{"input_tokens":10,"output_tokens":5}},"parent_tool_use_id":null,"session_id":"0ad55807-b62b-476d-a321-a13ed744e7dc","uuid":"c0000000-0000-4000-8000-000000000004"}`,
+	`{"type":"system","subtype":"task_started","task_id":"b2k6xdn8u","tool_use_id":"toolu_e9_fg","description":"sleep 5; echo fg-done","is_backgrounded":false,"task_type":"local_bash","uuid":"60adf10f-6bc1-4799-8672-bd8d0d8a2ff7","session_id":"0ad55807-b62b-476d-a321-a13ed744e7dc"}`,
+	`{"type":"system","subtype":"task_notification","task_id":"b2k6xdn8u","tool_use_id":"toolu_e9_fg","status":"completed","output_file":"","summary":"sleep 5; echo fg-done","uuid":"40e4d246-c26d-460d-8d3f-27f3bf20b698","session_id":"0ad55807-b62b-476d-a321-a13ed744e7dc"}`,
+	`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_e9_fg","type":"tool_result","content":"fg-done","is_error":false}]},"parent_tool_use_id":null,"session_id":"0ad55807-b62b-476d-a321-a13ed744e7dc","uuid":"c0000000-0000-4000-8000-000000000005"}`,
+	`{"type":"assistant","message":{"id":"msg_e9_2","type":"message","role":"assistant","model":"claude-haiku-4-5","content":[{"type":"text","text":"fg-done"}],"stop_reason":"end_turn","usage":{"input_tokens":12,"output_tokens":3}},"parent_tool_use_id":null,"session_id":"0ad55807-b62b-476d-a321-a13ed744e7dc","uuid":"c0000000-0000-4000-8000-000000000006"}`,
+	`{"type":"system","subtype":"session_title_changed","title":"Run a foreground sleep","source":"ai","revision":1,"uuid":"c0000000-0000-4000-8000-000000000007","session_id":"0ad55807-b62b-476d-a321-a13ed744e7dc"}`,
+	`{"type":"system","subtype":"post_turn_summary","summarizes_uuid":"c0000000-0000-4000-8000-000000000006","status_category":"completed","status_detail":"Ran the command; it printed fg-done","is_noteworthy":false,"title":"Foreground sleep","description":"","recent_action":"Ran sleep 5","needs_action":"","artifact_urls":[],"uuid":"c0000000-0000-4000-8000-000000000008","session_id":"0ad55807-b62b-476d-a321-a13ed744e7dc"}`,
+	`{"type":"result","subtype":"success","is_error":false,"duration_ms":7000,"num_turns":2,"result":"fg-done","session_id":"0ad55807-b62b-476d-a321-a13ed744e7dc","total_cost_usd":0.0004,"usage":{"input_tokens":22,"output_tokens":8},"uuid":"c0000000-0000-4000-8000-000000000009"}`,
+	`{"type":"command_lifecycle","command_uuid":"2bf94cb6-1b2f-4a0e-9e55-4c2e4f1d3a01","state":"completed","uuid":"c0000000-0000-4000-8000-00000000000a","session_id":"0ad55807-b62b-476d-a321-a13ed744e7dc"}`,
+	`{"type":"command_lifecycle","command_uuid":"c972d202-0000-4000-8000-000000000000","state":"cancelled","uuid":"c0000000-0000-4000-8000-00000000000b","session_id":"0ad55807-b62b-476d-a321-a13ed744e7dc"}`,
+	`{"type":"system","subtype":"session_title_changed","title":"Sleep probe","source":"custom","revision":2,"uuid":"c0000000-0000-4000-8000-00000000000c","session_id":"0ad55807-b62b-476d-a321-a13ed744e7dc"}`,
+	`{"type":"system","subtype":"session_title_changed","title":"Run a foreground sleep, again","source":"ai","revision":3,"uuid":"c0000000-0000-4000-8000-00000000000d","session_id":"0ad55807-b62b-476d-a321-a13ed744e7dc"}`,
+}
+
+// TestResidentStreamExtensions: the stream-json lines Claude Code 2.1.28x
+// writes beside the Agent SDK's message union: command_lifecycle (the
+// state of a prompt queued on stdin), system/session_title_changed
+// ({title, source: ai | custom, revision}: the title a transcript's
+// ai-title and custom-title entries give; CLI 2.1.288 emits it, a public
+// project's test notes), system/post_turn_summary (the SDK's
+// SDKPostTurnSummaryMessage, a digest for a host's agent list) and
+// task_summary. Each was agent.unparsed, the title lost, and an output
+// that starts with command_lifecycle, as a resident process's does, was
+// not detected at all.
+func TestResidentStreamExtensions(t *testing.T) {
+	if f := claude.Detect([]byte(strings.Join(resident2283[:3], "\n") + "\n")); f != claude.FormatStreamJSON {
+		t.Errorf("Detect = %q, want %q", f, claude.FormatStreamJSON)
+	}
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, resident2283...)
+	checkShape(t, evs)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
+		t.Fatalf("agent.unparsed: %v", u)
+	}
+	var titles []string
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		it := e.Data.(*universal.ItemSnapshot).Item
+		if it.Kind == universal.KindStatus && it.Content[0].Label == universal.LabelTitle {
+			titles = append(titles, it.Content[0].Detail+" "+string(it.Content[0].Metadata))
+		}
+	}
+	// The user's title stands against a later generated one.
+	want := []string{`Run a foreground sleep {"source":"agent"}`, `Sleep probe {"source":"user"}`}
+	if strings.Join(titles, "|") != strings.Join(want, "|") {
+		t.Errorf("titles %q, want %q", titles, want)
+	}
+
+	// The host's side: requests of the SDK's SDKControlRequestInner the
+	// exchange reader did not know (cancel_async_message {message_uuid};
+	// side_question, which the same 2.1.283 probe sent) were
+	// agent.unparsed.
+	evs = feed(t, claude.FormatExchange, nil, nil,
+		`in:{"type":"control_request","request_id":"cancel:c972d202","request":{"subtype":"cancel_async_message","message_uuid":"c972d202-0000-4000-8000-000000000000"}}`,
+		`in:{"type":"control_request","request_id":"9dcd2b33-2683-43ac-ad5a-0c6f738cc0eb","request":{"subtype":"side_question","question":"which file?","history":[]}}`,
+		`in:{"type":"control_request","request_id":"r3","request":{"subtype":"rename_session","title":"Sleep probe","source":"host"}}`,
+		resident2283[2],
+		`{"type":"control_response","response":{"subtype":"success","request_id":"cancel:c972d202","response":{"cancelled":true}}}`,
+		`{"type":"system","subtype":"control_request_progress","request_id":"9dcd2b33-2683-43ac-ad5a-0c6f738cc0eb","status":"started","uuid":"20be6910-a892-4360-b696-c74bde70f48b","session_id":"0ad55807-b62b-476d-a321-a13ed744e7dc"}`,
+	)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
+		t.Fatalf("exchange: agent.unparsed: %v", u)
+	}
+}
