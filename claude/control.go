@@ -55,7 +55,9 @@ func (t *Translator) controlRequest(dst events, r jsonscan.Value) events {
 	switch sub := req.Get("subtype").Str; sub {
 	case "can_use_tool":
 		return t.canUseTool(dst, r, req)
-	case "hook_callback", "mcp_message", "elicitation", "request_user_dialog":
+	case "elicitation":
+		return t.elicitation(dst, r, req)
+	case "hook_callback", "mcp_message", "request_user_dialog":
 		// Hook and MCP plumbing between the CLI and an SDK host; not part
 		// of the session's content.
 		return dst
@@ -80,6 +82,69 @@ func hostRequest(sub string) bool {
 		return true
 	}
 	return false
+}
+
+// elicitKey is the Requests entry of an MCP elicitation (no tool_use id
+// is one): its question is keyed by the request id, not by a tool call.
+const elicitKey = "\x00elicitation:"
+
+// elicitation maps an MCP server's request for user input, which the CLI
+// hands to the host (SDKControlElicitationRequest {mcp_server_name,
+// message, mode: form | url, url, elicitation_id, requested_schema, title,
+// display_name, description}), to a question; the host's answer
+// (ElicitResult {action: accept | decline | cancel, content}) resolves it,
+// as codex's mcpServer/elicitation/request.
+func (t *Translator) elicitation(dst events, r, req jsonscan.Value) events {
+	reqID := r.Get("request_id").Str
+	if reqID == "" {
+		return t.unparsed(dst, "request_id", fmt.Errorf("elicitation without a request_id"))
+	}
+	if t.s.Requests == nil {
+		t.s.Requests = map[string]string{}
+	}
+	if _, ok := t.s.Requests[reqID]; ok {
+		return dst // a repeat
+	}
+	t.s.Requests[t.w.Copy(reqID)] = elicitKey
+	var o jsonw.Object
+	o.String("method", "elicitation").
+		OptString("server_name", req.Get("mcp_server_name").Str).
+		OptString("mode", req.Get("mode").Str).
+		OptString("url", req.Get("url").Str).
+		OptString("elicitation_id", req.Get("elicitation_id").Str).
+		OptString("title", req.Get("title").Str).
+		Raw("requested_schema", jsonw.Compact(req.Get("requested_schema").Raw))
+	dst = t.ensureTurn(dst, "")
+	return t.w.AskQuestion(dst, universal.Question{
+		QuestionID: t.w.Copy(reqID), Prompt: t.w.Copy(req.Get("message").Str), Metadata: o.Bytes(),
+	}, universal.SourceAgent, t.raw)
+}
+
+// resolveElicitation resolves an elicitation's question with the host's
+// ElicitResult (nil: withdrawn) or error.
+func (t *Translator) resolveElicitation(dst events, reqID string, result jsonscan.Value, errText string, cancelled bool) events {
+	delete(t.s.Requests, reqID)
+	var o jsonw.Object
+	status, resp := universal.QuestionRejected, ""
+	switch {
+	case cancelled:
+		o.Bool("cancelled", true)
+	case errText != "":
+		o.String("error", errText)
+	default:
+		action := result.Get("action").Str
+		content := result.Get("content")
+		o.OptString("action", action).Raw("content", jsonw.Compact(content.Raw))
+		if action == "accept" {
+			status, resp = universal.QuestionAnswered, jsonw.Compact(content.Raw)
+			if content.Type == gjson.String {
+				resp = content.Str
+			}
+		}
+	}
+	return t.w.ResolveQuestion(dst, universal.Question{
+		QuestionID: t.w.Copy(reqID), Response: t.w.Copy(resp), Status: status, Metadata: o.Bytes(),
+	}, universal.SourceAgent, t.raw)
 }
 
 // canUseTool maps a permission request (--permission-prompt-tool stdio):
@@ -191,6 +256,13 @@ func (t *Translator) hostAnswer(dst events, r jsonscan.Value) events {
 	}
 	inner := resp.Sub("response")
 	errored := resp.Get("subtype").Str == "error"
+	if key == elicitKey {
+		errText := ""
+		if errored {
+			errText = first(resp.Get("error").Str, "error")
+		}
+		return t.resolveElicitation(dst, id, inner, errText, false)
+	}
 	allow := !errored && inner.Get("behavior").Str == "allow"
 	tl := t.toolFor(key)
 	if tl != nil && tl.Question {
@@ -224,6 +296,9 @@ func (t *Translator) cancelRequest(dst events, r jsonscan.Value) events {
 			return t.unparsed(dst, "request_id", fmt.Errorf("control_cancel_request of request %q, which was never sent", id))
 		}
 		return dst
+	}
+	if key == elicitKey {
+		return t.resolveElicitation(dst, id, jsonscan.Value{}, "", true)
 	}
 	if tl := t.toolFor(key); tl != nil && tl.Question {
 		if tl.QDone {

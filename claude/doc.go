@@ -110,7 +110,8 @@
 //	system/permission_denied, result.permission_denials, control_request
 //	can_use_tool, control_response, tool_result_meta / permissionDecision
 //	                       permission.requested / permission.resolved
-//	AskUserQuestion        question.requested / question.resolved
+//	AskUserQuestion, control_request elicitation (an MCP server asks the user)
+//	                       question.requested / question.resolved
 //	progress/agent_progress (transcripts)
 //	                       the nested sub-agent message, under its Agent call
 //	system/api_error, cost-state (transcripts)
@@ -363,7 +364,13 @@
 // questions (question_id = tool_use_id; prompt and options of the first
 // question, every question in metadata), answered from the host's allow
 // answers or the tool result, rejected on deny or an error result; their
-// can_use_tool request is not also a permission.
+// can_use_tool request is not also a permission. An MCP elicitation the
+// CLI hands to the host (control_request elicitation) is a question
+// (question_id = request_id, prompt its message, metadata method
+// "elicitation", server_name, mode, requested_schema, url), answered by
+// the host's accepted ElicitResult (the response its content), rejected
+// when declined, cancelled, withdrawn (control_cancel_request) or answered
+// with an error.
 //
 // Sessions. The native session id follows the latest system/init (a
 // --resume keeps it in current versions; older ones minted a new one), or
@@ -409,8 +416,7 @@
 // control_response from the CLI (answers to the host's own requests; in an
 // exchange, a control_response or control_cancel_request that answers no
 // request either side sent is reported as agent.unparsed), the
-// control requests hook_callback, mcp_message, elicitation and
-// request_user_dialog; the host's control requests (initialize, interrupt,
+// control requests hook_callback, mcp_message and request_user_dialog; the host's control requests (initialize, interrupt,
 // set_permission_mode, set_model, …), keep_alive and
 // update_environment_variables. Transcript entries: summary, agent-name, worktree-state, file-history-snapshot,
 // file-history-delta, pr-link (its URL is in the output of the tool that

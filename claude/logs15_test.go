@@ -89,3 +89,60 @@ func TestResidentStreamExtensions(t *testing.T) {
 		t.Fatalf("exchange: agent.unparsed: %v", u)
 	}
 }
+
+// TestMCPElicitationQuestion: an MCP server's elicitation (its tool asks
+// the user for input) reaches an SDK host as the CLI's control_request
+// {subtype: elicitation, mcp_server_name, message, mode, requested_schema}
+// (SDKControlElicitationRequest of the Agent SDK's sdk.d.ts); the host
+// answers with an ElicitResult {action, content}. The request below is the
+// one the same 2.1.283 probe quotes verbatim (resident2283); the rest of
+// the exchange is written in the shapes it describes (the tool
+// mcp__e9eliciting__ask_host, an accepted answer; a second elicitation the
+// host declines, a third the CLI withdraws). The question and its answer
+// were dropped as plumbing; they are now a question, as codex's
+// mcpServer/elicitation/request is.
+func TestMCPElicitationQuestion(t *testing.T) {
+	const sid = "19886bf4-f939-40ca-ac10-3776df68e580"
+	ask := func(id, msg string) string {
+		return `{"type":"control_request","request_id":"` + id + `","request":{"subtype":"elicitation","mcp_server_name":"e9eliciting","message":"` + msg + `","mode":"form","requested_schema":{"type":"object","properties":{"answer":{"type":"string"}},"required":["answer"]}}}`
+	}
+	evs := feed(t, claude.FormatExchange, nil, nil,
+		`in:{"type":"user","message":{"role":"user","content":"ask the host"},"uuid":"u-1"}`,
+		`{"type":"system","subtype":"init","cwd":"/tmp/x","session_id":"`+sid+`","tools":["mcp__e9eliciting__ask_host"],"model":"claude-haiku-4-5","permissionMode":"bypassPermissions","claude_code_version":"2.1.283","uuid":"i1"}`,
+		`{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-haiku-4-5","content":[{"type":"tool_use","id":"toolu_1","name":"mcp__e9eliciting__ask_host","input":{}}],"stop_reason":"tool_use","usage":{"input_tokens":3,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"`+sid+`","uuid":"a1"}`,
+		`{"type":"control_request","request_id":"97bacb9a-7e8f-4515-87f7-8126bfc05422","request":{"subtype":"elicitation","mcp_server_name":"e9eliciting","message":"E9 请人回答","mode":"form","requested_schema":{"type":"object","properties":{"answer":{"type":"string"}},"required":["answer"]}}}`,
+		`in:{"type":"control_response","response":{"subtype":"success","request_id":"97bacb9a-7e8f-4515-87f7-8126bfc05422","response":{"action":"accept","content":{"answer":"42"}}}}`,
+		ask("e2", "Which branch?"),
+		`in:{"type":"control_response","response":{"subtype":"success","request_id":"e2","response":{"action":"decline"}}}`,
+		ask("e3", "Still there?"),
+		`{"type":"control_cancel_request","request_id":"e3"}`,
+		`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_1","type":"tool_result","content":"answer: 42"}]},"parent_tool_use_id":null,"session_id":"`+sid+`","uuid":"r1"}`,
+		`{"type":"assistant","message":{"id":"msg_2","type":"message","role":"assistant","model":"claude-haiku-4-5","content":[{"type":"text","text":"The host said 42."}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"`+sid+`","uuid":"a2"}`,
+		`{"type":"result","subtype":"success","is_error":false,"duration_ms":10,"num_turns":2,"result":"The host said 42.","session_id":"`+sid+`","total_cost_usd":0.001,"usage":{"input_tokens":6,"output_tokens":2},"uuid":"res1"}`,
+		// An answer to an elicitation already answered answers nothing.
+		`in:{"type":"control_response","response":{"subtype":"success","request_id":"e2","response":{"action":"accept","content":{"answer":"main"}}}}`,
+	)
+	checkShape(t, evs)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 1 {
+		t.Errorf("agent.unparsed %v, want the repeated answer's", u)
+	}
+	var got []string
+	for _, e := range evs {
+		if e.Type != universal.TypeQuestionRequested && e.Type != universal.TypeQuestionResolved {
+			continue
+		}
+		q := e.Data.(*universal.Question)
+		got = append(got, string(e.Type)+" "+q.QuestionID+" "+q.Prompt+" "+string(q.Status)+" "+q.Response)
+	}
+	want := []string{
+		"question.requested 97bacb9a-7e8f-4515-87f7-8126bfc05422 E9 请人回答 requested ",
+		`question.resolved 97bacb9a-7e8f-4515-87f7-8126bfc05422  answered {"answer":"42"}`,
+		"question.requested e2 Which branch? requested ",
+		"question.resolved e2  rejected ",
+		"question.requested e3 Still there? requested ",
+		"question.resolved e3  rejected ",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("questions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
