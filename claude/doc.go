@@ -104,6 +104,9 @@
 //	                       a failed compaction's status line: the same, failed;
 //	                       bridge_status, Remote Control bridging the session
 //	                       to claude.ai/code: label remote_control, metadata url)
+//	marble-origami-commit (transcripts: context collapse)
+//	                       status item (label compaction, detail collapse,
+//	                       the commit's summary and span in metadata)
 //	system/local_command, away_summary
 //	                       system item with the text (away_summary: the recap
 //	                       written when the user comes back to an idle session)
@@ -426,8 +429,10 @@
 // isolation-latch, memory-mode, history-suppression, frame-link (its URL
 // is in the Artifact tool's output), artifact-comment-monitor,
 // artifact-autoreact-ledger, attribution-snapshot, observer-ref,
-// fork-context-ref, content-replacement), a background job's started,
-// launched and result entries (a result with a key and no subtype),
+// fork-context-ref, content-replacement, speculation-accept,
+// marble-origami-snapshot, marble-origami-reset), a background job's
+// started, launched and result entries (a result with a key and no
+// subtype) and a Workflow journal's failed entries,
 // agent-setting after the session started,
 // attachment (context the CLI injects: environment, skills, reminders,
 // hook output shown to the user, diagnostics) except queued_command (what

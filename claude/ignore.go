@@ -55,7 +55,11 @@ func ignoredType(typ string) bool {
 		"observer-ref",              // internal bookkeeping
 		"fork-context-ref",          // a forked sub-agent's context, which its own file holds
 		"content-replacement",       // previews that replace persisted tool results on resume; the result is in the transcript
-		"started", "launched":       // a background job's markers (key, agentId); its result is a result entry with a key
+		"started", "launched",       // a background job's markers (key, agentId); its result is a result entry with a key
+		"failed",                  // a Workflow journal's agent that failed (key, agentId); the workflow's own result reports it
+		"speculation-accept",      // a speculative response accepted (timeSavedMs)
+		"marble-origami-snapshot", // context collapse: the collapses staged, not yet committed
+		"marble-origami-reset":    // context collapse: its state reset
 		return true
 	}
 	return false

@@ -146,3 +146,46 @@ func TestMCPElicitationQuestion(t *testing.T) {
 		t.Errorf("questions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestTranscriptContextCollapse: transcript entries of Claude Code
+// 2.1.1xx and later that other parsers list from its own entry table
+// ("marble-origami-commit", "marble-origami-snapshot",
+// "marble-origami-reset", "speculation-accept": "always" written, as a
+// public analysis of the 2.1.145–2.1.181 bundles quotes it) and a Workflow
+// journal's failed agent ({"type":"failed","key","agentId"}, beside the
+// started and result records already ignored) were agent.unparsed. A
+// context-collapse commit ({collapseId, summaryUuid, summaryContent,
+// summary, firstArchivedUuid, lastArchivedUuid}, in the shape public
+// parsers' tests write it) takes a span of the conversation out of the
+// model's context and leaves its summary, as a compaction does: it is now
+// a compaction status item (detail "collapse", the commit in metadata);
+// the others are bookkeeping.
+func TestTranscriptContextCollapse(t *testing.T) {
+	l := func(s string) string { return transcriptLine("2.1.181", s) }
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		l(`{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"look at the logs"}}`),
+		l(`{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"The logs show a timeout."}]}}`),
+		l(`{"type":"speculation-accept","timestamp":"2026-06-01T10:00:00Z","timeSavedMs":1200}`),
+		l(`{"type":"marble-origami-snapshot","staged":[{"startUuid":"u1","endUuid":"a1","summary":"log review","risk":0.3,"stagedAt":1780300000000}],"armed":true,"lastSpawnTokens":900}`),
+		l(`{"type":"marble-origami-commit","collapseId":"0000000000000001","summaryUuid":"sum1","summaryContent":"<collapsed id=\"1\">The user asked about the logs; they show a timeout.</collapsed>","summary":"The user asked about the logs; they show a timeout.","firstArchivedUuid":"u1","lastArchivedUuid":"a1"}`),
+		l(`{"type":"user","uuid":"u2","parentUuid":"a1","message":{"role":"user","content":"raise the timeout"}}`),
+		l(`{"type":"assistant","uuid":"a2","parentUuid":"u2","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Done."}]}}`),
+		l(`{"type":"marble-origami-reset"}`),
+		`{"type":"failed","key":"v2:93c42e77","agentId":"abb816eec3dfef829"}`,
+	)
+	checkShape(t, evs)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
+		t.Fatalf("agent.unparsed: %v", u)
+	}
+	var got []string
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		it := e.Data.(*universal.ItemSnapshot).Item
+		if it.Kind == universal.KindStatus {
+			got = append(got, it.Content[0].Label+" "+it.Content[0].Detail+" "+string(it.Content[0].Metadata))
+		}
+	}
+	want := `compaction collapse {"collapse_id":"0000000000000001","summary":"The user asked about the logs; they show a timeout.","summary_content":"<collapsed id=\"1\">The user asked about the logs; they show a timeout.</collapsed>","summary_uuid":"sum1","first_archived_uuid":"u1","last_archived_uuid":"a1"}`
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("status items %q, want [%q]", got, want)
+	}
+}

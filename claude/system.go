@@ -278,6 +278,26 @@ func (t *Translator) setTitle(dst events, title string, byUser bool) events {
 	return t.status(dst, universal.LabelTitle, title, source)
 }
 
+// collapse takes a transcript's marble-origami-commit entry (context
+// collapse, 2.1.1xx on: {collapseId, summaryUuid, summaryContent,
+// summary, firstArchivedUuid, lastArchivedUuid}): the entries from
+// firstArchivedUuid to lastArchivedUuid leave the model's context and
+// the summary stands for them, as after a compaction. It is a status
+// item labelled "compaction", detail "collapse", the commit in metadata.
+func (t *Translator) collapse(dst events, r jsonscan.Value) events {
+	if !t.w.Begun() {
+		return dst
+	}
+	var o jsonw.Object
+	o.OptString("collapse_id", r.Get("collapseId").Str).
+		OptString("summary", r.Get("summary").Str).
+		OptString("summary_content", r.Get("summaryContent").Str).
+		OptString("summary_uuid", r.Get("summaryUuid").Str).
+		OptString("first_archived_uuid", r.Get("firstArchivedUuid").Str).
+		OptString("last_archived_uuid", r.Get("lastArchivedUuid").Str)
+	return t.status(dst, universal.LabelCompaction, "collapse", string(o.Bytes()))
+}
+
 // status emits a completed status item.
 func (t *Translator) status(dst events, label, detail, md string) events {
 	p := universal.Part{Type: universal.PartStatus, Label: t.w.Copy(label), Detail: t.w.Copy(detail)}
