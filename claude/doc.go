@@ -373,7 +373,9 @@
 // "elicitation", server_name, mode, requested_schema, url), answered by
 // the host's accepted ElicitResult (the response its content), rejected
 // when declined, cancelled, withdrawn (control_cancel_request) or answered
-// with an error.
+// with an error. Stream-json alone holds no answer (the host writes it to
+// the CLI's stdin): the question stays requested, as the MCP tool's
+// result does not tell an answer from a refusal.
 //
 // Sessions. The native session id follows the latest system/init (a
 // --resume keeps it in current versions; older ones minted a new one), or
