@@ -404,6 +404,41 @@ func (t *Translator) denied(dst events, d jsonscan.Value, source string) events 
 	return t.resolvePerm(dst, d.Get("tool_use_id").Str, d.Get("tool_name").Str, false, o.Bytes(), universal.SourceAgent, t.raw)
 }
 
+// deferredCall takes a result's deferred_tool_use ({id, name, input},
+// with stop_reason and terminal_reason tool_deferred, 2.1.26x on): a
+// PreToolUse hook answered permissionDecision "defer", so the turn ended
+// with the call parked, its permission decision left to the host, and a
+// --resume asks the hook again. It is a permission requested for the call
+// (decision_reason_type hook), resolved as another request still open is:
+// by the call's result in the resumed process (a successful one approves
+// it), a refusal, or the host's reply. An AskUserQuestion call is a
+// question already waiting for its answer.
+func (t *Translator) deferredCall(dst events, d jsonscan.Value) events {
+	call := d.Get("id").Str
+	if call == "" {
+		return dst
+	}
+	if p := t.s.Perms[call]; p != nil {
+		return dst
+	}
+	tl := t.toolFor(call)
+	name, item := d.Get("name").Str, ""
+	if tl != nil {
+		if tl.Question {
+			return dst
+		}
+		item, name = tl.ItemID, first(tl.Name, name)
+	}
+	var o jsonw.Object
+	o.String("source", "result.deferred_tool_use").String("decision_reason_type", "hook")
+	d.Sub("input").AddTo(&o, "input")
+	p := &perm{ID: t.w.Copy(call)}
+	t.setPerm(call, p)
+	return t.w.RequestPermission(dst, universal.Permission{
+		PermissionID: p.ID, Action: t.w.Copy(name), ItemID: item, CallID: p.ID, Metadata: o.Bytes(),
+	}, universal.SourceAgent, t.raw)
+}
+
 // reportPermission: the host answered a permission request.
 func (t *Translator) reportPermission(dst events, r universal.PermissionReply) events {
 	var o jsonw.Object

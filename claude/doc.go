@@ -352,7 +352,12 @@
 // call's result arrives without a decision (stream-json shows no host
 // answer, and results before 2.1.330 record none) is approved by a
 // successful result ({"source": "tool_result", "inferred": true}: the
-// call ran), and left open by a failed one. Refusals the CLI applies itself
+// call ran), and left open by a failed one. A result's deferred_tool_use
+// (a PreToolUse hook answered "defer": stop_reason tool_deferred, the call
+// parked until a --resume asks the hook again) is such a request for the
+// call (metadata source result.deferred_tool_use, decision_reason_type
+// hook), unless the call is an AskUserQuestion, whose question waits
+// already. Refusals the CLI applies itself
 // (system/permission_denied, result.permission_denials, a rejected decision
 // on a tool result, a failed result that is the CLI's own refusal text:
 // "Claude requested permissions to …, but you haven't granted it yet.",

@@ -189,3 +189,47 @@ func TestTranscriptContextCollapse(t *testing.T) {
 		t.Errorf("status items %q, want [%q]", got, want)
 	}
 }
+
+// TestDeferredToolUse: a PreToolUse hook that answers permissionDecision
+// "defer" parks the call: the result has stop_reason and terminal_reason
+// tool_deferred, an empty result and deferred_tool_use {id, name, input}
+// (the shape a public project's notes quote verbatim from 2.1.263, the
+// input shortened there; a 2.1.271 smoke of the same round trip, a
+// deferred AskUserQuestion resumed with `--resume` and answered by the
+// hook the second time, shows the same tool_use_id's result in the
+// resumed process). The call read as a completed call without a result,
+// nothing waiting; it is now a permission requested for it, which the
+// resumed process's successful result approves (inferred, as any request
+// the input shows no answer to). A deferred AskUserQuestion is a question
+// waiting already: no permission.
+func TestDeferredToolUse(t *testing.T) {
+	const sid = "2a0f7c1e-5b0e-4d7a-9a52-7c1f0e3b9d11"
+	initLine := `{"type":"system","subtype":"init","cwd":"/tmp/x","session_id":"` + sid + `","tools":["Write","AskUserQuestion"],"model":"claude-haiku-4-5","permissionMode":"default","claude_code_version":"2.1.263","uuid":"i1"}`
+	evs := feed(t, claude.FormatStreamJSON, nil, nil,
+		initLine,
+		`{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-haiku-4-5","content":[{"type":"tool_use","id":"toolu_01Def","name":"Write","input":{"file_path":"/tmp/x/a.txt","content":"hi"}}],"stop_reason":"tool_use","usage":{"input_tokens":3,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"`+sid+`","uuid":"a1"}`,
+		`{"type":"result","subtype":"success","is_error":false,"duration_ms":10,"num_turns":1,"result":"","stop_reason":"tool_deferred","terminal_reason":"tool_deferred","session_id":"`+sid+`","total_cost_usd":0.001,"usage":{"input_tokens":3,"output_tokens":1},"permission_denials":[],"deferred_tool_use":{"id":"toolu_01Def","name":"Write","input":{"file_path":"/tmp/x/a.txt","content":"hi"}},"uuid":"r1"}`,
+		initLine,
+		`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_01Def","type":"tool_result","content":"File created successfully at: /tmp/x/a.txt"}]},"parent_tool_use_id":null,"session_id":"`+sid+`","uuid":"r2"}`,
+		`{"type":"assistant","message":{"id":"msg_2","type":"message","role":"assistant","model":"claude-haiku-4-5","content":[{"type":"tool_use","id":"toolu_01Ask","name":"AskUserQuestion","input":{"questions":[{"question":"Which colour should the banner be?","header":"Colour","options":[{"label":"Red","description":"warm"},{"label":"Blue","description":"cool"}],"multiSelect":false}]}}],"stop_reason":"tool_use","usage":{"input_tokens":3,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"`+sid+`","uuid":"a2"}`,
+		`{"type":"result","subtype":"success","is_error":false,"duration_ms":10,"num_turns":1,"result":"","stop_reason":"tool_deferred","terminal_reason":"tool_deferred","session_id":"`+sid+`","total_cost_usd":0.002,"usage":{"input_tokens":3,"output_tokens":1},"permission_denials":[],"deferred_tool_use":{"id":"toolu_01Ask","name":"AskUserQuestion"},"uuid":"r3"}`,
+	)
+	checkShape(t, evs)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
+		t.Fatalf("agent.unparsed: %v", u)
+	}
+	var got []string
+	for _, e := range evs {
+		if e.Type == universal.TypePermissionRequested || e.Type == universal.TypePermissionResolved {
+			p := e.Data.(*universal.Permission)
+			got = append(got, string(e.Type)+" "+p.CallID+" "+string(p.Status)+" "+string(p.Metadata))
+		}
+	}
+	want := []string{
+		`permission.requested toolu_01Def requested {"source":"result.deferred_tool_use","decision_reason_type":"hook","input":{"file_path":"/tmp/x/a.txt","content":"hi"}}`,
+		`permission.resolved toolu_01Def approved {"source":"tool_result","inferred":true}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("permissions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

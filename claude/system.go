@@ -383,7 +383,7 @@ func (t *Translator) taskNotification(dst events, r jsonscan.Value) events {
 // resultFields are the members of a result line that every result reads.
 type resultFields struct {
 	sessionID, subtype, isError, errors, terminalReason, denials, cost, models, usage, sinceLast,
-	stopReason, numTurns, duration, durationAPI, resultIndex, origin, localCommand jsonscan.Value
+	stopReason, numTurns, duration, durationAPI, resultIndex, origin, localCommand, deferred jsonscan.Value
 	// oldCost is cost_usd, what total_cost_usd was called before Claude
 	// Code renamed it (mid-2025, ~1.0.3x; the SDKs followed: "Rename
 	// cost_usd to total_cost_usd", claude-code-sdk-python 0.0.13): the
@@ -433,6 +433,8 @@ func (f *resultFields) read(r jsonscan.Value) {
 			p = &f.origin
 		case "local_command":
 			p = &f.localCommand
+		case "deferred_tool_use":
+			p = &f.deferred
 		}
 		if p != nil {
 			jsonscan.KeepFirst(p, v)
@@ -489,6 +491,9 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 		dst = t.denied(dst, d, "result.permission_denials")
 		return true
 	})
+	if f.deferred.IsObject() {
+		dst = t.deferredCall(dst, f.deferred)
+	}
 	cost := f.cost
 	if !cost.Exists() {
 		cost = f.oldCost
