@@ -159,7 +159,7 @@ func firstElement(line []byte) []byte {
 func streamType(typ string) bool {
 	switch typ {
 	case "system", "assistant", "user", "result", "stream_event", "control_request", "control_response",
-		"control_cancel_request", "keep_alive", "tool_progress", "auth_status", "rate_limit_event":
+		"control_cancel_request", "keep_alive", "tool_progress", "auth_status", "rate_limit_event", "command_lifecycle":
 		return true
 	}
 	return false
@@ -180,7 +180,8 @@ func transcriptOnly(typ string) bool {
 		"bridge-session", "teleported-from", "agent-setting", "agent-color", "tag", "relocated", "continued-in",
 		"ended-by-model", "isolation-latch", "memory-mode", "history-suppression", "frame-link",
 		"artifact-comment-monitor", "artifact-autoreact-ledger", "attribution-snapshot", "observer-ref",
-		"fork-context-ref", "content-replacement", "started", "launched":
+		"fork-context-ref", "content-replacement", "started", "launched", "speculation-accept",
+		"marble-origami-commit", "marble-origami-snapshot", "marble-origami-reset":
 		return true
 	}
 	return false
@@ -372,6 +373,8 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 		return dst
 	case "ai-title", "custom-title":
 		return t.title(dst, r, typ == "custom-title")
+	case "marble-origami-commit":
+		return t.collapse(dst, r)
 	case "control_request":
 		return t.controlRequest(dst, r)
 	case "control_response":

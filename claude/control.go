@@ -55,7 +55,9 @@ func (t *Translator) controlRequest(dst events, r jsonscan.Value) events {
 	switch sub := req.Get("subtype").Str; sub {
 	case "can_use_tool":
 		return t.canUseTool(dst, r, req)
-	case "hook_callback", "mcp_message", "elicitation", "request_user_dialog":
+	case "elicitation":
+		return t.elicitation(dst, r, req)
+	case "hook_callback", "mcp_message", "request_user_dialog":
 		// Hook and MCP plumbing between the CLI and an SDK host; not part
 		// of the session's content.
 		return dst
@@ -70,10 +72,79 @@ func hostRequest(sub string) bool {
 	switch sub {
 	case "initialize", "interrupt", "set_permission_mode", "set_model", "set_max_thinking_tokens",
 		"mcp_status", "mcp_message", "mcp_set_servers", "mcp_reconnect", "mcp_toggle", "stop_task",
-		"get_context_usage", "rewind_files", "reload_plugins", "apply_flag_settings", "get_settings":
+		"get_context_usage", "rewind_files", "reload_plugins", "apply_flag_settings", "get_settings",
+		// The rest of the Agent SDK's SDKControlRequestInner (sdk.d.ts,
+		// 2026), and side_question, which 2.1.283 answers on the wire.
+		"rename_session", "set_color", "get_session_cost", "list_models", "get_usage", "get_binary_version",
+		"mcp_call", "file_suggestions", "cancel_async_message", "read_file", "seed_read_state",
+		"register_repo_root", "reload_skills", "reload_output_styles", "background_tasks", "get_task_output",
+		"get_hooks_listing", "update_settings", "list_permission_rules", "mcp_read_resource", "side_question":
 		return true
 	}
 	return false
+}
+
+// elicitKey is the Requests entry of an MCP elicitation (no tool_use id
+// is one): its question is keyed by the request id, not by a tool call.
+const elicitKey = "\x00elicitation:"
+
+// elicitation maps an MCP server's request for user input, which the CLI
+// hands to the host (SDKControlElicitationRequest {mcp_server_name,
+// message, mode: form | url, url, elicitation_id, requested_schema, title,
+// display_name, description}), to a question; the host's answer
+// (ElicitResult {action: accept | decline | cancel, content}) resolves it,
+// as codex's mcpServer/elicitation/request.
+func (t *Translator) elicitation(dst events, r, req jsonscan.Value) events {
+	reqID := r.Get("request_id").Str
+	if reqID == "" {
+		return t.unparsed(dst, "request_id", fmt.Errorf("elicitation without a request_id"))
+	}
+	if t.s.Requests == nil {
+		t.s.Requests = map[string]string{}
+	}
+	if _, ok := t.s.Requests[reqID]; ok {
+		return dst // a repeat
+	}
+	t.s.Requests[t.w.Copy(reqID)] = elicitKey
+	var o jsonw.Object
+	o.String("method", "elicitation").
+		OptString("server_name", req.Get("mcp_server_name").Str).
+		OptString("mode", req.Get("mode").Str).
+		OptString("url", req.Get("url").Str).
+		OptString("elicitation_id", req.Get("elicitation_id").Str).
+		OptString("title", req.Get("title").Str).
+		Raw("requested_schema", jsonw.Compact(req.Get("requested_schema").Raw))
+	dst = t.ensureTurn(dst, "")
+	return t.w.AskQuestion(dst, universal.Question{
+		QuestionID: t.w.Copy(reqID), Prompt: t.w.Copy(req.Get("message").Str), Metadata: o.Bytes(),
+	}, universal.SourceAgent, t.raw)
+}
+
+// resolveElicitation resolves an elicitation's question with the host's
+// ElicitResult (nil: withdrawn) or error.
+func (t *Translator) resolveElicitation(dst events, reqID string, result jsonscan.Value, errText string, cancelled bool) events {
+	delete(t.s.Requests, reqID)
+	var o jsonw.Object
+	status, resp := universal.QuestionRejected, ""
+	switch {
+	case cancelled:
+		o.Bool("cancelled", true)
+	case errText != "":
+		o.String("error", errText)
+	default:
+		action := result.Get("action").Str
+		content := result.Get("content")
+		o.OptString("action", action).Raw("content", jsonw.Compact(content.Raw))
+		if action == "accept" {
+			status, resp = universal.QuestionAnswered, jsonw.Compact(content.Raw)
+			if content.Type == gjson.String {
+				resp = content.Str
+			}
+		}
+	}
+	return t.w.ResolveQuestion(dst, universal.Question{
+		QuestionID: t.w.Copy(reqID), Response: t.w.Copy(resp), Status: status, Metadata: o.Bytes(),
+	}, universal.SourceAgent, t.raw)
 }
 
 // canUseTool maps a permission request (--permission-prompt-tool stdio):
@@ -185,6 +256,13 @@ func (t *Translator) hostAnswer(dst events, r jsonscan.Value) events {
 	}
 	inner := resp.Sub("response")
 	errored := resp.Get("subtype").Str == "error"
+	if key == elicitKey {
+		errText := ""
+		if errored {
+			errText = first(resp.Get("error").Str, "error")
+		}
+		return t.resolveElicitation(dst, id, inner, errText, false)
+	}
 	allow := !errored && inner.Get("behavior").Str == "allow"
 	tl := t.toolFor(key)
 	if tl != nil && tl.Question {
@@ -218,6 +296,9 @@ func (t *Translator) cancelRequest(dst events, r jsonscan.Value) events {
 			return t.unparsed(dst, "request_id", fmt.Errorf("control_cancel_request of request %q, which was never sent", id))
 		}
 		return dst
+	}
+	if key == elicitKey {
+		return t.resolveElicitation(dst, id, jsonscan.Value{}, "", true)
 	}
 	if tl := t.toolFor(key); tl != nil && tl.Question {
 		if tl.QDone {
@@ -321,6 +402,41 @@ func (t *Translator) denied(dst events, d jsonscan.Value, source string) events 
 		Raw("tool_input", d.Get("tool_input").Raw).
 		Raw("agent_id", d.Get("agent_id").Raw)
 	return t.resolvePerm(dst, d.Get("tool_use_id").Str, d.Get("tool_name").Str, false, o.Bytes(), universal.SourceAgent, t.raw)
+}
+
+// deferredCall takes a result's deferred_tool_use ({id, name, input},
+// with stop_reason and terminal_reason tool_deferred, 2.1.26x on): a
+// PreToolUse hook answered permissionDecision "defer", so the turn ended
+// with the call parked, its permission decision left to the host, and a
+// --resume asks the hook again. It is a permission requested for the call
+// (decision_reason_type hook), resolved as another request still open is:
+// by the call's result in the resumed process (a successful one approves
+// it), a refusal, or the host's reply. An AskUserQuestion call is a
+// question already waiting for its answer.
+func (t *Translator) deferredCall(dst events, d jsonscan.Value) events {
+	call := d.Get("id").Str
+	if call == "" {
+		return dst
+	}
+	if p := t.s.Perms[call]; p != nil {
+		return dst
+	}
+	tl := t.toolFor(call)
+	name, item := d.Get("name").Str, ""
+	if tl != nil {
+		if tl.Question {
+			return dst
+		}
+		item, name = tl.ItemID, first(tl.Name, name)
+	}
+	var o jsonw.Object
+	o.String("source", "result.deferred_tool_use").String("decision_reason_type", "hook")
+	d.Sub("input").AddTo(&o, "input")
+	p := &perm{ID: t.w.Copy(call)}
+	t.setPerm(call, p)
+	return t.w.RequestPermission(dst, universal.Permission{
+		PermissionID: p.ID, Action: t.w.Copy(name), ItemID: item, CallID: p.ID, Metadata: o.Bytes(),
+	}, universal.SourceAgent, t.raw)
 }
 
 // reportPermission: the host answered a permission request.

@@ -104,13 +104,17 @@
 //	                       a failed compaction's status line: the same, failed;
 //	                       bridge_status, Remote Control bridging the session
 //	                       to claude.ai/code: label remote_control, metadata url)
+//	marble-origami-commit (transcripts: context collapse)
+//	                       status item (label compaction, detail collapse,
+//	                       the commit's summary and span in metadata)
 //	system/local_command, away_summary
 //	                       system item with the text (away_summary: the recap
 //	                       written when the user comes back to an idle session)
 //	system/permission_denied, result.permission_denials, control_request
 //	can_use_tool, control_response, tool_result_meta / permissionDecision
 //	                       permission.requested / permission.resolved
-//	AskUserQuestion        question.requested / question.resolved
+//	AskUserQuestion, control_request elicitation (an MCP server asks the user)
+//	                       question.requested / question.resolved
 //	progress/agent_progress (transcripts)
 //	                       the nested sub-agent message, under its Agent call
 //	system/api_error, cost-state (transcripts)
@@ -293,7 +297,9 @@
 // are the session's title: session.started metadata "title" when they
 // come before the session starts, else a status item labelled "title"
 // (metadata {"source": "agent"} or {"source": "user"}) when the title
-// changes; a generated title never replaces the user's. Without partial messages stream-json has no
+// changes; a generated title never replaces the user's. Stream-json's
+// system/session_title_changed (2.1.28x: {title, source: ai | custom}) is
+// the same title, source custom the user's. Without partial messages stream-json has no
 // per-call usage; its model is system/init's, in session.started and
 // turn.started metadata. Turn usage (scope turn) is
 // result.usage: the turn's main-loop API calls (summed over folded
@@ -346,7 +352,12 @@
 // call's result arrives without a decision (stream-json shows no host
 // answer, and results before 2.1.330 record none) is approved by a
 // successful result ({"source": "tool_result", "inferred": true}: the
-// call ran), and left open by a failed one. Refusals the CLI applies itself
+// call ran), and left open by a failed one. A result's deferred_tool_use
+// (a PreToolUse hook answered "defer": stop_reason tool_deferred, the call
+// parked until a --resume asks the hook again) is such a request for the
+// call (metadata source result.deferred_tool_use, decision_reason_type
+// hook), unless the call is an AskUserQuestion, whose question waits
+// already. Refusals the CLI applies itself
 // (system/permission_denied, result.permission_denials, a rejected decision
 // on a tool result, a failed result that is the CLI's own refusal text:
 // "Claude requested permissions to …, but you haven't granted it yet.",
@@ -361,7 +372,15 @@
 // questions (question_id = tool_use_id; prompt and options of the first
 // question, every question in metadata), answered from the host's allow
 // answers or the tool result, rejected on deny or an error result; their
-// can_use_tool request is not also a permission.
+// can_use_tool request is not also a permission. An MCP elicitation the
+// CLI hands to the host (control_request elicitation) is a question
+// (question_id = request_id, prompt its message, metadata method
+// "elicitation", server_name, mode, requested_schema, url), answered by
+// the host's accepted ElicitResult (the response its content), rejected
+// when declined, cancelled, withdrawn (control_cancel_request) or answered
+// with an error. Stream-json alone holds no answer (the host writes it to
+// the CLI's stdin): the question stays requested, as the MCP tool's
+// result does not tell an answer from a refusal.
 //
 // Sessions. The native session id follows the latest system/init (a
 // --resume keeps it in current versions; older ones minted a new one), or
@@ -401,11 +420,13 @@
 //
 // Top-level types: keep_alive, rate_limit_event, tool_progress,
 // tool_use_summary, auth_status, prompt_suggestion, active_goal,
+// command_lifecycle (a prompt queued on stdin: queued, started,
+// completed, cancelled, discarded; one that runs is echoed as a user
+// line), autocompact_state,
 // control_response from the CLI (answers to the host's own requests; in an
 // exchange, a control_response or control_cancel_request that answers no
 // request either side sent is reported as agent.unparsed), the
-// control requests hook_callback, mcp_message, elicitation and
-// request_user_dialog; the host's control requests (initialize, interrupt,
+// control requests hook_callback, mcp_message and request_user_dialog; the host's control requests (initialize, interrupt,
 // set_permission_mode, set_model, …), keep_alive and
 // update_environment_variables. Transcript entries: summary, agent-name, worktree-state, file-history-snapshot,
 // file-history-delta, pr-link (its URL is in the output of the tool that
@@ -415,8 +436,10 @@
 // isolation-latch, memory-mode, history-suppression, frame-link (its URL
 // is in the Artifact tool's output), artifact-comment-monitor,
 // artifact-autoreact-ledger, attribution-snapshot, observer-ref,
-// fork-context-ref, content-replacement), a background job's started,
-// launched and result entries (a result with a key and no subtype),
+// fork-context-ref, content-replacement, speculation-accept,
+// marble-origami-snapshot, marble-origami-reset), a background job's
+// started, launched and result entries (a result with a key and no
+// subtype) and a Workflow journal's failed entries,
 // agent-setting after the session started,
 // attachment (context the CLI injects: environment, skills, reminders,
 // hook output shown to the user, diagnostics) except queued_command (what
@@ -439,6 +462,8 @@
 // file before it, a sub-agent file is translated. System
 // subtypes: status, thinking_tokens, hook_started, hook_progress,
 // hook_response without a context for the model, stop_hook_summary, task_progress, task_updated,
+// task_summary, post_turn_summary (a digest of the turn for a host's
+// agent list),
 // background_tasks_changed, session_state_changed, local_command_output,
 // informational, notification, plugin_install, files_persisted,
 // memory_recall, elicitation_complete, control_request_progress,

@@ -16,6 +16,8 @@ func ignoredType(typ string) bool {
 		"auth_status",       // login progress
 		"prompt_suggestion", // a suggested next prompt
 		"active_goal",       // the /goal state
+		"command_lifecycle", // a queued prompt's state (queued, started, completed, cancelled, discarded); a prompt that runs is echoed as a user line
+		"autocompact_state", // the auto-compaction setting
 		// transcripts
 		"summary",               // a conversation title (older versions)
 		"agent-name",            // a name given to the session (2.1.9x)
@@ -53,7 +55,11 @@ func ignoredType(typ string) bool {
 		"observer-ref",              // internal bookkeeping
 		"fork-context-ref",          // a forked sub-agent's context, which its own file holds
 		"content-replacement",       // previews that replace persisted tool results on resume; the result is in the transcript
-		"started", "launched":       // a background job's markers (key, agentId); its result is a result entry with a key
+		"started", "launched",       // a background job's markers (key, agentId); its result is a result entry with a key
+		"failed",                  // a Workflow journal's agent that failed (key, agentId); the workflow's own result reports it
+		"speculation-accept",      // a speculative response accepted (timeSavedMs)
+		"marble-origami-snapshot", // context collapse: the collapses staged, not yet committed
+		"marble-origami-reset":    // context collapse: its state reset
 		return true
 	}
 	return false
@@ -69,6 +75,8 @@ func ignoredSystem(sub string) bool {
 		"stop_hook_summary",        // UI summary of Stop hooks
 		"task_progress",            // heartbeats; task_notification gives the final state
 		"task_updated",             // patches; task_notification gives the final state
+		"task_summary",             // a running task's one-line progress
+		"post_turn_summary",        // a model-written digest of the turn for a host's agent list (status_category, status_detail, needs_action)
 		"background_tasks_changed", // the same as task_started / task_notification
 		"session_state_changed",    // the same as init / result
 		"local_command_output",     // UI output of slash commands

@@ -36,7 +36,8 @@ type state struct {
 	Agents map[string]string `json:"agents,omitempty"`
 	// Tasks maps a task_id to its status item.
 	Tasks map[string]string `json:"tasks,omitempty"`
-	// Requests maps a can_use_tool request_id to its tool_use id.
+	// Requests maps a can_use_tool request_id to its tool_use id, an
+	// elicitation's to elicitKey.
 	Requests map[string]string `json:"requests,omitempty"`
 	// Asked are the request_ids of the control requests seen (either
 	// side's) not yet answered, oldest first, at most maxAsked: in an

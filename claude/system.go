@@ -38,6 +38,10 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 			return dst
 		}
 		return t.failedStatus(dst, universal.LabelCompaction, first(r.Get("compact_error").Str, "compaction failed"))
+	case "session_title_changed":
+		// Stream-json's title (2.1.28x: {title, source: ai | custom},
+		// what ai-title and custom-title entries are in a transcript).
+		return t.setTitle(dst, r.Get("title").Str, r.Get("source").Str == "custom")
 	case "compact_boundary":
 		md := r.Get("compact_metadata")
 		if !md.Exists() {
@@ -254,7 +258,12 @@ func (t *Translator) title(dst events, r jsonscan.Value, byUser bool) events {
 	if byUser {
 		key = "customTitle"
 	}
-	title := r.Get(key).Str
+	return t.setTitle(dst, r.Get(key).Str, byUser)
+}
+
+// setTitle reports the session's title: one the user gave is kept over
+// the ones Claude Code generates.
+func (t *Translator) setTitle(dst events, title string, byUser bool) events {
 	if title == "" || title == t.s.Title || t.s.TitleByUser && !byUser {
 		return dst
 	}
@@ -267,6 +276,26 @@ func (t *Translator) title(dst events, r jsonscan.Value, byUser bool) events {
 		source = `{"source":"user"}`
 	}
 	return t.status(dst, universal.LabelTitle, title, source)
+}
+
+// collapse takes a transcript's marble-origami-commit entry (context
+// collapse, 2.1.1xx on: {collapseId, summaryUuid, summaryContent,
+// summary, firstArchivedUuid, lastArchivedUuid}): the entries from
+// firstArchivedUuid to lastArchivedUuid leave the model's context and
+// the summary stands for them, as after a compaction. It is a status
+// item labelled "compaction", detail "collapse", the commit in metadata.
+func (t *Translator) collapse(dst events, r jsonscan.Value) events {
+	if !t.w.Begun() {
+		return dst
+	}
+	var o jsonw.Object
+	o.OptString("collapse_id", r.Get("collapseId").Str).
+		OptString("summary", r.Get("summary").Str).
+		OptString("summary_content", r.Get("summaryContent").Str).
+		OptString("summary_uuid", r.Get("summaryUuid").Str).
+		OptString("first_archived_uuid", r.Get("firstArchivedUuid").Str).
+		OptString("last_archived_uuid", r.Get("lastArchivedUuid").Str)
+	return t.status(dst, universal.LabelCompaction, "collapse", string(o.Bytes()))
 }
 
 // status emits a completed status item.
@@ -354,7 +383,7 @@ func (t *Translator) taskNotification(dst events, r jsonscan.Value) events {
 // resultFields are the members of a result line that every result reads.
 type resultFields struct {
 	sessionID, subtype, isError, errors, terminalReason, denials, cost, models, usage, sinceLast,
-	stopReason, numTurns, duration, durationAPI, resultIndex, origin, localCommand jsonscan.Value
+	stopReason, numTurns, duration, durationAPI, resultIndex, origin, localCommand, deferred jsonscan.Value
 	// oldCost is cost_usd, what total_cost_usd was called before Claude
 	// Code renamed it (mid-2025, ~1.0.3x; the SDKs followed: "Rename
 	// cost_usd to total_cost_usd", claude-code-sdk-python 0.0.13): the
@@ -404,6 +433,8 @@ func (f *resultFields) read(r jsonscan.Value) {
 			p = &f.origin
 		case "local_command":
 			p = &f.localCommand
+		case "deferred_tool_use":
+			p = &f.deferred
 		}
 		if p != nil {
 			jsonscan.KeepFirst(p, v)
@@ -460,6 +491,9 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 		dst = t.denied(dst, d, "result.permission_denials")
 		return true
 	})
+	if f.deferred.IsObject() {
+		dst = t.deferredCall(dst, f.deferred)
+	}
 	cost := f.cost
 	if !cost.Exists() {
 		cost = f.oldCost

@@ -341,10 +341,13 @@
 // be upserted), contextCompaction and compacted ("compaction"),
 // enteredReviewMode/exitedReviewMode and their events
 // ("review_mode_entered"/"review_mode_exited"), model/rerouted and the
-// core model_reroute event ("model_rerouted"), thread/goal/updated when the goal's objective or
-// status changes (label "goal", detail the objective and its status, the goal object in
-// metadata; updates of its usage alone make none: on the app-server the
-// goal tools' only trace) and thread/goal/cleared after one ("goal_cleared"),
+// core model_reroute event ("model_rerouted"), thread/goal/updated and a
+// rollout's thread_goal_updated when the goal's objective or status
+// changes (label "goal", detail the objective and its status, the goal
+// object in metadata; updates of its usage alone make none: on the
+// app-server the goal tools' only trace, in a rollout the only trace of a
+// goal /goal set, whose turns open with an injected prompt) and
+// thread/goal/cleared after one ("goal_cleared"),
 // warning, guardianWarning and guardian_warning, exec error items
 // (non-fatal warnings: "warning"), background_event,
 // subAgentActivity, sleep, a rollout fork's copy of its parent's history
@@ -543,7 +546,7 @@
 // patch_apply_updated, request_permissions, realtime_conversation_*
 // (their app-server counterparts are ignored too),
 // thread_settings_applied (merged into the session metadata when it comes
-// first), thread_goal_updated, terminal_interaction, plan_delta,
+// first), terminal_interaction, plan_delta,
 // item_started; item_completed in the legacy live streams (their legacy
 // events carry the same facts); on the app-server exec_approval_request,
 // apply_patch_approval_request, request_user_input and elicitation_request

@@ -30,7 +30,7 @@ var ignoredEventMsgs = map[string]struct{}{
 	"get_history_entry_response": {}, "mcp_list_tools_response": {}, "list_custom_prompts_response": {},
 	"list_skills_response": {}, "list_remote_skills_response": {}, "remote_skill_downloaded": {},
 	"skills_update_available": {}, "deprecation_notice": {}, "undo_started": {}, "undo_completed": {},
-	"shutdown_complete": {}, "raw_response_item": {}, "thread_settings_applied": {}, "thread_goal_updated": {},
+	"shutdown_complete": {}, "raw_response_item": {}, "thread_settings_applied": {},
 	"terminal_interaction": {}, "plan_delta": {}, "item_started": {}, "hook_started": {},
 	"model_verification": {}, "turn_moderation_metadata": {}, "safety_buffering": {}, "patch_apply_updated": {},
 	"request_permissions": {}, "realtime_conversation_started": {}, "realtime_conversation_sdp": {},
@@ -326,6 +326,13 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		return t.subAgentActivity(dst, c, "", th, m.Get("kind").Str, m.Get("agent_thread_id").Str, m.Get("agent_path"), m.Get("model").Str, "c:"+m.Get("event_id").Str)
 	case "hook_completed":
 		return t.hookContext(dst, c, th, m.Get("run"))
+	case "thread_goal_updated":
+		// ThreadGoalUpdatedEvent {threadId, turnId?, goal} (camelCase, as
+		// thread/goal/updated carries it), which rollouts persist
+		// (codex-rs/rollout policy.rs, should_persist_event_msg): the goal
+		// /goal set, or the model's create_goal and update_goal, whose
+		// continuation turns open with an injected prompt, not the user's.
+		return t.goalStatus(dst, c, thread, m.Get("goal"), false)
 	case "item_completed":
 		if mode == live {
 			// The legacy events of the same stream carry these facts.
