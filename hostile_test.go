@@ -288,8 +288,11 @@ var lineCases = []lineCase{
 		return b[:len(b)-2], nil, 0, same
 	}},
 	{"noise before the first line", nil, func(l []string, _ int) ([]byte, []int, int, expect) {
-		// The session still starts with the first message's metadata.
-		b, bad := insert(l, 1, "npm WARN config production Use `--omit=dev` instead.", "{\"type\":", "\xff")
+		// The session still starts with the first message's metadata,
+		// after noise that is no JSON and noise that is (a wrapper's
+		// JSON log line, a type no agent writes).
+		b, bad := insert(l, 1, "npm WARN config production Use `--omit=dev` instead.", "{\"type\":", "\xff",
+			`{"level":30,"time":1700000000000,"pid":7,"msg":"server starting"}`, `{"type":"zzz_unknown","x":1}`)
 		return b, bad, 0, same
 	}},
 	{"garbage lines", nil, func(l []string, _ int) ([]byte, []int, int, expect) {

@@ -302,7 +302,6 @@ func (t *Translator) message(dst []universal.Event, in *input) []universal.Event
 	case id.Exists() && (in.result.Exists() || in.err.Exists()):
 		return t.response(dst, in, id.Raw())
 	}
-	dst = t.begin(dst)
 	return t.w.Unparsed(dst, in.where(), errNotRPC, in.raw)
 }
 

@@ -268,7 +268,6 @@ func (t *Translator) update(dst []universal.Event, in *input, params jsonscan.Va
 		if params.Sub("sessionUpdate").Exists() {
 			u = params // drafts before v1 put the update in params
 		} else {
-			dst = t.begin(dst)
 			return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: session/update without an update", errBadParams), in.raw)
 		}
 	}
@@ -304,7 +303,6 @@ func (t *Translator) childUpdate(dst []universal.Event, in *input, params jsonsc
 			return t.sessionUpdate(dst, in, child, u)
 		}
 	}
-	dst = t.begin(dst)
 	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: opencode/session/child_update without a childSessionId and an update or status", errBadParams), in.raw)
 }
 
@@ -379,7 +377,6 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 	case "subagent_spawned", "subagent_state_update", "subagent_update":
 		return t.subagentUpdate(dst, in, kind, u)
 	}
-	dst = t.begin(dst)
 	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w %q", errUnknownKind, kind), in.raw)
 }
 

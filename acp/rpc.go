@@ -85,7 +85,6 @@ func (t *Translator) request(dst []universal.Event, in *input, method, id string
 	if ignoredMethods[method] || extension(method) {
 		return dst
 	}
-	dst = t.begin(dst)
 	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: request %q from the agent", errUnknown, method), in.raw)
 }
 
@@ -127,7 +126,6 @@ func (t *Translator) hostRequest(dst []universal.Event, in *input, method, id st
 		if extension(method) {
 			return dst
 		}
-		dst = t.begin(dst)
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: request %q from the host", errUnknown, method), in.raw)
 	}
 	t.remember(in.dir, id, r)
@@ -156,7 +154,6 @@ func (t *Translator) notification(dst []universal.Event, in *input, method strin
 			return dst
 		}
 	}
-	dst = t.begin(dst)
 	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: notification %q from the %s", errUnknown, method, side(in.dir)), in.raw)
 }
 
@@ -183,7 +180,6 @@ func (t *Translator) response(dst []universal.Event, in *input, id string) []uni
 				// response by its shape, as for the agent's side alone.
 				return t.guessResponse(dst, in, result, rpcErr)
 			}
-			dst = t.begin(dst)
 			return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: id %s", errNoRequest, id), in.raw)
 		}
 		return t.guessResponse(dst, in, result, rpcErr)

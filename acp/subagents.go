@@ -57,7 +57,6 @@ var subagentStates = map[string]bool{"running": false, "completed": true, "faile
 func (t *Translator) subagentUpdate(dst []universal.Event, in *input, kind string, u jsonscan.Value) []universal.Event {
 	child := u.Get("subagentSessionId").Str
 	if child == "" {
-		dst = t.begin(dst)
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: %s without a subagentSessionId", errBadParams, kind), in.raw)
 	}
 	dst = t.work(dst, in.raw)

@@ -324,7 +324,6 @@ func (t *Translator) toolInput(tl *tool) *universal.ToolInput {
 // toolCall translates tool_call and tool_call_update.
 func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value, full bool) []universal.Event {
 	if id := u.Sub("toolCallId").Type(); id != gjson.String && id != gjson.Number {
-		dst = t.begin(dst)
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: tool call without toolCallId", errBadParams), in.raw)
 	}
 	if id := u.Get("toolCallId").String(); !full && t.st.Tools[id] == nil && !t.st.Turn.Open && slices.Contains(t.st.Ended, id) {
@@ -729,7 +728,6 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 	tc := params.Sub("toolCall")
 	if !tc.IsObject() || tc.Get("toolCallId").Type != gjson.String {
 		t.remember(in.dir, id, request{Method: mRequestPermission})
-		dst = t.begin(dst)
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: permission request without a toolCall", errBadParams), in.raw)
 	}
 	tl, dst := t.lookupTool(dst, in, tc)

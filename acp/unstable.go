@@ -18,7 +18,6 @@ import (
 // unsettled reports an unstable update whose shape or value the schema
 // does not define.
 func (t *Translator) unsettled(dst []universal.Event, in *input, kind string) []universal.Event {
-	dst = t.begin(dst)
 	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: session update %q", errUnstable, kind), in.raw)
 }
 
@@ -187,7 +186,6 @@ func (t *Translator) compactionSummaryChunk(dst []universal.Event, in *input, u 
 		return t.unsettled(dst, in, "compaction_summary_chunk")
 	}
 	if c := t.st.Compactions[id.Str()]; c != nil && c.Done {
-		dst = t.begin(dst)
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: compaction_summary_chunk for compaction %q, which ended (%s)", errUnstable, id.Str(), c.Status), in.raw)
 	}
 	dst = t.begin(dst)

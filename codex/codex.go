@@ -322,7 +322,6 @@ func (t *Translator) finish(dst []universal.Event) []universal.Event {
 	switch t.format {
 	case FormatExec:
 		dst = t.execFlushError(dst, false)
-		dst = t.flushUnused(dst)
 		if t.w.Begun() && len(t.st.Prompts) > 0 && t.w.Turn() != "" && t.st.PromptTurn != t.w.Turn() {
 			dst = t.flushPrompts(dst, nil)
 		}

@@ -412,8 +412,7 @@ func (t *Translator) sessionConfigured(dst []event, c *ctx, m jsonscan.Value) []
 	o.Raw("config", t.st.Meta["config"])
 	t.st.Cwd = strings.Clone(m.Get("cwd").Str)
 	t.st.Title = strings.Clone(m.Get("thread_name").Str)
-	dst = t.w.BeginClean(dst, o.Bytes(), agent, c.raw)
-	return t.flushUnused(dst)
+	return t.w.BeginClean(dst, o.Bytes(), agent, c.raw)
 }
 
 // liveDelta streams text into the open live message or reasoning item of

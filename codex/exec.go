@@ -99,22 +99,7 @@ func (t *Translator) execEnsureSession(dst []event) []event {
 	if t.st.Proc == 0 {
 		t.st.Proc = 1
 	}
-	dst = t.ensureSession(dst, "")
-	return t.flushUnused(dst)
-}
-
-// maxUnused bounds the objects without a type held before the session
-// starts (see execLegacy).
-const maxUnused = 256
-
-// flushUnused reports the objects without a type read before the session
-// started, other than the configuration summary.
-func (t *Translator) flushUnused(dst []event) []event {
-	for _, h := range t.st.Unused {
-		dst = t.w.Unparsed(dst, "line "+h.Native, errors.New("codex: exec line without a type"), []byte(h.Raw))
-	}
-	t.st.Unused = nil
-	return dst
+	return t.ensureSession(dst, "")
 }
 
 // execThread handles thread.started: the session starts on the first one;
@@ -138,8 +123,7 @@ func (t *Translator) execThread(dst []event, c *ctx, id string) []event {
 	t.w.SetNativeSessionID(t.st.Thread)
 	o := obj().String("agent", agentName)
 	o.Raw("config", t.st.Meta["config"])
-	dst = t.w.BeginClean(dst, o.Bytes(), agent, c.raw)
-	return t.flushUnused(dst)
+	return t.w.BeginClean(dst, o.Bytes(), agent, c.raw)
 }
 
 func (t *Translator) execTurnID() string {
@@ -351,6 +335,14 @@ func (t *Translator) reviewerDeclined(dst []event, c *ctx, key, args string) []e
 	return t.resolvePermission(dst, pk, false, []byte(`{"decision":"declined","decided_by":"reviewer"}`), agent, c.raw)
 }
 
+// configSummary reports whether an object is the configuration summary
+// pre-0.44 codex exec prints first ({"workdir", "model", "provider",
+// "approval", "sandbox", "reasoning effort", …}, 0.28 recorded), not
+// another program's JSON log line.
+func configSummary(v gjson.Result) bool {
+	return v.IsObject() && (v.Get("model").Exists() || v.Get("workdir").Exists() || v.Get("sandbox").Exists())
+}
+
 // execLegacy handles lines of the pre-0.44 exec output: a configuration
 // summary, the prompt, and {"id","msg"} events.
 func (t *Translator) execLegacy(dst []event, c *ctx, s string, msg, prompt gjson.Result) []event {
@@ -362,24 +354,16 @@ func (t *Translator) execLegacy(dst []event, c *ctx, s string, msg, prompt gjson
 	case prompt.Type == gjson.String:
 		t.st.Held = append(t.st.Held, held{Text: strings.Clone(prompt.Str), Raw: string(c.raw), Src: srcPrompt})
 		return dst
-	case !t.w.Begun() && gjson.Parse(s).IsObject():
+	case !t.w.Begun() && t.st.Meta["config"] == "" && configSummary(gjson.Parse(s)):
 		// The configuration summary printed before the first event. Any
-		// other such object is reported once the session starts (an
-		// agent.unparsed now would start it without its metadata).
-		if _, ok := t.st.Meta["config"]; !ok {
-			put(&t.st.Meta, "config", strings.Clone(s))
-			// Its model (and "reasoning effort") runs the session's
-			// calls: their usage names it (0.28 recorded).
-			cfg := gjson.Parse(s)
-			t.setModel("", cfg.Get("model").Str, cfg.Get("reasoning effort").Str)
-			return dst
-		}
-		if len(t.st.Unused) < maxUnused {
-			t.st.Unused = append(t.st.Unused, held{Raw: string(c.raw), Native: strconv.FormatInt(c.line, 10)})
-			return dst
-		}
-		// Too many to hold: reported now (the session starts here).
-		dst = t.flushUnused(dst)
+		// other object is reported (the stream holds it until the
+		// session starts).
+		put(&t.st.Meta, "config", strings.Clone(s))
+		// Its model (and "reasoning effort") runs the session's calls:
+		// their usage names it (0.28 recorded).
+		cfg := gjson.Parse(s)
+		t.setModel("", cfg.Get("model").Str, cfg.Get("reasoning effort").Str)
+		return dst
 	}
 	return t.w.Unparsed(dst, c.loc(), errors.New("codex: exec line without a type"), c.raw)
 }

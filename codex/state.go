@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -90,10 +89,6 @@ type state struct {
 	Unkept      int64           `json:"unkept,omitempty"`
 	UnkeptBytes int64           `json:"unkept_bytes,omitempty"`
 	stderr      strings.Builder // what Stderr is made on (see noise)
-	// Unused are exec objects without a type read before the session
-	// started besides the configuration summary (Native: the line), to
-	// report once it starts.
-	Unused []held `json:"unused,omitempty"`
 	// Plumb lists the exchange's server requests the host has not
 	// answered yet, by key, so that a response to none is reported.
 	Plumb map[string]bool `json:"plumb,omitempty"`
@@ -629,14 +624,6 @@ func (s *state) validate(w *universal.Stream) error {
 	if s.Fork != nil {
 		if s.Fork.Thread == "" || s.Fork.Lines < 0 || s.Fork.Turns < 0 || s.Fork.Calls < 0 {
 			return errors.New("a fork replay without a thread or with negative counts")
-		}
-	}
-	if len(s.Unused) > maxUnused {
-		return fmt.Errorf("%d unused lines held, at most %d", len(s.Unused), maxUnused)
-	}
-	for i, h := range s.Unused {
-		if _, err := strconv.ParseInt(h.Native, 10, 64); err != nil || !json.Valid([]byte(h.Raw)) {
-			return fmt.Errorf("unused line %d: %q is not a line number or its line not JSON", i, h.Native)
 		}
 	}
 	for thread, slot := range s.Compactions {

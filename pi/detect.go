@@ -55,8 +55,10 @@ func valueEnd(data []byte) int {
 	return 0
 }
 
-// Event types of json and rpc mode, and entry types of session files, as
-// far as Detect needs them.
+// Event types of json and rpc mode, and entry types of session files (the
+// types the translator reads; a case the translator gains joins them:
+// before a session starts, a line of another type is noise, which does
+// not start it).
 var (
 	eventTypes = map[string]bool{
 		"agent_start": true, "agent_end": true, "agent_settled": true, "turn_start": true,
@@ -65,7 +67,9 @@ var (
 		"auto_retry_start": true, "auto_retry_end": true, "compaction_start": true,
 		"compaction_end": true, "auto_compaction_start": true, "auto_compaction_end": true,
 		"queue_update": true, "session_info_changed": true, "thinking_level_changed": true,
-		"entry_appended": true,
+		"entry_appended": true, "summarization_retry_scheduled": true, "hook_error": true,
+		// ignored
+		"summarization_retry_attempt_start": true, "summarization_retry_finished": true,
 	}
 	rpcTypes = map[string]bool{"response": true, "extension_ui_request": true, "extension_error": true, "bash_execution_update": true}
 	// commandTypes are what a host writes to pi --mode rpc.

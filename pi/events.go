@@ -38,6 +38,12 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 	if typ == "session" {
 		return t.header(dst, in)
 	}
+	if !t.w.Begun() && !eventTypes[typ] && !rpcTypes[typ] {
+		// Noise before the session (a wrapper's JSON log line, a type
+		// this version does not know) does not start it: the header
+		// that may follow is its metadata. Reported once it starts.
+		return t.unknown(dst, in, "event")
+	}
 	dst = t.begin(dst)
 	tr := &t.st.Turn
 	switch typ {

@@ -28,6 +28,12 @@ func (t *Translator) entry(dst []universal.Event, in *input) []universal.Event {
 		}
 	}
 	ss := &t.st.Session
+	if !t.w.Begun() && !entryTypes[in.typ.Str] && in.typ.Str != "title" {
+		// Noise before the session (a wrapper's JSON log line, a type
+		// this version does not know) neither starts it nor tells a
+		// tree from a list. Reported once it starts.
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: session entry %q", errUnknownType, in.typ.Str), in.raw)
+	}
 	id := in.get("id")
 	if !ss.Decided {
 		ss.Decided = true
