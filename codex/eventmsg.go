@@ -332,6 +332,12 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		// (codex-rs/rollout policy.rs, should_persist_event_msg): the goal
 		// /goal set, or the model's create_goal and update_goal, whose
 		// continuation turns open with an injected prompt, not the user's.
+		if mode == rest && !t.w.Begun() && t.st.Thread != "" && len(t.st.HeldGoals) < maxHeldGoals {
+			// The session starts once a turn_context has told the model
+			// (task_started above): the goal waits for it.
+			t.st.HeldGoals = append(t.st.HeldGoals, heldGoal{Thread: strings.Clone(thread), Goal: strings.Clone(m.Get("goal").Raw), Raw: string(c.raw)})
+			return dst
+		}
 		return t.goalStatus(dst, c, thread, m.Get("goal"), false)
 	case "item_completed":
 		if mode == live {

@@ -80,4 +80,12 @@ func TestRolloutThreadGoalUpdated(t *testing.T) {
 			t.Errorf("user message %q: the goal's continuation prompt is Codex's", it.Content[0].Text)
 		}
 	}
+	// The goal before the first turn_context waits for the session to
+	// start with the model that turn_context tells.
+	if md := string(evs[0].Data.(*universal.SessionStarted).Metadata); !strings.Contains(md, `"model":"gpt-5.5"`) {
+		t.Errorf("session.started metadata %s, want the model", md)
+	}
+	if evs[1].Type != universal.TypeItemStarted || evs[2].Type != universal.TypeItemCompleted || evs[3].Type != universal.TypeTurnStarted {
+		t.Errorf("after session.started: %s, %s, %s; want the goal item, then the turn", evs[1].Type, evs[2].Type, evs[3].Type)
+	}
 }

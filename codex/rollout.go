@@ -110,7 +110,9 @@ func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
 			return dst
 		}
 		switch ptyp {
-		case "task_started", "user_message":
+		case "task_started", "user_message", "thread_goal_updated":
+			// Held (see eventMsg): the session waits for a turn_context's
+			// model.
 		case "item_completed":
 			if payload.Sub("item.type").Str() != "UserMessage" {
 				dst = t.rolloutBegin(dst)
@@ -439,6 +441,10 @@ func (t *Translator) rolloutBegin(dst []event) []event {
 	delete(t.st.Meta, "raw")
 	dst = t.w.BeginClean(dst, md, agent, raw)
 	dst = t.forkStatus(dst)
+	for _, g := range t.st.HeldGoals {
+		dst = t.goalStatus(dst, &ctx{raw: []byte(g.Raw)}, g.Thread, gjson.Parse(g.Goal), false)
+	}
+	t.st.HeldGoals = nil
 	if id, ok := t.st.Meta["task"]; ok {
 		raw := bytesOf(t.st.Meta["task_raw"])
 		delete(t.st.Meta, "task")

@@ -146,6 +146,10 @@ type state struct {
 	// thread/goal/updated), its objective and status, so that updates of
 	// its usage alone make no item.
 	Goals map[string]string `json:"goals,omitempty"`
+	// HeldGoals are a rollout's goal updates read before the session
+	// started (which waits for the first turn_context's model), reported
+	// once it starts.
+	HeldGoals []heldGoal `json:"held_goals,omitempty"`
 	// Turns lists the ids of the session's turns in order, so that a
 	// rollback of the last n turns can name the first one it removes;
 	// a rollback removes its turns from the list.
@@ -295,6 +299,18 @@ type childItem struct {
 
 // held is a native message kept back until a later one decides what it
 // means.
+// heldGoal is a goal update held until the session starts: its thread,
+// the goal (JSON) and its line.
+type heldGoal struct {
+	Thread string `json:"thread"`
+	Goal   string `json:"goal"`
+	Raw    string `json:"raw"`
+}
+
+// maxHeldGoals bounds the goal updates held before a session starts;
+// past it they start the session.
+const maxHeldGoals = 64
+
 type held struct {
 	Text   string `json:"text,omitempty"`
 	Raw    string `json:"raw,omitempty"`
@@ -624,6 +640,14 @@ func (s *state) validate(w *universal.Stream) error {
 	if s.Fork != nil {
 		if s.Fork.Thread == "" || s.Fork.Lines < 0 || s.Fork.Turns < 0 || s.Fork.Calls < 0 {
 			return errors.New("a fork replay without a thread or with negative counts")
+		}
+	}
+	if len(s.HeldGoals) > maxHeldGoals {
+		return fmt.Errorf("%d goal updates held, at most %d", len(s.HeldGoals), maxHeldGoals)
+	}
+	for i, g := range s.HeldGoals {
+		if !json.Valid([]byte(g.Goal)) || !json.Valid([]byte(g.Raw)) {
+			return fmt.Errorf("held goal update %d is not JSON", i)
 		}
 	}
 	for thread, slot := range s.Compactions {
