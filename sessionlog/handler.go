@@ -104,15 +104,33 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.error(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
+	raw, err := includeRaw(r)
+	if err != nil {
+		h.error(w, r, http.StatusBadRequest, err.Error())
+		return
+	}
 	if version := l.Version(); since > version {
 		w.Header().Set("X-Session-Version", strconv.FormatInt(version, 10))
 		h.error(w, r, http.StatusConflict, fmt.Sprintf("since %d is beyond the log's version %d: the server lost events the client has; sync again from a version both have (0 when in doubt)", since, version))
 		return
 	}
 	if what == "log" {
-		h.log(w, r, l, since)
+		h.log(w, r, l, since, raw)
 	} else {
-		h.stream(w, r, l, since)
+		h.stream(w, r, l, since, raw)
+	}
+}
+
+// includeRaw reads ?include_raw: true or 1 ask for the events' raw
+// payloads; false, 0 or none leave them null.
+func includeRaw(r *http.Request) (bool, error) {
+	switch v := r.URL.Query().Get("include_raw"); v {
+	case "true", "1":
+		return true, nil
+	case "", "false", "0":
+		return false, nil
+	default:
+		return false, errors.New("include_raw must be true, 1, false or 0, not " + strconv.Quote(v))
 	}
 }
 
@@ -157,8 +175,8 @@ func (e errBadSince) Error() string {
 	return "since must be a version (a sequence number ≥ 0), not " + strconv.Quote(string(e))
 }
 
-func (h *Handler) log(w http.ResponseWriter, r *http.Request, l *Log, since int64) {
-	lines, version := l.Lines(since)
+func (h *Handler) log(w http.ResponseWriter, r *http.Request, l *Log, since int64, raw bool) {
+	lines, version, _ := l.entries(since)
 	hd := w.Header()
 	hd.Set("Content-Type", "application/x-ndjson")
 	hd.Set("X-Session-Version", strconv.FormatInt(version, 10))
@@ -176,8 +194,8 @@ func (h *Handler) log(w http.ResponseWriter, r *http.Request, l *Log, since int6
 		return
 	}
 	bw := bufio.NewWriterSize(out, 32<<10)
-	for _, line := range lines {
-		bw.Write(line)
+	for i := range lines.lines {
+		lines.write(bw, i, raw)
 		bw.WriteByte('\n')
 	}
 	bw.Flush()
@@ -247,7 +265,7 @@ func weight(v string) int {
 	return n
 }
 
-func (h *Handler) stream(w http.ResponseWriter, r *http.Request, l *Log, since int64) {
+func (h *Handler) stream(w http.ResponseWriter, r *http.Request, l *Log, since int64, raw bool) {
 	fl := flusher(w)
 	if fl == nil {
 		h.error(w, r, http.StatusInternalServerError, "streaming unsupported: the response writer cannot flush")
@@ -290,12 +308,12 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request, l *Log, since i
 	v := since
 	var buf []byte
 	for {
-		lines, version, ended := l.linesEnded(v)
-		for i, line := range lines {
+		lines, version, ended := l.entries(v)
+		for i := range lines.lines {
 			bw.WriteString("id: ")
 			bw.WriteString(strconv.FormatInt(v+int64(i)+1, 10))
 			bw.WriteString("\ndata: ")
-			bw.Write(line)
+			lines.write(bw, i, raw)
 			bw.WriteString("\n\n")
 		}
 		v = max(v, version)

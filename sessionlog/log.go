@@ -26,6 +26,7 @@
 package sessionlog
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -71,6 +72,7 @@ type Log struct {
 	mu     sync.RWMutex
 	events []universal.Event
 	lines  [][]byte      // each event's JSON, encoded once
+	raws   []span        // where each line's raw payload is
 	grown  chan struct{} // closed when the log grows, then replaced
 
 	deleted    chan struct{} // closed by Store.Delete
@@ -136,14 +138,20 @@ func (l *Log) Append(evs ...universal.Event) error {
 			// transient event's memory is its translator's to reuse: the
 			// log keeps the event decoded from its JSON instead.
 			line := ev.AppendJSON(nil)
+			sp := rawSpanOf(ev, line)
 			e := *ev
 			if ev.Transient {
 				if err := e.UnmarshalJSON(line); err != nil {
 					return fmt.Errorf("sessionlog: sequence %d: %w", ev.Sequence, err)
 				}
+			} else if cut, encode := sp.cut(); cut && !encode {
+				// The payload is in the line already: the event holds
+				// that copy, not a second one.
+				e.Raw = line[sp.start:sp.end:sp.end]
 			}
 			l.events = append(l.events, e)
 			l.lines = append(l.lines, line)
+			l.raws = append(l.raws, sp)
 		default:
 			return &GapError{Version: v, Got: ev.Sequence}
 		}
@@ -178,14 +186,49 @@ func (l *Log) Lines(v int64) ([][]byte, int64) {
 
 // linesEnded is Lines, and whether the last line is session.ended.
 func (l *Log) linesEnded(v int64) ([][]byte, int64, bool) {
+	e, n, ended := l.entries(v)
+	return e.lines, n, ended
+}
+
+// entries holds the lines of events from a log, with their events and the
+// spans of their payloads.
+type entries struct {
+	lines  [][]byte
+	raws   []span
+	events []universal.Event
+}
+
+// write writes the i-th line to w, with its payload when raw is set.
+func (e *entries) write(w *bufio.Writer, i int, raw bool) {
+	writeLine(w, e.lines[i], e.raws[i], &e.events[i], raw)
+}
+
+// entries is linesEnded with the events and the spans of their payloads.
+func (l *Log) entries(v int64) (entries, int64, bool) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	n := int64(len(l.lines))
 	v = max(v, 0)
 	if v >= n {
-		return nil, n, l.endsAt(n)
+		return entries{}, n, l.endsAt(n)
 	}
-	return l.lines[v:n:n], n, l.endsAt(n)
+	return entries{l.lines[v:n:n], l.raws[v:n:n], l.events[v:n:n]}, n, l.endsAt(n)
+}
+
+// AppendLine appends the JSON of the event at sequence seq to dst (dst
+// unchanged when the log has no such event): as Lines holds it with raw
+// set, else with its raw payload written as null, which is the line cut
+// around the payload, not encoded again.
+func (l *Log) AppendLine(dst []byte, seq int64, raw bool) []byte {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if seq < 1 || seq > int64(len(l.lines)) {
+		return dst
+	}
+	if raw {
+		return append(dst, l.lines[seq-1]...)
+	}
+	return appendWithoutRaw(dst, l.lines[seq-1], l.raws[seq-1], &l.events[seq-1])
 }
 
 // Wait blocks until the log's version is past v, ctx is done or the log
