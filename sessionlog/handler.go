@@ -31,6 +31,11 @@ const DefaultHeartbeat = 15 * time.Second
 //	                                    client that has it gets 204 No Content; it
 //	                                    ends too when the log is deleted from the Store
 //
+// Both take ?include_raw=true (or 1) to serve the events' raw payloads;
+// without it (or with false or 0) each event's raw is null, the rest of
+// the answer byte for byte the same; any other value is 400 (see "Raw
+// payloads" in the package doc).
+//
 // The prefix is whatever the request path holds before the session id
 // ("/sessions" in the usual mux pattern "/sessions/"); an unknown session is
 // 404, a since that is not a version is 400, and a since beyond the log's
