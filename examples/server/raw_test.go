@@ -18,9 +18,14 @@ import (
 
 // translateRaw is translate with the native payloads kept.
 func translateRaw(t *testing.T, id string, native []byte) []universal.Event {
+	return translateWith(t, id, native, true)
+}
+
+// translateWith is translate, with the native payloads kept when raw is set.
+func translateWith(t testing.TB, id string, native []byte, raw bool) []universal.Event {
 	t.Helper()
 	s, err := agentnorm.Open(bytes.NewReader(native), "claude", agentnorm.Options{
-		Options: universal.Options{SessionID: id, IncludeRaw: true}, Format: "stream-json"})
+		Options: universal.Options{SessionID: id, IncludeRaw: raw}, Format: "stream-json"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,4 +248,30 @@ func TestRawOldStore(t *testing.T) {
 	db.Close()
 	n := start(t, sqliteStore(t, dir), Config{})
 	checkRaw(t, n, id, want, wantRaw, true)
+}
+
+// BenchmarkSplitRaw is what a commit does to each event: its JSON with raw
+// null and its payload beside it, against the JSON alone (events without
+// payloads, as before payloads were kept).
+func BenchmarkSplitRaw(b *testing.B) {
+	native, err := os.ReadFile(capture)
+	if err != nil {
+		b.Fatal(err)
+	}
+	withRaw, without := translateWith(b, "s", native, true), translateWith(b, "s", native, false)
+	for _, c := range []struct {
+		name string
+		evs  []universal.Event
+	}{{"without raw", without}, {"with raw", withRaw}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(encode(c.evs))))
+			b.ReportAllocs()
+			var line, raw []byte
+			for b.Loop() {
+				for i := range c.evs {
+					line, raw, _ = splitRaw(&c.evs[i], line[:0], raw[:0])
+				}
+			}
+		})
+	}
 }

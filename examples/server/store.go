@@ -328,9 +328,10 @@ func (s *sqlStore) Commit(ctx context.Context, id string, base int64, evs []univ
 		if ev.Sequence != base+int64(i)+1 {
 			return nil, fmt.Errorf("commit of sequence %d at version %d", ev.Sequence, base+int64(i))
 		}
-		line, raw = splitRaw(ev, line[:0], raw[:0])
+		var has bool
+		line, raw, has = splitRaw(ev, line[:0], raw[:0])
 		args := []any{id, ev.Sequence, ev.Time.UnixMilli(), string(ev.Type), string(line), nil}
-		if raw != nil {
+		if has {
 			args[5] = string(raw)
 		}
 		if s.pg {
@@ -432,28 +433,29 @@ func (s *sqlStore) listen(ctx context.Context, f func(id string, version int64))
 }
 
 // splitRaw appends ev's JSON with raw null to line and its raw payload,
-// as that JSON holds it (compact), to raw (nil when it has none): the
-// event is encoded once and cut around the payload (sessionlog.RawSpan).
-func splitRaw(ev *universal.Event, line, raw []byte) ([]byte, []byte) {
+// as that JSON holds it (compact), to raw; has is false when ev has none.
+// The event is encoded once and cut around the payload
+// (sessionlog.RawSpan).
+func splitRaw(ev *universal.Event, line, raw []byte) (_, _ []byte, has bool) {
 	full := ev.AppendJSON(line)
 	if len(ev.Raw) == 0 {
-		return full, nil
+		return full, raw, false
 	}
 	start, end, ok := sessionlog.RawSpan(ev, full[len(line):])
 	if !ok {
-		return full, nil // not where it belongs: kept in the JSON, as rows were
+		return full, raw, false // not where it belongs: kept in the JSON, as rows were
 	}
 	start, end = start+len(line), end+len(line)
 	if string(full[start:end]) == "null" {
-		return full, nil
+		return full, raw, false
 	}
 	raw = append(raw, full[start:end]...)
 	if end-start < len("null") {
-		return slices.Concat(full[:start], []byte("null"), full[end:]), raw
+		return slices.Concat(full[:start], []byte("null"), full[end:]), raw, true
 	}
 	copy(full[start:], "null")
 	n := copy(full[start+len("null"):], full[end:])
-	return full[:start+len("null")+n], raw
+	return full[:start+len("null")+n], raw, true
 }
 
 // storedEvent decodes an event as the store holds it: its JSON (raw null,
