@@ -24,7 +24,8 @@ var emptyPrefix = len(new(universal.Event).AppendJSON(nil)) - len("null}")
 // "raw" after every other member of the envelope but the unknown ones
 // (ev.Extra), so the span is found from the end of the line, from the
 // lengths of the payload and of those members, without reading the line;
-// ok is false when line is not ev's JSON there.
+// ok is false when line does not have the "raw" key right before the span
+// (it is not ev's JSON).
 //
 // The line without the payload, line[:start] + "null" + line[end:], is
 // byte for byte the JSON of ev with Raw nil.
