@@ -31,6 +31,11 @@ const DefaultHeartbeat = 15 * time.Second
 //	                                    client that has it gets 204 No Content; it
 //	                                    ends too when the log is deleted from the Store
 //
+// Both take ?include_raw=true (or 1) to serve the events' raw payloads;
+// without it (or with false or 0) each event's raw is null, the rest of
+// the answer byte for byte the same; any other value is 400 (see "Raw
+// payloads" in the package doc).
+//
 // The prefix is whatever the request path holds before the session id
 // ("/sessions" in the usual mux pattern "/sessions/"); an unknown session is
 // 404, a since that is not a version is 400, and a since beyond the log's
@@ -104,15 +109,33 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.error(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
+	raw, err := includeRaw(r)
+	if err != nil {
+		h.error(w, r, http.StatusBadRequest, err.Error())
+		return
+	}
 	if version := l.Version(); since > version {
 		w.Header().Set("X-Session-Version", strconv.FormatInt(version, 10))
 		h.error(w, r, http.StatusConflict, fmt.Sprintf("since %d is beyond the log's version %d: the server lost events the client has; sync again from a version both have (0 when in doubt)", since, version))
 		return
 	}
 	if what == "log" {
-		h.log(w, r, l, since)
+		h.log(w, r, l, since, raw)
 	} else {
-		h.stream(w, r, l, since)
+		h.stream(w, r, l, since, raw)
+	}
+}
+
+// includeRaw reads ?include_raw: true or 1 ask for the events' raw
+// payloads; false, 0 or none leave them null.
+func includeRaw(r *http.Request) (bool, error) {
+	switch v := r.URL.Query().Get("include_raw"); v {
+	case "true", "1":
+		return true, nil
+	case "", "false", "0":
+		return false, nil
+	default:
+		return false, errors.New("include_raw must be true, 1, false or 0, not " + strconv.Quote(v))
 	}
 }
 
@@ -157,8 +180,8 @@ func (e errBadSince) Error() string {
 	return "since must be a version (a sequence number ≥ 0), not " + strconv.Quote(string(e))
 }
 
-func (h *Handler) log(w http.ResponseWriter, r *http.Request, l *Log, since int64) {
-	lines, version := l.Lines(since)
+func (h *Handler) log(w http.ResponseWriter, r *http.Request, l *Log, since int64, raw bool) {
+	lines, version, _ := l.entries(since)
 	hd := w.Header()
 	hd.Set("Content-Type", "application/x-ndjson")
 	hd.Set("X-Session-Version", strconv.FormatInt(version, 10))
@@ -176,8 +199,8 @@ func (h *Handler) log(w http.ResponseWriter, r *http.Request, l *Log, since int6
 		return
 	}
 	bw := bufio.NewWriterSize(out, 32<<10)
-	for _, line := range lines {
-		bw.Write(line)
+	for i := range lines.lines {
+		lines.write(bw, i, raw)
 		bw.WriteByte('\n')
 	}
 	bw.Flush()
@@ -247,7 +270,7 @@ func weight(v string) int {
 	return n
 }
 
-func (h *Handler) stream(w http.ResponseWriter, r *http.Request, l *Log, since int64) {
+func (h *Handler) stream(w http.ResponseWriter, r *http.Request, l *Log, since int64, raw bool) {
 	fl := flusher(w)
 	if fl == nil {
 		h.error(w, r, http.StatusInternalServerError, "streaming unsupported: the response writer cannot flush")
@@ -290,12 +313,12 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request, l *Log, since i
 	v := since
 	var buf []byte
 	for {
-		lines, version, ended := l.linesEnded(v)
-		for i, line := range lines {
+		lines, version, ended := l.entries(v)
+		for i := range lines.lines {
 			bw.WriteString("id: ")
 			bw.WriteString(strconv.FormatInt(v+int64(i)+1, 10))
 			bw.WriteString("\ndata: ")
-			bw.Write(line)
+			lines.write(bw, i, raw)
 			bw.WriteString("\n\n")
 		}
 		v = max(v, version)

@@ -184,7 +184,7 @@ func (s *Server) handleNative(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	o := universal.Options{SessionID: id, Clock: s.cfg.Clock}
+	o := universal.Options{SessionID: id, Clock: s.cfg.Clock, IncludeRaw: !s.cfg.NoRaw}
 	var t universal.Translator
 	if known {
 		if t, err = agent.New(nat.Format, o); err == nil {

@@ -47,6 +47,7 @@ func run(args []string) error {
 	heartbeat := fs.Duration("heartbeat", 15*time.Second, "heartbeat interval of live streams")
 	retry := fs.Duration("retry", 2*time.Second, "reconnection delay suggested to stream clients")
 	maxLine := fs.Int("max-line", DefaultMaxLine, "longest native message or NDJSON line, in bytes")
+	noRaw := fs.Bool("no-raw", false, "keep no native payloads of native ingest (include_raw=true then serves raw null)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -88,7 +89,7 @@ func run(args []string) error {
 	defer store.Close()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	srv, err := New(ctx, Config{Store: store, Token: *token, OpenReads: loopback, Heartbeat: *heartbeat, Retry: *retry,
-		MaxLine: *maxLine, Clock: universal.WallClock, Logger: log})
+		MaxLine: *maxLine, NoRaw: *noRaw, Clock: universal.WallClock, Logger: log})
 	if err != nil {
 		return err
 	}

@@ -40,6 +40,11 @@ type Config struct {
 	// MaxLine bounds one native message and one universal NDJSON line
 	// (DefaultMaxLine when 0).
 	MaxLine int
+	// NoRaw: native ingest keeps no native payloads (the events' raw is
+	// null even with include_raw=true). By default each event of native
+	// ingest keeps the native message it came from, stored and served
+	// only to requests with include_raw=true.
+	NoRaw bool
 	// Clock stamps the events of native ingest (the deterministic step
 	// clock when nil; the daemon uses universal.WallClock).
 	Clock universal.Clock

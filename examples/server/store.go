@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +18,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 	_ "modernc.org/sqlite"             // the "sqlite" database/sql driver, pure Go
 
+	"github.com/agentnorm/agentnorm/sessionlog"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -98,7 +101,8 @@ func schema(pg bool) []string {
 		// JSONB holds no NUL character (\u0000), which agent output may
 		// have: such an event's JSON is kept as text beside its payload
 		// (where NUL is U+FFFD), and read from there.
-		exact = []string{`ALTER TABLE session_events ADD COLUMN IF NOT EXISTS payload_text TEXT`}
+		exact = []string{`ALTER TABLE session_events ADD COLUMN IF NOT EXISTS payload_text TEXT`,
+			`ALTER TABLE session_events ADD COLUMN IF NOT EXISTS raw TEXT`}
 	}
 	return append([]string{
 		`CREATE TABLE IF NOT EXISTS session_events (
@@ -107,6 +111,7 @@ func schema(pg bool) []string {
 			ts         BIGINT  NOT NULL,
 			type       TEXT    NOT NULL,
 			payload    ` + payload + ` NOT NULL,
+			raw        TEXT,
 			PRIMARY KEY (session_id, seq))`,
 		`CREATE INDEX IF NOT EXISTS idx_session_events_type ON session_events (session_id, type)`,
 		`CREATE TABLE IF NOT EXISTS agentnorm_sessions (
@@ -186,6 +191,17 @@ func (s *sqlStore) init(ctx context.Context) error {
 			return err
 		}
 	}
+	// A store made before raw payloads were kept: add their column
+	// (SQLite has no ADD COLUMN IF NOT EXISTS).
+	var has int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('session_events') WHERE name = 'raw'`).Scan(&has); err != nil {
+		return err
+	}
+	if has == 0 {
+		if _, err := s.db.ExecContext(ctx, `ALTER TABLE session_events ADD COLUMN raw TEXT`); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -234,7 +250,7 @@ func (s *sqlStore) payloadCol() string {
 }
 
 func (s *sqlStore) Events(ctx context.Context, id string, since int64) ([]universal.Event, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT seq, `+s.payloadCol()+` FROM session_events WHERE session_id = ? AND seq > ? ORDER BY seq`), id, since)
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT seq, `+s.payloadCol()+`, raw FROM session_events WHERE session_id = ? AND seq > ? ORDER BY seq`), id, since)
 	if err != nil {
 		return nil, err
 	}
@@ -244,15 +260,16 @@ func (s *sqlStore) Events(ctx context.Context, id string, since int64) ([]univer
 	for rows.Next() {
 		var seq int64
 		var payload string
-		if err := rows.Scan(&seq, &payload); err != nil {
+		var raw sql.NullString
+		if err := rows.Scan(&seq, &payload, &raw); err != nil {
 			return nil, err
 		}
 		if seq != next {
 			return nil, fmt.Errorf("session %q: the store has sequence %d where %d belongs", id, seq, next)
 		}
 		next++
-		var ev universal.Event
-		if err := ev.UnmarshalJSON([]byte(payload)); err != nil {
+		ev, err := storedEvent(payload, raw)
+		if err != nil {
 			return nil, fmt.Errorf("session %q, sequence %d: %w", id, seq, err)
 		}
 		out = append(out, ev)
@@ -295,9 +312,9 @@ func (s *sqlStore) Commit(ctx context.Context, id string, base int64, evs []univ
 	if version != base || (nat != nil && offset != nat.from) {
 		return nil, &VersionError{Version: version}
 	}
-	ins := `INSERT INTO session_events (session_id, seq, ts, type, payload) VALUES (?, ?, ?, ?, ?) RETURNING payload`
+	ins := `INSERT INTO session_events (session_id, seq, ts, type, payload, raw) VALUES (?, ?, ?, ?, ?, ?) RETURNING payload, raw`
 	if s.pg {
-		ins = `INSERT INTO session_events (session_id, seq, ts, type, payload, payload_text) VALUES (?, ?, ?, ?, CAST(CAST(? AS TEXT) AS JSONB), ?) RETURNING ` + s.payloadCol()
+		ins = `INSERT INTO session_events (session_id, seq, ts, type, payload, raw, payload_text) VALUES (?, ?, ?, ?, CAST(CAST(? AS TEXT) AS JSONB), ?, ?) RETURNING ` + s.payloadCol() + `, raw`
 	}
 	stmt, err := tx.PrepareContext(ctx, s.q(ins))
 	if err != nil {
@@ -305,14 +322,18 @@ func (s *sqlStore) Commit(ctx context.Context, id string, base int64, evs []univ
 	}
 	defer stmt.Close()
 	stored := make([]universal.Event, 0, len(evs))
-	var line []byte
+	var line, raw []byte
 	for i := range evs {
 		ev := &evs[i]
 		if ev.Sequence != base+int64(i)+1 {
 			return nil, fmt.Errorf("commit of sequence %d at version %d", ev.Sequence, base+int64(i))
 		}
-		line = ev.AppendJSON(line[:0])
-		args := []any{id, ev.Sequence, ev.Time.UnixMilli(), string(ev.Type), string(line)}
+		var has bool
+		line, raw, has = splitRaw(ev, line[:0], raw[:0])
+		args := []any{id, ev.Sequence, ev.Time.UnixMilli(), string(ev.Type), string(line), nil}
+		if has {
+			args[5] = string(raw)
+		}
 		if s.pg {
 			var exact *string // the JSON, when JSONB cannot hold it
 			if jsonb, ok := withoutNUL(line); ok {
@@ -322,11 +343,12 @@ func (s *sqlStore) Commit(ctx context.Context, id string, base int64, evs []univ
 			args = append(args, exact)
 		}
 		var back string
-		if err := stmt.QueryRowContext(ctx, args...).Scan(&back); err != nil {
+		var backRaw sql.NullString
+		if err := stmt.QueryRowContext(ctx, args...).Scan(&back, &backRaw); err != nil {
 			return nil, fmt.Errorf("sequence %d: %w", ev.Sequence, err)
 		}
-		var c universal.Event
-		if err := c.UnmarshalJSON([]byte(back)); err != nil {
+		c, err := storedEvent(back, backRaw)
+		if err != nil {
 			return nil, fmt.Errorf("sequence %d as stored: %w", ev.Sequence, err)
 		}
 		stored = append(stored, c)
@@ -408,6 +430,46 @@ func (s *sqlStore) listen(ctx context.Context, f func(id string, version int64))
 		}
 		f(id, version)
 	}
+}
+
+// splitRaw appends ev's JSON with raw null to line and its raw payload,
+// as that JSON holds it (compact), to raw; has is false when ev has none.
+// The event is encoded once and cut around the payload
+// (sessionlog.RawSpan).
+func splitRaw(ev *universal.Event, line, raw []byte) (_, _ []byte, has bool) {
+	full := ev.AppendJSON(line)
+	if len(ev.Raw) == 0 {
+		return full, raw, false
+	}
+	start, end, ok := sessionlog.RawSpan(ev, full[len(line):])
+	if !ok {
+		return full, raw, false // not where it belongs: kept in the JSON, as rows were
+	}
+	start, end = start+len(line), end+len(line)
+	if string(full[start:end]) == "null" {
+		return full, raw, false
+	}
+	raw = append(raw, full[start:end]...)
+	if end-start < len("null") {
+		return slices.Concat(full[:start], []byte("null"), full[end:]), raw, true
+	}
+	copy(full[start:], "null")
+	n := copy(full[start+len("null"):], full[end:])
+	return full[:start+len("null")+n], raw, true
+}
+
+// storedEvent decodes an event as the store holds it: its JSON (raw null,
+// or in a row from before payloads had a column of their own, the
+// payload) and its raw payload, exactly as it was given.
+func storedEvent(payload string, raw sql.NullString) (universal.Event, error) {
+	var ev universal.Event
+	if err := ev.UnmarshalJSON([]byte(payload)); err != nil {
+		return ev, err
+	}
+	if raw.Valid {
+		ev.Raw = json.RawMessage(raw.String)
+	}
+	return ev, nil
 }
 
 // withoutNUL returns JSON text with each \u0000 escape (a NUL character,
