@@ -124,6 +124,11 @@ func (t *Translator) elicitation(dst events, r, req jsonscan.Value) events {
 // ElicitResult (nil: withdrawn) or error.
 func (t *Translator) resolveElicitation(dst events, reqID string, result jsonscan.Value, errText string, cancelled bool) events {
 	delete(t.s.Requests, reqID)
+	if !t.w.QuestionPending(reqID) {
+		// Resolved already: the host reported its answer (Report) before
+		// the recorded answer, or a cancel crossed the answer.
+		return dst
+	}
 	var o jsonw.Object
 	status, resp := universal.QuestionRejected, ""
 	switch {

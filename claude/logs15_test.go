@@ -147,6 +147,46 @@ func TestMCPElicitationQuestion(t *testing.T) {
 	}
 }
 
+// TestElicitationAnsweredTwice: a host that reports its answer
+// (Report) and whose answer is then read on the wire (an exchange), or
+// a cancel that crosses the answer, resolves the question once.
+func TestElicitationAnsweredTwice(t *testing.T) {
+	const sid = "19886bf4-f939-40ca-ac10-3776df68e580"
+	for _, second := range []string{
+		`in:{"type":"control_response","response":{"subtype":"success","request_id":"e2","response":{"action":"accept","content":{"answer":"main"}}}}`,
+		`{"type":"control_cancel_request","request_id":"e2"}`,
+	} {
+		tr, err := claude.New(claude.FormatExchange, golden.Options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var evs []universal.Event
+		for i, l := range []string{
+			`{"type":"system","subtype":"init","cwd":"/tmp/x","session_id":"` + sid + `","tools":[],"model":"claude-haiku-4-5","permissionMode":"default","claude_code_version":"2.1.283","uuid":"i1"}`,
+			`{"type":"control_request","request_id":"e2","request":{"subtype":"elicitation","mcp_server_name":"s","message":"Which branch?","mode":"form"}}`,
+			"report",
+			second,
+		} {
+			if l == "report" {
+				evs = tr.Report(evs, universal.QuestionReply{QuestionID: "e2", Response: "main"})
+				continue
+			}
+			m := universal.Message{Data: []byte(l), Line: int64(i + 1), TimeMS: -1}
+			if d, ok := strings.CutPrefix(l, "in:"); ok {
+				m.Dir, m.Data = universal.In, []byte(d)
+			}
+			evs = tr.Translate(evs, m)
+		}
+		evs = tr.Report(evs, universal.EndOfInput{})
+		if err := universal.CheckStream(evs); err != nil {
+			t.Fatal(err)
+		}
+		if r, d := len(golden.OfType(evs, universal.TypeQuestionRequested)), len(golden.OfType(evs, universal.TypeQuestionResolved)); r != 1 || d != 1 {
+			t.Errorf("after %.40s: %d question.requested, %d question.resolved, want 1 and 1", second, r, d)
+		}
+	}
+}
+
 // TestTranscriptContextCollapse: transcript entries of Claude Code
 // 2.1.1xx and later that other parsers list from its own entry table
 // ("marble-origami-commit", "marble-origami-snapshot",
