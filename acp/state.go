@@ -233,7 +233,8 @@ func (s *state) validate(w *universal.Stream) error {
 		if key != "" {
 			under := func(call string) bool { tl := s.Tools[call]; return tl != nil && tl.Call == sc.Parent }
 			sid, isSession := strings.CutPrefix(key, subScopePrefix)
-			announced := isSession && s.Subagents[sid] != nil && s.Subagents[sid].Call == "" && s.Subagents[sid].Item == sc.Parent
+			sa := s.Subagents[sid]
+			announced := isSession && sa != nil && (sa.Call == "" || s.Tools[sa.Call] == nil) && sa.Item == sc.Parent
 			if !under(key) && !(isSession && under(s.SubSessions[sid])) && !announced {
 				return fmt.Errorf("scope %q is not under its call", key)
 			}

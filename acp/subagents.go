@@ -185,10 +185,12 @@ func (t *Translator) namedSpawner(u jsonscan.Value) *tool {
 
 // announced returns the call an update of the announced sub-agent session
 // sid goes under: a stand-in task call whose item is its sub_agent_started
-// item, when no call of the session spawned it; nil otherwise.
+// item, when no call of the session spawned it or its call's turn has
+// ended (a sub-agent left running in the background); nil otherwise (its
+// call holds it, see subCall).
 func (t *Translator) announced(sid string) *tool {
 	sa := t.st.Subagents[sid]
-	if sa == nil || sa.Call != "" {
+	if sa == nil || sa.Call != "" && t.st.Tools[sa.Call] != nil {
 		return nil
 	}
 	if sa.tool == nil {

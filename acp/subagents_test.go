@@ -197,3 +197,27 @@ func TestSubagentUnderTaskCall(t *testing.T) {
 		t.Errorf("items\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestSubagentAfterItsTurn: a sub-agent announced under a named call and
+// left running in the background (the call completes, the turn ends)
+// still speaks in a conversation of its own after the turn: under its
+// sub_agent_started item, as one announced without a call, never as the
+// session's own message.
+func TestSubagentAfterItsTurn(t *testing.T) {
+	in := subagentSession(
+		`root-1 {"sessionUpdate":"tool_call","toolCallId":"toolu_1","title":"Task","kind":"think","status":"pending","rawInput":{"subagent_type":"explore","prompt":"Find tests","run_in_background":true}}`,
+		`root-1 {"sessionUpdate":"subagent_spawned","subagentSessionId":"child-1","name":"explore","_meta":{"parentToolCallId":"toolu_1"}}`,
+		`root-1 {"sessionUpdate":"tool_call_update","toolCallId":"toolu_1","status":"completed","content":[{"type":"content","content":{"type":"text","text":"started in background"}}]}`,
+	) + `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"child-1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Found 3 late."}}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"root-1","update":{"sessionUpdate":"subagent_state_update","subagentSessionId":"child-1","state":"completed"}}}` + "\n"
+	evs := translateChecked(t, in)
+	if u := unparsed(evs); len(u) != 0 {
+		t.Fatalf("agent.unparsed %q", u)
+	}
+	got := itemTree(evs)
+	started := slices.IndexFunc(got, func(s string) bool { return strings.HasPrefix(s, `status "sub_agent_started"`) })
+	late := slices.IndexFunc(got, func(s string) bool { return strings.HasPrefix(s, `message "Found 3 late."`) })
+	if started < 0 || late < 0 || got[late] != fmt.Sprintf(`message "Found 3 late." under %d`, started) {
+		t.Errorf("items\n%s\nwant the late message under the sub_agent_started item", strings.Join(got, "\n"))
+	}
+}
