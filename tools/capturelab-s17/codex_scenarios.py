@@ -25,7 +25,7 @@ SETS = {
             },
             "expect_extra": {"interrupted": True, "error": False, "permission": False,
                              "assistant_text_contains": ["Starting the long check."],
-                             "tools": {"0": {"is_error": True}}},
+                             "tools": {"0": {"is_error": True, "output_contains": None}}},
         },
     },
     "v2": {
@@ -38,7 +38,7 @@ SETS = {
             },
             "expect_extra": {"interrupted": True, "error": False, "permission": False,
                              "assistant_text_contains": ["Running the slow sync now."],
-                             "tools": {"0": {"is_error": True}}},
+                             "tools": {"0": {"is_error": True, "output_contains": None}}},
         },
     },
 }

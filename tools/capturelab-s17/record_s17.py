@@ -112,6 +112,8 @@ def keep_claude(src, dest, name, extra):
 def keep_codex(src, dest, name, extra):
     for suffix in ('.appserver.jsonl', '.appserver.exchange.jsonl', '.meta.json'):
         shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
+    for old in glob.glob(os.path.join(dest, name + '.appserver.rollout-*.jsonl')):
+        os.remove(old)  # an earlier recording's (another thread id)
     for r in sorted(glob.glob(os.path.join(src, name + '.session', 'appserver', 'rollout-*.jsonl'))):
         tid = os.path.basename(r)[:-len('.jsonl')].replace('-', '')[-8:]
         shutil.copy(r, os.path.join(dest, '%s.appserver.rollout-%s.jsonl' % (name, tid)))
