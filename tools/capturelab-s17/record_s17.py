@@ -36,10 +36,11 @@ sys.path.insert(0, HERE)
 
 LAB = os.environ.get('CAPTURELAB', '/work/shared/tools/capturelab')
 AGENTS = os.environ.get('AGENTS_DIR') or os.path.join(LAB, 'agents')
-PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex'}
+PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex', 'opencode': 'opencode-ai'}
 SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py', 'driver_s17.py': 'driver.py'},
         'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py',
-                  'appserver_s17.py': 'appserver_client.py'}}
+                  'appserver_s17.py': 'appserver_client.py'},
+        'opencode': {'opencode_scenarios.py': 'scenarios.py'}}
 # (file, old, new): each old text must occur exactly once in the lab's file
 PATCH_CLAUDE = [
     ('capture.py', 'stdin_mode = VARIANT.startswith("-stdin") or VARIANT.startswith("-stdio")',
@@ -49,6 +50,18 @@ PATCH_CLAUDE = [
      '    if BASE == "s17-interrupt":\n        policy = "interrupt"\n'),
 ]
 PATCH_CODEX = []  # (run.sh is used unchanged, in its appserver mode)
+PATCH_OPENCODE = [
+    ('capture.py', '''            while th.is_alive() and time.time() - t0 < 240:
+''', '''            while th.is_alive() and time.time() - t0 < 240:
+                # s17-interrupt (tools/capturelab-s17): abort the first prompt's turn once its tool part runs
+                if spec.get("interrupt_first") and prompt == spec["prompts"][0] and "abort" not in info \\
+                        and '"status":"running"' in read_text(sse_path):
+                    time.sleep(2.5)
+                    st_a, raw_a = http("POST", f"/session/{sid}/abort", {}, timeout=10)
+                    info["abort"] = {"status": st_a, "response": raw_a.decode("utf-8", "replace")}
+'''),
+]
+PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX, 'opencode': PATCH_OPENCODE}
 
 
 def version(agent):
@@ -67,7 +80,7 @@ def stage(agent):
         for n in dirs + files:
             p = os.path.join(root, n)
             os.chmod(p, os.stat(p).st_mode | 0o200)
-    for fn, old, new in PATCH_CLAUDE if agent == 'claude' else PATCH_CODEX:
+    for fn, old, new in PATCHES[agent]:
         p = os.path.join(d, agent, fn)
         s = open(p).read()
         if s.count(old) != 1:
@@ -121,6 +134,15 @@ def keep_codex(src, dest, name, extra):
     print('%s: appserver %d lines' % (name, sum(1 for _ in open(os.path.join(dest, name + '.appserver.jsonl')))))
 
 
+def keep_opencode(src, dest, name, extra):
+    for suffix in ('.sse', '.global.sse', '.messages.json', '.meta.json'):
+        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
+    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
+    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
+    serve = meta['captures']['serve']
+    print('%s: prompt http=%s, abort=%s' % (name, serve['prompt_http_status'], serve.get('abort')))
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] not in PKG:
@@ -147,20 +169,26 @@ def main():
         for s in sets:
             if agent == 'claude':
                 todo = [(c, [c, s]) for c in scenarios.CAPTURES]
+            elif agent == 'opencode':
+                todo = [(c, [c, s, 'serve']) for c in scenarios.SCENARIOS]
             else:
                 todo = [(c, [c, s, 'appserver']) for c in scenarios.SETS[s]]
             for scen, run_args in todo:
                 if only and scen not in only:
                     continue
                 name = scen if s == 'main' else scen + '-' + s
-                subprocess.run([os.path.join(lab, agent, 'run.sh')] + run_args, env=env, check=True,
+                # opencode/run.sh ends with the lab's verify.py, which knows no interrupted turn: its report
+                # is printed, the capture is kept and read.
+                subprocess.run([os.path.join(lab, agent, 'run.sh')] + run_args, env=env, check=agent != 'opencode',
                                stdout=subprocess.DEVNULL if agent == 'codex' else None)
                 src = os.path.join(out, agent, ver)
                 if agent == 'claude':
                     spec = scenarios.scenarios(s, '/home/dev/project', scen[len(scenarios.base_of(scen)):])
                     keep_claude(src, dest, name, spec[scenarios.base_of(scen)].get('expect_extra'))
-                else:
+                elif agent == 'codex':
                     keep_codex(src, dest, name, scenarios.SETS[s][scen].get('expect_extra'))
+                else:
+                    keep_opencode(src, dest, name, scenarios.scenarios(s, '/home/dev/project')[scen].get('expect_extra'))
         if keep:
             shutil.copytree(out, keep, dirs_exist_ok=True, symlinks=True)
     finally:
