@@ -52,7 +52,7 @@ def scenarios(set_name, work, variant=""):
                     error=None, status="success", turns=2),
         # merged into the lab's expect block by record_s17.py
         expect_extra=dict(interrupted=True, error=False, permission=False, turns=2, assistant_text_contains=["".join(pre)],
-                          tools={0: dict(output_contains=None, is_error=None)}),
+                          tools={0: dict(output_contains=None, is_error=True)}),
         first_output=first,
     )
     return S
