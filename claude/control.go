@@ -365,7 +365,7 @@ func (t *Translator) decided(dst events, call, name string, decision gjson.Resul
 	switch {
 	case decision.IsObject():
 		dec, src = decision.Get("decision").Str, decision.Get("source").Str
-	case refusalKind(kind):
+	case refusalKind(kind) && !stoppedRunning(output):
 		dec = "reject"
 	default:
 		return dst
@@ -394,6 +394,17 @@ func (t *Translator) decided(dst events, call, name string, decision gjson.Resul
 // user's rejection. Other kinds (a cancelled call) are no refusal.
 func refusalKind(kind string) bool {
 	return kind == "permission-rule" || kind == "user-rejected"
+}
+
+// stoppedRunning reports a result the CLI wrote for a call the user's
+// interrupt stopped while it ran. 2.1.332 records that as the rejection
+// text with kind user-rejected and no decision, and corrects the text for
+// the model: "Correction to the text above: this call was stopped while
+// running, not refused before it ran. … No permission prompt was
+// involved." No permission was refused (a rejection the user gave at a
+// prompt records its decision).
+func stoppedRunning(output string) bool {
+	return strings.Contains(output, "this call was stopped while running, not refused")
 }
 
 // denied maps a refusal the CLI applied itself (system/permission_denied,

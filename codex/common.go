@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -102,7 +103,10 @@ func (t *Translator) endTurn(dst []event, id string, status universal.TurnStatus
 	}
 	// The turn's responses end with it (and the results they held).
 	dst = t.flushHeld(dst, "")
-	dst = t.endResponses(dst, status != universal.TurnCompleted)
+	if status == universal.TurnInterrupted && (t.format == FormatAppServer || t.format == FormatExchange) {
+		dst = t.interruptCalls(dst, id)
+	}
+	dst = t.endResponses(dst, status == universal.TurnError)
 	dst = t.cancelPending(dst, id)
 	dst = t.w.EndTurn(dst, id, status, meta, src, raw)
 	// The stream closed the turn's open items (as failed).
@@ -111,6 +115,42 @@ func (t *Translator) endTurn(dst []event, id string, status universal.TurnStatus
 	t.st.TurnErr = false
 	if t.st.PromptTurn == id {
 		t.st.PromptTurn = ""
+	}
+	return dst
+}
+
+// interruptCalls gives each call of an interrupted app-server turn that
+// has no result a failed one, with the output it streamed so far: the
+// app-server sends no item/completed for a command the interrupt stopped
+// (it stays inProgress; only the rollout records an output for it, "Wall
+// time: S seconds\naborted by user", which may follow turn_aborted there),
+// so the call ended without an outcome. The calls go in the order they
+// started (state.open is in the map's order after a restore).
+func (t *Translator) interruptCalls(dst []event, turn string) []event {
+	var todo []*nitem
+	for _, n := range t.st.open {
+		if n.Kind == kindTool && !n.RDone && n.Turn == turn && (n.Thread == "" || n.Thread == t.st.Thread) {
+			todo = append(todo, n)
+		}
+	}
+	if len(todo) == 0 {
+		return dst
+	}
+	slices.SortFunc(todo, func(a, b *nitem) int {
+		return cmp.Or(cmp.Compare(len(a.ID), len(b.ID)), strings.Compare(a.ID, b.ID))
+	})
+	keys := make(map[*nitem]string, len(todo))
+	for k, n := range t.st.Items {
+		if slices.Contains(todo, n) {
+			keys[n] = k
+		}
+	}
+	for _, n := range todo {
+		res := resultSpec{isError: true, failed: true, meta: []byte(`{"status":"interrupted"}`)}
+		if n.Result != "" {
+			res.output = t.w.StreamedText(n.Result, 0)
+		}
+		dst = t.toolResult(dst, keys[n], &toolSpec{native: n.CallID, thread: n.Thread, keep: true}, &res, daemon, nil)
 	}
 	return dst
 }

@@ -1422,6 +1422,9 @@ func (t *Translator) usageRecord(dst []event, c *ctx, p jsonscan.Value) []event 
 // 0.28 observed, where the live output has exit code -1): such outputs
 // have no exit code of their own.
 func toolFailed(s string) bool {
+	if abortedOutput(s) {
+		return true
+	}
 	for _, prefix := range [...]string{"unsupported call: ", "unsupported custom tool call: ",
 		"apply_patch verification failed: ", "patch rejected by user", "exec command rejected by user", "approval policy is Never; reject command",
 		"failed in sandbox "} {
@@ -1439,6 +1442,18 @@ func toolFailed(s string) bool {
 		}
 	}
 	return strings.HasPrefix(s[i:], " failed: ") || strings.HasPrefix(s[i:], " failed for `")
+}
+
+// abortedOutput reports the output Codex gives the model for a call an
+// interrupt stopped (tools/parallel.rs, abort_message): "Wall time: S
+// seconds\naborted by user" for a shell or unified exec command, "aborted
+// by user after Ss" for other tools.
+func abortedOutput(s string) bool {
+	if strings.HasPrefix(s, "aborted by user after ") {
+		return !strings.Contains(s, "\n")
+	}
+	head, ok := strings.CutSuffix(s, " seconds\naborted by user")
+	return ok && strings.HasPrefix(head, "Wall time: ") && !strings.Contains(head, "\n")
 }
 
 // generatedImage is the image part of an image generation's result: the

@@ -278,12 +278,37 @@ func (t *Translator) busy(dst []universal.Event, sid string, raw []byte) []unive
 	return dst
 }
 
-// idle ends the turn when sid is the followed session.
+// idle ends the turn when sid is the followed session. An aborted turn
+// whose tool still runs waits for the next idle: OpenCode (1.18) reports
+// the abort (session.error MessageAbortedError, then idle) before the
+// tool part's last updates (its output, then status error "Tool execution
+// aborted" or completed), which the idle after them follows.
 func (t *Translator) idle(dst []universal.Event, sid string, raw []byte) []universal.Event {
 	if t.route(sid, false) == routeRoot {
+		if t.st.Turn.Open && t.st.Turn.Aborted && t.toolRunning() {
+			t.st.Turn.Settling = true
+			return dst
+		}
 		dst = t.endTurn(dst, universal.SourceAgent, raw)
 	}
 	return dst
+}
+
+// toolRunning reports a tool part of the followed session whose call or
+// result item is still open.
+func (t *Translator) toolRunning() bool {
+	for _, p := range t.st.Parts {
+		if p.Type != "tool" || p.ResultDone {
+			continue
+		}
+		if m := t.st.Msgs[p.Msg]; m == nil || m.Session != t.st.Session {
+			continue
+		}
+		if p.Call != "" && !p.CallDone && t.w.IsOpen(p.Call) || p.Result != "" && t.w.IsOpen(p.Result) {
+			return true
+		}
+	}
+	return false
 }
 
 // retryOf reports a retry of session sid (the followed one or a
@@ -479,7 +504,11 @@ func (t *Translator) callPart(call string) *partState {
 // startTurn starts the root session's turn unless one is open.
 func (t *Translator) startTurn(dst []universal.Event, src universal.Source, raw []byte) []universal.Event {
 	if t.st.Turn.Open {
-		return dst
+		if !t.st.Turn.Settling {
+			return dst
+		}
+		// An aborted turn whose tool never settled ends before the next.
+		dst = t.endTurn(dst, universal.SourceDaemon, nil)
 	}
 	dst, _ = t.w.StartTurn(dst, "", nil, src, raw)
 	t.st.Turn = turnState{Open: true}
@@ -540,6 +569,10 @@ func (t *Translator) endTurnWith(dst []universal.Event, status universal.TurnSta
 func (t *Translator) finish(dst []universal.Event) []universal.Event {
 	if t.w.Ended() {
 		return dst
+	}
+	if t.st.Turn.Open && t.st.Turn.Settling {
+		// An aborted turn that waited for its tool: the agent did end it.
+		dst = t.endTurn(dst, universal.SourceDaemon, nil)
 	}
 	dst = t.flushPending(dst, "")
 	for _, id := range append([]string(nil), t.st.OpenMsgs...) {

@@ -166,6 +166,9 @@ type turnState struct {
 	// happened in the turn.
 	Failed  bool `json:"failed,omitempty"`
 	Aborted bool `json:"aborted,omitempty"`
+	// Settling: the aborted turn's idle came while a tool still ran; the
+	// turn ends at the next idle (or before the next turn, or at the end).
+	Settling bool `json:"settling,omitempty"`
 	// Finished: the root session's last assistant message of the turn
 	// completed with a finish reason other than tool-calls (a message
 	// list ends its last turn when it shows that).

@@ -332,6 +332,7 @@ const (
 	maskMerged      mask = "merged"           // response boundaries (the assistant lines): the calls of a turn in order
 	maskCallOutcome mask = "outcome of calls" // whether each call succeeded, failed or got no result
 	maskErrorText   mask = "error text"       // assistant messages of a failed turn (the error told as text)
+	maskAbortedMsg  mask = "aborted message"  // the status of an interrupted turn's assistant message ("assistant (failed)" read "assistant")
 )
 
 // omit returns the projection without what the masks remove.
@@ -341,11 +342,16 @@ func omit(p string, masks []mask) string {
 	}
 	var b strings.Builder
 	prev := ""
-	failedTurn := false
+	failedTurn, interruptedTurn := false, false
 	for line := range strings.Lines(p) {
 		trim := strings.TrimSpace(line)
 		if strings.HasPrefix(trim, "turn ") {
 			failedTurn = trim == "turn error"
+			interruptedTurn = trim == "turn interrupted"
+		}
+		if interruptedTurn && trim == "assistant (failed)" && slices.Contains(masks, maskAbortedMsg) {
+			// Before maskCutShort would drop it.
+			line, trim = strings.Replace(line, "assistant (failed)", "assistant", 1), "assistant"
 		}
 		drop := false
 		for _, m := range masks {
@@ -526,9 +532,15 @@ func policyDiffers(a, b, scenario string) []mask {
 // Gemini CLI completes it with the output so far (the turn ends
 // interrupted for all of them); of a call whose permission was denied
 // (s07-permission), Gemini CLI sends nothing more, so its call item fails
-// with no result, where the others send a failed result.
+// with no result, where the others send a failed result; of the message
+// whose call an interrupt stopped (s17-interrupt), OpenCode fails it.
 func outcomeDiffers(a, b *recording, scenario string) []mask {
 	switch {
+	case (a.agent == "opencode") != (b.agent == "opencode") && strings.HasPrefix(scenario, "s17-interrupt"):
+		// OpenCode records the abort as the error of the assistant
+		// message it cut (info.error MessageAbortedError), though the
+		// model's response was whole; the others complete the message.
+		return []mask{maskAbortedMsg}
 	case (a.agent != b.agent || a.version != b.version) && strings.HasPrefix(scenario, "s11-cancel"),
 		(a.agent == "acp:gemini-cli") != (b.agent == "acp:gemini-cli") && strings.HasPrefix(scenario, "s07-permission"):
 		return []mask{maskCallOutcome}
