@@ -135,11 +135,7 @@ func (s *StreamState) validate() error {
 	if len(ss.Held) > 0 && (ss.Begun || ss.Ended) {
 		return errors.New("unparsed events held after the session began")
 	}
-	kept := 0
-	for _, h := range ss.Held {
-		kept += len(h.Raw)
-	}
-	if len(ss.Held) > maxHeld || kept > maxHeldBytes {
+	if kept := heldBytes(ss.Held); len(ss.Held) > maxHeld || kept > maxHeldBytes {
 		return fmt.Errorf("%d unparsed events held, %d bytes: more than a stream holds", len(ss.Held), kept)
 	}
 	// Default item ids ("itm_N") already issued must not come again: the

@@ -79,7 +79,8 @@ type heldUnparsed struct {
 }
 
 // The most agent.unparsed events held before the session starts, and the
-// most bytes of raw payload they keep: past either, the session starts
+// most bytes they keep (errors, locations and payloads, which may all
+// quote native input): past either, the session starts
 // without its metadata, as it would without holding (a file of garbage
 // must not be held whole). Detection skips up to 8 lines of noise before
 // a format's first line, so 16 covers what it accepts.
@@ -228,6 +229,15 @@ func (w *Stream) BeginClean(dst []Event, metadata []byte, src Source, raw []byte
 	return w.flushHeld(dst)
 }
 
+// heldBytes is what held events keep.
+func heldBytes(held []heldUnparsed) int {
+	n := 0
+	for _, h := range held {
+		n += len(h.Error) + len(h.Location) + len(h.Raw)
+	}
+	return n
+}
+
 // flushHeld emits the agent.unparsed events held before the session
 // started, right after its session.started.
 func (w *Stream) flushHeld(dst []Event) []Event {
@@ -314,9 +324,9 @@ func AddCounts(a, b *int64) *int64 {
 // after session.started, when the translator begins the session with the
 // metadata of the agent's first message (or anything else starts it): a
 // session whose input starts with noise still starts with its metadata.
-// At most 16 events and 1 MiB of raw payload are held; past that the
-// session starts at once, with {"agent": …} as metadata, and the held
-// events follow it. A translator that reports the end of input ends the
+// At most 16 events and 1 MiB (their errors, locations and payloads) are
+// held; past that the session starts at once, with {"agent": …} as
+// metadata, and the held events follow it. A translator that reports the end of input ends the
 // session, so nothing held is lost.
 func (w *Stream) Unparsed(dst []Event, location string, err error, raw []byte) []Event {
 	if w.state.Ended {
@@ -338,15 +348,16 @@ func (w *Stream) Unparsed(dst []Event, location string, err error, raw []byte) [
 // hold keeps an agent.unparsed event until the session starts, if the
 // bounds allow.
 func (w *Stream) hold(loc string, err error, raw []byte) bool {
-	kept := 0
-	for _, h := range w.state.Held {
-		kept += len(h.Raw)
-	}
+	msg := err.Error()
+	size := len(msg) + len(loc)
 	keep := w.st.IncludeRaw() && len(raw) > 0
-	if len(w.state.Held) == maxHeld || (keep && kept+len(raw) > maxHeldBytes) {
+	if keep {
+		size += len(raw)
+	}
+	if len(w.state.Held) == maxHeld || heldBytes(w.state.Held)+size > maxHeldBytes {
 		return false
 	}
-	h := heldUnparsed{Error: err.Error(), Location: strings.Clone(loc)}
+	h := heldUnparsed{Error: msg, Location: strings.Clone(loc)}
 	if len(raw) > 0 {
 		h.RawHash = RawHash(raw)
 	}

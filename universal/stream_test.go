@@ -670,22 +670,27 @@ func TestStreamHoldsUnparsedUntilBegin(t *testing.T) {
 		}{
 			{"count", []byte("x"), Options{}, maxHeld},
 			{"count with payloads", []byte("x"), Options{IncludeRaw: true}, maxHeld},
-			{"payload bytes", make([]byte, maxHeldBytes/3), Options{IncludeRaw: true}, 3},
+			{"payload bytes", make([]byte, maxHeldBytes/3-64), Options{IncludeRaw: true}, 3},
 			{"payloads not kept", make([]byte, maxHeldBytes/3), Options{}, maxHeld},
+			{"long locations", nil, Options{}, 3},
 		} {
 			w := NewStream("test", c.o)
 			var evs []Event
+			pad := ""
+			if c.raw == nil {
+				pad = strings.Repeat("x", maxHeldBytes/3-32)
+			}
 			for i := range c.held {
-				evs = w.Unparsed(evs, "line "+string(rune('a'+i)), bad, c.raw)
+				evs = w.Unparsed(evs, "line "+string(rune('a'+i))+pad, bad, c.raw)
 			}
 			if len(evs) != 0 {
 				t.Fatalf("%s: %d events after %d held", c.name, len(evs), c.held)
 			}
-			evs = w.Unparsed(evs, "one more", bad, c.raw)
+			evs = w.Unparsed(evs, "one more"+pad, bad, c.raw)
 			if len(evs) != c.held+2 || evs[0].Type != TypeSessionStarted || !w.Begun() {
 				t.Fatalf("%s: %v, want the session started and %d unparsed", c.name, types(evs), c.held+1)
 			}
-			if d := evs[len(evs)-1].Data.(*Unparsed); d.Location != "test: one more" {
+			if d := evs[len(evs)-1].Data.(*Unparsed); d.Location != "test: one more"+pad {
 				t.Errorf("%s: last %q", c.name, d.Location)
 			}
 		}
