@@ -608,6 +608,7 @@ func TestInspector(t *testing.T) {
 	t.Run("reload-indexeddb", func(t *testing.T) { testInspectorReload(t, e, "idb", "indexeddb") })
 	t.Run("cache-ahead-opfs", func(t *testing.T) { testInspectorCacheAhead(t, e, "") })
 	t.Run("cache-ahead-indexeddb", func(t *testing.T) { testInspectorCacheAhead(t, e, "idb") })
+	t.Run("cache-ahead-ended", func(t *testing.T) { testInspectorCacheAheadEnded(t, e) })
 	t.Run("json-unparsed-hostile", func(t *testing.T) { testInspectorJSONUnparsedHostile(t, e) })
 }
 
@@ -725,6 +726,34 @@ func testInspectorCacheAhead(t *testing.T, e *inspectorEnv, store string) {
 	if s := read(t, ctx); strings.Join(s.User, "|") != "kept by the server|new on the server" {
 		t.Errorf("cached after syncing again: user messages %q", s.User)
 	}
+}
+
+// A cached session that ended, ahead of a server that lost its end: the
+// page, which follows no stream after session.ended, still finds out and
+// syncs again from 0.
+func testInspectorCacheAheadEnded(t *testing.T, e *inspectorEnv) {
+	id := "cache-ahead-ended"
+	page := e.url + "/view/" + id
+	if code, _, resp := do(t, "POST", e.url+"/sessions/"+id+"/events", strings.NewReader(universalLines(id, 1,
+		"session.started", `{"metadata":{"agent":"handmade"}}`,
+		"turn.started", `{"turn_id":"t1","metadata":null}`,
+	))); code != 200 {
+		t.Fatalf("POST events: %d %s", code, resp)
+	}
+	ctx := e.tab(t)
+	navigate(t, ctx, page)
+	wait(t, ctx, "the session cached", `Number(document.body.dataset.storedVersion) === 2`)
+	lost := universalLines(id, 3,
+		"turn.ended", `{"turn_id":"t1","status":"completed","metadata":null}`,
+		"session.ended", `{"reason":"completed","terminated_by":"agent","message":null,"stderr":null}`,
+	)
+	lines, _ := json.Marshal(strings.Split(strings.TrimSpace(lost), "\n"))
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(
+		`EventCache.open('').then(c => c.append(%q, %s))`, id, lines), chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
+	navigate(t, ctx, page)
+	wait(t, ctx, "the server's session, live", `Number(document.body.dataset.cachedVersion) === 4 && Number(document.body.dataset.version) === 2 && document.querySelector('[data-connection=live]') && !document.querySelector('[data-session-end]')`)
 }
 
 // lines returns the offset after the first n lines of b.

@@ -391,7 +391,6 @@ async function viewPage(root, id) {
     requestAnimationFrame(() => { drawn = false; render(m, root, conn); body.version = m.version; });
   };
   draw();
-  if (m.ended) return; // nothing follows session.ended
 
   // Persist in order, in batches.
   let pending = [], saving = Promise.resolve(), timer = 0;
@@ -442,7 +441,10 @@ async function viewPage(root, id) {
     draw();
     sync();
   };
-  sync();
+  // Nothing follows session.ended: an ended session is only checked
+  // against the server, which may have lost it (again).
+  if (m.ended) again(m.version);
+  else sync();
 }
 
 (function main() {
