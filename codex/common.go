@@ -127,30 +127,35 @@ func (t *Translator) endTurn(dst []event, id string, status universal.TurnStatus
 // so the call ended without an outcome. The calls go in the order they
 // started (state.open is in the map's order after a restore).
 func (t *Translator) interruptCalls(dst []event, turn string) []event {
-	var todo []*nitem
+	stopped := map[*nitem]bool{}
 	for _, n := range t.st.open {
 		if n.Kind == kindTool && !n.RDone && n.Turn == turn && (n.Thread == "" || n.Thread == t.st.Thread) {
-			todo = append(todo, n)
+			stopped[n] = true
 		}
 	}
-	if len(todo) == 0 {
+	if len(stopped) == 0 {
 		return dst
 	}
-	slices.SortFunc(todo, func(a, b *nitem) int {
-		return cmp.Or(cmp.Compare(len(a.ID), len(b.ID)), strings.Compare(a.ID, b.ID))
-	})
-	keys := make(map[*nitem]string, len(todo))
+	// Their keys in Items, which toolResult takes.
+	type call struct {
+		key string
+		n   *nitem
+	}
+	var todo []call
 	for k, n := range t.st.Items {
-		if slices.Contains(todo, n) {
-			keys[n] = k
+		if stopped[n] {
+			todo = append(todo, call{k, n})
 		}
 	}
-	for _, n := range todo {
+	slices.SortFunc(todo, func(a, b call) int {
+		return cmp.Or(cmp.Compare(len(a.n.ID), len(b.n.ID)), strings.Compare(a.n.ID, b.n.ID))
+	})
+	for _, c := range todo {
 		res := resultSpec{isError: true, failed: true, meta: []byte(`{"status":"interrupted"}`)}
-		if n.Result != "" {
-			res.output = t.w.StreamedText(n.Result, 0)
+		if c.n.Result != "" {
+			res.output = t.w.StreamedText(c.n.Result, 0)
 		}
-		dst = t.toolResult(dst, keys[n], &toolSpec{native: n.CallID, thread: n.Thread, keep: true}, &res, daemon, nil)
+		dst = t.toolResult(dst, c.key, &toolSpec{native: c.n.CallID, thread: c.n.Thread, keep: true}, &res, daemon, nil)
 	}
 	return dst
 }

@@ -105,21 +105,21 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 	case "auto_retry_start":
 		var md jsonw.Object
 		md.Raw("attempt", in.get("attempt").Raw).Raw("maxAttempts", in.get("maxAttempts").Raw).Raw("delayMs", in.get("delayMs").Raw)
-		tr.ErrSet, tr.Err, tr.ErrDetails = false, "", nil
+		tr.dropErr()
 		if t.inTurn() {
 			tr.Continuing = true
 		}
 		return t.error(dst, in.get("errorMessage").Str, "auto_retry", md.Bytes(), true, agent, in.raw)
 	case "auto_retry_end":
 		if in.get("success").Bool() {
-			tr.ErrSet, tr.Err, tr.ErrDetails = false, "", nil
+			tr.dropErr()
 			return dst
 		}
 		msg := in.get("finalError").Str
 		if msg == "" {
 			msg = tr.Err
 		}
-		tr.ErrSet, tr.Err, tr.ErrDetails = false, "", nil
+		tr.dropErr()
 		tr.Errored = true
 		var md jsonw.Object
 		md.Raw("attempt", in.get("attempt").Raw)
@@ -501,7 +501,7 @@ func (t *Translator) beforeAssistant(dst []universal.Event, raw []byte) []univer
 	tr := &t.st.Turn
 	if tr.ErrSet {
 		msg, details := tr.Err, tr.ErrDetails
-		tr.ErrSet, tr.Err, tr.ErrDetails = false, "", nil
+		tr.dropErr()
 		dst = t.error(dst, msg, "", details, true, daemon, raw)
 	}
 	return dst

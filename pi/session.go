@@ -32,7 +32,7 @@ func (t *Translator) entry(dst []universal.Event, in *input) []universal.Event {
 		// Noise before the session (a wrapper's JSON log line, a type
 		// this version does not know) neither starts it nor tells a
 		// tree from a list. Reported once it starts.
-		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: session entry %q", errUnknownType, in.typ.Str), in.raw)
+		return t.unknown(dst, in, "session entry")
 	}
 	id := in.get("id")
 	if !ss.Decided {

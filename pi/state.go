@@ -62,6 +62,10 @@ type state struct {
 
 // turnState is the universal turn in progress: one user prompt until Pi
 // settles (agent_settled, or for older Pi the next run or end of input).
+// dropErr forgets the error a failed message left pending (Err, its
+// details): Pi retries, or the retry's end reported it.
+func (tr *turnState) dropErr() { tr.ErrSet, tr.Err, tr.ErrDetails = false, "", nil }
+
 type turnState struct {
 	// PromptSeen: the turn's prompt was echoed or synthesised.
 	PromptSeen bool `json:"prompt_seen,omitempty"`

@@ -80,9 +80,9 @@ type heldUnparsed struct {
 
 // The most agent.unparsed events held before the session starts, and the
 // most bytes they keep (errors, locations and payloads, which may all
-// quote native input): past either, the session starts
-// without its metadata, as it would without holding (a file of garbage
-// must not be held whole). Detection skips up to 8 lines of noise before
+// quote native input): past either, the session starts without its
+// metadata, as it would without holding (a file of garbage must not be
+// held whole). Detection skips up to 8 lines of noise before
 // a format's first line, so 16 covers what it accepts.
 const (
 	maxHeld      = 16
@@ -326,8 +326,8 @@ func AddCounts(a, b *int64) *int64 {
 // session whose input starts with noise still starts with its metadata.
 // At most 16 events and 1 MiB (their errors, locations and payloads) are
 // held; past that the session starts at once, with {"agent": …} as
-// metadata, and the held events follow it. A translator that reports the end of input ends the
-// session, so nothing held is lost.
+// metadata, and the held events follow it. A translator that reports the
+// end of input ends the session, so nothing held is lost.
 func (w *Stream) Unparsed(dst []Event, location string, err error, raw []byte) []Event {
 	if w.state.Ended {
 		return dst
