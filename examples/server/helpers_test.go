@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentnorm/agentnorm"
 	"github.com/agentnorm/agentnorm/notify"
 	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/universal"
@@ -135,19 +134,7 @@ func readCapture(t *testing.T) []byte {
 // translate is what one run of the library makes of a native input.
 func translate(t *testing.T, id string, native []byte) []universal.Event {
 	t.Helper()
-	s, err := agentnorm.Open(bytes.NewReader(native), "claude", agentnorm.Options{
-		Options: universal.Options{SessionID: id}, Format: "stream-json"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []universal.Event
-	for ev, err := range s.Events() {
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, ev)
-	}
-	return out
+	return translateWith(t, id, native, false)
 }
 
 func encode(evs []universal.Event) string {

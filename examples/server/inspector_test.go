@@ -704,11 +704,7 @@ func testInspectorCacheAhead(t *testing.T, e *inspectorEnv, store string) {
 	wait(t, ctx, "the session cached", `Number(document.body.dataset.storedVersion) === 3`)
 	// The events the server lost: the page cached them before.
 	lost := universalLines(id, 4, "item.completed", user("i2", "lost by the server"), "item.completed", user("i3", "lost too"))
-	lines, _ := json.Marshal(strings.Split(strings.TrimSpace(lost), "\n"))
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(
-		`EventCache.open(%q).then(c => c.append(%q, %s))`, store, id, lines), chromedp.EvalAwaitPromise)); err != nil {
-		t.Fatal(err)
-	}
+	cacheLines(t, ctx, store, id, lost)
 	navigate(t, ctx, page)
 	wait(t, ctx, "the server's session, live", `Number(document.body.dataset.cachedVersion) === 5 && Number(document.body.dataset.version) === 3 && document.querySelector('[data-connection=live]')`)
 	if s := read(t, ctx); strings.Join(s.User, "|") != "kept by the server" {
@@ -747,13 +743,20 @@ func testInspectorCacheAheadEnded(t *testing.T, e *inspectorEnv) {
 		"turn.ended", `{"turn_id":"t1","status":"completed","metadata":null}`,
 		"session.ended", `{"reason":"completed","terminated_by":"agent","message":null,"stderr":null}`,
 	)
-	lines, _ := json.Marshal(strings.Split(strings.TrimSpace(lost), "\n"))
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(
-		`EventCache.open('').then(c => c.append(%q, %s))`, id, lines), chromedp.EvalAwaitPromise)); err != nil {
-		t.Fatal(err)
-	}
+	cacheLines(t, ctx, "", id, lost)
 	navigate(t, ctx, page)
 	wait(t, ctx, "the server's session, live", `Number(document.body.dataset.cachedVersion) === 4 && Number(document.body.dataset.version) === 2 && document.querySelector('[data-connection=live]') && !document.querySelector('[data-session-end]')`)
+}
+
+// cacheLines appends NDJSON lines to the page's cache of session id in
+// store ("" the default), as if the page had cached them.
+func cacheLines(t *testing.T, ctx context.Context, store, id, lines string) {
+	t.Helper()
+	list, _ := json.Marshal(strings.Split(strings.TrimSpace(lines), "\n"))
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(
+		`EventCache.open(%q).then(c => c.append(%q, %s))`, store, id, list), chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // lines returns the offset after the first n lines of b.
