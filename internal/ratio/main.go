@@ -32,7 +32,9 @@
 // It keeps the best CPU time of the rounds and prints, per agent and
 // format and overall: translate MB/s ÷ valid MB/s, encode MB/s ÷ stdjson
 // MB/s, and reduce's events per second, each with its ceiling: the same
-// ratio for the floor's time.
+// ratio for the floor's time; and how many bytes of universal JSON the
+// encode measure wrote for each byte it read (what encoding must write,
+// which the encode ceiling, counting content read, leaves out).
 // -markdown prints the table the README shows; -reduce times only reduce;
 // -allocs counts translate's allocations instead of timing anything.
 //
@@ -76,12 +78,15 @@ type input struct {
 	dirs   []universal.Direction // per message: who wrote it (exchange framing)
 	size   int
 	events []universal.Event // the translation, folded by the reduce measure
+	// written is the bytes of universal JSON the encode measure wrote,
+	// summed over the rounds.
+	written int
 }
 
 // group is the figures of one agent and format.
 type group struct {
 	name                                string
-	bytes, msgs, events                 int
+	bytes, msgs, events, written        int
 	valid, std, translate, encode, fold time.Duration
 	floor, encodeFloor, reduceFloor     time.Duration
 }
@@ -208,10 +213,14 @@ func main() {
 	if *prof != "" {
 		pprof.StopCPUProfile()
 	}
+	for _, in := range inputs {
+		groups[in.agent.Name+" "+in.format.Name].written += in.written / *rounds
+	}
 	var all group
 	all.name = "all"
 	for _, k := range order {
 		g := groups[k]
+		all.written += g.written
 		all.bytes += g.bytes
 		all.msgs += g.msgs
 		all.events += g.events
@@ -235,11 +244,11 @@ func main() {
 		rows = append(rows, groups[k])
 	}
 	if *markdown {
-		fmt.Println("| input | MB | messages | events | translate ÷ gjson.Valid | its ceiling | translate+encode ÷ encoding/json | its ceiling | reduce, M events/s | its ceiling |")
-		fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+		fmt.Println("| input | MB | messages | events | translate ÷ gjson.Valid | its ceiling | translate+encode ÷ encoding/json | its ceiling | written ÷ read | reduce, M events/s | its ceiling |")
+		fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	} else {
 		fmt.Printf("%d inputs, %.1f MB, %d messages; best of %d rounds, CPU time\n", len(inputs), float64(all.bytes)/1e6, all.msgs, *rounds)
-		fmt.Printf("%-22s %8s %9s %9s %12s %9s %12s %9s %10s %12s %9s\n", "input", "MB", "messages", "events", "translate/v", "ceiling", "encode/std", "ceiling", "MB/s", "reduce Mev/s", "ceiling")
+		fmt.Printf("%-22s %8s %9s %9s %12s %9s %12s %9s %8s %10s %12s %9s\n", "input", "MB", "messages", "events", "translate/v", "ceiling", "encode/std", "ceiling", "out/in", "MB/s", "reduce Mev/s", "ceiling")
 	}
 	for _, g := range rows {
 		tr, ceil := ratio(g.valid, g.translate), ratio(g.valid, g.floor)
@@ -251,14 +260,15 @@ func main() {
 		if g.reduceFloor > 0 {
 			redCeil = float64(g.events) / g.reduceFloor.Seconds() / 1e6
 		}
+		out := float64(g.written) / float64(g.bytes)
 		mbs := 0.0
 		if g.translate > 0 {
 			mbs = float64(g.bytes) / 1e6 / g.translate.Seconds()
 		}
 		if *markdown {
-			fmt.Printf("| %s | %.2f | %d | %d | %.2f× | %.2f× | %.2f× | %.2f× | %.2f | %.2f |\n", g.name, float64(g.bytes)/1e6, g.msgs, g.events, tr, ceil, enc, encCeil, red, redCeil)
+			fmt.Printf("| %s | %.2f | %d | %d | %.2f× | %.2f× | %.2f× | %.2f× | %.2f | %.2f | %.2f |\n", g.name, float64(g.bytes)/1e6, g.msgs, g.events, tr, ceil, enc, encCeil, out, red, redCeil)
 		} else {
-			fmt.Printf("%-22s %8.2f %9d %9d %11.2f× %8.2f× %11.2f× %8.2f× %10.1f %12.2f %9.2f\n", g.name, float64(g.bytes)/1e6, g.msgs, g.events, tr, ceil, enc, encCeil, mbs, red, redCeil)
+			fmt.Printf("%-22s %8.2f %9d %9d %11.2f× %8.2f× %11.2f× %8.2f× %8.2f %10.1f %12.2f %9.2f\n", g.name, float64(g.bytes)/1e6, g.msgs, g.events, tr, ceil, enc, encCeil, out, mbs, red, redCeil)
 		}
 	}
 }
@@ -463,6 +473,7 @@ func translate(in *input, buf *[]byte, s *reduce.Session) int {
 		for i := range evs {
 			if buf != nil {
 				*buf = evs[i].AppendJSON((*buf)[:0])
+				in.written += len(*buf)
 			}
 			if s != nil {
 				s.Apply(&evs[i])
