@@ -277,6 +277,9 @@ func (t *Translator) translateScanned(dst []universal.Event, m universal.Message
 	if ok && t.transcript && !t.releasing && m.Dir != universal.In && t.holdEarly(m) {
 		return dst // a result before its call's line (see transcriptLine)
 	}
+	if !ok && !t.transcript && m.Dir != universal.In {
+		m.Data, ok = t.prefixed(m.Data)
+	}
 	t.raw, t.line = m.Data, m.Line
 	t.orphanMsg, t.orphanScope = "", ""
 	if !ok {
@@ -302,6 +305,26 @@ func (t *Translator) translateScanned(dst []universal.Event, m universal.Message
 		}
 	}
 	return t.object(dst, r)
+}
+
+// prefixed scans the JSON object that line, which is not JSON, holds
+// after text of another program: a wrapper that prints what the CLI
+// wrote behind a label of its own ("Error: {"type":"system",…}", a
+// failed run's stdout in a thrown error's message), or a logger's
+// prefix. The object is read when it starts at the line's first '{',
+// runs to its end and is a line of Claude Code's output (a known type);
+// the text before it is not Claude Code's and is left out. Otherwise it
+// returns line, false.
+func (t *Translator) prefixed(line []byte) ([]byte, bool) {
+	i := bytes.IndexByte(line, '{')
+	if i <= 0 {
+		return line, false
+	}
+	obj, ok := t.scan.ScanClean(line[i:])
+	if !ok || !t.scan.Root().IsObject() || !streamType(t.scan.Root().Get("type").Str) {
+		return line, false
+	}
+	return obj, true
 }
 
 // object translates a scanned JSON object (a line, an entry).

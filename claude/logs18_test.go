@@ -1,0 +1,66 @@
+package claude_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// authFailed2258 is the stdout of `claude -p --output-format stream-json
+// --verbose` 2.1.258 (2026-09-09, Windows) whose OAuth session had
+// expired, as a host that runs the CLI printed it inside its thrown
+// error and a public project's task note quotes it ("CLI output and
+// error: Error: {…}"; found by content search, the index does not name
+// the repository): the first line carries the host's label "Error: "
+// before the init object. The init's lists are shortened (tools,
+// slash_commands, skills) and memory_paths, messaging_socket_path and
+// powershell_path left out; the other lines are verbatim.
+var authFailed2258 = []string{
+	`Error: {"type":"system","subtype":"init","cwd":"C:\\Users\\me\\work\\promptbook-experiments-and-landing-pages\\aldaron","session_id":"f48b319e-933e-45d6-8762-95e561e31476","tools":["Task","Bash","Read","Workflow","Write"],"mcp_servers":[],"model":"claude-opus-5","permissionMode":"default","slash_commands":["clear","compact","goal"],"terminal_slash_commands":["doctor","color"],"apiKeySource":"none","claude_code_version":"2.1.258","output_style":"default","agents":["claude","Explore","general-purpose","Plan","statusline-setup"],"skills":["verify","debug"],"plugins":[],"capabilities":["interrupt_receipt_v1","interrupt_cancel_queued_v1","msg_lifecycle_v1"],"analytics_disabled":false,"product_feedback_disabled":false,"uuid":"cfe8b38f-e90c-49e5-a952-dd5e79d9f615","fast_mode_state":"off","fast_mode_disabled_reason":"sdk_opt_in_required"}`,
+	`{"type":"system","subtype":"status","status":"requesting","session_id":"f48b319e-933e-45d6-8762-95e561e31476","uuid":"ac7bfbd8-0006-44c1-bc2e-530b6d26423f"}`,
+	`{"type":"assistant","message":{"diagnostics":null,"id":"fb946d03-5c77-4830-8896-19d1d5be148c","container":null,"model":"<synthetic>","role":"assistant","stop_details":null,"stop_reason":"stop_sequence","stop_sequence":"","type":"message","usage":{"output_tokens_details":null,"input_tokens":0,"output_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},"service_tier":null,"cache_creation":{"ephemeral_1h_input_tokens":0,"ephemeral_5m_input_tokens":0},"inference_geo":null,"iterations":null,"speed":null},"content":[{"type":"text","text":"Failed to authenticate: OAuth session expired and could not be refreshed"}],"context_management":null},"parent_tool_use_id":null,"session_id":"f48b319e-933e-45d6-8762-95e561e31476","uuid":"be433680-21a2-42a5-9389-855520099d4d","timestamp":"2026-09-09T15:32:19.742Z","error":"authentication_failed","is_api_error_message":true}`,
+	`{"duration_api_ms":0,"stop_reason":"stop_sequence","session_id":"f48b319e-933e-45d6-8762-95e561e31476","total_cost_usd":0,"usage":{"output_tokens_details":{"thinking_tokens":0},"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0,"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},"service_tier":"standard","cache_creation":{"ephemeral_1h_input_tokens":0,"ephemeral_5m_input_tokens":0},"inference_geo":"","iterations":[],"speed":"standard"},"modelUsage":{},"permission_denials":[],"terminal_reason":"api_error","fast_mode_state":"off","fast_mode_disabled_reason":"sdk_opt_in_required","subagent_stats":{"spawned":0,"requested":{"background":0,"foreground":0,"unset":0},"started_in_background":0,"max_depth":0,"spawned_by_subagents":0,"completed":0,"failed":0,"killed":{"parent":0,"user":0,"system":0},"refused":{"depth_limit":0,"concurrency_limit":0,"budget":0},"by_type":{}},"is_error":true,"num_turns":1,"subtype":"success","api_error_status":null,"result":"Failed to authenticate: OAuth session expired and could not be refreshed","type":"result","duration_ms":347,"uuid":"2ea58f5c-82f9-4ac5-a2de-fc0e97a9e7bd","queued_turn_count":0}`,
+}
+
+// TestLabelBeforeLine: a stream-json line behind another program's text
+// on the same line (a host's "Error: " label, a logger's prefix) is the
+// CLI's line all the same. The init was agent.unparsed ("not JSON") and
+// the session started without its metadata (no model, cwd, version,
+// tools); a line that is not JSON after the label stays unparsed.
+func TestLabelBeforeLine(t *testing.T) {
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, authFailed2258...)
+	checkShape(t, evs)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
+		t.Fatalf("agent.unparsed: %v", u)
+	}
+	md := golden.OfType(evs, universal.TypeSessionStarted)[0].Data.(*universal.SessionStarted).Metadata
+	for _, want := range []string{`"model":"claude-opus-5"`, `"agent_version":"2.1.258"`, `"cwd":"C:\\Users\\me\\work\\`, `"tools":["Task","Bash","Read","Workflow","Write"]`} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("session metadata %s lacks %s", md, want)
+		}
+	}
+	if e := golden.OfType(evs, universal.TypeError); len(e) != 1 || e[0].Data.(*universal.Error).Code != "authentication_failed" {
+		t.Errorf("errors %v, want the authentication failure", e)
+	}
+	ended := golden.OfType(evs, universal.TypeSessionEnded)
+	if len(ended) != 1 || ended[0].Data.(*universal.SessionEnded).Reason != universal.EndError {
+		t.Errorf("session.ended %v, want reason error", ended)
+	}
+
+	// What is not a Claude Code line after a label stays unparsed: text
+	// with braces, an object of no known type, an object cut short.
+	for _, line := range []string{
+		`Error: {not json}`,
+		`Error: {"type":"thread.started","thread_id":"x"}`,
+		`Error: {"type":"system","subtype":"init"`,
+		`Error: {"type":"system","subtype":"init"} trailing`,
+	} {
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, line, authFailed2258[1])
+		if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 1 {
+			t.Errorf("%s: %d agent.unparsed, want 1", line, len(u))
+		}
+	}
+}
