@@ -218,7 +218,13 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		return dst // nothing is emitted after session.ended
 	}
 	if t.transcript && m.Dir != universal.In {
-		return t.transcriptLine(dst, m)
+		dst = t.transcriptLine(dst, m)
+		if len(t.s.Collapses) > 0 {
+			// The session began with no header of its own (an entry
+			// without a version started it).
+			dst = t.heldCollapses(dst)
+		}
+		return dst
 	}
 	return t.translate(dst, m)
 }

@@ -64,3 +64,51 @@ func TestLabelBeforeLine(t *testing.T) {
 		}
 	}
 }
+
+// TestCollapseBeforeFirstMessage: a context-collapse commit
+// (marble-origami-commit, TestTranscriptContextCollapse) written ahead of
+// the session's first message, without the envelope (sessionId, version)
+// that starts the session, was dropped: the session had not started, so
+// the compaction status item was never made. It is held, as the title
+// is, and shown right after session.started when a message's header
+// starts the session (after that line's events when, with no version on
+// it, the stream starts the session).
+func TestCollapseBeforeFirstMessage(t *testing.T) {
+	commit := `{"type":"marble-origami-commit","collapseId":"0000000000000002","summaryUuid":"sum2","summaryContent":"<collapsed id=\"2\">Earlier: the logs showed a timeout.</collapsed>","summary":"Earlier: the logs showed a timeout.","firstArchivedUuid":"u0","lastArchivedUuid":"a0"}`
+	want := `compaction collapse {"collapse_id":"0000000000000002","summary":"Earlier: the logs showed a timeout.","summary_content":"<collapsed id=\"2\">Earlier: the logs showed a timeout.</collapsed>","summary_uuid":"sum2","first_archived_uuid":"u0","last_archived_uuid":"a0"}`
+	user := `{"type":"user","uuid":"u2","parentUuid":"a0","message":{"role":"user","content":"raise the timeout"}}`
+	reply := `{"type":"assistant","uuid":"a2","parentUuid":"u2","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Done."}]}}`
+	for name, lines := range map[string][]string{
+		"header":    {commit, transcriptLine("2.1.181", user), transcriptLine("2.1.181", reply)},
+		"no header": {commit, user, reply},
+	} {
+		evs := feed(t, claude.FormatTranscript, nil, nil, lines...)
+		checkShape(t, evs)
+		if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
+			t.Fatalf("%s: agent.unparsed: %v", name, u)
+		}
+		var got []string
+		for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+			it := e.Data.(*universal.ItemSnapshot).Item
+			if it.Kind == universal.KindStatus {
+				got = append(got, it.Content[0].Label+" "+it.Content[0].Detail+" "+string(it.Content[0].Metadata))
+			}
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%s: status items %q, want [%q]", name, got, want)
+		}
+		if name == "header" && (evs[0].Type != universal.TypeSessionStarted || evs[2].Type != universal.TypeItemCompleted) {
+			t.Errorf("%s: the collapse is not right after session.started: %s, %s, %s", name, evs[0].Type, evs[1].Type, evs[2].Type)
+		}
+	}
+
+	// The commits held are bounded: one past the bound is reported.
+	lines := make([]string, 0, 20)
+	for range 17 {
+		lines = append(lines, commit)
+	}
+	evs := feed(t, claude.FormatTranscript, nil, nil, append(lines, transcriptLine("2.1.181", user))...)
+	if u, c := golden.OfType(evs, universal.TypeUnparsed), golden.OfType(evs, universal.TypeItemCompleted); len(u) != 1 || len(c) != 17 {
+		t.Errorf("17 commits: %d agent.unparsed, %d items completed, want 1 and 16 + the prompt", len(u), len(c))
+	}
+}
