@@ -26,7 +26,12 @@
 //     on the same line (a host that prints the CLI's stdout after a label
 //     of its own, "Error: {…}", a logger's prefix) is read from its first
 //     '{' when that is a whole line of a known type; the text before it is
-//     not the CLI's and is left out.
+//     not the CLI's and is left out. A line that another line was written
+//     into (Claude Code 2.1.74 wrote a rate_limit_event into the middle of
+//     the line being written, whose newline cut that line in two:
+//     anthropics/claude-code issue 49640) is read as the two lines: the
+//     one at its end, then the cut line put together from its start and
+//     the next line; a start whose rest does not follow is reported.
 //   - "exchange": a recorded two-way exchange of the stream-json control
 //     protocol (universal.FrameExchange): what the CLI wrote (out) and what
 //     the host wrote to its stdin (in: user messages, initialize,

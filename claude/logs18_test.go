@@ -112,3 +112,80 @@ func TestCollapseBeforeFirstMessage(t *testing.T) {
 		t.Errorf("17 commits: %d agent.unparsed, %d items completed, want 1 and 16 + the prompt", len(u), len(c))
 	}
 }
+
+// splice2174 builds the stream-json stdout of Claude Code 2.1.74 that
+// anthropics/claude-code issue 49640 reports (2026-04-17, "has repro"):
+// a rate_limit_event written from another task while the final assistant
+// line was being written lands in the middle of it, and its newline cuts
+// the assistant line in two: `{"type":"assistant",…,"text":"…partial
+// text{"type":"rate_limit_event","rate_limit_info":{"status":"allowed",
+// "resetsAt":…},…}` and, on the next line, `…continuation of text…"}],…},
+// "stop_reason":"end_turn",…}`. The issue elides the lines; these are
+// written in its shape (the init, assistant and result lines in the
+// shapes of the 2.1.7x captures, the rate_limit_event as 2.1.285's in
+// stream_untether_autocompact_v2.1.285.jsonl).
+func splice2174() []string {
+	const sid = "5b0e0000-0000-4000-8000-000000000001"
+	assistant := `{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"Here is the long answer, part one. And part two."}],"stop_reason":"end_turn","usage":{"input_tokens":10,"output_tokens":20}},"parent_tool_use_id":null,"session_id":"` + sid + `","uuid":"u-a1"}`
+	rateLimit := `{"type":"rate_limit_event","rate_limit_info":{"status":"allowed","resetsAt":1776400000,"rateLimitType":"five_hour"},"uuid":"u-rl","session_id":"` + sid + `"}`
+	k := strings.Index(assistant, "part one.") + len("part one.")
+	return []string{
+		`{"type":"system","subtype":"init","cwd":"/tmp/p","session_id":"` + sid + `","tools":["Bash"],"model":"claude-opus-4-6","permissionMode":"default","claude_code_version":"2.1.74","uuid":"u-init"}`,
+		assistant[:k] + rateLimit,
+		assistant[k:],
+		`{"type":"result","subtype":"success","is_error":false,"duration_ms":100,"num_turns":1,"result":"Here is the long answer, part one. And part two.","session_id":"` + sid + `","total_cost_usd":0.01,"usage":{"input_tokens":10,"output_tokens":20},"uuid":"u-r"}`,
+	}
+}
+
+// TestSplicedLine: a line written into the middle of another (issue
+// 49640) is read, and the line it cut is put together again from its
+// start and the next line. Before, both halves were agent.unparsed and
+// the response's text was lost. A start whose rest does not follow (the
+// next line is a line of its own, or the input ends) is reported.
+func TestSplicedLine(t *testing.T) {
+	lines := splice2174()
+	texts := func(evs []universal.Event) []string {
+		var got []string
+		for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+			if it := e.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindMessage && it.Role == universal.RoleAssistant {
+				got = append(got, it.Content[0].Text)
+			}
+		}
+		return got
+	}
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, lines...)
+	checkShape(t, evs)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
+		t.Fatalf("agent.unparsed: %v", u)
+	}
+	if got := texts(evs); len(got) != 1 || got[0] != "Here is the long answer, part one. And part two." {
+		t.Errorf("assistant texts %q, want the whole text", got)
+	}
+
+	// The rest never comes: the result follows, or the input ends.
+	for name, in := range map[string][]string{
+		"next line": {lines[0], lines[1], lines[3]},
+		"end":       {lines[0], lines[1]},
+	} {
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, in...)
+		checkShape(t, evs)
+		u := golden.OfType(evs, universal.TypeUnparsed)
+		if len(u) != 1 || !strings.Contains(u[0].Data.(*universal.Unparsed).Error, "another line was written into") ||
+			u[0].Data.(*universal.Unparsed).Location != "claude: line 2" {
+			t.Errorf("%s: agent.unparsed %v, want the cut line's start at line 2", name, u)
+		}
+	}
+
+	// A line that is not JSON and has no whole line at its end stays one
+	// unparsed line; so does a start whose rest is no line of Claude
+	// Code's.
+	for _, in := range [][]string{
+		{lines[0], `{"type":"assistant","message":{"content":[{"type":"text","text":"cut here`},
+		{lines[0], `{"type":"assistant","message":{"content":[{"type":"text","text":"cut {"type":"nothing"}`, `x"}]}}`},
+	} {
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, in...)
+		if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != len(in)-1 {
+			t.Errorf("%q: %d agent.unparsed, want %d", in[1:], len(u), len(in)-1)
+		}
+	}
+}
