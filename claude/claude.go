@@ -209,6 +209,7 @@ var (
 	errNotJSON   = errors.New("not JSON")
 	errNotObject = errors.New("not a JSON object")
 	errNoType    = errors.New(`no "type"`)
+	errCutLine   = errors.New("the start of a line another line was written into, whose rest did not follow")
 )
 
 // Translate translates one native message. See universal.Translator.
@@ -218,7 +219,13 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		return dst // nothing is emitted after session.ended
 	}
 	if t.transcript && m.Dir != universal.In {
-		return t.transcriptLine(dst, m)
+		dst = t.transcriptLine(dst, m)
+		if len(t.s.Collapses) > 0 {
+			// The session began with no header of its own (an entry
+			// without a version started it).
+			dst = t.heldCollapses(dst)
+		}
+		return dst
 	}
 	return t.translate(dst, m)
 }
@@ -277,6 +284,24 @@ func (t *Translator) translateScanned(dst []universal.Event, m universal.Message
 	if ok && t.transcript && !t.releasing && m.Dir != universal.In && t.holdEarly(m) {
 		return dst // a result before its call's line (see transcriptLine)
 	}
+	if !t.transcript && m.Dir != universal.In {
+		if t.s.Cut != "" {
+			var joined bool
+			if dst, joined = t.joinCut(dst, m, ok); joined {
+				return dst
+			}
+		}
+		if !ok {
+			if len(m.Data) > 0 && m.Data[0] == '{' {
+				var spliced bool
+				if dst, spliced = t.spliced(dst, m); spliced {
+					return dst
+				}
+			} else {
+				m.Data, ok = t.prefixed(m.Data)
+			}
+		}
+	}
 	t.raw, t.line = m.Data, m.Line
 	t.orphanMsg, t.orphanScope = "", ""
 	if !ok {
@@ -302,6 +327,102 @@ func (t *Translator) translateScanned(dst []universal.Event, m universal.Message
 		}
 	}
 	return t.object(dst, r)
+}
+
+// prefixed scans the JSON object that line, which is not JSON, holds
+// after text of another program: a wrapper that prints what the CLI
+// wrote behind a label of its own ("Error: {"type":"system",…}", a
+// failed run's stdout in a thrown error's message), or a logger's
+// prefix. The object is read when it starts at the line's first '{',
+// runs to its end and is a line of Claude Code's output (a known type);
+// the text before it is not Claude Code's and is left out. Otherwise it
+// returns line, false.
+func (t *Translator) prefixed(line []byte) ([]byte, bool) {
+	i := bytes.IndexByte(line, '{')
+	if i <= 0 {
+		return line, false
+	}
+	obj, ok := t.scan.ScanClean(line[i:])
+	if !ok || !t.scan.Root().IsObject() || !streamType(t.scan.Root().Get("type").Str) {
+		return line, false
+	}
+	return obj, true
+}
+
+// maxCut bounds the start of a cut line held for its rest (see spliced).
+const maxCut = 4 << 20
+
+// spliced reads a stream-json line that another line was written into:
+// Claude Code writes some lines (rate_limit_event, as 2.1.74 did) from
+// another task while a long line is being written, so the other line
+// lands in its middle and its newline cuts the long line in two
+// (anthropics/claude-code issue 49640: `{"type":"assistant",…,"text":
+// "…partial text{"type":"rate_limit_event",…}` and, on the next line,
+// the rest of the assistant line). line (m.Data, not JSON) is read as
+// that: when it ends with a whole line of a known type that starts at a
+// `{"type":"` inside it, that line is translated, and the text before it
+// is held as the start of a line whose rest the next line is (joinCut).
+// It reports whether it read line so.
+func (t *Translator) spliced(dst []universal.Event, m universal.Message) ([]universal.Event, bool) {
+	line := m.Data
+	end := len(line)
+	for range 8 {
+		i := bytes.LastIndex(line[1:end], []byte(`{"type":"`)) + 1
+		if i <= 0 {
+			return dst, false
+		}
+		end = i
+		if i > maxCut {
+			continue
+		}
+		if _, ok := t.scan.ScanClean(line[i:]); !ok || !streamType(t.scan.Root().Get("type").Str) {
+			continue
+		}
+		cut := string(line[:i])
+		in := m
+		in.Data = line[i:]
+		dst = t.translateScanned(dst, in)
+		if !t.w.Ended() {
+			t.s.Cut, t.s.CutLine = cut, m.Line
+		}
+		return dst, true
+	}
+	return dst, false
+}
+
+// joinCut takes the line after one cut by another (see spliced): the cut
+// line's start and this line are the line, when they make a whole line
+// of a known type, which is translated (at the line where it started).
+// Otherwise the held start is reported as agent.unparsed, and the line
+// (m, scanned already when ok) is left to the caller. It reports whether
+// it translated the line.
+func (t *Translator) joinCut(dst []universal.Event, m universal.Message, ok bool) ([]universal.Event, bool) {
+	if !ok {
+		cut, at := t.s.Cut, t.s.CutLine
+		joined := make([]byte, 0, len(cut)+len(m.Data))
+		joined = append(append(joined, cut...), m.Data...)
+		if _, whole := t.scan.ScanClean(joined); whole && streamType(t.scan.Root().Get("type").Str) {
+			t.s.Cut, t.s.CutLine = "", 0
+			in := m
+			in.Data, in.Line = joined, at
+			return t.translateScanned(dst, in), true
+		}
+	}
+	return t.dropCut(dst), false
+}
+
+// dropCut reports the start of a cut line whose rest did not follow (the
+// next line, or the end of the input, came instead) as agent.unparsed.
+func (t *Translator) dropCut(dst []universal.Event) []universal.Event {
+	if t.s.Cut == "" {
+		return dst
+	}
+	raw, line := t.raw, t.line
+	t.raw, t.line = []byte(t.s.Cut), t.s.CutLine
+	t.s.Cut, t.s.CutLine = "", 0
+	dst = t.unparsed(dst, "", errCutLine)
+	t.raw, t.line = raw, line
+	return dst
 }
 
 // object translates a scanned JSON object (a line, an entry).

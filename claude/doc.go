@@ -22,7 +22,16 @@
 //     2.1.117 and 2.1.126 runs printed it), each element read as the line
 //     it would have been (an element's errors located "line N: [i]"; an
 //     array that does not start with an object stays one unparsed line),
-//     or the result message alone.
+//     or the result message alone. A line behind another program's text
+//     on the same line (a host that prints the CLI's stdout after a label
+//     of its own, "Error: {…}", a logger's prefix) is read from its first
+//     '{' when that is a whole line of a known type; the text before it is
+//     not the CLI's and is left out. A line that another line was written
+//     into (Claude Code 2.1.74 wrote a rate_limit_event into the middle of
+//     the line being written, whose newline cut that line in two:
+//     anthropics/claude-code issue 49640) is read as the two lines: the
+//     one at its end, then the cut line put together from its start and
+//     the next line; a start whose rest does not follow is reported.
 //   - "exchange": a recorded two-way exchange of the stream-json control
 //     protocol (universal.FrameExchange): what the CLI wrote (out) and what
 //     the host wrote to its stdin (in: user messages, initialize,
@@ -106,7 +115,9 @@
 //	                       to claude.ai/code: label remote_control, metadata url)
 //	marble-origami-commit (transcripts: context collapse)
 //	                       status item (label compaction, detail collapse,
-//	                       the commit's summary and span in metadata)
+//	                       the commit's summary and span in metadata; one
+//	                       written before the session's first message is
+//	                       shown right after session.started)
 //	system/local_command, away_summary
 //	                       system item with the text (away_summary: the recap
 //	                       written when the user comes back to an idle session)

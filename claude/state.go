@@ -80,6 +80,16 @@ type state struct {
 	// Claude Code generates does not replace it.
 	Title       string `json:"title,omitempty"`
 	TitleByUser bool   `json:"title_by_user,omitempty"`
+	// Collapses are the metadata of context-collapse commits written
+	// before the session started (a transcript's marble-origami-commit
+	// entries ahead of its first message), at most maxCollapses, shown
+	// once it starts.
+	Collapses []string `json:"collapses,omitempty"`
+	// Cut is the start of a stream-json line that another line written
+	// into its middle cut in two (see spliced), held for its rest, which
+	// the next line is; CutLine is where it was.
+	Cut     string `json:"cut,omitempty"`
+	CutLine int64  `json:"cut_line,omitempty"`
 	// Early are transcript tool_result lines written before the line of
 	// their call, held until it comes (see early.go).
 	Early []early `json:"early,omitempty"`
@@ -623,6 +633,12 @@ func (s *state) validate(w *universal.Stream) error {
 		if err := known("shell command", s.Shell.Item); err != nil {
 			return err
 		}
+	}
+	if len(s.Cut) > maxCut {
+		return fmt.Errorf("a cut line of %d bytes held, at most %d", len(s.Cut), maxCut)
+	}
+	if len(s.Collapses) > maxCollapses {
+		return fmt.Errorf("%d collapse commits held, at most %d", len(s.Collapses), maxCollapses)
 	}
 	if len(s.Asked) > maxAsked {
 		return fmt.Errorf("%d control requests remembered, at most %d", len(s.Asked), maxAsked)

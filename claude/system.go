@@ -197,7 +197,8 @@ func (t *Translator) header(dst events, r jsonscan.Value) events {
 		Raw("created_at", r.Get("timestamp").Raw)
 	t.s.Cwd = t.w.Copy(r.Get("cwd").Str)
 	t.s.Continues = continuesAfterBackground(version)
-	return t.w.BeginClean(dst, o.Bytes(), universal.SourceAgent, t.raw)
+	dst = t.w.BeginClean(dst, o.Bytes(), universal.SourceAgent, t.raw)
+	return t.heldCollapses(dst)
 }
 
 func (t *Translator) apiRetry(dst events, r jsonscan.Value) events {
@@ -285,9 +286,6 @@ func (t *Translator) setTitle(dst events, title string, byUser bool) events {
 // the summary stands for them, as after a compaction. It is a status
 // item labelled "compaction", detail "collapse", the commit in metadata.
 func (t *Translator) collapse(dst events, r jsonscan.Value) events {
-	if !t.w.Begun() {
-		return dst
-	}
 	var o jsonw.Object
 	o.OptString("collapse_id", r.Get("collapseId").Str).
 		OptString("summary", r.Get("summary").Str).
@@ -295,7 +293,39 @@ func (t *Translator) collapse(dst events, r jsonscan.Value) events {
 		OptString("summary_uuid", r.Get("summaryUuid").Str).
 		OptString("first_archived_uuid", r.Get("firstArchivedUuid").Str).
 		OptString("last_archived_uuid", r.Get("lastArchivedUuid").Str)
+	if !t.w.Begun() {
+		// Ahead of the session's first message (a resumed or forked
+		// session's file can start with the commits of its context): held
+		// until the session starts, as its title is. Beyond the bound
+		// the entry is reported instead of lost.
+		if len(t.s.Collapses) >= maxCollapses {
+			return t.unparsed(dst, "", fmt.Errorf("more than %d context-collapse commits before the session started", maxCollapses))
+		}
+		t.s.Collapses = append(t.s.Collapses, string(o.Bytes()))
+		return dst
+	}
 	return t.status(dst, universal.LabelCompaction, "collapse", string(o.Bytes()))
+}
+
+// maxCollapses bounds the context-collapse commits held before the
+// session started.
+const maxCollapses = 16
+
+// heldCollapses shows the context-collapse commits held until the session
+// started (see collapse), right after session.started; their entries'
+// lines are gone, so the items carry no raw payload of their own.
+func (t *Translator) heldCollapses(dst events) events {
+	if len(t.s.Collapses) == 0 || !t.w.Begun() {
+		return dst
+	}
+	raw := t.raw
+	t.raw = nil
+	for _, md := range t.s.Collapses {
+		dst = t.status(dst, universal.LabelCompaction, "collapse", md)
+	}
+	t.raw = raw
+	t.s.Collapses = nil
+	return dst
 }
 
 // status emits a completed status item.

@@ -222,6 +222,7 @@ func (t *Translator) finish(dst events) events {
 	if t.w.Ended() {
 		return dst
 	}
+	dst = t.dropCut(dst)
 	if !t.transcript {
 		dst = t.heldTurn(dst)
 		if t.w.Begun() {

@@ -482,12 +482,17 @@
 // <user_instructions>, <skills_instructions>, <subagent_notification>, …)
 // or "# AGENTS.md instructions". The VS Code extension's "# Context from my
 // IDE setup" preamble is split off the request into the text part's
-// metadata (ide_context). Tools are keyed by call id: whichever of
-// function_call/…_output, the *_end events and item_completed tool items
-// comes first makes the call and the result, and the others add nothing —
-// except a command output Codex cut for the file: exec_command_end's (or
-// a CommandExecution item's) aggregated_output with "…N chars
-// truncated…" (or "…N tokens truncated…") waits for the
+// metadata (ide_context). A message Codex put into the thread for a
+// thread timer or another program (event_msg injected_message {content,
+// source}; the model's copy is a <codex_message> block, injected context
+// by that rule) is the event copy of a user message, its source in the
+// text part's metadata ("source": "timer timer-1"). Tools are keyed by
+// call id: whichever of function_call/…_output, the *_end events and
+// item_completed tool items comes first makes the call and the result,
+// and the others add nothing — except a command output Codex cut for
+// the file: exec_command_end's (or a CommandExecution item's)
+// aggregated_output with "…N chars truncated…" (or "…N tokens
+// truncated…") waits for the
 // function_call_output of the same call, whose complete output (exit
 // code and header from it) is the result's; when that one is truncated
 // too, or none comes before the response, the turn or the input ends, the

@@ -121,6 +121,15 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		return t.endTurn(dst, "", universal.TurnInterrupted, metaOf("reason", m.Get("reason")), agent, c.raw)
 	case "user_message":
 		return t.userEvent(dst, c, m.Get("message").Str, m, th)
+	case "injected_message":
+		// A message Codex put into the thread for someone else than the
+		// user at the prompt (a thread timer firing, another program's
+		// message: InjectedMessageEvent {content, source}); the model
+		// reads it as a user message wrapped in tags (<codex_message>,
+		// a timer's or an external message's), which the model-history
+		// copy skips as injected context. It is the user message, its
+		// source in the text's metadata.
+		return t.userEventFrom(dst, c, m.Get("content").Str, m.Get("source").Str, m, th)
 	case "agent_message":
 		if mode == live {
 			return t.liveMessageEnd(dst, c, "live:msg", kindMessage, m.Get("message").Str, universal.PartText, th, messagePhaseMeta(m))

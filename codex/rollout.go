@@ -659,6 +659,12 @@ func imagesJSON(images []string, others ...string) string {
 // model-history copy); it is emitted when the turn it opens starts or
 // when the agent answers.
 func (t *Translator) userEvent(dst []event, c *ctx, text string, m jsonscan.Value, thread string, others ...string) []event {
+	return t.userEventFrom(dst, c, text, "", m, thread, others...)
+}
+
+// userEventFrom is userEvent for a message that source injected (see
+// injected_message), "" for the user's own.
+func (t *Translator) userEventFrom(dst []event, c *ctx, text, source string, m jsonscan.Value, thread string, others ...string) []event {
 	if t.st.Lock[lockUser] == lockResponse {
 		return dst
 	}
@@ -683,7 +689,7 @@ func (t *Translator) userEvent(dst []event, c *ctx, text string, m jsonscan.Valu
 		})
 	}
 	t.st.Held = append(t.st.Held, held{Text: strings.Clone(text), Raw: string(c.raw), Src: srcEvent, Thread: thread,
-		Native: strings.Clone(m.Get("id").Str), Aux: imagesJSON(images, others...)})
+		Native: strings.Clone(m.Get("id").Str), Aux: imagesJSON(images, others...), Source: strings.Clone(source)})
 	if t.format != FormatRollout && t.w.Turn() != "" {
 		// A live stream shows the user message inside its turn.
 		return t.flushHeldUsers(dst)
@@ -752,10 +758,13 @@ func (t *Translator) flushHeldUsers(dst []event) []event {
 			parts = append(parts, part{Type: universal.PartImage, Path: t.w.CopyValue(v)})
 			return true
 		})
-		if missing > 0 {
+		if missing > 0 || h.Source != "" {
 			o := obj()
 			o.OptString("ide_context", ctxText)
-			parts[0].Metadata = o.Int("images_without_path", missing).Bytes()
+			if missing > 0 {
+				o.Int("images_without_path", missing)
+			}
+			parts[0].Metadata = o.OptString("source", h.Source).Bytes()
 		}
 		if root {
 			t.userSeen(h.Text)

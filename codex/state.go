@@ -318,6 +318,9 @@ type held struct {
 	Thread string `json:"thread,omitempty"`
 	Native string `json:"native,omitempty"`
 	Aux    string `json:"aux,omitempty"` // image paths as a JSON array
+	// Source is who injected the message (an injected_message's source:
+	// "timer <id>", another program's name), its text part's metadata.
+	Source string `json:"source,omitempty"`
 }
 
 // usageVals are token counts, nil when not reported.

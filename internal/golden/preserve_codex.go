@@ -217,6 +217,11 @@ func codexRollout(x *extraction, msgs func(func(universal.Message, string) bool)
 					note(KeptPrompt, "event")
 					event.add(KeptPrompt, codexPrompt(t), m.Line)
 				}
+			case "injected_message":
+				// A timer's or another program's message: the user message
+				// whose model copy is wrapped in tags.
+				note(KeptPrompt, "event")
+				event.add(KeptPrompt, p.Get("content").Str, m.Line)
 			case "agent_message":
 				note(KeptAssistant, "event")
 				event.add(KeptAssistant, p.Get("message").Str, m.Line)
