@@ -13,8 +13,8 @@ import (
 // stream-json` 2.1.258 whose OAuth session had expired, as a public task
 // file pasted it (a Windows user's harness log, 2026-09-09, found by
 // content search; the repository was not identified, so the lines are
-// used here as a shape, with the init line's long tools, slash_commands
-// and skills lists shortened and its Windows paths kept). New to our
+// used here as a shape: authFailed2258, with the init line's long lists
+// shortened and its ids and paths replaced by ours). New to our
 // testdata: no sample had the error authentication_failed nor a result of
 // subtype "success" with is_error true and terminal_reason api_error
 // (2.1.2xx result keys subagent_stats, queued_turn_count, api_error_status,
@@ -23,12 +23,10 @@ import (
 // the turn ends in error and the session says why.
 func TestStreamAuthFailure2258(t *testing.T) {
 	const msg = "Failed to authenticate: OAuth session expired and could not be refreshed"
-	evs := feed(t, claude.FormatStreamJSON, nil, nil,
-		`{"type":"system","subtype":"init","cwd":"C:\\Users\\me\\work\\promptbook-experiments-and-landing-pages\\aldaron","session_id":"f48b319e-933e-45d6-8762-95e561e31476","tools":["Task","Bash","PowerShell","Read","Write"],"mcp_servers":[],"model":"claude-opus-5","permissionMode":"default","slash_commands":["verify","debug","code-review"],"terminal_slash_commands":["doctor","color"],"apiKeySource":"none","claude_code_version":"2.1.258","output_style":"default","agents":["claude","Explore","general-purpose","Plan","statusline-setup"],"skills":["verify","debug","code-review"],"plugins":[],"capabilities":["interrupt_receipt_v1","interrupt_cancel_queued_v1","msg_lifecycle_v1"],"analytics_disabled":false,"product_feedback_disabled":false,"uuid":"cfe8b38f-e90c-49e5-a952-dd5e79d9f615","memory_paths":{"auto":"C:\\Users\\me\\.claude\\projects\\C--Users-me-work-promptbook-experiments-and-landing-pages-aldaron\\memory\\"},"messaging_socket_path":"\\\\.\\pipe\\LOCAL\\cc-msg-0a1d902eac61353fc76ca36596688c1a","fast_mode_state":"off","fast_mode_disabled_reason":"sdk_opt_in_required","powershell_path":"C:\\Program Files\\PowerShell\\7\\pwsh.exe"}`,
-		`{"type":"system","subtype":"status","status":"requesting","session_id":"f48b319e-933e-45d6-8762-95e561e31476","uuid":"ac7bfbd8-0006-44c1-bc2e-530b6d26423f"}`,
-		`{"type":"assistant","message":{"diagnostics":null,"id":"fb946d03-5c77-4830-8896-19d1d5be148c","container":null,"model":"<synthetic>","role":"assistant","stop_details":null,"stop_reason":"stop_sequence","stop_sequence":"","type":"message","usage":{"output_tokens_details":null,"input_tokens":0,"output_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},"service_tier":null,"cache_creation":{"ephemeral_1h_input_tokens":0,"ephemeral_5m_input_tokens":0},"inference_geo":null,"iterations":null,"speed":null},"content":[{"type":"text","text":"`+msg+`"}],"context_management":null},"parent_tool_use_id":null,"session_id":"f48b319e-933e-45d6-8762-95e561e31476","uuid":"be433680-21a2-42a5-9389-855520099d4d","timestamp":"2026-09-09T15:32:19.742Z","error":"authentication_failed","is_api_error_message":true}`,
-		`{"duration_api_ms":0,"stop_reason":"stop_sequence","session_id":"f48b319e-933e-45d6-8762-95e561e31476","total_cost_usd":0,"usage":{"output_tokens_details":{"thinking_tokens":0},"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0,"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},"service_tier":"standard","cache_creation":{"ephemeral_1h_input_tokens":0,"ephemeral_5m_input_tokens":0},"inference_geo":"","iterations":[],"speed":"standard"},"modelUsage":{},"permission_denials":[],"terminal_reason":"api_error","fast_mode_state":"off","fast_mode_disabled_reason":"sdk_opt_in_required","subagent_stats":{"spawned":0,"requested":{"background":0,"foreground":0,"unset":0},"started_in_background":0,"max_depth":0,"spawned_by_subagents":0,"completed":0,"failed":0,"killed":{"parent":0,"user":0,"system":0},"refused":{"depth_limit":0,"concurrency_limit":0,"budget":0},"by_type":{}},"is_error":true,"num_turns":1,"subtype":"success","api_error_status":null,"result":"`+msg+`","type":"result","duration_ms":347,"uuid":"2ea58f5c-82f9-4ac5-a2de-fc0e97a9e7bd","queued_turn_count":0}`,
-	)
+	// The lines TestLabelBeforeLine reads behind the host's label, as the
+	// CLI wrote them.
+	lines := append([]string{strings.TrimPrefix(authFailed2258[0], "Error: ")}, authFailed2258[1:]...)
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, lines...)
 	checkShape(t, evs)
 	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
 		t.Fatalf("agent.unparsed: %v", u)
