@@ -159,6 +159,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 			if _, err := s.load(s.ctx, id); err != nil && s.ctx.Err() == nil {
 				s.log.Warn("loading a session another node wrote", "session", id, "err", err)
 			}
+		}, func(err error, retry time.Duration) {
+			s.log.Warn("following the commits of other nodes (PostgreSQL LISTEN)", "err", err, "retry_in", retry)
 		})
 	}()
 	return s, nil
