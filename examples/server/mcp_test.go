@@ -204,7 +204,9 @@ func TestMCPStuckClient(t *testing.T) {
 	post(universalLines(id, 2, evs...))
 	want := messages + 3 // running, the messages, the completion, idle
 	got := 0
-	timeout := time.After(20 * time.Second)
+	// A push of a megabyte takes a good part of a second under -race on
+	// a busy machine: what is bounded is the wait for the next one (a
+	// client held up by the stuck one would wait for ever), not the whole.
 	for got < want {
 		select {
 		case e := <-loud.pushes:
@@ -213,8 +215,8 @@ func TestMCPStuckClient(t *testing.T) {
 				t.Fatalf("push %d has index %d", got, e.Index)
 			}
 			got++
-		case <-timeout:
-			t.Fatalf("the client that reads got %d pushes of %d while another was stuck", got, want)
+		case <-time.After(15 * time.Second):
+			t.Fatalf("the client that reads got %d pushes of %d, and no more for 15s, while another was stuck", got, want)
 		}
 	}
 }
