@@ -271,6 +271,18 @@ func (ss *session) apply(evs []universal.Event) error {
 	for len(evs) > 0 && evs[0].Sequence <= v {
 		evs = evs[1:]
 	}
+	// Nothing follows session.ended (sessionlog.ErrEnded): a store
+	// written before events after it were refused may hold some, which
+	// are not served.
+	if ss.log.Ended() {
+		evs = nil
+	}
+	for i := range evs {
+		if evs[i].Type == universal.TypeSessionEnded {
+			evs = evs[:i+1]
+			break
+		}
+	}
 	if len(evs) == 0 {
 		return nil
 	}
