@@ -73,6 +73,10 @@ var (
 	// ErrConflict: an event whose sequence the log already holds, with
 	// other content: the log never changes what it acknowledged.
 	ErrConflict = errors.New("sessionlog: another event at that sequence")
+	// ErrEnded: an event after session.ended, which ends the log:
+	// nothing follows it (a stream that sent it ends, and a client
+	// holding it is told there is nothing more), so nothing may.
+	ErrEnded = errors.New("sessionlog: event after session.ended")
 )
 
 // ErrDeleted is Wait's error for a log deleted from its Store while it
@@ -139,7 +143,7 @@ func (l *Log) endsAt(v int64) bool {
 // already holds is a duplicate and skipped when it is the same event (so a
 // producer that re-sends after a lost acknowledgement does no harm); with
 // other content it is an ErrConflict. An event past the next sequence is a
-// *GapError. Append stops at the first error; the events before it stay
+// *GapError, and one after session.ended an ErrEnded. Append stops at the first error; the events before it stay
 // appended. It keeps copies of the event values: the caller may reuse evs
 // (the data they point to is never written, as for every event; of a
 // transient event, whose translator reuses that data, it keeps a copy).
@@ -158,6 +162,8 @@ func (l *Log) Append(evs ...universal.Event) error {
 			if line := ev.AppendJSON(nil); !slices.Equal(line, l.lines[ev.Sequence-1]) {
 				return fmt.Errorf("%w: sequence %d", ErrConflict, ev.Sequence)
 			}
+		case ev.Sequence == v+1 && l.endsAt(v):
+			return fmt.Errorf("%w: sequence %d", ErrEnded, ev.Sequence)
 		case ev.Sequence == v+1:
 			// Events are values nobody writes after they are made
 			// (package universal, "Concurrency"): the log keeps the value

@@ -376,3 +376,28 @@ func TestStreamEndsAfterSessionEnded(t *testing.T) {
 		t.Errorf("a client holding session.ended: %d, want 204", resp.StatusCode)
 	}
 }
+
+// Nothing follows session.ended: the log refuses an event after it
+// (ErrEnded), which a stream that ended with it, or a client told 204,
+// would never get; a duplicate of session.ended is still a no-op.
+func TestAppendAfterEnded(t *testing.T) {
+	evs := recorded(t)
+	l := sessionlog.NewLog(evs[0].SessionID)
+	if err := l.Append(evs...); err != nil {
+		t.Fatal(err)
+	}
+	v := l.Version()
+	more := evs[len(evs)-1]
+	if err := l.Append(more); err != nil {
+		t.Errorf("session.ended again: %v", err)
+	}
+	more.Sequence++
+	more.EventID += "-after"
+	more.Type, more.Data = universal.TypeTurnStarted, &universal.TurnStarted{TurnID: "t-after"}
+	if err := l.Append(more); !errors.Is(err, sessionlog.ErrEnded) {
+		t.Errorf("an event after session.ended: %v, want ErrEnded", err)
+	}
+	if l.Version() != v || !l.Ended() {
+		t.Errorf("version %d (was %d), ended %v", l.Version(), v, l.Ended())
+	}
+}

@@ -6,7 +6,7 @@
 // argument, tool results and turn completions. Every notification has one
 // JSON shape, whether it is pushed as it happens or polled later:
 //
-//	{"index":3,"type":"message","text":"I'll list the files.","role":"assistant"}
+//	{"index":3,"type":"message","text":"I'll list the files.","role":"assistant","session":"sess_1"}
 //
 // Usage:
 //
@@ -18,7 +18,12 @@
 // prints nothing while reading and then answers a poll: {"events":[…]}
 // with the buffered notifications whose index is above N (-1 for all).
 // -buffer bounds the buffer, a ring. Events of several sessions may be
-// interleaved: each session has its own feed.
+// interleaved: each session has its own feed, and every notification says
+// whose it is in "session" (the session_id of the events that made it;
+// notify's own session_id, when set, names a sub-agent of that session).
+// Indexes count each session's notifications apart, and -since N polls
+// each session after its own index N; a poll lists the sessions in the
+// order they first appear, each one's notifications oldest first.
 //
 //	go run ./examples/normalize -agent claude -prompt 'Run echo hello-from-tool' \
 //	        testdata/claude/2.1.330/s02-tool.jsonl | go run ./examples/notify
@@ -57,9 +62,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	enc.SetEscapeHTML(false)
 	polling := *since >= -1
 	opts := notify.Options{Limit: *limit}
-	if !polling {
-		opts.Push = func(n notify.Event) error { return enc.Encode(n) }
-	}
 	feeds := map[string]*notify.Feed{}
 	var order []string
 	inputs := []io.Reader{stdin}
@@ -86,7 +88,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			}
 			feed := feeds[ev.SessionID]
 			if feed == nil {
-				feed = notify.NewFeed(opts)
+				o := opts
+				if !polling {
+					id := ev.SessionID
+					o.Push = func(n notify.Event) error { return enc.Encode(line{n, id}) }
+				}
+				feed = notify.NewFeed(o)
 				feeds[ev.SessionID] = feed
 				order = append(order, ev.SessionID)
 			}
@@ -96,15 +103,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	if polling {
-		events := []notify.Event{}
+		events := []line{}
 		for _, id := range order {
-			events = append(events, feeds[id].Since(*since)...)
+			for _, n := range feeds[id].Since(*since) {
+				events = append(events, line{n, id})
+			}
 		}
 		if err := enc.Encode(struct {
-			Events []notify.Event `json:"events"`
+			Events []line `json:"events"`
 		}{events}); err != nil {
 			return err
 		}
 	}
 	return out.Flush()
+}
+
+// line is a notification as the command prints it: with the session whose
+// feed made it.
+type line struct {
+	notify.Event
+	Session string `json:"session"`
 }

@@ -421,7 +421,8 @@ func isBlank(line []byte) bool {
 //
 // Events the session holds already are no-ops (the same event re-sent; other
 // content at a held sequence is 409); an event past the next sequence is a
-// gap: 409 with X-Session-Version, after the events before it were kept.
+// gap: 409 with X-Session-Version, after the events before it were kept; an
+// event after session.ended is 409 too (nothing follows it).
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if !idPattern.MatchString(id) {
@@ -459,6 +460,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			return http.StatusConflict, "session " + strconv.Quote(id) + " is fed with native output"
 		}
 		base := ss.log.Version()
+		ended := ss.log.Ended()
 		var fresh []universal.Event
 		code, msg := http.StatusOK, ""
 		for i := range batch {
@@ -482,6 +484,11 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 				code, msg = http.StatusConflict, fmt.Sprintf("sequence %d does not follow version %d", ev.Sequence, next-1)
 				break
 			}
+			if ended {
+				code, msg = http.StatusConflict, fmt.Sprintf("sequence %d follows session.ended: nothing follows it", ev.Sequence)
+				break
+			}
+			ended = ev.Type == universal.TypeSessionEnded
 			fresh = append(fresh, *ev)
 		}
 		batch = batch[:0]

@@ -609,6 +609,7 @@ func TestInspector(t *testing.T) {
 	t.Run("cache-ahead-opfs", func(t *testing.T) { testInspectorCacheAhead(t, e, "") })
 	t.Run("cache-ahead-indexeddb", func(t *testing.T) { testInspectorCacheAhead(t, e, "idb") })
 	t.Run("cache-ahead-ended", func(t *testing.T) { testInspectorCacheAheadEnded(t, e) })
+	t.Run("cache-damaged-tail", func(t *testing.T) { testInspectorCacheDamagedTail(t, e) })
 	t.Run("json-unparsed-hostile", func(t *testing.T) { testInspectorJSONUnparsedHostile(t, e) })
 }
 
@@ -746,6 +747,62 @@ func testInspectorCacheAheadEnded(t *testing.T, e *inspectorEnv) {
 	cacheLines(t, ctx, "", id, lost)
 	navigate(t, ctx, page)
 	wait(t, ctx, "the server's session, live", `Number(document.body.dataset.cachedVersion) === 4 && Number(document.body.dataset.version) === 2 && document.querySelector('[data-connection=live]') && !document.querySelector('[data-session-end]')`)
+}
+
+// A cache file whose last line was cut short (the browser crashed, or the
+// tab closed, while it was written): the page shows the whole events,
+// fetches the rest from the last of them, and caches it after them, not
+// after the partial line, which would spoil the line appended next and
+// leave the cache stuck at the damage for good.
+func testInspectorCacheDamagedTail(t *testing.T, e *inspectorEnv) {
+	id := "cache-damaged-tail"
+	page := e.url + "/view/" + id
+	user := func(item, text string) string {
+		return `{"item":{"item_id":"` + item + `","native_item_id":null,"parent_id":null,"kind":"message","role":"user","content":[{"type":"text","text":"` + text + `"}],"status":"completed"}}`
+	}
+	post := func(body string) {
+		t.Helper()
+		if code, _, resp := do(t, "POST", e.url+"/sessions/"+id+"/events", strings.NewReader(body)); code != 200 {
+			t.Fatalf("POST events: %d %s", code, resp)
+		}
+	}
+	post(universalLines(id, 1,
+		"session.started", `{"metadata":{"agent":"handmade"}}`,
+		"turn.started", `{"turn_id":"t1","metadata":null}`,
+		"item.completed", user("i1", "one"),
+	))
+	ctx := e.tab(t)
+	navigate(t, ctx, page)
+	wait(t, ctx, "the session cached", `Number(document.body.dataset.storedVersion) === 3`)
+	// The start of event 4, cut short.
+	partial := strings.TrimSpace(universalLines(id, 4, "item.completed", user("i2", "two")))
+	partial = partial[:len(partial)/2]
+	file := `navigator.storage.getDirectory().then(r => r.getDirectoryHandle('agentnorm-sessions')).then(d => d.getFileHandle('` + id + `.ndjson'))`
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`%s.then(async fh => {
+		const size = (await fh.getFile()).size;
+		const w = await fh.createWritable({ keepExistingData: true });
+		await w.write({ type: 'write', position: size, data: %q });
+		await w.close();
+	})`, file, partial), chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
+	navigate(t, ctx, "about:blank")
+	post(universalLines(id, 4, "item.completed", user("i2", "two"), "item.completed", user("i3", "three")))
+	navigate(t, ctx, page)
+	wait(t, ctx, "the rest fetched and cached", `Number(document.body.dataset.cachedVersion) === 3 && Number(document.body.dataset.storedVersion) === 5 && document.querySelector('[data-connection=live]')`)
+	navigate(t, ctx, "about:blank")
+	navigate(t, ctx, page)
+	wait(t, ctx, "the whole cache", `Number(document.body.dataset.cachedVersion) === 5 && Number(document.body.dataset.version) === 5`)
+	if s := read(t, ctx); strings.Join(s.User, "|") != "one|two|three" {
+		t.Errorf("user messages %q", s.User)
+	}
+	text, err := chromedp.Run(ctx, chromedp.Evaluate[string](file+`.then(fh => fh.getFile()).then(f => f.text())`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ls := strings.Split(text, "\n"); len(ls) != 6 || ls[5] != "" || strings.Contains(text, partial+"{") {
+		t.Errorf("the cache file:\n%s", text)
+	}
 }
 
 // cacheLines appends NDJSON lines to the page's cache of session id in

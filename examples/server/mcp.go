@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"net/http"
 	"strconv"
 	"sync"
 	"time"
@@ -19,6 +21,17 @@ type SessionEventsArgs struct {
 	SinceIndex *int   `json:"since_index,omitempty" jsonschema:"the index of the last notification the client has; -1 or absent for all that are buffered"`
 }
 
+// UnsubscribeArgs are the arguments of the session_unsubscribe tool.
+type UnsubscribeArgs struct {
+	SessionID string `json:"session_id" jsonschema:"the session's id"`
+}
+
+// Unsubscribed is the answer of session_unsubscribe.
+type Unsubscribed struct {
+	// WasSubscribed: the MCP session was subscribed to the session.
+	WasSubscribed bool `json:"was_subscribed"`
+}
+
 // LoggerPrefix starts the logger name of every pushed notification; the
 // session's id follows it.
 const LoggerPrefix = "agentnorm/session/"
@@ -27,7 +40,8 @@ func (s *Server) newMCP() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "agentnorm", Version: "v0"}, &mcp.ServerOptions{
 		Instructions: "Sessions of coding agents, normalized. Call session_events {session_id, since_index} " +
 			"to poll a session's notifications; the call also subscribes this MCP session to pushes of that " +
-			"session's notifications as notifications/message (set a logging level to receive them). " +
+			"session's notifications as notifications/message (set a logging level to receive them); " +
+			"session_unsubscribe {session_id} stops them. " +
 			"Each notification has an index: drop what you already have.",
 	})
 	mcp.AddTool(srv, &mcp.Tool{
@@ -43,13 +57,26 @@ func (s *Server) newMCP() *mcp.Server {
 		}
 		since := -1
 		if in.SinceIndex != nil {
-			since = max(*in.SinceIndex, -1)
+			if *in.SinceIndex < -1 {
+				return nil, Events{}, fmt.Errorf("since_index must be an index ≥ -1, not %d", *in.SinceIndex)
+			}
+			since = *in.SinceIndex
 		}
 		if next := ss.feed.Next(); since >= next {
 			return nil, Events{}, errAhead(since, next)
 		}
 		s.push.subscribe(req.Session, in.SessionID)
 		return nil, Events{Events: nonNil(ss.feed.Since(since))}, nil
+	})
+	mcp.AddTool(srv, &mcp.Tool{
+		Name: "session_unsubscribe",
+		Description: "Stops the pushes of a session's notifications to this MCP session (session_events subscribes to them). " +
+			"After the answer no more are pushed, but for one that was being sent. Polling session_events subscribes again.",
+	}, func(ctx context.Context, req *mcp.CallToolRequest, in UnsubscribeArgs) (*mcp.CallToolResult, Unsubscribed, error) {
+		if !idPattern.MatchString(in.SessionID) {
+			return nil, Unsubscribed{}, errors.New("no session " + strconv.Quote(in.SessionID))
+		}
+		return nil, Unsubscribed{WasSubscribed: s.push.unsubscribe(req.Session, in.SessionID)}, nil
 	})
 	return srv
 }
@@ -113,6 +140,27 @@ func (p *pusher) subscribe(ss *mcp.ServerSession, id string) {
 	sub.ids[id] = true
 }
 
+// unsubscribe ends the MCP session's subscription to a session and drops
+// the pushes of it that wait; false when it had none.
+func (p *pusher) unsubscribe(ss *mcp.ServerSession, id string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	sub := p.subs[ss]
+	if sub == nil || !sub.ids[id] {
+		return false
+	}
+	delete(sub.ids, id)
+	kept := sub.queue[:0]
+	for _, q := range sub.queue {
+		if q.session != id {
+			kept = append(kept, q)
+		}
+	}
+	clear(sub.queue[len(kept):]) // no hold on their text
+	sub.queue = kept
+	return true
+}
+
 func (p *pusher) enqueue(id string, e notify.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -164,6 +212,93 @@ func (p *pusher) deliver(ss *mcp.ServerSession, sub *subscriber) {
 			if err != nil && p.ctx.Err() == nil {
 				p.log.Debug("mcp push", "session", item.session, "err", err)
 			}
+		}
+	}
+}
+
+// idleMCP closes the MCP sessions of clients that went away without a
+// DELETE: a session with no request in progress (no POST, and no GET
+// stream of pushes open) for the timeout. The SDK's own
+// StreamableHTTPOptions.SessionTimeout counts POSTs only, so it would end
+// the session of a client that only listens to its pushes; here an open
+// GET stream keeps its session, and it ends when its client's connection
+// does (closed, or found dead by TCP keep-alive).
+type idleMCP struct {
+	timeout time.Duration
+
+	mu   sync.Mutex
+	open map[string]int       // requests in progress, by Mcp-Session-Id
+	last map[string]time.Time // when the session's last request ended, or it was first seen
+}
+
+func newIdleMCP(timeout time.Duration) *idleMCP {
+	return &idleMCP{timeout: timeout, open: map[string]int{}, last: map[string]time.Time{}}
+}
+
+// wrap counts the requests of each MCP session while they last.
+func (m *idleMCP) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("Mcp-Session-Id")
+		if id == "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		m.mu.Lock()
+		m.open[id]++
+		m.mu.Unlock()
+		defer func() {
+			m.mu.Lock()
+			if m.open[id]--; m.open[id] <= 0 {
+				delete(m.open, id)
+				m.last[id] = time.Now()
+			}
+			m.mu.Unlock()
+		}()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// sweep closes the sessions of srv idle for the timeout, and forgets what
+// it knew of sessions that ended.
+func (m *idleMCP) sweep(srv *mcp.Server, now time.Time, log *slog.Logger) {
+	live := map[string]bool{}
+	for ss := range srv.Sessions() {
+		id := ss.ID()
+		if id == "" {
+			continue
+		}
+		live[id] = true
+		m.mu.Lock()
+		last, seen := m.last[id]
+		if !seen {
+			m.last[id] = now
+		}
+		idle := m.open[id] == 0 && seen && now.Sub(last) >= m.timeout
+		m.mu.Unlock()
+		if idle {
+			log.Debug("closing an idle MCP session", "mcp_session", id, "idle", now.Sub(last))
+			ss.Close()
+		}
+	}
+	m.mu.Lock()
+	for id := range m.last {
+		if !live[id] && m.open[id] == 0 {
+			delete(m.last, id)
+		}
+	}
+	m.mu.Unlock()
+}
+
+// run sweeps until ctx is done.
+func (m *idleMCP) run(ctx context.Context, srv *mcp.Server, log *slog.Logger) {
+	t := time.NewTicker(min(max(m.timeout/4, 10*time.Millisecond), time.Minute))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			m.sweep(srv, now, log)
 		}
 	}
 }

@@ -204,7 +204,9 @@ func TestMCPStuckClient(t *testing.T) {
 	post(universalLines(id, 2, evs...))
 	want := messages + 3 // running, the messages, the completion, idle
 	got := 0
-	timeout := time.After(20 * time.Second)
+	// A push of a megabyte takes a good part of a second under -race on
+	// a busy machine: what is bounded is the wait for the next one (a
+	// client held up by the stuck one would wait for ever), not the whole.
 	for got < want {
 		select {
 		case e := <-loud.pushes:
@@ -213,16 +215,17 @@ func TestMCPStuckClient(t *testing.T) {
 				t.Fatalf("push %d has index %d", got, e.Index)
 			}
 			got++
-		case <-timeout:
-			t.Fatalf("the client that reads got %d pushes of %d while another was stuck", got, want)
+		case <-time.After(15 * time.Second):
+			t.Fatalf("the client that reads got %d pushes of %d, and no more for 15s, while another was stuck", got, want)
 		}
 	}
 }
 
 // stuckMCP opens an MCP session by hand that sets a logging level,
 // subscribes to the session's pushes with a poll, opens its stream of
-// pushes and never reads it.
-func stuckMCP(t *testing.T, url, token, id string) {
+// pushes and never reads it. It returns the MCP session's id and the
+// stream.
+func stuckMCP(t *testing.T, url, token, id string) (string, *http.Response) {
 	t.Helper()
 	hc := &http.Client{Transport: &http.Transport{}}
 	t.Cleanup(hc.CloseIdleConnections)
@@ -267,4 +270,177 @@ func stuckMCP(t *testing.T, url, token, id string) {
 		t.Fatalf("GET /mcp: %d", resp.StatusCode)
 	}
 	t.Cleanup(func() { resp.Body.Close() })
+	return session, resp
+}
+
+// mcpSessions returns the ids of the node's MCP sessions and the number
+// of them the pusher holds.
+func mcpSessions(n *node) (ids []string, subscribed int) {
+	for ss := range n.srv.mcp.Sessions() {
+		ids = append(ids, ss.ID())
+	}
+	n.srv.push.mu.Lock()
+	defer n.srv.push.mu.Unlock()
+	return ids, len(n.srv.push.subs)
+}
+
+// MCP sessions whose clients went away without a DELETE are closed once
+// they have had no request in progress for Config.MCPIdle, and the pushes
+// waiting for them are dropped; a client that only listens (its GET
+// stream of pushes open, no POST for longer than that) keeps its session
+// and its pushes.
+func TestMCPIdle(t *testing.T) {
+	n := start(t, sqliteStore(t, t.TempDir()), Config{Token: "tok", MCPIdle: 300 * time.Millisecond})
+	id := "sess-idle"
+	auth := []string{"Authorization", "Bearer tok"}
+	post := func(body string) {
+		t.Helper()
+		if code, _, resp := do(t, "POST", n.url+"/sessions/"+id+"/events", strings.NewReader(body), auth...); code != 200 {
+			t.Fatalf("POST events: %d %s", code, resp)
+		}
+	}
+	post(universalLines(id, 1, "session.started", `{"metadata":{"agent":"handmade"}}`))
+
+	// A listener: the SDK's client, its GET stream open.
+	listener := connectMCP(t, n.url, "tok", true)
+	if _, err := listener.poll(t, id, -1); err != nil {
+		t.Fatal(err)
+	}
+	// A client that vanishes: its stream of pushes closed, no DELETE.
+	gone, stream := stuckMCP(t, n.url, "tok", id)
+	// A client that polls once and never again, with no GET stream.
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	quiet, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: n.url + "/mcp",
+		HTTPClient: &http.Client{Transport: bearerTransport("tok")}, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer quiet.Close()
+	if _, err := quiet.CallTool(ctx, &mcp.CallToolParams{Name: "session_events", Arguments: map[string]any{"session_id": id}}); err != nil {
+		t.Fatal(err)
+	}
+	if ids, subs := mcpSessions(n); len(ids) != 3 || subs != 3 {
+		t.Fatalf("MCP sessions %v, %d subscribed", ids, subs)
+	}
+	stream.Body.Close()
+
+	time.Sleep(1500 * time.Millisecond) // five times MCPIdle
+	ids, subs := mcpSessions(n)
+	if len(ids) != 1 || ids[0] != listener.cs.ID() || subs != 1 {
+		t.Errorf("after the vanished and the quiet clients were idle: MCP sessions %v (%d subscribed), want the listener's %s alone (the vanished one was %s)", ids, subs, listener.cs.ID(), gone)
+	}
+	if _, err := quiet.CallTool(ctx, &mcp.CallToolParams{Name: "session_events", Arguments: map[string]any{"session_id": id}}); err == nil {
+		t.Error("the idle session still answers")
+	}
+	// The listener, which sent nothing all that time, is pushed to.
+	post(universalLines(id, 2, "turn.started", `{"turn_id":"t1","metadata":null}`))
+	select {
+	case e := <-listener.pushes:
+		if e.Type != notify.TypeStatus || e.Text != "running" {
+			t.Errorf("push %+v", e)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the listener got no push after being idle")
+	}
+}
+
+// session_unsubscribe stops a session's pushes to the MCP session that
+// asks (and no other's); a since_index below -1 is a tool error, as it is
+// 400 on HTTP.
+func TestMCPUnsubscribe(t *testing.T) {
+	n := start(t, sqliteStore(t, t.TempDir()), Config{Token: "tok"})
+	auth := []string{"Authorization", "Bearer tok"}
+	post := func(id, body string) {
+		t.Helper()
+		if code, _, resp := do(t, "POST", n.url+"/sessions/"+id+"/events", strings.NewReader(body), auth...); code != 200 {
+			t.Fatalf("POST events: %d %s", code, resp)
+		}
+	}
+	post("a", universalLines("a", 1, "session.started", `{"metadata":{"agent":"handmade"}}`))
+	post("b", universalLines("b", 1, "session.started", `{"metadata":{"agent":"handmade"}}`))
+	c := connectMCP(t, n.url, "tok", true)
+	other := connectMCP(t, n.url, "tok", true)
+	for _, id := range []string{"a", "b"} {
+		if _, err := c.poll(t, id, -1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := other.poll(t, "a", -1); err != nil {
+		t.Fatal(err)
+	}
+	unsubscribe := func(id string) (bool, error) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: "session_unsubscribe", Arguments: map[string]any{"session_id": id}})
+		if err != nil {
+			return false, err
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		if res.IsError {
+			b, _ := json.Marshal(res.Content)
+			return false, &toolError{string(b)}
+		}
+		var out Unsubscribed
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		return out.WasSubscribed, nil
+	}
+	if was, err := unsubscribe("a"); err != nil || !was {
+		t.Fatalf("unsubscribe a: %v %v", was, err)
+	}
+	if was, err := unsubscribe("a"); err != nil || was {
+		t.Errorf("unsubscribe a again: %v %v", was, err)
+	}
+	if _, err := unsubscribe("no such/id"); err == nil || !strings.Contains(err.Error(), "no session") {
+		t.Errorf("unsubscribe a bad id: %v", err)
+	}
+	post("a", universalLines("a", 2, "turn.started", `{"turn_id":"t1","metadata":null}`))
+	post("b", universalLines("b", 2, "turn.started", `{"turn_id":"t1","metadata":null}`))
+	// The other client still gets a's push; c gets b's and not a's.
+	select {
+	case <-other.pushes:
+		if l := <-other.logger; l != LoggerPrefix+"a" {
+			t.Errorf("other: a push of %s", l)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the other client got no push of a")
+	}
+	select {
+	case <-c.pushes:
+		if l := <-c.logger; l != LoggerPrefix+"b" {
+			t.Errorf("a push of %s after unsubscribing", l)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no push of b")
+	}
+	select {
+	case <-c.pushes:
+		t.Errorf("a push of %s after unsubscribing", <-c.logger)
+	case <-time.After(300 * time.Millisecond):
+	}
+	// Polling subscribes again.
+	if _, err := c.poll(t, "a", -1); err != nil {
+		t.Fatal(err)
+	}
+	post("a", universalLines("a", 3, "turn.ended", `{"turn_id":"t1","status":"completed","metadata":null}`))
+	select {
+	case <-c.pushes:
+		if l := <-c.logger; l != LoggerPrefix+"a" {
+			t.Errorf("a push of %s", l)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no push of a after polling again")
+	}
+
+	// since_index below -1: the HTTP poll's 400, a tool error here.
+	if code, _, body := do(t, "GET", n.url+"/sessions/a/notifications?since_index=-2", nil, auth...); code != 400 || !strings.Contains(body, "since_index") {
+		t.Errorf("HTTP since_index=-2: %d %s", code, body)
+	}
+	if evs, err := c.poll(t, "a", -2); err == nil || !strings.Contains(err.Error(), "since_index must be an index ≥ -1, not -2") {
+		t.Errorf("MCP since_index -2: %v %v", evs, err)
+	}
 }

@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
+	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -191,5 +195,121 @@ func TestStoreNUL(t *testing.T) {
 				t.Errorf("stored: %v %+v", err, back)
 			}
 		})
+	}
+}
+
+// watchFails is a store whose Watch is the PostgreSQL one on a database
+// that refuses connections.
+type watchFails struct {
+	Store
+	pg *sqlStore
+}
+
+func (w watchFails) Watch(ctx context.Context, f func(string, int64), failed func(error, time.Duration)) error {
+	return w.pg.Watch(ctx, f, failed)
+}
+
+// logBuffer collects what a slog.Logger writes.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// A node that cannot follow the other nodes' commits (its LISTEN
+// connection is refused, or lost) says so in its log, each time, and tries
+// again later and later: the errors were dropped, so a node that
+// silently stopped streaming other nodes' sessions live left no trace.
+// (Without a PostgreSQL: the connection goes to a port nothing listens on;
+// TestPostgresWatchLost loses a real one.)
+func TestWatchErrors(t *testing.T) {
+	var logs logBuffer
+	pg := &sqlStore{pg: true, dsn: "postgres://agentnorm@127.0.0.1:1/agentnorm?sslmode=disable&connect_timeout=5"}
+	n := start(t, watchFails{sqliteStore(t, t.TempDir()), pg}, Config{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	var got []map[string]any
+	for deadline := time.Now().Add(10 * time.Second); len(got) < 3; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("after 10s, the log:\n%s", logs.String())
+		}
+		got = got[:0]
+		for l := range strings.Lines(logs.String()) {
+			var rec map[string]any
+			if err := json.Unmarshal([]byte(l), &rec); err != nil {
+				t.Fatalf("%q: %v", l, err)
+			}
+			if strings.Contains(fmt.Sprint(rec["msg"]), "LISTEN") {
+				got = append(got, rec)
+			}
+		}
+	}
+	n.stop()
+	for i, rec := range got[:3] {
+		if rec["level"] != "WARN" || !strings.Contains(fmt.Sprint(rec["err"]), "connecting") {
+			t.Errorf("%v", rec)
+		}
+		if want := float64(watchRetryMin << i); rec["retry_in"] != want { // nanoseconds
+			t.Errorf("failure %d: retry_in %v, want %v", i, rec["retry_in"], want)
+		}
+	}
+}
+
+// A node whose LISTEN connection is lost (here: terminated by the
+// database) logs it, connects again at once and catches up on what
+// another node committed meanwhile.
+func TestPostgresWatchLost(t *testing.T) {
+	dsn := pgDSN(t)
+	var logs logBuffer
+	a := start(t, pgStore(t, dsn), Config{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	b := start(t, pgStore(t, dsn), Config{})
+	id := uniqueID("pg-lost")
+	pgForget(t, dsn, id)
+	post := func(first int, evs ...string) {
+		t.Helper()
+		if code, _, resp := do(t, "POST", b.url+"/sessions/"+id+"/events", strings.NewReader(universalLines(id, first, evs...))); code != 200 {
+			t.Fatalf("POST events: %d %s", code, resp)
+		}
+	}
+	version := func() int64 {
+		ss := a.srv.get(id)
+		if ss == nil {
+			return 0
+		}
+		return ss.log.Version()
+	}
+	post(1, "session.started", `{"metadata":{"agent":"handmade"}}`)
+	for deadline := time.Now().Add(10 * time.Second); version() != 1; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a did not follow b's commit")
+		}
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// Every LISTEN connection of the database: a's and b's.
+	var killed int
+	if err := db.QueryRow(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND pid <> pg_backend_pid()`).Scan(&killed); err != nil || killed < 2 {
+		t.Fatalf("terminated %d LISTEN connections: %v", killed, err)
+	}
+	post(2, "turn.started", `{"turn_id":"t1","metadata":null}`)
+	for deadline := time.Now().Add(10 * time.Second); version() != 2; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("a did not catch up after its LISTEN connection was lost; its log:\n%s", logs.String())
+		}
+	}
+	if l := logs.String(); !strings.Contains(l, "LISTEN") || !strings.Contains(l, "waiting for notifications") {
+		t.Errorf("the lost connection is not in the log:\n%s", l)
 	}
 }

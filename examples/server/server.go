@@ -50,7 +50,14 @@ type Config struct {
 	Clock universal.Clock
 	// Logger reports what goes wrong in the background (slog.Default when nil).
 	Logger *slog.Logger
+	// MCPIdle closes an MCP session that has had no request in progress
+	// (a POST, or the GET stream of its pushes) for this long: its client
+	// went away without a DELETE (DefaultMCPIdle when 0; negative: never).
+	MCPIdle time.Duration
 }
+
+// DefaultMCPIdle is Config.MCPIdle when 0.
+const DefaultMCPIdle = 10 * time.Minute
 
 // DefaultMaxLine is Config.MaxLine when 0.
 const DefaultMaxLine = 16 << 20
@@ -69,6 +76,7 @@ type Server struct {
 
 	mcp  *mcp.Server
 	push *pusher
+	idle *idleMCP // nil: MCP sessions are never closed for idleness
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -135,6 +143,12 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	s.streamsDone, s.endStreams = context.WithCancel(context.Background())
 	s.push = newPusher(s.ctx, s.log)
 	s.mcp = s.newMCP()
+	if cfg.MCPIdle == 0 {
+		cfg.MCPIdle = DefaultMCPIdle
+	}
+	if cfg.MCPIdle > 0 {
+		s.idle = newIdleMCP(cfg.MCPIdle)
+	}
 	rows, err := s.store.Sessions(ctx)
 	if err != nil {
 		s.cancel()
@@ -145,6 +159,13 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 			s.cancel()
 			return nil, err
 		}
+	}
+	if s.idle != nil {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.idle.run(s.ctx, s.mcp, s.log)
+		}()
 	}
 	s.wg.Add(1)
 	go func() {
@@ -159,6 +180,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 			if _, err := s.load(s.ctx, id); err != nil && s.ctx.Err() == nil {
 				s.log.Warn("loading a session another node wrote", "session", id, "err", err)
 			}
+		}, func(err error, retry time.Duration) {
+			s.log.Warn("following the commits of other nodes (PostgreSQL LISTEN)", "err", err, "retry_in", retry)
 		})
 	}()
 	return s, nil
@@ -248,6 +271,18 @@ func (ss *session) apply(evs []universal.Event) error {
 	for len(evs) > 0 && evs[0].Sequence <= v {
 		evs = evs[1:]
 	}
+	// Nothing follows session.ended (sessionlog.ErrEnded): a store
+	// written before events after it were refused may hold some, which
+	// are not served.
+	if ss.log.Ended() {
+		evs = nil
+	}
+	for i := range evs {
+		if evs[i].Type == universal.TypeSessionEnded {
+			evs = evs[:i+1]
+			break
+		}
+	}
 	if len(evs) == 0 {
 		return nil
 	}
@@ -334,7 +369,11 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /sessions/{id}/state", s.handleState)
 	mux.HandleFunc("GET /sessions/{id}/notifications", s.handleNotifications)
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
-	mux.Handle("/mcp", s.endWithStreams(mcpHandler))
+	var mcpRoute http.Handler = mcpHandler
+	if s.idle != nil {
+		mcpRoute = s.idle.wrap(mcpHandler)
+	}
+	mux.Handle("/mcp", s.endWithStreams(mcpRoute))
 	handleInspector(mux)
 	return s.guard(jsonErrors(mux))
 }

@@ -608,3 +608,66 @@ func TestCommitFailureIsNoConflict(t *testing.T) {
 		t.Errorf("native: %d %s", code, body)
 	}
 }
+
+// An event after session.ended is refused (409), alone or in the batch
+// that ends the session: a stream that sent session.ended has ended, and a
+// client holding it gets 204, so no client would ever see it. Re-sending
+// what the session holds is still harmless.
+func TestEventsAfterEnded(t *testing.T) {
+	n := start(t, sqliteStore(t, t.TempDir()), Config{})
+	id := "sess-ended"
+	post := func(body string) (int, http.Header, string) {
+		t.Helper()
+		return do(t, "POST", n.url+"/sessions/"+id+"/events", strings.NewReader(body))
+	}
+	ended := []string{"session.started", `{"metadata":{"agent":"handmade"}}`,
+		"session.ended", `{"reason":"completed","terminated_by":"agent","message":null,"stderr":null}`}
+	after := []string{"turn.started", `{"turn_id":"t1","metadata":null}`}
+	// In the batch that ends the session: the end is kept, not what follows.
+	code, hdr, body := post(universalLines(id, 1, append(ended, after...)...))
+	if code != http.StatusConflict || hdr.Get(HeaderVersion) != "2" || !strings.Contains(body, "session.ended") {
+		t.Errorf("an event after session.ended in its batch: %d %s %s", code, hdr.Get(HeaderVersion), body)
+	}
+	// Alone, after it.
+	code, hdr, body = post(universalLines(id, 3, after...))
+	if code != http.StatusConflict || hdr.Get(HeaderVersion) != "2" || !strings.Contains(body, "session.ended") {
+		t.Errorf("an event after session.ended: %d %s %s", code, hdr.Get(HeaderVersion), body)
+	}
+	if code, _, body := post(universalLines(id, 1, ended...)); code != 200 || !strings.Contains(body, `"appended":0`) {
+		t.Errorf("re-sent: %d %s", code, body)
+	}
+	if code, hdr, _ := do(t, "GET", n.url+"/sessions/"+id+"/stream?since=2", nil); code != http.StatusNoContent {
+		t.Errorf("stream since session.ended: %d (version %s)", code, hdr.Get(HeaderVersion))
+	}
+}
+
+// A store written before events after session.ended were refused may hold
+// some: the server starts, and serves the session up to its end.
+func TestStoreWithEventsAfterEnded(t *testing.T) {
+	dir := t.TempDir()
+	id := "sess-ended-old"
+	store := sqliteStore(t, dir)
+	var evs []universal.Event
+	r := universal.NewEventReader(strings.NewReader(universalLines(id, 1,
+		"session.started", `{"metadata":{"agent":"handmade"}}`,
+		"session.ended", `{"reason":"completed","terminated_by":"agent","message":null,"stderr":null}`,
+		"turn.started", `{"turn_id":"t1","metadata":null}`)))
+	for {
+		ev, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	if _, err := store.Commit(context.Background(), id, 0, evs, nil); err != nil {
+		t.Fatal(err)
+	}
+	n := start(t, store, Config{})
+	code, hdr, body := do(t, "GET", n.url+"/sessions/"+id+"/log", nil)
+	if code != 200 || hdr.Get(HeaderVersion) != "2" || strings.Count(body, "\n") != 2 {
+		t.Errorf("log: %d %s\n%s", code, hdr.Get(HeaderVersion), body)
+	}
+}

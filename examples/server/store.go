@@ -73,8 +73,10 @@ type Store interface {
 	// the events as stored (what every node serves) or a *VersionError.
 	Commit(ctx context.Context, id string, base int64, evs []universal.Event, nat *Native) ([]universal.Event, error)
 	// Watch calls f with the session and version of every commit of any
-	// node, until ctx is done; a store of one node returns at once.
-	Watch(ctx context.Context, f func(id string, version int64)) error
+	// node, until ctx is done; a store of one node returns at once. Each
+	// time it loses what it follows them with (or cannot get it), it
+	// calls failed with the error and the delay before it tries again.
+	Watch(ctx context.Context, f func(id string, version int64), failed func(err error, retry time.Duration)) error
 	Close() error
 }
 
@@ -381,39 +383,57 @@ func (s *sqlStore) Commit(ctx context.Context, id string, base int64, evs []univ
 }
 
 // Watch listens for the commits of every node. On PostgreSQL it holds a
-// connection of its own with LISTEN, reconnecting when it breaks; after
-// each (re)connection it reports every session's version, so nothing that
-// happened while it was away is missed.
-func (s *sqlStore) Watch(ctx context.Context, f func(id string, version int64)) error {
+// LISTEN connection; after connecting (and after every reconnection) it
+// calls f with every session's version, so that a node that lost the
+// connection catches up on what it missed. A failure to connect or to
+// listen, and a lost connection, are reported to failed; the next attempt
+// waits watchRetryMin, twice as long after each failure in a row, up to
+// watchRetryMax, and watchRetryMin again once a connection listened.
+func (s *sqlStore) Watch(ctx context.Context, f func(id string, version int64), failed func(err error, retry time.Duration)) error {
 	if !s.pg {
 		return nil
 	}
+	retry := watchRetryMin
 	for ctx.Err() == nil {
-		err := s.listen(ctx, f)
+		listened, err := s.listen(ctx, f)
 		if ctx.Err() != nil {
 			break
 		}
-		_ = err
+		if listened {
+			retry = watchRetryMin
+		}
+		if failed != nil {
+			failed(err, retry)
+		}
 		select {
 		case <-ctx.Done():
-		case <-time.After(500 * time.Millisecond):
+		case <-time.After(retry):
 		}
+		retry = min(2*retry, watchRetryMax)
 	}
 	return ctx.Err()
 }
 
-func (s *sqlStore) listen(ctx context.Context, f func(id string, version int64)) error {
+// The delays before Watch connects again.
+const (
+	watchRetryMin = 500 * time.Millisecond
+	watchRetryMax = 30 * time.Second
+)
+
+// listen follows the commits on a LISTEN connection until it fails;
+// listened says it got as far as listening and catching up.
+func (s *sqlStore) listen(ctx context.Context, f func(id string, version int64)) (listened bool, _ error) {
 	conn, err := pgx.Connect(ctx, s.dsn)
 	if err != nil {
-		return err
+		return false, fmt.Errorf("connecting: %w", err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel); err != nil {
-		return err
+		return false, fmt.Errorf("LISTEN: %w", err)
 	}
 	rows, err := s.Sessions(ctx)
 	if err != nil {
-		return err
+		return false, fmt.Errorf("catching up: %w", err)
 	}
 	for _, r := range rows {
 		f(r.ID, r.Version)
@@ -421,7 +441,7 @@ func (s *sqlStore) listen(ctx context.Context, f func(id string, version int64))
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
-			return err
+			return true, fmt.Errorf("waiting for notifications: %w", err)
 		}
 		v, id, ok := strings.Cut(n.Payload, ":")
 		version, err := strconv.ParseInt(v, 10, 64)

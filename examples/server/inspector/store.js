@@ -4,8 +4,10 @@
 // from sequence 1: a file per session in the origin private file system
 // (OPFS), or records in IndexedDB where OPFS is missing (or with ?store=idb
 // in the page's address). load returns the events that follow each other
-// from 1 (whatever follows a damaged line is dropped and fetched again);
-// append adds lines after them; clear forgets a session's events.
+// from 1 (whatever follows a damaged line is dropped and fetched again:
+// in a file, a last line cut short by a crash and all after a damaged line
+// is cut off, so that what is appended next follows the last whole
+// event); append adds lines after them; clear forgets a session's events.
 'use strict';
 
 const EventCache = (() => {
@@ -13,15 +15,28 @@ const EventCache = (() => {
 
   // contiguous keeps the events 1, 2, 3… of a list of JSON lines.
   function contiguous(lines) {
-    const out = [];
+    return prefix(lines.map(l => l + '\n')).events;
+  }
+
+  // prefix reads the events 1, 2, 3… of a list of lines (each with its
+  // newline, but for a last line cut short): the events and the length
+  // (in characters) of the lines that hold them. A line without its
+  // newline (a write cut short by a crash or a closed tab), or one that is
+  // not the next event, ends them.
+  function prefix(lines) {
+    const events = [];
+    let keep = 0, at = 0;
     for (const line of lines) {
-      if (!line) continue;
+      at += line.length;
+      if (!line.endsWith('\n')) break;
+      if (line === '\n') { keep = at; continue; }
       let ev;
       try { ev = JSON.parse(line); } catch { break; }
-      if (!ev || ev.sequence !== out.length + 1) break;
-      out.push(ev);
+      if (!ev || ev.sequence !== events.length + 1) break;
+      events.push(ev);
+      keep = at;
     }
-    return out;
+    return { events, keep };
   }
 
   async function opfs() {
@@ -33,8 +48,19 @@ const EventCache = (() => {
       async load(id) {
         let fh;
         try { fh = await dir.getFileHandle(file(id)); } catch { return []; }
-        const text = await (await fh.getFile()).text();
-        return contiguous(text.split('\n'));
+        const f = await fh.getFile();
+        const text = await f.text();
+        const { events, keep } = prefix(text.split(/(?<=\n)/));
+        // What follows the whole events (a partial last line, a damaged
+        // one and all after it) is cut off, so that append writes after
+        // the last whole event: the page fetches the rest from there.
+        const size = new TextEncoder().encode(text.slice(0, keep)).length;
+        if (size < f.size) {
+          const w = await fh.createWritable({ keepExistingData: true });
+          await w.truncate(size);
+          await w.close();
+        }
+        return events;
       },
       // append writes at the end of what load returned (size bytes).
       async append(id, lines) {
