@@ -143,10 +143,11 @@ func (l *Log) endsAt(v int64) bool {
 // already holds is a duplicate and skipped when it is the same event (so a
 // producer that re-sends after a lost acknowledgement does no harm); with
 // other content it is an ErrConflict. An event past the next sequence is a
-// *GapError, and one after session.ended an ErrEnded. Append stops at the first error; the events before it stay
-// appended. It keeps copies of the event values: the caller may reuse evs
-// (the data they point to is never written, as for every event; of a
-// transient event, whose translator reuses that data, it keeps a copy).
+// *GapError, and one after session.ended an ErrEnded. Append stops at the
+// first error; the events before it stay appended. It keeps copies of the
+// event values: the caller may reuse evs (the data they point to is never
+// written, as for every event; of a transient event, whose translator
+// reuses that data, it keeps a copy).
 func (l *Log) Append(evs ...universal.Event) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
