@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Records the s17-interrupt scenario (the user interrupts a turn while a long command runs) with the real
-Claude Code and Codex CLIs, offline, through the capture lab.
+Claude Code, Codex, OpenCode and Pi CLIs, offline, through the capture lab.
 
 Usage (as root, see README.md):
   CAPTURELAB=/path/to/capturelab AGENTS_DIR=/path/to/agents \
     tools/capturelab-s17/record_s17.py AGENT [--out DIR] [--sets main,v2] [NAME...]
 
-AGENT is claude or codex. DIR defaults to testdata/crosscheck/<agent>/<version>/ of this repository; NAMEs
+AGENT is claude, codex, opencode or pi. DIR defaults to testdata/crosscheck/<agent>/<version>/ of this repository; NAMEs
 limit the run (claude: s17-interrupt, s17-interrupt-nopartial). The lab's scripts run from a staged copy
 in which this folder's files take the place of the lab's:
   claude: claude_scenarios.py -> claude/scenarios.py, driver_s17.py -> claude/driver.py, and two lines of
@@ -16,6 +16,12 @@ in which this folder's files take the place of the lab's:
           appserver_s17.py -> codex/appserver_client.py, and codex/run.sh changed (PATCH_CODEX below):
           only the app-server mode is recorded (`codex exec` has no way to interrupt a turn but a
           signal, which ends the process, so no second prompt).
+  opencode: opencode_scenarios.py -> opencode/scenarios.py, and one block added to opencode/capture.py
+          (PATCH_OPENCODE below): POST /session/<id>/abort once the bash part runs; serve mode only.
+  pi:     pi_scenarios.py -> pi/scenarios.py, and pi/capture.py's rpc driver changed (PATCH_PI below): the
+          abort goes abort_delay_s after tool_execution_start, with pi's output read meanwhile; rpc only
+          (print mode, --mode json, has no way to interrupt a turn but a signal, which ends the process).
+          Pi is the install pi-$PI_VERSION (default 1.6.0, the s12 set's) of AGENTS_DIR.
 Every agent process runs through the lab's <agent>/run.sh, i.e. inside common/sandbox.sh: a new network
 namespace whose only link is loopback, with a private tmpfs on /home/dev, against the lab's mock on
 127.0.0.1. Nothing the agent runs can reach anything else.
@@ -24,6 +30,8 @@ What is kept, named as in testdata/crosscheck (see testdata/SOURCES.md):
   claude: NAME.jsonl (stdout), NAME.exchange.jsonl (both directions), NAME.transcript.jsonl, NAME.meta.json
   codex:  NAME.appserver.jsonl, NAME.appserver.exchange.jsonl,
           NAME.appserver.rollout-<last 8 hex of the thread id>.jsonl, NAME.meta.json
+  opencode: NAME.sse, NAME.global.sse, NAME.messages.json, NAME.meta.json
+  pi:     NAME.rpc.jsonl, NAME.rpc.exchange.jsonl, NAME.rpc.session.jsonl (the session file), NAME.meta.json
 The meta file is the lab's, with the scenario's `expect_extra` merged into its `expect` block.
 With KEEP=DIR everything the lab wrote is kept under DIR as well (stderr, mock requests, session folders).
 """
@@ -36,11 +44,15 @@ sys.path.insert(0, HERE)
 
 LAB = os.environ.get('CAPTURELAB', '/work/shared/tools/capturelab')
 AGENTS = os.environ.get('AGENTS_DIR') or os.path.join(LAB, 'agents')
-PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex', 'opencode': 'opencode-ai'}
+PI_VERSION = os.environ.get('PI_VERSION', '1.6.0')
+PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex', 'opencode': 'opencode-ai',
+       'pi': '@earendil-works/pi-coding-agent'}
+INSTALL = {'pi': 'pi-' + PI_VERSION}
 SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py', 'driver_s17.py': 'driver.py'},
         'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py',
                   'appserver_s17.py': 'appserver_client.py'},
-        'opencode': {'opencode_scenarios.py': 'scenarios.py'}}
+        'opencode': {'opencode_scenarios.py': 'scenarios.py'},
+        'pi': {'pi_scenarios.py': 'scenarios.py'}}
 # (file, old, new): each old text must occur exactly once in the lab's file
 PATCH_CLAUDE = [
     ('capture.py', 'stdin_mode = VARIANT.startswith("-stdin") or VARIANT.startswith("-stdio")',
@@ -61,11 +73,32 @@ PATCH_OPENCODE = [
                     info["abort"] = {"status": st_a, "response": raw_a.decode("utf-8", "replace")}
 '''),
 ]
-PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX, 'opencode': PATCH_OPENCODE}
+# The lab's rpc driver sends the abort at the abort_on event itself; s17-interrupt waits abort_delay_s after
+# it (the command has run a while), reading pi's output meanwhile so the exchange keeps its order.
+PATCH_PI = [
+    ('capture.py', '''        ended, text_deltas, aborted, sent_mid = False, 0, False, False
+''', '''        ended, text_deltas, aborted, sent_mid = False, 0, False, False
+        abort_at = None  # s17-interrupt (tools/capturelab-s17): when the delayed abort is due
+'''),
+    ('capture.py', '''            ev = self.next(quiet if ended else 5)
+''', '''            if abort_at is not None and not aborted and time.time() >= abort_at:
+                aborted = True
+                self.send({"id": "abort-1", "type": "abort"})
+            wait = quiet if ended else 5
+            ev = self.next(wait if abort_at is None or aborted else max(0.01, min(wait, abort_at - time.time())))
+'''),
+    ('capture.py', '''            if abort_on and t == abort_on and not aborted:
+                aborted = True
+                self.send({"id": "abort-1", "type": "abort"})
+''', '''            if abort_on and t == abort_on and not aborted and abort_at is None:
+                abort_at = time.time() + spec.get("abort_delay_s", 0)
+'''),
+]
+PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX, 'opencode': PATCH_OPENCODE, 'pi': PATCH_PI}
 
 
 def version(agent):
-    with open(os.path.join(AGENTS, agent, 'node_modules', PKG[agent], 'package.json')) as f:
+    with open(os.path.join(AGENTS, INSTALL.get(agent, agent), 'node_modules', PKG[agent], 'package.json')) as f:
         return json.load(f)['version']
 
 
@@ -143,6 +176,19 @@ def keep_opencode(src, dest, name, extra):
     print('%s: prompt http=%s, abort=%s' % (name, serve['prompt_http_status'], serve.get('abort')))
 
 
+def keep_pi(src, dest, name, extra):
+    for suffix in ('.rpc.jsonl', '.rpc.exchange.jsonl', '.meta.json'):
+        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
+    files = glob.glob(os.path.join(src, name + '.session', 'rpc', '*', '*.jsonl'))
+    if len(files) != 1:
+        sys.exit('%s: want one rpc session file, found %s' % (name, files))
+    shutil.copy(files[0], os.path.join(dest, name + '.rpc.session.jsonl'))
+    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
+    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
+    c = meta['captures']['rpc']
+    print('%s: rpc exit=%s failed checks=%s' % (name, c['exit_codes'], [k for k, v in c['checks'].items() if not v] or 'none'))
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] not in PKG:
@@ -171,6 +217,8 @@ def main():
                 todo = [(c, [c, s]) for c in scenarios.CAPTURES]
             elif agent == 'opencode':
                 todo = [(c, [c, s, 'serve']) for c in scenarios.SCENARIOS]
+            elif agent == 'pi':
+                todo = [(c, ['-V', PI_VERSION, c, s, 'rpc']) for c in scenarios.ALL]
             else:
                 todo = [(c, [c, s, 'appserver']) for c in scenarios.SETS[s]]
             for scen, run_args in todo:
@@ -187,8 +235,10 @@ def main():
                     keep_claude(src, dest, name, spec[scenarios.base_of(scen)].get('expect_extra'))
                 elif agent == 'codex':
                     keep_codex(src, dest, name, scenarios.SETS[s][scen].get('expect_extra'))
-                else:
+                elif agent == 'opencode':
                     keep_opencode(src, dest, name, scenarios.scenarios(s, '/home/dev/project')[scen].get('expect_extra'))
+                else:
+                    keep_pi(src, dest, name, scenarios.scenarios(s, PI_VERSION)[scen].get('expect_extra'))
         if keep:
             shutil.copytree(out, keep, dirs_exist_ok=True, symlinks=True)
     finally:
