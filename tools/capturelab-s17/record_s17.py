@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Records the s17-interrupt scenario (the user interrupts a turn while a long command runs) with the real
-Claude Code and Codex CLIs, offline, through the capture lab.
+Claude Code, Codex, OpenCode and Pi CLIs, offline, through the capture lab.
 
 Usage (as root, see README.md):
   CAPTURELAB=/path/to/capturelab AGENTS_DIR=/path/to/agents \
     tools/capturelab-s17/record_s17.py AGENT [--out DIR] [--sets main,v2] [NAME...]
 
-AGENT is claude or codex. DIR defaults to testdata/crosscheck/<agent>/<version>/ of this repository; NAMEs
+AGENT is claude, codex, opencode or pi. DIR defaults to testdata/crosscheck/<agent>/<version>/ of this repository; NAMEs
 limit the run (claude: s17-interrupt, s17-interrupt-nopartial). The lab's scripts run from a staged copy
 in which this folder's files take the place of the lab's:
   claude: claude_scenarios.py -> claude/scenarios.py, driver_s17.py -> claude/driver.py, and two lines of
@@ -16,6 +16,15 @@ in which this folder's files take the place of the lab's:
           appserver_s17.py -> codex/appserver_client.py, and codex/run.sh changed (PATCH_CODEX below):
           only the app-server mode is recorded (`codex exec` has no way to interrupt a turn but a
           signal, which ends the process, so no second prompt).
+  opencode: opencode_scenarios.py -> opencode/scenarios.py, and one block added to opencode/capture.py
+          (PATCH_OPENCODE below): POST /session/<id>/abort once the bash part runs; serve mode only.
+  pi:     pi_scenarios.py -> pi/scenarios.py, pi_interrupt_ext.ts -> pi/interrupt_ext.ts, and pi/capture.py
+          changed (PATCH_PI below): in rpc mode the abort command goes abort_delay_s after
+          tool_execution_start, with pi's output read meanwhile; in json mode (print mode, which reads no
+          commands and ends at SIGTERM, SIGHUP or SIGINT) pi runs with the extension interrupt_ext.ts (-e),
+          which aborts the turn on SIGUSR2, and the driver sends SIGUSR2 abort_delay_s after
+          tool_execution_start appears in stdout. Pi is the install pi-$PI_VERSION (default 1.6.0, the s12
+          set's) of AGENTS_DIR.
 Every agent process runs through the lab's <agent>/run.sh, i.e. inside common/sandbox.sh: a new network
 namespace whose only link is loopback, with a private tmpfs on /home/dev, against the lab's mock on
 127.0.0.1. Nothing the agent runs can reach anything else.
@@ -24,6 +33,9 @@ What is kept, named as in testdata/crosscheck (see testdata/SOURCES.md):
   claude: NAME.jsonl (stdout), NAME.exchange.jsonl (both directions), NAME.transcript.jsonl, NAME.meta.json
   codex:  NAME.appserver.jsonl, NAME.appserver.exchange.jsonl,
           NAME.appserver.rollout-<last 8 hex of the thread id>.jsonl, NAME.meta.json
+  opencode: NAME.sse, NAME.global.sse, NAME.messages.json, NAME.meta.json
+  pi:     NAME.json.jsonl, NAME.rpc.jsonl, NAME.rpc.exchange.jsonl, NAME.<format>.session.jsonl (the session
+          file of each run), NAME.meta.json
 The meta file is the lab's, with the scenario's `expect_extra` merged into its `expect` block.
 With KEEP=DIR everything the lab wrote is kept under DIR as well (stderr, mock requests, session folders).
 """
@@ -36,11 +48,15 @@ sys.path.insert(0, HERE)
 
 LAB = os.environ.get('CAPTURELAB', '/work/shared/tools/capturelab')
 AGENTS = os.environ.get('AGENTS_DIR') or os.path.join(LAB, 'agents')
-PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex', 'opencode': 'opencode-ai'}
+PI_VERSION = os.environ.get('PI_VERSION', '1.6.0')
+PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex', 'opencode': 'opencode-ai',
+       'pi': '@earendil-works/pi-coding-agent'}
+INSTALL = {'pi': 'pi-' + PI_VERSION}
 SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py', 'driver_s17.py': 'driver.py'},
         'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py',
                   'appserver_s17.py': 'appserver_client.py'},
-        'opencode': {'opencode_scenarios.py': 'scenarios.py'}}
+        'opencode': {'opencode_scenarios.py': 'scenarios.py'},
+        'pi': {'pi_scenarios.py': 'scenarios.py', 'pi_interrupt_ext.ts': 'interrupt_ext.ts'}}
 # (file, old, new): each old text must occur exactly once in the lab's file
 PATCH_CLAUDE = [
     ('capture.py', 'stdin_mode = VARIANT.startswith("-stdin") or VARIANT.startswith("-stdio")',
@@ -61,11 +77,77 @@ PATCH_OPENCODE = [
                     info["abort"] = {"status": st_a, "response": raw_a.decode("utf-8", "replace")}
 '''),
 ]
-PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX, 'opencode': PATCH_OPENCODE}
+# The lab's rpc driver sends the abort at the abort_on event itself; s17-interrupt waits abort_delay_s after
+# it (the command has run a while), reading pi's output meanwhile so the exchange keeps its order. In json
+# mode the lab runs pi to its end; s17-interrupt adds the scenario's json_args (the extension) and, once the
+# spec's json_signal event is in stdout, waits abort_delay_s and sends the signal.
+PATCH_PI = [
+    ('capture.py', '''# ----------------------------------------------------------------------------- json
+def run_json(spec, out_path, err_path):
+    if not spec.get("continue_runs"):
+        argv = [PI, "--mode", "json", "-p"] + base_argv(spec)[1:] + spec["prompts"]
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            p = subprocess.run(argv, cwd=WORK, env=ENV, stdin=subprocess.DEVNULL, stdout=out, stderr=err, timeout=180)
+        return argv, [p.returncode], None
+''', '''# ----------------------------------------------------------------------------- json
+def signal_after(p, out_path, spec):
+    """s17-interrupt (tools/capturelab-s17): once stdout holds the spec's json_signal event, wait abort_delay_s
+    and send its signal to pi; what was sent and when, for the meta."""
+    import signal
+    event, name = spec["json_signal"]
+    needle = ('"type":"%s"' % event).encode()
+    t0 = time.time()
+    while p.poll() is None and time.time() - t0 < 120:
+        with open(out_path, "rb") as f:
+            if needle in f.read():
+                break
+        time.sleep(0.05)
+    else:
+        return {"signal": None, "note": f"{event} not seen"}
+    seen = time.time() - t0
+    time.sleep(spec.get("abort_delay_s", 0))
+    if p.poll() is not None:
+        return {"signal": None, "note": "pi ended first"}
+    p.send_signal(getattr(signal, name))
+    return {"signal": name, "after_event": event, "event_seen_s": round(seen, 2), "sent_s": round(time.time() - t0, 2)}
+
+
+def run_json(spec, out_path, err_path):
+    if not spec.get("continue_runs"):
+        argv = [PI, "--mode", "json", "-p"] + base_argv(spec)[1:] + spec.get("json_args", []) + spec["prompts"]
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            p = subprocess.Popen(argv, cwd=WORK, env=ENV, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+            sent = signal_after(p, out_path, spec) if spec.get("json_signal") else None
+            try:
+                rc = p.wait(timeout=180)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                rc = p.wait()
+        return argv, [rc], sent and {"interrupt": sent}
+'''),
+    ('capture.py', '''        ended, text_deltas, aborted, sent_mid = False, 0, False, False
+''', '''        ended, text_deltas, aborted, sent_mid = False, 0, False, False
+        abort_at = None  # s17-interrupt (tools/capturelab-s17): when the delayed abort is due
+'''),
+    ('capture.py', '''            ev = self.next(quiet if ended else 5)
+''', '''            if abort_at is not None and not aborted and time.time() >= abort_at:
+                aborted = True
+                self.send({"id": "abort-1", "type": "abort"})
+            wait = quiet if ended else 5
+            ev = self.next(wait if abort_at is None or aborted else max(0.01, min(wait, abort_at - time.time())))
+'''),
+    ('capture.py', '''            if abort_on and t == abort_on and not aborted:
+                aborted = True
+                self.send({"id": "abort-1", "type": "abort"})
+''', '''            if abort_on and t == abort_on and not aborted and abort_at is None:
+                abort_at = time.time() + spec.get("abort_delay_s", 0)
+'''),
+]
+PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX, 'opencode': PATCH_OPENCODE, 'pi': PATCH_PI}
 
 
 def version(agent):
-    with open(os.path.join(AGENTS, agent, 'node_modules', PKG[agent], 'package.json')) as f:
+    with open(os.path.join(AGENTS, INSTALL.get(agent, agent), 'node_modules', PKG[agent], 'package.json')) as f:
         return json.load(f)['version']
 
 
@@ -143,6 +225,26 @@ def keep_opencode(src, dest, name, extra):
     print('%s: prompt http=%s, abort=%s' % (name, serve['prompt_http_status'], serve.get('abort')))
 
 
+def keep_pi(src, dest, name, extra, lab):
+    for suffix in ('.json.jsonl', '.rpc.jsonl', '.rpc.exchange.jsonl', '.meta.json'):
+        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
+    # the json run's -e names the extension in the staged copy, which is gone: name this folder's file
+    meta_path = os.path.join(dest, name + '.meta.json')
+    text = open(meta_path, encoding='utf-8').read()
+    open(meta_path, 'w', encoding='utf-8').write(
+        text.replace(os.path.join(lab, 'pi', 'interrupt_ext.ts'), 'tools/capturelab-s17/pi_interrupt_ext.ts'))
+    for fmt in ('json', 'rpc'):
+        files = glob.glob(os.path.join(src, name + '.session', fmt, '*', '*.jsonl'))
+        if len(files) != 1:
+            sys.exit('%s: want one %s session file, found %s' % (name, fmt, files))
+        shutil.copy(files[0], os.path.join(dest, '%s.%s.session.jsonl' % (name, fmt)))
+    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
+    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
+    print('%s: %s' % (name, ', '.join('%s exit=%s failed checks=%s' % (
+        fmt, c['exit_codes'], [k for k, v in c['checks'].items() if not v] or 'none')
+        for fmt, c in sorted(meta['captures'].items()))))
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] not in PKG:
@@ -171,6 +273,8 @@ def main():
                 todo = [(c, [c, s]) for c in scenarios.CAPTURES]
             elif agent == 'opencode':
                 todo = [(c, [c, s, 'serve']) for c in scenarios.SCENARIOS]
+            elif agent == 'pi':
+                todo = [(c, ['-V', PI_VERSION, c, s]) for c in scenarios.ALL]
             else:
                 todo = [(c, [c, s, 'appserver']) for c in scenarios.SETS[s]]
             for scen, run_args in todo:
@@ -187,8 +291,10 @@ def main():
                     keep_claude(src, dest, name, spec[scenarios.base_of(scen)].get('expect_extra'))
                 elif agent == 'codex':
                     keep_codex(src, dest, name, scenarios.SETS[s][scen].get('expect_extra'))
-                else:
+                elif agent == 'opencode':
                     keep_opencode(src, dest, name, scenarios.scenarios(s, '/home/dev/project')[scen].get('expect_extra'))
+                else:
+                    keep_pi(src, dest, name, scenarios.scenarios(s, PI_VERSION)[scen].get('expect_extra'), lab)
         if keep:
             shutil.copytree(out, keep, dirs_exist_ok=True, symlinks=True)
     finally:
