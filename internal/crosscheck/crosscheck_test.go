@@ -118,8 +118,10 @@ func inputs(agent, dir, name string) []input {
 		add(input{files: []string{p(".json.jsonl")}, format: pi.FormatJSON, prompts: true, expect: true})
 		add(input{files: []string{p(".rpc.jsonl")}, format: pi.FormatRPC, prompts: true, expect: true})
 		add(input{files: []string{p(".rpc.exchange.jsonl")}, format: pi.FormatExchange, expect: true})
+		// The session file of each mode (json, rpc) is a recording of
+		// the same session at rest.
 		for _, s := range glob(".*.session.jsonl") {
-			add(input{files: []string{s}, format: pi.FormatSession})
+			add(input{files: []string{s}, format: pi.FormatSession, expect: true})
 		}
 	}
 	return out
