@@ -120,8 +120,12 @@
 // when the agent gives none); call_id the toolCallId; tool_kind ACP's kind
 // (the universal vocabulary is ACP's; switch_mode and unknown kinds are
 // other; a call named Task or Agent, or whose rawInput has subagent_type,
-// or an agent and a prompt (OpenCode 2.x's subagent tool), is task); tool_input read from rawInput by the common argument names
-// (command, file_path/path, pattern/query, url, prompt/subagent_type) and
+// or an agent and a prompt (OpenCode 2.x's subagent tool), or Goose's
+// delegate (_meta.goose.toolCall extensionName summon), is task); a call
+// codex-acp marks _meta.is_mcp_tool_call is named
+// mcp__<server>__<tool> from its rawInput {server, tool}; tool_input read from rawInput by the common argument names
+// (command, file_path/path, pattern/query, url, prompt/instructions,
+// subagent_type/source) and
 // for files the call's locations; the title, ACP kind and locations in the
 // part's metadata. A first rawInput of {} (Claude Code's adapter sends
 // one while the input streams) is not taken as the arguments: they come
@@ -184,7 +188,14 @@
 // _meta.parentToolCallId, parentToolCallId) when it can hold them, else
 // under the sub_agent_started item: a conversation of its own, never the
 // session's. A terminal state completes the sub-agent's open message; a
-// sub-agent's failure is no error of the session.
+// sub-agent's failure is no error of the session. Grok Build announces
+// its sub-agents on its vendor notification _x.ai/session_notification
+// (or _x.ai/session/update): subagent_spawned {subagent_id,
+// child_session_id, subagent_type, description, …} and subagent_finished
+// {status, output, …} are read as subagent_spawned {name: subagent_type,
+// task: description}, named by the session's running task call, and
+// subagent_state_update {state: status}, Grok's update in
+// _meta["x.ai/update"]; its other vendor kinds are ignored.
 //
 // Plans: plan is a status item labelled plan, detail its entries as a
 // checklist ("[x] done", "[~] in progress", "[ ] pending", a line each), the

@@ -86,3 +86,115 @@ func TestMCPToolCallName(t *testing.T) {
 		t.Errorf("calls %q, want %q", got, want)
 	}
 }
+
+// grokSession is subagentSession with Grok Build's vendor notifications:
+// a line "x <sid> <update>" is an _x.ai/session_notification.
+func grokSession(lines ...string) string {
+	out := []string{
+		`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true},"authMethods":[]}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"root-1"}}`,
+	}
+	for _, l := range lines {
+		method := "session/update"
+		if rest, ok := strings.CutPrefix(l, "x "); ok {
+			method, l = "_x.ai/session_notification", rest
+		}
+		sid, u, _ := strings.Cut(l, " ")
+		out = append(out, `{"jsonrpc":"2.0","method":"`+method+`","params":{"sessionId":"`+sid+`","update":`+u+`}}`)
+	}
+	out = append(out, `{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`)
+	return strings.Join(out, "\n") + "\n"
+}
+
+// TestGrokSubagentLifecycle: Grok Build announces each sub-agent on the
+// parent's _x.ai/session_notification (subagent_spawned {subagent_id,
+// child_session_id, parent_session_id, subagent_type, description,
+// model}, subagent_progress heartbeats, subagent_finished {status,
+// output, will_wake}), naming no tool call, and the child's own updates
+// come under its session id, as public notes of live grok 1.0.x runs
+// record ("The subagent lifecycle on the wire", "A subagent's child
+// session speaks to the client under its own session id"; the index does
+// not name the repository) and other projects' tests quote. Every
+// _x.ai/* method was ignored: a sub-agent spawned in the background
+// (its call answered at once) had no running call to go under, so its
+// text and calls went into the session's own response. Now the
+// lifecycle is the sub-agent's status items and its updates go under the
+// announcement; a foreground sub-agent's stay under its spawn call.
+func TestGrokSubagentLifecycle(t *testing.T) {
+	const spawn = `{"sessionUpdate":"subagent_spawned","subagent_id":"01a0-c1","attempt_id":"at1.1","parent_session_id":"root-1","parent_prompt_id":"p1","child_session_id":"01a0-c1","subagent_type":"general-purpose","description":"echo check","effective_context_source":"new","model":"grok-4.7"}`
+	const progress = `{"sessionUpdate":"subagent_progress","subagent_id":"01a0-c1","attempt_id":"at1.1","parent_session_id":"root-1","child_session_id":"01a0-c1","duration_ms":2102,"turn_count":1,"tool_call_count":1,"tokens_used":11925}`
+	const finished = `{"sessionUpdate":"subagent_finished","subagent_id":"01a0-c1","attempt_id":"at1.1","child_session_id":"01a0-c1","status":"completed","tool_calls":1,"turns":1,"duration_ms":3731,"tokens_used":12011,"output":"sub-ok","will_wake":false}`
+	call := `root-1 {"sessionUpdate":"tool_call","toolCallId":"call-1","title":"spawn_subagent","rawInput":{"description":"echo check","prompt":"Run echo sub-ok","subagent_type":"general-purpose","background":%s},"_meta":{"x.ai/tool":{"name":"spawn_subagent","kind":"task","label":"Subagent","read_only":false}}}`
+	child := []string{
+		`01a0-c1 {"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"Run echo sub-ok"},"_meta":{"modelId":"grok-4.7","promptIndex":0}}`,
+		`01a0-c1 {"sessionUpdate":"tool_call","toolCallId":"c-2","title":"run_terminal_command","kind":"execute","status":"completed","rawInput":{"command":"echo sub-ok"},"_meta":{"x.ai/tool":{"name":"run_terminal_command","kind":"execute"}}}`,
+		`01a0-c1 {"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"sub-ok"}}`,
+		`x root-1 ` + progress,
+	}
+
+	// In the background: the call answers at once, the sub-agent runs on.
+	lines := []string{strings.Replace(call, "%s", "true", 1),
+		`root-1 {"sessionUpdate":"tool_call_update","toolCallId":"call-1","status":"completed","rawOutput":{"type":"Text","text":"Subagent started in background."}}`,
+		`x root-1 ` + spawn}
+	lines = append(lines, child...)
+	lines = append(lines, `x root-1 `+finished, `root-1 {"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Started it."}}`)
+	evs := translateChecked(t, grokSession(lines...))
+	if u := unparsed(evs); len(u) != 0 {
+		t.Fatalf("agent.unparsed %q", u)
+	}
+	// (The child's echo of its prompt is a user message of the session,
+	// as for every sub-agent session: not what this test is about.)
+	want := []string{
+		`message "" under -1`,
+		`tool_call "spawn_subagent" under 0`,
+		`tool_result "{\"type\":\"Text\",\"text\":\"Subagent started in background.\"}" under 0`,
+		`status "sub_agent_started" under -1`,
+		`message "Run echo sub-ok" under -1`,
+		`message "" under 3`,
+		`tool_call "run_terminal_command" under 5`,
+		`tool_result "" under 5`,
+		`message "sub-ok" under 3`,
+		`status "sub_agent_completed" under -1`,
+		`message "Started it." under -1`,
+	}
+	if got := itemTree(evs); !slices.Equal(got, want) {
+		t.Errorf("background: items\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// In the foreground: the call runs until the sub-agent ends.
+	lines = []string{strings.Replace(call, "%s", "false", 1),
+		"root-1 {\"sessionUpdate\":\"tool_call_update\",\"toolCallId\":\"call-1\",\"title\":\"echo check\",\"rawInput\":{\"variant\":\"Task\",\"description\":\"echo check\",\"prompt\":\"Run echo sub-ok\",\"subagent_type\":\"general-purpose\",\"run_in_background\":false,\"task_id\":null}}",
+		`x root-1 ` + spawn}
+	lines = append(lines, child...)
+	lines = append(lines, `x root-1 `+finished,
+		`root-1 {"sessionUpdate":"tool_call_update","toolCallId":"call-1","status":"completed","rawOutput":{"type":"SubagentCompleted","output":"sub-ok","subagent_id":"01a0-c1"}}`)
+	evs = translateChecked(t, grokSession(lines...))
+	if u := unparsed(evs); len(u) != 0 {
+		t.Fatalf("agent.unparsed %q", u)
+	}
+	want = []string{
+		`message "" under -1`,
+		`status "sub_agent_started" under 8`,
+		`message "Run echo sub-ok" under -1`,
+		`message "" under 8`,
+		`tool_call "run_terminal_command" under 3`,
+		`tool_result "" under 3`,
+		`message "sub-ok" under 8`,
+		`status "sub_agent_completed" under 8`,
+		`tool_call "spawn_subagent" under 0`,
+		`tool_result "sub-ok" under 0`,
+	}
+	if got := itemTree(evs); !slices.Equal(got, want) {
+		t.Errorf("foreground: items\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	_, started := statusItems(evs, "sub_agent_started")
+	if len(started) != 1 || started[0].Content[0].Detail != "general-purpose" ||
+		!strings.Contains(string(started[0].Content[0].Metadata), `"task":"echo check"`) ||
+		!strings.Contains(string(started[0].Content[0].Metadata), `"model":"grok-4.7"`) {
+		t.Errorf("sub_agent_started %+v", started)
+	}
+	_, done := statusItems(evs, "sub_agent_completed")
+	if len(done) != 1 || !strings.Contains(string(done[0].Content[0].Metadata), `"output":"sub-ok"`) {
+		t.Errorf("sub_agent_completed %+v", done)
+	}
+}
