@@ -171,7 +171,9 @@
 // which becomes one: the call that spawned it), each such session a
 // conversation of its own under that call, so parallel sub-agents stay
 // apart; a session that speaks while no such call runs, or after its
-// call's turn ended, stays the session's.
+// call's turn ended, stays the session's. A sub-agent's user_message_chunk
+// (the prompt it was given, which Grok Build's child sessions send) is a
+// user message under its call, not a prompt of the session.
 //
 // Announced sub-agents (the unstable subagents RFD, sent to a client that
 // declares clientCapabilities.subagents: subagent_spawned {subagentSessionId,

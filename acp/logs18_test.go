@@ -142,14 +142,12 @@ func TestGrokSubagentLifecycle(t *testing.T) {
 	if u := unparsed(evs); len(u) != 0 {
 		t.Fatalf("agent.unparsed %q", u)
 	}
-	// (The child's echo of its prompt is a user message of the session,
-	// as for every sub-agent session: not what this test is about.)
 	want := []string{
 		`message "" under -1`,
 		`tool_call "spawn_subagent" under 0`,
 		`tool_result "{\"type\":\"Text\",\"text\":\"Subagent started in background.\"}" under 0`,
 		`status "sub_agent_started" under -1`,
-		`message "Run echo sub-ok" under -1`,
+		`message "Run echo sub-ok" under 3`,
 		`message "" under 3`,
 		`tool_call "run_terminal_command" under 5`,
 		`tool_result "" under 5`,
@@ -175,7 +173,7 @@ func TestGrokSubagentLifecycle(t *testing.T) {
 	want = []string{
 		`message "" under -1`,
 		`status "sub_agent_started" under 8`,
-		`message "Run echo sub-ok" under -1`,
+		`message "Run echo sub-ok" under 8`,
 		`message "" under 8`,
 		`tool_call "run_terminal_command" under 3`,
 		`tool_result "" under 3`,
@@ -196,5 +194,71 @@ func TestGrokSubagentLifecycle(t *testing.T) {
 	_, done := statusItems(evs, "sub_agent_completed")
 	if len(done) != 1 || !strings.Contains(string(done[0].Content[0].Metadata), `"output":"sub-ok"`) {
 		t.Errorf("sub_agent_completed %+v", done)
+	}
+}
+
+// TestSubagentPrompt: a sub-agent's session sends the prompt it was given
+// as a user_message_chunk (Grok Build's child sessions do, live, with
+// _meta {modelId, promptIndex}, as the notes TestGrokSubagentLifecycle
+// cites record). It was a user message of the session's own
+// conversation, under no call, or, when the host's prompt was recorded,
+// dropped as that prompt's echo. It is a user message under the
+// sub-agent's call, completed when the sub-agent answers.
+func TestSubagentPrompt(t *testing.T) {
+	for _, format := range []string{"agent", "exchange"} {
+		lines := []string{
+			`root-1 {"sessionUpdate":"tool_call","toolCallId":"call-1","title":"Task","kind":"other","status":"in_progress","rawInput":{"prompt":"Count the files","subagent_type":"explore"}}`,
+			`child-1 {"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"Count "},"_meta":{"modelId":"grok-4.7","promptIndex":0}}`,
+			`child-1 {"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"the files"},"_meta":{"modelId":"grok-4.7","promptIndex":0}}`,
+			`child-1 {"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"3 files."}}`,
+			`root-1 {"sessionUpdate":"tool_call_update","toolCallId":"call-1","status":"completed","rawOutput":{"output":"3 files."}}`,
+			`root-1 {"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"There are 3."}}`,
+		}
+		input := grokSession(lines...)
+		evs := translateChecked(t, input)
+		if format == "exchange" {
+			// Both sides, with the host's prompt.
+			var ex []string
+			for i, l := range strings.Split(strings.TrimSpace(input), "\n") {
+				if i == 2 {
+					ex = append(ex, `{"dir":"in","msg":{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"root-1","prompt":[{"type":"text","text":"How many files?"}]}}}`)
+				}
+				if i == 1 {
+					ex = append(ex, `{"dir":"in","msg":{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}}`)
+				}
+				if i == 0 {
+					ex = append(ex, `{"dir":"in","msg":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}}`)
+				}
+				ex = append(ex, `{"dir":"out","msg":`+l+`}`)
+			}
+			evs = translate(t, "exchange", strings.Join(ex, "\n")+"\n")
+		}
+		if u := unparsed(evs); len(u) != 0 {
+			t.Fatalf("%s: agent.unparsed %q", format, u)
+		}
+		want := []string{
+			`tool_call "Task" under 0`,
+			`message "Count the files" under 1`,
+			`message "3 files." under 1`,
+			`tool_result "3 files." under 0`,
+			`message "There are 3." under -1`,
+		}
+		got := itemTree(evs)
+		if format == "exchange" {
+			want = []string{
+				`message "How many files?" under -1`,
+				`tool_call "Task" under 1`,
+				`message "Count the files" under 2`,
+				`message "3 files." under 2`,
+				`tool_result "3 files." under 1`,
+				`message "There are 3." under -1`,
+			}
+			got = append(got[:1], got[2:]...) // the call's message
+		} else {
+			got = got[1:]
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: items\n%s\nwant\n%s", format, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
 	}
 }
