@@ -262,3 +262,48 @@ func TestSubagentPrompt(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeBuddyToolCalls: CodeBuddy (@tencent-ai/codebuddy-code, codebuddy
+// --acp) names a call's tool in _meta under its own namespace,
+// "codebuddy.ai/toolName" (a live probe of 2.147.0 quotes
+// {"sessionUpdate":"tool_call","title":"AskUserQuestion","kind":"other",
+// "_meta":{"codebuddy.ai/toolName":"AskUserQuestion"}}), or in its
+// namespace object _meta["codebuddy.ai"].toolName, and reports a running
+// call with the status "running", which ACP's ToolCallStatus lacks, as a
+// public project's notes on its ACP surface record (static analysis of
+// the 2.147.0 bundle and a live probe; the index does not name the
+// repository). The call was named by its title, and a running update did
+// not start the call's result. Values made up.
+func TestCodeBuddyToolCalls(t *testing.T) {
+	evs := translateChecked(t, strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"call_00_a","title":"Read a.txt","kind":"read","status":"pending","rawInput":{"file_path":"/w/a.txt"},"_meta":{"codebuddy.ai/toolName":"Read","codebuddy.ai/requestId":"r1"}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_00_a","status":"running","content":[{"type":"content","content":{"type":"text","text":"line 1\n"}}]}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_00_a","status":"completed","content":[{"type":"content","content":{"type":"text","text":"line 1\nline 2\n"}}]}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"call_00_b","title":"Run ls","kind":"execute","status":"pending","rawInput":{"command":"ls"},"_meta":{"codebuddy.ai":{"toolName":"Bash","mode":"live"}}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_00_b","status":"completed"}}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
+	}, "\n"))
+	if u := unparsed(evs); len(u) != 0 {
+		t.Fatalf("agent.unparsed %q", u)
+	}
+	if got, want := callsOf(evs), []string{"Read read", "Bash execute"}; !slices.Equal(got, want) {
+		t.Errorf("calls %q, want %q", got, want)
+	}
+	// The running update started the result, streaming its output.
+	started := 0
+	for _, ev := range golden.OfType(evs, universal.TypeItemStarted) {
+		if it := ev.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindToolResult {
+			started++
+		}
+	}
+	deltas := 0
+	for _, ev := range golden.OfType(evs, universal.TypeItemDelta) {
+		if strings.Contains(string(ev.AppendJSON(nil)), "line 1") {
+			deltas++
+		}
+	}
+	if started != 2 || deltas == 0 {
+		t.Errorf("%d results started, %d deltas with the running output", started, deltas)
+	}
+}

@@ -52,7 +52,23 @@ func toolName(u jsonscan.Value) string {
 			return v.Str
 		}
 	}
-	return ""
+	// Another agent's namespaced key ("<domain>/toolName", as ACP's
+	// extensibility asks _meta keys to be: CodeBuddy's
+	// "codebuddy.ai/toolName"), or its namespace object's toolName
+	// (CodeBuddy's _meta["codebuddy.ai"].toolName).
+	name := ""
+	u.Sub("_meta").Members(func(k string, v jsonscan.Value) bool {
+		switch {
+		case strings.HasSuffix(k, "/toolName") && v.Type() == gjson.String:
+			name = v.Str()
+		case v.IsObject() && strings.Contains(k, "."):
+			if n := v.Sub("toolName"); n.Type() == gjson.String {
+				name = n.Str()
+			}
+		}
+		return name == ""
+	})
+	return name
 }
 
 // lookupTool returns the tool entry of a toolCallId, creating the entry
@@ -167,6 +183,11 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 	}
 	if status.Type() == gjson.String {
 		tl.Status = t.copy(status.Str())
+		if tl.Status == "running" {
+			// CodeBuddy's status of a running call (not in ACP's
+			// ToolCallStatus): in_progress.
+			tl.Status = "in_progress"
+		}
 	}
 	switch {
 	case content.IsArray():
