@@ -112,7 +112,9 @@
 // message): name the call's name (unstable schema), else the adapter's
 // own tool name (_meta.claudeCode.toolName, _meta.goose.toolCall.toolName,
 // _meta.toolName, _meta.tool_name, Grok Build's _meta["x.ai/tool"].name,
-// Devin's _meta["cognition.ai/toolName"]), else the
+// Devin's _meta["cognition.ai/toolName"], another agent's
+// _meta["<domain>/toolName"] or _meta["<domain>"].toolName, as
+// CodeBuddy's "codebuddy.ai"), else the
 // title, unless the title is one of the call's locations (the path, or
 // its end after a separator: OpenCode titles a finished read by its
 // file, Gemini CLI read_file by the file), which says what the call works
@@ -120,8 +122,12 @@
 // when the agent gives none); call_id the toolCallId; tool_kind ACP's kind
 // (the universal vocabulary is ACP's; switch_mode and unknown kinds are
 // other; a call named Task or Agent, or whose rawInput has subagent_type,
-// or an agent and a prompt (OpenCode 2.x's subagent tool), is task); tool_input read from rawInput by the common argument names
-// (command, file_path/path, pattern/query, url, prompt/subagent_type) and
+// or an agent and a prompt (OpenCode 2.x's subagent tool), or Goose's
+// delegate (_meta.goose.toolCall extensionName summon), is task); a call
+// codex-acp marks _meta.is_mcp_tool_call is named
+// mcp__<server>__<tool> from its rawInput {server, tool}; tool_input read from rawInput by the common argument names
+// (command, file_path/path, pattern/query, url, prompt/instructions,
+// subagent_type/source) and
 // for files the call's locations; the title, ACP kind and locations in the
 // part's metadata. A first rawInput of {} (Claude Code's adapter sends
 // one while the input streams) is not taken as the arguments: they come
@@ -167,7 +173,9 @@
 // which becomes one: the call that spawned it), each such session a
 // conversation of its own under that call, so parallel sub-agents stay
 // apart; a session that speaks while no such call runs, or after its
-// call's turn ended, stays the session's.
+// call's turn ended, stays the session's. A sub-agent's user_message_chunk
+// (the prompt it was given, which Grok Build's child sessions send) is a
+// user message under its call, not a prompt of the session.
 //
 // Announced sub-agents (the unstable subagents RFD, sent to a client that
 // declares clientCapabilities.subagents: subagent_spawned {subagentSessionId,
@@ -184,7 +192,14 @@
 // _meta.parentToolCallId, parentToolCallId) when it can hold them, else
 // under the sub_agent_started item: a conversation of its own, never the
 // session's. A terminal state completes the sub-agent's open message; a
-// sub-agent's failure is no error of the session.
+// sub-agent's failure is no error of the session. Grok Build announces
+// its sub-agents on its vendor notification _x.ai/session_notification
+// (or _x.ai/session/update): subagent_spawned {subagent_id,
+// child_session_id, subagent_type, description, …} and subagent_finished
+// {status, output, …} are read as subagent_spawned {name: subagent_type,
+// task: description}, named by the session's running task call, and
+// subagent_state_update {state: status}, Grok's update in
+// _meta["x.ai/update"]; its other vendor kinds are ignored.
 //
 // Plans: plan is a status item labelled plan, detail its entries as a
 // checklist ("[x] done", "[~] in progress", "[ ] pending", a line each), the

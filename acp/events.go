@@ -906,6 +906,10 @@ func (t *Translator) closeMessages(dst []universal.Event, raw []byte) []universa
 	sortByItem(keys, func(k string) string { return t.st.Scopes[k].Msg })
 	for _, k := range keys {
 		sc := t.st.Scopes[k]
+		if sc.User != "" && t.w.IsOpen(sc.User) {
+			dst = t.w.Close(dst, sc.User, universal.StatusCompleted, srcOf(raw), raw)
+		}
+		sc.User = ""
 		if sc.Open && t.w.IsOpen(sc.Msg) {
 			dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, srcOf(raw), raw)
 		}
@@ -937,6 +941,9 @@ func (t *Translator) userChunk(dst []universal.Event, in *input, u jsonscan.Valu
 	var text string
 	if isText {
 		text = c.Sub("text").Str()
+	}
+	if t.sub != nil {
+		return t.subUserChunk(dst, in, c, isText, text)
 	}
 	tr := &t.st.Turn
 	switch {
@@ -979,6 +986,16 @@ func (t *Translator) userChunk(dst []universal.Event, in *input, u jsonscan.Valu
 // closeUser completes the user message being streamed (an echo, live,
 // is marked so).
 func (t *Translator) closeUser(dst []universal.Event, raw []byte) []universal.Event {
+	if t.sub != nil {
+		// The sub-agent's prompt, before its response.
+		if _, sc := t.scope(t.sub); sc.User != "" {
+			id := sc.User
+			sc.User = ""
+			if t.w.IsOpen(id) {
+				dst = t.w.Close(dst, id, universal.StatusCompleted, srcOf(raw), raw)
+			}
+		}
+	}
 	id := t.st.User
 	t.st.User = ""
 	if id == "" || !t.w.IsOpen(id) {
@@ -990,6 +1007,38 @@ func (t *Translator) closeUser(dst []universal.Event, raw []byte) []universal.Ev
 	}
 	it.Status = universal.StatusCompleted
 	return t.w.Complete(dst, it, srcOf(raw), raw)
+}
+
+// subUserChunk translates a user_message_chunk of a sub-agent's session:
+// the prompt the sub-agent was given (Grok Build's child sessions send
+// it live, with _meta {modelId, promptIndex}), a user message under the
+// sub-agent's call (or announcement), not a prompt of the session: it
+// was a user message of the session's own conversation, or dropped as
+// the echo of the host's prompt.
+func (t *Translator) subUserChunk(dst []universal.Event, in *input, c jsonscan.Value, isText bool, text string) []universal.Event {
+	dst = t.work(dst, in.raw)
+	t.st.Turn.Answered = true
+	_, sc := t.scope(t.sub)
+	if sc.Open && t.w.IsOpen(sc.Msg) {
+		dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, agent, in.raw)
+		sc.Open = false
+	}
+	if sc.User == "" || !t.w.IsOpen(sc.User) {
+		sc.User = t.w.NewItemID()
+		dst = t.w.StartItem(dst, universal.Item{ItemID: sc.User, ParentID: sc.Parent, Kind: universal.KindMessage, Role: universal.RoleUser}, agent, in.raw)
+	}
+	if isText {
+		it, _ := t.w.Tracked(sc.User)
+		i := len(it.Content) - 1
+		if i < 0 || it.Content[i].Type != universal.PartText {
+			i = len(it.Content)
+		}
+		return t.w.Delta(dst, sc.User, i, universal.PartText, text, agent, in.raw)
+	}
+	for _, p := range t.blocks(nil, c) {
+		dst, _ = t.w.AddPart(dst, sc.User, p)
+	}
+	return dst
 }
 
 // srcOf is the source of an event caused by a native payload: the agent

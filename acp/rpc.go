@@ -147,6 +147,8 @@ func (t *Translator) notification(dst []universal.Event, in *input, method strin
 		return dst
 	case method == mKiroToolChunk && in.dir == universal.Out:
 		return t.kiroToolChunk(dst, in)
+	case (method == mGrokNotification || method == mGrokUpdate) && in.dir == universal.Out:
+		return t.grokNotification(dst, in, params)
 	case ignoredMethods[method] || extension(method):
 		return dst
 	case in.dir == universal.Out:

@@ -147,6 +147,9 @@ type scope struct {
 	// Results: a call of Msg got its result; the next call is another
 	// response's.
 	Results bool `json:"results,omitempty"`
+	// User is a sub-agent's prompt message (its session's
+	// user_message_chunk), while it takes chunks.
+	User string `json:"user,omitempty"`
 }
 
 // tool is one ACP tool call: its tool_call item and its tool_result item.
@@ -238,8 +241,11 @@ func (s *state) validate(w *universal.Stream) error {
 			if !under(key) && !(isSession && under(s.SubSessions[sid])) && !announced {
 				return fmt.Errorf("scope %q is not under its call", key)
 			}
-		} else if sc.Parent != "" {
-			return errors.New("the session's scope has a parent")
+		} else if sc.Parent != "" || sc.User != "" {
+			return errors.New("the session's scope has a parent or a sub-agent's prompt")
+		}
+		if err := open("sub-agent prompt", sc.User, universal.KindMessage, universal.RoleUser); err != nil {
+			return err
 		}
 		if err := known("scope parent", sc.Parent); err != nil {
 			return err

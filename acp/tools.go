@@ -35,12 +35,40 @@ var taskTools = map[string]bool{"Task": true, "Agent": true, "task": true, "agen
 // namespace as its usage counts are). The unstable schema's name field,
 // read first, is the standard place (merge).
 func toolName(u jsonscan.Value) string {
+	if u.Get("_meta.is_mcp_tool_call").Type == gjson.True {
+		// @agentclientprotocol/codex-acp marks an MCP server's tool
+		// (Codex's mcpToolCall item) with _meta.is_mcp_tool_call, its
+		// rawInput {server, tool, arguments} and a title of its own
+		// ("mcp.<server>.<tool>"; Zed's codex-acp: "Tool:
+		// <server>/<tool>"): the call is named as Codex's own outputs
+		// name it (package codex), mcp__<server>__<tool>.
+		s, tool := u.Get("rawInput.server"), u.Get("rawInput.tool")
+		if s.Type == gjson.String && tool.Type == gjson.String && s.Str != "" && tool.Str != "" {
+			return "mcp__" + s.Str + "__" + tool.Str
+		}
+	}
 	for _, p := range []string{"_meta.claudeCode.toolName", "_meta.goose.toolCall.toolName", "_meta.toolName", "_meta.tool_name", `_meta.x\.ai/tool.name`, `_meta.cognition\.ai/toolName`} {
 		if v := u.Get(p); v.Type == gjson.String && v.Str != "" {
 			return v.Str
 		}
 	}
-	return ""
+	// Another agent's namespaced key ("<domain>/toolName", as ACP's
+	// extensibility asks _meta keys to be: CodeBuddy's
+	// "codebuddy.ai/toolName"), or its namespace object's toolName
+	// (CodeBuddy's _meta["codebuddy.ai"].toolName).
+	name := ""
+	u.Sub("_meta").Members(func(k string, v jsonscan.Value) bool {
+		switch {
+		case strings.HasSuffix(k, "/toolName") && v.Type() == gjson.String:
+			name = v.Str()
+		case v.IsObject() && strings.Contains(k, "."):
+			if n := v.Sub("toolName"); n.Type() == gjson.String {
+				name = n.Str()
+			}
+		}
+		return name == ""
+	})
+	return name
 }
 
 // lookupTool returns the tool entry of a toolCallId, creating the entry
@@ -155,6 +183,11 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 	}
 	if status.Type() == gjson.String {
 		tl.Status = t.copy(status.Str())
+		if tl.Status == "running" {
+			// CodeBuddy's status of a running call (not in ACP's
+			// ToolCallStatus): in_progress.
+			tl.Status = "in_progress"
+		}
 	}
 	switch {
 	case content.IsArray():
@@ -198,7 +231,7 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 	if !ok {
 		kind = universal.ToolOther
 	}
-	if taskTools[tl.Name] || delegates(tl.Input) {
+	if taskTools[tl.Name] || delegates(tl.Input) || gooseDelegate(tl.Name, u) {
 		kind = universal.ToolTask
 	}
 	if tl.UKind != universal.ToolTask {
@@ -216,6 +249,25 @@ func delegates(input string) bool {
 	}
 	r := gjson.GetMany(input, "subagent_type", "agent", "prompt")
 	return r[0].Exists() || r[1].Type == gjson.String && r[2].Type == gjson.String
+}
+
+// gooseDelegate reports whether a call is Goose's delegate tool, which
+// hands a task to a sub-agent (its summon extension, Goose 1.25 and
+// later: rawInput {instructions?, source?, parameters?, async?, ...}).
+// Goose's ACP server names it in _meta.goose.toolCall {toolName:
+// "delegate", extensionName: "summon"} (block/goose
+// crates/goose/src/acp/server/tool_calls/conversion.rs,
+// tool_call_identity_meta: the extension from the tool's own metadata,
+// else the prefix of an extension__tool name), as public ACP clients of
+// Goose read it; summon__delegate is its prefixed name.
+func gooseDelegate(name string, u jsonscan.Value) bool {
+	switch name {
+	case "summon__delegate":
+		return true
+	case "delegate":
+		return u.Get("_meta.goose.toolCall.extensionName").Str == "summon"
+	}
+	return false
 }
 
 // terminalMeta returns the terminal output or exit the adapters put in a
@@ -306,8 +358,8 @@ func (t *Translator) toolInput(tl *tool) *universal.ToolInput {
 	case universal.ToolFetch:
 		spec.URL = "url|uri"
 	case universal.ToolTask:
-		spec.Prompt = "prompt|task|description"
-		spec.Agent = "subagent_type|agent|agent_type"
+		spec.Prompt = "prompt|task|instructions|description"
+		spec.Agent = "subagent_type|agent|agent_type|source"
 	}
 	in := spec.Input(tl.Input, t.st.Cwd)
 	switch tl.UKind {

@@ -48,7 +48,22 @@
 //     A saved list or export that leaves out ids an entry implies (a
 //     part's messageID, sessionID and id, an exported message's
 //     sessionID) gets them filled in (a part's id: message id#index); a
-//     listed message without a session is agent.unparsed.
+//     listed message without a session is agent.unparsed. OpenCode 2.x's
+//     saved messages (GET /api/session/{id}/message: {data: [Message…],
+//     cursor}; GET /api/session/{id}/export: {data: {info, messages}})
+//     have no parts: each message is one object of a type, read as the
+//     1.x record or 2.x event it stands for: user (text, files) and
+//     assistant (agent, model, finish, cost, tokens, error; its content's
+//     text, reasoning and tool blocks, a tool's state {status, input,
+//     content | error} as 1.x's tool part) as {info, parts}; shell as
+//     session.shell.ended (running: .started); compaction as
+//     session.compaction.ended or .failed (running: nothing); synthetic,
+//     system and skill as session.synthetic, session.context.updated and
+//     session.skill.activated; agent-, model- and location-switched and
+//     idle give nothing (each assistant message names its agent and
+//     model). An export's info is the session.started metadata (the
+//     directory its location's); a list names no session, and is the
+//     followed session's, or one whose native id is not known.
 //
 // # One session
 //

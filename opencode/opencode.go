@@ -69,7 +69,7 @@ func Detect(head []byte) string {
 	case '[':
 		first := gjson.Get(v, "0")
 		switch {
-		case first.Get("info").Exists():
+		case first.Get("info").Exists() || v2Head(first):
 			return FormatMessages
 		case first.Get("properties").Exists() || strings.Contains(first.Get("type").Str, "."):
 			// /event payloads ({"type": "server.connected", "properties"}),
@@ -79,6 +79,10 @@ func Detect(head []byte) string {
 		}
 	case '{':
 		if isExport(v) {
+			return FormatMessages
+		}
+		if d := gjson.Get(v, "data"); v2Head(d.Get("0")) || isExport(d.Raw) && v2Head(d.Get("messages.0")) {
+			// 2.x's message list or export in its API envelope.
 			return FormatMessages
 		}
 		line := v
@@ -102,6 +106,18 @@ func Detect(head []byte) string {
 		}
 	}
 	return ""
+}
+
+// v2Head reports whether a JSON value is the start of a 2.x saved
+// message: {id: "msg_…", type, time: {created}} (see v2messages.go), not
+// another agent's message of the same type (claude -p --output-format
+// json's {type: "user", message, session_id}).
+func v2Head(v gjson.Result) bool {
+	switch v.Get("type").Str {
+	case "user", "assistant", "synthetic", "system", "skill", "shell", "agent-switched", "model-switched", "location-switched", "compaction":
+		return strings.HasPrefix(v.Get("id").Str, "msg_") && v.Get("time.created").Exists() && !v.Get("info").Exists()
+	}
+	return false
 }
 
 // isEvent reports whether a JSON value is a payload of one of the server's

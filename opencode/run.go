@@ -159,6 +159,9 @@ func (t *Translator) translateMessages(dst []universal.Event, m universal.Messag
 	}
 	doc := sv.doc
 	r := t.scan.Root()
+	if info, msgs, ok := v2Document(r); ok {
+		return t.translateV2Messages(dst, info, msgs, sv)
+	}
 	if r.IsObject() && r.Get("messages").Exists() {
 		return t.translateExport(dst, r, sv)
 	}
@@ -187,7 +190,16 @@ func (t *Translator) translateMessages(dst []universal.Event, m universal.Messag
 // (the message's), a part's own id (message id#index), and in an export
 // (sid, the exported session) the message's sessionID.
 func (t *Translator) replayMessage(dst []universal.Event, x jsonscan.Value, line int64, index int, sid string) []universal.Event {
-	e := event{typ: "message", props: x, raw: bytesOf(x.Raw()), line: line, index: index}
+	return t.replayRecord(dst, x, nil, line, index, sid)
+}
+
+// replayRecord is replayMessage for a record built from another native
+// message (a 2.x one), raw: the events' raw payload is raw.
+func (t *Translator) replayRecord(dst []universal.Event, x jsonscan.Value, raw []byte, line int64, index int, sid string) []universal.Event {
+	if raw == nil {
+		raw = bytesOf(x.Raw())
+	}
+	e := event{typ: "message", props: x, raw: raw, line: line, index: index}
 	var info, parts jsonscan.Value
 	x.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
@@ -223,6 +235,9 @@ func (t *Translator) replayMessage(dst []universal.Event, x jsonscan.Value, line
 	k := 0
 	parts.Each(func(_ gjson.Result, part jsonscan.Value) bool {
 		pe := event{typ: "part", props: part, raw: bytesOf(part.Raw()), line: line, index: index}
+		if x.Raw() != string(raw) {
+			pe.raw = raw // a record built from raw
+		}
 		pf := readPart(part)
 		if part.IsObject() && (!pf.id.Exists() || !pf.msg.Exists() || !pf.session.Exists()) {
 			pf = readPart(withFields(part, "id", id+"#"+strconv.Itoa(k), "messageID", id, "sessionID", msid))

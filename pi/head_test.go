@@ -3,6 +3,7 @@ package pi_test
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/internal/golden"
@@ -133,4 +134,56 @@ func statusItems(evs []universal.Event) string {
 		}
 	}
 	return fmt.Sprint(status)
+}
+
+// TestNoiseBeforeSettings: a line that is not a JSON object (cut short,
+// a wrapper's text) or a blank line between a session file's header and
+// the settings Pi writes after it started the session at once: the
+// model, provider and reasoning effort the session starts with became
+// status items instead of session.started metadata. The line is
+// reported (agent.unparsed, after session.started) and the settings are
+// still the header's; past a few such lines the session starts as
+// before. (Lines made up in the shape of TestSessionNameBeforeSettings.)
+func TestNoiseBeforeSettings(t *testing.T) {
+	const want = `{"agent":"pi","format":"session","session_version":3,"cwd":"/w","model":"claude-x","provider":"anthropic","reasoning_effort":"medium"}`
+	for _, noise := range [][]string{
+		{`{"type":"model_change","id":"e0","parentId":nul`},
+		{"", "pi: warning: something", "   "},
+		{`42`, `["not", "an", "entry"]`},
+	} {
+		in := append([]string{`{"type":"session","version":3,"id":"s","cwd":"/w"}`}, noise...)
+		evs := translate(t, pi.FormatSession, lines(append(in,
+			`{"type":"model_change","id":"e1","parentId":null,"provider":"anthropic","modelId":"claude-x"}`,
+			`{"type":"thinking_level_change","id":"e2","parentId":"e1","thinkingLevel":"medium"}`,
+			`{"type":"message","id":"e3","parentId":"e2","message":{"role":"user","content":"hi"}}`,
+		)...))
+		if md := string(evs[0].Data.(*universal.SessionStarted).Metadata); md != want {
+			t.Errorf("%q: session.started metadata %s", noise, md)
+		}
+		if got := statusItems(evs); got != "[]" {
+			t.Errorf("%q: status items %s", noise, got)
+		}
+		bad := 0
+		for _, l := range noise {
+			if strings.TrimSpace(l) != "" {
+				bad++
+			}
+		}
+		if n := len(golden.OfType(evs, universal.TypeUnparsed)); n != bad {
+			t.Errorf("%q: %d agent.unparsed, want %d", noise, n, bad)
+		}
+	}
+	// Many bad lines start the session, as any other line does.
+	in := []string{`{"type":"session","version":3,"id":"s","cwd":"/w"}`}
+	for range 6 {
+		in = append(in, "garbage")
+	}
+	evs := translate(t, pi.FormatSession, lines(append(in,
+		`{"type":"model_change","id":"e1","parentId":null,"provider":"anthropic","modelId":"claude-x"}`)...))
+	if md := string(evs[0].Data.(*universal.SessionStarted).Metadata); md != `{"agent":"pi","format":"session","session_version":3,"cwd":"/w"}` {
+		t.Errorf("six bad lines: session.started metadata %s", md)
+	}
+	if n := len(golden.OfType(evs, universal.TypeUnparsed)); n != 6 {
+		t.Errorf("six bad lines: %d agent.unparsed", n)
+	}
 }

@@ -129,9 +129,9 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	if t.w.Ended() {
 		return dst
 	}
-	if t.st.Session.Head != "" && (m.Err != nil || !settingLine(m.Data)) {
-		// Whatever follows a session file's header and its settings
-		// starts the session with them, an unparsed line too.
+	if t.st.Session.Head != "" && (m.Err != nil || !settingLine(m.Data)) && !t.headNoise(m) {
+		// Whatever entry follows a session file's header and its
+		// settings starts the session with them.
 		dst = t.begin(dst)
 	}
 	if m.Err != nil {
@@ -435,6 +435,41 @@ func view(b []byte) string {
 		return ""
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// Bounds of the noise a session file's header may be followed by
+// before its settings without starting the session (see headNoise):
+// within what the Stream holds before the session starts (16 events,
+// 1 MiB), with room for noise before the header.
+const (
+	maxHeadNoise      = 4
+	maxHeadNoiseBytes = 128 << 10
+)
+
+// headNoise reports whether a line between a session file's header and
+// its settings is noise that does not start the session: a blank line,
+// or one that is not a JSON object (a line cut short, a wrapper's text
+// written into the file), reported as agent.unparsed once the session
+// starts (the Stream holds it). The settings that follow are still the
+// header's: the session starts with its model, provider and reasoning
+// effort, as without the line. Past a few such lines, or a long one, the
+// line starts the session as any other does, so the Stream's hold is
+// never what starts it (without the header's metadata).
+func (t *Translator) headNoise(m universal.Message) bool {
+	data := bytes.TrimSpace(m.Data)
+	if len(data) == 0 && m.Err == nil {
+		return true
+	}
+	if m.Err == nil && data[0] == '{' && gjson.ValidBytes(data) {
+		return false
+	}
+	ss := &t.st.Session
+	if ss.HeadNoise >= maxHeadNoise || ss.HeadNoiseBytes+len(m.Data) > maxHeadNoiseBytes {
+		return false
+	}
+	ss.HeadNoise++
+	ss.HeadNoiseBytes += len(m.Data)
+	return true
 }
 
 // settingLine reports whether a line may be a setting entry that follows

@@ -192,6 +192,11 @@ type sessionState struct {
 	// for the event's raw when raw payloads are included.
 	Head    string `json:"head,omitempty"`
 	HeadRaw string `json:"head_raw,omitempty"`
+	// HeadNoise and HeadNoiseBytes count the lines (and their bytes)
+	// between the header and its settings that did not start the
+	// session (see headNoise).
+	HeadNoise      int `json:"head_noise,omitempty"`
+	HeadNoiseBytes int `json:"head_noise_bytes,omitempty"`
 }
 
 // validate checks a state read from a checkpoint against the stream it
@@ -211,6 +216,9 @@ func (s *state) validate(w *universal.Stream, format string) error {
 		if w.Begun() || !gjson.Valid(h) || !gjson.Parse(h).IsObject() || len(h) > 1<<20 {
 			return errors.New("a held session header that is not a JSON object, or held after the session began")
 		}
+	}
+	if n, b := s.Session.HeadNoise, s.Session.HeadNoiseBytes; n < 0 || n > maxHeadNoise || b < 0 || b > maxHeadNoiseBytes {
+		return fmt.Errorf("%d lines (%d bytes) of noise after the header", n, b)
 	}
 	if s.Pending != nil {
 		if w.Turn() != "" || !w.Begun() {
