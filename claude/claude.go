@@ -220,14 +220,15 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	}
 	if t.transcript && m.Dir != universal.In {
 		dst = t.transcriptLine(dst, m)
-		if len(t.s.Collapses) > 0 {
-			// The session began with no header of its own (an entry
-			// without a version started it).
-			dst = t.heldCollapses(dst)
-		}
-		return dst
+	} else {
+		dst = t.translate(dst, m)
 	}
-	return t.translate(dst, m)
+	if len(t.s.Collapses) > 0 {
+		// The session began with no header of its own (an entry without
+		// a version, or a stream-json line, started it).
+		dst = t.heldCollapses(dst)
+	}
+	return dst
 }
 
 // scanners are the indexes translators scan their messages into, one
@@ -271,6 +272,8 @@ func (t *Translator) releaseScanner() {
 // translateScanned is translate's work, with t.scan the scanner to use.
 func (t *Translator) translateScanned(dst []universal.Event, m universal.Message) []universal.Event {
 	if m.Err != nil {
+		// A start held for its rest comes first: it was written first.
+		dst = t.dropCut(dst)
 		m.Data = universal.CleanInput(m.Data)
 		t.raw, t.line = m.Data, m.Line
 		t.orphanMsg, t.orphanScope = "", ""
@@ -280,21 +283,22 @@ func (t *Translator) translateScanned(dst []universal.Event, m universal.Message
 	// and indexes its objects: every lookup below walks the index instead
 	// of scanning the message.
 	var ok bool
+	native := m.Data // the bytes as written, which a cut line is joined from
 	m.Data, ok = t.scan.ScanCleanFrom(m.Data, &t.delta)
 	if ok && t.transcript && !t.releasing && m.Dir != universal.In && t.holdEarly(m) {
 		return dst // a result before its call's line (see transcriptLine)
 	}
 	if !t.transcript && m.Dir != universal.In {
-		if t.s.Cut != "" {
+		if len(t.s.Cut) > 0 {
 			var joined bool
-			if dst, joined = t.joinCut(dst, m, ok); joined {
+			if dst, joined = t.joinCut(dst, m, native, ok); joined {
 				return dst
 			}
 		}
 		if !ok {
 			if len(m.Data) > 0 && m.Data[0] == '{' {
 				var spliced bool
-				if dst, spliced = t.spliced(dst, m); spliced {
+				if dst, spliced = t.spliced(dst, m, native); spliced {
 					return dst
 				}
 			} else {
@@ -358,13 +362,17 @@ const maxCut = 4 << 20
 // lands in its middle and its newline cuts the long line in two
 // (anthropics/claude-code issue 49640: `{"type":"assistant",…,"text":
 // "…partial text{"type":"rate_limit_event",…}` and, on the next line,
-// the rest of the assistant line). line (m.Data, not JSON) is read as
-// that: when it ends with a whole line of a known type that starts at a
-// `{"type":"` inside it, that line is translated, and the text before it
-// is held as the start of a line whose rest the next line is (joinCut).
-// It reports whether it read line so.
-func (t *Translator) spliced(dst []universal.Event, m universal.Message) ([]universal.Event, bool) {
-	line := m.Data
+// the rest of the assistant line). The line (native, m.Data as it was
+// written, which is not JSON) is read as that: when it ends with a whole
+// line of a known type that starts at a `{"type":"` inside it, that line
+// is translated, and the bytes before it are held as the start of a line
+// whose rest the next line is (joinCut) — unless they are a whole line
+// themselves (the other line came right before the newline), which is
+// translated first. The bytes are held as written, not cleaned: the cut
+// may fall inside a character, which the join puts together again. It
+// reports whether it read the line so.
+func (t *Translator) spliced(dst []universal.Event, m universal.Message, native []byte) ([]universal.Event, bool) {
+	line := native
 	end := len(line)
 	for range 8 {
 		i := bytes.LastIndex(line[1:end], []byte(`{"type":"`)) + 1
@@ -378,8 +386,14 @@ func (t *Translator) spliced(dst []universal.Event, m universal.Message) ([]univ
 		if _, ok := t.scan.ScanClean(line[i:]); !ok || !streamType(t.scan.Root().Get("type").Str) {
 			continue
 		}
-		cut := string(line[:i])
 		in := m
+		if _, ok := t.scan.ScanClean(line[:i]); ok && streamType(t.scan.Root().Get("type").Str) {
+			in.Data = line[:i]
+			dst = t.translateScanned(dst, in)
+			in.Data = line[i:]
+			return t.translateScanned(dst, in), true
+		}
+		cut := bytes.Clone(line[:i])
 		in.Data = line[i:]
 		dst = t.translateScanned(dst, in)
 		if !t.w.Ended() {
@@ -394,15 +408,16 @@ func (t *Translator) spliced(dst []universal.Event, m universal.Message) ([]univ
 // line's start and this line are the line, when they make a whole line
 // of a known type, which is translated (at the line where it started).
 // Otherwise the held start is reported as agent.unparsed, and the line
-// (m, scanned already when ok) is left to the caller. It reports whether
-// it translated the line.
-func (t *Translator) joinCut(dst []universal.Event, m universal.Message, ok bool) ([]universal.Event, bool) {
+// (m, scanned already when ok) is left to the caller. native is the line
+// as it was written, joined to the held bytes. It reports whether it
+// translated the line.
+func (t *Translator) joinCut(dst []universal.Event, m universal.Message, native []byte, ok bool) ([]universal.Event, bool) {
 	if !ok {
 		cut, at := t.s.Cut, t.s.CutLine
-		joined := make([]byte, 0, len(cut)+len(m.Data))
-		joined = append(append(joined, cut...), m.Data...)
+		joined := make([]byte, 0, len(cut)+len(native))
+		joined = append(append(joined, cut...), native...)
 		if _, whole := t.scan.ScanClean(joined); whole && streamType(t.scan.Root().Get("type").Str) {
-			t.s.Cut, t.s.CutLine = "", 0
+			t.s.Cut, t.s.CutLine = nil, 0
 			in := m
 			in.Data, in.Line = joined, at
 			return t.translateScanned(dst, in), true
@@ -414,12 +429,12 @@ func (t *Translator) joinCut(dst []universal.Event, m universal.Message, ok bool
 // dropCut reports the start of a cut line whose rest did not follow (the
 // next line, or the end of the input, came instead) as agent.unparsed.
 func (t *Translator) dropCut(dst []universal.Event) []universal.Event {
-	if t.s.Cut == "" {
+	if len(t.s.Cut) == 0 {
 		return dst
 	}
 	raw, line := t.raw, t.line
-	t.raw, t.line = []byte(t.s.Cut), t.s.CutLine
-	t.s.Cut, t.s.CutLine = "", 0
+	t.raw, t.line = universal.CleanInput(t.s.Cut), t.s.CutLine
+	t.s.Cut, t.s.CutLine = nil, 0
 	dst = t.unparsed(dst, "", errCutLine)
 	t.raw, t.line = raw, line
 	return dst

@@ -1,6 +1,8 @@
 package claude_test
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -189,5 +191,133 @@ func TestSplicedLine(t *testing.T) {
 		if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != len(in)-1 {
 			t.Errorf("%q: %d agent.unparsed, want %d", in[1:], len(u), len(in)-1)
 		}
+	}
+}
+
+// TestSplicedLineEdges: the other line written right before the cut
+// line's own newline leaves that line whole before it (it was held, then
+// reported when the next line stood on its own: a whole line lost); a cut
+// inside a character is joined from the bytes as written (the cleaned
+// halves gave two U+FFFD); a held start is reported before the bad line
+// that follows it, in the order they were written.
+func TestSplicedLineEdges(t *testing.T) {
+	lines := splice2174()
+	texts := func(evs []universal.Event) []string {
+		var got []string
+		for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+			if it := e.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindMessage && it.Role == universal.RoleAssistant {
+				got = append(got, it.Content[0].Text)
+			}
+		}
+		return got
+	}
+	whole := lines[1][:strings.Index(lines[1], `{"type":"rate_limit_event"`)] + lines[2]
+	rateLimit := lines[1][strings.Index(lines[1], `{"type":"rate_limit_event"`):]
+
+	// Read as a reader frames it: the blank line after the newline of
+	// the line written last is skipped.
+	input := strings.Join([]string{lines[0], whole + rateLimit, "", lines[3]}, "\n") + "\n"
+	tr, err := claude.New(claude.FormatStreamJSON, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []universal.Event
+	r := universal.NewLineReader(strings.NewReader(input), 0)
+	for {
+		m, err := r.Next()
+		if err != nil {
+			break
+		}
+		evs = tr.Translate(evs, m)
+	}
+	evs = tr.Report(evs, universal.EndOfInput{})
+	if err := universal.CheckStream(evs); err != nil {
+		t.Fatal(err)
+	}
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
+		t.Errorf("other line at the end: agent.unparsed %v", u)
+	}
+	if got := texts(evs); len(got) != 1 || got[0] != "Here is the long answer, part one. And part two." {
+		t.Errorf("other line at the end: assistant texts %q", got)
+	}
+
+	// A cut inside a character: "部" is three bytes, cut after the first.
+	text := "Here is the long answer, 部分一。 And part two."
+	assistant := strings.Replace(whole, "Here is the long answer, part one. And part two.", text, 1)
+	k := strings.Index(assistant, "部") + 1
+	evs = feed(t, claude.FormatStreamJSON, nil, nil, lines[0], assistant[:k]+rateLimit, assistant[k:], lines[3])
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
+		t.Errorf("cut character: agent.unparsed %v", u)
+	}
+	if got := texts(evs); len(got) != 1 || got[0] != text {
+		t.Errorf("cut character: assistant texts %q, want [%q]", got, text)
+	}
+
+	// A start whose rest does not come, then a line the reader could not
+	// read: the start is reported first.
+	tr, err = claude.New(claude.FormatStreamJSON, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs = nil
+	for i, l := range lines[:2] {
+		evs = tr.Translate(evs, universal.Message{Data: []byte(l), Line: int64(i + 1), TimeMS: -1})
+	}
+	evs = tr.Translate(evs, universal.Message{Data: []byte("x"), Line: 3, TimeMS: -1, Err: universal.ErrTooLong})
+	var at []string
+	for _, e := range golden.OfType(evs, universal.TypeUnparsed) {
+		at = append(at, e.Data.(*universal.Unparsed).Location)
+	}
+	if !slices.Equal(at, []string{"claude: line 2", "claude: line 3"}) {
+		t.Errorf("unparsed at %q, want lines 2 then 3", at)
+	}
+}
+
+// TestCollapseHeldToTheEnd: context-collapse commits held before the
+// session started are shown when nothing else starts it (a file of
+// commits only) and after a stream-json init; they were dropped. A
+// checkpoint holding one that is not a JSON object is refused.
+func TestCollapseHeldToTheEnd(t *testing.T) {
+	commit := `{"type":"marble-origami-commit","collapseId":"0000000000000003","summary":"Earlier work.","firstArchivedUuid":"u0","lastArchivedUuid":"a0"}`
+	status := func(evs []universal.Event) int {
+		n := 0
+		for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+			if it := e.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindStatus && it.Content[0].Detail == "collapse" {
+				n++
+			}
+		}
+		return n
+	}
+	if n := status(feed(t, claude.FormatTranscript, nil, nil, commit, commit)); n != 2 {
+		t.Errorf("commits only: %d collapse items, want 2", n)
+	}
+	init := splice2174()[0]
+	if n := status(feed(t, claude.FormatStreamJSON, nil, nil, commit, init)); n != 1 {
+		t.Errorf("stream-json: %d collapse items, want 1", n)
+	}
+
+	tr, err := claude.New(claude.FormatTranscript, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Translate(nil, universal.Message{Data: []byte(commit), Line: 1, TimeMS: -1})
+	cp, err := tr.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := string(cp)
+	if !strings.Contains(good, `"collapses":[`) {
+		t.Fatalf("checkpoint %s holds no collapse", good)
+	}
+	bad := regexp.MustCompile(`"collapses":\["(?:[^"\\]|\\.)*"\]`).ReplaceAllString(good, `"collapses":["x"]`)
+	if bad == good {
+		t.Fatal("checkpoint not changed")
+	}
+	tr2, _ := claude.New(claude.FormatTranscript, golden.Options())
+	if err := tr2.Restore([]byte(bad)); err == nil {
+		t.Error("a held collapse that is not a JSON object was restored")
+	}
+	if err := tr2.Restore([]byte(good)); err != nil {
+		t.Errorf("restore: %v", err)
 	}
 }

@@ -87,8 +87,10 @@ type state struct {
 	Collapses []string `json:"collapses,omitempty"`
 	// Cut is the start of a stream-json line that another line written
 	// into its middle cut in two (see spliced), held for its rest, which
-	// the next line is; CutLine is where it was.
-	Cut     string `json:"cut,omitempty"`
+	// the next line is; CutLine is where it was. The bytes are as they
+	// were written (a character may be cut in two), so they are saved as
+	// base64, not as a JSON string.
+	Cut     []byte `json:"cut,omitempty"`
 	CutLine int64  `json:"cut_line,omitempty"`
 	// Early are transcript tool_result lines written before the line of
 	// their call, held until it comes (see early.go).
@@ -639,6 +641,12 @@ func (s *state) validate(w *universal.Stream) error {
 	}
 	if len(s.Collapses) > maxCollapses {
 		return fmt.Errorf("%d collapse commits held, at most %d", len(s.Collapses), maxCollapses)
+	}
+	for _, md := range s.Collapses {
+		// Each is the metadata of a status item: a JSON object.
+		if !gjson.Valid(md) || !gjson.Parse(md).IsObject() {
+			return fmt.Errorf("a held collapse commit is not a JSON object: %.40q", md)
+		}
 	}
 	if len(s.Asked) > maxAsked {
 		return fmt.Errorf("%d control requests remembered, at most %d", len(s.Asked), maxAsked)

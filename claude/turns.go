@@ -223,6 +223,12 @@ func (t *Translator) finish(dst events) events {
 		return dst
 	}
 	dst = t.dropCut(dst)
+	if len(t.s.Collapses) > 0 {
+		// Nothing but context-collapse commits (a file cut after them):
+		// the session starts with no metadata of its own to show them.
+		dst = t.w.Begin(dst, nil, universal.SourceDaemon, nil)
+		dst = t.heldCollapses(dst)
+	}
 	if !t.transcript {
 		dst = t.heldTurn(dst)
 		if t.w.Begun() {
