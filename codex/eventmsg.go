@@ -2,6 +2,7 @@ package codex
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -129,7 +130,11 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		// a timer's or an external message's), which the model-history
 		// copy skips as injected context. It is the user message, its
 		// source in the text's metadata.
-		return t.userEventFrom(dst, c, m.Get("content").Str, m.Get("source").Str, m, th)
+		content, source := m.Get("content"), m.Get("source")
+		if content.Type != gjson.String || source.Exists() && source.Type != gjson.String {
+			return t.w.Unparsed(dst, c.loc(), errors.New("codex: injected_message whose content or source is not a string"), c.raw)
+		}
+		return t.userEventFrom(dst, c, content.Str, source.Str, m, th)
 	case "agent_message":
 		if mode == live {
 			return t.liveMessageEnd(dst, c, "live:msg", kindMessage, m.Get("message").Str, universal.PartText, th, messagePhaseMeta(m))

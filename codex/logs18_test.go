@@ -1,6 +1,7 @@
 package codex_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,5 +64,49 @@ func TestRolloutInjectedMessage(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d user messages, want 1", n)
+	}
+}
+
+// TestInjectedMessageEdges: an injected message after the user's own
+// messages were shown from their model-history copies (an earlier one had
+// no user_message event) was dropped with that lock, and its own copy is
+// injected context: the prompt was lost. One whose content is not a
+// string was an empty user message; it is reported.
+func TestInjectedMessageEdges(t *testing.T) {
+	const id = "01a30000-0000-7000-8000-000000000002"
+	head := []string{
+		`{"timestamp":"2026-11-01T10:00:00.000Z","type":"session_meta","payload":{"id":"` + id + `","timestamp":"2026-11-01T10:00:00.000Z","cwd":"/home/dev/p","originator":"codex-tui","cli_version":"0.171.0","source":"cli","model_provider":"openai"}}`,
+		`{"timestamp":"2026-11-01T10:01:00.000Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t0"}}`,
+		`{"timestamp":"2026-11-01T10:01:00.010Z","type":"turn_context","payload":{"turn_id":"t0","cwd":"/home/dev/p","model":"gpt-5.5"}}`,
+		`{"timestamp":"2026-11-01T10:01:00.100Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Say hi."}]}}`,
+		`{"timestamp":"2026-11-01T10:01:01.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Hi."}]}}`,
+		`{"timestamp":"2026-11-01T10:01:01.100Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t0","last_agent_message":"Hi."}}`,
+		`{"timestamp":"2026-11-01T10:05:00.000Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}`,
+		`{"timestamp":"2026-11-01T10:05:00.010Z","type":"turn_context","payload":{"turn_id":"t1","cwd":"/home/dev/p","model":"gpt-5.5"}}`,
+		`{"timestamp":"2026-11-01T10:05:00.100Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<codex_message>\n<source>timer timer-1</source>\n<content>\nGive me a random animal name.\n</content>\n</codex_message>"}]}}`,
+	}
+	tail := []string{
+		`{"timestamp":"2026-11-01T10:05:02.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Okapi."}]}}`,
+		`{"timestamp":"2026-11-01T10:05:02.100Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":"Okapi."}}`,
+	}
+	users := func(evs []universal.Event) []string {
+		var out []string
+		for _, it := range golden.NewTranscript(evs).Items {
+			if it.Kind == universal.KindMessage && it.Role == universal.RoleUser {
+				out = append(out, it.Content[0].Text)
+			}
+		}
+		return out
+	}
+	injected := `{"timestamp":"2026-11-01T10:05:00.110Z","type":"event_msg","payload":{"type":"injected_message","content":"Give me a random animal name.","source":"timer timer-1"}}`
+	evs := runParsed(t, codex.FormatRollout, append(append(append([]string{}, head...), injected), tail...))
+	if got := users(evs); !slices.Equal(got, []string{"Say hi.", "Give me a random animal name."}) {
+		t.Errorf("user messages %q, want the model-history copy's and the injected one", got)
+	}
+
+	odd := `{"timestamp":"2026-11-01T10:05:00.110Z","type":"event_msg","payload":{"type":"injected_message","content":[{"type":"text","text":"Give me a random animal name."}],"source":"timer timer-1"}}`
+	evs = run(t, codex.FormatRollout, nil, append(append(append([]string{}, head...), odd), tail...))
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 1 {
+		t.Errorf("content not a string: %d agent.unparsed, want 1", len(u))
 	}
 }

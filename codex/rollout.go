@@ -665,18 +665,23 @@ func (t *Translator) userEvent(dst []event, c *ctx, text string, m jsonscan.Valu
 // userEventFrom is userEvent for a message that source injected (see
 // injected_message), "" for the user's own.
 func (t *Translator) userEventFrom(dst []event, c *ctx, text, source string, m jsonscan.Value, thread string, others ...string) []event {
-	if t.st.Lock[lockUser] == lockResponse {
-		return dst
-	}
-	t.st.Lock[lockUser] = lockEvent
-	kept := t.st.Held[:0]
-	for _, h := range t.st.Held {
-		if h.Src == srcResponse || (h.Src == srcPrompt && strings.TrimSpace(h.Text) == strings.TrimSpace(text)) {
-			continue
+	switch {
+	case t.st.Lock[lockUser] != lockResponse:
+		t.st.Lock[lockUser] = lockEvent
+		kept := t.st.Held[:0]
+		for _, h := range t.st.Held {
+			if h.Src == srcResponse || (h.Src == srcPrompt && strings.TrimSpace(h.Text) == strings.TrimSpace(text)) {
+				continue
+			}
+			kept = append(kept, h)
 		}
-		kept = append(kept, h)
+		t.st.Held = kept
+	case source == "":
+		return dst // the user's messages are shown from their model-history copies
 	}
-	t.st.Held = kept
+	// An injected message is shown from its event whichever copy the
+	// user's own are shown from: its model-history copy is injected
+	// context, never shown.
 	var images []string
 	for _, f := range [...]string{"images", "local_images"} {
 		m.Sub(f).ForEach(func(_, v gjson.Result) bool {
