@@ -229,10 +229,14 @@ type idleMCP struct {
 	mu   sync.Mutex
 	open map[string]int       // requests in progress, by Mcp-Session-Id
 	last map[string]time.Time // when the session's last request ended, or it was first seen
+	// closing are the sessions the sweep found idle: their requests are
+	// refused from then on, so that none starts between the decision
+	// and the close and is cut off by it.
+	closing map[string]bool
 }
 
 func newIdleMCP(timeout time.Duration) *idleMCP {
-	return &idleMCP{timeout: timeout, open: map[string]int{}, last: map[string]time.Time{}}
+	return &idleMCP{timeout: timeout, open: map[string]int{}, last: map[string]time.Time{}, closing: map[string]bool{}}
 }
 
 // wrap counts the requests of each MCP session while they last.
@@ -244,6 +248,13 @@ func (m *idleMCP) wrap(h http.Handler) http.Handler {
 			return
 		}
 		m.mu.Lock()
+		if m.closing[id] {
+			m.mu.Unlock()
+			// As the SDK answers for a session it does not have: the
+			// client starts a new one.
+			http.Error(w, "session not found", http.StatusNotFound)
+			return
+		}
 		m.open[id]++
 		m.mu.Unlock()
 		defer func() {
@@ -274,6 +285,9 @@ func (m *idleMCP) sweep(srv *mcp.Server, now time.Time, log *slog.Logger) {
 			m.last[id] = now
 		}
 		idle := m.open[id] == 0 && seen && now.Sub(last) >= m.timeout
+		if idle {
+			m.closing[id] = true
+		}
 		m.mu.Unlock()
 		if idle {
 			log.Debug("closing an idle MCP session", "mcp_session", id, "idle", now.Sub(last))
@@ -284,6 +298,11 @@ func (m *idleMCP) sweep(srv *mcp.Server, now time.Time, log *slog.Logger) {
 	for id := range m.last {
 		if !live[id] && m.open[id] == 0 {
 			delete(m.last, id)
+		}
+	}
+	for id := range m.closing {
+		if !live[id] {
+			delete(m.closing, id)
 		}
 	}
 	m.mu.Unlock()

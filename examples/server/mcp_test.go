@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -442,5 +444,71 @@ func TestMCPUnsubscribe(t *testing.T) {
 	}
 	if evs, err := c.poll(t, "a", -2); err == nil || !strings.Contains(err.Error(), "since_index must be an index ≥ -1, not -2") {
 		t.Errorf("MCP since_index -2: %v %v", evs, err)
+	}
+}
+
+// sweepHook runs f when the idle sweep logs that it closes a session:
+// between its decision and the close.
+type sweepHook struct {
+	slog.Handler
+	f func()
+}
+
+func (h sweepHook) Enabled(context.Context, slog.Level) bool { return true }
+func (h sweepHook) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == "closing an idle MCP session" {
+		h.f()
+	}
+	return nil
+}
+
+// TestMCPIdleSweepRace: a client that comes back just as the sweep found
+// its session idle was served, and its session closed right after; the
+// session is now refused from the decision on (404, as for a session the
+// server does not have), so no request starts on a session being closed.
+func TestMCPIdleSweepRace(t *testing.T) {
+	n := start(t, sqliteStore(t, t.TempDir()), Config{Token: "tok", MCPIdle: time.Hour})
+	id := "sess-race"
+	if code, _, resp := do(t, "POST", n.url+"/sessions/"+id+"/events", strings.NewReader(universalLines(id, 1, "session.started", `{"metadata":{"agent":"handmade"}}`)), "Authorization", "Bearer tok"); code != 200 {
+		t.Fatalf("POST events: %d %s", code, resp)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: n.url + "/mcp",
+		HTTPClient: &http.Client{Transport: bearerTransport("tok")}, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	m := n.srv.idle
+	m.mu.Lock()
+	m.last[cs.ID()] = time.Now().Add(-2 * time.Hour)
+	m.mu.Unlock()
+	call := make(chan error, 1)
+	hook := slog.New(sweepHook{f: func() {
+		go func() {
+			_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "session_events", Arguments: map[string]any{"session_id": id}})
+			call <- err
+		}()
+		// Give the call the time to reach the handler (on the old code
+		// it is served: its request is counted as open).
+		for start := time.Now(); time.Since(start) < 3*time.Second; time.Sleep(time.Millisecond) {
+			m.mu.Lock()
+			open := m.open[cs.ID()]
+			m.mu.Unlock()
+			if open > 0 || len(call) > 0 {
+				return
+			}
+		}
+	}})
+	m.sweep(n.srv.mcp, time.Now(), hook)
+	err = <-call
+	ids, _ := mcpSessions(n)
+	if err == nil && !slices.Contains(ids, cs.ID()) {
+		t.Errorf("a call was served during the sweep, and its session closed after it (sessions %v)", ids)
+	}
+	if err != nil && slices.Contains(ids, cs.ID()) {
+		t.Errorf("the call was refused (%v) but the session was kept", err)
 	}
 }
