@@ -610,6 +610,7 @@ func TestInspector(t *testing.T) {
 	t.Run("cache-ahead-indexeddb", func(t *testing.T) { testInspectorCacheAhead(t, e, "idb") })
 	t.Run("cache-ahead-ended", func(t *testing.T) { testInspectorCacheAheadEnded(t, e) })
 	t.Run("cache-damaged-tail", func(t *testing.T) { testInspectorCacheDamagedTail(t, e) })
+	t.Run("cache-damaged-byte", func(t *testing.T) { testInspectorCacheDamagedByte(t, e) })
 	t.Run("json-unparsed-hostile", func(t *testing.T) { testInspectorJSONUnparsedHostile(t, e) })
 }
 
@@ -802,6 +803,49 @@ func testInspectorCacheDamagedTail(t *testing.T, e *inspectorEnv) {
 	}
 	if ls := strings.Split(text, "\n"); len(ls) != 6 || ls[5] != "" || strings.Contains(text, partial+"{") {
 		t.Errorf("the cache file:\n%s", text)
+	}
+}
+
+// A cached line with a byte that is not UTF-8 inside a string (damage on
+// disk) still parsed once decoded (the byte became U+FFFD) and was shown
+// as the event; the cache is cut before it and the rest fetched again.
+func testInspectorCacheDamagedByte(t *testing.T, e *inspectorEnv) {
+	id := "cache-damaged-byte"
+	page := e.url + "/view/" + id
+	user := func(item, text string) string {
+		return `{"item":{"item_id":"` + item + `","native_item_id":null,"parent_id":null,"kind":"message","role":"user","content":[{"type":"text","text":"` + text + `"}],"status":"completed"}}`
+	}
+	post := func(body string) {
+		t.Helper()
+		if code, _, resp := do(t, "POST", e.url+"/sessions/"+id+"/events", strings.NewReader(body)); code != 200 {
+			t.Fatalf("POST events: %d %s", code, resp)
+		}
+	}
+	post(universalLines(id, 1,
+		"session.started", `{"metadata":{"agent":"handmade"}}`,
+		"turn.started", `{"turn_id":"t1","metadata":null}`,
+		"item.completed", user("i1", "one"),
+		"item.completed", user("i2", "two"),
+	))
+	ctx := e.tab(t)
+	navigate(t, ctx, page)
+	wait(t, ctx, "the session cached", `Number(document.body.dataset.storedVersion) === 4`)
+	// The "w" of "two", on disk, becomes a byte that is not UTF-8.
+	file := `navigator.storage.getDirectory().then(r => r.getDirectoryHandle('agentnorm-sessions')).then(d => d.getFileHandle('` + id + `.ndjson'))`
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](file+`.then(async fh => {
+		const b = new Uint8Array(await (await fh.getFile()).arrayBuffer());
+		const at = b.lastIndexOf(0x77); // the w of "two"
+		const w = await fh.createWritable({ keepExistingData: true });
+		await w.write({ type: 'write', position: at, data: new Uint8Array([0xff]) });
+		await w.close();
+	})`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
+	navigate(t, ctx, "about:blank")
+	navigate(t, ctx, page)
+	wait(t, ctx, "the damaged event fetched again", `Number(document.body.dataset.cachedVersion) === 3 && Number(document.body.dataset.storedVersion) === 4`)
+	if s := read(t, ctx); strings.Join(s.User, "|") != "one|two" {
+		t.Errorf("user messages %q", s.User)
 	}
 }
 

@@ -39,6 +39,28 @@ const EventCache = (() => {
     return { events, keep };
   }
 
+  // prefixBytes is prefix for the bytes of a cache file, the length in
+  // bytes: a line that is not UTF-8 (a damaged byte, which decoding would
+  // turn into U+FFFD inside a string that still parses) ends the events
+  // too, and the length counts the bytes as they are on disk.
+  function prefixBytes(bytes) {
+    const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    const events = [];
+    let keep = 0;
+    for (let start = 0; start < bytes.length;) {
+      const nl = bytes.indexOf(10, start);
+      if (nl < 0) break; // cut short
+      if (nl > start) {
+        let ev;
+        try { ev = JSON.parse(utf8.decode(bytes.subarray(start, nl))); } catch { break; }
+        if (!ev || ev.sequence !== events.length + 1) break;
+        events.push(ev);
+      }
+      start = keep = nl + 1;
+    }
+    return { events, keep };
+  }
+
   async function opfs() {
     const root = await navigator.storage.getDirectory();
     const dir = await root.getDirectoryHandle(DIR, { create: true });
@@ -49,12 +71,10 @@ const EventCache = (() => {
         let fh;
         try { fh = await dir.getFileHandle(file(id)); } catch { return []; }
         const f = await fh.getFile();
-        const text = await f.text();
-        const { events, keep } = prefix(text.split(/(?<=\n)/));
+        const { events, keep: size } = prefixBytes(new Uint8Array(await f.arrayBuffer()));
         // What follows the whole events (a partial last line, a damaged
         // one and all after it) is cut off, so that append writes after
         // the last whole event: the page fetches the rest from there.
-        const size = new TextEncoder().encode(text.slice(0, keep)).length;
         if (size < f.size) {
           const w = await fh.createWritable({ keepExistingData: true });
           await w.truncate(size);
