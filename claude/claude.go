@@ -416,12 +416,18 @@ func (t *Translator) joinCut(dst []universal.Event, m universal.Message, native 
 		cut, at := t.s.Cut, t.s.CutLine
 		joined := make([]byte, 0, len(cut)+len(native))
 		joined = append(append(joined, cut...), native...)
+		in := m
+		in.Data, in.Line = joined, at
+		t.s.Cut, t.s.CutLine = nil, 0
 		if _, whole := t.scan.ScanClean(joined); whole && streamType(t.scan.Root().Get("type").Str) {
-			t.s.Cut, t.s.CutLine = nil, 0
-			in := m
-			in.Data, in.Line = joined, at
 			return t.translateScanned(dst, in), true
 		}
+		// Another line written into the same long line: the rest ends
+		// with it, and what is before it is held again.
+		if dst, spliced := t.spliced(dst, in, joined); spliced {
+			return dst, true
+		}
+		t.s.Cut, t.s.CutLine = cut, at
 	}
 	return t.dropCut(dst), false
 }

@@ -31,7 +31,8 @@
 //     the line being written, whose newline cut that line in two:
 //     anthropics/claude-code issue 49640) is read as the two lines: the
 //     one at its end, then the cut line put together from its start and
-//     the next line; a start whose rest does not follow is reported.
+//     the next line (or lines, when more were written into it); a start
+//     whose rest does not follow is reported.
 //   - "exchange": a recorded two-way exchange of the stream-json control
 //     protocol (universal.FrameExchange): what the CLI wrote (out) and what
 //     the host wrote to its stdin (in: user messages, initialize,

@@ -253,6 +253,18 @@ func TestSplicedLineEdges(t *testing.T) {
 		t.Errorf("cut character: assistant texts %q, want [%q]", got, text)
 	}
 
+	// Two lines written into one: the rest of the first cut ends with the
+	// second line written into it.
+	k1 := strings.Index(whole, "part one.")
+	k2 := k1 + len("part one.")
+	evs = feed(t, claude.FormatStreamJSON, nil, nil, lines[0], whole[:k1]+rateLimit, whole[k1:k2]+rateLimit, whole[k2:], lines[3])
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
+		t.Errorf("two lines written into one: agent.unparsed %v", u)
+	}
+	if got := texts(evs); len(got) != 1 || got[0] != "Here is the long answer, part one. And part two." {
+		t.Errorf("two lines written into one: assistant texts %q", got)
+	}
+
 	// A start whose rest does not come, then a line the reader could not
 	// read: the start is reported first.
 	tr, err = claude.New(claude.FormatStreamJSON, golden.Options())
