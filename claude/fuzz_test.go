@@ -38,6 +38,13 @@ func FuzzTranslate(f *testing.F) {
 			f.Add(format, b)
 		}
 	}
+	// A line written into another, twice (TestSplicedLineEdges), and one
+	// behind a label.
+	f.Add(byte(0), []byte(`{"type":"system","subtype":"init","session_id":"s1","model":"m","cwd":"/w","tools":[],"claude_code_version":"2.1.74"}`+"\n"+
+		`Error: {"type":"system","subtype":"status","status":"requesting","session_id":"s1"}`+"\n"+
+		`{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"one{"type":"rate_limit_event","rate_limit_info":{"status":"allowed"},"session_id":"s1"}`+"\n"+
+		` two{"type":"rate_limit_event","rate_limit_info":{"status":"allowed"},"session_id":"s1"}`+"\n"+
+		` three"}]},"session_id":"s1"}`+"\n"))
 	f.Add(byte(0), []byte("not json\n{\"type\":\"stream_event\",\"event\":{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"x\"}}}\n"))
 	// Hook contexts: a SessionStart hook_response held until init, and the
 	// transcript's attachments (hooks_test.go).
