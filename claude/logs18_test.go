@@ -141,6 +141,17 @@ func splice2174() []string {
 	}
 }
 
+// assistantTexts returns the text of each completed assistant message.
+func assistantTexts(evs []universal.Event) []string {
+	var got []string
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		if it := e.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindMessage && it.Role == universal.RoleAssistant {
+			got = append(got, it.Content[0].Text)
+		}
+	}
+	return got
+}
+
 // TestSplicedLine: a line written into the middle of another (issue
 // 49640) is read, and the line it cut is put together again from its
 // start and the next line. Before, both halves were agent.unparsed and
@@ -148,21 +159,12 @@ func splice2174() []string {
 // next line is a line of its own, or the input ends) is reported.
 func TestSplicedLine(t *testing.T) {
 	lines := splice2174()
-	texts := func(evs []universal.Event) []string {
-		var got []string
-		for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
-			if it := e.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindMessage && it.Role == universal.RoleAssistant {
-				got = append(got, it.Content[0].Text)
-			}
-		}
-		return got
-	}
 	evs := feed(t, claude.FormatStreamJSON, nil, nil, lines...)
 	checkShape(t, evs)
 	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
 		t.Fatalf("agent.unparsed: %v", u)
 	}
-	if got := texts(evs); len(got) != 1 || got[0] != "Here is the long answer, part one. And part two." {
+	if got := assistantTexts(evs); len(got) != 1 || got[0] != "Here is the long answer, part one. And part two." {
 		t.Errorf("assistant texts %q, want the whole text", got)
 	}
 
@@ -202,15 +204,6 @@ func TestSplicedLine(t *testing.T) {
 // that follows it, in the order they were written.
 func TestSplicedLineEdges(t *testing.T) {
 	lines := splice2174()
-	texts := func(evs []universal.Event) []string {
-		var got []string
-		for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
-			if it := e.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindMessage && it.Role == universal.RoleAssistant {
-				got = append(got, it.Content[0].Text)
-			}
-		}
-		return got
-	}
 	whole := lines[1][:strings.Index(lines[1], `{"type":"rate_limit_event"`)] + lines[2]
 	rateLimit := lines[1][strings.Index(lines[1], `{"type":"rate_limit_event"`):]
 
@@ -237,7 +230,7 @@ func TestSplicedLineEdges(t *testing.T) {
 	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
 		t.Errorf("other line at the end: agent.unparsed %v", u)
 	}
-	if got := texts(evs); len(got) != 1 || got[0] != "Here is the long answer, part one. And part two." {
+	if got := assistantTexts(evs); len(got) != 1 || got[0] != "Here is the long answer, part one. And part two." {
 		t.Errorf("other line at the end: assistant texts %q", got)
 	}
 
@@ -249,7 +242,7 @@ func TestSplicedLineEdges(t *testing.T) {
 	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
 		t.Errorf("cut character: agent.unparsed %v", u)
 	}
-	if got := texts(evs); len(got) != 1 || got[0] != text {
+	if got := assistantTexts(evs); len(got) != 1 || got[0] != text {
 		t.Errorf("cut character: assistant texts %q, want [%q]", got, text)
 	}
 
@@ -261,7 +254,7 @@ func TestSplicedLineEdges(t *testing.T) {
 	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
 		t.Errorf("two lines written into one: agent.unparsed %v", u)
 	}
-	if got := texts(evs); len(got) != 1 || got[0] != "Here is the long answer, part one. And part two." {
+	if got := assistantTexts(evs); len(got) != 1 || got[0] != "Here is the long answer, part one. And part two." {
 		t.Errorf("two lines written into one: assistant texts %q", got)
 	}
 

@@ -687,25 +687,17 @@ func testInspectorCacheAhead(t *testing.T, e *inspectorEnv, store string) {
 	if store != "" {
 		page += "?store=" + store
 	}
-	user := func(item, text string) string {
-		return `{"item":{"item_id":"` + item + `","native_item_id":null,"parent_id":null,"kind":"message","role":"user","content":[{"type":"text","text":"` + text + `"}],"status":"completed"}}`
-	}
-	post := func(body string) {
-		t.Helper()
-		if code, _, resp := do(t, "POST", e.url+"/sessions/"+id+"/events", strings.NewReader(body)); code != 200 {
-			t.Fatalf("POST events: %d %s", code, resp)
-		}
-	}
+	post := func(body string) { postEvents(t, e.url, id, body) }
 	post(universalLines(id, 1,
 		"session.started", `{"metadata":{"agent":"handmade"}}`,
 		"turn.started", `{"turn_id":"t1","metadata":null}`,
-		"item.completed", user("i1", "kept by the server"),
+		"item.completed", userItem("i1", "kept by the server"),
 	))
 	ctx := e.tab(t)
 	navigate(t, ctx, page)
 	wait(t, ctx, "the session cached", `Number(document.body.dataset.storedVersion) === 3`)
 	// The events the server lost: the page cached them before.
-	lost := universalLines(id, 4, "item.completed", user("i2", "lost by the server"), "item.completed", user("i3", "lost too"))
+	lost := universalLines(id, 4, "item.completed", userItem("i2", "lost by the server"), "item.completed", userItem("i3", "lost too"))
 	cacheLines(t, ctx, store, id, lost)
 	navigate(t, ctx, page)
 	wait(t, ctx, "the server's session, live", `Number(document.body.dataset.cachedVersion) === 5 && Number(document.body.dataset.version) === 3 && document.querySelector('[data-connection=live]')`)
@@ -713,7 +705,7 @@ func testInspectorCacheAhead(t *testing.T, e *inspectorEnv, store string) {
 		t.Errorf("after syncing again: user messages %q", s.User)
 	}
 	// What the server logs next is shown, and cached over the lost events.
-	post(universalLines(id, 4, "item.completed", user("i4", "new on the server")))
+	post(universalLines(id, 4, "item.completed", userItem("i4", "new on the server")))
 	wait(t, ctx, "the new event", `Number(document.body.dataset.version) === 4 && Number(document.body.dataset.storedVersion) === 4`)
 	if s := read(t, ctx); strings.Join(s.User, "|") != "kept by the server|new on the server" {
 		t.Errorf("live after syncing again: user messages %q", s.User)
@@ -758,25 +750,17 @@ func testInspectorCacheAheadEnded(t *testing.T, e *inspectorEnv) {
 func testInspectorCacheDamagedTail(t *testing.T, e *inspectorEnv) {
 	id := "cache-damaged-tail"
 	page := e.url + "/view/" + id
-	user := func(item, text string) string {
-		return `{"item":{"item_id":"` + item + `","native_item_id":null,"parent_id":null,"kind":"message","role":"user","content":[{"type":"text","text":"` + text + `"}],"status":"completed"}}`
-	}
-	post := func(body string) {
-		t.Helper()
-		if code, _, resp := do(t, "POST", e.url+"/sessions/"+id+"/events", strings.NewReader(body)); code != 200 {
-			t.Fatalf("POST events: %d %s", code, resp)
-		}
-	}
+	post := func(body string) { postEvents(t, e.url, id, body) }
 	post(universalLines(id, 1,
 		"session.started", `{"metadata":{"agent":"handmade"}}`,
 		"turn.started", `{"turn_id":"t1","metadata":null}`,
-		"item.completed", user("i1", "one"),
+		"item.completed", userItem("i1", "one"),
 	))
 	ctx := e.tab(t)
 	navigate(t, ctx, page)
 	wait(t, ctx, "the session cached", `Number(document.body.dataset.storedVersion) === 3`)
 	// The start of event 4, cut short.
-	partial := strings.TrimSpace(universalLines(id, 4, "item.completed", user("i2", "two")))
+	partial := strings.TrimSpace(universalLines(id, 4, "item.completed", userItem("i2", "two")))
 	partial = partial[:len(partial)/2]
 	file := `navigator.storage.getDirectory().then(r => r.getDirectoryHandle('agentnorm-sessions')).then(d => d.getFileHandle('` + id + `.ndjson'))`
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`%s.then(async fh => {
@@ -788,7 +772,7 @@ func testInspectorCacheDamagedTail(t *testing.T, e *inspectorEnv) {
 		t.Fatal(err)
 	}
 	navigate(t, ctx, "about:blank")
-	post(universalLines(id, 4, "item.completed", user("i2", "two"), "item.completed", user("i3", "three")))
+	post(universalLines(id, 4, "item.completed", userItem("i2", "two"), "item.completed", userItem("i3", "three")))
 	navigate(t, ctx, page)
 	wait(t, ctx, "the rest fetched and cached", `Number(document.body.dataset.cachedVersion) === 3 && Number(document.body.dataset.storedVersion) === 5 && document.querySelector('[data-connection=live]')`)
 	navigate(t, ctx, "about:blank")
@@ -812,20 +796,12 @@ func testInspectorCacheDamagedTail(t *testing.T, e *inspectorEnv) {
 func testInspectorCacheDamagedByte(t *testing.T, e *inspectorEnv) {
 	id := "cache-damaged-byte"
 	page := e.url + "/view/" + id
-	user := func(item, text string) string {
-		return `{"item":{"item_id":"` + item + `","native_item_id":null,"parent_id":null,"kind":"message","role":"user","content":[{"type":"text","text":"` + text + `"}],"status":"completed"}}`
-	}
-	post := func(body string) {
-		t.Helper()
-		if code, _, resp := do(t, "POST", e.url+"/sessions/"+id+"/events", strings.NewReader(body)); code != 200 {
-			t.Fatalf("POST events: %d %s", code, resp)
-		}
-	}
+	post := func(body string) { postEvents(t, e.url, id, body) }
 	post(universalLines(id, 1,
 		"session.started", `{"metadata":{"agent":"handmade"}}`,
 		"turn.started", `{"turn_id":"t1","metadata":null}`,
-		"item.completed", user("i1", "one"),
-		"item.completed", user("i2", "two"),
+		"item.completed", userItem("i1", "one"),
+		"item.completed", userItem("i2", "two"),
 	))
 	ctx := e.tab(t)
 	navigate(t, ctx, page)
@@ -846,6 +822,19 @@ func testInspectorCacheDamagedByte(t *testing.T, e *inspectorEnv) {
 	wait(t, ctx, "the damaged event fetched again", `Number(document.body.dataset.cachedVersion) === 3 && Number(document.body.dataset.storedVersion) === 4`)
 	if s := read(t, ctx); strings.Join(s.User, "|") != "one|two" {
 		t.Errorf("user messages %q", s.User)
+	}
+}
+
+// userItem is the data of a completed user message item.
+func userItem(item, text string) string {
+	return `{"item":{"item_id":"` + item + `","native_item_id":null,"parent_id":null,"kind":"message","role":"user","content":[{"type":"text","text":"` + text + `"}],"status":"completed"}}`
+}
+
+// postEvents posts universal NDJSON to the server at url as session id's.
+func postEvents(t *testing.T, url, id, body string) {
+	t.Helper()
+	if code, _, resp := do(t, "POST", url+"/sessions/"+id+"/events", strings.NewReader(body)); code != 200 {
+		t.Fatalf("POST events: %d %s", code, resp)
 	}
 }
 
