@@ -68,6 +68,20 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
+// expectPush waits for the client's next push, which must be of session
+// id.
+func (c *mcpClient) expectPush(t *testing.T, id string) {
+	t.Helper()
+	select {
+	case <-c.pushes:
+		if l := <-c.logger; l != LoggerPrefix+id {
+			t.Errorf("a push of %s, want one of %s", l, id)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("no push of %s", id)
+	}
+}
+
 func (c *mcpClient) poll(t *testing.T, id string, since int) ([]notify.Event, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -403,22 +417,8 @@ func TestMCPUnsubscribe(t *testing.T) {
 	post("a", universalLines("a", 2, "turn.started", `{"turn_id":"t1","metadata":null}`))
 	post("b", universalLines("b", 2, "turn.started", `{"turn_id":"t1","metadata":null}`))
 	// The other client still gets a's push; c gets b's and not a's.
-	select {
-	case <-other.pushes:
-		if l := <-other.logger; l != LoggerPrefix+"a" {
-			t.Errorf("other: a push of %s", l)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the other client got no push of a")
-	}
-	select {
-	case <-c.pushes:
-		if l := <-c.logger; l != LoggerPrefix+"b" {
-			t.Errorf("a push of %s after unsubscribing", l)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("no push of b")
-	}
+	other.expectPush(t, "a")
+	c.expectPush(t, "b")
 	select {
 	case <-c.pushes:
 		t.Errorf("a push of %s after unsubscribing", <-c.logger)
@@ -429,14 +429,7 @@ func TestMCPUnsubscribe(t *testing.T) {
 		t.Fatal(err)
 	}
 	post("a", universalLines("a", 3, "turn.ended", `{"turn_id":"t1","status":"completed","metadata":null}`))
-	select {
-	case <-c.pushes:
-		if l := <-c.logger; l != LoggerPrefix+"a" {
-			t.Errorf("a push of %s", l)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("no push of a after polling again")
-	}
+	c.expectPush(t, "a")
 
 	// since_index below -1: the HTTP poll's 400, a tool error here.
 	if code, _, body := do(t, "GET", n.url+"/sessions/a/notifications?since_index=-2", nil, auth...); code != 400 || !strings.Contains(body, "since_index") {
