@@ -2,6 +2,8 @@ package opencode
 
 import (
 	"errors"
+	"strconv"
+	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -44,12 +46,17 @@ func v2Document(r jsonscan.Value) (info, msgs jsonscan.Value, ok bool) {
 	default:
 		return info, msgs, false
 	}
-	first := jsonscan.Value{}
-	msgs.Each(func(_ gjson.Result, x jsonscan.Value) bool {
-		first = x
+	return info, msgs, isV2Message(first(msgs))
+}
+
+// first returns the first element of an array.
+func first(list jsonscan.Value) jsonscan.Value {
+	var v jsonscan.Value
+	list.Each(func(_ gjson.Result, x jsonscan.Value) bool {
+		v = x
 		return false
 	})
-	return info, msgs, isV2Message(first)
+	return v
 }
 
 // translateV2Messages replays a 2.x saved document: the export's session
@@ -79,10 +86,12 @@ func (t *Translator) translateV2Messages(dst []universal.Event, info, msgs jsons
 	}
 	dst = t.around(dst, sv)
 	if sid == "" {
+		// A message list names no session (its URL does): its messages
+		// are one session's, named by their sessionID when they carry
+		// one, else not known: the session is then followed without a
+		// native id.
+		t.Follow(first(msgs).Get("sessionID").Str)
 		if t.st.Session == "" {
-			// A message list names no session (its URL does): its
-			// messages are one session's, whose id is not known. The
-			// session is followed without a native id.
 			t.st.Session = v2Unnamed
 		}
 		sid = t.st.Session
@@ -122,7 +131,14 @@ func (t *Translator) replayV2Message(dst []universal.Event, x jsonscan.Value, li
 	typ := x.Get("type").Str
 	switch typ {
 	case "user", "assistant":
-		return t.replayRecord(dst, v2Record(x, id, sid, typ), e.raw, line, index, "")
+		rec, unknown := v2Record(x, id, sid, typ)
+		dst = t.replayRecord(dst, rec, e.raw, line, index, "")
+		if len(unknown) > 0 {
+			// Content of a type this package does not know is reported,
+			// not left out.
+			dst = t.unparsed(dst, &e, errors.New("2.x "+typ+" message content of unknown type "+strings.Join(unknown, ", ")))
+		}
+		return dst
 	case "synthetic", "system", "skill":
 		var o jsonw.Object
 		o.String("sessionID", sid).String("text", x.Get("text").Str)
@@ -182,8 +198,9 @@ func (t *Translator) replayV2Message(dst []universal.Event, x jsonscan.Value, li
 // cost, tokens (v2Tokens), error and times, its content as text,
 // reasoning and tool parts (the tool's 1.x state: status, input, its
 // content's text as the output or the error's message, metadata and
-// files).
-func v2Record(x jsonscan.Value, id, sid, typ string) jsonscan.Value {
+// files). unknown lists the content blocks of other types, which it
+// leaves out.
+func v2Record(x jsonscan.Value, id, sid, typ string) (rec jsonscan.Value, unknown []string) {
 	var info jsonw.Object
 	info.String("id", id).String("sessionID", sid).String("role", typ)
 	var tm jsonw.Object
@@ -262,6 +279,7 @@ func v2Record(x jsonscan.Value, id, sid, typ string) jsonscan.Value {
 				s.RawBytes("attachments", atts)
 				p.String("type", "tool").String("tool", c.Get("name").Str).String("callID", c.Get("id").Str).RawBytes("state", s.Bytes())
 			default:
+				unknown = append(unknown, strconv.Quote(c.Get("type").String()))
 				return true
 			}
 			add(&p)
@@ -273,7 +291,7 @@ func v2Record(x jsonscan.Value, id, sid, typ string) jsonscan.Value {
 	} else {
 		parts = append(parts, ']')
 	}
-	var rec jsonw.Object
-	rec.RawBytes("info", info.Bytes()).RawBytes("parts", parts)
-	return jsonscan.Wrap(gjson.ParseBytes(rec.Bytes()))
+	var o jsonw.Object
+	o.RawBytes("info", info.Bytes()).RawBytes("parts", parts)
+	return jsonscan.Wrap(gjson.ParseBytes(o.Bytes())), unknown
 }

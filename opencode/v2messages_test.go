@@ -99,3 +99,23 @@ func TestV2SavedMessages(t *testing.T) {
 		t.Errorf("list: %d items, want %d", n, len(want))
 	}
 }
+
+// TestV2UnknownContent: an assistant content block of a type the package
+// does not know (here "image") was left out without a trace; the message
+// is replayed with what is known and the block reported. The list's
+// messages name their session, which is followed (a list of messages
+// with a sessionID was read as another session's and gave nothing).
+func TestV2UnknownContent(t *testing.T) {
+	doc := `{"data":[{"id":"msg_1","sessionID":"ses_1","type":"assistant","content":[{"type":"text","text":"Here."},{"type":"image","url":"file:///w/a.png"}],"finish":"stop","time":{"created":1,"completed":2}}]}`
+	evs := run(t, opencode.FormatMessages, doc)
+	u := golden.OfType(evs, universal.TypeUnparsed)
+	if len(u) != 1 || !strings.Contains(u[0].Data.(*universal.Unparsed).Error, `"image"`) {
+		t.Errorf("agent.unparsed %v, want the image block", u)
+	}
+	if n := len(golden.OfType(evs, universal.TypeItemCompleted)); n != 1 {
+		t.Errorf("%d items, want the text message", n)
+	}
+	if ns := evs[0].NativeSessionID; ns != "ses_1" {
+		t.Errorf("native session %q, want the messages' ses_1", ns)
+	}
+}
