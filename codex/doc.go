@@ -191,7 +191,12 @@
 // ends it as the endings convention of package universal says. Requests
 // still waiting when their turn ends are resolved as denied or rejected
 // with metadata {"decision":"cancel"} (Codex clears them), and open items
-// fail.
+// fail. A command an interrupt stopped has the result Codex gave the model
+// ("aborted by user", failed); a rollout writes the command's own end
+// record only once the process is gone, often after the next turn, with
+// what it printed, its exit code and duration: that record becomes a
+// status item labelled "late_end" under the call (Detail the output,
+// Metadata exit_code, duration_ms and status), as the result is complete.
 //
 // # Items
 //

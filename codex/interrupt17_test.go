@@ -98,3 +98,63 @@ func TestAbortedOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestLateCommandEnd: the end record of a command an interrupt stopped,
+// which a rollout writes after the next turn (s17-interrupt, 0.171.0,
+// shortened), becomes a status item under the call with what the command
+// printed, once; the result keeps the text the model was given (before,
+// the record was dropped without a trace). An end record of a result that
+// was not aborted is the same result written twice and adds nothing.
+func TestLateCommandEnd(t *testing.T) {
+	head := []string{
+		`{"type":"session_meta","payload":{"id":"s1","cli_version":"0.171.0"}}`,
+		`{"type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}`,
+		`{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\": \"echo long-job-started; sleep 30\"}","call_id":"call_s17_long"}}`,
+	}
+	next := []string{
+		`{"type":"event_msg","payload":{"type":"turn_aborted","turn_id":"t1","reason":"interrupted"}}`,
+		`{"type":"event_msg","payload":{"type":"task_started","turn_id":"t2"}}`,
+		`{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Never mind."}]}}`,
+		`{"type":"event_msg","payload":{"type":"task_complete","turn_id":"t2"}}`,
+	}
+	late := `{"type":"event_msg","payload":{"type":"item_completed","thread_id":"s1","turn_id":"t1","item":{"type":"CommandExecution","id":"call_s17_long","command":["/bin/bash","-lc","echo long-job-started; sleep 30"],"cwd":"file:///p","status":"failed","aggregated_output":"long-job-started\n","exit_code":-1,"duration":{"secs":4,"nanos":198111478}}}}`
+	for _, c := range []struct {
+		name, output string
+		want         int
+	}{
+		{"aborted", `Wall time: 2.8 seconds\naborted by user`, 1},
+		{"not aborted", `long-job-started\n`, 0},
+	} {
+		lines := append(append(append([]string{}, head...),
+			`{"type":"response_item","payload":{"type":"function_call_output","call_id":"call_s17_long","output":"`+c.output+`"}}`),
+			next...)
+		lines = append(lines, late, late)
+		evs := run(t, codex.FormatRollout, nil, lines)
+		var call string
+		var results, notes []universal.Item
+		for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+			switch it := e.Data.(*universal.ItemSnapshot).Item; it.Kind {
+			case universal.KindToolCall:
+				call = it.ItemID
+			case universal.KindToolResult:
+				results = append(results, it)
+			case universal.KindStatus:
+				notes = append(notes, it)
+			}
+		}
+		if len(results) != 1 {
+			t.Fatalf("%s: %d results, want 1", c.name, len(results))
+		}
+		if len(notes) != c.want {
+			t.Fatalf("%s: status items %+v, want %d", c.name, notes, c.want)
+		}
+		if c.want == 0 {
+			continue
+		}
+		p := notes[0].Content[0]
+		if notes[0].ParentID != call || p.Label != "late_end" || p.Detail != "long-job-started\n" ||
+			string(p.Metadata) != `{"exit_code":-1,"duration_ms":4198,"status":"failed"}` {
+			t.Errorf("%s: status item %+v (part %+v), want late_end under the call %s with the output", c.name, notes[0], p, call)
+		}
+	}
+}

@@ -932,6 +932,7 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p jsonscan.Value, typ, 
 	}
 	var res resultSpec
 	header := ""
+	aborted := false
 	if typ == "tool_search_output" {
 		var names []string
 		p.Sub("tools").Each(func(_ gjson.Result, v jsonscan.Value) bool {
@@ -951,6 +952,7 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p jsonscan.Value, typ, 
 			o = ov.Result()
 		}
 		out, code, dur, failed := toolOutputText(o, &t.inner)
+		aborted = abortedOutput(out)
 		mime := ""
 		if n != nil && n.Image != "" {
 			// Only an image a call read is described by the output's
@@ -985,7 +987,11 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p jsonscan.Value, typ, 
 	} else if t.holdRunning(key, n, &spec, &res, header, c.raw) {
 		return dst
 	}
-	return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+	dst = t.toolResult(dst, key, &spec, &res, agent, c.raw)
+	if n := t.item(key); aborted && n != nil && t.format == FormatRollout {
+		n.Aborted = true
+	}
+	return dst
 }
 
 // touched returns the parts after a tool's result that show the files it

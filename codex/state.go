@@ -223,6 +223,9 @@ type nitem struct {
 	Image   string `json:"image,omitempty"`
 	Done    bool   `json:"done,omitempty"`  // the item (the call) completed
 	RDone   bool   `json:"rdone,omitempty"` // the result completed
+	// Aborted says the result is the "aborted by user" text of an
+	// interrupted call: the command's own end record may still come.
+	Aborted bool `json:"aborted,omitempty"`
 	// Parts maps reasoning parts to the native section they hold:
 	// summary index i as i, raw content index i as -1-i.
 	Parts []int `json:"parts,omitempty"`

@@ -52,6 +52,9 @@ func truncatedOutput(s string) bool {
 // call item completes now).
 func (t *Translator) commandEnd(dst []event, key string, s *toolSpec, r *resultSpec, raw []byte) []event {
 	if t.format == FormatRollout && key != "c:" {
+		if n := t.item(key); n != nil && n.Aborted && n.RDone {
+			return t.lateEnd(dst, n, s, r, raw)
+		}
 		if n := t.item(key); n != nil && n.Held != nil && n.Held.Running {
 			// The command's output, where the model saw its first chunk
 			// only. The end record's aggregated output leaves out what
@@ -158,4 +161,26 @@ func joinOverlap(a, b string) string {
 		}
 	}
 	return a + b
+}
+
+// lateEnd shows the end record of a command an interrupt stopped, which a
+// rollout writes once the process is gone, often after the next turn: by
+// then the call's result holds the "aborted by user" text the model was
+// given, and the record has what the command printed before it stopped,
+// its exit code and duration, which no other line of a rollout holds. The
+// result does not complete twice: the record becomes a status item
+// labelled "late_end" under the call (Detail the output, Metadata the
+// exit code, duration and status), once.
+func (t *Translator) lateEnd(dst []event, n *nitem, s *toolSpec, r *resultSpec, raw []byte) []event {
+	n.Aborted = false
+	dst = t.beforeAgentItem(dst, n.Thread)
+	st := t.newItem("", kindStatus, n.Thread)
+	st.Done = true
+	return t.w.Complete(dst, universal.Item{
+		ItemID:       st.ID,
+		NativeItemID: s.native,
+		ParentID:     n.ID,
+		Kind:         universal.KindStatus,
+		Content:      []part{{Type: universal.PartStatus, Label: "late_end", Detail: r.output, Metadata: r.meta}},
+	}, agent, raw)
 }
