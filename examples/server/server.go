@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -120,6 +121,14 @@ type session struct {
 	mu    sync.Mutex // guards state and feed's application
 	state reduce.Session
 	feed  *notify.Feed
+
+	// held: the store has the session (events, or the state of the
+	// native push that began it). refs (guarded by Server.mu) counts the
+	// requests that opened it to write to it: when the last ends and
+	// the session is neither held nor written, it is dropped from memory,
+	// so a refused request leaves nothing behind.
+	held atomic.Bool
+	refs int
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$`)
@@ -200,10 +209,9 @@ func (s *Server) get(id string) *session {
 	return s.sessions[id]
 }
 
-// open returns the session in memory, creating an empty one.
+// open returns the session in memory, creating an empty one; the caller
+// holds s.mu.
 func (s *Server) open(id string) *session {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	ss, ok := s.sessions[id]
 	if !ok {
 		ss = &session{id: id, log: s.logs.Open(id), ingest: make(chan struct{}, 1)}
@@ -216,13 +224,53 @@ func (s *Server) open(id string) *session {
 	return ss
 }
 
+// acquire opens the session in memory for a request that may write to it
+// (creating an empty one); the request releases it when it ends.
+func (s *Server) acquire(id string) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss := s.open(id)
+	ss.refs++
+	return ss
+}
+
+// release ends a request's hold of the session: a session that the store
+// does not have and nothing was written to (the request was refused, or
+// wrote nothing) is dropped from memory once no request holds it.
+func (s *Server) release(ss *session) {
+	ss.wmu.Lock() // after any load in progress (lock order: wmu, then mu)
+	defer ss.wmu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss.refs--
+	if ss.refs == 0 && !ss.held.Load() && ss.log.Version() == 0 && s.sessions[ss.id] == ss {
+		delete(s.sessions, ss.id)
+		s.logs.Delete(ss.id)
+	}
+}
+
+// locked returns the session in memory with its wmu locked, nil if there
+// is none.
+func (s *Server) locked(id string) *session {
+	for {
+		ss := s.get(id)
+		if ss == nil {
+			return nil
+		}
+		ss.wmu.Lock()
+		if s.get(id) == ss {
+			return ss
+		}
+		ss.wmu.Unlock() // dropped meanwhile (release)
+	}
+}
+
 // load brings the session's events in memory up to the store's version;
 // nil when the store has no such session.
 func (s *Server) load(ctx context.Context, id string) (*session, error) {
-	ss := s.get(id)
+	ss := s.locked(id)
 	var since int64
 	if ss != nil {
-		ss.wmu.Lock()
 		defer ss.wmu.Unlock()
 		since = ss.log.Version()
 	}
@@ -237,7 +285,10 @@ func (s *Server) load(ctx context.Context, id string) (*session, error) {
 		}
 	}
 	if ss == nil {
+		s.mu.Lock()
 		ss = s.open(id)
+		ss.held.Store(true)
+		s.mu.Unlock()
 		ss.wmu.Lock()
 		defer ss.wmu.Unlock()
 		// Another load may have run meanwhile: skip what it brought.
@@ -248,6 +299,7 @@ func (s *Server) load(ctx context.Context, id string) (*session, error) {
 			evs = evs[v-since:]
 		}
 	}
+	ss.held.Store(true)
 	return ss, ss.apply(evs)
 }
 
@@ -259,8 +311,8 @@ func (s *Server) find(ctx context.Context, id string) (*session, error) {
 	if ss := s.get(id); ss != nil && ss.log.Version() > 0 {
 		return ss, nil
 	}
-	// Unknown here, or empty (a push that was refused leaves an empty
-	// session in memory): the store tells.
+	// Unknown here, or empty (a native push began it and has translated
+	// nothing yet, or a write is in progress): the store tells.
 	return s.load(ctx, id)
 }
 
@@ -312,6 +364,7 @@ func (s *Server) commit(ctx context.Context, ss *session, base int64, evs []univ
 	if err != nil && !errors.As(err, &ve) {
 		return err
 	}
+	ss.held.Store(true) // committed, or another writer did
 	if err != nil || ss.log.Version() < base {
 		// Behind the store (a notification still on its way): catch up.
 		more, lerr := s.store.Events(ctx, ss.id, ss.log.Version())
