@@ -55,10 +55,21 @@ type Config struct {
 	// (a POST, or the GET stream of its pushes) for this long: its client
 	// went away without a DELETE (DefaultMCPIdle when 0; negative: never).
 	MCPIdle time.Duration
+	// MCPKeepAlive: while an MCP session's GET stream (its pushes) is
+	// open, the server pings the client on it (MCP's ping request) every
+	// MCPKeepAlive, so that an idle stream is never silent for longer and
+	// a proxy between them does not cut it (DefaultMCPKeepAlive when 0;
+	// negative: never).
+	MCPKeepAlive time.Duration
 }
 
 // DefaultMCPIdle is Config.MCPIdle when 0.
 const DefaultMCPIdle = 10 * time.Minute
+
+// DefaultMCPKeepAlive is Config.MCPKeepAlive when 0: below the 60 s of
+// idleness after which common proxies (nginx's proxy_read_timeout, many
+// load balancers) close a connection.
+const DefaultMCPKeepAlive = 30 * time.Second
 
 // DefaultMaxLine is Config.MaxLine when 0.
 const DefaultMaxLine = 16 << 20
@@ -158,6 +169,10 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.MCPIdle > 0 {
 		s.idle = newIdleMCP(cfg.MCPIdle)
 	}
+	if cfg.MCPKeepAlive == 0 {
+		cfg.MCPKeepAlive = DefaultMCPKeepAlive
+	}
+	s.cfg = cfg
 	rows, err := s.store.Sessions(ctx)
 	if err != nil {
 		s.cancel()
@@ -423,8 +438,11 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /sessions/{id}/notifications", s.handleNotifications)
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
 	var mcpRoute http.Handler = mcpHandler
+	if s.cfg.MCPKeepAlive > 0 {
+		mcpRoute = s.keepAlive(mcpRoute)
+	}
 	if s.idle != nil {
-		mcpRoute = s.idle.wrap(mcpHandler)
+		mcpRoute = s.idle.wrap(mcpRoute)
 	}
 	mux.Handle("/mcp", s.endWithStreams(mcpRoute))
 	handleInspector(mux)
