@@ -38,11 +38,11 @@
 // Besides the session's state (package reduce) and the polling ring, a
 // feed keeps, for every assistant message being written, when its text was
 // last notified: freed when the message completes, when its turn ends, or
-// when the session stops running (idle or ended), so that messages that
-// never complete (a stream cut off) are not kept for the life of the
-// process; the last text notified of the session and of each sub-agent at
-// work (a sub-agent's is freed when the session stops running); and the ids
-// of the permissions and questions notified.
+// when the session stops running (idle or ended), so that a message that
+// never completes (its producer left out its item.completed, its stream was
+// cut off) is not kept for the life of the feed; the last text notified of the session and of each sub-agent
+// (what keeps a text from being notified twice); and the ids of the
+// permissions and questions notified.
 //
 // Example (runnable) feeds a recorded session and polls since an index.
 package notify
@@ -260,13 +260,8 @@ func (f *Feed) Apply(ev *universal.Event) error {
 	}
 	if c.Has(reduce.StatusChanged) && c.To != reduce.StatusRunning {
 		// Nothing is being written any more (the session is idle, or
-		// ended): no message grows, and no sub-agent writes again.
+		// ended): no message grows.
 		clear(f.grow)
-		for scope := range f.last {
-			if scope != "" {
-				delete(f.last, scope)
-			}
-		}
 	}
 	var perr error
 	for _, e := range out {
