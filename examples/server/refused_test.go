@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -68,13 +70,22 @@ func TestRefusedWriteLeavesNoSession(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// Not do: t.Fatal belongs to the test's goroutine.
+			var req *http.Request
 			switch i % 3 {
 			case 0:
-				do(t, "POST", n.url+"/sessions/"+id+"/events", strings.NewReader("{not json\n"))
+				req, _ = http.NewRequest("POST", n.url+"/sessions/"+id+"/events", strings.NewReader("{not json\n"))
 			case 1:
-				do(t, "GET", n.url+"/sessions/"+id+"/state", nil)
+				req, _ = http.NewRequest("GET", n.url+"/sessions/"+id+"/state", nil)
 			case 2:
-				do(t, "POST", n.url+"/sessions/"+id+"/native?agent=claude&offset=9", bytes.NewReader(native))
+				req, _ = http.NewRequest("POST", n.url+"/sessions/"+id+"/native?agent=claude&offset=9", bytes.NewReader(native))
+			}
+			req.Header.Set("Authorization", "Bearer "+testToken)
+			if resp, err := http.DefaultClient.Do(req); err != nil {
+				t.Error(err)
+			} else {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
 			}
 		}()
 	}
