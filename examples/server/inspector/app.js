@@ -342,7 +342,7 @@ function render(m, root, conn) {
     conn === 'gone' && m.version ? h('p', { class: 'err', 'data-gone': '' },
       'Not on the server any more: it lost this session (it restarted with nothing stored, or its database was replaced). ' +
       'What is shown is this browser\'s copy.') : null,
-    conn === 'closed' && !m.version ? h('p', { class: 'err', 'data-missing': '' }, 'The server refused the stream.') : null,
+    conn === 'closed' && !m.version ? h('p', { class: 'err', 'data-refused': '' }, 'The server refused the stream.') : null,
     h('div', { class: 'timeline', 'data-timeline': '' }, m.timeline.map(e => renderEntry(m, e))),
     m.status === 'running' ? h('div', { class: 'typing-line' }, h('span', { class: 'typing' }, h('i'), h('i'), h('i'))) : null,
   ].filter(Boolean));
