@@ -35,6 +35,15 @@
 // and never twice: the same consolidated text makes no second notification.
 // The text a model writes before a tool call is notified before the call.
 //
+// Besides the session's state (package reduce) and the polling ring, a
+// feed keeps, for every assistant message being written, when its text was
+// last notified: freed when the message completes, when its turn ends, or
+// when the session stops running (idle or ended), so that a message that
+// never completes (its producer left out its item.completed, its stream was
+// cut off) is not kept for the life of the feed; the last text notified of the session and of each sub-agent
+// (what keeps a text from being notified twice); and the ids of the
+// permissions and questions notified.
+//
 // Example (runnable) feeds a recorded session and polls since an index.
 package notify
 
@@ -109,9 +118,9 @@ type Feed struct {
 
 	mu    sync.Mutex
 	s     reduce.Session
-	last  map[string]string // per scope ("" or a sub-agent id): the text notified last
-	grow  map[string]time.Time
-	asked map[string]*request // the permissions and questions notified, by kind and id
+	last  map[string]string    // per scope ("" or a sub-agent id): the text notified last
+	grow  map[string]time.Time // per assistant message still growing: when it was last notified
+	asked map[string]*request  // the permissions and questions notified, by kind and id
 	ring  []Event
 	start int // the oldest index in the ring
 	next  int
@@ -153,13 +162,16 @@ func (f *Feed) Apply(ev *universal.Event) error {
 	}
 	switch d := ev.Data.(type) {
 	case *universal.ItemDelta:
-		if it := f.s.Item(d.ItemID); it != nil && f.isMessage(it) && f.opt.Throttle > 0 {
+		if it := f.s.Item(d.ItemID); it != nil && f.isMessage(it) && f.opt.Throttle > 0 && it.CompletedSeq == 0 {
 			// The first notification comes a Throttle after the message
 			// started, so a short message makes one notification only.
-			if t, ok := f.grow[d.ItemID]; !ok {
-				f.grow[d.ItemID] = ev.Time
+			// The key is the session's copy of the id: a delta's own
+			// may be memory its translator reuses (Event.Transient).
+			id := it.Item.ItemID
+			if t, ok := f.grow[id]; !ok {
+				f.grow[id] = ev.Time
 			} else if ev.Time.Sub(t) >= f.opt.Throttle {
-				f.grow[d.ItemID] = ev.Time
+				f.grow[id] = ev.Time
 				f.message(it, note)
 			}
 		}
@@ -173,7 +185,7 @@ func (f *Feed) Apply(ev *universal.Event) error {
 			if ev.Type == universal.TypeItemCompleted {
 				delete(f.grow, it.Item.ItemID)
 				f.message(it, note)
-			} else {
+			} else if it.CompletedSeq == 0 && f.opt.Throttle > 0 {
 				f.grow[it.Item.ItemID] = ev.Time
 			}
 		case it.Item.Kind == universal.KindToolCall && ev.Type == universal.TypeItemCompleted && it.Item.Status != universal.StatusFailed:
@@ -236,9 +248,20 @@ func (f *Feed) Apply(ev *universal.Event) error {
 		if c.Has(reduce.TurnChanged) && !d.SessionEnding() {
 			note(Event{Type: TypeCompletion, Text: f.finalText(c.TurnID), Role: string(universal.RoleAssistant)})
 		}
+		if c.Has(reduce.TurnChanged) {
+			// Its messages that never completed grow no more.
+			for _, it := range f.s.TurnItems(c.TurnID) {
+				delete(f.grow, it.Item.ItemID)
+			}
+		}
 	}
 	if settling {
 		note(Event{Type: TypeStatus, Text: string(c.To)})
+	}
+	if c.Has(reduce.StatusChanged) && c.To != reduce.StatusRunning {
+		// Nothing is being written any more (the session is idle, or
+		// ended): no message grows.
+		clear(f.grow)
 	}
 	var perr error
 	for _, e := range out {

@@ -152,6 +152,14 @@ func (l *Log) Append(evs ...universal.Event) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := len(l.events)
+	defer func() {
+		// Wake the waiters and streams for what was appended, also when
+		// an error stopped the rest.
+		if len(l.events) > n {
+			close(l.grown)
+			l.grown = make(chan struct{})
+		}
+	}()
 	for i := range evs {
 		ev := &evs[i]
 		if ev.SessionID != l.id {
@@ -189,10 +197,6 @@ func (l *Log) Append(evs ...universal.Event) error {
 		default:
 			return &GapError{Version: v, Got: ev.Sequence}
 		}
-	}
-	if len(l.events) > n {
-		close(l.grown)
-		l.grown = make(chan struct{})
 	}
 	return nil
 }

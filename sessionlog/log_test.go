@@ -121,6 +121,32 @@ func TestWait(t *testing.T) {
 	}
 }
 
+// An Append that stops at an error keeps the events before it, and wakes
+// the waiters for them: a live stream sends them at once, not at its next
+// heartbeat (or the next Append).
+func TestWaitWokenByPartialAppend(t *testing.T) {
+	evs := recorded(t)
+	l := sessionlog.NewLog(evs[0].SessionID)
+	done := make(chan int64, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		v, _ := l.Wait(ctx, 0)
+		done <- v
+	}()
+	if err := l.Append(evs[0], evs[1], evs[5]); !errors.Is(err, sessionlog.ErrGap) {
+		t.Fatalf("append with a gap: %v", err)
+	}
+	select {
+	case v := <-done:
+		if v != 2 {
+			t.Errorf("woke at %d, want 2", v)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("a waiter was not woken by the events appended before the gap")
+	}
+}
+
 func server(t *testing.T, evs []universal.Event, heartbeat time.Duration) (*sessionlog.Log, *httptest.Server) {
 	t.Helper()
 	store := sessionlog.NewStore()

@@ -91,7 +91,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 				o := opts
 				if !polling {
 					id := ev.SessionID
-					o.Push = func(n notify.Event) error { return enc.Encode(line{n, id}) }
+					o.Push = func(n notify.Event) error {
+						if err := enc.Encode(line{n, id}); err != nil {
+							return err
+						}
+						return out.Flush() // as it happens, not when the buffer fills
+					}
 				}
 				feed = notify.NewFeed(o)
 				feeds[ev.SessionID] = feed

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -113,5 +115,42 @@ func TestCommandInterleaved(t *testing.T) {
 	want := `{"events":[` + strings.Join(append(alone["sess_golden"][8:], alone["sess_other"][8:]...), ",") + `]}`
 	if poll := cmdRun(mixed, "-since", "7"); len(poll) != 1 || poll[0] != want {
 		t.Errorf("poll since 7:\n%s\nwant\n%s", poll, want)
+	}
+}
+
+// Streaming, a notification is printed as it is made, not when the
+// output buffer fills or the input ends: a client reading the command's
+// output live (normalize | notify | client) sees the session start
+// running while the session goes on.
+func TestCommandLive(t *testing.T) {
+	in, feed := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- run(nil, in, outW, io.Discard); outW.Close() }()
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	start := `{"event_id":"e1","sequence":1,"time":"2026-01-01T00:00:01.000Z","session_id":"s","native_session_id":null,"synthetic":false,"source":"agent","type":"session.started","data":{"metadata":{}},"raw":null}
+{"event_id":"e2","sequence":2,"time":"2026-01-01T00:00:02.000Z","session_id":"s","native_session_id":null,"synthetic":false,"source":"agent","type":"turn.started","data":{"turn_id":"t1","metadata":null},"raw":null}
+`
+	go feed.Write([]byte(start))
+	select {
+	case l := <-lines:
+		if !strings.Contains(l, `"type":"status","text":"running"`) {
+			t.Errorf("first line %s", l)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the running status was not printed while the input goes on")
+	}
+	feed.Close()
+	for range lines {
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

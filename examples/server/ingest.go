@@ -111,7 +111,8 @@ func (s *Server) handleNative(w http.ResponseWriter, r *http.Request) {
 
 	// One push per session at a time: a pusher that reconnects waits
 	// until the server has noticed that its old connection is gone.
-	ss := s.open(id)
+	ss := s.acquire(id)
+	defer s.release(ss)
 	select {
 	case ss.ingest <- struct{}{}:
 		defer func() { <-ss.ingest }()
@@ -429,7 +430,8 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "a session id is 1 to 128 of A-Z a-z 0-9 . _ ~ -, not "+strconv.Quote(id))
 		return
 	}
-	ss := s.open(id)
+	ss := s.acquire(id)
+	defer s.release(ss)
 	var batch []universal.Event
 	appended := 0
 	answer := func(code int, msg string) {

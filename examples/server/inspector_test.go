@@ -609,6 +609,7 @@ func TestInspector(t *testing.T) {
 	t.Run("cache-ahead-opfs", func(t *testing.T) { testInspectorCacheAhead(t, e, "") })
 	t.Run("cache-ahead-indexeddb", func(t *testing.T) { testInspectorCacheAhead(t, e, "idb") })
 	t.Run("cache-ahead-ended", func(t *testing.T) { testInspectorCacheAheadEnded(t, e) })
+	t.Run("cache-gone", func(t *testing.T) { testInspectorCacheGone(t, e) })
 	t.Run("cache-damaged-tail", func(t *testing.T) { testInspectorCacheDamagedTail(t, e) })
 	t.Run("cache-damaged-byte", func(t *testing.T) { testInspectorCacheDamagedByte(t, e) })
 	t.Run("json-unparsed-hostile", func(t *testing.T) { testInspectorJSONUnparsedHostile(t, e) })
@@ -740,6 +741,49 @@ func testInspectorCacheAheadEnded(t *testing.T, e *inspectorEnv) {
 	cacheLines(t, ctx, "", id, lost)
 	navigate(t, ctx, page)
 	wait(t, ctx, "the server's session, live", `Number(document.body.dataset.cachedVersion) === 4 && Number(document.body.dataset.version) === 2 && document.querySelector('[data-connection=live]') && !document.querySelector('[data-session-end]')`)
+}
+
+// A cached session the server answers 404 for (it lost it: it restarted
+// with its storage in memory, or its database was replaced) was shown as
+// "closed", as if its stream had merely ended. The page says the session
+// is not on the server any more and still shows the cached events, ended
+// or not; when the server has the session again, the page follows it.
+func testInspectorCacheGone(t *testing.T, e *inspectorEnv) {
+	ctx := e.tab(t)
+	navigate(t, ctx, e.url+"/") // the origin whose cache the page reads
+	open := universalLines("cache-gone", 1,
+		"session.started", `{"metadata":{"agent":"handmade"}}`,
+		"turn.started", `{"turn_id":"t1","metadata":null}`,
+		"item.completed", userItem("i1", "cached by the browser"),
+	)
+	ended := universalLines("cache-gone-ended", 1,
+		"session.started", `{"metadata":{"agent":"handmade"}}`,
+		"item.completed", userItem("i1", "cached and ended"),
+		"session.ended", `{"reason":"completed","terminated_by":"agent","message":null,"stderr":null}`,
+	)
+	cacheLines(t, ctx, "", "cache-gone", open)
+	cacheLines(t, ctx, "", "cache-gone-ended", ended)
+	for _, c := range []struct{ id, body, text string }{
+		{"cache-gone", open, "cached by the browser"},
+		{"cache-gone-ended", ended, "cached and ended"},
+	} {
+		navigate(t, ctx, e.url+"/view/"+c.id)
+		wait(t, ctx, c.id+" not on the server", `Number(document.body.dataset.version) === 3 && document.querySelector('[data-connection=gone]') &&
+			/not on the server any more/i.test(document.querySelector('[data-gone]').textContent)`)
+		if s := read(t, ctx); strings.Join(s.User, "|") != c.text {
+			t.Errorf("%s: the cached events are not shown: user messages %q", c.id, s.User)
+		}
+		// The server gets the session back: the page follows it.
+		postEvents(t, e.url, c.id, c.body)
+		want := "ended"
+		if c.id == "cache-gone" {
+			postEvents(t, e.url, c.id, universalLines(c.id, 4, "item.completed", userItem("i2", "new on the server")))
+			want = "live"
+		}
+		wait(t, ctx, c.id+" back on the server", `document.querySelector('[data-connection=`+want+`]') && !document.querySelector('[data-gone]')`)
+	}
+	navigate(t, ctx, e.url+"/view/cache-gone")
+	wait(t, ctx, "the session, live", `Number(document.body.dataset.version) === 4 && document.querySelector('[data-connection=live]')`)
 }
 
 // A cache file whose last line was cut short (the browser crashed, or the

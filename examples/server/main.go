@@ -49,6 +49,7 @@ func run(args []string) error {
 	maxLine := fs.Int("max-line", DefaultMaxLine, "longest native message or NDJSON line, in bytes")
 	noRaw := fs.Bool("no-raw", false, "keep no native payloads of native ingest (include_raw=true then serves raw null)")
 	mcpIdle := fs.Duration("mcp-idle", DefaultMCPIdle, "close an MCP session with no request in progress (nor stream of pushes open) for this long (negative: never)")
+	mcpKeepAlive := fs.Duration("mcp-keepalive", DefaultMCPKeepAlive, "ping an MCP client this often while its GET stream of pushes is open, so that proxies keep it (negative: never)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -90,7 +91,7 @@ func run(args []string) error {
 	defer store.Close()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	srv, err := New(ctx, Config{Store: store, Token: *token, OpenReads: loopback, Heartbeat: *heartbeat, Retry: *retry,
-		MaxLine: *maxLine, NoRaw: *noRaw, MCPIdle: *mcpIdle, Clock: universal.WallClock, Logger: log})
+		MaxLine: *maxLine, NoRaw: *noRaw, MCPIdle: *mcpIdle, MCPKeepAlive: *mcpKeepAlive, Clock: universal.WallClock, Logger: log})
 	if err != nil {
 		return err
 	}

@@ -216,6 +216,55 @@ func (p *pusher) deliver(ss *mcp.ServerSession, sub *subscriber) {
 	}
 }
 
+// keepAlive pings the client of an MCP session every Config.MCPKeepAlive
+// while the session's GET stream is open: the ping goes down that stream,
+// so the stream is never silent for longer, and a proxy that cuts idle
+// connections leaves it alone. The SDK's own ServerOptions.KeepAlive is
+// not used: it pings every session, with or without a GET stream, and
+// closes the session at the first ping that fails, which is every ping of
+// a client that only polls (there is no stream to send it on).
+// An unanswered ping closes nothing here: the stream ends when its
+// connection does.
+func (s *Server) keepAlive(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("Mcp-Session-Id")
+		if r.Method != http.MethodGet || id == "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		done := make(chan struct{})
+		defer func() { cancel(); <-done }()
+		go func() {
+			defer close(done)
+			every := s.cfg.MCPKeepAlive
+			t := time.NewTicker(every)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+				}
+				for ss := range s.mcp.Sessions() {
+					if ss.ID() != id {
+						continue
+					}
+					pctx, pcancel := context.WithTimeout(ctx, every)
+					err := ss.Ping(pctx, nil)
+					pcancel()
+					if err != nil && ctx.Err() == nil {
+						s.log.Debug("mcp keep-alive ping", "mcp_session", id, "err", err)
+					}
+					break
+				}
+			}
+		}()
+		h.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
 // idleMCP closes the MCP sessions of clients that went away without a
 // DELETE: a session with no request in progress (no POST, and no GET
 // stream of pushes open) for the timeout. The SDK's own

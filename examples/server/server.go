@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -54,10 +55,21 @@ type Config struct {
 	// (a POST, or the GET stream of its pushes) for this long: its client
 	// went away without a DELETE (DefaultMCPIdle when 0; negative: never).
 	MCPIdle time.Duration
+	// MCPKeepAlive: while an MCP session's GET stream (its pushes) is
+	// open, the server pings the client on it (MCP's ping request) every
+	// MCPKeepAlive, so that an idle stream is never silent for longer and
+	// a proxy between them does not cut it (DefaultMCPKeepAlive when 0;
+	// negative: never).
+	MCPKeepAlive time.Duration
 }
 
 // DefaultMCPIdle is Config.MCPIdle when 0.
 const DefaultMCPIdle = 10 * time.Minute
+
+// DefaultMCPKeepAlive is Config.MCPKeepAlive when 0: below the 60 s of
+// idleness after which common proxies (nginx's proxy_read_timeout, many
+// load balancers) close a connection.
+const DefaultMCPKeepAlive = 30 * time.Second
 
 // DefaultMaxLine is Config.MaxLine when 0.
 const DefaultMaxLine = 16 << 20
@@ -120,6 +132,14 @@ type session struct {
 	mu    sync.Mutex // guards state and feed's application
 	state reduce.Session
 	feed  *notify.Feed
+
+	// held: the store has the session (events, or the state of the
+	// native push that began it). refs (guarded by Server.mu) counts the
+	// requests that opened it to write to it: when the last ends and
+	// the session is neither held nor written, it is dropped from memory,
+	// so a refused request leaves nothing behind.
+	held atomic.Bool
+	refs int
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$`)
@@ -149,6 +169,10 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.MCPIdle > 0 {
 		s.idle = newIdleMCP(cfg.MCPIdle)
 	}
+	if cfg.MCPKeepAlive == 0 {
+		cfg.MCPKeepAlive = DefaultMCPKeepAlive
+	}
+	s.cfg = cfg
 	rows, err := s.store.Sessions(ctx)
 	if err != nil {
 		s.cancel()
@@ -200,10 +224,9 @@ func (s *Server) get(id string) *session {
 	return s.sessions[id]
 }
 
-// open returns the session in memory, creating an empty one.
+// open returns the session in memory, creating an empty one; the caller
+// holds s.mu.
 func (s *Server) open(id string) *session {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	ss, ok := s.sessions[id]
 	if !ok {
 		ss = &session{id: id, log: s.logs.Open(id), ingest: make(chan struct{}, 1)}
@@ -216,13 +239,53 @@ func (s *Server) open(id string) *session {
 	return ss
 }
 
+// acquire opens the session in memory for a request that may write to it
+// (creating an empty one); the request releases it when it ends.
+func (s *Server) acquire(id string) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss := s.open(id)
+	ss.refs++
+	return ss
+}
+
+// release ends a request's hold of the session: a session that the store
+// does not have and nothing was written to (the request was refused, or
+// wrote nothing) is dropped from memory once no request holds it.
+func (s *Server) release(ss *session) {
+	ss.wmu.Lock() // after any load in progress (lock order: wmu, then mu)
+	defer ss.wmu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss.refs--
+	if ss.refs == 0 && !ss.held.Load() && ss.log.Version() == 0 && s.sessions[ss.id] == ss {
+		delete(s.sessions, ss.id)
+		s.logs.Delete(ss.id)
+	}
+}
+
+// locked returns the session in memory with its wmu locked, nil if there
+// is none.
+func (s *Server) locked(id string) *session {
+	for {
+		ss := s.get(id)
+		if ss == nil {
+			return nil
+		}
+		ss.wmu.Lock()
+		if s.get(id) == ss {
+			return ss
+		}
+		ss.wmu.Unlock() // dropped meanwhile (release)
+	}
+}
+
 // load brings the session's events in memory up to the store's version;
 // nil when the store has no such session.
 func (s *Server) load(ctx context.Context, id string) (*session, error) {
-	ss := s.get(id)
+	ss := s.locked(id)
 	var since int64
 	if ss != nil {
-		ss.wmu.Lock()
 		defer ss.wmu.Unlock()
 		since = ss.log.Version()
 	}
@@ -237,7 +300,10 @@ func (s *Server) load(ctx context.Context, id string) (*session, error) {
 		}
 	}
 	if ss == nil {
+		s.mu.Lock()
 		ss = s.open(id)
+		ss.held.Store(true)
+		s.mu.Unlock()
 		ss.wmu.Lock()
 		defer ss.wmu.Unlock()
 		// Another load may have run meanwhile: skip what it brought.
@@ -248,6 +314,7 @@ func (s *Server) load(ctx context.Context, id string) (*session, error) {
 			evs = evs[v-since:]
 		}
 	}
+	ss.held.Store(true)
 	return ss, ss.apply(evs)
 }
 
@@ -259,8 +326,8 @@ func (s *Server) find(ctx context.Context, id string) (*session, error) {
 	if ss := s.get(id); ss != nil && ss.log.Version() > 0 {
 		return ss, nil
 	}
-	// Unknown here, or empty (a push that was refused leaves an empty
-	// session in memory): the store tells.
+	// Unknown here, or empty (a native push began it and has translated
+	// nothing yet, or a write is in progress): the store tells.
 	return s.load(ctx, id)
 }
 
@@ -312,6 +379,7 @@ func (s *Server) commit(ctx context.Context, ss *session, base int64, evs []univ
 	if err != nil && !errors.As(err, &ve) {
 		return err
 	}
+	ss.held.Store(true) // committed, or another writer did
 	if err != nil || ss.log.Version() < base {
 		// Behind the store (a notification still on its way): catch up.
 		more, lerr := s.store.Events(ctx, ss.id, ss.log.Version())
@@ -370,8 +438,11 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /sessions/{id}/notifications", s.handleNotifications)
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
 	var mcpRoute http.Handler = mcpHandler
+	if s.cfg.MCPKeepAlive > 0 {
+		mcpRoute = s.keepAlive(mcpRoute)
+	}
 	if s.idle != nil {
-		mcpRoute = s.idle.wrap(mcpHandler)
+		mcpRoute = s.idle.wrap(mcpRoute)
 	}
 	mux.Handle("/mcp", s.endWithStreams(mcpRoute))
 	handleInspector(mux)

@@ -338,7 +338,11 @@ function render(m, root, conn) {
       h('span', { class: 'muted' }, meta),
       h('span', { class: 'usage', 'data-usage': u ? '' : null }, fmtUsage(u, cost)),
       h('span', { class: 'muted conn', 'data-connection': conn }, `v${m.version} · ${conn}`)),
-    conn === 'closed' && !m.version ? h('p', { class: 'err', 'data-missing': '' }, 'No such session, or the server refused the stream.') : null,
+    conn === 'gone' && !m.version ? h('p', { class: 'err', 'data-missing': '' }, 'No such session on the server.') : null,
+    conn === 'gone' && m.version ? h('p', { class: 'err', 'data-gone': '' },
+      'Not on the server any more: it lost this session (it restarted with nothing stored, or its database was replaced). ' +
+      'What is shown is this browser\'s copy.') : null,
+    conn === 'closed' && !m.version ? h('p', { class: 'err', 'data-refused': '' }, 'The server refused the stream.') : null,
     h('div', { class: 'timeline', 'data-timeline': '' }, m.timeline.map(e => renderEntry(m, e))),
     m.status === 'running' ? h('div', { class: 'typing-line' }, h('span', { class: 'typing' }, h('i'), h('i'), h('i'))) : null,
   ].filter(Boolean));
@@ -413,7 +417,7 @@ async function viewPage(root, id) {
     es.onerror = () => {
       conn = es.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting';
       draw();
-      if (conn === 'closed' && m.version > 0) again(m.version);
+      if (conn === 'closed') again(m.version);
     };
     es.onmessage = e => {
       const ev = JSON.parse(e.data);
@@ -424,12 +428,32 @@ async function viewPage(root, id) {
       draw();
     };
   };
+  // A stream refused with 404, or an ended session the server answers
+  // 404 for, is a session the server does not have (any more: it restarted
+  // with its storage in memory, or its database was replaced): the page
+  // says so, keeps showing the cached events, and checks again now and
+  // then, to follow the session if the server gets it back.
+  let recheck = 0;
   const again = async v => {
     let r;
     try {
       r = await fetch(`/sessions/${encodeURIComponent(id)}/log?since=${v}`, { method: 'HEAD' });
     } catch { return; }
-    if (r.status !== 409 || m.version !== v) return;
+    if (m.version !== v) return;
+    if (r.status === 404) {
+      conn = 'gone';
+      draw();
+      clearTimeout(recheck);
+      recheck = setTimeout(() => again(v), 5000);
+      return;
+    }
+    if (conn === 'gone' && r.ok) { // back on the server
+      conn = m.ended ? 'ended' : 'connecting';
+      draw();
+      if (!m.ended) sync();
+      return;
+    }
+    if (r.status !== 409) return;
     clearTimeout(timer);
     timer = 0;
     pending = [];
