@@ -156,6 +156,10 @@
 // the change left out, not a minimal diff); image content an image part;
 // a read or edit without those gets a file_ref per file it names. A call
 // that never gets a final status (after a cancel) has no result.
+// @agentclientprotocol/codex-acp's report of an MCP server that failed to
+// start, a failed tool_call "mcp__<server>__startup" (toolCallId
+// "mcp_startup.<server>"), is no call the model made: it is a status item
+// labelled notice, detail its text, "mcp_server" the server.
 //
 // Sub-agents: ACP has no standard for them. An update whose _meta names a
 // parent call (_meta.claudeCode.parentToolUseId, _meta.parentToolUseId,
