@@ -156,6 +156,16 @@
 // the change left out, not a minimal diff); image content an image part;
 // a read or edit without those gets a file_ref per file it names. A call
 // that never gets a final status (after a cancel) has no result.
+// ACP v2's agent-owned terminals (RFD "v2 Terminal Output"; CodeBuddy
+// sends them on v1 too) are a call's terminal as well: terminal_update
+// {terminalId, command, cwd, output: {data}, exitStatus} (an upsert whose
+// output replaces the text so far) and terminal_output_chunk {terminalId,
+// data} (appended; data base64 bytes, a character split across chunks
+// waits for its end) go to the call whose content names the terminal
+// ({type: terminal, terminalId}, before or after them), else to the latest
+// running execute call; a terminal no call claims by the turn's end is a
+// status item labelled terminal (its command, output and exit status in
+// the metadata).
 // @agentclientprotocol/codex-acp's report of an MCP server that failed to
 // start, a failed tool_call "mcp__<server>__startup" (toolCallId
 // "mcp_startup.<server>"), is no call the model made: it is a status item
@@ -340,7 +350,8 @@
 // which the protocol says a peer must ignore), craft/drainMidTurnQueue
 // (a non-standard request real agents send, answered "method not found")
 // and qwen/notify/session/mode-update (Qwen Code's copy of the
-// current_mode_update it also sends).
+// current_mode_update it also sends), and CodeBuddy's session_end update
+// {stopReason} (the prompt's response that follows says the same).
 // session/cancel is read (the turn ends when the prompt's response says).
 // The unstable notice update is a status item labelled notice. The
 // unstable updates in a shape or of a value the unstable schema does not

@@ -37,6 +37,7 @@ func (t *Translator) endTurn(dst []universal.Event, status universal.TurnStatus,
 	if !t.st.Turn.Open {
 		return dst
 	}
+	dst = t.flushTerminals(dst, raw)
 	dst = t.closeUser(dst, raw)
 	dst = t.closeMessages(dst, raw)
 	dst = t.closeCalls(dst, raw)
@@ -376,6 +377,12 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 		return t.compactionSummaryChunk(dst, in, u)
 	case "subagent_spawned", "subagent_state_update", "subagent_update":
 		return t.subagentUpdate(dst, in, kind, u)
+	case "terminal_update", "terminal_output_chunk":
+		return t.terminalUpdate(dst, in, u, kind == "terminal_output_chunk")
+	case "session_end":
+		// CodeBuddy's end of a prompt's turn {stopReason}, before the
+		// prompt's response, which says the same.
+		return dst
 	}
 	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w %q", errUnknownKind, kind), in.raw)
 }

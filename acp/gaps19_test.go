@@ -1,9 +1,15 @@
 package acp_test
 
 import (
+	"encoding/base64"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // TestMCPStartupNotice: @agentclientprotocol/codex-acp reports an MCP
@@ -53,5 +59,78 @@ func TestMCPStartupNotice(t *testing.T) {
 	)+endTurn)
 	if calls := callsOf(evs); len(calls) != 1 {
 		t.Errorf("calls %q, want the call", calls)
+	}
+}
+
+// results returns each completed tool_result as "output|is_error|exit_code".
+func results(evs []universal.Event) []string {
+	var got []string
+	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+		if it := ev.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindToolResult {
+			p := it.Content[0]
+			got = append(got, fmt.Sprintf("%s|%v|%s", p.Output, p.IsError, gjson.GetBytes(p.Metadata, "exit_code").Raw))
+		}
+	}
+	return got
+}
+
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+
+// TestAgentOwnedTerminal: ACP v2's agent-owned terminals (RFD "v2
+// Terminal Output", agentclientprotocol/agent-client-protocol at b7f0005,
+// docs/rfds/v2/terminal-output.mdx; the updates CodeBuddy's notes list
+// as non-standard): a tool call shows a terminal by its content {type:
+// terminal, terminalId}; terminal_update {terminalId, command, cwd,
+// output: {data}, exitStatus: {exitCode, signal}} upserts it (output a
+// replacement snapshot) and terminal_output_chunk {terminalId, data}
+// appends bytes (base64; a chunk may split a character); updates and the
+// reference come in either order. Both updates were agent.unparsed and
+// the command's output and exit code lost; they are the call's output
+// and exit code, as a client-owned terminal's are.
+func TestAgentOwnedTerminal(t *testing.T) {
+	evs := translateChecked(t, unstableSession(
+		// Referenced first, streamed, a character split across chunks.
+		`{"sessionUpdate":"tool_call","toolCallId":"c1","title":"make","kind":"execute","status":"in_progress","content":[{"type":"terminal","terminalId":"t1"}]}`,
+		`{"sessionUpdate":"terminal_update","terminalId":"t1","command":"make","cwd":"/w"}`,
+		`{"sessionUpdate":"terminal_output_chunk","terminalId":"t1","data":"`+b64("building\nh\xc3")+`"}`,
+		`{"sessionUpdate":"terminal_output_chunk","terminalId":"t1","data":"`+b64("\xa9\n")+`"}`,
+		`{"sessionUpdate":"terminal_update","terminalId":"t1","exitStatus":{"exitCode":2,"signal":null}}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed"}`,
+		// Updates first: the snapshot waits for the call that names it.
+		`{"sessionUpdate":"terminal_update","terminalId":"t2","command":"ls","output":{"data":"`+b64("a\n")+`"}}`,
+		`{"sessionUpdate":"terminal_output_chunk","terminalId":"t2","data":"`+b64("b\n")+`"}`,
+		`{"sessionUpdate":"tool_call","toolCallId":"c2","title":"Run","kind":"execute","status":"in_progress","content":[{"type":"terminal","terminalId":"t2"}]}`,
+		`{"sessionUpdate":"terminal_update","terminalId":"t2","output":{"data":"`+b64("a\nb\nc\n")+`"},"exitStatus":{"exitCode":0}}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"c2","status":"completed"}`,
+		// A running execute call without a terminal gets one no call names.
+		`{"sessionUpdate":"tool_call","toolCallId":"c3","title":"Run pwd","kind":"execute","status":"in_progress","rawInput":{"command":"pwd"}}`,
+		`{"sessionUpdate":"terminal_output_chunk","terminalId":"t3","data":"`+b64("/w\n")+`"}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"c3","status":"completed"}`,
+		// No call claims this one.
+		`{"sessionUpdate":"terminal_update","terminalId":"t4","command":"sleep 1","exitStatus":{"signal":"SIGTERM"}}`,
+		// CodeBuddy's end of the turn.
+		`{"sessionUpdate":"session_end","stopReason":"end_turn"}`,
+	)+endTurn)
+	if u := unparsed(evs); len(u) != 0 {
+		t.Fatalf("agent.unparsed %q", u)
+	}
+	want := []string{"building\nhé\n|true|2", "a\nb\nc\n|false|0", "/w\n|false|"}
+	if got := results(evs); !slices.Equal(got, want) {
+		t.Errorf("results %q, want %q", got, want)
+	}
+	if got := callsOf(evs); !slices.Equal(got, []string{"make execute", "Run execute", "Run pwd execute"}) {
+		t.Errorf("calls %q", got)
+	}
+	_, done := statusItems(evs, "terminal")
+	if len(done) != 1 || done[0].Content[0].Detail != "sleep 1" || md(done[0], "signal").Str != "SIGTERM" {
+		t.Errorf("unclaimed terminal: %+v", done)
+	}
+	// Malformed updates are reported.
+	evs = translateChecked(t, unstableSession(
+		`{"sessionUpdate":"terminal_output_chunk","terminalId":"t1","data":"%%%"}`,
+		`{"sessionUpdate":"terminal_update","command":"x"}`,
+	)+endTurn)
+	if u := unparsed(evs); len(u) != 2 {
+		t.Errorf("agent.unparsed %q, want 2", u)
 	}
 }

@@ -394,6 +394,7 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 		return dst // an update after the final status
 	}
 	t.merge(tl, u, full)
+	t.claimTerminals(tl)
 	switch tl.Status {
 	case "in_progress", "completed", "failed":
 		dst = t.resolveByOutcome(dst, tl, in.raw)
