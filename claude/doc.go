@@ -301,6 +301,15 @@
 // attributionSkill, attributionPlugin, attributionMcpServer,
 // attributionMcpTool, as attribution_agent, …) and the message's
 // diagnostics (why the call missed the prompt cache) when it has them.
+// system/init's fields are session.started metadata: model, cwd,
+// permission_mode (permissionMode; Qwen Code's permission_mode), tools,
+// mcp_servers, agents, skills, plugins, output_style, api_key_source,
+// slash_commands, capabilities (the control protocol's features, 2.1.2xx),
+// memory_paths, additional_directories, original_cwd, sandbox_enabled and
+// fast_mode_state, and the CLI's version as agent_version; the fields of
+// the terminal UI and the CLI's own plumbing (terminal_slash_commands,
+// messaging_socket_path, view_mode, analytics and feedback switches,
+// ultrathink and effort flags) are not carried.
 // A transcript's agent-setting entry (the agent the session runs as,
 // written before the session's first message) is session.started
 // metadata agent_setting. A transcript's title entries (ai-title, the
@@ -424,7 +433,7 @@
 // call of that tool that has neither a result nor a permission (none or
 // several: it stays unlinked). 2.1.332 writes what
 // 2.1.330 does, with a few more fields nothing here reads (sandbox_enabled
-// on init and on the initialize control_response; rowSource and sentAtMs on
+// on the initialize control_response; rowSource and sentAtMs on
 // transcript user entries; echoWireToolInputs and thread on api-request
 // entries).
 //
