@@ -63,7 +63,11 @@
 //     prompt lines (it prints no task_complete, 0.28 recorded: the process
 //     exits when the task completes, so universal.Exit with code 0 ends
 //     the open turn, in error after an error event; the end of input alone
-//     leaves it open). Lines that are not JSON (stderr merged into stdout)
+//     leaves it open). A line behind another program's text on the same
+//     line (a host that logs each event behind a label of its own, "event:
+//     {…}", a logger's prefix) is read from its first '{' when that is a
+//     whole event of a known type; the text before it is left out. Other
+//     lines that are not JSON (stderr merged into stdout)
 //     are kept and reported as the session's stderr, up to 64 KiB: the
 //     first line past that is an agent.unparsed, and session.ended's
 //     stderr_not_kept {lines, bytes} counts those not kept whole.
