@@ -495,7 +495,11 @@
 // thread timer or another program (event_msg injected_message {content,
 // source}; the model's copy is a <codex_message> block, injected context
 // by that rule) is the event copy of a user message, its source in the
-// text part's metadata ("source": "timer timer-1"). Tools are keyed by
+// text part's metadata ("source": "timer timer-1"); a thread timer of
+// pre-release builds, before that event, wrote its prompt as a
+// user_message that is one <timer_fired> block {id, trigger, delivery,
+// recurring, prompt, instructions}: the user message is its prompt, the
+// source "timer <id>". Tools are keyed by
 // call id: whichever of function_call/…_output, the *_end events and
 // item_completed tool items comes first makes the call and the result,
 // and the others add nothing — except a command output Codex cut for

@@ -56,3 +56,50 @@ func TestExecLabelledLines(t *testing.T) {
 		t.Errorf("stderr %q holds an event", stderr)
 	}
 }
+
+// TestRolloutTimerFired: before InjectedMessageEvent, Codex's thread
+// timers (pre-release builds) put their prompt into the thread as a user
+// message that is one <timer_fired> block {id, trigger, delivery,
+// recurring, prompt, instructions} (openai/codex: the core's
+// timer_prompt_input_item and its test timer_prompt_input_is_visible_user_input;
+// the TUI's replay test thread_timer_fired_renders_prompt_history, whose
+// EventMsg::UserMessage this is, and parse_timer_fired_user_message,
+// which shows the prompt alone), in the model history and as the
+// user_message event. The user message was the whole block, tags and
+// scheduler instructions kept; it is the prompt, the timer its source
+// ("timer timer-1", as injected_message names it). Lines written in those
+// shapes (no public rollout with one was found).
+func TestRolloutTimerFired(t *testing.T) {
+	const id = "01a30000-0000-7000-8000-000000000002"
+	const block = `<timer_fired>\n<id>timer-1</id>\n<trigger>delay 0s</trigger>\n<delivery>after-turn</delivery>\n<recurring>false</recurring>\n<prompt>\nGive me a random animal name.\n</prompt>\n<instructions>\nThis one-shot timer has already been removed from the schedule, so you do not need to call TimerDelete.\nDo not expose scheduler internals unless they matter to the user.\n</instructions>\n</timer_fired>`
+	lines := []string{
+		`{"timestamp":"2026-11-01T10:00:00.000Z","type":"session_meta","payload":{"id":"` + id + `","timestamp":"2026-11-01T10:00:00.000Z","cwd":"/home/dev/p","originator":"codex-tui","cli_version":"0.170.0-alpha.3","source":"cli","model_provider":"openai"}}`,
+		`{"timestamp":"2026-11-01T10:05:00.000Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}`,
+		`{"timestamp":"2026-11-01T10:05:00.010Z","type":"turn_context","payload":{"turn_id":"t1","cwd":"/home/dev/p","model":"gpt-5.5"}}`,
+		`{"timestamp":"2026-11-01T10:05:00.100Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"` + block + `"}]}}`,
+		`{"timestamp":"2026-11-01T10:05:00.110Z","type":"event_msg","payload":{"type":"user_message","message":"` + block + `\n","images":null,"local_images":[],"text_elements":[]}}`,
+		`{"timestamp":"2026-11-01T10:05:02.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Okapi."}]}}`,
+		`{"timestamp":"2026-11-01T10:05:02.010Z","type":"event_msg","payload":{"type":"agent_message","message":"Okapi."}}`,
+		`{"timestamp":"2026-11-01T10:05:02.100Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":"Okapi."}}`,
+	}
+	evs := runParsed(t, codex.FormatRollout, lines)
+	var users []string
+	for _, it := range golden.NewTranscript(evs).Items {
+		if it.Kind == universal.KindMessage && it.Role == universal.RoleUser {
+			users = append(users, it.Content[0].Text+" "+string(it.Content[0].Metadata))
+		}
+	}
+	want := `Give me a random animal name. {"source":"timer timer-1"}`
+	if len(users) != 1 || users[0] != want {
+		t.Errorf("user messages %q, want [%q]", users, want)
+	}
+	// A user's message that only quotes the tag stays as typed.
+	lines[4] = `{"timestamp":"2026-11-01T10:05:00.110Z","type":"event_msg","payload":{"type":"user_message","message":"what is <timer_fired>?","images":null}}`
+	lines[3] = `{"timestamp":"2026-11-01T10:05:00.100Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"what is <timer_fired>?"}]}}`
+	evs = runParsed(t, codex.FormatRollout, lines)
+	for _, it := range golden.NewTranscript(evs).Items {
+		if it.Kind == universal.KindMessage && it.Role == universal.RoleUser && it.Content[0].Text != "what is <timer_fired>?" {
+			t.Errorf("user message %q", it.Content[0].Text)
+		}
+	}
+}
