@@ -213,7 +213,23 @@
 // {status, output, …} are read as subagent_spawned {name: subagent_type,
 // task: description}, named by the session's running task call, and
 // subagent_state_update {state: status}, Grok's update in
-// _meta["x.ai/update"]; its other vendor kinds are ignored.
+// _meta["x.ai/update"]. A background task's end (task_completed
+// {task_snapshot {task_id, command, output, exit_code, signal, kind, …},
+// will_wake}, also on its own method _x.ai/task_completed) and a monitor's
+// line (monitor_event {task_id, description, event_text},
+// _x.ai/monitor_event) are status items labelled task_completed (detail
+// the output; task_id, tool_call_id, exit_code, signal, will_wake and the
+// task_snapshot in the metadata) and monitor_event (detail the line),
+// under the call that started the task while its turn runs
+// (_x.ai/task_backgrounded names the call of a task id of its own).
+// turn_completed {prompt_id, stop_reason, usage} ends the session's open
+// live turn when no prompt of the host waits for its response: the turns
+// Grok Build starts itself when a task's end or a monitor's line wakes it
+// have no session/prompt and no response (a response that comes after
+// it, on the agent's side alone, adds nothing); its usage is the turn's,
+// prompt_id and stop_reason in turn.ended's metadata. Their hidden
+// reminder, a user_message_chunk with _meta.hideFromScrollback, is a
+// system item, not a prompt. Its other vendor kinds are ignored.
 //
 // Plans: plan is a status item labelled plan, detail its entries as a
 // checklist ("[x] done", "[~] in progress", "[ ] pending", a line each), the

@@ -29,6 +29,7 @@ func (t *Translator) startTurn(dst []universal.Event, replay bool, src universal
 	}
 	dst, _ = t.w.StartTurn(dst, "", md, src, raw)
 	t.st.Turn = turnState{Open: true, Replay: replay}
+	t.st.GrokEnded = false
 	return dst
 }
 
@@ -226,6 +227,11 @@ func fileURIPath(uri string) string {
 // promptResult translates the response to session/prompt: the turn ends
 // as its stop reason says.
 func (t *Translator) promptResult(dst []universal.Event, in *input, result jsonscan.Value) []universal.Event {
+	if !t.st.Turn.Open && t.st.GrokEnded {
+		// Grok Build's turn_completed ended the turn already.
+		t.st.GrokEnded = false
+		return dst
+	}
 	dst = t.liveTurn(dst, in.raw)
 	dst = t.closeUser(dst, in.raw)
 	dst = t.closeMessages(dst, in.raw)
@@ -951,6 +957,17 @@ func (t *Translator) userChunk(dst []universal.Event, in *input, u jsonscan.Valu
 	}
 	if t.sub != nil {
 		return t.subUserChunk(dst, in, c, isText, text)
+	}
+	if u.Get("_meta.hideFromScrollback").Bool() {
+		// Grok Build's hidden reminder (a background task's end, a
+		// monitor's line: what wakes the agent for a turn it starts
+		// itself): the CLI's words to the model, not the user's.
+		dst = t.work(dst, in.raw)
+		dst = t.closeUser(dst, in.raw)
+		return t.w.Complete(dst, universal.Item{
+			ItemID: t.w.NewItemID(), Kind: universal.KindSystem, Role: universal.RoleSystem,
+			Content: t.blocks(nil, c),
+		}, agent, in.raw)
 	}
 	tr := &t.st.Turn
 	switch {

@@ -55,6 +55,12 @@ type state struct {
 	Ended []string `json:"ended,omitempty"`
 	// Terminals maps terminal ids to the toolCallId they serve.
 	Terminals map[string]string `json:"terminals,omitempty"`
+	// GrokTasks maps Grok Build's background task ids to the toolCallId
+	// of the call that started them (_x.ai/task_backgrounded).
+	GrokTasks map[string]string `json:"grok_tasks,omitempty"`
+	// GrokEnded: Grok Build's turn_completed ended the last turn; a
+	// prompt's response that follows adds nothing.
+	GrokEnded bool `json:"grok_ended,omitempty"`
 	// AgentTerminals are the agent-owned terminals (ACP v2) no call has
 	// claimed yet, by terminal id.
 	AgentTerminals map[string]*agentTerminal `json:"agent_terminals,omitempty"`
