@@ -229,7 +229,11 @@
 // it, on the agent's side alone, adds nothing); its usage is the turn's,
 // prompt_id and stop_reason in turn.ended's metadata. Their hidden
 // reminder, a user_message_chunk with _meta.hideFromScrollback, is a
-// system item, not a prompt. Its other vendor kinds are ignored.
+// system item, not a prompt. response_completed {usage} after each model
+// call is usage.updated scope call (its input_tokens leaves the cache's
+// reads and writes out, as Anthropic's do: the universal input is their
+// sum); a sub-agent's session's are not the session's. Its other vendor
+// kinds are ignored.
 //
 // Plans: plan is a status item labelled plan, detail its entries as a
 // checklist ("[x] done", "[~] in progress", "[ ] pending", a line each), the

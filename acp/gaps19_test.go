@@ -235,3 +235,30 @@ func TestGrokBackgroundTasks(t *testing.T) {
 		t.Errorf("%d usage events of the woken turn, want 1", n)
 	}
 }
+
+// TestGrokCallUsage: Grok Build reports each model call's usage on
+// _x.ai/session_notification as response_completed {usage {input_tokens,
+// output_tokens, cache_read_input_tokens, cache_creation_input_tokens,
+// reasoning_tokens}} (a public project's test quotes the line as measured
+// 2026-08-16, with no cost; others' notes measure that its input_tokens
+// leaves the cache out, 64 + 34688 cached = 34752 in context, and that
+// turn_completed's usage sums the turn's calls; the index names none of
+// the repositories). It was ignored; it is usage.updated scope call, the
+// input the sum. A sub-agent session's calls are not the session's.
+func TestGrokCallUsage(t *testing.T) {
+	evs := translateChecked(t, grokSession(
+		`root-1 {"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"ok"}}`,
+		`x root-1 {"sessionUpdate":"response_completed","usage":{"input_tokens":1048,"output_tokens":22,"cache_read_input_tokens":10240,"cache_creation_input_tokens":0,"reasoning_tokens":0}}`,
+		`x child-9 {"sessionUpdate":"response_completed","usage":{"input_tokens":5,"output_tokens":5}}`,
+	))
+	var got []string
+	for _, ev := range golden.OfType(evs, universal.TypeUsageUpdated) {
+		d := ev.Data.(*universal.UsageUpdated)
+		if d.Scope == universal.ScopeCall {
+			got = append(got, fmt.Sprintf("%d %d %d", *d.Usage.InputTokens, *d.Usage.OutputTokens, *d.Usage.CachedInputTokens))
+		}
+	}
+	if !slices.Equal(got, []string{"11288 22 10240"}) {
+		t.Errorf("call usage %q", got)
+	}
+}

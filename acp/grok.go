@@ -1,6 +1,8 @@
 package acp
 
 import (
+	"strconv"
+
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
@@ -53,6 +55,8 @@ func (t *Translator) grokNotification(dst []universal.Event, in *input, params j
 		return dst
 	case "turn_completed":
 		return t.grokTurnCompleted(dst, in, params.Get("sessionId").Str, u)
+	case "response_completed":
+		return t.grokCallUsage(dst, in, params.Get("sessionId").Str, u)
 	}
 	if kind != "subagent_spawned" && kind != "subagent_finished" {
 		return dst
@@ -201,4 +205,27 @@ func (t *Translator) grokTurnCompleted(dst []universal.Event, in *input, sid str
 	dst = t.endTurn(dst, status, mdb, agent, in.raw)
 	t.st.GrokEnded = true
 	return dst
+}
+
+// grokCallUsage translates Grok Build's response_completed {usage
+// {input_tokens, output_tokens, cache_read_input_tokens,
+// cache_creation_input_tokens, reasoning_tokens}}, sent after each model
+// call (turn_completed's usage sums a turn's calls): usage.updated scope
+// call. Its input_tokens leaves out the cache's reads and writes, as
+// Anthropic's do, so the universal input is their sum. A sub-agent's
+// session's calls are the sub-agent's.
+func (t *Translator) grokCallUsage(dst []universal.Event, in *input, sid string, u jsonscan.Value) []universal.Event {
+	us := u.Sub("usage")
+	if !us.IsObject() || sid != "" && (!t.st.Sessions[sid] || t.subCall(sid) != nil) {
+		return dst
+	}
+	get := func(k string) gjson.Result {
+		v := us.Get(k)
+		if k == "input_tokens" && v.Type == gjson.Number {
+			n := v.Int() + us.Get("cache_read_input_tokens").Int() + us.Get("cache_creation_input_tokens").Int()
+			return gjson.Result{Type: gjson.Number, Num: float64(n), Raw: strconv.FormatInt(n, 10)}
+		}
+		return v
+	}
+	return t.usageOf(dst, get, universal.ScopeCall, nil, in.raw)
 }
