@@ -479,8 +479,15 @@
 // entries of a sub-agent file read after a main transcript that no call of
 // that transcript spawned (its agentId named by no result, its first
 // prompt given by no Agent/Task call): 2.0.x's cache warmup conversations
-// ("Warmup"), a compaction agent's file. Read on its own, without a main
-// file before it, a sub-agent file is translated. System
+// ("Warmup"), a compaction agent's file, and also a Workflow run's agents
+// (subagents/workflows/<runId>/agent-<id>.jsonl, 2.1.2xx and later): the
+// Workflow call's result names the run (toolUseResult {status:
+// async_launched, taskType: local_workflow, runId}), not its agents, whose
+// files tell no run or call (their .meta.json has no toolUseId; the run's
+// journal.jsonl names agents by key and agentId, not the run) and whose
+// prompts the run's script wrote, so that the run is only in the file's
+// directory, which a translator does not see. Read on its own, without a
+// main file before it, a sub-agent file is translated. System
 // subtypes: status, thinking_tokens, hook_started, hook_progress,
 // hook_response without a context for the model, stop_hook_summary, task_progress, task_updated,
 // task_summary, post_turn_summary (a digest of the turn for a host's
