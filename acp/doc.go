@@ -173,7 +173,9 @@
 //
 // Sub-agents: ACP has no standard for them. An update whose _meta names a
 // parent call (_meta.claudeCode.parentToolUseId, _meta.parentToolUseId,
-// _meta.parentToolCallId) that this session knows goes under that call:
+// _meta.parentToolCallId, an agent's namespaced
+// _meta["<domain>/parentToolCallId"], as CodeBuddy's
+// "codebuddy.ai/parentToolCallId") that this session knows goes under that call:
 // the call becomes a task, and the sub-agent's messages (and the empty
 // message its calls need) have the call as parent. An update of a session
 // the host did not open (Kiro CLI runs each sub-agent in a session of its

@@ -702,6 +702,17 @@ func (t *Translator) parentCall(u jsonscan.Value) *tool {
 	if id == "" {
 		id = u.Get("_meta.parentToolCallId").Str
 	}
+	if id == "" {
+		// Another agent's namespaced key, "<domain>/parentToolCallId"
+		// (CodeBuddy's "codebuddy.ai/parentToolCallId" on its
+		// sub-agents' messages and calls), as with the tool's name.
+		u.Sub("_meta").Members(func(k string, v jsonscan.Value) bool {
+			if strings.HasSuffix(k, "/parentToolCallId") && v.Type() == gjson.String {
+				id = v.Str()
+			}
+			return id == ""
+		})
+	}
 	if id == "" || id == u.Get("toolCallId").Str {
 		return t.sub
 	}

@@ -262,3 +262,43 @@ func TestGrokCallUsage(t *testing.T) {
 		t.Errorf("call usage %q", got)
 	}
 }
+
+// TestCodeBuddySubagentParent: CodeBuddy (codebuddy --acp; the CLI in
+// @tencent-ai/agent-sdk 0.3.201, cli/dist/codebuddy-headless.js) names
+// the call a sub-agent runs under on the sub-agent's streamed and
+// history updates as _meta["codebuddy.ai/parentToolCallId"] (its ACP
+// agent sets it from the event's parentToolUseId), in its own namespace
+// as it names tools ("codebuddy.ai/toolName"). The sub-agent's text and
+// calls went into the session's own response; they go under the Task
+// call. Lines in the bundle's shapes, values made up.
+func TestCodeBuddySubagentParent(t *testing.T) {
+	sub := `"_meta":{"codebuddy.ai/parentToolCallId":"call_task","codebuddy.ai/messageId":"m2"}`
+	evs := translateChecked(t, strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Delegating."}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"call_task","title":"Task","kind":"other","status":"pending","rawInput":{"description":"count","prompt":"Count the files","subagent_type":"general-purpose"},"_meta":{"codebuddy.ai/toolName":"Task"}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_task","status":"in_progress"}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Listing."},` + sub + `}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"call_ls","title":"Bash","kind":"execute","status":"pending","rawInput":{"command":"ls"},` + sub + `}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_ls","status":"completed","content":[{"type":"content","content":{"type":"text","text":"a\nb"}}]}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_task","status":"completed","content":[{"type":"content","content":{"type":"text","text":"2 files."}}]}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"There are 2."}}}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
+	}, "\n")+"\n")
+	if u := unparsed(evs); len(u) != 0 {
+		t.Fatalf("agent.unparsed %q", u)
+	}
+	got := itemTree(evs)
+	want := []string{
+		`message "Delegating." under -1`,
+		`tool_call "Task" under 0`,
+		`message "Listing." under 1`,
+		`tool_call "Bash" under 2`,
+		`tool_result "a\nb" under 2`,
+		`tool_result "2 files." under 0`,
+		`message "There are 2." under -1`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("items\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
