@@ -156,10 +156,26 @@
 // the change left out, not a minimal diff); image content an image part;
 // a read or edit without those gets a file_ref per file it names. A call
 // that never gets a final status (after a cancel) has no result.
+// ACP v2's agent-owned terminals (RFD "v2 Terminal Output"; CodeBuddy
+// sends them on v1 too) are a call's terminal as well: terminal_update
+// {terminalId, command, cwd, output: {data}, exitStatus} (an upsert whose
+// output replaces the text so far) and terminal_output_chunk {terminalId,
+// data} (appended; data base64 bytes, a character split across chunks
+// waits for its end) go to the call whose content names the terminal
+// ({type: terminal, terminalId}, before or after them), else to the latest
+// running execute call; a terminal no call claims by the turn's end is a
+// status item labelled terminal (its command, output and exit status in
+// the metadata).
+// @agentclientprotocol/codex-acp's report of an MCP server that failed to
+// start, a failed tool_call "mcp__<server>__startup" (toolCallId
+// "mcp_startup.<server>"), is no call the model made: it is a status item
+// labelled notice, detail its text, "mcp_server" the server.
 //
 // Sub-agents: ACP has no standard for them. An update whose _meta names a
 // parent call (_meta.claudeCode.parentToolUseId, _meta.parentToolUseId,
-// _meta.parentToolCallId) that this session knows goes under that call:
+// _meta.parentToolCallId, an agent's namespaced
+// _meta["<domain>/parentToolCallId"], as CodeBuddy's
+// "codebuddy.ai/parentToolCallId") that this session knows goes under that call:
 // the call becomes a task, and the sub-agent's messages (and the empty
 // message its calls need) have the call as parent. An update of a session
 // the host did not open (Kiro CLI runs each sub-agent in a session of its
@@ -199,7 +215,27 @@
 // {status, output, …} are read as subagent_spawned {name: subagent_type,
 // task: description}, named by the session's running task call, and
 // subagent_state_update {state: status}, Grok's update in
-// _meta["x.ai/update"]; its other vendor kinds are ignored.
+// _meta["x.ai/update"]. A background task's end (task_completed
+// {task_snapshot {task_id, command, output, exit_code, signal, kind, …},
+// will_wake}, also on its own method _x.ai/task_completed) and a monitor's
+// line (monitor_event {task_id, description, event_text},
+// _x.ai/monitor_event) are status items labelled task_completed (detail
+// the output; task_id, tool_call_id, exit_code, signal, will_wake and the
+// task_snapshot in the metadata) and monitor_event (detail the line),
+// under the call that started the task while its turn runs
+// (_x.ai/task_backgrounded names the call of a task id of its own).
+// turn_completed {prompt_id, stop_reason, usage} ends the session's open
+// live turn when no prompt of the host waits for its response: the turns
+// Grok Build starts itself when a task's end or a monitor's line wakes it
+// have no session/prompt and no response (a response that comes after
+// it, on the agent's side alone, adds nothing); its usage is the turn's,
+// prompt_id and stop_reason in turn.ended's metadata. Their hidden
+// reminder, a user_message_chunk with _meta.hideFromScrollback, is a
+// system item, not a prompt. response_completed {usage} after each model
+// call is usage.updated scope call (its input_tokens leaves the cache's
+// reads and writes out, as Anthropic's do: the universal input is their
+// sum); a sub-agent's session's are not the session's. Its other vendor
+// kinds are ignored.
 //
 // Plans: plan is a status item labelled plan, detail its entries as a
 // checklist ("[x] done", "[~] in progress", "[ ] pending", a line each), the
@@ -336,7 +372,8 @@
 // which the protocol says a peer must ignore), craft/drainMidTurnQueue
 // (a non-standard request real agents send, answered "method not found")
 // and qwen/notify/session/mode-update (Qwen Code's copy of the
-// current_mode_update it also sends).
+// current_mode_update it also sends), and CodeBuddy's session_end update
+// {stopReason} (the prompt's response that follows says the same).
 // session/cancel is read (the turn ends when the prompt's response says).
 // The unstable notice update is a status item labelled notice. The
 // unstable updates in a shape or of a value the unstable schema does not

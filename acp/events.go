@@ -29,6 +29,7 @@ func (t *Translator) startTurn(dst []universal.Event, replay bool, src universal
 	}
 	dst, _ = t.w.StartTurn(dst, "", md, src, raw)
 	t.st.Turn = turnState{Open: true, Replay: replay}
+	t.st.GrokEnded = false
 	return dst
 }
 
@@ -37,6 +38,7 @@ func (t *Translator) endTurn(dst []universal.Event, status universal.TurnStatus,
 	if !t.st.Turn.Open {
 		return dst
 	}
+	dst = t.flushTerminals(dst, raw)
 	dst = t.closeUser(dst, raw)
 	dst = t.closeMessages(dst, raw)
 	dst = t.closeCalls(dst, raw)
@@ -225,6 +227,11 @@ func fileURIPath(uri string) string {
 // promptResult translates the response to session/prompt: the turn ends
 // as its stop reason says.
 func (t *Translator) promptResult(dst []universal.Event, in *input, result jsonscan.Value) []universal.Event {
+	if !t.st.Turn.Open && t.st.GrokEnded {
+		// Grok Build's turn_completed ended the turn already.
+		t.st.GrokEnded = false
+		return dst
+	}
 	dst = t.liveTurn(dst, in.raw)
 	dst = t.closeUser(dst, in.raw)
 	dst = t.closeMessages(dst, in.raw)
@@ -376,6 +383,12 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 		return t.compactionSummaryChunk(dst, in, u)
 	case "subagent_spawned", "subagent_state_update", "subagent_update":
 		return t.subagentUpdate(dst, in, kind, u)
+	case "terminal_update", "terminal_output_chunk":
+		return t.terminalUpdate(dst, in, u, kind == "terminal_output_chunk")
+	case "session_end":
+		// CodeBuddy's end of a prompt's turn {stopReason}, before the
+		// prompt's response, which says the same.
+		return dst
 	}
 	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w %q", errUnknownKind, kind), in.raw)
 }
@@ -689,6 +702,17 @@ func (t *Translator) parentCall(u jsonscan.Value) *tool {
 	if id == "" {
 		id = u.Get("_meta.parentToolCallId").Str
 	}
+	if id == "" {
+		// Another agent's namespaced key, "<domain>/parentToolCallId"
+		// (CodeBuddy's "codebuddy.ai/parentToolCallId" on its
+		// sub-agents' messages and calls), as with the tool's name.
+		u.Sub("_meta").Members(func(k string, v jsonscan.Value) bool {
+			if strings.HasSuffix(k, "/parentToolCallId") && v.Type() == gjson.String {
+				id = v.Str()
+			}
+			return id == ""
+		})
+	}
 	if id == "" || id == u.Get("toolCallId").Str {
 		return t.sub
 	}
@@ -944,6 +968,17 @@ func (t *Translator) userChunk(dst []universal.Event, in *input, u jsonscan.Valu
 	}
 	if t.sub != nil {
 		return t.subUserChunk(dst, in, c, isText, text)
+	}
+	if u.Get("_meta.hideFromScrollback").Bool() {
+		// Grok Build's hidden reminder (a background task's end, a
+		// monitor's line: what wakes the agent for a turn it starts
+		// itself): the CLI's words to the model, not the user's.
+		dst = t.work(dst, in.raw)
+		dst = t.closeUser(dst, in.raw)
+		return t.w.Complete(dst, universal.Item{
+			ItemID: t.w.NewItemID(), Kind: universal.KindSystem, Role: universal.RoleSystem,
+			Content: t.blocks(nil, c),
+		}, agent, in.raw)
 	}
 	tr := &t.st.Turn
 	switch {

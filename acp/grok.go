@@ -1,6 +1,8 @@
 package acp
 
 import (
+	"strconv"
+
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
@@ -14,6 +16,12 @@ import (
 const (
 	mGrokNotification = "_x.ai/session_notification"
 	mGrokUpdate       = "_x.ai/session/update"
+	// Methods of their own for a background task's end and a monitor's
+	// line, in the same envelope; the task's move to the background
+	// names the call it came from.
+	mGrokTaskCompleted    = "_x.ai/task_completed"
+	mGrokMonitorEvent     = "_x.ai/monitor_event"
+	mGrokTaskBackgrounded = "_x.ai/task_backgrounded"
 )
 
 // grokNotification translates Grok Build's vendor session notifications.
@@ -39,6 +47,17 @@ const (
 func (t *Translator) grokNotification(dst []universal.Event, in *input, params jsonscan.Value) []universal.Event {
 	u := params.Sub("update")
 	kind := u.Get("sessionUpdate").Str
+	switch kind {
+	case "task_completed", "monitor_event":
+		return t.grokTask(dst, in, kind, u)
+	case "task_backgrounded":
+		t.grokBackgrounded(u)
+		return dst
+	case "turn_completed":
+		return t.grokTurnCompleted(dst, in, params.Get("sessionId").Str, u)
+	case "response_completed":
+		return t.grokCallUsage(dst, in, params.Get("sessionId").Str, u)
+	}
 	if kind != "subagent_spawned" && kind != "subagent_finished" {
 		return dst
 	}
@@ -74,4 +93,139 @@ func (t *Translator) grokNotification(dst []universal.Event, in *input, params j
 	u.AddTo(&meta, "x.ai/update")
 	o.RawBytes("_meta", meta.Bytes())
 	return t.sessionUpdate(dst, in, params.Get("sessionId").Str, jsonscan.Wrap(gjson.ParseBytes(o.Bytes())))
+}
+
+// grokBackgrounded records which call a background task came from:
+// _x.ai/task_backgrounded {tool_call_id, task_id, command, output_file,
+// description, …} (the task id is a new one, or the call's own when a
+// command ran past its foreground budget), read in its update or in its
+// params.
+func (t *Translator) grokBackgrounded(u jsonscan.Value) {
+	task, call := u.Get("task_id").String(), u.Get("tool_call_id").String()
+	if task == "" || call == "" || task == call {
+		return
+	}
+	if t.st.GrokTasks == nil {
+		t.st.GrokTasks = map[string]string{}
+	}
+	if len(t.st.GrokTasks) >= 1024 {
+		clear(t.st.GrokTasks) // bounded: a session of endless tasks
+	}
+	t.st.GrokTasks[t.copy(task)] = t.copy(call)
+}
+
+// grokTask translates the end of a background task (task_completed
+// {task_snapshot {task_id, command, cwd, output, truncated, exit_code,
+// signal, kind: bash|monitor, explicitly_killed, description, …},
+// will_wake}) and a monitor's line (monitor_event {task_id, description,
+// event_text}), which Grok Build sends after the call that started the
+// task answered (BackgroundTaskStarted, Monitor): a status item labelled
+// with the kind, detail the output or the line, under the call while its
+// turn runs; its metadata the task id, the call's id when known, the exit
+// code and signal, will_wake and the snapshot (task_snapshot).
+func (t *Translator) grokTask(dst []universal.Event, in *input, kind string, u jsonscan.Value) []universal.Event {
+	snap := u
+	detail := u.Get("event_text").Str
+	if kind == "task_completed" {
+		snap = u.Sub("task_snapshot")
+		if !snap.IsObject() {
+			snap = u // older builds: the snapshot's fields in the update
+		}
+		detail = snap.Get("output").Str
+	}
+	task := snap.Get("task_id").String()
+	call := task
+	if c, ok := t.st.GrokTasks[task]; ok {
+		call = c
+	}
+	var md jsonw.Object
+	md.OptString("task_id", task)
+	parent := ""
+	if tl := t.st.Tools[call]; tl != nil {
+		parent = tl.Call
+		md.String("tool_call_id", call)
+	} else if call != task {
+		md.String("tool_call_id", call)
+	}
+	if kind == "task_completed" {
+		if c := snap.Get("exit_code"); c.Type == gjson.Number {
+			md.Int("exit_code", c.Int())
+		}
+		if s := snap.Get("signal"); s.Type == gjson.String {
+			md.String("signal", s.Str)
+		}
+		if w := u.Get("will_wake"); w.IsBool() {
+			md.Bool("will_wake", w.Bool())
+		}
+		if snap.IsObject() && snap.Raw() != u.Raw() {
+			snap.AddTo(&md, "task_snapshot")
+		}
+	} else {
+		md.OptString("description", u.Get("description").Str)
+	}
+	return t.status(dst, kind, detail, md.Bytes(), parent, in.raw)
+}
+
+// grokTurnCompleted translates Grok Build's turn_completed {prompt_id,
+// stop_reason, usage, elapsed_ms}, the end of each of the session's
+// turns. A prompt the host sent ends with its response, which says the
+// same; a turn Grok Build starts itself (a background task's or
+// sub-agent's end, a monitor's line wakes the agent: no session/prompt,
+// no response) ends only here. So it ends the session's open live turn
+// when no prompt of the host waits for its response (on the agent's side
+// alone, a response that comes after it then adds nothing): by its stop
+// reason, as a response would, with its usage (scope turn). A sub-agent's
+// session's turn_completed is the sub-agent's.
+func (t *Translator) grokTurnCompleted(dst []universal.Event, in *input, sid string, u jsonscan.Value) []universal.Event {
+	if !t.st.Turn.Open || t.st.Turn.Replay || sid != "" && (!t.st.Sessions[sid] || t.subCall(sid) != nil) {
+		return dst
+	}
+	for _, r := range t.st.Requests {
+		if r.Method == mPrompt {
+			return dst // the prompt's response ends the turn
+		}
+	}
+	dst = t.closeUser(dst, in.raw)
+	dst = t.closeMessages(dst, in.raw)
+	reason := u.Get("stop_reason").String()
+	status := universal.TurnCompleted
+	if reason == "cancelled" || reason != "end_turn" && t.st.Turn.Cancelled {
+		status = universal.TurnInterrupted
+	}
+	if us := u.Sub("usage"); us.IsObject() {
+		dst = t.usage(dst, us, universal.ScopeTurn, nil, in.raw)
+	}
+	var md jsonw.Object
+	md.OptString("stop_reason", t.copy(reason)).OptString("prompt_id", t.copy(u.Get("prompt_id").String()))
+	var mdb []byte
+	if md.Len() > 0 {
+		mdb = md.Bytes()
+	}
+	t.st.Failed = false
+	dst = t.endTurn(dst, status, mdb, agent, in.raw)
+	t.st.GrokEnded = true
+	return dst
+}
+
+// grokCallUsage translates Grok Build's response_completed {usage
+// {input_tokens, output_tokens, cache_read_input_tokens,
+// cache_creation_input_tokens, reasoning_tokens}}, sent after each model
+// call (turn_completed's usage sums a turn's calls): usage.updated scope
+// call. Its input_tokens leaves out the cache's reads and writes, as
+// Anthropic's do, so the universal input is their sum. A sub-agent's
+// session's calls are the sub-agent's.
+func (t *Translator) grokCallUsage(dst []universal.Event, in *input, sid string, u jsonscan.Value) []universal.Event {
+	us := u.Sub("usage")
+	if !us.IsObject() || sid != "" && (!t.st.Sessions[sid] || t.subCall(sid) != nil) {
+		return dst
+	}
+	get := func(k string) gjson.Result {
+		v := us.Get(k)
+		if k == "input_tokens" && v.Type == gjson.Number {
+			n := v.Int() + us.Get("cache_read_input_tokens").Int() + us.Get("cache_creation_input_tokens").Int()
+			return gjson.Result{Type: gjson.Number, Num: float64(n), Raw: strconv.FormatInt(n, 10)}
+		}
+		return v
+	}
+	return t.usageOf(dst, get, universal.ScopeCall, nil, in.raw)
 }

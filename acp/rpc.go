@@ -147,8 +147,15 @@ func (t *Translator) notification(dst []universal.Event, in *input, method strin
 		return dst
 	case method == mKiroToolChunk && in.dir == universal.Out:
 		return t.kiroToolChunk(dst, in)
-	case (method == mGrokNotification || method == mGrokUpdate) && in.dir == universal.Out:
+	case (method == mGrokNotification || method == mGrokUpdate || method == mGrokTaskCompleted ||
+		method == mGrokMonitorEvent) && in.dir == universal.Out:
 		return t.grokNotification(dst, in, params)
+	case method == mGrokTaskBackgrounded && in.dir == universal.Out:
+		if u := params.Sub("update"); u.IsObject() {
+			params = u
+		}
+		t.grokBackgrounded(params)
+		return dst
 	case ignoredMethods[method] || extension(method):
 		return dst
 	case in.dir == universal.Out:

@@ -55,6 +55,15 @@ type state struct {
 	Ended []string `json:"ended,omitempty"`
 	// Terminals maps terminal ids to the toolCallId they serve.
 	Terminals map[string]string `json:"terminals,omitempty"`
+	// GrokTasks maps Grok Build's background task ids to the toolCallId
+	// of the call that started them (_x.ai/task_backgrounded).
+	GrokTasks map[string]string `json:"grok_tasks,omitempty"`
+	// GrokEnded: Grok Build's turn_completed ended the last turn; a
+	// prompt's response that follows adds nothing.
+	GrokEnded bool `json:"grok_ended,omitempty"`
+	// AgentTerminals are the agent-owned terminals (ACP v2) no call has
+	// claimed yet, by terminal id.
+	AgentTerminals map[string]*agentTerminal `json:"agent_terminals,omitempty"`
 	// User is the open user message item being streamed by chunks.
 	User string `json:"user,omitempty"`
 	// Seq numbers permission and question ids.
@@ -180,6 +189,9 @@ type tool struct {
 	HasTerminal bool   `json:"has_terminal,omitempty"`
 	ExitCode    *int64 `json:"exit_code,omitempty"`
 	Signal      string `json:"signal,omitempty"`
+	// TermTail holds the bytes of an agent-owned terminal's output that
+	// end in the middle of a character.
+	TermTail []byte `json:"term_tail,omitempty"`
 	// Files are the files the client read or wrote for the call.
 	Files []fileOp `json:"files,omitempty"`
 	// Meta is the call's _meta (JSON text), the last one seen.

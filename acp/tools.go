@@ -384,11 +384,17 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 		// of a new turn; kept whole as a status item.
 		return t.status(dst, "tool_call_update_after_turn", id, t.rawObject("update", u), "", in.raw)
 	}
+	if full && t.st.Tools[u.Get("toolCallId").String()] == nil {
+		if server, ok := mcpStartup(u); ok {
+			return t.mcpStartupNotice(dst, in, u, server)
+		}
+	}
 	tl, dst := t.lookupTool(dst, in, u)
 	if tl.Done {
 		return dst // an update after the final status
 	}
 	t.merge(tl, u, full)
+	t.claimTerminals(tl)
 	switch tl.Status {
 	case "in_progress", "completed", "failed":
 		dst = t.resolveByOutcome(dst, tl, in.raw)
@@ -403,6 +409,37 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 		return t.completeResult(dst, tl, t.content(tl, u), in.raw)
 	}
 	return dst
+}
+
+// mcpStartup reports whether a tool_call is @agentclientprotocol/codex-acp's
+// report of an MCP server that failed to start or whose start was
+// cancelled (CodexEventHandler.createMcpStartupToolCallUpdate: toolCallId
+// "mcp_startup.<server, URI-encoded>", title "mcp__<server>__startup",
+// kind other, status failed, its text "[codex-acp forwarded startup
+// error] MCP server `…` failed to start: …"), and the server's name: a
+// diagnostic of the session's setup shown as a call, not a call the model
+// made.
+func mcpStartup(u jsonscan.Value) (string, bool) {
+	if !strings.HasPrefix(u.Get("toolCallId").Str, "mcp_startup.") || u.Get("status").Str != "failed" {
+		return "", false
+	}
+	server, ok := strings.CutPrefix(u.Get("title").Str, "mcp__")
+	if !ok {
+		return "", false
+	}
+	server, ok = strings.CutSuffix(server, "__startup")
+	return server, ok && server != ""
+}
+
+// mcpStartupNotice translates codex-acp's MCP startup report (see
+// mcpStartup) as the notice it is: a status item labelled notice, detail
+// its text, the server, toolCallId and content in its metadata.
+func (t *Translator) mcpStartupNotice(dst []universal.Event, in *input, u jsonscan.Value, server string) []universal.Event {
+	var tl tool
+	text := t.output(&tl, u.Sub("content"))
+	var md jsonw.Object
+	md.String("mcp_server", server).String("status", "failed").Raw("toolCallId", u.Sub("toolCallId").Raw()).Raw("content", u.Sub("content").Raw())
+	return t.status(dst, "notice", text, md.Bytes(), "", in.raw)
 }
 
 // content returns a call's content collection, which merge took from

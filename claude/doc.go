@@ -301,6 +301,15 @@
 // attributionSkill, attributionPlugin, attributionMcpServer,
 // attributionMcpTool, as attribution_agent, …) and the message's
 // diagnostics (why the call missed the prompt cache) when it has them.
+// system/init's fields are session.started metadata: model, cwd,
+// permission_mode (permissionMode; Qwen Code's permission_mode), tools,
+// mcp_servers, agents, skills, plugins, output_style, api_key_source,
+// slash_commands, capabilities (the control protocol's features, 2.1.2xx),
+// memory_paths, additional_directories, original_cwd, sandbox_enabled and
+// fast_mode_state, and the CLI's version as agent_version; the fields of
+// the terminal UI and the CLI's own plumbing (terminal_slash_commands,
+// messaging_socket_path, view_mode, analytics and feedback switches,
+// ultrathink and effort flags) are not carried.
 // A transcript's agent-setting entry (the agent the session runs as,
 // written before the session's first message) is session.started
 // metadata agent_setting. A transcript's title entries (ai-title, the
@@ -424,7 +433,7 @@
 // call of that tool that has neither a result nor a permission (none or
 // several: it stays unlinked). 2.1.332 writes what
 // 2.1.330 does, with a few more fields nothing here reads (sandbox_enabled
-// on init and on the initialize control_response; rowSource and sentAtMs on
+// on the initialize control_response; rowSource and sentAtMs on
 // transcript user entries; echoWireToolInputs and thread on api-request
 // entries).
 //
@@ -470,8 +479,15 @@
 // entries of a sub-agent file read after a main transcript that no call of
 // that transcript spawned (its agentId named by no result, its first
 // prompt given by no Agent/Task call): 2.0.x's cache warmup conversations
-// ("Warmup"), a compaction agent's file. Read on its own, without a main
-// file before it, a sub-agent file is translated. System
+// ("Warmup"), a compaction agent's file, and also a Workflow run's agents
+// (subagents/workflows/<runId>/agent-<id>.jsonl, 2.1.2xx and later): the
+// Workflow call's result names the run (toolUseResult {status:
+// async_launched, taskType: local_workflow, runId}), not its agents, whose
+// files tell no run or call (their .meta.json has no toolUseId; the run's
+// journal.jsonl names agents by key and agentId, not the run) and whose
+// prompts the run's script wrote, so that the run is only in the file's
+// directory, which a translator does not see. Read on its own, without a
+// main file before it, a sub-agent file is translated. System
 // subtypes: status, thinking_tokens, hook_started, hook_progress,
 // hook_response without a context for the model, stop_hook_summary, task_progress, task_updated,
 // task_summary, post_turn_summary (a digest of the turn for a host's

@@ -106,6 +106,13 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 		apiKeySource
 		claudeVersion
 		qwenVersion
+		slashCommands
+		capabilities
+		memoryPaths
+		additionalDirs
+		originalCwd
+		sandboxEnabled
+		fastModeState
 		nFields
 	)
 	var f [nFields]jsonscan.Value
@@ -118,7 +125,8 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 			i = cwd
 		case "session_id":
 			i = sessionID
-		case "permissionMode":
+		case "permissionMode", "permission_mode":
+			// Qwen Code writes permission_mode.
 			i = permissionMode
 		case "tools":
 			i = tools
@@ -138,6 +146,20 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 			i = claudeVersion
 		case "qwen_code_version":
 			i = qwenVersion
+		case "slash_commands":
+			i = slashCommands
+		case "capabilities":
+			i = capabilities
+		case "memory_paths":
+			i = memoryPaths
+		case "additional_directories":
+			i = additionalDirs
+		case "original_cwd":
+			i = originalCwd
+		case "sandbox_enabled":
+			i = sandboxEnabled
+		case "fast_mode_state":
+			i = fastModeState
 		}
 		if i >= 0 && !f[i].Exists() {
 			f[i] = v
@@ -161,7 +183,11 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 			[2]string{"tools", f[tools].Compacted()}, [2]string{"mcp_servers", f[mcpServers].Compacted()},
 			[2]string{"agents", f[agents].Compacted()}, [2]string{"skills", f[skills].Compacted()},
 			[2]string{"plugins", f[plugins].Compacted()}, [2]string{"output_style", f[outputStyle].Compacted()},
-			[2]string{"api_key_source", f[apiKeySource].Compacted()})
+			[2]string{"api_key_source", f[apiKeySource].Compacted()},
+			[2]string{"slash_commands", f[slashCommands].Compacted()}, [2]string{"capabilities", f[capabilities].Compacted()},
+			[2]string{"memory_paths", f[memoryPaths].Compacted()}, [2]string{"additional_directories", f[additionalDirs].Compacted()},
+			[2]string{"original_cwd", f[originalCwd].Compacted()}, [2]string{"sandbox_enabled", f[sandboxEnabled].Compacted()},
+			[2]string{"fast_mode_state", f[fastModeState].Compacted()})
 		dst = t.w.BeginClean(dst, md, universal.SourceAgent, t.raw)
 	}
 	if t.s.Cwd == "" {

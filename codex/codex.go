@@ -212,6 +212,11 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	// it; cleaning never changes ASCII bytes, so the line is trimmed and
 	// told noise or JSON on the bytes as they came.
 	line := trimLeft(m.Data)
+	if t.format == FormatExec && len(line) > 0 && line[0] != '{' {
+		if obj, ok := t.labelled(line); ok {
+			m.Data, line = obj, obj
+		}
+	}
 	if t.format == FormatExec && (len(line) == 0 || line[0] != '{') {
 		// Lines on stdout that are not JSON: Codex's stderr merged into
 		// stdout. They are kept as the session's stderr.
@@ -251,6 +256,35 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		return t.rollout(dst, &c, r)
 	}
 	return t.rpc(dst, &c, r)
+}
+
+// labelled returns the JSON object a line of codex exec --json holds
+// behind another program's text on the same line: a host that logs each
+// event behind a label of its own ("event: {"type":"thread.started",…}"),
+// a logger's prefix. The object is read when it starts at the line's
+// first '{', runs to its end and is an exec event (a known type); the
+// text before it is not Codex's and is left out. Otherwise the line is
+// stderr, as other text is.
+func (t *Translator) labelled(line []byte) ([]byte, bool) {
+	i := bytes.IndexByte(line, '{')
+	if i <= 0 {
+		return nil, false
+	}
+	obj := trimSpace(line[i:])
+	if _, ok := t.scan.ScanClean(obj); !ok || !t.scan.Root().IsObject() || !execType(t.scan.Root().Get("type").Str) {
+		return nil, false
+	}
+	return obj, true
+}
+
+// execType reports the types of codex exec --json's events.
+func execType(typ string) bool {
+	switch typ {
+	case "thread.started", "turn.started", "turn.completed", "turn.failed", "error",
+		"item.started", "item.updated", "item.completed", "item.plan.delta", "request_user_input":
+		return true
+	}
+	return false
 }
 
 // ctx is what every handler needs to know about the message at hand.

@@ -63,7 +63,11 @@
 //     prompt lines (it prints no task_complete, 0.28 recorded: the process
 //     exits when the task completes, so universal.Exit with code 0 ends
 //     the open turn, in error after an error event; the end of input alone
-//     leaves it open). Lines that are not JSON (stderr merged into stdout)
+//     leaves it open). A line behind another program's text on the same
+//     line (a host that logs each event behind a label of its own, "event:
+//     {…}", a logger's prefix) is read from its first '{' when that is a
+//     whole event of a known type; the text before it is left out. Other
+//     lines that are not JSON (stderr merged into stdout)
 //     are kept and reported as the session's stderr, up to 64 KiB: the
 //     first line past that is an agent.unparsed, and session.ended's
 //     stderr_not_kept {lines, bytes} counts those not kept whole.
@@ -491,7 +495,11 @@
 // thread timer or another program (event_msg injected_message {content,
 // source}; the model's copy is a <codex_message> block, injected context
 // by that rule) is the event copy of a user message, its source in the
-// text part's metadata ("source": "timer timer-1"). Tools are keyed by
+// text part's metadata ("source": "timer timer-1"); a thread timer of
+// pre-release builds, before that event, wrote its prompt as a
+// user_message that is one <timer_fired> block {id, trigger, delivery,
+// recurring, prompt, instructions}: the user message is its prompt, the
+// source "timer <id>". Tools are keyed by
 // call id: whichever of function_call/…_output, the *_end events and
 // item_completed tool items comes first makes the call and the result,
 // and the others add nothing — except a command output Codex cut for

@@ -121,6 +121,12 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		t.st.Inferred = ""
 		return t.endTurn(dst, "", universal.TurnInterrupted, metaOf("reason", m.Get("reason")), agent, c.raw)
 	case "user_message":
+		if prompt, id, ok := timerFired(m.Get("message").Str); ok {
+			// A thread timer's prompt (pre-release builds, before
+			// injected_message): the user message is the prompt, the
+			// timer its source, as injected_message names it.
+			return t.userEventFrom(dst, c, prompt, "timer "+id, m, th)
+		}
 		return t.userEvent(dst, c, m.Get("message").Str, m, th)
 	case "injected_message":
 		// A message Codex put into the thread for someone else than the
@@ -674,4 +680,33 @@ func (t *Translator) tokenCount(dst []event, c *ctx, info jsonscan.Value, thread
 		return dst
 	}
 	return t.usage(dst, turn, universal.ScopeSession, total, window, c.raw)
+}
+
+// timerFired reads the user message a thread timer of pre-release Codex
+// builds put into the thread, one <timer_fired> block {id, trigger,
+// delivery, recurring, prompt, instructions} (openai/codex: the core's
+// timer_prompt_input_item, the TUI's parse_timer_fired_user_message,
+// which shows the prompt alone): its prompt and the timer's id; false for
+// any other message.
+func timerFired(msg string) (prompt, id string, ok bool) {
+	s := strings.TrimSpace(msg)
+	const open, end = "<timer_fired>", "</timer_fired>"
+	if !strings.HasPrefix(s, open) || !strings.HasSuffix(s, end) {
+		return "", "", false
+	}
+	s = s[len(open) : len(s)-len(end)]
+	tag := func(name string) (string, bool) {
+		_, rest, ok := strings.Cut(s, "<"+name+">")
+		if !ok {
+			return "", false
+		}
+		v, _, ok := strings.Cut(rest, "</"+name+">")
+		return v, ok
+	}
+	prompt, ok = tag("prompt")
+	if !ok {
+		return "", "", false
+	}
+	id, _ = tag("id")
+	return strings.Trim(prompt, "\n"), strings.TrimSpace(id), true
 }
