@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -24,6 +25,7 @@ type agentTerminal struct {
 	ExitCode  *int64 `json:"exit_code,omitempty"`
 	Signal    string `json:"signal,omitempty"`
 	Exited    bool   `json:"exited,omitempty"`
+	buf       []byte // Output's bytes while chunks add to it
 }
 
 // terminalUpdate translates the agent-owned terminals of ACP v2 (RFD
@@ -81,7 +83,7 @@ func (t *Translator) terminalUpdate(dst []universal.Event, in *input, u jsonscan
 			t.st.AgentTerminals[t.copy(tid)] = term
 		}
 		if replace || chunk {
-			term.Output, term.Tail = appendTerminal(term.Output, term.Tail, data, replace)
+			appendTerminal(&term.Output, &term.buf, &term.Tail, data, replace)
 			term.HasOutput = true
 		}
 		if !chunk {
@@ -90,8 +92,7 @@ func (t *Translator) terminalUpdate(dst []universal.Event, in *input, u jsonscan
 		return dst
 	}
 	if replace || chunk {
-		tl.Terminal, tl.TermTail = appendTerminal(tl.Terminal, tl.TermTail, data, replace)
-		tl.term = nil
+		appendTerminal(&tl.Terminal, &tl.term, &tl.TermTail, data, replace)
 		tl.HasTerminal = true
 	}
 	if !chunk {
@@ -149,26 +150,38 @@ func (t *Translator) applyTerminal(tl *tool, term *agentTerminal) {
 
 // appendTerminal appends decoded bytes to a terminal's text (or replaces
 // it): a character the bytes end in the middle of waits in the tail for
-// the bytes that complete it; bytes that are no UTF-8 are U+FFFD.
-func appendTerminal(text string, tail, b []byte, replace bool) (string, []byte) {
-	if replace {
-		text, tail = "", nil
+// the bytes that complete it; bytes that are no UTF-8 are U+FFFD. The text
+// grows in buf, as jsonscan.Value.Extend grows a string: a chunk costs its
+// own bytes, not the output so far again.
+func appendTerminal(text *string, buf, tail *[]byte, data []byte, replace bool) {
+	b := *buf
+	switch {
+	case replace:
+		// A new buffer: the old text may still be in use.
+		b, *tail = nil, nil
+	case len(b) != len(*text) || unsafe.SliceData(b) != unsafe.StringData(*text):
+		b = append(b[:0:0], *text...)
 	}
-	s := string(append(tail[:len(tail):len(tail)], b...))
+	s := append((*tail)[:len(*tail):len(*tail)], data...)
 	cut := len(s)
 	for i := len(s) - 1; i >= 0 && i >= len(s)-utf8.UTFMax; i-- {
 		if utf8.RuneStart(s[i]) {
-			if !utf8.FullRuneInString(s[i:]) {
+			if !utf8.FullRune(s[i:]) {
 				cut = i
 			}
 			break
 		}
 	}
-	var rest []byte
+	*tail = nil
 	if cut < len(s) {
-		rest = []byte(s[cut:])
+		*tail = slices.Clone(s[cut:])
 	}
-	return text + strings.ToValidUTF8(s[:cut], "\uFFFD"), rest
+	if utf8.Valid(s[:cut]) {
+		b = append(b, s[:cut]...)
+	} else {
+		b = append(b, strings.ToValidUTF8(string(s[:cut]), "\uFFFD")...)
+	}
+	*buf, *text = b, unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // pendingTerminal returns the terminal tid waiting for its call, nil when
