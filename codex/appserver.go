@@ -1187,9 +1187,9 @@ func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p jsonscan.V
 	dst = t.ensureSession(dst, thread)
 	tu := p.Sub("tokenUsage")
 	turn := t.w.CopyValue(p.Get("turnId"))
-	window := countPtr(tu.Get("modelContextWindow"))
+	window := countOf(tu.Get("modelContextWindow"))
 	if last := tu.Sub("last"); last.IsObject() {
-		dst = t.usage(dst, turn, universal.ScopeCall, readUsage(last, &camelUsage), window, c.raw)
+		dst = t.usage(dst, turn, universal.ScopeCall, readCounts(last, &camelUsage), window, c.raw)
 	}
 	if !t.isRoot(thread) {
 		// A sub-agent's running total is its own thread's: only its calls
@@ -1197,7 +1197,7 @@ func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p jsonscan.V
 		return dst
 	}
 	if total := tu.Sub("total"); total.IsObject() {
-		dst = t.usage(dst, turn, universal.ScopeSession, readUsage(total, &camelUsage), window, c.raw)
+		dst = t.usage(dst, turn, universal.ScopeSession, readCounts(total, &camelUsage), window, c.raw)
 	}
 	return dst
 }

@@ -1412,13 +1412,13 @@ func (t *Translator) usageRecord(dst []event, c *ctx, p jsonscan.Value) []event 
 	thread := p.Get("thread_id").Str
 	turn := t.w.Turn()
 	if u := p.Sub("usage"); u.IsObject() {
-		dst = t.usageMD(dst, turn, universal.ScopeCall, readUsage(u, &snakeUsage), nil, t.callMD(thread), c.raw)
+		dst = t.usageMD(dst, turn, universal.ScopeCall, readCounts(u, &snakeUsage), -1, t.callMD(thread), c.raw)
 	}
 	if !t.isRoot(thread) || !t.isRoot(t.st.Cur) {
 		return dst
 	}
 	if u := p.Sub("thread_token_usage"); u.IsObject() {
-		dst = t.usage(dst, turn, universal.ScopeSession, readUsage(u, &snakeUsage), nil, c.raw)
+		dst = t.usage(dst, turn, universal.ScopeSession, readCounts(u, &snakeUsage), -1, c.raw)
 	}
 	return dst
 }
