@@ -109,7 +109,8 @@ func (t *Translator) ensureTurn(dst []event, thread, turn string) []event {
 // clientRequest handles a request or notification the host sent.
 func (t *Translator) clientRequest(dst []event, c *ctx, method string, id, params gjson.Result) []event {
 	if id.Exists() {
-		put(&t.st.Client, strings.Clone(id.Raw), strings.Clone(method))
+		// In the stream's memory: a request costs no allocation of its own.
+		put(&t.st.Client, t.w.Copy(id.Raw), t.w.Copy(method))
 	}
 	switch method {
 	case "initialize":
