@@ -361,7 +361,9 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Va
 	}
 	t.st.Thread = t.w.Copy(id)
 	t.w.SetNativeSessionID(t.st.Thread)
-	o := obj().String("agent", agentName)
+	// Room for the metadata of most threads (about 400 bytes), which
+	// grown from nothing took four allocations.
+	o := obj().Grow(512).String("agent", agentName)
 	if v := thread.Sub("cliVersion"); v.Type() == gjson.String {
 		o.String("agent_version", v.Str())
 	}
