@@ -395,8 +395,9 @@ func (t *Translator) callItem(n *nitem, s *toolSpec) universal.Item {
 	if callID == "" {
 		callID = n.CallID
 	}
-	content := []part{{Type: universal.PartToolCall, Name: s.name, Arguments: s.args, CallID: callID, Metadata: s.meta,
-		ToolKind: kind, ToolInput: in}}
+	t.call[0] = part{Type: universal.PartToolCall, Name: s.name, Arguments: s.args, CallID: callID, Metadata: s.meta,
+		ToolKind: kind, ToolInput: in}
+	content := t.call[:]
 	role := universal.RoleAssistant
 	if s.user {
 		role = universal.RoleUser
@@ -568,9 +569,9 @@ func (t *Translator) toolResult(dst []event, key string, s *toolSpec, r *resultS
 	if r.failed {
 		status = universal.StatusFailed
 	}
-	content := make([]part, 0, 1+len(r.extra))
-	content = append(content, part{Type: universal.PartToolResult, CallID: n.CallID, Output: r.output, IsError: r.isError || r.failed, Metadata: r.meta})
+	content := append(t.result[:0], part{Type: universal.PartToolResult, CallID: n.CallID, Output: r.output, IsError: r.isError || r.failed, Metadata: r.meta})
 	content = append(content, r.extra...)
+	t.result = content
 	return t.w.Complete(dst, universal.Item{
 		ItemID:       n.Result,
 		NativeItemID: s.native,
