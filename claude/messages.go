@@ -155,13 +155,14 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 		return t.unparsed(dst, "message.content", errors.New("content is neither a string nor an array"))
 	}
 	if t.transcript {
-		if u, ok := anthropic.Usage(usage); ok {
-			if m.Usage == nil {
-				m.Usage = &u
-			} else {
-				mu := anthropic.MaxUsage(*m.Usage, u)
-				m.Usage = &mu
+		if tk, ok := anthropic.ReadUsage(usage); ok {
+			u := keptUsage(&tk)
+			if m.Usage != nil {
+				// The larger of each count, which one or the other holds.
+				mu := anthropic.MaxUsage(*m.Usage, *u)
+				u = &mu
 			}
+			m.Usage = u
 		}
 	}
 	if sr := stop.Str(); sr != "" {
