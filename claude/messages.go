@@ -558,10 +558,14 @@ func (t *Translator) toolUse(dst events, m *message, b jsonscan.Value, typ strin
 	if t.transcript && isAgentTool(name) && !t.linked(id) {
 		tl.Prompt = t.w.Copy(input.Get("prompt").Str)
 	}
+	own := false // args are the stream's own text, which needs no copy
 	if t.w.IsOpen(tl.ItemID) {
-		if streamed := t.w.StreamedText(tl.ItemID, 0); streamed != "" && anthropic.JSONEqual(streamed, args) {
-			args = streamed
+		if streamed := t.w.StreamedText(tl.ItemID, 0); streamed != "" && (streamed == args || anthropic.JSONEqual(streamed, args)) {
+			args, own = streamed, true
 		}
+	}
+	if !own {
+		args = t.w.Copy(args)
 	}
 	var meta []byte
 	if typ != "tool_use" {
@@ -573,7 +577,7 @@ func (t *Translator) toolUse(dst events, m *message, b jsonscan.Value, typ strin
 		t.s.Turn.Finished = false
 	}
 	tl.Done = true
-	part := t.toolPart(tl.Name, t.w.Copy(args), t.w.Copy(id), meta)
+	part := t.toolPart(tl.Name, args, t.w.Copy(id), meta)
 	tl.Kind, tl.Paths = part.ToolKind, part.ToolInput.Paths
 	dst = t.w.Complete(dst, universal.Item{
 		ItemID: tl.ItemID, NativeItemID: t.w.Copy(id), ParentID: tl.Msg,
