@@ -758,6 +758,22 @@ func (c *counts) vals() usageVals {
 	return u
 }
 
+// set makes u hold exactly the counts c, in the memory u has for them
+// where it has some.
+func (u *usageVals) set(c *counts) {
+	for i, p := range u.fields() {
+		switch {
+		case c.has&(1<<i) == 0:
+			*p = nil
+		case *p == nil:
+			n := c.n[i]
+			*p = &n
+		default:
+			**p = c.n[i]
+		}
+	}
+}
+
 // counts returns u as counts.
 func (u *usageVals) counts() counts {
 	var c counts

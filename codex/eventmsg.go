@@ -658,11 +658,10 @@ func (t *Translator) tokenCount(dst []event, c *ctx, info jsonscan.Value, thread
 	if prev != nil && prev.same(&cur) {
 		return dst
 	}
-	total := cur.vals()
 	if prev != nil {
-		*prev = total // events keep the counts, not the usageVals
+		prev.set(&cur) // events copy the counts: the state's are its own
 	} else {
-		first := total
+		first := cur.vals()
 		put(&t.st.Usage, string(k), &first)
 	}
 	window := countOf(info.Get("model_context_window"))
