@@ -188,6 +188,12 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event 
 		// The values are kept raw: reading them as Values takes neither a
 		// scan (base_instructions.text is the whole system prompt) nor an
 		// unescaped copy of a long string.
+		if t.st.Meta == nil {
+			// Made at the size of the fields it holds until the session
+			// starts (grown from nothing it took an allocation at each
+			// step).
+			t.st.Meta = make(map[string]string, len(metaFields))
+		}
 		// metaFields[i] is set to v, in the stream's memory (the session
 		// starts with it).
 		set := func(i int, v jsonscan.Value) {
