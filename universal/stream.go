@@ -56,6 +56,8 @@ type Stream struct {
 	// come one after another, and comparing its id is cheaper than
 	// hashing it.
 	last *openItem
+	// parts is scratch memory for the parts of an item Close completes.
+	parts []Part
 }
 
 type streamState struct {
@@ -976,9 +978,14 @@ func (w *Stream) Close(dst []Event, itemID string, status ItemStatus, src Source
 		}
 		return w.mistake(w.begin(dst), fmt.Errorf("%w: close %s", ErrUnknownItem, itemID), raw)
 	}
-	it := o.snapshot()
+	// The snapshot's parts in the stream's scratch memory (Complete
+	// copies them), which keeps no text once it returns.
+	it := o.snapshotTo(w.parts[:0])
 	it.Status = status
-	return w.Complete(dst, it, src, raw)
+	dst = w.Complete(dst, it, src, raw)
+	clear(it.Content)
+	w.parts = it.Content[:0]
+	return dst
 }
 
 // CloseAll completes every open item as failed (synthetic), in start order.
@@ -999,9 +1006,12 @@ func (w *Stream) closeOpen(dst []Event, match func(*openItem) bool) []Event {
 	return dst
 }
 
-func (o *openItem) snapshot() Item {
+func (o *openItem) snapshot() Item { return o.snapshotTo(nil) }
+
+// snapshotTo is snapshot with the parts appended to parts.
+func (o *openItem) snapshotTo(parts []Part) Item {
 	it := o.Item
-	it.Content = append([]Part(nil), o.Item.Content...)
+	it.Content = append(parts, o.Item.Content...)
 	for i := range it.Content {
 		if it.Content[i].Type.Streams() {
 			it.Content[i].SetStreamed(o.text[i].String())
