@@ -141,6 +141,8 @@ func (t *Translator) clientRequest(dst []event, c *ctx, method string, id, param
 		// prompt, codex-reply goes on with one.
 		if n := params.Get("name").Str; n == "codex" || n == "codex-reply" {
 			if text := params.Get("arguments.prompt").Str; text != "" {
+				// Kept past this call: not a view of the host's line.
+				text = t.w.Copy(text)
 				t.st.addPrompt(text)
 				if id.Exists() {
 					// Dropped if the call is refused (see serverResponse).
