@@ -155,13 +155,14 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 		return t.unparsed(dst, "message.content", errors.New("content is neither a string nor an array"))
 	}
 	if t.transcript {
-		if u, ok := anthropic.Usage(usage); ok {
-			if m.Usage == nil {
-				m.Usage = &u
-			} else {
-				mu := anthropic.MaxUsage(*m.Usage, u)
-				m.Usage = &mu
+		if tk, ok := anthropic.ReadUsage(usage); ok {
+			u := keptUsage(&tk)
+			if m.Usage != nil {
+				// The larger of each count, which one or the other holds.
+				mu := anthropic.MaxUsage(*m.Usage, *u)
+				u = &mu
 			}
+			m.Usage = u
 		}
 	}
 	if sr := stop.Str(); sr != "" {
@@ -557,10 +558,14 @@ func (t *Translator) toolUse(dst events, m *message, b jsonscan.Value, typ strin
 	if t.transcript && isAgentTool(name) && !t.linked(id) {
 		tl.Prompt = t.w.Copy(input.Get("prompt").Str)
 	}
+	own := false // args are the stream's own text, which needs no copy
 	if t.w.IsOpen(tl.ItemID) {
-		if streamed := t.w.StreamedText(tl.ItemID, 0); streamed != "" && anthropic.JSONEqual(streamed, args) {
-			args = streamed
+		if streamed := t.w.StreamedText(tl.ItemID, 0); streamed != "" && (streamed == args || anthropic.JSONEqual(streamed, args)) {
+			args, own = streamed, true
 		}
+	}
+	if !own {
+		args = t.w.Copy(args)
 	}
 	var meta []byte
 	if typ != "tool_use" {
@@ -572,7 +577,7 @@ func (t *Translator) toolUse(dst events, m *message, b jsonscan.Value, typ strin
 		t.s.Turn.Finished = false
 	}
 	tl.Done = true
-	part := t.toolPart(tl.Name, t.w.Copy(args), t.w.Copy(id), meta)
+	part := t.toolPart(tl.Name, args, t.w.Copy(id), meta)
 	tl.Kind, tl.Paths = part.ToolKind, part.ToolInput.Paths
 	dst = t.w.Complete(dst, universal.Item{
 		ItemID: tl.ItemID, NativeItemID: t.w.Copy(id), ParentID: tl.Msg,

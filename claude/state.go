@@ -293,7 +293,17 @@ func (t *Translator) findMsg(scope, id string) *message {
 
 // newMsg opens a message; scope and id may alias input.
 func (t *Translator) newMsg(scope, id string) *message {
-	m := &message{Scope: t.w.Copy(scope), ID: t.w.Copy(id), ItemID: t.w.NewItemID(), Parent: t.scopeParent(scope), Open: -1}
+	// The message with room for its first slot and two blocks (most
+	// have no more) in one allocation, where growing them from nothing
+	// took two or three.
+	one := new(struct {
+		message
+		slots  [1]slot
+		blocks [2]block
+	})
+	m := &one.message
+	*m = message{Scope: t.w.Copy(scope), ID: t.w.Copy(id), ItemID: t.w.NewItemID(), Parent: t.scopeParent(scope), Open: -1,
+		Slots: one.slots[:0], Blocks: one.blocks[:0]}
 	t.s.Msgs = append(t.s.Msgs, m)
 	return m
 }

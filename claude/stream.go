@@ -107,14 +107,7 @@ func (t *Translator) messageStart(dst events, ev jsonscan.Value, c sc) events {
 	}
 	m.Live = true
 	if tk, ok := anthropic.ReadUsage(msg.Sub("usage")); ok {
-		// The usage and its counts in one allocation.
-		kept := new(struct {
-			u  universal.Usage
-			tk anthropic.Tokens
-		})
-		kept.tk = tk
-		kept.u = kept.tk.Usage()
-		m.Usage = &kept.u
+		m.Usage = keptUsage(&tk)
 	}
 	if mdl := msg.Get("model").Str; mdl != "" && mdl != syntheticModel {
 		m.Model = t.w.Copy(mdl)
@@ -320,6 +313,18 @@ func (t *Translator) messageDelta(dst events, ev jsonscan.Value, c sc) events {
 		u = overlay(*m.Usage, u, &total)
 	}
 	return t.usage(dst, universal.ScopeCall, u, nil, nil, t.callMD(m), universal.SourceAgent)
+}
+
+// keptUsage returns the counts tk as a Usage the translator keeps: the
+// Usage and its counts in one allocation.
+func keptUsage(tk *anthropic.Tokens) *universal.Usage {
+	kept := new(struct {
+		u  universal.Usage
+		tk anthropic.Tokens
+	})
+	kept.tk = *tk
+	kept.u = kept.tk.Usage()
+	return &kept.u
 }
 
 // overlay returns base with every count that over reports replaced: the

@@ -555,11 +555,13 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 		cost = f.oldCost
 	}
 	dst = t.sessionUsage(dst, cost, f.models)
-	if u, ok := anthropic.Usage(f.usage); ok {
+	if tk, ok := anthropic.ReadUsage(f.usage); ok {
 		if tn.Usage != nil {
-			u = anthropic.AddUsage(*tn.Usage, u)
+			u := anthropic.AddUsage(*tn.Usage, tk.Usage())
+			tn.Usage = &u
+		} else {
+			tn.Usage = keptUsage(&tk)
 		}
-		tn.Usage = &u
 	}
 	tn.Status = worse(tn.Status, status)
 	t.s.Last = outcome{Failed: tn.Status == universal.TurnError, Message: tn.ErrMsg}

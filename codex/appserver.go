@@ -109,7 +109,8 @@ func (t *Translator) ensureTurn(dst []event, thread, turn string) []event {
 // clientRequest handles a request or notification the host sent.
 func (t *Translator) clientRequest(dst []event, c *ctx, method string, id, params gjson.Result) []event {
 	if id.Exists() {
-		put(&t.st.Client, strings.Clone(id.Raw), strings.Clone(method))
+		// In the stream's memory: a request costs no allocation of its own.
+		put(&t.st.Client, t.w.Copy(id.Raw), t.w.Copy(method))
 	}
 	switch method {
 	case "initialize":
@@ -140,6 +141,8 @@ func (t *Translator) clientRequest(dst []event, c *ctx, method string, id, param
 		// prompt, codex-reply goes on with one.
 		if n := params.Get("name").Str; n == "codex" || n == "codex-reply" {
 			if text := params.Get("arguments.prompt").Str; text != "" {
+				// Kept past this call: not a view of the host's line.
+				text = t.w.Copy(text)
 				t.st.addPrompt(text)
 				if id.Exists() {
 					// Dropped if the call is refused (see serverResponse).
@@ -360,7 +363,9 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Va
 	}
 	t.st.Thread = t.w.Copy(id)
 	t.w.SetNativeSessionID(t.st.Thread)
-	o := obj().String("agent", agentName)
+	// Room for the metadata of most threads (about 400 bytes), which
+	// grown from nothing took four allocations.
+	o := obj().Grow(512).String("agent", agentName)
 	if v := thread.Sub("cliVersion"); v.Type() == gjson.String {
 		o.String("agent_version", v.Str())
 	}
@@ -1187,9 +1192,9 @@ func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p jsonscan.V
 	dst = t.ensureSession(dst, thread)
 	tu := p.Sub("tokenUsage")
 	turn := t.w.CopyValue(p.Get("turnId"))
-	window := countPtr(tu.Get("modelContextWindow"))
+	window := countOf(tu.Get("modelContextWindow"))
 	if last := tu.Sub("last"); last.IsObject() {
-		dst = t.usage(dst, turn, universal.ScopeCall, readUsage(last, &camelUsage), window, c.raw)
+		dst = t.usage(dst, turn, universal.ScopeCall, readCounts(last, &camelUsage), window, c.raw)
 	}
 	if !t.isRoot(thread) {
 		// A sub-agent's running total is its own thread's: only its calls
@@ -1197,7 +1202,7 @@ func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p jsonscan.V
 		return dst
 	}
 	if total := tu.Sub("total"); total.IsObject() {
-		dst = t.usage(dst, turn, universal.ScopeSession, readUsage(total, &camelUsage), window, c.raw)
+		dst = t.usage(dst, turn, universal.ScopeSession, readCounts(total, &camelUsage), window, c.raw)
 	}
 	return dst
 }

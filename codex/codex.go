@@ -159,7 +159,9 @@ type Translator struct {
 	delta    []byte           // a delta's unescaped text (see deltaText)
 	text     []byte           // a tool output's unescaped text (see functionOutput)
 	own      []byte           // the message's unescaped texts that finalize copies if it keeps them (see msgStr)
-	parts    []part           // the parts of a message read from one line (see reasoningCopy)
+	parts    []part           // the parts of a message read from one line, which the stream copies (see reasoningCopy)
+	call     [1]part          // a tool call's part, which the stream copies (see callItem)
+	result   []part           // a tool result's parts, which the stream copies (see toolResult)
 	md       []byte           // the last call usage metadata made (see callMD)
 	mdFor    string           // and the model it names
 	mdEffort string           // and the reasoning effort

@@ -395,8 +395,9 @@ func (t *Translator) callItem(n *nitem, s *toolSpec) universal.Item {
 	if callID == "" {
 		callID = n.CallID
 	}
-	content := []part{{Type: universal.PartToolCall, Name: s.name, Arguments: s.args, CallID: callID, Metadata: s.meta,
-		ToolKind: kind, ToolInput: in}}
+	t.call[0] = part{Type: universal.PartToolCall, Name: s.name, Arguments: s.args, CallID: callID, Metadata: s.meta,
+		ToolKind: kind, ToolInput: in}
+	content := t.call[:]
 	role := universal.RoleAssistant
 	if s.user {
 		role = universal.RoleUser
@@ -568,9 +569,9 @@ func (t *Translator) toolResult(dst []event, key string, s *toolSpec, r *resultS
 	if r.failed {
 		status = universal.StatusFailed
 	}
-	content := make([]part, 0, 1+len(r.extra))
-	content = append(content, part{Type: universal.PartToolResult, CallID: n.CallID, Output: r.output, IsError: r.isError || r.failed, Metadata: r.meta})
+	content := append(t.result[:0], part{Type: universal.PartToolResult, CallID: n.CallID, Output: r.output, IsError: r.isError || r.failed, Metadata: r.meta})
 	content = append(content, r.extra...)
+	t.result = content
 	return t.w.Complete(dst, universal.Item{
 		ItemID:       n.Result,
 		NativeItemID: s.native,
@@ -757,6 +758,34 @@ func (c *counts) vals() usageVals {
 	return u
 }
 
+// set makes u hold exactly the counts c, in the memory u has for them
+// where it has some.
+func (u *usageVals) set(c *counts) {
+	for i, p := range u.fields() {
+		switch {
+		case c.has&(1<<i) == 0:
+			*p = nil
+		case *p == nil:
+			n := c.n[i]
+			*p = &n
+		default:
+			**p = c.n[i]
+		}
+	}
+}
+
+// counts returns u as counts.
+func (u *usageVals) counts() counts {
+	var c counts
+	for i, p := range u.fields() {
+		if *p != nil {
+			c.n[i] = **p
+			c.has |= 1 << i
+		}
+	}
+	return c
+}
+
 // fields are u's counts, in the order of the field names readUsage takes.
 func (u *usageVals) fields() [6]**int64 {
 	return [6]**int64{&u.Input, &u.Cached, &u.CacheWrite, &u.Output, &u.Reasoning, &u.Total}
@@ -797,35 +826,42 @@ func (u *usageVals) minus(prev *usageVals) (d usageVals, ok bool) {
 }
 
 // usage emits usage.updated.
-func (t *Translator) usage(dst []event, turn string, scope universal.UsageScope, u usageVals, window *int64, raw []byte) []event {
-	return t.usageMD(dst, turn, scope, u, window, nil, raw)
+func (t *Translator) usage(dst []event, turn string, scope universal.UsageScope, c counts, window int64, raw []byte) []event {
+	return t.usageMD(dst, turn, scope, c, window, nil, raw)
 }
 
-// usageMD emits usage.updated with metadata md (nil: none).
-func (t *Translator) usageMD(dst []event, turn string, scope universal.UsageScope, u usageVals, window *int64, md []byte, raw []byte) []event {
-	return t.w.Emit(dst, universal.TypeUsageUpdated, agent, &universal.UsageUpdated{
-		TurnID: turn,
-		Scope:  scope,
-		Usage: universal.Usage{
-			InputTokens:       u.Input,
-			CachedInputTokens: u.Cached,
-			CacheWriteTokens:  u.CacheWrite,
-			OutputTokens:      u.Output,
-			ReasoningTokens:   u.Reasoning,
-			TotalTokens:       u.Total,
-		},
-		ContextWindow: window,
-		Metadata:      md,
-	}, raw)
-}
-
-// countPtr reads a token count: nil when missing or negative (not a
-// count).
-func countPtr(r gjson.Result) *int64 {
-	if p := intPtr(r); p != nil && *p >= 0 {
-		return p
+// usageMD emits usage.updated with the counts c, the context window
+// (none when negative) and metadata md (nil: none). The event's data and
+// its counts are one allocation: a token report is two events, which
+// took five.
+func (t *Translator) usageMD(dst []event, turn string, scope universal.UsageScope, c counts, window int64, md []byte, raw []byte) []event {
+	d := new(struct {
+		universal.UsageUpdated
+		n      [6]int64
+		window int64
+	})
+	d.TurnID, d.Scope, d.Metadata = turn, scope, md
+	d.n = c.n
+	u := &d.Usage
+	for i, p := range [6]**int64{&u.InputTokens, &u.CachedInputTokens, &u.CacheWriteTokens, &u.OutputTokens, &u.ReasoningTokens, &u.TotalTokens} {
+		if c.has&(1<<i) != 0 {
+			*p = &d.n[i]
+		}
 	}
-	return nil
+	if window >= 0 {
+		d.window = window
+		d.ContextWindow = &d.window
+	}
+	return t.w.Emit(dst, universal.TypeUsageUpdated, agent, &d.UsageUpdated, raw)
+}
+
+// countOf reads a token count: -1 when missing or negative (not a
+// count).
+func countOf(r gjson.Result) int64 {
+	if r.Type != gjson.Number {
+		return -1
+	}
+	return max(r.Int(), -1)
 }
 
 func intPtr(r gjson.Result) *int64 {

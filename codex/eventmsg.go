@@ -639,11 +639,11 @@ func (t *Translator) callTokenCount(dst []event, c *ctx, m jsonscan.Value, threa
 	if t.st.Records {
 		return dst
 	}
-	u := readUsage(m, &snakeUsage)
-	if u == (usageVals{}) {
+	u := readCounts(m, &snakeUsage)
+	if u.has == 0 {
 		return dst
 	}
-	return t.usageMD(dst, t.w.Turn(), universal.ScopeCall, u, nil, t.callMD(thread), c.raw)
+	return t.usageMD(dst, t.w.Turn(), universal.ScopeCall, u, -1, t.callMD(thread), c.raw)
 }
 
 // tokenCount maps a token_count event: only a running total that moved is
@@ -664,22 +664,21 @@ func (t *Translator) tokenCount(dst []event, c *ctx, info jsonscan.Value, thread
 	if prev != nil && prev.same(&cur) {
 		return dst
 	}
-	total := cur.vals()
 	if prev != nil {
-		*prev = total // events keep the counts, not the usageVals
+		prev.set(&cur) // events copy the counts: the state's are its own
 	} else {
-		first := total
+		first := cur.vals()
 		put(&t.st.Usage, string(k), &first)
 	}
-	window := countPtr(info.Get("model_context_window"))
+	window := countOf(info.Get("model_context_window"))
 	turn := t.w.Turn()
 	if last := info.Sub("last_token_usage"); last.IsObject() {
-		dst = t.usageMD(dst, turn, universal.ScopeCall, readUsage(last, &snakeUsage), window, t.callMD(thread), c.raw)
+		dst = t.usageMD(dst, turn, universal.ScopeCall, readCounts(last, &snakeUsage), window, t.callMD(thread), c.raw)
 	}
 	if !t.isRoot(thread) {
 		return dst
 	}
-	return t.usage(dst, turn, universal.ScopeSession, total, window, c.raw)
+	return t.usage(dst, turn, universal.ScopeSession, cur, window, c.raw)
 }
 
 // timerFired reads the user message a thread timer of pre-release Codex

@@ -181,11 +181,11 @@ func (t *Translator) execUsage(dst []event, c *ctx, u jsonscan.Value) []event {
 	turn := t.w.Turn()
 	if prev := t.st.Usage[t.st.Thread]; prev != nil {
 		if d, ok := vals.minus(prev); ok {
-			dst = t.usage(dst, turn, universal.ScopeTurn, d, nil, c.raw)
+			dst = t.usage(dst, turn, universal.ScopeTurn, d.counts(), -1, c.raw)
 		}
 	}
 	put(&t.st.Usage, t.st.Thread, &vals)
-	return t.usage(dst, turn, universal.ScopeSession, vals, nil, c.raw)
+	return t.usage(dst, turn, universal.ScopeSession, vals.counts(), -1, c.raw)
 }
 
 // execKey returns the key of an exec item: ids restart at item_0 in every

@@ -59,9 +59,9 @@ type forkMsg struct {
 // describes, so that the session_meta of the thread it was forked from
 // starts the replayed copy.
 func (t *Translator) forkMeta(p jsonscan.Value, id string) {
-	t.st.ForkID = strings.Clone(id)
-	t.st.ForkFrom = strings.Clone(p.Get("forked_from_id").Str)
-	t.st.ForkTime = strings.Clone(p.Get("timestamp").Str)
+	t.st.ForkID = t.w.Copy(id)
+	t.st.ForkFrom = t.w.Copy(p.Get("forked_from_id").Str)
+	t.st.ForkTime = t.w.Copy(p.Get("timestamp").Str)
 }
 
 // startsReplay reports whether a session_meta with this id is the copy of

@@ -33,7 +33,8 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it jsonscan.Valu
 		// finalize).
 		p := universal.Text(t.msgStr(it.Sub("text")))
 		p.Metadata = agentMessageMeta(it, typ)
-		m.parts = []part{p}
+		t.parts = append(t.parts[:0], p)
+		m.parts = t.parts
 		if !final {
 			return t.startMessage(dst, key, kindMessage, m, agent, c.raw)
 		}
@@ -176,7 +177,7 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 		return dst
 	}
 	root := t.isRoot(thread)
-	var parts []part
+	parts := t.parts[:0]
 	var text strings.Builder
 	content.Each(func(_ gjson.Result, v jsonscan.Value) bool {
 		// An image without a path says nothing an image part can (one
@@ -218,6 +219,7 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 		}
 		return true
 	})
+	t.parts = parts
 	if root && t.format != FormatRollout {
 		universal.MarkEcho(parts) // the live echo of the host's input
 	}

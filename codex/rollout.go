@@ -188,19 +188,27 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event 
 		// The values are kept raw: reading them as Values takes neither a
 		// scan (base_instructions.text is the whole system prompt) nor an
 		// unescaped copy of a long string.
-		set := func(k string, v jsonscan.Value) {
+		if t.st.Meta == nil {
+			// Made at the size of the fields it holds until the session
+			// starts (grown from nothing it took an allocation at each
+			// step).
+			t.st.Meta = make(map[string]string, len(metaFields))
+		}
+		// metaFields[i] is set to v, in the stream's memory (the session
+		// starts with it).
+		set := func(i int, v jsonscan.Value) {
 			if v.Exists() && v.Type() != gjson.Null && v.Raw() != `""` {
-				put(&t.st.Meta, "md."+k, v.OwnJSON(strings.Clone))
+				put(&t.st.Meta, metaKeys[i], v.OwnJSON(t.w.Copy))
 			}
 		}
-		set("agent_version", p.Sub("cli_version"))
+		set(0, p.Sub("cli_version")) // agent_version
 		if sid := p.Sub("session_id"); sid.Str() != id {
-			set("root_session_id", sid)
+			set(1, sid) // root_session_id
 		}
-		set("model_provider", p.Sub("model_provider")) // written as "provider" (metaKeys)
+		set(3, p.Sub("model_provider")) // provider
 		cwd := p.Sub("cwd")
-		set("cwd", cwd)
-		t.st.Cwd = cwd.OwnStr(strings.Clone)
+		set(4, cwd)
+		t.st.Cwd = cwd.OwnStr(t.w.Copy)
 		// The session's instructions are metadata too: the base
 		// instructions (system prompt), the user's instructions, the
 		// host's dynamic tools.
@@ -352,13 +360,18 @@ func (t *Translator) mergeSettings(p jsonscan.Value, approval, sandbox, effort s
 	if t.w.Begun() || t.st.Thread == "" {
 		return
 	}
-	for _, f := range [...][2]string{{"model", "model"}, {approval, "approval_policy"}, {sandbox, "sandbox"}, {effort, "reasoning_effort"}, {"cwd", "cwd"}} {
-		if v := p.Sub(f[0]); v.Exists() && v.Type() != gjson.Null {
-			if _, ok := t.st.Meta["md."+f[1]]; !ok {
-				put(&t.st.Meta, "md."+f[1], v.OwnJSON(strings.Clone))
+	// Each member and the metaFields index of what it sets.
+	for _, f := range [...]struct {
+		member string
+		field  int
+	}{{"model", 2}, {approval, 5}, {sandbox, 6}, {effort, 7}, {"cwd", 4}} {
+		if v := p.Sub(f.member); v.Exists() && v.Type() != gjson.Null {
+			k := metaKeys[f.field]
+			if _, ok := t.st.Meta[k]; !ok {
+				put(&t.st.Meta, k, v.OwnJSON(t.w.Copy))
 			}
-			if f[1] == "cwd" && t.st.Cwd == "" {
-				t.st.Cwd = v.OwnStr(strings.Clone)
+			if f.field == 4 && t.st.Cwd == "" {
+				t.st.Cwd = v.OwnStr(t.w.Copy)
 			}
 		}
 	}
@@ -1418,13 +1431,13 @@ func (t *Translator) usageRecord(dst []event, c *ctx, p jsonscan.Value) []event 
 	thread := p.Get("thread_id").Str
 	turn := t.w.Turn()
 	if u := p.Sub("usage"); u.IsObject() {
-		dst = t.usageMD(dst, turn, universal.ScopeCall, readUsage(u, &snakeUsage), nil, t.callMD(thread), c.raw)
+		dst = t.usageMD(dst, turn, universal.ScopeCall, readCounts(u, &snakeUsage), -1, t.callMD(thread), c.raw)
 	}
 	if !t.isRoot(thread) || !t.isRoot(t.st.Cur) {
 		return dst
 	}
 	if u := p.Sub("thread_token_usage"); u.IsObject() {
-		dst = t.usage(dst, turn, universal.ScopeSession, readUsage(u, &snakeUsage), nil, c.raw)
+		dst = t.usage(dst, turn, universal.ScopeSession, readCounts(u, &snakeUsage), -1, c.raw)
 	}
 	return dst
 }

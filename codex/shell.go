@@ -35,8 +35,8 @@ func commandArgs(command, cwd gjson.Result) string {
 // unquoted as the shell would.
 func shellScript(command gjson.Result) (string, bool) {
 	if command.IsArray() {
-		argv := command.Array()
-		if len(argv) == 3 && isShell(argv[0].Str) && isDashC(argv[1].Str) && argv[2].Type == gjson.String {
+		argv, n := argv3(command)
+		if n == 3 && isShell(argv[0].Str) && isDashC(argv[1].Str) && argv[2].Type == gjson.String {
 			return argv[2].Str, true
 		}
 		return "", false
@@ -45,6 +45,20 @@ func shellScript(command gjson.Result) (string, bool) {
 		return "", false
 	}
 	return universal.ShellScript(command.Str)
+}
+
+// argv3 returns the first three elements of a JSON array and how many it
+// has, counted up to four: a command is told by its first three, without
+// the slice Array makes of every element.
+func argv3(a gjson.Result) (argv [3]gjson.Result, n int) {
+	a.ForEach(func(_, v gjson.Result) bool {
+		if n < len(argv) {
+			argv[n] = v
+		}
+		n++
+		return n <= len(argv)
+	})
+	return argv, n
 }
 
 func isShell(s string) bool {

@@ -116,11 +116,14 @@ func shellPatch(name, args string) (string, bool) {
 	if cmd.Type == gjson.String {
 		return heredocPatch(cmd.Str)
 	}
-	argv := cmd.Array()
+	if !cmd.IsArray() {
+		return "", false // Array would give one element, or none
+	}
+	argv, n := argv3(cmd)
 	switch {
-	case len(argv) == 2 && (argv[0].Str == "apply_patch" || argv[0].Str == "applypatch") && argv[1].Type == gjson.String:
+	case n == 2 && (argv[0].Str == "apply_patch" || argv[0].Str == "applypatch") && argv[1].Type == gjson.String:
 		return argv[1].Str, true
-	case len(argv) == 3 && (argv[1].Str == "-lc" || argv[1].Str == "-c") && argv[2].Type == gjson.String:
+	case n == 3 && (argv[1].Str == "-lc" || argv[1].Str == "-c") && argv[2].Type == gjson.String:
 		sh := argv[0].Str[strings.LastIndexByte(argv[0].Str, '/')+1:]
 		if sh == "bash" || sh == "sh" || sh == "zsh" {
 			return heredocPatch(argv[2].Str)

@@ -48,11 +48,16 @@ type Stream struct {
 	agent string
 	st    *Stamper
 	state streamState
-	open  map[string]*openItem
+	// open indexes the open items by id once more than openLinear are
+	// open; until then (most sessions, always) they are looked for in
+	// state.Open, which costs a translator no map and an item no hashing.
+	open map[string]*openItem
 	// last is the open item the last delta went to: a message's deltas
 	// come one after another, and comparing its id is cheaper than
 	// hashing it.
 	last *openItem
+	// parts is scratch memory for the parts of an item Close completes.
+	parts []Part
 }
 
 type streamState struct {
@@ -474,7 +479,7 @@ func (w *Stream) IsOpen(itemID string) bool {
 	if w.last != nil && w.last.Item.ItemID == itemID {
 		return true // the item the last delta went to, open still (untrack forgets it)
 	}
-	_, ok := w.open[itemID]
+	_, ok := w.find(itemID)
 	return ok
 }
 
@@ -484,7 +489,7 @@ func (w *Stream) Known(itemID string) bool { _, ok := w.state.Seen[itemID]; retu
 // Tracked returns a copy of an open item as the stream knows it: the
 // started snapshot with every streamed part's text so far.
 func (w *Stream) Tracked(itemID string) (Item, bool) {
-	o, ok := w.open[itemID]
+	o, ok := w.find(itemID)
 	if !ok {
 		return Item{}, false
 	}
@@ -495,7 +500,7 @@ func (w *Stream) Tracked(itemID string) (Item, bool) {
 // item (the started text plus deltas), "" when there is none. The string
 // stays valid; it does not change as more text arrives.
 func (w *Stream) StreamedText(itemID string, i int) string {
-	o, ok := w.open[itemID]
+	o, ok := w.find(itemID)
 	if !ok || i < 0 || i >= len(o.text) {
 		return ""
 	}
@@ -577,11 +582,47 @@ func (w *Stream) track(o *openItem) {
 		w.state.Seen = map[string]struct{}{}
 	}
 	w.state.Seen[o.Item.ItemID] = struct{}{}
-	if w.open == nil {
-		w.open = map[string]*openItem{}
-	}
-	w.open[o.Item.ItemID] = o
 	w.state.Open = append(w.state.Open, o)
+	w.index(o)
+}
+
+// openLinear is the most open items looked for without the map: a few
+// string comparisons cost less than hashing the id.
+const openLinear = 8
+
+// index adds o, just appended to state.Open, to the map of open items,
+// made once more than openLinear are open (and kept: a session that
+// opened many at once may again).
+func (w *Stream) index(o *openItem) {
+	switch {
+	case w.open != nil:
+		w.open[o.Item.ItemID] = o
+	case len(w.state.Open) > openLinear:
+		w.indexAll()
+	}
+}
+
+// indexAll makes the map of the open items.
+func (w *Stream) indexAll() {
+	w.open = make(map[string]*openItem, 2*len(w.state.Open))
+	for _, o := range w.state.Open {
+		w.open[o.Item.ItemID] = o
+	}
+}
+
+// find returns the open item of that id.
+func (w *Stream) find(itemID string) (*openItem, bool) {
+	if w.open != nil {
+		o, ok := w.open[itemID]
+		return o, ok
+	}
+	// The newest first: most calls are for the item started last.
+	for i := len(w.state.Open) - 1; i >= 0; i-- {
+		if o := w.state.Open[i]; o.Item.ItemID == itemID {
+			return o, true
+		}
+	}
+	return nil, false
 }
 
 // Delta emits item.delta appending text to part i of an open item. The
@@ -595,7 +636,7 @@ func (w *Stream) Delta(dst []Event, itemID string, i int, typ PartType, text str
 	dst = w.begin(dst)
 	o, ok := w.last, w.last != nil && w.last.Item.ItemID == itemID
 	if !ok {
-		if o, ok = w.open[itemID]; ok {
+		if o, ok = w.find(itemID); ok {
 			w.last = o
 		}
 	}
@@ -640,7 +681,7 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 	}
 	dst = w.begin(dst)
 	it.Content = validContent(it.Content)
-	o, ok := w.open[it.ItemID]
+	o, ok := w.find(it.ItemID)
 	if !ok {
 		if w.Known(it.ItemID) {
 			return w.mistake(dst, fmt.Errorf("%w: %s", ErrItemClosed, it.ItemID), raw)
@@ -649,7 +690,7 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 			return w.startAndComplete(dst, it, src, raw)
 		}
 		dst = w.StartItem(dst, startOf(it, nil), src, raw)
-		if o, ok = w.open[it.ItemID]; !ok {
+		if o, ok = w.find(it.ItemID); !ok {
 			return dst
 		}
 	}
@@ -878,7 +919,9 @@ func (w *Stream) syntheticDelta(dst []Event, it *Item, i int, typ PartType, text
 }
 
 func (w *Stream) untrack(o *openItem) {
-	delete(w.open, o.Item.ItemID)
+	if w.open != nil {
+		delete(w.open, o.Item.ItemID)
+	}
 	if w.last == o {
 		w.last = nil
 	}
@@ -899,7 +942,7 @@ func (w *Stream) untrack(o *openItem) {
 // from the deltas has it. It returns the part's index, or -1 (and the
 // refusal, as agent.unparsed in dst) when the item is not open.
 func (w *Stream) AddPart(dst []Event, itemID string, p Part) ([]Event, int) {
-	o, ok := w.open[itemID]
+	o, ok := w.find(itemID)
 	if !ok {
 		if w.state.Ended {
 			return dst, -1
@@ -928,16 +971,21 @@ func (w *Stream) AddPart(dst []Event, itemID string, p Part) ([]Event, int) {
 // Close completes an open item with the content the stream tracked (its
 // started snapshot plus deltas) and the given status.
 func (w *Stream) Close(dst []Event, itemID string, status ItemStatus, src Source, raw []byte) []Event {
-	o, ok := w.open[itemID]
+	o, ok := w.find(itemID)
 	if !ok {
 		if w.state.Ended {
 			return dst
 		}
 		return w.mistake(w.begin(dst), fmt.Errorf("%w: close %s", ErrUnknownItem, itemID), raw)
 	}
-	it := o.snapshot()
+	// The snapshot's parts in the stream's scratch memory (Complete
+	// copies them), which keeps no text once it returns.
+	it := o.snapshotTo(w.parts[:0])
 	it.Status = status
-	return w.Complete(dst, it, src, raw)
+	dst = w.Complete(dst, it, src, raw)
+	clear(it.Content)
+	w.parts = it.Content[:0]
+	return dst
 }
 
 // CloseAll completes every open item as failed (synthetic), in start order.
@@ -958,9 +1006,12 @@ func (w *Stream) closeOpen(dst []Event, match func(*openItem) bool) []Event {
 	return dst
 }
 
-func (o *openItem) snapshot() Item {
+func (o *openItem) snapshot() Item { return o.snapshotTo(nil) }
+
+// snapshotTo is snapshot with the parts appended to parts.
+func (o *openItem) snapshotTo(parts []Part) Item {
 	it := o.Item
-	it.Content = append([]Part(nil), o.Item.Content...)
+	it.Content = append(parts, o.Item.Content...)
 	for i := range it.Content {
 		if it.Content[i].Type.Streams() {
 			it.Content[i].SetStreamed(o.text[i].String())
@@ -1306,7 +1357,7 @@ func (w *Stream) State() StreamState {
 func (w *Stream) Restore(s StreamState) {
 	w.st.Restore(s.Stamper)
 	w.state = s.Stream
-	w.open = map[string]*openItem{}
+	w.open = nil
 	w.last = nil
 	for _, o := range w.state.Open {
 		o.text = make([]textBuf, len(o.Item.Content))
@@ -1319,6 +1370,8 @@ func (w *Stream) Restore(s StreamState) {
 			o.Deltas = append(o.Deltas, false)
 		}
 		o.Streamed = nil
-		w.open[o.Item.ItemID] = o
+	}
+	if len(w.state.Open) > openLinear {
+		w.indexAll()
 	}
 }
