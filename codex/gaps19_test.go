@@ -83,12 +83,7 @@ func TestRolloutTimerFired(t *testing.T) {
 		`{"timestamp":"2026-11-01T10:05:02.100Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":"Okapi."}}`,
 	}
 	evs := runParsed(t, codex.FormatRollout, lines)
-	var users []string
-	for _, it := range golden.NewTranscript(evs).Items {
-		if it.Kind == universal.KindMessage && it.Role == universal.RoleUser {
-			users = append(users, it.Content[0].Text+" "+string(it.Content[0].Metadata))
-		}
-	}
+	users := userMessages(evs)
 	want := `Give me a random animal name. {"source":"timer timer-1"}`
 	if len(users) != 1 || users[0] != want {
 		t.Errorf("user messages %q, want [%q]", users, want)

@@ -38,12 +38,7 @@ func TestRolloutInjectedMessage(t *testing.T) {
 		`{"timestamp":"2026-11-01T10:05:02.100Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":"Okapi."}}`,
 	}
 	evs := runParsed(t, codex.FormatRollout, lines)
-	var users []string
-	for _, it := range golden.NewTranscript(evs).Items {
-		if it.Kind == universal.KindMessage && it.Role == universal.RoleUser {
-			users = append(users, it.Content[0].Text+" "+string(it.Content[0].Metadata))
-		}
-	}
+	users := userMessages(evs)
 	want := `Give me a random animal name. {"source":"timer timer-1"}`
 	if len(users) != 1 || users[0] != want {
 		t.Errorf("user messages %q, want [%q]", users, want)
@@ -109,4 +104,16 @@ func TestInjectedMessageEdges(t *testing.T) {
 	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 1 {
 		t.Errorf("content not a string: %d agent.unparsed, want 1", len(u))
 	}
+}
+
+// userMessages returns each user message's text and metadata, joined by a
+// space.
+func userMessages(evs []universal.Event) []string {
+	var users []string
+	for _, it := range golden.NewTranscript(evs).Items {
+		if it.Kind == universal.KindMessage && it.Role == universal.RoleUser {
+			users = append(users, it.Content[0].Text+" "+string(it.Content[0].Metadata))
+		}
+	}
+	return users
 }
