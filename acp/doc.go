@@ -162,9 +162,10 @@
 // output replaces the text so far) and terminal_output_chunk {terminalId,
 // data} (appended; data base64 bytes, a character split across chunks
 // waits for its end) go to the call whose content names the terminal
-// ({type: terminal, terminalId}, before or after them), else to the latest
-// running execute call; a terminal no call claims by the turn's end is a
-// status item labelled terminal (its command, output and exit status in
+// ({type: terminal, terminalId}, before or after them), else to the one
+// running execute call without a terminal (with several running, to none:
+// it waits for the call that names it); a terminal no call claims by the
+// turn's end is a status item labelled terminal (its command, output and exit status in
 // the metadata).
 // @agentclientprotocol/codex-acp's report of an MCP server that failed to
 // start, a failed tool_call "mcp__<server>__startup" (toolCallId

@@ -177,6 +177,14 @@ func (t *Translator) grokTask(dst []universal.Event, in *input, kind string, u j
 // reason, as a response would, with its usage (scope turn). A sub-agent's
 // session's turn_completed is the sub-agent's.
 func (t *Translator) grokTurnCompleted(dst []universal.Event, in *input, sid string, u jsonscan.Value) []universal.Event {
+	if !t.st.Turn.Open && (sid == "" || t.st.Sessions[sid] && t.subCall(sid) == nil) {
+		// A turn that ended before it began (a prompt cancelled before
+		// any update): its response, still to come, ends it. The turn
+		// ended last was then one Grok started itself, which no
+		// response follows.
+		t.st.GrokEnded = false
+		return dst
+	}
 	if !t.st.Turn.Open || t.st.Turn.Replay || sid != "" && (!t.st.Sessions[sid] || t.subCall(sid) != nil) {
 		return dst
 	}

@@ -34,5 +34,6 @@ func (t *Translator) kiroToolChunk(dst []universal.Event, in *input) []universal
 	default:
 		return dst
 	}
+	tl.streamed = 0
 	return t.w.Delta(dst, tl.Result, 0, universal.PartToolResult, text, agent, in.raw)
 }

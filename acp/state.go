@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
@@ -184,8 +185,13 @@ type tool struct {
 	RawOutput string `json:"raw_output,omitempty"`
 	// Terminal is the output the client reported for the call's terminal,
 	// ExitCode its exit code when known.
-	Terminal    string `json:"terminal,omitempty"`
-	term        []byte // Terminal's bytes while output chunks add to it (Value.Extend)
+	Terminal string `json:"terminal,omitempty"`
+	term     []byte // Terminal's bytes while output chunks add to it (Value.Extend)
+	// streamed is 1 + the length of Terminal that the result streamed in
+	// full when the output was Terminal alone, 0 when not known: while
+	// Terminal only grows, the next output chunk is streamed without
+	// comparing all the output before it again.
+	streamed    int
 	HasTerminal bool   `json:"has_terminal,omitempty"`
 	ExitCode    *int64 `json:"exit_code,omitempty"`
 	Signal      string `json:"signal,omitempty"`
@@ -326,6 +332,17 @@ func (s *state) validate(w *universal.Stream) error {
 		// the form jsonw writes (OwnJSON keeps it so).
 		if tl.RawOutput != "" && !jsonw.Clean(tl.RawOutput) {
 			return fmt.Errorf("tool call %q holds a raw output that is not compact JSON", id)
+		}
+		if len(tl.TermTail) >= utf8.UTFMax {
+			return fmt.Errorf("tool call %q holds %d bytes of an unfinished character", id, len(tl.TermTail))
+		}
+	}
+	for id, term := range s.AgentTerminals {
+		switch {
+		case id == "" || term == nil:
+			return fmt.Errorf("agent terminal %q is null", id)
+		case len(term.Tail) >= utf8.UTFMax:
+			return fmt.Errorf("agent terminal %q holds %d bytes of an unfinished character", id, len(term.Tail))
 		}
 	}
 	for sid, call := range s.SubSessions {

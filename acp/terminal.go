@@ -38,9 +38,10 @@ type agentTerminal struct {
 // shows the terminal by its content {type: terminal, terminalId}, before
 // or after the updates: the terminal is its output and exit status, as a
 // client-owned terminal's are. A terminal no call names yet goes to the
-// latest running execute call; with none it waits for the call that
-// names it, and one no call claims by the turn's end is a status item
-// labelled terminal.
+// one running execute call that has no terminal; with none, or with
+// several (commands in parallel), it waits for the call that names it,
+// and one no call claims by the turn's end is a status item labelled
+// terminal.
 func (t *Translator) terminalUpdate(dst []universal.Event, in *input, u jsonscan.Value, chunk bool) []universal.Event {
 	tid := u.Get("terminalId").String()
 	if tid == "" {
@@ -93,6 +94,9 @@ func (t *Translator) terminalUpdate(dst []universal.Event, in *input, u jsonscan
 	}
 	if replace || chunk {
 		appendTerminal(&tl.Terminal, &tl.term, &tl.TermTail, data, replace)
+		if replace {
+			tl.streamed = 0
+		}
 		tl.HasTerminal = true
 	}
 	if !chunk {
@@ -131,7 +135,7 @@ func (term *agentTerminal) read(t *Translator, u jsonscan.Value) {
 // when the call has none.
 func (t *Translator) applyTerminal(tl *tool, term *agentTerminal) {
 	if term.HasOutput {
-		tl.Terminal, tl.TermTail, tl.term = term.Output, term.Tail, nil
+		tl.Terminal, tl.TermTail, tl.term, tl.streamed = term.Output, term.Tail, nil, 0
 		tl.HasTerminal = true
 	}
 	if term.Exited {
@@ -191,8 +195,10 @@ func (t *Translator) pendingTerminal(tid string) *agentTerminal {
 }
 
 // terminalCall returns the running call terminal tid serves: the one that
-// named it, else (binding it) the latest running execute call that names
-// no terminal.
+// named it, else (binding it) the one running execute call that names no
+// terminal and has none bound. With two or more such calls (commands run
+// in parallel) none is guessed: the terminal waits for the call that names
+// it.
 func (t *Translator) terminalCall(tid string) *tool {
 	if id, ok := t.st.Terminals[tid]; ok {
 		if tl := t.st.Tools[id]; tl != nil && !tl.Done {
@@ -200,18 +206,32 @@ func (t *Translator) terminalCall(tid string) *tool {
 		}
 		return nil
 	}
-	for i := len(t.st.Order) - 1; i >= 0; i-- {
-		tl := t.st.Tools[t.st.Order[i]]
-		if tl == nil || tl.Done || tl.UKind != universal.ToolExecute || tl.Status != "in_progress" {
+	var found *tool
+	for _, id := range t.st.Order {
+		tl := t.st.Tools[id]
+		if tl == nil || tl.Done || tl.UKind != universal.ToolExecute || tl.Status != "in_progress" ||
+			len(terminalIDs(tl.Content)) > 0 || t.bound(tl.ID) {
 			continue
 		}
-		if len(terminalIDs(tl.Content)) > 0 {
-			continue
+		if found != nil {
+			return nil
 		}
-		t.bindTerminal(tid, tl.ID)
-		return tl
+		found = tl
 	}
-	return nil
+	if found != nil {
+		t.bindTerminal(tid, found.ID)
+	}
+	return found
+}
+
+// bound reports whether a terminal is bound to the call.
+func (t *Translator) bound(call string) bool {
+	for _, id := range t.st.Terminals {
+		if id == call {
+			return true
+		}
+	}
+	return false
 }
 
 // bindTerminal records that terminal tid serves call id.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -508,9 +509,18 @@ func (t *Translator) streamOutput(dst []universal.Event, tl *tool, content jsons
 	}
 	text := t.output(tl, content)
 	streamed := t.w.StreamedText(tl.Result, 0)
-	if !strings.HasPrefix(text, streamed) {
+	alone := tl.HasTerminal && len(text) == len(tl.Terminal) && (text == "" || unsafe.StringData(text) == unsafe.StringData(tl.Terminal))
+	switch {
+	case alone && tl.streamed == len(streamed)+1 && len(text) >= len(streamed):
+		// The terminal's output only grew since the result streamed all
+		// of it: what came before is not compared again.
+	case !strings.HasPrefix(text, streamed):
 		tl.Diverged = true
 		return dst
+	}
+	tl.streamed = 0
+	if alone {
+		tl.streamed = len(text) + 1
 	}
 	return t.w.Delta(dst, tl.Result, 0, universal.PartToolResult, text[len(streamed):], agent, raw)
 }
@@ -1100,7 +1110,7 @@ func (t *Translator) terminalResult(dst []universal.Event, in *input, r request,
 	if r.Method == mTermOutput {
 		if o := result.Sub("output"); o.Type() == gjson.String {
 			tl.Terminal = t.w.CopyValue(o.Result())
-			tl.HasTerminal = true
+			tl.HasTerminal, tl.streamed = true, 0
 		}
 		exit = result.Sub("exitStatus")
 	}

@@ -248,7 +248,7 @@ func (f *Feed) Apply(ev *universal.Event) error {
 		if c.Has(reduce.TurnChanged) && !d.SessionEnding() {
 			note(Event{Type: TypeCompletion, Text: f.finalText(c.TurnID), Role: string(universal.RoleAssistant)})
 		}
-		if c.Has(reduce.TurnChanged) {
+		if c.Has(reduce.TurnChanged) && len(f.grow) > 0 {
 			// Its messages that never completed grow no more.
 			for _, it := range f.s.TurnItems(c.TurnID) {
 				delete(f.grow, it.Item.ItemID)
