@@ -604,13 +604,18 @@ func (t *Translator) status(dst []event, native, thread, label, detail string, m
 
 // statusItem emits a completed status item and returns its id.
 func (t *Translator) statusItem(dst []event, native, thread, label, detail string, meta []byte, src universal.Source, raw []byte) ([]event, string) {
+	return t.statusUnder(dst, native, thread, t.parentOf(thread), label, detail, meta, src, raw)
+}
+
+// statusUnder is statusItem under the item parent.
+func (t *Translator) statusUnder(dst []event, native, thread, parent, label, detail string, meta []byte, src universal.Source, raw []byte) ([]event, string) {
 	dst = t.beforeAgentItem(dst, thread)
 	n := t.newItem("", kindStatus, thread)
 	n.Done = true
 	return t.w.Complete(dst, universal.Item{
 		ItemID:       n.ID,
 		NativeItemID: native,
-		ParentID:     t.parentOf(thread),
+		ParentID:     parent,
 		Kind:         universal.KindStatus,
 		Content:      []part{{Type: universal.PartStatus, Label: t.w.Copy(label), Detail: t.w.Copy(detail), Metadata: meta}},
 	}, src, raw), n.ID

@@ -157,6 +157,19 @@ var metaFields = [...]string{"agent_version", "root_session_id", "model", "provi
 	"approval_policy", "sandbox", "reasoning_effort", "originator", "source", "thread_source",
 	"parent_thread_id", "forked_from_id", "agent_nickname", "git_branch", "git", "created_at", "system_prompt", "instructions", "dynamic_tools"}
 
+// Indices in metaFields of the fields a session_meta or a turn_context
+// sets one by one.
+const (
+	fieldAgentVersion = iota
+	fieldRootSession
+	fieldModel
+	fieldProvider
+	fieldCwd
+	fieldApproval
+	fieldSandbox
+	fieldEffort
+)
+
 // metaStart opens the session's metadata object: {"agent":"codex".
 var metaStart = string(jsonw.AppendString([]byte(`{"agent":`), agentName))
 
@@ -201,13 +214,13 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event 
 				put(&t.st.Meta, metaKeys[i], v.OwnJSON(t.w.Copy))
 			}
 		}
-		set(0, p.Sub("cli_version")) // agent_version
+		set(fieldAgentVersion, p.Sub("cli_version"))
 		if sid := p.Sub("session_id"); sid.Str() != id {
-			set(1, sid) // root_session_id
+			set(fieldRootSession, sid)
 		}
-		set(3, p.Sub("model_provider")) // provider
+		set(fieldProvider, p.Sub("model_provider"))
 		cwd := p.Sub("cwd")
-		set(4, cwd)
+		set(fieldCwd, cwd)
 		t.st.Cwd = cwd.OwnStr(t.w.Copy)
 		// The session's instructions are metadata too: the base
 		// instructions (system prompt), the user's instructions, the
@@ -282,7 +295,7 @@ func (t *Translator) historyBase(dst []event, c *ctx, hb jsonscan.Value) []event
 
 // metaTail is the index in metaFields of the first field that only a
 // session_meta sets (originator): a turn_context adds none from there on.
-const metaTail = 8
+const metaTail = fieldEffort + 1
 
 // metaHeadroom is the room metaTail leaves for the start of the metadata
 // object, up to its fields before metaTail: an agent, a version, ids, a
@@ -364,13 +377,13 @@ func (t *Translator) mergeSettings(p jsonscan.Value, approval, sandbox, effort s
 	for _, f := range [...]struct {
 		member string
 		field  int
-	}{{"model", 2}, {approval, 5}, {sandbox, 6}, {effort, 7}, {"cwd", 4}} {
+	}{{"model", fieldModel}, {approval, fieldApproval}, {sandbox, fieldSandbox}, {effort, fieldEffort}, {"cwd", fieldCwd}} {
 		if v := p.Sub(f.member); v.Exists() && v.Type() != gjson.Null {
 			k := metaKeys[f.field]
 			if _, ok := t.st.Meta[k]; !ok {
 				put(&t.st.Meta, k, v.OwnJSON(t.w.Copy))
 			}
-			if f.field == 4 && t.st.Cwd == "" {
+			if f.field == fieldCwd && t.st.Cwd == "" {
 				t.st.Cwd = v.OwnStr(t.w.Copy)
 			}
 		}

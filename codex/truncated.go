@@ -173,14 +173,6 @@ func joinOverlap(a, b string) string {
 // exit code, duration and status), once.
 func (t *Translator) lateEnd(dst []event, n *nitem, s *toolSpec, r *resultSpec, raw []byte) []event {
 	n.Aborted = false
-	dst = t.beforeAgentItem(dst, n.Thread)
-	st := t.newItem("", kindStatus, n.Thread)
-	st.Done = true
-	return t.w.Complete(dst, universal.Item{
-		ItemID:       st.ID,
-		NativeItemID: s.native,
-		ParentID:     n.ID,
-		Kind:         universal.KindStatus,
-		Content:      []part{{Type: universal.PartStatus, Label: "late_end", Detail: r.output, Metadata: r.meta}},
-	}, agent, raw)
+	dst, _ = t.statusUnder(dst, s.native, n.Thread, n.ID, "late_end", r.output, r.meta, agent, raw)
+	return dst
 }
