@@ -1,6 +1,7 @@
 package reduce
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -515,8 +516,14 @@ func (s *Session) sessionStarted(ev *universal.Event, d *universal.SessionStarte
 
 // metadataTitle returns session.started metadata's "title", "" for none.
 // It skims the metadata's members: metadata can hold a whole system prompt
-// (Codex's, ~20 KB), which a lookup of a key would scan.
+// (Codex's, ~20 KB), which a lookup of a key would scan. Most metadata has
+// no title: when its text holds neither the word nor a \u00 escape that
+// could spell it, a search for both (much faster than skimming nested
+// values) is the whole work.
 func metadataTitle(md []byte) string {
+	if !bytes.Contains(md, []byte("title")) && !bytes.Contains(md, []byte(`\u00`)) {
+		return ""
+	}
 	var title string
 	jsonscan.Skim(unsafe.String(unsafe.SliceData(md), len(md)), func(k, raw string) bool {
 		if k != "title" {

@@ -52,3 +52,27 @@ func TestTitle(t *testing.T) {
 		t.Errorf("restored title %q (%v)", back.Title, err)
 	}
 }
+
+// TestMetadataTitle: the title is the metadata's top-level "title" string,
+// its key escaped or not, and nothing else that spells the word.
+func TestMetadataTitle(t *testing.T) {
+	for md, want := range map[string]string{
+		`{"agent":"test","title":"Start"}`:              "Start",
+		`{"\u0074itle":"Escaped key"}`:                  "Escaped key",
+		`{"titl\u0065":"Escaped e"}`:                    "Escaped e",
+		`{"agent":"test"}`:                              "",
+		`{"prompt":"a title is the first line"}`:        "",
+		`{"nested":{"title":"not the session's"}}`:      "",
+		`{"title":42}`:                                  "",
+		`{"text":"\u001b[1m","tools":[{"title":"no"}]}`: "",
+	} {
+		l := newLog().add(universal.TypeSessionStarted, &universal.SessionStarted{Metadata: json.RawMessage(md)})
+		var s reduce.Session
+		if _, err := s.Apply(&l.evs[0]); err != nil {
+			t.Fatal(err)
+		}
+		if s.Title != want {
+			t.Errorf("%s: title %q, want %q", md, s.Title, want)
+		}
+	}
+}
