@@ -105,8 +105,32 @@ type input struct {
 	line int64
 	dir  universal.Direction
 	// The members of obj the translation reads (absent when obj has
-	// none), found in one walk over them.
-	params, result, err jsonscan.Value
+	// none), found in one walk over them (read).
+	method, id, params, result, err jsonscan.Value
+}
+
+// read finds the members of in.obj the translation reads, in one walk; of
+// duplicate members the first counts, as in a lookup.
+func (in *input) read() {
+	in.obj.Members(func(k string, v jsonscan.Value) bool {
+		var p *jsonscan.Value
+		switch k {
+		case "method":
+			p = &in.method
+		case "id":
+			p = &in.id
+		case "params":
+			p = &in.params
+		case "result":
+			p = &in.result
+		case "error":
+			p = &in.err
+		default:
+			return true
+		}
+		jsonscan.KeepFirst(p, v)
+		return true
+	})
 }
 
 func (in *input) where() string {
@@ -150,17 +174,19 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 			}
 			el := in
 			el.obj = v
+			el.read()
 			dst = t.message(dst, &el)
 			return true
 		})
 		return dst
 	}
 	in.obj = r
+	in.read()
 	switch {
 	case t.format == FormatExchange:
-		in.dir = t.orient(in.dir, r)
+		in.dir = t.orient(in.dir, &in)
 	case in.dir == universal.Out:
-		in.dir = t.sideOf(r)
+		in.dir = t.sideOf(&in)
 	}
 	return t.message(dst, &in)
 }
@@ -194,9 +220,9 @@ var hostMethods = map[string]bool{
 // an empty result, an error) the host's answer to the agent's request,
 // which comes first as it is nested in the turn. Before the first host
 // message every message is the agent's, as the format says.
-func (t *Translator) sideOf(r jsonscan.Value) universal.Direction {
-	if m := r.Get("method"); m.Type == gjson.String {
-		if hostMethods[m.Str] {
+func (t *Translator) sideOf(in *input) universal.Direction {
+	if in.method.Type() == gjson.String {
+		if hostMethods[in.method.Str()] {
 			t.st.BothSides = true
 			return universal.In
 		}
@@ -205,10 +231,10 @@ func (t *Translator) sideOf(r jsonscan.Value) universal.Direction {
 	if !t.st.BothSides {
 		return universal.Out
 	}
-	id := r.Get("id").Raw
+	id := in.id.Raw()
 	host, hostWaits := t.st.Requests[key(universal.In, id)]
 	_, agentWaits := t.st.Requests[key(universal.Out, id)]
-	if agentWaits && (!hostWaits || !answers(host.Method, r.Sub("result"))) {
+	if agentWaits && (!hostWaits || !answers(host.Method, in.result)) {
 		return universal.In
 	}
 	return universal.Out
@@ -241,10 +267,14 @@ func answers(method string, result jsonscan.Value) bool {
 // session/update or request_permission from the agent) tells which
 // convention the exchange follows, and the directions of every message
 // from then on are read by it.
-func (t *Translator) orient(dir universal.Direction, r jsonscan.Value) universal.Direction {
+func (t *Translator) orient(dir universal.Direction, in *input) universal.Direction {
 	if !t.st.Oriented {
 		from, tells := universal.Out, true
-		switch r.Get("method").Str {
+		var method string
+		if in.method.Type() == gjson.String {
+			method = in.method.Str()
+		}
+		switch method {
 		case mInitialize, mNew, mLoad, mPrompt:
 			from = universal.In
 		case mUpdate, mRequestPermission:
@@ -267,27 +297,7 @@ func (t *Translator) message(dst []universal.Event, in *input) []universal.Event
 	if !in.obj.IsObject() {
 		return t.w.Unparsed(dst, in.where(), errNotRPC, in.raw)
 	}
-	// Of duplicate members the first counts, as in a lookup.
-	var method, id jsonscan.Value
-	in.obj.Members(func(k string, v jsonscan.Value) bool {
-		var p *jsonscan.Value
-		switch k {
-		case "method":
-			p = &method
-		case "id":
-			p = &id
-		case "params":
-			p = &in.params
-		case "result":
-			p = &in.result
-		case "error":
-			p = &in.err
-		default:
-			return true
-		}
-		jsonscan.KeepFirst(p, v)
-		return true
-	})
+	method, id := in.method, in.id
 	isString := method.Type() == gjson.String
 	hasID := false
 	if id.Exists() { // a notification has none: no Result built for it

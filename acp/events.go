@@ -270,15 +270,28 @@ func (t *Translator) promptResult(dst []universal.Event, in *input, result jsons
 
 // update translates a session/update notification.
 func (t *Translator) update(dst []universal.Event, in *input, params jsonscan.Value) []universal.Event {
-	u := params.Sub("update")
+	// One walk over params (of duplicate members the first counts, as in
+	// a lookup).
+	var u, sidV, kind jsonscan.Value
+	params.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "update":
+			jsonscan.KeepFirst(&u, v)
+		case "sessionId":
+			jsonscan.KeepFirst(&sidV, v)
+		case "sessionUpdate":
+			jsonscan.KeepFirst(&kind, v)
+		}
+		return true
+	})
 	if !u.IsObject() {
-		if params.Sub("sessionUpdate").Exists() {
+		if kind.Exists() {
 			u = params // drafts before v1 put the update in params
 		} else {
 			return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: session/update without an update", errBadParams), in.raw)
 		}
 	}
-	sid := params.Get("sessionId").Str
+	sid := sidV.Str()
 	if t.w.Stamper().NativeSessionID() == "" && sid != "" {
 		t.w.SetNativeSessionID(sid)
 		t.ownSession(sid)
@@ -344,11 +357,15 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 	if t.sub != nil {
 		t.subKey = subScopePrefix + sid
 	}
-	defer func() { t.sub, t.subKey = nil, "" }()
 	kind := kindV.Str()
+	if kind == "agent_message_chunk" || kind == "agent_thought_chunk" {
+		// The frequent update, without the cost of a defer.
+		dst = t.agentChunk(dst, in, u, chunk{content: content, messageID: mid.Str(), meta: meta}, kind == "agent_thought_chunk")
+		t.sub, t.subKey = nil, ""
+		return dst
+	}
+	defer func() { t.sub, t.subKey = nil, "" }()
 	switch kind {
-	case "agent_message_chunk", "agent_thought_chunk":
-		return t.agentChunk(dst, in, u, chunk{content: content, messageID: mid.Str(), meta: meta}, kind == "agent_thought_chunk")
 	case "user_message_chunk":
 		return t.userChunk(dst, in, u)
 	case "tool_call":
