@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -327,21 +328,33 @@ func other(dir universal.Direction) universal.Direction {
 	return universal.In
 }
 
+// maxRequests is the most requests waiting for their response that a
+// translator remembers.
+const maxRequests = 4096
+
 func (t *Translator) remember(dir universal.Direction, id string, r request) {
 	if t.st.Requests == nil {
 		t.st.Requests = map[string]request{}
 	}
-	if len(t.st.Requests) > 4096 {
-		// A peer that never answers: forget the oldest half at random
-		// rather than grow without bound.
-		n := 0
-		for k := range t.st.Requests {
-			delete(t.st.Requests, k)
-			if n++; n > 2048 {
-				break
+	if len(t.st.Requests) > maxRequests {
+		// A peer that never answers: forget the oldest half rather than
+		// grow without bound. Which are the oldest is told by their
+		// numbers, not the map's order, so that the same input gives the
+		// same events (a response to a forgotten request is unparsed).
+		ns := make([]int64, 0, len(t.st.Requests))
+		for _, q := range t.st.Requests {
+			ns = append(ns, q.N)
+		}
+		slices.Sort(ns)
+		keep := ns[len(ns)/2]
+		for k, q := range t.st.Requests {
+			if q.N < keep {
+				delete(t.st.Requests, k)
 			}
 		}
 	}
+	t.st.Remembered++
+	r.N = t.st.Remembered
 	t.st.Requests[key(dir, t.copy(id))] = r
 }
 

@@ -34,6 +34,9 @@ type state struct {
 	// Requests are the JSON-RPC requests waiting for their response, keyed
 	// by direction and id ("in:3" the host asked, "out:0" the agent asked).
 	Requests map[string]request `json:"requests,omitempty"`
+	// Remembered counts the requests remembered, which numbers them
+	// (request.N): the oldest are forgotten first.
+	Remembered int64 `json:"remembered,omitempty"`
 	// Prompts are host prompts (reported) not yet matched with a turn.
 	Prompts []string `json:"prompts,omitempty"`
 	// Turn is the universal turn in progress.
@@ -113,6 +116,8 @@ type request struct {
 	Terminal string `json:"terminal,omitempty"`
 	// Action is what a permission request asks to do.
 	Action string `json:"action,omitempty"`
+	// N numbers the request among those remembered (state.Remembered).
+	N int64 `json:"n,omitempty"`
 }
 
 type option struct {
