@@ -140,6 +140,9 @@ type session struct {
 	// so a refused request leaves nothing behind.
 	held atomic.Bool
 	refs int
+	// stale: a commit failed and the store could not be read after it, so
+	// it may hold events memory has not: find reads it before serving.
+	stale atomic.Bool
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$`)
@@ -293,6 +296,9 @@ func (s *Server) load(ctx context.Context, id string) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ss != nil {
+		ss.stale.Store(false) // evs is all the store holds past memory
+	}
 	if len(evs) == 0 && since == 0 {
 		// No events: a session only if a native push began it.
 		if _, ok, err := s.store.Native(ctx, id); err != nil || !ok {
@@ -323,11 +329,12 @@ func (s *Server) find(ctx context.Context, id string) (*session, error) {
 	if !idPattern.MatchString(id) {
 		return nil, nil
 	}
-	if ss := s.get(id); ss != nil && ss.log.Version() > 0 {
+	if ss := s.get(id); ss != nil && ss.log.Version() > 0 && !ss.stale.Load() {
 		return ss, nil
 	}
 	// Unknown here, or empty (a native push began it and has translated
-	// nothing yet, or a write is in progress): the store tells.
+	// nothing yet, or a write is in progress), or behind a store that
+	// failed a commit: the store tells.
 	return s.load(ctx, id)
 }
 
@@ -353,20 +360,21 @@ func (ss *session) apply(evs []universal.Event) error {
 	if len(evs) == 0 {
 		return nil
 	}
-	if err := ss.log.Append(evs...); err != nil {
-		return err
-	}
+	// Append stops at an error with the events before it appended (and
+	// served): they are folded all the same, so that the state and the
+	// notifications are those of the log.
+	appendErr := ss.log.Append(evs...)
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	for _, ev := range ss.log.Since(v) {
 		if _, err := ss.state.Apply(&ev); err != nil {
-			return fmt.Errorf("session %q: %w", ss.id, err)
+			return errors.Join(appendErr, fmt.Errorf("session %q: %w", ss.id, err))
 		}
 		if err := ss.feed.Apply(&ev); err != nil && !errors.Is(err, notify.ErrPush) {
-			return fmt.Errorf("session %q: %w", ss.id, err)
+			return errors.Join(appendErr, fmt.Errorf("session %q: %w", ss.id, err))
 		}
 	}
-	return nil
+	return appendErr
 }
 
 // commit persists events that follow version base (and the native state)
@@ -377,6 +385,19 @@ func (s *Server) commit(ctx context.Context, ss *session, base int64, evs []univ
 	stored, err := s.store.Commit(ctx, ss.id, base, evs, nat)
 	var ve *VersionError
 	if err != nil && !errors.As(err, &ve) {
+		// The commit failed, but the store may have kept some or all of
+		// it (its acknowledgement was lost with the connection, or a
+		// store that is not atomic stopped part way): memory takes what
+		// the store holds, or reads it before serving the session again.
+		if more, lerr := s.store.Events(ctx, ss.id, ss.log.Version()); lerr != nil {
+			ss.stale.Store(true)
+			err = errors.Join(err, fmt.Errorf("reading the store after: %w", lerr))
+		} else {
+			err = errors.Join(err, ss.apply(more))
+		}
+		if ss.log.Version() > 0 {
+			ss.held.Store(true)
+		}
 		return err
 	}
 	ss.held.Store(true) // committed, or another writer did
