@@ -17,6 +17,17 @@
 //	tool_result  ToolName of the call it answers, its output in Text
 //	completion   a turn finished; Text is its final assistant text
 //
+// A turn finishes when it ends completed or interrupted (stopped by its
+// user, it ends as the seed design's completion does: the session goes
+// idle). A turn that ended in error makes no completion: the seed
+// design reports a failure as the status failed, not as a completion
+// (running → failed on an error, running → idle on a completion), so a
+// client never shows a failed turn as done; the status failed says it
+// (with an error notification when the agent gave its error), and the
+// turn's text was notified as its messages completed. Nor does a turn
+// that ended only because its session ended under it: the session's
+// final status says how it ended.
+//
 // and, beyond the five types the seed design names, what a client shows
 // while the agent waits for its user, and why a session failed:
 //
@@ -244,8 +255,11 @@ func (f *Feed) Apply(ev *universal.Event) error {
 		}
 	case *universal.TurnEnded:
 		// A turn that ended only because the session ended under it
-		// never finished: no completion (the final status follows).
-		if c.Has(reduce.TurnChanged) && !d.SessionEnding() {
+		// never finished: no completion (the final status follows). A
+		// turn that ended in error did not complete either: its failure
+		// is the status failed, as the seed design has it (running →
+		// failed on an error, running → idle on a completion).
+		if c.Has(reduce.TurnChanged) && !d.SessionEnding() && d.Status != universal.TurnError {
 			note(Event{Type: TypeCompletion, Text: f.finalText(c.TurnID), Role: string(universal.RoleAssistant)})
 		}
 		if c.Has(reduce.TurnChanged) && len(f.grow) > 0 {
