@@ -38,7 +38,9 @@
 // on from the last run's. Any other later event is a repeat of one the
 // session had, or follows its session.ended, which nothing follows
 // (package sessionlog refuses such events): it makes no notification,
-// as a duplicate makes none.
+// as a duplicate makes none. A session whose events stop without its
+// session.ended (a producer that died) keeps its feed: nothing tells the
+// command it is over.
 //
 //	go run ./examples/normalize -agent claude -prompt 'Run echo hello-from-tool' \
 //	        testdata/claude/2.1.330/s02-tool.jsonl | go run ./examples/notify
