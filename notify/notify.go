@@ -13,7 +13,11 @@
 //	message      Text is the consolidated text of the assistant message being written,
 //	             when it differs from the last one notified: while it grows (every
 //	             Throttle of event time after it started), and when it completes
-//	tool_call    ToolName, and the call's key argument (or its arguments) in Text
+//	tool_call    ToolName, and the call's key argument (or its arguments) in Text,
+//	             when the call's item completes: failed too, when its agent says
+//	             so and its arguments are whole (a command that failed or was
+//	             cancelled as it ran), not when they were cut off or the daemon
+//	             closed the call at its turn's end (it may never have run)
 //	tool_result  ToolName of the call it answers, its output in Text
 //	completion   a turn finished; Text is its final assistant text
 //
@@ -199,7 +203,7 @@ func (f *Feed) Apply(ev *universal.Event) error {
 			} else if it.CompletedSeq == 0 && f.opt.Throttle > 0 {
 				f.grow[it.Item.ItemID] = ev.Time
 			}
-		case it.Item.Kind == universal.KindToolCall && ev.Type == universal.TypeItemCompleted && it.Item.Status != universal.StatusFailed:
+		case it.Item.Kind == universal.KindToolCall && ev.Type == universal.TypeItemCompleted && invoked(it, ev):
 			// The narration before a call comes first.
 			if p := f.s.Item(it.Item.ParentID); p != nil && f.isMessage(p) {
 				f.message(p, note)
@@ -296,6 +300,27 @@ func (f *Feed) Apply(ev *universal.Event) error {
 type request struct {
 	scope    string
 	answered bool
+}
+
+// invoked reports whether a completed tool call was made: completed, or
+// failed as its agent reports it with its arguments whole (it ran and
+// failed, or was cancelled while it ran: a call whose item spans its run,
+// as ACP's does). A call that failed while its arguments were still being
+// written was never made; one the daemon closed when its turn or session
+// ended may never have been (a permission denied, a stream cut off).
+func invoked(it *reduce.Item, ev *universal.Event) bool {
+	if it.Item.Status != universal.StatusFailed {
+		return true
+	}
+	if ev.Synthetic {
+		return false
+	}
+	for _, p := range it.Item.Content {
+		if p.Type == universal.PartToolCall && !gjson.Valid(p.Arguments) {
+			return false
+		}
+	}
+	return true
 }
 
 // isMessage reports whether an item is an assistant message.

@@ -228,6 +228,34 @@ func TestTurnEndings(t *testing.T) {
 	}
 }
 
+// A tool call its agent reports failed with its arguments whole was made
+// (a command cancelled while it ran, one that failed): it is notified, as
+// seed 001 has every tool the agent invokes notified. One whose arguments
+// were cut off was never made, and one the daemon closed at its turn's
+// end may never have run: no notification. Every failed call went
+// unnotified, so a client never saw the command that was cancelled or
+// failed.
+func TestFailedToolCall(t *testing.T) {
+	s := newSession()
+	turn := s.turn()
+	call := func(id, args string, in *universal.ToolInput) {
+		s.evs = s.w.StartItem(s.evs, universal.Item{ItemID: id, Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+			Content: []universal.Part{{Type: universal.PartToolCall, Name: "Bash", Arguments: args, CallID: "k" + id, ToolKind: universal.ToolExecute, ToolInput: in}}}, src, nil)
+		s.evs = s.w.Close(s.evs, id, universal.StatusFailed, src, nil)
+	}
+	call("c1", `{"command":"./long-job.sh"}`, &universal.ToolInput{Command: "./long-job.sh"})
+	call("c2", `{"command":"ec`, nil)
+	// Left open: the daemon closes it, failed, at the turn's end.
+	s.evs = s.w.StartItem(s.evs, universal.Item{ItemID: "c3", Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: "Bash", Arguments: `{"command":"rm -rf build"}`, CallID: "k3", ToolKind: universal.ToolExecute}}}, src, nil)
+	s.evs = s.w.EndTurn(s.evs, turn, universal.TurnInterrupted, nil, src, nil)
+	pushed, _ := run(t, notify.Options{Throttle: -1}, s.evs)
+	want := []string{"status:running", "tool_call:./long-job.sh [Bash]", "completion:", "status:idle"}
+	if diff := cmp.Diff(want, brief(pushed)); diff != "" {
+		t.Errorf("pushed (-want +got):\n%s", diff)
+	}
+}
+
 // The polling buffer is a bounded ring: the oldest notifications go.
 func TestRing(t *testing.T) {
 	s := newSession()
