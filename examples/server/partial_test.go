@@ -205,3 +205,37 @@ func TestApplyFoldsPartialAppend(t *testing.T) {
 		t.Errorf("state at %d, %d notifications; the log at 5", seq, next)
 	}
 }
+
+// A session the store holds damaged (a row that is no event) does not keep
+// the server from starting: the other sessions are served, and the damaged
+// one is a server error, read again when asked for. The server did not
+// start at all.
+func TestDamagedSessionAtStart(t *testing.T) {
+	dir := t.TempDir()
+	store := sqliteStore(t, dir)
+	good := uniqueID("good")
+	evs := translate(t, good, readCapture(t))
+	ctx := context.Background()
+	if _, err := store.Commit(ctx, good, 0, evs, nil); err != nil {
+		t.Fatal(err)
+	}
+	bad := uniqueID("bad")
+	if _, err := store.Commit(ctx, bad, 0, translate(t, bad, readCapture(t))[:3], nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.(*sqlStore).db.Exec(`UPDATE session_events SET payload = 'not json' WHERE session_id = ? AND seq = 2`, bad); err != nil {
+		t.Fatal(err)
+	}
+	n := start(t, store, Config{})
+	if log, v := n.logOf(good); v != int64(len(evs)) || log != encodeNoRaw(evs) {
+		t.Errorf("the good session at version %d", v)
+	}
+	code, _, body := do(t, "GET", n.url+"/sessions/"+bad+"/log", nil)
+	if code != http.StatusInternalServerError || !strings.Contains(body, "sequence 2") {
+		t.Errorf("the damaged session: %d %s", code, body)
+	}
+	code, _, body = do(t, "GET", n.url+"/sessions", nil)
+	if code != 200 || !strings.Contains(body, good) {
+		t.Errorf("list: %d %s", code, body)
+	}
+}

@@ -148,7 +148,8 @@ type session struct {
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$`)
 
 // New loads every session of the store and starts following the commits of
-// other nodes (PostgreSQL).
+// other nodes (PostgreSQL). A session that fails to load is logged and
+// left to be loaded when it is asked for.
 func New(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("server: no store")
@@ -183,8 +184,14 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	for _, r := range rows {
 		if _, err := s.load(ctx, r.ID); err != nil {
-			s.cancel()
-			return nil, err
+			if ctx.Err() != nil {
+				s.cancel()
+				return nil, err
+			}
+			// One session the store cannot give (a damaged row) does not
+			// keep the others from being served: it is read again when
+			// asked for, and its error is the answer (500).
+			s.log.Error("loading a session", "session", r.ID, "err", err)
 		}
 	}
 	if s.idle != nil {
