@@ -133,10 +133,7 @@ func (s *Server) handleNative(w http.ResponseWriter, r *http.Request) {
 	}
 	defer unlock()
 	// Another node may have written: catch up first.
-	if evs, err := s.store.Events(ctx, id, ss.log.Version()); err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
-		return
-	} else if err := ss.apply(evs); err != nil {
+	if err := s.catchUp(ctx, ss); err != nil {
 		httpError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
@@ -470,9 +467,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		ctx := context.WithoutCancel(r.Context()) // what was read is kept
 		ss.wmu.Lock()
 		defer ss.wmu.Unlock()
-		if evs, err := s.store.Events(ctx, id, ss.log.Version()); err != nil {
-			return http.StatusInternalServerError, err.Error()
-		} else if err := ss.apply(evs); err != nil {
+		if err := s.catchUp(ctx, ss); err != nil {
 			return http.StatusInternalServerError, err.Error()
 		}
 		if _, native, err := s.store.Native(ctx, id); err != nil {

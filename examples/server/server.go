@@ -384,6 +384,17 @@ func (ss *session) apply(evs []universal.Event) error {
 	return appendErr
 }
 
+// catchUp brings the session in memory up to what the store holds. The
+// caller holds wmu.
+func (s *Server) catchUp(ctx context.Context, ss *session) error {
+	evs, err := s.store.Events(ctx, ss.id, ss.log.Version())
+	if err != nil {
+		return err
+	}
+	ss.stale.Store(false) // memory holds what the store does
+	return ss.apply(evs)
+}
+
 // commit persists events that follow version base (and the native state)
 // and applies them. The caller holds wmu. On a *VersionError (another
 // writer got there first) the session is brought up to date before
@@ -396,11 +407,9 @@ func (s *Server) commit(ctx context.Context, ss *session, base int64, evs []univ
 		// it (its acknowledgement was lost with the connection, or a
 		// store that is not atomic stopped part way): memory takes what
 		// the store holds, or reads it before serving the session again.
-		if more, lerr := s.store.Events(ctx, ss.id, ss.log.Version()); lerr != nil {
+		if lerr := s.catchUp(ctx, ss); lerr != nil {
 			ss.stale.Store(true)
 			err = errors.Join(err, fmt.Errorf("reading the store after: %w", lerr))
-		} else {
-			err = errors.Join(err, ss.apply(more))
 		}
 		if ss.log.Version() > 0 {
 			ss.held.Store(true)
