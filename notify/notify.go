@@ -13,9 +13,24 @@
 //	message      Text is the consolidated text of the assistant message being written,
 //	             when it differs from the last one notified: while it grows (every
 //	             Throttle of event time after it started), and when it completes
-//	tool_call    ToolName, and the call's key argument (or its arguments) in Text
+//	tool_call    ToolName, and the call's key argument (or its arguments) in Text,
+//	             when the call's item completes: failed too, when its agent says
+//	             so and its arguments are whole (a command that failed or was
+//	             cancelled as it ran), not when they were cut off or the daemon
+//	             closed the call at its turn's end (it may never have run)
 //	tool_result  ToolName of the call it answers, its output in Text
 //	completion   a turn finished; Text is its final assistant text
+//
+// A turn finishes when it ends completed or interrupted (stopped by its
+// user, it ends as the seed design's completion does: the session goes
+// idle). A turn that ended in error makes no completion: the seed
+// design reports a failure as the status failed, not as a completion
+// (running → failed on an error, running → idle on a completion), so a
+// client never shows a failed turn as done; the status failed says it
+// (with an error notification when the agent gave its error), and the
+// turn's text was notified as its messages completed. Nor does a turn
+// that ended only because its session ended under it: the session's
+// final status says how it ended.
 //
 // and, beyond the five types the seed design names, what a client shows
 // while the agent waits for its user, and why a session failed:
@@ -188,7 +203,7 @@ func (f *Feed) Apply(ev *universal.Event) error {
 			} else if it.CompletedSeq == 0 && f.opt.Throttle > 0 {
 				f.grow[it.Item.ItemID] = ev.Time
 			}
-		case it.Item.Kind == universal.KindToolCall && ev.Type == universal.TypeItemCompleted && it.Item.Status != universal.StatusFailed:
+		case it.Item.Kind == universal.KindToolCall && ev.Type == universal.TypeItemCompleted && invoked(it, ev):
 			// The narration before a call comes first.
 			if p := f.s.Item(it.Item.ParentID); p != nil && f.isMessage(p) {
 				f.message(p, note)
@@ -244,8 +259,11 @@ func (f *Feed) Apply(ev *universal.Event) error {
 		}
 	case *universal.TurnEnded:
 		// A turn that ended only because the session ended under it
-		// never finished: no completion (the final status follows).
-		if c.Has(reduce.TurnChanged) && !d.SessionEnding() {
+		// never finished: no completion (the final status follows). A
+		// turn that ended in error did not complete either: its failure
+		// is the status failed, as the seed design has it (running →
+		// failed on an error, running → idle on a completion).
+		if c.Has(reduce.TurnChanged) && !d.SessionEnding() && d.Status != universal.TurnError {
 			note(Event{Type: TypeCompletion, Text: f.finalText(c.TurnID), Role: string(universal.RoleAssistant)})
 		}
 		if c.Has(reduce.TurnChanged) && len(f.grow) > 0 {
@@ -282,6 +300,27 @@ func (f *Feed) Apply(ev *universal.Event) error {
 type request struct {
 	scope    string
 	answered bool
+}
+
+// invoked reports whether a completed tool call was made: completed, or
+// failed as its agent reports it with its arguments whole (it ran and
+// failed, or was cancelled while it ran: a call whose item spans its run,
+// as ACP's does). A call that failed while its arguments were still being
+// written was never made; one the daemon closed when its turn or session
+// ended may never have been (a permission denied, a stream cut off).
+func invoked(it *reduce.Item, ev *universal.Event) bool {
+	if it.Item.Status != universal.StatusFailed {
+		return true
+	}
+	if ev.Synthetic {
+		return false
+	}
+	for _, p := range it.Item.Content {
+		if p.Type == universal.PartToolCall && !gjson.Valid(p.Arguments) {
+			return false
+		}
+	}
+	return true
 }
 
 // isMessage reports whether an item is an assistant message.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentnorm/agentnorm/notify"
+	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/google/go-cmp/cmp"
 )
@@ -192,6 +193,69 @@ func TestFailures(t *testing.T) {
 	}
 }
 
+// A turn that ended in error is reported as failed, not as completed: no
+// completion, the status failed (and the agent's error when it gave
+// one). A turn interrupted by its user ends as a completed one does. A
+// failed turn was notified as a completion before the status failed, so a
+// client showed it done.
+func TestTurnEndings(t *testing.T) {
+	for _, c := range []struct {
+		status universal.TurnStatus
+		err    string
+		want   []string
+	}{
+		{universal.TurnCompleted, "", []string{"status:running", "message:Half done.", "completion:Half done.", "status:idle"}},
+		{universal.TurnInterrupted, "", []string{"status:running", "message:Half done.", "completion:Half done.", "status:idle"}},
+		{universal.TurnError, "", []string{"status:running", "message:Half done.", "status:failed"}},
+		{universal.TurnError, "quota exceeded", []string{"status:running", "message:Half done.", "error:quota exceeded", "status:failed"}},
+	} {
+		s := newSession()
+		turn := s.turn()
+		s.say("m1", "", "Half done.")
+		if c.err != "" {
+			s.evs = s.w.Emit(s.evs, universal.TypeError, src, &universal.Error{Message: c.err}, nil)
+		}
+		s.evs = s.w.EndTurn(s.evs, turn, c.status, nil, src, nil)
+		// The next turn recovers: it completes as any does.
+		next := s.turn()
+		s.say("m2", "", "Done now.")
+		s.evs = s.w.EndTurn(s.evs, next, universal.TurnCompleted, nil, src, nil)
+		pushed, _ := run(t, notify.Options{Throttle: -1}, s.evs)
+		want := append(c.want, "status:running", "message:Done now.", "completion:Done now.", "status:idle")
+		if diff := cmp.Diff(want, brief(pushed)); diff != "" {
+			t.Errorf("a turn %s (error %q) (-want +got):\n%s", c.status, c.err, diff)
+		}
+	}
+}
+
+// A tool call its agent reports failed with its arguments whole was made
+// (a command cancelled while it ran, one that failed): it is notified, as
+// seed 001 has every tool the agent invokes notified. One whose arguments
+// were cut off was never made, and one the daemon closed at its turn's
+// end may never have run: no notification. Every failed call went
+// unnotified, so a client never saw the command that was cancelled or
+// failed.
+func TestFailedToolCall(t *testing.T) {
+	s := newSession()
+	turn := s.turn()
+	call := func(id, args string, in *universal.ToolInput) {
+		s.evs = s.w.StartItem(s.evs, universal.Item{ItemID: id, Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+			Content: []universal.Part{{Type: universal.PartToolCall, Name: "Bash", Arguments: args, CallID: "k" + id, ToolKind: universal.ToolExecute, ToolInput: in}}}, src, nil)
+		s.evs = s.w.Close(s.evs, id, universal.StatusFailed, src, nil)
+	}
+	call("c1", `{"command":"./long-job.sh"}`, &universal.ToolInput{Command: "./long-job.sh"})
+	call("c2", `{"command":"ec`, nil)
+	// Left open: the daemon closes it, failed, at the turn's end.
+	s.evs = s.w.StartItem(s.evs, universal.Item{ItemID: "c3", Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+		Content: []universal.Part{{Type: universal.PartToolCall, Name: "Bash", Arguments: `{"command":"rm -rf build"}`, CallID: "k3", ToolKind: universal.ToolExecute}}}, src, nil)
+	s.evs = s.w.EndTurn(s.evs, turn, universal.TurnInterrupted, nil, src, nil)
+	pushed, _ := run(t, notify.Options{Throttle: -1}, s.evs)
+	want := []string{"status:running", "tool_call:./long-job.sh [Bash]", "completion:", "status:idle"}
+	if diff := cmp.Diff(want, brief(pushed)); diff != "" {
+		t.Errorf("pushed (-want +got):\n%s", diff)
+	}
+}
+
 // The polling buffer is a bounded ring: the oldest notifications go.
 func TestRing(t *testing.T) {
 	s := newSession()
@@ -227,8 +291,9 @@ func TestShape(t *testing.T) {
 }
 
 // Every recorded golden stream of the repository: the pushed and polled
-// channels agree, indexes count up from 0, and every turn that finished
-// has one completion.
+// channels agree, indexes count up from 0, every turn that finished
+// has one completion, and turns that ended in error none: the status
+// failed tells of them.
 func TestGoldenStreams(t *testing.T) {
 	paths, _ := filepath.Glob("../testdata/*/*/*.golden.ndjson")
 	if len(paths) == 0 {
@@ -245,20 +310,30 @@ func TestGoldenStreams(t *testing.T) {
 				t.Fatalf("%s: notification %d has index %d", path, i, e.Index)
 			}
 		}
-		turns := 0
+		turns, failedTurns := 0, 0
 		for i := range evs {
 			if d, ok := evs[i].Data.(*universal.TurnEnded); ok && !d.SessionEnding() {
-				turns++
+				if d.Status == universal.TurnError {
+					failedTurns++
+				} else {
+					turns++
+				}
 			}
 		}
-		completions := 0
+		completions, failed := 0, 0
 		for _, e := range pushed {
 			if e.Type == notify.TypeCompletion {
 				completions++
 			}
+			if e.Type == notify.TypeStatus && e.Text == string(reduce.StatusFailed) {
+				failed++
+			}
 		}
 		if completions != turns {
 			t.Errorf("%s: %d completions for %d finished turns", path, completions, turns)
+		}
+		if failedTurns > 0 && failed == 0 {
+			t.Errorf("%s: %d turns ended in error, and no status failed", path, failedTurns)
 		}
 		// A permission or question makes one notification when first
 		// asked and one when first answered, however often the agent

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -132,10 +133,7 @@ func (s *Server) handleNative(w http.ResponseWriter, r *http.Request) {
 	}
 	defer unlock()
 	// Another node may have written: catch up first.
-	if evs, err := s.store.Events(ctx, id, ss.log.Version()); err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
-		return
-	} else if err := ss.apply(evs); err != nil {
+	if err := s.catchUp(ctx, ss); err != nil {
 		httpError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
@@ -263,7 +261,7 @@ func (s *Server) handleNative(w http.ResponseWriter, r *http.Request) {
 		}
 		if units >= commitEvery || len(pending) >= 4096 || !sp.hasUnit() {
 			if ferr := flush(); ferr != nil {
-				s.failPush(w, ss, &nat, ferr)
+				s.failPush(ctx, w, ss, &nat, ferr)
 				return
 			}
 		}
@@ -277,7 +275,7 @@ func (s *Server) handleNative(w http.ResponseWriter, r *http.Request) {
 		cur.Ended = true
 	}
 	if ferr := flush(); ferr != nil {
-		s.failPush(w, ss, &nat, ferr)
+		s.failPush(ctx, w, ss, &nat, ferr)
 		return
 	}
 	if readErr != nil {
@@ -287,7 +285,7 @@ func (s *Server) handleNative(w http.ResponseWriter, r *http.Request) {
 	s.nativeDone(w, id, &nat, ss)
 }
 
-func (s *Server) failPush(w http.ResponseWriter, ss *session, nat *Native, err error) {
+func (s *Server) failPush(ctx context.Context, w http.ResponseWriter, ss *session, nat *Native, err error) {
 	var ve *VersionError
 	if errors.As(err, &ve) {
 		w.Header().Set(HeaderOffset, strconv.FormatInt(nat.Offset, 10))
@@ -296,8 +294,16 @@ func (s *Server) failPush(w http.ResponseWriter, ss *session, nat *Native, err e
 		return
 	}
 	s.log.Error("native push", "session", ss.id, "err", err)
-	w.Header().Set(HeaderOffset, strconv.FormatInt(nat.Offset, 10))
-	httpError(w, http.StatusInternalServerError, err.Error())
+	// The store may have kept the failed commit all the same (its
+	// acknowledgement was lost): what it consumed is its offset.
+	offset := nat.Offset
+	if n, ok, nerr := s.store.Native(context.WithoutCancel(ctx), ss.id); nerr == nil && ok {
+		offset = n.Offset
+	}
+	w.Header().Set(HeaderOffset, strconv.FormatInt(offset, 10))
+	w.Header().Set(HeaderVersion, strconv.FormatInt(ss.log.Version(), 10))
+	httpError(w, http.StatusInternalServerError, fmt.Sprintf("storing the translated events failed; %d bytes of the native stream are consumed (the session is at version %d; re-send from byte %d): %v",
+		offset, ss.log.Version(), offset, err))
 }
 
 func (s *Server) nativeDone(w http.ResponseWriter, id string, nat *Native, ss *session) {
@@ -435,12 +441,22 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	var batch []universal.Event
 	appended := 0
 	answer := func(code int, msg string) {
-		w.Header().Set(HeaderVersion, strconv.FormatInt(ss.log.Version(), 10))
+		v := ss.log.Version()
+		w.Header().Set(HeaderVersion, strconv.FormatInt(v, 10))
 		if code != http.StatusOK {
-			httpError(w, code, msg)
+			// An error keeps the events before it: how many, and the
+			// version, are in the answer too.
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("X-Content-Type-Options", "nosniff")
+			w.WriteHeader(code)
+			json.NewEncoder(w).Encode(struct {
+				Error    string `json:"error"`
+				Version  int64  `json:"version"`
+				Appended int64  `json:"appended"`
+			}{msg, v, int64(appended)})
 			return
 		}
-		writeJSON(w, map[string]int64{"version": ss.log.Version(), "appended": int64(appended)})
+		writeJSON(w, map[string]int64{"version": v, "appended": int64(appended)})
 	}
 	// flush appends the batch read so far: what is new, after checking
 	// that it follows the log. The session is locked only meanwhile.
@@ -451,9 +467,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		ctx := context.WithoutCancel(r.Context()) // what was read is kept
 		ss.wmu.Lock()
 		defer ss.wmu.Unlock()
-		if evs, err := s.store.Events(ctx, id, ss.log.Version()); err != nil {
-			return http.StatusInternalServerError, err.Error()
-		} else if err := ss.apply(evs); err != nil {
+		if err := s.catchUp(ctx, ss); err != nil {
 			return http.StatusInternalServerError, err.Error()
 		}
 		if _, native, err := s.store.Native(ctx, id); err != nil {
@@ -497,9 +511,15 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		if len(fresh) > 0 {
 			if err := s.commit(ctx, ss, base, fresh, nil); err != nil {
 				// Another writer got there first: a conflict; any other
-				// failure is the server's.
+				// failure is the server's, which may have kept some of
+				// the batch all the same (commit brought memory up to
+				// what the store holds): the answer says how many.
 				if ve := (*VersionError)(nil); !errors.As(err, &ve) {
-					return http.StatusInternalServerError, err.Error()
+					if kept := min(max(ss.log.Version()-base, 0), int64(len(fresh))); kept > 0 {
+						appended += int(kept)
+					}
+					return http.StatusInternalServerError, fmt.Sprintf("storing the events failed; %d of this request's events were kept (the session is at version %d; re-send from %d): %v",
+						appended, ss.log.Version(), ss.log.Version()+1, err)
 				}
 				return http.StatusConflict, strings.TrimSpace(msg + " " + err.Error())
 			}

@@ -140,12 +140,16 @@ type session struct {
 	// so a refused request leaves nothing behind.
 	held atomic.Bool
 	refs int
+	// stale: a commit failed and the store could not be read after it, so
+	// it may hold events memory has not: find reads it before serving.
+	stale atomic.Bool
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$`)
 
 // New loads every session of the store and starts following the commits of
-// other nodes (PostgreSQL).
+// other nodes (PostgreSQL). A session that fails to load is logged and
+// left to be loaded when it is asked for.
 func New(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("server: no store")
@@ -180,8 +184,14 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	for _, r := range rows {
 		if _, err := s.load(ctx, r.ID); err != nil {
-			s.cancel()
-			return nil, err
+			if ctx.Err() != nil {
+				s.cancel()
+				return nil, err
+			}
+			// One session the store cannot give (a damaged row) does not
+			// keep the others from being served: it is read again when
+			// asked for, and its error is the answer (500).
+			s.log.Error("loading a session", "session", r.ID, "err", err)
 		}
 	}
 	if s.idle != nil {
@@ -293,6 +303,9 @@ func (s *Server) load(ctx context.Context, id string) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ss != nil {
+		ss.stale.Store(false) // evs is all the store holds past memory
+	}
 	if len(evs) == 0 && since == 0 {
 		// No events: a session only if a native push began it.
 		if _, ok, err := s.store.Native(ctx, id); err != nil || !ok {
@@ -323,11 +336,12 @@ func (s *Server) find(ctx context.Context, id string) (*session, error) {
 	if !idPattern.MatchString(id) {
 		return nil, nil
 	}
-	if ss := s.get(id); ss != nil && ss.log.Version() > 0 {
+	if ss := s.get(id); ss != nil && ss.log.Version() > 0 && !ss.stale.Load() {
 		return ss, nil
 	}
 	// Unknown here, or empty (a native push began it and has translated
-	// nothing yet, or a write is in progress): the store tells.
+	// nothing yet, or a write is in progress), or behind a store that
+	// failed a commit: the store tells.
 	return s.load(ctx, id)
 }
 
@@ -353,20 +367,32 @@ func (ss *session) apply(evs []universal.Event) error {
 	if len(evs) == 0 {
 		return nil
 	}
-	if err := ss.log.Append(evs...); err != nil {
-		return err
-	}
+	// Append stops at an error with the events before it appended (and
+	// served): they are folded all the same, so that the state and the
+	// notifications are those of the log.
+	appendErr := ss.log.Append(evs...)
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	for _, ev := range ss.log.Since(v) {
 		if _, err := ss.state.Apply(&ev); err != nil {
-			return fmt.Errorf("session %q: %w", ss.id, err)
+			return errors.Join(appendErr, fmt.Errorf("session %q: %w", ss.id, err))
 		}
 		if err := ss.feed.Apply(&ev); err != nil && !errors.Is(err, notify.ErrPush) {
-			return fmt.Errorf("session %q: %w", ss.id, err)
+			return errors.Join(appendErr, fmt.Errorf("session %q: %w", ss.id, err))
 		}
 	}
-	return nil
+	return appendErr
+}
+
+// catchUp brings the session in memory up to what the store holds. The
+// caller holds wmu.
+func (s *Server) catchUp(ctx context.Context, ss *session) error {
+	evs, err := s.store.Events(ctx, ss.id, ss.log.Version())
+	if err != nil {
+		return err
+	}
+	ss.stale.Store(false) // memory holds what the store does
+	return ss.apply(evs)
 }
 
 // commit persists events that follow version base (and the native state)
@@ -377,6 +403,17 @@ func (s *Server) commit(ctx context.Context, ss *session, base int64, evs []univ
 	stored, err := s.store.Commit(ctx, ss.id, base, evs, nat)
 	var ve *VersionError
 	if err != nil && !errors.As(err, &ve) {
+		// The commit failed, but the store may have kept some or all of
+		// it (its acknowledgement was lost with the connection, or a
+		// store that is not atomic stopped part way): memory takes what
+		// the store holds, or reads it before serving the session again.
+		if lerr := s.catchUp(ctx, ss); lerr != nil {
+			ss.stale.Store(true)
+			err = errors.Join(err, fmt.Errorf("reading the store after: %w", lerr))
+		}
+		if ss.log.Version() > 0 {
+			ss.held.Store(true)
+		}
 		return err
 	}
 	ss.held.Store(true) // committed, or another writer did
