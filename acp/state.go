@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/internal/ordered"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -252,7 +253,7 @@ func (s *state) validate(w *universal.Stream) error {
 			return fmt.Errorf("session metadata field %d (%q) is not valid JSON", i, f.K)
 		}
 	}
-	for key, sc := range s.Scopes {
+	for key, sc := range ordered.ByKey(s.Scopes) {
 		if sc == nil {
 			return fmt.Errorf("scope %q is null", key)
 		}
@@ -292,7 +293,7 @@ func (s *state) validate(w *universal.Stream) error {
 			}
 		}
 	}
-	for id, tl := range s.Tools {
+	for id, tl := range ordered.ByKey(s.Tools) {
 		switch {
 		case tl == nil:
 			return fmt.Errorf("tool call %q is null", id)
@@ -342,7 +343,7 @@ func (s *state) validate(w *universal.Stream) error {
 			return fmt.Errorf("tool call %q holds %d bytes of an unfinished character", id, len(tl.TermTail))
 		}
 	}
-	for id, term := range s.AgentTerminals {
+	for id, term := range ordered.ByKey(s.AgentTerminals) {
 		switch {
 		case id == "" || term == nil:
 			return fmt.Errorf("agent terminal %q is null", id)
@@ -350,12 +351,12 @@ func (s *state) validate(w *universal.Stream) error {
 			return fmt.Errorf("agent terminal %q holds %d bytes of an unfinished character", id, len(term.Tail))
 		}
 	}
-	for sid, call := range s.SubSessions {
+	for sid, call := range ordered.ByKey(s.SubSessions) {
 		if sid == "" || call != "" && s.Tools[call] == nil {
 			return fmt.Errorf("sub-agent session %q under an unknown call %q", sid, call)
 		}
 	}
-	for sid, sa := range s.Subagents {
+	for sid, sa := range ordered.ByKey(s.Subagents) {
 		if sa == nil || sid == "" {
 			return fmt.Errorf("sub-agent %q is null", sid)
 		}
@@ -372,7 +373,7 @@ func (s *state) validate(w *universal.Stream) error {
 		}
 	}
 	items := map[string]string{}
-	for id, c := range s.Compactions {
+	for id, c := range ordered.ByKey(s.Compactions) {
 		switch {
 		case c == nil:
 			return fmt.Errorf("compaction %q is null", id)

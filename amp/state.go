@@ -3,6 +3,7 @@ package amp
 import (
 	"fmt"
 
+	"github.com/agentnorm/agentnorm/internal/ordered"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -115,7 +116,7 @@ func (s *state) validate(w *universal.Stream) error {
 		}
 		return nil
 	}
-	for id, c := range s.Calls {
+	for id, c := range ordered.ByKey(s.Calls) {
 		if c == nil || c.Item == "" {
 			return fmt.Errorf("call %q missing or without an item", id)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/internal/ordered"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -609,7 +610,7 @@ func (s *state) validate(w *universal.Stream) error {
 			return err
 		}
 	}
-	for id, tl := range s.Tools {
+	for id, tl := range ordered.ByKey(s.Tools) {
 		if tl == nil || tl.ItemID == "" {
 			return fmt.Errorf("tool %q missing or without an item", id)
 		}
@@ -620,17 +621,17 @@ func (s *state) validate(w *universal.Stream) error {
 			return err
 		}
 	}
-	for uuid, scope := range s.Chains {
+	for uuid, scope := range ordered.ByKey(s.Chains) {
 		if scope == "" {
 			return fmt.Errorf("sidechain entry %q without a scope", uuid)
 		}
 	}
-	for id, p := range s.Perms {
+	for id, p := range ordered.ByKey(s.Perms) {
 		if p == nil || p.ID == "" {
 			return fmt.Errorf("permission of %q missing", id)
 		}
 	}
-	for id, item := range s.Tasks {
+	for id, item := range ordered.ByKey(s.Tasks) {
 		if err := known("task "+id, item); err != nil {
 			return err
 		}
@@ -669,7 +670,7 @@ func (s *state) validate(w *universal.Stream) error {
 			return err
 		}
 	}
-	for uuid, p := range s.Entries {
+	for uuid, p := range ordered.ByKey(s.Entries) {
 		if p < 0 || p >= int64(len(s.Entries)) {
 			return fmt.Errorf("entry %q at %d of %d", uuid, p, len(s.Entries))
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentnorm/agentnorm/internal/ordered"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -514,7 +515,7 @@ func (s *state) validate(w *universal.Stream) error {
 			}
 		}
 	}
-	for key, n := range s.Items {
+	for key, n := range ordered.ByKey(s.Items) {
 		if n == nil || n.ID == "" {
 			return fmt.Errorf("item %q missing or without an item", key)
 		}
@@ -597,7 +598,7 @@ func (s *state) validate(w *universal.Stream) error {
 			}
 		}
 	}
-	for key, r := range s.Reqs {
+	for key, r := range ordered.ByKey(s.Reqs) {
 		if r == nil || r.ID == "" {
 			return fmt.Errorf("request %q missing or without an id", key)
 		}
@@ -615,7 +616,7 @@ func (s *state) validate(w *universal.Stream) error {
 		}
 		seen[key] = true
 	}
-	for thread, item := range s.Children {
+	for thread, item := range ordered.ByKey(s.Children) {
 		if err := known("spawn of thread "+thread, item); err != nil {
 			return err
 		}
@@ -656,7 +657,7 @@ func (s *state) validate(w *universal.Stream) error {
 			return fmt.Errorf("held goal update %d is not JSON", i)
 		}
 	}
-	for thread, slot := range s.Compactions {
+	for thread, slot := range ordered.ByKey(s.Compactions) {
 		ok := false
 		switch {
 		case slot == "":

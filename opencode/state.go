@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agentnorm/agentnorm/internal/ordered"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -301,7 +302,7 @@ func (s *state) validate(w *universal.Stream) error {
 		return nil
 	}
 	items := map[string]string{}
-	for id, m := range s.Msgs {
+	for id, m := range ordered.ByKey(s.Msgs) {
 		if m == nil || m.ID != id || m.Item == "" {
 			return fmt.Errorf("message %q missing, misfiled or without an item", id)
 		}
@@ -329,7 +330,7 @@ func (s *state) validate(w *universal.Stream) error {
 			}
 		}
 	}
-	for pid, p := range s.Parts {
+	for pid, p := range ordered.ByKey(s.Parts) {
 		if p == nil || p.ID != pid {
 			return fmt.Errorf("part %q missing or misfiled", pid)
 		}
@@ -362,12 +363,12 @@ func (s *state) validate(w *universal.Stream) error {
 			return errors.New("a pending delta without its message or part")
 		}
 	}
-	for child, item := range s.Links {
+	for child, item := range ordered.ByKey(s.Links) {
 		if err := known("sub-agent "+child+" call", item); err != nil {
 			return err
 		}
 	}
-	for id, sh := range s.V2Shells {
+	for id, sh := range ordered.ByKey(s.V2Shells) {
 		if sh.Call == "" || sh.Result == "" {
 			return fmt.Errorf("shell %q without its items", id)
 		}

@@ -139,13 +139,18 @@ func (s *StreamState) validate() error {
 		return fmt.Errorf("%d unparsed events held, %d bytes: more than a stream holds", len(ss.Held), kept)
 	}
 	// Default item ids ("itm_N") already issued must not come again: the
-	// counter is at least every N seen.
+	// counter is at least every N seen. The error names the highest (the
+	// first of its spellings), not one in the map's order.
+	high, highID := st.Items, ""
 	for id := range ss.Seen {
 		if n, ok := strings.CutPrefix(id, "itm_"); ok {
-			if v, err := strconv.ParseInt(n, 10, 64); err == nil && v > st.Items {
-				return fmt.Errorf("item counter %d below the issued id %q", st.Items, id)
+			if v, err := strconv.ParseInt(n, 10, 64); err == nil && (v > high || v == high && highID != "" && id < highID) {
+				high, highID = v, id
 			}
 		}
+	}
+	if highID != "" {
+		return fmt.Errorf("item counter %d below the issued id %q", st.Items, highID)
 	}
 	turns := map[string]bool{}
 	for _, t := range ss.Turns {

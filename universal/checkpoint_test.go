@@ -3,6 +3,7 @@ package universal_test
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -177,5 +178,32 @@ func TestLoadCheckedCheckpoint(t *testing.T) {
 	}
 	if err := universal.LoadCheckedCheckpoint(cp, "f", w2, &struct{}{}, func() error { return nil }); err != nil || !w2.IsOpen("itm_1") {
 		t.Errorf("passing check: %v", err)
+	}
+}
+
+// TestCheckpointCounterErrorNamesHighest: a checkpoint whose item counter
+// is below several issued ids is refused with an error that names the
+// highest of them, each time (it named one in the map's order).
+func TestCheckpointCounterErrorNamesHighest(t *testing.T) {
+	w := universal.NewStream("x", universal.Options{})
+	var evs []universal.Event
+	for range 3 {
+		evs = w.StartItem(evs, universal.Item{ItemID: w.NewItemID(), Kind: universal.KindMessage, Role: universal.RoleAssistant}, universal.SourceAgent, nil)
+	}
+	_ = evs
+	cp, err := universal.SaveCheckpoint("f", w, struct{}{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := []byte(`"seen":{"itm_1":{},"itm_2":{},"itm_3":{}}`)
+	if !bytes.Contains(cp, seen) || !bytes.Contains(cp, []byte(`"items":3`)) {
+		t.Fatalf("no seen ids or counter in %s", cp)
+	}
+	bad := bytes.Replace(cp, seen, []byte(`"seen":{"itm_1":{},"itm_2":{},"itm_3":{},"itm_7":{},"itm_09":{},"itm_9":{},"itm_8":{},"itm_x":{}}`), 1)
+	for range 20 {
+		err := universal.LoadCheckpoint(bad, "f", universal.NewStream("x", universal.Options{}), &struct{}{})
+		if !errors.Is(err, universal.ErrCheckpoint) || !strings.Contains(err.Error(), `item counter 3 below the issued id "itm_09"`) {
+			t.Fatalf("restore: %v, want the counter below itm_09", err)
+		}
 	}
 }

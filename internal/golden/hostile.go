@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -82,7 +83,8 @@ func Prepare(t testing.TB, c HostileCase) *Prepared {
 	return p
 }
 
-// CheckCorruptCheckpoints is the property of TestCorruptCheckpoints.
+// CheckCorruptCheckpoints is the property of TestCorruptCheckpoints, and
+// then checkSameRefusal.
 func CheckCorruptCheckpoints(t *testing.T, cases, foreign []HostileCase) {
 	var own, others []*Prepared
 	for _, c := range cases {
@@ -186,6 +188,7 @@ func CheckCorruptCheckpoints(t *testing.T, cases, foreign []HostileCase) {
 			}
 		}
 	})
+	checkSameRefusal(t, own)
 }
 
 func agentOf(t *testing.T, cp []byte) string {
@@ -196,6 +199,68 @@ func agentOf(t *testing.T, cp []byte) string {
 		t.Fatalf("checkpoint without an agent: %v", err)
 	}
 	return env.Agent
+}
+
+// checkSameRefusal requires a checkpoint with a fault in several entries
+// of one map of the translator's state to be refused with the same error
+// each time: the translator checks a map's entries in an order of their
+// own, not in Go's random one, so that the error names the same entry
+// for the same checkpoint. For each field of the state that is a JSON
+// object of two members or more (a map, or a struct; in the first
+// checkpoint of the cases where it is), every member is made bad (an
+// object null, a string an id of nothing, a number -1), the other fields
+// left as they are; a restore that accepts that checks nothing.
+func checkSameRefusal(t *testing.T, cases []*Prepared) {
+	t.Helper()
+	const tries = 20
+	done := map[string]bool{}
+	for _, p := range cases {
+		for k, cp := range p.Checkpoints {
+			var env map[string]any
+			d := json.NewDecoder(bytes.NewReader(cp))
+			d.UseNumber()
+			if err := d.Decode(&env); err != nil {
+				t.Fatalf("%s: checkpoint: %v", p.Name, err)
+			}
+			st, _ := env["state"].(map[string]any)
+			for _, field := range sortedKeys(st) {
+				m, ok := st[field].(map[string]any)
+				if !ok || len(m) < 2 || done[field] {
+					continue
+				}
+				was := maps.Clone(m)
+				for key, v := range m {
+					switch v.(type) {
+					case string:
+						m[key] = "determ20-unknown"
+					case json.Number:
+						m[key] = json.Number("-1")
+					default:
+						m[key] = nil
+					}
+				}
+				bad, err := json.Marshal(env)
+				st[field] = was
+				if err != nil {
+					t.Fatal(err)
+				}
+				var first error
+				for i := range tries {
+					err := p.New(Options()).Restore(bad)
+					if err == nil {
+						break // nothing in the field is checked this way
+					}
+					if i == 0 {
+						first = err
+						done[field] = true
+					} else if err.Error() != first.Error() {
+						t.Errorf("%s after %d messages, every entry of %s bad: restore %d refused it with\n%v\nrestore 1 with\n%v", p.Name, k, field, i+1, err, first)
+						break
+					}
+				}
+			}
+		}
+	}
 }
 
 // relabel gives a checkpoint another agent and format name.

@@ -1,7 +1,9 @@
 package golden
 
 import (
+	"cmp"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -137,10 +139,14 @@ func codexAppServer(x *extraction, msgs func(func(universal.Message, string) boo
 			x.grow(key, kind, p.Get("delta").Str, m.Line)
 		}
 	}
+	// The prompts of turns never answered, in the order they were sent.
+	var left []Kept
 	for _, ks := range pending {
-		for _, k := range ks {
-			x.add(k.Kind, k.Text, k.Line)
-		}
+		left = append(left, ks...)
+	}
+	slices.SortStableFunc(left, func(a, b Kept) int { return cmp.Compare(a.Line, b.Line) })
+	for _, k := range left {
+		x.add(k.Kind, k.Text, k.Line)
 	}
 }
 

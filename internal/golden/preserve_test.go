@@ -210,6 +210,18 @@ func TestExtractRules(t *testing.T) {
 			),
 			want: []string{"prompt:plan it", "assistant text:**Add hello.py**\n", "assistant text:Done."},
 		},
+		{
+			// Prompts of turns the server never answered are kept in the
+			// order they were sent, not in a map's.
+			name: "codex exchange: unanswered turns' prompts in order", agent: "codex", format: "exchange", framing: golden.Exchange,
+			input: lines(
+				`{"dir":"in","msg":{"jsonrpc":"2.0","id":2,"method":"turn/start","params":{"threadId":"t","input":[{"type":"text","text":"one"}]}}}`,
+				`{"dir":"in","msg":{"jsonrpc":"2.0","id":3,"method":"turn/start","params":{"threadId":"t","input":[{"type":"text","text":"two"}]}}}`,
+				`{"dir":"in","msg":{"jsonrpc":"2.0","id":4,"method":"turn/start","params":{"threadId":"t","input":[{"type":"text","text":"three"},{"type":"text","text":"four"}]}}}`,
+				`{"dir":"in","msg":{"jsonrpc":"2.0","id":5,"method":"turn/start","params":{"threadId":"t","input":[{"type":"text","text":"five"}]}}}`,
+			),
+			want: []string{"prompt:one", "prompt:two", "prompt:three", "prompt:four", "prompt:five"},
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			kept, ok := golden.Extract(c.agent, c.format, c.framing, c.input)
