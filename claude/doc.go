@@ -119,6 +119,13 @@
 //	                       the commit's summary and span in metadata; one
 //	                       written before the session's first message is
 //	                       shown right after session.started)
+//	system/turn_preempted  status item labelled interrupted (detail the
+//	                       reason, rapid_followup: the CLI stopped the turn
+//	                       to answer a quick follow-up; metadata
+//	                       preempted_by_uuid); the turn's result follows
+//	system/file_attachments_missing
+//	                       status item (files of a prompt that did not reach
+//	                       the model; detail their reasons, metadata the list)
 //	system/local_command, away_summary
 //	                       system item with the text (away_summary: the recap
 //	                       written when the user comes back to an idle session)
@@ -496,7 +503,13 @@
 // informational, notification, plugin_install, files_persisted,
 // memory_recall, elicitation_complete, control_request_progress,
 // commands_changed, worker_shutting_down, mirror_error,
-// session_writes_lost. Stream events: ping, citations_delta (citations
+// session_writes_lost, and the host's UI signals of 2.1.217 and later:
+// vcs_state_changed (a git operation the CLI saw in its own Bash output),
+// code_change_published (the pull request bound to the session, scraped
+// from command output, as pr-link), permission_check_status,
+// dev_intent, per_turn_effort_changed, turn_handoff_available,
+// peer_message_hold, cloud_session_delta, feedback_draft_queued,
+// instruction_size_warning and the plugins' ui_* pushes. Stream events: ping, citations_delta (citations
 // come with the complete text block). Anything else, and any line that is
 // not a JSON object with a type, is reported as agent.unparsed.
 //

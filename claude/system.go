@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
@@ -70,6 +71,32 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 		return t.status(dst, "remote_control", r.Get("content").Str, md)
 	case "hook_response":
 		return t.hookResponse(dst, r)
+	case "turn_preempted":
+		// 2.1.273: the CLI stopped the running turn so that a follow-up
+		// sent quickly is answered at once (reason rapid_followup,
+		// preempted_by_uuid the follow-up's message); the stopped turn's
+		// result follows. A status item as a user's interruption is.
+		md := ""
+		if u := r.Get("preempted_by_uuid").Str; u != "" {
+			var o jsonw.Object
+			md = string(o.String("preempted_by_uuid", u).Bytes())
+		}
+		return t.status(dst, "interrupted", first(r.Get("reason").Str, "preempted"), md)
+	case "file_attachments_missing":
+		// 2.1.290: files attached to a user message (message_uuid) that
+		// did not reach the model, each {file_uuid, reason} (too_large,
+		// …): part of the prompt was lost, which shows nowhere else.
+		var reasons []string
+		for _, m := range r.Get("missing").Array() {
+			if why := m.Get("reason").Str; why != "" && !slices.Contains(reasons, why) {
+				reasons = append(reasons, why)
+			}
+		}
+		detail := "attached files not sent"
+		if len(reasons) > 0 {
+			detail += ": " + strings.Join(reasons, ", ")
+		}
+		return t.status(dst, sub, detail, r.Get("missing").Raw)
 	case "turn_duration":
 		if t.transcript {
 			return t.endTranscriptTurn(dst, universal.SourceAgent)

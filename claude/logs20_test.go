@@ -1,0 +1,64 @@
+package claude_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// TestNewerSystemSubtypes: the system subtypes Claude Code added from
+// 2.1.217 on, in the shapes the CLI's stream-json schemas give them
+// (meawoppl/rust-code-agent-sdks, claude-codes: the schema snapshot of
+// 2.1.281 and the drift tests of 2.1.266 to 2.1.296; Apache-2.0) and
+// hosts' notes of live runs quote (vcs_state_changed on every commit
+// and push, code_change_published on every push to a branch with a pull
+// request, permission_check_status around each classifier check). Each
+// was agent.unparsed. The UI signals are ignored; turn_preempted (the
+// CLI stopped the turn for a quick follow-up) is an interrupted status
+// item, and file_attachments_missing (files of a prompt that never
+// reached the model) a status item naming why.
+func TestNewerSystemSubtypes(t *testing.T) {
+	init := `{"type":"system","subtype":"init","session_id":"s1","cwd":"/w","model":"claude-opus-5-5","tools":["Bash"],"claude_code_version":"2.1.296","uuid":"u0"}`
+	ignored := []string{
+		`{"type":"system","subtype":"vcs_state_changed","kind":"push","cwd":"/w","uuid":"u1","session_id":"s1"}`,
+		`{"type":"system","subtype":"code_change_published","provider":"github","url":"https://github.com/o/r/pull/12","repo":"o/r","identifier":"12","action":"created","branch":"feat-x","uuid":"u2","session_id":"s1"}`,
+		`{"type":"system","subtype":"permission_check_status","tool_use_id":"toolu_01","agent_id":"a1","status":"checking","uuid":"u3","session_id":"s1"}`,
+		`{"type":"system","subtype":"dev_intent","kind":"ios_app","trigger":"project_scan","uuid":"u4","session_id":"s1"}`,
+		`{"type":"system","subtype":"per_turn_effort_changed","per_turn_effort_active":false,"uuid":"u5","session_id":"s1"}`,
+		`{"type":"system","subtype":"turn_handoff_available","v":1,"tools":["Write"],"worker_epoch":7,"carried_writes":true,"uuid":"u6","session_id":"s1"}`,
+		`{"type":"system","subtype":"peer_message_hold","state":"held","lane":"bridge","message_uuid":"m1","uuid":"u7","session_id":"s1"}`,
+		`{"type":"system","subtype":"cloud_session_delta","seq":3,"changed":["title"],"cloud_session":{},"uuid":"u8","session_id":"s1"}`,
+		`{"type":"system","subtype":"feedback_draft_queued","draft_id":"d1","draft_type":"bug","title":"t","uuid":"u9","session_id":"s1"}`,
+		`{"type":"system","subtype":"instruction_size_warning","total_chars":52000,"total_limit_chars":40000,"file_count":3,"largest_chars":41000,"uuid":"u10","session_id":"s1"}`,
+		`{"type":"system","subtype":"ui_toast","plugin":"deploy-helper","text":"deployed","timeout_ms":4000,"uuid":"u11","session_id":"s1"}`,
+		`{"type":"system","subtype":"ui_panes","panes":[],"shown_id":null,"focused_id":null,"focus_requested_id":null,"uuid":"u12","session_id":"s1"}`,
+	}
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, append([]string{init}, ignored...)...)
+	if un := golden.OfType(evs, universal.TypeUnparsed); len(un) != 0 {
+		t.Errorf("%d lines unparsed: %+v", len(un), un[0].Data)
+	}
+	if st := completed(evs, universal.KindStatus, ""); len(st) != 0 {
+		t.Errorf("UI signals made status items: %+v", st)
+	}
+
+	evs = feed(t, claude.FormatStreamJSON, nil, nil, init,
+		`{"type":"system","subtype":"turn_preempted","reason":"rapid_followup","preempted_by_uuid":"u9","preempted_message_uuids":["u3"],"uuid":"u20","session_id":"s1"}`,
+		`{"type":"system","subtype":"file_attachments_missing","message_uuid":"m1","sent_count":3,"missing":[{"file_uuid":"f1","reason":"too_large"},{"file_uuid":"f2","reason":"some_future_code"}],"uuid":"u21","session_id":"s1"}`)
+	if un := golden.OfType(evs, universal.TypeUnparsed); len(un) != 0 {
+		t.Errorf("%d lines unparsed: %+v", len(un), un[0].Data)
+	}
+	st := completed(evs, universal.KindStatus, "")
+	if len(st) != 2 {
+		t.Fatalf("%d status items, want 2: %+v", len(st), st)
+	}
+	if p := st[0].Content[0]; p.Label != "interrupted" || p.Detail != "rapid_followup" || gjson.GetBytes(p.Metadata, "preempted_by_uuid").Str != "u9" {
+		t.Errorf("preempted turn: %+v", p)
+	}
+	if p := st[1].Content[0]; p.Label != "file_attachments_missing" || !strings.Contains(p.Detail, "too_large") || len(gjson.ParseBytes(p.Metadata).Array()) != 2 {
+		t.Errorf("missing attachments: %+v (%s)", p, p.Metadata)
+	}
+}
