@@ -235,8 +235,11 @@
 // system item, not a prompt. response_completed {usage} after each model
 // call is usage.updated scope call (its input_tokens leaves the cache's
 // reads and writes out, as Anthropic's do: the universal input is their
-// sum); a sub-agent's session's are not the session's. Its other vendor
-// kinds are ignored.
+// sum); a sub-agent's session's are calls of the sub-agent's own turn,
+// its turn_id the sub-agent's session id (a turn the session never
+// started: reduce keeps them in Usage.Other), and its turn_completed adds
+// nothing (its usage sums those calls; subagent_finished ends it). Its
+// other vendor kinds are ignored.
 //
 // Plans: plan is a status item labelled plan, detail its entries as a
 // checklist ("[x] done", "[~] in progress", "[ ] pending", a line each), the

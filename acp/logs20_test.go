@@ -1,0 +1,62 @@
+package acp_test
+
+import (
+	"testing"
+
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/reduce"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// TestGrokSubagentCallUsage: Grok Build sends response_completed {usage}
+// after each model call of a sub-agent too, on the sub-agent's own
+// session (the shapes TestGrokSubagentLifecycle and TestGrokCallUsage
+// cite from public notes of live grok 1.0.x runs). The sub-agent's calls
+// were dropped, so its tokens showed nowhere; they are call usage of the
+// sub-agent's own turn (named by its session id, a turn the session never
+// started, as a Codex sub-agent thread's calls are of its turns), which
+// reduce keeps apart from the session's turns (Usage.Other) and adds to
+// the sum over turns. A session nobody announced stays ignored.
+func TestGrokSubagentCallUsage(t *testing.T) {
+	const spawn = `{"sessionUpdate":"subagent_spawned","subagent_id":"01a0-c1","parent_session_id":"root-1","child_session_id":"01a0-c1","subagent_type":"general-purpose","description":"echo check","model":"grok-4.7"}`
+	evs := translateChecked(t, grokSession(
+		`root-1 {"sessionUpdate":"tool_call","toolCallId":"call-1","title":"spawn_subagent","rawInput":{"description":"echo check","prompt":"Run echo sub-ok","subagent_type":"general-purpose","background":false},"_meta":{"x.ai/tool":{"name":"spawn_subagent","kind":"task"}}}`,
+		`x root-1 `+spawn,
+		`01a0-c1 {"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"sub-ok"}}`,
+		`x 01a0-c1 {"sessionUpdate":"response_completed","usage":{"input_tokens":100,"output_tokens":7,"cache_read_input_tokens":900,"cache_creation_input_tokens":0}}`,
+		`x 01a0-c1 {"sessionUpdate":"turn_completed","prompt_id":"p9","stop_reason":"end_turn","usage":{"input_tokens":100,"output_tokens":7,"cache_read_input_tokens":900}}`,
+		`x root-1 {"sessionUpdate":"subagent_finished","subagent_id":"01a0-c1","child_session_id":"01a0-c1","status":"completed","output":"sub-ok","will_wake":false}`,
+		`root-1 {"sessionUpdate":"tool_call_update","toolCallId":"call-1","status":"completed","content":[{"type":"content","content":{"type":"text","text":"sub-ok"}}]}`,
+		`x root-1 {"sessionUpdate":"response_completed","usage":{"input_tokens":50,"output_tokens":5}}`,
+		`x ghost-7 {"sessionUpdate":"response_completed","usage":{"input_tokens":5,"output_tokens":5}}`,
+	))
+	if u := unparsed(evs); len(u) != 0 {
+		t.Fatalf("agent.unparsed %q", u)
+	}
+	type call struct {
+		turn    string
+		in, out int64
+	}
+	var got []call
+	for _, ev := range golden.OfType(evs, universal.TypeUsageUpdated) {
+		d := ev.Data.(*universal.UsageUpdated)
+		if d.Scope == universal.ScopeCall {
+			got = append(got, call{d.TurnID, *d.Usage.InputTokens, *d.Usage.OutputTokens})
+		}
+	}
+	want := []call{{"01a0-c1", 1000, 7}, {"turn_1", 50, 5}}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("call usage %+v, want %+v", got, want)
+	}
+	s, err := reduce.Replay(evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := s.Usage
+	if len(u.Other) != 1 || u.Other[0].TurnID != "01a0-c1" {
+		t.Fatalf("other usage %+v", u.Other)
+	}
+	if n := u.Total.OutputTokens; n == nil || *n != 12 {
+		t.Errorf("total output %v, want 12 (the session's call and the sub-agent's)", n)
+	}
+}
