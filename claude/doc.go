@@ -95,8 +95,13 @@
 //	                       unavailable_headless, or output on stderr): not a
 //	                       model response and not an API error; the result line
 //	                       after it ends the turn
-//	result                 turn.ended, error (when it failed), usage.updated;
-//	                       a completed turn that showed no message of the
+//	result                 turn.ended, error (when it failed: code the
+//	                       terminal reason, else startup_failure_reason,
+//	                       else the subtype; details api_error,
+//	                       api_error_code, startup_failure_reason and the
+//	                       runner's runner_exit, whose phase and exit code
+//	                       or signal make the message when no text does),
+//	                       usage.updated; a completed turn that showed no message of the
 //	                       session (--output-format json prints the result
 //	                       alone) gets the result's text as its assistant
 //	                       message (native id the result's uuid);

@@ -62,3 +62,43 @@ func TestNewerSystemSubtypes(t *testing.T) {
 		t.Errorf("missing attachments: %+v (%s)", p, p.Metadata)
 	}
 }
+
+// TestResultFailureFields: what a failed result of 2.1.266 and later says
+// beside its text, in the shapes of the CLI's schemas
+// (meawoppl/rust-code-agent-sdks claude-codes, the drift tests of 2.1.266,
+// 2.1.274, 2.1.285 and 2.1.293): startup_failure_reason on the zeroed
+// error_during_execution result of a run refused at startup, and the
+// self-hosted runner's runner_exit {phase, exit_code, signal} on the
+// result it synthesizes when the session process fails to start or
+// exits abnormally, with no errors text. Both were dropped: the error
+// said "the turn failed (error_during_execution)" with no cause. The
+// reason is the error's code, runner_exit makes its message, and both,
+// with api_error and api_error_code, are in its details.
+func TestResultFailureFields(t *testing.T) {
+	errorOf := func(line string) *universal.Error {
+		t.Helper()
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, line)
+		errs := golden.OfType(evs, universal.TypeError)
+		if len(errs) != 1 {
+			t.Fatalf("%d errors for %s", len(errs), line)
+		}
+		return errs[0].Data.(*universal.Error)
+	}
+	e := errorOf(`{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":0,"duration_api_ms":0,"num_turns":0,"stop_reason":null,"session_id":"s1","uuid":"u1","total_cost_usd":0,"usage":{},"modelUsage":{},"permission_denials":[],"errors":["Your organization's settings could not be loaded."],"startup_failure_reason":"org_config_required_unavailable"}`)
+	if e.Code != "org_config_required_unavailable" || e.Message != "Your organization's settings could not be loaded." ||
+		gjson.GetBytes(e.Details, "startup_failure_reason").Str != "org_config_required_unavailable" {
+		t.Errorf("startup failure: %+v %s", e, e.Details)
+	}
+	e = errorOf(`{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":5,"duration_api_ms":0,"num_turns":0,"session_id":"s1","total_cost_usd":0.0,"runner_exit":{"phase":"setup","exit_code":null,"signal":"SIGKILL"}}`)
+	if e.Message != "the session process exited in setup (signal SIGKILL)" || gjson.GetBytes(e.Details, "runner_exit.signal").Str != "SIGKILL" {
+		t.Errorf("runner exit: %+v %s", e, e.Details)
+	}
+	e = errorOf(`{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":5,"duration_api_ms":0,"num_turns":0,"session_id":"s1","total_cost_usd":0.0,"runner_exit":{"phase":"run","exit_code":137}}`)
+	if e.Message != "the session process exited in run (exit code 137)" {
+		t.Errorf("runner exit code: %+v", e)
+	}
+	e = errorOf(`{"type":"result","subtype":"success","is_error":true,"duration_ms":1200,"duration_api_ms":900,"num_turns":1,"result":"API Error: overloaded","stop_reason":null,"session_id":"s1","uuid":"u1","total_cost_usd":0.01,"usage":{"input_tokens":10,"output_tokens":38},"modelUsage":{},"permission_denials":[],"api_error_status":529,"api_error":"overloaded","api_error_code":"overloaded_error"}`)
+	if gjson.GetBytes(e.Details, "api_error").Str != "overloaded" || gjson.GetBytes(e.Details, "api_error_code").Str != "overloaded_error" {
+		t.Errorf("api error kind: %+v %s", e, e.Details)
+	}
+}

@@ -564,7 +564,19 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 				Raw("api_error_status", r.Get("api_error_status").Raw).
 				Raw("api_error_type", r.Get("api_error_type").Raw).
 				Raw("errors", f.errors.Raw())
-			emsg, code := unwrapAPIError(msg, first(f.terminalReason.Str(), f.subtype.Str()), &o)
+			// What 2.1.266 and later say of a failure beside the text:
+			// the API error's kind (api_error, api_error_code, the
+			// server's own code), a known startup failure
+			// (startup_failure_reason, the run refused before any
+			// model call) and the self-hosted runner's report of a
+			// session process that failed to start or exited
+			// abnormally (runner_exit {phase, exit_code, signal}).
+			failure := r.Get("startup_failure_reason")
+			o.Raw("api_error", r.Get("api_error").Raw).
+				Raw("api_error_code", r.Get("api_error_code").Raw).
+				Raw("startup_failure_reason", failure.Raw).
+				Raw("runner_exit", r.Get("runner_exit").Raw)
+			emsg, code := unwrapAPIError(msg, first(f.terminalReason.Str(), failure.Str, f.subtype.Str()), &o)
 			dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
 				Message: t.w.Copy(emsg), Code: t.w.Copy(code), Details: o.Bytes(),
 			}, t.raw)
@@ -714,6 +726,21 @@ func resultMessage(r jsonscan.Value) string {
 	}
 	if s := r.Get("error.message").Str; s != "" {
 		return s // Qwen Code: "error":{"message":"[API Error: …]"}
+	}
+	if x := r.Get("runner_exit"); x.IsObject() {
+		// The runner's synthesized result (2.1.266): the session
+		// process failed to start (phase setup) or exited abnormally.
+		how := "the session process exited"
+		if ph := x.Get("phase").Str; ph != "" {
+			how += " in " + ph
+		}
+		if sig := x.Get("signal").Str; sig != "" {
+			return how + " (signal " + sig + ")"
+		}
+		if c := x.Get("exit_code"); c.Type == gjson.Number {
+			return how + " (exit code " + c.Raw + ")"
+		}
+		return how
 	}
 	return "the turn failed (" + first(r.Get("terminal_reason").Str, r.Get("subtype").Str, "is_error") + ")"
 }
