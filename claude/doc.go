@@ -61,9 +61,14 @@
 //	assistant + stream_event
 //	                       one message item per API message (message.id within
 //	                       a parent_tool_use_id): thinking → reasoning part (with
-//	                       its signature, even when empty), text → text part,
-//	                       other blocks → json part; text_delta/thinking_delta →
-//	                       item.delta on the right part
+//	                       its signature, even when empty; metadata
+//	                       {"narration": true} when the line lists it in
+//	                       narration_block_indexes and it has text: a progress
+//	                       update for the user between tool calls, which
+//	                       Claude Code shows as prose, not reasoning), text →
+//	                       text part, other blocks → json part;
+//	                       text_delta/thinking_delta → item.delta on the right
+//	                       part
 //	tool_use (also server_tool_use, mcp_tool_use)
 //	                       tool_call item under the message item, with tool_kind
 //	                       and tool_input (tools.go); input_json_delta → item.delta

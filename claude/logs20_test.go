@@ -102,3 +102,70 @@ func TestResultFailureFields(t *testing.T) {
 		t.Errorf("api error kind: %+v %s", e, e.Details)
 	}
 }
+
+// TestNarrationBlocks: Claude Code 2.1.2xx lists in an assistant line's
+// narration_block_indexes the thinking blocks of that line's content that
+// are the model's progress updates for the user between tool calls, not
+// its reasoning (the API's "progress updates between tool calls"; the
+// CLI's stream-json schema describes the indexes for renderers, and its
+// terminal renders such blocks as ordinary prose, as public audits of the
+// 2.1.263 and 2.1.285 binaries and hosts' parsers record). The indexes
+// were ignored: a progress update read as reasoning like any other. It
+// stays a reasoning part (it streamed as one) with metadata
+// {"narration": true}, streamed or not; an empty one is not marked.
+func TestNarrationBlocks(t *testing.T) {
+	const init = `{"type":"system","subtype":"init","session_id":"s1","cwd":"/w","model":"claude-opus-5","tools":["Bash"],"claude_code_version":"2.1.285","uuid":"u0"}`
+	asst := func(block, extra string) string {
+		return `{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-5","content":[` + block + `],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"s1"` + extra + `}`
+	}
+	const think = `{"type":"thinking","thinking":"Check the build.","signature":"sig1"}`
+	const narr = `{"type":"thinking","thinking":"I'm about 40% through.","signature":"sig2"}`
+	const tool = `{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"go test ./..."}}`
+	se := func(ev string) string {
+		return `{"type":"stream_event","event":` + ev + `,"parent_tool_use_id":null,"session_id":"s1"}`
+	}
+	result := `{"type":"result","subtype":"success","is_error":false,"duration_ms":1,"duration_api_ms":1,"num_turns":1,"result":"","session_id":"s1","total_cost_usd":0}`
+	cases := map[string][]string{
+		"whole lines": {init,
+			asst(think, `,"uuid":"a1"`),
+			asst(narr, `,"uuid":"a2","narration_block_indexes":[0]`),
+			asst(`{"type":"thinking","thinking":"","signature":"sig3"}`, `,"uuid":"a3","narration_block_indexes":[0]`),
+			asst(tool, `,"uuid":"a4"`), result},
+		"streamed": {init,
+			se(`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-5","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}`),
+			se(`{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}`),
+			se(`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Check the build."}}`),
+			asst(think, `,"uuid":"a1"`),
+			se(`{"type":"content_block_stop","index":0}`),
+			se(`{"type":"content_block_start","index":1,"content_block":{"type":"thinking","thinking":"","signature":""}}`),
+			se(`{"type":"content_block_delta","index":1,"delta":{"type":"thinking_delta","thinking":"I'm about "}}`),
+			se(`{"type":"content_block_delta","index":1,"delta":{"type":"thinking_delta","thinking":"40% through."}}`),
+			asst(narr, `,"uuid":"a2","narration_block_indexes":[0]`),
+			se(`{"type":"content_block_stop","index":1}`),
+			se(`{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"t1","name":"Bash","input":{}}}`),
+			asst(tool, `,"uuid":"a4"`),
+			se(`{"type":"content_block_stop","index":2}`),
+			se(`{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":9}}`),
+			se(`{"type":"message_stop"}`), result},
+	}
+	for name, lines := range cases {
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, lines...)
+		msgs := completed(evs, universal.KindMessage, universal.RoleAssistant)
+		if len(msgs) != 1 {
+			t.Fatalf("%s: %d messages", name, len(msgs))
+		}
+		var got []string
+		for _, p := range msgs[0].Content {
+			if p.Type == universal.PartReasoning {
+				got = append(got, p.Text+"|"+string(p.Metadata))
+			}
+		}
+		want := []string{"Check the build.|", `I'm about 40% through.|{"narration":true}`}
+		if name == "whole lines" {
+			want = append(want, "|")
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: reasoning parts\n%s\nwant\n%s", name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
