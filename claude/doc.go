@@ -118,7 +118,9 @@
 //	                       call gets a message with the json part alone)
 //	system/api_retry       error with will_retry
 //	system/task_*          a status item under the Agent call (task_started →
-//	                       task_notification)
+//	                       task_notification; metadata the task type, sub-agent
+//	                       type, run, parent task, usage, output file, why it
+//	                       ended and a sub-agent's hand-back and its report)
 //	system/compact_boundary, model_refusal_*, bridge_status
 //	                       status items (compact_boundary: label compaction;
 //	                       a failed compaction's status line: the same, failed;

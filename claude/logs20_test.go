@@ -169,3 +169,39 @@ func TestNarrationBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskHandback: a task's lines of 2.1.273 to 2.1.293 say more than
+// their state, in the shapes of the CLI's schemas (meawoppl/rust-code-
+// agent-sdks claude-codes, the drift tests of 2.1.273, 2.1.292 and
+// 2.1.293): task_started's parent_task_id and awaited, task_notification's
+// reason (a task that ended because its worker restarted) and a
+// sub-agent's hand-back (handback flagged or withheld, handback_report
+// {text, warning}: the report and the warning the harness put on it).
+// They were dropped; they are the task status item's metadata.
+func TestTaskHandback(t *testing.T) {
+	evs := feed(t, claude.FormatStreamJSON, nil, nil,
+		`{"type":"system","subtype":"init","session_id":"s1","cwd":"/w","model":"claude-opus-5-5","tools":["Agent"],"claude_code_version":"2.1.293","uuid":"u0"}`,
+		`{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"tool_use","id":"toolu_01","name":"Agent","input":{"description":"nested agent","prompt":"Look.","subagent_type":"general-purpose"}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"s1","uuid":"a1"}`,
+		`{"type":"system","subtype":"task_started","task_id":"t2","run_id":"r1","parent_task_id":"t1","tool_use_id":"toolu_01","description":"nested agent","task_type":"local_agent","awaited":true,"uuid":"u1","session_id":"s1"}`,
+		`{"type":"system","subtype":"task_notification","task_id":"t2","run_id":"r1","tool_use_id":"toolu_01","status":"completed","output_file":"","summary":"harness notes","handback":"flagged","handback_report":{"text":"the report","warning":"SECURITY WARNING"},"uuid":"u2","session_id":"s1"}`)
+	st := completed(evs, universal.KindStatus, "")
+	if len(st) != 1 {
+		t.Fatalf("%d status items", len(st))
+	}
+	md := st[0].Content[0].Metadata
+	for k, want := range map[string]string{"handback": `"flagged"`, "handback_report.text": `"the report"`, "handback_report.warning": `"SECURITY WARNING"`, "run_id": `"r1"`} {
+		if got := gjson.GetBytes(md, k).Raw; got != want {
+			t.Errorf("%s = %s, want %s (%s)", k, got, want, md)
+		}
+	}
+	started := golden.OfType(evs, universal.TypeItemStarted)
+	var smd []byte
+	for _, e := range started {
+		if it := e.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindStatus {
+			smd = it.Content[0].Metadata
+		}
+	}
+	if gjson.GetBytes(smd, "parent_task_id").Str != "t1" || !gjson.GetBytes(smd, "awaited").Bool() {
+		t.Errorf("task_started metadata %s", smd)
+	}
+}

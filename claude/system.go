@@ -430,7 +430,18 @@ func (t *Translator) taskPart(r jsonscan.Value, label string) universal.Part {
 		Raw("is_backgrounded", r.Get("is_backgrounded").Raw).
 		Raw("run_id", r.Get("run_id").Raw).
 		Raw("usage", r.Get("usage").Raw).
-		Raw("output_file", r.Get("output_file").Raw)
+		Raw("output_file", r.Get("output_file").Raw).
+		// 2.1.273 to 2.1.293: the task that started this one
+		// (parent_task_id), a resumed sub-agent's run the caller waits
+		// for (awaited), why a task ended otherwise than by completing,
+		// failing or being stopped (reason: worker_restart), and a
+		// sub-agent's hand-back (handback: flagged, withheld; its
+		// report {text, warning}).
+		Raw("parent_task_id", r.Get("parent_task_id").Raw).
+		Raw("awaited", r.Get("awaited").Raw).
+		Raw("reason", r.Get("reason").Raw).
+		Raw("handback", r.Get("handback").Raw).
+		Raw("handback_report", r.Get("handback_report").Raw)
 	p := universal.Part{Type: universal.PartStatus, Label: t.w.Copy(label), Detail: t.w.Copy(first(r.Get("summary").Str, r.Get("description").Str))}
 	if o.Len() > 0 {
 		p.Metadata = o.Bytes()
