@@ -73,7 +73,8 @@ func TestNewerSystemSubtypes(t *testing.T) {
 // exits abnormally, with no errors text. Both were dropped: the error
 // said "the turn failed (error_during_execution)" with no cause. The
 // reason is the error's code, runner_exit makes its message, and both,
-// with api_error and api_error_code, are in its details.
+// with api_error (as api_error_kind: a text "API Error: NNN {…}" gives
+// its body as api_error) and api_error_code, are in its details.
 func TestResultFailureFields(t *testing.T) {
 	errorOf := func(line string) *universal.Error {
 		t.Helper()
@@ -98,8 +99,15 @@ func TestResultFailureFields(t *testing.T) {
 		t.Errorf("runner exit code: %+v", e)
 	}
 	e = errorOf(`{"type":"result","subtype":"success","is_error":true,"duration_ms":1200,"duration_api_ms":900,"num_turns":1,"result":"API Error: overloaded","stop_reason":null,"session_id":"s1","uuid":"u1","total_cost_usd":0.01,"usage":{"input_tokens":10,"output_tokens":38},"modelUsage":{},"permission_denials":[],"api_error_status":529,"api_error":"overloaded","api_error_code":"overloaded_error"}`)
-	if gjson.GetBytes(e.Details, "api_error").Str != "overloaded" || gjson.GetBytes(e.Details, "api_error_code").Str != "overloaded_error" {
+	if gjson.GetBytes(e.Details, "api_error_kind").Str != "overloaded" || gjson.GetBytes(e.Details, "api_error_code").Str != "overloaded_error" {
 		t.Errorf("api error kind: %+v %s", e, e.Details)
+	}
+	// A text with the API's body: its body is api_error, the kind stays
+	// apart (one key each).
+	e = errorOf(`{"type":"result","subtype":"success","is_error":true,"duration_ms":1200,"duration_api_ms":900,"num_turns":1,"result":"API Error: 529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}","stop_reason":null,"session_id":"s1","uuid":"u1","total_cost_usd":0.01,"api_error_status":529,"api_error":"overloaded"}`)
+	if strings.Count(string(e.Details), `"api_error"`) != 1 || gjson.GetBytes(e.Details, "api_error.error.type").Str != "overloaded_error" ||
+		gjson.GetBytes(e.Details, "api_error_kind").Str != "overloaded" || e.Message != "Overloaded" {
+		t.Errorf("api error body and kind: %+v %s", e, e.Details)
 	}
 }
 
@@ -203,5 +211,30 @@ func TestTaskHandback(t *testing.T) {
 	}
 	if gjson.GetBytes(smd, "parent_task_id").Str != "t1" || !gjson.GetBytes(smd, "awaited").Bool() {
 		t.Errorf("task_started metadata %s", smd)
+	}
+}
+
+// TestAPIErrorKind: the CLI's synthetic API-error message of 2.1.274 and
+// later names the kind of error (api_error, usage_limit_reached …), the
+// server's code (api_error_code) and the kind's parameters
+// (api_error_params: here the rate limit's record, 2.1.292), in the shapes
+// of the CLI's schemas (meawoppl/rust-code-agent-sdks claude-codes, the
+// drift tests of 2.1.274, 2.1.288 and 2.1.292). They were dropped; they
+// are the error's details, beside error and api_error_status (the kind as
+// api_error_kind, api_error being the body of an "API Error: NNN {…}"
+// text, which one error can have too).
+func TestAPIErrorKind(t *testing.T) {
+	evs := feed(t, claude.FormatStreamJSON, nil, nil,
+		`{"type":"system","subtype":"init","session_id":"s1","cwd":"/w","model":"claude-opus-5-5","tools":[],"claude_code_version":"2.1.292","uuid":"u0"}`,
+		`{"type":"assistant","message":{"id":"msg_01","type":"message","role":"assistant","model":"<synthetic>","content":[{"type":"text","text":"You've hit your limit."}],"stop_reason":"stop_sequence","stop_sequence":"","usage":{"input_tokens":0,"output_tokens":0}},"parent_tool_use_id":null,"agent_id":"a1","error":"rate_limit","is_api_error_message":true,"api_error":"usage_limit_reached","api_error_code":"seven_day_limit","api_error_params":{"rate_limit_info":{"status":"rejected","resetsAt":1760000000,"rateLimitType":"seven_day","isUsingOverage":false,"limitScope":"group_pool"}},"uuid":"u1","session_id":"s1"}`)
+	errs := golden.OfType(evs, universal.TypeError)
+	if len(errs) != 1 {
+		t.Fatalf("%d errors", len(errs))
+	}
+	e := errs[0].Data.(*universal.Error)
+	if e.Code != "rate_limit" || gjson.GetBytes(e.Details, "api_error_kind").Str != "usage_limit_reached" ||
+		gjson.GetBytes(e.Details, "api_error_code").Str != "seven_day_limit" ||
+		gjson.GetBytes(e.Details, "api_error_params.rate_limit_info.rateLimitType").Str != "seven_day" {
+		t.Errorf("error %+v %s", e, e.Details)
 	}
 }

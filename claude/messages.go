@@ -661,7 +661,19 @@ func (t *Translator) apiErrorMessage(dst events, m *message, r jsonscan.Value) e
 	var o jsonw.Object
 	o.Raw("error", r.Get("error").Raw).
 		Raw("api_error_status", first(r.Get("api_error_status").Raw, r.Get("apiErrorStatus").Raw)).
-		Raw("api_error_type", first(r.Get("api_error_type").Raw, r.Get("apiErrorType").Raw))
+		Raw("api_error_type", first(r.Get("api_error_type").Raw, r.Get("apiErrorType").Raw)).
+		// 2.1.274 and later: the kind of API error (api_error, an open
+		// set: usage_limit_reached, provider_credentials, media_removed,
+		// …; api_error_kind here, api_error being the body of an "API
+		// Error: NNN {…}" text), the server's own code (api_error_code),
+		// the parameters of
+		// the kinds that have some (api_error_params: the refused effort,
+		// the provider and its remedy, the rate limit's record, the
+		// removed media) and error_details.
+		Raw("api_error_kind", r.Get("api_error").Raw).
+		Raw("api_error_code", r.Get("api_error_code").Raw).
+		Raw("api_error_params", r.Get("api_error_params").Raw).
+		Raw("error_details", r.Get("error_details").Raw)
 	if m.Scope != "" {
 		// A sub-agent's failure is not the session's.
 		return t.subAgentError(dst, m.Scope, text, code, o.Bytes())

@@ -576,14 +576,15 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 				Raw("api_error_type", r.Get("api_error_type").Raw).
 				Raw("errors", f.errors.Raw())
 			// What 2.1.266 and later say of a failure beside the text:
-			// the API error's kind (api_error, api_error_code, the
-			// server's own code), a known startup failure
+			// the API error's kind (api_error, as api_error_kind: an
+			// "API Error: NNN {…}" text's body is api_error) and the
+			// server's own code (api_error_code), a known startup failure
 			// (startup_failure_reason, the run refused before any
 			// model call) and the self-hosted runner's report of a
 			// session process that failed to start or exited
 			// abnormally (runner_exit {phase, exit_code, signal}).
 			failure := r.Get("startup_failure_reason")
-			o.Raw("api_error", r.Get("api_error").Raw).
+			o.Raw("api_error_kind", r.Get("api_error").Raw).
 				Raw("api_error_code", r.Get("api_error_code").Raw).
 				Raw("startup_failure_reason", failure.Raw).
 				Raw("runner_exit", r.Get("runner_exit").Raw)
