@@ -114,15 +114,15 @@
 // _meta.toolName, _meta.tool_name, Grok Build's _meta["x.ai/tool"].name,
 // Devin's _meta["cognition.ai/toolName"], another agent's
 // _meta["<domain>/toolName"] or _meta["<domain>"].toolName, as
-// CodeBuddy's "codebuddy.ai"), else the
+// CodeBuddy's "codebuddy.ai", Cursor's rawInput._toolName), else the
 // title, unless the title is one of the call's locations (the path, or
 // its end after a separator: OpenCode titles a finished read by its
 // file, Gemini CLI read_file by the file), which says what the call works
 // on, not which tool it is: then its ACP kind; arguments the rawInput as JSON ("{}"
 // when the agent gives none); call_id the toolCallId; tool_kind ACP's kind
 // (the universal vocabulary is ACP's; switch_mode and unknown kinds are
-// other; a call named Task or Agent, or whose rawInput has subagent_type,
-// or an agent and a prompt (OpenCode 2.x's subagent tool), or Goose's
+// other; a call named Task or Agent, or whose rawInput has subagent_type
+// (or Cursor's subagentType object), or an agent and a prompt (OpenCode 2.x's subagent tool), or Goose's
 // delegate (_meta.goose.toolCall extensionName summon), is task); a call
 // codex-acp marks _meta.is_mcp_tool_call is named
 // mcp__<server>__<tool> from its rawInput {server, tool}; tool_input read from rawInput by the common argument names

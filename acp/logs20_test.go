@@ -1,6 +1,8 @@
 package acp_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/internal/golden"
@@ -58,5 +60,48 @@ func TestGrokSubagentCallUsage(t *testing.T) {
 	}
 	if n := u.Total.OutputTokens; n == nil || *n != 12 {
 		t.Errorf("total output %v, want 12 (the session's call and the sub-agent's)", n)
+	}
+}
+
+// TestCursorToolName: Cursor's ACP server (cursor-agent acp, 2026.09.23)
+// names its tool in the call's rawInput, _toolName ("task", "createPlan",
+// "updateTodos"), and its Task tool's rawInput gives the sub-agent's type
+// as subagentType {"unspecified": {}} or {"custom": {"name"}}, as a
+// public project's notes of live runs record ("cursor-subagents: what the
+// Go server can see of Cursor subagents"; the index does not name the
+// repository) and several public clients' tests quote. The Task call was
+// named by its title and was an other-kind call without its prompt; it
+// is a task call named task, its prompt its tool_input. The title stays in
+// the metadata. Lines in those shapes, values shortened.
+func TestCursorToolName(t *testing.T) {
+	call := "call_7Mg\\nfc_02e"
+	evs := translateChecked(t, strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true},"agentInfo":{"name":"cursor-agent","version":"2026.09.23-86fc751"}}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"sessionId":"s1"}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"` + call + `","title":"Task: count files","kind":"other","status":"pending","rawInput":{"_toolName":"task","prompt":"Count the files.","description":"count files","subagentType":{"unspecified":{}}}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"` + call + `","status":"completed","rawOutput":{"durationMs":7627,"isBackground":false}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"todo1","title":"Update TODOs: a, b","kind":"other","status":"pending","rawInput":{"_toolName":"updateTodos","todos":[]}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t3","title":"Task: read","kind":"other","status":"pending","rawInput":{"description":"read","prompt":"Read a.txt.","subagentType":{"custom":{"name":"file-counter"}}}}}}`,
+		`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`,
+	}, "\n")+"\n")
+	if u := unparsed(evs); len(u) != 0 {
+		t.Fatalf("agent.unparsed %q", u)
+	}
+	var got []string
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		it := e.Data.(*universal.ItemSnapshot).Item
+		if it.Kind != universal.KindToolCall {
+			continue
+		}
+		p := it.Content[0]
+		prompt := ""
+		if p.ToolInput != nil {
+			prompt = p.ToolInput.Prompt
+		}
+		got = append(got, p.Name+" "+string(p.ToolKind)+" "+prompt)
+	}
+	want := []string{"task task Count the files.", "updateTodos other ", "Task: read task Read a.txt."}
+	if !slices.Equal(got, want) {
+		t.Errorf("calls\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
