@@ -140,7 +140,8 @@
 // (text, embedded resource text, resource link URIs, joined by newlines),
 // else the output of its terminal, else rawOutput (a string as it is, an
 // object's output, aggregated_output (Codex's stdout and stderr as they
-// interleaved), stdout, result or content string, Kiro CLI's items
+// interleaved), stdout (then stderr when it has one: Cursor's {exitCode,
+// stdout, stderr}), result or content string, Kiro CLI's items
 // ({Text} texts and {Json: {stdout, stderr}} streams, joined by
 // newlines), else its JSON);
 // rawOutput objects in the metadata as raw_output; {"no_output": true}

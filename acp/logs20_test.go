@@ -105,3 +105,34 @@ func TestCursorToolName(t *testing.T) {
 		t.Errorf("calls\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestCommandStderr: a command's rawOutput {exitCode, stdout, stderr}
+// (Cursor's execute calls, as the notes TestCursorToolName cites quote
+// them) gave the result its stdout alone: a failed command's stderr, often
+// its only output, was left out of the result's text. The output is stdout
+// then stderr.
+func TestCommandStderr(t *testing.T) {
+	call := func(id, out string) []string {
+		return []string{
+			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"` + id + `","title":"run","kind":"execute","status":"pending","rawInput":{"command":"make"}}}}`,
+			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"` + id + `","status":"completed","rawOutput":` + out + `}}}`,
+		}
+	}
+	lines := []string{`{"jsonrpc":"2.0","id":2,"result":{"sessionId":"s1"}}`}
+	lines = append(lines, call("c1", `{"exitCode":0,"stdout":"a.txt\nb.txt\n","stderr":""}`)...)
+	lines = append(lines, call("c2", `{"exitCode":1,"stdout":"","stderr":"boom"}`)...)
+	lines = append(lines, call("c3", `{"exitCode":2,"stdout":"partial","stderr":"make: *** [all] Error 2"}`)...)
+	lines = append(lines, call("c4", `{"exitCode":2,"stdout":"line\n","stderr":"err"}`)...)
+	lines = append(lines, `{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`)
+	evs := translateChecked(t, strings.Join(lines, "\n")+"\n")
+	var got []string
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		if it := e.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindToolResult {
+			got = append(got, it.Content[0].Output)
+		}
+	}
+	want := []string{"a.txt\nb.txt\n", "boom", "partial\nmake: *** [all] Error 2", "line\nerr"}
+	if !slices.Equal(got, want) {
+		t.Errorf("outputs %q, want %q", got, want)
+	}
+}

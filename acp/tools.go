@@ -587,10 +587,21 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 	case ro.Type == gjson.String:
 		return ro.Str
 	case ro.IsObject():
-		for _, v := range jsonscan.GetMany(tl.RawOutput, "output", "aggregated_output", "stdout", "result", "content") {
-			if v.Type == gjson.String {
-				return v.Str
+		vs := jsonscan.GetMany(tl.RawOutput, "output", "aggregated_output", "stdout", "result", "content", "stderr")
+		for i, v := range vs[:5] {
+			if v.Type != gjson.String {
+				continue
 			}
+			if i == 2 && vs[5].Type == gjson.String && vs[5].Str != "" {
+				// A command's {stdout, stderr} (Cursor's {exitCode,
+				// stdout, stderr}): stdout, then stderr, as a terminal
+				// shows them.
+				if v.Str == "" || strings.HasSuffix(v.Str, "\n") {
+					return v.Str + vs[5].Str
+				}
+				return v.Str + "\n" + vs[5].Str
+			}
+			return v.Str
 		}
 		if s, ok := kiroItems(ro); ok {
 			return s
