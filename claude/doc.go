@@ -399,7 +399,9 @@
 // call (metadata source result.deferred_tool_use, decision_reason_type
 // hook), unless the call is an AskUserQuestion, whose question waits
 // already. Refusals the CLI applies itself
-// (system/permission_denied, result.permission_denials, a rejected decision
+// (system/permission_denied, with its decision_reason,
+// decision_reason_type and decision_reason_code in the resolution's
+// metadata; result.permission_denials, a rejected decision
 // on a tool result, a failed result that is the CLI's own refusal text:
 // "Claude requested permissions to …, but you haven't granted it yet.",
 // "Permission to use X has been auto-denied (prompts unavailable)." or

@@ -238,3 +238,24 @@ func TestAPIErrorKind(t *testing.T) {
 		t.Errorf("error %+v %s", e, e.Details)
 	}
 }
+
+// TestDenialReasonCode: system/permission_denied of 2.1.276 and later
+// gives decision_reason_code beside decision_reason_type
+// (classifier_transcript_too_long, outside_reads_blocked, memory_paused),
+// in the shape of the CLI's schemas (meawoppl/rust-code-agent-sdks
+// claude-codes, CHANGELOG 2.1.276 and the 2.1.281 schema snapshot). It was
+// dropped; it is the resolution's metadata, as the reason and its type are.
+func TestDenialReasonCode(t *testing.T) {
+	evs := feed(t, claude.FormatStreamJSON, nil, nil,
+		`{"type":"system","subtype":"init","session_id":"s1","cwd":"/w","model":"claude-opus-5-5","tools":["Read"],"claude_code_version":"2.1.281","uuid":"u0"}`,
+		`{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-5-5","content":[{"type":"tool_use","id":"toolu_01","name":"Read","input":{"file_path":"/etc/hosts"}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"s1","uuid":"a1"}`,
+		`{"type":"system","subtype":"permission_denied","tool_name":"Read","tool_use_id":"toolu_01","decision_reason_type":"safetyCheck","decision_reason":"Reads outside the workspace are blocked","decision_reason_code":"outside_reads_blocked","message":"Permission to use Read has been denied","uuid":"u1","session_id":"s1"}`)
+	res := golden.OfType(evs, universal.TypePermissionResolved)
+	if len(res) != 1 {
+		t.Fatalf("%d resolutions", len(res))
+	}
+	md := res[0].Data.(*universal.Permission).Metadata
+	if gjson.GetBytes(md, "decision_reason_code").Str != "outside_reads_blocked" {
+		t.Errorf("resolution metadata %s", md)
+	}
+}
