@@ -81,8 +81,9 @@
 //	user text              the prompt (transcripts, --replay-user-messages
 //	                       echoes), a sub-agent's prompt (under its Agent call),
 //	                       or a system item (isMeta, isSynthetic,
-//	                       isCompactSummary, <task-notification>, local command
-//	                       output); "[Request interrupted by user…" → status item
+//	                       isCompactSummary; stream-json's is_meta and
+//	                       is_compact_summary; <task-notification>, local
+//	                       command output); "[Request interrupted by user…" → status item
 //	                       (in a transcript it also ends the turn interrupted);
 //	                       <bash-input> and its <bash-stdout>/<bash-stderr> (a
 //	                       shell command the user ran with !) → a tool_call item

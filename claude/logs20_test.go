@@ -259,3 +259,25 @@ func TestDenialReasonCode(t *testing.T) {
 		t.Errorf("resolution metadata %s", md)
 	}
 }
+
+// TestSnakeCaseUserFlags: stream-json's user message (the SDK's schema of
+// 2.1.2xx: meawoppl/rust-code-agent-sdks claude-codes, the 2.1.281 schema
+// snapshot's user fields is_meta, is_compact_summary, isSynthetic) spells
+// the hidden-context and compaction-summary flags in snake_case, where a
+// transcript writes isMeta and isCompactSummary. Only the camelCase ones
+// were read: hidden context and a compaction summary echoed on stdout were
+// the user's prompts. They are system items, as in a transcript.
+func TestSnakeCaseUserFlags(t *testing.T) {
+	evs := feed(t, claude.FormatStreamJSON, nil, nil,
+		`{"type":"system","subtype":"init","session_id":"s1","cwd":"/w","model":"claude-opus-5-5","tools":[],"claude_code_version":"2.1.281","uuid":"u0"}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"Hello"}]},"parent_tool_use_id":null,"session_id":"s1","uuid":"u1"}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"<system-reminder>ctx</system-reminder>"}]},"parent_tool_use_id":null,"session_id":"s1","uuid":"u2","is_meta":true}`,
+		`{"type":"user","message":{"role":"user","content":"This session is being continued from a previous conversation."},"parent_tool_use_id":null,"session_id":"s1","uuid":"u3","is_compact_summary":true}`)
+	users := completed(evs, universal.KindMessage, universal.RoleUser)
+	if len(users) != 1 || users[0].Content[0].Text != "Hello" {
+		t.Errorf("user messages %+v", users)
+	}
+	if sys := completed(evs, universal.KindSystem, ""); len(sys) != 2 {
+		t.Errorf("%d system items, want 2: %+v", len(sys), sys)
+	}
+}
