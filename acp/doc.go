@@ -114,15 +114,15 @@
 // _meta.toolName, _meta.tool_name, Grok Build's _meta["x.ai/tool"].name,
 // Devin's _meta["cognition.ai/toolName"], another agent's
 // _meta["<domain>/toolName"] or _meta["<domain>"].toolName, as
-// CodeBuddy's "codebuddy.ai"), else the
+// CodeBuddy's "codebuddy.ai", Cursor's rawInput._toolName), else the
 // title, unless the title is one of the call's locations (the path, or
 // its end after a separator: OpenCode titles a finished read by its
 // file, Gemini CLI read_file by the file), which says what the call works
 // on, not which tool it is: then its ACP kind; arguments the rawInput as JSON ("{}"
 // when the agent gives none); call_id the toolCallId; tool_kind ACP's kind
 // (the universal vocabulary is ACP's; switch_mode and unknown kinds are
-// other; a call named Task or Agent, or whose rawInput has subagent_type,
-// or an agent and a prompt (OpenCode 2.x's subagent tool), or Goose's
+// other; a call named Task or Agent, or whose rawInput has subagent_type
+// (or Cursor's subagentType object), or an agent and a prompt (OpenCode 2.x's subagent tool), or Goose's
 // delegate (_meta.goose.toolCall extensionName summon), is task); a call
 // codex-acp marks _meta.is_mcp_tool_call is named
 // mcp__<server>__<tool> from its rawInput {server, tool}; tool_input read from rawInput by the common argument names
@@ -140,7 +140,8 @@
 // (text, embedded resource text, resource link URIs, joined by newlines),
 // else the output of its terminal, else rawOutput (a string as it is, an
 // object's output, aggregated_output (Codex's stdout and stderr as they
-// interleaved), stdout, result or content string, Kiro CLI's items
+// interleaved), stdout (then stderr when it has one: Cursor's {exitCode,
+// stdout, stderr}), result or content string, Kiro CLI's items
 // ({Text} texts and {Json: {stdout, stderr}} streams, joined by
 // newlines), else its JSON);
 // rawOutput objects in the metadata as raw_output; {"no_output": true}
@@ -235,8 +236,11 @@
 // system item, not a prompt. response_completed {usage} after each model
 // call is usage.updated scope call (its input_tokens leaves the cache's
 // reads and writes out, as Anthropic's do: the universal input is their
-// sum); a sub-agent's session's are not the session's. Its other vendor
-// kinds are ignored.
+// sum); a sub-agent's session's are calls of the sub-agent's own turn,
+// its turn_id the sub-agent's session id (a turn the session never
+// started: reduce keeps them in Usage.Other), and its turn_completed adds
+// nothing (its usage sums those calls; subagent_finished ends it). Its
+// other vendor kinds are ignored.
 //
 // Plans: plan is a status item labelled plan, detail its entries as a
 // checklist ("[x] done", "[~] in progress", "[ ] pending", a line each), the

@@ -643,6 +643,12 @@ func (t *Translator) usage(dst []universal.Event, u jsonscan.Value, scope univer
 
 // usageOf is usage for counts read by get.
 func (t *Translator) usageOf(dst []universal.Event, get func(string) gjson.Result, scope universal.UsageScope, md []byte, raw []byte) []universal.Event {
+	return t.usageFor(dst, t.w.Turn(), get, scope, md, raw)
+}
+
+// usageFor is usageOf for the turn named turn: a sub-agent's own turn,
+// which the session never started, for its calls' usage.
+func (t *Translator) usageFor(dst []universal.Event, turn string, get func(string) gjson.Result, scope universal.UsageScope, md []byte, raw []byte) []universal.Event {
 	dst = t.begin(dst)
 	num := func(keys ...string) *int64 {
 		for _, k := range keys {
@@ -653,7 +659,7 @@ func (t *Translator) usageOf(dst []universal.Event, get func(string) gjson.Resul
 		}
 		return nil
 	}
-	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: scope}
+	d := &universal.UsageUpdated{TurnID: turn, Scope: scope}
 	d.Usage.InputTokens = num(usageKeys[0]...)
 	d.Usage.OutputTokens = num(usageKeys[1]...)
 	d.Usage.CachedInputTokens = num(usageKeys[2]...)

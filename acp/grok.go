@@ -221,11 +221,22 @@ func (t *Translator) grokTurnCompleted(dst []universal.Event, in *input, sid str
 // call (turn_completed's usage sums a turn's calls): usage.updated scope
 // call. Its input_tokens leaves out the cache's reads and writes, as
 // Anthropic's do, so the universal input is their sum. A sub-agent's
-// session's calls are the sub-agent's.
+// session's calls are the sub-agent's: scope call of a turn the session
+// never started, named by the sub-agent's session id (as a Codex
+// sub-agent thread's calls are of its own turns), so that they count in
+// the session's sum over turns apart from its turns'; the sub-agent's
+// turn_completed adds nothing (its usage sums these calls).
 func (t *Translator) grokCallUsage(dst []universal.Event, in *input, sid string, u jsonscan.Value) []universal.Event {
 	us := u.Sub("usage")
-	if !us.IsObject() || sid != "" && (!t.st.Sessions[sid] || t.subCall(sid) != nil) {
+	if !us.IsObject() {
 		return dst
+	}
+	turn := ""
+	if sid != "" && !t.st.Sessions[sid] {
+		if t.subCall(sid) == nil {
+			return dst // a session this connection did not announce
+		}
+		turn = t.copy(sid)
 	}
 	get := func(k string) gjson.Result {
 		v := us.Get(k)
@@ -234,6 +245,9 @@ func (t *Translator) grokCallUsage(dst []universal.Event, in *input, sid string,
 			return gjson.Result{Type: gjson.Number, Num: float64(n), Raw: strconv.FormatInt(n, 10)}
 		}
 		return v
+	}
+	if turn != "" {
+		return t.usageFor(dst, turn, get, universal.ScopeCall, nil, in.raw)
 	}
 	return t.usageOf(dst, get, universal.ScopeCall, nil, in.raw)
 }

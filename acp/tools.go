@@ -69,6 +69,14 @@ func toolName(u jsonscan.Value) string {
 		}
 		return name == ""
 	})
+	if name == "" {
+		// Cursor (agent acp) names its tool in the call's rawInput:
+		// _toolName ("task", "createPlan", "updateTodos", …), as public
+		// clients of its ACP server read it.
+		if v := u.Get("rawInput._toolName"); v.Type == gjson.String {
+			name = v.Str
+		}
+	}
 	return name
 }
 
@@ -242,14 +250,15 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 
 // delegates reports whether a call's rawInput hands work to a sub-agent:
 // it names the agent type (subagent_type: Claude Code's Task, OpenCode
-// 1.x's task) or an agent with a prompt for it (agent and prompt:
-// OpenCode 2.x's subagent tool).
+// 1.x's task; subagentType: Cursor's task, {"unspecified": {}} or
+// {"custom": {"name"}}) or an agent with a prompt for it (agent and
+// prompt: OpenCode 2.x's subagent tool).
 func delegates(input string) bool {
 	if input == "" {
 		return false
 	}
-	r := gjson.GetMany(input, "subagent_type", "agent", "prompt")
-	return r[0].Exists() || r[1].Type == gjson.String && r[2].Type == gjson.String
+	r := gjson.GetMany(input, "subagent_type", "agent", "prompt", "subagentType")
+	return r[0].Exists() || r[1].Type == gjson.String && r[2].Type == gjson.String || r[3].IsObject()
 }
 
 // gooseDelegate reports whether a call is Goose's delegate tool, which
@@ -578,10 +587,21 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 	case ro.Type == gjson.String:
 		return ro.Str
 	case ro.IsObject():
-		for _, v := range jsonscan.GetMany(tl.RawOutput, "output", "aggregated_output", "stdout", "result", "content") {
-			if v.Type == gjson.String {
-				return v.Str
+		vs := jsonscan.GetMany(tl.RawOutput, "output", "aggregated_output", "stdout", "result", "content", "stderr")
+		for i, v := range vs[:5] {
+			if v.Type != gjson.String {
+				continue
 			}
+			if i == 2 && vs[5].Type == gjson.String && vs[5].Str != "" {
+				// A command's {stdout, stderr} (Cursor's {exitCode,
+				// stdout, stderr}): stdout, then stderr, as a terminal
+				// shows them.
+				if v.Str == "" || strings.HasSuffix(v.Str, "\n") {
+					return v.Str + vs[5].Str
+				}
+				return v.Str + "\n" + vs[5].Str
+			}
+			return v.Str
 		}
 		if s, ok := kiroItems(ro); ok {
 			return s

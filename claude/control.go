@@ -415,6 +415,9 @@ func (t *Translator) denied(dst events, d jsonscan.Value, source string) events 
 		Raw("message", d.Get("message").Raw).
 		Raw("decision_reason", d.Get("decision_reason").Raw).
 		Raw("decision_reason_type", d.Get("decision_reason_type").Raw).
+		// 2.1.276: a code a host can act on (classifier_transcript_too_long,
+		// outside_reads_blocked, memory_paused).
+		Raw("decision_reason_code", d.Get("decision_reason_code").Raw).
 		Raw("tool_input", d.Get("tool_input").Raw).
 		Raw("agent_id", d.Get("agent_id").Raw)
 	return t.resolvePerm(dst, d.Get("tool_use_id").Str, d.Get("tool_name").Str, false, o.Bytes(), universal.SourceAgent, t.raw)

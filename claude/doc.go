@@ -61,9 +61,14 @@
 //	assistant + stream_event
 //	                       one message item per API message (message.id within
 //	                       a parent_tool_use_id): thinking → reasoning part (with
-//	                       its signature, even when empty), text → text part,
-//	                       other blocks → json part; text_delta/thinking_delta →
-//	                       item.delta on the right part
+//	                       its signature, even when empty; metadata
+//	                       {"narration": true} when the line lists it in
+//	                       narration_block_indexes and it has text: a progress
+//	                       update for the user between tool calls, which
+//	                       Claude Code shows as prose, not reasoning), text →
+//	                       text part, other blocks → json part;
+//	                       text_delta/thinking_delta → item.delta on the right
+//	                       part
 //	tool_use (also server_tool_use, mcp_tool_use)
 //	                       tool_call item under the message item, with tool_kind
 //	                       and tool_input (tools.go); input_json_delta → item.delta
@@ -76,8 +81,9 @@
 //	user text              the prompt (transcripts, --replay-user-messages
 //	                       echoes), a sub-agent's prompt (under its Agent call),
 //	                       or a system item (isMeta, isSynthetic,
-//	                       isCompactSummary, <task-notification>, local command
-//	                       output); "[Request interrupted by user…" → status item
+//	                       isCompactSummary; stream-json's is_meta and
+//	                       is_compact_summary; <task-notification>, local
+//	                       command output); "[Request interrupted by user…" → status item
 //	                       (in a transcript it also ends the turn interrupted);
 //	                       <bash-input> and its <bash-stdout>/<bash-stderr> (a
 //	                       shell command the user ran with !) → a tool_call item
@@ -95,8 +101,14 @@
 //	                       unavailable_headless, or output on stderr): not a
 //	                       model response and not an API error; the result line
 //	                       after it ends the turn
-//	result                 turn.ended, error (when it failed), usage.updated;
-//	                       a completed turn that showed no message of the
+//	result                 turn.ended, error (when it failed: code the
+//	                       terminal reason, else startup_failure_reason,
+//	                       else the subtype; details api_error_kind (the
+//	                       line's api_error), api_error_code,
+//	                       startup_failure_reason and the
+//	                       runner's runner_exit, whose phase and exit code
+//	                       or signal make the message when no text does),
+//	                       usage.updated; a completed turn that showed no message of the
 //	                       session (--output-format json prints the result
 //	                       alone) gets the result's text as its assistant
 //	                       message (native id the result's uuid);
@@ -108,7 +120,9 @@
 //	                       call gets a message with the json part alone)
 //	system/api_retry       error with will_retry
 //	system/task_*          a status item under the Agent call (task_started →
-//	                       task_notification)
+//	                       task_notification; metadata the task type, sub-agent
+//	                       type, run, parent task, usage, output file, why it
+//	                       ended and a sub-agent's hand-back and its report)
 //	system/compact_boundary, model_refusal_*, bridge_status
 //	                       status items (compact_boundary: label compaction;
 //	                       a failed compaction's status line: the same, failed;
@@ -119,6 +133,13 @@
 //	                       the commit's summary and span in metadata; one
 //	                       written before the session's first message is
 //	                       shown right after session.started)
+//	system/turn_preempted  status item labelled interrupted (detail the
+//	                       reason, rapid_followup: the CLI stopped the turn
+//	                       to answer a quick follow-up; metadata
+//	                       preempted_by_uuid); the turn's result follows
+//	system/file_attachments_missing
+//	                       status item (files of a prompt that did not reach
+//	                       the model; detail their reasons, metadata the list)
 //	system/local_command, away_summary
 //	                       system item with the text (away_summary: the recap
 //	                       written when the user comes back to an idle session)
@@ -379,7 +400,9 @@
 // call (metadata source result.deferred_tool_use, decision_reason_type
 // hook), unless the call is an AskUserQuestion, whose question waits
 // already. Refusals the CLI applies itself
-// (system/permission_denied, result.permission_denials, a rejected decision
+// (system/permission_denied, with its decision_reason,
+// decision_reason_type and decision_reason_code in the resolution's
+// metadata; result.permission_denials, a rejected decision
 // on a tool result, a failed result that is the CLI's own refusal text:
 // "Claude requested permissions to …, but you haven't granted it yet.",
 // "Permission to use X has been auto-denied (prompts unavailable)." or
@@ -496,7 +519,13 @@
 // informational, notification, plugin_install, files_persisted,
 // memory_recall, elicitation_complete, control_request_progress,
 // commands_changed, worker_shutting_down, mirror_error,
-// session_writes_lost. Stream events: ping, citations_delta (citations
+// session_writes_lost, and the host's UI signals of 2.1.217 and later:
+// vcs_state_changed (a git operation the CLI saw in its own Bash output),
+// code_change_published (the pull request bound to the session, scraped
+// from command output, as pr-link), permission_check_status,
+// dev_intent, per_turn_effort_changed, turn_handoff_available,
+// peer_message_hold, cloud_session_delta, feedback_draft_queued,
+// instruction_size_warning and the plugins' ui_* pushes. Stream events: ping, citations_delta (citations
 // come with the complete text block). Anything else, and any line that is
 // not a JSON object with a type, is reported as agent.unparsed.
 //

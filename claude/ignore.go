@@ -90,7 +90,24 @@ func ignoredSystem(sub string) bool {
 		"commands_changed",         //
 		"worker_shutting_down",     //
 		"mirror_error",             //
-		"session_writes_lost":      //
+		"session_writes_lost",      //
+		// Subtypes of 2.1.217 and later (the CLI's stream-json schemas as
+		// public drift checks extract them, meawoppl/rust-code-agent-sdks
+		// claude-codes, and hosts' notes of live runs): signals for a
+		// host's UI, none of them conversation.
+		"vcs_state_changed",        // a commit, push, merge or rebase the CLI saw in its own Bash output; the call and its result show the command
+		"code_change_published",    // the pull request the session is bound to, scraped from command output, repeated on every push (as pr-link in a transcript)
+		"permission_check_status",  // checking / done around a permission classifier's check; a denial comes as permission_denied
+		"dev_intent",               // the kind of project detected (ios_app, …), for the desktop app
+		"per_turn_effort_changed",  // the CLI stopped sending effort per turn
+		"turn_handoff_available",   // a cloud worker's capabilities
+		"peer_message_hold",        // a cross-session message held back; one delivered arrives as a user message
+		"cloud_session_delta",      // hosted-session state
+		"feedback_draft_queued",    // a feedback draft for the user to send
+		"instruction_size_warning", // the instruction files are over the size the CLI recommends (a UI notice, as informational)
+		// plugins' UI pushes
+		"ui_log", "ui_toast", "ui_status", "ui_invalidate",
+		"ui_panes", "ui_scroll", "ui_focus":
 		return true
 	}
 	return false

@@ -3,6 +3,7 @@ package claude
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
@@ -20,7 +21,7 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 	// One walk of the line and one of its message find the members read
 	// below (the first of duplicates, as Get finds): most are absent, and
 	// a Get of an absent member walks them all.
-	var msg, uuid, apiIndex, aborted, apiErr, apiErrOld, localRun, localSrc, localOut, effort jsonscan.Value
+	var msg, uuid, apiIndex, aborted, apiErr, apiErrOld, localRun, localSrc, localOut, effort, narration jsonscan.Value
 	var attrib [len(attributionFields)]jsonscan.Value
 	r.Members(func(k string, v jsonscan.Value) bool {
 		var p *jsonscan.Value
@@ -51,6 +52,8 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 			p = &localSrc
 		case "local_command_outcome":
 			p = &localOut
+		case "narration_block_indexes":
+			p = &narration
 		}
 		if p != nil {
 			jsonscan.KeepFirst(p, v)
@@ -141,13 +144,23 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 		si := t.matchSlot(m, universal.PartText, api)
 		m.Slots[si].Final, m.Slots[si].HasFinal = content.OwnStr(t.w.Copy), true
 	case content.IsArray():
+		// narration_block_indexes (stream-json, 2.1.2xx): the blocks of
+		// this line's content that are not the model's reasoning but the
+		// progress updates it writes for the user between tool calls,
+		// sent as thinking blocks; Claude Code shows them as prose.
+		var narrated []int64
+		if narration.IsArray() {
+			for _, v := range narration.Result().Array() {
+				narrated = append(narrated, v.Int())
+			}
+		}
 		n := 0
 		content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 			idx := api
 			if n > 0 {
 				idx = -1 // apiBlockIndex names the first block of the line
 			}
-			dst = t.assistantBlock(dst, m, b, idx)
+			dst = t.assistantBlock(dst, m, b, idx, slices.Contains(narrated, int64(n)))
 			n++
 			return true
 		})
@@ -261,8 +274,9 @@ func (t *Translator) lateLine(dst events, msg jsonscan.Value, item, scope string
 }
 
 // assistantBlock records one content block of an assistant line. api is
-// the block's index in the API message when the line says it, else -1.
-func (t *Translator) assistantBlock(dst events, m *message, b jsonscan.Value, api int) events {
+// the block's index in the API message when the line says it, else -1;
+// narration, that the line lists the block in narration_block_indexes.
+func (t *Translator) assistantBlock(dst events, m *message, b jsonscan.Value, api int, narration bool) events {
 	switch typ := b.Get("type").Str; typ {
 	case "text":
 		si := t.matchSlot(m, universal.PartText, api)
@@ -278,6 +292,11 @@ func (t *Translator) assistantBlock(dst events, m *message, b jsonscan.Value, ap
 		s.Final, s.HasFinal = t.w.Copy(b.Get("thinking").Str), true
 		if sig := b.Get("signature").Str; sig != "" {
 			s.Signature = t.w.Copy(sig)
+		}
+		if narration && s.Final != "" {
+			// Not reasoning but a progress update for the user (an
+			// empty one is shown as any empty thinking is).
+			s.Meta = `{"narration":true}`
 		}
 	case "redacted_thinking":
 		si := t.matchSlot(m, universal.PartReasoning, api)
@@ -642,7 +661,19 @@ func (t *Translator) apiErrorMessage(dst events, m *message, r jsonscan.Value) e
 	var o jsonw.Object
 	o.Raw("error", r.Get("error").Raw).
 		Raw("api_error_status", first(r.Get("api_error_status").Raw, r.Get("apiErrorStatus").Raw)).
-		Raw("api_error_type", first(r.Get("api_error_type").Raw, r.Get("apiErrorType").Raw))
+		Raw("api_error_type", first(r.Get("api_error_type").Raw, r.Get("apiErrorType").Raw)).
+		// 2.1.274 and later: the kind of API error (api_error, an open
+		// set: usage_limit_reached, provider_credentials, media_removed,
+		// …; api_error_kind here, api_error being the body of an "API
+		// Error: NNN {…}" text), the server's own code (api_error_code),
+		// the parameters of
+		// the kinds that have some (api_error_params: the refused effort,
+		// the provider and its remedy, the rate limit's record, the
+		// removed media) and error_details.
+		Raw("api_error_kind", r.Get("api_error").Raw).
+		Raw("api_error_code", r.Get("api_error_code").Raw).
+		Raw("api_error_params", r.Get("api_error_params").Raw).
+		Raw("error_details", r.Get("error_details").Raw)
 	if m.Scope != "" {
 		// A sub-agent's failure is not the session's.
 		return t.subAgentError(dst, m.Scope, text, code, o.Bytes())

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
@@ -70,6 +71,32 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 		return t.status(dst, "remote_control", r.Get("content").Str, md)
 	case "hook_response":
 		return t.hookResponse(dst, r)
+	case "turn_preempted":
+		// 2.1.273: the CLI stopped the running turn so that a follow-up
+		// sent quickly is answered at once (reason rapid_followup,
+		// preempted_by_uuid the follow-up's message); the stopped turn's
+		// result follows. A status item as a user's interruption is.
+		md := ""
+		if u := r.Get("preempted_by_uuid").Str; u != "" {
+			var o jsonw.Object
+			md = string(o.String("preempted_by_uuid", u).Bytes())
+		}
+		return t.status(dst, "interrupted", first(r.Get("reason").Str, "preempted"), md)
+	case "file_attachments_missing":
+		// 2.1.290: files attached to a user message (message_uuid) that
+		// did not reach the model, each {file_uuid, reason} (too_large,
+		// …): part of the prompt was lost, which shows nowhere else.
+		var reasons []string
+		for _, m := range r.Get("missing").Array() {
+			if why := m.Get("reason").Str; why != "" && !slices.Contains(reasons, why) {
+				reasons = append(reasons, why)
+			}
+		}
+		detail := "attached files not sent"
+		if len(reasons) > 0 {
+			detail += ": " + strings.Join(reasons, ", ")
+		}
+		return t.status(dst, sub, detail, r.Get("missing").Raw)
 	case "turn_duration":
 		if t.transcript {
 			return t.endTranscriptTurn(dst, universal.SourceAgent)
@@ -403,7 +430,18 @@ func (t *Translator) taskPart(r jsonscan.Value, label string) universal.Part {
 		Raw("is_backgrounded", r.Get("is_backgrounded").Raw).
 		Raw("run_id", r.Get("run_id").Raw).
 		Raw("usage", r.Get("usage").Raw).
-		Raw("output_file", r.Get("output_file").Raw)
+		Raw("output_file", r.Get("output_file").Raw).
+		// 2.1.273 to 2.1.293: the task that started this one
+		// (parent_task_id), a resumed sub-agent's run the caller waits
+		// for (awaited), why a task ended otherwise than by completing,
+		// failing or being stopped (reason: worker_restart), and a
+		// sub-agent's hand-back (handback: flagged, withheld; its
+		// report {text, warning}).
+		Raw("parent_task_id", r.Get("parent_task_id").Raw).
+		Raw("awaited", r.Get("awaited").Raw).
+		Raw("reason", r.Get("reason").Raw).
+		Raw("handback", r.Get("handback").Raw).
+		Raw("handback_report", r.Get("handback_report").Raw)
 	p := universal.Part{Type: universal.PartStatus, Label: t.w.Copy(label), Detail: t.w.Copy(first(r.Get("summary").Str, r.Get("description").Str))}
 	if o.Len() > 0 {
 		p.Metadata = o.Bytes()
@@ -537,7 +575,20 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 				Raw("api_error_status", r.Get("api_error_status").Raw).
 				Raw("api_error_type", r.Get("api_error_type").Raw).
 				Raw("errors", f.errors.Raw())
-			emsg, code := unwrapAPIError(msg, first(f.terminalReason.Str(), f.subtype.Str()), &o)
+			// What 2.1.266 and later say of a failure beside the text:
+			// the API error's kind (api_error, as api_error_kind: an
+			// "API Error: NNN {…}" text's body is api_error) and the
+			// server's own code (api_error_code), a known startup failure
+			// (startup_failure_reason, the run refused before any
+			// model call) and the self-hosted runner's report of a
+			// session process that failed to start or exited
+			// abnormally (runner_exit {phase, exit_code, signal}).
+			failure := r.Get("startup_failure_reason")
+			o.Raw("api_error_kind", r.Get("api_error").Raw).
+				Raw("api_error_code", r.Get("api_error_code").Raw).
+				Raw("startup_failure_reason", failure.Raw).
+				Raw("runner_exit", r.Get("runner_exit").Raw)
+			emsg, code := unwrapAPIError(msg, first(f.terminalReason.Str(), failure.Str, f.subtype.Str()), &o)
 			dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
 				Message: t.w.Copy(emsg), Code: t.w.Copy(code), Details: o.Bytes(),
 			}, t.raw)
@@ -687,6 +738,21 @@ func resultMessage(r jsonscan.Value) string {
 	}
 	if s := r.Get("error.message").Str; s != "" {
 		return s // Qwen Code: "error":{"message":"[API Error: …]"}
+	}
+	if x := r.Get("runner_exit"); x.IsObject() {
+		// The runner's synthesized result (2.1.266): the session
+		// process failed to start (phase setup) or exited abnormally.
+		how := "the session process exited"
+		if ph := x.Get("phase").Str; ph != "" {
+			how += " in " + ph
+		}
+		if sig := x.Get("signal").Str; sig != "" {
+			return how + " (signal " + sig + ")"
+		}
+		if c := x.Get("exit_code"); c.Type == gjson.Number {
+			return how + " (exit code " + c.Raw + ")"
+		}
+		return how
 	}
 	return "the turn failed (" + first(r.Get("terminal_reason").Str, r.Get("subtype").Str, "is_error") + ")"
 }

@@ -264,7 +264,8 @@ func tagText(s, tag string) string {
 }
 
 // systemMade reports user lines the CLI wrote itself: hidden context
-// (isMeta), compaction summaries, background-task notifications, the
+// (isMeta; stream-json's is_meta), compaction summaries
+// (isCompactSummary, is_compact_summary), background-task notifications, the
 // output of local slash commands and ! shell commands. An origin names
 // who made the line: {kind:"human"} (2.1.2xx transcripts, with
 // promptSource "typed") is a person's prompt, any other kind
@@ -275,6 +276,11 @@ func systemMade(r jsonscan.Value, text string) bool {
 	}
 	if r.Get("isMeta").Bool() || r.Get("isSynthetic").Bool() || r.Get("isCompactSummary").Bool() ||
 		r.Get("promptSource").Str == "system" {
+		return true
+	}
+	// Stream-json's user message (the SDK's schema, 2.1.2xx) spells
+	// two of the flags in snake_case: is_meta, is_compact_summary.
+	if r.Get("is_meta").Bool() || r.Get("is_compact_summary").Bool() {
 		return true
 	}
 	for _, p := range []string{"<task-notification>", "<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>", "<bash-stderr>"} {
