@@ -271,16 +271,39 @@ func tagText(s, tag string) string {
 // promptSource "typed") is a person's prompt, any other kind
 // (task-notification, …) the CLI's own.
 func systemMade(r jsonscan.Value, text string) bool {
-	if origin := r.Get("origin.kind").Str; origin != "" && origin != "human" {
+	// One walk finds the flags (the first of duplicate members counts, as
+	// in a lookup); most user lines have none of them.
+	var origin, meta, synthetic, compact, source, metaSnake, compactSnake jsonscan.Value
+	r.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "origin":
+			jsonscan.KeepFirst(&origin, v)
+		case "isMeta":
+			jsonscan.KeepFirst(&meta, v)
+		case "isSynthetic":
+			jsonscan.KeepFirst(&synthetic, v)
+		case "isCompactSummary":
+			jsonscan.KeepFirst(&compact, v)
+		case "promptSource":
+			jsonscan.KeepFirst(&source, v)
+		case "is_meta":
+			// Stream-json's user message (the SDK's schema, 2.1.2xx)
+			// spells two of the flags in snake_case.
+			jsonscan.KeepFirst(&metaSnake, v)
+		case "is_compact_summary":
+			jsonscan.KeepFirst(&compactSnake, v)
+		}
+		return true
+	})
+	if kind := origin.Get("kind").Str; kind != "" && kind != "human" {
 		return true
 	}
-	if r.Get("isMeta").Bool() || r.Get("isSynthetic").Bool() || r.Get("isCompactSummary").Bool() ||
-		r.Get("promptSource").Str == "system" {
-		return true
+	for _, flag := range [...]jsonscan.Value{meta, synthetic, compact, metaSnake, compactSnake} {
+		if flag.Exists() && flag.Result().Bool() {
+			return true
+		}
 	}
-	// Stream-json's user message (the SDK's schema, 2.1.2xx) spells
-	// two of the flags in snake_case: is_meta, is_compact_summary.
-	if r.Get("is_meta").Bool() || r.Get("is_compact_summary").Bool() {
+	if source.Str() == "system" {
 		return true
 	}
 	for _, p := range []string{"<task-notification>", "<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>", "<bash-stderr>"} {
