@@ -58,7 +58,16 @@ func (t *Translator) rollout(dst []event, c *ctx, line jsonscan.Value) []event {
 			t.ordinal = n
 		}
 	}
-	defer func() { t.ordinal = -1 }()
+	// The ordinal is the line's only: reset after it, without a defer
+	// (the line's many returns would run one through the runtime).
+	dst = t.rolloutLine(dst, c, line, typ, payload)
+	t.ordinal = -1
+	return dst
+}
+
+// rolloutLine translates a rollout line whose type and payload rollout
+// read.
+func (t *Translator) rolloutLine(dst []event, c *ctx, line, typ, payload jsonscan.Value) []event {
 	if !payload.Exists() {
 		// The pre-envelope layout (≤ ~0.34): a bare header, state markers,
 		// bare response items.
