@@ -528,6 +528,10 @@ func (t *Translator) settle(dst []universal.Event, aborted bool, src universal.S
 		status = universal.TurnError
 	}
 	var md jsonw.Object
+	if n := len(tr.LastStop) + len(tr.API) + len(tr.Provider) + len(tr.Model); n > 0 {
+		// Room for all of it, keys too: grown, it took two allocations.
+		md.Grow(n + 96)
+	}
 	md.OptString("stop_reason", tr.LastStop)
 	md.OptString("api", tr.API).OptString("provider", tr.Provider).OptString("model", tr.Model)
 	if tr.Runs > 0 {
@@ -803,6 +807,9 @@ func element(content jsonscan.Value, i int) jsonscan.Value {
 }
 
 func (m *message) block(ci int) *block {
+	if m.Blocks == nil {
+		m.Blocks = m.blocks[:0]
+	}
 	for len(m.Blocks) <= ci {
 		m.Blocks = append(m.Blocks, block{})
 	}

@@ -2,6 +2,7 @@ package pi
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -62,7 +63,7 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 	m := t.st.Msg
 	f := fields(msg, "content", "stopReason", "errorMessage", "usage", "api", "provider", "model", "errorStatus", "errorKind")
 	content, stopR, errR, usage, api, provider, model := f[0], f[1], f[2], f[3], f[4], f[5], f[6]
-	parts := make([]universal.Part, len(m.Parts))
+	parts := slices.Grow(t.msgParts[:0], len(m.Parts))[:len(m.Parts)]
 	have := make([]bool, len(m.Parts))
 	ci := 0
 	calls := false
@@ -160,6 +161,8 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 		Content:      parts,
 		Status:       status,
 	}, agent, in.raw)
+	clear(parts) // the stream copied them; their strings are not kept
+	t.msgParts = parts[:0]
 	t.st.Msg = nil
 	dst = t.usage(dst, usage, t.callMD(model.Str(), provider.Str()), in.raw)
 	tr := &t.st.Turn
@@ -277,20 +280,23 @@ func (t *Translator) toolCallItem(id, parent, callID, name, args string) univers
 	if name != "" {
 		kind, input = t.describe(name, args)
 	}
+	// The part in the translator's memory: StartItem and Complete copy
+	// it, and an item is emitted before the next is built.
+	t.callPart[0] = universal.Part{
+		Type:      universal.PartToolCall,
+		Name:      t.copy(name),
+		Arguments: args,
+		CallID:    callID,
+		ToolKind:  kind,
+		ToolInput: input,
+	}
 	return universal.Item{
 		ItemID:       id,
 		NativeItemID: callID,
 		ParentID:     parent,
 		Kind:         universal.KindToolCall,
 		Role:         universal.RoleAssistant,
-		Content: []universal.Part{{
-			Type:      universal.PartToolCall,
-			Name:      t.copy(name),
-			Arguments: args,
-			CallID:    callID,
-			ToolKind:  kind,
-			ToolInput: input,
-		}},
+		Content:      t.callPart[:],
 	}
 }
 

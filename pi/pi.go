@@ -66,6 +66,11 @@ type Translator struct {
 	// built is the system prompt system built last, builtMD its
 	// metadata (see promptMetadata).
 	built, builtMD []byte
+	// Scratch memory for the parts of an item being built, which the
+	// stream copies: an assistant message's (msgParts), a tool call's
+	// (callPart) and a tool result's (resultParts).
+	msgParts, resultParts []universal.Part
+	callPart              [1]universal.Part
 
 	// scan indexes the message being translated. clean: its values are
 	// valid UTF-8 and not too deep, so that one whose bytes are compact
