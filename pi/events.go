@@ -216,7 +216,9 @@ func (t *Translator) beginWith(dst []universal.Event, systemPrompt []byte) []uni
 	}
 	if ss := &t.st.Session; ss.Head != "" {
 		// A session file's header, with the settings that followed it.
-		md, raw := []byte(ss.Head), []byte(ss.HeadRaw)
+		// Begin copies the metadata: it is given a view of the held
+		// string.
+		md, raw := unsafe.Slice(unsafe.StringData(ss.Head), len(ss.Head)), []byte(ss.HeadRaw)
 		ss.Head, ss.HeadRaw = "", ""
 		if len(raw) == 0 {
 			raw = nil
@@ -275,7 +277,7 @@ func (t *Translator) header(dst []universal.Event, in *input) []universal.Event 
 				t.st.Session.Decided = true
 				t.st.Session.Tree = v.Exists() && v.Int() >= 2
 			}
-			ss.Head = string(md.Bytes())
+			ss.Head = view(md.Bytes()) // the object's memory, written no more
 			if t.w.Stamper().IncludeRaw() {
 				ss.HeadRaw = string(in.raw)
 			}
