@@ -88,11 +88,13 @@ func (v Value) Compacted() string {
 // would (a pretty-printed document's values are most of what it reads).
 func (v Value) AppendCompacted(dst []byte) []byte {
 	raw := v.Raw()
-	if v.s == nil || v.i < 0 || !v.s.utf8 || v.s.depth > jsonw.MaxDepth || raw == "" {
-		if raw == "" {
-			return dst
-		}
+	switch {
+	case raw == "":
+		return dst
+	case v.s == nil || v.i < 0 || !v.s.utf8 || v.s.depth > jsonw.MaxDepth:
 		return jsonw.AppendRaw(dst, raw)
+	case !v.s.spaced:
+		return append(dst, raw...) // clean (see CleanRaw)
 	}
 	for i := 0; i < len(raw); {
 		c := raw[i]
@@ -154,7 +156,10 @@ func (v Value) AddTo(o *jsonw.Object, k string) *jsonw.Object {
 	if raw, ok := v.CleanRaw(); ok {
 		return o.RawClean(k, raw)
 	}
-	return o.Raw(k, v.Raw())
+	if raw := v.Raw(); raw != "" {
+		return o.RawAppend(k, len(raw), v.AppendCompacted)
+	}
+	return o
 }
 
 // Str returns what Result().Str is (a string's unescaped text, "" for
