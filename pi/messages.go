@@ -161,8 +161,7 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 		Content:      parts,
 		Status:       status,
 	}, agent, in.raw)
-	clear(parts) // the stream copied them; their strings are not kept
-	t.msgParts = parts[:0]
+	t.keepParts(parts)
 	t.st.Msg = nil
 	dst = t.usage(dst, usage, t.callMD(model.Str(), provider.Str()), in.raw)
 	tr := &t.st.Turn
@@ -435,7 +434,9 @@ func (t *Translator) user(dst []universal.Event, in *input, msg jsonscan.Value, 
 	if t.format != FormatSession {
 		universal.MarkEcho(parts) // a live echo; a session file is a record
 	}
-	return t.newItem(dst, universal.KindMessage, universal.RoleUser, nativeID, parts, in.raw)
+	dst = t.newItem(dst, universal.KindMessage, universal.RoleUser, nativeID, parts, in.raw)
+	t.keepParts(parts)
+	return dst
 }
 
 func joinText(parts []universal.Part) string {
@@ -479,12 +480,15 @@ func remove(s []string, i int) []string {
 	return append(s[:i:i], s[i+1:]...)
 }
 
-// parts maps message content (a string, or text and image blocks) to parts.
+// parts maps message content (a string, or text and image blocks) to
+// parts, in the translator's scratch memory: the caller emits them (the
+// stream copies them) and gives the memory back (keepParts) before parts
+// is called again.
 func (t *Translator) parts(dst []universal.Event, in *input, c jsonscan.Value) ([]universal.Part, []universal.Event) {
+	parts := t.msgParts[:0]
 	if c.Type() == gjson.String {
-		return []universal.Part{universal.Text(t.copyValue(c.Result()))}, dst
+		return append(parts, universal.Text(t.copyValue(c.Result()))), dst
 	}
-	var parts []universal.Part
 	i := 0
 	c.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		switch b.Get("type").Str {
@@ -499,6 +503,13 @@ func (t *Translator) parts(dst []universal.Event, in *input, c jsonscan.Value) (
 		return true
 	})
 	return parts, dst
+}
+
+// keepParts takes back the scratch memory parts returned, once the parts
+// were emitted.
+func (t *Translator) keepParts(parts []universal.Part) {
+	clear(parts) // their strings are not kept
+	t.msgParts = parts[:0]
 }
 
 // custom translates an extension's message (role custom; hookMessage in
@@ -518,7 +529,9 @@ func (t *Translator) custom(dst []universal.Event, in *input, msg jsonscan.Value
 		parts = append(parts, universal.Text(""))
 	}
 	parts[0].Metadata = mergeMD(parts[0].Metadata, md.Bytes())
-	return t.newItem(dst, universal.KindSystem, universal.RoleSystem, nativeID, parts, in.raw)
+	dst = t.newItem(dst, universal.KindSystem, universal.RoleSystem, nativeID, parts, in.raw)
+	t.keepParts(parts)
+	return dst
 }
 
 // systemText emits a system item with one text part (summaries).
