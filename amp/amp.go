@@ -10,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
-	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -220,11 +219,10 @@ func (t *Translator) ownJSON(v jsonscan.Value) string {
 	if raw, ok := v.CleanRaw(); ok {
 		return t.w.Copy(raw)
 	}
-	raw := v.Raw()
-	if raw == "" {
+	if v.Raw() == "" {
 		return ""
 	}
-	t.sc.buf = jsonw.AppendRaw(t.sc.buf[:0], raw)
+	t.sc.buf = v.AppendCompacted(t.sc.buf[:0])
 	return t.w.Copy(view(t.sc.buf))
 }
 

@@ -290,14 +290,17 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 // output that differs (cut short, or another text) stays.
 func addToolMetadata(md *jsonw.Object, v jsonscan.Value, output gjson.Result) {
 	o := v.Field("output")
-	if output.Type != gjson.String || len(o.Raw()) < len(output.Raw) || !o.EqualStr(output.Str) {
+	// The same JSON text is the same string, found without unescaping
+	// both (OpenCode writes the two alike).
+	if output.Type != gjson.String || len(o.Raw()) < len(output.Raw) || o.Raw() != output.Raw && !o.EqualStr(output.Str) {
 		v.AddTo(md, "metadata")
 		return
 	}
 	var rest jsonw.Object
 	rest.Grow(len(v.Raw()) - len(o.Raw()))
 	v.Members(func(k string, m jsonscan.Value) bool {
-		if k != "output" || !m.EqualStr(output.Str) {
+		// o's own bytes, or the same bytes again, are known equal.
+		if k != "output" || m.Raw() != o.Raw() && m.Raw() != output.Raw && !m.EqualStr(output.Str) {
 			m.AddTo(&rest, k)
 		}
 		return true

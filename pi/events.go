@@ -216,7 +216,9 @@ func (t *Translator) beginWith(dst []universal.Event, systemPrompt []byte) []uni
 	}
 	if ss := &t.st.Session; ss.Head != "" {
 		// A session file's header, with the settings that followed it.
-		md, raw := []byte(ss.Head), []byte(ss.HeadRaw)
+		// Begin copies the metadata: it is given a view of the held
+		// string.
+		md, raw := unsafe.Slice(unsafe.StringData(ss.Head), len(ss.Head)), []byte(ss.HeadRaw)
 		ss.Head, ss.HeadRaw = "", ""
 		if len(raw) == 0 {
 			raw = nil
@@ -275,7 +277,7 @@ func (t *Translator) header(dst []universal.Event, in *input) []universal.Event 
 				t.st.Session.Decided = true
 				t.st.Session.Tree = v.Exists() && v.Int() >= 2
 			}
-			ss.Head = string(md.Bytes())
+			ss.Head = view(md.Bytes()) // the object's memory, written no more
 			if t.w.Stamper().IncludeRaw() {
 				ss.HeadRaw = string(in.raw)
 			}
@@ -528,6 +530,10 @@ func (t *Translator) settle(dst []universal.Event, aborted bool, src universal.S
 		status = universal.TurnError
 	}
 	var md jsonw.Object
+	if n := len(tr.LastStop) + len(tr.API) + len(tr.Provider) + len(tr.Model); n > 0 {
+		// Room for all of it, keys too: grown, it took two allocations.
+		md.Grow(n + 96)
+	}
 	md.OptString("stop_reason", tr.LastStop)
 	md.OptString("api", tr.API).OptString("provider", tr.Provider).OptString("model", tr.Model)
 	if tr.Runs > 0 {
@@ -803,6 +809,9 @@ func element(content jsonscan.Value, i int) jsonscan.Value {
 }
 
 func (m *message) block(ci int) *block {
+	if m.Blocks == nil {
+		m.Blocks = m.blocks[:0]
+	}
 	for len(m.Blocks) <= ci {
 		m.Blocks = append(m.Blocks, block{})
 	}

@@ -2,6 +2,7 @@ package pi
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -62,7 +63,7 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 	m := t.st.Msg
 	f := fields(msg, "content", "stopReason", "errorMessage", "usage", "api", "provider", "model", "errorStatus", "errorKind")
 	content, stopR, errR, usage, api, provider, model := f[0], f[1], f[2], f[3], f[4], f[5], f[6]
-	parts := make([]universal.Part, len(m.Parts))
+	parts := slices.Grow(t.msgParts[:0], len(m.Parts))[:len(m.Parts)]
 	have := make([]bool, len(m.Parts))
 	ci := 0
 	calls := false
@@ -160,6 +161,7 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 		Content:      parts,
 		Status:       status,
 	}, agent, in.raw)
+	t.keepParts(parts)
 	t.st.Msg = nil
 	dst = t.usage(dst, usage, t.callMD(model.Str(), provider.Str()), in.raw)
 	tr := &t.st.Turn
@@ -277,20 +279,23 @@ func (t *Translator) toolCallItem(id, parent, callID, name, args string) univers
 	if name != "" {
 		kind, input = t.describe(name, args)
 	}
+	// The part in the translator's memory: StartItem and Complete copy
+	// it, and an item is emitted before the next is built.
+	t.callPart[0] = universal.Part{
+		Type:      universal.PartToolCall,
+		Name:      t.copy(name),
+		Arguments: args,
+		CallID:    callID,
+		ToolKind:  kind,
+		ToolInput: input,
+	}
 	return universal.Item{
 		ItemID:       id,
 		NativeItemID: callID,
 		ParentID:     parent,
 		Kind:         universal.KindToolCall,
 		Role:         universal.RoleAssistant,
-		Content: []universal.Part{{
-			Type:      universal.PartToolCall,
-			Name:      t.copy(name),
-			Arguments: args,
-			CallID:    callID,
-			ToolKind:  kind,
-			ToolInput: input,
-		}},
+		Content:      t.callPart[:],
 	}
 }
 
@@ -429,7 +434,9 @@ func (t *Translator) user(dst []universal.Event, in *input, msg jsonscan.Value, 
 	if t.format != FormatSession {
 		universal.MarkEcho(parts) // a live echo; a session file is a record
 	}
-	return t.newItem(dst, universal.KindMessage, universal.RoleUser, nativeID, parts, in.raw)
+	dst = t.newItem(dst, universal.KindMessage, universal.RoleUser, nativeID, parts, in.raw)
+	t.keepParts(parts)
+	return dst
 }
 
 func joinText(parts []universal.Part) string {
@@ -473,12 +480,15 @@ func remove(s []string, i int) []string {
 	return append(s[:i:i], s[i+1:]...)
 }
 
-// parts maps message content (a string, or text and image blocks) to parts.
+// parts maps message content (a string, or text and image blocks) to
+// parts, in the translator's scratch memory: the caller emits them (the
+// stream copies them) and gives the memory back (keepParts) before parts
+// is called again.
 func (t *Translator) parts(dst []universal.Event, in *input, c jsonscan.Value) ([]universal.Part, []universal.Event) {
+	parts := t.msgParts[:0]
 	if c.Type() == gjson.String {
-		return []universal.Part{universal.Text(t.copyValue(c.Result()))}, dst
+		return append(parts, universal.Text(t.copyValue(c.Result()))), dst
 	}
-	var parts []universal.Part
 	i := 0
 	c.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		switch b.Get("type").Str {
@@ -493,6 +503,13 @@ func (t *Translator) parts(dst []universal.Event, in *input, c jsonscan.Value) (
 		return true
 	})
 	return parts, dst
+}
+
+// keepParts takes back the scratch memory parts returned, once the parts
+// were emitted.
+func (t *Translator) keepParts(parts []universal.Part) {
+	clear(parts) // their strings are not kept
+	t.msgParts = parts[:0]
 }
 
 // custom translates an extension's message (role custom; hookMessage in
@@ -512,7 +529,9 @@ func (t *Translator) custom(dst []universal.Event, in *input, msg jsonscan.Value
 		parts = append(parts, universal.Text(""))
 	}
 	parts[0].Metadata = mergeMD(parts[0].Metadata, md.Bytes())
-	return t.newItem(dst, universal.KindSystem, universal.RoleSystem, nativeID, parts, in.raw)
+	dst = t.newItem(dst, universal.KindSystem, universal.RoleSystem, nativeID, parts, in.raw)
+	t.keepParts(parts)
+	return dst
 }
 
 // systemText emits a system item with one text part (summaries).

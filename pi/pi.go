@@ -66,6 +66,11 @@ type Translator struct {
 	// built is the system prompt system built last, builtMD its
 	// metadata (see promptMetadata).
 	built, builtMD []byte
+	// Scratch memory for the parts of an item being built, which the
+	// stream copies: an assistant message's (msgParts), a tool call's
+	// (callPart) and a tool result's (resultParts).
+	msgParts, resultParts []universal.Part
+	callPart              [1]universal.Part
 
 	// scan indexes the message being translated. clean: its values are
 	// valid UTF-8 and not too deep, so that one whose bytes are compact
@@ -129,15 +134,25 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	if t.w.Ended() {
 		return dst
 	}
-	if t.st.Session.Head != "" && (m.Err != nil || !settingLine(m.Data)) && !t.headNoise(m) {
-		// Whatever entry follows a session file's header and its
-		// settings starts the session with them.
-		dst = t.begin(dst)
+	data := bytes.TrimSpace(m.Data)
+	sc := t.scanner()
+	// A line after a session file's header is scanned first, to tell
+	// whether it starts the session (valid: a JSON object), and is read
+	// from that scan (scanned).
+	scanned, valid := false, false
+	if t.st.Session.Head != "" {
+		if m.Err == nil && len(data) > 0 && data[0] == '{' {
+			scanned, valid = true, sc.Scan(data)
+		}
+		if (!valid || !settingType(sc.Root())) && !t.headNoise(m, data, valid) {
+			// Whatever entry follows a session file's header and its
+			// settings starts the session with them.
+			dst = t.begin(dst)
+		}
 	}
 	if m.Err != nil {
 		return t.w.Unparsed(dst, location(m), m.Err, m.Data)
 	}
-	data := bytes.TrimSpace(m.Data)
 	if len(data) == 0 {
 		return dst
 	}
@@ -154,7 +169,6 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		t.clean = false
 		return t.object(dst, m, data, jsonscan.Value{})
 	}
-	sc := t.scanner()
 	if start, repeat, ok := t.withoutRepeat(m, data); ok {
 		if out, ok := t.knownPartial(dst, m, data, start, repeat); ok {
 			return out
@@ -172,7 +186,13 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	}
 	// One pass validates the message (as universal.CleanInput returns it,
 	// valid UTF-8) and indexes it: the lookups that follow walk the index.
-	clean, ok := sc.ScanClean(data)
+	var clean []byte
+	var ok bool
+	if scanned {
+		clean, ok = sc.Cleaned(data, valid)
+	} else {
+		clean, ok = sc.ScanClean(data)
+	}
 	t.clean = sc.Depth() <= jsonw.MaxDepth
 	if ok {
 		return t.object(dst, m, clean, sc.Root())
@@ -455,12 +475,14 @@ const (
 // effort, as without the line. Past a few such lines, or a long one, the
 // line starts the session as any other does, so the Stream's hold is
 // never what starts it (without the header's metadata).
-func (t *Translator) headNoise(m universal.Message) bool {
-	data := bytes.TrimSpace(m.Data)
+//
+// data is the line without surrounding space, and valid whether it is a
+// JSON object (Translate scans it once for this and to read it).
+func (t *Translator) headNoise(m universal.Message, data []byte, valid bool) bool {
 	if len(data) == 0 && m.Err == nil {
 		return true
 	}
-	if m.Err == nil && data[0] == '{' && gjson.ValidBytes(data) {
+	if valid {
 		return false
 	}
 	ss := &t.st.Session
@@ -472,12 +494,13 @@ func (t *Translator) headNoise(m universal.Message) bool {
 	return true
 }
 
-// settingLine reports whether a line may be a setting entry that follows
-// a session file's header (see headSetting): valid JSON of that type.
-func settingLine(b []byte) bool {
-	switch gjson.GetBytes(b, "type").Str {
+// settingType reports whether a line, scanned and valid, may be a setting
+// entry that follows a session file's header (see headSetting): of that
+// type.
+func settingType(line jsonscan.Value) bool {
+	switch line.Get("type").Str {
 	case "model_change", "thinking_level_change", "session_info":
-		return gjson.ValidBytes(b)
+		return true
 	}
 	return false
 }

@@ -123,20 +123,24 @@ func (t *Translator) headSetting(in *input) bool {
 	default:
 		return false
 	}
-	head := []byte(ss.Head)
 	for _, kv := range add {
-		if gjson.GetBytes(head, kv[0]).Exists() {
+		if gjson.Get(ss.Head, kv[0]).Exists() {
 			return false // the header named it: this entry changes it
 		}
 	}
-	head = head[:len(head)-1] // the closing brace
+	// The new metadata in one allocation, which no one writes again.
+	n := len(ss.Head)
+	for _, kv := range add {
+		n += len(kv[0]) + len(kv[1]) + 6
+	}
+	head := append(make([]byte, 0, n), ss.Head[:len(ss.Head)-1]...) // without its closing brace
 	for _, kv := range add {
 		head = append(head, ',')
 		head = jsonw.AppendString(head, kv[0])
 		head = append(head, ':')
 		head = jsonw.AppendString(head, kv[1])
 	}
-	ss.Head = string(append(head, '}'))
+	ss.Head = view(append(head, '}'))
 	if in.typ.Str == "session_info" {
 		t.st.Title = t.copy(add[0][1])
 	}

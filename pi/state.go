@@ -124,6 +124,9 @@ type message struct {
 	// Parts are the types of the parts the universal item has so far
 	// (each created by its first delta), in part order.
 	Parts []universal.PartType `json:"parts,omitempty"`
+	// blocks is the first memory of Blocks, which most messages do not
+	// outgrow (appended to one by one, it took an allocation a block).
+	blocks [4]block
 }
 
 // block is one content block of a streaming assistant message.

@@ -201,23 +201,27 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, nativeID, o
 			isError = isError || code != 0
 		}
 	}
+	if tl.Name == subagentTool && tl.Kind == universal.ToolTask {
+		// Before the parts are built: the sub-agent's results are
+		// completed here too, in the same scratch memory.
+		dst = t.subAgentItems(dst, tl, details)
+	}
 	p := universal.Part{Type: universal.PartToolResult, CallID: tl.CallID, Output: output, IsError: isError}
 	if md.Len() > 0 {
 		p.Metadata = md.Bytes()
 	}
-	parts := []universal.Part{p}
+	// The parts in the translator's scratch memory, which the stream
+	// copies.
+	parts := append(t.resultParts[:0], p)
 	if !isError {
 		parts = t.fileRefs(parts, tl, details)
 	}
 	parts = t.resultImages(parts, tl, content)
-	if tl.Name == subagentTool && tl.Kind == universal.ToolTask {
-		dst = t.subAgentItems(dst, tl, details)
-	}
 	status := universal.StatusCompleted
 	if isError {
 		status = universal.StatusFailed
 	}
-	return t.w.Complete(dst, universal.Item{
+	dst = t.w.Complete(dst, universal.Item{
 		ItemID:       tl.Result,
 		NativeItemID: t.copy(nativeID),
 		ParentID:     tl.Msg,
@@ -226,6 +230,9 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, nativeID, o
 		Content:      parts,
 		Status:       status,
 	}, agent, raw)
+	clear(parts)
+	t.resultParts = parts[:0]
+	return dst
 }
 
 // exitCode reads the exit code Pi's bash tool appends to the output of a

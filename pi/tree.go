@@ -39,19 +39,44 @@ type node struct {
 
 // tree is the layout of a session file's tree read so far: its nodes in
 // file order, and the current branch as indexes into Nodes, ascending.
-// byID is rebuilt from Nodes on restore.
+// byID indexes Nodes once there are more than treeLinear (see find); it is
+// rebuilt from Nodes on restore.
 type tree struct {
 	Nodes []node  `json:"nodes,omitempty"`
 	Path  []int32 `json:"path,omitempty"`
 	byID  map[string]int32
 }
 
-// index rebuilds byID from Nodes (after a restore).
+// treeLinear is the most nodes looked for without byID: most files have a
+// few dozen entries, and an entry's parent is most often the one before,
+// found first by a search from the end.
+const treeLinear = 32
+
+// index rebuilds byID from Nodes (after a restore, or once they are more
+// than treeLinear).
 func (tr *tree) index() {
-	tr.byID = make(map[string]int32, len(tr.Nodes))
+	if len(tr.Nodes) <= treeLinear {
+		tr.byID = nil
+		return
+	}
+	tr.byID = make(map[string]int32, 2*len(tr.Nodes))
 	for i, n := range tr.Nodes {
 		tr.byID[n.ID] = int32(i)
 	}
+}
+
+// find returns the index of the node of that id.
+func (tr *tree) find(id string) (int32, bool) {
+	if tr.byID != nil {
+		i, ok := tr.byID[id]
+		return i, ok
+	}
+	for i := len(tr.Nodes) - 1; i >= 0; i-- {
+		if tr.Nodes[i].ID == id {
+			return int32(i), true
+		}
+	}
+	return 0, false
 }
 
 // validate checks a restored tree: unique ids, items the stream knows, a
@@ -87,11 +112,11 @@ func (tr *tree) validate(w *universal.Stream) error {
 // again.
 func (t *Translator) branch(dst []universal.Event, id, parent string, root, prompt bool, raw []byte) ([]universal.Event, int32) {
 	tr := &t.st.Session.Layout
-	if _, dup := tr.byID[id]; id == "" || dup {
+	if _, dup := tr.find(id); id == "" || dup {
 		return dst, -1
 	}
 	keep := len(tr.Path)
-	if p, known := tr.byID[parent]; known {
+	if p, known := tr.find(parent); known {
 		keep, _ = slices.BinarySearch(tr.Path, p+1)
 	} else if root {
 		keep = 0
@@ -110,16 +135,23 @@ func (t *Translator) branch(dst []universal.Event, id, parent string, root, prom
 // returns its index; -1 for an entry without an id or one read again.
 func (t *Translator) addNode(id string) int32 {
 	tr := &t.st.Session.Layout
-	if _, dup := tr.byID[id]; id == "" || dup {
+	if _, dup := tr.find(id); id == "" || dup {
 		return -1
 	}
 	i := int32(len(tr.Nodes))
+	if tr.Nodes == nil {
+		// Room for a short file's entries: grown from nothing, the lists
+		// took a few allocations each.
+		tr.Nodes, tr.Path = make([]node, 0, 16), make([]int32, 0, 16)
+	}
 	tr.Nodes = append(tr.Nodes, node{ID: t.w.Copy(id)})
 	tr.Path = append(tr.Path, i)
-	if tr.byID == nil {
-		tr.byID = map[string]int32{}
+	switch {
+	case tr.byID != nil:
+		tr.byID[tr.Nodes[i].ID] = i
+	case len(tr.Nodes) > treeLinear:
+		tr.index()
 	}
-	tr.byID[tr.Nodes[i].ID] = i
 	return i
 }
 

@@ -188,10 +188,8 @@ func (w *Stream) Begin(dst []Event, metadata []byte, src Source, raw []byte) []E
 		return dst
 	}
 	w.state.Begun = true
-	var agent jsonw.Object
-	agent.String("agent", w.agent)
 	if len(metadata) == 0 {
-		dst = w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: agent.Bytes()}, raw)
+		dst = w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: w.agentMetadata()}, raw)
 		return w.flushHeld(dst)
 	}
 	// ownRaw's copy is compact, valid JSON (the clean promise, or
@@ -199,13 +197,14 @@ func (w *Stream) Begin(dst []Event, metadata []byte, src Source, raw []byte) []E
 	// with its brace.
 	md := w.ownRaw(metadata)
 	if md[0] != '{' {
-		dst = w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: agent.Bytes()}, raw)
+		dst = w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: w.agentMetadata()}, raw)
 		dst = w.flushHeld(dst)
 		return w.mistake(dst, errors.New("session metadata is not a JSON object"), metadata)
 	}
-	if !gjson.GetBytes(md, "agent").Exists() {
+	// Get on a view, not GetBytes, which copies the string it finds.
+	if !gjson.Get(bytesString(md), "agent").Exists() {
 		// {"agent":"x", then the members, or } for none.
-		b := agent.Bytes()
+		b := w.agentMetadata()
 		if md[1] != '}' {
 			b = append(b[:len(b)-1], ',')
 			md = append(b, md[1:]...)
@@ -215,6 +214,13 @@ func (w *Stream) Begin(dst []Event, metadata []byte, src Source, raw []byte) []E
 	}
 	dst = w.st.Emit(dst, TypeSessionStarted, src, &SessionStarted{Metadata: md}, raw)
 	return w.flushHeld(dst)
+}
+
+// agentMetadata returns {"agent": …} in memory of its own, made only
+// when the metadata has no agent (most translators write it first).
+func (w *Stream) agentMetadata() []byte {
+	var agent jsonw.Object
+	return agent.String("agent", w.agent).Bytes()
 }
 
 // BeginClean is Begin for metadata that is already what the encoder

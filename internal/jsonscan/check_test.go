@@ -59,7 +59,10 @@ func check(s *Scanner, data []byte) string {
 	}
 	if s.Depth() <= jsonw.MaxDepth && utf8.Valid(data) {
 		// What claude relies on to copy a value instead of compacting
-		// it with jsonw: it is already what jsonw writes.
+		// it with jsonw: it is already what jsonw writes; and what
+		// Compacted leaves out of a value of valid UTF-8 (as ScanClean
+		// knows it), which jsonw compacts.
+		s.utf8 = true
 		var bad string
 		var walk func(v Value, depth int)
 		walk = func(v Value, depth int) {
@@ -68,6 +71,10 @@ func check(s *Scanner, data []byte) string {
 			}
 			if raw, ok := v.CompactRaw(); ok && !jsonw.Clean(raw) {
 				bad = raw
+				return
+			}
+			if got, want := v.Compacted(), string(jsonw.AppendRaw(nil, v.Raw())); v.Exists() && got != want {
+				bad = fmt.Sprintf("%q: Compacted %q, jsonw %q", v.Raw(), got, want)
 				return
 			}
 			v.Each(func(_ gjson.Result, c Value) bool { walk(c, depth+1); return bad == "" })

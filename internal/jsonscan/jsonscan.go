@@ -121,7 +121,13 @@ func (s *Scanner) Scan(msg []byte) bool {
 // ASCII, a surrogate escape, or not JSON at all), and the message is
 // scanned again only when cleaning changed it.
 func (s *Scanner) ScanClean(msg []byte) ([]byte, bool) {
-	ok := s.Scan(msg)
+	return s.Cleaned(msg, s.Scan(msg))
+}
+
+// Cleaned returns what ScanClean(msg) returns when msg was just scanned
+// (Scan) with verdict ok: a caller that needed Scan's verdict first (the
+// answer gjson.ValidBytes gives) goes on without scanning msg again.
+func (s *Scanner) Cleaned(msg []byte, ok bool) ([]byte, bool) {
 	if !ok || s.SurrogateEscapes() || s.NonASCII() && !utf8.Valid(msg) {
 		if c := Clean(msg); len(c) != len(msg) || len(c) > 0 && &c[0] != &msg[0] {
 			msg, ok = c, s.Scan(c)

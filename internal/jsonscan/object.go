@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -72,11 +73,68 @@ func (v Value) Compacted() string {
 	if raw, ok := v.CleanRaw(); ok {
 		return raw
 	}
-	if raw := v.Raw(); raw != "" {
-		b := jsonw.AppendRaw(nil, raw)
+	if v.Raw() != "" {
+		b := v.AppendCompacted(nil)
 		return unsafe.String(unsafe.SliceData(b), len(b)) // b is held by nothing else
 	}
 	return ""
+}
+
+// AppendCompacted appends what Compacted returns. A value the scan
+// recorded in a message of valid UTF-8, nested no deeper than jsonw
+// accepts, is what jsonw.AppendRaw writes for it but for the whitespace
+// between its tokens (jsonw keeps escapes and numbers as written): the
+// whitespace is left out without checking the value again, as jsonw
+// would (a pretty-printed document's values are most of what it reads).
+func (v Value) AppendCompacted(dst []byte) []byte {
+	raw := v.Raw()
+	switch {
+	case raw == "":
+		return dst
+	case v.s == nil || v.i < 0 || !v.s.utf8 || v.s.depth > jsonw.MaxDepth:
+		return jsonw.AppendRaw(dst, raw)
+	case !v.s.spaced:
+		return append(dst, raw...) // clean (see CleanRaw)
+	}
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == '"':
+			j := stringEnd(raw, i)
+			dst = append(dst, raw[i:j]...)
+			i = j
+		case ws[c]:
+			i++
+		default:
+			j := i + 1
+			for j < len(raw) && !ws[raw[j]] && raw[j] != '"' {
+				j++
+			}
+			dst = append(dst, raw[i:j]...)
+			i = j
+		}
+	}
+	return dst
+}
+
+// stringEnd returns the index after the closing quote of the string of
+// valid JSON that starts at s[i].
+func stringEnd(s string, i int) int {
+	for j := i + 1; ; {
+		q := strings.IndexByte(s[j:], '"')
+		if q < 0 {
+			return len(s) // not in valid JSON
+		}
+		q += j
+		b := q // an escaped quote has an odd number of backslashes before it
+		for b > j && s[b-1] == '\\' {
+			b--
+		}
+		if (q-b)%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
 }
 
 // OwnJSON returns what Compacted returns in memory that does not alias
@@ -98,7 +156,10 @@ func (v Value) AddTo(o *jsonw.Object, k string) *jsonw.Object {
 	if raw, ok := v.CleanRaw(); ok {
 		return o.RawClean(k, raw)
 	}
-	return o.Raw(k, v.Raw())
+	if raw := v.Raw(); raw != "" {
+		return o.RawAppend(k, len(raw), v.AppendCompacted)
+	}
+	return o
 }
 
 // Str returns what Result().Str is (a string's unescaped text, "" for

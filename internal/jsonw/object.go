@@ -110,6 +110,15 @@ func (o *Object) RawClean(k string, raw string) *Object {
 	return o
 }
 
+// RawAppend adds a field whose value add appends to the object's bytes,
+// which must be what AppendRaw writes for it (as RawClean's value is); n
+// is about its length.
+func (o *Object) RawAppend(k string, n int, add func([]byte) []byte) *Object {
+	o.key(k, n)
+	o.buf = add(o.buf)
+	return o
+}
+
 // RawMembers adds members written already as this package writes them:
 // the text of an object between its braces (`"a":1,"b":"x"`). "" adds
 // nothing.
