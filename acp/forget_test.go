@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/acp"
@@ -72,4 +73,35 @@ func translateFramed(t *testing.T, format string, data []byte) []byte {
 		}
 	}
 	return out
+}
+
+// TestInferredInAskedOrder: a call's permission requests that no answer
+// resolved are resolved, inferred from its outcome, in the order they
+// were asked, not in the order of their ids' text (request 10 before 9).
+func TestInferredInAskedOrder(t *testing.T) {
+	ask := func(id int) string {
+		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"session/request_permission","params":{"sessionId":"s1","options":[{"optionId":"ok","name":"Allow","kind":"allow_once"}],"toolCall":{"toolCallId":"c1","status":"pending","title":"touch x","kind":"execute"}}}`
+	}
+	agent := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"a","version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"c1","status":"pending","title":"touch x","kind":"execute"}}}`,
+		ask(9), ask(10),
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed"}}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
+	}, "\n") + "\n"
+	var asked, resolved []string
+	for _, ev := range translate(t, acp.FormatAgent, agent) {
+		if p, ok := ev.Data.(*universal.Permission); ok {
+			switch ev.Type {
+			case universal.TypePermissionRequested:
+				asked = append(asked, p.PermissionID)
+			case universal.TypePermissionResolved:
+				resolved = append(resolved, p.PermissionID)
+			}
+		}
+	}
+	if len(asked) != 2 || !slices.Equal(resolved, asked) {
+		t.Errorf("asked %v, resolved %v: want both, in the order asked", asked, resolved)
+	}
 }

@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"cmp"
 	"fmt"
 	"net/url"
 	"slices"
@@ -976,7 +977,11 @@ func (t *Translator) resolveInferred(dst []universal.Event, tl *tool, approved b
 			keys = append(keys, k)
 		}
 	}
-	slices.Sort(keys)
+	// In the order they were asked (request.N), not of their keys'
+	// text ("out:10" before "out:9").
+	slices.SortFunc(keys, func(a, b string) int {
+		return cmp.Or(cmp.Compare(t.st.Requests[a].N, t.st.Requests[b].N), strings.Compare(a, b))
+	})
 	for _, k := range keys {
 		r := t.st.Requests[k]
 		delete(t.st.Requests, k)
