@@ -423,26 +423,39 @@ func (t *Translator) taskStarted(dst events, r jsonscan.Value) events {
 	}, universal.SourceAgent, t.raw)
 }
 
+// taskFields are the members of a task's line that its status part keeps
+// as metadata, in the order written. 2.1.273 to 2.1.293 added the task
+// that started this one (parent_task_id), a resumed sub-agent's run the
+// caller waits for (awaited), why a task ended otherwise than by
+// completing, failing or being stopped (reason: worker_restart), and a
+// sub-agent's hand-back (handback: flagged, withheld; its report {text,
+// warning}).
+var taskFields = [...]string{"task_type", "subagent_type", "is_backgrounded", "run_id", "usage", "output_file",
+	"parent_task_id", "awaited", "reason", "handback", "handback_report"}
+
 func (t *Translator) taskPart(r jsonscan.Value, label string) universal.Part {
+	// One walk finds them all (the first of duplicate members, as a
+	// lookup does), not a lookup that walks the line for each.
+	var vals [len(taskFields)]jsonscan.Value
+	var summary, description jsonscan.Value
+	r.Members(func(k string, v jsonscan.Value) bool {
+		switch k {
+		case "summary":
+			jsonscan.KeepFirst(&summary, v)
+		case "description":
+			jsonscan.KeepFirst(&description, v)
+		default:
+			if i := slices.Index(taskFields[:], k); i >= 0 {
+				jsonscan.KeepFirst(&vals[i], v)
+			}
+		}
+		return true
+	})
 	var o jsonw.Object
-	o.Raw("task_type", r.Get("task_type").Raw).
-		Raw("subagent_type", r.Get("subagent_type").Raw).
-		Raw("is_backgrounded", r.Get("is_backgrounded").Raw).
-		Raw("run_id", r.Get("run_id").Raw).
-		Raw("usage", r.Get("usage").Raw).
-		Raw("output_file", r.Get("output_file").Raw).
-		// 2.1.273 to 2.1.293: the task that started this one
-		// (parent_task_id), a resumed sub-agent's run the caller waits
-		// for (awaited), why a task ended otherwise than by completing,
-		// failing or being stopped (reason: worker_restart), and a
-		// sub-agent's hand-back (handback: flagged, withheld; its
-		// report {text, warning}).
-		Raw("parent_task_id", r.Get("parent_task_id").Raw).
-		Raw("awaited", r.Get("awaited").Raw).
-		Raw("reason", r.Get("reason").Raw).
-		Raw("handback", r.Get("handback").Raw).
-		Raw("handback_report", r.Get("handback_report").Raw)
-	p := universal.Part{Type: universal.PartStatus, Label: t.w.Copy(label), Detail: t.w.Copy(first(r.Get("summary").Str, r.Get("description").Str))}
+	for i, k := range taskFields {
+		o.Raw(k, vals[i].Raw())
+	}
+	p := universal.Part{Type: universal.PartStatus, Label: t.w.Copy(label), Detail: t.w.Copy(first(summary.Str(), description.Str()))}
 	if o.Len() > 0 {
 		p.Metadata = o.Bytes()
 	}
