@@ -509,19 +509,27 @@ func (s *Session) sessionStarted(ev *universal.Event, d *universal.SessionStarte
 		return
 	}
 	s.StartedSeq = ev.Sequence
-	s.Metadata = ownRaw(d.Metadata, ev.CleanJSON)
-	s.Title = metadataTitle(s.Metadata)
+	// Metadata can hold a whole system prompt (Codex's, ~20 KB): it is
+	// searched for escapes once, for its canonical form and its title.
+	escapes := bytes.Contains(d.Metadata, []byte(`\u`))
+	if ev.CleanJSON && !escapes && len(d.Metadata) > 0 && string(d.Metadata) != "null" {
+		s.Metadata = bytes.Clone(d.Metadata)
+	} else {
+		s.Metadata = ownRaw(d.Metadata, ev.CleanJSON)
+	}
+	s.Title = metadataTitle(s.Metadata, escapes)
 	c.What |= SessionChanged
 }
 
-// metadataTitle returns session.started metadata's "title", "" for none.
-// It skims the metadata's members: metadata can hold a whole system prompt
-// (Codex's, ~20 KB), which a lookup of a key would scan. Most metadata has
-// no title: when its text holds neither the word nor a \u00 escape that
-// could spell it, a search for both (much faster than skimming nested
-// values) is the whole work.
-func metadataTitle(md []byte) string {
-	if !bytes.Contains(md, []byte("title")) && !bytes.Contains(md, []byte(`\u00`)) {
+// metadataTitle returns session.started metadata's "title", "" for none;
+// escapes says whether the metadata may hold a \u escape (the caller
+// searched for one already). It skims the metadata's members: a lookup
+// of a key would scan every nested value. Most metadata has no title:
+// when its text holds neither the word nor a \u00 escape that could
+// spell it, a search (much faster than skimming nested values) is the
+// whole work.
+func metadataTitle(md []byte, escapes bool) string {
+	if !bytes.Contains(md, []byte("title")) && (!escapes || !bytes.Contains(md, []byte(`\u00`))) {
 		return ""
 	}
 	var title string
