@@ -1,6 +1,8 @@
 package codex_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/codex"
@@ -57,5 +59,37 @@ func TestLegacyExecDeltas(t *testing.T) {
 	}
 	if len(texts) != 3 || texts[0] != "reasoning:**Reading the file**" || texts[1] != "text:Fixed it \u2014 done." || texts[2] != "text:Cut short" {
 		t.Errorf("completed parts %q", texts)
+	}
+}
+
+// TestDetectLegacyExecSummary: codex exec before 0.44 prints its
+// configuration summary first ({"workdir", "model", "provider",
+// "approval", "sandbox", "reasoning effort", "reasoning summaries"}, its
+// members in no fixed order), then the prompt and the {"id","msg"}
+// events. Detect looked at the first line only and could not tell the
+// real 0.28 recordings' format; it now reads past the summary. A summary
+// alone, or followed by another agent's line, still says nothing.
+func TestDetectLegacyExecSummary(t *testing.T) {
+	files, err := filepath.Glob("../testdata/crosscheck/codex/0.28.0/*.exec.jsonl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no 0.28.0 recordings: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := codex.Detect(b); got != codex.FormatExec {
+			t.Errorf("%s: Detect = %q, want %q", filepath.Base(f), got, codex.FormatExec)
+		}
+	}
+	const summary = `{"model":"gpt-5","sandbox":"read-only","workdir":"/w","provider":"openai","approval":"never"}`
+	for _, head := range []string{
+		summary,
+		summary + "\n" + `{"type":"system","subtype":"init","session_id":"0b1e0000-0000-4000-8000-000000000001"}`,
+	} {
+		if got := codex.Detect([]byte(head)); got != "" {
+			t.Errorf("Detect(%q) = %q, want none", head, got)
+		}
 	}
 }
