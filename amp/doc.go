@@ -7,7 +7,8 @@
 // 0.0.1767830505's thread files, checked by their expectations), the
 // public samples that exist (one real
 // stream-json run of Amp 0.0.1785170481, two real thread files written by
-// 0.0.1772237000, schema versions 85 and 220), the official
+// 0.0.1772237000, schema versions 85 and 220, three excerpts of real
+// --format=jsonl output of July 2025), the official
 // documentation's examples, and hand-made inputs for the paths no
 // recording or sample shows (testdata/amp, provenance in
 // testdata/SOURCES.md). Amp runs its model on its own server, so the
