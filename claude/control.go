@@ -274,7 +274,7 @@ func (t *Translator) hostAnswer(dst events, r jsonscan.Value) events {
 		if tl.QDone {
 			return dst
 		}
-		return t.resolveQuestion(dst, tl, key, inner.Get("updatedInput.answers"), first(inner.Get("message").Str, resp.Get("error").Str), !allow, universal.SourceAgent, t.raw)
+		return t.resolveQuestion(dst, tl, key, inner.Get("updatedInput.answers"), inner.Get("updatedInput.questions"), first(inner.Get("message").Str, resp.Get("error").Str), !allow, universal.SourceAgent, t.raw)
 	}
 	decision := "deny"
 	if allow {
@@ -309,7 +309,7 @@ func (t *Translator) cancelRequest(dst events, r jsonscan.Value) events {
 		if tl.QDone {
 			return dst
 		}
-		return t.resolveQuestion(dst, tl, key, gjson.Result{}, "cancelled", true, universal.SourceAgent, t.raw)
+		return t.resolveQuestion(dst, tl, key, gjson.Result{}, gjson.Result{}, "cancelled", true, universal.SourceAgent, t.raw)
 	}
 	if p := t.s.Perms[key]; p == nil || p.Done {
 		return dst
@@ -506,12 +506,12 @@ func (t *Translator) askQuestion(dst events, tl *tool, call string, input gjson.
 // resolveQuestion answers (or rejects) an AskUserQuestion call. The
 // response is the answer of a single question, or "question: answer"
 // lines for several; the answers object stays in metadata.
-func (t *Translator) resolveQuestion(dst events, tl *tool, call string, answers gjson.Result, text string, rejected bool, src universal.Source, raw []byte) events {
+func (t *Translator) resolveQuestion(dst events, tl *tool, call string, answers, questions gjson.Result, text string, rejected bool, src universal.Source, raw []byte) events {
 	tl.QDone = true
 	var b strings.Builder
 	n := 0
 	answers.ForEach(func(_, _ gjson.Result) bool { n++; return true })
-	answers.ForEach(func(k, v gjson.Result) bool {
+	write := func(k, v gjson.Result) {
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
@@ -523,6 +523,34 @@ func (t *Translator) resolveQuestion(dst events, tl *tool, call string, answers 
 			b.WriteString(v.Str)
 		} else {
 			b.WriteString(v.Raw)
+		}
+	}
+	// The answers object is keyed by question text, and an object's
+	// members have no order (RFC 8259): the answers follow the questions'
+	// order (the questions array beside them), then any answer to no
+	// listed question in the object's order.
+	var asked map[string]bool
+	if n > 1 && questions.IsArray() {
+		asked = map[string]bool{}
+		questions.ForEach(func(_, q gjson.Result) bool {
+			k := q.Get("question")
+			if k.Type != gjson.String || asked[k.Str] {
+				return true
+			}
+			answers.ForEach(func(ak, v gjson.Result) bool {
+				if ak.Str != k.Str {
+					return true
+				}
+				asked[k.Str] = true
+				write(ak, v)
+				return false
+			})
+			return true
+		})
+	}
+	answers.ForEach(func(k, v gjson.Result) bool {
+		if !asked[k.Str] {
+			write(k, v)
 		}
 		return true
 	})
@@ -549,7 +577,7 @@ func (t *Translator) reportQuestion(dst events, r universal.QuestionReply) event
 		if tl.QDone {
 			return dst
 		}
-		return t.resolveQuestion(dst, tl, r.QuestionID, gjson.Result{}, r.Response, r.Rejected, universal.SourceDaemon, nil)
+		return t.resolveQuestion(dst, tl, r.QuestionID, gjson.Result{}, gjson.Result{}, r.Response, r.Rejected, universal.SourceDaemon, nil)
 	}
 	status := universal.QuestionAnswered
 	if r.Rejected {
