@@ -659,6 +659,9 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 		if !in.validString(d) {
 			return t.w.Unparsed(dst, in.where(), errBadDelta, in.raw)
 		}
+		if !in.read && in.scanned() {
+			t.scanner().Mark(&t.delta, d) // a line without the partial message
+		}
 		return t.textDelta(dst, in, m, b, typ, d.Str())
 	case "toolcall_start":
 		b.setKind("toolCall")
