@@ -23,6 +23,9 @@ type Mark struct {
 	depth  int     // the deepest nesting before it
 	prefix []byte  // the message before it
 	stack  []frame // the containers it is in
+	// vary is the text of a string value in prefix, from and to, that
+	// may differ in the next message (MarkVarying); empty for none.
+	vary [2]int32
 }
 
 // Mark sets m to the start of v, a string value of the last scanned
@@ -65,13 +68,53 @@ func (s *Scanner) Mark(m *Mark, v Value) bool {
 	return true
 }
 
+// MarkVarying is Mark, and lets the text of vary, a string value before
+// v without escapes, differ in the next message, when it has the same
+// length there and is plain ASCII without quotes or backslashes: an
+// event id that changes with each event of a stream of deltas (OpenCode
+// writes it first). Such text would be indexed, and flagged, the same.
+func (s *Scanner) MarkVarying(m *Mark, v, vary Value) bool {
+	if !s.Mark(m, v) {
+		return false
+	}
+	m.vary = [2]int32{}
+	if vary.s == s && vary.i >= 0 && vary.i < int(m.cur) {
+		if c := &s.members[vary.i]; c.kind == '"' && c.flags&valEscaped == 0 && c.valEnd-c.valStart > 2 {
+			m.vary = [2]int32{c.valStart + 1, c.valEnd - 1}
+		}
+	}
+	return true
+}
+
+// begins reports whether msg begins with the marked prefix, but for
+// the text that may vary, which must be plain there (see MarkVarying).
+func (m *Mark) begins(msg []byte) bool {
+	at := len(m.prefix)
+	if len(msg) <= at {
+		return false
+	}
+	from, to := int(m.vary[0]), int(m.vary[1])
+	if from == to {
+		return string(msg[:at]) == string(m.prefix)
+	}
+	if string(msg[:from]) != string(m.prefix[:from]) || string(msg[to:at]) != string(m.prefix[to:at]) {
+		return false
+	}
+	for _, c := range msg[from:to] {
+		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
 // ScanCleanFrom is ScanClean(msg), which it returns, scanning msg from m
 // on when msg begins with the bytes m marks the end of, in the Scanner m
 // is of: the index, the flags and the verdict are those ScanClean gives.
 // m then marks the same place in msg.
 func (s *Scanner) ScanCleanFrom(msg []byte, m *Mark) ([]byte, bool) {
 	at := len(m.prefix)
-	if m.s != s || m.gen != s.gen || len(msg) <= at || len(msg) > math.MaxInt32 || string(msg[:at]) != string(m.prefix) {
+	if m.s != s || m.gen != s.gen || len(msg) > math.MaxInt32 || !m.begins(msg) {
 		return s.ScanClean(msg)
 	}
 	s.buf = msg

@@ -9,7 +9,9 @@ import (
 
 // checkFrom marks each string value of first in turn and scans second
 // from the mark (ScanCleanFrom): what it returns, and the index and flags
-// it leaves, must be what ScanClean gives. It returns the differences.
+// it leaves, must be what ScanClean gives. Each mark after the first
+// string is tried also with that string's text let vary (MarkVarying).
+// It returns the differences.
 func checkFrom(first, second []byte) string {
 	var s, want Scanner
 	wantMsg, wantOK := want.ScanClean(bytes.Clone(second))
@@ -18,19 +20,22 @@ func checkFrom(first, second []byte) string {
 		if _, ok := s.ScanClean(bytes.Clone(first)); !ok {
 			return ""
 		}
-		var v Value
+		var v, v0 Value
 		n := 0
 		s.Strings(func(x Value) {
-			if n == k {
+			if n == k/2 {
 				v = x
+			}
+			if n == 0 {
+				v0 = x
 			}
 			n++
 		})
-		if k >= n {
+		if k/2 >= n {
 			break
 		}
 		var m Mark
-		if !s.Mark(&m, v) {
+		if k%2 == 0 && !s.Mark(&m, v) || k%2 == 1 && !s.MarkVarying(&m, v, v0) {
 			continue
 		}
 		msg, ok := s.ScanCleanFrom(bytes.Clone(second), &m)
@@ -70,6 +75,13 @@ func TestScanCleanFrom(t *testing.T) {
 		{`{"a":"x"}`, `{"a":1}`},
 		{`{"a":"x","b":{"c":"d"}}`, `{"a":"x","b":{"c":"d"}}}`},
 		{`{"e":{},"a":[[]],"b":"x"}`, `{"e":{},"a":[[]],"b":"x","c":[[[1]]]}`},
+		{`{"id":"evt_1","a":"x","b":1}`, `{"id":"evt_2","a":"y","b":1}`},
+		{`{"id":"evt_1","a":"x"}`, `{"id":"ev\"1","a":"y"}`},
+		{`{"id":"evt_1","a":"x"}`, `{"id":"ev\\1","a":"y"}`},
+		{`{"id":"evt_1","a":"x"}`, "{\"id\":\"evt_\xff\",\"a\":\"y\"}"},
+		{`{"id":"evt_1","a":"x"}`, "{\"id\":\"evt_\x01\",\"a\":\"y\"}"},
+		{`{"id":"evt_1","a":"x"}`, `{"id":"evt_12","a":"x"}`},
+		{`{"id":"e\u0041","a":"x"}`, `{"id":"e\u0042","a":"x"}`},
 	}
 	for _, p := range pairs {
 		if d := checkFrom([]byte(p[0]), []byte(p[1])); d != "" {
@@ -89,6 +101,31 @@ func TestScanCleanFrom(t *testing.T) {
 			if d := checkFrom(a, second); d != "" {
 				t.Fatalf("line %d: %s", i, d)
 			}
+		}
+	}
+}
+
+// TestMarkVarying: a message whose varying text differs, plain, is
+// scanned from the mark; one where it has a quote or is longer is not.
+func TestMarkVarying(t *testing.T) {
+	for _, c := range []struct {
+		second string
+		from   bool
+	}{
+		{`{"id":"evt_2","a":"y"}`, true},
+		{`{"id":"ev\"2","a":"y"}`, false},
+		{`{"id":"evt_22","a":"y"}`, false},
+		{`{"id":"evt_2","b":"y"}`, false},
+	} {
+		var s Scanner
+		var m Mark
+		s.ScanClean([]byte(`{"id":"evt_1","a":"x"}`))
+		if !s.MarkVarying(&m, s.Root().Sub("a"), s.Root().Sub("id")) {
+			t.Fatal("not marked")
+		}
+		s.ScanCleanFrom([]byte(c.second), &m)
+		if from := m.s == &s && m.gen == s.gen; from != c.from {
+			t.Errorf("%s: scanned from the mark %v, want %v", c.second, from, c.from)
 		}
 	}
 }
