@@ -39,6 +39,10 @@ type Mark struct {
 	encl    []enclosing
 	whole   int
 	tailGen uint64
+	// varied is 1 + the index in tailIdx of the value that differed in
+	// the last message whose rest did, 0 for none: the next message's is
+	// checked there first (a uuid differs in every delta line).
+	varied int
 }
 
 // enclosing is a container a marked string is in: its member, and its
@@ -119,6 +123,7 @@ func (s *Scanner) markTail(m *Mark) {
 	}
 	m.whole = s.depth
 	m.tailGen = s.gen
+	m.varied = 0
 }
 
 // sameTail reports whether rest, what follows the marked string in a
@@ -130,6 +135,20 @@ func (s *Scanner) markTail(m *Mark) {
 func (m *Mark) sameTail(rest []byte) bool {
 	if len(rest) != len(m.tail) {
 		return false
+	}
+	if m.varied > 0 {
+		// The text or digits of the value that differed last time.
+		x := &m.tailIdx[m.varied-1]
+		from, to := int(x.valStart)+1, int(x.valEnd)
+		if x.kind == '"' {
+			to--
+		}
+		if string(rest[to:]) == string(m.tail[to:]) && string(rest[:from]) == string(m.tail[:from]) {
+			if x.kind == '"' {
+				return plain(rest[from:to])
+			}
+			return digits(rest[from:to])
+		}
 	}
 	if string(rest) == string(m.tail) {
 		return true
@@ -160,7 +179,11 @@ func (m *Mark) sameTail(rest []byte) bool {
 		default:
 			return false
 		}
-		return string(rest[to:]) == string(m.tail[to:])
+		if string(rest[to:]) != string(m.tail[to:]) {
+			return false
+		}
+		m.varied = k + 1
+		return true
 	}
 	return false
 }
