@@ -250,17 +250,10 @@ func (s *Scanner) scan() bool {
 // run is scan's pass from a value that starts at s.src[i] (i < len), the
 // value of member cur (-1: the top level), with the containers it is in
 // on s.stack and the members before it in s.members.
-func (s *Scanner) run(i int, cur int32) bool { return s.resume(i, cur, false) }
-
-// resume is run, or, if ended, its pass on from just after the value of
-// member cur, which ends before s.src[i] and is indexed but for its end.
-func (s *Scanner) resume(i int, cur int32, ended bool) bool {
+func (s *Scanner) run(i int, cur int32) bool {
 	src := s.src
 	n := len(src)
 	var ok, esc bool
-	if ended {
-		goto done
-	}
 value:
 	// A value starts at src[i] (i < n).
 	switch c := src[i]; c {
