@@ -660,7 +660,9 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 			return t.w.Unparsed(dst, in.where(), errBadDelta, in.raw)
 		}
 		if !in.read && in.scanned() {
-			t.scanner().Mark(&t.delta, d) // a line without the partial message
+			// A line without the partial message.
+			t.scanner().Mark(&t.delta, d)
+			t.rememberPlain(in.raw, d.Raw())
 		}
 		return t.textDelta(dst, in, m, b, typ, d.Str())
 	case "toolcall_start":

@@ -95,6 +95,11 @@ type Translator struct {
 	// the next line of the block begins as short does up to there (see
 	// partialAfterDelta).
 	deltaAt int
+	// plain is a line of Pi 0.84 and later (no partial message) up to
+	// the text of its delta, when the line has no partial key there: the
+	// next delta of the block begins with the same bytes, and is searched
+	// for the key after them only (see withoutRepeat).
+	plain []byte
 	// delta marks where the text of the delta starts in short, scanned,
 	// or in a line of Pi 0.84 and later (no partial message): the next
 	// line of the block is alike up to there, and is scanned from there
@@ -236,9 +241,16 @@ func (t *Translator) withoutRepeat(m universal.Message, data []byte) (start int,
 	}
 	i := t.partialAfterDelta(data, partialKey)
 	if i < 0 {
-		if i = indexPartial(data); i < 0 {
+		// A line that begins as the last delta of Pi 0.84 and later did
+		// up to its text has no key before: it is searched from there.
+		from := 0
+		if n := len(t.plain); n > 0 && len(data) > n && string(data[:n]) == string(t.plain) {
+			from = max(0, n-(len(partialKey)-1))
+		}
+		if i = indexPartial(data[from:]); i < 0 {
 			return 0, nil, false
 		}
+		i += from
 	}
 	start = i + len(partialKey)
 	rest := len(data) - start - len(repeatKey) - 1 // the two copies
