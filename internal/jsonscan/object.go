@@ -447,6 +447,9 @@ func (s *Scanner) escapedKeyIs(m *member, key string) bool {
 // Field returns the first member of object v named key (gjson's choice
 // among duplicates), or the absent Value (also when v is not an object).
 func (v Value) Field(key string) Value {
+	if v.r != nil {
+		return wrappedField(*v.r, key, false)
+	}
 	if i := v.find(key); i >= 0 {
 		return Value{s: v.s, i: i}
 	}
@@ -456,6 +459,9 @@ func (v Value) Field(key string) Value {
 // LastField returns the last member of object v named key (the one a
 // ForEach that keeps what it sees ends with), or the absent Value.
 func (v Value) LastField(key string) Value {
+	if v.r != nil {
+		return wrappedField(*v.r, key, true)
+	}
 	if !v.indexed() {
 		return Value{}
 	}
@@ -893,6 +899,24 @@ func (s *Scanner) Strings(f func(Value)) {
 // Wrap returns r as a Value whose lookups are gjson's, for code that
 // takes a Value and is also given values found by gjson.
 func Wrap(r gjson.Result) Value { return found(r) }
+
+// wrappedField is Field (LastField with last set) of a value gjson found:
+// its members are walked by gjson, keys compared unescaped as the index
+// compares them (a path would read dots and wildcards in key).
+func wrappedField(r gjson.Result, key string, last bool) Value {
+	out := Value{}
+	if !r.IsObject() {
+		return out
+	}
+	r.ForEach(func(k, v gjson.Result) bool {
+		if k.Str != key {
+			return true
+		}
+		out = found(v)
+		return last
+	})
+	return out
+}
 
 // GetMany returns what gjson.GetMany(json, paths...) returns, field for
 // field, from one indexing scan instead of a pass per path (a key the

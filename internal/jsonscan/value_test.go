@@ -283,3 +283,30 @@ func BenchmarkEqualStr(b *testing.B) {
 		}
 	})
 }
+
+// TestWrappedField: Field and LastField of a value gjson found (Wrap)
+// give what they give on the same object indexed: the first or last
+// member of that name, its key compared unescaped, a dot or wildcard in
+// it not read as a path, absent for a missing key or a value that is not
+// an object. They gave absent on every wrapped value, and a translator
+// that read a delta's text with Field lost it.
+func TestWrappedField(t *testing.T) {
+	for _, msg := range []string{
+		`{"a":1,"b":{"c":"x"},"a":2,"d.e":3,"f*":4,"\u0067":"esc","h":null}`,
+		`[1,{"a":1}]`, `"s"`, `{}`,
+	} {
+		var s Scanner
+		if !s.ScanString(msg) {
+			t.Fatalf("%q: not JSON", msg)
+		}
+		idx, wrapped := s.Root(), Wrap(gjson.Parse(msg))
+		for _, k := range []string{"a", "b", "d.e", "f*", "g", "h", "absent", "0"} {
+			if got, want := wrapped.Field(k), idx.Field(k); got.Exists() != want.Exists() || got.Raw() != want.Raw() {
+				t.Errorf("%s: Field(%q) of the wrapped value %q (exists %v), indexed %q (exists %v)", msg, k, got.Raw(), got.Exists(), want.Raw(), want.Exists())
+			}
+			if got, want := wrapped.LastField(k), idx.LastField(k); got.Exists() != want.Exists() || got.Raw() != want.Raw() {
+				t.Errorf("%s: LastField(%q) of the wrapped value %q, indexed %q", msg, k, got.Raw(), want.Raw())
+			}
+		}
+	}
+}
