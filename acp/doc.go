@@ -351,8 +351,10 @@
 // (and on the agent's side alone, a user_message_chunk outside a turn that
 // does not start a reported prompt) are history: each replayed user
 // message starts a turn with {"replay": true} in its metadata, not marked
-// as an echo; the turn ends completed at the next replayed user message or
-// the load's response. During a live turn, user_message_chunk is the
+// as an echo (a user_message_chunk of another messageId than the replayed
+// user message's is the next user message, native id its messageId); the
+// turn ends completed at the next replayed user message or the load's
+// response. During a live turn, user_message_chunk is the
 // agent's echo of the prompt: dropped when the prompt request showed it,
 // else the turn's user message (marked as an echo).
 //

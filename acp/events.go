@@ -1004,6 +1004,7 @@ func (t *Translator) userChunk(dst []universal.Event, in *input, u jsonscan.Valu
 		}, agent, in.raw)
 	}
 	tr := &t.st.Turn
+	mid := u.Sub("messageId").Str()
 	switch {
 	case tr.Open && !tr.Replay:
 		if tr.Prompted && t.st.User == "" {
@@ -1011,7 +1012,7 @@ func (t *Translator) userChunk(dst []universal.Event, in *input, u jsonscan.Valu
 			// showed.
 			return dst
 		}
-	case tr.Open && tr.Replay && !tr.Answered:
+	case tr.Open && tr.Replay && !tr.Answered && !t.otherUserMessage(mid):
 		// More of the replayed user message.
 	case !tr.Open && !t.st.Loading && t.format == FormatAgent && len(t.st.Prompts) > 0 &&
 		isText && strings.HasPrefix(t.st.Prompts[0], text):
@@ -1024,8 +1025,9 @@ func (t *Translator) userChunk(dst []universal.Event, in *input, u jsonscan.Valu
 	}
 	if t.st.User == "" || !t.w.IsOpen(t.st.User) {
 		t.st.User = t.w.NewItemID()
+		t.st.UserID = t.copy(mid)
 		tr.Prompted = true
-		dst = t.w.StartItem(dst, universal.Item{ItemID: t.st.User, Kind: universal.KindMessage, Role: universal.RoleUser}, agent, in.raw)
+		dst = t.w.StartItem(dst, universal.Item{ItemID: t.st.User, NativeItemID: t.st.UserID, Kind: universal.KindMessage, Role: universal.RoleUser}, agent, in.raw)
 	}
 	if isText {
 		it, _ := t.w.Tracked(t.st.User)
@@ -1039,6 +1041,18 @@ func (t *Translator) userChunk(dst []universal.Event, in *input, u jsonscan.Valu
 		dst, _ = t.w.AddPart(dst, t.st.User, p)
 	}
 	return dst
+}
+
+// otherUserMessage tells that a user_message_chunk of messageId mid is
+// not of the user message being streamed: both have a messageId, and
+// they differ. The schema's ContentChunk.messageId: "All chunks
+// belonging to the same message share the same messageId. A change in
+// messageId indicates a new message has started." (Mistral Vibe replays
+// each history entry's chunks under the entry's id; two prompts the
+// agent never answered come back to back.)
+func (t *Translator) otherUserMessage(mid string) bool {
+	return mid != "" && t.st.UserID != "" && mid != t.st.UserID &&
+		t.st.User != "" && t.w.IsOpen(t.st.User)
 }
 
 // closeUser completes the user message being streamed (an echo, live,

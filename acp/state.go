@@ -71,6 +71,8 @@ type state struct {
 	AgentTerminals map[string]*agentTerminal `json:"agent_terminals,omitempty"`
 	// User is the open user message item being streamed by chunks.
 	User string `json:"user,omitempty"`
+	// UserID is the messageId of User's chunks ("" when they had none).
+	UserID string `json:"user_id,omitempty"`
 	// Seq numbers permission and question ids.
 	Seq int `json:"seq,omitempty"`
 	// Compactions are the context compactions (compaction_update,
