@@ -131,7 +131,15 @@
 // for files the call's locations; the title, ACP kind and locations in the
 // part's metadata. A first rawInput of {} (Claude Code's adapter sends
 // one while the input streams) is not taken as the arguments: they come
-// with an update. The tool_call item completes when the call runs
+// with an update. Kimi Code CLI sends no rawInput: while the model writes
+// a call's arguments it sends them (the JSON text so far) as the call's
+// one text content of status in_progress; a call of Kimi's (agentInfo
+// name "Kimi Code CLI", or a toolCallId "<UUID>/<id>" without rawInput
+// or kind) takes that text, once it is a JSON object, as its arguments,
+// not as output, and stays pending until its result; it is named by its
+// title up to ": " ("Shell: ls -la"), its kind that of Kimi's tool
+// (Shell execute, ReadFile read, WriteFile and StrReplaceFile edit, Glob,
+// Grep and SearchWeb search, FetchURL fetch). The tool_call item completes when the call runs
 // (in_progress) or ends (completed, failed), or, as failed with the
 // arguments known by then, when its turn ends before it ran (a cancel); the tool_result item (role
 // tool, same parent) starts at in_progress, grows with the text of its

@@ -58,3 +58,94 @@ func TestReplayedUserMessageIDs(t *testing.T) {
 		t.Errorf("%d turns, want 3 (one a replayed user message)", n)
 	}
 }
+
+// TestKimiStreamedArguments: Kimi Code CLI (kimi acp) sends a call's
+// arguments, never a rawInput, as the call's content while the model
+// writes them: the JSON text so far, one text item, on the tool_call and
+// on each tool_call_update of status in_progress, its title the tool's
+// name and then "<tool>: <key argument>" (kimi_cli/acp/session.py,
+// _send_tool_call and _send_tool_call_part; a public capture of Kimi Code
+// CLI 1.47.0 shows a Shell and five ReadFile calls so, and a permission
+// request whose toolCall content is "Requesting approval to perform: …").
+// The arguments were the calls' output (streamed, then kept when the
+// completed update had no content of its own, as Kimi's command output
+// shown in a client's terminal has), the calls had "{}" arguments, other
+// kinds and the titles as names. Now the text is the arguments, the name
+// the title's start and the kind that of Kimi's tool; a call whose
+// initialize was not seen is told by its toolCallId ("<turn UUID>/<the
+// model's call id>"). Lines in the capture's shapes, values shortened.
+func TestKimiStreamedArguments(t *testing.T) {
+	const turn = "53ed1bb6-eb27-4957-9c1e-82e47663e26c"
+	update := func(u string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + u + `}}` + "\n"
+	}
+	args := func(id, title, text string) string {
+		return update(`{"content":[{"content":{"text":` + text + `,"type":"text"},"type":"content"}],"status":"in_progress","title":"` + title + `","toolCallId":"` + turn + `/` + id + `","sessionUpdate":"tool_call_update"}`)
+	}
+	calls := update(`{"sessionUpdate":"tool_call","toolCallId":"`+turn+`/tool_0Ke4","title":"Shell","status":"in_progress","content":[{"type":"content","content":{"type":"text","text":""}}]}`) +
+		args("tool_0Ke4", "Shell", `"{\"command\": \"ls"`) +
+		args("tool_0Ke4", "Shell: ls -la", `"{\"command\": \"ls -la\"}"`) +
+		update(`{"sessionUpdate":"tool_call","toolCallId":"`+turn+`/tool_BWvI","title":"ReadFile","status":"in_progress","content":[{"type":"content","content":{"type":"text","text":""}}]}`) +
+		args("tool_BWvI", "ReadFile", `"{\""`) +
+		args("tool_BWvI", "ReadFile: /workspace/index.ts", `"{\"path\": \"/workspace/index.ts\"}"`) +
+		`{"jsonrpc":"2.0","id":0,"method":"session/request_permission","params":{"options":[{"kind":"allow_once","name":"Approve once","optionId":"approve"},{"kind":"reject_once","name":"Reject","optionId":"reject"}],"sessionId":"s1","toolCall":{"content":[{"content":{"text":"Requesting approval to perform: Run command ` + "`ls -la`" + `","type":"text"},"type":"content"}],"title":"Shell: ls -la","toolCallId":"` + turn + `/tool_0Ke4"}}}` + "\n" +
+		update(`{"sessionUpdate":"tool_call_update","toolCallId":"`+turn+`/tool_BWvI","status":"completed","content":[{"type":"content","content":{"type":"text","text":"export * from './client'"}}]}`) +
+		update(`{"sessionUpdate":"tool_call_update","toolCallId":"`+turn+`/tool_0Ke4","status":"completed"}`) +
+		update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"A TypeScript library."}}`) +
+		`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}` + "\n"
+	type call struct {
+		name, args string
+		kind       universal.ToolKind
+		output     string
+	}
+	check := func(t *testing.T, input string) {
+		evs := translateChecked(t, input)
+		if u := unparsed(evs); len(u) != 0 {
+			t.Fatalf("agent.unparsed %q", u)
+		}
+		got := map[string]*call{}
+		var order []string
+		for _, ev := range evs {
+			switch d := ev.Data.(type) {
+			case *universal.ItemSnapshot:
+				if ev.Type != universal.TypeItemCompleted {
+					continue
+				}
+				for _, p := range d.Item.Content {
+					switch p.Type {
+					case universal.PartToolCall:
+						got[p.CallID] = &call{name: p.Name, args: p.Arguments, kind: p.ToolKind}
+						order = append(order, p.CallID)
+					case universal.PartToolResult:
+						got[p.CallID].output = p.Output
+					}
+				}
+			}
+		}
+		for _, ev := range golden.OfType(evs, universal.TypeItemDelta) {
+			d := ev.Data.(*universal.ItemDelta)
+			if d.PartType == universal.PartToolResult {
+				t.Errorf("a tool result streamed %q: the arguments are no output", d.Delta)
+			}
+		}
+		want := []call{
+			{name: "Shell", args: `{"command":"ls -la"}`, kind: universal.ToolExecute},
+			{name: "ReadFile", args: `{"path":"/workspace/index.ts"}`, kind: universal.ToolRead, output: "export * from './client'"},
+		}
+		if len(order) != len(want) {
+			t.Fatalf("calls %v, want %d", order, len(want))
+		}
+		for i, id := range []string{turn + "/tool_0Ke4", turn + "/tool_BWvI"} {
+			if c := got[id]; c == nil || *c != want[i] {
+				t.Errorf("call %s = %+v, want %+v", id, c, want[i])
+			}
+		}
+	}
+	t.Run("initialize", func(t *testing.T) {
+		check(t, `{"jsonrpc":"2.0","id":1,"result":{"agentCapabilities":{"loadSession":true},"agentInfo":{"name":"Kimi Code CLI","version":"1.47.0"},"protocolVersion":1}}`+"\n"+
+			`{"jsonrpc":"2.0","id":2,"result":{"sessionId":"s1"}}`+"\n"+calls)
+	})
+	t.Run("call ids", func(t *testing.T) {
+		check(t, calls)
+	})
+}

@@ -71,6 +71,9 @@ type state struct {
 	AgentTerminals map[string]*agentTerminal `json:"agent_terminals,omitempty"`
 	// User is the open user message item being streamed by chunks.
 	User string `json:"user,omitempty"`
+	// Kimi: the agent is Kimi Code CLI (initialize's agentInfo), whose
+	// calls stream their arguments as content (see kimiArguments).
+	Kimi bool `json:"kimi,omitempty"`
 	// UserID is the messageId of User's chunks ("" when they had none).
 	UserID string `json:"user_id,omitempty"`
 	// Seq numbers permission and question ids.
@@ -191,6 +194,10 @@ type tool struct {
 	Content string `json:"content,omitempty"`
 	// RawOutput is the latest rawOutput (JSON text).
 	RawOutput string `json:"raw_output,omitempty"`
+	// KimiArgs: the call streamed its arguments as content (Kimi Code
+	// CLI, see kimiArguments); KimiNamed: its name is its title's start.
+	KimiArgs  bool `json:"kimi_args,omitempty"`
+	KimiNamed bool `json:"kimi_named,omitempty"`
 	// Terminal is the output the client reported for the call's terminal,
 	// ExitCode its exit code when known.
 	Terminal string `json:"terminal,omitempty"`

@@ -200,6 +200,8 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 		}
 	}
 	switch {
+	case t.kimiArguments(tl, content):
+		// Kimi Code CLI's arguments as the model writes them.
 	case content.IsArray():
 		tl.Content = content.OwnJSON(t.w.Copy)
 	case full:
@@ -240,6 +242,9 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 	kind, ok := toolKinds[tl.Kind]
 	if !ok {
 		kind = universal.ToolOther
+	}
+	if k, ok := kimiKind(tl); ok && tl.Kind == "" {
+		kind = k
 	}
 	if taskTools[tl.Name] || delegates(tl.Input) || gooseDelegate(tl.Name, u) {
 		kind = universal.ToolTask
