@@ -286,7 +286,9 @@
 // USD (else the cost in metadata) and "context_used" in metadata, the
 // update's _meta kept, and "model" when the agent names the model of the
 // call the update follows (claude-agent-acp: _meta._claude/model);
-// PromptResponse.usage (unstable) or _meta.usage is scope turn, and
+// PromptResponse.usage (unstable) or _meta.usage is scope turn (Mistral
+// Vibe's PromptResponse.usage, the session's running total, scope
+// session), and
 // without either _meta.quota.token_count (Gemini CLI gives a turn's
 // tokens only there, the quota also kept in turn.ended's metadata); a
 // usage's counts are read by the names agents give them (camelCase or

@@ -247,7 +247,7 @@ func (t *Translator) promptResult(dst []universal.Event, in *input, result jsons
 		}
 	}
 	if u := result.Sub("usage"); u.IsObject() {
-		dst = t.usage(dst, u, universal.ScopeTurn, nil, in.raw)
+		dst = t.usage(dst, u, t.promptUsageScope(), nil, in.raw)
 	} else if u := result.Sub("_meta.usage"); u.IsObject() {
 		dst = t.usage(dst, u, universal.ScopeTurn, nil, in.raw)
 	} else if u := result.Sub("_meta.quota.token_count"); u.IsObject() {

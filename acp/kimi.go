@@ -38,7 +38,7 @@ func (t *Translator) kimiCall(tl *tool) bool {
 	if tl.Input != "" || tl.Kind != "" {
 		return false
 	}
-	if t.st.Kimi {
+	if t.st.Agent == kimiAgent {
 		return true
 	}
 	id := tl.ID

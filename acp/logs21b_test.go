@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"github.com/agentnorm/agentnorm/reduce"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/internal/golden"
@@ -148,4 +149,52 @@ func TestKimiStreamedArguments(t *testing.T) {
 	t.Run("call ids", func(t *testing.T) {
 		check(t, calls)
 	})
+}
+
+// TestVibeSessionUsage: the unstable PromptResponse.usage is "Token usage
+// for this turn" but its counts are "Total input tokens across all
+// turns", and agents read it either way: the adapters of Claude Code,
+// Codex and OpenCode give the turn's tokens, Mistral Vibe (agentInfo
+// "@mistralai/mistral-vibe", vibe/acp/acp_agent_loop.py _build_usage)
+// the session's running total (stats.session_prompt_tokens, …), so its
+// second turn's usage holds the first's. It was each turn's usage, and
+// the session's total counted the first turn twice; Vibe's is the
+// session's, and a turn's stays a turn's for the others. Lines in the
+// shapes Vibe's source writes (its usage_update after each prompt: used,
+// size, cost), values made up.
+func TestVibeSessionUsage(t *testing.T) {
+	session := func(agent string) string {
+		u := func(s string) string {
+			return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + s + `}}` + "\n"
+		}
+		return `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"` + agent + `","title":"Mistral Vibe","version":"2.18.4"},"agentCapabilities":{"loadSession":true}}}` + "\n" +
+			`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}` + "\n" +
+			u(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Hi"},"messageId":"a1"}`) +
+			u(`{"sessionUpdate":"usage_update","used":150,"size":200000,"cost":{"amount":0.0014,"currency":"USD"}}`) +
+			`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn","usage":{"inputTokens":100,"outputTokens":50,"totalTokens":150},"userMessageId":"u1"}}` + "\n" +
+			u(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Hi again"},"messageId":"a2"}`) +
+			u(`{"sessionUpdate":"usage_update","used":320,"size":200000,"cost":{"amount":0.003,"currency":"USD"}}`) +
+			`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn","usage":{"inputTokens":250,"outputTokens":70,"totalTokens":320},"userMessageId":"u2"}}` + "\n"
+	}
+	total := func(t *testing.T, input string) (in, out int64) {
+		evs := translateChecked(t, input)
+		if u := unparsed(evs); len(u) != 0 {
+			t.Fatalf("agent.unparsed %q", u)
+		}
+		s, err := reduce.Replay(evs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tot := s.Usage.Total
+		if tot.InputTokens == nil || tot.OutputTokens == nil {
+			t.Fatalf("no total: %+v", s.Usage)
+		}
+		return *tot.InputTokens, *tot.OutputTokens
+	}
+	if in, out := total(t, session("@mistralai/mistral-vibe")); in != 250 || out != 70 {
+		t.Errorf("Vibe: total %d in, %d out; want the running total 250, 70", in, out)
+	}
+	if in, out := total(t, session("other-agent")); in != 350 || out != 120 {
+		t.Errorf("another agent: total %d in, %d out; want the turns' sum 350, 120", in, out)
+	}
 }

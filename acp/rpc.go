@@ -260,7 +260,12 @@ func (t *Translator) guessResponse(dst []universal.Event, in *input, result, rpc
 // initialized keeps what the initialize response tells about the agent.
 func (t *Translator) initialized(result jsonscan.Value) {
 	info := result.Sub("agentInfo")
-	t.st.Kimi = info.Sub("name").Str() == kimiAgent
+	switch name := info.Sub("name").Str(); name {
+	case kimiAgent, vibeAgent:
+		t.st.Agent = name
+	default:
+		t.st.Agent = ""
+	}
 	t.meta("agent_name", info.Sub("name"))
 	t.meta("agent_title", info.Sub("title"))
 	t.meta("agent_version", info.Sub("version"))

@@ -71,9 +71,9 @@ type state struct {
 	AgentTerminals map[string]*agentTerminal `json:"agent_terminals,omitempty"`
 	// User is the open user message item being streamed by chunks.
 	User string `json:"user,omitempty"`
-	// Kimi: the agent is Kimi Code CLI (initialize's agentInfo), whose
-	// calls stream their arguments as content (see kimiArguments).
-	Kimi bool `json:"kimi,omitempty"`
+	// Agent is the agent's name (initialize's agentInfo.name), for the
+	// agents whose dialect differs (kimiAgent, vibeAgent).
+	Agent string `json:"agent,omitempty"`
 	// UserID is the messageId of User's chunks ("" when they had none).
 	UserID string `json:"user_id,omitempty"`
 	// Seq numbers permission and question ids.
