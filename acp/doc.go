@@ -119,7 +119,8 @@
 // its end after a separator: OpenCode titles a finished read by its
 // file, Gemini CLI read_file by the file), which says what the call works
 // on, not which tool it is: then its ACP kind; arguments the rawInput as JSON ("{}"
-// when the agent gives none); call_id the toolCallId; tool_kind ACP's kind
+// when the agent gives none; a string that encodes an object, as Mistral
+// Vibe sends its tools' arguments, the object); call_id the toolCallId; tool_kind ACP's kind
 // (the universal vocabulary is ACP's; switch_mode and unknown kinds are
 // other; a call named Task or Agent, or whose rawInput has subagent_type
 // (or Cursor's subagentType object), or an agent and a prompt (OpenCode 2.x's subagent tool), or Goose's

@@ -1,11 +1,9 @@
 package acp
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
-	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -80,8 +78,8 @@ func (t *Translator) kimiArguments(tl *tool, content jsonscan.Value) bool {
 	}
 	tl.KimiArgs = true
 	tl.Status = "pending"
-	if text := strings.TrimSpace(c.Sub("content.text").Str()); strings.HasPrefix(text, "{") && json.Valid([]byte(text)) {
-		tl.Input = t.copy(jsonw.Compact(text))
+	if o := encodedObject(c.Sub("content.text").Str()); o != "" {
+		tl.Input = t.copy(o)
 	}
 	return true
 }

@@ -198,3 +198,39 @@ func TestVibeSessionUsage(t *testing.T) {
 		t.Errorf("another agent: total %d in, %d out; want the turns' sum 350, 120", in, out)
 	}
 }
+
+// TestEncodedRawInput: the schema lets a call's rawInput be any JSON
+// value, and Mistral Vibe sends its tools' arguments as the JSON text of
+// their model (vibe/acp/tools/builtins/*.py: raw_input =
+// args.model_dump_json(), a string; Apache-2.0). The call's arguments
+// were that string, quoted, and its tool_input empty; a string that
+// encodes an object is the object. A string that is no object stays a
+// string. Lines in the shapes Vibe's source writes (bash's tool_call,
+// _meta.tool_name), values made up.
+func TestEncodedRawInput(t *testing.T) {
+	call := func(id, raw string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"` + id + `","title":"Running ls -la","kind":"execute","status":"pending","rawInput":` + raw + `,"_meta":{"tool_name":"bash"}}}}` + "\n" +
+			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"` + id + `","status":"completed","kind":"execute","content":[{"type":"content","content":{"type":"text","text":"a\nb\n"}}],"_meta":{"tool_name":"bash"}}}}` + "\n"
+	}
+	evs := translateChecked(t, `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`+"\n"+
+		call("call_1", `"{\"command\": \"ls -la\", \"timeout\": null}"`)+
+		call("call_2", `"ls -la"`)+
+		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`+"\n")
+	if u := unparsed(evs); len(u) != 0 {
+		t.Fatalf("agent.unparsed %q", u)
+	}
+	got := map[string]universal.Part{}
+	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+		for _, p := range ev.Data.(*universal.ItemSnapshot).Item.Content {
+			if p.Type == universal.PartToolCall {
+				got[p.CallID] = p
+			}
+		}
+	}
+	if p := got["call_1"]; p.Arguments != `{"command":"ls -la","timeout":null}` || p.ToolInput == nil || p.ToolInput.Command != "ls -la" {
+		t.Errorf("call_1: arguments %s, tool_input %+v; want the object and its command", p.Arguments, p.ToolInput)
+	}
+	if p := got["call_2"]; p.Arguments != `"ls -la"` {
+		t.Errorf("call_2: arguments %s, want the string", p.Arguments)
+	}
+}

@@ -181,6 +181,11 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 	}
 	if input.Type() != gjson.Null { // absent values too
 		tl.Input = input.OwnJSON(t.w.Copy)
+		if input.Type() == gjson.String {
+			if o := encodedObject(input.Str()); o != "" {
+				tl.Input = t.copy(o)
+			}
+		}
 	}
 	if locations.IsArray() || full {
 		tl.Locations = nil

@@ -1,6 +1,12 @@
 package acp
 
-import "github.com/agentnorm/agentnorm/universal"
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+)
 
 // vibeAgent is the agentInfo name of Mistral Vibe's ACP server (vibe-acp,
 // mistralai/mistral-vibe).
@@ -18,4 +24,17 @@ func (t *Translator) promptUsageScope() universal.UsageScope {
 		return universal.ScopeSession
 	}
 	return universal.ScopeTurn
+}
+
+// encodedObject returns the JSON object a string rawInput encodes,
+// compacted, or "" when it encodes none. The schema lets rawInput be any
+// JSON value; Mistral Vibe sends its tools' arguments as the JSON text of
+// their model (vibe/acp/tools/builtins: raw_input=args.model_dump_json(),
+// a string), which are the call's arguments as an object, not a string.
+func encodedObject(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || s[0] != '{' || !json.Valid([]byte(s)) {
+		return ""
+	}
+	return jsonw.Compact(s)
 }
