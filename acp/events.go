@@ -39,6 +39,7 @@ func (t *Translator) endTurn(dst []universal.Event, status universal.TurnStatus,
 		return dst
 	}
 	dst = t.flushTerminals(dst, raw)
+	dst = t.resultLater(dst, raw)
 	dst = t.closeUser(dst, raw)
 	dst = t.closeMessages(dst, raw)
 	dst = t.closeCalls(dst, raw)

@@ -234,3 +234,44 @@ func TestEncodedRawInput(t *testing.T) {
 		t.Errorf("call_2: arguments %s, want the string", p.Arguments)
 	}
 }
+
+// TestReplayedResultLater: Mistral Vibe 2.18 replays a loaded session's
+// call as a tool_call whose status is already completed, without content,
+// then a tool_call_update completed with the output as content and
+// rawOutput (vibe/acp/utils.py, tool_call_replay_update and
+// create_tool_result_replay; mistralai/mistral-vibe at ac8f1a0,
+// Apache-2.0). The call's result completed empty at the tool_call and
+// the update, after the final status, was dropped: every replayed output
+// was lost. The result now waits for the update; a call no update follows
+// gets its empty result when the replayed turn ends. Lines in those
+// shapes, values made up.
+func TestReplayedResultLater(t *testing.T) {
+	u := func(s string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + s + `}}` + "\n"
+	}
+	evs := translateChecked(t, `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"@mistralai/mistral-vibe","title":"Mistral Vibe","version":"2.18.4"}}}`+"\n"+
+		u(`{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"list files"},"messageId":"u1"}`)+
+		u(`{"sessionUpdate":"tool_call","toolCallId":"call_1","title":"Running ls","kind":"execute","status":"completed","rawInput":"{\"command\":\"ls\"}","_meta":{"tool_name":"bash"}}`)+
+		u(`{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"completed","kind":"execute","rawOutput":"a\nb","content":[{"type":"content","content":{"type":"text","text":"a\nb"}}],"_meta":{"tool_name":"bash"}}`)+
+		u(`{"sessionUpdate":"tool_call","toolCallId":"call_2","title":"todo","kind":"other","status":"completed","rawInput":"{}","_meta":{"tool_name":"todo"}}`)+
+		u(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Two files."},"messageId":"a1"}`)+
+		u(`{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"thanks"},"messageId":"u2"}`)+
+		`{"jsonrpc":"2.0","id":1,"result":{}}`+"\n")
+	if u := unparsed(evs); len(u) != 0 {
+		t.Fatalf("agent.unparsed %q", u)
+	}
+	results := map[string][]string{}
+	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+		for _, p := range ev.Data.(*universal.ItemSnapshot).Item.Content {
+			if p.Type == universal.PartToolResult {
+				results[p.CallID] = append(results[p.CallID], p.Output)
+			}
+		}
+	}
+	if r := results["call_1"]; len(r) != 1 || r[0] != "a\nb" {
+		t.Errorf("call_1 results %q, want the replayed output", r)
+	}
+	if r := results["call_2"]; len(r) != 1 || r[0] != "" {
+		t.Errorf("call_2 results %q, want one empty result", r)
+	}
+}

@@ -194,6 +194,9 @@ type tool struct {
 	Content string `json:"content,omitempty"`
 	// RawOutput is the latest rawOutput (JSON text).
 	RawOutput string `json:"raw_output,omitempty"`
+	// Later: a replayed call whose result an update is to bring (see
+	// resultLater).
+	Later bool `json:"later,omitempty"`
 	// KimiArgs: the call streamed its arguments as content (Kimi Code
 	// CLI, see kimiArguments); KimiNamed: its name is its title's start.
 	KimiArgs  bool `json:"kimi_args,omitempty"`

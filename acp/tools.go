@@ -427,6 +427,12 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 		return t.streamOutput(dst, tl, t.content(tl, u), in.raw)
 	case "completed", "failed":
 		dst = t.completeCall(dst, tl, in.raw)
+		if full && t.st.Turn.Replay && tl.Result == "" && noResult(tl) {
+			// A replayed call's final status without its result, which
+			// an update brings (see resultLater).
+			tl.Later = true
+			return dst
+		}
 		return t.completeResult(dst, tl, t.content(tl, u), in.raw)
 	}
 	return dst

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // vibeAgent is the agentInfo name of Mistral Vibe's ACP server (vibe-acp,
@@ -37,4 +39,28 @@ func encodedObject(s string) string {
 		return ""
 	}
 	return jsonw.Compact(s)
+}
+
+// noResult reports whether a call has nothing of a result: no content,
+// no rawOutput, no terminal output.
+func noResult(tl *tool) bool {
+	return (tl.Content == "" || tl.Content == "[]") && tl.RawOutput == "" && !tl.HasTerminal
+}
+
+// resultLater completes, as the turn ends, the results of the replayed
+// calls (Later) that no update completed. A replayed tool_call may state
+// the call's final status without its result, and a tool_call_update of
+// the same status bring the result next: Mistral Vibe 2.18 replays a call
+// so (vibe/acp/utils.py: tool_call_replay_update's tool_call "completed",
+// then create_tool_result_replay's tool_call_update "completed" with the
+// output as content and rawOutput). The result waits for that update,
+// which the final status would otherwise have shut out; a call no update
+// follows keeps the result its tool_call gave (none).
+func (t *Translator) resultLater(dst []universal.Event, raw []byte) []universal.Event {
+	for _, id := range t.st.Order {
+		if tl := t.st.Tools[id]; tl != nil && tl.Later && !tl.Done {
+			dst = t.completeResult(dst, tl, jsonscan.Wrap(gjson.Parse(tl.Content)), raw)
+		}
+	}
+	return dst
 }
