@@ -274,7 +274,7 @@ func (t *Translator) hostAnswer(dst events, r jsonscan.Value) events {
 		if tl.QDone {
 			return dst
 		}
-		return t.resolveQuestion(dst, tl, key, inner.Get("updatedInput.answers"), first(inner.Get("message").Str, resp.Get("error").Str), !allow, universal.SourceAgent, t.raw)
+		return t.resolveQuestion(dst, tl, key, inner.Get("updatedInput.answers"), inner.Get("updatedInput.questions"), first(inner.Get("message").Str, resp.Get("error").Str), !allow, universal.SourceAgent, t.raw)
 	}
 	decision := "deny"
 	if allow {
@@ -309,7 +309,7 @@ func (t *Translator) cancelRequest(dst events, r jsonscan.Value) events {
 		if tl.QDone {
 			return dst
 		}
-		return t.resolveQuestion(dst, tl, key, gjson.Result{}, "cancelled", true, universal.SourceAgent, t.raw)
+		return t.resolveQuestion(dst, tl, key, gjson.Result{}, gjson.Result{}, "cancelled", true, universal.SourceAgent, t.raw)
 	}
 	if p := t.s.Perms[key]; p == nil || p.Done {
 		return dst
@@ -505,27 +505,55 @@ func (t *Translator) askQuestion(dst events, tl *tool, call string, input gjson.
 
 // resolveQuestion answers (or rejects) an AskUserQuestion call. The
 // response is the answer of a single question, or "question: answer"
-// lines for several; the answers object stays in metadata.
-func (t *Translator) resolveQuestion(dst events, tl *tool, call string, answers gjson.Result, text string, rejected bool, src universal.Source, raw []byte) events {
+// lines for several, in the order of the questions array that comes
+// with the answers (the tool's result, the permission's updatedInput):
+// the answers object, keyed by question, is unordered (JSON objects
+// are), its member order no order of the questions; answers no question
+// names follow in member order. The answers object stays in metadata.
+func (t *Translator) resolveQuestion(dst events, tl *tool, call string, answers, questions gjson.Result, text string, rejected bool, src universal.Source, raw []byte) events {
 	tl.QDone = true
 	var b strings.Builder
-	n := 0
-	answers.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+	type answer struct {
+		k, v gjson.Result
+		used bool
+	}
+	var as []answer
 	answers.ForEach(func(k, v gjson.Result) bool {
+		as = append(as, answer{k: k, v: v})
+		return true
+	})
+	write := func(a *answer) {
+		a.used = true
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		if n > 1 {
-			b.WriteString(k.Str)
+		if len(as) > 1 {
+			b.WriteString(a.k.Str)
 			b.WriteString(": ")
 		}
-		if v.Type == gjson.String {
-			b.WriteString(v.Str)
+		if a.v.Type == gjson.String {
+			b.WriteString(a.v.Str)
 		} else {
-			b.WriteString(v.Raw)
+			b.WriteString(a.v.Raw)
 		}
-		return true
-	})
+	}
+	if len(as) > 1 {
+		questions.ForEach(func(_, q gjson.Result) bool {
+			text := q.Get("question").Str
+			for i := range as {
+				if !as[i].used && as[i].k.Str == text {
+					write(&as[i])
+					break
+				}
+			}
+			return true
+		})
+	}
+	for i := range as {
+		if !as[i].used {
+			write(&as[i])
+		}
+	}
 	resp := b.String()
 	var o jsonw.Object
 	o.Raw("answers", answers.Raw)
@@ -549,7 +577,7 @@ func (t *Translator) reportQuestion(dst events, r universal.QuestionReply) event
 		if tl.QDone {
 			return dst
 		}
-		return t.resolveQuestion(dst, tl, r.QuestionID, gjson.Result{}, r.Response, r.Rejected, universal.SourceDaemon, nil)
+		return t.resolveQuestion(dst, tl, r.QuestionID, gjson.Result{}, gjson.Result{}, r.Response, r.Rejected, universal.SourceDaemon, nil)
 	}
 	status := universal.QuestionAnswered
 	if r.Rejected {

@@ -439,7 +439,7 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	case tl == nil:
 	case tl.Question && !tl.QDone:
 		answers := structured.Get("answers")
-		dst = t.resolveQuestion(dst, tl, call, answers, output, isErr, universal.SourceAgent, t.raw)
+		dst = t.resolveQuestion(dst, tl, call, answers, structured.Get("questions"), output, isErr, universal.SourceAgent, t.raw)
 	case name == "ExitPlanMode":
 		if p := t.s.Perms[call]; p == nil || !p.Done {
 			var md jsonw.Object
