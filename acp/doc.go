@@ -86,6 +86,17 @@
 // for universal.Stream.End (interrupted, session_ending; the session in
 // error), as every translator does.
 //
+// ACP v2 (protocol version 2, schema/v2 of the protocol's repository),
+// in part: the initialize response's info and capabilities are read as
+// agentInfo and agentCapabilities; a session/prompt response without
+// stopReason (v2's acceptance, {messageId}) does not end the turn; a
+// state_update idle {stopReason, usage, _meta} ends it as a prompt's
+// response would (running and requires_action carry nothing); a
+// user_message {messageId, content} is the user's message, its blocks
+// read as user_message_chunk's. Not yet read (agent.unparsed): v2's
+// agent_message and agent_thought upserts, tool_call_content_chunk and
+// plan_update.
+//
 // Messages: ACP chunks carry no message id (messageId, newer, is used when
 // present: a change starts a new message once another item started since
 // the current one; chunks of another messageId right after the message's

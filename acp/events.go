@@ -369,6 +369,10 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 	switch kind {
 	case "user_message_chunk":
 		return t.userChunk(dst, in, u)
+	case "user_message":
+		return t.userMessage(dst, in, u)
+	case "state_update":
+		return t.stateUpdate(dst, in, u)
 	case "tool_call":
 		return t.toolCall(dst, in, u, true)
 	case "tool_call_update":
@@ -984,7 +988,12 @@ func sortByItem(keys []string, id func(string) string) {
 // userChunk translates user_message_chunk: a user message the agent
 // replays when it loads a session, or its echo of a prompt.
 func (t *Translator) userChunk(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
-	c := u.Sub("content")
+	return t.userContent(dst, in, u, u.Sub("content"))
+}
+
+// userContent translates one content block c of update u, a
+// user_message_chunk's (or one of an ACP v2 user_message's blocks).
+func (t *Translator) userContent(dst []universal.Event, in *input, u, c jsonscan.Value) []universal.Event {
 	isText := c.Sub("type").Str() == "text"
 	var text string
 	if isText {

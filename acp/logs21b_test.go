@@ -2,6 +2,7 @@ package acp_test
 
 import (
 	"github.com/agentnorm/agentnorm/reduce"
+	"github.com/tidwall/gjson"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/internal/golden"
@@ -273,5 +274,92 @@ func TestReplayedResultLater(t *testing.T) {
 	}
 	if r := results["call_2"]; len(r) != 1 || r[0] != "" {
 		t.Errorf("call_2 results %q, want one empty result", r)
+	}
+}
+
+// TestACPv2Turn: ACP v2 (agentclientprotocol/agent-client-protocol
+// schema/v2 at b7f0005, protocol version 2), as
+// @agentclientprotocol/claude-agent-acp's own scenario snapshots show it
+// (src/tests/acp-scenarios/__snapshots__/v2/subagent-native-sessions.jsonl,
+// Apache-2.0): initialize answers info and capabilities (not agentInfo,
+// agentCapabilities); session/prompt's response {messageId} only accepts
+// the prompt; the user's message is a user_message {messageId, content};
+// state_update running, requires_action, then idle {stopReason, usage,
+// _meta.quota} ends the turn. The agent's name was lost, user_message and
+// state_update were agent.unparsed (the prompt lost on the agent's side),
+// the turn ended at the acknowledgment (in an exchange: completed with no
+// stop reason, the agent's work after it outside any turn) or never (the
+// session ended in error), the usage lost. Lines of the snapshot, trimmed,
+// as JSON-RPC (the snapshot records {kind, method, payload}).
+func TestACPv2Turn(t *testing.T) {
+	records := [][2]string{
+		{"in", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"capabilities":{}}}`},
+		{"out", `{"jsonrpc":"2.0","id":0,"result":{"authMethods":[],"capabilities":{"_meta":{"claudeCode":{"promptQueueing":true}},"session":{"prompt":{"image":{}}}},"info":{"name":"@agentclientprotocol/claude-agent-acp","title":"Claude Agent","version":"0.60.0"},"protocolVersion":2}}`},
+		{"in", `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w"}}`},
+		{"out", `{"jsonrpc":"2.0","id":1,"result":{"configOptions":[{"category":"model","configId":"model","currentValue":"claude-sonnet-4-6","name":"Model","options":[{"name":"Claude Sonnet 4.6","value":"claude-sonnet-4-6"}],"type":"select"}],"sessionId":"s1"}}`},
+		{"in", `{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","messageId":"m1","prompt":[{"type":"text","text":"prompt 1"}]}}`},
+		{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"content":[{"text":"prompt 1","type":"text"}],"messageId":"m1","sessionUpdate":"user_message"}}}`},
+		{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"state_update","state":"running"}}}`},
+		{"out", `{"jsonrpc":"2.0","id":2,"result":{"messageId":"m1"}}`},
+		{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"_meta":{"claudeCode":{"toolName":"Bash"}},"content":[],"kind":"execute","name":"Bash","rawInput":{"command":"make"},"sessionUpdate":"tool_call_update","status":"pending","title":"make","toolCallId":"toolu_1"}}}`},
+		{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"state_update","state":"requires_action"}}}`},
+		{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"state_update","state":"running"}}}`},
+		{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"_meta":{"claudeCode":{"toolName":"Bash"}},"content":[{"content":{"text":"make: *** Error 2","type":"text"},"type":"content"}],"sessionUpdate":"tool_call_update","status":"failed","toolCallId":"toolu_1"}}}`},
+		{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"content":{"text":"The build fails.","type":"text"},"messageId":"msg_2","sessionUpdate":"agent_message_chunk"}}}`},
+		{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"_meta":{"quota":{"model_usage":[],"token_count":{"inputTokens":10,"outputTokens":5,"totalTokens":15}}},"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn","usage":{"cachedReadTokens":0,"cachedWriteTokens":0,"inputTokens":10,"outputTokens":5,"totalTokens":15}}}}`},
+	}
+	exchange, bare := bothWays(t, records)
+	for name, evs := range map[string][]universal.Event{"exchange": exchange, "agent": bare} {
+		t.Run(name, func(t *testing.T) {
+			if u := unparsed(evs); len(u) != 0 {
+				t.Fatalf("agent.unparsed %q", u)
+			}
+			s, err := reduce.Replay(evs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := gjson.GetBytes(s.Metadata, "agent_name").Str; got != "@agentclientprotocol/claude-agent-acp" {
+				t.Errorf("agent_name %q", got)
+			}
+			if len(s.Turns) != 1 {
+				t.Fatalf("%d turns, want 1", len(s.Turns))
+			}
+			tr := s.Turns[0]
+			if tr.Status != universal.TurnCompleted || gjson.GetBytes(tr.EndMetadata, "stop_reason").Str != "end_turn" {
+				t.Errorf("turn %s %s", tr.Status, tr.EndMetadata)
+			}
+			var user, calls, texts int
+			for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+				it := ev.Data.(*universal.ItemSnapshot).Item
+				switch {
+				case it.Kind == universal.KindMessage && it.Role == universal.RoleUser:
+					user++
+					if it.Content[0].Text != "prompt 1" {
+						t.Errorf("user message %q", it.Content[0].Text)
+					}
+				case it.Kind == universal.KindToolCall:
+					calls++
+				case it.Kind == universal.KindMessage && len(it.Content) > 0 && it.Content[0].Text == "The build fails.":
+					texts++
+				}
+			}
+			ended := false
+			for _, ev := range evs {
+				switch ev.Type {
+				case universal.TypeTurnEnded:
+					ended = true
+				case universal.TypeItemStarted, universal.TypeItemCompleted, universal.TypeItemDelta:
+					if ended {
+						t.Errorf("%s after the turn ended", ev.Type)
+					}
+				}
+			}
+			if user != 1 || calls != 1 || texts != 1 {
+				t.Errorf("%d user messages, %d calls, %d replies; want 1 each", user, calls, texts)
+			}
+			if n := s.Usage.Total.OutputTokens; n == nil || *n != 5 {
+				t.Errorf("output tokens %v, want 5", n)
+			}
+		})
 	}
 }

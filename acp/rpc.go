@@ -215,6 +215,9 @@ func (t *Translator) response(dst []universal.Event, in *input, id string) []uni
 			dst = t.endTurn(dst, universal.TurnCompleted, nil, agent, in.raw)
 		}
 	case mPrompt:
+		if t.promptAccepted(result) {
+			return dst
+		}
 		return t.promptResult(dst, in, result)
 	case mSetMode:
 		return t.setting(dst, in, "mode", r.Path)
@@ -260,6 +263,12 @@ func (t *Translator) guessResponse(dst []universal.Event, in *input, result, rpc
 // initialized keeps what the initialize response tells about the agent.
 func (t *Translator) initialized(result jsonscan.Value) {
 	info := result.Sub("agentInfo")
+	caps := result.Sub("agentCapabilities")
+	if !info.Exists() && !caps.Exists() {
+		// ACP v2 names them info and capabilities.
+		info, caps = result.Sub("info"), result.Sub("capabilities")
+	}
+	t.st.V2 = result.Get("protocolVersion").Int() >= 2
 	switch name := info.Sub("name").Str(); name {
 	case kimiAgent, vibeAgent:
 		t.st.Agent = name
@@ -270,7 +279,7 @@ func (t *Translator) initialized(result jsonscan.Value) {
 	t.meta("agent_title", info.Sub("title"))
 	t.meta("agent_version", info.Sub("version"))
 	t.meta("protocol_version", result.Sub("protocolVersion"))
-	t.meta("agent_capabilities", result.Sub("agentCapabilities"))
+	t.meta("agent_capabilities", caps)
 	if a := result.Sub("authMethods"); a.IsArray() && a.Len() > 0 {
 		t.meta("auth_methods", a)
 	}

@@ -71,6 +71,9 @@ type state struct {
 	AgentTerminals map[string]*agentTerminal `json:"agent_terminals,omitempty"`
 	// User is the open user message item being streamed by chunks.
 	User string `json:"user,omitempty"`
+	// V2: the agent speaks ACP v2 (initialize's protocolVersion 2): a
+	// prompt's response accepts it, state_update idle ends its turn.
+	V2 bool `json:"v2,omitempty"`
 	// Agent is the agent's name (initialize's agentInfo.name), for the
 	// agents whose dialect differs (kimiAgent, vibeAgent).
 	Agent string `json:"agent,omitempty"`
