@@ -93,8 +93,10 @@
 // state_update idle {stopReason, usage, _meta} ends it as a prompt's
 // response would (running and requires_action carry nothing); a
 // user_message {messageId, content} is the user's message, its blocks
-// read as user_message_chunk's. Not yet read (agent.unparsed): v2's
-// agent_message and agent_thought upserts, tool_call_content_chunk and
+// read as user_message_chunk's; agent_message and agent_thought upserts
+// add their content blocks as chunks of that messageId (none: nothing);
+// session/resume replays the history before its response, read as a
+// load's. Not yet read (agent.unparsed): tool_call_content_chunk and
 // plan_update.
 //
 // Messages: ACP chunks carry no message id (messageId, newer, is used when

@@ -373,6 +373,8 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 		return t.userMessage(dst, in, u)
 	case "state_update":
 		return t.stateUpdate(dst, in, u)
+	case "agent_message", "agent_thought":
+		return t.agentMessage(dst, in, u, kind == "agent_thought")
 	case "tool_call":
 		return t.toolCall(dst, in, u, true)
 	case "tool_call_update":

@@ -1,6 +1,10 @@
 package acp_test
 
 import (
+	"slices"
+	"strings"
+
+	"github.com/agentnorm/agentnorm/acp"
 	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/tidwall/gjson"
 	"testing"
@@ -361,5 +365,67 @@ func TestACPv2Turn(t *testing.T) {
 				t.Errorf("output tokens %v, want 5", n)
 			}
 		})
+	}
+}
+
+// TestACPv2ResumeReplay: in ACP v2 session/resume replays the session's
+// history before its response ("optionally replays prior conversation
+// history according to replayFrom"; v2 has no session/load), and
+// claude-agent-acp opens each replayed message with an upsert without
+// content (user_message, agent_thought, agent_message {content: [],
+// messageId}) followed by chunks of that messageId, its calls as
+// tool_call_update (src/tests/acp-scenarios/__snapshots__/v2/
+// session-load-replay.jsonl at 068add1, trimmed, as JSON-RPC). The upserts
+// were agent.unparsed, and the history, read as live work, made a turn
+// the resume's response never ended. It is one replayed turn, ended by
+// the response.
+func TestACPv2ResumeReplay(t *testing.T) {
+	u := func(s string) [2]string {
+		return [2]string{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + s + `}}`}
+	}
+	records := [][2]string{
+		{"in", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"capabilities":{}}}`},
+		{"out", `{"jsonrpc":"2.0","id":0,"result":{"authMethods":[],"capabilities":{},"info":{"name":"@agentclientprotocol/claude-agent-acp","title":"Claude Agent","version":"0.60.0"},"protocolVersion":2}}`},
+		{"in", `{"jsonrpc":"2.0","id":1,"method":"session/resume","params":{"sessionId":"s1","cwd":"/w"}}`},
+		u(`{"content":[],"messageId":"c001","sessionUpdate":"user_message"}`),
+		u(`{"content":{"text":"Fix the bug","type":"text"},"messageId":"c001","sessionUpdate":"user_message_chunk"}`),
+		u(`{"content":[],"messageId":"msg_r1","sessionUpdate":"agent_thought"}`),
+		u(`{"content":{"text":"Check the file.","type":"text"},"messageId":"msg_r1","sessionUpdate":"agent_thought_chunk"}`),
+		u(`{"content":[],"messageId":"msg_r1","sessionUpdate":"agent_message"}`),
+		u(`{"content":{"text":"I will edit it.","type":"text"},"messageId":"msg_r1","sessionUpdate":"agent_message_chunk"}`),
+		u(`{"_meta":{"claudeCode":{"toolName":"Edit"}},"content":[],"kind":"edit","locations":[{"path":"/w/src/app.ts"}],"name":"Edit","rawInput":{"file_path":"/w/src/app.ts","new_string":"b","old_string":"a"},"sessionUpdate":"tool_call_update","status":"pending","title":"Edit src/app.ts","toolCallId":"toolu_r_edit"}`),
+		u(`{"_meta":{"claudeCode":{"toolName":"Edit"}},"rawOutput":"The file /w/src/app.ts has been updated successfully.","sessionUpdate":"tool_call_update","status":"completed","toolCallId":"toolu_r_edit"}`),
+		u(`{"content":[],"messageId":"msg_r2","sessionUpdate":"agent_message"}`),
+		u(`{"content":{"text":"Fixed.","type":"text"},"messageId":"msg_r2","sessionUpdate":"agent_message_chunk"}`),
+		{"out", `{"jsonrpc":"2.0","id":1,"result":{"configOptions":[]}}`},
+	}
+	var ex strings.Builder
+	for _, r := range records {
+		ex.WriteString(`{"dir":"` + r[0] + `","msg":` + r[1] + "}\n")
+	}
+	golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(acp.FormatExchange), Framing: framing(acp.FormatExchange)}, []byte(ex.String()))
+	evs := translate(t, acp.FormatExchange, ex.String())
+	if u := unparsed(evs); len(u) != 0 {
+		t.Fatalf("agent.unparsed %q", u)
+	}
+	s, err := reduce.Replay(evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Turns) != 1 || s.Turns[0].Status != universal.TurnCompleted || gjson.GetBytes(s.Turns[0].Metadata, "replay").Type != gjson.True {
+		t.Fatalf("turns %+v, want one replayed turn, completed", s.Turns)
+	}
+	var texts []string
+	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+		it := ev.Data.(*universal.ItemSnapshot).Item
+		for _, p := range it.Content {
+			if p.Text != "" {
+				texts = append(texts, string(it.Role)+":"+string(p.Type)+":"+p.Text)
+			}
+		}
+	}
+	want := []string{"user:text:Fix the bug", "assistant:reasoning:Check the file.", "assistant:text:I will edit it.", "assistant:text:Fixed."}
+	if !slices.Equal(texts, want) {
+		t.Errorf("texts %q, want %q", texts, want)
 	}
 }

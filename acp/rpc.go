@@ -108,7 +108,7 @@ func (t *Translator) hostRequest(dst []universal.Event, in *input, method, id st
 			t.w.SetNativeSessionID(sid)
 			t.ownSession(sid)
 		}
-		if method == mLoad {
+		if method == mLoad || method == mResume && t.resumeReplays(params) {
 			t.st.Loading = true
 		}
 	case mSetMode:
@@ -202,11 +202,24 @@ func (t *Translator) response(dst []universal.Event, in *input, id string) []uni
 	switch r.Method {
 	case mInitialize:
 		t.initialized(result)
-	case mNew, mResume, mFork:
+	case mNew, mFork:
 		t.sessionResult(result)
 		if sid := result.Get("sessionId").Str; sid != "" {
 			t.w.SetNativeSessionID(sid)
 			t.ownSession(sid)
+		}
+	case mResume:
+		t.sessionResult(result)
+		if sid := result.Get("sessionId").Str; sid != "" {
+			t.w.SetNativeSessionID(sid)
+			t.ownSession(sid)
+		}
+		if t.st.Loading {
+			// ACP v2's resume replayed the history (see resumeReplays).
+			t.st.Loading = false
+			if t.st.Turn.Open && t.st.Turn.Replay {
+				dst = t.endTurn(dst, universal.TurnCompleted, nil, agent, in.raw)
+			}
 		}
 	case mLoad:
 		t.st.Loading = false

@@ -15,7 +15,8 @@ import (
 // session/update state_update {state: "idle", stopReason, usage} ("running"
 // and "requires_action" while it works or waits); the user's message is a
 // user_message upsert {messageId, content: [ContentBlock]}. Read here so
-// far: those. Not yet: agent_message and agent_thought upserts,
+// far: those, the history session/resume replays (resumeReplays), and
+// agent_message and agent_thought upserts (agentMessage). Not yet:
 // tool_call_content_chunk, plan_update, the permission request's subject.
 
 // promptAccepted reports whether a session/prompt response only accepts
@@ -49,6 +50,36 @@ func (t *Translator) userMessage(dst []universal.Event, in *input, u jsonscan.Va
 	}
 	c.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		dst = t.userContent(dst, in, u, b)
+		return true
+	})
+	return dst
+}
+
+// resumeReplays reports whether a session/resume request has the agent
+// replay the session's history before its response, as session/load does:
+// in ACP v2 (which has no session/load), resume "optionally replays prior
+// conversation history according to replayFrom"; the history it replays
+// is read as a load's. A v1 resume replays nothing.
+func (t *Translator) resumeReplays(params jsonscan.Value) bool {
+	return t.st.V2 || params.Sub("replayFrom").Exists()
+}
+
+// agentMessage translates agent_message and agent_thought (ACP v2): an
+// upsert of the message messageId names, whose content replaces what the
+// message has. claude-agent-acp opens each message so, with no content,
+// and streams it in chunks of that messageId: an upsert without content
+// adds nothing (the chunks that follow start the message); its blocks
+// are read as chunks of the message (the content of a new message; an
+// upsert that replaces a message's streamed content adds to it).
+func (t *Translator) agentMessage(dst []universal.Event, in *input, u jsonscan.Value, thought bool) []universal.Event {
+	c := u.Sub("content")
+	if !c.IsArray() || c.Len() == 0 {
+		return dst
+	}
+	ch := chunk{messageID: u.Sub("messageId").Str(), meta: u.Sub("_meta").Exists()}
+	c.Each(func(_ gjson.Result, b jsonscan.Value) bool {
+		ch.content = b
+		dst = t.agentChunk(dst, in, u, ch, thought)
 		return true
 	})
 	return dst
