@@ -96,7 +96,9 @@
 // read as user_message_chunk's; agent_message and agent_thought upserts
 // add their content blocks as chunks of that messageId (none: nothing);
 // session/resume replays the history before its response, read as a
-// load's. Not yet read (agent.unparsed): tool_call_content_chunk and
+// load's; a session/request_permission names its call in subject
+// {type: tool_call, toolCall} (or {type: command, toolCallId}), its title,
+// description and subject kept in the permission's metadata. Not yet read (agent.unparsed): tool_call_content_chunk and
 // plan_update.
 //
 // Messages: ACP chunks carry no message id (messageId, newer, is used when

@@ -429,3 +429,45 @@ func TestACPv2ResumeReplay(t *testing.T) {
 		t.Errorf("texts %q, want %q", texts, want)
 	}
 }
+
+// TestACPv2PermissionSubject: an ACP v2 session/request_permission names
+// its call in subject {type: "tool_call", toolCall} (or {type:
+// "command", toolCallId}) beside a title of its own, where v1 gives
+// toolCall at the top (claude-agent-acp's v2 snapshot
+// subagent-native-sessions.jsonl at 068add1: subject.toolCall, title
+// "make"). It was agent.unparsed ("permission request without a
+// toolCall") and the host's answer lost; it is the call's permission,
+// title, description and subject in its metadata.
+func TestACPv2PermissionSubject(t *testing.T) {
+	u := func(s string) [2]string {
+		return [2]string{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + s + `}}`}
+	}
+	evs, _ := bothWays(t, [][2]string{
+		{"in", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"capabilities":{}}}`},
+		{"out", `{"jsonrpc":"2.0","id":0,"result":{"capabilities":{},"info":{"name":"@agentclientprotocol/claude-agent-acp","version":"0.60.0"},"protocolVersion":2}}`},
+		{"in", `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w"}}`},
+		{"out", `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`},
+		{"in", `{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"build"}]}}`},
+		{"out", `{"jsonrpc":"2.0","id":2,"result":{"messageId":"m1"}}`},
+		u(`{"_meta":{"claudeCode":{"toolName":"Bash"}},"content":[{"terminalId":"toolu_b","type":"terminal"}],"kind":"execute","name":"Bash","rawInput":{"command":"make","description":"Build"},"sessionUpdate":"tool_call_update","status":"pending","title":"make","toolCallId":"toolu_b"}`),
+		u(`{"sessionUpdate":"state_update","state":"requires_action"}`),
+		{"out", `{"jsonrpc":"2.0","id":0,"method":"session/request_permission","params":{"options":[{"kind":"allow_once","name":"Yes","optionId":"allow-once"},{"kind":"reject_once","name":"No","optionId":"reject"}],"sessionId":"s1","subject":{"toolCall":{"_meta":{"claudeCode":{"toolName":"Bash"}},"kind":"execute","name":"Bash","rawInput":{"command":"make","description":"Build"},"status":"pending","title":"make","toolCallId":"toolu_b"},"type":"tool_call"},"title":"make"}}`},
+		{"in", `{"jsonrpc":"2.0","id":0,"result":{"outcome":{"outcome":"selected","optionId":"allow-once"}}}`},
+		u(`{"sessionUpdate":"state_update","state":"running"}`),
+		u(`{"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"toolu_b","content":[{"type":"content","content":{"type":"text","text":"ok"}}]}`),
+		u(`{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}`),
+	})
+	if u := unparsed(evs); len(u) != 0 {
+		t.Fatalf("agent.unparsed %q", u)
+	}
+	var got []string
+	for _, ev := range evs {
+		if p, ok := ev.Data.(*universal.Permission); ok {
+			got = append(got, string(ev.Type)+" "+p.CallID+" "+string(p.Status)+" "+gjson.GetBytes(p.Metadata, "title").Str)
+		}
+	}
+	want := []string{"permission.requested toolu_b requested make", "permission.resolved toolu_b approved "}
+	if !slices.Equal(got, want) {
+		t.Errorf("permissions %q, want %q", got, want)
+	}
+}

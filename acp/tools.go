@@ -862,6 +862,9 @@ func splitLines(s string) []string {
 // permission.requested with the options.
 func (t *Translator) permissionRequest(dst []universal.Event, in *input, id string, params jsonscan.Value) []universal.Event {
 	tc := params.Sub("toolCall")
+	if !tc.IsObject() {
+		tc = permissionSubject(params)
+	}
 	if !tc.IsObject() || tc.Get("toolCallId").Type != gjson.String {
 		t.remember(in.dir, id, request{Method: mRequestPermission})
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: permission request without a toolCall", errBadParams), in.raw)
@@ -889,6 +892,10 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 	// The request's own _meta: claude-agent-acp puts why Claude Code
 	// asks there (_meta.permission {title, description: "Reason: …"}).
 	params.Sub("_meta").AddTo(&md, "_meta")
+	// ACP v2's prompt title and description, and its subject.
+	params.Sub("title").AddTo(&md, "title")
+	params.Sub("description").AddTo(&md, "description")
+	params.Sub("subject").AddTo(&md, "subject")
 	return t.w.RequestPermission(dst, universal.Permission{
 		PermissionID: r.ID,
 		Action:       action,

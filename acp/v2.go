@@ -2,6 +2,7 @@ package acp
 
 import (
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -16,8 +17,9 @@ import (
 // and "requires_action" while it works or waits); the user's message is a
 // user_message upsert {messageId, content: [ContentBlock]}. Read here so
 // far: those, the history session/resume replays (resumeReplays), and
-// agent_message and agent_thought upserts (agentMessage). Not yet:
-// tool_call_content_chunk, plan_update, the permission request's subject.
+// agent_message and agent_thought upserts (agentMessage), and the
+// permission request's subject (permissionSubject). Not yet:
+// tool_call_content_chunk, plan_update.
 
 // promptAccepted reports whether a session/prompt response only accepts
 // the prompt (ACP v2): it has no stopReason, and the agent speaks v2 or
@@ -83,4 +85,24 @@ func (t *Translator) agentMessage(dst []universal.Event, in *input, u jsonscan.V
 		return true
 	})
 	return dst
+}
+
+// permissionSubject returns the call an ACP v2 permission request is for:
+// its subject {type: "tool_call", toolCall} (v1 gives toolCall at the top
+// of the request), or {type: "command", command, cwd, toolCallId} of a
+// known call, as a ToolCallUpdate naming that call. A request with
+// another subject, or none, names no call (an absent Value).
+func permissionSubject(params jsonscan.Value) jsonscan.Value {
+	s := params.Sub("subject")
+	switch s.Sub("type").Str() {
+	case "tool_call":
+		return s.Sub("toolCall")
+	case "command":
+		if id := s.Sub("toolCallId"); id.Type() == gjson.String {
+			var o jsonw.Object
+			o.String("toolCallId", id.Str())
+			return jsonscan.Wrap(gjson.Parse(string(o.Bytes())))
+		}
+	}
+	return jsonscan.Value{}
 }
