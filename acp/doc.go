@@ -98,8 +98,10 @@
 // session/resume replays the history before its response, read as a
 // load's; a session/request_permission names its call in subject
 // {type: tool_call, toolCall} (or {type: command, toolCallId}), its title,
-// description and subject kept in the permission's metadata. Not yet read (agent.unparsed): tool_call_content_chunk and
-// plan_update.
+// description and subject kept in the permission's metadata; a
+// tool_call_content_chunk appends its item to the call's content (its
+// output streams while the call runs). v2's plan_update is read as the
+// unstable one (below).
 //
 // Messages: ACP chunks carry no message id (messageId, newer, is used when
 // present: a change starts a new message once another item started since

@@ -375,6 +375,8 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 		return t.stateUpdate(dst, in, u)
 	case "agent_message", "agent_thought":
 		return t.agentMessage(dst, in, u, kind == "agent_thought")
+	case "tool_call_content_chunk":
+		return t.toolContentChunk(dst, in, u)
 	case "tool_call":
 		return t.toolCall(dst, in, u, true)
 	case "tool_call_update":

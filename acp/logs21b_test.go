@@ -471,3 +471,42 @@ func TestACPv2PermissionSubject(t *testing.T) {
 		t.Errorf("permissions %q, want %q", got, want)
 	}
 }
+
+// TestACPv2ToolContentChunk: ACP v2's tool_call_content_chunk {toolCallId,
+// content} appends one ToolCallContent item to the call's content
+// (schema/v2 at b7f0005: "Tool-call content chunks append one
+// ToolCallContent item to the current content"). It was agent.unparsed
+// and the output it carried lost; the items are the call's content, their
+// text its output, streamed while it runs. A chunk of an unknown call adds
+// nothing. Lines in the schema's shapes.
+func TestACPv2ToolContentChunk(t *testing.T) {
+	u := func(s string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + s + `}}` + "\n"
+	}
+	evs := translateChecked(t, `{"jsonrpc":"2.0","id":0,"result":{"capabilities":{},"info":{"name":"some-agent","version":"1"},"protocolVersion":2}}`+"\n"+
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`+"\n"+
+		u(`{"sessionUpdate":"user_message","messageId":"m1","content":[{"type":"text","text":"run it"}]}`)+
+		u(`{"sessionUpdate":"tool_call_update","toolCallId":"c1","title":"make","kind":"execute","name":"Bash","rawInput":{"command":"make"},"status":"in_progress"}`)+
+		u(`{"sessionUpdate":"tool_call_content_chunk","toolCallId":"c1","content":{"type":"content","content":{"type":"text","text":"line 1"}}}`)+
+		u(`{"sessionUpdate":"tool_call_content_chunk","toolCallId":"c1","content":{"type":"content","content":{"type":"text","text":"line 2"}}}`)+
+		u(`{"sessionUpdate":"tool_call_content_chunk","toolCallId":"nobody","content":{"type":"content","content":{"type":"text","text":"x"}}}`)+
+		u(`{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed"}`)+
+		u(`{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}`))
+	if u := unparsed(evs); len(u) != 0 {
+		t.Fatalf("agent.unparsed %q", u)
+	}
+	var out []string
+	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+		for _, p := range ev.Data.(*universal.ItemSnapshot).Item.Content {
+			if p.Type == universal.PartToolResult {
+				out = append(out, p.Output)
+			}
+		}
+	}
+	if len(out) != 1 || out[0] != "line 1\nline 2" {
+		t.Errorf("results %q, want the chunks' text", out)
+	}
+	if n := len(golden.OfType(evs, universal.TypeTurnEnded)); n != 1 {
+		t.Errorf("%d turns ended, want 1", n)
+	}
+}

@@ -18,8 +18,8 @@ import (
 // user_message upsert {messageId, content: [ContentBlock]}. Read here so
 // far: those, the history session/resume replays (resumeReplays), and
 // agent_message and agent_thought upserts (agentMessage), and the
-// permission request's subject (permissionSubject). Not yet:
-// tool_call_content_chunk, plan_update.
+// permission request's subject (permissionSubject), and
+// tool_call_content_chunk (toolContentChunk). Not yet: plan_update.
 
 // promptAccepted reports whether a session/prompt response only accepts
 // the prompt (ACP v2): it has no stopReason, and the agent speaks v2 or
@@ -105,4 +105,27 @@ func permissionSubject(params jsonscan.Value) jsonscan.Value {
 		}
 	}
 	return jsonscan.Value{}
+}
+
+// toolContentChunk translates tool_call_content_chunk (ACP v2): one
+// ToolCallContent item appended to the call's content ("Tool-call content
+// chunks append one ToolCallContent item to the current content"), whose
+// output streams while the call runs. A chunk of a call not known, or
+// ended, or without an item, adds nothing.
+func (t *Translator) toolContentChunk(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
+	tl := t.st.Tools[u.Get("toolCallId").String()]
+	c := u.Sub("content")
+	if tl == nil || tl.Done || !c.IsObject() {
+		return dst
+	}
+	item := c.Compacted()
+	if tl.Content == "" || tl.Content == "[]" {
+		tl.Content = "[" + item + "]"
+	} else {
+		tl.Content = tl.Content[:len(tl.Content)-1] + "," + item + "]"
+	}
+	if tl.Status == "in_progress" && tl.Result != "" {
+		dst = t.streamOutput(dst, tl, jsonscan.Wrap(gjson.Parse(tl.Content)), in.raw)
+	}
+	return dst
 }
