@@ -79,7 +79,7 @@ func ExampleAgents() {
 	}
 	// Output:
 	// acp: exchange, agent
-	// amp: stream-json, thread
+	// amp: stream-json, thread, jsonl
 	// claude: stream-json, exchange, transcript
 	// codex: exchange, appserver, exec, rollout
 	// opencode: sse, run-json, messages, events, event-lines

@@ -23,6 +23,11 @@ const (
 	// FormatThread is one Amp thread as a JSON document: a thread file
 	// (~/.local/share/amp/threads/T-*.json) or an amp threads export.
 	FormatThread = "thread"
+	// FormatJSONL is the stdout of amp --format=jsonl, the JSON output of
+	// the Amp CLI of 2025 before --stream-json: initial, messages (a
+	// thread's messages, sent again while they stream), state and
+	// shutdown lines.
+	FormatJSONL = "jsonl"
 )
 
 // Formats returns the formats the translator reads, a new slice each call
@@ -31,6 +36,7 @@ func Formats() []universal.Format {
 	return []universal.Format{
 		{Name: FormatStreamJSON, Framing: universal.FrameLines, Doc: "amp -x --stream-json stdout (also --stream-json-thinking, --stream-json-input)"},
 		{Name: FormatThread, Framing: universal.FrameDocument, Doc: "thread file or export (~/.local/share/amp/threads/T-*.json)"},
+		{Name: FormatJSONL, Framing: universal.FrameLines, Doc: "amp --format=jsonl stdout (2025 builds, before --stream-json)"},
 	}
 }
 
@@ -85,7 +91,7 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // Formats).
 func New(format string, o universal.Options) (*Translator, error) {
 	switch format {
-	case FormatStreamJSON, FormatThread:
+	case FormatStreamJSON, FormatThread, FormatJSONL:
 	default:
 		return nil, fmt.Errorf("amp: %w: %q", universal.ErrUnknownFormat, format)
 	}
@@ -104,7 +110,8 @@ func (t *Translator) Format() string { return t.format }
 // assistant or result), "thread" when it is a thread document (a schema
 // version "v" with a T- id, or a messages array), "" otherwise. A thread
 // document may be cut anywhere in head: the fields before the cut are
-// enough.
+// enough. "jsonl" when the first line is amp --format=jsonl's initial line
+// (a T- threadID) or a messages line of [index, message] pairs.
 func Detect(head []byte) string {
 	head = bytes.TrimLeft(head, " \t\r\n\ufeff")
 	if len(head) == 0 || head[0] != '{' {
@@ -117,6 +124,16 @@ func Detect(head []byte) string {
 		// thread ids ("T-…"), Claude Code's are UUIDs.
 		if strings.HasPrefix(r.Get("session_id").Str, "T-") {
 			return FormatStreamJSON
+		}
+		return ""
+	case "initial":
+		if strings.HasPrefix(r.Get("threadID").Str, "T-") {
+			return FormatJSONL
+		}
+		return ""
+	case "messages":
+		if p := r.Get("messages.0"); p.IsArray() && p.Get("0").Type == gjson.Number && p.Get("1").IsObject() {
+			return FormatJSONL
 		}
 		return ""
 	}
@@ -189,8 +206,11 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	if !r.IsObject() {
 		return t.unparsed(dst, "", errNotObject)
 	}
-	if t.format == FormatThread {
+	switch t.format {
+	case FormatThread:
 		return t.thread(dst, r)
+	case FormatJSONL:
+		return t.jsonl(dst, r)
 	}
 	if m.Dir == universal.In {
 		return t.input(dst, r)

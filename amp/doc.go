@@ -7,7 +7,8 @@
 // 0.0.1767830505's thread files, checked by their expectations), the
 // public samples that exist (one real
 // stream-json run of Amp 0.0.1785170481, two real thread files written by
-// 0.0.1772237000, schema versions 85 and 220), the official
+// 0.0.1772237000, schema versions 85 and 220, three excerpts of real
+// --format=jsonl output of July 2025), the official
 // documentation's examples, and hand-made inputs for the paths no
 // recording or sample shows (testdata/amp, provenance in
 // testdata/SOURCES.md). Amp runs its model on its own server, so the
@@ -73,6 +74,23 @@
 //   - "thread": one thread as a JSON document, a thread file
 //     (~/.local/share/amp/threads/T-*.json) or an amp threads export:
 //     {v, id, created, agentMode, title, messages[], env, …}.
+//   - "jsonl": the stdout of amp --format=jsonl, the JSON output of the
+//     Amp CLI of mid-2025, before --stream-json (the builds
+//     BloopAI/vibe-kanban ran, 0.0.1752148945 among them; public samples
+//     quoted in its tests): {"type":"initial","threadID"} (the session's
+//     native id), {"type":"messages","messages":[[index, message]…],
+//     "toolResults":[…]} whose messages are a thread's, read as in a
+//     thread file (tool results are user messages with tool_result
+//     blocks), {"type":"state","state":"active"|"idle"} and
+//     {"type":"shutdown"}. A message is sent again while it streams (the
+//     same index, more content, state.type "streaming"): it is translated
+//     once, from the last copy (one that still streams when a later
+//     message, idle, shutdown or the end of the input comes is taken as
+//     it is), and a copy of an index translated already is skipped. Idle
+//     and shutdown end the turn when the thread shows the agent finished
+//     it, as the end of a thread document does; without them the turn
+//     stays open. The token-usage and tool-status lines, whose shapes no
+//     public sample shows, are agent.unparsed.
 //
 // Amp's stream-json imitates Claude Code's, and the Anthropic shapes they
 // share (tool_result content arrays, image blocks, API usage) are read by

@@ -12,8 +12,9 @@ import (
 
 // FuzzTranslate checks golden.FuzzProperty (no panic, a well-formed
 // stream, checkpoint and restore change nothing) on any input, also when
-// some lines arrive as host input (stdin). mode picks the format (bit 0)
-// and which lines are host input (bit 1: every third).
+// some lines arrive as host input (stdin). mode picks the format (bit 0:
+// thread, bit 2: jsonl) and which lines are host input (bit 1: every
+// third).
 func FuzzTranslate(f *testing.F) {
 	for _, s := range samples {
 		b, err := os.ReadFile(s.path())
@@ -21,8 +22,11 @@ func FuzzTranslate(f *testing.F) {
 			f.Fatal(err)
 		}
 		mode := uint8(0)
-		if s.format == amp.FormatThread {
+		switch s.format {
+		case amp.FormatThread:
 			mode = 1
+		case amp.FormatJSONL:
+			mode = 4
 		}
 		f.Add(mode, b)
 	}
@@ -47,7 +51,10 @@ func FuzzTranslate(f *testing.F) {
 	f.Add(uint8(2), []byte(`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"hi"}]}}`+"\n"+initLine+"\n"+echoLine+"\n"))
 	f.Fuzz(func(t *testing.T, mode uint8, data []byte) {
 		format := amp.FormatStreamJSON
-		if mode&1 == 1 {
+		switch {
+		case mode&4 != 0:
+			format = amp.FormatJSONL
+		case mode&1 == 1:
 			format = amp.FormatThread
 		}
 		var in func(int) bool

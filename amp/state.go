@@ -66,6 +66,12 @@ type state struct {
 	RunInfo string `json:"run_info,omitempty"`
 	// Doc is set once a thread document was translated.
 	Doc bool `json:"doc,omitempty"`
+	// In jsonl output: JSONLNext is the index of the next message to
+	// translate (those below it were), JSONLHeld the JSON of the last copy
+	// of a message still streaming and JSONLHeldAt its index.
+	JSONLNext   int64  `json:"jsonl_next,omitempty"`
+	JSONLHeld   string `json:"jsonl_held,omitempty"`
+	JSONLHeldAt int64  `json:"jsonl_held_at,omitempty"`
 }
 
 // call is one tool call.
@@ -141,7 +147,7 @@ func (s *state) validate(w *universal.Stream) error {
 	if err := known("held message parent", s.HeldParent); err != nil {
 		return err
 	}
-	if s.Perms < 0 || s.Answers < 0 {
+	if s.Perms < 0 || s.Answers < 0 || s.JSONLNext < 0 || s.JSONLHeldAt < 0 {
 		return fmt.Errorf("negative counter")
 	}
 	return nil

@@ -214,6 +214,11 @@ func (t *Translator) finish(dst events) events {
 	if t.w.Ended() {
 		return dst
 	}
+	if t.format == FormatJSONL {
+		// A message still streaming is as its last copy had it; the turn
+		// ends only where the agent went idle.
+		dst = t.jsonlFlush(dst)
+	}
 	dst = t.release(dst)
 	dst = t.flushRunInfo(dst)
 	for len(t.s.Prompts) > 0 {

@@ -505,55 +505,55 @@ func (t *Translator) askQuestion(dst events, tl *tool, call string, input gjson.
 
 // resolveQuestion answers (or rejects) an AskUserQuestion call. The
 // response is the answer of a single question, or "question: answer"
-// lines for several, in the order of the questions array that comes
-// with the answers (the tool's result, the permission's updatedInput):
-// the answers object, keyed by question, is unordered (JSON objects
-// are), its member order no order of the questions; answers no question
-// names follow in member order. The answers object stays in metadata.
+// lines for several; the answers object stays in metadata.
 func (t *Translator) resolveQuestion(dst events, tl *tool, call string, answers, questions gjson.Result, text string, rejected bool, src universal.Source, raw []byte) events {
 	tl.QDone = true
 	var b strings.Builder
-	type answer struct {
-		k, v gjson.Result
-		used bool
-	}
-	var as []answer
-	answers.ForEach(func(k, v gjson.Result) bool {
-		as = append(as, answer{k: k, v: v})
-		return true
-	})
-	write := func(a *answer) {
-		a.used = true
+	n := 0
+	answers.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+	write := func(k, v gjson.Result) {
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		if len(as) > 1 {
-			b.WriteString(a.k.Str)
+		if n > 1 {
+			b.WriteString(k.Str)
 			b.WriteString(": ")
 		}
-		if a.v.Type == gjson.String {
-			b.WriteString(a.v.Str)
+		if v.Type == gjson.String {
+			b.WriteString(v.Str)
 		} else {
-			b.WriteString(a.v.Raw)
+			b.WriteString(v.Raw)
 		}
 	}
-	if len(as) > 1 {
+	// The answers object is keyed by question text, and an object's
+	// members have no order (RFC 8259): the answers follow the questions'
+	// order (the questions array beside them), then any answer to no
+	// listed question in the object's order.
+	var asked map[string]bool
+	if n > 1 && questions.IsArray() {
+		asked = map[string]bool{}
 		questions.ForEach(func(_, q gjson.Result) bool {
-			text := q.Get("question").Str
-			for i := range as {
-				if !as[i].used && as[i].k.Str == text {
-					write(&as[i])
-					break
-				}
+			k := q.Get("question")
+			if k.Type != gjson.String || asked[k.Str] {
+				return true
 			}
+			answers.ForEach(func(ak, v gjson.Result) bool {
+				if ak.Str != k.Str {
+					return true
+				}
+				asked[k.Str] = true
+				write(ak, v)
+				return false
+			})
 			return true
 		})
 	}
-	for i := range as {
-		if !as[i].used {
-			write(&as[i])
+	answers.ForEach(func(k, v gjson.Result) bool {
+		if !asked[k.Str] {
+			write(k, v)
 		}
-	}
+		return true
+	})
 	resp := b.String()
 	var o jsonw.Object
 	o.Raw("answers", answers.Raw)

@@ -415,9 +415,7 @@
 // is a permission resolved by its result. AskUserQuestion calls are
 // questions (question_id = tool_use_id; prompt and options of the first
 // question, every question in metadata), answered from the host's allow
-// answers or the tool result (several questions' answers as "question:
-// answer" lines in the order of the questions array, not of the answers
-// object's members), rejected on deny or an error result; their
+// answers or the tool result, rejected on deny or an error result; their
 // can_use_tool request is not also a permission. An MCP elicitation the
 // CLI hands to the host (control_request elicitation) is a question
 // (question_id = request_id, prompt its message, metadata method

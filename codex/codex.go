@@ -38,7 +38,9 @@ func Formats() []universal.Format {
 
 // Detect names the format of an input that starts with head, "" when it
 // cannot tell. It looks at the first line that starts with '{' (exec
-// output merged with stderr starts with noise lines).
+// output merged with stderr starts with noise lines), and past the
+// configuration summary pre-0.44 codex exec prints first (see
+// execSummaryLine) at the line after it.
 func Detect(head []byte) string {
 	for len(head) > 0 {
 		line, rest, _ := bytes.Cut(head, []byte{'\n'})
@@ -47,9 +49,22 @@ func Detect(head []byte) string {
 		if len(line) == 0 || line[0] != '{' {
 			continue
 		}
-		return detectLine(view(line))
+		if f := detectLine(view(line)); f != "" || !execSummaryLine(view(line)) {
+			return f
+		}
 	}
 	return ""
+}
+
+// execSummaryLine reports whether a line is the configuration summary
+// pre-0.44 codex exec prints before its prompt and events: an object of
+// no type with workdir and the approval policy or sandbox (0.28 recorded:
+// {"workdir", "model", "provider", "approval", "sandbox", "reasoning
+// effort", "reasoning summaries"}, its members in no fixed order). It
+// says nothing of the format alone: the line after it does.
+func execSummaryLine(s string) bool {
+	r := gjson.GetMany(s, "type", "workdir", "approval", "sandbox")
+	return !r[0].Exists() && r[1].Type == gjson.String && (r[2].Exists() || r[3].Exists())
 }
 
 // detectLine names the format of one JSON line (possibly cut short). It

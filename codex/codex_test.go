@@ -162,6 +162,7 @@ func TestPublic(t *testing.T) {
 		{"exec/untether-turn-failed-minimal-reasoning.jsonl", "exec"},
 		{"exec/relay-0.155.1-spawn-agent-skills-budget.jsonl", "exec"},
 		{"exec/flywheel-ideas-0.12x-bad-model.jsonl", "exec"},
+		{"exec/acplazybridge-proto-2025-09-27-deltas.jsonl", "exec"},
 		{"agentcmd__exec-json__stream-output-multi-1.jsonl", "exec"},
 		{"app-server/centaur-pr1363-error-willRetry.json", "appserver"},
 		{"app-server/openai-codex-pr6800-turn-completed-interrupted-early-v2.json", "appserver"},

@@ -2,7 +2,8 @@
 // CLI, npm @openai/codex) into universal events. Tested against Codex
 // 0.169.0 (every scenario recorded in app-server and exec mode, and the
 // rollout files those runs wrote), public samples of exec 0.46 and the
-// item_type era (~0.44), rollouts of 0.40, 0.66, 0.77, 0.99, 0.104, 0.118
+// item_type era (~0.44), a real codex proto stdout of September 2025
+// (the {"id","msg"} stream with its deltas), rollouts of 0.40, 0.66, 0.77, 0.99, 0.104, 0.118
 // (truncated command outputs), 0.130 and 0.135 (forks, alone and after
 // their parent) and a 0.146 composite, app-server excerpts of 0.9x–0.15x,
 // and hand-made inputs

@@ -16,7 +16,9 @@ import (
 func (t *Translator) exec(dst []event, c *ctx, line jsonscan.Value, s string) []event {
 	typ := line.Get("type")
 	if typ.Type != gjson.String {
-		msg, prompt := line.Get("msg"), line.Get("prompt")
+		// The event through the line's index: eventMsg reads some
+		// members (the deltas' text) only through an index.
+		msg, prompt := line.Sub("msg"), line.Get("prompt")
 		return t.execLegacy(dst, c, s, msg, prompt)
 	}
 	if typ.Str != "turn.failed" {
@@ -345,12 +347,12 @@ func configSummary(v gjson.Result) bool {
 
 // execLegacy handles lines of the pre-0.44 exec output: a configuration
 // summary, the prompt, and {"id","msg"} events.
-func (t *Translator) execLegacy(dst []event, c *ctx, s string, msg, prompt gjson.Result) []event {
+func (t *Translator) execLegacy(dst []event, c *ctx, s string, msg jsonscan.Value, prompt gjson.Result) []event {
 	switch {
 	case msg.IsObject():
 		dst = t.execFlushError(dst, true)
 		t.st.LegacyExec = true
-		return t.eventMsg(dst, c, jsonscan.Wrap(msg), live, "")
+		return t.eventMsg(dst, c, msg, live, "")
 	case prompt.Type == gjson.String:
 		t.st.Held = append(t.st.Held, held{Text: strings.Clone(prompt.Str), Raw: string(c.raw), Src: srcPrompt})
 		return dst

@@ -14,6 +14,7 @@ import (
 type event struct {
 	typ   string         // the type without a schema-version suffix
 	id    string         // the event id, "" when the envelope has none
+	idv   jsonscan.Value // the id's value, absent for none
 	props jsonscan.Value // properties (classic), data (V2, sync wrapper)
 	dir   string         // the directory of a 2.x envelope's location, "" for none
 	next  bool           // a ≤ 1.19 session.next.* event read as its 2.x name
@@ -47,7 +48,7 @@ func (t *Translator) translateEvent(dst []universal.Event, root jsonscan.Value, 
 	if env.payload.Exists() {
 		env = readEnvelope(env.payload)
 	}
-	e.typ, e.id, e.props = env.typ.Str(), strOf(env.id), env.props
+	e.typ, e.id, e.idv, e.props = env.typ.Str(), strOf(env.id), env.id, env.props
 	if !e.props.Exists() {
 		e.props = env.data
 	}
@@ -58,7 +59,7 @@ func (t *Translator) translateEvent(dst []universal.Event, root jsonscan.Value, 
 	}
 	if e.typ == "sync" {
 		se := readEnvelope(env.sync)
-		e.typ, e.id, e.props = stripVersion(se.typ.Str()), se.id.Str(), se.data
+		e.typ, e.id, e.idv, e.props = stripVersion(se.typ.Str()), se.id.Str(), se.id, se.data
 	}
 	if e.typ == "" {
 		return t.w.Unparsed(dst, e.loc(), errors.New("event without a type"), raw)

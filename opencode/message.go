@@ -507,6 +507,12 @@ func (t *Translator) onDelta(dst []universal.Event, e *event) []universal.Event 
 		}
 		return true
 	})
+	if t.format == FormatSSE || t.format == FormatEventLines {
+		// Only an event of its own message is marked: in an array of
+		// events the mark would copy the document up to the delta. The
+		// event id before it (OpenCode 1.18) changes with each event.
+		t.scan.MarkVarying(&t.delta, dv, e.idv)
+	}
 	sid, mid, pid := sv.Str(), mv.Str(), pv.Str()
 	if mid == "" || pid == "" {
 		return t.unparsed(dst, e, errors.New("message.part.delta without messageID and partID"))

@@ -154,6 +154,10 @@ type Translator struct {
 	w      *universal.Stream
 	st     state
 	scan   jsonscan.Scanner // the index of the message being translated
+	// delta marks where the text of the last event stream delta began:
+	// the next delta of the part is alike up to there, and is scanned
+	// from there on (most of a delta line is before its text).
+	delta jsonscan.Mark
 	// last is the text part the last delta went to, and its message: a
 	// part streams many deltas in a row, and each finds them here
 	// instead of in the state's tables (which only ever grow, so the
@@ -241,7 +245,11 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	// and indexes its objects: every lookup below walks the index instead
 	// of scanning the message.
 	var ok bool
-	m.Data, ok = t.scan.ScanClean(m.Data)
+	if t.format == FormatSSE || t.format == FormatEventLines {
+		m.Data, ok = t.scan.ScanCleanFrom(m.Data, &t.delta)
+	} else {
+		m.Data, ok = t.scan.ScanClean(m.Data)
+	}
 	if !ok {
 		return t.w.Unparsed(dst, lineLoc(m.Line, -1), errNotJSON, m.Data)
 	}

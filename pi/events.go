@@ -659,6 +659,11 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 		if !in.validString(d) {
 			return t.w.Unparsed(dst, in.where(), errBadDelta, in.raw)
 		}
+		if !in.read && in.scanned() {
+			// A line without the partial message.
+			t.scanner().Mark(&t.delta, d)
+			t.rememberPlain(in.raw, d.Raw())
+		}
 		return t.textDelta(dst, in, m, b, typ, d.Str())
 	case "toolcall_start":
 		b.setKind("toolCall")

@@ -131,3 +131,20 @@ func appended(p []byte, end int, q []byte) bool {
 	}
 	return utf8.Valid(add)
 }
+
+// rememberPlain keeps line up to text, a string of it (a delta's), in
+// t.plain when it has no partial key, as withoutRepeat reads it.
+func (t *Translator) rememberPlain(line []byte, text string) {
+	at := int(uintptr(unsafe.Pointer(unsafe.StringData(text))) - uintptr(unsafe.Pointer(unsafe.SliceData(line))))
+	if at <= 0 || at >= len(line) {
+		t.plain = t.plain[:0]
+		return
+	}
+	if string(line[:at]) == string(t.plain) {
+		return
+	}
+	t.plain = t.plain[:0]
+	if indexPartial(line[:at]) < 0 {
+		t.plain = append(t.plain, line[:at]...)
+	}
+}

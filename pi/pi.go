@@ -95,9 +95,15 @@ type Translator struct {
 	// the next line of the block begins as short does up to there (see
 	// partialAfterDelta).
 	deltaAt int
-	// delta marks where the text of the delta starts in short, scanned:
-	// the next line's short is alike up to there, and is scanned from
-	// there on.
+	// plain is a line of Pi 0.84 and later (no partial message) up to
+	// the text of its delta, when the line has no partial key there: the
+	// next delta of the block begins with the same bytes, and is searched
+	// for the key after them only (see withoutRepeat).
+	plain []byte
+	// delta marks where the text of the delta starts in short, scanned,
+	// or in a line of Pi 0.84 and later (no partial message): the next
+	// line of the block is alike up to there, and is scanned from there
+	// on.
 	delta jsonscan.Mark
 	// call is the last call usage metadata made (see callMD).
 	call struct {
@@ -191,7 +197,7 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	if scanned {
 		clean, ok = sc.Cleaned(data, valid)
 	} else {
-		clean, ok = sc.ScanClean(data)
+		clean, ok = sc.ScanCleanFrom(data, &t.delta)
 	}
 	t.clean = sc.Depth() <= jsonw.MaxDepth
 	if ok {
@@ -235,9 +241,16 @@ func (t *Translator) withoutRepeat(m universal.Message, data []byte) (start int,
 	}
 	i := t.partialAfterDelta(data, partialKey)
 	if i < 0 {
-		if i = bytes.Index(data, []byte(partialKey)); i < 0 {
+		// A line that begins as the last delta of Pi 0.84 and later did
+		// up to its text has no key before: it is searched from there.
+		from := 0
+		if n := len(t.plain); n > 0 && len(data) > n && string(data[:n]) == string(t.plain) {
+			from = max(0, n-(len(partialKey)-1))
+		}
+		if i = indexPartial(data[from:]); i < 0 {
 			return 0, nil, false
 		}
+		i += from
 	}
 	start = i + len(partialKey)
 	rest := len(data) - start - len(repeatKey) - 1 // the two copies
@@ -250,6 +263,24 @@ func (t *Translator) withoutRepeat(m universal.Message, data []byte) (start int,
 		return 0, nil, false
 	}
 	return start, data[len(data)-1-n : len(data)-1], true
+}
+
+// indexPartial is bytes.Index(data, []byte(`,"partial":`)), which it
+// finds by the key's rare first letter: a search led by the comma stops
+// at every member of the line (a line of Pi 0.84 and later, with its
+// usage, has none and was searched a comma at a time).
+func indexPartial(data []byte) int {
+	const key = `partial":`
+	for i := 0; ; {
+		j := bytes.Index(data[i:], []byte(key))
+		if j < 0 {
+			return -1
+		}
+		if j += i; j >= 2 && data[j-2] == ',' && data[j-1] == '"' {
+			return j - 2
+		}
+		i = j + 1
+	}
 }
 
 // partialAfterDelta returns where key (the partial message's, with its

@@ -15,7 +15,10 @@ import (
 //   - thread: messages[].content the same way, where a tool_result is
 //     {toolUseID, run}: a done run's result, an error run's error; and
 //     an info message's text blocks and summary.summary, and the result
-//     of a command the user ran (manual_bash_invocation's done toolRun).
+//     of a command the user ran (manual_bash_invocation's done toolRun);
+//   - jsonl: each message of the messages lines' [index, message] pairs
+//     as in a thread, from the last copy of its index (a message is sent
+//     again while it streams, each copy with more of its content).
 //
 // Rules:
 //
@@ -28,6 +31,33 @@ import (
 func init() {
 	extractors["amp/stream-json"] = ampStream
 	extractors["amp/thread"] = ampThread
+	extractors["amp/jsonl"] = ampJSONL
+}
+
+func ampJSONL(x *extraction, msgs func(func(universal.Message, string) bool)) {
+	type copyOf struct {
+		msg  gjson.Result
+		line int64
+	}
+	var order []int64
+	last := map[int64]copyOf{}
+	for m, v := range msgs {
+		if gjson.Get(v, "type").Str != "messages" {
+			continue
+		}
+		gjson.Get(v, "messages").ForEach(func(_, pair gjson.Result) bool {
+			i := pair.Get("0").Int()
+			if _, ok := last[i]; !ok {
+				order = append(order, i)
+			}
+			last[i] = copyOf{pair.Get("1"), m.Line}
+			return true
+		})
+	}
+	for _, i := range order {
+		c := last[i]
+		ampContent(x, c.msg.Get("role").Str, c.msg.Get("content"), c.line)
+	}
 }
 
 func ampStream(x *extraction, msgs func(func(universal.Message, string) bool)) {
