@@ -86,6 +86,23 @@
 // for universal.Stream.End (interrupted, session_ending; the session in
 // error), as every translator does.
 //
+// ACP v2 (protocol version 2, schema/v2 of the protocol's repository),
+// in part: the initialize response's info and capabilities are read as
+// agentInfo and agentCapabilities; a session/prompt response without
+// stopReason (v2's acceptance, {messageId}) does not end the turn; a
+// state_update idle {stopReason, usage, _meta} ends it as a prompt's
+// response would (running and requires_action carry nothing); a
+// user_message {messageId, content} is the user's message, its blocks
+// read as user_message_chunk's; agent_message and agent_thought upserts
+// add their content blocks as chunks of that messageId (none: nothing);
+// session/resume replays the history before its response, read as a
+// load's; a session/request_permission names its call in subject
+// {type: tool_call, toolCall} (or {type: command, toolCallId}), its title,
+// description and subject kept in the permission's metadata; a
+// tool_call_content_chunk appends its item to the call's content (its
+// output streams while the call runs). v2's plan_update is read as the
+// unstable one (below).
+//
 // Messages: ACP chunks carry no message id (messageId, newer, is used when
 // present: a change starts a new message once another item started since
 // the current one; chunks of another messageId right after the message's
@@ -119,7 +136,8 @@
 // its end after a separator: OpenCode titles a finished read by its
 // file, Gemini CLI read_file by the file), which says what the call works
 // on, not which tool it is: then its ACP kind; arguments the rawInput as JSON ("{}"
-// when the agent gives none); call_id the toolCallId; tool_kind ACP's kind
+// when the agent gives none; a string that encodes an object, as Mistral
+// Vibe sends its tools' arguments, the object); call_id the toolCallId; tool_kind ACP's kind
 // (the universal vocabulary is ACP's; switch_mode and unknown kinds are
 // other; a call named Task or Agent, or whose rawInput has subagent_type
 // (or Cursor's subagentType object), or an agent and a prompt (OpenCode 2.x's subagent tool), or Goose's
@@ -131,9 +149,21 @@
 // for files the call's locations; the title, ACP kind and locations in the
 // part's metadata. A first rawInput of {} (Claude Code's adapter sends
 // one while the input streams) is not taken as the arguments: they come
-// with an update. The tool_call item completes when the call runs
+// with an update. Kimi Code CLI sends no rawInput: while the model writes
+// a call's arguments it sends them (the JSON text so far) as the call's
+// one text content of status in_progress; a call of Kimi's (agentInfo
+// name "Kimi Code CLI", or a toolCallId "<UUID>/<id>" without rawInput
+// or kind) takes that text, once it is a JSON object, as its arguments,
+// not as output, and stays pending until its result; it is named by its
+// title up to ": " ("Shell: ls -la"), its kind that of Kimi's tool
+// (Shell execute, ReadFile read, WriteFile and StrReplaceFile edit, Glob,
+// Grep and SearchWeb search, FetchURL fetch). The tool_call item completes when the call runs
 // (in_progress) or ends (completed, failed), or, as failed with the
-// arguments known by then, when its turn ends before it ran (a cancel); the tool_result item (role
+// arguments known by then, when its turn ends before it ran (a cancel);
+// a replayed tool_call whose final status comes without content, rawOutput
+// or terminal output waits for an update of that status to bring its
+// result (Mistral Vibe 2.18's replay), else its result completes at the
+// replayed turn's end; the tool_result item (role
 // tool, same parent) starts at in_progress, grows with the text of its
 // content as updates replace it (output deltas while the new text extends
 // the old), and completes at the final status: output the text content
@@ -278,7 +308,9 @@
 // USD (else the cost in metadata) and "context_used" in metadata, the
 // update's _meta kept, and "model" when the agent names the model of the
 // call the update follows (claude-agent-acp: _meta._claude/model);
-// PromptResponse.usage (unstable) or _meta.usage is scope turn, and
+// PromptResponse.usage (unstable) or _meta.usage is scope turn (Mistral
+// Vibe's PromptResponse.usage, the session's running total, scope
+// session), and
 // without either _meta.quota.token_count (Gemini CLI gives a turn's
 // tokens only there, the quota also kept in turn.ended's metadata); a
 // usage's counts are read by the names agents give them (camelCase or
@@ -351,8 +383,10 @@
 // (and on the agent's side alone, a user_message_chunk outside a turn that
 // does not start a reported prompt) are history: each replayed user
 // message starts a turn with {"replay": true} in its metadata, not marked
-// as an echo; the turn ends completed at the next replayed user message or
-// the load's response. During a live turn, user_message_chunk is the
+// as an echo (a user_message_chunk of another messageId than the replayed
+// user message's is the next user message, native id its messageId); the
+// turn ends completed at the next replayed user message or the load's
+// response. During a live turn, user_message_chunk is the
 // agent's echo of the prompt: dropped when the prompt request showed it,
 // else the turn's user message (marked as an echo).
 //

@@ -39,6 +39,7 @@ func (t *Translator) endTurn(dst []universal.Event, status universal.TurnStatus,
 		return dst
 	}
 	dst = t.flushTerminals(dst, raw)
+	dst = t.resultLater(dst, raw)
 	dst = t.closeUser(dst, raw)
 	dst = t.closeMessages(dst, raw)
 	dst = t.closeCalls(dst, raw)
@@ -247,7 +248,7 @@ func (t *Translator) promptResult(dst []universal.Event, in *input, result jsons
 		}
 	}
 	if u := result.Sub("usage"); u.IsObject() {
-		dst = t.usage(dst, u, universal.ScopeTurn, nil, in.raw)
+		dst = t.usage(dst, u, t.promptUsageScope(), nil, in.raw)
 	} else if u := result.Sub("_meta.usage"); u.IsObject() {
 		dst = t.usage(dst, u, universal.ScopeTurn, nil, in.raw)
 	} else if u := result.Sub("_meta.quota.token_count"); u.IsObject() {
@@ -368,6 +369,14 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 	switch kind {
 	case "user_message_chunk":
 		return t.userChunk(dst, in, u)
+	case "user_message":
+		return t.userMessage(dst, in, u)
+	case "state_update":
+		return t.stateUpdate(dst, in, u)
+	case "agent_message", "agent_thought":
+		return t.agentMessage(dst, in, u, kind == "agent_thought")
+	case "tool_call_content_chunk":
+		return t.toolContentChunk(dst, in, u)
 	case "tool_call":
 		return t.toolCall(dst, in, u, true)
 	case "tool_call_update":
@@ -983,7 +992,12 @@ func sortByItem(keys []string, id func(string) string) {
 // userChunk translates user_message_chunk: a user message the agent
 // replays when it loads a session, or its echo of a prompt.
 func (t *Translator) userChunk(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
-	c := u.Sub("content")
+	return t.userContent(dst, in, u, u.Sub("content"))
+}
+
+// userContent translates one content block c of update u, a
+// user_message_chunk's (or one of an ACP v2 user_message's blocks).
+func (t *Translator) userContent(dst []universal.Event, in *input, u, c jsonscan.Value) []universal.Event {
 	isText := c.Sub("type").Str() == "text"
 	var text string
 	if isText {
@@ -1004,6 +1018,7 @@ func (t *Translator) userChunk(dst []universal.Event, in *input, u jsonscan.Valu
 		}, agent, in.raw)
 	}
 	tr := &t.st.Turn
+	mid := u.Sub("messageId").Str()
 	switch {
 	case tr.Open && !tr.Replay:
 		if tr.Prompted && t.st.User == "" {
@@ -1011,7 +1026,7 @@ func (t *Translator) userChunk(dst []universal.Event, in *input, u jsonscan.Valu
 			// showed.
 			return dst
 		}
-	case tr.Open && tr.Replay && !tr.Answered:
+	case tr.Open && tr.Replay && !tr.Answered && !t.otherUserMessage(mid):
 		// More of the replayed user message.
 	case !tr.Open && !t.st.Loading && t.format == FormatAgent && len(t.st.Prompts) > 0 &&
 		isText && strings.HasPrefix(t.st.Prompts[0], text):
@@ -1024,8 +1039,9 @@ func (t *Translator) userChunk(dst []universal.Event, in *input, u jsonscan.Valu
 	}
 	if t.st.User == "" || !t.w.IsOpen(t.st.User) {
 		t.st.User = t.w.NewItemID()
+		t.st.UserID = t.copy(mid)
 		tr.Prompted = true
-		dst = t.w.StartItem(dst, universal.Item{ItemID: t.st.User, Kind: universal.KindMessage, Role: universal.RoleUser}, agent, in.raw)
+		dst = t.w.StartItem(dst, universal.Item{ItemID: t.st.User, NativeItemID: t.st.UserID, Kind: universal.KindMessage, Role: universal.RoleUser}, agent, in.raw)
 	}
 	if isText {
 		it, _ := t.w.Tracked(t.st.User)
@@ -1039,6 +1055,18 @@ func (t *Translator) userChunk(dst []universal.Event, in *input, u jsonscan.Valu
 		dst, _ = t.w.AddPart(dst, t.st.User, p)
 	}
 	return dst
+}
+
+// otherUserMessage tells that a user_message_chunk of messageId mid is
+// not of the user message being streamed: both have a messageId, and
+// they differ. The schema's ContentChunk.messageId: "All chunks
+// belonging to the same message share the same messageId. A change in
+// messageId indicates a new message has started." (Mistral Vibe replays
+// each history entry's chunks under the entry's id; two prompts the
+// agent never answered come back to back.)
+func (t *Translator) otherUserMessage(mid string) bool {
+	return mid != "" && t.st.UserID != "" && mid != t.st.UserID &&
+		t.st.User != "" && t.w.IsOpen(t.st.User)
 }
 
 // closeUser completes the user message being streamed (an echo, live,

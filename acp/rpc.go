@@ -108,7 +108,7 @@ func (t *Translator) hostRequest(dst []universal.Event, in *input, method, id st
 			t.w.SetNativeSessionID(sid)
 			t.ownSession(sid)
 		}
-		if method == mLoad {
+		if method == mLoad || method == mResume && t.resumeReplays(params) {
 			t.st.Loading = true
 		}
 	case mSetMode:
@@ -202,11 +202,24 @@ func (t *Translator) response(dst []universal.Event, in *input, id string) []uni
 	switch r.Method {
 	case mInitialize:
 		t.initialized(result)
-	case mNew, mResume, mFork:
+	case mNew, mFork:
 		t.sessionResult(result)
 		if sid := result.Get("sessionId").Str; sid != "" {
 			t.w.SetNativeSessionID(sid)
 			t.ownSession(sid)
+		}
+	case mResume:
+		t.sessionResult(result)
+		if sid := result.Get("sessionId").Str; sid != "" {
+			t.w.SetNativeSessionID(sid)
+			t.ownSession(sid)
+		}
+		if t.st.Loading {
+			// ACP v2's resume replayed the history (see resumeReplays).
+			t.st.Loading = false
+			if t.st.Turn.Open && t.st.Turn.Replay {
+				dst = t.endTurn(dst, universal.TurnCompleted, nil, agent, in.raw)
+			}
 		}
 	case mLoad:
 		t.st.Loading = false
@@ -215,6 +228,9 @@ func (t *Translator) response(dst []universal.Event, in *input, id string) []uni
 			dst = t.endTurn(dst, universal.TurnCompleted, nil, agent, in.raw)
 		}
 	case mPrompt:
+		if t.promptAccepted(result) {
+			return dst
+		}
 		return t.promptResult(dst, in, result)
 	case mSetMode:
 		return t.setting(dst, in, "mode", r.Path)
@@ -260,11 +276,23 @@ func (t *Translator) guessResponse(dst []universal.Event, in *input, result, rpc
 // initialized keeps what the initialize response tells about the agent.
 func (t *Translator) initialized(result jsonscan.Value) {
 	info := result.Sub("agentInfo")
+	caps := result.Sub("agentCapabilities")
+	if !info.Exists() && !caps.Exists() {
+		// ACP v2 names them info and capabilities.
+		info, caps = result.Sub("info"), result.Sub("capabilities")
+	}
+	t.st.V2 = result.Get("protocolVersion").Int() >= 2
+	switch name := info.Sub("name").Str(); name {
+	case kimiAgent, vibeAgent:
+		t.st.Agent = name
+	default:
+		t.st.Agent = ""
+	}
 	t.meta("agent_name", info.Sub("name"))
 	t.meta("agent_title", info.Sub("title"))
 	t.meta("agent_version", info.Sub("version"))
 	t.meta("protocol_version", result.Sub("protocolVersion"))
-	t.meta("agent_capabilities", result.Sub("agentCapabilities"))
+	t.meta("agent_capabilities", caps)
 	if a := result.Sub("authMethods"); a.IsArray() && a.Len() > 0 {
 		t.meta("auth_methods", a)
 	}

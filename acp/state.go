@@ -71,6 +71,14 @@ type state struct {
 	AgentTerminals map[string]*agentTerminal `json:"agent_terminals,omitempty"`
 	// User is the open user message item being streamed by chunks.
 	User string `json:"user,omitempty"`
+	// V2: the agent speaks ACP v2 (initialize's protocolVersion 2): a
+	// prompt's response accepts it, state_update idle ends its turn.
+	V2 bool `json:"v2,omitempty"`
+	// Agent is the agent's name (initialize's agentInfo.name), for the
+	// agents whose dialect differs (kimiAgent, vibeAgent).
+	Agent string `json:"agent,omitempty"`
+	// UserID is the messageId of User's chunks ("" when they had none).
+	UserID string `json:"user_id,omitempty"`
 	// Seq numbers permission and question ids.
 	Seq int `json:"seq,omitempty"`
 	// Compactions are the context compactions (compaction_update,
@@ -189,6 +197,13 @@ type tool struct {
 	Content string `json:"content,omitempty"`
 	// RawOutput is the latest rawOutput (JSON text).
 	RawOutput string `json:"raw_output,omitempty"`
+	// Later: a replayed call whose result an update is to bring (see
+	// resultLater).
+	Later bool `json:"later,omitempty"`
+	// KimiArgs: the call streamed its arguments as content (Kimi Code
+	// CLI, see kimiArguments); KimiNamed: its name is its title's start.
+	KimiArgs  bool `json:"kimi_args,omitempty"`
+	KimiNamed bool `json:"kimi_named,omitempty"`
 	// Terminal is the output the client reported for the call's terminal,
 	// ExitCode its exit code when known.
 	Terminal string `json:"terminal,omitempty"`

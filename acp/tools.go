@@ -181,6 +181,11 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 	}
 	if input.Type() != gjson.Null { // absent values too
 		tl.Input = input.OwnJSON(t.w.Copy)
+		if input.Type() == gjson.String {
+			if o := encodedObject(input.Str()); o != "" {
+				tl.Input = t.copy(o)
+			}
+		}
 	}
 	if locations.IsArray() || full {
 		tl.Locations = nil
@@ -200,6 +205,8 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 		}
 	}
 	switch {
+	case t.kimiArguments(tl, content):
+		// Kimi Code CLI's arguments as the model writes them.
 	case content.IsArray():
 		tl.Content = content.OwnJSON(t.w.Copy)
 	case full:
@@ -240,6 +247,9 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 	kind, ok := toolKinds[tl.Kind]
 	if !ok {
 		kind = universal.ToolOther
+	}
+	if k, ok := kimiKind(tl); ok && tl.Kind == "" {
+		kind = k
 	}
 	if taskTools[tl.Name] || delegates(tl.Input) || gooseDelegate(tl.Name, u) {
 		kind = universal.ToolTask
@@ -417,6 +427,12 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 		return t.streamOutput(dst, tl, t.content(tl, u), in.raw)
 	case "completed", "failed":
 		dst = t.completeCall(dst, tl, in.raw)
+		if full && t.st.Turn.Replay && tl.Result == "" && noResult(tl) {
+			// A replayed call's final status without its result, which
+			// an update brings (see resultLater).
+			tl.Later = true
+			return dst
+		}
 		return t.completeResult(dst, tl, t.content(tl, u), in.raw)
 	}
 	return dst
@@ -846,6 +862,9 @@ func splitLines(s string) []string {
 // permission.requested with the options.
 func (t *Translator) permissionRequest(dst []universal.Event, in *input, id string, params jsonscan.Value) []universal.Event {
 	tc := params.Sub("toolCall")
+	if !tc.IsObject() {
+		tc = permissionSubject(params)
+	}
 	if !tc.IsObject() || tc.Get("toolCallId").Type != gjson.String {
 		t.remember(in.dir, id, request{Method: mRequestPermission})
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: permission request without a toolCall", errBadParams), in.raw)
@@ -873,6 +892,10 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 	// The request's own _meta: claude-agent-acp puts why Claude Code
 	// asks there (_meta.permission {title, description: "Reason: …"}).
 	params.Sub("_meta").AddTo(&md, "_meta")
+	// ACP v2's prompt title and description, and its subject.
+	params.Sub("title").AddTo(&md, "title")
+	params.Sub("description").AddTo(&md, "description")
+	params.Sub("subject").AddTo(&md, "subject")
 	return t.w.RequestPermission(dst, universal.Permission{
 		PermissionID: r.ID,
 		Action:       action,

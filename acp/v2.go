@@ -1,0 +1,131 @@
+package acp
+
+import (
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// ACP v2 (agentclientprotocol/agent-client-protocol schema/v2, protocol
+// version 2; @agentclientprotocol/claude-agent-acp speaks it, its own
+// acp-scenarios snapshots show): the initialize response names the agent
+// info and its capabilities capabilities; session/prompt's response only
+// accepts the prompt ({messageId}: "This response does not indicate that
+// the agent has finished processing"), and the turn's end is a
+// session/update state_update {state: "idle", stopReason, usage} ("running"
+// and "requires_action" while it works or waits); the user's message is a
+// user_message upsert {messageId, content: [ContentBlock]}. Read here so
+// far: those, the history session/resume replays (resumeReplays), and
+// agent_message and agent_thought upserts (agentMessage), and the
+// permission request's subject (permissionSubject), and
+// tool_call_content_chunk (toolContentChunk). Not yet: plan_update.
+
+// promptAccepted reports whether a session/prompt response only accepts
+// the prompt (ACP v2): it has no stopReason, and the agent speaks v2 or
+// the response names the prompt's messageId.
+func (t *Translator) promptAccepted(result jsonscan.Value) bool {
+	if result.Sub("stopReason").Exists() {
+		return false
+	}
+	return t.st.V2 || result.Sub("messageId").Exists()
+}
+
+// stateUpdate translates state_update (ACP v2): idle ends the session's
+// live turn as a prompt's response would (stopReason, usage, _meta.quota
+// read the same). Running and requires_action, and a sub-agent's or a
+// replayed session's states, carry nothing for the transcript.
+func (t *Translator) stateUpdate(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
+	if t.sub != nil || u.Sub("state").Str() != "idle" || !t.st.Turn.Open || t.st.Turn.Replay {
+		return dst
+	}
+	return t.promptResult(dst, in, u)
+}
+
+// userMessage translates user_message (ACP v2): the user's message, its
+// content blocks read as user_message_chunk's are (an echo of the prompt
+// the host's request showed is dropped).
+func (t *Translator) userMessage(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
+	c := u.Sub("content")
+	if !c.IsArray() {
+		return dst
+	}
+	c.Each(func(_ gjson.Result, b jsonscan.Value) bool {
+		dst = t.userContent(dst, in, u, b)
+		return true
+	})
+	return dst
+}
+
+// resumeReplays reports whether a session/resume request has the agent
+// replay the session's history before its response, as session/load does:
+// in ACP v2 (which has no session/load), resume "optionally replays prior
+// conversation history according to replayFrom"; the history it replays
+// is read as a load's. A v1 resume replays nothing.
+func (t *Translator) resumeReplays(params jsonscan.Value) bool {
+	return t.st.V2 || params.Sub("replayFrom").Exists()
+}
+
+// agentMessage translates agent_message and agent_thought (ACP v2): an
+// upsert of the message messageId names, whose content replaces what the
+// message has. claude-agent-acp opens each message so, with no content,
+// and streams it in chunks of that messageId: an upsert without content
+// adds nothing (the chunks that follow start the message); its blocks
+// are read as chunks of the message (the content of a new message; an
+// upsert that replaces a message's streamed content adds to it).
+func (t *Translator) agentMessage(dst []universal.Event, in *input, u jsonscan.Value, thought bool) []universal.Event {
+	c := u.Sub("content")
+	if !c.IsArray() || c.Len() == 0 {
+		return dst
+	}
+	ch := chunk{messageID: u.Sub("messageId").Str(), meta: u.Sub("_meta").Exists()}
+	c.Each(func(_ gjson.Result, b jsonscan.Value) bool {
+		ch.content = b
+		dst = t.agentChunk(dst, in, u, ch, thought)
+		return true
+	})
+	return dst
+}
+
+// permissionSubject returns the call an ACP v2 permission request is for:
+// its subject {type: "tool_call", toolCall} (v1 gives toolCall at the top
+// of the request), or {type: "command", command, cwd, toolCallId} of a
+// known call, as a ToolCallUpdate naming that call. A request with
+// another subject, or none, names no call (an absent Value).
+func permissionSubject(params jsonscan.Value) jsonscan.Value {
+	s := params.Sub("subject")
+	switch s.Sub("type").Str() {
+	case "tool_call":
+		return s.Sub("toolCall")
+	case "command":
+		if id := s.Sub("toolCallId"); id.Type() == gjson.String {
+			var o jsonw.Object
+			o.String("toolCallId", id.Str())
+			return jsonscan.Wrap(gjson.Parse(string(o.Bytes())))
+		}
+	}
+	return jsonscan.Value{}
+}
+
+// toolContentChunk translates tool_call_content_chunk (ACP v2): one
+// ToolCallContent item appended to the call's content ("Tool-call content
+// chunks append one ToolCallContent item to the current content"), whose
+// output streams while the call runs. A chunk of a call not known, or
+// ended, or without an item, adds nothing.
+func (t *Translator) toolContentChunk(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
+	tl := t.st.Tools[u.Get("toolCallId").String()]
+	c := u.Sub("content")
+	if tl == nil || tl.Done || !c.IsObject() {
+		return dst
+	}
+	item := c.Compacted()
+	if tl.Content == "" || tl.Content == "[]" {
+		tl.Content = "[" + item + "]"
+	} else {
+		tl.Content = tl.Content[:len(tl.Content)-1] + "," + item + "]"
+	}
+	if tl.Status == "in_progress" && tl.Result != "" {
+		dst = t.streamOutput(dst, tl, jsonscan.Wrap(gjson.Parse(tl.Content)), in.raw)
+	}
+	return dst
+}
