@@ -100,8 +100,9 @@
 // {type: tool_call, toolCall} (or {type: command, toolCallId}), its title,
 // description and subject kept in the permission's metadata; a
 // tool_call_content_chunk appends its item to the call's content (its
-// output streams while the call runs). v2's plan_update is read as the
-// unstable one (below).
+// output streams while the call runs, each chunk's text a delta; one of a
+// call not known or already ended is agent.unparsed). v2's plan_update is
+// read as the unstable one (below).
 //
 // Messages: ACP chunks carry no message id (messageId, newer, is used when
 // present: a change starts a new message once another item started since

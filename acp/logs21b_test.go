@@ -477,8 +477,8 @@ func TestACPv2PermissionSubject(t *testing.T) {
 // (schema/v2 at b7f0005: "Tool-call content chunks append one
 // ToolCallContent item to the current content"). It was agent.unparsed
 // and the output it carried lost; the items are the call's content, their
-// text its output, streamed while it runs. A chunk of an unknown call adds
-// nothing. Lines in the schema's shapes.
+// text its output, streamed while it runs. A chunk of an unknown call is
+// unparsed (it has no call to go to). Lines in the schema's shapes.
 func TestACPv2ToolContentChunk(t *testing.T) {
 	u := func(s string) string {
 		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + s + `}}` + "\n"
@@ -492,8 +492,19 @@ func TestACPv2ToolContentChunk(t *testing.T) {
 		u(`{"sessionUpdate":"tool_call_content_chunk","toolCallId":"nobody","content":{"type":"content","content":{"type":"text","text":"x"}}}`)+
 		u(`{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed"}`)+
 		u(`{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}`))
-	if u := unparsed(evs); len(u) != 0 {
-		t.Fatalf("agent.unparsed %q", u)
+	if u := unparsed(evs); len(u) != 1 || !strings.Contains(u[0], `"nobody"`) {
+		t.Fatalf("agent.unparsed %q, want the chunk of the unknown call", u)
+	}
+	// The output streamed as it came: a delta per chunk, the second
+	// after a newline.
+	var deltas []string
+	for _, ev := range golden.OfType(evs, universal.TypeItemDelta) {
+		if d := ev.Data.(*universal.ItemDelta); d.PartType == universal.PartToolResult {
+			deltas = append(deltas, d.Delta)
+		}
+	}
+	if !slices.Equal(deltas, []string{"line 1", "\nline 2"}) {
+		t.Errorf("output deltas %q, want each chunk's text", deltas)
 	}
 	var out []string
 	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {

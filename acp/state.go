@@ -193,8 +193,12 @@ type tool struct {
 	Input     string   `json:"input,omitempty"`
 	Locations []string `json:"locations,omitempty"`
 	Status    string   `json:"status,omitempty"`
-	// Content is the latest content collection (JSON text).
-	Content string `json:"content,omitempty"`
+	// Content is the latest content collection (JSON text), but for the
+	// items ACP v2's content chunks appended to it since, in Chunks (each
+	// item's JSON text): they are joined into Content when it is read
+	// (settle), not at each chunk, which would copy all of it again.
+	Content string   `json:"content,omitempty"`
+	Chunks  []string `json:"chunks,omitempty"`
 	// RawOutput is the latest rawOutput (JSON text).
 	RawOutput string `json:"raw_output,omitempty"`
 	// Later: a replayed call whose result an update is to bring (see
@@ -344,10 +348,18 @@ func (s *state) validate(w *universal.Stream) error {
 		if it, ok := w.Tracked(tl.Result); ok && (len(it.Content) == 0 || it.Content[0].Type != universal.PartToolResult) {
 			return fmt.Errorf("tool result %q has no output part", tl.Result)
 		}
-		for _, j := range []string{tl.Input, tl.Content, tl.Meta} {
+		for _, j := range append([]string{tl.Input, tl.Content, tl.Meta}, tl.Chunks...) {
 			if j != "" && !gjson.Valid(j) {
 				return fmt.Errorf("tool call %q holds invalid JSON", id)
 			}
+		}
+		for _, c := range tl.Chunks {
+			if !gjson.Parse(c).IsObject() {
+				return fmt.Errorf("tool call %q holds a content chunk that is not an object", id)
+			}
+		}
+		if len(tl.Chunks) > 0 && tl.Content != "" && !gjson.Parse(tl.Content).IsArray() {
+			return fmt.Errorf("tool call %q holds content chunks after content that is not a list", id)
 		}
 		// The raw output is written to the metadata as it is kept: in
 		// the form jsonw writes (OwnJSON keeps it so).

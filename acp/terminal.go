@@ -105,6 +105,7 @@ func (t *Translator) terminalUpdate(dst []universal.Event, in *input, u jsonscan
 		t.applyTerminal(tl, &term)
 	}
 	if tl.Result != "" {
+		tl.settle()
 		return t.streamOutput(dst, tl, jsonscan.Wrap(gjson.Parse(tl.Content)), in.raw)
 	}
 	return dst
@@ -210,7 +211,7 @@ func (t *Translator) terminalCall(tid string) *tool {
 	for _, id := range t.st.Order {
 		tl := t.st.Tools[id]
 		if tl == nil || tl.Done || tl.UKind != universal.ToolExecute || tl.Status != "in_progress" ||
-			len(terminalIDs(tl.Content)) > 0 || t.bound(tl.ID) {
+			len(terminalIDs(tl.settled())) > 0 || t.bound(tl.ID) {
 			continue
 		}
 		if found != nil {
@@ -262,7 +263,7 @@ func terminalIDs(content string) []string {
 // claimTerminals binds the terminals a call's content shows to it, and
 // gives it what the updates told of them before.
 func (t *Translator) claimTerminals(tl *tool) {
-	for _, tid := range terminalIDs(tl.Content) {
+	for _, tid := range terminalIDs(tl.settled()) {
 		if _, ok := t.st.Terminals[tid]; !ok {
 			t.bindTerminal(tid, tl.ID)
 		}

@@ -208,9 +208,9 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 	case t.kimiArguments(tl, content):
 		// Kimi Code CLI's arguments as the model writes them.
 	case content.IsArray():
-		tl.Content = content.OwnJSON(t.w.Copy)
+		tl.Content, tl.Chunks = content.OwnJSON(t.w.Copy), nil
 	case full:
-		tl.Content = ""
+		tl.Content, tl.Chunks = "", nil
 	}
 	if output.Type() != gjson.Null {
 		tl.RawOutput = output.OwnJSON(t.w.Copy)
@@ -474,6 +474,7 @@ func (t *Translator) mcpStartupNotice(dst []universal.Event, in *input, u jsonsc
 // when it has one, rather than the kept copy scanned again (tool output
 // and file contents are large).
 func (t *Translator) content(tl *tool, u jsonscan.Value) jsonscan.Value {
+	tl.settle()
 	if c := u.Sub("content"); c.IsArray() {
 		return t.kept(c, tl.Content)
 	}
@@ -734,7 +735,7 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 		// (see validate): compact already, not scanned again.
 		md.RawClean("raw_output", tl.RawOutput)
 	}
-	if tl.Content == "" && tl.RawOutput == "" && !tl.HasTerminal {
+	if tl.settle(); tl.Content == "" && tl.RawOutput == "" && !tl.HasTerminal {
 		// ACP carries no output for the call: say so.
 		md.Bool("no_output", true)
 	}
@@ -1170,6 +1171,7 @@ func (t *Translator) terminalResult(dst []universal.Event, in *input, r request,
 		tl.Signal = t.copy(s.Str)
 	}
 	if tl.Result != "" {
+		tl.settle()
 		return t.streamOutput(dst, tl, jsonscan.Wrap(gjson.Parse(tl.Content)), in.raw)
 	}
 	return dst

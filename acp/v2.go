@@ -1,6 +1,8 @@
 package acp
 
 import (
+	"fmt"
+
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
@@ -110,22 +112,75 @@ func permissionSubject(params jsonscan.Value) jsonscan.Value {
 // toolContentChunk translates tool_call_content_chunk (ACP v2): one
 // ToolCallContent item appended to the call's content ("Tool-call content
 // chunks append one ToolCallContent item to the current content"), whose
-// output streams while the call runs. A chunk of a call not known, or
-// ended, or without an item, adds nothing.
+// output streams while the call runs. The item is kept apart (Chunks)
+// until the content is read whole, and its text alone is streamed: a
+// call whose output comes in many chunks costs the size of each chunk,
+// not of all the output again. A chunk of a call not known or ended, or
+// without an item, is unparsed: there is no call to add it to.
 func (t *Translator) toolContentChunk(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
-	tl := t.st.Tools[u.Get("toolCallId").String()]
+	id := u.Get("toolCallId").String()
+	tl := t.st.Tools[id]
 	c := u.Sub("content")
-	if tl == nil || tl.Done || !c.IsObject() {
+	switch {
+	case !c.IsObject():
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: tool_call_content_chunk without a content item", errBadParams), in.raw)
+	case tl == nil:
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("tool_call_content_chunk of call %q, which is not known", id), in.raw)
+	case tl.Done:
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("tool_call_content_chunk of call %q after its final status", id), in.raw)
+	}
+	item := c.OwnJSON(t.w.Copy)
+	tl.Chunks = append(tl.Chunks, item)
+	if tl.Status != "in_progress" || tl.Result == "" {
 		return dst
 	}
-	item := c.Compacted()
-	if tl.Content == "" || tl.Content == "[]" {
-		tl.Content = "[" + item + "]"
-	} else {
-		tl.Content = tl.Content[:len(tl.Content)-1] + "," + item + "]"
+	if tl.HasTerminal || c.Sub("type").Str() == "terminal" {
+		// A terminal's output is the client's, read with the rest.
+		tl.settle()
+		return t.streamOutput(dst, tl, jsonscan.Wrap(gjson.Parse(tl.Content)), in.raw)
 	}
-	if tl.Status == "in_progress" && tl.Result != "" {
-		dst = t.streamOutput(dst, tl, jsonscan.Wrap(gjson.Parse(tl.Content)), in.raw)
+	if tl.Diverged || !t.w.IsOpen(tl.Result) {
+		return dst
 	}
-	return dst
+	piece := t.output(tl, jsonscan.Wrap(gjson.Parse("["+item+"]")))
+	if piece == "" {
+		return dst
+	}
+	if t.w.StreamedText(tl.Result, 0) != "" {
+		// Pieces of output are joined by newlines (see output).
+		piece = "\n" + piece
+	}
+	tl.streamed = 0
+	return t.w.Delta(dst, tl.Result, 0, universal.PartToolResult, piece, agent, in.raw)
+}
+
+// settle joins the content items ACP v2's chunks added (Chunks) into
+// Content, once.
+func (tl *tool) settle() {
+	if len(tl.Chunks) == 0 {
+		return
+	}
+	n := len(tl.Content) + len(tl.Chunks) + 2
+	for _, c := range tl.Chunks {
+		n += len(c)
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '[')
+	if len(tl.Content) > 2 {
+		b = append(b, tl.Content[1:len(tl.Content)-1]...)
+		b = append(b, ',')
+	}
+	for i, c := range tl.Chunks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, c...)
+	}
+	tl.Content, tl.Chunks = string(append(b, ']')), nil
+}
+
+// settled is the call's content collection, its chunks joined (settle).
+func (tl *tool) settled() string {
+	tl.settle()
+	return tl.Content
 }

@@ -44,7 +44,7 @@ func encodedObject(s string) string {
 // noResult reports whether a call has nothing of a result: no content,
 // no rawOutput, no terminal output.
 func noResult(tl *tool) bool {
-	return (tl.Content == "" || tl.Content == "[]") && tl.RawOutput == "" && !tl.HasTerminal
+	return len(tl.Chunks) == 0 && (tl.Content == "" || tl.Content == "[]") && tl.RawOutput == "" && !tl.HasTerminal
 }
 
 // resultLater completes, as the turn ends, the results of the replayed
@@ -59,7 +59,7 @@ func noResult(tl *tool) bool {
 func (t *Translator) resultLater(dst []universal.Event, raw []byte) []universal.Event {
 	for _, id := range t.st.Order {
 		if tl := t.st.Tools[id]; tl != nil && tl.Later && !tl.Done {
-			dst = t.completeResult(dst, tl, jsonscan.Wrap(gjson.Parse(tl.Content)), raw)
+			dst = t.completeResult(dst, tl, jsonscan.Wrap(gjson.Parse(tl.settled())), raw)
 		}
 	}
 	return dst
