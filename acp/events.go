@@ -1044,12 +1044,13 @@ func (t *Translator) userContent(dst []universal.Event, in *input, u, c jsonscan
 		dst = t.w.StartItem(dst, universal.Item{ItemID: t.st.User, NativeItemID: t.st.UserID, Kind: universal.KindMessage, Role: universal.RoleUser}, agent, in.raw)
 	}
 	if isText {
+		// Each chunk is a content block of the user's message, its own
+		// part as each block of a live prompt is: the agents send the
+		// message a block at a time, never a block in pieces (Kimi Code
+		// CLI replays a prompt's parts one chunk each, session.py
+		// _send_user_input).
 		it, _ := t.w.Tracked(t.st.User)
-		i := len(it.Content) - 1
-		if i < 0 || it.Content[i].Type != universal.PartText {
-			i = len(it.Content)
-		}
-		return t.w.Delta(dst, t.st.User, i, universal.PartText, text, agent, in.raw)
+		return t.w.Delta(dst, t.st.User, len(it.Content), universal.PartText, text, agent, in.raw)
 	}
 	for _, p := range t.blocks(nil, c) {
 		dst, _ = t.w.AddPart(dst, t.st.User, p)
