@@ -98,7 +98,10 @@
 // session/resume replays the history before its response, read as a
 // load's; a session/request_permission names its call in subject
 // {type: tool_call, toolCall} (or {type: command, toolCallId}), its title,
-// description and subject kept in the permission's metadata; a
+// description and subject kept in the permission's metadata; one with no
+// subject, a command without toolCallId or a subject of another type
+// (custom or future ones) names no call: a permission under no call, its
+// action the title (else the command); a
 // tool_call_content_chunk appends its item to the call's content (its
 // output streams while the call runs). v2's plan_update is read as the
 // unstable one (below).

@@ -866,6 +866,9 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 		tc = permissionSubject(params)
 	}
 	if !tc.IsObject() || tc.Get("toolCallId").Type != gjson.String {
+		if t.st.V2 || params.Sub("title").Type() == gjson.String {
+			return t.subjectPermission(dst, in, id, params)
+		}
 		t.remember(in.dir, id, request{Method: mRequestPermission})
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: permission request without a toolCall", errBadParams), in.raw)
 	}
@@ -903,6 +906,37 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 		ItemID:       tl.Call,
 		CallID:       tl.ID,
 	}, agent, in.raw)
+}
+
+// subjectPermission translates an ACP v2 session/request_permission that
+// names no call: its subject is optional ("Omitted or null both mean no
+// structured subject was provided"), a command's toolCallId too ("The
+// associated tool call, when known"), and other subject types are custom
+// or future ones a client shows as a generic prompt (schema/v2
+// RequestPermissionSubject). It is permission.requested under no call,
+// its action the request's title (required), else the command; title,
+// description, subject, options and request id in its metadata.
+func (t *Translator) subjectPermission(dst []universal.Event, in *input, id string, params jsonscan.Value) []universal.Event {
+	t.st.Seq++
+	r := request{Method: mRequestPermission, ID: fmt.Sprintf("perm_%d", t.st.Seq)}
+	options := params.Sub("options")
+	options.Each(func(_ gjson.Result, o jsonscan.Value) bool {
+		r.Options = append(r.Options, option{ID: t.copy(o.Get("optionId").String()), Kind: t.copy(o.Get("kind").Str), Name: t.copy(o.Get("name").Str)})
+		return true
+	})
+	r.Action = t.copy(params.Sub("title").Str())
+	if r.Action == "" {
+		r.Action = t.copy(params.Sub("subject").Sub("command").Str())
+	}
+	t.remember(in.dir, id, r)
+	var md jsonw.Object
+	options.AddTo(&md, "options")
+	md.String("request_id", id)
+	params.Sub("_meta").AddTo(&md, "_meta")
+	params.Sub("title").AddTo(&md, "title")
+	params.Sub("description").AddTo(&md, "description")
+	params.Sub("subject").AddTo(&md, "subject")
+	return t.w.RequestPermission(dst, universal.Permission{PermissionID: r.ID, Action: r.Action, Metadata: md.Bytes()}, agent, in.raw)
 }
 
 // subScopes returns the keys of the scopes of the sub-agents the call id

@@ -91,7 +91,8 @@ func (t *Translator) agentMessage(dst []universal.Event, in *input, u jsonscan.V
 // its subject {type: "tool_call", toolCall} (v1 gives toolCall at the top
 // of the request), or {type: "command", command, cwd, toolCallId} of a
 // known call, as a ToolCallUpdate naming that call. A request with
-// another subject, or none, names no call (an absent Value).
+// another subject, or none, names no call (an absent Value): it is
+// subjectPermission's.
 func permissionSubject(params jsonscan.Value) jsonscan.Value {
 	s := params.Sub("subject")
 	switch s.Sub("type").Str() {
