@@ -94,7 +94,9 @@
 // response would (running and requires_action carry nothing); a
 // user_message {messageId, content} is the user's message, its blocks
 // read as user_message_chunk's; agent_message and agent_thought upserts
-// add their content blocks as chunks of that messageId (none: nothing);
+// add their content blocks as chunks of that messageId (none: nothing),
+// and one of the message being streamed replaces its content so far (the
+// parts it had complete empty, rewritten; later chunks append);
 // session/resume replays the history before its response, read as a
 // load's; a session/request_permission names its call in subject
 // {type: tool_call, toolCall} (or {type: command, toolCallId}), its title,

@@ -918,7 +918,7 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 	}
 	t.scan.Mark(&t.delta, textV)
 	i := len(sc.Parts) - 1
-	if i < 0 || sc.Parts[i] != typ {
+	if i < sc.Replaced || sc.Parts[i] != typ {
 		sc.Parts = append(sc.Parts, typ)
 		i = len(sc.Parts) - 1
 	}
@@ -935,12 +935,13 @@ type chunk struct {
 // newMessage completes the scope's open message and starts another.
 func (t *Translator) newMessage(dst []universal.Event, sc *scope, nativeID string, raw []byte) []universal.Event {
 	if sc.Open && t.w.IsOpen(sc.Msg) {
-		dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, agent, raw)
+		dst = t.closeMsg(dst, sc, agent, raw)
 	}
 	sc.Msg = t.w.NewItemID()
 	sc.Open = true
 	sc.Results = false
 	sc.Parts = nil
+	sc.Replaced = 0
 	sc.NativeID = t.copy(nativeID)
 	sc.Items = t.w.Stamper().State().Items
 	return t.w.StartItem(dst, universal.Item{
@@ -950,6 +951,30 @@ func (t *Translator) newMessage(dst []universal.Event, sc *scope, nativeID strin
 		Kind:         universal.KindMessage,
 		Role:         universal.RoleAssistant,
 	}, agent, raw)
+}
+
+// closeMsg completes the scope's message item: with the parts an ACP v2
+// upsert replaced (sc.Replaced) emptied, the final content consumers
+// take in place of what streamed there (universal.Part.Rewritten), and
+// the parts after them as they streamed.
+func (t *Translator) closeMsg(dst []universal.Event, sc *scope, src universal.Source, raw []byte) []universal.Event {
+	if sc.Replaced == 0 {
+		return t.w.Close(dst, sc.Msg, universal.StatusCompleted, src, raw)
+	}
+	it, ok := t.w.Tracked(sc.Msg)
+	if !ok {
+		return dst
+	}
+	for i := 0; i < sc.Replaced && i < len(it.Content); i++ {
+		typ := it.Content[i].Type
+		if typ != universal.PartReasoning {
+			typ = universal.PartText
+		}
+		it.Content[i] = universal.Part{Type: typ}
+	}
+	sc.Replaced = 0
+	it.Status = universal.StatusCompleted
+	return t.w.Complete(dst, it, src, raw)
 }
 
 // closeMessages completes the open message of every scope.
@@ -967,7 +992,7 @@ func (t *Translator) closeMessages(dst []universal.Event, raw []byte) []universa
 		}
 		sc.User = ""
 		if sc.Open && t.w.IsOpen(sc.Msg) {
-			dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, srcOf(raw), raw)
+			dst = t.closeMsg(dst, sc, srcOf(raw), raw)
 		}
 		sc.Open = false
 	}
@@ -1107,7 +1132,7 @@ func (t *Translator) subUserChunk(dst []universal.Event, in *input, c jsonscan.V
 	t.st.Turn.Answered = true
 	_, sc := t.scope(t.sub)
 	if sc.Open && t.w.IsOpen(sc.Msg) {
-		dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, agent, in.raw)
+		dst = t.closeMsg(dst, sc, agent, in.raw)
 		sc.Open = false
 	}
 	if sc.User == "" || !t.w.IsOpen(sc.User) {

@@ -130,3 +130,45 @@ func TestACPv2PermissionNoCall(t *testing.T) {
 		t.Errorf("subjects %q in the metadata", subj)
 	}
 }
+
+// TestACPv2MessageReplaced: an ACP v2 agent_message (or agent_thought)
+// upsert whose content is an array replaces the message's content "including
+// content from earlier chunks"; "Later chunks with the same messageId
+// append to the current content" (schema/v2 AgentMessage, AgentThought at
+// b7f0005). The upsert's blocks were appended to what had streamed; the
+// completed message has the replacement and what came after, the parts it
+// replaced emptied (rewritten).
+// Lines in the schema's shapes.
+func TestACPv2MessageReplaced(t *testing.T) {
+	u := func(s string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + s + `}}` + "\n"
+	}
+	evs := translateChecked(t, `{"jsonrpc":"2.0","id":0,"result":{"capabilities":{},"info":{"name":"some-agent","version":"1"},"protocolVersion":2}}`+"\n"+
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`+"\n"+
+		u(`{"sessionUpdate":"user_message","messageId":"m1","content":[{"type":"text","text":"hi"}]}`)+
+		u(`{"sessionUpdate":"agent_message","messageId":"a1"}`)+
+		u(`{"sessionUpdate":"agent_message_chunk","messageId":"a1","content":{"type":"text","text":"Helo wor"}}`)+
+		u(`{"sessionUpdate":"agent_message","messageId":"a1","content":[{"type":"text","text":"Hello, wor"}]}`)+
+		u(`{"sessionUpdate":"agent_message_chunk","messageId":"a1","content":{"type":"text","text":"ld."}}`)+
+		u(`{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}`))
+	if u := unparsed(evs); len(u) != 0 {
+		t.Fatalf("agent.unparsed %q", u)
+	}
+	var got []string
+	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+		it := ev.Data.(*universal.ItemSnapshot).Item
+		if it.Kind != universal.KindMessage || it.Role != universal.RoleAssistant {
+			continue
+		}
+		s := it.NativeItemID + ":"
+		for _, p := range it.Content {
+			if p.Text != "" {
+				s += p.Text
+			}
+		}
+		got = append(got, s)
+	}
+	if want := []string{"a1:Hello, world."}; !slices.Equal(got, want) {
+		t.Errorf("assistant messages %q, want %q", got, want)
+	}
+}

@@ -168,6 +168,10 @@ type scope struct {
 	Items int64 `json:"items,omitempty"`
 	// Parts are the types of Msg's parts so far.
 	Parts []universal.PartType `json:"parts,omitempty"`
+	// Replaced is how many of Msg's first parts an ACP v2 agent_message
+	// or agent_thought upsert replaced: they stream no more and complete
+	// empty (closeMsg).
+	Replaced int `json:"replaced,omitempty"`
 	// Results: a call of Msg got its result; the next call is another
 	// response's.
 	Results bool `json:"results,omitempty"`
@@ -291,6 +295,9 @@ func (s *state) validate(w *universal.Stream) error {
 		}
 		if err := open("response message", sc.Msg, universal.KindMessage, universal.RoleAssistant); err != nil {
 			return err
+		}
+		if sc.Replaced < 0 || sc.Replaced > len(sc.Parts) {
+			return fmt.Errorf("message %q: %d parts replaced of %d", sc.Msg, sc.Replaced, len(sc.Parts))
 		}
 		if !sc.Open {
 			continue

@@ -95,7 +95,7 @@ func (t *Translator) lookupTool(dst []universal.Event, in *input, u jsonscan.Val
 	key, sc := t.scopeFor(u)
 	if sc.Open && t.w.IsOpen(sc.Msg) {
 		// The response's text is complete when it calls a tool.
-		dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, agent, in.raw)
+		dst = t.closeMsg(dst, sc, agent, in.raw)
 		sc.Open = false
 	}
 	if sc.Msg == "" || sc.Results || !t.w.Known(sc.Msg) {
@@ -687,7 +687,7 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 	for _, key := range t.subScopes(tl.ID) {
 		if sc := t.st.Scopes[key]; sc != nil && sc.Open {
 			if t.w.IsOpen(sc.Msg) {
-				dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, srcOf(raw), raw)
+				dst = t.closeMsg(dst, sc, srcOf(raw), raw)
 			}
 			sc.Open = false
 		}
