@@ -1065,6 +1065,7 @@ func (t *Translator) userContent(dst []universal.Event, in *input, u, c jsonscan
 	if t.st.User == "" || !t.w.IsOpen(t.st.User) {
 		t.st.User = t.w.NewItemID()
 		t.st.UserID = t.copy(mid)
+		t.st.UserParts = 0
 		tr.Prompted = true
 		dst = t.w.StartItem(dst, universal.Item{ItemID: t.st.User, NativeItemID: t.st.UserID, Kind: universal.KindMessage, Role: universal.RoleUser}, agent, in.raw)
 	}
@@ -1074,11 +1075,16 @@ func (t *Translator) userContent(dst []universal.Event, in *input, u, c jsonscan
 		// message a block at a time, never a block in pieces (Kimi Code
 		// CLI replays a prompt's parts one chunk each, session.py
 		// _send_user_input).
-		it, _ := t.w.Tracked(t.st.User)
-		return t.w.Delta(dst, t.st.User, len(it.Content), universal.PartText, text, agent, in.raw)
+		// (Counted, not read from the stream's copy of the item, which
+		// costs all of its parts.)
+		t.st.UserParts++
+		return t.w.Delta(dst, t.st.User, t.st.UserParts-1, universal.PartText, text, agent, in.raw)
 	}
 	for _, p := range t.blocks(nil, c) {
-		dst, _ = t.w.AddPart(dst, t.st.User, p)
+		var i int
+		if dst, i = t.w.AddPart(dst, t.st.User, p); i >= 0 {
+			t.st.UserParts = i + 1
+		}
 	}
 	return dst
 }
