@@ -1076,7 +1076,10 @@ func (t *Translator) userContent(dst []universal.Event, in *input, u, c jsonscan
 		// CLI replays a prompt's parts one chunk each, session.py
 		// _send_user_input).
 		// (Counted, not read from the stream's copy of the item, which
-		// costs all of its parts.)
+		// costs all of its parts.) An empty text adds none.
+		if text == "" {
+			return dst
+		}
 		t.st.UserParts++
 		return t.w.Delta(dst, t.st.User, t.st.UserParts-1, universal.PartText, text, agent, in.raw)
 	}
