@@ -94,11 +94,16 @@
 // response would (running and requires_action carry nothing); a
 // user_message {messageId, content} is the user's message, its blocks
 // read as user_message_chunk's; agent_message and agent_thought upserts
-// add their content blocks as chunks of that messageId (none: nothing);
+// add their content blocks as chunks of that messageId (none: nothing),
+// and one of the message being streamed replaces its content so far (the
+// parts it had complete empty, rewritten; later chunks append);
 // session/resume replays the history before its response, read as a
 // load's; a session/request_permission names its call in subject
 // {type: tool_call, toolCall} (or {type: command, toolCallId}), its title,
-// description and subject kept in the permission's metadata; a
+// description and subject kept in the permission's metadata; one with no
+// subject, a command without toolCallId or a subject of another type
+// (custom or future ones) names no call: a permission under no call, its
+// action the title (else the command); a
 // tool_call_content_chunk appends its item to the call's content (its
 // output streams while the call runs, each chunk's text a delta; one of a
 // call not known or already ended is agent.unparsed). v2's plan_update is
@@ -389,7 +394,11 @@
 // turn ends completed at the next replayed user message or the load's
 // response. During a live turn, user_message_chunk is the
 // agent's echo of the prompt: dropped when the prompt request showed it,
-// else the turn's user message (marked as an echo).
+// else the turn's user message (marked as an echo). Each user_message_chunk
+// is one content block of the user message, its own part as each block of
+// a session/prompt is (agents send a user message a block at a time: Kimi
+// Code CLI one chunk per part of the prompt), never appended to the text
+// of the one before.
 //
 // Errors: an error response of the agent to initialize, session/new, load
 // or resume (or, on its side alone, outside a turn) is a terminal error

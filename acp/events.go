@@ -918,7 +918,7 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 	}
 	t.scan.Mark(&t.delta, textV)
 	i := len(sc.Parts) - 1
-	if i < 0 || sc.Parts[i] != typ {
+	if i < sc.Replaced || sc.Parts[i] != typ {
 		sc.Parts = append(sc.Parts, typ)
 		i = len(sc.Parts) - 1
 	}
@@ -935,12 +935,13 @@ type chunk struct {
 // newMessage completes the scope's open message and starts another.
 func (t *Translator) newMessage(dst []universal.Event, sc *scope, nativeID string, raw []byte) []universal.Event {
 	if sc.Open && t.w.IsOpen(sc.Msg) {
-		dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, agent, raw)
+		dst = t.closeMsg(dst, sc, agent, raw)
 	}
 	sc.Msg = t.w.NewItemID()
 	sc.Open = true
 	sc.Results = false
 	sc.Parts = nil
+	sc.Replaced = 0
 	sc.NativeID = t.copy(nativeID)
 	sc.Items = t.w.Stamper().State().Items
 	return t.w.StartItem(dst, universal.Item{
@@ -950,6 +951,30 @@ func (t *Translator) newMessage(dst []universal.Event, sc *scope, nativeID strin
 		Kind:         universal.KindMessage,
 		Role:         universal.RoleAssistant,
 	}, agent, raw)
+}
+
+// closeMsg completes the scope's message item: with the parts an ACP v2
+// upsert replaced (sc.Replaced) emptied, the final content consumers
+// take in place of what streamed there (universal.Part.Rewritten), and
+// the parts after them as they streamed.
+func (t *Translator) closeMsg(dst []universal.Event, sc *scope, src universal.Source, raw []byte) []universal.Event {
+	if sc.Replaced == 0 {
+		return t.w.Close(dst, sc.Msg, universal.StatusCompleted, src, raw)
+	}
+	it, ok := t.w.Tracked(sc.Msg)
+	if !ok {
+		return dst
+	}
+	for i := 0; i < sc.Replaced && i < len(it.Content); i++ {
+		typ := it.Content[i].Type
+		if typ != universal.PartReasoning {
+			typ = universal.PartText
+		}
+		it.Content[i] = universal.Part{Type: typ}
+	}
+	sc.Replaced = 0
+	it.Status = universal.StatusCompleted
+	return t.w.Complete(dst, it, src, raw)
 }
 
 // closeMessages completes the open message of every scope.
@@ -967,7 +992,7 @@ func (t *Translator) closeMessages(dst []universal.Event, raw []byte) []universa
 		}
 		sc.User = ""
 		if sc.Open && t.w.IsOpen(sc.Msg) {
-			dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, srcOf(raw), raw)
+			dst = t.closeMsg(dst, sc, srcOf(raw), raw)
 		}
 		sc.Open = false
 	}
@@ -1040,19 +1065,29 @@ func (t *Translator) userContent(dst []universal.Event, in *input, u, c jsonscan
 	if t.st.User == "" || !t.w.IsOpen(t.st.User) {
 		t.st.User = t.w.NewItemID()
 		t.st.UserID = t.copy(mid)
+		t.st.UserParts = 0
 		tr.Prompted = true
 		dst = t.w.StartItem(dst, universal.Item{ItemID: t.st.User, NativeItemID: t.st.UserID, Kind: universal.KindMessage, Role: universal.RoleUser}, agent, in.raw)
 	}
 	if isText {
-		it, _ := t.w.Tracked(t.st.User)
-		i := len(it.Content) - 1
-		if i < 0 || it.Content[i].Type != universal.PartText {
-			i = len(it.Content)
+		// Each chunk is a content block of the user's message, its own
+		// part as each block of a live prompt is: the agents send the
+		// message a block at a time, never a block in pieces (Kimi Code
+		// CLI replays a prompt's parts one chunk each, session.py
+		// _send_user_input).
+		// (Counted, not read from the stream's copy of the item, which
+		// costs all of its parts.) An empty text adds none.
+		if text == "" {
+			return dst
 		}
-		return t.w.Delta(dst, t.st.User, i, universal.PartText, text, agent, in.raw)
+		t.st.UserParts++
+		return t.w.Delta(dst, t.st.User, t.st.UserParts-1, universal.PartText, text, agent, in.raw)
 	}
 	for _, p := range t.blocks(nil, c) {
-		dst, _ = t.w.AddPart(dst, t.st.User, p)
+		var i int
+		if dst, i = t.w.AddPart(dst, t.st.User, p); i >= 0 {
+			t.st.UserParts = i + 1
+		}
 	}
 	return dst
 }
@@ -1106,7 +1141,7 @@ func (t *Translator) subUserChunk(dst []universal.Event, in *input, c jsonscan.V
 	t.st.Turn.Answered = true
 	_, sc := t.scope(t.sub)
 	if sc.Open && t.w.IsOpen(sc.Msg) {
-		dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, agent, in.raw)
+		dst = t.closeMsg(dst, sc, agent, in.raw)
 		sc.Open = false
 	}
 	if sc.User == "" || !t.w.IsOpen(sc.User) {

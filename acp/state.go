@@ -79,6 +79,8 @@ type state struct {
 	Agent string `json:"agent,omitempty"`
 	// UserID is the messageId of User's chunks ("" when they had none).
 	UserID string `json:"user_id,omitempty"`
+	// UserParts is how many parts User has (each chunk adds one).
+	UserParts int `json:"user_parts,omitempty"`
 	// Seq numbers permission and question ids.
 	Seq int `json:"seq,omitempty"`
 	// Compactions are the context compactions (compaction_update,
@@ -168,6 +170,10 @@ type scope struct {
 	Items int64 `json:"items,omitempty"`
 	// Parts are the types of Msg's parts so far.
 	Parts []universal.PartType `json:"parts,omitempty"`
+	// Replaced is how many of Msg's first parts an ACP v2 agent_message
+	// or agent_thought upsert replaced: they stream no more and complete
+	// empty (closeMsg).
+	Replaced int `json:"replaced,omitempty"`
 	// Results: a call of Msg got its result; the next call is another
 	// response's.
 	Results bool `json:"results,omitempty"`
@@ -267,6 +273,9 @@ func (s *state) validate(w *universal.Stream) error {
 	if err := open("user message", s.User, universal.KindMessage, universal.RoleUser); err != nil {
 		return err
 	}
+	if it, ok := w.Tracked(s.User); ok && len(it.Content) != s.UserParts {
+		return fmt.Errorf("user message %q has %d parts, the stream %d", s.User, s.UserParts, len(it.Content))
+	}
 	for i, f := range s.Meta {
 		if f.K == "" || !gjson.Valid(f.V) {
 			return fmt.Errorf("session metadata field %d (%q) is not valid JSON", i, f.K)
@@ -295,6 +304,9 @@ func (s *state) validate(w *universal.Stream) error {
 		}
 		if err := open("response message", sc.Msg, universal.KindMessage, universal.RoleAssistant); err != nil {
 			return err
+		}
+		if sc.Replaced < 0 || sc.Replaced > len(sc.Parts) {
+			return fmt.Errorf("message %q: %d parts replaced of %d", sc.Msg, sc.Replaced, len(sc.Parts))
 		}
 		if !sc.Open {
 			continue

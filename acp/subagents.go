@@ -87,7 +87,7 @@ func (t *Translator) subagentUpdate(dst []universal.Event, in *input, kind strin
 		// The delegation ends the text of the announcing session's
 		// response, as a call does.
 		if _, sc := t.scope(t.sub); sc.Open && t.w.IsOpen(sc.Msg) {
-			dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, agent, in.raw)
+			dst = t.closeMsg(dst, sc, agent, in.raw)
 			sc.Open = false
 		}
 	}
@@ -145,7 +145,7 @@ func (t *Translator) subagentUpdate(dst []universal.Event, in *input, kind strin
 		sa.Ended = true
 		// The terminal state comes after all of the sub-agent's updates.
 		if sc := t.st.Scopes[subScopePrefix+child]; sc != nil && sc.Open && t.w.IsOpen(sc.Msg) {
-			dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, agent, in.raw)
+			dst = t.closeMsg(dst, sc, agent, in.raw)
 			sc.Open = false
 		}
 	}

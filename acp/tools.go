@@ -95,7 +95,7 @@ func (t *Translator) lookupTool(dst []universal.Event, in *input, u jsonscan.Val
 	key, sc := t.scopeFor(u)
 	if sc.Open && t.w.IsOpen(sc.Msg) {
 		// The response's text is complete when it calls a tool.
-		dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, agent, in.raw)
+		dst = t.closeMsg(dst, sc, agent, in.raw)
 		sc.Open = false
 	}
 	if sc.Msg == "" || sc.Results || !t.w.Known(sc.Msg) {
@@ -688,7 +688,7 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 	for _, key := range t.subScopes(tl.ID) {
 		if sc := t.st.Scopes[key]; sc != nil && sc.Open {
 			if t.w.IsOpen(sc.Msg) {
-				dst = t.w.Close(dst, sc.Msg, universal.StatusCompleted, srcOf(raw), raw)
+				dst = t.closeMsg(dst, sc, srcOf(raw), raw)
 			}
 			sc.Open = false
 		}
@@ -867,6 +867,9 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 		tc = permissionSubject(params)
 	}
 	if !tc.IsObject() || tc.Get("toolCallId").Type != gjson.String {
+		if t.st.V2 || params.Sub("title").Type() == gjson.String {
+			return t.subjectPermission(dst, in, id, params)
+		}
 		t.remember(in.dir, id, request{Method: mRequestPermission})
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: permission request without a toolCall", errBadParams), in.raw)
 	}
@@ -904,6 +907,37 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 		ItemID:       tl.Call,
 		CallID:       tl.ID,
 	}, agent, in.raw)
+}
+
+// subjectPermission translates an ACP v2 session/request_permission that
+// names no call: its subject is optional ("Omitted or null both mean no
+// structured subject was provided"), a command's toolCallId too ("The
+// associated tool call, when known"), and other subject types are custom
+// or future ones a client shows as a generic prompt (schema/v2
+// RequestPermissionSubject). It is permission.requested under no call,
+// its action the request's title (required), else the command; title,
+// description, subject, options and request id in its metadata.
+func (t *Translator) subjectPermission(dst []universal.Event, in *input, id string, params jsonscan.Value) []universal.Event {
+	t.st.Seq++
+	r := request{Method: mRequestPermission, ID: fmt.Sprintf("perm_%d", t.st.Seq)}
+	options := params.Sub("options")
+	options.Each(func(_ gjson.Result, o jsonscan.Value) bool {
+		r.Options = append(r.Options, option{ID: t.copy(o.Get("optionId").String()), Kind: t.copy(o.Get("kind").Str), Name: t.copy(o.Get("name").Str)})
+		return true
+	})
+	r.Action = t.copy(params.Sub("title").Str())
+	if r.Action == "" {
+		r.Action = t.copy(params.Sub("subject").Sub("command").Str())
+	}
+	t.remember(in.dir, id, r)
+	var md jsonw.Object
+	options.AddTo(&md, "options")
+	md.String("request_id", id)
+	params.Sub("_meta").AddTo(&md, "_meta")
+	params.Sub("title").AddTo(&md, "title")
+	params.Sub("description").AddTo(&md, "description")
+	params.Sub("subject").AddTo(&md, "subject")
+	return t.w.RequestPermission(dst, universal.Permission{PermissionID: r.ID, Action: r.Action, Metadata: md.Bytes()}, agent, in.raw)
 }
 
 // subScopes returns the keys of the scopes of the sub-agents the call id

@@ -73,14 +73,32 @@ func (t *Translator) resumeReplays(params jsonscan.Value) bool {
 // message has. claude-agent-acp opens each message so, with no content,
 // and streams it in chunks of that messageId: an upsert without content
 // adds nothing (the chunks that follow start the message); its blocks
-// are read as chunks of the message (the content of a new message; an
-// upsert that replaces a message's streamed content adds to it).
+// are read as chunks of the message (the content of a new message), and
+// an upsert of the message being streamed replaces what it has ("that
+// array replaces any content previously accumulated for the message,
+// including content from earlier chunks. Later chunks with the same
+// messageId append to the current content", schema/v2 AgentMessage):
+// the parts so far complete empty (closeMsg), the blocks and later
+// chunks are new parts.
 func (t *Translator) agentMessage(dst []universal.Event, in *input, u jsonscan.Value, thought bool) []universal.Event {
 	c := u.Sub("content")
 	if !c.IsArray() || c.Len() == 0 {
 		return dst
 	}
 	ch := chunk{messageID: u.Sub("messageId").Str(), meta: u.Sub("_meta").Exists()}
+	if ch.messageID != "" {
+		var parent *tool
+		if ch.meta || t.sub != nil {
+			parent = t.parentCall(u)
+		}
+		if _, sc := t.scope(parent); sc.Open && sc.NativeID == ch.messageID && t.w.IsOpen(sc.Msg) && len(sc.Parts) > 0 {
+			// "that array replaces any content previously accumulated
+			// for the message, including content from earlier chunks":
+			// the parts so far are replaced, the blocks are the
+			// message's content from here on.
+			sc.Replaced = len(sc.Parts)
+		}
+	}
 	c.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		ch.content = b
 		dst = t.agentChunk(dst, in, u, ch, thought)
@@ -93,7 +111,8 @@ func (t *Translator) agentMessage(dst []universal.Event, in *input, u jsonscan.V
 // its subject {type: "tool_call", toolCall} (v1 gives toolCall at the top
 // of the request), or {type: "command", command, cwd, toolCallId} of a
 // known call, as a ToolCallUpdate naming that call. A request with
-// another subject, or none, names no call (an absent Value).
+// another subject, or none, names no call (an absent Value): it is
+// subjectPermission's.
 func permissionSubject(params jsonscan.Value) jsonscan.Value {
 	s := params.Sub("subject")
 	switch s.Sub("type").Str() {

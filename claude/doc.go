@@ -322,6 +322,9 @@
 // attributionSkill, attributionPlugin, attributionMcpServer,
 // attributionMcpTool, as attribution_agent, …) and the message's
 // diagnostics (why the call missed the prompt cache) when it has them.
+// Before 1.0.9 a transcript's assistant entries also gave the call's
+// cost (costUSD, the call usage's cost_usd) and duration (durationMs,
+// metadata duration_ms); later ones give neither (ccusage issue 4).
 // system/init's fields are session.started metadata: model, cwd,
 // permission_mode (permissionMode; Qwen Code's permission_mode), tools,
 // mcp_servers, agents, skills, plugins, output_style, api_key_source,

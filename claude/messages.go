@@ -21,7 +21,7 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 	// One walk of the line and one of its message find the members read
 	// below (the first of duplicates, as Get finds): most are absent, and
 	// a Get of an absent member walks them all.
-	var msg, uuid, apiIndex, aborted, apiErr, apiErrOld, localRun, localSrc, localOut, effort, narration jsonscan.Value
+	var msg, uuid, apiIndex, aborted, apiErr, apiErrOld, localRun, localSrc, localOut, effort, narration, costUSD, durationMs jsonscan.Value
 	var attrib [len(attributionFields)]jsonscan.Value
 	r.Members(func(k string, v jsonscan.Value) bool {
 		var p *jsonscan.Value
@@ -54,6 +54,10 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 			p = &localOut
 		case "narration_block_indexes":
 			p = &narration
+		case "costUSD":
+			p = &costUSD
+		case "durationMs":
+			p = &durationMs
 		}
 		if p != nil {
 			jsonscan.KeepFirst(p, v)
@@ -176,6 +180,17 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 				u = &mu
 			}
 			m.Usage = u
+		}
+		// Before 1.0.9 (ccusage issue 4) an assistant entry gave its
+		// call's cost (costUSD) and duration (durationMs) beside the
+		// message; the larger, should several lines repeat them.
+		if !synthetic && costUSD.Type() == gjson.Number {
+			if c := costUSD.Result().Num; m.Cost == nil || c > *m.Cost {
+				m.Cost = &c
+			}
+		}
+		if !synthetic && durationMs.Type() == gjson.Number {
+			m.Duration = max(m.Duration, durationMs.Result().Int())
 		}
 	}
 	if sr := stop.Str(); sr != "" {
@@ -467,8 +482,12 @@ func (t *Translator) completeMsg(dst events, m *message, status universal.ItemSt
 		t.s.Turn.Finished = status != universal.StatusFailed && finalStop(m)
 	}
 	t.dropMsg(m)
-	if t.transcript && m.Usage != nil {
-		dst = t.usage(dst, universal.ScopeCall, *m.Usage, nil, nil, t.callMD(m), src)
+	if t.transcript && (m.Usage != nil || m.Cost != nil) {
+		var u universal.Usage
+		if m.Usage != nil {
+			u = *m.Usage
+		}
+		dst = t.usage(dst, universal.ScopeCall, u, m.Cost, nil, t.callMD(m), src)
 	}
 	return dst
 }

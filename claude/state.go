@@ -163,6 +163,11 @@ type message struct {
 	// 2.1.2xx): call usage names both.
 	Attrib string `json:"attrib,omitempty"`
 	Diag   string `json:"diag,omitempty"`
+	// Cost and Duration are the call's costUSD and durationMs, which a
+	// transcript's assistant entries gave before 1.0.9; Duration 0 when
+	// none.
+	Cost     *float64 `json:"cost,omitempty"`
+	Duration int64    `json:"duration,omitempty"`
 	// Tools: the message called tools.
 	Tools bool `json:"tools,omitempty"`
 	// Last is the uuid of the message's last transcript line.

@@ -819,16 +819,20 @@ const syntheticModel = "<synthetic>"
 
 // callMD is the metadata of a message's call usage: {"model": …} when the
 // message named its model, with "reasoning_effort" when its line named
-// one, the line's attribution (attribution_agent, …) and the message's
-// diagnostics when it has them, else nil. A session's calls name one model or a few, so the last
+// one, the line's attribution (attribution_agent, …), the message's
+// diagnostics and its call's duration_ms (a transcript's durationMs,
+// before 1.0.9) when it has them, else nil. A session's calls name one model or a few, so the last
 // one made is given again while the model and effort are the same
 // (capped, so that an append to one event's copy never writes another's).
 func (t *Translator) callMD(m *message) []byte {
-	if m.Attrib != "" || m.Diag != "" {
+	if m.Attrib != "" || m.Diag != "" || m.Duration > 0 {
 		// Per call: made for this one.
 		var o jsonw.Object
 		o.OptString("model", m.Model).OptString("reasoning_effort", m.Effort)
 		o.RawMembers(m.Attrib).RawClean("diagnostics", m.Diag)
+		if m.Duration > 0 {
+			o.Int("duration_ms", m.Duration)
+		}
 		return o.Bytes()
 	}
 	if m.Model == "" {

@@ -99,6 +99,12 @@ func detectLine(s string) string {
 			return FormatRollout
 		}
 		return ""
+	case typ.Str == "session_meta" && payload.IsObject():
+		// A rollout's first line without its timestamp: other programs'
+		// copies of a rollout leave it out, and a head cut in the
+		// payload (the system prompt, tens of KB) has not reached it when
+		// it comes after. The type is Codex's own (RolloutItem).
+		return FormatRollout
 	case record.Exists():
 		return FormatRollout
 	case openCode:

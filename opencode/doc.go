@@ -33,7 +33,9 @@
 //   - "messages": the GET /session/{id}/message response, [{info, parts}]
 //     (one {info, parts}, the blocking POST response, is accepted too), as a
 //     replay source; and what opencode export prints, {"info": Session,
-//     "messages": [{info, parts}…], "todos"?: [Todo…]}. An export's
+//     "messages": [{info, parts}…], "todos"?: [Todo…]} (its members in
+//     any order: one written again with its messages first is told by
+//     its first message when they fill the head). An export's
 //     session info is the session.started metadata (version, directory,
 //     title, slug, project, model and provider (model.id, model.providerID),
 //     agent, parent_id, share_url, created_at (time.created)) and names

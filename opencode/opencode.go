@@ -139,12 +139,19 @@ func isEvent(v gjson.Result) bool {
 // isExport reports whether the start of a JSON object is an opencode
 // export: session info with messages (or, when the head ends before them,
 // a session id ses_…), and no parts of its own (a message list's single
-// {info, parts}).
+// {info, parts}). The members of an object have no order: a program that
+// writes the document again may put the messages first, and when the
+// head ends in them, before the info, the first message tells (a 1.x
+// {info: {id: msg_…, role}, parts} or a 2.x message).
 func isExport(v string) bool {
-	if !strings.HasPrefix(gjson.Get(v, "info").Raw, "{") || gjson.Get(v, "parts").Exists() {
+	if gjson.Get(v, "parts").Exists() {
 		return false
 	}
-	return gjson.Get(v, "messages").Exists() || strings.HasPrefix(gjson.Get(v, "info.id").Str, "ses_")
+	if strings.HasPrefix(gjson.Get(v, "info").Raw, "{") {
+		return gjson.Get(v, "messages").Exists() || strings.HasPrefix(gjson.Get(v, "info.id").Str, "ses_")
+	}
+	first := gjson.Get(v, "messages.0")
+	return strings.HasPrefix(first.Get("info.id").Str, "msg_") && first.Get("info.role").Exists() || v2Head(first)
 }
 
 // Translator translates one OpenCode session. Build it with [New]; it
