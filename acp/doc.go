@@ -394,11 +394,11 @@
 // turn ends completed at the next replayed user message or the load's
 // response. During a live turn, user_message_chunk is the
 // agent's echo of the prompt: dropped when the prompt request showed it,
-// else the turn's user message (marked as an echo). Each user_message_chunk
-// is one content block of the user message, its own part as each block of
-// a session/prompt is (agents send a user message a block at a time: Kimi
-// Code CLI one chunk per part of the prompt), never appended to the text
-// of the one before.
+// else the turn's user message (marked as an echo). User chunks are read
+// as the agent's are (the schema calls both "a chunk of the message being
+// streamed"): text chunks that follow each other grow one text part. An
+// agent that sends a prompt's blocks one chunk each (Kimi Code CLI) has
+// its text blocks joined so, without a separator.
 //
 // Errors: an error response of the agent to initialize, session/new, load
 // or resume (or, on its side alone, outside a turn) is a terminal error

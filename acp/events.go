@@ -1065,29 +1065,19 @@ func (t *Translator) userContent(dst []universal.Event, in *input, u, c jsonscan
 	if t.st.User == "" || !t.w.IsOpen(t.st.User) {
 		t.st.User = t.w.NewItemID()
 		t.st.UserID = t.copy(mid)
-		t.st.UserParts = 0
 		tr.Prompted = true
 		dst = t.w.StartItem(dst, universal.Item{ItemID: t.st.User, NativeItemID: t.st.UserID, Kind: universal.KindMessage, Role: universal.RoleUser}, agent, in.raw)
 	}
 	if isText {
-		// Each chunk is a content block of the user's message, its own
-		// part as each block of a live prompt is: the agents send the
-		// message a block at a time, never a block in pieces (Kimi Code
-		// CLI replays a prompt's parts one chunk each, session.py
-		// _send_user_input).
-		// (Counted, not read from the stream's copy of the item, which
-		// costs all of its parts.) An empty text adds none.
-		if text == "" {
-			return dst
+		it, _ := t.w.Tracked(t.st.User)
+		i := len(it.Content) - 1
+		if i < 0 || it.Content[i].Type != universal.PartText {
+			i = len(it.Content)
 		}
-		t.st.UserParts++
-		return t.w.Delta(dst, t.st.User, t.st.UserParts-1, universal.PartText, text, agent, in.raw)
+		return t.w.Delta(dst, t.st.User, i, universal.PartText, text, agent, in.raw)
 	}
 	for _, p := range t.blocks(nil, c) {
-		var i int
-		if dst, i = t.w.AddPart(dst, t.st.User, p); i >= 0 {
-			t.st.UserParts = i + 1
-		}
+		dst, _ = t.w.AddPart(dst, t.st.User, p)
 	}
 	return dst
 }

@@ -23,8 +23,7 @@ import (
 // were one user message, their texts glued together, in one turn; each
 // is its own replayed turn, its message's native id the messageId. Chunks
 // of one messageId (a prompt's text and its image) stay one message, and
-// chunks without messageId keep the old reading (one message, each chunk
-// a block of it: TestReplayedUserBlocks).
+// chunks without messageId keep the old reading.
 func TestReplayedUserMessageIDs(t *testing.T) {
 	evs := translateChecked(t, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentInfo":{"name":"@mistralai/mistral-vibe","title":"Mistral Vibe","version":"2.9.0"}}}
 {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"first question"},"messageId":"m1"}}}
@@ -52,7 +51,7 @@ func TestReplayedUserMessageIDs(t *testing.T) {
 		}
 		got = append(got, m)
 	}
-	want := []msg{{"m1", "text:first question;"}, {"m2", "text:second question;image:;"}, {"", "text:third, ;text:in two chunks;"}}
+	want := []msg{{"m1", "text:first question;"}, {"m2", "text:second question;image:;"}, {"", "text:third, in two chunks;"}}
 	if len(got) != len(want) {
 		t.Fatalf("user messages %+v, want %+v", got, want)
 	}

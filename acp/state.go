@@ -79,8 +79,6 @@ type state struct {
 	Agent string `json:"agent,omitempty"`
 	// UserID is the messageId of User's chunks ("" when they had none).
 	UserID string `json:"user_id,omitempty"`
-	// UserParts is how many parts User has (each chunk adds one).
-	UserParts int `json:"user_parts,omitempty"`
 	// Seq numbers permission and question ids.
 	Seq int `json:"seq,omitempty"`
 	// Compactions are the context compactions (compaction_update,
@@ -272,9 +270,6 @@ func (s *state) validate(w *universal.Stream) error {
 	}
 	if err := open("user message", s.User, universal.KindMessage, universal.RoleUser); err != nil {
 		return err
-	}
-	if it, ok := w.Tracked(s.User); ok && len(it.Content) != s.UserParts {
-		return fmt.Errorf("user message %q has %d parts, the stream %d", s.User, s.UserParts, len(it.Content))
 	}
 	for i, f := range s.Meta {
 		if f.K == "" || !gjson.Valid(f.V) {

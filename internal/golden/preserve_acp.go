@@ -14,8 +14,7 @@ import (
 //   - session/update agent_message_chunk, agent_thought_chunk and
 //     user_message_chunk text, assembled: a run of chunks of one kind
 //     that follow each other (no other message between them, the same
-//     messageId) is one text; but each user_message_chunk is a text of
-//     its own (one block of the user message, as a prompt's blocks are);
+//     messageId) is one text;
 //   - a tool call's content (tool_call, tool_call_update): the text of its
 //     content blocks (type content with a text block, or an embedded
 //     resource's text), as the last update that carried content left it
@@ -70,7 +69,7 @@ func acpUpdates(x *extraction, msgs func(func(universal.Message, string) bool)) 
 		switch su {
 		case "agent_message_chunk", "agent_thought_chunk", "user_message_chunk":
 			kind := map[string]string{"agent_message_chunk": KeptAssistant, "agent_thought_chunk": KeptReasoning, "user_message_chunk": KeptUser}[su]
-			if k := su + "\x00" + u.Get("messageId").Str; k != runKind || su == "user_message_chunk" {
+			if k := su + "\x00" + u.Get("messageId").Str; k != runKind {
 				run++
 				runKind = k
 			}
