@@ -52,7 +52,7 @@ func (t *Translator) rememberPartial(start int, partial []byte) {
 		return
 	}
 	raw := text.Raw()
-	off := int(uintptr(unsafe.Pointer(unsafe.StringData(raw))) - uintptr(unsafe.Pointer(&t.short[start])))
+	off := offsetIn(t.short[start:], raw)
 	t.known = append(t.known, partial...)
 	t.knownEnd = off + len(raw) - 1
 }
@@ -94,7 +94,7 @@ func (t *Translator) knownPartial(dst []universal.Event, m universal.Message, da
 		// The delta's text starts after its quote, within the line
 		// before the partial (see partialAfterDelta).
 		raw := e.delta.Raw()
-		t.deltaAt = int(uintptr(unsafe.Pointer(unsafe.StringData(raw)))-uintptr(unsafe.Pointer(&short[0]))) + 1
+		t.deltaAt = offsetIn(short, raw) + 1
 		sc.Mark(&t.delta, e.delta)
 	case "text_start", "text_end", "thinking_start", "thinking_end":
 	default:
@@ -135,7 +135,7 @@ func appended(p []byte, end int, q []byte) bool {
 // rememberPlain keeps line up to text, a string of it (a delta's), in
 // t.plain when it has no partial key, as withoutRepeat reads it.
 func (t *Translator) rememberPlain(line []byte, text string) {
-	at := int(uintptr(unsafe.Pointer(unsafe.StringData(text))) - uintptr(unsafe.Pointer(unsafe.SliceData(line))))
+	at := offsetIn(line, text)
 	if at <= 0 || at >= len(line) {
 		t.plain = t.plain[:0]
 		return
@@ -147,4 +147,10 @@ func (t *Translator) rememberPlain(line []byte, text string) {
 	if indexPartial(line[:at]) < 0 {
 		t.plain = append(t.plain, line[:at]...)
 	}
+}
+
+// offsetIn returns where s starts in b when s is a string of b's memory
+// (a value the scan of b found); for another s, a number out of b's range.
+func offsetIn(b []byte, s string) int {
+	return int(uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.SliceData(b))))
 }
