@@ -529,7 +529,7 @@ func (s *Session) sessionStarted(ev *universal.Event, d *universal.SessionStarte
 // spell it, a search (much faster than skimming nested values) is the
 // whole work.
 func metadataTitle(md []byte, escapes bool) string {
-	if !bytes.Contains(md, []byte("title")) && (!escapes || !bytes.Contains(md, []byte(`\u00`))) {
+	if !bytes.Contains(md, []byte(`"title"`)) && (!escapes || !bytes.Contains(md, []byte(`\u00`))) {
 		return ""
 	}
 	var title string
