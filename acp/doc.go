@@ -192,7 +192,12 @@
 // a unified diff of one hunk: the lines the old and new text share around
 // the change left out, not a minimal diff); image content an image part;
 // a read or edit without those gets a file_ref per file it names. A call
-// that never gets a final status (after a cancel) has no result.
+// that never gets a final status (after a cancel) has no result. An
+// update that brings content, rawOutput or another status after its
+// call's final status (Cline has been seen to send a command's call
+// completed, then its output) is kept whole as a
+// tool_call_update_after_end status item, its detail the call's id; a
+// repeat of the final status that brings none of these is dropped.
 // ACP v2's agent-owned terminals (RFD "v2 Terminal Output"; CodeBuddy
 // sends them on v1 too) are a call's terminal as well: terminal_update
 // {terminalId, command, cwd, output: {data}, exitStatus} (an upsert whose

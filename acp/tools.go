@@ -412,7 +412,13 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 	}
 	tl, dst := t.lookupTool(dst, in, u)
 	if tl.Done {
-		return dst // an update after the final status
+		if !bringsOutput(u, tl.Status) {
+			return dst // a repeat of the final status, nothing new
+		}
+		// Output after the final status (Cline has been seen to send a
+		// command's call completed, then its output): the call's items
+		// are complete, so the update is kept whole as a status item.
+		return t.status(dst, "tool_call_update_after_end", tl.ID, t.rawObject("update", u), "", in.raw)
 	}
 	t.merge(tl, u, full)
 	t.claimTerminals(tl)
@@ -436,6 +442,20 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 		return t.completeResult(dst, tl, t.content(tl, u), in.raw)
 	}
 	return dst
+}
+
+// bringsOutput reports whether an update of a call that has its final
+// status, status, carries anything a client would miss: content,
+// rawOutput, or another status.
+func bringsOutput(u jsonscan.Value, status string) bool {
+	if c := u.Sub("content"); c.IsArray() && strings.Trim(c.Raw(), "[] \t\r\n") != "" {
+		return true
+	}
+	if o := u.Sub("rawOutput"); o.Exists() && o.Raw() != "null" {
+		return true
+	}
+	st := u.Sub("status")
+	return st.Exists() && st.Str() != status
 }
 
 // mcpStartup reports whether a tool_call is @agentclientprotocol/codex-acp's
