@@ -185,7 +185,8 @@
 // inventing output). failed makes the result failed (is_error); for an
 // execute call, the exit code (terminal/wait_for_exit or terminal/output
 // responses, the adapters' _meta.terminal_exit, rawOutput exit_code,
-// Kiro CLI's items[0].Json.exit_status "exit status: N") is
+// Kiro CLI's items[0].Json.exit_status "exit status: N", GitHub Copilot
+// CLI's rawOutput contents block shell_exit or terminal {exitCode}) is
 // "exit_code" in the metadata and fails the result when not 0. A diff
 // content is a file_ref part (its path a file: URI names the file it
 // names, as Kiro's do; action patch, write when oldText is null;

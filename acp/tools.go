@@ -676,6 +676,31 @@ func kiroExitStatus(ro gjson.Result) (int64, bool) {
 	return c, true
 }
 
+// copilotExit returns the exit code in GitHub Copilot CLI's rawOutput
+// contents (its tool result {content, detailedContent?, contents?}: the
+// first block of type shell_exit {shellId, exitCode, cwd?,
+// outputPreview?} or, the older block, terminal {text, exitCode?, cwd?},
+// as github/copilot-sdk's generated session events type
+// ToolExecutionCompleteResult); false when there is none.
+func copilotExit(contents gjson.Result) (int64, bool) {
+	if !contents.IsArray() {
+		return 0, false
+	}
+	var code int64
+	found := false
+	contents.ForEach(func(_, c gjson.Result) bool {
+		switch c.Get("type").Str {
+		case "shell_exit", "terminal":
+			if e := c.Get("exitCode"); e.Type == gjson.Number {
+				code, found = e.Int(), true
+				return false
+			}
+		}
+		return true
+	})
+	return code, found
+}
+
 // completeResult completes a call's tool_result item: the output part
 // (is_error when the call failed, or an execute call's exit code is not
 // 0), then a file_ref part per diff and per file the client read or
@@ -712,11 +737,17 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 		}
 		// One scan for the names agents give it (an absent name made
 		// gjson read all of a large output).
-		for _, v := range jsonscan.GetMany(ro, "exit_code", "exitCode", "returncode", "metadata.exit") {
+		vs := jsonscan.GetMany(ro, "exit_code", "exitCode", "returncode", "metadata.exit", "contents")
+		for _, v := range vs[:4] {
 			if v.Type == gjson.Number {
 				c := v.Int()
 				code = &c
 				break
+			}
+		}
+		if code == nil {
+			if c, ok := copilotExit(vs[4]); ok {
+				code = &c
 			}
 		}
 		if code == nil && strings.HasPrefix(ro, "{") {
