@@ -81,3 +81,33 @@ func TestCopilotShellExit(t *testing.T) {
 		})
 	}
 }
+
+// TestDiffHeaderPaths: a diff content's file_ref diff names the file as
+// git does, a/ and b/ before the path. GitHub Copilot CLI on Windows
+// (copilot --acp 1.0.63, testdata/acp/copilot-cli/public) sends Windows
+// paths, and the headers read "--- aC:\…" and "+++ bC:\…"; an absolute
+// POSIX path keeps its one slash and a new file's old side is /dev/null.
+func TestDiffHeaderPaths(t *testing.T) {
+	for _, tc := range []struct{ path, oldText, want string }{
+		{`C:\\w\\notes.txt`, `""`, "--- a/C:\\w\\notes.txt\n+++ b/C:\\w\\notes.txt\n@@ -0,0 +1,1 @@\n+hello from acp.\n"},
+		{`/w/notes.txt`, `"old\n"`, "--- a/w/notes.txt\n+++ b/w/notes.txt\n@@ -1,1 +1,1 @@\n-old\n+hello from acp.\n"},
+		{`C:\\w\\notes.txt`, `null`, "--- /dev/null\n+++ b/C:\\w\\notes.txt\n@@ -0,0 +1,1 @@\n+hello from acp.\n"},
+	} {
+		evs := translateChecked(t, `{"jsonrpc":"2.0","id":2,"result":{"sessionId":"s1"}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"c1","title":"Create file","kind":"edit","status":"pending","rawInput":{"path":"`+tc.path+`","file_text":"hello from acp."},"content":[{"type":"diff","path":"`+tc.path+`","oldText":`+tc.oldText+`,"newText":"hello from acp."}]}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed","rawOutput":{"content":"Created file"}}}}
+{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}
+`)
+		var got []string
+		for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+			for _, p := range ev.Data.(*universal.ItemSnapshot).Item.Content {
+				if p.Type == universal.PartFileRef {
+					got = append(got, p.Diff)
+				}
+			}
+		}
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%s: diffs %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}

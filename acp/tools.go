@@ -854,11 +854,17 @@ func unifiedDiff(path, old, new string, created bool) string {
 		suf++
 	}
 	var sb strings.Builder
-	from := "a" + path
+	// The a/ and b/ prefixes of git's headers: an absolute POSIX path
+	// brings its own slash, a Windows path (C:\…, Copilot CLI's) does not.
+	sep := ""
+	if !strings.HasPrefix(path, "/") {
+		sep = "/"
+	}
+	from := "a" + sep + path
 	if created {
 		from = "/dev/null"
 	}
-	fmt.Fprintf(&sb, "--- %s\n+++ b%s\n", from, path)
+	fmt.Fprintf(&sb, "--- %s\n+++ b%s%s\n", from, sep, path)
 	oldN, newN := len(a)-pre-suf, len(b)-pre-suf
 	start := func(n int) int {
 		if n == 0 {
