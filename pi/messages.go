@@ -567,12 +567,18 @@ func withMetadata(p universal.Part, md []byte) universal.Part {
 // code and Pi's flags in metadata; failed when the exit code is not 0 or
 // the command was cancelled).
 func (t *Translator) bash(dst []universal.Event, msg jsonscan.Value, nativeID, name, arg string, raw []byte) []universal.Event {
-	f := fields(msg, arg, "output", "exitCode", "cancelled", "truncated", "fullOutputPath", "excludeFromContext", "meta")
 	var args jsonw.Object
-	args.String(arg, f[0].Str())
+	args.String(arg, fields(msg, arg)[0].Str())
+	return t.userCommand(dst, msg, nativeID, name, string(args.Bytes()), raw)
+}
+
+// userCommand emits a command the user ran, argText its arguments, msg
+// its result {output, exitCode, cancelled, truncated, fullOutputPath,
+// excludeFromContext, meta}: see bash.
+func (t *Translator) userCommand(dst []universal.Event, msg jsonscan.Value, nativeID, name, argText string, raw []byte) []universal.Event {
+	f := fields(msg, "", "output", "exitCode", "cancelled", "truncated", "fullOutputPath", "excludeFromContext", "meta")
 	call := t.w.NewItemID()
 	native := t.copy(nativeID)
-	argText := string(args.Bytes())
 	kind, input := t.describe(name, argText)
 	dst = t.w.Complete(dst, universal.Item{
 		ItemID: call, NativeItemID: native, Kind: universal.KindToolCall, Role: universal.RoleUser,
