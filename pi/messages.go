@@ -576,7 +576,7 @@ func (t *Translator) bash(dst []universal.Event, msg jsonscan.Value, nativeID, n
 // its result {output, exitCode, cancelled, truncated, fullOutputPath,
 // excludeFromContext, meta}: see bash.
 func (t *Translator) userCommand(dst []universal.Event, msg jsonscan.Value, nativeID, name, argText string, raw []byte) []universal.Event {
-	f := fields(msg, "", "output", "exitCode", "cancelled", "truncated", "fullOutputPath", "excludeFromContext", "meta")
+	f := fields(msg, "output", "exitCode", "cancelled", "truncated", "fullOutputPath", "excludeFromContext", "meta")
 	call := t.w.NewItemID()
 	native := t.copy(nativeID)
 	kind, input := t.describe(name, argText)
@@ -585,22 +585,22 @@ func (t *Translator) userCommand(dst []universal.Event, msg jsonscan.Value, nati
 		Content: []universal.Part{{Type: universal.PartToolCall, Name: name, Arguments: argText, CallID: call, ToolKind: kind, ToolInput: input}},
 	}, agent, raw)
 	var md jsonw.Object
-	failed := f[3].Result().Bool()
-	if code := f[2].Result(); code.Type == gjson.Number {
+	failed := f[2].Result().Bool()
+	if code := f[1].Result(); code.Type == gjson.Number {
 		md.Int("exit_code", code.Int())
 		failed = failed || code.Int() != 0
 	}
 	for i, k := range [...]string{"cancelled", "truncated", "fullOutputPath", "excludeFromContext"} {
-		md.Raw(k, f[3+i].Raw())
+		md.Raw(k, f[2+i].Raw())
 	}
-	if m := f[7]; m.IsObject() && m.Raw() != "{}" {
+	if m := f[6]; m.IsObject() && m.Raw() != "{}" {
 		t.addValue(&md, "meta", m) // oh-my-pi's output limits and truncation
 	}
 	status := universal.StatusCompleted
 	if failed {
 		status = universal.StatusFailed
 	}
-	p := withMetadata(universal.Part{Type: universal.PartToolResult, CallID: call, Output: t.copy(f[1].Str()), IsError: failed}, md.Bytes())
+	p := withMetadata(universal.Part{Type: universal.PartToolResult, CallID: call, Output: t.copy(f[0].Str()), IsError: failed}, md.Bytes())
 	return t.w.Complete(dst, universal.Item{
 		ItemID: t.w.NewItemID(), NativeItemID: native, ParentID: call, Kind: universal.KindToolResult, Role: universal.RoleTool,
 		Content: []universal.Part{p}, Status: status,
