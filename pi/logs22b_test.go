@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/pi"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -54,7 +55,11 @@ func TestRPCBashCommand(t *testing.T) {
 		}, []want{{`{"command":"pwd"}`, "/w\n", 0, false}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			evs := translate(t, tc.format, []byte(strings.Join(tc.lines, "\n")+"\n"))
+			data := []byte(strings.Join(tc.lines, "\n") + "\n")
+			evs := translate(t, tc.format, data)
+			// The remembered command survives a checkpoint (one after the
+			// first message, the host's bash command, and one halfway).
+			golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(tc.format), Framing: framing(tc.format)}, data)
 			var got []want
 			var callIDs []string
 			for _, it := range completed(evs) {
