@@ -179,7 +179,8 @@
 // interleaved), stdout (then stderr when it has one: Cursor's {exitCode,
 // stdout, stderr}), result or content string, Kiro CLI's items
 // ({Text} texts and {Json: {stdout, stderr}} streams, joined by
-// newlines), else its JSON);
+// newlines), a failed call's error {message, code?} its message
+// (GitHub Copilot CLI's), else its JSON);
 // rawOutput objects in the metadata as raw_output; {"no_output": true}
 // when ACP carries nothing for the call (the item says so rather than
 // inventing output). failed makes the result failed (is_error); for an

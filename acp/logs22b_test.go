@@ -111,3 +111,41 @@ func TestDiffHeaderPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestCopilotFailedCallMessage: GitHub Copilot CLI ends a call it did not
+// run (the user rejected it) or that failed with status failed and
+// rawOutput its error {message, code?} (github/copilot-sdk's
+// ToolExecutionCompleteError: "Human-readable error message", "Machine-
+// readable error code"), as a public client's notes quote copilot --acp
+// 1.0.83 verbatim. The result's output was that object's JSON text; it is
+// the message, the object kept in the metadata as raw_output. A completed
+// call's rawOutput with a message is not an error and keeps its JSON.
+func TestCopilotFailedCallMessage(t *testing.T) {
+	for _, tc := range []struct{ status, rawOutput, want string }{
+		{"failed", `{"message":"The user rejected this tool call.","code":"rejected"}`, "The user rejected this tool call."},
+		{"failed", `{"message":"boom"}`, "boom"},
+		{"failed", `{"message":{"text":"not a string"}}`, `{"message":{"text":"not a string"}}`},
+		{"completed", `{"message":"ok"}`, `{"message":"ok"}`},
+	} {
+		evs := translateChecked(t, `{"jsonrpc":"2.0","id":2,"result":{"sessionId":"s1"}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"custom_call_1","title":"Creating notes.txt","kind":"edit","status":"pending","rawInput":{"path":"/w/notes.txt","file_text":"hi"}}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"custom_call_1","status":"`+tc.status+`","rawOutput":`+tc.rawOutput+`}}}
+{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}
+`)
+		var res *universal.Part
+		for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+			if it := ev.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindToolResult {
+				res = &it.Content[0]
+			}
+		}
+		if res == nil {
+			t.Fatalf("%s %s: no tool result", tc.status, tc.rawOutput)
+		}
+		if res.Output != tc.want || res.IsError != (tc.status == "failed") {
+			t.Errorf("%s %s: output %q (is_error %v), want %q", tc.status, tc.rawOutput, res.Output, res.IsError, tc.want)
+		}
+		if got := gjson.GetBytes(res.Metadata, "raw_output").Raw; got != tc.rawOutput {
+			t.Errorf("%s: raw_output %s", tc.rawOutput, got)
+		}
+	}
+}

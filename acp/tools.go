@@ -605,7 +605,7 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 	case ro.Type == gjson.String:
 		return ro.Str
 	case ro.IsObject():
-		vs := jsonscan.GetMany(tl.RawOutput, "output", "aggregated_output", "stdout", "result", "content", "stderr")
+		vs := jsonscan.GetMany(tl.RawOutput, "output", "aggregated_output", "stdout", "result", "content", "stderr", "message")
 		for i, v := range vs[:5] {
 			if v.Type != gjson.String {
 				continue
@@ -623,6 +623,11 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 		}
 		if s, ok := kiroItems(ro); ok {
 			return s
+		}
+		if m := vs[6]; tl.Status == "failed" && m.Type == gjson.String {
+			// A failed call's error {message, code?} (GitHub Copilot
+			// CLI's ToolExecutionCompleteError): its message.
+			return m.Str
 		}
 	}
 	return tl.RawOutput
