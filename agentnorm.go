@@ -43,7 +43,7 @@ type Agent struct {
 // agents lists every agent, in name order. The slices of Formats are copied
 // on the way out, so no caller can change what another sees.
 var agents = []Agent{
-	{"acp", "Agent Client Protocol, any ACP agent (recorded: Gemini CLI, Qwen Code, Claude Code through claude-agent-acp, Codex through codex-acp, OpenCode; public logs: Kiro CLI, oh-my-pi, OpenCode)", acp.Formats(), acp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return acp.New(f, o) }},
+	{"acp", "Agent Client Protocol, any ACP agent (recorded: Gemini CLI, Qwen Code, Claude Code through claude-agent-acp, Codex through codex-acp, OpenCode; public logs: Kiro CLI, oh-my-pi, OpenCode, GitHub Copilot CLI)", acp.Formats(), acp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return acp.New(f, o) }},
 	{"amp", "Amp", amp.Formats(), amp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return amp.New(f, o) }},
 	{"claude", "Claude Code", claude.Formats(), claude.Detect, func(f string, o universal.Options) (universal.Translator, error) { return claude.New(f, o) }},
 	{"codex", "OpenAI Codex", codex.Formats(), codex.Detect, func(f string, o universal.Options) (universal.Translator, error) { return codex.New(f, o) }},

@@ -179,13 +179,15 @@
 // interleaved), stdout (then stderr when it has one: Cursor's {exitCode,
 // stdout, stderr}), result or content string, Kiro CLI's items
 // ({Text} texts and {Json: {stdout, stderr}} streams, joined by
-// newlines), else its JSON);
+// newlines), a failed call's error {message, code?} its message
+// (GitHub Copilot CLI's), else its JSON);
 // rawOutput objects in the metadata as raw_output; {"no_output": true}
 // when ACP carries nothing for the call (the item says so rather than
 // inventing output). failed makes the result failed (is_error); for an
 // execute call, the exit code (terminal/wait_for_exit or terminal/output
 // responses, the adapters' _meta.terminal_exit, rawOutput exit_code,
-// Kiro CLI's items[0].Json.exit_status "exit status: N") is
+// Kiro CLI's items[0].Json.exit_status "exit status: N", GitHub Copilot
+// CLI's rawOutput contents block shell_exit or terminal {exitCode}) is
 // "exit_code" in the metadata and fails the result when not 0. A diff
 // content is a file_ref part (its path a file: URI names the file it
 // names, as Kiro's do; action patch, write when oldText is null;

@@ -625,7 +625,7 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 	case ro.Type == gjson.String:
 		return ro.Str
 	case ro.IsObject():
-		vs := jsonscan.GetMany(tl.RawOutput, "output", "aggregated_output", "stdout", "result", "content", "stderr")
+		vs := jsonscan.GetMany(tl.RawOutput, "output", "aggregated_output", "stdout", "result", "content", "stderr", "message")
 		for i, v := range vs[:5] {
 			if v.Type != gjson.String {
 				continue
@@ -643,6 +643,11 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 		}
 		if s, ok := kiroItems(ro); ok {
 			return s
+		}
+		if m := vs[6]; tl.Status == "failed" && m.Type == gjson.String {
+			// A failed call's error {message, code?} (GitHub Copilot
+			// CLI's ToolExecutionCompleteError): its message.
+			return m.Str
 		}
 	}
 	return tl.RawOutput
@@ -696,6 +701,31 @@ func kiroExitStatus(ro gjson.Result) (int64, bool) {
 	return c, true
 }
 
+// copilotExit returns the exit code in GitHub Copilot CLI's rawOutput
+// contents (its tool result {content, detailedContent?, contents?}: the
+// first block of type shell_exit {shellId, exitCode, cwd?,
+// outputPreview?} or, the older block, terminal {text, exitCode?, cwd?},
+// as github/copilot-sdk's generated session events type
+// ToolExecutionCompleteResult); false when there is none.
+func copilotExit(contents gjson.Result) (int64, bool) {
+	if !contents.IsArray() {
+		return 0, false
+	}
+	var code int64
+	found := false
+	contents.ForEach(func(_, c gjson.Result) bool {
+		switch c.Get("type").Str {
+		case "shell_exit", "terminal":
+			if e := c.Get("exitCode"); e.Type == gjson.Number {
+				code, found = e.Int(), true
+				return false
+			}
+		}
+		return true
+	})
+	return code, found
+}
+
 // completeResult completes a call's tool_result item: the output part
 // (is_error when the call failed, or an execute call's exit code is not
 // 0), then a file_ref part per diff and per file the client read or
@@ -732,11 +762,17 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 		}
 		// One scan for the names agents give it (an absent name made
 		// gjson read all of a large output).
-		for _, v := range jsonscan.GetMany(ro, "exit_code", "exitCode", "returncode", "metadata.exit") {
+		vs := jsonscan.GetMany(ro, "exit_code", "exitCode", "returncode", "metadata.exit", "contents")
+		for _, v := range vs[:4] {
 			if v.Type == gjson.Number {
 				c := v.Int()
 				code = &c
 				break
+			}
+		}
+		if code == nil {
+			if c, ok := copilotExit(vs[4]); ok {
+				code = &c
 			}
 		}
 		if code == nil && strings.HasPrefix(ro, "{") {
@@ -843,11 +879,17 @@ func unifiedDiff(path, old, new string, created bool) string {
 		suf++
 	}
 	var sb strings.Builder
-	from := "a" + path
+	// The a/ and b/ prefixes of git's headers: an absolute POSIX path
+	// brings its own slash, a Windows path (C:\…, Copilot CLI's) does not.
+	sep := ""
+	if !strings.HasPrefix(path, "/") {
+		sep = "/"
+	}
+	from := "a" + sep + path
 	if created {
 		from = "/dev/null"
 	}
-	fmt.Fprintf(&sb, "--- %s\n+++ b%s\n", from, path)
+	fmt.Fprintf(&sb, "--- %s\n+++ b%s%s\n", from, sep, path)
 	oldN, newN := len(a)-pre-suf, len(b)-pre-suf
 	start := func(n int) int {
 		if n == 0 {

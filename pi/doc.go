@@ -165,7 +165,8 @@
 //     (hookMessage in v2) messages and custom_message entries → system
 //     items with their text;
 //     branchSummary/compactionSummary messages → system items; bashExecution
-//     (a command the user ran with !) → by the user-command convention of
+//     (a command the user ran with !; the rpc bash command's response,
+//     see Ignored on purpose) → by the user-command convention of
 //     package universal, a tool_call item (role user, name bashExecution,
 //     arguments {"command"}, call_id its own item id) and its tool_result
 //     (the output; exit_code, cancelled, truncated, fullOutputPath,
@@ -290,10 +291,16 @@
 // message), message_update text_start/thinking_start and the content of
 // text_end/thinking_end (message_end is authoritative), the provider-level
 // assistantMessageEvent start/done/error, summarization_retry_attempt_start
-// and summarization_retry_finished, bash_execution_update, the
+// and summarization_retry_finished, bash_execution_update (chunks of
+// an rpc bash command's output, which its response has whole), the
 // fire-and-forget extension UI methods (notify, setStatus, setWidget,
 // setTitle, set_editor_text), rpc responses with success:true that
-// answer a command (except get_state's session id), the host's other rpc commands (get_state,
+// answer a command (except get_state's session id, get_session_stats'
+// usage and bash's result: the rpc bash command runs a command as the
+// user's, recorded as a bashExecution message no event shows, so its
+// response's BashResult is translated as that message, the command line
+// the host's bash command in an exchange, arguments {} on Pi's side
+// alone), the host's other rpc commands (get_state,
 // get_messages, set_model, compact, abort, … whose effects show in Pi's
 // output), and entry_appended with message, compaction, branch_summary,
 // custom_message, model_change, thinking_level_change or session_info

@@ -567,34 +567,40 @@ func withMetadata(p universal.Part, md []byte) universal.Part {
 // code and Pi's flags in metadata; failed when the exit code is not 0 or
 // the command was cancelled).
 func (t *Translator) bash(dst []universal.Event, msg jsonscan.Value, nativeID, name, arg string, raw []byte) []universal.Event {
-	f := fields(msg, arg, "output", "exitCode", "cancelled", "truncated", "fullOutputPath", "excludeFromContext", "meta")
 	var args jsonw.Object
-	args.String(arg, f[0].Str())
+	args.String(arg, fields(msg, arg)[0].Str())
+	return t.userCommand(dst, msg, nativeID, name, string(args.Bytes()), raw)
+}
+
+// userCommand emits a command the user ran, argText its arguments, msg
+// its result {output, exitCode, cancelled, truncated, fullOutputPath,
+// excludeFromContext, meta}: see bash.
+func (t *Translator) userCommand(dst []universal.Event, msg jsonscan.Value, nativeID, name, argText string, raw []byte) []universal.Event {
+	f := fields(msg, "output", "exitCode", "cancelled", "truncated", "fullOutputPath", "excludeFromContext", "meta")
 	call := t.w.NewItemID()
 	native := t.copy(nativeID)
-	argText := string(args.Bytes())
 	kind, input := t.describe(name, argText)
 	dst = t.w.Complete(dst, universal.Item{
 		ItemID: call, NativeItemID: native, Kind: universal.KindToolCall, Role: universal.RoleUser,
 		Content: []universal.Part{{Type: universal.PartToolCall, Name: name, Arguments: argText, CallID: call, ToolKind: kind, ToolInput: input}},
 	}, agent, raw)
 	var md jsonw.Object
-	failed := f[3].Result().Bool()
-	if code := f[2].Result(); code.Type == gjson.Number {
+	failed := f[2].Result().Bool()
+	if code := f[1].Result(); code.Type == gjson.Number {
 		md.Int("exit_code", code.Int())
 		failed = failed || code.Int() != 0
 	}
 	for i, k := range [...]string{"cancelled", "truncated", "fullOutputPath", "excludeFromContext"} {
-		md.Raw(k, f[3+i].Raw())
+		md.Raw(k, f[2+i].Raw())
 	}
-	if m := f[7]; m.IsObject() && m.Raw() != "{}" {
+	if m := f[6]; m.IsObject() && m.Raw() != "{}" {
 		t.addValue(&md, "meta", m) // oh-my-pi's output limits and truncation
 	}
 	status := universal.StatusCompleted
 	if failed {
 		status = universal.StatusFailed
 	}
-	p := withMetadata(universal.Part{Type: universal.PartToolResult, CallID: call, Output: t.copy(f[1].Str()), IsError: failed}, md.Bytes())
+	p := withMetadata(universal.Part{Type: universal.PartToolResult, CallID: call, Output: t.copy(f[0].Str()), IsError: failed}, md.Bytes())
 	return t.w.Complete(dst, universal.Item{
 		ItemID: t.w.NewItemID(), NativeItemID: native, ParentID: call, Kind: universal.KindToolResult, Role: universal.RoleTool,
 		Content: []universal.Part{p}, Status: status,

@@ -50,6 +50,10 @@ type state struct {
 	// (commandKey: their ids, or types when they have none), oldest first,
 	// at most maxCommands: a response must answer one.
 	Commands []string `json:"commands,omitempty"`
+	// Bash are the host's rpc bash commands (exchange) not yet answered,
+	// oldest first, at most maxCommands: the response carries the result
+	// and not the command.
+	Bash []bashCommand `json:"bash,omitempty"`
 	// Requests are extension UI requests not yet answered.
 	Requests []request `json:"requests,omitempty"`
 	// Compactions are the open compaction items, oldest first. Pi 0.70
@@ -270,6 +274,9 @@ func (s *state) validate(w *universal.Stream, format string) error {
 	if len(s.Commands) > maxCommands {
 		return fmt.Errorf("%d unanswered commands, at most %d", len(s.Commands), maxCommands)
 	}
+	if len(s.Bash) > maxCommands {
+		return fmt.Errorf("%d unanswered bash commands, at most %d", len(s.Bash), maxCommands)
+	}
 	ss := &s.Session
 	if len(ss.Layout.Nodes) > 0 && (format != FormatSession || !ss.Tree) {
 		return errors.New("a session tree outside a session file")
@@ -331,3 +338,10 @@ func validSource(s universal.Source) bool {
 
 // rawText is raw JSON kept in the state (see universal.RawText).
 type rawText = universal.RawText
+
+// bashCommand is an rpc bash command the host sent: its commandKey and
+// the command line.
+type bashCommand struct {
+	Key     string `json:"key"`
+	Command string `json:"command"`
+}

@@ -825,10 +825,18 @@ func (t *Translator) command(dst []universal.Event, in *input) []universal.Event
 		return dst
 	case "extension_ui_response":
 		return t.uiResponse(dst, in)
+	case "bash":
+		// Its response carries the result; the command is only here.
+		if len(t.st.Bash) == maxCommands {
+			t.st.Bash = append(t.st.Bash[:0], t.st.Bash[1:]...)
+		}
+		t.st.Bash = append(t.st.Bash, bashCommand{
+			Key: t.copy(commandKey(in.get("id").Str, in.typ.Str)), Command: t.copy(in.get("command").Str)})
+		return dst
 	case "abort", "new_session", "get_state", "get_messages", "set_model", "cycle_model",
 		"get_available_models", "set_thinking_level", "cycle_thinking_level",
 		"set_steering_mode", "set_follow_up_mode", "compact", "set_auto_compaction",
-		"set_auto_retry", "abort_retry", "bash", "abort_bash", "get_session_stats",
+		"set_auto_retry", "abort_retry", "abort_bash", "get_session_stats",
 		"export_html", "switch_session", "fork", "clone", "get_fork_messages",
 		"get_last_assistant_text", "set_session_name", "get_commands", "reset",
 		"branch", "get_branch_messages":
@@ -839,18 +847,29 @@ func (t *Translator) command(dst []universal.Event, in *input) []universal.Event
 }
 
 // response translates an rpc response line. Successful responses are
-// acknowledgements (get_state also gives the session id); failures are
-// errors.
+// acknowledgements (get_state also gives the session id; bash's data is
+// the command's result, see bashResponse); failures are errors.
 func (t *Translator) response(dst []universal.Event, in *input) []universal.Event {
 	command := in.get("command").Str
 	answered := true
+	line, known := "", false
 	if t.format == FormatExchange {
 		// The exchange shows the commands: a response answers one.
-		i := indexOf(t.st.Commands, commandKey(in.get("id").Str, command))
+		key := commandKey(in.get("id").Str, command)
+		i := indexOf(t.st.Commands, key)
 		if i >= 0 {
 			t.st.Commands = remove(t.st.Commands, i)
 		}
 		answered = i >= 0
+		if command == "bash" {
+			for j, b := range t.st.Bash {
+				if b.Key == key {
+					line, known = b.Command, true
+					t.st.Bash = append(t.st.Bash[:j:j], t.st.Bash[j+1:]...)
+					break
+				}
+			}
+		}
 	}
 	if !in.get("success").Bool() {
 		if (command == "prompt" || command == "steer" || command == "follow_up") && len(t.st.Prompts)+len(t.st.Queued) > 0 {
@@ -873,8 +892,31 @@ func (t *Translator) response(dst []universal.Event, in *input) []universal.Even
 		}
 	case "get_session_stats":
 		return t.sessionStats(dst, in)
+	case "bash":
+		return t.bashResponse(dst, in, line, known)
 	}
 	return dst
+}
+
+// bashResponse translates the response to the rpc bash command: Pi ran
+// the command the host sent as the user's (session.executeBash) and
+// records it as a bashExecution message, which no event shows (only
+// bash_execution_update chunks of its output, on the ignore list); the
+// response's data is its BashResult {output, exitCode, cancelled,
+// truncated, fullOutputPath}. It is translated as that message: the
+// command line is the host's command in an exchange, unknown (arguments
+// {}) on Pi's side alone.
+func (t *Translator) bashResponse(dst []universal.Event, in *input, line string, known bool) []universal.Event {
+	data := in.root().Sub("data")
+	if !data.IsObject() {
+		return dst
+	}
+	args := "{}"
+	if known {
+		var o jsonw.Object
+		args = string(o.String("command", line).Bytes())
+	}
+	return t.userCommand(dst, data, "", bashExecution, args, in.raw)
 }
 
 // sessionStats translates a get_session_stats response: data {sessionId,
