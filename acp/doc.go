@@ -403,7 +403,12 @@
 // Errors: an error response of the agent to initialize, session/new, load
 // or resume (or, on its side alone, outside a turn) is a terminal error
 // event (the session ends in error); to a setting or management request a
-// status item labelled request_failed. An error event's message that is a
+// status item labelled request_failed. An error whose message is only the
+// fixed text the ACP libraries' RequestError gives its code ("Internal
+// error", "Invalid params", …) has its cause in data.details: a string
+// there is the message (Gemini CLI 0.2.2 and Qwen Code answer a failed
+// prompt -32603 "Internal error" with the model API's error as the
+// details; the data stays in the details). An error event's message that is a
 // model API's response the agent passed on (Claude Code's adapter:
 // "Internal error: API Error: 400 {body}"; Gemini CLI: the Gemini API's
 // body alone) is the API's error.message, with the body as api_error and
