@@ -514,8 +514,9 @@ proc.stdin.close()
 try:
     proc.wait(3)
 except subprocess.TimeoutExpired:
-    if AGENT in ("codex-acp", "opencode-acp"):
+    if AGENT in ("codex-acp", "opencode-acp", "qwen-code"):
         # the launcher waits for the native binary, which it started in its own process group: signal both
+        # (Qwen Code 0.12.0 relaunches itself as a child node, which outlives its launcher's SIGTERM)
         os.killpg(proc.pid, 15)
     else:
         proc.terminate()
@@ -525,8 +526,8 @@ except subprocess.TimeoutExpired:
         # Gemini CLI's launcher ignores SIGTERM while its relaunched child runs: end the whole group
         os.killpg(proc.pid, 9)
         proc.wait(5)
-if AGENT in ("codex-acp", "opencode-acp"):
-    # the native binary may outlive its launcher: wait for the whole group to be gone
+if AGENT in ("codex-acp", "opencode-acp", "qwen-code"):
+    # the native binary (Qwen Code: the relaunched child) may outlive its launcher: wait for the whole group to be gone
     for _ in range(100):
         try:
             os.killpg(proc.pid, 0)
