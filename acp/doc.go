@@ -410,7 +410,12 @@
 // Errors: an error response of the agent to initialize, session/new, load
 // or resume (or, on its side alone, outside a turn) is a terminal error
 // event (the session ends in error); to a setting or management request a
-// status item labelled request_failed. An error event's message that is a
+// status item labelled request_failed. An error whose message is only the
+// fixed text the ACP libraries' RequestError gives its code ("Internal
+// error", "Invalid params", …) has its cause in data.details: a string
+// there is the message (Gemini CLI 0.2.2 and Qwen Code answer a failed
+// prompt -32603 "Internal error" with the model API's error as the
+// details; the data stays in the details). An error event's message that is a
 // model API's response the agent passed on (Claude Code's adapter:
 // "Internal error: API Error: 400 {body}"; Gemini CLI: the Gemini API's
 // body alone) is the API's error.message, with the body as api_error and
@@ -464,7 +469,16 @@
 // cancel (calls without rawInput, named by their title (read_file by its
 // kind); a call first seen
 // in its permission request, never updated after a denial; a sub-agent
-// call failed in its first update); @zed-industries/codex-acp 0.16.0
+// call failed in its first update); older versions of both, every
+// scenario of the main set plus a cancel: Qwen Code 0.12.0 (a sub-agent
+// whose text chunks do not name their parent call, so they read as the
+// session's) and 0.1.4 (qwen --experimental-acp: no rawInput, no usage,
+// no thoughts, the sub-agent as its task call alone), Gemini CLI 0.30.0 and
+// 0.2.2 (gemini --experimental-acp, protocol version 1 already: shell
+// calls titled with their description, their output sent, a failed prompt
+// answered "Internal error" with the API's body in data.details; Gemini
+// CLI 0.1.19 speaks the pre-v1 dialect, recorded once, not read);
+// claude-agent-acp 0.60.0 between its two versions; @zed-industries/codex-acp 0.16.0
 // (Codex through Zed's adapter), every scenario of the lab's Codex scripts
 // in two sets plus a cancel (Codex's command events as rawInput and
 // rawOutput, a call first seen in its permission request and then

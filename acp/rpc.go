@@ -354,7 +354,7 @@ func (t *Translator) setting(dst []universal.Event, in *input, label, value stri
 // agentError translates an error response of the agent to a host request.
 func (t *Translator) agentError(dst []universal.Event, in *input, method string, e jsonscan.Value) []universal.Event {
 	dst = t.begin(dst)
-	msg := e.Get("message").String()
+	msg := errorCause(e.Get("message").String(), e)
 	if msg == "" {
 		msg = "error"
 	}

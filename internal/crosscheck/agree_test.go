@@ -220,8 +220,8 @@ func TestAgentsAgree(t *testing.T) {
 			mask = append(mask, errorAsText(r)...)
 			mask = append(mask, scriptDiffers(ref.agent, name)...)
 			mask = append(mask, scriptDiffers(r.agent, name)...)
-			mask = append(mask, callsOneByOne(ref.agent, name)...)
-			mask = append(mask, callsOneByOne(r.agent, name)...)
+			mask = append(mask, callsOneByOne(ref, name)...)
+			mask = append(mask, callsOneByOne(r, name)...)
 			mask = append(mask, formatOmits(ref.agent, ref.order[0])...)
 			mask = append(mask, formatOmits(r.agent, r.order[0])...)
 			want := omit(ref.projections[ref.order[0]], mask)
@@ -464,11 +464,15 @@ func scriptDiffers(agent, scenario string) []mask {
 
 // callsOneByOne lists what an ACP agent cannot show of a response that
 // calls several tools: codex-acp announces each call only as Codex runs
-// it, after the previous call's result, which ACP (no message ids) cannot
-// tell from one response per call; the calls are compared in order,
-// without the response boundaries.
-func callsOneByOne(agent, scenario string) []mask {
-	if agent == "acp:codex-acp" && strings.HasPrefix(scenario, "s03-multitool") {
+// it, after the previous call's result, and so do Qwen Code 0.1.4 and
+// 0.12.0 (0.24.4 announces both of s03's calls first), which ACP (no
+// message ids) cannot tell from one response per call; the calls are
+// compared in order, without the response boundaries.
+func callsOneByOne(r *recording, scenario string) []mask {
+	if !strings.HasPrefix(scenario, "s03-multitool") {
+		return nil
+	}
+	if r.agent == "acp:codex-acp" || r.agent == "acp:qwen-code" && (r.version == "0.1.4" || r.version == "0.12.0") {
 		return []mask{maskMerged}
 	}
 	return nil
@@ -569,8 +573,14 @@ func errorAsText(r *recording) []mask {
 // in s04-edit ("unsupported custom tool call"), so its session edits
 // nothing. codex-acp 2.6.0 answers a failed model call end_turn with no
 // error and no text (only a session_info_update whose _meta.codex
-// threadStatus is systemError tells it).
+// threadStatus is systemError tells it). Qwen Code 0.1.4 sends its
+// sub-agent's task call with neither rawInput nor a tool name (a title
+// "mockhelper subagent: …", kind other) and nothing of the sub-agent's
+// work or result: nothing in ACP tells it is a task.
 func recordingDiffers(r *recording) string {
+	if r.agent == "acp:qwen-code" && r.version == "0.1.4" && strings.HasPrefix(r.name, "s10-subagent") {
+		return "Qwen Code 0.1.4 sends the task call without rawInput or tool name and nothing of the sub-agent"
+	}
 	if r.agent == "codex" && r.version == "0.100.0" && strings.HasPrefix(r.name, "s04-edit") {
 		return "this Codex version refused the scripted apply_patch call"
 	}

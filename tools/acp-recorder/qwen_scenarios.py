@@ -11,8 +11,14 @@ SUB_SYSTEM_MARKER = "[[MOCK-SUBAGENT]]"
 WORK = "/home/dev/project"
 
 
+# Qwen Code's recorded versions before 0.24 name two tools' arguments otherwise: read_file {absolute_path}, and the
+# sub-agent tool is "task" {description, prompt, subagent_type} (no run_in_background).
+OLD_TOOLS = ("0.1.4", "0.12.0")
+
+
 def scenarios(set_name, version="", pkg=""):
     v2 = set_name == "v2"
+    old_tools = version in OLD_TOOLS
     S = {}
 
     # ---------------------------------------------------------------- s02-tool
@@ -37,7 +43,7 @@ def scenarios(set_name, version="", pkg=""):
         "What is in the src folder, and what does src/app.py contain?"
     pre = ["Let me list ", "and read."]
     fin = ["Listed and read; ", "it contains " + fout + "."]
-    ls_args, read_args = {"pattern": "*", "path": d}, {"file_path": f}
+    ls_args, read_args = {"pattern": "*", "path": d}, {"absolute_path" if old_tools else "file_path": f}
     S["s03-multitool"] = dict(
         prompts=[prompt], setup_files=seed,
         steps={("main", 0, 0): dict(text=pre, tools=[("glob", ls_args, [5]), ("read_file", read_args, [9])],
@@ -112,17 +118,21 @@ def scenarios(set_name, version="", pkg=""):
         "Delegate to the mockhelper sub-agent: list the python files under src.")
     aargs = {"description": "Count lines" if not v2 else "List python files", "prompt": task,
              "subagent_type": "mockhelper", "run_in_background": False}
+    sub_tool = "agent"
+    if old_tools:
+        sub_tool = "task"
+        del aargs["run_in_background"]
     sargs = {"command": sub_cmd, "is_background": False}
     S["s10-subagent"] = dict(
         prompts=[prompt], setup_files={**seed, ".qwen/agents/mockhelper.md": helper},
-        steps={("main", 0, 0): dict(text=["Delegating ", "to mockhelper."], tools=[("agent", aargs, [15])],
+        steps={("main", 0, 0): dict(text=["Delegating ", "to mockhelper."], tools=[(sub_tool, aargs, [15])],
                                     finish="tool_calls"),
                ("sub", 0, 0): dict(tools=[("run_shell_command", sargs, [8])], finish="tool_calls"),
                ("sub", 0, 1): dict(text=sub_fin, finish="stop"),
                ("main", 0, 1): dict(text=fin, finish="stop")},
-        words=f"Request 1 (main): text, tool call agent {json.dumps(aargs)}. Sub-agent mockhelper (.qwen/agents/mockhelper.md, "
+        words=f"Request 1 (main): text, tool call {sub_tool} {json.dumps(aargs)}. Sub-agent mockhelper (.qwen/agents/mockhelper.md, "
               f"system prompt with the marker {SUB_SYSTEM_MARKER}): run_shell_command {json.dumps(sargs)}, then text '{''.join(sub_fin)}'. "
-              f"Request 2 (main, with the agent result): text '{''.join(fin)}'.",
-        expect=dict(final_text="".join(fin), tools=[dict(name="agent", input=aargs, output="".join(sub_fin), is_error=False)],
+              f"Request 2 (main, with the {sub_tool} result): text '{''.join(fin)}'.",
+        expect=dict(final_text="".join(fin), tools=[dict(name=sub_tool, input=aargs, output="".join(sub_fin), is_error=False)],
                     error=None))
     return S
