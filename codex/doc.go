@@ -37,9 +37,14 @@
 // # Formats
 //
 //   - "exchange": a recorded app-server session, both directions
-//     ({"dir","t_ms","msg"} records): the server's responses,
+//     ({"dir","t_ms","msg"} records, or the other recorders' records
+//     universal.ExchangeReader reads, such as {"t", "dir": "send" |
+//     "recv" | "stderr" | "note", "frame"}, whose leading notes and stderr
+//     lines detection passes over): the server's responses,
 //     notifications and requests, and the host's own requests (initialize,
-//     thread/start, turn/start with the user's input) and answers.
+//     thread/start, turn/start with the user's input) and answers. The
+//     stderr lines such a recorder kept (universal.Message.Stderr) are
+//     the session's stderr, as exec's non-JSON lines are.
 //   - "appserver": the server's lines only (codex app-server stdout). The
 //     host's messages can still be fed with Message.Dir = universal.In.
 //     Also the stdout of codex mcp-server (codex mcp before ~0.4x), whose
