@@ -93,7 +93,21 @@ func (t *Translator) ensureSession(dst []event, thread string) []event {
 	if !t.w.Begun() {
 		o := obj().String("agent", agentName)
 		dst = t.w.BeginClean(dst, o.Bytes(), daemon, nil)
+		dst = t.flushHeldNotices(dst)
 	}
+	return dst
+}
+
+// flushHeldNotices reports the notices held until the session started.
+func (t *Translator) flushHeldNotices(dst []event) []event {
+	for _, n := range t.st.HeldNotices {
+		var meta []byte
+		if n.Meta != "" {
+			meta = []byte(n.Meta)
+		}
+		dst = t.status(dst, "", t.copyThread(n.Thread), n.Label, n.Detail, meta, agent, []byte(n.Raw))
+	}
+	t.st.HeldNotices = nil
 	return dst
 }
 
@@ -417,7 +431,7 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Va
 		o.Bool("resumed", true)
 	}
 	o.Raw("client", t.st.Meta["client"])
-	return t.w.BeginClean(dst, o.Bytes(), agent, c.raw)
+	return t.flushHeldNotices(t.w.BeginClean(dst, o.Bytes(), agent, c.raw))
 }
 
 // conversationStarted begins the session from the v1 app-server's
@@ -451,7 +465,7 @@ func (t *Translator) conversationStarted(dst []event, c *ctx, resp jsonscan.Valu
 	str("reasoning_effort", resp.Sub("reasoningEffort"))
 	str("rollout_path", resp.Sub("rolloutPath"))
 	o.Raw("client", t.st.Meta["client"])
-	return t.w.BeginClean(dst, o.Bytes(), agent, c.raw)
+	return t.flushHeldNotices(t.w.BeginClean(dst, o.Bytes(), agent, c.raw))
 }
 
 // pendingSpawn returns the spawn call whose sub-agent is not yet known.
@@ -995,6 +1009,22 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 			msg = p.Get("summary").Str
 		}
 		return t.status(dst, "", t.copyThread(thread), snake(method), t.w.Copy(msg), nil, agent, c.raw)
+	case "configWarning", "deprecationNotice":
+		// Codex's own exec prints both as warnings (an error item of
+		// "summary (details)"); a config warning also names the file.
+		meta := cleanJSON(obj().Raw("path", p.Get("path").Raw).Raw("range", p.Get("range").Raw).Bytes())
+		text := noticeText(p.Get("summary").Str, p.Get("details").Str)
+		if !t.w.Begun() && len(t.st.HeldNotices) < maxHeldNotices {
+			// Before the thread/start response: the session starts
+			// with what that says, then the notice.
+			n := heldNotice{Thread: strings.Clone(thread), Label: snake(method), Detail: strings.Clone(text), Raw: string(c.raw)}
+			if string(meta) != "{}" {
+				n.Meta = string(meta)
+			}
+			t.st.HeldNotices = append(t.st.HeldNotices, n)
+			return dst
+		}
+		return t.status(dst, "", t.copyThread(thread), snake(method), t.w.Copy(text), meta, agent, c.raw)
 	case "thread/closed":
 		if t.isRoot(thread) && t.w.Begun() {
 			dst = t.finish(dst)
@@ -1026,14 +1056,23 @@ var ignoredNotifications = map[string]struct{}{
 	"externalAgentConfig/import/progress": {}, "externalAgentConfig/import/completed": {}, "fs/changed": {},
 	"model/verification": {}, "modelProvider/authRecoveryStarted": {},
 	"modelProvider/authRecoveryCompleted": {}, "turn/moderationMetadata": {}, "model/safetyBuffering/updated": {},
-	"deprecationNotice": {}, "configWarning": {}, "fuzzyFileSearch/sessionUpdated": {},
-	"fuzzyFileSearch/sessionCompleted": {}, "thread/realtime/started": {}, "thread/realtime/itemAdded": {},
+	"fuzzyFileSearch/sessionUpdated": {}, "fuzzyFileSearch/sessionCompleted": {},
+	"thread/realtime/started": {}, "thread/realtime/itemAdded": {},
 	"thread/realtime/item/started": {}, "thread/realtime/item/transcript/delta": {},
 	"thread/realtime/item/completed": {}, "thread/realtime/transcript/delta": {},
 	"thread/realtime/transcript/done": {}, "thread/realtime/outputAudio/delta": {}, "thread/realtime/sdp": {},
 	"thread/realtime/error": {}, "thread/realtime/closed": {}, "windows/worldWritableWarning": {},
 	"windowsSandbox/setupCompleted": {}, "account/login/completed": {}, "rawResponseItem/completed": {},
 	"authStatusChange": {}, "loginChatGptComplete": {}, "sessionConfigured": {},
+}
+
+// noticeText is a config warning's or deprecation notice's text as
+// codex exec prints it: the summary, and its details in parentheses.
+func noticeText(summary, details string) string {
+	if details == "" {
+		return summary
+	}
+	return summary + " (" + details + ")"
 }
 
 func (t *Translator) copyThread(thread string) string {

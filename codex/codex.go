@@ -389,6 +389,10 @@ func (t *Translator) finish(dst []universal.Event) []universal.Event {
 	if t.st.Declined != "" {
 		dst = t.flushDeclined(dst)
 	}
+	if len(t.st.HeldNotices) > 0 {
+		// Notices of a session that never started start it.
+		dst = t.ensureSession(dst, "")
+	}
 	switch t.format {
 	case FormatExec:
 		dst = t.execFlushError(dst, false)

@@ -364,7 +364,13 @@
 // goal /goal set, whose turns open with an injected prompt) and
 // thread/goal/cleared after one ("goal_cleared"),
 // warning, guardianWarning and guardian_warning, exec error items
-// (non-fatal warnings: "warning"), background_event,
+// (non-fatal warnings: "warning"), configWarning and deprecationNotice
+// ("config_warning", "deprecation_notice"; the core deprecation_notice
+// too: the summary, with its details in parentheses, as codex exec prints
+// them as error items; a config warning's path and range in metadata;
+// one that comes before the session starts, as Codex sends a config
+// warning before its thread/start response, is held until it starts),
+// background_event,
 // subAgentActivity, sleep, a rollout fork's copy of its parent's history
 // ("fork_replay", see Forks), and reverts ("reverted": a rollout's
 // thread_rolled_back {num_turns}, a paginated thread's next page read
@@ -548,7 +554,7 @@
 // adds nothing; the two are paired per thread, one pair per compaction,
 // so every later one, of either kind, is shown again),
 // model/verification, modelProvider/auth*, turn/moderationMetadata,
-// model/safetyBuffering/updated, deprecationNotice, configWarning,
+// model/safetyBuffering/updated,
 // fuzzyFileSearch/*, thread/realtime/*, windows/worldWritableWarning,
 // windowsSandbox/setupCompleted, rawResponseItem/completed, and the v1
 // authStatusChange, loginChatGptComplete, sessionConfigured. Every
@@ -564,7 +570,7 @@
 // get_history_entry_response, mcp_list_tools_response,
 // list_custom_prompts_response, list_skills_response,
 // list_remote_skills_response, remote_skill_downloaded,
-// skills_update_available, deprecation_notice, undo_started,
+// skills_update_available, undo_started,
 // undo_completed, shutdown_complete, raw_response_item, hook_started,
 // model_verification, turn_moderation_metadata, safety_buffering,
 // patch_apply_updated, request_permissions, realtime_conversation_*

@@ -2,6 +2,7 @@ package codex_test
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,5 +68,88 @@ func TestHostSideRecorderStderr(t *testing.T) {
 		if e.Type == universal.TypeUnparsed {
 			t.Errorf("agent.unparsed: %+v", e.Data)
 		}
+	}
+}
+
+// TestConfigWarningAndDeprecationNotice: the app-server's configWarning
+// {summary, details, path?, range?} and deprecationNotice {summary,
+// details} (openai/codex app-server-protocol v2: "Concise summary of the
+// warning", "Optional extra guidance or error details", "Optional path to
+// the config file that triggered the warning"), which codex exec prints
+// as error items of "summary (details)", were ignored. orquester's 0.154.0
+// captures (lines quoted) hold one of each: a config warning sent before
+// the thread/start response, and a deprecation notice after a
+// thread/rollback. They are status items config_warning and
+// deprecation_notice now, a notice before the session started held until
+// it starts; so is the core deprecation_notice event.
+func TestConfigWarningAndDeprecationNotice(t *testing.T) {
+	const (
+		warning    = `{"method":"configWarning","params":{"summary":"Codex's Linux sandbox uses bubblewrap and needs access to create user namespaces.","details":null},"emittedAtMs":1789954794202}`
+		deprecated = `{"method":"deprecationNotice","params":{"summary":"thread/rollback is deprecated and will be removed soon","details":null}}`
+		located    = `{"method":"configWarning","params":{"summary":"unknown feature key in config","details":"builtin_mcp","path":"/home/u/.codex/config.toml","range":{"start":{"line":3,"column":1},"end":{"line":3,"column":12}}}}`
+		started    = `{"id":2,"result":{"thread":{"id":"01a0c19e-a2ec-7bc0-bb96-49a226d1fb15","cliVersion":"0.154.0","model":"gpt-5.5","cwd":"/w"},"model":"gpt-5.5","cwd":"/w"}}`
+	)
+	type status struct{ label, detail, meta string }
+	statuses := func(evs []universal.Event) (got []status, firstSeq int64) {
+		for _, e := range evs {
+			if e.Type != universal.TypeItemCompleted {
+				continue
+			}
+			it := e.Data.(*universal.ItemSnapshot).Item
+			if it.Kind != universal.KindStatus {
+				continue
+			}
+			if firstSeq == 0 {
+				firstSeq = e.Sequence
+			}
+			p := it.Content[0]
+			got = append(got, status{p.Label, p.Detail, string(p.Metadata)})
+		}
+		return got, firstSeq
+	}
+	cases := []struct {
+		name   string
+		format string
+		lines  []string
+		want   []status
+	}{
+		{"before the session", codex.FormatExchange,
+			[]string{`in {"id":2,"method":"thread/start","params":{"cwd":"/w","model":"gpt-5.5"}}`, warning, started, deprecated, located},
+			[]status{
+				{"config_warning", "Codex's Linux sandbox uses bubblewrap and needs access to create user namespaces.", ""},
+				{"deprecation_notice", "thread/rollback is deprecated and will be removed soon", ""},
+				{"config_warning", "unknown feature key in config (builtin_mcp)", `{"path":"/home/u/.codex/config.toml","range":{"start":{"line":3,"column":1},"end":{"line":3,"column":12}}}`},
+			}},
+		{"no session ever", codex.FormatAppServer, []string{warning},
+			[]status{{"config_warning", "Codex's Linux sandbox uses bubblewrap and needs access to create user namespaces.", ""}}},
+		{"core event", codex.FormatRollout,
+			[]string{
+				`{"timestamp":"2026-09-21T01:39:54.000Z","type":"session_meta","payload":{"id":"01a0c19e-a2ec-7bc0-bb96-49a226d1fb15","cwd":"/w","cli_version":"0.154.0"}}`,
+				`{"timestamp":"2026-09-21T01:39:55.000Z","type":"event_msg","payload":{"type":"deprecation_notice","summary":"[features].web_search_request is deprecated","details":"Use web_search instead."}}`,
+			},
+			[]status{{"deprecation_notice", "[features].web_search_request is deprecated (Use web_search instead.)", ""}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			evs := run(t, c.format, nil, c.lines)
+			got, first := statuses(evs)
+			for i := range got {
+				if got[i].meta == "{}" || got[i].meta == "null" {
+					got[i].meta = ""
+				}
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("status items:\n got %q\nwant %q", got, c.want)
+			}
+			if evs[0].Type != universal.TypeSessionStarted || first != 0 && first < evs[0].Sequence {
+				t.Errorf("a notice before session.started")
+			}
+			if c.name == "before the session" {
+				md := string(evs[0].Data.(*universal.SessionStarted).Metadata)
+				if !strings.Contains(md, `"agent_version":"0.154.0"`) {
+					t.Errorf("the held notice started the session without the thread/start response's metadata: %s", md)
+				}
+			}
+		})
 	}
 }
