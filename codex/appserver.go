@@ -744,6 +744,9 @@ func (t *Translator) userInputRequest(dst []event, c *ctx, key, rid, thread stri
 }
 
 func (t *Translator) elicitationRequest(dst []event, c *ctx, key, rid, thread string, p gjson.Result) []event {
+	if m := p.Get("_meta"); m.Get("codex_approval_kind").Str == "mcp_tool_call" {
+		return t.mcpToolApproval(dst, c, key, rid, thread, p, m)
+	}
 	req := &request{ID: rid, Method: "mcpServer/elicitation/request", Options: []string{}}
 	req.Prompt = t.w.CopyValue(p.Get("message"))
 	o := obj().String("method", req.Method)
@@ -754,6 +757,37 @@ func (t *Translator) elicitationRequest(dst []event, c *ctx, key, rid, thread st
 	o.Raw("requested_schema", p.Get("requestedSchema").Raw)
 	o.OptString("url", p.Get("url").Str)
 	return t.askQuestion(dst, key, req, o.Bytes(), agent, c.raw)
+}
+
+// mcpToolApproval maps the elicitation with which Codex asks to approve a
+// call of an MCP tool (_meta {codex_approval_kind: "mcp_tool_call",
+// persist: the scopes an approval may be remembered for, tool_title,
+// tool_description, the arguments, a connector's id, name and
+// description}; openai/codex's MCP tool approval, which codex-acp turns
+// into a request for permission too) to permission.requested: its action
+// is the server and the tool's title, the message and _meta in metadata.
+// The host answers {action: accept | decline | cancel, _meta {persist}}.
+// The request names no call (the MCP tool call item may not have started
+// yet), so the permission names no item.
+func (t *Translator) mcpToolApproval(dst []event, c *ctx, key, rid, thread string, p, m gjson.Result) []event {
+	req := &request{ID: rid, Method: "mcpServer/elicitation/request"}
+	server, title := p.Get("serverName").Str, m.Get("tool_title").Str
+	switch {
+	case server != "" && title != "":
+		req.Action = server + ": " + title
+	case title != "":
+		req.Action = title
+	default:
+		req.Action = p.Get("message").Str
+	}
+	req.Action = t.w.Copy(req.Action)
+	o := obj().String("method", req.Method)
+	o.OptString("thread_id", thread)
+	o.OptString("turn_id", p.Get("turnId").Str)
+	o.OptString("server_name", server)
+	o.OptString("message", p.Get("message").Str)
+	o.Raw("approval", m.Raw)
+	return t.requestPermission(dst, key, req, o.Bytes(), agent, c.raw)
 }
 
 // clientResponse handles the host's answer to a server request.
@@ -823,6 +857,15 @@ func decision(result, rpcErr gjson.Result) (bool, []byte) {
 		})
 		o.Raw("amendment", d.Raw)
 		approved = true
+	case result.Get("action").Type == gjson.String:
+		// An MCP tool approval's answer, an elicitation's: accept,
+		// decline or cancel, with the scope it is remembered for.
+		a := result.Get("action").Str
+		o.String("decision", a)
+		if v := result.Get("_meta.persist"); v.Exists() && v.Type != gjson.Null {
+			o.Raw("persist", v.Raw)
+		}
+		approved = a == "accept"
 	case result.Get("permissions").Exists():
 		// item/permissions/requestApproval: the granted permissions.
 		perms := result.Get("permissions")

@@ -436,7 +436,12 @@
 // lines; options the labels of a single question) and its answer →
 // question.resolved (the answers, one line per question);
 // mcpServer/elicitation/request → a question answered with the accepted
-// content or rejected (decline, cancel). exec declined command items (the
+// content or rejected (decline, cancel); one whose _meta says it is an MCP
+// tool call's approval (codex_approval_kind "mcp_tool_call") →
+// permission.requested (action "<server>: <tool title>", no item: the
+// request names no call; the message and _meta in metadata) and its
+// answer → permission.resolved (accept approves; decline and cancel deny;
+// _meta.persist, the scope remembered, in metadata). exec declined command items (the
 // automatic reviewer refused) → permission.requested (synthetic) and
 // permission.resolved denied {"decided_by":"reviewer"}; rollout
 // guardian_assessment → the same, by the assessment's status.

@@ -153,3 +153,51 @@ func TestConfigWarningAndDeprecationNotice(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPToolApprovalElicitation: Codex asks the host to approve a call of
+// a write-capable MCP tool with mcpServer/elicitation/request whose _meta
+// says so (codex_approval_kind "mcp_tool_call", persist, tool_title,
+// tool_description, arguments; openai/codex's MCP tool approval prompt,
+// codex_approval_kind and persist keys shared with codex-acp, which turns
+// it into a request for permission). It was a question whose _meta was
+// dropped; it is a permission now, resolved by the host's {action}.
+// Request and answers as orquester's notes on its 0.154.0 capture
+// (15-mcp-elicitation-approval) quote them, its tool description shortened.
+func TestMCPToolApprovalElicitation(t *testing.T) {
+	const (
+		request = `{"method":"mcpServer/elicitation/request","id":1,"params":{"threadId":"th1","turnId":"tu1","serverName":"serena","mode":"form","_meta":{"codex_approval_kind":"mcp_tool_call","persist":["session","always"],"tool_title":"Replace In Files","tool_description":"Replaces occurrences of a pattern across multiple files in ONE call.","arguments":[{"name":"relative_path","value":"a.ts","display_name":"relative_path"},{"name":"repl","value":"export const a = 4;","display_name":"repl"}]},"message":"Allow the serena MCP server to run tool \"replace_in_files\"?","requestedSchema":{"type":"object","properties":{}}}}`
+		accept  = `in {"id":1,"result":{"action":"accept","content":null,"_meta":null}}`
+		decline = `in {"id":1,"result":{"action":"decline","content":null,"_meta":null}}`
+		always  = `in {"id":1,"result":{"action":"accept","content":null,"_meta":{"persist":"always"}}}`
+	)
+	for _, c := range []struct {
+		answer, status, decision string
+	}{
+		{accept, "approved", `"decision":"accept"`},
+		{decline, "denied", `"decision":"decline"`},
+		{always, "approved", `"persist":"always"`},
+	} {
+		evs := run(t, codex.FormatExchange, nil, []string{thStarted, turnStarted, request, c.answer, turnDone})
+		var req, res *universal.Permission
+		for _, e := range evs {
+			switch e.Type {
+			case universal.TypePermissionRequested:
+				req = e.Data.(*universal.Permission)
+			case universal.TypePermissionResolved:
+				res = e.Data.(*universal.Permission)
+			case universal.TypeQuestionRequested:
+				t.Errorf("the approval is a question")
+			}
+		}
+		if req == nil || res == nil {
+			t.Fatalf("%s: no permission requested and resolved", c.answer)
+		}
+		if req.Action != "serena: Replace In Files" || !strings.Contains(string(req.Metadata), `"tool_description":"Replaces occurrences`) ||
+			!strings.Contains(string(req.Metadata), `"persist":["session","always"]`) {
+			t.Errorf("request %q %s", req.Action, req.Metadata)
+		}
+		if string(res.Status) != c.status || !strings.Contains(string(res.Metadata), c.decision) {
+			t.Errorf("%s: resolved %s %s, want %s with %s", c.answer, res.Status, res.Metadata, c.status, c.decision)
+		}
+	}
+}
