@@ -1056,18 +1056,18 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		// Codex's own exec prints both as warnings (an error item of
 		// "summary (details)"); a config warning also names the file.
 		meta := cleanJSON(obj().Raw("path", p.Get("path").Raw).Raw("range", p.Get("range").Raw).Bytes())
-		text := noticeText(p.Get("summary").Str, p.Get("details").Str)
-		if !t.w.Begun() && len(t.st.HeldNotices) < maxHeldNotices {
-			// Before the thread/start response: the session starts
-			// with what that says, then the notice.
-			n := heldNotice{Thread: strings.Clone(thread), Label: snake(method), Detail: strings.Clone(text), Raw: string(c.raw)}
-			if string(meta) != "{}" {
-				n.Meta = string(meta)
-			}
-			t.st.HeldNotices = append(t.st.HeldNotices, n)
+		return t.notice(dst, c, thread, snake(method), noticeText(p.Get("summary").Str, p.Get("details").Str), meta)
+	case "mcpServer/startupStatus/updated":
+		// starting and ready say nothing for the transcript; a server
+		// that failed to start (or whose start was cancelled) is a
+		// notice, as codex-acp forwards it.
+		st := p.Get("status").Str
+		if st != "failed" && st != "cancelled" {
 			return dst
 		}
-		return t.status(dst, "", t.copyThread(thread), snake(method), t.w.Copy(text), meta, agent, c.raw)
+		name := p.Get("name").Str
+		meta := obj().String("mcp_server", name).String("status", st).Raw("failure_reason", p.Get("failureReason").Raw)
+		return t.notice(dst, c, thread, "notice", mcpStartupText(name, st, p.Get("error").Str), cleanJSON(meta.Bytes()))
 	case "thread/closed":
 		if t.isRoot(thread) && t.w.Begun() {
 			dst = t.finish(dst)
@@ -1093,7 +1093,7 @@ var ignoredNotifications = map[string]struct{}{
 	"item/autoApprovalReview/started": {}, "item/autoApprovalReview/completed": {},
 	"autoApprovalReview/strictReviewRequired": {}, "command/exec/outputDelta": {}, "process/outputDelta": {},
 	"process/exited": {}, "item/commandExecution/terminalInteraction": {}, "item/fileChange/patchUpdated": {},
-	"item/mcpToolCall/progress": {}, "mcpServer/oauthLogin/completed": {}, "mcpServer/startupStatus/updated": {},
+	"item/mcpToolCall/progress": {}, "mcpServer/oauthLogin/completed": {},
 	"mcpServer/event/stream/notification": {}, "account/updated": {}, "account/gatewayOAuth/changed": {},
 	"account/rateLimits/updated": {}, "app/list/updated": {}, "remoteControl/status/changed": {},
 	"externalAgentConfig/import/progress": {}, "externalAgentConfig/import/completed": {}, "fs/changed": {},
@@ -1107,6 +1107,35 @@ var ignoredNotifications = map[string]struct{}{
 	"thread/realtime/error": {}, "thread/realtime/closed": {}, "windows/worldWritableWarning": {},
 	"windowsSandbox/setupCompleted": {}, "account/login/completed": {}, "rawResponseItem/completed": {},
 	"authStatusChange": {}, "loginChatGptComplete": {}, "sessionConfigured": {},
+}
+
+// notice emits a status item for a notice of Codex's own (a warning about
+// its configuration, a deprecation, an MCP server that did not start):
+// one that comes before the session started is held until it starts
+// (Codex sends its config warnings before its thread/start response).
+func (t *Translator) notice(dst []event, c *ctx, thread, label, text string, meta []byte) []event {
+	if !t.w.Begun() && len(t.st.HeldNotices) < maxHeldNotices {
+		n := heldNotice{Thread: strings.Clone(thread), Label: label, Detail: strings.Clone(text), Raw: string(c.raw)}
+		if len(meta) > 0 && string(meta) != "{}" {
+			n.Meta = string(meta)
+		}
+		t.st.HeldNotices = append(t.st.HeldNotices, n)
+		return dst
+	}
+	return t.status(dst, "", t.copyThread(thread), label, t.w.Copy(text), meta, agent, c.raw)
+}
+
+// mcpStartupText says that an MCP server failed to start, as codex-acp
+// words it, with the error.
+func mcpStartupText(server, status, err string) string {
+	s := "MCP server `" + server + "` failed to start"
+	if status == "cancelled" {
+		s = "MCP server `" + server + "` start was cancelled"
+	}
+	if err != "" {
+		s += ": " + err
+	}
+	return s
 }
 
 // noticeText is a config warning's or deprecation notice's text as

@@ -370,6 +370,12 @@
 // them as error items; a config warning's path and range in metadata;
 // one that comes before the session starts, as Codex sends a config
 // warning before its thread/start response, is held until it starts),
+// an MCP server that failed to start or whose start was cancelled
+// (mcpServer/startupStatus/updated status failed | cancelled, the core
+// mcp_startup_update state failed | cancelled: "notice", as the acp
+// translator shows codex-acp's forwarding of it, detail "MCP server `…`
+// failed to start: <error>", metadata mcp_server, status and
+// failure_reason),
 // background_event,
 // subAgentActivity, sleep, a rollout fork's copy of its parent's history
 // ("fork_replay", see Forks), and reverts ("reverted": a rollout's
@@ -550,7 +556,9 @@
 // command/exec/outputDelta, process/*, item/commandExecution/terminalInteraction
 // (stdin written to a process), item/fileChange/patchUpdated (live previews;
 // the completed item has the changes), item/mcpToolCall/progress (progress
-// text; the result has the outcome), mcpServer/*, account/*,
+// text; the result has the outcome), mcpServer/* (but an
+// mcpServer/startupStatus/updated of a server that failed or was
+// cancelled, see Status items), account/*,
 // app/list/updated, remoteControl/status/changed, externalAgentConfig/*,
 // fs/changed, thread/compacted when a contextCompaction item of its turn
 // marks the compaction (before that item, openai/codex PR 10016, January
@@ -571,7 +579,9 @@
 // responses too);
 // the history in a thread/resume response is not replayed.
 //
-// Core events (legacy streams and rollout event_msg): mcp_startup_update, mcp_startup_complete, turn_diff,
+// Core events (legacy streams and rollout event_msg): mcp_startup_update
+// of a server starting or ready, mcp_startup_complete (it sums the
+// updates up), turn_diff,
 // get_history_entry_response, mcp_list_tools_response,
 // list_custom_prompts_response, list_skills_response,
 // list_remote_skills_response, remote_skill_downloaded,

@@ -201,3 +201,55 @@ func TestMCPToolApprovalElicitation(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPStartupFailureNotice: an MCP server that failed to start (or whose
+// start was cancelled) was dropped: the app-server's
+// mcpServer/startupStatus/updated {threadId, name, status: starting | ready
+// | failed | cancelled, error, failureReason} (orquester's 0.154.0
+// captures: 190 of them, the ready and starting ones quoted here) and the
+// core mcp_startup_update {server, status: {state, error}} (openai/codex
+// protocol McpStartupUpdateEvent) were ignored whole. A failure is a
+// notice status item now, as the acp translator shows codex-acp's
+// forwarding of the same fact; starting and ready stay ignored.
+func TestMCPStartupFailureNotice(t *testing.T) {
+	const (
+		starting = `{"method":"mcpServer/startupStatus/updated","params":{"threadId":"th1","name":"agent-browser","status":"starting","error":null,"failureReason":null},"emittedAtMs":1789954794412}`
+		ready    = `{"method":"mcpServer/startupStatus/updated","params":{"threadId":"th1","name":"agent-browser","status":"ready","error":null,"failureReason":null},"emittedAtMs":1789954794413}`
+		failed   = `{"method":"mcpServer/startupStatus/updated","params":{"threadId":"th1","name":"pockode","status":"failed","error":"handshaking with MCP server failed: connection closed: initialize response","failureReason":"startupError"},"emittedAtMs":1789954794414}`
+		canceled = `{"method":"mcpServer/startupStatus/updated","params":{"threadId":"th1","name":"jira","status":"cancelled","error":null,"failureReason":null}}`
+	)
+	type status struct{ label, detail string }
+	collect := func(evs []universal.Event) (got []status, meta []string) {
+		for _, e := range evs {
+			if e.Type != universal.TypeItemCompleted {
+				continue
+			}
+			if it := e.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindStatus {
+				got = append(got, status{it.Content[0].Label, it.Content[0].Detail})
+				meta = append(meta, string(it.Content[0].Metadata))
+			}
+		}
+		return got, meta
+	}
+	evs := run(t, codex.FormatAppServer, nil, []string{thStarted, starting, ready, failed, canceled, turnStarted, turnDone})
+	got, meta := collect(evs)
+	want := []status{
+		{"notice", "MCP server `pockode` failed to start: handshaking with MCP server failed: connection closed: initialize response"},
+		{"notice", "MCP server `jira` start was cancelled"},
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("status items:\n got %q\nwant %q", got, want)
+	}
+	if meta[0] != `{"mcp_server":"pockode","status":"failed","failure_reason":"startupError"}` {
+		t.Errorf("metadata %s", meta[0])
+	}
+	evs = run(t, codex.FormatRollout, nil, []string{
+		`{"timestamp":"2026-09-21T01:39:54.000Z","type":"session_meta","payload":{"id":"01a0c19e-a2ec-7bc0-bb96-49a226d1fb15","cwd":"/w","cli_version":"0.154.0"}}`,
+		`{"timestamp":"2026-09-21T01:39:55.000Z","type":"event_msg","payload":{"type":"mcp_startup_update","server":"pockode","status":{"state":"starting"}}}`,
+		`{"timestamp":"2026-09-21T01:39:56.000Z","type":"event_msg","payload":{"type":"mcp_startup_update","server":"pockode","status":{"state":"failed","error":"handshaking with MCP server failed"}}}`,
+		`{"timestamp":"2026-09-21T01:39:56.000Z","type":"event_msg","payload":{"type":"mcp_startup_complete","ready":[],"failed":[{"server":"pockode","error":"handshaking with MCP server failed"}],"cancelled":[]}}`,
+	})
+	if got, _ := collect(evs); !slices.Equal(got, []status{{"notice", "MCP server `pockode` failed to start: handshaking with MCP server failed"}}) {
+		t.Errorf("core events: %q", got)
+	}
+}
