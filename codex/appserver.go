@@ -93,7 +93,21 @@ func (t *Translator) ensureSession(dst []event, thread string) []event {
 	if !t.w.Begun() {
 		o := obj().String("agent", agentName)
 		dst = t.w.BeginClean(dst, o.Bytes(), daemon, nil)
+		dst = t.flushHeldNotices(dst)
 	}
+	return dst
+}
+
+// flushHeldNotices reports the notices held until the session started.
+func (t *Translator) flushHeldNotices(dst []event) []event {
+	for _, n := range t.st.HeldNotices {
+		var meta []byte
+		if n.Meta != "" {
+			meta = []byte(n.Meta)
+		}
+		dst = t.status(dst, "", t.copyThread(n.Thread), n.Label, n.Detail, meta, agent, []byte(n.Raw))
+	}
+	t.st.HeldNotices = nil
 	return dst
 }
 
@@ -417,7 +431,7 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Va
 		o.Bool("resumed", true)
 	}
 	o.Raw("client", t.st.Meta["client"])
-	return t.w.BeginClean(dst, o.Bytes(), agent, c.raw)
+	return t.flushHeldNotices(t.w.BeginClean(dst, o.Bytes(), agent, c.raw))
 }
 
 // conversationStarted begins the session from the v1 app-server's
@@ -451,7 +465,7 @@ func (t *Translator) conversationStarted(dst []event, c *ctx, resp jsonscan.Valu
 	str("reasoning_effort", resp.Sub("reasoningEffort"))
 	str("rollout_path", resp.Sub("rolloutPath"))
 	o.Raw("client", t.st.Meta["client"])
-	return t.w.BeginClean(dst, o.Bytes(), agent, c.raw)
+	return t.flushHeldNotices(t.w.BeginClean(dst, o.Bytes(), agent, c.raw))
 }
 
 // pendingSpawn returns the spawn call whose sub-agent is not yet known.
@@ -730,6 +744,9 @@ func (t *Translator) userInputRequest(dst []event, c *ctx, key, rid, thread stri
 }
 
 func (t *Translator) elicitationRequest(dst []event, c *ctx, key, rid, thread string, p gjson.Result) []event {
+	if m := p.Get("_meta"); m.Get("codex_approval_kind").Str == "mcp_tool_call" {
+		return t.mcpToolApproval(dst, c, key, rid, thread, p, m)
+	}
 	req := &request{ID: rid, Method: "mcpServer/elicitation/request", Options: []string{}}
 	req.Prompt = t.w.CopyValue(p.Get("message"))
 	o := obj().String("method", req.Method)
@@ -740,6 +757,37 @@ func (t *Translator) elicitationRequest(dst []event, c *ctx, key, rid, thread st
 	o.Raw("requested_schema", p.Get("requestedSchema").Raw)
 	o.OptString("url", p.Get("url").Str)
 	return t.askQuestion(dst, key, req, o.Bytes(), agent, c.raw)
+}
+
+// mcpToolApproval maps the elicitation with which Codex asks to approve a
+// call of an MCP tool (_meta {codex_approval_kind: "mcp_tool_call",
+// persist: the scopes an approval may be remembered for, tool_title,
+// tool_description, the arguments, a connector's id, name and
+// description}; openai/codex's MCP tool approval, which codex-acp turns
+// into a request for permission too) to permission.requested: its action
+// is the server and the tool's title, the message and _meta in metadata.
+// The host answers {action: accept | decline | cancel, _meta {persist}}.
+// The request names no call (the MCP tool call item may not have started
+// yet), so the permission names no item.
+func (t *Translator) mcpToolApproval(dst []event, c *ctx, key, rid, thread string, p, m gjson.Result) []event {
+	req := &request{ID: rid, Method: "mcpServer/elicitation/request"}
+	server, title := p.Get("serverName").Str, m.Get("tool_title").Str
+	switch {
+	case server != "" && title != "":
+		req.Action = server + ": " + title
+	case title != "":
+		req.Action = title
+	default:
+		req.Action = p.Get("message").Str
+	}
+	req.Action = t.w.Copy(req.Action)
+	o := obj().String("method", req.Method)
+	o.OptString("thread_id", thread)
+	o.OptString("turn_id", p.Get("turnId").Str)
+	o.OptString("server_name", server)
+	o.OptString("message", p.Get("message").Str)
+	o.Raw("approval", m.Raw)
+	return t.requestPermission(dst, key, req, o.Bytes(), agent, c.raw)
 }
 
 // clientResponse handles the host's answer to a server request.
@@ -809,6 +857,15 @@ func decision(result, rpcErr gjson.Result) (bool, []byte) {
 		})
 		o.Raw("amendment", d.Raw)
 		approved = true
+	case result.Get("action").Type == gjson.String:
+		// An MCP tool approval's answer, an elicitation's: accept,
+		// decline or cancel, with the scope it is remembered for.
+		a := result.Get("action").Str
+		o.String("decision", a)
+		if v := result.Get("_meta.persist"); v.Exists() && v.Type != gjson.Null {
+			o.Raw("persist", v.Raw)
+		}
+		approved = a == "accept"
 	case result.Get("permissions").Exists():
 		// item/permissions/requestApproval: the granted permissions.
 		perms := result.Get("permissions")
@@ -995,6 +1052,22 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 			msg = p.Get("summary").Str
 		}
 		return t.status(dst, "", t.copyThread(thread), snake(method), t.w.Copy(msg), nil, agent, c.raw)
+	case "configWarning", "deprecationNotice":
+		// Codex's own exec prints both as warnings (an error item of
+		// "summary (details)"); a config warning also names the file.
+		meta := cleanJSON(obj().Raw("path", p.Get("path").Raw).Raw("range", p.Get("range").Raw).Bytes())
+		return t.notice(dst, c, thread, snake(method), noticeText(p.Get("summary").Str, p.Get("details").Str), meta)
+	case "mcpServer/startupStatus/updated":
+		// starting and ready say nothing for the transcript; a server
+		// that failed to start (or whose start was cancelled) is a
+		// notice, as codex-acp forwards it.
+		st := p.Get("status").Str
+		if st != "failed" && st != "cancelled" {
+			return dst
+		}
+		name := p.Get("name").Str
+		meta := obj().String("mcp_server", name).String("status", st).Raw("failure_reason", p.Get("failureReason").Raw)
+		return t.notice(dst, c, thread, "notice", mcpStartupText(name, st, p.Get("error").Str), cleanJSON(meta.Bytes()))
 	case "thread/closed":
 		if t.isRoot(thread) && t.w.Begun() {
 			dst = t.finish(dst)
@@ -1020,20 +1093,58 @@ var ignoredNotifications = map[string]struct{}{
 	"item/autoApprovalReview/started": {}, "item/autoApprovalReview/completed": {},
 	"autoApprovalReview/strictReviewRequired": {}, "command/exec/outputDelta": {}, "process/outputDelta": {},
 	"process/exited": {}, "item/commandExecution/terminalInteraction": {}, "item/fileChange/patchUpdated": {},
-	"item/mcpToolCall/progress": {}, "mcpServer/oauthLogin/completed": {}, "mcpServer/startupStatus/updated": {},
+	"item/mcpToolCall/progress": {}, "mcpServer/oauthLogin/completed": {},
 	"mcpServer/event/stream/notification": {}, "account/updated": {}, "account/gatewayOAuth/changed": {},
 	"account/rateLimits/updated": {}, "app/list/updated": {}, "remoteControl/status/changed": {},
 	"externalAgentConfig/import/progress": {}, "externalAgentConfig/import/completed": {}, "fs/changed": {},
 	"model/verification": {}, "modelProvider/authRecoveryStarted": {},
 	"modelProvider/authRecoveryCompleted": {}, "turn/moderationMetadata": {}, "model/safetyBuffering/updated": {},
-	"deprecationNotice": {}, "configWarning": {}, "fuzzyFileSearch/sessionUpdated": {},
-	"fuzzyFileSearch/sessionCompleted": {}, "thread/realtime/started": {}, "thread/realtime/itemAdded": {},
+	"fuzzyFileSearch/sessionUpdated": {}, "fuzzyFileSearch/sessionCompleted": {},
+	"thread/realtime/started": {}, "thread/realtime/itemAdded": {},
 	"thread/realtime/item/started": {}, "thread/realtime/item/transcript/delta": {},
 	"thread/realtime/item/completed": {}, "thread/realtime/transcript/delta": {},
 	"thread/realtime/transcript/done": {}, "thread/realtime/outputAudio/delta": {}, "thread/realtime/sdp": {},
 	"thread/realtime/error": {}, "thread/realtime/closed": {}, "windows/worldWritableWarning": {},
 	"windowsSandbox/setupCompleted": {}, "account/login/completed": {}, "rawResponseItem/completed": {},
 	"authStatusChange": {}, "loginChatGptComplete": {}, "sessionConfigured": {},
+}
+
+// notice emits a status item for a notice of Codex's own (a warning about
+// its configuration, a deprecation, an MCP server that did not start):
+// one that comes before the session started is held until it starts
+// (Codex sends its config warnings before its thread/start response).
+func (t *Translator) notice(dst []event, c *ctx, thread, label, text string, meta []byte) []event {
+	if !t.w.Begun() && len(t.st.HeldNotices) < maxHeldNotices {
+		n := heldNotice{Thread: strings.Clone(thread), Label: label, Detail: strings.Clone(text), Raw: string(c.raw)}
+		if len(meta) > 0 && string(meta) != "{}" {
+			n.Meta = string(meta)
+		}
+		t.st.HeldNotices = append(t.st.HeldNotices, n)
+		return dst
+	}
+	return t.status(dst, "", t.copyThread(thread), label, t.w.Copy(text), meta, agent, c.raw)
+}
+
+// mcpStartupText says that an MCP server failed to start, as codex-acp
+// words it, with the error.
+func mcpStartupText(server, status, err string) string {
+	s := "MCP server `" + server + "` failed to start"
+	if status == "cancelled" {
+		s = "MCP server `" + server + "` start was cancelled"
+	}
+	if err != "" {
+		s += ": " + err
+	}
+	return s
+}
+
+// noticeText is a config warning's or deprecation notice's text as
+// codex exec prints it: the summary, and its details in parentheses.
+func noticeText(summary, details string) string {
+	if details == "" {
+		return summary
+	}
+	return summary + " (" + details + ")"
 }
 
 func (t *Translator) copyThread(thread string) string {

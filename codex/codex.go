@@ -49,11 +49,20 @@ func Detect(head []byte) string {
 		if len(line) == 0 || line[0] != '{' {
 			continue
 		}
-		if f := detectLine(view(line)); f != "" || !execSummaryLine(view(line)) {
+		if f := detectLine(view(line)); f != "" || !execSummaryLine(view(line)) && !recorderAside(view(line)) {
 			return f
 		}
 	}
 	return ""
+}
+
+// recorderAside reports whether a line is an exchange record that holds
+// no message of either side: a recorder's note or a line of the agent's
+// stderr (see universal.ExchangeReader). It says nothing of the format
+// alone: the line after it does.
+func recorderAside(s string) bool {
+	r := gjson.GetMany(s, "dir", "frame")
+	return (r[0].Str == "note" || r[0].Str == "stderr") && r[1].Type == gjson.String
 }
 
 // execSummaryLine reports whether a line is the configuration summary
@@ -80,6 +89,9 @@ func detectLine(s string) string {
 	}
 	if !msg.Exists() {
 		msg = r[16]
+	}
+	if !msg.Exists() {
+		msg = r[17]
 	}
 	switch {
 	case dir.Exists() && msg.Exists():
@@ -122,7 +134,7 @@ func detectLine(s string) string {
 }
 
 // detectPaths are the members detectLine reads.
-var detectPaths = [...]string{"dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID", "properties", "direction", "parsed"}
+var detectPaths = [...]string{"dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID", "properties", "direction", "parsed", "frame"}
 
 // detectMembers returns what jsonscan.GetMany(s, detectPaths...) returns
 // for a line (possibly cut short): its first members of those names. It
@@ -235,14 +247,15 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	// it; cleaning never changes ASCII bytes, so the line is trimmed and
 	// told noise or JSON on the bytes as they came.
 	line := trimLeft(m.Data)
-	if t.format == FormatExec && len(line) > 0 && line[0] != '{' {
+	if t.format == FormatExec && !m.Stderr && len(line) > 0 && line[0] != '{' {
 		if obj, ok := t.labelled(line); ok {
 			m.Data, line = obj, obj
 		}
 	}
-	if t.format == FormatExec && (len(line) == 0 || line[0] != '{') {
+	if m.Stderr || t.format == FormatExec && (len(line) == 0 || line[0] != '{') {
 		// Lines on stdout that are not JSON: Codex's stderr merged into
-		// stdout. They are kept as the session's stderr.
+		// stdout. They are kept as the session's stderr, and so are the
+		// stderr lines an exchange's recorder kept.
 		m.Data = universal.CleanInput(m.Data)
 		if !t.st.noise(trimSpace(m.Data)) && t.st.Unkept == 1 {
 			// Past the bound of the stderr kept: the first line not kept
@@ -375,6 +388,10 @@ func (t *Translator) endLegacyExec(dst []universal.Event) []universal.Event {
 func (t *Translator) finish(dst []universal.Event) []universal.Event {
 	if t.st.Declined != "" {
 		dst = t.flushDeclined(dst)
+	}
+	if len(t.st.HeldNotices) > 0 {
+		// Notices of a session that never started start it.
+		dst = t.ensureSession(dst, "")
 	}
 	switch t.format {
 	case FormatExec:

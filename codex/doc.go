@@ -37,9 +37,14 @@
 // # Formats
 //
 //   - "exchange": a recorded app-server session, both directions
-//     ({"dir","t_ms","msg"} records): the server's responses,
+//     ({"dir","t_ms","msg"} records, or the other recorders' records
+//     universal.ExchangeReader reads, such as {"t", "dir": "send" |
+//     "recv" | "stderr" | "note", "frame"}, whose leading notes and stderr
+//     lines detection passes over): the server's responses,
 //     notifications and requests, and the host's own requests (initialize,
-//     thread/start, turn/start with the user's input) and answers.
+//     thread/start, turn/start with the user's input) and answers. The
+//     stderr lines such a recorder kept (universal.Message.Stderr) are
+//     the session's stderr, as exec's non-JSON lines are.
 //   - "appserver": the server's lines only (codex app-server stdout). The
 //     host's messages can still be fed with Message.Dir = universal.In.
 //     Also the stdout of codex mcp-server (codex mcp before ~0.4x), whose
@@ -359,7 +364,19 @@
 // goal /goal set, whose turns open with an injected prompt) and
 // thread/goal/cleared after one ("goal_cleared"),
 // warning, guardianWarning and guardian_warning, exec error items
-// (non-fatal warnings: "warning"), background_event,
+// (non-fatal warnings: "warning"), configWarning and deprecationNotice
+// ("config_warning", "deprecation_notice"; the core deprecation_notice
+// too: the summary, with its details in parentheses, as codex exec prints
+// them as error items; a config warning's path and range in metadata;
+// one that comes before the session starts, as Codex sends a config
+// warning before its thread/start response, is held until it starts),
+// an MCP server that failed to start or whose start was cancelled
+// (mcpServer/startupStatus/updated status failed | cancelled, the core
+// mcp_startup_update state failed | cancelled: "notice", as the acp
+// translator shows codex-acp's forwarding of it, detail "MCP server `…`
+// failed to start: <error>", metadata mcp_server, status and
+// failure_reason),
+// background_event,
 // subAgentActivity, sleep, a rollout fork's copy of its parent's history
 // ("fork_replay", see Forks), and reverts ("reverted": a rollout's
 // thread_rolled_back {num_turns}, a paginated thread's next page read
@@ -425,7 +442,12 @@
 // lines; options the labels of a single question) and its answer →
 // question.resolved (the answers, one line per question);
 // mcpServer/elicitation/request → a question answered with the accepted
-// content or rejected (decline, cancel). exec declined command items (the
+// content or rejected (decline, cancel); one whose _meta says it is an MCP
+// tool call's approval (codex_approval_kind "mcp_tool_call") →
+// permission.requested (action "<server>: <tool title>", no item: the
+// request names no call; the message and _meta in metadata) and its
+// answer → permission.resolved (accept approves; decline and cancel deny;
+// _meta.persist, the scope remembered, in metadata). exec declined command items (the
 // automatic reviewer refused) → permission.requested (synthetic) and
 // permission.resolved denied {"decided_by":"reviewer"}; rollout
 // guardian_assessment → the same, by the assessment's status.
@@ -534,7 +556,9 @@
 // command/exec/outputDelta, process/*, item/commandExecution/terminalInteraction
 // (stdin written to a process), item/fileChange/patchUpdated (live previews;
 // the completed item has the changes), item/mcpToolCall/progress (progress
-// text; the result has the outcome), mcpServer/*, account/*,
+// text; the result has the outcome), mcpServer/* (but an
+// mcpServer/startupStatus/updated of a server that failed or was
+// cancelled, see Status items), account/*,
 // app/list/updated, remoteControl/status/changed, externalAgentConfig/*,
 // fs/changed, thread/compacted when a contextCompaction item of its turn
 // marks the compaction (before that item, openai/codex PR 10016, January
@@ -543,7 +567,7 @@
 // adds nothing; the two are paired per thread, one pair per compaction,
 // so every later one, of either kind, is shown again),
 // model/verification, modelProvider/auth*, turn/moderationMetadata,
-// model/safetyBuffering/updated, deprecationNotice, configWarning,
+// model/safetyBuffering/updated,
 // fuzzyFileSearch/*, thread/realtime/*, windows/worldWritableWarning,
 // windowsSandbox/setupCompleted, rawResponseItem/completed, and the v1
 // authStatusChange, loginChatGptComplete, sessionConfigured. Every
@@ -555,11 +579,13 @@
 // responses too);
 // the history in a thread/resume response is not replayed.
 //
-// Core events (legacy streams and rollout event_msg): mcp_startup_update, mcp_startup_complete, turn_diff,
+// Core events (legacy streams and rollout event_msg): mcp_startup_update
+// of a server starting or ready, mcp_startup_complete (it sums the
+// updates up), turn_diff,
 // get_history_entry_response, mcp_list_tools_response,
 // list_custom_prompts_response, list_skills_response,
 // list_remote_skills_response, remote_skill_downloaded,
-// skills_update_available, deprecation_notice, undo_started,
+// skills_update_available, undo_started,
 // undo_completed, shutdown_complete, raw_response_item, hook_started,
 // model_verification, turn_moderation_metadata, safety_buffering,
 // patch_apply_updated, request_permissions, realtime_conversation_*

@@ -27,10 +27,10 @@ const (
 // ignoredEventMsgs are core events that carry nothing for the transcript
 // (see the package documentation).
 var ignoredEventMsgs = map[string]struct{}{
-	"mcp_startup_update": {}, "mcp_startup_complete": {}, "turn_diff": {},
+	"mcp_startup_complete": {}, "turn_diff": {},
 	"get_history_entry_response": {}, "mcp_list_tools_response": {}, "list_custom_prompts_response": {},
 	"list_skills_response": {}, "list_remote_skills_response": {}, "remote_skill_downloaded": {},
-	"skills_update_available": {}, "deprecation_notice": {}, "undo_started": {}, "undo_completed": {},
+	"skills_update_available": {}, "undo_started": {}, "undo_completed": {},
 	"shutdown_complete": {}, "raw_response_item": {}, "thread_settings_applied": {},
 	"terminal_interaction": {}, "plan_delta": {}, "item_started": {}, "hook_started": {},
 	"model_verification": {}, "turn_moderation_metadata": {}, "safety_buffering": {}, "patch_apply_updated": {},
@@ -323,6 +323,18 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		return t.emitError(dst, t.w.CopyValue(m.Get("message")), t.w.Copy(errorCode(m.Get("codex_error_info"))), cleanJSON(o.Bytes()), true, agent, c.raw)
 	case "warning", "background_event", "guardian_warning":
 		return t.status(dst, "", th, typ, t.w.CopyValue(m.Get("message")), nil, agent, c.raw)
+	case "mcp_startup_update":
+		// {server, status: {state: starting | ready | failed |
+		// cancelled, error}}; mcp_startup_complete sums them up.
+		st := m.Get("status.state").Str
+		if st != "failed" && st != "cancelled" {
+			return dst
+		}
+		name := m.Get("server").Str
+		meta := obj().String("mcp_server", name).String("status", st)
+		return t.status(dst, "", th, "notice", t.w.Copy(mcpStartupText(name, st, m.Get("status.error").Str)), meta.Bytes(), agent, c.raw)
+	case "deprecation_notice":
+		return t.status(dst, "", th, typ, t.w.Copy(noticeText(m.Get("summary").Str, m.Get("details").Str)), nil, agent, c.raw)
 	case "model_reroute":
 		detail := m.Get("from_model").Str + " → " + m.Get("to_model").Str
 		return t.status(dst, "", th, "model_rerouted", t.w.Copy(detail), metaOf("reason", m.Get("reason")), agent, c.raw)

@@ -147,6 +147,10 @@ type state struct {
 	// thread/goal/updated), its objective and status, so that updates of
 	// its usage alone make no item.
 	Goals map[string]string `json:"goals,omitempty"`
+	// HeldNotices are the app-server's config warnings and deprecation
+	// notices read before the session started (Codex sends them before
+	// the thread/start response), reported once it starts.
+	HeldNotices []heldNotice `json:"held_notices,omitempty"`
 	// HeldGoals are a rollout's goal updates read before the session
 	// started (which waits for the first turn_context's model), reported
 	// once it starts.
@@ -310,6 +314,20 @@ type heldGoal struct {
 	Goal   string `json:"goal"`
 	Raw    string `json:"raw"`
 }
+
+// heldNotice is a status item held until the session starts: its thread,
+// label, detail, metadata (JSON, or "") and line.
+type heldNotice struct {
+	Thread string `json:"thread,omitempty"`
+	Label  string `json:"label"`
+	Detail string `json:"detail,omitempty"`
+	Meta   string `json:"meta,omitempty"`
+	Raw    string `json:"raw"`
+}
+
+// maxHeldNotices bounds the notices held before a session starts; past it
+// they start the session.
+const maxHeldNotices = 64
 
 // maxHeldGoals bounds the goal updates held before a session starts;
 // past it they start the session.
@@ -647,6 +665,14 @@ func (s *state) validate(w *universal.Stream) error {
 	if s.Fork != nil {
 		if s.Fork.Thread == "" || s.Fork.Lines < 0 || s.Fork.Turns < 0 || s.Fork.Calls < 0 {
 			return errors.New("a fork replay without a thread or with negative counts")
+		}
+	}
+	if len(s.HeldNotices) > maxHeldNotices {
+		return fmt.Errorf("%d notices held, at most %d", len(s.HeldNotices), maxHeldNotices)
+	}
+	for i, n := range s.HeldNotices {
+		if n.Label == "" || !json.Valid([]byte(n.Raw)) || n.Meta != "" && !json.Valid([]byte(n.Meta)) {
+			return fmt.Errorf("held notice %d has no label or is not JSON", i)
 		}
 	}
 	if len(s.HeldGoals) > maxHeldGoals {

@@ -488,6 +488,14 @@ func (r *SSEReader) discard(n int) {
 // KIRO_ACP_RECORD_PATH does) gives the directions the other way round:
 // package acp's translator tells such an exchange from what its messages
 // are; the other translators read the directions as written.
+//
+// So are the records of recorders that name the direction from the
+// host's side, {"t": <ms since the capture started>, "dir": "send" (In) |
+// "recv" (Out) | "stderr" | "note", "frame": <message>} (the replay
+// fixtures of the orquester project): a "stderr" record's frame is a line
+// the agent wrote to its stderr, which comes back as that line (Out) with
+// Message.Stderr set; a "note" record is the recorder's own commentary
+// (what it did, what it saw), written by neither side, and is skipped.
 type ExchangeReader struct {
 	lines *LineReader
 	scan  jsonscan.Scanner
@@ -512,14 +520,25 @@ func NewExchangeReader(r io.Reader, limit int) *ExchangeReader {
 // Next returns the next record's message. Message.Data is valid until the
 // next call.
 func (r *ExchangeReader) Next() (Message, error) {
-	m, err := r.lines.Next()
+	for {
+		m, note, err := r.next()
+		if !note {
+			return m, err
+		}
+	}
+}
+
+// next reads one record; note says it was a recorder's note, which Next
+// skips.
+func (r *ExchangeReader) next() (m Message, note bool, err error) {
+	m, err = r.lines.Next()
 	if err != nil || m.Err != nil {
-		return m, err
+		return m, false, err
 	}
 	line := m.Data
-	fail := func(why string) (Message, error) {
+	fail := func(why string) (Message, bool, error) {
 		m.Err = fmt.Errorf("%w: line %d: %s", ErrExchange, m.Line, why)
-		return m, nil
+		return m, false, nil
 	}
 	// One validating scan indexes the record; the fields are then read
 	// from the index, not by scanning the line again.
@@ -532,11 +551,16 @@ func (r *ExchangeReader) Next() (Message, error) {
 	if !dir.Exists() {
 		dir = rec.Field("direction")
 	}
+	stderr := false
 	switch dir.Str() {
-	case "out", "agent->client", "agent_to_client":
+	case "out", "agent->client", "agent_to_client", "recv":
 		m.Dir = Out
-	case "in", "client->agent", "client_to_agent":
+	case "in", "client->agent", "client_to_agent", "send":
 		m.Dir = In
+	case "stderr":
+		m.Dir, stderr = Out, true
+	case "note":
+		return m, true, nil
 	default:
 		return fail(`"dir" is neither "out" nor "in"`)
 	}
@@ -548,25 +572,37 @@ func (r *ExchangeReader) Next() (Message, error) {
 		} else if v >= 1e11 && v < 1e15 {
 			m.TimeMS = int64(v)
 		}
+	} else if t := rec.Field("t"); t.Type() == gjson.Number {
+		m.TimeMS = t.Result().Int()
 	}
 	msg := rec.Field("msg")
 	if !msg.Exists() {
 		msg = rec.Field("parsed")
 	}
 	if !msg.Exists() {
+		msg = rec.Field("frame")
+	}
+	if !msg.Exists() {
 		return fail(`no "msg"`)
+	}
+	if stderr {
+		if msg.Type() != gjson.String {
+			return fail(`a "stderr" record's frame is not a string`)
+		}
+		m.Data, m.Stderr = []byte(msg.Str()), true
+		return m, false, nil
 	}
 	if u := msg.Field("_unparsed"); u.Type() == gjson.String && msg.IsObject() && msg.Len() == 1 {
 		m.Data = []byte(u.Str())
-		return m, nil
+		return m, false, nil
 	}
 	// msg's bytes are a part of the line: hand out that sub-slice.
 	raw := msg.Raw()
 	start := int(uintptr(unsafe.Pointer(unsafe.StringData(raw))) - uintptr(unsafe.Pointer(unsafe.SliceData(line))))
 	if start < 0 || start+len(raw) > len(line) {
 		m.Data = []byte(raw)
-		return m, nil
+		return m, false, nil
 	}
 	m.Data = line[start : start+len(raw) : start+len(raw)]
-	return m, nil
+	return m, false, nil
 }

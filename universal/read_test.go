@@ -29,6 +29,7 @@ type msg struct {
 	Line   int64
 	TimeMS int64
 	Err    string
+	Stderr bool
 }
 
 // msgOf copies a message for comparison.
@@ -37,7 +38,7 @@ func msgOf(m Message) msg {
 	if m.Err != nil {
 		e = m.Err.Error()
 	}
-	return msg{m.Dir, string(m.Data), m.Event, m.ID, m.Line, m.TimeMS, e}
+	return msg{m.Dir, string(m.Data), m.Event, m.ID, m.Line, m.TimeMS, e, m.Stderr}
 }
 
 func readAll(t interface{ Fatalf(string, ...any) }, r MessageReader) []msg {
@@ -223,6 +224,29 @@ func TestExchangeReaderOtherRecorders(t *testing.T) {
 	}
 }
 
+// TestExchangeReaderHostSideRecorder: the records of a recorder that names
+// the direction from the host's side (orquester's replay fixtures):
+// {"t", "dir": "send" | "recv" | "stderr" | "note", "frame"}. Its notes
+// are skipped; a stderr line comes back as text, marked Stderr.
+func TestExchangeReaderHostSideRecorder(t *testing.T) {
+	in := `{"t":6,"dir":"note","frame":"spawn: codex app-server pid=1"}` + "\n" +
+		`{"t":7,"dir":"send","frame":{"id":1,"method":"initialize"}}` + "\n" +
+		`{"t":329,"dir":"stderr","frame":"\u001b[31mERROR\u001b[0m sandbox"}` + "\n" +
+		`{"t":425,"dir":"recv","frame":{"id":1,"result":{}}}` + "\n" +
+		`{"t":5865,"dir":"note","frame":"turn/completed observed"}` + "\n" +
+		`{"t":5866,"dir":"stderr","frame":{"not":"text"}}` + "\n"
+	got := readAll(t, NewExchangeReader(strings.NewReader(in), 0))
+	want := []msg{
+		{Dir: In, Data: `{"id":1,"method":"initialize"}`, Line: 2, TimeMS: 7},
+		{Dir: Out, Data: "\x1b[31mERROR\x1b[0m sandbox", Line: 3, TimeMS: 329, Stderr: true},
+		{Dir: Out, Data: `{"id":1,"result":{}}`, Line: 4, TimeMS: 425},
+		{Data: `{"t":5866,"dir":"stderr","frame":{"not":"text"}}`, Line: 6, TimeMS: 5866, Err: `malformed exchange record: line 6: a "stderr" record's frame is not a string`},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestDocumentReader(t *testing.T) {
 	got := readAll(t, NewDocumentReader(chunked("[\n {\"a\":1}\n]\n", 2), 0))
 	if len(got) != 1 || got[0].Data != "[\n {\"a\":1}\n]\n" {
@@ -362,11 +386,16 @@ func gjsonExchange(line []byte) (dir Direction, tms int64, data string, why stri
 	if !d.Exists() {
 		d = gjson.GetBytes(line, "direction")
 	}
+	stderr := false
 	switch d.Str {
-	case "out", "agent->client", "agent_to_client":
+	case "out", "agent->client", "agent_to_client", "recv":
 		dir = Out
-	case "in", "client->agent", "client_to_agent":
+	case "in", "client->agent", "client_to_agent", "send":
 		dir = In
+	case "stderr":
+		dir, stderr = Out, true
+	case "note":
+		return 0, -1, "", "note"
 	default:
 		return 0, -1, "", "dir"
 	}
@@ -379,13 +408,24 @@ func gjsonExchange(line []byte) (dir Direction, tms int64, data string, why stri
 		} else if t.Num >= 1e11 && t.Num < 1e15 {
 			tms = int64(t.Num)
 		}
+	} else if t := gjson.GetBytes(line, "t"); t.Type == gjson.Number {
+		tms = t.Int()
 	}
 	m := gjson.GetBytes(line, "msg")
 	if !m.Exists() {
 		m = gjson.GetBytes(line, "parsed")
 	}
 	if !m.Exists() {
+		m = gjson.GetBytes(line, "frame")
+	}
+	if !m.Exists() {
 		return 0, -1, "", "msg"
+	}
+	if stderr {
+		if m.Type != gjson.String {
+			return 0, -1, "", "stderr"
+		}
+		return dir, tms, m.Str, ""
 	}
 	if u := m.Get("_unparsed"); u.Type == gjson.String && m.IsObject() {
 		keys := 0
@@ -417,6 +457,12 @@ func TestExchangeReaderAsGjson(t *testing.T) {
 		`{"direction":"agent->client","parsed":{"b":2},"ts":1786493801.4392645}`,
 		`{"dir":"in","ts":"5","msg":{}}`,
 		`{"dir":"in","ts":1e15,"t_ms":3,"msg":{}}`,
+		`{"t":7,"dir":"send","frame":{"id":1}}`,
+		`{"t":8.5,"dir":"recv","frame":{"id":1},"msg":{"id":2}}`,
+		`{"t":"9","dir":"stderr","frame":"\u001b[2mlog\u001b[0m"}`,
+		`{"t":9,"dir":"stderr","frame":{"a":1}}`,
+		`{"t":9,"dir":"note","frame":"spawn"}`,
+		`{"t":9,"dir":"note"}`,
 	} {
 		lines = append(lines, []byte(l))
 	}
@@ -443,10 +489,16 @@ func TestExchangeReaderAsGjson(t *testing.T) {
 			continue
 		}
 		got := readAll(t, NewExchangeReader(bytes.NewReader(append(bytes.Clone(line), '\n')), 0))
+		dir, tms, data, why := gjsonExchange(line)
+		if why == "note" {
+			if len(got) != 0 {
+				t.Errorf("%.200s: a note gave %d messages", line, len(got))
+			}
+			continue
+		}
 		if len(got) != 1 {
 			t.Fatalf("%.200s: %d messages", line, len(got))
 		}
-		dir, tms, data, why := gjsonExchange(line)
 		g := got[0]
 		if (why != "") != (g.Err != "") || why == "" && (g.Dir != dir || g.TimeMS != tms || g.Data != data) {
 			t.Errorf("%.300s:\n got dir %v t_ms %d err %q data %.200q\nwant dir %v t_ms %d err %q data %.200q", line, g.Dir, g.TimeMS, g.Err, g.Data, dir, tms, why, data)

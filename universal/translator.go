@@ -36,6 +36,11 @@ type Message struct {
 	// TimeMS is the recorded time offset of an exchange record, -1 when
 	// the source has none.
 	TimeMS int64
+	// Stderr says Data is a line the agent wrote to its stderr, which the
+	// exchange's recorder kept with the messages (see ExchangeReader). A
+	// translator that keeps an agent's stderr keeps it; the others read
+	// it as text on the agent's output.
+	Stderr bool
 	// Err is a framing error (a line longer than the limit, a malformed
 	// exchange record). A translator reports it as agent.unparsed; Data
 	// then holds what could be kept of the record.
