@@ -131,30 +131,27 @@ QWEN_ENTRY, QWEN_ARGS = QWEN_CODE[QWEN_CODE_DEFAULT]
 INSTALL = AGENT
 CLAUDE_PACKAGE, CLAUDE_NODE = None, None
 CODEX_PACKAGE, CODEX_ENTRY = None, None
-if AGENT == "claude-agent-acp":
-    AGENT_VERSION = AGENT_VERSION or CLAUDE_ACP_DEFAULT
-    if AGENT_VERSION not in CLAUDE_ACP:
-        sys.exit(f"claude-agent-acp@{AGENT_VERSION}: not a recorded version (known: {', '.join(CLAUDE_ACP)})")
-    INSTALL = f"claude-agent-acp-{AGENT_VERSION}"
-    CLAUDE_PACKAGE, CLAUDE_NODE = CLAUDE_ACP[AGENT_VERSION]
-elif AGENT == "codex-acp":
-    AGENT_VERSION = AGENT_VERSION or CODEX_ACP_DEFAULT
-    if AGENT_VERSION not in CODEX_ACP:
-        sys.exit(f"codex-acp@{AGENT_VERSION}: not a recorded version (known: {', '.join(CODEX_ACP)})")
-    INSTALL = f"codex-acp-{AGENT_VERSION}"
-    CODEX_PACKAGE, CODEX_ENTRY = CODEX_ACP[AGENT_VERSION]
-elif AGENT == "gemini-cli":
-    AGENT_VERSION = AGENT_VERSION or GEMINI_CLI_DEFAULT
-    if AGENT_VERSION not in GEMINI_CLI:
-        sys.exit(f"gemini-cli@{AGENT_VERSION}: not a recorded version (known: {', '.join(GEMINI_CLI)})")
-    INSTALL = f"gemini-cli-{AGENT_VERSION}"
-    GEMINI_ENTRY, GEMINI_ARGS, GEMINI_SETTINGS = GEMINI_CLI[AGENT_VERSION]
-elif AGENT == "qwen-code":
-    AGENT_VERSION = AGENT_VERSION or QWEN_CODE_DEFAULT
-    if AGENT_VERSION not in QWEN_CODE:
-        sys.exit(f"qwen-code@{AGENT_VERSION}: not a recorded version (known: {', '.join(QWEN_CODE)})")
-    INSTALL = f"qwen-code-{AGENT_VERSION}"
-    QWEN_ENTRY, QWEN_ARGS = QWEN_CODE[AGENT_VERSION]
+# The agents recorded in several versions: their table of versions and the default.
+VERSIONED = {
+    "claude-agent-acp": (CLAUDE_ACP, CLAUDE_ACP_DEFAULT),
+    "codex-acp": (CODEX_ACP, CODEX_ACP_DEFAULT),
+    "gemini-cli": (GEMINI_CLI, GEMINI_CLI_DEFAULT),
+    "qwen-code": (QWEN_CODE, QWEN_CODE_DEFAULT),
+}
+if AGENT in VERSIONED:
+    table, default = VERSIONED[AGENT]
+    AGENT_VERSION = AGENT_VERSION or default
+    if AGENT_VERSION not in table:
+        sys.exit(f"{AGENT}@{AGENT_VERSION}: not a recorded version (known: {', '.join(table)})")
+    INSTALL = f"{AGENT}-{AGENT_VERSION}"
+    if AGENT == "claude-agent-acp":
+        CLAUDE_PACKAGE, CLAUDE_NODE = table[AGENT_VERSION]
+    elif AGENT == "codex-acp":
+        CODEX_PACKAGE, CODEX_ENTRY = table[AGENT_VERSION]
+    elif AGENT == "gemini-cli":
+        GEMINI_ENTRY, GEMINI_ARGS, GEMINI_SETTINGS = table[AGENT_VERSION]
+    else:
+        QWEN_ENTRY, QWEN_ARGS = table[AGENT_VERSION]
 elif AGENT_VERSION:
     sys.exit(f"{AGENT}: one version only, no @VERSION")
 NM = os.path.join(AGENTS_DIR, INSTALL, "node_modules")
