@@ -525,9 +525,11 @@ func (s *Session) sessionStarted(ev *universal.Event, d *universal.SessionStarte
 // escapes says whether the metadata may hold a \u escape (the caller
 // searched for one already). It skims the metadata's members: a lookup
 // of a key would scan every nested value. Most metadata has no title:
-// when its text holds neither the word nor a \u00 escape that could
-// spell it, a search (much faster than skimming nested values) is the
-// whole work.
+// when its text holds neither the quoted key "title" nor a \u00 escape
+// that could spell it, a search (much faster than skimming nested
+// values) is the whole work. The quotes matter: a search for the bare
+// word stops at every t of a system prompt, since bytes.Index tries each
+// occurrence of the first byte while false hits stay rare enough.
 func metadataTitle(md []byte, escapes bool) string {
 	if !bytes.Contains(md, []byte(`"title"`)) && (!escapes || !bytes.Contains(md, []byte(`\u00`))) {
 		return ""
