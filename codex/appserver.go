@@ -68,10 +68,10 @@ func (t *Translator) key(thread, id string) string {
 }
 
 // sessionThread returns the thread a message of a thread belongs to: the
-// root thread for a detached review's thread (Review), the thread itself
-// otherwise.
+// root thread for a detached review's thread (Review) and another thread
+// the host started (Hosted), the thread itself otherwise.
 func (t *Translator) sessionThread(thread string) string {
-	if thread != "" && thread == t.st.Review {
+	if thread != "" && (thread == t.st.Review || t.st.Hosted[thread]) {
 		return t.st.Thread
 	}
 	return thread
@@ -98,12 +98,29 @@ func (t *Translator) ensureSession(dst []event, thread string) []event {
 	return dst
 }
 
-// flushHeldNotices reports the notices held until the session started.
+// startsSession reports whether a host request starts the session when the
+// server answers it: thread/start, resume and fork (newConversation before
+// ~0.6x).
+func startsSession(method string) bool {
+	switch method {
+	case "thread/start", "thread/resume", "thread/fork", "newConversation":
+		return true
+	}
+	return false
+}
+
+// flushHeldNotices reports the notices held until the session started, and
+// the refusals of the host's thread/start requests read before it (held
+// as notices, in the order they came).
 func (t *Translator) flushHeldNotices(dst []event) []event {
 	for _, n := range t.st.HeldNotices {
 		var meta []byte
 		if n.Meta != "" {
 			meta = []byte(n.Meta)
+		}
+		if n.Error {
+			dst = t.emitError(dst, n.Detail, n.Code, meta, false, agent, []byte(n.Raw))
+			continue
 		}
 		dst = t.status(dst, "", t.copyThread(n.Thread), n.Label, n.Detail, meta, agent, []byte(n.Raw))
 	}
@@ -248,6 +265,14 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 			}
 			o := obj().Raw("error", rpcErr.Raw)
 			o.OptString("method", method)
+			if startsSession(method) && !t.w.Begun() && len(t.st.HeldNotices) < maxHeldNotices {
+				// A refused thread/start creates no thread: the session
+				// starts with the thread a later request starts, whose
+				// metadata and id it carries, and the refusal follows.
+				t.st.HeldNotices = append(t.st.HeldNotices, heldNotice{Label: "error", Error: true,
+					Detail: strings.Clone(msg), Code: strings.Clone(rpcErr.Get("code").Raw), Meta: string(o.Bytes()), Raw: string(c.raw)})
+				return dst
+			}
 			return t.emitError(dst, t.w.Copy(msg), t.w.Copy(rpcErr.Get("code").Raw), o.Bytes(), false, agent, c.raw)
 		}
 		return dst
@@ -261,6 +286,22 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 	}
 	switch method {
 	case "thread/start", "thread/resume", "thread/fork":
+		if id := result.Get("thread.id").Str; id != "" && t.st.Thread != "" && id != t.st.Thread {
+			// Another thread the host started on the connection (a
+			// sub-agent's thread answers no request of the host's): no
+			// sub-agent's, its turns are the session's.
+			put(&t.st.Hosted, t.w.Copy(id), true)
+			delete(t.st.Children, id)
+			th := result.Get("thread")
+			meta := obj().String("thread_id", id).String("method", method)
+			meta.OptString("agent_version", th.Get("cliVersion").Str)
+			meta.OptString("model", result.Get("model").Str)
+			meta.OptString("provider", result.Get("modelProvider").Str)
+			meta.OptString("cwd", result.Get("cwd").Str)
+			meta.OptString("rollout_path", th.Get("path").Str)
+			meta.OptString("forked_from_id", th.Get("forkedFromId").Str)
+			return t.status(dst, "", "", "thread_started", t.w.Copy(id), meta.Bytes(), agent, c.raw)
+		}
 		return t.threadStarted(dst, c, result.Sub("thread"), result, method)
 	case "newConversation":
 		return t.conversationStarted(dst, c, result)
@@ -367,6 +408,9 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Va
 		return t.w.Unparsed(dst, c.loc(), errors.New("codex: thread without an id"), c.raw)
 	}
 	if t.st.Thread != "" && id != t.st.Thread {
+		if t.st.Hosted[id] || id == t.st.Review {
+			return dst
+		}
 		if _, ok := t.st.Children[id]; !ok {
 			put(&t.st.Children, t.w.Copy(id), t.pendingSpawn())
 		}
@@ -1030,6 +1074,16 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		return t.toolOutput(dst, t.key(thread, itemV.Str()), t.deltaText(deltaV), c.raw)
 	case "thread/tokenUsage/updated":
 		return t.tokenUsage(dst, c, thread, p)
+	case "thread/settings/updated":
+		// The thread's settings for its next turns (a turn/start's
+		// overrides stick), as a rollout's thread_settings_applied:
+		// the model and effort its calls run with.
+		ts := p.Sub("threadSettings")
+		t.setModel(thread, ts.Sub("model").Str(), ts.Sub("effort").Str())
+		if cwd := ts.Sub("cwd").Str(); cwd != "" && cwd != t.st.Cwd && t.w.Begun() && t.isRoot(thread) {
+			t.st.Cwd = strings.Clone(cwd)
+		}
+		return dst
 	case "turn/plan/updated":
 		return t.planStatus(dst, c, thread, p.Get("plan"), p.Get("explanation").Str, "")
 	case "thread/goal/updated", "thread/goal/cleared":
@@ -1089,7 +1143,7 @@ var ignoredNotifications = map[string]struct{}{
 	"thread/section/changed": {}, "thread/attachment/updated": {},
 	"thread/prediction/updated": {}, "thread/queue/changed": {}, "project/changed": {},
 	"thread/project/updated": {}, "thread/environment/connected": {}, "thread/environment/disconnected": {},
-	"thread/settings/updated": {}, "hook/started": {}, "turn/diff/updated": {},
+	"hook/started": {}, "turn/diff/updated": {},
 	"item/autoApprovalReview/started": {}, "item/autoApprovalReview/completed": {},
 	"autoApprovalReview/strictReviewRequired": {}, "command/exec/outputDelta": {}, "process/outputDelta": {},
 	"process/exited": {}, "item/commandExecution/terminalInteraction": {}, "item/fileChange/patchUpdated": {},
@@ -1099,7 +1153,7 @@ var ignoredNotifications = map[string]struct{}{
 	"externalAgentConfig/import/progress": {}, "externalAgentConfig/import/completed": {}, "fs/changed": {},
 	"model/verification": {}, "modelProvider/authRecoveryStarted": {},
 	"modelProvider/authRecoveryCompleted": {}, "turn/moderationMetadata": {}, "model/safetyBuffering/updated": {},
-	"fuzzyFileSearch/sessionUpdated": {}, "fuzzyFileSearch/sessionCompleted": {},
+	"fuzzyFileSearch/sessionUpdated": {}, "fuzzyFileSearch/sessionCompleted": {}, "thread/search/partial": {},
 	"thread/realtime/started": {}, "thread/realtime/itemAdded": {},
 	"thread/realtime/item/started": {}, "thread/realtime/item/transcript/delta": {},
 	"thread/realtime/item/completed": {}, "thread/realtime/transcript/delta": {},
@@ -1302,18 +1356,42 @@ func (t *Translator) settlePermission(dst []event, n *nitem, declined bool, stat
 func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p jsonscan.Value) []event {
 	dst = t.ensureSession(dst, thread)
 	tu := p.Sub("tokenUsage")
+	total := tu.Sub("total")
+	var cur counts
+	if total.IsObject() {
+		cur = readCounts(total, &camelUsage)
+	}
+	if cur.has != 0 {
+		// The thread's running total (keyed apart from the legacy
+		// token_count's): one that did not move reports no new call.
+		// Codex re-sends the thread's usage when it is resumed (0.154:
+		// after the thread/resume response, with the last turn's id),
+		// which is no call of the session's.
+		var kb [64]byte
+		k := append(append(kb[:0], "a:"...), thread...)
+		prev := t.st.Usage[string(k)]
+		if prev != nil && prev.same(&cur) {
+			return dst
+		}
+		if prev != nil {
+			prev.set(&cur)
+		} else {
+			first := cur.vals()
+			put(&t.st.Usage, string(k), &first)
+		}
+	}
 	turn := t.w.CopyValue(p.Get("turnId"))
 	window := countOf(tu.Get("modelContextWindow"))
 	if last := tu.Sub("last"); last.IsObject() {
-		dst = t.usage(dst, turn, universal.ScopeCall, readCounts(last, &camelUsage), window, c.raw)
+		dst = t.usageMD(dst, turn, universal.ScopeCall, readCounts(last, &camelUsage), window, t.callMD(thread), c.raw)
 	}
 	if !t.isRoot(thread) {
 		// A sub-agent's running total is its own thread's: only its calls
 		// count toward the session.
 		return dst
 	}
-	if total := tu.Sub("total"); total.IsObject() {
-		dst = t.usage(dst, turn, universal.ScopeSession, readCounts(total, &camelUsage), window, c.raw)
+	if cur.has != 0 {
+		dst = t.usage(dst, turn, universal.ScopeSession, cur, window, c.raw)
 	}
 	return dst
 }

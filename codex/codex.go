@@ -390,8 +390,10 @@ func (t *Translator) finish(dst []universal.Event) []universal.Event {
 		dst = t.flushDeclined(dst)
 	}
 	if len(t.st.HeldNotices) > 0 {
-		// Notices of a session that never started start it.
-		dst = t.ensureSession(dst, "")
+		// Notices of a session that never started start it; those held
+		// when something else started it are reported now rather than
+		// dropped.
+		dst = t.flushHeldNotices(t.ensureSession(dst, ""))
 	}
 	switch t.format {
 	case FormatExec:

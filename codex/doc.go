@@ -152,7 +152,17 @@
 // (review/start with delivery "detached", app-servers before 0.16x) runs
 // on a new thread forked from the session's, which the response names as
 // reviewThreadId: that thread is no sub-agent's, its turns and items are
-// the session's.
+// the session's. So are the turns and items of another thread the host
+// itself started on the connection (a second thread/start, resume or fork
+// whose response names a thread other than the root, as a host that
+// retries with another model does): a sub-agent's thread answers no
+// request of the host's. It is announced by a status item labelled
+// "thread_started" whose detail is its id, with metadata {thread_id,
+// method, agent_version, model, provider, cwd, rollout_path,
+// forked_from_id} from the response. A thread/start the server refused (a
+// JSON-RPC error) creates no thread: read before any thread started, its error
+// waits for the session to start with the thread a later request starts
+// (with that thread's id and metadata), as Codex's config warnings do.
 //
 // # Forks
 //
@@ -456,7 +466,9 @@
 //
 // thread/tokenUsage/updated → usage.updated scope call (last) and scope
 // session (total, the thread's running total: it replaces, never adds);
-// context_window from modelContextWindow. A sub-agent thread's usage is
+// context_window from modelContextWindow. A running total that did not
+// move is no new call and is skipped: Codex re-sends the thread's usage as
+// it stands after a thread/resume (0.154, with the last turn's id). A sub-agent thread's usage is
 // reported as its calls only (its total is its own thread's). exec
 // turn.completed usage is the thread's running total too (also across exec
 // resume): scope session, plus scope turn = the difference from the
@@ -475,12 +487,15 @@
 // latest turn_context (one per turn, so a change between turns is
 // followed) or thread_settings_applied. It is not put in turn.started: a rollout writes
 // the turn's turn_context after task_started, once the turn has started.
-// The app-server's and exec's usage have none: the thread model the
-// app-server reports is the configured one, not always what its requests
-// use (0.100.0 reports gpt-5.5 while its requests and its rollout's
-// turn_context say gpt-5: testdata/crosscheck/codex/0.100.0, the mock's
-// request log in the meta file); exec names no model but in pre-0.44's
-// config summary. A sub-agent thread's calls have none; the session's
+// The app-server's thread/settings/updated (0.15x on: the thread's
+// settings for its next turns, sent when a turn/start changes them; its
+// overrides stick) is that fact for the app-server: its model and effort
+// are the next calls' the same way. Without it the app-server's usage
+// names none: the thread model the app-server reports at thread/start is
+// the configured one, not always what its requests use (0.100.0 reports
+// gpt-5.5 while its requests and its rollout's turn_context say gpt-5:
+// testdata/crosscheck/codex/0.100.0, the mock's request log in the meta
+// file). exec names no model but in pre-0.44's config summary. A sub-agent thread's calls have none; the session's
 // model stays in session.started.
 //
 // # Errors
@@ -549,7 +564,7 @@
 // thread/section/changed, thread/attachment/updated, thread/goal/updated
 // that changes only the goal's usage,
 // thread/prediction/updated, thread/queue/changed, project/changed,
-// thread/project/updated, thread/environment/*, thread/settings/updated,
+// thread/project/updated, thread/environment/*,
 // hook/started, hook/completed without context entries (see Hooks),
 // turn/diff/updated (the file changes carry
 // the diffs), item/autoApprovalReview/*, autoApprovalReview/strictReviewRequired,
@@ -568,7 +583,8 @@
 // so every later one, of either kind, is shown again),
 // model/verification, modelProvider/auth*, turn/moderationMetadata,
 // model/safetyBuffering/updated,
-// fuzzyFileSearch/*, thread/realtime/*, windows/worldWritableWarning,
+// fuzzyFileSearch/*, thread/search/partial (rows of the host's
+// thread/search/stream, a search over stored threads, 0.171), thread/realtime/*, windows/worldWritableWarning,
 // windowsSandbox/setupCompleted, rawResponseItem/completed, and the v1
 // authStatusChange, loginChatGptComplete, sessionConfigured. Every
 // codex/event/* notification once v2 notifications were seen on the
@@ -612,7 +628,8 @@
 // # Choices the documentation leaves open
 //
 //   - One translator follows one root thread: other threads on the
-//     connection are treated as sub-agent threads.
+//     connection are treated as sub-agent threads, except those the host
+//     started itself, whose turns are the session's (see Session).
 //   - exec's web_search duplicate id: the first wins (see above).
 //   - A host prompt (universal.Prompt, or a turn/start the exchange shows)
 //     is matched with the user message the agent echoes; one that is never

@@ -51,6 +51,11 @@ type state struct {
 	// thread forked from the reviewed one): the session's review turn runs
 	// there, so its messages are read as the root thread's.
 	Review string `json:"review,omitempty"`
+	// Hosted are the other threads the host started on the connection
+	// (the response to its thread/start, resume or fork names a thread
+	// other than the root): no sub-agent's, their messages are read as
+	// the root thread's, as a detached review's are.
+	Hosted map[string]bool `json:"hosted,omitempty"`
 	// Failed is set when the last turn ended in error; TurnErr when a
 	// terminal error was already reported in the open turn.
 	Failed  bool `json:"failed,omitempty"`
@@ -96,7 +101,8 @@ type state struct {
 
 	// exec: the process (turn) ordinal, an error line waiting for the next
 	// line to tell whether it was retried, the last cumulative usage per
-	// thread.
+	// thread (keyed "t:" and the thread for the legacy token_count, "a:"
+	// and the thread for the app-server's thread/tokenUsage/updated).
 	Proc    int                   `json:"proc,omitempty"`
 	HeldErr *held                 `json:"held_err,omitempty"`
 	Usage   map[string]*usageVals `json:"usage,omitempty"`
@@ -317,12 +323,18 @@ type heldGoal struct {
 
 // heldNotice is a status item held until the session starts: its thread,
 // label, detail, metadata (JSON, or "") and line.
+//
+// Error marks the refusal of a host's thread/start (resume, fork) read
+// before the session started: an error event whose message is Detail,
+// code Code and details Meta.
 type heldNotice struct {
 	Thread string `json:"thread,omitempty"`
 	Label  string `json:"label"`
 	Detail string `json:"detail,omitempty"`
 	Meta   string `json:"meta,omitempty"`
 	Raw    string `json:"raw"`
+	Error  bool   `json:"error,omitempty"`
+	Code   string `json:"code,omitempty"`
 }
 
 // maxHeldNotices bounds the notices held before a session starts; past it
@@ -637,6 +649,14 @@ func (s *state) validate(w *universal.Stream) error {
 	for thread, item := range ordered.ByKey(s.Children) {
 		if err := known("spawn of thread "+thread, item); err != nil {
 			return err
+		}
+		if s.Hosted[thread] {
+			return fmt.Errorf("thread %q is both a sub-agent's and the host's", thread)
+		}
+	}
+	for thread := range s.Hosted {
+		if thread == "" || thread == s.Thread {
+			return errors.New("a host thread without an id or that is the root thread")
 		}
 	}
 	for i, c := range s.ChildItems {
