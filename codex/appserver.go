@@ -286,10 +286,12 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 	}
 	switch method {
 	case "thread/start", "thread/resume", "thread/fork":
-		if id := result.Get("thread.id").Str; id != "" && t.st.Thread != "" && id != t.st.Thread {
+		if id := result.Get("thread.id").Str; known && id != "" && t.st.Thread != "" && id != t.st.Thread {
 			// Another thread the host started on the connection (a
 			// sub-agent's thread answers no request of the host's): no
-			// sub-agent's, its turns are the session's.
+			// sub-agent's, its turns are the session's. Only when the
+			// host's request was seen: without it, a response is told
+			// by its shape, which thread/read's shares.
 			put(&t.st.Hosted, t.w.Copy(id), true)
 			delete(t.st.Children, id)
 			th := result.Get("thread")

@@ -154,9 +154,9 @@
 // reviewThreadId: that thread is no sub-agent's, its turns and items are
 // the session's. So are the turns and items of another thread the host
 // itself started on the connection (a second thread/start, resume or fork
-// whose response names a thread other than the root, as a host that
-// retries with another model does): a sub-agent's thread answers no
-// request of the host's. It is announced by a status item labelled
+// of the host's, seen in the exchange or fed with Dir In, whose response
+// names a thread other than the root, as a host that retries with another
+// model does): a sub-agent's thread answers no request of the host's. It is announced by a status item labelled
 // "thread_started" whose detail is its id, with metadata {thread_id,
 // method, agent_version, model, provider, cwd, rollout_path,
 // forked_from_id} from the response. A thread/start the server refused (a
@@ -468,7 +468,9 @@
 // session (total, the thread's running total: it replaces, never adds);
 // context_window from modelContextWindow. A running total that did not
 // move is no new call and is skipped: Codex re-sends the thread's usage as
-// it stands after a thread/resume (0.154, with the last turn's id). A sub-agent thread's usage is
+// it stands after a thread/resume (0.154, with the last turn's id), and
+// after a compaction its "last" is the compacted context's size alone
+// (every count 0 but totalTokens), which no call billed. A sub-agent thread's usage is
 // reported as its calls only (its total is its own thread's). exec
 // turn.completed usage is the thread's running total too (also across exec
 // resume): scope session, plus scope turn = the difference from the

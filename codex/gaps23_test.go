@@ -211,3 +211,37 @@ func TestThreadSettingsNameTheCallsModel(t *testing.T) {
 		t.Errorf("call usage metadata %q, want %q", got, want)
 	}
 }
+
+// TestOtherThreadWithoutHostLines: without the host's lines a response is
+// told by its shape, and thread/read's ({thread}) is thread/start's: a
+// response naming another thread is then no thread the host started.
+func TestOtherThreadWithoutHostLines(t *testing.T) {
+	for _, e := range run(t, codex.FormatAppServer, nil, []string{o13First, o13Second}) {
+		b, _ := json.Marshal(e)
+		if strings.Contains(string(b), "thread_started") {
+			t.Errorf("a response without its request read as a thread the host started: %s", b)
+		}
+	}
+}
+
+// TestCompactionUsageIsNoCall: after a compaction turn (thread/compact/start)
+// Codex reports the thread's usage with its running total unchanged and as
+// "last" the compacted context's size alone (totalTokens 5547, every count
+// 0): no call was billed. It was a call of 5547 tokens of nothing
+// (orquester's 0.154.0 capture 08-compaction, lines quoted).
+func TestCompactionUsageIsNoCall(t *testing.T) {
+	lines := []string{
+		`{"id":2,"result":{"thread":{"id":"01a0c1a3-356f-7ef0-adde-38615d4db747","cliVersion":"0.154.0","turns":[]},"model":"gpt-5.5"}}`,
+		`{"method":"thread/tokenUsage/updated","params":{"threadId":"01a0c1a3-356f-7ef0-adde-38615d4db747","turnId":"01a0c1a3-3632-7313-865c-314733a1662e","tokenUsage":{"total":{"totalTokens":14316,"inputTokens":14296,"cachedInputTokens":5504,"cacheWriteInputTokens":0,"outputTokens":20,"reasoningOutputTokens":13},"last":{"totalTokens":14316,"inputTokens":14296,"cachedInputTokens":5504,"cacheWriteInputTokens":0,"outputTokens":20,"reasoningOutputTokens":13},"modelContextWindow":258400}},"emittedAtMs":1789955098745}`,
+		`{"method":"turn/started","params":{"threadId":"01a0c1a3-356f-7ef0-adde-38615d4db747","turn":{"id":"01a0c1a3-4897-7bf2-b475-1e899de02fed","items":[],"itemsView":"notLoaded","status":"inProgress","error":null,"startedAt":1789955098,"completedAt":null,"durationMs":null}},"emittedAtMs":1789955098867}`,
+		`{"method":"item/started","params":{"item":{"type":"contextCompaction","id":"01a0c1a3-48f5-7753-be79-d6416851429d"},"threadId":"01a0c1a3-356f-7ef0-adde-38615d4db747","turnId":"01a0c1a3-4897-7bf2-b475-1e899de02fed","startedAtMs":1789955098869},"emittedAtMs":1789955098870}`,
+		`{"method":"thread/tokenUsage/updated","params":{"threadId":"01a0c1a3-356f-7ef0-adde-38615d4db747","turnId":"01a0c1a3-4897-7bf2-b475-1e899de02fed","tokenUsage":{"total":{"totalTokens":14316,"inputTokens":14296,"cachedInputTokens":5504,"cacheWriteInputTokens":0,"outputTokens":20,"reasoningOutputTokens":13},"last":{"totalTokens":5547,"inputTokens":0,"cachedInputTokens":0,"cacheWriteInputTokens":0,"outputTokens":0,"reasoningOutputTokens":0},"modelContextWindow":258400}},"emittedAtMs":1789955101204}`,
+		`{"method":"item/completed","params":{"item":{"type":"contextCompaction","id":"01a0c1a3-48f5-7753-be79-d6416851429d"},"threadId":"01a0c1a3-356f-7ef0-adde-38615d4db747","turnId":"01a0c1a3-4897-7bf2-b475-1e899de02fed","completedAtMs":1789955101203},"emittedAtMs":1789955101206}`,
+		`{"method":"turn/completed","params":{"threadId":"01a0c1a3-356f-7ef0-adde-38615d4db747","turn":{"id":"01a0c1a3-4897-7bf2-b475-1e899de02fed","items":[],"itemsView":"notLoaded","status":"completed","error":null,"startedAt":1789955098,"completedAt":1789955101,"durationMs":2414}},"emittedAtMs":1789955101213}`,
+	}
+	for _, e := range run(t, codex.FormatAppServer, nil, lines) {
+		if u, ok := e.Data.(*universal.UsageUpdated); ok && u.TurnID == "01a0c1a3-4897-7bf2-b475-1e899de02fed" {
+			t.Errorf("usage of the compaction turn, whose total did not move: %+v", u)
+		}
+	}
+}
