@@ -327,13 +327,17 @@
 // metadata duration_ms); later ones give neither (ccusage issue 4).
 // system/init's fields are session.started metadata: model, cwd,
 // permission_mode (permissionMode; Qwen Code's permission_mode), tools,
-// mcp_servers, agents, skills, plugins, output_style, api_key_source,
-// slash_commands, capabilities (the control protocol's features, 2.1.2xx),
-// memory_paths, additional_directories, original_cwd, sandbox_enabled and
-// fast_mode_state, and the CLI's version as agent_version; the fields of
-// the terminal UI and the CLI's own plumbing (terminal_slash_commands,
-// messaging_socket_path, view_mode, analytics and feedback switches,
-// ultrathink and effort flags) are not carried.
+// mcp_servers, agents, skills, plugins, plugin_errors (the plugins that
+// did not load, or loaded without a component), output_style,
+// api_key_source, slash_commands, capabilities (the control protocol's
+// features, 2.1.2xx), memory_paths, additional_directories, original_cwd,
+// sandbox_enabled, fast_mode_state, effort as reasoning_effort (the
+// effort level of the session's next request, also in turn.started
+// metadata beside the model; null, none sent, is left out), and the
+// CLI's version as agent_version; the fields of the terminal UI and the
+// CLI's own plumbing (terminal_slash_commands, messaging_socket_path,
+// view_mode, analytics and feedback switches, ultrathink and per-turn
+// effort flags) are not carried.
 // A transcript's agent-setting entry (the agent the session runs as,
 // written before the session's first message) is session.started
 // metadata agent_setting. A transcript's title entries (ai-title, the

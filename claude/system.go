@@ -140,6 +140,8 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 		originalCwd
 		sandboxEnabled
 		fastModeState
+		pluginErrors
+		effort
 		nFields
 	)
 	var f [nFields]jsonscan.Value
@@ -187,6 +189,16 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 			i = sandboxEnabled
 		case "fast_mode_state":
 			i = fastModeState
+		case "plugin_errors":
+			// Plugins that did not load, or loaded without one of their
+			// components ({plugin, type, message, path, managed_lock}):
+			// the init's only trace of them.
+			i = pluginErrors
+		case "effort":
+			// The effort level the session's next request is sent with
+			// (null: none is sent), the reasoning effort other agents'
+			// session and turn metadata name.
+			i = effort
 		}
 		if i >= 0 && !f[i].Exists() {
 			f[i] = v
@@ -195,6 +207,10 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 	})
 	if sid := f[sessionID].Str(); sid != "" {
 		t.w.SetNativeSessionID(sid)
+	}
+	reasoningEffort := ""
+	if f[effort].Type() == gjson.String {
+		reasoningEffort = f[effort].Compacted()
 	}
 	if !t.w.Begun() {
 		name, version := "", f[claudeVersion]
@@ -205,11 +221,13 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 		}
 		md := cleanObject([2]string{"agent", `"` + agentName + `"`}, [2]string{"agent_name", name},
 			[2]string{"agent_version", version.Compacted()},
-			[2]string{"model", f[model].Compacted()}, [2]string{"cwd", f[cwd].Compacted()},
+			[2]string{"model", f[model].Compacted()}, [2]string{"reasoning_effort", reasoningEffort},
+			[2]string{"cwd", f[cwd].Compacted()},
 			[2]string{"permission_mode", f[permissionMode].Compacted()},
 			[2]string{"tools", f[tools].Compacted()}, [2]string{"mcp_servers", f[mcpServers].Compacted()},
 			[2]string{"agents", f[agents].Compacted()}, [2]string{"skills", f[skills].Compacted()},
-			[2]string{"plugins", f[plugins].Compacted()}, [2]string{"output_style", f[outputStyle].Compacted()},
+			[2]string{"plugins", f[plugins].Compacted()}, [2]string{"plugin_errors", f[pluginErrors].Compacted()},
+			[2]string{"output_style", f[outputStyle].Compacted()},
 			[2]string{"api_key_source", f[apiKeySource].Compacted()},
 			[2]string{"slash_commands", f[slashCommands].Compacted()}, [2]string{"capabilities", f[capabilities].Compacted()},
 			[2]string{"memory_paths", f[memoryPaths].Compacted()}, [2]string{"additional_directories", f[additionalDirs].Compacted()},
@@ -226,7 +244,8 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 		t.s.Turn.Extra++
 		return t.heldHooks(dst, true)
 	}
-	md := cleanObject([2]string{"model", f[model].Compacted()}, [2]string{"permission_mode", f[permissionMode].Compacted()})
+	md := cleanObject([2]string{"model", f[model].Compacted()}, [2]string{"reasoning_effort", reasoningEffort},
+		[2]string{"permission_mode", f[permissionMode].Compacted()})
 	dst = t.startTurn(dst, universal.SourceAgent, md, true)
 	return t.heldHooks(dst, true)
 }
