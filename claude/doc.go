@@ -222,6 +222,13 @@
 // on stdin (exchange, dir "in") are queued and each turn that starts takes
 // the oldest as its user message: reported ones as synthetic items
 // (source daemon, native_item_id null), stdin ones as native items. A
+// stdin message with shouldQuery false starts no turn (the CLI adds it to
+// the conversation and merges it into the next message that queries): it
+// is shown in the next message's turn, before it. A stdin message's
+// pasted_content (what the user pasted rather than typed, which the CLI
+// appends to the typed text) adds a text part per string or text block
+// after the message's content, metadata {"pasted": true} (a list the CLI
+// ignores, over 1,000 entries and blocks, adds none). A
 // prompt the native input shows itself (a transcript's user entry, a
 // --replay-user-messages echo) is not shown twice. By the echo convention
 // of package universal, the live user message of a stdin line or of an

@@ -2,6 +2,7 @@ package claude_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/claude"
@@ -42,6 +43,98 @@ func TestInitPluginErrorsEffort(t *testing.T) {
 			if got.Str != tc.want || (tc.want == "" && got.Exists()) {
 				t.Errorf("effort %s: %s reasoning_effort %s, want %q", tc.effort, what, got.Raw, tc.want)
 			}
+		}
+	}
+}
+
+// TestStdinNoQueryPrompt: a user message the host writes to stdin with
+// shouldQuery false (the Agent SDK's SDKUserMessage: appended to the
+// conversation without an assistant turn, merged into the next message
+// that queries) starts no turn. It took the next turn's place as its
+// prompt, so that each later prompt was shown one turn late and the last
+// one after the session's last turn; it now goes with the next message
+// into that message's turn, before it.
+func TestStdinNoQueryPrompt(t *testing.T) {
+	const (
+		init   = `{"type":"system","subtype":"init","cwd":"/w","session_id":"s1","tools":[],"mcp_servers":[],"model":"m","permissionMode":"default","apiKeySource":"none","claude_code_version":"2.1.332","uuid":"i%d"}`
+		answer = `{"type":"assistant","message":{"id":"m%d","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"answer %d"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":2}},"parent_tool_use_id":null,"session_id":"s1","uuid":"a%d"}`
+		result = `{"type":"result","subtype":"success","is_error":false,"duration_ms":10,"duration_api_ms":5,"num_turns":1,"result":"answer %d","stop_reason":"end_turn","total_cost_usd":0.01,"usage":{"input_tokens":1,"output_tokens":2},"modelUsage":{},"permission_denials":[],"session_id":"s1","uuid":"r%d"}`
+	)
+	evs := feed(t, claude.FormatExchange, nil, nil,
+		`in:{"type":"user","session_id":"","message":{"role":"user","content":"Background: the build uses Bazel."},"parent_tool_use_id":null,"shouldQuery":false,"uuid":"u0"}`,
+		`in:{"type":"user","session_id":"","message":{"role":"user","content":"How do I run the tests?"},"parent_tool_use_id":null,"uuid":"u1"}`,
+		fmt.Sprintf(init, 1), fmt.Sprintf(answer, 1, 1, 1), fmt.Sprintf(result, 1, 1),
+		`in:{"type":"user","session_id":"","message":{"role":"user","content":"And the linter?"},"parent_tool_use_id":null,"uuid":"u2"}`,
+		fmt.Sprintf(init, 2), fmt.Sprintf(answer, 2, 2, 2), fmt.Sprintf(result, 2, 2))
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
+		t.Fatalf("agent.unparsed: %v", u)
+	}
+	// Each message item in the order it completed, with the turn it is in.
+	var got []string
+	turn := ""
+	for _, e := range evs {
+		switch d := e.Data.(type) {
+		case *universal.TurnStarted:
+			turn = d.TurnID
+		case *universal.TurnEnded:
+			turn = ""
+		case *universal.ItemSnapshot:
+			if e.Type == universal.TypeItemCompleted && d.Item.Kind == universal.KindMessage {
+				got = append(got, turn+" "+string(d.Item.Role)+": "+d.Item.Content[0].Text)
+			}
+		}
+	}
+	want := []string{
+		"turn_1 user: Background: the build uses Bazel.",
+		"turn_1 user: How do I run the tests?",
+		"turn_1 assistant: answer 1",
+		"turn_2 user: And the linter?",
+		"turn_2 assistant: answer 2",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("messages:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestStdinPastedContent: a stdin user message's pasted_content (the
+// Agent SDK's SDKUserMessage: what the user pasted rather than typed,
+// each entry a string or an array of content blocks, whose text the CLI
+// appends after the typed text; other blocks are ignored) was lost: the
+// prompt showed only message.content. Each string and text block is now a
+// text part after the message's content, metadata {"pasted": true}; a
+// list the CLI ignores (more than 1,000 entries and blocks) adds nothing.
+func TestStdinPastedContent(t *testing.T) {
+	const init = `{"type":"system","subtype":"init","cwd":"/w","session_id":"s1","tools":[],"mcp_servers":[],"model":"m","permissionMode":"default","apiKeySource":"none","claude_code_version":"2.1.332","uuid":"i1"}`
+	long := "[" + strings.Repeat(`"x",`, 1000) + `"x"]`
+	// want: each part's text, "+" before a pasted one's.
+	for _, tc := range []struct {
+		name, content, pasted string
+		want                  []string
+	}{
+		{"string prompt", `"Why does this fail?"`, `["panic: runtime error\ngoroutine 1"]`,
+			[]string{"Why does this fail?", "+panic: runtime error\ngoroutine 1"}},
+		{"blocks", `[{"type":"text","text":"Compare these:"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}}]`,
+			`["first paste",[{"type":"text","text":"second, block 1"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AA=="}},{"type":"text","text":"second, block 2"}]]`,
+			[]string{"Compare these:", "", "+first paste", "+second, block 1", "+second, block 2"}},
+		{"over the limit", `"hi"`, long, []string{"hi"}},
+	} {
+		evs := feed(t, claude.FormatExchange, nil, nil,
+			`in:{"type":"user","session_id":"","message":{"role":"user","content":`+tc.content+`},"parent_tool_use_id":null,"pasted_content":`+tc.pasted+`,"uuid":"u1"}`,
+			init)
+		users := completed(evs, universal.KindMessage, universal.RoleUser)
+		if len(users) != 1 {
+			t.Fatalf("%s: %d user messages", tc.name, len(users))
+		}
+		var got []string
+		for _, p := range users[0].Content {
+			s := p.Text
+			if gjson.GetBytes(p.Metadata, "pasted").Bool() {
+				s = "+" + s
+			}
+			got = append(got, s)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: parts %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }
