@@ -480,12 +480,19 @@
 // tool_use_summary, auth_status, prompt_suggestion, active_goal,
 // command_lifecycle (a prompt queued on stdin: queued, started,
 // completed, cancelled, discarded; one that runs is echoed as a user
-// line), autocompact_state,
+// line), autocompact_state, transcript_mirror (the transcript entries
+// the CLI hands a host's SessionStore to copy; the stream's own lines
+// carry the same conversation),
 // control_response from the CLI (answers to the host's own requests; in an
 // exchange, a control_response or control_cancel_request that answers no
 // request either side sent is reported as agent.unparsed), the
-// control requests hook_callback, mcp_message and request_user_dialog; the host's control requests (initialize, interrupt,
-// set_permission_mode, set_model, …), keep_alive and
+// control requests hook_callback, mcp_message, request_user_dialog, the
+// credentials the CLI asks the host for (oauth_token_refresh,
+// host_auth_token_refresh, remote_control_work_secret) and a plugin's UI
+// calls into the host (ui_copy, ui_prompt_read, ui_prompt_fill,
+// ui_prompt_paint, ui_prompt_suggest, ui_read_selection); the host's
+// control requests (initialize, interrupt, set_permission_mode,
+// set_model, set_has_subscribers, …), keep_alive and
 // update_environment_variables. Transcript entries: summary, agent-name, worktree-state, file-history-snapshot,
 // file-history-delta, pr-link (its URL is in the output of the tool that
 // opened the pull request), bridge-session, teleported-from,
@@ -530,10 +537,16 @@
 // task_summary, post_turn_summary (a digest of the turn for a host's
 // agent list),
 // background_tasks_changed, session_state_changed, local_command_output,
-// informational, notification, plugin_install, files_persisted,
-// memory_recall, elicitation_complete, control_request_progress,
-// commands_changed, worker_shutting_down, mirror_error,
-// session_writes_lost, and the host's UI signals of 2.1.217 and later:
+// informational, notification, plugin_install, files_persisted (the
+// files a hosted session uploaded or failed to; the tools that wrote
+// them show them), memory_recall (memories put into the turn's context,
+// as a transcript's relevant_memories attachment), elicitation_complete
+// (an MCP server's notice that a URL-mode elicitation finished),
+// control_request_progress (of a host's side_question),
+// commands_changed, worker_shutting_down (a Remote Control worker going
+// away), mirror_error and session_writes_lost (the host's SessionStore
+// copy, or the transcript on disk, lost lines; the stream itself is
+// whole), and the host's UI signals of 2.1.217 and later:
 // vcs_state_changed (a git operation the CLI saw in its own Bash output),
 // code_change_published (the pull request bound to the session, scraped
 // from command output, as pr-link), permission_check_status,

@@ -138,3 +138,40 @@ func TestStdinPastedContent(t *testing.T) {
 		}
 	}
 }
+
+// TestSDKPlumbingLines: lines the Agent SDK 0.3.332 reads from the CLI
+// (sdk.mjs, its readMessages and handleControlRequest) and sends to it
+// (sdk.d.ts SDKControlRequestInner) that carry no conversation were
+// agent.unparsed: transcript_mirror (transcript entries for a host's
+// SessionStore to copy), the CLI's control requests for credentials
+// (oauth_token_refresh, host_auth_token_refresh,
+// remote_control_work_secret) and a plugin's UI calls (ui_*), and the
+// host's set_has_subscribers. They are ignored, the turn around them
+// translated as before.
+func TestSDKPlumbingLines(t *testing.T) {
+	lines := []string{
+		`in:{"type":"control_request","request_id":"h1","request":{"subtype":"set_has_subscribers","has_subscribers":false}}`,
+		`{"type":"control_response","response":{"subtype":"success","request_id":"h1","response":{}}}`,
+		`in:{"type":"user","session_id":"","message":{"role":"user","content":"hi"},"parent_tool_use_id":null,"uuid":"u1"}`,
+		`{"type":"system","subtype":"init","cwd":"/w","session_id":"s1","tools":[],"mcp_servers":[],"model":"m","permissionMode":"default","apiKeySource":"none","claude_code_version":"2.1.332","uuid":"i1"}`,
+		`{"type":"transcript_mirror","filePath":"/home/dev/.claude/projects/-w/s1.jsonl","entries":[{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}]}`,
+	}
+	for i, sub := range []string{"oauth_token_refresh", "host_auth_token_refresh", "remote_control_work_secret",
+		"ui_copy", "ui_prompt_read", "ui_prompt_fill", "ui_prompt_paint", "ui_prompt_suggest", "ui_read_selection"} {
+		id := fmt.Sprintf("c%d", i)
+		lines = append(lines, `{"type":"control_request","request_id":"`+id+`","request":{"subtype":"`+sub+`","session_id":"s1"}}`,
+			`in:{"type":"control_response","response":{"subtype":"success","request_id":"`+id+`","response":{}}}`)
+	}
+	lines = append(lines,
+		`{"type":"assistant","message":{"id":"m1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"Hello."}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":2}},"parent_tool_use_id":null,"session_id":"s1","uuid":"a1"}`,
+		`{"type":"result","subtype":"success","is_error":false,"duration_ms":10,"duration_api_ms":5,"num_turns":1,"result":"Hello.","stop_reason":"end_turn","total_cost_usd":0.01,"usage":{"input_tokens":1,"output_tokens":2},"modelUsage":{},"permission_denials":[],"session_id":"s1","uuid":"r1"}`)
+	evs := feed(t, claude.FormatExchange, nil, nil, lines...)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
+		for _, e := range u {
+			t.Errorf("agent.unparsed: %+v", e.Data)
+		}
+	}
+	if got := completed(evs, universal.KindMessage, ""); len(got) != 2 || got[1].Content[0].Text != "Hello." {
+		t.Errorf("messages %+v", got)
+	}
+}
