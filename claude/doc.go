@@ -122,7 +122,10 @@
 //	system/task_*          a status item under the Agent call (task_started →
 //	                       task_notification; metadata the task type, sub-agent
 //	                       type, run, parent task, usage, output file, why it
-//	                       ended and a sub-agent's hand-back and its report)
+//	                       ended, a sub-agent's hand-back and its report, a
+//	                       workflow's name, skip_transcript (a housekeeping
+//	                       task to hide) and the files a background MCP task
+//	                       returned, resource_links)
 //	system/compact_boundary, model_refusal_*, bridge_status
 //	                       status items (compact_boundary: label compaction;
 //	                       a failed compaction's status line: the same, failed;

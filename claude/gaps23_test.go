@@ -175,3 +175,37 @@ func TestSDKPlumbingLines(t *testing.T) {
 		t.Errorf("messages %+v", got)
 	}
 }
+
+// TestTaskResourceLinks: a backgrounded MCP task's task_notification
+// carries the resource_link blocks of its final result (the files it
+// returned by reference; its tool result is only a placeholder), and
+// task_started a workflow's script name and skip_transcript (a
+// housekeeping task a transcript hides): the Agent SDK's
+// SDKTaskNotificationMessage and SDKTaskStartedMessage (sdk.d.ts,
+// 0.3.332). They were dropped; they are the task status part's metadata,
+// as its other fields are.
+func TestTaskResourceLinks(t *testing.T) {
+	evs := feed(t, claude.FormatStreamJSON, nil, nil,
+		`{"type":"system","subtype":"init","cwd":"/w","session_id":"s1","tools":[],"mcp_servers":[],"model":"m","permissionMode":"default","apiKeySource":"none","claude_code_version":"2.1.332","uuid":"i1"}`,
+		`{"type":"assistant","message":{"id":"m1","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_1","name":"mcp__render__export","input":{"doc":"q3"}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":2}},"parent_tool_use_id":null,"session_id":"s1","uuid":"a1"}`,
+		`{"type":"system","subtype":"task_started","task_id":"t1","tool_use_id":"toolu_1","description":"export q3","task_type":"mcp_task","is_backgrounded":true,"uuid":"ts1","session_id":"s1"}`,
+		`{"type":"system","subtype":"task_started","task_id":"t2","description":"watch","task_type":"local_workflow","workflow_name":"spec","skip_transcript":true,"uuid":"ts2","session_id":"s1"}`,
+		`{"type":"system","subtype":"task_notification","task_id":"t1","tool_use_id":"toolu_1","status":"completed","output_file":"","summary":"exported","resource_links":[{"uri":"file:///w/out/q3.pdf","name":"q3.pdf","mimeType":"application/pdf","size":52133}],"uuid":"tn1","session_id":"s1"}`)
+	var started, done []byte
+	for _, it := range completed(evs, universal.KindStatus, "") {
+		if it.NativeItemID == "t1" {
+			done = it.Content[0].Metadata
+		}
+	}
+	for _, e := range golden.OfType(evs, universal.TypeItemStarted) {
+		if it := e.Data.(*universal.ItemSnapshot).Item; it.NativeItemID == "t2" {
+			started = it.Content[0].Metadata
+		}
+	}
+	if gjson.GetBytes(done, "resource_links.0.uri").Str != "file:///w/out/q3.pdf" || gjson.GetBytes(done, "resource_links.0.size").Int() != 52133 {
+		t.Errorf("task_notification metadata %s lacks its resource_links", done)
+	}
+	if gjson.GetBytes(started, "workflow_name").Str != "spec" || !gjson.GetBytes(started, "skip_transcript").Bool() {
+		t.Errorf("task_started metadata %s lacks workflow_name and skip_transcript", started)
+	}
+}

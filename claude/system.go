@@ -448,9 +448,14 @@ func (t *Translator) taskStarted(dst events, r jsonscan.Value) events {
 // caller waits for (awaited), why a task ended otherwise than by
 // completing, failing or being stopped (reason: worker_restart), and a
 // sub-agent's hand-back (handback: flagged, withheld; its report {text,
-// warning}).
+// warning}). The Agent SDK's types (0.3.33x) add a workflow task's script
+// name (workflow_name), a housekeeping task a transcript hides
+// (skip_transcript), and the files a backgrounded MCP task returned by
+// reference (resource_links, on task_notification: its tool result is a
+// placeholder, so this is the only trace of them).
 var taskFields = [...]string{"task_type", "subagent_type", "is_backgrounded", "run_id", "usage", "output_file",
-	"parent_task_id", "awaited", "reason", "handback", "handback_report"}
+	"parent_task_id", "awaited", "reason", "handback", "handback_report", "workflow_name", "skip_transcript",
+	"resource_links"}
 
 func (t *Translator) taskPart(r jsonscan.Value, label string) universal.Part {
 	// One walk finds them all (the first of duplicate members, as a
