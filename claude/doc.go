@@ -89,7 +89,9 @@
 //	                       shell command the user ran with !) → a tool_call item
 //	                       with role user (name bash-input, arguments
 //	                       {"command"}) and its tool_result (stdout, then stderr;
-//	                       Claude Code records no exit code), the user-command
+//	                       the exit code, which newer versions add as
+//	                       <bash-exit-code>, in metadata exit_code, failed when
+//	                       not 0; older ones record none), the user-command
 //	                       convention of package universal; neither is a prompt.
 //	                       Slash commands (<command-name>, local_command) are
 //	                       not shell commands and stay as they are

@@ -209,3 +209,41 @@ func TestTaskResourceLinks(t *testing.T) {
 		t.Errorf("task_started metadata %s lacks workflow_name and skip_transcript", started)
 	}
 }
+
+// TestUserShellExitCode: newer Claude Code ends the output of a shell
+// command the user ran with its exit code, <bash-exit-code>N</bash-exit-code>
+// after stderr (a tag among the CLI's own that the Agent SDK 0.3.332's
+// sdk.mjs lists; a public host's test of the CLI's stream-json echoes
+// quotes it so). It was dropped, and a failed command's result looked like
+// a success; the code is now "exit_code" in the result part's metadata,
+// as a Bash result's is, and a code other than 0 fails the result. Output
+// without the tag (older versions) is as before.
+func TestUserShellExitCode(t *testing.T) {
+	const (
+		init = `{"type":"system","subtype":"init","cwd":"/w","session_id":"s1","tools":[],"mcp_servers":[],"model":"m","permissionMode":"default","apiKeySource":"none","claude_code_version":"2.1.332","uuid":"i1"}`
+		echo = `{"type":"user","message":{"role":"user","content":%q},"parent_tool_use_id":null,"session_id":"s1","uuid":"%s","isReplay":true}`
+	)
+	for _, tc := range []struct {
+		name, output, want string
+		code               int64
+		failed             bool
+	}{
+		{"failed", `<bash-stdout>partial</bash-stdout><bash-stderr>make: *** [all] Error 7</bash-stderr><bash-exit-code>7</bash-exit-code>`, "partial\nmake: *** [all] Error 7", 7, true},
+		{"succeeded", `<bash-stdout>ok</bash-stdout><bash-stderr></bash-stderr><bash-exit-code>0</bash-exit-code>`, "ok", 0, false},
+		{"no code", `<bash-stdout>ok</bash-stdout><bash-stderr></bash-stderr>`, "ok", -1, false},
+	} {
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, init,
+			fmt.Sprintf(echo, "<bash-input>make</bash-input>", "u1"), fmt.Sprintf(echo, tc.output, "u2"))
+		results := completed(evs, universal.KindToolResult, universal.RoleTool)
+		if len(results) != 1 {
+			t.Fatalf("%s: %d results", tc.name, len(results))
+		}
+		r := results[0].Content[0]
+		code := gjson.GetBytes(r.Metadata, "exit_code")
+		if r.Output != tc.want || r.IsError != tc.failed || (results[0].Status == universal.StatusFailed) != tc.failed ||
+			(tc.code >= 0 && (!code.Exists() || code.Int() != tc.code)) || (tc.code < 0 && code.Exists()) {
+			t.Errorf("%s: result %q is_error %v status %s metadata %s, want %q, failed %v, exit code %d",
+				tc.name, r.Output, r.IsError, results[0].Status, r.Metadata, tc.want, tc.failed, tc.code)
+		}
+	}
+}
