@@ -107,7 +107,8 @@
 //	                       terminal reason, else startup_failure_reason,
 //	                       else the subtype; details api_error_kind (the
 //	                       line's api_error), api_error_code,
-//	                       startup_failure_reason and the
+//	                       startup_failure_reason, invalid_config_file
+//	                       (the config file that did not parse) and the
 //	                       runner's runner_exit, whose phase and exit code
 //	                       or signal make the message when no text does),
 //	                       usage.updated; a completed turn that showed no message of the

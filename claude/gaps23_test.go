@@ -247,3 +247,26 @@ func TestUserShellExitCode(t *testing.T) {
 		}
 	}
 }
+
+// TestInvalidConfigFile: the error result a stream-json run writes when a
+// config file does not parse (startup_failure_reason config_file_invalid)
+// names the file and its backup in invalid_config_file (the Agent SDK's
+// SDKResultError, 0.3.332: "Read paths from here, never from the text of
+// errors"). It was dropped; it is in the error's details beside the
+// startup failure reason.
+func TestInvalidConfigFile(t *testing.T) {
+	evs := feed(t, claude.FormatStreamJSON, nil, nil,
+		`{"type":"result","subtype":"error_during_execution","duration_ms":0,"duration_api_ms":0,"is_error":true,"num_turns":0,"stop_reason":null,"total_cost_usd":0,"usage":{"input_tokens":0,"output_tokens":0},"modelUsage":{},"permission_denials":[],"errors":["Configuration error in /home/dev/.claude.json: Unexpected token } in JSON at position 812"],"startup_failure_reason":"config_file_invalid","invalid_config_file":{"path":"/home/dev/.claude.json","is_global":true,"backup_searched":true,"backup_path":"/home/dev/.claude/backups/.claude.json.backup"},"session_id":"s1","uuid":"r1"}`)
+	errs := golden.OfType(evs, universal.TypeError)
+	if len(errs) != 1 {
+		t.Fatalf("%d errors", len(errs))
+	}
+	d := errs[0].Data.(*universal.Error)
+	if f := gjson.GetBytes(d.Details, "invalid_config_file"); f.Get("path").Str != "/home/dev/.claude.json" ||
+		f.Get("backup_path").Str != "/home/dev/.claude/backups/.claude.json.backup" || !f.Get("is_global").Bool() {
+		t.Errorf("error details %s lack invalid_config_file", d.Details)
+	}
+	if d.Code != "config_file_invalid" {
+		t.Errorf("error code %q", d.Code)
+	}
+}

@@ -619,11 +619,16 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 			// (startup_failure_reason, the run refused before any
 			// model call) and the self-hosted runner's report of a
 			// session process that failed to start or exited
-			// abnormally (runner_exit {phase, exit_code, signal}).
+			// abnormally (runner_exit {phase, exit_code, signal}); with
+			// startup_failure_reason config_file_invalid, the file that
+			// did not parse and its backup (invalid_config_file {path,
+			// is_global, backup_searched, backup_path}: the Agent SDK's
+			// SDKResultError, whose paths a host reads from here).
 			failure := r.Get("startup_failure_reason")
 			o.Raw("api_error_kind", r.Get("api_error").Raw).
 				Raw("api_error_code", r.Get("api_error_code").Raw).
 				Raw("startup_failure_reason", failure.Raw).
+				Raw("invalid_config_file", r.Get("invalid_config_file").Raw).
 				Raw("runner_exit", r.Get("runner_exit").Raw)
 			emsg, code := unwrapAPIError(msg, first(f.terminalReason.Str(), failure.Str, f.subtype.Str()), &o)
 			dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
