@@ -133,7 +133,12 @@
 //	                       status items (compact_boundary: label compaction;
 //	                       a failed compaction's status line: the same, failed;
 //	                       bridge_status, Remote Control bridging the session
-//	                       to claude.ai/code: label remote_control, metadata url)
+//	                       to claude.ai/code: label remote_control, metadata url;
+//	                       model_refusal_*, a refusal retried on a fallback
+//	                       model or not: label the subtype, detail the notice,
+//	                       metadata the models, scope, the refusal's category
+//	                       and explanation, the retracted messages' uuids and
+//	                       the refused prompt's)
 //	marble-origami-commit (transcripts: context collapse)
 //	                       status item (label compaction, detail collapse,
 //	                       the commit's summary and span in metadata; one

@@ -270,3 +270,36 @@ func TestInvalidConfigFile(t *testing.T) {
 		t.Errorf("error code %q", d.Code)
 	}
 }
+
+// TestModelRefusalFallback: model_refusal_fallback says which model
+// refused and which one the turn was retried on (for the session or, scope
+// local, one sub-agent's response), the refusal's category and the API's
+// explanation, and the prompt refused; model_refusal_no_fallback the same
+// without a retry (the Agent SDK's SDKModelRefusalFallbackMessage and
+// SDKModelRefusalNoFallbackMessage, 0.3.332). Only the retracted
+// messages' uuids were kept (as metadata that was a bare array); the
+// status part's metadata is now an object with all of them.
+func TestModelRefusalFallback(t *testing.T) {
+	evs := feed(t, claude.FormatStreamJSON, nil, nil,
+		`{"type":"system","subtype":"init","cwd":"/w","session_id":"s1","tools":[],"mcp_servers":[],"model":"claude-opus-4-7","permissionMode":"default","apiKeySource":"none","claude_code_version":"2.1.332","uuid":"i1"}`,
+		`{"type":"system","subtype":"model_refusal_fallback","trigger":"refusal","direction":"retry","scope":"session","original_model":"claude-opus-4-7","fallback_model":"claude-sonnet-4-6","request_id":"req_1","api_refusal_category":"cyber","api_refusal_explanation":"The request asks for a working exploit.","retracted_message_uuids":["a1","a2"],"refused_user_message_uuid":"u1","content":"Claude Opus 4.7 declined; retried with Claude Sonnet 4.6.","uuid":"f1","session_id":"s1"}`,
+		`{"type":"system","subtype":"model_refusal_no_fallback","original_model":"claude-sonnet-4-6","request_id":null,"api_refusal_category":null,"api_refusal_explanation":null,"refused_user_message_uuid":null,"content":"Claude Sonnet 4.6 declined this request.","uuid":"f2","session_id":"s1"}`)
+	st := completed(evs, universal.KindStatus, "")
+	if len(st) != 2 {
+		t.Fatalf("%d status items", len(st))
+	}
+	p := st[0].Content[0]
+	for k, want := range map[string]string{"original_model": "claude-opus-4-7", "fallback_model": "claude-sonnet-4-6", "scope": "session",
+		"api_refusal_category": "cyber", "api_refusal_explanation": "The request asks for a working exploit.", "refused_user_message_uuid": "u1",
+		"retracted_message_uuids.1": "a2"} {
+		if got := gjson.GetBytes(p.Metadata, k).Str; got != want {
+			t.Errorf("fallback %s = %q, want %q (metadata %s)", k, got, want, p.Metadata)
+		}
+	}
+	if p.Label != "model_refusal_fallback" || p.Detail != "Claude Opus 4.7 declined; retried with Claude Sonnet 4.6." {
+		t.Errorf("fallback part %+v", p)
+	}
+	if p := st[1].Content[0]; p.Label != "model_refusal_no_fallback" || gjson.GetBytes(p.Metadata, "original_model").Str != "claude-sonnet-4-6" {
+		t.Errorf("no fallback part %+v", p)
+	}
+}

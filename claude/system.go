@@ -50,7 +50,21 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 		}
 		return t.status(dst, universal.LabelCompaction, first(md.Get("trigger").Str, r.Get("content").Str), md.Raw)
 	case "model_refusal_fallback", "model_refusal_no_fallback":
-		return t.status(dst, sub, first(r.Get("message").Str, r.Get("content").Str), r.Get("retracted_message_uuids").Raw)
+		// The model refused (stop_reason refusal): the turn was retried on
+		// a fallback model, for the session or for one sub-agent or side
+		// question (scope), or was not; content is the notice the CLI
+		// shows. Metadata: the models, the refusal's category and the
+		// API's explanation, the messages retracted (their uuids) and the
+		// prompt refused.
+		var o jsonw.Object
+		for _, k := range refusalFields {
+			o.Raw(k, r.Get(k).Raw)
+		}
+		md := ""
+		if o.Len() > 0 {
+			md = string(o.Bytes())
+		}
+		return t.status(dst, sub, first(r.Get("message").Str, r.Get("content").Str), md)
 	case "local_command", "away_summary":
 		// away_summary: the recap Claude Code writes when the user comes
 		// back to an idle session ("Goal: … Next: …"), in content (summary
@@ -111,6 +125,12 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 		return t.unparsed(dst, "subtype", fmt.Errorf("unknown system subtype %q", sub))
 	}
 }
+
+// refusalFields are the members of a model_refusal_fallback or
+// model_refusal_no_fallback line that its status part keeps as metadata
+// (the Agent SDK's SDKModelRefusalFallbackMessage, 0.3.332).
+var refusalFields = [...]string{"original_model", "fallback_model", "scope", "api_refusal_category",
+	"api_refusal_explanation", "retracted_message_uuids", "refused_user_message_uuid"}
 
 // init: the first starts the session; each one not inside an open turn
 // starts a turn (one per prompt in stdin mode, one per process with
