@@ -513,7 +513,10 @@
 // is in the Artifact tool's output), artifact-comment-monitor,
 // artifact-autoreact-ledger, attribution-snapshot, observer-ref,
 // fork-context-ref, content-replacement, speculation-accept,
-// marble-origami-snapshot, marble-origami-reset), a background job's
+// marble-origami-snapshot, marble-origami-reset), the account and
+// data bookkeeping the Agent SDK reads and copies into a fork
+// (hybrid-organization, session-owner, data-flow-records,
+// data-flow-incomplete), a background job's
 // started, launched and result entries (a result with a key and no
 // subtype) and a Workflow journal's failed entries,
 // agent-setting after the session started,

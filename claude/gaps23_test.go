@@ -303,3 +303,25 @@ func TestModelRefusalFallback(t *testing.T) {
 		t.Errorf("no fallback part %+v", p)
 	}
 }
+
+// TestTranscriptBookkeeping: transcript entries the Agent SDK 0.3.332
+// reads from a session file and writes into a fork (sdk.mjs: its session
+// reader and forkSession) that hold account and data bookkeeping, no
+// conversation — hybrid-organization, session-owner, data-flow-records,
+// data-flow-incomplete — were agent.unparsed; they are ignored.
+func TestTranscriptBookkeeping(t *testing.T) {
+	const env = `"sessionId":"s2","version":"2.1.332","cwd":"/w"`
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"hi"},"uuid":"u1","timestamp":"2026-11-29T10:00:00.000Z",`+env+`}`,
+		`{"type":"hybrid-organization","sessionId":"s2","organizationUuid":"5d0c2f7e-0000-4000-8000-000000000001"}`,
+		`{"type":"session-owner","sessionId":"s2","accountUuid":"5d0c2f7e-0000-4000-8000-000000000002","restricted":true}`,
+		`{"type":"data-flow-records","v":1,"sessionId":"s2","records":[]}`,
+		`{"type":"data-flow-incomplete","sessionId":"s2","codes":["unreadable"]}`,
+		`{"parentUuid":"u1","isSidechain":false,"type":"assistant","message":{"id":"m1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"Hello."}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":2}},"uuid":"a1","timestamp":"2026-11-29T10:00:01.000Z",`+env+`}`)
+	for _, e := range golden.OfType(evs, universal.TypeUnparsed) {
+		t.Errorf("agent.unparsed: %+v", e.Data)
+	}
+	if msgs := completed(evs, universal.KindMessage, ""); len(msgs) != 2 {
+		t.Errorf("%d messages, want the prompt and the answer", len(msgs))
+	}
+}

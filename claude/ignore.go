@@ -60,7 +60,13 @@ func ignoredType(typ string) bool {
 		"failed",                  // a Workflow journal's agent that failed (key, agentId); the workflow's own result reports it
 		"speculation-accept",      // a speculative response accepted (timeSavedMs)
 		"marble-origami-snapshot", // context collapse: the collapses staged, not yet committed
-		"marble-origami-reset":    // context collapse: its state reset
+		"marble-origami-reset",    // context collapse: its state reset
+		// Account and data bookkeeping that the Agent SDK 0.3.332 reads
+		// from transcripts and copies into a fork (sdk.mjs).
+		"hybrid-organization",  // an organization the session belongs to (organizationUuid)
+		"session-owner",        // the account owning a restricted session
+		"data-flow-records",    // where the session's data came from (provenance records)
+		"data-flow-incomplete": // provenance records known to be missing (codes)
 		return true
 	}
 	return false
