@@ -57,9 +57,16 @@ func (t *Translator) controlRequest(dst events, r jsonscan.Value) events {
 		return t.canUseTool(dst, r, req)
 	case "elicitation":
 		return t.elicitation(dst, r, req)
-	case "hook_callback", "mcp_message", "request_user_dialog":
-		// Hook and MCP plumbing between the CLI and an SDK host; not part
-		// of the session's content.
+	case "hook_callback", "mcp_message", "request_user_dialog",
+		// Credentials the CLI asks the host for (Agent SDK 0.3.33x's
+		// handleControlRequest answers them).
+		"oauth_token_refresh", "host_auth_token_refresh", "remote_control_work_secret",
+		// A plugin's UI calls into the host's terminal or editor: copy to
+		// the clipboard, read, fill, paint or suggest in the prompt box,
+		// read the selection.
+		"ui_copy", "ui_prompt_read", "ui_prompt_fill", "ui_prompt_paint", "ui_prompt_suggest", "ui_read_selection":
+		// Hook and MCP plumbing between the CLI and an SDK host,
+		// credentials and UI calls; not part of the session's content.
 		return dst
 	default:
 		return t.unparsed(dst, "request.subtype", fmt.Errorf("unknown control request %q", sub))
@@ -78,7 +85,8 @@ func hostRequest(sub string) bool {
 		"rename_session", "set_color", "get_session_cost", "list_models", "get_usage", "get_binary_version",
 		"mcp_call", "file_suggestions", "cancel_async_message", "read_file", "seed_read_state",
 		"register_repo_root", "reload_skills", "reload_output_styles", "background_tasks", "get_task_output",
-		"get_hooks_listing", "update_settings", "list_permission_rules", "mcp_read_resource", "side_question":
+		"get_hooks_listing", "update_settings", "list_permission_rules", "mcp_read_resource", "side_question",
+		"set_has_subscribers": // whether anybody watches the output (it sets how long stream events are held to be joined)
 		return true
 	}
 	return false

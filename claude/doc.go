@@ -89,7 +89,9 @@
 //	                       shell command the user ran with !) → a tool_call item
 //	                       with role user (name bash-input, arguments
 //	                       {"command"}) and its tool_result (stdout, then stderr;
-//	                       Claude Code records no exit code), the user-command
+//	                       the exit code, which newer versions add as
+//	                       <bash-exit-code>, in metadata exit_code, failed when
+//	                       not 0; older ones record none), the user-command
 //	                       convention of package universal; neither is a prompt.
 //	                       Slash commands (<command-name>, local_command) are
 //	                       not shell commands and stay as they are
@@ -105,7 +107,8 @@
 //	                       terminal reason, else startup_failure_reason,
 //	                       else the subtype; details api_error_kind (the
 //	                       line's api_error), api_error_code,
-//	                       startup_failure_reason and the
+//	                       startup_failure_reason, invalid_config_file
+//	                       (the config file that did not parse) and the
 //	                       runner's runner_exit, whose phase and exit code
 //	                       or signal make the message when no text does),
 //	                       usage.updated; a completed turn that showed no message of the
@@ -122,12 +125,20 @@
 //	system/task_*          a status item under the Agent call (task_started →
 //	                       task_notification; metadata the task type, sub-agent
 //	                       type, run, parent task, usage, output file, why it
-//	                       ended and a sub-agent's hand-back and its report)
+//	                       ended, a sub-agent's hand-back and its report, a
+//	                       workflow's name, skip_transcript (a housekeeping
+//	                       task to hide) and the files a background MCP task
+//	                       returned, resource_links)
 //	system/compact_boundary, model_refusal_*, bridge_status
 //	                       status items (compact_boundary: label compaction;
 //	                       a failed compaction's status line: the same, failed;
 //	                       bridge_status, Remote Control bridging the session
-//	                       to claude.ai/code: label remote_control, metadata url)
+//	                       to claude.ai/code: label remote_control, metadata url;
+//	                       model_refusal_*, a refusal retried on a fallback
+//	                       model or not: label the subtype, detail the notice,
+//	                       metadata the models, scope, the refusal's category
+//	                       and explanation, the retracted messages' uuids and
+//	                       the refused prompt's)
 //	marble-origami-commit (transcripts: context collapse)
 //	                       status item (label compaction, detail collapse,
 //	                       the commit's summary and span in metadata; one
@@ -222,6 +233,13 @@
 // on stdin (exchange, dir "in") are queued and each turn that starts takes
 // the oldest as its user message: reported ones as synthetic items
 // (source daemon, native_item_id null), stdin ones as native items. A
+// stdin message with shouldQuery false starts no turn (the CLI adds it to
+// the conversation and merges it into the next message that queries): it
+// is shown in the next message's turn, before it. A stdin message's
+// pasted_content (what the user pasted rather than typed, which the CLI
+// appends to the typed text) adds a text part per string or text block
+// after the message's content, metadata {"pasted": true} (a list the CLI
+// ignores, over 1,000 entries and blocks, adds none). A
 // prompt the native input shows itself (a transcript's user entry, a
 // --replay-user-messages echo) is not shown twice. By the echo convention
 // of package universal, the live user message of a stdin line or of an
@@ -327,13 +345,17 @@
 // metadata duration_ms); later ones give neither (ccusage issue 4).
 // system/init's fields are session.started metadata: model, cwd,
 // permission_mode (permissionMode; Qwen Code's permission_mode), tools,
-// mcp_servers, agents, skills, plugins, output_style, api_key_source,
-// slash_commands, capabilities (the control protocol's features, 2.1.2xx),
-// memory_paths, additional_directories, original_cwd, sandbox_enabled and
-// fast_mode_state, and the CLI's version as agent_version; the fields of
-// the terminal UI and the CLI's own plumbing (terminal_slash_commands,
-// messaging_socket_path, view_mode, analytics and feedback switches,
-// ultrathink and effort flags) are not carried.
+// mcp_servers, agents, skills, plugins, plugin_errors (the plugins that
+// did not load, or loaded without a component), output_style,
+// api_key_source, slash_commands, capabilities (the control protocol's
+// features, 2.1.2xx), memory_paths, additional_directories, original_cwd,
+// sandbox_enabled, fast_mode_state, effort as reasoning_effort (the
+// effort level of the session's next request, also in turn.started
+// metadata beside the model; null, none sent, is left out), and the
+// CLI's version as agent_version; the fields of the terminal UI and the
+// CLI's own plumbing (terminal_slash_commands, messaging_socket_path,
+// view_mode, analytics and feedback switches, ultrathink and per-turn
+// effort flags) are not carried.
 // A transcript's agent-setting entry (the agent the session runs as,
 // written before the session's first message) is session.started
 // metadata agent_setting. A transcript's title entries (ai-title, the
@@ -469,12 +491,19 @@
 // tool_use_summary, auth_status, prompt_suggestion, active_goal,
 // command_lifecycle (a prompt queued on stdin: queued, started,
 // completed, cancelled, discarded; one that runs is echoed as a user
-// line), autocompact_state,
+// line), autocompact_state, transcript_mirror (the transcript entries
+// the CLI hands a host's SessionStore to copy; the stream's own lines
+// carry the same conversation),
 // control_response from the CLI (answers to the host's own requests; in an
 // exchange, a control_response or control_cancel_request that answers no
 // request either side sent is reported as agent.unparsed), the
-// control requests hook_callback, mcp_message and request_user_dialog; the host's control requests (initialize, interrupt,
-// set_permission_mode, set_model, …), keep_alive and
+// control requests hook_callback, mcp_message, request_user_dialog, the
+// credentials the CLI asks the host for (oauth_token_refresh,
+// host_auth_token_refresh, remote_control_work_secret) and a plugin's UI
+// calls into the host (ui_copy, ui_prompt_read, ui_prompt_fill,
+// ui_prompt_paint, ui_prompt_suggest, ui_read_selection); the host's
+// control requests (initialize, interrupt, set_permission_mode,
+// set_model, set_has_subscribers, …), keep_alive and
 // update_environment_variables. Transcript entries: summary, agent-name, worktree-state, file-history-snapshot,
 // file-history-delta, pr-link (its URL is in the output of the tool that
 // opened the pull request), bridge-session, teleported-from,
@@ -484,7 +513,10 @@
 // is in the Artifact tool's output), artifact-comment-monitor,
 // artifact-autoreact-ledger, attribution-snapshot, observer-ref,
 // fork-context-ref, content-replacement, speculation-accept,
-// marble-origami-snapshot, marble-origami-reset), a background job's
+// marble-origami-snapshot, marble-origami-reset), the account and
+// data bookkeeping the Agent SDK reads and copies into a fork
+// (hybrid-organization, session-owner, data-flow-records,
+// data-flow-incomplete), a background job's
 // started, launched and result entries (a result with a key and no
 // subtype) and a Workflow journal's failed entries,
 // agent-setting after the session started,
@@ -519,10 +551,16 @@
 // task_summary, post_turn_summary (a digest of the turn for a host's
 // agent list),
 // background_tasks_changed, session_state_changed, local_command_output,
-// informational, notification, plugin_install, files_persisted,
-// memory_recall, elicitation_complete, control_request_progress,
-// commands_changed, worker_shutting_down, mirror_error,
-// session_writes_lost, and the host's UI signals of 2.1.217 and later:
+// informational, notification, plugin_install, files_persisted (the
+// files a hosted session uploaded or failed to; the tools that wrote
+// them show them), memory_recall (memories put into the turn's context,
+// as a transcript's relevant_memories attachment), elicitation_complete
+// (an MCP server's notice that a URL-mode elicitation finished),
+// control_request_progress (of a host's side_question),
+// commands_changed, worker_shutting_down (a Remote Control worker going
+// away), mirror_error and session_writes_lost (the host's SessionStore
+// copy, or the transcript on disk, lost lines; the stream itself is
+// whole), and the host's UI signals of 2.1.217 and later:
 // vcs_state_changed (a git operation the CLI saw in its own Bash output),
 // code_change_published (the pull request bound to the session, scraped
 // from command output, as pr-link), permission_check_status,

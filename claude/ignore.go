@@ -18,6 +18,7 @@ func ignoredType(typ string) bool {
 		"active_goal",       // the /goal state
 		"command_lifecycle", // a queued prompt's state (queued, started, completed, cancelled, discarded); a prompt that runs is echoed as a user line
 		"autocompact_state", // the auto-compaction setting
+		"transcript_mirror", // the transcript entries handed to a host's SessionStore to copy (filePath, entries); the stream's own lines carry the conversation
 		// transcripts
 		"summary",               // a conversation title (older versions)
 		"agent-name",            // a name given to the session (2.1.9x)
@@ -59,7 +60,13 @@ func ignoredType(typ string) bool {
 		"failed",                  // a Workflow journal's agent that failed (key, agentId); the workflow's own result reports it
 		"speculation-accept",      // a speculative response accepted (timeSavedMs)
 		"marble-origami-snapshot", // context collapse: the collapses staged, not yet committed
-		"marble-origami-reset":    // context collapse: its state reset
+		"marble-origami-reset",    // context collapse: its state reset
+		// Account and data bookkeeping that the Agent SDK 0.3.332 reads
+		// from transcripts and copies into a fork (sdk.mjs).
+		"hybrid-organization",  // an organization the session belongs to (organizationUuid)
+		"session-owner",        // the account owning a restricted session
+		"data-flow-records",    // where the session's data came from (provenance records)
+		"data-flow-incomplete": // provenance records known to be missing (codes)
 		return true
 	}
 	return false
@@ -83,14 +90,14 @@ func ignoredSystem(sub string) bool {
 		"informational",            // UI notices
 		"notification",             // UI notices
 		"plugin_install",           // housekeeping
-		"files_persisted",          //
-		"memory_recall",            //
-		"elicitation_complete",     //
-		"control_request_progress", //
-		"commands_changed",         //
-		"worker_shutting_down",     //
-		"mirror_error",             //
-		"session_writes_lost",      //
+		"files_persisted",          // the files a hosted session uploaded (file ids) or failed to; the tools that wrote them show them
+		"memory_recall",            // memories put into the turn's context, as a transcript's relevant_memories attachment (injected context)
+		"elicitation_complete",     // an MCP server's notice that a URL-mode elicitation finished; the question is the elicitation request's
+		"control_request_progress", // progress of a host's side_question request
+		"commands_changed",         // the slash command list
+		"worker_shutting_down",     // a Remote Control worker going away (a live-tail signal for a remote UI)
+		"mirror_error",             // a batch of the host's SessionStore copy was dropped; the stream itself is whole
+		"session_writes_lost",      // the transcript or ~/.claude.json could not be saved (disk full); the stream itself is whole
 		// Subtypes of 2.1.217 and later (the CLI's stream-json schemas as
 		// public drift checks extract them, meawoppl/rust-code-agent-sdks
 		// claude-codes, and hosts' notes of live runs): signals for a

@@ -50,7 +50,21 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 		}
 		return t.status(dst, universal.LabelCompaction, first(md.Get("trigger").Str, r.Get("content").Str), md.Raw)
 	case "model_refusal_fallback", "model_refusal_no_fallback":
-		return t.status(dst, sub, first(r.Get("message").Str, r.Get("content").Str), r.Get("retracted_message_uuids").Raw)
+		// The model refused (stop_reason refusal): the turn was retried on
+		// a fallback model, for the session or for one sub-agent or side
+		// question (scope), or was not; content is the notice the CLI
+		// shows. Metadata: the models, the refusal's category and the
+		// API's explanation, the messages retracted (their uuids) and the
+		// prompt refused.
+		var o jsonw.Object
+		for _, k := range refusalFields {
+			o.Raw(k, r.Get(k).Raw)
+		}
+		md := ""
+		if o.Len() > 0 {
+			md = string(o.Bytes())
+		}
+		return t.status(dst, sub, first(r.Get("message").Str, r.Get("content").Str), md)
 	case "local_command", "away_summary":
 		// away_summary: the recap Claude Code writes when the user comes
 		// back to an idle session ("Goal: … Next: …"), in content (summary
@@ -112,6 +126,12 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 	}
 }
 
+// refusalFields are the members of a model_refusal_fallback or
+// model_refusal_no_fallback line that its status part keeps as metadata
+// (the Agent SDK's SDKModelRefusalFallbackMessage, 0.3.332).
+var refusalFields = [...]string{"original_model", "fallback_model", "scope", "api_refusal_category",
+	"api_refusal_explanation", "retracted_message_uuids", "refused_user_message_uuid"}
+
 // init: the first starts the session; each one not inside an open turn
 // starts a turn (one per prompt in stdin mode, one per process with
 // --resume). An init inside an open turn (a background sub-agent's
@@ -140,6 +160,8 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 		originalCwd
 		sandboxEnabled
 		fastModeState
+		pluginErrors
+		effort
 		nFields
 	)
 	var f [nFields]jsonscan.Value
@@ -187,6 +209,16 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 			i = sandboxEnabled
 		case "fast_mode_state":
 			i = fastModeState
+		case "plugin_errors":
+			// Plugins that did not load, or loaded without one of their
+			// components ({plugin, type, message, path, managed_lock}):
+			// the init's only trace of them.
+			i = pluginErrors
+		case "effort":
+			// The effort level the session's next request is sent with
+			// (null: none is sent), the reasoning effort other agents'
+			// session and turn metadata name.
+			i = effort
 		}
 		if i >= 0 && !f[i].Exists() {
 			f[i] = v
@@ -195,6 +227,10 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 	})
 	if sid := f[sessionID].Str(); sid != "" {
 		t.w.SetNativeSessionID(sid)
+	}
+	reasoningEffort := ""
+	if f[effort].Type() == gjson.String {
+		reasoningEffort = f[effort].Compacted()
 	}
 	if !t.w.Begun() {
 		name, version := "", f[claudeVersion]
@@ -205,11 +241,13 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 		}
 		md := cleanObject([2]string{"agent", `"` + agentName + `"`}, [2]string{"agent_name", name},
 			[2]string{"agent_version", version.Compacted()},
-			[2]string{"model", f[model].Compacted()}, [2]string{"cwd", f[cwd].Compacted()},
+			[2]string{"model", f[model].Compacted()}, [2]string{"reasoning_effort", reasoningEffort},
+			[2]string{"cwd", f[cwd].Compacted()},
 			[2]string{"permission_mode", f[permissionMode].Compacted()},
 			[2]string{"tools", f[tools].Compacted()}, [2]string{"mcp_servers", f[mcpServers].Compacted()},
 			[2]string{"agents", f[agents].Compacted()}, [2]string{"skills", f[skills].Compacted()},
-			[2]string{"plugins", f[plugins].Compacted()}, [2]string{"output_style", f[outputStyle].Compacted()},
+			[2]string{"plugins", f[plugins].Compacted()}, [2]string{"plugin_errors", f[pluginErrors].Compacted()},
+			[2]string{"output_style", f[outputStyle].Compacted()},
 			[2]string{"api_key_source", f[apiKeySource].Compacted()},
 			[2]string{"slash_commands", f[slashCommands].Compacted()}, [2]string{"capabilities", f[capabilities].Compacted()},
 			[2]string{"memory_paths", f[memoryPaths].Compacted()}, [2]string{"additional_directories", f[additionalDirs].Compacted()},
@@ -226,7 +264,8 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 		t.s.Turn.Extra++
 		return t.heldHooks(dst, true)
 	}
-	md := cleanObject([2]string{"model", f[model].Compacted()}, [2]string{"permission_mode", f[permissionMode].Compacted()})
+	md := cleanObject([2]string{"model", f[model].Compacted()}, [2]string{"reasoning_effort", reasoningEffort},
+		[2]string{"permission_mode", f[permissionMode].Compacted()})
 	dst = t.startTurn(dst, universal.SourceAgent, md, true)
 	return t.heldHooks(dst, true)
 }
@@ -429,9 +468,14 @@ func (t *Translator) taskStarted(dst events, r jsonscan.Value) events {
 // caller waits for (awaited), why a task ended otherwise than by
 // completing, failing or being stopped (reason: worker_restart), and a
 // sub-agent's hand-back (handback: flagged, withheld; its report {text,
-// warning}).
+// warning}). The Agent SDK's types (0.3.33x) add a workflow task's script
+// name (workflow_name), a housekeeping task a transcript hides
+// (skip_transcript), and the files a backgrounded MCP task returned by
+// reference (resource_links, on task_notification: its tool result is a
+// placeholder, so this is the only trace of them).
 var taskFields = [...]string{"task_type", "subagent_type", "is_backgrounded", "run_id", "usage", "output_file",
-	"parent_task_id", "awaited", "reason", "handback", "handback_report"}
+	"parent_task_id", "awaited", "reason", "handback", "handback_report", "workflow_name", "skip_transcript",
+	"resource_links"}
 
 func (t *Translator) taskPart(r jsonscan.Value, label string) universal.Part {
 	// One walk finds them all (the first of duplicate members, as a
@@ -595,11 +639,16 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 			// (startup_failure_reason, the run refused before any
 			// model call) and the self-hosted runner's report of a
 			// session process that failed to start or exited
-			// abnormally (runner_exit {phase, exit_code, signal}).
+			// abnormally (runner_exit {phase, exit_code, signal}); with
+			// startup_failure_reason config_file_invalid, the file that
+			// did not parse and its backup (invalid_config_file {path,
+			// is_global, backup_searched, backup_path}: the Agent SDK's
+			// SDKResultError, whose paths a host reads from here).
 			failure := r.Get("startup_failure_reason")
 			o.Raw("api_error_kind", r.Get("api_error").Raw).
 				Raw("api_error_code", r.Get("api_error_code").Raw).
 				Raw("startup_failure_reason", failure.Raw).
+				Raw("invalid_config_file", r.Get("invalid_config_file").Raw).
 				Raw("runner_exit", r.Get("runner_exit").Raw)
 			emsg, code := unwrapAPIError(msg, first(f.terminalReason.Str(), failure.Str, f.subtype.Str()), &o)
 			dst = t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/anthropic"
@@ -19,10 +20,14 @@ func (t *Translator) startTurn(dst events, src universal.Source, metadata []byte
 	dst, id := t.w.StartTurn(dst, "", metadata, src, raw)
 	t.s.Turn = &turn{ID: id}
 	t.s.Echoed = t.s.Echoed[:0]
-	if pull && len(t.s.Prompts) > 0 {
+	for pull && len(t.s.Prompts) > 0 {
 		p := t.s.Prompts[0]
 		t.s.Prompts = t.s.Prompts[1:]
 		dst = t.showPrompt(dst, p)
+		// A stdin message with shouldQuery false starts no turn: the CLI
+		// adds it to the conversation and merges it into the next
+		// message that does query, so it belongs to that message's turn.
+		pull = p.Native && gjson.Get(p.Raw, "shouldQuery").Type == gjson.False
 	}
 	return dst
 }
@@ -52,6 +57,7 @@ func (t *Translator) showPrompt(dst events, p prompt) events {
 	if c := gjson.GetBytes(raw, "message.content"); c.IsArray() {
 		parts = promptParts(c)
 	}
+	parts = pastedParts(parts, gjson.GetBytes(raw, "pasted_content"))
 	// The host's own stdin line, live: marked like an echo (see
 	// universal's Conventions).
 	universal.MarkEcho(parts)
@@ -111,6 +117,58 @@ func promptParts(c gjson.Result) []universal.Part {
 			parts = append(parts, anthropic.Image(b, nil))
 		default:
 			parts = append(parts, anthropic.JSONPart(b.Raw))
+		}
+		return true
+	})
+	return parts
+}
+
+// maxPasted is the most entries and blocks in all of a pasted_content
+// list that Claude Code reads; it ignores a longer list.
+const maxPasted = 1000
+
+// pastedMetadata marks a part of a prompt the user pasted rather than
+// typed.
+const pastedMetadata = `{"pasted":true}`
+
+// pastedParts appends to a stdin prompt's parts the text of its
+// pasted_content (the Agent SDK's SDKUserMessage: content the user pasted
+// rather than typed, each entry a string or an array of content blocks,
+// whose text the CLI appends after the typed text, in order; blocks other
+// than text are ignored, and so is a list of more than maxPasted entries
+// and blocks in all). Each string and text block is a text part with
+// metadata {"pasted": true}.
+func pastedParts(parts []universal.Part, pasted gjson.Result) []universal.Part {
+	if !pasted.IsArray() {
+		return parts
+	}
+	n := 0
+	pasted.ForEach(func(_, e gjson.Result) bool {
+		n++
+		if e.IsArray() {
+			n += len(e.Array())
+		}
+		return n <= maxPasted
+	})
+	if n > maxPasted {
+		return parts
+	}
+	add := func(s string) {
+		if s != "" {
+			parts = append(parts, universal.Part{Type: universal.PartText, Text: s, Metadata: json.RawMessage(pastedMetadata)})
+		}
+	}
+	pasted.ForEach(func(_, e gjson.Result) bool {
+		switch {
+		case e.Type == gjson.String:
+			add(e.Str)
+		case e.IsArray():
+			e.ForEach(func(_, b gjson.Result) bool {
+				if b.Get("type").Str == "text" {
+					add(b.Get("text").Str)
+				}
+				return true
+			})
 		}
 		return true
 	})

@@ -232,8 +232,12 @@ func (t *Translator) shellInput(dst events, scope, uuid, text string) events {
 }
 
 // shellOutput translates the output of the last shell command the user
-// ran into its tool_result item: stdout, then stderr. Claude Code records
-// no exit code, so the result never fails.
+// ran into its tool_result item: stdout, then stderr. Newer versions add
+// the command's exit code (<bash-exit-code>N</bash-exit-code>, after
+// stderr: a tag the Agent SDK 0.3.33x lists among the CLI's own), which
+// goes to "exit_code" in the part's metadata, as a Bash result's does, and
+// fails the result when it is not 0; older ones record none, and their
+// result never fails.
 func (t *Translator) shellOutput(dst events, scope, uuid, text string) events {
 	sh := t.s.Shell
 	t.s.Shell = nil
@@ -247,9 +251,18 @@ func (t *Translator) shellOutput(dst events, scope, uuid, text string) events {
 		}
 		out += stderr
 	}
+	rp := universal.Part{Type: universal.PartToolResult, CallID: sh.CallID, Output: t.w.Copy(out)}
+	status := universal.StatusCompleted
+	if code, err := strconv.Atoi(strings.TrimSpace(tagText(text, "bash-exit-code"))); err == nil {
+		var o jsonw.Object
+		rp.Metadata = o.Int("exit_code", int64(code)).Bytes()
+		if code != 0 {
+			rp.IsError, status = true, universal.StatusFailed
+		}
+	}
 	return t.w.Complete(dst, universal.Item{
 		ItemID: t.w.NewItemID(), NativeItemID: uuid, ParentID: sh.Item, Kind: universal.KindToolResult, Role: universal.RoleTool,
-		Content: []universal.Part{{Type: universal.PartToolResult, CallID: sh.CallID, Output: t.w.Copy(out)}},
+		Content: []universal.Part{rp}, Status: status,
 	}, universal.SourceAgent, t.raw)
 }
 
