@@ -147,14 +147,14 @@ func Detect(head []byte) string {
 		switch {
 		case entryTypes[typ]:
 			return FormatSession
-		case rpcTypes[typ]:
+		case rpcTypes[typ], ompRPCTypes[typ]:
 			return FormatRPC
-		case eventTypes[typ]:
+		case eventTypes[typ], ompEventTypes[typ]:
 			if header {
 				return FormatJSON
 			}
 			for _, t := range rest {
-				if rpcTypes[t] {
+				if rpcTypes[t] || ompRPCTypes[t] {
 					return FormatRPC
 				}
 			}

@@ -81,7 +81,8 @@
 // directory when no header did (rpc).
 //
 // Turns: a universal turn is one prompt until Pi settles: it starts at the
-// first agent_start (or the first message) and ends at agent_settled,
+// first agent_start (or the first message) and ends at agent_settled
+// (oh-my-pi's rpc session_settled),
 // or, for Pi before 0.80.4, at the next agent_start that is not a retry,
 // a repeated header, or the end of input when agent_end came and no
 // retry was announced (else the turn is left open, see above). agent_end does not end it:
@@ -190,7 +191,10 @@
 // In a session file every item made from an entry has the entry id as its
 // native id. In the versions tested Pi emits no persistent id for streamed
 // messages (entry_appended carried only context_edit entries, and carries
-// custom entries of extensions), so streamed message items have none.
+// custom entries of extensions), so streamed message items have none;
+// oh-my-pi's rpc mode stamps message_start, message_update and
+// message_end with a messageId ("msg-N", unique in the process), which is
+// the native id of the message item (a tool result keeps its call's).
 //
 // Errors: auto_retry_start → error with will_retry (attempt details);
 // a failed assistant message followed by another assistant message in the
@@ -279,6 +283,48 @@
 // agent, and its first task's assignment as the prompt). Not read: an
 // assistant message's duration and ttft.
 //
+// omp's --mode json and --mode rpc write Pi's events (checked against
+// the AgentSessionEvent union of @oh-my-pi/pi-coding-agent 18.3.4,
+// src/session/agent-session-events.ts, and its rpc frames,
+// src/modes/rpc/rpc-types.ts) with more, whose names Pi does not use, so a
+// line tells by itself which agent wrote it; where both name an event,
+// omp's own fields are read when Pi's are absent. thinking_level_changed
+// is {thinkingLevel, configured, resolved} (Pi's {level}); agent_end's
+// isTerminal false or yielded false announce another run for the prompt,
+// as willRetry does; auto_retry_start's errorId and auto_retry_end's
+// retryErrors are error details; auto_compaction_start/end's action
+// (context-full, remote, handoff, shake, snapcompact) is the compaction
+// item's metadata, with the result's shortSummary and preserveData, and
+// skipped (no compaction was needed) completes it without failing it.
+// notice {level, message, source} is a status item labelled notice
+// (level and source in metadata); retry_fallback_applied {from, to,
+// role, reason} a model_rerouted status item ("from → to", as Codex's
+// reroutes) and retry_fallback_succeeded a model_fallback_succeeded one;
+// ttsr_triggered {rules} a ttsr_triggered status item (the rule names;
+// the rules in metadata); todo_reminder {todos, attempt, maxAttempts} a
+// todo_reminder one (the open todos); irc_message {message} (another
+// agent's message to this one) a system item like a custom message, and
+// when omp later puts the same record (customType and timestamp) into the
+// context its message_end is not emitted again; goal_updated {goal,
+// state} a status item labelled goal (detail "objective (status)", goal
+// and state in metadata) when the objective or status changes, and
+// goal_cleared when the goal is gone (Codex's goal rule). rpc frames:
+// session_settled (the session is quiet: the last run yielded and no
+// queued message or background job can wake it) ends the turn as
+// agent_settled does; prompt_result {status, error} ends it interrupted
+// when the prompt was aborted, and its error, when the turn has none yet
+// (the prompt failed before reaching the agent), is an error with
+// http_status and retryable in details; command_output {text} (a
+// built-in slash command's output) is a status item, session_info_update
+// {title} a rename, config_update {model, thinkingLevel} a model status
+// item; the extension UI method cancel {targetId} withdraws a dialog
+// (question rejected, permission denied; a cancel of no pending dialog is
+// agent.unparsed). Not read: rpc_chunk (a frame larger than 1 MiB split in
+// pieces, only after the host negotiated protocol version 2: each piece
+// is agent.unparsed) and the subagent_lifecycle, subagent_progress and
+// subagent_event frames (only after set_subagent_subscription:
+// agent.unparsed).
+//
 // # Ignored on purpose
 //
 // These native types carry nothing for the transcript: turn_end when its
@@ -287,6 +333,14 @@
 // response only in turn_end: its message is then translated as its
 // message_end, into a message opened for the tools the step ran before
 // it, and its tool results as their toolResult messages), agent_end's messages,
+// oh-my-pi's events without content (model_changed,
+// config_warnings_changed, advisor_cost_changed, advisor_yielded,
+// todo_auto_clear: signals to redraw, their news in other events),
+// tool_stream_update (a preview of a call in flight, which its arguments
+// and result carry) and rpc frames (ready, available_commands_update,
+// host_tool_call/host_tool_cancel and host_uri_request/host_uri_cancel:
+// requests to the host, whose tool shows as tool_execution_*; the
+// open_url extension UI method of the login command),
 // message_start of non-assistant roles (message_end carries the same
 // message), message_update text_start/thinking_start and the content of
 // text_end/thinking_end (message_end is authoritative), the provider-level

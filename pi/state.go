@@ -62,6 +62,13 @@ type state struct {
 	Compactions []string `json:"compactions,omitempty"`
 	// Session is the state of the session-file reader.
 	Session sessionState `json:"session"`
+	// Goal is oh-my-pi's goal as last reported (status, NUL,
+	// objective), "" when there is none.
+	Goal string `json:"goal,omitempty"`
+	// Irc are the custom messages oh-my-pi's irc_message showed
+	// (customType, NUL, timestamp), oldest first, at most maxIrc: their
+	// message_end is not emitted again.
+	Irc []string `json:"irc,omitempty"`
 }
 
 // turnState is the universal turn in progress: one user prompt until Pi

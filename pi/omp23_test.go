@@ -1,0 +1,360 @@
+package pi_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/internal/conformance"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/pi"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// The lines below are in the shapes oh-my-pi (omp) 18.3.4 writes to
+// --mode json and --mode rpc (@oh-my-pi/pi-coding-agent 18.3.4, MIT:
+// the AgentSessionEvent union of src/session/agent-session-events.ts,
+// RpcPromptResultFrame, RpcSessionSettledFrame and RpcExtensionUIRequest
+// of src/modes/rpc/rpc-types.ts, the messageId stamping of
+// src/modes/rpc/rpc-session-events.ts, the frames src/modes/rpc/rpc-mode.ts
+// writes; Goal of @oh-my-pi/pi-tui 18.2.9 src/tools/goal.ts). Values are
+// made up. Every omp-only event was agent.unparsed before.
+
+// ompStream is a run's start: a prompt and its echo, under which the
+// lines of a case go.
+const ompStream = `{"type":"agent_start"}
+{"type":"turn_start"}
+{"type":"message_start","message":{"role":"user","content":[{"type":"text","text":"hi"}],"attribution":"user","timestamp":1790000000000},"messageId":"msg-1"}
+{"type":"message_end","message":{"role":"user","content":[{"type":"text","text":"hi"}],"attribution":"user","timestamp":1790000000000},"messageId":"msg-1"}
+`
+
+// ompReply is an answer and the end of its run, as rpc mode writes it.
+const ompReply = `{"type":"message_start","message":{"role":"assistant","content":[],"api":"anthropic-messages","provider":"anthropic","model":"m","usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0,"cost":{"total":0}},"stopReason":"stop","timestamp":1790000000100},"messageId":"msg-2"}
+{"type":"message_update","assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"done"},"messageId":"msg-2"}
+{"type":"message_end","message":{"role":"assistant","content":[{"type":"text","text":"done"}],"api":"anthropic-messages","provider":"anthropic","model":"m","usage":{"input":3,"output":1,"cacheRead":0,"cacheWrite":0,"totalTokens":4,"cost":{"total":0.001}},"stopReason":"stop","timestamp":1790000000100},"messageId":"msg-2"}
+{"type":"turn_end","message":{"role":"assistant","content":[{"type":"text","text":"done"}],"stopReason":"stop","timestamp":1790000000100},"toolResults":[]}
+{"type":"agent_end","messages":[],"isTerminal":true,"yielded":true}
+`
+
+// statusParts returns the status parts of the status items, by label.
+func statusParts(items []universal.Item) map[string][]universal.Part {
+	out := map[string][]universal.Part{}
+	for _, it := range items {
+		if it.Kind == universal.KindStatus && len(it.Content) > 0 {
+			p := it.Content[0]
+			out[p.Label] = append(out[p.Label], p)
+		}
+	}
+	return out
+}
+
+// mdOf decodes a part's metadata.
+func mdOf(t *testing.T, p universal.Part) map[string]any {
+	t.Helper()
+	var md map[string]any
+	if len(p.Metadata) > 0 {
+		if err := json.Unmarshal(p.Metadata, &md); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return md
+}
+
+func TestOmpSessionEvents(t *testing.T) {
+	cases := []struct {
+		name  string
+		lines string
+		check func(t *testing.T, evs []universal.Event, items []universal.Item, st map[string][]universal.Part)
+	}{{
+		// notice {level, message, source?}: a warning or an error omp shows.
+		name:  "notice",
+		lines: `{"type":"notice","level":"warning","message":"Signed out of anthropic; using another account","source":"credentials"}`,
+		check: func(t *testing.T, _ []universal.Event, _ []universal.Item, st map[string][]universal.Part) {
+			n := st["notice"]
+			if len(n) != 1 || n[0].Detail != "Signed out of anthropic; using another account" {
+				t.Fatalf("notice %+v", n)
+			}
+			if md := mdOf(t, n[0]); md["level"] != "warning" || md["source"] != "credentials" {
+				t.Errorf("notice metadata %v", md)
+			}
+		},
+	}, {
+		// thinking_level_changed {thinkingLevel, configured?, resolved?}:
+		// Pi's is {level}; omp's level was lost.
+		name:  "thinking level",
+		lines: `{"type":"thinking_level_changed","thinkingLevel":"high","configured":"auto","resolved":"high"}`,
+		check: func(t *testing.T, _ []universal.Event, _ []universal.Item, st map[string][]universal.Part) {
+			p := st["thinking_level"]
+			if len(p) != 1 || p[0].Detail != "high" {
+				t.Fatalf("thinking_level %+v", p)
+			}
+			if md := mdOf(t, p[0]); md["configured"] != "auto" || md["resolved"] != "high" {
+				t.Errorf("metadata %v", md)
+			}
+		},
+	}, {
+		name: "retry fallback",
+		lines: `{"type":"auto_retry_start","attempt":1,"maxAttempts":3,"delayMs":2000,"errorMessage":"529 overloaded","errorId":7}
+{"type":"retry_fallback_applied","from":"anthropic/claude-opus","to":"openai/gpt-5","role":"default","reason":"529 overloaded"}
+{"type":"retry_fallback_succeeded","model":"openai/gpt-5","role":"default"}`,
+		check: func(t *testing.T, evs []universal.Event, _ []universal.Item, st map[string][]universal.Part) {
+			r := st["model_rerouted"]
+			if len(r) != 1 || r[0].Detail != "anthropic/claude-opus → openai/gpt-5" {
+				t.Fatalf("model_rerouted %+v", r)
+			}
+			if md := mdOf(t, r[0]); md["reason"] != "529 overloaded" || md["role"] != "default" {
+				t.Errorf("metadata %v", md)
+			}
+			if s := st["model_fallback_succeeded"]; len(s) != 1 || s[0].Detail != "openai/gpt-5" {
+				t.Errorf("model_fallback_succeeded %+v", s)
+			}
+			errs := golden.OfType(evs, universal.TypeError)
+			if len(errs) != 1 || !strings.Contains(string(errs[0].Data.(*universal.Error).Details), `"errorId":7`) {
+				t.Errorf("retry error %+v", errs)
+			}
+		},
+	}, {
+		name: "ttsr and todo reminder",
+		lines: `{"type":"ttsr_triggered","rules":[{"name":"no-any","path":"/w/.omp/rules/no-any.md","content":"Never use any.","condition":["as any"]}]}
+{"type":"todo_reminder","todos":[{"content":"Write the test","status":"in_progress"},{"content":"Run it","status":"pending"}],"attempt":1,"maxAttempts":3}`,
+		check: func(t *testing.T, _ []universal.Event, _ []universal.Item, st map[string][]universal.Part) {
+			if p := st["ttsr_triggered"]; len(p) != 1 || p[0].Detail != "no-any" || mdOf(t, p[0])["rules"] == nil {
+				t.Errorf("ttsr_triggered %+v", p)
+			}
+			p := st["todo_reminder"]
+			if len(p) != 1 || p[0].Detail != "Write the test, Run it" {
+				t.Fatalf("todo_reminder %+v", p)
+			}
+			if md := mdOf(t, p[0]); md["todos"] == nil || md["attempt"] != 1.0 || md["maxAttempts"] != 3.0 {
+				t.Errorf("metadata %v", md)
+			}
+		},
+	}, {
+		// irc_message {message: CustomMessage}; the same record put into
+		// the context later is its message_end, not a second item.
+		name: "irc message",
+		lines: `{"type":"irc_message","message":{"role":"custom","customType":"irc:incoming","content":"From 0-Explore: found it","display":true,"details":{"id":"i1","from":"0-Explore","message":"found it"},"attribution":"agent","timestamp":1790000000050}}
+{"type":"message_start","message":{"role":"custom","customType":"irc:incoming","content":"From 0-Explore: found it","display":true,"details":{"id":"i1","from":"0-Explore","message":"found it"},"attribution":"agent","timestamp":1790000000050},"messageId":"msg-9"}
+{"type":"message_end","message":{"role":"custom","customType":"irc:incoming","content":"From 0-Explore: found it","display":true,"details":{"id":"i1","from":"0-Explore","message":"found it"},"attribution":"agent","timestamp":1790000000050},"messageId":"msg-9"}`,
+		check: func(t *testing.T, _ []universal.Event, items []universal.Item, _ map[string][]universal.Part) {
+			var sys []universal.Item
+			for _, it := range items {
+				if it.Kind == universal.KindSystem {
+					sys = append(sys, it)
+				}
+			}
+			if len(sys) != 1 || sys[0].Content[0].Text != "From 0-Explore: found it" {
+				t.Fatalf("system items %+v", sys)
+			}
+			if md := mdOf(t, sys[0].Content[0]); md["customType"] != "irc:incoming" {
+				t.Errorf("metadata %v", md)
+			}
+		},
+	}, {
+		// goal_updated {goal, state?}: an item when the objective or the
+		// status changes, none for usage alone, goal_cleared for null.
+		name: "goal",
+		lines: `{"type":"goal_updated","goal":{"id":"g1","objective":"Ship the release","status":"active","tokenBudget":50000,"tokensUsed":0,"timeUsedSeconds":0,"createdAt":1790000000000,"updatedAt":1790000000000},"state":{"enabled":true,"mode":"active","goal":{"id":"g1","objective":"Ship the release","status":"active","tokensUsed":0,"timeUsedSeconds":0,"createdAt":1790000000000,"updatedAt":1790000000000}}}
+{"type":"goal_updated","goal":{"id":"g1","objective":"Ship the release","status":"active","tokenBudget":50000,"tokensUsed":1200,"timeUsedSeconds":42,"createdAt":1790000000000,"updatedAt":1790000042000}}
+{"type":"goal_updated","goal":{"id":"g1","objective":"Ship the release","status":"complete","tokenBudget":50000,"tokensUsed":1500,"timeUsedSeconds":50,"createdAt":1790000000000,"updatedAt":1790000050000},"state":{"enabled":false,"mode":"exiting","reason":"completed","goal":{"id":"g1","objective":"Ship the release","status":"complete","tokensUsed":1500,"timeUsedSeconds":50,"createdAt":1790000000000,"updatedAt":1790000050000}}}
+{"type":"goal_updated","goal":null}`,
+		check: func(t *testing.T, _ []universal.Event, _ []universal.Item, st map[string][]universal.Part) {
+			g := st["goal"]
+			if len(g) != 2 || g[0].Detail != "Ship the release (active)" || g[1].Detail != "Ship the release (complete)" {
+				t.Fatalf("goal %+v", g)
+			}
+			if md := mdOf(t, g[1]); md["goal"] == nil || md["state"] == nil {
+				t.Errorf("metadata %v", md)
+			}
+			if len(st["goal_cleared"]) != 1 {
+				t.Errorf("goal_cleared %+v", st["goal_cleared"])
+			}
+		},
+	}, {
+		// auto_compaction_* {action}, skipped: no compaction was needed.
+		name: "compaction skipped",
+		lines: `{"type":"auto_compaction_start","reason":"idle","action":"context-full"}
+{"type":"auto_compaction_end","action":"context-full","aborted":false,"willRetry":false,"skipped":true}`,
+		check: func(t *testing.T, _ []universal.Event, items []universal.Item, _ map[string][]universal.Part) {
+			for _, it := range items {
+				if len(it.Content) > 0 && it.Content[0].Label == universal.LabelCompaction {
+					md := mdOf(t, it.Content[0])
+					if it.Status != universal.StatusCompleted || md["action"] != "context-full" || md["skipped"] != true {
+						t.Errorf("compaction %+v %v", it, md)
+					}
+					return
+				}
+			}
+			t.Error("no compaction item")
+		},
+	}, {
+		// Events without content for the transcript.
+		name: "ignored",
+		lines: `{"type":"model_changed"}
+{"type":"config_warnings_changed"}
+{"type":"advisor_cost_changed"}
+{"type":"advisor_yielded"}
+{"type":"todo_auto_clear"}
+{"type":"tool_stream_update","toolCallId":"c1","toolName":"edit"}
+{"type":"ready","protocolVersion":1,"supportedProtocolVersions":[1,2],"maxFrameBytes":1048576,"maxReassembledFrameBytes":67108864}
+{"type":"available_commands_update","commands":[{"name":"goal","description":"Set a goal","source":"builtin"}]}`,
+		check: func(t *testing.T, _ []universal.Event, _ []universal.Item, st map[string][]universal.Part) {
+			if len(st) != 0 {
+				t.Errorf("status items %v", st)
+			}
+		},
+	}, {
+		// rpc: the message ids omp stamps are the items' native ids, and
+		// session_settled ends the turn (there is no agent_settled).
+		name:  "message ids and settle",
+		lines: ompReply + `{"type":"prompt_result","id":"p1","agentInvoked":true,"status":"completed","sessionSettled":true}` + "\n" + `{"type":"session_settled"}`,
+		check: func(t *testing.T, evs []universal.Event, items []universal.Item, _ map[string][]universal.Part) {
+			var natives []string
+			for _, it := range items {
+				if it.Kind == universal.KindMessage {
+					natives = append(natives, it.NativeItemID)
+				}
+			}
+			if strings.Join(natives, ",") != "msg-1,msg-2" {
+				t.Errorf("message native ids %q", natives)
+			}
+			ended := golden.OfType(evs, universal.TypeTurnEnded)
+			if len(ended) != 1 || ended[0].Source != universal.SourceAgent || ended[0].Data.(*universal.TurnEnded).Status != universal.TurnCompleted {
+				t.Fatalf("turn.ended %+v", ended)
+			}
+		},
+	}, {
+		// prompt_result error of a prompt that failed before reaching
+		// the agent: its error is in no other line.
+		name:  "prompt failed",
+		lines: `{"type":"agent_end","messages":[],"isTerminal":true}` + "\n" + `{"type":"prompt_result","id":"p2","agentInvoked":false,"status":"error","error":{"message":"No model selected","retryable":false},"sessionSettled":true}` + "\n" + `{"type":"session_settled"}`,
+		check: func(t *testing.T, evs []universal.Event, _ []universal.Item, _ map[string][]universal.Part) {
+			errs := golden.OfType(evs, universal.TypeError)
+			if len(errs) != 1 || errs[0].Data.(*universal.Error).Message != "No model selected" || errs[0].Data.(*universal.Error).WillRetry {
+				t.Fatalf("errors %+v", errs)
+			}
+			ended := golden.OfType(evs, universal.TypeTurnEnded)
+			if len(ended) != 1 || ended[0].Data.(*universal.TurnEnded).Status != universal.TurnError {
+				t.Fatalf("turn.ended %+v", ended)
+			}
+		},
+	}, {
+		// A failed request: its error is the message's, not twice.
+		name: "prompt error known",
+		lines: `{"type":"message_start","message":{"role":"assistant","content":[],"stopReason":"error","timestamp":1},"messageId":"msg-2"}
+{"type":"message_end","message":{"role":"assistant","content":[],"api":"openai-completions","provider":"p","model":"m","usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0,"cost":{"total":0}},"stopReason":"error","errorMessage":"429 Monthly usage limit reached","errorStatus":429,"timestamp":1},"messageId":"msg-2"}
+{"type":"agent_end","messages":[],"isTerminal":true,"yielded":true}
+{"type":"prompt_result","id":"p3","agentInvoked":true,"status":"error","error":{"message":"429 Monthly usage limit reached","provider":"p","model":"m","httpStatus":429,"retryable":true},"sessionSettled":true}
+{"type":"session_settled"}`,
+		check: func(t *testing.T, evs []universal.Event, _ []universal.Item, _ map[string][]universal.Part) {
+			if errs := golden.OfType(evs, universal.TypeError); len(errs) != 1 {
+				t.Fatalf("%d errors, want 1: %+v", len(errs), errs)
+			}
+			ended := golden.OfType(evs, universal.TypeTurnEnded)
+			if len(ended) != 1 || ended[0].Data.(*universal.TurnEnded).Status != universal.TurnError {
+				t.Fatalf("turn.ended %+v", ended)
+			}
+		},
+	}, {
+		// prompt_result aborted: a run a session switch detached ends
+		// with no other sign.
+		name:  "prompt aborted",
+		lines: `{"type":"prompt_result","id":"p4","agentInvoked":true,"status":"aborted","sessionSettled":true}`,
+		check: func(t *testing.T, evs []universal.Event, _ []universal.Item, _ map[string][]universal.Part) {
+			ended := golden.OfType(evs, universal.TypeTurnEnded)
+			if len(ended) != 1 || ended[0].Source != universal.SourceAgent || ended[0].Data.(*universal.TurnEnded).Status != universal.TurnInterrupted {
+				t.Fatalf("turn.ended %+v", ended)
+			}
+		},
+	}, {
+		// extension_ui_request cancel {targetId}: omp withdrew its dialog.
+		name: "dialog cancelled",
+		lines: `{"type":"extension_ui_request","id":"dlg-1","method":"input","title":"Branch name?","timeout":30000}
+{"type":"extension_ui_request","id":"dlg-2","method":"cancel","targetId":"dlg-1"}
+{"type":"extension_ui_request","id":"dlg-3","method":"open_url","url":"https://auth.example/login?x=1","instructions":"Sign in"}`,
+		check: func(t *testing.T, evs []universal.Event, _ []universal.Item, _ map[string][]universal.Part) {
+			rs := golden.OfType(evs, universal.TypeQuestionResolved)
+			if len(rs) != 1 || rs[0].Data.(*universal.Question).Status != universal.QuestionRejected {
+				t.Fatalf("question.resolved %+v", rs)
+			}
+		},
+	}, {
+		// rpc frames of built-in slash commands.
+		name: "slash command frames",
+		lines: `{"type":"command_output","text":"Context: 12% used"}
+{"type":"session_info_update","title":"Release prep","sessionId":"s1"}
+{"type":"config_update","model":{"id":"gpt-5","provider":"openai","name":"GPT-5"},"thinkingLevel":"low"}`,
+		check: func(t *testing.T, _ []universal.Event, _ []universal.Item, st map[string][]universal.Part) {
+			if p := st["command_output"]; len(p) != 1 || p[0].Detail != "Context: 12% used" {
+				t.Errorf("command_output %+v", p)
+			}
+			if p := st[universal.LabelTitle]; len(p) != 1 || p[0].Detail != "Release prep" {
+				t.Errorf("title %+v", p)
+			}
+			p := st["model"]
+			if len(p) != 1 || p[0].Detail != "openai/gpt-5" || mdOf(t, p[0])["thinkingLevel"] != "low" {
+				t.Errorf("model %+v", p)
+			}
+		},
+	}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			evs := translate(t, pi.FormatRPC, []byte(ompStream+strings.TrimSuffix(c.lines, "\n")+"\n"))
+			if vs := conformance.Check(evs); len(vs) > 0 {
+				t.Errorf("conformance: %v", vs)
+			}
+			for _, u := range golden.OfType(evs, universal.TypeUnparsed) {
+				t.Errorf("agent.unparsed %+v", u.Data)
+			}
+			items := completed(evs)
+			c.check(t, evs, items, statusParts(items))
+		})
+	}
+}
+
+// TestOmpCancelUnknownDialog: a cancel that withdraws no pending dialog
+// is agent.unparsed, as an answer to none is.
+func TestOmpCancelUnknownDialog(t *testing.T) {
+	evs := translate(t, pi.FormatRPC, []byte(ompStream+`{"type":"extension_ui_request","id":"dlg-2","method":"cancel","targetId":"dlg-9"}`+"\n"))
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 1 {
+		t.Errorf("%d agent.unparsed, want 1", len(u))
+	}
+}
+
+// TestOmpAgentEndNotTerminal: omp's agent_end {isTerminal: false} (an
+// async delivery resumes the session) and {yielded: false} (the agent
+// goes on with its own work) announce another run for the same prompt,
+// as Pi's willRetry does; without agent_settled (json mode) the next
+// agent_start ended the turn and the rest of the work was a turn without
+// a prompt.
+func TestOmpAgentEndNotTerminal(t *testing.T) {
+	for _, end := range []string{
+		`{"type":"agent_end","messages":[],"isTerminal":false,"yielded":true,"awaitingAsyncWork":true}`,
+		`{"type":"agent_end","messages":[],"isTerminal":true,"yielded":false}`,
+	} {
+		run := strings.Replace(ompReply, `{"type":"agent_end","messages":[],"isTerminal":true,"yielded":true}`, end, 1)
+		in := `{"type":"session","version":3,"id":"s1","timestamp":"2026-09-20T10:00:00.000Z","cwd":"/w"}` + "\n" +
+			ompStream + run + `{"type":"agent_start"}` + "\n" + strings.ReplaceAll(ompReply, "msg-2", "msg-3")
+		evs := translate(t, pi.FormatJSON, []byte(in))
+		for _, u := range golden.OfType(evs, universal.TypeUnparsed) {
+			t.Errorf("agent.unparsed %+v", u.Data)
+		}
+		ended := golden.OfType(evs, universal.TypeTurnEnded)
+		if len(ended) != 1 || ended[0].Data.(*universal.TurnEnded).Status != universal.TurnCompleted {
+			t.Errorf("%s: turn.ended %+v, want one, completed", end, ended)
+		}
+	}
+}
+
+// TestOmpDetectRPC: omp's rpc mode writes ready first, and its rpc-only
+// frames tell the format before any response.
+func TestOmpDetectRPC(t *testing.T) {
+	for _, head := range []string{
+		`{"type":"ready","protocolVersion":1,"supportedProtocolVersions":[1,2],"maxFrameBytes":1048576,"maxReassembledFrameBytes":67108864}` + "\n" + ompStream,
+		ompStream + `{"type":"session_settled"}` + "\n",
+	} {
+		if got := pi.Detect([]byte(head)); got != pi.FormatRPC {
+			t.Errorf("Detect = %q, want rpc:\n%s", got, head)
+		}
+	}
+}
