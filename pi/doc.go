@@ -319,11 +319,17 @@
 // {title} a rename, config_update {model, thinkingLevel} a model status
 // item; the extension UI method cancel {targetId} withdraws a dialog
 // (question rejected, permission denied; a cancel of no pending dialog is
-// agent.unparsed). Not read: rpc_chunk (a frame larger than 1 MiB split in
-// pieces, only after the host negotiated protocol version 2: each piece
-// is agent.unparsed) and the subagent_lifecycle, subagent_progress and
-// subagent_event frames (only after set_subagent_subscription:
-// agent.unparsed).
+// agent.unparsed). A frame longer than 1 MiB comes, once the host
+// negotiated protocol version 2 (omp's own RpcClient does), as rpc_chunk
+// lines {chunkId, index, count, byteLength, data}, data the base64 of a
+// piece of the frame's text: the pieces are decoded as they come (at most
+// 64 MiB, omp's limit) and the whole frame is translated as a line; a
+// chunk out of sequence, a line that interrupts a sequence (omp writes
+// none) or an input that ends inside one is agent.unparsed.
+// rpc_frame_error {originalType, error} (a frame omp dropped as too
+// long) is a status item labelled rpc_frame_error. Not read: the
+// subagent_lifecycle, subagent_progress and subagent_event frames (only
+// after set_subagent_subscription: agent.unparsed).
 //
 // # Ignored on purpose
 //

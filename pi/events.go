@@ -22,6 +22,13 @@ const (
 // event translates one event of pi --mode json or --mode rpc.
 func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 	typ := in.typ.Str
+	if typ == "rpc_chunk" || t.st.Chunk != nil {
+		// A piece of a frame, or what comes while one is incomplete.
+		dst, typ = t.chunk(dst, in)
+		if typ == "" {
+			return dst
+		}
+	}
 	prevToolStart := t.st.LastToolStart
 	t.st.LastToolStart = ""
 	if (typ == "message_start" || typ == "message_end") && in.get("message.role").Str == "system" {

@@ -1,6 +1,7 @@
 package pi_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -356,5 +357,113 @@ func TestOmpDetectRPC(t *testing.T) {
 		if got := pi.Detect([]byte(head)); got != pi.FormatRPC {
 			t.Errorf("Detect = %q, want rpc:\n%s", got, head)
 		}
+	}
+}
+
+// ompChunks splits a frame as omp's rpc protocol version 2 does
+// (encodeChunkedRpcFrames in src/modes/rpc/rpc-frame.ts): rpc_chunk
+// lines {chunkId, index, count, byteLength, data}, data the base64 of a
+// piece of the frame's UTF-8 text (omp's pieces are 256 KiB; these are
+// size bytes).
+func ompChunks(id, frame string, size int) []string {
+	var out []string
+	count := (len(frame) + size - 1) / size
+	for i := 0; i < count; i++ {
+		piece := frame[i*size : min((i+1)*size, len(frame))]
+		b, _ := json.Marshal(map[string]any{"type": "rpc_chunk", "chunkId": id, "index": i, "count": count, "byteLength": len(frame), "data": base64.StdEncoding.EncodeToString([]byte(piece))})
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// TestOmpRPCChunks: a frame longer than 1 MiB comes in rpc_chunk lines
+// once the host negotiated protocol version 2 (omp's own RpcClient
+// does); each was agent.unparsed and the frame (here a tool result's
+// output, cut inside a multi-byte character) lost. A sequence that
+// another line interrupts, or that the input cuts short, is reported.
+func TestOmpRPCChunks(t *testing.T) {
+	output := strings.Repeat("línea de salida\n", 40)
+	frame := `{"type":"message_end","message":{"role":"custom","customType":"big","content":` + strconvQuote(output) + `,"display":true,"timestamp":5},"messageId":"msg-7"}`
+	chunks := ompChunks("c1", frame, 101)
+	t.Run("whole", func(t *testing.T) {
+		evs := translate(t, pi.FormatRPC, []byte(ompStream+strings.Join(chunks, "\n")+"\n"+ompReply))
+		for _, u := range golden.OfType(evs, universal.TypeUnparsed) {
+			t.Errorf("agent.unparsed %+v", u.Data)
+		}
+		found := false
+		for _, it := range completed(evs) {
+			if it.Kind == universal.KindSystem && it.NativeItemID == "msg-7" {
+				found = it.Content[0].Text == output
+			}
+		}
+		if !found {
+			t.Error("the chunked message is not an item with its text")
+		}
+	})
+	t.Run("interrupted", func(t *testing.T) {
+		in := ompStream + chunks[0] + "\n" + `{"type":"notice","level":"info","message":"between"}` + "\n" + strings.Join(chunks[1:], "\n") + "\n"
+		evs := translate(t, pi.FormatRPC, []byte(in))
+		if n := len(golden.OfType(evs, universal.TypeUnparsed)); n != len(chunks) {
+			// the lost sequence, then each later chunk out of sequence
+			t.Errorf("%d agent.unparsed, want %d", n, len(chunks))
+		}
+		if len(statusParts(completed(evs))["notice"]) != 1 {
+			t.Error("the interrupting line was not translated")
+		}
+	})
+	t.Run("cut short", func(t *testing.T) {
+		evs := translate(t, pi.FormatRPC, []byte(ompStream+strings.Join(chunks[:2], "\n")+"\n"))
+		if n := len(golden.OfType(evs, universal.TypeUnparsed)); n != 1 {
+			t.Errorf("%d agent.unparsed, want 1", n)
+		}
+	})
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestOmpRPCChunksCheckpoint: a checkpoint taken between two chunks of a
+// frame holds what was read of it; restored, the run goes on as one that
+// never stopped.
+func TestOmpRPCChunksCheckpoint(t *testing.T) {
+	frame := `{"type":"message_end","message":{"role":"custom","customType":"big","content":"` + strings.Repeat("x", 300) + `","display":true,"timestamp":5},"messageId":"msg-7"}`
+	ls := append(strings.Split(strings.TrimSuffix(ompStream, "\n"), "\n"), ompChunks("c1", frame, 100)...)
+	run := func(tr *pi.Translator, from, to int, out []universal.Event) []universal.Event {
+		for i := from; i < to; i++ {
+			out = tr.Translate(out, universal.Message{Data: []byte(ls[i]), Line: int64(i + 1), TimeMS: -1})
+		}
+		return out
+	}
+	enc := func(evs []universal.Event) string {
+		b, err := json.Marshal(evs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	one, err := pi.New(pi.FormatRPC, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := enc(one.Report(run(one, 0, len(ls), nil), universal.EndOfInput{}))
+	cut := len(ls) - 2
+	first, _ := pi.New(pi.FormatRPC, golden.Options())
+	got := run(first, 0, cut, nil)
+	cp, err := first.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, _ := pi.New(pi.FormatRPC, golden.Options())
+	if err := second.Restore(cp); err != nil {
+		t.Fatal(err)
+	}
+	got = second.Report(run(second, cut, len(ls), got), universal.EndOfInput{})
+	if g := enc(got); g != want {
+		t.Errorf("restored run differs:\n%s\nwant\n%s", g, want)
+	}
+	if !strings.Contains(want, strings.Repeat("x", 300)) {
+		t.Error("the frame's text is not in the output")
 	}
 }

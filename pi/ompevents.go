@@ -1,7 +1,9 @@
 package pi
 
 import (
+	"encoding/base64"
 	"errors"
+	"fmt"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -104,6 +106,12 @@ func (t *Translator) ompEvent(dst []universal.Event, in *input, typ string) (_ [
 		}
 		t.addValue(&md, "thinkingLevel", in.sub("thinkingLevel"))
 		return t.status(dst, "model", model, md.Bytes(), "", in.raw), true
+	case "rpc_frame_error":
+		// {originalType, error}: omp dropped a frame longer than its
+		// transport allows (64 MiB, or 1 MiB before protocol version 2
+		// when shrinking it did not help); what it carried is lost.
+		t.addValue(&md, "originalType", in.sub("originalType"))
+		return t.status(dst, "rpc_frame_error", in.get("error").Str, md.Bytes(), "", in.raw), true
 	case "model_changed", "config_warnings_changed", "advisor_cost_changed", "advisor_yielded",
 		"todo_auto_clear", "tool_stream_update", "ready", "available_commands_update",
 		"host_tool_call", "host_tool_cancel", "host_uri_request", "host_uri_cancel":
@@ -126,7 +134,8 @@ var (
 	ompRPCTypes = map[string]bool{
 		"session_settled": true, "prompt_result": true, "command_output": true, "session_info_update": true,
 		"config_update": true, "ready": true, "available_commands_update": true, "host_tool_call": true,
-		"host_tool_cancel": true, "host_uri_request": true, "host_uri_cancel": true,
+		"host_tool_cancel": true, "host_uri_request": true, "host_uri_cancel": true, "rpc_chunk": true,
+		"rpc_frame_error": true,
 	}
 )
 
@@ -247,4 +256,65 @@ func joinList(names []string) string {
 		b = append(b, s...)
 	}
 	return string(b)
+}
+
+// maxChunked and maxChunks bound a frame reassembled from rpc chunks
+// (oh-my-pi's MAX_RPC_REASSEMBLED_BYTES, and its chunks of 256 KiB).
+const (
+	maxChunked = 64 << 20
+	maxChunks  = maxChunked / (256 << 10)
+)
+
+// chunk reads an rpc_chunk {chunkId, index, count, byteLength, data}: a
+// frame longer than 1 MiB that oh-my-pi's rpc mode split, once the host
+// negotiated protocol version 2 (its own RpcClient does), into lines each
+// carrying the base64 of a piece of the frame's JSON text, one after the
+// other. The pieces are decoded as they come and the frame, once whole,
+// is translated as a line. A chunk out of sequence, or a line that
+// interrupts a sequence (omp writes none: its own decoder refuses it),
+// loses the frame: agent.unparsed, and the line that interrupted it is
+// translated (typ is its type; "" when the line was consumed).
+func (t *Translator) chunk(dst []universal.Event, in *input) (_ []universal.Event, typ string) {
+	c := t.st.Chunk
+	if in.typ.Str != "rpc_chunk" {
+		t.st.Chunk = nil
+		dst = t.w.Unparsed(dst, in.where(), fmt.Errorf("rpc_chunk %q: %d of %d chunks, then a %q line", c.ID, c.Next, c.Count, in.typ.Str), nil)
+		return dst, in.typ.Str
+	}
+	id, index, count, length, data := in.get("chunkId"), in.get("index"), in.get("count"), in.get("byteLength"), in.get("data")
+	ok := id.Type == gjson.String && id.Str != "" && data.Type == gjson.String && isInt(index) && isInt(count) && isInt(length) &&
+		count.Int() >= 2 && count.Int() <= maxChunks && index.Int() >= 0 && index.Int() < count.Int() &&
+		length.Int() > 0 && length.Int() <= maxChunked
+	if ok && index.Int() == 0 {
+		if c != nil {
+			dst = t.w.Unparsed(dst, in.where(), fmt.Errorf("rpc_chunk %q: %d of %d chunks, then another frame", c.ID, c.Next, c.Count), nil)
+		}
+		c = &chunked{ID: t.copy(id.Str), Count: int(count.Int()), Length: int(length.Int())}
+		t.st.Chunk = c
+	}
+	if !ok || c == nil || c.ID != id.Str || c.Count != int(count.Int()) || c.Length != int(length.Int()) || c.Next != int(index.Int()) {
+		t.st.Chunk = nil
+		return t.w.Unparsed(dst, in.where(), errChunk, in.raw), ""
+	}
+	var err error
+	if c.Data, err = base64.StdEncoding.AppendDecode(c.Data, []byte(data.Str)); err != nil || len(c.Data) > c.Length {
+		t.st.Chunk = nil
+		return t.w.Unparsed(dst, in.where(), errChunk, in.raw), ""
+	}
+	c.Next++
+	if c.Next < c.Count {
+		return dst, ""
+	}
+	t.st.Chunk = nil
+	if len(c.Data) != c.Length {
+		return t.w.Unparsed(dst, in.where(), errChunk, in.raw), ""
+	}
+	return t.translate(dst, universal.Message{Data: c.Data, Line: in.line, Dir: in.dir, TimeMS: -1}), ""
+}
+
+var errChunk = errors.New("rpc_chunk out of sequence, malformed, or not its frame's length")
+
+// isInt reports a JSON integer.
+func isInt(r gjson.Result) bool {
+	return r.Type == gjson.Number && float64(r.Int()) == r.Num
 }
