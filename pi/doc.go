@@ -159,7 +159,8 @@
 //     message (source agent), its text parts marked {"echo":true} by the
 //     echo convention of package universal (not in a session file, which
 //     is a record). Prompts the host sent (Report(Prompt), rpc
-//     prompt/steer/follow_up commands in the exchange) are matched with the
+//     prompt/steer/follow_up commands in the exchange, oh-my-pi's
+//     abort_and_prompt too) are matched with the
 //     echoes and only emitted, as synthetic user messages, when Pi does not
 //     echo them (before the reply of the run, or at the end of input).
 //   - System messages (1.x) → metadata (see Sessions above); custom
@@ -361,8 +362,11 @@
 // response's BashResult is translated as that message, the command line
 // the host's bash command in an exchange, arguments {} on Pi's side
 // alone), the host's other rpc commands (get_state,
-// get_messages, set_model, compact, abort, … whose effects show in Pi's
-// output), and entry_appended with message, compaction, branch_summary,
+// get_messages, set_model, compact, abort, … and oh-my-pi's
+// negotiate_protocol, set_host_tools, set_todos, …, whose effects show in
+// Pi's output; oh-my-pi's host_tool_result, host_tool_update and
+// host_uri_result, the host's answers to its requests, whose tool shows
+// as tool_execution_*), and entry_appended with message, compaction, branch_summary,
 // custom_message, model_change, thinking_level_change or session_info
 // entries (the stream already showed them). Everything else unknown or
 // malformed is an agent.unparsed event.

@@ -467,3 +467,32 @@ func TestOmpRPCChunksCheckpoint(t *testing.T) {
 		t.Error("the frame's text is not in the output")
 	}
 }
+
+// TestOmpExchangeCommands: the host's side of an omp rpc exchange holds
+// omp's own commands (RpcCommand of src/modes/rpc/rpc-types.ts) and its
+// answers to host tool calls; each was agent.unparsed, and the prompt of
+// abort_and_prompt was not known as the host's.
+func TestOmpExchangeCommands(t *testing.T) {
+	in := lines(
+		`{"dir":"out","t_ms":1,"msg":{"type":"ready","protocolVersion":1,"supportedProtocolVersions":[1,2],"maxFrameBytes":1048576,"maxReassembledFrameBytes":67108864}}`,
+		`{"dir":"in","t_ms":2,"msg":{"id":"n1","type":"negotiate_protocol","protocolVersion":2}}`,
+		`{"dir":"out","t_ms":3,"msg":{"id":"n1","type":"response","command":"negotiate_protocol","success":true,"data":{"protocolVersion":2}}}`,
+		`{"dir":"in","t_ms":4,"msg":{"id":"h1","type":"set_host_tools","tools":[{"name":"ask_ide","description":"Ask the IDE","parameters":{"type":"object"}}]}}`,
+		`{"dir":"out","t_ms":5,"msg":{"id":"h1","type":"response","command":"set_host_tools","success":true,"data":{"toolNames":["ask_ide"]}}}`,
+		`{"dir":"in","t_ms":6,"msg":{"id":"p1","type":"abort_and_prompt","message":"Start over: list the files"}}`,
+		`{"dir":"out","t_ms":7,"msg":{"id":"p1","type":"response","command":"abort_and_prompt","success":true}}`,
+		`{"dir":"out","t_ms":8,"msg":{"type":"host_tool_call","id":"t1","toolCallId":"c1","toolName":"ask_ide","arguments":{"q":"files"}}}`,
+		`{"dir":"in","t_ms":9,"msg":{"type":"host_tool_result","id":"t1","result":{"content":[{"type":"text","text":"a.go"}]}}}`,
+	)
+	evs := translate(t, pi.FormatExchange, in)
+	for _, u := range golden.OfType(evs, universal.TypeUnparsed) {
+		t.Errorf("agent.unparsed %+v", u.Data)
+	}
+	users := messages(completed(evs), universal.RoleUser)
+	if len(users) != 1 || users[0].Content[0].Text != "Start over: list the files" {
+		t.Errorf("user messages %+v", users)
+	}
+	if got := pi.Detect(in); got != pi.FormatExchange {
+		t.Errorf("Detect = %q", got)
+	}
+}

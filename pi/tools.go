@@ -825,6 +825,14 @@ func commandKey(id, typ string) string {
 
 // command translates what the host wrote to pi --mode rpc (exchange).
 func (t *Translator) command(dst []universal.Event, in *input) []universal.Event {
+	switch in.typ.Str {
+	case "host_tool_result", "host_tool_update", "host_uri_result":
+		// oh-my-pi: the host answers a host_tool_call or a
+		// host_uri_request; a tool's result shows in omp's own
+		// tool_execution_update and tool_execution_end. No response
+		// answers them.
+		return dst
+	}
 	if in.typ.Str != "extension_ui_response" {
 		// Pi answers every command with a response of the same id (or,
 		// for a command without one, naming the command).
@@ -834,7 +842,8 @@ func (t *Translator) command(dst []universal.Event, in *input) []universal.Event
 		t.st.Commands = append(t.st.Commands, t.copy(commandKey(in.get("id").Str, in.typ.Str)))
 	}
 	switch in.typ.Str {
-	case "prompt":
+	case "prompt", "abort_and_prompt":
+		// abort_and_prompt (oh-my-pi): abort the run, then prompt.
 		text := t.copy(in.get("message").Str)
 		switch {
 		case in.get("streamingBehavior").Str != "":
@@ -863,7 +872,12 @@ func (t *Translator) command(dst []universal.Event, in *input) []universal.Event
 		"set_auto_retry", "abort_retry", "abort_bash", "get_session_stats",
 		"export_html", "switch_session", "fork", "clone", "get_fork_messages",
 		"get_last_assistant_text", "set_session_name", "get_commands", "reset",
-		"branch", "get_branch_messages":
+		"branch", "get_branch_messages",
+		// oh-my-pi's (src/modes/rpc/rpc-types.ts, RpcCommand)
+		"negotiate_protocol", "open_session", "set_fast_mode", "get_available_commands", "get_entries",
+		"get_tree", "set_todos", "set_host_tools", "set_host_uri_schemes", "set_subagent_subscription",
+		"set_event_filter", "get_subagents", "get_subagent_messages", "get_available_thinking_levels",
+		"set_interrupt_mode", "handoff", "get_messages_page", "get_login_providers", "login":
 		// Their effect shows in Pi's own output (events, responses).
 		return dst
 	}
