@@ -270,6 +270,12 @@
 // the image of each file; pythonExecution (Python the user ran) is a
 // command like bashExecution (tool pythonExecution, arguments {"code"}).
 // redactedThinking is a private reasoning part, its data the signature;
+// an assistant message's fallback block {from: {model}, to: {model}}
+// (Anthropic's server-side fallback answered with another model) is a
+// status part labelled model_rerouted ("from → to"), and its
+// anthropicServerTool block (the call or the result of a web or tool
+// search the provider ran, in Anthropic's shapes) a json part holding the
+// block (metadata block_type, name), as Claude Code's other blocks are;
 // a tool call's intent, a tool result's prunedAt and attribution, a user
 // message's synthetic and attribution, compaction shortSummary,
 // tokensAfter, method, preserveData, fromExtension and warning are kept

@@ -496,3 +496,32 @@ func TestOmpExchangeCommands(t *testing.T) {
 		t.Errorf("Detect = %q", got)
 	}
 }
+
+// TestOmpAssistantBlocks: omp's AssistantMessage content has two block
+// types Pi's lacks (packages/ai src/types.ts of @oh-my-pi/pi-ai 18.2.11,
+// MIT): fallback {from: {model}, to: {model}} (Anthropic's server-side
+// fallback answered with another model) and anthropicServerTool {block}
+// (a web search the provider ran: its server_tool_use call and its
+// web_search_tool_result, in Anthropic's API shapes). Both were
+// agent.unparsed and the search lost.
+func TestOmpAssistantBlocks(t *testing.T) {
+	evs := ompRun(t, ompUser,
+		`{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-09-20T10:01:01.000Z","message":{"role":"assistant","content":[{"type":"fallback","from":{"model":"claude-opus-5"},"to":{"model":"claude-sonnet-5"}},{"type":"anthropicServerTool","block":{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"go 1.26 release notes"}}},{"type":"anthropicServerTool","block":{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[{"type":"web_search_result","url":"https://go.dev/doc/go1.26","title":"Go 1.26 Release Notes","encrypted_content":"EqgB","page_age":null}]}},{"type":"text","text":"Go 1.26 is out."}],"api":"anthropic-messages","provider":"anthropic","model":"claude-opus-5","usage":{"input":1,"output":1,"cacheRead":0,"cacheWrite":0,"totalTokens":2,"cost":{"total":0}},"stopReason":"stop","timestamp":2}}`)
+	it := item(t, evs, "a1")
+	var kinds []string
+	for _, p := range it.Content {
+		kinds = append(kinds, string(p.Type))
+	}
+	if strings.Join(kinds, ",") != "status,json,json,text" {
+		t.Fatalf("parts %v", kinds)
+	}
+	if p := it.Content[0]; p.Label != "model_rerouted" || p.Detail != "claude-opus-5 → claude-sonnet-5" {
+		t.Errorf("fallback %+v", p)
+	}
+	if !strings.Contains(string(it.Content[1].JSON), `"query":"go 1.26 release notes"`) || !strings.Contains(string(it.Content[2].JSON), `"url":"https://go.dev/doc/go1.26"`) {
+		t.Errorf("server tool parts %s %s", it.Content[1].JSON, it.Content[2].JSON)
+	}
+	if md := mdOf(t, it.Content[2]); md["block_type"] != "web_search_tool_result" {
+		t.Errorf("metadata %v", md)
+	}
+}
