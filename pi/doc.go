@@ -356,7 +356,8 @@
 // open_url extension UI method of the login command),
 // message_start of non-assistant roles (message_end carries the same
 // message), message_update text_start/thinking_start and the content of
-// text_end/thinking_end (message_end is authoritative), the provider-level
+// text_end/thinking_end and of oh-my-pi's image_end (message_end is
+// authoritative), the provider-level
 // assistantMessageEvent start/done/error, summarization_retry_attempt_start
 // and summarization_retry_finished, bash_execution_update (chunks of
 // an rpc bash command's output, which its response has whole), the

@@ -687,6 +687,12 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 	case "thinking_start", "thinking_end":
 		b.setKind("thinking")
 		return dst
+	case "image_end":
+		// oh-my-pi: an image the model produced ({contentIndex,
+		// content: ImageContent}); message_end carries it again, and it
+		// is the message's image part from there.
+		b.setKind("image")
+		return dst
 	case "text_delta", "thinking_delta":
 		typ, kind := universal.PartText, "text"
 		if etype == "thinking_delta" {

@@ -525,3 +525,29 @@ func TestOmpAssistantBlocks(t *testing.T) {
 		t.Errorf("metadata %v", md)
 	}
 }
+
+// TestOmpImageEnd: omp streams an image the model produced as
+// message_update image_end {contentIndex, content: ImageContent}
+// (AssistantMessageEvent of @oh-my-pi/pi-ai 18.2.11 src/types.ts); it
+// was agent.unparsed. message_end carries the image: one image part.
+func TestOmpImageEnd(t *testing.T) {
+	img := `{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}`
+	evs := translate(t, pi.FormatRPC, []byte(ompStream+
+		`{"type":"message_start","message":{"role":"assistant","content":[],"stopReason":"stop","timestamp":1},"messageId":"msg-2"}`+"\n"+
+		`{"type":"message_update","assistantMessageEvent":{"type":"image_end","contentIndex":0,"content":`+img+`},"messageId":"msg-2"}`+"\n"+
+		`{"type":"message_end","message":{"role":"assistant","content":[`+img+`],"api":"openai-responses","provider":"openai","model":"gpt-image","usage":{"input":1,"output":1,"cacheRead":0,"cacheWrite":0,"totalTokens":2,"cost":{"total":0}},"stopReason":"stop","timestamp":1},"messageId":"msg-2"}`+"\n"))
+	for _, u := range golden.OfType(evs, universal.TypeUnparsed) {
+		t.Errorf("agent.unparsed %+v", u.Data)
+	}
+	var images int
+	for _, it := range completed(evs) {
+		for _, p := range it.Content {
+			if p.Type == universal.PartImage && p.Mime == "image/png" {
+				images++
+			}
+		}
+	}
+	if images != 1 {
+		t.Errorf("%d image parts, want 1", images)
+	}
+}
