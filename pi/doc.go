@@ -211,7 +211,8 @@
 // Usage: each assistant message's usage → usage.updated scoped to the call:
 // Pi's input, cacheRead and cacheWrite are disjoint, so input_tokens is
 // their sum, cached_input_tokens is cacheRead, cache_write_tokens
-// cacheWrite; reasoning is a part of output; cost_usd is cost.total;
+// cacheWrite; reasoning (oh-my-pi: reasoningTokens) is a part of output;
+// cost_usd is cost.total;
 // metadata model and provider are the message's model and provider (the
 // usage of a compaction, a branch summary or a tool's nested calls names
 // none, so it has none; a usage entry {kind, provider, model, usage}, a

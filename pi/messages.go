@@ -696,12 +696,19 @@ func (t *Translator) callMD(model, provider string) []byte {
 
 // usage emits the usage of one model call, with metadata md (nil: none).
 // Pi's input, cacheRead and cacheWrite are disjoint; universal
-// input_tokens counts all three.
+// input_tokens counts all three. reasoning (oh-my-pi: reasoningTokens) is
+// a part of output.
 func (t *Translator) usage(dst []universal.Event, u jsonscan.Value, md []byte, raw []byte) []universal.Event {
 	if !u.IsObject() {
 		return dst
 	}
-	f := fields(u, "input", "cacheRead", "cacheWrite", "output", "reasoning", "totalTokens", "cost")
+	f := fields(u, "input", "cacheRead", "cacheWrite", "output", "reasoning", "totalTokens", "cost", "reasoningTokens")
+	if !f[4].Exists() {
+		// oh-my-pi names it reasoningTokens (its providers count it in
+		// output too: completion tokens, Gemini's candidates plus
+		// thoughts).
+		f[4] = f[7]
+	}
 	// The event and the numbers it points to in one allocation.
 	a := &struct {
 		d    universal.UsageUpdated

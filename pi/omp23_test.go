@@ -551,3 +551,21 @@ func TestOmpImageEnd(t *testing.T) {
 		t.Errorf("%d image parts, want 1", images)
 	}
 }
+
+// TestOmpReasoningTokens: omp's Usage names the reasoning part of output
+// reasoningTokens (Pi's is reasoning): the usage of the first call of
+// the real omp 17.x output TestAssistantOnlyInTurnEnd quotes
+// (yorch/pi-harness-delegate tests/fixtures/amp.jsonl, MIT) has 87 of
+// its 184 output tokens reasoning, which were dropped.
+func TestOmpReasoningTokens(t *testing.T) {
+	evs := translate(t, pi.FormatRPC, []byte(ompStream+
+		`{"type":"message_end","message":{"role":"assistant","content":[{"type":"text","text":"ok"}],"api":"openrouter","provider":"openrouter","model":"~anthropic/claude-haiku-latest","usage":{"input":87273,"output":184,"cacheRead":0,"cacheWrite":0,"totalTokens":87457,"reasoningTokens":87,"cost":{"input":0.08727299999999999,"output":0.00092,"cacheRead":0,"cacheWrite":0,"total":0.088193}},"stopReason":"stop","timestamp":1787851320625}}`+"\n"))
+	us := golden.OfType(evs, universal.TypeUsageUpdated)
+	if len(us) != 1 {
+		t.Fatalf("%d usage.updated", len(us))
+	}
+	u := us[0].Data.(*universal.UsageUpdated).Usage
+	if u.ReasoningTokens == nil || *u.ReasoningTokens != 87 || u.OutputTokens == nil || *u.OutputTokens != 184 {
+		t.Errorf("usage %+v", u)
+	}
+}
