@@ -151,7 +151,7 @@ func (t *Translator) ircMessage(dst []universal.Event, in *input) []universal.Ev
 	if !msg.IsObject() {
 		return t.w.Unparsed(dst, in.where(), errIrcMessage, in.raw)
 	}
-	if len(t.st.Irc) == maxIrc {
+	if len(t.st.Irc) >= maxIrc {
 		t.st.Irc = append(t.st.Irc[:0], t.st.Irc[1:]...)
 	}
 	t.st.Irc = append(t.st.Irc, t.copy(ircKey(msg.Get("customType").Str, msg.Get("timestamp").Raw)))

@@ -235,6 +235,9 @@ func (s *state) validate(w *universal.Stream, format string) error {
 		c.Length > maxChunked || len(c.Data) > c.Length) {
 		return errors.New("an rpc chunk sequence out of range")
 	}
+	if len(s.Irc) > maxIrc {
+		return errors.New("more irc records than remembered")
+	}
 	known := func(what, id string) error {
 		if id != "" && !w.Known(id) {
 			return fmt.Errorf("%s %q was never started", what, id)
