@@ -79,8 +79,12 @@ var (
 		"cycle_thinking_level": true, "set_steering_mode": true, "set_follow_up_mode": true, "compact": true,
 		"set_auto_compaction": true, "set_auto_retry": true, "abort_retry": true, "bash": true, "abort_bash": true,
 		"new_session": true, "get_session_stats": true, "export_html": true, "switch_session": true, "fork": true,
-		"get_fork_messages": true, "get_last_assistant_text": true, "set_session_name": true, "get_commands": true,
+		"get_fork_messages": true, "clone": true, "get_last_assistant_text": true, "set_session_name": true, "get_commands": true,
 		"extension_ui_response": true,
+		// oh-my-pi's
+		"abort_and_prompt": true, "negotiate_protocol": true, "open_session": true, "set_todos": true,
+		"set_host_tools": true, "set_subagent_subscription": true, "set_event_filter": true,
+		"host_tool_result": true, "host_uri_result": true,
 	}
 	entryTypes = map[string]bool{
 		"message": true, "model_change": true, "thinking_level_change": true, "compaction": true,
@@ -114,7 +118,7 @@ func Detect(head []byte) string {
 			// Another agent's exchange (Claude Code's stdin protocol,
 			// Codex's JSON-RPC) is not Pi's: its messages are not Pi's
 			// commands, responses or events.
-			if t := gjson.GetBytes(line, "msg.type").Str; commandTypes[t] || rpcTypes[t] || eventTypes[t] {
+			if t := gjson.GetBytes(line, "msg.type").Str; commandTypes[t] || rpcTypes[t] || eventTypes[t] || ompRPCTypes[t] || ompEventTypes[t] {
 				return FormatExchange
 			}
 			return ""
@@ -147,14 +151,14 @@ func Detect(head []byte) string {
 		switch {
 		case entryTypes[typ]:
 			return FormatSession
-		case rpcTypes[typ]:
+		case rpcTypes[typ], ompRPCTypes[typ]:
 			return FormatRPC
-		case eventTypes[typ]:
+		case eventTypes[typ], ompEventTypes[typ]:
 			if header {
 				return FormatJSON
 			}
 			for _, t := range rest {
-				if rpcTypes[t] {
+				if rpcTypes[t] || ompRPCTypes[t] {
 					return FormatRPC
 				}
 			}

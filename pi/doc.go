@@ -81,7 +81,8 @@
 // directory when no header did (rpc).
 //
 // Turns: a universal turn is one prompt until Pi settles: it starts at the
-// first agent_start (or the first message) and ends at agent_settled,
+// first agent_start (or the first message) and ends at agent_settled
+// (oh-my-pi's rpc session_settled),
 // or, for Pi before 0.80.4, at the next agent_start that is not a retry,
 // a repeated header, or the end of input when agent_end came and no
 // retry was announced (else the turn is left open, see above). agent_end does not end it:
@@ -158,7 +159,8 @@
 //     message (source agent), its text parts marked {"echo":true} by the
 //     echo convention of package universal (not in a session file, which
 //     is a record). Prompts the host sent (Report(Prompt), rpc
-//     prompt/steer/follow_up commands in the exchange) are matched with the
+//     prompt/steer/follow_up commands in the exchange, oh-my-pi's
+//     abort_and_prompt too) are matched with the
 //     echoes and only emitted, as synthetic user messages, when Pi does not
 //     echo them (before the reply of the run, or at the end of input).
 //   - System messages (1.x) → metadata (see Sessions above); custom
@@ -190,7 +192,10 @@
 // In a session file every item made from an entry has the entry id as its
 // native id. In the versions tested Pi emits no persistent id for streamed
 // messages (entry_appended carried only context_edit entries, and carries
-// custom entries of extensions), so streamed message items have none.
+// custom entries of extensions), so streamed message items have none;
+// oh-my-pi's rpc mode stamps message_start, message_update and
+// message_end with a messageId ("msg-N", unique in the process), which is
+// the native id of the message item (a tool result keeps its call's).
 //
 // Errors: auto_retry_start → error with will_retry (attempt details);
 // a failed assistant message followed by another assistant message in the
@@ -206,7 +211,8 @@
 // Usage: each assistant message's usage → usage.updated scoped to the call:
 // Pi's input, cacheRead and cacheWrite are disjoint, so input_tokens is
 // their sum, cached_input_tokens is cacheRead, cache_write_tokens
-// cacheWrite; reasoning is a part of output; cost_usd is cost.total;
+// cacheWrite; reasoning (oh-my-pi: reasoningTokens) is a part of output;
+// cost_usd is cost.total;
 // metadata model and provider are the message's model and provider (the
 // usage of a compaction, a branch summary or a tool's nested calls names
 // none, so it has none; a usage entry {kind, provider, model, usage}, a
@@ -265,6 +271,12 @@
 // the image of each file; pythonExecution (Python the user ran) is a
 // command like bashExecution (tool pythonExecution, arguments {"code"}).
 // redactedThinking is a private reasoning part, its data the signature;
+// an assistant message's fallback block {from: {model}, to: {model}}
+// (Anthropic's server-side fallback answered with another model) is a
+// status part labelled model_rerouted ("from → to"), and its
+// anthropicServerTool block (the call or the result of a web or tool
+// search the provider ran, in Anthropic's shapes) a json part holding the
+// block (metadata block_type, name), as Claude Code's other blocks are;
 // a tool call's intent, a tool result's prunedAt and attribution, a user
 // message's synthetic and attribution, compaction shortSummary,
 // tokensAfter, method, preserveData, fromExtension and warning are kept
@@ -279,6 +291,54 @@
 // agent, and its first task's assignment as the prompt). Not read: an
 // assistant message's duration and ttft.
 //
+// omp's --mode json and --mode rpc write Pi's events (checked against
+// the AgentSessionEvent union of @oh-my-pi/pi-coding-agent 18.3.4,
+// src/session/agent-session-events.ts, and its rpc frames,
+// src/modes/rpc/rpc-types.ts) with more, whose names Pi does not use, so a
+// line tells by itself which agent wrote it; where both name an event,
+// omp's own fields are read when Pi's are absent. thinking_level_changed
+// is {thinkingLevel, configured, resolved} (Pi's {level}); agent_end's
+// isTerminal false or yielded false announce another run for the prompt,
+// as willRetry does; auto_retry_start's errorId and auto_retry_end's
+// retryErrors are error details; auto_compaction_start/end's action
+// (context-full, remote, handoff, shake, snapcompact) is the compaction
+// item's metadata, with the result's shortSummary and preserveData, and
+// skipped (no compaction was needed) completes it without failing it.
+// notice {level, message, source} is a status item labelled notice
+// (level and source in metadata); retry_fallback_applied {from, to,
+// role, reason} a model_rerouted status item ("from → to", as Codex's
+// reroutes) and retry_fallback_succeeded a model_fallback_succeeded one;
+// ttsr_triggered {rules} a ttsr_triggered status item (the rule names;
+// the rules in metadata); todo_reminder {todos, attempt, maxAttempts} a
+// todo_reminder one (the open todos); irc_message {message} (another
+// agent's message to this one) a system item like a custom message, and
+// when omp later puts the same record (customType and timestamp) into the
+// context its message_end is not emitted again; goal_updated {goal,
+// state} a status item labelled goal (detail "objective (status)", goal
+// and state in metadata) when the objective or status changes, and
+// goal_cleared when the goal is gone (Codex's goal rule). rpc frames:
+// session_settled (the session is quiet: the last run yielded and no
+// queued message or background job can wake it) ends the turn as
+// agent_settled does; prompt_result {status, error} ends it interrupted
+// when the prompt was aborted, and its error, when the turn has none yet
+// (the prompt failed before reaching the agent), is an error with
+// http_status and retryable in details; command_output {text} (a
+// built-in slash command's output) is a status item, session_info_update
+// {title} a rename, config_update {model, thinkingLevel} a model status
+// item; the extension UI method cancel {targetId} withdraws a dialog
+// (question rejected, permission denied; a cancel of no pending dialog is
+// agent.unparsed). A frame longer than 1 MiB comes, once the host
+// negotiated protocol version 2 (omp's own RpcClient does), as rpc_chunk
+// lines {chunkId, index, count, byteLength, data}, data the base64 of a
+// piece of the frame's text: the pieces are decoded as they come (at most
+// 64 MiB, omp's limit) and the whole frame is translated as a line; a
+// chunk out of sequence, a line that interrupts a sequence (omp writes
+// none) or an input that ends inside one is agent.unparsed.
+// rpc_frame_error {originalType, error} (a frame omp dropped as too
+// long) is a status item labelled rpc_frame_error. Not read: the
+// subagent_lifecycle, subagent_progress and subagent_event frames (only
+// after set_subagent_subscription: agent.unparsed).
+//
 // # Ignored on purpose
 //
 // These native types carry nothing for the transcript: turn_end when its
@@ -287,9 +347,18 @@
 // response only in turn_end: its message is then translated as its
 // message_end, into a message opened for the tools the step ran before
 // it, and its tool results as their toolResult messages), agent_end's messages,
+// oh-my-pi's events without content (model_changed,
+// config_warnings_changed, advisor_cost_changed, advisor_yielded,
+// todo_auto_clear: signals to redraw, their news in other events),
+// tool_stream_update (a preview of a call in flight, which its arguments
+// and result carry) and rpc frames (ready, available_commands_update,
+// host_tool_call/host_tool_cancel and host_uri_request/host_uri_cancel:
+// requests to the host, whose tool shows as tool_execution_*; the
+// open_url extension UI method of the login command),
 // message_start of non-assistant roles (message_end carries the same
 // message), message_update text_start/thinking_start and the content of
-// text_end/thinking_end (message_end is authoritative), the provider-level
+// text_end/thinking_end and of oh-my-pi's image_end (message_end is
+// authoritative), the provider-level
 // assistantMessageEvent start/done/error, summarization_retry_attempt_start
 // and summarization_retry_finished, bash_execution_update (chunks of
 // an rpc bash command's output, which its response has whole), the
@@ -301,8 +370,11 @@
 // response's BashResult is translated as that message, the command line
 // the host's bash command in an exchange, arguments {} on Pi's side
 // alone), the host's other rpc commands (get_state,
-// get_messages, set_model, compact, abort, … whose effects show in Pi's
-// output), and entry_appended with message, compaction, branch_summary,
+// get_messages, set_model, compact, abort, … and oh-my-pi's
+// negotiate_protocol, set_host_tools, set_todos, …, whose effects show in
+// Pi's output; oh-my-pi's host_tool_result, host_tool_update and
+// host_uri_result, the host's answers to its requests, whose tool shows
+// as tool_execution_*), and entry_appended with message, compaction, branch_summary,
 // custom_message, model_change, thinking_level_change or session_info
 // entries (the stream already showed them). Everything else unknown or
 // malformed is an agent.unparsed event.

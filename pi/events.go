@@ -22,6 +22,13 @@ const (
 // event translates one event of pi --mode json or --mode rpc.
 func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 	typ := in.typ.Str
+	if typ == "rpc_chunk" || t.st.Chunk != nil {
+		// A piece of a frame, or what comes while one is incomplete.
+		dst, typ = t.chunk(dst, in)
+		if typ == "" {
+			return dst
+		}
+	}
 	prevToolStart := t.st.LastToolStart
 	t.st.LastToolStart = ""
 	if (typ == "message_start" || typ == "message_end") && in.get("message.role").Str == "system" {
@@ -38,7 +45,7 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 	if typ == "session" {
 		return t.header(dst, in)
 	}
-	if !t.w.Begun() && !eventTypes[typ] && !rpcTypes[typ] {
+	if !t.w.Begun() && !eventTypes[typ] && !rpcTypes[typ] && !ompEventTypes[typ] && !ompRPCTypes[typ] {
 		// Noise before the session (a wrapper's JSON log line, a type
 		// this version does not know) does not start it: the header
 		// that may follow is its metadata. Reported once it starts.
@@ -64,7 +71,12 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 		if t.inTurn() {
 			tr.RunEnded = true
 			tr.EndRaw = t.keepRaw(in.raw)
-			if in.get("willRetry").Bool() {
+			// oh-my-pi: isTerminal false (an async delivery, a queued
+			// message or a background job's result, resumes the session)
+			// or yielded false (the agent goes on with its own work: a
+			// retry, a compaction's continuation, a reminder) announce
+			// another run for the prompt, as willRetry does.
+			if in.get("willRetry").Bool() || isFalse(in.get("isTerminal")) || isFalse(in.get("yielded")) {
 				tr.Continuing = true
 			}
 		}
@@ -82,7 +94,7 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 	case "message_start":
 		if in.get("message.role").Str == "assistant" {
 			dst = t.beforeAssistant(dst, in.raw)
-			return t.startAssistant(dst, "", in.raw)
+			return t.startAssistant(dst, in.get("messageId").Str, in.raw)
 		}
 		// Other roles are complete at message_start; message_end
 		// carries the same message and is translated.
@@ -90,10 +102,25 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 	case "message_update":
 		return t.update(dst, in)
 	case "message_end":
-		if in.get("message.role").Str == "assistant" {
+		// oh-my-pi's rpc mode names each message (messageId, the same
+		// from message_start to message_end): the item's native id. A
+		// tool result has its call's.
+		native := ""
+		switch in.get("message.role").Str {
+		case "assistant":
 			tr.StepAnswered = true
+			native = in.get("messageId").Str
+		case "custom":
+			if t.ircSeen(in.get("message.customType").Str, in.get("message.timestamp").Raw) {
+				// oh-my-pi's irc_message showed it.
+				return dst
+			}
+			native = in.get("messageId").Str
+		case "toolResult":
+		default:
+			native = in.get("messageId").Str
 		}
-		return t.message(dst, in, in.sub("message"), "")
+		return t.message(dst, in, in.sub("message"), native)
 	case "tool_execution_start":
 		dst = t.toolStart(dst, in)
 		t.st.LastToolStart = t.copy(in.get("toolCallId").Str)
@@ -105,6 +132,7 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 	case "auto_retry_start":
 		var md jsonw.Object
 		md.Raw("attempt", in.get("attempt").Raw).Raw("maxAttempts", in.get("maxAttempts").Raw).Raw("delayMs", in.get("delayMs").Raw)
+		md.Raw("errorId", number(in.get("errorId"))) // oh-my-pi
 		tr.dropErr()
 		if t.inTurn() {
 			tr.Continuing = true
@@ -123,6 +151,7 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 		tr.Errored = true
 		var md jsonw.Object
 		md.Raw("attempt", in.get("attempt").Raw)
+		t.addValue(&md, "retryErrors", in.sub("retryErrors")) // oh-my-pi
 		return t.error(dst, msg, "auto_retry", md.Bytes(), false, agent, in.raw)
 	case "compaction_start", "auto_compaction_start":
 		return t.compactionStart(dst, in)
@@ -139,7 +168,16 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 		detail := fmt.Sprintf("%d steering, %d follow-up", count(steer), count(follow))
 		return t.status(dst, "queue", detail, md.Bytes(), "", in.raw)
 	case "thinking_level_changed":
-		return t.status(dst, "thinking_level", in.get("level").Str, nil, "", in.raw)
+		// Pi: {level}; oh-my-pi: {thinkingLevel, configured?, resolved?}
+		// (the selector the user configured, what auto resolved to).
+		level := in.get("level").Str
+		var md jsonw.Object
+		if level == "" {
+			level = in.get("thinkingLevel").Str
+			t.addValue(&md, "configured", in.sub("configured"))
+			t.addValue(&md, "resolved", in.sub("resolved"))
+		}
+		return t.status(dst, "thinking_level", level, md.Bytes(), "", in.raw)
 	case "session_info_changed":
 		return t.title(dst, in.get("name").Str, nil, "", in.raw)
 	case "entry_appended":
@@ -155,6 +193,9 @@ func (t *Translator) event(dst []universal.Event, in *input) []universal.Event {
 	case "summarization_retry_attempt_start", "summarization_retry_finished",
 		"bash_execution_update":
 		// On the ignore list (see the package documentation).
+		return dst
+	}
+	if dst, ok := t.ompEvent(dst, in, typ); ok {
 		return dst
 	}
 	return t.unknown(dst, in, "event")
@@ -633,7 +674,7 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 	if t.st.Msg == nil {
 		// Picked up mid-message.
 		dst = t.beforeAssistant(dst, in.raw)
-		dst = t.startAssistant(dst, "", in.raw)
+		dst = t.startAssistant(dst, in.get("messageId").Str, in.raw)
 	}
 	m := t.st.Msg
 	b := m.block(ci)
@@ -645,6 +686,12 @@ func (t *Translator) update(dst []universal.Event, in *input) []universal.Event 
 		return dst
 	case "thinking_start", "thinking_end":
 		b.setKind("thinking")
+		return dst
+	case "image_end":
+		// oh-my-pi: an image the model produced ({contentIndex,
+		// content: ImageContent}); message_end carries it again, and it
+		// is the message's image part from there.
+		b.setKind("image")
 		return dst
 	case "text_delta", "thinking_delta":
 		typ, kind := universal.PartText, "text"

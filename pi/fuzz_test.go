@@ -1,6 +1,7 @@
 package pi_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/internal/golden"
@@ -30,6 +31,11 @@ func FuzzTranslate(f *testing.F) {
 		return `{"type":"message_update","assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"d","partial":` + p + `},"message":` + p + "}\n"
 	}
 	f.Add(uint8(0), []byte(`{"type":"message_start","message":{"role":"assistant","content":[]}}`+"\n"+update("a")+update("ab")+update(`ab\n`)+update(`ab\nc`)))
+	// oh-my-pi's rpc: its own events, a frame in chunks, a settle.
+	omp := ompStream + `{"type":"goal_updated","goal":{"id":"g","objective":"o","status":"active"}}` + "\n" +
+		strings.Join(ompChunks("c1", `{"type":"notice","level":"info","message":"`+strings.Repeat("n", 90)+`"}`, 40), "\n") + "\n" +
+		ompReply + `{"type":"prompt_result","id":"p","agentInvoked":true,"status":"completed","sessionSettled":true}` + "\n" + `{"type":"session_settled"}` + "\n"
+	f.Add(formatIndex(pi.FormatRPC), []byte(omp))
 	f.Fuzz(func(t *testing.T, format uint8, data []byte) {
 		fm := pi.Formats()[int(format)%len(pi.Formats())]
 		golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "a prompt"}}}, data)

@@ -1,6 +1,7 @@
 package pi
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +11,10 @@ import (
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
+
+// errServerTool: an oh-my-pi anthropicServerTool content block whose
+// block is not an object.
+var errServerTool = errors.New("anthropicServerTool block without its block object")
 
 // message translates a complete Pi message: message_end in a stream, or a
 // message entry of a session file (nativeID is then the entry id).
@@ -96,6 +101,30 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 			return true
 		case "image":
 			p = t.image(c)
+		case "fallback":
+			// oh-my-pi: Anthropic's server-side fallback answered with
+			// another model ({from: {model}, to: {model}}).
+			var md jsonw.Object
+			md.String("type", "fallback")
+			p = withMetadata(universal.Part{Type: universal.PartStatus, Label: "model_rerouted",
+				Detail: t.copy(c.Get("from.model").Str + " → " + c.Get("to.model").Str)}, md.Bytes())
+		case "anthropicServerTool":
+			// oh-my-pi: an Anthropic server tool's call (server_tool_use
+			// {id, name, input}) or result (web_search_tool_result,
+			// tool_search_tool_result {tool_use_id, content}), which the
+			// provider ran: the block as it is, as Claude Code's other
+			// blocks are.
+			block := c.Sub("block")
+			if !block.IsObject() {
+				dst = t.w.Unparsed(dst, fmt.Sprintf("%s: message.content[%d]", in.where(), ci), errServerTool, in.raw)
+				ci++
+				return true
+			}
+			var md jsonw.Object
+			md.String("type", "anthropicServerTool")
+			t.addValue(&md, "block_type", block.Sub("type"))
+			t.addValue(&md, "name", block.Sub("name"))
+			p = withMetadata(universal.Part{Type: universal.PartJSON, JSON: []byte(t.compact(block))}, md.Bytes())
 		default:
 			dst = t.w.Unparsed(dst, fmt.Sprintf("%s: message.content[%d]", in.where(), ci), fmt.Errorf("%w: content block %q", errUnknownType, c.Get("type").Str), in.raw)
 			ci++
@@ -667,12 +696,19 @@ func (t *Translator) callMD(model, provider string) []byte {
 
 // usage emits the usage of one model call, with metadata md (nil: none).
 // Pi's input, cacheRead and cacheWrite are disjoint; universal
-// input_tokens counts all three.
+// input_tokens counts all three. reasoning (oh-my-pi: reasoningTokens) is
+// a part of output.
 func (t *Translator) usage(dst []universal.Event, u jsonscan.Value, md []byte, raw []byte) []universal.Event {
 	if !u.IsObject() {
 		return dst
 	}
-	f := fields(u, "input", "cacheRead", "cacheWrite", "output", "reasoning", "totalTokens", "cost")
+	f := fields(u, "input", "cacheRead", "cacheWrite", "output", "reasoning", "totalTokens", "cost", "reasoningTokens")
+	if !f[4].Exists() {
+		// oh-my-pi names it reasoningTokens (its providers count it in
+		// output too: completion tokens, Gemini's candidates plus
+		// thoughts).
+		f[4] = f[7]
+	}
 	// The event and the numbers it points to in one allocation.
 	a := &struct {
 		d    universal.UsageUpdated

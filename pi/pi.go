@@ -140,6 +140,12 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	if t.w.Ended() {
 		return dst
 	}
+	return t.translate(dst, m)
+}
+
+// translate translates one message (a line, or a frame reassembled from
+// oh-my-pi's rpc chunks).
+func (t *Translator) translate(dst []universal.Event, m universal.Message) []universal.Event {
 	data := bytes.TrimSpace(m.Data)
 	sc := t.scanner()
 	// A line after a session file's header is scanned first, to tell
@@ -578,6 +584,11 @@ func (t *Translator) ended() universal.SessionEnded {
 // answered. A turn the agent did not finish stays open: Stream.End ends
 // it (interrupted, the session ending).
 func (t *Translator) finish(dst []universal.Event) []universal.Event {
+	if c := t.st.Chunk; c != nil {
+		// oh-my-pi's rpc chunks of a frame whose last ones never came.
+		t.st.Chunk = nil
+		dst = t.w.Unparsed(dst, "end of input", fmt.Errorf("rpc_chunk %q: %d of %d chunks, the frame is cut short", c.ID, c.Next, c.Count), nil)
+	}
 	dst = t.flushTurn(dst)
 	tr := &t.st.Turn
 	if t.format == FormatSession {

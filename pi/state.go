@@ -62,6 +62,25 @@ type state struct {
 	Compactions []string `json:"compactions,omitempty"`
 	// Session is the state of the session-file reader.
 	Session sessionState `json:"session"`
+	// Goal is oh-my-pi's goal as last reported (status, NUL,
+	// objective), "" when there is none.
+	Goal string `json:"goal,omitempty"`
+	// Irc are the custom messages oh-my-pi's irc_message showed
+	// (customType, NUL, timestamp), oldest first, at most maxIrc: their
+	// message_end is not emitted again.
+	Irc []string `json:"irc,omitempty"`
+	// Chunk is the oh-my-pi rpc frame being reassembled from its chunks.
+	Chunk *chunked `json:"chunk,omitempty"`
+}
+
+// chunked is a frame oh-my-pi's rpc protocol version 2 split into
+// rpc_chunk lines: the bytes of the chunks read so far.
+type chunked struct {
+	ID     string `json:"id"`
+	Count  int    `json:"count"`
+	Length int    `json:"length"`
+	Next   int    `json:"next"`
+	Data   []byte `json:"data,omitempty"`
 }
 
 // turnState is the universal turn in progress: one user prompt until Pi
@@ -212,6 +231,13 @@ type sessionState struct {
 // items it names exist, indexes are in range), so that no later message
 // makes it fail or make a call its Stream refuses.
 func (s *state) validate(w *universal.Stream, format string) error {
+	if c := s.Chunk; c != nil && (c.ID == "" || c.Next < 1 || c.Next >= c.Count || c.Count > maxChunks ||
+		c.Length > maxChunked || len(c.Data) > c.Length) {
+		return errors.New("an rpc chunk sequence out of range")
+	}
+	if len(s.Irc) > maxIrc {
+		return errors.New("more irc records than remembered")
+	}
 	known := func(what, id string) error {
 		if id != "" && !w.Known(id) {
 			return fmt.Errorf("%s %q was never started", what, id)

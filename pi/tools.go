@@ -549,8 +549,23 @@ func (t *Translator) uiRequest(dst []universal.Event, in *input, prevToolStart s
 	method := in.get("method").Str
 	id := in.get("id").Str
 	switch method {
-	case "notify", "setStatus", "setWidget", "setTitle", "set_editor_text":
+	case "notify", "setStatus", "setWidget", "setTitle", "set_editor_text", "open_url":
 		return dst
+	case "cancel":
+		// oh-my-pi {targetId}: the agent withdrew its dialog (the tool
+		// was aborted, the dialog timed out) and went on with the
+		// default answer: a question rejected, a permission denied.
+		// omp withdraws only a dialog still waiting: a cancel of
+		// another is agent.unparsed, as an answer to it would be.
+		target := in.get("targetId").Str
+		_, r := t.request(target)
+		switch {
+		case r == nil:
+			return t.w.Unparsed(dst, in.where(), fmt.Errorf("extension_ui_request cancel %q withdraws no pending request", target), in.raw)
+		case r.Permission:
+			return t.replyPermission(dst, target, false, "cancelled", "agent", agent, in.raw)
+		}
+		return t.replyQuestion(dst, target, "", true, agent, in.raw)
 	case "select", "confirm", "input", "editor":
 	default:
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: extension UI method %q", errUnknownType, method), in.raw)
@@ -708,11 +723,13 @@ func (t *Translator) resolveByOutcome(dst []universal.Event, callID string, ran 
 func (t *Translator) compactionStart(dst []universal.Event, in *input) []universal.Event {
 	id := t.w.NewItemID()
 	t.st.Compactions = append(t.st.Compactions, id)
+	var md jsonw.Object
+	t.addValue(&md, "action", in.sub("action")) // oh-my-pi
 	return t.w.StartItem(dst, universal.Item{
 		ItemID:  id,
 		Kind:    universal.KindSystem,
 		Role:    universal.RoleSystem,
-		Content: []universal.Part{{Type: universal.PartStatus, Label: universal.LabelCompaction, Detail: t.copy(in.get("reason").Str)}},
+		Content: []universal.Part{withMetadata(universal.Part{Type: universal.PartStatus, Label: universal.LabelCompaction, Detail: t.copy(in.get("reason").Str)}, md.Bytes())},
 	}, agent, in.raw)
 }
 
@@ -732,11 +749,18 @@ func (t *Translator) compactionEnd(dst []universal.Event, in *input) []universal
 	aborted, retry := in.get("aborted").Bool(), in.get("willRetry").Bool()
 	errMsg := in.get("errorMessage").Str
 	var md jsonw.Object
-	for _, k := range [...]string{"firstKeptEntryId", "tokensBefore", "estimatedTokensAfter", "details"} {
+	for _, k := range [...]string{"firstKeptEntryId", "tokensBefore", "estimatedTokensAfter", "details",
+		"shortSummary", "preserveData"} { // oh-my-pi's CompactionResult
 		t.addValue(&md, k, result.Sub(k))
 	}
 	t.addValue(&md, "aborted", in.sub("aborted"))
 	t.addValue(&md, "willRetry", in.sub("willRetry"))
+	// oh-my-pi: the strategy (context-full, remote, handoff, shake,
+	// snapcompact), and skipped: no compaction was needed (a benign
+	// reason, no result), which does not fail the item.
+	t.addValue(&md, "action", in.sub("action"))
+	skipped := in.get("skipped").Bool()
+	t.addValue(&md, "skipped", in.sub("skipped"))
 	md.OptString("errorMessage", errMsg)
 	reason := t.copy(in.get("reason").Str)
 	if it, ok := t.w.Tracked(id); ok && reason == "" && len(it.Content) > 0 {
@@ -748,7 +772,7 @@ func (t *Translator) compactionEnd(dst []universal.Event, in *input) []universal
 		parts = append(parts, universal.Text(t.copy(s.Str)))
 	}
 	status := universal.StatusCompleted
-	if aborted || errMsg != "" || !result.Exists() {
+	if aborted || errMsg != "" || !result.Exists() && !skipped {
 		status = universal.StatusFailed
 	}
 	dst = t.w.Complete(dst, universal.Item{
@@ -801,6 +825,14 @@ func commandKey(id, typ string) string {
 
 // command translates what the host wrote to pi --mode rpc (exchange).
 func (t *Translator) command(dst []universal.Event, in *input) []universal.Event {
+	switch in.typ.Str {
+	case "host_tool_result", "host_tool_update", "host_uri_result":
+		// oh-my-pi: the host answers a host_tool_call or a
+		// host_uri_request; a tool's result shows in omp's own
+		// tool_execution_update and tool_execution_end. No response
+		// answers them.
+		return dst
+	}
 	if in.typ.Str != "extension_ui_response" {
 		// Pi answers every command with a response of the same id (or,
 		// for a command without one, naming the command).
@@ -810,7 +842,8 @@ func (t *Translator) command(dst []universal.Event, in *input) []universal.Event
 		t.st.Commands = append(t.st.Commands, t.copy(commandKey(in.get("id").Str, in.typ.Str)))
 	}
 	switch in.typ.Str {
-	case "prompt":
+	case "prompt", "abort_and_prompt":
+		// abort_and_prompt (oh-my-pi): abort the run, then prompt.
 		text := t.copy(in.get("message").Str)
 		switch {
 		case in.get("streamingBehavior").Str != "":
@@ -839,7 +872,12 @@ func (t *Translator) command(dst []universal.Event, in *input) []universal.Event
 		"set_auto_retry", "abort_retry", "abort_bash", "get_session_stats",
 		"export_html", "switch_session", "fork", "clone", "get_fork_messages",
 		"get_last_assistant_text", "set_session_name", "get_commands", "reset",
-		"branch", "get_branch_messages":
+		"branch", "get_branch_messages",
+		// oh-my-pi's (src/modes/rpc/rpc-types.ts, RpcCommand)
+		"negotiate_protocol", "open_session", "set_fast_mode", "get_available_commands", "get_entries",
+		"get_tree", "set_todos", "set_host_tools", "set_host_uri_schemes", "set_subagent_subscription",
+		"set_event_filter", "get_subagents", "get_subagent_messages", "get_available_thinking_levels",
+		"set_interrupt_mode", "handoff", "get_messages_page", "get_login_providers", "login":
 		// Their effect shows in Pi's own output (events, responses).
 		return dst
 	}
