@@ -1369,17 +1369,8 @@ func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p jsonscan.V
 		// Codex re-sends the thread's usage when it is resumed (0.154:
 		// after the thread/resume response, with the last turn's id),
 		// which is no call of the session's.
-		var kb [64]byte
-		k := append(append(kb[:0], "a:"...), thread...)
-		prev := t.st.Usage[string(k)]
-		if prev != nil && prev.same(&cur) {
+		if !t.totalMoved("a:", thread, &cur) {
 			return dst
-		}
-		if prev != nil {
-			prev.set(&cur)
-		} else {
-			first := cur.vals()
-			put(&t.st.Usage, string(k), &first)
 		}
 	}
 	turn := t.w.CopyValue(p.Get("turnId"))

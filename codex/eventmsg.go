@@ -668,19 +668,8 @@ func (t *Translator) tokenCount(dst []event, c *ctx, info jsonscan.Value, thread
 	if cur.has == 0 {
 		return dst
 	}
-	// The thread's last total, looked up without making its key: most
-	// totals repeat the last one, and a thread's key is made once.
-	var kb [64]byte
-	k := append(append(kb[:0], "t:"...), thread...)
-	prev := t.st.Usage[string(k)]
-	if prev != nil && prev.same(&cur) {
+	if !t.totalMoved("t:", thread, &cur) {
 		return dst
-	}
-	if prev != nil {
-		prev.set(&cur) // events copy the counts: the state's are its own
-	} else {
-		first := cur.vals()
-		put(&t.st.Usage, string(k), &first)
 	}
 	window := countOf(info.Get("model_context_window"))
 	turn := t.w.Turn()
@@ -720,4 +709,26 @@ func timerFired(msg string) (prompt, id string, ok bool) {
 	}
 	id, _ = tag("id")
 	return strings.Trim(prompt, "\n"), strings.TrimSpace(id), true
+}
+
+// totalMoved records cur as the running total of a thread's usage (keyed
+// by kind, "t:" for the legacy token_count and "a:" for the app-server's
+// thread/tokenUsage/updated, and the thread) and reports whether it moved
+// from the last one: a total that did not move reports no new call. The
+// last total is looked up without making its key: most totals repeat the
+// last one, and a thread's key is made once.
+func (t *Translator) totalMoved(kind, thread string, cur *counts) bool {
+	var kb [64]byte
+	k := append(append(kb[:0], kind...), thread...)
+	prev := t.st.Usage[string(k)]
+	if prev != nil && prev.same(cur) {
+		return false
+	}
+	if prev != nil {
+		prev.set(cur) // events copy the counts: the state's are its own
+	} else {
+		first := cur.vals()
+		put(&t.st.Usage, string(k), &first)
+	}
+	return true
 }
