@@ -253,7 +253,25 @@
 // _meta.parentToolCallId, parentToolCallId) when it can hold them, else
 // under the sub_agent_started item: a conversation of its own, never the
 // session's. A terminal state completes the sub-agent's open message; a
-// sub-agent's failure is no error of the session. Grok Build announces
+// sub-agent's failure is no error of the session. The schema's own
+// subagent_update (unstable v1 of @agentclientprotocol/sdk 2.x, which
+// claude-agent-acp 0.101.0 sends in place of the Agent call) names the
+// child sessionId, its title and description (the detail: the name, else
+// the title, the task, the description) and a StateUpdate object {state,
+// stopReason, error}: states running, requires_action, unknown and idle
+// (sub_agent_<state>; idle completes the sub-agent's open message but
+// ends no sub-agent, which may be prompted again; an error's message is
+// the detail), cwd and additionalDirectories kept as cwd and
+// additional_directories. Its session_message {messageId,
+// senderSessionId, recipientSessionId, senderMessageId,
+// recipientMessageId, content} (the delegation's prompt, in the parent's
+// and the child's transcripts, and the child's reply in the parent's) is a
+// completed message in the scope of the update's session (a sub-agent's
+// under the sub-agent), native id the messageId, role assistant when that
+// session sent it, else user, its blocks read as a prompt's, the other
+// members in the first part's metadata "session_message"; one without
+// content is a status item labelled session_message.
+// session_message_chunk is not read yet (agent.unparsed). Grok Build announces
 // its sub-agents on its vendor notification _x.ai/session_notification
 // (or _x.ai/session/update): subagent_spawned {subagent_id,
 // child_session_id, subagent_type, description, …} and subagent_finished
