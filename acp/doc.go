@@ -183,7 +183,13 @@
 // (GitHub Copilot CLI's), else its JSON);
 // rawOutput objects in the metadata as raw_output; {"no_output": true}
 // when ACP carries nothing for the call (the item says so rather than
-// inventing output). failed makes the result failed (is_error); for an
+// inventing output); claude-agent-acp's _meta.claudeCode.nonExecutionKind
+// of the final update (why the result is the harness's words: user-rejected,
+// permission-rule, interrupted, cancelled, …) as non_execution_kind, as
+// the claude translator keeps it. failed makes the result failed
+// (is_error), and so does ACP v2's final status cancelled ("cancelled
+// before it completed"; {"cancelled": true} in the metadata; a permission
+// still waiting is denied by it); for an
 // execute call, the exit code (terminal/wait_for_exit or terminal/output
 // responses, the adapters' _meta.terminal_exit, rawOutput exit_code,
 // Kiro CLI's items[0].Json.exit_status "exit status: N", GitHub Copilot

@@ -139,3 +139,86 @@ func TestRFDSubagentSessions(t *testing.T) {
 		})
 	}
 }
+
+// TestToolResultWhyNotRun: claude-agent-acp 0.101.0's final update of a
+// call whose result is the harness's words, not the tool's output
+// (dist/tool-calls/renderer.js result: _meta.claudeCode {toolName,
+// nonExecutionKind, userFeedback} from Claude Code's tool_result_meta, see
+// dist/tool-result-meta.js), and, to an ACP v2 client, the v2
+// ToolCallStatus "cancelled" (renderer.js resultStatus, V2_CANCELLED) of
+// an interrupted command, whose output came before it as
+// _meta.terminal_output and whose exit as _meta.terminal_exit with a null
+// exit code (@agentclientprotocol/sdk 2.4.0 schema/v2 ToolCallStatus:
+// "The tool call was cancelled before it completed"). Before, the kind was
+// dropped (the claude translator keeps it as non_execution_kind), and a
+// cancelled call stayed open until the turn's end, then closed without
+// its result: the command's output was lost.
+func TestToolResultWhyNotRun(t *testing.T) {
+	v1 := func(lines ...string) string {
+		out := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{},"agentInfo":{"name":"@agentclientprotocol/claude-agent-acp","title":"Claude Agent","version":"0.101.0"}}}` + "\n" +
+			`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}` + "\n"
+		for _, l := range lines {
+			out += `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + l + `}}` + "\n"
+		}
+		return out + `{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}` + "\n"
+	}
+	v2 := func(lines ...string) string {
+		out := `{"jsonrpc":"2.0","id":0,"result":{"capabilities":{},"info":{"name":"@agentclientprotocol/claude-agent-acp","version":"0.101.0"},"protocolVersion":2}}` + "\n" +
+			`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}` + "\n"
+		for _, l := range lines {
+			out += `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + l + `}}` + "\n"
+		}
+		return out + `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"state_update","state":"idle","stopReason":"cancelled"}}}` + "\n"
+	}
+	tests := []struct {
+		name, input, output, kind string
+		cancelled                 bool
+	}{{
+		name: "user-rejected",
+		input: v1(
+			`{"sessionUpdate":"tool_call","toolCallId":"toolu_01","title":"rm -rf build","kind":"execute","status":"pending","rawInput":{"command":"rm -rf build"},"_meta":{"claudeCode":{"toolName":"Bash"}}}`,
+			`{"_meta":{"claudeCode":{"toolName":"Bash","nonExecutionKind":"user-rejected","userFeedback":"use make clean"}},"toolCallId":"toolu_01","sessionUpdate":"tool_call_update","status":"failed","content":[{"type":"content","content":{"type":"text","text":"The user doesn't want to proceed with this tool use."}}]}`,
+		),
+		output: "The user doesn't want to proceed with this tool use.",
+		kind:   "user-rejected",
+	}, {
+		name: "v2 cancelled",
+		input: v2(
+			`{"sessionUpdate":"user_message","messageId":"m1","content":[{"type":"text","text":"build"}]}`,
+			`{"sessionUpdate":"tool_call","toolCallId":"toolu_02","name":"Bash","title":"make","kind":"execute","status":"in_progress","rawInput":{"command":"make"},"content":[{"type":"terminal","terminalId":"toolu_02"}],"_meta":{"claudeCode":{"toolName":"Bash"},"terminal_info":{"terminal_id":"toolu_02"}}}`,
+			`{"_meta":{"terminal_output":{"terminal_id":"toolu_02","data":"cc -c a.c\n"}},"toolCallId":"toolu_02","sessionUpdate":"tool_call_update"}`,
+			`{"_meta":{"claudeCode":{"toolName":"Bash","nonExecutionKind":"interrupted"},"terminal_exit":{"terminal_id":"toolu_02","exit_code":null,"signal":null}},"toolCallId":"toolu_02","sessionUpdate":"tool_call_update","status":"cancelled"}`,
+		),
+		output:    "cc -c a.c\n",
+		kind:      "interrupted",
+		cancelled: true,
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := translateChecked(t, tc.input)
+			if u := unparsed(evs); len(u) != 0 {
+				t.Fatalf("agent.unparsed %q", u)
+			}
+			var results []universal.Item
+			for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+				if it := ev.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindToolResult {
+					results = append(results, it)
+				}
+			}
+			if len(results) != 1 {
+				t.Fatalf("%d results, want 1", len(results))
+			}
+			r := results[0]
+			p := r.Content[0]
+			if p.Output != tc.output || !p.IsError || r.Status != universal.StatusFailed {
+				t.Errorf("result %q is_error %v status %s, want %q failed", p.Output, p.IsError, r.Status, tc.output)
+			}
+			if k := md(r, "non_execution_kind").Str; k != tc.kind {
+				t.Errorf("non_execution_kind %q, want %q (metadata %s)", k, tc.kind, p.Metadata)
+			}
+			if c := md(r, "cancelled").Bool(); c != tc.cancelled {
+				t.Errorf("cancelled %v, want %v", c, tc.cancelled)
+			}
+		})
+	}
+}
