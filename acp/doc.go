@@ -439,7 +439,8 @@
 // error", "Invalid params", …) has its cause in data.details: a string
 // there is the message (Gemini CLI 0.2.2 and Qwen Code answer a failed
 // prompt -32603 "Internal error" with the model API's error as the
-// details; the data stays in the details). An error event's message that is a
+// details; Zed's codex-acp puts Codex's error in data.message, read so
+// when there are no details; the data stays in the details). An error event's message that is a
 // model API's response the agent passed on (Claude Code's adapter:
 // "Internal error: API Error: 400 {body}"; Gemini CLI: the Gemini API's
 // body alone) is the API's error.message, with the body as api_error and
@@ -452,6 +453,7 @@
 // # Ignored, and unparsed
 //
 // Ignored (carry nothing for the transcript): authenticate, logout,
+// auth/status_update (unstable: the agent's sign-in state),
 // session/list, delete and close, $/cancel_request, elicitation/complete,
 // terminal/release and kill, extension methods (names starting with "_",
 // which the protocol says a peer must ignore), craft/drainMidTurnQueue

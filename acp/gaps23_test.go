@@ -222,3 +222,18 @@ func TestToolResultWhyNotRun(t *testing.T) {
 		})
 	}
 }
+
+// TestAuthStatusUpdateIgnored: the unstable auth/status_update
+// notification of @agentclientprotocol/sdk 2.4.0's schema
+// (AuthStatusUpdateNotification {state, accounts [{label, active, name,
+// email, organization}]}, the agent's sign-in state) carries nothing of
+// the transcript: ignored, as authenticate and logout are. It was
+// agent.unparsed.
+func TestAuthStatusUpdateIgnored(t *testing.T) {
+	evs := translateChecked(t, `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"auth":{"status":{}}},"agentInfo":{"name":"a","version":"1"}}}`+"\n"+
+		`{"jsonrpc":"2.0","method":"auth/status_update","params":{"state":"authenticated","accounts":[{"label":"Work","active":true,"email":"dev@example.com"}]}}`+"\n"+
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`+"\n")
+	if u := unparsed(evs); len(u) != 0 {
+		t.Errorf("agent.unparsed %q", u)
+	}
+}

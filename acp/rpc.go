@@ -51,6 +51,9 @@ const (
 var ignoredMethods = map[string]bool{
 	mAuthenticate: true, mLogout: true, mList: true, mDelete: true, mClose: true,
 	mCancelRequest: true, mElicitComplete: true, mTermRelease: true, mTermKill: true,
+	// The unstable auth/status_update (the agent's sign-in state,
+	// {state, accounts}): nothing of the transcript.
+	"auth/status_update":      true,
 	"craft/drainMidTurnQueue": true,
 	// Qwen Code repeats its current_mode_update in its own notification
 	// ("legacyFrameSent": true says the standard one was sent).
