@@ -61,7 +61,8 @@
 // item labelled "title" whose detail is the title when it changes (the
 // update's other members, such as updatedAt, in its metadata), and a session/set_mode, set_model or
 // set_config_option the agent accepted is a status item (mode, model,
-// config_option).
+// config_option); a session/set_title (unstable) it accepted sets the
+// title as a session_info_update does.
 //
 // Turns: session/prompt starts a turn; its content blocks are the user
 // message (text parts; image parts with the mime type; audio, resource
@@ -453,7 +454,10 @@
 // # Ignored, and unparsed
 //
 // Ignored (carry nothing for the transcript): authenticate, logout,
-// auth/status_update (unstable: the agent's sign-in state),
+// auth/status_update (unstable: the agent's sign-in state), the host's
+// auth/status, auth/login, auth/logout, providers/*, session/archive,
+// unarchive and status, and v2's tool_call/cancel and terminal/cancel (the
+// call's update says it was cancelled),
 // session/list, delete and close, $/cancel_request, elicitation/complete,
 // terminal/release and kill, extension methods (names starting with "_",
 // which the protocol says a peer must ignore), craft/drainMidTurnQueue

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentnorm/agentnorm/acp"
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
 )
@@ -235,5 +236,53 @@ func TestAuthStatusUpdateIgnored(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`+"\n")
 	if u := unparsed(evs); len(u) != 0 {
 		t.Errorf("agent.unparsed %q", u)
+	}
+}
+
+// TestNewestHostMethods: the host's requests that the schemas of
+// @agentclientprotocol/sdk 2.4.0 add (v1 unstable: auth/status,
+// session/archive, session/unarchive, session/status, session/set_title;
+// v2: auth/login, auth/logout, tool_call/cancel, terminal/cancel) were
+// agent.unparsed in an exchange, and in a log of both sides without
+// directions taken for the agent's. They carry nothing for the transcript
+// but set_title (SetSessionTitleRequest {sessionId, title}): the title the
+// agent accepted is the session's, as a session_info_update's (a status
+// item labelled title once the session started; a later update of the
+// same title adds nothing).
+func TestNewestHostMethods(t *testing.T) {
+	in := func(m string) string { return `{"dir":"in","msg":` + m + "}\n" }
+	out := func(m string) string { return `{"dir":"out","msg":` + m + "}\n" }
+	exchange := in(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`) +
+		out(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentInfo":{"name":"a","version":"1"}}}`) +
+		in(`{"jsonrpc":"2.0","id":2,"method":"auth/status","params":{}}`) +
+		out(`{"jsonrpc":"2.0","id":2,"result":{"state":"authenticated"}}`) +
+		in(`{"jsonrpc":"2.0","id":3,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`) +
+		out(`{"jsonrpc":"2.0","id":3,"result":{"sessionId":"s1"}}`) +
+		in(`{"jsonrpc":"2.0","id":4,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"hi"}]}}`) +
+		out(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Hello."}}}}`) +
+		out(`{"jsonrpc":"2.0","id":4,"result":{"stopReason":"end_turn"}}`) +
+		in(`{"jsonrpc":"2.0","id":5,"method":"session/set_title","params":{"sessionId":"s1","title":"Greeting"}}`) +
+		out(`{"jsonrpc":"2.0","id":5,"result":{}}`) +
+		out(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"session_info_update","title":"Greeting"}}}`) +
+		in(`{"jsonrpc":"2.0","id":6,"method":"session/status","params":{"sessionId":"s1"}}`) +
+		out(`{"jsonrpc":"2.0","id":6,"result":{"status":"open"}}`) +
+		in(`{"jsonrpc":"2.0","id":7,"method":"session/archive","params":{"sessionId":"s1"}}`) +
+		out(`{"jsonrpc":"2.0","id":7,"result":{}}`) +
+		in(`{"jsonrpc":"2.0","id":8,"method":"tool_call/cancel","params":{"sessionId":"s1","toolCallId":"c1"}}`) +
+		out(`{"jsonrpc":"2.0","id":8,"result":{}}`)
+	var undirected strings.Builder
+	for _, l := range strings.Split(strings.TrimSpace(exchange), "\n") {
+		m := l[strings.Index(l, `"msg":`)+len(`"msg":`) : len(l)-1]
+		undirected.WriteString(m + "\n")
+	}
+	for format, input := range map[string]string{acp.FormatExchange: exchange, acp.FormatAgent: undirected.String()} {
+		evs := translate(t, format, input)
+		if u := unparsed(evs); len(u) != 0 {
+			t.Errorf("%s: agent.unparsed %q", format, u)
+		}
+		_, titles := statusItems(evs, universal.LabelTitle)
+		if len(titles) != 1 || titles[0].Content[0].Detail != "Greeting" {
+			t.Errorf("%s: title items %+v, want one, Greeting", format, titles)
+		}
 	}
 }
