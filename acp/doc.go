@@ -92,7 +92,9 @@
 // agentInfo and agentCapabilities; a session/prompt response without
 // stopReason (v2's acceptance, {messageId}) does not end the turn; a
 // state_update idle {stopReason, usage, _meta} ends it as a prompt's
-// response would (running and requires_action carry nothing); a
+// response would (running and requires_action carry nothing), and one of
+// stopReason error {error} as v1's error response to the prompt does
+// (an error event, turn.ended error); a
 // user_message {messageId, content} is the user's message, its blocks
 // read as user_message_chunk's; agent_message and agent_thought upserts
 // add their content blocks as chunks of that messageId (none: nothing),

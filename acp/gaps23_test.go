@@ -286,3 +286,38 @@ func TestNewestHostMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestV2IdleError: ACP v2's state_update idle with stopReason "error"
+// and the schema's ErrorStopReason {error: a JSON-RPC error}
+// (@agentclientprotocol/sdk 2.4.0 schema/v2), as claude-agent-acp 0.101.0
+// sends it for a failed turn ("idle with the error stop reason and the
+// JSON-RPC error that v1 answers the prompt with", dist/v2/prompt.js
+// v2Foreground.failed). It ended the turn completed and the error was lost;
+// it is read as v1's error response: an error event (the API's message
+// unwrapped) and turn.ended error.
+func TestV2IdleError(t *testing.T) {
+	u := func(s string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + s + `}}` + "\n"
+	}
+	evs := translateChecked(t, `{"jsonrpc":"2.0","id":0,"result":{"capabilities":{},"info":{"name":"@agentclientprotocol/claude-agent-acp","version":"0.101.0"},"protocolVersion":2}}`+"\n"+
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"hi"}]}}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"result":{"messageId":"m1"}}`+"\n"+
+		u(`{"sessionUpdate":"user_message","messageId":"m1","content":[{"type":"text","text":"hi"}]}`)+
+		u(`{"sessionUpdate":"state_update","state":"running"}`)+
+		u(`{"sessionUpdate":"state_update","state":"idle","stopReason":"error","error":{"code":-32603,"message":"Internal error: API Error: 529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}"}}`))
+	if u := unparsed(evs); len(u) != 0 {
+		t.Fatalf("agent.unparsed %q", u)
+	}
+	errs := golden.OfType(evs, universal.TypeError)
+	if len(errs) != 1 {
+		t.Fatalf("%d errors, want 1", len(errs))
+	}
+	if d := errs[0].Data.(*universal.Error); d.Message != "Overloaded" || d.Code != "-32603" {
+		t.Errorf("error %q code %q, want Overloaded -32603", d.Message, d.Code)
+	}
+	ended := golden.OfType(evs, universal.TypeTurnEnded)
+	if len(ended) != 1 || ended[0].Data.(*universal.TurnEnded).Status != universal.TurnError {
+		t.Errorf("turn.ended %+v, want one, error", ended)
+	}
+}
