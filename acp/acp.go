@@ -201,6 +201,10 @@ var hostMethods = map[string]bool{
 	mFork: true, mList: true, mDelete: true, mClose: true, mSetMode: true, mSetModel: true,
 	mSetConfig: true, mPrompt: true, mCancel: true,
 	"providers/list": true, "providers/set": true, "providers/disable": true,
+	// SDK 2.4.0's schemas (v1 unstable, v2).
+	"auth/status": true, "auth/login": true, "auth/logout": true, "session/archive": true,
+	"session/unarchive": true, "session/status": true, mSetTitle: true,
+	"tool_call/cancel": true, "terminal/cancel": true,
 	"nes/start": true, "nes/suggest": true, "nes/accept": true, "nes/reject": true, "nes/close": true,
 	"document/didOpen": true, "document/didChange": true, "document/didClose": true,
 	"document/didSave": true, "document/didFocus": true,

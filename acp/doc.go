@@ -61,7 +61,8 @@
 // item labelled "title" whose detail is the title when it changes (the
 // update's other members, such as updatedAt, in its metadata), and a session/set_mode, set_model or
 // set_config_option the agent accepted is a status item (mode, model,
-// config_option).
+// config_option); a session/set_title (unstable) it accepted sets the
+// title as a session_info_update does.
 //
 // Turns: session/prompt starts a turn; its content blocks are the user
 // message (text parts; image parts with the mime type; audio, resource
@@ -91,7 +92,9 @@
 // agentInfo and agentCapabilities; a session/prompt response without
 // stopReason (v2's acceptance, {messageId}) does not end the turn; a
 // state_update idle {stopReason, usage, _meta} ends it as a prompt's
-// response would (running and requires_action carry nothing); a
+// response would (running and requires_action carry nothing), and one of
+// stopReason error {error} as v1's error response to the prompt does
+// (an error event, turn.ended error); a
 // user_message {messageId, content} is the user's message, its blocks
 // read as user_message_chunk's; agent_message and agent_thought upserts
 // add their content blocks as chunks of that messageId (none: nothing),
@@ -183,7 +186,13 @@
 // (GitHub Copilot CLI's), else its JSON);
 // rawOutput objects in the metadata as raw_output; {"no_output": true}
 // when ACP carries nothing for the call (the item says so rather than
-// inventing output). failed makes the result failed (is_error); for an
+// inventing output); claude-agent-acp's _meta.claudeCode.nonExecutionKind
+// of the final update (why the result is the harness's words: user-rejected,
+// permission-rule, interrupted, cancelled, …) as non_execution_kind, as
+// the claude translator keeps it. failed makes the result failed
+// (is_error), and so does ACP v2's final status cancelled ("cancelled
+// before it completed"; {"cancelled": true} in the metadata; a permission
+// still waiting is denied by it); for an
 // execute call, the exit code (terminal/wait_for_exit or terminal/output
 // responses, the adapters' _meta.terminal_exit, rawOutput exit_code,
 // Kiro CLI's items[0].Json.exit_status "exit status: N", GitHub Copilot
@@ -253,7 +262,25 @@
 // _meta.parentToolCallId, parentToolCallId) when it can hold them, else
 // under the sub_agent_started item: a conversation of its own, never the
 // session's. A terminal state completes the sub-agent's open message; a
-// sub-agent's failure is no error of the session. Grok Build announces
+// sub-agent's failure is no error of the session. The schema's own
+// subagent_update (unstable v1 of @agentclientprotocol/sdk 2.x, which
+// claude-agent-acp 0.101.0 sends in place of the Agent call) names the
+// child sessionId, its title and description (the detail: the name, else
+// the title, the task, the description) and a StateUpdate object {state,
+// stopReason, error}: states running, requires_action, unknown and idle
+// (sub_agent_<state>; idle completes the sub-agent's open message but
+// ends no sub-agent, which may be prompted again; an error's message is
+// the detail), cwd and additionalDirectories kept as cwd and
+// additional_directories. Its session_message {messageId,
+// senderSessionId, recipientSessionId, senderMessageId,
+// recipientMessageId, content} (the delegation's prompt, in the parent's
+// and the child's transcripts, and the child's reply in the parent's) is a
+// completed message in the scope of the update's session (a sub-agent's
+// under the sub-agent), native id the messageId, role assistant when that
+// session sent it, else user, its blocks read as a prompt's, the other
+// members in the first part's metadata "session_message"; one without
+// content is a status item labelled session_message.
+// session_message_chunk is not read yet (agent.unparsed). Grok Build announces
 // its sub-agents on its vendor notification _x.ai/session_notification
 // (or _x.ai/session/update): subagent_spawned {subagent_id,
 // child_session_id, subagent_type, description, …} and subagent_finished
@@ -415,7 +442,8 @@
 // error", "Invalid params", …) has its cause in data.details: a string
 // there is the message (Gemini CLI 0.2.2 and Qwen Code answer a failed
 // prompt -32603 "Internal error" with the model API's error as the
-// details; the data stays in the details). An error event's message that is a
+// details; Zed's codex-acp puts Codex's error in data.message, read so
+// when there are no details; the data stays in the details). An error event's message that is a
 // model API's response the agent passed on (Claude Code's adapter:
 // "Internal error: API Error: 400 {body}"; Gemini CLI: the Gemini API's
 // body alone) is the API's error.message, with the body as api_error and
@@ -428,6 +456,10 @@
 // # Ignored, and unparsed
 //
 // Ignored (carry nothing for the transcript): authenticate, logout,
+// auth/status_update (unstable: the agent's sign-in state), the host's
+// auth/status, auth/login, auth/logout, providers/*, session/archive,
+// unarchive and status, and v2's tool_call/cancel and terminal/cancel (the
+// call's update says it was cancelled),
 // session/list, delete and close, $/cancel_request, elicitation/complete,
 // terminal/release and kill, extension methods (names starting with "_",
 // which the protocol says a peer must ignore), craft/drainMidTurnQueue

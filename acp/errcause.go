@@ -21,9 +21,14 @@ var rpcErrorTexts = [...]string{
 // that is only the generic text of an ACP library's RequestError and
 // data.details says what failed (Gemini CLI and Qwen Code answer a failed
 // prompt {code: -32603, message: "Internal error", data: {details: the
-// model API's error}}); then the details.
+// model API's error}}); then the details. Zed's codex-acp (0.13–0.16,
+// thread.rs: Error::internal_error().data({message, codex_error_info}))
+// puts Codex's error in data.message: read so when data has no details.
 func errorCause(msg string, e jsonscan.Value) string {
 	d := e.Get("data.details")
+	if !d.Exists() {
+		d = e.Get("data.message")
+	}
 	if d.Type != gjson.String || strings.TrimSpace(d.Str) == "" {
 		return msg
 	}

@@ -14,7 +14,8 @@ import (
 // Qwen Code (0.1.4 to 0.24.4) answer a failed model call so (the lines
 // of their s05-error recordings): the error's message is the cause (the
 // Gemini API's body read as the native translators read it), not the
-// generic text; the code and data stay. A message of the agent's own, or
+// generic text; the code and data stay. Zed's codex-acp names the
+// cause in data.message (its s05-error recordings). A message of the agent's own, or
 // details that are not a string, leave the message as it is.
 func TestErrorCauseInDetails(t *testing.T) {
 	const setup = `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentInfo":{"name":"a","version":"1"}}}` + "\n" +
@@ -26,6 +27,10 @@ func TestErrorCauseInDetails(t *testing.T) {
 			`{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"Internal error","data":{"details":"{\"error\":{\"code\":400,\"message\":\"Request contains an invalid argument.\",\"status\":\"INVALID_ARGUMENT\"}}"}}}`,
 			"Request contains an invalid argument.",
 			`{"method":"session/prompt","data":{"details":"{\"error\":{\"code\":400,\"message\":\"Request contains an invalid argument.\",\"status\":\"INVALID_ARGUMENT\"}}"},"api_error":{"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT"}}}`},
+		{"codex-acp 0.16.0", // data {message, codex_error_info} (Zed's codex-acp, thread.rs), its s05-error line
+			`{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error","data":{"message":"{\"error\": {\"message\": \"Invalid 'input': mock rejects this request.\", \"type\": \"invalid_request_error\", \"param\": null, \"code\": \"invalid_value\"}}","codex_error_info":"other"}},"id":3}`,
+			"Invalid 'input': mock rejects this request.",
+			`{"method":"session/prompt","data":{"message":"{\"error\": {\"message\": \"Invalid 'input': mock rejects this request.\", \"type\": \"invalid_request_error\", \"param\": null, \"code\": \"invalid_value\"}}","codex_error_info":"other"},"api_error":{"error":{"message":"Invalid 'input': mock rejects this request.","type":"invalid_request_error","param":null,"code":"invalid_value"}}}`},
 		{"qwen-code",
 			`{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"Internal error","data":{"details":"400 Invalid request: the mock rejects this prompt"}}}`,
 			"400 Invalid request: the mock rejects this prompt",

@@ -409,6 +409,8 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 		return t.compactionSummaryChunk(dst, in, u)
 	case "subagent_spawned", "subagent_state_update", "subagent_update":
 		return t.subagentUpdate(dst, in, kind, u)
+	case "session_message":
+		return t.sessionMessage(dst, in, sid, u)
 	case "terminal_update", "terminal_output_chunk":
 		return t.terminalUpdate(dst, in, u, kind == "terminal_output_chunk")
 	case "session_end":

@@ -42,6 +42,7 @@ const (
 	mElicit            = "elicitation/create"
 	mElicitComplete    = "elicitation/complete"
 	mCancelRequest     = "$/cancel_request"
+	mSetTitle          = "session/set_title"
 )
 
 // ignoredMethods are requests and notifications that carry nothing for
@@ -51,10 +52,25 @@ const (
 var ignoredMethods = map[string]bool{
 	mAuthenticate: true, mLogout: true, mList: true, mDelete: true, mClose: true,
 	mCancelRequest: true, mElicitComplete: true, mTermRelease: true, mTermKill: true,
+	// The unstable auth/status_update (the agent's sign-in state,
+	// {state, accounts}): nothing of the transcript.
+	"auth/status_update":      true,
 	"craft/drainMidTurnQueue": true,
 	// Qwen Code repeats its current_mode_update in its own notification
 	// ("legacyFrameSent": true says the standard one was sent).
 	"qwen/notify/session/mode-update": true,
+}
+
+// hostIgnored are the host's requests of the newest schemas
+// (@agentclientprotocol/sdk 2.4.0: v1 unstable and v2) that carry nothing
+// for the transcript: sign-in and providers, archiving and the status of
+// sessions, and v2's tool_call/cancel and terminal/cancel (the call's own
+// update says it was cancelled).
+var hostIgnored = map[string]bool{
+	"auth/status": true, "auth/login": true, "auth/logout": true,
+	"providers/list": true, "providers/set": true, "providers/disable": true,
+	"session/archive": true, "session/unarchive": true, "session/status": true,
+	"tool_call/cancel": true, "terminal/cancel": true,
 }
 
 // extension reports whether a method is an ACP extension method (names
@@ -120,8 +136,13 @@ func (t *Translator) hostRequest(dst []universal.Event, in *input, method, id st
 	case mPrompt:
 		t.remember(in.dir, id, r)
 		return t.prompt(dst, in, params)
+	case mSetTitle:
+		r.Path = t.copy(params.Get("title").Str)
 	case mAuthenticate, mLogout, mList, mDelete, mClose:
 	default:
+		if hostIgnored[method] {
+			break
+		}
 		t.remember(in.dir, id, r)
 		if extension(method) {
 			return dst
@@ -238,8 +259,26 @@ func (t *Translator) response(dst []universal.Event, in *input, id string) []uni
 		return t.setting(dst, in, "model", r.Path)
 	case mSetConfig:
 		return t.setting(dst, in, "config_option", r.Path)
+	case mSetTitle:
+		return t.titleSet(dst, in, r.Path)
 	}
 	return dst
+}
+
+// titleSet translates the agent's acceptance of the host's
+// session/set_title (unstable): the session's title, as a
+// session_info_update's title (metadata "title" before the start, else a
+// status item labelled title when it changes).
+func (t *Translator) titleSet(dst []universal.Event, in *input, title string) []universal.Event {
+	if title == "" || title == t.st.Title {
+		return dst
+	}
+	t.st.Title = title
+	if !t.w.Begun() {
+		t.setMeta("title", string(jsonw.AppendString(nil, title)))
+		return dst
+	}
+	return t.status(dst, universal.LabelTitle, title, nil, "", in.raw)
 }
 
 // guessResponse reads a response of the agent whose request is not

@@ -31,7 +31,15 @@ type subagent struct {
 
 // subagentStates are the lifecycle states of the subagents RFD: running,
 // and the terminal ones.
-var subagentStates = map[string]bool{"running": false, "completed": true, "failed": true, "cancelled": true, "disconnected": true}
+var subagentStates = map[string]bool{"running": false, "completed": true, "failed": true, "cancelled": true, "disconnected": true,
+	// The schema's StateUpdate (unstable v1 of the SDK 2.x): a
+	// reusable child's foreground work; idle does not end the child.
+	"idle": false, "requires_action": false, "unknown": false}
+
+// subagentKeys are the metadata names of a sub-agent update's members.
+var subagentKeys = map[string]string{"name": "name", "task": "task", "title": "title", "description": "description",
+	"state": "state", "capabilities": "capabilities", "error": "error", "cwd": "cwd",
+	"additionalDirectories": "additional_directories", "_meta": "_meta"}
 
 // subagentUpdate translates the unstable sub-agent updates (the
 // subagents RFD of the ACP repository, docs/rfds/subagents.mdx; sent only
@@ -56,13 +64,23 @@ var subagentStates = map[string]bool{"running": false, "completed": true, "faile
 // message; a sub-agent's failure is not the session's (no error event).
 func (t *Translator) subagentUpdate(dst []universal.Event, in *input, kind string, u jsonscan.Value) []universal.Event {
 	child := u.Get("subagentSessionId").Str
+	if child == "" && kind == "subagent_update" {
+		// The schema's subagent_update (SDK 2.x): the child is sessionId.
+		child = u.Get("sessionId").Str
+	}
 	if child == "" {
 		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: %s without a subagentSessionId", errBadParams, kind), in.raw)
 	}
 	dst = t.work(dst, in.raw)
 	dst = t.closeUser(dst, in.raw)
 	t.st.Turn.Answered = true
-	state := u.Get("state").Str
+	stateV := u.Sub("state")
+	state := stateV.Str()
+	if stateV.IsObject() {
+		// The schema's StateUpdate snapshot {state, stopReason, error,
+		// usage, _meta}.
+		state = stateV.Get("state").Str
+	}
 	terminal, known := subagentStates[state]
 	sa := t.st.Subagents[child]
 	parent := ""
@@ -93,14 +111,24 @@ func (t *Translator) subagentUpdate(dst []universal.Event, in *input, kind strin
 	}
 	var md jsonw.Object
 	md.String("subagent_session_id", child)
-	for _, k := range []string{"name", "task", "state", "capabilities", "error", "_meta"} {
+	for _, k := range []string{"name", "task", "title", "description", "state", "capabilities", "error", "cwd", "additionalDirectories", "_meta"} {
 		if v := u.Sub(k); v.Exists() && v.Type() != gjson.Null {
-			v.AddTo(&md, k)
+			v.AddTo(&md, subagentKeys[k])
 		}
 	}
 	detail := u.Get("name").Str
 	if detail == "" {
+		detail = u.Get("title").Str
+	}
+	if detail == "" {
 		detail = u.Get("task").Str
+	}
+	if detail == "" {
+		detail = u.Get("description").Str
+	}
+	if msg := stateV.Get("error.message").Str; msg != "" && stateV.IsObject() {
+		// An idle state of stopReason error names the failure.
+		detail = msg
 	}
 	// A session the host opened is no sub-agent of this one.
 	own := t.st.Sessions[child] || child == t.w.Stamper().NativeSessionID()
@@ -141,8 +169,10 @@ func (t *Translator) subagentUpdate(dst []universal.Event, in *input, kind strin
 		// An upsert that announces a sub-agent already ended.
 		label, detail = "sub_agent_"+state, ""
 	}
-	if sa != nil && known && terminal {
-		sa.Ended = true
+	if sa != nil && known && (terminal || state == "idle") {
+		// idle: the sub-agent's foreground work ended (it may be
+		// prompted again, and then speaks in a new message).
+		sa.Ended = sa.Ended || terminal
 		// The terminal state comes after all of the sub-agent's updates.
 		if sc := t.st.Scopes[subScopePrefix+child]; sc != nil && sc.Open && t.w.IsOpen(sc.Msg) {
 			dst = t.closeMsg(dst, sc, agent, in.raw)
@@ -197,4 +227,73 @@ func (t *Translator) announced(sid string) *tool {
 		sa.tool = &tool{ID: subScopePrefix + sid, Call: sa.Item, UKind: universal.ToolTask, Done: true}
 	}
 	return sa.tool
+}
+
+// sessionMessageKeys are the members of a session_message kept in its
+// part's metadata, and their names there.
+var sessionMessageKeys = [][2]string{{"senderSessionId", "sender_session_id"}, {"recipientSessionId", "recipient_session_id"},
+	{"senderMessageId", "sender_message_id"}, {"recipientMessageId", "recipient_message_id"}, {"_meta", "_meta"}}
+
+// sessionMessage translates session_message (unstable, the subagents
+// RFD; SDK 2.x's schema): an upsert of an inter-session message
+// {messageId, senderSessionId, recipientSessionId, senderMessageId,
+// recipientMessageId, content, _meta} in the transcript of the update's
+// session sid. claude-agent-acp sends them to a client declaring
+// clientCapabilities.subagents in place of the Agent/Task call: the
+// delegation's prompt as the parent's outgoing view and the child's
+// incoming one, the child's reply as the parent's incoming view. Each is
+// a completed message (native id the messageId) in the scope of its
+// session (a sub-agent's under the sub-agent): role assistant when the
+// session sent it (its agent wrote it), else user (the session's agent
+// was given it, as a prompt); its blocks as a prompt's, the members but
+// content in the first part's metadata as "session_message" (message_id,
+// sender_session_id, recipient_session_id, sender_message_id,
+// recipient_message_id, _meta). An upsert without content (one that
+// patches the references) is a status item labelled session_message with
+// that metadata.
+func (t *Translator) sessionMessage(dst []universal.Event, in *input, sid string, u jsonscan.Value) []universal.Event {
+	mid := u.Sub("messageId")
+	if mid.Type() != gjson.String || mid.Str() == "" {
+		return t.unsettled(dst, in, "session_message")
+	}
+	dst = t.work(dst, in.raw)
+	dst = t.closeUser(dst, in.raw)
+	t.st.Turn.Answered = true
+	_, sc := t.scope(t.sub)
+	if sc.Open && t.w.IsOpen(sc.Msg) {
+		// A message between sessions ends the text of the response, as
+		// a call does.
+		dst = t.closeMsg(dst, sc, agent, in.raw)
+		sc.Open = false
+	}
+	var md jsonw.Object
+	md.String("message_id", mid.Str())
+	for _, k := range sessionMessageKeys {
+		if v := u.Sub(k[0]); v.Exists() && v.Type() != gjson.Null {
+			v.AddTo(&md, k[1])
+		}
+	}
+	var parts []universal.Part
+	if c := u.Sub("content"); c.IsArray() {
+		parts = t.blocks(nil, c)
+	}
+	if len(parts) == 0 {
+		return t.statusItem(dst, t.w.NewItemID(), "session_message", "", md.Bytes(), sc.Parent, in.raw)
+	}
+	var pm jsonw.Object
+	pm.RawBytes("session_message", md.Bytes())
+	parts[0].Metadata = pm.Bytes()
+	role := universal.RoleUser
+	if s := u.Get("senderSessionId").Str; s != "" && s == sid && u.Get("recipientSessionId").Str != sid {
+		role = universal.RoleAssistant
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID:       t.w.NewItemID(),
+		NativeItemID: t.copy(mid.Str()),
+		ParentID:     sc.Parent,
+		Kind:         universal.KindMessage,
+		Role:         role,
+		Content:      parts,
+		Status:       universal.StatusCompleted,
+	}, agent, in.raw)
 }

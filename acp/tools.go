@@ -423,7 +423,7 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 	t.merge(tl, u, full)
 	t.claimTerminals(tl)
 	switch tl.Status {
-	case "in_progress", "completed", "failed":
+	case "in_progress", "completed", "failed", "cancelled":
 		dst = t.resolveByOutcome(dst, tl, in.raw)
 	}
 	switch tl.Status {
@@ -431,7 +431,10 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 		dst = t.completeCall(dst, tl, in.raw)
 		dst = t.startResult(dst, tl, in.raw)
 		return t.streamOutput(dst, tl, t.content(tl, u), in.raw)
-	case "completed", "failed":
+	case "completed", "failed", "cancelled":
+		// cancelled: ACP v2's ToolCallStatus ("cancelled before it
+		// completed"; claude-agent-acp sends it to a v2 client for an
+		// interrupted or stopped run), a final status as failed is.
 		dst = t.completeCall(dst, tl, in.raw)
 		if full && t.st.Turn.Replay && tl.Result == "" && noResult(tl) {
 			// A replayed call's final status without its result, which
@@ -750,8 +753,11 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 		tl.Result = t.w.NewItemID()
 	}
 	output := t.output(tl, content)
-	isError := tl.Status == "failed"
+	isError := tl.Status == "failed" || tl.Status == "cancelled"
 	var md jsonw.Object
+	if tl.Status == "cancelled" {
+		md.Bool("cancelled", true)
+	}
 	code := tl.ExitCode
 	if code == nil {
 		// What gjson.Parse(tl.RawOutput).Get(k) answers, without
@@ -786,6 +792,16 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 		isError = isError || *code != 0
 	}
 	md.OptString("signal", tl.Signal)
+	if tl.Meta != "" {
+		// claude-agent-acp (0.101.0) puts why a result is the harness's
+		// words, not the tool's output, in the final update's
+		// _meta.claudeCode (Claude Code's tool_result_meta):
+		// nonExecutionKind user-rejected, permission-rule, interrupted,
+		// cancelled, … as the claude translator's non_execution_kind.
+		if k := gjson.Get(tl.Meta, "claudeCode.nonExecutionKind"); k.Type == gjson.String && k.Str != "" {
+			md.String("non_execution_kind", k.Str)
+		}
+	}
 	if tl.RawOutput != "" && !isString(tl.RawOutput) {
 		// Kept by OwnJSON, or restored from a checkpoint that holds it so
 		// (see validate): compact already, not scanned again.
@@ -1085,7 +1101,7 @@ func withoutTextContent(tc jsonscan.Value) jsonscan.Value {
 // tools ask from inside their run): that is no approval. The
 // permission.resolved is synthetic, marked "inferred".
 func (t *Translator) resolveByOutcome(dst []universal.Event, tl *tool, raw []byte) []universal.Event {
-	return t.resolveInferred(dst, tl, tl.Status != "failed", raw)
+	return t.resolveInferred(dst, tl, tl.Status != "failed" && tl.Status != "cancelled", raw)
 }
 
 // resolveInferred resolves the permission requests of a call still

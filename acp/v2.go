@@ -41,6 +41,13 @@ func (t *Translator) stateUpdate(dst []universal.Event, in *input, u jsonscan.Va
 	if t.sub != nil || u.Sub("state").Str() != "idle" || !t.st.Turn.Open || t.st.Turn.Replay {
 		return dst
 	}
+	if u.Sub("stopReason").Str() == "error" {
+		// The schema's ErrorStopReason {error: a JSON-RPC error}: the
+		// work failed, as v1 answers a failed prompt with that error
+		// (claude-agent-acp's v2Foreground.failed): read as that
+		// response is.
+		return t.agentError(dst, in, mPrompt, u.Sub("error"))
+	}
 	return t.promptResult(dst, in, u)
 }
 
