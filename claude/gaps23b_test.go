@@ -1,17 +1,19 @@
 package claude_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/claude"
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
 )
 
-// itemNamed returns the id of the first item started whose native id or
-// (for a message) first text part is want, "" if none.
+// itemWithText returns the id of the first item completed with a part
+// whose text or output is text, "" if none.
 func itemWithText(evs []universal.Event, text string) string {
 	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
 		it := e.Data.(*universal.ItemSnapshot).Item
@@ -102,6 +104,17 @@ func TestSupersedes(t *testing.T) {
 				t.Errorf("notice at event %d, the superseding message at %d", notice, answer)
 			}
 		})
+	}
+}
+
+// TestSupersedesNotArray: a supersedes that is not an array is reported,
+// and the message is still translated.
+func TestSupersedesNotArray(t *testing.T) {
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine,
+		`{"type":"assistant","message":{"id":"m1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"Hi."}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":2}},"parent_tool_use_id":null,"session_id":"s1","uuid":"a3","supersedes":"a1"}`)
+	u := golden.OfType(evs, universal.TypeUnparsed)
+	if len(u) != 1 || !strings.Contains(u[0].Data.(*universal.Unparsed).Location, "supersedes") || itemWithText(evs, "Hi.") == "" {
+		t.Errorf("unparsed %v; the message item %q", u, itemWithText(evs, "Hi."))
 	}
 }
 
@@ -208,5 +221,88 @@ func TestDerivedFrom(t *testing.T) {
 				t.Errorf("derived_from %s, %d status items", md, len(st))
 			}
 		})
+	}
+}
+
+// TestGaps23bCheckpoint: the lines of the tests above translate the same
+// with a checkpoint and restore after any line, and a checkpoint whose
+// record of lines names an item never started, or whose held
+// derived-from is not an object, is refused.
+func TestGaps23bCheckpoint(t *testing.T) {
+	const env = `"sessionId":"s5","version":"2.1.332","cwd":"/w"`
+	lines := []string{
+		`{"type":"derived-from","v":1,"sessionId":"s5","sessions":[{"type":"claude_code_session","id":"s1","via":"fork"}]}`,
+		`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"go"},"uuid":"u1","timestamp":"2026-11-29T10:00:00.000Z",` + env + `}`,
+		`{"parentUuid":"u1","isSidechain":true,"type":"assistant","message":{"id":"m0","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"side"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":2}},"uuid":"s1a","timestamp":"2026-11-29T10:00:00.500Z",` + env + `}`,
+		`{"parentUuid":"u1","isSidechain":false,"type":"assistant","message":{"id":"m1","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_1","name":"mcp__host__run","input":{}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":2}},"uuid":"a1","timestamp":"2026-11-29T10:00:01.000Z",` + env + `}`,
+		`{"type":"host-row","rowUuid":"r1","ranByToolUseId":"toolu_1","block":{"type":"tool_use","id":"toolu_h1","name":"Bash","input":{"command":"ls"}},"sessionId":"s5"}`,
+		`{"type":"host-row","rowUuid":"r2","ranByToolUseId":"toolu_1","withheld":true,"block":{"type":"tool_result","tool_use_id":"toolu_h1","content":"a"},"sessionId":"s5"}`,
+		`{"parentUuid":"a1","isSidechain":false,"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"}]},"uuid":"u2","timestamp":"2026-11-29T10:00:02.000Z",` + env + `}`,
+		`{"parentUuid":"u2","isSidechain":false,"type":"assistant","message":{"id":"m2","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"again"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":2}},"uuid":"a2","supersedes":["s1a","a1"],"timestamp":"2026-11-29T10:00:03.000Z",` + env + `}`,
+	}
+	run := func(cut int) ([]universal.Event, string) {
+		tr, err := claude.New(claude.FormatTranscript, golden.Options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var evs []universal.Event
+		cp := ""
+		for i, l := range lines {
+			if i == cut {
+				b, err := tr.Checkpoint()
+				if err != nil {
+					t.Fatal(err)
+				}
+				cp = string(b)
+				tr, _ = claude.New(claude.FormatTranscript, golden.Options())
+				if err := tr.Restore(b); err != nil {
+					t.Fatalf("restore at line %d: %v", i+1, err)
+				}
+			}
+			evs = tr.Translate(evs, universal.Message{Data: []byte(l), Line: int64(i + 1), TimeMS: -1})
+		}
+		return tr.Report(evs, universal.EndOfInput{}), cp
+	}
+	whole, _ := run(-1)
+	if u := golden.OfType(whole, universal.TypeUnparsed); len(u) > 0 {
+		t.Fatalf("agent.unparsed: %+v", u[0].Data)
+	}
+	if err := universal.CheckStream(whole); err != nil {
+		t.Fatal(err)
+	}
+	side := itemWithText(whole, "side")
+	rev := 0
+	for _, it := range completed(whole, universal.KindStatus, "") {
+		if p := it.Content[0]; p.Label == universal.LabelReverted {
+			rev++
+			if gjson.GetBytes(p.Metadata, "item_id").Str != side || side == "" {
+				t.Errorf("reverted %s, want item_id %s (the sidechain line's)", p.Metadata, side)
+			}
+		}
+	}
+	if rev != 1 {
+		t.Errorf("%d reverted items", rev)
+	}
+	tested := map[string]bool{}
+	for cut := 1; cut < len(lines); cut++ {
+		got, cp := run(cut)
+		if d := cmp.Diff(whole, got); d != "" {
+			t.Errorf("checkpoint after line %d: (-whole +restored)\n%s", cut, d)
+		}
+		for what, re := range map[string]string{"derived": `"derived":"(?:[^"\\]|\\.)*"`, "made": `("made":\[\{"uuid":"[^"]*","item":)"[^"]*"`} {
+			rx := regexp.MustCompile(re)
+			if !rx.MatchString(cp) {
+				continue
+			}
+			tested[what] = true
+			bad := rx.ReplaceAllString(cp, map[string]string{"derived": `"derived":"[1]"`, "made": `${1}"itm_999"`}[what])
+			tr, _ := claude.New(claude.FormatTranscript, golden.Options())
+			if err := tr.Restore([]byte(bad)); err == nil {
+				t.Errorf("after line %d: a checkpoint with a bad %s was restored", cut, what)
+			}
+		}
+	}
+	if !tested["derived"] || !tested["made"] {
+		t.Errorf("bad checkpoints tried: %v", tested)
 	}
 }

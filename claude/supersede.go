@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -59,6 +60,9 @@ func (t *Translator) noteMade(dst events, from int, uuid string) {
 
 // remember adds a line to Made, dropping the older half when it is full.
 func (t *Translator) remember(m madeItem) {
+	if t.s.Made == nil {
+		t.s.Made = make([]madeItem, 0, 16) // one allocation for short sessions
+	}
 	if len(t.s.Made) >= 2*maxMade {
 		t.s.Made = append(t.s.Made[:0], t.s.Made[len(t.s.Made)-maxMade:]...)
 	}
@@ -104,8 +108,11 @@ func (t *Translator) itemOf(uuid string) string {
 // supersedes is list (see above); a list without a uuid string, or whose
 // uuids were all reported already, emits nothing.
 func (t *Translator) supersede(dst events, list jsonscan.Value, uuid string) events {
-	if !list.IsArray() {
+	if list.Type() == gjson.Null {
 		return dst
+	}
+	if !list.IsArray() {
+		return t.unparsed(dst, "supersedes", errors.New("supersedes is not an array"))
 	}
 	var uuids []string
 	fresh := false
