@@ -71,6 +71,12 @@ type Translator struct {
 	// entry, whose items start from dst[itemFrom:] (see entry).
 	mainEntry bool
 	itemFrom  int
+	// rowMeta is the metadata of the host row whose tool_result is
+	// being translated (see hostRow).
+	rowMeta []byte
+	// lineItem is the message item the assistant line being translated
+	// adds to (see noteMade).
+	lineItem string
 
 	// delta marks where the text of the last text or thinking delta
 	// started in its line: the next delta of the block is alike up to
@@ -181,7 +187,7 @@ func transcriptOnly(typ string) bool {
 		"ended-by-model", "isolation-latch", "memory-mode", "history-suppression", "frame-link",
 		"artifact-comment-monitor", "artifact-autoreact-ledger", "attribution-snapshot", "observer-ref",
 		"fork-context-ref", "content-replacement", "started", "launched", "speculation-accept",
-		"marble-origami-commit", "marble-origami-snapshot", "marble-origami-reset":
+		"marble-origami-commit", "marble-origami-snapshot", "marble-origami-reset", "host-row", "derived-from":
 		return true
 	}
 	return false
@@ -227,6 +233,9 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		// The session began with no header of its own (an entry without
 		// a version, or a stream-json line, started it).
 		dst = t.heldCollapses(dst)
+	}
+	if t.s.Derived != "" {
+		dst = t.heldDerived(dst)
 	}
 	return dst
 }
@@ -454,7 +463,7 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 	// The walk also finds what the handlers of other lines would look up
 	// again, each lookup a walk of its own: a line's scope members and a
 	// system line's subtype (the first of duplicates, as Get finds).
-	var tv, ev, scope, id, parent, agentID, sidechain, subtype jsonscan.Value
+	var tv, ev, scope, id, parent, agentID, sidechain, subtype, uuid jsonscan.Value
 	r.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "type":
@@ -472,6 +481,8 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 			jsonscan.KeepFirst(&sidechain, v)
 		case "subtype":
 			jsonscan.KeepFirst(&subtype, v)
+		case "uuid":
+			jsonscan.KeepFirst(&uuid, v)
 		}
 		return true
 	})
@@ -490,10 +501,15 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 		if t.orphan(scope) {
 			return dst // documented: Ignored on purpose
 		}
+		from := len(dst)
+		t.lineItem = ""
 		if typ == "user" {
-			return t.user(dst, r, scope)
+			dst = t.user(dst, r, scope)
+		} else {
+			dst = t.assistant(dst, r, scope)
 		}
-		return t.assistant(dst, r, scope)
+		t.noteMade(dst, from, uuid.Str())
+		return dst
 	case "system":
 		return t.system(dst, r, subtype.Str())
 	case "result":
@@ -517,6 +533,10 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 		return t.title(dst, r, typ == "custom-title")
 	case "marble-origami-commit":
 		return t.collapse(dst, r)
+	case "host-row":
+		return t.hostRow(dst, r)
+	case "derived-from":
+		return t.derivedFrom(dst, r)
 	case "control_request":
 		return t.controlRequest(dst, r)
 	case "control_response":

@@ -412,6 +412,41 @@
 // much. Stream-json has no parentUuid: a process resumed at an earlier entry
 // shows an ordinary turn there.
 //
+// Superseded messages. An assistant message (stream-json and transcripts,
+// Agent SDK 0.3.3xx) may name in supersedes the uuids of earlier messages
+// it replaces, after a refusal fallback or a response whose tool call
+// could not be parsed; they can be user messages too (a refused attempt's
+// tool results), and a client removes them. Before the superseding
+// message (after its item, when stream events started that item
+// already) comes a completed status item labelled "reverted", under no
+// item, detail "superseded by message <uuid>", metadata {"uuid": the
+// first uuid named, "item_id": the first item made from it, when known,
+// "uuids": every uuid named, "superseded_by": the message's uuid}. The
+// item is known for a transcript's main-chain entries on the path (as
+// for rewinds) and for the last 64 to 128 other lines (a bounded record
+// of uuid and item). A message naming only uuids reported already (a
+// line read again) adds no second notice.
+//
+// Host rows and origins. A transcript's host-row entry ({rowUuid,
+// ranByToolUseId, block, withheld}) is a block of a tool a host ran
+// under the model's call ranByToolUseId: a tool_use block is a tool_call
+// item, a tool_result block a tool_result item, under that call's item
+// when it is known, their part metadata {"host_row": true,
+// "ran_by_tool_use_id", "row_uuid"}. withheld true says the host kept
+// back what it ran under that call (Claude Code then shows none of that
+// call's rows): "withheld": true in the metadata, and a withheld row
+// without a block is a status item labelled "host_rows_withheld" under
+// the call. A derived-from entry ({v: 1, sessions: [{type, id, via,
+// started?}]}, the sessions this one came from, the one it came from
+// directly last) is session metadata "derived_from" (the sessions) and,
+// when the last came by a fork or a branch, "forked_from_id" (as Codex
+// names a fork's origin): in session.started when it comes before the
+// session starts, else a status item labelled "derived_from" with that
+// metadata (the Agent SDK's forkSession writes it after the copied
+// history). The copied entries' forkedFrom ({sessionId, messageUuid})
+// gives session.started forked_from_id too. A derived-from of another
+// version is reported as agent.unparsed.
+//
 // Permissions and questions. can_use_tool requests are permissions with the
 // request_id as permission_id, linked to the tool call; the host's
 // control_response (exchange), a universal.PermissionReply, or the tool

@@ -21,7 +21,7 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 	// One walk of the line and one of its message find the members read
 	// below (the first of duplicates, as Get finds): most are absent, and
 	// a Get of an absent member walks them all.
-	var msg, uuid, apiIndex, aborted, apiErr, apiErrOld, localRun, localSrc, localOut, effort, narration, costUSD, durationMs jsonscan.Value
+	var msg, uuid, sup, apiIndex, aborted, apiErr, apiErrOld, localRun, localSrc, localOut, effort, narration, costUSD, durationMs jsonscan.Value
 	var attrib [len(attributionFields)]jsonscan.Value
 	r.Members(func(k string, v jsonscan.Value) bool {
 		var p *jsonscan.Value
@@ -38,6 +38,8 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 			}
 		case "uuid":
 			p = &uuid
+		case "supersedes":
+			p = &sup
 		case "apiBlockIndex":
 			p = &apiIndex
 		case "aborted":
@@ -103,6 +105,9 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 		return t.localCommand(dst, r, msg, scope)
 	}
 	dst = t.ensureTurn(dst, scope)
+	if sup.Exists() {
+		dst = t.supersede(dst, sup, uuid.Str())
+	}
 	id := msgID.Str()
 	if id == "" {
 		id = uuid.Str()
@@ -122,6 +127,7 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 			m = t.newMsg(scope, id)
 		}
 	}
+	t.lineItem = m.ItemID
 	if t.transcript {
 		m.Last = uuid.OwnStr(t.w.Copy)
 	}

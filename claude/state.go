@@ -105,6 +105,12 @@ type state struct {
 	// the path shown, in that order (see branch.go).
 	Entries map[string]int64 `json:"entries,omitempty"`
 	Conv    []convEntry      `json:"conv,omitempty"`
+	// Derived is the session metadata of a derived-from entry read
+	// before the session started (a JSON object), shown when it starts.
+	Derived string `json:"derived,omitempty"`
+	// Made are the items the latest lines made, by uuid (see
+	// supersede.go).
+	Made []madeItem `json:"made,omitempty"`
 	// Hooks are the hook contexts of stream-json hook_response lines
 	// that arrived before the session began (SessionStart hooks run
 	// before system/init) or between turns, held until the next init.
@@ -678,6 +684,20 @@ func (s *state) validate(w *universal.Stream) error {
 	for uuid, p := range ordered.ByKey(s.Entries) {
 		if p < 0 || p >= int64(len(s.Entries)) {
 			return fmt.Errorf("entry %q at %d of %d", uuid, p, len(s.Entries))
+		}
+	}
+	if s.Derived != "" && (!gjson.Valid(s.Derived) || !gjson.Parse(s.Derived).IsObject()) {
+		return fmt.Errorf("held derived-from metadata is not a JSON object: %.40q", s.Derived)
+	}
+	if len(s.Made) > 2*maxMade {
+		return fmt.Errorf("%d lines remembered, at most %d", len(s.Made), 2*maxMade)
+	}
+	for i, m := range s.Made {
+		if m.UUID == "" {
+			return fmt.Errorf("remembered line %d without a uuid", i)
+		}
+		if err := known("line item", m.Item); err != nil {
+			return err
 		}
 	}
 	for i, d := range s.Done {

@@ -287,6 +287,17 @@ func (t *Translator) header(dst events, r jsonscan.Value) events {
 		OptString("agent_setting", t.s.AgentSetting).
 		OptString("title", t.s.Title).
 		Raw("created_at", r.Get("timestamp").Raw)
+	// A fork's copied entries name the session and entry each was copied
+	// from (forkedFrom: {sessionId, messageUuid}); a derived-from entry
+	// read before the first message says more.
+	derived := t.s.Derived
+	if fork := r.Get("forkedFrom.sessionId").Str; fork != "" && !gjson.Get(derived, "forked_from_id").Exists() {
+		o.String("forked_from_id", fork)
+	}
+	if len(derived) > 2 {
+		o.RawMembers(derived[1 : len(derived)-1])
+	}
+	t.s.Derived = ""
 	t.s.Cwd = t.w.Copy(r.Get("cwd").Str)
 	t.s.Continues = continuesAfterBackground(version)
 	dst = t.w.BeginClean(dst, o.Bytes(), universal.SourceAgent, t.raw)

@@ -417,6 +417,9 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	if bt := b.Get("type").Str; bt != "tool_result" {
 		o.String("block_type", bt)
 	}
+	if len(t.rowMeta) > 2 {
+		o.RawMembers(string(t.rowMeta[1 : len(t.rowMeta)-1]))
+	}
 	if tl != nil {
 		o.Raw("sub_agent_error", tl.SubErr)
 	}

@@ -207,7 +207,8 @@
 // todo list one labelled "plan" whose detail is the list, a line an
 // entry: "[x] " done, "[~] " under way, "[ ] " to do, "[-] " dropped; a
 // new title of the session, one labelled "title"; a revert of the
-// conversation, one labelled "reverted" whose metadata names where the
+// conversation (or of messages the agent retracts), one labelled
+// "reverted" whose metadata names where the
 // removed part starts, when the record tells: "item_id" or "turn_id",
 // besides the agent's own id of it),
 // the items inside a sub-agent when the record does not

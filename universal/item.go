@@ -164,7 +164,8 @@ const (
 	LabelTitle = "title"
 	// LabelReverted: the user reverted the conversation (a rewind, an
 	// edited prompt, a rollback of turns): what came after the point
-	// reverted to is abandoned. Metadata "item_id" or "turn_id" names
+	// reverted to is abandoned. Or the agent retracted messages it
+	// replaces (Claude Code's supersedes): metadata "uuids" lists them. Metadata "item_id" or "turn_id" names
 	// where the abandoned part starts, when the record tells, besides the
 	// agent's own id of it.
 	LabelReverted = "reverted"

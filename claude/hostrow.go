@@ -1,0 +1,159 @@
+package claude
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// A transcript's host-row entry (Agent SDK 0.3.3xx: {rowUuid,
+// ranByToolUseId, block, withheld, timestamp}) is one block of a tool a
+// host ran on the session's behalf under a call of the model's (the call
+// ranByToolUseId names, whose result stands for what the host did):
+// block is a tool_use (the tool the host ran) or the tool_result of one.
+// The session reader shows them after the message that made the call, as
+// a tool call and its result. They are translated so: a tool_call item,
+// or a tool_result item, whose parent is the item of the call
+// ranByToolUseId (when the translator knows it), the part's metadata
+// {"host_row": true, "ran_by_tool_use_id", "row_uuid"}. withheld true
+// says the host kept back what it ran under that call (the reader then
+// shows none of that call's rows): it is kept in the metadata
+// ("withheld": true); a withheld row with no block is a completed status
+// item labelled "host_rows_withheld" under the call.
+
+// hostRow translates a host-row entry.
+func (t *Translator) hostRow(dst events, r jsonscan.Value) events {
+	ranBy := r.Get("ranByToolUseId").Str
+	if ranBy == "" {
+		return t.unparsed(dst, "ranByToolUseId", errors.New("host row without the call it ran under"))
+	}
+	withheld := r.Get("withheld").Bool()
+	var o jsonw.Object
+	o.Bool("host_row", true).String("ran_by_tool_use_id", ranBy).OptString("row_uuid", r.Get("rowUuid").Str)
+	if withheld {
+		o.Bool("withheld", true)
+	}
+	md := o.Bytes()
+	parent, scope := "", ""
+	if call := t.toolFor(ranBy); call != nil {
+		parent, scope = call.ItemID, call.Scope
+	}
+	b := r.Sub("block")
+	switch typ := b.Get("type").Str; {
+	case !b.Exists() && withheld:
+		return t.w.Complete(dst, universal.Item{
+			ItemID: t.w.NewItemID(), ParentID: parent, Kind: universal.KindStatus,
+			Content: []universal.Part{{Type: universal.PartStatus, Label: "host_rows_withheld",
+				Detail: "the host withheld what it ran under call " + ranBy, Metadata: md}},
+		}, universal.SourceAgent, t.raw)
+	case typ == "tool_use":
+		return t.hostTool(dst, b, parent, scope, md)
+	case typ == "tool_result":
+		if tl := t.toolFor(b.Get("tool_use_id").Str); tl != nil && tl.Msg != "" {
+			parent = tl.Msg
+		}
+		if parent == "" {
+			dst, parent = t.orphanParent(dst, scope)
+		}
+		t.rowMeta = md
+		dst = t.toolResult(dst, r, b, scope, jsonscan.Value{}, parent)
+		t.rowMeta = nil
+		return dst
+	default:
+		return t.unparsed(dst, "block", fmt.Errorf("host row block of type %q", typ))
+	}
+}
+
+// hostTool emits the tool_call item of a host row's tool_use block, under
+// the call it ran under (parent, "" when unknown).
+func (t *Translator) hostTool(dst events, b jsonscan.Value, parent, scope string, md []byte) events {
+	id := b.Get("id").Str
+	if id == "" {
+		return t.unparsed(dst, "block", errors.New("tool_use block without an id"))
+	}
+	if t.toolFor(id) != nil {
+		return dst // the same row again
+	}
+	dst = t.ensureTurn(dst, scope)
+	name := t.w.Copy(b.Get("name").Str)
+	tl := &tool{ItemID: t.w.NewItemID(), Msg: parent, Scope: scope, Name: name, Done: true}
+	if t.s.Tools == nil {
+		t.s.Tools = map[string]*tool{}
+	}
+	// Not among the calls that may wait for a permission: the host ran it.
+	tl.Seq = len(t.s.Tools) + 1
+	cid := t.w.Copy(id)
+	t.s.Tools[cid] = tl
+	part := t.toolPart(name, t.w.Copy(b.Sub("input").Compacted()), cid, md)
+	tl.Kind, tl.Paths = part.ToolKind, part.ToolInput.Paths
+	return t.w.Complete(dst, universal.Item{
+		ItemID: tl.ItemID, NativeItemID: cid, ParentID: parent,
+		Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+		Content: append(t.itemParts(1), part),
+	}, universal.SourceAgent, t.raw)
+}
+
+// A transcript's derived-from entry (Agent SDK 0.3.3xx: {v: 1, sessionId,
+// sessions: [{type: "claude_code_session" | "unknown", id, via: "fork" |
+// "branch" | "clear" | "resume" | "compact" | …, started?}]}) names the
+// sessions the session came from, the one it came from directly last
+// (forkSession writes it after the copied history). It is session
+// metadata: "derived_from" (the sessions as written) and, when the last
+// came by a fork or a branch, "forked_from_id" (its id, as Codex names a
+// fork's origin) — in session.started when the entry comes before the
+// session starts, else a completed status item labelled "derived_from"
+// with that metadata.
+
+// derivedFrom translates a derived-from entry.
+func (t *Translator) derivedFrom(dst events, r jsonscan.Value) events {
+	sessions := r.Sub("sessions")
+	if v := r.Get("v"); v.Int() != 1 || !sessions.IsArray() {
+		return t.unparsed(dst, "", fmt.Errorf("derived-from of version %s or without a sessions array", v.Raw))
+	}
+	list := sessions.Result().Array()
+	from := ""
+	if n := len(list); n > 0 {
+		if via := list[n-1].Get("via").Str; via == "fork" || via == "branch" {
+			from = list[n-1].Get("id").Str
+		}
+	}
+	var o jsonw.Object
+	o.OptString("forked_from_id", from).Raw("derived_from", sessions.Compacted())
+	if !t.w.Begun() {
+		t.s.Derived = string(o.Bytes()) // shown when the session starts
+		return dst
+	}
+	return t.derivedStatus(dst, o.Bytes(), from)
+}
+
+// derivedStatus emits the status item of a derived-from entry.
+func (t *Translator) derivedStatus(dst events, md []byte, from string) events {
+	detail := "derived from earlier sessions"
+	if from != "" {
+		detail = "forked from session " + from
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), Kind: universal.KindStatus,
+		Content: []universal.Part{{Type: universal.PartStatus, Label: "derived_from", Detail: t.w.Copy(detail), Metadata: md}},
+	}, universal.SourceAgent, t.raw)
+}
+
+// heldDerived shows a derived-from entry held until the session started
+// without a header (see Translate); its line is gone, so the item has no
+// raw payload.
+func (t *Translator) heldDerived(dst events) events {
+	if t.s.Derived == "" || !t.w.Begun() {
+		return dst
+	}
+	md := []byte(t.s.Derived)
+	t.s.Derived = ""
+	raw := t.raw
+	t.raw = nil
+	dst = t.derivedStatus(dst, md, gjson.GetBytes(md, "forked_from_id").Str)
+	t.raw = raw
+	return dst
+}
