@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -88,15 +89,7 @@ func (t *Translator) rewound(dst events, r jsonscan.Value) events {
 	if !ok || pos >= t.s.Conv[len(t.s.Conv)-1].Pos {
 		return dst
 	}
-	i, _ := slices.BinarySearchFunc(t.s.Conv, pos+1, func(e convEntry, p int64) int {
-		switch {
-		case e.Pos < p:
-			return -1
-		case e.Pos > p:
-			return 1
-		}
-		return 0
-	})
+	i, _ := slices.BinarySearchFunc(t.s.Conv, pos+1, byPos)
 	first := t.s.Conv[i]
 	t.s.Conv = t.s.Conv[:i]
 	var o jsonw.Object
@@ -107,3 +100,7 @@ func (t *Translator) rewound(dst events, r jsonscan.Value) events {
 			Detail: "reverted to after entry " + parent, Metadata: o.Bytes()}},
 	}, universal.SourceAgent, t.raw)
 }
+
+// byPos orders the entries of Conv by their position, for a binary search
+// of a position.
+func byPos(e convEntry, p int64) int { return cmp.Compare(e.Pos, p) }

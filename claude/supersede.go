@@ -89,15 +89,7 @@ func (t *Translator) itemOf(uuid string) string {
 	if !ok {
 		return ""
 	}
-	i, found := slices.BinarySearchFunc(t.s.Conv, pos, func(e convEntry, p int64) int {
-		switch {
-		case e.Pos < p:
-			return -1
-		case e.Pos > p:
-			return 1
-		}
-		return 0
-	})
+	i, found := slices.BinarySearchFunc(t.s.Conv, pos, byPos)
 	if !found {
 		return ""
 	}
