@@ -94,10 +94,17 @@ func (t *Translator) rewound(dst events, r jsonscan.Value) events {
 	t.s.Conv = t.s.Conv[:i]
 	var o jsonw.Object
 	o.String("uuid", first.UUID).OptString("item_id", first.Item)
+	return t.reverted(dst, "reverted to after entry "+parent, o.Bytes())
+}
+
+// reverted emits the completed status item labelled "reverted" of a
+// rewind or of retracted messages (see supersede.go): under no item, with
+// no native id of its own.
+func (t *Translator) reverted(dst events, detail string, md []byte) events {
 	return t.w.Complete(dst, universal.Item{
 		ItemID: t.w.NewItemID(), Kind: universal.KindStatus,
 		Content: []universal.Part{{Type: universal.PartStatus, Label: universal.LabelReverted,
-			Detail: "reverted to after entry " + parent, Metadata: o.Bytes()}},
+			Detail: detail, Metadata: md}},
 	}, universal.SourceAgent, t.raw)
 }
 

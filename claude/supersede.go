@@ -137,9 +137,5 @@ func (t *Translator) supersede(dst events, list jsonscan.Value, uuid string) eve
 	if uuid != "" {
 		detail = "superseded by message " + uuid
 	}
-	return t.w.Complete(dst, universal.Item{
-		ItemID: t.w.NewItemID(), Kind: universal.KindStatus,
-		Content: []universal.Part{{Type: universal.PartStatus, Label: universal.LabelReverted,
-			Detail: detail, Metadata: o.Bytes()}},
-	}, universal.SourceAgent, t.raw)
+	return t.reverted(dst, detail, o.Bytes())
 }

@@ -145,8 +145,13 @@ func pastedParts(parts []universal.Part, pasted gjson.Result) []universal.Part {
 	n := 0
 	pasted.ForEach(func(_, e gjson.Result) bool {
 		n++
+		// Blocks counted one by one: a list past the bound stops the
+		// count, without making an array of it.
 		if e.IsArray() {
-			n += len(e.Array())
+			e.ForEach(func(_, _ gjson.Result) bool {
+				n++
+				return n <= maxPasted
+			})
 		}
 		return n <= maxPasted
 	})
