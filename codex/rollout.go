@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/internal/uninit"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -322,7 +323,7 @@ func (t *Translator) metaTail(vs *[len(metaFields) - metaTail]jsonscan.Value) {
 	for i, v := range vs {
 		n += len(metaFields[metaTail+i]) + 4 + len(v.Raw())
 	}
-	b := uncleared(n)[:metaHeadroom]
+	b := uninit.Bytes(n)[:metaHeadroom]
 	var at [len(vs)][2]int
 	for i, v := range vs {
 		if !v.Exists() || v.Type() == gjson.Null || v.Raw() == `""` {
@@ -355,16 +356,6 @@ func (t *Translator) metaTail(vs *[len(metaFields) - metaTail]jsonscan.Value) {
 		}
 	}
 	t.metaBuf = b
-}
-
-// uncleared returns an empty slice with room for n > 0 bytes, made
-// without clearing them (as strings.Builder.Grow makes its buffer): for
-// a buffer that is written before it is read.
-func uncleared(n int) []byte {
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteByte(0)
-	return unsafe.Slice(unsafe.StringData(b.String()), n)[:0]
 }
 
 // holdRaw keeps a message's bytes under key k of state.Meta for an event

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/internal/uninit"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -31,7 +32,7 @@ type builder struct {
 // text over the life of a long message; doubling allocates about two).
 func (b *builder) write(s string) {
 	if n := len(b.buf) + len(s); n > cap(b.buf) {
-		b.buf = append(noZero(max(2*n, 64)), b.buf...)
+		b.buf = append(uninit.Bytes(max(2*n, 64)), b.buf...)
 	}
 	b.buf = append(b.buf, s...)
 }
@@ -188,7 +189,7 @@ func (s *Session) own(snap *universal.Item, turn string, seq int64, clean bool) 
 	// Count, then copy: the buffer never grows after strings point into it.
 	pk.pack(c, true)
 	if pk.size > 0 {
-		pk.buf = noZero(pk.size)
+		pk.buf = uninit.Bytes(pk.size)
 	}
 	pk.pack(c, false)
 	return it

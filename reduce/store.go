@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"hash/maphash"
 	"math/bits"
-	"strings"
 	"unsafe"
 
+	"github.com/agentnorm/agentnorm/internal/uninit"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -75,7 +75,7 @@ func (a *arena) chunkSize() int {
 }
 
 func (a *arena) newChunk(size int) {
-	a.chunk = noZero(size)
+	a.chunk = uninit.Bytes(size)
 	a.blocks = append(a.blocks, a.chunk[:size])
 	a.cur = len(a.blocks) - 1
 	a.total += size
@@ -113,7 +113,7 @@ func (a *arena) room(n int) []byte {
 			a.newChunk(size)
 			return a.chunk[:0]
 		}
-		return noZero(n)
+		return uninit.Bytes(n)
 	case free < n/2:
 		a.newChunk(size)
 		return a.chunk[:0]
@@ -147,16 +147,6 @@ func (a *arena) keep(b []byte) stored {
 	a.total += cap(b)
 	a.blocks = append(a.blocks, b)
 	return span(len(a.blocks)-1, 0, 0) // the whole block
-}
-
-// noZero returns an empty slice of capacity n whose memory the runtime
-// does not clear, as make would: it is written before it is read (the
-// arena's chunks, an item's strings). strings.Builder.Grow allocates so.
-func noZero(n int) []byte {
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteByte(0)
-	return unsafe.Slice(unsafe.StringData(b.String()), n)[:0]
 }
 
 // span is where a value is: its block, its offset in the block and its

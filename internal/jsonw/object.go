@@ -1,6 +1,10 @@
 package jsonw
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/agentnorm/agentnorm/internal/uninit"
+)
 
 // Object builds one JSON object field by field, in the order the fields are
 // added. The zero value is an empty object. Values given as raw JSON are
@@ -28,7 +32,7 @@ const objectFirst = 64
 func (o *Object) key(k string, n int) {
 	if len(o.buf) == 0 {
 		if cap(o.buf) == 0 {
-			o.buf = make([]byte, 0, max(objectFirst, len(k)+n+8))
+			o.buf = uninit.Bytes(max(objectFirst, len(k)+n+8))
 		}
 		o.buf = append(o.buf, '{')
 	} else {
