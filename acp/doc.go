@@ -129,7 +129,11 @@
 // response that only calls tools still has one). Non-text chunks (images)
 // are image parts; others json parts. An empty text chunk carrying
 // _meta.usage (how some agents report a model call's usage) is
-// usage.updated with scope call.
+// usage.updated with scope call. A text chunk claude-agent-acp marks with
+// _meta.claudeCode.kind (informational, mcpServerStatus: its notice
+// rendered as text for a client without the notices capability) is no
+// text of the model: a status item labelled notice, as the notice update
+// is, detail the text, the members of _meta.claudeCode in its metadata.
 //
 // Tool calls: tool_call and tool_call_update (an update carries only what
 // changed; a tool_call states the whole call, so its absent content and
@@ -177,7 +181,11 @@
 // content as updates replace it (output deltas while the new text extends
 // the old), and completes at the final status: output the text content
 // (text, embedded resource text, resource link URIs, joined by newlines),
-// else the output of its terminal, else rawOutput (a string as it is, an
+// else the output of its terminal (the adapters' _meta.terminal_output
+// and terminal_output_delta chunks appended, as Zed's codex-acp sends
+// them, but for Claude Code's adapter, named so by initialize or by the
+// claudeCode namespace of its _meta, whose terminal_output is the whole
+// output and replaces it), else rawOutput (a string as it is, an
 // object's output, aggregated_output (Codex's stdout and stderr as they
 // interleaved), stdout (then stderr when it has one: Cursor's {exitCode,
 // stdout, stderr}), result or content string, Kiro CLI's items
@@ -311,6 +319,18 @@
 // started: reduce keeps them in Usage.Other), and its turn_completed adds
 // nothing (its usage sums those calls; subagent_finished ends it). Its
 // other vendor kinds are ignored.
+//
+// Background tasks: claude-agent-acp's async_task_spawned,
+// async_task_progress and async_task_state_update {asyncTaskId, name,
+// taskType, description, state, summary, outputFilePath, toolCallId, …},
+// sent to a JetBrains AIR client that declares asyncTasks (its own
+// updates, in no schema), are completed status items labelled
+// task_started (detail the description, else the name), task_progress
+// and task_<state> (running, paused, completed, failed, stopped; else
+// task_updated; detail the summary), under the call that started the
+// task (the first update that names it) while its turn runs; the
+// members in the metadata (async_task_id, task_type, output_file_path,
+// tool_call_id, …). An update without an asyncTaskId is agent.unparsed.
 //
 // Plans: plan is a status item labelled plan, detail its entries as a
 // checklist ("[x] done", "[~] in progress", "[ ] pending", a line each), the
@@ -467,6 +487,9 @@
 // and qwen/notify/session/mode-update (Qwen Code's copy of the
 // current_mode_update it also sends), and CodeBuddy's session_end update
 // {stopReason} (the prompt's response that follows says the same).
+// mcp/message (unstable, MCP over ACP: the inner MCP traffic of a server
+// declared with transport "acp", either side its provider; a call the
+// model makes through it is the agent's tool_call) is ignored too.
 // session/cancel is read (the turn ends when the prompt's response says).
 // The unstable notice update is a status item labelled notice. The
 // unstable updates in a shape or of a value the unstable schema does not

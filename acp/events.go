@@ -413,6 +413,8 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 		return t.sessionMessage(dst, in, sid, u)
 	case "terminal_update", "terminal_output_chunk":
 		return t.terminalUpdate(dst, in, u, kind == "terminal_output_chunk")
+	case "async_task_spawned", "async_task_progress", "async_task_state_update":
+		return t.asyncTask(dst, in, kind, u)
 	case "session_end":
 		// CodeBuddy's end of a prompt's turn {stopReason}, before the
 		// prompt's response, which says the same.
@@ -853,6 +855,11 @@ func (t *Translator) spawner() *tool {
 // of the current response's message (a new message when tool activity
 // came between, or the messageId changed after another item started).
 func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Value, ch chunk, thought bool) []universal.Event {
+	if ch.meta && !thought {
+		if cc := u.Sub("_meta.claudeCode"); cc.Get("kind").Str != "" {
+			return t.transcriptNotice(dst, in, ch.content, cc)
+		}
+	}
 	dst = t.work(dst, in.raw)
 	dst = t.closeUser(dst, in.raw)
 	t.st.Turn.Answered = true
@@ -925,6 +932,34 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 		i = len(sc.Parts) - 1
 	}
 	return t.w.Delta(dst, sc.Msg, i, typ, text, agent, in.raw)
+}
+
+// transcriptNotice translates a notice claude-agent-acp sends as an
+// agent_message_chunk: to a client that does not declare
+// clientCapabilities.session.notices, its noticeOrTranscriptUpdate
+// (dist/session-notices.js, 0.101.0) renders the notice as a text chunk
+// (its bold-label form, "**Title:** description") and marks it with
+// _meta.claudeCode.kind, "so clients without the capability can still
+// tell the line apart from Claude's reply": informational (the SDK's
+// free-form notice, such as why a hook blocked the turn; level) and
+// mcpServerStatus (an MCP server that failed or needs authentication;
+// server, status). It is the notice update it stands for, not the model's
+// text: a status item labelled notice (as the unstable notice update
+// is), detail the text, the members of _meta.claudeCode in its
+// metadata.
+func (t *Translator) transcriptNotice(dst []universal.Event, in *input, c, cc jsonscan.Value) []universal.Event {
+	var md jsonw.Object
+	cc.Members(func(k string, v jsonscan.Value) bool {
+		v.AddTo(&md, k)
+		return true
+	})
+	detail := ""
+	if c.Sub("type").Str() == "text" {
+		detail = c.Sub("text").Str()
+	} else if c.Exists() {
+		c.AddTo(&md, "content")
+	}
+	return t.status(dst, "notice", detail, md.Bytes(), "", in.raw)
 }
 
 // chunk is what update read of an agent's chunk in its one walk over it.

@@ -63,6 +63,9 @@ type state struct {
 	// GrokTasks maps Grok Build's background task ids to the toolCallId
 	// of the call that started them (_x.ai/task_backgrounded).
 	GrokTasks map[string]string `json:"grok_tasks,omitempty"`
+	// AsyncTasks maps claude-agent-acp's async task ids to the toolCallId
+	// of the call that started them (see asyncTask), until they end.
+	AsyncTasks map[string]string `json:"async_tasks,omitempty"`
 	// GrokEnded: Grok Build's turn_completed ended the last turn; a
 	// prompt's response that follows adds nothing.
 	GrokEnded bool `json:"grok_ended,omitempty"`
@@ -75,7 +78,8 @@ type state struct {
 	// prompt's response accepts it, state_update idle ends its turn.
 	V2 bool `json:"v2,omitempty"`
 	// Agent is the agent's name (initialize's agentInfo.name), for the
-	// agents whose dialect differs (kimiAgent, vibeAgent).
+	// agents whose dialect differs (kimiAgent, vibeAgent, claudeAgent:
+	// the adapter's names, or its _meta seen without initialize).
 	Agent string `json:"agent,omitempty"`
 	// UserID is the messageId of User's chunks ("" when they had none).
 	UserID string `json:"user_id,omitempty"`
