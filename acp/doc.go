@@ -288,7 +288,18 @@
 // session sent it, else user, its blocks read as a prompt's, the other
 // members in the first part's metadata "session_message"; one without
 // content is a status item labelled session_message.
-// session_message_chunk is not read yet (agent.unparsed). Grok Build announces
+// session_message_chunk {messageId, content} streams such a message:
+// the chunks of one messageId are one message item (native id the
+// messageId, in the update's session's scope; text grows its last text
+// part, other blocks add parts), completed when the scope's next message
+// starts, a chunk of another messageId comes or the turn ends; the
+// session_message upserts of that messageId, before, between or after
+// the chunks, give its role (user unless its session sent it) and
+// references (the first part's metadata "session_message", else the
+// message_id alone), one with content replacing what streamed and
+// completing it (a content-less one before the chunks is also the
+// status item above). A chunk without messageId or content block is
+// agent.unparsed. Grok Build announces
 // its sub-agents on its vendor notification _x.ai/session_notification
 // (or _x.ai/session/update): subagent_spawned {subagent_id,
 // child_session_id, subagent_type, description, …} and subagent_finished

@@ -411,6 +411,8 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 		return t.subagentUpdate(dst, in, kind, u)
 	case "session_message":
 		return t.sessionMessage(dst, in, sid, u)
+	case "session_message_chunk":
+		return t.sessionMessageChunk(dst, in, u)
 	case "terminal_update", "terminal_output_chunk":
 		return t.terminalUpdate(dst, in, u, kind == "terminal_output_chunk")
 	case "async_task_spawned", "async_task_progress", "async_task_state_update":
@@ -974,6 +976,11 @@ func (t *Translator) newMessage(dst []universal.Event, sc *scope, nativeID strin
 	if sc.Open && t.w.IsOpen(sc.Msg) {
 		dst = t.closeMsg(dst, sc, agent, raw)
 	}
+	if sc.Inter != "" {
+		// The agent's response goes on after the message between
+		// sessions.
+		dst = t.closeInter(dst, sc, agent, raw)
+	}
 	sc.Msg = t.w.NewItemID()
 	sc.Open = true
 	sc.Results = false
@@ -1032,6 +1039,7 @@ func (t *Translator) closeMessages(dst []universal.Event, raw []byte) []universa
 			dst = t.closeMsg(dst, sc, srcOf(raw), raw)
 		}
 		sc.Open = false
+		dst = t.closeInter(dst, sc, srcOf(raw), raw)
 	}
 	return dst
 }

@@ -203,3 +203,78 @@ func TestMcpMessageIgnored(t *testing.T) {
 		t.Errorf("results %q", got)
 	}
 }
+
+// TestSessionMessageChunks: the subagents RFD's session_message_chunk
+// (@agentclientprotocol/sdk 2.4.0 schema/v1/schema.unstable.json and
+// schema/v2/schema.unstable.json SessionMessageChunk {messageId, content}:
+// "A streamed content block of an inter-session message. A chunk carries
+// only content. The message's participants and references come from
+// session_message upserts, which can arrive before, between, or after its
+// chunks"; claude-agent-acp 0.101.0 passes it through to v2 clients,
+// dist/v2/session-update.js). It was agent.unparsed: the streamed
+// message was lost. The chunks of one messageId are one message item;
+// its upserts give its role and references, and one with content
+// replaces what streamed.
+func TestSessionMessageChunks(t *testing.T) {
+	type msg struct {
+		text, native string
+		role         universal.Role
+		sender       string
+	}
+	tests := []struct {
+		name     string
+		lines    []string
+		want     []msg
+		unparsed int
+	}{{
+		name: "references first",
+		lines: []string{
+			`root-1 {"sessionUpdate":"session_message","messageId":"r1","senderSessionId":"child-1","recipientSessionId":"root-1"}`,
+			`root-1 {"sessionUpdate":"session_message_chunk","messageId":"r1","content":{"type":"text","text":"Found "}}`,
+			`root-1 {"sessionUpdate":"session_message_chunk","messageId":"r1","content":{"type":"text","text":"two files."}}`,
+			`root-1 {"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Thanks."}}`,
+		},
+		want: []msg{{"Found two files.", "r1", universal.RoleUser, "child-1"}, {"Thanks.", "", universal.RoleAssistant, ""}},
+	}, {
+		name: "references after, content replaces",
+		lines: []string{
+			`root-1 {"sessionUpdate":"session_message_chunk","messageId":"p1","content":{"type":"text","text":"List the"}}`,
+			`root-1 {"sessionUpdate":"session_message","messageId":"p1","senderSessionId":"root-1","recipientSessionId":"child-1","content":[{"type":"text","text":"List the tests."}]}`,
+		},
+		want: []msg{{"List the tests.", "p1", universal.RoleAssistant, "root-1"}},
+	}, {
+		name: "two messages, no references",
+		lines: []string{
+			`root-1 {"sessionUpdate":"session_message_chunk","messageId":"a","content":{"type":"text","text":"one"}}`,
+			`root-1 {"sessionUpdate":"session_message","messageId":"a","senderMessageId":"x"}`,
+			`root-1 {"sessionUpdate":"session_message_chunk","messageId":"a","content":{"type":"text","text":" more"}}`,
+			`root-1 {"sessionUpdate":"session_message_chunk","messageId":"b","content":{"type":"text","text":"two"}}`,
+			`root-1 {"sessionUpdate":"session_message_chunk","content":{"type":"text","text":"lost"}}`,
+		},
+		want:     []msg{{"one more", "a", universal.RoleUser, ""}, {"two", "b", universal.RoleUser, ""}},
+		unparsed: 1,
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := translateChecked(t, subagentSession(tc.lines...))
+			if u := unparsed(evs); len(u) != tc.unparsed {
+				t.Fatalf("agent.unparsed %q, want %d", u, tc.unparsed)
+			}
+			var got []msg
+			for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+				it := ev.Data.(*universal.ItemSnapshot).Item
+				if it.Kind != universal.KindMessage {
+					continue
+				}
+				var s string
+				for _, p := range it.Content {
+					s += p.Text
+				}
+				got = append(got, msg{s, it.NativeItemID, it.Role, md(it, "session_message.sender_session_id").Str})
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("messages %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}

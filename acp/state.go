@@ -182,6 +182,17 @@ type scope struct {
 	// User is a sub-agent's prompt message (its session's
 	// user_message_chunk), while it takes chunks.
 	User string `json:"user,omitempty"`
+	// Inter is the inter-session message being streamed by
+	// session_message_chunk (unstable), "" when none is open; InterID
+	// its messageId (or that of a session_message without content, whose
+	// references wait for its chunks), InterRefs the references the
+	// session_message upserts of InterID gave (a JSON object, the
+	// metadata "session_message" of its first part), InterRole the role
+	// they imply ("" while no upsert named the sender).
+	Inter     string         `json:"inter,omitempty"`
+	InterID   string         `json:"inter_id,omitempty"`
+	InterRefs string         `json:"inter_refs,omitempty"`
+	InterRole universal.Role `json:"inter_role,omitempty"`
 }
 
 // tool is one ACP tool call: its tool_call item and its tool_result item.
@@ -297,6 +308,12 @@ func (s *state) validate(w *universal.Stream) error {
 		}
 		if err := open("sub-agent prompt", sc.User, universal.KindMessage, universal.RoleUser); err != nil {
 			return err
+		}
+		if err := open("inter-session message", sc.Inter, universal.KindMessage, ""); err != nil {
+			return err
+		}
+		if sc.InterRefs != "" && !gjson.Valid(sc.InterRefs) {
+			return fmt.Errorf("inter-session message %q: references not valid JSON", sc.InterID)
 		}
 		if err := known("scope parent", sc.Parent); err != nil {
 			return err
