@@ -374,7 +374,15 @@
 // leaves to future versions or extensions (whether the compaction ended
 // is not known), a chunk after the compaction ended, and updates in a
 // shape the schema does not define are agent.unparsed (the compaction
-// unchanged). Usage: usage_update is usage.updated
+// unchanged). claude-agent-acp's report of a compaction to a client
+// without these updates, its "Compact conversation" tool call
+// (_meta.claudeCode.toolName "compact", or JetBrains AIR's
+// _meta.jetbrains.air.contextCompaction; toolCallId the compaction's id),
+// is no call the model made: it is that compaction's status item too,
+// its status the call's (in_progress, completed, failed), its error the
+// facts' error, the facts (rawOutput, or AIR's contextCompaction:
+// trigger, preTokens, postTokens, durationMs) in the metadata as "facts".
+// Usage: usage_update is usage.updated
 // scope session with context_window = size, cost_usd when the currency is
 // USD (else the cost in metadata) and "context_used" in metadata, the
 // update's _meta kept, and "model" when the agent names the model of the

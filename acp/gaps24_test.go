@@ -278,3 +278,65 @@ func TestSessionMessageChunks(t *testing.T) {
 		})
 	}
 }
+
+// TestCompactionToolCall: claude-agent-acp 0.101.0 reports a context
+// compaction to a client without the compaction updates as a "Compact
+// conversation" tool call (dist/tool-calls/reporters/compaction.js
+// compactionToolCall: toolCallId the compaction's id, kind think, the
+// facts {trigger, preTokens, postTokens, durationMs, error} in rawOutput
+// and _meta.claudeCode.toolName "compact"; for JetBrains AIR the facts in
+// _meta.jetbrains.air.contextCompaction). It was a tool call named
+// compact whose output was the facts' JSON; it is the compaction, a
+// status item labelled compaction as compaction_update makes (and as the
+// claude translator makes of compact_boundary).
+func TestCompactionToolCall(t *testing.T) {
+	tests := []struct {
+		name   string
+		lines  []string
+		status universal.ItemStatus
+		detail string
+		facts  string
+	}{{
+		name: "completed",
+		lines: []string{
+			`{"sessionUpdate":"tool_call","toolCallId":"cmp-1","title":"Compact conversation","kind":"think","status":"in_progress","_meta":{"claudeCode":{"toolName":"compact"}}}`,
+			`{"sessionUpdate":"tool_call_update","toolCallId":"cmp-1","status":"completed","rawOutput":{"trigger":"manual","preTokens":150000,"postTokens":12000},"_meta":{"claudeCode":{"toolName":"compact"}}}`,
+			`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Compacted."}}`,
+		},
+		status: universal.StatusCompleted,
+		facts:  `{"trigger":"manual","preTokens":150000,"postTokens":12000}`,
+	}, {
+		name: "failed, AIR",
+		lines: []string{
+			`{"sessionUpdate":"tool_call","toolCallId":"cmp-2","title":"Compact conversation","kind":"think","status":"failed","content":[{"type":"content","content":{"type":"text","text":"Compaction failed: Not enough messages to compact."}}],"_meta":{"jetbrains":{"air":{"version":1,"contextCompaction":{"version":1,"trigger":"manual","error":"Not enough messages to compact."}}}}}`,
+		},
+		status: universal.StatusFailed,
+		detail: "Not enough messages to compact.",
+		facts:  `{"version":1,"trigger":"manual","error":"Not enough messages to compact."}`,
+	}, {
+		name: "left in progress by a cancel",
+		lines: []string{
+			`{"sessionUpdate":"tool_call","toolCallId":"cmp-3","title":"Compact conversation","kind":"think","status":"in_progress","_meta":{"claudeCode":{"toolName":"compact"}}}`,
+		},
+		status: universal.StatusFailed,
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := translateChecked(t, claudeSession("@agentclientprotocol/claude-agent-acp", tc.lines...))
+			if u := unparsed(evs); len(u) != 0 {
+				t.Fatalf("agent.unparsed %q", u)
+			}
+			if calls := callNames(evs); len(calls) != 0 {
+				t.Errorf("calls %q, want none", calls)
+			}
+			_, done := statusItems(evs, universal.LabelCompaction)
+			if len(done) != 1 {
+				t.Fatalf("%d compactions, want 1", len(done))
+			}
+			c := done[0]
+			if c.Status != tc.status || c.Content[0].Detail != tc.detail || md(c, "facts").Raw != tc.facts {
+				t.Errorf("compaction %s %q facts %s, want %s %q %s", c.Status, c.Content[0].Detail, md(c, "facts").Raw, tc.status, tc.detail, tc.facts)
+			}
+		})
+	}
+}

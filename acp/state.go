@@ -462,6 +462,9 @@ func (s *state) validate(w *universal.Stream) error {
 		if c.Meta != "" && !jsonw.Clean(c.Meta) {
 			return fmt.Errorf("compaction %q holds a _meta that is not compact JSON", id)
 		}
+		if c.Facts != "" && !jsonw.Clean(c.Facts) {
+			return fmt.Errorf("compaction %q holds facts that are not compact JSON", id)
+		}
 		for _, j := range append(c.Summary[:len(c.Summary):len(c.Summary)], c.ChunkMeta...) {
 			if !jsonw.Clean(j) {
 				return fmt.Errorf("compaction %q holds a summary that is not compact JSON", id)

@@ -446,6 +446,9 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 			return t.mcpStartupNotice(dst, in, u, server)
 		}
 	}
+	if t.st.Tools[u.Get("toolCallId").String()] == nil && compactionCall(u) {
+		return t.compactionToolCall(dst, in, u)
+	}
 	tl, dst := t.lookupTool(dst, in, u)
 	if tl.Done {
 		if !bringsOutput(u, tl.Status) {
