@@ -510,7 +510,14 @@
 // declared with transport "acp", either side its provider; a call the
 // model makes through it is the agent's tool_call) is ignored too.
 // session/cancel is read (the turn ends when the prompt's response says).
-// The unstable notice update is a status item labelled notice. The
+// The unstable notice update is a status item labelled notice. A
+// session update of a kind starting with "_" (ACP v2's SessionUpdate
+// "other": implementation-specific extensions, to "ignore or display
+// generically") is a status item labelled extension_update, detail the
+// kind, the update in its metadata as "update"; but
+// @agentclientprotocol/codex-acp 2.x's v2 tags of its v1 updates,
+// _subagent_update (subagent_spawned and subagent_state_update) and
+// _async_task_spawned, _async_task_state_update, read as those. The
 // unstable updates in a shape or of a value the unstable schema does not
 // define (see plans and context compactions above) are agent.unparsed with
 // that reason, as is everything unknown: a method, an update kind, a

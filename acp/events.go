@@ -417,10 +417,28 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 		return t.terminalUpdate(dst, in, u, kind == "terminal_output_chunk")
 	case "async_task_spawned", "async_task_progress", "async_task_state_update":
 		return t.asyncTask(dst, in, kind, u)
+	case "_async_task_spawned", "_async_task_state_update":
+		// @agentclientprotocol/codex-acp 2.x to an ACP v2 client: "same
+		// payload as v1 under a `_`-prefixed tag".
+		return t.asyncTask(dst, in, kind[1:], u)
+	case "_subagent_update":
+		// codex-acp 2.x's v2 form of subagent_spawned {subagentSessionId,
+		// name, task, capabilities} and subagent_state_update
+		// {subagentSessionId, state}.
+		return t.subagentUpdate(dst, in, "subagent_update", u)
 	case "session_end":
 		// CodeBuddy's end of a prompt's turn {stopReason}, before the
 		// prompt's response, which says the same.
 		return dst
+	}
+	if extension(kind) {
+		// "Values beginning with `_` are reserved for
+		// implementation-specific extensions. … Receivers that do not
+		// understand this update type should preserve the raw payload
+		// … and otherwise ignore it or display it generically" (ACP
+		// v2's SessionUpdate "other"): shown generically, a status item.
+		dst = t.begin(dst)
+		return t.status(dst, "extension_update", kind, t.rawObject("update", u), "", in.raw)
 	}
 	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w %q", errUnknownKind, kind), in.raw)
 }

@@ -340,3 +340,53 @@ func TestCompactionToolCall(t *testing.T) {
 		})
 	}
 }
+
+// TestCodexV2Extensions: @agentclientprotocol/codex-acp 2.6.0 (the newest)
+// sends its sub-agent and background-task updates to an ACP v2 client
+// under "_"-prefixed tags (dist/index.js toV2SessionUpdate:
+// subagent_spawned and subagent_state_update as _subagent_update
+// {subagentSessionId, name, task, capabilities} / {subagentSessionId,
+// state}; async_task_spawned and async_task_state_update as
+// _async_task_spawned and _async_task_state_update, "same payload as v1
+// under a `_`-prefixed tag"). They were agent.unparsed: the sub-agent's
+// announcement and end, and the task, were lost. They are read as their
+// v1 forms. Any other "_" update is, as ACP v2's SessionUpdate "other"
+// says ("implementation-specific extensions … ignore it or display it
+// generically"), a status item labelled extension_update, detail the
+// kind, the update in its metadata.
+func TestCodexV2Extensions(t *testing.T) {
+	u := func(sid, s string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"` + sid + `","update":` + s + `}}` + "\n"
+	}
+	evs := translateChecked(t, `{"jsonrpc":"2.0","id":0,"result":{"capabilities":{},"info":{"name":"@agentclientprotocol/codex-acp","version":"2.6.0"},"protocolVersion":2}}`+"\n"+
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"root"}}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"root","prompt":[{"type":"text","text":"go"}]}}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"result":{"messageId":"m0"}}`+"\n"+
+		u("root", `{"sessionUpdate":"user_message","messageId":"m0","content":[{"type":"text","text":"go"}]}`)+
+		u("root", `{"sessionUpdate":"_subagent_update","subagentSessionId":"kid","name":"explorer","task":"Find the tests","capabilities":{}}`)+
+		u("kid", `{"sessionUpdate":"agent_message_chunk","messageId":"k1","content":{"type":"text","text":"a_test.go"}}`)+
+		u("root", `{"sessionUpdate":"_subagent_update","subagentSessionId":"kid","state":"completed"}`)+
+		u("root", `{"sessionUpdate":"tool_call_update","toolCallId":"call_1","title":"npm run dev","kind":"execute","status":"in_progress","rawInput":{"command":"npm run dev"}}`)+
+		u("root", `{"sessionUpdate":"_async_task_spawned","asyncTaskId":"t1","name":"npm run dev","taskType":"shell","showInTranscript":false,"canStop":true,"toolCallId":"call_1"}`)+
+		u("root", `{"sessionUpdate":"tool_call_update","toolCallId":"call_1","status":"completed"}`)+
+		u("root", `{"sessionUpdate":"_async_task_state_update","asyncTaskId":"t1","state":"stopped","toolCallId":"call_1"}`)+
+		u("root", `{"sessionUpdate":"_example.com/ping","n":1}`)+
+		u("root", `{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}`))
+	if u := unparsed(evs); len(u) != 0 {
+		t.Fatalf("agent.unparsed %q", u)
+	}
+	for label, detail := range map[string]string{
+		"sub_agent_started": "explorer", "sub_agent_completed": "",
+		"task_started": "npm run dev", "task_stopped": "", "extension_update": "_example.com/ping",
+	} {
+		if _, got := statusItems(evs, label); len(got) != 1 || got[0].Content[0].Detail != detail {
+			t.Errorf("%s items %+v, want one, detail %q", label, got, detail)
+		}
+	}
+	if _, ext := statusItems(evs, "extension_update"); len(ext) == 1 && md(ext[0], "update.n").Int() != 1 {
+		t.Errorf("extension_update metadata %s", ext[0].Content[0].Metadata)
+	}
+	if got := messageTexts(evs); !slices.Contains(got, "a_test.go") {
+		t.Errorf("messages %q, want the sub-agent's", got)
+	}
+}
