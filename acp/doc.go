@@ -80,7 +80,13 @@
 //	any other reason    completed (interrupted after a session/cancel)
 //
 // with {"stop_reason": …} in the turn.ended metadata (and
-// "cancel_requested" after a session/cancel, "quota" from _meta.quota). A
+// "cancel_requested" after a session/cancel, "quota" from _meta.quota).
+// A model cycle Claude Code starts on its own (claude-agent-acp streams
+// it outside any prompt) ends completed at the usage_update whose
+// _meta["_claude/origin"] kind is one of its autonomous origins
+// (task-notification, peer, coordinator, observer, observer-activity),
+// {"origin": …} in turn.ended's metadata, where the host's prompts are
+// seen and none waits for its response. A
 // JSON-RPC error response to session/prompt is an error event and
 // turn.ended error (on the agent's side alone: an error response while a
 // turn is open, or while a prompt the host reported waits for its answer). Input that ends during a prompt leaves the turn open

@@ -609,7 +609,42 @@ func (t *Translator) usageUpdate(dst []universal.Event, in *input, u jsonscan.Va
 		d.Metadata = md.Bytes()
 	}
 	dst = t.w.Emit(dst, universal.TypeUsageUpdated, agent, d, in.raw)
-	return t.vendorUsage(dst, u.Sub("_meta"), in.raw)
+	dst = t.vendorUsage(dst, u.Sub("_meta"), in.raw)
+	return t.autonomousEnd(dst, in, u.Sub("_meta").Sub("_claude/origin"))
+}
+
+// autonomousOrigins are the origin kinds of Claude Code's results that
+// mark a model cycle it started on its own (claude-agent-acp 0.101.0
+// dist/acp-agent.js AUTONOMOUS_RESULT_ORIGINS: a task-notification
+// followup, a peer, coordinator or observer message it handled).
+var autonomousOrigins = map[string]bool{
+	"task-notification": true, "peer": true, "coordinator": true, "observer": true, "observer-activity": true,
+}
+
+// autonomousEnd ends the turn of a model cycle Claude Code started on its
+// own. claude-agent-acp sends such a cycle's updates outside any prompt
+// (a background task's end wakes the model: no session/prompt, no
+// response), and its result's usage_update carries the result's origin
+// as _meta["_claude/origin"] {kind}; "a model cycle that Claude Code
+// started on its own ends at its result, after its usage". The turn the
+// translator opened for those updates (live, not replayed, with no
+// prompt of the host waiting for its response, so only where the host's
+// requests are seen) ends completed there, {"origin": …} in its
+// metadata. A prompt of the host still waiting owns the turn (a turn the
+// adapter holds open for its sub-agents' followups).
+func (t *Translator) autonomousEnd(dst []universal.Event, in *input, origin jsonscan.Value) []universal.Event {
+	if !origin.IsObject() || !autonomousOrigins[origin.Get("kind").Str] ||
+		!t.st.Turn.Open || t.st.Turn.Replay || t.format != FormatExchange && !t.st.BothSides {
+		return dst
+	}
+	for _, r := range t.st.Requests {
+		if r.Method == mPrompt {
+			return dst
+		}
+	}
+	dst = t.closeUser(dst, in.raw)
+	dst = t.closeMessages(dst, in.raw)
+	return t.endTurn(dst, universal.TurnCompleted, t.rawObject("origin", origin), agent, in.raw)
 }
 
 // vendorUsage emits the usage of the model call a usage_update follows

@@ -390,3 +390,59 @@ func TestCodexV2Extensions(t *testing.T) {
 		t.Errorf("messages %q, want the sub-agent's", got)
 	}
 }
+
+// TestAutonomousTurnEnds: claude-agent-acp 0.101.0 streams a model cycle
+// Claude Code starts on its own (a background task's end wakes the
+// model) outside any prompt, and its result's usage_update carries the
+// origin, _meta["_claude/origin"] {kind: "task-notification"}
+// (dist/acp-agent.js: AUTONOMOUS_RESULT_ORIGINS; "a model cycle that
+// Claude Code started on its own ends at its result, after its usage").
+// The turn opened for its updates never ended until the next prompt,
+// which ended it interrupted; it ends completed at that usage_update. A
+// prompt of the host still waiting (a turn the adapter holds open for its
+// sub-agents' followups) ends at its own response, as before.
+func TestAutonomousTurnEnds(t *testing.T) {
+	in := func(m string) string { return `{"dir":"in","msg":` + m + "}\n" }
+	out := func(m string) string { return `{"dir":"out","msg":` + m + "}\n" }
+	upd := func(u string) string {
+		return out(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + u + `}}`)
+	}
+	usage := upd(`{"sessionUpdate":"usage_update","used":100,"size":200000,"cost":{"amount":0.01,"currency":"USD"},"_meta":{"_claude/origin":{"kind":"task-notification"}}}`)
+	head := in(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`) +
+		out(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentInfo":{"name":"@agentclientprotocol/claude-agent-acp","version":"0.101.0"}}}`) +
+		in(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`) +
+		out(`{"jsonrpc":"2.0","id":2,"result":{"sessionId":"s1"}}`) +
+		in(`{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"run it in the background"}]}}`) +
+		upd(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Started."}}`)
+	tests := []struct {
+		name, input string
+		want        []universal.TurnStatus
+	}{{
+		name: "autonomous cycle",
+		input: head + out(`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`) +
+			upd(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"The job finished."}}`) + usage +
+			in(`{"jsonrpc":"2.0","id":4,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"thanks"}]}}`) +
+			out(`{"jsonrpc":"2.0","id":4,"result":{"stopReason":"end_turn"}}`),
+		want: []universal.TurnStatus{universal.TurnCompleted, universal.TurnCompleted, universal.TurnCompleted},
+	}, {
+		name: "held prompt",
+		input: head + upd(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":" The job finished."}}`) + usage +
+			out(`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`),
+		want: []universal.TurnStatus{universal.TurnCompleted},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := translate(t, acp.FormatExchange, tc.input)
+			if u := unparsed(evs); len(u) != 0 {
+				t.Fatalf("agent.unparsed %q", u)
+			}
+			var got []universal.TurnStatus
+			for _, ev := range golden.OfType(evs, universal.TypeTurnEnded) {
+				got = append(got, ev.Data.(*universal.TurnEnded).Status)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("turns ended %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
