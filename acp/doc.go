@@ -80,7 +80,13 @@
 //	any other reason    completed (interrupted after a session/cancel)
 //
 // with {"stop_reason": …} in the turn.ended metadata (and
-// "cancel_requested" after a session/cancel, "quota" from _meta.quota). A
+// "cancel_requested" after a session/cancel, "quota" from _meta.quota).
+// A model cycle Claude Code starts on its own (claude-agent-acp streams
+// it outside any prompt) ends completed at the usage_update whose
+// _meta["_claude/origin"] kind is one of its autonomous origins
+// (task-notification, peer, coordinator, observer, observer-activity),
+// {"origin": …} in turn.ended's metadata, where the host's prompts are
+// seen and none waits for its response. A
 // JSON-RPC error response to session/prompt is an error event and
 // turn.ended error (on the agent's side alone: an error response while a
 // turn is open, or while a prompt the host reported waits for its answer). Input that ends during a prompt leaves the turn open
@@ -129,7 +135,11 @@
 // response that only calls tools still has one). Non-text chunks (images)
 // are image parts; others json parts. An empty text chunk carrying
 // _meta.usage (how some agents report a model call's usage) is
-// usage.updated with scope call.
+// usage.updated with scope call. A text chunk claude-agent-acp marks with
+// _meta.claudeCode.kind (informational, mcpServerStatus: its notice
+// rendered as text for a client without the notices capability) is no
+// text of the model: a status item labelled notice, as the notice update
+// is, detail the text, the members of _meta.claudeCode in its metadata.
 //
 // Tool calls: tool_call and tool_call_update (an update carries only what
 // changed; a tool_call states the whole call, so its absent content and
@@ -177,7 +187,11 @@
 // content as updates replace it (output deltas while the new text extends
 // the old), and completes at the final status: output the text content
 // (text, embedded resource text, resource link URIs, joined by newlines),
-// else the output of its terminal, else rawOutput (a string as it is, an
+// else the output of its terminal (the adapters' _meta.terminal_output
+// and terminal_output_delta chunks appended, as Zed's codex-acp sends
+// them, but for Claude Code's adapter, named so by initialize or by the
+// claudeCode namespace of its _meta, whose terminal_output is the whole
+// output and replaces it), else rawOutput (a string as it is, an
 // object's output, aggregated_output (Codex's stdout and stderr as they
 // interleaved), stdout (then stderr when it has one: Cursor's {exitCode,
 // stdout, stderr}), result or content string, Kiro CLI's items
@@ -280,7 +294,18 @@
 // session sent it, else user, its blocks read as a prompt's, the other
 // members in the first part's metadata "session_message"; one without
 // content is a status item labelled session_message.
-// session_message_chunk is not read yet (agent.unparsed). Grok Build announces
+// session_message_chunk {messageId, content} streams such a message:
+// the chunks of one messageId are one message item (native id the
+// messageId, in the update's session's scope; text grows its last text
+// part, other blocks add parts), completed when the scope's next message
+// starts, a chunk of another messageId comes or the turn ends; the
+// session_message upserts of that messageId, before, between or after
+// the chunks, give its role (user unless its session sent it) and
+// references (the first part's metadata "session_message", else the
+// message_id alone), one with content replacing what streamed and
+// completing it (a content-less one before the chunks is also the
+// status item above). A chunk without messageId or content block is
+// agent.unparsed. Grok Build announces
 // its sub-agents on its vendor notification _x.ai/session_notification
 // (or _x.ai/session/update): subagent_spawned {subagent_id,
 // child_session_id, subagent_type, description, …} and subagent_finished
@@ -311,6 +336,18 @@
 // started: reduce keeps them in Usage.Other), and its turn_completed adds
 // nothing (its usage sums those calls; subagent_finished ends it). Its
 // other vendor kinds are ignored.
+//
+// Background tasks: claude-agent-acp's async_task_spawned,
+// async_task_progress and async_task_state_update {asyncTaskId, name,
+// taskType, description, state, summary, outputFilePath, toolCallId, …},
+// sent to a JetBrains AIR client that declares asyncTasks (its own
+// updates, in no schema), are completed status items labelled
+// task_started (detail the description, else the name), task_progress
+// and task_<state> (running, paused, completed, failed, stopped; else
+// task_updated; detail the summary), under the call that started the
+// task (the first update that names it) while its turn runs; the
+// members in the metadata (async_task_id, task_type, output_file_path,
+// tool_call_id, …). An update without an asyncTaskId is agent.unparsed.
 //
 // Plans: plan is a status item labelled plan, detail its entries as a
 // checklist ("[x] done", "[~] in progress", "[ ] pending", a line each), the
@@ -343,7 +380,15 @@
 // leaves to future versions or extensions (whether the compaction ended
 // is not known), a chunk after the compaction ended, and updates in a
 // shape the schema does not define are agent.unparsed (the compaction
-// unchanged). Usage: usage_update is usage.updated
+// unchanged). claude-agent-acp's report of a compaction to a client
+// without these updates, its "Compact conversation" tool call
+// (_meta.claudeCode.toolName "compact", or JetBrains AIR's
+// _meta.jetbrains.air.contextCompaction; toolCallId the compaction's id),
+// is no call the model made: it is that compaction's status item too,
+// its status the call's (in_progress, completed, failed), its error the
+// facts' error, the facts (rawOutput, or AIR's contextCompaction:
+// trigger, preTokens, postTokens, durationMs) in the metadata as "facts".
+// Usage: usage_update is usage.updated
 // scope session with context_window = size, cost_usd when the currency is
 // USD (else the cost in metadata) and "context_used" in metadata, the
 // update's _meta kept, and "model" when the agent names the model of the
@@ -467,8 +512,18 @@
 // and qwen/notify/session/mode-update (Qwen Code's copy of the
 // current_mode_update it also sends), and CodeBuddy's session_end update
 // {stopReason} (the prompt's response that follows says the same).
+// mcp/message (unstable, MCP over ACP: the inner MCP traffic of a server
+// declared with transport "acp", either side its provider; a call the
+// model makes through it is the agent's tool_call) is ignored too.
 // session/cancel is read (the turn ends when the prompt's response says).
-// The unstable notice update is a status item labelled notice. The
+// The unstable notice update is a status item labelled notice. A
+// session update of a kind starting with "_" (ACP v2's SessionUpdate
+// "other": implementation-specific extensions, to "ignore or display
+// generically") is a status item labelled extension_update, detail the
+// kind, the update in its metadata as "update"; but
+// @agentclientprotocol/codex-acp 2.x's v2 tags of its v1 updates,
+// _subagent_update (subagent_spawned and subagent_state_update) and
+// _async_task_spawned, _async_task_state_update, read as those. The
 // unstable updates in a shape or of a value the unstable schema does not
 // define (see plans and context compactions above) are agent.unparsed with
 // that reason, as is everything unknown: a method, an update kind, a

@@ -411,12 +411,34 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 		return t.subagentUpdate(dst, in, kind, u)
 	case "session_message":
 		return t.sessionMessage(dst, in, sid, u)
+	case "session_message_chunk":
+		return t.sessionMessageChunk(dst, in, u)
 	case "terminal_update", "terminal_output_chunk":
 		return t.terminalUpdate(dst, in, u, kind == "terminal_output_chunk")
+	case "async_task_spawned", "async_task_progress", "async_task_state_update":
+		return t.asyncTask(dst, in, kind, u)
+	case "_async_task_spawned", "_async_task_state_update":
+		// @agentclientprotocol/codex-acp 2.x to an ACP v2 client: "same
+		// payload as v1 under a `_`-prefixed tag".
+		return t.asyncTask(dst, in, kind[1:], u)
+	case "_subagent_update":
+		// codex-acp 2.x's v2 form of subagent_spawned {subagentSessionId,
+		// name, task, capabilities} and subagent_state_update
+		// {subagentSessionId, state}.
+		return t.subagentUpdate(dst, in, "subagent_update", u)
 	case "session_end":
 		// CodeBuddy's end of a prompt's turn {stopReason}, before the
 		// prompt's response, which says the same.
 		return dst
+	}
+	if extension(kind) {
+		// "Values beginning with `_` are reserved for
+		// implementation-specific extensions. … Receivers that do not
+		// understand this update type should preserve the raw payload
+		// … and otherwise ignore it or display it generically" (ACP
+		// v2's SessionUpdate "other"): shown generically, a status item.
+		dst = t.begin(dst)
+		return t.status(dst, "extension_update", kind, t.rawObject("update", u), "", in.raw)
 	}
 	return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w %q", errUnknownKind, kind), in.raw)
 }
@@ -587,7 +609,42 @@ func (t *Translator) usageUpdate(dst []universal.Event, in *input, u jsonscan.Va
 		d.Metadata = md.Bytes()
 	}
 	dst = t.w.Emit(dst, universal.TypeUsageUpdated, agent, d, in.raw)
-	return t.vendorUsage(dst, u.Sub("_meta"), in.raw)
+	dst = t.vendorUsage(dst, u.Sub("_meta"), in.raw)
+	return t.autonomousEnd(dst, in, u.Sub("_meta").Sub("_claude/origin"))
+}
+
+// autonomousOrigins are the origin kinds of Claude Code's results that
+// mark a model cycle it started on its own (claude-agent-acp 0.101.0
+// dist/acp-agent.js AUTONOMOUS_RESULT_ORIGINS: a task-notification
+// followup, a peer, coordinator or observer message it handled).
+var autonomousOrigins = map[string]bool{
+	"task-notification": true, "peer": true, "coordinator": true, "observer": true, "observer-activity": true,
+}
+
+// autonomousEnd ends the turn of a model cycle Claude Code started on its
+// own. claude-agent-acp sends such a cycle's updates outside any prompt
+// (a background task's end wakes the model: no session/prompt, no
+// response), and its result's usage_update carries the result's origin
+// as _meta["_claude/origin"] {kind}; "a model cycle that Claude Code
+// started on its own ends at its result, after its usage". The turn the
+// translator opened for those updates (live, not replayed, with no
+// prompt of the host waiting for its response, so only where the host's
+// requests are seen) ends completed there, {"origin": …} in its
+// metadata. A prompt of the host still waiting owns the turn (a turn the
+// adapter holds open for its sub-agents' followups).
+func (t *Translator) autonomousEnd(dst []universal.Event, in *input, origin jsonscan.Value) []universal.Event {
+	if !origin.IsObject() || !autonomousOrigins[origin.Get("kind").Str] ||
+		!t.st.Turn.Open || t.st.Turn.Replay || t.format != FormatExchange && !t.st.BothSides {
+		return dst
+	}
+	for _, r := range t.st.Requests {
+		if r.Method == mPrompt {
+			return dst
+		}
+	}
+	dst = t.closeUser(dst, in.raw)
+	dst = t.closeMessages(dst, in.raw)
+	return t.endTurn(dst, universal.TurnCompleted, t.rawObject("origin", origin), agent, in.raw)
 }
 
 // vendorUsage emits the usage of the model call a usage_update follows
@@ -853,6 +910,11 @@ func (t *Translator) spawner() *tool {
 // of the current response's message (a new message when tool activity
 // came between, or the messageId changed after another item started).
 func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Value, ch chunk, thought bool) []universal.Event {
+	if ch.meta && !thought {
+		if cc := u.Sub("_meta.claudeCode"); cc.Get("kind").Str != "" {
+			return t.transcriptNotice(dst, in, ch.content, cc)
+		}
+	}
 	dst = t.work(dst, in.raw)
 	dst = t.closeUser(dst, in.raw)
 	t.st.Turn.Answered = true
@@ -927,6 +989,34 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 	return t.w.Delta(dst, sc.Msg, i, typ, text, agent, in.raw)
 }
 
+// transcriptNotice translates a notice claude-agent-acp sends as an
+// agent_message_chunk: to a client that does not declare
+// clientCapabilities.session.notices, its noticeOrTranscriptUpdate
+// (dist/session-notices.js, 0.101.0) renders the notice as a text chunk
+// (its bold-label form, "**Title:** description") and marks it with
+// _meta.claudeCode.kind, "so clients without the capability can still
+// tell the line apart from Claude's reply": informational (the SDK's
+// free-form notice, such as why a hook blocked the turn; level) and
+// mcpServerStatus (an MCP server that failed or needs authentication;
+// server, status). It is the notice update it stands for, not the model's
+// text: a status item labelled notice (as the unstable notice update
+// is), detail the text, the members of _meta.claudeCode in its
+// metadata.
+func (t *Translator) transcriptNotice(dst []universal.Event, in *input, c, cc jsonscan.Value) []universal.Event {
+	var md jsonw.Object
+	cc.Members(func(k string, v jsonscan.Value) bool {
+		v.AddTo(&md, k)
+		return true
+	})
+	detail := ""
+	if c.Sub("type").Str() == "text" {
+		detail = c.Sub("text").Str()
+	} else if c.Exists() {
+		c.AddTo(&md, "content")
+	}
+	return t.status(dst, "notice", detail, md.Bytes(), "", in.raw)
+}
+
 // chunk is what update read of an agent's chunk in its one walk over it.
 type chunk struct {
 	content   jsonscan.Value
@@ -938,6 +1028,11 @@ type chunk struct {
 func (t *Translator) newMessage(dst []universal.Event, sc *scope, nativeID string, raw []byte) []universal.Event {
 	if sc.Open && t.w.IsOpen(sc.Msg) {
 		dst = t.closeMsg(dst, sc, agent, raw)
+	}
+	if sc.Inter != "" {
+		// The agent's response goes on after the message between
+		// sessions.
+		dst = t.closeInter(dst, sc, agent, raw)
 	}
 	sc.Msg = t.w.NewItemID()
 	sc.Open = true
@@ -997,6 +1092,7 @@ func (t *Translator) closeMessages(dst []universal.Event, raw []byte) []universa
 			dst = t.closeMsg(dst, sc, srcOf(raw), raw)
 		}
 		sc.Open = false
+		dst = t.closeInter(dst, sc, srcOf(raw), raw)
 	}
 	return dst
 }

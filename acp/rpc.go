@@ -43,6 +43,7 @@ const (
 	mElicitComplete    = "elicitation/complete"
 	mCancelRequest     = "$/cancel_request"
 	mSetTitle          = "session/set_title"
+	mMcpMessage        = "mcp/message"
 )
 
 // ignoredMethods are requests and notifications that carry nothing for
@@ -59,6 +60,13 @@ var ignoredMethods = map[string]bool{
 	// Qwen Code repeats its current_mode_update in its own notification
 	// ("legacyFrameSent": true says the standard one was sent).
 	"qwen/notify/session/mode-update": true,
+	// MCP over ACP (unstable, @agentclientprotocol/sdk 2.4.0's schemas:
+	// MessageMcpRequest {serverId, requestId, method, params} and
+	// MessageMcpNotification, either side the provider of an MCP server
+	// declared with transport "acp"): the inner MCP traffic the
+	// connection carries for that server, not the transcript. A tool call
+	// the model makes through it is the agent's own tool_call update.
+	mMcpMessage: true,
 }
 
 // hostIgnored are the host's requests of the newest schemas
@@ -71,6 +79,9 @@ var hostIgnored = map[string]bool{
 	"providers/list": true, "providers/set": true, "providers/disable": true,
 	"session/archive": true, "session/unarchive": true, "session/status": true,
 	"tool_call/cancel": true, "terminal/cancel": true,
+	// MCP over ACP: the host as the consumer of an MCP server the agent
+	// provides (see ignoredMethods).
+	mMcpMessage: true,
 }
 
 // extension reports whether a method is an ACP extension method (names
@@ -324,8 +335,12 @@ func (t *Translator) initialized(result jsonscan.Value) {
 	switch name := info.Sub("name").Str(); name {
 	case kimiAgent, vibeAgent:
 		t.st.Agent = name
+	case "@agentclientprotocol/claude-agent-acp", "@zed-industries/claude-agent-acp", "@zed-industries/claude-code-acp":
+		t.st.Agent = claudeAgent
 	default:
-		t.st.Agent = ""
+		// Another agent, named: not taken for Claude Code's adapter
+		// by the _meta its updates carry (claudeAdapter).
+		t.st.Agent = t.copy(name)
 	}
 	t.meta("agent_name", info.Sub("name"))
 	t.meta("agent_title", info.Sub("title"))

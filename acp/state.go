@@ -63,6 +63,9 @@ type state struct {
 	// GrokTasks maps Grok Build's background task ids to the toolCallId
 	// of the call that started them (_x.ai/task_backgrounded).
 	GrokTasks map[string]string `json:"grok_tasks,omitempty"`
+	// AsyncTasks maps claude-agent-acp's async task ids to the toolCallId
+	// of the call that started them (see asyncTask), until they end.
+	AsyncTasks map[string]string `json:"async_tasks,omitempty"`
 	// GrokEnded: Grok Build's turn_completed ended the last turn; a
 	// prompt's response that follows adds nothing.
 	GrokEnded bool `json:"grok_ended,omitempty"`
@@ -75,7 +78,8 @@ type state struct {
 	// prompt's response accepts it, state_update idle ends its turn.
 	V2 bool `json:"v2,omitempty"`
 	// Agent is the agent's name (initialize's agentInfo.name), for the
-	// agents whose dialect differs (kimiAgent, vibeAgent).
+	// agents whose dialect differs (kimiAgent, vibeAgent, claudeAgent:
+	// the adapter's names, or its _meta seen without initialize).
 	Agent string `json:"agent,omitempty"`
 	// UserID is the messageId of User's chunks ("" when they had none).
 	UserID string `json:"user_id,omitempty"`
@@ -178,6 +182,17 @@ type scope struct {
 	// User is a sub-agent's prompt message (its session's
 	// user_message_chunk), while it takes chunks.
 	User string `json:"user,omitempty"`
+	// Inter is the inter-session message being streamed by
+	// session_message_chunk (unstable), "" when none is open; InterID
+	// its messageId (or that of a session_message without content, whose
+	// references wait for its chunks), InterRefs the references the
+	// session_message upserts of InterID gave (a JSON object, the
+	// metadata "session_message" of its first part), InterRole the role
+	// they imply ("" while no upsert named the sender).
+	Inter     string         `json:"inter,omitempty"`
+	InterID   string         `json:"inter_id,omitempty"`
+	InterRefs string         `json:"inter_refs,omitempty"`
+	InterRole universal.Role `json:"inter_role,omitempty"`
 }
 
 // tool is one ACP tool call: its tool_call item and its tool_result item.
@@ -293,6 +308,12 @@ func (s *state) validate(w *universal.Stream) error {
 		}
 		if err := open("sub-agent prompt", sc.User, universal.KindMessage, universal.RoleUser); err != nil {
 			return err
+		}
+		if err := open("inter-session message", sc.Inter, universal.KindMessage, ""); err != nil {
+			return err
+		}
+		if sc.InterRefs != "" && !gjson.Valid(sc.InterRefs) {
+			return fmt.Errorf("inter-session message %q: references not valid JSON", sc.InterID)
 		}
 		if err := known("scope parent", sc.Parent); err != nil {
 			return err
@@ -440,6 +461,9 @@ func (s *state) validate(w *universal.Stream) error {
 		// writes.
 		if c.Meta != "" && !jsonw.Clean(c.Meta) {
 			return fmt.Errorf("compaction %q holds a _meta that is not compact JSON", id)
+		}
+		if c.Facts != "" && !jsonw.Clean(c.Facts) {
+			return fmt.Errorf("compaction %q holds facts that are not compact JSON", id)
 		}
 		for _, j := range append(c.Summary[:len(c.Summary):len(c.Summary)], c.ChunkMeta...) {
 			if !jsonw.Clean(j) {

@@ -274,8 +274,37 @@ func (t *Translator) sessionMessage(dst []universal.Event, in *input, sid string
 		}
 	}
 	var parts []universal.Part
-	if c := u.Sub("content"); c.IsArray() {
+	c := u.Sub("content")
+	if c.IsArray() {
 		parts = t.blocks(nil, c)
+	}
+	role := universal.Role("")
+	if s := u.Get("senderSessionId"); s.Type == gjson.String {
+		role = universal.RoleUser
+		if s.Str != "" && s.Str == sid && u.Get("recipientSessionId").Str != sid {
+			role = universal.RoleAssistant
+		}
+	}
+	if mid.Str() == sc.InterID {
+		// An upsert of the message session_message_chunk streams (or
+		// will): its references, and a content that replaces the chunks.
+		sc.InterRefs = string(md.Bytes())
+		if role != "" {
+			sc.InterRole = role
+		}
+		if sc.Inter != "" && t.w.IsOpen(sc.Inter) && c.Exists() {
+			if len(parts) == 0 {
+				parts = []universal.Part{universal.Text("")} // null or []: cleared
+			}
+			return t.closeInterWith(dst, sc, parts, agent, in.raw)
+		}
+		if sc.Inter != "" && t.w.IsOpen(sc.Inter) {
+			return dst
+		}
+	} else if len(parts) == 0 {
+		// The references of a message whose chunks may follow.
+		dst = t.closeInter(dst, sc, agent, in.raw)
+		sc.InterID, sc.InterRefs, sc.InterRole = t.copy(mid.Str()), string(md.Bytes()), role
 	}
 	if len(parts) == 0 {
 		return t.statusItem(dst, t.w.NewItemID(), "session_message", "", md.Bytes(), sc.Parent, in.raw)
@@ -283,9 +312,8 @@ func (t *Translator) sessionMessage(dst []universal.Event, in *input, sid string
 	var pm jsonw.Object
 	pm.RawBytes("session_message", md.Bytes())
 	parts[0].Metadata = pm.Bytes()
-	role := universal.RoleUser
-	if s := u.Get("senderSessionId").Str; s != "" && s == sid && u.Get("recipientSessionId").Str != sid {
-		role = universal.RoleAssistant
+	if role == "" {
+		role = universal.RoleUser
 	}
 	return t.w.Complete(dst, universal.Item{
 		ItemID:       t.w.NewItemID(),
@@ -296,4 +324,101 @@ func (t *Translator) sessionMessage(dst []universal.Event, in *input, sid string
 		Content:      parts,
 		Status:       universal.StatusCompleted,
 	}, agent, in.raw)
+}
+
+// sessionMessageChunk translates session_message_chunk (unstable, the
+// subagents RFD; SDK 2.4.0's schemas, v1 and v2): {messageId, content} "a
+// streamed content block of an inter-session message"; "the message's
+// participants and references come from session_message upserts, which
+// can arrive before, between, or after its chunks". The chunks of one
+// messageId stream one message item (native id the messageId) in the
+// scope of the update's session, as the agent's chunks do: text grows its
+// last text part, other blocks add parts. A session_message of that
+// messageId gives its references (role and metadata, as sessionMessage
+// says); one with content replaces what streamed and completes it. The
+// message completes when the scope's next message starts, a chunk of
+// another messageId comes, or the turn ends: role user unless an upsert
+// said its session sent it, the references (else the messageId) in the
+// first part's metadata "session_message".
+func (t *Translator) sessionMessageChunk(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
+	mid := u.Sub("messageId")
+	c := u.Sub("content")
+	if mid.Type() != gjson.String || mid.Str() == "" || !c.IsObject() {
+		return t.unsettled(dst, in, "session_message_chunk")
+	}
+	dst = t.work(dst, in.raw)
+	dst = t.closeUser(dst, in.raw)
+	t.st.Turn.Answered = true
+	_, sc := t.scope(t.sub)
+	if sc.Open && t.w.IsOpen(sc.Msg) {
+		dst = t.closeMsg(dst, sc, agent, in.raw)
+		sc.Open = false
+	}
+	if sc.Inter == "" || !t.w.IsOpen(sc.Inter) || sc.InterID != mid.Str() {
+		if sc.InterID != mid.Str() {
+			dst = t.closeInter(dst, sc, agent, in.raw)
+			sc.InterID, sc.InterRefs, sc.InterRole = t.copy(mid.Str()), "", ""
+		}
+		sc.Inter = t.w.NewItemID()
+		dst = t.w.StartItem(dst, universal.Item{ItemID: sc.Inter, NativeItemID: sc.InterID, ParentID: sc.Parent,
+			Kind: universal.KindMessage, Role: sc.InterRole}, agent, in.raw)
+	}
+	if c.Sub("type").Str() == "text" {
+		it, _ := t.w.Tracked(sc.Inter)
+		i := len(it.Content) - 1
+		if i < 0 || it.Content[i].Type != universal.PartText {
+			i = len(it.Content)
+		}
+		return t.w.Delta(dst, sc.Inter, i, universal.PartText, c.Sub("text").Str(), agent, in.raw)
+	}
+	for _, p := range t.blocks(nil, c) {
+		dst, _ = t.w.AddPart(dst, sc.Inter, p)
+	}
+	return dst
+}
+
+// closeInter completes the scope's inter-session message being streamed,
+// with what streamed.
+func (t *Translator) closeInter(dst []universal.Event, sc *scope, src universal.Source, raw []byte) []universal.Event {
+	if sc.Inter == "" || !t.w.IsOpen(sc.Inter) {
+		sc.Inter, sc.InterID, sc.InterRefs, sc.InterRole = "", "", "", ""
+		return dst
+	}
+	it, _ := t.w.Tracked(sc.Inter)
+	return t.closeInterWith(dst, sc, it.Content, src, raw)
+}
+
+// closeInterWith completes the scope's inter-session message with the
+// parts given, its references in the first one's metadata, and forgets
+// it.
+func (t *Translator) closeInterWith(dst []universal.Event, sc *scope, parts []universal.Part, src universal.Source, raw []byte) []universal.Event {
+	id, refs, role := sc.Inter, sc.InterRefs, sc.InterRole
+	sc.Inter, sc.InterID, sc.InterRefs, sc.InterRole = "", "", "", ""
+	it, _ := t.w.Tracked(id)
+	if it.Role != "" {
+		role = it.Role
+	} else if role == "" {
+		role = universal.RoleUser
+	}
+	if len(parts) == 0 {
+		parts = []universal.Part{universal.Text("")}
+	}
+	var pm jsonw.Object
+	if refs != "" {
+		pm.Raw("session_message", refs)
+	} else {
+		var md jsonw.Object
+		md.String("message_id", it.NativeItemID)
+		pm.RawBytes("session_message", md.Bytes())
+	}
+	parts[0].Metadata = pm.Bytes()
+	return t.w.Complete(dst, universal.Item{
+		ItemID:       id,
+		NativeItemID: it.NativeItemID,
+		ParentID:     it.ParentID,
+		Kind:         universal.KindMessage,
+		Role:         role,
+		Content:      parts,
+		Status:       universal.StatusCompleted,
+	}, src, raw)
 }

@@ -221,16 +221,24 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 		// terminal_output is Zed's convention for a command's output
 		// chunks; @agentclientprotocol/codex-acp (2.x) sends the same
 		// chunks as terminal_output_delta to a client that declares
-		// neither.
+		// neither. claude-agent-acp gives the two keys two meanings
+		// (see claudeAgent): its terminal_output is the terminal's
+		// whole output, which replaces what it had.
+		replace := t.claudeAdapter(meta)
 		o := terminalMeta(meta, "terminal_output")
+		replace = replace && o.Exists()
 		if !o.Exists() {
 			o = terminalMeta(meta, "terminal_output_delta")
 		}
 		if o.Exists() {
 			if d := o.Sub("data"); d.Type() == gjson.String {
-				// Output comes in chunks: each is appended, not the
-				// output so far copied again.
-				d.Extend(&tl.Terminal, &tl.term)
+				if replace {
+					tl.Terminal, tl.term, tl.streamed = t.w.CopyValue(d.Result()), nil, 0
+				} else {
+					// Output comes in chunks: each is appended, not the
+					// output so far copied again.
+					d.Extend(&tl.Terminal, &tl.term)
+				}
 				tl.HasTerminal = true
 			}
 		}
@@ -289,6 +297,34 @@ func gooseDelegate(name string, u jsonscan.Value) bool {
 		return u.Get("_meta.goose.toolCall.extensionName").Str == "summon"
 	}
 	return false
+}
+
+// claudeAgent stands for the agentInfo names of Claude Code's ACP adapter
+// (@agentclientprotocol/claude-agent-acp, before it
+// @zed-industries/claude-agent-acp and @zed-industries/claude-code-acp),
+// whose _meta.terminal_output replaces a terminal's output: its terminal
+// is rendered from terminal_info, terminal_output and terminal_exit, and
+// "the client appends _meta.terminal_output_delta instead of
+// terminal_output chunks" (0.101.0 dist/tool-calls/client-capabilities.js);
+// the whole output of a command comes as terminal_output at its result
+// (tool-calls/renderer.js), and a background command's output file, read
+// after that result, first as terminal_output ("the first output replaces
+// the placeholder", background-work.js followOutput, terminalOutputUpdate:
+// output.replaces ? terminal_output : terminal_output_delta), then as
+// terminal_output_delta. Zed's codex-acp sends each chunk of a command's
+// output as terminal_output (src/thread.rs exec_command_output_delta):
+// appended.
+const claudeAgent = "claude-agent-acp"
+
+// claudeAdapter reports whether the agent is Claude Code's adapter: its
+// initialize response named it, or (the agent's side alone, without
+// that response) an update's _meta carries the adapter's own namespace,
+// claudeCode, as it does on every call it announces.
+func (t *Translator) claudeAdapter(meta jsonscan.Value) bool {
+	if t.st.Agent == "" && meta.Sub("claudeCode").IsObject() {
+		t.st.Agent = claudeAgent
+	}
+	return t.st.Agent == claudeAgent
 }
 
 // terminalMeta returns the terminal output or exit the adapters put in a
@@ -409,6 +445,9 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 		if server, ok := mcpStartup(u); ok {
 			return t.mcpStartupNotice(dst, in, u, server)
 		}
+	}
+	if t.st.Tools[u.Get("toolCallId").String()] == nil && compactionCall(u) {
+		return t.compactionToolCall(dst, in, u)
 	}
 	tl, dst := t.lookupTool(dst, in, u)
 	if tl.Done {

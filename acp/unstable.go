@@ -91,6 +91,9 @@ type compaction struct {
 	Error string `json:"error,omitempty"`
 	// Meta is the compaction's _meta (compact JSON).
 	Meta string `json:"meta,omitempty"`
+	// Facts are the facts claude-agent-acp's compaction call gives
+	// (compact JSON; see compactionToolCall).
+	Facts string `json:"facts,omitempty"`
 	// InTurn: the item started while a turn was open; it is completed
 	// when the turn ends.
 	InTurn bool `json:"in_turn,omitempty"`
@@ -128,13 +131,39 @@ func (t *Translator) compactionUpdate(dst []universal.Event, in *input, u jsonsc
 		// extensions ("_…"): whether the compaction ended is not known.
 		return t.unsettled(dst, in, "compaction_update")
 	}
+	return t.applyCompaction(dst, in, id.Str(), status, func(c *compaction) {
+		t.patchCompaction(c, u)
+	})
+}
+
+// applyCompaction makes an update of status (in_progress, completed,
+// failed, cancelled) to the compaction id, which patch changes: the
+// first starts its status item, a terminal one completes it.
+func (t *Translator) applyCompaction(dst []universal.Event, in *input, id, status string, patch func(*compaction)) []universal.Event {
 	dst = t.begin(dst)
 	dst = t.closeUser(dst, in.raw)
-	c, started := t.compactionOf(id.Str())
+	c, started := t.compactionOf(id)
 	c.Status = status
-	// summary, error and _meta: absent leaves the value, null clears it,
-	// a value replaces it (one of another type is ignored, as the
-	// schema's default on error has it).
+	patch(c)
+	if status == "in_progress" {
+		if started {
+			return dst
+		}
+		return t.w.StartItem(dst, t.compactionItem(c), agent, in.raw)
+	}
+	it := t.compactionItem(c)
+	if status != "completed" {
+		it.Status = universal.StatusFailed
+	}
+	c.Done = true
+	return t.w.Complete(dst, it, agent, in.raw)
+}
+
+// patchCompaction applies a compaction_update's summary, error and
+// _meta: absent leaves the value, null clears it, a value replaces it
+// (one of another type is ignored, as the schema's default on error has
+// it).
+func (t *Translator) patchCompaction(c *compaction, u jsonscan.Value) {
 	if s := u.Sub("summary"); s.Exists() && (s.Type() == gjson.Null || s.IsArray()) {
 		c.Summary, c.ChunkMeta = nil, nil
 		if s.IsArray() {
@@ -160,18 +189,61 @@ func (t *Translator) compactionUpdate(dst []universal.Event, in *input, u jsonsc
 			c.Meta = m.OwnJSON(t.w.Copy)
 		}
 	}
-	if status == "in_progress" {
-		if started {
-			return dst
+}
+
+// compactionCall reports whether a tool call is claude-agent-acp's
+// "Compact conversation" call: its report of a context compaction to a
+// client without the compaction updates (0.101.0
+// dist/tool-calls/reporters/compaction.js compactionToolCall, the
+// "legacy" presentation of dist/context-compaction.js): toolCallId the
+// compaction's id, title "Compact conversation", kind think, status
+// in_progress, then completed or failed, the facts (trigger, preTokens,
+// postTokens, durationMs, error) in rawOutput and _meta.claudeCode
+// {toolName: "compact"}, or for JetBrains AIR in
+// _meta.jetbrains.air.contextCompaction. Claude Code has no tool of that
+// name: no call the model made.
+func compactionCall(u jsonscan.Value) bool {
+	return u.Get("_meta.claudeCode.toolName").Str == "compact" || u.Sub("_meta.jetbrains.air.contextCompaction").IsObject()
+}
+
+// compactionToolCall translates claude-agent-acp's compaction call (see
+// compactionCall) as the compaction it reports, as compaction_update
+// does: a status item labelled compaction (native id the toolCallId),
+// started in progress and completed (failed: failed), its error the
+// facts' error, the facts in its metadata as "facts" and the update's
+// _meta as "_meta". An update without a status (the adapter's later
+// facts) keeps the last one.
+func (t *Translator) compactionToolCall(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
+	id := u.Get("toolCallId").String()
+	status := ""
+	switch u.Sub("status").Str() {
+	case "in_progress", "pending":
+		status = "in_progress"
+	case "completed":
+		status = "completed"
+	case "failed":
+		status = "failed"
+	default:
+		status = "in_progress"
+		if c := t.st.Compactions[id]; c != nil {
+			status = c.Status
 		}
-		return t.w.StartItem(dst, t.compactionItem(c), agent, in.raw)
 	}
-	it := t.compactionItem(c)
-	if status != "completed" {
-		it.Status = universal.StatusFailed
-	}
-	c.Done = true
-	return t.w.Complete(dst, it, agent, in.raw)
+	return t.applyCompaction(dst, in, id, status, func(c *compaction) {
+		facts := u.Sub("rawOutput")
+		if !facts.IsObject() {
+			facts = u.Sub("_meta.jetbrains.air.contextCompaction")
+		}
+		if facts.IsObject() {
+			c.Facts = facts.OwnJSON(t.w.Copy)
+			if e := facts.Sub("error"); e.Type() == gjson.String {
+				c.Error = t.copy(e.Str())
+			}
+		}
+		if m := u.Sub("_meta"); m.IsObject() {
+			c.Meta = m.OwnJSON(t.w.Copy)
+		}
+	})
 }
 
 // compactionSummaryChunk translates compaction_summary_chunk: a content
@@ -262,6 +334,7 @@ func (t *Translator) compactionItem(c *compaction) universal.Item {
 		md.RawClean("summary_chunk_meta", "["+strings.Join(c.ChunkMeta, ",")+"]")
 	}
 	md.OptString("error", c.Error)
+	md.RawClean("facts", c.Facts)
 	md.RawClean("_meta", c.Meta)
 	detail := c.Error
 	if detail == "" {
