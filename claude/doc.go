@@ -151,13 +151,26 @@
 //	system/file_attachments_missing
 //	                       status item (files of a prompt that did not reach
 //	                       the model; detail their reasons, metadata the list)
+//	system/task_list_statuses
+//	                       status item labelled task_list_statuses (tasks
+//	                       whose status the CLI set itself, no TaskUpdate
+//	                       call showing it: detail a checklist of their ids,
+//	                       metadata the statuses; not a plan: only the tasks
+//	                       that changed, by id)
+//	system/session_metadata
+//	                       status item labelled session_metadata (the
+//	                       session's published artifacts: detail an
+//	                       artifact a line, title and url, "no artifacts"
+//	                       when the list was cleared; metadata the native
+//	                       metadata object)
 //	system/local_command, away_summary
 //	                       system item with the text (away_summary: the recap
 //	                       written when the user comes back to an idle session)
 //	system/permission_denied, result.permission_denials, control_request
 //	can_use_tool, control_response, tool_result_meta / permissionDecision
 //	                       permission.requested / permission.resolved
-//	AskUserQuestion, control_request elicitation (an MCP server asks the user)
+//	AskUserQuestion, control_request elicitation (an MCP server asks the user),
+//	system/elicitation_complete
 //	                       question.requested / question.resolved
 //	progress/agent_progress (transcripts)
 //	                       the nested sub-agent message, under its Agent call
@@ -484,7 +497,13 @@
 // when declined, cancelled, withdrawn (control_cancel_request) or answered
 // with an error. Stream-json alone holds no answer (the host writes it to
 // the CLI's stdin): the question stays requested, as the MCP tool's
-// result does not tell an answer from a refusal.
+// result does not tell an answer from a refusal; but a URL-mode
+// elicitation (mode url, elicitation_id) still pending when the MCP
+// server confirms it complete (system/elicitation_complete
+// {mcp_server_name, elicitation_id}) is answered then (response
+// "complete", metadata action complete, elicitation_id, server_name). A
+// completion of an elicitation already resolved, or that the stream did
+// not show, changes nothing.
 //
 // Sessions. The native session id follows the latest system/init (a
 // --resume keeps it in current versions; older ones minted a new one), or
@@ -589,8 +608,7 @@
 // informational, notification, plugin_install, files_persisted (the
 // files a hosted session uploaded or failed to; the tools that wrote
 // them show them), memory_recall (memories put into the turn's context,
-// as a transcript's relevant_memories attachment), elicitation_complete
-// (an MCP server's notice that a URL-mode elicitation finished),
+// as a transcript's relevant_memories attachment),
 // control_request_progress (of a host's side_question),
 // commands_changed, worker_shutting_down (a Remote Control worker going
 // away), mirror_error and session_writes_lost (the host's SessionStore

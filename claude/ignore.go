@@ -92,7 +92,6 @@ func ignoredSystem(sub string) bool {
 		"plugin_install",           // housekeeping
 		"files_persisted",          // the files a hosted session uploaded (file ids) or failed to; the tools that wrote them show them
 		"memory_recall",            // memories put into the turn's context, as a transcript's relevant_memories attachment (injected context)
-		"elicitation_complete",     // an MCP server's notice that a URL-mode elicitation finished; the question is the elicitation request's
 		"control_request_progress", // progress of a host's side_question request
 		"commands_changed",         // the slash command list
 		"worker_shutting_down",     // a Remote Control worker going away (a live-tail signal for a remote UI)

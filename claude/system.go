@@ -111,6 +111,12 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 			detail += ": " + strings.Join(reasons, ", ")
 		}
 		return t.status(dst, sub, detail, r.Get("missing").Raw)
+	case "elicitation_complete":
+		return t.elicitationComplete(dst, r)
+	case "task_list_statuses":
+		return t.taskListStatuses(dst, r)
+	case "session_metadata":
+		return t.sessionMetadata(dst, r)
 	case "turn_duration":
 		if t.transcript {
 			return t.endTranscriptTurn(dst, universal.SourceAgent)
@@ -124,6 +130,66 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 		}
 		return t.unparsed(dst, "subtype", fmt.Errorf("unknown system subtype %q", sub))
 	}
+}
+
+// taskListStatuses: 2.1.332's task_list_statuses {statuses: [{id,
+// status: pending | in_progress | completed}]}, the statuses of tasks on
+// the task list that Claude Code set itself, with no TaskUpdate call to
+// show the change (it sets the tasks it names; the others keep theirs).
+// A status item labelled task_list_statuses: detail the tasks it names as
+// a checklist of their ids (universal.AppendPlanStep, as a plan's), the
+// statuses as metadata. It is not a plan item: it names only the tasks
+// that changed, by id, not the list.
+func (t *Translator) taskListStatuses(dst events, r jsonscan.Value) events {
+	st := r.Get("statuses")
+	if !st.IsArray() {
+		return t.unparsed(dst, "statuses", errors.New("task_list_statuses without a statuses array"))
+	}
+	var list []byte
+	st.ForEach(func(_, e gjson.Result) bool {
+		s := universal.StepPending
+		switch e.Get("status").Str {
+		case "completed":
+			s = universal.StepCompleted
+		case "in_progress":
+			s = universal.StepInProgress
+		}
+		list = universal.AppendPlanStep(list, s, e.Get("id").String())
+		return true
+	})
+	var o jsonw.Object
+	o.Raw("statuses", jsonw.Compact(st.Raw))
+	return t.status(dst, "task_list_statuses", string(list), string(o.Bytes()))
+}
+
+// sessionMetadata: 2.1.332's session_metadata {metadata: {artifacts:
+// [{url, title, favicon, kind: frame, updated_at}] | null}}, the
+// session's published artifacts (the whole list on each change, null
+// once empty) as a cloud session's summary has them. A status item
+// labelled session_metadata: detail an artifact a line (its title, then
+// its url), "no artifacts" for null, the native metadata object as
+// metadata (so keys added later are kept).
+func (t *Translator) sessionMetadata(dst events, r jsonscan.Value) events {
+	md := r.Get("metadata")
+	if !md.IsObject() {
+		return t.unparsed(dst, "metadata", errors.New("session_metadata without a metadata object"))
+	}
+	var detail []byte
+	if a := md.Get("artifacts"); a.Type == gjson.Null && a.Exists() {
+		detail = append(detail, "no artifacts"...)
+	} else {
+		a.ForEach(func(_, e gjson.Result) bool {
+			if len(detail) > 0 {
+				detail = append(detail, '\n')
+			}
+			if title := e.Get("title").Str; title != "" {
+				detail = append(append(detail, title...), ' ')
+			}
+			detail = append(detail, e.Get("url").Str...)
+			return true
+		})
+	}
+	return t.status(dst, "session_metadata", string(detail), jsonw.Compact(md.Raw))
 }
 
 // refusalFields are the members of a model_refusal_fallback or
