@@ -362,63 +362,7 @@ func (t *Translator) subAgentItems(dst []universal.Event, tl *tool, details json
 		var calls []tool // the run's calls
 		lastMsg := ""
 		r.Sub("messages").Each(func(_ gjson.Result, m jsonscan.Value) bool {
-			raw := []byte(m.Raw())
-			switch m.Get("role").Str {
-			case "user":
-				dst = t.w.Complete(dst, universal.Item{
-					ItemID: t.w.NewItemID(), ParentID: tl.Call, Content: t.subParts(m.Sub("content")), Kind: universal.KindMessage, Role: universal.RoleUser,
-				}, agent, raw)
-			case "assistant":
-				id := t.w.NewItemID()
-				lastMsg = id
-				parts := t.subParts(m.Sub("content"))
-				status := universal.StatusCompleted
-				if stop := m.Get("stopReason").Str; stop == "error" || stop == "aborted" {
-					status = universal.StatusFailed
-					parts = append(parts, universal.Part{Type: universal.PartStatus, Label: t.copy(stop), Detail: t.copy(m.Get("errorMessage").Str)})
-				}
-				dst = t.w.Complete(dst, universal.Item{
-					ItemID: id, ParentID: tl.Call, Kind: universal.KindMessage, Role: universal.RoleAssistant, Content: parts, Status: status,
-				}, agent, raw)
-				m.Sub("content").Each(func(_ gjson.Result, c jsonscan.Value) bool {
-					if c.Get("type").Str != "toolCall" {
-						return true
-					}
-					sub := tool{CallID: t.copy(c.Get("id").Str), Name: t.copy(c.Get("name").Str), Msg: id, Call: t.w.NewItemID()}
-					it := t.toolCallItem(sub.Call, id, sub.CallID, sub.Name, t.copyJSON(c.Sub("arguments")))
-					if sub.Name == "" {
-						it.Content[0].ToolKind, it.Content[0].ToolInput = universal.ToolOther, &universal.ToolInput{}
-					}
-					sub.Kind, sub.Paths = it.Content[0].ToolKind, it.Content[0].ToolInput.Paths
-					calls = append(calls, sub)
-					dst = t.w.Complete(dst, it, agent, []byte(c.Raw()))
-					return true
-				})
-			case "toolResult":
-				f := fields(m, "toolCallId", "toolName", "content", "details", "durationMs", "isError")
-				var sub tool
-				for i := range calls {
-					if calls[i].CallID == f[0].Str() && calls[i].Result == "" {
-						sub = calls[i]
-						calls[i].Result = "done"
-						break
-					}
-				}
-				if sub.Msg == "" {
-					if lastMsg == "" {
-						return true // a result of no call of the run
-					}
-					sub = tool{CallID: t.copy(f[0].Str()), Name: t.copy(f[1].Str()), Msg: lastMsg}
-					sub.Kind, _ = t.describe(sub.Name, "")
-				}
-				sub.Result = t.w.NewItemID()
-				text := t.output(t.render(f[2]))
-				var md jsonw.Object
-				t.addValue(&md, "details", f[3])
-				t.addValue(&md, "durationMs", f[4])
-				md.Raw("sub_agent_error", subAgentError(sub.Name, f[3]))
-				dst = t.completeResult(dst, &sub, "", text, f[5].Result().Bool(), md, f[2], f[3], raw)
-			}
+			dst = t.subMessage(dst, &calls, &lastMsg, tl.Call, m, nil)
 			return true
 		})
 		return true
