@@ -74,6 +74,11 @@ type Translator struct {
 	// rowMeta is the metadata of the host row whose tool_result is
 	// being translated (see hostRow).
 	rowMeta []byte
+	// hidden and hostContent are the hostHiddenToolUseIds and hostContent
+	// of the assistant line being translated (see hostMeta), ranBy its
+	// ranByToolUseId.
+	hidden, hostContent jsonscan.Value
+	ranBy               string
 	// lineItem is the message item the assistant line being translated
 	// adds to (see noteMade).
 	lineItem string

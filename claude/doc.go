@@ -449,7 +449,14 @@
 // back what it ran under that call (Claude Code then shows none of that
 // call's rows): "withheld": true in the metadata, and a withheld row
 // without a block is a status item labelled "host_rows_withheld" under
-// the call. A derived-from entry ({v: 1, sessions: [{type, id, via,
+// the call. The calls a tool's script ran (the REPL tool's) are virtual
+// assistant and user entries translated as any: a call of an assistant
+// entry with ranByToolUseId (the model's call the script ran under) has
+// "ran_by_tool_use_id" in its part's metadata, a call an entry's
+// hostHiddenToolUseIds names (one a host does not show) "host_hidden":
+// true, and a call or result that an entry's hostContent (the blocks a
+// host shows instead) shows by its id "host_content" (that array). A
+// derived-from entry ({v: 1, sessions: [{type, id, via,
 // started?}]}, the sessions this one came from, the one it came from
 // directly last) is session metadata "derived_from" (the sessions) and,
 // when the last came by a fork or a branch, "forked_from_id" (as Codex

@@ -126,3 +126,57 @@ func TestElicitationComplete(t *testing.T) {
 		})
 	}
 }
+
+// TestRanByRows: the rows a tool's script ran, as Claude Code 2.1.332
+// writes them into a transcript (the REPL tool's inner calls: a virtual
+// assistant entry with the call's tool_use block and ranByToolUseId, the
+// model's call the script ran under, and a virtual user entry with its
+// result; hostContent, the blocks a host shows instead; for a call no
+// host can show, hostHiddenToolUseIds on the assistant entry, which the
+// Agent SDK 0.3.332's session reader then leaves out). ranByToolUseId,
+// hostContent and hostHiddenToolUseIds were not read: the script's calls
+// were shown as calls of a response of the model's own with nothing to
+// say which call ran them. They are kept in the parts' metadata:
+// ran_by_tool_use_id on the script's calls, host_content on the call and
+// result a hostContent block shows, host_hidden on a hidden call. The
+// items stay where a message's calls and results go (a call a script ran
+// under is no task, whose items alone go under a call).
+func TestRanByRows(t *testing.T) {
+	const env = `"sessionId":"s5","version":"2.1.332","cwd":"/w"`
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"Read a."},"uuid":"u1","timestamp":"2026-11-29T10:00:00.000Z",`+env+`}`,
+		`{"parentUuid":"u1","isSidechain":false,"type":"assistant","message":{"id":"m1","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_R","name":"REPL","input":{"code":"await Read({file_path: 'a'}); await Bash({command: 'wc a'})"}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":2}},"uuid":"a1","timestamp":"2026-11-29T10:00:01.000Z",`+env+`}`,
+		`{"parentUuid":"a1","isSidechain":false,"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_R","content":"script done"}]},"uuid":"u2","timestamp":"2026-11-29T10:00:04.000Z",`+env+`}`,
+		`{"parentUuid":"u2","isSidechain":false,"type":"assistant","isVirtual":true,"ranByToolUseId":"toolu_R","hostContent":[{"type":"tool_use","id":"toolu_i1","name":"mcp__host__open","input":{"path":"a"}}],"message":{"id":"v-m1","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_i1","name":"Read","input":{"file_path":"/w/a"}}]},"uuid":"v1","timestamp":"2026-11-29T10:00:02.000Z",`+env+`}`,
+		`{"parentUuid":"v1","isSidechain":false,"type":"user","isVirtual":true,"hostContent":[{"type":"tool_result","tool_use_id":"toolu_i1","content":"opened a"}],"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_i1","content":"1\tfile a"}]},"uuid":"v2","timestamp":"2026-11-29T10:00:02.500Z",`+env+`}`,
+		`{"parentUuid":"v2","isSidechain":false,"type":"assistant","isVirtual":true,"hostHiddenToolUseIds":["toolu_i2"],"message":{"id":"v-m2","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_i2","name":"Bash","input":{"command":"wc a"}}]},"uuid":"v3","timestamp":"2026-11-29T10:00:03.000Z",`+env+`}`,
+		`{"parentUuid":"v3","isSidechain":false,"type":"user","isVirtual":true,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_i2","content":"1 a"}]},"uuid":"v4","timestamp":"2026-11-29T10:00:03.500Z",`+env+`}`,
+		`{"parentUuid":"v4","isSidechain":false,"type":"assistant","message":{"id":"m2","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"a has one line."}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":2}},"uuid":"a2","timestamp":"2026-11-29T10:00:05.000Z",`+env+`}`)
+	checkShape(t, evs)
+	for _, e := range golden.OfType(evs, universal.TypeUnparsed) {
+		t.Errorf("agent.unparsed: %+v", e.Data)
+	}
+	calls := map[string]universal.Item{}
+	for _, it := range completed(evs, universal.KindToolCall, "") {
+		calls[it.Content[0].CallID] = it
+	}
+	results := map[string]universal.Item{}
+	for _, it := range completed(evs, universal.KindToolResult, "") {
+		results[it.Content[0].CallID] = it
+	}
+	repl, inner, hidden := calls["toolu_R"], calls["toolu_i1"], calls["toolu_i2"]
+	if inner.ParentID == "" || gjson.GetBytes(inner.Content[0].Metadata, "ran_by_tool_use_id").Str != "toolu_R" ||
+		gjson.GetBytes(inner.Content[0].Metadata, "host_content.0.name").Str != "mcp__host__open" {
+		t.Errorf("the script's call %+v (metadata %s), want ran_by_tool_use_id and host_content", inner, inner.Content[0].Metadata)
+	}
+	if r := results["toolu_i1"]; r.ParentID != inner.ParentID || r.Content[0].Output != "1\tfile a" ||
+		gjson.GetBytes(r.Content[0].Metadata, "host_content.0.content").Str != "opened a" {
+		t.Errorf("the script's result %+v (metadata %s), want it beside its call with host_content", r, r.Content[0].Metadata)
+	}
+	if !gjson.GetBytes(hidden.Content[0].Metadata, "host_hidden").Bool() {
+		t.Errorf("hidden call's metadata %s, want host_hidden", hidden.Content[0].Metadata)
+	}
+	if gjson.GetBytes(repl.Content[0].Metadata, "host_hidden").Exists() {
+		t.Errorf("the REPL call's metadata %s", repl.Content[0].Metadata)
+	}
+}
