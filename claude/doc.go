@@ -163,6 +163,17 @@
 //	                       artifact a line, title and url, "no artifacts"
 //	                       when the list was cleared; metadata the native
 //	                       metadata object)
+//	system/model_fallback, model_consent_fallback, memory_saved,
+//	agents_killed, scheduled_task_fire, permission_retry, late_allow_not_run
+//	                       status items labelled by the subtype (2.1.332:
+//	                       the turn or session moved to a fallback model,
+//	                       detail the notice, metadata the models, trigger
+//	                       or choice; memories written, detail "Saved N
+//	                       memories", metadata the paths; background
+//	                       agents stopped; a scheduled task fired; tools
+//	                       retried after a permission-mode change, metadata
+//	                       the commands; a permission card's call that a
+//	                       late Allow will not run, detail the reason)
 //	system/local_command, away_summary
 //	                       system item with the text (away_summary: the recap
 //	                       written when the user comes back to an idle session)
@@ -626,7 +637,12 @@
 // from command output, as pr-link), permission_check_status,
 // dev_intent, per_turn_effort_changed, turn_handoff_available,
 // peer_message_hold, cloud_session_delta, feedback_draft_queued,
-// instruction_size_warning and the plugins' ui_* pushes. Stream events: ping, citations_delta (citations
+// instruction_size_warning and the plugins' ui_* pushes (ui_notify,
+// ui_notify_cancel and ui_placed of 2.1.332 too), and of 2.1.332
+// file_snapshot (the plan and todo files kept for /rewind),
+// inherited_asks_settled (a cloud worker's list of the asks it took
+// over) and shell_cwd (the folder a Bash call left its shell in, for a
+// host's hook). Stream events: ping, citations_delta (citations
 // come with the complete text block). Anything else, and any line that is
 // not a JSON object with a type, is reported as agent.unparsed.
 //

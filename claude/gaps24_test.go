@@ -31,7 +31,13 @@ func statusParts(evs []universal.Event) []universal.Part {
 // null}} (the session's published artifacts), in the shapes of the
 // CLI's stream-json schemas (@anthropic-ai/claude-code 2.1.332), were
 // agent.unparsed. They are status items now; bad shapes stay
-// agent.unparsed.
+// agent.unparsed. So were the other subtypes of the same schemas:
+// model_fallback and model_consent_fallback (the turn or the session
+// moved to another model), memory_saved, agents_killed,
+// scheduled_task_fire, permission_retry and late_allow_not_run, now
+// status items labelled by their subtype; file_snapshot,
+// inherited_asks_settled, shell_cwd and the plugin pushes ui_notify,
+// ui_notify_cancel and ui_placed are on the ignore list.
 func TestGaps24SystemSubtypes(t *testing.T) {
 	for _, tc := range []struct {
 		name, line        string
@@ -53,6 +59,40 @@ func TestGaps24SystemSubtypes(t *testing.T) {
 			label: "session_metadata", detail: "no artifacts", md: `{"artifacts":null}`},
 		{name: "metadata not an object", unparsed: true,
 			line: `{"type":"system","subtype":"session_metadata","metadata":[1],"uuid":"m3","session_id":"s1"}`},
+		{name: "model fallback",
+			line:  `{"type":"system","subtype":"model_fallback","trigger":"overloaded","original_model":"claude-opus-4-7","fallback_model":"claude-sonnet-4-6","content":"Opus is overloaded: this turn uses Sonnet","uuid":"f1","session_id":"s1"}`,
+			label: "model_fallback", detail: "Opus is overloaded: this turn uses Sonnet",
+			md: `{"trigger":"overloaded","original_model":"claude-opus-4-7","fallback_model":"claude-sonnet-4-6"}`},
+		{name: "model consent fallback",
+			line:  `{"type":"system","subtype":"model_consent_fallback","choice":"switch_default","original_model":"fable-5","original_model_name":"Fable 5","fallback_model":"claude-opus-4-7","persisted_as_default":true,"content":"Switched to Opus","uuid":"f2","session_id":"s1"}`,
+			label: "model_consent_fallback", detail: "Switched to Opus",
+			md: `{"choice":"switch_default","original_model":"fable-5","original_model_name":"Fable 5","fallback_model":"claude-opus-4-7","persisted_as_default":true}`},
+		{name: "memory saved",
+			line:  `{"type":"system","subtype":"memory_saved","written_paths":["/h/.claude/memory/a.md","/h/.claude/memory/b.md"],"team_count":1,"uuid":"ms1","session_id":"s1"}`,
+			label: "memory_saved", detail: "Saved 2 memories",
+			md: `{"written_paths":["/h/.claude/memory/a.md","/h/.claude/memory/b.md"],"team_count":1}`},
+		{name: "memory saved without paths", unparsed: true,
+			line: `{"type":"system","subtype":"memory_saved","uuid":"ms2","session_id":"s1"}`},
+		{name: "agents killed",
+			line:  `{"type":"system","subtype":"agents_killed","uuid":"k1","session_id":"s1"}`,
+			label: "agents_killed", detail: "background agents stopped"},
+		{name: "scheduled task",
+			line:  `{"type":"system","subtype":"scheduled_task_fire","content":"Scheduled task fired: nightly report","uuid":"c1","session_id":"s1"}`,
+			label: "scheduled_task_fire", detail: "Scheduled task fired: nightly report"},
+		{name: "permission retry",
+			line:  `{"type":"system","subtype":"permission_retry","content":"Retrying with npm test","commands":["npm test"],"uuid":"p1","session_id":"s1"}`,
+			label: "permission_retry", detail: "Retrying with npm test", md: `{"commands":["npm test"]}`},
+		{name: "late allow not run",
+			line:  `{"type":"system","subtype":"late_allow_not_run","request_id":"req-1","tool_use_id":"toolu_9","reason":"expired","uuid":"l1","session_id":"s1"}`,
+			label: "late_allow_not_run", detail: "expired", md: `{"request_id":"req-1","tool_use_id":"toolu_9","reason":"expired"}`},
+		{name: "file snapshot (ignored)",
+			line: `{"type":"system","subtype":"file_snapshot","content":"","snapshot_files":[{"key":"plan","path":"/w/plan.md","content":"x"}],"uuid":"fs1","session_id":"s1"}`},
+		{name: "shell cwd (ignored)",
+			line: `{"type":"system","subtype":"shell_cwd","cwd":"/w/sub","uuid":"sc1","session_id":"s1"}`},
+		{name: "inherited asks (ignored)",
+			line: `{"type":"system","subtype":"inherited_asks_settled","kept_request_ids":[],"uuid":"ia1","session_id":"s1"}`},
+		{name: "ui notify (ignored)",
+			line: `{"type":"system","subtype":"ui_notify","plugin":"p","source":"p@m","title":"t","text":"x","rewritten":false,"uuid":"un1","session_id":"s1"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			evs := feed(t, claude.FormatStreamJSON, nil, nil, gaps24Init, tc.line)
@@ -68,6 +108,12 @@ func TestGaps24SystemSubtypes(t *testing.T) {
 				t.Fatalf("agent.unparsed: %v", u[0].Data)
 			}
 			ps := statusParts(evs)
+			if tc.label == "" {
+				if len(ps) != 0 {
+					t.Errorf("status parts %+v, want none", ps)
+				}
+				return
+			}
 			if len(ps) != 1 || ps[0].Label != tc.label || ps[0].Detail != tc.detail || string(ps[0].Metadata) != tc.md {
 				t.Errorf("status parts %+v, want %s %q %s", ps, tc.label, tc.detail, tc.md)
 			}

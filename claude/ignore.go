@@ -111,9 +111,13 @@ func ignoredSystem(sub string) bool {
 		"cloud_session_delta",      // hosted-session state
 		"feedback_draft_queued",    // a feedback draft for the user to send
 		"instruction_size_warning", // the instruction files are over the size the CLI recommends (a UI notice, as informational)
+		// 2.1.332 (the CLI's stream-json schemas)
+		"file_snapshot",          // the plan and todo files captured for /rewind (as file-history-snapshot)
+		"inherited_asks_settled", // a cloud worker's list of the asks it took over from the one before
+		"shell_cwd",              // the folder a Bash call left its shell in, for a host's hook; the call shows the command
 		// plugins' UI pushes
 		"ui_log", "ui_toast", "ui_status", "ui_invalidate",
-		"ui_panes", "ui_scroll", "ui_focus":
+		"ui_panes", "ui_scroll", "ui_focus", "ui_notify", "ui_notify_cancel", "ui_placed":
 		return true
 	}
 	return false

@@ -113,6 +113,37 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 		return t.status(dst, sub, detail, r.Get("missing").Raw)
 	case "elicitation_complete":
 		return t.elicitationComplete(dst, r)
+	case "model_fallback", "model_consent_fallback":
+		// 2.1.332: the turn went on with the configured fallback model
+		// because the primary failed (model_fallback, trigger
+		// model_not_found, overloaded, …; for the turn only), or a
+		// consent gate swapped the session off the requested model
+		// (model_consent_fallback, choice consent | switch_default |
+		// cancelled). As model_refusal_fallback: detail the notice,
+		// metadata the models and why.
+		return t.status(dst, sub, r.Get("content").Str, fieldsOf(r, fallbackFields[:]))
+	case "memory_saved":
+		// 2.1.332: the memory subsystem wrote memories to written_paths
+		// ("<verb> N memories", verb Saved by default).
+		paths := r.Get("written_paths")
+		if !paths.IsArray() {
+			return t.unparsed(dst, "written_paths", errors.New("memory_saved without a written_paths array"))
+		}
+		verb := first(r.Get("verb").Str, "Saved")
+		detail := fmt.Sprintf("%s %d memories", verb, len(paths.Array()))
+		return t.status(dst, sub, detail, fieldsOf(r, []string{"written_paths", "team_count", "verb"}))
+	case "agents_killed":
+		// 2.1.332: background agents were stopped (an interrupt).
+		return t.status(dst, sub, "background agents stopped", "")
+	case "scheduled_task_fire", "permission_retry":
+		// 2.1.332: a scheduled (cron) task fired; tools run again after a
+		// permission-mode change allowed commands denied before
+		// (commands, their names). Detail the notice the CLI shows.
+		return t.status(dst, sub, r.Get("content").Str, fieldsOf(r, []string{"commands"}))
+	case "late_allow_not_run":
+		// 2.1.332: a cloud worker will not run the call of a permission
+		// card on a late Allow (reason: declined, expired, …).
+		return t.status(dst, sub, first(r.Get("reason").Str, "not run"), fieldsOf(r, []string{"request_id", "tool_use_id", "reason"}))
 	case "task_list_statuses":
 		return t.taskListStatuses(dst, r)
 	case "session_metadata":
@@ -190,6 +221,23 @@ func (t *Translator) sessionMetadata(dst events, r jsonscan.Value) events {
 		})
 	}
 	return t.status(dst, "session_metadata", string(detail), jsonw.Compact(md.Raw))
+}
+
+// fallbackFields are the members of a model_fallback or
+// model_consent_fallback line (2.1.332) that its status item keeps.
+var fallbackFields = [...]string{"trigger", "choice", "original_model", "original_model_name", "fallback_model", "persisted_as_default"}
+
+// fieldsOf returns the members of r named by keys, as a JSON object, ""
+// when it has none.
+func fieldsOf(r jsonscan.Value, keys []string) string {
+	var o jsonw.Object
+	for _, k := range keys {
+		o.Raw(k, jsonw.Compact(r.Get(k).Raw))
+	}
+	if o.Len() == 0 {
+		return ""
+	}
+	return string(o.Bytes())
 }
 
 // refusalFields are the members of a model_refusal_fallback or
