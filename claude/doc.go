@@ -174,6 +174,10 @@
 //	                       retried after a permission-mode change, metadata
 //	                       the commands; a permission card's call that a
 //	                       late Allow will not run, detail the reason)
+//	system/tool_host_result
+//	                       status item under the call (2.1.332: the call
+//	                       ran on a tool host; detail the CLI's lines,
+//	                       metadata host, disposition, label, unverified)
 //	system/local_command, away_summary
 //	                       system item with the text (away_summary: the recap
 //	                       written when the user comes back to an idle session)

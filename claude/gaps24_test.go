@@ -226,3 +226,30 @@ func TestRanByRows(t *testing.T) {
 		t.Errorf("the REPL call's metadata %s", repl.Content[0].Metadata)
 	}
 }
+
+// TestToolHostResult: system/tool_host_result {tool_use_id, host: {name,
+// working_dir}, disposition, label, unverified, lines} (2.1.332: the
+// CLI's note that a call ran on a tool host, which stream-json prints
+// after the call's result; the CLI's sdk output converter builds it from
+// a tool_host_result_lines attachment) was agent.unparsed. It is a status
+// item under the call.
+func TestToolHostResult(t *testing.T) {
+	evs := feed(t, claude.FormatStreamJSON, nil, nil, gaps24Init,
+		`{"type":"assistant","message":{"id":"m1","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"make"}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":2}},"parent_tool_use_id":null,"session_id":"s1","uuid":"a1"}`,
+		`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_1","type":"tool_result","content":"built"}]},"parent_tool_use_id":null,"session_id":"s1","uuid":"r1"}`,
+		`{"type":"system","subtype":"tool_host_result","tool_use_id":"toolu_1","host":{"name":"build-box","working_dir":"/src"},"label":"Ran on build-box","lines":["Ran on build-box in /src"],"uuid":"h1","session_id":"s1"}`,
+		`{"type":"system","subtype":"tool_host_result","host":{"name":"x"},"lines":[],"uuid":"h2","session_id":"s1"}`)
+	checkShape(t, evs)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 1 {
+		t.Errorf("%d agent.unparsed, want the one without a tool_use_id", len(u))
+	}
+	call := ""
+	for _, it := range completed(evs, universal.KindToolCall, "") {
+		call = it.ItemID
+	}
+	st := completed(evs, universal.KindStatus, "")
+	if len(st) != 1 || st[0].ParentID != call || st[0].Content[0].Label != "tool_host_result" ||
+		st[0].Content[0].Detail != "Ran on build-box in /src" || gjson.GetBytes(st[0].Content[0].Metadata, "host.working_dir").Str != "/src" {
+		t.Errorf("status items %+v, want one under the call %s", st, call)
+	}
+}

@@ -144,6 +144,8 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 		// 2.1.332: a cloud worker will not run the call of a permission
 		// card on a late Allow (reason: declined, expired, …).
 		return t.status(dst, sub, first(r.Get("reason").Str, "not run"), fieldsOf(r, []string{"request_id", "tool_use_id", "reason"}))
+	case "tool_host_result":
+		return t.toolHostResult(dst, r)
 	case "task_list_statuses":
 		return t.taskListStatuses(dst, r)
 	case "session_metadata":
@@ -191,6 +193,44 @@ func (t *Translator) taskListStatuses(dst events, r jsonscan.Value) events {
 	var o jsonw.Object
 	o.Raw("statuses", jsonw.Compact(st.Raw))
 	return t.status(dst, "task_list_statuses", string(list), string(o.Bytes()))
+}
+
+// toolHostResult: 2.1.332's tool_host_result {tool_use_id, host: {name,
+// working_dir?}, disposition?, label?, unverified?, lines: [string]}, the
+// CLI's note that a call ran on a tool host (another machine serving the
+// session's tools): where, and what the result says of it (lines). A
+// completed status item labelled tool_host_result under the call's item
+// (when the call is known), detail the lines (else the label), metadata
+// the members but tool_use_id.
+func (t *Translator) toolHostResult(dst events, r jsonscan.Value) events {
+	call := r.Get("tool_use_id").Str
+	if call == "" {
+		return t.unparsed(dst, "tool_use_id", errors.New("tool_host_result without a tool_use_id"))
+	}
+	var detail []byte
+	r.Get("lines").ForEach(func(_, l gjson.Result) bool {
+		if l.Type == gjson.String && l.Str != "" {
+			if len(detail) > 0 {
+				detail = append(detail, '\n')
+			}
+			detail = append(detail, l.Str...)
+		}
+		return true
+	})
+	if len(detail) == 0 {
+		detail = append(detail, r.Get("label").Str...)
+	}
+	parent := ""
+	if tl := t.toolFor(call); tl != nil {
+		parent = tl.ItemID
+	}
+	p := universal.Part{Type: universal.PartStatus, Label: "tool_host_result", Detail: string(detail)}
+	if md := fieldsOf(r, []string{"host", "disposition", "label", "unverified", "lines"}); md != "" {
+		p.Metadata = []byte(md)
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(r0(t.raw)), ParentID: parent, Kind: universal.KindStatus, Content: []universal.Part{p},
+	}, universal.SourceAgent, t.raw)
 }
 
 // sessionMetadata: 2.1.332's session_metadata {metadata: {artifacts:
