@@ -174,6 +174,11 @@
 //	                       retried after a permission-mode change, metadata
 //	                       the commands; a permission card's call that a
 //	                       late Allow will not run, detail the reason)
+//	system/bridge_state, cloud_session_status
+//	                       status items labelled remote_control (the Remote
+//	                       Control bridge's state, detail "state: detail")
+//	                       and cloud_session (a transcript's notice of a
+//	                       cloud session, metadata url)
 //	system/tool_host_result
 //	                       status item under the call (2.1.332: the call
 //	                       ran on a tool host; detail the CLI's lines,
@@ -645,8 +650,9 @@
 // ui_notify_cancel and ui_placed of 2.1.332 too), and of 2.1.332
 // file_snapshot (the plan and todo files kept for /rewind),
 // inherited_asks_settled (a cloud worker's list of the asks it took
-// over) and shell_cwd (the folder a Bash call left its shell in, for a
-// host's hook). Stream events: ping, citations_delta (citations
+// over), shell_cwd (the folder a Bash call left its shell in, for a
+// host's hook) and rewind_stand_in (a transcript's placeholder a rewind
+// finds its target by). Stream events: ping, citations_delta (citations
 // come with the complete text block). Anything else, and any line that is
 // not a JSON object with a type, is reported as agent.unparsed.
 //

@@ -35,9 +35,14 @@ func statusParts(evs []universal.Event) []universal.Part {
 // model_fallback and model_consent_fallback (the turn or the session
 // moved to another model), memory_saved, agents_killed,
 // scheduled_task_fire, permission_retry and late_allow_not_run, now
-// status items labelled by their subtype; file_snapshot,
-// inherited_asks_settled, shell_cwd and the plugin pushes ui_notify,
-// ui_notify_cancel and ui_placed are on the ignore list.
+// status items labelled by their subtype (memory_saved and
+// scheduled_task_fire also as a transcript writes them, with the CLI's
+// own member names), and bridge_state (stream-json) and
+// cloud_session_status (transcripts), which are not in the schemas but
+// which the CLI writes as bridge_status; file_snapshot,
+// inherited_asks_settled, shell_cwd, rewind_stand_in and the plugin
+// pushes ui_notify, ui_notify_cancel and ui_placed are on the ignore
+// list.
 func TestGaps24SystemSubtypes(t *testing.T) {
 	for _, tc := range []struct {
 		name, line        string
@@ -71,6 +76,20 @@ func TestGaps24SystemSubtypes(t *testing.T) {
 			line:  `{"type":"system","subtype":"memory_saved","written_paths":["/h/.claude/memory/a.md","/h/.claude/memory/b.md"],"team_count":1,"uuid":"ms1","session_id":"s1"}`,
 			label: "memory_saved", detail: "Saved 2 memories",
 			md: `{"written_paths":["/h/.claude/memory/a.md","/h/.claude/memory/b.md"],"team_count":1}`},
+		{name: "memory saved, transcript",
+			line:  `{"type":"system","subtype":"memory_saved","writtenPaths":["/h/.claude/memory/a.md"],"timestamp":"2026-11-29T10:00:00.000Z","uuid":"ms3","isMeta":false,"sessionId":"s1"}`,
+			label: "memory_saved", detail: "Saved 1 memories", md: `{"written_paths":["/h/.claude/memory/a.md"]}`},
+		{name: "scheduled task, transcript",
+			line:  `{"type":"system","subtype":"scheduled_task_fire","content":"Running scheduled task","taskId":"t-1","cron":"0 9 * * *","prompt":"report","isMeta":false,"timestamp":"2026-11-29T10:00:00.000Z","uuid":"c2","sessionId":"s1"}`,
+			label: "scheduled_task_fire", detail: "Running scheduled task", md: `{"taskId":"t-1","cron":"0 9 * * *","prompt":"report"}`},
+		{name: "cloud session status",
+			line:  `{"type":"system","subtype":"cloud_session_status","content":"Continuing in the cloud","entry":"shown","url":"https://claude.ai/code/session_1","level":"notice","isMeta":false,"timestamp":"2026-11-29T10:00:00.000Z","uuid":"cs1","sessionId":"s1"}`,
+			label: "cloud_session", detail: "Continuing in the cloud", md: `{"url":"https://claude.ai/code/session_1","entry":"shown"}`},
+		{name: "bridge state",
+			line:  `{"type":"system","subtype":"bridge_state","state":"failed","detail":"login changed","failure_kind":"terminal","bridge_epoch":2,"uuid":"b1","session_id":"s1"}`,
+			label: "remote_control", detail: "failed: login changed", md: `{"state":"failed","detail":"login changed","failure_kind":"terminal","bridge_epoch":2}`},
+		{name: "rewind stand-in (ignored)",
+			line: `{"type":"system","subtype":"rewind_stand_in","source_uuid":"u9","content":"","level":"info","timestamp":"2026-11-29T10:00:00.000Z","uuid":"rs1","sessionId":"s1"}`},
 		{name: "memory saved without paths", unparsed: true,
 			line: `{"type":"system","subtype":"memory_saved","uuid":"ms2","session_id":"s1"}`},
 		{name: "agents killed",

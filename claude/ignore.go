@@ -115,6 +115,7 @@ func ignoredSystem(sub string) bool {
 		"file_snapshot",          // the plan and todo files captured for /rewind (as file-history-snapshot)
 		"inherited_asks_settled", // a cloud worker's list of the asks it took over from the one before
 		"shell_cwd",              // the folder a Bash call left its shell in, for a host's hook; the call shows the command
+		"rewind_stand_in",        // a transcript's placeholder that a rewind finds its target by (source_uuid)
 		// plugins' UI pushes
 		"ui_log", "ui_toast", "ui_status", "ui_invalidate",
 		"ui_panes", "ui_scroll", "ui_focus", "ui_notify", "ui_notify_cancel", "ui_placed":

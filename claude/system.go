@@ -125,13 +125,19 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 	case "memory_saved":
 		// 2.1.332: the memory subsystem wrote memories to written_paths
 		// ("<verb> N memories", verb Saved by default).
+		// A transcript's entry has the CLI's own writtenPaths.
 		paths := r.Get("written_paths")
+		if !paths.Exists() {
+			paths = r.Get("writtenPaths")
+		}
 		if !paths.IsArray() {
 			return t.unparsed(dst, "written_paths", errors.New("memory_saved without a written_paths array"))
 		}
 		verb := first(r.Get("verb").Str, "Saved")
 		detail := fmt.Sprintf("%s %d memories", verb, len(paths.Array()))
-		return t.status(dst, sub, detail, fieldsOf(r, []string{"written_paths", "team_count", "verb"}))
+		var o jsonw.Object
+		o.Raw("written_paths", jsonw.Compact(paths.Raw)).Raw("team_count", r.Get("team_count").Raw).Raw("verb", r.Get("verb").Raw)
+		return t.status(dst, sub, detail, string(o.Bytes()))
 	case "agents_killed":
 		// 2.1.332: background agents were stopped (an interrupt).
 		return t.status(dst, sub, "background agents stopped", "")
@@ -139,7 +145,22 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 		// 2.1.332: a scheduled (cron) task fired; tools run again after a
 		// permission-mode change allowed commands denied before
 		// (commands, their names). Detail the notice the CLI shows.
-		return t.status(dst, sub, r.Get("content").Str, fieldsOf(r, []string{"commands"}))
+		// A transcript's scheduled_task_fire also names the task
+		// (taskId, cron, prompt, taskKind, cronKind).
+		return t.status(dst, sub, r.Get("content").Str, fieldsOf(r, []string{"commands", "taskId", "cron", "prompt", "taskKind", "cronKind"}))
+	case "cloud_session_status":
+		// A transcript's notice of a cloud session (content, url, entry),
+		// written as bridge_status is for Remote Control.
+		return t.status(dst, "cloud_session", r.Get("content").Str, fieldsOf(r, []string{"url", "entry"}))
+	case "bridge_state":
+		// 2.1.332 stream-json: the Remote Control bridge's state
+		// (connected, failed, policy_disabled, …; detail, failure_kind,
+		// recovered, bridge_epoch), beside bridge_status.
+		detail := r.Get("state").Str
+		if d := r.Get("detail").Str; d != "" {
+			detail += ": " + d
+		}
+		return t.status(dst, "remote_control", detail, fieldsOf(r, []string{"state", "detail", "failure_kind", "recovered", "bridge_epoch"}))
 	case "late_allow_not_run":
 		// 2.1.332: a cloud worker will not run the call of a permission
 		// card on a late Allow (reason: declined, expired, …).
