@@ -192,7 +192,8 @@ func transcriptOnly(typ string) bool {
 		"ended-by-model", "isolation-latch", "memory-mode", "history-suppression", "frame-link",
 		"artifact-comment-monitor", "artifact-autoreact-ledger", "attribution-snapshot", "observer-ref",
 		"fork-context-ref", "content-replacement", "started", "launched", "speculation-accept",
-		"marble-origami-commit", "marble-origami-snapshot", "marble-origami-reset", "host-row", "derived-from":
+		"marble-origami-commit", "marble-origami-snapshot", "marble-origami-reset", "host-row", "derived-from",
+		"api-request-resumed", "dev-mods", "repl-mode", "resume-head-vouch":
 		return true
 	}
 	return false

@@ -597,7 +597,10 @@
 // marble-origami-snapshot, marble-origami-reset), the account and
 // data bookkeeping the Agent SDK reads and copies into a fork
 // (hybrid-organization, session-owner, data-flow-records,
-// data-flow-incomplete), a background job's
+// data-flow-incomplete), the session records of 2.1.332
+// api-request-resumed (a paused request resumed, as api-request),
+// dev-mods (the development plugins' folder), repl-mode (the REPL tool's
+// mode, as mode) and resume-head-vouch (a checksum for a fast resume), a background job's
 // started, launched and result entries (a result with a key and no
 // subtype) and a Workflow journal's failed entries,
 // agent-setting after the session started,

@@ -272,3 +272,25 @@ func TestToolHostResult(t *testing.T) {
 		t.Errorf("status items %+v, want one under the call %s", st, call)
 	}
 }
+
+// TestTranscriptRecords332: the session records Claude Code 2.1.332
+// writes into a transcript beside the conversation (its native binary:
+// api-request-resumed {messageId, pausedRequestId, resumedRequestId},
+// dev-mods {folder}, repl-mode {replMode, typedEvents}, resume-head-vouch
+// {sum}) were agent.unparsed. They are on the ignore list: bookkeeping,
+// no conversation.
+func TestTranscriptRecords332(t *testing.T) {
+	const env = `"sessionId":"s6","version":"2.1.332","cwd":"/w"`
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"hi"},"uuid":"u1","timestamp":"2026-11-29T10:00:00.000Z",`+env+`}`,
+		`{"type":"api-request-resumed","sessionId":"s6","timestamp":"2026-11-29T10:00:01.000Z","version":1,"messageId":"m1","pausedRequestId":"req_1","resumedRequestId":"req_2"}`,
+		`{"type":"dev-mods","folder":"/w/.claude/mods","sessionId":"s6"}`,
+		`{"type":"repl-mode","replMode":"on","typedEvents":true,"sessionId":"s6"}`,
+		`{"type":"resume-head-vouch","sessionId":"s6","sum":"3f2a"}`)
+	for _, e := range golden.OfType(evs, universal.TypeUnparsed) {
+		t.Errorf("agent.unparsed: %+v", e.Data)
+	}
+	if n := len(completed(evs, universal.KindStatus, "")); n != 0 {
+		t.Errorf("%d status items, want none", n)
+	}
+}

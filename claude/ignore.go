@@ -66,7 +66,12 @@ func ignoredType(typ string) bool {
 		"hybrid-organization",  // an organization the session belongs to (organizationUuid)
 		"session-owner",        // the account owning a restricted session
 		"data-flow-records",    // where the session's data came from (provenance records)
-		"data-flow-incomplete": // provenance records known to be missing (codes)
+		"data-flow-incomplete", // provenance records known to be missing (codes)
+		// Session records of 2.1.332 (the shapes its native binary writes).
+		"api-request-resumed", // a paused API request resumed (request ids), as api-request
+		"dev-mods",            // the folder of the session's development plugins
+		"repl-mode",           // the REPL tool's mode setting (replMode), as mode
+		"resume-head-vouch":   // a checksum of the transcript's head, for a fast resume
 		return true
 	}
 	return false
