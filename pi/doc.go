@@ -427,17 +427,20 @@
 //     (metadata data_length gives its size).
 //   - thinkingSignature is kept as the reasoning part's signature as Pi
 //     wrote it (OpenAI-compatible providers put a field name there).
-//   - Sub-agents exist only as the subagent extension's tool: its result is
+//   - Pi's sub-agents exist only as the subagent extension's tool: its result is
 //     the tool result (details kept in its metadata), and the runs its
 //     details record are replayed, complete, under the call before the
 //     result: each sub-agent's prompt (user message) and assistant
 //     messages under the tool_call item, their own calls and results
 //     under those messages (the sub-agent's usage is not emitted again).
-//     A failed sub-agent run (stop reason error or
-//     aborted, an errorMessage, a non-zero exit code) is not an error of
-//     the session (the sub-agent convention of package universal): no
-//     error event; the result's metadata gets sub_agent_error {message,
-//     code}, one "<agent>: <why>" line per failed run.
+//     oh-my-pi's task tool shows its sub-agents only in rpc frames (see
+//     above). A failed sub-agent run (Pi: stop reason error or aborted,
+//     an errorMessage, a non-zero exit code; omp's task tool: an error,
+//     aborted with its abortReason, a non-zero exit code) is not an
+//     error of the session (the sub-agent convention of package
+//     universal): no error event; the result's metadata gets
+//     sub_agent_error {message, code}, one "<agent>: <why>" line per
+//     failed run.
 //
 // # Example
 //

@@ -7,6 +7,7 @@ import (
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/pi"
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // The lines below are in the shapes oh-my-pi (omp) 18.3.4 writes to
@@ -248,5 +249,48 @@ func TestOmpSubagentCheckpoint(t *testing.T) {
 		if a, b := string(out[i].AppendJSON(nil)), string(whole[i].AppendJSON(nil)); a != b {
 			t.Fatalf("event %d:\n%s\nwant\n%s", i, a, b)
 		}
+	}
+}
+
+// TestOmpTaskSubAgentError: a failed sub-agent run of oh-my-pi's task
+// tool (details.results[], SingleResult of @oh-my-pi/pi-tui 18.2.9
+// src/tools/task.ts: exitCode, error, aborted, abortReason) was only in
+// the result's details: sub_agent_error, which the sub-agent convention
+// of package universal asks for and Pi's subagent extension gets, was not
+// set. It is now, one "<agent>: <why>" line per failed run; no error
+// event, and a successful run adds nothing.
+func TestOmpTaskSubAgentError(t *testing.T) {
+	end := func(results string, isError bool) string {
+		e := "false"
+		if isError {
+			e = "true"
+		}
+		return `{"type":"tool_execution_end","toolCallId":"call-task","toolName":"task","result":{"content":[{"type":"text","text":"done"}],"details":{"projectAgentsDir":null,"totalDurationMs":900,"results":[` + results + `]}},"isError":` + e + `}` + "\n"
+	}
+	for _, tc := range []struct {
+		name, results string
+		isError       bool
+		message, code string
+	}{
+		{"error", `{"index":0,"id":"0-Explore","agent":"explore","task":"t","exitCode":1,"output":"","stderr":"","truncated":false,"durationMs":10,"tokens":0,"requests":1,"error":"529 overloaded"},{"index":1,"id":"1-Plan","agent":"plan","task":"t","exitCode":0,"output":"ok","stderr":"","truncated":false,"durationMs":10,"tokens":0,"requests":1}`, true, "explore: 529 overloaded", ""},
+		{"aborted", `{"index":0,"id":"0-Explore","agent":"explore","task":"t","exitCode":1,"output":"","stderr":"","truncated":false,"durationMs":10,"tokens":0,"requests":1,"aborted":true,"abortReason":"runtime limit exceeded"}`, false, "explore: runtime limit exceeded", "aborted"},
+		{"success", `{"index":0,"id":"0-Explore","agent":"explore","task":"t","exitCode":0,"output":"ok","stderr":"","truncated":false,"durationMs":10,"tokens":0,"requests":1}`, false, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := translate(t, pi.FormatRPC, []byte(ompStream+ompTaskCall+end(tc.results, tc.isError)+ompReply))
+			if errs := golden.OfType(evs, universal.TypeError); len(errs) != 0 {
+				t.Errorf("%d error events", len(errs))
+			}
+			var md []byte
+			for _, it := range completed(evs) {
+				if it.Kind == universal.KindToolResult && it.Content[0].CallID == "call-task" {
+					md = it.Content[0].Metadata
+				}
+			}
+			got := gjson.GetBytes(md, "sub_agent_error")
+			if got.Get("message").Str != tc.message || got.Get("code").Str != tc.code || (tc.message == "" && got.Exists()) {
+				t.Errorf("sub_agent_error %s, want %q %q", got.Raw, tc.message, tc.code)
+			}
+		})
 	}
 }

@@ -401,28 +401,37 @@ func (t *Translator) subParts(c jsonscan.Value) []universal.Part {
 }
 
 // subAgentError returns the sub_agent_error metadata of a result of the
-// subagent extension's tool, whose details.results[] has one entry per
-// sub-agent run: its failed runs (stop reason error or aborted, an error
-// message, a non-zero exit code) as {message, code}, one "<agent>: <why>"
-// line each; "" when none failed or the tool is another. Pi reports a
-// sub-agent's failure only there, never as an error of the session (the
-// sub-agent convention of package universal).
+// subagent extension's tool, or of oh-my-pi's task tool, whose
+// details.results[] has one entry per sub-agent run: its failed runs as
+// {message, code}, one "<agent>: <why>" line each; "" when none failed or
+// the tool is another. A run failed when Pi's entry has stop reason error
+// or aborted, an error message or a non-zero exit code, or when omp's
+// (SingleResult of @oh-my-pi/pi-tui's tools/task.ts: exitCode, error,
+// aborted, abortReason) has an error, aborted set or a non-zero exit
+// code; code is error or aborted when the entry says which. Pi and omp
+// report a sub-agent's failure only there, never as an error of the
+// session (the sub-agent convention of package universal).
 func subAgentError(tool string, details jsonscan.Value) string {
-	if tool != subagentTool {
+	if tool != subagentTool && tool != ompTaskTool {
 		return ""
 	}
 	var msgs []string
 	code := ""
 	details.Sub("results").Each(func(_ gjson.Result, r jsonscan.Value) bool {
-		f := fields(r, "agent", "stopReason", "errorMessage", "exitCode", "stderr")
+		f := fields(r, "agent", "stopReason", "errorMessage", "exitCode", "stderr", "error", "aborted", "abortReason")
 		stop, exit := f[1].Str(), f[3].Result()
+		if f[6].Result().Bool() {
+			stop = "aborted" // omp
+		}
 		failedExit := exit.Type == gjson.Number && exit.Int() != 0
-		if stop != "error" && stop != "aborted" && f[2].Str() == "" && !failedExit {
+		if stop != "error" && stop != "aborted" && f[2].Str() == "" && f[5].Str() == "" && !failedExit {
 			return true
 		}
-		why := f[2].Str()
+		why := first(f[2].Str(), f[5].Str())
 		switch {
 		case why != "":
+		case stop == "aborted" && f[7].Str() != "":
+			why = f[7].Str()
 		case strings.TrimSpace(f[4].Str()) != "":
 			why = strings.TrimSpace(f[4].Str())
 		case stop == "error" || stop == "aborted":
@@ -442,6 +451,9 @@ func subAgentError(tool string, details jsonscan.Value) string {
 	var o jsonw.Object
 	return string(o.String("message", strings.Join(msgs, "\n")).OptString("code", code).Bytes())
 }
+
+// ompTaskTool is the name of oh-my-pi's sub-agent tool.
+const ompTaskTool = "task"
 
 // render returns the text of tool result content: its text blocks joined
 // by a newline. The text may alias the input or the translator's scratch
