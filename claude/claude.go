@@ -560,6 +560,8 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 				return t.queuedCommand(dst, r, a)
 			case "goal_status":
 				return t.goalStatus(dst, r, a)
+			case "tool_host_result_lines":
+				return t.toolHostLines(dst, a)
 			case "hook_success", "hook_additional_context", "hook_blocking_error",
 				"hook_stopped_continuation", "async_hook_response":
 				return t.hookAttachment(dst, r, a)

@@ -179,7 +179,7 @@
 //	                       Control bridge's state, detail "state: detail")
 //	                       and cloud_session (a transcript's notice of a
 //	                       cloud session, metadata url)
-//	system/tool_host_result
+//	system/tool_host_result, attachment tool_host_result_lines (transcripts)
 //	                       status item under the call (2.1.332: the call
 //	                       ran on a tool host; detail the CLI's lines,
 //	                       metadata host, disposition, label, unverified)
@@ -605,7 +605,8 @@
 // subtype) and a Workflow journal's failed entries,
 // agent-setting after the session started,
 // attachment (context the CLI injects: environment, skills, reminders,
-// hook output shown to the user, diagnostics) except queued_command (what
+// hook output shown to the user, diagnostics) except tool_host_result_lines
+// (the status item of stream-json's tool_host_result), queued_command (what
 // reached the model while it worked: a prompt typed meanwhile is a user
 // message of the running turn, a background task's notification a system
 // item), goal_status (/goal's condition and the Stop hook's verdicts on

@@ -294,3 +294,32 @@ func TestTranscriptRecords332(t *testing.T) {
 		t.Errorf("%d status items, want none", n)
 	}
 }
+
+// TestToolHostLinesTranscript: a transcript keeps what stream-json prints
+// as tool_host_result as the attachment it is made from,
+// tool_host_result_lines {toolUseID, host, workingDir, disposition,
+// label, unverified, lines} (2.1.332), which was ignored with the other
+// attachments: the session read at rest lost where the call ran. It is
+// the same status item under the call.
+func TestToolHostLinesTranscript(t *testing.T) {
+	const env = `"sessionId":"s7","version":"2.1.332","cwd":"/w"`
+	evs := feed(t, claude.FormatTranscript, nil, nil,
+		`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"Build it."},"uuid":"u1","timestamp":"2026-11-29T10:00:00.000Z",`+env+`}`,
+		`{"parentUuid":"u1","isSidechain":false,"type":"assistant","message":{"id":"m1","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"make"}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":2}},"uuid":"a1","timestamp":"2026-11-29T10:00:01.000Z",`+env+`}`,
+		`{"parentUuid":"a1","isSidechain":false,"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"built"}]},"uuid":"u2","timestamp":"2026-11-29T10:00:02.000Z",`+env+`}`,
+		`{"parentUuid":"u2","isSidechain":false,"type":"attachment","attachment":{"type":"tool_host_result_lines","toolUseID":"toolu_1","host":"build-box","workingDir":"/src","lines":["Ran on build-box in /src"],"label":"Ran on build-box"},"uuid":"t1","timestamp":"2026-11-29T10:00:02.100Z",`+env+`}`)
+	checkShape(t, evs)
+	for _, e := range golden.OfType(evs, universal.TypeUnparsed) {
+		t.Errorf("agent.unparsed: %+v", e.Data)
+	}
+	call := ""
+	for _, it := range completed(evs, universal.KindToolCall, "") {
+		call = it.ItemID
+	}
+	st := completed(evs, universal.KindStatus, "")
+	if len(st) != 1 || st[0].ParentID != call || st[0].Content[0].Label != "tool_host_result" ||
+		st[0].Content[0].Detail != "Ran on build-box in /src" ||
+		string(st[0].Content[0].Metadata) != `{"host":{"name":"build-box","working_dir":"/src"},"label":"Ran on build-box","lines":["Ran on build-box in /src"]}` {
+		t.Errorf("status items %+v, want one under the call %s", st, call)
+	}
+}

@@ -222,14 +222,40 @@ func (t *Translator) taskListStatuses(dst events, r jsonscan.Value) events {
 // session's tools): where, and what the result says of it (lines). A
 // completed status item labelled tool_host_result under the call's item
 // (when the call is known), detail the lines (else the label), metadata
-// the members but tool_use_id.
+// the members but tool_use_id. A transcript has it as the attachment it
+// is made from (toolHostLines).
 func (t *Translator) toolHostResult(dst events, r jsonscan.Value) events {
-	call := r.Get("tool_use_id").Str
+	return t.toolHostStatus(dst, r.Get("tool_use_id").Str, r.Get("lines"), r.Get("label").Str,
+		fieldsOf(r, []string{"host", "disposition", "label", "unverified", "lines"}))
+}
+
+// toolHostLines translates a transcript's tool_host_result_lines
+// attachment {toolUseID, host (its name), workingDir?, disposition?,
+// label?, unverified?, lines}, what stream-json prints as
+// tool_host_result, into the same status item.
+func (t *Translator) toolHostLines(dst events, a jsonscan.Value) events {
+	var host, o jsonw.Object
+	host.OptString("name", a.Get("host").Str).OptString("working_dir", a.Get("workingDir").Str)
+	if host.Len() > 0 {
+		o.Raw("host", string(host.Bytes()))
+	}
+	for _, k := range [...]string{"disposition", "label", "unverified", "lines"} {
+		o.Raw(k, jsonw.Compact(a.Get(k).Raw))
+	}
+	md := ""
+	if o.Len() > 0 {
+		md = string(o.Bytes())
+	}
+	return t.toolHostStatus(dst, a.Get("toolUseID").Str, a.Get("lines"), a.Get("label").Str, md)
+}
+
+// toolHostStatus emits the status item of a call a tool host ran.
+func (t *Translator) toolHostStatus(dst events, call string, lines gjson.Result, label, md string) events {
 	if call == "" {
-		return t.unparsed(dst, "tool_use_id", errors.New("tool_host_result without a tool_use_id"))
+		return t.unparsed(dst, "tool_use_id", errors.New("tool host result without the call's id"))
 	}
 	var detail []byte
-	r.Get("lines").ForEach(func(_, l gjson.Result) bool {
+	lines.ForEach(func(_, l gjson.Result) bool {
 		if l.Type == gjson.String && l.Str != "" {
 			if len(detail) > 0 {
 				detail = append(detail, '\n')
@@ -239,14 +265,14 @@ func (t *Translator) toolHostResult(dst events, r jsonscan.Value) events {
 		return true
 	})
 	if len(detail) == 0 {
-		detail = append(detail, r.Get("label").Str...)
+		detail = append(detail, label...)
 	}
 	parent := ""
 	if tl := t.toolFor(call); tl != nil {
 		parent = tl.ItemID
 	}
 	p := universal.Part{Type: universal.PartStatus, Label: "tool_host_result", Detail: string(detail)}
-	if md := fieldsOf(r, []string{"host", "disposition", "label", "unverified", "lines"}); md != "" {
+	if md != "" {
 		p.Metadata = []byte(md)
 	}
 	return t.w.Complete(dst, universal.Item{
