@@ -173,7 +173,10 @@
 //	                       agents stopped; a scheduled task fired; tools
 //	                       retried after a permission-mode change, metadata
 //	                       the commands; a permission card's call that a
-//	                       late Allow will not run, detail the reason)
+//	                       late Allow will not run, detail the reason);
+//	                       a transcript's entries spell their members in
+//	                       camelCase (originalModel): read so too, kept
+//	                       under stream-json's names (model_refusal_* too)
 //	system/bridge_state, cloud_session_status
 //	                       status items labelled remote_control (the Remote
 //	                       Control bridge's state, detail "state: detail")

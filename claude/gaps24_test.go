@@ -323,3 +323,30 @@ func TestToolHostLinesTranscript(t *testing.T) {
 		t.Errorf("status items %+v, want one under the call %s", st, call)
 	}
 }
+
+// TestFallbackTranscriptFields: a transcript's model_fallback,
+// model_consent_fallback and model_refusal_fallback entries are the CLI's
+// own system messages, whose members are camelCase (originalModel,
+// fallbackModel, apiRefusalCategory, retractedMessageUuids, …: the
+// converters of Claude Code 2.1.332 between its messages and
+// stream-json's); only the snake_case names of stream-json were read, so
+// at rest the models and the refusal's category were lost. They are
+// read under either spelling and kept under stream-json's.
+func TestFallbackTranscriptFields(t *testing.T) {
+	for _, tc := range []struct {
+		line, md string
+	}{
+		{`{"type":"system","subtype":"model_fallback","content":"Opus is overloaded","level":"warning","trigger":"overloaded","originalModel":"claude-opus-4-7","fallbackModel":"claude-sonnet-4-6","isMeta":false,"uuid":"f1","timestamp":"2026-11-29T10:00:00.000Z","sessionId":"s1"}`,
+			`{"trigger":"overloaded","original_model":"claude-opus-4-7","fallback_model":"claude-sonnet-4-6"}`},
+		{`{"type":"system","subtype":"model_consent_fallback","content":"Switched to Opus","level":"warning","choice":"cancelled","originalModel":"fable-5","originalModelName":"Fable 5","fallbackModel":"claude-opus-4-7","persistedAsDefault":false,"isMeta":false,"uuid":"f2","timestamp":"2026-11-29T10:00:00.000Z","sessionId":"s1"}`,
+			`{"choice":"cancelled","original_model":"fable-5","original_model_name":"Fable 5","fallback_model":"claude-opus-4-7","persisted_as_default":false}`},
+		{`{"type":"system","subtype":"model_refusal_fallback","content":"Retried on Sonnet","level":"warning","trigger":"refusal","originalModel":"claude-opus-4-7","fallbackModel":"claude-sonnet-4-6","apiRefusalCategory":"cyber","retractedMessageUuids":["a1"],"isMeta":false,"uuid":"f3","timestamp":"2026-11-29T10:00:00.000Z","sessionId":"s1"}`,
+			`{"original_model":"claude-opus-4-7","fallback_model":"claude-sonnet-4-6","api_refusal_category":"cyber","retracted_message_uuids":["a1"]}`},
+	} {
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, gaps24Init, tc.line)
+		ps := statusParts(evs)
+		if len(ps) != 1 || string(ps[0].Metadata) != tc.md {
+			t.Errorf("%.60s: status parts %+v, want metadata %s", tc.line, ps, tc.md)
+		}
+	}
+}

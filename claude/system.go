@@ -56,15 +56,7 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 		// shows. Metadata: the models, the refusal's category and the
 		// API's explanation, the messages retracted (their uuids) and the
 		// prompt refused.
-		var o jsonw.Object
-		for _, k := range refusalFields {
-			o.Raw(k, r.Get(k).Raw)
-		}
-		md := ""
-		if o.Len() > 0 {
-			md = string(o.Bytes())
-		}
-		return t.status(dst, sub, first(r.Get("message").Str, r.Get("content").Str), md)
+		return t.status(dst, sub, first(r.Get("message").Str, r.Get("content").Str), fieldsOf(r, refusalFields[:]))
 	case "local_command", "away_summary":
 		// away_summary: the recap Claude Code writes when the user comes
 		// back to an idle session ("Goal: … Next: …"), in content (summary
@@ -314,17 +306,44 @@ func (t *Translator) sessionMetadata(dst events, r jsonscan.Value) events {
 // model_consent_fallback line (2.1.332) that its status item keeps.
 var fallbackFields = [...]string{"trigger", "choice", "original_model", "original_model_name", "fallback_model", "persisted_as_default"}
 
-// fieldsOf returns the members of r named by keys, as a JSON object, ""
-// when it has none.
+// fieldsOf returns the members of r named by keys (stream-json's
+// snake_case names), as a JSON object, "" when it has none. A member
+// missing under its name is looked up under its camelCase spelling, the
+// one a transcript's system entry has (the CLI writes its own message
+// there: originalModel for stream-json's original_model); it is kept
+// under the stream-json name either way.
 func fieldsOf(r jsonscan.Value, keys []string) string {
 	var o jsonw.Object
 	for _, k := range keys {
-		o.Raw(k, jsonw.Compact(r.Get(k).Raw))
+		v := r.Get(k)
+		if !v.Exists() && strings.IndexByte(k, '_') > 0 {
+			v = r.Get(camel(k))
+		}
+		o.Raw(k, jsonw.Compact(v.Raw))
 	}
 	if o.Len() == 0 {
 		return ""
 	}
 	return string(o.Bytes())
+}
+
+// camel returns the camelCase spelling of a snake_case name.
+func camel(k string) string {
+	b := make([]byte, 0, len(k))
+	up := false
+	for i := 0; i < len(k); i++ {
+		switch c := k[i]; {
+		case c == '_':
+			up = true
+		case up && c >= 'a' && c <= 'z':
+			b = append(b, c-'a'+'A')
+			up = false
+		default:
+			b = append(b, c)
+			up = false
+		}
+	}
+	return string(b)
 }
 
 // refusalFields are the members of a model_refusal_fallback or
