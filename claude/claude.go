@@ -74,6 +74,11 @@ type Translator struct {
 	// rowMeta is the metadata of the host row whose tool_result is
 	// being translated (see hostRow).
 	rowMeta []byte
+	// hidden and hostContent are the hostHiddenToolUseIds and hostContent
+	// of the assistant line being translated (see hostMeta), ranBy its
+	// ranByToolUseId.
+	hidden, hostContent jsonscan.Value
+	ranBy               string
 	// lineItem is the message item the assistant line being translated
 	// adds to (see noteMade).
 	lineItem string
@@ -187,7 +192,8 @@ func transcriptOnly(typ string) bool {
 		"ended-by-model", "isolation-latch", "memory-mode", "history-suppression", "frame-link",
 		"artifact-comment-monitor", "artifact-autoreact-ledger", "attribution-snapshot", "observer-ref",
 		"fork-context-ref", "content-replacement", "started", "launched", "speculation-accept",
-		"marble-origami-commit", "marble-origami-snapshot", "marble-origami-reset", "host-row", "derived-from":
+		"marble-origami-commit", "marble-origami-snapshot", "marble-origami-reset", "host-row", "derived-from",
+		"api-request-resumed", "dev-mods", "repl-mode", "resume-head-vouch":
 		return true
 	}
 	return false
@@ -554,6 +560,8 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 				return t.queuedCommand(dst, r, a)
 			case "goal_status":
 				return t.goalStatus(dst, r, a)
+			case "tool_host_result_lines":
+				return t.toolHostLines(dst, a)
 			case "hook_success", "hook_additional_context", "hook_blocking_error",
 				"hook_stopped_continuation", "async_hook_response":
 				return t.hookAttachment(dst, r, a)

@@ -114,6 +114,12 @@ func (t *Translator) elicitation(dst events, r, req jsonscan.Value) events {
 		return dst // a repeat
 	}
 	t.s.Requests[t.w.Copy(reqID)] = elicitKey
+	if eid := req.Get("elicitation_id").Str; eid != "" && req.Get("mode").Str == "url" {
+		if t.s.Elicits == nil {
+			t.s.Elicits = map[string]string{}
+		}
+		t.s.Elicits[t.w.Copy(eid)] = t.w.Copy(reqID)
+	}
 	var o jsonw.Object
 	o.String("method", "elicitation").
 		OptString("server_name", req.Get("mcp_server_name").Str).
@@ -125,6 +131,33 @@ func (t *Translator) elicitation(dst events, r, req jsonscan.Value) events {
 	dst = t.ensureTurn(dst, "")
 	return t.w.AskQuestion(dst, universal.Question{
 		QuestionID: t.w.Copy(reqID), Prompt: t.w.Copy(req.Get("message").Str), Metadata: o.Bytes(),
+	}, universal.SourceAgent, t.raw)
+}
+
+// elicitationComplete: an MCP server confirmed that a URL-mode
+// elicitation is complete (system/elicitation_complete {mcp_server_name,
+// elicitation_id}, sent when the server's notifications/elicitation/complete
+// arrives): the user finished what the URL asked for. The elicitation's
+// question, when still pending (stream-json holds no host answer, which
+// the host writes to stdin), is answered (response "complete"; metadata
+// action complete, elicitation_id, server_name). One the host answered
+// already is left as answered. A completion of no URL elicitation seen is
+// ignored: it completes nothing this stream asked.
+func (t *Translator) elicitationComplete(dst events, r jsonscan.Value) events {
+	eid := r.Get("elicitation_id").Str
+	reqID, ok := t.s.Elicits[eid]
+	if !ok {
+		return dst
+	}
+	delete(t.s.Elicits, eid)
+	if !t.w.QuestionPending(reqID) {
+		return dst
+	}
+	delete(t.s.Requests, reqID)
+	var o jsonw.Object
+	o.String("action", "complete").String("elicitation_id", eid).OptString("server_name", r.Get("mcp_server_name").Str)
+	return t.w.ResolveQuestion(dst, universal.Question{
+		QuestionID: reqID, Response: "complete", Status: universal.QuestionAnswered, Metadata: o.Bytes(),
 	}, universal.SourceAgent, t.raw)
 }
 

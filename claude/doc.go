@@ -151,13 +151,49 @@
 //	system/file_attachments_missing
 //	                       status item (files of a prompt that did not reach
 //	                       the model; detail their reasons, metadata the list)
+//	system/task_list_statuses
+//	                       status item labelled task_list_statuses (tasks
+//	                       whose status the CLI set itself, no TaskUpdate
+//	                       call showing it: detail a checklist of their ids,
+//	                       metadata the statuses; not a plan: only the tasks
+//	                       that changed, by id)
+//	system/session_metadata
+//	                       status item labelled session_metadata (the
+//	                       session's published artifacts: detail an
+//	                       artifact a line, title and url, "no artifacts"
+//	                       when the list was cleared; metadata the native
+//	                       metadata object)
+//	system/model_fallback, model_consent_fallback, memory_saved,
+//	agents_killed, scheduled_task_fire, permission_retry, late_allow_not_run
+//	                       status items labelled by the subtype (2.1.332:
+//	                       the turn or session moved to a fallback model,
+//	                       detail the notice, metadata the models, trigger
+//	                       or choice; memories written, detail "Saved N
+//	                       memories", metadata the paths; background
+//	                       agents stopped; a scheduled task fired; tools
+//	                       retried after a permission-mode change, metadata
+//	                       the commands; a permission card's call that a
+//	                       late Allow will not run, detail the reason);
+//	                       a transcript's entries spell their members in
+//	                       camelCase (originalModel): read so too, kept
+//	                       under stream-json's names (model_refusal_* too)
+//	system/bridge_state, cloud_session_status
+//	                       status items labelled remote_control (the Remote
+//	                       Control bridge's state, detail "state: detail")
+//	                       and cloud_session (a transcript's notice of a
+//	                       cloud session, metadata url)
+//	system/tool_host_result, attachment tool_host_result_lines (transcripts)
+//	                       status item under the call (2.1.332: the call
+//	                       ran on a tool host; detail the CLI's lines,
+//	                       metadata host, disposition, label, unverified)
 //	system/local_command, away_summary
 //	                       system item with the text (away_summary: the recap
 //	                       written when the user comes back to an idle session)
 //	system/permission_denied, result.permission_denials, control_request
 //	can_use_tool, control_response, tool_result_meta / permissionDecision
 //	                       permission.requested / permission.resolved
-//	AskUserQuestion, control_request elicitation (an MCP server asks the user)
+//	AskUserQuestion, control_request elicitation (an MCP server asks the user),
+//	system/elicitation_complete
 //	                       question.requested / question.resolved
 //	progress/agent_progress (transcripts)
 //	                       the nested sub-agent message, under its Agent call
@@ -436,7 +472,14 @@
 // back what it ran under that call (Claude Code then shows none of that
 // call's rows): "withheld": true in the metadata, and a withheld row
 // without a block is a status item labelled "host_rows_withheld" under
-// the call. A derived-from entry ({v: 1, sessions: [{type, id, via,
+// the call. The calls a tool's script ran (the REPL tool's) are virtual
+// assistant and user entries translated as any: a call of an assistant
+// entry with ranByToolUseId (the model's call the script ran under) has
+// "ran_by_tool_use_id" in its part's metadata, a call an entry's
+// hostHiddenToolUseIds names (one a host does not show) "host_hidden":
+// true, and a call or result that an entry's hostContent (the blocks a
+// host shows instead) shows by its id "host_content" (that array). A
+// derived-from entry ({v: 1, sessions: [{type, id, via,
 // started?}]}, the sessions this one came from, the one it came from
 // directly last) is session metadata "derived_from" (the sessions) and,
 // when the last came by a fork or a branch, "forked_from_id" (as Codex
@@ -484,7 +527,13 @@
 // when declined, cancelled, withdrawn (control_cancel_request) or answered
 // with an error. Stream-json alone holds no answer (the host writes it to
 // the CLI's stdin): the question stays requested, as the MCP tool's
-// result does not tell an answer from a refusal.
+// result does not tell an answer from a refusal; but a URL-mode
+// elicitation (mode url, elicitation_id) still pending when the MCP
+// server confirms it complete (system/elicitation_complete
+// {mcp_server_name, elicitation_id}) is answered then (response
+// "complete", metadata action complete, elicitation_id, server_name). A
+// completion of an elicitation already resolved, or that the stream did
+// not show, changes nothing.
 //
 // Sessions. The native session id follows the latest system/init (a
 // --resume keeps it in current versions; older ones minted a new one), or
@@ -551,12 +600,16 @@
 // marble-origami-snapshot, marble-origami-reset), the account and
 // data bookkeeping the Agent SDK reads and copies into a fork
 // (hybrid-organization, session-owner, data-flow-records,
-// data-flow-incomplete), a background job's
+// data-flow-incomplete), the session records of 2.1.332
+// api-request-resumed (a paused request resumed, as api-request),
+// dev-mods (the development plugins' folder), repl-mode (the REPL tool's
+// mode, as mode) and resume-head-vouch (a checksum for a fast resume), a background job's
 // started, launched and result entries (a result with a key and no
 // subtype) and a Workflow journal's failed entries,
 // agent-setting after the session started,
 // attachment (context the CLI injects: environment, skills, reminders,
-// hook output shown to the user, diagnostics) except queued_command (what
+// hook output shown to the user, diagnostics) except tool_host_result_lines
+// (the status item of stream-json's tool_host_result), queued_command (what
 // reached the model while it worked: a prompt typed meanwhile is a user
 // message of the running turn, a background task's notification a system
 // item), goal_status (/goal's condition and the Stop hook's verdicts on
@@ -589,8 +642,7 @@
 // informational, notification, plugin_install, files_persisted (the
 // files a hosted session uploaded or failed to; the tools that wrote
 // them show them), memory_recall (memories put into the turn's context,
-// as a transcript's relevant_memories attachment), elicitation_complete
-// (an MCP server's notice that a URL-mode elicitation finished),
+// as a transcript's relevant_memories attachment),
 // control_request_progress (of a host's side_question),
 // commands_changed, worker_shutting_down (a Remote Control worker going
 // away), mirror_error and session_writes_lost (the host's SessionStore
@@ -601,7 +653,13 @@
 // from command output, as pr-link), permission_check_status,
 // dev_intent, per_turn_effort_changed, turn_handoff_available,
 // peer_message_hold, cloud_session_delta, feedback_draft_queued,
-// instruction_size_warning and the plugins' ui_* pushes. Stream events: ping, citations_delta (citations
+// instruction_size_warning and the plugins' ui_* pushes (ui_notify,
+// ui_notify_cancel and ui_placed of 2.1.332 too), and of 2.1.332
+// file_snapshot (the plan and todo files kept for /rewind),
+// inherited_asks_settled (a cloud worker's list of the asks it took
+// over), shell_cwd (the folder a Bash call left its shell in, for a
+// host's hook) and rewind_stand_in (a transcript's placeholder a rewind
+// finds its target by). Stream events: ping, citations_delta (citations
 // come with the complete text block). Anything else, and any line that is
 // not a JSON object with a type, is reported as agent.unparsed.
 //

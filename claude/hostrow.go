@@ -157,3 +157,48 @@ func (t *Translator) heldDerived(dst events) events {
 	t.raw = raw
 	return dst
 }
+
+// Rows a tool ran (Claude Code 2.1.33x, the REPL tool: a script's own
+// tool calls). The CLI writes each call a script made under the model's
+// call as a virtual assistant entry holding its tool_use block and a
+// virtual user entry holding its tool_result; when a host can show the
+// call, the assistant entry has ranByToolUseId (the model's call the
+// script ran under) and either entry may have hostContent (the blocks the
+// host shows for it, when they differ from the entry's); when it cannot,
+// the assistant entry has hostHiddenToolUseIds naming the call, which the
+// Agent SDK's session reader leaves out (sdk.mjs 0.3.332; the model's own
+// calls of a host's tools, whose host rows stand for them, carry it too).
+// They are translated as the entries they are (an assistant message with
+// its calls, the results under it: the calls ran in the session), with
+// what these members say in the parts' metadata: a call of an assistant
+// entry with ranByToolUseId gets ran_by_tool_use_id (the items stay
+// where calls of a message go: the call a script ran under is no task,
+// whose items alone go under a call), a call named by
+// hostHiddenToolUseIds host_hidden: true, and a call or result that a
+// hostContent block shows (same id) host_content, that hostContent.
+
+// hostMeta adds to o what a line's hostHiddenToolUseIds (hidden) and
+// hostContent say of its block of that type whose key (id, tool_use_id)
+// is id: host_hidden true when hidden names it, host_content the
+// hostContent array when it holds a block of the type with that key.
+func hostMeta(o *jsonw.Object, id, key, typ string, hidden, hostContent jsonscan.Value) {
+	if id == "" {
+		return
+	}
+	named := false
+	hidden.Each(func(_ gjson.Result, v jsonscan.Value) bool {
+		named = v.Str() == id
+		return !named
+	})
+	if named {
+		o.Bool("host_hidden", true)
+	}
+	shown := false
+	hostContent.Each(func(_ gjson.Result, b jsonscan.Value) bool {
+		shown = b.Get("type").Str == typ && b.Get(key).Str == id
+		return !shown
+	})
+	if shown {
+		o.Raw("host_content", hostContent.Compacted())
+	}
+}

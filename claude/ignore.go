@@ -30,7 +30,7 @@ func ignoredType(typ string) bool {
 		"teleported-from",       // the marker of a session brought from claude.ai
 		"queue-operation",       // the prompt queue; the prompt itself follows as a user entry
 		"last-prompt",           // the last prompt, for the resume picker
-		"attachment",            // context the CLI injects (environment, skills, reminders; goal_status, queued_command and hook contexts are translated); hook output only the user sees (hook_non_blocking_error, hook_system_message, hook_error_during_execution, hook_cancelled, hook_permission_decision, async_hook_response_batch)
+		"attachment",            // context the CLI injects (environment, skills, reminders; goal_status, queued_command, tool_host_result_lines and hook contexts are translated); hook output only the user sees (hook_non_blocking_error, hook_system_message, hook_error_during_execution, hook_cancelled, hook_permission_decision, async_hook_response_batch)
 		"atis-latch",            // internal bookkeeping
 		"api-request",           // the request parameters sent to the API
 		"api-request-blob",      // the request's message content
@@ -66,7 +66,12 @@ func ignoredType(typ string) bool {
 		"hybrid-organization",  // an organization the session belongs to (organizationUuid)
 		"session-owner",        // the account owning a restricted session
 		"data-flow-records",    // where the session's data came from (provenance records)
-		"data-flow-incomplete": // provenance records known to be missing (codes)
+		"data-flow-incomplete", // provenance records known to be missing (codes)
+		// Session records of 2.1.332 (the shapes its native binary writes).
+		"api-request-resumed", // a paused API request resumed (request ids), as api-request
+		"dev-mods",            // the folder of the session's development plugins
+		"repl-mode",           // the REPL tool's mode setting (replMode), as mode
+		"resume-head-vouch":   // a checksum of the transcript's head, for a fast resume
 		return true
 	}
 	return false
@@ -92,7 +97,6 @@ func ignoredSystem(sub string) bool {
 		"plugin_install",           // housekeeping
 		"files_persisted",          // the files a hosted session uploaded (file ids) or failed to; the tools that wrote them show them
 		"memory_recall",            // memories put into the turn's context, as a transcript's relevant_memories attachment (injected context)
-		"elicitation_complete",     // an MCP server's notice that a URL-mode elicitation finished; the question is the elicitation request's
 		"control_request_progress", // progress of a host's side_question request
 		"commands_changed",         // the slash command list
 		"worker_shutting_down",     // a Remote Control worker going away (a live-tail signal for a remote UI)
@@ -112,9 +116,14 @@ func ignoredSystem(sub string) bool {
 		"cloud_session_delta",      // hosted-session state
 		"feedback_draft_queued",    // a feedback draft for the user to send
 		"instruction_size_warning", // the instruction files are over the size the CLI recommends (a UI notice, as informational)
+		// 2.1.332 (the CLI's stream-json schemas)
+		"file_snapshot",          // the plan and todo files captured for /rewind (as file-history-snapshot)
+		"inherited_asks_settled", // a cloud worker's list of the asks it took over from the one before
+		"shell_cwd",              // the folder a Bash call left its shell in, for a host's hook; the call shows the command
+		"rewind_stand_in",        // a transcript's placeholder that a rewind finds its target by (source_uuid)
 		// plugins' UI pushes
 		"ui_log", "ui_toast", "ui_status", "ui_invalidate",
-		"ui_panes", "ui_scroll", "ui_focus":
+		"ui_panes", "ui_scroll", "ui_focus", "ui_notify", "ui_notify_cancel", "ui_placed":
 		return true
 	}
 	return false

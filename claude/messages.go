@@ -22,6 +22,7 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 	// below (the first of duplicates, as Get finds): most are absent, and
 	// a Get of an absent member walks them all.
 	var msg, uuid, sup, apiIndex, aborted, apiErr, apiErrOld, localRun, localSrc, localOut, effort, narration, costUSD, durationMs jsonscan.Value
+	var ranBy, hidden, hostContent jsonscan.Value
 	var attrib [len(attributionFields)]jsonscan.Value
 	r.Members(func(k string, v jsonscan.Value) bool {
 		var p *jsonscan.Value
@@ -60,6 +61,12 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 			p = &costUSD
 		case "durationMs":
 			p = &durationMs
+		case "ranByToolUseId":
+			p = &ranBy
+		case "hostHiddenToolUseIds":
+			p = &hidden
+		case "hostContent":
+			p = &hostContent
 		}
 		if p != nil {
 			jsonscan.KeepFirst(p, v)
@@ -71,6 +78,14 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 	}
 	if t.seenID(uuid.Str()) {
 		return dst
+	}
+	if hidden.Exists() || hostContent.Exists() || ranBy.Exists() {
+		// Read by toolUse for this line's blocks (see hostMeta).
+		t.hidden, t.hostContent, t.ranBy = hidden, hostContent, ""
+		if ranBy.Type() == gjson.String {
+			t.ranBy = ranBy.Str()
+		}
+		defer func() { t.hidden, t.hostContent, t.ranBy = jsonscan.Value{}, jsonscan.Value{}, "" }()
 	}
 	var model, msgID, content, stop, usage, diag jsonscan.Value
 	msg.Members(func(k string, v jsonscan.Value) bool {
@@ -612,9 +627,16 @@ func (t *Translator) toolUse(dst events, m *message, b jsonscan.Value, typ strin
 		args = t.w.Copy(args)
 	}
 	var meta []byte
-	if typ != "tool_use" {
+	if typ != "tool_use" || t.hidden.Exists() || t.hostContent.Exists() || t.ranBy != "" {
 		var o jsonw.Object
-		meta = o.String("block_type", typ).Bytes()
+		if typ != "tool_use" {
+			o.String("block_type", typ)
+		}
+		o.OptString("ran_by_tool_use_id", t.ranBy)
+		hostMeta(&o, id, "id", "tool_use", t.hidden, t.hostContent)
+		if o.Len() > 0 {
+			meta = o.Bytes()
+		}
 	}
 	m.Tools = true
 	if m.Parent == "" && t.s.Turn != nil {

@@ -40,6 +40,9 @@ type state struct {
 	// Requests maps a can_use_tool request_id to its tool_use id, an
 	// elicitation's to elicitKey.
 	Requests map[string]string `json:"requests,omitempty"`
+	// Elicits maps the elicitation_id of a URL-mode elicitation to its
+	// request_id, until the MCP server's elicitation_complete names it.
+	Elicits map[string]string `json:"elicits,omitempty"`
 	// Asked are the request_ids of the control requests seen (either
 	// side's) not yet answered, oldest first, at most maxAsked: in an
 	// exchange every control_response answers one.

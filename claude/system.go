@@ -56,15 +56,7 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 		// shows. Metadata: the models, the refusal's category and the
 		// API's explanation, the messages retracted (their uuids) and the
 		// prompt refused.
-		var o jsonw.Object
-		for _, k := range refusalFields {
-			o.Raw(k, r.Get(k).Raw)
-		}
-		md := ""
-		if o.Len() > 0 {
-			md = string(o.Bytes())
-		}
-		return t.status(dst, sub, first(r.Get("message").Str, r.Get("content").Str), md)
+		return t.status(dst, sub, first(r.Get("message").Str, r.Get("content").Str), fieldsOf(r, refusalFields[:]))
 	case "local_command", "away_summary":
 		// away_summary: the recap Claude Code writes when the user comes
 		// back to an idle session ("Goal: … Next: …"), in content (summary
@@ -111,6 +103,66 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 			detail += ": " + strings.Join(reasons, ", ")
 		}
 		return t.status(dst, sub, detail, r.Get("missing").Raw)
+	case "elicitation_complete":
+		return t.elicitationComplete(dst, r)
+	case "model_fallback", "model_consent_fallback":
+		// 2.1.332: the turn went on with the configured fallback model
+		// because the primary failed (model_fallback, trigger
+		// model_not_found, overloaded, …; for the turn only), or a
+		// consent gate swapped the session off the requested model
+		// (model_consent_fallback, choice consent | switch_default |
+		// cancelled). As model_refusal_fallback: detail the notice,
+		// metadata the models and why.
+		return t.status(dst, sub, r.Get("content").Str, fieldsOf(r, fallbackFields[:]))
+	case "memory_saved":
+		// 2.1.332: the memory subsystem wrote memories to written_paths
+		// ("<verb> N memories", verb Saved by default).
+		// A transcript's entry has the CLI's own writtenPaths.
+		paths := r.Get("written_paths")
+		if !paths.Exists() {
+			paths = r.Get("writtenPaths")
+		}
+		if !paths.IsArray() {
+			return t.unparsed(dst, "written_paths", errors.New("memory_saved without a written_paths array"))
+		}
+		verb := first(r.Get("verb").Str, "Saved")
+		detail := fmt.Sprintf("%s %d memories", verb, len(paths.Array()))
+		var o jsonw.Object
+		o.Raw("written_paths", jsonw.Compact(paths.Raw)).Raw("team_count", r.Get("team_count").Raw).Raw("verb", r.Get("verb").Raw)
+		return t.status(dst, sub, detail, string(o.Bytes()))
+	case "agents_killed":
+		// 2.1.332: background agents were stopped (an interrupt).
+		return t.status(dst, sub, "background agents stopped", "")
+	case "scheduled_task_fire", "permission_retry":
+		// 2.1.332: a scheduled (cron) task fired; tools run again after a
+		// permission-mode change allowed commands denied before
+		// (commands, their names). Detail the notice the CLI shows.
+		// A transcript's scheduled_task_fire also names the task
+		// (taskId, cron, prompt, taskKind, cronKind).
+		return t.status(dst, sub, r.Get("content").Str, fieldsOf(r, []string{"commands", "taskId", "cron", "prompt", "taskKind", "cronKind"}))
+	case "cloud_session_status":
+		// A transcript's notice of a cloud session (content, url, entry),
+		// written as bridge_status is for Remote Control.
+		return t.status(dst, "cloud_session", r.Get("content").Str, fieldsOf(r, []string{"url", "entry"}))
+	case "bridge_state":
+		// 2.1.332 stream-json: the Remote Control bridge's state
+		// (connected, failed, policy_disabled, …; detail, failure_kind,
+		// recovered, bridge_epoch), beside bridge_status.
+		detail := r.Get("state").Str
+		if d := r.Get("detail").Str; d != "" {
+			detail += ": " + d
+		}
+		return t.status(dst, "remote_control", detail, fieldsOf(r, []string{"state", "detail", "failure_kind", "recovered", "bridge_epoch"}))
+	case "late_allow_not_run":
+		// 2.1.332: a cloud worker will not run the call of a permission
+		// card on a late Allow (reason: declined, expired, …).
+		return t.status(dst, sub, first(r.Get("reason").Str, "not run"), fieldsOf(r, []string{"request_id", "tool_use_id", "reason"}))
+	case "tool_host_result":
+		return t.toolHostResult(dst, r)
+	case "task_list_statuses":
+		return t.taskListStatuses(dst, r)
+	case "session_metadata":
+		return t.sessionMetadata(dst, r)
 	case "turn_duration":
 		if t.transcript {
 			return t.endTranscriptTurn(dst, universal.SourceAgent)
@@ -124,6 +176,174 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 		}
 		return t.unparsed(dst, "subtype", fmt.Errorf("unknown system subtype %q", sub))
 	}
+}
+
+// taskListStatuses: 2.1.332's task_list_statuses {statuses: [{id,
+// status: pending | in_progress | completed}]}, the statuses of tasks on
+// the task list that Claude Code set itself, with no TaskUpdate call to
+// show the change (it sets the tasks it names; the others keep theirs).
+// A status item labelled task_list_statuses: detail the tasks it names as
+// a checklist of their ids (universal.AppendPlanStep, as a plan's), the
+// statuses as metadata. It is not a plan item: it names only the tasks
+// that changed, by id, not the list.
+func (t *Translator) taskListStatuses(dst events, r jsonscan.Value) events {
+	st := r.Get("statuses")
+	if !st.IsArray() {
+		return t.unparsed(dst, "statuses", errors.New("task_list_statuses without a statuses array"))
+	}
+	var list []byte
+	st.ForEach(func(_, e gjson.Result) bool {
+		s := universal.StepPending
+		switch e.Get("status").Str {
+		case "completed":
+			s = universal.StepCompleted
+		case "in_progress":
+			s = universal.StepInProgress
+		}
+		list = universal.AppendPlanStep(list, s, e.Get("id").String())
+		return true
+	})
+	var o jsonw.Object
+	o.Raw("statuses", jsonw.Compact(st.Raw))
+	return t.status(dst, "task_list_statuses", string(list), string(o.Bytes()))
+}
+
+// toolHostResult: 2.1.332's tool_host_result {tool_use_id, host: {name,
+// working_dir?}, disposition?, label?, unverified?, lines: [string]}, the
+// CLI's note that a call ran on a tool host (another machine serving the
+// session's tools): where, and what the result says of it (lines). A
+// completed status item labelled tool_host_result under the call's item
+// (when the call is known), detail the lines (else the label), metadata
+// the members but tool_use_id. A transcript has it as the attachment it
+// is made from (toolHostLines).
+func (t *Translator) toolHostResult(dst events, r jsonscan.Value) events {
+	return t.toolHostStatus(dst, r.Get("tool_use_id").Str, r.Get("lines"), r.Get("label").Str,
+		fieldsOf(r, []string{"host", "disposition", "label", "unverified", "lines"}))
+}
+
+// toolHostLines translates a transcript's tool_host_result_lines
+// attachment {toolUseID, host (its name), workingDir?, disposition?,
+// label?, unverified?, lines}, what stream-json prints as
+// tool_host_result, into the same status item.
+func (t *Translator) toolHostLines(dst events, a jsonscan.Value) events {
+	var host, o jsonw.Object
+	host.OptString("name", a.Get("host").Str).OptString("working_dir", a.Get("workingDir").Str)
+	if host.Len() > 0 {
+		o.Raw("host", string(host.Bytes()))
+	}
+	for _, k := range [...]string{"disposition", "label", "unverified", "lines"} {
+		o.Raw(k, jsonw.Compact(a.Get(k).Raw))
+	}
+	md := ""
+	if o.Len() > 0 {
+		md = string(o.Bytes())
+	}
+	return t.toolHostStatus(dst, a.Get("toolUseID").Str, a.Get("lines"), a.Get("label").Str, md)
+}
+
+// toolHostStatus emits the status item of a call a tool host ran.
+func (t *Translator) toolHostStatus(dst events, call string, lines gjson.Result, label, md string) events {
+	if call == "" {
+		return t.unparsed(dst, "tool_use_id", errors.New("tool host result without the call's id"))
+	}
+	var detail []byte
+	lines.ForEach(func(_, l gjson.Result) bool {
+		if l.Type == gjson.String && l.Str != "" {
+			if len(detail) > 0 {
+				detail = append(detail, '\n')
+			}
+			detail = append(detail, l.Str...)
+		}
+		return true
+	})
+	if len(detail) == 0 {
+		detail = append(detail, label...)
+	}
+	parent := ""
+	if tl := t.toolFor(call); tl != nil {
+		parent = tl.ItemID
+	}
+	p := universal.Part{Type: universal.PartStatus, Label: "tool_host_result", Detail: string(detail)}
+	if md != "" {
+		p.Metadata = []byte(md)
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(r0(t.raw)), ParentID: parent, Kind: universal.KindStatus, Content: []universal.Part{p},
+	}, universal.SourceAgent, t.raw)
+}
+
+// sessionMetadata: 2.1.332's session_metadata {metadata: {artifacts:
+// [{url, title, favicon, kind: frame, updated_at}] | null}}, the
+// session's published artifacts (the whole list on each change, null
+// once empty) as a cloud session's summary has them. A status item
+// labelled session_metadata: detail an artifact a line (its title, then
+// its url), "no artifacts" for null, the native metadata object as
+// metadata (so keys added later are kept).
+func (t *Translator) sessionMetadata(dst events, r jsonscan.Value) events {
+	md := r.Get("metadata")
+	if !md.IsObject() {
+		return t.unparsed(dst, "metadata", errors.New("session_metadata without a metadata object"))
+	}
+	var detail []byte
+	if a := md.Get("artifacts"); a.Type == gjson.Null && a.Exists() {
+		detail = append(detail, "no artifacts"...)
+	} else {
+		a.ForEach(func(_, e gjson.Result) bool {
+			if len(detail) > 0 {
+				detail = append(detail, '\n')
+			}
+			if title := e.Get("title").Str; title != "" {
+				detail = append(append(detail, title...), ' ')
+			}
+			detail = append(detail, e.Get("url").Str...)
+			return true
+		})
+	}
+	return t.status(dst, "session_metadata", string(detail), jsonw.Compact(md.Raw))
+}
+
+// fallbackFields are the members of a model_fallback or
+// model_consent_fallback line (2.1.332) that its status item keeps.
+var fallbackFields = [...]string{"trigger", "choice", "original_model", "original_model_name", "fallback_model", "persisted_as_default"}
+
+// fieldsOf returns the members of r named by keys (stream-json's
+// snake_case names), as a JSON object, "" when it has none. A member
+// missing under its name is looked up under its camelCase spelling, the
+// one a transcript's system entry has (the CLI writes its own message
+// there: originalModel for stream-json's original_model); it is kept
+// under the stream-json name either way.
+func fieldsOf(r jsonscan.Value, keys []string) string {
+	var o jsonw.Object
+	for _, k := range keys {
+		v := r.Get(k)
+		if !v.Exists() && strings.IndexByte(k, '_') > 0 {
+			v = r.Get(camel(k))
+		}
+		o.Raw(k, jsonw.Compact(v.Raw))
+	}
+	if o.Len() == 0 {
+		return ""
+	}
+	return string(o.Bytes())
+}
+
+// camel returns the camelCase spelling of a snake_case name.
+func camel(k string) string {
+	b := make([]byte, 0, len(k))
+	up := false
+	for i := 0; i < len(k); i++ {
+		switch c := k[i]; {
+		case c == '_':
+			up = true
+		case up && c >= 'a' && c <= 'z':
+			b = append(b, c-'a'+'A')
+			up = false
+		default:
+			b = append(b, c)
+			up = false
+		}
+	}
+	return string(b)
 }
 
 // refusalFields are the members of a model_refusal_fallback or

@@ -47,10 +47,19 @@ func (t *Translator) user(dst events, r jsonscan.Value, scope string) events {
 		}
 	}
 	var parts []universal.Part
+	hostContent := r.Sub("hostContent")
 	content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 		switch b.Get("type").Str {
 		case "tool_result":
+			if hostContent.Exists() {
+				// What the host shows of this result instead (see
+				// hostMeta).
+				var o jsonw.Object
+				hostMeta(&o, b.Get("tool_use_id").Str, "tool_use_id", "tool_result", jsonscan.Value{}, hostContent)
+				t.rowMeta = o.Bytes()
+			}
 			dst = t.toolResult(dst, r, b, scope, structured, "")
+			t.rowMeta = nil
 		case "text":
 			parts = append(parts, universal.Text(t.w.Copy(b.Get("text").Str)))
 		case "image":

@@ -335,9 +335,21 @@
 // chunk out of sequence, a line that interrupts a sequence (omp writes
 // none) or an input that ends inside one is agent.unparsed.
 // rpc_frame_error {originalType, error} (a frame omp dropped as too
-// long) is a status item labelled rpc_frame_error. Not read: the
-// subagent_lifecycle, subagent_progress and subagent_event frames (only
-// after set_subagent_subscription: agent.unparsed).
+// long) is a status item labelled rpc_frame_error. The sub-agent frames
+// omp writes after set_subagent_subscription: subagent_lifecycle
+// {payload: {id, agent, agentSource, description, status, sessionFile,
+// parentToolCallId, index, detached}} is a status item
+// sub_agent_<status> (started, completed, failed, aborted) under the task
+// call parentToolCallId names, detail the description, metadata the
+// payload (subagent_id, agent, agent_source, …); subagent_event {payload:
+// {id, event}} carries the sub-agent's own session events, of which its
+// messages' message_end are read: its prompt and assistant messages,
+// complete, under the task call (under its sub_agent_started item when
+// the call is not known, one made up when its start was not seen), its
+// calls and their toolResult messages under its messages, as the runs of
+// Pi's subagent extension are replayed; a sub-agent's failure is not the
+// session's (no error event), its usage not emitted (the task call's
+// result bills it). ompsubagents.go has the details.
 //
 // # Ignored on purpose
 //
@@ -350,6 +362,11 @@
 // oh-my-pi's events without content (model_changed,
 // config_warnings_changed, advisor_cost_changed, advisor_yielded,
 // todo_auto_clear: signals to redraw, their news in other events),
+// oh-my-pi's subagent_progress frames (a running sub-agent's counters,
+// sent while it works: its start, end and messages are in the
+// subagent_lifecycle and subagent_event frames) and the events of a
+// subagent_event other than message_end (they repeat its messages or
+// mark its run's steps),
 // tool_stream_update (a preview of a call in flight, which its arguments
 // and result carry) and rpc frames (ready, available_commands_update,
 // host_tool_call/host_tool_cancel and host_uri_request/host_uri_cancel:
@@ -410,17 +427,20 @@
 //     (metadata data_length gives its size).
 //   - thinkingSignature is kept as the reasoning part's signature as Pi
 //     wrote it (OpenAI-compatible providers put a field name there).
-//   - Sub-agents exist only as the subagent extension's tool: its result is
+//   - Pi's sub-agents exist only as the subagent extension's tool: its result is
 //     the tool result (details kept in its metadata), and the runs its
 //     details record are replayed, complete, under the call before the
 //     result: each sub-agent's prompt (user message) and assistant
 //     messages under the tool_call item, their own calls and results
 //     under those messages (the sub-agent's usage is not emitted again).
-//     A failed sub-agent run (stop reason error or
-//     aborted, an errorMessage, a non-zero exit code) is not an error of
-//     the session (the sub-agent convention of package universal): no
-//     error event; the result's metadata gets sub_agent_error {message,
-//     code}, one "<agent>: <why>" line per failed run.
+//     oh-my-pi's task tool shows its sub-agents only in rpc frames (see
+//     above). A failed sub-agent run (Pi: stop reason error or aborted,
+//     an errorMessage, a non-zero exit code; omp's task tool: an error,
+//     aborted with its abortReason, a non-zero exit code) is not an
+//     error of the session (the sub-agent convention of package
+//     universal): no error event; the result's metadata gets
+//     sub_agent_error {message, code}, one "<agent>: <why>" line per
+//     failed run.
 //
 // # Example
 //

@@ -112,8 +112,10 @@ func (t *Translator) ompEvent(dst []universal.Event, in *input, typ string) (_ [
 		// when shrinking it did not help); what it carried is lost.
 		t.addValue(&md, "originalType", in.sub("originalType"))
 		return t.status(dst, "rpc_frame_error", in.get("error").Str, md.Bytes(), "", in.raw), true
+	case "subagent_lifecycle", "subagent_event":
+		return t.subagentFrame(dst, in, typ), true
 	case "model_changed", "config_warnings_changed", "advisor_cost_changed", "advisor_yielded",
-		"todo_auto_clear", "tool_stream_update", "ready", "available_commands_update",
+		"todo_auto_clear", "subagent_progress", "tool_stream_update", "ready", "available_commands_update",
 		"host_tool_call", "host_tool_cancel", "host_uri_request", "host_uri_cancel":
 		// On the ignore list (see the package documentation).
 		return dst, true
@@ -135,7 +137,7 @@ var (
 		"session_settled": true, "prompt_result": true, "command_output": true, "session_info_update": true,
 		"config_update": true, "ready": true, "available_commands_update": true, "host_tool_call": true,
 		"host_tool_cancel": true, "host_uri_request": true, "host_uri_cancel": true, "rpc_chunk": true,
-		"rpc_frame_error": true,
+		"rpc_frame_error": true, "subagent_lifecycle": true, "subagent_progress": true, "subagent_event": true,
 	}
 )
 

@@ -71,6 +71,9 @@ type state struct {
 	Irc []string `json:"irc,omitempty"`
 	// Chunk is the oh-my-pi rpc frame being reassembled from its chunks.
 	Chunk *chunked `json:"chunk,omitempty"`
+	// Subagents are the oh-my-pi sub-agents its rpc frames announced and
+	// did not end, oldest first, at most maxSubagents.
+	Subagents []subagent `json:"subagents,omitempty"`
 }
 
 // chunked is a frame oh-my-pi's rpc protocol version 2 split into
@@ -302,6 +305,9 @@ func (s *state) validate(w *universal.Stream, format string) error {
 	}
 	if len(s.Bash) > maxCommands {
 		return fmt.Errorf("%d unanswered bash commands, at most %d", len(s.Bash), maxCommands)
+	}
+	if err := s.validateSubagents(w); err != nil {
+		return err
 	}
 	ss := &s.Session
 	if len(ss.Layout.Nodes) > 0 && (format != FormatSession || !ss.Tree) {

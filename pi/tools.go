@@ -362,63 +362,7 @@ func (t *Translator) subAgentItems(dst []universal.Event, tl *tool, details json
 		var calls []tool // the run's calls
 		lastMsg := ""
 		r.Sub("messages").Each(func(_ gjson.Result, m jsonscan.Value) bool {
-			raw := []byte(m.Raw())
-			switch m.Get("role").Str {
-			case "user":
-				dst = t.w.Complete(dst, universal.Item{
-					ItemID: t.w.NewItemID(), ParentID: tl.Call, Content: t.subParts(m.Sub("content")), Kind: universal.KindMessage, Role: universal.RoleUser,
-				}, agent, raw)
-			case "assistant":
-				id := t.w.NewItemID()
-				lastMsg = id
-				parts := t.subParts(m.Sub("content"))
-				status := universal.StatusCompleted
-				if stop := m.Get("stopReason").Str; stop == "error" || stop == "aborted" {
-					status = universal.StatusFailed
-					parts = append(parts, universal.Part{Type: universal.PartStatus, Label: t.copy(stop), Detail: t.copy(m.Get("errorMessage").Str)})
-				}
-				dst = t.w.Complete(dst, universal.Item{
-					ItemID: id, ParentID: tl.Call, Kind: universal.KindMessage, Role: universal.RoleAssistant, Content: parts, Status: status,
-				}, agent, raw)
-				m.Sub("content").Each(func(_ gjson.Result, c jsonscan.Value) bool {
-					if c.Get("type").Str != "toolCall" {
-						return true
-					}
-					sub := tool{CallID: t.copy(c.Get("id").Str), Name: t.copy(c.Get("name").Str), Msg: id, Call: t.w.NewItemID()}
-					it := t.toolCallItem(sub.Call, id, sub.CallID, sub.Name, t.copyJSON(c.Sub("arguments")))
-					if sub.Name == "" {
-						it.Content[0].ToolKind, it.Content[0].ToolInput = universal.ToolOther, &universal.ToolInput{}
-					}
-					sub.Kind, sub.Paths = it.Content[0].ToolKind, it.Content[0].ToolInput.Paths
-					calls = append(calls, sub)
-					dst = t.w.Complete(dst, it, agent, []byte(c.Raw()))
-					return true
-				})
-			case "toolResult":
-				f := fields(m, "toolCallId", "toolName", "content", "details", "durationMs", "isError")
-				var sub tool
-				for i := range calls {
-					if calls[i].CallID == f[0].Str() && calls[i].Result == "" {
-						sub = calls[i]
-						calls[i].Result = "done"
-						break
-					}
-				}
-				if sub.Msg == "" {
-					if lastMsg == "" {
-						return true // a result of no call of the run
-					}
-					sub = tool{CallID: t.copy(f[0].Str()), Name: t.copy(f[1].Str()), Msg: lastMsg}
-					sub.Kind, _ = t.describe(sub.Name, "")
-				}
-				sub.Result = t.w.NewItemID()
-				text := t.output(t.render(f[2]))
-				var md jsonw.Object
-				t.addValue(&md, "details", f[3])
-				t.addValue(&md, "durationMs", f[4])
-				md.Raw("sub_agent_error", subAgentError(sub.Name, f[3]))
-				dst = t.completeResult(dst, &sub, "", text, f[5].Result().Bool(), md, f[2], f[3], raw)
-			}
+			dst = t.subMessage(dst, &calls, &lastMsg, tl.Call, m, nil)
 			return true
 		})
 		return true
@@ -457,28 +401,37 @@ func (t *Translator) subParts(c jsonscan.Value) []universal.Part {
 }
 
 // subAgentError returns the sub_agent_error metadata of a result of the
-// subagent extension's tool, whose details.results[] has one entry per
-// sub-agent run: its failed runs (stop reason error or aborted, an error
-// message, a non-zero exit code) as {message, code}, one "<agent>: <why>"
-// line each; "" when none failed or the tool is another. Pi reports a
-// sub-agent's failure only there, never as an error of the session (the
-// sub-agent convention of package universal).
+// subagent extension's tool, or of oh-my-pi's task tool, whose
+// details.results[] has one entry per sub-agent run: its failed runs as
+// {message, code}, one "<agent>: <why>" line each; "" when none failed or
+// the tool is another. A run failed when Pi's entry has stop reason error
+// or aborted, an error message or a non-zero exit code, or when omp's
+// (SingleResult of @oh-my-pi/pi-tui's tools/task.ts: exitCode, error,
+// aborted, abortReason) has an error, aborted set or a non-zero exit
+// code; code is error or aborted when the entry says which. Pi and omp
+// report a sub-agent's failure only there, never as an error of the
+// session (the sub-agent convention of package universal).
 func subAgentError(tool string, details jsonscan.Value) string {
-	if tool != subagentTool {
+	if tool != subagentTool && tool != ompTaskTool {
 		return ""
 	}
 	var msgs []string
 	code := ""
 	details.Sub("results").Each(func(_ gjson.Result, r jsonscan.Value) bool {
-		f := fields(r, "agent", "stopReason", "errorMessage", "exitCode", "stderr")
+		f := fields(r, "agent", "stopReason", "errorMessage", "exitCode", "stderr", "error", "aborted", "abortReason")
 		stop, exit := f[1].Str(), f[3].Result()
+		if f[6].Result().Bool() {
+			stop = "aborted" // omp
+		}
 		failedExit := exit.Type == gjson.Number && exit.Int() != 0
-		if stop != "error" && stop != "aborted" && f[2].Str() == "" && !failedExit {
+		if stop != "error" && stop != "aborted" && f[2].Str() == "" && f[5].Str() == "" && !failedExit {
 			return true
 		}
-		why := f[2].Str()
+		why := first(f[2].Str(), f[5].Str())
 		switch {
 		case why != "":
+		case stop == "aborted" && f[7].Str() != "":
+			why = f[7].Str()
 		case strings.TrimSpace(f[4].Str()) != "":
 			why = strings.TrimSpace(f[4].Str())
 		case stop == "error" || stop == "aborted":
@@ -498,6 +451,9 @@ func subAgentError(tool string, details jsonscan.Value) string {
 	var o jsonw.Object
 	return string(o.String("message", strings.Join(msgs, "\n")).OptString("code", code).Bytes())
 }
+
+// ompTaskTool is the name of oh-my-pi's sub-agent tool.
+const ompTaskTool = "task"
 
 // render returns the text of tool result content: its text blocks joined
 // by a newline. The text may alias the input or the translator's scratch
