@@ -466,8 +466,9 @@
 // Host rows and origins. A transcript's host-row entry ({rowUuid,
 // ranByToolUseId, block, withheld}) is a block of a tool a host ran
 // under the model's call ranByToolUseId: a tool_use block is a tool_call
-// item, a tool_result block a tool_result item, under that call's item
-// when it is known, their part metadata {"host_row": true,
+// item, a tool_result block a tool_result item, under that call's message
+// (as the calls of the message: only a task call has items under it),
+// their part metadata {"host_row": true,
 // "ran_by_tool_use_id", "row_uuid"}. withheld true says the host kept
 // back what it ran under that call (Claude Code then shows none of that
 // call's rows): "withheld": true in the metadata, and a withheld row

@@ -137,6 +137,7 @@ func TestHostRows(t *testing.T) {
 	for _, e := range golden.OfType(evs, universal.TypeUnparsed) {
 		t.Errorf("agent.unparsed: %+v", e.Data)
 	}
+	checkShape(t, evs) // the host's call is no task: nothing goes under it but status items
 	calls := map[string]universal.Item{}
 	for _, it := range completed(evs, universal.KindToolCall, "") {
 		calls[it.Content[0].CallID] = it
@@ -145,16 +146,16 @@ func TestHostRows(t *testing.T) {
 	if !ok {
 		t.Fatalf("no tool_call item of the host's Bash call: %v", calls)
 	}
-	if host.ParentID != calls["toolu_1"].ItemID || host.Content[0].Name != "Bash" ||
+	if host.ParentID != calls["toolu_1"].ParentID || host.Content[0].Name != "Bash" ||
 		gjson.GetBytes(host.Content[0].Metadata, "ran_by_tool_use_id").Str != "toolu_1" ||
 		gjson.GetBytes(host.Content[0].Metadata, "row_uuid").Str != "r1" {
-		t.Errorf("host call %+v, want it under toolu_1's item %s", host, calls["toolu_1"].ItemID)
+		t.Errorf("host call %+v, want it under toolu_1's message %s", host, calls["toolu_1"].ParentID)
 	}
 	found := false
 	for _, it := range completed(evs, universal.KindToolResult, "") {
 		if p := it.Content[0]; p.CallID == "toolu_h1" {
 			found = true
-			if p.Output != "deployed to staging" || it.ParentID != calls["toolu_1"].ItemID ||
+			if p.Output != "deployed to staging" || it.ParentID != calls["toolu_1"].ParentID ||
 				!gjson.GetBytes(p.Metadata, "host_row").Bool() {
 				t.Errorf("host result %+v (parent %s)", p, it.ParentID)
 			}

@@ -17,8 +17,10 @@ import (
 // block is a tool_use (the tool the host ran) or the tool_result of one.
 // The session reader shows them after the message that made the call, as
 // a tool call and its result. They are translated so: a tool_call item,
-// or a tool_result item, whose parent is the item of the call
-// ranByToolUseId (when the translator knows it), the part's metadata
+// or a tool_result item, whose parent is the message of the call
+// ranByToolUseId (where the calls of that message go: only a task call
+// has items under it; when the call is unknown, an empty assistant
+// message as for a result whose call never showed), the part's metadata
 // {"host_row": true, "ran_by_tool_use_id", "row_uuid"}. withheld true
 // says the host kept back what it ran under that call (the reader then
 // shows none of that call's rows): it is kept in the metadata
@@ -38,9 +40,12 @@ func (t *Translator) hostRow(dst events, r jsonscan.Value) events {
 		o.Bool("withheld", true)
 	}
 	md := o.Bytes()
-	parent, scope := "", ""
+	// The status item of a withheld row goes under the call; the host's
+	// calls and results go where the calls of the call's message go:
+	// only a task call has items under it.
+	parent, msg, scope := "", "", ""
 	if call := t.toolFor(ranBy); call != nil {
-		parent, scope = call.ItemID, call.Scope
+		parent, msg, scope = call.ItemID, call.Msg, call.Scope
 	}
 	b := r.Sub("block")
 	switch typ := b.Get("type").Str; {
@@ -51,16 +56,19 @@ func (t *Translator) hostRow(dst events, r jsonscan.Value) events {
 				Detail: "the host withheld what it ran under call " + ranBy, Metadata: md}},
 		}, universal.SourceAgent, t.raw)
 	case typ == "tool_use":
-		return t.hostTool(dst, b, parent, scope, md)
+		if msg == "" {
+			dst, msg = t.orphanParent(dst, scope)
+		}
+		return t.hostTool(dst, b, msg, scope, md)
 	case typ == "tool_result":
 		if tl := t.toolFor(b.Get("tool_use_id").Str); tl != nil && tl.Msg != "" {
-			parent = tl.Msg
+			msg = tl.Msg
 		}
-		if parent == "" {
-			dst, parent = t.orphanParent(dst, scope)
+		if msg == "" {
+			dst, msg = t.orphanParent(dst, scope)
 		}
 		t.rowMeta = md
-		dst = t.toolResult(dst, r, b, scope, jsonscan.Value{}, parent)
+		dst = t.toolResult(dst, r, b, scope, jsonscan.Value{}, msg)
 		t.rowMeta = nil
 		return dst
 	default:
@@ -69,7 +77,7 @@ func (t *Translator) hostRow(dst events, r jsonscan.Value) events {
 }
 
 // hostTool emits the tool_call item of a host row's tool_use block, under
-// the call it ran under (parent, "" when unknown).
+// parent, the message of the call it ran under.
 func (t *Translator) hostTool(dst events, b jsonscan.Value, parent, scope string, md []byte) events {
 	id := b.Get("id").Str
 	if id == "" {
