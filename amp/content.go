@@ -278,6 +278,7 @@ type toolOut struct {
 	obj       jsonscan.Value // the structured result, if any
 	extra     []universal.Part
 	subThread string // the thread a sub-agent ran in (a thread's run.progress.threadID)
+	open      bool   // the run had not finished (stream-json "Tool status: in-progress"): no outcome yet
 }
 
 const (
@@ -288,6 +289,12 @@ const (
 	// permissions rule 0: ask shell_command …"), which Amp sends with
 	// is_error false although the tool never ran.
 	ruleRejectedPrefix = "Tool rejected by plugin"
+	// runStatusPrefix starts the result stream-json prints for a call
+	// whose run had not finished when its message reached the thread
+	// (Amp's printer, for any run status but done, error, cancelled and
+	// rejected-by-user: "Tool status: <run.status>", is_error false). It
+	// prints that message once: no other result of the call follows.
+	runStatusPrefix = "Tool status: "
 )
 
 // streamResult translates a stream-json tool_result block. Its content
@@ -315,6 +322,28 @@ func (t *Translator) streamResult(dst events, b jsonscan.Value, scope string) ev
 	if o.isError {
 		o.rejected = strings.HasPrefix(o.output, rejectedPrefix)
 		o.cancelled = strings.HasPrefix(o.output, cancelledPrefix)
+	} else if content.Type() == gjson.String && strings.HasPrefix(o.output, runStatusPrefix) {
+		switch s := o.output[len(runStatusPrefix):]; s {
+		case "blocked-on-user":
+			if c != nil && o.call != "" {
+				// Waiting for an approval, as in a thread: pending, for
+				// the approval error that ends the run to deny.
+				if t.w.PermissionPending(o.call) {
+					return dst
+				}
+				var md jsonw.Object
+				md.String("source", "user").String("run_status", s)
+				id := t.w.Copy(o.call)
+				return t.w.RequestPermission(dst, universal.Permission{
+					PermissionID: id, Action: c.Name, ItemID: c.Item, CallID: id, Metadata: md.Bytes(),
+				}, universal.SourceAgent, t.raw)
+			}
+			o.status, o.open = s, true
+		case "in-progress", "queued":
+			o.status, o.open = s, true
+		case "cancellation-requested":
+			o.status, o.cancelled = s, true
+		}
 	}
 	return t.toolResult(dst, c, &o, scope)
 }
@@ -524,7 +553,9 @@ func (t *Translator) toolResult(dst events, c *call, o *toolOut, scope string) e
 		dst = t.denyCall(dst, callID, name, source, o.output, "")
 	}
 	status := universal.StatusCompleted
-	if failed {
+	if o.open {
+		status = universal.StatusInProgress
+	} else if failed {
 		status = universal.StatusFailed
 	} else if refs := t.fileRefs(c, o.obj); len(refs) > 0 {
 		o.extra = append(refs, o.extra...)
@@ -537,7 +568,7 @@ func (t *Translator) toolResult(dst events, c *call, o *toolOut, scope string) e
 			}
 		}
 	}
-	if c != nil {
+	if c != nil && !o.open {
 		c.Done = true
 		t.s.done(o.call)
 		if t.w.IsOpen(c.Item) {
@@ -549,10 +580,16 @@ func (t *Translator) toolResult(dst events, c *call, o *toolOut, scope string) e
 		rp.Metadata = md.Bytes()
 	}
 	t.parts = append(append(t.parts[:0], rp), o.extra...)
-	return t.w.Complete(dst, universal.Item{
+	it := universal.Item{
 		ItemID: t.w.NewItemID(), ParentID: parent, Kind: universal.KindToolResult, Role: universal.RoleTool,
 		Content: t.parts, Status: status,
-	}, universal.SourceAgent, t.raw)
+	}
+	if o.open {
+		// Amp prints no outcome for this run: the result stays open
+		// until its turn ends, which completes it as failed.
+		return t.w.StartItem(dst, it, universal.SourceAgent, t.raw)
+	}
+	return t.w.Complete(dst, it, universal.SourceAgent, t.raw)
 }
 
 // denyCall emits a permission request and its denial for a tool call Amp

@@ -281,12 +281,29 @@
 // In a thread, tool_result is {toolUseID, run{status, result, error,
 // reason}}; the output is what stream-json would have sent for it (Amp
 // derives one from the other): done → the result as above; error → the
-// error text; cancelled and cancellation-requested → "Tool execution
-// cancelled: <reason>"; rejected-by-user → "Tool execution rejected by
-// user: <reason>" (these three fail the result; run_status is in the
-// metadata). in-progress and queued (the thread was saved while the tool
-// ran) give no result item; blocked-on-user gives a pending
-// permission.requested for the call. Any other status is agent.unparsed.
+// error text; cancelled → "Tool execution cancelled: <reason>";
+// rejected-by-user → "Tool execution rejected by user: <reason>" (these
+// fail the result; run_status is in the metadata). cancellation-requested
+// is read as cancelled (output "Tool execution cancelled: <reason>",
+// failed, run_status cancellation-requested); Amp's own printer would
+// say "Tool status: cancellation-requested", which keeps no reason.
+// in-progress and queued (the thread was saved while the tool ran) give
+// no result item; blocked-on-user gives a pending permission.requested
+// for the call. Any other status is agent.unparsed.
+//
+// stream-json prints a user message once, when it reaches the thread,
+// and 0.0.1790142911's printer no longer waits for its tool runs to
+// finish (0.0.1767830505's did): a run in any other status than done,
+// error, cancelled and rejected-by-user is printed as the result "Tool
+// status: <run.status>" with is_error false, and no other result of that
+// call follows. Such a result is not the tool's output: in-progress and
+// queued give a result item that stays open (the text as its output,
+// run_status in the metadata), which the end of its turn completes as
+// failed; blocked-on-user gives, as in a thread, a pending
+// permission.requested for the call (source "user", run_status in the
+// metadata), which the approval error that ends the run denies;
+// cancellation-requested fails the result as cancelled (run_status and
+// cancelled in the metadata, native_is_error false).
 //
 // # Permissions
 //
@@ -315,8 +332,16 @@
 // complete), and the turn goes on as Amp's did: the same shape as every
 // other refusal here and as OpenCode's policy denials. Claude-shaped
 // permission_denials[] on a result (the manual shows them) are mapped the
-// same way. universal.PermissionReply and QuestionReply reports are
-// ignored: Amp never asks.
+// same way. A thread keeps the user's answer to a call's approval request
+// with its result: tool_result.userInput {accepted, askAnswers,
+// denyFeedback} (what the client sent as client_tool_approval_response).
+// It gives permission.requested (unless the call's is pending) and
+// permission.resolved, approved or denied, before the result (source
+// agent: the thread records it; metadata source "user", the answers to
+// the tool's questions as ask_answers, denyFeedback as reason); a run
+// rejected-by-user has its own denial above and gets no second one. A
+// userInput without accepted is agent.unparsed. universal.PermissionReply
+// and QuestionReply reports are ignored: Amp never asks the host.
 //
 // # Usage
 //
@@ -381,7 +406,8 @@
 // system subtype or result subtype, a message without content, a tool_use
 // without an id or with a repeated id, a second result for a call, a
 // second thread document, a thread message of an unknown role (known:
-// user, assistant, info) or a tool run of an unknown status →
+// user, assistant, info), a tool run of an unknown status or a
+// tool_result's userInput without accepted →
 // agent.unparsed with the line (and, in a thread, messages[i]) and the
 // field. Stdin lines other than user messages too.
 //

@@ -244,7 +244,11 @@ func (t *Translator) threadMessage(dst events, m jsonscan.Value) events {
 	case "user":
 		return t.userContent(dst, msg.content, "content", native, scope, func(dst events, b jsonscan.Value) events {
 			id := b.Field("toolUseID").Str()
-			return t.threadRun(dst, t.s.Calls[id], id, b.Field("run"), scope, false)
+			run := b.Field("run")
+			if ui := b.Field("userInput"); ui.IsObject() {
+				dst = t.userDecision(dst, t.s.Calls[id], id, ui, run.Field("status").Str())
+			}
+			return t.threadRun(dst, t.s.Calls[id], id, run, scope, false)
 		})
 	case "assistant":
 		return t.threadAssistant(dst, &msg, native, scope)
@@ -346,10 +350,11 @@ func (t *Translator) subAgentError(dst events, scope, msg string, details []byte
 // invocation's toolRun) into its result. The output is what stream-json
 // would have sent for it (Amp derives one from the other): done → the
 // result (its readable part, see structured); error → the error text;
-// cancelled and cancellation-requested → "Tool execution cancelled:
-// <reason>"; rejected-by-user → "Tool execution rejected by user:
-// <reason>". A run still in progress or queued has no result yet; one
-// blocked on the user asks for permission.
+// cancelled → "Tool execution cancelled: <reason>"; rejected-by-user →
+// "Tool execution rejected by user: <reason>". cancellation-requested is
+// read as cancelled, keeping its reason (Amp's printer would say "Tool
+// status: cancellation-requested"). A run still in progress or queued
+// has no result yet; one blocked on the user asks for permission.
 func (t *Translator) threadRun(dst events, c *call, callID string, run jsonscan.Value, scope string, manual bool) events {
 	o := toolOut{call: callID, status: run.Field("status").Str(), manual: manual}
 	// A Task's run names the thread its sub-agent ran in (0.0.1767830505
@@ -404,6 +409,52 @@ func (t *Translator) threadRun(dst events, c *call, callID string, run jsonscan.
 		return t.unparsed(dst, "content", fmt.Errorf("tool run of %q: unknown status %q", callID, o.status))
 	}
 	return t.toolResult(dst, c, &o, scope)
+}
+
+// userDecision translates a thread tool_result's userInput {accepted,
+// askAnswers, denyFeedback}: the user's answer to the call's approval
+// request (what the client sent as client_tool_approval_response), which
+// Amp keeps with the result. An accepted call gets permission.requested
+// (unless it is pending already) and permission.resolved approved, before
+// its result; a refused one is denied the same way, except a run
+// rejected-by-user, whose result reports the denial itself. The answers
+// to the tool's questions (askAnswers) and the user's reason
+// (denyFeedback) go to the resolution's metadata (ask_answers, reason).
+func (t *Translator) userDecision(dst events, c *call, callID string, ui jsonscan.Value, status string) events {
+	accepted := ui.Field("accepted")
+	if callID == "" || (accepted.Type() != gjson.True && accepted.Type() != gjson.False) {
+		return t.unparsed(dst, "content", fmt.Errorf("tool result of %q: userInput without accepted", callID))
+	}
+	ok := accepted.Type() == gjson.True
+	if !ok && status == "rejected-by-user" {
+		return dst
+	}
+	id, name, item := t.w.Copy(callID), "", ""
+	if c != nil {
+		name, item = c.Name, c.Item
+	}
+	if !t.w.PermissionPending(id) {
+		var req jsonw.Object
+		req.String("source", "user")
+		dst = t.w.RequestPermission(dst, universal.Permission{
+			PermissionID: id, Action: name, ItemID: item, CallID: id, Metadata: req.Bytes(),
+		}, universal.SourceAgent, t.raw)
+	}
+	var md jsonw.Object
+	md.String("source", "user")
+	if fb := ui.Field("denyFeedback"); fb.Type() == gjson.String {
+		md.String("reason", t.str(fb))
+	}
+	if aa := ui.Field("askAnswers"); aa.IsObject() {
+		md.Raw("ask_answers", t.ownJSON(aa))
+	}
+	st := universal.PermissionDenied
+	if ok {
+		st = universal.PermissionApproved
+	}
+	return t.w.ResolvePermission(dst, universal.Permission{
+		PermissionID: id, Action: name, Status: st, ItemID: item, CallID: id, Metadata: md.Bytes(),
+	}, universal.SourceAgent, t.raw)
 }
 
 // threadInfo translates an info message: notices Amp adds to a thread
