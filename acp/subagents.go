@@ -256,16 +256,7 @@ func (t *Translator) sessionMessage(dst []universal.Event, in *input, sid string
 	if mid.Type() != gjson.String || mid.Str() == "" {
 		return t.unsettled(dst, in, "session_message")
 	}
-	dst = t.work(dst, in.raw)
-	dst = t.closeUser(dst, in.raw)
-	t.st.Turn.Answered = true
-	_, sc := t.scope(t.sub)
-	if sc.Open && t.w.IsOpen(sc.Msg) {
-		// A message between sessions ends the text of the response, as
-		// a call does.
-		dst = t.closeMsg(dst, sc, agent, in.raw)
-		sc.Open = false
-	}
+	dst, sc := t.interScope(dst, in)
 	var md jsonw.Object
 	md.String("message_id", mid.Str())
 	for _, k := range sessionMessageKeys {
@@ -346,14 +337,7 @@ func (t *Translator) sessionMessageChunk(dst []universal.Event, in *input, u jso
 	if mid.Type() != gjson.String || mid.Str() == "" || !c.IsObject() {
 		return t.unsettled(dst, in, "session_message_chunk")
 	}
-	dst = t.work(dst, in.raw)
-	dst = t.closeUser(dst, in.raw)
-	t.st.Turn.Answered = true
-	_, sc := t.scope(t.sub)
-	if sc.Open && t.w.IsOpen(sc.Msg) {
-		dst = t.closeMsg(dst, sc, agent, in.raw)
-		sc.Open = false
-	}
+	dst, sc := t.interScope(dst, in)
 	if sc.Inter == "" || !t.w.IsOpen(sc.Inter) || sc.InterID != mid.Str() {
 		if sc.InterID != mid.Str() {
 			dst = t.closeInter(dst, sc, agent, in.raw)
@@ -375,6 +359,21 @@ func (t *Translator) sessionMessageChunk(dst []universal.Event, in *input, u jso
 		dst, _ = t.w.AddPart(dst, sc.Inter, p)
 	}
 	return dst
+}
+
+// interScope readies the scope of the update's session for a message
+// between sessions: the turn works and is answered, and the message ends
+// the text of the response, as a call does.
+func (t *Translator) interScope(dst []universal.Event, in *input) ([]universal.Event, *scope) {
+	dst = t.work(dst, in.raw)
+	dst = t.closeUser(dst, in.raw)
+	t.st.Turn.Answered = true
+	_, sc := t.scope(t.sub)
+	if sc.Open && t.w.IsOpen(sc.Msg) {
+		dst = t.closeMsg(dst, sc, agent, in.raw)
+		sc.Open = false
+	}
+	return dst, sc
 }
 
 // closeInter completes the scope's inter-session message being streamed,
