@@ -529,7 +529,14 @@
 // the per-session /api/session/{id}/event of OpenCode ≤ 1.19), where no
 // classic event follows, the session.next.* prompt, step, text, reasoning
 // and tool events are read as the 2.x events of the same name without
-// "next." (a prompt's id is its messageID); its other session.next.* types
+// "next." (a prompt's id is its messageID; prompted, the prompt as the
+// session took it, is read as prompt.admitted, one prompt when both
+// come), and so are the session's other records the SDK (1.19.3) types:
+// shell.started {messageID, callID, command} and shell.ended {callID,
+// output: the text} (a command the user ran, its call id the shell's
+// id), synthetic, context.updated, compaction.ended, retried and
+// revert.staged/cleared/committed; its other session.next.* types
+// (agent and model switched, moved, compaction started and delta)
 // stay ignored. Parts of type step-start and snapshot are
 // ignored too. Anything else unknown, and anything malformed (not JSON, no
 // type, a message without id, a tool state or session status not known)
