@@ -130,7 +130,9 @@
 //
 // Synthetic user text parts (synthetic: true: a file OpenCode read for the
 // user, a tool call it made) become system items under the message, so
-// they are not taken for what the user typed. file parts become file_ref
+// they are not taken for what the user typed; so does a user message's
+// system (the prompt request's own system text, which OpenCode gives the
+// model with that prompt), once, with metadata {source: system}. file parts become file_ref
 // (image for image/* mime types) parts; patch parts one file_ref (action
 // patch) per file; agent, subtask and compaction parts status parts
 // (label agent, subtask, compaction). The user message OpenCode re-sends

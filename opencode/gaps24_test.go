@@ -67,3 +67,37 @@ func TestSessionNextDurableRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestUserMessageSystem: a user message's system (UserMessage.system of
+// @opencode-ai/sdk 1.19.3, the prompt request's own system text, which
+// OpenCode gives the model with that prompt) was never read. It is now a
+// system item under the user message (metadata {source: system}), once,
+// though OpenCode sends the user message again after idle. The lines are
+// made up in the SDK's shapes (no public recording with one was found).
+func TestUserMessageSystem(t *testing.T) {
+	user := `{"type":"message.updated","properties":{"info":{"id":"msg_u1","sessionID":"ses_s","role":"user","time":{"created":1785071855000},"agent":"build","model":{"providerID":"p","modelID":"m"},"system":"Answer in French."}}}`
+	part := `{"type":"message.part.updated","properties":{"part":{"id":"prt_1","sessionID":"ses_s","messageID":"msg_u1","type":"text","text":"hello"}}}`
+	again := `{"type":"message.updated","properties":{"info":{"id":"msg_u1","sessionID":"ses_s","role":"user","time":{"created":1785071855000},"agent":"build","model":{"providerID":"p","modelID":"m"},"system":"Answer in French.","summary":{"title":"Greeting"}}}}`
+	for _, c := range []struct {
+		name   string
+		format string
+		input  string
+	}{
+		{"event stream", opencode.FormatSSE, sse(user, part, again)},
+		{"message list", opencode.FormatMessages, `[{"info":{"id":"msg_u1","sessionID":"ses_s","role":"user","time":{"created":1785071855000},"system":"Answer in French."},"parts":[{"id":"prt_1","sessionID":"ses_s","messageID":"msg_u1","type":"text","text":"hello"}]}]`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			events := run(t, c.format, c.input)
+			out := string(golden.Encode(events))
+			want := `"kind":"system","role":"system","content":[{"type":"text","text":"Answer in French.","metadata":{"source":"system"}}],"status":"completed"`
+			if n := strings.Count(out, want); n != 1 {
+				t.Errorf("%d completed system items with the message's system, want 1:\n%s", n, out)
+			}
+			for _, e := range events {
+				if e.Type == universal.TypeUnparsed {
+					t.Errorf("unparsed: %s", golden.Encode([]universal.Event{e}))
+				}
+			}
+		})
+	}
+}
