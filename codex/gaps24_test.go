@@ -64,6 +64,16 @@ func TestMCPResultContentBlocks(t *testing.T) {
 			},
 			[]string{`"type":"tool_result","call_id":"c1","output":"","is_error":false,"metadata":{"duration_ms":1000}},{"type":"image","path":"","mime":"image/jpeg","metadata":{"data_length":16}}]`},
 			[]string{`/9j/4AAQ`, `"type":"agent.unparsed"`}},
+		{"a result whose content is no list of blocks", codex.FormatAppServer,
+			[]string{g24Thread, g24Turn,
+				`{"method":"item/completed","params":{"threadId":"th1","turnId":"tu1","item":{"type":"mcpToolCall","id":"mcp_2","server":"s","tool":"t","status":"completed","arguments":{},"result":{"content":"127.0.0.1"},"error":null}}}`,
+				`{"method":"item/completed","params":{"threadId":"th1","turnId":"tu1","item":{"type":"mcpToolCall","id":"mcp_3","server":"s","tool":"t","status":"completed","arguments":{},"result":{"content":{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}},"error":null}}}`,
+				g24Done},
+			[]string{
+				`"type":"tool_result","call_id":"mcp_2","output":"","is_error":false},{"type":"json","json":"127.0.0.1"}]`,
+				`"type":"tool_result","call_id":"mcp_3","output":"","is_error":false},{"type":"json","json":{"type":"image","data_length":12,"mimeType":"image/png"}}]`,
+			},
+			[]string{`"type":"agent.unparsed"`, `iVBORw0KGgo`}},
 		{"imageGeneration with input images", codex.FormatAppServer,
 			[]string{g24Thread, g24Turn, g24ImgDone, g24Done},
 			[]string{

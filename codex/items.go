@@ -582,8 +582,16 @@ func mcpResult(t *Translator, result, errv gjson.Result, status string, duration
 // and data_length in its metadata, as Codex's own inline images are; the
 // data is not copied. Any other block (audio, resource, resource_link, a
 // type MCP adds later) is a json part holding the block, its data (data,
-// resource.blob) replaced by data_length. Nil when there are none.
+// resource.blob) replaced by data_length; content that is not a list, a
+// json part of it. Nil when there are none.
 func (t *Translator) mcpContentParts(content gjson.Result) []part {
+	if !content.IsArray() {
+		if !content.Exists() || content.Type == gjson.Null {
+			return nil
+		}
+		// Not the list of blocks MCP gives: kept as it is.
+		return []part{{Type: universal.PartJSON, JSON: []byte(t.w.Copy(withoutData(content)))}}
+	}
 	var parts []part
 	content.ForEach(func(_, b gjson.Result) bool {
 		switch b.Get("type").Str {
