@@ -296,9 +296,15 @@
 //     part per file after the result's tool_result part (action write for
 //     add and delete, patch for update; diff = the unified diff, or the
 //     whole content of an added file; metadata kind and move_path).
-//   - mcpToolCall → "mcp__<server>__<tool>", the arguments; the result's
-//     text content as output, structuredContent in metadata, an error as
-//     the output; an error or isError makes the result fail.
+//   - mcpToolCall → "mcp__<server>__<tool>", the arguments (the call's
+//     metadata plugin_id and app_context: pluginId, appContext); the
+//     result's text content as output, structuredContent in metadata, an
+//     error as the output; an error or isError makes the result fail. The
+//     content's other MCP blocks follow the tool_result part (exec, rollout
+//     and app-server alike): an image block is an image part (mimeType,
+//     data_length in its metadata; the data is not copied), any other
+//     (audio, resource, resource_link) a json part with the block, its data
+//     and a resource's blob replaced by data_length.
 //   - dynamicToolCall and item/tool/call (executed by the host) →
 //     "<namespace>__<tool>"; the host's response is the result.
 //   - collabAgentToolCall / collab_tool_call / collab_* events → the tool in
@@ -327,7 +333,11 @@
 //     name no format, and data_length in its metadata; the data is not
 //     copied) or the attachment-store fileId (file_id in its metadata); a
 //     failure (failed status or a failure object) fails the result and is
-//     kept as failure in its metadata. A rollout writes the
+//     kept as failure in its metadata. An app-server item's generationId
+//     and transparentBackground are generation_id and
+//     transparent_background in that metadata, and its inputImages (the
+//     local images read as the generation's input) file_ref parts (read,
+//     sha256 in their metadata) after the image. A rollout writes the
 //     image_generation_call before the image_generation_end that names
 //     the saved file (Codex saves it after recording the item): the call's
 //     result waits for that event, and completes with the inline image

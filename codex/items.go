@@ -57,7 +57,7 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it jsonscan.Valu
 	case "mcpToolCall":
 		spec := toolSpec{native: native, thread: th, callID: native,
 			name: t.w.Copy("mcp__" + it.Get("server").Str + "__" + it.Get("tool").Str),
-			args: t.w.Copy(argsJSON(it.Get("arguments")))}
+			args: t.w.Copy(argsJSON(it.Get("arguments"))), meta: mcpCallMeta(it)}
 		if !final {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
@@ -103,11 +103,26 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it jsonscan.Valu
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
 		st := it.Get("status").Str
-		res := resultSpec{meta: metaOf("failure", it.Get("failure"))}
-		if f := it.Get("failure"); (f.Exists() && f.Type != gjson.Null) || st == "failed" {
+		f := it.Get("failure")
+		var md jsonw.Object
+		if f.Exists() && f.Type != gjson.Null {
+			md.Raw("failure", f.Raw)
+		}
+		if g := it.Get("generationId"); g.Type == gjson.String {
+			md.String("generation_id", g.Str)
+		}
+		if b := it.Get("transparentBackground"); b.IsBool() {
+			md.Raw("transparent_background", b.Raw)
+		}
+		res := resultSpec{}
+		if md.Len() > 0 {
+			res.meta = md.Bytes()
+		}
+		if (f.Exists() && f.Type != gjson.Null) || st == "failed" {
 			res.isError, res.failed = true, true
 		}
 		res.extra = t.generatedImage(it.Get("savedPath").Str, it.Get("fileId").Str, it.Get("result").Str)
+		res.extra = t.inputImages(res.extra, it.Get("inputImages"))
 		return t.finishTool(dst, c, key, &spec, &res, false, "")
 	case "enteredReviewMode", "exitedReviewMode", "contextCompaction", "subAgentActivity", "sleep", "hookPrompt", "functionCallOutput":
 		if !final {
@@ -117,6 +132,47 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it jsonscan.Valu
 		return t.simpleItem(dst, c, native, th, typ, it.Result())
 	}
 	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown item type %q", typ), c.raw)
+}
+
+// mcpCallFields are the members of a v2 mcpToolCall kept in its call's
+// metadata, with their names there: the plugin that provides the server
+// (as a commandExecution's plugin_id) and the app connector the call went
+// through (McpToolCallAppContext: connectorId, appName, actionName, …).
+var mcpCallFields = [...][2]string{{"pluginId", "plugin_id"}, {"appContext", "app_context"}}
+
+// mcpCallMeta is the call metadata of a v2 mcpToolCall, nil when it has
+// none of mcpCallFields.
+func mcpCallMeta(it jsonscan.Value) []byte {
+	var o jsonw.Object
+	for _, f := range mcpCallFields {
+		if v := it.Sub(f[0]); v.Exists() && v.Type() != gjson.Null {
+			o.RawClean(f[1], v.Compacted())
+		}
+	}
+	if o.Len() == 0 {
+		return nil
+	}
+	return o.Bytes()
+}
+
+// inputImages appends to parts a file_ref (read) per local image an
+// imageGeneration read as its input (inputImages: {path, sha256}, the
+// files "successfully read for this exact image-generation request"),
+// with sha256 in its metadata.
+func (t *Translator) inputImages(parts []part, in gjson.Result) []part {
+	in.ForEach(func(_, v gjson.Result) bool {
+		path := v.Get("path").Str
+		if path == "" {
+			return true
+		}
+		p := part{Type: universal.PartFileRef, Path: t.w.Copy(universal.ResolvePath(t.st.Cwd, path)), Action: universal.FileRead}
+		if h := v.Get("sha256"); h.Type == gjson.String {
+			p.Metadata = obj().String("sha256", h.Str).Bytes()
+		}
+		parts = append(parts, p)
+		return true
+	})
+	return parts
 }
 
 // agentMessageFields are the annotations of an agent message kept in its
@@ -515,7 +571,82 @@ func mcpResult(t *Translator, result, errv gjson.Result, status string, duration
 		res.isError, res.failed = true, true
 	}
 	res.meta = exitMeta(nil, durationMS, extra)
+	res.extra = t.mcpContentParts(result.Get("content"))
 	return res
+}
+
+// mcpContentParts returns the parts of an MCP tool result's content
+// blocks other than text (whose text is the output): an image block
+// ({type: image, data, mimeType}) is an image part with its MIME type
+// ("image/*" when it names none, or the one its data's first bytes name)
+// and data_length in its metadata, as Codex's own inline images are; the
+// data is not copied. Any other block (audio, resource, resource_link, a
+// type MCP adds later) is a json part holding the block, its data (data,
+// resource.blob) replaced by data_length; content that is not a list, a
+// json part of it. Nil when there are none.
+func (t *Translator) mcpContentParts(content gjson.Result) []part {
+	if !content.IsArray() {
+		if !content.Exists() || content.Type == gjson.Null {
+			return nil
+		}
+		// Not the list of blocks MCP gives: kept as it is.
+		return []part{{Type: universal.PartJSON, JSON: []byte(t.w.Copy(withoutData(content)))}}
+	}
+	var parts []part
+	content.ForEach(func(_, b gjson.Result) bool {
+		switch b.Get("type").Str {
+		case "text":
+			if b.Get("text").Type == gjson.String {
+				return true
+			}
+		case "image":
+			data := b.Get("data").Str
+			mime := b.Get("mimeType").Str
+			if mime == "" {
+				mime = base64Mime(data)
+			}
+			var md jsonw.Object
+			md.Int("data_length", int64(len(data)))
+			parts = append(parts, part{Type: universal.PartImage, Mime: t.w.Copy(mime), Metadata: md.Bytes()})
+			return true
+		}
+		parts = append(parts, part{Type: universal.PartJSON, JSON: []byte(t.w.Copy(withoutData(b)))})
+		return true
+	})
+	return parts
+}
+
+// withoutData is an MCP content block's JSON with its data (data, and a
+// resource's blob) replaced by data_length, the data's length.
+func withoutData(b gjson.Result) string {
+	if !b.IsObject() {
+		return b.Raw
+	}
+	if !b.Get("data").Exists() && !b.Get("resource.blob").Exists() {
+		return b.Raw
+	}
+	var o jsonw.Object
+	b.ForEach(func(k, v gjson.Result) bool {
+		switch {
+		case k.Str == "data":
+			o.Int("data_length", int64(len(v.Str)))
+		case k.Str == "resource" && v.Get("blob").Exists():
+			var r jsonw.Object
+			v.ForEach(func(k2, v2 gjson.Result) bool {
+				if k2.Str == "blob" {
+					r.Int("data_length", int64(len(v2.Str)))
+				} else {
+					r.Raw(k2.Str, v2.Raw)
+				}
+				return true
+			})
+			o.RawBytes("resource", r.Bytes())
+		default:
+			o.Raw(k.Str, v.Raw)
+		}
+		return true
+	})
+	return string(o.Bytes())
 }
 
 func dynamicToolSpec(t *Translator, thread, id string, it gjson.Result) toolSpec {

@@ -130,7 +130,9 @@
 //
 // Synthetic user text parts (synthetic: true: a file OpenCode read for the
 // user, a tool call it made) become system items under the message, so
-// they are not taken for what the user typed. file parts become file_ref
+// they are not taken for what the user typed; so does a user message's
+// system (the prompt request's own system text, which OpenCode gives the
+// model with that prompt), once, with metadata {source: system}. file parts become file_ref
 // (image for image/* mime types) parts; patch parts one file_ref (action
 // patch) per file; agent, subtask and compaction parts status parts
 // (label agent, subtask, compaction). The user message OpenCode re-sends
@@ -529,7 +531,14 @@
 // the per-session /api/session/{id}/event of OpenCode ≤ 1.19), where no
 // classic event follows, the session.next.* prompt, step, text, reasoning
 // and tool events are read as the 2.x events of the same name without
-// "next." (a prompt's id is its messageID); its other session.next.* types
+// "next." (a prompt's id is its messageID; prompted, the prompt as the
+// session took it, is read as prompt.admitted, one prompt when both
+// come), and so are the session's other records the SDK (1.19.3) types:
+// shell.started {messageID, callID, command} and shell.ended {callID,
+// output: the text} (a command the user ran, its call id the shell's
+// id), synthetic, context.updated, compaction.ended, retried and
+// revert.staged/cleared/committed; its other session.next.* types
+// (agent and model switched, moved, compaction started and delta)
 // stay ignored. Parts of type step-start and snapshot are
 // ignored too. Anything else unknown, and anything malformed (not JSON, no
 // type, a message without id, a tool state or session status not known)

@@ -102,9 +102,21 @@ var nextAsV2 = func() map[string]string {
 		"session.reasoning.started", "session.reasoning.delta", "session.reasoning.ended",
 		"session.tool.input.started", "session.tool.input.delta", "session.tool.input.ended",
 		"session.tool.called", "session.tool.progress", "session.tool.success", "session.tool.failed",
+		// The session's other durable records (SDK 1.19.3's
+		// SessionNext* types, the same data as the 2.x events but for
+		// the shell's, see onShell): a shell command the user ran and
+		// its output, text given to the model, a compaction's summary,
+		// a retried call, a revert point.
+		"session.shell.started", "session.shell.ended",
+		"session.synthetic", "session.context.updated",
+		"session.compaction.ended", "session.retried",
+		"session.revert.staged", "session.revert.cleared", "session.revert.committed",
 	} {
 		m["session.next."+strings.TrimPrefix(v2, "session.")] = v2
 	}
+	// The prompt as the session took it, {messageID, prompt, delivery}:
+	// what prompt.admitted says (builds that send both give one prompt).
+	m["session.next.prompted"] = "session.prompt.admitted"
 	return m
 }()
 

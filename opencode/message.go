@@ -77,6 +77,7 @@ func (t *Translator) onMessage(dst []universal.Event, f *infoFields, raw []byte,
 		t.st.Cwd = t.w.CopyValue(info.Get("path.cwd"))
 	}
 	m := t.st.Msgs[id]
+	first := r == "user" && (m == nil || m.Role == "")
 	switch {
 	case m == nil:
 		if r == "user" && rt == routeRoot && !t.record() {
@@ -100,6 +101,9 @@ func (t *Translator) onMessage(dst []universal.Event, f *infoFields, raw []byte,
 				t.st.Turn.Finished, t.st.Turn.Denied = false, false
 			}
 		}
+	}
+	if first {
+		dst = t.userSystem(dst, m, info, raw)
 	}
 	if v := f.model.Str(); v != "" && v != m.Model {
 		m.Model = t.w.Copy(v)
@@ -438,6 +442,26 @@ func (t *Translator) textMetadata(f *partFields) []byte {
 		return nil
 	}
 	return o.Bytes()
+}
+
+// userSystem maps the system prompt a user message carries (UserMessage
+// system: the prompt request's own system text, which OpenCode gives the
+// model with that prompt) to a system item under the message, metadata
+// {source: system}, once: when the message is first known as a user's.
+func (t *Translator) userSystem(dst []universal.Event, m *msgState, info jsonscan.Value, raw []byte) []universal.Event {
+	s := info.Get("system")
+	if s.Type != gjson.String || s.Str == "" {
+		return dst
+	}
+	p := universal.Text(t.w.Copy(s.Str))
+	p.Metadata = []byte(`{"source":"system"}`)
+	return t.w.Complete(dst, universal.Item{
+		ItemID:   t.w.NewItemID(),
+		ParentID: m.Item,
+		Kind:     universal.KindSystem,
+		Role:     universal.RoleSystem,
+		Content:  []universal.Part{p},
+	}, universal.SourceAgent, raw)
 }
 
 // syntheticText maps a text part OpenCode generated itself (the content

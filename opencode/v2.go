@@ -517,12 +517,20 @@ const shellTool = "shell"
 // shell, arguments {command}, kind execute) completed when it starts, and
 // its tool_result, completed with the output when it ends (exit_code,
 // status, truncated in metadata), failed when the exit code is not 0 or
-// the command timed out or was killed.
+// the command timed out or was killed. The session.next.shell.* records
+// of ≤ 1.19 (V2 envelope) say {callID, command} and {callID, output}
+// instead: the call id is the shell's id, the output its text, and no
+// exit code is given.
 func (t *Translator) onShell(dst []universal.Event, e *event) []universal.Event {
 	d := e.props
 	sid := d.Get("sessionID").Str
 	sh := d.Get("shell")
-	id := sh.Get("id").Str
+	id, command, output := sh.Get("id").Str, sh.Get("command"), d.Get("output.output")
+	if e.next {
+		// ≤ 1.19: session.next.shell.started {messageID, callID,
+		// command}, .ended {callID, output: the text}.
+		id, command, output = d.Get("callID").Str, d.Get("command"), d.Get("output")
+	}
 	if sid == "" || id == "" {
 		return t.unparsed(dst, e, errors.New("2.x shell event without data.sessionID and shell.id"))
 	}
@@ -536,7 +544,7 @@ func (t *Translator) onShell(dst []universal.Event, e *event) []universal.Event 
 			return dst // a repeat
 		}
 		var args jsonw.Object
-		args.String("command", sh.Get("command").Str)
+		args.String("command", command.Str)
 		argText := string(args.Bytes())
 		kind, in := tools.Describe("bash", argText, t.st.Cwd)
 		id = t.w.Copy(id)
@@ -569,7 +577,7 @@ func (t *Translator) onShell(dst []universal.Event, e *event) []universal.Event 
 	if failed {
 		st = universal.StatusFailed
 	}
-	p := universal.Part{Type: universal.PartToolResult, CallID: t.w.Copy(id), Output: t.w.Copy(d.Get("output.output").Str), IsError: failed, Metadata: metaOrNil(&md)}
+	p := universal.Part{Type: universal.PartToolResult, CallID: t.w.Copy(id), Output: t.w.Copy(output.Str), IsError: failed, Metadata: metaOrNil(&md)}
 	return t.w.Complete(dst, universal.Item{
 		ItemID: items.Result, NativeItemID: p.CallID, ParentID: items.Call, Kind: universal.KindToolResult, Role: universal.RoleTool,
 		Content: []universal.Part{p}, Status: st,
