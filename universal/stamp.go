@@ -9,7 +9,6 @@ import (
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
-	"github.com/agentnorm/agentnorm/internal/uninit"
 )
 
 // A Clock gives the time of the event with the given sequence number. The
@@ -351,7 +350,7 @@ func (a *arena) bytes(b []byte) []byte {
 		for size < 4*n && size < arenaChunk {
 			size *= 2
 		}
-		a.buf = uninit.Bytes(size)
+		a.buf = make([]byte, 0, size)
 	}
 	start := len(a.buf)
 	a.buf = append(a.buf, b...)

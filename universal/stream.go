@@ -11,7 +11,6 @@ import (
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
-	"github.com/agentnorm/agentnorm/internal/uninit"
 	"github.com/tidwall/gjson"
 )
 
@@ -1183,7 +1182,7 @@ func (t *textBuf) add(st *Stamper, text string) string {
 	b := *last
 	if cap(b)-len(b) < len(text) {
 		if !t.whole {
-			c := append(uninit.Bytes(max(64, len(text)+min(t.n, textDoubling))), text...)
+			c := append(make([]byte, 0, max(64, len(text)+min(t.n, textDoubling))), text...)
 			t.more = append(t.more, c)
 			t.n += len(text)
 			return bytesString(c)
@@ -1193,7 +1192,7 @@ func (t *textBuf) add(st *Stamper, text string) string {
 		// copied about once more in all. Beyond textDoubling, steps of a
 		// quarter keep the copy of a huge text (and a memory twice its
 		// size) from stalling a stream.
-		b = append(uninit.Bytes(grown(len(b)+len(text))), b...)
+		b = append(make([]byte, 0, grown(len(b)+len(text))), b...)
 	}
 	n := len(b)
 	b = append(b, text...)
@@ -1215,7 +1214,7 @@ func grown(n int) int {
 // grows.
 func (t *textBuf) String() string {
 	if len(t.more) > 0 {
-		b := uninit.Bytes(grown(t.n))
+		b := make([]byte, 0, grown(t.n))
 		b = append(b, t.b...)
 		for _, c := range t.more {
 			b = append(b, c...)

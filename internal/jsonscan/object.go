@@ -11,7 +11,6 @@ import (
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
-	"github.com/agentnorm/agentnorm/internal/uninit"
 	"github.com/tidwall/gjson"
 )
 
@@ -861,7 +860,7 @@ var unescapes = [256]byte{'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 // buffer is fresh and held by nothing else, so the string is made on it
 // without a copy.
 func unescapeString(s string) string {
-	b := unescape(uninit.Bytes(len(s)), s)
+	b := unescape(make([]byte, 0, len(s)), s)
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 

@@ -1,10 +1,6 @@
 package jsonw
 
-import (
-	"slices"
-
-	"github.com/agentnorm/agentnorm/internal/uninit"
-)
+import "slices"
 
 // Object builds one JSON object field by field, in the order the fields are
 // added. The zero value is an empty object. Values given as raw JSON are
@@ -32,7 +28,7 @@ const objectFirst = 64
 func (o *Object) key(k string, n int) {
 	if len(o.buf) == 0 {
 		if cap(o.buf) == 0 {
-			o.buf = uninit.Bytes(max(objectFirst, len(k)+n+8))
+			o.buf = make([]byte, 0, max(objectFirst, len(k)+n+8))
 		}
 		o.buf = append(o.buf, '{')
 	} else {

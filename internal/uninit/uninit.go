@@ -1,10 +1,13 @@
 // Package uninit makes byte buffers whose memory is not cleared first.
 //
 // make([]byte, 0, n) clears all n bytes, though a buffer that is only
-// ever appended to is written before it is read: for the chunks of an
-// arena or the buffer a string is unescaped into, clearing is work (and,
-// for a fresh large block, a pass over memory) that nothing needs.
+// ever appended to is written before it is read: for the blocks a reduced
+// session packs its items into, or a rollout's metadata that a system
+// prompt of some kilobytes is copied into, clearing is work (and, for a
+// fresh large block, a pass over memory) that nothing needs.
 // strings.Builder.Grow allocates without clearing; Bytes borrows that.
+// (Where the clearing could not be shown to cost anything, as for the
+// stamper's arena, buffers are made with make.)
 //
 // The caller promises to read no byte it did not write: a slice from
 // Bytes is appended to, and only what was appended (b[:len(b)], or views
