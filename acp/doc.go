@@ -66,7 +66,8 @@
 //
 // Turns: session/prompt starts a turn; its content blocks are the user
 // message (text parts; image parts with the mime type; audio, resource
-// links and embedded resources as json parts with base64 data left out),
+// links and embedded resources as json parts with base64 data replaced by
+// data_length, its length),
 // the host's own input seen live, so marked as an echo. On the agent's side
 // alone the turn starts (synthetic) at the first content of the agent,
 // with the prompt the host reported (universal.Prompt) as a synthetic user

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/internal/mcp"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -190,31 +191,13 @@ func (t *Translator) image(b jsonscan.Value) (universal.Part, bool) {
 }
 
 // withoutData returns a content block's JSON in stable memory, with
-// base64 payloads (audio, blob resources) left out: they stay in raw.
+// base64 payloads (image and audio data, blob resources) replaced by
+// their length (see package mcp): they stay in raw.
 func (t *Translator) withoutData(b jsonscan.Value) string {
-	if !b.Sub("data").Exists() && !b.Sub("resource.blob").Exists() {
-		return b.OwnJSON(t.w.Copy)
+	if s, ok := mcp.WithoutData(b.Result()); ok {
+		return t.copyJSON(s)
 	}
-	var o jsonw.Object
-	b.ForEach(func(k, v gjson.Result) bool {
-		switch {
-		case k.Str == "data":
-			o.Int("data_bytes", int64(len(v.Str)))
-		case k.Str == "resource" && v.Get("blob").Exists():
-			var r jsonw.Object
-			v.ForEach(func(k2, v2 gjson.Result) bool {
-				if k2.Str != "blob" {
-					r.Raw(k2.Str, v2.Raw)
-				}
-				return true
-			})
-			o.RawBytes("resource", r.Bytes())
-		default:
-			o.Raw(k.Str, v.Raw)
-		}
-		return true
-	})
-	return t.copyJSON(string(o.Bytes()))
+	return b.OwnJSON(t.w.Copy)
 }
 
 // fileURIPath returns the path of a file:// URI, "" for other URIs.

@@ -446,3 +446,29 @@ func TestAutonomousTurnEnds(t *testing.T) {
 		})
 	}
 }
+
+// TestBlockPayloadLength: an audio block's data and an embedded
+// resource's blob are not copied into the json part that keeps the block:
+// data_length gives their size, as the Codex, Pi and Claude translators
+// name it (the ACP translator wrote data_bytes and dropped a blob
+// without a trace).
+func TestBlockPayloadLength(t *testing.T) {
+	evs := translateChecked(t, claudeSession("",
+		`{"sessionUpdate":"agent_message_chunk","content":{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}}`,
+		`{"sessionUpdate":"agent_message_chunk","content":{"type":"resource","resource":{"uri":"file:///w/a.bin","blob":"AAECAw==","mimeType":"application/octet-stream"}}}`))
+	var got []string
+	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+		for _, p := range ev.Data.(*universal.ItemSnapshot).Item.Content {
+			if p.Type == universal.PartJSON {
+				got = append(got, string(p.JSON))
+			}
+		}
+	}
+	want := []string{
+		`{"type":"audio","data_length":8,"mimeType":"audio/wav"}`,
+		`{"type":"resource","resource":{"uri":"file:///w/a.bin","data_length":8,"mimeType":"application/octet-stream"}}`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("json parts %q, want %q", got, want)
+	}
+}

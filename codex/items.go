@@ -3,6 +3,7 @@ package codex
 import (
 	"fmt"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/internal/mcp"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -617,36 +618,13 @@ func (t *Translator) mcpContentParts(content gjson.Result) []part {
 }
 
 // withoutData is an MCP content block's JSON with its data (data, and a
-// resource's blob) replaced by data_length, the data's length.
+// resource's blob) replaced by data_length, the data's length (see
+// package mcp).
 func withoutData(b gjson.Result) string {
-	if !b.IsObject() {
-		return b.Raw
+	if s, ok := mcp.WithoutData(b); ok {
+		return s
 	}
-	if !b.Get("data").Exists() && !b.Get("resource.blob").Exists() {
-		return b.Raw
-	}
-	var o jsonw.Object
-	b.ForEach(func(k, v gjson.Result) bool {
-		switch {
-		case k.Str == "data":
-			o.Int("data_length", int64(len(v.Str)))
-		case k.Str == "resource" && v.Get("blob").Exists():
-			var r jsonw.Object
-			v.ForEach(func(k2, v2 gjson.Result) bool {
-				if k2.Str == "blob" {
-					r.Int("data_length", int64(len(v2.Str)))
-				} else {
-					r.Raw(k2.Str, v2.Raw)
-				}
-				return true
-			})
-			o.RawBytes("resource", r.Bytes())
-		default:
-			o.Raw(k.Str, v.Raw)
-		}
-		return true
-	})
-	return string(o.Bytes())
+	return b.Raw
 }
 
 func dynamicToolSpec(t *Translator, thread, id string, it gjson.Result) toolSpec {
