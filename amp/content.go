@@ -328,15 +328,7 @@ func (t *Translator) streamResult(dst events, b jsonscan.Value, scope string) ev
 			if c != nil && o.call != "" {
 				// Waiting for an approval, as in a thread: pending, for
 				// the approval error that ends the run to deny.
-				if t.w.PermissionPending(o.call) {
-					return dst
-				}
-				var md jsonw.Object
-				md.String("source", "user").String("run_status", s)
-				id := t.w.Copy(o.call)
-				return t.w.RequestPermission(dst, universal.Permission{
-					PermissionID: id, Action: c.Name, ItemID: c.Item, CallID: id, Metadata: md.Bytes(),
-				}, universal.SourceAgent, t.raw)
+				return t.askUser(dst, c, o.call, s)
 			}
 			o.status, o.open = s, true
 		case "in-progress", "queued":

@@ -396,19 +396,33 @@ func (t *Translator) threadRun(dst events, c *call, callID string, run jsonscan.
 		return dst
 	case "blocked-on-user":
 		// Waiting for the user's approval when the thread was saved.
-		if c == nil || callID == "" || t.w.PermissionPending(callID) {
+		if c == nil || callID == "" {
 			return dst
 		}
-		var md jsonw.Object
-		md.String("source", "user")
-		id := t.w.Copy(callID)
-		return t.w.RequestPermission(dst, universal.Permission{
-			PermissionID: id, Action: c.Name, ItemID: c.Item, CallID: id, Metadata: md.Bytes(),
-		}, universal.SourceAgent, t.raw)
+		return t.askUser(dst, c, callID, "")
 	default:
 		return t.unparsed(dst, "content", fmt.Errorf("tool run of %q: unknown status %q", callID, o.status))
 	}
 	return t.toolResult(dst, c, &o, scope)
+}
+
+// askUser emits the approval Amp shows call callID waiting for (a
+// blocked-on-user run, or the request a userInput answers):
+// permission.requested, source user (runStatus, when given, in its
+// metadata), unless it is pending already.
+func (t *Translator) askUser(dst events, c *call, callID, runStatus string) events {
+	if t.w.PermissionPending(callID) {
+		return dst
+	}
+	var md jsonw.Object
+	md.String("source", "user").OptString("run_status", runStatus)
+	id, name, item := t.w.Copy(callID), "", ""
+	if c != nil {
+		name, item = c.Name, c.Item
+	}
+	return t.w.RequestPermission(dst, universal.Permission{
+		PermissionID: id, Action: name, ItemID: item, CallID: id, Metadata: md.Bytes(),
+	}, universal.SourceAgent, t.raw)
 }
 
 // userDecision translates a thread tool_result's userInput {accepted,
@@ -429,16 +443,10 @@ func (t *Translator) userDecision(dst events, c *call, callID string, ui jsonsca
 	if !ok && status == "rejected-by-user" {
 		return dst
 	}
+	dst = t.askUser(dst, c, callID, "")
 	id, name, item := t.w.Copy(callID), "", ""
 	if c != nil {
 		name, item = c.Name, c.Item
-	}
-	if !t.w.PermissionPending(id) {
-		var req jsonw.Object
-		req.String("source", "user")
-		dst = t.w.RequestPermission(dst, universal.Permission{
-			PermissionID: id, Action: name, ItemID: item, CallID: id, Metadata: req.Bytes(),
-		}, universal.SourceAgent, t.raw)
 	}
 	var md jsonw.Object
 	md.String("source", "user")

@@ -81,31 +81,7 @@ func TestHostThreadsOfOneConnection(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			evs := run(t, codex.FormatExchange, nil, c.lines)
-			var all []string
-			for _, e := range evs {
-				b, err := json.Marshal(e)
-				if err != nil {
-					t.Fatal(err)
-				}
-				all = append(all, string(b))
-			}
-			i := 0
-			for _, w := range c.want {
-				for i < len(all) && !strings.Contains(all[i], w) {
-					i++
-				}
-				if i == len(all) {
-					t.Fatalf("no event (in order) with %s in:\n%s", w, strings.Join(all, "\n"))
-				}
-				i++
-			}
-			for _, f := range c.forbidden {
-				for _, a := range all {
-					if strings.Contains(a, f) {
-						t.Errorf("event with %s: %s", f, a)
-					}
-				}
-			}
+			inOrder(t, evs, c.want, c.forbidden)
 		})
 	}
 }
@@ -242,6 +218,37 @@ func TestCompactionUsageIsNoCall(t *testing.T) {
 	for _, e := range run(t, codex.FormatAppServer, nil, lines) {
 		if u, ok := e.Data.(*universal.UsageUpdated); ok && u.TurnID == "01a0c1a3-4897-7bf2-b475-1e899de02fed" {
 			t.Errorf("usage of the compaction turn, whose total did not move: %+v", u)
+		}
+	}
+}
+
+// inOrder checks that the events, encoded, hold each of want in that
+// order (one event each) and none holds any of forbidden.
+func inOrder(t *testing.T, evs []universal.Event, want, forbidden []string) {
+	t.Helper()
+	var all []string
+	for _, e := range evs {
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, string(b))
+	}
+	i := 0
+	for _, w := range want {
+		for i < len(all) && !strings.Contains(all[i], w) {
+			i++
+		}
+		if i == len(all) {
+			t.Fatalf("no event (in order) with %s in:\n%s", w, strings.Join(all, "\n"))
+		}
+		i++
+	}
+	for _, f := range forbidden {
+		for _, a := range all {
+			if strings.Contains(a, f) {
+				t.Errorf("event with %s: %s", f, a)
+			}
 		}
 	}
 }

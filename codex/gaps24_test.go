@@ -1,8 +1,6 @@
 package codex_test
 
 import (
-	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/codex"
@@ -84,31 +82,7 @@ func TestMCPResultContentBlocks(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			evs := run(t, c.format, nil, c.lines)
-			var all []string
-			for _, e := range evs {
-				b, err := json.Marshal(e)
-				if err != nil {
-					t.Fatal(err)
-				}
-				all = append(all, string(b))
-			}
-			i := 0
-			for _, w := range c.want {
-				for i < len(all) && !strings.Contains(all[i], w) {
-					i++
-				}
-				if i == len(all) {
-					t.Fatalf("no event (in order) with %s in:\n%s", w, strings.Join(all, "\n"))
-				}
-				i++
-			}
-			for _, f := range c.forbidden {
-				for _, a := range all {
-					if strings.Contains(a, f) {
-						t.Errorf("event with %s: %s", f, a)
-					}
-				}
-			}
+			inOrder(t, evs, c.want, c.forbidden)
 		})
 	}
 }
