@@ -138,16 +138,7 @@ func (t *Translator) cursorTodos(dst []universal.Event, in *input, params jsonsc
 	})
 	var list []byte
 	for _, e := range t.st.Todos {
-		s := universal.StepPending
-		switch e.Status {
-		case "completed":
-			s = universal.StepCompleted
-		case "in_progress":
-			s = universal.StepInProgress
-		case "cancelled":
-			s = universal.StepCancelled
-		}
-		list = universal.AppendPlanStep(list, s, e.Content)
+		list = universal.AppendPlanStep(list, universal.StepStateOf(e.Status), e.Content)
 	}
 	var md jsonw.Object
 	todos.AddTo(&md, "todos")

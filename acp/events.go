@@ -553,14 +553,7 @@ func (t *Translator) planStatus(dst []universal.Event, in *input, u jsonscan.Val
 func planChecklist(entries jsonscan.Value) string {
 	var list []byte
 	entries.Each(func(_ gjson.Result, e jsonscan.Value) bool {
-		s := universal.StepPending
-		switch e.Get("status").Str {
-		case "completed":
-			s = universal.StepCompleted
-		case "in_progress":
-			s = universal.StepInProgress
-		}
-		list = universal.AppendPlanStep(list, s, e.Get("content").Str)
+		list = universal.AppendPlanStep(list, universal.StepStateOf(e.Get("status").Str), e.Get("content").Str)
 		return true
 	})
 	return string(list)

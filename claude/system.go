@@ -193,14 +193,7 @@ func (t *Translator) taskListStatuses(dst events, r jsonscan.Value) events {
 	}
 	var list []byte
 	st.ForEach(func(_, e gjson.Result) bool {
-		s := universal.StepPending
-		switch e.Get("status").Str {
-		case "completed":
-			s = universal.StepCompleted
-		case "in_progress":
-			s = universal.StepInProgress
-		}
-		list = universal.AppendPlanStep(list, s, e.Get("id").String())
+		list = universal.AppendPlanStep(list, universal.StepStateOf(e.Get("status").Str), e.Get("id").String())
 		return true
 	})
 	var o jsonw.Object

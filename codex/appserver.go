@@ -1432,13 +1432,7 @@ func (t *Translator) planStatus(dst []event, c *ctx, thread string, plan gjson.R
 		if text == "" {
 			text = step.Get("text").Str
 		}
-		s := universal.StepPending
-		switch step.Get("status").Str {
-		case "completed":
-			s = universal.StepCompleted
-		case "inProgress", "in_progress":
-			s = universal.StepInProgress
-		}
+		s := universal.StepStateOf(step.Get("status").Str)
 		if step.Get("completed").Bool() {
 			s = universal.StepCompleted
 		}

@@ -153,25 +153,12 @@ func (t *Translator) translateExport(dst []universal.Event, r jsonscan.Value, sv
 	return dst
 }
 
-// planStep is the state of a todo of the given status.
-func planStep(status string) universal.StepState {
-	switch status {
-	case "completed":
-		return universal.StepCompleted
-	case "in_progress":
-		return universal.StepInProgress
-	case "cancelled":
-		return universal.StepCancelled
-	}
-	return universal.StepPending
-}
-
 // todoItem is a completed status item (label plan) holding a todo list
 // as a checklist (detail) and the native todos (metadata).
 func (t *Translator) todoItem(dst []universal.Event, todos jsonscan.Value, parent string, raw []byte) []universal.Event {
 	var list []byte
 	todos.Each(func(_ gjson.Result, td jsonscan.Value) bool {
-		list = universal.AppendPlanStep(list, planStep(td.Get("status").Str), td.Get("content").Str)
+		list = universal.AppendPlanStep(list, universal.StepStateOf(td.Get("status").Str), td.Get("content").Str)
 		return true
 	})
 	var md jsonw.Object

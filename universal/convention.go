@@ -45,6 +45,21 @@ const (
 	StepCancelled
 )
 
+// StepStateOf returns the state a plan entry's status names, as agents
+// spell it: "completed", "in_progress" (or "inProgress"), "cancelled";
+// any other status is pending.
+func StepStateOf(status string) StepState {
+	switch status {
+	case "completed":
+		return StepCompleted
+	case "in_progress", "inProgress":
+		return StepInProgress
+	case "cancelled":
+		return StepCancelled
+	}
+	return StepPending
+}
+
 // AppendPlanStep appends a plan entry's line to the detail of a plan's
 // status item (label "plan"; see the package documentation), a newline
 // first unless dst is empty: "[x] " done, "[~] " under way, "[ ] " to do,

@@ -62,3 +62,15 @@ func TestTerminateEnded(t *testing.T) {
 		t.Errorf("%+v", d)
 	}
 }
+
+// TestPlanSteps: a plan's checklist from the statuses agents write, in
+// both spellings of "in progress", an unknown status pending.
+func TestPlanSteps(t *testing.T) {
+	var b []byte
+	for _, e := range [][2]string{{"completed", "a"}, {"in_progress", "b"}, {"inProgress", "c"}, {"cancelled", "d"}, {"pending", "e"}, {"blocked", "f"}} {
+		b = universal.AppendPlanStep(b, universal.StepStateOf(e[0]), e[1])
+	}
+	if want := "[x] a\n[~] b\n[~] c\n[-] d\n[ ] e\n[ ] f"; string(b) != want {
+		t.Errorf("checklist %q, want %q", b, want)
+	}
+}
