@@ -345,7 +345,7 @@ func (t *Translator) inTurn() bool { return t.w.Turn() != "" || t.st.Pending != 
 // startTurn starts a universal turn.
 func (t *Translator) startTurn(dst []universal.Event, src universal.Source, raw []byte) []universal.Event {
 	t.st.Turn = turnState{}
-	dst, _ = t.w.StartTurn(dst, "", t.turnMetadata(), src, raw)
+	dst, _ = t.w.StartTurnClean(dst, "", t.turnMetadata(), src, raw)
 	return dst
 }
 
@@ -364,7 +364,7 @@ func (t *Translator) flushTurn(dst []universal.Event) []universal.Event {
 		return dst
 	}
 	t.st.Pending = nil
-	dst, _ = t.w.StartTurn(dst, "", t.turnMetadata(), p.Source, p.Raw)
+	dst, _ = t.w.StartTurnClean(dst, "", t.turnMetadata(), p.Source, p.Raw)
 	return dst
 }
 

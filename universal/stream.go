@@ -395,6 +395,20 @@ func (w *Stream) Turn() string {
 // StartTurn emits turn.started. An empty id gets a generated one ("turn_1",
 // …); starting a turn that is open does nothing. The id is returned.
 func (w *Stream) StartTurn(dst []Event, turnID string, metadata []byte, src Source, raw []byte) ([]Event, string) {
+	return w.startTurn(dst, turnID, metadata, false, src, raw)
+}
+
+// StartTurnClean is StartTurn for metadata that is already what the
+// encoder writes, in memory of its own, as [Stream.BeginClean] takes it:
+// it becomes the event's as it is, not copied, so it must not change
+// afterwards. StartTurn copies what it is given, which for a system prompt
+// that comes with every run (Pi's, several KB) is a second copy of memory
+// the translator built for the turn.
+func (w *Stream) StartTurnClean(dst []Event, turnID string, metadata []byte, src Source, raw []byte) ([]Event, string) {
+	return w.startTurn(dst, turnID, metadata, true, src, raw)
+}
+
+func (w *Stream) startTurn(dst []Event, turnID string, metadata []byte, clean bool, src Source, raw []byte) ([]Event, string) {
 	if w.state.Ended {
 		return dst, turnID
 	}
@@ -410,7 +424,10 @@ func (w *Stream) StartTurn(dst []Event, turnID string, metadata []byte, src Sour
 		}
 	}
 	w.state.Turns = append(w.state.Turns, turnID)
-	return w.st.Emit(dst, TypeTurnStarted, src, &TurnStarted{TurnID: turnID, Metadata: w.ownRaw(metadata)}, raw), turnID
+	if !clean || len(metadata) == 0 {
+		metadata = w.ownRaw(metadata)
+	}
+	return w.st.Emit(dst, TypeTurnStarted, src, &TurnStarted{TurnID: turnID, Metadata: metadata}, raw), turnID
 }
 
 // EndTurn completes, as failed, the items still open in the turn, then

@@ -735,3 +735,33 @@ func TestStreamHoldsUnparsedUntilBegin(t *testing.T) {
 		}
 	})
 }
+
+// TestStartTurnClean: turn metadata given to StartTurnClean is the event's
+// as it is (no copy), that given to StartTurn is copied, and both read the
+// same.
+func TestStartTurnClean(t *testing.T) {
+	md := []byte(`{"system_prompt":{"content":"You are a helpful agent."}}`)
+	w := newTestStream()
+	w.PromiseCleanJSON()
+	evs, _ := w.StartTurn(nil, "t1", md, SourceAgent, nil)
+	evs, _ = w.StartTurnClean(evs, "t2", md, SourceAgent, nil)
+	evs, _ = w.StartTurnClean(evs, "t3", nil, SourceAgent, nil)
+	var got [][]byte
+	for _, e := range evs {
+		if d, ok := e.Data.(*TurnStarted); ok {
+			got = append(got, d.Metadata)
+		}
+	}
+	if len(got) != 3 {
+		t.Fatalf("%d turn.started events, want 3: %v", len(got), types(evs))
+	}
+	if string(got[0]) != string(md) || string(got[1]) != string(md) || got[2] != nil {
+		t.Errorf("metadata %q, %q, %q; want %q twice, then none", got[0], got[1], got[2], md)
+	}
+	if &got[0][0] == &md[0] {
+		t.Error("StartTurn kept the caller's memory; want a copy")
+	}
+	if &got[1][0] != &md[0] {
+		t.Error("StartTurnClean copied the metadata; want it kept as it is")
+	}
+}
