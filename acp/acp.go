@@ -438,12 +438,15 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		return t.w.ResolveQuestion(dst, q, daemon, nil)
 	case universal.Terminate:
 		dst = t.finish(dst)
+		t.scan.Release()
 		return t.w.End(dst, r.Ended(), daemon, nil)
 	case universal.Exit:
 		dst = t.finish(dst)
+		t.scan.Release()
 		return t.w.End(dst, universal.ExitEnded(t.ended(), r), daemon, nil)
 	case universal.EndOfInput:
 		dst = t.finish(dst)
+		t.scan.Release()
 		return t.w.End(dst, t.ended(), daemon, nil)
 	}
 	return dst

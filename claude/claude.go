@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
@@ -58,13 +57,14 @@ type Translator struct {
 	raw         []byte
 	line        int64
 	elem        string            // "[i]": the message is element i of an array line (see elements)
-	scan        *jsonscan.Scanner // the index of the message being translated (see scanners)
-	scanning    bool              // a call of translate is using scan
-	releasing   bool              // translating a held line (see releaseEarly)
-	parts       []universal.Part  // the content of the item being completed (see itemParts)
-	md          []byte            // the last call usage metadata made (see callMD)
-	mdModel     string            // and its model
-	mdEffort    string            // and its reasoning effort
+	scan        *jsonscan.Scanner // the index of the message being translated: scanner, or a nested call's
+	scanner     jsonscan.Scanner
+	scanning    bool             // a call of translate is using scan
+	releasing   bool             // translating a held line (see releaseEarly)
+	parts       []universal.Part // the content of the item being completed (see itemParts)
+	md          []byte           // the last call usage metadata made (see callMD)
+	mdModel     string           // and its model
+	mdEffort    string           // and its reasoning effort
 	orphanMsg   string
 	orphanScope string
 	// mainEntry: the line being translated is a main-chain transcript
@@ -246,28 +246,21 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	return dst
 }
 
-// scanners are the indexes translators scan their messages into, one
-// taken by a translator for its first message and given back when its
-// input ends: a scanner's index grows to the size of the messages it
-// scans, which a translator of its own would pay for anew with each
-// session (most are short).
-var scanners = sync.Pool{New: func() any { return new(jsonscan.Scanner) }}
-
 // translate translates one native message in the order given.
 func (t *Translator) translate(dst []universal.Event, m universal.Message) []universal.Event {
 	if t.scanning {
-		// A call that is translating a line already (none does now):
-		// its scanner is put back when this one is done.
+		// A call that is translating a line already (none does now): it
+		// gets a scanner of its own for this one.
 		outer := t.scan
-		t.scan = scanners.Get().(*jsonscan.Scanner)
+		t.scan = new(jsonscan.Scanner)
 		defer func() {
-			scanners.Put(t.scan)
+			t.scan.Release()
 			t.scan = outer
 		}()
 		return t.translateScanned(dst, m)
 	}
 	if t.scan == nil {
-		t.scan = scanners.Get().(*jsonscan.Scanner)
+		t.scan = &t.scanner
 	}
 	t.scanning = true
 	dst = t.translateScanned(dst, m)
@@ -275,12 +268,13 @@ func (t *Translator) translate(dst []universal.Event, m universal.Message) []uni
 	return dst
 }
 
-// releaseScanner gives the translator's scanner back once its input has
-// ended; a message after the end takes one again.
+// releaseScanner gives the memory of the scanner's index to the next
+// translator once the input has ended (most sessions are short, and an
+// index grows to the size of the messages it scans); a message after the
+// end takes it again.
 func (t *Translator) releaseScanner() {
 	if t.scan != nil && !t.scanning {
-		scanners.Put(t.scan)
-		t.scan = nil
+		t.scan.Release()
 	}
 }
 

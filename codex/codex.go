@@ -353,19 +353,30 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		return t.replyQuestion(dst, r)
 	case universal.Terminate:
 		dst = t.finish(dst)
+		t.releaseScanners()
 		return w.End(dst, t.st.ended(r.Ended()), universal.SourceDaemon, nil)
 	case universal.Exit:
 		if r.Code == 0 {
 			dst = t.endLegacyExec(dst)
 		}
 		dst = t.finish(dst)
+		t.releaseScanners()
 		d := t.st.ended(universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent})
 		return w.End(dst, universal.ExitEnded(d, r), universal.SourceDaemon, nil)
 	case universal.EndOfInput:
 		dst = t.finish(dst)
+		t.releaseScanners()
 		return w.End(dst, t.st.ended(universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent}), universal.SourceDaemon, nil)
 	}
 	return dst
+}
+
+// releaseScanners gives the memory of the scanners' indexes to the next
+// translator once the input has ended (a message after the end takes it
+// again).
+func (t *Translator) releaseScanners() {
+	t.scan.Release()
+	t.inner.Release()
 }
 
 // endLegacyExec ends the open turn of a pre-0.44 exec output when the

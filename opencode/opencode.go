@@ -331,6 +331,7 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		dst = w.ResolveQuestion(dst, q, universal.SourceDaemon, nil)
 	case universal.Terminate:
 		dst = t.finish(dst)
+		t.scan.Release()
 		dst = w.End(dst, r.Ended(), universal.SourceDaemon, nil)
 	case universal.Exit:
 		if r.Code == 0 && t.format == FormatRunJSON && t.st.Turn.Open && !w.Ended() {
@@ -340,9 +341,11 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 			dst = t.endTurnWith(dst, universal.TurnCompleted, universal.SourceDaemon, nil)
 		}
 		dst = t.finish(dst)
+		t.scan.Release()
 		dst = w.End(dst, universal.ExitEnded(t.ended(), r), universal.SourceDaemon, nil)
 	case universal.EndOfInput:
 		dst = t.finish(dst)
+		t.scan.Release()
 		dst = w.End(dst, t.ended(), universal.SourceDaemon, nil)
 	}
 	return dst

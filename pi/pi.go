@@ -560,12 +560,15 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		return t.replyQuestion(dst, r.QuestionID, r.Response, r.Rejected, universal.SourceDaemon, nil)
 	case universal.Terminate:
 		dst = t.finish(dst)
+		t.scan.Release()
 		return t.w.End(dst, r.Ended(), universal.SourceDaemon, nil)
 	case universal.Exit:
 		dst = t.finish(dst)
+		t.scan.Release()
 		return t.w.End(dst, universal.ExitEnded(t.ended(), r), universal.SourceDaemon, nil)
 	case universal.EndOfInput:
 		dst = t.finish(dst)
+		t.scan.Release()
 		return t.w.End(dst, t.ended(), universal.SourceDaemon, nil)
 	}
 	return dst

@@ -48,6 +48,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -209,6 +210,31 @@ func (s *Scanner) skip(i int) int {
 	return j
 }
 
+// index is the memory of a scanner's index, which Release lends to the
+// next scanner that starts.
+type index struct {
+	members []member
+	stack   []frame
+	scratch []byte
+}
+
+// released holds the indexes of released scanners.
+var released sync.Pool
+
+// Release gives the memory of the scanner's index to the next scanner that
+// starts, once nothing read from this one is used any more: a translator
+// whose input has ended. Translators are made one per session and most
+// sessions are short, so each would otherwise grow an index of its own to
+// the size of its messages. A released scanner scans again as a new one
+// does; values and marks of its last scan are no longer valid.
+func (s *Scanner) Release() {
+	if s.members != nil {
+		released.Put(&index{s.members[:0], s.stack[:0], s.scratch[:0]})
+	}
+	gen := s.gen + 1 // no mark of the last scan matches
+	*s = Scanner{gen: gen}
+}
+
 func (s *Scanner) scan() bool {
 	s.gen++
 	s.valid, s.high, s.surr, s.spaced, s.depth = false, 0, false, false, 0
@@ -221,13 +247,16 @@ func (s *Scanner) scan() bool {
 		s.stack = nil
 	}
 	if s.members == nil {
-		// A first size that holds nine messages in ten of the recorded
-		// ones (a Claude Code line has about 24 members, 48 at the 90th
-		// percentile): growing from nothing would take about six
-		// allocations on the first one, and a bigger start costs every
-		// short input, whose translators each have a scanner.
-		s.members = make([]member, 0, 64)
-		s.stack = make([]frame, 0, 8)
+		if ix, ok := released.Get().(*index); ok {
+			s.members, s.stack, s.scratch = ix.members, ix.stack, ix.scratch
+		} else {
+			// A first size that holds nine messages in ten of the
+			// recorded ones (a Claude Code line has about 24 members, 48
+			// at the 90th percentile): growing from nothing would take
+			// about six allocations on the first one.
+			s.members = make([]member, 0, 64)
+			s.stack = make([]frame, 0, 8)
+		}
 	}
 	s.members = s.members[:0]
 	s.stack = s.stack[:0]
