@@ -103,6 +103,11 @@
 //	                       unavailable_headless, or output on stderr): not a
 //	                       model response and not an API error; the result line
 //	                       after it ends the turn
+//	system/local_command_output
+//	                       the same (a slash command's output, /cost, /usage,
+//	                       /context: a system item with its content); the
+//	                       CLI may send one output in both shapes, and the
+//	                       second of an exact pair in a turn adds nothing
 //	result                 turn.ended, error (when it failed: code the
 //	                       terminal reason, else startup_failure_reason,
 //	                       else the subtype; details api_error_kind (the
@@ -649,7 +654,7 @@
 // hook_response without a context for the model, stop_hook_summary, task_progress, task_updated,
 // task_summary, post_turn_summary (a digest of the turn for a host's
 // agent list),
-// background_tasks_changed, session_state_changed, local_command_output,
+// background_tasks_changed, session_state_changed,
 // plugin_install, files_persisted (the
 // files a hosted session uploaded or failed to; the tools that wrote
 // them show them), memory_recall (memories put into the turn's context,

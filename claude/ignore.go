@@ -91,7 +91,6 @@ func ignoredSystem(sub string) bool {
 		"post_turn_summary",        // a model-written digest of the turn for a host's agent list (status_category, status_detail, needs_action)
 		"background_tasks_changed", // the same as task_started / task_notification
 		"session_state_changed",    // the same as init / result
-		"local_command_output",     // UI output of slash commands
 		"plugin_install",           // housekeeping
 		"files_persisted",          // the files a hosted session uploaded (file ids) or failed to; the tools that wrote them show them
 		"memory_recall",            // memories put into the turn's context, as a transcript's relevant_memories attachment (injected context)

@@ -1,6 +1,7 @@
 package claude_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/claude"
@@ -83,4 +84,93 @@ func TestNotices(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLocalCommandOutput: system/local_command_output {content} is the
+// output of a slash command the CLI ran itself (/cost, /usage, /context;
+// the Agent SDK's SDKLocalCommandOutputMessage, "displayed as
+// assistant-style text in the transcript"; claude-agent-acp shows it as
+// the agent's message). It was on the ignore list and the report was
+// lost. It is a system item, as the synthetic assistant line with
+// local_command_source is; the CLI may send the same output in both
+// shapes (claude-agent-acp 0.101.0 suppresses "an exact mirror"), so
+// the second of an exact pair adds nothing, in either order, across a
+// checkpoint too; the result repeating it adds no answer.
+func TestLocalCommandOutput(t *testing.T) {
+	const (
+		out    = `{"type":"system","subtype":"local_command_output","content":"Total cost: $1.23\nTotal duration: 5m 12s","uuid":"lo1","session_id":"s1"}`
+		other  = `{"type":"system","subtype":"local_command_output","content":"Interrupted","uuid":"lo2","session_id":"s1"}`
+		mirror = `{"type":"assistant","message":{"id":"b1","type":"message","role":"assistant","model":"<synthetic>","content":[{"type":"text","text":"Total cost: $1.23\nTotal duration: 5m 12s"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}},"parent_tool_use_id":null,"local_command_source":"<local-command-stdout>Total cost: $1.23\nTotal duration: 5m 12s</local-command-stdout>","session_id":"s1","uuid":"a1"}`
+		result = `{"type":"result","subtype":"success","is_error":false,"duration_ms":9,"num_turns":0,"result":"Total cost: $1.23\nTotal duration: 5m 12s","session_id":"s1","total_cost_usd":0,"usage":{"input_tokens":0,"output_tokens":0},"local_command":"cost","uuid":"r1"}`
+	)
+	const cost = "Total cost: $1.23\nTotal duration: 5m 12s"
+	for _, tc := range []struct {
+		name     string
+		lines    []string
+		want     []string // texts of the completed items, in order
+		unparsed bool
+	}{
+		{name: "alone, the result repeating it", lines: []string{out, result}, want: []string{cost}},
+		{name: "then its synthetic mirror", lines: []string{out, mirror, result}, want: []string{cost}},
+		{name: "after its synthetic mirror", lines: []string{mirror, out, result}, want: []string{cost}},
+		{name: "two outputs", lines: []string{out, other, result}, want: []string{cost, "Interrupted"}},
+		{name: "without text", lines: []string{`{"type":"system","subtype":"local_command_output","content":"","uuid":"lo3","session_id":"s1"}`}},
+		{name: "content not a string", unparsed: true, lines: []string{`{"type":"system","subtype":"local_command_output","content":{"text":"x"},"uuid":"lo4","session_id":"s1"}`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for cut := 0; cut <= len(tc.lines); cut++ {
+				evs := feedCut(t, cut, append([]string{gaps24Init}, tc.lines...))
+				checkShape(t, evs)
+				u := golden.OfType(evs, universal.TypeUnparsed)
+				if tc.unparsed {
+					if len(u) != 1 {
+						t.Errorf("cut %d: %d agent.unparsed, want 1", cut, len(u))
+					}
+					continue
+				}
+				if len(u) != 0 {
+					t.Fatalf("agent.unparsed: %v", u[0].Data)
+				}
+				var got []string
+				for _, it := range completed(evs, universal.KindSystem, universal.RoleSystem) {
+					got = append(got, it.Content[0].Text)
+				}
+				if n := len(completed(evs, universal.KindMessage, "")); n != 0 {
+					t.Errorf("cut %d: %d messages, want none (the result repeats the output)", cut, n)
+				}
+				if !slices.Equal(got, tc.want) {
+					t.Errorf("cut %d: items %q, want %q", cut, got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// feedCut translates stream-json lines with a checkpoint and restore
+// into a new translator before line cut (none when cut is past them).
+func feedCut(t *testing.T, cut int, lines []string) []universal.Event {
+	t.Helper()
+	tr, err := claude.New(claude.FormatStreamJSON, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []universal.Event
+	for i, l := range lines {
+		if i == cut+1 {
+			b, err := tr.Checkpoint()
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, _ = claude.New(claude.FormatStreamJSON, golden.Options())
+			if err := tr.Restore(b); err != nil {
+				t.Fatalf("restore at line %d: %v", i+1, err)
+			}
+		}
+		evs = tr.Translate(evs, universal.Message{Data: []byte(l), Line: int64(i + 1), TimeMS: -1})
+	}
+	evs = tr.Report(evs, universal.EndOfInput{})
+	if err := universal.CheckStream(evs); err != nil {
+		t.Fatalf("stream checker: %v", err)
+	}
+	return evs
 }

@@ -157,6 +157,8 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 		// 2.1.332: a cloud worker will not run the call of a permission
 		// card on a late Allow (reason: declined, expired, …).
 		return t.status(dst, sub, first(r.Get("reason").Str, "not run"), fieldsOf(r, []string{"request_id", "tool_use_id", "reason"}))
+	case "local_command_output":
+		return t.localCommandOutput(dst, r)
 	case "informational", "notification":
 		return t.notice(dst, r, sub)
 	case "tool_host_result":
