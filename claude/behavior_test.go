@@ -130,7 +130,7 @@ func TestIgnored(t *testing.T) {
 	}
 	for _, sub := range []string{"status", "thinking_tokens", "hook_started", "hook_progress", "hook_response",
 		"stop_hook_summary", "task_progress", "task_updated", "background_tasks_changed", "session_state_changed",
-		"local_command_output", "informational", "notification", "plugin_install", "files_persisted", "memory_recall",
+		"plugin_install", "files_persisted", "memory_recall",
 		"elicitation_complete", "control_request_progress", "commands_changed", "worker_shutting_down", "mirror_error",
 		"session_writes_lost"} {
 		lines = append(lines, `{"type":"system","subtype":"`+sub+`"}`)

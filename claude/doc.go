@@ -103,6 +103,11 @@
 //	                       unavailable_headless, or output on stderr): not a
 //	                       model response and not an API error; the result line
 //	                       after it ends the turn
+//	system/local_command_output
+//	                       the same (a slash command's output, /cost, /usage,
+//	                       /context: a system item with its content); the
+//	                       CLI may send one output in both shapes, and the
+//	                       second of an exact pair in a turn adds nothing
 //	result                 turn.ended, error (when it failed: code the
 //	                       terminal reason, else startup_failure_reason,
 //	                       else the subtype; details api_error_kind (the
@@ -177,6 +182,16 @@
 //	                       a transcript's entries spell their members in
 //	                       camelCase (originalModel): read so too, kept
 //	                       under stream-json's names (model_refusal_* too)
+//	system/informational, notification
+//	                       status item labelled notice (the CLI's banners
+//	                       for the user, not the model's text: hook
+//	                       feedback, a safety classifier's stop, a Stop
+//	                       hook's error; as the acp translator's notice of
+//	                       claude-agent-acp): detail the text (content,
+//	                       text), metadata level, tool_use_id (toolUseID in
+//	                       a transcript), prevent_continuation, tag,
+//	                       refused_user_message_uuid, or a notification's
+//	                       key and priority; nothing for one without text
 //	system/bridge_state, cloud_session_status
 //	                       status items labelled remote_control (the Remote
 //	                       Control bridge's state, detail "state: detail")
@@ -639,8 +654,8 @@
 // hook_response without a context for the model, stop_hook_summary, task_progress, task_updated,
 // task_summary, post_turn_summary (a digest of the turn for a host's
 // agent list),
-// background_tasks_changed, session_state_changed, local_command_output,
-// informational, notification, plugin_install, files_persisted (the
+// background_tasks_changed, session_state_changed,
+// plugin_install, files_persisted (the
 // files a hosted session uploaded or failed to; the tools that wrote
 // them show them), memory_recall (memories put into the turn's context,
 // as a transcript's relevant_memories attachment),

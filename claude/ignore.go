@@ -91,9 +91,6 @@ func ignoredSystem(sub string) bool {
 		"post_turn_summary",        // a model-written digest of the turn for a host's agent list (status_category, status_detail, needs_action)
 		"background_tasks_changed", // the same as task_started / task_notification
 		"session_state_changed",    // the same as init / result
-		"local_command_output",     // UI output of slash commands
-		"informational",            // UI notices
-		"notification",             // UI notices
 		"plugin_install",           // housekeeping
 		"files_persisted",          // the files a hosted session uploaded (file ids) or failed to; the tools that wrote them show them
 		"memory_recall",            // memories put into the turn's context, as a transcript's relevant_memories attachment (injected context)
@@ -115,7 +112,7 @@ func ignoredSystem(sub string) bool {
 		"peer_message_hold",        // a cross-session message held back; one delivered arrives as a user message
 		"cloud_session_delta",      // hosted-session state
 		"feedback_draft_queued",    // a feedback draft for the user to send
-		"instruction_size_warning", // the instruction files are over the size the CLI recommends (a UI notice, as informational)
+		"instruction_size_warning", // the instruction files are over the size the CLI recommends (a UI hint)
 		// 2.1.332 (the CLI's stream-json schemas)
 		"file_snapshot",          // the plan and todo files captured for /rewind (as file-history-snapshot)
 		"inherited_asks_settled", // a cloud worker's list of the asks it took over from the one before

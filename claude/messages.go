@@ -780,6 +780,12 @@ func (t *Translator) localCommand(dst events, r, msg jsonscan.Value, scope strin
 		text = strings.TrimSuffix(strings.TrimSuffix(text, "</local-command-stderr>"), "</local-command-stdout>")
 		parts = append(parts, universal.Text(t.w.Copy(text)))
 	}
+	if tn := t.s.Turn; tn != nil && scope == "" && len(parts) == 1 && parts[0].Type == universal.PartText {
+		if parts[0].Text == tn.LocalOut {
+			return dst // the output system/local_command_output gave
+		}
+		tn.LocalOut = parts[0].Text
+	}
 	status := universal.StatusCompleted
 	outcome := r.Get("local_command_outcome")
 	switch kind := outcome.Get("kind").Str; {
@@ -798,6 +804,39 @@ func (t *Translator) localCommand(dst events, r, msg jsonscan.Value, scope strin
 	return t.w.Complete(dst, universal.Item{
 		ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(first(r.Get("uuid").Str, msg.Get("id").Str)), ParentID: t.scopeParent(scope),
 		Kind: universal.KindSystem, Role: universal.RoleSystem, Status: status, Content: parts,
+	}, universal.SourceAgent, t.raw)
+}
+
+// localCommandOutput translates system/local_command_output {content}:
+// the output of a slash command the CLI ran itself (/cost, /usage,
+// /context, /voice, …), "displayed as assistant-style text in the
+// transcript" (the Agent SDK's SDKLocalCommandOutputMessage, 0.3.332;
+// claude-agent-acp shows it as the agent's message). It is the command's
+// answer as the synthetic assistant line with local_command_source is: a
+// system item, the turn answered by it; the same output already shown in
+// the turn in that other shape is a mirror and adds nothing. Without text
+// it gives nothing; content that is not a string is agent.unparsed.
+func (t *Translator) localCommandOutput(dst events, r jsonscan.Value) events {
+	c := r.Get("content")
+	if c.Exists() && c.Type != gjson.String && c.Type != gjson.Null {
+		return t.unparsed(dst, "content", errors.New("local_command_output whose content is not a string"))
+	}
+	if c.Str == "" {
+		return dst
+	}
+	dst = t.ensureTurn(dst, "")
+	text := t.w.CopyValue(c)
+	if tn := t.s.Turn; tn != nil {
+		if tn.LocalOut == text {
+			return dst
+		}
+		tn.Answered = true
+		tn.LocalOut = text
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(r.Get("uuid").Str),
+		Kind: universal.KindSystem, Role: universal.RoleSystem, Status: universal.StatusCompleted,
+		Content: []universal.Part{universal.Text(text)},
 	}, universal.SourceAgent, t.raw)
 }
 

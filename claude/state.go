@@ -268,6 +268,12 @@ type turn struct {
 	// seen in the turn; a result ending a turn without one gives its text
 	// as the turn's answer (see resultAnswer).
 	Answered bool `json:"answered,omitempty"`
+	// LocalOut is the output of a slash command the CLI ran itself that
+	// the turn already showed, from system/local_command_output or from
+	// the synthetic assistant line with local_command_source: the CLI may
+	// send the same output in both shapes, and an exact mirror adds
+	// nothing.
+	LocalOut string `json:"local_out,omitempty"`
 	// Structured: a StructuredOutput call of the session itself (the
 	// answer to --json-schema) was seen in the turn; its result's
 	// structured_output adds nothing then (see resultAnswer).

@@ -157,6 +157,10 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 		// 2.1.332: a cloud worker will not run the call of a permission
 		// card on a late Allow (reason: declined, expired, …).
 		return t.status(dst, sub, first(r.Get("reason").Str, "not run"), fieldsOf(r, []string{"request_id", "tool_use_id", "reason"}))
+	case "local_command_output":
+		return t.localCommandOutput(dst, r)
+	case "informational", "notification":
+		return t.notice(dst, r, sub)
 	case "tool_host_result":
 		return t.toolHostResult(dst, r)
 	case "task_list_statuses":
@@ -642,6 +646,59 @@ func (t *Translator) heldCollapses(dst events) events {
 	t.raw = raw
 	t.s.Collapses = nil
 	return dst
+}
+
+// noticeFields are the members of an informational line its notice keeps
+// as metadata: its render level (info, notice, suggestion, warning), the
+// tool use whose repeated progress it is (toolUseID in a transcript),
+// whether execution stops after it (a hook denied continuation), a
+// feature tag, and the prompt a refusal concerns (the Agent SDK's
+// SDKInformationalMessage, 0.3.332).
+var noticeFields = [...]string{"level", "tool_use_id", "prevent_continuation", "tag", "refused_user_message_uuid"}
+
+// notice translates the CLI's text banners for the user: informational
+// {content, level, …} (hook feedback such as a UserPromptSubmit or Stop
+// hook's block reason or systemMessage, a safety classifier's stop, a
+// usage limit's automatic continue; in transcripts too) and notification
+// {key, text, priority} (the REPL's notification queue: stop-hook-error,
+// a usage warning). Neither is the model's text nor reaches the model: a
+// status item labelled notice, as claude-agent-acp's rendering of the
+// same informational line is in the acp translator, detail the text,
+// the fields above (key and priority for a notification) in its
+// metadata. A banner without text carries nothing and is dropped; one
+// whose text is not a string is agent.unparsed.
+func (t *Translator) notice(dst events, r jsonscan.Value, sub string) events {
+	key := "content"
+	if sub == "notification" {
+		key = "text"
+	}
+	v := r.Get(key)
+	if v.Exists() && v.Type != gjson.String && v.Type != gjson.Null {
+		return t.unparsed(dst, key, fmt.Errorf("%s whose %s is not a string", sub, key))
+	}
+	text := v.Str
+	if text == "" {
+		return dst
+	}
+	if sub == "notification" {
+		return t.status(dst, "notice", text, fieldsOf(r, []string{"key", "priority"}))
+	}
+	var o jsonw.Object
+	for _, k := range noticeFields {
+		v := r.Get(k)
+		if !v.Exists() {
+			v = r.Get(camel(k))
+		}
+		if !v.Exists() && k == "tool_use_id" {
+			v = r.Get("toolUseID")
+		}
+		o.Raw(k, jsonw.Compact(v.Raw))
+	}
+	md := ""
+	if o.Len() > 0 {
+		md = string(o.Bytes())
+	}
+	return t.status(dst, "notice", text, md)
 }
 
 // status emits a completed status item.
