@@ -559,6 +559,8 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 			case "hook_success", "hook_additional_context", "hook_blocking_error",
 				"hook_stopped_continuation", "async_hook_response":
 				return t.hookAttachment(dst, r, a)
+			case "hook_system_message":
+				return t.hookNotice(dst, r, a)
 			}
 		}
 	case "conversation_reset":

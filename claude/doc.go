@@ -327,12 +327,14 @@
 // exits 2 blocks the call: its reason reaches the model as the call's
 // error tool_result (a tool_result item), not as a hook item, so it is
 // not shown twice. Hook output shown only to the user (errors other than
-// those, a sync hook's systemMessage, a UserPromptSubmit hook's exit 2
-// or continue false, permission decisions, timeouts; the attachments
-// hook_non_blocking_error, hook_system_message,
+// those, a UserPromptSubmit hook's exit 2 or continue false, permission
+// decisions, timeouts; the attachments hook_non_blocking_error,
 // hook_error_during_execution, hook_cancelled, hook_permission_decision,
 // async_hook_response_batch) and a PostToolUse or PreToolUse hook's plain
-// stdout are not content.
+// stdout are not content. A sync hook's systemMessage, which the user
+// sees, is a notice status item in both formats: stream-json's
+// system/informational, a transcript's hook_system_message attachment
+// (metadata hook_name, hook_event, tool_use_id).
 //
 // Turns. In stream-json a turn runs from system/init to result. A
 // system/init that arrives while a turn is open (the continuation Claude

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -27,9 +28,10 @@ import (
 // a hook whose JSON said continue false: the model reads it with the
 // next prompt) and an async_hook_response (an async hook's output when
 // it finished: its systemMessage and its additionalContext, each a
-// reminder). hook_non_blocking_error, hook_system_message,
-// hook_error_during_execution, hook_cancelled, hook_permission_decision
-// and async_hook_response_batch convert to nothing. A PreToolUse hook
+// reminder). hook_non_blocking_error, hook_error_during_execution,
+// hook_cancelled, hook_permission_decision and async_hook_response_batch
+// convert to nothing; hook_system_message (a hook's systemMessage, which
+// only the user sees) is a notice (see hookNotice). A PreToolUse hook
 // that exits 2 writes no attachment: its reason is the blocked call's
 // error tool_result, which the model reads as the tool's output.
 
@@ -93,6 +95,35 @@ func (t *Translator) hookAttachment(dst events, r, a jsonscan.Value) events {
 		dst = t.hookItem(dst, uuid, t.scopeParent(scope), t.w.Copy(s), md)
 	}
 	return dst
+}
+
+// hookNotice translates a transcript's hook_system_message attachment
+// {content, hookName, hookEvent, toolUseID}: a hook's systemMessage, which
+// the user sees and the model does not. It is the notice stream-json gives
+// as system/informational: a status item labelled notice, detail the
+// text, metadata the hook's name and event and the tool use it ran for;
+// under the sub-agent's call in a sub-agent's transcript. Without text it
+// gives nothing; text that is not a string is agent.unparsed.
+func (t *Translator) hookNotice(dst events, r, a jsonscan.Value) events {
+	c := a.Get("content")
+	if c.Exists() && c.Type != gjson.String && c.Type != gjson.Null {
+		return t.unparsed(dst, "attachment.content", errors.New("hook_system_message whose content is not a string"))
+	}
+	scope := t.lineScope(r)
+	if c.Str == "" || t.orphan(scope) {
+		return dst
+	}
+	var md jsonw.Object
+	md.OptString("hook_name", a.Get("hookName").Str).OptString("hook_event", a.Get("hookEvent").Str).
+		OptString("tool_use_id", a.Get("toolUseID").Str)
+	p := universal.Part{Type: universal.PartStatus, Label: "notice", Detail: t.w.CopyValue(c)}
+	if md.Len() > 0 {
+		p.Metadata = md.Bytes()
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(r.Get("uuid").Str), ParentID: t.scopeParent(scope),
+		Kind: universal.KindStatus, Content: []universal.Part{p},
+	}, universal.SourceAgent, t.raw)
 }
 
 // hookResponse translates a stream-json system/hook_response: the text it

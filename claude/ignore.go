@@ -30,7 +30,7 @@ func ignoredType(typ string) bool {
 		"teleported-from",       // the marker of a session brought from claude.ai
 		"queue-operation",       // the prompt queue; the prompt itself follows as a user entry
 		"last-prompt",           // the last prompt, for the resume picker
-		"attachment",            // context the CLI injects (environment, skills, reminders; goal_status, queued_command, tool_host_result_lines and hook contexts are translated); hook output only the user sees (hook_non_blocking_error, hook_system_message, hook_error_during_execution, hook_cancelled, hook_permission_decision, async_hook_response_batch)
+		"attachment",            // context the CLI injects (environment, skills, reminders; goal_status, queued_command, tool_host_result_lines, hook contexts and hook_system_message are translated); hook output only the user sees (hook_non_blocking_error, hook_error_during_execution, hook_cancelled, hook_permission_decision, async_hook_response_batch)
 		"atis-latch",            // internal bookkeeping
 		"api-request",           // the request parameters sent to the API
 		"api-request-blob",      // the request's message content

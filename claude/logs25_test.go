@@ -46,6 +46,16 @@ func TestNotices(t *testing.T) {
 			line:   `{"parentUuid":"73820097-c377-4b90-997f-c6bbc6575f80","isSidechain":false,"userType":"external","cwd":"/Users/{user}/.claude","sessionId":"ed8cd0a3-962b-4a71-aebd-73edfe16cdd3","version":"1.0.128","gitBranch":"main","type":"system","subtype":"informational","content":"\u001b[1mStop\u001b[22m [bun run --silent -i ~/.claude/scripts/stop_words.ts] completed successfully","isMeta":false,"timestamp":"2025-09-28T06:17:23.754Z","uuid":"3136ca85-f652-44d3-ab30-d26886e4cbfd","toolUseID":"37006b6c-d849-41fd-826d-dcf856f07957","level":"info"}`,
 			detail: "\x1b[1mStop\x1b[22m [bun run --silent -i ~/.claude/scripts/stop_words.ts] completed successfully",
 			md:     `{"level":"info","tool_use_id":"37006b6c-d849-41fd-826d-dcf856f07957"}`},
+		// A transcript's hook_system_message attachment is the same
+		// notice (the shape public host tests and notes quote:
+		// content, hookName, toolUseID, hookEvent).
+		{name: "transcript hook system message", format: claude.FormatTranscript,
+			line:   `{"parentUuid":null,"isSidechain":false,"type":"attachment","uuid":"h1","sessionId":"s1","version":"2.1.300","cwd":"/w","attachment":{"type":"hook_system_message","content":"reformatted 3 files","hookName":"PostToolUse:Bash","toolUseID":"toolu_1","hookEvent":"PostToolUse"}}`,
+			detail: "reformatted 3 files", md: `{"hook_name":"PostToolUse:Bash","hook_event":"PostToolUse","tool_use_id":"toolu_1"}`},
+		{name: "transcript hook system message without text", format: claude.FormatTranscript,
+			line: `{"type":"attachment","uuid":"h2","sessionId":"s1","attachment":{"type":"hook_system_message","content":"","hookName":"Stop"}}`},
+		{name: "transcript hook system message not a string", format: claude.FormatTranscript, unparsed: true,
+			line: `{"type":"attachment","uuid":"h3","sessionId":"s1","attachment":{"type":"hook_system_message","content":7}}`},
 		{name: "informational without text", format: claude.FormatStreamJSON,
 			line: `{"type":"system","subtype":"informational","level":"info","uuid":"i3","session_id":"s1"}`},
 		{name: "notification without text", format: claude.FormatStreamJSON,
