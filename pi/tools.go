@@ -181,6 +181,9 @@ func (t *Translator) toolEnd(dst []universal.Event, in *input) []universal.Event
 	}
 	result := fields(top[0], "content", "details", "structuredContent", "terminate")
 	var md jsonw.Object
+	// details can be a whole file (a read's, an edit's diff): made room
+	// for at once, not in doublings.
+	md.Grow(len(result[1].Raw()) + len(result[2].Raw()) + 128)
 	output := t.output(t.render(result[0]))
 	t.addValue(&md, "details", result[1])
 	t.addValue(&md, "structuredContent", result[2])
