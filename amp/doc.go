@@ -231,7 +231,10 @@
 // cancelled) under it. Neither starts a turn.
 //
 // User images are image parts (internal/anthropic); a thread's camelCase
-// source.mediaType gives the mime type.
+// source.mediaType gives the mime type, and its sourcePath (where Amp took
+// the image from: the attached file, an upload's URL, a stdin line,
+// "pasted image") the path when the source names none, else metadata
+// source_path when it differs from the path.
 //
 // # Tools
 //

@@ -1,0 +1,71 @@
+package amp_test
+
+import (
+	"testing"
+
+	"github.com/agentnorm/agentnorm/amp"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// TestThreadImageSourcePath: a thread's image block carries sourcePath,
+// where Amp took the image from: the attached file's path, the URL of an
+// uploaded image, "stream-json://stdin/line-N/image-M" for an image sent
+// on stdin, "pasted image" (the thread message builders of npm
+// @ampcode/cli-linux-x64 0.0.1790142911-g7618fb, which read it back as the
+// image's file path). It was dropped: a base64 image lost the only name of
+// the file the user attached. Now it is the image part's path when the
+// source names none, else the part's metadata source_path when it differs
+// from the path. Thread documents in those builders' shapes, ids and data
+// made up.
+func TestThreadImageSourcePath(t *testing.T) {
+	doc := func(image string) string {
+		return `{"v":12,"id":"T-019fa000-0000-7000-8000-0000000000b5","created":1795471986820,"messages":[` +
+			`{"role":"user","messageId":0,"content":[{"type":"text","text":"what is wrong here?"},` + image + `],"meta":{"sentAt":1795471986900}},` +
+			`{"role":"assistant","messageId":1,"content":[{"type":"text","text":"A typo."}],"state":{"type":"complete","stopReason":"end_turn"}}]}`
+	}
+	for _, tc := range []struct {
+		name, image, path, mime, metadata string
+	}{
+		{name: "attached file",
+			image: `{"type":"image","source":{"type":"base64","mediaType":"image/png","data":"iVBORw0KGgo="},"sourcePath":"/home/dev/shot.png"}`,
+			path:  "/home/dev/shot.png", mime: "image/png", metadata: `{"source_type":"base64","data_length":12}`},
+		{name: "stdin image",
+			image: `{"type":"image","source":{"type":"base64","mediaType":"image/jpeg","data":"/9j/"},"sourcePath":"stream-json://stdin/line-1/image-1"}`,
+			path:  "stream-json://stdin/line-1/image-1", mime: "image/jpeg", metadata: `{"source_type":"base64","data_length":4}`},
+		{name: "uploaded, same url",
+			image: `{"type":"image","source":{"type":"url","url":"https://static.ampcode.com/a/b.png"},"sourcePath":"https://static.ampcode.com/a/b.png"}`,
+			path:  "https://static.ampcode.com/a/b.png", metadata: `{"source_type":"url"}`},
+		{name: "url, other source",
+			image: `{"type":"image","source":{"type":"url","url":"https://static.ampcode.com/a/c.png"},"sourcePath":"/tmp/c.png"}`,
+			path:  "https://static.ampcode.com/a/c.png", metadata: `{"source_type":"url","source_path":"/tmp/c.png"}`},
+		{name: "no sourcePath",
+			image: `{"type":"image","source":{"type":"base64","mediaType":"image/gif","data":"R0lG"}}`,
+			mime:  "image/gif", metadata: `{"source_type":"base64","data_length":4}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := run(t, amp.FormatThread, lines(doc(tc.image)), nil)
+			if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+				t.Fatalf("unparsed %+v", u)
+			}
+			var img *universal.Part
+			for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+				it := ev.Data.(*universal.ItemSnapshot).Item
+				if it.Role != universal.RoleUser {
+					continue
+				}
+				for i := range it.Content {
+					if it.Content[i].Type == universal.PartImage {
+						img = &it.Content[i]
+					}
+				}
+			}
+			if img == nil {
+				t.Fatal("no image part")
+			}
+			if img.Path != tc.path || img.Mime != tc.mime || string(img.Metadata) != tc.metadata {
+				t.Errorf("image path %q mime %q metadata %s, want %q %q %s", img.Path, img.Mime, img.Metadata, tc.path, tc.mime, tc.metadata)
+			}
+		})
+	}
+}
