@@ -69,3 +69,33 @@ func TestThreadImageSourcePath(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONLHeldMessageAtEnd: with --format=jsonl the translator holds a
+// streaming message back until a later copy replaces it; the end of input
+// translates the one still held. When that message had a block to keep as
+// JSON whose text is not compact (a space after a colon, bytes that are
+// not UTF-8), the end of input panicked: compacting it needed the scratch
+// only Translate took. Lines in the shape of the jsonl excerpts in
+// testdata/amp/public (a message still streaming), the block made up.
+func TestJSONLHeldMessageAtEnd(t *testing.T) {
+	for _, tc := range []struct{ name, block, want string }{
+		{name: "spaced block", block: `{"type": "widget", "n": 1}`, want: `{"type":"widget","n":1}`},
+		{name: "invalid UTF-8 key", block: "{\"\x98ype\":\"text\",\"text\":\"x\"}", want: "{\"\uFFFDype\":\"text\",\"text\":\"x\"}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			line := `{"type":"messages","messages":[[1,{"role":"assistant","content":[{"type":"text","text":"Working."},` + tc.block + `],"state":{"type":"streaming"}}]],"toolResults":[]}`
+			evs := run(t, amp.FormatJSONL, lines(line), nil)
+			var got string
+			for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+				for _, p := range ev.Data.(*universal.ItemSnapshot).Item.Content {
+					if p.Type == universal.PartJSON {
+						got = string(p.JSON)
+					}
+				}
+			}
+			if got != tc.want {
+				t.Errorf("json part %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
