@@ -1,6 +1,7 @@
 package amp_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/amp"
@@ -95,6 +96,54 @@ func TestJSONLHeldMessageAtEnd(t *testing.T) {
 			}
 			if got != tc.want {
 				t.Errorf("json part %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestThreadThinkingDropped: a thread assistant message's usage, in the
+// schema bundled in npm @ampcode/cli-linux-x64 0.0.1790142911-g7618fb,
+// has thinkingBudget and thinkingDropped {turns, reason}, which Amp's own
+// transcript turns into a row of its own ("thinking-dropped"). Both were
+// ignored. Now thinkingDropped is a status item thinking_dropped and the
+// budget is in the call's usage metadata. Thread documents in that
+// schema's shapes, values made up.
+func TestThreadThinkingDropped(t *testing.T) {
+	doc := func(usage string) string {
+		return `{"v":12,"id":"T-019fa000-0000-7000-8000-0000000000c6","created":1795471986820,"messages":[` +
+			`{"role":"user","messageId":0,"content":[{"type":"text","text":"go on"}]},` +
+			`{"role":"assistant","messageId":1,"content":[{"type":"text","text":"Done."}],"state":{"type":"complete","stopReason":"end_turn"},` +
+			`"usage":{"model":"claude-opus-4-6","maxInputTokens":200000,"inputTokens":12,"outputTokens":3,"cacheCreationInputTokens":0,"cacheReadInputTokens":30000,"totalInputTokens":30012` + usage + `}}]}`
+	}
+	for _, tc := range []struct{ name, usage, status, detail, budget string }{
+		{name: "dropped", usage: `,"thinkingBudget":8000,"thinkingDropped":{"turns":4,"reason":"context"}`,
+			status: `{"turns":4,"reason":"context"}`, detail: "context", budget: `"thinking_budget":8000`},
+		{name: "dropped without reason", usage: `,"thinkingDropped":{"turns":1,"reason":null}`,
+			status: `{"turns":1,"reason":null}`},
+		{name: "neither", usage: ``},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := run(t, amp.FormatThread, lines(doc(tc.usage)), nil)
+			if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+				t.Fatalf("unparsed %+v", u)
+			}
+			var status, detail string
+			for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+				it := ev.Data.(*universal.ItemSnapshot).Item
+				if it.Kind == universal.KindStatus && it.Content[0].Label == "thinking_dropped" {
+					status, detail = string(it.Content[0].Metadata), it.Content[0].Detail
+				}
+			}
+			if status != tc.status || detail != tc.detail {
+				t.Errorf("thinking_dropped %s %q, want %s %q", status, detail, tc.status, tc.detail)
+			}
+			u := golden.OfType(evs, universal.TypeUsageUpdated)
+			if len(u) != 1 {
+				t.Fatalf("%d usage events", len(u))
+			}
+			md := string(u[0].Data.(*universal.UsageUpdated).Metadata)
+			if tc.budget != "" && !strings.Contains(md, tc.budget) || tc.budget == "" && strings.Contains(md, "thinking_budget") {
+				t.Errorf("usage metadata %s, want %s", md, tc.budget)
 			}
 		})
 	}
