@@ -405,7 +405,19 @@
 // holds such counts under names of the agent's own namespace
 // ("<domain>/inputTokens", as custom _meta keys are named: Devin's
 // cognition.ai/inputTokens, outputTokens, cachedReadTokens after each
-// model request) is also a usage.updated scope call. No other
+// model request) is also a usage.updated scope call. Goose sends its
+// usage on its own notification, _goose/unstable/session/update (block/goose
+// goose-sdk-types custom_notifications.rs, the envelope of session/update):
+// usage_update {used, contextLimit, accumulatedInputTokens,
+// accumulatedOutputTokens, accumulatedCost?} is the session's running total
+// (scope session, context_window contextLimit, context_used used, cost_usd
+// accumulatedCost), message_usage {messageId, usage {inputTokens,
+// outputTokens, totalTokens, cacheReadTokens, cacheWriteTokens, cost,
+// costSource, elapsedMs, timeToFirstTokenMs, isCompaction}} one message's
+// (scope call, the message id and the other figures in its metadata), and
+// its status_message {status {type notice|progress, message}} is a status
+// item labelled by the type, the message as detail; its
+// device_code_update (a sign-in's code) is ignored. No other
 // usage names a model (a chunk's _meta.usage, the scope call usage of
 // gemini-cli and qwen-code, has none); the session's model is in
 // session.started.
@@ -508,7 +520,8 @@
 // call's update says it was cancelled),
 // session/list, delete and close, $/cancel_request, elicitation/complete,
 // terminal/release and kill, extension methods (names starting with "_",
-// which the protocol says a peer must ignore), craft/drainMidTurnQueue
+// which the protocol says a peer must ignore; but Grok Build's and
+// Goose's, above), craft/drainMidTurnQueue
 // (a non-standard request real agents send, answered "method not found")
 // and qwen/notify/session/mode-update (Qwen Code's copy of the
 // current_mode_update it also sends), and CodeBuddy's session_end update

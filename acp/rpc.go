@@ -182,6 +182,8 @@ func (t *Translator) notification(dst []universal.Event, in *input, method strin
 	case (method == mGrokNotification || method == mGrokUpdate || method == mGrokTaskCompleted ||
 		method == mGrokMonitorEvent) && in.dir == universal.Out:
 		return t.grokNotification(dst, in, params)
+	case method == mGooseUpdate && in.dir == universal.Out:
+		return t.gooseUpdate(dst, in, params)
 	case method == mGrokTaskBackgrounded && in.dir == universal.Out:
 		if u := params.Sub("update"); u.IsObject() {
 			params = u

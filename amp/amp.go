@@ -282,6 +282,14 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		return dst // nothing is emitted after session.ended
 	}
 	t.raw, t.line, t.at = nil, 0, 0
+	// Ending the session translates a message --format=jsonl held back
+	// (jsonlFlush), which needs the scratch Translate takes.
+	outer := t.sc
+	t.sc = scratchPool.Get().(*scratch)
+	defer func() {
+		scratchPool.Put(t.sc)
+		t.sc = outer
+	}()
 	switch r := r.(type) {
 	case universal.Prompt:
 		return t.reportPrompt(dst, strings.ToValidUTF8(r.Text, "\uFFFD"))

@@ -231,7 +231,10 @@
 // cancelled) under it. Neither starts a turn.
 //
 // User images are image parts (internal/anthropic); a thread's camelCase
-// source.mediaType gives the mime type.
+// source.mediaType gives the mime type, and its sourcePath (where Amp took
+// the image from: the attached file, an upload's URL, a stdin line,
+// "pasted image") the path when the source names none, else metadata
+// source_path when it differs from the path.
 //
 // # Tools
 //
@@ -358,7 +361,11 @@
 // model and also stays in the turn.ended metadata (model, of the turn's
 // last message, kept: it is there even when that usage had no counts),
 // and totalInputTokens (= the input sum) is not repeated; its credits
-// (Amp's billing unit, not dollars) go to the call's metadata (credits).
+// (Amp's billing unit, not dollars) go to the call's metadata (credits),
+// and so does its thinkingBudget (thinking_budget). Its thinkingDropped
+// {turns, reason} (the model's thinking of earlier turns was left out of
+// the request; Amp's transcript shows it as a row of its own) is a status
+// item thinking_dropped, the reason as detail, the object as metadata.
 // stream-json's assistant lines name no model (its call usage has none;
 // agent_mode in session.started is its only hint). A thread whose messages
 // carry no usage (threads before January 2026) reports its usageLedger

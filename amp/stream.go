@@ -188,7 +188,7 @@ func (t *Translator) blocks(content jsonscan.Value, result func(jsonscan.Value))
 			if mt := b.Get("source.mediaType").Str; p.Mime == "image/*" && mt != "" {
 				p.Mime = t.w.Copy(mt) // thread files write it in camelCase
 			}
-			parts = append(parts, p)
+			parts = append(parts, t.imageSource(p, b.Get("sourcePath").Str))
 		case "tool_result":
 			results++
 			if result != nil {
@@ -201,6 +201,27 @@ func (t *Translator) blocks(content jsonscan.Value, result func(jsonscan.Value))
 	})
 	t.msgParts = parts
 	return parts, results, true
+}
+
+// imageSource adds a thread image block's sourcePath to its part: where
+// Amp took the image from (the attached file's path, a URL, the stdin
+// line of --stream-json-input, "pasted image"; Amp reads it as the
+// image's file path). It is the part's path when the source names none
+// (a base64 image), else metadata source_path when it differs from the
+// path.
+func (t *Translator) imageSource(p universal.Part, src string) universal.Part {
+	switch {
+	case src == "" || src == p.Path:
+	case p.Path == "":
+		p.Path = t.w.Copy(src)
+	default:
+		var o jsonw.Object
+		if len(p.Metadata) > 2 {
+			o.RawMembers(string(p.Metadata[1 : len(p.Metadata)-1]))
+		}
+		p.Metadata = o.String("source_path", src).Bytes()
+	}
+	return p
 }
 
 // user translates a user line: the echo of a prompt (the first user line

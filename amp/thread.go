@@ -301,6 +301,9 @@ func (t *Translator) threadAssistant(dst events, m *msgFields, native, scope str
 		}
 	}
 	if u := m.usage; u.IsObject() {
+		if d := u.Sub("thinkingDropped"); d.IsObject() {
+			dst = t.thinkingDropped(dst, d, scope)
+		}
 		if use, _ := threadUsage(u); use.InputTokens != nil || use.OutputTokens != nil {
 			var md []byte
 			var o jsonw.Object
@@ -308,6 +311,9 @@ func (t *Translator) threadAssistant(dst events, m *msgFields, native, scope str
 			if c := u.Get("credits"); c.Type == gjson.Number {
 				// Amp's billing unit for the call, not dollars.
 				o.Raw("credits", c.Raw)
+			}
+			if b := u.Get("thinkingBudget"); b.Type == gjson.Number {
+				o.Raw("thinking_budget", b.Raw) // the reasoning tokens the call allowed
 			}
 			o.OptString("model", u.Get("model").Str)
 			if o.Len() > 0 {
@@ -342,6 +348,18 @@ func (t *Translator) subAgentError(dst events, scope, msg string, details []byte
 	return t.w.Complete(dst, universal.Item{
 		ItemID: t.w.NewItemID(), ParentID: t.scopeItem(scope), Kind: universal.KindStatus,
 		Content: []universal.Part{{Type: universal.PartStatus, Label: "sub_agent_error", Detail: t.w.Copy(msg), Metadata: md}},
+	}, universal.SourceAgent, t.raw)
+}
+
+// thinkingDropped reports a call whose usage says the model's thinking of
+// earlier turns was left out of its request ({turns, reason}, which Amp's
+// transcript shows as a row of its own): a status item thinking_dropped,
+// the reason as detail, the object in the part's metadata.
+func (t *Translator) thinkingDropped(dst events, d jsonscan.Value, scope string) events {
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), ParentID: t.scopeItem(scope), Kind: universal.KindStatus,
+		Content: []universal.Part{{Type: universal.PartStatus, Label: "thinking_dropped",
+			Detail: t.w.Copy(d.Get("reason").Str), Metadata: bytesOf(t.ownJSON(d))}},
 	}, universal.SourceAgent, t.raw)
 }
 
