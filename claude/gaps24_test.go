@@ -24,6 +24,33 @@ func statusParts(evs []universal.Event) []universal.Part {
 	return ps
 }
 
+// checkStatus checks the events of one line that should give one status
+// item (label "": none), or with unparsed set one agent.unparsed.
+func checkStatus(t *testing.T, evs []universal.Event, unparsed bool, label, detail, md string) {
+	t.Helper()
+	checkShape(t, evs)
+	u := golden.OfType(evs, universal.TypeUnparsed)
+	if unparsed {
+		if len(u) != 1 {
+			t.Errorf("%d agent.unparsed, want 1", len(u))
+		}
+		return
+	}
+	if len(u) != 0 {
+		t.Fatalf("agent.unparsed: %v", u[0].Data)
+	}
+	ps := statusParts(evs)
+	if label == "" {
+		if len(ps) != 0 {
+			t.Errorf("status parts %+v, want none", ps)
+		}
+		return
+	}
+	if len(ps) != 1 || ps[0].Label != label || ps[0].Detail != detail || string(ps[0].Metadata) != md {
+		t.Errorf("status parts %+v, want %s %q %s", ps, label, detail, md)
+	}
+}
+
 // TestGaps24SystemSubtypes: the system subtypes task_list_statuses
 // {statuses: [{id, status}]} (the statuses of tasks Claude Code set
 // itself, no TaskUpdate call showing the change) and session_metadata
@@ -115,27 +142,7 @@ func TestGaps24SystemSubtypes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			evs := feed(t, claude.FormatStreamJSON, nil, nil, gaps24Init, tc.line)
-			checkShape(t, evs)
-			u := golden.OfType(evs, universal.TypeUnparsed)
-			if tc.unparsed {
-				if len(u) != 1 {
-					t.Errorf("%d agent.unparsed, want 1", len(u))
-				}
-				return
-			}
-			if len(u) != 0 {
-				t.Fatalf("agent.unparsed: %v", u[0].Data)
-			}
-			ps := statusParts(evs)
-			if tc.label == "" {
-				if len(ps) != 0 {
-					t.Errorf("status parts %+v, want none", ps)
-				}
-				return
-			}
-			if len(ps) != 1 || ps[0].Label != tc.label || ps[0].Detail != tc.detail || string(ps[0].Metadata) != tc.md {
-				t.Errorf("status parts %+v, want %s %q %s", ps, tc.label, tc.detail, tc.md)
-			}
+			checkStatus(t, evs, tc.unparsed, tc.label, tc.detail, tc.md)
 		})
 	}
 }

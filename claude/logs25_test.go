@@ -71,27 +71,11 @@ func TestNotices(t *testing.T) {
 				lines = []string{gaps24Init, tc.line}
 			}
 			evs := feed(t, tc.format, nil, nil, lines...)
-			checkShape(t, evs)
-			u := golden.OfType(evs, universal.TypeUnparsed)
-			if tc.unparsed {
-				if len(u) != 1 {
-					t.Errorf("%d agent.unparsed, want 1", len(u))
-				}
-				return
-			}
-			if len(u) != 0 {
-				t.Fatalf("agent.unparsed: %v", u[0].Data)
-			}
-			ps := statusParts(evs)
+			label := "notice"
 			if tc.detail == "" {
-				if len(ps) != 0 {
-					t.Errorf("status parts %+v, want none", ps)
-				}
-				return
+				label = ""
 			}
-			if len(ps) != 1 || ps[0].Label != "notice" || ps[0].Detail != tc.detail || string(ps[0].Metadata) != tc.md {
-				t.Errorf("status parts %+v, want notice %q %s", ps, tc.detail, tc.md)
-			}
+			checkStatus(t, evs, tc.unparsed, label, tc.detail, tc.md)
 		})
 	}
 }
