@@ -228,7 +228,8 @@ var released sync.Pool
 // the size of its messages. A released scanner scans again as a new one
 // does; values and marks of its last scan are no longer valid.
 func (s *Scanner) Release() {
-	if s.members != nil {
+	// An index grown past what a scanner keeps (maxKeep) is not lent.
+	if s.members != nil && cap(s.members) <= maxKeep && cap(s.stack) <= maxKeep {
 		released.Put(&index{s.members[:0], s.stack[:0], s.scratch[:0]})
 	}
 	gen := s.gen + 1 // no mark of the last scan matches

@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -47,5 +48,18 @@ func TestRelease(t *testing.T) {
 	b.Scan(second)
 	if !raceEnabled && &b.members[:1][0] != mem {
 		t.Error("a scanner that started after a release made an index of its own")
+	}
+
+	// An index grown past what a scanner keeps is not lent.
+	released = sync.Pool{}
+	var huge Scanner
+	if !huge.Scan([]byte("[0"+strings.Repeat(",0", maxKeep+1)+"]")) || cap(huge.members) <= maxKeep {
+		t.Fatalf("the huge message did not grow the index past %d: %d", maxKeep, cap(huge.members))
+	}
+	huge.Release()
+	var c Scanner
+	c.Scan(first)
+	if cap(c.members) > maxKeep {
+		t.Errorf("a scanner started with a lent index of %d members, more than it keeps", cap(c.members))
 	}
 }
