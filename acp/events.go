@@ -1202,12 +1202,7 @@ func (t *Translator) closeUser(dst []universal.Event, raw []byte) []universal.Ev
 // the echo of the host's prompt.
 func (t *Translator) subUserChunk(dst []universal.Event, in *input, c jsonscan.Value, isText bool, text string) []universal.Event {
 	dst = t.work(dst, in.raw)
-	t.st.Turn.Answered = true
-	_, sc := t.scope(t.sub)
-	if sc.Open && t.w.IsOpen(sc.Msg) {
-		dst = t.closeMsg(dst, sc, agent, in.raw)
-		sc.Open = false
-	}
+	dst, sc := t.answerScope(dst, in)
 	if sc.User == "" || !t.w.IsOpen(sc.User) {
 		sc.User = t.w.NewItemID()
 		dst = t.w.StartItem(dst, universal.Item{ItemID: sc.User, ParentID: sc.Parent, Kind: universal.KindMessage, Role: universal.RoleUser}, agent, in.raw)

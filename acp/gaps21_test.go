@@ -106,13 +106,7 @@ func TestACPv2MessageReplaced(t *testing.T) {
 		if it.Kind != universal.KindMessage || it.Role != universal.RoleAssistant {
 			continue
 		}
-		s := it.NativeItemID + ":"
-		for _, p := range it.Content {
-			if p.Text != "" {
-				s += p.Text
-			}
-		}
-		got = append(got, s)
+		got = append(got, it.NativeItemID+":"+partsText(it))
 	}
 	if want := []string{"a1:Hello, world."}; !slices.Equal(got, want) {
 		t.Errorf("assistant messages %q, want %q", got, want)

@@ -26,6 +26,15 @@ func claudeSession(name string, updates ...string) string {
 	return b.String()
 }
 
+// partsText returns the text of an item's parts, joined.
+func partsText(it universal.Item) string {
+	var s strings.Builder
+	for _, p := range it.Content {
+		s.WriteString(p.Text)
+	}
+	return s.String()
+}
+
 // messageTexts returns the text of the completed message items.
 func messageTexts(evs []universal.Event) []string {
 	var out []string
@@ -34,11 +43,7 @@ func messageTexts(evs []universal.Event) []string {
 		if it.Kind != universal.KindMessage {
 			continue
 		}
-		var s string
-		for _, p := range it.Content {
-			s += p.Text
-		}
-		out = append(out, s)
+		out = append(out, partsText(it))
 	}
 	return out
 }
@@ -266,11 +271,7 @@ func TestSessionMessageChunks(t *testing.T) {
 				if it.Kind != universal.KindMessage {
 					continue
 				}
-				var s string
-				for _, p := range it.Content {
-					s += p.Text
-				}
-				got = append(got, msg{s, it.NativeItemID, it.Role, md(it, "session_message.sender_session_id").Str})
+				got = append(got, msg{partsText(it), it.NativeItemID, it.Role, md(it, "session_message.sender_session_id").Str})
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("messages %+v, want %+v", got, tc.want)

@@ -367,6 +367,13 @@ func (t *Translator) sessionMessageChunk(dst []universal.Event, in *input, u jso
 func (t *Translator) interScope(dst []universal.Event, in *input) ([]universal.Event, *scope) {
 	dst = t.work(dst, in.raw)
 	dst = t.closeUser(dst, in.raw)
+	return t.answerScope(dst, in)
+}
+
+// answerScope marks the turn answered and ends the text of the response
+// in the scope of the update's session, as a call does; it returns that
+// scope.
+func (t *Translator) answerScope(dst []universal.Event, in *input) ([]universal.Event, *scope) {
 	t.st.Turn.Answered = true
 	_, sc := t.scope(t.sub)
 	if sc.Open && t.w.IsOpen(sc.Msg) {
