@@ -150,7 +150,9 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		}
 		return t.assistantCopy(dst, c, lockEvent, "", t.msgStr(m.Sub("message")), messagePhaseMeta(m), th)
 	case "agent_message_delta", "agent_message_content_delta":
-		return t.liveDelta(dst, c, "live:msg", kindMessage, 0, universal.PartText, t.deltaText(m.Field("delta")), th)
+		d := m.Field("delta")
+		t.scan.Mark(&t.mark, d) // the next delta line is scanned from its text on
+		return t.liveDelta(dst, c, "live:msg", kindMessage, 0, universal.PartText, t.deltaText(d), th)
 	case "agent_reasoning", "agent_reasoning_raw_content":
 		vis := universal.VisibilityPublic
 		if typ == "agent_reasoning_raw_content" {
@@ -165,9 +167,13 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		t.parts = append(t.parts[:0], universal.Reasoning(t.msgStr(m.Sub("text")), vis))
 		return t.reasoningCopy(dst, c, lockEvent, "", t.parts, th)
 	case "agent_reasoning_delta", "reasoning_content_delta":
-		return t.liveDelta(dst, c, "live:public", kindReasoning, 0, universal.PartReasoning, t.deltaText(m.Field("delta")), th)
+		d := m.Field("delta")
+		t.scan.Mark(&t.mark, d)
+		return t.liveDelta(dst, c, "live:public", kindReasoning, 0, universal.PartReasoning, t.deltaText(d), th)
 	case "agent_reasoning_raw_content_delta", "reasoning_raw_content_delta":
-		return t.liveDelta(dst, c, "live:private", kindReasoning, 0, universal.PartReasoning, t.deltaText(m.Field("delta")), th)
+		d := m.Field("delta")
+		t.scan.Mark(&t.mark, d)
+		return t.liveDelta(dst, c, "live:private", kindReasoning, 0, universal.PartReasoning, t.deltaText(d), th)
 	case "agent_reasoning_section_break":
 		// A new summary section: the next deltas start a new reasoning
 		// part of the response.

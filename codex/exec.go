@@ -16,10 +16,7 @@ import (
 func (t *Translator) exec(dst []event, c *ctx, line jsonscan.Value, s string) []event {
 	typ := line.Get("type")
 	if typ.Type != gjson.String {
-		// The event through the line's index: eventMsg reads some
-		// members (the deltas' text) only through an index.
-		msg, prompt := line.Sub("msg"), line.Get("prompt")
-		return t.execLegacy(dst, c, s, msg, prompt)
+		return t.execLegacy(dst, c, s, line)
 	}
 	if typ.Str != "turn.failed" {
 		// Whatever follows an error line other than turn.failed shows the
@@ -347,12 +344,15 @@ func configSummary(v gjson.Result) bool {
 
 // execLegacy handles lines of the pre-0.44 exec output: a configuration
 // summary, the prompt, and {"id","msg"} events.
-func (t *Translator) execLegacy(dst []event, c *ctx, s string, msg jsonscan.Value, prompt gjson.Result) []event {
-	switch {
-	case msg.IsObject():
+func (t *Translator) execLegacy(dst []event, c *ctx, s string, line jsonscan.Value) []event {
+	// The event through the line's index: eventMsg reads some members
+	// (the deltas' text) only through an index.
+	if msg := line.Sub("msg"); msg.IsObject() {
 		dst = t.execFlushError(dst, true)
 		t.st.LegacyExec = true
 		return t.eventMsg(dst, c, msg, live, "")
+	}
+	switch prompt := line.Get("prompt"); {
 	case prompt.Type == gjson.String:
 		t.st.Held = append(t.st.Held, held{Text: strings.Clone(prompt.Str), Raw: string(c.raw), Src: srcPrompt})
 		return dst
