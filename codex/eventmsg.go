@@ -462,11 +462,13 @@ func (t *Translator) sessionConfigured(dst []event, c *ctx, m jsonscan.Value) []
 // liveDelta streams text into the open live message or reasoning item of
 // a legacy stream (its deltas carry no item id).
 func (t *Translator) liveDelta(dst []event, c *ctx, key string, kind uint8, i int, typ universal.PartType, text, thread string) []event {
-	if n := t.item(key); n != nil && n.Done {
+	n := t.item(key)
+	if n != nil && n.Done {
 		delete(t.st.Items, key)
+		n = nil
 	}
 	m := msgSpec{thread: thread, role: universal.RoleAssistant}
-	if t.item(key) == nil && typ == universal.PartReasoning {
+	if n == nil && typ == universal.PartReasoning {
 		vis := universal.VisibilityPublic
 		if key == "live:private" {
 			vis = universal.VisibilityPrivate
