@@ -190,6 +190,10 @@ func (t *Translator) notification(dst []universal.Event, in *input, method strin
 		}
 		t.grokBackgrounded(params)
 		return dst
+	case method == mQwenEndTurn && in.dir == universal.Out:
+		return t.qwenEndTurn(dst, in, params)
+	case method == mQwenSlashCommand && in.dir == universal.Out:
+		return t.qwenSlashCommand(dst, in, params)
 	case ignoredMethods[method] || extension(method):
 		return dst
 	case in.dir == universal.Out:
