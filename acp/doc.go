@@ -95,7 +95,8 @@
 // Qwen Code marks _meta.qwenDiscreteMessage (the background task's
 // notification and the model's answer to it, a slash command's output,
 // its todo guard's notice) is an assistant message of its own, its text
-// part's metadata {"source", "background_task"}; before 0.21 a slash
+// part's metadata {"source", "background_task", "rewritten" (the rewrite
+// middleware's summary of another such message)}; before 0.21 a slash
 // command's output came as _qwencode/slash_command {command,
 // messageType, message}, the same message with {"source":
 // "slash_command", "command", "message_type"}. A

@@ -93,6 +93,13 @@ func TestQwenBackgroundTurns(t *testing.T) {
 			lines: concat(start[:3], []string{chunk("Compressing", ""), chunk("Context compressed.", `{"source":"slash_command","qwenDiscreteMessage":true}`), chunk("Done", ""), chunk(".", ""), answer(2, "end_turn")}),
 			turns: []string{`completed {"stop_reason":"end_turn"}`},
 			msgs:  []msg{{"Compressing", ""}, {"Context compressed.", "slash_command"}, {"Done.", ""}}},
+		// The rewrite middleware's summary of a discrete message comes
+		// besides the original, marked rewritten.
+		{name: "a rewritten copy", format: acp.FormatExchange,
+			lines: concat(start[:3], []string{chunk("Background agent worker completed.", `{"source":"background_notification","qwenDiscreteMessage":true}`),
+				chunk("Worker done.", `{"source":"background_notification","qwenDiscreteMessage":true,"rewritten":true}`), answer(2, "end_turn")}),
+			turns: []string{`completed {"stop_reason":"end_turn"}`},
+			msgs:  []msg{{"Background agent worker completed.", "background_notification"}, {"Worker done.", "background_notification rewritten"}}},
 		{name: "slash command output before 0.21", format: acp.FormatExchange,
 			lines: concat(start[:3], []string{out(`{"jsonrpc":"2.0","method":"_qwencode/slash_command","params":{"sessionId":"` + sid + `","command":"/compress","messageType":"info","message":"Compressing context..."}}`),
 				out(`{"jsonrpc":"2.0","method":"_qwencode/slash_command","params":{"sessionId":"` + sid + `","command":"/compress","messageType":"info","message":""}}`),
@@ -132,7 +139,8 @@ func TestQwenBackgroundTurns(t *testing.T) {
 					text = true
 					m.text += p.Text
 					var md struct {
-						Source string `json:"source"`
+						Source    string `json:"source"`
+						Rewritten bool   `json:"rewritten"`
 					}
 					if len(p.Metadata) > 0 {
 						if err := json.Unmarshal(p.Metadata, &md); err != nil {
@@ -140,6 +148,9 @@ func TestQwenBackgroundTurns(t *testing.T) {
 						}
 					}
 					m.source = md.Source
+					if md.Rewritten {
+						m.source += " rewritten"
+					}
 				}
 				if text { // a message of reasoning alone is not counted
 					msgs = append(msgs, m)

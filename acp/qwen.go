@@ -73,8 +73,12 @@ func (t *Translator) qwenEndTurn(dst []universal.Event, in *input, params jsonsc
 // it, a slash command's output, the todo guard's continuation notice;
 // Qwen Code's own clients keep each one apart, "keeps Qwen discrete
 // messages separate when messageId is missing"). Its text part's
-// metadata keeps _meta.source and _meta.backgroundTask (the task's id,
-// status, kind and the call that started it).
+// metadata keeps _meta.source, _meta.backgroundTask (the task's id,
+// status, kind and the call that started it) and _meta.rewritten: with
+// its message rewrite middleware on, Qwen Code sends a rewritten summary
+// of a message besides the original, both discrete, the copy marked
+// rewritten "so consumers can distinguish the rewritten copy from the
+// original chunk".
 func qwenDiscrete(u jsonscan.Value) (bool, []byte) {
 	m := u.Sub("_meta")
 	if m.Get("qwenDiscreteMessage").Type != gjson.True {
@@ -85,6 +89,9 @@ func qwenDiscrete(u jsonscan.Value) (bool, []byte) {
 		md.String("source", s.Str)
 	}
 	m.Sub("backgroundTask").AddTo(&md, "background_task")
+	if m.Get("rewritten").Type == gjson.True {
+		md.Bool("rewritten", true)
+	}
 	if md.Len() == 0 {
 		return true, nil
 	}
