@@ -25,7 +25,10 @@ import (
 // answer were joined into one message of the model's. Qwen Code before
 // 0.21 sent a slash command's output as _qwencode/slash_command
 // {sessionId, command, messageType, message}, also ignored: the output
-// was lost. Lines in the shapes Session.ts writes (testdata/SOURCES.md,
+// was lost. Qwen OAuth's sign-in link, authenticate/update {_meta:
+// {authUri}} (acpAgent.ts, sent without the "_" of an extension method),
+// was agent.unparsed; it carries nothing of the transcript and is
+// ignored. Lines in the shapes Session.ts writes (testdata/SOURCES.md,
 // "acp Qwen Code background turns"), ids and texts made up.
 func TestQwenBackgroundTurns(t *testing.T) {
 	const sid = "qwen-1"
@@ -49,6 +52,8 @@ func TestQwenBackgroundTurns(t *testing.T) {
 		return out(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"stopReason":"%s"}}`, id, reason))
 	}
 	start := []string{
+		// Qwen OAuth's sign-in link (no "_" in its name): ignored.
+		out(`{"jsonrpc":"2.0","method":"authenticate/update","params":{"_meta":{"authUri":"https://chat.qwen.ai/authorize?user_code=ABCD"}}}`),
 		in(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`),
 		out(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"` + sid + `"}}`),
 		prompt(2, "run the tests in the background"),
@@ -90,18 +95,18 @@ func TestQwenBackgroundTurns(t *testing.T) {
 			turns: []string{`completed {"stop_reason":"end_turn"}`},
 			msgs:  []msg{{"Started.", ""}}},
 		{name: "discrete messages inside a prompt", format: acp.FormatExchange,
-			lines: concat(start[:3], []string{chunk("Compressing", ""), chunk("Context compressed.", `{"source":"slash_command","qwenDiscreteMessage":true}`), chunk("Done", ""), chunk(".", ""), answer(2, "end_turn")}),
+			lines: concat(start[:4], []string{chunk("Compressing", ""), chunk("Context compressed.", `{"source":"slash_command","qwenDiscreteMessage":true}`), chunk("Done", ""), chunk(".", ""), answer(2, "end_turn")}),
 			turns: []string{`completed {"stop_reason":"end_turn"}`},
 			msgs:  []msg{{"Compressing", ""}, {"Context compressed.", "slash_command"}, {"Done.", ""}}},
 		// The rewrite middleware's summary of a discrete message comes
 		// besides the original, marked rewritten.
 		{name: "a rewritten copy", format: acp.FormatExchange,
-			lines: concat(start[:3], []string{chunk("Background agent worker completed.", `{"source":"background_notification","qwenDiscreteMessage":true}`),
+			lines: concat(start[:4], []string{chunk("Background agent worker completed.", `{"source":"background_notification","qwenDiscreteMessage":true}`),
 				chunk("Worker done.", `{"source":"background_notification","qwenDiscreteMessage":true,"rewritten":true}`), answer(2, "end_turn")}),
 			turns: []string{`completed {"stop_reason":"end_turn"}`},
 			msgs:  []msg{{"Background agent worker completed.", "background_notification"}, {"Worker done.", "background_notification rewritten"}}},
 		{name: "slash command output before 0.21", format: acp.FormatExchange,
-			lines: concat(start[:3], []string{out(`{"jsonrpc":"2.0","method":"_qwencode/slash_command","params":{"sessionId":"` + sid + `","command":"/compress","messageType":"info","message":"Compressing context..."}}`),
+			lines: concat(start[:4], []string{out(`{"jsonrpc":"2.0","method":"_qwencode/slash_command","params":{"sessionId":"` + sid + `","command":"/compress","messageType":"info","message":"Compressing context..."}}`),
 				out(`{"jsonrpc":"2.0","method":"_qwencode/slash_command","params":{"sessionId":"` + sid + `","command":"/compress","messageType":"info","message":""}}`),
 				answer(2, "end_turn")}),
 			turns: []string{`completed {"stop_reason":"end_turn"}`},
