@@ -87,7 +87,19 @@
 // _meta["_claude/origin"] kind is one of its autonomous origins
 // (task-notification, peer, coordinator, observer, observer-activity),
 // {"origin": …} in turn.ended's metadata, where the host's prompts are
-// seen and none waits for its response. A
+// seen and none waits for its response. A turn Qwen Code starts on its
+// own (a background agent, monitor or shell ended and woke the model)
+// ends at its _qwencode/end_turn {reason, source}, by the reason as a
+// response's stopReason, {"stop_reason", "source"} in the metadata, when
+// no prompt of the host waits (a prompt aborts such a turn). A chunk
+// Qwen Code marks _meta.qwenDiscreteMessage (the background task's
+// notification and the model's answer to it, a slash command's output,
+// its todo guard's notice) is an assistant message of its own, its text
+// part's metadata {"source", "background_task", "rewritten" (the rewrite
+// middleware's summary of another such message)}; before 0.21 a slash
+// command's output came as _qwencode/slash_command {command,
+// messageType, message}, the same message with {"source":
+// "slash_command", "command", "message_type"}. A
 // JSON-RPC error response to session/prompt is an error event and
 // turn.ended error (on the agent's side alone: an error response while a
 // turn is open, or while a prompt the host reported waits for its answer). Input that ends during a prompt leaves the turn open

@@ -923,6 +923,11 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 	}
 	_, sc := t.scope(parent)
 	mid := ch.messageID
+	if ch.meta && isText && !thought {
+		if discrete, md := qwenDiscrete(u); discrete {
+			return t.wholeMessage(dst, sc, mid, text, md, in.raw)
+		}
+	}
 	switch {
 	case !sc.Open:
 		dst = t.newMessage(dst, sc, mid, in.raw)

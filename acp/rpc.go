@@ -55,7 +55,11 @@ var ignoredMethods = map[string]bool{
 	mCancelRequest: true, mElicitComplete: true, mTermRelease: true, mTermKill: true,
 	// The unstable auth/status_update (the agent's sign-in state,
 	// {state, accounts}): nothing of the transcript.
-	"auth/status_update":      true,
+	"auth/status_update": true,
+	// Qwen Code's sign-in link while it authenticates with Qwen OAuth
+	// ({_meta: {authUri}}, acpAgent.ts authenticate, sent without the
+	// "_" of an extension method): nothing of the transcript.
+	"authenticate/update":     true,
 	"craft/drainMidTurnQueue": true,
 	// Qwen Code repeats its current_mode_update in its own notification
 	// ("legacyFrameSent": true says the standard one was sent).
@@ -190,6 +194,10 @@ func (t *Translator) notification(dst []universal.Event, in *input, method strin
 		}
 		t.grokBackgrounded(params)
 		return dst
+	case method == mQwenEndTurn && in.dir == universal.Out:
+		return t.qwenEndTurn(dst, in, params)
+	case method == mQwenSlashCommand && in.dir == universal.Out:
+		return t.qwenSlashCommand(dst, in, params)
 	case ignoredMethods[method] || extension(method):
 		return dst
 	case in.dir == universal.Out:

@@ -108,7 +108,18 @@
 //	                       /context: a system item with its content); the
 //	                       CLI may send one output in both shapes, and the
 //	                       second of an exact pair in a turn adds nothing
-//	result                 turn.ended, error (when it failed: code the
+//	result                 turn.ended (metadata: subtype, is_error,
+//	                       stop_reason, terminal_reason, num_turns,
+//	                       duration_ms, duration_api_ms, result_index,
+//	                       origin, local_command, and what the result says
+//	                       of its turn: the client uuids of the user
+//	                       messages it answers, user_message_uuid and
+//	                       user_message_uuids, resume_reason,
+//	                       queued_turn_count (more than 0: another turn
+//	                       follows without input), subagent_stats (the
+//	                       sub-agents spawned, completed, failed, killed,
+//	                       refused), ttft_ms, ttft_stream_ms,
+//	                       time_to_request_ms), error (when it failed: code the
 //	                       terminal reason, else startup_failure_reason,
 //	                       else the subtype; details api_error_kind (the
 //	                       line's api_error), api_error_code,

@@ -816,6 +816,17 @@ func (t *Translator) taskNotification(dst events, r jsonscan.Value) events {
 type resultFields struct {
 	sessionID, subtype, isError, errors, terminalReason, denials, cost, models, usage, sinceLast,
 	stopReason, numTurns, duration, durationAPI, resultIndex, origin, localCommand, deferred jsonscan.Value
+	// What a result says of its turn beside its outcome (the Agent SDK's
+	// SDKResultSuccess / SDKResultError, 0.3.332; subagent_stats as
+	// 2.1.2xx writes it): the client uuids of the user messages it
+	// answers (user_message_uuid, the last; user_message_uuids, every
+	// one it consumed), why it continued a turn a worker restart cut
+	// (resume_reason), the user sends still queued behind it
+	// (queued_turn_count: more than 0, another turn follows without
+	// input), the sub-agents it spawned, finished, lost or was refused
+	// (subagent_stats), and its latencies (ttft_ms, ttft_stream_ms,
+	// time_to_request_ms).
+	userMessage, userMessages, resumeReason, queued, subagents, ttft, ttftStream, toRequest jsonscan.Value
 	// oldCost is cost_usd, what total_cost_usd was called before Claude
 	// Code renamed it (mid-2025, ~1.0.3x; the SDKs followed: "Rename
 	// cost_usd to total_cost_usd", claude-code-sdk-python 0.0.13): the
@@ -867,6 +878,22 @@ func (f *resultFields) read(r jsonscan.Value) {
 			p = &f.localCommand
 		case "deferred_tool_use":
 			p = &f.deferred
+		case "user_message_uuid":
+			p = &f.userMessage
+		case "user_message_uuids":
+			p = &f.userMessages
+		case "resume_reason":
+			p = &f.resumeReason
+		case "queued_turn_count":
+			p = &f.queued
+		case "subagent_stats":
+			p = &f.subagents
+		case "ttft_ms":
+			p = &f.ttft
+		case "ttft_stream_ms":
+			p = &f.ttftStream
+		case "time_to_request_ms":
+			p = &f.toRequest
 		}
 		if p != nil {
 			jsonscan.KeepFirst(p, v)
@@ -971,7 +998,11 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 		[2]string{"stop_reason", f.stopReason.Compacted()}, [2]string{"terminal_reason", f.terminalReason.Compacted()},
 		[2]string{"num_turns", f.numTurns.Compacted()}, [2]string{"duration_ms", f.duration.Compacted()},
 		[2]string{"duration_api_ms", f.durationAPI.Compacted()}, [2]string{"result_index", f.resultIndex.Compacted()},
-		[2]string{"origin", f.origin.Compacted()}, [2]string{"local_command", f.localCommand.Compacted()})
+		[2]string{"origin", f.origin.Compacted()}, [2]string{"local_command", f.localCommand.Compacted()},
+		[2]string{"user_message_uuid", f.userMessage.Compacted()}, [2]string{"user_message_uuids", f.userMessages.Compacted()},
+		[2]string{"resume_reason", f.resumeReason.Compacted()}, [2]string{"queued_turn_count", f.queued.Compacted()},
+		[2]string{"subagent_stats", f.subagents.Compacted()}, [2]string{"ttft_ms", f.ttft.Compacted()},
+		[2]string{"ttft_stream_ms", f.ttftStream.Compacted()}, [2]string{"time_to_request_ms", f.toRequest.Compacted()})
 	if tn.Extra > 0 {
 		// More results are due; should none come, the turn ends with
 		// this one's metadata (see heldTurn).
