@@ -48,14 +48,18 @@
 // models state, else the current values of the configuration options of
 // category mode and model) and the notifications that arrive before
 // the first prompt (available_commands_update, current_mode_update,
-// config_option_update, session_info_update) are session.started
-// metadata: session.started is emitted when the first turn, item or error
+// current_model_update, config_option_update, session_info_update) are
+// session.started metadata (an empty mode or model id names none): session.started is emitted when the first turn, item or error
 // comes (or at the end). The metadata's "agent" is "acp"; "agent_name" is
 // the ACP agent's own name. The native session id is the sessionId of
 // session/new (or the one session/load and session/resume name, or of the
 // first session/update on the agent's side alone).
+// current_model_update, in no schema, names the model as
+// currentModelId, modelId, currentModel (the id, {modelId} or {id}) or
+// model ({modelId, name, description}); one that names none is
+// agent.unparsed.
 // After the start, the same notifications are status items (labels
-// available_commands, mode, config_options, session_info; the value in
+// available_commands, mode, model, config_options, session_info; the value in
 // the part's metadata), except that a session_info_update's title is the
 // session's title: metadata "title" before the start, after it a status
 // item labelled "title" whose detail is the title when it changes (the
