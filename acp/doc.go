@@ -607,7 +607,15 @@
 // notifications are ignored (session lists, steering and MCP status,
 // context-usage percentages, command lists, telemetry), but for
 // _kiro/tools/content_chunk, a running call's output as it comes, which
-// streams into its tool_result as terminal output does; its
+// streams into its tool_result as terminal output does, and
+// _kiro.dev/metadata's meteringUsage, the turn's spend in credits (Kiro's
+// billing unit, not dollars, not tokens), a usage.updated of scope turn
+// with no counts, "credits" (their sum) in its metadata as Amp's credits
+// are, with the entries (metering_usage) and turnDurationMs
+// (turn_duration_ms) (a sub-agent's session's: of the sub-agent's own
+// turn, named by its session id), as is a turn_completion
+// session_info_update's promptTurnSummaries (2.18 on; prompt_turn_summaries,
+// elapsedTime as turn_duration_ms) beside its status item; its
 // session_info_update kinds (context
 // usage, turn markers) kept as session_info status items whose detail is
 // the kind (_meta.kiro.kind).

@@ -375,7 +375,8 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 	case "config_option_update":
 		return t.sessionInfo(dst, in, "config_options", u.Sub("configOptions"), "")
 	case "session_info_update":
-		return t.sessionInfoUpdate(dst, in, u)
+		dst = t.sessionInfoUpdate(dst, in, u)
+		return t.kiroTurnCompletion(dst, in, sid, u)
 	case "usage_update":
 		return t.usageUpdate(dst, in, u)
 	case "notice":

@@ -127,3 +127,67 @@ func TestEmptyCurrentModel(t *testing.T) {
 		t.Errorf("session.started model %q after set_model \"\", want none", m)
 	}
 }
+
+// TestKiroMetering: Kiro CLI reports a prompt's spend not as ACP's
+// usage_update but in credits, its billing unit (not dollars, not
+// tokens): 2.11–2.18 in _kiro.dev/metadata's meteringUsage [{value, unit,
+// unitPlural}] with turnDurationMs, sent before the prompt's response
+// (these lines: testdata/acp/kiro-cli/public/cyril__v2-tarft-2.18.1,
+// whose source and licence SOURCES.md names, the session/new result
+// shortened); 2.18–2.19 also in the _meta.kiro of a session_info_update
+// of kind turn_completion, promptTurnSummaries [{unit, unitPlural, usage,
+// usedTools}] and elapsedTime (cyril-proxy-2.19.1's line). The first was
+// ignored with Kiro's other extension notifications, the second kept
+// only in a status item's metadata: no usage.updated showed what a turn
+// cost. Each is now a usage.updated of scope turn, its credits in
+// metadata "credits" as Amp's are, the entries and the duration beside
+// them; no token counts, no cost in dollars. A _kiro.dev/metadata
+// without meteringUsage is still ignored.
+func TestKiroMetering(t *testing.T) {
+	const head = `{"jsonrpc":"2.0","result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true},"authMethods":[],"agentInfo":{"name":"Kiro CLI Agent","title":"Kiro CLI Agent","version":"2.18.1"}},"id":0}
+{"jsonrpc":"2.0","result":{"sessionId":"bdcf8876-ae00-4141-b301-a56523a9be68","modes":{"currentModeId":"kiro_default","availableModes":[{"id":"kiro_default","name":"kiro_default","description":"The default agent for Kiro CLI"}]}},"id":1}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"bdcf8876-ae00-4141-b301-a56523a9be68","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hello from the cyril tar probe"}}}}
+`
+	const tail = `{"jsonrpc":"2.0","result":{"stopReason":"end_turn"},"id":3}` + "\n"
+	for _, tc := range []struct {
+		name, line string
+		want       string // the usage.updated's metadata, "" for none
+	}{
+		{"metering",
+			`{"jsonrpc":"2.0","method":"_kiro.dev/metadata","params":{"sessionId":"bdcf8876-ae00-4141-b301-a56523a9be68","contextUsagePercentage":1.2598999738693237,"meteringUsage":[{"value":0.039025923880597016,"unit":"credit","unitPlural":"credits"},{"value":0.029749653565505803,"unit":"credit","unitPlural":"credits"}],"turnDurationMs":5746}}`,
+			`{"credits":0.068775577,"metering_usage":[{"value":0.039025923880597016,"unit":"credit","unitPlural":"credits"},{"value":0.029749653565505803,"unit":"credit","unitPlural":"credits"}],"turn_duration_ms":5746}`},
+		{"context only",
+			`{"jsonrpc":"2.0","method":"_kiro.dev/metadata","params":{"sessionId":"bdcf8876-ae00-4141-b301-a56523a9be68","contextUsagePercentage":1.2598999738693237}}`,
+			""},
+		{"turn completion",
+			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"bdcf8876-ae00-4141-b301-a56523a9be68","update":{"sessionUpdate":"session_info_update","_meta":{"kiro":{"promptTurnSummaries":[{"unit":"credit","unitPlural":"credits","usage":0.14968605572139307,"usedTools":["execute_bash"]}],"elapsedTime":11092,"status":"success","kind":"turn_completion","requestIds":["bb49969e-544d-4d24-b48f-d22445e4e4e1","f7a39a27-ffea-442b-9030-6586b7a7e321"]}}}}}`,
+			`{"credits":0.149686056,"prompt_turn_summaries":[{"unit":"credit","unitPlural":"credits","usage":0.14968605572139307,"usedTools":["execute_bash"]}],"turn_duration_ms":11092}`},
+		{"other units",
+			`{"jsonrpc":"2.0","method":"_kiro.dev/metadata","params":{"sessionId":"bdcf8876-ae00-4141-b301-a56523a9be68","meteringUsage":[{"value":"x","unit":"credit"},{"value":3,"unit":"request"}]}}`,
+			`{"metering_usage":[{"value":"x","unit":"credit"},{"value":3,"unit":"request"}]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := translateChecked(t, head+tc.line+"\n"+tail)
+			if u := unparsed(evs); len(u) != 0 {
+				t.Fatalf("agent.unparsed %q", u)
+			}
+			us := golden.OfType(evs, universal.TypeUsageUpdated)
+			if tc.want == "" {
+				if len(us) != 0 {
+					t.Errorf("%d usage.updated, want none", len(us))
+				}
+				return
+			}
+			if len(us) != 1 {
+				t.Fatalf("%d usage.updated, want 1", len(us))
+			}
+			d := us[0].Data.(*universal.UsageUpdated)
+			if d.Scope != universal.ScopeTurn || d.TurnID == "" || d.CostUSD != nil || d.Usage.InputTokens != nil || d.Usage.TotalTokens != nil {
+				t.Errorf("usage %+v, want scope turn of the open turn, no counts, no cost", d)
+			}
+			if string(d.Metadata) != tc.want {
+				t.Errorf("metadata %s\nwant %s", d.Metadata, tc.want)
+			}
+		})
+	}
+}

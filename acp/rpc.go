@@ -179,6 +179,8 @@ func (t *Translator) notification(dst []universal.Event, in *input, method strin
 		return dst
 	case method == mKiroToolChunk && in.dir == universal.Out:
 		return t.kiroToolChunk(dst, in)
+	case method == mKiroMetadata && in.dir == universal.Out:
+		return t.kiroMetadata(dst, in)
 	case (method == mGrokNotification || method == mGrokUpdate || method == mGrokTaskCompleted ||
 		method == mGrokMonitorEvent) && in.dir == universal.Out:
 		return t.grokNotification(dst, in, params)
