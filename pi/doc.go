@@ -99,7 +99,8 @@
 // was aborted or deferred, in error when a model error was not retried,
 // completed otherwise. In a session file every user message starts a turn, and the
 // turn ends where the record shows the agent answered (an assistant
-// message that calls no tools and did not fail; a failed one may still be
+// message that calls no tools and did not fail, or was deferred: the run
+// stopped there; a failed one may still be
 // retried, so it ends the turn only at the next prompt or the end of the
 // file); a file that ends with the turn unanswered (a tool result, a
 // prompt, a message calling tools) leaves it open. A response that
