@@ -48,14 +48,18 @@
 // models state, else the current values of the configuration options of
 // category mode and model) and the notifications that arrive before
 // the first prompt (available_commands_update, current_mode_update,
-// config_option_update, session_info_update) are session.started
-// metadata: session.started is emitted when the first turn, item or error
+// current_model_update, config_option_update, session_info_update) are
+// session.started metadata (an empty mode or model id names none): session.started is emitted when the first turn, item or error
 // comes (or at the end). The metadata's "agent" is "acp"; "agent_name" is
 // the ACP agent's own name. The native session id is the sessionId of
 // session/new (or the one session/load and session/resume name, or of the
 // first session/update on the agent's side alone).
+// current_model_update, in no schema, names the model as
+// currentModelId, modelId, currentModel (the id, {modelId} or {id}) or
+// model ({modelId, name, description}); one that names none is
+// agent.unparsed.
 // After the start, the same notifications are status items (labels
-// available_commands, mode, config_options, session_info; the value in
+// available_commands, mode, model, config_options, session_info; the value in
 // the part's metadata), except that a session_info_update's title is the
 // session's title: metadata "title" before the start, after it a status
 // item labelled "title" whose detail is the title when it changes (the
@@ -615,7 +619,15 @@
 // notifications are ignored (session lists, steering and MCP status,
 // context-usage percentages, command lists, telemetry), but for
 // _kiro/tools/content_chunk, a running call's output as it comes, which
-// streams into its tool_result as terminal output does; its
+// streams into its tool_result as terminal output does, and
+// _kiro.dev/metadata's meteringUsage, the turn's spend in credits (Kiro's
+// billing unit, not dollars, not tokens), a usage.updated of scope turn
+// with no counts, "credits" (their sum) in its metadata as Amp's credits
+// are, with the entries (metering_usage) and turnDurationMs
+// (turn_duration_ms) (a sub-agent's session's: of the sub-agent's own
+// turn, named by its session id), as is a turn_completion
+// session_info_update's promptTurnSummaries (2.18 on; prompt_turn_summaries,
+// elapsedTime as turn_duration_ms) beside its status item; its
 // session_info_update kinds (context
 // usage, turn markers) kept as session_info status items whose detail is
 // the kind (_meta.kiro.kind).

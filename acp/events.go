@@ -370,10 +370,13 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 		return t.sessionInfo(dst, in, "available_commands", u.Sub("availableCommands"), "")
 	case "current_mode_update":
 		return t.sessionInfo(dst, in, "mode", u.Sub("currentModeId"), u.Get("currentModeId").String())
+	case "current_model_update":
+		return t.modelUpdate(dst, in, u)
 	case "config_option_update":
 		return t.sessionInfo(dst, in, "config_options", u.Sub("configOptions"), "")
 	case "session_info_update":
-		return t.sessionInfoUpdate(dst, in, u)
+		dst = t.sessionInfoUpdate(dst, in, u)
+		return t.kiroTurnCompletion(dst, in, sid, u)
 	case "usage_update":
 		return t.usageUpdate(dst, in, u)
 	case "notice":
@@ -435,6 +438,48 @@ func (t *Translator) sessionInfo(dst []universal.Event, in *input, label string,
 		return dst
 	}
 	return t.status(dst, label, detail, t.rawObject(label, v), "", in.raw)
+}
+
+// modelUpdate translates a current_model_update (not in the ACP schema;
+// agents send it when the session's model changes: Cursor, Qoder, Kiro,
+// Devin, Qwen Code), which names the model in one of the members agents
+// use: currentModelId (the name session/new's models state gives it),
+// modelId, currentModel (the id, or {modelId} or {id}), or model
+// ({modelId, name, description}, Qwen Code's schema; or the id). Before
+// the start it is the session's model, as session/new's current model is
+// (metadata "model"); after it a status item labelled model whose detail
+// is the id, as a set_model the agent accepted is. An empty id is no
+// model: the update adds nothing. An update that names the model in none
+// of these members is agent.unparsed.
+func (t *Translator) modelUpdate(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
+	id, found := updatedModel(u)
+	if !found {
+		return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: current_model_update names no model (currentModelId, modelId, currentModel, model)", errBadParams), in.raw)
+	}
+	if id.Str() == "" {
+		return dst
+	}
+	return t.sessionInfo(dst, in, "model", id, id.Str())
+}
+
+// updatedModel returns the model id a current_model_update names (see
+// modelUpdate), and whether one of its members names one (a string, empty
+// or not).
+func updatedModel(u jsonscan.Value) (jsonscan.Value, bool) {
+	for _, k := range [...]string{"currentModelId", "modelId", "currentModel", "model"} {
+		v := u.Sub(k)
+		if v.Type() == gjson.String {
+			return v, true
+		}
+		if k == "currentModel" || k == "model" {
+			for _, kk := range [...]string{"modelId", "id"} {
+				if id := v.Sub(kk); id.Type() == gjson.String {
+					return id, true
+				}
+			}
+		}
+	}
+	return jsonscan.Value{}, false
 }
 
 // sessionInfoRaw is sessionInfo for raw JSON.

@@ -1,7 +1,12 @@
 package acp
 
 import (
+	"math"
+
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // mKiroToolChunk is Kiro CLI's notification of a running call's output
@@ -36,4 +41,90 @@ func (t *Translator) kiroToolChunk(dst []universal.Event, in *input) []universal
 	}
 	tl.streamed = 0
 	return t.w.Delta(dst, tl.Result, 0, universal.PartToolResult, text, agent, in.raw)
+}
+
+// mKiroMetadata is Kiro CLI's notification of a session's context use
+// {sessionId, contextUsagePercentage}, which at the end of a prompt's
+// turn, before the prompt's response, also says what the turn was
+// metered: meteringUsage [{value, unit: "credit", unitPlural: "credits"}]
+// and turnDurationMs (Kiro CLI 2.11–2.18 public logs).
+const mKiroMetadata = "_kiro.dev/metadata"
+
+// kiroMetadata translates a _kiro.dev/metadata notification that carries
+// meteringUsage: the turn's spend in credits, Kiro's billing unit (not
+// dollars, not tokens), which is how Kiro reports usage. It is a
+// usage.updated of scope turn with no token counts and no cost in
+// dollars, the credits in its metadata as Amp's are ("credits", the sum
+// of the entries in credits), with the entries (metering_usage) and the
+// turn's duration (turn_duration_ms). One that carries only the context
+// percentage is ignored, as Kiro's other extension notifications are.
+func (t *Translator) kiroMetadata(dst []universal.Event, in *input) []universal.Event {
+	p := in.params
+	m := p.Sub("meteringUsage")
+	if !m.IsArray() || m.Len() == 0 {
+		return dst
+	}
+	var md jsonw.Object
+	kiroCredits(&md, m, "value")
+	m.AddTo(&md, "metering_usage")
+	p.Sub("turnDurationMs").AddTo(&md, "turn_duration_ms")
+	return t.kiroUsage(dst, in, p.Get("sessionId").Str, md.Bytes())
+}
+
+// kiroTurnCompletion translates what Kiro CLI 2.19's session_info_update
+// of kind turn_completion (_meta.kiro {kind, promptTurnSummaries [{unit,
+// unitPlural, usage, usedTools}], elapsedTime, status, requestIds}; its
+// status item keeps it whole) says the turn was metered, as
+// _kiro.dev/metadata's meteringUsage is: a usage.updated of scope turn,
+// "credits" the sum of the summaries' usage in credits, the summaries
+// (prompt_turn_summaries) and elapsedTime (turn_duration_ms) in its
+// metadata.
+func (t *Translator) kiroTurnCompletion(dst []universal.Event, in *input, sid string, u jsonscan.Value) []universal.Event {
+	k := u.Sub("_meta").Sub("kiro")
+	if k.Get("kind").Str != "turn_completion" {
+		return dst
+	}
+	s := k.Sub("promptTurnSummaries")
+	if !s.IsArray() || s.Len() == 0 {
+		return dst
+	}
+	var md jsonw.Object
+	kiroCredits(&md, s, "usage")
+	s.AddTo(&md, "prompt_turn_summaries")
+	k.Sub("elapsedTime").AddTo(&md, "turn_duration_ms")
+	return t.kiroUsage(dst, in, sid, md.Bytes())
+}
+
+// kiroCredits adds "credits" to md: the sum of the entries' key whose
+// unit is credit (or unitPlural credits), when one is.
+func kiroCredits(md *jsonw.Object, entries jsonscan.Value, key string) {
+	sum, n := 0.0, 0
+	entries.Each(func(_ gjson.Result, e jsonscan.Value) bool {
+		v := e.Get(key)
+		if v.Type == gjson.Number && (e.Get("unit").Str == "credit" || e.Get("unitPlural").Str == "credits") {
+			sum += v.Num
+			n++
+		}
+		return true
+	})
+	if n > 0 && !math.IsInf(sum, 0) && !math.IsNaN(sum) {
+		md.Float("credits", math.Round(sum*1e9)/1e9)
+	}
+}
+
+// kiroUsage emits a turn's metering: the open turn's, or, for a
+// sub-agent's session (Kiro CLI runs each in a session of its own), of
+// the sub-agent's own turn, named by its session id, as its calls' usage
+// is for Grok Build.
+func (t *Translator) kiroUsage(dst []universal.Event, in *input, sid string, md []byte) []universal.Event {
+	turn := t.w.Turn()
+	if sid != "" && t.subCall(sid) != nil {
+		turn = t.copy(sid)
+	}
+	dst = t.begin(dst)
+	d := &universal.UsageUpdated{TurnID: turn, Scope: universal.ScopeTurn}
+	if len(md) > 2 {
+		d.Metadata = md
+	}
+	return t.w.Emit(dst, universal.TypeUsageUpdated, agent, d, in.raw)
 }

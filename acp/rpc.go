@@ -183,6 +183,8 @@ func (t *Translator) notification(dst []universal.Event, in *input, method strin
 		return dst
 	case method == mKiroToolChunk && in.dir == universal.Out:
 		return t.kiroToolChunk(dst, in)
+	case method == mKiroMetadata && in.dir == universal.Out:
+		return t.kiroMetadata(dst, in)
 	case (method == mGrokNotification || method == mGrokUpdate || method == mGrokTaskCompleted ||
 		method == mGrokMonitorEvent) && in.dir == universal.Out:
 		return t.grokNotification(dst, in, params)
@@ -388,7 +390,8 @@ func (t *Translator) sessionResult(result jsonscan.Value) {
 // (Claude Code's adapter 0.101 sends its model only as an option).
 func current(state jsonscan.Value, id string, opts jsonscan.Value, category string) jsonscan.Value {
 	if state.IsObject() {
-		if c := state.Sub(id); c.Type() != gjson.Null {
+		// An empty id (Auggie 0.32's currentModelId "") names none.
+		if c := state.Sub(id); c.Type() != gjson.Null && c.Raw() != `""` {
 			return c
 		}
 	}
@@ -397,7 +400,7 @@ func current(state jsonscan.Value, id string, opts jsonscan.Value, category stri
 		if o.Get("category").Str != category || o.Get("type").Str != "select" {
 			return true
 		}
-		if c := o.Sub("currentValue"); c.Type() == gjson.String {
+		if c := o.Sub("currentValue"); c.Type() == gjson.String && c.Str() != "" {
 			cur = c
 			return false
 		}
@@ -409,7 +412,9 @@ func current(state jsonscan.Value, id string, opts jsonscan.Value, category stri
 // setting shows a setting the host changed and the agent accepted.
 func (t *Translator) setting(dst []universal.Event, in *input, label, value string) []universal.Event {
 	if !t.w.Begun() {
-		t.metaRaw(label, strconv.Quote(value))
+		if value != "" { // an empty id names no mode or model
+			t.metaRaw(label, strconv.Quote(value))
+		}
 		return dst
 	}
 	return t.status(dst, label, value, nil, "", in.raw)

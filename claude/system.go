@@ -449,6 +449,10 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 	if f[effort].Type() == gjson.String {
 		reasoningEffort = f[effort].Compacted()
 	}
+	modelID := f[model].Compacted()
+	if modelID == `""` {
+		modelID = "" // an empty id names no model
+	}
 	if !t.w.Begun() {
 		name, version := "", f[claudeVersion]
 		if f[qwenVersion].Exists() {
@@ -458,7 +462,7 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 		}
 		md := cleanObject([2]string{"agent", `"` + agentName + `"`}, [2]string{"agent_name", name},
 			[2]string{"agent_version", version.Compacted()},
-			[2]string{"model", f[model].Compacted()}, [2]string{"reasoning_effort", reasoningEffort},
+			[2]string{"model", modelID}, [2]string{"reasoning_effort", reasoningEffort},
 			[2]string{"cwd", f[cwd].Compacted()},
 			[2]string{"permission_mode", f[permissionMode].Compacted()},
 			[2]string{"tools", f[tools].Compacted()}, [2]string{"mcp_servers", f[mcpServers].Compacted()},
@@ -481,7 +485,7 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 		t.s.Turn.Extra++
 		return t.heldHooks(dst, true)
 	}
-	md := cleanObject([2]string{"model", f[model].Compacted()}, [2]string{"reasoning_effort", reasoningEffort},
+	md := cleanObject([2]string{"model", modelID}, [2]string{"reasoning_effort", reasoningEffort},
 		[2]string{"permission_mode", f[permissionMode].Compacted()})
 	dst = t.startTurn(dst, universal.SourceAgent, md, true)
 	return t.heldHooks(dst, true)

@@ -449,7 +449,7 @@ func (t *Translator) sessionConfigured(dst []event, c *ctx, m jsonscan.Value) []
 	for _, f := range [...][2]string{{"model", "model"}, {"model_provider_id", "provider"}, {"cwd", "cwd"},
 		{"approval_policy", "approval_policy"}, {"sandbox_policy", "sandbox"}, {"reasoning_effort", "reasoning_effort"},
 		{"rollout_path", "rollout_path"}, {"forked_from_id", "forked_from_id"}, {"thread_name", "title"}} {
-		if v := m.Sub(f[0]); v.Exists() && v.Type() != gjson.Null {
+		if v := m.Sub(f[0]); v.Exists() && v.Type() != gjson.Null && !(f[0] == "model" && v.Raw() == `""`) { // an empty id names no model
 			o.RawClean(f[1], v.Compacted())
 		}
 	}

@@ -378,7 +378,7 @@ func (t *Translator) mergeSettings(p jsonscan.Value, approval, sandbox, effort s
 		member string
 		field  int
 	}{{"model", fieldModel}, {approval, fieldApproval}, {sandbox, fieldSandbox}, {effort, fieldEffort}, {"cwd", fieldCwd}} {
-		if v := p.Sub(f.member); v.Exists() && v.Type() != gjson.Null {
+		if v := p.Sub(f.member); v.Exists() && v.Type() != gjson.Null && !(f.field == fieldModel && v.Raw() == `""`) { // an empty id names no model
 			k := metaKeys[f.field]
 			if _, ok := t.st.Meta[k]; !ok {
 				put(&t.st.Meta, k, v.OwnJSON(t.w.Copy))

@@ -711,7 +711,9 @@ func extraContent(typ string, part jsonscan.Value) []universal.Part {
 		o.OptString("agent", part.Get("agent").Str)
 		o.OptString("prompt", part.Get("prompt").Str)
 		o.OptString("command", part.Get("command").Str)
-		o.Raw("model", part.Get("model").Raw)
+		if m := part.Get("model"); m.Raw != `""` { // an empty id names no model
+			o.Raw("model", m.Raw)
+		}
 		return []universal.Part{{Type: universal.PartStatus, Label: "subtask", Detail: strings.Clone(part.Get("description").Str), Metadata: metaOrNil(&o)}}
 	default: // compaction
 		var o jsonw.Object

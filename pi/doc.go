@@ -96,10 +96,11 @@
 // the turn.ended metadata (pi_turns, next to
 // agent_runs, the last stop_reason, api, provider and model). The turn
 // ends interrupted when Pi settles aborted or the last assistant message
-// was aborted, in error when a model error was not retried, completed
-// otherwise. In a session file every user message starts a turn, and the
+// was aborted or deferred, in error when a model error was not retried,
+// completed otherwise. In a session file every user message starts a turn, and the
 // turn ends where the record shows the agent answered (an assistant
-// message that calls no tools and did not fail; a failed one may still be
+// message that calls no tools and did not fail, or was deferred: the run
+// stopped there; a failed one may still be
 // retried, so it ends the turn only at the next prompt or the end of the
 // file); a file that ends with the turn unanswered (a tool result, a
 // prompt, a message calling tools) leaves it open. A response that
@@ -123,7 +124,14 @@
 //     (recorded 0.84.0, 0.84.4, 1.0.3, 1.4.0; fixed in 1.5.1, pi #8635)
 //     end a run whose tool the host aborted that way. Its
 //     label is aborted (metadata native_stop_reason: error) and the turn
-//     is interrupted, not failed.
+//     is interrupted, not failed. stopReason deferred (pi-ai 0.84.0 on:
+//     the provider took the request to answer later and gave a handle,
+//     the message's deferred {provider, modelId, api, id, expiresAt,
+//     pollAfterMs, data}, to fetch the answer with; Pi's agent loop does
+//     not fetch it and ends the run) adds a status part {label deferred,
+//     detail the handle's id, metadata {deferred: the handle}}, the
+//     message completed; the turn ends interrupted: it ended without the
+//     answer.
 //   - Tool calls: every toolCall block is a tool_call item parented to the
 //     message (native id: the call id), with tool_kind and tool_input from
 //     the tool table (tools.go: bash → execute, read → read, edit and

@@ -565,7 +565,9 @@ func (t *Translator) settle(dst []universal.Event, aborted bool, src universal.S
 	}
 	status := universal.TurnCompleted
 	switch {
-	case aborted || tr.LastStop == "aborted":
+	case aborted || tr.LastStop == "aborted" || tr.LastStop == "deferred":
+		// A deferred response (see assistant) ends the run without
+		// the answer, which the provider still has to give.
 		status = universal.TurnInterrupted
 	case tr.Errored:
 		status = universal.TurnError

@@ -66,7 +66,7 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 		dst = t.startAssistant(dst, nativeID, in.raw)
 	}
 	m := t.st.Msg
-	f := fields(msg, "content", "stopReason", "errorMessage", "usage", "api", "provider", "model", "errorStatus", "errorKind")
+	f := fields(msg, "content", "stopReason", "errorMessage", "usage", "api", "provider", "model", "errorStatus", "errorKind", "deferred")
 	content, stopR, errR, usage, api, provider, model := f[0], f[1], f[2], f[3], f[4], f[5], f[6]
 	parts := slices.Grow(t.msgParts[:0], len(m.Parts))[:len(m.Parts)]
 	have := make([]bool, len(m.Parts))
@@ -181,6 +181,20 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 	if stop == "error" || stop == "aborted" {
 		status = universal.StatusFailed
 		parts = append(parts, withMetadata(universal.Part{Type: universal.PartStatus, Label: t.copy(stop), Detail: t.copy(errMsg)}, stopMD))
+	}
+	if stop == "deferred" {
+		// pi-ai 0.84.0 on: the provider took the request to answer it
+		// later (a deferred request) and gave a handle {provider,
+		// modelId, api, id, expiresAt?, pollAfterMs?, data?} to fetch the
+		// answer with; the message has no answer, and the agent loop
+		// ends the run (it does not fetch it). A status part says so,
+		// the handle in its metadata; the turn ends interrupted.
+		d := f[9]
+		var md jsonw.Object
+		if d.IsObject() {
+			t.addValue(&md, "deferred", d)
+		}
+		parts = append(parts, withMetadata(universal.Part{Type: universal.PartStatus, Label: "deferred", Detail: t.copy(d.Get("id").Str)}, md.Bytes()))
 	}
 	dst = t.w.Complete(dst, universal.Item{
 		ItemID:       m.Item,

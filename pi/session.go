@@ -98,8 +98,8 @@ func (t *Translator) headSetting(in *input) bool {
 			add = [][2]string{{"model", id}, {"provider", prov}}
 			break
 		}
-		if p.Type != gjson.String || m.Type != gjson.String {
-			return false
+		if p.Type != gjson.String || m.Type != gjson.String || m.Str == "" {
+			return false // an empty id names no model: a status item shows the entry
 		}
 		add = [][2]string{{"model", m.Str}, {"provider", p.Str}}
 	case "thinking_level_change":
@@ -164,7 +164,7 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 	switch typ.Str {
 	case "model_change":
 		detail := e.Get("modelId").Str
-		if p := e.Get("provider").Str; p != "" {
+		if p := e.Get("provider").Str; p != "" && detail != "" {
 			detail = p + "/" + detail
 		} else if detail == "" {
 			// oh-my-pi: "provider/modelId" in model, and the model's role.

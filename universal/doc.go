@@ -166,7 +166,8 @@
 // of another scope that the agent sends per call with its model
 // (claude-agent-acp's usage_update, scope session) names it the same way.
 // A model the agent invents for messages it made itself (Claude Code's
-// "<synthetic>") is no model and is left out. The same metadata names
+// "<synthetic>") is no model and is left out, and so is an empty model
+// id, wherever an agent sends one (metadata, status items). The same metadata names
 // the call's "reasoning_effort" where the agent does (Claude Code
 // transcript lines, a Codex rollout's turn settings). Other metadata
 // keys stay beside these. The session's model stays in session.started metadata
@@ -178,6 +179,8 @@
 //
 //	the agent finishes the turn             turn.ended completed            status running → idle
 //	the host aborts the turn, session goes on  turn.ended interrupted      running → idle
+//	the turn stops with its answer still to come (Pi's deferred response):
+//	                                        turn.ended interrupted          running → idle
 //	the agent reports the turn failed       error (no will_retry), turn.ended error   running → failed
 //	input ends, or the process exits or is killed, during a turn:
 //	                                        turn.ended interrupted + {"session_ending": true},
