@@ -655,13 +655,8 @@ var autonomousOrigins = map[string]bool{
 // adapter holds open for its sub-agents' followups).
 func (t *Translator) autonomousEnd(dst []universal.Event, in *input, origin jsonscan.Value) []universal.Event {
 	if !origin.IsObject() || !autonomousOrigins[origin.Get("kind").Str] ||
-		!t.st.Turn.Open || t.st.Turn.Replay || t.format != FormatExchange && !t.st.BothSides {
+		!t.st.Turn.Open || t.st.Turn.Replay || t.format != FormatExchange && !t.st.BothSides || t.promptWaits() {
 		return dst
-	}
-	for _, r := range t.st.Requests {
-		if r.Method == mPrompt {
-			return dst
-		}
 	}
 	dst = t.closeUser(dst, in.raw)
 	dst = t.closeMessages(dst, in.raw)

@@ -185,34 +185,48 @@ func (t *Translator) grokTurnCompleted(dst []universal.Event, in *input, sid str
 		t.st.GrokEnded = false
 		return dst
 	}
-	if !t.st.Turn.Open || t.st.Turn.Replay || sid != "" && (!t.st.Sessions[sid] || t.subCall(sid) != nil) {
+	if !t.st.Turn.Open || t.st.Turn.Replay || sid != "" && (!t.st.Sessions[sid] || t.subCall(sid) != nil) || t.promptWaits() {
 		return dst
 	}
+	reason := u.Get("stop_reason").String()
+	var md jsonw.Object
+	md.OptString("stop_reason", t.copy(reason)).OptString("prompt_id", t.copy(u.Get("prompt_id").String()))
+	dst = t.endOwnTurn(dst, in, reason, u.Sub("usage"), &md)
+	t.st.GrokEnded = true
+	return dst
+}
+
+// promptWaits reports whether a prompt of the host waits for its
+// response, which ends the turn.
+func (t *Translator) promptWaits() bool {
 	for _, r := range t.st.Requests {
 		if r.Method == mPrompt {
-			return dst // the prompt's response ends the turn
+			return true
 		}
 	}
+	return false
+}
+
+// endOwnTurn ends the open live turn the agent started on its own, which
+// no response ends (Grok Build's turn_completed, Qwen Code's end_turn):
+// by its stop reason, as a response's would, with its usage (scope turn)
+// when usage is an object, md its metadata.
+func (t *Translator) endOwnTurn(dst []universal.Event, in *input, reason string, usage jsonscan.Value, md *jsonw.Object) []universal.Event {
 	dst = t.closeUser(dst, in.raw)
 	dst = t.closeMessages(dst, in.raw)
-	reason := u.Get("stop_reason").String()
 	status := universal.TurnCompleted
 	if reason == "cancelled" || reason != "end_turn" && t.st.Turn.Cancelled {
 		status = universal.TurnInterrupted
 	}
-	if us := u.Sub("usage"); us.IsObject() {
-		dst = t.usage(dst, us, universal.ScopeTurn, nil, in.raw)
+	if usage.IsObject() {
+		dst = t.usage(dst, usage, universal.ScopeTurn, nil, in.raw)
 	}
-	var md jsonw.Object
-	md.OptString("stop_reason", t.copy(reason)).OptString("prompt_id", t.copy(u.Get("prompt_id").String()))
 	var mdb []byte
 	if md.Len() > 0 {
 		mdb = md.Bytes()
 	}
 	t.st.Failed = false
-	dst = t.endTurn(dst, status, mdb, agent, in.raw)
-	t.st.GrokEnded = true
-	return dst
+	return t.endTurn(dst, status, mdb, agent, in.raw)
 }
 
 // grokCallUsage translates Grok Build's response_completed {usage

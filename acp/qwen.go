@@ -40,18 +40,10 @@ func (t *Translator) qwenEndTurn(dst []universal.Event, in *input, params jsonsc
 		sid != "" && len(t.st.Sessions) > 0 && !t.st.Sessions[sid] && sid != t.w.Stamper().NativeSessionID() {
 		return dst
 	}
-	for _, r := range t.st.Requests {
-		if r.Method == mPrompt {
-			return dst // the prompt's response ends the turn
-		}
+	if t.promptWaits() {
+		return dst // the prompt's response ends the turn
 	}
-	dst = t.closeUser(dst, in.raw)
-	dst = t.closeMessages(dst, in.raw)
 	reason := params.Get("reason")
-	status := universal.TurnCompleted
-	if reason.Str == "cancelled" || reason.Str != "end_turn" && t.st.Turn.Cancelled {
-		status = universal.TurnInterrupted
-	}
 	var md jsonw.Object
 	if reason.Type == gjson.String {
 		md.OptString("stop_reason", t.copy(reason.Str))
@@ -59,12 +51,7 @@ func (t *Translator) qwenEndTurn(dst []universal.Event, in *input, params jsonsc
 	if s := params.Get("source"); s.Type == gjson.String {
 		md.OptString("source", t.copy(s.Str))
 	}
-	var mdb []byte
-	if md.Len() > 0 {
-		mdb = md.Bytes()
-	}
-	t.st.Failed = false
-	return t.endTurn(dst, status, mdb, agent, in.raw)
+	return t.endOwnTurn(dst, in, reason.Str, jsonscan.Value{}, &md)
 }
 
 // qwenDiscrete reads a Qwen Code chunk's _meta.qwenDiscreteMessage: the
