@@ -60,15 +60,7 @@ const mKiroMetadata = "_kiro.dev/metadata"
 // percentage is ignored, as Kiro's other extension notifications are.
 func (t *Translator) kiroMetadata(dst []universal.Event, in *input) []universal.Event {
 	p := in.params
-	m := p.Sub("meteringUsage")
-	if !m.IsArray() || m.Len() == 0 {
-		return dst
-	}
-	var md jsonw.Object
-	kiroCredits(&md, m, "value")
-	m.AddTo(&md, "metering_usage")
-	p.Sub("turnDurationMs").AddTo(&md, "turn_duration_ms")
-	return t.kiroUsage(dst, in, p.Get("sessionId").Str, md.Bytes())
+	return t.kiroMetering(dst, in, p.Get("sessionId").Str, p.Sub("meteringUsage"), "value", "metering_usage", p.Sub("turnDurationMs"))
 }
 
 // kiroTurnCompletion translates what Kiro CLI 2.19's session_info_update
@@ -84,14 +76,20 @@ func (t *Translator) kiroTurnCompletion(dst []universal.Event, in *input, sid st
 	if k.Get("kind").Str != "turn_completion" {
 		return dst
 	}
-	s := k.Sub("promptTurnSummaries")
-	if !s.IsArray() || s.Len() == 0 {
+	return t.kiroMetering(dst, in, sid, k.Sub("promptTurnSummaries"), "usage", "prompt_turn_summaries", k.Sub("elapsedTime"))
+}
+
+// kiroMetering emits the metering entries (an array, none when empty)
+// as a turn's usage: "credits" the sum of the entries' key in credits,
+// the entries under name, the turn's duration as turn_duration_ms.
+func (t *Translator) kiroMetering(dst []universal.Event, in *input, sid string, entries jsonscan.Value, key, name string, duration jsonscan.Value) []universal.Event {
+	if !entries.IsArray() || entries.Len() == 0 {
 		return dst
 	}
 	var md jsonw.Object
-	kiroCredits(&md, s, "usage")
-	s.AddTo(&md, "prompt_turn_summaries")
-	k.Sub("elapsedTime").AddTo(&md, "turn_duration_ms")
+	kiroCredits(&md, entries, key)
+	entries.AddTo(&md, name)
+	duration.AddTo(&md, "turn_duration_ms")
 	return t.kiroUsage(dst, in, sid, md.Bytes())
 }
 
