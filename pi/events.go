@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/agentnorm/agentnorm/internal/apierror"
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
@@ -598,10 +599,30 @@ func (t *Translator) settle(dst []universal.Event, aborted bool, src universal.S
 	return dst
 }
 
-// error emits an error event.
+// error emits an error event. A msg that is a model API's error response
+// as pi-ai passes it on (its anthropic-messages API: the Anthropic SDK's
+// message "NNN {body}"; see package internal/apierror) is reported as
+// every translator reports one: the body's error.message is the event's
+// message, the code given (else the body's error.code or error.type) its
+// code, and http_status (unless oh-my-pi's errorStatus gave it) and the
+// body, as api_error, are added to the details.
 func (t *Translator) error(dst []universal.Event, msg, code string, details []byte, retry bool, src universal.Source, raw []byte) []universal.Event {
 	if msg == "" {
 		msg = "unknown error"
+	}
+	if b, ok := apierror.Parse(msg); ok {
+		var o jsonw.Object
+		if d := bytes.TrimSpace(details); len(d) > 2 && d[0] == '{' && d[len(d)-1] == '}' {
+			o.RawMembers(string(bytes.TrimSpace(d[1 : len(d)-1])))
+			if gjson.GetBytes(d, "http_status").Exists() {
+				b.Status = 0
+			}
+		}
+		b.AddTo(&o)
+		msg, details = b.Message, o.Bytes()
+		if code == "" {
+			code = b.Code
+		}
 	}
 	d := &universal.Error{Message: t.copy(msg), Code: t.copy(code), WillRetry: retry}
 	if len(details) > 2 {
