@@ -52,6 +52,7 @@ func TestProviderErrorBody(t *testing.T) {
 		body      bool    // details.api_error is the body
 		retry     bool
 		md        string // a details member the event must keep
+		apiError  string // details.api_error when not the body
 	}
 	retryLine := `{"type":"auto_retry_start","attempt":1,"maxAttempts":3,"delayMs":2000,"errorMessage":` + string(errText) + `}`
 	plain := `"Codex error: The usage limit has been reached"`
@@ -76,6 +77,12 @@ func TestProviderErrorBody(t *testing.T) {
 			[]want{{msg: apiMsg, code: "auto_retry", status: 400, body: true, retry: true, md: "maxAttempts"}}},
 		{"omp errorStatus", pi.FormatJSON, run(failed(`,"errorStatus":429,"errorKind":"rate_limit"`, string(errText))),
 			[]want{{msg: apiMsg, code: "invalid_request_error", status: 429, body: true, md: "error_kind"}}},
+		{"status: error object", pi.FormatJSON, run(failed("", `"503: {\"message\":\"The upstream provider is unavailable.\",\"type\":\"overloaded_error\"}"`)),
+			[]want{{msg: "The upstream provider is unavailable.", code: "overloaded_error", status: 503, apiError: `{"message":"The upstream provider is unavailable.","type":"overloaded_error"}`}}},
+		{"label (status): body", pi.FormatJSON, run(failed("", `"Example error (429): {\"error\":{\"message\":\"Slow down.\",\"type\":\"rate_limit_error\",\"code\":\"rate_limit_exceeded\"}}"`)),
+			[]want{{msg: "Slow down.", code: "rate_limit_exceeded", status: 429, apiError: `{"error":{"message":"Slow down.","type":"rate_limit_error","code":"rate_limit_exceeded"}}`}}},
+		{"status and plain text", pi.FormatJSON, run(failed("", `"400 not/a-model is not a valid model ID"`)),
+			[]want{{msg: "400 not/a-model is not a valid model ID"}}},
 		{"plain", pi.FormatJSON, run(failed("", plain)),
 			[]want{{msg: "Codex error: The usage limit has been reached"}}},
 	} {
@@ -110,18 +117,29 @@ func TestProviderErrorBody(t *testing.T) {
 				if st != w.status {
 					t.Errorf("error %d: http_status %v, want %v (%s)", i, st, w.status, e.Details)
 				}
-				if got := string(d["api_error"]); w.body != (got == body) {
-					t.Errorf("error %d: api_error %s, want body %v", i, got, w.body)
+				if got := string(d["api_error"]); w.apiError != "" && got != w.apiError || w.apiError == "" && w.body != (got == body) {
+					t.Errorf("error %d: api_error %s, want body %v %s", i, got, w.body, w.apiError)
 				}
 				if w.md != "" && d[w.md] == nil {
 					t.Errorf("error %d: details %s lost %s", i, e.Details, w.md)
 				}
 			}
 			// The failed message keeps the whole text.
+			var text string
+			for _, l := range tc.lines {
+				var line struct {
+					Message struct {
+						ErrorMessage string `json:"errorMessage"`
+					} `json:"message"`
+				}
+				if json.Unmarshal([]byte(l), &line) == nil && line.Message.ErrorMessage != "" {
+					text = line.Message.ErrorMessage
+				}
+			}
 			var kept bool
 			for _, it := range golden.NewTranscript(evs).Items {
 				for _, p := range it.Content {
-					if p.Type == universal.PartStatus && p.Label == "error" && (p.Detail == "400 "+body || p.Detail == strings.Trim(plain, `"`)) {
+					if p.Type == universal.PartStatus && p.Label == "error" && p.Detail == text {
 						kept = true
 					}
 				}
