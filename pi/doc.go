@@ -214,7 +214,17 @@
 // with will_retry when Pi retries; otherwise it fails only the compaction
 // item, not the session: Pi goes on with the context uncompacted (a model
 // call that needed the room fails by itself, and a refused compact command
-// is an error response).
+// is an error response). An error text that is a model API's response as
+// pi-ai passes it on (the anthropic-messages API: the Anthropic SDK's
+// "400 {"type":"error","error":{…},"request_id":…}"; its other APIs,
+// formatProviderError's "NNN: <body>" and "<label> (NNN): <body>", the
+// body a response's or the openai SDK's error object {message, type,
+// code}) is reported as every translator reports one (package
+// internal/apierror): the body's error.message (or message) is the
+// error's message, the code given (else the body's code or type) its
+// code, and http_status (unless oh-my-pi's
+// errorStatus gave it) and the body as api_error join its details; the
+// failed message's status part keeps the whole text.
 //
 // Usage: each assistant message's usage → usage.updated scoped to the call:
 // Pi's input, cacheRead and cacheWrite are disjoint, so input_tokens is

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/agentnorm/agentnorm/internal/apierror"
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
@@ -598,16 +599,88 @@ func (t *Translator) settle(dst []universal.Event, aborted bool, src universal.S
 	return dst
 }
 
-// error emits an error event.
+// error emits an error event. A msg that is a model API's error response
+// as pi-ai passes it on (its anthropic-messages API: the Anthropic SDK's
+// message "NNN {body}"; see package internal/apierror) is reported as
+// every translator reports one: the body's error.message is the event's
+// message, the code given (else the body's error.code or error.type) its
+// code, and http_status (unless oh-my-pi's errorStatus gave it) and the
+// body, as api_error, are added to the details.
 func (t *Translator) error(dst []universal.Event, msg, code string, details []byte, retry bool, src universal.Source, raw []byte) []universal.Event {
 	if msg == "" {
 		msg = "unknown error"
+	}
+	if b, ok := providerError(msg); ok {
+		var o jsonw.Object
+		if d := bytes.TrimSpace(details); len(d) > 2 && d[0] == '{' && d[len(d)-1] == '}' {
+			o.RawMembers(string(bytes.TrimSpace(d[1 : len(d)-1])))
+			if gjson.GetBytes(d, "http_status").Exists() {
+				b.Status = 0
+			}
+		}
+		b.AddTo(&o)
+		msg, details = b.Message, o.Bytes()
+		if code == "" {
+			code = b.Code
+		}
 	}
 	d := &universal.Error{Message: t.copy(msg), Code: t.copy(code), WillRetry: retry}
 	if len(details) > 2 {
 		d.Details = details
 	}
 	return t.w.Emit(dst, universal.TypeError, src, d, raw)
+}
+
+// providerError reads an error text as a model API's error response: the
+// forms of package internal/apierror (pi-ai's anthropic-messages API:
+// the Anthropic SDK's "NNN {body}"), and the form pi-ai's
+// formatProviderError gives its other APIs' errors (npm
+// @earendil-works/pi-ai 1.6.0, MIT: dist/utils/error-body.js)
+// when the SDK's message does not carry the body: "NNN: <body>" or
+// "<label> (NNN): <body>", whose body is the response's (an object with
+// error.message) or the SDK's parsed error object (the openai SDK's
+// error: {message, type, code}). Other texts are none.
+func providerError(msg string) (apierror.Body, bool) {
+	if b, ok := apierror.Parse(msg); ok {
+		return b, true
+	}
+	i := strings.IndexByte(msg, '{')
+	if i < 5 || !strings.HasPrefix(msg[i-2:], ": ") {
+		return apierror.Body{}, false
+	}
+	head := msg[:i-2]
+	if strings.HasSuffix(head, ")") {
+		j := strings.LastIndex(head, " (")
+		if j < 1 {
+			return apierror.Body{}, false
+		}
+		head = head[j+2 : len(head)-1]
+	}
+	if len(head) != 3 || head[0] < '1' || head[0] > '5' || head[1] < '0' || head[1] > '9' || head[2] < '0' || head[2] > '9' {
+		return apierror.Body{}, false
+	}
+	body := strings.TrimSpace(msg[i:])
+	if !gjson.Valid(body) {
+		return apierror.Body{}, false
+	}
+	var b apierror.Body
+	b.Status = int64(head[0]-'0')*100 + int64(head[1]-'0')*10 + int64(head[2]-'0')
+	b.JSON = body
+	for _, base := range [...]string{"error.", ""} {
+		m := gjson.Get(body, base+"message")
+		if m.Type != gjson.String || strings.TrimSpace(m.Str) == "" {
+			continue
+		}
+		b.Message = m.Str
+		for _, c := range [...]string{"code", "type"} {
+			if v := gjson.Get(body, base+c); v.Type == gjson.String && v.Str != "" {
+				b.Code = v.Str
+				break
+			}
+		}
+		return b, true
+	}
+	return apierror.Body{}, false
 }
 
 // status emits a complete status item.
