@@ -12,7 +12,8 @@ import (
 // format: no panic; the output is a well-formed stream after EndOfInput;
 // the translator never makes a call its Stream refuses (an agent.unparsed
 // at "acp: translator"); and a checkpoint and restore gives the same
-// output as one run.
+// output as one run. The low 7 bits of mode pick the format; bit 7 hands
+// every third message over as host input (Dir In).
 func FuzzTranslate(f *testing.F) {
 	for _, c := range all(f) {
 		data := read(f, c.input)
@@ -28,9 +29,13 @@ func FuzzTranslate(f *testing.F) {
 {"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":[]}}}}
 {"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"compaction_update","compactionId":"c","status":"failed","error":"e"}}}
 {"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"plan_removed","planId":"p"}}}`))
-	f.Fuzz(func(t *testing.T, format uint8, data []byte) {
-		fm := acp.Formats()[int(format)%len(acp.Formats())]
-		golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "a prompt"}}}, data)
+	f.Fuzz(func(t *testing.T, mode uint8, data []byte) {
+		fm := acp.Formats()[int(mode&0x7f)%len(acp.Formats())]
+		var in func(int) bool
+		if mode&0x80 != 0 {
+			in = func(n int) bool { return n%3 == 2 }
+		}
+		golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "a prompt"}}, In: in}, data)
 	})
 }
 

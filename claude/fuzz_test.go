@@ -14,8 +14,9 @@ import (
 
 // FuzzTranslate checks golden.FuzzProperty (no panic, a well-formed
 // stream after EndOfInput, checkpoint and restore change nothing) on
-// arbitrary input in each format. Seeds: the recorded captures and the
-// smaller public samples.
+// arbitrary input in each format. The low 7 bits of mode pick the
+// format; bit 7 hands every third message over as host input (Dir In).
+// Seeds: the recorded captures and the smaller public samples.
 func FuzzTranslate(f *testing.F) {
 	for _, pat := range []string{
 		filepath.Join(recorded, "*.jsonl"),
@@ -60,8 +61,12 @@ func FuzzTranslate(f *testing.F) {
 		promptEntry("u2", "t1", "Two."), answerEntry("a2", "u2", "msg_2", "2."),
 		promptEntry("u3", "a1", "Three."), answerEntry("a3", "u3", "msg_3", "3."),
 	}, "\n")+"\n"))
-	f.Fuzz(func(t *testing.T, format byte, data []byte) {
-		fm := claude.Formats()[int(format)%len(claude.Formats())]
-		golden.FuzzProperty(t, golden.Fuzz{New: newFor(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "prompt"}}}, data)
+	f.Fuzz(func(t *testing.T, mode byte, data []byte) {
+		fm := claude.Formats()[int(mode&0x7f)%len(claude.Formats())]
+		var in func(int) bool
+		if mode&0x80 != 0 {
+			in = func(n int) bool { return n%3 == 2 }
+		}
+		golden.FuzzProperty(t, golden.Fuzz{New: newFor(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "prompt"}}, In: in}, data)
 	})
 }

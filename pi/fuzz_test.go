@@ -13,7 +13,8 @@ import (
 // format: no panic; the output is a well-formed stream after EndOfInput;
 // the translator never makes a call its Stream refuses (an agent.unparsed
 // at "pi: translator"); and a checkpoint and restore gives the same
-// output as one run.
+// output as one run. The low 7 bits of mode pick the format; bit 7 hands
+// every third message over as host input (Dir In).
 func FuzzTranslate(f *testing.F) {
 	for _, c := range append(append(recorded(f), public()...), handwritten()...) {
 		data := read(f, c.input)
@@ -36,9 +37,13 @@ func FuzzTranslate(f *testing.F) {
 		strings.Join(ompChunks("c1", `{"type":"notice","level":"info","message":"`+strings.Repeat("n", 90)+`"}`, 40), "\n") + "\n" +
 		ompReply + `{"type":"prompt_result","id":"p","agentInvoked":true,"status":"completed","sessionSettled":true}` + "\n" + `{"type":"session_settled"}` + "\n"
 	f.Add(formatIndex(pi.FormatRPC), []byte(omp))
-	f.Fuzz(func(t *testing.T, format uint8, data []byte) {
-		fm := pi.Formats()[int(format)%len(pi.Formats())]
-		golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "a prompt"}}}, data)
+	f.Fuzz(func(t *testing.T, mode uint8, data []byte) {
+		fm := pi.Formats()[int(mode&0x7f)%len(pi.Formats())]
+		var in func(int) bool
+		if mode&0x80 != 0 {
+			in = func(n int) bool { return n%3 == 2 }
+		}
+		golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "a prompt"}}, In: in}, data)
 	})
 }
 
