@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentnorm/agentnorm/internal/conformance"
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/pi"
 	"github.com/agentnorm/agentnorm/universal"
@@ -38,6 +39,20 @@ func translate(t testing.TB, format string, input []byte, reports ...universal.R
 		t.Errorf("stream checker:\n%v", err)
 	}
 	return out
+}
+
+// translateClean is translate for input that must translate whole: the
+// events keep the canonical shape and none is agent.unparsed.
+func translateClean(t testing.TB, format string, input []byte) []universal.Event {
+	t.Helper()
+	evs := translate(t, format, input)
+	if vs := conformance.Check(evs); len(vs) > 0 {
+		t.Errorf("conformance: %v", vs)
+	}
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+		t.Fatalf("agent.unparsed %+v", u[0].Data)
+	}
+	return evs
 }
 
 func read(t testing.TB, path string) []byte {

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentnorm/agentnorm/internal/conformance"
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/pi"
 	"github.com/agentnorm/agentnorm/universal"
@@ -300,13 +299,7 @@ func TestOmpSessionEvents(t *testing.T) {
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			evs := translate(t, pi.FormatRPC, []byte(ompStream+strings.TrimSuffix(c.lines, "\n")+"\n"))
-			if vs := conformance.Check(evs); len(vs) > 0 {
-				t.Errorf("conformance: %v", vs)
-			}
-			for _, u := range golden.OfType(evs, universal.TypeUnparsed) {
-				t.Errorf("agent.unparsed %+v", u.Data)
-			}
+			evs := translateClean(t, pi.FormatRPC, []byte(ompStream+strings.TrimSuffix(c.lines, "\n")+"\n"))
 			items := completed(evs)
 			c.check(t, evs, items, statusParts(items))
 		})
