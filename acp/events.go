@@ -609,14 +609,10 @@ func planChecklist(entries jsonscan.Value) string {
 func (t *Translator) usageUpdate(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
 	dst = t.begin(dst)
 	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeSession}
-	if s := u.Get("size"); s.Type == gjson.Number {
-		v := s.Int()
-		d.ContextWindow = &v
-	}
+	d.ContextWindow = intOf(u.Get("size"))
 	cost := u.Sub("cost")
-	if cost.IsObject() && strings.EqualFold(cost.Get("currency").Str, "USD") && cost.Get("amount").Type == gjson.Number {
-		v := cost.Get("amount").Float()
-		d.CostUSD = &v
+	if cost.IsObject() && strings.EqualFold(cost.Get("currency").Str, "USD") {
+		d.CostUSD = floatOf(cost.Get("amount"))
 	}
 	var md jsonw.Object
 	u.Sub("used").AddTo(&md, "context_used")
@@ -736,9 +732,8 @@ func (t *Translator) usageFor(dst []universal.Event, turn string, get func(strin
 	dst = t.begin(dst)
 	num := func(keys ...string) *int64 {
 		for _, k := range keys {
-			if v := get(k); v.Type == gjson.Number {
-				n := v.Int()
-				return &n
+			if n := intOf(get(k)); n != nil {
+				return n
 			}
 		}
 		return nil

@@ -58,10 +58,7 @@ func (t *Translator) gooseSessionUsage(dst []universal.Event, in *input, u jsons
 	d.Usage.InputTokens = intOf(u.Get("accumulatedInputTokens"))
 	d.Usage.OutputTokens = intOf(u.Get("accumulatedOutputTokens"))
 	d.ContextWindow = intOf(u.Get("contextLimit"))
-	if c := u.Get("accumulatedCost"); c.Type == gjson.Number {
-		v := c.Float()
-		d.CostUSD = &v
-	}
+	d.CostUSD = floatOf(u.Get("accumulatedCost"))
 	var md jsonw.Object
 	u.Sub("used").AddTo(&md, "context_used")
 	if md.Len() > 0 {
@@ -83,10 +80,7 @@ func (t *Translator) gooseMessageUsage(dst []universal.Event, in *input, u jsons
 	d.Usage.CachedInputTokens = intOf(us.Get("cacheReadTokens"))
 	d.Usage.CacheWriteTokens = intOf(us.Get("cacheWriteTokens"))
 	d.Usage.TotalTokens = intOf(us.Get("totalTokens"))
-	if c := us.Get("cost"); c.Type == gjson.Number {
-		v := c.Float()
-		d.CostUSD = &v
-	}
+	d.CostUSD = floatOf(us.Get("cost"))
 	var md jsonw.Object
 	md.OptString("message_id", u.Get("messageId").Str)
 	us.Sub("costSource").AddTo(&md, "cost_source")
@@ -99,6 +93,15 @@ func (t *Translator) gooseMessageUsage(dst []universal.Event, in *input, u jsons
 		d.Metadata = md.Bytes()
 	}
 	return t.w.Emit(dst, universal.TypeUsageUpdated, agent, d, in.raw)
+}
+
+// floatOf returns an amount, nil when r is not a number.
+func floatOf(r gjson.Result) *float64 {
+	if r.Type != gjson.Number {
+		return nil
+	}
+	v := r.Float()
+	return &v
 }
 
 // intOf returns a count, nil when r is not a number.
