@@ -1,6 +1,9 @@
 package pi_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 
@@ -43,7 +46,7 @@ func FuzzTranslate(f *testing.F) {
 		if mode&0x80 != 0 {
 			in = func(n int) bool { return n%3 == 2 }
 		}
-		golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "a prompt"}}, In: in}, data)
+		golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(fm.Name), Framing: fm.Framing, Reports: []universal.Report{universal.Prompt{Text: "a prompt"}}, In: in, Reads: backToBack}, data)
 	})
 }
 
@@ -54,4 +57,21 @@ func formatIndex(name string) uint8 {
 		}
 	}
 	return 0
+}
+
+// backToBack reports whether msg is several JSON values written back to
+// back on one line, which real Pi session files have and the translator
+// reads as its values.
+func backToBack(msg []byte) bool {
+	d := json.NewDecoder(bytes.NewReader(msg))
+	n := 0
+	for {
+		var v json.RawMessage
+		if err := d.Decode(&v); err == io.EOF {
+			return n >= 2
+		} else if err != nil {
+			return false
+		}
+		n++
+	}
 }

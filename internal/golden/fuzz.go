@@ -2,10 +2,12 @@ package golden
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // Fuzz says how FuzzProperty drives a translator over one input.
@@ -19,12 +21,18 @@ type Fuzz struct {
 	// In marks the messages (numbered from 0) that FuzzProperty hands over
 	// as host input (Dir In); nil marks none.
 	In func(n int) bool
+	// Reads reports whether the format reads a message that is not JSON
+	// (a label before a line, stderr merged into stdout, values written
+	// back to back), which then owes no agent.unparsed; nil reads none.
+	Reads func(msg []byte) bool
 }
 
 // FuzzProperty checks, on one input, the property every translator's
 // fuzz target shares: no panic; the output, ended with EndOfInput, passes
 // universal.CheckStream; the translator never makes a call its Stream
-// refuses (an agent.unparsed at "<agent>: translator"); and a checkpoint
+// refuses (an agent.unparsed at "<agent>: translator"); every message that
+// is not JSON (and not one the format reads, see Fuzz.Reads) is named by
+// the location of an agent.unparsed ("line N"); and a checkpoint
 // and restore into a fresh translator after the first message and again
 // halfway gives byte-identical output. It returns the events of the run
 // without restore, for checks of the provider's own.
@@ -45,9 +53,18 @@ func FuzzProperty(t *testing.T, f Fuzz, data []byte) []universal.Event {
 	if err := universal.CheckStream(one); err != nil {
 		t.Fatalf("stream checker:\n%v", err)
 	}
+	reported := map[string]bool{}
 	for i := range one {
-		if u, ok := one[i].Data.(*universal.Unparsed); ok && strings.HasSuffix(u.Location, ": translator") {
-			t.Fatalf("the translator made a call its Stream refused: %s", u.Error)
+		if u, ok := one[i].Data.(*universal.Unparsed); ok {
+			if strings.HasSuffix(u.Location, ": translator") {
+				t.Fatalf("the translator made a call its Stream refused: %s", u.Error)
+			}
+			reported[u.Location] = true
+		}
+	}
+	for _, m := range msgs {
+		if d := bytes.TrimSpace(m.Data); len(d) > 0 && !gjson.ValidBytes(d) && (f.Reads == nil || !f.Reads(d)) && !reportsLine(reported, m.Line) {
+			t.Fatalf("message at line %d is not JSON and no agent.unparsed names its line: %q", m.Line, d)
 		}
 	}
 	if len(msgs) > 1 {
@@ -84,4 +101,17 @@ func (f *Fuzz) run(t *testing.T, msgs []universal.Message, restore map[int]bool)
 		}
 	}
 	return tr.Report(out, universal.EndOfInput{})
+}
+
+// reportsLine reports whether one of the locations names line n.
+func reportsLine(locations map[string]bool, n int64) bool {
+	want := "line " + strconv.FormatInt(n, 10)
+	for l := range locations {
+		if i := strings.Index(l, want); i >= 0 {
+			if rest := l[i+len(want):]; rest == "" || rest[0] < '0' || rest[0] > '9' {
+				return true
+			}
+		}
+	}
+	return false
 }
