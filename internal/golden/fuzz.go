@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,11 +33,31 @@ type Fuzz struct {
 // universal.CheckStream; the translator never makes a call its Stream
 // refuses (an agent.unparsed at "<agent>: translator"); every message that
 // is not JSON (and not one the format reads, see Fuzz.Reads) is named by
-// the location of an agent.unparsed ("line N"); and a checkpoint
+// the location of an agent.unparsed ("line N"); the same holds for the
+// input cut at two thirds of its bytes; and a checkpoint
 // and restore into a fresh translator after the first message and again
 // halfway gives byte-identical output. It returns the events of the run
 // without restore, for checks of the provider's own.
 func FuzzProperty(t *testing.T, f Fuzz, data []byte) []universal.Event {
+	t.Helper()
+	msgs, one := f.checked(t, data, "")
+	if cut := len(data) * 2 / 3; cut > 0 {
+		// The input as a writer still at work leaves it: cut anywhere,
+		// often inside a message.
+		f.checked(t, data[:cut], fmt.Sprintf(" (the input cut after %d of its %d bytes)", cut, len(data)))
+	}
+	if len(msgs) > 1 {
+		at := map[int]bool{1: true, len(msgs) / 2: true}
+		if two := f.run(t, msgs, at); !bytes.Equal(Encode(one), Encode(two)) {
+			t.Fatalf("a checkpoint and restore after messages 1 and %d changes the output:\n%s", len(msgs)/2, diffNDJSON(Encode(one), Encode(two)))
+		}
+	}
+	return one
+}
+
+// checked frames data into messages, translates them and checks the
+// output (see FuzzProperty); what says which input failed.
+func (f *Fuzz) checked(t *testing.T, data []byte, what string) ([]universal.Message, []universal.Event) {
 	t.Helper()
 	var msgs []universal.Message
 	for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(data), f.Framing, 1<<20)) {
@@ -49,31 +70,25 @@ func FuzzProperty(t *testing.T, f Fuzz, data []byte) []universal.Event {
 		}
 		msgs = append(msgs, m)
 	}
-	one := f.run(t, msgs, nil)
-	if err := universal.CheckStream(one); err != nil {
-		t.Fatalf("stream checker:\n%v", err)
+	evs := f.run(t, msgs, nil)
+	if err := universal.CheckStream(evs); err != nil {
+		t.Fatalf("stream checker%s:\n%v", what, err)
 	}
 	reported := map[string]bool{}
-	for i := range one {
-		if u, ok := one[i].Data.(*universal.Unparsed); ok {
+	for i := range evs {
+		if u, ok := evs[i].Data.(*universal.Unparsed); ok {
 			if strings.HasSuffix(u.Location, ": translator") {
-				t.Fatalf("the translator made a call its Stream refused: %s", u.Error)
+				t.Fatalf("the translator made a call its Stream refused%s: %s", what, u.Error)
 			}
 			reported[u.Location] = true
 		}
 	}
 	for _, m := range msgs {
 		if d := bytes.TrimSpace(m.Data); len(d) > 0 && !gjson.ValidBytes(d) && (f.Reads == nil || !f.Reads(d)) && !reportsLine(reported, m.Line) {
-			t.Fatalf("message at line %d is not JSON and no agent.unparsed names its line: %q", m.Line, d)
+			t.Fatalf("message at line %d is not JSON and no agent.unparsed names its line%s: %q", m.Line, what, d)
 		}
 	}
-	if len(msgs) > 1 {
-		at := map[int]bool{1: true, len(msgs) / 2: true}
-		if two := f.run(t, msgs, at); !bytes.Equal(Encode(one), Encode(two)) {
-			t.Fatalf("a checkpoint and restore after messages 1 and %d changes the output:\n%s", len(msgs)/2, diffNDJSON(Encode(one), Encode(two)))
-		}
-	}
-	return one
+	return msgs, evs
 }
 
 // run translates msgs after the reports, checkpointing and restoring into
