@@ -1,6 +1,7 @@
 package opencode_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,7 +59,7 @@ func FuzzTranslate(f *testing.F) {
 			t.Skip()
 		}
 		name := fuzzFormats[int(format)%len(fuzzFormats)]
-		golden.FuzzProperty(t, golden.Fuzz{New: newFor(name), Framing: framing(name), Reports: []universal.Report{universal.Prompt{Text: "hi"}}}, data)
+		golden.FuzzProperty(t, golden.Fuzz{New: newFor(name), Framing: framing(name), Reports: []universal.Report{universal.Prompt{Text: "hi"}}, Reads: exportBanner}, data)
 	})
 }
 
@@ -114,3 +115,11 @@ func TestDeltaAllocations(t *testing.T) {
 // TestBenchmarks runs the benchmark bodies once, so plain go test covers
 // them.
 func TestBenchmarks(t *testing.T) { golden.CheckInputs(t, benchInputs(t)) }
+
+// exportBanner reports whether a message that is not JSON starts with the
+// line opencode export writes before its document, which the translator
+// reads the document after (and reports any other text around it on its
+// own lines).
+func exportBanner(msg []byte) bool {
+	return bytes.HasPrefix(msg, []byte("Exporting session:"))
+}
