@@ -565,7 +565,7 @@ func (r *ExchangeReader) next() (m Message, note bool, err error) {
 			if aside {
 				return m, true, nil
 			}
-			return r.replayFrame(m, line, rec, d)
+			return replayFrame(m, line, rec, d)
 		}
 	}
 	stderr := false
@@ -651,7 +651,7 @@ func replayEntry(typ string) (d Direction, aside, ok bool) {
 
 // replayFrame returns the message of a provider replay transcript record
 // (see replayEntry), its frame, written by the side d names.
-func (r *ExchangeReader) replayFrame(m Message, line []byte, rec jsonscan.Value, d Direction) (Message, bool, error) {
+func replayFrame(m Message, line []byte, rec jsonscan.Value, d Direction) (Message, bool, error) {
 	frame := rec.Field("frame")
 	if !frame.Exists() {
 		m.Err = fmt.Errorf("%w: line %d: %s", ErrExchange, m.Line, `no "frame"`)
