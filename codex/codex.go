@@ -61,8 +61,26 @@ func Detect(head []byte) string {
 // stderr (see universal.ExchangeReader). It says nothing of the format
 // alone: the line after it does.
 func recorderAside(s string) bool {
-	r := gjson.GetMany(s, "dir", "frame")
-	return (r[0].Str == "note" || r[0].Str == "stderr") && r[1].Type == gjson.String
+	r := gjson.GetMany(s, "dir", "frame", "type")
+	return (r[0].Str == "note" || r[0].Str == "stderr") && r[1].Type == gjson.String ||
+		!r[0].Exists() && replayAside(r[2].Str)
+}
+
+// replayAside reports whether a record type of a provider replay
+// transcript is the recorder's own (its header, the process's exit; see
+// universal.ExchangeReader).
+func replayAside(typ string) bool {
+	return typ == "transcript_start" || typ == "runtime_exit"
+}
+
+// replayDir returns the type of a provider replay transcript record that
+// holds a message (see universal.ExchangeReader), which stands for its
+// direction; the zero Result for any other type.
+func replayDir(typ gjson.Result) gjson.Result {
+	if typ.Str == "expect_outbound" || typ.Str == "emit_inbound" {
+		return typ
+	}
+	return gjson.Result{}
 }
 
 // execSummaryLine reports whether a line is the configuration summary
@@ -86,6 +104,9 @@ func detectLine(s string) string {
 	openCode := r[13].Exists() || r[14].Exists() // an OpenCode event or run line
 	if !dir.Exists() {
 		dir = r[15] // other recorders' spelling of an exchange record
+	}
+	if !dir.Exists() {
+		dir = replayDir(typ) // a provider replay transcript's record
 	}
 	if !msg.Exists() {
 		msg = r[16]

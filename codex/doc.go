@@ -40,7 +40,10 @@
 //     ({"dir","t_ms","msg"} records, or the other recorders' records
 //     universal.ExchangeReader reads, such as {"t", "dir": "send" |
 //     "recv" | "stderr" | "note", "frame"}, whose leading notes and stderr
-//     lines detection passes over): the server's responses,
+//     lines detection passes over, and the provider replay transcripts of
+//     t3code, {"type": "expect_outbound" | "emit_inbound", "frame"} after
+//     a "transcript_start" header, which detection passes over too): the
+//     server's responses,
 //     notifications and requests, and the host's own requests (initialize,
 //     thread/start, turn/start with the user's input) and answers. The
 //     stderr lines such a recorder kept (universal.Message.Stderr) are

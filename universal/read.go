@@ -496,6 +496,15 @@ func (r *SSEReader) discard(n int) {
 // the agent wrote to its stderr, which comes back as that line (Out) with
 // Message.Stderr set; a "note" record is the recorder's own commentary
 // (what it did, what it saw), written by neither side, and is skipped.
+//
+// And so are the provider replay transcripts of hosts that record from
+// their side, {"type": "expect_outbound" (In) | "emit_inbound" (Out),
+// "label"?, "frame": <message>}, after a {"type": "transcript_start",
+// "provider", "protocol", "version", "scenario", "metadata"?} header and
+// up to a {"type": "runtime_exit", …} record (t3code's replay fixtures:
+// real Codex app-server traffic among them), when the record has no
+// "dir": the header and the exit record are skipped like a note (see
+// replayEntry).
 type ExchangeReader struct {
 	lines *LineReader
 	scan  jsonscan.Scanner
@@ -551,6 +560,14 @@ func (r *ExchangeReader) next() (m Message, note bool, err error) {
 	if !dir.Exists() {
 		dir = rec.Field("direction")
 	}
+	if !dir.Exists() {
+		if d, aside, ok := replayEntry(rec.Field("type").Str()); ok {
+			if aside {
+				return m, true, nil
+			}
+			return replayFrame(m, line, rec, d)
+		}
+	}
 	stderr := false
 	switch dir.Str() {
 	case "out", "agent->client", "agent_to_client", "recv":
@@ -596,13 +613,50 @@ func (r *ExchangeReader) next() (m Message, note bool, err error) {
 		m.Data = []byte(u.Str())
 		return m, false, nil
 	}
-	// msg's bytes are a part of the line: hand out that sub-slice.
-	raw := msg.Raw()
+	m.Data = within(line, msg.Raw())
+	return m, false, nil
+}
+
+// within returns raw, the text of a value read from line, as the
+// sub-slice of line it is (a copy when it is not one).
+func within(line []byte, raw string) []byte {
 	start := int(uintptr(unsafe.Pointer(unsafe.StringData(raw))) - uintptr(unsafe.Pointer(unsafe.SliceData(line))))
 	if start < 0 || start+len(raw) > len(line) {
-		m.Data = []byte(raw)
+		return []byte(raw)
+	}
+	return line[start : start+len(raw) : start+len(raw)]
+}
+
+// replayEntry reads the type of a provider replay transcript record (the
+// NDJSON replay fixtures of the t3code project and others, recorded from
+// the host's side): "expect_outbound" is what the host sent (In),
+// "emit_inbound" what the agent sent (Out), each with its message as
+// "frame" ("label", a name for the reader, and "afterMs", a delay the
+// replay waits, are not read). "transcript_start", the header that names
+// the provider, protocol, version and scenario, and "runtime_exit", how
+// the agent process ended, are the recorder's own records: aside reports
+// them (they are skipped like a note; the caller reports the process's
+// exit). ok is false for any other type.
+func replayEntry(typ string) (d Direction, aside, ok bool) {
+	switch typ {
+	case "expect_outbound":
+		return In, false, true
+	case "emit_inbound":
+		return Out, false, true
+	case "transcript_start", "runtime_exit":
+		return Out, true, true
+	}
+	return Out, false, false
+}
+
+// replayFrame returns the message of a provider replay transcript record
+// (see replayEntry), its frame, written by the side d names.
+func replayFrame(m Message, line []byte, rec jsonscan.Value, d Direction) (Message, bool, error) {
+	frame := rec.Field("frame")
+	if !frame.Exists() {
+		m.Err = fmt.Errorf("%w: line %d: %s", ErrExchange, m.Line, `no "frame"`)
 		return m, false, nil
 	}
-	m.Data = line[start : start+len(raw) : start+len(raw)]
+	m.Dir, m.Data = d, within(line, frame.Raw())
 	return m, false, nil
 }

@@ -386,6 +386,9 @@ func gjsonExchange(line []byte) (dir Direction, tms int64, data string, why stri
 	if !d.Exists() {
 		d = gjson.GetBytes(line, "direction")
 	}
+	if !d.Exists() {
+		return gjsonReplay(line)
+	}
 	stderr := false
 	switch d.Str {
 	case "out", "agent->client", "agent_to_client", "recv":
