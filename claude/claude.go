@@ -531,6 +531,8 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 		return dst
 	case "ai-title", "custom-title":
 		return t.title(dst, r, typ == "custom-title")
+	case "permission-mode":
+		return t.permissionMode(dst, r.Get("permissionMode").Str)
 	case "marble-origami-commit":
 		return t.collapse(dst, r)
 	case "host-row":

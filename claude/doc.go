@@ -420,6 +420,17 @@
 // CLI's own plumbing (terminal_slash_commands, messaging_socket_path,
 // view_mode, analytics and feedback switches, ultrathink and per-turn
 // effort flags) are not carried.
+// The permission mode (default, acceptEdits, plan, bypassPermissions,
+// dontAsk, auto) is kept wherever the CLI names it: an init's is
+// session.started and turn.started metadata permission_mode; a
+// transcript's permission-mode entry before the session's first message
+// is session.started metadata permission_mode, and a prompt's turn.started
+// metadata permission_mode is the mode the prompt entry names (its
+// permissionMode) or else the latest one known; a change inside a turn (a
+// transcript's permission-mode entry, stream-json's system/status
+// permissionMode: plan mode left, a mode switched while the model works)
+// is a status item labelled "mode", the mode as its detail (as the acp
+// translator reports current_mode_update); a mode named again is nothing.
 // A transcript's agent-setting entry (the agent the session runs as,
 // written before the session's first message) is session.started
 // metadata agent_setting. A transcript's title entries (ai-title, the
@@ -648,7 +659,7 @@
 // itself end it) and the hook contexts above (hook_success,
 // hook_additional_context, hook_blocking_error, hook_stopped_continuation,
 // async_hook_response), atis-latch, api-request, api-request-blob, api-request-shape,
-// tools-used, mode, permission-mode, and progress entries other than
+// tools-used, mode, and progress entries other than
 // agent_progress (hook_progress, bash_progress, mcp_progress,
 // waiting_for_task, query_update, search_results_received), and the
 // entries of a sub-agent file read after a main transcript that no call of

@@ -37,7 +37,6 @@ func ignoredType(typ string) bool {
 		"api-request-shape",     // the request's system prompt and tools
 		"tools-used",            // the tool names used so far
 		"mode",                  // the UI mode
-		"permission-mode",       // the permission mode
 		// Session records of 2.1.2xx (the shapes Claude Code 2.1.288
 		// writes): state kept for /resume and the UI, none of it
 		// conversation.

@@ -84,6 +84,10 @@ type state struct {
 	// Claude Code generates does not replace it.
 	Title       string `json:"title,omitempty"`
 	TitleByUser bool   `json:"title_by_user,omitempty"`
+	// Mode is the latest permission mode the CLI named (an init's
+	// permissionMode, a transcript's permission-mode entry or prompt, a
+	// status line's permissionMode): a change from it is reported.
+	Mode string `json:"mode,omitempty"`
 	// Collapses are the metadata of context-collapse commits written
 	// before the session started (a transcript's marble-origami-commit
 	// entries ahead of its first message), at most maxCollapses, shown

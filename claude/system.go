@@ -31,10 +31,12 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 	case "task_notification":
 		return t.taskNotification(dst, r)
 	case "status":
-		// requesting / compacting are progress the outcome shows
-		// elsewhere; a compaction that failed shows nowhere else (an
-		// automatic one leaves no command output), so it is a failed
+		// A permission mode named is the mode from now on (a change is
+		// reported); requesting / compacting are progress the outcome
+		// shows elsewhere; a compaction that failed shows nowhere else
+		// (an automatic one leaves no command output), so it is a failed
 		// status item.
+		dst = t.permissionMode(dst, r.Get("permissionMode").Str)
 		if r.Get("compact_result").Str != "failed" {
 			return dst
 		}
@@ -479,6 +481,11 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 	if t.s.Cwd == "" {
 		t.s.Cwd = f[cwd].OwnStr(t.w.Copy)
 	}
+	if pm := f[permissionMode].Str(); pm != "" && pm != t.s.Mode {
+		// Each init names the mode its turn runs in: in the turn's
+		// metadata, not a change to report.
+		t.s.Mode = t.w.Copy(pm)
+	}
 	dst = t.heldTurn(dst)
 	dst = t.heldHooks(dst, false)
 	if t.s.Turn != nil {
@@ -506,6 +513,7 @@ func (t *Translator) header(dst events, r jsonscan.Value) events {
 		Raw("entrypoint", r.Get("entrypoint").Raw).
 		Raw("slug", r.Get("slug").Raw).
 		OptString("agent_setting", t.s.AgentSetting).
+		OptString("permission_mode", t.s.Mode).
 		OptString("title", t.s.Title).
 		Raw("created_at", r.Get("timestamp").Raw)
 	// A fork's copied entries name the session and entry each was copied
@@ -584,6 +592,24 @@ func (t *Translator) title(dst events, r jsonscan.Value, byUser bool) events {
 		key = "customTitle"
 	}
 	return t.setTitle(dst, r.Get(key).Str, byUser)
+}
+
+// permissionMode takes a permission mode the CLI names (default,
+// acceptEdits, plan, bypassPermissions, dontAsk, auto): before the
+// session starts it is session.started metadata permission_mode (as an
+// init's), between turns the next turn's metadata says it, and a change
+// inside a turn (plan mode left, a mode switched while the model works)
+// is a status item labelled "mode" with the mode as its detail, as the
+// acp translator reports an agent's current_mode_update.
+func (t *Translator) permissionMode(dst events, mode string) events {
+	if mode == "" || mode == t.s.Mode {
+		return dst
+	}
+	t.s.Mode = t.w.Copy(mode)
+	if !t.w.Begun() || t.s.Turn == nil {
+		return dst
+	}
+	return t.status(dst, "mode", mode, "")
 }
 
 // setTitle reports the session's title: one the user gave is kept over

@@ -197,7 +197,7 @@ func (t *Translator) userContent(dst events, r jsonscan.Value, scope string, par
 		// A prompt: it ends the turn before and starts its own.
 		dst = t.endTranscriptTurn(dst, universal.SourceDaemon)
 		dst = t.rewound(dst, r)
-		dst = t.startTurn(dst, universal.SourceAgent, nil, false)
+		dst = t.startTurn(dst, universal.SourceAgent, t.promptMode(r), false)
 		t.itemFrom = len(dst) // the prompt's item comes next
 	}
 	dst = t.ensureTurn(dst, scope)
@@ -208,6 +208,21 @@ func (t *Translator) userContent(dst events, r jsonscan.Value, scope string, par
 		universal.MarkEcho(parts)
 	}
 	return t.userMessage(dst, uuid, "", parts, universal.SourceAgent, t.raw)
+}
+
+// promptMode returns the metadata of the turn a transcript's prompt starts:
+// {"permission_mode": …}, the mode the prompt names (its permissionMode)
+// or else the latest one known, as a stream's init gives its turn; nil
+// when none is known.
+func (t *Translator) promptMode(r jsonscan.Value) []byte {
+	if pm := r.Get("permissionMode").Str; pm != "" && pm != t.s.Mode {
+		t.s.Mode = t.w.Copy(pm)
+	}
+	if t.s.Mode == "" {
+		return nil
+	}
+	var o jsonw.Object
+	return o.String("permission_mode", t.s.Mode).Bytes()
 }
 
 // The tags of a shell command the user ran themselves (! in Claude Code):
