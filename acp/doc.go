@@ -18,7 +18,12 @@
 //     the host sent, as Kiro CLI's KIRO_ACP_RECORD_PATH does, is told
 //     apart by the first message only one side sends (the host's
 //     initialize, session/new, load or prompt; the agent's session/update
-//     or request_permission).
+//     or request_permission). The lines of the agent's stderr a recorder
+//     kept with the messages (universal.Message.Stderr: the cyril wire
+//     tap's "agent-stderr" records) are the session's stderr, on
+//     session.ended, up to 64 KiB (the first line past it is reported
+//     as agent.unparsed and stderr_not_kept counts the lines and bytes
+//     not kept), before the stderr a host's Exit report adds.
 //   - "agent": the agent's messages alone (its stdout, one JSON-RPC
 //     message a line), for a host that keeps only that side. A log of both
 //     sides one message a line without directions (a client probe's
