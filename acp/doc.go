@@ -635,7 +635,13 @@
 // elapsedTime as turn_duration_ms) beside its status item; its
 // session_info_update kinds (context
 // usage, turn markers) kept as session_info status items whose detail is
-// the kind (_meta.kiro.kind).
+// the kind (_meta.kiro.kind), but summarization_completed
+// {conversationSummary, truncated} and summarization_failed {reason}, its
+// context compaction: a status item labelled compaction, its detail the
+// summary (failed, the reason its detail, when the summarization failed),
+// the update's _meta in its metadata. A recorder's records of the agent's
+// stderr (the cyril wire tap's, with Kiro CLI 2.16) are the session's
+// stderr.
 // Hand-made
 // sessions written from the v1 schema cover
 // what those do not show (terminals, fs methods, diffs of existing files,

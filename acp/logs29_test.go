@@ -137,3 +137,61 @@ func TestTapStderrBounded(t *testing.T) {
 		t.Errorf("stderr_not_kept %s, want 5 lines of 5000 bytes (one cut, four not kept)", notKept)
 	}
 }
+
+// TestKiroSummarization: Kiro's ACP server tells that it summarized the
+// conversation (its context compaction; here on the host's
+// _kiro/session/compact) by a session_info_update whose _meta.kiro kind
+// is summarization_completed {conversationSummary, truncated}, or
+// summarization_failed {reason}, as the KiroSessionInfoUpdate union of
+// @kiro/agent lists them (dwalleck/cyril docs/kiro-kas-acp-covenant.md, §4,
+// MIT). It was a "session_info" notice: the compaction every agent reports
+// as a status item labelled compaction was not one, and its summary was
+// only in the metadata. Real lines of Kiro CLI 2.16.0 (an ACP client's
+// audit log, experiments/conductor-spike/kas-rpc-sweep-2.16.0.jsonl of
+// dwalleck/cyril at commit cd8746ac, MIT); the failed one made up in the
+// covenant's shape.
+func TestKiroSummarization(t *testing.T) {
+	const sid = "sess_35572172-aec9-4aab-973b-9a500e892884"
+	real := []string{
+		"{\"direction\": \"client_to_agent\", \"envelope\": \"request\", \"method\": \"_kiro/session/compact\", \"parsed\": {\"jsonrpc\": \"2.0\", \"id\": 33, \"method\": \"_kiro/session/compact\", \"params\": {\"sessionId\": \"sess_35572172-aec9-4aab-973b-9a500e892884\"}}}",
+		"{\"direction\": \"agent_to_client\", \"envelope\": \"notification\", \"method\": \"session/update\", \"parsed\": {\"jsonrpc\": \"2.0\", \"method\": \"session/update\", \"params\": {\"sessionId\": \"sess_35572172-aec9-4aab-973b-9a500e892884\", \"update\": {\"sessionUpdate\": \"session_info_update\", \"_meta\": {\"kiro\": {\"summarization\": {\"status\": \"success\", \"summary\": {\"conversationSummary\": \"## Goal\\nRead probe.txt and reply with just the number.\\n\\n## Status\\nDone: [Read probe.txt, replied with \\\"4242\\\"]\\nNow: [Task complete]\\nBlocked: (none)\\n\\n## Technical\\n- File: `/home/dwalleck/.claude/tmp/kas-sweep-s0oveg0n/probe.txt`\\n- Content: `magic 4242`\\n- Answered: `4242`\\n\\n## Decisions\\n(none)\\n\\n## User Intent\\n\\\"Read probe.txt and reply with just the number.\\\"\\n\\n## Next\\n(none)\\n\\nUSER QUERIES(most recent first):\\n1. Read probe.txt and reply with just the number.\", \"truncated\": false}}, \"kind\": \"summarization_completed\", \"conversationSummary\": \"## Goal\\nRead probe.txt and reply with just the number.\\n\\n## Status\\nDone: [Read probe.txt, replied with \\\"4242\\\"]\\nNow: [Task complete]\\nBlocked: (none)\\n\\n## Technical\\n- File: `/home/dwalleck/.claude/tmp/kas-sweep-s0oveg0n/probe.txt`\\n- Content: `magic 4242`\\n- Answered: `4242`\\n\\n## Decisions\\n(none)\\n\\n## User Intent\\n\\\"Read probe.txt and reply with just the number.\\\"\\n\\n## Next\\n(none)\\n\\nUSER QUERIES(most recent first):\\n1. Read probe.txt and reply with just the number.\", \"truncated\": false}}}}}}",
+		"{\"direction\": \"agent_to_client\", \"envelope\": \"response\", \"method\": null, \"parsed\": {\"jsonrpc\": \"2.0\", \"id\": 33, \"result\": {\"success\": true}}}",
+	}
+	failed := `{"direction": "agent_to_client", "envelope": "notification", "method": "session/update", "parsed": {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "` + sid + `", "update": {"sessionUpdate": "session_info_update", "_meta": {"kiro": {"summarization": {"status": "failed"}, "kind": "summarization_failed", "reason": "canceled"}}}}}}`
+	started := `{"direction": "agent_to_client", "envelope": "notification", "method": "session/update", "parsed": {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "` + sid + `", "update": {"sessionUpdate": "session_info_update", "_meta": {"kiro": {"kind": "summarization_started"}}}}}}`
+	start := []string{
+		`{"direction": "client_to_agent", "envelope": "request", "method": "session/new", "parsed": {"jsonrpc": "2.0", "id": 2, "method": "session/new", "params": {"cwd": "/w", "mcpServers": []}}}`,
+		`{"direction": "agent_to_client", "envelope": "response", "method": null, "parsed": {"jsonrpc": "2.0", "id": 2, "result": {"sessionId": "` + sid + `"}}}`,
+	}
+	// summarization_started, before the session's first work, is
+	// session.started metadata, as Kiro's other notices are.
+	input := strings.Join(concat(start, []string{started}, real, []string{failed}), "\n") + "\n"
+	evs := translate(t, acp.FormatExchange, input)
+	type status struct{ label, detail, status string }
+	var got []status
+	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+		it := ev.Data.(*universal.ItemSnapshot).Item
+		if it.Kind != universal.KindStatus {
+			continue
+		}
+		p := it.Content[0]
+		d := p.Detail
+		if len(d) > 12 {
+			d = d[:12]
+		}
+		got = append(got, status{p.Label, d, string(it.Status)})
+		if p.Label == universal.LabelCompaction && !strings.Contains(string(p.Metadata), `"kind":"summarization_`) {
+			t.Errorf("compaction metadata %s, want the update's _meta", p.Metadata)
+		}
+	}
+	want := []status{
+		{universal.LabelCompaction, "## Goal\nRead", "completed"},
+		{universal.LabelCompaction, "canceled", "failed"},
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(status{})); diff != "" {
+		t.Errorf("status items (-want +got):\n%s", diff)
+	}
+	for _, ev := range golden.OfType(evs, universal.TypeUnparsed) {
+		t.Errorf("agent.unparsed: %s", ev.Data.(*universal.Unparsed).Error)
+	}
+}
