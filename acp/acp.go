@@ -151,6 +151,9 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	if m.Err != nil {
 		return t.w.Unparsed(dst, "line "+strconv.FormatInt(m.Line, 10), m.Err, m.Data)
 	}
+	if m.Stderr {
+		return t.keepStderr(dst, m)
+	}
 	data := bytes.TrimSpace(m.Data)
 	if len(data) == 0 {
 		return dst
@@ -439,7 +442,7 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 	case universal.Terminate:
 		dst = t.finish(dst)
 		t.scan.Release()
-		return t.w.End(dst, r.Ended(), daemon, nil)
+		return t.w.End(dst, t.withStderr(r.Ended()), daemon, nil)
 	case universal.Exit:
 		dst = t.finish(dst)
 		t.scan.Release()
@@ -458,7 +461,7 @@ func (t *Translator) ended() universal.SessionEnded {
 	if t.st.Failed {
 		d.Reason = universal.EndError
 	}
-	return d
+	return t.withStderr(d)
 }
 
 // finish flushes what waits for the end of input: the session start, and

@@ -29,6 +29,12 @@ func Detect(head []byte) string {
 		if !msg.Exists() {
 			msg = r.Get("parsed")
 		}
+		if dir.Exists() && msg.Exists() && !msg.IsObject() && !msg.IsArray() {
+			// A recorder's record of no message: a line of the agent's
+			// stderr, a stream's end (the cyril wire tap's "agent-stderr"
+			// and "<dir>:eof"), which says nothing of the format.
+			continue
+		}
 		if dir.Exists() && msg.Exists() {
 			if acpMessage(msg) {
 				return FormatExchange

@@ -18,7 +18,12 @@
 //     the host sent, as Kiro CLI's KIRO_ACP_RECORD_PATH does, is told
 //     apart by the first message only one side sends (the host's
 //     initialize, session/new, load or prompt; the agent's session/update
-//     or request_permission).
+//     or request_permission). The lines of the agent's stderr a recorder
+//     kept with the messages (universal.Message.Stderr: the cyril wire
+//     tap's "agent-stderr" records) are the session's stderr, on
+//     session.ended, up to 64 KiB (the first line past it is reported
+//     as agent.unparsed and stderr_not_kept counts the lines and bytes
+//     not kept), before the stderr a host's Exit report adds.
 //   - "agent": the agent's messages alone (its stdout, one JSON-RPC
 //     message a line), for a host that keeps only that side. A log of both
 //     sides one message a line without directions (a client probe's
@@ -630,7 +635,13 @@
 // elapsedTime as turn_duration_ms) beside its status item; its
 // session_info_update kinds (context
 // usage, turn markers) kept as session_info status items whose detail is
-// the kind (_meta.kiro.kind).
+// the kind (_meta.kiro.kind), but summarization_completed
+// {conversationSummary, truncated} and summarization_failed {reason}, its
+// context compaction: a status item labelled compaction, its detail the
+// summary (failed, the reason its detail, when the summarization failed),
+// the update's _meta in its metadata. A recorder's records of the agent's
+// stderr (the cyril wire tap's, with Kiro CLI 2.16) are the session's
+// stderr.
 // Hand-made
 // sessions written from the v1 schema cover
 // what those do not show (terminals, fs methods, diffs of existing files,

@@ -523,6 +523,9 @@ func infoKind(u jsonscan.Value) string {
 // (metadata before the start), its detail the kind the agent's _meta
 // names (see infoKind).
 func (t *Translator) sessionInfoUpdate(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
+	if d, ok := t.kiroSummarization(dst, in, u); ok {
+		return d
+	}
 	title := u.Sub("title")
 	named := title.Type() == gjson.String && title.Str() != ""
 	changed := named && title.Str() != t.st.Title

@@ -105,6 +105,9 @@ type state struct {
 	// Todos are Cursor's todo list (cursor/update_todos), which an update
 	// that merges changes.
 	Todos []todo `json:"todos,omitempty"`
+	// Stderr is the agent's stderr an exchange's recorder kept (see
+	// keepStderr).
+	Stderr *agentStderr `json:"stderr,omitempty"`
 }
 
 // field is one metadata field: a key and its raw JSON value.
@@ -470,6 +473,9 @@ func (s *state) validate(w *universal.Stream) error {
 				return fmt.Errorf("compaction %q holds a summary that is not compact JSON", id)
 			}
 		}
+	}
+	if err := s.Stderr.validate(); err != nil {
+		return err
 	}
 	return nil
 }

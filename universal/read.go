@@ -8,6 +8,7 @@ import (
 	"io"
 	"iter"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -489,6 +490,14 @@ func (r *SSEReader) discard(n int) {
 // package acp's translator tells such an exchange from what its messages
 // are; the other translators read the directions as written.
 //
+// So are the records of the wire tap of the cyril project (an ACP
+// client; experiments/bh7g-harness/tap.py): {"ts", "dir", "msg"} with the
+// directions above, "agent-stderr" for a line the agent wrote to its
+// stderr (a stderr record, as "stderr" below), "<dir>:raw" for a line of
+// that stream that was not JSON (msg the line, which comes back as
+// itself), and "<dir>:eof" when a stream closed (msg null; the tap's
+// note, skipped).
+//
 // So are the records of recorders that name the direction from the
 // host's side, {"t": <ms since the capture started>, "dir": "send" (In) |
 // "recv" (Out) | "stderr" | "note", "frame": <message>} (the replay
@@ -568,7 +577,7 @@ func (r *ExchangeReader) next() (m Message, note bool, err error) {
 			return replayFrame(m, line, rec, d)
 		}
 	}
-	stderr := false
+	stderr, rawLine := false, false
 	switch dir.Str() {
 	case "out", "agent->client", "agent_to_client", "recv":
 		m.Dir = Out
@@ -579,7 +588,12 @@ func (r *ExchangeReader) next() (m Message, note bool, err error) {
 	case "note":
 		return m, true, nil
 	default:
-		return fail(`"dir" is neither "out" nor "in"`)
+		if m.Dir, stderr, rawLine, note = tapDir(dir.Str()); note {
+			return m, true, nil
+		}
+		if !stderr && !rawLine {
+			return fail(`"dir" is neither "out" nor "in"`)
+		}
 	}
 	if t := rec.Field("t_ms"); t.Type() == gjson.Number {
 		m.TimeMS = t.Result().Int()
@@ -602,11 +616,16 @@ func (r *ExchangeReader) next() (m Message, note bool, err error) {
 	if !msg.Exists() {
 		return fail(`no "msg"`)
 	}
-	if stderr {
+	if stderr || rawLine {
+		if msg.Type() != gjson.String && rawLine {
+			return fail(`a ":raw" record's msg is not a string`)
+		}
 		if msg.Type() != gjson.String {
 			return fail(`a "stderr" record's frame is not a string`)
 		}
-		m.Data, m.Stderr = []byte(msg.Str()), true
+		// A raw record's line was not JSON: it comes back as the line,
+		// as an "_unparsed" msg does.
+		m.Data, m.Stderr = []byte(msg.Str()), stderr
 		return m, false, nil
 	}
 	if u := msg.Field("_unparsed"); u.Type() == gjson.String && msg.IsObject() && msg.Len() == 1 {
@@ -659,4 +678,37 @@ func replayFrame(m Message, line []byte, rec jsonscan.Value, d Direction) (Messa
 	}
 	m.Dir, m.Data = d, within(line, frame.Raw())
 	return m, false, nil
+}
+
+// tapDir reads a direction of the cyril wire tap's records that the other
+// recorders do not write (see ExchangeReader): "agent-stderr" (a stderr
+// line of the agent), "<direction>:raw" (a line of that stream that was
+// not JSON) and "<direction>:eof" (the tap noting that a stream closed,
+// also "agent-stderr:eof"). It returns the direction of a raw line, and
+// which of the three dir is; none for any other name.
+func tapDir(dir string) (d Direction, stderr, raw, note bool) {
+	if dir == "agent-stderr" {
+		return Out, true, false, false
+	}
+	base, kind, ok := strings.Cut(dir, ":")
+	if !ok {
+		return Out, false, false, false
+	}
+	switch base {
+	case "agent->client":
+		d = Out
+	case "client->agent":
+		d = In
+	case "agent-stderr":
+		return Out, false, false, kind == "eof"
+	default:
+		return Out, false, false, false
+	}
+	switch kind {
+	case "raw":
+		return d, false, true, false
+	case "eof":
+		return Out, false, false, true
+	}
+	return Out, false, false, false
 }

@@ -207,7 +207,7 @@ func TestExchangeReaderOtherRecorders(t *testing.T) {
 		`{"ts":1786493801.5,"dir":"agent->client","msg":{"id":1}}` + "\n" +
 		`{"direction":"client_to_agent","envelope":"request","method":"initialize","parsed":{"id":2}}` + "\n" +
 		`{"direction":"agent_to_client","envelope":"response","method":null,"parsed":{"id":2}}` + "\n" +
-		`{"dir":"agent-stderr","msg":"warning"}` + "\n" +
+		`{"dir":"agent-stdout","msg":"warning"}` + "\n" +
 		`{"ts":-5,"dir":"in","msg":{}}` + "\n"
 	got := readAll(t, NewExchangeReader(strings.NewReader(in), 0))
 	want := []msg{
@@ -216,7 +216,7 @@ func TestExchangeReaderOtherRecorders(t *testing.T) {
 		{Dir: Out, Data: `{"id":1}`, Line: 3, TimeMS: 1786493801500},
 		{Dir: In, Data: `{"id":2}`, Line: 4, TimeMS: -1},
 		{Dir: Out, Data: `{"id":2}`, Line: 5, TimeMS: -1},
-		{Data: `{"dir":"agent-stderr","msg":"warning"}`, Line: 6, TimeMS: -1, Err: `malformed exchange record: line 6: "dir" is neither "out" nor "in"`},
+		{Data: `{"dir":"agent-stdout","msg":"warning"}`, Line: 6, TimeMS: -1, Err: `malformed exchange record: line 6: "dir" is neither "out" nor "in"`},
 		{Dir: In, Data: `{}`, Line: 7, TimeMS: -1},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

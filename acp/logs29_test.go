@@ -1,0 +1,197 @@
+package acp_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/acp"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestTapStderr: the cyril project's wire tap (dwalleck/cyril,
+// experiments/bh7g-harness/tap.py, MIT) between an ACP client and Kiro
+// CLI's ACP server records the agent's stderr lines as {"ts", "dir":
+// "agent-stderr", "msg": line} and the end of each stream as
+// "<dir>:eof" with msg null. Every such record was a malformed record
+// (agent.unparsed: 25 of the 1928 records of
+// .cyril-14ou/kas-turn-healthy-a-2.16.2.jsonl, Kiro CLI 2.16.2, at commit
+// cd8746ac) and the stderr was lost. The stderr lines are the session's
+// stderr, on session.ended, as Codex's translator keeps its exchanges'
+// stderr lines; the eof records are the tap's notes. The stderr lines
+// are real lines of that file; the session's messages are shortened.
+func TestTapStderr(t *testing.T) {
+	lines := []string{
+		`{"ts": 1786493801.4392645, "dir": "client->agent", "msg": {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": 1, "clientCapabilities": {"fs": {"readTextFile": true, "writeTextFile": true}, "terminal": true}}}}`,
+		`{"ts": 1786493801.93238, "dir": "agent-stderr", "msg": "[INFO] Auth: --auth=acp-callback (host-mediated refresh via _kiro/auth/getAccessToken)\n"}`,
+		`{"ts": 1786493801.933071, "dir": "agent-stderr", "msg": "[INFO] acp.content_collection.resolved {\"enabled\":false}\n"}`,
+		`{"ts": 1786493801.95, "dir": "agent->client", "msg": {"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": 1, "agentCapabilities": {"loadSession": true}, "authMethods": []}}}`,
+		`{"ts": 1786493802.1, "dir": "client->agent", "msg": {"jsonrpc": "2.0", "id": 1, "method": "session/new", "params": {"cwd": "/w", "mcpServers": []}}}`,
+		`{"ts": 1786493802.2, "dir": "agent->client", "msg": {"jsonrpc": "2.0", "id": 1, "result": {"sessionId": "sess_1"}}}`,
+		`{"ts": 1786493802.3, "dir": "client->agent", "msg": {"jsonrpc": "2.0", "id": 2, "method": "session/prompt", "params": {"sessionId": "sess_1", "prompt": [{"type": "text", "text": "hi"}]}}}`,
+		`{"ts": 1786493805.1, "dir": "agent->client", "msg": {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "sess_1", "update": {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "Hello."}}}}}`,
+		`{"ts": 1786494030.558817, "dir": "agent-stderr", "msg": "[INFO] [KRS] <-- GenerateAssistantResponseCommand done totalEvents=309\n"}`,
+		`{"ts": 1786493805.2, "dir": "agent->client", "msg": {"jsonrpc": "2.0", "id": 2, "result": {"stopReason": "end_turn"}}}`,
+		`{"ts": 1786490066.7743595, "dir": "client->agent:eof", "msg": null}`,
+		`{"ts": 1786490615.521814, "dir": "agent->client:eof", "msg": null}`,
+	}
+	input := strings.Join(lines, "\n") + "\n"
+	const wantStderr = "[INFO] Auth: --auth=acp-callback (host-mediated refresh via _kiro/auth/getAccessToken)\n" +
+		"[INFO] acp.content_collection.resolved {\"enabled\":false}\n" +
+		"[INFO] [KRS] <-- GenerateAssistantResponseCommand done totalEvents=309"
+	if got := acp.Detect([]byte(input)); got != acp.FormatExchange {
+		t.Fatalf("Detect = %q, want exchange", got)
+	}
+	// The tap logs the agent's stderr as it comes: a capture may start
+	// with it.
+	if got := acp.Detect([]byte(lines[1] + "\n" + lines[11] + "\n" + input)); got != acp.FormatExchange {
+		t.Fatalf("Detect of a capture starting with stderr = %q, want exchange", got)
+	}
+	c := golden.Case{Format: acp.FormatExchange, Framing: framing(acp.FormatExchange), New: newTranslator(acp.FormatExchange)}
+	whole, err := c.Translate([]byte(input), golden.Options(), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text string
+	var ended *universal.SessionEnded
+	for _, ev := range whole {
+		switch d := ev.Data.(type) {
+		case *universal.Unparsed:
+			t.Errorf("agent.unparsed: %s at %s", d.Error, d.Location)
+		case *universal.ItemSnapshot:
+			if ev.Type == universal.TypeItemCompleted && d.Item.Role == universal.RoleAssistant {
+				text += golden.TextOf(&d.Item)
+			}
+		case *universal.SessionEnded:
+			ended = d
+		}
+	}
+	if text != "Hello." {
+		t.Errorf("assistant text %q, want %q", text, "Hello.")
+	}
+	if ended == nil {
+		t.Fatal("no session.ended")
+	}
+	if diff := cmp.Diff(wantStderr, ended.Stderr); diff != "" {
+		t.Errorf("session.ended stderr (-want +got):\n%s", diff)
+	}
+	if ended.Reason != universal.EndCompleted {
+		t.Errorf("session.ended reason %q, want completed", ended.Reason)
+	}
+	// Restored after every message, the translator ends the same.
+	again, err := c.Translate([]byte(input), golden.Options(), nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(golden.Encode(whole), golden.Encode(again)); diff != "" {
+		t.Errorf("checkpointed run differs (-whole +checkpointed):\n%s", diff)
+	}
+}
+
+// TestTapStderrBounded: past maxStderr (64 KiB) the agent's stderr is not
+// kept: the first line not kept is reported, session.ended counts them,
+// and a host's report of the process's stderr comes after what was kept.
+func TestTapStderrBounded(t *testing.T) {
+	line := strings.Repeat("x", 1000)
+	var b strings.Builder
+	b.WriteString(`{"ts": 1, "dir": "client->agent", "msg": {"jsonrpc": "2.0", "id": 1, "method": "session/new", "params": {"cwd": "/w", "mcpServers": []}}}` + "\n")
+	for range 70 {
+		b.WriteString(`{"ts": 2, "dir": "agent-stderr", "msg": "` + line + `\n"}` + "\n")
+	}
+	tr, err := acp.New(acp.FormatExchange, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []universal.Event
+	for m, err := range universal.Messages(universal.NewExchangeReader(strings.NewReader(b.String()), 0)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = tr.Translate(evs, m)
+	}
+	evs = tr.Report(evs, universal.Exit{Code: 1, Stderr: "killed"})
+	unparsed := 0
+	var ended *universal.SessionEnded
+	for _, ev := range evs {
+		switch d := ev.Data.(type) {
+		case *universal.Unparsed:
+			unparsed++
+		case *universal.SessionEnded:
+			ended = d
+		}
+	}
+	if unparsed != 1 {
+		t.Errorf("%d agent.unparsed, want 1 (the first line not kept)", unparsed)
+	}
+	if ended == nil || len(ended.Stderr) > 64<<10+len("\nkilled") || !strings.HasSuffix(ended.Stderr, "\nkilled") || !strings.HasPrefix(ended.Stderr, line+"\n"+line) {
+		t.Fatalf("session.ended stderr of %d bytes, want the kept 64 KiB then the exit's", len(ended.Stderr))
+	}
+	var notKept string
+	for _, f := range ended.Extra {
+		if f.Name == "stderr_not_kept" {
+			notKept = string(f.Value)
+		}
+	}
+	if notKept != `{"lines":5,"bytes":5000}` {
+		t.Errorf("stderr_not_kept %s, want 5 lines of 5000 bytes (one cut, four not kept)", notKept)
+	}
+}
+
+// TestKiroSummarization: Kiro's ACP server tells that it summarized the
+// conversation (its context compaction; here on the host's
+// _kiro/session/compact) by a session_info_update whose _meta.kiro kind
+// is summarization_completed {conversationSummary, truncated}, or
+// summarization_failed {reason}, as the KiroSessionInfoUpdate union of
+// @kiro/agent lists them (dwalleck/cyril docs/kiro-kas-acp-covenant.md, §4,
+// MIT). It was a "session_info" notice: the compaction every agent reports
+// as a status item labelled compaction was not one, and its summary was
+// only in the metadata. Real lines of Kiro CLI 2.16.0 (an ACP client's
+// audit log, experiments/conductor-spike/kas-rpc-sweep-2.16.0.jsonl of
+// dwalleck/cyril at commit cd8746ac, MIT); the failed one made up in the
+// covenant's shape.
+func TestKiroSummarization(t *testing.T) {
+	const sid = "sess_35572172-aec9-4aab-973b-9a500e892884"
+	real := []string{
+		"{\"direction\": \"client_to_agent\", \"envelope\": \"request\", \"method\": \"_kiro/session/compact\", \"parsed\": {\"jsonrpc\": \"2.0\", \"id\": 33, \"method\": \"_kiro/session/compact\", \"params\": {\"sessionId\": \"sess_35572172-aec9-4aab-973b-9a500e892884\"}}}",
+		"{\"direction\": \"agent_to_client\", \"envelope\": \"notification\", \"method\": \"session/update\", \"parsed\": {\"jsonrpc\": \"2.0\", \"method\": \"session/update\", \"params\": {\"sessionId\": \"sess_35572172-aec9-4aab-973b-9a500e892884\", \"update\": {\"sessionUpdate\": \"session_info_update\", \"_meta\": {\"kiro\": {\"summarization\": {\"status\": \"success\", \"summary\": {\"conversationSummary\": \"## Goal\\nRead probe.txt and reply with just the number.\\n\\n## Status\\nDone: [Read probe.txt, replied with \\\"4242\\\"]\\nNow: [Task complete]\\nBlocked: (none)\\n\\n## Technical\\n- File: `/home/dwalleck/.claude/tmp/kas-sweep-s0oveg0n/probe.txt`\\n- Content: `magic 4242`\\n- Answered: `4242`\\n\\n## Decisions\\n(none)\\n\\n## User Intent\\n\\\"Read probe.txt and reply with just the number.\\\"\\n\\n## Next\\n(none)\\n\\nUSER QUERIES(most recent first):\\n1. Read probe.txt and reply with just the number.\", \"truncated\": false}}, \"kind\": \"summarization_completed\", \"conversationSummary\": \"## Goal\\nRead probe.txt and reply with just the number.\\n\\n## Status\\nDone: [Read probe.txt, replied with \\\"4242\\\"]\\nNow: [Task complete]\\nBlocked: (none)\\n\\n## Technical\\n- File: `/home/dwalleck/.claude/tmp/kas-sweep-s0oveg0n/probe.txt`\\n- Content: `magic 4242`\\n- Answered: `4242`\\n\\n## Decisions\\n(none)\\n\\n## User Intent\\n\\\"Read probe.txt and reply with just the number.\\\"\\n\\n## Next\\n(none)\\n\\nUSER QUERIES(most recent first):\\n1. Read probe.txt and reply with just the number.\", \"truncated\": false}}}}}}",
+		"{\"direction\": \"agent_to_client\", \"envelope\": \"response\", \"method\": null, \"parsed\": {\"jsonrpc\": \"2.0\", \"id\": 33, \"result\": {\"success\": true}}}",
+	}
+	failed := `{"direction": "agent_to_client", "envelope": "notification", "method": "session/update", "parsed": {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "` + sid + `", "update": {"sessionUpdate": "session_info_update", "_meta": {"kiro": {"summarization": {"status": "failed"}, "kind": "summarization_failed", "reason": "canceled"}}}}}}`
+	started := `{"direction": "agent_to_client", "envelope": "notification", "method": "session/update", "parsed": {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "` + sid + `", "update": {"sessionUpdate": "session_info_update", "_meta": {"kiro": {"kind": "summarization_started"}}}}}}`
+	start := []string{
+		`{"direction": "client_to_agent", "envelope": "request", "method": "session/new", "parsed": {"jsonrpc": "2.0", "id": 2, "method": "session/new", "params": {"cwd": "/w", "mcpServers": []}}}`,
+		`{"direction": "agent_to_client", "envelope": "response", "method": null, "parsed": {"jsonrpc": "2.0", "id": 2, "result": {"sessionId": "` + sid + `"}}}`,
+	}
+	// summarization_started, before the session's first work, is
+	// session.started metadata, as Kiro's other notices are.
+	input := strings.Join(concat(start, []string{started}, real, []string{failed}), "\n") + "\n"
+	evs := translate(t, acp.FormatExchange, input)
+	type status struct{ label, detail, status string }
+	var got []status
+	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+		it := ev.Data.(*universal.ItemSnapshot).Item
+		if it.Kind != universal.KindStatus {
+			continue
+		}
+		p := it.Content[0]
+		d := p.Detail
+		if len(d) > 12 {
+			d = d[:12]
+		}
+		got = append(got, status{p.Label, d, string(it.Status)})
+		if p.Label == universal.LabelCompaction && !strings.Contains(string(p.Metadata), `"kind":"summarization_`) {
+			t.Errorf("compaction metadata %s, want the update's _meta", p.Metadata)
+		}
+	}
+	want := []status{
+		{universal.LabelCompaction, "## Goal\nRead", "completed"},
+		{universal.LabelCompaction, "canceled", "failed"},
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(status{})); diff != "" {
+		t.Errorf("status items (-want +got):\n%s", diff)
+	}
+	for _, ev := range golden.OfType(evs, universal.TypeUnparsed) {
+		t.Errorf("agent.unparsed: %s", ev.Data.(*universal.Unparsed).Error)
+	}
+}
