@@ -217,8 +217,9 @@
 // as it is.
 //
 // A thread's info messages (role "info") are what Amp adds to a thread
-// itself: text notices and compaction summaries (summary.summary, a text
-// part with metadata {"summary": true}) become one system item (role
+// itself: text notices and compaction summaries (summary.summary, or a
+// summary given as the text itself; a text part with metadata
+// {"summary": true}) become one system item (role
 // system; an info message made only of blocks of other types is a status
 // item labelled with the first block's type, the blocks kept as json
 // parts); a shell command the user ran themselves (manual_bash_invocation

@@ -500,7 +500,13 @@ func (t *Translator) threadInfo(dst events, content jsonscan.Value, native, scop
 		case "text":
 			parts = append(parts, universal.Text(t.str(b.Field("text"))))
 		case "summary":
-			p := universal.Text(t.str(b.Sub("summary.summary")))
+			// {"summary": {"type": "message", "summary": text}}; a
+			// summary given as the text itself is read as well.
+			sum := b.Sub("summary")
+			if sum.Type() != gjson.String {
+				sum = sum.Sub("summary")
+			}
+			p := universal.Text(t.str(sum))
 			p.Metadata = summaryMeta
 			parts = append(parts, p)
 		case "manual_bash_invocation":
