@@ -58,7 +58,22 @@ MCPEOF
   cp "$HOMEDIR/config.toml" "$RUN/config.toml"
 '''),
 ]
-PATCH_CLAUDE = []
+PATCH_CLAUDE = [
+    ('capture.py', '''lab.remove_capture(OUT, NAME)
+''', '''lab.remove_capture(OUT, NAME)
+# s18-mcp (tools/capturelab-s18): the MCP server lookup and the --mcp-config file that starts it
+if SPEC.get("mcp"):
+    os.makedirs(os.path.join(HOME, "mcp"))
+    shutil.copy(os.path.join(HERE, "mcp_server.py"), os.path.join(HOME, "mcp", "lookup_server.py"))
+    with open(os.path.join(HOME, "mcp", "mcp.json"), "w") as f:
+        json.dump(SPEC["mcp"], f, indent=1)
+'''),
+    ('capture.py', '''    a += ["--model", MODEL]
+''', '''    a += ["--model", MODEL]
+    if SPEC.get("mcp"):
+        a += ["--mcp-config", os.path.join(HOME, "mcp", "mcp.json"), "--strict-mcp-config"]
+'''),
+]
 PATCH_OPENCODE = []
 PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX, 'opencode': PATCH_OPENCODE}
 
@@ -106,6 +121,20 @@ def copy_rollouts(src, dest, name, mode):
     for r in sorted(glob.glob(os.path.join(src, name + '.session', mode, 'rollout-*.jsonl'))):
         tid = os.path.basename(r)[:-len('.jsonl')].replace('-', '')[-8:]
         shutil.copy(r, os.path.join(dest, '%s.%s.rollout-%s.jsonl' % (name, mode, tid)))
+
+
+def keep_claude(src, dest, name, extra):
+    for suffix in ('.jsonl', '.meta.json'):
+        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
+    main = glob.glob(os.path.join(src, name + '.session', '*', '*.jsonl'))
+    if len(main) != 1:
+        sys.exit('%s: want one transcript, found %s' % (name, main))
+    shutil.copy(main[0], os.path.join(dest, name + '.transcript.jsonl'))
+    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
+    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
+    bad = {k: v for k, v in meta['checks'].items() if v is not True}
+    print('%s: exit=%s lines=%d failed checks=%s' % (name, meta['observed']['exit_codes'], meta['observed']['lines'],
+                                                      bad or 'none'))
 
 
 def keep_codex(src, dest, name, extra):
