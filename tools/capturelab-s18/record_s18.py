@@ -74,7 +74,25 @@ if SPEC.get("mcp"):
         a += ["--mcp-config", os.path.join(HOME, "mcp", "mcp.json"), "--strict-mcp-config"]
 '''),
 ]
-PATCH_OPENCODE = []
+PATCH_OPENCODE = [
+    ('capture.py', '''    if spec.get("permission"):
+        cfg["permission"] = spec["permission"]
+    return cfg
+''', '''    if spec.get("permission"):
+        cfg["permission"] = spec["permission"]
+    if spec.get("mcp"):  # s18-mcp (tools/capturelab-s18): the MCP server lookup, started by OpenCode
+        cfg["mcp"] = spec["mcp"]
+    return cfg
+'''),
+    ('capture.py', '''    cfg = config(spec)
+    with open(f"{HOME}/.config/opencode/opencode.json", "w") as f:
+''', '''    if spec.get("mcp"):  # s18-mcp (tools/capturelab-s18)
+        os.makedirs(f"{HOME}/mcp", exist_ok=True)
+        shutil.copy(os.path.join(HERE, "mcp_server.py"), f"{HOME}/mcp/lookup_server.py")
+    cfg = config(spec)
+    with open(f"{HOME}/.config/opencode/opencode.json", "w") as f:
+'''),
+]
 PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX, 'opencode': PATCH_OPENCODE}
 
 
@@ -145,6 +163,16 @@ def keep_codex(src, dest, name, extra):
     merge_expect(os.path.join(dest, name + '.meta.json'), extra)
     for suffix in ('.exec.jsonl', '.appserver.jsonl'):
         print('%s%s: %d lines' % (name, suffix, sum(1 for _ in open(os.path.join(dest, name + suffix)))))
+
+
+def keep_opencode(src, dest, name, extra):
+    for suffix in ('.sse', '.global.sse', '.messages.json', '.run.jsonl', '.meta.json'):
+        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
+    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
+    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
+    serve = meta['captures']['serve']
+    print('%s: prompt http=%s, run exit=%s' % (name, serve.get('prompt_http_status'),
+                                              (meta['captures'].get('run') or {}).get('exit_codes')))
 
 
 def main():
