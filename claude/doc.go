@@ -275,7 +275,8 @@
 // become image parts (with the path of the call's file: a Read of a
 // picture) and other blocks json parts. The structured result
 // (tool_use_result in stream-json, toolUseResult in transcripts) is kept
-// as a json part; Write, Edit and Read results also get a file_ref part
+// as a json part (an MCP tool's structuredContent also goes to the result
+// part's metadata as structured_content, as Codex's does); Write, Edit and Read results also get a file_ref part
 // (write, patch with the unified diff of structuredPatch, read), from the
 // call's paths when the structured result names no file. A Bash result
 // fails when is_error is set, when its exit code (the structured result's,

@@ -429,6 +429,7 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	}
 	o.Raw("permission_decision", decision.Raw)
 	o.OptString("non_execution_kind", kind)
+	mcpStructured(&o, name, structured)
 	if p := structured.Get("persistedOutputPath"); p.Type == gjson.String {
 		o.Bool("truncated", true).String("persisted_output_path", p.Str).Raw("persisted_output_size", structured.Get("persistedOutputSize").Raw)
 	} else if p, ok := persistedPath(output); ok {
@@ -520,6 +521,19 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 		Content: content, Status: status,
 	}, universal.SourceAgent, t.raw)
 	return dst
+}
+
+// mcpStructured puts an MCP tool's structured content, which the
+// structured result (tool_use_result {content, structuredContent}) holds,
+// in the result part's metadata as "structured_content", as the Codex
+// translator does an MCP result's.
+func mcpStructured(o *jsonw.Object, name string, structured jsonscan.Value) {
+	if !strings.HasPrefix(name, "mcp__") || !structured.IsObject() {
+		return
+	}
+	if sc := structured.Get("structuredContent"); sc.Exists() && sc.Type != gjson.Null {
+		o.Raw("structured_content", sc.Raw)
+	}
 }
 
 // orphanParent returns the parent of a tool result whose call the input

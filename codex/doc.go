@@ -302,7 +302,10 @@
 //   - mcpToolCall → "mcp__<server>__<tool>", the arguments (the call's
 //     metadata plugin_id and app_context: pluginId, appContext); the
 //     result's text content as output, structuredContent in metadata, an
-//     error as the output; an error or isError makes the result fail. The
+//     error as the output; an error or isError makes the result fail. A
+//     rollout's model call of an MCP tool offered in a namespace (0.17x,
+//     behind tool_search: {"namespace": "mcp__<server>", "name": <tool>})
+//     is named the same, the namespace kept in metadata. The
 //     content's other MCP blocks follow the tool_result part (exec, rollout
 //     and app-server alike): an image block is an image part (mimeType,
 //     data_length in its metadata; the data is not copied), any other

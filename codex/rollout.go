@@ -886,6 +886,7 @@ func (t *Translator) functionCall(dst []event, c *ctx, p jsonscan.Value, typ, th
 		}
 		if ns := p.Get("namespace").Str; ns != "" {
 			spec.meta = obj().String("namespace", ns).Bytes()
+			name = mcpNamespaced(ns, name)
 		}
 	case "custom_tool_call":
 		in := p.Get("input").Str
@@ -919,6 +920,19 @@ func (t *Translator) functionCall(dst []event, c *ctx, p jsonscan.Value, typ, th
 		}
 	}
 	return dst
+}
+
+// mcpNamespaced names a model call of a tool in namespace ns: Codex
+// (0.17x) offers an MCP server's tools in the namespace "mcp__<server>"
+// (behind tool_search), and such a call is named as its McpToolCall item
+// is everywhere, "mcp__<server>__<tool>". A call in any other namespace
+// keeps its name.
+func mcpNamespaced(ns, name string) string {
+	server, ok := strings.CutPrefix(strings.TrimRight(ns, "_"), "mcp__")
+	if !ok || server == "" || name == "" {
+		return name
+	}
+	return "mcp__" + server + "__" + name
 }
 
 // argsText returns argsJSON of a model call's arguments, copied. Their

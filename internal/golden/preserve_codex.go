@@ -57,7 +57,13 @@ import (
 //     may hold the other, complete copy of the same output);
 //   - Codex's note on a cut output for the model ("Warning: truncated
 //     output (original token count: N)\nTotal output lines: N") is not
-//     the output.
+//     the output;
+//   - an MCP call's output for the model (function_call_output of a call
+//     named "mcp__…" or in a namespace "mcp__…") is what Codex made of the
+//     MCP result (the header, then the structuredContent as JSON when the
+//     result has one, else its blocks): where an item_completed
+//     McpToolCall of the same call id records the result, that item's
+//     text blocks are required and the output is not.
 func init() {
 	extractors["codex/exec"] = codexExec
 	extractors["codex/appserver"] = codexAppServer
@@ -184,6 +190,15 @@ func codexRollout(x *extraction, msgs func(func(universal.Message, string) bool)
 			first[kind] = copy
 		}
 	}
+	// MCP calls, their outputs for the model, and the calls an
+	// McpToolCall item records.
+	type mcpOutput struct {
+		id   string
+		out  gjson.Result
+		line int64
+	}
+	mcpCalls, mcpItems := map[string]bool{}, map[string]bool{}
+	var mcpOutputs []mcpOutput
 	for m, v := range msgs {
 		p := gjson.Get(v, "payload")
 		switch gjson.Get(v, "type").Str {
@@ -208,8 +223,16 @@ func codexRollout(x *extraction, msgs func(func(universal.Message, string) bool)
 					model.add(KeptReasoning, s.Get("text").Str, m.Line)
 					return true
 				})
+			case "function_call":
+				if codexMCPCall(p) {
+					mcpCalls[p.Get("call_id").Str] = true
+				}
 			case "function_call_output", "custom_tool_call_output":
 				out := p.Get("output")
+				if id := p.Get("call_id").Str; mcpCalls[id] {
+					mcpOutputs = append(mcpOutputs, mcpOutput{id, out, m.Line})
+					continue
+				}
 				if out.IsArray() {
 					blockTexts(out, func(_, t string) { codexOutput(x, t, m.Line) })
 					continue
@@ -254,10 +277,23 @@ func codexRollout(x *extraction, msgs func(func(universal.Message, string) bool)
 				case "CommandExecution":
 					codexOutput(x, it.Get("aggregated_output").Str, m.Line)
 				case "McpToolCall":
+					mcpItems[it.Get("id").Str] = true
 					codexMCP(x, it, m.Line)
 				}
 			}
 		}
+	}
+	// An MCP call's output for the model is required only where no
+	// McpToolCall item records the result (whose text blocks are).
+	for _, o := range mcpOutputs {
+		if mcpItems[o.id] {
+			continue
+		}
+		if o.out.IsArray() {
+			blockTexts(o.out, func(_, t string) { codexOutput(x, codexStripHeader(t), o.line) })
+			continue
+		}
+		codexJSONOutput(x, o.out.Str, o.line)
 	}
 	// Per kind, the copy that showed up first is the record; the user
 	// messages of the model history only when the file has no event copy.
@@ -271,6 +307,13 @@ func codexRollout(x *extraction, msgs func(func(universal.Message, string) bool)
 			x.kept = append(x.kept, k)
 		}
 	}
+}
+
+// codexMCPCall reports whether a rollout function_call is an MCP tool's:
+// named "mcp__<server>__<tool>", or (0.17x, behind tool_search) in the
+// namespace "mcp__<server>".
+func codexMCPCall(p gjson.Result) bool {
+	return strings.HasPrefix(p.Get("namespace").Str, "mcp__") || strings.HasPrefix(p.Get("name").Str, "mcp__")
 }
 
 // codexJSONOutput keeps a rollout tool output: a JSON-encoded

@@ -211,6 +211,22 @@ func TestExtractRules(t *testing.T) {
 			want: []string{"prompt:plan it", "assistant text:**Add hello.py**\n", "assistant text:Done."},
 		},
 		{
+			// Codex 0.171 (testdata/crosscheck/codex/0.171.0/s18-mcp*):
+			// the output the model got of an MCP call is the
+			// structuredContent as JSON, or blocks behind a header; the
+			// McpToolCall item's text blocks are the record. A call no
+			// item records keeps its output, without the header.
+			name: "codex rollout: an MCP call's output for the model", agent: "codex", format: "rollout", framing: golden.Lines,
+			input: lines(
+				`{"type":"response_item","payload":{"type":"function_call","name":"lookup","namespace":"mcp__lookup","arguments":"{}","call_id":"m1"}}`,
+				`{"type":"event_msg","payload":{"type":"item_completed","thread_id":"t","turn_id":"u","item":{"type":"McpToolCall","id":"m1","server":"lookup","tool":"lookup","status":"completed","result":{"content":[{"type":"text","text":"alpha = 42"}],"structuredContent":{"value":42}}}}}`,
+				`{"type":"response_item","payload":{"type":"function_call_output","call_id":"m1","output":"Wall time: 0.01 seconds\nOutput:\n{\"value\":42}"}}`,
+				`{"type":"response_item","payload":{"type":"function_call","name":"mcp__lookup__lookup","arguments":"{}","call_id":"m2"}}`,
+				`{"type":"response_item","payload":{"type":"function_call_output","call_id":"m2","output":[{"type":"input_text","text":"Wall time: 0.01 seconds\nOutput:"},{"type":"input_text","text":"no entry"}]}}`,
+			),
+			want: []string{"tool output:alpha = 42", "tool output:no entry"},
+		},
+		{
 			// Prompts of turns the server never answered are kept in the
 			// order they were sent, not in a map's.
 			name: "codex exchange: unanswered turns' prompts in order", agent: "codex", format: "exchange", framing: golden.Exchange,
