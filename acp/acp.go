@@ -442,7 +442,7 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 	case universal.Terminate:
 		dst = t.finish(dst)
 		t.scan.Release()
-		return t.w.End(dst, t.withStderr(r.Ended()), daemon, nil)
+		return t.w.End(dst, t.st.Stderr.Ended(r.Ended()), daemon, nil)
 	case universal.Exit:
 		dst = t.finish(dst)
 		t.scan.Release()
@@ -461,7 +461,7 @@ func (t *Translator) ended() universal.SessionEnded {
 	if t.st.Failed {
 		d.Reason = universal.EndError
 	}
-	return t.withStderr(d)
+	return t.st.Stderr.Ended(d)
 }
 
 // finish flushes what waits for the end of input: the session start, and

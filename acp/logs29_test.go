@@ -89,7 +89,7 @@ func TestTapStderr(t *testing.T) {
 	}
 }
 
-// TestTapStderrBounded: past maxStderr (64 KiB) the agent's stderr is not
+// TestTapStderrBounded: past 64 KiB the agent's stderr is not
 // kept: the first line not kept is reported, session.ended counts them,
 // and a host's report of the process's stderr comes after what was kept.
 func TestTapStderrBounded(t *testing.T) {

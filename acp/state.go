@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/internal/ordered"
+	"github.com/agentnorm/agentnorm/internal/stderr"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -107,7 +108,7 @@ type state struct {
 	Todos []todo `json:"todos,omitempty"`
 	// Stderr is the agent's stderr an exchange's recorder kept (see
 	// keepStderr).
-	Stderr *agentStderr `json:"stderr,omitempty"`
+	Stderr *stderr.Kept `json:"stderr,omitempty"`
 }
 
 // field is one metadata field: a key and its raw JSON value.
@@ -474,7 +475,7 @@ func (s *state) validate(w *universal.Stream) error {
 			}
 		}
 	}
-	if err := s.Stderr.validate(); err != nil {
+	if err := s.Stderr.Validate(); err != nil {
 		return err
 	}
 	return nil

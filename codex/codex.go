@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/internal/stderr"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -278,10 +279,10 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		// stdout. They are kept as the session's stderr, and so are the
 		// stderr lines an exchange's recorder kept.
 		m.Data = universal.CleanInput(m.Data)
-		if !t.st.noise(trimSpace(m.Data)) && t.st.Unkept == 1 {
+		if !t.st.Kept.Add(trimSpace(m.Data)) && t.st.Unkept == 1 {
 			// Past the bound of the stderr kept: the first line not kept
 			// is reported, and how many were on session.ended.
-			return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: stderr beyond %d KiB is not kept (from this line on; session.ended counts the lines)", maxStderr>>10), m.Data)
+			return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: stderr beyond %d KiB is not kept (from this line on; session.ended counts the lines)", stderr.Max>>10), m.Data)
 		}
 		return dst
 	}
@@ -375,19 +376,19 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 	case universal.Terminate:
 		dst = t.finish(dst)
 		t.releaseScanners()
-		return w.End(dst, t.st.ended(r.Ended()), universal.SourceDaemon, nil)
+		return w.End(dst, t.st.Kept.Ended(r.Ended()), universal.SourceDaemon, nil)
 	case universal.Exit:
 		if r.Code == 0 {
 			dst = t.endLegacyExec(dst)
 		}
 		dst = t.finish(dst)
 		t.releaseScanners()
-		d := t.st.ended(universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent})
+		d := t.st.Kept.Ended(universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent})
 		return w.End(dst, universal.ExitEnded(d, r), universal.SourceDaemon, nil)
 	case universal.EndOfInput:
 		dst = t.finish(dst)
 		t.releaseScanners()
-		return w.End(dst, t.st.ended(universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent}), universal.SourceDaemon, nil)
+		return w.End(dst, t.st.Kept.Ended(universal.SessionEnded{Reason: t.endReason(), TerminatedBy: universal.ByAgent}), universal.SourceDaemon, nil)
 	}
 	return dst
 }

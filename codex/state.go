@@ -1,15 +1,13 @@
 package codex
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentnorm/agentnorm/internal/ordered"
+	"github.com/agentnorm/agentnorm/internal/stderr"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -86,15 +84,12 @@ type state struct {
 	// Meta collects session metadata seen before the session started
 	// (client info, thread/start parameters).
 	Meta map[string]string `json:"meta,omitempty"`
-	// Stderr is what the agent wrote outside its protocol (exec stdout
-	// noise), reported on session.ended.
-	Stderr string `json:"stderr,omitempty"`
-	// Unkept counts the lines of noise (and their bytes) not kept whole
-	// past maxStderr: the first is reported as agent.unparsed, the count
-	// on session.ended.
-	Unkept      int64           `json:"unkept,omitempty"`
-	UnkeptBytes int64           `json:"unkept_bytes,omitempty"`
-	stderr      strings.Builder // what Stderr is made on (see noise)
+	// Kept is what the agent wrote outside its protocol (exec stdout
+	// noise, an exchange's stderr records), reported on session.ended;
+	// the lines past its bound are counted, and the first is reported
+	// as agent.unparsed. Embedded, so that a checkpoint's JSON has its
+	// fields where it always had them.
+	stderr.Kept
 	// Plumb lists the exchange's server requests the host has not
 	// answered yet, by key, so that a response to none is reported.
 	Plumb map[string]bool `json:"plumb,omitempty"`
@@ -397,60 +392,6 @@ func (s *state) listUnsettled() {
 	}
 }
 
-// maxStderr bounds the noise kept as stderr.
-const maxStderr = 64 << 10
-
-// noise keeps a line of noise as stderr, up to maxStderr in all; it
-// reports false when the line was not kept whole, and counts it.
-func (s *state) noise(line []byte) bool {
-	if len(line) == 0 {
-		return true
-	}
-	sep := min(len(s.Stderr), 1) // the LF before the line
-	if len(s.Stderr)+sep >= maxStderr {
-		s.Unkept++
-		s.UnkeptBytes += int64(len(line))
-		return false
-	}
-	// Each line is appended to a builder Stderr is made on: a line costs
-	// its own length, never the noise so far again (many lines were
-	// quadratic up to maxStderr). A Stderr not made on it (restored) is
-	// written into it first; the comparison is of one pointer otherwise.
-	b := &s.stderr
-	if b.String() != s.Stderr {
-		b.Reset()
-		b.WriteString(s.Stderr)
-	}
-	if b.Len() > 0 {
-		b.WriteByte('\n')
-	}
-	// Stderr so far is valid UTF-8: only the line's cut can be invalid.
-	cut := line[:min(len(line), maxStderr-b.Len())]
-	if utf8.Valid(cut) {
-		b.Write(cut)
-	} else {
-		b.Write(bytes.ToValidUTF8(cut, []byte("\uFFFD")))
-	}
-	s.Stderr = b.String()
-	if len(cut) < len(line) {
-		s.Unkept++
-		s.UnkeptBytes += int64(len(line))
-		return false
-	}
-	return true
-}
-
-// ended adds to d the stderr and, when noise was not kept, how much.
-func (s *state) ended(d universal.SessionEnded) universal.SessionEnded {
-	d.Stderr = s.Stderr
-	if s.Unkept > 0 {
-		var o jsonw.Object
-		o.Int("lines", s.Unkept).Int("bytes", s.UnkeptBytes)
-		d.Extra = append(d.Extra, universal.Field{Name: "stderr_not_kept", Value: o.Bytes()})
-	}
-	return d
-}
-
 // addPrompt records a prompt the host sent, unless the same text is
 // already waiting (the host reported it and the exchange shows it too).
 func (s *state) addPrompt(text string) {
@@ -515,8 +456,8 @@ func (s *state) validate(w *universal.Stream) error {
 	if len(s.TurnOrdinals) > len(s.Turns) {
 		return fmt.Errorf("%d turn ordinals for %d turns", len(s.TurnOrdinals), len(s.Turns))
 	}
-	if s.Unkept < 0 || s.UnkeptBytes < 0 {
-		return fmt.Errorf("noise not kept: %d lines, %d bytes", s.Unkept, s.UnkeptBytes)
+	if err := s.Kept.Validate(); err != nil {
+		return err
 	}
 	for i, id := range s.Turns {
 		if id == "" || i > 0 && s.Turns[i-1] == id {
