@@ -512,6 +512,8 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 		return dst
 	case "system":
 		return t.system(dst, r, subtype.Str())
+	case "tool_progress":
+		return t.toolProgress(dst, r)
 	case "result":
 		if t.transcript && !subtype.Exists() && r.Get("key").Exists() {
 			// Not the end of a turn but a background job's cached
@@ -563,6 +565,8 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 				return t.hookAttachment(dst, r, a)
 			case "hook_system_message":
 				return t.hookNotice(dst, r, a)
+			case "relevant_memories":
+				return t.memoryRecall(dst, gjson.Result{}, a.Get("memories"))
 			}
 		}
 	case "conversation_reset":

@@ -1,7 +1,9 @@
 package claude
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -343,6 +345,14 @@ func (t *Translator) cancelRequest(dst events, r jsonscan.Value) events {
 		}
 		return dst
 	}
+	return t.withdraw(dst, id, key)
+}
+
+// withdraw resolves the pending request id (its Requests entry key) as
+// withdrawn: a question or elicitation rejected, a permission denied
+// with {source: cancelled, cancelled: true}. One resolved already stays
+// as it is.
+func (t *Translator) withdraw(dst events, id, key string) events {
 	if key == elicitKey {
 		return t.resolveElicitation(dst, id, jsonscan.Value{}, "", true)
 	}
@@ -356,6 +366,38 @@ func (t *Translator) cancelRequest(dst events, r jsonscan.Value) events {
 		return dst
 	}
 	return t.resolvePerm(dst, key, "", false, []byte(`{"source":"cancelled","cancelled":true}`), universal.SourceAgent, t.raw)
+}
+
+// asksSettled: a cloud worker's inherited_asks_settled {kept_request_ids}
+// (2.1.332: "A cloud worker's report, before its first turn, of which
+// asks it inherited and keeps. Any ask stored before this event that it
+// does not name is over"). Every request still pending that it does not
+// name is withdrawn, as by control_cancel_request, in the order of the
+// request ids.
+func (t *Translator) asksSettled(dst events, r jsonscan.Value) events {
+	kept := r.Get("kept_request_ids")
+	if !kept.IsArray() {
+		return t.unparsed(dst, "kept_request_ids", errors.New("inherited_asks_settled without a kept_request_ids array"))
+	}
+	if len(t.s.Requests) == 0 {
+		return dst
+	}
+	keep := map[string]bool{}
+	kept.ForEach(func(_, v gjson.Result) bool {
+		keep[v.Str] = true
+		return true
+	})
+	ids := make([]string, 0, len(t.s.Requests))
+	for id := range t.s.Requests {
+		if !keep[id] {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		dst = t.withdraw(dst, id, t.s.Requests[id])
+	}
+	return dst
 }
 
 // resolvePerm resolves the permission of a tool call, requesting it first

@@ -138,6 +138,12 @@
 //	                       session (a turn that showed its text but not the
 //	                       call gets a message with the json part alone)
 //	system/api_retry       error with will_retry
+//	tool_progress with subagent_retry
+//	                       error with will_retry (a sub-agent's API
+//	                       request retried: message "sub-agent API
+//	                       request failed (category); retrying", code the
+//	                       status, details the retry, agent_id,
+//	                       subagent_type and tool_use_id)
 //	system/task_*          a status item under the Agent call (task_started →
 //	                       task_notification; metadata the task type, sub-agent
 //	                       type, run, parent task, usage, output file, why it
@@ -193,6 +199,12 @@
 //	                       a transcript's entries spell their members in
 //	                       camelCase (originalModel): read so too, kept
 //	                       under stream-json's names (model_refusal_* too)
+//	system/memory_recall, a transcript's relevant_memories attachment
+//	                       status item labelled memory_recall (memories
+//	                       the CLI's recall put into the turn's context,
+//	                       which it shows as "Recalled from memory":
+//	                       detail "Recalled from memory: " and the paths,
+//	                       metadata mode and the memories as given)
 //	system/informational, notification
 //	                       status item labelled notice (the CLI's banners
 //	                       for the user, not the model's text: hook
@@ -566,7 +578,10 @@
 // "elicitation", server_name, mode, requested_schema, url), answered by
 // the host's accepted ElicitResult (the response its content), rejected
 // when declined, cancelled, withdrawn (control_cancel_request) or answered
-// with an error. Stream-json alone holds no answer (the host writes it to
+// with an error. A cloud worker's system/inherited_asks_settled
+// {kept_request_ids} says which asks of the worker before it still stand:
+// every pending request it does not name is withdrawn, as by
+// control_cancel_request. Stream-json alone holds no answer (the host writes it to
 // the CLI's stdin): the question stays requested, as the MCP tool's
 // result does not tell an answer from a refusal; but a URL-mode
 // elicitation (mode url, elicitation_id) still pending when the MCP
@@ -612,7 +627,9 @@
 //
 // # Ignored on purpose
 //
-// Top-level types: keep_alive, rate_limit_event, tool_progress,
+// Top-level types: keep_alive, rate_limit_event, tool_progress (a
+// running tool's heartbeats, and the REPL tool's inner calls, repl_call,
+// which carry no result; not one with subagent_retry, above),
 // tool_use_summary, auth_status, prompt_suggestion, active_goal,
 // command_lifecycle (a prompt queued on stdin: queued, started,
 // completed, cancelled, discarded; one that runs is echoed as a user
@@ -650,7 +667,8 @@
 // agent-setting after the session started,
 // attachment (context the CLI injects: environment, skills, reminders,
 // hook output shown to the user, diagnostics) except tool_host_result_lines
-// (the status item of stream-json's tool_host_result), queued_command (what
+// (the status item of stream-json's tool_host_result), relevant_memories
+// (the memory_recall status item), queued_command (what
 // reached the model while it worked: a prompt typed meanwhile is a user
 // message of the running turn, a background task's notification a system
 // item), goal_status (/goal's condition and the Stop hook's verdicts on
@@ -682,8 +700,7 @@
 // background_tasks_changed, session_state_changed,
 // plugin_install, files_persisted (the
 // files a hosted session uploaded or failed to; the tools that wrote
-// them show them), memory_recall (memories put into the turn's context,
-// as a transcript's relevant_memories attachment),
+// them show them),
 // control_request_progress (of a host's side_question),
 // commands_changed, worker_shutting_down (a Remote Control worker going
 // away), mirror_error and session_writes_lost (the host's SessionStore
@@ -696,9 +713,7 @@
 // peer_message_hold, cloud_session_delta, feedback_draft_queued,
 // instruction_size_warning and the plugins' ui_* pushes (ui_notify,
 // ui_notify_cancel and ui_placed of 2.1.332 too), and of 2.1.332
-// file_snapshot (the plan and todo files kept for /rewind),
-// inherited_asks_settled (a cloud worker's list of the asks it took
-// over), shell_cwd (the folder a Bash call left its shell in, for a
+// file_snapshot (the plan and todo files kept for /rewind), shell_cwd (the folder a Bash call left its shell in, for a
 // host's hook) and rewind_stand_in (a transcript's placeholder a rewind
 // finds its target by). Stream events: ping, citations_delta (citations
 // come with the complete text block). Anything else, and any line that is

@@ -67,9 +67,10 @@ func checkStatus(t *testing.T, evs []universal.Event, unparsed bool, label, deta
 // own member names), and bridge_state (stream-json) and
 // cloud_session_status (transcripts), which are not in the schemas but
 // which the CLI writes as bridge_status; file_snapshot,
-// inherited_asks_settled, shell_cwd, rewind_stand_in and the plugin
-// pushes ui_notify, ui_notify_cancel and ui_placed are on the ignore
-// list.
+// shell_cwd, rewind_stand_in and the plugin pushes ui_notify,
+// ui_notify_cancel and ui_placed are on the ignore list;
+// inherited_asks_settled with no ask pending gives nothing (the asks it
+// does not keep are withdrawn: TestInheritedAsksSettled).
 func TestGaps24SystemSubtypes(t *testing.T) {
 	for _, tc := range []struct {
 		name, line        string

@@ -11,7 +11,6 @@ func ignoredType(typ string) bool {
 		// stream-json
 		"keep_alive",        // connection heartbeat
 		"rate_limit_event",  // subscription rate-limit status; a rejection shows in the result
-		"tool_progress",     // elapsed-time heartbeats of a running tool
 		"tool_use_summary",  // a UI summary of preceding tool calls
 		"auth_status",       // login progress
 		"prompt_suggestion", // a suggested next prompt
@@ -30,7 +29,7 @@ func ignoredType(typ string) bool {
 		"teleported-from",       // the marker of a session brought from claude.ai
 		"queue-operation",       // the prompt queue; the prompt itself follows as a user entry
 		"last-prompt",           // the last prompt, for the resume picker
-		"attachment",            // context the CLI injects (environment, skills, reminders; goal_status, queued_command, tool_host_result_lines, hook contexts and hook_system_message are translated); hook output only the user sees (hook_non_blocking_error, hook_error_during_execution, hook_cancelled, hook_permission_decision, async_hook_response_batch)
+		"attachment",            // context the CLI injects (environment, skills, reminders; goal_status, queued_command, tool_host_result_lines, relevant_memories, hook contexts and hook_system_message are translated); hook output only the user sees (hook_non_blocking_error, hook_error_during_execution, hook_cancelled, hook_permission_decision, async_hook_response_batch)
 		"atis-latch",            // internal bookkeeping
 		"api-request",           // the request parameters sent to the API
 		"api-request-blob",      // the request's message content
@@ -92,7 +91,6 @@ func ignoredSystem(sub string) bool {
 		"session_state_changed",    // the same as init / result
 		"plugin_install",           // housekeeping
 		"files_persisted",          // the files a hosted session uploaded (file ids) or failed to; the tools that wrote them show them
-		"memory_recall",            // memories put into the turn's context, as a transcript's relevant_memories attachment (injected context)
 		"control_request_progress", // progress of a host's side_question request
 		"commands_changed",         // the slash command list
 		"worker_shutting_down",     // a Remote Control worker going away (a live-tail signal for a remote UI)
@@ -113,10 +111,9 @@ func ignoredSystem(sub string) bool {
 		"feedback_draft_queued",    // a feedback draft for the user to send
 		"instruction_size_warning", // the instruction files are over the size the CLI recommends (a UI hint)
 		// 2.1.332 (the CLI's stream-json schemas)
-		"file_snapshot",          // the plan and todo files captured for /rewind (as file-history-snapshot)
-		"inherited_asks_settled", // a cloud worker's list of the asks it took over from the one before
-		"shell_cwd",              // the folder a Bash call left its shell in, for a host's hook; the call shows the command
-		"rewind_stand_in",        // a transcript's placeholder that a rewind finds its target by (source_uuid)
+		"file_snapshot",   // the plan and todo files captured for /rewind (as file-history-snapshot)
+		"shell_cwd",       // the folder a Bash call left its shell in, for a host's hook; the call shows the command
+		"rewind_stand_in", // a transcript's placeholder that a rewind finds its target by (source_uuid)
 		// plugins' UI pushes
 		"ui_log", "ui_toast", "ui_status", "ui_invalidate",
 		"ui_panes", "ui_scroll", "ui_focus", "ui_notify", "ui_notify_cancel", "ui_placed":

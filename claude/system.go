@@ -132,6 +132,10 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 		var o jsonw.Object
 		o.Raw("written_paths", jsonw.Compact(paths.Raw)).Raw("team_count", r.Get("team_count").Raw).Raw("verb", r.Get("verb").Raw)
 		return t.status(dst, sub, detail, string(o.Bytes()))
+	case "inherited_asks_settled":
+		return t.asksSettled(dst, r)
+	case "memory_recall":
+		return t.memoryRecall(dst, r.Get("mode"), r.Get("memories"))
 	case "agents_killed":
 		// 2.1.332: background agents were stopped (an interrupt).
 		return t.status(dst, sub, "background agents stopped", "")
@@ -552,6 +556,42 @@ func (t *Translator) apiRetry(dst events, r jsonscan.Value) events {
 	}, t.raw)
 }
 
+// toolProgress: tool_progress lines are elapsed-time heartbeats of a
+// running tool (a Bash call, a sub-agent's Agent call) and the REPL
+// tool's inner calls (repl_call {inner_tool_name, inner_tool_input,
+// inner_tool_use_id, phase}, no result), ignored; but one that carries
+// subagent_retry {agent_id, attempt, max_retries, retry_delay_ms,
+// error_status, error_category} (2.1.2xx and later: the CLI's
+// agent_api_retry progress, a sub-agent's API request failed and is
+// retried, which stream-json shows nowhere else) is an error with
+// will_retry, as the session's own system/api_retry is: a retried error
+// is not terminal, so it is not the session's failure either.
+func (t *Translator) toolProgress(dst events, r jsonscan.Value) events {
+	sr := r.Get("subagent_retry")
+	if !sr.IsObject() {
+		return dst
+	}
+	status := sr.Get("error_status")
+	var o jsonw.Object
+	o.Raw("attempt", sr.Get("attempt").Raw).
+		Raw("max_retries", sr.Get("max_retries").Raw).
+		Raw("retry_delay_ms", sr.Get("retry_delay_ms").Raw).
+		Raw("error_status", status.Raw).
+		Raw("error_category", sr.Get("error_category").Raw).
+		Raw("agent_id", sr.Get("agent_id").Raw).
+		Raw("subagent_type", r.Get("subagent_type").Raw).
+		Raw("tool_use_id", r.Get("tool_use_id").Raw)
+	category := sr.Get("error_category").Str
+	code := category
+	if status.Type == gjson.Number {
+		code = status.Raw
+	}
+	return t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
+		Message: t.w.Copy("sub-agent API request failed (" + first(category, status.Raw, "no response") + "); retrying"),
+		Code:    t.w.Copy(code), Details: o.Bytes(), WillRetry: true,
+	}, t.raw)
+}
+
 // apiError is the transcript's record of a failed API request.
 func (t *Translator) apiError(dst events, r jsonscan.Value) events {
 	e := r.Get("error")
@@ -729,6 +769,46 @@ func (t *Translator) notice(dst events, r jsonscan.Value, sub string) events {
 		md = string(o.Bytes())
 	}
 	return t.status(dst, "notice", text, md)
+}
+
+// memoryRecall: memories the CLI's memory recall put into the turn's
+// context, which it shows the user as "Recalled from memory" (2.1.332
+// stream-json system/memory_recall {mode select | synthesize, memories
+// [{path, scope, content?}]}, "mirrors the CLI relevant_memories
+// attachment so SDK renderers can show 'Recalled from memory' inline";
+// a transcript's relevant_memories attachment {memories [{path, content,
+// mtimeMs}]}). A status item labelled memory_recall, as memory_saved's
+// is: detail "Recalled from memory: " and the paths, metadata mode and
+// the memories as given. None recalled: nothing.
+func (t *Translator) memoryRecall(dst events, mode, memories gjson.Result) events {
+	if !memories.Exists() || memories.Type == gjson.Null {
+		return dst
+	}
+	if !memories.IsArray() {
+		return t.unparsed(dst, "memories", errors.New("memory recall whose memories are not an array"))
+	}
+	var detail strings.Builder
+	n := 0
+	memories.ForEach(func(_, m gjson.Result) bool {
+		if n == 0 {
+			detail.WriteString("Recalled from memory: ")
+		} else {
+			detail.WriteString(", ")
+		}
+		n++
+		if p := m.Get("path"); p.Type == gjson.String && p.Str != "" {
+			detail.WriteString(p.Str)
+		} else {
+			detail.WriteString("(no path)")
+		}
+		return true
+	})
+	if n == 0 {
+		return dst
+	}
+	var o jsonw.Object
+	o.Raw("mode", jsonw.Compact(mode.Raw)).Raw("memories", jsonw.Compact(memories.Raw))
+	return t.status(dst, "memory_recall", detail.String(), string(o.Bytes()))
 }
 
 // status emits a completed status item.

@@ -114,8 +114,10 @@
 // config). rollout: the first
 // session_meta (agent_version, root_session_id, provider (model_provider),
 // cwd, originator, source, thread_source, parent_thread_id,
-// forked_from_id, agent_nickname, git_branch (git.branch), git,
-// created_at, and the session's instructions: system_prompt (the base
+// forked_from_id, agent_nickname, agent_path (a multi-agent v2
+// sub-agent's path), multi_agent_version, git_branch (git.branch), git,
+// runtime_workspace_roots, history_mode, context_window_id
+// (context_window.window_id), created_at, and the session's instructions: system_prompt (the base
 // instructions), instructions, dynamic_tools), completed with model,
 // approval_policy, sandbox and reasoning_effort from the turn_context or
 // thread_settings_applied that follows; the session starts with the

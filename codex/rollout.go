@@ -165,7 +165,8 @@ func (t *Translator) rolloutLine(dst []event, c *ctx, line, typ, payload jsonsca
 // The thread's id is the envelope's native_session_id, not a field.
 var metaFields = [...]string{"agent_version", "root_session_id", "model", "provider", "cwd",
 	"approval_policy", "sandbox", "reasoning_effort", "originator", "source", "thread_source",
-	"parent_thread_id", "forked_from_id", "agent_nickname", "git_branch", "git", "created_at", "system_prompt", "instructions", "dynamic_tools"}
+	"parent_thread_id", "forked_from_id", "agent_nickname", "agent_path", "multi_agent_version", "git_branch", "git",
+	"runtime_workspace_roots", "history_mode", "context_window_id", "created_at", "system_prompt", "instructions", "dynamic_tools"}
 
 // Indices in metaFields of the fields a session_meta or a turn_context
 // sets one by one.
@@ -240,7 +241,8 @@ func (t *Translator) sessionMeta(dst []event, c *ctx, p jsonscan.Value) []event 
 			bi = bi.Sub("text")
 		}
 		t.metaTail(&[len(metaFields) - metaTail]jsonscan.Value{p.Sub("originator"), p.Sub("source"), p.Sub("thread_source"),
-			p.Sub("parent_thread_id"), p.Sub("forked_from_id"), p.Sub("agent_nickname"), p.Sub("git").Sub("branch"), p.Sub("git"), p.Sub("timestamp"),
+			p.Sub("parent_thread_id"), p.Sub("forked_from_id"), p.Sub("agent_nickname"), p.Sub("agent_path"), p.Sub("multi_agent_version"),
+			p.Sub("git").Sub("branch"), p.Sub("git"), p.Sub("runtime_workspace_roots"), p.Sub("history_mode"), p.Sub("context_window").Sub("window_id"), p.Sub("timestamp"),
 			bi, p.Sub("instructions"), p.Sub("dynamic_tools")})
 		t.holdRaw("raw", c.raw)
 		t.forkMeta(p, id)

@@ -132,7 +132,12 @@
 // user, a tool call it made) become system items under the message, so
 // they are not taken for what the user typed; so does a user message's
 // system (the prompt request's own system text, which OpenCode gives the
-// model with that prompt), once, with metadata {source: system}. file parts become file_ref
+// model with that prompt), once, with metadata {source: system}. The
+// system prompt OpenCode before 1.0 built for a call, an assistant
+// message's system array sent with every update, is session information
+// (package universal): a status item labelled system_prompt under the
+// message, metadata {system_prompt: the array}, when the session's prompt
+// is new or changed, nothing when it repeats. file parts become file_ref
 // (image for image/* mime types) parts; patch parts one file_ref (action
 // patch) per file; agent, subtask and compaction parts status parts
 // (label agent, subtask, compaction). The user message OpenCode re-sends

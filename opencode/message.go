@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -104,6 +105,9 @@ func (t *Translator) onMessage(dst []universal.Event, f *infoFields, raw []byte,
 	}
 	if first {
 		dst = t.userSystem(dst, m, info, raw)
+	}
+	if r == "assistant" {
+		dst = t.assistantSystem(dst, m, info.Sub("system"), raw)
 	}
 	if v := f.model.Str(); v != "" && v != m.Model {
 		m.Model = t.w.Copy(v)
@@ -461,6 +465,37 @@ func (t *Translator) userSystem(dst []universal.Event, m *msgState, info jsonsca
 		Kind:     universal.KindSystem,
 		Role:     universal.RoleSystem,
 		Content:  []universal.Part{p},
+	}, universal.SourceAgent, raw)
+}
+
+// assistantSystem maps the system prompt an assistant message of OpenCode
+// before 1.0 carries (AssistantMessage system: the prompts OpenCode built
+// for the call, an array of strings, sent again with every update of
+// every message) to session information, as other agents' system prompts
+// are (package universal): a completed status item labelled system_prompt
+// under the message, metadata {system_prompt: the array as given}, when
+// the session's prompt is new or changed, nothing when it repeats.
+func (t *Translator) assistantSystem(dst []universal.Event, m *msgState, s jsonscan.Value, raw []byte) []universal.Event {
+	if !s.IsArray() || s.Raw() == "[]" {
+		return dst
+	}
+	// FNV-1a over the raw array (a prompt is ~10 KB; not copied).
+	h := uint64(14695981039346656037)
+	for _, c := range []byte(s.Raw()) {
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	sum := strconv.FormatUint(h, 36)
+	if t.st.SystemPrompts[m.Session] == sum {
+		return dst
+	}
+	put(&t.st.SystemPrompts, m.Session, sum)
+	var o jsonw.Object
+	s.AddTo(&o, "system_prompt")
+	return t.w.Complete(dst, universal.Item{
+		ItemID:   t.w.NewItemID(),
+		ParentID: m.Item,
+		Kind:     universal.KindStatus,
+		Content:  []universal.Part{{Type: universal.PartStatus, Label: "system_prompt", Metadata: o.Bytes()}},
 	}, universal.SourceAgent, raw)
 }
 

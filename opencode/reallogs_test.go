@@ -383,8 +383,9 @@ func TestRevert(t *testing.T) {
 		}
 	}
 	// The log starts after session.created: the placeholder title and the
-	// generated one are both reported, then the reverts.
-	want := "[title:New session - 2025-10-20T15:20:00.383Z title:Adding word to test.txt " +
+	// generated one are both reported (the first response's system prompt
+	// between them), then the reverts.
+	want := "[title:New session - 2025-10-20T15:20:00.383Z system_prompt: title:Adding word to test.txt " +
 		"reverted:reverted to before message msg_a0236fd1c001TlwqL8fwvq529i reverted:reverted to before message msg_a0234e308001SKl5bQUibp5gtI " +
 		"reverted:reverted to before message msg_a0236fd1c001TlwqL8fwvq529i unreverted:revert to message msg_a0236fd1c001TlwqL8fwvq529i undone]"
 	if fmt.Sprint(labels) != want {

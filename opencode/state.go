@@ -83,6 +83,10 @@ type state struct {
 	// Reverts holds, by session, the revert point last reported
 	// (session info revert: message id, part id).
 	Reverts map[string]revertState `json:"reverts,omitempty"`
+	// SystemPrompts holds, by session, a hash of the system prompt an
+	// assistant message of OpenCode before 1.0 last named (its info's
+	// system array, see assistantSystem).
+	SystemPrompts map[string]string `json:"system_prompts,omitempty"`
 }
 
 // revertState is a session's revert point as last reported.

@@ -89,7 +89,7 @@ var (
 	entryTypes = map[string]bool{
 		"message": true, "model_change": true, "thinking_level_change": true, "compaction": true,
 		"branch_summary": true, "custom": true, "custom_message": true, "label": true,
-		"session_info": true, "context_edit": true, "usage": true,
+		"session_info": true, "context_edit": true, "usage": true, "active_tools_change": true,
 		// oh-my-pi's
 		"title_change": true, "service_tier_change": true, "ttsr_injection": true, "credential_pin": true,
 		"session_init": true, "mode_change": true, "reset_boundary": true, "model_usage": true,

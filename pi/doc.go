@@ -190,8 +190,10 @@
 //     print mode, the second failing). Session-file compaction and
 //     branch_summary entries → system items with the summary.
 //   - queue_update, thinking_level_changed, and the session entries
-//     model_change, thinking_level_change, label, custom and context_edit
-//     → status items (native id: the entry id). session_info_changed and
+//     model_change, thinking_level_change, label, custom, context_edit
+//     and active_tools_change (Pi up to 0.84: the tools the model is
+//     given from then on; label active_tools, detail the names, metadata
+//     activeToolNames) → status items (native id: the entry id). session_info_changed and
 //     the session_info entry rename the session: a status item labelled
 //     "title" whose detail is the name, when it changes the title (the
 //     header's, or the last rename). entry_appended gives its custom, label and context_edit entries

@@ -255,6 +255,15 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 		t.addValue(&md, "selectedToolNames", tools)
 		t.addValue(&md, "selectedDiscoveredBuiltinToolNames", e.Sub("selectedDiscoveredBuiltinToolNames"))
 		return t.status(dst, "mcp_tool_selection", joinStrings(tools), md.Bytes(), id, in.raw)
+	case "active_tools_change":
+		// Pi up to 0.84 (setActiveTools: the tools the model is given
+		// from then on; Pi 0.85 writes it no more).
+		tools := e.Sub("activeToolNames")
+		if !tools.IsArray() {
+			return t.w.Unparsed(dst, in.where(), fmt.Errorf("session entry %q without an activeToolNames array", typ.Str), in.raw)
+		}
+		t.addValue(&md, "activeToolNames", tools)
+		return t.status(dst, "active_tools", joinStrings(tools), md.Bytes(), id, in.raw)
 	case "session_init":
 		return t.sessionInit(dst, in, e)
 	}
