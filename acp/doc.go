@@ -18,7 +18,14 @@
 //     the host sent, as Kiro CLI's KIRO_ACP_RECORD_PATH does, is told
 //     apart by the first message only one side sends (the host's
 //     initialize, session/new, load or prompt; the agent's session/update
-//     or request_permission).
+//     or request_permission). T3 Code's provider replay transcripts of ACP
+//     agents ("protocol": "acp.ndjson-jsonrpc": a transcript_start header,
+//     expect_outbound / emit_inbound records) record each message
+//     normalised without "jsonrpc" and "id", {"kind": "request" |
+//     "notification", "method", "params"} or {"kind": "response",
+//     "method", "result" | "error"}: a request gets an id of its own, and a
+//     response answers the oldest request of its method from the other
+//     side still waiting.
 //   - "agent": the agent's messages alone (its stdout, one JSON-RPC
 //     message a line), for a host that keeps only that side. A log of both
 //     sides one message a line without directions (a client probe's
