@@ -305,6 +305,9 @@ func (t *Translator) message(dst []universal.Event, in *input) []universal.Event
 	if !in.obj.IsObject() {
 		return t.w.Unparsed(dst, in.where(), errNotRPC, in.raw)
 	}
+	if dst, ok := t.replayFrame(dst, in); ok {
+		return dst // a replay transcript's normalised message
+	}
 	method, id := in.method, in.id
 	isString := method.Type() == gjson.String
 	hasID := false

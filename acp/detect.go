@@ -22,6 +22,14 @@ func Detect(head []byte) string {
 			break // the head ends inside this line, or noise
 		}
 		r := gjson.ParseBytes(line)
+		if frame, aside, ok := replayRecord(r); aside {
+			continue // a replay transcript's header: the record after it tells
+		} else if ok {
+			if acpMessage(frame) {
+				return FormatExchange
+			}
+			return ""
+		}
 		dir, msg := r.Get("dir"), r.Get("msg")
 		if !dir.Exists() {
 			dir = r.Get("direction") // other recorders' spelling

@@ -23,7 +23,14 @@
 //     tap's "agent-stderr" records) are the session's stderr, on
 //     session.ended, up to 64 KiB (the first line past it is reported
 //     as agent.unparsed and stderr_not_kept counts the lines and bytes
-//     not kept), before the stderr a host's Exit report adds.
+//     not kept), before the stderr a host's Exit report adds. T3 Code's
+//     provider replay transcripts of ACP agents ("protocol":
+//     "acp.ndjson-jsonrpc": a transcript_start header, expect_outbound /
+//     emit_inbound records) record each message normalised without
+//     "jsonrpc" and "id", {"kind": "request" | "notification", "method",
+//     "params"} or {"kind": "response", "method", "result" | "error"}: a
+//     request gets an id of its own, and a response answers the oldest
+//     request of its method from the other side still waiting.
 //   - "agent": the agent's messages alone (its stdout, one JSON-RPC
 //     message a line), for a host that keeps only that side. A log of both
 //     sides one message a line without directions (a client probe's

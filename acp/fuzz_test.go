@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/acp"
@@ -22,6 +23,9 @@ func FuzzTranslate(f *testing.F) {
 		}
 		f.Add(formatIndex(c.format), data)
 	}
+	// A provider replay transcript's id-less frames (replay30_test.go).
+	f.Add(formatIndex(acp.FormatExchange), []byte(strings.Join(kiroReplay, "\n")+"\n"+
+		`{"type":"emit_inbound","frame":{"kind":"response","method":"session/prompt","result":{"stopReason":"end_turn"}}}`+"\n"))
 	f.Add(uint8(1), []byte(`[{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"tool_call_update","toolCallId":"x","status":"completed"}}},{"id":1,"result":{"stopReason":"end_turn"}}]`))
 	f.Add(uint8(1), []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a"},"_meta":{"claudeCode":{"parentToolUseId":"x"}}}}}`))
 	f.Add(uint8(1), []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"compaction_update","compactionId":"c","status":"in_progress"}}}

@@ -130,6 +130,17 @@ func Detect(head []byte) string {
 			continue
 		}
 		r := sc.Root()
+		if replayAside(r) {
+			continue // a replay transcript's header: the record after it tells
+		}
+		if frame, ok := replayFrame(r); ok {
+			// A provider replay transcript's record: the Agent SDK's
+			// messages and calls are Claude Code's exchange.
+			if typ := frame.Get("type").Str; (streamType(typ) || sdkCall(typ)) && !ampSession(frame.Get("session_id").Str) {
+				return FormatExchange
+			}
+			return ""
+		}
 		if r.Get("dir").Exists() && r.Get("msg").Exists() {
 			// Only an exchange of Claude Code's stdin protocol: not
 			// Codex's JSON-RPC nor Pi's commands.
@@ -623,6 +634,9 @@ func (t *Translator) input(dst []universal.Event, r jsonscan.Value) []universal.
 	case "keep_alive", "update_environment_variables":
 		return dst
 	default:
+		if dst, ok := t.sdkInput(dst, r, typ); ok {
+			return dst // an Agent SDK call a replay transcript records
+		}
 		return t.unparsed(dst, "", fmt.Errorf("unknown host message type %q", typ))
 	}
 }

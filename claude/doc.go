@@ -36,7 +36,15 @@
 //   - "exchange": a recorded two-way exchange of the stream-json control
 //     protocol (universal.FrameExchange): what the CLI wrote (out) and what
 //     the host wrote to its stdin (in: user messages, initialize,
-//     control_response answers to can_use_tool).
+//     control_response answers to can_use_tool). A host's provider replay
+//     transcript of the Agent SDK (T3 Code's: a {"type":"transcript_start",
+//     "provider":"claudeAgent","protocol":"claude-agent-sdk.query",…}
+//     header, {"type": "expect_outbound" | "emit_inbound", "frame"} records;
+//     see universal.ExchangeReader) is one too: the SDK's messages are the
+//     CLI's lines, and the host's frames are the SDK's calls, read as the
+//     stdin messages they stand for (prompt.offer's message is the user
+//     line; query.open, query.set_model, query.interrupt, session.fork and
+//     subagent.lookup are ignored as the host's control requests are).
 //   - "transcript": an on-disk session transcript
 //     (~/.claude/projects/<project>/<session>.jsonl). Feed the main file,
 //     then its subagents/agent-<id>.jsonl files (2.0.x: agent-<id>.jsonl

@@ -61,6 +61,13 @@ func FuzzTranslate(f *testing.F) {
 		promptEntry("u2", "t1", "Two."), answerEntry("a2", "u2", "msg_2", "2."),
 		promptEntry("u3", "a1", "Three."), answerEntry("a3", "u3", "msg_3", "3."),
 	}, "\n")+"\n"))
+	// A provider replay transcript's records (replay30_test.go).
+	f.Add(byte(1), []byte(`{"type":"transcript_start","provider":"claudeAgent","protocol":"claude-agent-sdk.query","version":"0.2.111","scenario":"s"}`+"\n"+
+		`{"type":"expect_outbound","label":"query.open","frame":{"type":"query.open","options":{"model":"m"}}}`+"\n"+
+		`{"type":"expect_outbound","label":"prompt.offer:1","frame":{"type":"prompt.offer","message":{"type":"user","message":{"role":"user","content":"Hi"},"parent_tool_use_id":null,"uuid":"u1"}}}`+"\n"+
+		`{"type":"emit_inbound","label":"system","frame":{"type":"system","subtype":"init","session_id":"s1","model":"m","cwd":"/w","tools":[],"claude_code_version":"2.1.282"}}`+"\n"+
+		`{"type":"emit_inbound","label":"result","frame":{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"s1"}}`+"\n"+
+		`{"type":"runtime_exit","status":"success"}`+"\n"))
 	f.Fuzz(func(t *testing.T, mode byte, data []byte) {
 		fm := claude.Formats()[int(mode&0x7f)%len(claude.Formats())]
 		var in func(int) bool

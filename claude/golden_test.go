@@ -124,6 +124,8 @@ func publicCases(t *testing.T) []captureCase {
 			continue // fragments of a result line, not messages: see TestPublicFragments
 		case strings.HasSuffix(n, ".json"):
 			c.Format, c.Framing = claude.FormatStreamJSON, golden.Document
+		case strings.HasSuffix(n, ".exchange.jsonl"):
+			c.Format, c.Framing = claude.FormatExchange, golden.Exchange
 		case strings.HasPrefix(n, "stream_"):
 			c.Format = claude.FormatStreamJSON
 		default:
@@ -173,7 +175,7 @@ func TestRecordedCaptures(t *testing.T) {
 
 func TestPublicSamples(t *testing.T) {
 	cases := publicCases(t)
-	if want := 66 - 2; len(cases) != want {
+	if want := 67 - 2; len(cases) != want {
 		t.Errorf("%d public cases, want %d", len(cases), want)
 	}
 	for _, c := range cases {

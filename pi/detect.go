@@ -114,6 +114,16 @@ func Detect(head []byte) string {
 			}
 			break // the head ends inside this line
 		}
+		if frame, aside, ok := replayRecord(line); aside {
+			continue // a replay transcript's header: the record after it tells
+		} else if ok {
+			// A provider replay transcript's record: its frame is
+			// the message, as an exchange record's msg.
+			if t := frame.Get("type").Str; commandTypes[t] || rpcTypes[t] || eventTypes[t] || ompRPCTypes[t] || ompEventTypes[t] {
+				return FormatExchange
+			}
+			return ""
+		}
 		if gjson.GetBytes(line, "dir").Exists() && gjson.GetBytes(line, "msg").Exists() {
 			// Another agent's exchange (Claude Code's stdin protocol,
 			// Codex's JSON-RPC) is not Pi's: its messages are not Pi's

@@ -20,7 +20,13 @@
 //     events, without a header.
 //   - "exchange": the recorded two-way exchange of pi --mode rpc
 //     (universal.FrameExchange): the host's commands (prompt, steer,
-//     follow_up, abort, extension_ui_response, …) and Pi's output.
+//     follow_up, abort, extension_ui_response, …) and Pi's output. A
+//     host's provider replay transcript (T3 Code's "protocol":
+//     "pi.rpc-jsonl": a transcript_start header, expect_outbound /
+//     emit_inbound records whose frames are the commands and the output;
+//     see universal.ExchangeReader) is one too; its process_start frame
+//     (the arguments the host started Pi with) is the recorder's, and
+//     ignored.
 //   - "session": a session file (~/.pi/agent/sessions/--<cwd>--/*.jsonl):
 //     v1 (no ids, a plain log) and v2/v3 (a tree of entries linked by
 //     parentId), both translated entry by entry as they are read, so a

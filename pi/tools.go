@@ -784,6 +784,9 @@ func commandKey(id, typ string) string {
 
 // command translates what the host wrote to pi --mode rpc (exchange).
 func (t *Translator) command(dst []universal.Event, in *input) []universal.Event {
+	if replayAside(in.typ.Str) {
+		return dst // a replay transcript's record of the process's start
+	}
 	switch in.typ.Str {
 	case "host_tool_result", "host_tool_update", "host_uri_result":
 		// oh-my-pi: the host answers a host_tool_call or a
