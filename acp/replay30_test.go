@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentnorm/agentnorm/acp"
+	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -89,14 +90,5 @@ func translateExchange(t *testing.T, in string) []universal.Event {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := universal.NewExchangeReader(strings.NewReader(in), 0)
-	var evs []universal.Event
-	for {
-		m, err := r.Next()
-		if err != nil {
-			break
-		}
-		evs = tr.Translate(evs, m)
-	}
-	return tr.Report(evs, universal.EndOfInput{})
+	return golden.TranslateAll(tr, universal.NewExchangeReader(strings.NewReader(in), 0))
 }

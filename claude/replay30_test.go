@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -64,16 +65,7 @@ func TestReplayTranscriptSDKCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := universal.NewExchangeReader(f, 0)
-	var evs []universal.Event
-	for {
-		m, err := r.Next()
-		if err != nil {
-			break
-		}
-		evs = tr.Translate(evs, m)
-	}
-	evs = tr.Report(evs, universal.EndOfInput{})
+	evs := golden.TranslateAll(tr, universal.NewExchangeReader(f, 0))
 	prompt := ""
 	for _, e := range evs {
 		if e.Type == universal.TypeUnparsed {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/pi"
 	"github.com/agentnorm/agentnorm/universal"
 )
@@ -72,16 +73,7 @@ func TestReplayTranscriptPi(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := universal.NewExchangeReader(strings.NewReader(in), 0)
-	var evs []universal.Event
-	for {
-		m, err := r.Next()
-		if err != nil {
-			break
-		}
-		evs = tr.Translate(evs, m)
-	}
-	evs = tr.Report(evs, universal.EndOfInput{})
+	evs := golden.TranslateAll(tr, universal.NewExchangeReader(strings.NewReader(in), 0))
 	turns := 0
 	for _, e := range evs {
 		switch e.Type {

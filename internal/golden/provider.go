@@ -67,6 +67,20 @@ func CheckNew[T universal.Translator](t *testing.T, formats []universal.Format, 
 	}
 }
 
+// TranslateAll translates every message r gives (up to its first error,
+// io.EOF included), then the end of input.
+func TranslateAll(tr universal.Translator, r universal.MessageReader) []universal.Event {
+	var evs []universal.Event
+	for {
+		m, err := r.Next()
+		if err != nil {
+			break
+		}
+		evs = tr.Translate(evs, m)
+	}
+	return tr.Report(evs, universal.EndOfInput{})
+}
+
 // OfType returns the events of one type, in order.
 func OfType(events []universal.Event, typ universal.Type) []universal.Event {
 	var out []universal.Event
