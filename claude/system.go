@@ -546,13 +546,21 @@ func (t *Translator) apiRetry(dst events, r jsonscan.Value) events {
 		Raw("error_status", status.Raw).
 		Raw("error", r.Get("error").Raw).
 		Raw("no_response", r.Get("no_response").Raw)
-	code := r.Get("error").Str
+	return t.retrying(dst, "API request", r.Get("error").Str, status, o.Bytes())
+}
+
+// retrying emits the error of an API request that failed and is retried
+// (will_retry): the message names what failed and why (the cause, else
+// the HTTP status), the code is the status when there is one, else the
+// cause.
+func (t *Translator) retrying(dst events, what, cause string, status gjson.Result, details []byte) events {
+	code := cause
 	if status.Type == gjson.Number {
 		code = status.Raw
 	}
 	return t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
-		Message: t.w.Copy("API request failed (" + first(r.Get("error").Str, status.Raw, "no response") + "); retrying"),
-		Code:    t.w.Copy(code), Details: o.Bytes(), WillRetry: true,
+		Message: t.w.Copy(what + " failed (" + first(cause, status.Raw, "no response") + "); retrying"),
+		Code:    t.w.Copy(code), Details: details, WillRetry: true,
 	}, t.raw)
 }
 
@@ -581,15 +589,7 @@ func (t *Translator) toolProgress(dst events, r jsonscan.Value) events {
 		Raw("agent_id", sr.Get("agent_id").Raw).
 		Raw("subagent_type", r.Get("subagent_type").Raw).
 		Raw("tool_use_id", r.Get("tool_use_id").Raw)
-	category := sr.Get("error_category").Str
-	code := category
-	if status.Type == gjson.Number {
-		code = status.Raw
-	}
-	return t.w.Emit(dst, universal.TypeError, universal.SourceAgent, &universal.Error{
-		Message: t.w.Copy("sub-agent API request failed (" + first(category, status.Raw, "no response") + "); retrying"),
-		Code:    t.w.Copy(code), Details: o.Bytes(), WillRetry: true,
-	}, t.raw)
+	return t.retrying(dst, "sub-agent API request", sr.Get("error_category").Str, status, o.Bytes())
 }
 
 // apiError is the transcript's record of a failed API request.
