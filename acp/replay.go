@@ -18,14 +18,14 @@ func replayRecord(r gjson.Result) (frame gjson.Result, aside, ok bool) {
 	if r.Get("dir").Exists() {
 		return frame, false, false
 	}
-	switch r.Get("type").Str {
-	case "transcript_start", "runtime_exit":
+	switch _, aside, ok := universal.ReplayRecord(r.Get("type").Str); {
+	case !ok:
+		return frame, false, false
+	case aside:
 		return frame, true, false
-	case "expect_outbound", "emit_inbound":
-		frame = r.Get("frame")
-		return frame, false, frame.Exists()
 	}
-	return frame, false, false
+	frame = r.Get("frame")
+	return frame, false, frame.Exists()
 }
 
 // replayIDPrefix starts the ids given to the requests of replay frames.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/universal"
 )
 
 // replayAside reports whether a line is a record of a provider replay
@@ -16,8 +17,8 @@ func replayAside(r jsonscan.Value) bool {
 	if r.Get("dir").Exists() {
 		return false
 	}
-	typ := r.Get("type").Str
-	return typ == "transcript_start" || typ == "runtime_exit"
+	_, aside, ok := universal.ReplayRecord(r.Get("type").Str)
+	return ok && aside
 }
 
 // replayFrame returns the message of a provider replay transcript record
@@ -29,12 +30,11 @@ func replayFrame(r jsonscan.Value) (frame jsonscan.Value, ok bool) {
 	if r.Get("dir").Exists() {
 		return frame, false
 	}
-	switch r.Get("type").Str {
-	case "expect_outbound", "emit_inbound":
-		frame = r.Sub("frame")
-		return frame, frame.Exists()
+	if _, aside, ok := universal.ReplayRecord(r.Get("type").Str); !ok || aside {
+		return frame, false
 	}
-	return frame, false
+	frame = r.Sub("frame")
+	return frame, frame.Exists()
 }
 
 // sdkCall reports the frame types, besides the SDK's messages

@@ -68,17 +68,17 @@ func recorderAside(s string) bool {
 }
 
 // replayAside reports whether a record type of a provider replay
-// transcript is the recorder's own (its header, the process's exit; see
-// universal.ExchangeReader).
+// transcript is the recorder's own (its header, the process's exit).
 func replayAside(typ string) bool {
-	return typ == "transcript_start" || typ == "runtime_exit"
+	_, aside, ok := universal.ReplayRecord(typ)
+	return ok && aside
 }
 
 // replayDir returns the type of a provider replay transcript record that
-// holds a message (see universal.ExchangeReader), which stands for its
-// direction; the zero Result for any other type.
+// holds a message, which stands for its direction; the zero Result for
+// any other type.
 func replayDir(typ gjson.Result) gjson.Result {
-	if typ.Str == "expect_outbound" || typ.Str == "emit_inbound" {
+	if _, aside, ok := universal.ReplayRecord(typ.Str); ok && !aside {
 		return typ
 	}
 	return gjson.Result{}

@@ -1,6 +1,9 @@
 package pi
 
-import "github.com/tidwall/gjson"
+import (
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
 
 // replayRecord reads a line of a provider replay transcript (T3 Code's
 // "protocol": "pi.rpc-jsonl"; see universal.ExchangeReader) for
@@ -13,16 +16,13 @@ func replayRecord(line []byte) (frame gjson.Result, aside, ok bool) {
 	if r[0].Exists() {
 		return frame, false, false
 	}
-	switch r[1].Str {
-	case "transcript_start", "runtime_exit":
+	switch _, aside, ok := universal.ReplayRecord(r[1].Str); {
+	case !ok:
+		return frame, false, false
+	case aside || replayAside(r[2].Get("type").Str):
 		return frame, true, false
-	case "expect_outbound", "emit_inbound":
-		if replayAside(r[2].Get("type").Str) {
-			return frame, true, false
-		}
-		return r[2], false, r[2].Exists()
 	}
-	return frame, false, false
+	return r[2], false, r[2].Exists()
 }
 
 // replayAside reports the frame type a replay transcript's recorder

@@ -513,7 +513,7 @@ func (r *SSEReader) discard(n int) {
 // up to a {"type": "runtime_exit", …} record (t3code's replay fixtures:
 // real Codex app-server traffic among them), when the record has no
 // "dir": the header and the exit record are skipped like a note (see
-// replayEntry).
+// ReplayRecord).
 type ExchangeReader struct {
 	lines *LineReader
 	scan  jsonscan.Scanner
@@ -570,7 +570,7 @@ func (r *ExchangeReader) next() (m Message, note bool, err error) {
 		dir = rec.Field("direction")
 	}
 	if !dir.Exists() {
-		if d, aside, ok := replayEntry(rec.Field("type").Str()); ok {
+		if d, aside, ok := ReplayRecord(rec.Field("type").Str()); ok {
 			if aside {
 				return m, true, nil
 			}
@@ -646,9 +646,10 @@ func within(line []byte, raw string) []byte {
 	return line[start : start+len(raw) : start+len(raw)]
 }
 
-// replayEntry reads the type of a provider replay transcript record (the
+// ReplayRecord reads the type of a provider replay transcript record (the
 // NDJSON replay fixtures of the t3code project and others, recorded from
-// the host's side): "expect_outbound" is what the host sent (In),
+// the host's side; see ExchangeReader), for a format's detection as for
+// the reader: "expect_outbound" is what the host sent (In),
 // "emit_inbound" what the agent sent (Out), each with its message as
 // "frame" ("label", a name for the reader, and "afterMs", a delay the
 // replay waits, are not read). "transcript_start", the header that names
@@ -656,7 +657,7 @@ func within(line []byte, raw string) []byte {
 // the agent process ended, are the recorder's own records: aside reports
 // them (they are skipped like a note; the caller reports the process's
 // exit). ok is false for any other type.
-func replayEntry(typ string) (d Direction, aside, ok bool) {
+func ReplayRecord(typ string) (d Direction, aside, ok bool) {
 	switch typ {
 	case "expect_outbound":
 		return In, false, true
@@ -669,7 +670,7 @@ func replayEntry(typ string) (d Direction, aside, ok bool) {
 }
 
 // replayFrame returns the message of a provider replay transcript record
-// (see replayEntry), its frame, written by the side d names.
+// (see ReplayRecord), its frame, written by the side d names.
 func replayFrame(m Message, line []byte, rec jsonscan.Value, d Direction) (Message, bool, error) {
 	frame := rec.Field("frame")
 	if !frame.Exists() {
