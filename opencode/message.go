@@ -3,6 +3,8 @@ package opencode
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -479,12 +481,11 @@ func (t *Translator) assistantSystem(dst []universal.Event, m *msgState, s jsons
 	if !s.IsArray() || s.Raw() == "[]" {
 		return dst
 	}
-	// FNV-1a over the raw array (a prompt is ~10 KB; not copied).
-	h := uint64(14695981039346656037)
-	for _, c := range []byte(s.Raw()) {
-		h = (h ^ uint64(c)) * 1099511628211
-	}
-	sum := strconv.FormatUint(h, 36)
+	// A hash of the raw array (a prompt is ~10 KB; not copied), the same
+	// in every process, as checkpoint state must be.
+	h := fnv.New64a()
+	io.WriteString(h, s.Raw())
+	sum := strconv.FormatUint(h.Sum64(), 36)
 	if t.st.SystemPrompts[m.Session] == sum {
 		return dst
 	}
