@@ -29,7 +29,8 @@ func TestToolVocabulary(t *testing.T) {
 		`{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"src/a.go"}},` +
 		`{"type":"tool_use","id":"t3","name":"Agent","input":{"prompt":"go","subagent_type":"Explore"}},` +
 		`{"type":"tool_use","id":"t4","name":"TodoWrite","input":{"todos":[]}},` +
-		`{"type":"tool_use","id":"t5","name":"mcp__x__y","input":{}}]},"session_id":"s1"}`
+		`{"type":"tool_use","id":"t5","name":"mcp__x__y","input":{}},` +
+		`{"type":"tool_use","id":"t6","name":"ToolSearch","input":{"query":"select:mcp__x__y","max_results":1}}]},"session_id":"s1"}`
 	evs := feed(t, claude.FormatStreamJSON, nil, nil, initLine, call, resultLine)
 	checkShape(t, evs)
 	want := []struct {
@@ -41,6 +42,7 @@ func TestToolVocabulary(t *testing.T) {
 		{universal.ToolTask, `{"prompt":"go","agent":"Explore"}`},
 		{universal.ToolThink, `{}`},
 		{universal.ToolOther, `{}`},
+		{universal.ToolSearch, `{"query":"select:mcp__x__y"}`}, // as Codex's tool_search
 	}
 	calls := completed(evs, universal.KindToolCall, "")
 	if len(calls) != len(want) {

@@ -6,8 +6,8 @@ import (
 
 // tools maps Claude Code's tool names (current and past versions, and the
 // API's server tools) to the universal tool vocabulary. Tools not listed
-// (AskUserQuestion, Skill, ToolSearch, TaskOutput, KillShell, MCP tools,
-// …) are other.
+// (AskUserQuestion, Skill, TaskOutput, KillShell, MCP tools, …) are
+// other.
 var tools = universal.ToolTable{
 	"Bash":         {Kind: universal.ToolExecute, Command: "command"},
 	"Read":         {Kind: universal.ToolRead, Paths: "file_path"},
@@ -20,9 +20,13 @@ var tools = universal.ToolTable{
 	"Grep":         {Kind: universal.ToolSearch, Query: "pattern", Paths: "path"},
 	"LS":           {Kind: universal.ToolSearch, Paths: "path"},
 	"WebSearch":    {Kind: universal.ToolSearch, Query: "query"},
-	"WebFetch":     {Kind: universal.ToolFetch, URL: "url"},
-	"Agent":        {Kind: universal.ToolTask, Prompt: "prompt", Agent: "subagent_type"},
-	"Task":         {Kind: universal.ToolTask, Prompt: "prompt", Agent: "subagent_type"},
+	// ToolSearch finds the deferred tools (MCP tools among them) whose
+	// definitions the model loads before it calls them, as Codex's
+	// tool_search does: a search, its query what it looks for.
+	"ToolSearch": {Kind: universal.ToolSearch, Query: "query"},
+	"WebFetch":   {Kind: universal.ToolFetch, URL: "url"},
+	"Agent":      {Kind: universal.ToolTask, Prompt: "prompt", Agent: "subagent_type"},
+	"Task":       {Kind: universal.ToolTask, Prompt: "prompt", Agent: "subagent_type"},
 	// Todo lists and plans: the agent's notes to itself.
 	"TodoWrite":     {Kind: universal.ToolThink},
 	"TodoRead":      {Kind: universal.ToolThink},

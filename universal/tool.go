@@ -21,7 +21,7 @@ const (
 	ToolEdit    ToolKind = "edit"    // creates, writes or patches files: Write, Edit, apply_patch
 	ToolDelete  ToolKind = "delete"  // deletes files
 	ToolMove    ToolKind = "move"    // moves or renames files
-	ToolSearch  ToolKind = "search"  // finds files or text: Glob, Grep, ls, a web search
+	ToolSearch  ToolKind = "search"  // finds files, text or tools: Glob, Grep, ls, a web search, a search of deferred tools
 	ToolExecute ToolKind = "execute" // runs a shell command
 	ToolThink   ToolKind = "think"   // plans and notes of the agent to itself: todo lists, plans
 	ToolFetch   ToolKind = "fetch"   // retrieves a URL

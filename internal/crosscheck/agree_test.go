@@ -520,7 +520,7 @@ func behaviourDiffers(a, b, scenario string) string {
 	}
 	if (a == "claude") != (b == "claude") && strings.HasPrefix(scenario, "s18-mcp") {
 		// TestMCPCallsAgree compares the MCP calls themselves.
-		return "Claude Code defers MCP tools: the model loads the tool with a ToolSearch call (kind other) first, " +
+		return "Claude Code defers MCP tools: the model loads the tool with a ToolSearch call (a search, as Codex's tool_search) first, " +
 			"in a response of its own; Codex's tool_search shows in its rollout alone, OpenCode offers the tool up front"
 	}
 	return ""
