@@ -29,37 +29,34 @@ the binary is $AMP_BIN, default AGENTS_DIR/amp/lx/package/amp (the lab's amp/fet
 The meta file is the lab's, with the scenario's `expect_extra` merged into its `expect` block.
 With KEEP=DIR everything the lab wrote is kept under DIR as well (stderr, mock requests, session folders).
 """
-import glob, json, os, shutil, subprocess, sys, tempfile
+import json, os, shutil, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
 sys.dont_write_bytecode = True  # nothing written beside the scripts
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, '..', 'capturelab-common'))
+import labstage  # noqa: E402  (staging, the main loop, the copy and merge steps the recorders share)
 
-LAB = os.environ.get('CAPTURELAB', '/work/shared/tools/capturelab')
-AGENTS = os.environ.get('AGENTS_DIR') or os.path.join(LAB, 'agents')
+AGENTS = labstage.AGENTS
 PI_VERSION = os.environ.get('PI_VERSION', '1.6.0')
-PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex', 'opencode': 'opencode-ai',
-       'pi': '@earendil-works/pi-coding-agent', 'amp': '@ampcode/cli-linux-x64'}
-INSTALL = {'pi': 'pi-' + PI_VERSION}
+AGENT_NAMES = ('claude', 'codex', 'opencode', 'pi', 'amp')
 SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py', 's12_text.py': 's12_text.py'},
         'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py',
                   's12_text.py': 's12_text.py'},
         'opencode': {'opencode_scenarios.py': 'scenarios.py', 's12_text.py': 's12_text.py'},
         'pi': {'pi_scenarios.py': 'scenarios.py', 's12_text.py': 's12_text.py'},
         'amp': {'amp_scenarios.py': 'scenarios_v2.py', 's12_text.py': 's12_text.py'}}
-AMP_FROM_V2 = ('mock_amp_v2.py', 'write_meta_v2.py')
-
-
 AMP_V2 = os.path.join(os.path.dirname(HERE), 'capturelab-amp-v2')
+for _f in ('mock_amp_v2.py', 'write_meta_v2.py'):
+    SWAP['amp'][os.path.join(AMP_V2, _f)] = _f
+BY = 'tools/capturelab-s12/record_s12.py'
 
 
 def version(agent):
     if agent == 'amp':
         with open(os.path.join(os.path.dirname(amp_bin()), 'package.json')) as f:
             return json.load(f)['version'].split('-')[0]
-    with open(os.path.join(AGENTS, INSTALL.get(agent, agent), 'node_modules', PKG[agent], 'package.json')) as f:
-        return json.load(f)['version']
+    return labstage.package_version(agent, 'pi-' + PI_VERSION if agent == 'pi' else None)
 
 
 def amp_bin():
@@ -68,90 +65,27 @@ def amp_bin():
 
 def stage(agent):
     """A writable copy of the lab's scripts with this folder's scenario files in place of the lab's."""
-    d = tempfile.mkdtemp(prefix='capturelab-s12-')
-    for sub in ('common', agent):
-        shutil.copytree(os.path.join(LAB, sub), os.path.join(d, sub),
-                        ignore=shutil.ignore_patterns('out', 'agents', '__pycache__'))
-    for src, dst in SWAP[agent].items():
-        shutil.copy(os.path.join(HERE, src), os.path.join(d, agent, dst))
-    for src in AMP_FROM_V2 if agent == 'amp' else ():
-        shutil.copy(os.path.join(AMP_V2, src), os.path.join(d, agent, src))
-    for root, dirs, files in os.walk(d):
-        for n in dirs + files:
-            p = os.path.join(root, n)
-            os.chmod(p, os.stat(p).st_mode | 0o200)
-    return d
-
-
-def merge_expect(meta_path, extra):
-    """Merge a scenario's expect_extra into the meta's expect block: top-level fields replace the lab's;
-    `tools` maps an index of the lab's tools list to fields that replace that entry's."""
-    if not extra:
-        return
-    with open(meta_path, encoding='utf-8') as f:
-        meta = json.load(f)
-    e = meta['expect']
-    for k, v in extra.items():
-        if k == 'tools':
-            for i, fields in v.items():
-                e['tools'][int(i)].update(fields)
-        else:
-            e[k] = v
-    meta['expect_extra_merged_by'] = 'tools/capturelab-s12/record_s12.py (the scenario\'s expect_extra)'
-    with open(meta_path, 'w', encoding='utf-8') as f:
-        f.write(json.dumps(meta, indent=1, ensure_ascii=False) + '\n')
+    return labstage.stage(agent, 'capturelab-s12-', HERE, SWAP[agent])
 
 
 def keep_claude(src, dest, name, extra):
-    for suffix in ('.jsonl', '.meta.json'):
-        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
-    main = glob.glob(os.path.join(src, name + '.session', '*', '*.jsonl'))
-    if len(main) != 1:
-        sys.exit('%s: want one transcript, found %s' % (name, main))
-    shutil.copy(main[0], os.path.join(dest, name + '.transcript.jsonl'))
-    for a in sorted(glob.glob(os.path.join(src, name + '.session', '*', '*', 'subagents', 'agent-*.jsonl'))):
-        shutil.copy(a, os.path.join(dest, name + '.transcript.' + os.path.basename(a)))
-    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
-    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
-    bad = {k: v for k, v in meta['checks'].items() if v is False}
-    print('%s: exit=%s lines=%d failed checks=%s' % (name, meta['observed']['exit_codes'], meta['observed']['lines'],
-                                                      bad or 'none'))
+    labstage.keep_claude(src, dest, name, extra, BY, subagents=True)
 
 
 def keep_codex(src, dest, name, extra):
-    for suffix in ('.exec.jsonl', '.appserver.jsonl', '.appserver.exchange.jsonl', '.meta.json'):
-        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
-    for mode in ('exec', 'appserver'):
-        for r in sorted(glob.glob(os.path.join(src, name + '.session', mode, 'rollout-*.jsonl'))):
-            tid = os.path.basename(r)[:-len('.jsonl')].replace('-', '')[-8:]
-            shutil.copy(r, os.path.join(dest, '%s.%s.rollout-%s.jsonl' % (name, mode, tid)))
-    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
-    print('%s: %s' % (name, ', '.join('%s %d lines' % (m, sum(1 for _ in open(os.path.join(dest, name + '.' + m + '.jsonl'))))
-                                      for m in ('exec', 'appserver'))))
+    labstage.keep_codex(src, dest, name, extra, BY, replace=False)
+    print(labstage.codex_lines(dest, name, ('exec', 'appserver')))
 
 
 def keep_opencode(src, dest, name, extra):
-    for suffix in ('.sse', '.global.sse', '.run.jsonl', '.messages.json', '.meta.json'):
-        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
-    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
-    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
+    labstage.copy_capture(src, dest, name, ('.sse', '.global.sse', '.run.jsonl', '.messages.json', '.meta.json'))
+    meta = labstage.merged_meta(dest, name, extra, BY)
     print('%s: run exit=%s, prompt http=%s' % (name, meta['captures']['run']['exit_codes'],
                                               meta['captures']['serve']['prompt_http_status']))
 
 
 def keep_pi(src, dest, name, extra):
-    for suffix in ('.json.jsonl', '.rpc.jsonl', '.rpc.exchange.jsonl', '.meta.json'):
-        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
-    for fmt in ('json', 'rpc'):
-        files = glob.glob(os.path.join(src, name + '.session', fmt, '*', '*.jsonl'))
-        if len(files) != 1:
-            sys.exit('%s: want one %s session file, found %s' % (name, fmt, files))
-        shutil.copy(files[0], os.path.join(dest, '%s.%s.session.jsonl' % (name, fmt)))
-    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
-    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
-    print('%s: %s' % (name, ', '.join('%s exit=%s failed checks=%s' % (
-        fmt, c['exit_codes'], [k for k, v in c['checks'].items() if not v] or 'none')
-        for fmt, c in sorted(meta['captures'].items()))))
+    labstage.keep_pi(src, dest, name, extra, BY)
 
 
 def record_amp(lab, dest, sets, only, keep):
@@ -180,8 +114,7 @@ def record_amp(lab, dest, sets, only, keep):
             meta['set'] = scenarios_v2.SETS[name]
             meta['provenance'] = meta['provenance'].replace('tools/capturelab-amp-v2/scenarios_v2.py',
                                                             'tools/capturelab-s12/amp_scenarios.py')
-            with open(mp, 'w', encoding='utf-8') as f:
-                f.write(json.dumps(meta, indent=1, ensure_ascii=False) + '\n')
+            labstage.write_json(mp, meta)
             if read('stderr.txt').strip():
                 print('%s: stderr is not empty:\n%s' % (name, read('stderr.txt')[:2000]), file=sys.stderr)
             print('%s: rc=%s lines=%d' % (name, read('rc.txt').strip(),
@@ -193,67 +126,17 @@ def record_amp(lab, dest, sets, only, keep):
 
 
 def main():
-    args = sys.argv[1:]
-    if not args or args[0] not in PKG:
-        sys.exit(__doc__)
-    agent, args = args[0], args[1:]
-    ver = version(agent)
-    dest = os.path.join(REPO, 'testdata', 'crosscheck', agent, ver)
-    sets = ['main', 'v2']
-    while args[:1] in (['--out'], ['--sets']):
-        if args[0] == '--out':
-            dest = args[1]
-        else:
-            sets = args[1].split(',')
-        args = args[2:]
-    only = set(args)
-    os.makedirs(dest, exist_ok=True)
+    agent, ver, dest, sets, only = labstage.parse_args(sys.argv[1:], __doc__, AGENT_NAMES, version)
     lab = stage(agent)
-    out = tempfile.mkdtemp(prefix='capturelab-s12-out-')
-    keep = os.environ.get('KEEP')
-    env = dict(os.environ, AGENTS_DIR=AGENTS, OUT_DIR=out)
     if agent == 'amp':
         try:
-            record_amp(lab, dest, sets, only, keep)
+            record_amp(lab, dest, sets, only, os.environ.get('KEEP'))
         finally:
             shutil.rmtree(lab, ignore_errors=True)
-            shutil.rmtree(out, ignore_errors=True)
         return
-    sys.path.insert(0, os.path.join(lab, agent))
-    import scenarios  # the staged copy of this folder's scenario file
-    try:
-        for s in sets:
-            if agent == 'claude':
-                todo = [(c, [c, s]) for c in scenarios.CAPTURES]
-            elif agent == 'opencode':
-                todo = [(c, [c, s]) for c in scenarios.SCENARIOS]
-            elif agent == 'pi':
-                todo = [(c, ['-V', PI_VERSION, c, s]) for c in scenarios.ALL]
-            else:
-                todo = [(c, [c, s, 'all']) for c in scenarios.SETS[s]]
-            for scen, run_args in todo:
-                if only and scen not in only:
-                    continue
-                name = scen if s == 'main' else scen + '-' + s
-                # opencode/run.sh ends with the lab's verify.py, which fails on any difference from the
-                # lab's own expectation; its report is printed, the capture is kept and read.
-                subprocess.run([os.path.join(lab, agent, 'run.sh')] + run_args, env=env, check=agent != 'opencode',
-                               stdout=subprocess.DEVNULL if agent == 'codex' else None)
-                src = os.path.join(out, agent, ver)
-                if agent == 'claude':
-                    spec = scenarios.scenarios(s, '/home/dev/project', scen[len(scenarios.base_of(scen)):])
-                    keep_claude(src, dest, name, spec[scenarios.base_of(scen)].get('expect_extra'))
-                elif agent == 'codex':
-                    keep_codex(src, dest, name, scenarios.SETS[s][scen].get('expect_extra'))
-                elif agent == 'opencode':
-                    keep_opencode(src, dest, name, scenarios.scenarios(s, '/home/dev/project')[scen].get('expect_extra'))
-                else:
-                    keep_pi(src, dest, name, scenarios.scenarios(s, PI_VERSION)[scen].get('expect_extra'))
-        if keep:
-            shutil.copytree(out, keep, dirs_exist_ok=True, symlinks=True)
-    finally:
-        shutil.rmtree(lab, ignore_errors=True)
-        shutil.rmtree(out, ignore_errors=True)
+    labstage.record(agent, ver, lab, dest, sets, only, 'capturelab-s12-out-',
+                    {'claude': keep_claude, 'codex': keep_codex, 'opencode': keep_opencode, 'pi': keep_pi},
+                    pi_version=PI_VERSION)
 
 
 if __name__ == '__main__':

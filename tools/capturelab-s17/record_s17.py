@@ -39,19 +39,16 @@ What is kept, named as in testdata/crosscheck (see testdata/SOURCES.md):
 The meta file is the lab's, with the scenario's `expect_extra` merged into its `expect` block.
 With KEEP=DIR everything the lab wrote is kept under DIR as well (stderr, mock requests, session folders).
 """
-import glob, json, os, shutil, subprocess, sys, tempfile
+import os, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
 sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, '..', 'capturelab-common'))
+import labstage  # noqa: E402  (staging, the main loop, the copy and merge steps the recorders share)
 
-LAB = os.environ.get('CAPTURELAB', '/work/shared/tools/capturelab')
-AGENTS = os.environ.get('AGENTS_DIR') or os.path.join(LAB, 'agents')
 PI_VERSION = os.environ.get('PI_VERSION', '1.6.0')
-PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex', 'opencode': 'opencode-ai',
-       'pi': '@earendil-works/pi-coding-agent'}
-INSTALL = {'pi': 'pi-' + PI_VERSION}
+AGENT_NAMES = ('claude', 'codex', 'opencode', 'pi')
 SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py', 'driver_s17.py': 'driver.py'},
         'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py',
                   'appserver_s17.py': 'appserver_client.py'},
@@ -144,162 +141,39 @@ def run_json(spec, out_path, err_path):
 '''),
 ]
 PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX, 'opencode': PATCH_OPENCODE, 'pi': PATCH_PI}
+BY = 'tools/capturelab-s17/record_s17.py'
 
 
 def version(agent):
-    with open(os.path.join(AGENTS, INSTALL.get(agent, agent), 'node_modules', PKG[agent], 'package.json')) as f:
-        return json.load(f)['version']
-
-
-def stage(agent):
-    d = tempfile.mkdtemp(prefix='capturelab-s17-')
-    for sub in ('common', agent):
-        shutil.copytree(os.path.join(LAB, sub), os.path.join(d, sub),
-                        ignore=shutil.ignore_patterns('out', 'agents', '__pycache__'))
-    for src, dst in SWAP[agent].items():
-        shutil.copy(os.path.join(HERE, src), os.path.join(d, agent, dst))
-    for root, dirs, files in os.walk(d):
-        for n in dirs + files:
-            p = os.path.join(root, n)
-            os.chmod(p, os.stat(p).st_mode | 0o200)
-    for fn, old, new in PATCHES[agent]:
-        p = os.path.join(d, agent, fn)
-        s = open(p).read()
-        if s.count(old) != 1:
-            sys.exit('%s: the lab\'s %s changed: %r not found once' % (agent, fn, old))
-        open(p, 'w').write(s.replace(old, new))
-    return d
-
-
-def merge_expect(meta_path, extra):
-    """Merge a scenario's expect_extra into the meta's expect block: top-level fields replace the lab's;
-    `tools` maps an index of the lab's tools list to fields that replace that entry's."""
-    if not extra:
-        return
-    with open(meta_path, encoding='utf-8') as f:
-        meta = json.load(f)
-    e = meta['expect']
-    for k, v in extra.items():
-        if k == 'tools':
-            for i, fields in v.items():
-                e['tools'][int(i)].update(fields)
-        else:
-            e[k] = v
-    meta['expect_extra_merged_by'] = 'tools/capturelab-s17/record_s17.py (the scenario\'s expect_extra)'
-    with open(meta_path, 'w', encoding='utf-8') as f:
-        f.write(json.dumps(meta, indent=1, ensure_ascii=False) + '\n')
+    return labstage.package_version(agent, 'pi-' + PI_VERSION if agent == 'pi' else None)
 
 
 def keep_claude(src, dest, name, extra):
-    for suffix in ('.jsonl', '.exchange.jsonl', '.meta.json'):
-        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
-    main = glob.glob(os.path.join(src, name + '.session', '*', '*.jsonl'))
-    if len(main) != 1:
-        sys.exit('%s: want one transcript, found %s' % (name, main))
-    shutil.copy(main[0], os.path.join(dest, name + '.transcript.jsonl'))
-    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
-    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
-    bad = {k: v for k, v in meta['checks'].items() if v is False}
-    print('%s: exit=%s lines=%d failed checks=%s' % (name, meta['observed']['exit_codes'], meta['observed']['lines'],
-                                                      bad or 'none'))
+    labstage.keep_claude(src, dest, name, extra, BY, suffixes=('.jsonl', '.exchange.jsonl', '.meta.json'))
 
 
 def keep_codex(src, dest, name, extra):
-    for suffix in ('.appserver.jsonl', '.appserver.exchange.jsonl', '.meta.json'):
-        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
-    for old in glob.glob(os.path.join(dest, name + '.appserver.rollout-*.jsonl')):
-        os.remove(old)  # an earlier recording's (another thread id)
-    for r in sorted(glob.glob(os.path.join(src, name + '.session', 'appserver', 'rollout-*.jsonl'))):
-        tid = os.path.basename(r)[:-len('.jsonl')].replace('-', '')[-8:]
-        shutil.copy(r, os.path.join(dest, '%s.appserver.rollout-%s.jsonl' % (name, tid)))
-    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
-    print('%s: appserver %d lines' % (name, sum(1 for _ in open(os.path.join(dest, name + '.appserver.jsonl')))))
+    labstage.keep_codex(src, dest, name, extra, BY, modes=('appserver',))
+    print(labstage.codex_lines(dest, name, ('appserver',)))
 
 
 def keep_opencode(src, dest, name, extra):
-    for suffix in ('.sse', '.global.sse', '.messages.json', '.meta.json'):
-        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
-    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
-    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
-    serve = meta['captures']['serve']
+    labstage.copy_capture(src, dest, name, ('.sse', '.global.sse', '.messages.json', '.meta.json'))
+    serve = labstage.merged_meta(dest, name, extra, BY)['captures']['serve']
     print('%s: prompt http=%s, abort=%s' % (name, serve['prompt_http_status'], serve.get('abort')))
 
 
-def keep_pi(src, dest, name, extra, lab):
-    for suffix in ('.json.jsonl', '.rpc.jsonl', '.rpc.exchange.jsonl', '.meta.json'):
-        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
-    # the json run's -e names the extension in the staged copy, which is gone: name this folder's file
-    meta_path = os.path.join(dest, name + '.meta.json')
-    text = open(meta_path, encoding='utf-8').read()
-    open(meta_path, 'w', encoding='utf-8').write(
-        text.replace(os.path.join(lab, 'pi', 'interrupt_ext.ts'), 'tools/capturelab-s17/pi_interrupt_ext.ts'))
-    for fmt in ('json', 'rpc'):
-        files = glob.glob(os.path.join(src, name + '.session', fmt, '*', '*.jsonl'))
-        if len(files) != 1:
-            sys.exit('%s: want one %s session file, found %s' % (name, fmt, files))
-        shutil.copy(files[0], os.path.join(dest, '%s.%s.session.jsonl' % (name, fmt)))
-    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
-    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
-    print('%s: %s' % (name, ', '.join('%s exit=%s failed checks=%s' % (
-        fmt, c['exit_codes'], [k for k, v in c['checks'].items() if not v] or 'none')
-        for fmt, c in sorted(meta['captures'].items()))))
-
-
 def main():
-    args = sys.argv[1:]
-    if not args or args[0] not in PKG:
-        sys.exit(__doc__)
-    agent, args = args[0], args[1:]
-    ver = version(agent)
-    dest = os.path.join(REPO, 'testdata', 'crosscheck', agent, ver)
-    sets = ['main', 'v2']
-    while args[:1] in (['--out'], ['--sets']):
-        if args[0] == '--out':
-            dest = args[1]
-        else:
-            sets = args[1].split(',')
-        args = args[2:]
-    only = set(args)
-    os.makedirs(dest, exist_ok=True)
-    lab = stage(agent)
-    out = tempfile.mkdtemp(prefix='capturelab-s17-out-')
-    keep = os.environ.get('KEEP')
-    env = dict(os.environ, AGENTS_DIR=AGENTS, OUT_DIR=out)
-    sys.path.insert(0, os.path.join(lab, agent))
-    import scenarios  # the staged copy of this folder's scenario file
-    try:
-        for s in sets:
-            if agent == 'claude':
-                todo = [(c, [c, s]) for c in scenarios.CAPTURES]
-            elif agent == 'opencode':
-                todo = [(c, [c, s, 'serve']) for c in scenarios.SCENARIOS]
-            elif agent == 'pi':
-                todo = [(c, ['-V', PI_VERSION, c, s]) for c in scenarios.ALL]
-            else:
-                todo = [(c, [c, s, 'appserver']) for c in scenarios.SETS[s]]
-            for scen, run_args in todo:
-                if only and scen not in only:
-                    continue
-                name = scen if s == 'main' else scen + '-' + s
-                # opencode/run.sh ends with the lab's verify.py, which knows no interrupted turn: its report
-                # is printed, the capture is kept and read.
-                subprocess.run([os.path.join(lab, agent, 'run.sh')] + run_args, env=env, check=agent != 'opencode',
-                               stdout=subprocess.DEVNULL if agent == 'codex' else None)
-                src = os.path.join(out, agent, ver)
-                if agent == 'claude':
-                    spec = scenarios.scenarios(s, '/home/dev/project', scen[len(scenarios.base_of(scen)):])
-                    keep_claude(src, dest, name, spec[scenarios.base_of(scen)].get('expect_extra'))
-                elif agent == 'codex':
-                    keep_codex(src, dest, name, scenarios.SETS[s][scen].get('expect_extra'))
-                elif agent == 'opencode':
-                    keep_opencode(src, dest, name, scenarios.scenarios(s, '/home/dev/project')[scen].get('expect_extra'))
-                else:
-                    keep_pi(src, dest, name, scenarios.scenarios(s, PI_VERSION)[scen].get('expect_extra'), lab)
-        if keep:
-            shutil.copytree(out, keep, dirs_exist_ok=True, symlinks=True)
-    finally:
-        shutil.rmtree(lab, ignore_errors=True)
-        shutil.rmtree(out, ignore_errors=True)
+    agent, ver, dest, sets, only = labstage.parse_args(sys.argv[1:], __doc__, AGENT_NAMES, version)
+    lab = labstage.stage(agent, 'capturelab-s17-', HERE, SWAP[agent], PATCHES[agent])
+    # the json run's -e names the extension in the staged copy, which is gone: name this folder's file
+    ext = (os.path.join(lab, 'pi', 'interrupt_ext.ts'), 'tools/capturelab-s17/pi_interrupt_ext.ts')
+    keep_pi = lambda src, dest, name, extra: labstage.keep_pi(src, dest, name, extra, BY, meta_replace=ext)
+    # opencode/run.sh ends with the lab's verify.py, which knows no interrupted turn: its report is printed,
+    # the capture is kept and read.
+    labstage.record(agent, ver, lab, dest, sets, only, 'capturelab-s17-out-',
+                    {'claude': keep_claude, 'codex': keep_codex, 'opencode': keep_opencode, 'pi': keep_pi},
+                    modes={'opencode': ['serve'], 'codex': ['appserver']}, pi_version=PI_VERSION)
 
 
 if __name__ == '__main__':

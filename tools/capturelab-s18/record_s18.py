@@ -30,15 +30,14 @@ The meta file is the lab's, with the scenario's `expect_extra` merged into its `
 list replaces the lab's).
 With KEEP=DIR everything the lab wrote is kept under DIR as well (stderr, mock requests, session folders).
 """
-import glob, json, os, shutil, subprocess, sys, tempfile
+import os, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(HERE, '..', 'capturelab-common'))
+import labstage  # noqa: E402  (staging, the main loop, the copy and merge steps the recorders share)
 
-LAB = os.environ.get('CAPTURELAB', '/work/shared/tools/capturelab')
-AGENTS = os.environ.get('AGENTS_DIR') or os.path.join(LAB, 'agents')
-PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex', 'opencode': 'opencode-ai'}
+AGENT_NAMES = ('claude', 'codex', 'opencode')
 SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py', 'mcp_server.py': 'mcp_server.py'},
         'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py',
                   'mcp_server.py': 'mcp_server.py'},
@@ -94,136 +93,32 @@ PATCH_OPENCODE = [
 '''),
 ]
 PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX, 'opencode': PATCH_OPENCODE}
-
-
-def version(agent):
-    with open(os.path.join(AGENTS, agent, 'node_modules', PKG[agent], 'package.json')) as f:
-        return json.load(f)['version']
-
-
-def stage(agent):
-    d = tempfile.mkdtemp(prefix='capturelab-s18-')
-    for sub in ('common', agent):
-        shutil.copytree(os.path.join(LAB, sub), os.path.join(d, sub),
-                        ignore=shutil.ignore_patterns('out', 'agents', '__pycache__'))
-    for src, dst in SWAP[agent].items():
-        shutil.copy(os.path.join(HERE, src), os.path.join(d, agent, dst))
-    for root, dirs, files in os.walk(d):
-        for n in dirs + files:
-            p = os.path.join(root, n)
-            os.chmod(p, os.stat(p).st_mode | 0o200)
-    for fn, old, new in PATCHES[agent]:
-        p = os.path.join(d, agent, fn)
-        s = open(p).read()
-        if s.count(old) != 1:
-            sys.exit('%s: the lab\'s %s changed: %r not found once' % (agent, fn, old))
-        open(p, 'w').write(s.replace(old, new))
-    return d
-
-
-def merge_expect(meta_path, extra):
-    """Merge a scenario's expect_extra into the meta's expect block: its fields replace the lab's."""
-    if not extra:
-        return
-    with open(meta_path, encoding='utf-8') as f:
-        meta = json.load(f)
-    meta['expect'].update(extra)
-    meta['expect_extra_merged_by'] = 'tools/capturelab-s18/record_s18.py (the scenario\'s expect_extra)'
-    with open(meta_path, 'w', encoding='utf-8') as f:
-        f.write(json.dumps(meta, indent=1, ensure_ascii=False) + '\n')
-
-
-def copy_rollouts(src, dest, name, mode):
-    for old in glob.glob(os.path.join(dest, '%s.%s.rollout-*.jsonl' % (name, mode))):
-        os.remove(old)  # an earlier recording's (another thread id)
-    for r in sorted(glob.glob(os.path.join(src, name + '.session', mode, 'rollout-*.jsonl'))):
-        tid = os.path.basename(r)[:-len('.jsonl')].replace('-', '')[-8:]
-        shutil.copy(r, os.path.join(dest, '%s.%s.rollout-%s.jsonl' % (name, mode, tid)))
+BY = 'tools/capturelab-s18/record_s18.py'
 
 
 def keep_claude(src, dest, name, extra):
-    for suffix in ('.jsonl', '.meta.json'):
-        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
-    main = glob.glob(os.path.join(src, name + '.session', '*', '*.jsonl'))
-    if len(main) != 1:
-        sys.exit('%s: want one transcript, found %s' % (name, main))
-    shutil.copy(main[0], os.path.join(dest, name + '.transcript.jsonl'))
-    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
-    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
-    bad = {k: v for k, v in meta['checks'].items() if v is not True}
-    print('%s: exit=%s lines=%d failed checks=%s' % (name, meta['observed']['exit_codes'], meta['observed']['lines'],
-                                                      bad or 'none'))
+    labstage.keep_claude(src, dest, name, extra, BY, strict=True)
 
 
 def keep_codex(src, dest, name, extra):
-    for suffix in ('.exec.jsonl', '.appserver.jsonl', '.appserver.exchange.jsonl', '.meta.json'):
-        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
-    for mode in ('exec', 'appserver'):
-        copy_rollouts(src, dest, name, mode)
-    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
+    labstage.keep_codex(src, dest, name, extra, BY)
     for suffix in ('.exec.jsonl', '.appserver.jsonl'):
         print('%s%s: %d lines' % (name, suffix, sum(1 for _ in open(os.path.join(dest, name + suffix)))))
 
 
 def keep_opencode(src, dest, name, extra):
-    for suffix in ('.sse', '.global.sse', '.messages.json', '.run.jsonl', '.meta.json'):
-        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
-    merge_expect(os.path.join(dest, name + '.meta.json'), extra)
-    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
+    labstage.copy_capture(src, dest, name, ('.sse', '.global.sse', '.messages.json', '.run.jsonl', '.meta.json'))
+    meta = labstage.merged_meta(dest, name, extra, BY)
     serve = meta['captures']['serve']
     print('%s: prompt http=%s, run exit=%s' % (name, serve.get('prompt_http_status'),
                                               (meta['captures'].get('run') or {}).get('exit_codes')))
 
 
 def main():
-    args = sys.argv[1:]
-    if not args or args[0] not in PKG:
-        sys.exit(__doc__)
-    agent, args = args[0], args[1:]
-    ver = version(agent)
-    dest = os.path.join(REPO, 'testdata', 'crosscheck', agent, ver)
-    sets = ['main', 'v2']
-    while args[:1] in (['--out'], ['--sets']):
-        if args[0] == '--out':
-            dest = args[1]
-        else:
-            sets = args[1].split(',')
-        args = args[2:]
-    only = set(args)
-    os.makedirs(dest, exist_ok=True)
-    lab = stage(agent)
-    out = tempfile.mkdtemp(prefix='capturelab-s18-out-')
-    keep = os.environ.get('KEEP')
-    env = dict(os.environ, AGENTS_DIR=AGENTS, OUT_DIR=out)
-    sys.path.insert(0, os.path.join(lab, agent))
-    import scenarios  # the staged copy of this folder's scenario file
-    try:
-        for s in sets:
-            if agent == 'claude':
-                todo = [(c, [c, s]) for c in scenarios.CAPTURES]
-            elif agent == 'opencode':
-                todo = [(c, [c, s]) for c in scenarios.SCENARIOS]
-            else:
-                todo = [(c, [c, s, 'all']) for c in scenarios.SETS[s]]
-            for scen, run_args in todo:
-                if only and scen not in only:
-                    continue
-                name = scen if s == 'main' else scen + '-' + s
-                subprocess.run([os.path.join(lab, agent, 'run.sh')] + run_args, env=env, check=agent != 'opencode',
-                               stdout=subprocess.DEVNULL if agent == 'codex' else None)
-                src = os.path.join(out, agent, ver)
-                if agent == 'claude':
-                    spec = scenarios.scenarios(s, '/home/dev/project', scen[len(scenarios.base_of(scen)):])
-                    keep_claude(src, dest, name, spec[scenarios.base_of(scen)].get('expect_extra'))
-                elif agent == 'codex':
-                    keep_codex(src, dest, name, scenarios.SETS[s][scen].get('expect_extra'))
-                else:
-                    keep_opencode(src, dest, name, scenarios.scenarios(s, '/home/dev/project')[scen].get('expect_extra'))
-        if keep:
-            shutil.copytree(out, keep, dirs_exist_ok=True, symlinks=True)
-    finally:
-        shutil.rmtree(lab, ignore_errors=True)
-        shutil.rmtree(out, ignore_errors=True)
+    agent, ver, dest, sets, only = labstage.parse_args(sys.argv[1:], __doc__, AGENT_NAMES, labstage.package_version)
+    lab = labstage.stage(agent, 'capturelab-s18-', HERE, SWAP[agent], PATCHES[agent])
+    labstage.record(agent, ver, lab, dest, sets, only, 'capturelab-s18-out-',
+                    {'claude': keep_claude, 'codex': keep_codex, 'opencode': keep_opencode})
 
 
 if __name__ == '__main__':
