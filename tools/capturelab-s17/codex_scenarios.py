@@ -1,10 +1,10 @@
 # The s17-interrupt script for Codex, in the form of the capture lab's codex/scenarios.py (record_s17.py
 # puts this file in a staged copy of the lab's codex/ folder as scenarios.py; see that file's header for
 # the step format). Prompt 1: a commentary message and one exec_command of a long command (it prints a
-# line, then sleeps). Once the command runs, appserver_s17.py sends turn/interrupt. Prompt 2 (after the
-# interrupted turn's turn/completed): the final answer. The mock picks the prompt from the last user message
-# that equals a known prompt, so the second request (prompt 2, no tool output after it) plays prompt 2's
-# step 0 whatever the history holds for the interrupted call.
+# line, then sleeps). Once the command runs, the staged appserver_client.py (PATCH_CODEX in record_s17.py)
+# sends turn/interrupt. Prompt 2 (after the interrupted turn's turn/completed): the final answer. The mock
+# picks the prompt from the last user message that equals a known prompt, so the second request (prompt 2,
+# no tool output after it) plays prompt 2's step 0 whatever the history holds for the interrupted call.
 #
 # Besides the lab's fields, a scenario may carry `expect_extra`: fields record_s17.py merges into the
 # `expect` block write_meta.py writes.

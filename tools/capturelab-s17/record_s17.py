@@ -13,7 +13,7 @@ in which this folder's files take the place of the lab's:
           claude/capture.py changed (PATCH_CLAUDE below): s17-interrupt runs in stream-json input mode
           (like the lab's -stdin variants) with the driver's policy `interrupt`.
   codex:  codex_scenarios.py -> codex/scenarios.py, codex_expectations.py -> codex/expectations.py,
-          appserver_s17.py -> codex/appserver_client.py, and codex/run.sh changed (PATCH_CODEX below):
+          and codex/appserver_client.py changed (PATCH_CODEX below: the first turn is interrupted);
           only the app-server mode is recorded (`codex exec` has no way to interrupt a turn but a
           signal, which ends the process, so no second prompt).
   opencode: opencode_scenarios.py -> opencode/scenarios.py, and one block added to opencode/capture.py
@@ -50,8 +50,7 @@ import labstage  # noqa: E402  (staging, the main loop, the copy and merge steps
 PI_VERSION = os.environ.get('PI_VERSION', '1.6.0')
 AGENT_NAMES = ('claude', 'codex', 'opencode', 'pi')
 SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py', 'driver_s17.py': 'driver.py'},
-        'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py',
-                  'appserver_s17.py': 'appserver_client.py'},
+        'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py'},
         'opencode': {'opencode_scenarios.py': 'scenarios.py'},
         'pi': {'pi_scenarios.py': 'scenarios.py', 'pi_interrupt_ext.ts': 'interrupt_ext.ts'}}
 # (file, old, new): each old text must occur exactly once in the lab's file
@@ -62,7 +61,35 @@ PATCH_CLAUDE = [
      '    policy = "deny" if VARIANT.startswith("-stdio-deny") else "allow"\n'
      '    if BASE == "s17-interrupt":\n        policy = "interrupt"\n'),
 ]
-PATCH_CODEX = []  # (run.sh is used unchanged, in its appserver mode)
+# The lab's app-server client with its first turn interrupted (its docstring, patched too, says how); run.sh is
+# used unchanged, in its appserver mode.
+PATCH_CODEX = [
+    ('appserver_client.py', '''"""Drive `codex app-server` (JSON-RPC over stdio, one JSON object per line).
+''', '''"""Drive `codex app-server` (JSON-RPC over stdio, one JSON object per line): the capture lab's
+codex/appserver_client.py with one addition for the s17-interrupt scenario (record_s17.py stages it in its
+place): the first turn is interrupted. After turn/start of prompt 1 the client waits for the item/started
+of a commandExecution, gives the command INTERRUPT_AFTER seconds (2.5) to run, sends
+  {"method": "turn/interrupt", "params": {"threadId": ..., "turnId": ...}}
+and waits for that turn's turn/completed as usual; the next prompts are not interrupted.
+'''),
+    ('appserver_client.py', '''lab.require_private_netns()  # never start the agent outside the private network namespace
+''', '''lab.require_private_netns()  # never start the agent outside the private network namespace
+
+INTERRUPT_AFTER = 2.5
+'''),
+    ('appserver_client.py', '''            turn_id = resp["result"]["turn"]["id"]
+''', '''            turn_id = resp["result"]["turn"]["id"]
+            if not status["turns"]:
+                started = pump(lambda m: m.get("method") == "item/started"
+                               and (m["params"].get("item") or {}).get("type") == "commandExecution", args.turn_timeout)
+                if isinstance(started, dict):
+                    time.sleep(INTERRUPT_AFTER)
+                    ir = request("turn/interrupt", {"threadId": thread_id, "turnId": turn_id})
+                    status["interrupt"] = {"request_id": ir, "after_item": started["params"]["item"].get("id")}
+                else:
+                    print("no commandExecution started; not interrupting:", started, file=sys.stderr)
+'''),
+]
 PATCH_OPENCODE = [
     ('capture.py', '''            while th.is_alive() and time.time() - t0 < 240:
 ''', '''            while th.is_alive() and time.time() - t0 < 240:
