@@ -55,6 +55,8 @@ SKIP = set(os.environ.get('AMP_SKIP', '').split())
 V2 = os.path.join(TOOLS, 'capturelab-amp-v2')
 sys.path.insert(0, V2)
 import ampcapture  # noqa: E402
+sys.path.insert(0, os.path.join(TOOLS, 'capturelab-common'))
+import labstage  # noqa: E402  (its --out/--sets reading)
 S12 = os.path.join(TOOLS, 'capturelab-s12')
 # set -> (files to put beside the mock: source -> staged name, the scenario file named in the provenance)
 SETS = {
@@ -172,15 +174,8 @@ def main():
         sys.exit("amp binary missing at %s: run the lab's amp/fetch_amp.sh VERSION with AMP_DIR or AGENTS_DIR set"
                  % AMP_BIN)
     ver = version()
-    args = sys.argv[1:]
-    dest = os.path.join(REPO, 'testdata', 'crosscheck', 'amp', ver)
-    sets = ['main', 'v2', 's12']
-    while args[:1] in (['--out'], ['--sets']):
-        if args[0] == '--out':
-            dest = args[1]
-        else:
-            sets = args[1].split(',')
-        args = args[2:]
+    dest, sets, args = labstage.out_and_sets(sys.argv[1:], os.path.join(REPO, 'testdata', 'crosscheck', 'amp', ver),
+                                             ['main', 'v2', 's12'])
     os.makedirs(dest, exist_ok=True)
     for s in sets:
         record_set(s, dest, set(args), os.environ.get('KEEP'), ver)

@@ -14,6 +14,7 @@ Offers:
   stage(agent, prefix, here, swap, patches)   a writable temporary copy of the lab's common/ and <agent>/,
                                the recorder's files in place of the lab's, each patch checked to apply once
   parse_args(argv, doc, agents, version)      AGENT [--out DIR] [--sets main,v2] [NAME...]
+  out_and_sets(args, dest, sets)              just [--out DIR] [--sets ...] (also for amp-versions)
   record(...)                  every scenario of the sets through the staged <agent>/run.sh, each capture
                                handed to the recorder's keep function, KEEP=DIR honoured, temp dirs removed
   copy_capture, copy_rollouts, copy_transcripts, copy_pi_sessions   a capture's files under the
@@ -65,18 +66,22 @@ def parse_args(argv, doc, agents, version):
     testdata/crosscheck/<agent>/<version>/ of this repository), the sets, the NAMEs."""
     if not argv or argv[0] not in agents:
         sys.exit(doc)
-    agent, args = argv[0], argv[1:]
+    agent = argv[0]
     ver = version(agent)
-    dest = os.path.join(REPO, 'testdata', 'crosscheck', agent, ver)
-    sets = ['main', 'v2']
+    dest, sets, names = out_and_sets(argv[1:], os.path.join(REPO, 'testdata', 'crosscheck', agent, ver), ['main', 'v2'])
+    os.makedirs(dest, exist_ok=True)
+    return agent, ver, dest, sets, set(names)
+
+
+def out_and_sets(args, dest, sets):
+    """Leading --out DIR and --sets a,b of args (the defaults dest and sets) -> DIR, the sets, the rest."""
     while args[:1] in (['--out'], ['--sets']):
         if args[0] == '--out':
             dest = args[1]
         else:
             sets = args[1].split(',')
         args = args[2:]
-    os.makedirs(dest, exist_ok=True)
-    return agent, ver, dest, sets, set(args)
+    return dest, sets, args
 
 
 def todo(agent, scenarios, s, modes, pi_version):
