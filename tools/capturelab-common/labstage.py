@@ -7,6 +7,8 @@ files in place of the lab's. They import this module with
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'capturelab-common'))
 (after sys.dont_write_bytecode = True, so nothing is written beside it) and keep only what is their own:
 which files they swap in, their patches, which files of a capture they keep and what they print.
+tools/capturelab-amp-versions/record_versions.py uses its --out/--sets reading. It runs in the recorder,
+outside the sandbox: nothing of this folder is staged into the lab's copy.
 
 Offers:
   LAB, AGENTS, REPO, PKG       the lab, its agents' installs ($AGENTS_DIR), this repository, the npm packages
@@ -14,13 +16,13 @@ Offers:
   stage(agent, prefix, here, swap, patches)   a writable temporary copy of the lab's common/ and <agent>/,
                                the recorder's files in place of the lab's, each patch checked to apply once
   parse_args(argv, doc, agents, version)      AGENT [--out DIR] [--sets main,v2] [NAME...]
-  out_and_sets(args, dest, sets)              just [--out DIR] [--sets ...] (also for amp-versions)
+  out_and_sets(args, dest, sets)              just the leading [--out DIR] [--sets a,b]
   record(...)                  every scenario of the sets through the staged <agent>/run.sh, each capture
                                handed to the recorder's keep function, KEEP=DIR honoured, temp dirs removed
   copy_capture, copy_rollouts, copy_transcripts, copy_pi_sessions   a capture's files under the
                                repository's names (NAME.<suffix>, NAME.<mode>.rollout-<8 hex>.jsonl, ...)
   merge_expect, merged_meta, write_json       a scenario's expect_extra merged into the meta's expect block
-  keep_claude, keep_codex, keep_pi            the copy-merge-report steps of those agents' captures
+  keep_claude, keep_codex, keep_pi, codex_lines   the copy-merge-report steps of those agents' captures
 """
 import glob, json, os, shutil, subprocess, sys, tempfile
 
