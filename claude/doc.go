@@ -700,7 +700,9 @@
 // journal.jsonl names agents by key and agentId, not the run) and whose
 // prompts the run's script wrote, so that the run is only in the file's
 // directory, which a translator does not see. Read on its own, without a
-// main file before it, a sub-agent file is translated. System
+// main file before it, a sub-agent file is translated, its thread the
+// session's (its turns end as the main thread's do, at an interruption
+// marker too). System
 // subtypes: status, thinking_tokens, hook_started, hook_progress,
 // hook_response without a context for the model, stop_hook_summary, task_progress, task_updated,
 // task_summary, post_turn_summary (a digest of the turn for a host's

@@ -1,0 +1,75 @@
+package claude_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// TestSubagentFileInterrupted: a sub-agent's transcript read by itself
+// (…/subagents/agent-<id>.jsonl, every entry isSidechain with its
+// agentId, and no call of the input spawned it) has the session's turns
+// as its own, but the interruption marker ended a turn only on the main
+// thread: a sub-agent the user stopped left its turn open, which the end
+// of the input then ended as cut off (session_ending) and the session in
+// error, though the record shows the stop. The lines are real 2.1.219
+// entries of a killed sub-agent, quoted from a public project's test
+// (testdata/SOURCES.md, "claude sub-agent file interrupted"): its prompt,
+// its last answer and the marker; the mid-turn case puts the same
+// project's thinking-only last line of another sub-agent (agentId, uuid
+// and parentUuid changed to this one's) between the prompt and the marker.
+func TestSubagentFileInterrupted(t *testing.T) {
+	const (
+		prompt   = `{"parentUuid":null,"isSidechain":true,"promptId":"47827991-1991-4897-8e29-2f29a93689a2","agentId":"ab0bf67f9ea3d0c25","type":"user","message":{"role":"user","content":"«prompt trimmed for the fixture»"},"uuid":"6ff134ce-2c1e-426b-ad58-66bba65bf389","timestamp":"2026-07-26T04:11:11.027Z","userType":"external","entrypoint":"sdk-ts","cwd":"/home/dev/workspace/nassaj","sessionId":"42034af0-5a53-4b10-8ebf-82b028fc8933","version":"2.1.219","gitBranch":"fix/security-remediation-2026-07-09"}`
+		answer   = `{"parentUuid":"22850cb0-8791-4464-a1da-38b4e7802f61","isSidechain":true,"agentId":"ab0bf67f9ea3d0c25","message":{"model":"claude-opus-5","id":"msg_011CdQRQ6VrKj2cLiJNDG4eN","type":"message","role":"assistant","content":[{"type":"text","text":"Two files from another session appeared — staging mine by name only."}],"stop_reason":null,"stop_sequence":null,"stop_details":null,"usage":{"input_tokens":2,"cache_creation_input_tokens":343,"cache_read_input_tokens":242854,"output_tokens":2,"service_tier":"standard"},"diagnostics":null},"requestId":"req_011CdQRQ3Wm3Xdc7eD6Rhbwr","attributionAgent":"frontend-dev","type":"assistant","uuid":"2a9b7bdf-ecb5-4a90-8819-34bcf3ae51dd","timestamp":"2026-07-26T09:20:12.134Z","effort":"high","userType":"external","entrypoint":"sdk-ts","cwd":"/home/dev/workspace/nassaj","sessionId":"42034af0-5a53-4b10-8ebf-82b028fc8933","version":"2.1.219","gitBranch":"fix/security-remediation-2026-07-09"}`
+		thinking = `{"parentUuid":"6ff134ce-2c1e-426b-ad58-66bba65bf389","isSidechain":true,"agentId":"ab0bf67f9ea3d0c25","message":{"model":"claude-opus-5","id":"msg_011CdQWFaaP3AUMqnE9vU7zx","type":"message","role":"assistant","content":[{"type":"thinking","thinking":"«trimmed for the fixture»","signature":"«trimmed for the fixture»"}],"stop_reason":null},"type":"assistant","uuid":"e4b66b46-9f7e-4760-aced-71fa7f8922be","timestamp":"2026-07-26T10:17:29.512Z","userType":"external","entrypoint":"sdk-ts","cwd":"/home/dev/workspace/nassaj","sessionId":"42034af0-5a53-4b10-8ebf-82b028fc8933","version":"2.1.219","gitBranch":"fix/security-remediation-2026-07-09"}`
+		marker   = `{"parentUuid":"e4b66b46-9f7e-4760-aced-71fa7f8922be","isSidechain":true,"promptId":"0b3986cc-791c-4748-9904-2fa361ea3643","agentId":"ab0bf67f9ea3d0c25","type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]},"uuid":"6c911354-674a-4447-8e4d-d0448bee608f","timestamp":"2026-07-26T09:21:15.950Z","userType":"external","entrypoint":"sdk-ts","cwd":"/home/dev/workspace/nassaj","sessionId":"42034af0-5a53-4b10-8ebf-82b028fc8933","version":"2.1.219","gitBranch":"fix/security-remediation-2026-07-09"}`
+	)
+	// The same entries as a main transcript writes them (no sidechain).
+	main := func(l string) string {
+		l = strings.Replace(l, `"isSidechain":true`, `"isSidechain":false`, 1)
+		return strings.Replace(l, `"agentId":"ab0bf67f9ea3d0c25",`, "", 1)
+	}
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  []universal.TurnStatus // the turns' ends, in order
+	}{
+		{"killed after its answer", []string{prompt, answer, marker},
+			[]universal.TurnStatus{universal.TurnCompleted, universal.TurnInterrupted}},
+		{"killed while it thought", []string{prompt, thinking, marker},
+			[]universal.TurnStatus{universal.TurnInterrupted}},
+		{"main thread, the same", []string{main(prompt), main(thinking), main(marker)},
+			[]universal.TurnStatus{universal.TurnInterrupted}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := feed(t, claude.FormatTranscript, nil, nil, tc.lines...)
+			var got []universal.TurnStatus
+			for _, e := range golden.OfType(evs, universal.TypeTurnEnded) {
+				te := e.Data.(*universal.TurnEnded)
+				if strings.Contains(string(te.Metadata), "session_ending") {
+					t.Errorf("turn %s ended by the end of the input: %s", te.TurnID, te.Metadata)
+				}
+				got = append(got, te.Status)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("turn ends %v, want %v", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("turn ends %v, want %v", got, tc.want)
+				}
+			}
+			end := golden.OfType(evs, universal.TypeSessionEnded)
+			if se := end[len(end)-1].Data.(*universal.SessionEnded); se.Reason != universal.EndCompleted {
+				t.Errorf("session ended %s (%q), want completed", se.Reason, se.Message)
+			}
+			if n := len(completed(evs, universal.KindStatus, "")); n != 1 {
+				t.Errorf("%d status items, want the marker's one", n)
+			}
+		})
+	}
+}
