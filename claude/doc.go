@@ -264,7 +264,13 @@
 // emits an error with will_retry (Claude Code retries). The CLI's synthetic
 // error message (model "<synthetic>") becomes a failed assistant message
 // item with the error text and an error event; the turn's result then adds
-// no second error. Where the error's text is the API's status and response
+// no second error. The event's details carry the line's error,
+// api_error_status, api_error_type, api_error (as api_error_kind),
+// api_error_code, api_error_params and error_details, which a transcript
+// spells as the CLI keeps them (apiErrorStatus, apiError, apiErrorParams,
+// errorDetails, …), and a transcript's quotaLimits as quota_limits (the
+// rate-limit state a rate_limit error came with: when the limit resets,
+// its window, the upgrade paths). Where the error's text is the API's status and response
 // body as Claude Code prints them ("API Error: 400 {"type":"error",
 // "error":{"type":…,"message":…},"request_id":…}": 2.0.x for every API
 // error, later versions for some; in the synthetic message, a result's

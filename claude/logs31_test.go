@@ -1,6 +1,8 @@
 package claude_test
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -69,6 +71,70 @@ func TestSubagentFileInterrupted(t *testing.T) {
 			}
 			if n := len(completed(evs, universal.KindStatus, "")); n != 1 {
 				t.Errorf("%d status items, want the marker's one", n)
+			}
+		})
+	}
+}
+
+// irrlichtLimit is a real 2.1.240 line: the CLI's synthetic API error
+// message of a sub-agent that hit the subscription's session limit, in the
+// sub-agent's transcript file as a public project recorded it
+// (testdata/SOURCES.md, "claude transcript API error fields").
+const irrlichtLimit = `{"parentUuid":"d5029581-8058-4f94-860b-814bc0247451","isSidechain":true,"agentId":"a51e4b480796757bc","type":"assistant","uuid":"1baab896-3610-43c4-bfd9-868f1429e5c1","timestamp":"2026-08-28T17:45:52.266Z","message":{"diagnostics":null,"id":"a26a500a-4a14-4f54-9007-488ccdbb869e","container":null,"model":"<synthetic>","role":"assistant","stop_details":null,"stop_reason":"stop_sequence","stop_sequence":"","type":"message","usage":{"output_tokens_details":null,"input_tokens":0,"output_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},"service_tier":null,"cache_creation":{"ephemeral_1h_input_tokens":0,"ephemeral_5m_input_tokens":0},"inference_geo":null,"iterations":null,"speed":null},"content":[{"type":"text","text":"You've hit your session limit · resets 8pm (Europe/Berlin)"}],"context_management":null},"requestId":"req_011CeVZfAmuzKNqAXiR23Tkk","quotaLimits":{"status":"rejected","resetsAt":1787940000,"unifiedRateLimitFallbackAvailable":false,"rateLimitType":"five_hour","overageStatus":"rejected","overageDisabledReason":"org_level_disabled","upgradePaths":["upgrade_plan"],"isUsingOverage":false},"error":"rate_limit","isApiErrorMessage":true,"apiErrorStatus":429,"userType":"external","entrypoint":"cli","cwd":"/Users/ingo/projects/irrlicht","sessionId":"e81ac16e-353f-47e2-aa0a-09f388e3610e","version":"2.1.240","gitBranch":"main"}`
+
+// asMain returns a sub-agent file's entry as the main transcript would
+// write it (no sidechain, no agentId).
+func asMain(l string) string {
+	l = strings.Replace(l, `"isSidechain":true`, `"isSidechain":false`, 1)
+	if i := strings.Index(l, `"agentId":"`); i >= 0 {
+		if j := strings.Index(l[i+len(`"agentId":"`):], `",`); j >= 0 {
+			l = l[:i] + l[i+len(`"agentId":"`)+j+2:]
+		}
+	}
+	return l
+}
+
+// TestTranscriptAPIErrorFields: a transcript writes the CLI's synthetic
+// API error message as the CLI keeps it, camelCase, where stream-json
+// sends snake_case: the kind (apiError), code (apiErrorCode), parameters
+// (apiErrorParams) and raw error text (errorDetails) were read only in
+// the stream's spelling, and the rate-limit state a rate_limit error came
+// with (quotaLimits: when the limit resets, its window, the upgrade
+// paths), which only transcripts have, was not read at all. They are the
+// error event's details now, as the stream's members are. The 2.1.240
+// line is real (on the main thread here); the 2.1.332 one is made up in
+// the shape the CLI's message builder writes (apiError, apiErrorParams,
+// apiErrorCode, errorDetails beside isApiErrorMessage).
+func TestTranscriptAPIErrorFields(t *testing.T) {
+	const prompt = `{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"go on"},"uuid":"p1","timestamp":"2026-08-28T17:45:00.000Z","sessionId":"e81ac16e-353f-47e2-aa0a-09f388e3610e","version":"2.1.240","cwd":"/w"}`
+	const shaped = `{"parentUuid":"p1","isSidechain":false,"type":"assistant","uuid":"e2","timestamp":"2026-10-01T10:00:00.000Z","message":{"id":"e2m","model":"<synthetic>","role":"assistant","stop_reason":"stop_sequence","type":"message","usage":{"input_tokens":0,"output_tokens":0},"content":[{"type":"text","text":"You've hit your weekly limit"}]},"error":"rate_limit","isApiErrorMessage":true,"apiErrorStatus":429,"apiError":"usage_limit_reached","apiErrorCode":"weekly_cap","apiErrorParams":{"rate_limit_info":{"status":"rejected","resetsAt":1791000000}},"errorDetails":"429 {\"type\":\"error\"}","sessionId":"s2","version":"2.1.332","cwd":"/w"}`
+	for _, tc := range []struct {
+		name, line string
+		want       map[string]string // details member → its JSON
+	}{
+		{"2.1.240 session limit", asMain(irrlichtLimit), map[string]string{
+			"error": `"rate_limit"`, "api_error_status": "429",
+			"quota_limits": `{"status":"rejected","resetsAt":1787940000,"unifiedRateLimitFallbackAvailable":false,"rateLimitType":"five_hour","overageStatus":"rejected","overageDisabledReason":"org_level_disabled","upgradePaths":["upgrade_plan"],"isUsingOverage":false}`}},
+		{"2.1.332 kind and parameters", shaped, map[string]string{
+			"api_error_kind": `"usage_limit_reached"`, "api_error_code": `"weekly_cap"`,
+			"api_error_params": `{"rate_limit_info":{"status":"rejected","resetsAt":1791000000}}`,
+			"error_details":    `"429 {\"type\":\"error\"}"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := feed(t, claude.FormatTranscript, nil, nil, prompt, tc.line)
+			errs := golden.OfType(evs, universal.TypeError)
+			if len(errs) != 1 {
+				t.Fatalf("%d errors, want 1", len(errs))
+			}
+			var details map[string]json.RawMessage
+			if err := json.Unmarshal(errs[0].Data.(*universal.Error).Details, &details); err != nil {
+				t.Fatal(err)
+			}
+			for k, want := range tc.want {
+				var g, w any
+				if err := json.Unmarshal(details[k], &g); err != nil || json.Unmarshal([]byte(want), &w) != nil || !reflect.DeepEqual(g, w) {
+					t.Errorf("details %s = %s, want %s", k, details[k], want)
+				}
 			}
 		})
 	}
