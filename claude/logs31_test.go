@@ -139,3 +139,54 @@ func TestTranscriptAPIErrorFields(t *testing.T) {
 		})
 	}
 }
+
+// TestSubagentFileAPIError: read by itself, a sub-agent's file is the
+// session's own thread, but the CLI's synthetic API error message there
+// was a sub-agent's failure (a status item sub_agent_error): no error
+// event, the turn not failed. And a transcript's session ended in error
+// whenever a turn had failed, though the record shows the agent went on
+// and finished a later turn (a stream's later successful result clears
+// it). The lines are real 2.1.240 entries of a sub-agent that hit the
+// session limit and continued when the user said so (testdata/SOURCES.md,
+// "claude transcript API error fields"; thinking signatures cut).
+func TestSubagentFileAPIError(t *testing.T) {
+	const (
+		limitThinking  = `{"parentUuid":"5a159b91-b710-408a-802f-eed482edcb33","isSidechain":true,"agentId":"a51e4b480796757bc","message":{"model":"claude-opus-5","id":"msg_011CeVYxJaKctPj54NZia3fJ","type":"message","role":"assistant","content":[{"type":"thinking","thinking":"","signature":"CAIS5w8K…"}],"stop_reason":null,"stop_sequence":null,"stop_details":null,"usage":{"input_tokens":2,"cache_creation_input_tokens":5786,"cache_read_input_tokens":357988,"cache_creation":{"ephemeral_5m_input_tokens":5786,"ephemeral_1h_input_tokens":0},"output_tokens":2,"service_tier":"standard","inference_geo":"not_available"},"diagnostics":null},"requestId":"req_011CeVYxHZofmfxSieNT8cmK","attributionAgent":"general-purpose","attributionSkill":"ir:triage","attributionPlugin":"ir","type":"assistant","uuid":"80c47009-abb8-4e34-9dd9-1eb14ba9903b","timestamp":"2026-08-28T17:36:48.413Z","effort":"xhigh","userType":"external","entrypoint":"cli","cwd":"/Users/ingo/projects/irrlicht","sessionId":"e81ac16e-353f-47e2-aa0a-09f388e3610e","version":"2.1.240","gitBranch":"main"}`
+		limitText      = `{"parentUuid":"80c47009-abb8-4e34-9dd9-1eb14ba9903b","isSidechain":true,"agentId":"a51e4b480796757bc","message":{"model":"claude-opus-5","id":"msg_011CeVYxJaKctPj54NZia3fJ","type":"message","role":"assistant","content":[{"type":"text","text":"Four angle agents running. Waiting before touching files."}],"stop_reason":null,"stop_sequence":null,"stop_details":null,"usage":{"input_tokens":2,"cache_creation_input_tokens":5786,"cache_read_input_tokens":357988,"cache_creation":{"ephemeral_5m_input_tokens":5786,"ephemeral_1h_input_tokens":0},"output_tokens":2,"service_tier":"standard","inference_geo":"not_available"},"diagnostics":null},"requestId":"req_011CeVYxHZofmfxSieNT8cmK","attributionAgent":"general-purpose","attributionSkill":"ir:triage","attributionPlugin":"ir","type":"assistant","uuid":"d5e0bb04-5330-4dc2-9075-583b3f65aef1","timestamp":"2026-08-28T17:36:48.415Z","effort":"xhigh","userType":"external","entrypoint":"cli","cwd":"/Users/ingo/projects/irrlicht","sessionId":"e81ac16e-353f-47e2-aa0a-09f388e3610e","version":"2.1.240","gitBranch":"main"}`
+		limitCall      = `{"parentUuid":"d5e0bb04-5330-4dc2-9075-583b3f65aef1","isSidechain":true,"agentId":"a51e4b480796757bc","message":{"model":"claude-opus-5","id":"msg_011CeVYxJaKctPj54NZia3fJ","type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_016AZZaV6EjciThsc2MTCZfj","name":"Bash","input":{"command":"for i in $(seq 1 12); do sleep 45; done; echo \"waited ~9 minutes\"\ncd /Users/ingo/projects/irrlicht/.claude/worktrees/1855-test-mac-script || exit 1\ngit status --porcelain; echo \"(tree end)\"","description":"Wait for the four simplify agents","timeout":590000},"caller":{"type":"direct"}}],"stop_reason":"tool_use","stop_sequence":null,"stop_details":null,"usage":{"input_tokens":2,"cache_creation_input_tokens":5786,"cache_read_input_tokens":357988,"output_tokens":811,"output_tokens_details":{"thinking_tokens":597},"service_tier":"standard"},"diagnostics":null},"requestId":"req_011CeVYxHZofmfxSieNT8cmK","attributionAgent":"general-purpose","attributionSkill":"ir:triage","attributionPlugin":"ir","type":"assistant","uuid":"64d98982-1b18-4412-b7ae-bf3f702d1dd8","timestamp":"2026-08-28T17:36:49.884Z","effort":"xhigh","userType":"external","entrypoint":"cli","cwd":"/Users/ingo/projects/irrlicht","sessionId":"e81ac16e-353f-47e2-aa0a-09f388e3610e","version":"2.1.240","gitBranch":"main"}`
+		limitResult    = `{"parentUuid":"64d98982-1b18-4412-b7ae-bf3f702d1dd8","isSidechain":true,"promptId":"b4b53872-cc32-4eff-8aeb-bb5e8d526788","agentId":"a51e4b480796757bc","type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_016AZZaV6EjciThsc2MTCZfj","type":"tool_result","content":"waited ~9 minutes\n(tree end)","is_error":false}]},"uuid":"d5029581-8058-4f94-860b-814bc0247451","timestamp":"2026-08-28T17:45:51.731Z","toolUseResult":{"stdout":"waited ~9 minutes\n(tree end)","stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false},"sourceToolAssistantUUID":"64d98982-1b18-4412-b7ae-bf3f702d1dd8","userType":"external","entrypoint":"cli","cwd":"/Users/ingo/projects/irrlicht","sessionId":"e81ac16e-353f-47e2-aa0a-09f388e3610e","version":"2.1.240","gitBranch":"main"}`
+		limitContinue  = `{"parentUuid":"1baab896-3610-43c4-bfd9-868f1429e5c1","isSidechain":true,"promptId":"2e35ef45-1577-42e4-9839-4a5233eb9583","agentId":"a51e4b480796757bc","type":"user","message":{"role":"user","content":"The user sent a new message while you were working:\ncontinue\n\nThis is how Claude Code surfaces messages the user sends mid-turn — within the running turn, often alongside the next tool result, rather than as a separate conversation turn. Address the message above as you continue this turn."},"isMeta":true,"uuid":"4eee0dbd-8320-43be-8cf8-a0e38145d22a","timestamp":"2026-08-28T18:02:52.912Z","origin":{"kind":"human"},"userType":"external","entrypoint":"cli","cwd":"/Users/ingo/projects/irrlicht/.claude/worktrees/1855-test-mac-script","sessionId":"e81ac16e-353f-47e2-aa0a-09f388e3610e","version":"2.1.240","gitBranch":"main"}`
+		limitContinued = `{"parentUuid":"4eee0dbd-8320-43be-8cf8-a0e38145d22a","isSidechain":true,"agentId":"a51e4b480796757bc","message":{"model":"claude-opus-5","id":"msg_011CeVaxVFFXQdFXUaajYKCW","type":"message","role":"assistant","content":[{"type":"text","text":"Continuing. The four angle agents are still out; meanwhile let me do the real end-to-end run against the review-fixed script."}],"stop_reason":null,"stop_sequence":null,"stop_details":null,"usage":{"input_tokens":2,"cache_creation_input_tokens":313689,"cache_read_input_tokens":0,"output_tokens":2,"service_tier":"standard"},"diagnostics":{"cache_miss_reason":{"type":"system_changed","cache_missed_input_tokens":243211}}},"requestId":"req_011CeVaxSV4V3FLEL1Vy3jWb","attributionAgent":"general-purpose","type":"assistant","uuid":"4f52b52d-e060-40ac-a93b-af0c9c523da6","timestamp":"2026-08-28T18:03:03.088Z","effort":"xhigh","userType":"external","entrypoint":"cli","cwd":"/Users/ingo/projects/irrlicht/.claude/worktrees/1855-test-mac-script","sessionId":"e81ac16e-353f-47e2-aa0a-09f388e3610e","version":"2.1.240","gitBranch":"main"}`
+	)
+	lines := []string{limitThinking, limitText, limitCall, limitResult, irrlichtLimit, limitContinue, limitContinued}
+	main := make([]string, len(lines))
+	for i, l := range lines {
+		main[i] = asMain(l)
+	}
+	for _, tc := range []struct {
+		name  string
+		lines []string
+	}{{"sub-agent file", lines}, {"main thread", main}} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := feed(t, claude.FormatTranscript, nil, nil, tc.lines...)
+			errs := golden.OfType(evs, universal.TypeError)
+			if len(errs) != 1 || errs[0].Data.(*universal.Error).Code != "rate_limit" {
+				t.Fatalf("errors %v, want the rate_limit one", errs)
+			}
+			var got []universal.TurnStatus
+			for _, e := range golden.OfType(evs, universal.TypeTurnEnded) {
+				got = append(got, e.Data.(*universal.TurnEnded).Status)
+			}
+			if want := []universal.TurnStatus{universal.TurnError, universal.TurnCompleted}; !reflect.DeepEqual(got, want) {
+				t.Errorf("turn ends %v, want %v", got, want)
+			}
+			end := golden.OfType(evs, universal.TypeSessionEnded)
+			if se := end[len(end)-1].Data.(*universal.SessionEnded); se.Reason != universal.EndCompleted {
+				t.Errorf("session ended %s (%q), want completed: the last turn was finished", se.Reason, se.Message)
+			}
+			for _, it := range completed(evs, universal.KindStatus, "") {
+				t.Errorf("status item %+v, want none (the failure is the session's)", it.Content)
+			}
+		})
+	}
+}

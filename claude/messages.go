@@ -728,7 +728,7 @@ func (t *Translator) apiErrorMessage(dst events, m *message, r jsonscan.Value) e
 		// with (transcripts only: status, resetsAt, rateLimitType,
 		// overageStatus, upgradePaths, …): when the limit resets.
 		Raw("quota_limits", r.Get("quotaLimits").Raw)
-	if m.Scope != "" {
+	if !t.ownThread(m.Scope) {
 		// A sub-agent's failure is not the session's.
 		return t.subAgentError(dst, m.Scope, text, code, o.Bytes())
 	}

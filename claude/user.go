@@ -153,10 +153,7 @@ func (t *Translator) userContent(dst events, r jsonscan.Value, scope string, par
 	switch {
 	case strings.HasPrefix(text, interruptMarker):
 		dst = t.ensureTurn(dst, scope)
-		// The file's own thread: the main one, or, in a transcript, that
-		// of a sub-agent's file read by itself (its agentId named by no
-		// call of the input), whose turns are the session's.
-		own := scope == "" || t.transcript && strings.HasPrefix(scope, orphanPrefix) && t.scopeParent(scope) == ""
+		own := t.ownThread(scope)
 		if own && t.s.Turn != nil {
 			t.s.Turn.Interrupted = true
 		}
