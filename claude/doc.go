@@ -264,7 +264,13 @@
 // emits an error with will_retry (Claude Code retries). The CLI's synthetic
 // error message (model "<synthetic>") becomes a failed assistant message
 // item with the error text and an error event; the turn's result then adds
-// no second error. Where the error's text is the API's status and response
+// no second error. The event's details carry the line's error,
+// api_error_status, api_error_type, api_error (as api_error_kind),
+// api_error_code, api_error_params and error_details, which a transcript
+// spells as the CLI keeps them (apiErrorStatus, apiError, apiErrorParams,
+// errorDetails, …), and a transcript's quotaLimits as quota_limits (the
+// rate-limit state a rate_limit error came with: when the limit resets,
+// its window, the upgrade paths). Where the error's text is the API's status and response
 // body as Claude Code prints them ("API Error: 400 {"type":"error",
 // "error":{"type":…,"message":…},"request_id":…}": 2.0.x for every API
 // error, later versions for some; in the synthetic message, a result's
@@ -274,7 +280,8 @@
 // the codex and amp translators report such errors; the message item and
 // the turn's metadata keep the text as printed, and any other text (the
 // "API Error: 400 <message>" of later versions among them) is kept as it
-// is, with the status it gives as http_status in the details. In a sub-agent's scope neither that message nor a
+// is, with the status it gives as http_status in the details. In a sub-agent's scope (under a call of the input; a
+// sub-agent's file read by itself is the session's own thread) neither that message nor a
 // transcript's api_error without retries left is an error of the session
 // (the sub-agent convention of package universal): the Agent/Task call that
 // spawned the sub-agent gets it as sub_agent_error {message, code,
@@ -602,7 +609,9 @@
 // Sessions. The native session id follows the latest system/init (a
 // --resume keeps it in current versions; older ones minted a new one), or
 // conversation_reset. The session ends on universal.EndOfInput or
-// universal.Exit: with an error when the last result failed, or (by
+// universal.Exit: with an error when the last result failed (in a
+// transcript: when its last turn failed; a turn the agent finished after
+// a failed one clears it), or (by
 // universal.Stream.End) when a turn is still open; universal.Exit adds the
 // exit code by the exit rule of package universal (a non-zero code: error
 // "exit code N").
@@ -700,7 +709,9 @@
 // journal.jsonl names agents by key and agentId, not the run) and whose
 // prompts the run's script wrote, so that the run is only in the file's
 // directory, which a translator does not see. Read on its own, without a
-// main file before it, a sub-agent file is translated. System
+// main file before it, a sub-agent file is translated, its thread the
+// session's (its turns end as the main thread's do, at an interruption
+// marker too, and its API errors are the session's). System
 // subtypes: status, thinking_tokens, hook_started, hook_progress,
 // hook_response without a context for the model, stop_hook_summary, task_progress, task_updated,
 // task_summary, post_turn_summary (a digest of the turn for a host's

@@ -717,11 +717,18 @@ func (t *Translator) apiErrorMessage(dst events, m *message, r jsonscan.Value) e
 		// the kinds that have some (api_error_params: the refused effort,
 		// the provider and its remedy, the rate limit's record, the
 		// removed media) and error_details.
-		Raw("api_error_kind", r.Get("api_error").Raw).
-		Raw("api_error_code", r.Get("api_error_code").Raw).
-		Raw("api_error_params", r.Get("api_error_params").Raw).
-		Raw("error_details", r.Get("error_details").Raw)
-	if m.Scope != "" {
+		// A transcript writes the message as the CLI keeps it, in
+		// camelCase (apiError, apiErrorCode, apiErrorParams,
+		// errorDetails); stream-json renames the members it sends.
+		Raw("api_error_kind", first(r.Get("api_error").Raw, r.Get("apiError").Raw)).
+		Raw("api_error_code", first(r.Get("api_error_code").Raw, r.Get("apiErrorCode").Raw)).
+		Raw("api_error_params", first(r.Get("api_error_params").Raw, r.Get("apiErrorParams").Raw)).
+		Raw("error_details", first(r.Get("error_details").Raw, r.Get("errorDetails").Raw)).
+		// The subscription's rate-limit state a rate_limit error came
+		// with (transcripts only: status, resetsAt, rateLimitType,
+		// overageStatus, upgradePaths, …): when the limit resets.
+		Raw("quota_limits", r.Get("quotaLimits").Raw)
+	if !t.ownThread(m.Scope) {
 		// A sub-agent's failure is not the session's.
 		return t.subAgentError(dst, m.Scope, text, code, o.Bytes())
 	}

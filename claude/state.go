@@ -425,6 +425,15 @@ func (t *Translator) scopeOf(r, parent, agentID, sidechain jsonscan.Value) strin
 // named yet.
 const orphanPrefix = "agent:"
 
+// ownThread reports whether a line of this scope is on the input's own
+// thread, whose turns and failures are the session's: the main thread,
+// or, in a transcript, that of a sub-agent's file read by itself (its
+// agentId named by no call of the input). A sub-agent's lines under a
+// call of the input are not.
+func (t *Translator) ownThread(scope string) bool {
+	return scope == "" || t.transcript && strings.HasPrefix(scope, orphanPrefix)
+}
+
 // inlineScope returns the scope of an inline sidechain entry (one without
 // agentId). Claude Code 1.0.x wrote its sub-agents' entries into the main
 // transcript, interleaved with the main thread's and, for sub-agents run

@@ -610,7 +610,7 @@ func (t *Translator) apiError(dst events, r jsonscan.Value) events {
 	if t.orphan(scope) {
 		return dst
 	}
-	if scope != "" && !retry {
+	if !t.ownThread(scope) && !retry {
 		// A sub-agent's failure is not the session's.
 		return t.subAgentError(dst, scope, msg, e.Get("status").Raw, o.Bytes())
 	}

@@ -210,6 +210,13 @@ func (t *Translator) endTranscriptTurn(dst events, src universal.Source) events 
 	}
 	dst = t.w.EndTurn(dst, t.s.Turn.ID, status, nil, src, raw)
 	t.s.Turn = nil
+	if status != universal.TurnError {
+		// The session's outcome is its last turn's: a turn the agent
+		// finished after a failed one (the user said to continue once
+		// a limit reset) leaves the session no longer failed, as a
+		// stream's later successful result does.
+		t.s.Last = outcome{}
+	}
 	return dst
 }
 

@@ -153,14 +153,15 @@ func (t *Translator) userContent(dst events, r jsonscan.Value, scope string, par
 	switch {
 	case strings.HasPrefix(text, interruptMarker):
 		dst = t.ensureTurn(dst, scope)
-		if scope == "" && t.s.Turn != nil {
+		own := t.ownThread(scope)
+		if own && t.s.Turn != nil {
 			t.s.Turn.Interrupted = true
 		}
 		dst = t.w.Complete(dst, universal.Item{
 			ItemID: t.w.NewItemID(), NativeItemID: uuid, ParentID: t.scopeParent(scope), Kind: universal.KindStatus,
 			Content: []universal.Part{{Type: universal.PartStatus, Label: "interrupted", Detail: text}},
 		}, universal.SourceAgent, t.raw)
-		if t.transcript && scope == "" {
+		if t.transcript && own {
 			// The record shows the user stopped the turn.
 			dst = t.endTranscriptTurn(dst, universal.SourceAgent)
 		}

@@ -1,0 +1,192 @@
+package claude_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// TestSubagentFileInterrupted: a sub-agent's transcript read by itself
+// (…/subagents/agent-<id>.jsonl, every entry isSidechain with its
+// agentId, and no call of the input spawned it) has the session's turns
+// as its own, but the interruption marker ended a turn only on the main
+// thread: a sub-agent the user stopped left its turn open, which the end
+// of the input then ended as cut off (session_ending) and the session in
+// error, though the record shows the stop. The lines are real 2.1.219
+// entries of a killed sub-agent, quoted from a public project's test
+// (testdata/SOURCES.md, "claude sub-agent file interrupted"): its prompt,
+// its last answer and the marker; the mid-turn case puts the same
+// project's thinking-only last line of another sub-agent (agentId, uuid
+// and parentUuid changed to this one's) between the prompt and the marker.
+func TestSubagentFileInterrupted(t *testing.T) {
+	const (
+		prompt   = `{"parentUuid":null,"isSidechain":true,"promptId":"47827991-1991-4897-8e29-2f29a93689a2","agentId":"ab0bf67f9ea3d0c25","type":"user","message":{"role":"user","content":"«prompt trimmed for the fixture»"},"uuid":"6ff134ce-2c1e-426b-ad58-66bba65bf389","timestamp":"2026-07-26T04:11:11.027Z","userType":"external","entrypoint":"sdk-ts","cwd":"/home/dev/workspace/nassaj","sessionId":"42034af0-5a53-4b10-8ebf-82b028fc8933","version":"2.1.219","gitBranch":"fix/security-remediation-2026-07-09"}`
+		answer   = `{"parentUuid":"22850cb0-8791-4464-a1da-38b4e7802f61","isSidechain":true,"agentId":"ab0bf67f9ea3d0c25","message":{"model":"claude-opus-5","id":"msg_011CdQRQ6VrKj2cLiJNDG4eN","type":"message","role":"assistant","content":[{"type":"text","text":"Two files from another session appeared — staging mine by name only."}],"stop_reason":null,"stop_sequence":null,"stop_details":null,"usage":{"input_tokens":2,"cache_creation_input_tokens":343,"cache_read_input_tokens":242854,"output_tokens":2,"service_tier":"standard"},"diagnostics":null},"requestId":"req_011CdQRQ3Wm3Xdc7eD6Rhbwr","attributionAgent":"frontend-dev","type":"assistant","uuid":"2a9b7bdf-ecb5-4a90-8819-34bcf3ae51dd","timestamp":"2026-07-26T09:20:12.134Z","effort":"high","userType":"external","entrypoint":"sdk-ts","cwd":"/home/dev/workspace/nassaj","sessionId":"42034af0-5a53-4b10-8ebf-82b028fc8933","version":"2.1.219","gitBranch":"fix/security-remediation-2026-07-09"}`
+		thinking = `{"parentUuid":"6ff134ce-2c1e-426b-ad58-66bba65bf389","isSidechain":true,"agentId":"ab0bf67f9ea3d0c25","message":{"model":"claude-opus-5","id":"msg_011CdQWFaaP3AUMqnE9vU7zx","type":"message","role":"assistant","content":[{"type":"thinking","thinking":"«trimmed for the fixture»","signature":"«trimmed for the fixture»"}],"stop_reason":null},"type":"assistant","uuid":"e4b66b46-9f7e-4760-aced-71fa7f8922be","timestamp":"2026-07-26T10:17:29.512Z","userType":"external","entrypoint":"sdk-ts","cwd":"/home/dev/workspace/nassaj","sessionId":"42034af0-5a53-4b10-8ebf-82b028fc8933","version":"2.1.219","gitBranch":"fix/security-remediation-2026-07-09"}`
+		marker   = `{"parentUuid":"e4b66b46-9f7e-4760-aced-71fa7f8922be","isSidechain":true,"promptId":"0b3986cc-791c-4748-9904-2fa361ea3643","agentId":"ab0bf67f9ea3d0c25","type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]},"uuid":"6c911354-674a-4447-8e4d-d0448bee608f","timestamp":"2026-07-26T09:21:15.950Z","userType":"external","entrypoint":"sdk-ts","cwd":"/home/dev/workspace/nassaj","sessionId":"42034af0-5a53-4b10-8ebf-82b028fc8933","version":"2.1.219","gitBranch":"fix/security-remediation-2026-07-09"}`
+	)
+	// The same entries as a main transcript writes them (no sidechain).
+	main := func(l string) string {
+		l = strings.Replace(l, `"isSidechain":true`, `"isSidechain":false`, 1)
+		return strings.Replace(l, `"agentId":"ab0bf67f9ea3d0c25",`, "", 1)
+	}
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  []universal.TurnStatus // the turns' ends, in order
+	}{
+		{"killed after its answer", []string{prompt, answer, marker},
+			[]universal.TurnStatus{universal.TurnCompleted, universal.TurnInterrupted}},
+		{"killed while it thought", []string{prompt, thinking, marker},
+			[]universal.TurnStatus{universal.TurnInterrupted}},
+		{"main thread, the same", []string{main(prompt), main(thinking), main(marker)},
+			[]universal.TurnStatus{universal.TurnInterrupted}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := feed(t, claude.FormatTranscript, nil, nil, tc.lines...)
+			var got []universal.TurnStatus
+			for _, e := range golden.OfType(evs, universal.TypeTurnEnded) {
+				te := e.Data.(*universal.TurnEnded)
+				if strings.Contains(string(te.Metadata), "session_ending") {
+					t.Errorf("turn %s ended by the end of the input: %s", te.TurnID, te.Metadata)
+				}
+				got = append(got, te.Status)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("turn ends %v, want %v", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("turn ends %v, want %v", got, tc.want)
+				}
+			}
+			end := golden.OfType(evs, universal.TypeSessionEnded)
+			if se := end[len(end)-1].Data.(*universal.SessionEnded); se.Reason != universal.EndCompleted {
+				t.Errorf("session ended %s (%q), want completed", se.Reason, se.Message)
+			}
+			if n := len(completed(evs, universal.KindStatus, "")); n != 1 {
+				t.Errorf("%d status items, want the marker's one", n)
+			}
+		})
+	}
+}
+
+// irrlichtLimit is a real 2.1.240 line: the CLI's synthetic API error
+// message of a sub-agent that hit the subscription's session limit, in the
+// sub-agent's transcript file as a public project recorded it
+// (testdata/SOURCES.md, "claude transcript API error fields").
+const irrlichtLimit = `{"parentUuid":"d5029581-8058-4f94-860b-814bc0247451","isSidechain":true,"agentId":"a51e4b480796757bc","type":"assistant","uuid":"1baab896-3610-43c4-bfd9-868f1429e5c1","timestamp":"2026-08-28T17:45:52.266Z","message":{"diagnostics":null,"id":"a26a500a-4a14-4f54-9007-488ccdbb869e","container":null,"model":"<synthetic>","role":"assistant","stop_details":null,"stop_reason":"stop_sequence","stop_sequence":"","type":"message","usage":{"output_tokens_details":null,"input_tokens":0,"output_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},"service_tier":null,"cache_creation":{"ephemeral_1h_input_tokens":0,"ephemeral_5m_input_tokens":0},"inference_geo":null,"iterations":null,"speed":null},"content":[{"type":"text","text":"You've hit your session limit · resets 8pm (Europe/Berlin)"}],"context_management":null},"requestId":"req_011CeVZfAmuzKNqAXiR23Tkk","quotaLimits":{"status":"rejected","resetsAt":1787940000,"unifiedRateLimitFallbackAvailable":false,"rateLimitType":"five_hour","overageStatus":"rejected","overageDisabledReason":"org_level_disabled","upgradePaths":["upgrade_plan"],"isUsingOverage":false},"error":"rate_limit","isApiErrorMessage":true,"apiErrorStatus":429,"userType":"external","entrypoint":"cli","cwd":"/Users/ingo/projects/irrlicht","sessionId":"e81ac16e-353f-47e2-aa0a-09f388e3610e","version":"2.1.240","gitBranch":"main"}`
+
+// asMain returns a sub-agent file's entry as the main transcript would
+// write it (no sidechain, no agentId).
+func asMain(l string) string {
+	l = strings.Replace(l, `"isSidechain":true`, `"isSidechain":false`, 1)
+	if i := strings.Index(l, `"agentId":"`); i >= 0 {
+		if j := strings.Index(l[i+len(`"agentId":"`):], `",`); j >= 0 {
+			l = l[:i] + l[i+len(`"agentId":"`)+j+2:]
+		}
+	}
+	return l
+}
+
+// TestTranscriptAPIErrorFields: a transcript writes the CLI's synthetic
+// API error message as the CLI keeps it, camelCase, where stream-json
+// sends snake_case: the kind (apiError), code (apiErrorCode), parameters
+// (apiErrorParams) and raw error text (errorDetails) were read only in
+// the stream's spelling, and the rate-limit state a rate_limit error came
+// with (quotaLimits: when the limit resets, its window, the upgrade
+// paths), which only transcripts have, was not read at all. They are the
+// error event's details now, as the stream's members are. The 2.1.240
+// line is real (on the main thread here); the 2.1.332 one is made up in
+// the shape the CLI's message builder writes (apiError, apiErrorParams,
+// apiErrorCode, errorDetails beside isApiErrorMessage).
+func TestTranscriptAPIErrorFields(t *testing.T) {
+	const prompt = `{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"go on"},"uuid":"p1","timestamp":"2026-08-28T17:45:00.000Z","sessionId":"e81ac16e-353f-47e2-aa0a-09f388e3610e","version":"2.1.240","cwd":"/w"}`
+	const shaped = `{"parentUuid":"p1","isSidechain":false,"type":"assistant","uuid":"e2","timestamp":"2026-10-01T10:00:00.000Z","message":{"id":"e2m","model":"<synthetic>","role":"assistant","stop_reason":"stop_sequence","type":"message","usage":{"input_tokens":0,"output_tokens":0},"content":[{"type":"text","text":"You've hit your weekly limit"}]},"error":"rate_limit","isApiErrorMessage":true,"apiErrorStatus":429,"apiError":"usage_limit_reached","apiErrorCode":"weekly_cap","apiErrorParams":{"rate_limit_info":{"status":"rejected","resetsAt":1791000000}},"errorDetails":"429 {\"type\":\"error\"}","sessionId":"s2","version":"2.1.332","cwd":"/w"}`
+	for _, tc := range []struct {
+		name, line string
+		want       map[string]string // details member → its JSON
+	}{
+		{"2.1.240 session limit", asMain(irrlichtLimit), map[string]string{
+			"error": `"rate_limit"`, "api_error_status": "429",
+			"quota_limits": `{"status":"rejected","resetsAt":1787940000,"unifiedRateLimitFallbackAvailable":false,"rateLimitType":"five_hour","overageStatus":"rejected","overageDisabledReason":"org_level_disabled","upgradePaths":["upgrade_plan"],"isUsingOverage":false}`}},
+		{"2.1.332 kind and parameters", shaped, map[string]string{
+			"api_error_kind": `"usage_limit_reached"`, "api_error_code": `"weekly_cap"`,
+			"api_error_params": `{"rate_limit_info":{"status":"rejected","resetsAt":1791000000}}`,
+			"error_details":    `"429 {\"type\":\"error\"}"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := feed(t, claude.FormatTranscript, nil, nil, prompt, tc.line)
+			errs := golden.OfType(evs, universal.TypeError)
+			if len(errs) != 1 {
+				t.Fatalf("%d errors, want 1", len(errs))
+			}
+			var details map[string]json.RawMessage
+			if err := json.Unmarshal(errs[0].Data.(*universal.Error).Details, &details); err != nil {
+				t.Fatal(err)
+			}
+			for k, want := range tc.want {
+				var g, w any
+				if err := json.Unmarshal(details[k], &g); err != nil || json.Unmarshal([]byte(want), &w) != nil || !reflect.DeepEqual(g, w) {
+					t.Errorf("details %s = %s, want %s", k, details[k], want)
+				}
+			}
+		})
+	}
+}
+
+// TestSubagentFileAPIError: read by itself, a sub-agent's file is the
+// session's own thread, but the CLI's synthetic API error message there
+// was a sub-agent's failure (a status item sub_agent_error): no error
+// event, the turn not failed. And a transcript's session ended in error
+// whenever a turn had failed, though the record shows the agent went on
+// and finished a later turn (a stream's later successful result clears
+// it). The lines are real 2.1.240 entries of a sub-agent that hit the
+// session limit and continued when the user said so (testdata/SOURCES.md,
+// "claude transcript API error fields"; thinking signatures cut).
+func TestSubagentFileAPIError(t *testing.T) {
+	const (
+		limitThinking  = `{"parentUuid":"5a159b91-b710-408a-802f-eed482edcb33","isSidechain":true,"agentId":"a51e4b480796757bc","message":{"model":"claude-opus-5","id":"msg_011CeVYxJaKctPj54NZia3fJ","type":"message","role":"assistant","content":[{"type":"thinking","thinking":"","signature":"CAIS5w8K…"}],"stop_reason":null,"stop_sequence":null,"stop_details":null,"usage":{"input_tokens":2,"cache_creation_input_tokens":5786,"cache_read_input_tokens":357988,"cache_creation":{"ephemeral_5m_input_tokens":5786,"ephemeral_1h_input_tokens":0},"output_tokens":2,"service_tier":"standard","inference_geo":"not_available"},"diagnostics":null},"requestId":"req_011CeVYxHZofmfxSieNT8cmK","attributionAgent":"general-purpose","attributionSkill":"ir:triage","attributionPlugin":"ir","type":"assistant","uuid":"80c47009-abb8-4e34-9dd9-1eb14ba9903b","timestamp":"2026-08-28T17:36:48.413Z","effort":"xhigh","userType":"external","entrypoint":"cli","cwd":"/Users/ingo/projects/irrlicht","sessionId":"e81ac16e-353f-47e2-aa0a-09f388e3610e","version":"2.1.240","gitBranch":"main"}`
+		limitText      = `{"parentUuid":"80c47009-abb8-4e34-9dd9-1eb14ba9903b","isSidechain":true,"agentId":"a51e4b480796757bc","message":{"model":"claude-opus-5","id":"msg_011CeVYxJaKctPj54NZia3fJ","type":"message","role":"assistant","content":[{"type":"text","text":"Four angle agents running. Waiting before touching files."}],"stop_reason":null,"stop_sequence":null,"stop_details":null,"usage":{"input_tokens":2,"cache_creation_input_tokens":5786,"cache_read_input_tokens":357988,"cache_creation":{"ephemeral_5m_input_tokens":5786,"ephemeral_1h_input_tokens":0},"output_tokens":2,"service_tier":"standard","inference_geo":"not_available"},"diagnostics":null},"requestId":"req_011CeVYxHZofmfxSieNT8cmK","attributionAgent":"general-purpose","attributionSkill":"ir:triage","attributionPlugin":"ir","type":"assistant","uuid":"d5e0bb04-5330-4dc2-9075-583b3f65aef1","timestamp":"2026-08-28T17:36:48.415Z","effort":"xhigh","userType":"external","entrypoint":"cli","cwd":"/Users/ingo/projects/irrlicht","sessionId":"e81ac16e-353f-47e2-aa0a-09f388e3610e","version":"2.1.240","gitBranch":"main"}`
+		limitCall      = `{"parentUuid":"d5e0bb04-5330-4dc2-9075-583b3f65aef1","isSidechain":true,"agentId":"a51e4b480796757bc","message":{"model":"claude-opus-5","id":"msg_011CeVYxJaKctPj54NZia3fJ","type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_016AZZaV6EjciThsc2MTCZfj","name":"Bash","input":{"command":"for i in $(seq 1 12); do sleep 45; done; echo \"waited ~9 minutes\"\ncd /Users/ingo/projects/irrlicht/.claude/worktrees/1855-test-mac-script || exit 1\ngit status --porcelain; echo \"(tree end)\"","description":"Wait for the four simplify agents","timeout":590000},"caller":{"type":"direct"}}],"stop_reason":"tool_use","stop_sequence":null,"stop_details":null,"usage":{"input_tokens":2,"cache_creation_input_tokens":5786,"cache_read_input_tokens":357988,"output_tokens":811,"output_tokens_details":{"thinking_tokens":597},"service_tier":"standard"},"diagnostics":null},"requestId":"req_011CeVYxHZofmfxSieNT8cmK","attributionAgent":"general-purpose","attributionSkill":"ir:triage","attributionPlugin":"ir","type":"assistant","uuid":"64d98982-1b18-4412-b7ae-bf3f702d1dd8","timestamp":"2026-08-28T17:36:49.884Z","effort":"xhigh","userType":"external","entrypoint":"cli","cwd":"/Users/ingo/projects/irrlicht","sessionId":"e81ac16e-353f-47e2-aa0a-09f388e3610e","version":"2.1.240","gitBranch":"main"}`
+		limitResult    = `{"parentUuid":"64d98982-1b18-4412-b7ae-bf3f702d1dd8","isSidechain":true,"promptId":"b4b53872-cc32-4eff-8aeb-bb5e8d526788","agentId":"a51e4b480796757bc","type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_016AZZaV6EjciThsc2MTCZfj","type":"tool_result","content":"waited ~9 minutes\n(tree end)","is_error":false}]},"uuid":"d5029581-8058-4f94-860b-814bc0247451","timestamp":"2026-08-28T17:45:51.731Z","toolUseResult":{"stdout":"waited ~9 minutes\n(tree end)","stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false},"sourceToolAssistantUUID":"64d98982-1b18-4412-b7ae-bf3f702d1dd8","userType":"external","entrypoint":"cli","cwd":"/Users/ingo/projects/irrlicht","sessionId":"e81ac16e-353f-47e2-aa0a-09f388e3610e","version":"2.1.240","gitBranch":"main"}`
+		limitContinue  = `{"parentUuid":"1baab896-3610-43c4-bfd9-868f1429e5c1","isSidechain":true,"promptId":"2e35ef45-1577-42e4-9839-4a5233eb9583","agentId":"a51e4b480796757bc","type":"user","message":{"role":"user","content":"The user sent a new message while you were working:\ncontinue\n\nThis is how Claude Code surfaces messages the user sends mid-turn — within the running turn, often alongside the next tool result, rather than as a separate conversation turn. Address the message above as you continue this turn."},"isMeta":true,"uuid":"4eee0dbd-8320-43be-8cf8-a0e38145d22a","timestamp":"2026-08-28T18:02:52.912Z","origin":{"kind":"human"},"userType":"external","entrypoint":"cli","cwd":"/Users/ingo/projects/irrlicht/.claude/worktrees/1855-test-mac-script","sessionId":"e81ac16e-353f-47e2-aa0a-09f388e3610e","version":"2.1.240","gitBranch":"main"}`
+		limitContinued = `{"parentUuid":"4eee0dbd-8320-43be-8cf8-a0e38145d22a","isSidechain":true,"agentId":"a51e4b480796757bc","message":{"model":"claude-opus-5","id":"msg_011CeVaxVFFXQdFXUaajYKCW","type":"message","role":"assistant","content":[{"type":"text","text":"Continuing. The four angle agents are still out; meanwhile let me do the real end-to-end run against the review-fixed script."}],"stop_reason":null,"stop_sequence":null,"stop_details":null,"usage":{"input_tokens":2,"cache_creation_input_tokens":313689,"cache_read_input_tokens":0,"output_tokens":2,"service_tier":"standard"},"diagnostics":{"cache_miss_reason":{"type":"system_changed","cache_missed_input_tokens":243211}}},"requestId":"req_011CeVaxSV4V3FLEL1Vy3jWb","attributionAgent":"general-purpose","type":"assistant","uuid":"4f52b52d-e060-40ac-a93b-af0c9c523da6","timestamp":"2026-08-28T18:03:03.088Z","effort":"xhigh","userType":"external","entrypoint":"cli","cwd":"/Users/ingo/projects/irrlicht/.claude/worktrees/1855-test-mac-script","sessionId":"e81ac16e-353f-47e2-aa0a-09f388e3610e","version":"2.1.240","gitBranch":"main"}`
+	)
+	lines := []string{limitThinking, limitText, limitCall, limitResult, irrlichtLimit, limitContinue, limitContinued}
+	main := make([]string, len(lines))
+	for i, l := range lines {
+		main[i] = asMain(l)
+	}
+	for _, tc := range []struct {
+		name  string
+		lines []string
+	}{{"sub-agent file", lines}, {"main thread", main}} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := feed(t, claude.FormatTranscript, nil, nil, tc.lines...)
+			errs := golden.OfType(evs, universal.TypeError)
+			if len(errs) != 1 || errs[0].Data.(*universal.Error).Code != "rate_limit" {
+				t.Fatalf("errors %v, want the rate_limit one", errs)
+			}
+			var got []universal.TurnStatus
+			for _, e := range golden.OfType(evs, universal.TypeTurnEnded) {
+				got = append(got, e.Data.(*universal.TurnEnded).Status)
+			}
+			if want := []universal.TurnStatus{universal.TurnError, universal.TurnCompleted}; !reflect.DeepEqual(got, want) {
+				t.Errorf("turn ends %v, want %v", got, want)
+			}
+			end := golden.OfType(evs, universal.TypeSessionEnded)
+			if se := end[len(end)-1].Data.(*universal.SessionEnded); se.Reason != universal.EndCompleted {
+				t.Errorf("session ended %s (%q), want completed: the last turn was finished", se.Reason, se.Message)
+			}
+			for _, it := range completed(evs, universal.KindStatus, "") {
+				t.Errorf("status item %+v, want none (the failure is the session's)", it.Content)
+			}
+		})
+	}
+}
