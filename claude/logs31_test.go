@@ -17,23 +17,22 @@ import (
 // as its own, but the interruption marker ended a turn only on the main
 // thread: a sub-agent the user stopped left its turn open, which the end
 // of the input then ended as cut off (session_ending) and the session in
-// error, though the record shows the stop. The lines are real 2.1.219
-// entries of a killed sub-agent, quoted from a public project's test
-// (testdata/SOURCES.md, "claude sub-agent file interrupted"): its prompt,
-// its last answer and the marker; the mid-turn case puts the same
-// project's thinking-only last line of another sub-agent (agentId, uuid
-// and parentUuid changed to this one's) between the prompt and the marker.
+// error, though the record shows the stop. The lines are written in the
+// shape of real 2.1.219 entries of a killed sub-agent (testdata/SOURCES.md,
+// "claude sub-agent file interrupted"; ids, paths and texts ours): its
+// prompt, its last answer and the marker; the mid-turn case puts a
+// thinking-only line between the prompt and the marker.
 func TestSubagentFileInterrupted(t *testing.T) {
 	const (
-		prompt   = `{"parentUuid":null,"isSidechain":true,"promptId":"47827991-1991-4897-8e29-2f29a93689a2","agentId":"ab0bf67f9ea3d0c25","type":"user","message":{"role":"user","content":"«prompt trimmed for the fixture»"},"uuid":"6ff134ce-2c1e-426b-ad58-66bba65bf389","timestamp":"2026-07-26T04:11:11.027Z","userType":"external","entrypoint":"sdk-ts","cwd":"/home/dev/workspace/nassaj","sessionId":"42034af0-5a53-4b10-8ebf-82b028fc8933","version":"2.1.219","gitBranch":"fix/security-remediation-2026-07-09"}`
-		answer   = `{"parentUuid":"22850cb0-8791-4464-a1da-38b4e7802f61","isSidechain":true,"agentId":"ab0bf67f9ea3d0c25","message":{"model":"claude-opus-5","id":"msg_011CdQRQ6VrKj2cLiJNDG4eN","type":"message","role":"assistant","content":[{"type":"text","text":"Two files from another session appeared — staging mine by name only."}],"stop_reason":null,"stop_sequence":null,"stop_details":null,"usage":{"input_tokens":2,"cache_creation_input_tokens":343,"cache_read_input_tokens":242854,"output_tokens":2,"service_tier":"standard"},"diagnostics":null},"requestId":"req_011CdQRQ3Wm3Xdc7eD6Rhbwr","attributionAgent":"frontend-dev","type":"assistant","uuid":"2a9b7bdf-ecb5-4a90-8819-34bcf3ae51dd","timestamp":"2026-07-26T09:20:12.134Z","effort":"high","userType":"external","entrypoint":"sdk-ts","cwd":"/home/dev/workspace/nassaj","sessionId":"42034af0-5a53-4b10-8ebf-82b028fc8933","version":"2.1.219","gitBranch":"fix/security-remediation-2026-07-09"}`
-		thinking = `{"parentUuid":"6ff134ce-2c1e-426b-ad58-66bba65bf389","isSidechain":true,"agentId":"ab0bf67f9ea3d0c25","message":{"model":"claude-opus-5","id":"msg_011CdQWFaaP3AUMqnE9vU7zx","type":"message","role":"assistant","content":[{"type":"thinking","thinking":"«trimmed for the fixture»","signature":"«trimmed for the fixture»"}],"stop_reason":null},"type":"assistant","uuid":"e4b66b46-9f7e-4760-aced-71fa7f8922be","timestamp":"2026-07-26T10:17:29.512Z","userType":"external","entrypoint":"sdk-ts","cwd":"/home/dev/workspace/nassaj","sessionId":"42034af0-5a53-4b10-8ebf-82b028fc8933","version":"2.1.219","gitBranch":"fix/security-remediation-2026-07-09"}`
-		marker   = `{"parentUuid":"e4b66b46-9f7e-4760-aced-71fa7f8922be","isSidechain":true,"promptId":"0b3986cc-791c-4748-9904-2fa361ea3643","agentId":"ab0bf67f9ea3d0c25","type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]},"uuid":"6c911354-674a-4447-8e4d-d0448bee608f","timestamp":"2026-07-26T09:21:15.950Z","userType":"external","entrypoint":"sdk-ts","cwd":"/home/dev/workspace/nassaj","sessionId":"42034af0-5a53-4b10-8ebf-82b028fc8933","version":"2.1.219","gitBranch":"fix/security-remediation-2026-07-09"}`
+		prompt   = `{"parentUuid":null,"isSidechain":true,"promptId":"11111111-2222-4333-8444-555555555555","agentId":"a0123456789abcdef","type":"user","message":{"role":"user","content":"Review the staged changes and commit them."},"uuid":"0a0a0a0a-1b1b-4c2c-8d3d-4e4e4e4e4e4e","timestamp":"2026-07-01T10:00:00.000Z","userType":"external","entrypoint":"sdk-ts","cwd":"/home/dev/project","sessionId":"9f9f9f9f-8e8e-4d7d-8c6c-5b5b5b5b5b5b","version":"2.1.219","gitBranch":"main"}`
+		answer   = `{"parentUuid":"1c1c1c1c-2d2d-4e3e-8f4f-505050505050","isSidechain":true,"agentId":"a0123456789abcdef","message":{"model":"claude-opus-5","id":"msg_01AAAAAAAAAAAAAAAAAAAAAA","type":"message","role":"assistant","content":[{"type":"text","text":"Two unrelated files are staged as well; committing mine by name."}],"stop_reason":null,"stop_sequence":null,"stop_details":null,"usage":{"input_tokens":2,"cache_creation_input_tokens":343,"cache_read_input_tokens":242854,"output_tokens":2,"service_tier":"standard"},"diagnostics":null},"requestId":"req_01BBBBBBBBBBBBBBBBBBBBBB","attributionAgent":"reviewer","type":"assistant","uuid":"2e2e2e2e-3f3f-4a4a-8b5b-6c6c6c6c6c6c","timestamp":"2026-07-01T10:05:00.000Z","effort":"high","userType":"external","entrypoint":"sdk-ts","cwd":"/home/dev/project","sessionId":"9f9f9f9f-8e8e-4d7d-8c6c-5b5b5b5b5b5b","version":"2.1.219","gitBranch":"main"}`
+		thinking = `{"parentUuid":"0a0a0a0a-1b1b-4c2c-8d3d-4e4e4e4e4e4e","isSidechain":true,"agentId":"a0123456789abcdef","message":{"model":"claude-opus-5","id":"msg_01CCCCCCCCCCCCCCCCCCCCCC","type":"message","role":"assistant","content":[{"type":"thinking","thinking":"Checking which files are mine.","signature":"Checking which files are mine."}],"stop_reason":null},"type":"assistant","uuid":"3d3d3d3d-4e4e-4f5f-8a6a-7b7b7b7b7b7b","timestamp":"2026-07-01T10:05:30.000Z","userType":"external","entrypoint":"sdk-ts","cwd":"/home/dev/project","sessionId":"9f9f9f9f-8e8e-4d7d-8c6c-5b5b5b5b5b5b","version":"2.1.219","gitBranch":"main"}`
+		marker   = `{"parentUuid":"3d3d3d3d-4e4e-4f5f-8a6a-7b7b7b7b7b7b","isSidechain":true,"promptId":"4c4c4c4c-5d5d-4e6e-8f7f-808080808080","agentId":"a0123456789abcdef","type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]},"uuid":"5b5b5b5b-6c6c-4d7d-8e8e-9f9f9f9f9f9f","timestamp":"2026-07-01T10:06:03.000Z","userType":"external","entrypoint":"sdk-ts","cwd":"/home/dev/project","sessionId":"9f9f9f9f-8e8e-4d7d-8c6c-5b5b5b5b5b5b","version":"2.1.219","gitBranch":"main"}`
 	)
 	// The same entries as a main transcript writes them (no sidechain).
 	main := func(l string) string {
 		l = strings.Replace(l, `"isSidechain":true`, `"isSidechain":false`, 1)
-		return strings.Replace(l, `"agentId":"ab0bf67f9ea3d0c25",`, "", 1)
+		return strings.Replace(l, `"agentId":"a0123456789abcdef",`, "", 1)
 	}
 	for _, tc := range []struct {
 		name  string
