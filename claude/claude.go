@@ -546,6 +546,11 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 		return t.title(dst, r, typ == "custom-title")
 	case "permission-mode":
 		return t.permissionMode(dst, r.Get("permissionMode").Str)
+	case "queue-operation":
+		if t.transcript {
+			return t.queueOperation(dst, r)
+		}
+		return dst
 	case "marble-origami-commit":
 		return t.collapse(dst, r)
 	case "host-row":

@@ -616,6 +616,20 @@
 // exit code by the exit rule of package universal (a non-zero code: error
 // "exit code N").
 //
+// The queue. A transcript records what waits for the model while it works
+// (a prompt typed meanwhile, a background task's notification) as
+// queue-operation entries: enqueue with the content, dequeue (taken for the
+// next turn, whose prompt follows as a user entry) and remove (handed to the
+// running turn as a queued_command attachment: reason absorbed_mid_turn, or
+// none in older versions; or discarded: cleared_on_cancel, dropped_by_hook,
+// rewound). What was discarded, and what is still queued when the input
+// ends, never reached the model: each is a status item labelled "queue" (as
+// Pi's queue updates are), detail "not delivered: <reason>" or "not
+// delivered: the record ends", metadata content (the text) and reason, native
+// id the remove's commandUuid. A dequeue takes the oldest entry (the CLI
+// takes by priority, which the records do not give). Stream-json writes no
+// queue.
+//
 // # Versions
 //
 // What other versions than 2.1.330 write differently, as recorded with the
@@ -666,7 +680,7 @@
 // update_environment_variables. Transcript entries: summary, agent-name, worktree-state, file-history-snapshot,
 // file-history-delta, pr-link (its URL is in the output of the tool that
 // opened the pull request), bridge-session, teleported-from,
-// queue-operation, last-prompt, the session records of 2.1.2xx
+// last-prompt, the session records of 2.1.2xx
 // (agent-color, tag, relocated, continued-in, ended-by-model,
 // isolation-latch, memory-mode, history-suppression, frame-link (its URL
 // is in the Artifact tool's output), artifact-comment-monitor,

@@ -27,7 +27,7 @@ func ignoredType(typ string) bool {
 		"pr-link",               // the pull request linked to the session; its URL is in a tool's output
 		"bridge-session",        // the Remote Control bridge serving the session
 		"teleported-from",       // the marker of a session brought from claude.ai
-		"queue-operation",       // the prompt queue; the prompt itself follows as a user entry
+		"queue-operation",       // the prompt queue (stream-json never writes it; a transcript's is read by queueOperation)
 		"last-prompt",           // the last prompt, for the resume picker
 		"attachment",            // context the CLI injects (environment, skills, reminders; goal_status, queued_command, tool_host_result_lines, relevant_memories, hook contexts and hook_system_message are translated); hook output only the user sees (hook_non_blocking_error, hook_error_during_execution, hook_cancelled, hook_permission_decision, async_hook_response_batch)
 		"atis-latch",            // internal bookkeeping

@@ -19,6 +19,9 @@ import (
 type state struct {
 	// Prompts the host sent that are not shown yet, oldest first.
 	Prompts []prompt `json:"prompts,omitempty"`
+	// Queued are the contents of a transcript's queue-operation enqueues
+	// not dequeued or removed yet, oldest first (see queueOperation).
+	Queued []string `json:"queued,omitempty"`
 	// Echoed are the prompt texts shown in the current turn (a replayed
 	// echo of one of them is not shown again).
 	Echoed []string `json:"echoed,omitempty"`

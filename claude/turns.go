@@ -321,7 +321,7 @@ func (t *Translator) finish(dst events) events {
 		t.s.Prompts = t.s.Prompts[1:]
 		dst = t.showPrompt(dst, p)
 	}
-	return dst
+	return t.queuedAtEnd(dst)
 }
 
 func (t *Translator) endReason() universal.SessionEnded {
