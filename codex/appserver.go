@@ -1085,7 +1085,7 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		if cwd := ts.Sub("cwd").Str(); cwd != "" && cwd != t.st.Cwd && t.w.Begun() && t.isRoot(thread) {
 			t.st.Cwd = strings.Clone(cwd)
 		}
-		return dst
+		return t.modeSettings(dst, c, thread, ts.Sub("collaborationMode"), ts.Sub("approvalPolicy"), ts.Sub("sandboxPolicy"))
 	case "turn/plan/updated":
 		return t.planStatus(dst, c, thread, p.Get("plan"), p.Get("explanation").Str, "")
 	case "thread/goal/updated", "thread/goal/cleared":

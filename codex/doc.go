@@ -518,6 +518,22 @@
 // file). exec names no model but in pre-0.44's config summary. A sub-agent thread's calls have none; the session's
 // model stays in session.started.
 //
+// The same settings say what the root thread's turns run with: the
+// collaboration mode (default, plan), the approval policy and the
+// sandbox (a rollout's turn_context: collaboration_mode, approval_policy,
+// sandbox_policy; thread_settings_applied: the first two, its
+// permission_profile being no sandbox policy; the app-server's
+// thread/settings/updated: collaborationMode, approvalPolicy,
+// sandboxPolicy). The first settings are the session's (session.started
+// has its approval policy and sandbox); a change after them (plan mode
+// left, /approvals switched, a turn/start's overrides) is a status item
+// labelled "mode", as Claude Code's permission mode and an ACP agent's
+// current mode are: detail the values that changed (the collaboration
+// mode first, then the approval policy, then the sandbox's type),
+// metadata collaboration_mode, approval_policy and sandbox (its type) as
+// they are now and previous (the values they replace). A sub-agent
+// thread's settings are its own. exec names none.
+//
 // # Errors
 //
 // app-server error notifications → error with will_retry from willRetry

@@ -103,7 +103,7 @@ func (t *Translator) rolloutLine(dst []event, c *ctx, line, typ, payload jsonsca
 			// override): its tools' relative paths are that directory's.
 			t.st.Cwd = strings.Clone(cwd)
 		}
-		return dst
+		return t.modeSettings(dst, c, t.st.Cur, payload.Sub("collaboration_mode"), payload.Sub("approval_policy"), payload.Sub("sandbox_policy"))
 	case "response_item":
 		if ptyp != "message" || payload.Sub("role").Str() == "assistant" {
 			// User messages are held, instructions skipped: neither starts
@@ -117,7 +117,9 @@ func (t *Translator) rolloutLine(dst []event, c *ctx, line, typ, payload jsonsca
 			t.mergeSettings(payload.Sub("thread_settings"), "approval_policy", "permission_profile", "reasoning_effort")
 			ts := payload.Sub("thread_settings")
 			t.setModel(t.st.Cur, ts.Sub("model").Str(), ts.Sub("reasoning_effort").Str())
-			return dst
+			// Its permission_profile is not a sandbox policy: the
+			// sandbox is the turn_context's.
+			return t.modeSettings(dst, c, t.st.Cur, ts.Sub("collaboration_mode"), ts.Sub("approval_policy"), jsonscan.Value{})
 		}
 		switch ptyp {
 		case "task_started", "user_message", "thread_goal_updated":

@@ -70,6 +70,11 @@ type state struct {
 	// read: that output never prints task_complete (0.28 ends the process
 	// instead), so the end of the input ends its turn (see finish).
 	LegacyExec bool `json:"legacy_exec,omitempty"`
+	// Mode is what the root thread's turns run with, as the last
+	// turn_context or thread settings named it: the collaboration mode,
+	// the approval policy and the sandbox's type (see modeSettings); set
+	// once one named any.
+	Mode *runMode `json:"mode,omitempty"`
 	// V2 is set once app-server v2 notifications were seen: legacy
 	// codex/event/* notifications then repeat them and are skipped.
 	V2 bool `json:"v2,omitempty"`
