@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Records the s19-resume scenario (a first run answers a prompt with one tool call, as s02-tool; a second
+run of the same agent resumes that session with a new prompt, which the scripted model answers with text)
+with the real agent CLIs, offline, through the capture lab.
+
+Usage (as root, see README.md):
+  CAPTURELAB=/path/to/capturelab AGENTS_DIR=/path/to/agents \
+    tools/capturelab-s19/record_s19.py AGENT [--out DIR] [--sets main,v2] [NAME...]
+
+AGENT is claude (codex, pi and opencode: see README.md). DIR defaults to testdata/crosscheck/<agent>/<version>/
+of this repository. The lab's scripts run from a staged copy in which this folder's files take the place of
+the lab's:
+  claude:   claude_scenarios.py -> claude/scenarios.py; claude/capture.py (PATCH_CLAUDE) resumes the second
+            process with --continue in the variant -continue (the lab's --resume <id> otherwise) and writes each
+            process's stdout alone as well (NAME.proc<N>.jsonl).
+Every agent process runs through the lab's <agent>/run.sh, i.e. inside common/sandbox.sh: a new network
+namespace whose only link is loopback, with a private tmpfs on /home/dev, against the lab's mock on
+127.0.0.1.
+
+What is kept, named as in testdata/crosscheck (see testdata/SOURCES.md):
+  claude:   NAME.jsonl (both processes' stdout, in order), NAME.transcript.jsonl (the session's transcript after
+            the second process), NAME.meta.json; S-resumed[-v2].jsonl (the second process's stdout alone) with
+            S-resumed[-v2].meta.json (the same meta, its expect block the second process's). NAME: s19-resume,
+            s19-resume-continue (S), and their -v2.
+The meta file is the lab's, with the scenario's `expect_extra` merged into its `expect` block.
+With KEEP=DIR everything the lab wrote is kept under DIR as well (stderr, mock requests, session folders).
+"""
+import glob, json, os, shutil, subprocess, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True
+
+LAB = os.environ.get('CAPTURELAB', '/work/shared/tools/capturelab')
+AGENTS = os.environ.get('AGENTS_DIR') or os.path.join(LAB, 'agents')
+PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex', 'opencode': 'opencode-ai'}
+SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py'}}
+# (file, old, new): each old text must occur exactly once in the lab's file
+PATCH_CLAUDE = [
+    ('capture.py', '''    if resume:
+        a += ["--resume", resume]
+''', '''    if resume:  # s19-resume (tools/capturelab-s19): the variant -continue resumes with --continue
+        a += ["--continue"] if VARIANT == "-continue" else ["--resume", resume]
+'''),
+    ('capture.py', '''            out.flush()
+''', '''            out.flush()
+            with open(out_path, "rb") as f:  # s19-resume (tools/capturelab-s19): each process's stdout alone
+                f.seek(start)
+                proc = f.read()
+            with open(os.path.join(OUT, "%s.proc%d.jsonl" % (NAME, i + 1)), "wb") as f:
+                f.write(proc)
+'''),
+]
+PATCHES = {'claude': PATCH_CLAUDE}
+
+
+def version(agent):
+    with open(os.path.join(AGENTS, agent, 'node_modules', PKG[agent], 'package.json')) as f:
+        return json.load(f)['version']
+
+
+def stage(agent):
+    d = tempfile.mkdtemp(prefix='capturelab-s19-')
+    for sub in ('common', agent):
+        shutil.copytree(os.path.join(LAB, sub), os.path.join(d, sub),
+                        ignore=shutil.ignore_patterns('out', 'agents', '__pycache__'))
+    for src, dst in SWAP[agent].items():
+        shutil.copy(os.path.join(HERE, src), os.path.join(d, agent, dst))
+    for root, dirs, files in os.walk(d):
+        for n in dirs + files:
+            p = os.path.join(root, n)
+            os.chmod(p, os.stat(p).st_mode | 0o200)
+    for fn, old, new in PATCHES[agent]:
+        p = os.path.join(d, agent, fn)
+        s = open(p).read()
+        if s.count(old) != 1:
+            sys.exit('%s: the lab\'s %s changed: %r not found once' % (agent, fn, old))
+        open(p, 'w').write(s.replace(old, new))
+    return d
+
+
+def merge_expect(meta_path, extra, replace=False):
+    """Merge a scenario's expect_extra into the meta's expect block: its fields replace the lab's (all of
+    the block with replace, for the resumed process alone)."""
+    if not extra:
+        return
+    with open(meta_path, encoding='utf-8') as f:
+        meta = json.load(f)
+    if replace:
+        meta['expect'] = dict(extra)
+    else:
+        meta['expect'].update(extra)
+    meta['expect_extra_merged_by'] = 'tools/capturelab-s19/record_s19.py (the scenario\'s expect_extra)'
+    with open(meta_path, 'w', encoding='utf-8') as f:
+        f.write(json.dumps(meta, indent=1, ensure_ascii=False) + '\n')
+
+
+def keep_claude(src, dest, name, rname, spec):
+    for suffix in ('.jsonl', '.meta.json'):
+        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
+    ts = glob.glob(os.path.join(src, name + '.session', '*', '*.jsonl'))
+    if len(ts) != 1:
+        sys.exit('%s: want one transcript (the resumed process appends to the first), found %s' % (name, ts))
+    shutil.copy(ts[0], os.path.join(dest, name + '.transcript.jsonl'))
+    merge_expect(os.path.join(dest, name + '.meta.json'), spec.get('expect_extra'))
+    # the second process alone, as a host that started only the resumed process reads it
+    shutil.copy(os.path.join(src, name + '.proc2.jsonl'), os.path.join(dest, rname + '.jsonl'))
+    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
+    meta['scenario'] = rname
+    meta['files'] = dict(meta['files'], capture=rname + '.jsonl',
+                         note='the stdout of the second (resuming) process of %s alone' % name)
+    with open(os.path.join(dest, rname + '.meta.json'), 'w', encoding='utf-8') as f:
+        f.write(json.dumps(meta, indent=1, ensure_ascii=False) + '\n')
+    merge_expect(os.path.join(dest, rname + '.meta.json'), spec.get('expect_resumed'), replace=True)
+    bad = {k: v for k, v in meta['checks'].items() if v is not True}
+    print('%s: exit=%s lines=%d failed checks=%s' % (name, meta['observed']['exit_codes'], meta['observed']['lines'],
+                                                      bad or 'none'))
+
+
+def main():
+    args = sys.argv[1:]
+    if not args or args[0] not in PATCHES:
+        sys.exit(__doc__)
+    agent, args = args[0], args[1:]
+    ver = version(agent)
+    dest = os.path.join(REPO, 'testdata', 'crosscheck', agent, ver)
+    sets = ['main', 'v2']
+    while args[:1] in (['--out'], ['--sets']):
+        if args[0] == '--out':
+            dest = args[1]
+        else:
+            sets = args[1].split(',')
+        args = args[2:]
+    only = set(args)
+    os.makedirs(dest, exist_ok=True)
+    lab = stage(agent)
+    out = tempfile.mkdtemp(prefix='capturelab-s19-out-')
+    keep = os.environ.get('KEEP')
+    env = dict(os.environ, AGENTS_DIR=AGENTS, OUT_DIR=out)
+    sys.path.insert(0, os.path.join(lab, agent))
+    import scenarios  # the staged copy of this folder's scenario file
+    try:
+        for s in sets:
+            todo = [(c, [c, s]) for c in scenarios.CAPTURES]
+            for scen, run_args in todo:
+                if only and scen not in only:
+                    continue
+                name = scen if s == 'main' else scen + '-' + s
+                subprocess.run(['nice', os.path.join(lab, agent, 'run.sh')] + run_args, env=env, check=True)
+                src = os.path.join(out, agent, ver)
+                base = scenarios.base_of(scen)
+                spec = scenarios.scenarios(s, '/home/dev/project', scen[len(base):])[base]
+                keep_claude(src, dest, name, scen + '-resumed' + ('' if s == 'main' else '-' + s), spec)
+        if keep:
+            shutil.copytree(out, keep, dirs_exist_ok=True, symlinks=True)
+    finally:
+        shutil.rmtree(lab, ignore_errors=True)
+        shutil.rmtree(out, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    main()
