@@ -7,12 +7,15 @@ Usage (as root, see README.md):
   CAPTURELAB=/path/to/capturelab AGENTS_DIR=/path/to/agents \
     tools/capturelab-s19/record_s19.py AGENT [--out DIR] [--sets main,v2] [NAME...]
 
-AGENT is claude (codex, pi and opencode: see README.md). DIR defaults to testdata/crosscheck/<agent>/<version>/
+AGENT is claude or codex. DIR defaults to testdata/crosscheck/<agent>/<version>/
 of this repository. The lab's scripts run from a staged copy in which this folder's files take the place of
 the lab's:
   claude:   claude_scenarios.py -> claude/scenarios.py; claude/capture.py (PATCH_CLAUDE) resumes the second
             process with --continue in the variant -continue (the lab's --resume <id> otherwise) and writes each
             process's stdout alone as well (NAME.proc<N>.jsonl).
+  codex:    codex_scenarios.py -> codex/scenarios.py, codex_expectations.py -> codex/expectations.py; codex/run.sh
+            (PATCH_CODEX) resumes with `exec resume --last` in the variant -continue (the lab's `exec resume <id>`
+            otherwise). Only `codex exec` is recorded.
 Every agent process runs through the lab's <agent>/run.sh, i.e. inside common/sandbox.sh: a new network
 namespace whose only link is loopback, with a private tmpfs on /home/dev, against the lab's mock on
 127.0.0.1.
@@ -22,6 +25,9 @@ What is kept, named as in testdata/crosscheck (see testdata/SOURCES.md):
             the second process), NAME.meta.json; S-resumed[-v2].jsonl (the second process's stdout alone) with
             S-resumed[-v2].meta.json (the same meta, its expect block the second process's). NAME: s19-resume,
             s19-resume-continue (S), and their -v2.
+  codex:    NAME.exec.jsonl (both processes' stdout, in order), NAME.exec.rollout-<8 hex>.jsonl (the one rollout),
+            NAME.meta.json; S-resumed[-v2].exec.jsonl (the second process's stdout alone, from its thread.started on)
+            with S-resumed[-v2].meta.json.
 The meta file is the lab's, with the scenario's `expect_extra` merged into its `expect` block.
 With KEEP=DIR everything the lab wrote is kept under DIR as well (stderr, mock requests, session folders).
 """
@@ -34,7 +40,8 @@ sys.dont_write_bytecode = True
 LAB = os.environ.get('CAPTURELAB', '/work/shared/tools/capturelab')
 AGENTS = os.environ.get('AGENTS_DIR') or os.path.join(LAB, 'agents')
 PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex', 'opencode': 'opencode-ai'}
-SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py'}}
+SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py'},
+        'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py'}}
 # (file, old, new): each old text must occur exactly once in the lab's file
 PATCH_CLAUDE = [
     ('capture.py', '''    if resume:
@@ -51,7 +58,18 @@ PATCH_CLAUDE = [
                 f.write(proc)
 '''),
 ]
-PATCHES = {'claude': PATCH_CLAUDE}
+PATCH_CODEX = [
+    ('run.sh', '''    (cd "$WORK" && timeout 120 "$CODEX" exec "${flags[@]}" resume "$tid" "$p1" < /dev/null >> "$out" 2>> "$err")
+    rc=$?
+    record_cmd "$mode" "$rc" codex exec "${flags[@]}" resume "$tid" "$p1"
+''', '''    # s19-resume (tools/capturelab-s19): the variant -continue resumes the last session (--last)
+    local -a how=("$tid"); case $SCEN in *-continue) how=(--last) ;; esac
+    (cd "$WORK" && timeout 120 "$CODEX" exec "${flags[@]}" resume "${how[@]}" "$p1" < /dev/null >> "$out" 2>> "$err")
+    rc=$?
+    record_cmd "$mode" "$rc" codex exec "${flags[@]}" resume "${how[@]}" "$p1"
+'''),
+]
+PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX}
 
 
 def version(agent):
@@ -117,6 +135,45 @@ def keep_claude(src, dest, name, rname, spec):
                                                       bad or 'none'))
 
 
+def split_resumed(path, marker):
+    """The lines of path from the second one containing marker on: the second process's stdout."""
+    lines = open(path, 'rb').read().splitlines(keepends=True)
+    at = [i for i, l in enumerate(lines) if marker in l]
+    if len(at) != 2:
+        sys.exit('%s: want 2 lines with %r (one a process), found %d' % (path, marker, len(at)))
+    return b''.join(lines[at[1]:])
+
+
+def write_resumed_meta(dest, name, rname, capture, expect):
+    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
+    meta['scenario'] = rname
+    meta['resumed_capture'] = {'file': capture, 'of': name,
+                               'note': 'the stdout of the second (resuming) process of %s alone' % name}
+    meta['expect'] = dict(expect)
+    meta['expect_extra_merged_by'] = 'tools/capturelab-s19/record_s19.py (the scenario\'s expect_resumed)'
+    with open(os.path.join(dest, rname + '.meta.json'), 'w', encoding='utf-8') as f:
+        f.write(json.dumps(meta, indent=1, ensure_ascii=False) + '\n')
+
+
+def keep_codex(src, dest, name, rname, spec):
+    for suffix in ('.exec.jsonl', '.meta.json'):
+        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
+    for old in glob.glob(os.path.join(dest, '%s.exec.rollout-*.jsonl' % name)):
+        os.remove(old)  # an earlier recording's (another thread id)
+    rs = sorted(glob.glob(os.path.join(src, name + '.session', 'exec', 'rollout-*.jsonl')))
+    for r in rs:
+        tid = os.path.basename(r)[:-len('.jsonl')].replace('-', '')[-8:]
+        shutil.copy(r, os.path.join(dest, '%s.exec.rollout-%s.jsonl' % (name, tid)))
+    merge_expect(os.path.join(dest, name + '.meta.json'), spec.get('expect_extra'))
+    with open(os.path.join(dest, rname + '.exec.jsonl'), 'wb') as f:
+        f.write(split_resumed(os.path.join(dest, name + '.exec.jsonl'), b'"type":"thread.started"'))
+    write_resumed_meta(dest, name, rname, rname + '.exec.jsonl', spec['expect_resumed'])
+    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
+    inv = [c['invocations'] for c in meta['captures'] if c['mode'] == 'exec'][0]
+    print('%s: exit=%s rollouts=%d lines=%d' % (name, [i['exit_code'] for i in inv], len(rs),
+                                                sum(1 for _ in open(os.path.join(dest, name + '.exec.jsonl')))))
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] not in PATCHES:
@@ -141,16 +198,24 @@ def main():
     import scenarios  # the staged copy of this folder's scenario file
     try:
         for s in sets:
-            todo = [(c, [c, s]) for c in scenarios.CAPTURES]
+            if agent == 'claude':
+                todo = [(c, [c, s]) for c in scenarios.CAPTURES]
+            else:
+                todo = [(c, [c, s, 'exec']) for c in scenarios.SETS[s]]
             for scen, run_args in todo:
                 if only and scen not in only:
                     continue
                 name = scen if s == 'main' else scen + '-' + s
-                subprocess.run(['nice', os.path.join(lab, agent, 'run.sh')] + run_args, env=env, check=True)
+                subprocess.run(['nice', os.path.join(lab, agent, 'run.sh')] + run_args, env=env, check=True,
+                               stdout=subprocess.DEVNULL if agent == 'codex' else None)
                 src = os.path.join(out, agent, ver)
-                base = scenarios.base_of(scen)
-                spec = scenarios.scenarios(s, '/home/dev/project', scen[len(base):])[base]
-                keep_claude(src, dest, name, scen + '-resumed' + ('' if s == 'main' else '-' + s), spec)
+                rname = scen + '-resumed' + ('' if s == 'main' else '-' + s)
+                if agent == 'claude':
+                    base = scenarios.base_of(scen)
+                    spec = scenarios.scenarios(s, '/home/dev/project', scen[len(base):])[base]
+                    keep_claude(src, dest, name, rname, spec)
+                else:
+                    keep_codex(src, dest, name, rname, scenarios.SETS[s][scen])
         if keep:
             shutil.copytree(out, keep, dirs_exist_ok=True, symlinks=True)
     finally:
