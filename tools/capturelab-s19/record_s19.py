@@ -7,7 +7,7 @@ Usage (as root, see README.md):
   CAPTURELAB=/path/to/capturelab AGENTS_DIR=/path/to/agents \
     tools/capturelab-s19/record_s19.py AGENT [--out DIR] [--sets main,v2] [NAME...]
 
-AGENT is claude or codex. DIR defaults to testdata/crosscheck/<agent>/<version>/
+AGENT is claude, codex or pi (1.5.2, from AGENTS_DIR/pi-1.5.2). DIR defaults to testdata/crosscheck/<agent>/<version>/
 of this repository. The lab's scripts run from a staged copy in which this folder's files take the place of
 the lab's:
   claude:   claude_scenarios.py -> claude/scenarios.py; claude/capture.py (PATCH_CLAUDE) resumes the second
@@ -16,6 +16,8 @@ the lab's:
   codex:    codex_scenarios.py -> codex/scenarios.py, codex_expectations.py -> codex/expectations.py; codex/run.sh
             (PATCH_CODEX) resumes with `exec resume --last` in the variant -continue (the lab's `exec resume <id>`
             otherwise). Only `codex exec` is recorded.
+  pi:       pi_scenarios.py -> pi/scenarios.py; pi/capture.py (PATCH_PI) resumes with --session <id of the first
+            process's session> where the scenario says resume_by_id (the lab's --continue otherwise). json only.
 Every agent process runs through the lab's <agent>/run.sh, i.e. inside common/sandbox.sh: a new network
 namespace whose only link is loopback, with a private tmpfs on /home/dev, against the lab's mock on
 127.0.0.1.
@@ -28,6 +30,9 @@ What is kept, named as in testdata/crosscheck (see testdata/SOURCES.md):
   codex:    NAME.exec.jsonl (both processes' stdout, in order), NAME.exec.rollout-<8 hex>.jsonl (the one rollout),
             NAME.meta.json; S-resumed[-v2].exec.jsonl (the second process's stdout alone, from its thread.started on)
             with S-resumed[-v2].meta.json.
+  pi:       NAME.json.jsonl (both processes' stdout, in order), NAME.json.session.jsonl (the one session file),
+            NAME.meta.json; S-resumed[-v2].json.jsonl (the second process's stdout alone, from its session line on)
+            with S-resumed[-v2].meta.json.
 The meta file is the lab's, with the scenario's `expect_extra` merged into its `expect` block.
 With KEEP=DIR everything the lab wrote is kept under DIR as well (stderr, mock requests, session folders).
 """
@@ -39,9 +44,12 @@ sys.dont_write_bytecode = True
 
 LAB = os.environ.get('CAPTURELAB', '/work/shared/tools/capturelab')
 AGENTS = os.environ.get('AGENTS_DIR') or os.path.join(LAB, 'agents')
-PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex', 'opencode': 'opencode-ai'}
+PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex', 'opencode': 'opencode-ai',
+       'pi': '@earendil-works/pi-coding-agent'}
+INSTALL = {'pi': 'pi-1.5.2'}  # the agent's folder in AGENTS_DIR, where it is not the agent's name
 SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py'},
-        'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py'}}
+        'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py'},
+        'pi': {'pi_scenarios.py': 'scenarios.py'}}
 # (file, old, new): each old text must occur exactly once in the lab's file
 PATCH_CLAUDE = [
     ('capture.py', '''    if resume:
@@ -69,11 +77,24 @@ PATCH_CODEX = [
     record_cmd "$mode" "$rc" codex exec "${flags[@]}" resume "${how[@]}" "$p1"
 '''),
 ]
-PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX}
+PATCH_PI = [
+    ('capture.py', '''            argv = [PI, "--mode", "json", "-p"] + (["--continue"] if i else []) + base_argv(spec)[1:] + [prompt]
+''', '''            # s19-resume (tools/capturelab-s19): --session <id of the first process's session> with resume_by_id
+            how = ((["--session", json.loads(first.split(b"\\n", 1)[0])["id"]] if spec.get("resume_by_id")
+                    else ["--continue"]) if i else [])
+            argv = [PI, "--mode", "json", "-p"] + how + base_argv(spec)[1:] + [prompt]
+'''),
+    ('capture.py', '''            out.write(p.stdout)
+''', '''            out.write(p.stdout)
+            if i == 0:
+                first = p.stdout  # s19-resume (tools/capturelab-s19)
+'''),
+]
+PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX, 'pi': PATCH_PI}
 
 
 def version(agent):
-    with open(os.path.join(AGENTS, agent, 'node_modules', PKG[agent], 'package.json')) as f:
+    with open(os.path.join(AGENTS, INSTALL.get(agent, agent), 'node_modules', PKG[agent], 'package.json')) as f:
         return json.load(f)['version']
 
 
@@ -174,6 +195,23 @@ def keep_codex(src, dest, name, rname, spec):
                                                 sum(1 for _ in open(os.path.join(dest, name + '.exec.jsonl')))))
 
 
+def keep_pi(src, dest, name, rname, spec):
+    for suffix in ('.json.jsonl', '.meta.json'):
+        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
+    ss = glob.glob(os.path.join(src, name + '.session', 'json', '*', '*.jsonl'))
+    if len(ss) != 1:
+        sys.exit('%s: want one session file (the resumed process appends to the first), found %s' % (name, ss))
+    shutil.copy(ss[0], os.path.join(dest, name + '.json.session.jsonl'))
+    merge_expect(os.path.join(dest, name + '.meta.json'), spec.get('expect_extra'))
+    with open(os.path.join(dest, rname + '.json.jsonl'), 'wb') as f:
+        f.write(split_resumed(os.path.join(dest, name + '.json.jsonl'), b'{"type":"session",'))
+    write_resumed_meta(dest, name, rname, rname + '.json.jsonl', spec['expect_resumed'])
+    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
+    c = meta['captures']['json']
+    print('%s: exit=%s lines=%d failed checks=%s' % (name, c['exit_codes'], sum(1 for _ in open(os.path.join(dest, name + '.json.jsonl'))),
+                                                     [k for k, v in c['checks'].items() if not v] or 'none'))
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] not in PATCHES:
@@ -200,6 +238,8 @@ def main():
         for s in sets:
             if agent == 'claude':
                 todo = [(c, [c, s]) for c in scenarios.CAPTURES]
+            elif agent == 'pi':
+                todo = [(c, ['-V', ver, c, s, 'json']) for c in scenarios.ALL]
             else:
                 todo = [(c, [c, s, 'exec']) for c in scenarios.SETS[s]]
             for scen, run_args in todo:
@@ -214,6 +254,8 @@ def main():
                     base = scenarios.base_of(scen)
                     spec = scenarios.scenarios(s, '/home/dev/project', scen[len(base):])[base]
                     keep_claude(src, dest, name, rname, spec)
+                elif agent == 'pi':
+                    keep_pi(src, dest, name, rname, scenarios.scenarios(s, ver)[scen])
                 else:
                     keep_codex(src, dest, name, rname, scenarios.SETS[s][scen])
         if keep:
