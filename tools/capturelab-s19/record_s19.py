@@ -7,7 +7,8 @@ Usage (as root, see README.md):
   CAPTURELAB=/path/to/capturelab AGENTS_DIR=/path/to/agents \
     tools/capturelab-s19/record_s19.py AGENT [--out DIR] [--sets main,v2] [NAME...]
 
-AGENT is claude, codex or pi (1.5.2, from AGENTS_DIR/pi-1.5.2). DIR defaults to testdata/crosscheck/<agent>/<version>/
+AGENT is claude, codex, pi (1.5.2, from AGENTS_DIR/pi-1.5.2) or opencode.
+  tools/capturelab-s19/record_s19.py --remeta AGENT DIR   writes the -resumed metas again from DIR's captures. DIR defaults to testdata/crosscheck/<agent>/<version>/
 of this repository. The lab's scripts run from a staged copy in which this folder's files take the place of
 the lab's:
   claude:   claude_scenarios.py -> claude/scenarios.py; claude/capture.py (PATCH_CLAUDE) resumes the second
@@ -18,6 +19,9 @@ the lab's:
             otherwise). Only `codex exec` is recorded.
   pi:       pi_scenarios.py -> pi/scenarios.py; pi/capture.py (PATCH_PI) resumes with --session <id of the first
             process's session> where the scenario says resume_by_id (the lab's --continue otherwise). json only.
+  opencode: opencode_scenarios.py -> opencode/scenarios.py; opencode/capture.py (PATCH_OPENCODE) resumes with
+            --continue in the variant -continue (the lab's --session <id> otherwise) and writes each process's
+            stdout alone as well. run only.
 Every agent process runs through the lab's <agent>/run.sh, i.e. inside common/sandbox.sh: a new network
 namespace whose only link is loopback, with a private tmpfs on /home/dev, against the lab's mock on
 127.0.0.1.
@@ -33,6 +37,9 @@ What is kept, named as in testdata/crosscheck (see testdata/SOURCES.md):
   pi:       NAME.json.jsonl (both processes' stdout, in order), NAME.json.session.jsonl (the one session file),
             NAME.meta.json; S-resumed[-v2].json.jsonl (the second process's stdout alone, from its session line on)
             with S-resumed[-v2].meta.json.
+  opencode: NAME.run.jsonl (both processes' stdout, in order), NAME.messages.json (`opencode export` of the session
+            after both), NAME.meta.json; S-resumed[-v2].run.jsonl (the second process's stdout alone) with its meta.
+The -resumed metas have `prompts` the second prompt alone (what the host sent that process).
 The meta file is the lab's, with the scenario's `expect_extra` merged into its `expect` block.
 With KEEP=DIR everything the lab wrote is kept under DIR as well (stderr, mock requests, session folders).
 """
@@ -49,7 +56,8 @@ PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex', 'opencod
 INSTALL = {'pi': 'pi-1.5.2'}  # the agent's folder in AGENTS_DIR, where it is not the agent's name
 SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py'},
         'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py'},
-        'pi': {'pi_scenarios.py': 'scenarios.py'}}
+        'pi': {'pi_scenarios.py': 'scenarios.py'},
+        'opencode': {'opencode_scenarios.py': 'scenarios.py'}}
 # (file, old, new): each old text must occur exactly once in the lab's file
 PATCH_CLAUDE = [
     ('capture.py', '''    if resume:
@@ -90,7 +98,19 @@ PATCH_PI = [
                 first = p.stdout  # s19-resume (tools/capturelab-s19)
 '''),
 ]
-PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX, 'pi': PATCH_PI}
+PATCH_OPENCODE = [
+    ('capture.py', '''            if i > 0 and sid:
+                cmd += ["--session", sid]
+''', '''            if i > 0 and sid:  # s19-resume (tools/capturelab-s19): the variant -continue resumes with --continue
+                cmd += ["--continue"] if scen.endswith("-continue") else ["--session", sid]
+'''),
+    ('capture.py', '''            out.write(so); out.flush()
+''', '''            out.write(so); out.flush()
+            with open(os.path.join(outdir, "%s.run.proc%d.jsonl" % (name, i + 1)), "wb") as f:
+                f.write(so)  # s19-resume (tools/capturelab-s19): each process's stdout alone as well
+'''),
+]
+PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX, 'pi': PATCH_PI, 'opencode': PATCH_OPENCODE}
 
 
 def version(agent):
@@ -144,13 +164,8 @@ def keep_claude(src, dest, name, rname, spec):
     merge_expect(os.path.join(dest, name + '.meta.json'), spec.get('expect_extra'))
     # the second process alone, as a host that started only the resumed process reads it
     shutil.copy(os.path.join(src, name + '.proc2.jsonl'), os.path.join(dest, rname + '.jsonl'))
+    write_resumed_meta(dest, name, rname, rname + '.jsonl', spec['expect_resumed'])
     meta = json.load(open(os.path.join(dest, name + '.meta.json')))
-    meta['scenario'] = rname
-    meta['files'] = dict(meta['files'], capture=rname + '.jsonl',
-                         note='the stdout of the second (resuming) process of %s alone' % name)
-    with open(os.path.join(dest, rname + '.meta.json'), 'w', encoding='utf-8') as f:
-        f.write(json.dumps(meta, indent=1, ensure_ascii=False) + '\n')
-    merge_expect(os.path.join(dest, rname + '.meta.json'), spec.get('expect_resumed'), replace=True)
     bad = {k: v for k, v in meta['checks'].items() if v is not True}
     print('%s: exit=%s lines=%d failed checks=%s' % (name, meta['observed']['exit_codes'], meta['observed']['lines'],
                                                       bad or 'none'))
@@ -168,8 +183,10 @@ def split_resumed(path, marker):
 def write_resumed_meta(dest, name, rname, capture, expect):
     meta = json.load(open(os.path.join(dest, name + '.meta.json')))
     meta['scenario'] = rname
-    meta['resumed_capture'] = {'file': capture, 'of': name,
-                               'note': 'the stdout of the second (resuming) process of %s alone' % name}
+    meta['resumed_capture'] = {'file': capture, 'of': name, 'prompts_of_session': meta['prompts'],
+                               'note': 'the stdout of the second (resuming) process of %s alone; prompts: what '
+                                       'the host sent that process' % name}
+    meta['prompts'] = meta['prompts'][1:]
     meta['expect'] = dict(expect)
     meta['expect_extra_merged_by'] = 'tools/capturelab-s19/record_s19.py (the scenario\'s expect_resumed)'
     with open(os.path.join(dest, rname + '.meta.json'), 'w', encoding='utf-8') as f:
@@ -212,8 +229,46 @@ def keep_pi(src, dest, name, rname, spec):
                                                      [k for k, v in c['checks'].items() if not v] or 'none'))
 
 
+def keep_opencode(src, dest, name, rname, spec):
+    for suffix in ('.run.jsonl', '.meta.json'):
+        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
+    ex = glob.glob(os.path.join(src, name + '.session', 'run', 'export-*.json'))
+    if len(ex) != 1:
+        sys.exit('%s: want one exported session (the resumed process continues the first), found %s' % (name, ex))
+    shutil.copy(ex[0], os.path.join(dest, name + '.messages.json'))
+    merge_expect(os.path.join(dest, name + '.meta.json'), spec.get('expect_extra'))
+    shutil.copy(os.path.join(src, name + '.run.proc2.jsonl'), os.path.join(dest, rname + '.run.jsonl'))
+    write_resumed_meta(dest, name, rname, rname + '.run.jsonl', spec['expect_resumed'])
+    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
+    print('%s: run exit=%s lines=%d' % (name, meta['captures']['run']['exit_codes'],
+                                        sum(1 for _ in open(os.path.join(dest, name + '.run.jsonl')))))
+
+
+def remeta(agent, dest):
+    """Writes the -resumed metas again from the kept captures' metas (no recording)."""
+    sys.path.insert(0, HERE)
+    mod = __import__({'claude': 'claude_scenarios', 'codex': 'codex_scenarios', 'pi': 'pi_scenarios',
+                      'opencode': 'opencode_scenarios'}[agent])
+    for s in ('main', 'v2'):
+        for scen in ('s19-resume', 's19-resume-continue'):
+            name = scen if s == 'main' else scen + '-' + s
+            rname = scen + '-resumed' + ('' if s == 'main' else '-' + s)
+            cap = {'claude': '.jsonl', 'codex': '.exec.jsonl', 'pi': '.json.jsonl', 'opencode': '.run.jsonl'}[agent]
+            if agent == 'claude':
+                spec = mod.scenarios(s, '/home/dev/project', scen[len('s19-resume'):])['s19-resume']
+            elif agent == 'codex':
+                spec = mod.SETS[s][scen]
+            elif agent == 'pi':
+                spec = mod.scenarios(s)[scen]
+            else:
+                spec = mod.scenarios(s, '/home/dev/project')[scen]
+            write_resumed_meta(dest, name, rname, rname + cap, spec['expect_resumed'])
+
+
 def main():
     args = sys.argv[1:]
+    if args[:1] == ['--remeta']:  # tools/capturelab-s19/record_s19.py --remeta AGENT DIR
+        return remeta(args[1], args[2])
     if not args or args[0] not in PATCHES:
         sys.exit(__doc__)
     agent, args = args[0], args[1:]
@@ -240,6 +295,8 @@ def main():
                 todo = [(c, [c, s]) for c in scenarios.CAPTURES]
             elif agent == 'pi':
                 todo = [(c, ['-V', ver, c, s, 'json']) for c in scenarios.ALL]
+            elif agent == 'opencode':
+                todo = [(c, [c, s, 'run']) for c in scenarios.SCENARIOS]
             else:
                 todo = [(c, [c, s, 'exec']) for c in scenarios.SETS[s]]
             for scen, run_args in todo:
@@ -256,6 +313,8 @@ def main():
                     keep_claude(src, dest, name, rname, spec)
                 elif agent == 'pi':
                     keep_pi(src, dest, name, rname, scenarios.scenarios(s, ver)[scen])
+                elif agent == 'opencode':
+                    keep_opencode(src, dest, name, rname, scenarios.scenarios(s, '/home/dev/project')[scen])
                 else:
                     keep_codex(src, dest, name, rname, scenarios.SETS[s][scen])
         if keep:
