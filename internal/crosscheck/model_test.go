@@ -18,12 +18,16 @@ import (
 // none.
 var namesCallModels = map[string]bool{"claude": true, "codex": true, "opencode": true, "pi": true}
 
-// recordsNoModel lists the formats whose records never say which model
-// answered a call: OpenCode's run --format json prints a step's parts and
-// its step_finish tokens and cost, not the assistant message that names
-// the model. A recording in such formats alone (the resumed process of
-// s19-resume) has call usage and no model.
-var recordsNoModel = map[string]bool{"run-json": true}
+// recordsNoModel lists the formats (agent family and format) whose records
+// never say which model answered a call: OpenCode's run --format json
+// prints a step's parts and its step_finish tokens and cost, not the
+// assistant message that names the model; Codex names it in its rollouts
+// alone (package codex, Usage), not in exec output or app-server
+// messages. A recording in such formats alone (the resumed process of
+// s19-resume, without the session's file at rest) has call usage and no
+// model.
+var recordsNoModel = map[string]bool{"opencode run-json": true, "codex exec": true, "codex exchange": true,
+	"codex appserver": true}
 
 // TestCallUsageModels checks the one place every agent puts the model of a
 // call: a call-scoped usage.updated's metadata "model" (and "provider"),
@@ -62,7 +66,7 @@ func TestCallUsageModels(t *testing.T) {
 			if !in.expect {
 				continue
 			}
-			modelless = modelless && recordsNoModel[in.format]
+			modelless = modelless && recordsNoModel[family(agent)+" "+in.format]
 			models, n := callModels(t, pr, in, meta, id)
 			calls += n
 			if len(models) == 0 {

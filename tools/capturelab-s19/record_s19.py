@@ -16,7 +16,8 @@ the lab's:
             process's stdout alone as well (NAME.proc<N>.jsonl).
   codex:    codex_scenarios.py -> codex/scenarios.py, codex_expectations.py -> codex/expectations.py; codex/run.sh
             (PATCH_CODEX) resumes with `exec resume --last` in the variant -continue (the lab's `exec resume <id>`
-            otherwise). Only `codex exec` is recorded.
+            otherwise); for s19-resume also the app-server: run.sh starts a first app-server process for the first
+            prompt, then a second whose client (appserver_client.py, patched: --resume-thread) sends thread/resume.
   pi:       pi_scenarios.py -> pi/scenarios.py; pi/capture.py (PATCH_PI) resumes with --session <id of the first
             process's session> where the scenario says resume_by_id (the lab's --continue otherwise). json only.
   opencode: opencode_scenarios.py -> opencode/scenarios.py; opencode/capture.py (PATCH_OPENCODE) resumes with
@@ -33,7 +34,8 @@ What is kept, named as in testdata/crosscheck (see testdata/SOURCES.md):
             s19-resume-continue (S), and their -v2.
   codex:    NAME.exec.jsonl (both processes' stdout, in order), NAME.exec.rollout-<8 hex>.jsonl (the one rollout),
             NAME.meta.json; S-resumed[-v2].exec.jsonl (the second process's stdout alone, from its thread.started on)
-            with S-resumed[-v2].meta.json.
+            with S-resumed[-v2].meta.json; s19-resume: S-resumed[-v2].appserver.jsonl and .appserver.exchange.jsonl (the
+            second app-server process), NAME.appserver.rollout-<8 hex>.jsonl (the thread's rollout after both).
   pi:       NAME.json.jsonl (both processes' stdout, in order), NAME.json.session.jsonl (the one session file),
             NAME.meta.json; S-resumed[-v2].json.jsonl (the second process's stdout alone, from its session line on)
             with S-resumed[-v2].meta.json.
@@ -75,6 +77,30 @@ PATCH_CLAUDE = [
 '''),
 ]
 PATCH_CODEX = [
+    ('run.sh', '''  local -a cmd=(python3 "$HERE/appserver_client.py" --out "$CAP/$NAME" --client-log "$RUN/appserver.client.jsonl"
+''', '''  if [[ $SCEN == s19-* ]]; then
+    # s19-resume (tools/capturelab-s19): a first app-server process runs the first prompt on a new thread
+    # (NAME.first.appserver.*), a second one resumes that thread (thread/resume) and runs the second prompt
+    local -a c1=(python3 "$HERE/appserver_client.py" --out "$CAP/$NAME.first" --client-log "$RUN/appserver.first.client.jsonl"
+      --cwd "$WORK" --approval-policy "$policy" --sandbox "$sandbox" --decision "$decision" --prompt "$(prompt 0)"
+      -- "$CODEX" app-server --listen stdio://)
+    (cd "$WORK" && timeout 180 "${c1[@]}" > "$RUN/client-status.first.json")
+    record_cmd appserver "$?" codex app-server --listen stdio://
+    local tid
+    tid=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['thread_id'])" "$RUN/client-status.first.json")
+    pargs=(--resume-thread "$tid" --prompt "$(prompt 1)")
+  fi
+  local -a cmd=(python3 "$HERE/appserver_client.py" --out "$CAP/$NAME" --client-log "$RUN/appserver.client.jsonl"
+'''),
+    ('appserver_client.py', '''ap.add_argument("--grace"''', '''ap.add_argument("--resume-thread", help="s19-resume: resume this thread (thread/resume) instead of thread/start")
+ap.add_argument("--grace"'''),
+    ('appserver_client.py', '''    ts = request("thread/start", {"cwd": args.cwd, "approvalPolicy": args.approval_policy, "sandbox": args.sandbox})
+''', '''    if args.resume_thread:  # s19-resume (tools/capturelab-s19)
+        ts = request("thread/resume", {"threadId": args.resume_thread, "cwd": args.cwd,
+                                       "approvalPolicy": args.approval_policy, "sandbox": args.sandbox})
+    else:
+        ts = request("thread/start", {"cwd": args.cwd, "approvalPolicy": args.approval_policy, "sandbox": args.sandbox})
+'''),
     ('run.sh', '''    (cd "$WORK" && timeout 120 "$CODEX" exec "${flags[@]}" resume "$tid" "$p1" < /dev/null >> "$out" 2>> "$err")
     rc=$?
     record_cmd "$mode" "$rc" codex exec "${flags[@]}" resume "$tid" "$p1"
@@ -110,6 +136,8 @@ PATCH_OPENCODE = [
                 f.write(so)  # s19-resume (tools/capturelab-s19): each process's stdout alone as well
 '''),
 ]
+# Codex: exec and app-server for s19-resume, exec only for the variant (app-server has no "last thread")
+MODE = {'s19-resume-continue': 'exec'}
 PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX, 'pi': PATCH_PI, 'opencode': PATCH_OPENCODE}
 
 
@@ -206,6 +234,17 @@ def keep_codex(src, dest, name, rname, spec):
     with open(os.path.join(dest, rname + '.exec.jsonl'), 'wb') as f:
         f.write(split_resumed(os.path.join(dest, name + '.exec.jsonl'), b'"type":"thread.started"'))
     write_resumed_meta(dest, name, rname, rname + '.exec.jsonl', spec['expect_resumed'])
+    if os.path.exists(os.path.join(src, name + '.appserver.jsonl')):
+        # app-server: the second process (thread/resume) is the resumed run's; the rollout is the whole thread's
+        for suffix in ('.appserver.jsonl', '.appserver.exchange.jsonl'):
+            shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, rname + suffix))
+        for old in glob.glob(os.path.join(dest, '%s.appserver.rollout-*.jsonl' % name)):
+            os.remove(old)
+        ars = sorted(glob.glob(os.path.join(src, name + '.session', 'appserver', 'rollout-*.jsonl')))
+        if len(ars) != 1:
+            sys.exit('%s: want one app-server rollout (the resumed thread), found %s' % (name, ars))
+        tid = os.path.basename(ars[0])[:-len('.jsonl')].replace('-', '')[-8:]
+        shutil.copy(ars[0], os.path.join(dest, '%s.appserver.rollout-%s.jsonl' % (name, tid)))
     meta = json.load(open(os.path.join(dest, name + '.meta.json')))
     inv = [c['invocations'] for c in meta['captures'] if c['mode'] == 'exec'][0]
     print('%s: exit=%s rollouts=%d lines=%d' % (name, [i['exit_code'] for i in inv], len(rs),
@@ -298,7 +337,7 @@ def main():
             elif agent == 'opencode':
                 todo = [(c, [c, s, 'run']) for c in scenarios.SCENARIOS]
             else:
-                todo = [(c, [c, s, 'exec']) for c in scenarios.SETS[s]]
+                todo = [(c, [c, s, MODE.get(c, 'all')]) for c in scenarios.SETS[s]]
             for scen, run_args in todo:
                 if only and scen not in only:
                     continue
