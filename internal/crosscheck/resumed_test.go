@@ -54,43 +54,34 @@ func TestResumedRun(t *testing.T) {
 			t.Errorf("%s: no recording", id)
 			continue
 		}
-		var whole *input
-		for _, in := range inputs(agent, dir, m.Resumed.Of) {
-			if in.format == resumed[0].format && in.expect {
-				whole = &in
-				break
+		wholes := inputs(agent, dir, m.Resumed.Of)
+		for _, in := range resumed {
+			if !in.expect {
+				continue
 			}
-		}
-		if whole == nil {
-			t.Errorf("%s: %s has no %s recording", id, m.Resumed.Of, resumed[0].format)
-			continue
-		}
-		r := reduced(t, translate(t, pr, resumed[0], meta), id)
-		w := reduced(t, translate(t, pr, *whole, filepath.Join(dir, m.Resumed.Of+".meta.json")), id)
-		if r.NativeSessionID == "" || r.NativeSessionID != w.NativeSessionID {
-			t.Errorf("%s: native session id %q, the resumed session's %q", id, r.NativeSessionID, w.NativeSessionID)
-		}
-		if len(r.Turns) != 1 || len(w.Turns) < 2 {
-			t.Errorf("%s: %d turns, the whole session %d", id, len(r.Turns), len(w.Turns))
-			continue
-		}
-		got, want := turnFacts(r, r.Turns[0].TurnID), turnFacts(w, w.Turns[len(w.Turns)-1].TurnID)
-		if got != want {
-			t.Errorf("%s: the resumed run's turn\n%s\nthe whole session's last turn\n%s", id, got, want)
-		}
-		rin, win := input0(r.Usage.Total), input0(w.Usage.Total)
-		switch r.Usage.Source {
-		case reduce.UsageSession:
-			if rin != win {
-				t.Errorf("%s: session usage %d input tokens, the whole session's %d", id, rin, win)
+			// The whole session in the same format, else one at rest of the
+			// same session (Codex's app-server: the thread's rollout after
+			// both processes; its exec output is another thread).
+			r := reduced(t, translate(t, pr, in, meta), id)
+			var w *reduce.Session
+			var wl string
+			for _, wi := range wholes {
+				if !wi.expect || (w != nil && wi.format != in.format) {
+					continue
+				}
+				ws := reduced(t, translate(t, pr, wi, filepath.Join(dir, m.Resumed.Of+".meta.json")), id)
+				if wi.format == in.format || ws.NativeSessionID == r.NativeSessionID {
+					w, wl = ws, label(wi)
+				}
+				if wi.format == in.format {
+					break
+				}
 			}
-		case reduce.UsageTurns:
-			last := w.Turns[len(w.Turns)-1].Usage.Effective()
-			if last == nil || rin != input0(*last) {
-				t.Errorf("%s: usage %d input tokens, not the whole session's last turn's (%v)", id, rin, last)
+			if w == nil {
+				t.Errorf("%s: %s: %s has no recording of the same session", id, label(in), m.Resumed.Of)
+				continue
 			}
-		default:
-			t.Errorf("%s: usage from %q", id, r.Usage.Source)
+			resumedAgrees(t, id+" "+label(in)+" ~ "+wl, r, w)
 		}
 		checked[agent]++
 	}
@@ -98,6 +89,37 @@ func TestResumedRun(t *testing.T) {
 		if checked[a] == 0 {
 			t.Errorf("no resumed run of %s checked", a)
 		}
+	}
+}
+
+// resumedAgrees compares the reduced resumed process r with the reduced
+// whole session w (see TestResumedRun).
+func resumedAgrees(t *testing.T, id string, r, w *reduce.Session) {
+	t.Helper()
+	if r.NativeSessionID == "" || r.NativeSessionID != w.NativeSessionID {
+		t.Errorf("%s: native session id %q, the resumed session's %q", id, r.NativeSessionID, w.NativeSessionID)
+	}
+	if len(r.Turns) != 1 || len(w.Turns) < 2 {
+		t.Errorf("%s: %d turns, the whole session %d", id, len(r.Turns), len(w.Turns))
+		return
+	}
+	got, want := turnFacts(r, r.Turns[0].TurnID), turnFacts(w, w.Turns[len(w.Turns)-1].TurnID)
+	if got != want {
+		t.Errorf("%s: the resumed run's turn\n%s\nthe whole session's last turn\n%s", id, got, want)
+	}
+	rin, win := input0(r.Usage.Total), input0(w.Usage.Total)
+	switch r.Usage.Source {
+	case reduce.UsageSession:
+		if rin != win {
+			t.Errorf("%s: session usage %d input tokens, the whole session's %d", id, rin, win)
+		}
+	case reduce.UsageTurns:
+		last := w.Turns[len(w.Turns)-1].Usage.Effective()
+		if last == nil || rin != input0(*last) {
+			t.Errorf("%s: usage %d input tokens, not the whole session's last turn's (%v)", id, rin, last)
+		}
+	default:
+		t.Errorf("%s: usage from %q", id, r.Usage.Source)
 	}
 }
 
