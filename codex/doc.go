@@ -89,8 +89,9 @@
 // with the host's responses (Dir In), host requests with the server's
 // responses (Dir Out). Without host lines, the server's responses are
 // told apart by their shape (a result with a thread is the answer to
-// thread/start, resume or fork; to thread/resume when the thread carries
-// earlier turns beside the settings, no forkedFromId).
+// thread/start, resume or fork; to thread/resume when it has the settings
+// and initialTurnsPage, or before that member the thread's earlier turns,
+// and no forkedFromId).
 //
 // # Session
 //

@@ -6,15 +6,14 @@ import (
 
 // threadResponse tells, by its shape, which request a response holding a
 // thread answers when the host's request is not in the log (the server's
-// lines alone): a thread/resume response carries the thread's earlier
-// turns (unless the host asked excludeTurns) beside the settings a
-// thread/start response has (model, cwd, …); a thread/fork one names the
-// thread it forked (forkedFromId); a thread/read one is the thread alone,
-// as thread/start's with no settings. A thread with no turns is a
-// thread/start's (or a resume without its turns, which cannot be told).
+// lines alone). A thread/resume response has the settings a thread/start
+// response has (model, cwd, …) and initialTurnsPage (0.15x on: a required
+// member, null unless the host asked for a page; ThreadResumeResponse) or,
+// before it, the thread's earlier turns; a thread/fork one names the
+// thread it forked (forkedFromId); a thread/read one is the thread alone.
 func threadResponse(result jsonscan.Value) string {
-	if result.Get("thread.forkedFromId").Str == "" && result.Get("thread.turns.0").Exists() &&
-		result.Get("model").Exists() {
+	if result.Get("thread.forkedFromId").Str == "" && result.Get("model").Exists() &&
+		(result.Get("initialTurnsPage").Exists() || result.Get("thread.turns.0").Exists()) {
 		return "thread/resume"
 	}
 	return "thread/start"

@@ -67,8 +67,15 @@ func TestResumeResponseShape(t *testing.T) {
 			t.Errorf("%s: session.started metadata %s: not resumed", format, st.Metadata)
 		}
 	}
-	// A thread/start response (no earlier turns) and a thread/read one
-	// (the thread alone, no settings) start no resumed session.
+	// A resume that excluded its turns (0.154, the host asked
+	// excludeTurns) still has initialTurnsPage, null.
+	evs := run(t, codex.FormatAppServer, nil, []string{`{"id":2,"result":{"thread":{"id":"01a0c1a2-f62c-77d0-b501-911824cc9d15","cliVersion":"0.154.0","turns":[]},"model":"gpt-5.5","initialTurnsPage":null}}`})
+	if st, ok := evs[0].Data.(*universal.SessionStarted); !ok || !strings.Contains(string(st.Metadata), `"resumed":true`) {
+		t.Errorf("excludeTurns: %s %v", evs[0].Type, evs[0].Data)
+	}
+	// A thread/start response (no earlier turns), a thread/read one (the
+	// thread alone, no settings) and a thread/fork one start no resumed
+	// session.
 	for _, resp := range []string{
 		`{"id":1,"result":{"thread":{"id":"t1","turns":[]},"model":"gpt-5.5","cwd":"/w"}}`,
 		`{"id":1,"result":{"thread":{"id":"t1","turns":[{"id":"u1","items":[],"status":"completed"}]}}}`,
