@@ -236,7 +236,7 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 		// Server lines only: tell the response by its shape.
 		switch {
 		case result.Get("thread.id").Exists():
-			method = "thread/start"
+			method = threadResponse(result)
 		case result.Get("turn.id").Exists():
 			method = "turn/start"
 		case result.Get("conversationId").Exists() && result.Get("rolloutPath").Exists():
@@ -303,6 +303,9 @@ func (t *Translator) serverResponse(dst []event, c *ctx, id gjson.Result, result
 			meta.OptString("rollout_path", th.Get("path").Str)
 			meta.OptString("forked_from_id", th.Get("forkedFromId").Str)
 			return t.status(dst, "", "", "thread_started", t.w.Copy(id), meta.Bytes(), agent, c.raw)
+		}
+		if method == "thread/resume" {
+			t.resumed(result.Get("thread.id").Str)
 		}
 		return t.threadStarted(dst, c, result.Sub("thread"), result, method)
 	case "newConversation":
@@ -1030,6 +1033,7 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		dst = t.ensureSession(dst, thread)
 		return t.title(dst, c, p.Sub("threadName"))
 	case "turn/started":
+		t.resumeStarted(thread)
 		return t.turnStarted(dst, c, thread, p.Sub("turn"))
 	case "turn/completed":
 		return t.turnCompleted(dst, c, thread, p.Sub("turn"))
@@ -1375,7 +1379,7 @@ func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p jsonscan.V
 	}
 	turn := t.w.CopyValue(p.Get("turnId"))
 	window := countOf(tu.Get("modelContextWindow"))
-	if last := tu.Sub("last"); last.IsObject() {
+	if last := tu.Sub("last"); last.IsObject() && !t.resumeResent(thread) {
 		dst = t.usageMD(dst, turn, universal.ScopeCall, readCounts(last, &camelUsage), window, t.callMD(thread), c.raw)
 	}
 	if !t.isRoot(thread) {

@@ -89,7 +89,9 @@
 // with the host's responses (Dir In), host requests with the server's
 // responses (Dir Out). Without host lines, the server's responses are
 // told apart by their shape (a result with a thread is the answer to
-// thread/start, resume or fork).
+// thread/start, resume or fork; to thread/resume when it has the settings
+// and initialTurnsPage, or before that member the thread's earlier turns,
+// and no forkedFromId).
 //
 // # Session
 //
@@ -100,7 +102,10 @@
 // reasoning_effort, originator, source, rollout_path, forked_from_id,
 // parent_thread_id, git_branch (gitInfo.branch), title (name),
 // created_at (createdAt, seconds, written as the envelope writes times),
-// resumed and the client's clientInfo from initialize; the v1 app-server
+// resumed (a thread/resume: the host's request, or without it the
+// response's shape; codex exec resume, a resumed session's rollout and a
+// resume that excluded its turns say nothing of it) and the client's
+// clientInfo from initialize; the v1 app-server
 // (no thread/start: Codex 0.50, before ~0.6x) from the newConversation
 // response (conversationId, model, reasoning_effort, rollout_path
 // (rolloutPath), and the request's cwd, approval_policy and sandbox_mode),
@@ -486,7 +491,10 @@
 // session (total, the thread's running total: it replaces, never adds);
 // context_window from modelContextWindow. A running total that did not
 // move is no new call and is skipped: Codex re-sends the thread's usage as
-// it stands after a thread/resume (0.154, with the last turn's id), and
+// it stands after a thread/resume (0.154, 0.171, with the last turn's id;
+// to a new process, which saw no total before, it is the session's
+// running total, scope session, and its last call, made by the process
+// that ran that turn, is not reported again), and
 // after a compaction its "last" is the compacted context's size alone
 // (every count 0 but totalTokens), which no call billed. A sub-agent thread's usage is
 // reported as its calls only (its total is its own thread's). exec

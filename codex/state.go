@@ -173,6 +173,10 @@ type state struct {
 	// Revert is the turn a host's thread/revert request named
 	// (beforeTurnId), for the thread/reverted notification that follows.
 	Revert string `json:"revert,omitempty"`
+	// Resumed is the thread a thread/resume response named, until its
+	// first turn starts: the usage Codex re-sends in between is no call of
+	// the session's (see resumeResent).
+	Resumed string `json:"resumed,omitempty"`
 	// Compactions pairs, per thread, the two reports of one app-server
 	// compaction (a contextCompaction item and the legacy thread/compacted
 	// notification), which is shown once: "l"+turn, a notification shown

@@ -16,7 +16,9 @@
 // version that recorded a scenario. What may differ is listed case by case
 // with its reason: what a format does not record, where the scripted model
 // did other things for an agent, where the agents themselves behave
-// differently.
+// differently. TestResumedRun holds a resumed process's own output (the
+// s19-resume captures' "-resumed") to the last turn of its whole session:
+// the same native id, no history shown again, usage not added twice.
 //
 // TestRecordings, which runs every recording through the whole golden
 // harness, takes a few minutes; it runs with the build tag long:
