@@ -7,10 +7,11 @@ Usage (as root, see README.md):
   CAPTURELAB=/path/to/capturelab AGENTS_DIR=/path/to/agents \
     tools/capturelab-s19/record_s19.py AGENT [--out DIR] [--sets main,v2] [NAME...]
 
-AGENT is claude, codex, pi (1.5.2, from AGENTS_DIR/pi-1.5.2) or opencode.
-  tools/capturelab-s19/record_s19.py --remeta AGENT DIR   writes the -resumed metas again from DIR's captures. DIR defaults to testdata/crosscheck/<agent>/<version>/
-of this repository. The lab's scripts run from a staged copy in which this folder's files take the place of
-the lab's:
+  tools/capturelab-s19/record_s19.py --remeta AGENT DIR   (writes the -resumed metas again from DIR's captures)
+
+AGENT is claude, codex, pi (1.5.2, from AGENTS_DIR/pi-1.5.2) or opencode. DIR defaults to
+testdata/crosscheck/<agent>/<version>/ of this repository. The lab's scripts run from a staged copy
+(tools/capturelab-common/labstage.py) in which this folder's files take the place of the lab's:
   claude:   claude_scenarios.py -> claude/scenarios.py; claude/capture.py (PATCH_CLAUDE) resumes the second
             process with --continue in the variant -continue (the lab's --resume <id> otherwise) and writes each
             process's stdout alone as well (NAME.proc<N>.jsonl).
