@@ -1,7 +1,7 @@
 """labstage: what the repository's capture-lab recorders share (stdlib Python).
 
 The recorders (tools/capturelab-s12/record_s12.py, tools/capturelab-s17/record_s17.py,
-tools/capturelab-s18/record_s18.py) record real agents through the shared capture lab ($CAPTURELAB,
+tools/capturelab-s18/record_s18.py, tools/capturelab-s19/record_s19.py) record real agents through the shared capture lab ($CAPTURELAB,
 default /work/shared/tools/capturelab), in its sandbox, each from a staged copy of the lab with its own
 files in place of the lab's. They import this module with
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'capturelab-common'))
@@ -17,10 +17,14 @@ Offers:
                                the recorder's files in place of the lab's, each patch checked to apply once
   parse_args(argv, doc, agents, version)      AGENT [--out DIR] [--sets main,v2] [NAME...]
   out_and_sets(args, dest, sets)              just the leading [--out DIR] [--sets a,b]
-  record(...)                  every scenario of the sets through the staged <agent>/run.sh, each capture
-                               handed to the recorder's keep function, KEEP=DIR honoured, temp dirs removed
-  copy_capture, copy_rollouts, copy_transcripts, copy_pi_sessions   a capture's files under the
-                               repository's names (NAME.<suffix>, NAME.<mode>.rollout-<8 hex>.jsonl, ...)
+  record(...)                  every scenario of the sets through the staged <agent>/run.sh (run.sh mode
+                               arguments per agent or per scenario, under nice), each capture handed to the
+                               recorder's keep function (the expect_extra, or the whole scenario),
+                               KEEP=DIR honoured, temp dirs removed
+  scenario_spec                a scenario of a scenario file (the lab's form), as record reads it
+  copy_capture, copy_rollouts, copy_transcripts, copy_pi_sessions, one   a capture's files under the
+                               repository's names (NAME.<suffix>, NAME.<mode>.rollout-<8 hex>.jsonl, ...),
+                               where one file is wanted exactly one
   merge_expect, merged_meta, write_json       a scenario's expect_extra merged into the meta's expect block
   keep_claude, keep_codex, keep_pi, codex_lines   the copy-merge-report steps of those agents' captures
 """
@@ -87,35 +91,41 @@ def out_and_sets(args, dest, sets):
 
 
 def todo(agent, scenarios, s, modes, pi_version):
-    """(scenario, run.sh arguments) of set s; modes: agent -> the run.sh mode arguments (codex: all)."""
+    """(scenario, run.sh arguments) of set s; modes: agent -> the run.sh mode arguments after the set (codex:
+    all), a list or a function of the scenario."""
+    m = modes.get(agent, ['all'] if agent == 'codex' else [])
+    mode = m if callable(m) else (lambda c: m)
     if agent == 'claude':
-        return [(c, [c, s]) for c in scenarios.CAPTURES]
+        return [(c, [c, s] + mode(c)) for c in scenarios.CAPTURES]
     if agent == 'opencode':
-        return [(c, [c, s] + modes.get('opencode', [])) for c in scenarios.SCENARIOS]
+        return [(c, [c, s] + mode(c)) for c in scenarios.SCENARIOS]
     if agent == 'pi':
-        return [(c, ['-V', pi_version, c, s]) for c in scenarios.ALL]
-    return [(c, [c, s] + modes.get('codex', ['all'])) for c in scenarios.SETS[s]]
+        return [(c, ['-V', pi_version, c, s] + mode(c)) for c in scenarios.ALL]
+    return [(c, [c, s] + mode(c)) for c in scenarios.SETS[s]]
 
 
-def expect_extra(agent, scenarios, s, scen, pi_version):
-    """The scenario's expect_extra, from the staged scenario file."""
+def scenario_spec(agent, scenarios, s, scen, pi_version):
+    """The scenario scen of set s (its dict: prompts, steps, expect, expect_extra, ...) from a scenario file in
+    the lab's form (the staged copy, or the recorder's own)."""
     if agent == 'claude':
         base = scenarios.base_of(scen)
-        return scenarios.scenarios(s, WORK, scen[len(base):])[base].get('expect_extra')
+        return scenarios.scenarios(s, WORK, scen[len(base):])[base]
     if agent == 'codex':
-        return scenarios.SETS[s][scen].get('expect_extra')
+        return scenarios.SETS[s][scen]
     if agent == 'opencode':
-        return scenarios.scenarios(s, WORK)[scen].get('expect_extra')
-    return scenarios.scenarios(s, pi_version)[scen].get('expect_extra')
+        return scenarios.scenarios(s, WORK)[scen]
+    return scenarios.scenarios(s, pi_version)[scen]
 
 
-def record(agent, ver, lab, dest, sets, only, out_prefix, keep, modes=None, pi_version=None):
+def record(agent, ver, lab, dest, sets, only, out_prefix, keep, modes=None, pi_version=None,
+           nice=False, check=None, spec=False):
     """Records each scenario of the sets (NAMEs in only, when given) through the staged lab's
-    <agent>/run.sh (its OUT_DIR a temporary folder) and hands each capture to keep[agent](src, dest,
-    NAME, expect_extra); NAME is the scenario, with -<set> after it but for main. With KEEP=DIR all the
+    <agent>/run.sh (its OUT_DIR a temporary folder; under nice with nice) and hands each capture to
+    keep[agent](src, dest, NAME, expect_extra), with spec keep[agent](src, dest, NAME, the scenario's dict,
+    the scenario); NAME is the scenario, with -<set> after it but for main. With KEEP=DIR all the
     lab wrote is copied there too. The staged lab and the temporary folder are removed at the end.
-    run.sh must succeed but opencode's (it ends with the lab's verify.py, which fails on any difference
-    from the lab's own expectation: its report is printed, the capture is kept and read)."""
+    run.sh must succeed (check, by default) but opencode's (it ends with the lab's verify.py, which fails on
+    any difference from the lab's own expectation: its report is printed, the capture is kept and read)."""
     out = tempfile.mkdtemp(prefix=out_prefix)
     keepdir = os.environ.get('KEEP')
     env = dict(os.environ, AGENTS_DIR=AGENTS, OUT_DIR=out)
@@ -127,9 +137,15 @@ def record(agent, ver, lab, dest, sets, only, out_prefix, keep, modes=None, pi_v
                 if only and scen not in only:
                     continue
                 name = scen if s == 'main' else scen + '-' + s
-                subprocess.run([os.path.join(lab, agent, 'run.sh')] + run_args, env=env, check=agent != 'opencode',
+                subprocess.run((['nice'] if nice else []) + [os.path.join(lab, agent, 'run.sh')] + run_args, env=env,
+                               check=agent != 'opencode' if check is None else check,
                                stdout=subprocess.DEVNULL if agent == 'codex' else None)
-                keep[agent](os.path.join(out, agent, ver), dest, name, expect_extra(agent, scenarios, s, scen, pi_version))
+                sp = scenario_spec(agent, scenarios, s, scen, pi_version)
+                src = os.path.join(out, agent, ver)
+                if spec:
+                    keep[agent](src, dest, name, sp, scen)
+                else:
+                    keep[agent](src, dest, name, sp.get('expect_extra'))
         if keepdir:
             shutil.copytree(out, keepdir, dirs_exist_ok=True, symlinks=True)
     finally:
@@ -167,46 +183,56 @@ def merged_meta(dest, name, extra, by):
     return json.load(open(os.path.join(dest, name + '.meta.json')))
 
 
-def copy_capture(src, dest, name, suffixes):
+def copy_capture(src, dest, name, suffixes, as_name=None):
+    """src/NAME<suffix> of each suffix as dest/NAME<suffix> (as dest/AS_NAME<suffix> with as_name)."""
     for suffix in suffixes:
-        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
+        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, (as_name or name) + suffix))
 
 
-def copy_rollouts(src, dest, name, mode, replace=True):
-    """The session's rollout files of a codex mode as NAME.<mode>.rollout-<last 8 hex of the thread id>.jsonl;
-    with replace, an earlier recording's (another thread id) are removed first."""
+def one(pattern, name, what):
+    """The one file that matches pattern (else exit: 'NAME: want one WHAT, found [...]')."""
+    files = glob.glob(pattern)
+    if len(files) != 1:
+        sys.exit('%s: want one %s, found %s' % (name, what, files))
+    return files[0]
+
+
+def copy_rollouts(src, dest, name, mode, replace=True, one_what=None):
+    """The session's rollout files of a codex mode as NAME.<mode>.rollout-<last 8 hex of the thread id>.jsonl
+    (with one_what exactly one, what it is); with replace, an earlier recording's (another thread id) are
+    removed first. Returns the session's rollout files."""
     for old in glob.glob(os.path.join(dest, '%s.%s.rollout-*.jsonl' % (name, mode))) if replace else ():
         os.remove(old)
-    for r in sorted(glob.glob(os.path.join(src, name + '.session', mode, 'rollout-*.jsonl'))):
+    pattern = os.path.join(src, name + '.session', mode, 'rollout-*.jsonl')
+    rs = [one(pattern, name, one_what)] if one_what else sorted(glob.glob(pattern))
+    for r in rs:
         tid = os.path.basename(r)[:-len('.jsonl')].replace('-', '')[-8:]
         shutil.copy(r, os.path.join(dest, '%s.%s.rollout-%s.jsonl' % (name, mode, tid)))
+    return rs
 
 
-def copy_transcripts(src, dest, name, subagents=False):
-    """Claude Code's session transcript as NAME.transcript.jsonl (exactly one); with subagents, each
-    sub-agent's as NAME.transcript.agent-<id>.jsonl."""
-    main = glob.glob(os.path.join(src, name + '.session', '*', '*.jsonl'))
-    if len(main) != 1:
-        sys.exit('%s: want one transcript, found %s' % (name, main))
-    shutil.copy(main[0], os.path.join(dest, name + '.transcript.jsonl'))
+def copy_transcripts(src, dest, name, subagents=False, why=''):
+    """Claude Code's session transcript as NAME.transcript.jsonl (exactly one; why: said after 'want one
+    transcript' when not); with subagents, each sub-agent's as NAME.transcript.agent-<id>.jsonl."""
+    main = one(os.path.join(src, name + '.session', '*', '*.jsonl'), name, 'transcript' + why)
+    shutil.copy(main, os.path.join(dest, name + '.transcript.jsonl'))
     for a in sorted(glob.glob(os.path.join(src, name + '.session', '*', '*', 'subagents', 'agent-*.jsonl'))) if subagents else ():
         shutil.copy(a, os.path.join(dest, name + '.transcript.' + os.path.basename(a)))
 
 
-def copy_pi_sessions(src, dest, name):
-    """Pi's session file of each run as NAME.<json|rpc>.session.jsonl (exactly one each)."""
-    for fmt in ('json', 'rpc'):
-        files = glob.glob(os.path.join(src, name + '.session', fmt, '*', '*.jsonl'))
-        if len(files) != 1:
-            sys.exit('%s: want one %s session file, found %s' % (name, fmt, files))
-        shutil.copy(files[0], os.path.join(dest, '%s.%s.session.jsonl' % (name, fmt)))
+def copy_pi_sessions(src, dest, name, fmts=('json', 'rpc'), what=None):
+    """Pi's session file of each run (fmts) as NAME.<json|rpc>.session.jsonl (exactly one each; what: what is
+    wanted, default '<fmt> session file')."""
+    for fmt in fmts:
+        f = one(os.path.join(src, name + '.session', fmt, '*', '*.jsonl'), name, what or fmt + ' session file')
+        shutil.copy(f, os.path.join(dest, '%s.%s.session.jsonl' % (name, fmt)))
 
 
-def keep_claude(src, dest, name, extra, by, suffixes=('.jsonl', '.meta.json'), subagents=False, strict=False):
+def keep_claude(src, dest, name, extra, by, suffixes=('.jsonl', '.meta.json'), subagents=False, strict=False, why=''):
     """Copies a Claude Code capture, merges expect_extra, prints its exit, lines and failed checks (strict: a
     check that is not true, else a check that is false)."""
     copy_capture(src, dest, name, suffixes)
-    copy_transcripts(src, dest, name, subagents)
+    copy_transcripts(src, dest, name, subagents, why)
     meta = merged_meta(dest, name, extra, by)
     bad = {k: v for k, v in meta['checks'].items() if (v is not True if strict else v is False)}
     print('%s: exit=%s lines=%d failed checks=%s' % (name, meta['observed']['exit_codes'], meta['observed']['lines'],
@@ -215,12 +241,12 @@ def keep_claude(src, dest, name, extra, by, suffixes=('.jsonl', '.meta.json'), s
 
 def keep_codex(src, dest, name, extra, by, modes=('exec', 'appserver'), replace=True):
     """Copies a Codex capture of the modes (NAME.<mode>.jsonl, the app-server's exchange, the rollouts) and
-    merges expect_extra."""
+    merges expect_extra. Returns mode -> the session's rollout files."""
     suffixes = ['.%s.jsonl' % m for m in modes] + ['.appserver.exchange.jsonl'] * ('appserver' in modes)
     copy_capture(src, dest, name, suffixes + ['.meta.json'])
-    for mode in modes:
-        copy_rollouts(src, dest, name, mode, replace)
+    rs = {mode: copy_rollouts(src, dest, name, mode, replace) for mode in modes}
     merge_expect(os.path.join(dest, name + '.meta.json'), extra, by)
+    return rs
 
 
 def codex_lines(dest, name, modes):

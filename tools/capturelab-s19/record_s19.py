@@ -7,10 +7,11 @@ Usage (as root, see README.md):
   CAPTURELAB=/path/to/capturelab AGENTS_DIR=/path/to/agents \
     tools/capturelab-s19/record_s19.py AGENT [--out DIR] [--sets main,v2] [NAME...]
 
-AGENT is claude, codex, pi (1.5.2, from AGENTS_DIR/pi-1.5.2) or opencode.
-  tools/capturelab-s19/record_s19.py --remeta AGENT DIR   writes the -resumed metas again from DIR's captures. DIR defaults to testdata/crosscheck/<agent>/<version>/
-of this repository. The lab's scripts run from a staged copy in which this folder's files take the place of
-the lab's:
+  tools/capturelab-s19/record_s19.py --remeta AGENT DIR   (writes the -resumed metas again from DIR's captures)
+
+AGENT is claude, codex, pi (1.5.2, from AGENTS_DIR/pi-1.5.2) or opencode. DIR defaults to
+testdata/crosscheck/<agent>/<version>/ of this repository. The lab's scripts run from a staged copy
+(tools/capturelab-common/labstage.py) in which this folder's files take the place of the lab's:
   claude:   claude_scenarios.py -> claude/scenarios.py; claude/capture.py (PATCH_CLAUDE) resumes the second
             process with --continue in the variant -continue (the lab's --resume <id> otherwise) and writes each
             process's stdout alone as well (NAME.proc<N>.jsonl).
@@ -45,17 +46,16 @@ The -resumed metas have `prompts` the second prompt alone (what the host sent th
 The meta file is the lab's, with the scenario's `expect_extra` merged into its `expect` block.
 With KEEP=DIR everything the lab wrote is kept under DIR as well (stderr, mock requests, session folders).
 """
-import glob, json, os, shutil, subprocess, sys, tempfile
+import json, os, shutil, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(HERE, '..', 'capturelab-common'))
+import labstage  # noqa: E402  (staging, the main loop, the copy and merge steps the recorders share)
 
-LAB = os.environ.get('CAPTURELAB', '/work/shared/tools/capturelab')
-AGENTS = os.environ.get('AGENTS_DIR') or os.path.join(LAB, 'agents')
-PKG = {'claude': '@anthropic-ai/claude-code', 'codex': '@openai/codex', 'opencode': 'opencode-ai',
-       'pi': '@earendil-works/pi-coding-agent'}
-INSTALL = {'pi': 'pi-1.5.2'}  # the agent's folder in AGENTS_DIR, where it is not the agent's name
+PI_VERSION = '1.5.2'
+INSTALL = {'pi': 'pi-' + PI_VERSION}  # the agent's folder in AGENTS_DIR, where it is not the agent's name
+AGENT_NAMES = ('claude', 'codex', 'pi', 'opencode')
 SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py'},
         'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py'},
         'pi': {'pi_scenarios.py': 'scenarios.py'},
@@ -136,67 +136,23 @@ PATCH_OPENCODE = [
                 f.write(so)  # s19-resume (tools/capturelab-s19): each process's stdout alone as well
 '''),
 ]
-# Codex: exec and app-server for s19-resume, exec only for the variant (app-server has no "last thread")
+# run.sh's mode arguments. Codex: exec and app-server for s19-resume, exec only for the variant (app-server has
+# no "last thread"); Pi json only; OpenCode run only
 MODE = {'s19-resume-continue': 'exec'}
+MODES = {'codex': lambda scen: [MODE.get(scen, 'all')], 'pi': ['json'], 'opencode': ['run']}
 PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX, 'pi': PATCH_PI, 'opencode': PATCH_OPENCODE}
+BY = 'tools/capturelab-s19/record_s19.py'
+# the capture that holds both processes' stdout, which the -resumed capture's meta names with its own suffix
+SUFFIX = {'claude': '.jsonl', 'codex': '.exec.jsonl', 'pi': '.json.jsonl', 'opencode': '.run.jsonl'}
 
 
 def version(agent):
-    with open(os.path.join(AGENTS, INSTALL.get(agent, agent), 'node_modules', PKG[agent], 'package.json')) as f:
-        return json.load(f)['version']
+    return labstage.package_version(agent, INSTALL.get(agent))
 
 
-def stage(agent):
-    d = tempfile.mkdtemp(prefix='capturelab-s19-')
-    for sub in ('common', agent):
-        shutil.copytree(os.path.join(LAB, sub), os.path.join(d, sub),
-                        ignore=shutil.ignore_patterns('out', 'agents', '__pycache__'))
-    for src, dst in SWAP[agent].items():
-        shutil.copy(os.path.join(HERE, src), os.path.join(d, agent, dst))
-    for root, dirs, files in os.walk(d):
-        for n in dirs + files:
-            p = os.path.join(root, n)
-            os.chmod(p, os.stat(p).st_mode | 0o200)
-    for fn, old, new in PATCHES[agent]:
-        p = os.path.join(d, agent, fn)
-        s = open(p).read()
-        if s.count(old) != 1:
-            sys.exit('%s: the lab\'s %s changed: %r not found once' % (agent, fn, old))
-        open(p, 'w').write(s.replace(old, new))
-    return d
-
-
-def merge_expect(meta_path, extra, replace=False):
-    """Merge a scenario's expect_extra into the meta's expect block: its fields replace the lab's (all of
-    the block with replace, for the resumed process alone)."""
-    if not extra:
-        return
-    with open(meta_path, encoding='utf-8') as f:
-        meta = json.load(f)
-    if replace:
-        meta['expect'] = dict(extra)
-    else:
-        meta['expect'].update(extra)
-    meta['expect_extra_merged_by'] = 'tools/capturelab-s19/record_s19.py (the scenario\'s expect_extra)'
-    with open(meta_path, 'w', encoding='utf-8') as f:
-        f.write(json.dumps(meta, indent=1, ensure_ascii=False) + '\n')
-
-
-def keep_claude(src, dest, name, rname, spec):
-    for suffix in ('.jsonl', '.meta.json'):
-        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
-    ts = glob.glob(os.path.join(src, name + '.session', '*', '*.jsonl'))
-    if len(ts) != 1:
-        sys.exit('%s: want one transcript (the resumed process appends to the first), found %s' % (name, ts))
-    shutil.copy(ts[0], os.path.join(dest, name + '.transcript.jsonl'))
-    merge_expect(os.path.join(dest, name + '.meta.json'), spec.get('expect_extra'))
-    # the second process alone, as a host that started only the resumed process reads it
-    shutil.copy(os.path.join(src, name + '.proc2.jsonl'), os.path.join(dest, rname + '.jsonl'))
-    write_resumed_meta(dest, name, rname, rname + '.jsonl', spec['expect_resumed'])
-    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
-    bad = {k: v for k, v in meta['checks'].items() if v is not True}
-    print('%s: exit=%s lines=%d failed checks=%s' % (name, meta['observed']['exit_codes'], meta['observed']['lines'],
-                                                      bad or 'none'))
+def resumed_name(name, scen):
+    """s19-resume[-continue][-v2] -> s19-resume[-continue]-resumed[-v2]."""
+    return scen + '-resumed' + name[len(scen):]
 
 
 def split_resumed(path, marker):
@@ -216,69 +172,60 @@ def write_resumed_meta(dest, name, rname, capture, expect):
                                        'the host sent that process' % name}
     meta['prompts'] = meta['prompts'][1:]
     meta['expect'] = dict(expect)
-    meta['expect_extra_merged_by'] = 'tools/capturelab-s19/record_s19.py (the scenario\'s expect_resumed)'
-    with open(os.path.join(dest, rname + '.meta.json'), 'w', encoding='utf-8') as f:
-        f.write(json.dumps(meta, indent=1, ensure_ascii=False) + '\n')
+    meta['expect_extra_merged_by'] = BY + ' (the scenario\'s expect_resumed)'
+    labstage.write_json(os.path.join(dest, rname + '.meta.json'), meta)
 
 
-def keep_codex(src, dest, name, rname, spec):
-    for suffix in ('.exec.jsonl', '.meta.json'):
-        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
-    for old in glob.glob(os.path.join(dest, '%s.exec.rollout-*.jsonl' % name)):
-        os.remove(old)  # an earlier recording's (another thread id)
-    rs = sorted(glob.glob(os.path.join(src, name + '.session', 'exec', 'rollout-*.jsonl')))
-    for r in rs:
-        tid = os.path.basename(r)[:-len('.jsonl')].replace('-', '')[-8:]
-        shutil.copy(r, os.path.join(dest, '%s.exec.rollout-%s.jsonl' % (name, tid)))
-    merge_expect(os.path.join(dest, name + '.meta.json'), spec.get('expect_extra'))
-    with open(os.path.join(dest, rname + '.exec.jsonl'), 'wb') as f:
-        f.write(split_resumed(os.path.join(dest, name + '.exec.jsonl'), b'"type":"thread.started"'))
-    write_resumed_meta(dest, name, rname, rname + '.exec.jsonl', spec['expect_resumed'])
+def keep_resumed(src, dest, name, scen, spec, agent, proc=None, marker=None):
+    """The second process's stdout alone, as a host that started only the resumed process reads it:
+    NAME-resumed<suffix>, the lab's src/NAME<proc> (the patched capture.py's) or the lines of the kept
+    NAME<suffix> from the second with marker on, with its meta (write_resumed_meta)."""
+    rname, suffix = resumed_name(name, scen), SUFFIX[agent]
+    if proc:
+        shutil.copy(os.path.join(src, name + proc), os.path.join(dest, rname + suffix))
+    else:
+        with open(os.path.join(dest, rname + suffix), 'wb') as f:
+            f.write(split_resumed(os.path.join(dest, name + suffix), marker))
+    write_resumed_meta(dest, name, rname, rname + suffix, spec['expect_resumed'])
+    return rname
+
+
+def keep_claude(src, dest, name, spec, scen):
+    labstage.keep_claude(src, dest, name, spec.get('expect_extra'), BY, strict=True,
+                         why=' (the resumed process appends to the first)')
+    keep_resumed(src, dest, name, scen, spec, 'claude', proc='.proc2.jsonl')
+
+
+def keep_codex(src, dest, name, spec, scen):
+    rs = labstage.keep_codex(src, dest, name, spec.get('expect_extra'), BY, modes=('exec',))['exec']
+    rname = keep_resumed(src, dest, name, scen, spec, 'codex', marker=b'"type":"thread.started"')
     if os.path.exists(os.path.join(src, name + '.appserver.jsonl')):
         # app-server: the second process (thread/resume) is the resumed run's; the rollout is the whole thread's
-        for suffix in ('.appserver.jsonl', '.appserver.exchange.jsonl'):
-            shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, rname + suffix))
-        for old in glob.glob(os.path.join(dest, '%s.appserver.rollout-*.jsonl' % name)):
-            os.remove(old)
-        ars = sorted(glob.glob(os.path.join(src, name + '.session', 'appserver', 'rollout-*.jsonl')))
-        if len(ars) != 1:
-            sys.exit('%s: want one app-server rollout (the resumed thread), found %s' % (name, ars))
-        tid = os.path.basename(ars[0])[:-len('.jsonl')].replace('-', '')[-8:]
-        shutil.copy(ars[0], os.path.join(dest, '%s.appserver.rollout-%s.jsonl' % (name, tid)))
+        labstage.copy_capture(src, dest, name, ('.appserver.jsonl', '.appserver.exchange.jsonl'), as_name=rname)
+        labstage.copy_rollouts(src, dest, name, 'appserver', one_what='app-server rollout (the resumed thread)')
     meta = json.load(open(os.path.join(dest, name + '.meta.json')))
     inv = [c['invocations'] for c in meta['captures'] if c['mode'] == 'exec'][0]
     print('%s: exit=%s rollouts=%d lines=%d' % (name, [i['exit_code'] for i in inv], len(rs),
                                                 sum(1 for _ in open(os.path.join(dest, name + '.exec.jsonl')))))
 
 
-def keep_pi(src, dest, name, rname, spec):
-    for suffix in ('.json.jsonl', '.meta.json'):
-        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
-    ss = glob.glob(os.path.join(src, name + '.session', 'json', '*', '*.jsonl'))
-    if len(ss) != 1:
-        sys.exit('%s: want one session file (the resumed process appends to the first), found %s' % (name, ss))
-    shutil.copy(ss[0], os.path.join(dest, name + '.json.session.jsonl'))
-    merge_expect(os.path.join(dest, name + '.meta.json'), spec.get('expect_extra'))
-    with open(os.path.join(dest, rname + '.json.jsonl'), 'wb') as f:
-        f.write(split_resumed(os.path.join(dest, name + '.json.jsonl'), b'{"type":"session",'))
-    write_resumed_meta(dest, name, rname, rname + '.json.jsonl', spec['expect_resumed'])
-    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
+def keep_pi(src, dest, name, spec, scen):
+    labstage.copy_capture(src, dest, name, ('.json.jsonl', '.meta.json'))
+    labstage.copy_pi_sessions(src, dest, name, ('json',), 'session file (the resumed process appends to the first)')
+    meta = labstage.merged_meta(dest, name, spec.get('expect_extra'), BY)
+    keep_resumed(src, dest, name, scen, spec, 'pi', marker=b'{"type":"session",')
     c = meta['captures']['json']
     print('%s: exit=%s lines=%d failed checks=%s' % (name, c['exit_codes'], sum(1 for _ in open(os.path.join(dest, name + '.json.jsonl'))),
                                                      [k for k, v in c['checks'].items() if not v] or 'none'))
 
 
-def keep_opencode(src, dest, name, rname, spec):
-    for suffix in ('.run.jsonl', '.meta.json'):
-        shutil.copy(os.path.join(src, name + suffix), os.path.join(dest, name + suffix))
-    ex = glob.glob(os.path.join(src, name + '.session', 'run', 'export-*.json'))
-    if len(ex) != 1:
-        sys.exit('%s: want one exported session (the resumed process continues the first), found %s' % (name, ex))
-    shutil.copy(ex[0], os.path.join(dest, name + '.messages.json'))
-    merge_expect(os.path.join(dest, name + '.meta.json'), spec.get('expect_extra'))
-    shutil.copy(os.path.join(src, name + '.run.proc2.jsonl'), os.path.join(dest, rname + '.run.jsonl'))
-    write_resumed_meta(dest, name, rname, rname + '.run.jsonl', spec['expect_resumed'])
-    meta = json.load(open(os.path.join(dest, name + '.meta.json')))
+def keep_opencode(src, dest, name, spec, scen):
+    labstage.copy_capture(src, dest, name, ('.run.jsonl', '.meta.json'))
+    shutil.copy(labstage.one(os.path.join(src, name + '.session', 'run', 'export-*.json'), name,
+                             'exported session (the resumed process continues the first)'),
+                os.path.join(dest, name + '.messages.json'))
+    meta = labstage.merged_meta(dest, name, spec.get('expect_extra'), BY)
+    keep_resumed(src, dest, name, scen, spec, 'opencode', proc='.run.proc2.jsonl')
     print('%s: run exit=%s lines=%d' % (name, meta['captures']['run']['exit_codes'],
                                         sum(1 for _ in open(os.path.join(dest, name + '.run.jsonl')))))
 
@@ -286,81 +233,24 @@ def keep_opencode(src, dest, name, rname, spec):
 def remeta(agent, dest):
     """Writes the -resumed metas again from the kept captures' metas (no recording)."""
     sys.path.insert(0, HERE)
-    mod = __import__({'claude': 'claude_scenarios', 'codex': 'codex_scenarios', 'pi': 'pi_scenarios',
-                      'opencode': 'opencode_scenarios'}[agent])
+    mod = __import__(agent + '_scenarios')
     for s in ('main', 'v2'):
         for scen in ('s19-resume', 's19-resume-continue'):
             name = scen if s == 'main' else scen + '-' + s
-            rname = scen + '-resumed' + ('' if s == 'main' else '-' + s)
-            cap = {'claude': '.jsonl', 'codex': '.exec.jsonl', 'pi': '.json.jsonl', 'opencode': '.run.jsonl'}[agent]
-            if agent == 'claude':
-                spec = mod.scenarios(s, '/home/dev/project', scen[len('s19-resume'):])['s19-resume']
-            elif agent == 'codex':
-                spec = mod.SETS[s][scen]
-            elif agent == 'pi':
-                spec = mod.scenarios(s)[scen]
-            else:
-                spec = mod.scenarios(s, '/home/dev/project')[scen]
-            write_resumed_meta(dest, name, rname, rname + cap, spec['expect_resumed'])
+            rname = resumed_name(name, scen)
+            spec = labstage.scenario_spec(agent, mod, s, scen, PI_VERSION)
+            write_resumed_meta(dest, name, rname, rname + SUFFIX[agent], spec['expect_resumed'])
 
 
 def main():
     args = sys.argv[1:]
     if args[:1] == ['--remeta']:  # tools/capturelab-s19/record_s19.py --remeta AGENT DIR
         return remeta(args[1], args[2])
-    if not args or args[0] not in PATCHES:
-        sys.exit(__doc__)
-    agent, args = args[0], args[1:]
-    ver = version(agent)
-    dest = os.path.join(REPO, 'testdata', 'crosscheck', agent, ver)
-    sets = ['main', 'v2']
-    while args[:1] in (['--out'], ['--sets']):
-        if args[0] == '--out':
-            dest = args[1]
-        else:
-            sets = args[1].split(',')
-        args = args[2:]
-    only = set(args)
-    os.makedirs(dest, exist_ok=True)
-    lab = stage(agent)
-    out = tempfile.mkdtemp(prefix='capturelab-s19-out-')
-    keep = os.environ.get('KEEP')
-    env = dict(os.environ, AGENTS_DIR=AGENTS, OUT_DIR=out)
-    sys.path.insert(0, os.path.join(lab, agent))
-    import scenarios  # the staged copy of this folder's scenario file
-    try:
-        for s in sets:
-            if agent == 'claude':
-                todo = [(c, [c, s]) for c in scenarios.CAPTURES]
-            elif agent == 'pi':
-                todo = [(c, ['-V', ver, c, s, 'json']) for c in scenarios.ALL]
-            elif agent == 'opencode':
-                todo = [(c, [c, s, 'run']) for c in scenarios.SCENARIOS]
-            else:
-                todo = [(c, [c, s, MODE.get(c, 'all')]) for c in scenarios.SETS[s]]
-            for scen, run_args in todo:
-                if only and scen not in only:
-                    continue
-                name = scen if s == 'main' else scen + '-' + s
-                subprocess.run(['nice', os.path.join(lab, agent, 'run.sh')] + run_args, env=env, check=True,
-                               stdout=subprocess.DEVNULL if agent == 'codex' else None)
-                src = os.path.join(out, agent, ver)
-                rname = scen + '-resumed' + ('' if s == 'main' else '-' + s)
-                if agent == 'claude':
-                    base = scenarios.base_of(scen)
-                    spec = scenarios.scenarios(s, '/home/dev/project', scen[len(base):])[base]
-                    keep_claude(src, dest, name, rname, spec)
-                elif agent == 'pi':
-                    keep_pi(src, dest, name, rname, scenarios.scenarios(s, ver)[scen])
-                elif agent == 'opencode':
-                    keep_opencode(src, dest, name, rname, scenarios.scenarios(s, '/home/dev/project')[scen])
-                else:
-                    keep_codex(src, dest, name, rname, scenarios.SETS[s][scen])
-        if keep:
-            shutil.copytree(out, keep, dirs_exist_ok=True, symlinks=True)
-    finally:
-        shutil.rmtree(lab, ignore_errors=True)
-        shutil.rmtree(out, ignore_errors=True)
+    agent, ver, dest, sets, only = labstage.parse_args(args, __doc__, AGENT_NAMES, version)
+    lab = labstage.stage(agent, 'capturelab-s19-', HERE, SWAP[agent], PATCHES[agent])
+    labstage.record(agent, ver, lab, dest, sets, only, 'capturelab-s19-out-',
+                    {'claude': keep_claude, 'codex': keep_codex, 'pi': keep_pi, 'opencode': keep_opencode},
+                    modes=MODES, pi_version=ver, nice=True, check=True, spec=True)
 
 
 if __name__ == '__main__':
