@@ -473,6 +473,16 @@
 // standing. session.retried {attempt, error: {message, …}} (older 2.x
 // builds) is a retry, as session.retry.scheduled is.
 //
+// The agent a message of the followed session is for (build, plan or
+// one of the user's own primary agents: a user message's agent, an
+// assistant message's agent or mode, a 2.x step's agent) is the mode the
+// session runs in: the first is the session's, and a change (the user
+// switched to plan, or back) is a status item labelled "mode" with the
+// agent as its detail, metadata agent and previous {agent}, as Claude
+// Code's permission mode and an ACP agent's current mode are (opencode
+// acp offers the agents as modes). OpenCode's hidden agents (compaction,
+// title, summary) and sub-agents' sessions are no mode of the session.
+//
 // session.renamed {sessionID, title} is the followed session's new title,
 // as a session.updated's (Titles, below). Ignored, as 1.x does not report
 // them either: session.agent.selected and

@@ -73,6 +73,7 @@ type infoFields struct {
 	info                                               jsonscan.Value
 	id, session, role, tokens, cost, err, finish, time jsonscan.Value
 	model, provider, variant                           jsonscan.Value // an assistant message's modelID, providerID, variant
+	agent, mode                                        jsonscan.Value // the agent the message is for (an assistant's also as mode)
 	timeDup                                            bool           // more than one time member
 }
 
@@ -109,6 +110,10 @@ func readInfo(info jsonscan.Value) (f infoFields) {
 			jsonscan.KeepFirst(&f.provider, v)
 		case "variant":
 			jsonscan.KeepFirst(&f.variant, v)
+		case "agent":
+			jsonscan.KeepFirst(&f.agent, v)
+		case "mode":
+			jsonscan.KeepFirst(&f.mode, v)
 		case "time":
 			f.timeDup = f.time.Exists()
 			jsonscan.KeepFirst(&f.time, v)

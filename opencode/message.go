@@ -105,6 +105,9 @@ func (t *Translator) onMessage(dst []universal.Event, f *infoFields, raw []byte,
 			}
 		}
 	}
+	if rt == routeRoot {
+		dst = t.agentMode(dst, f, raw)
+	}
 	if first {
 		dst = t.userSystem(dst, m, info, raw)
 	}
@@ -497,6 +500,45 @@ func (t *Translator) assistantSystem(dst []universal.Event, m *msgState, s jsons
 		ParentID: m.Item,
 		Kind:     universal.KindStatus,
 		Content:  []universal.Part{{Type: universal.PartStatus, Label: "system_prompt", Metadata: o.Bytes()}},
+	}, universal.SourceAgent, raw)
+}
+
+// agentMode takes the agent a followed session's message is for: the
+// primary agent the user picked (build, plan or one of their own), which
+// a user message names as agent and an assistant message as agent and
+// mode (a 2.x step as its agent); OpenCode's hidden agents (compaction,
+// title, summary) are not. The first is the session's; a change
+// (the user switched to plan, or back) is a status item labelled "mode"
+// with the agent as its detail, as Claude Code's permission mode and an
+// ACP agent's current mode are (opencode acp offers the agents as modes),
+// metadata agent and previous {agent}.
+func (t *Translator) agentMode(dst []universal.Event, f *infoFields, raw []byte) []universal.Event {
+	a := f.agent
+	if a.Type() != gjson.String {
+		a = f.mode
+	}
+	name := ""
+	if a.Type() == gjson.String {
+		name = a.Str()
+	}
+	switch name {
+	case "", t.st.Agent, "compaction", "title", "summary":
+		// OpenCode's hidden agents write a compaction's summary, a
+		// title, a session summary: no agent the user picked.
+		return dst
+	}
+	prev := t.st.Agent
+	t.st.Agent = t.w.Copy(name)
+	if prev == "" {
+		return dst
+	}
+	var was, o jsonw.Object
+	was.String("agent", prev)
+	o.String("agent", name).Raw("previous", string(was.Bytes()))
+	return t.w.Complete(dst, universal.Item{
+		ItemID:  t.w.NewItemID(),
+		Kind:    universal.KindStatus,
+		Content: []universal.Part{{Type: universal.PartStatus, Label: "mode", Detail: t.st.Agent, Metadata: o.Bytes()}},
 	}, universal.SourceAgent, raw)
 }
 

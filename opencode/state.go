@@ -16,6 +16,9 @@ import (
 type state struct {
 	// Session is the followed (root) native session, "" until chosen.
 	Session string `json:"session,omitempty"`
+	// Agent is the agent (build, plan, …) the followed session's last
+	// message was for (see agentMode).
+	Agent string `json:"agent,omitempty"`
 	// Parents maps a session to its parent session (session.created
 	// parentID, the task tool's metadata).
 	Parents map[string]string `json:"parents,omitempty"`
