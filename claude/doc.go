@@ -454,11 +454,14 @@
 // transcript's permission-mode entry before the session's first message
 // is session.started metadata permission_mode, and a prompt's turn.started
 // metadata permission_mode is the mode the prompt entry names (its
-// permissionMode) or else the latest one known; a change inside a turn (a
-// transcript's permission-mode entry, stream-json's system/status
-// permissionMode: plan mode left, a mode switched while the model works)
-// is a status item labelled "mode", the mode as its detail (as the acp
-// translator reports current_mode_update); a mode named again is nothing.
+// permissionMode) or else the latest one known; a change after the
+// session started (inside a turn: a transcript's permission-mode entry,
+// stream-json's system/status permissionMode, plan mode left or a mode
+// switched while the model works; between turns: a prompt's or an init's
+// mode, reported before the turn) is a status item labelled "mode"
+// (universal.LabelMode), the mode as its detail, metadata permission_mode
+// and previous {permission_mode} (as the acp, codex and opencode
+// translators report a mode change); a mode named again is nothing.
 // A transcript's agent-setting entry (the agent the session runs as,
 // written before the session's first message) is session.started
 // metadata agent_setting. A transcript's title entries (ai-title, the

@@ -485,11 +485,9 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 	if t.s.Cwd == "" {
 		t.s.Cwd = f[cwd].OwnStr(t.w.Copy)
 	}
-	if pm := f[permissionMode].Str(); pm != "" && pm != t.s.Mode {
-		// Each init names the mode its turn runs in: in the turn's
-		// metadata, not a change to report.
-		t.s.Mode = t.w.Copy(pm)
-	}
+	// Each init names the mode its turn runs in (the turn's metadata):
+	// a change from the turn before is reported before the turn.
+	dst = t.permissionMode(dst, f[permissionMode].Str())
 	dst = t.heldTurn(dst)
 	dst = t.heldHooks(dst, false)
 	if t.s.Turn != nil {
@@ -635,21 +633,30 @@ func (t *Translator) title(dst events, r jsonscan.Value, byUser bool) events {
 }
 
 // permissionMode takes a permission mode the CLI names (default,
-// acceptEdits, plan, bypassPermissions, dontAsk, auto): before the
-// session starts it is session.started metadata permission_mode (as an
-// init's), between turns the next turn's metadata says it, and a change
-// inside a turn (plan mode left, a mode switched while the model works)
-// is a status item labelled "mode" with the mode as its detail, as the
-// acp translator reports an agent's current_mode_update.
+// acceptEdits, plan, bypassPermissions, dontAsk, auto): the first one is
+// session.started metadata permission_mode (as an init's), every turn's
+// metadata says the mode it runs in, and a change after the session
+// started (plan mode left, a mode switched between turns or while the
+// model works) is a status item labelled "mode" (universal.LabelMode)
+// with the mode as its detail and metadata permission_mode and previous
+// {permission_mode}, as the other translators report a mode change.
 func (t *Translator) permissionMode(dst events, mode string) events {
 	if mode == "" || mode == t.s.Mode {
 		return dst
 	}
+	prev := t.s.Mode
 	t.s.Mode = t.w.Copy(mode)
-	if !t.w.Begun() || t.s.Turn == nil {
+	if !t.w.Begun() || prev == "" && t.s.Turn == nil {
 		return dst
 	}
-	return t.status(dst, "mode", mode, "")
+	md := jsonw.Object{}
+	md.String("permission_mode", mode)
+	if prev != "" {
+		var was jsonw.Object
+		was.String("permission_mode", prev)
+		md.Raw("previous", string(was.Bytes()))
+	}
+	return t.status(dst, universal.LabelMode, mode, string(md.Bytes()))
 }
 
 // setTitle reports the session's title: one the user gave is kept over

@@ -198,7 +198,9 @@ func (t *Translator) userContent(dst events, r jsonscan.Value, scope string, par
 		// A prompt: it ends the turn before and starts its own.
 		dst = t.endTranscriptTurn(dst, universal.SourceDaemon)
 		dst = t.rewound(dst, r)
-		dst = t.startTurn(dst, universal.SourceAgent, t.promptMode(r), false)
+		// The mode the prompt names: a change is reported before its turn.
+		dst = t.permissionMode(dst, r.Get("permissionMode").Str)
+		dst = t.startTurn(dst, universal.SourceAgent, t.turnMode(), false)
 		t.itemFrom = len(dst) // the prompt's item comes next
 	}
 	dst = t.ensureTurn(dst, scope)
@@ -211,14 +213,11 @@ func (t *Translator) userContent(dst events, r jsonscan.Value, scope string, par
 	return t.userMessage(dst, uuid, "", parts, universal.SourceAgent, t.raw)
 }
 
-// promptMode returns the metadata of the turn a transcript's prompt starts:
-// {"permission_mode": …}, the mode the prompt names (its permissionMode)
-// or else the latest one known, as a stream's init gives its turn; nil
+// turnMode returns the metadata of the turn a transcript's prompt starts:
+// {"permission_mode": …}, the latest mode known (the prompt's
+// permissionMode, read before), as a stream's init gives its turn; nil
 // when none is known.
-func (t *Translator) promptMode(r jsonscan.Value) []byte {
-	if pm := r.Get("permissionMode").Str; pm != "" && pm != t.s.Mode {
-		t.s.Mode = t.w.Copy(pm)
-	}
+func (t *Translator) turnMode() []byte {
 	if t.s.Mode == "" {
 		return nil
 	}

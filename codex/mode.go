@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
 
@@ -72,7 +73,7 @@ func (t *Translator) modeSettings(dst []event, c *ctx, thread string, collab, ap
 	md.Raw("previous", string(was.Bytes()))
 	t.st.Mode = t.ownMode(next)
 	dst = t.ensureSession(dst, thread)
-	return t.status(dst, "", t.copyThread(thread), "mode", strings.Join(changed, ", "), md.Bytes(), agent, c.raw)
+	return t.status(dst, "", t.copyThread(thread), universal.LabelMode, strings.Join(changed, ", "), md.Bytes(), agent, c.raw)
 }
 
 // ownMode returns m with its strings in the stream's memory.

@@ -538,7 +538,7 @@ func (t *Translator) agentMode(dst []universal.Event, f *infoFields, raw []byte)
 	return t.w.Complete(dst, universal.Item{
 		ItemID:  t.w.NewItemID(),
 		Kind:    universal.KindStatus,
-		Content: []universal.Part{{Type: universal.PartStatus, Label: "mode", Detail: t.st.Agent, Metadata: o.Bytes()}},
+		Content: []universal.Part{{Type: universal.PartStatus, Label: universal.LabelMode, Detail: t.st.Agent, Metadata: o.Bytes()}},
 	}, universal.SourceAgent, raw)
 }
 

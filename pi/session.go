@@ -234,7 +234,7 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 		return t.status(dst, "service_tier", detail, md.Bytes(), id, in.raw)
 	case "mode_change":
 		t.addValue(&md, "data", e.Sub("data"))
-		return t.status(dst, "mode", e.Get("mode").Str, md.Bytes(), id, in.raw)
+		return t.status(dst, universal.LabelMode, e.Get("mode").Str, md.Bytes(), id, in.raw)
 	case "ttsr_injection":
 		rules := e.Sub("injectedRules")
 		t.addValue(&md, "injectedRules", rules)

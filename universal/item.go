@@ -169,6 +169,13 @@ const (
 	// where the abandoned part starts, when the record tells, besides the
 	// agent's own id of it.
 	LabelReverted = "reverted"
+	// LabelMode: the mode the session runs in changed after it started
+	// (a permission or approval mode, plan mode entered or left, another
+	// agent or mode picked). Detail names the mode now in force, as the
+	// agent names it; metadata is the agent's own (with "previous" where
+	// the translator knows what it replaces). The mode a session starts
+	// in is session.started metadata where the agent says it.
+	LabelMode = "mode"
 )
 
 // Streamed returns the part's string that item.delta events grow: Text for
