@@ -34,10 +34,11 @@ import labstage  # noqa: E402  (staging, the main loop, the copy and merge steps
 
 PI_VERSION = '1.5.2'
 INSTALL = {'pi': 'pi-' + PI_VERSION}  # the agent's folder in AGENTS_DIR, where it is not the agent's name
-AGENT_NAMES = ('claude', 'codex')
+AGENT_NAMES = ('claude', 'codex', 'opencode')
 SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py', 'pixels.png': 'pixels.png'},
         'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py',
-                  'pixels.png': 'pixels.png'}}
+                  'pixels.png': 'pixels.png'},
+        'opencode': {'opencode_scenarios.py': 'scenarios.py', 'pixels.png': 'pixels.png'}}
 # (file, old, new): each old text must occur exactly once in the lab's file
 PATCH_CLAUDE = [
     ('capture.py', '''stdin_mode = VARIANT.startswith("-stdin") or VARIANT.startswith("-stdio")
@@ -84,7 +85,36 @@ ap.add_argument("--grace"'''),
                    and not c.get("text", "").startswith(("<image", "</image")))  # s20-image (tools/capturelab-s20)
 '''),
 ]
-PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX}
+PATCH_OPENCODE = [
+    ('capture.py', '''    cfg = config(spec)
+    with open(f"{HOME}/.config/opencode/opencode.json", "w") as f:
+''', '''    if spec.get("image"):  # s20-image (tools/capturelab-s20): the picture, in the work dir
+        shutil.copy(os.path.join(HERE, spec["image"]), os.path.join(WORK, spec["image"]))
+    cfg = config(spec)
+    with open(f"{HOME}/.config/opencode/opencode.json", "w") as f:
+'''),
+    ('capture.py', '''            cmd += prompt.split(" ")
+''', '''            cmd += prompt.split(" ")
+            if spec.get("image"):  # s20-image (tools/capturelab-s20): -f FILE, after the prompt's words
+                cmd += ["-f", spec["image"]]
+'''),
+    ('capture.py', '''                                                     {"parts": [{"type": "text", "text": prompt}]}, timeout=240)
+''', '''                                                     {"parts": image_parts(spec) + [{"type": "text", "text": prompt}]}, timeout=240)
+'''),
+    ('capture.py', '''def capture_serve(scen, set_name, spec, outdir, name):
+''', '''def image_parts(spec):
+    """s20-image (tools/capturelab-s20): a file part with the picture as a data: URL, as a pasted one."""
+    if not spec.get("image"):
+        return []
+    import base64
+    data = base64.b64encode(open(os.path.join(HERE, spec["image"]), "rb").read()).decode()
+    return [{"type": "file", "mime": "image/png", "filename": spec["image"], "url": "data:image/png;base64," + data}]
+
+
+def capture_serve(scen, set_name, spec, outdir, name):
+'''),
+]
+PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX, 'opencode': PATCH_OPENCODE}
 MODES = {}
 BY = 'tools/capturelab-s20/record_s20.py'
 
@@ -103,11 +133,18 @@ def keep_codex(src, dest, name, spec, scen):
     print(labstage.codex_lines(dest, name, ('exec', 'appserver')))
 
 
+def keep_opencode(src, dest, name, spec, scen):
+    labstage.copy_capture(src, dest, name, ('.sse', '.global.sse', '.run.jsonl', '.messages.json', '.meta.json'))
+    meta = labstage.merged_meta(dest, name, spec.get('expect_extra'), BY)
+    print('%s: run exit=%s, prompt http=%s' % (name, meta['captures']['run']['exit_codes'],
+                                              meta['captures']['serve']['prompt_http_status']))
+
+
 def main():
     agent, ver, dest, sets, only = labstage.parse_args(sys.argv[1:], __doc__, AGENT_NAMES, version)
     lab = labstage.stage(agent, 'capturelab-s20-', HERE, SWAP[agent], PATCHES[agent])
     labstage.record(agent, ver, lab, dest, sets, only, 'capturelab-s20-out-',
-                    {'claude': keep_claude, 'codex': keep_codex},
+                    {'claude': keep_claude, 'codex': keep_codex, 'opencode': keep_opencode},
                     modes=MODES, pi_version=ver, nice=True, check=True, spec=True)
 
 
