@@ -34,11 +34,12 @@ import labstage  # noqa: E402  (staging, the main loop, the copy and merge steps
 
 PI_VERSION = '1.5.2'
 INSTALL = {'pi': 'pi-' + PI_VERSION}  # the agent's folder in AGENTS_DIR, where it is not the agent's name
-AGENT_NAMES = ('claude', 'codex', 'opencode')
+AGENT_NAMES = ('claude', 'codex', 'opencode', 'pi')
 SWAP = {'claude': {'claude_scenarios.py': 'scenarios.py', 'pixels.png': 'pixels.png'},
         'codex': {'codex_scenarios.py': 'scenarios.py', 'codex_expectations.py': 'expectations.py',
                   'pixels.png': 'pixels.png'},
-        'opencode': {'opencode_scenarios.py': 'scenarios.py', 'pixels.png': 'pixels.png'}}
+        'opencode': {'opencode_scenarios.py': 'scenarios.py', 'pixels.png': 'pixels.png'},
+        'pi': {'pi_scenarios.py': 'scenarios.py', 'pixels.png': 'pixels.png'}}
 # (file, old, new): each old text must occur exactly once in the lab's file
 PATCH_CLAUDE = [
     ('capture.py', '''stdin_mode = VARIANT.startswith("-stdin") or VARIANT.startswith("-stdio")
@@ -114,7 +115,22 @@ PATCH_OPENCODE = [
 def capture_serve(scen, set_name, spec, outdir, name):
 '''),
 ]
-PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX, 'opencode': PATCH_OPENCODE}
+PATCH_PI = [
+    ('capture.py', '''        argv = [PI, "--mode", "json", "-p"] + base_argv(spec)[1:] + spec["prompts"]
+''', '''        if spec.get("image"):  # s20-image (tools/capturelab-s20): the picture, in the work dir, as @FILE
+            shutil.copy(os.path.join(HERE, spec["image"]), os.path.join(WORK, spec["image"]))
+        argv = [PI, "--mode", "json", "-p"] + base_argv(spec)[1:] + (["@" + spec["image"]] if spec.get("image") else []) + spec["prompts"]
+'''),
+    ('capture.py', '''        d.send({"id": f"prompt-{i + 1}", "type": "prompt", "message": prompt})
+''', '''        img = {}
+        if spec.get("image"):  # s20-image (tools/capturelab-s20): the prompt command's images
+            import base64
+            img = {"images": [{"type": "image", "mimeType": "image/png",
+                               "data": base64.b64encode(open(os.path.join(HERE, spec["image"]), "rb").read()).decode()}]}
+        d.send({"id": f"prompt-{i + 1}", "type": "prompt", "message": prompt, **img})
+'''),
+]
+PATCHES = {'claude': PATCH_CLAUDE, 'codex': PATCH_CODEX, 'opencode': PATCH_OPENCODE, 'pi': PATCH_PI}
 MODES = {}
 BY = 'tools/capturelab-s20/record_s20.py'
 
@@ -140,11 +156,15 @@ def keep_opencode(src, dest, name, spec, scen):
                                               meta['captures']['serve']['prompt_http_status']))
 
 
+def keep_pi(src, dest, name, spec, scen):
+    labstage.keep_pi(src, dest, name, spec.get('expect_extra'), BY)
+
+
 def main():
     agent, ver, dest, sets, only = labstage.parse_args(sys.argv[1:], __doc__, AGENT_NAMES, version)
     lab = labstage.stage(agent, 'capturelab-s20-', HERE, SWAP[agent], PATCHES[agent])
     labstage.record(agent, ver, lab, dest, sets, only, 'capturelab-s20-out-',
-                    {'claude': keep_claude, 'codex': keep_codex, 'opencode': keep_opencode},
+                    {'claude': keep_claude, 'codex': keep_codex, 'opencode': keep_opencode, 'pi': keep_pi},
                     modes=MODES, pi_version=ver, nice=True, check=True, spec=True)
 
 
