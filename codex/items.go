@@ -270,7 +270,7 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 			path = v.Get("path").Str
 		}
 		if path != "" {
-			parts = append(parts, part{Type: universal.PartImage, Path: t.w.Copy(path)})
+			parts = append(parts, userImage(path, t.w.Copy))
 		} else {
 			parts = append(parts, part{Type: universal.PartJSON, JSON: bytesOf(t.w.Copy(v.Raw()))})
 		}

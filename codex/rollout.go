@@ -790,7 +790,7 @@ func (t *Translator) flushHeldUsers(dst []event) []event {
 				missing++
 				return true
 			}
-			parts = append(parts, part{Type: universal.PartImage, Path: t.w.CopyValue(v)})
+			parts = append(parts, userImage(v.Str, t.w.Copy))
 			return true
 		})
 		if missing > 0 || h.Source != "" {
