@@ -755,7 +755,8 @@ func extraContent(typ string, part jsonscan.Value) []universal.Part {
 				path = p
 			}
 		}
-		if path == "" {
+		inline := path == "" && strings.HasPrefix(url, "data:") && strings.HasPrefix(mime, "image/")
+		if path == "" && !inline {
 			path = name
 		}
 		var o jsonw.Object
@@ -763,6 +764,8 @@ func extraContent(typ string, part jsonscan.Value) []universal.Part {
 		o.OptString("mime", mime)
 		if !strings.HasPrefix(url, "data:") {
 			o.OptString("url", url)
+		} else {
+			dataURLMeta(&o, url)
 		}
 		if src := part.Sub("source"); src.IsObject() {
 			o.Raw("source", src.Raw())
