@@ -41,8 +41,7 @@ def scenarios(set_name, work, variant=""):
               f"text '{''.join(ans)}' in {len(ans)} chunks, end_turn.",
         expect=dict(final_text="".join(ans), tools=[], files=[], error=None, status="success", turns=1),
         # merged into the lab's expect block by record_s20.py
-        expect_extra=dict(error=False, permission=False, turns=1, assistant_text_contains=["".join(ans)],
-                          user_images=[dict(mime_type="image/png")]),
+        expect_extra=dict(error=False, permission=False, turns=1, assistant_text_contains=["".join(ans)]),
     )
     return S
 
