@@ -78,7 +78,11 @@
 // update's other members, such as updatedAt, in its metadata), and a session/set_mode, set_model or
 // set_config_option the agent accepted is a status item (mode, model,
 // config_option); a session/set_title (unstable) it accepted sets the
-// title as a session_info_update does.
+// title as a session_info_update does. A mode item (set_mode or
+// current_mode_update) names the mode it replaces in metadata
+// "previous" when it is known, and a mode the session is in already
+// (agents confirm a set_mode with a current_mode_update of the same
+// mode) adds no item.
 //
 // Turns: session/prompt starts a turn; its content blocks are the user
 // message (text parts; image parts with the mime type; audio, resource

@@ -369,7 +369,8 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 	case "available_commands_update":
 		return t.sessionInfo(dst, in, "available_commands", u.Sub("availableCommands"), "")
 	case "current_mode_update":
-		return t.sessionInfo(dst, in, universal.LabelMode, u.Sub("currentModeId"), u.Get("currentModeId").String())
+		v := u.Sub("currentModeId")
+		return t.modeChange(dst, in, u.Get("currentModeId").String(), &v)
 	case "current_model_update":
 		return t.modelUpdate(dst, in, u)
 	case "config_option_update":

@@ -277,7 +277,7 @@ func (t *Translator) response(dst []universal.Event, in *input, id string) []uni
 		}
 		return t.promptResult(dst, in, result)
 	case mSetMode:
-		return t.setting(dst, in, "mode", r.Path)
+		return t.modeChange(dst, in, r.Path, nil)
 	case mSetModel:
 		return t.setting(dst, in, "model", r.Path)
 	case mSetConfig:
@@ -370,7 +370,11 @@ func (t *Translator) initialized(result jsonscan.Value) {
 func (t *Translator) sessionResult(result jsonscan.Value) {
 	opts := result.Sub("configOptions")
 	modes, models := result.Sub("modes"), result.Sub("models")
-	t.meta("mode", current(modes, "currentModeId", opts, "mode"))
+	mode := current(modes, "currentModeId", opts, "mode")
+	t.meta("mode", mode)
+	if mode.Type() == gjson.String {
+		t.st.Mode = t.copy(mode.Str())
+	}
 	if modes.IsObject() {
 		t.meta("modes", modes.Sub("availableModes"))
 	}
@@ -418,6 +422,41 @@ func (t *Translator) setting(dst []universal.Event, in *input, label, value stri
 		return dst
 	}
 	return t.status(dst, label, value, nil, "", in.raw)
+}
+
+// modeChange shows that the session's mode is now mode (a set_mode the
+// agent accepted, or its current_mode_update, whose value is v): before
+// the start the session's metadata "mode"; after it a status item
+// labelled mode, its metadata the update's value and the mode it
+// replaces ("previous") when known. The mode the session is in already
+// is no change: agents confirm a set_mode with an update that names the
+// same mode. A sub-agent's update is shown as it comes.
+func (t *Translator) modeChange(dst []universal.Event, in *input, mode string, v *jsonscan.Value) []universal.Event {
+	if t.sub != nil && v != nil {
+		return t.sessionInfo(dst, in, universal.LabelMode, *v, mode)
+	}
+	if mode == "" || mode == t.st.Mode {
+		if v != nil && !t.w.Begun() {
+			t.meta(universal.LabelMode, *v)
+		}
+		return dst
+	}
+	prev := t.st.Mode
+	t.st.Mode = t.copy(mode)
+	if !t.w.Begun() {
+		if v != nil {
+			t.meta(universal.LabelMode, *v)
+		} else {
+			t.metaRaw(universal.LabelMode, strconv.Quote(mode))
+		}
+		return dst
+	}
+	var md jsonw.Object
+	if v != nil {
+		v.AddTo(&md, universal.LabelMode)
+	}
+	md.OptString("previous", prev)
+	return t.status(dst, universal.LabelMode, mode, md.Bytes(), "", in.raw)
 }
 
 // agentError translates an error response of the agent to a host request.

@@ -31,6 +31,11 @@ type state struct {
 	// Title is the session's title: the last one a session_info_update
 	// gave.
 	Title string `json:"title,omitempty"`
+	// Mode is the session's mode id as the agent last named it
+	// (session/new's current mode, a set_mode it accepted, a
+	// current_mode_update): a mode item says what it replaces, and the
+	// same mode again is no change.
+	Mode string `json:"mode,omitempty"`
 	// Cwd is the session's working directory (session/new, session/load).
 	Cwd string `json:"cwd,omitempty"`
 	// Requests are the JSON-RPC requests waiting for their response, keyed
