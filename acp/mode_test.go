@@ -15,8 +15,10 @@ import (
 // TestModeChanges: a change of the session's mode is one status item
 // labelled mode that names the mode it replaces, as the other agents'
 // are; the current_mode_update an agent sends to confirm a set_mode it
-// accepted, or one that names the mode in force, adds no item. Before the
-// first turn a change is the session's metadata "mode".
+// accepted, or one that names the mode in force, adds no item. A
+// config_option_update names the mode in its option of category mode
+// (Copilot CLI, Kiro). Before the first turn a change is the session's
+// metadata "mode".
 func TestModeChanges(t *testing.T) {
 	update := func(mode string) string {
 		return `{"dir":"out","msg":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"current_mode_update","currentModeId":"` + mode + `"}}}}`
@@ -38,7 +40,12 @@ func TestModeChanges(t *testing.T) {
 		`{"dir":"in","msg":{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"hi"}]}}}`,
 		update("auto"))
 	lines = append(lines, setMode(4, "plan")...)
-	lines = append(lines, update("plan"), update("plan"), update("default"),
+	options := func(mode string) string {
+		return `{"dir":"out","msg":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"config_option_update","configOptions":[` +
+			`{"type":"select","id":"mode","name":"Mode","category":"mode","currentValue":"` + mode + `","options":[{"value":"default","name":"Default"},{"value":"auto","name":"Auto"}]},` +
+			`{"type":"select","id":"model","name":"Model","category":"model","currentValue":"m1","options":[{"value":"m1","name":"M1"}]}]}}}}`
+	}
+	lines = append(lines, update("plan"), update("plan"), update("default"), options("default"), options("auto"),
 		`{"dir":"out","msg":{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}}`)
 	evs := translate(t, acp.FormatExchange, strings.Join(lines, "\n")+"\n")
 
@@ -61,7 +68,7 @@ func TestModeChanges(t *testing.T) {
 		}
 		got = append(got, m.Previous+">"+p.Detail)
 	}
-	if want := []string{"auto>plan", "plan>default"}; !slices.Equal(got, want) {
+	if want := []string{"auto>plan", "plan>default", "default>auto"}; !slices.Equal(got, want) {
 		t.Errorf("mode items (previous>mode) %q, want %q", got, want)
 	}
 }
