@@ -82,9 +82,9 @@
 // current_mode_update) names the mode it replaces in metadata
 // "previous" when it is known, and a mode the session is in already
 // (agents confirm a set_mode with a current_mode_update of the same
-// mode) adds no item. A config_option_update whose option of category
-// mode names another mode is, besides its config_options item, a mode
-// item as well.
+// mode) adds no item. A config_option_update (or a set_config_option's
+// response) whose option of category mode names another mode is, besides
+// its config_options (config_option) item, a mode item as well.
 //
 // Turns: session/prompt starts a turn; its content blocks are the user
 // message (text parts; image parts with the mime type; audio, resource

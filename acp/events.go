@@ -376,14 +376,10 @@ func (t *Translator) sessionUpdate(dst []universal.Event, in *input, sid string,
 	case "config_option_update":
 		opts := u.Sub("configOptions")
 		dst = t.sessionInfo(dst, in, "config_options", opts, "")
-		if t.sub == nil {
-			// Agents that moved to configuration options (Copilot CLI,
-			// Kiro) name the mode there: its change is a mode item too.
-			if m := current(jsonscan.Value{}, "", opts, "mode"); m.Type() == gjson.String {
-				dst = t.modeChange(dst, in, m.Str(), &m)
-			}
+		if t.sub != nil {
+			return dst
 		}
-		return dst
+		return t.configMode(dst, in, opts)
 	case "session_info_update":
 		dst = t.sessionInfoUpdate(dst, in, u)
 		return t.kiroTurnCompletion(dst, in, sid, u)

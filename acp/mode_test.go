@@ -16,8 +16,8 @@ import (
 // labelled mode that names the mode it replaces, as the other agents'
 // are; the current_mode_update an agent sends to confirm a set_mode it
 // accepted, or one that names the mode in force, adds no item. A
-// config_option_update names the mode in its option of category mode
-// (Copilot CLI, Kiro). Before the first turn a change is the session's
+// config_option_update, or the response to a set_config_option, names
+// the mode in its option of category mode (Copilot CLI, Kiro). Before the first turn a change is the session's
 // metadata "mode".
 func TestModeChanges(t *testing.T) {
 	update := func(mode string) string {
@@ -46,6 +46,8 @@ func TestModeChanges(t *testing.T) {
 			`{"type":"select","id":"model","name":"Model","category":"model","currentValue":"m1","options":[{"value":"m1","name":"M1"}]}]}}}}`
 	}
 	lines = append(lines, update("plan"), update("plan"), update("default"), options("default"), options("auto"),
+		`{"dir":"in","msg":{"jsonrpc":"2.0","id":5,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"mode","value":"default"}}}`,
+		`{"dir":"out","msg":{"jsonrpc":"2.0","id":5,"result":{"configOptions":[{"type":"select","id":"mode","name":"Mode","category":"mode","currentValue":"default","options":[]}]}}}`,
 		`{"dir":"out","msg":{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}}`)
 	evs := translate(t, acp.FormatExchange, strings.Join(lines, "\n")+"\n")
 
@@ -68,7 +70,7 @@ func TestModeChanges(t *testing.T) {
 		}
 		got = append(got, m.Previous+">"+p.Detail)
 	}
-	if want := []string{"auto>plan", "plan>default", "default>auto"}; !slices.Equal(got, want) {
+	if want := []string{"auto>plan", "plan>default", "default>auto", "auto>default"}; !slices.Equal(got, want) {
 		t.Errorf("mode items (previous>mode) %q, want %q", got, want)
 	}
 }

@@ -281,7 +281,8 @@ func (t *Translator) response(dst []universal.Event, in *input, id string) []uni
 	case mSetModel:
 		return t.setting(dst, in, "model", r.Path)
 	case mSetConfig:
-		return t.setting(dst, in, "config_option", r.Path)
+		dst = t.setting(dst, in, "config_option", r.Path)
+		return t.configMode(dst, in, result.Sub("configOptions"))
 	case mSetTitle:
 		return t.titleSet(dst, in, r.Path)
 	}
@@ -457,6 +458,18 @@ func (t *Translator) modeChange(dst []universal.Event, in *input, mode string, v
 	}
 	md.OptString("previous", prev)
 	return t.status(dst, universal.LabelMode, mode, md.Bytes(), "", in.raw)
+}
+
+// configMode shows the mode that configuration options name (the
+// current value of the option of category mode), when they name one:
+// agents that moved to configuration options (Copilot CLI, Kiro) name the
+// mode there, in a config_option_update or the response to a
+// set_config_option.
+func (t *Translator) configMode(dst []universal.Event, in *input, opts jsonscan.Value) []universal.Event {
+	if m := current(jsonscan.Value{}, "", opts, "mode"); m.Type() == gjson.String {
+		return t.modeChange(dst, in, m.Str(), &m)
+	}
+	return dst
 }
 
 // agentError translates an error response of the agent to a host request.
