@@ -79,8 +79,8 @@
 // set_config_option the agent accepted is a status item (mode, model,
 // config_option); a session/set_title (unstable) it accepted sets the
 // title as a session_info_update does. A mode item (set_mode or
-// current_mode_update) names the mode it replaces in metadata
-// "previous" when it is known, and a mode the session is in already
+// current_mode_update) has metadata {"mode"} and, when the mode it
+// replaces is known, {"previous": {"mode"}}, and a mode the session is in already
 // (agents confirm a set_mode with a current_mode_update of the same
 // mode) adds no item. A config_option_update (or a set_config_option's
 // response) whose option of category mode names another mode is, besides

@@ -64,11 +64,17 @@ func TestModeChanges(t *testing.T) {
 		if p.Label != universal.LabelMode {
 			continue
 		}
-		var m struct{ Previous string }
+		var m struct {
+			Mode     string
+			Previous struct{ Mode string }
+		}
 		if err := json.Unmarshal(p.Metadata, &m); err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, m.Previous+">"+p.Detail)
+		if m.Mode != p.Detail {
+			t.Errorf("mode item %q: metadata mode %q", p.Detail, m.Mode)
+		}
+		got = append(got, m.Previous.Mode+">"+p.Detail)
 	}
 	if want := []string{"auto>plan", "plan>default", "default>auto", "auto>default"}; !slices.Equal(got, want) {
 		t.Errorf("mode items (previous>mode) %q, want %q", got, want)

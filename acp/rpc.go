@@ -428,8 +428,8 @@ func (t *Translator) setting(dst []universal.Event, in *input, label, value stri
 // modeChange shows that the session's mode is now mode (a set_mode the
 // agent accepted, or its current_mode_update, whose value is v): before
 // the start the session's metadata "mode"; after it a status item
-// labelled mode, its metadata the update's value and the mode it
-// replaces ("previous") when known. The mode the session is in already
+// labelled mode, its metadata {"mode"} and, when the mode it replaces is
+// known, {"previous": {"mode"}}, as other translators report a change. The mode the session is in already
 // is no change: agents confirm a set_mode with an update that names the
 // same mode. A sub-agent's update is shown as it comes.
 func (t *Translator) modeChange(dst []universal.Event, in *input, mode string, v *jsonscan.Value) []universal.Event {
@@ -452,11 +452,19 @@ func (t *Translator) modeChange(dst []universal.Event, in *input, mode string, v
 		}
 		return dst
 	}
+	// The metadata's shape is the other translators': the mode's own
+	// keys, and "previous" with the values they replace.
 	var md jsonw.Object
 	if v != nil {
 		v.AddTo(&md, universal.LabelMode)
+	} else {
+		md.String(universal.LabelMode, mode)
 	}
-	md.OptString("previous", prev)
+	if prev != "" {
+		var was jsonw.Object
+		was.String(universal.LabelMode, prev)
+		md.Raw("previous", string(was.Bytes()))
+	}
 	return t.status(dst, universal.LabelMode, mode, md.Bytes(), "", in.raw)
 }
 
