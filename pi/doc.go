@@ -283,7 +283,9 @@
 // ttsr_injection, credential_pin, reset_boundary, archive (a branch
 // hidden from view: detail its targetId) and the older
 // mcp_tool_selection status items of their names (service_tier, mode,
-// …), their fields in metadata; model_usage (a model call outside the
+// …), their fields in metadata (a mode item's {"mode", "previous":
+// {"mode"}, "data"}, previous when an earlier mode_change named it, as
+// the other agents' mode items); model_usage (a model call outside the
 // transcript, a title or a summary) is usage (usage.updated, scope call:
 // model, provider, purpose, role, api, stopReason, errorMessage in
 // metadata); session_init,

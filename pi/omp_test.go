@@ -109,7 +109,7 @@ func TestOmpEntries(t *testing.T) {
 		{`{"type":"credential_pin","id":"e","parentId":null,"timestamp":"t","provider":"anthropic","hash":"h"}`,
 			"credential_pin", "anthropic", `{"hash":"h"}`},
 		{`{"type":"mode_change","id":"e","parentId":null,"timestamp":"t","mode":"plan","data":{"planFile":"/p.md"}}`,
-			"mode", "plan", `{"data":{"planFile":"/p.md"}}`},
+			"mode", "plan", `{"mode":"plan","data":{"planFile":"/p.md"}}`},
 		{`{"type":"reset_boundary","id":"e","parentId":null,"timestamp":"t"}`,
 			"reset_boundary", "context cleared", ``},
 	} {
@@ -347,5 +347,22 @@ func TestOmpErrorStatus(t *testing.T) {
 	errs := golden.OfType(evs, universal.TypeError)
 	if len(errs) != 1 || string(errs[0].Data.(*universal.Error).Details) != `{"http_status":429,"error_kind":"rate_limit"}` {
 		t.Errorf("errors %+v", errs)
+	}
+}
+
+// TestOmpModePrevious: an oh-my-pi mode_change names the mode it replaces
+// when an earlier one named it (metadata previous {"mode"}), as the other
+// agents' mode items do; the first one does not know it.
+func TestOmpModePrevious(t *testing.T) {
+	evs := ompRun(t,
+		`{"type":"mode_change","id":"m1","parentId":null,"timestamp":"t","mode":"plan"}`,
+		`{"type":"mode_change","id":"m2","parentId":"m1","timestamp":"t","mode":"none"}`)
+	for _, c := range []struct{ id, md string }{
+		{"m1", `{"mode":"plan"}`},
+		{"m2", `{"mode":"none","previous":{"mode":"plan"}}`},
+	} {
+		if p := item(t, evs, c.id).Content[0]; p.Label != universal.LabelMode || string(p.Metadata) != c.md {
+			t.Errorf("%s: %s %s, want mode %s", c.id, p.Label, p.Metadata, c.md)
+		}
 	}
 }

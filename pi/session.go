@@ -233,8 +233,19 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 		}
 		return t.status(dst, "service_tier", detail, md.Bytes(), id, in.raw)
 	case "mode_change":
+		// The metadata's shape is the other translators' mode items':
+		// the mode, and "previous" {"mode"} when an earlier change named
+		// the mode it replaces.
+		mode := e.Get("mode").Str
+		md.OptString(universal.LabelMode, mode)
+		if t.st.Mode != "" {
+			var was jsonw.Object
+			was.String(universal.LabelMode, t.st.Mode)
+			md.Raw("previous", string(was.Bytes()))
+		}
+		t.st.Mode = t.copy(mode)
 		t.addValue(&md, "data", e.Sub("data"))
-		return t.status(dst, universal.LabelMode, e.Get("mode").Str, md.Bytes(), id, in.raw)
+		return t.status(dst, universal.LabelMode, t.st.Mode, md.Bytes(), id, in.raw)
 	case "ttsr_injection":
 		rules := e.Sub("injectedRules")
 		t.addValue(&md, "injectedRules", rules)

@@ -19,6 +19,9 @@ type state struct {
 	Cwd string `json:"cwd,omitempty"`
 	// Title is the session's title: the header's, or the last rename.
 	Title string `json:"title,omitempty"`
+	// Mode is the mode the last mode_change (oh-my-pi) named: the next
+	// one's metadata says what it replaces.
+	Mode string `json:"mode,omitempty"`
 	// Pending is a turn started but not yet emitted: Pi sends the system
 	// prompt of a run right after agent_start and turn_start, and it goes
 	// into the turn.started metadata.
