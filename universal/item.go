@@ -172,9 +172,11 @@ const (
 	// LabelMode: the mode the session runs in changed after it started
 	// (a permission or approval mode, plan mode entered or left, another
 	// agent or mode picked). Detail names the mode now in force, as the
-	// agent names it; metadata is the agent's own (with "previous" where
-	// the translator knows what it replaces). The mode a session starts
-	// in is session.started metadata where the agent says it.
+	// agent names it; metadata holds the mode under the agent's own keys
+	// and, where the translator knows what it replaces, "previous": an
+	// object of the same keys with the values they had. The mode a
+	// session starts in is session.started metadata where the agent says
+	// it.
 	LabelMode = "mode"
 )
 
