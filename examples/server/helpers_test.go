@@ -164,7 +164,14 @@ func decodeNDJSON(t *testing.T, s string) []universal.Event {
 // do sends a request and returns the status, headers and body.
 func do(t *testing.T, method, url string, body io.Reader, hdr ...string) (int, http.Header, string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	return doWithin(t, 20*time.Second, method, url, body, hdr...)
+}
+
+// doWithin is do with a deadline of its own, for a request whose work
+// grows with what it carries.
+func doWithin(t *testing.T, d time.Duration, method, url string, body io.Reader, hdr ...string) (int, http.Header, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, url, body)
 	if err != nil {

@@ -196,7 +196,11 @@ func TestMCPStuckClient(t *testing.T) {
 	auth := []string{"Authorization", "Bearer tok"}
 	post := func(body string) {
 		t.Helper()
-		if code, _, resp := do(t, "POST", n.url+"/sessions/"+id+"/events", strings.NewReader(body), auth...); code != 200 {
+		// 40 MB of events take a minute under -race on a busy machine
+		// (the store's work, not a wait on the stuck client: without the
+		// race detector it is seconds). What this test bounds is the
+		// wait between pushes below.
+		if code, _, resp := doWithin(t, 3*time.Minute, "POST", n.url+"/sessions/"+id+"/events", strings.NewReader(body), auth...); code != 200 {
 			t.Fatalf("POST events: %d %s", code, resp)
 		}
 	}
