@@ -362,6 +362,13 @@ func codexInjected(s string) bool {
 	if !strings.HasPrefix(s, "<") {
 		return false
 	}
+	// Codex frames an image attached to a prompt with texts of their own
+	// around it (0.171): <image name=[Image #1] path="…">, the image,
+	// </image>. The image part names the path; the tags are no words of
+	// the user's.
+	if s == "</image>" || strings.HasPrefix(s, "<image ") && strings.HasSuffix(s, ">") && !strings.Contains(s, "\n") {
+		return true
+	}
 	end := strings.IndexAny(s, "> ")
 	if end < 0 {
 		return false
