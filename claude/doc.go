@@ -73,7 +73,13 @@
 //	                       {"narration": true} when the line lists it in
 //	                       narration_block_indexes and it has text: a progress
 //	                       update for the user between tool calls, which
-//	                       Claude Code shows as prose, not reasoning), text →
+//	                       Claude Code shows as prose, not reasoning; and,
+//	                       from the line (2.1.33x), display: how the thinking
+//	                       was asked to be shown, thinking_display or a
+//	                       transcript's thinkingDisplay ("summarized": a
+//	                       summary of it), and duration_ms: how long the
+//	                       model thought, thinking_duration_ms or
+//	                       thinkingDurationMs), text →
 //	                       text part, other blocks → json part;
 //	                       text_delta/thinking_delta → item.delta on the right
 //	                       part

@@ -22,7 +22,7 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 	// below (the first of duplicates, as Get finds): most are absent, and
 	// a Get of an absent member walks them all.
 	var msg, uuid, sup, apiIndex, aborted, apiErr, apiErrOld, localRun, localSrc, localOut, effort, narration, costUSD, durationMs jsonscan.Value
-	var ranBy, hidden, hostContent jsonscan.Value
+	var ranBy, hidden, hostContent, thinkMs, thinkDisplay jsonscan.Value
 	var attrib [len(attributionFields)]jsonscan.Value
 	r.Members(func(k string, v jsonscan.Value) bool {
 		var p *jsonscan.Value
@@ -67,6 +67,10 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 			p = &hidden
 		case "hostContent":
 			p = &hostContent
+		case "thinking_duration_ms", "thinkingDurationMs":
+			p = &thinkMs
+		case "thinking_display", "thinkingDisplay":
+			p = &thinkDisplay
 		}
 		if p != nil {
 			jsonscan.KeepFirst(p, v)
@@ -179,13 +183,14 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 				narrated = append(narrated, v.Int())
 			}
 		}
+		think := thinkingMeta(thinkMs, thinkDisplay)
 		n := 0
 		content.Each(func(_ gjson.Result, b jsonscan.Value) bool {
 			idx := api
 			if n > 0 {
 				idx = -1 // apiBlockIndex names the first block of the line
 			}
-			dst = t.assistantBlock(dst, m, b, idx, slices.Contains(narrated, int64(n)))
+			dst = t.assistantBlock(dst, m, b, idx, slices.Contains(narrated, int64(n)), think)
 			n++
 			return true
 		})
@@ -309,10 +314,45 @@ func (t *Translator) lateLine(dst events, msg jsonscan.Value, item, scope string
 	return dst
 }
 
+// thinkingMeta gives the members a thinking block's reasoning part adds
+// to its metadata from its line (2.1.33x): how long the model thought
+// (thinking_duration_ms; a transcript's thinkingDurationMs) as duration_ms,
+// and how the thinking was asked to be shown (thinking_display;
+// thinkingDisplay: "summarized", a summary of it) as display. "" when the
+// line has neither.
+func thinkingMeta(ms, display jsonscan.Value) string {
+	var o jsonw.Object
+	if display.Type() == gjson.String {
+		o.String("display", display.Str())
+	}
+	if ms.Type() == gjson.Number {
+		o.Int("duration_ms", ms.Result().Int())
+	}
+	if o.Len() == 0 {
+		return ""
+	}
+	b := o.Bytes()
+	return string(b[1 : len(b)-1])
+}
+
+// withMembers gives the object meta (`{…}`, or "" for none) with the
+// members add (as thinkingMeta gives them) after its own, once: a block a
+// later line repeats adds them again.
+func withMembers(meta, add string) string {
+	switch {
+	case add == "" || strings.Contains(meta, add):
+		return meta
+	case meta == "":
+		return "{" + add + "}"
+	}
+	return meta[:len(meta)-1] + "," + add + "}"
+}
+
 // assistantBlock records one content block of an assistant line. api is
 // the block's index in the API message when the line says it, else -1;
-// narration, that the line lists the block in narration_block_indexes.
-func (t *Translator) assistantBlock(dst events, m *message, b jsonscan.Value, api int, narration bool) events {
+// narration, that the line lists the block in narration_block_indexes;
+// think, the members its thinking adds to its metadata (thinkingMeta).
+func (t *Translator) assistantBlock(dst events, m *message, b jsonscan.Value, api int, narration bool, think string) events {
 	switch typ := b.Get("type").Str; typ {
 	case "text":
 		si := t.matchSlot(m, universal.PartText, api)
@@ -334,11 +374,12 @@ func (t *Translator) assistantBlock(dst events, m *message, b jsonscan.Value, ap
 			// empty one is shown as any empty thinking is).
 			s.Meta = `{"narration":true}`
 		}
+		s.Meta = withMembers(s.Meta, think)
 	case "redacted_thinking":
 		si := t.matchSlot(m, universal.PartReasoning, api)
 		s := &m.Slots[si]
 		s.Final, s.HasFinal, s.Private = "", true, true
-		s.Meta = `{"redacted":true}`
+		s.Meta = withMembers(`{"redacted":true}`, think)
 	case "tool_use", "server_tool_use", "mcp_tool_use":
 		return t.toolUse(dst, m, b, typ)
 	case "":

@@ -238,7 +238,9 @@
 // live streams' user_message and the pre-0.44 exec prompt line; a
 // rollout is a record and is not marked), agentMessage (a text part streamed by item/agentMessage/delta;
 // phase commentary/final_answer and any memoryCitation, moderation,
-// delivery or questions in the part's metadata), plan (a text part with
+// delivery or questions in the part's metadata; a rollout's answer, the
+// annotations of its response_item copy, the sources it cites: url_citation
+// {url, title, start_index, end_index}, which the other copy lacks), plan (a text part with
 // {"type":"plan"}, streamed by item/plan/delta), reasoning (summary
 // sections as public reasoning parts, raw content as private ones, in the
 // order they first streamed; item/reasoning/summaryPartAdded only

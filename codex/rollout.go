@@ -494,11 +494,17 @@ func (t *Translator) responseItem(dst []event, c *ctx, p jsonscan.Value) []event
 		case "user":
 			return t.userResponse(dst, c, p, thread)
 		case "assistant":
+			// The sources an answer cites (url_citation …) are in this
+			// copy only.
+			ann := annotations(p.Sub("content"))
 			if t.otherCopy(lockAssistant, lockResponse) {
+				if ann != "" {
+					t.annotate(p.Get("id").Str, thread, t.msgTexts(p.Sub("content"), "text"), ann)
+				}
 				return dst
 			}
 			text := t.msgTexts(p.Sub("content"), "text")
-			return t.assistantCopy(dst, c, lockResponse, p.Get("id").Str, text, messagePhaseMeta(p), thread)
+			return t.assistantCopy(dst, c, lockResponse, p.Get("id").Str, text, withAnnotations(messagePhaseMeta(p), ann), thread)
 		}
 		// developer and system messages: instructions, not conversation.
 		return dst
@@ -555,6 +561,88 @@ func (t *Translator) responseItem(dst []event, c *ctx, p jsonscan.Value) []event
 		return dst
 	}
 	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown response item type %q", typ), c.raw)
+}
+
+// annotations gives the annotations of a message's output_text parts
+// (url_citation: the url, title and span of a source the text cites), as
+// one JSON array, "" when none has any.
+func annotations(content jsonscan.Value) string {
+	var b []byte
+	content.Each(func(_ gjson.Result, v jsonscan.Value) bool {
+		v.Get("annotations").ForEach(func(_, a gjson.Result) bool {
+			if b == nil {
+				b = append(b, '[')
+			} else {
+				b = append(b, ',')
+			}
+			b = append(b, a.Raw...)
+			return true
+		})
+		return true
+	})
+	if b == nil {
+		return ""
+	}
+	return string(append(b, ']'))
+}
+
+// withAnnotations adds a message's annotations to its text part's
+// metadata meta (nil: none), once.
+func withAnnotations(meta []byte, ann string) []byte {
+	switch {
+	case ann == "" || strings.Contains(string(meta), `"annotations":`):
+		return meta
+	case len(meta) == 0:
+		return obj().Raw("annotations", ann).Bytes()
+	}
+	out := make([]byte, 0, len(meta)+len(`,"annotations":`)+len(ann))
+	out = append(out, meta[:len(meta)-1]...)
+	out = append(out, `,"annotations":`...)
+	out = append(out, ann...)
+	return append(out, '}')
+}
+
+// annotate adds the annotations of the model-history copy of an
+// assistant message to the text part the other copy made while its
+// response's message is open: the part of the item_completed copy of the
+// same id, or else (an agent_message event has no id) the thread's open
+// response's last text part with the same text. The other copy has no
+// annotations.
+func (t *Translator) annotate(native, thread, text, ann string) {
+	var r *resp
+	i := -1
+	if n := t.item("m:" + native); native != "" && n != nil && len(n.PI) > 0 {
+		r, i = t.respByID(n.ID), n.PI[0]
+	} else if r = t.openResp(thread); r != nil {
+		if it, ok := t.w.Tracked(r.ID); ok {
+			for j := len(it.Content) - 1; j >= 0 && i < 0; j-- {
+				if p := it.Content[j]; p.Type == universal.PartText && p.Text == text {
+					i = j
+				}
+			}
+		}
+	}
+	if r == nil || i < 0 {
+		return
+	}
+	for j := range r.Final {
+		if f := &r.Final[j]; f.I == i {
+			if f.Meta == nil {
+				f.Meta = t.partMeta(r.ID, i)
+			}
+			f.Meta = withAnnotations(f.Meta, ann)
+			return
+		}
+	}
+	r.Final = append(r.Final, finalPart{I: i, Meta: withAnnotations(t.partMeta(r.ID, i), ann)})
+}
+
+// partMeta gives the metadata of part i of an open item.
+func (t *Translator) partMeta(itemID string, i int) []byte {
+	if it, ok := t.w.Tracked(itemID); ok && i < len(it.Content) {
+		return it.Content[i].Metadata
+	}
+	return nil
 }
 
 // interAgentMessage maps a message between agents (multi-agent v2), an
