@@ -1,6 +1,7 @@
 package codex_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/codex"
@@ -45,6 +46,9 @@ func TestRolloutAnswerAnnotations(t *testing.T) {
 		{"response item alone", []string{meta, start, ctx, user, resp, usage, done}, cited},
 		{"agent_message first", []string{meta, start, ctx, user, event, resp, usage, done}, cited},
 		{"no annotations", []string{meta, start, ctx, user, item, plain, usage, done}, `{"phase":"final_answer"}`},
+		// A line spaced out (another writer's): the metadata is compact
+		// all the same, as the CleanJSON promise says.
+		{"spaced", []string{meta, start, ctx, user, item, strings.ReplaceAll(resp, `,"title":`, ` , "title" : `), usage, done}, cited},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			evs := runParsed(t, codex.FormatRollout, tc.lines)

@@ -575,7 +575,9 @@ func annotations(content jsonscan.Value) string {
 			} else {
 				b = append(b, ',')
 			}
-			b = append(b, a.Raw...)
+			// Compacted: the metadata keeps the CleanJSON promise
+			// however the line was spaced.
+			b = jsonw.AppendRaw(b, a.Raw)
 			return true
 		})
 		return true
