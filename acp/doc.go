@@ -195,7 +195,13 @@
 // (or Cursor's subagentType object), or an agent and a prompt (OpenCode 2.x's subagent tool), or Goose's
 // delegate (_meta.goose.toolCall extensionName summon), is task); a call
 // codex-acp marks _meta.is_mcp_tool_call is named
-// mcp__<server>__<tool> from its rawInput {server, tool}; tool_input read from rawInput by the common argument names
+// mcp__<server>__<tool> from its rawInput {server, tool}; a Codex collab
+// call codex-acp forwards (_meta.codex.collaboration, or a rawInput
+// {senderThreadId, receiverThreadIds, agentsStates}) is named as package
+// codex names it (spawn_agent, a task; send_input, resume_agent, wait,
+// close_agent), and its result, which ACP carries no output for, is what
+// the sub-agents said (agentsStates messages), else the threads it
+// reached, agents_states in its metadata; tool_input read from rawInput by the common argument names
 // (command, file_path/path, pattern/query, url, prompt/instructions,
 // subagent_type/source) and
 // for files the call's locations; the title, ACP kind and locations in the

@@ -8,6 +8,7 @@ import (
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
 )
 
 // TestTapStderr: the cyril project's wire tap (dwalleck/cyril,
@@ -193,5 +194,99 @@ func TestKiroSummarization(t *testing.T) {
 	}
 	for _, ev := range golden.OfType(evs, universal.TypeUnparsed) {
 		t.Errorf("agent.unparsed: %s", ev.Data.(*universal.Unparsed).Error)
+	}
+}
+
+// TestCodexCollabCalls: @agentclientprotocol/codex-acp forwards Codex's
+// collab tool calls (spawnAgent, sendInput, resumeAgent, wait,
+// closeAgent) as kind other calls titled by the tool, with rawInput
+// {prompt, senderThreadId, receiverThreadIds, agentsStates, model,
+// reasoningEffort, status} and, in later versions,
+// _meta.codex.collaboration {tool, senderThreadId, receiverThreadIds}
+// (agentclientprotocol/codex-acp src/CodexToolCallMapper.ts and its
+// test data collab-agent-tool-call-flow.json at ba5bcc3, Apache-2.0);
+// the update that completes a call has no content and no rawOutput,
+// what the sub-agents said being in its rawInput's agentsStates. The
+// wait call's result lost the sub-agent's answer ("(no output)", in our
+// recording testdata/acp/codex-acp/2.6.0/s10-subagent too), and the
+// spawn was an other call named spawnAgent. They read as package codex
+// reads the same items: named in snake_case, the spawn a task, the
+// output the sub-agents' messages, else the threads reached, with
+// agents_states in the result's metadata. Ids and texts made up, in the
+// recording's and the test data's shapes.
+func TestCodexCollabCalls(t *testing.T) {
+	update := func(u string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + u + `}}`
+	}
+	const meta = `"_meta":{"codex":{"collaboration":{"tool":"%s","senderThreadId":"th-main","receiverThreadIds":["th-child"]}}}`
+	type call struct {
+		name, kind, output, states string
+		failed                     bool
+	}
+	tests := []struct {
+		name  string
+		lines []string
+		want  []call
+	}{{
+		name: "spawn and wait, no _meta (2.6.0)",
+		lines: []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"c-spawn","kind":"other","title":"spawnAgent","status":"in_progress","rawInput":{"prompt":"Count the words.","senderThreadId":"th-main","receiverThreadIds":[],"agentsStates":{},"model":"","reasoningEffort":"medium","status":"inProgress"}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"c-spawn","status":"completed","rawInput":{"prompt":"Count the words.","senderThreadId":"th-main","receiverThreadIds":["th-child"],"agentsStates":{"th-child":{"status":"pendingInit","message":null}},"model":"m1","reasoningEffort":"medium","status":"completed"}}`),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"c-wait","kind":"other","title":"wait","status":"in_progress","rawInput":{"prompt":null,"senderThreadId":"th-main","receiverThreadIds":["th-child"],"agentsStates":{},"model":null,"reasoningEffort":null,"status":"inProgress"}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"c-wait","status":"completed","rawInput":{"prompt":null,"senderThreadId":"th-main","receiverThreadIds":["th-child"],"agentsStates":{"th-child":{"status":"completed","message":"Seven words."}},"model":null,"reasoningEffort":null,"status":"completed"}}`),
+		},
+		want: []call{
+			{name: "spawn_agent", kind: "task", output: "th-child", states: `{"th-child":{"status":"pendingInit","message":null}}`},
+			{name: "wait", kind: "other", output: "Seven words.", states: `{"th-child":{"status":"completed","message":"Seven words."}}`},
+		},
+	}, {
+		name: "with _meta.codex.collaboration, a failed close",
+		lines: []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"c-spawn","kind":"other","title":"spawnAgent","status":"in_progress","rawInput":{"prompt":"Look it up.","senderThreadId":"th-main","receiverThreadIds":["th-child"],"agentsStates":{"th-child":{"status":"running","message":"Looking"}},"model":null,"reasoningEffort":null,"status":"inProgress"},` + strings.Replace(meta, "%s", "spawnAgent", 1) + `}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"c-spawn","title":"spawnAgent","status":"completed","rawInput":{"prompt":"Look it up.","senderThreadId":"th-main","receiverThreadIds":["th-child"],"agentsStates":{"th-child":{"status":"completed","message":null}},"model":null,"reasoningEffort":null,"status":"completed"},` + strings.Replace(meta, "%s", "spawnAgent", 1) + `}`),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"c-close","kind":"other","title":"closeAgent","status":"in_progress","rawInput":{"prompt":null,"senderThreadId":"th-main","receiverThreadIds":["th-child"],"agentsStates":{},"model":null,"reasoningEffort":null,"status":"inProgress"},` + strings.Replace(meta, "%s", "closeAgent", 1) + `}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"c-close","title":"closeAgent","status":"failed","rawInput":{"prompt":null,"senderThreadId":"th-main","receiverThreadIds":["th-child"],"agentsStates":{"th-child":{"status":"errored","message":"agent not found"}},"model":null,"reasoningEffort":null,"status":"failed"},` + strings.Replace(meta, "%s", "closeAgent", 1) + `}`),
+		},
+		want: []call{
+			{name: "spawn_agent", kind: "task", output: "th-child", states: `{"th-child":{"status":"completed","message":null}}`},
+			{name: "close_agent", kind: "other", output: "agent not found", states: `{"th-child":{"status":"errored","message":"agent not found"}}`, failed: true},
+		},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			input := strings.Join(tc.lines, "\n") + "\n"
+			c := golden.Case{Format: acp.FormatAgent, Framing: framing(acp.FormatAgent), New: newTranslator(acp.FormatAgent)}
+			evs, err := c.Translate([]byte(input), golden.Options(), nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []call
+			at := map[string]int{} // call id → index in got
+			for _, ev := range evs {
+				if u, bad := ev.Data.(*universal.Unparsed); bad {
+					t.Errorf("agent.unparsed: %s at %s", u.Error, u.Location)
+				}
+				d, ok := ev.Data.(*universal.ItemSnapshot)
+				if !ok || ev.Type != universal.TypeItemCompleted {
+					continue
+				}
+				for _, p := range d.Item.Content {
+					switch p.Type {
+					case universal.PartToolCall:
+						at[p.CallID] = len(got)
+						got = append(got, call{name: p.Name, kind: string(p.ToolKind)})
+					case universal.PartToolResult:
+						if i, ok := at[p.CallID]; ok {
+							got[i].output = p.Output
+							got[i].states = gjson.GetBytes(p.Metadata, "agents_states").Raw
+							got[i].failed = p.IsError
+						}
+					}
+				}
+			}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(call{})); diff != "" {
+				t.Errorf("calls (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -259,7 +259,16 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 	if k, ok := kimiKind(tl); ok && tl.Kind == "" {
 		kind = k
 	}
-	if taskTools[tl.Name] || delegates(tl.Input) || gooseDelegate(tl.Name, u) {
+	spawn := false
+	if (input.Exists() || meta.IsObject() || title.Exists()) && codexCollab(tl) {
+		// Codex's collab tools through codex-acp: named as Codex names
+		// them; a spawn hands work to a sub-agent.
+		if n := collabName(tl); n != "" {
+			tl.Name = n
+		}
+		spawn = tl.Name == "spawn_agent"
+	}
+	if taskTools[tl.Name] || delegates(tl.Input) || gooseDelegate(tl.Name, u) || spawn {
 		kind = universal.ToolTask
 	}
 	if tl.UKind != universal.ToolTask {
@@ -847,8 +856,16 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 		md.RawClean("raw_output", tl.RawOutput)
 	}
 	if tl.settle(); tl.Content == "" && tl.RawOutput == "" && !tl.HasTerminal {
-		// ACP carries no output for the call: say so.
-		md.Bool("no_output", true)
+		if codexCollab(tl) {
+			// codex-acp's collab call: what the sub-agents said is in
+			// the rawInput of the update that completes it.
+			var states string
+			output, states = collabOutput(tl.Input)
+			md.Raw("agents_states", states)
+		} else {
+			// ACP carries no output for the call: say so.
+			md.Bool("no_output", true)
+		}
 	}
 	p := universal.Part{Type: universal.PartToolResult, CallID: tl.ID, Output: t.copy(output), IsError: isError}
 	if md.Len() > 0 {
