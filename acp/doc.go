@@ -155,7 +155,10 @@
 // present: a change starts a new message once another item started since
 // the current one; chunks of another messageId right after the message's
 // own go on in it, as two messages with nothing between would split one
-// response: OpenCode gives its reasoning chunks the reasoning part's id),
+// response: OpenCode gives its reasoning chunks the reasoning part's id;
+// the other message's text is a part of its own, as codex-acp's
+// commentary and final answer, two of Codex's messages, are in package
+// codex),
 // so the canonical "one model
 // response, one message" is rebuilt from the order of updates:
 // agent_message_chunk (text part deltas) and agent_thought_chunk

@@ -967,6 +967,7 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 			return t.wholeMessage(dst, sc, mid, text, md, in.raw)
 		}
 	}
+	another := false // the chunk starts another native message in this one
 	switch {
 	case !sc.Open:
 		dst = t.newMessage(dst, sc, mid, in.raw)
@@ -976,8 +977,11 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 			// nothing between: the same model response (OpenCode gives
 			// its reasoning chunks the reasoning part's id, its text
 			// the message's). Two messages with nothing between would
-			// split one response; the message goes on.
+			// split one response; the message goes on, the other
+			// message's text a part of its own (codex-acp's commentary
+			// then final answer, two of Codex's agentMessage items).
 			sc.NativeID = t.copy(mid)
+			another = true
 			break
 		}
 		dst = t.newMessage(dst, sc, mid, in.raw)
@@ -1002,7 +1006,7 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 	}
 	t.scan.Mark(&t.delta, textV)
 	i := len(sc.Parts) - 1
-	if i < sc.Replaced || sc.Parts[i] != typ {
+	if i < sc.Replaced || sc.Parts[i] != typ || another {
 		sc.Parts = append(sc.Parts, typ)
 		i = len(sc.Parts) - 1
 	}

@@ -290,3 +290,63 @@ func TestCodexCollabCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestAnotherMessageIDPart: chunks of another messageId right after a
+// message's own, nothing between, go on in the same message item (one
+// model response), but the other message's text was appended to the
+// first one's text part: codex-acp's commentary then final answer (two
+// of Codex's agentMessage items, _meta.codex.phase commentary and
+// final_answer; agentclientprotocol/codex-acp at ba5bcc3,
+// src/__tests__/CodexACPAgent/data/agent-message-phases.json, Apache-2.0)
+// read "…mapping.Yes, here…". Each native message's text is a part of its
+// own, as package codex gives each agentMessage item; chunks of one
+// messageId still grow one part. Texts made up.
+func TestAnotherMessageIDPart(t *testing.T) {
+	chunk := func(kind, mid, text string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"` + kind +
+			`","messageId":"` + mid + `","content":{"type":"text","text":"` + text + `"}}}}`
+	}
+	tests := []struct {
+		name  string
+		lines []string
+		want  []universal.Part
+	}{{
+		name: "commentary then final answer",
+		lines: []string{
+			chunk("agent_message_chunk", "m-comment", "Looking at the "),
+			chunk("agent_message_chunk", "m-comment", "mapping."),
+			chunk("agent_message_chunk", "m-final", "Here is "),
+			chunk("agent_message_chunk", "m-final", "the answer."),
+		},
+		want: []universal.Part{universal.Text("Looking at the mapping."), universal.Text("Here is the answer.")},
+	}, {
+		name: "reasoning of its own id, then the message's text",
+		lines: []string{
+			chunk("agent_thought_chunk", "prt-r1", "Think "),
+			chunk("agent_thought_chunk", "prt-r1", "first."),
+			chunk("agent_message_chunk", "msg-1", "Done."),
+		},
+		want: []universal.Part{universal.Reasoning("Think first.", universal.VisibilityPublic), universal.Text("Done.")},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := golden.Case{Format: acp.FormatAgent, Framing: framing(acp.FormatAgent), New: newTranslator(acp.FormatAgent)}
+			evs, err := c.Translate([]byte(strings.Join(tc.lines, "\n")+"\n"), golden.Options(), nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var msgs [][]universal.Part
+			for _, ev := range evs {
+				if d, ok := ev.Data.(*universal.ItemSnapshot); ok && ev.Type == universal.TypeItemCompleted && d.Item.Kind == universal.KindMessage {
+					msgs = append(msgs, d.Item.Content)
+				}
+			}
+			if len(msgs) != 1 {
+				t.Fatalf("%d messages, want 1: %v", len(msgs), msgs)
+			}
+			if diff := cmp.Diff(tc.want, msgs[0]); diff != "" {
+				t.Errorf("message parts (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
