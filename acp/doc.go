@@ -425,7 +425,8 @@
 // unchanged). claude-agent-acp's report of a compaction to a client
 // without these updates, its "Compact conversation" tool call
 // (_meta.claudeCode.toolName "compact", or JetBrains AIR's
-// _meta.jetbrains.air.contextCompaction; toolCallId the compaction's id),
+// _meta.jetbrains.air.contextCompaction, or the provider-neutral
+// _meta.contextCompaction codex-acp sends; toolCallId the compaction's id),
 // is no call the model made: it is that compaction's status item too,
 // its status the call's (in_progress, completed, failed), its error the
 // facts' error, the facts (rawOutput, or AIR's contextCompaction:

@@ -315,6 +315,19 @@ func TestCompactionToolCall(t *testing.T) {
 		detail: "Not enough messages to compact.",
 		facts:  `{"version":1,"trigger":"manual","error":"Not enough messages to compact."}`,
 	}, {
+		// @agentclientprotocol/codex-acp (ba5bcc3,
+		// src/ContextCompactionMeta.ts and the test data
+		// context-compaction-lifecycle.json) puts the facts in the
+		// provider-neutral _meta.contextCompaction: it was a think
+		// call named "Compact conversation" without output.
+		name: "completed, codex-acp",
+		lines: []string{
+			`{"sessionUpdate":"tool_call","toolCallId":"cmp-4","kind":"think","title":"Compact conversation","status":"in_progress","_meta":{"contextCompaction":{"version":1}}}`,
+			`{"sessionUpdate":"tool_call_update","toolCallId":"cmp-4","title":"Compact conversation","status":"completed","_meta":{"contextCompaction":{"version":1,"trigger":"automatic","preTokens":90000,"postTokens":8000}}}`,
+		},
+		status: universal.StatusCompleted,
+		facts:  `{"version":1,"trigger":"automatic","preTokens":90000,"postTokens":8000}`,
+	}, {
 		name: "left in progress by a cancel",
 		lines: []string{
 			`{"sessionUpdate":"tool_call","toolCallId":"cmp-3","title":"Compact conversation","kind":"think","status":"in_progress","_meta":{"claudeCode":{"toolName":"compact"}}}`,
