@@ -235,8 +235,11 @@
 // claudeCode namespace of its _meta, whose terminal_output is the whole
 // output and replaces it), else rawOutput (a string as it is, an
 // object's output, aggregated_output (Codex's stdout and stderr as they
-// interleaved), stdout (then stderr when it has one: Cursor's {exitCode,
-// stdout, stderr}), result or content string, Kiro CLI's items
+// interleaved), formatted_output (@agentclientprotocol/codex-acp's
+// {formatted_output, exit_code}), stdout (then stderr when it has one:
+// Cursor's {exitCode, stdout, stderr}), result or content string (none
+// when it is the data of the content's image: codex-acp's generated
+// image {status, revisedPrompt, result}), Kiro CLI's items
 // ({Text} texts and {Json: {stdout, stderr}} streams, joined by
 // newlines), a failed call's error {message, code?} its message
 // (GitHub Copilot CLI's), else its JSON);

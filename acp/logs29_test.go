@@ -350,3 +350,82 @@ func TestAnotherMessageIDPart(t *testing.T) {
 		})
 	}
 }
+
+// TestCodexACPRawOutput: @agentclientprotocol/codex-acp completes a
+// command that shows no terminal with rawOutput {formatted_output,
+// exit_code} and nothing else (src/CodexToolCallMapper.ts
+// createCommandExecutionCompleteUpdate at ba5bcc3, test data
+// terminal-command-completed.json and terminal-command-failed.json;
+// Apache-2.0): the output was that object's JSON text. A generated image
+// comes as an image block with rawOutput {status, revisedPrompt, result:
+// the image's base64} (image-generation-completed-only.json): the output
+// was the base64. The output is the command's text; the image is its
+// image part alone. Ids and texts made up.
+func TestCodexACPRawOutput(t *testing.T) {
+	update := func(u string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + u + `}}` + "\n"
+	}
+	tests := []struct {
+		name   string
+		lines  []string
+		output string
+		failed bool
+		images int
+	}{{
+		name: "command completed",
+		lines: []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"cmd-1","kind":"search","title":"Search for 'main'","status":"in_progress"}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"cmd-1","status":"completed","rawOutput":{"formatted_output":"a.go:1:package main\n","exit_code":0}}`),
+		},
+		output: "a.go:1:package main\n",
+	}, {
+		name: "command failed",
+		lines: []string{
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"cmd-2","status":"failed","rawOutput":{"formatted_output":"cat: gone.txt: No such file or directory","exit_code":1}}`),
+		},
+		output: "cat: gone.txt: No such file or directory",
+		failed: true,
+	}, {
+		name: "generated image alone",
+		lines: []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"img-1","kind":"other","title":"Image generation","status":"completed","content":[{"type":"content","content":{"type":"image","data":"aGVsbG8=","mimeType":"image/png"}}],"rawOutput":{"status":"generating","revisedPrompt":null,"result":"aGVsbG8="}}`),
+		},
+		images: 1,
+	}, {
+		name: "generated image with its revised prompt",
+		lines: []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"img-2","kind":"other","title":"Image generation","status":"in_progress","rawInput":{"id":"img-2"}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"img-2","status":"completed","content":[{"type":"content","content":{"type":"text","text":"Revised prompt: a red dot"}},{"type":"content","content":{"type":"image","data":"aGVsbG8=","mimeType":"image/png","uri":"/tmp/red.png"}}],"rawOutput":{"status":"generating","revisedPrompt":"a red dot","result":"aGVsbG8=","savedPath":"/tmp/red.png"}}`),
+		},
+		output: "Revised prompt: a red dot",
+		images: 1,
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := golden.Case{Format: acp.FormatAgent, Framing: framing(acp.FormatAgent), New: newTranslator(acp.FormatAgent)}
+			evs, err := c.Translate([]byte(strings.Join(tc.lines, "")), golden.Options(), nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var results []universal.Item
+			for _, ev := range evs {
+				if d, ok := ev.Data.(*universal.ItemSnapshot); ok && ev.Type == universal.TypeItemCompleted && d.Item.Kind == universal.KindToolResult {
+					results = append(results, d.Item)
+				}
+			}
+			if len(results) != 1 {
+				t.Fatalf("%d results, want 1", len(results))
+			}
+			p := results[0].Content[0]
+			images := 0
+			for _, q := range results[0].Content[1:] {
+				if q.Type == universal.PartImage {
+					images++
+				}
+			}
+			if p.Output != tc.output || p.IsError != tc.failed || images != tc.images {
+				t.Errorf("result %q error %v images %d, want %q %v %d", p.Output, p.IsError, images, tc.output, tc.failed, tc.images)
+			}
+		})
+	}
+}

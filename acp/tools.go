@@ -642,6 +642,7 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 			b = append(append(b, '\n'), s...)
 		}
 	}
+	var image string // the data of the content's first image
 	content.Each(func(_ gjson.Result, c jsonscan.Value) bool {
 		switch c.Sub("type").Str() {
 		case "content":
@@ -652,6 +653,10 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 				add(cc.Sub("resource.text").Str())
 			case "resource_link":
 				add(cc.Sub("uri").Str())
+			case "image":
+				if image == "" {
+					image = cc.Sub("data").Str()
+				}
 			}
 		case "terminal":
 			if tl.HasTerminal {
@@ -676,26 +681,35 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 	case ro.Type == gjson.String:
 		return ro.Str
 	case ro.IsObject():
-		vs := jsonscan.GetMany(tl.RawOutput, "output", "aggregated_output", "stdout", "result", "content", "stderr", "message")
-		for i, v := range vs[:5] {
+		// formatted_output: @agentclientprotocol/codex-acp's command
+		// result {formatted_output, exit_code} (Codex's aggregated
+		// output).
+		vs := jsonscan.GetMany(tl.RawOutput, "output", "aggregated_output", "formatted_output", "stdout", "result", "content", "stderr", "message")
+		for i, v := range vs[:6] {
 			if v.Type != gjson.String {
 				continue
 			}
-			if i == 2 && vs[5].Type == gjson.String && vs[5].Str != "" {
+			if image != "" && v.Str == image {
+				// The image the content shows (codex-acp's generated
+				// image {status, revisedPrompt, result: its base64}):
+				// not text.
+				return ""
+			}
+			if i == 3 && vs[6].Type == gjson.String && vs[6].Str != "" {
 				// A command's {stdout, stderr} (Cursor's {exitCode,
 				// stdout, stderr}): stdout, then stderr, as a terminal
 				// shows them.
 				if v.Str == "" || strings.HasSuffix(v.Str, "\n") {
-					return v.Str + vs[5].Str
+					return v.Str + vs[6].Str
 				}
-				return v.Str + "\n" + vs[5].Str
+				return v.Str + "\n" + vs[6].Str
 			}
 			return v.Str
 		}
 		if s, ok := kiroItems(ro); ok {
 			return s
 		}
-		if m := vs[6]; tl.Status == "failed" && m.Type == gjson.String {
+		if m := vs[7]; tl.Status == "failed" && m.Type == gjson.String {
 			// A failed call's error {message, code?} (GitHub Copilot
 			// CLI's ToolExecutionCompleteError): its message.
 			return m.Str
