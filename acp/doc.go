@@ -107,7 +107,10 @@
 // _meta["_claude/origin"] kind is one of its autonomous origins
 // (task-notification, peer, coordinator, observer, observer-activity),
 // {"origin": …} in turn.ended's metadata, where the host's prompts are
-// seen and none waits for its response. A turn Qwen Code starts on its
+// seen and none waits for its response; so does a goal's autonomous
+// cycle of Codex's (codex-acp) at the session_info_update whose
+// _meta.codex.threadStatus is idle, {"thread_status": …} in the
+// metadata. A turn Qwen Code starts on its
 // own (a background agent, monitor or shell ended and woke the model)
 // ends at its _qwencode/end_turn {reason, source}, by the reason as a
 // response's stopReason, {"stop_reason", "source"} in the metadata, when

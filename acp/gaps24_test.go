@@ -443,6 +443,26 @@ func TestAutonomousTurnEnds(t *testing.T) {
 		input: head + upd(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":" The job finished."}}`) + usage +
 			out(`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`),
 		want: []universal.TurnStatus{universal.TurnCompleted},
+	}, {
+		// @agentclientprotocol/codex-acp (ba5bcc3, docs/goal-extension.md):
+		// a goal's autonomous cycle runs after the prompt that set it
+		// completed, and the thread's status, session_info_update
+		// _meta.codex.threadStatus, goes active, then idle. The cycle's
+		// turn ended interrupted at the next prompt.
+		name: "codex-acp goal cycle",
+		input: head + out(`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`) +
+			upd(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"threadStatus":{"type":"active","activeFlags":[]}}}}`) +
+			upd(`{"sessionUpdate":"agent_message_chunk","messageId":"m2","content":{"type":"text","text":"Working on the goal."}}`) +
+			upd(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"threadStatus":{"type":"idle"}}}}`) +
+			in(`{"jsonrpc":"2.0","id":4,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"thanks"}]}}`) +
+			out(`{"jsonrpc":"2.0","id":4,"result":{"stopReason":"end_turn"}}`),
+		want: []universal.TurnStatus{universal.TurnCompleted, universal.TurnCompleted, universal.TurnCompleted},
+	}, {
+		name: "codex-acp idle while the prompt waits",
+		input: head + upd(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"threadStatus":{"type":"idle"}}}}`) +
+			upd(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":" More."}}`) +
+			out(`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`),
+		want: []universal.TurnStatus{universal.TurnCompleted},
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
