@@ -109,7 +109,10 @@
 // _meta["_claude/origin"] kind is one of its autonomous origins
 // (task-notification, peer, coordinator, observer, observer-activity),
 // {"origin": …} in turn.ended's metadata, where the host's prompts are
-// seen and none waits for its response. A turn Qwen Code starts on its
+// seen and none waits for its response; so does a goal's autonomous
+// cycle of Codex's (codex-acp) at the session_info_update whose
+// _meta.codex.threadStatus is idle, {"thread_status": …} in the
+// metadata. A turn Qwen Code starts on its
 // own (a background agent, monitor or shell ended and woke the model)
 // ends at its _qwencode/end_turn {reason, source}, by the reason as a
 // response's stopReason, {"stop_reason", "source"} in the metadata, when
@@ -157,7 +160,10 @@
 // present: a change starts a new message once another item started since
 // the current one; chunks of another messageId right after the message's
 // own go on in it, as two messages with nothing between would split one
-// response: OpenCode gives its reasoning chunks the reasoning part's id),
+// response: OpenCode gives its reasoning chunks the reasoning part's id;
+// the other message's text is a part of its own, as codex-acp's
+// commentary and final answer, two of Codex's messages, are in package
+// codex),
 // so the canonical "one model
 // response, one message" is rebuilt from the order of updates:
 // agent_message_chunk (text part deltas) and agent_thought_chunk
@@ -197,7 +203,13 @@
 // (or Cursor's subagentType object), or an agent and a prompt (OpenCode 2.x's subagent tool), or Goose's
 // delegate (_meta.goose.toolCall extensionName summon), is task); a call
 // codex-acp marks _meta.is_mcp_tool_call is named
-// mcp__<server>__<tool> from its rawInput {server, tool}; tool_input read from rawInput by the common argument names
+// mcp__<server>__<tool> from its rawInput {server, tool}; a Codex collab
+// call codex-acp forwards (_meta.codex.collaboration, or a rawInput
+// {senderThreadId, receiverThreadIds, agentsStates}) is named as package
+// codex names it (spawn_agent, a task; send_input, resume_agent, wait,
+// close_agent), and its result, which ACP carries no output for, is what
+// the sub-agents said (agentsStates messages), else the threads it
+// reached, agents_states in its metadata; tool_input read from rawInput by the common argument names
 // (command, file_path/path, pattern/query, url, prompt/instructions,
 // subagent_type/source) and
 // for files the call's locations; the title, ACP kind and locations in the
@@ -228,8 +240,11 @@
 // claudeCode namespace of its _meta, whose terminal_output is the whole
 // output and replaces it), else rawOutput (a string as it is, an
 // object's output, aggregated_output (Codex's stdout and stderr as they
-// interleaved), stdout (then stderr when it has one: Cursor's {exitCode,
-// stdout, stderr}), result or content string, Kiro CLI's items
+// interleaved), formatted_output (@agentclientprotocol/codex-acp's
+// {formatted_output, exit_code}), stdout (then stderr when it has one:
+// Cursor's {exitCode, stdout, stderr}), result or content string (none
+// when it is the data of the content's image: codex-acp's generated
+// image {status, revisedPrompt, result}), Kiro CLI's items
 // ({Text} texts and {Json: {stdout, stderr}} streams, joined by
 // newlines), a failed call's error {message, code?} its message
 // (GitHub Copilot CLI's), else its JSON);
@@ -418,7 +433,8 @@
 // unchanged). claude-agent-acp's report of a compaction to a client
 // without these updates, its "Compact conversation" tool call
 // (_meta.claudeCode.toolName "compact", or JetBrains AIR's
-// _meta.jetbrains.air.contextCompaction; toolCallId the compaction's id),
+// _meta.jetbrains.air.contextCompaction, or the provider-neutral
+// _meta.contextCompaction codex-acp sends; toolCallId the compaction's id),
 // is no call the model made: it is that compaction's status item too,
 // its status the call's (in_progress, completed, failed), its error the
 // facts' error, the facts (rawOutput, or AIR's contextCompaction:

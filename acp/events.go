@@ -532,6 +532,21 @@ func (t *Translator) sessionInfoUpdate(dst []universal.Event, in *input, u jsons
 	if d, ok := t.kiroSummarization(dst, in, u); ok {
 		return d
 	}
+	dst = t.sessionInfoItem(dst, in, u)
+	// codex-acp reports its thread's state as _meta.codex.threadStatus
+	// {type: active|idle, activeFlags}: a goal's autonomous cycle runs
+	// outside any prompt ("a later autonomous cycle may publish more
+	// session updates outside that completed prompt", docs/goal-extension.md
+	// at ba5bcc3) and ends when the thread is idle again.
+	if ts := u.Sub("_meta.codex.threadStatus"); ts.Get("type").Str == "idle" {
+		dst = t.endAutonomous(dst, in, "thread_status", ts)
+	}
+	return dst
+}
+
+// sessionInfoItem is what sessionInfoUpdate shows of an update: its
+// title or the other state it reports.
+func (t *Translator) sessionInfoItem(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
 	title := u.Sub("title")
 	named := title.Type() == gjson.String && title.Str() != ""
 	changed := named && title.Str() != t.st.Title
@@ -659,13 +674,23 @@ var autonomousOrigins = map[string]bool{
 // metadata. A prompt of the host still waiting owns the turn (a turn the
 // adapter holds open for its sub-agents' followups).
 func (t *Translator) autonomousEnd(dst []universal.Event, in *input, origin jsonscan.Value) []universal.Event {
-	if !origin.IsObject() || !autonomousOrigins[origin.Get("kind").Str] ||
-		!t.st.Turn.Open || t.st.Turn.Replay || t.format != FormatExchange && !t.st.BothSides || t.promptWaits() {
+	if !origin.IsObject() || !autonomousOrigins[origin.Get("kind").Str] {
+		return dst
+	}
+	return t.endAutonomous(dst, in, "origin", origin)
+}
+
+// endAutonomous ends, completed, the turn the translator opened for
+// updates the agent sent outside any prompt, where the host's requests
+// are seen and none of its prompts waits (see autonomousEnd), {k: v} in
+// its metadata.
+func (t *Translator) endAutonomous(dst []universal.Event, in *input, k string, v jsonscan.Value) []universal.Event {
+	if !t.st.Turn.Open || t.st.Turn.Replay || t.format != FormatExchange && !t.st.BothSides || t.promptWaits() {
 		return dst
 	}
 	dst = t.closeUser(dst, in.raw)
 	dst = t.closeMessages(dst, in.raw)
-	return t.endTurn(dst, universal.TurnCompleted, t.rawObject("origin", origin), agent, in.raw)
+	return t.endTurn(dst, universal.TurnCompleted, t.rawObject(k, v), agent, in.raw)
 }
 
 // vendorUsage emits the usage of the model call a usage_update follows
@@ -972,6 +997,7 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 			return t.wholeMessage(dst, sc, mid, text, md, in.raw)
 		}
 	}
+	another := false // the chunk starts another native message in this one
 	switch {
 	case !sc.Open:
 		dst = t.newMessage(dst, sc, mid, in.raw)
@@ -981,8 +1007,11 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 			// nothing between: the same model response (OpenCode gives
 			// its reasoning chunks the reasoning part's id, its text
 			// the message's). Two messages with nothing between would
-			// split one response; the message goes on.
+			// split one response; the message goes on, the other
+			// message's text a part of its own (codex-acp's commentary
+			// then final answer, two of Codex's agentMessage items).
 			sc.NativeID = t.copy(mid)
+			another = true
 			break
 		}
 		dst = t.newMessage(dst, sc, mid, in.raw)
@@ -1007,7 +1036,7 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 	}
 	t.scan.Mark(&t.delta, textV)
 	i := len(sc.Parts) - 1
-	if i < sc.Replaced || sc.Parts[i] != typ {
+	if i < sc.Replaced || sc.Parts[i] != typ || another {
 		sc.Parts = append(sc.Parts, typ)
 		i = len(sc.Parts) - 1
 	}

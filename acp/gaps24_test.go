@@ -315,6 +315,19 @@ func TestCompactionToolCall(t *testing.T) {
 		detail: "Not enough messages to compact.",
 		facts:  `{"version":1,"trigger":"manual","error":"Not enough messages to compact."}`,
 	}, {
+		// @agentclientprotocol/codex-acp (ba5bcc3,
+		// src/ContextCompactionMeta.ts and the test data
+		// context-compaction-lifecycle.json) puts the facts in the
+		// provider-neutral _meta.contextCompaction: it was a think
+		// call named "Compact conversation" without output.
+		name: "completed, codex-acp",
+		lines: []string{
+			`{"sessionUpdate":"tool_call","toolCallId":"cmp-4","kind":"think","title":"Compact conversation","status":"in_progress","_meta":{"contextCompaction":{"version":1}}}`,
+			`{"sessionUpdate":"tool_call_update","toolCallId":"cmp-4","title":"Compact conversation","status":"completed","_meta":{"contextCompaction":{"version":1,"trigger":"automatic","preTokens":90000,"postTokens":8000}}}`,
+		},
+		status: universal.StatusCompleted,
+		facts:  `{"version":1,"trigger":"automatic","preTokens":90000,"postTokens":8000}`,
+	}, {
 		name: "left in progress by a cancel",
 		lines: []string{
 			`{"sessionUpdate":"tool_call","toolCallId":"cmp-3","title":"Compact conversation","kind":"think","status":"in_progress","_meta":{"claudeCode":{"toolName":"compact"}}}`,
@@ -428,6 +441,26 @@ func TestAutonomousTurnEnds(t *testing.T) {
 	}, {
 		name: "held prompt",
 		input: head + upd(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":" The job finished."}}`) + usage +
+			out(`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`),
+		want: []universal.TurnStatus{universal.TurnCompleted},
+	}, {
+		// @agentclientprotocol/codex-acp (ba5bcc3, docs/goal-extension.md):
+		// a goal's autonomous cycle runs after the prompt that set it
+		// completed, and the thread's status, session_info_update
+		// _meta.codex.threadStatus, goes active, then idle. The cycle's
+		// turn ended interrupted at the next prompt.
+		name: "codex-acp goal cycle",
+		input: head + out(`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`) +
+			upd(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"threadStatus":{"type":"active","activeFlags":[]}}}}`) +
+			upd(`{"sessionUpdate":"agent_message_chunk","messageId":"m2","content":{"type":"text","text":"Working on the goal."}}`) +
+			upd(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"threadStatus":{"type":"idle"}}}}`) +
+			in(`{"jsonrpc":"2.0","id":4,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"thanks"}]}}`) +
+			out(`{"jsonrpc":"2.0","id":4,"result":{"stopReason":"end_turn"}}`),
+		want: []universal.TurnStatus{universal.TurnCompleted, universal.TurnCompleted, universal.TurnCompleted},
+	}, {
+		name: "codex-acp idle while the prompt waits",
+		input: head + upd(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"threadStatus":{"type":"idle"}}}}`) +
+			upd(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":" More."}}`) +
 			out(`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`),
 		want: []universal.TurnStatus{universal.TurnCompleted},
 	}}

@@ -8,6 +8,7 @@ import (
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
 )
 
 // TestTapStderr: the cyril project's wire tap (dwalleck/cyril,
@@ -193,5 +194,238 @@ func TestKiroSummarization(t *testing.T) {
 	}
 	for _, ev := range golden.OfType(evs, universal.TypeUnparsed) {
 		t.Errorf("agent.unparsed: %s", ev.Data.(*universal.Unparsed).Error)
+	}
+}
+
+// TestCodexCollabCalls: @agentclientprotocol/codex-acp forwards Codex's
+// collab tool calls (spawnAgent, sendInput, resumeAgent, wait,
+// closeAgent) as kind other calls titled by the tool, with rawInput
+// {prompt, senderThreadId, receiverThreadIds, agentsStates, model,
+// reasoningEffort, status} and, in later versions,
+// _meta.codex.collaboration {tool, senderThreadId, receiverThreadIds}
+// (agentclientprotocol/codex-acp src/CodexToolCallMapper.ts and its
+// test data collab-agent-tool-call-flow.json at ba5bcc3, Apache-2.0);
+// the update that completes a call has no content and no rawOutput,
+// what the sub-agents said being in its rawInput's agentsStates. The
+// wait call's result lost the sub-agent's answer ("(no output)", in our
+// recording testdata/acp/codex-acp/2.6.0/s10-subagent too), and the
+// spawn was an other call named spawnAgent. They read as package codex
+// reads the same items: named in snake_case, the spawn a task, the
+// output the sub-agents' messages, else the threads reached, with
+// agents_states in the result's metadata. Ids and texts made up, in the
+// recording's and the test data's shapes.
+func TestCodexCollabCalls(t *testing.T) {
+	update := func(u string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + u + `}}`
+	}
+	const meta = `"_meta":{"codex":{"collaboration":{"tool":"%s","senderThreadId":"th-main","receiverThreadIds":["th-child"]}}}`
+	type call struct {
+		name, kind, output, states string
+		failed                     bool
+	}
+	tests := []struct {
+		name  string
+		lines []string
+		want  []call
+	}{{
+		name: "spawn and wait, no _meta (2.6.0)",
+		lines: []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"c-spawn","kind":"other","title":"spawnAgent","status":"in_progress","rawInput":{"prompt":"Count the words.","senderThreadId":"th-main","receiverThreadIds":[],"agentsStates":{},"model":"","reasoningEffort":"medium","status":"inProgress"}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"c-spawn","status":"completed","rawInput":{"prompt":"Count the words.","senderThreadId":"th-main","receiverThreadIds":["th-child"],"agentsStates":{"th-child":{"status":"pendingInit","message":null}},"model":"m1","reasoningEffort":"medium","status":"completed"}}`),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"c-wait","kind":"other","title":"wait","status":"in_progress","rawInput":{"prompt":null,"senderThreadId":"th-main","receiverThreadIds":["th-child"],"agentsStates":{},"model":null,"reasoningEffort":null,"status":"inProgress"}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"c-wait","status":"completed","rawInput":{"prompt":null,"senderThreadId":"th-main","receiverThreadIds":["th-child"],"agentsStates":{"th-child":{"status":"completed","message":"Seven words."}},"model":null,"reasoningEffort":null,"status":"completed"}}`),
+		},
+		want: []call{
+			{name: "spawn_agent", kind: "task", output: "th-child", states: `{"th-child":{"status":"pendingInit","message":null}}`},
+			{name: "wait", kind: "other", output: "Seven words.", states: `{"th-child":{"status":"completed","message":"Seven words."}}`},
+		},
+	}, {
+		name: "with _meta.codex.collaboration, a failed close",
+		lines: []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"c-spawn","kind":"other","title":"spawnAgent","status":"in_progress","rawInput":{"prompt":"Look it up.","senderThreadId":"th-main","receiverThreadIds":["th-child"],"agentsStates":{"th-child":{"status":"running","message":"Looking"}},"model":null,"reasoningEffort":null,"status":"inProgress"},` + strings.Replace(meta, "%s", "spawnAgent", 1) + `}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"c-spawn","title":"spawnAgent","status":"completed","rawInput":{"prompt":"Look it up.","senderThreadId":"th-main","receiverThreadIds":["th-child"],"agentsStates":{"th-child":{"status":"completed","message":null}},"model":null,"reasoningEffort":null,"status":"completed"},` + strings.Replace(meta, "%s", "spawnAgent", 1) + `}`),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"c-close","kind":"other","title":"closeAgent","status":"in_progress","rawInput":{"prompt":null,"senderThreadId":"th-main","receiverThreadIds":["th-child"],"agentsStates":{},"model":null,"reasoningEffort":null,"status":"inProgress"},` + strings.Replace(meta, "%s", "closeAgent", 1) + `}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"c-close","title":"closeAgent","status":"failed","rawInput":{"prompt":null,"senderThreadId":"th-main","receiverThreadIds":["th-child"],"agentsStates":{"th-child":{"status":"errored","message":"agent not found"}},"model":null,"reasoningEffort":null,"status":"failed"},` + strings.Replace(meta, "%s", "closeAgent", 1) + `}`),
+		},
+		want: []call{
+			{name: "spawn_agent", kind: "task", output: "th-child", states: `{"th-child":{"status":"completed","message":null}}`},
+			{name: "close_agent", kind: "other", output: "agent not found", states: `{"th-child":{"status":"errored","message":"agent not found"}}`, failed: true},
+		},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			input := strings.Join(tc.lines, "\n") + "\n"
+			c := golden.Case{Format: acp.FormatAgent, Framing: framing(acp.FormatAgent), New: newTranslator(acp.FormatAgent)}
+			evs, err := c.Translate([]byte(input), golden.Options(), nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []call
+			at := map[string]int{} // call id → index in got
+			for _, ev := range evs {
+				if u, bad := ev.Data.(*universal.Unparsed); bad {
+					t.Errorf("agent.unparsed: %s at %s", u.Error, u.Location)
+				}
+				d, ok := ev.Data.(*universal.ItemSnapshot)
+				if !ok || ev.Type != universal.TypeItemCompleted {
+					continue
+				}
+				for _, p := range d.Item.Content {
+					switch p.Type {
+					case universal.PartToolCall:
+						at[p.CallID] = len(got)
+						got = append(got, call{name: p.Name, kind: string(p.ToolKind)})
+					case universal.PartToolResult:
+						if i, ok := at[p.CallID]; ok {
+							got[i].output = p.Output
+							got[i].states = gjson.GetBytes(p.Metadata, "agents_states").Raw
+							got[i].failed = p.IsError
+						}
+					}
+				}
+			}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(call{})); diff != "" {
+				t.Errorf("calls (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestAnotherMessageIDPart: chunks of another messageId right after a
+// message's own, nothing between, go on in the same message item (one
+// model response), but the other message's text was appended to the
+// first one's text part: codex-acp's commentary then final answer (two
+// of Codex's agentMessage items, _meta.codex.phase commentary and
+// final_answer; agentclientprotocol/codex-acp at ba5bcc3,
+// src/__tests__/CodexACPAgent/data/agent-message-phases.json, Apache-2.0)
+// read "…mapping.Yes, here…". Each native message's text is a part of its
+// own, as package codex gives each agentMessage item; chunks of one
+// messageId still grow one part. Texts made up.
+func TestAnotherMessageIDPart(t *testing.T) {
+	chunk := func(kind, mid, text string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"` + kind +
+			`","messageId":"` + mid + `","content":{"type":"text","text":"` + text + `"}}}}`
+	}
+	tests := []struct {
+		name  string
+		lines []string
+		want  []universal.Part
+	}{{
+		name: "commentary then final answer",
+		lines: []string{
+			chunk("agent_message_chunk", "m-comment", "Looking at the "),
+			chunk("agent_message_chunk", "m-comment", "mapping."),
+			chunk("agent_message_chunk", "m-final", "Here is "),
+			chunk("agent_message_chunk", "m-final", "the answer."),
+		},
+		want: []universal.Part{universal.Text("Looking at the mapping."), universal.Text("Here is the answer.")},
+	}, {
+		name: "reasoning of its own id, then the message's text",
+		lines: []string{
+			chunk("agent_thought_chunk", "prt-r1", "Think "),
+			chunk("agent_thought_chunk", "prt-r1", "first."),
+			chunk("agent_message_chunk", "msg-1", "Done."),
+		},
+		want: []universal.Part{universal.Reasoning("Think first.", universal.VisibilityPublic), universal.Text("Done.")},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := golden.Case{Format: acp.FormatAgent, Framing: framing(acp.FormatAgent), New: newTranslator(acp.FormatAgent)}
+			evs, err := c.Translate([]byte(strings.Join(tc.lines, "\n")+"\n"), golden.Options(), nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var msgs [][]universal.Part
+			for _, ev := range evs {
+				if d, ok := ev.Data.(*universal.ItemSnapshot); ok && ev.Type == universal.TypeItemCompleted && d.Item.Kind == universal.KindMessage {
+					msgs = append(msgs, d.Item.Content)
+				}
+			}
+			if len(msgs) != 1 {
+				t.Fatalf("%d messages, want 1: %v", len(msgs), msgs)
+			}
+			if diff := cmp.Diff(tc.want, msgs[0]); diff != "" {
+				t.Errorf("message parts (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCodexACPRawOutput: @agentclientprotocol/codex-acp completes a
+// command that shows no terminal with rawOutput {formatted_output,
+// exit_code} and nothing else (src/CodexToolCallMapper.ts
+// createCommandExecutionCompleteUpdate at ba5bcc3, test data
+// terminal-command-completed.json and terminal-command-failed.json;
+// Apache-2.0): the output was that object's JSON text. A generated image
+// comes as an image block with rawOutput {status, revisedPrompt, result:
+// the image's base64} (image-generation-completed-only.json): the output
+// was the base64. The output is the command's text; the image is its
+// image part alone. Ids and texts made up.
+func TestCodexACPRawOutput(t *testing.T) {
+	update := func(u string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + u + `}}` + "\n"
+	}
+	tests := []struct {
+		name   string
+		lines  []string
+		output string
+		failed bool
+		images int
+	}{{
+		name: "command completed",
+		lines: []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"cmd-1","kind":"search","title":"Search for 'main'","status":"in_progress"}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"cmd-1","status":"completed","rawOutput":{"formatted_output":"a.go:1:package main\n","exit_code":0}}`),
+		},
+		output: "a.go:1:package main\n",
+	}, {
+		name: "command failed",
+		lines: []string{
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"cmd-2","status":"failed","rawOutput":{"formatted_output":"cat: gone.txt: No such file or directory","exit_code":1}}`),
+		},
+		output: "cat: gone.txt: No such file or directory",
+		failed: true,
+	}, {
+		name: "generated image alone",
+		lines: []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"img-1","kind":"other","title":"Image generation","status":"completed","content":[{"type":"content","content":{"type":"image","data":"aGVsbG8=","mimeType":"image/png"}}],"rawOutput":{"status":"generating","revisedPrompt":null,"result":"aGVsbG8="}}`),
+		},
+		images: 1,
+	}, {
+		name: "generated image with its revised prompt",
+		lines: []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"img-2","kind":"other","title":"Image generation","status":"in_progress","rawInput":{"id":"img-2"}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"img-2","status":"completed","content":[{"type":"content","content":{"type":"text","text":"Revised prompt: a red dot"}},{"type":"content","content":{"type":"image","data":"aGVsbG8=","mimeType":"image/png","uri":"/tmp/red.png"}}],"rawOutput":{"status":"generating","revisedPrompt":"a red dot","result":"aGVsbG8=","savedPath":"/tmp/red.png"}}`),
+		},
+		output: "Revised prompt: a red dot",
+		images: 1,
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := golden.Case{Format: acp.FormatAgent, Framing: framing(acp.FormatAgent), New: newTranslator(acp.FormatAgent)}
+			evs, err := c.Translate([]byte(strings.Join(tc.lines, "")), golden.Options(), nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var results []universal.Item
+			for _, ev := range evs {
+				if d, ok := ev.Data.(*universal.ItemSnapshot); ok && ev.Type == universal.TypeItemCompleted && d.Item.Kind == universal.KindToolResult {
+					results = append(results, d.Item)
+				}
+			}
+			if len(results) != 1 {
+				t.Fatalf("%d results, want 1", len(results))
+			}
+			p := results[0].Content[0]
+			images := 0
+			for _, q := range results[0].Content[1:] {
+				if q.Type == universal.PartImage {
+					images++
+				}
+			}
+			if p.Output != tc.output || p.IsError != tc.failed || images != tc.images {
+				t.Errorf("result %q error %v images %d, want %q %v %d", p.Output, p.IsError, images, tc.output, tc.failed, tc.images)
+			}
+		})
 	}
 }

@@ -259,7 +259,16 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 	if k, ok := kimiKind(tl); ok && tl.Kind == "" {
 		kind = k
 	}
-	if taskTools[tl.Name] || delegates(tl.Input) || gooseDelegate(tl.Name, u) {
+	spawn := false
+	if (input.Exists() || meta.IsObject() || title.Exists()) && codexCollab(tl) {
+		// Codex's collab tools through codex-acp: named as Codex names
+		// them; a spawn hands work to a sub-agent.
+		if n := collabName(tl); n != "" {
+			tl.Name = n
+		}
+		spawn = tl.Name == "spawn_agent"
+	}
+	if taskTools[tl.Name] || delegates(tl.Input) || gooseDelegate(tl.Name, u) || spawn {
 		kind = universal.ToolTask
 	}
 	if tl.UKind != universal.ToolTask {
@@ -633,6 +642,7 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 			b = append(append(b, '\n'), s...)
 		}
 	}
+	var image string // the data of the content's first image
 	content.Each(func(_ gjson.Result, c jsonscan.Value) bool {
 		switch c.Sub("type").Str() {
 		case "content":
@@ -643,6 +653,10 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 				add(cc.Sub("resource.text").Str())
 			case "resource_link":
 				add(cc.Sub("uri").Str())
+			case "image":
+				if image == "" {
+					image = cc.Sub("data").Str()
+				}
 			}
 		case "terminal":
 			if tl.HasTerminal {
@@ -667,26 +681,35 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 	case ro.Type == gjson.String:
 		return ro.Str
 	case ro.IsObject():
-		vs := jsonscan.GetMany(tl.RawOutput, "output", "aggregated_output", "stdout", "result", "content", "stderr", "message")
-		for i, v := range vs[:5] {
+		// formatted_output: @agentclientprotocol/codex-acp's command
+		// result {formatted_output, exit_code} (Codex's aggregated
+		// output).
+		vs := jsonscan.GetMany(tl.RawOutput, "output", "aggregated_output", "formatted_output", "stdout", "result", "content", "stderr", "message")
+		for i, v := range vs[:6] {
 			if v.Type != gjson.String {
 				continue
 			}
-			if i == 2 && vs[5].Type == gjson.String && vs[5].Str != "" {
+			if image != "" && v.Str == image {
+				// The image the content shows (codex-acp's generated
+				// image {status, revisedPrompt, result: its base64}):
+				// not text.
+				return ""
+			}
+			if i == 3 && vs[6].Type == gjson.String && vs[6].Str != "" {
 				// A command's {stdout, stderr} (Cursor's {exitCode,
 				// stdout, stderr}): stdout, then stderr, as a terminal
 				// shows them.
 				if v.Str == "" || strings.HasSuffix(v.Str, "\n") {
-					return v.Str + vs[5].Str
+					return v.Str + vs[6].Str
 				}
-				return v.Str + "\n" + vs[5].Str
+				return v.Str + "\n" + vs[6].Str
 			}
 			return v.Str
 		}
 		if s, ok := kiroItems(ro); ok {
 			return s
 		}
-		if m := vs[6]; tl.Status == "failed" && m.Type == gjson.String {
+		if m := vs[7]; tl.Status == "failed" && m.Type == gjson.String {
 			// A failed call's error {message, code?} (GitHub Copilot
 			// CLI's ToolExecutionCompleteError): its message.
 			return m.Str
@@ -847,8 +870,16 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 		md.RawClean("raw_output", tl.RawOutput)
 	}
 	if tl.settle(); tl.Content == "" && tl.RawOutput == "" && !tl.HasTerminal {
-		// ACP carries no output for the call: say so.
-		md.Bool("no_output", true)
+		if codexCollab(tl) {
+			// codex-acp's collab call: what the sub-agents said is in
+			// the rawInput of the update that completes it.
+			var states string
+			output, states = collabOutput(tl.Input)
+			md.Raw("agents_states", states)
+		} else {
+			// ACP carries no output for the call: say so.
+			md.Bool("no_output", true)
+		}
 	}
 	p := universal.Part{Type: universal.PartToolResult, CallID: tl.ID, Output: t.copy(output), IsError: isError}
 	if md.Len() > 0 {

@@ -201,9 +201,21 @@ func (t *Translator) patchCompaction(c *compaction, u jsonscan.Value) {
 // postTokens, durationMs, error) in rawOutput and _meta.claudeCode
 // {toolName: "compact"}, or for JetBrains AIR in
 // _meta.jetbrains.air.contextCompaction. Claude Code has no tool of that
-// name: no call the model made.
+// name: no call the model made. @agentclientprotocol/codex-acp reports
+// Codex's compactions the same way, its facts (version, trigger,
+// preTokens, postTokens, durationMs, error) in the "provider-neutral"
+// _meta.contextCompaction (src/ContextCompactionMeta.ts at ba5bcc3).
 func compactionCall(u jsonscan.Value) bool {
-	return u.Get("_meta.claudeCode.toolName").Str == "compact" || u.Sub("_meta.jetbrains.air.contextCompaction").IsObject()
+	return u.Get("_meta.claudeCode.toolName").Str == "compact" || compactionFacts(u).IsObject()
+}
+
+// compactionFacts returns the facts of a compaction call in its _meta:
+// JetBrains AIR's, else the provider-neutral contextCompaction.
+func compactionFacts(u jsonscan.Value) jsonscan.Value {
+	if f := u.Sub("_meta.jetbrains.air.contextCompaction"); f.IsObject() {
+		return f
+	}
+	return u.Sub("_meta.contextCompaction")
 }
 
 // compactionToolCall translates claude-agent-acp's compaction call (see
@@ -232,7 +244,7 @@ func (t *Translator) compactionToolCall(dst []universal.Event, in *input, u json
 	return t.applyCompaction(dst, in, id, status, func(c *compaction) {
 		facts := u.Sub("rawOutput")
 		if !facts.IsObject() {
-			facts = u.Sub("_meta.jetbrains.air.contextCompaction")
+			facts = compactionFacts(u)
 		}
 		if facts.IsObject() {
 			c.Facts = facts.OwnJSON(t.w.Copy)
