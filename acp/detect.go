@@ -37,6 +37,9 @@ func Detect(head []byte) string {
 		if !msg.Exists() {
 			msg = r.Get("parsed")
 		}
+		if !msg.Exists() {
+			msg = r.Get("message") // acpx's session event log
+		}
 		if dir.Exists() && msg.Exists() && !msg.IsObject() && !msg.IsArray() {
 			// A recorder's record of no message: a line of the agent's
 			// stderr, a stream's end (the cyril wire tap's "agent-stderr"

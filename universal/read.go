@@ -9,6 +9,7 @@ import (
 	"iter"
 	"strconv"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -506,6 +507,11 @@ func (r *SSEReader) discard(n int) {
 // Message.Stderr set; a "note" record is the recorder's own commentary
 // (what it did, what it saw), written by neither side, and is skipped.
 //
+// So are the session event logs of the acpx client (an ACP host),
+// {"seq", "at": <RFC 3339 time>, "direction": "outbound" (what the host
+// sent: In) | "inbound" (what the agent sent: Out), "message": <message>}:
+// the directions are named from the host's side, the time is "at".
+//
 // And so are the provider replay transcripts of hosts that record from
 // their side, {"type": "expect_outbound" (In) | "emit_inbound" (Out),
 // "label"?, "frame": <message>}, after a {"type": "transcript_start",
@@ -579,9 +585,9 @@ func (r *ExchangeReader) next() (m Message, note bool, err error) {
 	}
 	stderr, rawLine := false, false
 	switch dir.Str() {
-	case "out", "agent->client", "agent_to_client", "recv":
+	case "out", "agent->client", "agent_to_client", "recv", "inbound":
 		m.Dir = Out
-	case "in", "client->agent", "client_to_agent", "send":
+	case "in", "client->agent", "client_to_agent", "send", "outbound":
 		m.Dir = In
 	case "stderr":
 		m.Dir, stderr = Out, true
@@ -605,6 +611,10 @@ func (r *ExchangeReader) next() (m Message, note bool, err error) {
 		}
 	} else if t := rec.Field("t"); t.Type() == gjson.Number {
 		m.TimeMS = t.Result().Int()
+	} else if t := rec.Field("at"); t.Type() == gjson.String {
+		if at, err := time.Parse(time.RFC3339Nano, t.Str()); err == nil {
+			m.TimeMS = at.UnixMilli()
+		}
 	}
 	msg := rec.Field("msg")
 	if !msg.Exists() {
@@ -612,6 +622,9 @@ func (r *ExchangeReader) next() (m Message, note bool, err error) {
 	}
 	if !msg.Exists() {
 		msg = rec.Field("frame")
+	}
+	if !msg.Exists() {
+		msg = rec.Field("message")
 	}
 	if !msg.Exists() {
 		return fail(`no "msg"`)

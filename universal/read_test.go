@@ -247,6 +247,27 @@ func TestExchangeReaderHostSideRecorder(t *testing.T) {
 	}
 }
 
+// TestExchangeReaderEventLog: the session event logs of the acpx client,
+// {"seq", "at", "direction": "outbound" | "inbound", "message"}, name the
+// directions from the host's side: outbound is what the host sent (In).
+// The time is "at", RFC 3339; one that does not parse is no time.
+func TestExchangeReaderEventLog(t *testing.T) {
+	in := `{"seq":1,"at":"2026-03-26T23:21:16.005Z","direction":"outbound","message":{"id":0,"method":"initialize"}}` + "\n" +
+		`{"seq":2,"at":"2026-03-26T23:21:16.146Z","direction":"inbound","message":{"id":0,"result":{}}}` + "\n" +
+		`{"seq":3,"at":"soon","direction":"inbound","message":{"method":"session/update"}}` + "\n" +
+		`{"seq":4,"at":"2026-03-26T23:21:17Z","direction":"sideways","message":{}}` + "\n"
+	got := readAll(t, NewExchangeReader(strings.NewReader(in), 0))
+	want := []msg{
+		{Dir: In, Data: `{"id":0,"method":"initialize"}`, Line: 1, TimeMS: 1774567276005},
+		{Dir: Out, Data: `{"id":0,"result":{}}`, Line: 2, TimeMS: 1774567276146},
+		{Dir: Out, Data: `{"method":"session/update"}`, Line: 3, TimeMS: -1},
+		{Data: `{"seq":4,"at":"2026-03-26T23:21:17Z","direction":"sideways","message":{}}`, Line: 4, TimeMS: -1, Err: `malformed exchange record: line 4: "dir" is neither "out" nor "in"`},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestDocumentReader(t *testing.T) {
 	got := readAll(t, NewDocumentReader(chunked("[\n {\"a\":1}\n]\n", 2), 0))
 	if len(got) != 1 || got[0].Data != "[\n {\"a\":1}\n]\n" {
@@ -391,9 +412,9 @@ func gjsonExchange(line []byte) (dir Direction, tms int64, data string, why stri
 	}
 	stderr := false
 	switch d.Str {
-	case "out", "agent->client", "agent_to_client", "recv":
+	case "out", "agent->client", "agent_to_client", "recv", "inbound":
 		dir = Out
-	case "in", "client->agent", "client_to_agent", "send":
+	case "in", "client->agent", "client_to_agent", "send", "outbound":
 		dir = In
 	case "stderr":
 		dir, stderr = Out, true
@@ -413,6 +434,10 @@ func gjsonExchange(line []byte) (dir Direction, tms int64, data string, why stri
 		}
 	} else if t := gjson.GetBytes(line, "t"); t.Type == gjson.Number {
 		tms = t.Int()
+	} else if t := gjson.GetBytes(line, "at"); t.Type == gjson.String {
+		if at, err := time.Parse(time.RFC3339Nano, t.Str); err == nil {
+			tms = at.UnixMilli()
+		}
 	}
 	m := gjson.GetBytes(line, "msg")
 	if !m.Exists() {
@@ -420,6 +445,9 @@ func gjsonExchange(line []byte) (dir Direction, tms int64, data string, why stri
 	}
 	if !m.Exists() {
 		m = gjson.GetBytes(line, "frame")
+	}
+	if !m.Exists() {
+		m = gjson.GetBytes(line, "message")
 	}
 	if !m.Exists() {
 		return 0, -1, "", "msg"
@@ -466,6 +494,9 @@ func TestExchangeReaderAsGjson(t *testing.T) {
 		`{"t":9,"dir":"stderr","frame":{"a":1}}`,
 		`{"t":9,"dir":"note","frame":"spawn"}`,
 		`{"t":9,"dir":"note"}`,
+		`{"seq":1,"at":"2026-03-26T23:21:16.005Z","direction":"outbound","message":{"id":0}}`,
+		`{"seq":2,"at":"yesterday","direction":"inbound","message":{"id":0}}`,
+		`{"at":5,"direction":"inbound","message":{"id":0},"msg":{"id":1}}`,
 	} {
 		lines = append(lines, []byte(l))
 	}
