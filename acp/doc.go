@@ -164,7 +164,8 @@
 // response: OpenCode gives its reasoning chunks the reasoning part's id;
 // the other message's text is a part of its own, as codex-acp's
 // commentary and final answer, two of Codex's messages, are in package
-// codex),
+// codex, with the phase codex-acp marks their chunks with,
+// _meta.codex.phase, as the part's metadata {"phase"}),
 // so the canonical "one model
 // response, one message" is rebuilt from the order of updates:
 // agent_message_chunk (text part deltas) and agent_thought_chunk

@@ -1040,7 +1040,26 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 		sc.Parts = append(sc.Parts, typ)
 		i = len(sc.Parts) - 1
 	}
+	if ch.meta && !thought {
+		t.notePhase(sc, i, u)
+	}
 	return t.w.Delta(dst, sc.Msg, i, typ, text, agent, in.raw)
+}
+
+// notePhase keeps the phase codex-acp gives a text chunk,
+// _meta.codex.phase (commentary: a progress note between tool calls;
+// final_answer), for text part i of the scope's message: its first. The
+// completed part carries it as metadata {"phase"}, as package codex's
+// text parts of Codex's messages do.
+func (t *Translator) notePhase(sc *scope, i int, u jsonscan.Value) {
+	ph := u.Sub("_meta.codex.phase")
+	if ph.Type() != gjson.String || ph.Str() == "" || i < len(sc.Phases) && sc.Phases[i] != "" {
+		return
+	}
+	for len(sc.Phases) <= i {
+		sc.Phases = append(sc.Phases, "")
+	}
+	sc.Phases[i] = t.copy(ph.Str())
 }
 
 // transcriptNotice translates a notice claude-agent-acp sends as an
@@ -1091,7 +1110,7 @@ func (t *Translator) newMessage(dst []universal.Event, sc *scope, nativeID strin
 	sc.Msg = t.w.NewItemID()
 	sc.Open = true
 	sc.Results = false
-	sc.Parts = nil
+	sc.Parts, sc.Phases = nil, nil
 	sc.Replaced = 0
 	sc.NativeID = t.copy(nativeID)
 	sc.Items = t.w.Stamper().State().Items
@@ -1109,7 +1128,9 @@ func (t *Translator) newMessage(dst []universal.Event, sc *scope, nativeID strin
 // take in place of what streamed there (universal.Part.Rewritten), and
 // the parts after them as they streamed.
 func (t *Translator) closeMsg(dst []universal.Event, sc *scope, src universal.Source, raw []byte) []universal.Event {
-	if sc.Replaced == 0 {
+	phases := sc.Phases
+	sc.Phases = nil
+	if sc.Replaced == 0 && phases == nil {
 		return t.w.Close(dst, sc.Msg, universal.StatusCompleted, src, raw)
 	}
 	it, ok := t.w.Tracked(sc.Msg)
@@ -1122,6 +1143,15 @@ func (t *Translator) closeMsg(dst []universal.Event, sc *scope, src universal.So
 			typ = universal.PartText
 		}
 		it.Content[i] = universal.Part{Type: typ}
+	}
+	for i, ph := range phases {
+		if ph == "" || i < sc.Replaced || i >= len(it.Content) {
+			continue
+		}
+		if p := &it.Content[i]; p.Type == universal.PartText && p.Metadata == nil {
+			var md jsonw.Object
+			p.Metadata = md.String("phase", ph).Bytes()
+		}
 	}
 	sc.Replaced = 0
 	it.Status = universal.StatusCompleted

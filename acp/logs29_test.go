@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -306,6 +307,9 @@ func TestAnotherMessageIDPart(t *testing.T) {
 		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"` + kind +
 			`","messageId":"` + mid + `","content":{"type":"text","text":"` + text + `"}}}}`
 	}
+	phased := func(line, phase string) string {
+		return strings.Replace(line, `"update":{`, `"update":{"_meta":{"codex":{"phase":"`+phase+`"}},`, 1)
+	}
 	tests := []struct {
 		name  string
 		lines []string
@@ -327,6 +331,21 @@ func TestAnotherMessageIDPart(t *testing.T) {
 			chunk("agent_message_chunk", "msg-1", "Done."),
 		},
 		want: []universal.Part{universal.Reasoning("Think first.", universal.VisibilityPublic), universal.Text("Done.")},
+	}, {
+		// Later codex-acp versions mark each chunk with the phase of
+		// Codex's message (_meta.codex.phase); the parts carry it as
+		// package codex's do ({"phase"} metadata).
+		name: "commentary then final answer, phases marked",
+		lines: []string{
+			phased(chunk("agent_message_chunk", "m-comment", "Looking at the "), "commentary"),
+			phased(chunk("agent_message_chunk", "m-comment", "mapping."), "commentary"),
+			phased(chunk("agent_message_chunk", "m-final", "Here is "), "final_answer"),
+			chunk("agent_message_chunk", "m-final", "the answer."),
+		},
+		want: []universal.Part{
+			{Type: universal.PartText, Text: "Looking at the mapping.", Metadata: json.RawMessage(`{"phase":"commentary"}`)},
+			{Type: universal.PartText, Text: "Here is the answer.", Metadata: json.RawMessage(`{"phase":"final_answer"}`)},
+		},
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

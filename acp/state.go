@@ -181,6 +181,10 @@ type scope struct {
 	Items int64 `json:"items,omitempty"`
 	// Parts are the types of Msg's parts so far.
 	Parts []universal.PartType `json:"parts,omitempty"`
+	// Phases are the phases codex-acp marked Msg's text parts with
+	// (_meta.codex.phase: commentary, final_answer), by part index, ""
+	// for none; the completed parts carry them as metadata (closeMsg).
+	Phases []string `json:"phases,omitempty"`
 	// Replaced is how many of Msg's first parts an ACP v2 agent_message
 	// or agent_thought upsert replaced: they stream no more and complete
 	// empty (closeMsg).

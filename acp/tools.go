@@ -102,7 +102,7 @@ func (t *Translator) lookupTool(dst []universal.Event, in *input, u jsonscan.Val
 		// A response that only calls tools still has its message.
 		sc.Msg = t.w.NewItemID()
 		sc.Results = false
-		sc.Parts = nil
+		sc.Parts, sc.Phases = nil, nil
 		sc.NativeID = ""
 		dst = t.w.Complete(dst, universal.Item{ItemID: sc.Msg, ParentID: sc.Parent, Kind: universal.KindMessage, Role: universal.RoleAssistant}, agent, in.raw)
 	}
