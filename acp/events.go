@@ -1052,8 +1052,11 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 // completed part carries it as metadata {"phase"}, as package codex's
 // text parts of Codex's messages do.
 func (t *Translator) notePhase(sc *scope, i int, u jsonscan.Value) {
+	if i < len(sc.Phases) && sc.Phases[i] != "" {
+		return // the part's first chunk said it: no lookup on every delta
+	}
 	ph := u.Sub("_meta.codex.phase")
-	if ph.Type() != gjson.String || ph.Str() == "" || i < len(sc.Phases) && sc.Phases[i] != "" {
+	if ph.Type() != gjson.String || ph.Str() == "" {
 		return
 	}
 	for len(sc.Phases) <= i {
