@@ -429,9 +429,10 @@ func (t *Translator) setting(dst []universal.Event, in *input, label, value stri
 // agent accepted, or its current_mode_update, whose value is v): before
 // the start the session's metadata "mode"; after it a status item
 // labelled mode, its metadata {"mode"} and, when the mode it replaces is
-// known, {"previous": {"mode"}}, as other translators report a change. The mode the session is in already
-// is no change: agents confirm a set_mode with an update that names the
-// same mode. A sub-agent's update is shown as it comes.
+// known, {"previous": {"mode"}}, as other translators report a change.
+// The mode the session is in already is no change: agents confirm a
+// set_mode with an update that names the same mode. A sub-agent's
+// update is shown as it comes.
 func (t *Translator) modeChange(dst []universal.Event, in *input, mode string, v *jsonscan.Value) []universal.Event {
 	if t.sub != nil && v != nil {
 		return t.sessionInfo(dst, in, universal.LabelMode, *v, mode)
