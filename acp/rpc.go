@@ -461,11 +461,7 @@ func (t *Translator) modeChange(dst []universal.Event, in *input, mode string, v
 	} else {
 		md.String(universal.LabelMode, mode)
 	}
-	if prev != "" {
-		var was jsonw.Object
-		was.String(universal.LabelMode, prev)
-		md.Raw("previous", string(was.Bytes()))
-	}
+	md.OptStringIn("previous", universal.LabelMode, prev)
 	return t.status(dst, universal.LabelMode, mode, md.Bytes(), "", in.raw)
 }
 

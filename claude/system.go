@@ -650,12 +650,7 @@ func (t *Translator) permissionMode(dst events, mode string) events {
 		return dst
 	}
 	md := jsonw.Object{}
-	md.String("permission_mode", mode)
-	if prev != "" {
-		var was jsonw.Object
-		was.String("permission_mode", prev)
-		md.Raw("previous", string(was.Bytes()))
-	}
+	md.String("permission_mode", mode).OptStringIn("previous", "permission_mode", prev)
 	return t.status(dst, universal.LabelMode, mode, string(md.Bytes()))
 }
 

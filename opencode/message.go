@@ -532,9 +532,8 @@ func (t *Translator) agentMode(dst []universal.Event, f *infoFields, raw []byte)
 	if prev == "" {
 		return dst
 	}
-	var was, o jsonw.Object
-	was.String("agent", prev)
-	o.String("agent", name).Raw("previous", string(was.Bytes()))
+	var o jsonw.Object
+	o.String("agent", name).OptStringIn("previous", "agent", prev)
 	return t.w.Complete(dst, universal.Item{
 		ItemID:  t.w.NewItemID(),
 		Kind:    universal.KindStatus,

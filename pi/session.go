@@ -237,12 +237,7 @@ func (t *Translator) entryItem(dst []universal.Event, in *input, e jsonscan.Valu
 		// the mode, and "previous" {"mode"} when an earlier change named
 		// the mode it replaces.
 		mode := e.Get("mode").Str
-		md.OptString(universal.LabelMode, mode)
-		if t.st.Mode != "" {
-			var was jsonw.Object
-			was.String(universal.LabelMode, t.st.Mode)
-			md.Raw("previous", string(was.Bytes()))
-		}
+		md.OptString(universal.LabelMode, mode).OptStringIn("previous", universal.LabelMode, t.st.Mode)
 		t.st.Mode = t.copy(mode)
 		t.addValue(&md, "data", e.Sub("data"))
 		return t.status(dst, universal.LabelMode, t.st.Mode, md.Bytes(), id, in.raw)

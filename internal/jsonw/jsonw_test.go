@@ -147,8 +147,9 @@ func TestObject(t *testing.T) {
 	}
 	o = Object{}
 	o.String("a", "x\"").OptString("skip", "").Int("n", -3).Float("f", 0.5).Bool("b", true).
-		Raw("r", ` {"k": [1, 2]} `).Raw("missing", "").Raw("bad", "{oops").Strings("s", []string{"p", "q"})
-	want := `{"a":"x\"","n":-3,"f":0.5,"b":true,"r":{"k":[1,2]},"bad":"{oops","s":["p","q"]}`
+		Raw("r", ` {"k": [1, 2]} `).Raw("missing", "").Raw("bad", "{oops").Strings("s", []string{"p", "q"}).
+		OptStringIn("previous", "mode", "pl\"an").OptStringIn("none", "mode", "")
+	want := `{"a":"x\"","n":-3,"f":0.5,"b":true,"r":{"k":[1,2]},"bad":"{oops","s":["p","q"],"previous":{"mode":"pl\"an"}}`
 	if got := string(o.Bytes()); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

@@ -53,6 +53,20 @@ func (o *Object) OptString(k, v string) *Object {
 	return o
 }
 
+// OptStringIn adds k: {in: v}, an object of one string member, when v is
+// not empty: the "previous" {key: value} of a mode item's metadata.
+func (o *Object) OptStringIn(k, in, v string) *Object {
+	if v != "" {
+		o.key(k, len(in)+len(v)+8)
+		o.buf = append(o.buf, '{')
+		o.buf = AppendString(o.buf, in)
+		o.buf = append(o.buf, ':')
+		o.buf = AppendString(o.buf, v)
+		o.buf = append(o.buf, '}')
+	}
+	return o
+}
+
 // Int adds an integer field.
 func (o *Object) Int(k string, v int64) *Object {
 	o.key(k, 0)
