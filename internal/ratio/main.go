@@ -36,7 +36,10 @@
 // encode measure wrote for each byte it read (what encoding must write,
 // which the encode ceiling, counting content read, leaves out).
 // -markdown prints the table the README shows; -reduce times only reduce;
-// -allocs counts translate's allocations instead of timing anything.
+// -measure times one measure alone (with -cpuprofile, a profile of it
+// alone); -cpu user or -cpu system counts one kind of CPU time (system
+// time is mostly the kernel's page faults for new memory); -allocs counts
+// translate's allocations instead of timing anything.
 //
 // It then prints, per agent and format, the CPU time and allocations of a
 // plain text delta through a translator and how the last of 200,000
@@ -104,7 +107,17 @@ func main() {
 	format := flag.String("format", "", "measure only inputs of this format (e.g. session)")
 	allocs := flag.Bool("allocs", false, "print only the allocations of translate per agent and format (counts, not times: the same on a busy machine)")
 	memprof := flag.String("memprofile", "", "with -allocs, write a profile of translate's allocations to `file`")
+	flag.StringVar(&cpuKind, "cpu", "all", "count `time` of this kind: all (user and system), user, or system (the kernel's: page faults of new memory, returning it)")
+	only := flag.String("measure", "", "time only this `measure` (valid, stdjson, translate, encode, reduce); with -cpuprofile, a profile of it alone")
 	flag.Parse()
+	if cpuKind != "all" && cpuKind != "user" && cpuKind != "system" {
+		fmt.Fprintf(os.Stderr, "ratio: -cpu %q: want all, user or system\n", cpuKind)
+		os.Exit(2)
+	}
+	if *only != "" && !slices.Contains(measureNames[:], *only) {
+		fmt.Fprintf(os.Stderr, "ratio: -measure %q: want one of %s\n", *only, strings.Join(measureNames[:], ", "))
+		os.Exit(2)
+	}
 	inputs, err := collect(*root)
 	if *agent != "" {
 		inputs = slices.DeleteFunc(inputs, func(in *input) bool { return in.agent.Name != *agent })
@@ -160,6 +173,9 @@ func main() {
 		// Measure by measure, each from a collected heap (see the package
 		// doc).
 		measures := func(col int, prepare func(in *input), f func(in *input)) {
+			if *only != "" && *only != measureNames[col] {
+				return
+			}
 			runtime.GC()
 			for _, in := range inputs {
 				if prepare != nil {
@@ -282,7 +298,14 @@ func ratio(a, b time.Duration) float64 {
 	return a.Seconds() / b.Seconds()
 }
 
-// measure returns the CPU time (user and system) f takes.
+// measureNames are the measures by column, as -measure names them.
+var measureNames = [8]string{"valid", "stdjson", "translate", "encode", "reduce", "floor", "reduce-floor", "encode-floor"}
+
+// cpuKind is the CPU time measure counts: "all", "user" or "system".
+var cpuKind = "all"
+
+// measure returns the CPU time f takes (user and system, or the kind
+// cpuKind names).
 func measure(f func()) time.Duration {
 	start := cpu()
 	f()
@@ -293,6 +316,12 @@ func cpu() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
+	}
+	switch cpuKind {
+	case "user":
+		return time.Duration(ru.Utime.Nano())
+	case "system":
+		return time.Duration(ru.Stime.Nano())
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
