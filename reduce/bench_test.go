@@ -12,9 +12,34 @@ import (
 )
 
 // BenchmarkFold folds every golden stream in testdata (decoded once,
-// outside the timer) into a fresh session per iteration. MB/s is over the
-// stream's NDJSON size.
+// outside the timer) into a fresh session per iteration, one Apply an
+// event. MB/s is over the stream's NDJSON size.
 func BenchmarkFold(b *testing.B) {
+	benchFold(b, func(s *reduce.Session, evs []universal.Event) error {
+		for i := range evs {
+			if _, err := s.Apply(&evs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// BenchmarkFoldAll is BenchmarkFold with ApplyAll, eight events a call
+// (about the events of one translated message).
+func BenchmarkFoldAll(b *testing.B) {
+	var changes []reduce.Change
+	benchFold(b, func(s *reduce.Session, evs []universal.Event) (err error) {
+		for i := 0; i < len(evs) && err == nil; i += 8 {
+			changes, err = s.ApplyAll(changes[:0], evs[i:min(i+8, len(evs))])
+		}
+		return err
+	})
+}
+
+// benchFold runs fold over every golden stream, a fresh session an
+// iteration.
+func benchFold(b *testing.B, fold func(s *reduce.Session, evs []universal.Event) error) {
 	for _, path := range goldenStreams(b) {
 		evs := readStream(b, path)
 		fi, err := os.Stat(path)
@@ -25,10 +50,8 @@ func BenchmarkFold(b *testing.B) {
 			b.SetBytes(fi.Size())
 			perEvent(b, len(evs), func() {
 				var s reduce.Session
-				for i := range evs {
-					if _, err := s.Apply(&evs[i]); err != nil {
-						b.Fatal(err)
-					}
+				if err := fold(&s, evs); err != nil {
+					b.Fatal(err)
 				}
 			})
 		})

@@ -9,7 +9,10 @@
 // event did (a status transition, text that changed, an item completed),
 // so a consumer notifies without repeating itself. ExampleSession_Apply
 // shows the loop, ExampleSince resuming from a snapshot, and
-// ExampleSession_ToolResult the lookups (all runnable).
+// ExampleSession_ToolResult the lookups (all runnable). A host that folds
+// what a translator returns calls ApplyAll with each batch: the same
+// changes and state for less copying, since the events need to stay
+// unchanged only until it returns.
 //
 // # Sequence, duplicates and gaps
 //

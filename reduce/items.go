@@ -186,13 +186,27 @@ func (s *Session) own(snap *universal.Item, turn string, seq int64, clean bool) 
 			pk.parentDone = true
 		}
 	}
-	// Count, then copy: the buffer never grows after strings point into it.
+	if ix.batch {
+		// Inside ApplyAll the event's memory stays as it is until the
+		// batch ends: the item may point into it until then. Most items
+		// complete in the same batch, and the completion is packed on its
+		// own, so their strings are never copied twice (see settle). (The
+		// item's position is the one addItem gives it next.)
+		ix.borrowed = append(ix.borrowed, borrowed{i: len(s.items), it: it, known: clean, nativeDone: pk.nativeDone})
+		return it
+	}
+	pk.own(c)
+	return it
+}
+
+// own copies the strings of c into one buffer of their size: count, then
+// copy, so the buffer never grows after strings point into it.
+func (pk *packer) own(c *universal.Item) {
 	pk.pack(c, true)
 	if pk.size > 0 {
 		pk.buf = uninit.Bytes(pk.size)
 	}
 	pk.pack(c, false)
-	return it
 }
 
 // The constants of each enumeration, by a switch (one comparison of

@@ -123,6 +123,10 @@ type index struct {
 	// spare is an open item packed without being lent, until an item
 	// starts.
 	spare spareItem
+	// batch: ApplyAll is running; borrowed lists the items it started
+	// whose strings are still the events' (see settle).
+	batch    bool
+	borrowed []borrowed
 }
 
 // openSlot is an item still open, and what goes with it while it is.

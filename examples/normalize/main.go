@@ -161,15 +161,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 	w := universal.NewNDJSONWriter(stdout)
 	var events []universal.Event
+	var changes []reduce.Change
 	emit := func() error {
-		for i := range events {
+		if sess != nil {
 			var err error
-			if sess != nil {
-				_, err = sess.Apply(&events[i])
-			} else {
-				err = w.Write(&events[i])
-			}
-			if err != nil {
+			changes, err = sess.ApplyAll(changes[:0], events)
+			events = events[:0]
+			return err
+		}
+		for i := range events {
+			if err := w.Write(&events[i]); err != nil {
 				return err
 			}
 		}

@@ -382,18 +382,18 @@ func Run(t *testing.T, c Case) {
 		// Events whose memory the translator reuses in its next call
 		// (ReuseEvents), each call's encoded before the next: the same
 		// bytes, raw payloads included.
-		// Folded a call at a time, they make the same state: a session
-		// keeps nothing of the events it applied.
+		// Folded a call at a time (ApplyAll), they make the same state as
+		// Apply of each: a session keeps nothing of the events it applied.
 		rawOpts.ReuseEvents = true
 		var reused []byte
 		var folded reduce.Session
 		var foldErr error
+		var changes []reduce.Change
 		_, err := c.translate(input, rawOpts, nil, 0, func(evs []universal.Event) {
 			reused = append(reused, Encode(evs)...)
-			for i := range evs {
-				if _, err := folded.Apply(&evs[i]); err != nil && foldErr == nil {
-					foldErr = err
-				}
+			var err error
+			if changes, err = folded.ApplyAll(changes[:0], evs); err != nil && foldErr == nil {
+				foldErr = err
 			}
 		})
 		if err != nil {

@@ -16,7 +16,7 @@
 //	translate  a fresh translator per input: every message, then EndOfInput
 //	encode     translate, and every event appended as JSON
 //	reduce     the events of the input (translated once) applied to a fresh
-//	           reduce.Session
+//	           reduce.Session, those of each Translate call in one ApplyAll
 //	floors     the least translate and reduce must do (see floor, foldFloor)
 //
 // Each measure starts from a collected heap and runs over every input
@@ -81,6 +81,9 @@ type input struct {
 	dirs   []universal.Direction // per message: who wrote it (exchange framing)
 	size   int
 	events []universal.Event // the translation, folded by the reduce measure
+	// batches is the number of events of each Translate call (then of
+	// Report) in events.
+	batches []int
 	// written is the bytes of universal JSON the encode measure wrote,
 	// summed over the rounds.
 	written int
@@ -468,10 +471,16 @@ func events(in *input) []universal.Event {
 		panic(err)
 	}
 	var evs []universal.Event
+	in.batches = in.batches[:0]
 	for i, m := range in.msgs {
+		n := len(evs)
 		evs = tr.Translate(evs, in.message(i, m))
+		in.batches = append(in.batches, len(evs)-n)
 	}
-	return tr.Report(evs, universal.EndOfInput{})
+	n := len(evs)
+	evs = tr.Report(evs, universal.EndOfInput{})
+	in.batches = append(in.batches, len(evs)-n)
+	return evs
 }
 
 // message returns message i of the input as its reader gave it (the time
@@ -480,13 +489,20 @@ func (in *input) message(i int, data []byte) universal.Message {
 	return universal.Message{Data: data, Line: int64(i + 1), Dir: in.dirs[i], TimeMS: -1}
 }
 
-// fold applies an input's events to a fresh session.
+// fold applies an input's events to a fresh session, those of each
+// Translate call in one ApplyAll, as a host that folds what it translates
+// does.
 func fold(in *input) {
 	var s reduce.Session
-	for i := range in.events {
-		s.Apply(&in.events[i])
+	evs := in.events
+	for _, n := range in.batches {
+		changes, _ = s.ApplyAll(changes[:0], evs[:n])
+		evs = evs[n:]
 	}
 }
+
+// changes is the slice fold appends changes to, reused as a host does.
+var changes []reduce.Change
 
 // batch is the slice every translate call appends its events into and
 // empties after each message. A host that translates one session after
