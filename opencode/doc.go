@@ -3,7 +3,8 @@
 // saved message lists and exports. Tested against OpenCode 1.18.33
 // (recorded, with goldens), recordings of 1.0.185, 1.1.65, 1.2.27,
 // 1.14.41, 1.15.13 and 1.17.19 (checked by their expectations and the
-// stream invariants) and public samples of 0.14 … 1.17.
+// stream invariants) and public samples of 0.14 … 1.17 (1.14.39 among
+// them, in T3 Code's replay transcripts).
 // OpenCode 2.x is read from its SDK's types (OpenCode 2.x, below): its
 // turns, errors, prompts, text, reasoning, tool calls, usage, the user's
 // shell commands and forms, compactions, reverts and the text the model
@@ -27,7 +28,20 @@
 //     skipped (in this format only).
 //   - "event-lines": the payloads of any of those streams one a line
 //     (NDJSON), the way wrappers and loggers write what they read from
-//     the stream (the data of each event, without the SSE framing).
+//     the stream (the data of each event, without the SSE framing). The
+//     provider replay transcripts of T3 Code (a host that records what its
+//     SDK client received, with its own calls) are such a log too, each
+//     line a record: a {"type": "transcript_start", "protocol":
+//     "opencode-sdk.sse" | "opencode2-sdk.sse", …} header, the events in
+//     {"type": "emit_inbound", "frame": {"type": "sdk.event", "event":
+//     <payload>}}, what the host's calls returned as "sdk.response"
+//     frames {operation, data}, the calls themselves ("expect_outbound")
+//     and "runtime_exit". A payload is read as a bare one; the Session a
+//     session.create or session.get call returned is read as
+//     session.created or session.updated carries it (metadata, a
+//     sub-agent's parent); the other records are skipped (the prompt a
+//     call sent comes back as the session's user message, a reply as the
+//     server's event), and a frame of another type is agent.unparsed.
 //   - "run-json": the NDJSON of opencode run --format json (step_start,
 //     text, reasoning, tool_use, step_finish, error, done).
 //   - "messages": the GET /session/{id}/message response, [{info, parts}]

@@ -139,6 +139,8 @@ func TestPublic(t *testing.T) {
 		{"sandbox-agent-native-v1.1.49-message-2-response.json", opencode.FormatMessages, false},
 		{"sandbox-agent__native__messages-after-1.json", opencode.FormatMessages, false},
 		{"takopi-opencode-run-json-success.jsonl", opencode.FormatRunJSON, false},
+		{"t3code-v1.14.39-subagent.exchange.jsonl", opencode.FormatEventLines, false},
+		{"t3code-v1.14.39-plan-questions.exchange.jsonl", opencode.FormatEventLines, false},
 		{"kimaki-v2.0.19-shell.api-event.sse", opencode.FormatSSE, false},
 		{"kimaki-v2.0.19-abort.api-event.sse", opencode.FormatSSE, false},
 		{"kimaki-v2.0.19-question.api-event.sse", opencode.FormatSSE, false},
