@@ -220,7 +220,9 @@
 // aborted (which emit no error event),
 // completed otherwise; the native error is the turn.ended metadata. An
 // error event's code is the native error's name ({name, data:{message}}),
-// or its type in the newer {type, message} shape ("provider.no-route"). A
+// or its type in the newer {type, message} shape ("provider.no-route"),
+// or the tag of a 2.x core's tagged error as some builds publish it
+// ({_tag: "Integration.Authorization", message}). A
 // sub-agent session's error (session.error, an assistant info.error) is
 // not the followed session's: by the sub-agent convention of package
 // universal it emits no error event and goes to the task call that ran the

@@ -167,3 +167,29 @@ func TestReplayTranscript(t *testing.T) {
 
 // lines joins JSON lines into NDJSON.
 func lines(l ...string) string { return strings.Join(l, "\n") + "\n" }
+
+// TestTaggedExecutionError: an OpenCode 2.x build (0.0.0-next-16916, as
+// T3 Code's opencode2_authorization_failure fixture, derived from a live
+// run, shows it) publishes session.execution.failed's error as its core's
+// tagged error, {_tag, message}, with neither name nor type. The error
+// had no code; the tag is its code now. Lines in that fixture's shapes,
+// ids and texts ours.
+func TestTaggedExecutionError(t *testing.T) {
+	const sid = `"sessionID":"ses_tag1"`
+	events := run(t, opencode.FormatEventLines, lines(
+		`{"type":"session.input.admitted","data":{`+sid+`,"inputID":"in_1","input":{"type":"user","data":{"text":"go"},"delivery":"steer"}}}`,
+		`{"type":"session.execution.started","data":{`+sid+`}}`,
+		`{"type":"session.execution.failed","data":{`+sid+`,"error":{"_tag":"Integration.Authorization","message":"Request failed: 401"}}}`,
+	))
+	noUnparsed(t, events)
+	errs := golden.OfType(events, universal.TypeError)
+	if len(errs) != 1 {
+		t.Fatalf("%d errors: %s", len(errs), golden.Encode(events))
+	}
+	if e := errs[0].Data.(*universal.Error); e.Code != "Integration.Authorization" || e.Message != "Request failed: 401" {
+		t.Errorf("error code %q, message %q", e.Code, e.Message)
+	}
+	if ends := golden.OfType(events, universal.TypeTurnEnded); len(ends) != 1 || ends[0].Data.(*universal.TurnEnded).Status != universal.TurnError {
+		t.Errorf("turn ends %s", golden.Encode(ends))
+	}
+}
