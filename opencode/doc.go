@@ -41,7 +41,11 @@
 //     session.created or session.updated carries it (metadata, a
 //     sub-agent's parent); the other records are skipped (the prompt a
 //     call sent comes back as the session's user message, a reply as the
-//     server's event), and a frame of another type is agent.unparsed.
+//     server's event), but for the texts of a prompt call
+//     (session.promptAsync, session.prompt: {input: {messageID, parts}}),
+//     which are the user message's text when the events gave it none (a
+//     recorder that kept the message.updated, not its part); a frame of
+//     another type is agent.unparsed.
 //   - "run-json": the NDJSON of opencode run --format json (step_start,
 //     text, reasoning, tool_use, step_finish, error, done).
 //   - "messages": the GET /session/{id}/message response, [{info, parts}]

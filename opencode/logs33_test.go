@@ -193,3 +193,41 @@ func TestTaggedExecutionError(t *testing.T) {
 		t.Errorf("turn ends %s", golden.Encode(ends))
 	}
 }
+
+// TestReplayTranscriptHostPrompt: a replay transcript whose events hold a
+// user message but none of its parts (T3 Code's 1.14.39 recording
+// "simple": the recorder kept the message.updated, not the text part)
+// shows the prompt's text only in the host's session.promptAsync call,
+// {input: {messageID, parts}}. The user message completed empty; its text
+// is now the call's. When the events give the message its text part, the
+// call's text is not added again.
+func TestReplayTranscriptHostPrompt(t *testing.T) {
+	userTexts := func(in ...string) []string {
+		events := run(t, opencode.FormatEventLines, lines(in...))
+		noUnparsed(t, events)
+		var got []string
+		for _, it := range completed(events) {
+			if it.Role != universal.RoleUser {
+				continue
+			}
+			for _, p := range it.Content {
+				got = append(got, p.Text)
+			}
+		}
+		return got
+	}
+	// The call's text, a synthetic part (OpenCode's own) left out.
+	prompt := `{"type":"expect_outbound","label":"session.promptAsync","frame":{"type":"session.promptAsync","input":{"sessionID":"ses_1235df8f8ffekByXP7gVnnXA3P","agent":"build","parts":[{"type":"text","text":"Use the task tool exactly once."},{"type":"text","text":"(context)","synthetic":true}],"messageID":"msg_edca20735001Esh39V762TEx7f"}}}`
+	if got := userTexts(t3Header, t3Created, prompt, t3Null, t3User, t3Asst, t3AsstTxt, t3Done, t3Idle); strings.Join(got, "|") != "Use the task tool exactly once." {
+		t.Errorf("without the user's text part: %q", got)
+	}
+	if got := userTexts(t3Header, t3Created, prompt, t3Null, t3User, t3UserTxt, t3Asst, t3AsstTxt, t3Done, t3Idle); strings.Join(got, "|") != "Use the task tool exactly once." {
+		t.Errorf("with the user's text part: %q", got)
+	}
+	// A call that names another message, or none, gives nothing.
+	other := strings.Replace(prompt, "msg_edca20735001Esh39V762TEx7f", "msg_other", 1)
+	none := strings.Replace(prompt, `,"messageID":"msg_edca20735001Esh39V762TEx7f"`, "", 1)
+	if got := userTexts(t3Header, t3Created, other, none, t3User, t3Asst, t3AsstTxt, t3Done, t3Idle); len(got) != 0 {
+		t.Errorf("another message's prompt: %q", got)
+	}
+}

@@ -58,16 +58,21 @@ var sdkCalls = map[string]bool{
 }
 
 // replayTranscriptRecord reads a record of a provider replay transcript, scanned:
-// the frame of an "emit_inbound" record is what the host received (see
-// translateFrame); the host's own calls ("expect_outbound": the prompt
-// it sent comes back as the session's user message, a reply as the
-// server's event) and the recorder's records (the header,
-// "runtime_exit") are not OpenCode's output.
+// the frame of an "emit_inbound" record is what the host received; the
+// host's own calls ("expect_outbound": the prompt it sent comes back as
+// the session's user message, a reply as the server's event) and the
+// recorder's records (the header, "runtime_exit") are not OpenCode's
+// output, but for a prompt's text (hostPrompt).
 func (t *Translator) replayTranscriptRecord(dst []universal.Event, root jsonscan.Value, raw []byte, line int64) []universal.Event {
-	if d, aside, _ := universal.ReplayRecord(root.Field("type").Str()); aside || d == universal.In {
+	d, aside, _ := universal.ReplayRecord(root.Field("type").Str())
+	if aside {
 		return dst
 	}
 	frame := root.Field("frame")
+	if d == universal.In {
+		t.hostPrompt(frame)
+		return dst
+	}
 	if !frame.IsObject() {
 		return t.w.Unparsed(dst, lineLoc(line, -1), errors.New("replay record without a frame"), raw)
 	}
@@ -110,4 +115,32 @@ func (t *Translator) onResponse(dst []universal.Event, frame jsonscan.Value, raw
 		e.dir = loc.Field("directory").Str() // 2.x: the session's directory
 	}
 	return t.dispatch(dst, &e)
+}
+
+// hostPrompt keeps the texts of a prompt the host sent with the id of the
+// user message it makes (session.promptAsync or session.prompt, {input:
+// {sessionID, messageID, parts}}): a recording whose events hold the
+// user message but none of its parts (a recorder that keeps some events)
+// still has its text (see completeMessage).
+func (t *Translator) hostPrompt(frame jsonscan.Value) {
+	switch frame.Field("type").Str() {
+	case "session.promptAsync", "session.prompt":
+	default:
+		return
+	}
+	in := frame.Field("input")
+	id := in.Get("messageID").Str
+	if id == "" {
+		return
+	}
+	var texts []string
+	in.Get("parts").ForEach(func(_, p gjson.Result) bool {
+		if p.Get("type").Str == "text" && p.Get("text").Str != "" && !p.Get("synthetic").Bool() {
+			texts = append(texts, t.w.Copy(strings.ToValidUTF8(p.Get("text").Str, "\uFFFD")))
+		}
+		return true
+	})
+	if len(texts) > 0 {
+		put(&t.st.HostPrompts, t.w.Copy(id), texts)
+	}
 }
