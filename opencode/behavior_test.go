@@ -805,6 +805,7 @@ func TestDetect(t *testing.T) {
 		"public/opencode-nvim-*.json":  opencode.FormatEvents,
 		"public/sandbox-agent-*.json":  "",
 		"public/takopi-*.jsonl":        opencode.FormatRunJSON,
+		"public/t3code-*.jsonl":        opencode.FormatEventLines,
 		"public/synthetic/takopi-*":    opencode.FormatRunJSON,
 		"public/synthetic/*nvim*.json": opencode.FormatEvents,
 		"handmade/*export*":            opencode.FormatMessages,

@@ -3,7 +3,8 @@
 // saved message lists and exports. Tested against OpenCode 1.18.33
 // (recorded, with goldens), recordings of 1.0.185, 1.1.65, 1.2.27,
 // 1.14.41, 1.15.13 and 1.17.19 (checked by their expectations and the
-// stream invariants) and public samples of 0.14 … 1.17.
+// stream invariants) and public samples of 0.14 … 1.17 (1.14.39 among
+// them, in T3 Code's replay transcripts).
 // OpenCode 2.x is read from its SDK's types (OpenCode 2.x, below): its
 // turns, errors, prompts, text, reasoning, tool calls, usage, the user's
 // shell commands and forms, compactions, reverts and the text the model
@@ -27,7 +28,24 @@
 //     skipped (in this format only).
 //   - "event-lines": the payloads of any of those streams one a line
 //     (NDJSON), the way wrappers and loggers write what they read from
-//     the stream (the data of each event, without the SSE framing).
+//     the stream (the data of each event, without the SSE framing). The
+//     provider replay transcripts of T3 Code (a host that records what its
+//     SDK client received, with its own calls) are such a log too, each
+//     line a record: a {"type": "transcript_start", "protocol":
+//     "opencode-sdk.sse" | "opencode2-sdk.sse", …} header, the events in
+//     {"type": "emit_inbound", "frame": {"type": "sdk.event", "event":
+//     <payload>}}, what the host's calls returned as "sdk.response"
+//     frames {operation, data}, the calls themselves ("expect_outbound")
+//     and "runtime_exit". A payload is read as a bare one; the Session a
+//     session.create or session.get call returned is read as
+//     session.created or session.updated carries it (metadata, a
+//     sub-agent's parent); the other records are skipped (the prompt a
+//     call sent comes back as the session's user message, a reply as the
+//     server's event), but for the texts of a prompt call
+//     (session.promptAsync, session.prompt: {input: {messageID, parts}}),
+//     which are the user message's text when the events gave it none (a
+//     recorder that kept the message.updated, not its part); a frame of
+//     another type is agent.unparsed.
 //   - "run-json": the NDJSON of opencode run --format json (step_start,
 //     text, reasoning, tool_use, step_finish, error, done).
 //   - "messages": the GET /session/{id}/message response, [{info, parts}]
@@ -206,7 +224,9 @@
 // aborted (which emit no error event),
 // completed otherwise; the native error is the turn.ended metadata. An
 // error event's code is the native error's name ({name, data:{message}}),
-// or its type in the newer {type, message} shape ("provider.no-route"). A
+// or its type in the newer {type, message} shape ("provider.no-route"),
+// or the tag of a 2.x core's tagged error as some builds publish it
+// ({_tag: "Integration.Authorization", message}). A
 // sub-agent session's error (session.error, an assistant info.error) is
 // not the followed session's: by the sub-agent convention of package
 // universal it emits no error event and goes to the task call that ran the

@@ -64,6 +64,13 @@ func (t *Translator) translateEvent(dst []universal.Event, root jsonscan.Value, 
 	if e.typ == "" {
 		return t.w.Unparsed(dst, e.loc(), errors.New("event without a type"), raw)
 	}
+	if !env.props.Exists() && !env.data.Exists() && t.format == FormatEventLines && index < 0 {
+		switch e.typ {
+		case "emit_inbound", "expect_outbound", "transcript_start", "runtime_exit":
+			// A record of a provider replay transcript (replay.go).
+			return t.replayTranscriptRecord(dst, root, raw, line)
+		}
+	}
 	if !env.props.Exists() && env.data.Exists() {
 		// The V2 envelope ({id, type, durable, data}) of /api/event and
 		// the per-session /api/session/{id}/event of OpenCode ≤ 1.19:

@@ -265,6 +265,14 @@ func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgSta
 		}
 		content = append(content, textPart(p.Type, text, p.Meta))
 	}
+	if m.Role == "user" && t.st.HostPrompts != nil {
+		if texts, ok := t.st.HostPrompts[m.ID]; ok && len(content) == 0 {
+			for _, s := range texts {
+				content = append(content, universal.Text(s))
+			}
+		}
+		delete(t.st.HostPrompts, m.ID)
+	}
 	if t.echoes(m) {
 		universal.MarkEcho(content)
 	}

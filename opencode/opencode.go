@@ -89,6 +89,14 @@ func Detect(head []byte) string {
 		if i := bytes.IndexByte(head, '\n'); i >= 0 {
 			line = v[:i]
 		}
+		for l := range strings.Lines(v) {
+			// A replay transcript's header and records come first.
+			if aside, ok := replayFormat(l); ok {
+				return FormatEventLines
+			} else if !aside {
+				break
+			}
+		}
 		if gjson.Get(line, "info").Exists() && gjson.Get(line, "parts").Exists() {
 			return FormatMessages
 		}

@@ -417,6 +417,11 @@ func (t *Translator) emitError(dst []universal.Event, errv jsonscan.Value, child
 		// Newer errors are {type, message}: "provider.no-route", …
 		name = errv.Get("type").Str
 	}
+	if name == "" {
+		// 2.x builds that publish the core's tagged error as it is:
+		// {_tag: "Integration.Authorization", message}.
+		name = errv.Get("_tag").Str
+	}
 	msg := errv.Get("data.message").Str
 	if msg == "" {
 		msg = errv.Get("message").Str

@@ -90,6 +90,11 @@ type state struct {
 	// assistant message of OpenCode before 1.0 last named (its info's
 	// system array, see assistantSystem).
 	SystemPrompts map[string]string `json:"system_prompts,omitempty"`
+	// HostPrompts holds, by message id, the texts of a prompt a replay
+	// transcript shows the host sending (replay.go), until the user
+	// message it named completes: that message's text when the events
+	// gave it none.
+	HostPrompts map[string][]string `json:"host_prompts,omitempty"`
 }
 
 // revertState is a session's revert point as last reported.
