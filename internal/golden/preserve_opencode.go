@@ -105,6 +105,11 @@ func opencodeEvents(x *extraction, msgs func(func(universal.Message, string) boo
 		if p := e.Get("payload"); p.IsObject() {
 			e = p
 		}
+		if f := e.Get("frame"); f.Get("type").Str == "sdk.event" {
+			// A record of a provider replay transcript: the event the
+			// host received.
+			e = f.Get("event")
+		}
 		typ, props := e.Get("type").Str, e.Get("properties")
 		if typ == "sync" {
 			se := e.Get("syncEvent")
