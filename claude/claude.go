@@ -474,13 +474,15 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 	// The walk also finds what the handlers of other lines would look up
 	// again, each lookup a walk of its own: a line's scope members and a
 	// system line's subtype (the first of duplicates, as Get finds).
-	var tv, ev, scope, id, parent, agentID, sidechain, subtype, uuid jsonscan.Value
+	var tv, ev, scope, id, parent, agentID, sidechain, subtype, uuid, display jsonscan.Value
 	r.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "type":
 			tv = v
 		case "event":
 			ev = v
+		case "thinking_display":
+			display = v
 		case "parent_tool_use_id":
 			scope = v
 			jsonscan.KeepFirst(&parent, v)
@@ -506,7 +508,7 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 	}
 	switch typ {
 	case "stream_event":
-		return t.streamEvent(dst, r, ev, sc{scope: scope.Str(), id: id.Str()})
+		return t.streamEvent(dst, r, ev, sc{scope: scope.Str(), id: id.Str(), display: display})
 	case "assistant", "user":
 		scope := t.scopeOf(r, parent, agentID, sidechain)
 		if t.orphan(scope) {

@@ -79,7 +79,9 @@
 //	                       transcript's thinkingDisplay ("summarized": a
 //	                       summary of it), and duration_ms: how long the
 //	                       model thought, thinking_duration_ms or
-//	                       thinkingDurationMs), text →
+//	                       thinkingDurationMs; 2.1.285 to 2.1.329 write the
+//	                       display only on the block's stream events, which
+//	                       give it when the line does not), text →
 //	                       text part, other blocks → json part;
 //	                       text_delta/thinking_delta → item.delta on the right
 //	                       part

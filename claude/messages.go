@@ -495,8 +495,15 @@ func (s *slot) part(text string, start bool) universal.Part {
 	default:
 		p = universal.Text(text)
 	}
-	if s.Meta != "" && !start {
-		p.Metadata = []byte(s.Meta)
+	meta := s.Meta
+	if s.Display != "" && !strings.Contains(meta, `"display":`) {
+		var o jsonw.Object
+		o.String("display", s.Display)
+		b := o.Bytes()
+		meta = withMembers(meta, string(b[1:len(b)-1]))
+	}
+	if meta != "" && !start {
+		p.Metadata = []byte(meta)
 	}
 	return p
 }

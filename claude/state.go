@@ -207,6 +207,9 @@ type slot struct {
 	sig     []byte
 	Private bool   `json:"private,omitempty"`
 	Meta    string `json:"meta,omitempty"`
+	// Display: the thinking_display of the block's stream events, for
+	// its metadata when its line does not say it (see streamDisplay).
+	Display string `json:"display,omitempty"`
 	Stopped bool   `json:"stopped,omitempty"`
 }
 
