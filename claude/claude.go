@@ -177,11 +177,14 @@ func firstElement(line []byte) []byte {
 }
 
 // streamType reports the message types of Claude Code's stream-json
-// output and stdin protocol.
+// output and stdin protocol: any of them may be the first line of an
+// output (2.1.278 writes conversation_reset before the init when /clear
+// is the first input).
 func streamType(typ string) bool {
 	switch typ {
 	case "system", "assistant", "user", "result", "stream_event", "control_request", "control_response",
-		"control_cancel_request", "keep_alive", "tool_progress", "auth_status", "rate_limit_event", "command_lifecycle":
+		"control_cancel_request", "keep_alive", "tool_progress", "auth_status", "rate_limit_event", "command_lifecycle",
+		"conversation_reset", "tool_use_summary", "prompt_suggestion", "active_goal", "autocompact_state", "transcript_mirror":
 		return true
 	}
 	return false

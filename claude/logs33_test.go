@@ -63,3 +63,27 @@ func TestThinkingDisplayOnStreamEvents(t *testing.T) {
 		})
 	}
 }
+
+// TestDetectStreamTypes: an output whose first line is a stream-json
+// message type other than the common ones was not detected (Detect said
+// "": another agent's line). Claude Code 2.1.278 writes conversation_reset
+// before the init when /clear is the first input (a real recording of
+// lezli01/vincent, internal/agent/claude/testdata/
+// stream_conversation_reset_2.1.278.jsonl, read, not copied; its licence
+// is not an open one); the other types are the stream-json types the
+// translator knows. The lines are ours, in those shapes.
+func TestDetectStreamTypes(t *testing.T) {
+	const rest = "\n" + `{"type":"system","subtype":"init","cwd":"/home/dev/project","session_id":"5e55e55e-0000-4000-8000-000000000034","tools":["Bash"],"model":"claude-opus-5","permissionMode":"bypassPermissions","claude_code_version":"2.1.278","uuid":"0e000000-0000-4000-8000-000000000002"}` + "\n"
+	for _, first := range []string{
+		`{"type":"conversation_reset","new_conversation_id":"5e55e55e-0000-4000-8000-000000000035","uuid":"0e000000-0000-4000-8000-000000000001","session_id":"5e55e55e-0000-4000-8000-000000000034"}`,
+		`{"type":"tool_use_summary","summary":"Listed the folder","preceding_tool_use_ids":["toolu_1"],"uuid":"0e000000-0000-4000-8000-000000000001","session_id":"5e55e55e-0000-4000-8000-000000000034"}`,
+		`{"type":"prompt_suggestion","suggestion":"Run the tests","uuid":"0e000000-0000-4000-8000-000000000001","session_id":"5e55e55e-0000-4000-8000-000000000034"}`,
+		`{"type":"active_goal","uuid":"0e000000-0000-4000-8000-000000000001","session_id":"5e55e55e-0000-4000-8000-000000000034"}`,
+		`{"type":"autocompact_state","uuid":"0e000000-0000-4000-8000-000000000001","session_id":"5e55e55e-0000-4000-8000-000000000034"}`,
+		`{"type":"transcript_mirror","filePath":"/home/dev/.claude/projects/p/s.jsonl","entries":[],"session_id":"5e55e55e-0000-4000-8000-000000000034"}`,
+	} {
+		if got := claude.Detect([]byte(first + rest)); got != claude.FormatStreamJSON {
+			t.Errorf("Detect(%.40s…) = %q, want %q", first, got, claude.FormatStreamJSON)
+		}
+	}
+}
