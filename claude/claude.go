@@ -248,6 +248,9 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		dst = t.transcriptLine(dst, m)
 	} else {
 		dst = t.translate(dst, m)
+		if len(t.s.Early) > 0 && t.w.Begun() {
+			dst = t.releaseEarly(dst, "") // task lines held for the init
+		}
 	}
 	if len(t.s.Collapses) > 0 {
 		// The session began with no header of its own (an entry without
@@ -310,6 +313,9 @@ func (t *Translator) translateScanned(dst []universal.Event, m universal.Message
 	m.Data, ok = t.scan.ScanCleanFrom(m.Data, &t.delta)
 	if ok && t.transcript && !t.releasing && m.Dir != universal.In && t.holdEarly(m) {
 		return dst // a result before its call's line (see transcriptLine)
+	}
+	if ok && !t.transcript && !t.releasing && m.Dir != universal.In && !t.w.Begun() && t.holdPreInit(m) {
+		return dst // a task's line before the init (see holdPreInit)
 	}
 	if !t.transcript && m.Dir != universal.In {
 		if len(t.s.Cut) > 0 {

@@ -166,7 +166,10 @@
 //	                       ended, a sub-agent's hand-back and its report, a
 //	                       workflow's name, skip_transcript (a housekeeping
 //	                       task to hide) and the files a background MCP task
-//	                       returned, resource_links)
+//	                       returned, resource_links); in stream-json, one
+//	                       written before the init (a skill run forked as the
+//	                       first input) is held until the init, so that the
+//	                       session starts with the init's metadata
 //	system/compact_boundary, model_refusal_*, bridge_status
 //	                       status items (compact_boundary: label compaction;
 //	                       a failed compaction's status line: the same, failed;

@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // TestThinkingDisplayOnStreamEvents: Claude Code 2.1.285 to 2.1.329 write
@@ -85,5 +88,75 @@ func TestDetectStreamTypes(t *testing.T) {
 		if got := claude.Detect([]byte(first + rest)); got != claude.FormatStreamJSON {
 			t.Errorf("Detect(%.40s…) = %q, want %q", first, got, claude.FormatStreamJSON)
 		}
+	}
+}
+
+// TestTaskBeforeInit: a skill that runs forked as the first input of a
+// stream-json session (2.1.277, `/<skill> args` with context: fork) runs
+// before the CLI writes its init: its task_started and task_notification
+// (a local_agent without a tool call, skip_transcript and ambient) come
+// first. The first began the session without the init's metadata
+// (version, model, cwd, tools, all lost). Task lines before the session
+// began are now held until the line that begins it (the init: they run in
+// its turn) or the end of the input. The lines are written in the shape
+// of a real recording of lezli01/vincent
+// (internal/agent/claude/testdata/stream_skill_fork_2.1.277.jsonl, read,
+// not copied: its licence is not an open one), ids, paths and texts ours.
+func TestTaskBeforeInit(t *testing.T) {
+	const (
+		sid     = `"session_id":"5e55e55e-0000-4000-8000-000000000036"`
+		started = `{"type":"system","subtype":"task_started","task_id":"a0000000000000036","description":"/probe","subagent_type":"general-purpose","is_backgrounded":false,"spawn_depth":1,"task_type":"local_agent","prompt":"Reply with the word PROBE and the arguments: cat\n","skip_transcript":true,"ambient":true,"uuid":"0f000000-0000-4000-8000-000000000001",` + sid + `}`
+		limit   = `{"type":"rate_limit_event","rate_limit_info":{"status":"allowed","rateLimitType":"five_hour"},"uuid":"0f000000-0000-4000-8000-000000000002",` + sid + `}`
+		done    = `{"type":"system","subtype":"task_notification","task_id":"a0000000000000036","status":"completed","output_file":"/tmp/claude/tasks/a0000000000000036.output","summary":"/probe","skip_transcript":true,"ambient":true,"uuid":"0f000000-0000-4000-8000-000000000003",` + sid + `}`
+		init    = `{"type":"system","subtype":"init","cwd":"/home/dev/project",` + sid + `,"tools":["Task","Bash","Skill"],"mcp_servers":[],"model":"claude-opus-5[1m]","permissionMode":"bypassPermissions","slash_commands":["probe"],"apiKeySource":"none","claude_code_version":"2.1.277","output_style":"default","agents":["general-purpose"],"skills":["probe"],"plugins":[],"uuid":"0f000000-0000-4000-8000-000000000004"}`
+		out     = `{"type":"assistant","message":{"id":"0f000000-0000-4000-8000-000000000005","model":"<synthetic>","role":"assistant","stop_reason":"end_turn","type":"message","usage":{"input_tokens":0,"output_tokens":0},"content":[{"type":"text","text":"PROBE cat"}]},"parent_tool_use_id":null,"local_command_source":"<local-command-stdout>PROBE cat</local-command-stdout>",` + sid + `,"uuid":"0f000000-0000-4000-8000-000000000006","timestamp":"2026-09-19T12:57:54.422Z"}`
+		result  = `{"is_error":false,"duration_api_ms":0,"num_turns":0,"stop_reason":null,` + sid + `,"total_cost_usd":0.1,"usage":{"input_tokens":0,"output_tokens":0},"permission_denials":[],"subtype":"success","result":"PROBE cat","local_command":"custom","type":"result","duration_ms":2135,"uuid":"0f000000-0000-4000-8000-000000000007"}`
+	)
+	for _, tc := range []struct {
+		name    string
+		lines   []string
+		version string // the session's agent_version ("" none)
+		inTurn  bool   // the task's status item comes inside the turn
+	}{
+		{"before the init", []string{started, limit, done, init, out, result}, "2.1.277", true},
+		{"no init", []string{started, limit, done}, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := feed(t, claude.FormatStreamJSON, nil, nil, tc.lines...)
+			checkShape(t, evs)
+			if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
+				t.Errorf("agent.unparsed: %+v", u[0].Data)
+			}
+			md := golden.OfType(evs, universal.TypeSessionStarted)[0].Data.(*universal.SessionStarted).Metadata
+			if got := gjson.GetBytes(md, "agent_version").Str; got != tc.version {
+				t.Errorf("agent_version %q, want %q (metadata %s)", got, tc.version, md)
+			}
+			if tc.version != "" {
+				for _, k := range []string{"model", "cwd", "tools"} {
+					if !gjson.GetBytes(md, k).Exists() {
+						t.Errorf("session metadata without %s: %s", k, md)
+					}
+				}
+			}
+			status, turn := -1, -1
+			for i, ev := range evs {
+				switch d := ev.Data.(type) {
+				case *universal.ItemSnapshot:
+					if ev.Type == universal.TypeItemCompleted && d.Item.Kind == universal.KindStatus && d.Item.NativeItemID == "a0000000000000036" && d.Item.Status == universal.StatusCompleted {
+						status = i
+					}
+				case *universal.TurnStarted:
+					if turn < 0 {
+						turn = i
+					}
+				}
+			}
+			if status < 0 {
+				t.Fatal("no completed status item of the task")
+			}
+			if got := turn >= 0 && turn < status; got != tc.inTurn {
+				t.Errorf("task's status item inside the turn: %v, want %v", got, tc.inTurn)
+			}
+		})
 	}
 }
