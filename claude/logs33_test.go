@@ -14,10 +14,12 @@ import (
 // (--include-partial-messages: message_start, and the content_block_start
 // and thinking_delta events of a thinking block; not on its
 // signature_delta or content_block_stop), and neither it nor
-// thinking_duration_ms on the assistant line; 2.1.33x write both on the
-// line too (TestThinkingDurationAndDisplay). The display was dropped; the
-// reasoning part now has it as its metadata display (no duration_ms: none
-// is sent), a text block of the same response none. The lines are written
+// thinking_duration_ms on the assistant line (2.1.289 to 2.1.292 write
+// the duration there, not the display); 2.1.33x write both on the line
+// too (TestThinkingDurationAndDisplay). The display was dropped; the
+// reasoning part now has it as its metadata display, before the line's
+// duration_ms when the line has one, as a 2.1.33x line orders them; a
+// text block of the same response has none. The lines are written
 // in the shape of a real 2.1.285 recording (pingdotgg/t3code's replay
 // fixture claude_nested_subagent_model, MIT; see
 // testdata/claude/public/SOURCES.md) with ids and texts of ours.
@@ -44,6 +46,10 @@ func TestThinkingDisplayOnStreamEvents(t *testing.T) {
 		// The 2.1.33x line after the same stream events: its duration and
 		// display, each once.
 		think33 = `{"type":"assistant","message":{"model":"claude-sonnet-4-6","id":"msg_disp_1","type":"message","role":"assistant","content":[{"type":"thinking","thinking":"Checking the folder first.","signature":"c2lnbmF0dXJl"}],"stop_reason":null,"usage":{"input_tokens":3,"output_tokens":8}},` + sid + `,"uuid":"0d000000-0000-4000-8000-000000000008","timestamp":"2026-10-01T10:02:27.181Z","thinking_duration_ms":920,"thinking_display":"summarized"}`
+		// 2.1.292: the display on the stream events, the duration on the
+		// line (a real recording of pingdotgg/t3code,
+		// claude_background_task_stop_turn).
+		think292 = `{"type":"assistant","message":{"model":"claude-sonnet-4-6","id":"msg_disp_1","type":"message","role":"assistant","content":[{"type":"thinking","thinking":"Checking the folder first.","signature":"c2lnbmF0dXJl"}],"stop_reason":null,"usage":{"input_tokens":3,"output_tokens":8}},` + sid + `,"uuid":"0d000000-0000-4000-8000-000000000008","timestamp":"2026-10-01T10:02:27.181Z","thinking_duration_ms":693}`
 		// A line whose display differs from its stream events': the line's.
 		thinkUpd = `{"type":"assistant","message":{"model":"claude-sonnet-4-6","id":"msg_disp_1","type":"message","role":"assistant","content":[{"type":"thinking","thinking":"Checking the folder first.","signature":"c2lnbmF0dXJl"}],"stop_reason":null,"usage":{"input_tokens":3,"output_tokens":8}},` + sid + `,"uuid":"0d000000-0000-4000-8000-000000000008","thinking_display":"updates"}`
 	)
@@ -57,6 +63,8 @@ func TestThinkingDisplayOnStreamEvents(t *testing.T) {
 		{"deltas only", []string{init, start, delta1, delta2, sig, think, bstop, mdelta, mstop, result}, []string{`{"display":"summarized"}`}},
 		{"2.1.33x line", []string{init, start, bstart, delta1, delta2, sig, think33, bstop, mdelta, mstop, result},
 			[]string{`{"display":"summarized","duration_ms":920}`}},
+		{"2.1.292", []string{init, start, bstart, delta1, delta2, sig, think292, bstop, mdelta, mstop, result},
+			[]string{`{"display":"summarized","duration_ms":693}`}},
 		{"line differs", []string{init, start, bstart, delta1, delta2, sig, thinkUpd, bstop, mdelta, mstop, result},
 			[]string{`{"display":"updates"}`}},
 		{"without partial messages", []string{init, think, answer, result}, []string{""}},
