@@ -165,11 +165,13 @@
 //	                       type, run, parent task, usage, output file, why it
 //	                       ended, a sub-agent's hand-back and its report, a
 //	                       workflow's name, skip_transcript (a housekeeping
-//	                       task to hide) and the files a background MCP task
-//	                       returned, resource_links); in stream-json, one
-//	                       written before the init (a skill run forked as the
-//	                       first input) is held until the init, so that the
-//	                       session starts with the init's metadata
+//	                       task to hide), the files a background MCP task
+//	                       returned, resource_links, and the prompt of a task
+//	                       no tool call started (a skill run forked)); in
+//	                       stream-json, one written before the init (a skill
+//	                       run forked as the first input) is held until the
+//	                       init, so that the session starts with the init's
+//	                       metadata
 //	system/compact_boundary, model_refusal_*, bridge_status
 //	                       status items (compact_boundary: label compaction;
 //	                       a failed compaction's status line: the same, failed;

@@ -168,3 +168,50 @@ func TestTaskBeforeInit(t *testing.T) {
 		})
 	}
 }
+
+// TestToollessTaskPrompt: a task no tool call started (a skill run forked
+// as the user's input, 2.1.277: task_started without tool_use_id) gives
+// its prompt, the skill's instructions with the arguments, only on its
+// task_started line, which was dropped. Its status part now keeps it as
+// metadata prompt; a sub-agent's task (a tool call's, whose input holds
+// the prompt) does not repeat it. Lines in the shape of lezli01/vincent's
+// stream_skill_fork_2.1.277.jsonl (see TestTaskBeforeInit), ours.
+func TestToollessTaskPrompt(t *testing.T) {
+	const (
+		sid  = `"session_id":"5e55e55e-0000-4000-8000-000000000037"`
+		init = `{"type":"system","subtype":"init","cwd":"/home/dev/project",` + sid + `,"tools":["Task","Skill"],"model":"claude-opus-5","permissionMode":"bypassPermissions","claude_code_version":"2.1.277","uuid":"0f100000-0000-4000-8000-000000000001"}`
+		fork = `{"type":"system","subtype":"task_started","task_id":"a0000000000000037","description":"/probe","subagent_type":"general-purpose","is_backgrounded":false,"task_type":"local_agent","prompt":"Reply with the word PROBE and the arguments: cat\n","skip_transcript":true,"uuid":"0f100000-0000-4000-8000-000000000002",` + sid + `}`
+		call = `{"type":"assistant","message":{"id":"msg_task_1","type":"message","role":"assistant","model":"claude-opus-5","content":[{"type":"tool_use","id":"toolu_task_1","name":"Agent","input":{"description":"Look around","subagent_type":"general-purpose","prompt":"List the files."}}],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":null,` + sid + `,"uuid":"0f100000-0000-4000-8000-000000000003"}`
+		sub  = `{"type":"system","subtype":"task_started","task_id":"a0000000000000038","tool_use_id":"toolu_task_1","description":"Look around","subagent_type":"general-purpose","is_backgrounded":false,"task_type":"local_agent","prompt":"List the files.","uuid":"0f100000-0000-4000-8000-000000000004",` + sid + `}`
+	)
+	for _, tc := range []struct {
+		name, task string
+		lines      []string
+		prompt     string // the status part's metadata prompt ("" none)
+	}{
+		{"forked skill", "a0000000000000037", []string{init, fork}, "Reply with the word PROBE and the arguments: cat\n"},
+		{"sub-agent", "a0000000000000038", []string{init, call, sub}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := feed(t, claude.FormatStreamJSON, nil, nil, tc.lines...)
+			checkShape(t, evs)
+			if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
+				t.Errorf("agent.unparsed: %+v", u[0].Data)
+			}
+			found := false
+			for _, ev := range golden.OfType(evs, universal.TypeItemStarted) {
+				it := ev.Data.(*universal.ItemSnapshot).Item
+				if it.Kind != universal.KindStatus || it.NativeItemID != tc.task {
+					continue
+				}
+				found = true
+				if got := gjson.GetBytes(it.Content[0].Metadata, "prompt").Str; got != tc.prompt {
+					t.Errorf("prompt %q, want %q (metadata %s)", got, tc.prompt, it.Content[0].Metadata)
+				}
+			}
+			if !found {
+				t.Fatal("no status item of the task")
+			}
+		})
+	}
+}
