@@ -177,11 +177,14 @@ func firstElement(line []byte) []byte {
 }
 
 // streamType reports the message types of Claude Code's stream-json
-// output and stdin protocol.
+// output and stdin protocol: any of them may be the first line of an
+// output (2.1.278 writes conversation_reset before the init when /clear
+// is the first input).
 func streamType(typ string) bool {
 	switch typ {
 	case "system", "assistant", "user", "result", "stream_event", "control_request", "control_response",
-		"control_cancel_request", "keep_alive", "tool_progress", "auth_status", "rate_limit_event", "command_lifecycle":
+		"control_cancel_request", "keep_alive", "tool_progress", "auth_status", "rate_limit_event", "command_lifecycle",
+		"conversation_reset", "tool_use_summary", "prompt_suggestion", "active_goal", "autocompact_state", "transcript_mirror":
 		return true
 	}
 	return false
@@ -245,6 +248,9 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 		dst = t.transcriptLine(dst, m)
 	} else {
 		dst = t.translate(dst, m)
+		if len(t.s.Early) > 0 && t.w.Begun() {
+			dst = t.releaseEarly(dst, "") // task lines held for the init
+		}
 	}
 	if len(t.s.Collapses) > 0 {
 		// The session began with no header of its own (an entry without
@@ -307,6 +313,9 @@ func (t *Translator) translateScanned(dst []universal.Event, m universal.Message
 	m.Data, ok = t.scan.ScanCleanFrom(m.Data, &t.delta)
 	if ok && t.transcript && !t.releasing && m.Dir != universal.In && t.holdEarly(m) {
 		return dst // a result before its call's line (see transcriptLine)
+	}
+	if ok && !t.transcript && !t.releasing && m.Dir != universal.In && !t.w.Begun() && t.holdPreInit(m) {
+		return dst // a task's line before the init (see holdPreInit)
 	}
 	if !t.transcript && m.Dir != universal.In {
 		if len(t.s.Cut) > 0 {
@@ -474,13 +483,15 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 	// The walk also finds what the handlers of other lines would look up
 	// again, each lookup a walk of its own: a line's scope members and a
 	// system line's subtype (the first of duplicates, as Get finds).
-	var tv, ev, scope, id, parent, agentID, sidechain, subtype, uuid jsonscan.Value
+	var tv, ev, scope, id, parent, agentID, sidechain, subtype, uuid, display jsonscan.Value
 	r.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "type":
 			tv = v
 		case "event":
 			ev = v
+		case "thinking_display":
+			display = v
 		case "parent_tool_use_id":
 			scope = v
 			jsonscan.KeepFirst(&parent, v)
@@ -506,7 +517,7 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 	}
 	switch typ {
 	case "stream_event":
-		return t.streamEvent(dst, r, ev, sc{scope: scope.Str(), id: id.Str()})
+		return t.streamEvent(dst, r, ev, sc{scope: scope.Str(), id: id.Str(), display: display})
 	case "assistant", "user":
 		scope := t.scopeOf(r, parent, agentID, sidechain)
 		if t.orphan(scope) {

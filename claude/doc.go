@@ -79,7 +79,9 @@
 //	                       transcript's thinkingDisplay ("summarized": a
 //	                       summary of it), and duration_ms: how long the
 //	                       model thought, thinking_duration_ms or
-//	                       thinkingDurationMs), text →
+//	                       thinkingDurationMs; 2.1.285 to 2.1.329 write the
+//	                       display only on the block's stream events, which
+//	                       give it when the line does not), text →
 //	                       text part, other blocks → json part;
 //	                       text_delta/thinking_delta → item.delta on the right
 //	                       part
@@ -163,8 +165,13 @@
 //	                       type, run, parent task, usage, output file, why it
 //	                       ended, a sub-agent's hand-back and its report, a
 //	                       workflow's name, skip_transcript (a housekeeping
-//	                       task to hide) and the files a background MCP task
-//	                       returned, resource_links)
+//	                       task to hide), the files a background MCP task
+//	                       returned, resource_links, and the prompt of a task
+//	                       no tool call started (a skill run forked)); in
+//	                       stream-json, one written before the init (a skill
+//	                       run forked as the first input) is held until the
+//	                       init, so that the session starts with the init's
+//	                       metadata
 //	system/compact_boundary, model_refusal_*, bridge_status
 //	                       status items (compact_boundary: label compaction;
 //	                       a failed compaction's status line: the same, failed;

@@ -9,10 +9,11 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// early is a transcript line held back: a user line of tool results
-// written before the assistant line of their call. Claude Code 2.1.98
+// early is a line held back: a transcript's user line of tool results
+// written before the assistant line of their call (Claude Code 2.1.98
 // wrote some results before the last lines of the response that called
-// them (the result's parentUuid names the call's line, which follows).
+// them; the result's parentUuid names the call's line, which follows), or
+// a stream-json task line written before the init (see holdPreInit).
 type early struct {
 	UUID   string `json:"uuid"`
 	Parent string `json:"parent"`
@@ -92,4 +93,25 @@ func (t *Translator) releaseEarly(dst []universal.Event, parent string) []univer
 	}
 	t.s.Early = keep
 	return dst
+}
+
+// holdPreInit holds the stream-json line just scanned (m, cleaned) when
+// the session has not begun and it is a task's system line: a skill that
+// runs forked as the first input (2.1.277: task_started, task_notification
+// of a local_agent without a tool call) runs before the CLI writes its
+// init, and translating it first would begin the session without the
+// init's metadata (version, model, cwd, tools). It is translated after
+// the line that begins the session, the init, or at the end.
+func (t *Translator) holdPreInit(m universal.Message) bool {
+	r := t.scan.Root()
+	if r.Get("type").Str != "system" {
+		return false
+	}
+	switch r.Get("subtype").Str {
+	case "task_started", "task_progress", "task_updated", "task_notification":
+	default:
+		return false
+	}
+	t.s.Early = append(t.s.Early, early{Data: string(m.Data), Line: m.Line, TimeMS: m.TimeMS})
+	return true
 }

@@ -62,32 +62,39 @@ func TestThinkingDurationAndDisplay(t *testing.T) {
 			[]string{`{"narration":true,"display":"updates","duration_ms":0}`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			evs := feed(t, tc.format, nil, nil, tc.lines...)
-			checkShape(t, evs)
-			if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
-				t.Errorf("agent.unparsed: %+v", u[0].Data)
-			}
-			var got []string
-			for _, it := range completed(evs, universal.KindMessage, universal.RoleAssistant) {
-				for _, p := range it.Content {
-					switch p.Type {
-					case universal.PartReasoning:
-						got = append(got, string(p.Metadata))
-					case universal.PartText:
-						if len(p.Metadata) > 0 {
-							t.Errorf("text part metadata %s, want none", p.Metadata)
-						}
-					}
-				}
-			}
-			if len(got) != len(tc.metas) {
-				t.Fatalf("reasoning parts' metadata %q, want %q", got, tc.metas)
-			}
-			for i := range got {
-				if got[i] != tc.metas[i] {
-					t.Errorf("reasoning part %d metadata %s, want %s", i, got[i], tc.metas[i])
-				}
-			}
+			checkReasoningMeta(t, feed(t, tc.format, nil, nil, tc.lines...), tc.metas)
 		})
+	}
+}
+
+// checkReasoningMeta checks a session's shape, that nothing in it is
+// agent.unparsed, and the metadata of its assistant messages' reasoning
+// parts, in order (metas: "" for none); their text parts have none.
+func checkReasoningMeta(t *testing.T, evs []universal.Event, metas []string) {
+	t.Helper()
+	checkShape(t, evs)
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) > 0 {
+		t.Errorf("agent.unparsed: %+v", u[0].Data)
+	}
+	var got []string
+	for _, it := range completed(evs, universal.KindMessage, universal.RoleAssistant) {
+		for _, p := range it.Content {
+			switch p.Type {
+			case universal.PartReasoning:
+				got = append(got, string(p.Metadata))
+			case universal.PartText:
+				if len(p.Metadata) > 0 {
+					t.Errorf("text part metadata %s, want none", p.Metadata)
+				}
+			}
+		}
+	}
+	if len(got) != len(metas) {
+		t.Fatalf("reasoning parts' metadata %q, want %q", got, metas)
+	}
+	for i := range got {
+		if got[i] != metas[i] {
+			t.Errorf("reasoning part %d metadata %s, want %s", i, got[i], metas[i])
+		}
 	}
 }

@@ -335,6 +335,28 @@ func thinkingMeta(ms, display jsonscan.Value) string {
 	return string(b[1 : len(b)-1])
 }
 
+// lineThink gives the members a thinking block's line adds to its
+// metadata (think, as thinkingMeta gives them) with the display its
+// stream events gave first when the line does not say one: 2.1.285 to
+// 2.1.329 write the display on the stream events only, and some of them
+// the duration on the line.
+func (s *slot) lineThink(think string) string {
+	if s.Display == "" || strings.Contains(think, `"display":`) {
+		return think
+	}
+	if think == "" {
+		return displayMember(s.Display)
+	}
+	return displayMember(s.Display) + "," + think
+}
+
+// displayMember is the member "display": v, as thinkingMeta writes it.
+func displayMember(v string) string {
+	var o jsonw.Object
+	b := o.String("display", v).Bytes()
+	return string(b[1 : len(b)-1])
+}
+
 // withMembers gives the object meta (`{…}`, or "" for none) with the
 // members add (as thinkingMeta gives them) after its own, once: a block a
 // later line repeats adds them again.
@@ -374,12 +396,12 @@ func (t *Translator) assistantBlock(dst events, m *message, b jsonscan.Value, ap
 			// empty one is shown as any empty thinking is).
 			s.Meta = `{"narration":true}`
 		}
-		s.Meta = withMembers(s.Meta, think)
+		s.Meta = withMembers(s.Meta, s.lineThink(think))
 	case "redacted_thinking":
 		si := t.matchSlot(m, universal.PartReasoning, api)
 		s := &m.Slots[si]
 		s.Final, s.HasFinal, s.Private = "", true, true
-		s.Meta = withMembers(`{"redacted":true}`, think)
+		s.Meta = withMembers(`{"redacted":true}`, s.lineThink(think))
 	case "tool_use", "server_tool_use", "mcp_tool_use":
 		return t.toolUse(dst, m, b, typ)
 	case "":
@@ -495,8 +517,12 @@ func (s *slot) part(text string, start bool) universal.Part {
 	default:
 		p = universal.Text(text)
 	}
-	if s.Meta != "" && !start {
-		p.Metadata = []byte(s.Meta)
+	meta := s.Meta
+	if s.Display != "" && !strings.Contains(meta, `"display":`) {
+		meta = withMembers(meta, displayMember(s.Display)) // no line came
+	}
+	if meta != "" && !start {
+		p.Metadata = []byte(meta)
 	}
 	return p
 }

@@ -104,7 +104,8 @@ type state struct {
 	Cut     []byte `json:"cut,omitempty"`
 	CutLine int64  `json:"cut_line,omitempty"`
 	// Early are transcript tool_result lines written before the line of
-	// their call, held until it comes (see early.go).
+	// their call, held until it comes, or stream-json task lines written
+	// before the init, held until it comes (see early.go).
 	Early []early `json:"early,omitempty"`
 	// Continues: the CLI that wrote the transcript answers a background
 	// sub-agent's notification in the turn that launched it (2.1.120 and
@@ -207,6 +208,9 @@ type slot struct {
 	sig     []byte
 	Private bool   `json:"private,omitempty"`
 	Meta    string `json:"meta,omitempty"`
+	// Display: the thinking_display of the block's stream events, for
+	// its metadata when its line does not say it (see streamDisplay).
+	Display string `json:"display,omitempty"`
 	Stopped bool   `json:"stopped,omitempty"`
 }
 

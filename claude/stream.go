@@ -65,8 +65,23 @@ func (t *Translator) streamEvent(dst events, r, ev jsonscan.Value, sc sc) events
 }
 
 // sc names where a stream event belongs: the scope (parent_tool_use_id)
-// and the API message (api_message_id, "" in older versions).
-type sc struct{ scope, id string }
+// and the API message (api_message_id, "" in older versions); display is
+// the line's thinking_display (see streamDisplay).
+type sc struct {
+	scope, id string
+	display   jsonscan.Value
+}
+
+// streamDisplay keeps how the thinking of a streamed thinking block was
+// asked to be shown (thinking_display, "summarized": a summary of it) for
+// its reasoning part's metadata: 2.1.285 to 2.1.329 write it on the stream
+// events of the block only, not on the assistant line (2.1.33x write it
+// there too, with the duration).
+func (t *Translator) streamDisplay(s *slot, display jsonscan.Value) {
+	if s.Display == "" && display.Type() == gjson.String && display.Str() != "" {
+		s.Display = t.w.Copy(display.Str())
+	}
+}
 
 // streamMsg returns the message a stream event belongs to, opening it when
 // the stream is picked up mid-message.
@@ -178,6 +193,9 @@ func (t *Translator) blockStart(dst events, ev, idx jsonscan.Value, c sc) events
 			m.Slots[si].Part, m.Parts = pi, pi+1
 		}
 	}
+	if typ == universal.PartReasoning {
+		t.streamDisplay(&m.Slots[si], c.display)
+	}
 	if typ != universal.PartJSON {
 		dst = t.slotDelta(dst, m, si, text)
 	}
@@ -234,6 +252,9 @@ func (t *Translator) blockDelta(dst events, idx, d jsonscan.Value, c sc) events 
 		return t.slotDelta(dst, m, si, text.Str())
 	case "thinking_delta":
 		t.scan.Mark(&t.delta, thinking)
+		if m.Slots[si].Display == "" {
+			t.streamDisplay(&m.Slots[si], c.display)
+		}
 		// Redacted thinking streams "" with estimated_tokens: nothing to add.
 		return t.slotDelta(dst, m, si, thinking.Str())
 	case "signature_delta":

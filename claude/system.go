@@ -874,13 +874,17 @@ func (t *Translator) taskPart(r jsonscan.Value, label string) universal.Part {
 	// One walk finds them all (the first of duplicate members, as a
 	// lookup does), not a lookup that walks the line for each.
 	var vals [len(taskFields)]jsonscan.Value
-	var summary, description jsonscan.Value
+	var summary, description, call, prompt jsonscan.Value
 	r.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "summary":
 			jsonscan.KeepFirst(&summary, v)
 		case "description":
 			jsonscan.KeepFirst(&description, v)
+		case "tool_use_id":
+			jsonscan.KeepFirst(&call, v)
+		case "prompt":
+			jsonscan.KeepFirst(&prompt, v)
 		default:
 			if i := slices.Index(taskFields[:], k); i >= 0 {
 				jsonscan.KeepFirst(&vals[i], v)
@@ -891,6 +895,11 @@ func (t *Translator) taskPart(r jsonscan.Value, label string) universal.Part {
 	var o jsonw.Object
 	for i, k := range taskFields {
 		o.Raw(k, vals[i].Raw())
+	}
+	if call.Str() == "" && prompt.Type() == gjson.String && prompt.Str() != "" {
+		// A task no tool call started (a skill run forked, 2.1.277): its
+		// prompt is nowhere else; a sub-agent's is its call's input.
+		o.Raw("prompt", prompt.Raw())
 	}
 	p := universal.Part{Type: universal.PartStatus, Label: t.w.Copy(label), Detail: t.w.Copy(first(summary.Str(), description.Str()))}
 	if o.Len() > 0 {

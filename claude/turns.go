@@ -293,6 +293,9 @@ func (t *Translator) finish(dst events) events {
 		return dst
 	}
 	dst = t.dropCut(dst)
+	if !t.transcript {
+		dst = t.releaseEarly(dst, "") // no init came after them
+	}
 	if len(t.s.Collapses) > 0 {
 		// Nothing but context-collapse commits (a file cut after them):
 		// the session starts with no metadata of its own to show them.
