@@ -211,7 +211,10 @@
 // codex names it (spawn_agent, a task; send_input, resume_agent, wait,
 // close_agent), and its result, which ACP carries no output for, is what
 // the sub-agents said (agentsStates messages), else the threads it
-// reached, agents_states in its metadata; tool_input read from rawInput by the common argument names
+// reached, agents_states in its metadata (its sub-agent activity call,
+// _meta.codex.subagent {threadId, path, activity}, is no call but the
+// status item package codex gives the item: sub_agent_<activity>, detail
+// the path, agent_thread_id in its metadata, shown once); tool_input read from rawInput by the common argument names
 // (command, file_path/path, pattern/query, url, prompt/instructions,
 // subagent_type/source) and
 // for files the call's locations; the title, ACP kind and locations in the

@@ -89,15 +89,7 @@ func (t *Translator) lookupTool(dst []universal.Event, in *input, u jsonscan.Val
 	if tl := t.st.Tools[id]; tl != nil {
 		return tl, dst
 	}
-	dst = t.work(dst, in.raw)
-	dst = t.closeUser(dst, in.raw)
-	t.st.Turn.Answered = true
-	key, sc := t.scopeFor(u)
-	if sc.Open && t.w.IsOpen(sc.Msg) {
-		// The response's text is complete when it calls a tool.
-		dst = t.closeMsg(dst, sc, agent, in.raw)
-		sc.Open = false
-	}
+	dst, key, sc := t.callArrives(dst, in, u)
 	if sc.Msg == "" || sc.Results || !t.w.Known(sc.Msg) {
 		// A response that only calls tools still has its message.
 		sc.Msg = t.w.NewItemID()
@@ -126,6 +118,22 @@ func (t *Translator) lookupTool(dst []universal.Event, in *input, u jsonscan.Val
 		Role:     universal.RoleAssistant,
 		Content:  []universal.Part{part},
 	}, agent, in.raw)
+}
+
+// callArrives does what a call's arrival does to the conversation: work
+// goes on, the user's message ends, and the response's text in the call's
+// scope (key) is complete.
+func (t *Translator) callArrives(dst []universal.Event, in *input, u jsonscan.Value) ([]universal.Event, string, *scope) {
+	dst = t.work(dst, in.raw)
+	dst = t.closeUser(dst, in.raw)
+	t.st.Turn.Answered = true
+	key, sc := t.scopeFor(u)
+	if sc.Open && t.w.IsOpen(sc.Msg) {
+		// The response's text is complete when it calls a tool.
+		dst = t.closeMsg(dst, sc, agent, in.raw)
+		sc.Open = false
+	}
+	return dst, key, sc
 }
 
 // merge takes the fields a ToolCall or ToolCallUpdate carries into the
@@ -453,6 +461,11 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 	if full && t.st.Tools[u.Get("toolCallId").String()] == nil {
 		if server, ok := mcpStartup(u); ok {
 			return t.mcpStartupNotice(dst, in, u, server)
+		}
+	}
+	if t.st.Tools[u.Get("toolCallId").String()] == nil {
+		if sa := codexSubagent(u); sa.IsObject() {
+			return t.subagentActivity(dst, in, u, sa)
 		}
 	}
 	if t.st.Tools[u.Get("toolCallId").String()] == nil && compactionCall(u) {
