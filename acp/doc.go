@@ -231,9 +231,11 @@
 // Grep and SearchWeb search, FetchURL fetch). The tool_call item completes when the call runs
 // (in_progress) or ends (completed, failed), or, as failed with the
 // arguments known by then, when its turn ends before it ran (a cancel);
-// a replayed tool_call whose final status comes without content, rawOutput
-// or terminal output waits for an update of that status to bring its
-// result (Mistral Vibe 2.18's replay), else its result completes at the
+// a replayed tool_call whose final status comes without content (but
+// terminals that showed no output), rawOutput or terminal output waits for
+// an update of that status to bring its result (Mistral Vibe 2.18's
+// replay; codex-acp 2.x's, a command's terminal, then its output), else
+// its result completes at the
 // replayed turn's end; the tool_result item (role
 // tool, same parent) starts at in_progress, grows with the text of its
 // content as updates replace it (output deltas while the new text extends

@@ -68,20 +68,13 @@ func TestCodexSubagentActivity(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []status
 			calls := 0
-			for _, ev := range translateChecked(t, strings.Join(tc.lines, "\n")+"\n") {
-				if u, bad := ev.Data.(*universal.Unparsed); bad {
-					t.Errorf("agent.unparsed: %s at %s", u.Error, u.Location)
-				}
-				d, ok := ev.Data.(*universal.ItemSnapshot)
-				if !ok || ev.Type != universal.TypeItemCompleted {
-					continue
-				}
-				if d.Item.Kind == universal.KindToolCall {
+			for _, it := range completedItems(t, translateChecked(t, strings.Join(tc.lines, "\n")+"\n")) {
+				if it.Kind == universal.KindToolCall {
 					calls++
 				}
-				for _, p := range d.Item.Content {
+				for _, p := range it.Content {
 					if p.Type == universal.PartStatus {
-						s := status{label: p.Label, detail: p.Detail, native: d.Item.NativeItemID}
+						s := status{label: p.Label, detail: p.Detail, native: it.NativeItemID}
 						if !strings.HasSuffix(p.Label, "_after_end") {
 							s.meta = string(p.Metadata)
 						}
@@ -115,4 +108,96 @@ func TestCodexSubagentActivity(t *testing.T) {
 	if diff := cmp.Diff([]status{started}, got, cmp.AllowUnexported(status{})); diff != "" {
 		t.Errorf("package codex's status item differs (-acp +codex):\n%s", diff)
 	}
+}
+
+// TestReplayedTerminalCall: @agentclientprotocol/codex-acp replays a
+// loaded session's command as a tool_call of the command's final status
+// whose content is its terminal ({type: terminal, terminalId}), then a
+// tool_call_update of the same status with the output (rawOutput
+// {formatted_output, exit_code}, _meta terminal_output_delta and
+// terminal_exit; src/CodexAcpServer.ts createHistoryUpdates). The call's
+// result was complete, without output, at the tool_call, and the output
+// went into a tool_call_update_after_end status item. A terminal that has
+// shown no output is no result yet: the result waits for the update, as
+// for a replayed call without content. The lines are in the shape of the
+// adapter's load-session-history.json (agentclientprotocol/codex-acp at
+// ba5bcc3, Apache-2.0), texts and ids made up.
+func TestReplayedTerminalCall(t *testing.T) {
+	line := func(dir, msg string) string { return `{"dir":"` + dir + `","msg":` + msg + `}` }
+	update := func(u string) string {
+		return line("out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":`+u+`}}`)
+	}
+	call := update(`{"sessionUpdate":"tool_call","toolCallId":"cmd-1","kind":"execute","title":"ls","status":"completed","content":[{"type":"terminal","terminalId":"cmd-1"}],"rawInput":{"command":"ls","cwd":"/w"},"_meta":{"terminal_info":{"cwd":"/w","terminal_id":"cmd-1"}}}`)
+	done := update(`{"sessionUpdate":"tool_call_update","toolCallId":"cmd-1","status":"completed","rawOutput":{"formatted_output":"a.txt\nb.txt\n","exit_code":0},"_meta":{"terminal_output_delta":{"data":"a.txt\nb.txt\n","terminal_id":"cmd-1"},"terminal_exit":{"exit_code":0,"signal":null,"terminal_id":"cmd-1"}}}`)
+	head := []string{
+		line("in", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"terminal":true}}}`),
+		line("out", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true}}}`),
+	}
+	load := line("in", `{"jsonrpc":"2.0","id":1,"method":"session/load","params":{"sessionId":"s1","cwd":"/w","mcpServers":[]}}`)
+	loaded := line("out", `{"jsonrpc":"2.0","id":1,"result":{}}`)
+	type result struct {
+		output string
+		exit   string
+	}
+	tests := []struct {
+		name  string
+		lines []string
+		want  []result
+		after int // status items
+	}{{
+		name:  "replayed, its output next",
+		lines: []string{load, call, done, loaded},
+		want:  []result{{"a.txt\nb.txt\n", "0"}},
+	}, {
+		name:  "replayed, no output follows",
+		lines: []string{load, call, loaded},
+		want:  []result{{"", ""}},
+	}, {
+		name: "live: complete at its tool_call",
+		lines: []string{line("in", `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`),
+			line("out", `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`),
+			line("in", `{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"ls"}]}}`),
+			call, done,
+			line("out", `{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`)},
+		want:  []result{{"", ""}},
+		after: 1,
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []result
+			after := 0
+			for _, it := range completedItems(t, translateExchange(t, strings.Join(append(append([]string{}, head...), tc.lines...), "\n")+"\n")) {
+				for _, p := range it.Content {
+					switch {
+					case p.Type == universal.PartToolResult:
+						got = append(got, result{p.Output, gjson.GetBytes(p.Metadata, "exit_code").Raw})
+					case p.Type == universal.PartStatus && p.Label == "tool_call_update_after_end":
+						after++
+					}
+				}
+			}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(result{})); diff != "" {
+				t.Errorf("results (-want +got):\n%s", diff)
+			}
+			if after != tc.after {
+				t.Errorf("%d tool_call_update_after_end items, want %d", after, tc.after)
+			}
+		})
+	}
+}
+
+// completedItems returns the items of the item.completed events, in
+// order, and reports every agent.unparsed as an error.
+func completedItems(t *testing.T, evs []universal.Event) []universal.Item {
+	t.Helper()
+	var items []universal.Item
+	for _, ev := range evs {
+		if u, bad := ev.Data.(*universal.Unparsed); bad {
+			t.Errorf("agent.unparsed: %s at %s", u.Error, u.Location)
+		}
+		if d, ok := ev.Data.(*universal.ItemSnapshot); ok && ev.Type == universal.TypeItemCompleted {
+			items = append(items, d.Item)
+		}
+	}
+	return items
 }
