@@ -253,8 +253,11 @@
 // when it is the data of the content's image: codex-acp's generated
 // image {status, revisedPrompt, result}), Kiro CLI's items
 // ({Text} texts and {Json: {stdout, stderr}} streams, joined by
-// newlines), a failed call's error {message, code?} its message
-// (GitHub Copilot CLI's), else its JSON);
+// newlines), codex-acp's MCP result {result: CallToolResult or null,
+// error: {message} or null} the error's message, else the text blocks'
+// texts joined by newlines, as package codex reads the item (a result
+// whose isError is true is an error), a failed call's error {message,
+// code?} its message (GitHub Copilot CLI's), else its JSON);
 // rawOutput objects in the metadata as raw_output; {"no_output": true}
 // when ACP carries nothing for the call (the item says so rather than
 // inventing output); claude-agent-acp's _meta.claudeCode.nonExecutionKind

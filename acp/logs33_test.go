@@ -201,3 +201,50 @@ func completedItems(t *testing.T, evs []universal.Event) []universal.Item {
 	}
 	return items
 }
+
+// TestCodexMCPRawOutput: @agentclientprotocol/codex-acp gives an MCP
+// tool's call no content but rawOutput {result: MCP's CallToolResult
+// {content, structuredContent, isError} or null, error: {message} or null}
+// (src/CodexToolCallMapper.ts createMcpRawOutput; its test data
+// mcp-tool-completed-with-logs.json). The output was that JSON text; it
+// is what package codex makes of the item the adapter forwards: the text
+// blocks' texts, or the error's message, and a result the tool says
+// failed (isError) is an error. The rawOutput stays in the metadata. The
+// lines are in the adapter's shape (agentclientprotocol/codex-acp at
+// ba5bcc3, Apache-2.0), texts made up.
+func TestCodexMCPRawOutput(t *testing.T) {
+	call := func(status, rawOutput string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"m1","kind":"execute","title":"mcp.notes.find","status":"` + status + `","rawInput":{"server":"notes","tool":"find","arguments":{"q":"plan"}},"rawOutput":` + rawOutput + `,"_meta":{"is_mcp_tool_call":true}}}}` + "\n"
+	}
+	tests := []struct {
+		name, status, rawOutput, output string
+		isError                         bool
+	}{
+		{"text blocks", "completed", `{"result":{"content":[{"type":"text","text":"Two notes match."},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"},{"type":"text","text":"Both are drafts."}],"structuredContent":null},"error":null}`, "Two notes match.\nBoth are drafts.", false},
+		{"the tool says it failed", "completed", `{"result":{"content":[{"type":"text","text":"No index."}],"isError":true},"error":null}`, "No index.", true},
+		{"an error", "failed", `{"result":null,"error":{"message":"server notes is not running"}}`, "server notes is not running", true},
+		{"no blocks", "completed", `{"result":{"content":[]},"error":null}`, "", false},
+		{"another shape", "completed", `{"result":["a"],"error":null}`, `{"result":["a"],"error":null}`, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []universal.Part
+			for _, it := range completedItems(t, translateChecked(t, call(tc.status, tc.rawOutput))) {
+				for _, p := range it.Content {
+					if p.Type == universal.PartToolResult {
+						got = append(got, p)
+					}
+				}
+			}
+			if len(got) != 1 {
+				t.Fatalf("%d results, want 1", len(got))
+			}
+			if got[0].Output != tc.output || got[0].IsError != tc.isError {
+				t.Errorf("output %q, is_error %v; want %q, %v", got[0].Output, got[0].IsError, tc.output, tc.isError)
+			}
+			if raw := gjson.GetBytes(got[0].Metadata, "raw_output").Raw; raw != tc.rawOutput {
+				t.Errorf("raw_output %s, want %s", raw, tc.rawOutput)
+			}
+		})
+	}
+}

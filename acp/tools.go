@@ -722,6 +722,9 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 		if s, ok := kiroItems(ro); ok {
 			return s
 		}
+		if s, ok := mcpRawOutput(ro); ok {
+			return s
+		}
 		if m := vs[7]; tl.Status == "failed" && m.Type == gjson.String {
 			// A failed call's error {message, code?} (GitHub Copilot
 			// CLI's ToolExecutionCompleteError): its message.
@@ -729,6 +732,38 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 		}
 	}
 	return tl.RawOutput
+}
+
+// mcpRawOutput returns the output of an MCP tool's call in
+// @agentclientprotocol/codex-acp's rawOutput {result: MCP's
+// CallToolResult {content: blocks, structuredContent, isError} or null,
+// error: {message} or null} (createMcpRawOutput), as package codex reads
+// the item it forwards: the error's message, else the text blocks' texts
+// joined by newlines; false when rawOutput is not of that shape.
+func mcpRawOutput(ro gjson.Result) (string, bool) {
+	r := ro.Get("result")
+	e := ro.Get("error")
+	if !r.IsObject() && r.Type != gjson.Null || !e.IsObject() && e.Type != gjson.Null && e.Type != gjson.String {
+		return "", false
+	}
+	if m := e.Get("message"); m.Type == gjson.String {
+		return m.Str, true
+	}
+	if e.Type == gjson.String {
+		return e.Str, true
+	}
+	content := r.Get("content")
+	if !content.IsArray() {
+		return "", false
+	}
+	var parts []string
+	content.ForEach(func(_, b gjson.Result) bool {
+		if t := b.Get("text"); b.Get("type").Str == "text" && t.Type == gjson.String {
+			parts = append(parts, t.Str)
+		}
+		return true
+	})
+	return strings.Join(parts, "\n"), true
 }
 
 // kiroItems returns the text of Kiro CLI's rawOutput {items: [{Text:
@@ -843,7 +878,10 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 		}
 		// One scan for the names agents give it (an absent name made
 		// gjson read all of a large output).
-		vs := jsonscan.GetMany(ro, "exit_code", "exitCode", "returncode", "metadata.exit", "contents")
+		vs := jsonscan.GetMany(ro, "exit_code", "exitCode", "returncode", "metadata.exit", "contents", "result.isError")
+		// codex-acp's MCP result that the tool says failed (see
+		// mcpRawOutput).
+		isError = isError || vs[5].Type == gjson.True
 		for _, v := range vs[:4] {
 			if v.Type == gjson.Number {
 				c := v.Int()
