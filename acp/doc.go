@@ -212,6 +212,7 @@
 // close_agent), and its result, which ACP carries no output for, is what
 // the sub-agents said (agentsStates messages), else the threads it
 // reached, agents_states in its metadata (its sub-agent activity call,
+// rawInput {agentThreadId, agentPath, activityKind} or 1.x's
 // _meta.codex.subagent {threadId, path, activity}, is no call but the
 // status item package codex gives the item: sub_agent_<activity>, detail
 // the path, agent_thread_id in its metadata, shown once); tool_input read from rawInput by the common argument names

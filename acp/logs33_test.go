@@ -17,12 +17,15 @@ import (
 // call {kind other, title "Start subagent <name>", rawInput
 // {agentThreadId, agentPath, activityKind}, _meta.codex.subagent
 // {threadId, path, activity}}, in progress then completed (a loaded
-// history: completed only). It was a call of kind other with no output;
+// history: completed only); 2.6.0 sends a client that is not JetBrains
+// AIR no _meta, and has an activity "completed" besides. It was a call of kind other with no output;
 // it is the status item package codex gives the item it forwards:
 // sub_agent_<activity>, detail the path, agent_thread_id in its metadata,
 // shown once. The lines are in the shape of the adapter's
 // createSubAgentActivityUpdate and its test data (agentclientprotocol/
-// codex-acp at ba5bcc3, Apache-2.0), names and ids made up.
+// codex-acp at ba5bcc3) and of npm @agentclientprotocol/codex-acp 2.6.0's
+// dist/index.js (SubagentActivityReporter, AcpToolCallRenderer; both
+// Apache-2.0), names and ids made up.
 func TestCodexSubagentActivity(t *testing.T) {
 	activity := func(typ, id, status, kind string, withTitle bool) string {
 		title := ""
@@ -31,6 +34,16 @@ func TestCodexSubagentActivity(t *testing.T) {
 		}
 		return fmt.Sprintf(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":%q,%s"toolCallId":%q,"status":%q,"rawInput":{"agentThreadId":"th-kid","agentPath":"/root/notes_reader","activityKind":%q},"_meta":{"codex":{"subagent":{"threadId":"th-kid","path":"/root/notes_reader","activity":%q}}}}}}`,
 			typ, title, id, status, kind, kind)
+	}
+	// codex-acp 2.6.0 to a client that is not JetBrains AIR: no _meta,
+	// rawInput on every update (SubagentActivityReporter).
+	bare := func(typ, id, status, kind string, withTitle bool) string {
+		title := ""
+		if withTitle {
+			title = `"kind":"other","title":"Start subagent notes_reader",`
+		}
+		return fmt.Sprintf(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":%q,"toolCallId":%q,%s"status":%q,"rawInput":{"agentThreadId":"th-kid","agentPath":"/root/notes_reader","activityKind":%q}}}}`,
+			typ, id, title, status, kind)
 	}
 	text := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Asking a helper."}}}}`
 	type status struct{ label, detail, native, meta string }
@@ -59,6 +72,14 @@ func TestCodexSubagentActivity(t *testing.T) {
 		want: []status{started,
 			{"sub_agent_interacted", "/root/notes_reader", "sa-2", `{"agent_thread_id":"th-kid"}`},
 			{"sub_agent_interrupted", "/root/notes_reader", "sa-3", `{"agent_thread_id":"th-kid"}`}},
+	}, {
+		name:  "2.6.0, no _meta: in progress, then completed",
+		lines: []string{text, bare("tool_call", "sa-1", "in_progress", "started", true), bare("tool_call_update", "sa-1", "completed", "started", false)},
+		want:  []status{started},
+	}, {
+		name:  "2.6.0, a sub-agent's completion",
+		lines: []string{bare("tool_call", "sa-4", "completed", "completed", true)},
+		want:  []status{{"sub_agent_completed", "/root/notes_reader", "sa-4", `{"agent_thread_id":"th-kid"}`}},
 	}, {
 		name:  "a failure after it is kept",
 		lines: []string{activity("tool_call", "sa-1", "in_progress", "started", true), activity("tool_call_update", "sa-1", "failed", "started", false)},

@@ -464,8 +464,8 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 		}
 	}
 	if t.st.Tools[u.Get("toolCallId").String()] == nil {
-		if sa := codexSubagent(u); sa.IsObject() {
-			return t.subagentActivity(dst, in, u, sa)
+		if codexActivity(u) {
+			return t.subagentActivity(dst, in, u)
 		}
 	}
 	if t.st.Tools[u.Get("toolCallId").String()] == nil && compactionCall(u) {
