@@ -512,7 +512,8 @@
 // host's response; terminal/output and wait_for_exit responses give the
 // call its output and exit code. terminal/release and kill carry nothing.
 // elicitation/create (unstable) is question.requested (the message as its
-// prompt, the enum of the form's first choice property as its options,
+// prompt, the choices of the form's first choice property as its options:
+// its enum, else the consts of its oneOf, items.enum or items.anyOf,
 // mode and schema in metadata), resolved by the host's response (accept:
 // answered with the content as JSON; decline, cancel: rejected) or by a
 // universal.QuestionReply.

@@ -269,3 +269,43 @@ func TestCodexMCPRawOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestElicitationTitledChoices: ACP's elicitation takes MCP's enum
+// schemas: a choice is an enum, or titled choices oneOf [{const, title}]
+// (a multi-select's items.enum or items.anyOf). @agentclientprotocol/
+// codex-acp 2.6.0 asks Codex's questions with oneOf (dist/index.js
+// buildUserInputSchema; Apache-2.0). The question had no options; they are
+// the consts. The lines are in that shape, texts made up.
+func TestElicitationTitledChoices(t *testing.T) {
+	ask := func(prop string) string {
+		return `{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"sessionId":"s1","toolCallId":"q1","mode":"form","message":"Codex needs your input to continue.","requestedSchema":{"type":"object","properties":{"note":{"type":"string","title":"A note"},"pick":` + prop + `}}}}` + "\n"
+	}
+	tests := []struct {
+		name, prop string
+		want       []string
+	}{
+		{"enum", `{"type":"string","enum":["red","blue"]}`, []string{"red", "blue"}},
+		{"oneOf", `{"type":"string","title":"Which colour?","_meta":{"codex":{"isOther":true,"isSecret":false}},"oneOf":[{"const":"red","title":"Red","description":"Warm"},{"const":"blue","title":"Blue"},{"const":"Other","title":"Other"}]}`, []string{"red", "blue", "Other"}},
+		{"multi-select, items.enum", `{"type":"array","items":{"type":"string","enum":["a","b"]}}`, []string{"a", "b"}},
+		{"multi-select, items.anyOf", `{"type":"array","items":{"anyOf":[{"const":"a","title":"A"},{"const":"b","title":"B"}]}}`, []string{"a", "b"}},
+		{"no choices", `{"type":"string"}`, []string{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			asked := 0
+			for _, ev := range translateChecked(t, ask(tc.prop)) {
+				if q, ok := ev.Data.(*universal.Question); ok && ev.Type == universal.TypeQuestionRequested {
+					asked++
+					got = q.Options
+				}
+			}
+			if asked != 1 {
+				t.Fatalf("%d questions, want 1", asked)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("options (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

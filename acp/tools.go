@@ -1423,13 +1423,26 @@ func (t *Translator) elicitation(dst []universal.Event, in *input, id string, pa
 	t.remember(in.dir, id, r)
 	var md jsonw.Object
 	md.Raw("mode", params.Sub("mode").Raw()).Raw("requestedSchema", params.Sub("requestedSchema").Raw()).Raw("url", params.Sub("url").Raw())
-	// The choices of a form whose first choice property is an enum.
+	// The choices of a form's first choice property: the values of its
+	// enum, or the consts of its titled choices (oneOf; a multi-select's
+	// items.enum or items.anyOf), the enum schemas of MCP's elicitation
+	// that ACP's takes (codex-acp 2.x asks Codex's questions with oneOf).
 	var options []string
 	params.Sub("requestedSchema.properties").Each(func(_ gjson.Result, p jsonscan.Value) bool {
-		p.Sub("enum").ForEach(func(_, v gjson.Result) bool {
-			options = append(options, t.copy(v.String()))
-			return true
-		})
+		for _, k := range [...]string{"enum", "oneOf", "items.enum", "items.anyOf"} {
+			p.Sub(k).ForEach(func(_, v gjson.Result) bool {
+				if k == "oneOf" || k == "items.anyOf" {
+					v = v.Get("const")
+				}
+				if v.Exists() {
+					options = append(options, t.copy(v.String()))
+				}
+				return true
+			})
+			if len(options) > 0 {
+				break
+			}
+		}
 		return len(options) == 0
 	})
 	return t.w.AskQuestion(dst, universal.Question{
