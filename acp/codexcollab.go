@@ -103,13 +103,12 @@ func codexActivity(u jsonscan.Value) bool {
 // codexActivity) as package codex gives the item it forwards: no call the
 // model made but a completed status item labelled sub_agent_<activity>
 // (sub_agent_started, sub_agent_interacted, sub_agent_interrupted,
-// sub_agent_completed),
-// detail the agent's path, agent_thread_id in its metadata, native id the
-// toolCallId. It is shown once, at its first update (the adapter sends
-// it in progress, then completed with the same facts; a loaded
-// session's history, completed only): a later update of it that repeats
-// it adds nothing, and one that brings something else (output, a
-// failure) is kept whole, as an update after a call's end is.
+// sub_agent_completed), detail the agent's path, agent_thread_id in its
+// metadata, native id the toolCallId. It is shown once, at its first
+// update (the adapter sends it in progress, then completed with the same
+// facts; a loaded session's history, completed only): a later update of
+// it that repeats it adds nothing, and one that brings something else
+// (output, a failure) is kept whole, as an update after a call's end is.
 func (t *Translator) subagentActivity(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
 	id := u.Get("toolCallId").String()
 	if slices.Contains(t.st.Activities, id) {

@@ -52,12 +52,15 @@ func noResult(tl *tool) bool {
 	if tl.Content == "" || tl.Content == "[]" {
 		return true
 	}
+	if tl.Content[0] != '[' {
+		return false
+	}
 	only := true
 	gjson.Parse(tl.Content).ForEach(func(_, c gjson.Result) bool {
 		only = c.Get("type").Str == "terminal"
 		return only
 	})
-	return only && tl.Content[0] == '['
+	return only
 }
 
 // resultLater completes, as the turn ends, the results of the replayed
