@@ -246,6 +246,7 @@ func TestCodexMCPRawOutput(t *testing.T) {
 		{"an error", "failed", `{"result":null,"error":{"message":"server notes is not running"}}`, "server notes is not running", true},
 		{"no blocks", "completed", `{"result":{"content":[]},"error":null}`, "", false},
 		{"another shape", "completed", `{"result":["a"],"error":null}`, `{"result":["a"],"error":null}`, false},
+		{"no result member", "completed", `{"error":{"message":"not this shape"}}`, `{"error":{"message":"not this shape"}}`, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

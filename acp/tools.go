@@ -743,7 +743,9 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 func mcpRawOutput(ro gjson.Result) (string, bool) {
 	r := ro.Get("result")
 	e := ro.Get("error")
-	if !r.IsObject() && r.Type != gjson.Null || !e.IsObject() && e.Type != gjson.Null && e.Type != gjson.String {
+	// Both members are there, each null or of its type (an absent member
+	// reads as null).
+	if !r.Exists() || !e.Exists() || !r.IsObject() && r.Type != gjson.Null || !e.IsObject() && e.Type != gjson.Null && e.Type != gjson.String {
 		return "", false
 	}
 	if m := e.Get("message"); m.Type == gjson.String {
