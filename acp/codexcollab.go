@@ -1,8 +1,12 @@
 package acp
 
 import (
+	"slices"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
 
@@ -71,4 +75,82 @@ func collabOutput(input string) (out, states string) {
 		states = r[0].Raw
 	}
 	return strings.Join(msgs, "\n"), states
+}
+
+// maxActivities bounds the sub-agent activities remembered (see
+// subagentActivity): an activity's completion follows its start at once.
+const maxActivities = 64
+
+// codexActivity reports whether a call is @agentclientprotocol/codex-acp's
+// forwarding of a multi-agent v2 subAgentActivity item of Codex's
+// app-server (a sub-agent started, interacted with, interrupted or, in
+// 2.x, completed): a tool call of kind other titled "Start subagent
+// <name>", rawInput {agentThreadId, agentPath, activityKind} on its every
+// update, and in 1.x _meta.codex.subagent {threadId, path, activity}
+// (src/CodexToolCallMapper.ts createSubAgentActivityUpdate; 2.6.0's
+// SubagentActivityReporter sends a client that is not JetBrains AIR no
+// _meta, AIR _meta.jetbrains.air.subagent: true).
+func codexActivity(u jsonscan.Value) bool {
+	if u.Sub("_meta.codex.subagent").IsObject() {
+		return true
+	}
+	r := u.Sub("rawInput")
+	return r.Sub("agentThreadId").Type() == gjson.String && r.Sub("agentPath").Type() == gjson.String &&
+		r.Sub("activityKind").Type() == gjson.String
+}
+
+// subagentActivity translates codex-acp's sub-agent activity call (see
+// codexActivity) as package codex gives the item it forwards: no call the
+// model made but a completed status item labelled sub_agent_<activity>
+// (sub_agent_started, sub_agent_interacted, sub_agent_interrupted,
+// sub_agent_completed), detail the agent's path, agent_thread_id in its
+// metadata, native id the toolCallId. It is shown once, at its first
+// update (the adapter sends it in progress, then completed with the same
+// facts; a loaded session's history, completed only): a later update of
+// it that repeats it adds nothing, and one that brings something else
+// (output, a failure) is kept whole, as an update after a call's end is.
+func (t *Translator) subagentActivity(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
+	id := u.Get("toolCallId").String()
+	if slices.Contains(t.st.Activities, id) {
+		switch u.Get("status").Str {
+		case "", "pending", "in_progress", "completed":
+			if !bringsOutput(u, u.Get("status").Str) { // its status aside
+				return dst
+			}
+		}
+		return t.status(dst, "tool_call_update_after_end", id, t.rawObject("update", u), "", in.raw)
+	}
+	if len(t.st.Activities) >= maxActivities {
+		t.st.Activities = slices.Delete(t.st.Activities, 0, 1)
+	}
+	t.st.Activities = append(t.st.Activities, t.copy(id))
+	// It ends the response's text, as a call does.
+	dst, _, sc := t.callArrives(dst, in, u)
+	sa, in2 := u.Sub("_meta.codex.subagent"), u.Sub("rawInput")
+	pick := func(k, raw string) string {
+		if v := sa.Sub(k); v.Type() == gjson.String {
+			return v.Str()
+		}
+		return in2.Sub(raw).Str()
+	}
+	activity := pick("activity", "activityKind")
+	if activity == "" {
+		activity = "activity"
+	}
+	var md jsonw.Object
+	md.OptString("agent_thread_id", pick("threadId", "agentThreadId"))
+	if st := u.Get("status").Str; st == "failed" || st == "cancelled" {
+		md.String("status", st)
+	}
+	p := universal.Part{Type: universal.PartStatus, Label: t.copy("sub_agent_" + activity), Detail: t.copy(pick("path", "agentPath"))}
+	if md.Len() > 0 {
+		p.Metadata = md.Bytes()
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID:       t.w.NewItemID(),
+		NativeItemID: t.copy(id),
+		ParentID:     sc.Parent,
+		Kind:         universal.KindStatus,
+		Content:      []universal.Part{p},
+	}, agent, in.raw)
 }

@@ -211,7 +211,11 @@
 // codex names it (spawn_agent, a task; send_input, resume_agent, wait,
 // close_agent), and its result, which ACP carries no output for, is what
 // the sub-agents said (agentsStates messages), else the threads it
-// reached, agents_states in its metadata; tool_input read from rawInput by the common argument names
+// reached, agents_states in its metadata (its sub-agent activity call,
+// rawInput {agentThreadId, agentPath, activityKind} or 1.x's
+// _meta.codex.subagent {threadId, path, activity}, is no call but the
+// status item package codex gives the item: sub_agent_<activity>, detail
+// the path, agent_thread_id in its metadata, shown once); tool_input read from rawInput by the common argument names
 // (command, file_path/path, pattern/query, url, prompt/instructions,
 // subagent_type/source) and
 // for files the call's locations; the title, ACP kind and locations in the
@@ -228,9 +232,11 @@
 // Grep and SearchWeb search, FetchURL fetch). The tool_call item completes when the call runs
 // (in_progress) or ends (completed, failed), or, as failed with the
 // arguments known by then, when its turn ends before it ran (a cancel);
-// a replayed tool_call whose final status comes without content, rawOutput
-// or terminal output waits for an update of that status to bring its
-// result (Mistral Vibe 2.18's replay), else its result completes at the
+// a replayed tool_call whose final status comes without content (but
+// terminals that showed no output), rawOutput or terminal output waits for
+// an update of that status to bring its result (Mistral Vibe 2.18's
+// replay; codex-acp 2.x's, a command's terminal, then its output), else
+// its result completes at the
 // replayed turn's end; the tool_result item (role
 // tool, same parent) starts at in_progress, grows with the text of its
 // content as updates replace it (output deltas while the new text extends
@@ -248,8 +254,11 @@
 // when it is the data of the content's image: codex-acp's generated
 // image {status, revisedPrompt, result}), Kiro CLI's items
 // ({Text} texts and {Json: {stdout, stderr}} streams, joined by
-// newlines), a failed call's error {message, code?} its message
-// (GitHub Copilot CLI's), else its JSON);
+// newlines), codex-acp's MCP result {result: CallToolResult or null,
+// error: {message} or null} the error's message, else the text blocks'
+// texts joined by newlines, as package codex reads the item (a result
+// whose isError is true is an error), a failed call's error {message,
+// code?} its message (GitHub Copilot CLI's), else its JSON);
 // rawOutput objects in the metadata as raw_output; {"no_output": true}
 // when ACP carries nothing for the call (the item says so rather than
 // inventing output); claude-agent-acp's _meta.claudeCode.nonExecutionKind
@@ -503,7 +512,8 @@
 // host's response; terminal/output and wait_for_exit responses give the
 // call its output and exit code. terminal/release and kill carry nothing.
 // elicitation/create (unstable) is question.requested (the message as its
-// prompt, the enum of the form's first choice property as its options,
+// prompt, the choices of the form's first choice property as its options:
+// its enum, else the consts of its oneOf, items.enum or items.anyOf,
 // mode and schema in metadata), resolved by the host's response (accept:
 // answered with the content as JSON; decline, cancel: rejected) or by a
 // universal.QuestionReply.

@@ -91,6 +91,9 @@ type state struct {
 	UserID string `json:"user_id,omitempty"`
 	// Seq numbers permission and question ids.
 	Seq int `json:"seq,omitempty"`
+	// Activities are the toolCallIds of the codex-acp sub-agent
+	// activities shown (see subagentActivity), the latest maxActivities.
+	Activities []string `json:"activities,omitempty"`
 	// Compactions are the context compactions (compaction_update,
 	// unstable), by compactionId.
 	Compactions map[string]*compaction `json:"compactions,omitempty"`

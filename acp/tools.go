@@ -89,15 +89,7 @@ func (t *Translator) lookupTool(dst []universal.Event, in *input, u jsonscan.Val
 	if tl := t.st.Tools[id]; tl != nil {
 		return tl, dst
 	}
-	dst = t.work(dst, in.raw)
-	dst = t.closeUser(dst, in.raw)
-	t.st.Turn.Answered = true
-	key, sc := t.scopeFor(u)
-	if sc.Open && t.w.IsOpen(sc.Msg) {
-		// The response's text is complete when it calls a tool.
-		dst = t.closeMsg(dst, sc, agent, in.raw)
-		sc.Open = false
-	}
+	dst, key, sc := t.callArrives(dst, in, u)
 	if sc.Msg == "" || sc.Results || !t.w.Known(sc.Msg) {
 		// A response that only calls tools still has its message.
 		sc.Msg = t.w.NewItemID()
@@ -126,6 +118,22 @@ func (t *Translator) lookupTool(dst []universal.Event, in *input, u jsonscan.Val
 		Role:     universal.RoleAssistant,
 		Content:  []universal.Part{part},
 	}, agent, in.raw)
+}
+
+// callArrives does what a call's arrival does to the conversation: work
+// goes on, the user's message ends, and the response's text in the call's
+// scope (key) is complete.
+func (t *Translator) callArrives(dst []universal.Event, in *input, u jsonscan.Value) ([]universal.Event, string, *scope) {
+	dst = t.work(dst, in.raw)
+	dst = t.closeUser(dst, in.raw)
+	t.st.Turn.Answered = true
+	key, sc := t.scopeFor(u)
+	if sc.Open && t.w.IsOpen(sc.Msg) {
+		// The response's text is complete when it calls a tool.
+		dst = t.closeMsg(dst, sc, agent, in.raw)
+		sc.Open = false
+	}
+	return dst, key, sc
 }
 
 // merge takes the fields a ToolCall or ToolCallUpdate carries into the
@@ -455,6 +463,11 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 			return t.mcpStartupNotice(dst, in, u, server)
 		}
 	}
+	if t.st.Tools[u.Get("toolCallId").String()] == nil {
+		if codexActivity(u) {
+			return t.subagentActivity(dst, in, u)
+		}
+	}
 	if t.st.Tools[u.Get("toolCallId").String()] == nil && compactionCall(u) {
 		return t.compactionToolCall(dst, in, u)
 	}
@@ -709,6 +722,9 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 		if s, ok := kiroItems(ro); ok {
 			return s
 		}
+		if s, ok := mcpRawOutput(ro); ok {
+			return s
+		}
 		if m := vs[7]; tl.Status == "failed" && m.Type == gjson.String {
 			// A failed call's error {message, code?} (GitHub Copilot
 			// CLI's ToolExecutionCompleteError): its message.
@@ -716,6 +732,40 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 		}
 	}
 	return tl.RawOutput
+}
+
+// mcpRawOutput returns the output of an MCP tool's call in
+// @agentclientprotocol/codex-acp's rawOutput {result: MCP's
+// CallToolResult {content: blocks, structuredContent, isError} or null,
+// error: {message} or null} (createMcpRawOutput), as package codex reads
+// the item it forwards: the error's message, else the text blocks' texts
+// joined by newlines; false when rawOutput is not of that shape.
+func mcpRawOutput(ro gjson.Result) (string, bool) {
+	r := ro.Get("result")
+	e := ro.Get("error")
+	// Both members are there, each null or of its type (an absent member
+	// reads as null).
+	if !r.Exists() || !e.Exists() || !r.IsObject() && r.Type != gjson.Null || !e.IsObject() && e.Type != gjson.Null && e.Type != gjson.String {
+		return "", false
+	}
+	if m := e.Get("message"); m.Type == gjson.String {
+		return m.Str, true
+	}
+	if e.Type == gjson.String {
+		return e.Str, true
+	}
+	content := r.Get("content")
+	if !content.IsArray() {
+		return "", false
+	}
+	var parts []string
+	content.ForEach(func(_, b gjson.Result) bool {
+		if t := b.Get("text"); b.Get("type").Str == "text" && t.Type == gjson.String {
+			parts = append(parts, t.Str)
+		}
+		return true
+	})
+	return strings.Join(parts, "\n"), true
 }
 
 // kiroItems returns the text of Kiro CLI's rawOutput {items: [{Text:
@@ -830,7 +880,10 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 		}
 		// One scan for the names agents give it (an absent name made
 		// gjson read all of a large output).
-		vs := jsonscan.GetMany(ro, "exit_code", "exitCode", "returncode", "metadata.exit", "contents")
+		vs := jsonscan.GetMany(ro, "exit_code", "exitCode", "returncode", "metadata.exit", "contents", "result.isError")
+		// codex-acp's MCP result that the tool says failed (see
+		// mcpRawOutput).
+		isError = isError || vs[5].Type == gjson.True
 		for _, v := range vs[:4] {
 			if v.Type == gjson.Number {
 				c := v.Int()
@@ -1372,13 +1425,26 @@ func (t *Translator) elicitation(dst []universal.Event, in *input, id string, pa
 	t.remember(in.dir, id, r)
 	var md jsonw.Object
 	md.Raw("mode", params.Sub("mode").Raw()).Raw("requestedSchema", params.Sub("requestedSchema").Raw()).Raw("url", params.Sub("url").Raw())
-	// The choices of a form whose first choice property is an enum.
+	// The choices of a form's first choice property: the values of its
+	// enum, or the consts of its titled choices (oneOf; a multi-select's
+	// items.enum or items.anyOf), the enum schemas of MCP's elicitation
+	// that ACP's takes (codex-acp 2.x asks Codex's questions with oneOf).
 	var options []string
 	params.Sub("requestedSchema.properties").Each(func(_ gjson.Result, p jsonscan.Value) bool {
-		p.Sub("enum").ForEach(func(_, v gjson.Result) bool {
-			options = append(options, t.copy(v.String()))
-			return true
-		})
+		for _, k := range [...]string{"enum", "oneOf", "items.enum", "items.anyOf"} {
+			p.Sub(k).ForEach(func(_, v gjson.Result) bool {
+				if k == "oneOf" || k == "items.anyOf" {
+					v = v.Get("const")
+				}
+				if v.Exists() {
+					options = append(options, t.copy(v.String()))
+				}
+				return true
+			})
+			if len(options) > 0 {
+				break
+			}
+		}
 		return len(options) == 0
 	})
 	return t.w.AskQuestion(dst, universal.Question{

@@ -41,10 +41,26 @@ func encodedObject(s string) string {
 	return jsonw.Compact(s)
 }
 
-// noResult reports whether a call has nothing of a result: no content,
-// no rawOutput, no terminal output.
+// noResult reports whether a call has nothing of a result: no content
+// but terminals that showed no output (codex-acp 2.x replays a command as
+// a tool_call of its final status whose content is its terminal, the
+// output in the update after it), no rawOutput, no terminal output.
 func noResult(tl *tool) bool {
-	return len(tl.Chunks) == 0 && (tl.Content == "" || tl.Content == "[]") && tl.RawOutput == "" && !tl.HasTerminal
+	if len(tl.Chunks) != 0 || tl.RawOutput != "" || tl.HasTerminal {
+		return false
+	}
+	if tl.Content == "" || tl.Content == "[]" {
+		return true
+	}
+	if tl.Content[0] != '[' {
+		return false
+	}
+	only := true
+	gjson.Parse(tl.Content).ForEach(func(_, c gjson.Result) bool {
+		only = c.Get("type").Str == "terminal"
+		return only
+	})
+	return only
 }
 
 // resultLater completes, as the turn ends, the results of the replayed
