@@ -93,7 +93,14 @@
 //	                       tool_result item under the call's message item,
 //	                       matched by tool_use_id (a result whose call the input
 //	                       never showed: under an empty synthetic assistant
-//	                       message); failed when is_error
+//	                       message); failed when is_error. A server tool's
+//	                       result sets no is_error: an error block
+//	                       (*_tool_result_error) fails it (output its
+//	                       error_message, else its error_code; metadata
+//	                       error_code), and a code execution's result
+//	                       (code_execution_result, bash_…, encrypted_…) is
+//	                       a command's: output stdout then stderr, metadata
+//	                       exit_code, failed when not 0
 //	user text              the prompt (transcripts, --replay-user-messages
 //	                       echoes), a sub-agent's prompt (under its Agent call),
 //	                       or a system item (isMeta, isSynthetic,

@@ -290,6 +290,46 @@ func (t *Translator) shellOutput(dst events, scope, uuid, text string) events {
 	}, universal.SourceAgent, t.raw)
 }
 
+// serverResult reads the content of a server tool's result block as the
+// Messages API gives it. An error ({type: "…_tool_result_error",
+// error_code, error_message?}) fails the result, its message (else its
+// code) the output when there is none. A code execution's result
+// ({type: "code_execution_result" | "bash_code_execution_result" |
+// "encrypted_code_execution_result", stdout, stderr, return_code}) is a
+// command's: its output stdout then stderr, its exit code, failed when not
+// 0. Any other content leaves output as it is.
+func serverResult(c jsonscan.Value, output string, cp anthropic.Copier) (out, errCode string, exit int, hasExit, failed bool) {
+	if !c.IsObject() {
+		return output, "", 0, false, false
+	}
+	switch typ := c.Get("type").Str; {
+	case strings.HasSuffix(typ, "_tool_result_error"):
+		errCode = cp(c.Get("error_code").Str)
+		if output == "" {
+			output = cp(first(c.Get("error_message").Str, errCode))
+		}
+		return output, errCode, 0, false, true
+	case typ == "code_execution_result" || typ == "bash_code_execution_result" || typ == "encrypted_code_execution_result":
+		rc := c.Get("return_code")
+		if rc.Type != gjson.Number {
+			return output, "", 0, false, false
+		}
+		if output == "" {
+			// encrypted_code_execution_result's stdout is not readable.
+			stdout, stderr := c.Get("stdout").Str, c.Get("stderr").Str
+			switch {
+			case stdout != "" && stderr != "":
+				output = cp(stdout + "\n" + stderr)
+			default:
+				output = cp(stdout + stderr)
+			}
+		}
+		code := int(rc.Int())
+		return output, "", code, true, code != 0
+	}
+	return output, "", 0, false, false
+}
+
 // tagText returns the text between <tag> and </tag> in s, "" if absent.
 func tagText(s, tag string) string {
 	_, rest, ok := strings.Cut(s, "<"+tag+">")
@@ -419,6 +459,18 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 			isErr = true
 		}
 	}
+	var errCode string
+	if b.Get("type").Str != "tool_result" {
+		// A server tool's result (web search, web fetch, code execution,
+		// tool search) sets no is_error: its content says how it went.
+		var code int
+		var ran, failed bool
+		output, errCode, code, ran, failed = serverResult(b.Sub("content"), output, t.w.Copy)
+		if ran {
+			exitCode, hasCode = code, true
+		}
+		isErr = isErr || failed
+	}
 
 	var o jsonw.Object
 	if hasCode || decision.Raw != "" {
@@ -427,6 +479,7 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	if hasCode {
 		o.Int("exit_code", int64(exitCode))
 	}
+	o.OptString("error_code", errCode)
 	o.Raw("permission_decision", decision.Raw)
 	o.OptString("non_execution_kind", kind)
 	mcpStructured(&o, name, structured)

@@ -1,0 +1,94 @@
+package claude_test
+
+import (
+	"testing"
+
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
+)
+
+// TestServerResultOutcome: the result block of a server tool (the
+// Messages API's web_search_tool_result, web_fetch_tool_result,
+// code_execution_tool_result, bash_code_execution_tool_result,
+// text_editor_code_execution_tool_result, tool_search_tool_result; npm
+// @anthropic-ai/sdk 1.14.0 resources/messages/messages.d.ts) sets no
+// is_error: an error is its content {type: "…_tool_result_error",
+// error_code, error_message?}, a code execution's outcome its content's
+// return_code beside stdout and stderr. Each result was a success with
+// an empty output; an error now fails the result (its message, else its
+// code, the output; metadata error_code), a code execution's result is a
+// command's (output stdout then stderr, metadata exit_code, failed when
+// not 0). Lines made up in those shapes, ids and texts ours.
+func TestServerResultOutcome(t *testing.T) {
+	const (
+		sid  = `"session_id":"5e55e55e-0000-4000-8000-000000000034"`
+		init = `{"type":"system","subtype":"init","claude_code_version":"2.1.332","cwd":"/home/dev/project","tools":[],"model":"claude-opus-4-5","uuid":"0e000000-0000-4000-8000-000000000001",` + sid + `}`
+		done = `{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"","stop_reason":"end_turn",` + sid + `,"uuid":"0e000000-0000-4000-8000-000000000009"}`
+	)
+	line := func(name, input, result string) string {
+		return `{"type":"assistant","message":{"model":"claude-opus-4-5","id":"msg_srv_1","type":"message","role":"assistant","content":[` +
+			`{"type":"server_tool_use","id":"srvtoolu_34a","name":"` + name + `","input":` + input + `},` + result +
+			`,{"type":"text","text":"Checked."}],"stop_reason":"end_turn","usage":{"input_tokens":5,"output_tokens":9}},"parent_tool_use_id":null,` + sid + `,"uuid":"0e000000-0000-4000-8000-000000000002"}`
+	}
+	for _, tc := range []struct {
+		name, call, input, result string
+		output                    string
+		failed                    bool
+		meta                      string // the result part's metadata
+	}{
+		{"web search error", "web_search", `{"query":"go release"}`,
+			`{"type":"web_search_tool_result","tool_use_id":"srvtoolu_34a","content":{"type":"web_search_tool_result_error","error_code":"max_uses_exceeded"}}`,
+			"max_uses_exceeded", true, `{"error_code":"max_uses_exceeded","block_type":"web_search_tool_result"}`},
+		{"web search results", "web_search", `{"query":"go release"}`,
+			`{"type":"web_search_tool_result","tool_use_id":"srvtoolu_34a","content":[{"type":"web_search_result","title":"Go","url":"https://go.example/","encrypted_content":"ZW5j","page_age":null}]}`,
+			"", false, `{"block_type":"web_search_tool_result"}`},
+		{"web fetch error", "web_fetch", `{"url":"https://site.example/a"}`,
+			`{"type":"web_fetch_tool_result","tool_use_id":"srvtoolu_34a","content":{"type":"web_fetch_tool_result_error","error_code":"url_not_accessible"}}`,
+			"url_not_accessible", true, `{"error_code":"url_not_accessible","block_type":"web_fetch_tool_result"}`},
+		{"code execution", "code_execution", `{"code":"print(2+2)"}`,
+			`{"type":"code_execution_tool_result","tool_use_id":"srvtoolu_34a","content":{"type":"code_execution_result","stdout":"4\n","stderr":"","return_code":0,"content":[]}}`,
+			"4\n", false, `{"exit_code":0,"block_type":"code_execution_tool_result"}`},
+		{"code execution error", "code_execution", `{"code":"print(2+2)"}`,
+			`{"type":"code_execution_tool_result","tool_use_id":"srvtoolu_34a","content":{"type":"code_execution_tool_result_error","error_code":"execution_time_exceeded"}}`,
+			"execution_time_exceeded", true, `{"error_code":"execution_time_exceeded","block_type":"code_execution_tool_result"}`},
+		{"encrypted stdout", "code_execution", `{"code":"raise SystemExit(3)"}`,
+			`{"type":"code_execution_tool_result","tool_use_id":"srvtoolu_34a","content":{"type":"encrypted_code_execution_result","encrypted_stdout":"c2VjcmV0","stderr":"exit 3","return_code":3,"content":[]}}`,
+			"exit 3", true, `{"exit_code":3,"block_type":"code_execution_tool_result"}`},
+		{"bash exits 2", "bash_code_execution", `{"command":"ls missing"}`,
+			`{"type":"bash_code_execution_tool_result","tool_use_id":"srvtoolu_34a","content":{"type":"bash_code_execution_result","stdout":"partial","stderr":"ls: missing: not found","return_code":2,"content":[]}}`,
+			"partial\nls: missing: not found", true, `{"exit_code":2,"block_type":"bash_code_execution_tool_result"}`},
+		{"text editor error", "text_editor_code_execution", `{"command":"view","path":"/tmp/notes.txt"}`,
+			`{"type":"text_editor_code_execution_tool_result","tool_use_id":"srvtoolu_34a","content":{"type":"text_editor_code_execution_tool_result_error","error_code":"file_not_found","error_message":"no file at /tmp/notes.txt"}}`,
+			"no file at /tmp/notes.txt", true, `{"error_code":"file_not_found","block_type":"text_editor_code_execution_tool_result"}`},
+		{"text editor view", "text_editor_code_execution", `{"command":"view","path":"/tmp/notes.txt"}`,
+			`{"type":"text_editor_code_execution_tool_result","tool_use_id":"srvtoolu_34a","content":{"type":"text_editor_code_execution_view_result","content":"line one","file_type":"text","num_lines":1,"start_line":1,"total_lines":1}}`,
+			"", false, `{"block_type":"text_editor_code_execution_tool_result"}`},
+		{"tool search error", "tool_search_tool_regex", `{"query":"weather"}`,
+			`{"type":"tool_search_tool_result","tool_use_id":"srvtoolu_34a","content":{"type":"tool_search_tool_result_error","error_code":"unavailable","error_message":null}}`,
+			"unavailable", true, `{"error_code":"unavailable","block_type":"tool_search_tool_result"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := feed(t, claude.FormatStreamJSON, nil, nil, init, line(tc.call, tc.input, tc.result), done)
+			results := completed(evs, universal.KindToolResult, "")
+			if len(results) != 1 {
+				t.Fatalf("%d tool results, want 1", len(results))
+			}
+			it := results[0]
+			p := it.Content[0]
+			if p.Output != tc.output || p.IsError != tc.failed {
+				t.Errorf("output %q is_error %v, want %q %v", p.Output, p.IsError, tc.output, tc.failed)
+			}
+			if want := map[bool]universal.ItemStatus{false: universal.StatusCompleted, true: universal.StatusFailed}[tc.failed]; it.Status != want {
+				t.Errorf("status %s, want %s", it.Status, want)
+			}
+			if string(p.Metadata) != tc.meta {
+				t.Errorf("metadata %s, want %s", p.Metadata, tc.meta)
+			}
+			// The block's content stays whole beside it.
+			if raw := gjson.Get(tc.result, "content"); raw.IsObject() && (len(it.Content) < 2 || string(it.Content[1].JSON) != raw.Raw) {
+				t.Errorf("content not kept: %+v", it.Content)
+			}
+		})
+	}
+}
