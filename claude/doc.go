@@ -106,7 +106,11 @@
 //	                       or a system item (isMeta, isSynthetic,
 //	                       isCompactSummary; stream-json's is_meta and
 //	                       is_compact_summary; <task-notification>, local
-//	                       command output); "[Request interrupted by user…" → status item
+//	                       command output; an origin whose kind is not
+//	                       human: another session's message, a channel's,
+//	                       a scheduled task's, …, its first part's metadata
+//	                       origin, whole, and author its sender's from);
+//	                       "[Request interrupted by user…" → status item
 //	                       (in a transcript it also ends the turn interrupted);
 //	                       <bash-input> and its <bash-stdout>/<bash-stderr> (a
 //	                       shell command the user ran with !) → a tool_call item

@@ -1,6 +1,7 @@
 package claude_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/claude"
@@ -88,6 +89,59 @@ func TestServerResultOutcome(t *testing.T) {
 			// The block's content stays whole beside it.
 			if raw := gjson.Get(tc.result, "content"); raw.IsObject() && (len(it.Content) < 2 || string(it.Content[1].JSON) != raw.Raw) {
 				t.Errorf("content not kept: %+v", it.Content)
+			}
+		})
+	}
+}
+
+// TestUserOrigin: a user line's origin (the Agent SDK's SDKMessageOrigin,
+// npm @anthropic-ai/claude-agent-sdk 0.3.332 sdk.d.ts: {kind: "peer",
+// from, name?, fromSession?, body?, …} for a message another session
+// sent, "channel" {server}, "task-notification" {subkind?, runId?, …},
+// "coordinator", "observer" {from, senderTaskId}, …) names who wrote a
+// line that is not the person's prompt. It made the line a system item
+// and was then dropped: a peer's message looked like the CLI's own. The
+// item's first part now has it as its metadata origin, whole, and its
+// sender (from) as author, as Codex's messages between agents name theirs.
+// A person's prompt ({kind: "human"}) is unchanged. Lines made up in
+// those shapes, ids and texts ours.
+func TestUserOrigin(t *testing.T) {
+	const (
+		sid    = `"session_id":"5e55e55e-0000-4000-8000-0000000034b1"`
+		init   = `{"type":"system","subtype":"init","claude_code_version":"2.1.332","cwd":"/home/dev/project","tools":[],"model":"claude-opus-4-5","uuid":"0f000000-0000-4000-8000-000000000001",` + sid + `}`
+		peer   = `{"kind":"peer","from":"uds:/tmp/peer-7.sock","name":"Build bot","fromSession":"local_0f0f","body":"tests are green"}`
+		stream = `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"TEXT"}]},"parent_tool_use_id":null,` + sid + `,"uuid":"0f000000-0000-4000-8000-000000000002","origin":ORIGIN}`
+		entry  = `{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"TEXT"},"uuid":"0f000000-0000-4000-8000-000000000003","timestamp":"2026-11-30T09:00:00.000Z","sessionId":"5e55e55e-0000-4000-8000-0000000034b1","cwd":"/home/dev/project","version":"2.1.332","origin":ORIGIN}`
+	)
+	for _, tc := range []struct {
+		name, format, line, text, origin string
+		kind                             universal.Kind
+		meta                             string // the first part's metadata
+	}{
+		{"peer", claude.FormatStreamJSON, stream, `<cross-session-message from=\"Build bot\">tests are green</cross-session-message>`, peer,
+			universal.KindSystem, `{"author":"uds:/tmp/peer-7.sock","origin":` + peer + `}`},
+		{"peer in a transcript", claude.FormatTranscript, entry, `<cross-session-message from=\"Build bot\">tests are green</cross-session-message>`, peer,
+			universal.KindSystem, `{"author":"uds:/tmp/peer-7.sock","origin":` + peer + `}`},
+		{"channel", claude.FormatStreamJSON, stream, `<channel source=\"chat\">deploy is done</channel>`, `{"kind":"channel","server":"chat"}`,
+			universal.KindSystem, `{"origin":{"kind":"channel","server":"chat"}}`},
+		{"scheduled task", claude.FormatStreamJSON, stream, `run the nightly check`, `{"kind":"task-notification","subkind":"scheduled-trigger","fireReason":"scheduled"}`,
+			universal.KindSystem, `{"origin":{"kind":"task-notification","subkind":"scheduled-trigger","fireReason":"scheduled"}}`},
+		{"observer", claude.FormatStreamJSON, stream, `note: the lint step is slow`, `{"kind":"observer","from":"watcher","senderTaskId":"t_41"}`,
+			universal.KindSystem, `{"author":"watcher","origin":{"kind":"observer","from":"watcher","senderTaskId":"t_41"}}`},
+		{"human", claude.FormatTranscript, entry, `list the files`, `{"kind":"human"}`, universal.KindMessage, ``},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			line := strings.NewReplacer("TEXT", tc.text, "ORIGIN", tc.origin).Replace(tc.line)
+			lines := []string{line}
+			if tc.format == claude.FormatStreamJSON {
+				lines = []string{init, line}
+			}
+			items := completed(feed(t, tc.format, nil, nil, lines...), tc.kind, "")
+			if len(items) != 1 {
+				t.Fatalf("%d %s items, want 1", len(items), tc.kind)
+			}
+			if got := string(items[0].Content[0].Metadata); got != tc.meta {
+				t.Errorf("metadata %s, want %s", got, tc.meta)
 			}
 		})
 	}

@@ -179,6 +179,7 @@ func (t *Translator) userContent(dst events, r jsonscan.Value, scope string, par
 			// In a transcript a notice between turns stays outside them.
 			dst = t.ensureTurn(dst, scope)
 		}
+		originMeta(parts, r)
 		return t.w.Complete(dst, universal.Item{
 			ItemID: t.w.NewItemID(), NativeItemID: uuid, ParentID: t.scopeParent(scope),
 			Kind: universal.KindSystem, Role: universal.RoleSystem, Content: parts,
@@ -338,6 +339,25 @@ func tagText(s, tag string) string {
 	}
 	in, _, _ := strings.Cut(rest, "</"+tag+">")
 	return in
+}
+
+// originMeta gives the first part of a user line that is not a person's
+// prompt the line's origin (the Agent SDK's SDKMessageOrigin: who sent it,
+// {kind: "peer", from, name?, body?, …}, "channel" {server},
+// "task-notification" {subkind?, …}, "coordinator", …) as its metadata
+// origin, whole, and its sender (from) as author, the key Codex's messages
+// between agents use: the text alone does not say another session or
+// agent wrote it.
+func originMeta(parts []universal.Part, r jsonscan.Value) {
+	o := r.Get("origin")
+	if len(parts) == 0 || !o.IsObject() || o.Get("kind").Str == "human" {
+		return
+	}
+	var m jsonw.Object
+	if from := o.Get("from"); from.Type == gjson.String {
+		m.String("author", from.Str)
+	}
+	parts[0].Metadata = m.Raw("origin", o.Raw).Bytes()
 }
 
 // systemMade reports user lines the CLI wrote itself: hidden context
