@@ -146,3 +146,20 @@ func TestUserOrigin(t *testing.T) {
 		})
 	}
 }
+
+// TestUserOriginAfterMetadata: a line from another session whose first
+// part has metadata of its own (an image's) keeps it, the origin after it.
+func TestUserOriginAfterMetadata(t *testing.T) {
+	const sid = `"session_id":"5e55e55e-0000-4000-8000-0000000034b2"`
+	init := `{"type":"system","subtype":"init","claude_code_version":"2.1.332","cwd":"/home/dev/project","tools":[],"model":"claude-opus-4-5","uuid":"0f000000-0000-4000-8000-000000000011",` + sid + `}`
+	line := `{"type":"user","message":{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"aGk="}}]},"parent_tool_use_id":null,` + sid +
+		`,"uuid":"0f000000-0000-4000-8000-000000000012","origin":{"kind":"peer","from":"uds:/tmp/p.sock"}}`
+	items := completed(feed(t, claude.FormatStreamJSON, nil, nil, init, line), universal.KindSystem, "")
+	if len(items) != 1 || len(items[0].Content) == 0 {
+		t.Fatalf("%d system items, want 1 with content", len(items))
+	}
+	want := `{"source_type":"base64","data_length":4,"author":"uds:/tmp/p.sock","origin":{"kind":"peer","from":"uds:/tmp/p.sock"}}`
+	if got := string(items[0].Content[0].Metadata); got != want {
+		t.Errorf("metadata %s, want %s", got, want)
+	}
+}

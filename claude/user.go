@@ -357,7 +357,13 @@ func originMeta(parts []universal.Part, r jsonscan.Value) {
 	if from := o.Get("from"); from.Type == gjson.String {
 		m.String("author", from.Str)
 	}
-	parts[0].Metadata = m.Raw("origin", o.Raw).Bytes()
+	add := m.Raw("origin", o.Raw).Bytes()
+	if len(parts[0].Metadata) == 0 {
+		parts[0].Metadata = add
+		return
+	}
+	// After the part's own metadata, not in its place.
+	parts[0].Metadata = []byte(withMembers(string(parts[0].Metadata), string(add[1:len(add)-1])))
 }
 
 // systemMade reports user lines the CLI wrote itself: hidden context
