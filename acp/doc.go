@@ -276,7 +276,13 @@
 // content is a file_ref part (its path a file: URI names the file it
 // names, as Kiro's do; action patch, write when oldText is null;
 // a unified diff of one hunk: the lines the old and new text share around
-// the change left out, not a minimal diff); image content an image part;
+// the change left out, not a minimal diff); an ACP v2 diff ({changes:
+// [{operation, path, oldPath?, fileType?, mimeType?}], patch?: {format,
+// text}}) a file_ref per change, as package codex gives a patch's (add,
+// delete and copy write, modify and others patch, a move the old path
+// with move_path the new, a copy's source copied_from; operation as kind,
+// file_type and mime_type in its metadata), its diff its file's section
+// of a git patch (the whole patch for a single change); image content an image part;
 // a read or edit without those gets a file_ref per file it names. A call
 // that never gets a final status (after a cancel) has no result. An
 // update that brings content, rawOutput or another status after its
