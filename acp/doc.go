@@ -423,8 +423,10 @@
 // planId) is the same status item labelled plan, "plan_id" in its
 // metadata: entries as plan's (detail the checklist, the entries in
 // metadata), a file plan its URI (detail and "uri"), a markdown plan its
-// text (detail and "markdown"); the plan's _meta as "_meta", the
-// update's as "update_meta". plan_removed is a status item labelled
+// text (detail and "markdown"), and in ACP v2, whose plan types are
+// open (a custom "_…" or future type), a plan of another type kept whole
+// ("plan_type" and "plan"); the plan's _meta as "_meta", the update's as
+// "update_meta". plan_removed is a status item labelled
 // plan_removed, detail and "plan_id" the planId.
 //
 // Context compactions (unstable compaction_update, an upsert by

@@ -44,19 +44,10 @@ func TestACPv2DiffChanges(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			records := [][2]string{
-				{"in", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"capabilities":{}}}`},
-				{"out", `{"jsonrpc":"2.0","id":0,"result":{"capabilities":{},"info":{"name":"probe-agent","version":"0.0.1"},"protocolVersion":2}}`},
-				{"in", `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w"}}`},
-				{"out", `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"sv2"}}`},
-				{"in", `{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"sv2","messageId":"u1","prompt":[{"type":"text","text":"change the files"}]}}`},
-				{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sv2","update":{"sessionUpdate":"state_update","state":"running"}}}`},
-				{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sv2","update":{"sessionUpdate":"tool_call_update","toolCallId":"e1","name":"edit","kind":"edit","title":"Edit files","rawInput":{"files":2},"status":"in_progress"}}}`},
-				{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sv2","update":{"sessionUpdate":"tool_call_update","toolCallId":"e1","status":"completed","content":` + tc.content + `}}}`},
-				{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sv2","update":{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}}}`},
-				{"out", `{"jsonrpc":"2.0","id":2,"result":{"messageId":"u1"}}`},
-			}
-			exchange, bare := bothWays(t, records)
+			exchange, bare := bothWays(t, v2Turn("change the files",
+				`{"sessionUpdate":"state_update","state":"running"}`,
+				`{"sessionUpdate":"tool_call_update","toolCallId":"e1","name":"edit","kind":"edit","title":"Edit files","rawInput":{"files":2},"status":"in_progress"}`,
+				`{"sessionUpdate":"tool_call_update","toolCallId":"e1","status":"completed","content":`+tc.content+`}`))
 			for name, evs := range map[string][]universal.Event{"exchange": exchange, "agent": bare} {
 				if u := unparsed(evs); len(u) != 0 {
 					t.Fatalf("%s: agent.unparsed %q", name, u)
@@ -86,7 +77,66 @@ func TestACPv2DiffChanges(t *testing.T) {
 	}
 }
 
+// v2Turn is an ACP v2 session of one prompt: the agent's updates, then
+// state_update idle and the prompt's acceptance.
+func v2Turn(prompt string, updates ...string) [][2]string {
+	records := [][2]string{
+		{"in", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"capabilities":{}}}`},
+		{"out", `{"jsonrpc":"2.0","id":0,"result":{"capabilities":{},"info":{"name":"probe-agent","version":"0.0.1"},"protocolVersion":2}}`},
+		{"in", `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w"}}`},
+		{"out", `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"sv2"}}`},
+		{"in", `{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"sv2","messageId":"u1","prompt":[{"type":"text","text":` + quote(prompt) + `}]}}`},
+	}
+	for _, u := range append(updates, `{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}`) {
+		records = append(records, [2]string{"out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sv2","update":` + u + `}}`})
+	}
+	return append(records, [2]string{"out", `{"jsonrpc":"2.0","id":2,"result":{"messageId":"u1"}}`})
+}
+
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestACPv2PlanOtherType: ACP v2's plan_update content is open
+// (schema/v2 PlanUpdateContent "other": a custom "_…" or future type with
+// its planId); such a plan is the plan status item, kept whole in its
+// metadata (plan_type, plan). It was agent.unparsed. v1's unstable
+// schema knows three types only (TestPlanUpdate).
+func TestACPv2PlanOtherType(t *testing.T) {
+	tests := []struct {
+		name, plan string
+		wantType   string
+		unparsed   bool
+	}{
+		{"custom type", `{"type":"_board","planId":"pb","columns":["todo","done"]}`, "_board", false},
+		{"future type", `{"type":"graph","planId":"pg","nodes":[]}`, "graph", false},
+		{"no type", `{"planId":"px"}`, "", true},
+		{"no planId", `{"type":"items","entries":[]}`, "", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			exchange, bare := bothWays(t, v2Turn("plan it", `{"sessionUpdate":"plan_update","plan":`+tc.plan+`}`))
+			for name, evs := range map[string][]universal.Event{"exchange": exchange, "agent": bare} {
+				u := unparsed(evs)
+				_, plans := statusItems(evs, "plan")
+				if tc.unparsed {
+					if len(u) != 1 || len(plans) != 0 {
+						t.Errorf("%s: agent.unparsed %q, plans %d; want the plan unparsed", name, u, len(plans))
+					}
+					continue
+				}
+				if len(u) != 0 {
+					t.Fatalf("%s: agent.unparsed %q", name, u)
+				}
+				if len(plans) != 1 {
+					t.Fatalf("%s: %d plan items, want one", name, len(plans))
+				}
+				it := plans[0]
+				if md(it, "plan_type").Str != tc.wantType || md(it, "plan").Raw != tc.plan || md(it, "plan_id").Str == "" {
+					t.Errorf("%s: plan metadata %s", name, it.Content[0].Metadata)
+				}
+			}
+		})
+	}
 }
