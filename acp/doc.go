@@ -598,7 +598,13 @@
 // {stopReason} (the prompt's response that follows says the same).
 // mcp/message (unstable, MCP over ACP: the inner MCP traffic of a server
 // declared with transport "acp", either side its provider; a call the
-// model makes through it is the agent's tool_call) is ignored too.
+// model makes through it is the agent's tool_call) is ignored too. In a
+// proxy's connection of an ACP proxy chain (unstable), the conductor's
+// proxy/initialize is read as initialize (its params and response are
+// initialize's: the session's agent is the proxy), and proxy/successor
+// {method, params}, the proxy's traffic with its successor wrapped both
+// ways, and its responses are ignored: what the proxy passes on to the
+// host comes as its own messages.
 // session/cancel is read (the turn ends when the prompt's response says).
 // The unstable notice update is a status item labelled notice. A
 // session update of a kind starting with "_" (ACP v2's SessionUpdate

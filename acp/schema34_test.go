@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // TestACPv2DiffChanges: an ACP v2 diff (schema/v2 Diff, @agentclientprotocol/sdk
@@ -135,6 +137,92 @@ func TestACPv2PlanOtherType(t *testing.T) {
 				it := plans[0]
 				if md(it, "plan_type").Str != tc.wantType || md(it, "plan").Raw != tc.plan || md(it, "plan_id").Str == "" {
 					t.Errorf("%s: plan metadata %s", name, it.Content[0].Metadata)
+				}
+			}
+		})
+	}
+}
+
+// TestProxyChain: a proxy's connection in an ACP proxy chain (the
+// unstable proxy/initialize and proxy/successor of @agentclientprotocol/sdk
+// 2.4.0's schemas, v1 unstable and v2): the conductor initializes the
+// proxy with proxy/initialize (initialize's params and response), and
+// the proxy's traffic with its successor goes wrapped in proxy/successor,
+// both ways, while what the host sees comes as the proxy's own messages.
+// Each proxy message was agent.unparsed and the proxy's initialize
+// response lost.
+func TestProxyChain(t *testing.T) {
+	wrap := func(id, method, params string) string {
+		if id != "" {
+			id = `"id":"` + id + `",`
+		}
+		return `{"jsonrpc":"2.0",` + id + `"method":"proxy/successor","params":{"method":"` + method + `","params":` + params + `}}`
+	}
+	chunk := `{"sessionId":"px1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"forwarded answer"}}}`
+	tests := []struct {
+		name    string
+		records [][2]string
+	}{
+		{"successor's answers", [][2]string{
+			{"in", `{"jsonrpc":"2.0","id":0,"method":"proxy/initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true}}}}`},
+			{"out", wrap("w0", "initialize", `{"protocolVersion":1,"clientCapabilities":{}}`)},
+			{"in", `{"jsonrpc":"2.0","id":"w0","result":{"protocolVersion":1,"agentInfo":{"name":"last-agent","version":"3.1"},"agentCapabilities":{}}}`},
+			{"out", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"chain-proxy","version":"0.2"},"agentCapabilities":{}}}`},
+			{"in", `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`},
+			{"out", wrap("w1", "session/new", `{"cwd":"/w","mcpServers":[]}`)},
+			{"in", `{"jsonrpc":"2.0","id":"w1","result":{"sessionId":"px1"}}`},
+			{"out", `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"px1"}}`},
+			{"in", `{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"px1","prompt":[{"type":"text","text":"ask the chain"}]}}`},
+			{"out", wrap("w2", "session/prompt", `{"sessionId":"px1","prompt":[{"type":"text","text":"ask the chain"}]}`)},
+			{"in", wrap("", "session/update", chunk)},
+			{"out", `{"jsonrpc":"2.0","method":"session/update","params":` + chunk + `}`},
+			{"in", `{"jsonrpc":"2.0","id":"w2","result":{"stopReason":"end_turn"}}`},
+			{"out", `{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`},
+		}},
+		{"successor's request and error", [][2]string{
+			{"in", `{"jsonrpc":"2.0","id":0,"method":"proxy/initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`},
+			{"out", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"chain-proxy","version":"0.2"},"agentCapabilities":{}}}`},
+			{"in", `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`},
+			{"out", `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"px1"}}`},
+			{"in", `{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"px1","prompt":[{"type":"text","text":"ask the chain"}]}}`},
+			{"in", wrap("c9", "fs/read_text_file", `{"sessionId":"px1","path":"/w/a.txt"}`)},
+			{"out", `{"jsonrpc":"2.0","id":"c9","error":{"code":-32601,"message":"Method not found"}}`},
+			{"out", wrap("w3", "session/cancel", `{"sessionId":"px1"}`)},
+			{"in", `{"jsonrpc":"2.0","id":"w3","error":{"code":-32603,"message":"successor exited"}}`},
+			{"out", `{"jsonrpc":"2.0","method":"session/update","params":` + chunk + `}`},
+			{"out", `{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			exchange, bare := bothWays(t, tc.records)
+			for name, evs := range map[string][]universal.Event{"exchange": exchange, "agent": bare} {
+				if u := unparsed(evs); len(u) != 0 {
+					t.Fatalf("%s: agent.unparsed %q", name, u)
+				}
+				s, err := reduce.Replay(evs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := gjson.GetBytes(s.Metadata, "agent_name").Str; got != "chain-proxy" {
+					t.Errorf("%s: agent_name %q, want the proxy's", name, got)
+				}
+				if len(s.Turns) != 1 || s.Turns[0].Status != universal.TurnCompleted {
+					t.Fatalf("%s: turns %+v, want one completed", name, s.Turns)
+				}
+				var texts []string
+				for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+					if it := ev.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindMessage {
+						texts = append(texts, string(it.Role)+": "+it.Content[0].Text)
+					}
+				}
+				if want := []string{"user: ask the chain", "assistant: forwarded answer"}; len(texts) != 2 || texts[0] != want[0] || texts[1] != want[1] {
+					t.Errorf("%s: messages %q, want %q", name, texts, want)
+				}
+				for _, ev := range evs {
+					if ev.Type == universal.TypeError {
+						t.Errorf("%s: error event %+v", name, ev.Data)
+					}
 				}
 			}
 		})
