@@ -207,7 +207,7 @@ var hostMethods = map[string]bool{
 	// SDK 2.4.0's schemas (v1 unstable, v2).
 	"auth/status": true, "auth/login": true, "auth/logout": true, "session/archive": true,
 	"session/unarchive": true, "session/status": true, mSetTitle: true,
-	"tool_call/cancel": true, "terminal/cancel": true,
+	"tool_call/cancel": true, "terminal/cancel": true, mProxyInit: true,
 	"nes/start": true, "nes/suggest": true, "nes/accept": true, "nes/reject": true, "nes/close": true,
 	"document/didOpen": true, "document/didChange": true, "document/didClose": true,
 	"document/didSave": true, "document/didFocus": true,

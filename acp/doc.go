@@ -276,7 +276,13 @@
 // content is a file_ref part (its path a file: URI names the file it
 // names, as Kiro's do; action patch, write when oldText is null;
 // a unified diff of one hunk: the lines the old and new text share around
-// the change left out, not a minimal diff); image content an image part;
+// the change left out, not a minimal diff); an ACP v2 diff ({changes:
+// [{operation, path, oldPath?, fileType?, mimeType?}], patch?: {format,
+// text}}) a file_ref per change, as package codex gives a patch's (add,
+// delete and copy write, modify and others patch, a move the old path
+// with move_path the new, a copy's source copied_from; operation as kind,
+// file_type and mime_type in its metadata), its diff its file's section
+// of a git patch (the whole patch for a single change); image content an image part;
 // a read or edit without those gets a file_ref per file it names. A call
 // that never gets a final status (after a cancel) has no result. An
 // update that brings content, rawOutput or another status after its
@@ -417,8 +423,10 @@
 // planId) is the same status item labelled plan, "plan_id" in its
 // metadata: entries as plan's (detail the checklist, the entries in
 // metadata), a file plan its URI (detail and "uri"), a markdown plan its
-// text (detail and "markdown"); the plan's _meta as "_meta", the
-// update's as "update_meta". plan_removed is a status item labelled
+// text (detail and "markdown"), and in ACP v2, whose plan types are
+// open (a custom "_…" or future type), a plan of another type kept whole
+// ("plan_type" and "plan"); the plan's _meta as "_meta", the update's as
+// "update_meta". plan_removed is a status item labelled
 // plan_removed, detail and "plan_id" the planId.
 //
 // Context compactions (unstable compaction_update, an upsert by
@@ -590,7 +598,13 @@
 // {stopReason} (the prompt's response that follows says the same).
 // mcp/message (unstable, MCP over ACP: the inner MCP traffic of a server
 // declared with transport "acp", either side its provider; a call the
-// model makes through it is the agent's tool_call) is ignored too.
+// model makes through it is the agent's tool_call) is ignored too. In a
+// proxy's connection of an ACP proxy chain (unstable), the conductor's
+// proxy/initialize is read as initialize (its params and response are
+// initialize's: the session's agent is the proxy), and proxy/successor
+// {method, params}, the proxy's traffic with its successor wrapped both
+// ways, and its responses are ignored: what the proxy passes on to the
+// host comes as its own messages.
 // session/cancel is read (the turn ends when the prompt's response says).
 // The unstable notice update is a status item labelled notice. A
 // session update of a kind starting with "_" (ACP v2's SessionUpdate

@@ -44,6 +44,13 @@ const (
 	mCancelRequest     = "$/cancel_request"
 	mSetTitle          = "session/set_title"
 	mMcpMessage        = "mcp/message"
+	// The unstable proxy chains (@agentclientprotocol/sdk 2.4.0's
+	// schemas, the Proxy Chains RFD): a conductor initializes a proxy
+	// with proxy/initialize, whose params and response are initialize's,
+	// and the proxy's traffic with its successor goes wrapped in
+	// proxy/successor {method, params}, both ways.
+	mProxyInit      = "proxy/initialize"
+	mProxySuccessor = "proxy/successor"
 )
 
 // ignoredMethods are requests and notifications that carry nothing for
@@ -71,6 +78,10 @@ var ignoredMethods = map[string]bool{
 	// connection carries for that server, not the transcript. A tool call
 	// the model makes through it is the agent's own tool_call update.
 	mMcpMessage: true,
+	// A proxy's traffic with its successor (the agent after it in the
+	// chain): what the proxy passes on to the host, or answers it, comes
+	// as its own messages, which are read.
+	mProxySuccessor: true,
 }
 
 // hostIgnored are the host's requests of the newest schemas
@@ -86,6 +97,9 @@ var hostIgnored = map[string]bool{
 	// MCP over ACP: the host as the consumer of an MCP server the agent
 	// provides (see ignoredMethods).
 	mMcpMessage: true,
+	// A proxy's successor's messages the conductor delivers (see
+	// ignoredMethods).
+	mProxySuccessor: true,
 }
 
 // extension reports whether a method is an ACP extension method (names
@@ -95,6 +109,9 @@ func extension(method string) bool { return strings.HasPrefix(method, "_") }
 
 // request translates a JSON-RPC request.
 func (t *Translator) request(dst []universal.Event, in *input, method, id string) []universal.Event {
+	if method == mProxyInit {
+		method = mInitialize
+	}
 	params := in.params
 	if in.dir == universal.In {
 		return t.hostRequest(dst, in, method, id, params)
@@ -236,6 +253,11 @@ func (t *Translator) response(dst []universal.Event, in *input, id string) []uni
 			return t.w.Unparsed(dst, in.where(), fmt.Errorf("%w: id %s", errNoRequest, id), in.raw)
 		}
 		return t.guessResponse(dst, in, result, rpcErr)
+	}
+	if r.Method == mProxySuccessor {
+		// The wrapped request's answer, forwarded unchanged: the
+		// successor's business (see ignoredMethods).
+		return dst
 	}
 	if in.dir == universal.In {
 		return t.hostResponse(dst, in, r, result, rpcErr)

@@ -943,6 +943,10 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 	content.Each(func(_ gjson.Result, c jsonscan.Value) bool {
 		switch c.Sub("type").Str() {
 		case "diff":
+			if ch := c.Sub("changes"); ch.IsArray() {
+				parts = t.v2DiffRefs(parts, ch, c.Sub("patch"), seen)
+				break
+			}
 			p := c.Sub("path").Str()
 			if p == "" {
 				break
@@ -1470,4 +1474,88 @@ func (t *Translator) elicitationResult(dst []universal.Event, in *input, r reque
 	md.Raw("action", result.Sub("action").Raw()).Raw("error", rpcErr.Raw())
 	q.Metadata = md.Bytes()
 	return t.w.ResolveQuestion(dst, q, agent, in.raw)
+}
+
+// v2DiffRefs adds the file_ref parts of an ACP v2 diff (schema/v2 Diff:
+// {changes: [{operation, path, oldPath?, fileType?, mimeType?}], patch?:
+// {format, text}}), one per change, as package codex gives a patch's
+// changes: add and delete write, modify patch, move patch on the old path
+// with move_path the new one, copy write on the new path with the old
+// one as copied_from, an operation the schema leaves to future versions
+// patch. A file's diff is its section of a git_patch (the whole text when
+// there is one change).
+func (t *Translator) v2DiffRefs(parts []universal.Part, changes, patch jsonscan.Value, seen map[string]bool) []universal.Part {
+	text := ""
+	if patch.IsObject() && patch.Sub("text").Type() == gjson.String {
+		text = patch.Sub("text").Str()
+	}
+	n := 0
+	changes.Each(func(_ gjson.Result, ch jsonscan.Value) bool {
+		if ch.Sub("path").Str() != "" {
+			n++
+		}
+		return true
+	})
+	changes.Each(func(_ gjson.Result, ch jsonscan.Value) bool {
+		op, path, old := ch.Sub("operation").Str(), ch.Sub("path").Str(), ch.Sub("oldPath").Str()
+		if path == "" {
+			return true
+		}
+		var md jsonw.Object
+		md.String("kind", op)
+		action := universal.FilePatch
+		switch op {
+		case "add", "delete":
+			action = universal.FileWrite
+		case "copy":
+			action = universal.FileWrite
+			md.OptString("copied_from", old)
+		case "move":
+			if old != "" {
+				md.String("move_path", path)
+				path = old
+			}
+		}
+		md.OptString("file_type", ch.Sub("fileType").Str())
+		md.OptString("mime_type", ch.Sub("mimeType").Str())
+		resolved := universal.ResolvePath(t.st.Cwd, filePath(path))
+		seen[resolved] = true
+		diff := text
+		if n > 1 {
+			diff = patchSection(text, ch.Sub("path").Str(), old)
+		}
+		parts = append(parts, universal.Part{Type: universal.PartFileRef, Path: t.copy(resolved), Action: action,
+			Diff: t.copy(diff), Metadata: md.Bytes()})
+		return true
+	})
+	return parts
+}
+
+// patchSection returns the section of a git patch ("diff --git a/… b/…"
+// headers) whose old or new file is path (or old, a move's or copy's
+// source): the patch names files relative to the repository, the change
+// by absolute path. "" when no section names it.
+func patchSection(text, path, old string) string {
+	for text != "" {
+		end := strings.Index(text[1:], "\ndiff --git ")
+		sec := text
+		if end >= 0 {
+			sec, text = text[:end+2], text[end+2:]
+		} else {
+			text = ""
+		}
+		head, _, _ := strings.Cut(sec, "\n")
+		if !strings.HasPrefix(head, "diff --git ") {
+			continue
+		}
+		for _, f := range strings.Fields(strings.TrimPrefix(head, "diff --git ")) {
+			f = strings.TrimPrefix(strings.TrimPrefix(f, "a/"), "b/")
+			for _, p := range []string{path, old} {
+				if p != "" && f != "" && (p == f || strings.HasSuffix(p, "/"+strings.TrimPrefix(f, "/"))) {
+					return sec
+				}
+			}
+		}
+	}
+	return ""
 }

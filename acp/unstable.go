@@ -53,7 +53,15 @@ func (t *Translator) planUpdate(dst []universal.Event, in *input, u jsonscan.Val
 		detail = v.Str()
 		md.String(key, detail)
 	default:
-		return t.unsettled(dst, in, "plan_update")
+		if !t.st.V2 || typ == "" {
+			// v1's unstable schema knows these three types only.
+			return t.unsettled(dst, in, "plan_update")
+		}
+		// ACP v2's PlanUpdateContent "other": a custom ("_…") or
+		// future plan type, {type, planId, …}; what it says is not
+		// known, so the plan is kept whole.
+		md.String("plan_type", typ)
+		p.AddTo(&md, "plan")
 	}
 	p.Sub("_meta").AddTo(&md, "_meta")
 	u.Sub("_meta").AddTo(&md, "update_meta")

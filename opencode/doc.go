@@ -408,7 +408,9 @@
 //   - session.step.started {assistantMessageID, agent, model} starts the
 //     assistant message of one model response; session.step.ended
 //     {finish, cost, tokens} completes it, its usage one usage.updated
-//     (scope call), as a 1.x message's info gives it;
+//     (scope call), as a 1.x message's info gives it (the files the step
+//     changed, ≤ 1.19's {snapshot, files}, are the message's file_refs,
+//     as 1.x's patch part {hash, files} gives them);
 //     session.step.failed {error} completes it as failed with one error
 //     event (the session.execution.failed of the same error gives none),
 //     or, its error of type aborted (the user's interrupt), with none,

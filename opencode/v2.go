@@ -79,6 +79,16 @@ func (t *Translator) onV2(dst []universal.Event, e *event) []universal.Event {
 			}
 			o.Raw("error", errv.Raw)
 		}
+		if files := d.Get("files"); files.IsArray() && len(files.Array()) > 0 {
+			// The files the step changed (≤ 1.19's step.ended {snapshot,
+			// files}): what 1.x's patch part {hash, files} says at a
+			// step's end, read as one.
+			var p jsonw.Object
+			p.String("id", mid+"#files").String("sessionID", sid).String("messageID", mid).String("type", "patch")
+			p.OptString("hash", d.Get("snapshot").Str)
+			p.Raw("files", files.Raw)
+			dst = t.v2Part(dst, p.Bytes(), e)
+		}
 		return t.v2Info(dst, o.Bytes(), true, e)
 	case "session.text.started", "session.text.delta", "session.text.ended":
 		return t.v2Text(dst, "text", sid, mid, v2Key(d, "textID"), e)
