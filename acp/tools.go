@@ -1496,6 +1496,7 @@ func (t *Translator) v2DiffRefs(parts []universal.Part, changes, patch jsonscan.
 		}
 		return true
 	})
+	var secs map[string]string // the patch's sections, split at the first need
 	changes.Each(func(_ gjson.Result, ch jsonscan.Value) bool {
 		op, path, old := ch.Sub("operation").Str(), ch.Sub("path").Str(), ch.Sub("oldPath").Str()
 		if path == "" {
@@ -1522,7 +1523,10 @@ func (t *Translator) v2DiffRefs(parts []universal.Part, changes, patch jsonscan.
 		seen[resolved] = true
 		diff := text
 		if n > 1 {
-			diff = patchSection(text, ch.Sub("path").Str(), old)
+			if secs == nil {
+				secs = patchSections(text)
+			}
+			diff = patchSection(secs, ch.Sub("path").Str(), old)
 		}
 		parts = append(parts, universal.Part{Type: universal.PartFileRef, Path: t.copy(resolved), Action: action,
 			Diff: t.copy(diff), Metadata: md.Bytes()})
@@ -1531,11 +1535,12 @@ func (t *Translator) v2DiffRefs(parts []universal.Part, changes, patch jsonscan.
 	return parts
 }
 
-// patchSection returns the section of a git patch ("diff --git a/… b/…"
-// headers) whose old or new file is path (or old, a move's or copy's
-// source): the patch names files relative to the repository, the change
-// by absolute path. "" when no section names it.
-func patchSection(text, path, old string) string {
+// patchSections splits a git patch into its sections ("diff --git a/…
+// b/…" headers), each under the files its header names (relative to the
+// repository, as the patch names them), in one pass: a diff of many
+// changes is split once, not searched once per change.
+func patchSections(text string) map[string]string {
+	secs := map[string]string{}
 	for text != "" {
 		end := strings.Index(text[1:], "\ndiff --git ")
 		sec := text
@@ -1549,12 +1554,30 @@ func patchSection(text, path, old string) string {
 			continue
 		}
 		for _, f := range strings.Fields(strings.TrimPrefix(head, "diff --git ")) {
-			f = strings.TrimPrefix(strings.TrimPrefix(f, "a/"), "b/")
-			for _, p := range []string{path, old} {
-				if p != "" && f != "" && (p == f || strings.HasSuffix(p, "/"+strings.TrimPrefix(f, "/"))) {
-					return sec
-				}
+			f = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(f, "a/"), "b/"), "/")
+			if _, ok := secs[f]; f != "" && !ok {
+				secs[f] = sec
 			}
+		}
+	}
+	return secs
+}
+
+// patchSection returns the section of secs (patchSections) whose file is
+// path or old (a move's or copy's source): the patch names files relative
+// to the repository, the change by absolute path, so each path is tried
+// whole and then from each of its slashes on. "" when no section names it.
+func patchSection(secs map[string]string, path, old string) string {
+	for _, p := range [...]string{path, old} {
+		for p != "" {
+			if sec, ok := secs[p]; ok {
+				return sec
+			}
+			i := strings.IndexByte(p, '/')
+			if i < 0 {
+				break
+			}
+			p = p[i+1:]
 		}
 	}
 	return ""
