@@ -309,7 +309,9 @@
 //     add and delete, patch for update; diff = the unified diff, or the
 //     whole content of an added file; metadata kind and move_path).
 //   - mcpToolCall → "mcp__<server>__<tool>", the arguments (the call's
-//     metadata plugin_id and app_context: pluginId, appContext); the
+//     metadata plugin_id, app_context, read_only_hint, mcp_app_ui and
+//     mcp_app_resource_uri: pluginId, appContext, readOnlyHint, mcpAppUi,
+//     mcpAppResourceUri); the
 //     result's text content as output, structuredContent in metadata, an
 //     error as the output; an error or isError makes the result fail. A
 //     rollout's model call of an MCP tool offered in a namespace (0.17x,
@@ -412,7 +414,10 @@
 // failed to start: <error>", metadata mcp_server, status and
 // failure_reason),
 // background_event,
-// subAgentActivity, sleep, a rollout fork's copy of its parent's history
+// subAgentActivity (label sub_agent_<kind>, detail the agent's path,
+// metadata agent_thread_id, and the model and reasoning_effort the
+// sub-agent was created with when the item names them), sleep, a rollout
+// fork's copy of its parent's history
 // ("fork_replay", see Forks), and reverts ("reverted": a rollout's
 // thread_rolled_back {num_turns}, a paginated thread's next page read
 // after the earlier ones whose session_meta history_base
