@@ -97,10 +97,13 @@
 //
 // The root thread id is the native_session_id. app-server: session.started
 // comes from the thread/start (resume, fork) response or thread/started,
-// with metadata agent, agent_version (cliVersion), model, provider
-// (modelProvider), cwd, approval_policy, sandbox, approvals_reviewer,
-// reasoning_effort, originator, source, rollout_path, forked_from_id,
-// parent_thread_id, git_branch (gitInfo.branch), title (name),
+// with metadata agent, agent_version (cliVersion), root_session_id
+// (sessionId, the session tree's, when it is not the thread's own id),
+// model, provider (modelProvider), cwd, approval_policy, sandbox,
+// approvals_reviewer, reasoning_effort, originator, source, thread_source
+// (threadSource), rollout_path, forked_from_id, parent_thread_id,
+// agent_nickname, agent_role, git_branch (gitInfo.branch), history_mode
+// (historyMode; the names a rollout's session_meta gives), title (name),
 // created_at (createdAt, seconds, written as the envelope writes times),
 // resumed (a thread/resume: the host's request, or without it the
 // response's shape; codex exec resume, a resumed session's rollout and a

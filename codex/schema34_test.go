@@ -1,6 +1,7 @@
 package codex_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/codex"
@@ -94,6 +95,41 @@ func TestMCPCallDescriptorHints(t *testing.T) {
 			}
 			if len(got) != 1 || got[0] != tc.want {
 				t.Errorf("call metadata %q, want [%s]", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestThreadSessionMetadata: the app-server's Thread (schema Codex 0.169.0
+// generates) names the session tree it belongs to (sessionId), its
+// analytics source (threadSource), a spawned agent's nickname and role
+// (agentNickname, agentRole) and its history contract (historyMode). They
+// were dropped, although a rollout's session_meta gives the same facts as
+// root_session_id, thread_source, agent_nickname and history_mode; they
+// are session.started metadata under those names now (agent_role beside
+// them), root_session_id only when it is not the thread's own id, as the
+// rollout does.
+func TestThreadSessionMetadata(t *testing.T) {
+	const resp = `{"id":1,"result":{"thread":{"id":"th7","sessionId":%s,"threadSource":%s,"agentNickname":%s,"agentRole":%s,"historyMode":%s,"modelProvider":"openai","createdAt":1790000000,"cliVersion":"0.169.0","source":"vscode"},"model":"gpt-6.1-sol","modelProvider":"openai","cwd":"/w","approvalPolicy":"never","sandbox":{"type":"dangerFullAccess"}}}`
+	for _, tc := range []struct {
+		name string
+		args []any
+		want map[string]any // metadata members (strings); nil: must be absent
+	}{
+		{"a spawned thread of a tree", []any{`"th1"`, `"subagent"`, `"Wren"`, `"reviewer"`, `"paginated"`},
+			map[string]any{"root_session_id": "th1", "thread_source": "subagent", "agent_nickname": "Wren", "agent_role": "reviewer", "history_mode": "paginated"}},
+		{"the tree's root", []any{`"th7"`, `null`, `null`, `null`, `"legacy"`},
+			map[string]any{"root_session_id": nil, "thread_source": nil, "agent_nickname": nil, "agent_role": nil, "history_mode": "legacy"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			meta := sessionMeta(t, runParsed(t, codex.FormatAppServer, []string{fmt.Sprintf(resp, tc.args...)}))
+			for k, v := range tc.want {
+				got := meta.Get(k)
+				if v == nil && got.Exists() {
+					t.Errorf("metadata %s = %s, want none", k, got.Raw)
+				} else if v != nil && got.Str != v {
+					t.Errorf("metadata %s = %s, want %v", k, got.Raw, v)
+				}
 			}
 		})
 	}
