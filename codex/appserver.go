@@ -440,6 +440,11 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Va
 			}
 		}
 	}
+	// The session tree's id, when the thread is not its root: a rollout's
+	// session_meta session_id gives the same.
+	if sid := thread.Sub("sessionId"); sid.Str() != id {
+		str("root_session_id", sid)
+	}
 	str("model", resp.Sub("model"), thread.Sub("model"))
 	str("provider", resp.Sub("modelProvider"), thread.Sub("modelProvider"))
 	str("cwd", resp.Sub("cwd"), thread.Sub("cwd"))
@@ -465,10 +470,14 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Va
 	if v := thread.Sub("source"); v.Exists() && v.Type() != gjson.Null {
 		o.RawClean("source", v.Compacted())
 	}
+	str("thread_source", thread.Sub("threadSource"))
 	str("rollout_path", thread.Sub("path"))
 	str("forked_from_id", thread.Sub("forkedFromId"))
 	str("parent_thread_id", thread.Sub("parentThreadId"))
+	str("agent_nickname", thread.Sub("agentNickname"))
+	str("agent_role", thread.Sub("agentRole"))
 	str("git_branch", thread.Sub("gitInfo").Sub("branch"))
+	str("history_mode", thread.Sub("historyMode"))
 	str("title", thread.Sub("name"))
 	t.st.Title = strings.Clone(thread.Get("name").Str)
 	if v := thread.Sub("createdAt"); v.Type() == gjson.Number {

@@ -630,9 +630,9 @@ func (t *Translator) statusUnder(dst []event, native, thread, parent, label, det
 // thread it names that no spawn call claimed becomes a sub-agent thread:
 // its items hang under the spawn call the activity names (a rollout's
 // event_id is the spawn_agent call id), else under the status item.
-func (t *Translator) subAgentActivity(dst []event, c *ctx, native, thread, kind, child string, path gjson.Result, model, spawnKey string) []event {
+func (t *Translator) subAgentActivity(dst []event, c *ctx, native, thread, kind, child string, path gjson.Result, model, effort, spawnKey string) []event {
 	meta := obj().String("agent_thread_id", child)
-	meta.OptString("model", model)
+	meta.OptString("model", model).OptString("reasoning_effort", effort)
 	dst, id := t.statusItem(dst, native, thread, "sub_agent_"+snake(kind), t.w.CopyValue(path), meta.Bytes(), agent, c.raw)
 	if child == "" || child == t.st.Thread || child == thread {
 		return dst

@@ -97,10 +97,13 @@
 //
 // The root thread id is the native_session_id. app-server: session.started
 // comes from the thread/start (resume, fork) response or thread/started,
-// with metadata agent, agent_version (cliVersion), model, provider
-// (modelProvider), cwd, approval_policy, sandbox, approvals_reviewer,
-// reasoning_effort, originator, source, rollout_path, forked_from_id,
-// parent_thread_id, git_branch (gitInfo.branch), title (name),
+// with metadata agent, agent_version (cliVersion), root_session_id
+// (sessionId, the session tree's, when it is not the thread's own id),
+// model, provider (modelProvider), cwd, approval_policy, sandbox,
+// approvals_reviewer, reasoning_effort, originator, source, thread_source
+// (threadSource), rollout_path, forked_from_id, parent_thread_id,
+// agent_nickname, agent_role, git_branch (gitInfo.branch), history_mode
+// (historyMode; the names a rollout's session_meta gives), title (name),
 // created_at (createdAt, seconds, written as the envelope writes times),
 // resumed (a thread/resume: the host's request, or without it the
 // response's shape; codex exec resume, a resumed session's rollout and a
@@ -309,7 +312,9 @@
 //     add and delete, patch for update; diff = the unified diff, or the
 //     whole content of an added file; metadata kind and move_path).
 //   - mcpToolCall → "mcp__<server>__<tool>", the arguments (the call's
-//     metadata plugin_id and app_context: pluginId, appContext); the
+//     metadata plugin_id, app_context, read_only_hint, mcp_app_ui and
+//     mcp_app_resource_uri: pluginId, appContext, readOnlyHint, mcpAppUi,
+//     mcpAppResourceUri); the
 //     result's text content as output, structuredContent in metadata, an
 //     error as the output; an error or isError makes the result fail. A
 //     rollout's model call of an MCP tool offered in a namespace (0.17x,
@@ -412,7 +417,10 @@
 // failed to start: <error>", metadata mcp_server, status and
 // failure_reason),
 // background_event,
-// subAgentActivity, sleep, a rollout fork's copy of its parent's history
+// subAgentActivity (label sub_agent_<kind>, detail the agent's path,
+// metadata agent_thread_id, and the model and reasoning_effort the
+// sub-agent was created with when the item names them), sleep, a rollout
+// fork's copy of its parent's history
 // ("fork_replay", see Forks), and reverts ("reverted": a rollout's
 // thread_rolled_back {num_turns}, a paginated thread's next page read
 // after the earlier ones whose session_meta history_base

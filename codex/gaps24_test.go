@@ -47,8 +47,8 @@ func TestMCPResultContentBlocks(t *testing.T) {
 		{"app-server mcpToolCall with image, link, audio and resource blocks", codex.FormatAppServer,
 			[]string{g24Thread, g24Turn, g24McpStart, g24McpDone, g24Done},
 			[]string{
-				`"name":"mcp__playwright__browser_take_screenshot","arguments":"{\"fullPage\":false}","call_id":"mcp_1","tool_kind":"other","tool_input":{},"metadata":{"plugin_id":"playwright@openai-curated"}}`,
-				`"metadata":{"plugin_id":"playwright@openai-curated","app_context":{"connectorId":"conn_1","appName":"Playwright","actionName":"take_screenshot","linkId":null,"resourceUri":null}}`,
+				`"name":"mcp__playwright__browser_take_screenshot","arguments":"{\"fullPage\":false}","call_id":"mcp_1","tool_kind":"other","tool_input":{},"metadata":{"plugin_id":"playwright@openai-curated","read_only_hint":true}}`,
+				`"metadata":{"plugin_id":"playwright@openai-curated","app_context":{"connectorId":"conn_1","appName":"Playwright","actionName":"take_screenshot","linkId":null,"resourceUri":null},"read_only_hint":true}`,
 				`"type":"tool_result","call_id":"mcp_1","output":"Took the screenshot","is_error":false,"metadata":{"duration_ms":412}},{"type":"image","path":"","mime":"image/png","metadata":{"data_length":32}},{"type":"json","json":{"type":"resource_link","uri":"file:///w/shot.png","name":"shot.png"}},{"type":"json","json":{"type":"audio","data_length":16,"mimeType":"audio/wav"}},{"type":"json","json":{"type":"resource","resource":{"uri":"file:///w/shot.bin","data_length":8,"mimeType":"application/octet-stream"}}}]`,
 			},
 			[]string{`iVBORw0KGgo`, `UklGRiQ`, `AAECAwQF`, `"type":"agent.unparsed"`}},

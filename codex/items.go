@@ -137,9 +137,13 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it jsonscan.Valu
 
 // mcpCallFields are the members of a v2 mcpToolCall kept in its call's
 // metadata, with their names there: the plugin that provides the server
-// (as a commandExecution's plugin_id) and the app connector the call went
-// through (McpToolCallAppContext: connectorId, appName, actionName, …).
-var mcpCallFields = [...][2]string{{"pluginId", "plugin_id"}, {"appContext", "app_context"}}
+// (as a commandExecution's plugin_id), the app connector the call went
+// through (McpToolCallAppContext: connectorId, appName, actionName, …),
+// and what the tool's descriptor said of it: whether it only reads
+// (readOnlyHint) and the app UI it renders in (mcpAppUi, and the legacy
+// mcpAppResourceUri older histories have instead).
+var mcpCallFields = [...][2]string{{"pluginId", "plugin_id"}, {"appContext", "app_context"},
+	{"readOnlyHint", "read_only_hint"}, {"mcpAppUi", "mcp_app_ui"}, {"mcpAppResourceUri", "mcp_app_resource_uri"}}
 
 // mcpCallMeta is the call metadata of a v2 mcpToolCall, nil when it has
 // none of mcpCallFields.
@@ -737,7 +741,7 @@ func (t *Translator) simpleItem(dst []event, c *ctx, native, thread, typ string,
 	case "contextCompaction":
 		return t.status(dst, native, thread, universal.LabelCompaction, "", nil, agent, c.raw)
 	case "subAgentActivity":
-		return t.subAgentActivity(dst, c, native, thread, it.Get("kind").Str, it.Get("agentThreadId").Str, it.Get("agentPath"), it.Get("model").Str, "")
+		return t.subAgentActivity(dst, c, native, thread, it.Get("kind").Str, it.Get("agentThreadId").Str, it.Get("agentPath"), it.Get("model").Str, it.Get("reasoningEffort").Str, "")
 	case "sleep":
 		return t.status(dst, native, thread, "sleep", t.w.Copy(it.Get("durationMs").Raw+" ms"), nil, agent, c.raw)
 	case "hookPrompt":
