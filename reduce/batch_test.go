@@ -89,7 +89,7 @@ func TestApplyAll(t *testing.T) {
 // a drawn size.
 func TestPropApplyAll(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		log := anyLog(t)
+		log := anyLogGen.Draw(t, "log")
 		size := rapid.IntRange(1, len(log)+1).Draw(t, "batch")
 		want, changes, errs := applyEach(log)
 		got := applyBatches(t, "generated", log, size, changes, errs)
