@@ -186,9 +186,10 @@
 // # Messages
 //
 // Each assistant line is one whole model message (Amp has no partial
-// messages and no message ids): one message item, role assistant, item id
-// ours and native_item_id null (a thread's numeric messageId is the
-// native id there), with text and reasoning parts in block order. It is
+// messages, and the CLI's lines no message ids): one message item, role
+// assistant, item id ours and native_item_id null (a thread's numeric
+// messageId is the native id there, the SDK's message.id when a line has
+// one), with text and reasoning parts in block order. It is
 // started and completed at once, and its text and reasoning get the one
 // synthetic full-text delta of the seed's delta policy (universal.Stream
 // emits it). thinking → reasoning (public, with its signature; a
@@ -336,7 +337,10 @@
 // complete), and the turn goes on as Amp's did: the same shape as every
 // other refusal here and as OpenCode's policy denials. Claude-shaped
 // permission_denials[] on a result (the manual shows them) are mapped the
-// same way. A thread keeps the user's answer to a call's approval request
+// same way, and so are the Amp SDK's (@sourcegraph/amp-sdk's result type:
+// the names of the denied tools), each denying the oldest pending call of
+// that tool as the approval error does; an entry of another shape is
+// agent.unparsed. A thread keeps the user's answer to a call's approval request
 // with its result: tool_result.userInput {accepted, askAnswers,
 // denyFeedback} (what the client sent as client_tool_approval_response).
 // It gives permission.requested (unless the call's is pending) and
@@ -368,7 +372,10 @@
 // the request; Amp's transcript shows it as a row of its own) is a status
 // item thinking_dropped, the reason as detail, the object as metadata.
 // stream-json's assistant lines name no model (its call usage has none;
-// agent_mode in session.started is its only hint). A thread whose messages
+// agent_mode in session.started is its only hint); the Amp SDK's message
+// type declares message.model and message.id, and when a line has them
+// the model is read as a thread's usage.model (call metadata model, the
+// turn's model) and the id is the message item's native_item_id. A thread whose messages
 // carry no usage (threads before January 2026) reports its usageLedger
 // instead: the sum of its events' tokens {input, output,
 // cacheReadInputTokens, cacheCreationInputTokens}, mapped the same way, as

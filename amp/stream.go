@@ -269,11 +269,19 @@ func (t *Translator) assistant(dst events, l *lineFields) events {
 	if !msg.IsObject() {
 		return t.unparsed(dst, "message", errors.New("assistant line without a message object"))
 	}
-	var content, stop, usage jsonscan.Value
+	var content, stop, usage, id, model jsonscan.Value
 	msg.Members(func(k string, v jsonscan.Value) bool {
 		switch k {
 		case "content":
 			jsonscan.KeepFirst(&content, v)
+		case "id", "model":
+			// The Amp SDK's message type has both; the CLI's lines of the
+			// versions recorded have neither.
+			if k == "id" {
+				jsonscan.KeepFirst(&id, v)
+			} else {
+				jsonscan.KeepFirst(&model, v)
+			}
 		case "stop_reason":
 			jsonscan.KeepFirst(&stop, v)
 		case "usage":
@@ -293,14 +301,22 @@ func (t *Translator) assistant(dst events, l *lineFields) events {
 		dst = t.nextJoined(dst)
 	}
 	dst = t.ensureTurn(dst)
-	dst = t.answer(dst, content, "", t.scopeItem(scope), ended, "")
+	dst = t.answer(dst, content, id.Str(), t.scopeItem(scope), ended, "")
 	if scope == "" {
 		t.s.Ended, t.s.Stop, t.s.LastRole = ended, t.w.Copy(stop.Raw()), "assistant"
 		t.s.Answers++
+		if m := model.Str(); m != "" {
+			t.s.Model = t.w.Copy(m) // as a thread's usage.model: the turn's last model
+		}
 	}
 	if tk, ok := anthropic.ReadUsage(usage); ok {
 		d := &callUsage{tokens: tk}
-		dst = t.usage(dst, d, d.tokens.Usage(), usage.Get("max_tokens"), nil)
+		var md []byte
+		if m := model.Str(); m != "" {
+			var o jsonw.Object
+			md = o.Grow(16+len(m)).String("model", m).Bytes()
+		}
+		dst = t.usage(dst, d, d.tokens.Usage(), usage.Get("max_tokens"), md)
 	}
 	return dst
 }
@@ -361,6 +377,15 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	}
 	if denials := r.Sub("permission_denials"); denials.IsArray() {
 		denials.Each(func(_ gjson.Result, d jsonscan.Value) bool {
+			if d.Type() == gjson.String {
+				// The Amp SDK's result type: the names of the denied tools.
+				dst = t.denyTool(dst, d.Str(), "permission denied", d.Raw())
+				return true
+			}
+			if !d.IsObject() {
+				dst = t.unparsed(dst, "permission_denials", fmt.Errorf("a permission denial of type %s, neither a tool name nor an object", d.Type()))
+				return true
+			}
 			dst = t.denyCall(dst, d.Get("tool_use_id").Str, d.Get("tool_name").Str, "policy", "permission denied", d.Raw())
 			return true
 		})
@@ -463,19 +488,26 @@ func (t *Translator) approvalDenied(dst events, msg string) events {
 		if name == "" {
 			continue
 		}
-		id := ""
-		for _, p := range t.s.Pending {
-			if c := t.s.Calls[p]; c != nil && c.Name == name {
-				id = p
-				break
-			}
-		}
-		if id == "" && contains(t.s.Denied, name) {
-			continue // its call was reported rejected already
-		}
-		dst = t.denyCall(dst, id, name, "policy", msg, "")
+		dst = t.denyTool(dst, name, msg, "")
 	}
 	return dst
+}
+
+// denyTool denies the oldest pending call of the tool name (a permission
+// of its own when none is pending), unless the tool was denied already
+// and no call of it waits.
+func (t *Translator) denyTool(dst events, name, reason, nativeRaw string) events {
+	id := ""
+	for _, p := range t.s.Pending {
+		if c := t.s.Calls[p]; c != nil && c.Name == name {
+			id = p
+			break
+		}
+	}
+	if id == "" && contains(t.s.Denied, name) {
+		return dst // its call was reported rejected already
+	}
+	return t.denyCall(dst, id, name, "policy", reason, nativeRaw)
 }
 
 func contains(s []string, v string) bool {
