@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -161,5 +162,41 @@ func TestUserOriginAfterMetadata(t *testing.T) {
 	want := `{"source_type":"base64","data_length":4,"author":"uds:/tmp/p.sock","origin":{"kind":"peer","from":"uds:/tmp/p.sock"}}`
 	if got := string(items[0].Content[0].Metadata); got != want {
 		t.Errorf("metadata %s, want %s", got, want)
+	}
+}
+
+// TestRestoreSlotMetadata: a checkpoint whose open message has a block's
+// metadata that is not a JSON object is refused (it was restored, and the
+// block's part completed with metadata that is not JSON).
+func TestRestoreSlotMetadata(t *testing.T) {
+	const sid = `"session_id":"5e55e55e-0000-4000-8000-0000000034b3"`
+	lines := []string{
+		`{"type":"system","subtype":"init","claude_code_version":"2.1.332","cwd":"/p","tools":[],"model":"m","uuid":"0f000000-0000-4000-8000-000000000021",` + sid + `}`,
+		`{"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_34b3","role":"assistant","content":[],"model":"m"}},` + sid + `,"uuid":"0f000000-0000-4000-8000-000000000022"}`,
+		`{"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"x"}},` + sid + `,"uuid":"0f000000-0000-4000-8000-000000000023"}`,
+	}
+	tr, err := claude.New(claude.FormatStreamJSON, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range lines {
+		tr.Translate(nil, universal.Message{Data: []byte(l), Line: int64(i + 1), TimeMS: -1})
+	}
+	cp, err := tr.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const meta = `"meta":"{\"redacted\":true}"`
+	if !strings.Contains(string(cp), meta) {
+		t.Fatalf("the checkpoint has no block metadata %s: %s", meta, cp)
+	}
+	for _, bad := range []string{`"meta":"msg_0"`, `"meta":"{\"a\":1"`, `"meta":"[1]"`} {
+		tr2, _ := claude.New(claude.FormatStreamJSON, golden.Options())
+		if err := tr2.Restore([]byte(strings.Replace(string(cp), meta, bad, 1))); err == nil {
+			t.Errorf("%s: restored", bad)
+		}
+	}
+	if err := tr.Restore(cp); err != nil {
+		t.Errorf("the checkpoint itself: %v", err)
 	}
 }

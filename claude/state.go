@@ -772,6 +772,11 @@ func (m *message) validate(w *universal.Stream) error {
 		default:
 			return fmt.Errorf("slot %d of type %q", i, sl.Type)
 		}
+		// The part's metadata, written as it is and added to as an object
+		// (withMembers).
+		if m := sl.Meta; m != "" && (m[0] != '{' || m[len(m)-1] != '}' || !gjson.Valid(m)) {
+			return fmt.Errorf("slot %d: metadata %.40q is not a JSON object", i, m)
+		}
 	}
 	for i, b := range m.Blocks {
 		if b.Slot < -1 || b.Slot >= len(m.Slots) {
