@@ -122,8 +122,10 @@
 //     with the authoritative content (reconciled with what streamed).
 //     stopReason error or aborted → status failed and a status part
 //     {label: the stop reason, detail: errorMessage}; oh-my-pi's
-//     errorStatus (the provider's HTTP status) and errorKind are its
-//     metadata {http_status, error_kind}, and the details of the error
+//     errorStatus (the provider's HTTP status), errorKind and
+//     stopDetails (Anthropic's stop_details of a refusal: type, category,
+//     explanation) are its metadata {http_status, error_kind,
+//     stop_details}, and the details of the error
 //     event the failed message ends its turn with. An error whose
 //     errorMessage is an abort's ("This operation was aborted", "Request
 //     was aborted[.]", "Request aborted") is an abort: Pi 0.84.0–1.5.0

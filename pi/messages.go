@@ -174,6 +174,13 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 		if k := f[8].Str(); k != "" {
 			errMD.String("error_kind", k)
 		}
+		// oh-my-pi: Anthropic's stop_details of an error-class stop (a
+		// refusal's type, category and explanation), kept whole so the
+		// category is not only inside errorMessage's prose (read here,
+		// on the error path only: fields holds ten).
+		if d := msg.Sub("stopDetails"); d.IsObject() {
+			t.addValue(&errMD, "stop_details", d)
+		}
 		if errMD.Len() > 0 {
 			stopMD = errMD.Bytes()
 		}
