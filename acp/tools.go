@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/internal/mcp"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -748,24 +749,11 @@ func mcpRawOutput(ro gjson.Result) (string, bool) {
 	if !r.Exists() || !e.Exists() || !r.IsObject() && r.Type != gjson.Null || !e.IsObject() && e.Type != gjson.Null && e.Type != gjson.String {
 		return "", false
 	}
-	if m := e.Get("message"); m.Type == gjson.String {
-		return m.Str, true
-	}
-	if e.Type == gjson.String {
-		return e.Str, true
-	}
-	content := r.Get("content")
-	if !content.IsArray() {
+	if e.Type == gjson.Null && !r.Get("content").IsArray() {
 		return "", false
 	}
-	var parts []string
-	content.ForEach(func(_, b gjson.Result) bool {
-		if t := b.Get("text"); b.Get("type").Str == "text" && t.Type == gjson.String {
-			parts = append(parts, t.Str)
-		}
-		return true
-	})
-	return strings.Join(parts, "\n"), true
+	text, _ := mcp.Text(r, e)
+	return text, true
 }
 
 // kiroItems returns the text of Kiro CLI's rawOutput {items: [{Text:

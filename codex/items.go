@@ -555,21 +555,17 @@ func argsJSON(a gjson.Result) string {
 // content as metadata, an error as is_error.
 func mcpResult(t *Translator, result, errv gjson.Result, status string, durationMS *int64, structured string) resultSpec {
 	var res resultSpec
-	res.output = t.w.Copy(joinTexts(jsonscan.Wrap(result.Get("content")), "text"))
+	text, errored := mcp.Text(result, errv)
+	res.output = t.w.Copy(text)
+	if errored {
+		res.isError, res.failed = true, true
+	}
 	extra := map[string]string{}
 	if s := result.Get(structured); s.Exists() && s.Type != gjson.Null {
 		extra["structured_content"] = s.Raw
 	}
 	if result.Get("isError").Bool() {
 		// The tool says it failed.
-		res.isError, res.failed = true, true
-	}
-	if errv.Exists() && errv.Type != gjson.Null {
-		msg := errv.Get("message").Str
-		if errv.Type == gjson.String {
-			msg = errv.Str
-		}
-		res.output = t.w.Copy(msg)
 		res.isError, res.failed = true, true
 	}
 	if status == "failed" {

@@ -13,6 +13,8 @@
 package mcp
 
 import (
+	"strings"
+
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/tidwall/gjson"
 )
@@ -47,4 +49,30 @@ func WithoutData(b gjson.Result) (_ string, ok bool) {
 		return true
 	})
 	return string(o.Bytes()), true
+}
+
+// Text returns what the outcome of an MCP tool call says, as Codex reports
+// it (result: a CallToolResult {content, structuredContent, isError} or
+// null; errv: an error {message}, a string, or null): the error's message
+// when there is an error (errored), else the texts of the result's
+// content blocks joined by newlines. Whether the tool itself says it
+// failed (result.isError) is the caller's to read.
+func Text(result, errv gjson.Result) (text string, errored bool) {
+	if errv.Exists() && errv.Type != gjson.Null {
+		if errv.Type == gjson.String {
+			return errv.Str, true
+		}
+		return errv.Get("message").Str, true
+	}
+	var b strings.Builder
+	result.Get("content").ForEach(func(_, v gjson.Result) bool {
+		if s := v.Get("text"); s.Type == gjson.String {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(s.Str)
+		}
+		return true
+	})
+	return b.String(), false
 }

@@ -22,3 +22,22 @@ func TestWithoutData(t *testing.T) {
 		}
 	}
 }
+
+func TestText(t *testing.T) {
+	for _, tc := range []struct {
+		result, err string
+		text        string
+		errored     bool
+	}{
+		{`{"content":[{"type":"text","text":"a"},{"type":"image","data":"AA=="},{"type":"text","text":"b"}]}`, `null`, "a\nb", false},
+		{`{"content":[],"isError":true}`, `null`, "", false},
+		{`null`, `{"message":"not running"}`, "not running", true},
+		{`{"content":[{"type":"text","text":"a"}]}`, `"timed out"`, "timed out", true},
+		{`{"content":[{"type":"text","text":"a"}]}`, ``, "a", false},
+	} {
+		text, errored := Text(gjson.Parse(tc.result), gjson.Parse(tc.err))
+		if text != tc.text || errored != tc.errored {
+			t.Errorf("%s, %s: %q, %v; want %q, %v", tc.result, tc.err, text, errored, tc.text, tc.errored)
+		}
+	}
+}
