@@ -274,14 +274,12 @@ func (t *Translator) assistant(dst events, l *lineFields) events {
 		switch k {
 		case "content":
 			jsonscan.KeepFirst(&content, v)
-		case "id", "model":
-			// The Amp SDK's message type has both; the CLI's lines of the
-			// versions recorded have neither.
-			if k == "id" {
-				jsonscan.KeepFirst(&id, v)
-			} else {
-				jsonscan.KeepFirst(&model, v)
-			}
+		case "id":
+			// The Amp SDK's message type has an id and a model; the CLI's
+			// lines of the versions recorded have neither.
+			jsonscan.KeepFirst(&id, v)
+		case "model":
+			jsonscan.KeepFirst(&model, v)
 		case "stop_reason":
 			jsonscan.KeepFirst(&stop, v)
 		case "usage":
