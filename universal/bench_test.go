@@ -175,29 +175,40 @@ func BenchmarkStreamItem(b *testing.B) {
 // BenchmarkStreamWhole is the items of a transcript or a stored session,
 // which arrive whole: each completed without a start (Complete starts
 // it), as a message with its text, a tool call with its arguments and
-// that call's result. One operation is the three items; the stream is
-// renewed every 900 items.
+// that call's result. One operation is the three items, in one call of a
+// translator; the stream is renewed every 900 items. "kept" keeps every
+// event valid, "reused" is Options.ReuseEvents (the snapshots are the
+// last call's memory).
 func BenchmarkStreamWhole(b *testing.B) {
-	var w *Stream
-	var evs []Event
-	args := `{"command":"ls -la","timeout":120}`
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		if i%300 == 0 {
-			// A session of 900 items: the stream's index of items
-			// stays the size of a real session's.
-			w = NewStream("bench", Options{})
-			evs, _ = w.StartTurn(evs[:0], "", nil, SourceAgent, nil)
+	for _, reuse := range []bool{false, true} {
+		name := "kept"
+		if reuse {
+			name = "reused"
 		}
-		msg, call, res := w.NewItemID(), w.NewItemID(), w.NewItemID()
-		evs = w.Complete(evs[:0], Item{ItemID: msg, Kind: KindMessage, Role: RoleAssistant,
-			Content: []Part{Text("I will list the files of the directory first.")}}, SourceAgent, nil)
-		evs = w.Complete(evs[:0], Item{ItemID: call, ParentID: msg, Kind: KindToolCall, Role: RoleAssistant,
-			Content: []Part{{Type: PartToolCall, Name: "bash", Arguments: args, CallID: "call_1", ToolKind: ToolExecute}}}, SourceAgent, nil)
-		evs = w.Complete(evs[:0], Item{ItemID: res, ParentID: msg, Kind: KindToolResult, Role: RoleTool,
-			Content: []Part{{Type: PartToolResult, Output: "total 0\n", CallID: "call_1"}}}, SourceAgent, nil)
+		b.Run(name, func(b *testing.B) {
+			var w *Stream
+			var evs []Event
+			args := `{"command":"ls -la","timeout":120}`
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if i%300 == 0 {
+					// A session of 900 items: the stream's index of items
+					// stays the size of a real session's.
+					w = NewStream("bench", Options{ReuseEvents: reuse})
+					evs, _ = w.StartTurn(evs[:0], "", nil, SourceAgent, nil)
+				}
+				w.Recycle()
+				msg, call, res := w.NewItemID(), w.NewItemID(), w.NewItemID()
+				evs = w.Complete(evs[:0], Item{ItemID: msg, Kind: KindMessage, Role: RoleAssistant,
+					Content: []Part{Text("I will list the files of the directory first.")}}, SourceAgent, nil)
+				evs = w.Complete(evs[:0], Item{ItemID: call, ParentID: msg, Kind: KindToolCall, Role: RoleAssistant,
+					Content: []Part{{Type: PartToolCall, Name: "bash", Arguments: args, CallID: "call_1", ToolKind: ToolExecute}}}, SourceAgent, nil)
+				evs = w.Complete(evs[:0], Item{ItemID: res, ParentID: msg, Kind: KindToolResult, Role: RoleTool,
+					Content: []Part{{Type: PartToolResult, Output: "total 0\n", CallID: "call_1"}}}, SourceAgent, nil)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(3*b.N), "ns/item")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(3*b.N), "ns/item")
 }
 
 // BenchmarkMarkEcho is the echo mark of a prompt's text part without

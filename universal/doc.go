@@ -74,9 +74,9 @@
 // is done with each call's events before the next call (it writes them to
 // a log, sends them, or applies them to a reduce.Session, which copies
 // what it keeps) sets [Options].ReuseEvents: the translator then reuses
-// the memory of the last call's event ids, delta data and raw payloads,
-// and a long stream of text deltas allocates only as the message's own
-// text grows.
+// the memory of the last call's event ids, delta data, item snapshots
+// and raw payloads, and a long stream of text deltas allocates only as
+// the message's own text grows.
 //
 // # Writing a translator
 //

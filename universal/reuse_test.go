@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 // With ReuseEvents, a stream of text deltas allocates only as the
@@ -150,5 +151,126 @@ func TestEmitWritesEveryField(t *testing.T) {
 		Source: SourceAgent, Type: TypeError, Data: &Error{Message: "m"}}
 	if diff := cmp.Diff(want, evs[0]); diff != "" {
 		t.Errorf("event (-want +got):\n%s", diff)
+	}
+}
+
+// With ReuseEvents, the item snapshots of a call's events (started and
+// completed) are memory the next call hands out again; whatever a
+// translator asks of the stream, and wherever its calls end, each call's
+// events are the same as without the option while that call's events are
+// in use.
+func TestPropReuseEventsSnapshots(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ids := []string{"a", "b", "c", "d", "e"}
+		id := rapid.SampledFrom(ids)
+		ptype := rapid.SampledFrom([]PartType{PartText, PartReasoning, PartToolCall, PartToolResult, PartStatus})
+		text := rapid.SampledFrom([]string{"", "x", "héllo ", "a longer text of a message"})
+		part := rapid.Custom(func(t *rapid.T) Part {
+			p := Part{Type: ptype.Draw(t, "part type")}
+			switch p.Type {
+			case PartToolCall:
+				p.Name, p.Arguments = "n", `{"a":1}`
+			case PartStatus:
+				p.Label = "l"
+			case PartReasoning:
+				p.Visibility = VisibilityPublic
+			}
+			if p.Type != PartToolCall {
+				p.SetStreamed(text.Draw(t, "part text"))
+			}
+			return p
+		})
+		item := func(t *rapid.T) Item {
+			return Item{ItemID: id.Draw(t, "id"), Kind: rapid.SampledFrom([]Kind{KindMessage, KindToolCall, KindStatus}).Draw(t, "kind"),
+				Role: RoleAssistant, Content: rapid.SliceOfN(part, 0, 3).Draw(t, "content")}
+		}
+		// The operations are drawn once and done on both streams.
+		type op func(w *Stream, evs []Event) []Event
+		var ops []op
+		for range rapid.IntRange(1, 40).Draw(t, "steps") {
+			switch rapid.IntRange(0, 4).Draw(t, "op") {
+			case 0:
+				it := item(t)
+				ops = append(ops, func(w *Stream, evs []Event) []Event { return w.StartItem(evs, it, SourceAgent, nil) })
+			case 1:
+				id, i, typ, s := id.Draw(t, "id"), rapid.IntRange(0, 2).Draw(t, "index"), ptype.Draw(t, "type"), text.Draw(t, "text")
+				ops = append(ops, func(w *Stream, evs []Event) []Event { return w.Delta(evs, id, i, typ, s, SourceAgent, nil) })
+			case 2:
+				it := item(t)
+				ops = append(ops, func(w *Stream, evs []Event) []Event { return w.Complete(evs, it, SourceAgent, nil) })
+			case 3:
+				id := id.Draw(t, "id")
+				ops = append(ops, func(w *Stream, evs []Event) []Event { return w.Close(evs, id, StatusCompleted, SourceAgent, nil) })
+			case 4:
+				ops = append(ops, nil) // the end of a translator's call
+			}
+		}
+		kept := NewStream("test", Options{SessionID: "s"})
+		reused := NewStream("test", Options{SessionID: "s", ReuseEvents: true})
+		var want, got []Event
+		var wantJSON, gotJSON []byte
+		end := func() {
+			for i := range want {
+				wantJSON = want[i].AppendJSON(wantJSON)
+			}
+			for i := range got {
+				gotJSON = got[i].AppendJSON(gotJSON)
+			}
+			want, got = want[:0], got[:0]
+			kept.Recycle()
+			reused.Recycle()
+		}
+		for _, o := range ops {
+			if o == nil {
+				end()
+				continue
+			}
+			want, got = o(kept, want), o(reused, got)
+		}
+		end()
+		if string(gotJSON) != string(wantJSON) {
+			t.Fatalf("with ReuseEvents:\n%s\nwithout:\n%s", gotJSON, wantJSON)
+		}
+	})
+}
+
+// With ReuseEvents, an item that arrives whole costs no allocation of
+// its own once the stream is warm: its snapshots are the last call's
+// memory.
+func TestReuseEventsWholeItemsAllocateNothing(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	for _, reuse := range []bool{false, true} {
+		w := NewStream("s", Options{ReuseEvents: reuse})
+		evs := make([]Event, 0, 16)
+		// The ids are made before: their strings are not counted.
+		ids := make([]string, 2*1200)
+		for i := range ids {
+			ids[i] = "i" + strconv.Itoa(i)
+		}
+		text := []Part{Text("some text")}
+		toolCall := []Part{{Type: PartToolCall, Name: "bash", Arguments: `{"command":"ls"}`, ToolKind: ToolExecute}}
+		n := 0
+		call := func() {
+			w.Recycle()
+			n++
+			evs = w.Complete(evs[:0], Item{ItemID: ids[2*n], Kind: KindMessage, Role: RoleAssistant, Content: text}, SourceAgent, nil)
+			evs = w.Complete(evs, Item{ItemID: ids[2*n+1], Kind: KindToolCall, Role: RoleAssistant, Content: toolCall}, SourceAgent, nil)
+		}
+		for range 100 {
+			call()
+		}
+		// What is left is the map of seen ids growing.
+		allocs := testing.AllocsPerRun(1000, call)
+		switch {
+		case reuse && allocs > 0.5:
+			t.Errorf("ReuseEvents: %.2f allocations a call of two whole items, want the snapshots' memory reused", allocs)
+		case !reuse && allocs < 2:
+			t.Errorf("without ReuseEvents: %.2f allocations a call of two whole items; are events still kept valid?", allocs)
+		}
+		if s := evs[3].Data.(*ItemSnapshot); s.Item.ItemID != ids[2*n+1] || s.Item.Content[0].Arguments != `{"command":"ls"}` {
+			t.Errorf("reuse %v: last completion %+v", reuse, s.Item)
+		}
 	}
 }

@@ -56,16 +56,20 @@ type Options struct {
 	// ReuseEvents lets a translator reuse the memory behind the events of
 	// one call of Translate or Report in its next call, as a
 	// bufio.Scanner reuses the bytes Bytes returned: event ids, the data
-	// of item.delta events and raw payloads are then valid only until the
+	// of item.delta events, the item snapshots of item.started and
+	// item.completed (the structs and their parts; the strings in them
+	// stay valid) and raw payloads are then valid only until the
 	// translator is called again. A host that encodes, stores or applies
-	// each batch of events before it translates the next message sets it,
-	// and a stream of text deltas then allocates only as the streamed
-	// message's own text outgrows its buffer (a number of allocations
-	// that grows with the logarithm of the text, not with the deltas).
+	// each batch of events before it translates the next message sets it
+	// (reduce.Session copies what it keeps), and a stream of text deltas
+	// then allocates only as the streamed message's own text outgrows its
+	// buffer (a number of allocations that grows with the logarithm of
+	// the text, not with the deltas), while an item that arrives whole (a
+	// stored session's, a transcript's) allocates nothing of its own.
 	// Without it, a delta costs no allocation of its own, but the memory
 	// that keeps every event valid grows in blocks, one for every few
-	// thousand deltas. Other event data (item snapshots, permissions, …)
-	// is new memory either way.
+	// thousand deltas, and every snapshot is new memory. Other event data
+	// (permissions, questions, usage, …) is new memory either way.
 	ReuseEvents bool
 }
 

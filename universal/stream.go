@@ -58,6 +58,42 @@ type Stream struct {
 	last *openItem
 	// parts is scratch memory for the parts of an item Close completes.
 	parts []Part
+	// With Options.ReuseEvents, the item snapshots of a call's events and
+	// their parts, which the next call hands out again: only the events
+	// refer to them (an open item's own parts are its own memory).
+	snaps     recycled[ItemSnapshot]
+	snapParts recycled[Part]
+}
+
+// recycled is memory handed out in pieces during one call of a
+// translator and handed out again in its next call (Options.ReuseEvents).
+type recycled[T any] struct {
+	buf []T
+}
+
+// recycledMax is the most elements a recycled buffer keeps over a call: a
+// call that took more (a stored session replayed at once) does not make
+// the translator hold that much for good.
+const recycledMax = 256
+
+// take returns n zeroed elements (not nil, even for 0).
+func (r *recycled[T]) take(n int) []T {
+	if len(r.buf)+n > cap(r.buf) || r.buf == nil {
+		// A new buffer: the old one stays with the events that use it.
+		r.buf = make([]T, 0, min(max(2*cap(r.buf), 8, n), max(recycledMax, n)))
+	}
+	s := r.buf[len(r.buf) : len(r.buf)+n : len(r.buf)+n]
+	r.buf = r.buf[:len(r.buf)+n]
+	clear(s)
+	return s
+}
+
+// reset hands the buffer out again from its start.
+func (r *recycled[T]) reset() {
+	if cap(r.buf) > recycledMax {
+		r.buf = nil
+	}
+	r.buf = r.buf[:0]
 }
 
 type streamState struct {
@@ -144,7 +180,13 @@ func (w *Stream) PromiseCleanJSON() { w.st.PromiseCleanJSON() }
 func (w *Stream) Stamper() *Stamper { return w.st }
 
 // Recycle marks the start of a translator's call; see [Stamper.Recycle].
-func (w *Stream) Recycle() { w.st.Recycle() }
+func (w *Stream) Recycle() {
+	w.st.Recycle()
+	if w.st.reuse {
+		w.snaps.reset()
+		w.snapParts.reset()
+	}
+}
 
 // NewItemID returns the id of the next item.
 func (w *Stream) NewItemID() string { return w.st.NewItemID() }
@@ -560,7 +602,21 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 	var o *openItem
 	var snap *ItemSnapshot
 	var content, started []Part
-	if n := len(it.Content); n <= 1 {
+	if n := len(it.Content); n <= 1 && w.st.reuse {
+		// The open item and its lists for that part in one allocation;
+		// the started snapshot, which only its event refers to, in
+		// memory of the last call's events (Complete takes the completed
+		// one so too).
+		one := new(struct {
+			openItem
+			part   [1]Part
+			text   [1]textBuf
+			deltas [1]bool
+		})
+		o, content = &one.openItem, one.part[:n]
+		o.text, o.Deltas = one.text[:n], one.deltas[:n]
+		snap, started = &w.snaps.take(1)[0], w.snapParts.take(n)
+	} else if n <= 1 {
 		// Most items start with one part or none: the open item, its
 		// lists for that part, the started snapshot and the completed
 		// one come in one allocation. (Complete writes the final part
@@ -746,6 +802,15 @@ func (w *Stream) Complete(dst []Event, it Item, src Source, raw []byte) []Event 
 		was0 = o.Item.Content[0].Type
 	}
 	switch n := max(len(it.Content), len(o.Item.Content)); {
+	case w.st.reuse:
+		// Memory of the last call's events (see StartItem); the final
+		// part in the open item's when it has room.
+		snap = &w.snaps.take(1)[0]
+		if n <= 1 && cap(o.Item.Content) >= 1 {
+			content = o.Item.Content[:len(it.Content):1]
+		} else {
+			content = w.snapParts.take(n)[:len(it.Content)]
+		}
 	case n <= 1 && o.done != nil && cap(o.Item.Content) >= 1:
 		// The memory StartItem set aside: the snapshot, and the open
 		// item's part, which is read no more once it is complete.
@@ -804,6 +869,15 @@ func (w *Stream) startAndComplete(dst []Event, it Item, src Source, raw []byte) 
 	var snaps *[2]ItemSnapshot
 	var content, started []Part
 	switch {
+	case w.st.reuse:
+		// Only the events refer to them: the last call's memory.
+		snaps = (*[2]ItemSnapshot)(w.snaps.take(2))
+		if shared {
+			content = w.snapParts.take(n)
+		} else {
+			parts := w.snapParts.take(2 * n)
+			content, started = parts[:n:n], parts[n:]
+		}
 	case n <= 1 && shared:
 		one := new(struct {
 			snaps [2]ItemSnapshot

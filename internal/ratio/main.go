@@ -14,7 +14,9 @@
 //	valid      gjson.ValidBytes on each message (a lower bound: one scan)
 //	stdjson    encoding/json into an any (map[string]any) per message
 //	translate  a fresh translator per input: every message, then EndOfInput
-//	encode     translate, and every event appended as JSON
+//	encode     translate, and every event appended as JSON; the translator
+//	           made with Options.ReuseEvents, as a host that writes each
+//	           call's events before the next call does
 //	reduce     the events of the input (translated once) applied to a fresh
 //	           reduce.Session, those of each Translate call in one ApplyAll
 //	floors     the least translate and reduce must do (see floor, foldFloor)
@@ -512,9 +514,11 @@ var changes []reduce.Change
 var batch []universal.Event
 
 // translate runs an input through a fresh translator; with buf it encodes
-// every event, with s it folds them. It returns the number of events.
+// every event (its translator reusing the memory of a call's events in
+// the next, Options.ReuseEvents, as every event is written before that),
+// with s it folds them. It returns the number of events.
 func translate(in *input, buf *[]byte, s *reduce.Session) int {
-	tr, err := in.agent.New(in.format.Name, universal.Options{SessionID: "ratio"})
+	tr, err := in.agent.New(in.format.Name, universal.Options{SessionID: "ratio", ReuseEvents: buf != nil})
 	if err != nil {
 		panic(err)
 	}
