@@ -41,7 +41,8 @@
 // -measure times one measure alone (with -cpuprofile, a profile of it
 // alone); -cpu user or -cpu system counts one kind of CPU time (system
 // time is mostly the kernel's page faults for new memory); -allocs counts
-// translate's allocations instead of timing anything.
+// translate's allocations instead of timing anything (-allocs -reuse,
+// those of translate with Options.ReuseEvents).
 //
 // It then prints, per agent and format, the CPU time and allocations of a
 // plain text delta through a translator and how the last of 200,000
@@ -110,6 +111,7 @@ func main() {
 	markdown := flag.Bool("markdown", false, "print a Markdown table")
 	agent := flag.String("agent", "", "measure only this agent's inputs (e.g. claude)")
 	format := flag.String("format", "", "measure only inputs of this format (e.g. session)")
+	reuse := flag.Bool("reuse", false, "with -allocs, translate with Options.ReuseEvents, as the encode measure does")
 	allocs := flag.Bool("allocs", false, "print only the allocations of translate per agent and format (counts, not times: the same on a busy machine)")
 	memprof := flag.String("memprofile", "", "with -allocs, write a profile of translate's allocations to `file`")
 	flag.StringVar(&cpuKind, "cpu", "all", "count `time` of this kind: all (user and system), user, or system (the kernel's: page faults of new memory, returning it)")
@@ -149,7 +151,7 @@ func main() {
 	}
 	slices.Sort(order)
 	if *allocs {
-		allocations(inputs, groups, order, *memprof)
+		allocations(inputs, groups, order, *memprof, *reuse)
 		return
 	}
 	best := func(d *time.Duration, v time.Duration) {
@@ -192,11 +194,11 @@ func main() {
 		if !*reduceOnly {
 			measures(0, nil, valid)
 			measures(1, nil, stdjson)
-			measures(2, nil, func(in *input) { translate(in, nil, nil) })
+			measures(2, nil, func(in *input) { translate(in, nil, nil, false) })
 			measures(5, nil, func(in *input) { floor(in, &sc, &kept, nil) })
 			measures(7, nil, func(in *input) { floor(in, &sc, &kept, &written) })
 			var buf []byte
-			measures(3, nil, func(in *input) { translate(in, &buf, nil) })
+			measures(3, nil, func(in *input) { translate(in, &buf, nil, true) })
 		}
 		// The reduce measures fold the events of an input translated just
 		// before, not those of every input held from the start: the
@@ -514,11 +516,12 @@ var changes []reduce.Change
 var batch []universal.Event
 
 // translate runs an input through a fresh translator; with buf it encodes
-// every event (its translator reusing the memory of a call's events in
-// the next, Options.ReuseEvents, as every event is written before that),
-// with s it folds them. It returns the number of events.
-func translate(in *input, buf *[]byte, s *reduce.Session) int {
-	tr, err := in.agent.New(in.format.Name, universal.Options{SessionID: "ratio", ReuseEvents: buf != nil})
+// every event, with s it folds them; with reuse, the translator reuses the
+// memory of a call's events in the next (Options.ReuseEvents), as a host
+// that writes every event before that may. It returns the number of
+// events.
+func translate(in *input, buf *[]byte, s *reduce.Session, reuse bool) int {
+	tr, err := in.agent.New(in.format.Name, universal.Options{SessionID: "ratio", ReuseEvents: reuse})
 	if err != nil {
 		panic(err)
 	}
@@ -677,7 +680,7 @@ func retained(in *input) (heap, content uint64) {
 // allocations and allocated bytes per event and per native byte: counts
 // that, unlike times, a busy machine does not change. With prof it also
 // writes a heap profile of those allocations (every one sampled).
-func allocations(inputs []*input, groups map[string]*group, order []string, prof string) {
+func allocations(inputs []*input, groups map[string]*group, order []string, prof string, reuse bool) {
 	if prof != "" {
 		runtime.MemProfileRate = 1
 	}
@@ -691,7 +694,7 @@ func allocations(inputs []*input, groups map[string]*group, order []string, prof
 	for _, in := range inputs {
 		c := counts[in.agent.Name+" "+in.format.Name]
 		runtime.ReadMemStats(&before)
-		n := translate(in, nil, nil)
+		n := translate(in, nil, nil, reuse)
 		runtime.ReadMemStats(&after)
 		for _, c := range []*count{c, &all} {
 			c.events += uint64(n)
