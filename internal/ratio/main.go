@@ -42,7 +42,8 @@
 // alone); -cpu user or -cpu system counts one kind of CPU time (system
 // time is mostly the kernel's page faults for new memory); -allocs counts
 // translate's allocations instead of timing anything (-allocs -reuse,
-// those of translate with Options.ReuseEvents).
+// those of translate with Options.ReuseEvents); -fit explains translate's
+// time per format by its bytes, messages and events (see fit).
 //
 // It then prints, per agent and format, the CPU time and allocations of a
 // plain text delta through a translator and how the last of 200,000
@@ -111,6 +112,7 @@ func main() {
 	markdown := flag.Bool("markdown", false, "print a Markdown table")
 	agent := flag.String("agent", "", "measure only this agent's inputs (e.g. claude)")
 	format := flag.String("format", "", "measure only inputs of this format (e.g. session)")
+	fitFlag := flag.Bool("fit", false, "explain translate's time by the formats' bytes, messages and events (see fit); needs the valid, translate and reduce measures")
 	reuse := flag.Bool("reuse", false, "with -allocs, translate with Options.ReuseEvents, as the encode measure does")
 	allocs := flag.Bool("allocs", false, "print only the allocations of translate per agent and format (counts, not times: the same on a busy machine)")
 	memprof := flag.String("memprofile", "", "with -allocs, write a profile of translate's allocations to `file`")
@@ -293,6 +295,9 @@ func main() {
 		} else {
 			fmt.Printf("%-22s %8.2f %9d %9d %11.2f× %8.2f× %11.2f× %8.2f× %8.2f %10.1f %12.2f %9.2f\n", g.name, float64(g.bytes)/1e6, g.msgs, g.events, tr, ceil, enc, encCeil, out, mbs, red, redCeil)
 		}
+	}
+	if *fitFlag {
+		fit(rows[1:]) // the formats, not "all"
 	}
 }
 
