@@ -3,8 +3,6 @@ package opencode
 import (
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -492,11 +490,13 @@ func (t *Translator) assistantSystem(dst []universal.Event, m *msgState, s jsons
 	if !s.IsArray() || s.Raw() == "[]" {
 		return dst
 	}
-	// A hash of the raw array (a prompt is ~10 KB; not copied), the same
+	// A hash of the raw array (a prompt is ~10 KB; not kept), the same
 	// in every process, as checkpoint state must be.
-	h := fnv.New64a()
-	io.WriteString(h, s.Raw())
-	sum := strconv.FormatUint(h.Sum64(), 36)
+	sum := t.system.sum
+	if raw := s.Raw(); raw != t.system.raw {
+		sum = systemHash(raw)
+		t.system.raw, t.system.sum = strings.Clone(raw), sum
+	}
 	if t.st.SystemPrompts[m.Session] == sum {
 		return dst
 	}
@@ -509,6 +509,19 @@ func (t *Translator) assistantSystem(dst []universal.Event, m *msgState, s jsons
 		Kind:     universal.KindStatus,
 		Content:  []universal.Part{{Type: universal.PartStatus, Label: "system_prompt", Metadata: o.Bytes()}},
 	}, universal.SourceAgent, raw)
+}
+
+// systemHash returns the 64-bit FNV-1a hash of a system prompt's raw
+// array in base 36 (what hash/fnv's New64a gives, without copying the
+// prompt into a byte slice first).
+func systemHash(raw string) string {
+	const offset64, prime64 = 14695981039346656037, 1099511628211
+	h := uint64(offset64)
+	for i := 0; i < len(raw); i++ {
+		h ^= uint64(raw[i])
+		h *= prime64
+	}
+	return strconv.FormatUint(h, 36)
 }
 
 // agentMode takes the agent a followed session's message is for: the

@@ -193,6 +193,12 @@ type Translator struct {
 		md                       []byte
 		model, provider, variant string
 	}
+	// system is the last system prompt hashed (its raw array, a copy)
+	// and its hash: every assistant message repeats the prompt, about
+	// 10 KB, and comparing it costs a tenth of hashing it again.
+	system struct {
+		raw, sum string
+	}
 }
 
 var _ universal.Translator = (*Translator)(nil)
