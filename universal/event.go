@@ -93,10 +93,9 @@ type Event struct {
 	CleanJSON bool
 	// Transient says that the translator that made the event reuses the
 	// memory behind its id, delta data, item snapshot and raw payload in
-	// its next call
-	// (Options.ReuseEvents). A consumer that keeps such an event past
-	// that keeps a copy of its own (package sessionlog keeps the event
-	// decoded from its JSON). It is not part of the wire form.
+	// its next call (Options.ReuseEvents). A consumer that keeps such an
+	// event past that keeps a copy of its own (package sessionlog keeps
+	// the event decoded from its JSON). It is not part of the wire form.
 	Transient bool
 }
 
