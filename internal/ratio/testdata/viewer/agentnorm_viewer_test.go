@@ -59,14 +59,17 @@ func inputs(t *testing.T, root, agent, format string) ([]string, int64) {
 }
 
 // ours translates a file at rest and folds it into a session, as a viewer
-// builds its messages; fold=false stops after translating.
-func ours(path, agent string, fold bool) int {
+// builds its messages; fold=false stops after translating. With reuse the
+// translator reuses the memory of a message's events for the next
+// (ReuseEvents), as a host that uses each event as it comes may: the
+// session copies what it keeps.
+func ours(path, agent string, fold, reuse bool) int {
 	f, err := os.Open(path)
 	if err != nil {
 		panic(err)
 	}
 	defer f.Close()
-	s, err := agentnorm.Open(f, agent, agentnorm.Options{Options: universal.Options{SessionID: "s"}})
+	s, err := agentnorm.Open(f, agent, agentnorm.Options{Options: universal.Options{SessionID: "s", ReuseEvents: reuse}})
 	if err != nil {
 		panic(err)
 	}
@@ -108,8 +111,9 @@ func theirs(path, agent string) int {
 }
 
 // TestAgentnormVsViewer prints, per record kind, how fast agentnorm reads
-// the files (translate alone, and translate + reduce) next to the viewer's
-// parser, CPU time, best of the rounds, interleaved.
+// the files (translate alone, and translate + reduce, each with and without
+// ReuseEvents) next to the viewer's parser, CPU time, best of the rounds,
+// interleaved.
 func TestAgentnormVsViewer(t *testing.T) {
 	root := os.Getenv("AGENTNORM_TESTDATA")
 	log.SetOutput(io.Discard) // the viewer logs what it skips
@@ -118,16 +122,14 @@ func TestAgentnormVsViewer(t *testing.T) {
 		paths, size := inputs(t, root, c.agent, c.format)
 		best := map[string]time.Duration{}
 		for range rounds {
-			for _, m := range []string{"viewer", "translate", "translate+reduce"} {
+			for _, m := range []string{"viewer", "translate", "translate+reduce", "translate, reused", "translate+reduce, reused"} {
 				start := cpu()
 				for _, p := range paths {
 					switch m {
 					case "viewer":
 						theirs(p, c.agent)
-					case "translate":
-						ours(p, c.agent, false)
 					default:
-						ours(p, c.agent, true)
+						ours(p, c.agent, strings.Contains(m, "reduce"), strings.HasSuffix(m, "reused"))
 					}
 				}
 				if d := cpu() - start; best[m] == 0 || d < best[m] {
@@ -136,8 +138,9 @@ func TestAgentnormVsViewer(t *testing.T) {
 			}
 		}
 		mb := float64(size) / 1e6
-		fmt.Printf("%s %s: %d files, %.2f MB; viewer %.1f MB/s; translate %.2f×, translate+reduce %.2f× the viewer\n",
+		x := func(m string) float64 { return best["viewer"].Seconds() / best[m].Seconds() }
+		fmt.Printf("%s %s: %d files, %.2f MB; viewer %.1f MB/s; translate %.2f×, translate+reduce %.2f× the viewer; with ReuseEvents %.2f× and %.2f×\n",
 			c.agent, c.format, len(paths), mb, mb/best["viewer"].Seconds(),
-			best["viewer"].Seconds()/best["translate"].Seconds(), best["viewer"].Seconds()/best["translate+reduce"].Seconds())
+			x("translate"), x("translate+reduce"), x("translate, reused"), x("translate+reduce, reused"))
 	}
 }
