@@ -112,7 +112,7 @@ type Stamper struct {
 	// payloads, delta data) lives in memory that Recycle hands out again.
 	reuse   bool
 	recent  arena
-	recentD []ItemDelta
+	recentD recycled[ItemDelta]
 }
 
 // NewStamper returns a stamper for one session.
@@ -148,7 +148,7 @@ func (s *Stamper) Recycle() {
 		s.idOwn = append(s.idOwn[:0], s.id...)
 		s.id = s.idOwn
 		s.recent.buf = s.recent.buf[:0]
-		s.recentD = s.recentD[:0]
+		s.recentD.reset()
 	}
 }
 
@@ -302,10 +302,7 @@ func (s *Stamper) Delta(dst []Event, d ItemDelta, src Source, raw []byte) []Even
 // written twice).
 func (s *Stamper) newDelta() *ItemDelta {
 	if s.reuse {
-		// An append that grows the slice moves it: the deltas of this
-		// call already stamped keep the old array, which nothing writes.
-		s.recentD = append(s.recentD, ItemDelta{})
-		return &s.recentD[len(s.recentD)-1]
+		return &s.recentD.take(1)[0]
 	}
 	return s.deltas.alloc()
 }
@@ -392,4 +389,35 @@ func (s *slab[T]) alloc() *T {
 	p := &s.block[0]
 	s.block = s.block[1:]
 	return p
+}
+
+// recycled is memory handed out in pieces during one call of a
+// translator and handed out again in its next call (Options.ReuseEvents).
+type recycled[T any] struct {
+	buf []T
+}
+
+// recycledMax is the most elements a recycled buffer keeps over a call: a
+// call that took more (a stored session replayed at once) does not make
+// the translator hold that much for good.
+const recycledMax = 256
+
+// take returns n zeroed elements (not nil, even for 0).
+func (r *recycled[T]) take(n int) []T {
+	if len(r.buf)+n > cap(r.buf) || r.buf == nil {
+		// A new buffer: the old one stays with the events that use it.
+		r.buf = make([]T, 0, min(max(2*cap(r.buf), 8, n), max(recycledMax, n)))
+	}
+	s := r.buf[len(r.buf) : len(r.buf)+n : len(r.buf)+n]
+	r.buf = r.buf[:len(r.buf)+n]
+	clear(s)
+	return s
+}
+
+// reset hands the buffer out again from its start.
+func (r *recycled[T]) reset() {
+	if cap(r.buf) > recycledMax {
+		r.buf = nil
+	}
+	r.buf = r.buf[:0]
 }

@@ -65,37 +65,6 @@ type Stream struct {
 	snapParts recycled[Part]
 }
 
-// recycled is memory handed out in pieces during one call of a
-// translator and handed out again in its next call (Options.ReuseEvents).
-type recycled[T any] struct {
-	buf []T
-}
-
-// recycledMax is the most elements a recycled buffer keeps over a call: a
-// call that took more (a stored session replayed at once) does not make
-// the translator hold that much for good.
-const recycledMax = 256
-
-// take returns n zeroed elements (not nil, even for 0).
-func (r *recycled[T]) take(n int) []T {
-	if len(r.buf)+n > cap(r.buf) || r.buf == nil {
-		// A new buffer: the old one stays with the events that use it.
-		r.buf = make([]T, 0, min(max(2*cap(r.buf), 8, n), max(recycledMax, n)))
-	}
-	s := r.buf[len(r.buf) : len(r.buf)+n : len(r.buf)+n]
-	r.buf = r.buf[:len(r.buf)+n]
-	clear(s)
-	return s
-}
-
-// reset hands the buffer out again from its start.
-func (r *recycled[T]) reset() {
-	if cap(r.buf) > recycledMax {
-		r.buf = nil
-	}
-	r.buf = r.buf[:0]
-}
-
 type streamState struct {
 	Begun       bool                `json:"begun,omitempty"`
 	Ended       bool                `json:"ended,omitempty"`
@@ -603,35 +572,25 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 	var snap *ItemSnapshot
 	var content, started []Part
 	if n := len(it.Content); n <= 1 && w.st.reuse {
-		// The open item and its lists for that part in one allocation;
-		// the started snapshot, which only its event refers to, in
-		// memory of the last call's events (Complete takes the completed
-		// one so too).
-		one := new(struct {
-			openItem
-			part   [1]Part
-			text   [1]textBuf
-			deltas [1]bool
-		})
-		o, content = &one.openItem, one.part[:n]
-		o.text, o.Deltas = one.text[:n], one.deltas[:n]
+		// The open item in one allocation; the started snapshot, which
+		// only its event refers to, in memory of the last call's events
+		// (Complete takes the completed one so too).
+		one := new(oneOpen)
+		o, content = one.open(n)
 		snap, started = &w.snaps.take(1)[0], w.snapParts.take(n)
 	} else if n <= 1 {
-		// Most items start with one part or none: the open item, its
-		// lists for that part, the started snapshot and the completed
-		// one come in one allocation. (Complete writes the final part
-		// in the open item's, which nothing reads once it is complete.)
+		// Most items start with one part or none: the open item, the
+		// started snapshot and the completed one come in one allocation.
+		// (Complete writes the final part in the open item's, which
+		// nothing reads once it is complete.)
 		one := new(struct {
-			openItem
-			part    [1]Part
-			text    [1]textBuf
-			deltas  [1]bool
+			oneOpen
 			snap    ItemSnapshot
 			started [1]Part
 			done    ItemSnapshot
 		})
-		o, content, snap, started = &one.openItem, one.part[:n], &one.snap, one.started[:n]
-		o.text, o.Deltas, o.done = one.text[:n], one.deltas[:n], &one.done
+		o, content = one.open(n)
+		snap, started, o.done = &one.snap, one.started[:n], &one.done
 	} else {
 		parts := make([]Part, 2*n)
 		o, content, snap, started = &openItem{}, parts[:n:n], &ItemSnapshot{}, parts[n:]
@@ -654,6 +613,22 @@ func (w *Stream) StartItem(dst []Event, it Item, src Source, raw []byte) []Event
 	snap.Item = it
 	snap.Item.Content = started
 	return w.st.Emit(dst, TypeItemStarted, src, snap, raw)
+}
+
+// oneOpen is an open item of one part or none with its lists for that
+// part, in one allocation.
+type oneOpen struct {
+	openItem
+	part   [1]Part
+	text   [1]textBuf
+	deltas [1]bool
+}
+
+// open returns the open item, its n (0 or 1) parts and lists set.
+func (one *oneOpen) open(n int) (*openItem, []Part) {
+	o := &one.openItem
+	o.text, o.Deltas = one.text[:n], one.deltas[:n]
+	return o, one.part[:n]
 }
 
 func (w *Stream) track(o *openItem) {
