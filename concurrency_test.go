@@ -11,7 +11,8 @@ import (
 	"github.com/agentnorm/agentnorm/universal"
 )
 
-// captures is one real capture per agent and live format.
+// captures is one real capture per agent and live format, and files at
+// rest.
 var captures = []struct{ agent, path string }{
 	{"claude", "testdata/claude/2.1.330/s10-subagent.jsonl"},
 	{"claude", "testdata/claude/2.1.330/s07-permission-stdio-allow.exchange.jsonl"},
@@ -21,6 +22,10 @@ var captures = []struct{ agent, path string }{
 	{"opencode", "testdata/opencode/1.18.33/s10-subagent.run.jsonl"},
 	{"pi", "testdata/pi/1.5.2/s10-subagent.rpc.exchange.jsonl"},
 	{"amp", "testdata/amp/0.0.1790142911/s03-multitool.jsonl"},
+	// Files at rest with lines longer than the read buffer: their line
+	// buffers go from one reader to the next (universal.LineReader).
+	{"claude", "testdata/claude/2.1.330/s01-text.session/-home-dev-project/b1809545-58b8-4697-acd6-400423f8abfc.jsonl"},
+	{"codex", "testdata/crosscheck/codex/0.169.0/s08-bigoutput-v2.exec.rollout-4dc1f88e.jsonl"},
 }
 
 func translateFile(t testing.TB, agent, path string) ([]universal.Event, []byte) {

@@ -9,10 +9,12 @@ import (
 	"iter"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/internal/uninit"
 	"github.com/tidwall/gjson"
 )
 
@@ -136,6 +138,7 @@ func (r *LineReader) Next() (Message, error) {
 	for {
 		data, size, err := r.readLine()
 		if err != nil && (err != io.EOF || size == 0) {
+			r.recycle()
 			return Message{}, err
 		}
 		r.line++
@@ -174,6 +177,11 @@ func (r *LineReader) readLine() ([]byte, int64, error) {
 			return chunk, int64(len(chunk)), nil
 		}
 		size += int64(len(chunk))
+		if r.buf == nil {
+			if p, _ := lineBuffers.Get().(*[]byte); p != nil {
+				r.buf = (*p)[:0]
+			}
+		}
 		if room := r.limit + 2 - len(r.buf); room > 0 {
 			r.buf = appendLimited(r.buf, chunk[:min(len(chunk), room)], r.limit+2)
 		}
@@ -189,6 +197,23 @@ func (r *LineReader) readLine() ([]byte, int64, error) {
 			return nil, size, err
 		}
 	}
+}
+
+// lineBuffers keeps the buffers of lines longer than the read buffer from
+// one reader to the next. A program that reads a directory of session
+// files, many with a line of a large tool result, would otherwise grow a
+// new buffer for the first long line of each file, a cost of the order of
+// translating the line.
+var lineBuffers sync.Pool // of *[]byte
+
+// recycle hands the reader's line buffer on to the next reader once its
+// input is read to the end (or failed): no message refers to it any more.
+func (r *LineReader) recycle() {
+	if r.buf != nil && cap(r.buf) <= keptBuffer {
+		b := r.buf[:0]
+		lineBuffers.Put(&b)
+	}
+	r.buf = nil
 }
 
 // keptBuffer is the largest message buffer a reader or writer keeps for
@@ -211,9 +236,8 @@ func release(buf []byte) []byte {
 func appendLimited(buf, b []byte, limit int) []byte {
 	if need := len(buf) + len(b); need > cap(buf) {
 		c := min(max(2*cap(buf), need, 64<<10), max(limit, need))
-		grown := make([]byte, len(buf), c)
-		copy(grown, buf)
-		buf = grown
+		// Not cleared: only what is appended is read.
+		buf = append(uninit.Bytes(c), buf...)
 	}
 	return append(buf, b...)
 }

@@ -1,6 +1,7 @@
 package universal
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -374,6 +376,42 @@ func TestBigLineMemory(t *testing.T) {
 				t.Errorf("sse: the reader keeps a %d MiB buffer after the big event", cap(r.data)>>20)
 			}
 		}
+	}
+}
+
+// TestLineBufferPassedOn: a reader that read its input to the end hands
+// the buffer of its long lines on to the next reader, so that a program
+// reading a directory of session files, many with a line longer than the
+// read buffer, does not grow a new one for each file.
+func TestLineBufferPassedOn(t *testing.T) {
+	line := `{"text":"` + strings.Repeat("x", 300<<10) + `"}`
+	in := "{}\n" + line + "\n{}\n"
+	br := bufio.NewReaderSize(nil, 64<<10)
+	const files = 30
+	n := allocated(func() {
+		for range files {
+			br.Reset(strings.NewReader(in))
+			r := NewLineReader(br, 0)
+			var lens []int
+			for {
+				m, err := r.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil || m.Err != nil {
+					t.Fatal(err, m.Err)
+				}
+				lens = append(lens, len(m.Data))
+			}
+			if !slices.Equal(lens, []int{2, len(line), 2}) {
+				t.Fatalf("read lines of %v bytes", lens)
+			}
+		}
+	})
+	// Growing a buffer for the line takes about three times its size; a
+	// collection may empty the pool once or twice, not for every file.
+	if limit := uint64(4 * 3 * len(line)); n > limit {
+		t.Errorf("%d files with a %d KiB line allocated %d KiB, want at most %d KiB", files, len(line)>>10, n>>10, limit>>10)
 	}
 }
 
