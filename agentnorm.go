@@ -62,16 +62,29 @@ func Agents() []Agent {
 
 // Lookup returns the agent of that name.
 func Lookup(name string) (Agent, error) {
-	for _, a := range Agents() {
-		if a.Name == name {
-			return a, nil
+	a, err := lookup(name)
+	if err != nil {
+		return Agent{}, err
+	}
+	out := *a
+	out.Formats = slices.Clone(a.Formats)
+	return out, nil
+}
+
+// lookup is Lookup without the copy, for New and Open, which hand the
+// agent to nobody: a program that opens many session files would
+// otherwise copy the whole list for each.
+func lookup(name string) (*Agent, error) {
+	for i := range agents {
+		if agents[i].Name == name {
+			return &agents[i], nil
 		}
 	}
 	names := make([]string, len(agents))
 	for i, a := range agents {
 		names[i] = a.Name
 	}
-	return Agent{}, fmt.Errorf("agentnorm: %w %q (one of %s)", ErrUnknownAgent, name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("agentnorm: %w %q (one of %s)", ErrUnknownAgent, name, strings.Join(names, ", "))
 }
 
 // Format returns the agent's format of that name; the error wraps
@@ -161,7 +174,7 @@ func (a Agent) New(format string, o universal.Options) (universal.Translator, er
 // the named format: New("claude", "stream-json", opts) is claude.New with
 // the result as a universal.Translator.
 func New(agent, format string, o universal.Options) (universal.Translator, error) {
-	a, err := Lookup(agent)
+	a, err := lookup(agent)
 	if err != nil {
 		return nil, err
 	}
@@ -235,7 +248,7 @@ type Session struct {
 // header line: their format is told by the line after it, and an input
 // that holds the header alone (a run that failed at once) is undetected.
 func Open(r io.Reader, agent string, o Options) (*Session, error) {
-	a, err := Lookup(agent)
+	a, err := lookup(agent)
 	if err != nil {
 		return nil, err
 	}

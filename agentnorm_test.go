@@ -25,12 +25,20 @@ func TestLookupErrors(t *testing.T) {
 	}
 }
 
-// Agents returns copies: changing them changes nothing for the next caller.
+// Agents and Lookup return copies: changing them changes nothing for the next caller.
 func TestAgentsAreCopies(t *testing.T) {
 	a := agentnorm.Agents()
 	a[0].Formats[0].Name = "changed"
 	if agentnorm.Agents()[0].Formats[0].Name == "changed" {
 		t.Error("Agents shares its format table")
+	}
+	l, err := agentnorm.Lookup("codex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Formats[0].Name = "changed"
+	if l, _ = agentnorm.Lookup("codex"); l.Formats[0].Name == "changed" {
+		t.Error("Lookup shares its format table")
 	}
 }
 
@@ -115,6 +123,31 @@ func TestNewIsCheap(t *testing.T) {
 			if n > most {
 				t.Errorf("%s %s: New makes %.0f allocations, want at most %d", a.Name, f.Name, n, most)
 			}
+		}
+	}
+}
+
+// New by the agent's name costs what the agent's own New costs: finding
+// the agent copies nothing (a program opening many files pays it for each;
+// the list of agents with their formats was copied every time).
+func TestNewByNameIsCheap(t *testing.T) {
+	if golden.Race || testing.CoverMode() != "" {
+		t.Skip("allocation counts differ under the race detector and coverage")
+	}
+	for _, a := range agentnorm.Agents() {
+		f := a.Formats[0].Name
+		direct := testing.AllocsPerRun(50, func() {
+			if _, err := a.New(f, universal.Options{SessionID: "s"}); err != nil {
+				t.Fatal(err)
+			}
+		})
+		byName := testing.AllocsPerRun(50, func() {
+			if _, err := agentnorm.New(a.Name, f, universal.Options{SessionID: "s"}); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if byName != direct {
+			t.Errorf("%s %s: New by name makes %.0f allocations, the agent's New %.0f", a.Name, f, byName, direct)
 		}
 	}
 }
