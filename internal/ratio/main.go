@@ -43,7 +43,8 @@
 // time is mostly the kernel's page faults for new memory); -allocs counts
 // translate's allocations instead of timing anything (-allocs -reuse,
 // those of translate with Options.ReuseEvents); -fit explains translate's
-// time per format by its bytes, messages and events (see fit).
+// time per format by its bytes, messages and events (see fit), and
+// translate+encode's by those and the bytes written (see fitEncode).
 //
 // It then prints, per agent and format, the CPU time and allocations of a
 // plain text delta through a translator and how the last of 200,000
@@ -99,6 +100,7 @@ type group struct {
 	bytes, msgs, events, written        int
 	valid, std, translate, encode, fold time.Duration
 	floor, encodeFloor, reduceFloor     time.Duration
+	write                               time.Duration // -fit's: the events written alone
 }
 
 func main() {
@@ -112,7 +114,7 @@ func main() {
 	markdown := flag.Bool("markdown", false, "print a Markdown table")
 	agent := flag.String("agent", "", "measure only this agent's inputs (e.g. claude)")
 	format := flag.String("format", "", "measure only inputs of this format (e.g. session)")
-	fitFlag := flag.Bool("fit", false, "explain translate's time by the formats' bytes, messages and events (see fit); needs the valid, translate and reduce measures")
+	fitFlag := flag.Bool("fit", false, "explain translate's time by the formats' bytes, messages and events (see fit), and translate+encode's by those and the bytes written (see fitEncode); needs every measure but the floors")
 	reuse := flag.Bool("reuse", false, "with -allocs, translate with Options.ReuseEvents, as the encode measure does")
 	allocs := flag.Bool("allocs", false, "print only the allocations of translate per agent and format (counts, not times: the same on a busy machine)")
 	memprof := flag.String("memprofile", "", "with -allocs, write a profile of translate's allocations to `file`")
@@ -175,9 +177,9 @@ func main() {
 	var sc jsonscan.Scanner // floor's
 	var kept, written []byte
 	for r := 0; r < *rounds; r++ {
-		times := map[string]*[8]time.Duration{}
+		times := map[string]*[9]time.Duration{}
 		for _, k := range order {
-			times[k] = &[8]time.Duration{}
+			times[k] = &[9]time.Duration{}
 		}
 		// Measure by measure, each from a collected heap (see the package
 		// doc).
@@ -220,6 +222,9 @@ func main() {
 		}
 		measures(4, translated(r == 0), fold)
 		measures(6, translated(false), foldFloor)
+		if *fitFlag {
+			measures(8, translated(false), func(in *input) { write(in, &written) })
+		}
 		if last != nil {
 			last.events = nil
 		}
@@ -233,6 +238,7 @@ func main() {
 			best(&g.floor, t[5])
 			best(&g.reduceFloor, t[6])
 			best(&g.encodeFloor, t[7])
+			best(&g.write, t[8])
 		}
 	}
 	if *prof != "" {
@@ -298,6 +304,7 @@ func main() {
 	}
 	if *fitFlag {
 		fit(rows[1:]) // the formats, not "all"
+		fitEncode(rows[1:])
 	}
 }
 
@@ -311,7 +318,7 @@ func ratio(a, b time.Duration) float64 {
 }
 
 // measureNames are the measures by column, as -measure names them.
-var measureNames = [8]string{"valid", "stdjson", "translate", "encode", "reduce", "floor", "reduce-floor", "encode-floor"}
+var measureNames = [9]string{"valid", "stdjson", "translate", "encode", "reduce", "floor", "reduce-floor", "encode-floor", "write"}
 
 // cpuKind is the CPU time measure counts: "all", "user" or "system".
 var cpuKind = "all"
@@ -415,6 +422,15 @@ func foldFloor(in *input) {
 			}
 			content[j] = append(b, d.Delta...)
 		}
+	}
+}
+
+// write writes the events of an input (translated before) as universal
+// JSON into buf, emptied for each event: the encode measure without the
+// translation, for -fit.
+func write(in *input, buf *[]byte) {
+	for i := range in.events {
+		*buf = in.events[i].AppendJSON((*buf)[:0])
 	}
 }
 
