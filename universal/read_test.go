@@ -384,6 +384,9 @@ func TestBigLineMemory(t *testing.T) {
 // reading a directory of session files, many with a line longer than the
 // read buffer, does not grow a new one for each file.
 func TestLineBufferPassedOn(t *testing.T) {
+	if raceEnabled {
+		t.Skip("under the race detector sync.Pool drops what it is given at random")
+	}
 	line := `{"text":"` + strings.Repeat("x", 300<<10) + `"}`
 	in := "{}\n" + line + "\n{}\n"
 	br := bufio.NewReaderSize(nil, 64<<10)
