@@ -20,6 +20,8 @@
 //	reduce     the events of the input (translated once) applied to a fresh
 //	           reduce.Session, those of each Translate call in one ApplyAll
 //	floors     the least translate and reduce must do (see floor, foldFloor)
+//	write      with -fit: the events of the input (translated once) written
+//	           as JSON alone, without translating
 //
 // Each measure starts from a collected heap and runs over every input
 // before the next starts: the garbage collector runs beside the program,
@@ -43,8 +45,9 @@
 // time is mostly the kernel's page faults for new memory); -allocs counts
 // translate's allocations instead of timing anything (-allocs -reuse,
 // those of translate with Options.ReuseEvents); -fit explains translate's
-// time per format by its bytes, messages and events (see fit), and
-// translate+encode's by those and the bytes written (see fitEncode).
+// time per format by its bytes, messages and events (see fit), and sets
+// the write measure against each format's 3× encode budget (see
+// fitEncode).
 //
 // It then prints, per agent and format, the CPU time and allocations of a
 // plain text delta through a translator and how the last of 200,000
@@ -114,7 +117,7 @@ func main() {
 	markdown := flag.Bool("markdown", false, "print a Markdown table")
 	agent := flag.String("agent", "", "measure only this agent's inputs (e.g. claude)")
 	format := flag.String("format", "", "measure only inputs of this format (e.g. session)")
-	fitFlag := flag.Bool("fit", false, "explain translate's time by the formats' bytes, messages and events (see fit), and translate+encode's by those and the bytes written (see fitEncode); needs every measure but the floors")
+	fitFlag := flag.Bool("fit", false, "explain translate's time by the formats' bytes, messages and events (see fit), and set writing the events alone against the 3× encode budget (see fitEncode)")
 	reuse := flag.Bool("reuse", false, "with -allocs, translate with Options.ReuseEvents, as the encode measure does")
 	allocs := flag.Bool("allocs", false, "print only the allocations of translate per agent and format (counts, not times: the same on a busy machine)")
 	memprof := flag.String("memprofile", "", "with -allocs, write a profile of translate's allocations to `file`")
