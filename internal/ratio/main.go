@@ -20,8 +20,8 @@
 //	reduce     the events of the input (translated once) applied to a fresh
 //	           reduce.Session, those of each Translate call in one ApplyAll
 //	floors     the least translate and reduce must do (see floor, foldFloor)
-//	write      with -fit: the events of the input (translated once) written
-//	           as JSON alone, without translating
+//	write      with -fit (or -measure write): the events of the input
+//	           (translated once) written as JSON alone, without translating
 //
 // Each measure starts from a collected heap and runs over every input
 // before the next starts: the garbage collector runs beside the program,
@@ -225,7 +225,7 @@ func main() {
 		}
 		measures(4, translated(r == 0), fold)
 		measures(6, translated(false), foldFloor)
-		if *fitFlag {
+		if *fitFlag || *only == "write" {
 			measures(8, translated(false), func(in *input) { write(in, &written) })
 		}
 		if last != nil {
