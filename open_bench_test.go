@@ -2,13 +2,10 @@ package agentnorm_test
 
 import (
 	"bytes"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm"
+	"github.com/agentnorm/agentnorm/internal/corpus"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -44,20 +41,13 @@ func BenchmarkOpenFiles(b *testing.B) {
 	}
 }
 
-// filesAtRest returns the contents of the .jsonl files under testdata that
-// Open detects as the agent's format.
+// filesAtRest returns the recorded inputs under testdata of the agent's
+// format (internal/corpus: the ratio program's inputs).
 func filesAtRest(b *testing.B, agent, format string) [][]byte {
 	var files [][]byte
-	err := filepath.WalkDir("testdata", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".jsonl") {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if s, err := agentnorm.Open(bytes.NewReader(data), agent, agentnorm.Options{}); err == nil && s.Format().Name == format {
-			files = append(files, data)
+	err := corpus.Walk("testdata", func(in corpus.Input) error {
+		if in.Agent.Name == agent && in.Format.Name == format {
+			files = append(files, in.Data)
 		}
 		return nil
 	})

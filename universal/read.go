@@ -209,8 +209,7 @@ var lineBuffers sync.Pool // of *[]byte
 // recycle hands the reader's line buffer on to the next reader once its
 // input is read to the end (or failed): no message refers to it any more.
 func (r *LineReader) recycle() {
-	if r.buf != nil && cap(r.buf) <= keptBuffer {
-		b := r.buf[:0]
+	if b := release(r.buf); b != nil {
 		lineBuffers.Put(&b)
 	}
 	r.buf = nil

@@ -21,7 +21,7 @@ import (
 // events, beside c: a format whose budget is below c needs events cheaper
 // than they are, whatever its translator does per byte.
 func fit(rows []*group) {
-	var xs [][]float64
+	var xs [][3]float64
 	var ys []float64
 	var used []*group
 	for _, g := range rows {
@@ -29,7 +29,7 @@ func fit(rows []*group) {
 			continue // too small to time well
 		}
 		t := g.translate.Seconds()
-		xs = append(xs, []float64{g.valid.Seconds() / t, float64(g.msgs) / t, float64(g.events) / t})
+		xs = append(xs, [3]float64{g.valid.Seconds() / t, float64(g.msgs) / t, float64(g.events) / t})
 		ys = append(ys, 1)
 		used = append(used, g)
 	}
@@ -50,7 +50,7 @@ func fit(rows []*group) {
 	}
 }
 
-// fitEncode accounts for the encode column with the write measure: the
+// encodeBudget accounts for the encode column with the write measure: the
 // same events, translated before, written alone as universal JSON, whose
 // bytes the one shape fixes for each format. For 3× the encode measure
 // must take at most a third of encoding/json's time S; writing takes W of
@@ -58,7 +58,7 @@ func fit(rows []*group) {
 // format it prints W's share of S/3 and how many times faster translation
 // would have to be to fit in what writing leaves, (E − W) ÷ (S/3 − W):
 // "-" where writing alone takes all of it.
-func fitEncode(rows []*group) {
+func encodeBudget(rows []*group) {
 	fmt.Printf("\ntranslate+encode against its 3× budget (a third of encoding/json's time), writing the events alone measured apart\n")
 	fmt.Printf("%-22s %9s %9s %12s %16s %22s\n", "input", "events/KB", "out/in", "encode/std", "writing of 3×", "translation must be ×")
 	for _, g := range rows {
@@ -78,48 +78,36 @@ func fitEncode(rows []*group) {
 	}
 }
 
-// leastSquares solves the normal equations of x·k ≈ y, by Gaussian
-// elimination with partial pivoting.
-func leastSquares(x [][]float64, y []float64) ([]float64, bool) {
-	if len(x) == 0 {
-		return nil, false
-	}
-	n := len(x[0])
-	a := make([][]float64, n)
-	for i := range a {
-		a[i] = make([]float64, n+1)
-	}
+// leastSquares solves the normal equations of x·k ≈ y for three unknowns.
+func leastSquares(x [][3]float64, y []float64) ([3]float64, bool) {
+	var a [3][4]float64
 	for r := range x {
-		for i := range n {
-			for j := range n {
+		for i := range 3 {
+			for j := range 3 {
 				a[i][j] += x[r][i] * x[r][j]
 			}
-			a[i][n] += x[r][i] * y[r]
+			a[i][3] += x[r][i] * y[r]
 		}
 	}
-	for i := range n {
+	for i := range 3 {
 		p := i
-		for r := i + 1; r < n; r++ {
+		for r := i + 1; r < 3; r++ {
 			if math.Abs(a[r][i]) > math.Abs(a[p][i]) {
 				p = r
 			}
 		}
 		a[i], a[p] = a[p], a[i]
 		if a[i][i] == 0 {
-			return nil, false
+			return [3]float64{}, false
 		}
-		for r := range n {
+		for r := range 3 {
 			if r != i {
 				f := a[r][i] / a[i][i]
-				for c := i; c <= n; c++ {
+				for c := i; c < 4; c++ {
 					a[r][c] -= f * a[i][c]
 				}
 			}
 		}
 	}
-	k := make([]float64, n)
-	for i := range k {
-		k[i] = a[i][n] / a[i][i]
-	}
-	return k, true
+	return [3]float64{a[0][3] / a[0][0], a[1][3] / a[1][1], a[2][3] / a[2][2]}, true
 }

@@ -47,7 +47,7 @@
 // those of translate with Options.ReuseEvents); -fit explains translate's
 // time per format by its bytes, messages and events (see fit), and sets
 // the write measure against each format's 3× encode budget (see
-// fitEncode).
+// encodeBudget).
 //
 // It then prints, per agent and format, the CPU time and allocations of a
 // plain text delta through a translator and how the last of 200,000
@@ -117,7 +117,7 @@ func main() {
 	markdown := flag.Bool("markdown", false, "print a Markdown table")
 	agent := flag.String("agent", "", "measure only this agent's inputs (e.g. claude)")
 	format := flag.String("format", "", "measure only inputs of this format (e.g. session)")
-	fitFlag := flag.Bool("fit", false, "explain translate's time by the formats' bytes, messages and events (see fit), and set writing the events alone against the 3× encode budget (see fitEncode)")
+	fitFlag := flag.Bool("fit", false, "explain translate's time by the formats' bytes, messages and events (see fit), and set writing the events alone against the 3× encode budget (see encodeBudget)")
 	reuse := flag.Bool("reuse", false, "with -allocs, translate with Options.ReuseEvents, as the encode measure does")
 	allocs := flag.Bool("allocs", false, "print only the allocations of translate per agent and format (counts, not times: the same on a busy machine)")
 	memprof := flag.String("memprofile", "", "with -allocs, write a profile of translate's allocations to `file`")
@@ -307,7 +307,7 @@ func main() {
 	}
 	if *fitFlag {
 		fit(rows[1:]) // the formats, not "all"
-		fitEncode(rows[1:])
+		encodeBudget(rows[1:])
 	}
 }
 
