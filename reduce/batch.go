@@ -39,6 +39,15 @@ type borrowed struct {
 	nativeDone bool
 }
 
+// startedInBatch reports whether it is the item the running ApplyAll
+// started last, whose strings are still its event's. Only the last is
+// looked at: a delta of an item that arrives whole follows its start, and
+// a search of the list would make a long batch quadratic.
+func (s *Session) startedInBatch(it *Item) bool {
+	ix := s.idx
+	return ix.batch && len(ix.borrowed) > 0 && ix.borrowed[len(ix.borrowed)-1].it == it
+}
+
 // settle ends a batch: the items it started that are still open get their
 // own copies of the strings that are still the events' (those packed on
 // completion need none).

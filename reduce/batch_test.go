@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/reduce"
@@ -192,4 +193,69 @@ func ExampleSession_ApplyAll() {
 	// Output:
 	// 9 events: status|session|turn|item_added|content|text|item_completed|usage
 	// completed "Hello, world."
+}
+
+// TestApplyAllDeltaOfNewItem: the text of an item that started in the
+// batch stays the event's until the batch ends; a later delta, in the
+// batch or the next, goes on from it, and the state keeps its own copy
+// once the batch's memory is overwritten.
+func TestApplyAllDeltaOfNewItem(t *testing.T) {
+	first := newLog().begin().
+		start(msg("m", universal.RoleAssistant, universal.Text(""))).
+		delta("m", 0, universal.PartText, "hello").
+		start(msg("n", universal.RoleAssistant)).
+		delta("n", 0, universal.PartText, "one").
+		delta("n", 0, universal.PartText, " two")
+	evs := first.evs
+	batch, wipe := wiped(evs)
+	var s reduce.Session
+	if _, err := s.ApplyAll(nil, batch); err != nil {
+		t.Fatal(err)
+	}
+	wipe()
+	if got := s.Item("m").Text(); got != "hello" {
+		t.Fatalf("item m: %q, want hello", got)
+	}
+	if got := s.Item("n").Text(); got != "one two" {
+		t.Fatalf("item n: %q, want \"one two\"", got)
+	}
+	second := first.delta("m", 0, universal.PartText, " world").evs[len(evs):]
+	batch, wipe = wiped(second)
+	if _, err := s.ApplyAll(nil, batch); err != nil {
+		t.Fatal(err)
+	}
+	wipe()
+	if got := s.Item("m").Text(); got != "hello world" {
+		t.Fatalf("item m: %q, want \"hello world\"", got)
+	}
+}
+
+// TestApplyAllWholeItemCopiedOnce: an item whose start, text (one delta,
+// as a translator gives a message that arrives whole) and completion come
+// in one batch allocates no more than the same item without the delta:
+// the delta's text is not copied before the completion is.
+func TestApplyAllWholeItemCopiedOnce(t *testing.T) {
+	const n = 50
+	text := strings.Repeat("word ", 40)
+	withDelta, without := newLog().begin(), newLog().begin()
+	for i := range n {
+		id := fmt.Sprintf("m%d", i)
+		withDelta.start(msg(id, universal.RoleAssistant, universal.Text(""))).
+			delta(id, 0, universal.PartText, text).
+			complete(msg(id, universal.RoleAssistant, universal.Text(text)))
+		without.start(msg(id, universal.RoleAssistant, universal.Text(""))).
+			complete(msg(id, universal.RoleAssistant, universal.Text(text)))
+	}
+	allocs := func(evs []universal.Event) float64 {
+		return testing.AllocsPerRun(20, func() {
+			var s reduce.Session
+			if _, err := s.ApplyAll(nil, evs); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	a, b := allocs(withDelta.evs), allocs(without.evs)
+	if a > b {
+		t.Fatalf("%d whole items: %.0f allocations with a delta each, %.0f without", n, a, b)
+	}
 }

@@ -649,6 +649,21 @@ func (s *Session) itemDelta(ev *universal.Event, d *universal.ItemDelta, c *Chan
 	}
 	s.itemWork(it, c)
 	p := &it.Item.Content[d.PartIndex]
+	c.What |= ContentChanged
+	if p.Type == universal.PartText {
+		c.What |= TextChanged
+	}
+	if p.Streamed() == "" && s.startedInBatch(it) {
+		// The item started in this ApplyAll and points into its events'
+		// memory until the batch ends (see settle); the first text of an
+		// empty part may too. An item that arrives whole (its start, its
+		// text as one delta and its completion in one batch, as a stored
+		// session's do) is then copied once, when it completes. A second
+		// delta copies this one into a builder, as it does a started
+		// part's text.
+		p.SetStreamed(d.Delta)
+		return
+	}
 	grow := &s.idx.opened[s.items[i]&^openBit].grow
 	if len(*grow) <= d.PartIndex {
 		*grow = slices.Grow(*grow, d.PartIndex+1-len(*grow))[:d.PartIndex+1]
@@ -661,10 +676,6 @@ func (s *Session) itemDelta(ev *universal.Event, d *universal.ItemDelta, c *Chan
 	}
 	b.write(d.Delta)
 	p.SetStreamed(b.String())
-	c.What |= ContentChanged
-	if p.Type == universal.PartText {
-		c.What |= TextChanged
-	}
 }
 
 // itemCompleted replaces the item by the completed snapshot and packs it.

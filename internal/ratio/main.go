@@ -44,7 +44,8 @@
 // alone); -cpu user or -cpu system counts one kind of CPU time (system
 // time is mostly the kernel's page faults for new memory); -allocs counts
 // translate's allocations instead of timing anything (-allocs -reuse,
-// those of translate with Options.ReuseEvents); -fit explains translate's
+// those of translate with Options.ReuseEvents; -allocs -reduce, those of
+// reduce folding the events, translated before); -fit explains translate's
 // time per format by its bytes, messages and events (see fit), and sets
 // the write measure against each format's 3× encode budget (see
 // encodeBudget).
@@ -119,8 +120,8 @@ func main() {
 	format := flag.String("format", "", "measure only inputs of this format (e.g. session)")
 	fitFlag := flag.Bool("fit", false, "explain translate's time by the formats' bytes, messages and events (see fit), and set writing the events alone against the 3× encode budget (see encodeBudget)")
 	reuse := flag.Bool("reuse", false, "with -allocs, translate with Options.ReuseEvents, as the encode measure does")
-	allocs := flag.Bool("allocs", false, "print only the allocations of translate per agent and format (counts, not times: the same on a busy machine)")
-	memprof := flag.String("memprofile", "", "with -allocs, write a profile of translate's allocations to `file`")
+	allocs := flag.Bool("allocs", false, "print only the allocations of translate (with -reduce, of reduce) per agent and format (counts, not times: the same on a busy machine)")
+	memprof := flag.String("memprofile", "", "with -allocs, write a profile of the allocations counted to `file`")
 	flag.StringVar(&cpuKind, "cpu", "all", "count `time` of this kind: all (user and system), user, or system (the kernel's: page faults of new memory, returning it)")
 	only := flag.String("measure", "", "time only this `measure` (valid, stdjson, translate, encode, reduce); with -cpuprofile, a profile of it alone")
 	flag.Parse()
@@ -158,7 +159,7 @@ func main() {
 	}
 	slices.Sort(order)
 	if *allocs {
-		allocations(inputs, groups, order, *memprof, *reuse)
+		allocations(inputs, order, *memprof, *reuse, *reduceOnly)
 		return
 	}
 	best := func(d *time.Duration, v time.Duration) {
@@ -702,9 +703,11 @@ func retained(in *input) (heap, content uint64) {
 
 // allocations translates every input once per group and prints the
 // allocations and allocated bytes per event and per native byte: counts
-// that, unlike times, a busy machine does not change. With prof it also
-// writes a heap profile of those allocations (every one sampled).
-func allocations(inputs []*input, groups map[string]*group, order []string, prof string, reuse bool) {
+// that, unlike times, a busy machine does not change. With reduce it
+// counts those of folding the events instead (translated before the
+// count starts). With prof it also writes a heap profile of those
+// allocations (every one sampled).
+func allocations(inputs []*input, order []string, prof string, reuse, reduce bool) {
 	if prof != "" {
 		runtime.MemProfileRate = 1
 	}
@@ -717,9 +720,19 @@ func allocations(inputs []*input, groups map[string]*group, order []string, prof
 	var before, after runtime.MemStats
 	for _, in := range inputs {
 		c := counts[in.agent.Name+" "+in.format.Name]
-		runtime.ReadMemStats(&before)
-		n := translate(in, nil, nil, reuse)
-		runtime.ReadMemStats(&after)
+		var n int
+		if reduce {
+			in.events = events(in)
+			n = len(in.events)
+			runtime.ReadMemStats(&before)
+			fold(in)
+			runtime.ReadMemStats(&after)
+			in.events = nil
+		} else {
+			runtime.ReadMemStats(&before)
+			n = translate(in, nil, nil, reuse)
+			runtime.ReadMemStats(&after)
+		}
 		for _, c := range []*count{c, &all} {
 			c.events += uint64(n)
 			c.mallocs += after.Mallocs - before.Mallocs
