@@ -42,7 +42,14 @@ func (t *Translator) startTurn(dst []event, id string, meta []byte, src universa
 	t.st.TurnErr = false
 	if n := len(dst); n > before && dst[n-1].Type == universal.TypeTurnStarted {
 		// A turn started (a stream that ended starts none).
-		t.st.Turns = append(t.st.Turns, dst[n-1].Data.(*universal.TurnStarted).TurnID)
+		started := dst[n-1].Data.(*universal.TurnStarted).TurnID
+		if k := len(t.st.Turns); k > 0 && t.st.Turns[k-1] == started {
+			// The turn that started last starts again (an item of it
+			// after its end): it is still one turn of the list, as a
+			// rollback counts them (and as a restored state must hold).
+			return dst
+		}
+		t.st.Turns = append(t.st.Turns, started)
 		if t.ordinal >= 0 || len(t.st.TurnOrdinals) > 0 {
 			for len(t.st.TurnOrdinals) < len(t.st.Turns)-1 {
 				t.st.TurnOrdinals = append(t.st.TurnOrdinals, -1)
