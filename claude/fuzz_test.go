@@ -85,5 +85,6 @@ func FuzzTranslate(f *testing.F) {
 // object and holds no other is always read as one, so reported when it
 // is not JSON.
 func labelledOrSpliced(msg []byte) bool {
+	msg = bytes.TrimSpace(msg)
 	return msg[0] != '{' || bytes.Contains(msg[1:], []byte(`{"type":"`))
 }

@@ -1,6 +1,7 @@
 package codex_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -58,9 +59,13 @@ func FuzzTranslate(f *testing.F) {
 		}
 		var reads func([]byte) bool
 		if format == codex.FormatExec {
-			// Lines of exec's stdout that do not start an object are
-			// Codex's stderr merged into it, kept as the session's.
-			reads = func(msg []byte) bool { return msg[0] != '{' }
+			// Lines of exec's stdout that do not start an object (after
+			// JSON's whitespace: a form feed is text) are Codex's stderr
+			// merged into it, kept as the session's.
+			reads = func(msg []byte) bool {
+				msg = bytes.TrimLeft(msg, " \t\r\n")
+				return len(msg) == 0 || msg[0] != '{'
+			}
 		}
 		golden.FuzzProperty(t, golden.Fuzz{New: newFor(format), Framing: framing(format), Reports: []universal.Report{universal.Prompt{Text: "hi"}}, In: in, Reads: reads}, data)
 	})

@@ -121,5 +121,5 @@ func TestBenchmarks(t *testing.T) { golden.CheckInputs(t, benchInputs(t)) }
 // reads the document after (and reports any other text around it on its
 // own lines).
 func exportBanner(msg []byte) bool {
-	return bytes.HasPrefix(msg, []byte("Exporting session:"))
+	return bytes.HasPrefix(bytes.TrimSpace(msg), []byte("Exporting session:"))
 }

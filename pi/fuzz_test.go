@@ -69,6 +69,7 @@ func formatIndex(name string) uint8 {
 // fields it reads are checked; the rest repeats the partial message: see
 // the package doc), so a corrupt repeat is not reported.
 func longUpdate(msg []byte) bool {
+	msg = bytes.TrimSpace(msg) // as the translator trims a line
 	return len(msg) > 16<<10 && msg[0] == '{' && gjson.GetBytes(msg, "type").Str == "message_update"
 }
 
@@ -76,7 +77,7 @@ func longUpdate(msg []byte) bool {
 // back on one line, which real Pi session files have and the translator
 // reads as its values.
 func backToBack(msg []byte) bool {
-	d := json.NewDecoder(bytes.NewReader(msg))
+	d := json.NewDecoder(bytes.NewReader(bytes.TrimSpace(msg)))
 	n := 0
 	for {
 		var v json.RawMessage

@@ -24,7 +24,9 @@ type Fuzz struct {
 	In func(n int) bool
 	// Reads reports whether the format reads a message that is not JSON
 	// (a label before a line, stderr merged into stdout, values written
-	// back to back), which then owes no agent.unparsed; nil reads none.
+	// back to back), which then owes no agent.unparsed; nil reads none. It
+	// is given the message as framed, untrimmed: which whitespace a
+	// translator trims before it tells JSON from other text is its own.
 	Reads func(msg []byte) bool
 }
 
@@ -84,7 +86,7 @@ func (f *Fuzz) checked(t *testing.T, data []byte, what string) ([]universal.Mess
 		}
 	}
 	for _, m := range msgs {
-		if d := bytes.TrimSpace(m.Data); len(d) > 0 && !gjson.ValidBytes(d) && (f.Reads == nil || !f.Reads(d)) && !reportsLine(reported, m.Line) {
+		if d := bytes.TrimSpace(m.Data); len(d) > 0 && !gjson.ValidBytes(d) && (f.Reads == nil || !f.Reads(m.Data)) && !reportsLine(reported, m.Line) {
 			t.Fatalf("message at line %d is not JSON and no agent.unparsed names its line%s: %q", m.Line, what, d)
 		}
 	}
