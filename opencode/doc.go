@@ -144,7 +144,9 @@
 // list, after their parts). A part that arrives after
 // its message completed gets an item of its own (same native id and role);
 // later snapshots and deltas of parts whose message completed change
-// nothing.
+// nothing. A part stays in the message it came with and keeps the kind of
+// type it came with (text or reasoning, tool, any other): a snapshot that
+// names another message or another kind is agent.unparsed.
 //
 // Synthetic user text parts (synthetic: true: a file OpenCode read for the
 // user, a tool call it made) become system items under the message, so

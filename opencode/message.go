@@ -305,6 +305,20 @@ func textPart(typ, text string, meta []byte) universal.Part {
 	return p
 }
 
+// partKind tells the kinds of part whose type a later snapshot may not
+// change: 1 for text and reasoning (one may follow the other: a part of
+// deltas that came before it is taken for text), 2 for a tool, 0 for the
+// rest.
+func partKind(typ string) int {
+	switch typ {
+	case "text", "reasoning":
+		return 1
+	case "tool":
+		return 2
+	}
+	return 0
+}
+
 // partType maps a text or reasoning part to its content type.
 func partType(typ string) universal.PartType {
 	if typ == "reasoning" {
@@ -343,6 +357,13 @@ func (t *Translator) onPart(dst []universal.Event, f *partFields, delta string, 
 		// Taking this snapshot into another message's item would put a
 		// reasoning part's text in a text part's place.
 		return t.unparsed(dst, e, fmt.Errorf("part %q of message %q sent again under message %q", pid, p.Msg, mid))
+	}
+	if p := t.st.Parts[pid]; p != nil && partKind(p.Type) != partKind(f.typ.Str()) {
+		// A part keeps the kind it came with (text or reasoning, a tool,
+		// anything else): its content went where that kind goes, and
+		// text and reasoning have a place among the message's parts that
+		// a tool or step part has not.
+		return t.unparsed(dst, e, fmt.Errorf("part %q of type %q sent again as type %q", pid, p.Type, f.typ.Str()))
 	}
 	m := t.st.Msgs[mid]
 	if m == nil {
