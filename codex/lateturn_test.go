@@ -1,7 +1,7 @@
 package codex_test
 
 import (
-	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/codex"
@@ -25,41 +25,16 @@ func TestItemAfterItsTurnCheckpoints(t *testing.T) {
 		`{"method":"item/completed","params":{"item":{"type":"commandExecution","id":"c1","command":"make","cwd":"/w","status":"completed","commandActions":[],"aggregatedOutput":"ok\n","exitCode":0},` + thread + `,"turnId":"turn-1"}}`,
 		`{"method":"turn/completed","params":{` + thread + `,"turn":{"id":"turn-1","items":[],"status":"completed","error":null}}}`,
 	}
-	msg := func(i int) universal.Message {
-		return universal.Message{Data: []byte(lines[i]), Line: int64(i + 1), TimeMS: -1}
-	}
-	translate := func(restoreAfter int) []universal.Event {
-		tr, _ := codex.New(codex.FormatAppServer, universal.Options{SessionID: "s"})
-		var evs []universal.Event
-		for i := range lines {
-			evs = tr.Translate(evs, msg(i))
-			if i+1 != restoreAfter {
-				continue
-			}
-			st, err := tr.Checkpoint()
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr, _ = codex.New(codex.FormatAppServer, universal.Options{SessionID: "s"})
-			if err := tr.Restore(st); err != nil {
-				t.Fatalf("restore after line %d: %v", restoreAfter, err)
-			}
-		}
-		return tr.Report(evs, universal.EndOfInput{})
-	}
-	want := translate(0)
+	c := golden.HostileCase{Name: "late item", Format: codex.FormatAppServer, Framing: framing(codex.FormatAppServer),
+		New: newFor(codex.FormatAppServer), Data: []byte(strings.Join(lines, "\n") + "\n")}
 	starts := 0
-	for i := range want {
-		if d, ok := want[i].Data.(*universal.TurnStarted); ok && d.TurnID == "turn-1" {
+	for _, e := range golden.Prepare(t, c).Events {
+		if d, ok := e.Data.(*universal.TurnStarted); ok && d.TurnID == "turn-1" {
 			starts++
 		}
 	}
 	if starts != 2 {
 		t.Fatalf("turn-1 started %d times, want twice (the late item starts it again)", starts)
 	}
-	for after := 1; after <= len(lines); after++ {
-		if got := translate(after); !bytes.Equal(golden.Encode(got), golden.Encode(want)) {
-			t.Errorf("restored after line %d: the output differs", after)
-		}
-	}
+	golden.CheckRestoreAnywhere(t, c)
 }

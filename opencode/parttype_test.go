@@ -1,7 +1,6 @@
 package opencode_test
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -33,31 +32,8 @@ func TestPartTypeChanged(t *testing.T) {
 		t.Errorf("unparsed %q, want the type change", unparsed)
 	}
 	// A checkpoint after each line restores, and the output is the same.
-	msgs := strings.Split(strings.TrimSuffix(in, "\n"), "\n")
-	translate := func(restoreAfter int) []byte {
-		tr, _ := opencode.New(opencode.FormatEventLines, golden.Options())
-		var out []universal.Event
-		for i, l := range msgs {
-			out = tr.Translate(out, universal.Message{Data: []byte(l), Line: int64(i + 1), TimeMS: -1})
-			if i+1 == restoreAfter {
-				st, err := tr.Checkpoint()
-				if err != nil {
-					t.Fatal(err)
-				}
-				tr, _ = opencode.New(opencode.FormatEventLines, golden.Options())
-				if err := tr.Restore(st); err != nil {
-					t.Fatalf("restore after line %d: %v", restoreAfter, err)
-				}
-			}
-		}
-		return golden.Encode(tr.Report(out, universal.EndOfInput{}))
-	}
-	want := translate(0)
-	for after := 1; after <= len(msgs); after++ {
-		if got := translate(after); !bytes.Equal(got, want) {
-			t.Errorf("restored after line %d: the output differs", after)
-		}
-	}
+	golden.CheckRestoreAnywhere(t, golden.HostileCase{Name: "type changed", Format: opencode.FormatEventLines,
+		Framing: framing(opencode.FormatEventLines), New: newFor(opencode.FormatEventLines), Data: []byte(in)})
 	// One kind: a part taken for text, then reasoning, is no change of kind.
 	evs = run(t, opencode.FormatEventLines, lines(msg, part("text", ""), part("reasoning", `,"end":2`)))
 	noUnparsed(t, evs)
