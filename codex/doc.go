@@ -214,6 +214,10 @@
 // turn.failed with the id "<thread id>:<process ordinal>"; a process that
 // ends without a terminal line (an interrupted run) leaves its turn to be
 // ended interrupted at the next thread.started or at the end of the input.
+// A thread.started of another thread (runs on several threads appended to
+// one log) makes that thread the native_session_id of the events that
+// follow and the thread of their turn ids and usage totals, as a later
+// init does in Claude Code and Amp output.
 // rollout: task_started/task_complete (error when it carries one)/
 // turn_aborted (interrupted); files without task_started (≤ ~0.9x) get one
 // turn per user message (ids turn_1, …), completed when the next starts,

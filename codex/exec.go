@@ -115,6 +115,15 @@ func (t *Translator) execThread(dst []event, c *ctx, id string) []event {
 		if t.w.Turn() != "" {
 			dst = t.endTurn(dst, "", universal.TurnInterrupted, nil, daemon, nil)
 		}
+		if id != t.st.Thread {
+			// Another thread's process (several runs' output joined in
+			// one log): its events carry its thread as their native
+			// session, its turns are named after it, and its usage
+			// totals are its own, as a later init does in Claude Code
+			// and Amp output.
+			t.st.Thread = t.w.Copy(id)
+			t.w.SetNativeSessionID(t.st.Thread)
+		}
 		return dst
 	}
 	t.st.Proc = 1

@@ -1838,31 +1838,6 @@ func TestV2Inbox(t *testing.T) {
 	}
 }
 
-// TestRunOtherSession: opencode run prints only its own session's lines,
-// so a line of another session (two runs' output in one file) cannot
-// belong to the session followed; each is reported, none dropped.
-func TestRunOtherSession(t *testing.T) {
-	a, err := os.ReadFile("../testdata/opencode/1.18.33/s02-tool.run.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile("../testdata/opencode/1.18.33/s10-subagent.run.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	alone := golden.OfType(run(t, opencode.FormatRunJSON, string(a)), universal.TypeUnparsed)
-	evs := run(t, opencode.FormatRunJSON, string(a)+string(b))
-	un := golden.OfType(evs, universal.TypeUnparsed)
-	if want := len(alone) + bytes.Count(b, []byte("\n")); len(un) != want {
-		t.Fatalf("%d agent.unparsed, want %d (one per line of the other session)", len(un), want)
-	}
-	for _, u := range un[len(alone):] {
-		if d := u.Data.(*universal.Unparsed); !strings.Contains(d.Error, "another session") {
-			t.Errorf("unparsed %q, want a line of another session", d.Error)
-		}
-	}
-}
-
 // TestEventLinesAsSSE: the payloads of a recorded event stream (any of
 // the three endpoints), one a line, are detected as event-lines and
 // translate as the stream does.

@@ -99,8 +99,14 @@
 // leads to it. A sub-agent's messages get the
 // task tool_call item as parent_id; its busy and idle do not start or end
 // turns. In run output every line names the session, and opencode run
-// prints only its own: a line of another session (two runs' output in one
-// file) is agent.unparsed.
+// prints only its own: a line of a session not seen yet is the next run's
+// output, appended to the same log after the last run's. The turn the last
+// run left open ends (completed when its last step printed no finish, as
+// 1.15 leaves a run's last step; interrupted when its last step finished
+// with tool calls), and the events that follow carry the new session as
+// their native_session_id, as a later init does in Claude Code and Amp
+// output. A line of a session whose run came before (runs interleaved)
+// is agent.unparsed.
 //
 // # Messages and parts
 //

@@ -3,6 +3,7 @@ package opencode
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -54,10 +55,19 @@ func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []
 	default:
 		return t.unparsed(dst, &e, fmt.Errorf("unknown run line type %q", e.typ))
 	}
-	if t.route(sid, true) != routeRoot {
-		// opencode run prints only its own session's parts: a line of
-		// another session (two runs' output joined) cannot belong to
-		// this one, and is reported, not dropped.
+	rt := t.route(sid, true)
+	if rt == routeSkip && sid != "" && !slices.Contains(t.st.Runs, sid) {
+		// opencode run prints only its own session's lines: one of a
+		// session not seen yet is the next run's output, joined to the
+		// file after the last run's (a log that several runs appended
+		// to).
+		dst = t.nextRun(dst, sid)
+		rt = routeRoot
+	}
+	if rt != routeRoot {
+		// A line of a run whose output ended (runs interleaved) or of a
+		// sub-agent's session: it cannot be placed in the run followed,
+		// and is reported, not dropped.
 		if sid == "" {
 			return t.unparsed(dst, &e, errors.New("run line without sessionID"))
 		}
@@ -98,6 +108,27 @@ func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []
 			dst = t.endTurn(dst, universal.SourceAgent, m.Data)
 		}
 	}
+	return dst
+}
+
+// nextRun follows sid, whose run's output comes after the followed
+// session's in one input: the turn the last run left open ends (completed
+// when its last step printed no finish, as a run of OpenCode 1.15 leaves
+// its last step; interrupted when a step had finished with tool calls, so
+// that the run was cut before its answer), and the events that follow
+// carry sid as their native session, as a later init does in Claude Code
+// and Amp output.
+func (t *Translator) nextRun(dst []universal.Event, sid string) []universal.Event {
+	if t.st.Turn.Open {
+		status := universal.TurnInterrupted
+		if t.st.Turn.StepOpen {
+			status = universal.TurnCompleted
+		}
+		dst = t.endTurnWith(dst, status, universal.SourceDaemon, nil)
+	}
+	t.st.Runs = append(t.st.Runs, t.st.Session)
+	t.st.Session = t.w.Copy(sid)
+	t.w.SetNativeSessionID(t.st.Session)
 	return dst
 }
 

@@ -16,6 +16,9 @@ import (
 type state struct {
 	// Session is the followed (root) native session, "" until chosen.
 	Session string `json:"session,omitempty"`
+	// Runs are the sessions followed before Session in run output that
+	// joins several runs' (see nextRun), oldest first.
+	Runs []string `json:"runs,omitempty"`
 	// Agent is the agent (build, plan, …) the followed session's last
 	// message was for (see agentMode).
 	Agent string `json:"agent,omitempty"`

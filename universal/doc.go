@@ -155,6 +155,13 @@
 // under no other item, made only when the title changes (a title the
 // agent repeats, or one it removes, makes none).
 //
+// Several runs in one log. The output of several runs that a host
+// appended to one file (Claude Code's and Amp's stream-json, Codex's exec
+// --json, OpenCode's run --format json, Pi's json mode) reads as one
+// stream: each run's output goes on as further turns, and from the first
+// line of a run of another native session on, events carry that session
+// as their native_session_id.
+//
 // Usage and models. A usage.updated says what its numbers cover (scope
 // call, turn or session). Which model made a call has one place for every
 // agent: a call-scoped usage.updated carries metadata "model" (and
