@@ -405,7 +405,10 @@
 // end) belongs to that turn: its result is folded in, and the turn ends with
 // the last one. 2.1.120 writes a single result for such a turn: a turn
 // that got a result but waits for another ends, with that result's status,
-// when the next turn's init arrives or the input ends. Main-thread content
+// when the next turn's init arrives or the input ends. An init of another
+// session while a turn is open without a result (runs' output appended to
+// one log, the run before cut off inside its turn) ends that turn first,
+// interrupted, a message still streaming failed. Main-thread content
 // outside a turn opens a synthetic one. A stream that ends before the
 // turn's result leaves the turn open: universal.Stream.End ends it
 // (interrupted, session_ending) and the session in error. In transcripts a

@@ -449,6 +449,12 @@ func (t *Translator) init(dst events, r jsonscan.Value) events {
 		return true
 	})
 	if sid := f[sessionID].Str(); sid != "" {
+		if t.w.Begun() && t.s.Turn != nil && t.s.Turn.Results == 0 && sid != t.w.Stamper().NativeSessionID() {
+			// Another session's run (runs appended to one log) while
+			// the run before is inside a turn: that run stopped
+			// before its result (killed, cut off).
+			dst = t.cutTurn(dst)
+		}
 		t.w.SetNativeSessionID(sid)
 	}
 	reasoningEffort := ""
@@ -1175,6 +1181,21 @@ func (t *Translator) endResultTurn(dst events, endMD, usageMD []byte, src univer
 		dst = t.w.Emit(dst, universal.TypeUsageUpdated, src, d, raw)
 	}
 	dst = t.w.EndTurn(dst, tn.ID, tn.Status, endMD, src, raw)
+	t.s.Turn = nil
+	return dst
+}
+
+// cutTurn ends the open turn of a run whose output stopped before its
+// result, interrupted: a message still streaming was cut off, and items
+// left open fail.
+func (t *Translator) cutTurn(dst events) events {
+	for _, m := range t.s.Msgs {
+		if m.Live {
+			m.Failed = true
+		}
+	}
+	dst = t.closeMsgs(dst, nil)
+	dst = t.w.EndTurn(dst, t.s.Turn.ID, universal.TurnInterrupted, nil, universal.SourceDaemon, nil)
 	t.s.Turn = nil
 	return dst
 }

@@ -158,9 +158,11 @@
 // Several runs in one log. The output of several runs that a host
 // appended to one file (Claude Code's and Amp's stream-json, Codex's exec
 // --json, OpenCode's run --format json, Pi's json mode) reads as one
-// stream: each run's output goes on as further turns, and from the first
-// line of a run of another native session on, events carry that session
-// as their native_session_id.
+// stream: each run's output goes on as further turns, a turn a run left
+// open ends before the next run's starts (interrupted where the output
+// shows the run was cut off inside it), and from the first line of a run
+// of another native session on, events carry that session as their
+// native_session_id.
 //
 // Usage and models. A usage.updated says what its numbers cover (scope
 // call, turn or session). Which model made a call has one place for every
