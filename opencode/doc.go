@@ -105,8 +105,9 @@
 // 1.15 leaves a run's last step; interrupted when its last step finished
 // with tool calls), and the events that follow carry the new session as
 // their native_session_id, as a later init does in Claude Code and Amp
-// output. A line of a session whose run came before (runs interleaved)
-// is agent.unparsed.
+// output. A line of a session whose run came before (runs interleaved),
+// or of any other session once the host named one (Translator.Follow), is
+// agent.unparsed.
 //
 // # Messages and parts
 //

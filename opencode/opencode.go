@@ -226,12 +226,14 @@ func (t *Translator) record() bool {
 // Follow names the native session (ses_…) to translate. Without it the
 // translator follows the first root session that shows activity in the
 // input (see the package documentation). Call it before the first
-// Translate; later calls are ignored once a session was chosen.
+// Translate; later calls are ignored once a session was chosen. In run
+// output, where a line of another session is otherwise the next run's,
+// lines of other sessions are then agent.unparsed.
 func (t *Translator) Follow(nativeSessionID string) {
 	if t.st.Session != "" || nativeSessionID == "" {
 		return
 	}
-	t.st.Session = nativeSessionID
+	t.st.Session, t.st.Named = nativeSessionID, true
 	t.w.SetNativeSessionID(nativeSessionID)
 }
 

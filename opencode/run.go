@@ -56,7 +56,7 @@ func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []
 		return t.unparsed(dst, &e, fmt.Errorf("unknown run line type %q", e.typ))
 	}
 	rt := t.route(sid, true)
-	if rt == routeSkip && sid != "" && !slices.Contains(t.st.Runs, sid) {
+	if rt == routeSkip && sid != "" && !t.st.Named && !slices.Contains(t.st.Runs, sid) {
 		// opencode run prints only its own session's lines: one of a
 		// session not seen yet is the next run's output, joined to the
 		// file after the last run's (a log that several runs appended

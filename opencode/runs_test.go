@@ -89,6 +89,17 @@ func TestRunsJoined(t *testing.T) {
 		}
 	}
 
+	// A host that named the session it follows gets none of another's.
+	tr, err := opencode.New(opencode.FormatRunJSON, golden.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Follow(idA)
+	named := runWith(t, tr, opencode.FormatRunJSON, string(a)+string(b))
+	if n, want := len(golden.OfType(named, universal.TypeUnparsed)), bytes.Count(b, []byte("\n")); n != want {
+		t.Errorf("following %s: %d agent.unparsed, want %d (the other run's lines)", idA, n, want)
+	}
+
 	// Runs interleaved: a line of the first run after the second's is
 	// not placed in either.
 	evs = run(t, opencode.FormatRunJSON, string(a)+string(b)+string(lines[2]))

@@ -16,6 +16,9 @@ import (
 type state struct {
 	// Session is the followed (root) native session, "" until chosen.
 	Session string `json:"session,omitempty"`
+	// Named says the host named Session (Follow): run output then stays
+	// with it (see nextRun).
+	Named bool `json:"named,omitempty"`
 	// Runs are the sessions followed before Session in run output that
 	// joins several runs' (see nextRun), oldest first.
 	Runs []string `json:"runs,omitempty"`
