@@ -117,7 +117,7 @@ func (t *Translator) translateExport(dst []universal.Event, r jsonscan.Value, sv
 	} else {
 		id := info.Get("id").Str
 		if t.st.Session == "" {
-			t.Follow(id)
+			t.follow(id)
 		}
 		if id == t.st.Session {
 			if !t.w.Begun() {

@@ -230,11 +230,20 @@ func (t *Translator) record() bool {
 // output, where a line of another session is otherwise the next run's,
 // lines of other sessions are then agent.unparsed.
 func (t *Translator) Follow(nativeSessionID string) {
-	if t.st.Session != "" || nativeSessionID == "" {
-		return
+	if t.follow(nativeSessionID) {
+		t.st.Named = true
 	}
-	t.st.Session, t.st.Named = nativeSessionID, true
-	t.w.SetNativeSessionID(nativeSessionID)
+}
+
+// follow follows the native session when none is yet, and reports
+// whether it did.
+func (t *Translator) follow(nativeSessionID string) bool {
+	if t.st.Session != "" || nativeSessionID == "" {
+		return false
+	}
+	t.st.Session = t.w.Copy(nativeSessionID)
+	t.w.SetNativeSessionID(t.st.Session)
+	return true
 }
 
 // Translate implements [universal.Translator].

@@ -73,7 +73,7 @@ func (t *Translator) translateV2Messages(dst []universal.Event, info, msgs jsons
 			dst = t.unparsed(dst, &e, errors.New("export without info.id"))
 		} else {
 			if t.st.Session == "" {
-				t.Follow(sid)
+				t.follow(sid)
 			}
 			dir := info.Get("location.directory").Str
 			if sid == t.st.Session && !t.w.Begun() {
@@ -90,7 +90,7 @@ func (t *Translator) translateV2Messages(dst []universal.Event, info, msgs jsons
 		// are one session's, named by their sessionID when they carry
 		// one, else not known: the session is then followed without a
 		// native id.
-		t.Follow(first(msgs).Get("sessionID").Str)
+		t.follow(first(msgs).Get("sessionID").Str)
 		if t.st.Session == "" {
 			t.st.Session = v2Unnamed
 		}
