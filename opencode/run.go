@@ -3,7 +3,6 @@ package opencode
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -56,7 +55,7 @@ func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []
 		return t.unparsed(dst, &e, fmt.Errorf("unknown run line type %q", e.typ))
 	}
 	rt := t.route(sid, true)
-	if rt == routeSkip && sid != "" && !t.st.Named && !slices.Contains(t.st.Runs, sid) {
+	if rt == routeSkip && sid != "" && !t.st.Named && !t.st.Runs[sid] {
 		// opencode run prints only its own session's lines: one of a
 		// session not seen yet is the next run's output, joined to the
 		// file after the last run's (a log that several runs appended
@@ -126,7 +125,7 @@ func (t *Translator) nextRun(dst []universal.Event, sid string) []universal.Even
 		}
 		dst = t.endTurnWith(dst, status, universal.SourceDaemon, nil)
 	}
-	t.st.Runs = append(t.st.Runs, t.st.Session)
+	put(&t.st.Runs, t.st.Session, true)
 	t.st.Session = t.w.Copy(sid)
 	t.w.SetNativeSessionID(t.st.Session)
 	return dst

@@ -20,8 +20,9 @@ type state struct {
 	// with it (see nextRun).
 	Named bool `json:"named,omitempty"`
 	// Runs are the sessions followed before Session in run output that
-	// joins several runs' (see nextRun), oldest first.
-	Runs []string `json:"runs,omitempty"`
+	// joins several runs' (see nextRun): a set, so that a log of many
+	// runs costs a lookup a line, not a pass over the runs before.
+	Runs map[string]bool `json:"runs,omitempty"`
 	// Agent is the agent (build, plan, …) the followed session's last
 	// message was for (see agentMode).
 	Agent string `json:"agent,omitempty"`

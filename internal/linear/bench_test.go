@@ -9,6 +9,7 @@ import (
 	"github.com/agentnorm/agentnorm/claude"
 	"github.com/agentnorm/agentnorm/codex"
 	"github.com/agentnorm/agentnorm/notify"
+	"github.com/agentnorm/agentnorm/opencode"
 	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/universal"
 )
@@ -153,6 +154,37 @@ func BenchmarkCodexTurns(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*k), "ns/turn")
+		})
+	}
+}
+
+// BenchmarkOpenCodeManyRuns: OpenCode run output of many runs appended to
+// one log, each run one line of a session of its own. Each new session is
+// looked up among the runs before it, which must not be a pass over them.
+func BenchmarkOpenCodeManyRuns(b *testing.B) {
+	for _, k := range []int{3000, 12000} {
+		lines := make([][]byte, k)
+		for i := range lines {
+			lines[i] = fmt.Appendf(nil, `{"type":"step_start","timestamp":1,"sessionID":"ses_%08d","part":{"id":"prt_%08d","messageID":"msg_%08d","sessionID":"ses_%08d","type":"step-start"}}`, i, i, i, i)
+		}
+		b.Run(fmt.Sprint("runs=", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				tr, err := opencode.New(opencode.FormatRunJSON, universal.Options{SessionID: "linear"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var evs []universal.Event
+				for i, l := range lines {
+					evs = tr.Translate(evs[:0], universal.Message{Data: l, Line: int64(i + 1)})
+				}
+				for _, e := range evs {
+					if e.Type == universal.TypeUnparsed {
+						b.Fatal(e.Data.(*universal.Unparsed).Error)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*k), "ns/run")
 		})
 	}
 }

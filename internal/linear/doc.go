@@ -23,9 +23,10 @@
 // with few repeats (a few seconds); with the build tag long, on every
 // capture, public logs and crosscheck recordings included, with more.
 //
-// Work that scans without allocating is invisible to these counts. Four
+// Work that scans without allocating is invisible to these counts. Five
 // such paths that were quadratic (a Claude message of many blocks, many
 // turns in notify, nested turns ending oldest first in reduce, many turns
-// of a Codex session) have benchmarks instead, which show the cost per
+// of a Codex session, OpenCode run output of many runs) have benchmarks
+// instead, which show the cost per
 // repeat at n and 4n side by side: go test -bench . ./internal/linear.
 package linear
