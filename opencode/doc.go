@@ -96,7 +96,11 @@
 // other sessions are not mixed in, except sub-agent sessions linked to the
 // followed one: a session whose session.created parentID (or the task
 // tool's metadata.sessionId, 2.x's subagent tool's metadata.sessionID)
-// leads to it. A sub-agent's messages get the
+// leads to it; in a stream without session events (part events alone,
+// as a client may capture them), a session of no known origin whose parts
+// come while exactly one task call of the followed session runs without
+// naming its session (0.5 names it only in the finished call's summary).
+// A sub-agent's messages get the
 // task tool_call item as parent_id; its busy and idle do not start or end
 // turns. In run output every line names the session, and opencode run
 // prints only its own: a line of a session not seen yet is the next run's
@@ -112,7 +116,11 @@
 // # Messages and parts
 //
 // One message item per native message (native_item_id = msg_…), kind
-// message, role from info.role. The message's parts keep their native
+// message, role from info.role. A message whose info never comes (a
+// capture of part events alone) is the assistant's when it has steps
+// (step, reasoning, tool or patch parts), and completes at the end of the
+// input when its last step finished; one of text alone keeps no role and,
+// never completed, fails at the end. The message's parts keep their native
 // order: a text or reasoning part takes its place (content index) when its
 // first text is emitted, a non-streaming part (file, patch, agent,
 // subtask, compaction, below) when it arrives (universal.Stream.AddPart),

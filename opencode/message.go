@@ -275,12 +275,17 @@ func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgSta
 		universal.MarkEcho(content)
 	}
 	t.parts = content
+	r := m.Role
+	if r == "" && m.Steps {
+		// No info named the role; only an assistant's message has steps.
+		r = "assistant"
+	}
 	return t.w.Complete(dst, universal.Item{
 		ItemID:       m.Item,
 		NativeItemID: m.ID,
 		ParentID:     m.Parent,
 		Kind:         universal.KindMessage,
-		Role:         role(m.Role),
+		Role:         role(r),
 		Content:      content,
 		Status:       status,
 	}, src, raw)
@@ -349,7 +354,10 @@ func (t *Translator) onPart(dst []universal.Event, f *partFields, delta string, 
 	}
 	rt := t.route(sid, true)
 	if rt == routeSkip {
-		return dst
+		if !t.adopt(sid) {
+			return dst
+		}
+		rt = routeChild
 	}
 	if p := t.st.Parts[pid]; p != nil && p.Msg != mid {
 		// A part is in one message: its content went to the item of the
@@ -377,6 +385,14 @@ func (t *Translator) onPart(dst []universal.Event, f *partFields, delta string, 
 	p := t.st.Parts[pid]
 	fresh := p == nil
 	typ := f.typ.Str()
+	switch typ {
+	case "step-start":
+		m.Steps, m.StepDone = true, false
+	case "step-finish":
+		m.Steps, m.StepDone = true, true
+	case "reasoning", "tool", "patch", "snapshot":
+		m.Steps = true
+	}
 	if fresh {
 		pid = t.w.Copy(pid)
 		p = &partState{ID: pid, Msg: t.w.Copy(mid), Type: t.w.Copy(typ), Index: -1}

@@ -142,6 +142,7 @@ func TestPublic(t *testing.T) {
 		{"t3code-v1.14.39-subagent.exchange.jsonl", opencode.FormatEventLines, false},
 		{"t3code-v1.14.39-plan-questions.exchange.jsonl", opencode.FormatEventLines, false},
 		{"t3code-v1.14.39-simple.exchange.jsonl", opencode.FormatEventLines, false},
+		{"opencode-ios-v0.5-part-events.jsonl", opencode.FormatEventLines, false},
 		{"kimaki-v2.0.19-shell.api-event.sse", opencode.FormatSSE, false},
 		{"kimaki-v2.0.19-abort.api-event.sse", opencode.FormatSSE, false},
 		{"kimaki-v2.0.19-question.api-event.sse", opencode.FormatSSE, false},

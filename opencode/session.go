@@ -114,7 +114,29 @@ func (t *Translator) onSessionInfo(dst []universal.Event, e *event, created bool
 	if id == t.st.Session && t.st.Cwd == "" {
 		t.st.Cwd = t.w.Copy(dir)
 	}
+	if id != t.st.Session && !t.st.Roots[id] {
+		put(&t.st.Roots, t.w.Copy(id), true)
+	}
 	return t.onRevert(dst, id, info, e.raw)
+}
+
+// adopt links sid, a session of no known origin whose part came, to the
+// followed session's one running task call that named no sub-agent
+// session (see state.Tasks), and reports whether it did. A stream of part
+// events alone (no session.created) shows sub-agents of OpenCode 0.5 no
+// other way.
+func (t *Translator) adopt(sid string) bool {
+	if sid == "" || t.st.Session == "" || len(t.st.Tasks) != 1 || t.st.Roots[sid] {
+		return false
+	}
+	if _, known := t.st.Parents[sid]; known {
+		return false
+	}
+	for call := range t.st.Tasks { // the one
+		t.link(sid, t.st.Session, call)
+	}
+	t.st.Tasks = nil
+	return true
 }
 
 // title reports a new title of the followed session (a session.updated
@@ -586,6 +608,10 @@ func (t *Translator) finish(dst []universal.Event) []universal.Event {
 			dst = t.completeMessage(dst, id, m, universal.StatusCompleted, universal.SourceDaemon, nil)
 		case m.Done:
 			dst = t.completeMessage(dst, id, m, m.doneStatus(), universal.SourceDaemon, nil)
+		case m.Role == "" && m.StepDone:
+			// No info of the message came (a capture of part events
+			// alone), but its last step finished: it is complete.
+			dst = t.completeMessage(dst, id, m, universal.StatusCompleted, universal.SourceDaemon, nil)
 		}
 	}
 	return dst

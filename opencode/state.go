@@ -31,6 +31,14 @@ type state struct {
 	Parents map[string]string `json:"parents,omitempty"`
 	// Links maps a child session to the tool_call item that spawned it.
 	Links map[string]string `json:"links,omitempty"`
+	// Tasks are the tool_call items of the followed session's task calls
+	// that run without naming their sub-agent's session (later versions
+	// name it in metadata.sessionId; 0.5 only in the finished call's
+	// summary), and Roots the sessions created without a parent that are
+	// not followed: a session of no known origin whose parts come while
+	// exactly one such call runs is that call's sub-agent (see adopt).
+	Tasks map[string]bool `json:"tasks,omitempty"`
+	Roots map[string]bool `json:"roots,omitempty"`
 	// SubErrs holds, by tool_call item, the error of the sub-agent the
 	// call runs, for its tool_result's metadata.
 	SubErrs map[string]rawText `json:"sub_errs,omitempty"`
@@ -225,6 +233,12 @@ type msgState struct {
 	Stub bool `json:"stub,omitempty"`
 	// Tools: a tool part of the message was seen.
 	Tools bool `json:"tools,omitempty"`
+	// Steps: a part only an assistant's message has (a step, reasoning,
+	// a tool, a patch) was seen; StepDone: its last step finished (a
+	// step-finish part after the last step-start). They tell what a
+	// message whose info never came was (see finish).
+	Steps    bool `json:"steps,omitempty"`
+	StepDone bool `json:"step_done,omitempty"`
 	// Done: the message's info said it was complete before any of its
 	// parts came; its item stays open for them until the next message of
 	// its session starts, the turn or the input ends (DoneFailed: it

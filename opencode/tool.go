@@ -159,6 +159,13 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, f 
 		// The task tool names the sub-agent session it runs.
 		t.link(child, m.Session, p.Call)
 	}
+	if name == "task" && m.Session == t.st.Session {
+		if child == "" && (status == "pending" || status == "running") {
+			put(&t.st.Tasks, p.Call, true)
+		} else {
+			delete(t.st.Tasks, p.Call)
+		}
+	}
 	switch status {
 	case "running":
 		dst = t.startResult(dst, pid, p, m.Item, e.raw)
