@@ -119,8 +119,10 @@
 // message, role from info.role. A message whose info never comes (a
 // capture of part events alone) is the assistant's when it has steps
 // (step, reasoning, tool or patch parts), and completes at the end of the
-// input when its last step finished; one of text alone keeps no role and,
-// never completed, fails at the end. The message's parts keep their native
+// input when its last step finished; one of text alone is the user's
+// prompt, complete when an assistant's message of its session starts (one
+// that no assistant's message follows keeps no role and, never completed,
+// fails at the end). The message's parts keep their native
 // order: a text or reasoning part takes its place (content index) when its
 // first text is emitted, a non-streaming part (file, patch, agent,
 // subtask, compaction, below) when it arrives (universal.Stream.AddPart),

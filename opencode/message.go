@@ -219,6 +219,26 @@ func (t *Translator) completeUsers(dst []universal.Event, sid string) []universa
 	return dst
 }
 
+// completePrompts completes as the user's the open messages of m's
+// session that no info named and that have text alone: a capture of part
+// events alone tells a prompt so, by the assistant's message that follows
+// it (one that has steps).
+func (t *Translator) completePrompts(dst []universal.Event, m *msgState) []universal.Event {
+	var buf [4]string // as in completeDone
+	ids := buf[:0]
+	for _, id := range t.st.OpenMsgs {
+		if p := t.st.Msgs[id]; p != m && p.Stub && p.Role == "" && !p.Steps && !p.Tools && p.Session == m.Session {
+			ids = append(ids, id)
+		}
+	}
+	for _, id := range ids {
+		p := t.st.Msgs[id]
+		p.Role = "user"
+		dst = t.completeMessage(dst, id, p, universal.StatusCompleted, universal.SourceDaemon, nil)
+	}
+	return dst
+}
+
 // completeMessage completes a message item with its parts in their native
 // order: the final text of its text and reasoning parts, and its
 // non-streaming parts (a non-streaming part removed while the message was
@@ -387,6 +407,12 @@ func (t *Translator) onPart(dst []universal.Event, f *partFields, delta string, 
 	typ := f.typ.Str()
 	switch typ {
 	case "step-start":
+		if !m.Steps && m.Role == "" {
+			// An assistant's message whose info did not come starts: the
+			// session's open messages of text alone without info were
+			// its prompt.
+			dst = t.completePrompts(dst, m)
+		}
 		m.Steps, m.StepDone = true, false
 	case "step-finish":
 		m.Steps, m.StepDone = true, true

@@ -16,8 +16,9 @@ import (
 // the assistant's, complete when their last step finished (they were of
 // no role and failed); the sub-agent of a task call, whose session only
 // the finished call's summary names in 0.5, is that call's (its prompt and
-// its bash call were left out); the prompts' text-only messages stay of
-// unknown role.
+// its bash call were left out); a message of text alone followed by an
+// assistant's message is the prompt, the user's and complete (they were
+// of no role and failed).
 func TestPartEventsOnly(t *testing.T) {
 	in := golden.HostileRead(t, public+"/opencode-ios-v0.5-part-events.jsonl")
 	evs := run(t, opencode.FormatEventLines, string(in))
@@ -27,25 +28,27 @@ func TestPartEventsOnly(t *testing.T) {
 		it := e.Data.(*universal.ItemSnapshot).Item
 		items[it.ItemID] = it
 	}
-	var assistants int
-	var bash *universal.Item
+	roles := map[universal.Role]int{}
+	var bash, prompt *universal.Item
 	for id, it := range items {
 		switch {
-		case it.Kind == universal.KindMessage && it.Role == universal.RoleAssistant:
-			assistants++
+		case it.Kind == universal.KindMessage:
+			roles[it.Role]++
 			if it.Status != universal.StatusCompleted {
-				t.Errorf("assistant message %s %s", id, it.Status)
+				t.Errorf("%s message %s %s", it.Role, id, it.Status)
 			}
-		case it.Kind == universal.KindMessage && it.Role == "":
-			if len(it.Content) != 1 || it.Content[0].Type != universal.PartText {
-				t.Errorf("message %s of no role: %+v, want a prompt's text alone", id, it.Content)
+			if it.Role == universal.RoleUser && strings.HasPrefix(it.Content[0].Text, "Count the total number of files") {
+				prompt = &it
 			}
 		case it.Kind == universal.KindToolCall && strings.Contains(it.Content[0].Arguments, "find . -type f"):
 			bash = &it
 		}
 	}
-	if assistants != 5 {
-		t.Errorf("%d assistant messages, want 5", assistants)
+	if roles[universal.RoleAssistant] != 5 || roles[universal.RoleUser] != 5 || len(roles) != 2 {
+		t.Errorf("messages by role %v, want 5 the assistant's and 5 the user's", roles)
+	}
+	if prompt == nil || items[prompt.ParentID].Content[0].Name != "task" {
+		t.Errorf("the sub-agent's prompt %+v, want it under the task call", prompt)
 	}
 	if bash == nil {
 		t.Fatal("the sub-agent's bash call is missing")
