@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentnorm/agentnorm"
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
 )
@@ -35,23 +34,14 @@ func TestRunsJoinedEveryAgent(t *testing.T) {
 			}
 			a, b := read(c.a), read(c.b)
 			translate := func(in []byte) []universal.Event {
-				ag, err := agentnorm.Lookup(c.agent)
-				if err != nil {
+				r := translateHostile(t, c.agent, c.format, in, 0)
+				if r.openErr != nil || r.readErr != nil {
+					t.Fatal(r.openErr, r.readErr)
+				}
+				if err := universal.CheckStream(r.evs); err != nil {
 					t.Fatal(err)
 				}
-				tr, err := ag.New(c.format, golden.Options())
-				if err != nil {
-					t.Fatal(err)
-				}
-				var evs []universal.Event
-				for i, l := range bytes.Split(bytes.TrimSpace(in), []byte("\n")) {
-					evs = tr.Translate(evs, universal.Message{Data: l, Line: int64(i + 1), TimeMS: -1})
-				}
-				evs = tr.Report(evs, universal.EndOfInput{})
-				if err := universal.CheckStream(evs); err != nil {
-					t.Fatal(err)
-				}
-				return evs
+				return r.evs
 			}
 			answers := func(evs []universal.Event) []string {
 				var out []string

@@ -2,6 +2,7 @@ package claude_test
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,13 +50,7 @@ func TestRunsJoined(t *testing.T) {
 		}
 		// The second run's events carry its session; its turn has its
 		// answer, complete.
-		ends := golden.OfType(evs, universal.TypeTurnEnded)
-		first := -1
-		for i, e := range evs {
-			if e.Type == universal.TypeTurnEnded && e.Sequence == ends[0].Sequence {
-				first = i
-			}
-		}
+		first := slices.IndexFunc(evs, func(e universal.Event) bool { return e.Type == universal.TypeTurnEnded })
 		var answered bool
 		for _, e := range evs[first+1:] {
 			if e.NativeSessionID != "b1809545-58b8-4697-acd6-400423f8abfc" && e.Type != universal.TypeSessionEnded {
