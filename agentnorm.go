@@ -114,10 +114,23 @@ func (a Agent) formatNames() string {
 // (a warning a wrapper printed on stdout, stderr merged into it: lines
 // that are neither JSON nor a server-sent event field), which the
 // translator then reports (as agent.unparsed; codex exec's as stderr).
+// Output of a format read a line at a time that was printed for people
+// (`jq .`, one indented array; see universal.LineReader, which reads it)
+// is told by the values its first lines join into; such input must start
+// with its JSON, noise is not skipped before it.
 func (a Agent) Detect(head []byte) (universal.Format, error) {
 	head = bytes.TrimPrefix(head, []byte(bom))
 	if name := a.detect(head); name != "" {
 		return a.Format(name)
+	}
+	if lines := joinPretty(head); lines != nil {
+		// JSON printed for people (see universal.LineReader): the
+		// values its lines join into tell, one a line.
+		if name := a.detect(lines); name != "" {
+			if f, err := a.Format(name); err == nil && f.Framing == universal.FrameLines {
+				return f, nil
+			}
+		}
 	}
 	for range maxNoise {
 		i := bytes.IndexByte(head, '\n')
@@ -133,6 +146,26 @@ func (a Agent) Detect(head []byte) (universal.Format, error) {
 		}
 	}
 	return universal.Format{}, fmt.Errorf("agentnorm: %s: %w; name it (one of %s)", a.Name, ErrUndetected, a.formatNames())
+}
+
+// joinPretty returns head's messages as a line reader reads them, one a
+// line, when head's first line that is not blank is a bracket alone (JSON
+// printed for people, see universal.LineReader); nil otherwise. A value
+// head cuts short comes last, as a line that is no JSON.
+func joinPretty(head []byte) []byte {
+	first, _, _ := bytes.Cut(bytes.TrimLeft(head, " \t\r\n"), []byte{'\n'})
+	if first = bytes.TrimSpace(first); string(first) != "{" && string(first) != "[" {
+		return nil
+	}
+	var out []byte
+	lr := universal.NewLineReader(bytes.NewReader(head), len(head))
+	for m, err := range universal.Messages(lr) {
+		if err != nil {
+			break
+		}
+		out = append(append(out, m.Data...), '\n')
+	}
+	return out
 }
 
 // bom is the UTF-8 byte order mark some editors put at the start of a

@@ -46,6 +46,7 @@ func FuzzDecodeEvent(f *testing.F) {
 func FuzzReaders(f *testing.F) {
 	f.Add([]byte("{\"a\":1}\r\n\ndata: x\r\rid: 1\n:c\n"), uint8(3))
 	f.Add([]byte(`{"dir":"in","t_ms":1,"msg":{"_unparsed":"x"}}`+"\n"), uint8(1))
+	f.Add([]byte("{\n  \"a\": [\n    \"}\"\n  ]\n}\n{\n  \"b\": {\n{\"c\":1}\n[\n]\n{\n}\n"), uint8(5)) // JSON printed for people
 	f.Fuzz(func(t *testing.T, b []byte, size uint8) {
 		n := int(size%16) + 1
 		for _, fr := range []Framing{FrameLines, FrameSSE, FrameExchange, FrameDocument} {

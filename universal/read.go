@@ -109,16 +109,55 @@ func Messages(r MessageReader) iter.Seq2[Message, error] {
 // LF terminators, skips blank lines, and hands every other line on as is:
 // a line that is not JSON is for the translator to report. Only LF ends a
 // line (never U+2028 or a lone CR).
+//
+// It also reads JSON that was printed for people: logs saved by `jq .`,
+// test fixtures written with an indent, a session dumped as one array
+// (`jq -s .`, claude --output-format json --verbose piped through jq).
+// A line that is a brace alone, followed by a line indented further,
+// starts a value printed over several lines: its lines are joined, with
+// the whitespace between tokens removed, into one message that starts on
+// the brace's line, as if the value had been written on one line. A line
+// that is a square bracket alone, followed by a line indented further (or
+// by an object on one line with the comma after it), opens an array of
+// messages: the bracket, the closing one and the commas between the
+// elements are no part of any message. A value whose lines are cut short —
+// the input ends inside it, or a line indented no further than its brace
+// comes that does not close it — is handed on as far as it got, for the
+// translator to report as not JSON, and the line after it is read anew; a
+// bracket alone that opens nothing is handed on like any other line. A
+// reader resumed inside such a value or array does not know it is in one.
 type LineReader struct {
 	r     *bufio.Reader
 	limit int
 	line  int64
 	buf   []byte
 	off   int64 // the bytes read, terminators included
+
+	// JSON printed over several lines.
+	opening byte   // '{' or '[' when the last line was that bracket alone
+	val     []byte // that line, then the value's tokens (limit+2 bytes kept)
+	valLen  int64  // the tokens' length, counted on beyond what is kept
+	valLine int64  // the line of the value's brace
+	indent  int    // that line's indent
+	depth   int    // brackets open in the value; 0 when none is joined
+	inStr   bool   // the last line ended inside a string (invalid JSON)
+	array   bool   // inside an array of messages
+	arrInd  int    // the indent of its opening bracket
+	// held is a line read past the end of a value or a bracket alone,
+	// read again by the next call.
+	held     []byte
+	heldSize int64 // its size in the input, terminator included
+	heldLen  int64 // its size without the terminator (held may be cut)
+	lastSize int64 // the last line read's size, terminator included
 }
 
 // Position returns how far the input is consumed (see Resumer).
-func (r *LineReader) Position() Position { return Position{r.off, r.line} }
+func (r *LineReader) Position() Position {
+	if r.held != nil {
+		return Position{r.off - r.heldSize, r.line - 1}
+	}
+	return Position{r.off, r.line}
+}
 
 // Resume tells the reader where its input starts (see Resumer).
 func (r *LineReader) Resume(p Position) { r.off, r.line = p.Offset, p.Line }
@@ -132,33 +171,170 @@ func NewLineReader(r io.Reader, limit int) *LineReader {
 	return &LineReader{r: bufio.NewReaderSize(r, 64<<10), limit: limit}
 }
 
-// Next returns the next non-blank line. Message.Data is valid until the
-// next call.
+// Next returns the next non-blank line, or the next value printed over
+// several lines. Message.Data is valid until the next call.
 func (r *LineReader) Next() (Message, error) {
 	for {
-		data, size, err := r.readLine()
+		data, size, err := r.nextLine()
 		if err != nil && (err != io.EOF || size == 0) {
+			if err == io.EOF && r.opening != 0 {
+				return r.alone(), nil
+			}
+			if err == io.EOF && r.depth > 0 {
+				return r.endValue(), nil // the input ended inside it
+			}
 			r.recycle()
 			return Message{}, err
 		}
-		r.line++
-		if r.line == 1 && bytes.HasPrefix(data, []byte(bom)) {
-			data = data[len(bom):]
-			size -= int64(len(bom))
+		t := bytes.TrimSpace(data)
+		if len(t) == 0 && size <= int64(r.limit) {
+			if err == io.EOF {
+				continue // the end: what is pending is handed on above
+			}
+			continue
+		}
+		ind := len(data) - len(bytes.TrimLeft(data, " \t"))
+		switch {
+		case r.opening == '{' && ind > r.indent:
+			r.opening, r.depth, r.inStr = 0, 1, false
+			r.val, r.valLen = append(r.val[:0], '{'), 1
+		case r.opening == '[' && (ind > r.indent || t[0] == '{' && t[len(t)-1] == ','):
+			r.opening, r.array, r.arrInd = 0, true, r.indent
+		case r.opening != 0:
+			r.hold(data, size)
+			return r.alone(), nil
+		}
+		if r.depth > 0 {
+			if ind <= r.indent && t[0] != '}' && t[0] != ']' {
+				r.hold(data, size)
+				return r.endValue(), nil // cut short
+			}
+			if r.addLine(data, size); r.depth == 0 {
+				return r.endValue(), nil
+			}
+			continue
 		}
 		if size > int64(r.limit) {
 			data = data[:min(len(data), keptOfTooLong, r.limit)]
 			return Message{Data: data, Line: r.line, TimeMS: -1,
 				Err: &TooLongError{Line: r.line, Size: size, Limit: r.limit}}, nil
 		}
-		if len(bytes.TrimSpace(data)) == 0 {
-			if err == io.EOF {
-				return Message{}, io.EOF
-			}
+		if len(t) == 1 && (t[0] == '{' || t[0] == '[') {
+			// A bracket alone: the next line tells what it opens.
+			r.opening, r.indent, r.valLine = t[0], ind, r.line
+			r.val = append(r.val[:0], data...)
 			continue
+		}
+		if r.array {
+			if (string(t) == "]" || string(t) == "],") && ind <= r.arrInd {
+				r.array = false
+				continue
+			}
+			if n := len(t); t[0] == '{' && t[n-1] == ',' {
+				data = bytes.TrimRight(t[:n-1], " \t") // the comma after an element
+			}
 		}
 		return Message{Data: data, Line: r.line, TimeMS: -1}, nil
 	}
+}
+
+// alone hands on a bracket that was alone on its line as that line.
+func (r *LineReader) alone() Message {
+	r.opening = 0
+	return Message{Data: r.val, Line: r.valLine, TimeMS: -1}
+}
+
+// nextLine returns the line held back by the last call, if any, or reads
+// the next one and counts it.
+func (r *LineReader) nextLine() ([]byte, int64, error) {
+	if r.held != nil {
+		data := r.held
+		r.held = nil
+		return data, r.heldLen, nil
+	}
+	before := r.off
+	data, size, err := r.readLine()
+	r.lastSize = r.off - before
+	if err != nil && (err != io.EOF || size == 0) {
+		return data, size, err
+	}
+	r.line++
+	if r.line == 1 && bytes.HasPrefix(data, []byte(bom)) {
+		data = data[len(bom):]
+		size -= int64(len(bom))
+	}
+	return data, size, err
+}
+
+// hold keeps a line read past the end of a value for the next call.
+// Position does not count it until then.
+func (r *LineReader) hold(data []byte, size int64) {
+	r.heldSize, r.heldLen = r.lastSize, size
+	r.held = append(make([]byte, 0, len(data)), data...)
+}
+
+// addLine adds one line of a value printed over several lines: its
+// tokens without the whitespace between them, counting the brackets it
+// opens and closes. What follows the value's last bracket on its line is
+// kept too (making the message invalid), but for a separating comma.
+func (r *LineReader) addLine(data []byte, size int64) {
+	if size > int64(len(data)) {
+		r.valLen += size // a line over the limit: the value is too long
+	}
+	keep := r.limit + 2
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if r.inStr {
+			switch c {
+			case '\\':
+				if i+1 < len(data) {
+					r.addByte(c, keep)
+					i++
+					c = data[i]
+				}
+			case '"':
+				r.inStr = false
+			}
+			r.addByte(c, keep)
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\r':
+			continue
+		case '"':
+			r.inStr = true
+		case '{', '[':
+			r.depth++
+		case '}', ']':
+			r.depth--
+		case ',':
+			if r.depth == 0 {
+				continue // between an array's elements
+			}
+		}
+		r.addByte(c, keep)
+	}
+	if r.depth < 0 {
+		r.depth = 0 // more closed than opened: handed on as it is
+	}
+}
+
+func (r *LineReader) addByte(c byte, keep int) {
+	if len(r.val) < keep {
+		r.val = append(r.val, c)
+	}
+	r.valLen++
+}
+
+// endValue returns the value gathered, closed or cut short.
+func (r *LineReader) endValue() Message {
+	r.depth, r.inStr = 0, false
+	m := Message{Data: r.val, Line: r.valLine, TimeMS: -1}
+	if r.valLen > int64(r.limit) {
+		m.Data = m.Data[:min(len(m.Data), keptOfTooLong, r.limit)]
+		m.Err = &TooLongError{Line: r.valLine, Size: r.valLen, Limit: r.limit}
+	}
+	return m
 }
 
 // readLine reads one line without its terminator and returns it with its

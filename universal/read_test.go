@@ -3,6 +3,7 @@ package universal
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -95,6 +96,102 @@ func TestLineReader(t *testing.T) {
 		if diff := cmp.Diff(want, readAll(t, NewLineReader(r, 0))); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", name, diff)
 		}
+	}
+}
+
+// TestLineReaderPretty: JSON printed for people reads as the same
+// messages as its lines written one a line: a value over several lines
+// joins into one message on its first line, with no whitespace between
+// tokens (inside strings it stays), the brackets around an array of
+// messages and the commas between them go, and a value cut short comes as
+// far as it got, the line after it read anew.
+func TestLineReaderPretty(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		want     []msg
+	}{
+		{"jq", "{\n  \"a\": {\n    \"b\": [\n      1,\n      \"x { \\\" ] y\"\n    ]\n  },\n  \"c\": \"two  spaces\"\n}\n{\n  \"d\": []\n}\n",
+			[]msg{{Data: `{"a":{"b":[1,"x { \" ] y"]},"c":"two  spaces"}`, Line: 1}, {Data: `{"d":[]}`, Line: 10}}},
+		{"jq -s", "[\r\n  {\r\n    \"a\": 1\r\n  },\r\n  {\r\n    \"b\": 2\r\n  }\r\n]\r\n",
+			[]msg{{Data: `{"a":1}`, Line: 2}, {Data: `{"b":2}`, Line: 5}}},
+		{"array, one a line", "[\n{\"a\":1},\n  {\"b\": 2} ,\n{\"c\":3}\n]",
+			[]msg{{Data: `{"a":1}`, Line: 2}, {Data: `{"b": 2}`, Line: 3}, {Data: `{"c":3}`, Line: 4}}},
+		{"the last bracket on the last element's line", "[\n  {\n    \"a\": 1\n  }]\n{\"b\":2}\n",
+			[]msg{{Data: `{"a":1}]`, Line: 2}, {Data: `{"b":2}`, Line: 5}}},
+		{"cut by the end", "{\"a\":1}\n{\n  \"b\": [\n    \"c\"",
+			[]msg{{Data: `{"a":1}`, Line: 1}, {Data: `{"b":["c"`, Line: 2}}},
+		{"cut by a value at the margin", "{\n  \"b\": [\n{\"c\":1}\n{\n  \"d\": 2\n}\n",
+			[]msg{{Data: `{"b":[`, Line: 1}, {Data: `{"c":1}`, Line: 3}, {Data: `{"d":2}`, Line: 4}}},
+		{"more closed than opened", "{\n  \"a\": 1\n}}\n{\"b\":2}\n",
+			[]msg{{Data: `{"a":1}}`, Line: 1}, {Data: `{"b":2}`, Line: 4}}},
+		{"brackets alone that open nothing", "{\n}\n[\n{\"a\":1}\n]\n  {\n\n",
+			[]msg{{Data: `{`, Line: 1}, {Data: `}`, Line: 2}, {Data: `[`, Line: 3}, {Data: `{"a":1}`, Line: 4}, {Data: `]`, Line: 5}, {Data: `  {`, Line: 6}}},
+		{"an empty object first", "{}\n{\n  \"a\": 1\n}\n", []msg{{Data: `{}`, Line: 1}, {Data: `{"a":1}`, Line: 2}}},
+	} {
+		for i := range c.want {
+			c.want[i].TimeMS = -1
+		}
+		for name, r := range map[string]io.Reader{
+			"whole":  strings.NewReader(c.in),
+			"1-byte": iotest.OneByteReader(strings.NewReader(c.in)),
+			"odd":    chunked(c.in, 3, 1, 7, 2),
+		} {
+			if diff := cmp.Diff(c.want, readAll(t, NewLineReader(r, 0))); diff != "" {
+				t.Errorf("%s, %s (-want +got):\n%s", c.name, name, diff)
+			}
+		}
+	}
+}
+
+// TestLineReaderPrettyProperty: lines of JSON objects printed with an
+// indent (encoding/json's Indent: whitespace alone changes), one after
+// another or as the elements of an array, read as the lines themselves.
+func TestLineReaderPrettyProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var lines []string
+		for range rapid.IntRange(1, 6).Draw(t, "n") {
+			lines = append(lines, rapid.SampledFrom([]string{
+				`{}`, `{"a":1}`, `{"a":{"b":[1,2,{"c":"}]{["}],"d":[]},"e":"x\"y\\"}`,
+				`{"t":"é 👋 \u2028","n":null,"f":-1.5e3,"x":[[],[{}]]}`, `{"s":"  spaced  "}`,
+			}).Draw(t, "line"))
+		}
+		indent := rapid.SampledFrom([]string{"  ", "\t", "    "}).Draw(t, "indent")
+		eol := rapid.SampledFrom([]string{"\n", "\r\n"}).Draw(t, "eol")
+		var b bytes.Buffer
+		array := rapid.Bool().Draw(t, "array")
+		src := strings.Join(lines, "\n")
+		if array {
+			src = "[" + strings.Join(lines, ",") + "]"
+		}
+		for _, v := range strings.Split(src, "\n") {
+			if err := json.Indent(&b, []byte(v), "", indent); err != nil {
+				t.Fatal(err)
+			}
+			b.WriteString("\n")
+		}
+		in := strings.ReplaceAll(b.String(), "\n", eol)
+		var got []string
+		for _, m := range readAll(t, NewLineReader(chunked(in, rapid.IntRange(1, 64).Draw(t, "chunk")), 0)) {
+			got = append(got, strings.TrimSpace(m.Data)) // an element of one line keeps its indent
+		}
+		if diff := cmp.Diff(lines, got); diff != "" {
+			t.Fatalf("%q (-want +got):\n%s", in, diff)
+		}
+	})
+}
+
+// TestLineReaderPrettyTooLong: a value printed over several lines longer
+// than the limit (its tokens, whitespace aside) is one message too long;
+// the next is read whole.
+func TestLineReaderPrettyTooLong(t *testing.T) {
+	in := "{\n  \"a\": \"" + strings.Repeat("x", 100) + "\",\n  \"b\": 1\n}\n{\n  \"c\": 2\n}\n"
+	got := readAll(t, NewLineReader(strings.NewReader(in), 64))
+	if len(got) != 2 || !strings.Contains(got[0].Err, "over the limit of 64") || got[0].Line != 1 || len(got[0].Data) > 64 ||
+		got[1].Data != `{"c":2}` || got[1].Err != "" || got[1].Line != 5 {
+		t.Errorf("got %+v", got)
+	}
+	if got := readAll(t, NewLineReader(strings.NewReader(in), 128)); len(got) != 2 || got[0].Err != "" {
+		t.Errorf("within the limit, whitespace aside: %+v", got)
 	}
 }
 
@@ -587,6 +684,9 @@ func framedInput(t *rapid.T, cut bool) string {
 	piece := rapid.SampledFrom([]string{
 		`{"a":1}`, `{"t":"é👋"}`, "noise", "", " ", "\r", ":comment", "data: x", "data:", "event: e",
 		"id: 4", `{"dir":"out","t_ms":2,"msg":{"k":[1]}}`, `{"dir":"in","msg":{"_unparsed":"n"}}`,
+		// Brackets alone that open nothing (JSON printed over several
+		// lines is read in TestLineReaderPretty).
+		"{", "[", "]", "}",
 	})
 	sep := rapid.SampledFrom([]string{"\n", "\r\n", "\r", "\n\n"})
 	var b strings.Builder
@@ -621,6 +721,9 @@ func TestResumeAtPosition(t *testing.T) {
 // Position with a reader told it: the rest must be the same messages, with
 // the same line numbers, ending at the same Position.
 func checkResume(t interface{ Fatalf(string, ...any) }, in string, f Framing, limit, max int) {
+	if (f == FrameLines || f == FrameExchange) && opensArray(in) {
+		return // a line reader resumed inside an array of messages does not know it is in one
+	}
 	var msgs []msg
 	var pos []Position
 	r := NewReader(strings.NewReader(in), f, limit)
@@ -666,6 +769,30 @@ func checkResume(t interface{ Fatalf(string, ...any) }, in string, f Framing, li
 			t.Fatalf("%s: resumed at %+v, ends at %+v, not %+v", f, p, got, end)
 		}
 	}
+}
+
+// opensArray tells whether a line reader reads an array of messages in in
+// (JSON printed for people): a line that is "[" alone followed by a line
+// indented further or by an object on one line with a comma after it.
+func opensArray(in string) bool {
+	lines := strings.Split(in, "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "[" {
+			continue
+		}
+		for _, next := range lines[i+1:] {
+			t := strings.TrimSpace(next)
+			if t == "" {
+				continue
+			}
+			indent := func(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
+			if indent(next) > indent(l) || t[0] == '{' && t[len(t)-1] == ',' {
+				return true
+			}
+			break
+		}
+	}
+	return false
 }
 
 // errOf returns ErrNotSSE for a message that carried it.
