@@ -217,7 +217,11 @@
 // A thread.started of another thread (runs on several threads appended to
 // one log) makes that thread the native_session_id of the events that
 // follow and the thread of their turn ids and usage totals, as a later
-// init does in Claude Code and Amp output.
+// init does in Claude Code and Amp output. Output outside a turn opens one
+// (started by the daemon); when it is a warning item alone, printed before
+// its process's turn.started (a configuration setting Codex ignores),
+// that turn.started starts no other turn: the turn holds the host's
+// prompt, the warning and the work.
 // rollout: task_started/task_complete (error when it carries one)/
 // turn_aborted (interrupted); files without task_started (≤ ~0.9x) get one
 // turn per user message (ids turn_1, …), completed when the next starts,

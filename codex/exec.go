@@ -30,11 +30,13 @@ func (t *Translator) exec(dst []event, c *ctx, line jsonscan.Value, s string) []
 		return t.execTurn(dst, c)
 	case "turn.completed":
 		dst = t.execEnsureTurn(dst)
+		t.st.EarlyTurn = false
 		dst = t.endResponses(dst, false)
 		dst = t.execUsage(dst, c, line.Sub("usage"))
 		return t.endTurn(dst, "", universal.TurnCompleted, nil, agent, c.raw)
 	case "turn.failed":
 		dst = t.execEnsureTurn(dst)
+		t.st.EarlyTurn = false
 		e := line.Get("error")
 		msg := e.Get("message").Str
 		if h := t.st.HeldErr; h != nil && h.Text == msg {
@@ -53,15 +55,23 @@ func (t *Translator) exec(dst []event, c *ctx, line jsonscan.Value, s string) []
 		t.st.HeldErr = &held{Text: strings.Clone(msg), Raw: string(c.raw)}
 		return dst
 	case "item.started", "item.updated", "item.completed":
-		dst = t.execEnsureTurn(dst)
-		return t.execItem(dst, c, line.Sub("item"), typ.Str)
+		it := line.Sub("item")
+		warning := it.Get("type").Str == "error"
+		if !warning || t.w.Turn() == "" {
+			early := warning && t.st.ProcTurns == 0
+			dst = t.execEnsureTurn(dst)
+			t.st.EarlyTurn = early
+		}
+		return t.execItem(dst, c, it, typ.Str)
 	case "item.plan.delta":
 		dst = t.execEnsureTurn(dst)
+		t.st.EarlyTurn = false
 		key := t.execKey(line.Get("item_id").Str)
 		m := msgSpec{native: t.w.Copy(line.Get("item_id").Str), role: universal.RoleAssistant}
 		return t.messageDelta(dst, key, kindMessage, m, 0, universal.PartText, line.Get("delta").Str, c.raw)
 	case "request_user_input":
 		dst = t.execEnsureTurn(dst)
+		t.st.EarlyTurn = false
 		p := line.Result()
 		key, rid := "q"+p.Get("id").Raw, ""
 		if id := p.Get("id"); id.Type == gjson.String || id.Type == gjson.Number {
@@ -111,7 +121,7 @@ func (t *Translator) execThread(dst []event, c *ctx, id string) []event {
 		// A new process. A turn it left open (an interrupted run emits no
 		// terminal event) ends now.
 		t.st.Proc++
-		t.st.ProcTurns = 0
+		t.st.ProcTurns, t.st.EarlyTurn = 0, false
 		if t.w.Turn() != "" {
 			dst = t.endTurn(dst, "", universal.TurnInterrupted, nil, daemon, nil)
 		}
@@ -160,6 +170,11 @@ func (t *Translator) execStartTurn(dst []event, src universal.Source, raw []byte
 
 func (t *Translator) execTurn(dst []event, c *ctx) []event {
 	dst = t.execEnsureSession(dst)
+	if t.st.EarlyTurn && t.w.Turn() != "" {
+		// The turn a warning before it opened is this one.
+		t.st.EarlyTurn = false
+		return dst
+	}
 	if t.w.Turn() != "" {
 		dst = t.endTurn(dst, "", universal.TurnInterrupted, nil, daemon, nil)
 	}

@@ -109,6 +109,10 @@ type state struct {
 	// ProcTurns counts the turns the current process started (one, but
 	// for a process whose output starts a turn again: see execTurnID).
 	ProcTurns int `json:"proc_turns,omitempty"`
+	// EarlyTurn says the open turn was opened for a warning its
+	// process printed before turn.started (a configuration warning), and
+	// holds warnings alone: that turn.started starts no other turn.
+	EarlyTurn bool `json:"early_turn,omitempty"`
 
 	// rollout: which copy of the conversation is used per kind, user
 	// messages held until the event copy shows up, whether turns come
