@@ -257,8 +257,12 @@
 // basis "get_session_stats" and context_usage.
 //
 // Extension UI (rpc): a select or confirm request right after a
-// tool_execution_start guards that tool: permission.requested (action: the
-// tool name, item: the tool_call item). It is resolved by the host's
+// tool_execution_start guards that tool, and one that comes while a tool
+// call of the turn is whole but not running guards the first such call
+// not asked for already (Pi runs an extension's tool_call hook before the
+// tool starts, even before the assistant message's end, as its
+// permission-gate example shows): permission.requested (action: the tool
+// name, item: the tool_call item). It is resolved by the host's
 // extension_ui_response when the exchange shows it (a yes/no-like answer,
 // confirmed, cancelled), else by the tool's outcome (it ran: approved;
 // it ended in error without running: denied). Other select, confirm,

@@ -83,6 +83,9 @@ func public() []capture {
 		{input: p("irrlicht__full-lifecycle-toolcall.v3-session.jsonl"), format: pi.FormatSession},
 		{input: p("irrlicht__model-switch-midsession.v3-session.jsonl"), format: pi.FormatSession},
 		{input: p("toolpath__compacted-real.v3-session.jsonl"), format: pi.FormatSession},
+		// Pi's rpc output with its permission-gate example extension: the
+		// dialog comes before the assistant message's end.
+		{input: p("pi-agent-rust__permission-gate-002.rpc.jsonl"), format: pi.FormatRPC},
 		// oh-my-pi's jsonl output of a turn the provider refused (429).
 		{input: p("pi-harness-delegate__omp-429-error.jsonl"), format: pi.FormatJSON},
 		// Hand-made with a line that is not JSON and an unknown entry type.

@@ -182,6 +182,8 @@ type tool struct {
 	Paths []string           `json:"paths,omitempty"`
 	// Updated: a tool_execution_update arrived (the tool ran).
 	Updated bool `json:"updated,omitempty"`
+	// Guarded: an extension's dialog asked permission for it.
+	Guarded bool `json:"guarded,omitempty"`
 	// Diverged: a partial result did not extend what was streamed, so
 	// output deltas stopped; the final result replaces the text.
 	Diverged bool `json:"diverged,omitempty"`

@@ -501,8 +501,8 @@ func (t *Translator) output(text string, one gjson.Result) string {
 }
 
 // uiRequest translates an extension UI request. A select or confirm
-// dialog right after a tool_execution_start guards that tool: a
-// permission. Other dialogs are questions. Fire-and-forget methods
+// dialog that guards a tool (see guarded) is a permission. Other dialogs
+// are questions. Fire-and-forget methods
 // (notify, setStatus, setWidget, setTitle, set_editor_text) are ignored.
 func (t *Translator) uiRequest(dst []universal.Event, in *input, prevToolStart string) []universal.Event {
 	method := in.get("method").Str
@@ -552,7 +552,8 @@ func (t *Translator) uiRequest(dst []universal.Event, in *input, prevToolStart s
 		return true
 	})
 	r := request{ID: t.copy(id), Prompt: t.copy(title), Options: options}
-	if tl := t.tool(prevToolStart); tl != nil && (method == "select" || method == "confirm") {
+	if tl := t.guarded(prevToolStart); tl != nil && (method == "select" || method == "confirm") {
+		tl.Guarded = true
 		r.Permission, r.CallID, r.Action = true, tl.CallID, tl.Name
 		t.st.Requests = append(t.st.Requests, r)
 		return t.w.RequestPermission(dst, universal.Permission{
@@ -570,6 +571,24 @@ func (t *Translator) uiRequest(dst []universal.Event, in *input, prevToolStart s
 		Options:    options,
 		Metadata:   md.Bytes(),
 	}, agent, in.raw)
+}
+
+// guarded returns the tool a select or confirm dialog guards, nil for
+// none: the tool whose tool_execution_start came just before it, else the
+// first tool call of the turn that is not running yet and was not asked
+// for already (Pi runs an extension's tool_call hook, which may ask, once
+// a call is whole, before it starts: in Pi's own permission-gate example
+// the dialog comes before the assistant message's end).
+func (t *Translator) guarded(prevToolStart string) *tool {
+	if prevToolStart != "" {
+		return t.tool(prevToolStart)
+	}
+	for i := range t.st.Tools {
+		if tl := &t.st.Tools[i]; tl.Call != "" && tl.Result == "" && !tl.Guarded {
+			return tl
+		}
+	}
+	return nil
 }
 
 func (t *Translator) request(id string) (int, *request) {
