@@ -181,7 +181,10 @@
 //     echo them (before the reply of the run, or at the end of input).
 //   - System messages (1.x) → metadata (see Sessions above); custom
 //     (hookMessage in v2) messages and custom_message entries → system
-//     items with their text;
+//     items with their text, but for oh-my-pi's prompt of a skill the user
+//     invoked or a collaborator sent (customType skill-prompt or
+//     collab-prompt, attribution user), the user's message of its turn
+//     (customType, display, details in metadata);
 //     branchSummary/compactionSummary messages → system items; bashExecution
 //     (a command the user ran with !; the rpc bash command's response,
 //     see Ignored on purpose) → by the user-command convention of

@@ -454,14 +454,18 @@ func (t *Translator) user(dst []universal.Event, in *input, msg jsonscan.Value, 
 	if !t.inTurn() {
 		dst = t.startTurn(dst, daemon, in.raw)
 	}
-	f := fields(msg, "content", "synthetic", "attribution")
+	f := fields(msg, "content", "synthetic", "attribution", "customType", "display", "details")
 	parts, dst := t.parts(dst, in, f[0])
-	if f[1].Exists() || f[2].Exists() {
+	if f[1].Exists() || f[2].Exists() || f[3].Exists() {
 		// oh-my-pi: injected by the harness (synthetic, an auto-continue),
-		// and who initiated it (user or agent).
+		// who initiated it (user or agent), and the custom message's
+		// fields of a skill's prompt.
 		var md jsonw.Object
 		t.addValue(&md, "synthetic", f[1])
 		t.addValue(&md, "attribution", f[2])
+		t.addValue(&md, "customType", f[3])
+		t.addValue(&md, "display", f[4])
+		t.addValue(&md, "details", f[5])
 		if len(parts) == 0 {
 			parts = append(parts, universal.Text(""))
 		}
@@ -566,6 +570,16 @@ func (t *Translator) keepParts(parts []universal.Part) {
 // v2 session files).
 func (t *Translator) custom(dst []universal.Event, in *input, msg jsonscan.Value, nativeID string) []universal.Event {
 	f := fields(msg, "content", "customType", "display", "details", "attribution", "role")
+	if f[4].Str() == "user" && f[5].Str() != "developer" {
+		switch f[1].Str() {
+		case "skill-prompt", "collab-prompt":
+			// oh-my-pi: the prompt of a skill the user invoked (its
+			// expanded text; what was typed in details.prompt), or one
+			// a collaborator sent: the user's message of its turn, as
+			// hosts of omp take it.
+			return t.user(dst, in, msg, nativeID)
+		}
+	}
 	parts, dst := t.parts(dst, in, f[0])
 	var md jsonw.Object
 	if f[5].Str() == "developer" {
