@@ -425,6 +425,20 @@ func userShell(source gjson.Result) bool {
 	return source.Str == "userShell" || source.Str == "user_shell"
 }
 
+// codeCall returns the thread's code-mode exec call whose output has not
+// come, nil for none.
+func (t *Translator) codeCall(thread string) *nitem {
+	key, ok := t.st.Code[thread]
+	if !ok {
+		return nil
+	}
+	if n := t.item(key); n != nil && !n.RDone {
+		return n
+	}
+	delete(t.st.Code, thread)
+	return nil
+}
+
 // toolCall starts the call item of a native tool, or with final set
 // completes it (starting it first if needed). A call already completed is
 // left as it is: the same call seen again (another copy of it) adds
@@ -450,6 +464,9 @@ func (t *Translator) toolCallN(dst []event, key string, s *toolSpec, final bool,
 			dst, r = t.response(dst, s.thread, "", false, daemon, nil)
 			parent = r.ID
 			r.Calls = true
+			if code := t.codeCall(s.thread); code != nil {
+				parent = code.ID // a tool the model's script called
+			}
 		}
 		n = t.newItem(key, kindTool, s.thread)
 		n.CallID, n.Name, n.Parent, n.User = s.callID, s.name, parent, s.user

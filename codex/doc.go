@@ -372,6 +372,11 @@
 //     when the response or turn ends first (what waits, checkpoints
 //     included, is the data's mime and length, not the data, nor its
 //     line unless events carry native payloads).
+//   - Code mode (0.147+): the model's custom_tool_call "exec" runs a
+//     script that calls tools; the items of the tools it called, recorded
+//     before the call's output (an item_completed CommandExecution), are
+//     children of the exec call (parent_id its item), and an output that
+//     starts "Script failed" is a failed result.
 //   - rollout function_call, custom_tool_call (apply_patch's patch text,
 //     or a shell call's that runs apply_patch, also becomes file_ref parts
 //     of the result; view_image's output a

@@ -1004,6 +1004,10 @@ func (t *Translator) functionCall(dst []event, c *ctx, p jsonscan.Value, typ, th
 		key = "c:" + id
 	}
 	dst, n := t.toolCallN(dst, key, &spec, true, agent, c.raw)
+	if n != nil && !n.RDone && typ == "custom_tool_call" && name == "exec" {
+		// Code mode: the tools its script calls come before its output.
+		put(&t.st.Code, thread, t.w.Copy(key))
+	}
 	if n != nil && !n.RDone {
 		// The files and image the result shows.
 		if patch != "" {
@@ -1277,7 +1281,9 @@ func toolOutputText(o gjson.Result, sc *jsonscan.Scanner) (string, *int64, *int6
 		}
 		return s, exitCodeOf(s), nil, toolFailed(s)
 	case o.IsArray():
-		return joinTexts(jsonscan.Wrap(o), "text"), nil, nil, false
+		// A code-mode script's output says first whether it failed.
+		s := joinTexts(jsonscan.Wrap(o), "text")
+		return s, nil, nil, strings.HasPrefix(s, "Script failed\n")
 	case o.IsObject():
 		if c := o.Get("content"); c.Type == gjson.String {
 			return c.Str, exitCodeOf(c.Str), nil, o.Get("success").Type == gjson.False

@@ -44,6 +44,10 @@ type state struct {
 	ChildItems []childItem       `json:"child_items,omitempty"`
 	// Spawn is the spawn call whose sub-agent thread is not known yet.
 	Spawn string `json:"spawn,omitempty"`
+	// Code maps threads to the key of their code-mode exec call whose
+	// output has not come (0.147+: the model's script calls tools, whose
+	// items come before that output and belong under the call).
+	Code map[string]string `json:"code,omitempty"`
 	// Review is the thread of a detached review (review/start with
 	// delivery "detached", Codex before 0.16x: reviewThreadId names a new
 	// thread forked from the reviewed one): the session's review turn runs
@@ -599,6 +603,11 @@ func (s *state) validate(w *universal.Stream) error {
 			return fmt.Errorf("pending request %d (%q) unknown or repeated", i, key)
 		}
 		seen[key] = true
+	}
+	for thread, key := range ordered.ByKey(s.Code) {
+		if s.Items[key] == nil {
+			return fmt.Errorf("code call %q of thread %q unknown", key, thread)
+		}
 	}
 	for thread, item := range ordered.ByKey(s.Children) {
 		if err := known("spawn of thread "+thread, item); err != nil {
