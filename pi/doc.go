@@ -259,7 +259,10 @@
 // mapped the same way, context_window contextUsage.contextWindow, metadata
 // basis "get_session_stats" and context_usage.
 //
-// Extension UI (rpc): a select or confirm request right after a
+// Extension UI (rpc): a notify is a status item labelled notify (the
+// message its detail, notifyType in metadata: an extension's warning or
+// error, such as a sandbox that failed to start). A select or confirm
+// request right after a
 // tool_execution_start guards that tool, and one that comes while a tool
 // call of the turn is whole but not running guards the first such call
 // not asked for already (Pi runs an extension's tool_call hook before the
@@ -416,7 +419,7 @@
 // assistantMessageEvent start/done/error, summarization_retry_attempt_start
 // and summarization_retry_finished, bash_execution_update (chunks of
 // an rpc bash command's output, which its response has whole), the
-// fire-and-forget extension UI methods (notify, setStatus, setWidget,
+// fire-and-forget extension UI methods but notify (setStatus, setWidget,
 // setTitle, set_editor_text), rpc responses with success:true that
 // answer a command (except get_state's session id, get_session_stats'
 // usage and bash's result: the rpc bash command runs a command as the

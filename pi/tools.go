@@ -502,13 +502,23 @@ func (t *Translator) output(text string, one gjson.Result) string {
 
 // uiRequest translates an extension UI request. A select or confirm
 // dialog that guards a tool (see guarded) is a permission. Other dialogs
-// are questions. Fire-and-forget methods
-// (notify, setStatus, setWidget, setTitle, set_editor_text) are ignored.
+// are questions. A notify is a status item; the other fire-and-forget
+// methods (setStatus, setWidget, setTitle, set_editor_text) are ignored.
 func (t *Translator) uiRequest(dst []universal.Event, in *input, prevToolStart string) []universal.Event {
 	method := in.get("method").Str
 	id := in.get("id").Str
 	switch method {
-	case "notify", "setStatus", "setWidget", "setTitle", "set_editor_text", "open_url":
+	case "notify":
+		// A notice to the user (an extension's warning or error: a
+		// sandbox that failed to start, a write it blocked).
+		msg := in.get("message").Str
+		if msg == "" {
+			return dst
+		}
+		var md jsonw.Object
+		md.Raw("notifyType", in.get("notifyType").Raw)
+		return t.status(dst, "notify", msg, md.Bytes(), "", in.raw)
+	case "setStatus", "setWidget", "setTitle", "set_editor_text", "open_url":
 		return dst
 	case "cancel":
 		// oh-my-pi {targetId}: the agent withdrew its dialog (the tool
