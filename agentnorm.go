@@ -38,17 +38,20 @@ type Agent struct {
 	Formats []universal.Format // the formats it reads, with their framing and a line of doc
 	detect  func(head []byte) string
 	new     func(format string, o universal.Options) (universal.Translator, error)
+	// ended tells the format of a whole input that detect cannot tell
+	// from its head (nil: the same answer).
+	ended func(input []byte) string
 }
 
 // agents lists every agent, in name order. The slices of Formats are copied
 // on the way out, so no caller can change what another sees.
 var agents = []Agent{
-	{"acp", "Agent Client Protocol, any ACP agent (recorded: Gemini CLI, Qwen Code, Claude Code through claude-agent-acp, Codex through codex-acp, OpenCode; public logs: Kiro CLI, oh-my-pi, OpenCode, GitHub Copilot CLI)", acp.Formats(), acp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return acp.New(f, o) }},
-	{"amp", "Amp", amp.Formats(), amp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return amp.New(f, o) }},
-	{"claude", "Claude Code", claude.Formats(), claude.Detect, func(f string, o universal.Options) (universal.Translator, error) { return claude.New(f, o) }},
-	{"codex", "OpenAI Codex", codex.Formats(), codex.Detect, func(f string, o universal.Options) (universal.Translator, error) { return codex.New(f, o) }},
-	{"opencode", "OpenCode", opencode.Formats(), opencode.Detect, func(f string, o universal.Options) (universal.Translator, error) { return opencode.New(f, o) }},
-	{"pi", "Pi", pi.Formats(), pi.Detect, func(f string, o universal.Options) (universal.Translator, error) { return pi.New(f, o) }},
+	{"acp", "Agent Client Protocol, any ACP agent (recorded: Gemini CLI, Qwen Code, Claude Code through claude-agent-acp, Codex through codex-acp, OpenCode; public logs: Kiro CLI, oh-my-pi, OpenCode, GitHub Copilot CLI)", acp.Formats(), acp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return acp.New(f, o) }, nil},
+	{"amp", "Amp", amp.Formats(), amp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return amp.New(f, o) }, nil},
+	{"claude", "Claude Code", claude.Formats(), claude.Detect, func(f string, o universal.Options) (universal.Translator, error) { return claude.New(f, o) }, nil},
+	{"codex", "OpenAI Codex", codex.Formats(), codex.Detect, func(f string, o universal.Options) (universal.Translator, error) { return codex.New(f, o) }, nil},
+	{"opencode", "OpenCode", opencode.Formats(), opencode.Detect, func(f string, o universal.Options) (universal.Translator, error) { return opencode.New(f, o) }, nil},
+	{"pi", "Pi", pi.Formats(), pi.Detect, func(f string, o universal.Options) (universal.Translator, error) { return pi.New(f, o) }, pi.DetectEnded},
 }
 
 // Agents returns every agent agentnorm reads, in name order.
@@ -279,7 +282,8 @@ type Session struct {
 // sends initialize first, a prompt on stdin) writes first or names the
 // format. Pi's json mode and Pi's session files begin with the same
 // header line: their format is told by the line after it, and an input
-// that holds the header alone (a run that failed at once) is undetected.
+// that ended after the header alone (a run that only ran a command) is
+// json mode's.
 func Open(r io.Reader, agent string, o Options) (*Session, error) {
 	a, err := lookup(agent)
 	if err != nil {
@@ -345,7 +349,14 @@ func (a Agent) DetectReader(br *bufio.Reader) (universal.Format, error) {
 			if head, _ = br.Peek(br.Buffered()); len(head) == 0 {
 				return universal.Format{}, fmt.Errorf("agentnorm: %s: %w: the input is empty", a.Name, ErrUndetected)
 			}
-			return a.Detect(head)
+			f, err := a.Detect(head)
+			if err != nil && a.ended != nil {
+				// The whole input, which may tell what a head cannot.
+				if name := a.ended(bytes.TrimPrefix(head, []byte(bom))); name != "" {
+					return a.Format(name)
+				}
+			}
+			return f, err
 		}
 	}
 }

@@ -141,3 +141,29 @@ func TestOpenReturnsAtFirstLine(t *testing.T) {
 		t.Errorf("empty input: %v", err)
 	}
 }
+
+// TestOpenPiHeaderAlone: Pi's json mode and its session files start with
+// the same header, so Open waits for the next line; an input that ended
+// after the header alone is json mode's (a run that only ran a slash
+// command printed nothing else) instead of undetected, while one whose
+// next line comes later is told by that line.
+func TestOpenPiHeaderAlone(t *testing.T) {
+	const header = `{"cwd":"/w","id":"u","timestamp":"2026-01-01T00:00:00Z","type":"session","version":3}` + "\n"
+	s, err := agentnorm.Open(strings.NewReader(header), "pi", agentnorm.Options{})
+	if err != nil || s.Format().Name != "json" {
+		t.Fatalf("the header alone: %v", err)
+	}
+	pr, pw := io.Pipe()
+	go func() {
+		pw.Write([]byte(header))
+		time.Sleep(10 * time.Millisecond)
+		pw.Write([]byte(`{"type":"model_change","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01Z","provider":"p","modelId":"m"}` + "\n"))
+		pw.Close()
+	}()
+	if s, err := agentnorm.Open(pr, "pi", agentnorm.Options{}); err != nil || s.Format().Name != "session" {
+		t.Errorf("the header, then an entry: %v, %v", s, err)
+	}
+	if s, err := agentnorm.Open(strings.NewReader(header+"not json\n"), "pi", agentnorm.Options{}); err == nil {
+		t.Errorf("the header and a line of nothing: detected as %s", s.Format().Name)
+	}
+}

@@ -189,3 +189,27 @@ func Detect(head []byte) string {
 	}
 	return ""
 }
+
+// DetectEnded is Detect for a whole input, which may tell what a head
+// cannot: an input that ended after a versioned session header alone is
+// json mode's output of a run that printed nothing else (one that only
+// ran a slash command). It returns "" when it cannot tell either.
+func DetectEnded(input []byte) string {
+	if f := Detect(input); f != "" {
+		return f
+	}
+	var only []byte
+	for line := range bytes.Lines(input) {
+		if line = bytes.TrimSpace(line); len(line) == 0 {
+			continue
+		}
+		if only != nil {
+			return ""
+		}
+		only = line
+	}
+	if gjson.ValidBytes(only) && gjson.GetBytes(only, "type").Str == "session" && gjson.GetBytes(only, "version").Exists() {
+		return FormatJSON
+	}
+	return ""
+}

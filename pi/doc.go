@@ -35,7 +35,8 @@
 //     are split. The session files of oh-my-pi (omp, the fork of Pi;
 //     ~/.omp/agent/sessions/…/*.jsonl) are read too: see oh-my-pi below.
 //
-// [Detect] tells the format from the first bytes of an input.
+// [Detect] tells the format from the first bytes of an input;
+// [DetectEnded] from a whole input (a header alone is json mode's).
 //
 // Both streaming generations are read: before 0.84 every message_update
 // repeats the accumulated partial message (twice); from 0.84 updates carry
