@@ -188,24 +188,25 @@ func (r *LineReader) Next() (Message, error) {
 		}
 		t := bytes.TrimSpace(data)
 		if len(t) == 0 && size <= int64(r.limit) {
-			if err == io.EOF {
-				continue // the end: what is pending is handed on above
-			}
-			continue
+			continue // blank (at the end, what is pending is handed on above)
+		}
+		var first, last byte // of t; 0 for a line of spaces over the limit
+		if len(t) > 0 {
+			first, last = t[0], t[len(t)-1]
 		}
 		ind := len(data) - len(bytes.TrimLeft(data, " \t"))
 		switch {
 		case r.opening == '{' && ind > r.indent:
 			r.opening, r.depth, r.inStr = 0, 1, false
 			r.val, r.valLen = append(r.val[:0], '{'), 1
-		case r.opening == '[' && (ind > r.indent || t[0] == '{' && t[len(t)-1] == ','):
+		case r.opening == '[' && (ind > r.indent || first == '{' && last == ','):
 			r.opening, r.array, r.arrInd = 0, true, r.indent
 		case r.opening != 0:
 			r.hold(data, size)
 			return r.alone(), nil
 		}
 		if r.depth > 0 {
-			if ind <= r.indent && t[0] != '}' && t[0] != ']' {
+			if ind <= r.indent && first != '}' && first != ']' {
 				r.hold(data, size)
 				return r.endValue(), nil // cut short
 			}
@@ -230,8 +231,8 @@ func (r *LineReader) Next() (Message, error) {
 				r.array = false
 				continue
 			}
-			if n := len(t); t[0] == '{' && t[n-1] == ',' {
-				data = bytes.TrimRight(t[:n-1], " \t") // the comma after an element
+			if first == '{' && last == ',' {
+				data = bytes.TrimRight(t[:len(t)-1], " \t") // the comma after an element
 			}
 		}
 		return Message{Data: data, Line: r.line, TimeMS: -1}, nil

@@ -862,3 +862,17 @@ func TestReadersNoProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestLineReaderPrettySpacesOverLimit: a line of spaces other than blanks
+// and tabs, longer than the limit, after a bracket alone or inside a value
+// printed over several lines is a line too long like any other (it made
+// the reader index an empty line).
+func TestLineReaderPrettySpacesOverLimit(t *testing.T) {
+	spaces := strings.Repeat("\r", 9) + "\n"
+	for _, in := range []string{"[\n" + spaces, "{\n  \"a\": [\n" + spaces + "]}\n"} {
+		got := readAll(t, NewLineReader(strings.NewReader(in), 7))
+		if !slices.ContainsFunc(got, func(m msg) bool { return strings.Contains(m.Err, "over the limit") }) {
+			t.Errorf("%q: %+v", in, got)
+		}
+	}
+}
