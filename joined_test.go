@@ -2,11 +2,14 @@ package agentnorm_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/reduce"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -80,6 +83,57 @@ func TestRunsJoinedEveryAgent(t *testing.T) {
 					t.Errorf("the second run's last event %s carries session %q, want %q", last.Type, last.NativeSessionID, idB)
 				}
 			}
+			// The usage of the two whole runs is the sum of each run's:
+			// a run's session totals do not replace the run's before.
+			whole := usageTotal(t, translate(append(append(bytes.TrimSpace(a), '\n'), b...)))
+			ua, ub := usageTotal(t, evsA), usageTotal(t, evsB)
+			if want := addTokens(ua, ub); !reflect.DeepEqual(whole, want) {
+				t.Errorf("usage of the joined runs %s, want the sum %s", show(whole), show(want))
+			}
 		})
 	}
+}
+
+// usageTotal is the session's total usage once evs are folded.
+func usageTotal(t *testing.T, evs []universal.Event) reduce.Tokens {
+	t.Helper()
+	var s reduce.Session
+	for i := range evs {
+		s.Apply(&evs[i])
+	}
+	return s.Usage.Total
+}
+
+// addTokens adds two totals count by count (absent + absent stays absent).
+func addTokens(a, b reduce.Tokens) reduce.Tokens {
+	add := func(x, y *int64) *int64 {
+		if x == nil {
+			return y
+		}
+		if y == nil {
+			return x
+		}
+		v := *x + *y
+		return &v
+	}
+	out := reduce.Tokens{
+		InputTokens: add(a.InputTokens, b.InputTokens), CachedInputTokens: add(a.CachedInputTokens, b.CachedInputTokens),
+		CacheWriteTokens: add(a.CacheWriteTokens, b.CacheWriteTokens), OutputTokens: add(a.OutputTokens, b.OutputTokens),
+		ReasoningTokens: add(a.ReasoningTokens, b.ReasoningTokens), TotalTokens: add(a.TotalTokens, b.TotalTokens),
+	}
+	switch {
+	case a.CostUSD == nil:
+		out.CostUSD = b.CostUSD
+	case b.CostUSD == nil:
+		out.CostUSD = a.CostUSD
+	default:
+		c := *a.CostUSD + *b.CostUSD
+		out.CostUSD = &c
+	}
+	return out
+}
+
+func show(t reduce.Tokens) string {
+	b, _ := json.Marshal(t)
+	return string(b)
 }

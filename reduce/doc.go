@@ -124,7 +124,11 @@
 //     token counts (all of them, so that they never mix two coverages),
 //     or the cost, which then come from the sum over turns (Source
 //     "mixed"; an ACP agent reports the session's cost and the tokens of
-//     each turn);
+//     each turn). In a log of several runs (package universal, "Several
+//     runs in one log": the reports' native_session_id changes from one
+//     run to the next), each run's reports are its own running total,
+//     and a report of the next run adds to the last totals of the runs
+//     before (Usage.EarlierRuns) instead of replacing them;
 //   - scope "call" covers one model call: call reports of a turn add up
 //     (TurnUsage.Calls);
 //   - scope "turn" is the turn's own total: the latest one for a turn

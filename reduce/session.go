@@ -397,6 +397,11 @@ func (s *Session) Apply(ev *universal.Event) (Change, error) {
 		c.What |= SessionChanged
 	}
 	if ev.NativeSessionID != "" && ev.NativeSessionID != s.NativeSessionID {
+		if s.Usage.Session != nil && s.Usage.SessionRun == "" {
+			// The next run's events begin: the running total is the
+			// run's before it (see Usage.EarlierRuns).
+			s.Usage.SessionRun = s.NativeSessionID
+		}
 		s.NativeSessionID = strings.Clone(ev.NativeSessionID)
 		c.What |= SessionChanged
 	}

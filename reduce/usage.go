@@ -1,6 +1,7 @@
 package reduce
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -57,8 +58,18 @@ type Usage struct {
 	Total  Tokens      `json:"total"`
 	Source UsageSource `json:"source"`
 	// Session is what the session-scope reports say (a running total):
-	// each count and the cost as the latest report that gave it.
+	// each count and the cost as the latest report that gave it. In a log
+	// of several runs (one native session after another: package
+	// universal, "Several runs in one log") it is the current run's.
 	Session *Tokens `json:"session"`
+	// EarlierRuns is the sum of the last session-scope totals of the runs
+	// before the current one, nil for a log of one run: each run reports
+	// its own running total, and Total counts them all.
+	EarlierRuns *Tokens `json:"earlier_runs,omitempty"`
+	// SessionRun is the native session Session's reports came from while
+	// the next run's events have begun (the session's NativeSessionID is
+	// that run's); "" otherwise.
+	SessionRun string `json:"session_run,omitempty"`
 	// Other holds call and turn reports that belong to no turn of the
 	// session: made before any turn (TurnID ""), or naming a turn the
 	// session never started (a sub-agent's turn), in the order first seen.
@@ -180,6 +191,15 @@ func (s *Session) usage(ev *universal.Event, d *universal.UsageUpdated, c *Chang
 	n, cost := reported(d)
 	switch d.Scope {
 	case universal.ScopeSession:
+		if run := cmp.Or(u.SessionRun, s.NativeSessionID); u.Session != nil && ev.NativeSessionID != "" && ev.NativeSessionID != run {
+			// Another run's first total: the one before is that run's
+			// last.
+			u.EarlierRuns = plus(u.EarlierRuns, counts(u.Session), u.Session.CostUSD)
+			u.Session = nil
+		}
+		if ev.NativeSessionID == s.NativeSessionID {
+			u.SessionRun = ""
+		}
 		u.Session = latest(u.Session, n, cost)
 	case universal.ScopeCall:
 		tu := s.usageTurn(d, c)
@@ -238,7 +258,11 @@ func (s *Session) usageTurn(d *universal.UsageUpdated, c *Change) *TurnUsage {
 // additions, and so the result, are the same as a pass.
 func (s *Session) total() {
 	u := &s.Usage
-	if t := u.Session; t != nil && t.CostUSD != nil && counts(t) != [6]*int64{} {
+	session := u.Session
+	if session != nil && u.EarlierRuns != nil {
+		session = plus(u.EarlierRuns, counts(session), session.CostUSD)
+	}
+	if t := session; t != nil && t.CostUSD != nil && counts(t) != [6]*int64{} {
 		// Both groups from the session reports: no sum over turns needed.
 		// The numbers are never written once made: the total may share
 		// them.
@@ -256,8 +280,8 @@ func (s *Session) total() {
 	for i := range u.Other {
 		a.add(u.Other[i].Effective())
 	}
-	if u.Session != nil {
-		u.Total, u.Source = sessionTotal(u.Session, &a)
+	if session != nil {
+		u.Total, u.Source = sessionTotal(session, &a)
 		return
 	}
 	if !a.any {

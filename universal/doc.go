@@ -162,7 +162,9 @@
 // open ends before the next run's starts (interrupted where the output
 // shows the run was cut off inside it), and from the first line of a run
 // of another native session on, events carry that session as their
-// native_session_id.
+// native_session_id. A session-scope usage.updated is the running total
+// of its run (its native session): package reduce adds the runs' last
+// totals, so the session's usage covers every run in the log.
 //
 // Usage and models. A usage.updated says what its numbers cover (scope
 // call, turn or session). Which model made a call has one place for every
