@@ -470,7 +470,12 @@
 // tokens only there, the quota also kept in turn.ended's metadata); a
 // usage's counts are read by the names agents give them (camelCase or
 // snake_case; cache writes also as Grok Build's cacheCreationTokens,
-// reasoning also as reasoningOutputTokens); a usage_update whose _meta
+// reasoning also as reasoningOutputTokens), and where the total shows the
+// agent counts the cache apart from the input or the reasoning apart from
+// the output (the protocol's Usage: totalTokens is "the sum of all token
+// types"; OpenCode's agent), they are added in, as the universal counts
+// include them (a total of input and output alone, Devin's, leaves them
+// as they are); a usage_update whose _meta
 // holds such counts under names of the agent's own namespace
 // ("<domain>/inputTokens", as custom _meta keys are named: Devin's
 // cognition.ai/inputTokens, outputTokens, cachedReadTokens after each

@@ -782,8 +782,53 @@ func (t *Translator) usageFor(dst []universal.Event, turn string, get func(strin
 	if d.Usage.InputTokens == nil && d.Usage.OutputTokens == nil && d.Usage.TotalTokens == nil {
 		return dst
 	}
+	disjointCounts(&d.Usage)
 	d.Metadata = md
 	return t.w.Emit(dst, universal.TypeUsageUpdated, agent, d, raw)
+}
+
+// disjointCounts makes the input count include the cache's reads and
+// writes, and the output count the reasoning, as universal.Usage's do,
+// when an agent counts them apart as the protocol's Usage has it
+// (totalTokens "the sum of all token types"; OpenCode's agent: inputTokens
+// 326, cachedReadTokens 71424, totalTokens 71781). The total tells which
+// counts it adds up; without one, a cache read larger than the input is
+// apart. Agents whose input includes the cache (Devin, claude-agent-acp)
+// give a total of input and output alone, and stay as they are.
+func disjointCounts(u *universal.Usage) {
+	val := func(p *int64) int64 {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	in, out := val(u.InputTokens), val(u.OutputTokens)
+	cache, thought := val(u.CachedInputTokens)+val(u.CacheWriteTokens), val(u.ReasoningTokens)
+	cacheApart, thoughtApart := u.InputTokens != nil && val(u.CachedInputTokens) > in, false
+	if u.TotalTokens != nil {
+		cacheApart = false
+		for _, c := range [...][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
+			sum := in + out
+			if c[0] {
+				sum += cache
+			}
+			if c[1] {
+				sum += thought
+			}
+			if sum == *u.TotalTokens {
+				cacheApart, thoughtApart = c[0] && cache > 0, c[1] && thought > 0
+				break
+			}
+		}
+	}
+	if cacheApart && u.InputTokens != nil {
+		n := in + cache
+		u.InputTokens = &n
+	}
+	if thoughtApart && u.OutputTokens != nil {
+		n := out + thought
+		u.OutputTokens = &n
+	}
 }
 
 // scopeFor returns the scope of an update: the sub-agent of the call its
