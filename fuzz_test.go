@@ -27,6 +27,8 @@ func FuzzOpen(f *testing.F) {
 	for _, g := range garbage {
 		f.Add(g[:min(len(g), 8<<10)])
 	}
+	// JSON printed for people: values over several lines, an array of them.
+	f.Add([]byte("{\n  \"type\": \"system\",\n  \"subtype\": \"init\",\n  \"session_id\": \"s\"\n}\n[\n  {\n    \"type\": \"result\",\n    \"subtype\": \"success\"\n  },\n  {\"type\":\"x\"},\n]\n{\n"))
 	agents := agentnorm.Agents()
 	var formats [][2]string
 	for _, a := range agents {
