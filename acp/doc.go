@@ -191,7 +191,8 @@
 // message): name the call's name (unstable schema), else the adapter's
 // own tool name (_meta.claudeCode.toolName, _meta.goose.toolCall.toolName,
 // _meta.toolName, _meta.tool_name, Grok Build's _meta["x.ai/tool"].name,
-// Devin's _meta["cognition.ai/toolName"], another agent's
+// Devin's _meta["cognition.ai/inferenceToolName"] (or
+// "cognition.ai/toolName"), another agent's
 // _meta["<domain>/toolName"] or _meta["<domain>"].toolName, as
 // CodeBuddy's "codebuddy.ai", Cursor's rawInput._toolName), else the
 // title, unless the title is one of the call's locations (the path, or

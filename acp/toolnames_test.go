@@ -14,7 +14,9 @@ import (
 // a later update retitling it by what it does ("Execute `…`", the
 // sub-agent's description), as public projects' captures of grok 1.0.x
 // show; Devin: _meta["cognition.ai/toolName"] with a title "Calling echo
-// from mobius", as a public project's tests of Devin's ACP quote it. The
+// from mobius", as a public project's tests of Devin's ACP quote it, and
+// _meta["cognition.ai/inferenceToolName"], as Devin's real output has it
+// (a public project's recording of its stdout). The
 // name was the title (the last one, for Grok); it is the agent's name of
 // the tool now.
 func TestVendorToolNames(t *testing.T) {
@@ -26,6 +28,8 @@ func TestVendorToolNames(t *testing.T) {
 		`root-1 {"sessionUpdate":"tool_call_update","toolCallId":"call-2","title":"2+2 number only","kind":"other","status":"completed","rawOutput":{"type":"Text","text":"Subagent started in background."}}`,
 		`root-1 {"sessionUpdate":"tool_call","toolCallId":"toolu_2","title":"Calling echo from mobius","rawInput":{"text":"probe"},"_meta":{"cognition.ai/toolName":"mcp__mobius__echo","cognition.ai/eventType":"tool_call"}}`,
 		`root-1 {"sessionUpdate":"tool_call_update","toolCallId":"toolu_2","status":"completed"}`,
+		"root-1 {\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"chatcmpl-tool-bb5c\",\"title\":\"Find files matching `**/math.js`\",\"kind\":\"search\",\"rawInput\":{\"query\":\"**/math.js\"},\"_meta\":{\"cognition.ai/inferenceToolName\":\"find_file_by_name\"}}",
+		`root-1 {"sessionUpdate":"tool_call_update","toolCallId":"chatcmpl-tool-bb5c","status":"completed"}`,
 	))
 	if u := unparsed(evs); len(u) != 0 {
 		t.Fatalf("agent.unparsed %q", u)
@@ -36,7 +40,7 @@ func TestVendorToolNames(t *testing.T) {
 			got = append(got, it.Content[0].Name+" "+string(it.Content[0].ToolKind))
 		}
 	}
-	if want := []string{"run_terminal_command execute", "spawn_subagent task", "mcp__mobius__echo other"}; !slices.Equal(got, want) {
+	if want := []string{"run_terminal_command execute", "spawn_subagent task", "mcp__mobius__echo other", "find_file_by_name search"}; !slices.Equal(got, want) {
 		t.Errorf("calls %q, want %q", got, want)
 	}
 }

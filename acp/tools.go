@@ -34,8 +34,9 @@ var taskTools = map[string]bool{"Task": true, "Agent": true, "task": true, "agen
 // _meta.goose.toolCall {toolName, extensionName}, toolName as
 // "developer__shell", which public ACP clients of Goose read; Grok Build:
 // _meta["x.ai/tool"] {version, name, kind, namespace, label, read_only};
-// Devin: _meta["cognition.ai/toolName"], under the agent's own _meta
-// namespace as its usage counts are). The unstable schema's name field,
+// Devin: _meta["cognition.ai/toolName"] in the tests of a public client,
+// _meta["cognition.ai/inferenceToolName"] in the agent's real output,
+// under the agent's own _meta namespace as its usage counts are). The unstable schema's name field,
 // read first, is the standard place (merge).
 func toolName(u jsonscan.Value) string {
 	if u.Get("_meta.is_mcp_tool_call").Type == gjson.True {
@@ -50,7 +51,7 @@ func toolName(u jsonscan.Value) string {
 			return "mcp__" + s.Str + "__" + tool.Str
 		}
 	}
-	for _, p := range []string{"_meta.claudeCode.toolName", "_meta.goose.toolCall.toolName", "_meta.toolName", "_meta.tool_name", `_meta.x\.ai/tool.name`, `_meta.cognition\.ai/toolName`} {
+	for _, p := range []string{"_meta.claudeCode.toolName", "_meta.goose.toolCall.toolName", "_meta.toolName", "_meta.tool_name", `_meta.x\.ai/tool.name`, `_meta.cognition\.ai/toolName`, `_meta.cognition\.ai/inferenceToolName`} {
 		if v := u.Get(p); v.Type == gjson.String && v.Str != "" {
 			return v.Str
 		}
