@@ -47,7 +47,7 @@ type Agent struct {
 // on the way out, so no caller can change what another sees.
 var agents = []Agent{
 	{"acp", "Agent Client Protocol, any ACP agent (recorded: Gemini CLI, Qwen Code, Claude Code through claude-agent-acp, Codex through codex-acp, OpenCode; public logs: Kiro CLI, oh-my-pi, OpenCode, GitHub Copilot CLI)", acp.Formats(), acp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return acp.New(f, o) }, nil},
-	{"amp", "Amp", amp.Formats(), amp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return amp.New(f, o) }, nil},
+	{"amp", "Amp", amp.Formats(), amp.Detect, func(f string, o universal.Options) (universal.Translator, error) { return amp.New(f, o) }, amp.DetectEnded},
 	{"claude", "Claude Code", claude.Formats(), claude.Detect, func(f string, o universal.Options) (universal.Translator, error) { return claude.New(f, o) }, nil},
 	{"codex", "OpenAI Codex", codex.Formats(), codex.Detect, func(f string, o universal.Options) (universal.Translator, error) { return codex.New(f, o) }, nil},
 	{"opencode", "OpenCode", opencode.Formats(), opencode.Detect, func(f string, o universal.Options) (universal.Translator, error) { return opencode.New(f, o) }, nil},
@@ -283,7 +283,8 @@ type Session struct {
 // format. Pi's json mode and Pi's session files begin with the same
 // header line: their format is told by the line after it, and an input
 // that ended after the header alone (a run that only ran a command) is
-// json mode's.
+// json mode's; an input of Amp's that is one result line without a
+// session (a run the server refused) is stream-json.
 func Open(r io.Reader, agent string, o Options) (*Session, error) {
 	a, err := lookup(agent)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentnorm/agentnorm"
 	"github.com/agentnorm/agentnorm/internal/corpus"
+	"github.com/agentnorm/agentnorm/universal"
 )
 
 // TestDetectionIsOwn: no agent's detector reads another agent's record as
@@ -165,5 +166,29 @@ func TestOpenPiHeaderAlone(t *testing.T) {
 	}
 	if s, err := agentnorm.Open(strings.NewReader(header+"not json\n"), "pi", agentnorm.Options{}); err == nil {
 		t.Errorf("the header and a line of nothing: detected as %s", s.Format().Name)
+	}
+}
+
+// TestOpenAmpRefused: when Amp's server refuses an outdated client, its
+// stream-json output is one result line without a session (a public
+// project's recording): it opens as stream-json and shows the error,
+// where it was undetected.
+func TestOpenAmpRefused(t *testing.T) {
+	const line = `{"type": "result", "subtype": "error_during_execution", "is_error": true, "error": "426 {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"This version of Amp is no longer supported. Run ` + "`amp update`" + ` to continue.\"}}"}` + "\n"
+	s, err := agentnorm.Open(strings.NewReader(line), "amp", agentnorm.Options{})
+	if err != nil || s.Format().Name != "stream-json" {
+		t.Fatalf("open: %v", err)
+	}
+	var errs []string
+	for ev, err := range s.Events() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, ok := ev.Data.(*universal.Error); ok {
+			errs = append(errs, d.Message)
+		}
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0], "no longer supported") {
+		t.Errorf("errors %q", errs)
 	}
 }

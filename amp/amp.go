@@ -147,6 +147,25 @@ func Detect(head []byte) string {
 	return ""
 }
 
+// DetectEnded is Detect for a whole input, which may tell what a head
+// cannot: an input that is one result line without a session id is
+// stream-json output of a run the server refused before it began (an
+// outdated client: "426 … This version of Amp is no longer supported").
+// It returns "" when it cannot tell either.
+func DetectEnded(input []byte) string {
+	if f := Detect(input); f != "" {
+		return f
+	}
+	line := bytes.TrimSpace(bytes.TrimPrefix(input, []byte("\ufeff")))
+	if bytes.IndexByte(line, '\n') >= 0 || !gjson.ValidBytes(line) {
+		return ""
+	}
+	if r := gjson.ParseBytes(line); r.Get("type").Str == "result" && !r.Get("session_id").Exists() {
+		return FormatStreamJSON
+	}
+	return ""
+}
+
 // view returns b as a string without copying. gjson results read from it
 // alias b: anything kept beyond the call goes through Stream.Copy.
 func view(b []byte) string {
