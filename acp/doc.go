@@ -466,7 +466,9 @@
 // call the update follows (claude-agent-acp: _meta._claude/model);
 // PromptResponse.usage (unstable) or _meta.usage is scope turn (Mistral
 // Vibe's PromptResponse.usage, the session's running total, scope
-// session), and
+// session; one that repeats the input and output counts of the last of
+// two or more call reports of the turn, as Devin's does, is left out: the
+// calls' sum is the turn's), and
 // without either _meta.quota.token_count (Gemini CLI gives a turn's
 // tokens only there, the quota also kept in turn.ended's metadata); a
 // usage's counts are read by the names agents give them (camelCase or

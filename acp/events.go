@@ -783,6 +783,27 @@ func (t *Translator) usageFor(dst []universal.Event, turn string, get func(strin
 		return dst
 	}
 	disjointCounts(&d.Usage)
+	val := func(p *int64) int64 {
+		if p == nil {
+			return -1
+		}
+		return *p
+	}
+	counts := [2]int64{val(d.Usage.InputTokens), val(d.Usage.OutputTokens)}
+	if tr := &t.st.Turn; tr.Open && turn == t.w.Turn() {
+		switch scope {
+		case universal.ScopeCall:
+			tr.Calls++
+			tr.LastCall = counts
+		case universal.ScopeTurn:
+			if tr.Calls >= 2 && counts == tr.LastCall {
+				// The turn's "total" repeats its last call's report
+				// (Devin's PromptResponse.usage): the calls' sum is
+				// the turn's.
+				return dst
+			}
+		}
+	}
 	d.Metadata = md
 	return t.w.Emit(dst, universal.TypeUsageUpdated, agent, d, raw)
 }

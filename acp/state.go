@@ -165,6 +165,10 @@ type turnState struct {
 	Answered bool `json:"answered,omitempty"`
 	// Cancelled: the host sent session/cancel.
 	Cancelled bool `json:"cancelled,omitempty"`
+	// Calls counts the turn's call-scope usage reports; LastCall is the
+	// input and output counts of the last one.
+	Calls    int      `json:"calls,omitempty"`
+	LastCall [2]int64 `json:"last_call,omitzero"`
 }
 
 // scope is where the messages of one conversation go: the session's, or a
