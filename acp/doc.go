@@ -230,7 +230,12 @@
 // not as output, and stays pending until its result; it is named by its
 // title up to ": " ("Shell: ls -la"), its kind that of Kimi's tool
 // (Shell execute, ReadFile read, WriteFile and StrReplaceFile edit, Glob,
-// Grep and SearchWeb search, FetchURL fetch). The tool_call item completes when the call runs
+// Grep and SearchWeb search, FetchURL fetch). Kimi's later agent (kimi
+// acp 0.26: a kind on its calls) streams the arguments the same way and
+// then sends them as rawInput beside their whole text: while a call has
+// no rawInput, an in_progress update whose content is one text that
+// starts a JSON object is no output (the call waits), and the text that
+// is its rawInput is none either. The tool_call item completes when the call runs
 // (in_progress) or ends (completed, failed), or, as failed with the
 // arguments known by then, when its turn ends before it ran (a cancel);
 // a replayed tool_call whose final status comes without content (but

@@ -491,6 +491,21 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 	}
 	switch tl.Status {
 	case "in_progress":
+		if text, ok := argumentText(u); ok {
+			switch ri := u.Sub("rawInput"); {
+			case !ri.Exists() && tl.Input == "":
+				// Kimi Code (0.26) streams a call's arguments as its
+				// content before it sends them as rawInput: no output
+				// yet, and the call's arguments are still to come.
+				tl.Content, tl.Chunks = "", nil
+				return dst
+			case ri.Exists() && jsonw.Compact(text) == jsonw.Compact(ri.Raw()):
+				// The arguments whole, beside their rawInput.
+				tl.Content, tl.Chunks = "", nil
+				dst = t.completeCall(dst, tl, in.raw)
+				return t.startResult(dst, tl, in.raw)
+			}
+		}
 		dst = t.completeCall(dst, tl, in.raw)
 		dst = t.startResult(dst, tl, in.raw)
 		return t.streamOutput(dst, tl, t.content(tl, u), in.raw)
@@ -508,6 +523,27 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 		return t.completeResult(dst, tl, t.content(tl, u), in.raw)
 	}
 	return dst
+}
+
+// argumentText returns the text of an update's content when it is one
+// text that reads as (the start of) a JSON object: how Kimi Code streams
+// a call's arguments in its in_progress updates, ahead of its rawInput.
+func argumentText(u jsonscan.Value) (string, bool) {
+	c := u.Sub("content")
+	if !c.IsArray() {
+		return "", false
+	}
+	n, text, ok := 0, "", true
+	c.Each(func(_ gjson.Result, v jsonscan.Value) bool {
+		n++
+		if v.Get("type").Str != "content" || v.Get("content.type").Str != "text" {
+			ok = false
+			return false
+		}
+		text = v.Get("content.text").Str
+		return true
+	})
+	return text, ok && n == 1 && strings.HasPrefix(strings.TrimSpace(text), "{")
 }
 
 // bringsOutput reports whether an update of a call that has its final
