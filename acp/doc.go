@@ -176,7 +176,11 @@
 // (parallel calls) share the message; a call that comes after a call of
 // the message got its result starts a new response (an empty message: a
 // response that only calls tools still has one). Non-text chunks (images)
-// are image parts; others json parts. An empty text chunk carrying
+// are image parts; others json parts. A thought chunk whose content's
+// annotations mark it a heartbeat (_meta.heartbeat: Cursor's agent
+// repeats its thinking placeholder with the time waited) is no reasoning
+// and is left out, as other agents' elapsed-time heartbeats are. An
+// empty text chunk carrying
 // _meta.usage (how some agents report a model call's usage) is
 // usage.updated with scope call. A text chunk claude-agent-acp marks with
 // _meta.claudeCode.kind (informational, mcpServerStatus: its notice

@@ -1051,6 +1051,12 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 		if text = textV.Str(); text == "" {
 			return dst // an empty chunk (some carry only _meta)
 		}
+		if thought && c.Get("annotations._meta.heartbeat").Type == gjson.True {
+			// Cursor's agent repeats its thinking placeholder with the
+			// time waited ("… (12s)") while the model is silent: an
+			// elapsed-time heartbeat, no reasoning.
+			return dst
+		}
 	}
 	var parent *tool
 	if ch.meta || t.sub != nil {
