@@ -524,7 +524,9 @@
 // turn.completed usage is the thread's running total too (also across exec
 // resume): scope session, plus scope turn = the difference from the
 // previous total of the same thread when known. Rollouts: token_usage_record
-// (0.169: call usage and thread total) when present, else token_count
+// (0.155+: call usage and thread total; the context window, which it
+// does not give, from the root thread's latest task_started or
+// token_count) when present, else token_count
 // whose total moved (re-sent totals are skipped; info null is skipped).
 // The first releases' token_count (pre-0.44 exec, codex proto, codex mcp)
 // had no info: its msg was the usage of the model call just answered,

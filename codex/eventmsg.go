@@ -60,6 +60,9 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 			return dst
 		}
 		t.st.TaskMode = true
+		if w := countOf(m.Get("model_context_window")); w > 0 {
+			t.st.Window = w
+		}
 		if t.st.Inferred != "" {
 			dst = t.endTurn(dst, t.st.Inferred, universal.TurnCompleted, nil, daemon, nil)
 			t.st.Inferred = ""
@@ -669,8 +672,14 @@ func (t *Translator) callTokenCount(dst []event, c *ctx, m jsonscan.Value, threa
 // tokenCount maps a token_count event: only a running total that moved is
 // reported (the same totals are re-sent many times).
 func (t *Translator) tokenCount(dst []event, c *ctx, info jsonscan.Value, thread string) []event {
-	if t.st.Records || !info.IsObject() {
+	if !info.IsObject() {
 		return dst
+	}
+	if w := countOf(info.Get("model_context_window")); w > 0 && t.isRoot(thread) {
+		t.st.Window = w
+	}
+	if t.st.Records {
+		return dst // token_usage_record gave the counts
 	}
 	cur := readCounts(info.Sub("total_token_usage"), &snakeUsage)
 	if cur.has == 0 {

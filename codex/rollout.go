@@ -1557,14 +1557,18 @@ func (t *Translator) usageRecord(dst []event, c *ctx, p jsonscan.Value) []event 
 	t.st.Records = true
 	thread := p.Get("thread_id").Str
 	turn := t.w.Turn()
+	window := int64(-1) // the record does not give it: the root's, known from task_started or token_count
+	if t.st.Window > 0 && t.isRoot(thread) {
+		window = t.st.Window
+	}
 	if u := p.Sub("usage"); u.IsObject() {
-		dst = t.usageMD(dst, turn, universal.ScopeCall, readCounts(u, &snakeUsage), -1, t.callMD(thread), c.raw)
+		dst = t.usageMD(dst, turn, universal.ScopeCall, readCounts(u, &snakeUsage), window, t.callMD(thread), c.raw)
 	}
 	if !t.isRoot(thread) || !t.isRoot(t.st.Cur) {
 		return dst
 	}
 	if u := p.Sub("thread_token_usage"); u.IsObject() {
-		dst = t.usage(dst, turn, universal.ScopeSession, readCounts(u, &snakeUsage), -1, c.raw)
+		dst = t.usage(dst, turn, universal.ScopeSession, readCounts(u, &snakeUsage), window, c.raw)
 	}
 	return dst
 }

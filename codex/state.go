@@ -128,6 +128,10 @@ type state struct {
 	Inferred string   `json:"inferred,omitempty"`
 	Records  bool     `json:"records,omitempty"`
 	Cur      string   `json:"cur,omitempty"`
+	// Window is the root thread's model context window, as its latest
+	// task_started or token_count gave it (0: none), for the usage of
+	// token_usage_record lines, which do not give it.
+	Window int64 `json:"window,omitempty"`
 	// Model is the model a rollout's latest turn_context or
 	// thread_settings_applied named for the root thread (setModel): the
 	// model of its calls since.
