@@ -181,3 +181,35 @@ func TestStateOfATranslatedCapture(t *testing.T) {
 		}
 	}
 }
+
+// A failed result shows its error once: an output that says "Error"
+// already gets no second one, an empty output says there was none (it
+// showed "Error: " with nothing after it).
+func TestTranscriptFailedOutputs(t *testing.T) {
+	const src = universal.SourceAgent
+	w := universal.NewStream("test", universal.Options{SessionID: "s"})
+	evs := w.Begin(nil, []byte(`{"agent":"test"}`), src, nil)
+	for i, output := range []string{"Error: file not found", ""} {
+		id := string(rune('a' + i))
+		evs = w.Complete(evs, universal.Item{ItemID: "c" + id, Kind: universal.KindToolCall, Role: universal.RoleAssistant,
+			Content: []universal.Part{{Type: universal.PartToolCall, Name: "read", Arguments: "{}", CallID: id}}}, src, nil)
+		evs = w.Complete(evs, universal.Item{ItemID: "r" + id, Kind: universal.KindToolResult, Role: universal.RoleTool, Status: universal.StatusFailed,
+			Content: []universal.Part{{Type: universal.PartToolResult, CallID: id, Output: output, IsError: true}}}, src, nil)
+	}
+	s, err := reduce.Replay(evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := writeTranscript(&out, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"  ⎿ Error: file not found\n", "  ⎿ Error (no output)\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("transcript lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "Error: Error") {
+		t.Errorf("an error shown twice:\n%s", out.String())
+	}
+}

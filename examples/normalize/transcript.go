@@ -268,8 +268,10 @@ func result(w io.Writer, indent string, it *universal.Item) {
 		switch p.Type {
 		case universal.PartToolResult:
 			out := strings.TrimRight(p.Output, "\n")
-			if p.IsError || it.Status == universal.StatusFailed {
-				out = "Error: " + out
+			if failed := p.IsError || it.Status == universal.StatusFailed; failed && strings.TrimSpace(out) == "" {
+				out = "Error (no output)"
+			} else if failed && !strings.HasPrefix(out, "Error") {
+				out = "Error: " + out // unless the output says so already
 			}
 			if strings.TrimSpace(out) == "" {
 				if len(it.Content) > 1 {
