@@ -113,7 +113,12 @@
 // seen and none waits for its response; so does a goal's autonomous
 // cycle of Codex's (codex-acp) at the session_info_update whose
 // _meta.codex.threadStatus is idle, {"thread_status": …} in the
-// metadata. A turn Qwen Code starts on its
+// metadata. Codex's errors come through codex-acp as a
+// session_info_update's _meta.codex.error {message, codexErrorInfo,
+// additionalDetails}: an error event (retried when its message says Codex
+// reconnects, "Reconnecting... 1/5"; code the codexErrorInfo's kind; the
+// rest in details), no session_info item when the update holds nothing
+// else. A turn Qwen Code starts on its
 // own (a background agent, monitor or shell ended and woke the model)
 // ends at its _qwencode/end_turn {reason, source}, by the reason as a
 // response's stopReason, {"stop_reason", "source"} in the metadata, when

@@ -532,6 +532,12 @@ func (t *Translator) sessionInfoUpdate(dst []universal.Event, in *input, u jsons
 	if d, ok := t.kiroSummarization(dst, in, u); ok {
 		return d
 	}
+	if e := u.Sub("_meta.codex.error"); e.IsObject() {
+		var only bool
+		if dst, only = t.codexError(dst, in, u, e); only {
+			return dst
+		}
+	}
 	dst = t.sessionInfoItem(dst, in, u)
 	// codex-acp reports its thread's state as _meta.codex.threadStatus
 	// {type: active|idle, activeFlags}: a goal's autonomous cycle runs
@@ -542,6 +548,43 @@ func (t *Translator) sessionInfoUpdate(dst []universal.Event, in *input, u jsons
 		dst = t.endAutonomous(dst, in, "thread_status", ts)
 	}
 	return dst
+}
+
+// codexError translates the error codex-acp reports as a
+// session_info_update's _meta.codex.error {message, codexErrorInfo,
+// additionalDetails} (Codex's error notification): an error, retried when
+// Codex says it reconnects ("Reconnecting... 1/5"), as package codex
+// reads the same error; its code the codexErrorInfo's kind
+// (responseStreamDisconnected, …), the rest in details. only says the
+// update holds nothing else.
+func (t *Translator) codexError(dst []universal.Event, in *input, u, e jsonscan.Value) ([]universal.Event, bool) {
+	msg := e.Get("message").Str
+	if msg == "" {
+		return dst, false
+	}
+	dst = t.begin(dst)
+	d := &universal.Error{Message: t.copy(msg), WillRetry: strings.HasPrefix(msg, "Reconnecting...")}
+	switch info := e.Sub("codexErrorInfo"); info.Type() {
+	case gjson.String:
+		d.Code = t.copy(info.Str())
+	case gjson.JSON:
+		info.Members(func(k string, _ jsonscan.Value) bool {
+			d.Code = t.copy(k)
+			return false
+		})
+	}
+	var md jsonw.Object
+	md.Raw("codexErrorInfo", e.Sub("codexErrorInfo").Raw()).Raw("additionalDetails", e.Sub("additionalDetails").Raw())
+	if b := md.Bytes(); len(b) > 2 {
+		d.Details = b
+	}
+	dst = t.w.Emit(dst, universal.TypeError, agent, d, in.raw)
+	members := func(v jsonscan.Value) int {
+		n := 0
+		v.Members(func(string, jsonscan.Value) bool { n++; return true })
+		return n
+	}
+	return dst, members(u) == 2 && members(u.Sub("_meta")) == 1 && members(u.Sub("_meta.codex")) == 1
 }
 
 // sessionInfoItem is what sessionInfoUpdate shows of an update: its
