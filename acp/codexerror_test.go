@@ -30,8 +30,8 @@ func TestCodexACPError(t *testing.T) {
 	if second.WillRetry || second.Code != "other" {
 		t.Errorf("second error %+v", second)
 	}
-	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
-		if it := ev.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindStatus {
+	for _, it := range completedItems(t, evs) {
+		if it.Kind == universal.KindStatus {
 			t.Errorf("a status item %+v", it.Content)
 		}
 	}

@@ -826,13 +826,13 @@ func (t *Translator) usageFor(dst []universal.Event, turn string, get func(strin
 		return dst
 	}
 	disjointCounts(&d.Usage)
-	val := func(p *int64) int64 {
+	orAbsent := func(p *int64) int64 { // -1 for a count not given
 		if p == nil {
 			return -1
 		}
 		return *p
 	}
-	counts := [2]int64{val(d.Usage.InputTokens), val(d.Usage.OutputTokens)}
+	counts := [2]int64{orAbsent(d.Usage.InputTokens), orAbsent(d.Usage.OutputTokens)}
 	if tr := &t.st.Turn; tr.Open && turn == t.w.Turn() {
 		switch scope {
 		case universal.ScopeCall:

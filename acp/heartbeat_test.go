@@ -3,7 +3,6 @@ package acp_test
 import (
 	"testing"
 
-	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
 )
 
@@ -19,8 +18,8 @@ func TestThoughtHeartbeat(t *testing.T) {
 		`root-1 {"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"The port is 8888."}}`,
 	))
 	var reasoning []string
-	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
-		for _, p := range ev.Data.(*universal.ItemSnapshot).Item.Content {
+	for _, it := range completedItems(t, evs) {
+		for _, p := range it.Content {
 			if p.Type == universal.PartReasoning {
 				reasoning = append(reasoning, p.Text)
 			}

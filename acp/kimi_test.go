@@ -27,8 +27,8 @@ func TestKimiArgumentStream(t *testing.T) {
 		`root-1 {"sessionUpdate":"tool_call_update",`+id+`,"status":"completed",`+text(`"Wrote 6 bytes to out.txt"`)+`,"rawOutput":"Wrote 6 bytes to out.txt"}`,
 	))
 	var args, output string
-	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
-		switch it := ev.Data.(*universal.ItemSnapshot).Item; it.Kind {
+	for _, it := range completedItems(t, evs) {
+		switch it.Kind {
 		case universal.KindToolCall:
 			args = it.Content[0].Arguments
 		case universal.KindToolResult:
