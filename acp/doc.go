@@ -299,7 +299,8 @@
 // file_type and mime_type in its metadata), its diff its file's section
 // of a git patch (the whole patch for a single change); image content an image part;
 // a read or edit without those gets a file_ref per file it names. A call
-// that never gets a final status (after a cancel) has no result. An
+// that never gets a final status (after a cancel) has no result, unless
+// files were read or written for it. An
 // update that brings content, rawOutput or another status after its
 // call's final status (Cline has been seen to send a command's call
 // completed, then its output) is kept whole as a
@@ -527,7 +528,8 @@
 // name). universal.PermissionReply resolves it the same way when the host
 // reports its answer instead. Where the answer is not seen (the agent's
 // side alone), the call's fate resolves it: approved when the call runs
-// or completes after the request, denied when its first status after the
+// or completes after the request, or the agent has the client write a
+// file or start a command for it, denied when its first status after the
 // request is failed (it may have been in_progress before: OpenCode's tools
 // ask from inside their run) or its turn ends before it ran (an agent may
 // send no update after a denial); that
@@ -535,8 +537,10 @@
 //
 // Client methods: fs/read_text_file and fs/write_text_file serve a call:
 // the latest call still running whose files include the path (else the
-// latest running call) gets a file_ref (read, write) in its result; with
-// no call running, a status item labelled with the method. terminal/create
+// latest running call) gets a file_ref (read, write) in its result,
+// failed or not (a call that had files read or written for it gets a
+// failed result with them when the input ends before its final status);
+// with no call running, a status item labelled with the method. terminal/create
 // is bound to the latest running execute call (its command fills the
 // call's arguments when the call has none), the terminal id from the
 // host's response; terminal/output and wait_for_exit responses give the

@@ -89,6 +89,13 @@ func (t *Translator) closeCalls(dst []universal.Event, raw []byte) []universal.E
 			Content:  []universal.Part{p},
 			Status:   universal.StatusFailed,
 		}, srcOf(raw), raw)
+		if len(tl.Files) > 0 && !tl.Done {
+			// The agent read or wrote files for the call before the
+			// input ended: it ran, and those files are its result's
+			// file_refs (a failed result, no output).
+			tl.Status = "failed"
+			dst = t.completeResult(dst, tl, jsonscan.Value{}, raw)
+		}
 	}
 	return dst
 }

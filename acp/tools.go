@@ -995,13 +995,20 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 		}
 		return true
 	})
-	if !isError {
-		for _, f := range tl.Files {
-			if !seen[f.Path] {
-				seen[f.Path] = true
-				parts = append(parts, universal.Part{Type: universal.PartFileRef, Path: f.Path, Action: f.Action})
-			}
+	// The files the agent read and wrote through the client for the call,
+	// done even if the call then failed: a path its content showed a diff
+	// of already is not named again, but a read and a write of one path
+	// are two file_refs (a write after a read is the call's edit;
+	// fsRequest keeps each path and action once).
+	for _, f := range tl.Files {
+		if !seen[f.Path] {
+			parts = append(parts, universal.Part{Type: universal.PartFileRef, Path: f.Path, Action: f.Action})
 		}
+	}
+	for _, f := range tl.Files {
+		seen[f.Path] = true
+	}
+	if !isError {
 		if len(parts) == 1 && (tl.UKind == universal.ToolRead || tl.UKind == universal.ToolEdit) {
 			// The files the call names (its locations or arguments).
 			action := universal.FileRead
@@ -1256,6 +1263,15 @@ func (t *Translator) resolveByOutcome(dst []universal.Event, tl *tool, raw []byt
 	return t.resolveInferred(dst, tl, tl.Status != "failed" && tl.Status != "cancelled", raw)
 }
 
+// ranAfterRequest resolves a permission request of a call still waiting
+// for an answer as approved, inferred, when the agent has the client
+// write a file or start a command for the call: it runs. Claude Code's
+// adapter asks, then reads and writes the file through the client; a log
+// of the agent's side that ends there has no later status to tell.
+func (t *Translator) ranAfterRequest(dst []universal.Event, tl *tool, raw []byte) []universal.Event {
+	return t.resolveInferred(dst, tl, true, raw)
+}
+
 // resolveInferred resolves the permission requests of a call still
 // waiting for an answer, approved or denied, as inferred.
 func (t *Translator) resolveInferred(dst []universal.Event, tl *tool, approved bool, raw []byte) []universal.Event {
@@ -1366,6 +1382,9 @@ func (t *Translator) fsRequest(dst []universal.Event, in *input, method, id stri
 	}
 	t.remember(in.dir, id, r)
 	if tl != nil {
+		if method == mWriteFile {
+			dst = t.ranAfterRequest(dst, tl, in.raw)
+		}
 		return dst
 	}
 	var md jsonw.Object
@@ -1387,6 +1406,7 @@ func (t *Translator) terminalRequest(dst []universal.Event, in *input, method, i
 		tl := t.serving(universal.ToolExecute, "")
 		if tl != nil {
 			r.Call = tl.ID
+			dst = t.ranAfterRequest(dst, tl, in.raw)
 			if tl.Input == "" {
 				var argv []string
 				argv = append(argv, params.Get("command").Str)
