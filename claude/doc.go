@@ -183,8 +183,11 @@
 //	                       run forked as the first input) is held until the
 //	                       init, so that the session starts with the init's
 //	                       metadata
-//	system/compact_boundary, model_refusal_*, bridge_status
-//	                       status items (compact_boundary: label compaction;
+//	system/compact_boundary, microcompact_boundary, model_refusal_*,
+//	bridge_status          status items (compact_boundary: label compaction;
+//	                       microcompact_boundary, older tool results cleared
+//	                       from the context: the same, detail microcompact,
+//	                       metadata the record's microcompactMetadata;
 //	                       a failed compaction's status line: the same, failed;
 //	                       bridge_status, Remote Control bridging the session
 //	                       to claude.ai/code: label remote_control, metadata url;

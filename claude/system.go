@@ -51,6 +51,12 @@ func (t *Translator) system(dst events, r jsonscan.Value, sub string) events {
 			md = r.Get("compactMetadata")
 		}
 		return t.status(dst, universal.LabelCompaction, first(md.Get("trigger").Str, r.Get("content").Str), md.Raw)
+	case "microcompact_boundary":
+		// 2.1.12–2.1.22: older tool results were cleared from the
+		// context (content "Context microcompacted"); the metadata holds
+		// the trigger, the tokens before and saved, and the ids of the
+		// tool calls whose results went.
+		return t.status(dst, universal.LabelCompaction, "microcompact", r.Get("microcompactMetadata").Raw)
 	case "model_refusal_fallback", "model_refusal_no_fallback":
 		// The model refused (stop_reason refusal): the turn was retried on
 		// a fallback model, for the session or for one sub-agent or side

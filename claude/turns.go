@@ -237,8 +237,12 @@ func (t *Translator) settle(dst events, r jsonscan.Value, typ string) events {
 			m.Last != "" && r.Get("parentUuid").Str == m.Last) {
 			return dst // more of the response (see chainedMsg)
 		}
-		if typ == "progress" {
-			return dst // may come between the lines of a response
+		if typ == "progress" || m.Stop == "" && bookkeeping(typ) {
+			// May come between the lines of a response: progress always;
+			// the CLI's own records (a prompt queued while the model
+			// writes, a file snapshot) where the lines record no stop
+			// reason, so that more blocks of the response may follow.
+			return dst
 		}
 		if m.Scope == "" && r.Get("isSidechain").Bool() && (typ == "user" || typ == "assistant") && !t.orphan(t.lineScope(r)) {
 			// A sub-agent's file read after the main one: its entries
@@ -263,6 +267,14 @@ func (t *Translator) settle(dst events, r jsonscan.Value, typ string) events {
 		return dst
 	}
 	return dst
+}
+
+// bookkeeping reports the transcript entries the CLI writes on its own
+// schedule, not as a step of the conversation: the only-transcript
+// entries but attachments (hook output, a queued prompt handed to the
+// model), which are.
+func bookkeeping(typ string) bool {
+	return typ != "attachment" && transcriptOnly(typ)
 }
 
 // stopHookFeedback reports the user line Claude Code writes when a Stop
