@@ -270,10 +270,13 @@
 // run, sometimes before more of its last lines), so its turns stay open
 // unless the exit status is reported; 1.1 prints tool_use only for
 // completed tools (a failed call is not in its output). In a message list
-// each user message starts a turn (ending the one before), and the list
-// ends its last turn when it shows the agent finished it: the last
-// assistant message completed with a finish reason other than
-// tool-calls, or failed, was aborted, or a permission was refused. The
+// each user message starts a turn, and ends the one before: interrupted
+// when the agent had answered in it but not finished it by the rule
+// below (the user wrote while the agent worked, or again after a step
+// that never ran). The list ends its last turn when it shows the agent
+// finished it: the last assistant message completed with a finish reason
+// other than tool-calls (or with content, where the message records no
+// finish reason), or failed, was aborted, or a permission was refused. The
 // session ends in error when its last turn did; universal.Exit adds the
 // exit code by the exit rule of package universal (a non-zero code:
 // error "exit code N").

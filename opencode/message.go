@@ -89,7 +89,7 @@ func (t *Translator) onMessage(dst []universal.Event, f *infoFields, raw []byte,
 		if r != "user" {
 			dst = t.completeUsers(dst, sid)
 			if rt == routeRoot {
-				t.st.Turn.Finished, t.st.Turn.Denied = false, false
+				t.st.Turn.Finished, t.st.Turn.Denied, t.st.Turn.Answered = false, false, true
 			}
 		}
 		dst, m = t.newMessage(dst, id, sid, r, rt, false, raw)
@@ -99,7 +99,7 @@ func (t *Translator) onMessage(dst []universal.Event, f *infoFields, raw []byte,
 		if r != "user" {
 			dst = t.completeUsers(dst, sid)
 			if rt == routeRoot {
-				t.st.Turn.Finished, t.st.Turn.Denied = false, false
+				t.st.Turn.Finished, t.st.Turn.Denied, t.st.Turn.Answered = false, false, true
 			}
 		}
 	}
@@ -160,7 +160,12 @@ func (t *Translator) completeInfo(dst []universal.Event, id string, m *msgState,
 		return dst
 	}
 	if rt == routeRoot && m.Role == "assistant" {
-		t.st.Turn.Finished = f.finish.Str() != "tool-calls" && !f.err.Exists()
+		// A message with no finish reason and nothing in it (an export's
+		// step that never ran: no parts, no tokens) did not finish the
+		// turn; without a reason, a message with content may have (lists
+		// written by hand, builds before finish reasons).
+		finish := f.finish.Str()
+		t.st.Turn.Finished = finish != "tool-calls" && !f.err.Exists() && (finish != "" || len(m.Parts) > 0 || m.Tools)
 	}
 	status := universal.StatusCompleted
 	if f.err.Exists() {

@@ -258,6 +258,12 @@ func (t *Translator) replayRecord(dst []universal.Event, x jsonscan.Value, raw [
 	}
 	r := f.role.Str()
 	if r == "user" && rt == routeRoot {
+		if turn := &t.st.Turn; turn.Open && turn.Answered && !t.listFinished() {
+			// The agent was answering and never finished (a step that
+			// never completed, or one that completed empty): the user
+			// wrote again, as after an interruption ("retry").
+			dst = t.endTurnWith(dst, universal.TurnInterrupted, universal.SourceDaemon, nil)
+		}
 		dst = t.endTurn(dst, universal.SourceDaemon, nil)
 		dst = t.startTurn(dst, universal.SourceDaemon, nil)
 	}
@@ -324,9 +330,15 @@ func withFields(obj jsonscan.Value, kv ...string) jsonscan.Value {
 // turn the list shows unfinished stays open (the session ends during it).
 // raw is the last message of the list.
 func (t *Translator) settleRecord(dst []universal.Event, raw []byte) []universal.Event {
-	turn := &t.st.Turn
-	if !turn.Open || !(turn.Finished || turn.Failed || turn.Aborted || turn.Denied) {
+	if !t.st.Turn.Open || !t.listFinished() {
 		return dst
 	}
 	return t.endTurn(dst, universal.SourceAgent, raw)
+}
+
+// listFinished reports whether a message list shows the agent finished
+// the open turn (see settleRecord).
+func (t *Translator) listFinished() bool {
+	turn := &t.st.Turn
+	return turn.Finished || turn.Failed || turn.Aborted || turn.Denied
 }

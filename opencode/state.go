@@ -201,6 +201,9 @@ type turnState struct {
 	// completed with a finish reason other than tool-calls (a message
 	// list ends its last turn when it shows that).
 	Finished bool `json:"finished,omitempty"`
+	// Answered: an assistant message of the root session started in the
+	// turn.
+	Answered bool `json:"answered,omitempty"`
 	// StepOpen (run mode): a step started and did not finish yet.
 	StepOpen bool `json:"step_open,omitempty"`
 	// Denied: a tool of the root session's last assistant message was

@@ -110,7 +110,9 @@
 // stopped there; a failed one may still be
 // retried, so it ends the turn only at the next prompt or the end of the
 // file); a file that ends with the turn unanswered (a tool result, a
-// prompt, a message calling tools) leaves it open. A response that
+// prompt, a message calling tools) leaves it open, and a user message
+// that comes while it is unanswered (written while the agent worked)
+// ends it interrupted (in error after a failed message). A response that
 // follows an answered turn without a prompt (real v1 files lack some)
 // gets a turn of its own with an empty user message (source daemon) for
 // the prompt the file does not record.

@@ -448,8 +448,13 @@ func (t *Translator) addTool(callID, name, msg, call string) *tool {
 // steering/follow-up message), or a prompt in a session file.
 func (t *Translator) user(dst []universal.Event, in *input, msg jsonscan.Value, nativeID string) []universal.Event {
 	if t.format == FormatSession && t.inTurn() {
-		// In a session file every user message starts a turn.
-		dst = t.settle(dst, false, daemon, in.raw)
+		// In a session file every user message starts a turn. The turn
+		// before was not answered (an answer ends it): where the agent
+		// was at work in it (its last message called tools), the user
+		// wrote while it worked, and it ends interrupted; a failed
+		// message's ends in error.
+		stop := t.st.Turn.LastStop
+		dst = t.settle(dst, stop != "" && stop != "error", daemon, in.raw)
 	}
 	if !t.inTurn() {
 		dst = t.startTurn(dst, daemon, in.raw)

@@ -1,0 +1,78 @@
+package opencode_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/opencode"
+	"github.com/agentnorm/agentnorm/universal"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestListTurnInterrupted: in a message list (an export) each user
+// message starts a turn and ended the one before completed, even where
+// the agent had not finished it: a step that completed empty (no parts,
+// no tokens, no finish reason) or never completed, then the user's
+// "retry" (w12z/Cap's export of OpenCode 1.15.6), or a step that asked
+// for tools, then a message the user wrote while the agent worked. Such a
+// turn ends interrupted; one whose last step finished (stop) completed.
+// (Messages in the shape of OpenCode's exports, made up.)
+func TestListTurnInterrupted(t *testing.T) {
+	n := 0
+	user := func(text string) string {
+		n++
+		return fmt.Sprintf(`{"info":{"id":"msg_%02d","sessionID":"ses_a","role":"user","time":{"created":%d}},"parts":[{"id":"prt_%02d","sessionID":"ses_a","messageID":"msg_%02d","type":"text","text":%q}]}`, n, 1000+n, n, n, text)
+	}
+	step := func(finish string, completed bool, parts string) string {
+		n++
+		f, c := "", ""
+		if finish != "" {
+			f = fmt.Sprintf(`"finish":%q,`, finish)
+		}
+		if completed {
+			c = fmt.Sprintf(`,"completed":%d`, 1000+n)
+		}
+		return fmt.Sprintf(`{"info":{"id":"msg_%02d","sessionID":"ses_a","role":"assistant","parentID":"msg_01","modelID":"m","providerID":"p",%s"tokens":{"input":0,"output":0,"reasoning":0,"cache":{"read":0,"write":0}},"cost":0,"time":{"created":%d%s}},"parts":[%s]}`, n, f, 1000+n, c, parts)
+	}
+	text := func(s string) string {
+		return fmt.Sprintf(`{"id":"prt_%02d","sessionID":"ses_a","messageID":"msg_%02d","type":"text","text":%q}`, n+1, n+1, s)
+	}
+	tests := []struct {
+		name string
+		msgs func() []string
+		want []universal.TurnStatus
+	}{
+		{"a step that completed empty, then retry", func() []string {
+			return []string{user("fix it"), step("", true, ""), user("retry"), step("stop", true, text("Fixed."))}
+		}, []universal.TurnStatus{universal.TurnInterrupted, universal.TurnCompleted}},
+		{"a step that never completed, then retry", func() []string {
+			return []string{user("fix it"), step("", false, ""), user("retry"), step("stop", true, text("Fixed."))}
+		}, []universal.TurnStatus{universal.TurnInterrupted, universal.TurnCompleted}},
+		{"a step that asked for tools, then the user", func() []string {
+			return []string{user("fix it"), step("tool-calls", true, text("Looking.")), user("also the docs"), step("stop", true, text("Fixed."))}
+		}, []universal.TurnStatus{universal.TurnInterrupted, universal.TurnCompleted}},
+		{"an answer, then the user", func() []string {
+			return []string{user("hi"), step("stop", true, text("Hello.")), user("again"), step("stop", true, text("Hello again."))}
+		}, []universal.TurnStatus{universal.TurnCompleted, universal.TurnCompleted}},
+		{"two prompts in a row", func() []string {
+			return []string{user("hi"), user("are you there?"), step("stop", true, text("Yes."))}
+		}, []universal.TurnStatus{universal.TurnCompleted, universal.TurnCompleted}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			n = 0
+			doc := `{"info":{"id":"ses_a","title":"t"},"messages":[` + strings.Join(tc.msgs(), ",") + `]}`
+			evs := run(t, opencode.FormatMessages, doc)
+			noUnparsed(t, evs)
+			var got []universal.TurnStatus
+			for _, e := range golden.OfType(evs, universal.TypeTurnEnded) {
+				got = append(got, e.Data.(*universal.TurnEnded).Status)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("turn statuses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
