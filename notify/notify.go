@@ -110,7 +110,8 @@ const DefaultThrottle = time.Second
 type Options struct {
 	// Push receives every notification as it is made, in order; nil
 	// pushes nothing (poll only). It is called with the feed locked: it
-	// must not call the feed back.
+	// must not call the feed back. An error it returns does not stop the
+	// pushes of the notifications after it (see Feed.Apply).
 	Push func(Event) error
 	// Limit bounds the polling buffer, a ring: the oldest notifications
 	// make room for new ones (DefaultLimit when 0).
@@ -158,7 +159,11 @@ var ErrPush = errors.New("notify: push")
 
 // Apply folds an event into the session and makes the notifications it
 // implies. A duplicate event makes none; an event out of sequence is an
-// error (reduce.ErrGap) and changes nothing.
+// error (reduce.ErrGap) and changes nothing. Every notification is pushed,
+// in order, even after a push of the same event failed; the errors of the
+// pushes that failed are joined (errors.Join), each wrapping ErrPush
+// (errors.Is(err, ErrPush)), and the notifications they were pushing stay
+// in the buffer for polling.
 func (f *Feed) Apply(ev *universal.Event) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -281,18 +286,20 @@ func (f *Feed) Apply(ev *universal.Event) error {
 		// ended): no message grows.
 		clear(f.grow)
 	}
-	var perr error
+	var perrs []error
 	for _, e := range out {
 		e.Index = f.next
 		f.next++
 		f.keep(e)
-		if f.opt.Push != nil && perr == nil {
+		if f.opt.Push != nil {
+			// A failed push stops none of the others: a push-only
+			// client still gets the status that follows it.
 			if err := f.opt.Push(e); err != nil {
-				perr = fmt.Errorf("%w: %w", ErrPush, err)
+				perrs = append(perrs, fmt.Errorf("%w: %w", ErrPush, err))
 			}
 		}
 	}
-	return perr
+	return errors.Join(perrs...)
 }
 
 // request is a permission or question notified: its scope, and whether
