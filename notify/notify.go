@@ -42,7 +42,15 @@
 //	question             the agent asks its user: Text is the question
 //	question_resolved    it was answered: Text is answered or rejected
 //	error                an error the agent gave up on: Text is its message (an
-//	                     error the agent retries makes none; the final one does)
+//	                     error the agent retries makes none; the final one does);
+//	                     or, before the status failed, a session that ended in
+//	                     error with no error notified since its last turn
+//	                     started (its process exited with a non-zero code, its
+//	                     output stopped in the middle of a turn): Text is the
+//	                     end's message and the first line of its stderr that is
+//	                     not blank, joined by ": " (one of them when the other
+//	                     is empty or the message holds the line; an end with
+//	                     neither makes none)
 //
 // A notification about a sub-agent's work has SessionID set to the
 // sub-agent's id (the call_id of the call that spawned it); the session's
@@ -56,8 +64,9 @@
 // when the session stops running (idle or ended), so that a message that
 // never completes (its producer left out its item.completed, its stream was
 // cut off) is not kept for the life of the feed; the last text notified of the session and of each sub-agent
-// (what keeps a text from being notified twice); and the ids of the
-// permissions and questions notified.
+// (what keeps a text from being notified twice); the ids of the
+// permissions and questions notified; and whether an error was notified
+// since the last turn started.
 //
 // Example (runnable) feeds a recorded session and polls since an index.
 package notify
@@ -65,6 +74,7 @@ package notify
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -140,6 +150,9 @@ type Feed struct {
 	ring  []Event
 	start int // the oldest index in the ring
 	next  int
+	// errored: an error was notified since the last turn started (the
+	// failure a session's end in error follows was told already).
+	errored bool
 }
 
 // NewFeed returns an empty feed.
@@ -175,8 +188,9 @@ func (f *Feed) Apply(ev *universal.Event) error {
 	note := func(e Event) { out = append(out, e) }
 
 	// Leaving running for idle or an end comes after the turn's
-	// completion; every other transition comes first.
-	settling := c.Has(reduce.StatusChanged) && c.From == reduce.StatusRunning
+	// completion, and a session's end after the error that says why it
+	// failed; every other transition comes first.
+	settling := c.Has(reduce.StatusChanged) && (c.From == reduce.StatusRunning || ev.Type == universal.TypeSessionEnded)
 	if c.Has(reduce.StatusChanged) && !settling {
 		note(Event{Type: TypeStatus, Text: string(c.To)})
 	}
@@ -261,6 +275,21 @@ func (f *Feed) Apply(ev *universal.Event) error {
 	case *universal.Error:
 		if c.Has(reduce.ErrorAdded) && !d.WillRetry {
 			note(Event{Type: TypeError, Text: d.Message})
+			f.errored = true
+		}
+	case *universal.TurnStarted:
+		if c.Has(reduce.TurnChanged) {
+			f.errored = false
+		}
+	case *universal.SessionEnded:
+		// A session that ended in error with no error told since its
+		// last turn started (its process died, the daemon gave up on
+		// it): the end's message says why, with its stderr's first line.
+		if end := f.s.End; end != nil && end.Seq == ev.Sequence && end.Reason == universal.EndError && !f.errored {
+			if text := endText(end); text != "" {
+				note(Event{Type: TypeError, Text: text})
+				f.errored = true
+			}
 		}
 	case *universal.TurnEnded:
 		// A turn that ended only because the session ended under it
@@ -300,6 +329,26 @@ func (f *Feed) Apply(ev *universal.Event) error {
 		}
 	}
 	return errors.Join(perrs...)
+}
+
+// endText is the text of the error notification of a session that ended
+// in error: its message and the first line of its stderr that is not
+// blank, joined by ": " when it has both.
+func endText(end *reduce.End) string {
+	line := ""
+	for l := range strings.Lines(end.Stderr) {
+		if l = strings.TrimSpace(l); l != "" {
+			line = l
+			break
+		}
+	}
+	switch {
+	case end.Message == "":
+		return line
+	case line == "" || strings.Contains(end.Message, line):
+		return end.Message
+	}
+	return end.Message + ": " + line
 }
 
 // request is a permission or question notified: its scope, and whether

@@ -176,7 +176,9 @@ func TestSubAgent(t *testing.T) {
 }
 
 // Failures: running → failed on a terminal error; a session that ends in
-// the middle of a turn makes no completion.
+// the middle of a turn makes no completion, and says why it failed (the
+// stream ends it in error, the error retried was not the agent's last
+// word).
 func TestFailures(t *testing.T) {
 	s := newSession()
 	s.turn()
@@ -184,7 +186,7 @@ func TestFailures(t *testing.T) {
 	s.evs = s.w.Emit(s.evs, universal.TypeError, src, &universal.Error{Message: "overloaded", WillRetry: true}, nil)
 	s.evs = s.w.End(s.evs, universal.SessionEnded{Reason: universal.EndCompleted, TerminatedBy: universal.ByAgent}, universal.SourceDaemon, nil)
 	pushed, f := run(t, notify.Options{}, s.evs)
-	want := []string{"status:running", "message:Starting.", "status:failed"}
+	want := []string{"status:running", "message:Starting.", "error:the session ended during a turn", "status:failed"}
 	if diff := cmp.Diff(want, brief(pushed)); diff != "" {
 		t.Errorf("pushed (-want +got):\n%s", diff)
 	}
@@ -337,9 +339,12 @@ func TestGoldenStreams(t *testing.T) {
 		}
 		// A permission or question makes one notification when first
 		// asked and one when first answered, however often the agent
-		// repeats either; an error the agent does not retry one.
+		// repeats either; an error the agent does not retry one, and so
+		// does an end in error that says something when no error came
+		// since the last turn started.
 		want := map[string]int{}
 		asked, answered := map[string]bool{}, map[string]bool{}
+		errored := false
 		for i := range evs {
 			var key string
 			var req, res string
@@ -350,6 +355,15 @@ func TestGoldenStreams(t *testing.T) {
 				key, req, res = "q"+d.QuestionID, notify.TypeQuestion, notify.TypeQuestionResolved
 			case *universal.Error:
 				if !d.WillRetry {
+					want[notify.TypeError]++
+					errored = true
+				}
+				continue
+			case *universal.TurnStarted:
+				errored = false
+				continue
+			case *universal.SessionEnded:
+				if d.Reason == universal.EndError && !errored && strings.TrimSpace(d.Message+d.Stderr) != "" {
 					want[notify.TypeError]++
 				}
 				continue
