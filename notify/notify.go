@@ -52,6 +52,21 @@
 //	                     is empty or the message holds the line; an end with
 //	                     neither makes none)
 //
+// History an agent replays is not notified: an ACP agent that loads (or
+// resumes) a session sends its old turns again, each a turn whose
+// turn.started metadata has "replay": true. Nothing of such a turn makes
+// a notification — its messages, tool calls and results, permissions,
+// questions, its completion — nor does the status it gives the session
+// while it replays (running, then idle again): a status is notified when
+// an event that is not history leaves the session in another status than
+// the one notified last, so a reload makes no running/idle flicker, and
+// the live work after it is notified as any is (a text the history held
+// is news when live work writes it). An error is never history (a load
+// that fails says why with one), nor is the session's end; both bring
+// the status up to date. Feed.Status is the session's status as package
+// reduce has it, which, while history replays, may not be the status
+// notified last.
+//
 // A notification about a sub-agent's work has SessionID set to the
 // sub-agent's id (the call_id of the call that spawned it); the session's
 // own notifications leave it empty. Assistant text is never sent per token,
@@ -72,6 +87,8 @@
 package notify
 
 import (
+	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -150,6 +167,8 @@ type Feed struct {
 	ring  []Event
 	start int // the oldest index in the ring
 	next  int
+	// shown is the status notified last (idle before any).
+	shown reduce.Status
 	// errored: an error was notified since the last turn started (the
 	// failure a session's end in error follows was told already).
 	errored bool
@@ -163,7 +182,7 @@ func NewFeed(o Options) *Feed {
 	if o.Throttle == 0 {
 		o.Throttle = DefaultThrottle
 	}
-	return &Feed{opt: o, last: map[string]string{}, grow: map[string]time.Time{}, asked: map[string]*request{}}
+	return &Feed{opt: o, shown: reduce.StatusIdle, last: map[string]string{}, grow: map[string]time.Time{}, asked: map[string]*request{}}
 }
 
 // ErrPush wraps an error of Options.Push; the notification stays in the
@@ -187,14 +206,27 @@ func (f *Feed) Apply(ev *universal.Event) error {
 	var out []Event
 	note := func(e Event) { out = append(out, e) }
 
+	// History an agent replays (an ACP session/load's turns) makes no
+	// notification, and the status it gives the session none either: a
+	// status is notified when an event that is not history leaves the
+	// session in another status than the one notified last.
+	history := f.replayed(ev, &c)
+	status := !history && f.s.Status != f.shown
 	// Leaving running for idle or an end comes after the turn's
-	// completion, and a session's end after the error that says why it
-	// failed; every other transition comes first.
-	settling := c.Has(reduce.StatusChanged) && (c.From == reduce.StatusRunning || ev.Type == universal.TypeSessionEnded)
-	if c.Has(reduce.StatusChanged) && !settling {
-		note(Event{Type: TypeStatus, Text: string(c.To)})
+	// completion, and failing after the error that says why (an error's,
+	// a session's end's); every other transition comes first.
+	settling := status && (f.shown == reduce.StatusRunning || ev.Type == universal.TypeSessionEnded || ev.Type == universal.TypeError)
+	if status && !settling {
+		note(Event{Type: TypeStatus, Text: string(f.s.Status)})
 	}
-	switch d := ev.Data.(type) {
+	if status {
+		f.shown = f.s.Status
+	}
+	data := ev.Data
+	if history {
+		data = nil // nothing of it is notified
+	}
+	switch d := data.(type) {
 	case *universal.ItemDelta:
 		if it := f.s.Item(d.ItemID); it != nil && f.isMessage(it) && f.opt.Throttle > 0 && it.CompletedSeq == 0 {
 			// The first notification comes a Throttle after the message
@@ -308,7 +340,7 @@ func (f *Feed) Apply(ev *universal.Event) error {
 		}
 	}
 	if settling {
-		note(Event{Type: TypeStatus, Text: string(c.To)})
+		note(Event{Type: TypeStatus, Text: string(f.shown)})
 	}
 	if c.Has(reduce.StatusChanged) && c.To != reduce.StatusRunning {
 		// Nothing is being written any more (the session is idle, or
@@ -349,6 +381,38 @@ func endText(end *reduce.End) string {
 		return end.Message
 	}
 	return end.Message + ": " + line
+}
+
+// replayed reports whether an event is history an agent replays: an event
+// of a turn whose turn.started metadata has "replay": true (ACP's
+// session/load and session/resume replay the session's turns so), of an
+// item that started in such a turn, or that comes while such a turn is
+// the innermost open one. An error is not history (a load that failed
+// says why with one), nor is the session's end.
+func (f *Feed) replayed(ev *universal.Event, c *reduce.Change) bool {
+	switch d := ev.Data.(type) {
+	case *universal.Error, *universal.SessionEnded:
+		return false
+	case *universal.TurnStarted:
+		return f.replayTurn(cmp.Or(c.TurnID, d.TurnID))
+	case *universal.TurnEnded:
+		return f.replayTurn(cmp.Or(c.TurnID, d.TurnID))
+	}
+	if c.ItemID != "" {
+		if it := f.s.Item(c.ItemID); it != nil && it.TurnID != "" {
+			return f.replayTurn(it.TurnID)
+		}
+	}
+	return f.replayTurn(f.s.OpenTurn())
+}
+
+// replayTurn reports whether a turn is a replayed one (see replayed).
+func (f *Feed) replayTurn(id string) bool {
+	if id == "" {
+		return false
+	}
+	t := f.s.Turn(id)
+	return t != nil && bytes.Contains(t.Metadata, []byte(`"replay"`)) && gjson.GetBytes(t.Metadata, "replay").Bool()
 }
 
 // request is a permission or question notified: its scope, and whether
@@ -518,7 +582,8 @@ func (f *Feed) Next() int {
 	return f.next
 }
 
-// Status returns the session's status.
+// Status returns the session's status (package reduce's: while an agent
+// replays history, not always the status notified last).
 func (f *Feed) Status() reduce.Status {
 	f.mu.Lock()
 	defer f.mu.Unlock()

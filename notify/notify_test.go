@@ -295,9 +295,11 @@ func TestShape(t *testing.T) {
 // Every recorded golden stream of the repository: the pushed and polled
 // channels agree, indexes count up from 0, every turn that finished
 // has one completion, and turns that ended in error none: the status
-// failed tells of them.
+// failed tells of them. Replayed turns are history: no completion.
 func TestGoldenStreams(t *testing.T) {
 	paths, _ := filepath.Glob("../testdata/*/*/*.golden.ndjson")
+	public, _ := filepath.Glob("../testdata/*/*/public/*.golden.ndjson")
+	paths = append(paths, public...)
 	if len(paths) == 0 {
 		t.Fatal("no golden streams")
 	}
@@ -313,8 +315,12 @@ func TestGoldenStreams(t *testing.T) {
 			}
 		}
 		turns, failedTurns := 0, 0
+		replayed := map[string]bool{} // history makes no completion
 		for i := range evs {
-			if d, ok := evs[i].Data.(*universal.TurnEnded); ok && !d.SessionEnding() {
+			if d, ok := evs[i].Data.(*universal.TurnStarted); ok && strings.Contains(string(d.Metadata), `"replay":true`) {
+				replayed[d.TurnID] = true
+			}
+			if d, ok := evs[i].Data.(*universal.TurnEnded); ok && !d.SessionEnding() && !replayed[d.TurnID] {
 				if d.Status == universal.TurnError {
 					failedTurns++
 				} else {
