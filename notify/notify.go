@@ -7,6 +7,8 @@
 //
 //	{"index":3,"type":"message","text":"I'll list the files.","role":"assistant"}
 //
+// (the keys whose value is empty are left out: see Event).
+//
 // The types:
 //
 //	status       Text is the new status: running, idle, completed, failed, terminated
@@ -103,6 +105,20 @@ import (
 // Event is one notification. Index is its position in the feed, from 0;
 // a pushed event carries its index too, so a client that both receives
 // pushes and polls drops what it already has and misses nothing.
+//
+// Its JSON has index and type always; text, tool_name, role and
+// session_id are left out when empty (omitempty, as in the seed design's
+// struct), so a client reads an absent key as "". Which may be absent:
+//
+//	text        never on status and message; on completion when its turn
+//	            wrote no assistant text; on tool_call when the call has
+//	            neither a key argument nor arguments; on tool_result when the
+//	            output was empty; on error, question and permission when the
+//	            agent gave no message, prompt or name
+//	tool_name   on every type but tool_call, tool_result and permission; on
+//	            those when the tool has no name (a tool_result's call unknown)
+//	role        on every type but message and completion (always "assistant")
+//	session_id  on the session's own notifications (only a sub-agent's have it)
 type Event struct {
 	Index     int    `json:"index"`
 	Type      string `json:"type"`
