@@ -37,6 +37,10 @@ func TestEndInError(t *testing.T) {
 	}{
 		{"dies mid-turn", []func(*session){turn, end(universal.EndError, "agent crashed", "\n  panic: nil map\ngoroutine 1\n")},
 			[]string{"status:running", "message:Working.", "error:agent crashed: panic: nil map", "status:failed"}},
+		{"a banner, then the error's last line", []func(*session){turn, end(universal.EndError, "exit code 1", "Reading prompt from stdin...\nconnection refused\n")},
+			[]string{"status:running", "message:Working.", "error:exit code 1: connection refused", "status:failed"}},
+		{"a Node error and its stack", []func(*session){turn, end(universal.EndError, "exit code 1", "Reading prompt...\nTypeError: x is undefined\n    at main (cli.js:1:2)\n")},
+			[]string{"status:running", "message:Working.", "error:exit code 1: TypeError: x is undefined", "status:failed"}},
 		{"dies idle, stderr alone", []func(*session){end(universal.EndError, "", "Error: API key revoked\n")},
 			[]string{"error:Error: API key revoked", "status:failed"}},
 		{"message holds the stderr", []func(*session){turn, end(universal.EndError, "Error: API key revoked", "Error: API key revoked\n")},

@@ -49,8 +49,10 @@
 //	                     error with no error notified since its last turn
 //	                     started (its process exited with a non-zero code, its
 //	                     output stopped in the middle of a turn): Text is the
-//	                     end's message and the first line of its stderr that is
-//	                     not blank, joined by ": " (one of them when the other
+//	                     end's message and the line of its stderr that says
+//	                     why (the first that names an error, panic, fatal or
+//	                     exception, else the last that is not blank: banners
+//	                     come first), joined by ": " (one of them when the other
 //	                     is empty or the message holds the line; an end with
 //	                     neither makes none)
 //
@@ -332,7 +334,7 @@ func (f *Feed) Apply(ev *universal.Event) error {
 	case *universal.SessionEnded:
 		// A session that ended in error with no error told since its
 		// last turn started (its process died, the daemon gave up on
-		// it): the end's message says why, with its stderr's first line.
+		// it): the end's message says why, with its stderr's line that does.
 		if end := f.s.End; end != nil && end.Seq == ev.Sequence && end.Reason == universal.EndError && !f.errored {
 			if text := endText(end); text != "" {
 				note(Event{Type: TypeError, Text: text})
@@ -380,13 +382,19 @@ func (f *Feed) Apply(ev *universal.Event) error {
 }
 
 // endText is the text of the error notification of a session that ended
-// in error: its message and the first line of its stderr that is not
-// blank, joined by ": " when it has both.
+// in error: its message and the line of its stderr that says why, joined
+// by ": " when it has both. That is the first line naming an error (a Go
+// panic's first line, a Node error's before its stack), else the last
+// that is not blank: a banner such as Codex's "Reading prompt from
+// stdin..." comes first, what a dying process writes last.
 func endText(end *reduce.End) string {
 	line := ""
 	for l := range strings.Lines(end.Stderr) {
-		if l = strings.TrimSpace(l); l != "" {
-			line = l
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		line = l
+		if namesError(l) {
 			break
 		}
 	}
@@ -397,6 +405,17 @@ func endText(end *reduce.End) string {
 		return end.Message
 	}
 	return end.Message + ": " + line
+}
+
+// namesError reports whether a line of stderr names an error.
+func namesError(l string) bool {
+	l = strings.ToLower(l)
+	for _, w := range [...]string{"error", "panic", "fatal", "exception"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // replayed reports whether an event is history an agent replays: an event
