@@ -123,6 +123,8 @@
 //     contentIndex streams into its own part (text → text, thinking →
 //     reasoning), created by its first delta; message_end completes it
 //     with the authoritative content (reconciled with what streamed).
+//     stopReason length (the output token limit cut the response off) →
+//     a status part {label: length}, the message completed;
 //     stopReason error or aborted → status failed and a status part
 //     {label: the stop reason, detail: errorMessage}; oh-my-pi's
 //     errorStatus (the provider's HTTP status), errorKind and

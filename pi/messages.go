@@ -189,6 +189,13 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 		status = universal.StatusFailed
 		parts = append(parts, withMetadata(universal.Part{Type: universal.PartStatus, Label: t.copy(stop), Detail: t.copy(errMsg)}, stopMD))
 	}
+	if stop == "length" {
+		// The response reached the output token limit: its text or a
+		// tool call's arguments were cut off (the call then fails its
+		// validation), which the turn's end does not tell when more
+		// follows in the turn.
+		parts = append(parts, universal.Part{Type: universal.PartStatus, Label: "length", Detail: "the response reached the output token limit"})
+	}
 	if stop == "deferred" {
 		// pi-ai 0.84.0 on: the provider took the request to answer it
 		// later (a deferred request) and gave a handle {provider,

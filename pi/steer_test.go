@@ -52,3 +52,34 @@ func TestUserWhileAtWork(t *testing.T) {
 		})
 	}
 }
+
+// TestStopLength: a response the output token limit cut off (stopReason
+// length; a real session file of marcpadz/dexter-v3 has one whose tool
+// call's arguments were cut, the call then failing validation) said so
+// nowhere when the turn went on; its message has a status part labelled
+// length. (Lines in the shape of Pi's session files, made up.)
+func TestStopLength(t *testing.T) {
+	const header = `{"type":"session","version":3,"id":"s1","timestamp":"2026-10-07T00:45:40.854Z","cwd":"/work"}`
+	user := `{"type":"message","id":"u1","parentId":null,"timestamp":"2026-10-07T00:45:41.000Z","message":{"role":"user","content":[{"type":"text","text":"edit it"}],"timestamp":1791333941000}}`
+	cut := `{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-10-07T00:45:42.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Editing."},{"type":"toolCall","id":"c1","name":"edit","arguments":{"edits":[{"newText":"x"}]}}],` +
+		`"api":"openai-completions","provider":"p","model":"m","usage":{"input":10,"output":29018,"cacheRead":0,"cacheWrite":0,"totalTokens":29028,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"length","timestamp":1791333942000}}`
+	evs := translateClean(t, pi.FormatSession, lines(header, user, cut))
+	var labels []string
+	for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+		it := e.Data.(*universal.ItemSnapshot).Item
+		if it.Kind != universal.KindMessage || it.Role != universal.RoleAssistant {
+			continue
+		}
+		if it.Status != universal.StatusCompleted {
+			t.Errorf("message %s, want completed", it.Status)
+		}
+		for _, p := range it.Content {
+			if p.Type == universal.PartStatus {
+				labels = append(labels, p.Label)
+			}
+		}
+	}
+	if diff := cmp.Diff([]string{"length"}, labels); diff != "" {
+		t.Errorf("status parts of the message (-want +got):\n%s", diff)
+	}
+}
