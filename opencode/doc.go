@@ -335,6 +335,10 @@
 // with every question in metadata, the questions joined as prompt and every
 // option label; question.replied (answers joined) and question.rejected →
 // question.resolved. A request or answer repeated is not reported twice.
+// A message list has no such events: there a question tool's call that
+// completed is a question.requested (the call's questions; the question's
+// id is the call's) resolved answered with its metadata's answers, or
+// rejected when the call failed (the user dismissed it).
 // todo.updated → a completed status item (label plan, as every agent's
 // plan) with the list as a checklist in detail and the todos in
 // metadata; each update is a new item. message.removed completes an open message as failed; a completed

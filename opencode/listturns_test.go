@@ -76,3 +76,46 @@ func TestListTurnInterrupted(t *testing.T) {
 		})
 	}
 }
+
+// TestListQuestionTool: a message list (an export) holds no question
+// events, only the question tool's call, its questions in the input and
+// the answers in the metadata (italo-luz/pfm-categorization's export of
+// OpenCode 1.17.18); it made a tool call and result alone. It is a
+// question asked and answered (rejected when the call failed). (Messages
+// in the export's shape, made up.)
+func TestListQuestionTool(t *testing.T) {
+	call := func(state string) string {
+		return `{"info":{"id":"ses_a","title":"t"},"messages":[` +
+			`{"info":{"id":"msg_01","sessionID":"ses_a","role":"user","time":{"created":1}},"parts":[{"id":"prt_01","sessionID":"ses_a","messageID":"msg_01","type":"text","text":"which first?"}]},` +
+			`{"info":{"id":"msg_02","sessionID":"ses_a","role":"assistant","parentID":"msg_01","modelID":"m","providerID":"p","finish":"tool-calls","tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}},"cost":0,"time":{"created":2,"completed":3}},` +
+			`"parts":[{"id":"prt_02","sessionID":"ses_a","messageID":"msg_02","type":"tool","tool":"question","callID":"toolu_1","state":` + state + `}]}]}`
+	}
+	input := `{"questions":[{"question":"Which first?","header":"Order","options":[{"label":"F1","description":"d"},{"label":"F2","description":"d"}]},{"question":"Keep the old plan?","header":"Plan","options":[{"label":"No","description":"d"}]}]}`
+	tests := []struct {
+		name, state string
+		want        universal.Question
+	}{
+		{"answered", `{"status":"completed","input":` + input + `,"output":"User has answered your questions.","title":"Asked 2 questions","metadata":{"answers":[["F1"],["No"]]},"time":{"start":2,"end":3}}`,
+			universal.Question{QuestionID: "toolu_1", Status: universal.QuestionAnswered, Prompt: "Which first?\nKeep the old plan?", Options: []string{"F1", "F2", "No"}, Response: "F1; No", Metadata: []byte(`{"answers":[["F1"],["No"]]}`)}},
+		{"dismissed", `{"status":"error","input":` + input + `,"error":"The user dismissed this question","time":{"start":2,"end":3}}`,
+			universal.Question{QuestionID: "toolu_1", Status: universal.QuestionRejected, Prompt: "Which first?\nKeep the old plan?", Options: []string{"F1", "F2", "No"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := run(t, opencode.FormatMessages, call(tc.state))
+			noUnparsed(t, evs)
+			asked, resolved := golden.OfType(evs, universal.TypeQuestionRequested), golden.OfType(evs, universal.TypeQuestionResolved)
+			if len(asked) != 1 || len(resolved) != 1 {
+				t.Fatalf("%d questions asked, %d resolved, want 1 and 1", len(asked), len(resolved))
+			}
+			got := *resolved[0].Data.(*universal.Question)
+			if got.ItemID == "" {
+				t.Error("question under no item")
+			}
+			got.ItemID = ""
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("question.resolved (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -159,8 +159,31 @@ func (t *Translator) onQuestion(dst []universal.Event, e *event) []universal.Eve
 		return dst
 	}
 	qs := p.Sub("questions")
+	prompt, options := questionText(p.Get("title").Str, qs) // a 2.x form's title
+	var md jsonw.Object
+	qs.AddTo(&md, "questions")
+	md.Raw("form", p.Get("form").Raw)
+	if rt == routeChild {
+		md.String("session_id", sid)
+	}
+	id = t.w.Copy(id)
+	q := questionInfo{Item: t.callItem(sid, p.Get("tool.callID").Str), Prompt: prompt, Options: options}
+	put(&t.st.Questions, id, q)
+	return t.w.AskQuestion(dst, universal.Question{
+		QuestionID: id,
+		Prompt:     q.Prompt,
+		Options:    q.Options,
+		ItemID:     q.Item,
+		Metadata:   md.Bytes(),
+	}, universal.SourceAgent, e.raw)
+}
+
+// questionText is a question request's prompt (the title, then each
+// question's text, a line each) and its options (every question's
+// labels).
+func questionText(title string, qs jsonscan.Value) (string, []string) {
 	var prompt strings.Builder
-	prompt.WriteString(p.Get("title").Str) // a 2.x form's title
+	prompt.WriteString(title)
 	var options []string
 	qs.ForEach(func(_, q gjson.Result) bool {
 		if prompt.Len() > 0 {
@@ -173,22 +196,30 @@ func (t *Translator) onQuestion(dst []universal.Event, e *event) []universal.Eve
 		})
 		return true
 	})
-	var md jsonw.Object
-	qs.AddTo(&md, "questions")
-	md.Raw("form", p.Get("form").Raw)
-	if rt == routeChild {
-		md.String("session_id", sid)
-	}
-	id = t.w.Copy(id)
-	q := questionInfo{Item: t.callItem(sid, p.Get("tool.callID").Str), Prompt: prompt.String(), Options: options}
-	put(&t.st.Questions, id, q)
-	return t.w.AskQuestion(dst, universal.Question{
-		QuestionID: id,
-		Prompt:     q.Prompt,
-		Options:    q.Options,
-		ItemID:     q.Item,
-		Metadata:   md.Bytes(),
-	}, universal.SourceAgent, e.raw)
+	return prompt.String(), options
+}
+
+// answersText is the response of a question's answers (one list of
+// labels per question): a question's labels joined by ", ", the
+// questions' by "; ".
+func answersText(answers jsonscan.Value) string {
+	var resp strings.Builder
+	answers.ForEach(func(_, a gjson.Result) bool {
+		if resp.Len() > 0 {
+			resp.WriteString("; ")
+		}
+		first := true
+		a.ForEach(func(_, s gjson.Result) bool {
+			if !first {
+				resp.WriteString(", ")
+			}
+			first = false
+			resp.WriteString(s.Str)
+			return true
+		})
+		return true
+	})
+	return resp.String()
 }
 
 // onQuestionResolved handles question.replied (answers: one list of
@@ -208,23 +239,7 @@ func (t *Translator) onQuestionResolved(dst []universal.Event, e *event) []unive
 		q.Status = universal.QuestionRejected
 	} else {
 		answers := p.Sub("answers")
-		var resp strings.Builder
-		answers.ForEach(func(_, a gjson.Result) bool {
-			if resp.Len() > 0 {
-				resp.WriteString("; ")
-			}
-			first := true
-			a.ForEach(func(_, s gjson.Result) bool {
-				if !first {
-					resp.WriteString(", ")
-				}
-				first = false
-				resp.WriteString(s.Str)
-				return true
-			})
-			return true
-		})
-		q.Response = resp.String()
+		q.Response = answersText(answers)
 		var md jsonw.Object
 		answers.AddTo(&md, "answers")
 		md.Raw("answer", p.Get("answer").Raw) // a 2.x form's

@@ -182,9 +182,41 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, f 
 			}
 		}
 	case "completed", "error":
+		if name == "question" && t.record() {
+			dst = t.recordedQuestion(dst, p, status, &sf, e)
+		}
 		dst = t.completeResult(dst, pid, p, m.Item, name, status, &sf, e)
 	}
 	return dst
+}
+
+// recordedQuestion asks and resolves the question of a question tool's
+// call in a message list, which holds no question events: the call's
+// input has the questions, its metadata the answers (one list of labels
+// per question); a call that failed was dismissed (rejected). The
+// question's id is the call's.
+func (t *Translator) recordedQuestion(dst []universal.Event, p *partState, status string, sf *stateFields, e *event) []universal.Event {
+	qs := sf.input.Sub("questions")
+	if !qs.IsArray() || p.CallID == "" || t.w.QuestionPending(p.CallID) || t.st.Resolved[p.CallID] {
+		return dst
+	}
+	prompt, options := questionText("", qs)
+	var md jsonw.Object
+	qs.AddTo(&md, "questions")
+	q := universal.Question{QuestionID: p.CallID, Prompt: prompt, Options: options, ItemID: p.Call, Metadata: md.Bytes()}
+	dst = t.w.AskQuestion(dst, q, universal.SourceAgent, e.raw)
+	q.Metadata = nil
+	if status == "completed" {
+		answers := sf.meta("answers")
+		q.Status, q.Response = universal.QuestionAnswered, answersText(answers)
+		var amd jsonw.Object
+		answers.AddTo(&amd, "answers")
+		q.Metadata = amd.Bytes()
+	} else {
+		q.Status = universal.QuestionRejected
+	}
+	put(&t.st.Resolved, q.QuestionID, true)
+	return t.w.ResolveQuestion(dst, q, universal.SourceAgent, e.raw)
 }
 
 // startResult starts the tool_result item once, under the message of its
