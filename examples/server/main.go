@@ -51,6 +51,9 @@ func run(args []string) error {
 	mcpIdle := fs.Duration("mcp-idle", DefaultMCPIdle, "close an MCP session with no request in progress (nor stream of pushes open) for this long (negative: never)")
 	mcpKeepAlive := fs.Duration("mcp-keepalive", DefaultMCPKeepAlive, "ping an MCP client this often while its GET stream of pushes is open, so that proxies keep it (negative: never)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil // -h: the usage was asked for, and printed
+		}
 		return err
 	}
 	if *token == "" {
