@@ -460,12 +460,23 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /sessions/{id}/events", s.handleEvents)
 	logs := s.streams
 	serveLog := func(w http.ResponseWriter, r *http.Request) {
-		if ss, err := s.find(r.Context(), r.PathValue("id")); err != nil {
+		ss, err := s.find(r.Context(), r.PathValue("id"))
+		if err != nil {
 			httpError(w, http.StatusInternalServerError, err.Error())
 			return
 		} else if ss == nil {
 			httpError(w, http.StatusNotFound, "no session "+strconv.Quote(r.PathValue("id")))
 			return
+		}
+		// A client ahead of memory may have read the events from another
+		// node, whose commit's NOTIFY has not reached this one (or was
+		// missed with a dropped LISTEN connection): the store tells
+		// whether they exist before the log answers 409 (lost events).
+		if since, ok := clientVersion(r); ok && since > ss.log.Version() {
+			if _, err := s.load(r.Context(), ss.id); err != nil {
+				httpError(w, http.StatusInternalServerError, err.Error())
+				return
+			}
 		}
 		logs.ServeHTTP(w, r)
 	}
@@ -484,6 +495,19 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("/mcp", s.endWithStreams(mcpRoute))
 	handleInspector(mux)
 	return s.guard(jsonErrors(mux))
+}
+
+// clientVersion is the version a request to the log or the stream says
+// its client holds, as sessionlog reads it (Last-Event-ID wins on a
+// stream); ok is false when it gives none, or none that is valid (the log
+// answers that).
+func clientVersion(r *http.Request) (int64, bool) {
+	v := r.URL.Query().Get("since")
+	if id := r.Header.Get("Last-Event-ID"); id != "" && strings.HasSuffix(r.URL.Path, "/stream") {
+		v = id
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	return n, err == nil && n > 0
 }
 
 // jsonErrors answers the requests mux has no route for (404, or 405 with
