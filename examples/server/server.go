@@ -85,6 +85,10 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
+	// reloading: the sessions whose load after another node's commit
+	// failed and is being retried (reloadLater); true when another
+	// failed since the retry's last attempt began.
+	reloading map[string]bool
 
 	mcp  *mcp.Server
 	push *pusher
@@ -160,7 +164,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Server{cfg: cfg, store: cfg.Store, logs: sessionlog.NewStore(), log: cfg.Logger, sessions: map[string]*session{}}
+	s := &Server{cfg: cfg, store: cfg.Store, logs: sessionlog.NewStore(), log: cfg.Logger, sessions: map[string]*session{}, reloading: map[string]bool{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.streams = &sessionlog.Handler{Store: s.logs, Heartbeat: cfg.Heartbeat, Retry: cfg.Retry,
 		Error: func(w http.ResponseWriter, _ *http.Request, code int, msg string) { httpError(w, code, msg) }}
@@ -212,13 +216,74 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 				return
 			}
 			if _, err := s.load(s.ctx, id); err != nil && s.ctx.Err() == nil {
-				s.log.Warn("loading a session another node wrote", "session", id, "err", err)
+				s.log.Warn("loading a session another node wrote", "session", id, "err", err, "retry_in", watchRetryMin)
+				s.reloadLater(id)
 			}
 		}, func(err error, retry time.Duration) {
 			s.log.Warn("following the commits of other nodes (PostgreSQL LISTEN)", "err", err, "retry_in", retry)
 		})
 	}()
 	return s, nil
+}
+
+// reloadLater follows a session whose load after another node's commit
+// failed (a transient error of the store): no other notice may come (the
+// commit was the last, session.ended), so it is marked stale (find reads
+// the store before serving it) and loaded again after watchRetryMin,
+// twice as long after each failure in a row, up to watchRetryMax, until
+// a load succeeds or the server closes. One retry loop runs per session;
+// a failure while it runs makes it load once more after its success.
+func (s *Server) reloadLater(id string) {
+	if ss := s.get(id); ss != nil {
+		ss.stale.Store(true)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if again, running := s.reloading[id]; running {
+		if !again {
+			s.reloading[id] = true
+		}
+		return
+	}
+	s.reloading[id] = false
+	s.wg.Add(1) // in the Watch goroutine, itself counted: never after Close's Wait
+	go func() {
+		defer s.wg.Done()
+		for d := watchRetryMin; ; {
+			select {
+			case <-s.ctx.Done():
+				s.mu.Lock()
+				delete(s.reloading, id)
+				s.mu.Unlock()
+				return
+			case <-time.After(d):
+			}
+			s.mu.Lock()
+			s.reloading[id] = false
+			s.mu.Unlock()
+			_, err := s.load(s.ctx, id)
+			if err == nil {
+				s.mu.Lock()
+				again := s.reloading[id]
+				if !again {
+					delete(s.reloading, id)
+				}
+				s.mu.Unlock()
+				if !again {
+					return
+				}
+				d = watchRetryMin
+				continue
+			}
+			if s.ctx.Err() == nil {
+				d = min(2*d, watchRetryMax)
+				if ss := s.get(id); ss != nil {
+					ss.stale.Store(true)
+				}
+				s.log.Warn("loading a session another node wrote", "session", id, "err", err, "retry_in", d)
+			}
+		}
+	}()
 }
 
 // Close stops the background work. It does not close the store.
