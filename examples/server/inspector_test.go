@@ -57,10 +57,24 @@ type counter struct {
 	streams []*streamReq
 	logs    int           // requests of /sessions/{id}/log
 	hold    chan struct{} // while non-nil, new streams wait for it to close
+	fail    int           // while non-zero, reads of sessions answer this status (a proxy's 502)
+	failed  int           // reads answered with fail
 }
 
 func (c *counter) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.mu.Lock()
+		fail := c.fail
+		if fail != 0 && strings.HasPrefix(r.URL.Path, "/sessions/") && r.Method != http.MethodPost {
+			c.failed++
+		} else {
+			fail = 0
+		}
+		c.mu.Unlock()
+		if fail != 0 {
+			http.Error(w, http.StatusText(fail), fail)
+			return
+		}
 		if !strings.HasPrefix(r.URL.Path, "/sessions/") || r.Method != http.MethodGet {
 			next.ServeHTTP(w, r)
 			return
@@ -612,6 +626,7 @@ func TestInspector(t *testing.T) {
 	t.Run("cache-gone", func(t *testing.T) { testInspectorCacheGone(t, e) })
 	t.Run("cache-damaged-tail", func(t *testing.T) { testInspectorCacheDamagedTail(t, e) })
 	t.Run("cache-damaged-byte", func(t *testing.T) { testInspectorCacheDamagedByte(t, e) })
+	t.Run("server-errors", func(t *testing.T) { testInspectorServerErrors(t, e) })
 	t.Run("json-unparsed-hostile", func(t *testing.T) { testInspectorJSONUnparsedHostile(t, e) })
 }
 
@@ -1089,5 +1104,56 @@ func testInspectorStreamingOutput(t *testing.T, e *inspectorEnv) {
 	if s.Status != "idle" || s.Typing || s.End != "" || s.Calls[0].Result != "completed" ||
 		strings.Join(s.Assistant, "|") != "Two files." || strings.Join(s.TurnEnds, ",") != "completed" {
 		t.Errorf("after the turn: %+v", s)
+	}
+}
+
+// A stream refused with a 5xx (a proxy's 502 while the server restarts, the
+// server's own 500) closes the browser's EventSource for good. The page
+// stopped following the session there, for every status but 404 and 409;
+// it checks again, after a delay, until the server serves the session,
+// then opens the stream again from its version.
+func testInspectorServerErrors(t *testing.T, e *inspectorEnv) {
+	id := "server-errors"
+	post := func(body string) { postEvents(t, e.url, id, body) }
+	post(universalLines(id, 1,
+		"session.started", `{"metadata":{"agent":"handmade"}}`,
+		"turn.started", `{"turn_id":"t1","metadata":null}`))
+	ctx := e.tab(t)
+	navigate(t, ctx, e.url+"/view/"+id)
+	wait(t, ctx, "the session, live", `Number(document.body.dataset.version) === 2 && document.querySelector('[data-connection=live]')`)
+	for round, status := range []int{http.StatusBadGateway, http.StatusInternalServerError} {
+		e.c.mu.Lock()
+		e.c.fail, e.c.failed = status, 0
+		e.c.mu.Unlock()
+		e.c.drop(id) // the connection breaks; the reconnection is refused
+		wait(t, ctx, fmt.Sprintf("the stream refused with %d", status), `document.querySelector('[data-connection=closed]')`)
+		// The page asks again while the server fails (the stream, then the
+		// log at least once).
+		for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			e.c.mu.Lock()
+			n := e.c.failed
+			e.c.mu.Unlock()
+			if n >= 3 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%d: the page asked %d times in all while the server failed, then stopped", status, n)
+			}
+		}
+		seq := 3 + round
+		post(universalLines(id, seq, "item.completed", userItem(fmt.Sprintf("i%d", seq), fmt.Sprintf("after %d", status))))
+		e.c.mu.Lock()
+		e.c.fail = 0
+		e.c.mu.Unlock()
+		wait(t, ctx, fmt.Sprintf("the session followed again after %d", status),
+			fmt.Sprintf(`Number(document.body.dataset.version) === %d && document.querySelector('[data-connection=live]')`, seq))
+	}
+	// Live again: new events arrive as they come, and the end ends it.
+	post(universalLines(id, 5,
+		"turn.ended", `{"turn_id":"t1","status":"completed","metadata":null}`,
+		"session.ended", `{"reason":"completed","terminated_by":"agent","message":null,"stderr":null}`))
+	wait(t, ctx, "the end", `Number(document.body.dataset.version) === 6 && document.querySelector('[data-connection=ended]') && document.querySelector('[data-session-status=completed]')`)
+	if s := read(t, ctx); strings.Join(s.User, "|") != "after 502|after 500" {
+		t.Errorf("user messages %q", s.User)
 	}
 }

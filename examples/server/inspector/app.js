@@ -413,7 +413,7 @@ async function viewPage(root, id) {
   // forgets them and syncs again from 0, as the sync protocol asks.
   const sync = () => {
     const es = new EventSource(`/sessions/${encodeURIComponent(id)}/stream?since=${m.version}`);
-    es.onopen = () => { conn = 'live'; draw(); };
+    es.onopen = () => { conn = 'live'; delay = 1000; reopened = false; draw(); };
     es.onerror = () => {
       conn = es.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting';
       draw();
@@ -433,12 +433,25 @@ async function viewPage(root, id) {
   // with its storage in memory, or its database was replaced): the page
   // says so, keeps showing the cached events, and checks again now and
   // then, to follow the session if the server gets it back.
-  let recheck = 0;
+  //
+  // Any other refusal (a 5xx: the server failing for a moment, a proxy's
+  // 502 while it restarts; a network error) is checked again after a
+  // delay, 1 s and twice as long each time in a row up to 30 s: the page
+  // follows the session again as soon as the server serves it.
+  let recheck = 0, delay = 1000, reopened = false;
+  const later = f => {
+    clearTimeout(recheck);
+    recheck = setTimeout(f, delay);
+    delay = Math.min(2 * delay, 30000);
+  };
   const again = async v => {
     let r;
     try {
       r = await fetch(`/sessions/${encodeURIComponent(id)}/log?since=${v}`, { method: 'HEAD' });
-    } catch { return; }
+    } catch {
+      if (m.version === v) later(() => again(v));
+      return;
+    }
     if (m.version !== v) return;
     if (r.status === 404) {
       conn = 'gone';
@@ -453,7 +466,16 @@ async function viewPage(root, id) {
       if (!m.ended) sync();
       return;
     }
-    if (r.status !== 409) return;
+    if (r.ok) { // the stream was refused, the log is served: open it again
+      if (m.ended) return; // nothing follows session.ended
+      if (reopened) later(sync); // the stream failed again: not in a loop
+      else { reopened = true; sync(); }
+      return;
+    }
+    if (r.status !== 409) {
+      later(() => again(v));
+      return;
+    }
     clearTimeout(timer);
     timer = 0;
     pending = [];
