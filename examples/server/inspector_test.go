@@ -17,7 +17,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/agentnorm/agentnorm/reduce"
+	"github.com/agentnorm/agentnorm/universal"
 )
 
 // The inspector's tests run the page in a real browser (headless Chromium,
@@ -626,6 +630,8 @@ func TestInspector(t *testing.T) {
 	t.Run("cache-gone", func(t *testing.T) { testInspectorCacheGone(t, e) })
 	t.Run("cache-damaged-tail", func(t *testing.T) { testInspectorCacheDamagedTail(t, e) })
 	t.Run("cache-damaged-byte", func(t *testing.T) { testInspectorCacheDamagedByte(t, e) })
+	t.Run("status-as-state", func(t *testing.T) { testInspectorStatusAsState(t, e) })
+	t.Run("status-goldens", func(t *testing.T) { testInspectorStatusGoldens(t, e) })
 	t.Run("server-errors", func(t *testing.T) { testInspectorServerErrors(t, e) })
 	t.Run("json-unparsed-hostile", func(t *testing.T) { testInspectorJSONUnparsedHostile(t, e) })
 }
@@ -1155,5 +1161,149 @@ func testInspectorServerErrors(t *testing.T, e *inspectorEnv) {
 	wait(t, ctx, "the end", `Number(document.body.dataset.version) === 6 && document.querySelector('[data-connection=ended]') && document.querySelector('[data-session-status=completed]')`)
 	if s := read(t, ctx); strings.Join(s.User, "|") != "after 502|after 500" {
 		t.Errorf("user messages %q", s.User)
+	}
+}
+
+// The page's status is the server's (/state, /sessions, the notifications:
+// package reduce's rules). It counted every item's start as work, so a
+// notice with no turn open (an ACP agent's title after its turn, a setting
+// reported before the first prompt) or a late record of a turn that had
+// ended showed "running" with the typing indicator while the session was
+// idle, until the next turn ended.
+func testInspectorStatusAsState(t *testing.T, e *inspectorEnv) {
+	golden, err := os.ReadFile("../../testdata/acp/claude-agent-acp/0.101.0/s01-text.agent.golden.ndjson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The turn, then the agent's title notice; the session is not ended.
+	titled := strings.Join(strings.SplitAfter(string(golden), "\n")[:21], "")
+	if !strings.Contains(titled, `"label":"title"`) {
+		t.Fatal("the capture's first 21 events hold no title notice")
+	}
+	call := func(item, status string) string {
+		return `{"item":{"item_id":"` + item + `","native_item_id":null,"parent_id":null,"kind":"tool_call","role":"assistant","content":[{"type":"tool_call","call_id":"c1","name":"bash","arguments":"{}"}],"status":"` + status + `"}}`
+	}
+	notice := `{"item":{"item_id":"n1","native_item_id":null,"parent_id":null,"kind":"status","role":null,"content":[{"type":"status","label":"config","detail":"model changed"}],"status":"in_progress"}}`
+	for _, c := range []struct{ id, body string }{
+		{"status-title-after-turn", strings.ReplaceAll(titled, `"session_id":"sess_golden"`, `"session_id":"status-title-after-turn"`)},
+		{"status-notice-before-prompt", universalLines("status-notice-before-prompt", 1,
+			"session.started", `{"metadata":{"agent":"handmade"}}`,
+			"item.started", notice)},
+		{"status-late-item", universalLines("status-late-item", 1,
+			"session.started", `{"metadata":{"agent":"handmade"}}`,
+			"turn.started", `{"turn_id":"t1","metadata":null}`,
+			"item.started", call("i1", "in_progress"),
+			"turn.ended", `{"turn_id":"t1","status":"completed","metadata":null}`,
+			// a sub-agent's record under the call, read after the turn
+			"item.started", strings.Replace(call("i2", "in_progress"), `"parent_id":null`, `"parent_id":"i1"`, 1),
+			"item.completed", call("i1", "completed"))},
+		{"status-running", universalLines("status-running", 1,
+			"session.started", `{"metadata":{"agent":"handmade"}}`,
+			"item.started", notice,
+			"turn.started", `{"turn_id":"t1","metadata":null}`)},
+	} {
+		postEvents(t, e.url, c.id, c.body)
+		code, h, st := do(t, "GET", e.url+"/sessions/"+c.id+"/state", nil)
+		var state struct{ Status string }
+		if err := json.Unmarshal([]byte(st), &state); code != 200 || err != nil {
+			t.Fatalf("%s: /state: %d %v", c.id, code, err)
+		}
+		ctx := e.tab(t)
+		navigate(t, ctx, e.url+"/view/"+c.id)
+		wait(t, ctx, c.id+": every event", `Number(document.body.dataset.version) === `+h.Get("X-Session-Version"))
+		s := read(t, ctx)
+		if s.Status != state.Status || s.Typing != (state.Status == "running") {
+			t.Errorf("%s: the page shows %s (typing %v), /state says %s", c.id, s.Status, s.Typing, state.Status)
+		}
+	}
+}
+
+// The page's status after every event of every golden stream of the
+// repository's testdata, as the page's own reducer folds them, is package
+// reduce's (the statuses the server serves).
+func testInspectorStatusGoldens(t *testing.T, e *inspectorEnv) {
+	paths, _ := filepath.Glob("../../testdata/*/*/*.golden.ndjson")
+	more, _ := filepath.Glob("../../testdata/*/*/*/*.golden.ndjson")
+	paths = append(paths, more...)
+	if len(paths) < 100 {
+		t.Fatalf("%d golden streams found", len(paths))
+	}
+	want := map[string][]string{}
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := universal.NewEventReader(f)
+		var s reduce.Session
+		var st []string
+		for {
+			ev, err := r.Next()
+			if err != nil {
+				break
+			}
+			if _, err := s.Apply(&ev); err != nil {
+				break
+			}
+			st = append(st, string(s.Status))
+		}
+		f.Close()
+		want[p] = st
+	}
+	// The page fetches the streams from a server of the testdata (another
+	// origin) and folds each with its reducer.
+	files := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		http.ServeFile(w, r, filepath.Join("../..", filepath.FromSlash(strings.TrimPrefix(r.URL.Path, "/"))))
+	}))
+	defer files.Close()
+	ctx := e.tab(t)
+	// The page's policy lets it fetch from its own origin only.
+	if _, err := chromedp.Call(ctx, page.SetBypassCSP, page.SetBypassCSPParams{Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	navigate(t, ctx, e.url+"/view/status-goldens-none") // the page's script, for its reducer
+	var rel []string
+	for _, p := range paths {
+		rel = append(rel, strings.TrimPrefix(filepath.ToSlash(p), "../../"))
+	}
+	list, _ := json.Marshal(rel)
+	got, err := retryContext(func() (map[string][]string, error) {
+		return chromedp.Run(ctx, chromedp.Evaluate[map[string][]string](`(async () => {
+  const out = {};
+  await Promise.all(`+string(list)+`.map(async p => {
+    const text = await (await fetch(`+strconv.Quote(files.URL+"/")+` + p)).text();
+    const m = newModel(), st = [];
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      reduce(m, JSON.parse(line));
+      st.push(m.status);
+    }
+    out[p] = st;
+  }));
+  return out;
+})()`, chromedp.EvalAwaitPromise))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	differ := 0
+	for i, p := range paths {
+		g, w := got[rel[i]], want[p]
+		if len(g) < len(w) {
+			t.Errorf("%s: the page folded %d events, reduce %d", rel[i], len(g), len(w))
+			continue
+		}
+		for j := range w {
+			if g[j] != w[j] {
+				if differ++; differ <= 10 {
+					t.Errorf("%s: after event %d the page's status is %s, reduce's %s", rel[i], j+1, g[j], w[j])
+				}
+				break
+			}
+		}
+	}
+	if differ > 0 {
+		t.Errorf("%d of %d streams differ", differ, len(paths))
 	}
 }

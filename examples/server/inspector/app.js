@@ -37,10 +37,41 @@ function newModel() {
     callPerms: new Map(),// call_id → [permission_id]
     questions: new Map(),// question_id → {id, prompt, options, status, response}
     usage: { session: null, calls: null, turns: null },
-    openTurns: 0,
+    turns: new Map(),    // turn_id → its status (in_progress until it ends)
+    open: [],            // the turns open, innermost last (as package reduce keeps them)
+    stubs: new Map(),    // item_id → {turn, workKind} of an item seen through a delta before its start
     ended: null,         // session.ended data
   };
 }
+
+// The status follows package reduce's rules exactly (what /state and
+// /sessions say): a work event makes an idle session run; a turn's end
+// makes it idle (or failed) when no other turn is open.
+
+// openTurn is the innermost turn open, '' when none is.
+function openTurn(m) { return m.open.length ? m.open[m.open.length - 1] : ''; }
+
+// itemWork counts an event of an item as work, as reduce's itemWork does:
+// not when no turn is open and the item is a notice (a status or system
+// item: an ACP agent's command list, a title, a setting that changed) or
+// belongs to a turn that already ended (a late record of finished work).
+function itemWork(m, x, work) {
+  if (!openTurn(m)) {
+    if (x.workKind === 'status' || x.workKind === 'system') return;
+    if (x.turn && m.turns.has(x.turn) && m.turns.get(x.turn) !== 'in_progress') return;
+  }
+  work();
+}
+
+// keptKind is the kind reduce keeps for an item: the first it was given,
+// unless that was the placeholder "unknown" (an item seen through a delta).
+function keptKind(prev, kind) {
+  if (!prev) return kind || 'unknown';
+  if (!kind || kind === prev.workKind) return prev.workKind;
+  return prev.workKind === 'unknown' ? kind : prev.workKind;
+}
+
+const maxPartGap = 256; // reduce.MaxPartGap
 
 const deltaField = { text: 'text', reasoning: 'text', tool_call: 'arguments', tool_result: 'output' };
 
@@ -79,32 +110,66 @@ function reduce(m, ev) {
       m.title = typeof m.meta.title === 'string' ? m.meta.title : '';
       break;
     case 'turn.started':
-      m.openTurns++;
       m.timeline.push({ t: 'turn-start', turn: d.turn_id });
+      if (m.turns.get(d.turn_id) === 'in_progress') break; // started while open: reduce ignores it
+      m.turns.set(d.turn_id, 'in_progress');
+      m.open.push(d.turn_id);
       if (m.status === 'failed') m.status = 'running';
       work();
       break;
     case 'turn.ended': {
-      m.openTurns = Math.max(0, m.openTurns - 1);
       const ending = !!(d.metadata && d.metadata.session_ending);
       m.timeline.push({ t: 'turn-end', turn: d.turn_id, status: d.status, ending });
-      if (m.openTurns > 0 || m.status === 'failed' || ending) break; // session.ended decides
+      if (m.turns.has(d.turn_id) && m.turns.get(d.turn_id) !== 'in_progress') break; // ended twice: the first end is kept
+      m.turns.set(d.turn_id, d.status);
+      // The innermost turn ending closes it and the turns under it that
+      // ended before it.
+      if (openTurn(m) === d.turn_id) {
+        m.open.pop();
+        while (m.open.length && m.turns.get(openTurn(m)) !== 'in_progress') m.open.pop();
+      }
+      if (m.open.length || m.status === 'failed' || ending) break; // session.ended decides
       m.status = d.status === 'error' ? 'failed' : 'idle';
       break;
     }
     case 'item.started':
-    case 'item.completed':
-      upsertItem(m, d.item, ev.type === 'item.completed');
-      retitle(m, d.item, ev.type === 'item.completed');
-      if (ev.type === 'item.started') work();
+    case 'item.completed': {
+      const completed = ev.type === 'item.completed';
+      const prev = m.items.get(d.item.item_id) || m.stubs.get(d.item.item_id);
+      const x = upsertItem(m, d.item, completed);
+      if (!x.workKind) { // new (or seen only through deltas): its turn, as reduce gives it
+        const p = d.item.parent_id && (m.items.get(d.item.parent_id) || m.stubs.get(d.item.parent_id));
+        x.turn = prev ? prev.turn : openTurn(m) || (p ? p.turn : '');
+      }
+      x.workKind = keptKind(prev, d.item.kind);
+      retitle(m, d.item, completed);
+      if (completed) {
+        x.done = true;
+        // A failed completion is clean-up (an item left open when its
+        // turn or the session ended), not work.
+        if (d.item.status !== 'failed') itemWork(m, x, work);
+      } else if (!prev) itemWork(m, x, work); // a second start is ignored
+      m.stubs.delete(x.id);
       break;
+    }
     case 'item.delta': {
       const x = m.items.get(d.item_id);
-      if (!x) break;
+      // What reduce ignores is no work: a delta after the completion, of
+      // a part that does not stream, out of range, of another part type,
+      // or empty.
+      const n = x ? x.parts.length : 0;
+      const q = x && x.parts[d.part_index];
+      const counts = !(x && x.done) && d.part_type in deltaField && d.part_index >= 0 &&
+        d.part_index <= n + maxPartGap && !(q && q.type && q.type !== d.part_type) && d.delta !== '';
+      if (!x) { // before its item: reduce holds a placeholder of the open turn
+        if (!m.stubs.has(d.item_id)) m.stubs.set(d.item_id, { turn: openTurn(m), workKind: 'unknown' });
+        if (counts) itemWork(m, m.stubs.get(d.item_id), work);
+        break;
+      }
       const p = x.parts[d.part_index] || (x.parts[d.part_index] = { type: d.part_type });
       const f = deltaField[d.part_type] || 'text';
       p[f] = (p[f] || '') + d.delta;
-      work();
+      if (counts) itemWork(m, x, work);
       break;
     }
     case 'error':
@@ -114,6 +179,7 @@ function reduce(m, ev) {
     case 'permission.requested':
     case 'permission.resolved': {
       let p = m.perms.get(d.permission_id);
+      const known = !!p;
       if (!p) {
         p = { id: d.permission_id, call: callOf(m, d) };
         m.perms.set(p.id, p);
@@ -124,19 +190,20 @@ function reduce(m, ev) {
       p.status = d.status;
       const md = d.metadata || {};
       p.reason = md.reason || md.message || p.reason;
-      if (ev.type === 'permission.requested') work();
+      if (ev.type === 'permission.requested' && !known) work(); // requested twice: reduce ignores it
       break;
     }
     case 'question.requested':
     case 'question.resolved': {
       let q = m.questions.get(d.question_id);
+      const known = !!q;
       if (!q) {
         q = { id: d.question_id };
         m.questions.set(q.id, q);
         m.timeline.push({ t: 'question', id: q.id });
       }
       Object.assign(q, { prompt: d.prompt, options: d.options || [], status: d.status, response: d.response });
-      if (ev.type === 'question.requested') work();
+      if (ev.type === 'question.requested' && !known) work();
       break;
     }
     case 'usage.updated':
@@ -182,6 +249,7 @@ function upsertItem(m, it, completed) {
     if (p && p.type === 'tool_call' && p.call_id) m.calls.set(p.call_id, x.id);
     if (p && p.type === 'tool_result' && p.call_id) m.results.set(p.call_id, x.id);
   }
+  return x;
 }
 
 // ---- rendering ----
