@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentnorm/agentnorm/acp"
+	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/google/go-cmp/cmp"
 )
@@ -93,5 +94,37 @@ func TestRanAfterRequest(t *testing.T) {
 				t.Errorf("file_refs (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestCancelAsRequest: session/cancel is a notification, but some hosts
+// send it as a request, with an id (marckraw/convergence's probe of
+// Cursor's agent, which answers it "Method not found"); it was
+// agent.unparsed (unknown method). It asks for the cancel all the same:
+// the turn's end notes the cancel requested, and the agent's error
+// answer stays a request_failed status item. (Lines in the shape of that
+// probe's recording, texts made up.)
+func TestCancelAsRequest(t *testing.T) {
+	line := func(dir, msg string) string { return `{"dir":"` + dir + `","msg":` + msg + `}` }
+	in := strings.Join([]string{
+		line("in", `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`),
+		line("out", `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`),
+		line("in", `{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"count to 40"}]}}`),
+		line("out", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"1, 2, 3"}}}}`),
+		line("in", `{"jsonrpc":"2.0","id":3,"method":"session/cancel","params":{"sessionId":"s1"}}`),
+		line("out", `{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"\"Method not found\": session/cancel","data":{"method":"session/cancel"}}}`),
+		line("out", `{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`),
+	}, "\n") + "\n"
+	evs := translateExchange(t, in)
+	completedItems(t, evs) // reports agent.unparsed
+	ends := golden.OfType(evs, universal.TypeTurnEnded)
+	if len(ends) != 1 {
+		t.Fatalf("%d turn ends", len(ends))
+	}
+	end := ends[0].Data.(*universal.TurnEnded)
+	// The agent finished the turn anyway (end_turn): completed, with the
+	// cancel the host asked for noted.
+	if end.Status != universal.TurnCompleted || !strings.Contains(string(end.Metadata), `"cancel_requested":true`) {
+		t.Errorf("turn ended %s, metadata %s; want completed, the cancel requested", end.Status, end.Metadata)
 	}
 }

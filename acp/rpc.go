@@ -170,6 +170,13 @@ func (t *Translator) hostRequest(dst []universal.Event, in *input, method, id st
 		return t.prompt(dst, in, params)
 	case mSetTitle:
 		r.Path = t.copy(params.Get("title").Str)
+	case mCancel:
+		// A notification by the protocol; some hosts send it as a
+		// request, with an id (an agent may answer it "Method not
+		// found"): the cancel asked for all the same.
+		if t.st.Turn.Open && !t.st.Turn.Replay {
+			t.st.Turn.Cancelled = true
+		}
 	case mAuthenticate, mLogout, mList, mDelete, mClose:
 	default:
 		if hostIgnored[method] {
