@@ -342,7 +342,16 @@
 //     thread ids; agents_states and receiver_agents (who the receivers
 //     are: thread_id, agent_nickname, agent_role) in metadata. Only a
 //     spawn (kind task)
-//     adopts the threads it reaches as its sub-agents.
+//     adopts the threads it reaches as its sub-agents. A
+//     collab_agent_spawn_end's result is the new agent's thread id (a
+//     plain status string such as "pending_init" is only a status), its
+//     new_thread_id, new_agent_nickname, new_agent_role, model,
+//     reasoning_effort and status in metadata; without a new thread
+//     ("not_found": the spawn was refused) it is a failed result. In a
+//     rollout it waits for the call's function_call_output, which comes
+//     next: the output is that one's (the thread id, spawn_result in
+//     metadata, or Codex's error text, "collab spawn failed: …"), the
+//     event's metadata added.
 //   - webSearch / web_search → "web_search", arguments {query, action};
 //     the results, when given (exec 0.15x items, 0.14x+ rollout items and
 //     web_search_end, app-server items): the output lists them, a block
@@ -397,7 +406,8 @@
 //     "unsupported custom tool call: " (Codex had no handler for the call),
 //     "apply_patch verification failed: " (a patch that does not fit the
 //     files; no file_ref part: the call changed nothing), "patch rejected by user", "exec command rejected by user" or
-//     "approval policy is Never; reject command" (refused), or a non-zero
+//     "approval policy is Never; reject command" (refused), "collab spawn
+//     failed: " (no sub-agent was made), or a non-zero
 //     exit code, is a failed result. spawn_agent's and wait_agent's JSON
 //     outputs (all that rollouts before ~0.16x keep of them) read as the
 //     collabAgentToolCall items show them: the agent's thread id; what
@@ -616,7 +626,9 @@
 // function_call_output of the same call, whose complete output (exit
 // code and header from it) is the result's; when that one is truncated
 // too, or none comes before the response, the turn or the input ends, the
-// held output is the result's, as it is. And a function_call_output
+// held output is the result's, as it is. A collab_agent_spawn_end's
+// result waits the same way for the function_call_output of its call (see
+// the collab tools above). And a function_call_output
 // written while the command still ran (its header says "Process running
 // with session ID N": the model got the first chunk) waits, until the
 // turn ends, for the command's exec_command_end, whose exit code and

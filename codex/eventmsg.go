@@ -556,7 +556,46 @@ func (t *Translator) collabEvent(dst []event, c *ctx, typ string, m jsonscan.Val
 	}
 	res := resultSpec{output: t.w.Copy(out)}
 	spec.keep = true
+	if typ == "collab_agent_spawn_end" {
+		res = t.spawnEnd(m, receivers)
+		if t.format == FormatRollout && id != "" {
+			// The function_call_output that follows says what the model
+			// saw (the agent's id and nickname, or why the spawn failed).
+			return t.holdResult(dst, key, &spec, &res, c.raw)
+		}
+	}
 	return t.toolResult(dst, key, &spec, &res, agent, c.raw)
+}
+
+// spawnEnd describes the result of a collab_agent_spawn_end: the new
+// agent's thread id (its status, a plain string such as "pending_init",
+// is only a status), or a failure when no thread was made ("not_found"),
+// with the new agent's thread id, nickname, role, model and reasoning
+// effort and the status in metadata.
+func (t *Translator) spawnEnd(m jsonscan.Value, receivers []string) resultSpec {
+	var msgs []string
+	if st := m.Get("status"); st.Type != gjson.String {
+		msgs = agentMessages(st, msgs)
+	}
+	out := strings.Join(msgs, "\n")
+	if out == "" {
+		out = strings.Join(receivers, "\n")
+	}
+	o := obj()
+	for _, f := range [...]string{"new_thread_id", "new_agent_nickname", "new_agent_role", "model", "reasoning_effort", "status"} {
+		if v := m.Sub(f); v.Exists() && v.Type() != gjson.Null && !(v.Type() == gjson.String && v.Raw() == `""`) {
+			o.RawClean(f, v.Compacted())
+		}
+	}
+	res := resultSpec{output: t.w.Copy(out)}
+	if o.Len() > 0 {
+		res.meta = o.Bytes()
+	}
+	if len(receivers) == 0 {
+		// No agent was made.
+		res.failed, res.isError = true, true
+	}
+	return res
 }
 
 // legacyRequest maps the approval and question events of the pre-0.44 exec

@@ -1591,7 +1591,7 @@ func toolFailed(s string) bool {
 	}
 	for _, prefix := range [...]string{"unsupported call: ", "unsupported custom tool call: ",
 		"apply_patch verification failed: ", "patch rejected by user", "exec command rejected by user", "approval policy is Never; reject command",
-		"failed in sandbox "} {
+		"failed in sandbox ", "collab spawn failed: "} {
 		if strings.HasPrefix(s, prefix) {
 			return true
 		}

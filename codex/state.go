@@ -262,8 +262,9 @@ type nitem struct {
 	// Carry holds the bytes of an incomplete UTF-8 sequence at the end of
 	// the streamed output, until the next chunk completes it.
 	Carry []byte `json:"carry,omitempty"`
-	// Held is a rollout command result whose output Codex truncated,
-	// waiting for the function_call_output of the same call.
+	// Held is a rollout command result whose output Codex truncated, or
+	// the result of a collab_agent_spawn_end, waiting for the
+	// function_call_output of the same call.
 	Held *heldResult `json:"held_result,omitempty"`
 	// listed says the item is in state.open.
 	listed bool

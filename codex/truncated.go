@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -70,6 +71,13 @@ func (t *Translator) commandEnd(dst []event, key string, s *toolSpec, r *resultS
 	if t.format != FormatRollout || key == "c:" || !truncatedOutput(r.output) {
 		return t.toolResult(dst, key, s, r, agent, raw)
 	}
+	return t.holdResult(dst, key, s, r, raw)
+}
+
+// holdResult completes a tool's call item and holds its result for the
+// function_call_output of the call (takeHeld), or until the call's
+// response, its turn or the input ends (flushHeld).
+func (t *Translator) holdResult(dst []event, key string, s *toolSpec, r *resultSpec, raw []byte) []event {
 	n := t.item(key)
 	if n != nil && (n.RDone || n.Held != nil) {
 		return dst
@@ -88,11 +96,20 @@ func (t *Translator) commandEnd(dst []event, key string, s *toolSpec, r *resultS
 }
 
 // takeHeld returns the result held for a call's function_call_output:
-// the output's own unless it is truncated too, then the held one.
+// the output's own unless it is truncated too, then the held one. A
+// spawn_agent's output is what the model saw, the spawn event's metadata
+// (the new agent's nickname, role, model) added to it; the spawn failed
+// when either says so.
 func (t *Translator) takeHeld(key string, n *nitem, s *toolSpec, r *resultSpec) {
 	h := n.Held
 	n.Held = nil
 	t.dropHeld(key)
+	if n.Name == "spawn_agent" {
+		r.failed = r.failed || h.Failed
+		r.isError = r.isError || h.IsError
+		r.meta = joinMeta(r.meta, h.Meta)
+		return
+	}
 	if !truncatedOutput(r.output) {
 		return
 	}
@@ -175,4 +192,24 @@ func (t *Translator) lateEnd(dst []event, n *nitem, s *toolSpec, r *resultSpec, 
 	n.Aborted = false
 	dst, _ = t.statusUnder(dst, s.native, n.Thread, n.ID, "late_end", r.output, r.meta, agent, raw)
 	return dst
+}
+
+// joinMeta returns the members of two metadata objects in one object
+// (a's first); either may be empty.
+func joinMeta(a, b []byte) []byte {
+	inner := func(m []byte) string {
+		m = bytes.TrimSpace(m)
+		if len(m) < 2 || m[0] != '{' {
+			return ""
+		}
+		return strings.TrimSpace(string(m[1 : len(m)-1]))
+	}
+	ia, ib := inner(a), inner(b)
+	switch {
+	case ia == "":
+		return b
+	case ib == "":
+		return a
+	}
+	return obj().RawMembers(ia).RawMembers(ib).Bytes()
 }
