@@ -619,14 +619,19 @@
 // source "timer <id>". Tools are keyed by
 // call id: whichever of function_call/…_output, the *_end events and
 // item_completed tool items comes first makes the call and the result,
-// and the others add nothing — except a command output Codex cut for
-// the file: exec_command_end's (or a CommandExecution item's)
-// aggregated_output with "…N chars truncated…" (or "…N tokens
-// truncated…") waits for the
-// function_call_output of the same call, whose complete output (exit
-// code and header from it) is the result's; when that one is truncated
-// too, or none comes before the response, the turn or the input ends, the
-// held output is the result's, as it is. A collab_agent_spawn_end's
+// and the others add nothing — except a command's output, which is the
+// complete one of the two: exec_command_end's (or a CommandExecution
+// item's) result waits for the function_call_output of the same call
+// (one without a truncation marker only where the call is the model's:
+// no output follows a command the user ran). An aggregated_output with
+// "…N chars truncated…" (or "…N tokens truncated…"), cut for the file,
+// gives way to that output (exit code and header from it) unless it is
+// truncated too; an aggregated_output without the marker stays the
+// result's unless the function_call_output has all of it and more, with
+// no marker (the end record of a 0.128 unified exec command lacked the
+// command's first lines). When none comes before the
+// response, the turn or the input ends, the held output is the result's,
+// as it is. A collab_agent_spawn_end's
 // result waits the same way for the function_call_output of its call (see
 // the collab tools above). And a function_call_output
 // written while the command still ran (its header says "Process running

@@ -1120,8 +1120,10 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p jsonscan.Value, typ, 
 	if id == "" {
 		key = ""
 	} else if n != nil && n.Held != nil {
-		// The command's end record held its truncated output for this one.
-		t.takeHeld(key, n, &spec, &res)
+		// The command's end record held its output for this one.
+		if raw := t.takeHeld(key, n, &spec, &res); raw != nil {
+			return t.toolResult(dst, key, &spec, &res, agent, raw)
+		}
 	} else if t.holdRunning(key, n, &spec, &res, header, c.raw) {
 		return dst
 	}

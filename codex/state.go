@@ -262,9 +262,10 @@ type nitem struct {
 	// Carry holds the bytes of an incomplete UTF-8 sequence at the end of
 	// the streamed output, until the next chunk completes it.
 	Carry []byte `json:"carry,omitempty"`
-	// Held is a rollout command result whose output Codex truncated, or
-	// the result of a collab_agent_spawn_end, waiting for the
-	// function_call_output of the same call.
+	// Held is a rollout command result (one of the model's calls, or one
+	// whose output Codex truncated), or the result of a
+	// collab_agent_spawn_end, waiting for the function_call_output of the
+	// same call.
 	Held *heldResult `json:"held_result,omitempty"`
 	// listed says the item is in state.open.
 	listed bool
@@ -286,6 +287,9 @@ type heldResult struct {
 	// the model got its first output, waiting for the command's end
 	// record (it waits until the turn ends, not only the response).
 	Running bool `json:"running,omitempty"`
+	// Whole: a command's end-record output without a truncation marker,
+	// waiting for the function_call_output in case that one has more.
+	Whole bool `json:"whole,omitempty"`
 	// ImageMime and ImageLen describe the inline image of a rollout's
 	// image_generation_call, held for the image_generation_end that names
 	// the file Codex saved it to.

@@ -9,13 +9,15 @@ import (
 
 // Rollouts of ~0.11x+ record a command twice: exec_command_end (or an
 // item_completed CommandExecution) with the aggregated output, which Codex
-// cuts for the file ("…N chars truncated…" in the middle), and the
+// cuts for the file ("…N chars truncated…" in the middle) and may write
+// without its first lines (0.128 unified exec), and the
 // function_call_output the model saw, often complete. The tool_result
-// takes the complete one (the Conventions of package universal): a
-// truncated output waits for the function_call_output of the same call,
-// which replaces it unless it is truncated too; without one (the call's
-// response or turn ends, the input ends) the held result completes as it
-// is. Likewise, a function_call_output written while the command was
+// takes the complete one (the Conventions of package universal): the end
+// record's output waits for the function_call_output of the model's call,
+// which replaces a truncated one unless it is truncated too, and one
+// without the marker when it has all of it and more (moreComplete);
+// without one (the call's response or turn ends, the input ends) the held
+// result completes as it is. Likewise, a function_call_output written while the command was
 // still running ("Process running with session ID N": unified exec
 // yielded its first output to the model) waits, until the turn ends, for
 // the command's end record, whose aggregated output is the rest: the
@@ -68,10 +70,33 @@ func (t *Translator) commandEnd(dst []event, key string, s *toolSpec, r *resultS
 			return t.toolResult(dst, key, s, r, agent, raw)
 		}
 	}
-	if t.format != FormatRollout || key == "c:" || !truncatedOutput(r.output) {
+	if t.format != FormatRollout || key == "c:" {
 		return t.toolResult(dst, key, s, r, agent, raw)
 	}
+	if !truncatedOutput(r.output) {
+		n := t.item(key)
+		if n == nil || n.User || n.RDone || n.Held != nil || n.Name == "command_execution" {
+			// No model call waits for its output: a command the user
+			// ran, a code-mode script's, or one whose output came first.
+			return t.toolResult(dst, key, s, r, agent, raw)
+		}
+		// The model's call: its function_call_output may hold what this
+		// output lacks.
+		dst = t.holdResult(dst, key, s, r, raw)
+		if n := t.item(key); n != nil && n.Held != nil {
+			n.Held.Whole = true
+		}
+		return dst
+	}
 	return t.holdResult(dst, key, s, r, raw)
+}
+
+// moreComplete reports whether the output the model saw has all of a
+// command's end-record output and more: the end record left part of it
+// out (a unified exec command's first lines, 0.128). Neither may carry a
+// truncation marker.
+func moreComplete(seen, end string) bool {
+	return len(seen) > len(end) && !truncatedOutput(seen) && strings.Contains(seen, end)
 }
 
 // holdResult completes a tool's call item and holds its result for the
@@ -96,25 +121,37 @@ func (t *Translator) holdResult(dst []event, key string, s *toolSpec, r *resultS
 }
 
 // takeHeld returns the result held for a call's function_call_output:
-// the output's own unless it is truncated too, then the held one. A
+// the complete output of the two. A truncated end-record output gives way
+// to the function_call_output's unless that one is truncated too; a
+// whole one stays the result's (with its line, returned) unless the
+// function_call_output has all of it and more (moreComplete). A
 // spawn_agent's output is what the model saw, the spawn event's metadata
 // (the new agent's nickname, role, model) added to it; the spawn failed
 // when either says so.
-func (t *Translator) takeHeld(key string, n *nitem, s *toolSpec, r *resultSpec) {
+func (t *Translator) takeHeld(key string, n *nitem, s *toolSpec, r *resultSpec) []byte {
 	h := n.Held
 	n.Held = nil
 	t.dropHeld(key)
-	if n.Name == "spawn_agent" {
+	switch {
+	case n.Name == "spawn_agent":
 		r.failed = r.failed || h.Failed
 		r.isError = r.isError || h.IsError
 		r.meta = joinMeta(r.meta, h.Meta)
-		return
-	}
-	if !truncatedOutput(r.output) {
-		return
+		return nil
+	case h.Whole:
+		if moreComplete(r.output, h.Output) {
+			return nil
+		}
+		// The end record's result, as it completed before.
+		s.native = h.Native
+		*r = resultSpec{output: h.Output, failed: h.Failed, isError: h.IsError, meta: h.Meta}
+		return []byte(h.Raw)
+	case !truncatedOutput(r.output):
+		return nil
 	}
 	s.native = h.Native
 	*r = resultSpec{output: h.Output, failed: h.Failed, isError: h.IsError, meta: h.Meta, extra: r.extra}
+	return nil
 }
 
 func (t *Translator) dropHeld(key string) {
