@@ -179,6 +179,8 @@ func TestPublic(t *testing.T) {
 		{"rollout/localpush-0.104.0-alpha.1-rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl", "rollout"},
 		{"rollout/agent-sessions-0.146.0-composite-small.jsonl", "rollout"},
 		{"rollout/irrlicht-0.118.0-truncated-exec-output.jsonl", "rollout"},
+		{"rollout/entireio-skills-0.125.0-spawn-agent.jsonl", "rollout"},
+		{"rollout/entireio-skills-0.128.0-exec-end-missing-start.jsonl", "rollout"},
 		{"rollout/irrlicht-0.130.0-fork-conversation.fork.jsonl", "rollout"},
 		{"rollout/irrlicht-0.130.0-fork-conversation.parent-then-fork.jsonl", "rollout"},
 		{"rollout/irrlicht-0.135.0-checkpoint-rewind.fork.jsonl", "rollout"},
