@@ -155,9 +155,18 @@ func (t *Translator) takeHeld(key string, n *nitem, s *toolSpec, r *resultSpec) 
 }
 
 func (t *Translator) dropHeld(key string) {
-	for i, k := range t.st.HeldRes {
-		if k == key {
-			t.st.HeldRes = append(t.st.HeldRes[:i], t.st.HeldRes[i+1:]...)
+	h := t.st.HeldRes
+	if len(h) > 0 && h[0] == key {
+		// The usual order (every command of the model waits for its
+		// output, which come in the calls' order): no copy.
+		if t.st.HeldRes = h[1:]; len(t.st.HeldRes) == 0 {
+			t.st.HeldRes = nil
+		}
+		return
+	}
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i] == key {
+			t.st.HeldRes = append(h[:i], h[i+1:]...)
 			return
 		}
 	}
