@@ -1121,7 +1121,7 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p jsonscan.Value, typ, 
 		key = ""
 	} else if n != nil && n.Held != nil {
 		// The command's end record held its output for this one.
-		if raw := t.takeHeld(key, n, &spec, &res); raw != nil {
+		if raw, held := t.takeHeld(key, n, &spec, &res); held {
 			return t.toolResult(dst, key, &spec, &res, agent, raw)
 		}
 	} else if t.holdRunning(key, n, &spec, &res, header, c.raw) {

@@ -115,7 +115,7 @@ func (t *Translator) holdResult(dst []event, key string, s *toolSpec, r *resultS
 		dst, n = t.toolCallN(dst, key, s, true, agent, raw)
 	}
 	t.resulted(n)
-	n.Held = &heldResult{Native: s.native, Output: r.output, Failed: r.failed, IsError: r.isError, Meta: r.meta, Raw: string(raw)}
+	n.Held = &heldResult{Native: s.native, Output: r.output, Failed: r.failed, IsError: r.isError, Meta: r.meta, Raw: t.heldRaw(raw)}
 	t.st.HeldRes = append(t.st.HeldRes, key)
 	return dst
 }
@@ -123,12 +123,14 @@ func (t *Translator) holdResult(dst []event, key string, s *toolSpec, r *resultS
 // takeHeld returns the result held for a call's function_call_output:
 // the complete output of the two. A truncated end-record output gives way
 // to the function_call_output's unless that one is truncated too; a
-// whole one stays the result's (with its line, returned) unless the
+// whole one stays the result's unless the
 // function_call_output has all of it and more (moreComplete). A
 // spawn_agent's output is what the model saw, the spawn event's metadata
 // (the new agent's nickname, role, model) added to it; the spawn failed
-// when either says so.
-func (t *Translator) takeHeld(key string, n *nitem, s *toolSpec, r *resultSpec) []byte {
+// when either says so. held reports that the held result is the result,
+// raw its line (nil when the events carry no raw payload); otherwise r
+// is the result, with the function_call_output's line.
+func (t *Translator) takeHeld(key string, n *nitem, s *toolSpec, r *resultSpec) (raw []byte, held bool) {
 	h := n.Held
 	n.Held = nil
 	t.dropHeld(key)
@@ -137,21 +139,21 @@ func (t *Translator) takeHeld(key string, n *nitem, s *toolSpec, r *resultSpec) 
 		r.failed = r.failed || h.Failed
 		r.isError = r.isError || h.IsError
 		r.meta = joinMeta(r.meta, h.Meta)
-		return nil
+		return nil, false
 	case h.Whole:
 		if moreComplete(r.output, h.Output) {
-			return nil
+			return nil, false
 		}
 		// The end record's result, as it completed before.
 		s.native = h.Native
 		*r = resultSpec{output: h.Output, failed: h.Failed, isError: h.IsError, meta: h.Meta}
-		return []byte(h.Raw)
+		return []byte(h.Raw), true
 	case !truncatedOutput(r.output):
-		return nil
+		return nil, false
 	}
 	s.native = h.Native
 	*r = resultSpec{output: h.Output, failed: h.Failed, isError: h.IsError, meta: h.Meta, extra: r.extra}
-	return nil
+	return nil, false
 }
 
 func (t *Translator) dropHeld(key string) {
@@ -201,6 +203,16 @@ func (t *Translator) flushHeld(dst []event, parent string) []event {
 	return dst
 }
 
+// heldRaw is the native line kept with a held result, for the result's
+// raw payload: none when the events carry no raw payload (a copy of every
+// command's end record for nothing).
+func (t *Translator) heldRaw(raw []byte) string {
+	if !t.w.Stamper().IncludeRaw() {
+		return ""
+	}
+	return string(raw)
+}
+
 // holdRunning holds the result of a command whose function_call_output
 // says it is still running, for its end record (rollouts only).
 func (t *Translator) holdRunning(key string, n *nitem, s *toolSpec, r *resultSpec, header string, raw []byte) bool {
@@ -209,7 +221,7 @@ func (t *Translator) holdRunning(key string, n *nitem, s *toolSpec, r *resultSpe
 		return false
 	}
 	t.resulted(n)
-	n.Held = &heldResult{Native: s.native, Output: r.output, Failed: r.failed, IsError: r.isError, Meta: r.meta, Raw: string(raw), Running: true}
+	n.Held = &heldResult{Native: s.native, Output: r.output, Failed: r.failed, IsError: r.isError, Meta: r.meta, Raw: t.heldRaw(raw), Running: true}
 	t.st.HeldRes = append(t.st.HeldRes, key)
 	return true
 }
