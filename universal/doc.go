@@ -192,6 +192,9 @@
 //	the host aborts the turn, session goes on  turn.ended interrupted      running → idle
 //	the turn stops with its answer still to come (Pi's deferred response):
 //	                                        turn.ended interrupted          running → idle
+//	a record shows the user's next prompt while the agent was still at
+//	work (Pi's session files, OpenCode's message lists):
+//	                                        turn.ended interrupted          running → idle
 //	the agent reports the turn failed       error (no will_retry), turn.ended error   running → failed
 //	input ends, or the process exits or is killed, during a turn:
 //	                                        turn.ended interrupted + {"session_ending": true},
