@@ -270,7 +270,10 @@
 // run, sometimes before more of its last lines), so its turns stay open
 // unless the exit status is reported; 1.1 prints tool_use only for
 // completed tools (a failed call is not in its output). In a message list
-// each user message starts a turn, and ends the one before: interrupted
+// each user message starts a turn (but one whose parts OpenCode wrote
+// itself, all synthetic text, which continues the turn it follows: the
+// "Summarize the task tool output above and continue" of a subtask
+// command), and ends the one before: interrupted
 // when the agent had answered in it but not finished it by the rule
 // below (the user wrote while the agent worked, or again after a step
 // that never ran). The list ends its last turn when it shows the agent

@@ -17,13 +17,19 @@ import (
 // no tokens, no finish reason) or never completed, then the user's
 // "retry" (w12z/Cap's export of OpenCode 1.15.6), or a step that asked
 // for tools, then a message the user wrote while the agent worked. Such a
-// turn ends interrupted; one whose last step finished (stop) completed.
+// turn ends interrupted; one whose last step finished (stop) completed. A
+// user message OpenCode wrote itself (all its parts synthetic) continues
+// the turn.
 // (Messages in the shape of OpenCode's exports, made up.)
 func TestListTurnInterrupted(t *testing.T) {
 	n := 0
 	user := func(text string) string {
 		n++
 		return fmt.Sprintf(`{"info":{"id":"msg_%02d","sessionID":"ses_a","role":"user","time":{"created":%d}},"parts":[{"id":"prt_%02d","sessionID":"ses_a","messageID":"msg_%02d","type":"text","text":%q}]}`, n, 1000+n, n, n, text)
+	}
+	synthetic := func(text string) string {
+		n++
+		return fmt.Sprintf(`{"info":{"id":"msg_%02d","sessionID":"ses_a","role":"user","time":{"created":%d}},"parts":[{"id":"prt_%02d","sessionID":"ses_a","messageID":"msg_%02d","type":"text","text":%q,"synthetic":true}]}`, n, 1000+n, n, n, text)
 	}
 	step := func(finish string, completed bool, parts string) string {
 		n++
@@ -56,6 +62,12 @@ func TestListTurnInterrupted(t *testing.T) {
 		{"an answer, then the user", func() []string {
 			return []string{user("hi"), step("stop", true, text("Hello.")), user("again"), step("stop", true, text("Hello again."))}
 		}, []universal.TurnStatus{universal.TurnCompleted, universal.TurnCompleted}},
+		{"OpenCode's own continuation after a task call", func() []string {
+			// A subtask command (dayhaysoos/nimbus's exports of 1.2.26):
+			// the task's step, then OpenCode's synthetic "Summarize the
+			// task tool output above and continue", then the summary.
+			return []string{user("review it"), step("tool-calls", true, text("Reviewing.")), synthetic("Summarize the task tool output above and continue with your task."), step("stop", true, text("Summary."))}
+		}, []universal.TurnStatus{universal.TurnCompleted}},
 		{"two prompts in a row", func() []string {
 			return []string{user("hi"), user("are you there?"), step("stop", true, text("Yes."))}
 		}, []universal.TurnStatus{universal.TurnCompleted, universal.TurnCompleted}},

@@ -257,7 +257,11 @@ func (t *Translator) replayRecord(dst []universal.Event, x jsonscan.Value, raw [
 		return dst
 	}
 	r := f.role.Str()
-	if r == "user" && rt == routeRoot {
+	if r == "user" && rt == routeRoot && !(t.st.Turn.Open && t.st.Turn.Answered && allSynthetic(parts)) {
+		// A user message all of whose parts OpenCode wrote (synthetic:
+		// the "Summarize the task tool output above and continue" after
+		// a subtask command's task call) continues the turn; any other
+		// starts one.
 		if turn := &t.st.Turn; turn.Open && turn.Answered && !t.listFinished() {
 			// The agent was answering and never finished (a step that
 			// never completed, or one that completed empty): the user
@@ -297,6 +301,18 @@ func (t *Translator) replayRecord(dst []universal.Event, x jsonscan.Value, raw [
 		return t.completeInfo(dst, id, msg, &f, rt, e.raw)
 	}
 	return dst
+}
+
+// allSynthetic reports whether a message's parts are all synthetic text
+// (OpenCode's own, not the user's), and there is one at least.
+func allSynthetic(parts jsonscan.Value) bool {
+	n, all := 0, true
+	parts.Each(func(_ gjson.Result, p jsonscan.Value) bool {
+		n++
+		all = p.Get("type").Str == "text" && p.Get("synthetic").Type == gjson.True
+		return all
+	})
+	return n > 0 && all
 }
 
 // withFields returns the JSON object obj with the members of kv (key,
