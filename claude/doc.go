@@ -465,6 +465,11 @@
 // Before 1.0.9 a transcript's assistant entries also gave the call's
 // cost (costUSD, the call usage's cost_usd) and duration (durationMs,
 // metadata duration_ms); later ones give neither (ccusage issue 4).
+// Since 2.1.217 a transcript line's usage may list the message's model
+// calls (iterations); where its counts are the last call's alone (a
+// refused call handed over to a fallback model), each call before it is
+// a call usage of its own, before the message's, metadata the call's
+// model. (Stream-json's usage is read as it is.)
 // system/init's fields are session.started metadata: model, cwd,
 // permission_mode (permissionMode; Qwen Code's permission_mode), tools,
 // mcp_servers, agents, skills, plugins, plugin_errors (the plugins that

@@ -1,12 +1,14 @@
 package claude_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/claude"
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/google/go-cmp/cmp"
 )
 
 // blockEntry is a transcript line of one block of a response, written
@@ -90,5 +92,56 @@ func TestMicrocompactBoundary(t *testing.T) {
 	}
 	if p := st[0].Content[0]; p.Label != universal.LabelCompaction || p.Detail != "microcompact" || string(p.Metadata) != md {
 		t.Errorf("status part %+v (metadata %s)", p, p.Metadata)
+	}
+}
+
+// TestFallbackIterations: since 2.1.217 a transcript line's usage may
+// list the message's model calls in iterations; when a refused call hands
+// over to a fallback model (type message, then fallback_message), the
+// usage's counts are the last call's alone, and the refused call's tokens
+// were in no usage (JanDeDobbeleer/oh-my-posh's Entire checkpoints, MIT:
+// 21,874 cache-write tokens lost). Each earlier call is a call usage of
+// its own, named by its model; a usage that sums its iterations is left
+// as it is. (Lines in that transcript's shape, ids made up.)
+func TestFallbackIterations(t *testing.T) {
+	line := func(usage string) string {
+		return entryHead("assistant", "a1", "p1") + `,"message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-4-8","content":[{"type":"text","text":"Done."}],"stop_reason":"end_turn","usage":` + usage + `}}`
+	}
+	iters := `"iterations":[{"input_tokens":2,"output_tokens":2,"cache_read_input_tokens":32238,"cache_creation_input_tokens":21874,"type":"message","model":"claude-fable-5"},` +
+		`{"input_tokens":2,"output_tokens":136,"cache_read_input_tokens":54112,"cache_creation_input_tokens":0,"type":"fallback_message","model":"claude-opus-4-8"}]`
+	type call struct {
+		model           string
+		cacheWrite, out int64
+	}
+	tests := []struct {
+		name, usage string
+		want        []call
+	}{
+		{"the last call's counts", `{"input_tokens":2,"cache_creation_input_tokens":0,"cache_read_input_tokens":54112,"output_tokens":136,` + iters + `}`,
+			[]call{{"claude-fable-5", 21874, 2}, {"claude-opus-4-8", 0, 136}}},
+		{"counts that sum the calls", `{"input_tokens":4,"cache_creation_input_tokens":21874,"cache_read_input_tokens":86350,"output_tokens":138,` + iters + `}`,
+			[]call{{"claude-opus-4-8", 21874, 138}}},
+		{"no iterations", `{"input_tokens":2,"cache_creation_input_tokens":0,"cache_read_input_tokens":54112,"output_tokens":136}`,
+			[]call{{"claude-opus-4-8", 0, 136}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := feed(t, claude.FormatTranscript, nil, nil, promptEntry("p1", "", "go"), line(tc.usage))
+			var got []call
+			for _, e := range golden.OfType(evs, universal.TypeUsageUpdated) {
+				u := e.Data.(*universal.UsageUpdated)
+				if u.Scope != universal.ScopeCall {
+					continue
+				}
+				var md struct{ Model string }
+				if err := json.Unmarshal(u.Metadata, &md); err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, call{md.Model, *u.Usage.CacheWriteTokens, *u.Usage.OutputTokens})
+			}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(call{})); diff != "" {
+				t.Errorf("call usages (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

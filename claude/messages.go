@@ -200,6 +200,9 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 	if t.transcript {
 		if tk, ok := anthropic.ReadUsage(usage); ok {
 			u := keptUsage(&tk)
+			if e := t.earlierCalls(usage.Sub("iterations"), u); e != nil {
+				m.Earlier = e
+			}
 			if m.Usage != nil {
 				// The larger of each count, which one or the other holds.
 				mu := anthropic.MaxUsage(*m.Usage, *u)
@@ -575,9 +578,51 @@ func (t *Translator) completeMsg(dst events, m *message, status universal.ItemSt
 		if m.Usage != nil {
 			u = *m.Usage
 		}
+		for _, e := range m.Earlier {
+			md := t.callMD(m)
+			if e.Model != "" && e.Model != m.Model {
+				var o jsonw.Object
+				md = o.String("model", e.Model).Bytes()
+			}
+			dst = t.usage(dst, universal.ScopeCall, e.Usage, nil, nil, md, src)
+		}
 		dst = t.usage(dst, universal.ScopeCall, u, m.Cost, nil, t.callMD(m), src)
 	}
 	return dst
+}
+
+// earlierCalls reads a transcript line's usage.iterations (2.1.217+:
+// each model call of the message, {input_tokens, …, type, model}). Where
+// the message's usage counts its last call alone (its counts are that
+// call's), the calls before it are returned, each its own call usage: a
+// refused call that handed over to a fallback model (type message, then
+// fallback_message) spent tokens the usage leaves out. nil otherwise
+// (one call, or a usage that sums them).
+func (t *Translator) earlierCalls(iterations jsonscan.Value, total *universal.Usage) []earlierCall {
+	if !iterations.IsArray() || iterations.Len() < 2 {
+		return nil
+	}
+	var calls []earlierCall
+	iterations.Each(func(_ gjson.Result, it jsonscan.Value) bool {
+		tk, ok := anthropic.ReadUsage(it)
+		if !ok {
+			calls = nil
+			return false
+		}
+		calls = append(calls, earlierCall{Usage: *keptUsage(&tk), Model: t.w.Copy(it.Get("model").Str)})
+		return true
+	})
+	if len(calls) < 2 || !sameCounts(&calls[len(calls)-1].Usage, total) {
+		return nil
+	}
+	return calls[:len(calls)-1]
+}
+
+// sameCounts reports whether two usages have the same token counts.
+func sameCounts(a, b *universal.Usage) bool {
+	eq := func(x, y *int64) bool { return x == nil && y == nil || x != nil && y != nil && *x == *y }
+	return eq(a.InputTokens, b.InputTokens) && eq(a.CachedInputTokens, b.CachedInputTokens) &&
+		eq(a.CacheWriteTokens, b.CacheWriteTokens) && eq(a.OutputTokens, b.OutputTokens)
 }
 
 // itemParts returns an empty slice with room for n parts, for the content

@@ -146,6 +146,12 @@ type prompt struct {
 
 // message is one API message (one message.id within one scope) being
 // assembled from its per-block lines and stream events.
+// earlierCall is a model call of a message that its usage does not count.
+type earlierCall struct {
+	Usage universal.Usage `json:"usage"`
+	Model string          `json:"model,omitempty"`
+}
+
 type message struct {
 	Scope  string `json:"scope,omitempty"`
 	ID     string `json:"id,omitempty"`
@@ -167,7 +173,11 @@ type message struct {
 	// Usage is the message_start usage (stream) or the per-field maximum of
 	// the lines' usage (transcript).
 	Usage *universal.Usage `json:"usage,omitempty"`
-	Stop  string           `json:"stop,omitempty"`
+	// Earlier are the model calls of the message before the one its
+	// usage counts (usage.iterations: a refused call that handed over to
+	// a fallback model, 2.1.217+), each its own call usage.
+	Earlier []earlierCall `json:"earlier,omitempty"`
+	Stop    string        `json:"stop,omitempty"`
 	// Model is the message's model (message_start or the line's
 	// message.model), never "<synthetic>"; call usage names it.
 	Model string `json:"model,omitempty"`
