@@ -352,7 +352,10 @@
 //     next: the output is that one's (the thread id, spawn_result in
 //     metadata, or Codex's error text, "collab spawn failed: …"), the
 //     event's metadata added.
-//   - webSearch / web_search → "web_search", arguments {query, action};
+//   - webSearch / web_search → "web_search", arguments {query, action}; a
+//     rollout's web_search_call without an id that records a search a
+//     web_search_end before it translated (its action the same; 0.136) is
+//     no second call;
 //     the results, when given (exec 0.15x items, 0.14x+ rollout items and
 //     web_search_end, app-server items): the output lists them, a block
 //     per result with its title, url and snippet on lines of their own (a

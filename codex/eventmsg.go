@@ -258,6 +258,9 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
 		res := t.webSearchResult(m.Get("results"))
+		if a := m.Sub("action"); t.format == FormatRollout && a.IsObject() {
+			t.searched(a.Compacted())
+		}
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "view_image_tool_call":
 		path := t.w.CopyValue(m.Get("path"))
@@ -787,4 +790,33 @@ func (t *Translator) totalMoved(kind, thread string, cur *counts) bool {
 		put(&t.st.Usage, string(k), &first)
 	}
 	return true
+}
+
+// maxSearches bounds the web searches remembered for their records.
+const maxSearches = 16
+
+// searched remembers the action of a web_search_end (see searchSeen).
+func (t *Translator) searched(action string) {
+	if len(t.st.Searches) == maxSearches {
+		t.st.Searches = append(t.st.Searches[:0], t.st.Searches[1:]...)
+	}
+	t.st.Searches = append(t.st.Searches, strings.Clone(action))
+}
+
+// searchSeen reports whether a web_search_call without an id records a
+// search a web_search_end translated already: the same action, which it
+// then forgets. Codex 0.136 writes the event (with its call_id) and then
+// the response item (without one) for each search.
+func (t *Translator) searchSeen(action jsonscan.Value) bool {
+	if !action.IsObject() {
+		return false
+	}
+	a := action.Compacted()
+	for i, s := range t.st.Searches {
+		if s == a {
+			t.st.Searches = append(t.st.Searches[:i], t.st.Searches[i+1:]...)
+			return true
+		}
+	}
+	return false
 }

@@ -541,6 +541,11 @@ func (t *Translator) responseItem(dst []event, c *ctx, p jsonscan.Value) []event
 		key := "c:" + id
 		if id == "" {
 			key = ""
+			if typ == "web_search_call" && t.searchSeen(p.Sub("action")) {
+				// The record of a search the web_search_end before it
+				// made a call of already (0.136 writes no id here).
+				return dst
+			}
 		}
 		st := p.Get("status").Str
 		res := resultSpec{failed: st == "failed", isError: st == "failed", meta: statusMeta(st)}

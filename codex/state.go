@@ -18,6 +18,10 @@ import (
 type state struct {
 	// Thread is the root thread (the session's native id).
 	Thread string `json:"thread,omitempty"`
+	// Searches are the actions (compact JSON) of the rollout's latest
+	// web_search_end events, oldest first, for the web_search_call
+	// without an id that records the same search after them (0.136).
+	Searches []string `json:"searches,omitempty"`
 	// Prompts are prompts the host sent that no user message has shown
 	// yet; PromptTurn is the turn that already has its user message.
 	Prompts    []string `json:"prompts,omitempty"`

@@ -1,0 +1,52 @@
+package codex_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/codex"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// TestWebSearchRecordWithoutID: Codex 0.136 records a web search twice in
+// a rollout, a web_search_end event (call_id ws_…) and then a
+// web_search_call response item without an id; the record became a second
+// web_search call beside the event's (11 of 12 rollouts with searches in
+// entireio/entire-graph's Entire checkpoints, MIT, had every search twice).
+// The record of a search the event translated already is left out; one
+// without such an event stays a call. (Lines in the real log's shape,
+// queries made up.)
+func TestWebSearchRecordWithoutID(t *testing.T) {
+	const (
+		meta   = `{"timestamp":"2026-06-06T20:37:51.193Z","type":"session_meta","payload":{"id":"019e9ea7-f3e7-7463-8542-41b2e0fcb033","timestamp":"2026-06-06T20:37:47.643Z","cwd":"/w","originator":"codex-tui","cli_version":"0.136.0","source":"cli","model_provider":"openai"}}`
+		start  = `{"timestamp":"2026-06-06T20:38:00.000Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t1","model_context_window":258400}}`
+		user   = `{"timestamp":"2026-06-06T20:38:00.100Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Find a Go binding."}]}}`
+		end    = `{"timestamp":"2026-06-06T20:38:05.000Z","type":"event_msg","payload":{"type":"web_search_end","call_id":"ws_0886","query":"tree-sitter sql go binding","action":{"type":"search","query":"tree-sitter sql go binding","queries":["tree-sitter sql go binding"]}}}`
+		record = `{"timestamp":"2026-06-06T20:38:05.001Z","type":"response_item","payload":{"type":"web_search_call","status":"completed","action":{"type":"search","query":"tree-sitter sql go binding","queries":["tree-sitter sql go binding"]}}}`
+		other  = `{"timestamp":"2026-06-06T20:38:06.000Z","type":"response_item","payload":{"type":"web_search_call","status":"completed","action":{"type":"search","query":"another query"}}}`
+		done   = `{"timestamp":"2026-06-06T20:39:00.000Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":"done"}}`
+	)
+	tests := []struct {
+		name  string
+		lines []string
+		calls int
+	}{
+		{"an event, then its record", []string{meta, start, user, end, record, done}, 1},
+		{"two searches, the second a record alone", []string{meta, start, user, end, record, other, done}, 2},
+		{"the same search twice", []string{meta, start, user, end, record, strings.Replace(end, "ws_0886", "ws_0887", 1), record, done}, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := runParsed(t, codex.FormatRollout, tc.lines)
+			calls := 0
+			for _, e := range evs {
+				if d, ok := e.Data.(*universal.ItemSnapshot); ok && e.Type == universal.TypeItemCompleted && d.Item.Kind == universal.KindToolCall {
+					calls++
+				}
+			}
+			if calls != tc.calls {
+				t.Errorf("%d web_search calls, want %d", calls, tc.calls)
+			}
+		})
+	}
+}
