@@ -469,7 +469,8 @@
 // calls (iterations); where its counts are the last call's alone (a
 // refused call handed over to a fallback model), each call before it is
 // a call usage of its own, before the message's, metadata the call's
-// model. (Stream-json's usage is read as it is.)
+// model; so is another model's call the counts leave out (the advisor
+// tool's advisor_message, where they sum the message's own calls). (Stream-json's usage is read as it is.)
 // system/init's fields are session.started metadata: model, cwd,
 // permission_mode (permissionMode; Qwen Code's permission_mode), tools,
 // mcp_servers, agents, skills, plugins, plugin_errors (the plugins that

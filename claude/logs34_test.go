@@ -101,7 +101,9 @@ func TestMicrocompactBoundary(t *testing.T) {
 // usage's counts are the last call's alone, and the refused call's tokens
 // were in no usage (JanDeDobbeleer/oh-my-posh's Entire checkpoints, MIT:
 // 21,874 cache-write tokens lost). Each earlier call is a call usage of
-// its own, named by its model; a usage that sums its iterations is left
+// its own, named by its model; so is an advisor's call (advisor_message,
+// 2.1.23x, teslamint/entirecontext, MIT) that a usage summing the
+// message's own calls leaves out; a usage that sums its iterations is left
 // as it is. (Lines in that transcript's shape, ids made up.)
 func TestFallbackIterations(t *testing.T) {
 	line := func(usage string) string {
@@ -121,6 +123,11 @@ func TestFallbackIterations(t *testing.T) {
 			[]call{{"claude-fable-5", 21874, 2}, {"claude-opus-4-8", 0, 136}}},
 		{"counts that sum the calls", `{"input_tokens":4,"cache_creation_input_tokens":21874,"cache_read_input_tokens":86350,"output_tokens":138,` + iters + `}`,
 			[]call{{"claude-opus-4-8", 21874, 138}}},
+		{"an advisor's call beside the message's two", `{"input_tokens":2,"cache_creation_input_tokens":931,"cache_read_input_tokens":219031,"output_tokens":1568,"iterations":[` +
+			`{"input_tokens":1,"output_tokens":1171,"cache_read_input_tokens":109050,"cache_creation_input_tokens":931,"type":"message"},` +
+			`{"input_tokens":149112,"output_tokens":14153,"cache_read_input_tokens":0,"cache_creation_input_tokens":0,"type":"advisor_message","model":"claude-fable-5"},` +
+			`{"input_tokens":1,"output_tokens":397,"cache_read_input_tokens":109981,"cache_creation_input_tokens":0,"type":"message"}]}`,
+			[]call{{"claude-fable-5", 0, 14153}, {"claude-opus-4-8", 931, 1568}}},
 		{"no iterations", `{"input_tokens":2,"cache_creation_input_tokens":0,"cache_read_input_tokens":54112,"output_tokens":136}`,
 			[]call{{"claude-opus-4-8", 0, 136}}},
 	}

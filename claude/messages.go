@@ -592,17 +592,20 @@ func (t *Translator) completeMsg(dst events, m *message, status universal.ItemSt
 }
 
 // earlierCalls reads a transcript line's usage.iterations (2.1.217+:
-// each model call of the message, {input_tokens, …, type, model}). Where
-// the message's usage counts its last call alone (its counts are that
-// call's), the calls before it are returned, each its own call usage: a
-// refused call that handed over to a fallback model (type message, then
-// fallback_message) spent tokens the usage leaves out. nil otherwise
-// (one call, or a usage that sums them).
+// each model call of the message, {input_tokens, …, type, model}) and
+// returns the calls the message's usage leaves out, each to be a call
+// usage of its own: where the usage counts the last call alone (a refused
+// call that handed over to a fallback model: type message, then
+// fallback_message), the calls before it; where it counts the message's
+// own calls (type message, fallback_message) but not another model's
+// (type advisor_message: the advisor tool, 2.1.23x), those. nil
+// otherwise (one call, or a usage that sums them all).
 func (t *Translator) earlierCalls(iterations jsonscan.Value, total *universal.Usage) []earlierCall {
 	if !iterations.IsArray() || iterations.Len() < 2 {
 		return nil
 	}
 	var calls []earlierCall
+	var own []bool
 	iterations.Each(func(_ gjson.Result, it jsonscan.Value) bool {
 		tk, ok := anthropic.ReadUsage(it)
 		if !ok {
@@ -610,12 +613,45 @@ func (t *Translator) earlierCalls(iterations jsonscan.Value, total *universal.Us
 			return false
 		}
 		calls = append(calls, earlierCall{Usage: *keptUsage(&tk), Model: t.w.Copy(it.Get("model").Str)})
+		typ := it.Get("type").Str
+		own = append(own, typ == "" || typ == "message" || typ == "fallback_message")
 		return true
 	})
-	if len(calls) < 2 || !sameCounts(&calls[len(calls)-1].Usage, total) {
+	if len(calls) < 2 {
 		return nil
 	}
-	return calls[:len(calls)-1]
+	if sameCounts(&calls[len(calls)-1].Usage, total) {
+		return calls[:len(calls)-1]
+	}
+	var sum [4]int64
+	var others []earlierCall
+	for i := range calls {
+		if !own[i] {
+			others = append(others, calls[i])
+			continue
+		}
+		u := &calls[i].Usage
+		for j, n := range [...]*int64{u.InputTokens, u.CachedInputTokens, u.CacheWriteTokens, u.OutputTokens} {
+			if n != nil {
+				sum[j] += *n
+			}
+		}
+	}
+	if len(others) == 0 || !sameSum(sum, total) {
+		return nil
+	}
+	return others
+}
+
+// sameSum reports whether a usage's counts are the sums given (input,
+// cached input, cache write, output).
+func sameSum(sum [4]int64, u *universal.Usage) bool {
+	for j, n := range [...]*int64{u.InputTokens, u.CachedInputTokens, u.CacheWriteTokens, u.OutputTokens} {
+		if n == nil && sum[j] != 0 || n != nil && *n != sum[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // sameCounts reports whether two usages have the same token counts.
