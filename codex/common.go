@@ -820,6 +820,27 @@ func (u *usageVals) fields() [6]**int64 {
 	return [6]**int64{&u.Input, &u.Cached, &u.CacheWrite, &u.Output, &u.Reasoning, &u.Total}
 }
 
+// above reports whether a count of u is above the same count of c: a
+// running total that went down.
+func (u *usageVals) above(c *counts) bool {
+	for i, p := range u.fields() {
+		if *p != nil && c.has&(1<<i) != 0 && **p > c.n[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// add adds the counts of o to c (a count either has).
+func (c *counts) add(o counts) {
+	for i := range c.n {
+		if o.has&(1<<i) != 0 {
+			c.n[i] += o.n[i]
+			c.has |= 1 << i
+		}
+	}
+}
+
 // same reports whether u holds exactly the counts c.
 func (u *usageVals) same(c *counts) bool {
 	for i, p := range u.fields() {

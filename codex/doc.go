@@ -540,7 +540,10 @@
 // (0.155+: call usage and thread total; the context window, which it
 // does not give, from the root thread's latest task_started or
 // token_count) when present, else token_count
-// whose total moved (re-sent totals are skipped; info null is skipped).
+// whose total moved (re-sent totals are skipped; info null is skipped;
+// a root total that goes down, a resumed process counting from 0 again in
+// the same rollout, is added to what the totals before it counted, so
+// that the session's usage never falls).
 // The first releases' token_count (pre-0.44 exec, codex proto, codex mcp)
 // had no info: its msg was the usage of the model call just answered,
 // flat ({input_tokens, cached_input_tokens, output_tokens,

@@ -727,6 +727,18 @@ func (t *Translator) tokenCount(dst []event, c *ctx, info jsonscan.Value, thread
 	if cur.has == 0 {
 		return dst
 	}
+	root := t.isRoot(thread)
+	if prev := t.st.Usage["t:"+thread]; root && prev != nil && prev.above(&cur) {
+		// The running total went down: Codex counts from 0 again (a
+		// resumed process writes on in the same rollout), and the
+		// session's total is what it counted before plus the new one.
+		if t.st.UsageBase == nil {
+			t.st.UsageBase = new(usageVals)
+		}
+		base := t.st.UsageBase.counts()
+		base.add(prev.counts())
+		t.st.UsageBase.set(&base)
+	}
 	if !t.totalMoved("t:", thread, &cur) {
 		return dst
 	}
@@ -735,8 +747,11 @@ func (t *Translator) tokenCount(dst []event, c *ctx, info jsonscan.Value, thread
 	if last := info.Sub("last_token_usage"); last.IsObject() {
 		dst = t.usageMD(dst, turn, universal.ScopeCall, readCounts(last, &snakeUsage), window, t.callMD(thread), c.raw)
 	}
-	if !t.isRoot(thread) {
+	if !root {
 		return dst
+	}
+	if t.st.UsageBase != nil {
+		cur.add(t.st.UsageBase.counts())
 	}
 	return t.usage(dst, turn, universal.ScopeSession, cur, window, c.raw)
 }

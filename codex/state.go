@@ -114,6 +114,10 @@ type state struct {
 	Proc    int                   `json:"proc,omitempty"`
 	HeldErr *held                 `json:"held_err,omitempty"`
 	Usage   map[string]*usageVals `json:"usage,omitempty"`
+	// UsageBase is what the root thread's legacy token_count totals
+	// counted before Codex restarted them (they went down: a resumed
+	// process counts from 0 again), added to the totals after.
+	UsageBase *usageVals `json:"usage_base,omitempty"`
 	// ProcTurns counts the turns the current process started (one, but
 	// for a process whose output starts a turn again: see execTurnID).
 	ProcTurns int `json:"proc_turns,omitempty"`
