@@ -46,6 +46,20 @@ func (s *Server) handleNativeOffset(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, "no session "+strconv.Quote(id))
 		return
 	}
+	// The offset and the version are read under the session's write lock,
+	// which a push holds while it commits: read between the store's commit
+	// and the log's append, the offset was the new one and the version
+	// the old (a pusher killed then saw a version below what it was
+	// acknowledged for).
+	ss, err := s.find(r.Context(), id)
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	if ss != nil {
+		ss.wmu.Lock()
+		defer ss.wmu.Unlock()
+	}
 	n, ok, err := s.store.Native(r.Context(), id)
 	if err != nil {
 		httpError(w, http.StatusInternalServerError, err.Error())
@@ -56,7 +70,7 @@ func (s *Server) handleNativeOffset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var v int64
-	if ss, err := s.find(r.Context(), id); err == nil && ss != nil {
+	if ss != nil {
 		v = ss.log.Version()
 	}
 	w.Header().Set(HeaderOffset, strconv.FormatInt(n.Offset, 10))
