@@ -620,7 +620,8 @@ func (t *Translator) earlierCalls(iterations jsonscan.Value, total *universal.Us
 	if len(calls) < 2 {
 		return nil
 	}
-	if sameCounts(&calls[len(calls)-1].Usage, total) {
+	want := tokenCounts(total)
+	if tokenCounts(&calls[len(calls)-1].Usage) == want {
 		return calls[:len(calls)-1]
 	}
 	var sum [4]int64
@@ -630,35 +631,25 @@ func (t *Translator) earlierCalls(iterations jsonscan.Value, total *universal.Us
 			others = append(others, calls[i])
 			continue
 		}
-		u := &calls[i].Usage
-		for j, n := range [...]*int64{u.InputTokens, u.CachedInputTokens, u.CacheWriteTokens, u.OutputTokens} {
-			if n != nil {
-				sum[j] += *n
-			}
+		for j, n := range tokenCounts(&calls[i].Usage) {
+			sum[j] += n
 		}
 	}
-	if len(others) == 0 || !sameSum(sum, total) {
+	if len(others) == 0 || sum != want {
 		return nil
 	}
 	return others
 }
 
-// sameSum reports whether a usage's counts are the sums given (input,
-// cached input, cache write, output).
-func sameSum(sum [4]int64, u *universal.Usage) bool {
+// tokenCounts are a usage's input, cached input, cache write and output
+// counts, 0 where it has none.
+func tokenCounts(u *universal.Usage) (c [4]int64) {
 	for j, n := range [...]*int64{u.InputTokens, u.CachedInputTokens, u.CacheWriteTokens, u.OutputTokens} {
-		if n == nil && sum[j] != 0 || n != nil && *n != sum[j] {
-			return false
+		if n != nil {
+			c[j] = *n
 		}
 	}
-	return true
-}
-
-// sameCounts reports whether two usages have the same token counts.
-func sameCounts(a, b *universal.Usage) bool {
-	eq := func(x, y *int64) bool { return x == nil && y == nil || x != nil && y != nil && *x == *y }
-	return eq(a.InputTokens, b.InputTokens) && eq(a.CachedInputTokens, b.CachedInputTokens) &&
-		eq(a.CacheWriteTokens, b.CacheWriteTokens) && eq(a.OutputTokens, b.OutputTokens)
+	return c
 }
 
 // itemParts returns an empty slice with room for n parts, for the content

@@ -155,6 +155,11 @@
 // under no other item, made only when the title changes (a title the
 // agent repeats, or one it removes, makes none).
 //
+// Replayed history. An agent that loads a session sends its earlier turns
+// again (ACP's session/load and session/resume): each such turn's
+// turn.started metadata has "replay": true, and what happens in it is
+// history, not work under way (package notify announces none of it).
+//
 // Several runs in one log. The output of several runs that a host
 // appended to one file (Claude Code's and Amp's stream-json, Codex's exec
 // --json, OpenCode's run --format json, Pi's json mode) reads as one

@@ -118,14 +118,7 @@ func TestTranscriptDetails(t *testing.T) {
 	in := int64(7)
 	evs = w.Emit(evs, universal.TypeUsageUpdated, src, &universal.UsageUpdated{Scope: universal.ScopeCall, Usage: universal.Usage{InputTokens: &in}}, nil)
 	evs = w.AskQuestion(evs, universal.Question{QuestionID: "q", Prompt: "Which file?", Options: []string{"a", "b"}}, src, nil)
-	s, err := reduce.Replay(evs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := writeTranscript(&out, s); err != nil {
-		t.Fatal(err)
-	}
+	out := transcriptOf(t, evs)
 	for _, want := range []string{
 		"● read({}) (unfinished)\n",
 		"  ⎿ Error: line\n",
@@ -196,14 +189,7 @@ func TestTranscriptFailedOutputs(t *testing.T) {
 		evs = w.Complete(evs, universal.Item{ItemID: "r" + id, Kind: universal.KindToolResult, Role: universal.RoleTool, Status: universal.StatusFailed,
 			Content: []universal.Part{{Type: universal.PartToolResult, CallID: id, Output: output, IsError: true}}}, src, nil)
 	}
-	s, err := reduce.Replay(evs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := writeTranscript(&out, s); err != nil {
-		t.Fatal(err)
-	}
+	out := transcriptOf(t, evs)
 	for _, want := range []string{"  ⎿ Error: file not found\n", "  ⎿ Error (no output)\n"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("transcript lacks %q:\n%s", want, out.String())
@@ -212,4 +198,18 @@ func TestTranscriptFailedOutputs(t *testing.T) {
 	if strings.Contains(out.String(), "Error: Error") {
 		t.Errorf("an error shown twice:\n%s", out.String())
 	}
+}
+
+// transcriptOf is the transcript view of the session the events fold into.
+func transcriptOf(t *testing.T, evs []universal.Event) *bytes.Buffer {
+	t.Helper()
+	s, err := reduce.Replay(evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := writeTranscript(&out, s); err != nil {
+		t.Fatal(err)
+	}
+	return &out
 }
