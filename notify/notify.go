@@ -60,16 +60,12 @@
 // resumes) a session sends its old turns again, each a turn whose
 // turn.started metadata has "replay": true. Nothing of such a turn makes
 // a notification — its messages, tool calls and results, permissions,
-// questions, its completion — nor does the status it gives the session
-// while it replays (running, then idle again): a status is notified when
-// an event that is not history leaves the session in another status than
-// the one notified last, so a reload makes no running/idle flicker, and
+// questions, its completion — and it changes no status (package reduce
+// counts none of it as work), so a reload makes no running/idle flicker;
 // the live work after it is notified as any is (a text the history held
 // is news when live work writes it). An error is never history (a load
 // that fails says why with one), nor is the session's end; both bring
-// the status up to date. Feed.Status is the session's status as package
-// reduce has it, which, while history replays, may not be the status
-// notified last.
+// the status up to date.
 //
 // A notification about a sub-agent's work has SessionID set to the
 // sub-agent's id (the call_id of the call that spawned it); the session's
@@ -91,7 +87,6 @@
 package notify
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -447,7 +442,7 @@ func (f *Feed) replayTurn(id string) bool {
 		return false
 	}
 	t := f.s.Turn(id)
-	return t != nil && bytes.Contains(t.Metadata, []byte(`"replay"`)) && gjson.GetBytes(t.Metadata, "replay").Bool()
+	return t != nil && t.Replayed()
 }
 
 // request is a permission or question notified: its scope, and whether
@@ -617,8 +612,7 @@ func (f *Feed) Next() int {
 	return f.next
 }
 
-// Status returns the session's status (package reduce's: while an agent
-// replays history, not always the status notified last).
+// Status returns the session's status, as package reduce has it.
 func (f *Feed) Status() reduce.Status {
 	f.mu.Lock()
 	defer f.mu.Unlock()

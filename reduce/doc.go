@@ -95,7 +95,10 @@
 //     the item joins its parent's turn and the session stays idle. A
 //     status or system item while no turn is open is a notice, not work
 //     (an ACP agent's command list re-sent after a turn): the session
-//     stays idle too;
+//     stays idle too. Neither is anything of a turn an agent replays
+//     (turn.started metadata "replay": true, Turn.Replayed: ACP's
+//     session/load sends a session's earlier turns so): history is not
+//     work, its start and its end leave the status as it is;
 //   - running → idle when a turn ends with status completed or
 //     interrupted and no other turn is open — except a turn that ended
 //     only because its session ended under it (turn.ended metadata

@@ -113,6 +113,30 @@ func TestStatusMachine(t *testing.T) {
 		want:  []string{"2:idle→running", "5:running→idle"},
 		final: reduce.StatusIdle,
 	}, {
+		name: "replayed history is not work",
+		// 2–5: a turn an agent replays (ACP session/load), idle throughout;
+		// 6–7: the live turn after it runs
+		log: newLog().begin().add(universal.TypeTurnStarted, &universal.TurnStarted{TurnID: "h1", Metadata: []byte(`{"replay":true}`)}).
+			start(msg("a", universal.RoleAssistant)).complete(msg("a", universal.RoleAssistant, universal.Text("old"))).
+			turnEnd("h1", universal.TurnCompleted).turn("t1").turnEnd("t1", universal.TurnCompleted).end(universal.EndCompleted),
+		want:  []string{"6:idle→running", "7:running→idle", "8:idle→completed"},
+		final: reduce.StatusCompleted,
+	}, {
+		name: "an error in replayed history fails; the next replayed turn does not run it again",
+		log: newLog().begin().add(universal.TypeTurnStarted, &universal.TurnStarted{TurnID: "h1", Metadata: []byte(`{"replay":true}`)}).
+			err("boom", false).turnEnd("h1", universal.TurnError).
+			add(universal.TypeTurnStarted, &universal.TurnStarted{TurnID: "h2", Metadata: []byte(`{"replay":true}`)}).turnEnd("h2", universal.TurnCompleted).
+			turn("t1").turnEnd("t1", universal.TurnCompleted),
+		want:  []string{"3:idle→failed", "7:failed→running", "8:running→idle"},
+		final: reduce.StatusIdle,
+	}, {
+		name: "a session cut while it replays history ends from idle",
+		log: newLog().begin().add(universal.TypeTurnStarted, &universal.TurnStarted{TurnID: "h1", Metadata: []byte(`{"replay":true}`)}).
+			add(universal.TypeTurnEnded, &universal.TurnEnded{TurnID: "h1", Status: universal.TurnInterrupted, Metadata: []byte(`{"session_ending":true}`)}).
+			end(universal.EndError),
+		want:  []string{"4:idle→failed"},
+		final: reduce.StatusFailed,
+	}, {
 		name:  "terminated",
 		log:   newLog().begin().turn("t1").end(universal.EndTerminated),
 		want:  []string{"2:idle→running", "3:running→terminated"},
@@ -878,5 +902,30 @@ func TestItemsHandedOutStay(t *testing.T) {
 		if got, want := s.Item(id).Text(), "completed "+id+", longer than it started"; got != want {
 			t.Errorf("%s: %q, want %q", id, got, want)
 		}
+	}
+}
+
+// TestReplayRestored folds the rest of a replayed turn into a session
+// restored from its JSON in the middle of it: the restored session knows
+// the open turn is history, so the replayed message does not run it.
+func TestReplayRestored(t *testing.T) {
+	log := newLog().begin().add(universal.TypeTurnStarted, &universal.TurnStarted{TurnID: "h1", Metadata: []byte(`{"replay":true}`)}).
+		start(msg("a", universal.RoleAssistant)).complete(msg("a", universal.RoleAssistant, universal.Text("old"))).
+		turnEnd("h1", universal.TurnCompleted).evs
+	s := restore(t, replay(t, log[:2]))
+	if !s.Turn("h1").Replayed() {
+		t.Fatalf("turn h1 not replayed after restore: metadata %s", s.Turn("h1").Metadata)
+	}
+	for i := 2; i < len(log); i++ {
+		c, err := s.Apply(&log[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Has(reduce.StatusChanged) {
+			t.Errorf("event %d (%s) changed the status %s→%s", log[i].Sequence, log[i].Type, c.From, c.To)
+		}
+	}
+	if s.Status != reduce.StatusIdle {
+		t.Errorf("status %s, want idle", s.Status)
 	}
 }

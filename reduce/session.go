@@ -96,6 +96,9 @@ type index struct {
 	itemsByID table          // id → position in items
 	turns     map[string]int // id → the latest turn with that id, once there are many (see at)
 	open      []int          // open turns, innermost last
+	// replays holds the positions of the turns that are replayed
+	// history (Turn.Replayed), nil in a session without any.
+	replays   map[int]struct{}
 	perms     map[string]int
 	questions map[string]int
 	// callsByID finds the items of a call_id for ToolCall and ToolResult,
@@ -173,6 +176,13 @@ type Turn struct {
 	Metadata    json.RawMessage `json:"metadata"`
 	EndMetadata json.RawMessage `json:"end_metadata"`
 	Usage       TurnUsage       `json:"usage"`
+}
+
+// Replayed reports whether the turn is history an agent replays: its
+// turn.started metadata has "replay": true (ACP's session/load and
+// session/resume send a session's earlier turns again so).
+func (t *Turn) Replayed() bool {
+	return bytes.Contains(t.Metadata, []byte(`"replay"`)) && gjson.GetBytes(t.Metadata, "replay").Type == gjson.True
 }
 
 // End is how the session ended.
@@ -356,6 +366,7 @@ func (s *Session) build() {
 		if s.Turns[i].Status == TurnInProgress {
 			ix.open = append(ix.open, i)
 		}
+		ix.replay(s.Turns, i)
 	}
 	for i := range s.items {
 		ix.itemsByID.put(s.itemKey(int32(i)), int32(i), s.itemKey)
@@ -505,11 +516,33 @@ func (s *Session) setStatus(to Status, c *Change) {
 
 // work records a work event: an idle session starts running. A failed
 // session runs again only when a new turn starts (see turnStarted), so the
-// clean-up events that follow a failure do not flicker the status.
+// clean-up events that follow a failure do not flicker the status. What
+// happens in a replayed turn is history, not work.
 func (s *Session) work(c *Change) {
-	if s.Status == StatusIdle {
+	if s.Status == StatusIdle && !s.replaying() {
 		s.setStatus(StatusRunning, c)
 	}
+}
+
+// replaying reports whether the innermost open turn is replayed history.
+func (s *Session) replaying() bool {
+	ix := s.idx
+	if ix.replays == nil || len(ix.open) == 0 {
+		return false
+	}
+	_, ok := ix.replays[ix.open[len(ix.open)-1]]
+	return ok
+}
+
+// replay records the turn at position i of turns if it is replayed.
+func (ix *index) replay(turns []Turn, i int) {
+	if !turns[i].Replayed() {
+		return
+	}
+	if ix.replays == nil {
+		ix.replays = map[int]struct{}{}
+	}
+	ix.replays[i] = struct{}{}
 }
 
 func (s *Session) sessionStarted(ev *universal.Event, d *universal.SessionStarted, c *Change) {
@@ -603,7 +636,11 @@ func (s *Session) turnStarted(ev *universal.Event, d *universal.TurnStarted, c *
 	ix.open = append(ix.open, len(s.Turns))
 	s.Turns = append(s.Turns, Turn{TurnID: id, Status: TurnInProgress, StartedSeq: ev.Sequence, Metadata: ownRaw(d.Metadata, ev.CleanJSON)})
 	s.turnAdded()
+	ix.replay(s.Turns, len(s.Turns)-1)
 	c.What |= TurnChanged
+	if s.replaying() {
+		return // history: the status stays as it is
+	}
 	if s.Status == StatusFailed {
 		s.setStatus(StatusRunning, c)
 	}
@@ -625,6 +662,7 @@ func (s *Session) turnEnded(ev *universal.Event, d *universal.TurnEnded, c *Chan
 		return
 	}
 	t := &s.Turns[i]
+	_, history := ix.replays[i]
 	t.Status = constant(d.Status, universal.TurnCompleted, universal.TurnInterrupted, universal.TurnError)
 	t.EndedSeq = ev.Sequence
 	t.EndMetadata = ownRaw(d.Metadata, ev.CleanJSON)
@@ -640,10 +678,11 @@ func (s *Session) turnEnded(ev *universal.Event, d *universal.TurnEnded, c *Chan
 		}
 	}
 	c.What |= TurnChanged
-	if len(ix.open) > 0 || s.Status == StatusFailed || d.SessionEnding() {
+	if len(ix.open) > 0 || s.Status == StatusFailed || d.SessionEnding() || history {
 		// An inner turn ended, the session already failed, or the
 		// session is ending under the turn: the session.ended that
-		// follows sets the status, so it never flickers through idle.
+		// follows sets the status, so it never flickers through idle. A
+		// replayed turn's end is history: the status stays.
 		return
 	}
 	if d.Status == universal.TurnError {

@@ -158,7 +158,9 @@
 // Replayed history. An agent that loads a session sends its earlier turns
 // again (ACP's session/load and session/resume): each such turn's
 // turn.started metadata has "replay": true, and what happens in it is
-// history, not work under way (package notify announces none of it).
+// history, not work under way: package reduce counts none of it as work
+// (the session stays idle while it replays) and package notify announces
+// none of it.
 //
 // Several runs in one log. The output of several runs that a host
 // appended to one file (Claude Code's and Amp's stream-json, Codex's exec

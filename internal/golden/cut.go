@@ -145,13 +145,13 @@ func checkCut(evs []universal.Event, cut Cut, atRest bool) string {
 	if se.Reason != cut.Reason || se.TerminatedBy != cut.By {
 		return fmt.Sprintf("session.ended %s by %s, want %s by %s", se.Reason, se.TerminatedBy, cut.Reason, cut.By)
 	}
-	marked := false
+	marked, cutTurn := false, ""
 	for i := len(evs) - 2; i >= 0; i-- {
 		if d, ok := evs[i].Data.(*universal.TurnEnded); ok {
 			if !d.SessionEnding() || d.Status != universal.TurnInterrupted {
 				return fmt.Sprintf("the open turn ended %s without session_ending", d.Status)
 			}
-			marked = true
+			marked, cutTurn = true, d.TurnID
 			break
 		}
 		if evs[i].Type != universal.TypeItemCompleted {
@@ -175,7 +175,13 @@ func checkCut(evs []universal.Event, cut Cut, atRest bool) string {
 	if s.Status != cut.Status {
 		return fmt.Sprintf("reduced status %s, want %s (%s)", s.Status, cut.Status, strings.Join(trail, "→"))
 	}
-	if n := len(trail); n >= 2 && trail[n-2] == string(reduce.StatusIdle) {
+	// A session cut in a turn of work goes from running straight to its
+	// end; one cut while it replayed history (not work) was idle.
+	if t := s.Turn(cutTurn); t != nil && t.Replayed() {
+		if n := len(trail); n == 0 || trail[n-1] != string(cut.Status) || n >= 2 && trail[n-2] != string(reduce.StatusIdle) {
+			return "cut in replayed history, status went " + strings.Join(trail, "→") + ", want idle then " + string(cut.Status)
+		}
+	} else if n := len(trail); n >= 2 && trail[n-2] == string(reduce.StatusIdle) {
 		return "status flickers through idle: " + strings.Join(trail, "→")
 	}
 	return ""

@@ -39,6 +39,7 @@ function newModel() {
     usage: { session: null, calls: null, turns: null },
     turns: new Map(),    // turn_id → its status (in_progress until it ends)
     open: [],            // the turns open, innermost last (as package reduce keeps them)
+    replays: new Set(),  // turn_ids of replayed turns (turn.started metadata "replay": true)
     stubs: new Map(),    // item_id → {turn, workKind} of an item seen through a delta before its start
     ended: null,         // session.ended data
   };
@@ -46,7 +47,8 @@ function newModel() {
 
 // The status follows package reduce's rules exactly (what /state and
 // /sessions say): a work event makes an idle session run; a turn's end
-// makes it idle (or failed) when no other turn is open.
+// makes it idle (or failed) when no other turn is open. Nothing of a turn
+// an agent replays (an ACP session/load's history) is work.
 
 // openTurn is the innermost turn open, '' when none is.
 function openTurn(m) { return m.open.length ? m.open[m.open.length - 1] : ''; }
@@ -103,7 +105,7 @@ function reduce(m, ev) {
   if (ev.sequence !== m.version + 1) return false;
   m.version = ev.sequence;
   const d = ev.data || {};
-  const work = () => { if (m.status === 'idle' && !m.ended) m.status = 'running'; };
+  const work = () => { if (m.status === 'idle' && !m.ended && !m.replays.has(openTurn(m))) m.status = 'running'; };
   switch (ev.type) {
     case 'session.started':
       m.meta = d.metadata || {};
@@ -114,6 +116,8 @@ function reduce(m, ev) {
       if (m.turns.get(d.turn_id) === 'in_progress') break; // started while open: reduce ignores it
       m.turns.set(d.turn_id, 'in_progress');
       m.open.push(d.turn_id);
+      if (d.metadata && d.metadata.replay === true) { m.replays.add(d.turn_id); break; } // history: the status stays
+      m.replays.delete(d.turn_id);
       if (m.status === 'failed') m.status = 'running';
       work();
       break;
@@ -128,7 +132,7 @@ function reduce(m, ev) {
         m.open.pop();
         while (m.open.length && m.turns.get(openTurn(m)) !== 'in_progress') m.open.pop();
       }
-      if (m.open.length || m.status === 'failed' || ending) break; // session.ended decides
+      if (m.open.length || m.status === 'failed' || ending || m.replays.has(d.turn_id)) break; // session.ended decides; a replayed turn's end is history
       m.status = d.status === 'error' ? 'failed' : 'idle';
       break;
     }
