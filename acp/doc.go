@@ -624,7 +624,9 @@
 // {stopReason} (the prompt's response that follows says the same).
 // mcp/message (unstable, MCP over ACP: the inner MCP traffic of a server
 // declared with transport "acp", either side its provider; a call the
-// model makes through it is the agent's tool_call) is ignored too. In a
+// model makes through it is the agent's tool_call) is ignored too, and so
+// are the agent's mcp/connect and mcp/disconnect that open and close such
+// a connection. In a
 // proxy's connection of an ACP proxy chain (unstable), the conductor's
 // proxy/initialize is read as initialize (its params and response are
 // initialize's: the session's agent is the proxy), and proxy/successor

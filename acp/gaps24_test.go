@@ -209,6 +209,46 @@ func TestMcpMessageIgnored(t *testing.T) {
 	}
 }
 
+// TestMcpConnectIgnored: the agent opens an MCP-over-ACP connection to a
+// server the host provides with mcp/connect {serverId} (answered
+// {connectionId}) and closes it with mcp/disconnect {connectionId}: the
+// schemas' clientMethods (schema/v1/meta.unstable.json and
+// schema/v2/meta.unstable.json, ConnectMcpRequest, DisconnectMcpRequest).
+// They were agent.unparsed ("unknown ACP method"); like mcp/message they
+// carry nothing for the transcript.
+func TestMcpConnectIgnored(t *testing.T) {
+	in := func(m string) string { return `{"dir":"in","msg":` + m + "}\n" }
+	out := func(m string) string { return `{"dir":"out","msg":` + m + "}\n" }
+	exchange := in(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`) +
+		out(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentInfo":{"name":"a","version":"1"}}}`) +
+		in(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/w","mcpServers":[{"type":"acp","name":"ide","id":"srv1"}]}}`) +
+		out(`{"jsonrpc":"2.0","id":2,"result":{"sessionId":"s1"}}`) +
+		out(`{"jsonrpc":"2.0","id":0,"method":"mcp/connect","params":{"serverId":"srv1"}}`) +
+		in(`{"jsonrpc":"2.0","id":0,"result":{"connectionId":"conn-1"}}`) +
+		in(`{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"hi"}]}}`) +
+		out(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hello"}}}}`) +
+		out(`{"jsonrpc":"2.0","id":1,"method":"mcp/disconnect","params":{"connectionId":"conn-1"}}`) +
+		in(`{"jsonrpc":"2.0","id":1,"result":{}}`) +
+		out(`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`)
+	for _, f := range []string{acp.FormatExchange, acp.FormatAgent} {
+		src := exchange
+		if f == acp.FormatAgent {
+			// The agent's stdout alone.
+			var b strings.Builder
+			for _, l := range strings.SplitAfter(exchange, "\n") {
+				if strings.HasPrefix(l, `{"dir":"out","msg":`) {
+					b.WriteString(strings.TrimSuffix(strings.TrimPrefix(l, `{"dir":"out","msg":`), "}\n") + "\n")
+				}
+			}
+			src = b.String()
+		}
+		evs := translate(t, f, src)
+		if u := unparsed(evs); len(u) != 0 {
+			t.Errorf("%s: agent.unparsed %q", f, u)
+		}
+	}
+}
+
 // TestSessionMessageChunks: the subagents RFD's session_message_chunk
 // (@agentclientprotocol/sdk 2.4.0 schema/v1/schema.unstable.json and
 // schema/v2/schema.unstable.json SessionMessageChunk {messageId, content}:

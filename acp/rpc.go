@@ -77,7 +77,11 @@ var ignoredMethods = map[string]bool{
 	// declared with transport "acp"): the inner MCP traffic the
 	// connection carries for that server, not the transcript. A tool call
 	// the model makes through it is the agent's own tool_call update.
-	mMcpMessage: true,
+	// The agent opens and closes such a connection to a server the host
+	// provides with mcp/connect {serverId} (answered {connectionId}) and
+	// mcp/disconnect {connectionId} (the schemas' clientMethods, v1 and
+	// v2 unstable): no content either.
+	mMcpMessage: true, "mcp/connect": true, "mcp/disconnect": true,
 	// A proxy's traffic with its successor (the agent after it in the
 	// chain): what the proxy passes on to the host, or answers it, comes
 	// as its own messages, which are read.
