@@ -613,7 +613,9 @@
 // auth/status_update (unstable: the agent's sign-in state), the host's
 // auth/status, auth/login, auth/logout, providers/*, session/archive,
 // unarchive and status, and v2's tool_call/cancel and terminal/cancel (the
-// call's update says it was cancelled),
+// call's update says it was cancelled), next edit suggestions (unstable:
+// nes/start, suggest, close, accept and reject, and the document/* events,
+// the editor's inline edit predictions in an NES session of their own),
 // session/list, delete and close, $/cancel_request, elicitation/complete,
 // terminal/release and kill, extension methods (names starting with "_",
 // which the protocol says a peer must ignore; but Grok Build's and

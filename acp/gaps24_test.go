@@ -546,3 +546,46 @@ func TestBlockPayloadLength(t *testing.T) {
 		t.Errorf("json parts %q, want %q", got, want)
 	}
 }
+
+// TestNextEditSuggestionsIgnored: the unstable next edit suggestions
+// (schema/v1/meta.unstable.json and schema/v2/meta.unstable.json
+// agentMethods, the NES RFD's examples): the host's nes/start {workspaceUri}
+// (answered with the sessionId of an NES session of its own), nes/suggest,
+// nes/close, the nes/accept and nes/reject notifications and the
+// document/didOpen, didChange, didClose, didSave and didFocus events. They
+// were agent.unparsed ("unknown ACP method ... from the host"); they are the
+// editor's inline edit predictions, not the conversation, and are ignored:
+// the NES session's id is not the session's.
+func TestNextEditSuggestionsIgnored(t *testing.T) {
+	in := func(m string) string { return `{"dir":"in","msg":` + m + "}\n" }
+	out := func(m string) string { return `{"dir":"out","msg":` + m + "}\n" }
+	exchange := in(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"nes":{}}}}`) +
+		out(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"nes":{"events":{"document":{}}}}}}`) +
+		in(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`) +
+		out(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`) +
+		in(`{"jsonrpc":"2.0","id":2,"method":"nes/start","params":{"workspaceUri":"file:///w"}}`) +
+		out(`{"jsonrpc":"2.0","id":2,"result":{"sessionId":"nes-1"}}`) +
+		in(`{"jsonrpc":"2.0","method":"document/didOpen","params":{"sessionId":"nes-1","uri":"file:///w/a.go","languageId":"go","version":1,"text":"package a\n"}}`) +
+		in(`{"jsonrpc":"2.0","method":"document/didChange","params":{"sessionId":"nes-1","uri":"file:///w/a.go","version":2,"contentChanges":[{"text":"package a\n\nfunc F() {}\n"}]}}`) +
+		in(`{"jsonrpc":"2.0","method":"document/didFocus","params":{"sessionId":"nes-1","uri":"file:///w/a.go","version":2,"position":{"line":2,"character":0}}}`) +
+		in(`{"jsonrpc":"2.0","id":3,"method":"nes/suggest","params":{"sessionId":"nes-1","uri":"file:///w/a.go","version":2,"position":{"line":2,"character":0},"triggerKind":"automatic"}}`) +
+		out(`{"jsonrpc":"2.0","id":3,"result":{"suggestions":[{"id":"sugg_001","kind":"edit","uri":"file:///w/a.go","edits":[{"range":{"start":{"line":2,"character":0},"end":{"line":2,"character":0}},"newText":"// F.\n"}]}]}}`) +
+		in(`{"jsonrpc":"2.0","method":"nes/accept","params":{"sessionId":"nes-1","id":"sugg_001"}}`) +
+		in(`{"jsonrpc":"2.0","method":"nes/reject","params":{"sessionId":"nes-1","id":"sugg_002","reason":"rejected"}}`) +
+		in(`{"jsonrpc":"2.0","method":"document/didSave","params":{"sessionId":"nes-1","uri":"file:///w/a.go"}}`) +
+		in(`{"jsonrpc":"2.0","method":"document/didClose","params":{"sessionId":"nes-1","uri":"file:///w/a.go"}}`) +
+		in(`{"jsonrpc":"2.0","id":4,"method":"nes/close","params":{"sessionId":"nes-1"}}`) +
+		out(`{"jsonrpc":"2.0","id":4,"result":{}}`) +
+		in(`{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"hi"}]}}`) +
+		out(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hello"}}}}`) +
+		out(`{"jsonrpc":"2.0","id":5,"result":{"stopReason":"end_turn"}}`)
+	evs := translate(t, acp.FormatExchange, exchange)
+	if u := unparsed(evs); len(u) != 0 {
+		t.Errorf("agent.unparsed %q", u)
+	}
+	for _, e := range evs {
+		if e.NativeSessionID != "s1" {
+			t.Fatalf("%s: native session id %q, want s1", e.Type, e.NativeSessionID)
+		}
+	}
+}

@@ -98,6 +98,15 @@ var hostIgnored = map[string]bool{
 	"providers/list": true, "providers/set": true, "providers/disable": true,
 	"session/archive": true, "session/unarchive": true, "session/status": true,
 	"tool_call/cancel": true, "terminal/cancel": true,
+	// Next edit suggestions (unstable, v1 and v2: the NES RFD): the
+	// editor's inline edit predictions in an NES session of their own
+	// (nes/start answers its sessionId), not the conversation:
+	// nes/start, suggest and close, the nes/accept and nes/reject
+	// notifications, and the document/* events that keep the agent's
+	// copy of the open files.
+	"nes/start": true, "nes/suggest": true, "nes/close": true, "nes/accept": true, "nes/reject": true,
+	"document/didOpen": true, "document/didChange": true, "document/didClose": true,
+	"document/didSave": true, "document/didFocus": true,
 	// MCP over ACP: the host as the consumer of an MCP server the agent
 	// provides (see ignoredMethods).
 	mMcpMessage: true,
@@ -208,6 +217,8 @@ func (t *Translator) notification(dst []universal.Event, in *input, method strin
 		if t.st.Turn.Open && !t.st.Turn.Replay {
 			t.st.Turn.Cancelled = true
 		}
+		return dst
+	case hostIgnored[method] && in.dir == universal.In:
 		return dst
 	case method == mKiroToolChunk && in.dir == universal.Out:
 		return t.kiroToolChunk(dst, in)
