@@ -276,7 +276,9 @@
 // code?} its message (GitHub Copilot CLI's), else its JSON);
 // rawOutput objects in the metadata as raw_output; {"no_output": true}
 // when ACP carries nothing for the call (the item says so rather than
-// inventing output); claude-agent-acp's _meta.claudeCode.nonExecutionKind
+// inventing output; a command's text content that is its rawInput's
+// description, as Claude Code's adapter showed a Bash call's, is no
+// output); claude-agent-acp's _meta.claudeCode.nonExecutionKind
 // of the final update (why the result is the harness's words: user-rejected,
 // permission-rule, interrupted, cancelled, …) as non_execution_kind, as
 // the claude translator keeps it. failed makes the result failed

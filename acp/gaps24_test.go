@@ -589,3 +589,72 @@ func TestNextEditSuggestionsIgnored(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandDescriptionNoOutput: Claude Code's adapter (claude-code-acp,
+// October 2025; agentclientprotocol/claude-agent-acp issue #122 quotes
+// its lines) shows a Bash call's description (rawInput.description) as the
+// call's content and completes the call with no content of its own (its
+// result for Bash is empty: the output went to the client's terminal, or
+// there was none). The description was read as the command's output
+// ("Show current git diff" for git diff); it is the call's description:
+// the result has no output ACP carries (no_output). A command's real text
+// output, and a text that is not the description, are output as before.
+func TestCommandDescriptionNoOutput(t *testing.T) {
+	in := func(m string) string { return `{"dir":"in","msg":` + m + "}\n" }
+	out := func(m string) string { return `{"dir":"out","msg":` + m + "}\n" }
+	up := func(u string) string {
+		return out(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + u + `}}`)
+	}
+	session := func(updates ...string) string {
+		s := in(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`) +
+			out(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}`) +
+			in(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`) +
+			out(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`) +
+			in(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"show the diff"}]}}`)
+		for _, u := range updates {
+			s += up(u)
+		}
+		return s + out(`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`)
+	}
+	start := `{"content":[],"kind":"execute","rawInput":{},"sessionUpdate":"tool_call","status":"pending","title":"Terminal","toolCallId":"toolu_1"}`
+	described := `{"content":[{"content":{"text":"Show current git diff","type":"text"},"type":"content"}],"kind":"execute","rawInput":{"command":"git diff","description":"Show current git diff"},"sessionUpdate":"tool_call","status":"pending","title":"` + "`git diff`" + `","toolCallId":"toolu_1"}`
+	tests := []struct {
+		name     string
+		updates  []string
+		want     string
+		noOutput bool
+	}{{
+		name:     "description only",
+		updates:  []string{start, described, `{"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"toolu_1"}`},
+		want:     "|false|",
+		noOutput: true,
+	}, {
+		name:    "output replaces it",
+		updates: []string{start, described, `{"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"toolu_1","content":[{"type":"content","content":{"type":"text","text":"diff --git a/x b/x"}}]}`},
+		want:    "diff --git a/x b/x|false|",
+	}, {
+		name: "other text is output",
+		updates: []string{start,
+			`{"content":[{"content":{"text":"On branch main","type":"text"},"type":"content"}],"kind":"execute","rawInput":{"command":"git status","description":"Show status"},"sessionUpdate":"tool_call","status":"pending","title":"git status","toolCallId":"toolu_1"}`,
+			`{"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"toolu_1"}`},
+		want: "On branch main|false|",
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := translate(t, acp.FormatExchange, session(tc.updates...))
+			if u := unparsed(evs); len(u) != 0 {
+				t.Errorf("agent.unparsed %q", u)
+			}
+			if got := results(evs); !slices.Equal(got, []string{tc.want}) {
+				t.Errorf("results %q, want %q", got, tc.want)
+			}
+			for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+				if it := ev.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindToolResult {
+					if got := strings.Contains(string(it.Content[0].Metadata), `"no_output":true`); got != tc.noOutput {
+						t.Errorf("no_output %v, want %v (%s)", got, tc.noOutput, it.Content[0].Metadata)
+					}
+				}
+			}
+		})
+	}
+}

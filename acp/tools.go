@@ -546,6 +546,40 @@ func argumentText(u jsonscan.Value) (string, bool) {
 	return text, ok && n == 1 && strings.HasPrefix(strings.TrimSpace(text), "{")
 }
 
+// isDescription reports whether text, a text content of a command's call,
+// is the description its arguments give (rawInput.description): Claude
+// Code's adapter (claude-code-acp, 2025) shows a Bash call's description as
+// its content and, the command run, completes it with no content of its
+// own (its result for Bash and Write is empty), so the description is all
+// the content the call ever has. That is no output of the command. desc
+// caches whether the call has a description at all (-1: not looked up),
+// so the arguments, small for a command, are read once per content.
+func isDescription(tl *tool, text string, desc *int) bool {
+	if tl.UKind != universal.ToolExecute || text == "" || tl.Input == "" {
+		return false
+	}
+	if *desc == -1 {
+		*desc = 0
+		if d := gjson.Get(tl.Input, "description"); d.Type == gjson.String && d.Str != "" {
+			*desc = 1
+		}
+	}
+	return *desc == 1 && text == gjson.Get(tl.Input, "description").Str
+}
+
+// onlyDescription reports whether a command's content is its description
+// alone (see isDescription): the call has no output ACP carries.
+func onlyDescription(tl *tool, content jsonscan.Value) bool {
+	desc, n, ok := -1, 0, true
+	content.Each(func(_ gjson.Result, c jsonscan.Value) bool {
+		n++
+		ok = c.Sub("type").Str() == "content" && c.Sub("content").Sub("type").Str() == "text" &&
+			isDescription(tl, c.Sub("content").Sub("text").Str(), &desc)
+		return ok
+	})
+	return ok && n > 0
+}
+
 // bringsOutput reports whether an update of a call that has its final
 // status, status, carries anything a client would miss: content,
 // rawOutput, or another status.
@@ -694,12 +728,17 @@ func (t *Translator) output(tl *tool, content jsonscan.Value) string {
 		}
 	}
 	var image string // the data of the content's first image
+	desc := -1       // whether the call has a description: unknown yet
 	content.Each(func(_ gjson.Result, c jsonscan.Value) bool {
 		switch c.Sub("type").Str() {
 		case "content":
 			switch cc := c.Sub("content"); cc.Sub("type").Str() {
 			case "text":
-				add(cc.Sub("text").Str())
+				text := cc.Sub("text").Str()
+				if isDescription(tl, text, &desc) {
+					break
+				}
+				add(text)
 			case "resource":
 				add(cc.Sub("resource.text").Str())
 			case "resource_link":
@@ -947,7 +986,7 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 		// (see validate): compact already, not scanned again.
 		md.RawClean("raw_output", tl.RawOutput)
 	}
-	if tl.settle(); tl.Content == "" && tl.RawOutput == "" && !tl.HasTerminal {
+	if tl.settle(); (tl.Content == "" || output == "" && onlyDescription(tl, content)) && tl.RawOutput == "" && !tl.HasTerminal {
 		if codexCollab(tl) {
 			// codex-acp's collab call: what the sub-agents said is in
 			// the rawInput of the update that completes it.
