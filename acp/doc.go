@@ -550,7 +550,8 @@
 // elicitation/create (unstable) is question.requested (the message as its
 // prompt, the choices of the form's first choice property as its options:
 // its enum, else the consts of its oneOf, items.enum or items.anyOf,
-// mode and schema in metadata), resolved by the host's response (accept:
+// mode and schema, or a URL elicitation's url and elicitationId, in
+// metadata), resolved by the host's response (accept:
 // answered with the content as JSON; decline, cancel: rejected) or by a
 // universal.QuestionReply.
 //

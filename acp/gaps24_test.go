@@ -658,3 +658,30 @@ func TestCommandDescriptionNoOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestElicitationURLKeepsID: a URL elicitation (unstable v1 and v2
+// schemas: ElicitationUrlMode {elicitationId, url}, message; the agent's
+// elicitation/complete {elicitationId} says the user is done there) is a
+// question whose metadata kept the url but not the elicitationId, which
+// was lost: the completion could not be tied to its question. It is kept.
+func TestElicitationURLKeepsID(t *testing.T) {
+	in := func(m string) string { return `{"dir":"in","msg":` + m + "}\n" }
+	out := func(m string) string { return `{"dir":"out","msg":` + m + "}\n" }
+	exchange := in(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"elicitation":{"url":{}}}}}`) +
+		out(`{"jsonrpc":"2.0","id":"e0","method":"elicitation/create","params":{"requestId":0,"mode":"url","elicitationId":"el-0","url":"https://auth.example/login","message":"Sign in"}}`) +
+		in(`{"jsonrpc":"2.0","id":"e0","result":{"action":"accept"}}`) +
+		out(`{"jsonrpc":"2.0","method":"elicitation/complete","params":{"elicitationId":"el-0"}}`) +
+		out(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}`)
+	evs := translate(t, acp.FormatExchange, exchange)
+	if u := unparsed(evs); len(u) != 0 {
+		t.Errorf("agent.unparsed %q", u)
+	}
+	qs := golden.OfType(evs, universal.TypeQuestionRequested)
+	if len(qs) != 1 {
+		t.Fatalf("%d questions", len(qs))
+	}
+	md := string(qs[0].Data.(*universal.Question).Metadata)
+	if !strings.Contains(md, `"elicitationId":"el-0"`) || !strings.Contains(md, `"url":"https://auth.example/login"`) {
+		t.Errorf("metadata %s", md)
+	}
+}

@@ -1513,6 +1513,9 @@ func (t *Translator) elicitation(dst []universal.Event, in *input, id string, pa
 	t.remember(in.dir, id, r)
 	var md jsonw.Object
 	md.Raw("mode", params.Sub("mode").Raw()).Raw("requestedSchema", params.Sub("requestedSchema").Raw()).Raw("url", params.Sub("url").Raw())
+	// A URL elicitation's id, which the agent's elicitation/complete
+	// names when the user is done at the URL.
+	md.Raw("elicitationId", params.Sub("elicitationId").Raw())
 	// The choices of a form's first choice property: the values of its
 	// enum, or the consts of its titled choices (oneOf; a multi-select's
 	// items.enum or items.anyOf), the enum schemas of MCP's elicitation
