@@ -447,10 +447,12 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		t.scan.Release()
 		return t.w.End(dst, t.st.Stderr.Ended(r.Ended()), daemon, nil)
 	case universal.Exit:
+		dst = t.endUnprompted(dst)
 		dst = t.finish(dst)
 		t.scan.Release()
 		return t.w.End(dst, universal.ExitEnded(t.ended(), r), daemon, nil)
 	case universal.EndOfInput:
+		dst = t.endUnprompted(dst)
 		dst = t.finish(dst)
 		t.scan.Release()
 		return t.w.End(dst, t.ended(), daemon, nil)
@@ -465,6 +467,22 @@ func (t *Translator) ended() universal.SessionEnded {
 		d.Reason = universal.EndError
 	}
 	return t.st.Stderr.Ended(d)
+}
+
+// endUnprompted ends, completed, the live turn the translator opened for
+// updates the agent sent with no prompt of the host waiting for its
+// response (after the last prompt's response: OpenCode 1.2's text and
+// tool results after end_turn, claude-agent-acp's background tasks; or
+// the agent's own work), when the input or the agent's process ends:
+// nothing ends such a turn but the agent's own word, and the session did
+// not end during a turn the host asked for. Only where the host's
+// requests are seen: on the agent's side alone, a prompt that opened a
+// turn is not seen, and the input may have ended in the middle of it.
+func (t *Translator) endUnprompted(dst []universal.Event) []universal.Event {
+	if !t.st.Turn.Open || t.st.Turn.Replay || t.st.Turn.Prompted || t.format != FormatExchange && !t.st.BothSides || t.promptWaits() {
+		return dst
+	}
+	return t.endTurn(dst, universal.TurnCompleted, nil, daemon, nil)
 }
 
 // finish flushes what waits for the end of input: the session start, and

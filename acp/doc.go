@@ -113,7 +113,15 @@
 // seen and none waits for its response; so does a goal's autonomous
 // cycle of Codex's (codex-acp) at the session_info_update whose
 // _meta.codex.threadStatus is idle, {"thread_status": …} in the
-// metadata. Codex's errors come through codex-acp as a
+// metadata. Any other turn opened for updates that came with no prompt of
+// the host waiting (after the last prompt's response: OpenCode 1.2 sent
+// a turn's last text and tool results after its end_turn, and
+// claude-agent-acp's background tasks report so) ends completed, no
+// metadata, when the input or the agent's process ends (killed, it ends
+// interrupted): the session did not end during a turn the host asked
+// for. Only where the host's requests are seen; on the agent's side
+// alone such a turn may be a prompt's not seen, and the input ending in
+// it ends the session as any turn left open does. Codex's errors come through codex-acp as a
 // session_info_update's _meta.codex.error {message, codexErrorInfo,
 // additionalDetails}: an error event (retried when its message says Codex
 // reconnects, "Reconnecting... 1/5"; code the codexErrorInfo's kind; the
