@@ -12,15 +12,16 @@ import (
 )
 
 // callItem returns the tool_call item of a session's call id, "" when
-// unknown.
-func (t *Translator) callItem(sid, callID string) string {
+// unknown, and the call_id of its parts (the native id, or the one made
+// unique when a later response reused it; see onTool).
+func (t *Translator) callItem(sid, callID string) (item, id string) {
 	if callID == "" {
-		return ""
+		return "", ""
 	}
 	if p := t.st.Parts[t.st.Calls[callKey(sid, callID)]]; p != nil {
-		return p.Call
+		return p.Call, p.CallID
 	}
-	return ""
+	return "", t.w.Copy(callID)
 }
 
 // request reads the id and session of a permission request or question
@@ -81,7 +82,8 @@ func (t *Translator) onPermission(dst []universal.Event, e *event) []universal.E
 		md.String("session_id", sid)
 	}
 	id = t.w.Copy(id)
-	info := permInfo{Action: t.w.Copy(action), Item: t.callItem(sid, callID), CallID: t.w.Copy(callID)}
+	item, call := t.callItem(sid, callID)
+	info := permInfo{Action: t.w.Copy(action), Item: item, CallID: call}
 	put(&t.st.Perms, id, info)
 	return t.w.RequestPermission(dst, universal.Permission{
 		PermissionID: id,
@@ -167,7 +169,8 @@ func (t *Translator) onQuestion(dst []universal.Event, e *event) []universal.Eve
 		md.String("session_id", sid)
 	}
 	id = t.w.Copy(id)
-	q := questionInfo{Item: t.callItem(sid, p.Get("tool.callID").Str), Prompt: prompt, Options: options}
+	item, _ := t.callItem(sid, p.Get("tool.callID").Str)
+	q := questionInfo{Item: item, Prompt: prompt, Options: options}
 	put(&t.st.Questions, id, q)
 	return t.w.AskQuestion(dst, universal.Question{
 		QuestionID: id,

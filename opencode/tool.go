@@ -115,7 +115,19 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, f 
 		p.Call = t.w.NewItemID()
 		p.CallID = t.w.CopyValue(f.callID.Result())
 		if p.CallID != "" {
-			put(&t.st.Calls, callKey(m.Session, p.CallID), pid)
+			key := callKey(m.Session, p.CallID)
+			if prev, ok := t.st.Calls[key]; ok && prev != pid {
+				// The provider's call id is only unique within one
+				// response: some number the calls of each response
+				// from 0 (Kimi K2's functions.bash:0), so a later
+				// response of the session reuses it for another call.
+				// The call_id that links this call and its result is
+				// made unique with the part's id.
+				p.CallID = p.CallID + "#" + pid
+			}
+			// The newest call with this id is the one a permission
+			// request names.
+			put(&t.st.Calls, key, pid)
 		}
 		kind, in := t.describe(name, "")
 		dst = t.w.StartItem(dst, universal.Item{
