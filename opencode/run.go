@@ -257,11 +257,12 @@ func (t *Translator) replayRecord(dst []universal.Event, x jsonscan.Value, raw [
 		return dst
 	}
 	r := f.role.Str()
-	if r == "user" && rt == routeRoot && !(t.st.Turn.Open && t.st.Turn.Answered && allSynthetic(parts)) {
+	if r == "user" && rt == routeRoot && !(t.st.Turn.Open && t.st.Turn.Answered && notPrompt(parts)) {
 		// A user message all of whose parts OpenCode wrote (synthetic:
 		// the "Summarize the task tool output above and continue" after
-		// a subtask command's task call) continues the turn; any other
-		// starts one.
+		// a subtask command's task call) or only shows (ignored: a
+		// plugin's notice, which the model never sees) continues the
+		// turn; any other starts one.
 		if turn := &t.st.Turn; turn.Open && turn.Answered && !t.listFinished() {
 			// The agent was answering and never finished (a step that
 			// never completed, or one that completed empty): the user
@@ -303,13 +304,15 @@ func (t *Translator) replayRecord(dst []universal.Event, x jsonscan.Value, raw [
 	return dst
 }
 
-// allSynthetic reports whether a message's parts are all synthetic text
-// (OpenCode's own, not the user's), and there is one at least.
-func allSynthetic(parts jsonscan.Value) bool {
+// notPrompt reports whether a message's parts are all text the user did
+// not give the model: synthetic (OpenCode's own) or ignored (shown, never
+// sent to the model, as a plugin's notice: DCP's "▣ DCP | -73.2K removed"
+// after its compress tool), and there is one at least.
+func notPrompt(parts jsonscan.Value) bool {
 	n, all := 0, true
 	parts.Each(func(_ gjson.Result, p jsonscan.Value) bool {
 		n++
-		all = p.Get("type").Str == "text" && p.Get("synthetic").Type == gjson.True
+		all = p.Get("type").Str == "text" && (p.Get("synthetic").Type == gjson.True || p.Get("ignored").Type == gjson.True)
 		return all
 	})
 	return n > 0 && all
