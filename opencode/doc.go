@@ -284,10 +284,10 @@
 // that never ran). The list ends its last turn when it shows the agent
 // finished it: the last assistant message completed with a finish reason
 // other than tool-calls (or with content, where the message records no
-// finish reason), or failed, was aborted, or a permission was refused. The
-// session ends in error when its last turn did; universal.Exit adds the
-// exit code by the exit rule of package universal (a non-zero code:
-// error "exit code N").
+// finish reason), or failed, was aborted, or a permission was refused or
+// a question dismissed. The session ends in error when its last turn did;
+// universal.Exit adds the exit code by the exit rule of package universal
+// (a non-zero code: error "exit code N").
 //
 // Each step-finish part is a usage.updated with scope call (one model
 // call per step, summable over the turn; sub-agent steps included), the

@@ -207,8 +207,9 @@ type turnState struct {
 	// StepOpen (run mode): a step started and did not finish yet.
 	StepOpen bool `json:"step_open,omitempty"`
 	// Denied: a tool of the root session's last assistant message was
-	// refused a permission; OpenCode stops the turn there (run output
-	// ends it with the step, a message list at its end).
+	// refused a permission, or its question dismissed; OpenCode stops
+	// the turn there (run output ends it with the step, a message list
+	// at its end).
 	Denied bool `json:"denied,omitempty"`
 	// Error is the native error of a failed or aborted turn, for the
 	// turn.ended metadata.

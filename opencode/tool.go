@@ -263,12 +263,17 @@ func (t *Translator) completeResult(dst []universal.Event, pid string, p *partSt
 	out := sf.output.Result()
 	if failed {
 		out = sf.err.Result()
-		if rejectedPermission(out.Str) && t.st.Msgs[p.Msg].Session == t.st.Session {
+		root := t.st.Msgs[p.Msg].Session == t.st.Session
+		if rejectedPermission(out.Str) && root {
 			// OpenCode stops the turn after a refused permission.
 			t.st.Turn.Denied = true
 			if t.format == FormatRunJSON {
 				dst = t.policyDenial(dst, p, name)
 			}
+		} else if name == "question" && dismissedQuestion(out.Str) && root {
+			// And after a question the user dismissed
+			// (Question.RejectedError), as after a refused permission.
+			t.st.Turn.Denied = true
 		}
 	}
 	var md jsonw.Object
@@ -504,6 +509,12 @@ func attachmentsMetadata(atts jsonscan.Value) []byte {
 // name, PermissionRejectedError({"_tag":…}) (observed in 1.2.27).
 func rejectedPermission(err string) bool {
 	return strings.Contains(err, "rejected permission") || strings.HasPrefix(err, "PermissionRejectedError")
+}
+
+// dismissedQuestion reports whether a question tool's error says the user
+// dismissed the question ("Error: The user dismissed this question").
+func dismissedQuestion(err string) bool {
+	return strings.Contains(err, "dismissed this question")
 }
 
 // policyDenial reports, for run output, the permission request that
