@@ -277,8 +277,10 @@
 // itself, all synthetic text, which continues the turn it follows: the
 // "Summarize the task tool output above and continue" of a subtask
 // command; so does one of ignored text alone, shown but never given to
-// the model: a plugin's notice, as DCP's after its compress tool), and
-// ends the one before: interrupted
+// the model: a plugin's notice, as DCP's after its compress tool, and the
+// compaction OpenCode starts on its own when the context overflows, a
+// compaction part with auto true, even before the turn's first answer),
+// and ends the one before: interrupted
 // when the agent had answered in it but not finished it by the rule
 // below (the user wrote while the agent worked, or again after a step
 // that never ran). The list ends its last turn when it shows the agent

@@ -257,12 +257,13 @@ func (t *Translator) replayRecord(dst []universal.Event, x jsonscan.Value, raw [
 		return dst
 	}
 	r := f.role.Str()
-	if r == "user" && rt == routeRoot && !(t.st.Turn.Open && t.st.Turn.Answered && notPrompt(parts)) {
+	if r == "user" && rt == routeRoot && !(t.st.Turn.Open && (t.st.Turn.Answered && notPrompt(parts) || autoCompaction(parts))) {
 		// A user message all of whose parts OpenCode wrote (synthetic:
 		// the "Summarize the task tool output above and continue" after
-		// a subtask command's task call) or only shows (ignored: a
-		// plugin's notice, which the model never sees) continues the
-		// turn; any other starts one.
+		// a subtask command's task call; the compaction it starts on
+		// its own when the context overflows, auto: true) or only shows
+		// (ignored: a plugin's notice, which the model never sees)
+		// continues the turn; any other starts one.
 		if turn := &t.st.Turn; turn.Open && turn.Answered && !t.listFinished() {
 			// The agent was answering and never finished (a step that
 			// never completed, or one that completed empty): the user
@@ -316,6 +317,20 @@ func notPrompt(parts jsonscan.Value) bool {
 		return all
 	})
 	return n > 0 && all
+}
+
+// autoCompaction reports whether a message is the compaction OpenCode
+// starts on its own when the context overflows: a compaction part with
+// auto true, alone. Its summary and the synthetic "Continue if you have
+// next steps" that follow it go on with the turn.
+func autoCompaction(parts jsonscan.Value) bool {
+	n, auto := 0, true
+	parts.Each(func(_ gjson.Result, p jsonscan.Value) bool {
+		n++
+		auto = p.Get("type").Str == "compaction" && p.Get("auto").Type == gjson.True
+		return auto
+	})
+	return n == 1 && auto
 }
 
 // withFields returns the JSON object obj with the members of kv (key,
