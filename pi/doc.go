@@ -155,7 +155,11 @@
 //     arguments streamed from toolcall_delta, completed at toolcall_end
 //     (or message_end). The streamed argument text is kept when it is the
 //     same JSON value as the final arguments, else the final object
-//     (compact) replaces it.
+//     (compact) replaces it. Its call_id is the call id, but for a call
+//     whose id an earlier call of the session had (a provider that
+//     numbers each response's calls from 0, as Kimi K2's functions.bash:0):
+//     the n-th such call's call_id is id#n, and its result's too, so
+//     that each result links to its own call.
 //   - Tool results: tool_execution_start starts a tool_result item
 //     (call_id = toolCallId, parent = the assistant message; a tool whose
 //     message was not seen, in a stream picked up late, goes with its

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -321,16 +322,21 @@ func (t *Translator) toolCallStart(dst []universal.Event, m *message, b *block, 
 		return dst
 	}
 	b.Tool = t.w.NewItemID()
+	link := ""
 	if callID != "" {
-		t.addTool(callID, name, m.Item, b.Tool)
+		link = t.addTool(callID, name, m.Item, b.Tool).link()
 	}
-	return t.w.StartItem(dst, t.toolCallItem(b.Tool, m.Item, callID, name, ""), agent, raw)
+	return t.w.StartItem(dst, t.toolCallItem(b.Tool, m.Item, callID, link, name, ""), agent, raw)
 }
 
-// toolCallItem returns a tool_call item; the call id is its native id.
-// Its tool kind and input are set once the tool's name is known.
-func (t *Translator) toolCallItem(id, parent, callID, name, args string) universal.Item {
+// toolCallItem returns a tool_call item: its native id is callID, its
+// call_id link (see tool.Link), callID when link is "". Its tool kind and
+// input are set once the tool's name is known.
+func (t *Translator) toolCallItem(id, parent, callID, link, name, args string) universal.Item {
 	callID = t.copy(callID)
+	if link == "" {
+		link = callID
+	}
 	var kind universal.ToolKind
 	var input *universal.ToolInput
 	if name != "" {
@@ -342,7 +348,7 @@ func (t *Translator) toolCallItem(id, parent, callID, name, args string) univers
 		Type:      universal.PartToolCall,
 		Name:      t.copy(name),
 		Arguments: args,
-		CallID:    callID,
+		CallID:    link,
 		ToolKind:  kind,
 		ToolInput: input,
 	}
@@ -390,7 +396,11 @@ func (t *Translator) toolCallFinal(dst []universal.Event, m *message, b *block, 
 		tl.Name = t.copy(name)
 	}
 	args := t.arguments(b.Tool, f[2])
-	it := t.toolCallItem(b.Tool, parent, callID, name, args)
+	link := ""
+	if tl != nil {
+		link = tl.link()
+	}
+	it := t.toolCallItem(b.Tool, parent, callID, link, name, args)
 	if name == "" {
 		// Unnamed: still a call, of no known kind.
 		it.Content[0].ToolKind, it.Content[0].ToolInput = universal.ToolOther, &universal.ToolInput{}
@@ -446,9 +456,49 @@ func (t *Translator) tool(callID string) *tool {
 	return nil
 }
 
+// addTool adds the tool entry of a new call (its item call, or one made
+// right after) with native id callID.
 func (t *Translator) addTool(callID, name, msg, call string) *tool {
-	t.st.Tools = append(t.st.Tools, tool{CallID: t.copy(callID), Name: t.copy(name), Msg: msg, Call: call})
+	// The id is copied first: a map key must not alias the input.
+	callID = t.copy(callID)
+	if t.st.CallUses == nil {
+		t.st.CallUses = map[string]int{}
+	}
+	t.st.CallUses[callID]++
+	return t.addEntry(callID, name, msg, call)
+}
+
+// addResultTool adds the tool entry of a result whose call was not seen:
+// it links to the session's last call with its native id.
+func (t *Translator) addResultTool(callID, name string) *tool {
+	return t.addEntry(t.copy(callID), name, "", "")
+}
+
+// addEntry adds a tool entry; callID is a copy already.
+func (t *Translator) addEntry(callID, name, msg, call string) *tool {
+	t.st.Tools = append(t.st.Tools, tool{CallID: callID, Link: t.callLink(callID), Name: t.copy(name), Msg: msg, Call: call})
 	return &t.st.Tools[len(t.st.Tools)-1]
+}
+
+// callLink returns the call_id of the session's latest call with native
+// id callID, "" for callID itself: the provider's id is only unique
+// within one response for some (Kimi K2 numbers each response's calls
+// from 0, functions.bash:0), and a call_id shared by two calls links each
+// result to both. The first call keeps the native id, the n-th is
+// callID#n.
+func (t *Translator) callLink(callID string) string {
+	if n := t.st.CallUses[callID]; n > 1 {
+		return callID + "#" + strconv.Itoa(n)
+	}
+	return ""
+}
+
+// link returns the call_id the call and its result carry.
+func (tl *tool) link() string {
+	if tl.Link != "" {
+		return tl.Link
+	}
+	return tl.CallID
 }
 
 // user translates a user message: Pi's echo of the host's prompt (or a

@@ -252,7 +252,7 @@ func (t *Translator) subMessage(dst []universal.Event, calls *[]tool, lastMsg *s
 				return true
 			}
 			sub := tool{CallID: t.copy(c.Get("id").Str), Name: t.copy(c.Get("name").Str), Msg: id, Call: t.w.NewItemID()}
-			it := t.toolCallItem(sub.Call, id, sub.CallID, sub.Name, t.copyJSON(c.Sub("arguments")))
+			it := t.toolCallItem(sub.Call, id, sub.CallID, "", sub.Name, t.copyJSON(c.Sub("arguments")))
 			if sub.Name == "" {
 				it.Content[0].ToolKind, it.Content[0].ToolInput = universal.ToolOther, &universal.ToolInput{}
 			}

@@ -45,6 +45,10 @@ type state struct {
 	// Tools are the tool calls of the open turn, in the order they became
 	// known.
 	Tools []tool `json:"tools,omitempty"`
+	// CallUses counts, per native call id, the calls of the session that
+	// had it: a provider that numbers each response's calls from 0 (Kimi
+	// K2's functions.bash:0) reuses an id for later calls (see tool.Link).
+	CallUses map[string]int `json:"call_uses,omitempty"`
 	// LastToolStart is the call id of the tool whose
 	// tool_execution_start was the event just before, "" otherwise: an
 	// extension UI request right after it guards that tool.
@@ -170,7 +174,11 @@ type block struct {
 // tool is one tool call and its result.
 type tool struct {
 	CallID string `json:"call_id"`
-	Name   string `json:"name,omitempty"`
+	// Link is the call_id the call and its result carry when CallID, the
+	// native id, was an earlier call's too: CallID#n for the session's
+	// n-th call with it (see callLink).
+	Link string `json:"link,omitempty"`
+	Name string `json:"name,omitempty"`
 	// Msg is the assistant message item that holds the call.
 	Msg string `json:"msg,omitempty"`
 	// Call and Result are the tool_call and tool_result items.

@@ -67,7 +67,7 @@ func (t *Translator) toolEntry(dst []universal.Event, in *input) (*tool, []unive
 	msg, dst = t.orphanParent(dst, in.raw)
 	tl.Msg = msg
 	tl.Call = t.w.NewItemID()
-	it := t.toolCallItem(tl.Call, msg, callID, name, t.copyJSON(in.sub("args")))
+	it := t.toolCallItem(tl.Call, msg, callID, tl.Link, name, t.copyJSON(in.sub("args")))
 	if name == "" {
 		it.Content[0].ToolKind, it.Content[0].ToolInput = universal.ToolOther, &universal.ToolInput{}
 	}
@@ -135,7 +135,7 @@ func (t *Translator) startResult(dst []universal.Event, tl *tool, raw []byte) []
 		ParentID: tl.Msg,
 		Kind:     universal.KindToolResult,
 		Role:     universal.RoleTool,
-		Content:  []universal.Part{{Type: universal.PartToolResult, CallID: tl.CallID}},
+		Content:  []universal.Part{{Type: universal.PartToolResult, CallID: tl.link()}},
 	}, agent, raw)
 }
 
@@ -209,7 +209,7 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, nativeID, o
 		// completed here too, in the same scratch memory.
 		dst = t.subAgentItems(dst, tl, details)
 	}
-	p := universal.Part{Type: universal.PartToolResult, CallID: tl.CallID, Output: output, IsError: isError}
+	p := universal.Part{Type: universal.PartToolResult, CallID: tl.link(), Output: output, IsError: isError}
 	if md.Len() > 0 {
 		p.Metadata = md.Bytes()
 	}
@@ -315,7 +315,7 @@ func (t *Translator) toolResult(dst []universal.Event, in *input, msg jsonscan.V
 	}
 	dst = t.beforeWork(dst, in.raw)
 	if tl == nil {
-		tl = t.addTool(callID, name, "", "")
+		tl = t.addResultTool(callID, name)
 		tl.Kind, _ = t.describe(name, "")
 	}
 	if tl.Msg == "" {
@@ -571,7 +571,7 @@ func (t *Translator) uiRequest(dst []universal.Event, in *input, prevToolStart s
 			Action:       r.Action,
 			Metadata:     md.Bytes(),
 			ItemID:       tl.Call,
-			CallID:       tl.CallID,
+			CallID:       tl.link(),
 		}, agent, in.raw)
 	}
 	t.st.Requests = append(t.st.Requests, r)
@@ -669,7 +669,7 @@ func (t *Translator) replyPermission(dst []universal.Event, id string, approved 
 	md.String("source", source).OptString("decision", decision)
 	p := universal.Permission{PermissionID: r.ID, Action: r.Action, Status: status, Metadata: md.Bytes(), CallID: r.CallID}
 	if tl := t.tool(r.CallID); tl != nil {
-		p.ItemID = tl.Call
+		p.ItemID, p.CallID = tl.Call, tl.link()
 	}
 	t.st.Requests = append(t.st.Requests[:i:i], t.st.Requests[i+1:]...)
 	return t.w.ResolvePermission(dst, p, src, raw)
