@@ -351,7 +351,12 @@
 //     rollout it waits for the call's function_call_output, which comes
 //     next: the output is that one's (the thread id, spawn_result in
 //     metadata, or Codex's error text, "collab spawn failed: …"), the
-//     event's metadata added.
+//     event's metadata added. A rollout's collab_waiting_end waits for
+//     it too: a wait that timed out ends with no statuses, and only the
+//     output has timed_out; the result is the output's (what the agents
+//     said, agents_states and timed_out in metadata), the event's
+//     messages when it has none. An end's agent_statuses and statuses
+//     are the same states: statuses is read only without agent_statuses.
 //   - webSearch / web_search → "web_search", arguments {query, action}; a
 //     rollout's web_search_call without an id that records a search a
 //     web_search_end before it translated (its action the same; 0.136) is

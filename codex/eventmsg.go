@@ -546,10 +546,13 @@ func (t *Translator) collabEvent(dst []event, c *ctx, typ string, m jsonscan.Val
 		msgs = agentMessages(a.Get("status"), msgs)
 		return true
 	})
-	m.Get("statuses").ForEach(func(_, st gjson.Result) bool {
-		msgs = agentMessages(st, msgs)
-		return true
-	})
+	if len(msgs) == 0 {
+		// The same states by thread id (0.118–0.146 write both).
+		m.Get("statuses").ForEach(func(_, st gjson.Result) bool {
+			msgs = agentMessages(st, msgs)
+			return true
+		})
+	}
 	if len(msgs) == 0 {
 		msgs = agentMessages(m.Get("status"), msgs)
 	}
@@ -559,11 +562,19 @@ func (t *Translator) collabEvent(dst []event, c *ctx, typ string, m jsonscan.Val
 	}
 	res := resultSpec{output: t.w.Copy(out)}
 	spec.keep = true
-	if typ == "collab_agent_spawn_end" {
+	switch typ {
+	case "collab_agent_spawn_end":
 		res = t.spawnEnd(m, receivers)
 		if t.format == FormatRollout && id != "" {
 			// The function_call_output that follows says what the model
 			// saw (the agent's id and nickname, or why the spawn failed).
+			return t.holdResult(dst, key, &spec, &res, c.raw)
+		}
+	case "collab_waiting_end":
+		if t.format == FormatRollout && id != "" {
+			// The function_call_output that follows has the agents'
+			// states and whether the wait timed out (an end with no
+			// statuses: the event alone says nothing of it).
 			return t.holdResult(dst, key, &spec, &res, c.raw)
 		}
 	}

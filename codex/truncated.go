@@ -127,7 +127,8 @@ func (t *Translator) holdResult(dst []event, key string, s *toolSpec, r *resultS
 // function_call_output has all of it and more (moreComplete). A
 // spawn_agent's output is what the model saw, the spawn event's metadata
 // (the new agent's nickname, role, model) added to it; the spawn failed
-// when either says so. held reports that the held result is the result,
+// when either says so. A wait's is the output's (what the agents said,
+// their states and timed_out in metadata), else the event's messages. held reports that the held result is the result,
 // raw its line (nil when the events carry no raw payload); otherwise r
 // is the result, with the function_call_output's line.
 func (t *Translator) takeHeld(key string, n *nitem, s *toolSpec, r *resultSpec) (raw []byte, held bool) {
@@ -138,6 +139,14 @@ func (t *Translator) takeHeld(key string, n *nitem, s *toolSpec, r *resultSpec) 
 	case n.Name == "spawn_agent":
 		r.failed = r.failed || h.Failed
 		r.isError = r.isError || h.IsError
+		r.meta = joinMeta(r.meta, h.Meta)
+		return nil, false
+	case n.Name == "wait_agent" || n.Name == "wait":
+		// The output's agents' states (what they said, timed_out); the
+		// event's messages when the output gives none.
+		if r.output == "" {
+			r.output = h.Output
+		}
 		r.meta = joinMeta(r.meta, h.Meta)
 		return nil, false
 	case h.Whole:

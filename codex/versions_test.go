@@ -206,6 +206,44 @@ func TestCollabToolOutputs(t *testing.T) {
 	}
 }
 
+// TestCollabWaitEventTimedOut: rollouts of 0.118–0.146 write a
+// collab_waiting_end before the wait's function_call_output; a wait that
+// timed out has an end with no statuses, and only the output says it timed
+// out (entireio/git-sync's 0.118 rollouts: 39 of 103 waits). The result is
+// the output's, the event's messages when the output has none. The
+// event's agent_statuses and statuses hold the same states: each agent's
+// message was shown twice.
+func TestCollabWaitEventTimedOut(t *testing.T) {
+	evs := run(t, codex.FormatRollout, nil, []string{
+		rolloutLine("session_meta", `{"id":"th1","cwd":"/w","cli_version":"0.118.0"}`),
+		rolloutLine("event_msg", `{"type":"task_started","turn_id":"tu1"}`),
+		rolloutLine("response_item", `{"type":"function_call","name":"wait_agent","arguments":"{\"targets\":[\"th2\"],\"timeout_ms\":120000}","call_id":"w1"}`),
+		rolloutLine("event_msg", `{"type":"collab_waiting_end","sender_thread_id":"th1","call_id":"w1","statuses":{}}`),
+		rolloutLine("response_item", `{"type":"function_call_output","call_id":"w1","output":"{\"status\":{},\"timed_out\":true}"}`),
+		rolloutLine("response_item", `{"type":"function_call","name":"wait_agent","arguments":"{\"targets\":[\"th2\"]}","call_id":"w2"}`),
+		rolloutLine("event_msg", `{"type":"collab_waiting_end","sender_thread_id":"th1","call_id":"w2","agent_statuses":[{"thread_id":"th2","agent_nickname":"Hooke","agent_role":"explorer","status":{"completed":"Two findings."}}],"statuses":{"th2":{"completed":"Two findings."}}}`),
+		rolloutLine("response_item", `{"type":"function_call_output","call_id":"w2","output":"{\"status\":{\"th2\":{\"completed\":\"Two findings.\"}},\"timed_out\":false}"}`),
+		rolloutLine("response_item", `{"type":"function_call","name":"wait_agent","arguments":"{\"targets\":[\"th2\"]}","call_id":"w3"}`),
+		rolloutLine("event_msg", `{"type":"collab_waiting_end","sender_thread_id":"th1","call_id":"w3","agent_statuses":[{"thread_id":"th2","agent_nickname":"Hooke","agent_role":"explorer","status":{"completed":"Done."}}],"statuses":{"th2":{"completed":"Done."}}}`),
+		rolloutLine("event_msg", `{"type":"task_complete","turn_id":"tu1","last_agent_message":null}`),
+	})
+	got := results(evs)
+	if len(got) != 3 {
+		t.Errorf("%d results, want 3", len(got))
+	}
+	if p := got["w1"]; p.Output != "" || string(p.Metadata) != `{"agents_states":{},"timed_out":true}` {
+		t.Errorf("timed-out wait %q %s", p.Output, p.Metadata)
+	}
+	if p := got["w2"]; p.Output != "Two findings." || string(p.Metadata) != `{"agents_states":{"th2":{"completed":"Two findings."}},"timed_out":false}` {
+		t.Errorf("wait %q %s", p.Output, p.Metadata)
+	}
+	// The event alone (its output never written): agent_statuses and
+	// statuses are the same states, said once.
+	if p := got["w3"]; p.Output != "Done." {
+		t.Errorf("wait without output %q %s", p.Output, p.Metadata)
+	}
+}
+
 // rolloutLine is one rollout line of the {timestamp, type, payload}
 // envelope.
 func rolloutLine(typ, payload string) string {
