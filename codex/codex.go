@@ -304,7 +304,19 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	}
 	c.raw = m.Data
 	if !ok {
-		return t.w.Unparsed(dst, c.loc(), errors.New("codex: not a JSON value"), m.Data)
+		j := -1
+		if t.format == FormatRollout {
+			j = t.tornRecord(line)
+		}
+		if j < 0 {
+			return t.w.Unparsed(dst, c.loc(), errors.New("codex: not a JSON value"), m.Data)
+		}
+		// A record cut off (the process ended while writing it), then
+		// the next process's first record on the same line.
+		dst = t.w.Unparsed(dst, c.loc(), errors.New("codex: not a JSON value (a record cut off; the next record on its line is read)"), line[:j])
+		line = line[j:]
+		t.scan.ScanClean(line)
+		c.raw = line
 	}
 	r := t.scan.Root()
 	switch t.format {
@@ -333,6 +345,24 @@ func (t *Translator) labelled(line []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return obj, true
+}
+
+// tornRecord returns where a whole rollout record starts on a line that
+// is not JSON: a record cut off by the end of the process that wrote it,
+// and the next process's first record appended after it without a line
+// break between them. A JSON string holds no unescaped quote, so the text
+// {"timestamp": starts a record (no payload object starts with that key);
+// the last one is read, once, so a line costs one more scan at most. -1
+// when no whole record follows.
+func (t *Translator) tornRecord(line []byte) int {
+	i := bytes.LastIndex(line, []byte(`{"timestamp":`))
+	if i <= 0 {
+		return -1
+	}
+	if cl, ok := t.scan.ScanClean(line[i:]); !ok || len(cl) != len(line)-i || !t.scan.Root().IsObject() {
+		return -1
+	}
+	return i
 }
 
 // execType reports the types of codex exec --json's events.

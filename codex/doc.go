@@ -83,6 +83,10 @@
 //   - "rollout": a rollout file (~/.codex/sessions/…/rollout-*.jsonl), the
 //     {timestamp, type, payload} envelope with or without ordinal, and the
 //     pre-envelope layout (bare header, record_type markers, bare items).
+//     A record cut off by the end of the process that wrote it, with the
+//     next process's first record appended on the same line, is an
+//     agent.unparsed for the cut-off part; the whole record after it (from
+//     the {"timestamp": that starts it) is read.
 //
 // JSON-RPC requests are numbered by each side independently: a server
 // request and a host request may share an id. Server requests are matched
