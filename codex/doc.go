@@ -363,8 +363,8 @@
 //     are the same states: statuses is read only without agent_statuses.
 //   - webSearch / web_search → "web_search", arguments {query, action}; a
 //     rollout's web_search_call without an id that records a search a
-//     web_search_end before it translated (its action the same; 0.136) is
-//     no second call;
+//     web_search_end before it translated (its action the same; 0.136;
+//     none for the event's {"type":"other"}, 0.118) is no second call;
 //     the results, when given (exec 0.15x items, 0.14x+ rollout items and
 //     web_search_end, app-server items): the output lists them, a block
 //     per result with its title, url and snippet on lines of their own (a

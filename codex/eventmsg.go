@@ -832,12 +832,17 @@ func (t *Translator) searched(action string) {
 // searchSeen reports whether a web_search_call without an id records a
 // search a web_search_end translated already: the same action, which it
 // then forgets. Codex 0.136 writes the event (with its call_id) and then
-// the response item (without one) for each search.
+// the response item (without one) for each search; a search whose action
+// the event names {"type":"other"} has a response item without an action
+// (0.118).
 func (t *Translator) searchSeen(action jsonscan.Value) bool {
-	if !action.IsObject() {
+	a := `{"type":"other"}`
+	switch {
+	case action.IsObject():
+		a = action.Compacted()
+	case action.Exists() && action.Type() != gjson.Null:
 		return false
 	}
-	a := action.Compacted()
 	for i, s := range t.st.Searches {
 		if s == a {
 			t.st.Searches = append(t.st.Searches[:i], t.st.Searches[i+1:]...)

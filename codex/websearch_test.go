@@ -50,3 +50,43 @@ func TestWebSearchRecordWithoutID(t *testing.T) {
 		})
 	}
 }
+
+// TestWebSearchOtherRecordWithoutAction: a search whose web_search_end
+// names the action {"type":"other"} is recorded after it by a
+// web_search_call with neither id nor action (0.118, entireio/git-sync's
+// Entire checkpoints, MIT: 7 such records, each a second web_search
+// call). It is the same search; a record without an action and without
+// such an event before it stays a call.
+func TestWebSearchOtherRecordWithoutAction(t *testing.T) {
+	const (
+		meta   = `{"timestamp":"2026-04-11T14:53:51.481Z","type":"session_meta","payload":{"id":"019d7d08-46c9-7f73-affe-4e6ca9852d56","timestamp":"2026-04-11T14:53:07.660Z","cwd":"/w","originator":"codex-tui","cli_version":"0.118.0","source":"cli","model_provider":"openai"}}`
+		start  = `{"timestamp":"2026-04-11T20:20:00.000Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t1","model_context_window":258400}}`
+		user   = `{"timestamp":"2026-04-11T20:20:00.100Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Check the docs."}]}}`
+		end    = `{"timestamp":"2026-04-11T20:20:54.944Z","type":"event_msg","payload":{"type":"web_search_end","call_id":"ws_0753a9","query":"","action":{"type":"other"}}}`
+		record = `{"timestamp":"2026-04-11T20:20:54.944Z","type":"response_item","payload":{"type":"web_search_call","status":"completed"}}`
+		done   = `{"timestamp":"2026-04-11T20:21:00.000Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":"done"}}`
+	)
+	tests := []struct {
+		name  string
+		lines []string
+		calls int
+	}{
+		{"an event, then its record", []string{meta, start, user, end, record, done}, 1},
+		{"a record alone", []string{meta, start, user, record, done}, 1},
+		{"an event, then its record twice", []string{meta, start, user, end, record, record, done}, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := runParsed(t, codex.FormatRollout, tc.lines)
+			calls := 0
+			for _, e := range evs {
+				if d, ok := e.Data.(*universal.ItemSnapshot); ok && e.Type == universal.TypeItemCompleted && d.Item.Kind == universal.KindToolCall {
+					calls++
+				}
+			}
+			if calls != tc.calls {
+				t.Errorf("%d web_search calls, want %d", calls, tc.calls)
+			}
+		})
+	}
+}
