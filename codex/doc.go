@@ -342,9 +342,14 @@
 //   - collabAgentToolCall / collab_tool_call / collab_* events → the tool in
 //     snake_case (spawn_agent, wait, send_input, close_agent, …),
 //     arguments {prompt, receiver_thread_ids, model, reasoning_effort};
-//     output what the sub-agents said (agentsStates messages), else their
-//     thread ids; agents_states and receiver_agents (who the receivers
-//     are: thread_id, agent_nickname, agent_role) in metadata. Only a
+//     output what the sub-agents said (agentsStates messages) for a wait,
+//     else their thread ids: the states a send_input, close_agent or
+//     resume_agent reports are what the call found (a send_input's, the
+//     receiver's answer to its previous task), not an answer to it, and
+//     in a rollout its output is the function_call_output's (what the
+//     model saw: the submission id, the previous status); agents_states
+//     and receiver_agents (who the receivers are: thread_id,
+//     agent_nickname, agent_role) in metadata. Only a
 //     spawn (kind task)
 //     adopts the threads it reaches as its sub-agents. A
 //     collab_agent_spawn_end's result is the new agent's thread id (a

@@ -540,8 +540,13 @@ func (t *Translator) collabEvent(dst []event, c *ctx, typ string, m jsonscan.Val
 	if strings.HasSuffix(typ, "_begin") {
 		return dst
 	}
-	// The output: what the agents said, or whom the call reached.
+	// The output: what the agents said, or whom the call reached. Only
+	// a wait's states are the agents' answer (see statesAnswer): those of
+	// a send_input, a close or a resume are what the call found (a
+	// send_input's, the receiver's answer to its previous task), kept in
+	// metadata.
 	var msgs []string
+	answer := statesAnswer(name)
 	m.Get("agent_statuses").ForEach(func(_, a gjson.Result) bool {
 		msgs = agentMessages(a.Get("status"), msgs)
 		return true
@@ -556,11 +561,21 @@ func (t *Translator) collabEvent(dst []event, c *ctx, typ string, m jsonscan.Val
 	if len(msgs) == 0 {
 		msgs = agentMessages(m.Get("status"), msgs)
 	}
+	var md []byte
+	if !answer {
+		msgs = msgs[:0]
+		for _, k := range [...]string{"agent_statuses", "statuses", "status"} {
+			if st := m.Get(k); st.Exists() && st.Type != gjson.Null && st.Raw != "{}" && st.Raw != "[]" {
+				md = obj().Raw("agents_states", st.Raw).Bytes()
+				break
+			}
+		}
+	}
 	out := strings.Join(msgs, "\n")
 	if out == "" {
 		out = strings.Join(receivers, "\n")
 	}
-	res := resultSpec{output: t.w.Copy(out)}
+	res := resultSpec{output: t.w.Copy(out), meta: md}
 	spec.keep = true
 	switch typ {
 	case "collab_agent_spawn_end":
@@ -570,7 +585,7 @@ func (t *Translator) collabEvent(dst []event, c *ctx, typ string, m jsonscan.Val
 			// saw (the agent's id and nickname, or why the spawn failed).
 			return t.holdResult(dst, key, &spec, &res, c.raw)
 		}
-	case "collab_waiting_end":
+	case "collab_waiting_end", "collab_agent_interaction_end", "collab_close_end", "collab_resume_end":
 		if t.format == FormatRollout && id != "" {
 			// The function_call_output that follows has the agents'
 			// states and whether the wait timed out (an end with no

@@ -655,6 +655,18 @@ func dynamicOutput(items gjson.Result) string {
 	return b.String()
 }
 
+// statesAnswer reports whether the receivers' states a sub-agent tool's
+// completion carries are the receivers' answer to it: a wait's (and a
+// spawn's, whose new agent has none yet). The others' (send_input,
+// close_agent, resume_agent) are the states the call found.
+func statesAnswer(tool string) bool {
+	switch tool {
+	case "send_input", "close_agent", "resume_agent":
+		return false
+	}
+	return true
+}
+
 // collabFields names the fields of a collab tool call in one casing.
 type collabFields struct {
 	tool, prompt, receivers, agents, states, model, effort, status string
@@ -693,16 +705,21 @@ func (t *Translator) collabItem(dst []event, c *ctx, key, native, callID, thread
 	if !final {
 		return dst
 	}
-	// The output: what the sub-agents said, else who they are.
+	// The output: what the sub-agents said, else who they are. Only a
+	// wait's states are their answer: those of a send_input, a close or a
+	// resume are the receivers' states before the call (a send_input's
+	// is the previous task's answer, not one to the input sent).
 	var msgs []string
 	states := it.Get(f.states)
-	states.ForEach(func(_, s gjson.Result) bool {
-		// In rollouts a state that is a plain string is only a status.
-		if s.Type != gjson.String {
-			msgs = agentMessages(s, msgs)
-		}
-		return true
-	})
+	if statesAnswer(tool) {
+		states.ForEach(func(_, s gjson.Result) bool {
+			// In rollouts a state that is a plain string is only a status.
+			if s.Type != gjson.String {
+				msgs = agentMessages(s, msgs)
+			}
+			return true
+		})
+	}
 	out := strings.Join(msgs, "\n")
 	if out == "" {
 		out = strings.Join(ids, "\n")

@@ -141,9 +141,12 @@ func (t *Translator) takeHeld(key string, n *nitem, s *toolSpec, r *resultSpec) 
 		r.isError = r.isError || h.IsError
 		r.meta = joinMeta(r.meta, h.Meta)
 		return nil, false
-	case n.Name == "wait_agent" || n.Name == "wait":
-		// The output's agents' states (what they said, timed_out); the
-		// event's messages when the output gives none.
+	case n.Name == "wait_agent" || n.Name == "wait" || !statesAnswer(n.Name):
+		// A wait: the output's agents' states (what they said,
+		// timed_out); the event's messages when the output gives none.
+		// A send_input, close or resume: what the model saw (its
+		// submission id, the previous status), the states the event
+		// found in metadata.
 		if r.output == "" {
 			r.output = h.Output
 		}
