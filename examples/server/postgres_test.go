@@ -298,7 +298,20 @@ func TestPostgresWatchLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	// Every LISTEN connection of the database: a's and b's.
+	// Every LISTEN connection of the database: a's and b's. b's listener
+	// starts on its own after b does: wait until both listen.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var n int
+		if err := db.QueryRow(`SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND pid <> pg_backend_pid()`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d LISTEN connections after 10 s, want a's and b's", n)
+		}
+	}
 	var killed int
 	if err := db.QueryRow(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND pid <> pg_backend_pid()`).Scan(&killed); err != nil || killed < 2 {
 		t.Fatalf("terminated %d LISTEN connections: %v", killed, err)
