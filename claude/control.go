@@ -217,7 +217,7 @@ func (t *Translator) canUseTool(dst events, r jsonscan.Value, req jsonscan.Value
 		t.addTool(call, tl)
 		dst = t.w.StartItem(dst, universal.Item{
 			ItemID: tl.ItemID, NativeItemID: t.w.Copy(call), Kind: universal.KindToolCall, Role: universal.RoleAssistant,
-			Content: []universal.Part{{Type: universal.PartToolCall, Name: tl.Name, Arguments: t.w.Copy(jsonw.Compact(input.Raw)), CallID: t.w.Copy(call)}},
+			Content: []universal.Part{{Type: universal.PartToolCall, Name: tl.Name, Arguments: t.w.Copy(jsonw.Compact(input.Raw)), CallID: t.callLink(call)}},
 		}, universal.SourceDaemon, t.raw)
 	}
 	if t.s.Requests == nil {
@@ -245,7 +245,7 @@ func (t *Translator) canUseTool(dst events, r jsonscan.Value, req jsonscan.Value
 	p := &perm{ID: t.w.Copy(reqID)}
 	t.setPerm(key, p)
 	return t.w.RequestPermission(dst, universal.Permission{
-		PermissionID: p.ID, Action: t.w.Copy(name), ItemID: item, CallID: t.w.Copy(call), Metadata: o.Bytes(),
+		PermissionID: p.ID, Action: t.w.Copy(name), ItemID: item, CallID: t.callLink(call), Metadata: o.Bytes(),
 	}, universal.SourceAgent, t.raw)
 }
 
@@ -418,7 +418,7 @@ func (t *Translator) resolvePerm(dst events, call, action string, approved bool,
 		action = first(tl.Name, action)
 	}
 	action = t.w.Copy(action)
-	callID := t.w.Copy(call)
+	callID := t.callLink(call)
 	if p == nil {
 		p = &perm{ID: callID}
 		t.setPerm(call, p)
@@ -534,7 +534,7 @@ func (t *Translator) deferredCall(dst events, d jsonscan.Value) events {
 	var o jsonw.Object
 	o.String("source", "result.deferred_tool_use").String("decision_reason_type", "hook")
 	d.Sub("input").AddTo(&o, "input")
-	p := &perm{ID: t.w.Copy(call)}
+	p := &perm{ID: t.callLink(call)}
 	t.setPerm(call, p)
 	return t.w.RequestPermission(dst, universal.Permission{
 		PermissionID: p.ID, Action: t.w.Copy(name), ItemID: item, CallID: p.ID, Metadata: o.Bytes(),

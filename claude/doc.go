@@ -88,7 +88,13 @@
 //	tool_use (also server_tool_use, mcp_tool_use)
 //	                       tool_call item under the message item, with tool_kind
 //	                       and tool_input (tools.go); input_json_delta → item.delta
-//	                       of the arguments
+//	                       of the arguments; call_id the tool_use id, but a
+//	                       later API message's call with the id of a call
+//	                       whose result came (a gateway's model that numbers
+//	                       each response's calls from 0, Kimi K2's
+//	                       functions.Bash:0) is another call: the session's
+//	                       n-th has call_id id#n, its result and permission
+//	                       too (native_item_id stays the id)
 //	tool_result (in user lines; *_tool_result in assistant lines)
 //	                       tool_result item under the call's message item,
 //	                       matched by tool_use_id (a result whose call the input

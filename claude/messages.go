@@ -737,6 +737,10 @@ func (t *Translator) toolUse(dst events, m *message, b jsonscan.Value, typ strin
 		return t.unparsed(dst, "message.content", fmt.Errorf("%s block without an id", typ))
 	}
 	tl := t.toolFor(id)
+	var prev *tool
+	if reused(tl, m) {
+		prev, tl = tl, nil
+	}
 	if tl != nil && (tl.Done || !t.w.IsOpen(tl.ItemID)) {
 		// The same call again (a duplicate line): already complete. Or a
 		// call whose item the Stream closed already, with the message or
@@ -751,6 +755,9 @@ func (t *Translator) toolUse(dst events, m *message, b jsonscan.Value, typ strin
 	args := inputV.Compacted() // the same text however the line was spaced
 	if tl == nil {
 		tl = &tool{ItemID: t.w.NewItemID(), Msg: m.ItemID, Scope: m.Scope, Name: t.w.Copy(name)}
+		if prev != nil {
+			t.reuse(id, prev, tl)
+		}
 		t.addTool(id, tl)
 	}
 	if t.transcript && isAgentTool(name) && !t.linked(id) {
@@ -782,7 +789,7 @@ func (t *Translator) toolUse(dst events, m *message, b jsonscan.Value, typ strin
 		t.s.Turn.Finished = false
 	}
 	tl.Done = true
-	part := t.toolPart(tl.Name, args, t.w.Copy(id), meta)
+	part := t.toolPart(tl.Name, args, t.callLink(id), meta)
 	tl.Kind, tl.Paths = part.ToolKind, part.ToolInput.Paths
 	dst = t.w.Complete(dst, universal.Item{
 		ItemID: tl.ItemID, NativeItemID: t.w.Copy(id), ParentID: tl.Msg,
@@ -798,9 +805,12 @@ func (t *Translator) toolUse(dst events, m *message, b jsonscan.Value, typ strin
 // startTool opens a tool_call item whose arguments will stream.
 func (t *Translator) startTool(dst events, m *message, id, name string, src universal.Source, args string) (events, *tool) {
 	tl := &tool{ItemID: t.w.NewItemID(), Msg: m.ItemID, Scope: m.Scope, Name: t.w.Copy(name)}
+	if prev := t.toolFor(id); reused(prev, m) {
+		t.reuse(id, prev, tl)
+	}
 	t.addTool(id, tl)
 	m.Tools = true
-	part := t.toolPart(tl.Name, t.w.Copy(args), t.w.Copy(id), nil)
+	part := t.toolPart(tl.Name, t.w.Copy(args), t.callLink(id), nil)
 	tl.Kind, tl.Paths = part.ToolKind, part.ToolInput.Paths
 	dst = t.w.StartItem(dst, universal.Item{
 		ItemID: tl.ItemID, NativeItemID: t.w.Copy(id), ParentID: m.ItemID,

@@ -264,6 +264,12 @@ type tool struct {
 	// first): of several calls with the same prompt, the earliest gets
 	// the first sidechain that starts with it.
 	Seq int `json:"seq,omitempty"`
+	// Link is the call_id the call, its result and its permission carry
+	// when its tool_use id, the native id, was an earlier call's too:
+	// id#n for the session's n-th call with it (see reuse); "" for the
+	// native id. Uses is that n (0 for the first call).
+	Link string `json:"link,omitempty"`
+	Uses int    `json:"uses,omitempty"`
 }
 
 // perm is the permission of one tool call.
@@ -564,6 +570,35 @@ func (t *Translator) toolFor(id string) *tool {
 		return nil
 	}
 	return t.s.Tools[id]
+}
+
+// reused reports whether a tool_use block with the id of a known call tl
+// in message m is another call: some providers number each response's
+// calls from 0 (Kimi K2 behind a gateway: functions.Bash:0), so a later
+// API message reuses the id of a call whose result came already. The
+// same call again (a repeated line, a stream event and its message's
+// line) is in the same message, or has no result yet.
+func reused(tl *tool, m *message) bool {
+	return tl != nil && tl.Result && tl.Msg != m.ItemID
+}
+
+// reuse returns the tool entry of a new call whose tool_use id the
+// session's earlier call prev had (see reused): it takes the id's place,
+// so that the results and permissions that name the id find it, and its
+// call_id is id#n.
+func (t *Translator) reuse(id string, prev *tool, tl *tool) {
+	n := max(prev.Uses, 1) + 1
+	tl.Uses, tl.Link = n, t.w.Copy(id)+"#"+strconv.Itoa(n)
+	delete(t.s.Perms, id)
+}
+
+// callLink returns the call_id of the session's latest call with tool_use
+// id id (a copy).
+func (t *Translator) callLink(id string) string {
+	if tl := t.toolFor(id); tl != nil && tl.Link != "" {
+		return tl.Link
+	}
+	return t.w.Copy(id)
 }
 
 func (t *Translator) addTool(id string, tl *tool) {

@@ -166,7 +166,7 @@ func (t *Translator) blockStart(dst events, ev, idx jsonscan.Value, c sc) events
 			return t.unparsed(dst, "event.content_block.id", fmt.Errorf("%s block without an id", bt))
 		}
 		m.Blocks = append(m.Blocks, block{Index: i, Slot: -1, Tool: t.w.Copy(id)})
-		if t.toolFor(id) != nil {
+		if tl := t.toolFor(id); tl != nil && !reused(tl, m) {
 			return dst
 		}
 		dst = t.ensureStarted(dst, m, universal.SourceAgent)

@@ -527,7 +527,7 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 	if tl != nil {
 		o.Raw("sub_agent_error", tl.SubErr)
 	}
-	rp := universal.Part{Type: universal.PartToolResult, CallID: t.w.Copy(call), Output: output, IsError: isErr}
+	rp := universal.Part{Type: universal.PartToolResult, CallID: t.callLink(call), Output: output, IsError: isErr}
 	if o.Len() > 0 {
 		rp.Metadata = o.Bytes()
 	}

@@ -1,0 +1,112 @@
+package claude_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/claude"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// callResults returns, in the order the results completed, each tool
+// result as "command→output (call_id)", the command that of the call with
+// the result's call_id; and an error for a call_id two calls carry.
+func callResults(t *testing.T, evs []universal.Event) []string {
+	t.Helper()
+	cmds := map[string]string{}
+	var got []string
+	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+		it := ev.Data.(*universal.ItemSnapshot).Item
+		for _, p := range it.Content {
+			switch p.Type {
+			case universal.PartToolCall:
+				if _, dup := cmds[p.CallID]; dup {
+					t.Errorf("call_id %q of two calls", p.CallID)
+				}
+				cmds[p.CallID] = p.ToolInput.Command
+			case universal.PartToolResult:
+				got = append(got, cmds[p.CallID]+"→"+p.Output+" ("+p.CallID+")")
+			}
+		}
+	}
+	return got
+}
+
+// TestCallIDReused: Claude Code pointed at a gateway that fronts a model
+// numbering each response's calls from 0 (Kimi K2: functions.Bash:0)
+// writes the same tool_use id for a call of every response. The later
+// call (another API message) was taken for a repeated line of the first
+// and dropped, and its result given to the first call. The n-th call with
+// an id has call_id id#n (native_item_id stays the id), its result the
+// same, across checkpoints too; a line repeated (same message) is still
+// the same call.
+func TestCallIDReused(t *testing.T) {
+	call := func(uuid, parent, msgID, cmd string) string {
+		return entryHead("assistant", uuid, parent) + fmt.Sprintf(`,"message":{"id":%q,"type":"message","role":"assistant","model":"kimi-k2","content":[{"type":"tool_use","id":"functions.Bash:0","name":"Bash","input":{"command":%q}}],"stop_reason":"tool_use","usage":{"input_tokens":10,"output_tokens":5}}}`, msgID, cmd)
+	}
+	result := func(uuid, parent, out string) string {
+		return entryHead("user", uuid, parent) + fmt.Sprintf(`,"message":{"role":"user","content":[{"tool_use_id":"functions.Bash:0","type":"tool_result","content":%q,"is_error":false}]},"toolUseResult":{"stdout":%q,"stderr":"","interrupted":false}}`, out, out)
+	}
+	lines := []string{
+		promptEntry("u1", "", "go"),
+		call("a1", "u1", "msg_1", "ls"),
+		call("a1", "u1", "msg_1", "ls"), // the same line again
+		result("r1", "a1", "FIRST"),
+		call("a2", "r1", "msg_2", "pwd"),
+		result("r2", "a2", "SECOND"),
+		call("a3", "r2", "msg_3", "id"),
+		result("r3", "a3", "THIRD"),
+		answerEntry("a4", "r3", "msg_4", "done"),
+	}
+	input := []byte(strings.Join(lines, "\n") + "\n")
+	c := golden.Case{Format: claude.FormatTranscript, Framing: golden.FramingOf(claude.Formats(), claude.FormatTranscript), New: newFor(claude.FormatTranscript)}
+	for _, every := range []int{0, 1} {
+		evs, err := c.Translate(input, golden.Options(), nil, every)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+			if it := ev.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindToolCall && it.NativeItemID != "functions.Bash:0" {
+				t.Errorf("native_item_id %q", it.NativeItemID)
+			}
+		}
+		got := callResults(t, evs)
+		want := []string{"ls→FIRST (functions.Bash:0)", "pwd→SECOND (functions.Bash:0#2)", "id→THIRD (functions.Bash:0#3)"}
+		if strings.Join(got, "; ") != strings.Join(want, "; ") {
+			t.Errorf("checkpoint every %d: results\n got %q\nwant %q", every, got, want)
+		}
+	}
+}
+
+// TestCallIDReusedStream: the same on stream-json lines; the later call
+// was lost and its result shown under none.
+func TestCallIDReusedStream(t *testing.T) {
+	call := func(msgID, cmd string) string {
+		return fmt.Sprintf(`{"type":"assistant","message":{"id":%q,"type":"message","role":"assistant","model":"kimi-k2","content":[{"type":"tool_use","id":"functions.Bash:0","name":"Bash","input":{"command":%q}}],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"s1"}`, msgID, cmd)
+	}
+	result := func(out string) string {
+		return fmt.Sprintf(`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"functions.Bash:0","type":"tool_result","content":%q,"is_error":false}]},"parent_tool_use_id":null,"session_id":"s1"}`, out)
+	}
+	lines := []string{
+		`{"type":"system","subtype":"init","session_id":"s1","cwd":"/w","model":"kimi-k2","tools":["Bash"]}`,
+		call("msg_1", "ls"), result("FIRST"),
+		call("msg_2", "pwd"), result("SECOND"),
+		`{"type":"assistant","message":{"id":"msg_3","type":"message","role":"assistant","model":"kimi-k2","content":[{"type":"text","text":"done"}],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"s1"}`,
+		`{"type":"result","subtype":"success","is_error":false,"duration_ms":1,"num_turns":3,"result":"done","session_id":"s1","usage":{"input_tokens":1,"output_tokens":1}}`,
+	}
+	input := []byte(strings.Join(lines, "\n") + "\n")
+	c := golden.Case{Format: claude.FormatStreamJSON, Framing: golden.FramingOf(claude.Formats(), claude.FormatStreamJSON), New: newFor(claude.FormatStreamJSON)}
+	for _, every := range []int{0, 1} {
+		evs, err := c.Translate(input, golden.Options(), nil, every)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := callResults(t, evs)
+		want := []string{"ls→FIRST (functions.Bash:0)", "pwd→SECOND (functions.Bash:0#2)"}
+		if strings.Join(got, "; ") != strings.Join(want, "; ") {
+			t.Errorf("checkpoint every %d: results\n got %q\nwant %q", every, got, want)
+		}
+	}
+}
