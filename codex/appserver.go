@@ -603,7 +603,7 @@ func (t *Translator) approvalRequest(dst []event, c *ctx, key, rid, method, thre
 		itemID = p.Get("callId").Str
 	}
 	ik := t.key(thread, itemID)
-	req := &request{ID: rid, Method: method, Key: ik, CallID: t.w.Copy(itemID)}
+	req := &request{ID: rid, Method: method, Key: ik, CallID: t.linkOf(ik, itemID)}
 	n := t.item(ik)
 	if n == nil && method == "item/commandExecution/requestApproval" && itemID != "" && p.Get("command").Exists() {
 		// In 0.100 (before ~0.13x) the request comes before the command's

@@ -216,6 +216,7 @@ type Translator struct {
 	own      []byte           // the message's unescaped texts that finalize copies if it keeps them (see msgStr)
 	parts    []part           // the parts of a message read from one line, which the stream copies (see reasoningCopy)
 	call     [1]part          // a tool call's part, which the stream copies (see callItem)
+	uses     int              // the n of the next call toolCallN makes, see freshCall
 	result   []part           // a tool result's parts, which the stream copies (see toolResult)
 	md       []byte           // the last call usage metadata made (see callMD)
 	mdFor    string           // and the model it names

@@ -399,7 +399,7 @@ type resultSpec struct {
 func (t *Translator) callItem(n *nitem, s *toolSpec) universal.Item {
 	kind, in := t.describe(s.name, s.args)
 	callID := s.callID
-	if callID == "" {
+	if callID == "" || n.Uses > 0 {
 		callID = n.CallID
 	}
 	t.call[0] = part{Type: universal.PartToolCall, Name: s.name, Arguments: s.args, CallID: callID, Metadata: s.meta,
@@ -448,6 +448,36 @@ func (t *Translator) toolCall(dst []event, key string, s *toolSpec, final bool, 
 	return dst
 }
 
+// freshCall prepares the call a record announces (a model's call record,
+// an app-server item/started) under key: when the key's tool already has
+// its result, the record is another call with the same native id.
+// Providers behind Codex's chat-completions or OSS support that number
+// each response's calls from 0 (call_0, Kimi K2's functions.shell:0)
+// reuse an id in a later response. The new call takes the key (the
+// events, output and requests that name the id are its own) and, made by
+// toolCallN right after, the call_id id#n for the session's n-th call with
+// the id (t.uses, which the caller resets); its native id stays the id.
+// A repeated record of the same call comes before its result, or is no
+// call record (a result, a turn's item list, a resumed thread's history).
+func (t *Translator) freshCall(key string) {
+	if key == "" {
+		return
+	}
+	if prev := t.item(key); prev != nil && prev.Kind == kindTool && prev.RDone {
+		t.uses = max(prev.Uses, 1) + 1
+		delete(t.st.Items, key)
+	}
+}
+
+// linkOf returns the call_id of the call under key, native (a copy) for
+// a call whose native id no earlier call had or an unknown one.
+func (t *Translator) linkOf(key, native string) string {
+	if n := t.item(key); n != nil && n.Uses > 0 {
+		return n.CallID
+	}
+	return t.w.Copy(native)
+}
+
 // toolCallN is toolCall that also returns the native item (keyless tools
 // are not registered).
 func (t *Translator) toolCallN(dst []event, key string, s *toolSpec, final bool, src universal.Source, raw []byte) ([]event, *nitem) {
@@ -474,6 +504,11 @@ func (t *Translator) toolCallN(dst []event, key string, s *toolSpec, final bool,
 			// A call without a native id (a web_search_call of some
 			// versions): its item id links it with its result.
 			n.CallID = n.ID
+		}
+		if t.uses > 0 {
+			// Another call with the id of an earlier one (freshCall).
+			n.Uses, n.CallID = t.uses, n.CallID+"#"+strconv.Itoa(t.uses)
+			t.uses = 0
 		}
 		if !final {
 			return t.w.StartItem(dst, t.callItem(n, s), src, raw), n

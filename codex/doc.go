@@ -284,7 +284,14 @@
 // assistant) that starts when the native item starts and completes when it
 // completes, and a tool_result item (role tool) with the outcome, both
 // with parent_id the message of the response that made the call (a call
-// without a native id gets its item id as call id). Every tool_call part
+// without a native id gets its item id as call id). A call record (a
+// rollout's function_call, custom_tool_call …; an app-server item/started)
+// with the native id of a call whose result came is another call: a
+// provider behind chat-completions or OSS support that numbers each
+// response's calls from 0 (call_0, Kimi K2's functions.shell:0) reuses
+// ids. The session's n-th call with the id has call_id id#n, as its
+// result and permission do (native_item_id stays the id); the records
+// that name the id after it are its own. Every tool_call part
 // has tool_kind and tool_input (tools.go): command_execution and the
 // rollout shell tools (exec_command {cmd}, shell {command: argv},
 // shell_command {command}, local_shell) are execute with the script the

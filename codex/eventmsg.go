@@ -638,6 +638,9 @@ func (t *Translator) legacyRequest(dst []event, c *ctx, typ string, m jsonscan.V
 	req := &request{ID: t.w.Copy(id), Method: typ, CallID: t.w.CopyValue(m.Get("call_id"))}
 	if n := t.item("c:" + req.CallID); n != nil {
 		req.Item = n.ID
+		if n.Uses > 0 {
+			req.CallID = n.CallID
+		}
 	}
 	o := obj().String("event", typ)
 	for _, f := range [...]string{"reason", "cwd", "command", "changes", "grant_root", "questions", "server_name", "message"} {

@@ -23,6 +23,10 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it jsonscan.Valu
 	if t.st.Declined != "" && (t.st.Declined != key || !final) {
 		dst = t.flushDeclined(dst)
 	}
+	if !final {
+		t.freshCall(key)
+		defer func() { t.uses = 0 }()
+	}
 	th := t.copyThread(thread)
 	native := t.w.Copy(id)
 	switch typ {

@@ -1008,7 +1008,9 @@ func (t *Translator) functionCall(dst []event, c *ctx, p jsonscan.Value, typ, th
 	if id != "" {
 		key = "c:" + id
 	}
+	t.freshCall(key)
 	dst, n := t.toolCallN(dst, key, &spec, true, agent, c.raw)
+	t.uses = 0
 	if n != nil && !n.RDone && typ == "custom_tool_call" && name == "exec" {
 		// Code mode: the tools its script calls come before its output.
 		put(&t.st.Code, thread, t.w.Copy(key))

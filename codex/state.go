@@ -237,6 +237,10 @@ type nitem struct {
 	Result string `json:"result,omitempty"` // the tool_result item
 	Kind   uint8  `json:"kind"`
 	CallID string `json:"call_id,omitempty"`
+	// Uses is n for the session's n-th call with its native call id (0
+	// for the first): its CallID is then the id followed by "#n" (see
+	// functionCall).
+	Uses   int    `json:"uses,omitempty"`
 	Name   string `json:"name,omitempty"`
 	Thread string `json:"thread,omitempty"`
 	Turn   string `json:"turn,omitempty"`
