@@ -418,7 +418,7 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 			if q.ID == r.PermissionID && q.Method == mRequestPermission {
 				p.CallID, p.Action = q.Call, q.Action
 				if tl := t.st.Tools[q.Call]; tl != nil {
-					p.ItemID = tl.Call
+					p.ItemID, p.CallID = tl.Call, tl.link()
 				}
 				delete(t.st.Requests, k)
 				break

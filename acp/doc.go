@@ -217,7 +217,14 @@
 // file, Gemini CLI read_file by the file), which says what the call works
 // on, not which tool it is: then its ACP kind; arguments the rawInput as JSON ("{}"
 // when the agent gives none; a string that encodes an object, as Mistral
-// Vibe sends its tools' arguments, the object); call_id the toolCallId; tool_kind ACP's kind
+// Vibe sends its tools' arguments, the object); call_id the toolCallId
+// (but for a call whose toolCallId an earlier call of the session had, as
+// agents that pass the model's ids through with a provider that numbers
+// each response's calls from 0 give, Kimi K2's functions.bash:0: the
+// session's n-th such call's call_id is toolCallId#n, its result's and
+// permission's too; a tool_call with the id of a call that completed is
+// such a new call; a session/load's replayed calls are counted from the
+// first again, so they keep the call_ids they had); tool_kind ACP's kind
 // (the universal vocabulary is ACP's; switch_mode and unknown kinds are
 // other; a call named Task or Agent, or whose rawInput has subagent_type
 // (or Cursor's subagentType object), or an agent and a prompt (OpenCode 2.x's subagent tool), or Goose's

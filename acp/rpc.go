@@ -171,6 +171,7 @@ func (t *Translator) hostRequest(dst []universal.Event, in *input, method, id st
 		}
 		if method == mLoad || method == mResume && t.resumeReplays(params) {
 			t.st.Loading = true
+			t.st.ReplayUses = nil
 		}
 	case mSetMode:
 		r.Path = t.copy(params.Get("modeId").String())

@@ -60,6 +60,15 @@ type state struct {
 	Tools map[string]*tool `json:"tools,omitempty"`
 	// Order lists the tool call ids in the order they became known.
 	Order []string `json:"order,omitempty"`
+	// CallUses counts, per toolCallId, the calls of the session that had
+	// it: an agent that passes the model's ids through, with a provider
+	// that numbers each response's calls from 0 (Kimi K2's
+	// functions.bash:0), reuses an id for later calls (see tool.Link).
+	CallUses map[string]int `json:"call_uses,omitempty"`
+	// ReplayUses counts the same for the history the latest session/load
+	// (or replaying session/resume) replays: its calls are the session's
+	// calls again, from the first, and get the call_ids they had.
+	ReplayUses map[string]int `json:"replay_uses,omitempty"`
 	// Ended lists the toolCallIds of the last ended turn's calls: an
 	// update of one after the prompt's response (codex-acp 2.6.0 sends a
 	// cancelled command's output after answering cancelled) is no new call.
@@ -217,7 +226,11 @@ type scope struct {
 
 // tool is one ACP tool call: its tool_call item and its tool_result item.
 type tool struct {
-	ID    string `json:"id"`
+	ID string `json:"id"`
+	// Link is the call_id the call, its result and its permission carry
+	// when ID, the toolCallId, was an earlier call's of the session too:
+	// ID#n for the session's n-th call with it; "" for ID itself.
+	Link  string `json:"link,omitempty"`
 	Scope string `json:"scope,omitempty"`
 	// Msg is the message item the call and its result are under.
 	Msg    string `json:"msg"`
@@ -504,4 +517,12 @@ func validKind(k universal.ToolKind) bool {
 		return true
 	}
 	return false
+}
+
+// link returns the call_id the call and its result carry.
+func (tl *tool) link() string {
+	if tl.Link != "" {
+		return tl.Link
+	}
+	return tl.ID
 }

@@ -104,6 +104,9 @@ func (t *Translator) lookupTool(dst []universal.Event, in *input, u jsonscan.Val
 	if t.st.Tools == nil {
 		t.st.Tools = map[string]*tool{}
 	}
+	if n := t.countCall(tl.ID); n > 1 {
+		tl.Link = tl.ID + "#" + strconv.Itoa(n)
+	}
 	t.st.Tools[tl.ID] = tl
 	t.st.Order = append(t.st.Order, tl.ID)
 	t.merge(tl, u, false)
@@ -120,6 +123,30 @@ func (t *Translator) lookupTool(dst []universal.Event, in *input, u jsonscan.Val
 		Role:     universal.RoleAssistant,
 		Content:  []universal.Part{part},
 	}, agent, in.raw)
+}
+
+// countCall counts a new call with toolCallId id (a copy: the key does
+// not alias the input) and returns n for the session's n-th call with it
+// (see tool.Link). A replayed history's calls (session/load) are the
+// session's calls again: they are counted from the first, apart, and the
+// session's count is at least theirs.
+func (t *Translator) countCall(id string) int {
+	if t.st.CallUses == nil {
+		t.st.CallUses = map[string]int{}
+	}
+	if !t.st.Turn.Replay {
+		t.st.CallUses[id]++
+		return t.st.CallUses[id]
+	}
+	if t.st.ReplayUses == nil {
+		t.st.ReplayUses = map[string]int{}
+	}
+	t.st.ReplayUses[id]++
+	n := t.st.ReplayUses[id]
+	if n > t.st.CallUses[id] {
+		t.st.CallUses[id] = n
+	}
+	return n
 }
 
 // callArrives does what a call's arrival does to the conversation: work
@@ -385,7 +412,7 @@ func (t *Translator) callPart(tl *tool) universal.Part {
 	if len(tl.Locations) > 0 {
 		md.Strings("locations", tl.Locations)
 	}
-	p := universal.Part{Type: universal.PartToolCall, Name: name, CallID: tl.ID, ToolKind: tl.UKind, ToolInput: t.toolInput(tl)}
+	p := universal.Part{Type: universal.PartToolCall, Name: name, CallID: tl.link(), ToolKind: tl.UKind, ToolInput: t.toolInput(tl)}
 	if md.Len() > 0 {
 		p.Metadata = md.Bytes()
 	}
@@ -472,6 +499,13 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 	}
 	if t.st.Tools[u.Get("toolCallId").String()] == nil && compactionCall(u) {
 		return t.compactionToolCall(dst, in, u)
+	}
+	if prev := t.st.Tools[u.Get("toolCallId").String()]; full && prev != nil && prev.Done {
+		// A tool_call with the id of a call that completed: another
+		// call (the model's id reused by a later response, see
+		// tool.Link), which takes the id's place in the turn.
+		delete(t.st.Tools, prev.ID)
+		t.st.Order = slices.DeleteFunc(t.st.Order, func(id string) bool { return id == prev.ID })
 	}
 	tl, dst := t.lookupTool(dst, in, u)
 	if tl.Done {
@@ -679,7 +713,7 @@ func (t *Translator) startResult(dst []universal.Event, tl *tool, raw []byte) []
 		ParentID: tl.Msg,
 		Kind:     universal.KindToolResult,
 		Role:     universal.RoleTool,
-		Content:  []universal.Part{{Type: universal.PartToolResult, CallID: tl.ID}},
+		Content:  []universal.Part{{Type: universal.PartToolResult, CallID: tl.link()}},
 	}, agent, raw)
 }
 
@@ -998,7 +1032,7 @@ func (t *Translator) completeResult(dst []universal.Event, tl *tool, content jso
 			md.Bool("no_output", true)
 		}
 	}
-	p := universal.Part{Type: universal.PartToolResult, CallID: tl.ID, Output: t.copy(output), IsError: isError}
+	p := universal.Part{Type: universal.PartToolResult, CallID: tl.link(), Output: t.copy(output), IsError: isError}
 	if md.Len() > 0 {
 		p.Metadata = md.Bytes()
 	}
@@ -1181,7 +1215,7 @@ func (t *Translator) permissionRequest(dst []universal.Event, in *input, id stri
 		Action:       action,
 		Metadata:     md.Bytes(),
 		ItemID:       tl.Call,
-		CallID:       tl.ID,
+		CallID:       tl.link(),
 	}, agent, in.raw)
 }
 
@@ -1328,7 +1362,7 @@ func (t *Translator) resolveInferred(dst []universal.Event, tl *tool, approved b
 	for _, k := range keys {
 		r := t.st.Requests[k]
 		delete(t.st.Requests, k)
-		p := universal.Permission{PermissionID: r.ID, Action: r.Action, Status: universal.PermissionApproved, ItemID: tl.Call, CallID: tl.ID,
+		p := universal.Permission{PermissionID: r.ID, Action: r.Action, Status: universal.PermissionApproved, ItemID: tl.Call, CallID: tl.link(),
 			Metadata: []byte(`{"inferred":true}`)}
 		if !approved {
 			p.Status = universal.PermissionDenied
@@ -1347,7 +1381,7 @@ func (t *Translator) permissionResult(dst []universal.Event, in *input, r reques
 	}
 	p := universal.Permission{PermissionID: r.ID, Action: r.Action, Status: universal.PermissionDenied, CallID: r.Call}
 	if tl := t.st.Tools[r.Call]; tl != nil {
-		p.ItemID = tl.Call
+		p.ItemID, p.CallID = tl.Call, tl.link()
 	}
 	var md jsonw.Object
 	outcome := result.Get("outcome.outcome").Str
