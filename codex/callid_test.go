@@ -115,3 +115,35 @@ func TestCallIDReusedAppServer(t *testing.T) {
 		}
 	}
 }
+
+// TestCallIDReusedLegacyExec: the same on the exec stream before 0.44,
+// whose events carry the model's call id: a later exec_command_begin with
+// the id of a command that ended is another call (it was lost, its output
+// with it).
+func TestCallIDReusedLegacyExec(t *testing.T) {
+	lines := []string{
+		`{"model":"qwen3-coder","provider":"ollama","approval":"never","sandbox":"read-only","workdir":"/w"}`,
+		`{"prompt":"go"}`,
+		`{"id":"0","msg":{"type":"session_configured","session_id":"0199aaaa-0000-7000-8000-000000000001","model":"qwen3-coder","history_log_id":0,"history_entry_count":0,"rollout_path":"/h/r.jsonl"}}`,
+		`{"id":"1","msg":{"type":"task_started","model_context_window":32000}}`,
+	}
+	for _, c := range []struct{ cmd, out string }{{"ls", "FIRST"}, {"pwd", "SECOND"}, {"id", "THIRD"}} {
+		lines = append(lines,
+			fmt.Sprintf(`{"id":"1","msg":{"type":"exec_command_begin","call_id":"call_0","command":["bash","-lc","%s"],"cwd":"/w","parsed_cmd":[]}}`, c.cmd),
+			fmt.Sprintf(`{"id":"1","msg":{"type":"exec_command_end","call_id":"call_0","stdout":"%s","stderr":"","aggregated_output":"%s","exit_code":0,"duration":{"secs":0,"nanos":1},"formatted_output":"%s"}}`, c.out, c.out, c.out))
+	}
+	lines = append(lines, `{"id":"1","msg":{"type":"agent_message","message":"done"}}`, `{"id":"1","msg":{"type":"task_complete","last_agent_message":"done"}}`)
+	input := []byte(strings.Join(lines, "\n") + "\n")
+	c := golden.Case{Format: codex.FormatExec, Framing: framing(codex.FormatExec), New: newFor(codex.FormatExec)}
+	for _, every := range []int{0, 1} {
+		evs, err := c.Translate(input, golden.Options(), nil, every)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := callResults(t, evs)
+		want := []string{"ls→FIRST (call_0)", "pwd→SECOND (call_0#2)", "id→THIRD (call_0#3)"}
+		if strings.Join(got, "; ") != strings.Join(want, "; ") {
+			t.Errorf("checkpoint every %d: results\n got %q\nwant %q", every, got, want)
+		}
+	}
+}

@@ -285,7 +285,9 @@
 // completes, and a tool_result item (role tool) with the outcome, both
 // with parent_id the message of the response that made the call (a call
 // without a native id gets its item id as call id). A call record (a
-// rollout's function_call, custom_tool_call …; an app-server item/started)
+// rollout's function_call, custom_tool_call …; an exec_command_begin,
+// patch_apply_begin or mcp_tool_call_begin event; an app-server
+// item/started)
 // with the native id of a call whose result came is another call: a
 // provider behind chat-completions or OSS support that numbers each
 // response's calls from 0 (call_0, Kimi K2's functions.shell:0) reuses

@@ -187,7 +187,11 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		return dst
 	case "exec_command_begin":
 		spec := t.execCommandSpec(m, th)
-		return t.toolCall(dst, "c:"+m.Get("call_id").Str, &spec, false, agent, c.raw)
+		key := "c:" + m.Get("call_id").Str
+		t.freshCall(key)
+		dst = t.toolCall(dst, key, &spec, false, agent, c.raw)
+		t.uses = 0
+		return dst
 	case "exec_command_output_delta":
 		chunk := m.Get("chunk").Str
 		b, err := base64.StdEncoding.DecodeString(chunk)
@@ -215,7 +219,9 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		var refs []part
 		spec.args, refs = t.fileChanges(changes)
 		if typ == "patch_apply_begin" {
+			t.freshCall(key)
 			dst, n := t.toolCallN(dst, key, &spec, false, agent, c.raw)
+			t.uses = 0
 			if n != nil && changes.Exists() {
 				n.Changes = strings.Clone(changes.Raw())
 			}
@@ -233,7 +239,10 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 			args: t.w.Copy(argsJSON(inv.Get("arguments")))}
 		key := "c:" + m.Get("call_id").Str
 		if typ == "mcp_tool_call_begin" {
-			return t.toolCall(dst, key, &spec, false, agent, c.raw)
+			t.freshCall(key)
+			dst = t.toolCall(dst, key, &spec, false, agent, c.raw)
+			t.uses = 0
+			return dst
 		}
 		result := m.Get("result")
 		spec.keep = true
