@@ -210,10 +210,19 @@ func (t *Translator) canUseTool(dst events, r jsonscan.Value, req jsonscan.Value
 	}
 	key := first(call, reqID)
 	tl := t.toolFor(call)
+	var prev *tool
+	if tl != nil && tl.Result {
+		// A call whose result came asks no permission: the request is
+		// about a later call with the same id (see reused).
+		prev, tl = tl, nil
+	}
 	if tl == nil && call != "" {
 		// The request came before the call: show the call first.
 		dst = t.ensureTurn(dst, "")
 		tl = &tool{ItemID: t.w.NewItemID(), Name: t.w.Copy(name)}
+		if prev != nil {
+			t.reuse(call, prev, tl)
+		}
 		t.addTool(call, tl)
 		dst = t.w.StartItem(dst, universal.Item{
 			ItemID: tl.ItemID, NativeItemID: t.w.Copy(call), Kind: universal.KindToolCall, Role: universal.RoleAssistant,
