@@ -15,7 +15,7 @@ import (
 // response from 0 (Kimi K2 through OpenCode 1.14: callID
 // "functions.bash:0" in one response and again in a later one, each a tool
 // part of its own). Each call keeps its own result: the later calls get a
-// call_id made unique with their part's id, so a consumer that links a
+// call_id made unique (id#n for the session's n-th call with it), so a consumer that links a
 // call to its result by call_id (reduce) finds the right one, and a
 // permission asked for the newest call names that call.
 func TestCallIDReusedByLaterResponse(t *testing.T) {
@@ -65,8 +65,8 @@ func TestCallIDReusedByLaterResponse(t *testing.T) {
 			t.Errorf("call %q (%s): result %q, want %q", cmd, p.CallID, got, want[cmd])
 		}
 	}
-	if len(ids) != 2 || !ids["functions.bash:0"] {
-		t.Errorf("call ids %v, want two, the first the native one", ids)
+	if len(ids) != 2 || !ids["functions.bash:0"] || !ids["functions.bash:0#2"] {
+		t.Errorf("call ids %v, want the native one and the second call's #2 (as every translator)", ids)
 	}
 }
 

@@ -194,8 +194,8 @@
 // tool_call item (role assistant, parent the message, native id the part's
 // prt_ id, call_id the provider's callID; a callID an earlier call of the
 // session had, as providers that number each response's calls from 0 give
-// (Kimi K2's functions.bash:0), is followed by "#" and the part's id, so
-// that every call keeps its own result), started at the first update and
+// (Kimi K2's functions.bash:0), is followed by "#n" for the session's
+// n-th call with it, so that every call keeps its own result), started at the first update and
 // completed as soon as the input is known: pending's {} never overwrites
 // arguments, and the name of that update is kept (it can change to
 // "invalid"); the part's own provider metadata (OpenAI's function call

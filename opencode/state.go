@@ -47,6 +47,9 @@ type state struct {
 	Parts map[string]*partState `json:"parts,omitempty"`
 	// Calls maps session + "\x00" + callID to the tool part's id.
 	Calls map[string]string `json:"calls,omitempty"`
+	// CallUses counts, per key of Calls, the session's calls with that
+	// callID: the n-th one's call_id is callID#n (see onTool).
+	CallUses map[string]int `json:"call_uses,omitempty"`
 	// Pending holds message.part.delta events that came before their
 	// part, in arrival order.
 	Pending []pendingDelta `json:"pending,omitempty"`

@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -116,14 +117,20 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, f 
 		p.CallID = t.w.CopyValue(f.callID.Result())
 		if p.CallID != "" {
 			key := callKey(m.Session, p.CallID)
-			if prev, ok := t.st.Calls[key]; ok && prev != pid {
+			if prev, ok := t.st.Calls[key]; !ok || prev != pid {
 				// The provider's call id is only unique within one
 				// response: some number the calls of each response
 				// from 0 (Kimi K2's functions.bash:0), so a later
 				// response of the session reuses it for another call.
-				// The call_id that links this call and its result is
-				// made unique with the part's id.
-				p.CallID = p.CallID + "#" + pid
+				// The session's n-th call with it has call_id id#n,
+				// as in every translator.
+				if t.st.CallUses == nil {
+					t.st.CallUses = map[string]int{}
+				}
+				t.st.CallUses[key]++
+				if n := t.st.CallUses[key]; n > 1 {
+					p.CallID = p.CallID + "#" + strconv.Itoa(n)
+				}
 			}
 			// The newest call with this id is the one a permission
 			// request names.

@@ -105,12 +105,18 @@
 // Parents. Tool calls and their results are items of their own (kind
 // tool_call with role assistant, kind tool_result with role tool), linked
 // by the same call_id on their parts, and both have parent_id = the
-// message item of the response that made the call. Items of a sub-agent
-// (its prompt, its messages, its own calls and results) have parent_id =
-// the tool_call item that spawned it, or an item under it: "under a tool
-// call" always means "inside a sub-agent". User and assistant messages of
-// the session itself, and notices about the session, have no parent; a
-// status item about one call has that call as parent.
+// message item of the response that made the call. A call_id is the
+// agent's call id, unique in the session: where an agent gives a later
+// call the id of an earlier one (a provider that numbers each response's
+// calls from 0, as Kimi K2's functions.bash:0), the session's n-th call
+// with that id has call_id "<id>#<n>", its result and permissions too,
+// while native_item_id stays the agent's own id of the item. Items of a
+// sub-agent (its prompt, its messages, its own calls and results) have
+// parent_id = the tool_call item that spawned it, or an item under it:
+// "under a tool call" always means "inside a sub-agent". User and
+// assistant messages of the session itself, and notices about the
+// session, have no parent; a status item about one call has that call as
+// parent.
 //
 // Tool vocabulary. Every tool_call part has tool_kind ([ToolKind]: read,
 // edit, delete, move, search, execute, think, fetch, task, other) and

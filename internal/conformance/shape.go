@@ -38,6 +38,9 @@ var (
 	// ErrSessionInfo: session information as an item (a system item
 	// holding only JSON) instead of metadata.
 	ErrSessionInfo = errors.New("session information as an item instead of metadata")
+	// ErrSharedCallID: two tool calls of the session's live work with the
+	// same call_id (a replayed history shows its calls again, with theirs).
+	ErrSharedCallID = errors.New("two tool calls share a call_id")
 )
 
 // Violation is one place where a stream breaks a rule.
@@ -59,6 +62,7 @@ type item struct {
 	it       universal.Item // the completed snapshot, else the started one
 	startSeq int64
 	endSeq   int64
+	replayed bool // started in a turn an agent replays (metadata "replay": true)
 }
 
 // Check returns every place where a well-formed stream (one that passes
@@ -71,13 +75,16 @@ func Check(events []universal.Event) []Violation {
 	}
 	items := map[string]*item{}
 	var order []*item
+	var turns []bool // open turns, innermost last: whether each is replayed
 	for i := range events {
 		ev := &events[i]
 		switch d := ev.Data.(type) {
+		case *universal.TurnStarted:
+			turns = append(turns, gjson.GetBytes(d.Metadata, "replay").Type == gjson.True)
 		case *universal.ItemSnapshot:
 			x := items[d.Item.ItemID]
 			if x == nil {
-				x = &item{startSeq: ev.Sequence}
+				x = &item{startSeq: ev.Sequence, replayed: len(turns) > 0 && turns[len(turns)-1]}
 				items[d.Item.ItemID] = x
 				order = append(order, x)
 			}
@@ -88,6 +95,9 @@ func Check(events []universal.Event) []Violation {
 				x.endSeq = ev.Sequence
 			}
 		case *universal.TurnEnded:
+			if len(turns) > 0 {
+				turns = turns[:len(turns)-1]
+			}
 			next := nextNonCleanup(events[i+1:])
 			if d.SessionEnding() {
 				if next == nil || next.Type != universal.TypeSessionEnded && !isSessionEndingTurn(next) {
@@ -110,11 +120,17 @@ func Check(events []universal.Event) []Violation {
 	// after a live turn, shows the same calls again with their ids).
 	callOf := map[string]*item{}
 	latest := map[string]*item{}
+	live := map[string]*item{} // call_id → the live call that has it
 	for _, x := range order {
 		if x.it.Kind == universal.KindToolCall {
 			if id := callID(&x.it); id != "" {
 				if _, dup := callOf[id]; !dup {
 					callOf[id] = x
+				}
+				if prev := live[id]; prev != nil && !x.replayed {
+					fail(ErrSharedCallID, x.startSeq, "calls %s and %s have call_id %q", prev.it.ItemID, x.it.ItemID, id)
+				} else if !x.replayed {
+					live[id] = x
 				}
 			}
 		}

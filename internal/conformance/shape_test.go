@@ -167,6 +167,17 @@ func TestRules(t *testing.T) {
 			s.endTurn()
 			return s.end()
 		}},
+		{"two calls with one call_id", conformance.ErrSharedCallID, func() []universal.Event {
+			s := newSession()
+			s.assistant("m1")
+			s.call("c1", "m1", "k1", universal.ToolExecute)
+			s.result("r1", "m1", "k1")
+			s.assistant("m2")
+			s.call("c2", "m2", "k1", universal.ToolExecute)
+			s.result("r2", "m2", "k1")
+			s.endTurn()
+			return s.end()
+		}},
 		{"call without a tool kind", conformance.ErrToolKind, func() []universal.Event {
 			s := newSession()
 			s.assistant("m1")
