@@ -122,15 +122,17 @@ func (t *Translator) holdResult(dst []event, key string, s *toolSpec, r *resultS
 
 // takeHeld returns the result held for a call's function_call_output:
 // the complete output of the two. A truncated end-record output gives way
-// to the function_call_output's unless that one is truncated too; a
-// whole one stays the result's unless the
-// function_call_output has all of it and more (moreComplete). A
-// spawn_agent's output is what the model saw, the spawn event's metadata
-// (the new agent's nickname, role, model) added to it; the spawn failed
-// when either says so. A wait's is the output's (what the agents said,
-// their states and timed_out in metadata), else the event's messages. held reports that the held result is the result,
-// raw its line (nil when the events carry no raw payload); otherwise r
-// is the result, with the function_call_output's line.
+// to the function_call_output's unless that one is truncated too; a whole
+// one stays the result's unless the function_call_output has all of it
+// and more (moreComplete). A spawn_agent's output is what the model saw,
+// the spawn event's metadata (the new agent's nickname, role, model)
+// added to it; the spawn failed when either says so. A wait's is the
+// output's (what the agents said, their states and timed_out in
+// metadata), else the event's messages; a send_input's, close's or
+// resume's is the output's (what the model saw), the states the event
+// found in metadata. held reports that the held result is the result, raw
+// its line (nil when the events carry no raw payload); otherwise r is the
+// result, with the function_call_output's line.
 func (t *Translator) takeHeld(key string, n *nitem, s *toolSpec, r *resultSpec) (raw []byte, held bool) {
 	h := n.Held
 	n.Held = nil
