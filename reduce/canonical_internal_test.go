@@ -49,3 +49,20 @@ func joinAll(parts []string) string {
 	}
 	return b.String()
 }
+
+// TestContains: contains, a window at a time, is bytes.Contains, for
+// every window size and a needle that starts with a quote, on text of
+// quotes, pieces of the needle and other bytes.
+func TestContains(t *testing.T) {
+	tokens := []string{`"`, `"title"`, `"titl`, `title"`, `""title"`, `"ti"tle"`, `x`, `\"`, `{`, `:`}
+	rapid.Check(t, func(t *rapid.T) {
+		var b []byte
+		for _, k := range rapid.SliceOf(rapid.IntRange(0, len(tokens)-1)).Draw(t, "tokens") {
+			b = append(b, tokens[k]...)
+		}
+		window := rapid.IntRange(1, 64).Draw(t, "window")
+		if got, want := containsWindows(b, `"title"`, window), bytes.Contains(b, []byte(`"title"`)); got != want {
+			t.Fatalf("containsWindows(%q, %d) = %v, want %v", b, window, got, want)
+		}
+	})
+}
