@@ -175,7 +175,7 @@ func (s *Session) own(snap *universal.Item, turn string, seq int64, clean bool) 
 	}
 	if c.NativeItemID != "" {
 		// A tool item's native id is often its call_id.
-		if k := ix.callsByID.find(c.NativeItemID, ix.callKey); k >= 0 {
+		if k := ix.findCall(c.NativeItemID); k >= 0 {
 			c.NativeItemID = ix.callList[k].id
 			pk.nativeDone = true
 		}
@@ -563,6 +563,7 @@ func (s *Session) addItem(it *Item, c *Change) int {
 	s.items = append(grown(s.items), 0)
 	s.setOpen(i, it)
 	s.idx.itemsByID.put(it.Item.ItemID, int32(i), s.itemKey)
+	s.idx.last = int32(i + 1)
 	c.What |= ItemAdded
 	return i
 }

@@ -67,10 +67,23 @@ func (ix *index) callID(id string) string {
 // callNumber returns the number of a call_id in the call index, adding it
 // the first time.
 func (ix *index) callNumber(id string) int32 {
-	if k := ix.callsByID.find(id, ix.callKey); k >= 0 {
+	if k := ix.findCall(id); k >= 0 {
 		return k
 	}
 	return ix.newCall(id)
+}
+
+// findCall returns the number of a call_id in the call index, -1 if it has
+// none; the call_id found or added last is tried first (see lastCall).
+func (ix *index) findCall(id string) int32 {
+	if k := ix.lastCall - 1; k >= 0 && ix.callList[k].id == id {
+		return k
+	}
+	k := ix.callsByID.find(id, ix.callKey)
+	if k >= 0 {
+		ix.lastCall = k + 1
+	}
+	return k
 }
 
 // newCall adds a call_id the index does not have yet.
@@ -78,6 +91,7 @@ func (ix *index) newCall(id string) int32 {
 	k := int32(len(ix.callList))
 	ix.callList = append(grown(ix.callList), call{id: ix.arena.str(id), call: -1, result: -1})
 	ix.callsByID.put(ix.callList[k].id, k, ix.callKey)
+	ix.lastCall = k + 1
 	return k
 }
 
@@ -104,10 +118,7 @@ func (ix *index) register(it *Item, i int) {
 		if (p.Type != universal.PartToolCall && p.Type != universal.PartToolResult) || p.CallID == "" {
 			continue
 		}
-		k := ix.callsByID.find(p.CallID, ix.callKey)
-		if k < 0 {
-			k = ix.newCall(p.CallID)
-		}
+		k := ix.callNumber(p.CallID)
 		c := &ix.callList[k]
 		at := &c.call
 		if it.Item.Kind == universal.KindToolResult {

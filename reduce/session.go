@@ -130,6 +130,14 @@ type index struct {
 	// whose strings are still the events' (see settle).
 	batch    bool
 	borrowed []borrowed
+	// last is the position + 1 of the item found or added last (0 for
+	// none): an item's events mostly come one after the other (its start,
+	// deltas, completion), and a look at it while it is open spares
+	// hashing the id for each (itemPos). lastCall is the number + 1 of the
+	// call_id found or added last: a tool item's call_id is looked up when
+	// it starts, is indexed, completes and is packed, and its result's
+	// next (findCall). (Side by side, they take the room of one pointer.)
+	last, lastCall int32
 }
 
 // openSlot is an item still open, and what goes with it while it is.
@@ -301,7 +309,17 @@ func (s *Session) Item(id string) *Item {
 // itemPos returns the position of the item with the given id, -1 if there
 // is none.
 func (s *Session) itemPos(id string) int {
-	return int(s.index().itemsByID.find(id, s.itemKey))
+	ix := s.index()
+	if j := int(ix.last) - 1; j >= 0 {
+		if it := s.open(j); it != nil && it.Item.ItemID == id {
+			return j
+		}
+	}
+	i := int(ix.itemsByID.find(id, s.itemKey))
+	if i >= 0 {
+		ix.last = int32(i + 1)
+	}
+	return i
 }
 
 // Turn returns the latest turn with the given id, nil if there is none.
