@@ -422,7 +422,12 @@ func (s *Session) Apply(ev *universal.Event) (Change, error) {
 		s.Status = StatusIdle
 	}
 	if s.SessionID == "" && ev.SessionID != "" {
-		s.SessionID = strings.Clone(ev.SessionID)
+		// The session's ids are copied into the arena, with the
+		// call_ids (never written again, kept as long as the session):
+		// an allocation each would cost more than the few bytes they
+		// hold. (Turn ids there too moved a chunk's end in the worst
+		// session of testdata from 1.90× its content to 1.99×.)
+		s.SessionID = s.idx.arena.str(ev.SessionID)
 		c.What |= SessionChanged
 	}
 	if ev.NativeSessionID != "" && ev.NativeSessionID != s.NativeSessionID {
@@ -431,7 +436,7 @@ func (s *Session) Apply(ev *universal.Event) (Change, error) {
 			// run's before it (see Usage.EarlierRuns).
 			s.Usage.SessionRun = s.NativeSessionID
 		}
-		s.NativeSessionID = strings.Clone(ev.NativeSessionID)
+		s.NativeSessionID = s.idx.arena.str(ev.NativeSessionID)
 		c.What |= SessionChanged
 	}
 	if s.End != nil {

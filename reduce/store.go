@@ -852,6 +852,12 @@ func (s *Session) setOpen(i int, it *Item) {
 		ix.opened[k].it = it
 	} else {
 		k = len(ix.opened)
+		if ix.opened == nil {
+			// Room for a few items open at once (a call and its result,
+			// a message streaming beside them): growing from one would
+			// take an allocation for each of the first three.
+			ix.opened = make([]openSlot, 0, 4)
+		}
 		ix.opened = append(ix.opened, openSlot{it: it})
 	}
 	s.items[i] = openBit | stored(k)
