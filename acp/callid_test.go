@@ -45,21 +45,9 @@ func TestCallIDReused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cmds := map[string]string{}
-		var got []string
-		for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
-			it := ev.Data.(*universal.ItemSnapshot).Item
-			for _, p := range it.Content {
-				switch p.Type {
-				case universal.PartToolCall:
-					if _, dup := cmds[p.CallID]; dup {
-						t.Errorf("checkpoint every %d: call_id %q of two calls", every, p.CallID)
-					}
-					cmds[p.CallID] = p.ToolInput.Command
-				case universal.PartToolResult:
-					got = append(got, cmds[p.CallID]+"→"+p.Output+" ("+p.CallID+")")
-				}
-			}
+		got, shared, _ := golden.CallResults(evs)
+		if len(shared) > 0 {
+			t.Errorf("checkpoint every %d: call_ids of two calls: %q", every, shared)
 		}
 		want := []string{"ls→FIRST (functions.bash:0)", "pwd→SECOND (functions.bash:0#2)", "id→THIRD (functions.bash:0#3)"}
 		if strings.Join(got, "; ") != strings.Join(want, "; ") {

@@ -105,7 +105,7 @@ func (t *Translator) lookupTool(dst []universal.Event, in *input, u jsonscan.Val
 		t.st.Tools = map[string]*tool{}
 	}
 	if n := t.countCall(tl.ID); n > 1 {
-		tl.Link = tl.ID + "#" + strconv.Itoa(n)
+		tl.Link = universal.ReusedCallID(tl.ID, n)
 	}
 	t.st.Tools[tl.ID] = tl
 	t.st.Order = append(t.st.Order, tl.ID)

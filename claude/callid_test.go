@@ -10,26 +10,12 @@ import (
 	"github.com/agentnorm/agentnorm/universal"
 )
 
-// callResults returns, in the order the results completed, each tool
-// result as "command→output (call_id)", the command that of the call with
-// the result's call_id; and an error for a call_id two calls carry.
+// callResults is golden.CallResults, a call_id two calls carry an error.
 func callResults(t *testing.T, evs []universal.Event) []string {
 	t.Helper()
-	cmds := map[string]string{}
-	var got []string
-	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
-		it := ev.Data.(*universal.ItemSnapshot).Item
-		for _, p := range it.Content {
-			switch p.Type {
-			case universal.PartToolCall:
-				if _, dup := cmds[p.CallID]; dup {
-					t.Errorf("call_id %q of two calls", p.CallID)
-				}
-				cmds[p.CallID] = p.ToolInput.Command
-			case universal.PartToolResult:
-				got = append(got, cmds[p.CallID]+"→"+p.Output+" ("+p.CallID+")")
-			}
-		}
+	got, shared, _ := golden.CallResults(evs)
+	if len(shared) > 0 {
+		t.Errorf("call_ids of two calls: %q", shared)
 	}
 	return got
 }

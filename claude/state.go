@@ -588,7 +588,7 @@ func reused(tl *tool, m *message) bool {
 // call_id is id#n.
 func (t *Translator) reuse(id string, prev *tool, tl *tool) {
 	n := max(prev.Uses, 1) + 1
-	tl.Uses, tl.Link = n, t.w.Copy(id)+"#"+strconv.Itoa(n)
+	tl.Uses, tl.Link = n, universal.ReusedCallID(t.w.Copy(id), n)
 	delete(t.s.Perms, id)
 }
 

@@ -10,28 +10,17 @@ import (
 	"github.com/agentnorm/agentnorm/universal"
 )
 
-// callResults returns, in the order the results completed, each tool
-// result as "command→output (call_id)", the command that of the call with
-// the result's call_id; a call_id two calls carry is an error.
+// callResults is golden.CallResults, a call_id two calls carry an error and
+// every call's native_item_id the model's id, call_0.
 func callResults(t *testing.T, evs []universal.Event) []string {
 	t.Helper()
-	cmds := map[string]string{}
-	var got []string
-	for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
-		it := ev.Data.(*universal.ItemSnapshot).Item
-		for _, p := range it.Content {
-			switch p.Type {
-			case universal.PartToolCall:
-				if _, dup := cmds[p.CallID]; dup {
-					t.Errorf("call_id %q of two calls", p.CallID)
-				}
-				if it.NativeItemID != "call_0" {
-					t.Errorf("call %s: native_item_id %q", p.CallID, it.NativeItemID)
-				}
-				cmds[p.CallID] = p.ToolInput.Command
-			case universal.PartToolResult:
-				got = append(got, cmds[p.CallID]+"→"+strings.TrimSpace(p.Output)+" ("+p.CallID+")")
-			}
+	got, shared, natives := golden.CallResults(evs)
+	if len(shared) > 0 {
+		t.Errorf("call_ids of two calls: %q", shared)
+	}
+	for _, n := range natives {
+		if n != "call_0" {
+			t.Errorf("a call's native_item_id %q", n)
 		}
 	}
 	return got

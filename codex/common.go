@@ -507,7 +507,7 @@ func (t *Translator) toolCallN(dst []event, key string, s *toolSpec, final bool,
 		}
 		if t.uses > 0 {
 			// Another call with the id of an earlier one (freshCall).
-			n.Uses, n.CallID = t.uses, n.CallID+"#"+strconv.Itoa(t.uses)
+			n.Uses, n.CallID = t.uses, universal.ReusedCallID(n.CallID, t.uses)
 			t.uses = 0
 		}
 		if !final {

@@ -2,7 +2,6 @@ package opencode
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -128,9 +127,7 @@ func (t *Translator) onTool(dst []universal.Event, m *msgState, p *partState, f 
 					t.st.CallUses = map[string]int{}
 				}
 				t.st.CallUses[key]++
-				if n := t.st.CallUses[key]; n > 1 {
-					p.CallID = p.CallID + "#" + strconv.Itoa(n)
-				}
+				p.CallID = universal.ReusedCallID(p.CallID, t.st.CallUses[key])
 			}
 			// The newest call with this id is the one a permission
 			// request names.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/pi"
-	"github.com/agentnorm/agentnorm/universal"
 )
 
 // TestCallIDReused: a provider that numbers each response's calls from 0
@@ -38,23 +37,13 @@ func TestCallIDReused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cmds := map[string]string{} // call_id → command
-		var got []string
-		for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
-			it := ev.Data.(*universal.ItemSnapshot).Item
-			switch it.Kind {
-			case universal.KindToolCall:
-				p := it.Content[0]
-				if it.NativeItemID != "functions.bash:0" {
-					t.Errorf("call %s: native_item_id %q", p.CallID, it.NativeItemID)
-				}
-				if _, dup := cmds[p.CallID]; dup {
-					t.Errorf("checkpoint every %d: call_id %q of two calls", every, p.CallID)
-				}
-				cmds[p.CallID] = p.ToolInput.Command
-			case universal.KindToolResult:
-				p := it.Content[0]
-				got = append(got, cmds[p.CallID]+"→"+p.Output+" ("+p.CallID+")")
+		got, shared, natives := golden.CallResults(evs)
+		if len(shared) > 0 {
+			t.Errorf("checkpoint every %d: call_ids of two calls: %q", every, shared)
+		}
+		for _, n := range natives {
+			if n != "functions.bash:0" {
+				t.Errorf("a call's native_item_id %q", n)
 			}
 		}
 		want := []string{"ls→FIRST (functions.bash:0)", "pwd→SECOND (functions.bash:0#2)", "id→THIRD (functions.bash:0#3)"}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
@@ -488,7 +487,7 @@ func (t *Translator) addEntry(callID, name, msg, call string) *tool {
 // callID#n.
 func (t *Translator) callLink(callID string) string {
 	if n := t.st.CallUses[callID]; n > 1 {
-		return callID + "#" + strconv.Itoa(n)
+		return universal.ReusedCallID(callID, n)
 	}
 	return ""
 }

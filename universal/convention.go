@@ -31,6 +31,16 @@ func MarkEcho(parts []Part) []Part {
 	return parts
 }
 
+// ReusedCallID returns the call_id of the session's n-th call with the
+// agent's call id id (see Parents in the package documentation): id for
+// the first, "<id>#<n>" for a later one.
+func ReusedCallID(id string, n int) string {
+	if n <= 1 {
+		return id
+	}
+	return id + "#" + strconv.Itoa(n)
+}
+
 // echoMetadata is the metadata MarkEcho gives a text part without any.
 var echoMetadata = json.RawMessage(`{"echo":true}`)
 

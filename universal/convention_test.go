@@ -74,3 +74,15 @@ func TestPlanSteps(t *testing.T) {
 		t.Errorf("checklist %q, want %q", b, want)
 	}
 }
+
+func TestReusedCallID(t *testing.T) {
+	for _, c := range []struct {
+		id   string
+		n    int
+		want string
+	}{{"functions.bash:0", 0, "functions.bash:0"}, {"functions.bash:0", 1, "functions.bash:0"}, {"functions.bash:0", 2, "functions.bash:0#2"}, {"call_0", 12, "call_0#12"}} {
+		if got := universal.ReusedCallID(c.id, c.n); got != c.want {
+			t.Errorf("ReusedCallID(%q, %d) = %q, want %q", c.id, c.n, got, c.want)
+		}
+	}
+}

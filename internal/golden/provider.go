@@ -92,6 +92,31 @@ func OfType(events []universal.Event, typ universal.Type) []universal.Event {
 	return out
 }
 
+// CallResults returns, in the order the results completed, each tool
+// result as "command→output (call_id)" (the command of the call with the
+// result's call_id, the output trimmed of surrounding space), and the
+// call_ids that more than one call carries; natives lists the calls'
+// native_item_ids in order. The tests of reused call ids share it.
+func CallResults(events []universal.Event) (results, shared, natives []string) {
+	cmds := map[string]string{}
+	for _, ev := range OfType(events, universal.TypeItemCompleted) {
+		it := ev.Data.(*universal.ItemSnapshot).Item
+		for _, p := range it.Content {
+			switch p.Type {
+			case universal.PartToolCall:
+				if _, dup := cmds[p.CallID]; dup {
+					shared = append(shared, p.CallID)
+				}
+				cmds[p.CallID] = p.ToolInput.Command
+				natives = append(natives, it.NativeItemID)
+			case universal.PartToolResult:
+				results = append(results, cmds[p.CallID]+"→"+strings.TrimSpace(p.Output)+" ("+p.CallID+")")
+			}
+		}
+	}
+	return results, shared, natives
+}
+
 // CallModels returns, for each call-scoped usage.updated in order, the
 // "model" and "provider" of its metadata joined by a space ("" for what
 // it does not name), and an error when either is there but not a string.
