@@ -14,6 +14,11 @@ import "github.com/agentnorm/agentnorm/universal"
 // copies its start and then its completion. A host that translates a
 // message and folds its events calls ApplyAll with what Translate returned.
 func (s *Session) ApplyAll(dst []Change, evs []universal.Event) ([]Change, error) {
+	if len(evs) == 0 {
+		// Many messages translate to no event (a line an agent writes for
+		// itself): nothing to start or settle.
+		return dst, nil
+	}
 	ix := s.index()
 	ix.batch = true
 	defer s.settle()
