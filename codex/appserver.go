@@ -875,7 +875,8 @@ func (t *Translator) clientResponse(dst []event, c *ctx, id, result, rpcErr gjso
 		n := t.item(req.Key)
 		if n != nil {
 			spec := toolSpec{native: n.CallID, callID: n.CallID, name: n.Name, keep: true}
-			res := resultSpec{output: t.w.Copy(dynamicOutput(result.Get("contentItems"))), meta: []byte(nil)}
+			out, images := t.dynamicOutput(result.Get("contentItems"), nil)
+			res := resultSpec{output: t.w.Copy(out), meta: []byte(nil), extra: images}
 			if s := result.Get("success"); s.Type == gjson.False || rpcErr.Exists() {
 				res.isError, res.failed = true, true
 			}

@@ -58,3 +58,53 @@ func TestCodeMode(t *testing.T) {
 		golden.CheckRestoreAnywhere(t, c)
 	}
 }
+
+// TestToolOutputImages: an image among a tool output's content items (a
+// code-mode script's result in a rollout, a dynamic tool's in the
+// app-server's output) is an image part of the result, as a user
+// message's image is: a data: URL gives its mime type and length, not
+// its data, and no URL lands in the output's text.
+func TestToolOutputImages(t *testing.T) {
+	const data = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
+	cases := []struct {
+		name   string
+		format string
+		lines  []string
+	}{{"rollout", codex.FormatRollout, []string{
+		`{"timestamp":"2026-09-28T18:52:46.000Z","type":"session_meta","payload":{"id":"th1","timestamp":"2026-09-28T18:52:46.000Z","cwd":"/tmp/work","originator":"codex_cli_rs","cli_version":"0.156.1","source":"cli","model_provider":"openai"}}`,
+		`{"timestamp":"2026-09-28T18:52:46.227Z","type":"event_msg","payload":{"type":"task_started","turn_id":"tu1"}}`,
+		`{"timestamp":"2026-09-28T18:52:47.184Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Render the chart."}]}}`,
+		`{"timestamp":"2026-09-28T18:52:50.244Z","type":"response_item","payload":{"type":"custom_tool_call","status":"completed","call_id":"call_1","name":"exec","input":"image(await tools.render());\n"}}`,
+		`{"timestamp":"2026-09-28T18:52:50.861Z","type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"call_1","output":[{"type":"input_text","text":"Script completed\nWall time 0.6 seconds\nOutput:\n"},{"type":"input_image","image_url":"` + data + `","detail":"auto"}]}}`,
+		`{"timestamp":"2026-09-28T18:52:52.724Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"tu1","last_agent_message":""}}`,
+	}}, {"appserver", codex.FormatAppServer, []string{
+		`{"method":"thread/started","params":{"thread":{"id":"th1","cwd":"/tmp/work"}}}`,
+		`{"method":"turn/started","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"inProgress"}}}`,
+		`{"method":"item/started","params":{"threadId":"th1","turnId":"tu1","item":{"type":"dynamicToolCall","id":"call_1","tool":"render","arguments":{},"status":"inProgress"}}}`,
+		`{"method":"item/completed","params":{"threadId":"th1","turnId":"tu1","item":{"type":"dynamicToolCall","id":"call_1","tool":"render","arguments":{},"status":"completed","success":true,"contentItems":[{"type":"inputText","text":"rendered"},{"type":"inputImage","imageUrl":"` + data + `"}]}}}`,
+		`{"method":"turn/completed","params":{"threadId":"th1","turn":{"id":"tu1","items":[],"status":"completed"}}}`,
+	}}}
+	for _, tc := range cases {
+		c := golden.HostileCase{Name: tc.name, Format: tc.format, Framing: framing(tc.format),
+			New: newFor(tc.format), Data: []byte(strings.Join(tc.lines, "\n") + "\n")}
+		evs := golden.Prepare(t, c).Events
+		var result universal.Item
+		for _, e := range golden.OfType(evs, universal.TypeItemCompleted) {
+			if it := e.Data.(*universal.ItemSnapshot).Item; it.Kind == universal.KindToolResult {
+				result = it
+			}
+		}
+		if len(result.Content) != 2 {
+			t.Errorf("%s: result parts %+v, want the output and an image", tc.name, result.Content)
+			continue
+		}
+		out, img := result.Content[0], result.Content[1]
+		if strings.Contains(out.Output, "data:") || out.Output == "" {
+			t.Errorf("%s: output %q, want the text alone", tc.name, out.Output)
+		}
+		if img.Type != universal.PartImage || img.Mime != "image/png" || img.Path != "" || !strings.Contains(string(img.Metadata), `"data_length":`) {
+			t.Errorf("%s: image part %+v, want image/png with its data_length", tc.name, img)
+		}
+		golden.CheckRestoreAnywhere(t, c)
+	}
+}

@@ -347,7 +347,8 @@
 //     (audio, resource, resource_link) a json part with the block, its data
 //     and a resource's blob replaced by data_length.
 //   - dynamicToolCall and item/tool/call (executed by the host) →
-//     "<namespace>__<tool>"; the host's response is the result.
+//     "<namespace>__<tool>"; the host's response is the result: its
+//     inputText items the output, each inputImage an image part after it.
 //   - collabAgentToolCall / collab_tool_call / collab_* events → the tool in
 //     snake_case (spawn_agent, wait, send_input, close_agent, …),
 //     arguments {prompt, receiver_thread_ids, model, reasoning_effort};
@@ -415,7 +416,9 @@
 //   - rollout function_call, custom_tool_call (apply_patch's patch text,
 //     or a shell call's that runs apply_patch, also becomes file_ref parts
 //     of the result; view_image's output a
-//     file_ref and an image part with the data URL's mime),
+//     file_ref and an image part with the data URL's mime; any other
+//     output's input_image items, a code-mode script's, image parts after
+//     the output, as a user message's images),
 //     local_shell_call, tool_search_call, web_search_call,
 //     image_generation_call → the call under the tool's own name;
 //     function_call_output / custom_tool_call_output /

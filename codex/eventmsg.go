@@ -309,7 +309,8 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		if typ == "dynamic_tool_call_request" {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
-		res := resultSpec{output: t.w.Copy(dynamicOutput(m.Get("content_items"))), meta: exitMeta(nil, durationMS(m.Get("duration")), nil)}
+		out, images := t.dynamicOutput(m.Get("content_items"), nil)
+		res := resultSpec{output: t.w.Copy(out), meta: exitMeta(nil, durationMS(m.Get("duration")), nil), extra: images}
 		spec.keep = true
 		if m.Get("success").Type == gjson.False {
 			res.isError, res.failed = true, true

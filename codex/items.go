@@ -73,7 +73,8 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it jsonscan.Valu
 		if !final {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)
 		}
-		res := resultSpec{output: t.w.Copy(dynamicOutput(it.Get("contentItems"))), meta: exitMeta(nil, intPtr(it.Get("durationMs")), nil)}
+		out, images := t.dynamicOutput(it.Get("contentItems"), nil)
+		res := resultSpec{output: t.w.Copy(out), meta: exitMeta(nil, intPtr(it.Get("durationMs")), nil), extra: images}
 		if it.Get("success").Type == gjson.False || it.Get("status").Str == "failed" {
 			res.isError, res.failed = true, true
 		}
@@ -640,15 +641,24 @@ func dynamicToolSpec(t *Translator, thread, id string, it gjson.Result) toolSpec
 		args: t.w.Copy(argsJSON(it.Get("arguments")))}
 }
 
-// dynamicOutput joins the text of dynamic tool output items.
-func dynamicOutput(items gjson.Result) string {
+// dynamicOutput returns a dynamic tool's output items: their text
+// joined, and an image part for each inputImage (as a user message's
+// image is given: a data: URL without its data, which the raw payload
+// has), appended to parts.
+func (t *Translator) dynamicOutput(items gjson.Result, parts []part) (string, []part) {
 	var b strings.Builder
 	items.ForEach(func(_, v gjson.Result) bool {
-		s := v.Get("text").Str
-		if s == "" {
-			s = v.Get("imageUrl").Str
+		u := v.Get("imageUrl")
+		if !u.Exists() {
+			u = v.Get("image_url") // the rollout's event_msg
 		}
-		if s != "" {
+		if u.Type == gjson.String && v.Get("text").Type != gjson.String {
+			if u.Str != "" {
+				parts = append(parts, userImage(u.Str, t.w.Copy))
+			}
+			return true
+		}
+		if s := v.Get("text").Str; s != "" {
 			if b.Len() > 0 {
 				b.WriteByte('\n')
 			}
@@ -656,7 +666,7 @@ func dynamicOutput(items gjson.Result) string {
 		}
 		return true
 	})
-	return b.String()
+	return b.String(), parts
 }
 
 // statesAnswer reports whether the receivers' states a sub-agent tool's

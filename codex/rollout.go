@@ -1123,6 +1123,12 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p jsonscan.Value, typ, 
 			// A call that did not run touched no file.
 			res.extra = t.touched(n, mime)
 		}
+		if o.IsArray() && (n == nil || n.Image == "") {
+			// Images among the output's content items (a code-mode
+			// script's, an MCP tool's): a view_image's are its file's
+			// (touched above).
+			res.extra = t.outputImages(o, res.extra)
+		}
 	}
 	if id == "" {
 		key = ""
@@ -1168,6 +1174,22 @@ func (t *Translator) imageParts(path, mime string) []part {
 	}
 	return []part{{Type: universal.PartFileRef, Path: path, Action: universal.FileRead},
 		{Type: universal.PartImage, Path: path, Mime: t.w.Copy(mime)}}
+}
+
+// outputImages appends to dst an image part for each input_image of a
+// tool output's content items, as a user message's image is given: a path
+// or URL as the part's path, a data: URL without its data (the raw payload
+// has it).
+func (t *Translator) outputImages(o gjson.Result, dst []part) []part {
+	o.ForEach(func(_, v gjson.Result) bool {
+		if v.Get("type").Str == "input_image" {
+			if u := v.Get("image_url"); u.Type == gjson.String && u.Str != "" {
+				dst = append(dst, userImage(u.Str, t.w.Copy))
+			}
+		}
+		return true
+	})
+	return dst
 }
 
 // imageMime returns the mime type of the first image in a tool output's
