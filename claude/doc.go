@@ -437,7 +437,10 @@
 // Stop hook's feedback (the meta user line "Stop hook feedback:…": the
 // agent goes on in the same turn). A turn with a
 // background sub-agent that has not reported back stays open (2.1.120 and
-// later answer its <task-notification> in the same turn). At the end of
+// later answer its <task-notification> in the same turn); one whose
+// notification is still queued when the file ends (2.1.214 enqueues a
+// "killed" one as the run ends, after the turn's final response) has
+// reported, though the CLI never answered it. At the end of
 // the file the last turn ends completed if its last response is final,
 // and is otherwise left to Stream.End. Sub-agent entries under a call that
 // arrive between turns stay outside them. The lines of one response are

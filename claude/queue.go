@@ -1,6 +1,9 @@
 package claude
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
@@ -77,6 +80,28 @@ func (t *Translator) undelivered(dst events, content, reason, uuid string, src u
 		ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(uuid), Kind: universal.KindStatus,
 		Content: []universal.Part{{Type: universal.PartStatus, Label: "queue", Detail: detail, Metadata: md.Bytes()}},
 	}, src, t.raw)
+}
+
+// queuedReports, when the input ends, takes the background sub-agents
+// whose <task-notification> is still queued off the open turn's list of
+// those still to report: the agent did report (it finished, or was
+// stopped as the CLI exited: Claude Code 2.1.214 enqueues a notification
+// "killed" after the turn's last response, and no dequeue follows), but
+// the record ends before the CLI answered it. The turn ends then as its
+// last response left it, not as cut off while waiting; the notification
+// shows as not delivered (queuedAtEnd).
+func (t *Translator) queuedReports() {
+	tn := t.s.Turn
+	if tn == nil || len(tn.Background) == 0 {
+		return
+	}
+	for _, q := range t.s.Queued {
+		if !strings.HasPrefix(q, "<task-notification>") {
+			continue
+		}
+		call := tagText(q, "tool-use-id")
+		tn.Background = slices.DeleteFunc(tn.Background, func(c string) bool { return c == call })
+	}
 }
 
 // queuedAtEnd reports what is still queued when the input ends.

@@ -2,6 +2,7 @@ package claude_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,5 +78,64 @@ func TestQueueOperations(t *testing.T) {
 		if it.Content[0].Label == "queue" {
 			t.Errorf("stream-json: a queue item %+v", it.Content[0])
 		}
+	}
+}
+
+// TestQueuedBackgroundReportAtEnd: a transcript turn that launched a
+// background sub-agent stays open for its notification (2.1.120 and
+// later answer it in that turn). Claude Code 2.1.214 (an Agent SDK run,
+// link-assistant/hive-mind dev/log/issues/2082, the end of its
+// transcript) stopped a still-running background agent when the run
+// ended: after the turn's final response it enqueued the agent's
+// notification (status killed) and wrote nothing more. The agent did
+// report; the record ends before the CLI answered it. The turn ended
+// interrupted and the session failed ("the session ended during a
+// turn"); it ends completed, as its final response left it, and the
+// notification shows as not delivered. Without the enqueue (a record
+// cut while the agent ran) the turn still waits and is cut off.
+func TestQueuedBackgroundReportAtEnd(t *testing.T) {
+	line := func(s string) string {
+		return strings.Replace(s, `{`, `{"sessionId":"s1","version":"2.1.214","cwd":"/w","entrypoint":"sdk-cli",`, 1)
+	}
+	notice, _ := json.Marshal("<task-notification>\n<task-id>a48b</task-id>\n<tool-use-id>toolu_A</tool-use-id>\n<output-file>/tmp/a48b.output</output-file>\n<status>killed</status>\n<summary>Agent \"Fix lint\" was stopped by user</summary>\n</task-notification>")
+	lines := []string{
+		`{"type":"queue-operation","operation":"enqueue","timestamp":"2026-07-19T12:25:26.394Z","sessionId":"s1","content":"fix it"}`,
+		`{"type":"queue-operation","operation":"dequeue","timestamp":"2026-07-19T12:25:26.400Z","sessionId":"s1"}`,
+		line(`{"parentUuid":null,"isSidechain":false,"promptId":"p1","type":"user","message":{"role":"user","content":"fix it"},"uuid":"u1","timestamp":"2026-07-19T12:25:26.444Z","promptSource":"sdk"}`),
+		line(`{"parentUuid":"u1","isSidechain":false,"message":{"model":"claude-opus-4-8","id":"m1","type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_A","name":"Agent","input":{"description":"Fix lint","prompt":"fix lint","subagent_type":"general-purpose","run_in_background":true}}],"stop_reason":"tool_use","usage":{"input_tokens":2,"output_tokens":5}},"type":"assistant","uuid":"a1","timestamp":"2026-07-19T12:25:30.000Z"}`),
+		line(`{"parentUuid":"a1","isSidechain":false,"promptId":"p1","type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_A","type":"tool_result","content":[{"type":"text","text":"Async agent launched successfully.\nagentId: a48b"}]}]},"uuid":"u2","timestamp":"2026-07-19T12:25:31.000Z","toolUseResult":{"isAsync":true,"status":"async_launched","agentId":"a48b","description":"Fix lint","prompt":"fix lint"}}`),
+		line(`{"parentUuid":"u2","isSidechain":false,"message":{"model":"claude-opus-4-8","id":"m2","type":"message","role":"assistant","content":[{"type":"text","text":"CI is green."}],"stop_reason":"end_turn","usage":{"input_tokens":2,"output_tokens":5}},"type":"assistant","uuid":"a2","timestamp":"2026-07-19T13:39:49.142Z"}`),
+		`{"type":"last-prompt","lastPrompt":"fix it","leafUuid":"a2","sessionId":"s1"}`,
+	}
+	enqueue := `{"type":"queue-operation","operation":"enqueue","timestamp":"2026-07-19T13:49:50.206Z","sessionId":"s1","content":` + string(notice) + `}`
+	for _, tc := range []struct {
+		name    string
+		lines   []string
+		turn    universal.TurnStatus
+		reason  universal.EndReason
+		pending int
+	}{
+		{"notification queued at the end", append(slices.Clone(lines), enqueue), universal.TurnCompleted, universal.EndCompleted, 1},
+		{"no notification", lines, universal.TurnInterrupted, universal.EndError, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := feed(t, claude.FormatTranscript, nil, nil, tc.lines...)
+			checkShape(t, evs)
+			if got := turnStatuses(evs); len(got) != 1 || got[0] != tc.turn {
+				t.Errorf("turns %v, want [%s]", got, tc.turn)
+			}
+			if end := evs[len(evs)-1].Data.(*universal.SessionEnded); end.Reason != tc.reason {
+				t.Errorf("session ended %q (%v), want %q", end.Reason, end.Message, tc.reason)
+			}
+			n := 0
+			for _, it := range completed(evs, universal.KindStatus, "") {
+				if it.Content[0].Label == "queue" && strings.Contains(string(it.Content[0].Metadata), "toolu_A") {
+					n++
+				}
+			}
+			if n != tc.pending {
+				t.Errorf("%d undelivered notifications, want %d", n, tc.pending)
+			}
+		})
 	}
 }

@@ -328,6 +328,9 @@ func (t *Translator) finish(dst events) events {
 		}
 	}
 	dst = t.closeMsgs(dst, nil)
+	if t.transcript {
+		t.queuedReports()
+	}
 	if t.transcript && t.done() {
 		dst = t.endTranscriptTurn(dst, universal.SourceDaemon)
 	}
