@@ -235,7 +235,7 @@ func (t *Translator) v2Prompt(dst []universal.Event, sid, id string, prompt json
 	}
 	i := 0
 	prompt.Get("files").ForEach(func(_, f gjson.Result) bool {
-		url := f.Get("source.uri").Str
+		url := v2FileURL(f)
 		if url == "" {
 			url = "data:"
 		}
@@ -256,6 +256,20 @@ func (t *Translator) v2Prompt(dst []universal.Event, sid, id string, prompt json
 		return true
 	})
 	return dst
+}
+
+// v2FileURL is the 1.x file part URL of a 2.x file attachment {data,
+// mime, source: {type: "uri", uri} | {type: "inline"}, name}: a data: URL
+// of its inline data (a picture pasted into the prompt: source inline,
+// the base64 in data), else the URI it names ("" if none).
+func v2FileURL(f gjson.Result) string {
+	if d := f.Get("data").Str; d != "" {
+		return "data:" + f.Get("mime").Str + ";base64," + d
+	}
+	if u := f.Get("uri").Str; u != "" {
+		return u
+	}
+	return f.Get("source.uri").Str
 }
 
 // v2Text handles a text or reasoning block: started and ended are

@@ -224,12 +224,7 @@ func v2Record(x jsonscan.Value, id, sid, typ string) (rec jsonscan.Value, unknow
 		}
 		x.Get("files").ForEach(func(_, f gjson.Result) bool {
 			var p jsonw.Object
-			url := f.Get("uri").Str
-			if d := f.Get("data").Str; d != "" {
-				url = "data:" + f.Get("mime").Str + ";base64," + d
-			} else if url == "" {
-				url = f.Get("source.uri").Str
-			}
+			url := v2FileURL(f)
 			p.String("type", "file").OptString("mime", f.Get("mime").Str).OptString("filename", f.Get("name").Str).OptString("url", url)
 			add(&p)
 			return true
