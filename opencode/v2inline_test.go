@@ -51,3 +51,38 @@ func TestV2PromptInlineFile(t *testing.T) {
 		})
 	}
 }
+
+// TestV2SavedAgentMention: a 2.x user message's agent mentions (agents:
+// [{name, mention}], the SDK's user message type) were read from the live
+// prompt (v2Prompt) but left out of the same message saved (an export, the
+// message list): the saved user item lacked the agent part.
+func TestV2SavedAgentMention(t *testing.T) {
+	doc := `{"data":{"info":{"id":"ses_a","location":{"directory":"/w"}},"messages":[
+{"id":"msg_u1","type":"user","text":"@explore look around","files":[],"agents":[{"name":"explore","mention":{"start":0,"end":8,"text":"@explore"}}],"time":{"created":1}},
+{"id":"msg_a1","type":"assistant","agent":"build","model":{"id":"m","providerID":"p"},"content":[{"type":"text","text":"ok"}],"finish":"stop","tokens":{"input":1,"output":1,"reasoning":0,"cache":{"read":0,"write":0}},"time":{"created":2,"completed":3}}
+]}}`
+	live := sse(v2Event("e1", "session.input.admitted", `{"sessionID":"ses_a","inputID":"msg_u1","input":{"type":"user","delivery":"steer","data":{"text":"@explore look around","agents":[{"name":"explore","mention":{"start":0,"end":8,"text":"@explore"}}]}}}`))
+	for _, tc := range []struct{ name, format, in string }{
+		{"saved", opencode.FormatMessages, doc},
+		{"live", opencode.FormatSSE, live},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			events := run(t, tc.format, tc.in)
+			noUnparsed(t, events)
+			found := false
+			for _, it := range completed(events) {
+				if it.Role != universal.RoleUser {
+					continue
+				}
+				for _, p := range it.Content {
+					if p.Type == universal.PartStatus && p.Label == "agent" && p.Detail == "explore" && gjson.GetBytes(p.Metadata, "source.text").Str == "@explore" {
+						found = true
+					}
+				}
+			}
+			if !found {
+				t.Error("the user message has no agent part for @explore")
+			}
+		})
+	}
+}

@@ -193,8 +193,8 @@ func (t *Translator) replayV2Message(dst []universal.Event, x jsonscan.Value, li
 }
 
 // v2Record returns the 1.x record {info, parts} a 2.x user or assistant
-// message stands for: a user's text and files (data: URLs of their
-// inline data, else their URI); an assistant's agent, model, finish,
+// message stands for: a user's text, files (data: URLs of their inline
+// data, else their URI) and agent mentions; an assistant's agent, model, finish,
 // cost, tokens (v2Tokens), error and times, its content as text,
 // reasoning and tool parts (the tool's 1.x state: status, input, its
 // content's text as the output or the error's message, metadata and
@@ -226,6 +226,13 @@ func v2Record(x jsonscan.Value, id, sid, typ string) (rec jsonscan.Value, unknow
 			var p jsonw.Object
 			url := v2FileURL(f)
 			p.String("type", "file").OptString("mime", f.Get("mime").Str).OptString("filename", f.Get("name").Str).OptString("url", url)
+			add(&p)
+			return true
+		})
+		x.Get("agents").ForEach(func(_, a gjson.Result) bool {
+			// An @agent mention, as the live prompt's (v2Prompt).
+			var p jsonw.Object
+			p.String("type", "agent").String("name", a.Get("name").Str).Raw("source", a.Get("mention").Raw)
 			add(&p)
 			return true
 		})
