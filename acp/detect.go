@@ -40,6 +40,15 @@ func Detect(head []byte) string {
 		if !msg.Exists() {
 			msg = r.Get("message") // acpx's session event log
 		}
+		if !msg.Exists() {
+			msg = r.Get("frame") // orquester's replay fixtures
+		}
+		if !msg.Exists() {
+			msg = r.Get("line") // a2acp's frame corpus
+		}
+		if !dir.Exists() && r.Get("_provenance").Exists() {
+			continue // a capture's header (a2acp): the record after it tells
+		}
 		if dir.Exists() && msg.Exists() && !msg.IsObject() && !msg.IsArray() {
 			// A recorder's record of no message: a line of the agent's
 			// stderr, a stream's end (the cyril wire tap's "agent-stderr"

@@ -15,7 +15,8 @@
 //     read message by message. Other recorders' records are read too (see
 //     universal.ExchangeReader: "client->agent", "direction", "parsed",
 //     "ts"; acpx's session event logs, "outbound"/"inbound", "message",
-//     "at"), and a recorder on the host's side that writes out for what
+//     "at"; a2acp's frame corpus, "send"/"recv", "line", after a
+//     "_provenance" header), and a recorder on the host's side that writes out for what
 //     the host sent, as Kiro CLI's KIRO_ACP_RECORD_PATH does, is told
 //     apart by the first message only one side sends (the host's
 //     initialize, session/new, load or prompt; the agent's session/update

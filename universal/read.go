@@ -712,6 +712,11 @@ func (r *SSEReader) discard(n int) {
 // sent: In) | "inbound" (what the agent sent: Out), "message": <message>}:
 // the directions are named from the host's side, the time is "at".
 //
+// So are the captures of the a2acp project's ACP frame corpus, {"dir":
+// "send" (In) | "recv" (Out), "line": <message>}, after a header record
+// {"_provenance", "agent", "version", "cmd", "captured", …} that names
+// the capture and holds no message (skipped like a note).
+//
 // And so are the provider replay transcripts of hosts that record from
 // their side, {"type": "expect_outbound" (In) | "emit_inbound" (Out),
 // "label"?, "frame": <message>}, after a {"type": "transcript_start",
@@ -782,6 +787,10 @@ func (r *ExchangeReader) next() (m Message, note bool, err error) {
 			}
 			return replayFrame(m, line, rec, d)
 		}
+		if rec.Field("_provenance").Exists() {
+			// A capture's header (a2acp's corpus), no message.
+			return m, true, nil
+		}
 	}
 	stderr, rawLine := false, false
 	switch dir.Str() {
@@ -825,6 +834,9 @@ func (r *ExchangeReader) next() (m Message, note bool, err error) {
 	}
 	if !msg.Exists() {
 		msg = rec.Field("message")
+	}
+	if !msg.Exists() {
+		msg = rec.Field("line")
 	}
 	if !msg.Exists() {
 		return fail(`no "msg"`)

@@ -346,6 +346,26 @@ func TestExchangeReaderHostSideRecorder(t *testing.T) {
 	}
 }
 
+// TestExchangeReaderFrameCorpus: the a2acp project's ACP frame corpus,
+// {"dir": "send" | "recv", "line": <message>} after a header record
+// {"_provenance", …} that holds no message (skipped). A record without
+// "dir" that is no such header is still malformed.
+func TestExchangeReaderFrameCorpus(t *testing.T) {
+	in := `{"_provenance": "REAL-CAPTURE", "agent": "kiro-cli", "version": "2.5.0", "cmd": "kiro-cli acp"}` + "\n" +
+		`{"dir": "send", "line": {"id": 0, "method": "initialize"}}` + "\n" +
+		`{"dir": "recv", "line": {"id": 0, "result": {}}}` + "\n" +
+		`{"line": {"id": 1}}` + "\n"
+	got := readAll(t, NewExchangeReader(strings.NewReader(in), 0))
+	want := []msg{
+		{Dir: In, Data: `{"id": 0, "method": "initialize"}`, Line: 2, TimeMS: -1},
+		{Dir: Out, Data: `{"id": 0, "result": {}}`, Line: 3, TimeMS: -1},
+		{Data: `{"line": {"id": 1}}`, Line: 4, TimeMS: -1, Err: `malformed exchange record: line 4: "dir" is neither "out" nor "in"`},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 // TestExchangeReaderEventLog: the session event logs of the acpx client,
 // {"seq", "at", "direction": "outbound" | "inbound", "message"}, name the
 // directions from the host's side: outbound is what the host sent (In).
