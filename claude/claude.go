@@ -514,6 +514,11 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 	typ := tv.Str()
 	if t.transcript {
 		dst = t.settle(dst, r, typ)
+		if typ != "user" && typ != "assistant" {
+			// Noted for settle (an entry's parent seen or not); user and
+			// assistant lines note theirs when translated (see seen).
+			t.seenID(uuid.Str())
+		}
 	}
 	switch typ {
 	case "stream_event":

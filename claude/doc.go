@@ -432,7 +432,11 @@
 // a final response — one that called no tools and stopped (end_turn,
 // stop_sequence, refusal; in older transcripts, which record no stop
 // reason on a response's lines, a response whose last block is text) —
-// that is not more of that response, not a progress entry, not an
+// that is not more of that response, not a progress entry, not a
+// system entry written ahead of its parent (its parentUuid names an entry
+// not in the file yet: 2.1.2xx wrote a /loop wakeup's
+// scheduled_task_fire, whose parent is the turn's turn_duration, between
+// the lines of the response before it), not an
 // entry of a sub-agent file read after the main one, and not a blocking
 // Stop hook's feedback (the meta user line "Stop hook feedback:…": the
 // agent goes on in the same turn). A turn with a

@@ -244,6 +244,16 @@ func (t *Translator) settle(dst events, r jsonscan.Value, typ string) events {
 			// reason, so that more blocks of the response may follow.
 			return dst
 		}
+		if p := r.Get("parentUuid").Str; typ == "system" && p != "" && !t.s.Seen[p] {
+			// A notice of the CLI's written ahead of its parent: one
+			// from after the turn (a scheduled task firing, whose
+			// parent is the turn's turn_duration) that the CLI wrote
+			// while it was still writing the response's lines (each
+			// block its own line, all after the response ended). More
+			// of the response may follow: it does not show that the
+			// response was the last.
+			return dst
+		}
 		if m.Scope == "" && r.Get("isSidechain").Bool() && (typ == "user" || typ == "assistant") && !t.orphan(t.lineScope(r)) {
 			// A sub-agent's file read after the main one: its entries
 			// belong to turns of the main file (the last one, if open).
