@@ -320,8 +320,9 @@ func Open(r io.Reader, agent string, o Options) (*Session, error) {
 // each of the next few lines while it cannot tell, then whenever what has
 // arrived has doubled, and a last time when r's buffer is full or the
 // input ends (a pretty-printed JSON document tells nothing by its first
-// line). It waits for input no longer than that, and reads each byte once
-// however the input is split. An empty input is an error wrapping
+// line; a line longer than the buffer tells by the members the buffer
+// holds whole). It waits for input no longer than that, and reads each
+// byte once however the input is split. An empty input is an error wrapping
 // ErrUndetected that says so; a read that fails before the format is told
 // is an error of its own.
 func (a Agent) DetectReader(br *bufio.Reader) (universal.Format, error) {
@@ -341,7 +342,16 @@ func (a Agent) DetectReader(br *bufio.Reader) (universal.Format, error) {
 		}
 		scanned = len(head)
 		if len(head) == br.Size() {
-			return a.Detect(head)
+			f, err := a.Detect(head)
+			if err != nil {
+				// A line longer than the buffer (a transcript that
+				// opens with a pasted image): the members it has whole
+				// tell, as they would in the whole line.
+				if name := a.detectCut(bytes.TrimPrefix(head, []byte(bom))); name != "" {
+					return a.Format(name)
+				}
+			}
+			return f, err
 		}
 		if _, err := br.Peek(len(head) + 1); err != nil { // waits for more, or the end
 			if err != io.EOF {

@@ -192,3 +192,81 @@ func TestOpenAmpRefused(t *testing.T) {
 		t.Errorf("errors %q", errs)
 	}
 }
+
+// TestOpenLongFirstLine: a first line longer than what detection reads
+// (64 KiB) — a Claude Code transcript that opens with a pasted screenshot,
+// a session's first message holding a long prompt or instructions — is
+// detected from the members before the cut, as the line would be whole.
+// Before, the head held no whole line and every agent whose detector reads
+// only whole lines (Claude Code, Pi, ACP) could not tell the format.
+func TestOpenLongFirstLine(t *testing.T) {
+	image := strings.Repeat("iVBORw0KGgo", 20000) // 220 KB of base64
+	transcript := `{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/w","sessionId":"s1","version":"2.1.0","type":"user","message":{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` +
+		image + `"}},{"type":"text","text":"what is wrong here?"}]},"uuid":"u1","timestamp":"2026-01-01T00:00:00.000Z"}` + "\n"
+	s, err := agentnorm.Open(strings.NewReader(transcript), "claude", agentnorm.Options{})
+	texts := 0
+	if err != nil || s.Format().Name != "transcript" {
+		t.Errorf("a transcript opening with an image: %v", err)
+		texts = -1
+	}
+	for ev, err := range func(yield func(universal.Event, error) bool) {
+		if texts == 0 {
+			s.Events()(yield)
+		}
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type == universal.TypeUnparsed {
+			t.Errorf("unparsed: %s", ev.AppendJSON(nil))
+		}
+		if strings.Contains(string(ev.AppendJSON(nil)), "what is wrong here?") {
+			texts++
+		}
+	}
+	if texts == 0 {
+		t.Error("the prompt's text is lost")
+	}
+
+	// Every recorded format whose first line tells it, that line made
+	// longer than the head by a member at its end.
+	for _, base := range hostileBases {
+		a, _ := agentnorm.Lookup(base.agent)
+		data, err := os.ReadFile(base.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, rest, _ := bytes.Cut(data, []byte("\n"))
+		first = bytes.TrimSpace(first)
+		if f, err := a.Detect(append(bytes.Clone(first), '\n')); err != nil || f.Name != base.format || first[len(first)-1] != '}' {
+			continue // the first line alone does not tell (a header)
+		}
+		long := append(append(bytes.Clone(first[:len(first)-1]), `,"zz_pad":"`+strings.Repeat("x", 100<<10)+`"}`+"\n"...), rest...)
+		s, err := agentnorm.Open(bytes.NewReader(long), base.agent, agentnorm.Options{})
+		if err != nil {
+			t.Errorf("%s %s: %v", base.agent, base.format, err)
+		} else if s.Format().Name != base.format {
+			t.Errorf("%s %s: detected as %s", base.agent, base.format, s.Format().Name)
+		}
+	}
+}
+
+// TestDetectShortHeads: a head cut a few bytes into a line does not tell
+// another format than the whole line (a Pi json-mode header cut before its
+// version is no v1 session file's).
+func TestDetectShortHeads(t *testing.T) {
+	a, _ := agentnorm.Lookup("pi")
+	data, err := os.ReadFile("testdata/pi/1.5.2/s02-tool.json.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k < bytes.IndexByte(data, '\n'); k++ {
+		if f, err := a.Detect(data[:k]); err == nil {
+			t.Errorf("%q: detected as %s", data[:k], f.Name)
+		}
+		s, err := agentnorm.Open(bytes.NewReader(data[:k]), "pi", agentnorm.Options{})
+		if err == nil && s.Format().Name != "json" {
+			t.Errorf("%q: opened as %s", data[:k], s.Format().Name)
+		}
+	}
+}
