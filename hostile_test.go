@@ -1013,3 +1013,57 @@ func TestTwoDifferentSessions(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileReports: a host's reports that name nothing (a permission or
+// question reply with no id, replies to ids never asked, a prompt with no
+// text) and reports after the session ended leave the stream well-formed,
+// for every agent and format. Before, Claude Code's translator answered a
+// reply with an empty id by a permission.requested (question.requested)
+// with an empty id, an event that is not valid.
+func TestHostileReports(t *testing.T) {
+	odd := []universal.Report{
+		universal.PermissionReply{}, universal.PermissionReply{PermissionID: "never-asked", Approved: true},
+		universal.QuestionReply{}, universal.QuestionReply{QuestionID: "never-asked", Response: "yes"},
+		universal.Prompt{},
+	}
+	for _, base := range hostileBases {
+		t.Run(base.agent+"/"+base.format, func(t *testing.T) {
+			data, err := os.ReadFile(base.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := agentnorm.New(base.agent, base.format, universal.Options{SessionID: "s"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := agentnorm.Lookup(base.agent)
+			f, _ := a.Format(base.format)
+			var evs []universal.Event
+			for _, r := range odd {
+				evs = tr.Report(evs, r)
+			}
+			for m, err := range universal.Messages(universal.NewReader(bytes.NewReader(data), f.Framing, 0)) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				evs = tr.Translate(evs, m)
+				for _, r := range odd {
+					evs = tr.Report(evs, r)
+				}
+			}
+			evs = tr.Report(evs, universal.EndOfInput{})
+			for _, r := range append(odd, universal.Exit{Code: 1}, universal.Terminate{}) {
+				evs = tr.Report(evs, r)
+			}
+			c := universal.NewChecker()
+			for i := range evs {
+				if err := c.Check(&evs[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := c.Finish(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

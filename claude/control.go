@@ -551,7 +551,12 @@ func (t *Translator) deferredCall(dst events, d jsonscan.Value) events {
 }
 
 // reportPermission: the host answered a permission request.
+// A reply that names no permission resolves nothing (an event needs its
+// id), as a reply to an unknown one does in the other translators.
 func (t *Translator) reportPermission(dst events, r universal.PermissionReply) events {
+	if r.PermissionID == "" {
+		return dst
+	}
 	var o jsonw.Object
 	o.String("source", "host").OptString("decision", r.Decision).OptString("message", r.Message)
 	for _, k := range sortedKeys(t.s.Perms) {
@@ -665,6 +670,9 @@ func (t *Translator) resolveQuestion(dst events, tl *tool, call string, answers,
 
 // reportQuestion: the host answered a question.
 func (t *Translator) reportQuestion(dst events, r universal.QuestionReply) events {
+	if r.QuestionID == "" {
+		return dst // names no question (see reportPermission)
+	}
 	if tl := t.toolFor(r.QuestionID); tl != nil && tl.Question {
 		if tl.QDone {
 			return dst
