@@ -128,9 +128,10 @@ func (a Agent) Detect(head []byte) (universal.Format, error) {
 	}
 	if lines := joinPretty(head); lines != nil {
 		// JSON printed for people (see universal.LineReader): the
-		// values its lines join into tell, one a line.
+		// values its lines join into tell, one a line, for the formats
+		// read a line at a time (ExchangeReader reads with a LineReader).
 		if name := a.detect(lines); name != "" {
-			if f, err := a.Format(name); err == nil && f.Framing == universal.FrameLines {
+			if f, err := a.Format(name); err == nil && (f.Framing == universal.FrameLines || f.Framing == universal.FrameExchange) {
 				return f, nil
 			}
 		}

@@ -30,6 +30,12 @@ func TestOpenPretty(t *testing.T) {
 		{"pi", "session", "pi/1.5.2/s02-tool.json.session.jsonl"},
 		{"amp", "stream-json", "amp/0.0.1790142911/s02-tool.jsonl"},
 		{"acp", "agent", "acp/gemini-cli/0.61.0/s02-tool.agent.jsonl"},
+		// Recorded exchanges are read a line at a time too (ExchangeReader
+		// reads them with a LineReader): detection told them only as lines.
+		{"claude", "exchange", "claude/2.1.330/s06-multiturn-stdin-nopartial.exchange.jsonl"},
+		{"codex", "exchange", "codex/0.169.0/s02-tool.appserver.exchange.jsonl"},
+		{"pi", "exchange", "pi/1.5.2/s02-tool.rpc.exchange.jsonl"},
+		{"acp", "exchange", "acp/gemini-cli/0.61.0/s02-tool.exchange.jsonl"},
 	} {
 		t.Run(c.agent+"/"+c.format, func(t *testing.T) {
 			data, err := os.ReadFile("testdata/" + c.path)
