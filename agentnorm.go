@@ -348,8 +348,8 @@ func (a Agent) DetectReader(br *bufio.Reader) (universal.Format, error) {
 				// A line longer than the buffer (a transcript that
 				// opens with a pasted image): the members it has whole
 				// tell, as they would in the whole line.
-				if name := a.detectCut(bytes.TrimPrefix(head, []byte(bom))); name != "" {
-					return a.Format(name)
+				if f, ok := a.detectCutHead(bytes.TrimPrefix(head, []byte(bom))); ok {
+					return f, nil
 				}
 			}
 			return f, err

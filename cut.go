@@ -3,6 +3,7 @@ package agentnorm
 import (
 	"bytes"
 
+	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
 
@@ -27,6 +28,24 @@ func (a Agent) detectCut(head []byte) string {
 	}
 	in := append(append(append(make([]byte, 0, i+1+len(closed)+1), head[:i+1]...), closed...), '\n')
 	return a.detect(in)
+}
+
+// detectCutHead is detectCut for a full buffer's head, as Detect reads a
+// head: its lines, or the values they join into when it is JSON printed
+// for people (see joinPretty), for a format read a line at a time.
+func (a Agent) detectCutHead(head []byte) (universal.Format, bool) {
+	if name := a.detectCut(head); name != "" {
+		f, err := a.Format(name)
+		return f, err == nil
+	}
+	if lines := joinPretty(head); lines != nil {
+		if name := a.detectCut(bytes.TrimSuffix(lines, []byte{'\n'})); name != "" {
+			if f, err := a.Format(name); err == nil && (f.Framing == universal.FrameLines || f.Framing == universal.FrameExchange) {
+				return f, true
+			}
+		}
+	}
+	return universal.Format{}, false
 }
 
 // closeCut returns the JSON value that cut, a value cut short, begins

@@ -2,6 +2,7 @@ package agentnorm_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -226,6 +227,21 @@ func TestOpenLongFirstLine(t *testing.T) {
 	}
 	if texts == 0 {
 		t.Error("the prompt's text is lost")
+	}
+
+	// The same printed for people (jq ., jq -s .): the value the buffer
+	// cuts short is the first its lines join into.
+	var pretty, slurped bytes.Buffer
+	if err := json.Indent(&pretty, []byte(transcript), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Indent(&slurped, []byte("["+strings.TrimSpace(transcript)+"]"), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	for name, in := range map[string][]byte{"jq .": pretty.Bytes(), "jq -s .": slurped.Bytes()} {
+		if s, err := agentnorm.Open(bytes.NewReader(in), "claude", agentnorm.Options{}); err != nil || s.Format().Name != "transcript" {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 
 	// Every recorded format whose first line tells it, that line made
