@@ -52,6 +52,9 @@ type Stream struct {
 	// open; until then (most sessions, always) they are looked for in
 	// state.Open, which costs a translator no map and an item no hashing.
 	open map[string]*openItem
+	// perms and quests index state.Permissions and state.Questions (see
+	// openIDs): their lists have holes while these are in use.
+	perms, quests openIDs
 	// last is the open item the last delta went to: a message's deltas
 	// come one after another, and comparing its id is cheaper than
 	// hashing it.
@@ -1100,9 +1103,7 @@ func (w *Stream) RequestPermission(dst []Event, p Permission, src Source, raw []
 	dst = w.begin(dst)
 	p.Status = PermissionRequested
 	p.ItemID = w.knownOrEmpty(p.ItemID)
-	if !contains(w.state.Permissions, p.PermissionID) {
-		w.state.Permissions = append(w.state.Permissions, p.PermissionID)
-	}
+	w.perms.add(&w.state.Permissions, p.PermissionID)
 	return w.st.Emit(dst, TypePermissionRequested, src, &p, raw)
 }
 
@@ -1113,18 +1114,20 @@ func (w *Stream) ResolvePermission(dst []Event, p Permission, src Source, raw []
 		return dst
 	}
 	dst = w.begin(dst)
-	i := index(w.state.Permissions, p.PermissionID)
+	i := w.perms.find(w.state.Permissions, p.PermissionID)
 	if i < 0 {
 		dst = w.RequestPermission(dst, p, SourceDaemon, nil)
-		i = index(w.state.Permissions, p.PermissionID)
+		i = w.perms.find(w.state.Permissions, p.PermissionID)
 	}
-	w.state.Permissions = append(w.state.Permissions[:i], w.state.Permissions[i+1:]...)
+	w.perms.remove(&w.state.Permissions, i)
 	p.ItemID = w.knownOrEmpty(p.ItemID)
 	return w.st.Emit(dst, TypePermissionResolved, src, &p, raw)
 }
 
 // PermissionPending reports whether a permission was requested and not resolved.
-func (w *Stream) PermissionPending(id string) bool { return contains(w.state.Permissions, id) }
+func (w *Stream) PermissionPending(id string) bool {
+	return w.perms.find(w.state.Permissions, id) >= 0
+}
 
 // AskQuestion emits question.requested (status requested).
 func (w *Stream) AskQuestion(dst []Event, q Question, src Source, raw []byte) []Event {
@@ -1137,9 +1140,7 @@ func (w *Stream) AskQuestion(dst []Event, q Question, src Source, raw []byte) []
 	if q.Options == nil {
 		q.Options = []string{}
 	}
-	if !contains(w.state.Questions, q.QuestionID) {
-		w.state.Questions = append(w.state.Questions, q.QuestionID)
-	}
+	w.quests.add(&w.state.Questions, q.QuestionID)
 	return w.st.Emit(dst, TypeQuestionRequested, src, &q, raw)
 }
 
@@ -1150,12 +1151,12 @@ func (w *Stream) ResolveQuestion(dst []Event, q Question, src Source, raw []byte
 		return dst
 	}
 	dst = w.begin(dst)
-	i := index(w.state.Questions, q.QuestionID)
+	i := w.quests.find(w.state.Questions, q.QuestionID)
 	if i < 0 {
 		dst = w.AskQuestion(dst, q, SourceDaemon, nil)
-		i = index(w.state.Questions, q.QuestionID)
+		i = w.quests.find(w.state.Questions, q.QuestionID)
 	}
-	w.state.Questions = append(w.state.Questions[:i], w.state.Questions[i+1:]...)
+	w.quests.remove(&w.state.Questions, i)
 	q.ItemID = w.knownOrEmpty(q.ItemID)
 	if q.Options == nil {
 		q.Options = []string{}
@@ -1164,24 +1165,15 @@ func (w *Stream) ResolveQuestion(dst []Event, q Question, src Source, raw []byte
 }
 
 // QuestionPending reports whether a question was asked and not resolved.
-func (w *Stream) QuestionPending(id string) bool { return contains(w.state.Questions, id) }
+func (w *Stream) QuestionPending(id string) bool {
+	return w.quests.find(w.state.Questions, id) >= 0
+}
 
 func (w *Stream) knownOrEmpty(id string) string {
 	if id == "" || w.Known(id) {
 		return id
 	}
 	return ""
-}
-
-func contains(s []string, v string) bool { return index(s, v) >= 0 }
-
-func index(s []string, v string) int {
-	for i, x := range s {
-		if x == v {
-			return i
-		}
-	}
-	return -1
 }
 
 func firstNonEmpty(a, b string) string {
@@ -1416,8 +1408,8 @@ func (w *Stream) State() StreamState {
 		}
 	}
 	s.Turns = append([]string(nil), w.state.Turns...)
-	s.Permissions = append([]string(nil), w.state.Permissions...)
-	s.Questions = append([]string(nil), w.state.Questions...)
+	s.Permissions = w.perms.ids(w.state.Permissions)
+	s.Questions = w.quests.ids(w.state.Questions)
 	s.Held = slices.Clone(w.state.Held)
 	for i := range s.Held {
 		s.Held[i].Raw = slices.Clone(s.Held[i].Raw)
@@ -1431,6 +1423,8 @@ func (w *Stream) Restore(s StreamState) {
 	w.state = s.Stream
 	w.open = nil
 	w.last = nil
+	w.perms.reset(w.state.Permissions)
+	w.quests.reset(w.state.Questions)
 	for _, o := range w.state.Open {
 		o.text = make([]textBuf, len(o.Item.Content))
 		for j := range o.text {

@@ -188,3 +188,34 @@ func BenchmarkOpenCodeManyRuns(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStreamPermissions: an agent that asks for many permissions and
+// answers none (or answers them oldest first, long after). The stream
+// looked through every open permission at each request and moved the
+// rest along at each answer.
+func BenchmarkStreamPermissions(b *testing.B) {
+	for _, answered := range []bool{false, true} {
+		for _, k := range []int{3000, 12000} {
+			b.Run(fmt.Sprintf("answered=%v/requests=%d", answered, k), func(b *testing.B) {
+				ids := make([]string, k)
+				for i := range ids {
+					ids[i] = fmt.Sprint("perm_", i)
+				}
+				b.ReportAllocs()
+				var evs []universal.Event
+				for b.Loop() {
+					w := universal.NewStream("linear", universal.Options{SessionID: "linear", ReuseEvents: true})
+					for _, id := range ids {
+						evs = w.RequestPermission(evs[:0], universal.Permission{PermissionID: id, Action: "run"}, universal.SourceAgent, nil)
+					}
+					if answered {
+						for _, id := range ids {
+							evs = w.ResolvePermission(evs[:0], universal.Permission{PermissionID: id, Status: universal.PermissionApproved}, universal.SourceDaemon, nil)
+						}
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*k), "ns/request")
+			})
+		}
+	}
+}
