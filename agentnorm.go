@@ -149,7 +149,24 @@ func (a Agent) Detect(head []byte) (universal.Format, error) {
 			break
 		}
 	}
+	if utf16(head) {
+		return universal.Format{}, fmt.Errorf("agentnorm: %s: %w: the input is UTF-16 text (as Windows PowerShell's > writes a command's output), which no agent writes; convert it to UTF-8", a.Name, ErrUndetected)
+	}
 	return universal.Format{}, fmt.Errorf("agentnorm: %s: %w; name it (one of %s)", a.Name, ErrUndetected, a.formatNames())
+}
+
+// utf16 reports whether head looks like UTF-16 text: a UTF-16 byte order
+// mark, or ASCII text with a zero byte beside every character (as JSON in
+// UTF-16 starts: '{' or '[' and its zero byte).
+func utf16(head []byte) bool {
+	if len(head) < 2 {
+		return false
+	}
+	if head[0] == 0xFF && head[1] == 0xFE || head[0] == 0xFE && head[1] == 0xFF {
+		return true
+	}
+	return len(head) >= 4 && (head[1] == 0 && head[3] == 0 && head[0] != 0 && head[2] != 0 ||
+		head[0] == 0 && head[2] == 0 && head[1] != 0 && head[3] != 0)
 }
 
 // joinPretty returns head's messages as a line reader reads them, one a

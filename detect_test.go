@@ -286,3 +286,35 @@ func TestDetectShortHeads(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenUTF16: a file saved as UTF-16 (Windows PowerShell 5's > writes
+// a command's output so) is refused with an error that says what it is,
+// not only that the format is unknown.
+func TestOpenUTF16(t *testing.T) {
+	data, err := os.ReadFile("testdata/pi/1.5.2/s02-tool.json.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, enc := range map[string]func(rune) []byte{
+		"little-endian": func(r rune) []byte { return []byte{byte(r), byte(r >> 8)} },
+		"big-endian":    func(r rune) []byte { return []byte{byte(r >> 8), byte(r)} },
+	} {
+		for _, bom := range []bool{true, false} {
+			var in []byte
+			if bom {
+				in = append(in, enc(0xFEFF)...)
+			}
+			for _, r := range string(data) {
+				in = append(in, enc(r)...) // the lines are ASCII
+			}
+			_, err := agentnorm.Open(bytes.NewReader(in), "pi", agentnorm.Options{})
+			if !errors.Is(err, agentnorm.ErrUndetected) || !strings.Contains(err.Error(), "UTF-16") {
+				t.Errorf("%s, byte order mark %v: %v", name, bom, err)
+			}
+		}
+	}
+	// UTF-8 input is not taken for it.
+	if _, err := agentnorm.Open(bytes.NewReader([]byte("{}\n")), "pi", agentnorm.Options{}); err == nil || strings.Contains(err.Error(), "UTF-16") {
+		t.Errorf("{}: %v", err)
+	}
+}
