@@ -842,8 +842,21 @@ func (t *Translator) closeTool(dst events, tl *tool, status universal.ItemStatus
 // API failure: a failed message item with the error text, and an error.
 func (t *Translator) apiErrorMessage(dst events, m *message, r jsonscan.Value) events {
 	m.Failed = true
+	// The error line's own text: in a transcript it may continue a
+	// response that stopped arriving (2.1.274: its parentUuid is the cut
+	// response's last line), whose text comes first in the message.
 	text := ""
+	r.Get("message.content").ForEach(func(_, b gjson.Result) bool {
+		if b.Get("type").Str == "text" && b.Get("text").Str != "" {
+			text = t.w.Copy(b.Get("text").Str)
+			return false
+		}
+		return true
+	})
 	for i := range m.Slots {
+		if text != "" {
+			break
+		}
 		if m.Slots[i].Type == universal.PartText && m.Slots[i].Final != "" {
 			text = m.Slots[i].Final
 			break
