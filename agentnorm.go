@@ -130,10 +130,8 @@ func (a Agent) Detect(head []byte) (universal.Format, error) {
 		// JSON printed for people (see universal.LineReader): the
 		// values its lines join into tell, one a line, for the formats
 		// read a line at a time (ExchangeReader reads with a LineReader).
-		if name := a.detect(lines); name != "" {
-			if f, err := a.Format(name); err == nil && (f.Framing == universal.FrameLines || f.Framing == universal.FrameExchange) {
-				return f, nil
-			}
+		if f, ok := a.lineFormat(a.detect(lines)); ok {
+			return f, nil
 		}
 	}
 	for range maxNoise {
@@ -167,6 +165,18 @@ func utf16(head []byte) bool {
 	}
 	return len(head) >= 4 && (head[1] == 0 && head[3] == 0 && head[0] != 0 && head[2] != 0 ||
 		head[0] == 0 && head[2] == 0 && head[1] != 0 && head[3] != 0)
+}
+
+// lineFormat returns the format of that name when it is read a line at a
+// time (a LineReader, which reads JSON printed for people as its values,
+// is behind ExchangeReader too): the only formats whose input may be told
+// by the values a head's lines join into.
+func (a Agent) lineFormat(name string) (universal.Format, bool) {
+	if name == "" {
+		return universal.Format{}, false
+	}
+	f, err := a.Format(name)
+	return f, err == nil && (f.Framing == universal.FrameLines || f.Framing == universal.FrameExchange)
 }
 
 // joinPretty returns head's messages as a line reader reads them, one a

@@ -39,10 +39,8 @@ func (a Agent) detectCutHead(head []byte) (universal.Format, bool) {
 		return f, err == nil
 	}
 	if lines := joinPretty(head); lines != nil {
-		if name := a.detectCut(bytes.TrimSuffix(lines, []byte{'\n'})); name != "" {
-			if f, err := a.Format(name); err == nil && (f.Framing == universal.FrameLines || f.Framing == universal.FrameExchange) {
-				return f, true
-			}
+		if f, ok := a.lineFormat(a.detectCut(bytes.TrimSuffix(lines, []byte{'\n'}))); ok {
+			return f, true
 		}
 	}
 	return universal.Format{}, false

@@ -642,22 +642,10 @@ func dynamicToolSpec(t *Translator, thread, id string, it gjson.Result) toolSpec
 }
 
 // dynamicOutput returns a dynamic tool's output items: their text
-// joined, and an image part for each inputImage (as a user message's
-// image is given: a data: URL without its data, which the raw payload
-// has), appended to parts.
+// joined, and their images (see outputImages) appended to parts.
 func (t *Translator) dynamicOutput(items gjson.Result, parts []part) (string, []part) {
 	var b strings.Builder
 	items.ForEach(func(_, v gjson.Result) bool {
-		u := v.Get("imageUrl")
-		if !u.Exists() {
-			u = v.Get("image_url") // the rollout's event_msg
-		}
-		if u.Type == gjson.String && v.Get("text").Type != gjson.String {
-			if u.Str != "" {
-				parts = append(parts, userImage(u.Str, t.w.Copy))
-			}
-			return true
-		}
 		if s := v.Get("text").Str; s != "" {
 			if b.Len() > 0 {
 				b.WriteByte('\n')
@@ -666,7 +654,7 @@ func (t *Translator) dynamicOutput(items gjson.Result, parts []part) (string, []
 		}
 		return true
 	})
-	return b.String(), parts
+	return b.String(), t.outputImages(items, parts)
 }
 
 // statesAnswer reports whether the receivers' states a sub-agent tool's

@@ -1176,16 +1176,19 @@ func (t *Translator) imageParts(path, mime string) []part {
 		{Type: universal.PartImage, Path: path, Mime: t.w.Copy(mime)}}
 }
 
-// outputImages appends to dst an image part for each input_image of a
-// tool output's content items, as a user message's image is given: a path
-// or URL as the part's path, a data: URL without its data (the raw payload
-// has it).
-func (t *Translator) outputImages(o gjson.Result, dst []part) []part {
-	o.ForEach(func(_, v gjson.Result) bool {
-		if v.Get("type").Str == "input_image" {
-			if u := v.Get("image_url"); u.Type == gjson.String && u.Str != "" {
-				dst = append(dst, userImage(u.Str, t.w.Copy))
-			}
+// outputImages appends to dst an image part for each image among a tool
+// output's content items (a rollout's input_image {image_url}, a dynamic
+// tool's inputImage {imageUrl}: an item with an image URL and no text), as
+// a user message's image is given: a path or URL as the part's path, a
+// data: URL without its data (the raw payload has it).
+func (t *Translator) outputImages(items gjson.Result, dst []part) []part {
+	items.ForEach(func(_, v gjson.Result) bool {
+		u := v.Get("imageUrl")
+		if !u.Exists() {
+			u = v.Get("image_url")
+		}
+		if u.Type == gjson.String && u.Str != "" && v.Get("text").Type != gjson.String {
+			dst = append(dst, userImage(u.Str, t.w.Copy))
 		}
 		return true
 	})
