@@ -60,8 +60,8 @@ func (t *Translator) entry(dst events, r jsonscan.Value) events {
 		if e.Item == "" && typ == "assistant" {
 			// A line that adds a part to its response's message: that
 			// message's item.
-			for _, m := range t.s.Msgs {
-				if m.Scope == "" && m.Last == uuid && m.Started {
+			for _, m := range t.scopeMsgs("") {
+				if m.Last == uuid && m.Started {
 					e.Item = m.ItemID
 				}
 			}

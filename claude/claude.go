@@ -87,6 +87,11 @@ type Translator struct {
 	// started in its line: the next delta of the block is alike up to
 	// there, and its line is scanned from there on.
 	delta jsonscan.Mark
+
+	// open finds the open messages (s.Msgs) of a scope, or those without a
+	// parent item, without looking at every message open in the session
+	// (see msgIndex).
+	open msgIndex
 }
 
 // New returns a translator for one session in the given format (one of
@@ -729,5 +734,6 @@ func (t *Translator) Restore(b []byte) error {
 		return err
 	}
 	t.s = s
+	t.open = msgIndex{}
 	return nil
 }

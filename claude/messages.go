@@ -278,8 +278,8 @@ func (t *Translator) chainedMsg(scope string, r jsonscan.Value) *message {
 	if p == "" {
 		return nil
 	}
-	for _, m := range t.s.Msgs {
-		if m.Scope == scope && m.Last == p && !m.Live && !m.Failed {
+	for _, m := range t.scopeMsgs(scope) {
+		if m.Last == p && !m.Live && !m.Failed {
 			return m
 		}
 	}
@@ -703,29 +703,25 @@ func msgStatus(m *message) universal.ItemStatus {
 // closeIdle completes the open messages of a scope that no stream drives:
 // a line of another message in the same scope means they are complete.
 func (t *Translator) closeIdle(dst events, scope string) events {
-	for i := 0; i < len(t.s.Msgs); {
-		m := t.s.Msgs[i]
-		if m.Scope == scope && !m.Live {
-			dst = t.completeMsg(dst, m, msgStatus(m), universal.SourceDaemon)
-			continue
-		}
-		i++
-	}
-	return dst
+	return t.closeMsgs(dst, inScope(scope), idle)
 }
 
-// closeMsgs completes every open message (in start order) whose scope
-// matches; all matches every scope.
-func (t *Translator) closeMsgs(dst events, match func(*message) bool) events {
-	for i := 0; i < len(t.s.Msgs); {
-		m := t.s.Msgs[i]
-		if match == nil || match(m) {
+func idle(m *message) bool { return !m.Live }
+
+// closeMsgs completes every open message of the set (in start order)
+// that matches; nil matches every one.
+func (t *Translator) closeMsgs(dst events, set msgSet, match func(*message) bool) events {
+	for i := 0; ; {
+		l := t.msgs(set) // anew: completing a message takes it out
+		if i >= len(l) {
+			return dst
+		}
+		if m := l[i]; match == nil || match(m) {
 			dst = t.completeMsg(dst, m, msgStatus(m), universal.SourceDaemon)
 			continue
 		}
 		i++
 	}
-	return dst
 }
 
 // toolUse records a complete tool_use block: the tool_call item completes

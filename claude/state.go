@@ -329,10 +329,143 @@ type outcome struct {
 	Message string `json:"message,omitempty"`
 }
 
+// msgIndex sorts the open messages of a state (its Msgs) by scope, and
+// keeps apart those without a parent item (the main thread's, and a
+// sub-agent's whose call is unknown). A line looks at the messages of its
+// own scope: a scan of every open message made each line cost as much as
+// the sub-agents left open before it (one each, for calls that never
+// finish). Each list is in start order, as Msgs is. It is derived from
+// Msgs, made when first needed after New or Restore.
+type msgIndex struct {
+	made  bool
+	main  []*message            // scope ""
+	sub   map[string][]*message // the other scopes, made with the first
+	empty int                   // lists of sub left empty, kept for their scope's next message
+	top   []*message
+	// Room for the first two of main and top, as a session mostly has
+	// one or two messages open: no allocation for a translator's lists.
+	mainRoom, topRoom [2]*message
+}
+
+// index returns the index of the open messages, made from s.Msgs if it
+// is not yet.
+func (t *Translator) index() *msgIndex {
+	x := &t.open
+	if !x.made {
+		*x = msgIndex{made: true}
+		x.main, x.top = x.mainRoom[:0], x.topRoom[:0]
+		for _, m := range t.s.Msgs {
+			x.add(m)
+		}
+	}
+	return x
+}
+
+func (x *msgIndex) list(scope string) []*message {
+	if scope == "" {
+		return x.main
+	}
+	return x.sub[scope]
+}
+
+func (x *msgIndex) add(m *message) {
+	if m.Parent == "" {
+		x.top = append(x.top, m)
+	}
+	if m.Scope == "" {
+		x.main = append(x.main, m)
+		return
+	}
+	if x.sub == nil {
+		x.sub = make(map[string][]*message)
+	}
+	l, ok := x.sub[m.Scope]
+	if ok && len(l) == 0 {
+		x.empty--
+	}
+	x.sub[m.Scope] = append(l, m)
+}
+
+func (x *msgIndex) remove(m *message) {
+	if m.Parent == "" {
+		x.top = without(x.top, m)
+	}
+	if m.Scope == "" {
+		x.main = without(x.main, m)
+		return
+	}
+	l := without(x.sub[m.Scope], m)
+	x.sub[m.Scope] = l
+	if len(l) > 0 {
+		return
+	}
+	// A scope's messages mostly follow one another (the one before
+	// completes as the next starts), so its empty list is kept; once
+	// most scopes are over, they go.
+	x.empty++
+	if x.empty > 32 && x.empty > len(x.sub)/2 {
+		for s, l := range x.sub {
+			if len(l) == 0 {
+				delete(x.sub, s)
+			}
+		}
+		x.empty = 0
+	}
+}
+
+// without removes m from l, looking from the end: the message completed
+// is most often the one started last.
+func without(l []*message, m *message) []*message {
+	for i := len(l) - 1; i >= 0; i-- {
+		if l[i] == m {
+			return slices.Delete(l, i, i+1)
+		}
+	}
+	return l
+}
+
+// A msgSet names a set of open messages: every one, the top ones (see
+// topMsgs) or those of a scope.
+type msgSet struct {
+	every, top bool
+	scope      string
+}
+
+var (
+	everyMsg = msgSet{every: true}
+	topMsg   = msgSet{top: true}
+)
+
+func inScope(scope string) msgSet { return msgSet{scope: scope} }
+
+// msgs returns the open messages of a set, in start order (see scopeMsgs).
+func (t *Translator) msgs(set msgSet) []*message {
+	switch {
+	case set.every:
+		return t.s.Msgs
+	case set.top:
+		return t.topMsgs()
+	}
+	return t.scopeMsgs(set.scope)
+}
+
+// scopeMsgs returns the open messages of a scope, in start order. The
+// slice changes as messages start and complete: a loop that completes
+// messages reads it anew each time.
+func (t *Translator) scopeMsgs(scope string) []*message {
+	return t.index().list(scope)
+}
+
+// topMsgs returns the open messages without a parent item, in start
+// order (see scopeMsgs).
+func (t *Translator) topMsgs() []*message {
+	return t.index().top
+}
+
 // findMsg returns the open message with the id in the scope.
 func (t *Translator) findMsg(scope, id string) *message {
-	for _, m := range t.s.Msgs {
-		if m.ID == id && m.Scope == scope {
+	for _, m := range t.scopeMsgs(scope) {
+		if m.ID == id {
 			return m
 		}
 	}
@@ -352,7 +485,9 @@ func (t *Translator) newMsg(scope, id string) *message {
 	m := &one.message
 	*m = message{Scope: t.w.Copy(scope), ID: t.w.Copy(id), ItemID: t.w.NewItemID(), Parent: t.scopeParent(scope), Open: -1,
 		Slots: one.slots[:0], Blocks: one.blocks[:0]}
+	x := t.index() // before m is in Msgs, or a new index would hold it twice
 	t.s.Msgs = append(t.s.Msgs, m)
+	x.add(m)
 	return m
 }
 
@@ -382,12 +517,9 @@ func (t *Translator) dropMsg(m *message) {
 		t.s.Done = append(t.s.Done[:0], t.s.Done[1:]...)
 	}
 	t.s.Done = append(t.s.Done, done{Scope: m.Scope, ID: m.ID, ItemID: m.ItemID})
-	for i, x := range t.s.Msgs {
-		if x == m {
-			t.s.Msgs = append(t.s.Msgs[:i], t.s.Msgs[i+1:]...)
-			break
-		}
-	}
+	x := t.index() // before m leaves Msgs, as in newMsg
+	t.s.Msgs = without(t.s.Msgs, m)
+	x.remove(m)
 	if id, ok := t.s.Cur[m.Scope]; ok && id == m.ID {
 		delete(t.s.Cur, m.Scope)
 	}
@@ -652,7 +784,7 @@ func (t *Translator) backgroundDone(dst events, call string) events {
 	}
 	tn.Background = slices.DeleteFunc(tn.Background, func(c string) bool { return c == call })
 	if t.transcript {
-		dst = t.closeMsgs(dst, func(m *message) bool { return m.Parent == "" && !m.Live })
+		dst = t.closeMsgs(dst, topMsg, idle)
 		tn.Finished = false
 	}
 	return dst

@@ -108,16 +108,12 @@ func (t *Translator) messageStart(dst events, ev jsonscan.Value, c sc) events {
 	if m == nil {
 		// A message still streaming in this scope was cut without a
 		// message_stop; messages assembled from lines are complete.
-		for i := 0; i < len(t.s.Msgs); {
-			if o := t.s.Msgs[i]; o.Scope == scope {
-				if o.Live {
-					o.Failed = true
-				}
-				dst = t.completeMsg(dst, o, msgStatus(o), universal.SourceDaemon)
-				continue
+		for _, o := range t.scopeMsgs(scope) {
+			if o.Live {
+				o.Failed = true
 			}
-			i++
 		}
+		dst = t.closeMsgs(dst, inScope(scope), nil)
 		m = t.newMsg(scope, id)
 	}
 	m.Live = true

@@ -937,7 +937,7 @@ func (t *Translator) taskNotification(dst events, r jsonscan.Value) events {
 	delete(t.s.Tasks, task)
 	dst = t.backgroundDone(dst, call)
 	if call != "" {
-		dst = t.closeMsgs(dst, func(m *message) bool { return m.Scope == call })
+		dst = t.closeMsgs(dst, inScope(call), nil)
 	}
 	return t.w.Complete(dst, universal.Item{
 		ItemID: id, NativeItemID: t.w.Copy(task), ParentID: t.scopeParent(call), Kind: universal.KindStatus,
@@ -1050,12 +1050,12 @@ func (t *Translator) result(dst events, r jsonscan.Value) events {
 	// The API loop this result ends is over: its messages are complete,
 	// except one whose stream never reached message_stop (2.0.x ends a
 	// broken stream with the result alone): it was cut off.
-	for _, m := range t.s.Msgs {
-		if m.Scope == "" && m.Live {
+	for _, m := range t.scopeMsgs("") {
+		if m.Live {
 			m.Failed = true
 		}
 	}
-	dst = t.closeMsgs(dst, func(m *message) bool { return m.Scope == "" })
+	dst = t.closeMsgs(dst, inScope(""), nil)
 	status := resultStatus(&f)
 	if status == universal.TurnCompleted {
 		dst = t.resultAnswer(dst, r)
@@ -1181,7 +1181,7 @@ func (t *Translator) resultAnswer(dst events, r jsonscan.Value) events {
 // turn's usage (metadata usageMD), then turn.ended (metadata endMD).
 func (t *Translator) endResultTurn(dst events, endMD, usageMD []byte, src universal.Source, raw []byte) events {
 	tn := t.s.Turn
-	dst = t.closeMsgs(dst, nil)
+	dst = t.closeMsgs(dst, everyMsg, nil)
 	if tn.Usage != nil {
 		d := &universal.UsageUpdated{TurnID: tn.ID, Scope: universal.ScopeTurn, Usage: *tn.Usage, Metadata: usageMD}
 		dst = t.w.Emit(dst, universal.TypeUsageUpdated, src, d, raw)
@@ -1200,7 +1200,7 @@ func (t *Translator) cutTurn(dst events) events {
 			m.Failed = true
 		}
 	}
-	dst = t.closeMsgs(dst, nil)
+	dst = t.closeMsgs(dst, everyMsg, nil)
 	dst = t.w.EndTurn(dst, t.s.Turn.ID, universal.TurnInterrupted, nil, universal.SourceDaemon, nil)
 	t.s.Turn = nil
 	return dst

@@ -196,7 +196,7 @@ func (t *Translator) endTranscriptTurn(dst events, src universal.Source) events 
 	if t.s.Turn == nil {
 		return dst
 	}
-	dst = t.closeMsgs(dst, nil)
+	dst = t.closeMsgs(dst, everyMsg, nil)
 	status := universal.TurnCompleted
 	switch {
 	case t.s.Turn.Errored:
@@ -229,8 +229,8 @@ func (t *Translator) settle(dst events, r jsonscan.Value, typ string) events {
 	if t.s.Turn == nil || len(t.s.Turn.Background) > 0 && t.s.Continues {
 		return dst
 	}
-	for _, m := range t.s.Msgs {
-		if m.Parent != "" || m.Live || m.Failed || !finalStop(m) {
+	for _, m := range t.topMsgs() {
+		if m.Live || m.Failed || !finalStop(m) {
 			continue
 		}
 		if typ == "assistant" && (first(r.Get("message.id").Str, r.Get("uuid").Str) == m.ID ||
@@ -337,7 +337,7 @@ func (t *Translator) finish(dst events) events {
 			}
 		}
 	}
-	dst = t.closeMsgs(dst, nil)
+	dst = t.closeMsgs(dst, everyMsg, nil)
 	if t.transcript {
 		t.queuedReports()
 	}

@@ -125,7 +125,7 @@ func (t *Translator) endAfterResults(dst events) events {
 		return dst
 	}
 	tn.EndsAfter = nil
-	dst = t.closeMsgs(dst, func(m *message) bool { return m.Parent == "" && !m.Live })
+	dst = t.closeMsgs(dst, topMsg, idle)
 	tn.Finished = true
 	if t.done() {
 		dst = t.endTranscriptTurn(dst, universal.SourceAgent)
@@ -577,7 +577,7 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 			}
 		} else {
 			// The sub-agent handed back: its messages are complete.
-			dst = t.closeMsgs(dst, func(m *message) bool { return m.Scope == call })
+			dst = t.closeMsgs(dst, inScope(call), nil)
 		}
 	}
 	status := universal.StatusCompleted

@@ -219,3 +219,56 @@ func BenchmarkStreamPermissions(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkClaudeOpenSubagents: sub-agent messages under many parent
+// calls whose sub-agents never finish, in Claude Code's stream-json and
+// in its transcripts. Each line used to look at every message still
+// open in any scope.
+func BenchmarkClaudeOpenSubagents(b *testing.B) {
+	for _, format := range []string{"stream-json", "transcript"} {
+		for _, k := range []int{3000, 12000} {
+			lines := openSubagents(format, k)
+			b.Run(fmt.Sprintf("%s/agents=%d", format, k), func(b *testing.B) {
+				b.ReportAllocs()
+				var evs []universal.Event
+				for b.Loop() {
+					tr, err := claude.New(format, universal.Options{SessionID: "linear", ReuseEvents: true})
+					if err != nil {
+						b.Fatal(err)
+					}
+					for i, l := range lines {
+						evs = tr.Translate(evs[:0], universal.Message{Data: l, Line: int64(i + 1)})
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*k), "ns/agent")
+			})
+		}
+	}
+}
+
+// openSubagents writes a prompt, k Task calls in one response, then a
+// message of each call's sub-agent, none of which finishes.
+func openSubagents(format string, k int) [][]byte {
+	var lines [][]byte
+	add := func(format string, a ...any) { lines = append(lines, fmt.Appendf(nil, format, a...)) }
+	if format == "transcript" {
+		add(`{"type":"user","uuid":"u0","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"go"}}`)
+		prev := "u0"
+		for i := range k {
+			add(`{"type":"assistant","uuid":"a%d","parentUuid":%q,"sessionId":"s","message":{"id":"msg_main","role":"assistant","content":[{"type":"tool_use","id":"toolu_%d","name":"Task","input":{"prompt":"p%d"}}]}}`, i, prev, i, i)
+			prev = fmt.Sprint("a", i)
+		}
+		for i := range k {
+			add(`{"type":"assistant","uuid":"s%d","parentUuid":null,"isSidechain":true,"agentId":"ag%d","sessionId":"s","message":{"id":"msg_sub%d","role":"assistant","content":[{"type":"text","text":"working"}]}}`, i, i, i)
+		}
+		return lines
+	}
+	add(`{"type":"system","subtype":"init","session_id":"s","model":"m","tools":[]}`)
+	for i := range k {
+		add(`{"type":"assistant","session_id":"s","parent_tool_use_id":null,"message":{"id":"msg_main","role":"assistant","content":[{"type":"tool_use","id":"toolu_%d","name":"Task","input":{"prompt":"p%d"}}]}}`, i, i)
+	}
+	for i := range k {
+		add(`{"type":"assistant","session_id":"s","parent_tool_use_id":"toolu_%d","message":{"id":"msg_sub%d","role":"assistant","content":[{"type":"text","text":"working"}]}}`, i, i)
+	}
+	return lines
+}

@@ -23,10 +23,11 @@
 // with few repeats (a few seconds); with the build tag long, on every
 // capture, public logs and crosscheck recordings included, with more.
 //
-// Work that scans without allocating is invisible to these counts. Five
+// Work that scans without allocating is invisible to these counts. Seven
 // such paths that were quadratic (a Claude message of many blocks, many
 // turns in notify, nested turns ending oldest first in reduce, many turns
-// of a Codex session, OpenCode run output of many runs) have benchmarks
-// instead, which show the cost per
-// repeat at n and 4n side by side: go test -bench . ./internal/linear.
+// of a Codex session, OpenCode run output of many runs, many permissions
+// asked and not answered, Claude sub-agents left open under many calls)
+// have benchmarks instead, which show the cost per repeat at n and 4n
+// side by side: go test -bench . ./internal/linear.
 package linear
