@@ -261,8 +261,9 @@
 // the session's end ends it (universal.Stream.End: interrupted,
 // session_ending, the session in error or terminated), whatever came
 // before. In run output a turn ends when a step finishes for a reason
-// other than tool-calls (or after a refused permission, where opencode
-// run stops), on done, and on an error line (in error); a step_finish
+// other than tool-calls and unknown (OpenCode's loop goes on after both;
+// unknown is a provider's stream that gave no reason, as Ollama's may),
+// or after a refused permission (where opencode run stops), on done, and on an error line (in error); a step_finish
 // without a reason (builds before it) does not say. A step that starts
 // while the one before never finished (one process prints a step's
 // step_finish before the next step_start) is the next run's: the turn
@@ -285,7 +286,7 @@
 // below (the user wrote while the agent worked, or again after a step
 // that never ran). The list ends its last turn when it shows the agent
 // finished it: the last assistant message completed with a finish reason
-// other than tool-calls (or with content, where the message records no
+// other than tool-calls and unknown (or with content, where the message records no
 // finish reason), or failed, was aborted, or a permission was refused or
 // a question dismissed. The session ends in error when its last turn did;
 // universal.Exit adds the exit code by the exit rule of package universal

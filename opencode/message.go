@@ -165,7 +165,7 @@ func (t *Translator) completeInfo(dst []universal.Event, id string, m *msgState,
 		// turn; without a reason, a message with content may have (lists
 		// written by hand, builds before finish reasons).
 		finish := f.finish.Str()
-		t.st.Turn.Finished = finish != "tool-calls" && !f.err.Exists() && (finish != "" || len(m.Parts) > 0 || m.Tools)
+		t.st.Turn.Finished = !loops(finish) && !f.err.Exists() && (finish != "" || len(m.Parts) > 0 || m.Tools)
 	}
 	status := universal.StatusCompleted
 	if f.err.Exists() {

@@ -98,16 +98,24 @@ func (t *Translator) translateRun(dst []universal.Event, m universal.Message) []
 	dst = t.runTurn(dst)
 	dst = t.onPart(dst, &f, "", &e)
 	if e.typ == "step_finish" {
-		// A step that finished for a reason other than tool calls ends
-		// the run's turn, and so does one whose tool call was refused a
-		// permission (opencode run stops there). Without a reason
-		// (builds before it) the output does not say.
+		// A step that finished for a reason other than tool calls (or
+		// "unknown") ends the run's turn, and so does one whose tool
+		// call was refused a permission (opencode run stops there).
+		// Without a reason (builds before it) the output does not say.
 		reason := f.reason.Str()
-		if reason != "" && reason != "tool-calls" || reason == "tool-calls" && t.st.Turn.Denied {
+		if reason != "" && !loops(reason) || loops(reason) && t.st.Turn.Denied {
 			dst = t.endTurn(dst, universal.SourceAgent, m.Data)
 		}
 	}
 	return dst
+}
+
+// loops reports whether a step's finish reason lets OpenCode's prompt loop
+// go on to the next step: tool-calls, and unknown (the provider gave no
+// reason, as Ollama's OpenAI-compatible stream may), which OpenCode's
+// loop treats alike (it exits only on a finish outside the two).
+func loops(finish string) bool {
+	return finish == "tool-calls" || finish == "unknown"
 }
 
 // nextRun follows sid, whose run's output comes after the followed
