@@ -384,7 +384,12 @@
 //     web_search_end, app-server items): the output lists them, a block
 //     per result with its title, url and snippet on lines of their own (a
 //     result with none of them as its JSON), and "results" in the part's
-//     metadata keeps them as given. exec web_search items carry two "id"
+//     metadata keeps them as given. A rollout's web_search_end for the
+//     model's own call (0.145+: a function_call of the web namespace,
+//     name "run", with the same call_id) waits for the call's
+//     function_call_output, which holds the pages the model read: that is
+//     the result's output, the event's results its metadata.
+//     exec web_search items carry two "id"
 //     keys: gjson reads the first (the exec id, used as the item id); the
 //     second (the provider's ws_… id) is kept as provider_id in the call's
 //     metadata.

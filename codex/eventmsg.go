@@ -270,6 +270,17 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 		if a := m.Sub("action"); t.format == FormatRollout && a.IsObject() {
 			t.searched(a.Compacted())
 		}
+		if n := t.item(key); t.format == FormatRollout && n != nil && n.Done && !n.User && !n.RDone && n.Held == nil {
+			// The model's own call (0.145+: web.run, a function_call of
+			// the same call_id): its function_call_output, which follows,
+			// holds the pages the model read, where this event lists only
+			// their titles, urls and snippets.
+			dst = t.holdResult(dst, key, &spec, &res, c.raw)
+			if n := t.item(key); n != nil && n.Held != nil {
+				n.Held.Search = true
+			}
+			return dst
+		}
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "view_image_tool_call":
 		path := t.w.CopyValue(m.Get("path"))

@@ -302,6 +302,10 @@ type heldResult struct {
 	// Whole: a command's end-record output without a truncation marker,
 	// waiting for the function_call_output in case that one has more.
 	Whole bool `json:"whole,omitempty"`
+	// Search: a web_search_end's result (the results listed), waiting for
+	// the function_call_output of the model's web.run call (what the
+	// model read).
+	Search bool `json:"search,omitempty"`
 	// ImageMime and ImageLen describe the inline image of a rollout's
 	// image_generation_call, held for the image_generation_end that names
 	// the file Codex saved it to.

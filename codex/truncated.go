@@ -130,7 +130,8 @@ func (t *Translator) holdResult(dst []event, key string, s *toolSpec, r *resultS
 // output's (what the agents said, their states and timed_out in
 // metadata), else the event's messages; a send_input's, close's or
 // resume's is the output's (what the model saw), the states the event
-// found in metadata. held reports that the held result is the result, raw
+// found in metadata. A web search's is the output's (what the model
+// read), the event's results in metadata. held reports that the held result is the result, raw
 // its line (nil when the events carry no raw payload); otherwise r is the
 // result, with the function_call_output's line.
 func (t *Translator) takeHeld(key string, n *nitem, s *toolSpec, r *resultSpec) (raw []byte, held bool) {
@@ -141,6 +142,15 @@ func (t *Translator) takeHeld(key string, n *nitem, s *toolSpec, r *resultSpec) 
 	case n.Name == "spawn_agent":
 		r.failed = r.failed || h.Failed
 		r.isError = r.isError || h.IsError
+		r.meta = joinMeta(r.meta, h.Meta)
+		return nil, false
+	case h.Search:
+		// A web search: the output the model read, the results the
+		// event listed in metadata (and as the output when the call's
+		// gives none).
+		if r.output == "" {
+			r.output = h.Output
+		}
 		r.meta = joinMeta(r.meta, h.Meta)
 		return nil, false
 	case n.Name == "wait_agent" || n.Name == "wait" || !statesAnswer(n.Name):
