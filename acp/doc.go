@@ -102,6 +102,11 @@
 //	max_tokens, max_turn_requests, refusal
 //	                    turn.ended completed: the agent finished the turn
 //	                    by its own rule; not a failure of the session
+//	error               an error event (the result's error, a JSON-RPC
+//	                    error, when it has one) and turn.ended error, as
+//	                    an error response; ACP v2's ErrorStopReason, sent
+//	                    by some v1 agents too (interrupted after a
+//	                    session/cancel)
 //	any other reason    completed (interrupted after a session/cancel)
 //
 // with {"stop_reason": …} in the turn.ended metadata (and

@@ -245,6 +245,14 @@ func (t *Translator) promptResult(dst []universal.Event, in *input, result jsons
 		// Gemini CLI gives the turn's tokens only in its quota.
 		dst = t.usage(dst, u, universal.ScopeTurn, nil, in.raw)
 	}
+	if reason == "error" && status != universal.TurnInterrupted {
+		// The stop reason ACP v2 names ErrorStopReason ({error: a
+		// JSON-RPC error}): the work failed. Some v1 agents answer a
+		// failed prompt with it (DeepSeek Reasonix, without the error),
+		// beyond v1's enum; it is read as an error response to the
+		// prompt is, with the usage it brings.
+		return t.agentError(dst, in, mPrompt, result.Sub("error"))
+	}
 	var md jsonw.Object
 	md.OptString("stop_reason", t.copy(reason))
 	if t.st.Turn.Cancelled {
