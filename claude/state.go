@@ -394,7 +394,11 @@ func (x *msgIndex) remove(m *message) {
 		x.main = without(x.main, m)
 		return
 	}
-	l := without(x.sub[m.Scope], m)
+	l, ok := x.sub[m.Scope]
+	if !ok || len(l) == 0 {
+		return // not indexed: nothing to take out
+	}
+	l = without(l, m)
 	x.sub[m.Scope] = l
 	if len(l) > 0 {
 		return
