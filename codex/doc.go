@@ -256,7 +256,9 @@
 // delivery or questions in the part's metadata; a rollout's answer, the
 // annotations of its response_item copy, the sources it cites: url_citation
 // {url, title, start_index, end_index}, which the other copy lacks), plan (a text part with
-// {"type":"plan"}, streamed by item/plan/delta), reasoning (summary
+// {"type":"plan"}, streamed by item/plan/delta; a rollout's plan has the
+// memory_citation that only its response_item copy holds, read from the
+// model's <oai-mem-citation> block as Codex reads an answer's), reasoning (summary
 // sections as public reasoning parts, raw content as private ones, in the
 // order they first streamed; item/reasoning/summaryPartAdded only
 // announces a section, which its first delta creates). exec reports

@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/url"
@@ -498,13 +499,23 @@ func (t *Translator) responseItem(dst []event, c *ctx, p jsonscan.Value) []event
 			// copy only.
 			ann := annotations(p.Sub("content"))
 			if t.otherCopy(lockAssistant, lockResponse) {
+				if ann == "" && !strings.Contains(p.Raw(), citationOpen) {
+					return dst
+				}
+				text := t.msgTexts(p.Sub("content"), "text")
 				if ann != "" {
-					t.annotate(p.Get("id").Str, thread, t.msgTexts(p.Sub("content"), "text"), ann)
+					t.annotate(p.Get("id").Str, thread, text, "annotations", ann)
+				}
+				// Codex takes a memory citation out of the text it
+				// shows and keeps it in the message's memory_citation;
+				// a plan's has no such place, so this copy holds it.
+				if cit := memoryCitation(text); cit != "" {
+					t.annotate(p.Get("id").Str, thread, text, "memory_citation", cit)
 				}
 				return dst
 			}
 			text := t.msgTexts(p.Sub("content"), "text")
-			return t.assistantCopy(dst, c, lockResponse, p.Get("id").Str, text, withAnnotations(messagePhaseMeta(p), ann), thread)
+			return t.assistantCopy(dst, c, lockResponse, p.Get("id").Str, text, withMember(messagePhaseMeta(p), "annotations", ann), thread)
 		}
 		// developer and system messages: instructions, not conversation.
 		return dst
@@ -593,29 +604,34 @@ func annotations(content jsonscan.Value) string {
 	return string(append(b, ']'))
 }
 
-// withAnnotations adds a message's annotations to its text part's
-// metadata meta (nil: none), once.
-func withAnnotations(meta []byte, ann string) []byte {
+// withMember adds the member key with the JSON value raw to a text
+// part's metadata meta (nil: none), once: a meta that has the key
+// already keeps its own. raw "" adds nothing.
+func withMember(meta []byte, key, raw string) []byte {
 	switch {
-	case ann == "" || strings.Contains(string(meta), `"annotations":`):
+	case raw == "" || bytes.Contains(meta, []byte(`"`+key+`":`)):
 		return meta
 	case len(meta) == 0:
-		return obj().Raw("annotations", ann).Bytes()
+		return obj().Raw(key, raw).Bytes()
 	}
-	out := make([]byte, 0, len(meta)+len(`,"annotations":`)+len(ann))
+	out := make([]byte, 0, len(meta)+len(key)+len(`,"":`)+len(raw))
 	out = append(out, meta[:len(meta)-1]...)
-	out = append(out, `,"annotations":`...)
-	out = append(out, ann...)
+	out = append(out, `,"`...)
+	out = append(out, key...)
+	out = append(out, `":`...)
+	out = append(out, raw...)
 	return append(out, '}')
 }
 
-// annotate adds the annotations of the model-history copy of an
-// assistant message to the text part the other copy made while its
-// response's message is open: the part of the item_completed copy of the
-// same id, or else (an agent_message event has no id) the thread's open
-// response's last text part with the same text. The other copy has no
-// annotations.
-func (t *Translator) annotate(native, thread, text, ann string) {
+// annotate adds what only the model-history copy of an assistant message
+// has (the member key with the JSON value raw: its annotations, its memory
+// citation) to the text part the other copy made while its response's
+// message is open: the part of the item_completed copy of the same id, or
+// else (an agent_message event has no id, a plan item another) the
+// thread's open response's last text part that text holds (the other copy
+// shows the text without the markup Codex hides: a citation, a plan's
+// tags).
+func (t *Translator) annotate(native, thread, text, key, raw string) {
 	var r *resp
 	i := -1
 	if n := t.item("m:" + native); native != "" && n != nil && len(n.PI) > 0 {
@@ -623,7 +639,7 @@ func (t *Translator) annotate(native, thread, text, ann string) {
 	} else if r = t.openResp(thread); r != nil {
 		if it, ok := t.w.Tracked(r.ID); ok {
 			for j := len(it.Content) - 1; j >= 0 && i < 0; j-- {
-				if p := it.Content[j]; p.Type == universal.PartText && p.Text == text {
+				if p := it.Content[j]; p.Type == universal.PartText && p.Text != "" && strings.Contains(text, p.Text) {
 					i = j
 				}
 			}
@@ -637,11 +653,11 @@ func (t *Translator) annotate(native, thread, text, ann string) {
 			if f.Meta == nil {
 				f.Meta = t.partMeta(r.ID, i)
 			}
-			f.Meta = withAnnotations(f.Meta, ann)
+			f.Meta = withMember(f.Meta, key, raw)
 			return
 		}
 	}
-	r.Final = append(r.Final, finalPart{I: i, Meta: withAnnotations(t.partMeta(r.ID, i), ann)})
+	r.Final = append(r.Final, finalPart{I: i, Meta: withMember(t.partMeta(r.ID, i), key, raw)})
 }
 
 // partMeta gives the metadata of part i of an open item.
