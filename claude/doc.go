@@ -749,7 +749,12 @@
 // subtype) and a Workflow journal's failed entries,
 // agent-setting after the session started,
 // attachment (context the CLI injects: environment, skills, reminders,
-// hook output shown to the user, diagnostics) except tool_host_result_lines
+// hook output shown to the user, diagnostics; also prompt_snapshot, the
+// system prompt's sections and the tools' definitions: left out, where
+// Codex's and Pi's system prompt is session metadata "system_prompt",
+// because it is 30–110 KB written again, in the middle of a turn, at
+// every start, compaction and /clear, and would be most of the output of
+// a short session) except tool_host_result_lines
 // (the status item of stream-json's tool_host_result), relevant_memories
 // (the memory_recall status item), queued_command (what
 // reached the model while it worked: a prompt typed meanwhile is a user
