@@ -1,6 +1,7 @@
 package codex_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/codex"
@@ -47,6 +48,8 @@ func TestMemoryCitation(t *testing.T) {
 		want  string // its text part's metadata
 	}{
 		{"plan", []string{meta, start, ctx, user, plan, resp, done}, "**Release**\n- Tag it.\n", `{"type":"plan",` + cited + `}`},
+		// A line another writer re-encoded, its angle brackets escaped.
+		{"plan, escaped", []string{meta, start, ctx, user, plan, strings.NewReplacer("<", `\u003c`, ">", `\u003e`).Replace(resp), done}, "**Release**\n- Tag it.\n", `{"type":"plan",` + cited + `}`},
 		{"plan without citation", []string{meta, start, ctx, user, plan, bare, done}, "**Release**\n- Tag it.\n", `{"type":"plan"}`},
 		{"answer keeps its own", []string{meta, start, ctx, user, event, answer, done}, "Tagged.", `{"phase":"final_answer","memory_citation":{"entries":[{"path":"MEMORY.md","lineStart":1,"lineEnd":2,"note":"theirs"}],"rolloutIds":[]}}`},
 		{"answer without one", []string{meta, start, ctx, user, eventNull, answer, done}, "Tagged.", `{"phase":"final_answer",` + cited + `}`},

@@ -499,7 +499,9 @@ func (t *Translator) responseItem(dst []event, c *ctx, p jsonscan.Value) []event
 			// copy only.
 			ann := annotations(p.Sub("content"))
 			if t.otherCopy(lockAssistant, lockResponse) {
-				if ann == "" && !strings.Contains(p.Raw(), citationOpen) {
+				// (The tag's name alone: a writer may have escaped its
+				// angle brackets.)
+				if ann == "" && !strings.Contains(p.Raw(), "oai-mem-citation") {
 					return dst
 				}
 				text := t.msgTexts(p.Sub("content"), "text")
