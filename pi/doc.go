@@ -241,9 +241,11 @@
 // "400 {"type":"error","error":{…},"request_id":…}"; its other APIs,
 // formatProviderError's "NNN: <body>" and "<label> (NNN): <body>", the
 // body a response's or the openai SDK's error object {message, type,
-// code}) is reported as every translator reports one (package
-// internal/apierror): the body's error.message (or message) is the
-// error's message, the code given (else the body's code or type) its
+// code}; the openai-codex-responses API's ChatGPT backend body
+// {"detail": "…"}, alone or so) is reported as every translator reports
+// one (package internal/apierror): the body's error.message (or message,
+// or detail) is the error's message, the code given (else the body's
+// code or type) its
 // code, and http_status (unless oh-my-pi's
 // errorStatus gave it) and the body as api_error join its details; the
 // failed message's status part keeps the whole text.

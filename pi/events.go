@@ -638,10 +638,15 @@ func (t *Translator) error(dst []universal.Event, msg, code string, details []by
 // @earendil-works/pi-ai 1.6.0, MIT: dist/utils/error-body.js)
 // when the SDK's message does not carry the body: "NNN: <body>" or
 // "<label> (NNN): <body>", whose body is the response's (an object with
-// error.message) or the SDK's parsed error object (the openai SDK's
-// error: {message, type, code}). Other texts are none.
+// error.message, or the ChatGPT backend's {detail}) or the SDK's parsed
+// error object (the openai SDK's error: {message, type, code}). Other
+// texts are none. The ChatGPT backend's {detail} body alone is one too
+// (detailBody).
 func providerError(msg string) (apierror.Body, bool) {
 	if b, ok := apierror.Parse(msg); ok {
+		return b, true
+	}
+	if b, ok := detailBody(msg); ok {
 		return b, true
 	}
 	i := strings.IndexByte(msg, '{')
@@ -680,7 +685,30 @@ func providerError(msg string) (apierror.Body, bool) {
 		}
 		return b, true
 	}
+	if m := gjson.Get(body, "detail"); m.Type == gjson.String && strings.TrimSpace(m.Str) != "" {
+		b.Message = m.Str
+		return b, true
+	}
 	return apierror.Body{}, false
+}
+
+// detailBody reads an error text that is the ChatGPT backend's error
+// body alone, {"detail": "<message>"}, as pi-ai's openai-codex-responses
+// API passes it on (a model the account may not use: "The 'gpt-5.5'
+// model is not supported when using Codex with a ChatGPT account."; a
+// version too old for the model): the message is the detail, the body
+// kept, no status or code. A detail that is not a non-empty string (a
+// FastAPI validation error's list) is none.
+func detailBody(msg string) (apierror.Body, bool) {
+	s := strings.TrimSpace(msg)
+	if len(s) < 2 || s[0] != '{' || !gjson.Valid(s) {
+		return apierror.Body{}, false
+	}
+	m := gjson.Get(s, "detail")
+	if m.Type != gjson.String || strings.TrimSpace(m.Str) == "" {
+		return apierror.Body{}, false
+	}
+	return apierror.Body{JSON: s, Message: m.Str}, true
 }
 
 // status emits a complete status item.

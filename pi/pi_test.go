@@ -83,6 +83,8 @@ func public() []capture {
 		{input: p("irrlicht__full-lifecycle-toolcall.v3-session.jsonl"), format: pi.FormatSession},
 		{input: p("irrlicht__model-switch-midsession.v3-session.jsonl"), format: pi.FormatSession},
 		{input: p("toolpath__compacted-real.v3-session.jsonl"), format: pi.FormatSession},
+		// A ChatGPT backend error body ({"detail"}) after a model switch.
+		{input: p("pidev__codex-detail-error.v3-session.jsonl"), format: pi.FormatSession},
 		// Pi's rpc output with its permission-gate example extension: the
 		// dialog comes before the assistant message's end.
 		{input: p("pi-agent-rust__permission-gate-002.rpc.jsonl"), format: pi.FormatRPC},
