@@ -342,7 +342,10 @@
 //     error as the output; an error or isError makes the result fail. A
 //     rollout's model call of an MCP tool offered in a namespace (0.17x,
 //     behind tool_search: {"namespace": "mcp__<server>", "name": <tool>})
-//     is named the same, the namespace kept in metadata. The
+//     is named the same, the namespace kept in metadata (an app
+//     connector's tool, 0.14x: namespace "mcp__codex_apps__github", name
+//     "_create_issue", is Codex's "mcp__codex_apps__github_create_issue",
+//     the name going on from the namespace). The
 //     content's other MCP blocks follow the tool_result part (exec, rollout
 //     and app-server alike): an image block is an image part (mimeType,
 //     data_length in its metadata; the data is not copied), any other
@@ -429,7 +432,9 @@
 //     local_shell_call, tool_search_call, web_search_call,
 //     image_generation_call → the call under the tool's own name;
 //     function_call_output / custom_tool_call_output /
-//     tool_search_output → the result. Output encodings: a JSON-encoded
+//     tool_search_output → the result (a tool search's: the tools it
+//     found, one a line, named as their calls are; a namespace that lists
+//     none by its name). Output encodings: a JSON-encoded
 //     {"output","metadata":{"exit_code","duration_seconds"}} (≤ 0.4x), text
 //     with an "Exit code: N" or "Process exited with code N" line (parsed;
 //     the header Codex writes for the model before "Output:\n" — 0.11x's

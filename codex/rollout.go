@@ -1055,7 +1055,43 @@ func mcpNamespaced(ns, name string) string {
 	if !ok || server == "" || name == "" {
 		return name
 	}
+	if _, prefix, cut := strings.Cut(server, "__"); cut && prefix != "" && strings.HasPrefix(name, "_") {
+		// An app connector's tools (0.14x): the namespace is the
+		// server's and the connector's, "mcp__codex_apps__github", and
+		// the name goes on from it, "_create_issue": the tool is
+		// Codex's "mcp__codex_apps__github_create_issue".
+		return "mcp__" + server + name
+	}
 	return "mcp__" + server + "__" + name
+}
+
+// toolSearchFound is the text of a tool_search_output: the tools it
+// found, one a line, each named as a call of it is (a namespace's tools
+// by mcpNamespaced, a namespace that lists none by its own name).
+func toolSearchFound(tools jsonscan.Value) string {
+	var b strings.Builder
+	line := func(s string) {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s)
+	}
+	tools.Each(func(_ gjson.Result, v jsonscan.Value) bool {
+		ns := v.Get("name").Str
+		n := 0
+		v.Sub("tools").Each(func(_ gjson.Result, f jsonscan.Value) bool {
+			if name := f.Get("name").Str; name != "" {
+				line(mcpNamespaced(ns, name))
+				n++
+			}
+			return true
+		})
+		if n == 0 {
+			line(ns)
+		}
+		return true
+	})
+	return b.String()
 }
 
 // argsText returns argsJSON of a model call's arguments, copied. Their
@@ -1097,12 +1133,7 @@ func (t *Translator) functionOutput(dst []event, c *ctx, p jsonscan.Value, typ, 
 	header := ""
 	aborted := false
 	if typ == "tool_search_output" {
-		var names []string
-		p.Sub("tools").Each(func(_ gjson.Result, v jsonscan.Value) bool {
-			names = append(names, v.Get("name").Str)
-			return true
-		})
-		res.output = t.w.Copy(strings.Join(names, "\n"))
+		res.output = t.w.Copy(toolSearchFound(p.Sub("tools")))
 	} else {
 		// Read once: a string output is unescaped on every read. It is
 		// unescaped into a buffer the translator reuses, as the output

@@ -62,8 +62,9 @@ import (
 //     named "mcp__…" or in a namespace "mcp__…") is what Codex made of the
 //     MCP result (the header, then the structuredContent as JSON when the
 //     result has one, else its blocks): where an item_completed
-//     McpToolCall of the same call id records the result, that item's
-//     text blocks are required and the output is not.
+//     McpToolCall of the same call id records the result (or, before
+//     that item, an mcp_tool_call_end event), that record's text blocks
+//     (or its Err) are required and the output is not.
 func init() {
 	extractors["codex/exec"] = codexExec
 	extractors["codex/appserver"] = codexAppServer
@@ -280,6 +281,17 @@ func codexRollout(x *extraction, msgs func(func(universal.Message, string) bool)
 					mcpItems[it.Get("id").Str] = true
 					codexMCP(x, it, m.Line)
 				}
+			case "mcp_tool_call_end":
+				// The MCP result as rollouts before the McpToolCall item
+				// record it (0.14x): {"Ok": {content, structuredContent}}
+				// or {"Err": text}.
+				mcpItems[p.Get("call_id").Str] = true
+				r := p.Get("result")
+				if ok := r.Get("Ok"); ok.Exists() {
+					r = ok
+				}
+				blockTexts(r.Get("content"), func(_, t string) { x.add(KeptTool, t, m.Line) }, "text")
+				x.add(KeptTool, p.Get("result.Err").Str, m.Line)
 			}
 		}
 	}

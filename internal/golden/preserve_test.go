@@ -227,6 +227,21 @@ func TestExtractRules(t *testing.T) {
 			want: []string{"tool output:alpha = 42", "tool output:no entry"},
 		},
 		{
+			// Codex 0.140 (EntityProcess/agentv's checkpoints): before the
+			// McpToolCall item, the mcp_tool_call_end event records the
+			// result, {"Ok": {content, structuredContent}} or {"Err": text}.
+			name: "codex rollout: an MCP call's end event is its record", agent: "codex", format: "rollout", framing: golden.Lines,
+			input: lines(
+				`{"type":"response_item","payload":{"type":"function_call","name":"_fetch_pr","namespace":"mcp__codex_apps__github","arguments":"{}","call_id":"m1"}}`,
+				`{"type":"event_msg","payload":{"type":"mcp_tool_call_end","call_id":"m1","invocation":{"server":"codex_apps","tool":"github.fetch_pr"},"result":{"Ok":{"content":[{"type":"text","text":"Action completed."}],"structuredContent":{"n":255}}}}}`,
+				`{"type":"response_item","payload":{"type":"function_call_output","call_id":"m1","output":"Wall time: 4 seconds\nOutput:\n{\"n\":255}"}}`,
+				`{"type":"response_item","payload":{"type":"function_call","name":"ask","namespace":"mcp__wiki","arguments":"{}","call_id":"m2"}}`,
+				`{"type":"event_msg","payload":{"type":"mcp_tool_call_end","call_id":"m2","invocation":{"server":"wiki","tool":"ask"},"result":{"Err":"tool call failed"}}}`,
+				`{"type":"response_item","payload":{"type":"function_call_output","call_id":"m2","output":"tool call failed"}}`,
+			),
+			want: []string{"tool output:Action completed.", "tool output:tool call failed"},
+		},
+		{
 			// Prompts of turns the server never answered are kept in the
 			// order they were sent, not in a map's.
 			name: "codex exchange: unanswered turns' prompts in order", agent: "codex", format: "exchange", framing: golden.Exchange,
