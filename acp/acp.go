@@ -478,11 +478,32 @@ func (t *Translator) ended() universal.SessionEnded {
 // not end during a turn the host asked for. Only where the host's
 // requests are seen: on the agent's side alone, a prompt that opened a
 // turn is not seen, and the input may have ended in the middle of it.
+// Nor while the agent waits for the user's word (a question or a
+// permission it asked that no answer settled): the input ended in the
+// middle of the turn.
 func (t *Translator) endUnprompted(dst []universal.Event) []universal.Event {
-	if !t.st.Turn.Open || t.st.Turn.Replay || t.st.Turn.Prompted || t.format != FormatExchange && !t.st.BothSides || t.promptWaits() {
+	if !t.st.Turn.Open || t.st.Turn.Replay || t.st.Turn.Prompted || t.format != FormatExchange && !t.st.BothSides || t.promptWaits() || t.userAsked() {
 		return dst
 	}
 	return t.endTurn(dst, universal.TurnCompleted, nil, daemon, nil)
+}
+
+// userAsked reports whether a question or a permission the agent asked
+// waits for its answer.
+func (t *Translator) userAsked() bool {
+	for _, r := range t.st.Requests {
+		switch r.Method {
+		case mRequestPermission:
+			if r.ID != "" && t.w.PermissionPending(r.ID) {
+				return true
+			}
+		case mElicit, mCursorAsk, mCursorPlan:
+			if r.ID != "" && t.w.QuestionPending(r.ID) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // finish flushes what waits for the end of input: the session start, and

@@ -1544,7 +1544,6 @@ func (t *Translator) elicitation(dst []universal.Event, in *input, id string, pa
 	if tl := t.st.Tools[params.Get("toolCallId").String()]; tl != nil {
 		item = tl.Call
 	}
-	t.remember(in.dir, id, r)
 	var md jsonw.Object
 	md.Raw("mode", params.Sub("mode").Raw()).Raw("requestedSchema", params.Sub("requestedSchema").Raw()).Raw("url", params.Sub("url").Raw())
 	// A URL elicitation's id, which the agent's elicitation/complete
@@ -1555,6 +1554,7 @@ func (t *Translator) elicitation(dst []universal.Event, in *input, id string, pa
 	// items.enum or items.anyOf), the enum schemas of MCP's elicitation
 	// that ACP's takes (codex-acp 2.x asks Codex's questions with oneOf).
 	var options []string
+	r.Options = formFields(params.Sub("requestedSchema.properties"), t.copy)
 	params.Sub("requestedSchema.properties").Each(func(_ gjson.Result, p jsonscan.Value) bool {
 		for _, k := range [...]string{"enum", "oneOf", "items.enum", "items.anyOf"} {
 			p.Sub(k).ForEach(func(_, v gjson.Result) bool {
@@ -1572,6 +1572,7 @@ func (t *Translator) elicitation(dst []universal.Event, in *input, id string, pa
 		}
 		return len(options) == 0
 	})
+	t.remember(in.dir, id, r)
 	return t.w.AskQuestion(dst, universal.Question{
 		QuestionID: r.ID,
 		Prompt:     r.Action,
@@ -1589,10 +1590,10 @@ func (t *Translator) elicitationResult(dst []universal.Event, in *input, r reque
 	q := universal.Question{QuestionID: r.ID, Prompt: r.Action, Status: universal.QuestionRejected}
 	if result.Get("action").Str == "accept" && !rpcErr.Exists() {
 		q.Status = universal.QuestionAnswered
-		q.Response = result.Sub("content").OwnJSON(t.w.Copy)
+		q.Response = t.copy(formAnswer(result.Sub("content"), r.Options))
 	}
 	var md jsonw.Object
-	md.Raw("action", result.Sub("action").Raw()).Raw("error", rpcErr.Raw())
+	md.Raw("action", result.Sub("action").Raw()).Raw("content", result.Sub("content").Raw()).Raw("error", rpcErr.Raw())
 	q.Metadata = md.Bytes()
 	return t.w.ResolveQuestion(dst, q, agent, in.raw)
 }
