@@ -1554,7 +1554,11 @@ func (t *Translator) elicitation(dst []universal.Event, in *input, id string, pa
 	// items.enum or items.anyOf), the enum schemas of MCP's elicitation
 	// that ACP's takes (codex-acp 2.x asks Codex's questions with oneOf).
 	var options []string
-	r.Options = formFields(params.Sub("requestedSchema.properties"), t.copy)
+	// The form's fields, to read the answer by (an option a field: ID
+	// its key, Name its label).
+	for _, f := range mcp.FormFields(params.Sub("requestedSchema.properties").Result()) {
+		r.Options = append(r.Options, option{ID: t.copy(f.Key), Name: t.copy(f.Label)})
+	}
 	params.Sub("requestedSchema.properties").Each(func(_ gjson.Result, p jsonscan.Value) bool {
 		for _, k := range [...]string{"enum", "oneOf", "items.enum", "items.anyOf"} {
 			p.Sub(k).ForEach(func(_, v gjson.Result) bool {
@@ -1590,7 +1594,11 @@ func (t *Translator) elicitationResult(dst []universal.Event, in *input, r reque
 	q := universal.Question{QuestionID: r.ID, Prompt: r.Action, Status: universal.QuestionRejected}
 	if result.Get("action").Str == "accept" && !rpcErr.Exists() {
 		q.Status = universal.QuestionAnswered
-		q.Response = t.copy(formAnswer(result.Sub("content"), r.Options))
+		fields := make([]mcp.FormField, len(r.Options))
+		for i, o := range r.Options {
+			fields[i] = mcp.FormField{Key: o.ID, Label: o.Name}
+		}
+		q.Response = t.copy(mcp.FormAnswer(result.Sub("content").Result(), fields))
 	}
 	var md jsonw.Object
 	md.Raw("action", result.Sub("action").Raw()).Raw("content", result.Sub("content").Raw()).Raw("error", rpcErr.Raw())

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
+	"github.com/agentnorm/agentnorm/internal/mcp"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
 )
@@ -807,6 +808,9 @@ func (t *Translator) elicitationRequest(dst []event, c *ctx, key, rid, thread st
 	}
 	req := &request{ID: rid, Method: "mcpServer/elicitation/request", Options: []string{}}
 	req.Prompt = t.w.CopyValue(p.Get("message"))
+	for _, f := range mcp.FormFields(p.Get("requestedSchema.properties")) {
+		req.Fields = append(req.Fields, mcp.FormField{Key: t.w.Copy(f.Key), Label: t.w.Copy(f.Label)})
+	}
 	o := obj().String("method", req.Method)
 	o.OptString("thread_id", thread)
 	o.OptString("turn_id", p.Get("turnId").Str)
@@ -869,7 +873,7 @@ func (t *Translator) clientResponse(dst []event, c *ctx, id, result, rpcErr gjso
 		approved, meta := decision(result, rpcErr)
 		dst = t.resolvePermission(dst, key, approved, meta, agent, c.raw)
 	case reqQuestion:
-		answered, response, meta := answer(req.Method, result, rpcErr)
+		answered, response, meta := answer(req, result, rpcErr)
 		dst = t.resolveQuestion(dst, key, answered, t.w.Copy(response), meta, agent, c.raw)
 	case reqTool:
 		n := t.item(req.Key)
@@ -939,23 +943,19 @@ func decision(result, rpcErr gjson.Result) (bool, []byte) {
 }
 
 // answer reads the host's answer to a question.
-func answer(method string, result, rpcErr gjson.Result) (bool, string, []byte) {
+func answer(req *request, result, rpcErr gjson.Result) (bool, string, []byte) {
 	if rpcErr.Exists() {
 		return false, "", obj().Raw("error", rpcErr.Raw).Bytes()
 	}
-	if method == "mcpServer/elicitation/request" {
+	if req.Method == "mcpServer/elicitation/request" {
 		action := result.Get("action").Str
 		o := obj().String("action", action)
 		o.Raw("content", result.Get("content").Raw)
 		if action != "accept" {
 			return false, "", o.Bytes()
 		}
-		content := result.Get("content")
-		resp := content.Raw
-		if content.Type == gjson.String {
-			resp = content.Str
-		}
-		return true, resp, o.Bytes()
+		// What the user answered, the content object in metadata.
+		return true, mcp.FormAnswer(result.Get("content"), req.Fields), o.Bytes()
 	}
 	var lines []string
 	result.Get("answers").ForEach(func(_, a gjson.Result) bool {

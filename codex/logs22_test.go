@@ -253,3 +253,33 @@ func TestMCPStartupFailureNotice(t *testing.T) {
 		t.Errorf("core events: %q", got)
 	}
 }
+
+// TestMCPElicitationFormAnswer: an MCP server's form (mcpServer/
+// elicitation/request, mode form) accepted with {action: accept, content}
+// was answered with the content's JSON ({"env":"prod"}); the answer is what
+// the user answered, "label: value" lines for several fields in the form's
+// order (the field's title, else its key), as the acp translator reads the
+// same MCP form (claude-agent-acp's, a public agent-shell capture) and as
+// request_user_input's answers read. The content stays in metadata.
+func TestMCPElicitationFormAnswer(t *testing.T) {
+	request := `{"method":"mcpServer/elicitation/request","id":1,"params":{"threadId":"th1","turnId":"tu1","serverName":"deploy","mode":"form","message":"Where to deploy?","requestedSchema":{"type":"object","properties":{"env":{"type":"string","title":"Environment","enum":["staging","prod"]},"regions":{"type":"array","items":{"enum":["eu","us"]}}}}}}`
+	for _, c := range []struct{ content, want string }{
+		{`{"env":"prod"}`, "prod"},
+		{`{"regions":["eu","us"],"env":"staging"}`, "Environment: staging\nregions: eu, us"},
+	} {
+		answer := `in {"id":1,"result":{"action":"accept","content":` + c.content + `}}`
+		evs := run(t, codex.FormatExchange, nil, []string{thStarted, turnStarted, request, answer, turnDone})
+		var got []string
+		for _, e := range evs {
+			if q, ok := e.Data.(*universal.Question); ok && e.Type == universal.TypeQuestionResolved {
+				got = append(got, q.Response)
+				if !strings.Contains(string(q.Metadata), `"content":`+c.content) {
+					t.Errorf("%s: the content is not in metadata: %s", c.content, q.Metadata)
+				}
+			}
+		}
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s: answered %q, want [%q]", c.content, got, c.want)
+		}
+	}
+}

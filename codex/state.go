@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/mcp"
 	"github.com/agentnorm/agentnorm/internal/ordered"
 	"github.com/agentnorm/agentnorm/internal/stderr"
 	"github.com/agentnorm/agentnorm/universal"
@@ -334,6 +335,8 @@ type request struct {
 	Prompt   string   `json:"prompt,omitempty"`
 	Options  []string `json:"options,omitempty"`
 	Answered bool     `json:"answered,omitempty"`
+	// Fields are an MCP elicitation form's fields, to read its answer by.
+	Fields []mcp.FormField `json:"fields,omitempty"`
 }
 
 // The kinds of requests.
