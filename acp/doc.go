@@ -572,9 +572,21 @@
 // prompt, the choices of the form's first choice property as its options:
 // its enum, else the consts of its oneOf, items.enum or items.anyOf,
 // mode and schema, or a URL elicitation's url and elicitationId, in
-// metadata), resolved by the host's response (accept:
-// answered with the content as JSON; decline, cancel: rejected) or by a
-// universal.QuestionReply.
+// metadata), resolved by the host's response (accept: answered with
+// what the user answered, the value of the one field answered or a
+// "label: value" line a field in the form's order, the content in
+// metadata (package internal/mcp's FormAnswer); decline, cancel:
+// rejected) or by a universal.QuestionReply. A turn the agent's updates
+// opened with no prompt waiting, which ends completed at the end of the
+// input, ends interrupted instead while a question or permission of the
+// agent waits for its answer.
+//
+// The steering extension, _session/steering {sessionId, prompt} from the
+// host (claude-agent-acp, codex-acp, pi-acp: a message put into the turn
+// in flight), is the user's message where the agent's answer says it was
+// delivered (outcome "injected"; "startedNewTurn" starts a turn with it),
+// its text parts' metadata {"steering": outcome}; "promptRequired"
+// delivered nothing.
 //
 // Cursor CLI's extension methods (agent acp;
 // https://cursor.com/docs/cli/acp#cursor-extension-methods), named
@@ -642,8 +654,8 @@
 // the editor's inline edit predictions in an NES session of their own),
 // session/list, delete and close, $/cancel_request, elicitation/complete,
 // terminal/release and kill, extension methods (names starting with "_",
-// which the protocol says a peer must ignore; but Grok Build's and
-// Goose's, above), craft/drainMidTurnQueue
+// which the protocol says a peer must ignore; but Grok Build's, Goose's
+// and the steering extension, above), craft/drainMidTurnQueue
 // (a non-standard request real agents send, answered "method not found")
 // and qwen/notify/session/mode-update (Qwen Code's copy of the
 // current_mode_update it also sends), and CodeBuddy's session_end update

@@ -184,6 +184,9 @@ func (t *Translator) hostRequest(dst []universal.Event, in *input, method, id st
 		return t.prompt(dst, in, params)
 	case mSetTitle:
 		r.Path = t.copy(params.Get("title").Str)
+	case mSteering:
+		// The message, read when the agent says it was delivered.
+		r.Action = t.copyJSON(params.Sub("prompt").Raw())
 	case mCancel:
 		// A notification by the protocol; some hosts send it as a
 		// request, with an id (an agent may answer it "Method not
@@ -330,6 +333,8 @@ func (t *Translator) response(dst []universal.Event, in *input, id string) []uni
 		return t.configMode(dst, in, result.Sub("configOptions"))
 	case mSetTitle:
 		return t.titleSet(dst, in, r.Path)
+	case mSteering:
+		return t.steered(dst, in, r.Action, result)
 	}
 	return dst
 }
