@@ -86,7 +86,13 @@
 // (agents confirm a set_mode with a current_mode_update of the same
 // mode) adds no item. A config_option_update (or a set_config_option's
 // response) whose option of category mode names another mode is, besides
-// its config_options (config_option) item, a mode item as well.
+// its config_options (config_option) item, a mode item as well. The goal
+// extension's snapshot, a session_info_update's _meta.goal (codex-acp's
+// provider-neutral goal; null when cleared), is a status item labelled
+// "goal" (detail the objective and its status, the snapshot in metadata)
+// when the objective or status changes, and "goal_cleared", as package
+// codex reads Codex's goal; an update that holds nothing else adds no
+// session_info item.
 //
 // Turns: session/prompt starts a turn; its content blocks are the user
 // message (text parts; image parts with the mime type; audio, resource

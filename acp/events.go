@@ -553,7 +553,13 @@ func (t *Translator) sessionInfoUpdate(dst []universal.Event, in *input, u jsons
 			return dst
 		}
 	}
-	dst = t.sessionInfoItem(dst, in, u)
+	goalOnly := false
+	if g := u.Sub("_meta.goal"); g.Exists() {
+		dst, goalOnly = t.goalUpdate(dst, in, u, g)
+	}
+	if !goalOnly {
+		dst = t.sessionInfoItem(dst, in, u)
+	}
 	// codex-acp reports its thread's state as _meta.codex.threadStatus
 	// {type: active|idle, activeFlags}: a goal's autonomous cycle runs
 	// outside any prompt ("a later autonomous cycle may publish more

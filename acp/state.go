@@ -31,6 +31,10 @@ type state struct {
 	// Title is the session's title: the last one a session_info_update
 	// gave.
 	Title string `json:"title,omitempty"`
+	// Goal is the session's goal as the goal extension last published it
+	// (session_info_update _meta.goal): its status and objective, NUL
+	// between; "" with no goal.
+	Goal string `json:"goal,omitempty"`
 	// Mode is the session's mode id as the agent last named it
 	// (session/new's current mode, a set_mode it accepted, a
 	// current_mode_update): a mode item says what it replaces, and the
