@@ -16,9 +16,9 @@ import (
 // codex reads Codex's own goal: a status item labelled "goal" whose
 // detail is the objective and its status, the snapshot in metadata, when
 // the objective or the status changes (snapshots that only count usage
-// make none), and "goal_cleared" when a goal is cleared. It was a
-// "session_info" status item for every snapshot. only says the update
-// holds nothing else.
+// make none), and "goal_cleared" when a goal is cleared (every snapshot
+// was a "session_info" status item before). The second result says
+// whether the update holds nothing but the goal.
 func (t *Translator) goalUpdate(dst []universal.Event, in *input, u, g jsonscan.Value) ([]universal.Event, bool) {
 	only := u.Len() == 2 && u.Sub("_meta").Len() == 1
 	switch {
