@@ -136,6 +136,12 @@
 //	                       unavailable_headless, or output on stderr): not a
 //	                       model response and not an API error; the result line
 //	                       after it ends the turn
+//	assistant with model "<synthetic>" and isApiErrorMessage (or
+//	is_api_error_message) false, no error member
+//	                       the CLI's filler "No response requested." when a
+//	                       session is resumed or forked after an unfinished
+//	                       turn: a completed system item (outside a turn in
+//	                       a transcript); not an API error
 //	system/local_command_output
 //	                       the same (a slash command's output, /cost, /usage,
 //	                       /context: a system item with its content); the
@@ -295,7 +301,8 @@
 // (universal.Stream.AddPart). A stream broken off
 // (message_stop with abandoned_blocks) completes the item as failed and
 // emits an error with will_retry (Claude Code retries). The CLI's synthetic
-// error message (model "<synthetic>") becomes a failed assistant message
+// error message (model "<synthetic>"; not one whose isApiErrorMessage is
+// false, the filler above) becomes a failed assistant message
 // item with the error text and an error event; the turn's result then adds
 // no second error. The event's details carry the line's error,
 // api_error_status, api_error_type, api_error (as api_error_kind),

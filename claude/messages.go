@@ -123,6 +123,9 @@ func (t *Translator) assistant(dst events, r jsonscan.Value, scope string) event
 	if synthetic && (localRun.Exists() || localSrc.Exists() || localOut.Exists()) {
 		return t.localCommand(dst, r, msg, scope)
 	}
+	if synthetic && (apiErr.Type() == gjson.False || apiErrOld.Type() == gjson.False) && !r.Get("error").Exists() {
+		return t.syntheticFiller(dst, r, msg, scope)
+	}
 	dst = t.ensureTurn(dst, scope)
 	if sup.Exists() {
 		dst = t.supersede(dst, sup, uuid.Str())
@@ -904,6 +907,42 @@ func (t *Translator) apiErrorMessage(dst events, m *message, r jsonscan.Value) e
 		dst = t.endTranscriptTurn(dst, universal.SourceAgent)
 	}
 	return dst
+}
+
+// syntheticFiller translates a synthetic assistant line that says it is
+// no API error (isApiErrorMessage / is_api_error_message false, no error
+// member): the text the CLI puts in place of a response nobody asked
+// for, "No response requested.", when a session is resumed or forked
+// after a turn that did not finish (a prompt or an interrupted call with
+// no answer; Claude Code 2.1.37 to 2.1.270 at least, after an isMeta
+// "Continue from where you left off." when forking). No model made it
+// and nothing failed: it is a system item with the text, and the turn
+// goes on as before it. In a transcript it stays outside a turn, as the
+// CLI's other notices do.
+func (t *Translator) syntheticFiller(dst events, r, msg jsonscan.Value, scope string) events {
+	if !t.transcript {
+		dst = t.ensureTurn(dst, scope)
+	}
+	var parts []universal.Part
+	if c := msg.Sub("content"); c.Result().Type == gjson.String {
+		parts = append(parts, universal.Text(t.w.Copy(c.Result().Str)))
+	} else {
+		c.Each(func(_ gjson.Result, b jsonscan.Value) bool {
+			if b.Get("type").Str == "text" {
+				parts = append(parts, universal.Text(t.w.Copy(b.Get("text").Str)))
+			} else {
+				parts = append(parts, anthropic.ValuePart(b))
+			}
+			return true
+		})
+	}
+	if len(parts) == 0 {
+		return dst
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(first(r.Get("uuid").Str, msg.Get("id").Str)), ParentID: t.scopeParent(scope),
+		Kind: universal.KindSystem, Role: universal.RoleSystem, Status: universal.StatusCompleted, Content: parts,
+	}, universal.SourceAgent, t.raw)
 }
 
 // localCommand translates a local command's answer: no model response and
