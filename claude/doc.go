@@ -1,7 +1,7 @@
 // Package claude translates Claude Code's native output into universal
 // events. Tested with Claude Code 2.1.330 (recorded, goldens), recordings
-// of 1.0.24, 1.0.56, 1.0.128, 2.0.14, 2.0.76, 2.1.14, 2.1.120 and 2.1.332
-// (checked by internal/crosscheck;
+// of 1.0.24, 1.0.56, 1.0.128, 2.0.14, 2.0.76, 2.1.14, 2.1.120, 2.1.200,
+// 2.1.280 and 2.1.332 (checked by internal/crosscheck;
 // 2.1.332's hook and rewind sessions with goldens) and public samples of
 // 1.0.17 to 2.1.132.
 //
@@ -692,8 +692,8 @@
 // # Versions
 //
 // What other versions than 2.1.330 write differently, as recorded with the
-// capture lab (1.0.24, 1.0.56, 1.0.128, 2.0.14, 2.0.76, 2.1.14, 2.1.120)
-// and handled above: 1.0.x, 2.0.x and 2.1.14 offer the sub-agent tool as
+// capture lab (1.0.24, 1.0.56, 1.0.128, 2.0.14, 2.0.76, 2.1.14, 2.1.120,
+// 2.1.200, 2.1.280) and handled above: 1.0.x, 2.0.x and 2.1.14 offer the sub-agent tool as
 // Task (not Agent), 2.0.14 and older without background sub-agents (a Task
 // with run_in_background runs in the foreground); 1.0.x keeps a
 // sub-agent's entries in the main transcript (isSidechain); 1.0.56 and
@@ -704,9 +704,12 @@
 // completing the streamed message; 2.0.76 and 2.1.14 exit after the first
 // result while a background sub-agent still runs (no continuation);
 // 2.1.120 continues the turn but writes a single result for it and does
-// not forward the background sub-agent's messages; transcripts before
-// 2.1.330 record no permission decision (permissionDecision), so a
-// can_use_tool round trip leaves no trace in them; 2.0.14 and older ask
+// not forward the background sub-agent's messages (2.1.200 and later
+// forward them and write a result for each init, as 2.1.330 does);
+// transcripts before 2.1.330 record no permission decision
+// (permissionDecision), so a can_use_tool round trip leaves no trace in
+// them, but for a refused call's toolDenialKind (2.1.200 and 2.1.280;
+// read as the denied permission); 2.0.14 and older ask
 // can_use_tool without a tool_use_id, so a request is linked to the one
 // call of that tool that has neither a result nor a permission (none or
 // several: it stays unlinked). 2.1.332 writes what

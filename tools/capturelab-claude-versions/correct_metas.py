@@ -13,7 +13,9 @@ it applies only where the version behaves so:
     before 2.0.6x; the CLI runs the sub-agent in the foreground and returns its answer) ends with the
     scripted interim text after one result: expect.final_text is that result's text.
   * s07-permission-stdio-*: a transcript without permissionDecision (before 2.1.330) keeps no trace of the
-    can_use_tool round trip: expect_by_format.transcript.permission is null.
+    can_use_tool round trip: expect_by_format.transcript.permission is null. Not where the transcript still
+    names the refusal: 2.1.2xx mark a denied call's result toolDenialKind (user-rejected), which the translator
+    reads as the denied permission, so the -stdio-deny captures of those versions keep their expect block.
 """
 import glob, json, os, sys
 
@@ -46,7 +48,7 @@ def correct(d, name):
             why.append(FOREGROUND)
     if name.startswith('s07-permission-stdio') and exp.get('permission'):
         tr = open(os.path.join(d, name + '.transcript.jsonl'), encoding='utf-8').read()
-        if 'permissionDecision' not in tr:
+        if 'permissionDecision' not in tr and 'toolDenialKind' not in tr:
             meta.setdefault('expect_by_format', {}).setdefault('transcript', {})['permission'] = None
             why.append(NO_DECISION)
     out = os.path.join(d, name + '.meta.corrected.json')
