@@ -533,10 +533,21 @@
 // turn.started metadata. Turn usage (scope turn) is
 // result.usage: the turn's main-loop API calls (summed over folded
 // results). total_cost_usd and modelUsage are running totals of the
-// process, restored on --resume and including sub-agents: they are emitted
-// as scope session (replace, never add) with metadata basis
-// "process_total" and the per-model map (results before ~1.0.3x name the
-// cost cost_usd, read when total_cost_usd is absent). Anthropic's input, cache-read and
+// process, including sub-agents: they are emitted as scope session
+// (replace, never add) with metadata basis "process_total" and the
+// per-model map (results before ~1.0.3x name the cost cost_usd, read when
+// total_cost_usd is absent). A process resumed with --resume starts from
+// the session's totals from 2.1.277 on (the transcript's cost-state
+// entry), from zero up to 2.1.276 (recorded: 1.0.128 to 2.1.200; 1.0.56
+// and older resume under a new session id): in a stream of several
+// processes of one native session, a total lower than the one before (the
+// cost, a summed count, or a model's count or cost in modelUsage, or a
+// model gone from it) starts a process that did not restore them, and the
+// earlier processes' last totals are added to its totals from then on
+// (metadata earlier_processes: those counts and cost_usd). A new process
+// whose first totals are higher than the last ones before for every model
+// cannot be told from the same process going on; its totals replace them
+// as the CLI gives them. Anthropic's input, cache-read and
 // cache-write counts are disjoint; universal input_tokens is their sum
 // (see internal/anthropic).
 //
@@ -709,7 +720,8 @@
 // transcripts before 2.1.330 record no permission decision
 // (permissionDecision), so a can_use_tool round trip leaves no trace in
 // them, but for a refused call's toolDenialKind (2.1.200 and 2.1.280;
-// read as the denied permission); 2.0.14 and older ask
+// read as the denied permission); up to 2.1.276 a process resumed with
+// --resume starts its running totals from zero (see usage above); 2.0.14 and older ask
 // can_use_tool without a tool_use_id, so a request is linked to the one
 // call of that tool that has neither a result nor a permission (none or
 // several: it stays unlinked). 2.1.332 writes what

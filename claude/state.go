@@ -126,6 +126,21 @@ type state struct {
 	// that arrived before the session began (SessionStart hooks run
 	// before system/init) or between turns, held until the next init.
 	Hooks []hook `json:"hooks,omitempty"`
+	// Totals are the CLI's last running totals (result.total_cost_usd
+	// and modelUsage, a transcript's cost-state), and Carried what the
+	// processes of the same session before the current one spent that it
+	// did not restore (see sessionUsage).
+	Totals  *totals `json:"totals,omitempty"`
+	Carried *totals `json:"carried,omitempty"`
+}
+
+// totals are running totals of a session's processes; Models is the
+// last report's modelUsage (compacted JSON), not kept for carried totals.
+type totals struct {
+	Session string          `json:"session,omitempty"`
+	Usage   universal.Usage `json:"usage"`
+	Cost    *float64        `json:"cost,omitempty"`
+	Models  string          `json:"models,omitempty"`
 }
 
 // shell is the tool_call item of a shell command the user ran.
@@ -870,6 +885,11 @@ func (s *state) validate(w *universal.Stream) error {
 	}
 	if len(s.Cut) > maxCut {
 		return fmt.Errorf("a cut line of %d bytes held, at most %d", len(s.Cut), maxCut)
+	}
+	for _, k := range [...]*totals{s.Totals, s.Carried} {
+		if k != nil && k.Models != "" && (len(k.Models) > maxModels || !gjson.Valid(k.Models) || !gjson.Parse(k.Models).IsObject()) {
+			return fmt.Errorf("running totals' models: at most %d bytes of a JSON object, not %.40q", maxModels, k.Models)
+		}
 	}
 	if len(s.Collapses) > maxCollapses {
 		return fmt.Errorf("%d collapse commits held, at most %d", len(s.Collapses), maxCollapses)

@@ -1299,9 +1299,19 @@ func worse(a, b universal.TurnStatus) universal.TurnStatus {
 }
 
 // sessionUsage emits the CLI's running totals: total_cost_usd and
-// modelUsage cover the whole process (restored on --resume, sub-agents and
-// helper models included). They are scope "session": they replace, never
-// add up.
+// modelUsage cover the whole process (sub-agents and helper models
+// included) and never go down while it runs. They are scope "session":
+// they replace, never add up. A process resumed with --resume starts from
+// the session's totals from 2.1.277 on (restored from the transcript's
+// cost-state entry); 2.1.276 and older start every process from zero. So
+// in a stream of several processes of one session (the stdout of each
+// appended to one file), a total lower than the one before it (see lower)
+// is a new process's own: the processes before it spent their last
+// totals, which are carried (metadata earlier_processes) and added to it
+// and to every later total of the session. A new process whose own
+// totals are already higher than the last ones of the process before it,
+// for every model, cannot be told from the same process going on: its
+// totals replace the earlier ones as the CLI gives them.
 func (t *Translator) sessionUsage(dst events, cost, models jsonscan.Value) events {
 	mt := anthropic.ModelUsage(models)
 	var c *float64
@@ -1313,7 +1323,148 @@ func (t *Translator) sessionUsage(dst events, cost, models jsonscan.Value) event
 		return dst
 	}
 	md := cleanObject([2]string{"basis", `"process_total"`}, [2]string{"model_usage", models.Compacted()})
-	return t.usage(dst, universal.ScopeSession, mt.Usage, c, mt.ContextWindow, md, universal.SourceAgent)
+	u, c, carried := t.carry(mt.Usage, c, models)
+	if carried != nil {
+		md = cleanObject([2]string{"basis", `"process_total"`}, [2]string{"model_usage", models.Compacted()},
+			[2]string{"earlier_processes", string(carried)})
+	}
+	return t.usage(dst, universal.ScopeSession, u, c, mt.ContextWindow, md, universal.SourceAgent)
+}
+
+// carry records a process's running totals u and cost, and returns them
+// with what earlier processes of the session carried added, and the
+// carried totals as a JSON object (nil when nothing is carried): a total
+// lower than the last one of the same native session starts a process
+// that did not restore the session's totals, and the last ones are
+// carried from then on.
+func (t *Translator) carry(u universal.Usage, cost *float64, models jsonscan.Value) (universal.Usage, *float64, []byte) {
+	sid := t.w.Stamper().NativeSessionID()
+	now := addTotals(nil, &totals{Usage: u, Cost: cost}) // counts of its own
+	now.Session = strings.Clone(sid)
+	if m := models.Compacted(); models.IsObject() && len(m) <= maxModels {
+		now.Models = strings.Clone(m) // may be the line's own bytes
+	}
+	if last := t.s.Totals; last != nil {
+		switch {
+		case last.Session != sid:
+			t.s.Carried = nil // another session: its runs add up in reduce
+		case lower(now, last):
+			t.s.Carried = addTotals(t.s.Carried, last)
+		}
+	}
+	t.s.Totals = now
+	k := t.s.Carried
+	if k == nil {
+		return u, cost, nil
+	}
+	sum := addTotals(now, k)
+	var o jsonw.Object
+	for _, f := range usageFields(&k.Usage) {
+		if *f.p != nil {
+			o.Int(f.name, **f.p)
+		}
+	}
+	if k.Cost != nil {
+		o.Float("cost_usd", *k.Cost)
+	}
+	return sum.Usage, sum.Cost, o.Bytes()
+}
+
+// usageField is one count of a universal.Usage, by its JSON name.
+type usageField struct {
+	name string
+	p    **int64
+}
+
+func usageFields(u *universal.Usage) [6]usageField {
+	return [6]usageField{
+		{"input_tokens", &u.InputTokens}, {"cached_input_tokens", &u.CachedInputTokens},
+		{"cache_write_tokens", &u.CacheWriteTokens}, {"output_tokens", &u.OutputTokens},
+		{"reasoning_tokens", &u.ReasoningTokens}, {"total_tokens", &u.TotalTokens},
+	}
+}
+
+// maxModels is the most modelUsage text kept to compare per model (a
+// session's calls name a few models; a longer map is compared by its sums
+// only).
+const maxModels = 1 << 14
+
+// lower reports whether a total went down from last's: some count or the
+// cost, given both times, is lower, or one model's (modelUsage: a model
+// named before is gone, or one of its counts or its cost is lower). The
+// per-model totals tell a new process whose other models already spent
+// more (a helper model's call, made by the new process only).
+func lower(now, last *totals) bool {
+	n, w := usageFields(&now.Usage), usageFields(&last.Usage)
+	for i := range n {
+		if *n[i].p != nil && *w[i].p != nil && **n[i].p < **w[i].p {
+			return true
+		}
+	}
+	if now.Cost != nil && last.Cost != nil && *now.Cost < *last.Cost {
+		return true
+	}
+	if now.Models == "" || last.Models == "" {
+		return false
+	}
+	cur := map[string]gjson.Result{}
+	gjson.Parse(now.Models).ForEach(func(k, v gjson.Result) bool {
+		cur[k.Str] = v
+		return true
+	})
+	down := false
+	gjson.Parse(last.Models).ForEach(func(k, was gjson.Result) bool {
+		if !was.IsObject() {
+			return true
+		}
+		is, ok := cur[k.Str]
+		if !ok {
+			down = true
+			return false
+		}
+		for _, f := range [...]string{"inputTokens", "outputTokens", "cacheReadInputTokens", "cacheCreationInputTokens", "costUSD"} {
+			a, b := is.Get(f), was.Get(f)
+			if a.Type == gjson.Number && b.Type == gjson.Number && a.Num < b.Num {
+				down = true
+				return false
+			}
+		}
+		return true
+	})
+	return down
+}
+
+// addTotals returns new totals a+b, where an absent count or cost adds
+// nothing (absent in both stays absent); a may be nil.
+func addTotals(a, b *totals) *totals {
+	if a == nil {
+		a = &totals{}
+	}
+	s := &totals{}
+	sum, x, y := usageFields(&s.Usage), usageFields(&a.Usage), usageFields(&b.Usage)
+	for i := range sum {
+		if *x[i].p == nil && *y[i].p == nil {
+			continue
+		}
+		v := new(int64)
+		if *x[i].p != nil {
+			*v += **x[i].p
+		}
+		if *y[i].p != nil {
+			*v += **y[i].p
+		}
+		*sum[i].p = v
+	}
+	if a.Cost != nil || b.Cost != nil {
+		s.Cost = new(float64)
+		if a.Cost != nil {
+			*s.Cost += *a.Cost
+		}
+		if b.Cost != nil {
+			*s.Cost += *b.Cost
+		}
+	}
+	return s
 }
 
 // costState is the transcript's record of the running totals.

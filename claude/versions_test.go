@@ -1,12 +1,16 @@
 package claude_test
 
 import (
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/agentnorm/agentnorm/claude"
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // Shapes of other Claude Code versions than the recorded 2.1.330 (seen in
@@ -271,4 +275,127 @@ func TestAskRefusalText(t *testing.T) {
 	if p := golden.OfType(evs, universal.TypePermissionRequested); len(p) != 0 {
 		t.Errorf("permissions %v for a failed call, want none", p)
 	}
+}
+
+// TestResumedTotals: total_cost_usd and modelUsage are running totals of
+// the process. From 2.1.277 a process resumed with --resume starts from
+// the session's totals (the transcript's cost-state); 2.1.276 and older
+// (recorded: 1.0.128, 2.0.14, 2.0.76, 2.1.14, 2.1.120, 2.1.200, and
+// 2.1.245 to 2.1.276 in trials) start from zero, so in one stream of two
+// processes of the session the second's totals are its own. A total lower
+// than the one before, in sum or for one model, carries the earlier
+// process's last totals: the session's running total is theirs plus the
+// new process's.
+func TestResumedTotals(t *testing.T) {
+	init := func(sid string) string {
+		return `{"type":"system","subtype":"init","session_id":"` + sid + `","model":"m","cwd":"/w","tools":[],"claude_code_version":"2.1.200"}`
+	}
+	text := func(sid, id string) string {
+		return `{"type":"assistant","message":{"id":"` + id + `","role":"assistant","content":[{"type":"text","text":"ok"}]},"parent_tool_use_id":null,"session_id":"` + sid + `"}`
+	}
+	result := func(sid string, in, out int, cost string) string {
+		n := func(v int) string { return strconv.Itoa(v) }
+		return `{"type":"result","subtype":"success","is_error":false,"result":"ok","num_turns":1,"session_id":"` + sid + `",` +
+			`"usage":{"input_tokens":1,"output_tokens":1},"total_cost_usd":` + cost + `,` +
+			`"modelUsage":{"m":{"inputTokens":` + n(in) + `,"outputTokens":` + n(out) + `,"cacheReadInputTokens":0,"cacheCreationInputTokens":0,"costUSD":` + cost + `}}}`
+	}
+	turn := func(sid, id string, in, out int, cost string) []string {
+		return []string{init(sid), text(sid, id), result(sid, in, out, cost)}
+	}
+	session := func(evs []universal.Event) []*universal.UsageUpdated {
+		var out []*universal.UsageUpdated
+		for _, e := range golden.OfType(evs, universal.TypeUsageUpdated) {
+			if u := e.Data.(*universal.UsageUpdated); u.Scope == universal.ScopeSession {
+				out = append(out, u)
+			}
+		}
+		return out
+	}
+	check := func(t *testing.T, u *universal.UsageUpdated, in, out int64, cost float64, earlier string) {
+		t.Helper()
+		if u.Usage.InputTokens == nil || *u.Usage.InputTokens != in || u.Usage.OutputTokens == nil || *u.Usage.OutputTokens != out ||
+			u.CostUSD == nil || math.Abs(*u.CostUSD-cost) > 1e-12 {
+			val := func(p *int64) any {
+				if p == nil {
+					return nil
+				}
+				return *p
+			}
+			var c any
+			if u.CostUSD != nil {
+				c = *u.CostUSD
+			}
+			t.Errorf("session usage input %v, output %v, cost %v; want %d, %d, %g", val(u.Usage.InputTokens), val(u.Usage.OutputTokens), c, in, out, cost)
+		}
+		got := gjson.GetBytes(u.Metadata, "earlier_processes").Raw
+		if got != earlier {
+			t.Errorf("metadata earlier_processes %s, want %s", got, earlier)
+		}
+	}
+	cat := func(ls ...[]string) []string { return slices.Concat(ls...) }
+	t.Run("resumed, not restored", func(t *testing.T) {
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, cat(turn("s1", "m1", 120, 20, "0.5"), turn("s1", "m2", 120, 10, "0.25"))...)
+		u := session(evs)
+		if len(u) != 2 {
+			t.Fatalf("%d session usages, want 2", len(u))
+		}
+		check(t, u[0], 120, 20, 0.5, "")
+		check(t, u[1], 240, 30, 0.75, `{"input_tokens":120,"cached_input_tokens":0,"cache_write_tokens":0,"output_tokens":20,"total_tokens":140,"cost_usd":0.5}`)
+	})
+	t.Run("three processes", func(t *testing.T) {
+		evs := feed(t, claude.FormatStreamJSON, nil, nil,
+			cat(turn("s1", "m1", 120, 20, "0.5"), turn("s1", "m2", 100, 10, "0.25"), turn("s1", "m3", 200, 10, "0.375"), turn("s1", "m4", 50, 5, "0.125"))...)
+		u := session(evs)
+		// The third's first total is higher than the second's last: it
+		// cannot be told from the second going on (replaces it).
+		check(t, u[2], 320, 30, 0.875, `{"input_tokens":120,"cached_input_tokens":0,"cache_write_tokens":0,"output_tokens":20,"total_tokens":140,"cost_usd":0.5}`)
+		check(t, u[3], 370, 35, 1, `{"input_tokens":320,"cached_input_tokens":0,"cache_write_tokens":0,"output_tokens":30,"total_tokens":350,"cost_usd":0.875}`)
+	})
+	t.Run("a helper model", func(t *testing.T) {
+		// 1.0.128 to 2.0.76: the resumed process also calls a helper
+		// model, so its sums are higher than the first process's; the
+		// main model's own totals went down.
+		second := `{"type":"result","subtype":"success","is_error":false,"result":"ok","num_turns":1,"session_id":"s1",` +
+			`"usage":{"input_tokens":1,"output_tokens":1},"total_cost_usd":0.625,"modelUsage":{` +
+			`"h":{"inputTokens":120,"outputTokens":20,"cacheReadInputTokens":0,"cacheCreationInputTokens":0,"costUSD":0.375},` +
+			`"m":{"inputTokens":120,"outputTokens":10,"cacheReadInputTokens":0,"cacheCreationInputTokens":0,"costUSD":0.25}}}`
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, cat(turn("s1", "m1", 120, 20, "0.5"), []string{init("s1"), text("s1", "m2"), second})...)
+		check(t, session(evs)[1], 360, 50, 1.125, `{"input_tokens":120,"cached_input_tokens":0,"cache_write_tokens":0,"output_tokens":20,"total_tokens":140,"cost_usd":0.5}`)
+	})
+	t.Run("restored", func(t *testing.T) {
+		// 2.1.277 and later, and one process taking prompts on stdin: the
+		// totals go on.
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, cat(turn("s1", "m1", 120, 20, "0.5"), turn("s1", "m2", 240, 30, "0.75"))...)
+		check(t, session(evs)[1], 240, 30, 0.75, "")
+	})
+	t.Run("another session", func(t *testing.T) {
+		// Another session's totals are its own (reduce adds the runs).
+		evs := feed(t, claude.FormatStreamJSON, nil, nil, cat(turn("s1", "m1", 120, 20, "0.5"), turn("s2", "m2", 120, 10, "0.25"), turn("s2", "m3", 60, 5, "0.125"))...)
+		u := session(evs)
+		check(t, u[1], 120, 10, 0.25, "")
+		check(t, u[2], 180, 15, 0.375, `{"input_tokens":120,"cached_input_tokens":0,"cache_write_tokens":0,"output_tokens":10,"total_tokens":130,"cost_usd":0.25}`)
+	})
+	t.Run("checkpoint", func(t *testing.T) {
+		lines := cat(turn("s1", "m1", 120, 20, "0.5"), turn("s1", "m2", 120, 10, "0.25"))
+		tr, err := claude.New(claude.FormatStreamJSON, golden.Options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var evs []universal.Event
+		for i, l := range lines[:3] {
+			evs = tr.Translate(evs, universal.Message{Data: []byte(l), Line: int64(i + 1), TimeMS: -1})
+		}
+		cp, err := tr.Checkpoint()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr2, _ := claude.New(claude.FormatStreamJSON, golden.Options())
+		if err := tr2.Restore(cp); err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range lines[3:] {
+			evs = tr2.Translate(evs, universal.Message{Data: []byte(l), Line: int64(i + 4), TimeMS: -1})
+		}
+		check(t, session(evs)[1], 240, 30, 0.75, `{"input_tokens":120,"cached_input_tokens":0,"cache_write_tokens":0,"output_tokens":20,"total_tokens":140,"cost_usd":0.5}`)
+	})
 }
