@@ -576,9 +576,9 @@ func errorAsText(r *recording) []mask {
 }
 
 // recordingDiffers says why one recording cannot stand for its agent in a
-// scenario: Codex 0.100.0 refused the script's apply_patch custom tool call
-// in s04-edit ("unsupported custom tool call"), so its session edits
-// nothing. codex-acp 2.6.0 answers a failed model call end_turn with no
+// scenario: Codex 0.100.0 and 0.115.0 refused the script's apply_patch
+// custom tool call in s04-edit ("unsupported custom tool call"), so their
+// sessions edit nothing. codex-acp 2.6.0 answers a failed model call end_turn with no
 // error and no text (only a session_info_update whose _meta.codex
 // threadStatus is systemError tells it). Qwen Code 0.1.4 sends its
 // sub-agent's task call with neither rawInput nor a tool name (a title
@@ -588,7 +588,7 @@ func recordingDiffers(r *recording) string {
 	if r.agent == "acp:qwen-code" && r.version == "0.1.4" && strings.HasPrefix(r.name, "s10-subagent") {
 		return "Qwen Code 0.1.4 sends the task call without rawInput or tool name and nothing of the sub-agent"
 	}
-	if r.agent == "codex" && r.version == "0.100.0" && strings.HasPrefix(r.name, "s04-edit") {
+	if r.agent == "codex" && (r.version == "0.100.0" || r.version == "0.115.0") && strings.HasPrefix(r.name, "s04-edit") {
 		return "this Codex version refused the scripted apply_patch call"
 	}
 	if r.agent == "acp:codex-acp" && r.version == "2.6.0" && strings.HasPrefix(r.name, "s05-error") {
