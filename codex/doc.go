@@ -10,7 +10,7 @@
 // built from the app-server schemas Codex 0.169.0 and 0.100.0 generate
 // (testdata/codex; provenance in testdata/SOURCES.md). The capture lab's
 // scenarios recorded with 0.28.0 (exec only), 0.50.0 (v1 app-server),
-// 0.77.0, 0.95.0, 0.100.0, 0.130.0, 0.145.0, 0.166.0 and 0.171.0
+// 0.77.0, 0.95.0, 0.100.0, 0.115.0, 0.130.0, 0.145.0, 0.166.0 and 0.171.0
 // (testdata/crosscheck/codex) are checked by their expectations and the
 // stream invariants.
 //

@@ -1,9 +1,9 @@
 // Package opencode translates OpenCode's native output into universal
 // events: the server's event streams, opencode run --format json, and
 // saved message lists and exports. Tested against OpenCode 1.18.33
-// (recorded, with goldens), recordings of 1.0.185, 1.1.65, 1.2.27,
-// 1.14.41, 1.15.13 and 1.17.19 (checked by their expectations and the
-// stream invariants) and public samples of 0.14 … 1.17 (1.14.39 among
+// (recorded, with goldens), recordings of 1.0.185, 1.1.65, 1.2.27, 1.3.2,
+// 1.14.34, 1.14.41, 1.15.13 and 1.17.19 (checked by their expectations and
+// the stream invariants) and public samples of 0.14 … 1.17 (1.14.39 among
 // them, in T3 Code's replay transcripts).
 // OpenCode 2.x is read from its SDK's types (OpenCode 2.x, below): its
 // turns, errors, prompts, text, reasoning, tool calls, usage, the user's
