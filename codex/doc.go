@@ -673,7 +673,11 @@
 // truncated too; an aggregated_output without the marker stays the
 // result's unless the function_call_output has all of it and more, with
 // no marker (the end record of a 0.128 unified exec command lacked the
-// command's first lines). When none comes before the
+// command's first lines), or, where Codex cut the model's copy, unless
+// that copy starts with lines the end record lacks and ends as it does
+// (0.155's CommandExecution item of a unified exec command holds what it
+// printed after its first yield): then the result is the model's copy up
+// to its last marker, then the end record's output. When none comes before the
 // response, the turn or the input ends, the held output is the result's,
 // as it is. A collab_agent_spawn_end's
 // result waits the same way for the function_call_output of its call (see

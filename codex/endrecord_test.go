@@ -96,3 +96,63 @@ func TestEndRecordMissesStart(t *testing.T) {
 		})
 	}
 }
+
+// TestEndRecordMissesStartCut: Codex 0.155.0's rollout of a unified exec
+// command that printed 25,000 lines (the capture lab's s08-bigoutput-v2,
+// testdata/crosscheck/codex/0.155.0) has an item_completed
+// CommandExecution whose aggregated_output holds only what the command
+// printed after its first yield (12501 … 25000, no truncation marker),
+// and a function_call_output the model saw, cut by Codex: its note, the
+// first lines, "…27500 tokens truncated…", the last lines. The end
+// record's output made the result, as it has no marker and the model's
+// is not "all of it and more": the first lines, which only the model's
+// copy holds, were lost. The result is now the model's output up to its
+// last marker, then the end record's. The lines in the recording's shape,
+// the output shortened; the variants keep the end record's output.
+func TestEndRecordMissesStartCut(t *testing.T) {
+	const (
+		meta  = `{"timestamp":"2026-12-03T08:31:15.489Z","type":"session_meta","payload":{"session_id":"01a23b07-7a1f-7163-a59a-5ab4065eb50c","id":"01a23b07-7a1f-7163-a59a-5ab4065eb50c","timestamp":"2026-12-03T08:31:15.487Z","cwd":"/home/dev/project","originator":"codex_exec","cli_version":"0.155.0","source":"exec","thread_source":"user","model_provider":"mock"}}`
+		start = `{"timestamp":"2026-12-03T08:31:15.580Z","type":"event_msg","payload":{"type":"task_started","turn_id":"01a23b07-7a4f-75d2-b7ef-ee26c35578ba","started_at":1796286675,"model_context_window":258400}}`
+		user  = `{"timestamp":"2026-12-03T08:31:15.581Z","type":"response_item","payload":{"type":"message","id":"msg_01a23b07-7a95-7780-8ee6-2df89dbe1cd3","role":"user","content":[{"type":"input_text","text":"Print 12 zero-padded numbers in two batches."}]}}`
+		call  = `{"timestamp":"2026-12-03T08:31:15.713Z","ordinal":8,"type":"response_item","payload":{"type":"function_call","id":"fc_mock_0001_0","name":"exec_command","arguments":"{\"cmd\": \"seq -w 1 6; sleep 1; seq -w 7 12\"}","call_id":"call_v2_s08_seq"}}`
+		end   = `{"timestamp":"2026-12-03T08:31:16.780Z","type":"event_msg","payload":{"type":"item_completed","thread_id":"01a23b07-7a1f-7163-a59a-5ab4065eb50c","turn_id":"01a23b07-7a4f-75d2-b7ef-ee26c35578ba","item":{"type":"CommandExecution","id":"call_v2_s08_seq","process_id":"52366","command":["/bin/bash","-lc","seq -w 1 6; sleep 1; seq -w 7 12"],"cwd":"file:///home/dev/project","parsed_cmd":[{"type":"unknown","cmd":"seq -w 1 6; sleep 1; seq -w 7 12"}],"source":"unified_exec_startup","status":"completed","stdout":"07\n08\n09\n10\n11\n12\n","stderr":"","aggregated_output":"07\n08\n09\n10\n11\n12\n","exit_code":0,"duration":{"secs":0,"nanos":871841253},"formatted_output":"07\n08\n09\n10\n11\n12\n"},"started_at_ms":1796286675901,"completed_at_ms":1796286676774}}`
+		out   = `{"timestamp":"2026-12-03T08:31:16.782Z","type":"response_item","payload":{"type":"function_call_output","id":"fco_01a23b07-7f2e-7400-a288-ac224006d4a6","call_id":"call_v2_s08_seq","output":"Chunk ID: 8db479\nWall time: 0.8687 seconds\nProcess exited with code 0\nOriginal token count: 30\nOutput:\nWarning: truncated output (original token count: 30)\nTotal output lines: 12\n\n01\n02\n0…20 tokens truncated…1\n12\n"}}`
+		done  = `{"timestamp":"2026-12-03T08:31:17.000Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"01a23b07-7a4f-75d2-b7ef-ee26c35578ba","last_agent_message":"done"}}`
+		agg   = "07\n08\n09\n10\n11\n12\n"
+	)
+	whole := strings.Replace(end, `"aggregated_output":"07`, `"aggregated_output":"01\n02\n03\n04\n05\n06\n07`, 1)
+	otherEnd := strings.Replace(out, `…1\n12\n`, `…1\n13\n`, 1)
+	if whole == end || otherEnd == out {
+		t.Fatal("a variant of the lines is unchanged")
+	}
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"end record misses the first lines", []string{meta, start, user, call, end, out, done},
+			"Warning: truncated output (original token count: 30)\nTotal output lines: 12\n\n01\n02\n0…20 tokens truncated…" + agg},
+		{"end record has them", []string{meta, start, user, call, whole, out, done}, "01\n02\n03\n04\n05\n06\n" + agg},
+		{"model's last lines not the end record's", []string{meta, start, user, call, end, otherEnd, done}, agg},
+		{"no function_call_output", []string{meta, start, user, call, end, done}, agg},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs := runParsed(t, codex.FormatRollout, tc.lines)
+			var results []universal.Item
+			for _, it := range completedItems(evs) {
+				if it.Kind == universal.KindToolResult {
+					results = append(results, it)
+				}
+			}
+			if len(results) != 1 {
+				t.Fatalf("%d tool results, want 1", len(results))
+			}
+			if p := results[0].Content[0]; p.Output != tc.want || p.IsError {
+				t.Errorf("result output %q (is_error %v)\nwant %q", p.Output, p.IsError, tc.want)
+			}
+			c := golden.HostileCase{Name: tc.name, Format: codex.FormatRollout, Framing: framing(codex.FormatRollout),
+				New: newFor(codex.FormatRollout), Data: []byte(strings.Join(tc.lines, "\n") + "\n")}
+			golden.CheckRestoreAnywhere(t, c)
+		})
+	}
+}

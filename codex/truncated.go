@@ -22,7 +22,10 @@ import (
 // yielded its first output to the model) waits, until the turn ends, for
 // the command's end record, whose aggregated output is the rest: the
 // result is the first chunk, then the aggregated output (where it repeats
-// the chunk's last lines, they are written once).
+// the chunk's last lines, they are written once). An end record's output
+// without the marker that lacks the command's first lines (0.155) where
+// the model's was cut (missingHead) joins the two: the model's up to its
+// last marker, then the end record's.
 
 // truncatedOutput reports whether an output carries Codex's truncation
 // marker: "…N chars truncated…" or "…N tokens truncated…".
@@ -99,6 +102,67 @@ func moreComplete(seen, end string) bool {
 	return len(seen) > len(end) && !truncatedOutput(seen) && strings.Contains(seen, end)
 }
 
+// missingHead reports whether a command's end-record output, with no
+// truncation marker, lacks the command's first lines where the output the
+// model saw was cut by Codex (0.155's item_completed CommandExecution of a
+// unified exec command holds what it printed after its first yield; the
+// model's copy has the start, a marker, and the end): the model's text
+// before its first marker (after Codex's note on the cut) is not in the end
+// record's output, and its text after the last marker ends it. It returns
+// the model's output up to its last marker, then the end record's: every
+// line either copy holds, once and in order, the cut where Codex marked it.
+func missingHead(seen, end string) (string, bool) {
+	if end == "" || truncatedOutput(end) {
+		return "", false
+	}
+	first, last := truncationMarks(seen)
+	if first < 0 {
+		return "", false
+	}
+	head, tail := seen[:first], seen[last:]
+	if note, ok := strings.CutPrefix(head, "Warning: truncated output"); ok {
+		if _, rest, ok := strings.Cut(note, "Total output lines:"); ok {
+			_, head, _ = strings.Cut(rest, "\n")
+			head = strings.TrimPrefix(head, "\n") // the blank line after the note
+		}
+	}
+	if strings.TrimSpace(head) == "" || strings.Contains(end, head) || len(end) <= len(tail) || !strings.HasSuffix(end, tail) {
+		return "", false
+	}
+	return seen[:last] + end, true
+}
+
+// truncationMarks returns where the first of Codex's truncation markers in
+// s starts and where the last ends (-1, -1 when s has none), by the
+// grammar truncatedOutput reads.
+func truncationMarks(s string) (first, last int) {
+	first, last = -1, -1
+	for off := 0; ; {
+		i := strings.Index(s[off:], " truncated…")
+		if i < 0 {
+			return first, last
+		}
+		head := s[:off+i]
+		off += i + len(" truncated…")
+		var ok bool
+		if head, ok = strings.CutSuffix(head, " chars"); !ok {
+			if head, ok = strings.CutSuffix(head, " tokens"); !ok {
+				continue
+			}
+		}
+		j := len(head)
+		for j > 0 && head[j-1] >= '0' && head[j-1] <= '9' {
+			j--
+		}
+		if j < len(head) && strings.HasSuffix(head[:j], "…") {
+			if first < 0 {
+				first = j - len("…")
+			}
+			last = off
+		}
+	}
+}
+
 // holdResult completes a tool's call item and holds its result for the
 // function_call_output of the call (takeHeld), or until the call's
 // response, its turn or the input ends (flushHeld).
@@ -166,6 +230,10 @@ func (t *Translator) takeHeld(key string, n *nitem, s *toolSpec, r *resultSpec) 
 		return nil, false
 	case h.Whole:
 		if moreComplete(r.output, h.Output) {
+			return nil, false
+		}
+		if out, ok := missingHead(r.output, h.Output); ok {
+			r.output = out
 			return nil, false
 		}
 		// The end record's result, as it completed before.
