@@ -79,14 +79,14 @@ def probe(lab, env):
         print('no app-server (codex app-server --help: exit %d, not its usage): exec only' % r.returncode)
         return 'exec'
     env.setdefault('CODEX_APPSERVER_LISTEN', '--listen stdio://' if b'--listen' in r.stdout else '')
+    # the native binary: bin/codex-<triple> (0.28), vendor/<triple>/codex/codex in @openai/codex (0.50-0.95)
+    # or in the platform package @openai/codex-linux-x64 (0.100 on), vendor/<triple>/bin/codex there (0.15x)
     bins = []
-    # the binaries are bundled in @openai/codex up to 0.95; from 0.100 on they are in the platform
-    # package @openai/codex-linux-x64 (npm:@openai/codex@<version>-linux-x64)
     for pkg in ('codex', 'codex-linux-x64'):
         pkg = os.path.join(AGENTS, 'codex', 'node_modules', '@openai', pkg)
-        bins += [p for p in glob.glob(os.path.join(pkg, '**', '*x86_64-unknown-linux-musl*'), recursive=True)
-                 if os.path.isfile(p) and os.path.getsize(p) > 1 << 20]
-        bins += [p for p in glob.glob(os.path.join(pkg, 'vendor', 'x86_64-unknown-linux-musl', 'codex', 'codex'))]
+        bins += [p for p in glob.glob(os.path.join(pkg, '**', '*'), recursive=True)
+                 if (os.path.basename(p) == 'codex' or 'x86_64-unknown-linux-musl' in os.path.basename(p))
+                 and os.path.isfile(p) and os.path.getsize(p) > 1 << 20]
     v2 = any(b'thread/start' in open(p, 'rb').read() for p in set(bins))
     env.setdefault('CODEX_APPSERVER_API', 'v2' if v2 else 'v1')
     print('app-server: listen flag %r, API %s' % (env['CODEX_APPSERVER_LISTEN'], env['CODEX_APPSERVER_API']))
