@@ -334,7 +334,9 @@
 //     part per file after the result's tool_result part (action write for
 //     add and delete, patch for update; diff = the unified diff, or the
 //     whole content of an added file; metadata kind and move_path).
-//   - mcpToolCall → "mcp__<server>__<tool>", the arguments (the call's
+//   - mcpToolCall → "mcp__<server>__<tool>" (an app connector's tool,
+//     server codex_apps, tool "github.fetch_pr", as the model calls it:
+//     "mcp__codex_apps__github_fetch_pr"), the arguments (the call's
 //     metadata plugin_id, app_context, read_only_hint, mcp_app_ui and
 //     mcp_app_resource_uri: pluginId, appContext, readOnlyHint, mcpAppUi,
 //     mcpAppResourceUri); the

@@ -235,7 +235,7 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 	case "mcp_tool_call_begin", "mcp_tool_call_end":
 		inv := m.Get("invocation")
 		spec := toolSpec{native: t.w.CopyValue(m.Get("call_id")), thread: th, callID: t.w.CopyValue(m.Get("call_id")),
-			name: t.w.Copy("mcp__" + inv.Get("server").Str + "__" + inv.Get("tool").Str),
+			name: t.w.Copy(mcpToolName(inv.Get("server").Str, inv.Get("tool").Str)),
 			args: t.w.Copy(argsJSON(inv.Get("arguments")))}
 		key := "c:" + m.Get("call_id").Str
 		if typ == "mcp_tool_call_begin" {
@@ -709,7 +709,7 @@ func (t *Translator) guardian(dst []event, c *ctx, m jsonscan.Value) []event {
 		case "apply_patch":
 			action = "edit " + joinArgv(act.Get("files"))
 		case "mcp_tool_call":
-			action = "mcp__" + act.Get("server").Str + "__" + act.Get("tool_name").Str
+			action = mcpToolName(act.Get("server").Str, act.Get("tool_name").Str)
 		default:
 			action = act.Get("type").Str
 		}

@@ -266,7 +266,7 @@ func (t *Translator) execItem(dst []event, c *ctx, it jsonscan.Value, ev string)
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "mcp_tool_call":
 		spec := toolSpec{native: native, callID: callID,
-			name: t.w.Copy("mcp__" + it.Get("server").Str + "__" + it.Get("tool").Str),
+			name: t.w.Copy(mcpToolName(it.Get("server").Str, it.Get("tool").Str)),
 			args: t.w.Copy(argsJSON(it.Get("arguments")))}
 		if !final {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)

@@ -61,7 +61,7 @@ func (t *Translator) v2Item(dst []event, c *ctx, thread string, it jsonscan.Valu
 		return t.finishTool(dst, c, key, &spec, &res, st == "declined", st)
 	case "mcpToolCall":
 		spec := toolSpec{native: native, thread: th, callID: native,
-			name: t.w.Copy("mcp__" + it.Get("server").Str + "__" + it.Get("tool").Str),
+			name: t.w.Copy(mcpToolName(it.Get("server").Str, it.Get("tool").Str)),
 			args: t.w.Copy(argsJSON(it.Get("arguments"))), meta: mcpCallMeta(it)}
 		if !final {
 			return t.toolCall(dst, key, &spec, false, agent, c.raw)

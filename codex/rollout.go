@@ -1065,6 +1065,23 @@ func mcpNamespaced(ns, name string) string {
 	return "mcp__" + server + "__" + name
 }
 
+// mcpToolName names a call of an MCP server's tool as the model calls it,
+// "mcp__<server>__<tool>". An app connector's tool (server codex_apps) is
+// "<connector>.<tool>" in Codex's MCP items and events
+// ("github.fetch_pr", 0.14x and later; "github_fetch_pr" before), and
+// "mcp__codex_apps__github_fetch_pr" to the model (a rollout's
+// function_call in the namespace "mcp__codex_apps__github", see
+// mcpNamespaced): the dot is written as the model's name has it, so
+// that a connector's call has one name in every format.
+func mcpToolName(server, tool string) string {
+	if server == "codex_apps" {
+		if c, t, ok := strings.Cut(tool, "."); ok && c != "" && t != "" {
+			return "mcp__" + server + "__" + c + "_" + t
+		}
+	}
+	return "mcp__" + server + "__" + tool
+}
+
 // toolSearchFound is the text of a tool_search_output: the tools it
 // found, one a line, each named as a call of it is (a namespace's tools
 // by mcpNamespaced, a namespace that lists none by its own name).
@@ -1569,7 +1586,7 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 		return t.toolResult(dst, key, &spec, &res, agent, c.raw)
 	case "McpToolCall":
 		spec := toolSpec{native: native, thread: thread, callID: native,
-			name: t.w.Copy("mcp__" + it.Get("server").Str + "__" + it.Get("tool").Str), args: t.w.Copy(argsJSON(it.Get("arguments")))}
+			name: t.w.Copy(mcpToolName(it.Get("server").Str, it.Get("tool").Str)), args: t.w.Copy(argsJSON(it.Get("arguments")))}
 		structured := "structured_content"
 		if it.Get("result.structuredContent").Exists() {
 			structured = "structuredContent"
