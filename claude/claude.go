@@ -189,7 +189,8 @@ func streamType(typ string) bool {
 	switch typ {
 	case "system", "assistant", "user", "result", "stream_event", "control_request", "control_response",
 		"control_cancel_request", "keep_alive", "tool_progress", "auth_status", "rate_limit_event", "command_lifecycle",
-		"conversation_reset", "tool_use_summary", "prompt_suggestion", "active_goal", "autocompact_state", "transcript_mirror":
+		"conversation_reset", "tool_use_summary", "prompt_suggestion", "active_goal", "autocompact_state", "transcript_mirror",
+		"streamlined_text", "streamlined_tool_use_summary":
 		return true
 	}
 	return false
@@ -606,6 +607,8 @@ func (t *Translator) object(dst []universal.Event, r jsonscan.Value) []universal
 				return t.memoryRecall(dst, gjson.Result{}, a.Get("memories"))
 			}
 		}
+	case "streamlined_text", "streamlined_tool_use_summary":
+		return t.streamlined(dst, r, typ)
 	case "conversation_reset":
 		if id := r.Get("new_conversation_id").Str; id != "" {
 			t.w.SetNativeSessionID(id)

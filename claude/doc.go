@@ -142,6 +142,16 @@
 //	                       session is resumed or forked after an unfinished
 //	                       turn: a completed system item (outside a turn in
 //	                       a transcript); not an API error
+//	streamlined_text       an assistant message item with the text (streamlined
+//	                       output, CLAUDE_CODE_STREAMLINED_OUTPUT: it replaces
+//	                       the assistant lines, thinking and tool calls
+//	                       removed); it answers the turn, so the result adds
+//	                       no message
+//	streamlined_tool_use_summary
+//	                       a system item with tool_summary (the cumulative
+//	                       account of the tool calls the streamlined output
+//	                       left out; part metadata streamlined
+//	                       "tool_use_summary")
 //	system/local_command_output
 //	                       the same (a slash command's output, /cost, /usage,
 //	                       /context: a system item with its content); the

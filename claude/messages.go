@@ -1044,6 +1044,48 @@ func (t *Translator) localCommandOutput(dst events, r jsonscan.Value) events {
 	}, universal.SourceAgent, t.raw)
 }
 
+// streamlined translates the lines of Claude Code's streamlined
+// stream-json output (CLAUDE_CODE_STREAMLINED_OUTPUT with --output-format
+// stream-json, a build-flag-gated mode; SDKStreamlinedTextMessage and
+// SDKStreamlinedToolUseSummaryMessage of the CLI's StdoutMessage schema),
+// which replace the assistant lines: streamlined_text {text, uuid,
+// session_id} holds the text of an assistant message, its thinking and
+// tool calls removed — an assistant message item, which answers the turn
+// as a message would (the result repeats it); streamlined_tool_use_summary
+// {tool_summary} the cumulative account of the tool calls since the last
+// text ("Read 2 files, ran 1 command"), the only trace of them — a system
+// item with the summary (metadata streamlined "tool_use_summary"). Both
+// belong to the main thread (the mode writes no sub-agent lines). Without
+// text they give nothing; a text that is not a string is agent.unparsed.
+func (t *Translator) streamlined(dst events, r jsonscan.Value, typ string) events {
+	field := "text"
+	if typ == "streamlined_tool_use_summary" {
+		field = "tool_summary"
+	}
+	c := r.Get(field)
+	if c.Exists() && c.Type != gjson.String && c.Type != gjson.Null {
+		return t.unparsed(dst, field, fmt.Errorf("%s whose %s is not a string", typ, field))
+	}
+	if c.Str == "" {
+		return dst
+	}
+	dst = t.ensureTurn(dst, "")
+	it := universal.Item{
+		ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(r.Get("uuid").Str),
+		Kind: universal.KindMessage, Role: universal.RoleAssistant, Status: universal.StatusCompleted,
+		Content: []universal.Part{universal.Text(t.w.CopyValue(c))},
+	}
+	if field == "text" {
+		if tn := t.s.Turn; tn != nil {
+			tn.Answered = true
+		}
+	} else {
+		it.Kind, it.Role = universal.KindSystem, universal.RoleSystem
+		it.Content[0].Metadata = []byte(`{"streamlined":"tool_use_summary"}`)
+	}
+	return t.w.Complete(dst, it, universal.SourceAgent, t.raw)
+}
+
 // subAgentError records the failure of a sub-agent (scope: the tool_use
 // id of the Agent/Task call that spawned it) by the sub-agent convention of
 // package universal: no error event; the call's tool result gets it as
