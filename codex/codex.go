@@ -62,9 +62,10 @@ func Detect(head []byte) string {
 // stderr (see universal.ExchangeReader). It says nothing of the format
 // alone: the line after it does.
 func recorderAside(s string) bool {
-	r := gjson.GetMany(s, "dir", "frame", "type")
+	r := gjson.GetMany(s, "dir", "frame", "type", "direction", "format", "version", "client")
 	return (r[0].Str == "note" || r[0].Str == "stderr") && r[1].Type == gjson.String ||
-		!r[0].Exists() && replayAside(r[2].Str)
+		!r[0].Exists() && replayAside(r[2].Str) ||
+		!r[0].Exists() && !r[3].Exists() && universal.SessionLogHeader(r[4].Str, r[5].Str, r[6].Exists())
 }
 
 // replayAside reports whether a record type of a provider replay
@@ -115,6 +116,9 @@ func detectLine(s string) string {
 	if !msg.Exists() {
 		msg = r[17]
 	}
+	if !msg.Exists() && dir.Exists() {
+		msg = r[18] // yoloswe's session log
+	}
 	switch {
 	case dir.Exists() && msg.Exists():
 		if msg.IsObject() && !msg.Get("params.protocolVersion").Exists() && codexRPC(msg.Get("method"), msg.Get("id"), msg.Get("result"), msg.Get("error")) {
@@ -156,7 +160,7 @@ func detectLine(s string) string {
 }
 
 // detectPaths are the members detectLine reads.
-var detectPaths = [...]string{"dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID", "properties", "direction", "parsed", "frame"}
+var detectPaths = [...]string{"dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID", "properties", "direction", "parsed", "frame", "message"}
 
 // detectMembers returns what jsonscan.GetMany(s, detectPaths...) returns
 // for a line (possibly cut short): its first members of those names. It

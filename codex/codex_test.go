@@ -171,6 +171,7 @@ func TestPublic(t *testing.T) {
 		{"app-server/orquester-0.154.0-01-text-turn.exchange.jsonl", "exchange"},
 		{"app-server/orquester-0.154.0-13-error-envelopes.exchange.jsonl", "exchange"},
 		{"app-server/t3code-0.157.0-command-output-streaming.exchange.jsonl", "exchange"},
+		{"app-server/yoloswe-codexlogview-two-turns.exchange.jsonl", "exchange"},
 		{"rollout/agentcmd-0.40.0-rollout-2025-09-24T20-12-23-01997ea4-a70d-7da3-8c20-c736db82a7c5.jsonl", "rollout"},
 		{"rollout/agentcmd-0.40.0-rollout-2025-09-25T15-12-14-019982b8-3422-79e0-8b3b-05abaf4f3c3e.jsonl", "rollout"},
 		{"rollout/localpush-0.104.0-alpha.1-rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl", "rollout"},

@@ -42,7 +42,10 @@
 //     "recv" | "stderr" | "note", "frame"}, whose leading notes and stderr
 //     lines detection passes over, and the provider replay transcripts of
 //     t3code, {"type": "expect_outbound" | "emit_inbound", "frame"} after
-//     a "transcript_start" header, which detection passes over too): the
+//     a "transcript_start" header, which detection passes over too, and
+//     the session logs of yoloswe's Codex wrapper, {"timestamp",
+//     "direction": "sent" | "received", "message"} after a {"format":
+//     "codex", "version", "client"} header, passed over likewise): the
 //     server's responses,
 //     notifications and requests, and the host's own requests (initialize,
 //     thread/start, turn/start with the user's input) and answers. The

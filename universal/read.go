@@ -717,6 +717,13 @@ func (r *SSEReader) discard(n int) {
 // {"_provenance", "agent", "version", "cmd", "captured", …} that names
 // the capture and holds no message (skipped like a note).
 //
+// So are the session logs of the yoloswe project's agent CLI wrapper
+// (agent-cli-wrapper/codex/session_log.go, claude/recorder.go): a header
+// {"format": "codex", "version", "client", "timestamp"} that holds no
+// message (skipped like a note), then {"timestamp": <RFC 3339 time>,
+// "direction": "sent" (what the host sent: In) | "received" (Out),
+// "message": <message>}.
+//
 // And so are the provider replay transcripts of hosts that record from
 // their side, {"type": "expect_outbound" (In) | "emit_inbound" (Out),
 // "label"?, "frame": <message>}, after a {"type": "transcript_start",
@@ -791,12 +798,16 @@ func (r *ExchangeReader) next() (m Message, note bool, err error) {
 			// A capture's header (a2acp's corpus), no message.
 			return m, true, nil
 		}
+		if SessionLogHeader(rec.Field("format").Str(), rec.Field("version").Str(), rec.Field("client").Exists()) {
+			// A session log's header (yoloswe's), no message.
+			return m, true, nil
+		}
 	}
 	stderr, rawLine := false, false
 	switch dir.Str() {
-	case "out", "agent->client", "agent_to_client", "recv", "inbound":
+	case "out", "agent->client", "agent_to_client", "recv", "inbound", "received":
 		m.Dir = Out
-	case "in", "client->agent", "client_to_agent", "send", "outbound":
+	case "in", "client->agent", "client_to_agent", "send", "outbound", "sent":
 		m.Dir = In
 	case "stderr":
 		m.Dir, stderr = Out, true
@@ -821,6 +832,10 @@ func (r *ExchangeReader) next() (m Message, note bool, err error) {
 	} else if t := rec.Field("t"); t.Type() == gjson.Number {
 		m.TimeMS = t.Result().Int()
 	} else if t := rec.Field("at"); t.Type() == gjson.String {
+		if at, err := time.Parse(time.RFC3339Nano, t.Str()); err == nil {
+			m.TimeMS = at.UnixMilli()
+		}
+	} else if t := rec.Field("timestamp"); t.Type() == gjson.String {
 		if at, err := time.Parse(time.RFC3339Nano, t.Str()); err == nil {
 			m.TimeMS = at.UnixMilli()
 		}
@@ -892,6 +907,14 @@ func ReplayRecord(typ string) (d Direction, aside, ok bool) {
 		return Out, true, true
 	}
 	return Out, false, false
+}
+
+// SessionLogHeader reports whether a record of no direction with these
+// "format" and "version" strings, and a "client" member or none, is the
+// header of a session log of the yoloswe project (see ExchangeReader):
+// {"format": "codex" | "claude", "version": "1.0", "client", "timestamp"}.
+func SessionLogHeader(format, version string, client bool) bool {
+	return client && version != "" && (format == "codex" || format == "claude")
 }
 
 // replayFrame returns the message of a provider replay transcript record

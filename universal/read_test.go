@@ -387,6 +387,27 @@ func TestExchangeReaderEventLog(t *testing.T) {
 	}
 }
 
+// TestExchangeReaderSessionLog: the session logs of the yoloswe project's
+// agent CLI wrapper start with a {"format","version","client","timestamp"}
+// header (no message, skipped), then {"timestamp", "direction": "sent" |
+// "received", "message"}: sent is what the host sent (In). The time is
+// "timestamp", RFC 3339.
+func TestExchangeReaderSessionLog(t *testing.T) {
+	in := `{"format":"codex","version":"1.0","client":"test","timestamp":"2026-02-12T00:00:00Z"}` + "\n" +
+		`{"timestamp":"2026-02-12T00:00:01Z","direction":"sent","message":{"id":1,"method":"turn/start"}}` + "\n" +
+		`{"timestamp":"2026-02-12T00:00:02.5Z","direction":"received","message":{"method":"turn/completed"}}` + "\n" +
+		`{"format":"other","version":"1.0","client":"test"}` + "\n"
+	got := readAll(t, NewExchangeReader(strings.NewReader(in), 0))
+	want := []msg{
+		{Dir: In, Data: `{"id":1,"method":"turn/start"}`, Line: 2, TimeMS: 1770854401000},
+		{Dir: Out, Data: `{"method":"turn/completed"}`, Line: 3, TimeMS: 1770854402500},
+		{Data: `{"format":"other","version":"1.0","client":"test"}`, Line: 4, TimeMS: -1, Err: `malformed exchange record: line 4: "dir" is neither "out" nor "in"`},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestDocumentReader(t *testing.T) {
 	got := readAll(t, NewDocumentReader(chunked("[\n {\"a\":1}\n]\n", 2), 0))
 	if len(got) != 1 || got[0].Data != "[\n {\"a\":1}\n]\n" {
@@ -566,13 +587,18 @@ func gjsonExchange(line []byte) (dir Direction, tms int64, data string, why stri
 		d = gjson.GetBytes(line, "direction")
 	}
 	if !d.Exists() {
+		h := gjson.GetManyBytes(line, "type", "format", "version", "client")
+		if _, _, replay := ReplayRecord(h[0].Str); !replay && h[1].Type == gjson.String && h[2].Type == gjson.String &&
+			SessionLogHeader(h[1].Str, h[2].Str, h[3].Exists()) {
+			return 0, -1, "", "note"
+		}
 		return gjsonReplay(line)
 	}
 	stderr := false
 	switch d.Str {
-	case "out", "agent->client", "agent_to_client", "recv", "inbound":
+	case "out", "agent->client", "agent_to_client", "recv", "inbound", "received":
 		dir = Out
-	case "in", "client->agent", "client_to_agent", "send", "outbound":
+	case "in", "client->agent", "client_to_agent", "send", "outbound", "sent":
 		dir = In
 	case "stderr":
 		dir, stderr = Out, true
@@ -593,6 +619,10 @@ func gjsonExchange(line []byte) (dir Direction, tms int64, data string, why stri
 	} else if t := gjson.GetBytes(line, "t"); t.Type == gjson.Number {
 		tms = t.Int()
 	} else if t := gjson.GetBytes(line, "at"); t.Type == gjson.String {
+		if at, err := time.Parse(time.RFC3339Nano, t.Str); err == nil {
+			tms = at.UnixMilli()
+		}
+	} else if t := gjson.GetBytes(line, "timestamp"); t.Type == gjson.String {
 		if at, err := time.Parse(time.RFC3339Nano, t.Str); err == nil {
 			tms = at.UnixMilli()
 		}
@@ -655,6 +685,11 @@ func TestExchangeReaderAsGjson(t *testing.T) {
 		`{"seq":1,"at":"2026-03-26T23:21:16.005Z","direction":"outbound","message":{"id":0}}`,
 		`{"seq":2,"at":"yesterday","direction":"inbound","message":{"id":0}}`,
 		`{"at":5,"direction":"inbound","message":{"id":0},"msg":{"id":1}}`,
+		`{"format":"codex","version":"1.0","client":"c","timestamp":"2026-02-12T00:00:00Z"}`,
+		`{"format":"claude","version":"1.0","client":"c","direction":"sent","message":{"id":0}}`,
+		`{"timestamp":"2026-02-12T00:00:01.5Z","direction":"received","message":{"id":0}}`,
+		`{"timestamp":7,"direction":"sent","message":{"id":0}}`,
+		`{"at":"2026-02-12T00:00:01Z","timestamp":"2026-02-12T00:00:02Z","direction":"sent","message":{}}`,
 	} {
 		lines = append(lines, []byte(l))
 	}
