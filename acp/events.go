@@ -156,12 +156,18 @@ func (t *Translator) prompt(dst []universal.Event, in *input, params jsonscan.Va
 		t.st.Prompts = t.st.Prompts[1:]
 	}
 	t.st.Turn.Prompted = true
+	return t.echoMessage(dst, parts, in.raw)
+}
+
+// echoMessage completes the user's message of parts, the host's input
+// (marked echo).
+func (t *Translator) echoMessage(dst []universal.Event, parts []universal.Part, raw []byte) []universal.Event {
 	return t.w.Complete(dst, universal.Item{
 		ItemID:  t.w.NewItemID(),
 		Kind:    universal.KindMessage,
 		Role:    universal.RoleUser,
 		Content: universal.MarkEcho(parts),
-	}, agent, in.raw)
+	}, agent, raw)
 }
 
 // blocks converts ACP content blocks (an array, or one block) to parts.

@@ -55,10 +55,5 @@ func (t *Translator) steered(dst []universal.Event, in *input, prompt string, re
 	} else {
 		dst = t.startTurn(dst, false, agent, in.raw)
 	}
-	return t.w.Complete(dst, universal.Item{
-		ItemID:  t.w.NewItemID(),
-		Kind:    universal.KindMessage,
-		Role:    universal.RoleUser,
-		Content: universal.MarkEcho(parts),
-	}, agent, in.raw)
+	return t.echoMessage(dst, parts, in.raw)
 }

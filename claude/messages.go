@@ -923,6 +923,21 @@ func (t *Translator) syntheticFiller(dst events, r, msg jsonscan.Value, scope st
 	if !t.transcript {
 		dst = t.ensureTurn(dst, scope)
 	}
+	parts := t.syntheticParts(msg)
+	if len(parts) == 0 {
+		return dst
+	}
+	return t.w.Complete(dst, universal.Item{
+		ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(first(r.Get("uuid").Str, msg.Get("id").Str)), ParentID: t.scopeParent(scope),
+		Kind: universal.KindSystem, Role: universal.RoleSystem, Status: universal.StatusCompleted, Content: parts,
+	}, universal.SourceAgent, t.raw)
+}
+
+// syntheticParts gives the parts of a message the CLI wrote itself (a
+// filler, a local command's output): its content as one text part when
+// it is a string, else a text part a text block and a value part any
+// other block.
+func (t *Translator) syntheticParts(msg jsonscan.Value) []universal.Part {
 	var parts []universal.Part
 	if c := msg.Sub("content"); c.Result().Type == gjson.String {
 		parts = append(parts, universal.Text(t.w.Copy(c.Result().Str)))
@@ -936,13 +951,7 @@ func (t *Translator) syntheticFiller(dst events, r, msg jsonscan.Value, scope st
 			return true
 		})
 	}
-	if len(parts) == 0 {
-		return dst
-	}
-	return t.w.Complete(dst, universal.Item{
-		ItemID: t.w.NewItemID(), NativeItemID: t.w.Copy(first(r.Get("uuid").Str, msg.Get("id").Str)), ParentID: t.scopeParent(scope),
-		Kind: universal.KindSystem, Role: universal.RoleSystem, Status: universal.StatusCompleted, Content: parts,
-	}, universal.SourceAgent, t.raw)
+	return parts
 }
 
 // localCommand translates a local command's answer: no model response and
@@ -958,19 +967,7 @@ func (t *Translator) localCommand(dst events, r, msg jsonscan.Value, scope strin
 		// may repeat it, adds no message (see resultAnswer).
 		tn.Answered = true
 	}
-	var parts []universal.Part
-	if c := msg.Sub("content"); c.Result().Type == gjson.String {
-		parts = append(parts, universal.Text(t.w.Copy(c.Result().Str)))
-	} else {
-		c.Each(func(_ gjson.Result, b jsonscan.Value) bool {
-			if b.Get("type").Str == "text" {
-				parts = append(parts, universal.Text(t.w.Copy(b.Get("text").Str)))
-			} else {
-				parts = append(parts, anthropic.ValuePart(b))
-			}
-			return true
-		})
-	}
+	parts := t.syntheticParts(msg)
 	src := r.Get("local_command_source").Str
 	stream := ""
 	switch {

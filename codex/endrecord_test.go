@@ -71,21 +71,13 @@ func TestEndRecordMissesStart(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			evs := runParsed(t, codex.FormatRollout, tc.lines)
-			var results []universal.Item
-			for _, it := range completedItems(evs) {
-				if it.Kind == universal.KindToolResult {
-					results = append(results, it)
-				}
-			}
-			if len(results) != 1 {
-				t.Fatalf("%d tool results, want 1", len(results))
-			}
-			p := results[0].Content[0]
+			result := oneToolResult(t, evs)
+			p := result.Content[0]
 			if p.Output != tc.want {
 				t.Errorf("result output %q\nwant %q", p.Output, tc.want)
 			}
-			if p.IsError || results[0].Status != universal.StatusCompleted {
-				t.Errorf("result is_error %v status %s, want a completed result", p.IsError, results[0].Status)
+			if p.IsError || result.Status != universal.StatusCompleted {
+				t.Errorf("result is_error %v status %s, want a completed result", p.IsError, result.Status)
 			}
 			if !strings.Contains(string(p.Metadata), tc.duration) {
 				t.Errorf("result metadata %s, want %s", p.Metadata, tc.duration)
@@ -138,16 +130,8 @@ func TestEndRecordMissesStartCut(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			evs := runParsed(t, codex.FormatRollout, tc.lines)
-			var results []universal.Item
-			for _, it := range completedItems(evs) {
-				if it.Kind == universal.KindToolResult {
-					results = append(results, it)
-				}
-			}
-			if len(results) != 1 {
-				t.Fatalf("%d tool results, want 1", len(results))
-			}
-			if p := results[0].Content[0]; p.Output != tc.want || p.IsError {
+			result := oneToolResult(t, evs)
+			if p := result.Content[0]; p.Output != tc.want || p.IsError {
 				t.Errorf("result output %q (is_error %v)\nwant %q", p.Output, p.IsError, tc.want)
 			}
 			c := golden.HostileCase{Name: tc.name, Format: codex.FormatRollout, Framing: framing(codex.FormatRollout),
@@ -155,4 +139,20 @@ func TestEndRecordMissesStartCut(t *testing.T) {
 			golden.CheckRestoreAnywhere(t, c)
 		})
 	}
+}
+
+// oneToolResult returns the one completed tool result of evs, and fails
+// the test when there is not exactly one.
+func oneToolResult(t *testing.T, evs []universal.Event) universal.Item {
+	t.Helper()
+	var results []universal.Item
+	for _, it := range completedItems(evs) {
+		if it.Kind == universal.KindToolResult {
+			results = append(results, it)
+		}
+	}
+	if len(results) != 1 {
+		t.Fatalf("%d tool results, want 1", len(results))
+	}
+	return results[0]
 }

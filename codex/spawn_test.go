@@ -57,16 +57,8 @@ func TestRolloutSpawnResult(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			evs := runParsed(t, codex.FormatRollout, tc.lines)
-			var results []universal.Item
-			for _, it := range completedItems(evs) {
-				if it.Kind == universal.KindToolResult {
-					results = append(results, it)
-				}
-			}
-			if len(results) != 1 {
-				t.Fatalf("%d tool results, want 1", len(results))
-			}
-			r := results[0]
+			result := oneToolResult(t, evs)
+			r := result
 			p := r.Content[0]
 			if p.Output != tc.output || p.IsError != tc.failed || (r.Status == universal.StatusFailed) != tc.failed {
 				t.Errorf("result output %q is_error %v status %s, want %q failed %v", p.Output, p.IsError, r.Status, tc.output, tc.failed)

@@ -30,13 +30,23 @@ import (
 // truncatedOutput reports whether an output carries Codex's truncation
 // marker: "…N chars truncated…" or "…N tokens truncated…".
 func truncatedOutput(s string) bool {
-	for rest := s; ; {
-		i := strings.Index(rest, " truncated…")
+	i, _ := nextTruncation(s, 0)
+	return i >= 0
+}
+
+// nextTruncation returns where the first truncation marker of s after
+// off starts and ends (-1, -1 when there is none). A marker's "…N" is
+// looked for after the " truncated…" before it, so that the end of one
+// marker does not start the next.
+func nextTruncation(s string, off int) (start, end int) {
+	for {
+		i := strings.Index(s[off:], " truncated…")
 		if i < 0 {
-			return false
+			return -1, -1
 		}
-		head := rest[:i]
-		rest = rest[i+len(" truncated…"):]
+		from := off
+		head := s[off : off+i]
+		off += i + len(" truncated…")
 		var ok bool
 		if head, ok = strings.CutSuffix(head, " chars"); !ok {
 			if head, ok = strings.CutSuffix(head, " tokens"); !ok {
@@ -48,7 +58,7 @@ func truncatedOutput(s string) bool {
 			j--
 		}
 		if j < len(head) && strings.HasSuffix(head[:j], "…") {
-			return true
+			return from + j - len("…"), off
 		}
 	}
 }
@@ -133,33 +143,18 @@ func missingHead(seen, end string) (string, bool) {
 }
 
 // truncationMarks returns where the first of Codex's truncation markers in
-// s starts and where the last ends (-1, -1 when s has none), by the
-// grammar truncatedOutput reads.
+// s starts and where the last ends (-1, -1 when s has none).
 func truncationMarks(s string) (first, last int) {
 	first, last = -1, -1
 	for off := 0; ; {
-		i := strings.Index(s[off:], " truncated…")
+		i, end := nextTruncation(s, off)
 		if i < 0 {
 			return first, last
 		}
-		head := s[:off+i]
-		off += i + len(" truncated…")
-		var ok bool
-		if head, ok = strings.CutSuffix(head, " chars"); !ok {
-			if head, ok = strings.CutSuffix(head, " tokens"); !ok {
-				continue
-			}
+		if first < 0 {
+			first = i
 		}
-		j := len(head)
-		for j > 0 && head[j-1] >= '0' && head[j-1] <= '9' {
-			j--
-		}
-		if j < len(head) && strings.HasSuffix(head[:j], "…") {
-			if first < 0 {
-				first = j - len("…")
-			}
-			last = off
-		}
+		last, off = end, end
 	}
 }
 
