@@ -1020,7 +1020,8 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		return true
 	})
 	thread := t.sessionThread(threadV.Str())
-	if strings.HasPrefix(method, "item/") && method != "item/started" && method != "item/completed" && !itemV.Exists() {
+	if strings.HasPrefix(method, "item/") && method != "item/started" && method != "item/completed" && !itemV.Exists() &&
+		!strings.HasPrefix(method, "item/autoApprovalReview/") {
 		if _, ok := ignoredNotifications[method]; !ok {
 			return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: %s without an itemId", method), c.raw)
 		}
@@ -1113,6 +1114,8 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		t.child(thread)
 		dst = t.ensureTurn(dst, thread, p.Get("turnId").Str)
 		return t.hookContext(dst, c, t.copyThread(thread), p.Get("run"))
+	case "item/autoApprovalReview/started", "item/autoApprovalReview/completed":
+		return t.autoApprovalReview(dst, c, thread, p)
 	case "model/rerouted":
 		detail := p.Get("fromModel").Str + " → " + p.Get("toModel").Str
 		return t.status(dst, "", t.copyThread(thread), "model_rerouted", t.w.Copy(detail), metaOf("reason", p.Get("reason")), agent, c.raw)
@@ -1151,6 +1154,25 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown notification %q", method), c.raw)
 }
 
+// autoApprovalReview maps the automatic reviewer's review of an action
+// (item/autoApprovalReview/started, /completed {threadId, turnId,
+// reviewId, targetItemId, review {status, riskLevel, userAuthorization,
+// rationale}, decisionSource, action}: app-server v2, approvalsReviewer
+// "auto_review" or "guardian_subagent") as the rollout's
+// guardian_assessment is mapped: the reviewer is asked, and decides.
+func (t *Translator) autoApprovalReview(dst []event, c *ctx, thread string, p jsonscan.Value) []event {
+	dst = t.ensureSession(dst, thread)
+	t.child(thread)
+	dst = t.ensureTurn(dst, thread, p.Get("turnId").Str)
+	target := p.Get("targetItemId").Str
+	review := p.Sub("review")
+	r := autoReview{id: p.Get("reviewId").Str, item: t.key(thread, target), target: target,
+		status: review.Get("status").Str, action: p.Sub("action")}
+	r.fields[0], r.fields[1], r.fields[2] = review.Sub("riskLevel"), review.Sub("userAuthorization"), review.Sub("rationale")
+	r.fields[3] = p.Sub("decisionSource")
+	return t.reviewerPermission(dst, c, &r)
+}
+
 // ignoredNotifications are the app-server notifications that carry nothing
 // for the transcript (see the package documentation).
 var ignoredNotifications = map[string]struct{}{
@@ -1160,7 +1182,6 @@ var ignoredNotifications = map[string]struct{}{
 	"thread/prediction/updated": {}, "thread/queue/changed": {}, "project/changed": {},
 	"thread/project/updated": {}, "thread/environment/connected": {}, "thread/environment/disconnected": {},
 	"hook/started": {}, "turn/diff/updated": {},
-	"item/autoApprovalReview/started": {}, "item/autoApprovalReview/completed": {},
 	"autoApprovalReview/strictReviewRequired": {}, "command/exec/outputDelta": {}, "process/outputDelta": {},
 	"process/exited": {}, "item/commandExecution/terminalInteraction": {}, "item/fileChange/patchUpdated": {},
 	"item/mcpToolCall/progress": {}, "mcpServer/oauthLogin/completed": {},

@@ -561,8 +561,19 @@
 // answer → permission.resolved (accept approves; decline and cancel deny;
 // _meta.persist, the scope remembered, in metadata). exec declined command items (the
 // automatic reviewer refused) → permission.requested (synthetic) and
-// permission.resolved denied {"decided_by":"reviewer"}; rollout
-// guardian_assessment → the same, by the assessment's status.
+// permission.resolved denied {"decided_by":"reviewer"}. The automatic
+// reviewer's own record of a review (approvalsReviewer "auto_review" or
+// "guardian_subagent": the app-server's item/autoApprovalReview/started
+// and /completed, a rollout's guardian_assessment; Codex 0.171 writes no
+// guardian_assessment to the rollout and exec --json has only the
+// declined item) → permission.requested "guardian:<review id>" (the
+// action named as its approval request would be: the command, "edit
+// <files>", the MCP call's name, "network <target>", "permissions"; the
+// reviewed item when it names one, none for a network access) and, once
+// decided, permission.resolved: approved, or denied (denied, timed out,
+// aborted); metadata decided_by "reviewer", the status, risk_level,
+// user_authorization, rationale, decision_source and the action. The
+// app-server's guardianWarning stays a status item beside it.
 //
 // # Usage
 //
@@ -706,7 +717,7 @@
 // thread/project/updated, thread/environment/*,
 // hook/started, hook/completed without context entries (see Hooks),
 // turn/diff/updated (the file changes carry
-// the diffs), item/autoApprovalReview/*, autoApprovalReview/strictReviewRequired,
+// the diffs), autoApprovalReview/strictReviewRequired,
 // command/exec/outputDelta, process/*, item/commandExecution/terminalInteraction
 // (stdin written to a process), item/fileChange/patchUpdated (live previews;
 // the completed item has the changes), item/mcpToolCall/progress (progress

@@ -696,50 +696,113 @@ func (t *Translator) legacyRequest(dst []event, c *ctx, typ string, m jsonscan.V
 	return t.askQuestion(dst, key, req, o.Bytes(), agent, c.raw)
 }
 
-// guardian maps the automatic reviewer's assessment of an action: a
-// permission asked of the reviewer and its decision.
+// guardian maps the automatic reviewer's assessment of an action (the
+// rollout's guardian_assessment event): a permission asked of the
+// reviewer and its decision.
 func (t *Translator) guardian(dst []event, c *ctx, m jsonscan.Value) []event {
-	id := m.Get("id").Str
-	key := "g" + id
 	target := m.Get("target_item_id").Str
-	act := m.Get("action")
-	action := act.Get("command").String()
-	if action == "" {
-		switch act.Get("type").Str {
-		case "apply_patch":
-			action = "edit " + joinArgv(act.Get("files"))
-		case "mcp_tool_call":
-			action = mcpToolName(act.Get("server").Str, act.Get("tool_name").Str)
-		default:
-			action = act.Get("type").Str
-		}
+	r := autoReview{id: m.Get("id").Str, item: "c:" + target, target: target, status: m.Get("status").Str, action: m.Sub("action")}
+	for i, f := range reviewFields {
+		r.fields[i] = m.Sub(f)
 	}
-	req := &request{ID: t.w.Copy("guardian:" + id), Action: t.w.Copy(action), CallID: t.w.Copy(target)}
-	if n := t.item("c:" + target); n != nil {
+	return t.reviewerPermission(dst, c, &r)
+}
+
+// autoReview is one assessment of Codex's automatic approval reviewer
+// ("guardian", "auto-review"): a rollout's guardian_assessment event and
+// the app-server's item/autoApprovalReview/started and /completed
+// notifications carry the same facts, in snake_case and in camelCase.
+type autoReview struct {
+	id     string // the review's stable id
+	item   string // the reviewed item's key
+	target string // the reviewed item's native id ("" for a network access)
+	status string
+	action jsonscan.Value
+	fields [len(reviewFields)]jsonscan.Value
+}
+
+// reviewFields are the reviewer's verdict kept in a review's metadata,
+// under these names (a rollout's own; the app-server's are read into
+// them).
+var reviewFields = [...]string{"risk_level", "user_authorization", "rationale", "decision_source"}
+
+// reviewerPermission reports a review as a permission the reviewer was
+// asked ("guardian:<review id>", decided_by "reviewer", the reviewed
+// action in metadata) and, once it decided, its resolution: approved, or
+// denied (denied, timed out, aborted). A review without an item (a
+// network access) is a permission of its own.
+func (t *Translator) reviewerPermission(dst []event, c *ctx, r *autoReview) []event {
+	key := "g" + r.id
+	req := &request{ID: t.w.Copy("guardian:" + r.id), Action: t.w.Copy(reviewAction(r.action)), CallID: t.w.Copy(r.target)}
+	if n := t.item(r.item); n != nil && r.target != "" {
 		req.Item = n.ID
 	}
-	if r := t.st.Reqs[key]; r != nil {
-		req = r
+	if q := t.st.Reqs[key]; q != nil {
+		req = q
 	}
-	st := m.Get("status").Str
 	meta := obj().String("decided_by", "reviewer")
-	meta.OptString("status", st)
-	for _, f := range [...]string{"risk_level", "user_authorization", "rationale", "decision_source"} {
-		if v := m.Sub(f); v.Exists() && v.Type() != gjson.Null {
+	meta.OptString("status", r.status)
+	for i, f := range reviewFields {
+		if v := r.fields[i]; v.Exists() && v.Type() != gjson.Null {
 			meta.RawClean(f, v.Compacted())
 		}
 	}
-	meta.Raw("action", act.Raw)
+	meta.Raw("action", r.action.Raw())
+	md := meta.Bytes() // once: Bytes hands the buffer over
 	if !t.w.PermissionPending(req.ID) {
-		dst = t.requestPermission(dst, key, req, meta.Bytes(), agent, c.raw)
+		dst = t.requestPermission(dst, key, req, md, agent, c.raw)
 	}
-	switch st {
+	switch r.status {
 	case "approved":
-		return t.resolvePermission(dst, key, true, meta.Bytes(), agent, c.raw)
+		return t.resolvePermission(dst, key, true, md, agent, c.raw)
 	case "denied", "timed_out", "timedOut", "aborted":
-		return t.resolvePermission(dst, key, false, meta.Bytes(), agent, c.raw)
+		return t.resolvePermission(dst, key, false, md, agent, c.raw)
 	}
 	return dst
+}
+
+// reviewAction names the action a review is about, as the approval
+// request of the same action is named: the command, "edit <files>", the
+// MCP tool's call name, "network <target>", "permissions", or the
+// action's type. Both spellings of its type and members are read.
+func reviewAction(a jsonscan.Value) string {
+	get := func(snake, camel string) gjson.Result {
+		if v := a.Get(snake); v.Exists() {
+			return v
+		}
+		return a.Get(camel)
+	}
+	switch typ := a.Get("type").Str; typ {
+	case "command":
+		return joinArgv(a.Get("command"))
+	case "execve":
+		if s := joinArgv(a.Get("argv")); s != "" {
+			return s
+		}
+		return a.Get("program").Str
+	case "apply_patch", "applyPatch":
+		var paths []string
+		a.Get("files").ForEach(func(_, f gjson.Result) bool {
+			paths = append(paths, f.String())
+			return true
+		})
+		return "edit " + strings.Join(paths, ", ")
+	case "mcp_tool_call", "mcpToolCall":
+		return mcpToolName(a.Get("server").Str, get("tool_name", "toolName").Str)
+	case "mcp_elicitation", "mcpElicitation":
+		return get("server_name", "serverName").Str + ": " + a.Get("message").Str
+	case "network_access", "networkAccess":
+		if s := a.Get("target").Str; s != "" {
+			return "network " + s
+		}
+		return "network " + a.Get("host").Str
+	case "request_permissions", "requestPermissions":
+		return "permissions"
+	case "write_stdin", "writeStdin":
+		return "write to process " + get("process_id", "processId").String()
+	default:
+		return typ
+	}
 }
 
 // callTokenCount maps a token_count event of the first releases (up to
