@@ -841,3 +841,27 @@ func TestAPIErrorBody(t *testing.T) {
 		t.Errorf("error %+v", e)
 	}
 }
+
+// TestDetectSessionLogRecords: the yoloswe project's Claude Code wrapper
+// records the stdin/stdout lines as {"direction": "sent" | "received",
+// "message"} (with "id" in its trace fixtures, member order as its
+// recorder writes them: message first), which universal.ExchangeReader
+// reads; Detect did not tell the format, its records being neither
+// {"dir","msg"} nor stream lines. A session log header ("format":
+// "claude") is skipped; Codex's ("format": "codex") is not Claude Code's.
+func TestDetectSessionLogRecords(t *testing.T) {
+	for _, c := range []struct{ head, want string }{
+		{`{"id":"msg-1","timestamp":"2026-02-27T00:44:32.303Z","direction":"sent","message":{"request":{"subtype":"initialize"},"type":"control_request","request_id":"req_1"}}`, claude.FormatExchange},
+		{`{"message":{"type":"system","subtype":"init","session_id":"s"},"timestamp":"2026-02-27T00:44:34.037Z","direction":"received"}`, claude.FormatExchange},
+		{`{"format":"claude","version":"1.0","client":"yoloswe","timestamp":"2026-02-27T00:44:32Z"}` + "\n" +
+			`{"message":{"type":"user","message":{"role":"user","content":"hi"}},"timestamp":"2026-02-27T00:44:34.037Z","direction":"sent"}`, claude.FormatExchange},
+		{`{"format":"codex","version":"1.0","client":"yoloswe","timestamp":"2026-02-27T00:44:32Z"}` + "\n" +
+			`{"timestamp":"2026-02-27T00:44:34Z","direction":"sent","message":{"method":"turn/start","params":{}}}`, ""},
+		{`{"timestamp":"2026-02-27T00:44:34Z","direction":"received","message":{"jsonrpc":"2.0","method":"turn/started","params":{}}}`, ""},
+		{`{"seq":1,"at":"2026-02-27T00:44:34Z","direction":"outbound","message":{"jsonrpc":"2.0","id":1,"method":"session/new"}}`, ""},
+	} {
+		if got := claude.Detect([]byte(c.head)); got != c.want {
+			t.Errorf("Detect(%.60s…) = %q, want %q", c.head, got, c.want)
+		}
+	}
+}

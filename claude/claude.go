@@ -146,11 +146,17 @@ func Detect(head []byte) string {
 			}
 			return ""
 		}
-		if r.Get("dir").Exists() && r.Get("msg").Exists() {
+		if msg, ok := exchangeRecord(r); ok {
 			// Only an exchange of Claude Code's stdin protocol: not
 			// Codex's JSON-RPC nor Pi's commands.
-			if streamType(r.Get("msg.type").Str) && !ampSession(r.Get("msg.session_id").Str) {
+			if streamType(msg.Get("type").Str) && !ampSession(msg.Get("session_id").Str) {
 				return FormatExchange
+			}
+			return ""
+		}
+		if !r.Get("direction").Exists() && universal.SessionLogHeader(r.Get("format").Str, r.Get("version").Str, r.Get("client").Exists()) {
+			if r.Get("format").Str == "claude" {
+				continue // a yoloswe session log's header: the record after it tells
 			}
 			return ""
 		}
@@ -165,6 +171,24 @@ func Detect(head []byte) string {
 		}
 	}
 	return ""
+}
+
+// exchangeRecord returns the message of a recorded exchange's record:
+// {"dir", "msg"} (the exchange format), or {"direction": "sent" |
+// "received", "message"} (the yoloswe project's session logs and trace
+// fixtures of its Claude Code wrapper: agent-cli-wrapper/claude
+// recorder.go, protocol/trace.go), which universal.ExchangeReader reads.
+func exchangeRecord(r jsonscan.Value) (jsonscan.Value, bool) {
+	if r.Get("dir").Exists() {
+		msg := r.Sub("msg")
+		return msg, msg.Exists()
+	}
+	switch r.Get("direction").Str {
+	case "sent", "received":
+		msg := r.Sub("message")
+		return msg, msg.IsObject()
+	}
+	return jsonscan.Value{}, false
 }
 
 // firstElement returns the first element of the JSON array that line

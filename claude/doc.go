@@ -44,7 +44,11 @@
 //     CLI's lines, and the host's frames are the SDK's calls, read as the
 //     stdin messages they stand for (prompt.offer's message is the user
 //     line; query.open, query.set_model, query.interrupt, session.fork and
-//     subagent.lookup are ignored as the host's control requests are).
+//     subagent.lookup are ignored as the host's control requests are). So
+//     is the yoloswe project's record of its wrapper's traffic,
+//     {"direction": "sent" | "received", "message"} (its session
+//     recorder's messages.jsonl and its trace fixtures, these with "id"),
+//     which Detect tells as it tells the exchange format.
 //   - "transcript": an on-disk session transcript
 //     (~/.claude/projects/<project>/<session>.jsonl). Feed the main file,
 //     then its subagents/agent-<id>.jsonl files (2.0.x: agent-<id>.jsonl

@@ -175,7 +175,7 @@ func TestRecordedCaptures(t *testing.T) {
 
 func TestPublicSamples(t *testing.T) {
 	cases := publicCases(t)
-	if want := 68 - 2; len(cases) != want {
+	if want := 69 - 2; len(cases) != want {
 		t.Errorf("%d public cases, want %d", len(cases), want)
 	}
 	for _, c := range cases {
