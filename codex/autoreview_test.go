@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -63,13 +64,15 @@ func permissions(evs []universal.Event) []string {
 // permission asked of the reviewer and its resolution, as a rollout's
 // guardian_assessment is (permission "guardian:<reviewId>", decided_by
 // "reviewer", the verdict in metadata).
+var reviewID = regexp.MustCompile(`"reviewId":"([^"]+)"`)
+
 func TestAutoApprovalReview(t *testing.T) {
 	for _, c := range []struct{ name, want string }{
-		{"s07-permission", "requested guardian:ab943e6d-e0f9-4797-998a-9e0992e02318 /bin/bash -lc 'rm -f important.txt' item call_s07_rm|" +
-			"resolved guardian:ab943e6d-e0f9-4797-998a-9e0992e02318 denied item call_s07_rm by reviewer/agent (denied, risk high, authorization low): " +
+		{"s07-permission", "requested guardian:REVIEW /bin/bash -lc 'rm -f important.txt' item call_s07_rm|" +
+			"resolved guardian:REVIEW denied item call_s07_rm by reviewer/agent (denied, risk high, authorization low): " +
 			"Deleting important.txt is irreversible; the mock reviewer denies it."},
-		{"s07-permission-v2", "requested guardian:4d06afc7-d424-4dbd-a109-07aff058cbf5 /bin/bash -lc 'mkdir build-output' item call_v2_s07_mkdir|" +
-			"resolved guardian:4d06afc7-d424-4dbd-a109-07aff058cbf5 approved item call_v2_s07_mkdir by reviewer/agent (approved, risk low, authorization high): " +
+		{"s07-permission-v2", "requested guardian:REVIEW /bin/bash -lc 'mkdir build-output' item call_v2_s07_mkdir|" +
+			"resolved guardian:REVIEW approved item call_v2_s07_mkdir by reviewer/agent (approved, risk low, authorization high): " +
 			"The user asked for build-output; creating it is low risk."},
 	} {
 		for _, f := range []struct{ suffix, format string }{{".appserver.jsonl", "appserver"}, {".appserver.exchange.jsonl", "exchange"}} {
@@ -82,8 +85,15 @@ func TestAutoApprovalReview(t *testing.T) {
 				if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
 					t.Fatalf("agent.unparsed %+v", u)
 				}
-				if got := strings.Join(permissions(evs), "|"); got != c.want {
-					t.Errorf("permissions\n%s\nwant\n%s", got, c.want)
+				// The review's id is the recording's (a new one each time
+				// it is recorded).
+				m := reviewID.FindSubmatch(b)
+				if m == nil {
+					t.Fatal("the recording has no reviewId")
+				}
+				want := strings.ReplaceAll(c.want, "REVIEW", string(m[1]))
+				if got := strings.Join(permissions(evs), "|"); got != want {
+					t.Errorf("permissions\n%s\nwant\n%s", got, want)
 				}
 			})
 		}
