@@ -502,7 +502,14 @@
 // the first turn removed, with "num_turns" for a rollback of the last
 // turns; a client hides that turn's items and every later turn's. Server
 // lines alone do not say which turn thread/reverted reverted to: its item
-// names none. hookPrompt → a system message; a bare
+// names none. hookPrompt → a system message (in a rollout, from the
+// item_completed HookPrompt or the user message of <hook_prompt
+// hook_run_id="…"> fragments Codex writes for the model, once per id); a
+// user message answering the agent's asynchronous questions
+// (request_user_input_async; <send_user_message_question_reply>[…]) → the
+// user's message, the answers one a line, the list in its part's metadata
+// question_reply, shown from the model history when Codex wrote no event
+// copy of it; a bare
 // functionCallOutput item → a tool_result item; a rollout inter-agent
 // agent_message, and the inter_agent_communication line older rollouts
 // wrote instead (before openai/codex PR 29829) → a system message with

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"html"
 	"net/url"
 	"strconv"
 	"strings"
@@ -36,6 +37,10 @@ const (
 	srcEvent    = "event"
 	srcResponse = "response"
 	srcPrompt   = "prompt"
+	// srcReply is the model-history copy of an answer to an
+	// asynchronous question, shown whichever copy the user's other
+	// messages are shown from: Codex writes an event copy of few of them.
+	srcReply = "reply"
 )
 
 // rollout translates one line of a rollout file.
@@ -748,7 +753,13 @@ func isTagStart(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= '
 // userResponse holds a user message of the model history until the event
 // copy of it shows (or something else shows there is none).
 func (t *Translator) userResponse(dst []event, c *ctx, p jsonscan.Value, thread string) []event {
-	if t.st.Lock[lockUser] == lockEvent || injected(p, &t.text) {
+	if text, ok := hookPromptMessage(p); ok {
+		return t.hookPrompt(dst, c, p.Get("id").Str, text, thread)
+	}
+	src := srcResponse
+	if strings.Contains(p.Raw(), "send_user_message_question_reply") && isQuestionReply(t.msgTexts(p.Sub("content"), "text")) {
+		src = srcReply
+	} else if t.st.Lock[lockUser] == lockEvent || injected(p, &t.text) {
 		return dst
 	}
 	// The texts are unescaped where they are joined.
@@ -769,9 +780,127 @@ func (t *Translator) userResponse(dst []event, c *ctx, p jsonscan.Value, thread 
 		return true
 	})
 	t.text = text
-	t.st.Held = append(t.st.Held, held{Text: string(text), Raw: string(c.raw), Src: srcResponse, Thread: thread,
+	t.st.Held = append(t.st.Held, held{Text: string(text), Raw: string(c.raw), Src: src, Thread: thread,
 		Native: strings.Clone(p.Get("id").Str), Aux: imagesJSON(images)})
 	return dst
+}
+
+// hookPrompt maps what a hook gave the model to continue with (a Stop
+// hook's block reason: Codex's HookPromptItem), from the rollout's user
+// message that carries it or from its item_completed copy (0.155 on, the
+// message's id): a system message, as the app-server's hookPrompt item. A
+// copy whose id was already shown adds nothing.
+func (t *Translator) hookPrompt(dst []event, c *ctx, native, text, thread string) []event {
+	key := ""
+	if native != "" {
+		key = "h:" + native
+		if t.item(key) != nil {
+			return dst
+		}
+	}
+	dst = t.rolloutBegin(dst)
+	dst = t.flushHeldUsers(dst)
+	dst = t.endResponse(dst, thread)
+	n := t.newItem(key, kindMessage, thread)
+	n.Done = true
+	return t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: t.w.Copy(native), ParentID: t.parentOf(thread),
+		Kind: universal.KindSystem, Role: universal.RoleSystem, Content: []part{universal.Text(t.w.Copy(text))}}, agent, c.raw)
+}
+
+// hookPromptMessage returns the text of a user message of the model
+// history that is a hook prompt: every part an input_text that is one
+// <hook_prompt hook_run_id="…">…</hook_prompt> fragment (Codex's
+// build_hook_prompt_message, XML-escaped), the fragments' texts one a
+// line.
+func hookPromptMessage(p jsonscan.Value) (string, bool) {
+	var b strings.Builder
+	n := 0
+	ok := true
+	p.Sub("content").Each(func(_ gjson.Result, v jsonscan.Value) bool {
+		var text string
+		if v.Get("type").Str == "input_text" {
+			text, ok = hookPromptFragment(v.Get("text").Str)
+		} else {
+			ok = false
+		}
+		if ok {
+			if n > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(text)
+			n++
+		}
+		return ok
+	})
+	return b.String(), ok && n > 0
+}
+
+// hookPromptFragment returns the text of one <hook_prompt
+// hook_run_id="…">…</hook_prompt> element (unescaped), ok false when s is
+// not one or names no hook run, as Codex's parse_hook_prompt_fragment.
+func hookPromptFragment(s string) (string, bool) {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(s), "<hook_prompt")
+	if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '\t' && rest[0] != '\n' && rest[0] != '\r') {
+		return "", false
+	}
+	// The start tag ends at the first '>' outside a quoted value.
+	end := -1
+	var q byte
+	for i := 0; i < len(rest) && end < 0; i++ {
+		switch c := rest[i]; {
+		case q != 0:
+			if c == q {
+				q = 0
+			}
+		case c == '"' || c == '\'':
+			q = c
+		case c == '>':
+			end = i
+		}
+	}
+	if end < 0 {
+		return "", false
+	}
+	attrs, body := rest[:end], rest[end+1:]
+	if strings.HasSuffix(attrs, "/") {
+		// An empty element: <hook_prompt hook_run_id="…"/>.
+		if body != "" {
+			return "", false
+		}
+		attrs = attrs[:len(attrs)-1]
+	} else if body, ok = strings.CutSuffix(body, "</hook_prompt>"); !ok {
+		return "", false
+	}
+	if strings.TrimSpace(html.UnescapeString(xmlAttr(attrs, "hook_run_id"))) == "" {
+		return "", false
+	}
+	return html.UnescapeString(body), true
+}
+
+// xmlAttr returns the raw (escaped) value of an attribute of a start
+// tag's attribute list, "" when it has none.
+func xmlAttr(attrs, name string) string {
+	for attrs != "" {
+		attrs = strings.TrimLeft(attrs, " \t\r\n")
+		eq := strings.IndexByte(attrs, '=')
+		if eq < 0 {
+			return ""
+		}
+		key := strings.TrimSpace(attrs[:eq])
+		v := strings.TrimLeft(attrs[eq+1:], " \t\r\n")
+		if v == "" || (v[0] != '"' && v[0] != '\'') {
+			return ""
+		}
+		j := strings.IndexByte(v[1:], v[0])
+		if j < 0 {
+			return ""
+		}
+		if key == name {
+			return v[1 : j+1]
+		}
+		attrs = v[j+2:]
+	}
+	return ""
 }
 
 // imagesJSON makes a held message's Aux: its image paths, then others,
@@ -813,7 +942,7 @@ func (t *Translator) userEventFrom(dst []event, c *ctx, text, source string, m j
 		t.st.Lock[lockUser] = lockEvent
 		kept := t.st.Held[:0]
 		for _, h := range t.st.Held {
-			if h.Src == srcResponse || (h.Src == srcPrompt && strings.TrimSpace(h.Text) == strings.TrimSpace(text)) {
+			if h.Src == srcResponse || ((h.Src == srcPrompt || h.Src == srcReply) && strings.TrimSpace(h.Text) == strings.TrimSpace(text)) {
 				continue
 			}
 			kept = append(kept, h)
@@ -843,6 +972,43 @@ func (t *Translator) userEventFrom(dst []event, c *ctx, text, source string, m j
 		return t.flushHeldUsers(dst)
 	}
 	return dst
+}
+
+// questionReply reads a user message that answers the agent's
+// asynchronous questions (request_user_input_async, whose call returns at
+// once): the Codex app sends the answers as
+// <send_user_message_question_reply>\n[{questionItemId, question,
+// answer}…]\n</send_user_message_question_reply>. It returns the answers,
+// one a line as a question's answers are shown, and the list as it came;
+// ok false when text is not such a message.
+func questionReply(text string) (answers, list string, ok bool) {
+	const open, end = "<send_user_message_question_reply>", "</send_user_message_question_reply>"
+	body, ok := strings.CutPrefix(strings.TrimSpace(text), open)
+	if !ok {
+		return "", "", false
+	}
+	body = strings.TrimSpace(body)
+	body = strings.TrimSpace(strings.TrimSuffix(body, end))
+	v := gjson.Parse(body)
+	if !v.IsArray() || !gjson.Valid(body) {
+		return "", "", false
+	}
+	var b strings.Builder
+	n := 0
+	v.ForEach(func(_, e gjson.Result) bool {
+		if n > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Get("answer").String())
+		n++
+		return true
+	})
+	return b.String(), body, true
+}
+
+func isQuestionReply(text string) bool {
+	_, _, ok := questionReply(text)
+	return ok
 }
 
 // ideContext splits the context the VS Code extension prepends to a
@@ -886,9 +1052,16 @@ func (t *Translator) flushHeldUsers(dst []event) []event {
 			t.st.Inferred = t.w.Turn()
 		}
 		req, ctxText := ideContext(h.Text)
+		answers, reply, isReply := questionReply(h.Text)
+		if isReply {
+			req = answers
+		}
 		p := universal.Text(t.w.Copy(req))
 		if ctxText != "" {
 			p.Metadata = obj().String("ide_context", ctxText).Bytes()
+		}
+		if isReply {
+			p.Metadata = obj().Raw("question_reply", reply).Bytes()
 		}
 		parts := []part{p}
 		missing := int64(0)
@@ -1616,7 +1789,17 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 		spec := toolSpec{native: native, thread: thread, callID: native, name: "view_image",
 			args: t.str(obj().String("path", path).Bytes())}
 		return t.toolResult(dst, key, &spec, &resultSpec{extra: t.imageParts(path, "")}, agent, c.raw)
-	case "ImageGeneration", "DynamicToolCall", "ContextCompaction", "EnteredReviewMode", "ExitedReviewMode", "HookPrompt", "SubAgentActivity", "Sleep":
+	case "HookPrompt":
+		var text strings.Builder
+		it.Sub("fragments").Each(func(_ gjson.Result, f jsonscan.Value) bool {
+			if text.Len() > 0 {
+				text.WriteByte('\n')
+			}
+			text.WriteString(f.Get("text").Str)
+			return true
+		})
+		return t.hookPrompt(dst, c, id, text.String(), thread)
+	case "ImageGeneration", "DynamicToolCall", "ContextCompaction", "EnteredReviewMode", "ExitedReviewMode", "SubAgentActivity", "Sleep":
 		// Carried by the response items and the *_end, compacted, review
 		// and activity lines of the same file.
 		return dst

@@ -44,6 +44,8 @@ import (
 //     never typed it);
 //   - the VS Code extension's "# Context from my IDE setup" preamble is
 //     not the prompt: only the text after "## My request for Codex:" is;
+//   - an answer to the agent's asynchronous questions
+//     (<send_user_message_question_reply>[…]) is required as its answers;
 //   - a turn/start the server refused (an error response) started no
 //     turn: its input is not required;
 //   - a rollout tool output is compared without the header Codex writes
@@ -391,6 +393,19 @@ func codexInjected(s string) bool {
 // codexPrompt returns the user's request of a prompt with the IDE
 // preamble.
 func codexPrompt(s string) string {
+	if body, ok := strings.CutPrefix(strings.TrimSpace(s), "<send_user_message_question_reply>"); ok {
+		// An answer to the agent's asynchronous questions: the answers
+		// are the user's words, one a line.
+		body = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(body), "</send_user_message_question_reply>"))
+		if gjson.Valid(body) && gjson.Parse(body).IsArray() {
+			var answers []string
+			gjson.Parse(body).ForEach(func(_, e gjson.Result) bool {
+				answers = append(answers, e.Get("answer").String())
+				return true
+			})
+			return strings.Join(answers, "\n")
+		}
+	}
 	if !strings.HasPrefix(strings.TrimSpace(s), "# Context from my IDE setup") {
 		return s
 	}
