@@ -283,8 +283,12 @@
 // compaction part with auto true, even before the turn's first answer),
 // and ends the one before: interrupted
 // when the agent had answered in it but not finished it by the rule
-// below (the user wrote while the agent worked, or again after a step
-// that never ran). The list ends its last turn when it shows the agent
+// below (the user wrote again after a step that never ran, or after the
+// process stopped). A user message created before the turn's last step
+// completed (time.created before its time.completed), where that step
+// did not finish the turn, was queued while the agent worked: OpenCode's
+// prompt loop answered it in the turn it ran, which it joins, as it does
+// in a server's events (seen in 1.2.5 and 1.18.21 exports). The list ends its last turn when it shows the agent
 // finished it: the last assistant message completed with a finish reason
 // other than tool-calls and unknown (or with content, where the message records no
 // finish reason), or failed, was aborted, or a permission was refused or

@@ -1,9 +1,11 @@
 package opencode
 
 import (
+	"strings"
+
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
-	"strings"
+	"github.com/tidwall/gjson"
 )
 
 // The objects the translator reads most (a part, a message's info, a tool
@@ -84,6 +86,21 @@ func (f *infoFields) completed() bool {
 		return f.info.Get("time.completed").Exists()
 	}
 	return f.time.Sub("completed").Exists()
+}
+
+// stamp returns the info's time.<k> (Unix milliseconds), 0 when it is
+// not a number.
+func (f *infoFields) stamp(k string) int64 {
+	if f.timeDup {
+		if v := f.info.Get("time." + k); v.Type == gjson.Number {
+			return v.Int()
+		}
+		return 0
+	}
+	if v := f.time.Sub(k); v.Type() == gjson.Number {
+		return v.Int()
+	}
+	return 0
 }
 
 func readInfo(info jsonscan.Value) (f infoFields) {

@@ -166,6 +166,7 @@ func (t *Translator) completeInfo(dst []universal.Event, id string, m *msgState,
 		// written by hand, builds before finish reasons).
 		finish := f.finish.Str()
 		t.st.Turn.Finished = !loops(finish) && !f.err.Exists() && (finish != "" || len(m.Parts) > 0 || m.Tools)
+		t.st.Turn.BusyUntil = f.stamp("completed")
 	}
 	status := universal.StatusCompleted
 	if f.err.Exists() {

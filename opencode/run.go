@@ -272,14 +272,24 @@ func (t *Translator) replayRecord(dst []universal.Event, x jsonscan.Value, raw [
 		// its own when the context overflows, auto: true) or only shows
 		// (ignored: a plugin's notice, which the model never sees)
 		// continues the turn; any other starts one.
-		if turn := &t.st.Turn; turn.Open && turn.Answered && !t.listFinished() {
+		turn := &t.st.Turn
+		switch {
+		case turn.Open && turn.Answered && !t.listFinished() && queued(&f, turn.BusyUntil):
+			// Written while the agent's last step still ran (created
+			// before that step completed, with tool calls): OpenCode's
+			// prompt loop took the queued message into the turn it was
+			// running, and answered it there, as a message sent to a
+			// running session's events joins its turn.
+		case turn.Open && turn.Answered && !t.listFinished():
 			// The agent was answering and never finished (a step that
 			// never completed, or one that completed empty): the user
 			// wrote again, as after an interruption ("retry").
 			dst = t.endTurnWith(dst, universal.TurnInterrupted, universal.SourceDaemon, nil)
+			dst = t.startTurn(dst, universal.SourceDaemon, nil)
+		default:
+			dst = t.endTurn(dst, universal.SourceDaemon, nil)
+			dst = t.startTurn(dst, universal.SourceDaemon, nil)
 		}
-		dst = t.endTurn(dst, universal.SourceDaemon, nil)
-		dst = t.startTurn(dst, universal.SourceDaemon, nil)
 	}
 	dst = t.onMessage(dst, &f, e.raw, false)
 	k := 0
@@ -311,6 +321,14 @@ func (t *Translator) replayRecord(dst []universal.Event, x jsonscan.Value, raw [
 		return t.completeInfo(dst, id, msg, &f, rt, e.raw)
 	}
 	return dst
+}
+
+// queued reports whether a user message (f) was created before busy,
+// the completion time of the turn's last assistant step: sent while that
+// step ran. Without both times it was not.
+func queued(f *infoFields, busy int64) bool {
+	created := f.stamp("created")
+	return created > 0 && busy > 0 && created < busy
 }
 
 // notPrompt reports whether a message's parts are all text the user did

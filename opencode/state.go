@@ -214,6 +214,10 @@ type turnState struct {
 	// the turn there (run output ends it with the step, a message list
 	// at its end).
 	Denied bool `json:"denied,omitempty"`
+	// BusyUntil (a message list): the time.completed (Unix ms) of the
+	// root session's last assistant message in the turn, which a user
+	// message created before it was queued while the agent worked.
+	BusyUntil int64 `json:"busy_until,omitempty"`
 	// Error is the native error of a failed or aborted turn, for the
 	// turn.ended metadata.
 	Error rawText `json:"error,omitempty"`
