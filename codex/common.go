@@ -179,12 +179,20 @@ func (t *Translator) flushPrompts(dst []event, _ []byte) []event {
 		t.st.PromptTurn = t.w.Turn()
 	}
 	dst = t.endResponse(dst, "")
-	return t.w.Complete(dst, universal.Item{
+	text, list, reply := t.replyPart(p)
+	if !reply {
+		text = universal.Text(p)
+	}
+	dst = t.w.Complete(dst, universal.Item{
 		ItemID:  t.w.NewItemID(),
 		Kind:    universal.KindMessage,
 		Role:    universal.RoleUser,
-		Content: []part{universal.Text(p)},
+		Content: []part{text},
 	}, daemon, nil)
+	if reply {
+		dst = t.asyncAnswers(dst, list, daemon, nil)
+	}
+	return dst
 }
 
 // userSeen records that the open turn has its user message, and drops the

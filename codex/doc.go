@@ -508,8 +508,24 @@
 // user message answering the agent's asynchronous questions
 // (request_user_input_async; <send_user_message_question_reply>[…]) → the
 // user's message, the answers one a line, the list in its part's metadata
-// question_reply, shown from the model history when Codex wrote no event
-// copy of it; a bare
+// question_reply, in every format alike (a rollout's message, shown from
+// the model history when Codex wrote no event copy of it; the
+// app-server's userMessage; the host's turn/start or turn/steer input and
+// exec's prompt when they are the user message), then each answer as a
+// question asked and answered at once (question.requested from the
+// daemon, question.resolved answered: question_id the answer's
+// questionItemId ["request_user_input_async", <call id>, <index>], prompt
+// its question, item_id the call's item — the rollout's function_call,
+// the app-server's agentMessage, whose id Codex makes the call id —,
+// metadata delivery "async", call_id, index; once per questionItemId).
+// The call itself stays a tool call (its result {"accepted":true}) and
+// the app-server's agentMessage of delivery "async" a message with its
+// questions in metadata: Codex's handler returns at once, waits for no
+// answer and keeps no request open (the answer is ordinary user input,
+// often in a later turn, or never), so an asked question would be pending
+// past its turn or have to be called rejected when nobody refused it; a
+// question is given only once it is answered, and one never answered
+// gives none. Its options are not known from the answer; a bare
 // functionCallOutput item → a tool_result item; a rollout inter-agent
 // agent_message, and the inter_agent_communication line older rollouts
 // wrote instead (before openai/codex PR 29829) → a system message with

@@ -245,6 +245,7 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 	root := t.isRoot(thread)
 	parts := t.parts[:0]
 	var text strings.Builder
+	var replies []string
 	content.Each(func(_ gjson.Result, v jsonscan.Value) bool {
 		// An image without a path says nothing an image part can (one
 		// with neither path nor mime is invalid): it is kept as it came,
@@ -264,6 +265,12 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 					text.WriteString(s)
 				}
 				p.Text = t.w.Copy(s)
+				if rp, list, ok := t.replyPart(s); ok {
+					// The answers to the agent's asynchronous questions,
+					// as a rollout shows them.
+					p = rp
+					replies = append(replies, list)
+				}
 			}
 			parts = append(parts, p)
 			return true
@@ -296,7 +303,11 @@ func (t *Translator) userMessage(dst []event, c *ctx, key, native, thread string
 	if root {
 		t.userSeen(text.String())
 	}
-	return t.completeMessage(dst, key, kindMessage, m, agent, c.raw)
+	dst = t.completeMessage(dst, key, kindMessage, m, agent, c.raw)
+	for _, list := range replies {
+		dst = t.asyncAnswers(dst, list, agent, c.raw)
+	}
+	return dst
 }
 
 // reasoningItem starts or completes a reasoning item. Summary sections and

@@ -1011,6 +1011,61 @@ func isQuestionReply(text string) bool {
 	return ok
 }
 
+// replyPart returns the text part of a user message that answers the
+// agent's asynchronous questions (see questionReply), in every format
+// alike: the answers, one a line, with the list in metadata
+// question_reply; and the list. ok is false for any other text.
+func (t *Translator) replyPart(text string) (p part, list string, ok bool) {
+	answers, list, ok := questionReply(text)
+	if !ok {
+		return part{}, "", false
+	}
+	p = universal.Text(t.w.Copy(answers))
+	p.Metadata = obj().Raw("question_reply", list).Bytes()
+	return p, list, true
+}
+
+// asyncAnswers gives each answer of a reply to asynchronous questions
+// (list, see questionReply) as a question, asked and answered at once
+// (question.requested from the daemon, then question.resolved answered
+// from src): request_user_input_async returns {"accepted":true} at once
+// and Codex waits for no answer, so nothing is pending while no reply
+// came. An answer names its question
+// ["request_user_input_async", <call id>, <index>] (questionItemId, the
+// question id); the call id is the tool call's (a rollout's
+// function_call) and the agentMessage's (the app-server's), whose item
+// the question names. A question already answered is not asked again.
+func (t *Translator) asyncAnswers(dst []event, list string, src universal.Source, raw []byte) []event {
+	gjson.Parse(list).ForEach(func(_, e gjson.Result) bool {
+		id := e.Get("questionItemId").Str
+		ref := gjson.Parse(id)
+		if !ref.IsArray() || ref.Get("0").Str != "request_user_input_async" || t.st.Meta["aq:"+id] != "" || t.w.QuestionPending(id) {
+			return true
+		}
+		id = t.w.Copy(id)
+		put(&t.st.Meta, "aq:"+id, "1")
+		call := ref.Get("1").Str
+		o := obj().String("delivery", "async").OptString("call_id", call)
+		if i := ref.Get("2"); i.Type == gjson.Number {
+			o.Int("index", i.Int())
+		}
+		item := ""
+		if call != "" {
+			if n := t.item("c:" + call); n != nil {
+				item = n.ID
+			} else if n := t.item(call); n != nil {
+				item = n.ID
+			}
+		}
+		q := universal.Question{QuestionID: id, Prompt: t.w.Copy(e.Get("question").String()), ItemID: item, Metadata: o.Bytes()}
+		dst = t.w.AskQuestion(dst, q, daemon, nil)
+		q.Response, q.Status = t.w.Copy(e.Get("answer").String()), universal.QuestionAnswered
+		dst = t.w.ResolveQuestion(dst, q, src, raw)
+		return true
+	})
+	return dst
+}
+
 // ideContext splits the context the VS Code extension prepends to a
 // prompt from the request itself.
 func ideContext(text string) (request, context string) {
@@ -1052,16 +1107,12 @@ func (t *Translator) flushHeldUsers(dst []event) []event {
 			t.st.Inferred = t.w.Turn()
 		}
 		req, ctxText := ideContext(h.Text)
-		answers, reply, isReply := questionReply(h.Text)
-		if isReply {
-			req = answers
+		p, reply, isReply := t.replyPart(h.Text)
+		if !isReply {
+			p = universal.Text(t.w.Copy(req))
 		}
-		p := universal.Text(t.w.Copy(req))
 		if ctxText != "" {
 			p.Metadata = obj().String("ide_context", ctxText).Bytes()
-		}
-		if isReply {
-			p.Metadata = obj().Raw("question_reply", reply).Bytes()
 		}
 		parts := []part{p}
 		missing := int64(0)
@@ -1082,6 +1133,9 @@ func (t *Translator) flushHeldUsers(dst []event) []event {
 		if missing > 0 || h.Source != "" {
 			o := obj()
 			o.OptString("ide_context", ctxText)
+			if isReply {
+				o.Raw("question_reply", reply)
+			}
 			if missing > 0 {
 				o.Int("images_without_path", missing)
 			}
@@ -1100,6 +1154,9 @@ func (t *Translator) flushHeldUsers(dst []event) []event {
 		n.Done = true
 		dst = t.w.Complete(dst, universal.Item{ItemID: n.ID, NativeItemID: t.w.Copy(h.Native), ParentID: t.parentOf(h.Thread),
 			Kind: universal.KindMessage, Role: universal.RoleUser, Content: parts}, agent, bytesOf(h.Raw))
+		if isReply {
+			dst = t.asyncAnswers(dst, reply, agent, bytesOf(h.Raw))
+		}
 	}
 	return dst
 }
