@@ -973,10 +973,6 @@ func answer(req *request, result, rpcErr gjson.Result) (bool, string, []byte) {
 // notification handles a server notification.
 func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan.Value) []event {
 	if method == "codex/event" || strings.HasPrefix(method, "codex/event/") {
-		if t.st.V2 {
-			// The same facts come as v2 notifications on this connection.
-			return dst
-		}
 		// The app-server's v1 notifications name their conversation;
 		// codex mcp-server's codex/event (the same {id, msg} Event, one
 		// method for every type) names it in _meta.threadId since
@@ -985,6 +981,20 @@ func (t *Translator) notification(dst []event, c *ctx, method string, p jsonscan
 		thread := p.Get("conversationId").Str
 		if thread == "" {
 			thread = p.Get("_meta.threadId").Str
+		}
+		if t.st.V2 {
+			// The same facts come as v2 notifications on this connection,
+			// but for the usage of a server that sends no
+			// thread/tokenUsage/updated (0.63: its legacy token_count is
+			// the only usage). Servers that send both send the legacy
+			// copy first (0.77 … 0.100), so the first v2 one of the same
+			// totals reports nothing new (see tokenUsage).
+			if method == "codex/event/token_count" && !t.st.V2Usage {
+				if info := p.Sub("msg").Sub("info"); info.IsObject() {
+					return t.tokenCount(dst, c, info, thread)
+				}
+			}
+			return dst
 		}
 		if method == "codex/event" || p.Get("_meta.requestId").Exists() {
 			// codex mcp-server's (the app-server's v1 methods name the
@@ -1406,6 +1416,14 @@ func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p jsonscan.V
 		// which is no call of the session's.
 		if !t.totalMoved("a:", thread, &cur) {
 			return dst
+		}
+		if !t.st.V2Usage {
+			// The first: the legacy token_count just before it, read
+			// until now, may have reported the same totals.
+			t.st.V2Usage = true
+			if prev := t.st.Usage["t:"+thread]; prev != nil && prev.same(&cur) {
+				return dst
+			}
 		}
 	}
 	turn := t.w.CopyValue(p.Get("turnId"))

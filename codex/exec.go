@@ -366,6 +366,32 @@ func configSummary(v gjson.Result) bool {
 	return v.IsObject() && (v.Get("model").Exists() || v.Get("workdir").Exists() || v.Get("sandbox").Exists())
 }
 
+// legacyProcess handles a configuration summary after {"id","msg"} events
+// in pre-0.44 exec output: the next process's (codex exec resume appends
+// to the same output; 0.40 recorded). The earlier process
+// exited, which is how that output ends a turn (it prints no
+// task_complete), so its open turn ends as at an exit 0. The new process
+// counts its token_count totals from 0 (0.40's second process: 1300
+// input tokens, its own call's), so the session's total is what the
+// earlier processes counted plus the new totals (Codex restores them on
+// resume from ~0.95, long after this output).
+func (t *Translator) legacyProcess(dst []event, cfg gjson.Result) []event {
+	dst = t.endLegacyExec(dst)
+	t.st.Proc++
+	t.st.ProcTurns, t.st.EarlyTurn = 0, false
+	if prev := t.st.Usage["t:"]; prev != nil {
+		if t.st.UsageBase == nil {
+			t.st.UsageBase = new(usageVals)
+		}
+		base := t.st.UsageBase.counts()
+		base.add(prev.counts())
+		t.st.UsageBase.set(&base)
+		delete(t.st.Usage, "t:")
+	}
+	t.setModel("", cfg.Get("model").Str, cfg.Get("reasoning effort").Str)
+	return dst
+}
+
 // execLegacy handles lines of the pre-0.44 exec output: a configuration
 // summary, the prompt, and {"id","msg"} events.
 func (t *Translator) execLegacy(dst []event, c *ctx, s string, line jsonscan.Value) []event {
@@ -380,6 +406,8 @@ func (t *Translator) execLegacy(dst []event, c *ctx, s string, line jsonscan.Val
 	case prompt.Type == gjson.String:
 		t.st.Held = append(t.st.Held, held{Text: strings.Clone(prompt.Str), Raw: string(c.raw), Src: srcPrompt})
 		return dst
+	case t.st.LegacyExec && configSummary(gjson.Parse(s)):
+		return t.legacyProcess(dst, gjson.Parse(s))
 	case !t.w.Begun() && t.st.Meta["config"] == "" && configSummary(gjson.Parse(s)):
 		// The configuration summary printed before the first event. Any
 		// other object is reported (the stream holds it until the

@@ -1,6 +1,7 @@
 package codex_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/agentnorm/agentnorm/codex"
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestShellApplyPatch: before the freeform apply_patch tool (Codex before
@@ -254,6 +256,93 @@ func TestLegacyCallModel(t *testing.T) {
 		}
 		if n == 0 {
 			t.Errorf("%s: no call usage", c.format)
+		}
+	}
+}
+
+// TestLegacyExecResume: `codex exec resume` appends its own configuration
+// summary, prompt and events to the pre-0.44 exec output (0.40.0's
+// s06-multiturn). That summary starts the next process: the earlier one
+// exited, which ends its turn (the output prints no task_complete), and
+// the new process's token_count totals count from 0, so the session's
+// usage is both processes' (was: "exec line without a type", the first
+// turn left open under the second, the session's usage the second's
+// alone).
+func TestLegacyExecResume(t *testing.T) {
+	summary := `{"model":"gpt-5.5","approval":"never","sandbox":"danger-full-access","workdir":"/w"}`
+	tokens := func(in, out int) string {
+		return fmt.Sprintf(`{"id":"0","msg":{"type":"token_count","info":{"total_token_usage":{"input_tokens":%d,"cached_input_tokens":0,"output_tokens":%d,"reasoning_output_tokens":0,"total_tokens":%d},"last_token_usage":{"input_tokens":%d,"cached_input_tokens":0,"output_tokens":%d,"reasoning_output_tokens":0,"total_tokens":%d},"model_context_window":272000}}}`, in, out, in+out, in, out, in+out)
+	}
+	evs := run(t, codex.FormatExec, nil, []string{
+		summary, `{"prompt":"Remember 42."}`,
+		`{"id":"0","msg":{"type":"task_started","model_context_window":272000}}`,
+		`{"id":"0","msg":{"type":"agent_message","message":"Got it."}}`, tokens(1250, 9),
+		summary, `{"prompt":"Which number?"}`,
+		`{"id":"0","msg":{"type":"task_started","model_context_window":272000}}`,
+		`{"id":"0","msg":{"type":"agent_message","message":"42."}}`, tokens(1300, 9),
+	}, universal.Exit{Code: 0})
+	if u := golden.OfType(evs, universal.TypeUnparsed); len(u) != 0 {
+		t.Errorf("unparsed %+v", u[0].Data)
+	}
+	var turns []string
+	for _, e := range evs {
+		switch d := e.Data.(type) {
+		case *universal.TurnStarted:
+			turns = append(turns, "start "+d.TurnID)
+		case *universal.TurnEnded:
+			turns = append(turns, "end "+d.TurnID+" "+string(d.Status))
+		}
+	}
+	if diff := cmp.Diff([]string{"start turn_1", "end turn_1 completed", "start turn_2", "end turn_2 completed"}, turns); diff != "" {
+		t.Errorf("turns (-want +got):\n%s", diff)
+	}
+	var session []int64
+	for _, e := range golden.OfType(evs, universal.TypeUsageUpdated) {
+		if u := e.Data.(*universal.UsageUpdated); u.Scope == universal.ScopeSession {
+			session = append(session, *u.Usage.InputTokens)
+		}
+	}
+	if diff := cmp.Diff([]int64{1250, 2550}, session); diff != "" {
+		t.Errorf("session input tokens (-want +got):\n%s", diff)
+	}
+}
+
+// TestEarlyV2Usage: 0.63's v2 app-server sends no
+// thread/tokenUsage/updated; its usage is only in the legacy
+// codex/event/token_count it sends alongside (was: skipped as a copy of a
+// v2 notification, no usage at all). Servers that send both (0.77 on)
+// send the legacy copy first: a call is still reported once.
+func TestEarlyV2Usage(t *testing.T) {
+	legacy := `{"method":"codex/event/token_count","params":{"id":"0","msg":{"type":"token_count","info":{"total_token_usage":{"input_tokens":1250,"cached_input_tokens":0,"output_tokens":9,"reasoning_output_tokens":0,"total_tokens":1259},"last_token_usage":{"input_tokens":1250,"cached_input_tokens":0,"output_tokens":9,"reasoning_output_tokens":0,"total_tokens":1259},"model_context_window":258400}},"conversationId":"th1"}}`
+	v2 := `{"method":"thread/tokenUsage/updated","params":{"threadId":"th1","turnId":"0","tokenUsage":{"total":{"totalTokens":1259,"inputTokens":1250,"cachedInputTokens":0,"outputTokens":9,"reasoningOutputTokens":0},"last":{"totalTokens":1259,"inputTokens":1250,"cachedInputTokens":0,"outputTokens":9,"reasoningOutputTokens":0},"modelContextWindow":258400}}}`
+	head := []string{
+		`{"id":1,"result":{"thread":{"id":"th1","preview":"","modelProvider":"mock","createdAt":1796292746}}}`,
+		`{"method":"turn/started","params":{"turn":{"id":"0","items":[],"status":"inProgress"}}}`,
+		`{"method":"item/started","params":{"item":{"type":"agentMessage","id":"m1","text":""}}}`,
+		`{"method":"item/completed","params":{"item":{"type":"agentMessage","id":"m1","text":"Hi."}}}`,
+	}
+	end := `{"method":"turn/completed","params":{"turn":{"id":"0","items":[],"status":"completed"}}}`
+	for _, c := range []struct {
+		name  string
+		lines []string
+	}{
+		{"0.63: legacy only", append(append([]string{}, head...), legacy, end)},
+		{"0.77: legacy, then v2", append(append([]string{}, head...), legacy, v2, end)},
+	} {
+		var calls, sessions int
+		for _, e := range golden.OfType(run(t, codex.FormatAppServer, nil, c.lines), universal.TypeUsageUpdated) {
+			switch u := e.Data.(*universal.UsageUpdated); u.Scope {
+			case universal.ScopeCall:
+				calls++
+			case universal.ScopeSession:
+				sessions++
+				if *u.Usage.InputTokens != 1250 {
+					t.Errorf("%s: session input tokens %d, want 1250", c.name, *u.Usage.InputTokens)
+				}
+			}
+		}
+		if calls != 1 || sessions != 1 {
+			t.Errorf("%s: %d call and %d session usages, want one each", c.name, calls, sessions)
 		}
 	}
 }

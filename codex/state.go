@@ -87,6 +87,10 @@ type state struct {
 	// V2 is set once app-server v2 notifications were seen: legacy
 	// codex/event/* notifications then repeat them and are skipped.
 	V2 bool `json:"v2,omitempty"`
+	// V2Usage is set once a thread/tokenUsage/updated notification came;
+	// until then a v2 connection's usage is its legacy token_count (0.63
+	// sends no v2 usage notification).
+	V2Usage bool `json:"v2_usage,omitempty"`
 	// MCP is set once the stream is known to be codex mcp-server's (its
 	// initialize answer names it, or a codex/event notification came):
 	// without the host's lines, only then is a CallToolResult the answer
