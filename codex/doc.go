@@ -9,8 +9,8 @@
 // and hand-made inputs
 // built from the app-server schemas Codex 0.169.0 and 0.100.0 generate
 // (testdata/codex; provenance in testdata/SOURCES.md). The capture lab's
-// scenarios recorded with 0.28.0 (exec only), 0.50.0 (v1 app-server),
-// 0.77.0, 0.95.0, 0.100.0, 0.115.0, 0.130.0, 0.145.0, 0.155.0, 0.166.0 and
+// scenarios recorded with 0.28.0 and 0.40.0 (exec only), 0.50.0 (v1
+// app-server), 0.63.0 (early v2 app-server), 0.77.0, 0.95.0, 0.100.0, 0.115.0, 0.130.0, 0.145.0, 0.155.0, 0.166.0 and
 // 0.171.0 (testdata/crosscheck/codex) are checked by their expectations
 // and the stream invariants.
 //

@@ -5,6 +5,10 @@ Staged as the lab's codex/appserver_client.py (same arguments, same output files
 client is staged beside it as appserver_client_lab.py and runs unchanged unless
 CODEX_APPSERVER_API=v1 (record_versions.py sets it for versions that answer thread/start
 with "Invalid request", e.g. 0.50.0).
+CODEX_APPSERVER_API=v2early (record_versions.py's probe sets it for 0.63.0, whose thread/start refuses
+the kebab-case names) runs the lab's client with two changes: thread/start's sandbox and
+approvalPolicy values in camelCase (dangerFullAccess, onRequest), and a turn/completed without
+threadId taken as its thread's (0.63 sends none; later versions do).
 
 v1 flow: initialize -> initialized -> newConversation {cwd, approvalPolicy, sandbox} ->
 addConversationListener {conversationId} -> per prompt: sendUserMessage {conversationId,
@@ -16,9 +20,29 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-if os.environ.get("CODEX_APPSERVER_API", "v2") != "v1":
+CAMEL = {"read-only": "readOnly", "workspace-write": "workspaceWrite", "danger-full-access": "dangerFullAccess",
+         "untrusted": "unlessTrusted", "on-failure": "onFailure", "on-request": "onRequest"}
+# the lab client's test for its turn's end, and what it becomes for v2early (no threadId in the params)
+TURN_END_TEST = 'm["params"].get("threadId") == thread_id'
+TURN_END_EARLY = 'm["params"].get("threadId", thread_id) == thread_id'
+API = os.environ.get("CODEX_APPSERVER_API", "v2")
+if API != "v1":
     lab_client = os.path.join(HERE, "appserver_client_lab.py")
-    os.execv(sys.executable, [sys.executable, lab_client] + sys.argv[1:])
+    if API != "v2early":
+        os.execv(sys.executable, [sys.executable, lab_client] + sys.argv[1:])
+    # v2early (0.63): thread/start takes the sandbox and approval policy in camelCase, and
+    # turn/completed carries no threadId (one thread per process here, so its turn id decides)
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    argv = [CAMEL.get(a, a) if 0 < i < cut and argv[i - 1] in ("--sandbox", "--approval-policy") else a
+            for i, a in enumerate(argv)]
+    src = open(lab_client).read()
+    if src.count(TURN_END_TEST) != 1:
+        sys.exit("appserver_client_lab.py: expected one %r, the lab changed" % TURN_END_TEST)
+    sys.argv = [lab_client] + argv
+    exec(compile(src.replace(TURN_END_TEST, TURN_END_EARLY), lab_client, "exec"),
+         {"__name__": "__main__", "__file__": lab_client})
+    sys.exit(0)
 
 import argparse  # noqa: E402
 import json  # noqa: E402

@@ -20,7 +20,9 @@ The lab is staged in a temporary copy, changed only as follows:
                              (default `--listen stdio://`; versions before ~0.100 have no --listen flag)
 What the CLI has is probed first (see probe): no app-server (0.28) -> exec mode only; no --listen
 flag in `app-server --help` (before ~0.100) -> none given; no v2 API in the binary (0.50) -> the v1
-flow. CODEX_APPSERVER_LISTEN and CODEX_APPSERVER_API override the probe.
+flow; a v2 thread/start that lists its sandbox modes in camelCase when given an unknown one (0.63)
+-> v2early (see appserver_client_versions.py). CODEX_APPSERVER_LISTEN and CODEX_APPSERVER_API
+override the probe.
 Every agent process runs through the lab's codex/run.sh, i.e. inside its sandbox (a network namespace
 with only loopback, a private tmpfs on /home/dev), against the mock on 127.0.0.1.
 
@@ -38,6 +40,14 @@ AGENTS = os.environ.get('AGENTS_DIR') or os.path.join(LAB, 'agents')
 SCENARIOS = ['s01-text', 's02-tool', 's03-multitool', 's04-edit', 's05-error', 's06-multiturn',
              's07-permission', 's08-bigoutput', 's09-unicode']
 LISTEN = 'app-server --listen stdio://'
+# run.sh's `exec resume` takes the thread id from exec's thread.started line; the {"id","msg"} output of
+# versions before 0.44 has none (0.40 prints no session id at all), so the staged run.sh falls back to
+# the id in the session_meta of the rollout the first process wrote (the only one in CODEX_HOME then)
+TID = r'''tid=$(python3 -c "import json,sys; print(next(json.loads(l)['thread_id'] for l in open(sys.argv[1]) if '\"thread.started\"' in l))" "$out")'''
+TID_OLD = r'''tid=$(python3 -c "import glob,json,sys; print(([json.loads(l)['thread_id'] for l in open(sys.argv[1]) if '\"thread.started\"' in l] or [json.loads(open(p).readline())['payload']['id'] for p in sorted(glob.glob(sys.argv[2] + '/sessions/**/rollout-*.jsonl', recursive=True))])[0])" "$out" "$HOMEDIR")'''
+# thread/start's values as v2early takes them (the same table as appserver_client_versions.py's)
+CAMEL = {'read-only': 'readOnly', 'workspace-write': 'workspaceWrite', 'danger-full-access': 'dangerFullAccess',
+         'untrusted': 'unlessTrusted', 'on-failure': 'onFailure', 'on-request': 'onRequest'}
 
 
 def version():
@@ -61,6 +71,9 @@ def stage(tmp):
     if s.count(LISTEN) != 2:
         sys.exit('run.sh: expected two "%s", the lab changed' % LISTEN)
     s = s.replace(LISTEN, 'app-server ${CODEX_APPSERVER_LISTEN---listen stdio://}')
+    if s.count(TID) != 1:
+        sys.exit('run.sh: expected one resume thread id lookup, the lab changed')
+    s = s.replace(TID, TID_OLD)
     with open(run, 'w') as f:
         f.write(s)
     return lab
@@ -88,9 +101,41 @@ def probe(lab, env):
                  if (os.path.basename(p) == 'codex' or 'x86_64-unknown-linux-musl' in os.path.basename(p))
                  and os.path.isfile(p) and os.path.getsize(p) > 1 << 20]
     v2 = any(b'thread/start' in open(p, 'rb').read() for p in set(bins))
-    env.setdefault('CODEX_APPSERVER_API', 'v2' if v2 else 'v1')
+    if 'CODEX_APPSERVER_API' not in env:
+        env['CODEX_APPSERVER_API'] = ('v2early' if v2_camel(lab, codex, env) else 'v2') if v2 else 'v1'
     print('app-server: listen flag %r, API %s' % (env['CODEX_APPSERVER_LISTEN'], env['CODEX_APPSERVER_API']))
     return 'all'
+
+
+# Run inside the sandbox: start the app-server, ask thread/start for a sandbox mode no version has and
+# print the error, whose serde message lists the modes it takes (nothing is started: the params are refused).
+ENUM_PROBE = r'''
+import json, subprocess, sys
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+for m in ({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"clientInfo": {"name": "probe", "version": "0"}}},
+          {"jsonrpc": "2.0", "method": "initialized"},
+          {"jsonrpc": "2.0", "id": 1, "method": "thread/start", "params": {"sandbox": "capturelab-probe"}}):
+    p.stdin.write((json.dumps(m) + "\n").encode()); p.stdin.flush()
+for line in p.stdout:
+    if json.loads(line).get("id") == 1:
+        print(line.decode(), end="")
+        break
+p.kill()
+'''
+
+
+def v2_camel(lab, codex, env):
+    """Whether thread/start spells its sandbox and approvalPolicy values in camelCase (readOnly,
+    onRequest: 0.63's early v2 API, which refuses the lab's kebab-case names with "unknown variant
+    `danger-full-access`, expected one of `readOnly`, ...") rather than kebab-case (0.77 and later)."""
+    r = subprocess.run(['bash', '-c', 'source "$1/common/labenv.sh"; shift; HOME=/home/dev lab_sandbox timeout 30 python3 -c "$@"',
+                        '_', lab, ENUM_PROBE, codex, 'app-server'] + env['CODEX_APPSERVER_LISTEN'].split(),
+                       env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if b'`dangerFullAccess`' in r.stdout:
+        return True
+    if b'`danger-full-access`' not in r.stdout:
+        print('app-server probe: no list of sandbox modes in %r; taken as kebab-case' % r.stdout[-300:])
+    return False
 
 
 def keep(src, dest, name):
@@ -103,6 +148,23 @@ def keep(src, dest, name):
         for r in sorted(glob.glob(os.path.join(src, name + '.session', mode, 'rollout-*.jsonl'))):
             tid = os.path.basename(r)[:-len('.jsonl')].replace('-', '')[-8:]
             shutil.copy(r, os.path.join(dest, '%s.%s.rollout-%s.jsonl' % (name, mode, tid)))
+
+
+def client_meta(dest, name, api):
+    """The lab's run.sh writes the thread/start values it gave the client; for v2early the client sent
+    them in camelCase (as NAME.appserver.exchange.jsonl shows), so the meta says what was sent."""
+    meta = os.path.join(dest, name + '.meta.json')
+    if api != 'v2early' or not os.path.exists(meta):
+        return
+    m = json.load(open(meta))
+    for cap in m.get('captures') or []:
+        ts = (cap.get('client') or {}).get('thread/start')
+        if isinstance(ts, dict):
+            for k in ('approvalPolicy', 'sandbox'):
+                ts[k] = CAMEL.get(ts.get(k), ts.get(k))
+            cap['client']['api'] = 'v2early: camelCase thread/start values, turn/completed without threadId'
+    with open(meta, 'w', encoding='utf-8') as f:
+        f.write(json.dumps(m, indent=1, ensure_ascii=False) + '\n')
 
 
 def correct(dest, name):
@@ -145,6 +207,7 @@ def main():
                 if r.returncode != 0:
                     print('%s: run.sh exited %d' % (name, r.returncode), file=sys.stderr)
                 keep(os.path.join(out, 'codex', v), dest, name)
+                client_meta(dest, name, env.get('CODEX_APPSERVER_API'))
                 correct(dest, name)
         if os.environ.get('KEEP'):
             shutil.copytree(out, os.environ['KEEP'], dirs_exist_ok=True)
