@@ -1,7 +1,7 @@
 // Package claude translates Claude Code's native output into universal
 // events. Tested with Claude Code 2.1.330 (recorded, goldens), recordings
-// of 1.0.24, 1.0.56, 1.0.128, 2.0.14, 2.0.76, 2.1.14, 2.1.120, 2.1.200,
-// 2.1.280 and 2.1.332 (checked by internal/crosscheck;
+// of 1.0.24, 1.0.56, 1.0.128, 2.0.14, 2.0.76, 2.1.14, 2.1.40, 2.1.61,
+// 2.1.90, 2.1.120, 2.1.200, 2.1.280 and 2.1.332 (checked by internal/crosscheck;
 // 2.1.332's hook and rewind sessions with goldens) and public samples of
 // 1.0.17 to 2.1.132.
 //
@@ -198,7 +198,10 @@
 //	                       status, details the retry, agent_id,
 //	                       subagent_type and tool_use_id)
 //	system/task_*          a status item under the Agent call (task_started →
-//	                       task_notification; metadata the task type, sub-agent
+//	                       task_notification, or → the call's result for a
+//	                       foreground sub-agent without one, 2.1.61:
+//	                       completed, failed with an error result;
+//	                       metadata the task type, sub-agent
 //	                       type, run, parent task, usage, output file, why it
 //	                       ended, a sub-agent's hand-back and its report, a
 //	                       workflow's name, skip_transcript (a housekeeping
@@ -433,7 +436,7 @@
 // system/init that arrives while a turn is open (the continuation Claude
 // Code starts for a background sub-agent, which writes both results at the
 // end) belongs to that turn: its result is folded in, and the turn ends with
-// the last one. 2.1.120 writes a single result for such a turn: a turn
+// the last one. 2.1.50 to 2.1.120 write a single result for such a turn: a turn
 // that got a result but waits for another ends, with that result's status,
 // when the next turn's init arrives or the input ends. An init of another
 // session while a turn is open without a result (runs' output appended to
@@ -461,7 +464,7 @@
 // entry of a sub-agent file read after the main one, and not a blocking
 // Stop hook's feedback (the meta user line "Stop hook feedback:…": the
 // agent goes on in the same turn). A turn with a
-// background sub-agent that has not reported back stays open (2.1.120 and
+// background sub-agent that has not reported back stays open (2.1.41 and
 // later answer its <task-notification> in the same turn); one whose
 // notification is still queued when the file ends (2.1.214 enqueues a
 // "killed" one as the run ends, after the turn's final response) has
@@ -717,8 +720,9 @@
 // # Versions
 //
 // What other versions than 2.1.330 write differently, as recorded with the
-// capture lab (1.0.24, 1.0.56, 1.0.128, 2.0.14, 2.0.76, 2.1.14, 2.1.120,
-// 2.1.200, 2.1.280) and handled above: 1.0.x, 2.0.x and 2.1.14 offer the sub-agent tool as
+// capture lab (1.0.24, 1.0.56, 1.0.128, 2.0.14, 2.0.76, 2.1.14, 2.1.40,
+// 2.1.61, 2.1.90, 2.1.120, 2.1.200, 2.1.280) and handled above: 1.0.x, 2.0.x
+// and 2.1.x up to 2.1.61 offer the sub-agent tool as
 // Task (not Agent), 2.0.14 and older without background sub-agents (a Task
 // with run_in_background runs in the foreground); 1.0.x keeps a
 // sub-agent's entries in the main transcript (isSidechain); 1.0.56 and
@@ -726,11 +730,16 @@
 // result; 2.0.76 writes a sub-agent file for each cache warmup request;
 // 2.0.14 and 2.0.76 may end a turn whose stream broke with
 // error_during_execution and is_error false, without
-// completing the streamed message; 2.0.76 and 2.1.14 exit after the first
-// result while a background sub-agent still runs (no continuation);
-// 2.1.120 continues the turn but writes a single result for it and does
-// not forward the background sub-agent's messages (2.1.200 and later
-// forward them and write a result for each init, as 2.1.330 does);
+// completing the streamed message; 2.0.76 to 2.1.40 exit after the first
+// result while a background sub-agent still runs (no continuation; 2.1.41
+// is the first that answers the sub-agent's notification in the same
+// turn, so a transcript's turn with one pending stays open from 2.1.41 on);
+// 2.1.41 and 2.1.44 write a result for each init, 2.1.50, 2.1.61, 2.1.90
+// and 2.1.120 a single result for the turn, and none of them forwards the background
+// sub-agent's messages (2.1.200 and later forward them and write a result
+// for each init, as 2.1.330 does); 2.1.61 writes task_started for a
+// foreground sub-agent but no task_notification (the call's result ends
+// the task: completed, or failed with an error result);
 // transcripts before 2.1.330 record no permission decision
 // (permissionDecision), so a can_use_tool round trip leaves no trace in
 // them, but for a refused call's toolDenialKind (2.1.200 and 2.1.280;

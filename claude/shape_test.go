@@ -232,6 +232,107 @@ func TestTranscriptBackgroundAgent(t *testing.T) {
 	}
 }
 
+// TestTranscriptBackgroundAgentVersions: Claude Code answers a background
+// sub-agent's notification in the turn that launched it from 2.1.41 on
+// (2.1.61's and 2.1.90's recordings, whose notification entry has no
+// origin); 2.1.40 and older exit after the turn's first result, so their
+// transcript ends with the turn finished and the notification, if any,
+// still queued.
+func TestTranscriptBackgroundAgentVersions(t *testing.T) {
+	for _, tc := range []struct {
+		version   string
+		continues bool
+	}{{"2.1.14", false}, {"2.1.40", false}, {"2.1.41", true}, {"2.1.90", true}, {"2.1.120", true}} {
+		line := func(s string) string {
+			return strings.Replace(s, `{`, `{"sessionId":"s1","version":"`+tc.version+`",`, 1)
+		}
+		head := []string{
+			line(`{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}`),
+			line(`{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Task","input":{"prompt":"go","run_in_background":true}}],"stop_reason":null}}`),
+			line(`{"type":"user","uuid":"u2","parentUuid":"a1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"Async agent launched successfully."}]}]},"toolUseResult":{"isAsync":true,"status":"async_launched","agentId":"ag1"}}`),
+			line(`{"type":"assistant","uuid":"a2","parentUuid":"u2","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Working in the background."}],"stop_reason":null}}`),
+		}
+		// The CLI exited: the file ends with the notification queued.
+		evs := feed(t, claude.FormatTranscript, nil, nil, append(head,
+			`{"type":"queue-operation","operation":"enqueue","sessionId":"s1","content":"<task-notification>\n<task-id>ag1</task-id>\n<tool-use-id>t1</tool-use-id>\n<status>completed</status>\n</task-notification>"}`)...)
+		checkShape(t, evs)
+		want := universal.EndCompleted
+		if d := evs[len(evs)-1].Data.(*universal.SessionEnded); d.Reason != want {
+			t.Errorf("%s, notification queued at the end: session ended %s, want %s", tc.version, d.Reason, want)
+		}
+		if !tc.continues {
+			continue
+		}
+		evs = feed(t, claude.FormatTranscript, nil, nil, append(head,
+			`{"type":"queue-operation","operation":"enqueue","sessionId":"s1","content":"<task-notification>\n<task-id>ag1</task-id>\n<tool-use-id>t1</tool-use-id>\n<status>completed</status>\n</task-notification>"}`,
+			`{"type":"queue-operation","operation":"dequeue","sessionId":"s1"}`,
+			line(`{"type":"user","uuid":"u3","parentUuid":"a2","promptId":"p2","message":{"role":"user","content":"<task-notification>\n<task-id>ag1</task-id>\n<tool-use-id>t1</tool-use-id>\n<status>completed</status>\n</task-notification>"}}`),
+			line(`{"type":"assistant","uuid":"a3","parentUuid":"u3","message":{"id":"m3","role":"assistant","content":[{"type":"text","text":"It printed from-subagent."}],"stop_reason":null}}`))...)
+		checkShape(t, evs)
+		if n := len(golden.OfType(evs, universal.TypeTurnStarted)); n != 1 {
+			t.Errorf("%s: %d turns, want 1 (the answer to the notification is in the turn that launched the sub-agent)", tc.version, n)
+		}
+		if d := evs[len(evs)-1].Data.(*universal.SessionEnded); d.Reason != universal.EndCompleted {
+			t.Errorf("%s, notification answered: session ended %s, want completed", tc.version, d.Reason)
+		}
+	}
+}
+
+// TestForegroundTaskHandback: 2.1.61 writes task_started for a foreground
+// sub-agent but no task_notification (2.1.90 and later write it before
+// the call's result): the call's result ends the task, completed, or
+// failed with an error result. Its status item was left running and
+// closed as failed at the turn's end. A background sub-agent's result (an
+// async launch) does not end its task.
+func TestForegroundTaskHandback(t *testing.T) {
+	run := func(result string) []universal.Event {
+		return feed(t, claude.FormatStreamJSON, nil, nil,
+			`{"type":"system","subtype":"init","cwd":"/w","session_id":"s1","tools":["Task"],"model":"m","claude_code_version":"2.1.61","uuid":"i1"}`,
+			`{"type":"assistant","message":{"id":"m1","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_1","name":"Task","input":{"description":"greet","prompt":"go","subagent_type":"general-purpose"}}],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"s1","uuid":"a1"}`,
+			`{"type":"system","subtype":"task_started","task_id":"ag1","tool_use_id":"toolu_1","description":"greet","task_type":"local_agent","uuid":"ts1","session_id":"s1"}`,
+			`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"go"}]},"parent_tool_use_id":"toolu_1","session_id":"s1","uuid":"u1"}`,
+			result,
+			`{"type":"assistant","message":{"id":"m2","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"Done."}],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"s1","uuid":"a2"}`,
+			`{"type":"result","subtype":"success","is_error":false,"result":"Done.","usage":{"input_tokens":2,"output_tokens":2},"session_id":"s1"}`)
+	}
+	task := func(evs []universal.Event) universal.Item {
+		for _, it := range completed(evs, universal.KindStatus, "") {
+			if it.NativeItemID == "ag1" {
+				return it
+			}
+		}
+		t.Fatal("no task status item completed")
+		return universal.Item{}
+	}
+	for _, tc := range []struct {
+		name, result string
+		status       universal.ItemStatus
+		label        string
+	}{
+		{"completed", `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_1","type":"tool_result","content":[{"type":"text","text":"hello"}]}]},"parent_tool_use_id":null,"session_id":"s1","uuid":"u2","tool_use_result":{"status":"completed","prompt":"go","agentId":"ag1","content":[{"type":"text","text":"hello"}]}}`,
+			universal.StatusCompleted, "completed"},
+		{"failed", `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_1","type":"tool_result","content":"the sub-agent failed","is_error":true}]},"parent_tool_use_id":null,"session_id":"s1","uuid":"u2"}`,
+			universal.StatusFailed, "failed"},
+	} {
+		evs := run(tc.result)
+		checkShape(t, evs)
+		it := task(evs)
+		if it.Status != tc.status || it.Content[0].Label != tc.label || it.Content[0].Detail != "greet" {
+			t.Errorf("%s: task item %s, label %q, detail %q; want %s, %q, %q", tc.name, it.Status, it.Content[0].Label, it.Content[0].Detail, tc.status, tc.label, "greet")
+		}
+		if gjson.GetBytes(it.Content[0].Metadata, "task_type").Str != "local_agent" {
+			t.Errorf("%s: task metadata %s lost task_type", tc.name, it.Content[0].Metadata)
+		}
+	}
+	// A background launch leaves the task running until its notification.
+	evs := run(`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_1","type":"tool_result","content":[{"type":"text","text":"Async agent launched successfully."}]}]},"parent_tool_use_id":null,"session_id":"s1","uuid":"u2","tool_use_result":{"isAsync":true,"status":"async_launched","agentId":"ag1"}}`)
+	for _, e := range evs {
+		if e.Type == universal.TypeItemCompleted && e.Data.(*universal.ItemSnapshot).Item.NativeItemID == "ag1" && !e.Synthetic {
+			t.Errorf("background launch: task item ended by the launch: %+v", e.Data.(*universal.ItemSnapshot).Item)
+		}
+	}
+}
+
 // TestTranscriptStopHookContinues: a blocking Stop hook's feedback after a
 // final response does not end the turn: Claude Code goes on in the same
 // turn (one system/turn_duration after the continuation), as the Irrlicht

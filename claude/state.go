@@ -108,7 +108,7 @@ type state struct {
 	// before the init, held until it comes (see early.go).
 	Early []early `json:"early,omitempty"`
 	// Continues: the CLI that wrote the transcript answers a background
-	// sub-agent's notification in the turn that launched it (2.1.120 and
+	// sub-agent's notification in the turn that launched it (2.1.41 and
 	// later; older ones ended the turn without it).
 	Continues bool `json:"continues,omitempty"`
 	// Entries are the positions (in the order written) of the main-chain
@@ -779,8 +779,10 @@ func (t *Translator) done() bool {
 }
 
 // continuesAfterBackground reports whether a Claude Code version answers
-// a background sub-agent's notification in the same turn (2.1.120 and
-// later; 2.0.x and 2.1.14 do not).
+// a background sub-agent's notification in the same turn: 2.1.41 and
+// later do; 2.1.40 and older exit after the turn's first result while the
+// sub-agent still runs (2.0.76, 2.1.14, 2.1.38, 2.1.39 and 2.1.40 so
+// recorded, 2.1.41, 2.1.44, 2.1.50, 2.1.61, 2.1.90 and 2.1.120 answer it).
 func continuesAfterBackground(version string) bool {
 	var v [3]int
 	for i, f := range strings.SplitN(version, ".", 3) {
@@ -790,7 +792,7 @@ func continuesAfterBackground(version string) bool {
 		}
 		v[i] = n
 	}
-	return v[0] > 2 || v[0] == 2 && (v[1] > 1 || v[1] == 1 && v[2] >= 120)
+	return v[0] > 2 || v[0] == 2 && (v[1] > 1 || v[1] == 1 && v[2] >= 41)
 }
 
 // backgroundDone records that a background sub-agent of the open turn

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -945,6 +946,36 @@ func (t *Translator) taskNotification(dst events, r jsonscan.Value) events {
 	}, universal.SourceAgent, t.raw)
 }
 
+// handedBack ends the task a foreground sub-agent call started when the
+// call's result comes with the task's status item still open: 2.1.61
+// writes task_started for a foreground sub-agent but no
+// task_notification (2.1.90 and later write it before the result). The
+// result is the task's end: completed, or failed with an error result
+// (the item keeps what task_started said; its label is the outcome).
+func (t *Translator) handedBack(dst events, call string, isErr bool) events {
+	if call == "" {
+		return dst
+	}
+	for _, task := range slices.Sorted(maps.Keys(t.s.Tasks)) {
+		id := t.s.Tasks[task]
+		if t.s.Agents[task] != call || !t.w.IsOpen(id) {
+			continue
+		}
+		it, ok := t.w.Tracked(id)
+		if !ok || len(it.Content) == 0 || it.Content[0].Type != universal.PartStatus {
+			continue
+		}
+		delete(t.s.Tasks, task)
+		it.Content = slices.Clone(it.Content)
+		it.Content[0].Label, it.Status = "completed", universal.StatusCompleted
+		if isErr {
+			it.Content[0].Label, it.Status = "failed", universal.StatusFailed
+		}
+		dst = t.w.Complete(dst, it, universal.SourceDaemon, t.raw)
+	}
+	return dst
+}
+
 // resultFields are the members of a result line that every result reads.
 type resultFields struct {
 	sessionID, subtype, isError, errors, terminalReason, denials, cost, models, usage, sinceLast,
@@ -1208,8 +1239,8 @@ func (t *Translator) cutTurn(dst events) events {
 
 // heldTurn ends a turn that got a result but still waits for the result of
 // a continuation (a system/init inside it) that the CLI never writes:
-// 2.1.120 writes a single result for a turn whose background sub-agent
-// continued it, 2.1.330 one per init. It ends when the next turn's init
+// 2.1.50 to 2.1.120 write a single result for a turn whose background
+// sub-agent continued it, 2.1.41, 2.1.44 and 2.1.330 one per init. It ends when the next turn's init
 // arrives or the input ends, with the last result's metadata.
 func (t *Translator) heldTurn(dst events) events {
 	tn := t.s.Turn

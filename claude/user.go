@@ -576,8 +576,10 @@ func (t *Translator) toolResult(dst events, r, b jsonscan.Value, scope string, s
 				tn.Background = append(tn.Background, t.w.Copy(call))
 			}
 		} else {
-			// The sub-agent handed back: its messages are complete.
+			// The sub-agent handed back: its messages are complete, and
+			// so is its task.
 			dst = t.closeMsgs(dst, inScope(call), nil)
+			dst = t.handedBack(dst, call, isErr)
 		}
 	}
 	status := universal.StatusCompleted
