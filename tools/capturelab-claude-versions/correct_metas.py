@@ -12,6 +12,17 @@ it applies only where the version behaves so:
   * s10-subagent-background*: a version without background sub-agents (Task has no run_in_background
     before 2.0.6x; the CLI runs the sub-agent in the foreground and returns its answer) ends with the
     scripted interim text after one result: expect.final_text is that result's text.
+  * s10-subagent-background*: a version that runs the sub-agent in the background but exits after the first
+    result (2.0.76 to 2.1.40: no continuation) ends with the scripted interim text: expect.final_text is that
+    result's text, and the sub-agent's Bash call is expected in the transcript only (the sub-agent file), with
+    its output if the file holds its result (2.1.40), without it if it holds only the call (2.0.76, 2.1.14).
+  * s10-subagent-background*: a version that runs the sub-agent in the background but does not forward its
+    messages to stream-json (2.1.x before 2.1.2xx: only task_progress names its last tool; the stdout has no
+    call whose parent is the Agent call), and still continues the session when it is done, has the sub-agent's
+    Bash call in its transcript only: expect_by_format.stream-json.tools is the Agent call alone. (2.0.76's and
+    2.1.14's end after the first result: the rule above.)
+  * a main transcript that holds only queue-operation entries (2.0.76's s05-error-midstream*: the CLI wrote
+    neither the prompt nor the failed answer to disk) is expected to have no turn and no user message.
   * s07-permission-stdio-*: a transcript without permissionDecision (before 2.1.330) keeps no trace of the
     can_use_tool round trip: expect_by_format.transcript.permission is null. Not where the transcript still
     names the refusal: 2.1.2xx mark a denied call's result toolDenialKind (user-rejected), which the translator
@@ -25,6 +36,15 @@ FOREGROUND = ("This version has no background sub-agents (its Task tool has no r
               "sub-agent in the foreground and returned its answer as the Task result, and the mock's next step "
               "was the script's interim text, which ended the session (one result): expect.final_text is that "
               "result's text; the calls are those of s10-subagent.")
+CUT_OFF = ("This version exits after the first turn's result and never continues the session for the background "
+           "sub-agent (one result, exit 0): expect.final_text is that result's text, and the sub-agent's Bash call is "
+           "expected only in the transcript ")
+CUT_OFF_CALL = "(its sub-agent file holds the call, cut off before its result), without output."
+CUT_OFF_RESULT = "(its sub-agent file holds the call and its result, written before the CLI exited)."
+EMPTY = ("The main transcript of this version holds only a queue-operation entry: the CLI wrote neither the prompt "
+         "nor the failed answer to disk, so the transcript is expected to have no turn and no user message.")
+NOT_FORWARDED = ("This version does not forward a background sub-agent's messages to stream-json (only task_progress "
+                 "names its last tool): the sub-agent's Bash call is expected in the transcript only.")
 NO_DECISION = ("The transcript of this version records no trace of the can_use_tool round trip (no "
                "permissionDecision; an allowed call looks like any call, a denied one like any failed call with "
                "the host's message): expect_by_format.transcript.permission is null.")
@@ -46,6 +66,34 @@ def correct(d, name):
         if res and 'Async agent launched' not in res[0]['content_head']:
             exp['final_text'] = obs['results'][0]['result']
             why.append(FOREGROUND)
+    if name.startswith('s10-subagent-background'):
+        agent = [u['id'] for u in obs['tool_uses'] if u['name'] in ('Agent', 'Task')]
+        res = [r for r in obs['tool_results'] if r['tool_use_id'] in agent]
+        launched = res and 'Async agent launched' in res[0]['content_head']
+        forwarded = any(u.get('parent_tool_use_id') in agent for u in obs['tool_uses'])
+        finished = obs['results'] and obs['results'][-1]['result'] == exp['final_text']
+        calls = [t for t in exp['tools'] if t['name'] in ('Agent', 'Task')]
+        if launched and not forwarded and finished:
+            meta.setdefault('expect_by_format', {}).setdefault('stream-json', {})['tools'] = calls
+            why.append(NOT_FORWARDED)
+        elif launched and not forwarded and len(obs['results']) == 1:
+            sub = ''.join(open(p, encoding='utf-8').read()
+                          for p in sorted(glob.glob(os.path.join(d, name + '.transcript.agent-*.jsonl'))))
+            inner = [t for t in exp['tools'] if t not in calls]
+            if '"tool_result"' in sub:
+                tools, how = calls + inner, CUT_OFF_RESULT
+            else:
+                tools, how = calls + [dict(t, output_contains=None, is_error=None) for t in inner], CUT_OFF_CALL
+            exp['final_text'] = obs['results'][0]['result']
+            exp['tools'] = calls
+            meta.setdefault('expect_by_format', {}).setdefault('transcript', {})['tools'] = tools
+            why.append(CUT_OFF + how)
+    tp = os.path.join(d, name + '.transcript.jsonl')
+    if os.path.exists(tp):
+        entries = [json.loads(l) for l in open(tp, encoding='utf-8') if l.strip()]
+        if entries and all(e.get('type') == 'queue-operation' for e in entries):
+            meta.setdefault('expect_by_format', {})['transcript'] = {'user_text_contains': [], 'error': None, 'turns': 0}
+            why.append(EMPTY)
     if name.startswith('s07-permission-stdio') and exp.get('permission'):
         tr = open(os.path.join(d, name + '.transcript.jsonl'), encoding='utf-8').read()
         if 'permissionDecision' not in tr and 'toolDenialKind' not in tr:
