@@ -212,6 +212,13 @@
 // rendered as text for a client without the notices capability) is no
 // text of the model: a status item labelled notice, as the notice update
 // is, detail the text, the members of _meta.claudeCode in its metadata.
+// GitHub Copilot CLI (agentInfo name "Copilot") sends its session's own
+// notices as text chunks of their own, the level as the prefix: one of
+// its main session whose text starts "Info: " or "Warning: " (a retry,
+// "Operation cancelled by user", a file it wrote) is a status item
+// labelled notice, detail the rest, {"level", "source": "copilot"} its
+// metadata; "Error: " (a failed model call, then the prompt answered
+// end_turn) is the turn's error, and the turn ends with status error.
 //
 // Tool calls: tool_call and tool_call_update (an update carries only what
 // changed; a tool_call states the whole call, so its absent content and
@@ -744,7 +751,14 @@
 // do, a permission asked while the call is in_progress, the sub-agent as
 // its task call alone), which reduce to the same shape as OpenCode's own
 // recordings of the same scripts (package opencode; permissions aside
-// outside s07, and the failed response of s05 that ACP does not show).
+// outside s07, and the failed response of s05 that ACP does not show);
+// GitHub Copilot CLI 1.0.102 (copilot --acp, in its BYOK mode against the
+// lab's Chat Completions mock), every scenario in two sets plus a cancel
+// (calls titled by the model's description, no tool name, a permission
+// for every command and edit, its notices and a failed model call as
+// "Info: "/"Error: " chunks, a refused permission that ends the turn, a
+// sub-agent whose calls name an agentId and whose text reads as the
+// session's: not yet placed under its task call).
 // Public logs of Kiro CLI 2.11–2.19 (its own recorder's trace of a real
 // session, an ACP client's proxy and audit logs, the agent's stdout) read
 // with no agent.unparsed; Kiro's _kiro/* and _kiro.dev/* extension

@@ -251,6 +251,14 @@ func (t *Translator) promptResult(dst []universal.Event, in *input, result jsons
 		// Gemini CLI gives the turn's tokens only in its quota.
 		dst = t.usage(dst, u, universal.ScopeTurn, nil, in.raw)
 	}
+	if reason == "end_turn" && t.st.Turn.Failed {
+		// Copilot CLI told the failure as an "Error: " notice (its error
+		// event already emitted) and answers end_turn.
+		var md jsonw.Object
+		md.String("stop_reason", "end_turn")
+		t.st.Failed = true
+		return t.endTurn(dst, universal.TurnError, md.Bytes(), agent, in.raw)
+	}
 	if reason == "error" && status != universal.TurnInterrupted {
 		// The stop reason ACP v2 names ErrorStopReason ({error: a
 		// JSON-RPC error}): the work failed. Some v1 agents answer a
@@ -1120,6 +1128,11 @@ func (t *Translator) agentChunk(dst []universal.Event, in *input, u jsonscan.Val
 	if isText {
 		if text = textV.Str(); text == "" {
 			return dst // an empty chunk (some carry only _meta)
+		}
+		if !thought {
+			if d, ok := t.copilotNotice(dst, in, text); ok {
+				return d
+			}
 		}
 		if thought && c.Get("annotations._meta.heartbeat").Type == gjson.True {
 			// Cursor's agent repeats its thinking placeholder with the

@@ -178,6 +178,10 @@ type turnState struct {
 	Answered bool `json:"answered,omitempty"`
 	// Cancelled: the host sent session/cancel.
 	Cancelled bool `json:"cancelled,omitempty"`
+	// Failed: the agent told the turn failed outside the prompt's
+	// response (Copilot CLI's "Error: " notice, see copilotNotice): an
+	// end_turn response ends it failed.
+	Failed bool `json:"failed,omitempty"`
 	// Calls counts the turn's call-scope usage reports; LastCall is the
 	// input and output counts of the last one.
 	Calls    int      `json:"calls,omitempty"`

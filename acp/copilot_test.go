@@ -1,0 +1,60 @@
+package acp_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentnorm/agentnorm/acp"
+	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/universal"
+)
+
+// TestCopilotNotices: GitHub Copilot CLI sends its session's notices as
+// agent_message_chunks of their own, the level as the prefix ("Info: "
+// a retry, "Error: " the failure that ends the turn, then end_turn with
+// no usage: its s05-error recording, testdata/acp/copilot-cli/1.0.102).
+// They are status items and the turn's error, not the model's text; the
+// turn ended completed with "Info: …Error: 400 …" as the answer. The same
+// text from another agent stays text.
+func TestCopilotNotices(t *testing.T) {
+	session := func(agent string) string {
+		return `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"` + agent + `","version":"1.0.102"}}}` + "\n" +
+			`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}` + "\n" +
+			`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"Summarize."}]}}` + "\n" +
+			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Info: Request failed due to a transient API error. Retrying..."}}}}` + "\n" +
+			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Error: 400 Invalid request: the mock rejects this prompt"}}}}` + "\n" +
+			`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}` + "\n"
+	}
+	evs := translate(t, acp.FormatAgent, session("Copilot"))
+	for _, it := range completedItems(t, evs) {
+		if it.Kind == universal.KindMessage && it.Role == universal.RoleAssistant {
+			t.Errorf("assistant message %+v, want none (the notices are no model text)", it.Content)
+		}
+	}
+	var notices []string
+	for _, it := range completedItems(t, evs) {
+		if it.Kind == universal.KindStatus && it.Content[0].Label == "notice" {
+			notices = append(notices, it.Content[0].Detail+" "+string(it.Content[0].Metadata))
+		}
+	}
+	want := []string{
+		`Info: Request failed due to a transient API error. Retrying... {"level":"info","source":"copilot"}`,
+		`Error: 400 Invalid request: the mock rejects this prompt {"level":"error","source":"copilot"}`,
+	}
+	if strings.Join(notices, "\n") != strings.Join(want, "\n") {
+		t.Errorf("notices %q\nwant %q", notices, want)
+	}
+	errs := golden.OfType(evs, universal.TypeError)
+	if len(errs) != 1 || errs[0].Data.(*universal.Error).Message != "400 Invalid request: the mock rejects this prompt" {
+		t.Fatalf("errors %v, want the notice's", errs)
+	}
+	ends := golden.OfType(evs, universal.TypeTurnEnded)
+	if len(ends) != 1 || ends[0].Data.(*universal.TurnEnded).Status != universal.TurnError {
+		t.Errorf("turn ends %v, want one, error", ends)
+	}
+
+	evs = translate(t, acp.FormatAgent, session("other"))
+	if n := len(golden.OfType(evs, universal.TypeError)); n != 0 {
+		t.Errorf("another agent: %d errors, want none (its text is the model's)", n)
+	}
+}
