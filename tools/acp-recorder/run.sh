@@ -2,7 +2,7 @@
 # Record one ACP capture of a real agent, offline.
 # usage: tools/acp-recorder/run.sh AGENT[@VERSION] SCENARIO [SET]     e.g. run.sh claude-agent-acp s02-tool
 #   claude-agent-acp is 0.101.0 (@agentclientprotocol/claude-agent-acp); @0.60.0, or @0.23.1 the former package;
-#   gemini-cli is 0.61.0 (@0.30.0, @0.2.2, @0.1.19 older ones), qwen-code 0.24.4 (@0.12.0, @0.1.4)
+#   gemini-cli is 0.61.0 (@0.30.0, @0.2.2, @0.1.19 older ones), qwen-code 0.24.4 (@0.12.0, @0.1.4); copilot-cli is 1.0.102
 # Runs record.py inside the shared capture lab's sandbox: a private network namespace (loopback only) and a
 # private /home/dev, where the lab's scripted model mock listens on 127.0.0.1.
 # Agents: $ACP_AGENTS_DIR (default: agents/ beside this file, filled by install.sh).

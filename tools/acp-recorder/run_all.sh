@@ -1,6 +1,7 @@
 #!/bin/bash
 # Record every ACP capture: each scenario of both sets for each agent, each in a sandbox of its own.
-# usage: tools/acp-recorder/run_all.sh [AGENT...]       (default: claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp)
+# usage: tools/acp-recorder/run_all.sh [AGENT...]       (default: claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp
+#                                                        copilot-cli)
 # claude-agent-acp records every version in $CLAUDE_ACP_VERSIONS (default: 0.23.1 0.60.0 0.101.0); claude-agent-acp@VERSION one.
 # codex-acp likewise, $CODEX_ACP_VERSIONS (default: 0.16.0 2.6.0); gemini-cli $GEMINI_CLI_VERSIONS (default: 0.1.19 0.2.2
 # 0.30.0 0.61.0); qwen-code $QWEN_CODE_VERSIONS (default: 0.1.4 0.12.0 0.24.4).
@@ -8,7 +9,7 @@
 # 0.1.4 and 0.12.0) record the main set only; gemini-cli 0.1.19 (the pre-v1 dialect) s01-text alone.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-AGENTS=" ${*:-claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp} "
+AGENTS=" ${*:-claude-agent-acp qwen-code gemini-cli codex-acp opencode-acp copilot-cli} "
 CLAUDE=""
 for v in ${CLAUDE_ACP_VERSIONS:-0.23.1 0.60.0 0.101.0}; do CLAUDE="$CLAUDE claude-agent-acp@$v"; done
 AGENTS=${AGENTS// claude-agent-acp / $CLAUDE }
@@ -30,6 +31,7 @@ for a in $AGENTS; do
     # Gemini CLI: this folder's gemini_scenarios.py against gemini_mock.py (the Gemini API); every scenario.
     # codex-acp: the lab's Codex scripts (codex_scenarios.py) against its Responses mock; every scenario.
     # opencode-acp: the lab's OpenCode scripts (opencode_scenarios.py) against its OpenCode mock; every scenario.
+    # copilot-cli: the lab's Pi scripts for text, copilot_scenarios.py for tools, the lab's mock in BYOK mode; every scenario.
     *) default="s01-text s02-tool s03-multitool s04-edit s05-error s06-multiturn s07-permission s08-bigoutput s09-unicode s10-subagent s11-cancel" ;;
   esac
   sets="main v2"
