@@ -3,8 +3,11 @@ package acp
 import (
 	"strings"
 
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
+
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // copilotAgent is the agentInfo name of GitHub Copilot CLI's ACP server
@@ -64,4 +67,32 @@ func (t *Translator) copilotNotice(dst []universal.Event, in *input, text string
 		dst = t.error(dst, m, "", details.Bytes(), in.raw)
 	}
 	return dst, true
+}
+
+// copilotParent returns the toolCallId of the task call a Copilot CLI
+// sub-agent's update goes under, "" for none. Copilot names the sub-agent
+// that made a call only by _meta["github.com/copilot"].agentId (its
+// runtime's agent id, no parent call; Copilot CLI 1.0.102's s10-subagent
+// recordings): the first update of an agentId goes under the running call
+// that delegates (its task tool's rawInput {name, description, prompt,
+// agent_type, mode}, see spawner), and the agent's later updates under
+// the same call. The sub-agent's text chunks carry no agentId: they stay
+// the session's.
+func (t *Translator) copilotParent(u jsonscan.Value) string {
+	aid := u.Get(`_meta.github\.com/copilot.agentId`)
+	if aid.Type != gjson.String || aid.Str == "" {
+		return ""
+	}
+	if id, ok := t.st.CopilotAgents[aid.Str]; ok {
+		return id
+	}
+	p := t.spawner()
+	if p == nil || p.ID == u.Get("toolCallId").Str {
+		return ""
+	}
+	if t.st.CopilotAgents == nil {
+		t.st.CopilotAgents = map[string]string{}
+	}
+	t.st.CopilotAgents[t.copy(aid.Str)] = p.ID
+	return p.ID
 }

@@ -58,3 +58,40 @@ func TestCopilotNotices(t *testing.T) {
 		t.Errorf("another agent: %d errors, want none (its text is the model's)", n)
 	}
 }
+
+// TestCopilotSubagentCalls: Copilot CLI names the sub-agent that makes a
+// call only by _meta["github.com/copilot"].agentId, no parent call (its
+// s10-subagent recording): the call goes under the running task call
+// (rawInput {name, description, prompt, agent_type, mode}), which is a
+// task, in the sub-agent's message; it was a call of the session's own,
+// the task call kind other.
+func TestCopilotSubagentCalls(t *testing.T) {
+	const meta = `,"_meta":{"github.com/copilot":{"agentId":"f62e4114"}}`
+	in := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"Copilot","version":"1.0.102"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"Delegate."}]}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"main_0","title":"Count lines","kind":"other","status":"pending","rawInput":{"name":"mockhelper","description":"Count lines","prompt":"Task: count.","agent_type":"mockhelper","mode":"sync"}}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"sub_1","title":"Count lines","kind":"execute","status":"pending","rawInput":{"command":"wc -l notes.txt"}` + meta + `}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"sub_1","status":"completed","rawOutput":{"content":"3 notes.txt"}` + meta + `}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"main_0","status":"completed","rawOutput":{"content":"3 lines."}}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}` + "\n"
+	evs := translate(t, acp.FormatAgent, in)
+	calls, byID := map[string]universal.Item{}, map[string]universal.Item{}
+	for _, it := range completedItems(t, evs) {
+		byID[it.ItemID] = it
+		if it.Kind == universal.KindToolCall {
+			calls[it.Content[0].CallID] = it
+		}
+	}
+	task, sub := calls["main_0"], calls["sub_1"]
+	if task.Content == nil || sub.Content == nil {
+		t.Fatalf("calls %v, want main_0 and sub_1", calls)
+	}
+	if task.Content[0].ToolKind != universal.ToolTask {
+		t.Errorf("task call kind %q, want task", task.Content[0].ToolKind)
+	}
+	// The sub-agent's calls go in its message, under the task call.
+	if m := byID[sub.ParentID]; m.Kind != universal.KindMessage || m.ParentID != task.ItemID {
+		t.Errorf("sub-agent call's parent %+v, want a message under the task call %q", m, task.ItemID)
+	}
+}

@@ -757,8 +757,8 @@
 // (calls titled by the model's description, no tool name, a permission
 // for every command and edit, its notices and a failed model call as
 // "Info: "/"Error: " chunks, a refused permission that ends the turn, a
-// sub-agent whose calls name an agentId and whose text reads as the
-// session's: not yet placed under its task call).
+// sub-agent whose calls name only an agentId, placed under the running
+// task call, and whose text reads as the session's).
 // Public logs of Kiro CLI 2.11–2.19 (its own recorder's trace of a real
 // session, an ACP client's proxy and audit logs, the agent's stdout) read
 // with no agent.unparsed; Kiro's _kiro/* and _kiro.dev/* extension

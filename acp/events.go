@@ -993,6 +993,9 @@ func (t *Translator) parentCall(u jsonscan.Value) *tool {
 			return id == ""
 		})
 	}
+	if id == "" {
+		id = t.copilotParent(u)
+	}
 	if id == "" || id == u.Get("toolCallId").Str {
 		return t.sub
 	}

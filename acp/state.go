@@ -118,6 +118,10 @@ type state struct {
 	// runs them), until its call's turn ends; "" for a session whose
 	// updates are the session's own (see subCall).
 	SubSessions map[string]string `json:"sub_sessions,omitempty"`
+	// CopilotAgents maps the agentId Copilot CLI puts on a sub-agent's
+	// updates (_meta["github.com/copilot"].agentId) to the toolCallId of
+	// the task call it runs under (see copilotParent).
+	CopilotAgents map[string]string `json:"copilot_agents,omitempty"`
 	// TurnSubs are the sessions of SubSessions under a call of the turn,
 	// in the order they came.
 	TurnSubs []string `json:"turn_subs,omitempty"`

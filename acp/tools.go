@@ -322,8 +322,8 @@ func delegates(input string) bool {
 	if input == "" {
 		return false
 	}
-	r := gjson.GetMany(input, "subagent_type", "agent", "prompt", "subagentType")
-	return r[0].Exists() || r[1].Type == gjson.String && r[2].Type == gjson.String || r[3].IsObject()
+	r := gjson.GetMany(input, "subagent_type", "agent", "prompt", "subagentType", "agent_type")
+	return r[0].Exists() || (r[1].Type == gjson.String || r[4].Type == gjson.String) && r[2].Type == gjson.String || r[3].IsObject()
 }
 
 // gooseDelegate reports whether a call is Goose's delegate tool, which

@@ -585,15 +585,8 @@ func errorAsText(r *recording) []mask {
 // threadStatus is systemError tells it). Qwen Code 0.1.4 sends its
 // sub-agent's task call with neither rawInput nor a tool name (a title
 // "mockhelper subagent: …", kind other) and nothing of the sub-agent's
-// work or result: nothing in ACP tells it is a task. Copilot CLI 1.0.102
-// sends its sub-agent's calls with only _meta["github.com/copilot"].agentId
-// (no parent call) and its text as the session's own chunks, and the task
-// call with neither a tool name nor a task kind (kind other); package acp
-// does not place them under the task call yet.
+// work or result: nothing in ACP tells it is a task.
 func recordingDiffers(r *recording) string {
-	if r.agent == "acp:copilot-cli" && strings.HasPrefix(r.name, "s10-subagent") {
-		return "Copilot CLI's sub-agent calls name an agentId, not their task call; its text is the session's (not yet translated)"
-	}
 	if r.agent == "acp:qwen-code" && r.version == "0.1.4" && strings.HasPrefix(r.name, "s10-subagent") {
 		return "Qwen Code 0.1.4 sends the task call without rawInput or tool name and nothing of the sub-agent"
 	}
