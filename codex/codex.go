@@ -136,6 +136,12 @@ func detectLine(s string) string {
 		case "session_meta", "response_item", "event_msg", "turn_context", "compacted":
 			return FormatRollout
 		}
+		// A rollout line of a kind added later (0.169's world_state and
+		// token_usage_record), first in an excerpt: no other format of
+		// Codex's has a payload object beside a timestamp and a type.
+		if payload.IsObject() && rolloutKind(typ) {
+			return FormatRollout
+		}
 		return ""
 	case typ.Str == "session_meta" && payload.IsObject():
 		// A rollout's first line without its timestamp: other programs'
@@ -157,6 +163,20 @@ func detectLine(s string) string {
 		return FormatRollout // the pre-envelope rollout header
 	}
 	return ""
+}
+
+// rolloutKind reports whether a type can name a rollout line's kind: a
+// string of lower-case letters and underscores, as Codex names them.
+func rolloutKind(typ gjson.Result) bool {
+	if typ.Type != gjson.String || typ.Str == "" {
+		return false
+	}
+	for i := 0; i < len(typ.Str); i++ {
+		if c := typ.Str[i]; (c < 'a' || c > 'z') && c != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // detectPaths are the members detectLine reads.

@@ -244,6 +244,24 @@ func TestDetect(t *testing.T) {
 	}
 	check(filepath.Join(public, "app-server/openai-codex-pr7268-codex-event-token_count-v1.json"), "appserver")
 	check(filepath.Join(public, "git-ai__codex-session-simple.jsonl"), "rollout")
+	// An excerpt of a rollout that starts at a line of a kind the
+	// detector does not list (0.169's world_state, token_usage_record).
+	for _, line := range []string{
+		`{"timestamp":"2026-11-21T12:09:08.230Z","ordinal":10,"type":"token_usage_record","payload":{"thread_id":"t","usage":{"input_tokens":1}}}`,
+		`{"timestamp":"2026-11-21T12:09:08.230Z","type":"world_state","payload":{}}`,
+	} {
+		if got := codex.Detect([]byte(line + "\n")); got != "rollout" {
+			t.Errorf("Detect(%s) = %q, want rollout", line, got)
+		}
+	}
+	for _, line := range []string{
+		`{"timestamp":"2026-11-21T12:09:08.230Z","type":"Some.Thing","payload":{}}`,
+		`{"timestamp":"2026-11-21T12:09:08.230Z","type":"world_state","payload":"x"}`,
+	} {
+		if got := codex.Detect([]byte(line + "\n")); got != "" {
+			t.Errorf("Detect(%s) = %q, want \"\"", line, got)
+		}
+	}
 	if got := codex.Detect([]byte("not json\nstill not\n")); got != "" {
 		t.Errorf("Detect(noise) = %q, want \"\"", got)
 	}
