@@ -61,6 +61,7 @@ type Translator struct {
 	scanner     jsonscan.Scanner
 	scanning    bool             // a call of translate is using scan
 	releasing   bool             // translating a held line (see releaseEarly)
+	claimed     []string         // agents whose held lines follow the line being translated (see releaseClaimed)
 	parts       []universal.Part // the content of the item being completed (see itemParts)
 	md          []byte           // the last call usage metadata made (see callMD)
 	mdModel     string           // and its model
@@ -276,6 +277,9 @@ func (t *Translator) Translate(dst []universal.Event, m universal.Message) []uni
 	}
 	if t.transcript && m.Dir != universal.In {
 		dst = t.transcriptLine(dst, m)
+		if len(t.claimed) > 0 {
+			dst = t.releaseClaimed(dst)
+		}
 	} else {
 		dst = t.translate(dst, m)
 		if len(t.s.Early) > 0 && t.w.Begun() {
@@ -343,6 +347,9 @@ func (t *Translator) translateScanned(dst []universal.Event, m universal.Message
 	m.Data, ok = t.scan.ScanCleanFrom(m.Data, &t.delta)
 	if ok && t.transcript && !t.releasing && m.Dir != universal.In && t.holdEarly(m) {
 		return dst // a result before its call's line (see transcriptLine)
+	}
+	if ok && t.transcript && m.Dir != universal.In && t.holdUnclaimed(m) {
+		return dst // a sub-agent's line before the call that spawned it (see unclaimed.go)
 	}
 	if ok && !t.transcript && !t.releasing && m.Dir != universal.In && !t.w.Begun() && t.holdPreInit(m) {
 		return dst // a task's line before the init (see holdPreInit)
@@ -725,16 +732,22 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		return t.reportQuestion(dst, r)
 	case universal.Terminate:
 		dst = t.releaseEarly(dst, "")
+		dst = t.releaseUnclaimed(dst, "")
+		dst = t.releaseClaimed(dst)
 		dst = t.finish(dst)
 		t.releaseScanner()
 		return t.w.End(dst, r.Ended(), universal.SourceDaemon, nil)
 	case universal.Exit:
 		dst = t.releaseEarly(dst, "")
+		dst = t.releaseUnclaimed(dst, "")
+		dst = t.releaseClaimed(dst)
 		dst = t.finish(dst)
 		t.releaseScanner()
 		return t.w.End(dst, universal.ExitEnded(t.endReason(), r), universal.SourceDaemon, nil)
 	case universal.EndOfInput:
 		dst = t.releaseEarly(dst, "")
+		dst = t.releaseUnclaimed(dst, "")
+		dst = t.releaseClaimed(dst)
 		dst = t.finish(dst)
 		t.releaseScanner()
 		return t.w.End(dst, t.endReason(), universal.SourceDaemon, nil)

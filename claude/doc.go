@@ -55,7 +55,12 @@
 //     beside the main file), to one translator: the sub-agent entries are
 //     linked to the Agent/Task call that spawned them through the agentId
 //     the call's result names, or else through the call's prompt, which
-//     the sub-agent file starts with. Claude Code 1.0.x wrote its
+//     the sub-agent file starts with. The sub-agent files may come in any
+//     order: a sub-agent that a sub-agent spawned (2.1.2xx: its call is in
+//     its parent's file, its .meta.json names parentAgentId) may be read
+//     before its parent's file, and its entries are held until a call
+//     names the agent (at most 16 MiB of them; at the end, until its
+//     prompt is matched), then go under that call. Claude Code 1.0.x wrote its
 //     sub-agents' entries into the main file itself (isSidechain, no
 //     agentId), those of sub-agents run in parallel one after the other
 //     or interleaved: each sub-agent's entries form a chain by parentUuid
@@ -816,7 +821,7 @@
 // waiting_for_task, query_update, search_results_received), and the
 // entries of a sub-agent file read after a main transcript that no call of
 // that transcript spawned (its agentId named by no result, its first
-// prompt given by no Agent/Task call): 2.0.x's cache warmup conversations
+// prompt given by no Agent/Task call, by the end of the input): 2.0.x's cache warmup conversations
 // ("Warmup"), a compaction agent's file, and also a Workflow run's agents
 // (subagents/workflows/<runId>/agent-<id>.jsonl, 2.1.2xx and later): the
 // Workflow call's result names the run (toolUseResult {status:

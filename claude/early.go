@@ -15,6 +15,8 @@ import (
 // them; the result's parentUuid names the call's line, which follows), or
 // a stream-json task line written before the init (see holdPreInit).
 type early struct {
+	// Agent is the agentId of a held sub-agent line (see unclaimed.go).
+	Agent  string `json:"agent,omitempty"`
 	UUID   string `json:"uuid"`
 	Parent string `json:"parent"`
 	Data   string `json:"data"`

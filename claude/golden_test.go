@@ -186,7 +186,7 @@ func TestPublicSamples(t *testing.T) {
 
 func TestHandmadeSamples(t *testing.T) {
 	cases := handmadeCases(t)
-	if want := 1; len(cases) != want {
+	if want := 2; len(cases) != want {
 		t.Errorf("%d hand-made cases, want %d", len(cases), want)
 	}
 	for _, c := range cases {

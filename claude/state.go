@@ -107,6 +107,11 @@ type state struct {
 	// their call, held until it comes, or stream-json task lines written
 	// before the init, held until it comes (see early.go).
 	Early []early `json:"early,omitempty"`
+	// Unclaimed are the lines of sub-agent files whose agent no call has
+	// named yet, held until one does (see unclaimed.go), and
+	// UnclaimedSize their bytes.
+	Unclaimed     []early `json:"unclaimed,omitempty"`
+	UnclaimedSize int64   `json:"unclaimed_size,omitempty"`
 	// Continues: the CLI that wrote the transcript answers a background
 	// sub-agent's notification in the turn that launched it (2.1.41 and
 	// later; older ones ended the turn without it).
@@ -703,6 +708,9 @@ func (t *Translator) learnAgent(agentID, call string) {
 		t.s.Agents = map[string]string{}
 	}
 	t.s.Agents[t.w.Copy(agentID)] = t.w.Copy(call)
+	if len(t.s.Unclaimed) > 0 {
+		t.claim(agentID)
+	}
 }
 
 // linked reports whether a sub-agent is known to belong to the call.
@@ -936,6 +944,16 @@ func (s *state) validate(w *universal.Stream) error {
 		if d.ItemID == "" {
 			return fmt.Errorf("done message %d without an item", i)
 		}
+	}
+	var held int64
+	for i, e := range s.Unclaimed {
+		if e.Agent == "" {
+			return fmt.Errorf("held sub-agent line %d without an agent", i)
+		}
+		held += int64(len(e.Data))
+	}
+	if held != s.UnclaimedSize {
+		return fmt.Errorf("held sub-agent lines of %d bytes, recorded as %d", held, s.UnclaimedSize)
 	}
 	return nil
 }
