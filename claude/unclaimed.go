@@ -32,8 +32,11 @@ func (t *Translator) holdUnclaimed(m universal.Message) bool {
 		return false
 	}
 	r := t.scan.Root()
+	if !r.Get("isSidechain").Bool() { // a main file's entry: every one says false
+		return false
+	}
 	a := r.Get("agentId").Str
-	if a == "" || !r.Get("isSidechain").Bool() || r.Get("parent_tool_use_id").Str != "" {
+	if a == "" || r.Get("parent_tool_use_id").Str != "" {
 		return false
 	}
 	if _, ok := t.s.Agents[a]; ok {
