@@ -75,9 +75,9 @@ func (t *Translator) copilotNotice(dst []universal.Event, in *input, text string
 // runtime's agent id, no parent call; Copilot CLI 1.0.102's s10-subagent
 // recordings): the first update of an agentId goes under the running call
 // that delegates (its task tool's rawInput {name, description, prompt,
-// agent_type, mode}, see spawner), and the agent's later updates under
-// the same call. The sub-agent's text chunks carry no agentId: they stay
-// the session's.
+// agent_type, mode}, see copilotSpawner), and the agent's later updates
+// under the same call. The sub-agent's text chunks carry no agentId: they
+// stay the session's.
 func (t *Translator) copilotParent(u jsonscan.Value) string {
 	aid := u.Get(`_meta.github\.com/copilot.agentId`)
 	if aid.Type != gjson.String || aid.Str == "" {
@@ -86,7 +86,7 @@ func (t *Translator) copilotParent(u jsonscan.Value) string {
 	if id, ok := t.st.CopilotAgents[aid.Str]; ok {
 		return id
 	}
-	p := t.spawner()
+	p := t.copilotSpawner()
 	if p == nil || p.ID == u.Get("toolCallId").Str {
 		return ""
 	}
@@ -94,5 +94,26 @@ func (t *Translator) copilotParent(u jsonscan.Value) string {
 		t.st.CopilotAgents = map[string]string{}
 	}
 	t.st.CopilotAgents[t.copy(aid.Str)] = p.ID
+	p.CopilotAgent = true
 	return p.ID
+}
+
+// copilotSpawner returns the call a new Copilot sub-agent goes under: the
+// earliest running call of the session that delegates and holds no
+// sub-agent yet, else spawner's. The model may delegate to several
+// sub-agents in one response, their task calls running at once; nothing
+// names the call an agentId belongs to, so sub-agents are matched to the
+// calls in the order both came (spawner alone, the latest call, put
+// every one of them under the last task call).
+func (t *Translator) copilotSpawner() *tool {
+	for _, id := range t.st.Order {
+		p := t.st.Tools[id]
+		if p == nil || p.Scope != "" || p.Done || p.CopilotAgent {
+			continue
+		}
+		if p.UKind == universal.ToolTask || delegates(p.Input) {
+			return p
+		}
+	}
+	return t.spawner()
 }

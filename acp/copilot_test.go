@@ -76,13 +76,7 @@ func TestCopilotSubagentCalls(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"main_0","status":"completed","rawOutput":{"content":"3 lines."}}}}` + "\n" +
 		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}` + "\n"
 	evs := translate(t, acp.FormatAgent, in)
-	calls, byID := map[string]universal.Item{}, map[string]universal.Item{}
-	for _, it := range completedItems(t, evs) {
-		byID[it.ItemID] = it
-		if it.Kind == universal.KindToolCall {
-			calls[it.Content[0].CallID] = it
-		}
-	}
+	calls, byID := callsAndItems(t, evs)
 	task, sub := calls["main_0"], calls["sub_1"]
 	if task.Content == nil || sub.Content == nil {
 		t.Fatalf("calls %v, want main_0 and sub_1", calls)
@@ -94,4 +88,58 @@ func TestCopilotSubagentCalls(t *testing.T) {
 	if m := byID[sub.ParentID]; m.Kind != universal.KindMessage || m.ParentID != task.ItemID {
 		t.Errorf("sub-agent call's parent %+v, want a message under the task call %q", m, task.ItemID)
 	}
+}
+
+// TestCopilotParallelSubagents: the model may delegate to two sub-agents
+// in one response (two task calls running at once); each agentId goes
+// under a task call of its own, in the order the calls came, not both
+// under the latest call.
+func TestCopilotParallelSubagents(t *testing.T) {
+	meta := func(aid string) string { return `,"_meta":{"github.com/copilot":{"agentId":"` + aid + `"}}` }
+	task := func(id string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"` + id + `","title":"Count","kind":"other","status":"pending","rawInput":{"name":"mockhelper","description":"Count","prompt":"Task: count.","agent_type":"mockhelper","mode":"sync"}}}}` + "\n"
+	}
+	call := func(id, aid string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"` + id + `","title":"Count lines","kind":"execute","status":"pending","rawInput":{"command":"wc -l notes.txt"}` + meta(aid) + `}}}` + "\n"
+	}
+	done := func(id, aid string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"` + id + `","status":"completed","rawOutput":{"content":"3"}` + aid + `}}}` + "\n"
+	}
+	in := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"Copilot","version":"1.0.102"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"Delegate twice."}]}}` + "\n" +
+		task("main_0") + task("main_1") +
+		call("sub_a1", "agent-a") + call("sub_b1", "agent-b") + call("sub_a2", "agent-a") +
+		done("sub_a1", meta("agent-a")) + done("sub_b1", meta("agent-b")) + done("sub_a2", meta("agent-a")) +
+		done("main_0", "") + done("main_1", "") +
+		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}` + "\n"
+	evs := translate(t, acp.FormatAgent, in)
+	calls, byID := callsAndItems(t, evs)
+	under := func(call string) string {
+		for id := calls[call].ParentID; id != ""; id = byID[id].ParentID {
+			if it := byID[id]; it.Kind == universal.KindToolCall {
+				return it.Content[0].CallID
+			}
+		}
+		return ""
+	}
+	for call, want := range map[string]string{"sub_a1": "main_0", "sub_a2": "main_0", "sub_b1": "main_1"} {
+		if got := under(call); got != want {
+			t.Errorf("%s under task call %q, want %q", call, got, want)
+		}
+	}
+}
+
+// callsAndItems returns the completed tool calls of evs by call id, and
+// every completed item by item id.
+func callsAndItems(t *testing.T, evs []universal.Event) (calls, byID map[string]universal.Item) {
+	t.Helper()
+	calls, byID = map[string]universal.Item{}, map[string]universal.Item{}
+	for _, it := range completedItems(t, evs) {
+		byID[it.ItemID] = it
+		if it.Kind == universal.KindToolCall {
+			calls[it.Content[0].CallID] = it
+		}
+	}
+	return calls, byID
 }

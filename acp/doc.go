@@ -216,9 +216,11 @@
 // notices as text chunks of their own, the level as the prefix: one of
 // its main session whose text starts "Info: " or "Warning: " (a retry,
 // "Operation cancelled by user", a file it wrote) is a status item
-// labelled notice, detail the rest, {"level", "source": "copilot"} its
-// metadata; "Error: " (a failed model call, then the prompt answered
-// end_turn) is the turn's error, and the turn ends with status error.
+// labelled notice, detail the whole text (prefix included), {"level",
+// "source": "copilot"} its metadata; one that starts "Error: " (a failed
+// model call, then the prompt answered end_turn) is that notice and the
+// turn's error too (its message the text after the prefix), and an
+// end_turn answer then ends the turn with status error.
 //
 // Tool calls: tool_call and tool_call_update (an update carries only what
 // changed; a tool_call states the whole call, so its absent content and
@@ -758,7 +760,8 @@
 // for every command and edit, its notices and a failed model call as
 // "Info: "/"Error: " chunks, a refused permission that ends the turn, a
 // sub-agent whose calls name only an agentId, placed under the running
-// task call, and whose text reads as the session's).
+// task call — sub-agents of task calls running at once under one call
+// each, in the order both came — and whose text reads as the session's).
 // Public logs of Kiro CLI 2.11–2.19 (its own recorder's trace of a real
 // session, an ACP client's proxy and audit logs, the agent's stdout) read
 // with no agent.unparsed; Kiro's _kiro/* and _kiro.dev/* extension

@@ -272,6 +272,9 @@ type tool struct {
 	// CLI, see kimiArguments); KimiNamed: its name is its title's start.
 	KimiArgs  bool `json:"kimi_args,omitempty"`
 	KimiNamed bool `json:"kimi_named,omitempty"`
+	// CopilotAgent: a Copilot CLI sub-agent (an agentId) was placed
+	// under the call (see copilotSpawner).
+	CopilotAgent bool `json:"copilot_agent,omitempty"`
 	// Terminal is the output the client reported for the call's terminal,
 	// ExitCode its exit code when known.
 	Terminal string `json:"terminal,omitempty"`
