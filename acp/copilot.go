@@ -14,6 +14,10 @@ import (
 // (copilot --acp).
 const copilotAgent = "Copilot"
 
+// copilotMeta is the member of an update's _meta in which Copilot CLI
+// names the sub-agent that sent it (agentId).
+const copilotMeta = "github.com/copilot"
+
 // copilotLevels are the prefixes by which Copilot CLI's ACP server marks
 // its session's own notices, which it sends as an agent_message_chunk of
 // their own (its runtime's session info, warning and error events): "Info:
@@ -78,8 +82,10 @@ func (t *Translator) copilotNotice(dst []universal.Event, in *input, text string
 // agent_type, mode}, see copilotSpawner), and the agent's later updates
 // under the same call. The sub-agent's text chunks carry no agentId: they
 // stay the session's.
-func (t *Translator) copilotParent(u jsonscan.Value) string {
-	aid := u.Get(`_meta.github\.com/copilot.agentId`)
+//
+// meta is the update's _meta["github.com/copilot"].
+func (t *Translator) copilotParent(u, meta jsonscan.Value) string {
+	aid := meta.Get("agentId")
 	if aid.Type != gjson.String || aid.Str == "" {
 		return ""
 	}

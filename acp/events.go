@@ -982,19 +982,26 @@ func (t *Translator) parentCall(u jsonscan.Value) *tool {
 	if id == "" {
 		id = u.Get("_meta.parentToolCallId").Str
 	}
+	var copilot jsonscan.Value
 	if id == "" {
 		// Another agent's namespaced key, "<domain>/parentToolCallId"
 		// (CodeBuddy's "codebuddy.ai/parentToolCallId" on its
 		// sub-agents' messages and calls), as with the tool's name.
+		// Copilot CLI's member, which names the sub-agent instead (see
+		// copilotParent), is taken on the same walk: a path through its
+		// dotted key would read the whole update again.
 		u.Sub("_meta").Members(func(k string, v jsonscan.Value) bool {
-			if strings.HasSuffix(k, "/parentToolCallId") && v.Type() == gjson.String {
+			switch {
+			case k == copilotMeta:
+				jsonscan.KeepFirst(&copilot, v)
+			case strings.HasSuffix(k, "/parentToolCallId") && v.Type() == gjson.String:
 				id = v.Str()
 			}
 			return id == ""
 		})
 	}
 	if id == "" {
-		id = t.copilotParent(u)
+		id = t.copilotParent(u, copilot)
 	}
 	if id == "" || id == u.Get("toolCallId").Str {
 		return t.sub
