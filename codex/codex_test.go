@@ -200,6 +200,7 @@ func TestPublic(t *testing.T) {
 		{"rollout/irrlicht-0.144.4-subagent-parent-link.child-header.jsonl", "rollout"},
 		{"rollout/agentv-0.140.0-connector-tool-search.jsonl", "rollout"},
 		{"rollout/sidegraph-0.15x-quoted-lines.jsonl", "rollout"},
+		{"rollout/shipyard-0.157.1-subagent-v2.parent-then-child.jsonl", "rollout"},
 		{"agentcmd__rollout-2025-09-24T19-22-20-01997e76-d124-7592-9cac-2ec05abbca08.jsonl", "rollout"},
 		{"agtrace__codex_session.jsonl", "rollout"},
 		{"agtrace__codex_parent_with_spawns.jsonl", "rollout"},

@@ -158,7 +158,10 @@
 // multi-agent v2, whose spawn is no collab call, the status item of the
 // subAgentActivity that names the thread as its agentThreadId; a v2
 // rollout's sub_agent_activity names its spawn_agent call as event_id, and
-// the thread hangs under that call).
+// the thread hangs under that call; rollouts that write no such event
+// (0.157) give the same activity as an item_completed SubAgentActivity
+// whose id is the call's, read alike, the first form a file gives the
+// only one read).
 // Their items left open when their turn ends fail; a failed sub-agent turn
 // or error is not an error of the session (the sub-agent convention of
 // package universal): a sub-agent thread outlives its spawn call, whose
@@ -384,8 +387,13 @@
 //     it too: a wait that timed out ends with no statuses, and only the
 //     output has timed_out; the result is the output's (what the agents
 //     said, agents_states and timed_out in metadata), the event's
-//     messages when it has none. An end's agent_statuses and statuses
-//     are the same states: statuses is read only without agent_statuses.
+//     messages when it has none. A rollout's item_completed
+//     CollabAgentToolCall (0.155+), which comes before the output too,
+//     waits for it the same way (a multi-agent v2 wait's item names no
+//     agent and no state: its output {message, timed_out} is the
+//     result); a member both give is the output's, once. An end's
+//     agent_statuses and statuses are the same states: statuses is read
+//     only without agent_statuses.
 //   - webSearch / web_search → "web_search", arguments {query, action}; a
 //     rollout's web_search_call without an id that records a search a
 //     web_search_end before it translated (its action the same; 0.136;
@@ -787,8 +795,9 @@
 // (the server request that must be answered carries the same fact);
 // context_compacted in rollouts (the compacted line marks it); rollout
 // item_completed ImageGeneration, DynamicToolCall, ContextCompaction,
-// EnteredReviewMode, ExitedReviewMode, HookPrompt, SubAgentActivity and
-// Sleep (the same file's other lines carry them). Rollout lines:
+// EnteredReviewMode, ExitedReviewMode, HookPrompt and Sleep (the same
+// file's other lines carry them), SubAgentActivity in a file that gave
+// sub_agent_activity events first. Rollout lines:
 // turn_context (merged into the session metadata when it comes first),
 // world_state, inter_agent_communication_metadata, retained_context,
 // security_risk_score and realtime_item (bookkeeping Codex keeps out of

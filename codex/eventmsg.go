@@ -388,6 +388,10 @@ func (t *Translator) eventMsg(dst []event, c *ctx, m jsonscan.Value, mode msgMod
 	case "thread_rolled_back":
 		return t.reverted(dst, c, th, "", m.Get("num_turns").Int())
 	case "sub_agent_activity":
+		if t.st.Activity == lockResponse {
+			return dst
+		}
+		t.st.Activity = lockEvent
 		return t.subAgentActivity(dst, c, "", th, m.Get("kind").Str, m.Get("agent_thread_id").Str, m.Get("agent_path"), m.Get("model").Str, "", "c:"+m.Get("event_id").Str)
 	case "hook_completed":
 		return t.hookContext(dst, c, th, m.Get("run"))

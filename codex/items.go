@@ -752,6 +752,14 @@ func (t *Translator) collabItem(dst []event, c *ctx, key, native, callID, thread
 	if o.Len() > 0 {
 		res.meta = o.Bytes()
 	}
+	if t.format == FormatRollout && callID != "" {
+		// A rollout's CollabAgentToolCall comes before the call's
+		// function_call_output, which says what the model saw (a wait's
+		// timed_out; a multi-agent v2 wait's {message, timed_out}, whose
+		// item has no states and no receivers): held for it, as the
+		// collab *_end events' results are.
+		return t.holdResult(dst, key, &spec, &res, c.raw)
+	}
 	return t.finishTool(dst, c, key, &spec, &res, false, st)
 }
 

@@ -1856,9 +1856,20 @@ func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread str
 			return true
 		})
 		return t.hookPrompt(dst, c, id, text.String(), thread)
-	case "ImageGeneration", "DynamicToolCall", "ContextCompaction", "EnteredReviewMode", "ExitedReviewMode", "SubAgentActivity", "Sleep":
-		// Carried by the response items and the *_end, compacted, review
-		// and activity lines of the same file.
+	case "SubAgentActivity":
+		// SubAgentActivity {id, kind, agent_thread_id, agent_path}: the
+		// only line that names a multi-agent v2 sub-agent's thread in
+		// rollouts that write no sub_agent_activity event (0.157); the id
+		// of a started one is its spawn_agent call's id, as the event's
+		// event_id is.
+		if t.st.Activity == lockEvent {
+			return dst
+		}
+		t.st.Activity = lockResponse
+		return t.subAgentActivity(dst, c, native, thread, it.Get("kind").Str, it.Get("agent_thread_id").Str, it.Get("agent_path"), it.Get("model").Str, "", key)
+	case "ImageGeneration", "DynamicToolCall", "ContextCompaction", "EnteredReviewMode", "ExitedReviewMode", "Sleep":
+		// Carried by the response items and the *_end, compacted and
+		// review lines of the same file.
 		return dst
 	}
 	return t.w.Unparsed(dst, c.loc(), fmt.Errorf("codex: unknown rollout item type %q", typ), c.raw)

@@ -140,7 +140,13 @@ type state struct {
 	TaskMode bool     `json:"task_mode,omitempty"`
 	Inferred string   `json:"inferred,omitempty"`
 	Records  bool     `json:"records,omitempty"`
-	Cur      string   `json:"cur,omitempty"`
+	// Activity is the form the file gives sub-agent activity in, the
+	// first one read (lockEvent: sub_agent_activity events, as 0.146's
+	// rollouts write them; lockResponse: item_completed SubAgentActivity
+	// items, as 0.157's do): a file that wrote both would show each
+	// activity once.
+	Activity uint8  `json:"activity,omitempty"`
+	Cur      string `json:"cur,omitempty"`
 	// Window is the root thread's model context window, as its latest
 	// task_started or token_count gave it (0: none), for the usage of
 	// token_usage_record lines, which do not give it.

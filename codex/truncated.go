@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // Rollouts of ~0.11x+ record a command twice: exec_command_end (or an
@@ -356,5 +357,24 @@ func joinMeta(a, b []byte) []byte {
 	case ib == "":
 		return a
 	}
-	return obj().RawMembers(ia).RawMembers(ib).Bytes()
+	// A member b shares with a is a's (two sources of one fact, a
+	// wait's agents_states: once, not twice under one key).
+	o := obj().RawMembers(ia)
+	gjson.ParseBytes(b).ForEach(func(k, v gjson.Result) bool {
+		if !hasMember(a, k.Str) {
+			o.Raw(k.Str, v.Raw)
+		}
+		return true
+	})
+	return o.Bytes()
+}
+
+// hasMember reports whether the JSON object m has the member key.
+func hasMember(m []byte, key string) bool {
+	found := false
+	gjson.ParseBytes(m).ForEach(func(k, _ gjson.Result) bool {
+		found = k.Str == key
+		return !found
+	})
+	return found
 }
