@@ -5,14 +5,18 @@ import (
 	"testing"
 
 	"github.com/agentnorm/agentnorm/codex"
+	"github.com/agentnorm/agentnorm/internal/conformance"
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // TestCodeMode: in code mode (0.147+) the model's exec call runs a
 // script that calls tools; the command it ran is recorded between the
 // call and its output (an item_completed CommandExecution). That command
-// is the exec call's child, not a second call beside it; and a script
+// is a call of the same response, beside the exec call (under a tool call
+// means inside a sub-agent, which a script is not), its metadata
+// caller_call_id naming the exec call; and a script
 // whose output says "Script failed" is a failed result. Lines in the
 // shape of a 0.156.1 rollout another project quotes (ids shortened).
 func TestCodeMode(t *testing.T) {
@@ -49,8 +53,16 @@ func TestCodeMode(t *testing.T) {
 		if execCall.ItemID == "" || command.ItemID == "" || execResult.ItemID == "" {
 			t.Fatalf("%s: exec call %q, command %q, exec result %q", script, execCall.ItemID, command.ItemID, execResult.ItemID)
 		}
-		if command.ParentID != execCall.ItemID {
-			t.Errorf("%s: the command's parent %q (%s), want the exec call %q", script, command.ParentID, items[command.ParentID].Kind, execCall.ItemID)
+		// The command is the script's, not a sub-agent's: beside the
+		// exec call, under the response's message, naming the exec call.
+		if command.ParentID != execCall.ParentID || items[command.ParentID].Kind != universal.KindMessage {
+			t.Errorf("%s: the command's parent %q (%s), want the exec call's %q", script, command.ParentID, items[command.ParentID].Kind, execCall.ParentID)
+		}
+		if got := gjson.GetBytes(command.Content[0].Metadata, "caller_call_id").Str; got != "call_IS0" {
+			t.Errorf("%s: the command's caller_call_id %q, want call_IS0 (metadata %s)", script, got, command.Content[0].Metadata)
+		}
+		for _, v := range conformance.Check(evs) {
+			t.Errorf("%s: %v", script, v)
 		}
 		if failed := script == "Script failed"; execResult.Content[0].IsError != failed || (execResult.Status == universal.StatusFailed) != failed {
 			t.Errorf("%s: exec result is_error %v, status %s", script, execResult.Content[0].IsError, execResult.Status)

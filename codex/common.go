@@ -410,7 +410,11 @@ func (t *Translator) callItem(n *nitem, s *toolSpec) universal.Item {
 	if callID == "" || n.Uses > 0 {
 		callID = n.CallID
 	}
-	t.call[0] = part{Type: universal.PartToolCall, Name: s.name, Arguments: s.args, CallID: callID, Metadata: s.meta,
+	meta := s.meta
+	if n.Caller != "" {
+		meta = joinMeta(meta, obj().String("caller_call_id", n.Caller).Bytes())
+	}
+	t.call[0] = part{Type: universal.PartToolCall, Name: s.name, Arguments: s.args, CallID: callID, Metadata: meta,
 		ToolKind: kind, ToolInput: in}
 	content := t.call[:]
 	role := universal.RoleAssistant
@@ -493,7 +497,7 @@ func (t *Translator) toolCallN(dst []event, key string, s *toolSpec, final bool,
 	switch {
 	case n == nil:
 		dst = t.beforeAgentItem(dst, s.thread)
-		parent := t.parentOf(s.thread)
+		parent, caller := t.parentOf(s.thread), ""
 		if s.user {
 			// The user's own command: no model response.
 			dst = t.endResponse(dst, s.thread)
@@ -503,11 +507,17 @@ func (t *Translator) toolCallN(dst []event, key string, s *toolSpec, final bool,
 			parent = r.ID
 			r.Calls = true
 			if code := t.codeCall(s.thread); code != nil {
-				parent = code.ID // a tool the model's script called
+				// A tool the model's script called: beside the exec
+				// call, under the message of the response that made
+				// it, naming the exec call (see callItem).
+				caller = code.CallID
+				if code.Parent != "" {
+					parent = code.Parent
+				}
 			}
 		}
 		n = t.newItem(key, kindTool, s.thread)
-		n.CallID, n.Name, n.Parent, n.User = s.callID, s.name, parent, s.user
+		n.CallID, n.Name, n.Parent, n.User, n.Caller = s.callID, s.name, parent, s.user, caller
 		if n.CallID == "" {
 			// A call without a native id (a web_search_call of some
 			// versions): its item id links it with its result.

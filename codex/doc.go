@@ -434,8 +434,10 @@
 //   - Code mode (0.147+): the model's custom_tool_call "exec" runs a
 //     script that calls tools; the items of the tools it called, recorded
 //     before the call's output (an item_completed CommandExecution), are
-//     children of the exec call (parent_id its item), and an output that
-//     starts "Script failed" is a failed result.
+//     calls of the same response, beside the exec call under its message
+//     (under a call means inside a sub-agent, which a script is not),
+//     their tool_call part's metadata caller_call_id naming the exec
+//     call; an output that starts "Script failed" is a failed result.
 //   - rollout function_call, custom_tool_call (apply_patch's patch text,
 //     or a shell call's that runs apply_patch, also becomes file_ref parts
 //     of the result; view_image's output a

@@ -258,6 +258,9 @@ type nitem struct {
 	// Parent is the parent of a tool's call and result items: the
 	// response's message (a user's own command: none).
 	Parent string `json:"parent,omitempty"`
+	// Caller is the call_id of the code-mode exec call whose script
+	// called the tool (its tool_call part's metadata caller_call_id).
+	Caller string `json:"caller,omitempty"`
 	// PI maps the native sections of a message or reasoning item to the
 	// parts of its response's message (a message: its one text part;
 	// reasoning: one per entry of Parts, in the same order).

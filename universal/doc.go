@@ -113,7 +113,11 @@
 // while native_item_id stays the agent's own id of the item. Items of a
 // sub-agent (its prompt, its messages, its own calls and results) have
 // parent_id = the tool_call item that spawned it, or an item under it:
-// "under a tool call" always means "inside a sub-agent". User and
+// "under a tool call" always means "inside a sub-agent". A tool that
+// another call's script called (Codex's code mode: the model's exec
+// script runs commands) is a call of the same response, under its
+// message, its tool_call part's metadata "caller_call_id" naming the
+// call that ran the script. User and
 // assistant messages of the session itself, and notices about the
 // session, have no parent; a status item about one call has that call as
 // parent.
