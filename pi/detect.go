@@ -80,7 +80,8 @@ var (
 		"set_auto_compaction": true, "set_auto_retry": true, "abort_retry": true, "bash": true, "abort_bash": true,
 		"new_session": true, "get_session_stats": true, "export_html": true, "switch_session": true, "fork": true,
 		"get_fork_messages": true, "clone": true, "get_last_assistant_text": true, "set_session_name": true, "get_commands": true,
-		"extension_ui_response": true,
+		"extension_ui_response": true, "clear_queue": true, "get_entries": true, "get_tree": true,
+		"get_available_thinking_levels": true,
 		// oh-my-pi's
 		"abort_and_prompt": true, "negotiate_protocol": true, "open_session": true, "set_todos": true,
 		"set_host_tools": true, "set_subagent_subscription": true, "set_event_filter": true,

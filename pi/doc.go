@@ -437,8 +437,9 @@
 // user's, recorded as a bashExecution message no event shows, so its
 // response's BashResult is translated as that message, the command line
 // the host's bash command in an exchange, arguments {} on Pi's side
-// alone), the host's other rpc commands (get_state,
-// get_messages, set_model, compact, abort, … and oh-my-pi's
+// alone, and clear_queue's: the queued messages it removed, which no
+// longer wait for their echo), the host's other rpc commands (get_state,
+// get_messages, set_model, compact, abort, clear_queue, … and oh-my-pi's
 // negotiate_protocol, set_host_tools, set_todos, …, whose effects show in
 // Pi's output; oh-my-pi's host_tool_result, host_tool_update and
 // host_uri_result, the host's answers to its requests, whose tool shows
@@ -450,8 +451,8 @@
 // # Choices the native formats leave open
 //
 //   - A steering or follow-up message the host queued that Pi never echoes
-//     (the queue was cleared by an abort) is not emitted: it never reached
-//     the model.
+//     (the queue was cleared by an abort, or by the host's clear_queue) is
+//     not emitted: it never reached the model.
 //   - A prompt refused by an rpc response (success:false) is dropped from
 //     the pending prompts; the refusal is an error.
 //   - Branches. A v2/v3 file is a tree whose current branch is the path

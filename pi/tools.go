@@ -863,7 +863,7 @@ func (t *Translator) command(dst []universal.Event, in *input) []universal.Event
 		"set_auto_retry", "abort_retry", "abort_bash", "get_session_stats",
 		"export_html", "switch_session", "fork", "clone", "get_fork_messages",
 		"get_last_assistant_text", "set_session_name", "get_commands", "reset",
-		"branch", "get_branch_messages",
+		"branch", "get_branch_messages", "clear_queue",
 		// oh-my-pi's (src/modes/rpc/rpc-types.ts, RpcCommand)
 		"negotiate_protocol", "open_session", "set_fast_mode", "get_available_commands", "get_entries",
 		"get_tree", "set_todos", "set_host_tools", "set_host_uri_schemes", "set_subagent_subscription",
@@ -923,6 +923,18 @@ func (t *Translator) response(dst []universal.Event, in *input) []universal.Even
 		return t.sessionStats(dst, in)
 	case "bash":
 		return t.bashResponse(dst, in, line, known)
+	case "clear_queue":
+		// Pi 0.84.4+: the queued steering and follow-up messages it
+		// removed (the host restores them to its editor). They will not
+		// be echoed: they no longer wait for it.
+		for _, k := range [...]string{"data.steering", "data.followUp"} {
+			in.get(k).ForEach(func(_, v gjson.Result) bool {
+				if i := indexOf(t.st.Queued, v.Str); i >= 0 {
+					t.st.Queued = remove(t.st.Queued, i)
+				}
+				return true
+			})
+		}
 	}
 	return dst
 }
