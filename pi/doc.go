@@ -131,7 +131,14 @@
 //     stopDetails (Anthropic's stop_details of a refusal: type, category,
 //     explanation) are its metadata {http_status, error_kind,
 //     stop_details}, and the details of the error
-//     event the failed message ends its turn with. An error whose
+//     event the failed message ends its turn with. pi-ai's diagnostics
+//     (1.x: [{type, timestamp, error?, details?}], what the provider
+//     client ran into: a WebSocket failure, with its error code, before an
+//     SSE fallback or failing the message; a strict-tools or thread
+//     fallback; input it had to transform) are kept whole: in that
+//     metadata and the error's details (diagnostics) when the message
+//     failed, else in a status part labelled diagnostics (detail each
+//     one's type and its error's message). An error whose
 //     errorMessage is an abort's ("This operation was aborted", "Request
 //     was aborted[.]", "Request aborted") is an abort: Pi 0.84.0–1.5.0
 //     (recorded 0.84.0, 0.84.4, 1.0.3, 1.4.0; fixed in 1.5.1, pi #8635)
@@ -255,7 +262,9 @@
 // their sum, cached_input_tokens is cacheRead, cache_write_tokens
 // cacheWrite; reasoning (oh-my-pi: reasoningTokens) is a part of output;
 // cost_usd is cost.total;
-// metadata model and provider are the message's model and provider (the
+// metadata model and provider are the message's model and provider, and
+// response_model its responseModel (pi-ai 0.87+: the model the provider
+// says answered) when that is another (the
 // usage of a compaction, a branch summary or a tool's nested calls names
 // none, so it has none; a usage entry {kind, provider, model, usage}, a
 // model call that is no message, names its model, provider and kind).

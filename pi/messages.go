@@ -66,7 +66,7 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 		dst = t.startAssistant(dst, nativeID, in.raw)
 	}
 	m := t.st.Msg
-	f := fields(msg, "content", "stopReason", "errorMessage", "usage", "api", "provider", "model", "errorStatus", "errorKind", "deferred")
+	f := fields(msg, "content", "stopReason", "errorMessage", "usage", "api", "provider", "model", "errorStatus", "errorKind", "deferred", "stopDetails", "diagnostics", "responseModel")
 	content, stopR, errR, usage, api, provider, model := f[0], f[1], f[2], f[3], f[4], f[5], f[6]
 	parts := slices.Grow(t.msgParts[:0], len(m.Parts))[:len(m.Parts)]
 	have := make([]bool, len(m.Parts))
@@ -156,15 +156,15 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 	}
 	status := universal.StatusCompleted
 	errMsg := errR.Str()
-	var stopMD []byte
+	var errMD jsonw.Object
 	if stop == "error" && abortError(errMsg) {
 		// Pi 0.84.0–1.5.0 (recorded 0.84.0, 0.84.4, 1.0.3, 1.4.0) end a
 		// run whose tool the host aborted with a message in error whose
 		// text is the abort's; 1.5.1 calls it aborted (pi #8635). It is
 		// an interruption.
-		stop, stopMD = "aborted", []byte(`{"native_stop_reason":"error"}`)
+		stop = "aborted"
+		errMD.String("native_stop_reason", "error")
 	}
-	var errMD jsonw.Object
 	if stop == "error" {
 		// oh-my-pi: the provider's HTTP status and its kind of the error
 		// (AssistantMessage errorStatus, errorKind).
@@ -176,18 +176,26 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 		}
 		// oh-my-pi: Anthropic's stop_details of an error-class stop (a
 		// refusal's type, category and explanation), kept whole so the
-		// category is not only inside errorMessage's prose (read here,
-		// on the error path only: fields holds ten).
-		if d := msg.Sub("stopDetails"); d.IsObject() {
+		// category is not only inside errorMessage's prose.
+		if d := f[10]; d.IsObject() {
 			t.addValue(&errMD, "stop_details", d)
 		}
-		if errMD.Len() > 0 {
-			stopMD = errMD.Bytes()
-		}
+	}
+	if d := f[11]; (stop == "error" || stop == "aborted") && diagnosticsList(d) {
+		// pi-ai: what the provider client ran into (a failed WebSocket,
+		// whose error code the socket's text lacks), kept with the
+		// failure and its error event.
+		t.addValue(&errMD, "diagnostics", d)
+	}
+	var stopMD []byte
+	if errMD.Len() > 0 {
+		stopMD = errMD.Bytes()
 	}
 	if stop == "error" || stop == "aborted" {
 		status = universal.StatusFailed
 		parts = append(parts, withMetadata(universal.Part{Type: universal.PartStatus, Label: t.copy(stop), Detail: t.copy(errMsg)}, stopMD))
+	} else if d := f[11]; diagnosticsList(d) {
+		parts = append(parts, t.diagnosticsPart(d))
 	}
 	if stop == "length" {
 		// The response reached the output token limit: its text or a
@@ -220,7 +228,7 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 	}, agent, in.raw)
 	t.keepParts(parts)
 	t.st.Msg = nil
-	dst = t.usage(dst, usage, t.callMD(model.Str(), provider.Str()), in.raw)
+	dst = t.usage(dst, usage, t.callMD(model.Str(), provider.Str(), f[12].Str()), in.raw)
 	tr := &t.st.Turn
 	tr.LastStop = t.copy(stop)
 	if s := api.Str(); s != "" {
@@ -241,6 +249,38 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 		dst = t.settle(dst, false, agent, in.raw)
 	}
 	return dst
+}
+
+// diagnosticsList reports whether an assistant message's diagnostics
+// (pi-ai's AssistantMessageDiagnostic[]) has any.
+func diagnosticsList(d jsonscan.Value) bool {
+	return d.IsArray() && d.Get("#").Int() > 0
+}
+
+// diagnosticsPart is the status part of the diagnostics of an assistant
+// message that did not fail (pi-ai 1.x: {type, timestamp, error?: {name?,
+// message, stack?, code?}, details?}, what its provider client ran into
+// and handled: a WebSocket that failed before an SSE fallback, a
+// strict-tools or thread fallback, input the provider's API made it
+// transform): labelled diagnostics, its detail each one's type (and its
+// error's message) joined by "; ", the list whole in metadata
+// diagnostics. A failed message keeps them with its error instead.
+func (t *Translator) diagnosticsPart(d jsonscan.Value) universal.Part {
+	var b strings.Builder
+	d.Each(func(_ gjson.Result, e jsonscan.Value) bool {
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(e.Get("type").Str)
+		if m := e.Get("error.message").Str; m != "" {
+			b.WriteString(": ")
+			b.WriteString(m)
+		}
+		return true
+	})
+	var md jsonw.Object
+	t.addValue(&md, "diagnostics", d)
+	return withMetadata(universal.Part{Type: universal.PartStatus, Label: "diagnostics", Detail: b.String()}, md.Bytes())
 }
 
 // abortError reports whether an assistant message's errorMessage is the
@@ -771,21 +811,27 @@ func (t *Translator) fileMention(dst []universal.Event, msg jsonscan.Value, nati
 }
 
 // callMD is the metadata of an assistant message's call usage: the model
-// and provider it names, nil when it names neither. A session's messages
-// name the same ones, so the last metadata is kept and shared by the
-// events that have the same (events are read-only for their consumers).
-func (t *Translator) callMD(model, provider string) []byte {
-	if model == "" && provider == "" {
+// and provider it names, nil when it names neither, and the model the
+// provider says answered (pi-ai 0.87+ responseModel: a dated snapshot of
+// an alias, a router's choice) as response_model when it is another. A
+// session's messages name the same ones, so the last metadata is kept and
+// shared by the events that have the same (events are read-only for their
+// consumers).
+func (t *Translator) callMD(model, provider, responseModel string) []byte {
+	if responseModel == model {
+		responseModel = ""
+	}
+	if model == "" && provider == "" && responseModel == "" {
 		return nil
 	}
 	c := &t.call
-	if c.md == nil || model != c.model || provider != c.provider {
+	if c.md == nil || model != c.model || provider != c.provider || responseModel != c.responseModel {
 		var o jsonw.Object
 		// Full to capacity: an append to one event's metadata must not
 		// write into the bytes another shares.
-		b := o.OptString("model", model).OptString("provider", provider).Bytes()
+		b := o.OptString("model", model).OptString("provider", provider).OptString("response_model", responseModel).Bytes()
 		c.md = b[:len(b):len(b)]
-		c.model, c.provider = t.w.Copy(model), t.w.Copy(provider)
+		c.model, c.provider, c.responseModel = t.w.Copy(model), t.w.Copy(provider), t.w.Copy(responseModel)
 	}
 	return c.md
 }
@@ -859,10 +905,10 @@ func zero(u *universal.Usage, cost *float64) bool {
 	return cost == nil || *cost == 0
 }
 
-// fields returns the values of up to ten keys of a JSON object (the first
-// occurrence of each), in one walk over its members: a Get per key walks
-// them again for each.
-func fields(obj jsonscan.Value, keys ...string) (out [10]jsonscan.Value) {
+// fields returns the values of up to thirteen keys of a JSON object (the
+// first occurrence of each), in one walk over its members: a Get per key
+// walks them again for each.
+func fields(obj jsonscan.Value, keys ...string) (out [13]jsonscan.Value) {
 	obj.Members(func(k string, v jsonscan.Value) bool {
 		for i, key := range keys {
 			if k == key && !out[i].Exists() {

@@ -107,8 +107,8 @@ type Translator struct {
 	delta jsonscan.Mark
 	// call is the last call usage metadata made (see callMD).
 	call struct {
-		model, provider string
-		md              []byte
+		model, provider, responseModel string
+		md                             []byte
 	}
 }
 
