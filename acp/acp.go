@@ -211,6 +211,8 @@ var hostMethods = map[string]bool{
 	"nes/start": true, "nes/suggest": true, "nes/accept": true, "nes/reject": true, "nes/close": true,
 	"document/didOpen": true, "document/didChange": true, "document/didClose": true,
 	"document/didSave": true, "document/didFocus": true,
+	// Qwen Code's host requests (qwen.go).
+	mQwenCancelPrompt: true, mQwenGuardRelease: true,
 }
 
 // sideOf returns the direction of a message in the agent format. A log of

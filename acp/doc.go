@@ -601,7 +601,17 @@
 // in flight), is the user's message where the agent's answer says it was
 // delivered (outcome "injected"; "startedNewTurn" starts a turn with it),
 // its text parts' metadata {"steering": outcome}; "promptRequired"
-// delivered nothing.
+// delivered nothing. Qwen Code pulls the messages the user typed during a
+// turn itself, between tool rounds, with craft/drainMidTurnQueue
+// {sessionId} (a request without the "_" of an extension method, which no
+// update echoes): each message the host's answer hands over ({items:
+// [{content: [ContentBlock], displayText}]}, read first, or {messages:
+// [string]}) is the user's message where the answer comes, as an
+// injected steering message; an error answer ("method not found") hands
+// over nothing. Its other such requests carry no content:
+// craft/claimTodoStopGuardContinuation (the agent's) and
+// craft/todoStopGuardQueueReleased (the host's) are ignored, and the
+// host's craft/cancelPendingPrompt {sessionId} is read as a session/cancel.
 //
 // Cursor CLI's extension methods (agent acp;
 // https://cursor.com/docs/cli/acp#cursor-extension-methods), named
@@ -670,9 +680,8 @@
 // session/list, delete and close, $/cancel_request, elicitation/complete,
 // terminal/release and kill, extension methods (names starting with "_",
 // which the protocol says a peer must ignore; but Grok Build's, Goose's
-// and the steering extension, above), craft/drainMidTurnQueue
-// (a non-standard request real agents send, answered "method not found")
-// and qwen/notify/session/mode-update (Qwen Code's copy of the
+// and the steering extension, above), Qwen Code's todo guard requests
+// (above) and qwen/notify/session/mode-update (Qwen Code's copy of the
 // current_mode_update it also sends), and CodeBuddy's session_end update
 // {stopReason} (the prompt's response that follows says the same).
 // mcp/message (unstable, MCP over ACP: the inner MCP traffic of a server

@@ -1,6 +1,8 @@
 package acp
 
 import (
+	"strings"
+
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
@@ -17,6 +19,65 @@ const mQwenEndTurn = "_qwencode/end_turn"
 // later versions send it as a discrete agent_message_chunk whose
 // _meta.source is "slash_command").
 const mQwenSlashCommand = "_qwencode/slash_command"
+
+// Qwen Code's requests without the "_" of an extension method
+// (QwenLM/qwen-code packages/acp-bridge bridgeTypes.ts; Session.ts calls
+// the first two, the host the others).
+//
+//   - craft/drainMidTurnQueue {sessionId}, the agent's: between tool rounds
+//     it pulls the messages the user typed while the turn ran, which the
+//     host answers {items: [{content: [ContentBlock], displayText?}]} or
+//     {messages: [string]} (hasQueuedPrompt beside them); each becomes
+//     user input of the running turn, sent to the model with the tool
+//     results, and no update echoes it (a session/load replays it as a
+//     user_message_chunk). A host that does not know it answers "method
+//     not found", and the agent stops asking.
+//   - craft/claimTodoStopGuardContinuation {sessionId, promptId?}, the
+//     agent's ({claimed, hasQueuedPrompt}): which queued prompt its todo
+//     guard's continuation belongs to; no content.
+//   - craft/cancelPendingPrompt {sessionId}, the host's: a session/cancel
+//     the agent answers ({cancelled: true}).
+//   - craft/todoStopGuardQueueReleased {sessionId, promptId}, the host's:
+//     the prompt the todo guard waited for left the host's queue; no
+//     content.
+const (
+	mQwenDrain        = "craft/drainMidTurnQueue"
+	mQwenClaimGuard   = "craft/claimTodoStopGuardContinuation"
+	mQwenCancelPrompt = "craft/cancelPendingPrompt"
+	mQwenGuardRelease = "craft/todoStopGuardQueueReleased"
+)
+
+// qwenDrained translates the host's answer to Qwen Code's
+// craft/drainMidTurnQueue: each message it hands over is the user's
+// message in the running turn (the steering extension's injected
+// message: text parts' metadata {"steering": "injected"}), in order; the
+// items form, when present, is read before the messages form, as Qwen
+// Code does, and an item without content blocks or a blank message is
+// none. It was dropped: the drain was ignored whole, so a message the
+// user sent during the turn showed nowhere while the answer to it did.
+func (t *Translator) qwenDrained(dst []universal.Event, in *input, result, rpcErr jsonscan.Value) []universal.Event {
+	if rpcErr.Exists() {
+		return dst
+	}
+	if items := result.Sub("items"); items.IsArray() {
+		items.Each(func(_ gjson.Result, item jsonscan.Value) bool {
+			if c := item.Sub("content"); c.IsArray() && c.Len() > 0 {
+				dst = t.injected(dst, in, t.blocks(nil, c), "injected")
+			}
+			return true
+		})
+		return dst
+	}
+	if msgs := result.Sub("messages"); msgs.IsArray() {
+		msgs.ForEach(func(_, m gjson.Result) bool {
+			if m.Type == gjson.String && strings.TrimSpace(m.Str) != "" {
+				dst = t.injected(dst, in, []universal.Part{universal.Text(t.w.CopyValue(m))}, "injected")
+			}
+			return true
+		})
+	}
+	return dst
+}
 
 // qwenEndTurn translates Qwen Code's _qwencode/end_turn {sessionId,
 // reason, source}. When a background agent, monitor or shell it runs

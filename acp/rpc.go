@@ -66,8 +66,10 @@ var ignoredMethods = map[string]bool{
 	// Qwen Code's sign-in link while it authenticates with Qwen OAuth
 	// ({_meta: {authUri}}, acpAgent.ts authenticate, sent without the
 	// "_" of an extension method): nothing of the transcript.
-	"authenticate/update":     true,
-	"craft/drainMidTurnQueue": true,
+	"authenticate/update": true,
+	// Qwen Code's drain (its answer is read: qwenDrained) and todo
+	// guard requests (qwen.go), and the host's release of the guard.
+	mQwenDrain: true, mQwenClaimGuard: true, mQwenGuardRelease: true,
 	// Qwen Code repeats its current_mode_update in its own notification
 	// ("legacyFrameSent": true says the standard one was sent).
 	"qwen/notify/session/mode-update": true,
@@ -98,6 +100,7 @@ var hostIgnored = map[string]bool{
 	"providers/list": true, "providers/set": true, "providers/disable": true,
 	"session/archive": true, "session/unarchive": true, "session/status": true,
 	"tool_call/cancel": true, "terminal/cancel": true,
+	mQwenGuardRelease: true,
 	// Next edit suggestions (unstable, v1 and v2: the NES RFD): the
 	// editor's inline edit predictions in an NES session of their own
 	// (nes/start answers its sessionId), not the conversation:
@@ -187,8 +190,9 @@ func (t *Translator) hostRequest(dst []universal.Event, in *input, method, id st
 	case mSteering:
 		// The message, read when the agent says it was delivered.
 		r.Action = t.copyJSON(params.Sub("prompt").Raw())
-	case mCancel:
-		// A notification by the protocol; some hosts send it as a
+	case mCancel, mQwenCancelPrompt:
+		// Qwen Code's craft/cancelPendingPrompt is a session/cancel
+		// the agent answers. session/cancel is a notification by the protocol; some hosts send it as a
 		// request, with an id (an agent may answer it "Method not
 		// found"): the cancel asked for all the same.
 		if t.st.Turn.Open && !t.st.Turn.Replay {
@@ -608,6 +612,8 @@ func (t *Translator) hostResponse(dst []universal.Event, in *input, r request, r
 		}
 	case mTermOutput, mTermWait:
 		return t.terminalResult(dst, in, r, result)
+	case mQwenDrain:
+		return t.qwenDrained(dst, in, result, rpcErr)
 	}
 	// fs results, errors the agent handles itself, and answers to
 	// requests the host did not know carry nothing more.

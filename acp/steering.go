@@ -40,6 +40,14 @@ func (t *Translator) steered(dst []universal.Event, in *input, prompt string, re
 	default:
 		parts = t.blocks(nil, jsonscan.Wrap(p))
 	}
+	return t.injected(dst, in, parts, outcome)
+}
+
+// injected emits a message of the user's the host put into the turn in
+// flight (parts; outcome says how, as the steering extension's answer
+// does): where it comes, in the live turn, else in a turn it starts; its
+// text parts' metadata say "steering": outcome.
+func (t *Translator) injected(dst []universal.Event, in *input, parts []universal.Part, outcome string) []universal.Event {
 	if len(parts) == 0 {
 		return dst
 	}
