@@ -92,7 +92,16 @@
 // "goal" (detail the objective and its status, the snapshot in metadata)
 // when the objective or status changes, and "goal_cleared", as package
 // codex reads Codex's goal; an update that holds nothing else adds no
-// session_info item.
+// session_info item. Qwen Code's notifications named without the "_" of
+// an extension, qwen/notify/session/<what> {v, sessionId, …}, are read
+// for the session's own sessionId: title-update {title, titleSource} (the
+// title Qwen Code gives the session, which no session_info_update
+// carries) sets the title as a session_info_update does, model-update
+// {currentModelId} (ACP v1 has no update for a model switch) is a
+// current_model_update, but while the host's session/set_model or
+// set_config_option waits for its response, and the others (mode-update,
+// a copy of its current_mode_update; prompt-suggestion, recording-degraded
+// and its daemon's) carry nothing.
 //
 // Turns: session/prompt starts a turn; its content blocks are the user
 // message (text parts; image parts with the mime type; audio, resource
@@ -681,8 +690,8 @@
 // terminal/release and kill, extension methods (names starting with "_",
 // which the protocol says a peer must ignore; but Grok Build's, Goose's
 // and the steering extension, above), Qwen Code's todo guard requests
-// (above) and qwen/notify/session/mode-update (Qwen Code's copy of the
-// current_mode_update it also sends), and CodeBuddy's session_end update
+// and its qwen/notify/ notifications but title-update and model-update
+// (above), and CodeBuddy's session_end update
 // {stopReason} (the prompt's response that follows says the same).
 // mcp/message (unstable, MCP over ACP: the inner MCP traffic of a server
 // declared with transport "acp", either side its provider; a call the

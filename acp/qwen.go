@@ -97,8 +97,7 @@ func (t *Translator) qwenEndTurn(dst []universal.Event, in *input, params jsonsc
 	if !t.st.Turn.Open || t.st.Turn.Replay {
 		return dst
 	}
-	if sid := params.Get("sessionId").Str; t.subCall(sid) != nil ||
-		sid != "" && len(t.st.Sessions) > 0 && !t.st.Sessions[sid] && sid != t.w.Stamper().NativeSessionID() {
+	if !t.qwenOwn(params.Get("sessionId").Str) {
 		return dst
 	}
 	if t.promptWaits() {
@@ -190,4 +189,63 @@ func (t *Translator) wholeMessage(dst []universal.Event, sc *scope, nativeID, te
 	dst = t.closeMsg(dst, sc, agent, raw)
 	sc.Open = false
 	return dst
+}
+
+// qwenOwn reports whether a session id Qwen Code's notification names is
+// the session's own (or none): not a sub-agent's nor another session's.
+func (t *Translator) qwenOwn(sid string) bool {
+	return t.subCall(sid) == nil &&
+		(sid == "" || len(t.st.Sessions) == 0 || t.st.Sessions[sid] || sid == t.w.Stamper().NativeSessionID())
+}
+
+// mQwenNotify starts the names of Qwen Code's notifications to its host,
+// sent without the "_" of an extension method
+// (qwen/notify/session/<what> {v, sessionId, …}, QwenLM/qwen-code
+// Session.ts and acpAgent.ts, which its own daemon's bridge reads).
+const mQwenNotify = "qwen/notify/"
+
+// qwenNotify translates Qwen Code's notifications (mQwenNotify): of the
+// session's own,
+//
+//   - session/title-update {title, titleSource}, the title Qwen Code
+//     gives the session (its automatic one, which no session_info_update
+//     carries), is the session's title, as a session_info_update's;
+//   - session/model-update {currentModelId} (a session/set_model or
+//     set_config_option switched the model; ACP v1 has no update for
+//     it) is a current_model_update, but while the host's request waits
+//     for its response, which says the same;
+//
+// and the others carry nothing for the transcript: mode-update repeats
+// the current_mode_update it sends ("legacyFrameSent": true),
+// prompt-suggestion is a next prompt it suggests, recording-degraded,
+// sources-changed, artifact-event, terminal-sequence and
+// mcp-budget-event are its daemon's business. They were agent.unparsed
+// (but mode-update), and the title was lost.
+func (t *Translator) qwenNotify(dst []universal.Event, in *input, method string, params jsonscan.Value) []universal.Event {
+	if !t.qwenOwn(params.Get("sessionId").Str) {
+		return dst
+	}
+	switch method[len(mQwenNotify):] {
+	case "session/title-update":
+		return t.titleSet(dst, in, t.copy(params.Get("title").Str))
+	case "session/model-update":
+		if t.hostSetsModel() {
+			return dst
+		}
+		if _, ok := updatedModel(params); ok {
+			return t.modelUpdate(dst, in, params)
+		}
+	}
+	return dst
+}
+
+// hostSetsModel reports whether a session/set_model or
+// set_config_option of the host waits for its response.
+func (t *Translator) hostSetsModel() bool {
+	for k, r := range t.st.Requests {
+		if (r.Method == mSetModel || r.Method == mSetConfig) && strings.HasPrefix(k, key(universal.In, "")) {
+			return true
+		}
+	}
+	return false
 }

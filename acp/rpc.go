@@ -70,9 +70,6 @@ var ignoredMethods = map[string]bool{
 	// Qwen Code's drain (its answer is read: qwenDrained) and todo
 	// guard requests (qwen.go), and the host's release of the guard.
 	mQwenDrain: true, mQwenClaimGuard: true, mQwenGuardRelease: true,
-	// Qwen Code repeats its current_mode_update in its own notification
-	// ("legacyFrameSent": true says the standard one was sent).
-	"qwen/notify/session/mode-update": true,
 	// MCP over ACP (unstable, @agentclientprotocol/sdk 2.4.0's schemas:
 	// MessageMcpRequest {serverId, requestId, method, params} and
 	// MessageMcpNotification, either side the provider of an MCP server
@@ -247,6 +244,8 @@ func (t *Translator) notification(dst []universal.Event, in *input, method strin
 		return t.qwenEndTurn(dst, in, params)
 	case method == mQwenSlashCommand && in.dir == universal.Out:
 		return t.qwenSlashCommand(dst, in, params)
+	case strings.HasPrefix(method, mQwenNotify) && in.dir == universal.Out:
+		return t.qwenNotify(dst, in, method, params)
 	case ignoredMethods[method] || extension(method):
 		return dst
 	case in.dir == universal.Out:
