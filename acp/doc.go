@@ -617,7 +617,10 @@
 // [{content: [ContentBlock], displayText}]}, read first, or {messages:
 // [string]}) is the user's message where the answer comes, as an
 // injected steering message; an error answer ("method not found") hands
-// over nothing. Its other such requests carry no content:
+// over nothing. Its session/load replays such a message as
+// user_message_chunks with _meta.source "mid_turn_message_injected": a
+// user message of the turn being replayed, where any other replayed user
+// message starts a replayed turn. Its other such requests carry no content:
 // craft/claimTodoStopGuardContinuation (the agent's) and
 // craft/todoStopGuardQueueReleased (the host's) are ignored, and the
 // host's craft/cancelPendingPrompt {sessionId} is read as a session/cancel.

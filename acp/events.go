@@ -1403,6 +1403,11 @@ func (t *Translator) userContent(dst []universal.Event, in *input, u, c jsonscan
 		}
 	case tr.Open && tr.Replay && !tr.Answered && !t.otherUserMessage(mid):
 		// More of the replayed user message.
+	case tr.Open && tr.Replay && qwenMidTurn(u):
+		// Qwen Code's replay of a message the user sent while the turn
+		// ran (qwenMidTurn): a message of the replayed turn, not a
+		// turn of its own (live, its drain put it into the turn).
+		dst = t.closeMessages(dst, in.raw)
 	case !tr.Open && !t.st.Loading && t.format == FormatAgent && len(t.st.Prompts) > 0 &&
 		isText && strings.HasPrefix(t.st.Prompts[0], text):
 		// The agent's echo of the prompt the host reported.

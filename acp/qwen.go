@@ -249,3 +249,13 @@ func (t *Translator) hostSetsModel() bool {
 	}
 	return false
 }
+
+// qwenMidTurn reports whether a user_message_chunk is Qwen Code's replay
+// of a message the user sent during a turn (one its
+// craft/drainMidTurnQueue handed over): _meta {source:
+// "mid_turn_message_injected", qwenDiscreteMessage: true} (its
+// transcript replay of a mid_turn_user_message record, each of the
+// message's blocks a chunk).
+func qwenMidTurn(u jsonscan.Value) bool {
+	return u.Get("_meta.source").Str == "mid_turn_message_injected"
+}

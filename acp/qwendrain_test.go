@@ -157,3 +157,74 @@ func TestQwenMidTurnDrain(t *testing.T) {
 		}
 	}
 }
+
+// TestQwenMidTurnReplay: Qwen Code's session/load replays a message the
+// user sent during a turn (a mid_turn_user_message record of its
+// transcript) as user_message_chunks with _meta {source:
+// "mid_turn_message_injected", qwenDiscreteMessage: true}, each of the
+// message's blocks a chunk, after the tool results it came with (the
+// shapes of QwenLM/qwen-code's transcript replay tests at 57ac6b88,
+// Apache-2.0: "save logs", text then image; texts made up). Each replayed
+// user message started a replayed turn, so the turn was split in two where
+// the live session had one (TestQwenMidTurnDrain). It is a user message of
+// the turn being replayed; a message without the mark still starts one.
+func TestQwenMidTurnReplay(t *testing.T) {
+	update := func(u string) string {
+		return `{"dir":"out","msg":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + u + `}}}` + "\n"
+	}
+	const mid = `"_meta":{"source":"mid_turn_message_injected","qwenDiscreteMessage":true}`
+	head := `{"dir":"in","msg":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}}` + "\n" +
+		`{"dir":"out","msg":{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentInfo":{"name":"qwen-code","version":"0.24.4"},"agentCapabilities":{"loadSession":true}}}}` + "\n" +
+		`{"dir":"in","msg":{"jsonrpc":"2.0","id":2,"method":"session/load","params":{"sessionId":"s1","cwd":"/w","mcpServers":[]}}}` + "\n" +
+		update(`{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"read file"}}`) +
+		update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Reading."}}`) +
+		update(`{"sessionUpdate":"tool_call","toolCallId":"c1","title":"ReadFile","kind":"read","status":"completed"}`) +
+		update(`{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed","content":[{"type":"content","content":{"type":"text","text":"file contents"}}]}`)
+	tail := update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Saved the logs."}}`) +
+		`{"dir":"out","msg":{"jsonrpc":"2.0","id":2,"result":{}}}` + "\n"
+	tests := []struct {
+		name, input string
+		turns       int
+		users       []string // user messages: their parts' types and texts
+	}{
+		{"mid-turn message", head +
+			update(`{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"save logs"},`+mid+`}`) +
+			update(`{"sessionUpdate":"user_message_chunk","content":{"type":"image","mimeType":"image/png","data":"AQID"},`+mid+`}`) + tail,
+			1, []string{"text read file", "text,image save logs"}},
+		{"another prompt", head +
+			update(`{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"save logs"}}`) + tail,
+			2, []string{"text read file", "text save logs"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(acp.FormatExchange), Framing: framing(acp.FormatExchange)}, []byte(tc.input))
+			evs := translate(t, acp.FormatExchange, tc.input)
+			if err := universal.CheckStream(evs); err != nil {
+				t.Fatal(err)
+			}
+			if vs := conformance.Check(evs); len(vs) != 0 {
+				t.Fatal(vs[0])
+			}
+			if n := len(golden.OfType(evs, universal.TypeTurnStarted)); n != tc.turns {
+				t.Errorf("%d turns, want %d", n, tc.turns)
+			}
+			var users []string
+			for _, ev := range golden.OfType(evs, universal.TypeItemCompleted) {
+				it := ev.Data.(*universal.ItemSnapshot).Item
+				if it.Kind != universal.KindMessage || it.Role != universal.RoleUser {
+					continue
+				}
+				var types []string
+				text := ""
+				for _, p := range it.Content {
+					types = append(types, string(p.Type))
+					text += p.Text
+				}
+				users = append(users, strings.Join(types, ",")+" "+text)
+			}
+			if strings.Join(users, "|") != strings.Join(tc.users, "|") {
+				t.Errorf("user messages %q, want %q", users, tc.users)
+			}
+		})
+	}
+}
