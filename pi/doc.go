@@ -1,8 +1,8 @@
 // Package pi translates the native output of the Pi coding agent
 // (@mariozechner/pi-coding-agent up to 0.73, @earendil-works/pi-coding-agent
 // from 0.74; tested with 0.73.1 and 1.5.2, and checked against recordings
-// of 0.30.2, 0.55.4, 0.70.6, 0.79.10, 0.80.6, 0.84.0, 0.84.4, 0.87.1,
-// 1.0.3, 1.4.0 and 1.6.0)
+// of 0.30.2, 0.40.1, 0.45.7, 0.55.4, 0.62.0, 0.65.2, 0.70.6, 0.79.10,
+// 0.80.6, 0.84.0, 0.84.4, 0.87.1, 1.0.3, 1.4.0 and 1.6.0)
 // into universal events.
 //
 // A local variable named pi is common (math constants); import the
