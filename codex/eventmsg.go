@@ -804,6 +804,10 @@ func reviewAction(a jsonscan.Value) string {
 		return "permissions"
 	case "write_stdin", "writeStdin":
 		return "write to process " + get("process_id", "processId").String()
+	case "":
+		// An action without its type (the first guardian releases read
+		// its command whatever the type said): the command, if any.
+		return joinArgv(a.Get("command"))
 	default:
 		return typ
 	}
