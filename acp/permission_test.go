@@ -23,6 +23,22 @@ func translate(t *testing.T, format, input string) []universal.Event {
 	return evs
 }
 
+// translateShaped is translate after checking the fuzz property on the
+// input (well-formed stream, checkpoint and restore byte for byte), and
+// fails when the events break the stream rules or the canonical shape.
+func translateShaped(t *testing.T, format, input string) []universal.Event {
+	t.Helper()
+	golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(format), Framing: framing(format)}, []byte(input))
+	evs := translate(t, format, input)
+	if err := universal.CheckStream(evs); err != nil {
+		t.Fatal(err)
+	}
+	if vs := conformance.Check(evs); len(vs) != 0 {
+		t.Fatal(vs[0])
+	}
+	return evs
+}
+
 // TestDeniedCallWithoutUpdate: a permission request brings a call the
 // agent never announced nor updates again (Gemini CLI, after a rejected
 // option, only tells the model); the turn ends. The call did not run: its

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/agentnorm/agentnorm/acp"
-	"github.com/agentnorm/agentnorm/internal/conformance"
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
 )
@@ -101,14 +100,7 @@ func TestQwenMidTurnDrain(t *testing.T) {
 					}
 				}
 				input := b.String()
-				golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(format), Framing: framing(format)}, []byte(input))
-				evs := translate(t, format, input)
-				if err := universal.CheckStream(evs); err != nil {
-					t.Fatal(err)
-				}
-				if vs := conformance.Check(evs); len(vs) != 0 {
-					t.Fatal(vs[0])
-				}
+				evs := translateShaped(t, format, input)
 				if n := len(golden.OfType(evs, universal.TypeUnparsed)); n != tc.unknown {
 					t.Errorf("%d agent.unparsed, want %d", n, tc.unknown)
 				}
@@ -197,14 +189,7 @@ func TestQwenMidTurnReplay(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(acp.FormatExchange), Framing: framing(acp.FormatExchange)}, []byte(tc.input))
-			evs := translate(t, acp.FormatExchange, tc.input)
-			if err := universal.CheckStream(evs); err != nil {
-				t.Fatal(err)
-			}
-			if vs := conformance.Check(evs); len(vs) != 0 {
-				t.Fatal(vs[0])
-			}
+			evs := translateShaped(t, acp.FormatExchange, tc.input)
 			if n := len(golden.OfType(evs, universal.TypeTurnStarted)); n != tc.turns {
 				t.Errorf("%d turns, want %d", n, tc.turns)
 			}

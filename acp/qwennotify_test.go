@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/agentnorm/agentnorm/acp"
-	"github.com/agentnorm/agentnorm/internal/conformance"
 	"github.com/agentnorm/agentnorm/internal/golden"
 	"github.com/agentnorm/agentnorm/universal"
 )
@@ -70,14 +69,7 @@ func TestQwenNotifications(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			golden.FuzzProperty(t, golden.Fuzz{New: newTranslator(tc.format), Framing: framing(tc.format)}, []byte(tc.input))
-			evs := translate(t, tc.format, tc.input)
-			if err := universal.CheckStream(evs); err != nil {
-				t.Fatal(err)
-			}
-			if vs := conformance.Check(evs); len(vs) != 0 {
-				t.Fatal(vs[0])
-			}
+			evs := translateShaped(t, tc.format, tc.input)
 			if n := len(golden.OfType(evs, universal.TypeUnparsed)); n != 0 {
 				t.Errorf("%d agent.unparsed", n)
 			}

@@ -2,6 +2,7 @@ package codex
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/agentnorm/agentnorm/universal"
@@ -358,23 +359,19 @@ func joinMeta(a, b []byte) []byte {
 		return a
 	}
 	// A member b shares with a is a's (two sources of one fact, a
-	// wait's agents_states: once, not twice under one key).
+	// wait's agents_states: once, not twice under one key). a's keys are
+	// read once; metadata objects hold a handful.
+	var keys []string
+	gjson.ParseBytes(a).ForEach(func(k, _ gjson.Result) bool {
+		keys = append(keys, k.Str)
+		return true
+	})
 	o := obj().RawMembers(ia)
 	gjson.ParseBytes(b).ForEach(func(k, v gjson.Result) bool {
-		if !hasMember(a, k.Str) {
+		if !slices.Contains(keys, k.Str) {
 			o.Raw(k.Str, v.Raw)
 		}
 		return true
 	})
 	return o.Bytes()
-}
-
-// hasMember reports whether the JSON object m has the member key.
-func hasMember(m []byte, key string) bool {
-	found := false
-	gjson.ParseBytes(m).ForEach(func(k, _ gjson.Result) bool {
-		found = k.Str == key
-		return !found
-	})
-	return found
 }
