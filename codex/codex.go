@@ -103,7 +103,8 @@ func execSummaryLine(s string) bool {
 func detectLine(s string) string {
 	r := detectMembers(s)
 	dir, msg, method, id, result, rpcErr, typ, payload, ts, record, _, prompt, rpc := r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12]
-	openCode := r[13].Exists() || r[14].Exists() // an OpenCode event or run line
+	// An OpenCode event or run line, or a row of its database's event log.
+	openCode := r[13].Exists() || r[14].Exists() || r[19].Exists()
 	if !dir.Exists() {
 		dir = r[15] // other recorders' spelling of an exchange record
 	}
@@ -180,7 +181,7 @@ func rolloutKind(typ gjson.Result) bool {
 }
 
 // detectPaths are the members detectLine reads.
-var detectPaths = [...]string{"dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID", "properties", "direction", "parsed", "frame", "message"}
+var detectPaths = [...]string{"dir", "msg", "method", "id", "result", "error", "type", "payload", "timestamp", "record_type", "thread_id", "prompt", "jsonrpc", "sessionID", "properties", "direction", "parsed", "frame", "message", "aggregate_id"}
 
 // detectMembers returns what jsonscan.GetMany(s, detectPaths...) returns
 // for a line (possibly cut short): its first members of those names. It

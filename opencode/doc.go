@@ -46,6 +46,8 @@
 //     which are the user message's text when the events gave it none (a
 //     recorder that kept the message.updated, not its part); a frame of
 //     another type is agent.unparsed.
+//     The rows of OpenCode's durable event log are read in both formats
+//     (The database's event log, below).
 //   - "run-json": the NDJSON of opencode run --format json (step_start,
 //     text, reasoning, tool_use, step_finish, error, done).
 //   - "messages": the GET /session/{id}/message response, [{info, parts}]
@@ -84,6 +86,28 @@
 //     model). An export's info is the session.started metadata (the
 //     directory its location's); a list names no session, and is the
 //     followed session's, or one whose native id is not known.
+//
+// # The database's event log
+//
+// OpenCode (1.18) keeps the session's durable events in its database,
+// $XDG_DATA_HOME/opencode/opencode.db (SQLite), table event: id,
+// aggregate_id (the session), seq, type ("message.updated.1") and data.
+// The sqlite3 shell prints the table in a form of each of two formats:
+//
+//	# events: a JSON array, the data column JSON text in a string
+//	sqlite3 -json opencode.db 'select * from event order by rowid'
+//	# event-lines: one row a line, data as JSON
+//	sqlite3 opencode.db "select json_object('id', id, 'aggregate_id', aggregate_id,
+//	    'seq', seq, 'type', type, 'data', json(data)) from event order by rowid"
+//
+// Row order interleaves a sub-agent's session with its parent's as they
+// were written. A row (aggregate_id and data, no properties) marks the
+// input as such a log: a record at rest, with the session's messages,
+// parts and titles but no status, permission or question events. Its
+// turns end as a message list's do: a prompt after the agent finished
+// starts the next turn, and at the end of the input the last turn ends as
+// its last message says (completed, or failed); its user messages are
+// not marked as echoes.
 //
 // # One session
 //

@@ -1,6 +1,7 @@
 package opencode
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
 	"github.com/agentnorm/agentnorm/universal"
+	"github.com/tidwall/gjson"
 )
 
 // event is one server event, unwrapped from its envelope.
@@ -52,6 +54,26 @@ func (t *Translator) translateEvent(dst []universal.Event, root jsonscan.Value, 
 	if !e.props.Exists() {
 		e.props = env.data
 	}
+	if env.aggregate.Exists() && !env.props.Exists() {
+		// A row of the durable event log OpenCode keeps in its database
+		// (the event table: {id, aggregate_id, seq, type, data}).
+		t.st.Durable = true
+		if e.props.Type() == gjson.String {
+			// Its data column as sqlite3 -json prints it: JSON text in
+			// a string.
+			t.row.buf = e.props.AppendStr(t.row.buf[:0])
+			var ok bool
+			if t.row.buf, ok = t.row.scan.ScanClean(t.row.buf); !ok {
+				return t.w.Unparsed(dst, e.loc()+": "+e.typ, errors.New("event data is a string that holds no valid JSON"), raw)
+			}
+			e.props = t.row.scan.Root()
+		}
+	}
+	if n := len(e.typ); n > 0 && e.typ[n-1] >= '0' && e.typ[n-1] <= '9' {
+		// The schema version of a durable event's type (x.y.1), as
+		// in the event log and the sync wrapper.
+		e.typ = stripVersion(e.typ)
+	}
 	if env.location.Exists() {
 		// Only 2.x envelopes have a location: a lookup in an absent
 		// value would go to gjson.
@@ -93,7 +115,11 @@ func (t *Translator) translateEvent(dst []universal.Event, root jsonscan.Value, 
 		// with the same id (or the other way round).
 		return dst
 	}
-	return t.dispatch(dst, &e)
+	dst = t.dispatch(dst, &e)
+	if t.st.Durable && t.st.Turn.Open && t.st.Turn.Settled == nil && t.listFinished() {
+		t.st.Turn.Settled = rawText(bytes.Clone(raw)) // one a turn
+	}
+	return dst
 }
 
 // nextAsV2 maps the ≤ 1.19 spelling session.next.* of 2.x message
@@ -129,7 +155,7 @@ var nextAsV2 = func() map[string]string {
 
 // envelope holds the members of an event object that say what it is.
 type envelope struct {
-	typ, id, props, data, payload, sync, location jsonscan.Value
+	typ, id, props, data, payload, sync, location, aggregate jsonscan.Value
 }
 
 // readEnvelope reads an event object's members in one pass (the first of
@@ -153,6 +179,8 @@ func readEnvelope(obj jsonscan.Value) envelope {
 			dst = &env.sync
 		case "location":
 			dst = &env.location
+		case "aggregate_id":
+			dst = &env.aggregate
 		default:
 			return true
 		}

@@ -82,6 +82,13 @@ func (t *Translator) onMessage(dst []universal.Event, f *infoFields, raw []byte,
 	switch {
 	case m == nil:
 		if r == "user" && rt == routeRoot && !t.record() {
+			if t.st.Durable && t.st.Turn.Open && t.listFinished() {
+				// A durable event log has no status events: a prompt
+				// after the agent finished starts the next turn, as
+				// in a message list (one that comes while it works
+				// joins the turn it works on).
+				dst = t.endTurn(dst, universal.SourceDaemon, nil)
+			}
 			// The response before it is complete, in the turn before.
 			dst = t.completeDone(dst, sid)
 			dst = t.startTurn(dst, universal.SourceAgent, raw)
@@ -319,10 +326,10 @@ func (t *Translator) completeMessage(dst []universal.Event, id string, m *msgSta
 
 // echoes reports whether a message's text is the live echo of a prompt:
 // a user message of the followed session on the event stream (sse,
-// events). A message list is a record; a sub-agent's prompt is the
-// parent agent's.
+// events). A message list and the durable event log are records; a
+// sub-agent's prompt is the parent agent's.
 func (t *Translator) echoes(m *msgState) bool {
-	return m.Role == "user" && m.Session == t.st.Session && (t.format == FormatSSE || t.format == FormatEvents || t.format == FormatEventLines)
+	return m.Role == "user" && m.Session == t.st.Session && !t.st.Durable && (t.format == FormatSSE || t.format == FormatEvents || t.format == FormatEventLines)
 }
 
 func textPart(typ, text string, meta []byte) universal.Part {

@@ -43,8 +43,8 @@ func Formats() []universal.Format {
 		{Name: FormatSSE, Framing: universal.FrameSSE, Doc: "server events from /event, /global/event or /api/event"},
 		{Name: FormatRunJSON, Framing: universal.FrameLines, Doc: "opencode run --format json stdout"},
 		{Name: FormatMessages, Framing: universal.FrameDocument, Doc: "GET /session/{id}/message response, or opencode export output"},
-		{Name: FormatEvents, Framing: universal.FrameDocument, Doc: "a JSON array of /event payloads, as clients record them"},
-		{Name: FormatEventLines, Framing: universal.FrameLines, Doc: "/event payloads one a line (NDJSON), as clients log them"},
+		{Name: FormatEvents, Framing: universal.FrameDocument, Doc: "a JSON array of /event payloads, as clients record them, or of the rows of OpenCode's event table (sqlite3 -json)"},
+		{Name: FormatEventLines, Framing: universal.FrameLines, Doc: "/event payloads one a line (NDJSON), as clients log them, or the rows of OpenCode's event table"},
 	}
 }
 
@@ -198,6 +198,13 @@ type Translator struct {
 	// 10 KB, and comparing it costs a tenth of hashing it again.
 	system struct {
 		raw, sum string
+	}
+	// row holds the data of a row of OpenCode's event table whose data
+	// column came as a JSON string (sqlite3 -json prints a TEXT column
+	// so): its text, unescaped, and the index of its scan.
+	row struct {
+		buf  []byte
+		scan jsonscan.Scanner
 	}
 }
 
@@ -369,6 +376,12 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		t.scan.Release()
 		dst = w.End(dst, universal.ExitEnded(t.ended(), r), universal.SourceDaemon, nil)
 	case universal.EndOfInput:
+		if t.st.Durable && t.st.Turn.Open && t.listFinished() {
+			// A durable event log has no status events: its end is
+			// the record's, and a turn the agent finished ends as in
+			// a message list (settleRecord).
+			dst = t.endTurn(dst, universal.SourceAgent, t.st.Turn.Settled)
+		}
 		dst = t.finish(dst)
 		t.scan.Release()
 		dst = w.End(dst, t.ended(), universal.SourceDaemon, nil)

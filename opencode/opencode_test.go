@@ -75,6 +75,10 @@ func captures(tb testing.TB) []capture {
 			{s + ".global.sse", opencode.FormatSSE},
 			{s + ".run.jsonl", opencode.FormatRunJSON},
 			{s + ".messages.json", opencode.FormatMessages},
+			// The durable event log of OpenCode's database, as the
+			// sqlite3 shell prints it (tools/opencode-eventlog).
+			{s + ".eventlog.json", opencode.FormatEvents},
+			{s + ".eventlog-lines.jsonl", opencode.FormatEventLines},
 		} {
 			cs = append(cs, capture{file: c.file, format: c.format, meta: meta, prompts: prompts, reports: reports})
 		}
@@ -100,6 +104,8 @@ func TestRecorded(t *testing.T) {
 			if c.format == opencode.FormatRunJSON {
 				gc.End = runExit(t, c.meta)
 			}
+			// The durable event log is a record at rest.
+			gc.AtRest = strings.Contains(c.file, ".eventlog")
 			golden.Run(t, gc)
 		})
 	}

@@ -57,6 +57,10 @@ type state struct {
 	OpenMsgs []string `json:"open_msgs,omitempty"`
 	// Turn is the root session's current turn.
 	Turn turnState `json:"turn"`
+	// Durable says the input is OpenCode's durable event log, the rows
+	// of its database's event table: a record with no status events,
+	// whose turns end as a message list's do.
+	Durable bool `json:"durable,omitempty"`
 	// LastTurnFailed says whether the last turn ended in error.
 	LastTurnFailed bool `json:"last_turn_failed,omitempty"`
 	// LastErr identifies the last error emitted (name and message), so
@@ -221,6 +225,10 @@ type turnState struct {
 	// Error is the native error of a failed or aborted turn, for the
 	// turn.ended metadata.
 	Error rawText `json:"error,omitempty"`
+	// Settled (a durable event log) is the event that showed the agent
+	// finished the turn, the raw payload of the turn's end when no
+	// prompt follows (see Durable).
+	Settled rawText `json:"settled,omitempty"`
 }
 
 // msgState is one native message.
