@@ -79,6 +79,9 @@ func captures(tb testing.TB) []capture {
 			// sqlite3 shell prints it (tools/opencode-eventlog).
 			{s + ".eventlog.json", opencode.FormatEvents},
 			{s + ".eventlog-lines.jsonl", opencode.FormatEventLines},
+			// The session as an export, rebuilt from the database's
+			// tables by the query the package doc shows.
+			{s + ".db-export.json", opencode.FormatMessages},
 		} {
 			cs = append(cs, capture{file: c.file, format: c.format, meta: meta, prompts: prompts, reports: reports})
 		}
@@ -224,5 +227,26 @@ func TestHandmade(t *testing.T) {
 				AllowUnparsed: c.unparsed,
 			})
 		})
+	}
+}
+
+// TestExportQueryDocumented: the query the package doc shows to rebuild
+// an export from OpenCode's database is the one that made the db-export
+// test data (tools/opencode-eventlog/export.sql), line for line.
+func TestExportQueryDocumented(t *testing.T) {
+	sql, err := os.ReadFile("../tools/opencode-eventlog/export.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for _, l := range strings.Split(strings.TrimRight(string(sql), "\n"), "\n") {
+		want.WriteString("//\t" + l + "\n")
+	}
+	if !strings.Contains(string(doc), want.String()) {
+		t.Errorf("doc.go does not show export.sql as it is:\n%s", want.String())
 	}
 }

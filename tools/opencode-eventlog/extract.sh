@@ -5,6 +5,10 @@
 #   <scenario>.eventlog.json   sqlite3 -json … 'select * from event order by rowid'
 #                              (a JSON array; the data column is JSON text in a string)
 #   <scenario>.eventlog-lines.jsonl  one json_object(…) a line, data as JSON
+# and the root session as opencode export prints it, rebuilt from the
+# session, message and part tables by export.sql (what the opencode package
+# doc shows, for versions whose database has no event table):
+#   <scenario>.db-export.json
 # usage: tools/opencode-eventlog/extract.sh CAPTURES_DIR OUT_DIR
 #   CAPTURES_DIR: a capture lab folder of one OpenCode version (e.g.
 #     ../shared/captures/opencode/1.18.33), whose <scenario>.session/serve/
@@ -23,5 +27,7 @@ for db in "$src"/*.session/serve/xdg-data-opencode/opencode.db; do
   cp "$db"* "$tmp/db/" && chmod u+w "$tmp/db"/*
   sqlite3 -json "$tmp/db/opencode.db" 'select * from event order by rowid' > "$out/$scenario.eventlog.json"
   sqlite3 "$tmp/db/opencode.db" "select json_object('id', id, 'aggregate_id', aggregate_id, 'seq', seq, 'type', type, 'data', json(data)) from event order by rowid" > "$out/$scenario.eventlog-lines.jsonl"
-  echo "$scenario: $(wc -l < "$out/$scenario.eventlog-lines.jsonl") events"
+  root=$(sqlite3 "$tmp/db/opencode.db" 'select id from session where parent_id is null order by time_created limit 1')
+  sqlite3 -cmd ".parameter set :session $root" "$tmp/db/opencode.db" < "$(dirname "$0")/export.sql" > "$out/$scenario.db-export.json"
+  echo "$scenario: $(wc -l < "$out/$scenario.eventlog-lines.jsonl") events, session $root"
 done
