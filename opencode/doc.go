@@ -92,22 +92,29 @@
 // OpenCode (1.18) keeps the session's durable events in its database,
 // $XDG_DATA_HOME/opencode/opencode.db (SQLite), table event: id,
 // aggregate_id (the session), seq, type ("message.updated.1") and data.
-// The sqlite3 shell prints the table in a form of each of two formats:
+// The sqlite3 shell prints a session's rows, with those of its
+// sub-agents' sessions, in a form of each of two formats: the with clause
+// below followed by one of its two selects (:session is the session's id,
+// set with sqlite3 -cmd '.parameter set :session ses_…').
 //
-//	# events: a JSON array, the data column JSON text in a string
-//	sqlite3 -json opencode.db 'select * from event order by rowid'
-//	# event-lines: one row a line, data as JSON
-//	sqlite3 opencode.db "select json_object('id', id, 'aggregate_id', aggregate_id,
-//	    'seq', seq, 'type', type, 'data', json(data)) from event order by rowid"
+//	with recursive tree(id) as (select :session
+//	    union all select s.id from session s join tree on s.parent_id = tree.id)
+//	-- events (sqlite3 -json): a JSON array, the data column JSON text in a string
+//	select * from event where aggregate_id in tree order by rowid
+//	-- event-lines: one row a line, data as JSON
+//	select json_object('id', id, 'aggregate_id', aggregate_id, 'seq', seq, 'type', type,
+//	    'data', json(data)) from event where aggregate_id in tree order by rowid
 //
 // Row order interleaves a sub-agent's session with its parent's as they
-// were written. A row (aggregate_id and data, no properties) marks the
-// input as such a log: a record at rest, with the session's messages,
-// parts and titles but no status, permission or question events. Its
-// turns end as a message list's do: a prompt after the agent finished
-// starts the next turn, and at the end of the input the last turn ends as
-// its last message says (completed, or failed); its user messages are
-// not marked as echoes.
+// were written. Without the filter the rows are every session's in the
+// database, and the translator follows the first root session among them
+// (Translator.Follow names another). A row (aggregate_id and data, no
+// properties) marks the input as such a log: a record at rest, with the
+// session's messages, parts and titles but no status, permission or
+// question events. Its turns end as a message list's do: a prompt after
+// the agent finished starts the next turn, and at the end of the input the
+// last turn ends as its last message says (completed, or failed); its
+// user messages are not marked as echoes.
 //
 // A database without the event table, or a session whose events are
 // gone, still has the session, message and part tables. This query

@@ -2,7 +2,7 @@
 # Extract the durable event log that OpenCode (1.18+) keeps in its SQLite
 # database from the capture lab's recordings, in the two forms a user gets
 # from the sqlite3 shell:
-#   <scenario>.eventlog.json   sqlite3 -json … 'select * from event order by rowid'
+#   <scenario>.eventlog.json   sqlite3 -json … 'select * from event … order by rowid'
 #                              (a JSON array; the data column is JSON text in a string)
 #   <scenario>.eventlog-lines.jsonl  one json_object(…) a line, data as JSON
 # and the root session as opencode export prints it, rebuilt from the
@@ -25,9 +25,14 @@ for db in "$src"/*.session/serve/xdg-data-opencode/opencode.db; do
   # A copy, writable: the shell applies the write-ahead log on opening.
   rm -rf "$tmp/db" && mkdir "$tmp/db"
   cp "$db"* "$tmp/db/" && chmod u+w "$tmp/db"/*
-  sqlite3 -json "$tmp/db/opencode.db" 'select * from event order by rowid' > "$out/$scenario.eventlog.json"
-  sqlite3 "$tmp/db/opencode.db" "select json_object('id', id, 'aggregate_id', aggregate_id, 'seq', seq, 'type', type, 'data', json(data)) from event order by rowid" > "$out/$scenario.eventlog-lines.jsonl"
   root=$(sqlite3 "$tmp/db/opencode.db" 'select id from session where parent_id is null order by time_created limit 1')
+  # The session and its sub-agents' sessions, as the opencode package doc
+  # shows (the recordings' databases hold that session only).
+  tree="with recursive tree(id) as (select :session union all select s.id from session s join tree on s.parent_id = tree.id)"
+  sqlite3 -json -cmd ".parameter set :session $root" "$tmp/db/opencode.db" \
+    "$tree select * from event where aggregate_id in tree order by rowid" > "$out/$scenario.eventlog.json"
+  sqlite3 -cmd ".parameter set :session $root" "$tmp/db/opencode.db" \
+    "$tree select json_object('id', id, 'aggregate_id', aggregate_id, 'seq', seq, 'type', type, 'data', json(data)) from event where aggregate_id in tree order by rowid" > "$out/$scenario.eventlog-lines.jsonl"
   sqlite3 -cmd ".parameter set :session $root" "$tmp/db/opencode.db" < "$(dirname "$0")/export.sql" > "$out/$scenario.db-export.json"
   echo "$scenario: $(wc -l < "$out/$scenario.eventlog-lines.jsonl") events, session $root"
 done
