@@ -82,13 +82,10 @@ func (t *Translator) onMessage(dst []universal.Event, f *infoFields, raw []byte,
 	switch {
 	case m == nil:
 		if r == "user" && rt == routeRoot && !t.record() {
-			if t.st.Durable && t.st.Turn.Open && t.listFinished() {
-				// A durable event log has no status events: a prompt
-				// after the agent finished starts the next turn, as
-				// in a message list (one that comes while it works
-				// joins the turn it works on).
-				dst = t.endTurn(dst, universal.SourceDaemon, nil)
-			}
+			// In a durable event log a prompt after the agent finished
+			// starts the next turn (one that comes while it works joins
+			// the turn it works on).
+			dst = t.settleDurable(dst)
 			// The response before it is complete, in the turn before.
 			dst = t.completeDone(dst, sid)
 			dst = t.startTurn(dst, universal.SourceAgent, raw)

@@ -376,12 +376,7 @@ func (t *Translator) Report(dst []universal.Event, r universal.Report) []univers
 		t.scan.Release()
 		dst = w.End(dst, universal.ExitEnded(t.ended(), r), universal.SourceDaemon, nil)
 	case universal.EndOfInput:
-		if t.st.Durable && t.st.Turn.Open && t.listFinished() {
-			// A durable event log has no status events: its end is
-			// the record's, and a turn the agent finished ends as in
-			// a message list (settleRecord).
-			dst = t.endTurn(dst, universal.SourceAgent, t.st.Turn.Settled)
-		}
+		dst = t.settleDurable(dst)
 		dst = t.finish(dst)
 		t.scan.Release()
 		dst = w.End(dst, t.ended(), universal.SourceDaemon, nil)

@@ -396,6 +396,21 @@ func (t *Translator) settleRecord(dst []universal.Event, raw []byte) []universal
 	return t.endTurn(dst, universal.SourceAgent, raw)
 }
 
+// settleDurable ends the open turn of a durable event log (state.Durable)
+// that the agent finished, as settleRecord ends a message list's: the log
+// has no status events, so the turn ends when a prompt follows or the
+// input ends. The end's raw payload is the event that showed the agent
+// finished (turnState.Settled).
+func (t *Translator) settleDurable(dst []universal.Event) []universal.Event {
+	if !t.st.Durable || !t.st.Turn.Open || !t.listFinished() {
+		return dst
+	}
+	if t.st.Turn.Settled == nil {
+		return t.endTurn(dst, universal.SourceDaemon, nil)
+	}
+	return t.endTurn(dst, universal.SourceAgent, t.st.Turn.Settled)
+}
+
 // listFinished reports whether a message list shows the agent finished
 // the open turn (see settleRecord).
 func (t *Translator) listFinished() bool {
