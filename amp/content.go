@@ -140,7 +140,7 @@ func onlyReasoning(parts []universal.Part) bool {
 }
 
 // appendParts adds parts to the held message item: each part, then its
-// text as one delta (the seed's delta policy for whole messages).
+// text as one delta (how universal.Stream streams a message that arrives whole).
 func (t *Translator) appendParts(dst events, id string, parts []universal.Part) events {
 	for _, p := range parts {
 		text := p.Streamed()

@@ -191,8 +191,8 @@
 // messageId is the native id there, the SDK's message.id when a line has
 // one), with text and reasoning parts in block order. It is
 // started and completed at once, and its text and reasoning get the one
-// synthetic full-text delta of the seed's delta policy (universal.Stream
-// emits it). thinking → reasoning (public, with its signature; a
+// synthetic full-text delta that every message arriving whole gets
+// (universal.Stream emits it). thinking → reasoning (public, with its signature; a
 // thread's block also names its provider and, for OpenAI models, the
 // Responses API reasoning item, openAIReasoning, kept as metadata
 // {"provider", "openai_reasoning": {"id", "encrypted_content" unless it

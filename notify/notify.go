@@ -24,18 +24,18 @@
 //	completion   a turn finished; Text is its final assistant text
 //
 // A turn finishes when it ends completed or interrupted (stopped by its
-// user, it ends as the seed design's completion does: the session goes
-// idle). A turn that ended in error makes no completion: the seed
-// design reports a failure as the status failed, not as a completion
-// (running → failed on an error, running → idle on a completion), so a
-// client never shows a failed turn as done; the status failed says it
+// user, it ends as a completed turn does: the session goes idle). A turn
+// that ended in error makes no completion: a failure is reported as the
+// status failed, not as a completion (running → failed on an error,
+// running → idle on a completion), so a client never shows a failed turn
+// as done; the status failed says it
 // (with an error notification when the agent gave its error), and the
 // turn's text was notified as its messages completed. Nor does a turn
 // that ended only because its session ended under it: the session's
 // final status says how it ended.
 //
-// and, beyond the five types the seed design names, what a client shows
-// while the agent waits for its user, and why a session failed:
+// and, beyond those five types, what a client shows while the agent waits
+// for its user, and why a session failed:
 //
 //	permission           the agent waits for a permission: ToolName is the guarded
 //	                     tool's (or the request's own name for it), Text the call's
@@ -104,8 +104,8 @@ import (
 // pushes and polls drops what it already has and misses nothing.
 //
 // Its JSON has index and type always; text, tool_name, role and
-// session_id are left out when empty (omitempty, as in the seed design's
-// struct), so a client reads an absent key as "". Which may be absent:
+// session_id are left out when empty (omitempty), so a client reads an
+// absent key as "". Which may be absent:
 //
 //	text        never on status and message; on completion when its turn
 //	            wrote no assistant text; on tool_call when the call has
@@ -340,8 +340,8 @@ func (f *Feed) Apply(ev *universal.Event) error {
 		// A turn that ended only because the session ended under it
 		// never finished: no completion (the final status follows). A
 		// turn that ended in error did not complete either: its failure
-		// is the status failed, as the seed design has it (running →
-		// failed on an error, running → idle on a completion).
+		// is the status failed (running → failed on an error, running →
+		// idle on a completion).
 		if c.Has(reduce.TurnChanged) && !d.SessionEnding() && d.Status != universal.TurnError {
 			note(Event{Type: TypeCompletion, Text: f.finalText(c.TurnID), Role: string(universal.RoleAssistant)})
 		}

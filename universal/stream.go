@@ -33,8 +33,8 @@ import (
 //     a final text that extends it gets the missing suffix as a synthetic
 //     delta, one that really differs is kept and the part marked
 //     Rewritten, and a message part that never streamed gets one
-//     synthetic full-text delta before the completion (the seed's delta
-//     policy for agents without native deltas);
+//     synthetic full-text delta before the completion (so a client of an
+//     agent without native deltas reads text the same way);
 //   - items left open when their turn or the session ends are completed as
 //     failed, turns left open when the session ends are ended;
 //   - session.ended comes last; after it, calls emit nothing.
@@ -965,9 +965,8 @@ func (w *Stream) reconcile(dst []Event, o *openItem, it *Item, i int, was PartTy
 	switch {
 	case streamed.equal(final):
 	case streamed.n == 0 && !o.Deltas[i]:
-		// Nothing streamed. The seed's delta policy: message text gets one
-		// synthetic delta with all of it; other parts simply take the
-		// snapshot's content.
+		// Nothing streamed. Message text gets one synthetic delta with
+		// all of it; other parts simply take the snapshot's content.
 		if it.Kind == KindMessage && (p.Type == PartText || p.Type == PartReasoning) {
 			dst = w.syntheticDelta(dst, it, i, p.Type, final, raw)
 		}

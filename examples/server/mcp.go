@@ -203,7 +203,7 @@ func (p *pusher) deliver(ss *mcp.ServerSession, sub *subscriber) {
 			sub.queue = sub.queue[1:]
 			p.mu.Unlock()
 			c, cancel := context.WithTimeout(p.ctx, 10*time.Second)
-			// The brief asks for notifications/message, which the SDK
+			// Notifications go out as notifications/message, which the SDK
 			// marks deprecated as of protocol 2026-07-28 (SEP-2577)
 			// but still sends.
 			//lint:ignore SA1019 logging is the push channel asked for
