@@ -15,13 +15,18 @@ import (
 // ErrSyntax reports input that is not valid JSON.
 var ErrSyntax = errors.New("universal: invalid JSON")
 
+// UnmarshalJSON implements [json.Unmarshaler]: it decodes one event, a line
+// of an NDJSON log or the data of a server-sent event.
+//
 // Decoding is tolerant, as a consumer of a newer producer needs: unknown
 // fields are kept in Extra, unknown part types keep their fields, and an
 // unknown event type decodes into *Unknown. Known fields of the wrong JSON
-// type are errors. When a key repeats, the last one wins, as in
-// encoding/json.
-
-// UnmarshalJSON implements [json.Unmarshaler].
+// type are errors, and input that is not JSON is [ErrSyntax]. When a key
+// repeats, the last one wins, as in encoding/json.
+//
+// A heartbeat of a live stream (see [ErrHeartbeat]) is not an event: it
+// returns ErrHeartbeat, which a client skips. [EventReader] skips them
+// itself.
 func (e *Event) UnmarshalJSON(b []byte) error {
 	valid, clean := jsonw.Check(b)
 	if !valid {

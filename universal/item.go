@@ -122,9 +122,12 @@ type Part struct {
 	CallID     string
 	// ToolKind and ToolInput describe a tool_call under the same names for
 	// every agent (see [ToolKind], [ToolInput]); Name and Arguments stay
-	// the agent's own. ToolKind is set on every tool_call a translator
-	// completes; "" (left out of the JSON) only on decoded events of
-	// producers that did not set it.
+	// the agent's own. ToolKind and ToolInput are set on every tool_call
+	// a translator completes (ToolInput with no field set when the call
+	// has no key argument); ToolKind "" (left out of the JSON) only on
+	// decoded events of producers that did not set it. ToolInput is a
+	// pointer: where it may be nil (such a decoded event, or a snapshot
+	// of a call still being written), check it before reading its fields.
 	ToolKind  ToolKind
 	ToolInput *ToolInput
 	Output    string

@@ -430,11 +430,15 @@ func trimEOL(b []byte) []byte {
 
 // SSEReader reads a server-sent event stream (text/event-stream): fields
 // event, data, id and retry; multi-line data joined with LF; comment lines
-// (heartbeats) skipped; LF, CR LF or CR line ends. Each dispatched event
-// with data becomes one Message (Data = the data, Event = the event name,
-// ID = the last event id). An event still pending at the end of input is
-// dispatched too, so a recording cut after its last data line loses
-// nothing.
+// (the heartbeats of some servers) skipped; LF, CR LF or CR line ends.
+// Each dispatched event with data becomes one Message (Data = the data,
+// Event = the event name, ID = the last event id). An event still pending
+// at the end of input is dispatched too, so a recording cut after its
+// last data line loses nothing; Next returns io.EOF after the last.
+//
+// A session log's live stream (package sessionlog) sends its heartbeats
+// as data events, not comments: they are Messages too, and decoding one
+// with [Event.UnmarshalJSON] returns [ErrHeartbeat].
 type SSEReader struct {
 	r       *bufio.Reader
 	limit   int
