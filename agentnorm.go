@@ -342,11 +342,12 @@ func Open(r io.Reader, agent string, o Options) (*Session, error) {
 	return s, nil
 }
 
-// DetectReader tells the format of the input r reads from its first lines,
-// without consuming them (it peeks). A live agent's output arrives a line
+// DetectReader tells the format of the input br reads from its first
+// lines, without consuming them (it peeks), so br can go on to another
+// agent's DetectReader or to Open. A live agent's output arrives a line
 // at a time, so Detect is tried as soon as a line is whole, then after
 // each of the next few lines while it cannot tell, then whenever what has
-// arrived has doubled, and a last time when r's buffer is full or the
+// arrived has doubled, and a last time when br's buffer is full or the
 // input ends (a pretty-printed JSON document tells nothing by its first
 // line; a line longer than the buffer tells by the members the buffer
 // holds whole). It waits for input no longer than that, and reads each

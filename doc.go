@@ -17,7 +17,11 @@
 // and the agent's name, and [Session.Events] yields every universal event
 // in order, ending with session.ended. The runnable examples show whole
 // programs: Example_program translates a recorded session and folds it
-// into state, ExampleOpen lists its tool calls by kind.
+// into state, ExampleOpen lists its tool calls by kind,
+// ExampleOpen_subagents reads a Claude Code transcript with its
+// sub-agents' files, Example_process follows a running agent and ends the
+// session with its exit code, and ExampleSession_Position resumes a
+// followed file after a restart.
 //
 // [Agents], [Lookup] and [New] give the same choice to a host that drives
 // the messages itself.

@@ -6,6 +6,7 @@ import (
 	"log"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/agentnorm/agentnorm"
@@ -153,6 +154,60 @@ func Example_statusLabels() {
 	// Output:
 	// claude: context compacted (manual)
 	// codex: context compacted (Summary of the work so far.)
+}
+
+// Read a Claude Code session from its transcripts on disk: the main file
+// and, after it, its sub-agents' files (<session>/subagents/agent-<id>.jsonl)
+// as one input, so that each sub-agent's items go under the call that
+// spawned it.
+func ExampleOpen_subagents() {
+	const dir = "testdata/claude/2.1.330/s10-subagent.session/-home-dev-project/"
+	const session = "dc0f5584-3425-4165-ab8a-a54da0e1fd64"
+	files := []string{dir + session + ".jsonl"}
+	subs, err := filepath.Glob(dir + session + "/subagents/agent-*.jsonl")
+	if err != nil {
+		log.Fatal(err)
+	}
+	var inputs []io.Reader
+	for _, name := range append(files, subs...) {
+		f, err := os.Open(name)
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer f.Close()
+		inputs = append(inputs, f)
+	}
+	s, err := agentnorm.Open(io.MultiReader(inputs...), "claude", agentnorm.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	var state reduce.Session
+	for ev, err := range s.Events() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		if _, err := state.Apply(&ev); err != nil {
+			log.Fatal(err)
+		}
+	}
+	fmt.Println("format:", s.Format().Name)
+	for _, it := range state.Items() {
+		if it.Item.Kind != universal.KindToolCall {
+			continue
+		}
+		p := it.Item.Content[0]
+		under := 0 // the items of the sub-agent the call spawned
+		for _, other := range state.Items() {
+			if other.Item.ParentID == it.Item.ItemID {
+				under++
+			}
+		}
+		fmt.Printf("%s call %s: %d items under it\n", p.ToolKind, p.Name, under)
+	}
+	// Output:
+	// format: transcript
+	// task call Agent: 3 items under it
+	// execute call Bash: 0 items under it
 }
 
 // Run an agent and translate its output as it comes: the format is
