@@ -10,14 +10,16 @@
 // at the new version.
 //
 // Example (runnable) appends a session's events and serves the patch since
-// a version over HTTP.
+// a version over HTTP; Example_stream keeps a translated agent's events and
+// follows the live stream, resuming with Last-Event-ID.
 //
 // Handler serves GET /sessions/{id}/log[?since=V][&include_raw=true] (NDJSON, header
 // X-Session-Version, gzip when the client accepts it) and GET
 // /sessions/{id}/stream[?since=V][&include_raw=true] (SSE: each event with id = its sequence,
 // Last-Event-ID honoured on reconnect, a heartbeat data event
-// {"type":"heartbeat","seq":V,"ts":MS} every Heartbeat while nothing
-// happens, and a retry hint). A stream ends once it has sent
+// {"type":"heartbeat","seq":V,"ts":MS} with id V, the log's version, every
+// Heartbeat while nothing happens — not an event: a client skips it,
+// universal.ErrHeartbeat — and a retry hint). A stream ends once it has sent
 // session.ended, after which nothing follows; a client that reconnects
 // holding it gets 204 No Content, which stops a browser's EventSource.
 //
@@ -68,7 +70,8 @@ var (
 	// ErrGap: an event's sequence is past the next one; append the
 	// missing events first. The error is a *GapError with the version.
 	ErrGap = errors.New("sessionlog: sequence gap")
-	// ErrOtherSession: an event of another session.
+	// ErrOtherSession: an event of another session: its session_id
+	// is not the log's (a translator stamps universal.Options.SessionID).
 	ErrOtherSession = errors.New("sessionlog: event of another session")
 	// ErrConflict: an event whose sequence the log already holds, with
 	// other content: the log never changes what it acknowledged.
