@@ -281,6 +281,7 @@ type Options struct {
 // methods belong to the goroutine that ranges over Events.
 type Session struct {
 	t      universal.Translator
+	agent  *Agent
 	format universal.Format
 	r      *bufio.Reader
 	mr     universal.Resumer // frames r, made by the first Events
@@ -300,8 +301,10 @@ type Session struct {
 }
 
 // Open prepares the translation of one session of the named agent's output
-// read from r, detecting the format unless o.Format names it. Nothing is
-// read beyond what detection peeks at until Events is ranged over.
+// read from r, detecting the format unless o.Format names it; with no
+// agent named ("") it detects the agent too, as DetectAgentReader does
+// (Session.Agent says which). Nothing is read beyond what detection peeks
+// at until Events is ranged over.
 //
 // Detection reads the input's first lines as they arrive: Open returns
 // once a whole line tells the format (or 64 KiB, or the end of input, do),
@@ -314,19 +317,34 @@ type Session struct {
 // json mode's; an input of Amp's that is one result line without a
 // session (a run the server refused) is stream-json.
 func Open(r io.Reader, agent string, o Options) (*Session, error) {
-	a, err := lookup(agent)
-	if err != nil {
-		return nil, err
+	var a *Agent
+	var err error
+	if agent != "" {
+		if a, err = lookup(agent); err != nil {
+			return nil, err
+		}
 	}
 	br := readers.Get().(*bufio.Reader)
 	br.Reset(r)
 	var f universal.Format
-	if o.Format == "" || o.Format == "auto" {
-		if f, err = a.DetectReader(br); err != nil {
+	switch {
+	case a == nil && o.Format != "" && o.Format != "auto":
+		release(br)
+		return nil, fmt.Errorf("agentnorm: format %q named without its agent", o.Format)
+	case a == nil:
+		if a, f, err = detectReader(br, allAgents()); err != nil {
 			release(br)
 			return nil, err
 		}
-	} else if f, err = a.Format(o.Format); err != nil {
+	case o.Format == "" || o.Format == "auto":
+		if _, f, err = detectReader(br, []*Agent{a}); err != nil {
+			release(br)
+			return nil, err
+		}
+	default:
+		f, err = a.Format(o.Format)
+	}
+	if err != nil {
 		release(br)
 		return nil, err
 	}
@@ -335,7 +353,7 @@ func Open(r io.Reader, agent string, o Options) (*Session, error) {
 		release(br)
 		return nil, err
 	}
-	s := &Session{t: t, format: f, r: br, max: o.MaxMessage, atEnd: o.AtEnd, pos: o.From}
+	s := &Session{t: t, agent: a, format: f, r: br, max: o.MaxMessage, atEnd: o.AtEnd, pos: o.From}
 	for _, p := range o.Prompts {
 		s.Report(universal.Prompt{Text: p})
 	}
@@ -355,6 +373,15 @@ func Open(r io.Reader, agent string, o Options) (*Session, error) {
 // ErrUndetected that says so; a read that fails before the format is told
 // is an error of its own.
 func (a Agent) DetectReader(br *bufio.Reader) (universal.Format, error) {
+	_, f, err := detectReader(br, []*Agent{&a})
+	return f, err
+}
+
+// detectReader is DetectReader for the input of one of the agents: the
+// agent whose detector tells the format. An input that more than one
+// agent's detector would read is refused as undetected (none of the
+// recorded inputs is: TestDetectionIsOwn).
+func detectReader(br *bufio.Reader, among []*Agent) (*Agent, universal.Format, error) {
 	const eager = 16 // lines tried one by one; the next at each doubling
 	tried, scanned, lines := 0, 0, 0
 	for {
@@ -364,41 +391,125 @@ func (a Agent) DetectReader(br *bufio.Reader) (universal.Format, error) {
 			lines += bytes.Count(head[scanned:end], []byte{'\n'})
 			if lines <= eager || end >= 2*tried {
 				tried = end
-				if f, err := a.Detect(head[:end]); err == nil {
-					return f, nil
+				if a, f, err := detectAmong(among, head[:end], nil); err == nil || errors.Is(err, errAmbiguous) {
+					return a, f, err
 				}
 			}
 		}
 		scanned = len(head)
 		if len(head) == br.Size() {
-			f, err := a.Detect(head)
-			if err != nil {
-				// A line longer than the buffer (a transcript that
-				// opens with a pasted image): the members it has whole
-				// tell, as they would in the whole line.
-				if f, ok := a.detectCutHead(bytes.TrimPrefix(head, []byte(bom))); ok {
-					return f, nil
-				}
-			}
-			return f, err
+			// A line longer than the buffer (a transcript that opens
+			// with a pasted image): the members it has whole tell, as
+			// they would in the whole line.
+			return detectAmong(among, head, func(a *Agent, head []byte) (universal.Format, bool) {
+				return a.detectCutHead(bytes.TrimPrefix(head, []byte(bom)))
+			})
 		}
 		if _, err := br.Peek(len(head) + 1); err != nil { // waits for more, or the end
 			if err != io.EOF {
-				return universal.Format{}, fmt.Errorf("agentnorm: %s: reading the input: %w", a.Name, err)
+				return nil, universal.Format{}, fmt.Errorf("agentnorm: %s: reading the input: %w", name(among), err)
 			}
 			if head, _ = br.Peek(br.Buffered()); len(head) == 0 {
-				return universal.Format{}, fmt.Errorf("agentnorm: %s: %w: the input is empty", a.Name, ErrUndetected)
+				return nil, universal.Format{}, fmt.Errorf("agentnorm: %s: %w: the input is empty", name(among), ErrUndetected)
 			}
-			f, err := a.Detect(head)
-			if err != nil && a.ended != nil {
-				// The whole input, which may tell what a head cannot.
-				if name := a.ended(bytes.TrimPrefix(head, []byte(bom))); name != "" {
-					return a.Format(name)
+			// The whole input, which may tell what a head cannot.
+			return detectAmong(among, head, func(a *Agent, head []byte) (universal.Format, bool) {
+				if a.ended == nil {
+					return universal.Format{}, false
 				}
-			}
-			return f, err
+				f, err := a.Format(a.ended(bytes.TrimPrefix(head, []byte(bom))))
+				return f, err == nil
+			})
 		}
 	}
+}
+
+// errAmbiguous: more than one agent's detector reads the input.
+var errAmbiguous = errors.New("more than one agent reads it")
+
+// detectAmong returns the agent of among whose Detect tells head's
+// format, trying else (when not nil) on the agents whose Detect does not.
+// The error is the one agent's when among has one; with several, it
+// wraps ErrUndetected, and errAmbiguous when more than one agent reads it.
+func detectAmong(among []*Agent, head []byte, orElse func(a *Agent, head []byte) (universal.Format, bool)) (*Agent, universal.Format, error) {
+	var found *Agent
+	var format universal.Format
+	var first error
+	var names []string
+	for _, a := range among {
+		f, err := a.Detect(head)
+		if err != nil && orElse != nil {
+			var ok bool
+			if f, ok = orElse(a, head); ok {
+				err = nil
+			}
+		}
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		names = append(names, a.Name)
+		if found == nil {
+			found, format = a, f
+		}
+	}
+	switch {
+	case len(among) == 1 && found == nil:
+		return nil, universal.Format{}, first
+	case len(names) > 1:
+		return nil, universal.Format{}, fmt.Errorf("agentnorm: %w: %w: %s; name the agent", ErrUndetected, errAmbiguous, strings.Join(names, ", "))
+	case found == nil:
+		return nil, universal.Format{}, fmt.Errorf("agentnorm: %w: no agent's output starts so; name the agent (one of %s)", ErrUndetected, name(among))
+	}
+	return found, format, nil
+}
+
+// name is what errors call the agents detection tries: the agent, or
+// the list of them.
+func name(among []*Agent) string {
+	names := make([]string, len(among))
+	for i, a := range among {
+		names[i] = a.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// DetectAgent returns the agent whose output starts with head, and its
+// format: the one agent whose Detect tells the format. The error wraps
+// ErrUndetected when none does, or when more than one would read it
+// (then name the agent). Open with no agent named detects the same way.
+func DetectAgent(head []byte) (Agent, universal.Format, error) {
+	a, f, err := detectAmong(allAgents(), head, nil)
+	if err != nil {
+		return Agent{}, universal.Format{}, err
+	}
+	out := *a
+	out.Formats = slices.Clone(a.Formats)
+	return out, f, nil
+}
+
+// DetectAgentReader is DetectAgent for the input br reads, read as
+// Agent.DetectReader reads it: line by line as the lines arrive, without
+// consuming them.
+func DetectAgentReader(br *bufio.Reader) (Agent, universal.Format, error) {
+	a, f, err := detectReader(br, allAgents())
+	if err != nil {
+		return Agent{}, universal.Format{}, err
+	}
+	out := *a
+	out.Formats = slices.Clone(a.Formats)
+	return out, f, nil
+}
+
+// allAgents points at every agent, for detection among them.
+func allAgents() []*Agent {
+	out := make([]*Agent, len(agents))
+	for i := range agents {
+		out[i] = &agents[i]
+	}
+	return out
 }
 
 // readers lends Open its 64 KiB read buffers: a program that reads many
@@ -411,6 +522,14 @@ var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10
 func release(br *bufio.Reader) {
 	br.Reset(nil)
 	readers.Put(br)
+}
+
+// Agent returns the agent whose output the session reads (as named, or
+// as detected when Open was given none).
+func (s *Session) Agent() Agent {
+	out := *s.agent
+	out.Formats = slices.Clone(s.agent.Formats)
+	return out
 }
 
 // Format returns the input's format (as detected, or as named).

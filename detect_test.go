@@ -318,3 +318,85 @@ func TestOpenUTF16(t *testing.T) {
 		t.Errorf("{}: %v", err)
 	}
 }
+
+// TestDetectAgent: with no agent named, detection finds the agent of
+// every native input under testdata/<agent>/ (and testdata/crosscheck/
+// <agent>/) that the agent's own Detect reads, with the same format, and
+// Open given no agent translates the input as Open given its agent does.
+func TestDetectAgent(t *testing.T) {
+	n := 0
+	err := filepath.WalkDir("testdata", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel("testdata", path)
+		parts := strings.Split(rel, string(filepath.Separator))
+		owner := parts[0]
+		if owner == "crosscheck" && len(parts) > 1 {
+			owner = parts[1]
+		}
+		a, err := agentnorm.Lookup(owner)
+		if err != nil {
+			return nil // not an agent's folder
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		head := data[:min(len(data), 64<<10)]
+		want, err := a.Detect(head)
+		if err != nil {
+			return nil // not an input of the agent (a schema, a note, a golden)
+		}
+		n++
+		got, f, err := agentnorm.DetectAgent(head)
+		if err != nil || got.Name != owner || f.Name != want.Name {
+			t.Errorf("%s: DetectAgent = %s %s, %v; want %s %s", path, got.Name, f.Name, err, owner, want.Name)
+		}
+		if n%50 != 1 {
+			return nil // Open on a sample of them
+		}
+		s, err := agentnorm.Open(bytes.NewReader(data), "", agentnorm.Options{})
+		if err != nil {
+			t.Errorf("%s: Open without an agent: %v", path, err)
+			return nil
+		}
+		named, err := agentnorm.Open(bytes.NewReader(data), owner, agentnorm.Options{})
+		if err != nil {
+			t.Errorf("%s: Open: %v", path, err)
+			return nil
+		}
+		if s.Agent().Name != owner || s.Format() != named.Format() {
+			t.Errorf("%s: Open without an agent reads %s %s, want %s %s", path, s.Agent().Name, s.Format().Name, owner, named.Format().Name)
+		}
+		if a, b := ndjsonOf(t, s), ndjsonOf(t, named); !bytes.Equal(a, b) {
+			t.Errorf("%s: Open without an agent translates otherwise", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 1000 {
+		t.Fatalf("only %d inputs", n)
+	}
+	if _, _, err := agentnorm.DetectAgent([]byte("{}\n")); !errors.Is(err, agentnorm.ErrUndetected) {
+		t.Errorf("DetectAgent of {} = %v, want ErrUndetected", err)
+	}
+	if _, err := agentnorm.Open(strings.NewReader("{}\n"), "", agentnorm.Options{}); !errors.Is(err, agentnorm.ErrUndetected) {
+		t.Errorf("Open of {} without an agent = %v, want ErrUndetected", err)
+	}
+}
+
+// ndjsonOf translates a session to its end, as NDJSON.
+func ndjsonOf(t *testing.T, s *agentnorm.Session) []byte {
+	t.Helper()
+	var b []byte
+	for ev, err := range s.Events() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = append(ev.AppendJSON(b), '\n')
+	}
+	return b
+}

@@ -14,8 +14,10 @@
 // the format, frames the input and runs it through:
 //
 // [Open] takes a reader of an agent's output (its stdout, a recorded file)
-// and the agent's name, and [Session.Events] yields every universal event
-// in order, ending with session.ended. The runnable examples show whole
+// and the agent's name ("" to detect it too: a file of unknown origin;
+// [DetectAgent] tells it from the input's first bytes), and
+// [Session.Events] yields every universal event in order, ending with
+// session.ended. The runnable examples show whole
 // programs: Example_program translates a recorded session and folds it
 // into state, ExampleOpen lists its tool calls by kind,
 // ExampleOpen_subagents reads a Claude Code transcript with its

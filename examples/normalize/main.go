@@ -1,11 +1,12 @@
 // Command normalize translates a coding agent's native output into the
 // universal event stream, as NDJSON on stdout.
 //
-//	go run ./examples/normalize -agent NAME [-format F] [-prompt TEXT]... [-raw]
+//	go run ./examples/normalize [-agent NAME [-format F]] [-prompt TEXT]... [-raw]
 //	        [-state|-transcript] [-session ID] [-realtime] [FILE...]
 //
 // It reads the files in order as one session (standard input when there are
-// none). The format is detected from the content unless -format names it.
+// none). The agent and the format are detected from the content unless
+// -agent and -format name them.
 // -prompt reports a prompt the host sent to the agent (repeatable, in
 // order); agents that do not echo prompts get them as synthetic user
 // messages. -state prints the session state the events fold into (package
@@ -82,7 +83,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("normalize", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
-		agentName  = fs.String("agent", "", "agent whose output to read (required)")
+		agentName  = fs.String("agent", "", "agent whose output to read (detected when not named)")
 		formatName = fs.String("format", "auto", "input format; auto detects it from the content")
 		prompt     prompts
 		raw        = fs.Bool("raw", false, "attach each native payload to its events (raw)")
@@ -104,11 +105,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: -state and -transcript exclude each other", errUsage)
 	}
 	a, ok := agents[*agentName]
-	if !ok {
-		if *agentName == "" {
-			return fmt.Errorf("%w: -agent is required (one of %s)", errUsage, strings.Join(agentNames(), ", "))
-		}
+	if !ok && *agentName != "" {
 		return fmt.Errorf("%w: unknown agent %q (one of %s)", errUsage, *agentName, strings.Join(agentNames(), ", "))
+	}
+	if !ok && *formatName != "auto" {
+		return fmt.Errorf("%w: -format names a format of the agent -agent names", errUsage)
 	}
 
 	inputs, closeAll, err := openInputs(fs.Args(), stdin)
@@ -116,6 +117,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeAll()
+	if !ok {
+		// No agent named: the one whose output the input is.
+		found, _, err := agentnorm.DetectAgentReader(inputs[0])
+		switch {
+		case err != nil && !errors.Is(err, agentnorm.ErrUndetected):
+			return err // a read error: the input is not readable (a directory, …)
+		case err != nil && empty(inputs[0]):
+			return fmt.Errorf("%w: the input is empty; nothing to translate", errUsage)
+		case err != nil:
+			return fmt.Errorf("%w: %v", errUsage, err) // it lists the agents -agent takes
+		}
+		if a, ok = agents[found.Name]; !ok {
+			return fmt.Errorf("agent %s has no translator here", found.Name)
+		}
+	}
 
 	format := *formatName
 	if format == "auto" {
@@ -274,13 +290,13 @@ func formatNames(a *agent) string {
 }
 
 func usage(fs *flag.FlagSet, w io.Writer) {
-	fmt.Fprintf(w, `Usage: normalize -agent NAME [-format F] [-prompt TEXT]... [-raw] [-state|-transcript] [-session ID] [FILE...]
+	fmt.Fprintf(w, `Usage: normalize [-agent NAME [-format F]] [-prompt TEXT]... [-raw] [-state|-transcript] [-session ID] [FILE...]
 
 Translates a coding agent's native output (files in order, or standard input)
 into universal events, written as NDJSON; with -state, the session state they
 fold into, as JSON; with -transcript, a readable transcript.
 
-Agents and their formats (-format auto detects them):
+Agents and their formats (detected when -agent and -format do not name them):
 `)
 	for _, n := range agentNames() {
 		a := agents[n]

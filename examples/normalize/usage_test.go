@@ -36,7 +36,8 @@ func TestUsageErrors(t *testing.T) {
 		usage bool
 		msg   string
 	}{
-		{nil, true, "-agent is required"},
+		{nil, true, "name the agent"}, // "{}" is no agent's output
+		{[]string{"-format", "transcript"}, true, "-format names a format of the agent"},
 		{[]string{"-agent", "nosuch"}, true, `unknown agent "nosuch"`},
 		{[]string{"-agent", "claude", "-format", "nosuch"}, true, `no format "nosuch"`},
 		{[]string{"-agent", "notyet", "-format", "lines"}, false, "has not landed yet"},
