@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentnorm/agentnorm/internal/conformance"
 	"github.com/agentnorm/agentnorm/internal/golden"
+	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/pi"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -1127,5 +1128,44 @@ func TestRepeatedUIRequest(t *testing.T) {
 	}
 	if strings.Join(got, "|") != "pi: line 3" {
 		t.Errorf("unparsed at %q, want the repeat (line 3)", got)
+	}
+}
+
+// TestArgumentsReordered: a tool call's final arguments object with its
+// members in another order than the streamed text's (a log re-serialized
+// with sorted keys reorders the object, not the delta strings) is the
+// same arguments: the streamed text is kept, the part is not rewritten.
+// Other arguments than the streamed ones still rewrite it.
+func TestArgumentsReordered(t *testing.T) {
+	for _, c := range []struct {
+		final     string
+		rewritten bool
+	}{
+		{`{"path":"a.py","content":"x"}`, false},
+		{`{"content":"x","path":"a.py"}`, false},
+		{`{"content":"y","path":"a.py"}`, true},
+	} {
+		input := strings.Join([]string{
+			`{"type":"message_start","message":{"role":"assistant","content":[],"stopReason":"pending"}}`,
+			`{"type":"message_update","assistantMessageEvent":{"type":"toolcall_start","contentIndex":0}}`,
+			`{"type":"message_update","assistantMessageEvent":{"type":"toolcall_delta","contentIndex":0,"delta":"{\"path\":\"a.py\","}}`,
+			`{"type":"message_update","assistantMessageEvent":{"type":"toolcall_delta","contentIndex":0,"delta":"\"content\":\"x\"}"}}`,
+			`{"type":"message_update","assistantMessageEvent":{"type":"toolcall_end","contentIndex":0,"toolCall":{"type":"toolCall","id":"c1","name":"write","arguments":` + c.final + `}}}`,
+			`{"type":"message_end","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"write","arguments":` + c.final + `}],"stopReason":"toolUse"}}`,
+		}, "\n")
+		var calls int
+		for _, it := range completed(translate(t, pi.FormatRPC, []byte(input))) {
+			if it.Kind != universal.KindToolCall {
+				continue
+			}
+			calls++
+			p := it.Content[0]
+			if p.Rewritten != c.rewritten || !jsonscan.Same(p.Arguments, c.final) {
+				t.Errorf("final %s: arguments %s, rewritten %v; want the same arguments, rewritten %v", c.final, p.Arguments, p.Rewritten, c.rewritten)
+			}
+		}
+		if calls != 1 {
+			t.Errorf("final %s: %d tool calls", c.final, calls)
+		}
 	}
 }

@@ -458,8 +458,8 @@ func (t *Translator) toolCallFinal(dst []universal.Event, m *message, b *block, 
 
 // arguments returns the final arguments text of a tool call: the JSON
 // text that streamed when it is the same JSON value as the final
-// arguments object (so no text is rewritten), else the final object in
-// compact form.
+// arguments object, its members in any order (so no text is rewritten),
+// else the final object in compact form.
 func (t *Translator) arguments(item string, final jsonscan.Value) string {
 	streamed := t.w.StreamedText(item, 0)
 	if final.Raw() == "" {
@@ -475,7 +475,10 @@ func (t *Translator) arguments(item string, final jsonscan.Value) string {
 		}
 		c, ok := jsonw.AppendValue(t.cmp[:0], streamed)
 		t.cmp = c
-		if ok && string(c) == fin {
+		if ok && (string(c) == fin || jsonscan.Same(string(c), fin)) {
+			// The same value, its members perhaps in another order (a
+			// log re-serialized with sorted keys reorders the final
+			// object, not the streamed text).
 			return streamed
 		}
 	}
