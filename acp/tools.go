@@ -533,8 +533,11 @@ func (t *Translator) toolCall(dst []universal.Event, in *input, u jsonscan.Value
 				// yet, and the call's arguments are still to come.
 				tl.Content, tl.Chunks = "", nil
 				return dst
-			case ri.Exists() && jsonw.Compact(text) == jsonw.Compact(ri.Raw()):
-				// The arguments whole, beside their rawInput.
+			case ri.Exists() && (jsonw.Compact(text) == jsonw.Compact(ri.Raw()) || jsonscan.Same(text, ri.Raw())):
+				// The arguments whole, beside their rawInput (its
+				// members perhaps in another order than the text's: a
+				// log re-serialized with sorted keys reorders the
+				// object, not the text).
 				tl.Content, tl.Chunks = "", nil
 				dst = t.completeCall(dst, tl, in.raw)
 				return t.startResult(dst, tl, in.raw)
