@@ -1502,6 +1502,10 @@ func TestV2Forms(t *testing.T) {
 		status          universal.QuestionStatus
 	}{
 		{`{"id":"evt_f2","created":2,"type":"form.replied","data":{"id":"frm_1","sessionID":"ses_a","answer":{"env":"prod","checks":["lint"],"force":true}}}`, "prod; lint; true", universal.QuestionAnswered},
+		// The answer's members in another order (a log re-serialized
+		// with sorted keys): the answers still follow the fields.
+		{`{"id":"evt_f2","created":2,"type":"form.replied","data":{"answer":{"checks":["lint"],"env":"prod","force":true},"id":"frm_1","sessionID":"ses_a"}}`, "prod; lint; true", universal.QuestionAnswered},
+		{`{"id":"evt_f2","created":2,"type":"form.replied","data":{"id":"frm_1","sessionID":"ses_a","answer":{"force":true,"checks":["lint"],"env":"prod"}}}`, "prod; lint; true", universal.QuestionAnswered},
 		{`{"id":"evt_f2","created":2,"type":"form.cancelled","data":{"id":"frm_1","sessionID":"ses_a"}}`, "", universal.QuestionRejected},
 	} {
 		events := run(t, opencode.FormatSSE, sse(
@@ -1530,6 +1534,25 @@ func TestV2Forms(t *testing.T) {
 		}
 		if r := res[0].Data.(*universal.Question); r.QuestionID != "frm_1" || r.Response != c.response || r.Status != c.status || r.Prompt != q.Prompt {
 			t.Errorf("question.resolved %+v, want response %q status %s", r, c.response, c.status)
+		}
+	}
+}
+
+// TestV2FormReplyAlone: the reply to a form the input never showed
+// (the stream joined late) has its answers by key, whatever the order
+// of the answer's members.
+func TestV2FormReplyAlone(t *testing.T) {
+	for _, answer := range []string{`{"b":"two","a":["one"]}`, `{"a":["one"],"b":"two"}`} {
+		events := run(t, opencode.FormatSSE, sse(
+			v2Event("e1", "session.execution.started", `{"sessionID":"ses_a"}`),
+			`{"id":"evt_f2","created":2,"type":"form.replied","data":{"id":"frm_1","sessionID":"ses_a","answer":`+answer+`}}`))
+		noUnparsed(t, events)
+		res := golden.OfType(events, universal.TypeQuestionResolved)
+		if len(res) != 1 {
+			t.Fatalf("answer %s: %d resolved", answer, len(res))
+		}
+		if r := res[0].Data.(*universal.Question); r.Response != "one; two" {
+			t.Errorf("answer %s: response %q, want %q", answer, r.Response, "one; two")
 		}
 	}
 }

@@ -542,8 +542,8 @@
 //     title the prompt's first line, every option's label, the form in
 //     metadata (form), the question tool's call that opened it
 //     (metadata.tool {messageID, id}) its item; form.replied {id, sessionID, answer: {key: value}}
-//     is question.replied, the answer's values in its order (a list's
-//     joined), the answer in metadata; form.cancelled is
+//     is question.replied, the answer's values in the order of the
+//     form's fields, not of the answer's members (a list's joined), the answer in metadata; form.cancelled is
 //     question.rejected.
 //   - 2.x's permission.asked has the permission.v2.asked shape ({id,
 //     action, resources, save?, metadata?, source?: {type: "tool",

@@ -171,6 +171,10 @@ func (t *Translator) onQuestion(dst []universal.Event, e *event) []universal.Eve
 	id = t.w.Copy(id)
 	item, _ := t.callItem(sid, p.Get("tool.callID").Str)
 	q := questionInfo{Item: item, Prompt: prompt, Options: options}
+	p.Get("form.fields").ForEach(func(_, fd gjson.Result) bool {
+		q.Keys = append(q.Keys, strings.Clone(fd.Get("key").Str))
+		return true
+	})
 	put(&t.st.Questions, id, q)
 	return t.w.AskQuestion(dst, universal.Question{
 		QuestionID: id,

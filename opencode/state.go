@@ -334,6 +334,9 @@ type questionInfo struct {
 	Item    string   `json:"item,omitempty"`
 	Prompt  string   `json:"prompt,omitempty"`
 	Options []string `json:"options,omitempty"`
+	// Keys are a 2.x form's field keys, in the form's order: its reply's
+	// answer is an object keyed by them, whose member order says nothing.
+	Keys []string `json:"keys,omitempty"`
 }
 
 func (s *state) permissionInfo(id string) (action, item, callID string) {

@@ -3,6 +3,7 @@ package opencode
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -437,7 +438,8 @@ func v2As(e *event, typ string, props []byte) *event {
 // its options' labels), the form in metadata, linked to the call of the
 // question tool that opened it (metadata.tool {messageID, id});
 // form.replied {id, sessionID, answer: {key: value}} is question.replied,
-// the answer's values in its order; form.cancelled {id, sessionID} is
+// the answer's values in the order of the form's fields (formAnswers);
+// form.cancelled {id, sessionID} is
 // question.rejected.
 func (t *Translator) onForm(dst []universal.Event, e *event) []universal.Event {
 	d := e.props
@@ -497,7 +499,7 @@ func (t *Translator) onForm(dst []universal.Event, e *event) []universal.Event {
 	case "form.replied":
 		o.String("sessionID", d.Get("sessionID").Str).String("requestID", d.Get("id").Str)
 		answers := []byte{'['}
-		d.Get("answer").ForEach(func(_, v gjson.Result) bool {
+		for _, v := range formAnswers(d.Get("answer"), t.st.Questions[d.Get("id").Str].Keys) {
 			if len(answers) > 1 {
 				answers = append(answers, ',')
 			}
@@ -512,8 +514,7 @@ func (t *Translator) onForm(dst []universal.Event, e *event) []universal.Event {
 				answers = jsonw.AppendString(append(answers, '['), v.Raw)
 				answers = append(answers, ']')
 			}
-			return true
-		})
+		}
 		answers = append(answers, ']')
 		o.RawBytes("answers", answers).Raw("answer", d.Get("answer").Raw)
 		return t.onQuestionResolved(dst, v2As(e, "question.replied", o.Bytes()))
@@ -521,6 +522,39 @@ func (t *Translator) onForm(dst []universal.Event, e *event) []universal.Event {
 		o.String("sessionID", d.Get("sessionID").Str).String("requestID", d.Get("id").Str)
 		return t.onQuestionResolved(dst, v2As(e, "question.rejected", o.Bytes()))
 	}
+}
+
+// formAnswers returns the values of a form's answer ({key: value}) in
+// the order of the form's fields, keys (a form not seen: none), then the
+// values of keys the fields do not name, by key: an object's members have
+// no order (a log re-serialized with sorted keys reorders them), and the
+// answers must line up with the questions. The first of a key given
+// twice counts.
+func formAnswers(answer gjson.Result, keys []string) []gjson.Result {
+	type member struct {
+		key string
+		val gjson.Result
+	}
+	var ms []member
+	answer.ForEach(func(k, v gjson.Result) bool {
+		ms = append(ms, member{k.Str, v})
+		return true
+	})
+	slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
+	ms = slices.CompactFunc(ms, func(a, b member) bool { return a.key == b.key })
+	out := make([]gjson.Result, 0, len(ms))
+	used := make([]bool, len(ms))
+	for _, k := range keys {
+		if i, ok := slices.BinarySearchFunc(ms, k, func(m member, k string) int { return strings.Compare(m.key, k) }); ok && !used[i] {
+			out, used[i] = append(out, ms[i].val), true
+		}
+	}
+	for i := range ms {
+		if !used[i] {
+			out = append(out, ms[i].val)
+		}
+	}
+	return out
 }
 
 // v2Shell is a 2.x shell command the user ran, between its start and
