@@ -12,6 +12,10 @@
 //     boundaries, and requires byte-identical output;
 //   - re-runs with raw payloads on and requires every agent-sourced event to
 //     carry one, and the events to be otherwise unchanged;
+//   - re-runs with every object's members reversed, and sorted by name, at
+//     every depth (as jq -S or a re-serializing log shipper writes them),
+//     and requires the same events compared as decoded JSON
+//     (CheckMemberOrder): a translator reads members by name;
 //   - checks that nothing a reader of the native input sees is lost: every
 //     user prompt, assistant text, reasoning text and tool output, pulled
 //     from the input by an extractor per agent and format independent of
@@ -98,6 +102,11 @@ type Case struct {
 	// one, and without a reason, Run fails, so that a new agent does not
 	// go unchecked for lost content.
 	NoExtractor string
+	// OrderDependent says why the case's format cannot be read with its
+	// objects' members in any order (see CheckMemberOrder, which Run
+	// skips for such a case, and for hostile input, AllowUnparsed, whose
+	// objects may have a key twice).
+	OrderDependent string
 }
 
 // ReducedState is the default state document: the events folded by
@@ -410,6 +419,11 @@ func Run(t *testing.T, c Case) {
 				t.Errorf("reused events: the state folded a call at a time differs:\n%s", diffJSON(a, b))
 			}
 		}
+	}
+
+	// The objects' members reversed, and sorted by name: the same events.
+	if !c.AllowUnparsed && c.OrderDependent == "" {
+		CheckMemberOrder(t, &c, input, events)
 	}
 
 	// The reduced state.
