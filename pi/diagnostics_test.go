@@ -144,9 +144,9 @@ func TestResponseModel(t *testing.T) {
 		got = append(got, string(e.Data.(*universal.UsageUpdated).Metadata))
 	}
 	want := []string{
-		`{"model":"openai/gpt-5.4-nano","provider":"pollinations","response_model":"gpt-5.4-nano-2026-03-17"}`,
-		`{"model":"openai/gpt-5.4-nano","provider":"pollinations"}`,
-		`{"model":"openai/gpt-5.4-nano","provider":"pollinations"}`,
+		`{"model":"openai/gpt-5.4-nano","provider":"pollinations","response_model":"gpt-5.4-nano-2026-03-17","response_id":"chatcmpl-1"}`,
+		`{"model":"openai/gpt-5.4-nano","provider":"pollinations","response_id":"chatcmpl-1"}`,
+		`{"model":"openai/gpt-5.4-nano","provider":"pollinations","response_id":"chatcmpl-1"}`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("usage metadata\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

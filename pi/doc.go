@@ -215,7 +215,12 @@
 //     usage.updated. The events carry no id: an end completes the oldest
 //     open compaction (Pi 0.70 ran two threshold compactions at once in
 //     print mode, the second failing). Session-file compaction and
-//     branch_summary entries → system items with the summary.
+//     branch_summary entries → system items with the summary. A
+//     compaction's retainedTail (the messages it keeps, in the entry) is
+//     not read: no session file of the releases recorded (0.30.2 to
+//     1.6.0) has it; only the storage layer bundled in 0.87.1 and 0.99.1,
+//     which imports v3 files, builds one, from messages the file has as
+//     entries of their own.
 //   - queue_update, thinking_level_changed, and the session entries
 //     model_change, thinking_level_change, label, custom, context_edit
 //     and active_tools_change (Pi up to 0.84: the tools the model is
@@ -262,9 +267,22 @@
 // their sum, cached_input_tokens is cacheRead, cache_write_tokens
 // cacheWrite; reasoning (oh-my-pi: reasoningTokens) is a part of output;
 // cost_usd is cost.total;
-// metadata model and provider are the message's model and provider, and
+// metadata model and provider are the message's model and provider,
 // response_model its responseModel (pi-ai 0.87+: the model the provider
-// says answered) when that is another (the
+// says answered) when that is another, and the message's facts of its
+// call where it gives them: reasoning_effort its thinkingLevel (pi-ai
+// 1.x: the Pi thinking level the agent loop asked for, as a session's
+// thinking level is its reasoning_effort), provider_thinking_level its
+// providerThinkingLevel (the provider's own effort value the request was
+// sent with, "xhigh", "max", …: set by the anthropic-messages,
+// openai-responses and openai-codex-responses APIs), response_id its
+// responseId (0.62 on: the provider's id of the response, "chatcmpl-…",
+// "msg_…") and duration_ms its durationMs (1.4 on: milliseconds from the
+// request's start to the response's end), as Claude Code's call usage
+// keeps its line's effort and duration. A failed or aborted message's
+// usage (zeros) is not emitted, so its response_id and duration_ms are
+// in the metadata of its failure's status part and the error's details
+// (the
 // usage of a compaction, a branch summary or a tool's nested calls names
 // none, so it has none; a usage entry {kind, provider, model, usage}, a
 // model call that is no message, names its model, provider and kind).

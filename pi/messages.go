@@ -66,8 +66,13 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 		dst = t.startAssistant(dst, nativeID, in.raw)
 	}
 	m := t.st.Msg
-	f := fields(msg, "content", "stopReason", "errorMessage", "usage", "api", "provider", "model", "errorStatus", "errorKind", "deferred", "stopDetails", "diagnostics", "responseModel")
+	f := fields(msg, "content", "stopReason", "errorMessage", "usage", "api", "provider", "model", "errorStatus", "errorKind", "deferred", "stopDetails", "diagnostics", "responseModel",
+		"thinkingLevel", "providerThinkingLevel", "responseId", "durationMs")
 	content, stopR, errR, usage, api, provider, model := f[0], f[1], f[2], f[3], f[4], f[5], f[6]
+	call := callFacts{effort: f[13].Str(), providerEffort: f[14].Str(), responseID: f[15].Str(), duration: -1}
+	if d := f[16]; d.Type() == gjson.Number && d.Result().Num >= 0 {
+		call.duration = d.Result().Int()
+	}
 	parts := slices.Grow(t.msgParts[:0], len(m.Parts))[:len(m.Parts)]
 	have := make([]bool, len(m.Parts))
 	ci := 0
@@ -181,6 +186,16 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 			t.addValue(&errMD, "stop_details", d)
 		}
 	}
+	if stop == "error" || stop == "aborted" {
+		// pi-ai: which response failed (responseId, when the provider
+		// answered before the failure) and how long the request ran
+		// (durationMs): a failed request's usage is zeros and not
+		// emitted, so its failure keeps them.
+		errMD.OptString("response_id", call.responseID)
+		if call.duration >= 0 {
+			errMD.Int("duration_ms", call.duration)
+		}
+	}
 	if d := f[11]; (stop == "error" || stop == "aborted") && diagnosticsList(d) {
 		// pi-ai: what the provider client ran into (a failed WebSocket,
 		// whose error code the socket's text lacks), kept with the
@@ -228,7 +243,7 @@ func (t *Translator) assistant(dst []universal.Event, in *input, msg jsonscan.Va
 	}, agent, in.raw)
 	t.keepParts(parts)
 	t.st.Msg = nil
-	dst = t.usage(dst, usage, t.callMD(model.Str(), provider.Str(), f[12].Str()), in.raw)
+	dst = t.usage(dst, usage, t.callMD(model.Str(), provider.Str(), f[12].Str(), &call), in.raw)
 	tr := &t.st.Turn
 	tr.LastStop = t.copy(stop)
 	if s := api.Str(); s != "" {
@@ -813,28 +828,65 @@ func (t *Translator) fileMention(dst []universal.Event, msg jsonscan.Value, nati
 	return t.newItem(dst, universal.KindMessage, universal.RoleUser, nativeID, parts, raw)
 }
 
+// callFacts are what a pi-ai AssistantMessage tells of its model call
+// beside the model (pi-ai 0.62 on: responseId; 1.0 on: thinkingLevel,
+// providerThinkingLevel; 1.4 on: durationMs): the Pi thinking level the
+// agent loop asked for, the provider's own effort value it was sent as,
+// the provider's id of the response, and the milliseconds from the
+// request's start to the response's end (-1: not given).
+type callFacts struct {
+	effort, providerEffort, responseID string
+	duration                           int64
+}
+
+// per reports whether the facts are the call's own (an id, a duration),
+// so that its metadata is made for it and not shared.
+func (c *callFacts) per() bool {
+	return c != nil && (c.responseID != "" || c.duration >= 0)
+}
+
 // callMD is the metadata of an assistant message's call usage: the model
-// and provider it names, nil when it names neither, and the model the
-// provider says answered (pi-ai 0.87+ responseModel: a dated snapshot of
-// an alias, a router's choice) as response_model when it is another. A
-// session's messages name the same ones, so the last metadata is kept and
-// shared by the events that have the same (events are read-only for their
-// consumers).
-func (t *Translator) callMD(model, provider, responseModel string) []byte {
+// and provider it names, and the model the provider says answered (pi-ai
+// 0.87+ responseModel: a dated snapshot of an alias, a router's choice)
+// as response_model when it is another; then the call's facts (see
+// callFacts): reasoning_effort (thinkingLevel, as a session's thinking
+// level is its reasoning_effort), provider_thinking_level, response_id
+// and duration_ms, as Claude Code's call usage keeps its line's effort
+// and duration. nil when it names none of these. Messages without an id
+// or a duration name the same model and level through a session, so the
+// last such metadata is kept and shared by the events that have the same
+// (events are read-only for their consumers); a call's own is made for
+// it.
+func (t *Translator) callMD(model, provider, responseModel string, f *callFacts) []byte {
 	if responseModel == model {
 		responseModel = ""
 	}
-	if model == "" && provider == "" && responseModel == "" {
+	var effort, providerEffort string
+	if f != nil {
+		effort, providerEffort = f.effort, f.providerEffort
+	}
+	if f.per() {
+		var o jsonw.Object
+		o.OptString("model", model).OptString("provider", provider).OptString("response_model", responseModel)
+		o.OptString("reasoning_effort", effort).OptString("provider_thinking_level", providerEffort).OptString("response_id", f.responseID)
+		if f.duration >= 0 {
+			o.Int("duration_ms", f.duration)
+		}
+		return o.Bytes()
+	}
+	if model == "" && provider == "" && responseModel == "" && effort == "" && providerEffort == "" {
 		return nil
 	}
 	c := &t.call
-	if c.md == nil || model != c.model || provider != c.provider || responseModel != c.responseModel {
+	if c.md == nil || model != c.model || provider != c.provider || responseModel != c.responseModel || effort != c.effort || providerEffort != c.providerEffort {
 		var o jsonw.Object
 		// Full to capacity: an append to one event's metadata must not
 		// write into the bytes another shares.
-		b := o.OptString("model", model).OptString("provider", provider).OptString("response_model", responseModel).Bytes()
+		b := o.OptString("model", model).OptString("provider", provider).OptString("response_model", responseModel).
+			OptString("reasoning_effort", effort).OptString("provider_thinking_level", providerEffort).Bytes()
 		c.md = b[:len(b):len(b)]
 		c.model, c.provider, c.responseModel = t.w.Copy(model), t.w.Copy(provider), t.w.Copy(responseModel)
+		c.effort, c.providerEffort = t.w.Copy(effort), t.w.Copy(providerEffort)
 	}
 	return c.md
 }
@@ -908,10 +960,10 @@ func zero(u *universal.Usage, cost *float64) bool {
 	return cost == nil || *cost == 0
 }
 
-// fields returns the values of up to thirteen keys of a JSON object (the
+// fields returns the values of up to seventeen keys of a JSON object (the
 // first occurrence of each), in one walk over its members: a Get per key
 // walks them again for each.
-func fields(obj jsonscan.Value, keys ...string) (out [13]jsonscan.Value) {
+func fields(obj jsonscan.Value, keys ...string) (out [17]jsonscan.Value) {
 	obj.Members(func(k string, v jsonscan.Value) bool {
 		for i, key := range keys {
 			if k == key && !out[i].Exists() {

@@ -108,6 +108,7 @@ type Translator struct {
 	// call is the last call usage metadata made (see callMD).
 	call struct {
 		model, provider, responseModel string
+		effort, providerEffort         string
 		md                             []byte
 	}
 }
