@@ -260,7 +260,12 @@
 // code or type) its
 // code, and http_status (unless oh-my-pi's
 // errorStatus gave it) and the body as api_error join its details; the
-// failed message's status part keeps the whole text.
+// failed message's status part keeps the whole text. The openai SDK's
+// form with a plain message, which pi-ai 0.73 passes on for its
+// OpenAI-compatible APIs ("<status> <error.message>": "529 Overloaded",
+// "400 Invalid request: …", "503 status code (no body)"), stays the
+// error's message, its status (400–599) http_status in the details, as
+// Claude Code's "API Error: 529 Overloaded." is read.
 //
 // Usage: each assistant message's usage → usage.updated scoped to the call:
 // Pi's input, cacheRead and cacheWrite are disjoint, so input_tokens is

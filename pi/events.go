@@ -605,7 +605,9 @@ func (t *Translator) settle(dst []universal.Event, aborted bool, src universal.S
 // every translator reports one: the body's error.message is the event's
 // message, the code given (else the body's error.code or error.type) its
 // code, and http_status (unless oh-my-pi's errorStatus gave it) and the
-// body, as api_error, are added to the details.
+// body, as api_error, are added to the details. A msg in the openai SDK's
+// form with a plain message ("529 Overloaded", see sdkStatus) stays the
+// message, its status http_status in the details.
 func (t *Translator) error(dst []universal.Event, msg, code string, details []byte, retry bool, src universal.Source, raw []byte) []universal.Event {
 	if msg == "" {
 		msg = "unknown error"
@@ -623,6 +625,15 @@ func (t *Translator) error(dst []universal.Event, msg, code string, details []by
 		if code == "" {
 			code = b.Code
 		}
+	} else if st, ok := sdkStatus(msg); ok && !gjson.GetBytes(details, "http_status").Exists() {
+		// "529 Overloaded": the text stays the message, and the status
+		// is kept, as Claude Code's "API Error: 529 Overloaded." is.
+		var o jsonw.Object
+		if d := bytes.TrimSpace(details); len(d) > 2 && d[0] == '{' && d[len(d)-1] == '}' {
+			o.RawMembers(string(bytes.TrimSpace(d[1 : len(d)-1])))
+		}
+		o.Int("http_status", st)
+		details = o.Bytes()
 	}
 	d := &universal.Error{Message: t.copy(msg), Code: t.copy(code), WillRetry: retry}
 	if len(details) > 2 {
@@ -690,6 +701,25 @@ func providerError(msg string) (apierror.Body, bool) {
 		return b, true
 	}
 	return apierror.Body{}, false
+}
+
+// sdkStatus reads the HTTP status of an error text in the form the openai
+// SDK gives an API error (npm openai 6.26.0, pi-ai 0.73's: core/error.js
+// APIError.makeMessage, "<status> <the body's error.message>", or
+// "<status> status code (no body)"), which pi-ai passes on as the
+// message's errorMessage for its OpenAI-compatible APIs (recorded 0.73.1:
+// "529 Overloaded", "400 Invalid request: …"): a client or server error
+// status (400–599), a space and a message. A form with a body is
+// providerError's. Any other text gives none.
+func sdkStatus(msg string) (int64, bool) {
+	s := strings.TrimSpace(msg)
+	if len(s) < 5 || s[3] != ' ' || s[0] < '4' || s[0] > '5' || s[1] < '0' || s[1] > '9' || s[2] < '0' || s[2] > '9' {
+		return 0, false
+	}
+	if strings.TrimSpace(s[4:]) == "" {
+		return 0, false
+	}
+	return int64(s[0]-'0')*100 + int64(s[1]-'0')*10 + int64(s[2]-'0'), true
 }
 
 // detailBody reads an error text that is the ChatGPT backend's error

@@ -80,8 +80,12 @@ func TestProviderErrorBody(t *testing.T) {
 			[]want{{msg: "The upstream provider is unavailable.", code: "overloaded_error", status: 503, apiError: `{"message":"The upstream provider is unavailable.","type":"overloaded_error"}`}}},
 		{"label (status): body", pi.FormatJSON, run(failed("", `"Example error (429): {\"error\":{\"message\":\"Slow down.\",\"type\":\"rate_limit_error\",\"code\":\"rate_limit_exceeded\"}}"`)),
 			[]want{{msg: "Slow down.", code: "rate_limit_exceeded", status: 429, apiError: `{"error":{"message":"Slow down.","type":"rate_limit_error","code":"rate_limit_exceeded"}}`}}},
+		// The openai SDK's "<status> <message>": the text stays, its
+		// status kept (TestSDKErrorStatus), once beside errorStatus.
 		{"status and plain text", pi.FormatJSON, run(failed("", `"400 not/a-model is not a valid model ID"`)),
-			[]want{{msg: "400 not/a-model is not a valid model ID"}}},
+			[]want{{msg: "400 not/a-model is not a valid model ID", status: 400}}},
+		{"status and plain text, omp errorStatus", pi.FormatJSON, run(failed(`,"errorStatus":429,"errorKind":"rate_limit"`, `"429 Too Many Requests"`)),
+			[]want{{msg: "429 Too Many Requests", status: 429, md: "error_kind"}}},
 		{"plain", pi.FormatJSON, run(failed("", plain)),
 			[]want{{msg: "Codex error: The usage limit has been reached"}}},
 	} {
