@@ -192,6 +192,7 @@ var (
 	errNoContent    = errors.New("message content is neither an array nor a string")
 	errRepeated     = errors.New("repeated")
 	errSecondThread = errors.New("a second thread document in one session")
+	errStatusNotice = errors.New(`system/status without a "status" (a string or null)`)
 )
 
 // Translate translates one native message. See universal.Translator.

@@ -435,7 +435,16 @@
 // meta.sentAt, readAt, dtwMessageID, discoveredGuidanceFiles and
 // agentMode, an assistant message's cancelled flag (its state says so),
 // usage.timestamp and totalInputTokens, thinking.provider, tool_result
-// run.progress and trackFiles, and tool_use.complete when true.
+// run.progress and trackFiles, and tool_use.complete when true. A
+// system/status line ({status, …}: Claude Code's progress notice,
+// "requesting", "compacting" or null, whose format Amp's stream-json
+// imitates) makes no event: no Amp build is known to write one (the
+// stream-json writer of 0.0.1790142911 makes system lines of subtype
+// init alone, and the Amp SDK's StreamMessage type names no other), but
+// hosts' fixtures of Amp output have it ({"status":"thinking"}), and a
+// notice of progress tells nothing the turn's own lines do not (Claude
+// Code's are consumed too); its session_id is checked as every line's.
+// One without a status (a string or null) is agent.unparsed.
 //
 // # Example
 //

@@ -41,7 +41,11 @@ func (t *Translator) output(dst events, r jsonscan.Value) events {
 	}
 	switch typ := l.typ.Str(); typ {
 	case "system":
-		if sub := r.Get("subtype").Str; sub != "init" {
+		switch sub := r.Get("subtype").Str; sub {
+		case "init":
+		case "status":
+			return t.systemStatus(dst, r, l.session)
+		default:
 			return t.unparsed(dst, "subtype", fmt.Errorf("unknown system subtype %q", sub))
 		}
 		dst = t.release(dst)
@@ -60,6 +64,22 @@ func (t *Translator) output(dst events, r jsonscan.Value) events {
 	default:
 		return t.unparsed(dst, "type", fmt.Errorf("unknown type %q", typ))
 	}
+}
+
+// systemStatus consumes a system/status line, Claude Code's stream-json
+// progress notice ({status: "requesting" | "compacting" | null, …}, whose
+// format Amp's imitates). No Amp build is known to write one (the
+// stream-json writer of 0.0.1790142911 makes system lines of subtype init
+// alone, and the Amp SDK's StreamMessage type has no other), but the
+// shape appears in hosts' fixtures of Amp's output: a progress notice
+// tells nothing the turn's own lines do not (Claude Code's translator
+// consumes them too), so it makes no event. One without a status (a
+// string or null) is not that notice: agent.unparsed.
+func (t *Translator) systemStatus(dst events, r jsonscan.Value, session jsonscan.Value) events {
+	if st := r.Sub("status"); !st.Exists() || st.Type() != gjson.String && st.Type() != gjson.Null {
+		return t.unparsed(dst, "status", errStatusNotice)
+	}
+	return t.sameThread(dst, session)
 }
 
 // input translates a line the host wrote to amp's stdin
