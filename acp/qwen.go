@@ -24,6 +24,15 @@ const mQwenSlashCommand = "_qwencode/slash_command"
 // (QwenLM/qwen-code packages/acp-bridge bridgeTypes.ts; Session.ts calls
 // the first two, the host the others).
 //
+// No "_" form of these or of mQwenNotify's names is read, because none
+// is sent: the releases that have them (0.21.10, 0.23.4, 0.24.4, read in
+// their npm packages) bundle @agentclientprotocol/sdk 0.13 or later,
+// whose extMethod and extNotification send the name as given (up to
+// 0.12.0 the SDK put a "_" before it), and their agent answers the
+// host's only under the plain name (acpAgent's check of the method), so
+// a "_craft/…" would go unanswered there too. A "_"-prefixed name stays
+// an extension method, ignored as the protocol says.
+//
 //   - craft/drainMidTurnQueue {sessionId}, the agent's: between tool rounds
 //     it pulls the messages the user typed while the turn ran, which the
 //     host answers {items: [{content: [ContentBlock], displayText?}]} or
