@@ -197,7 +197,8 @@
 // "<synthetic>") is no model and is left out, and so is an empty model
 // id, wherever an agent sends one (metadata, status items). The same metadata names
 // the call's "reasoning_effort" where the agent does (Claude Code
-// transcript lines, a Codex rollout's turn settings). Other metadata
+// transcript lines, a Codex rollout's turn settings, Pi 1.x's assistant
+// messages). Other metadata
 // keys stay beside these. The session's model stays in session.started metadata
 // (and turn.started's where the agent names it per run); a usage that
 // names no model has no "model" key, and a consumer falls back to those.
