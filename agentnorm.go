@@ -379,8 +379,9 @@ func (a Agent) DetectReader(br *bufio.Reader) (universal.Format, error) {
 
 // detectReader is DetectReader for the input of one of the agents: the
 // agent whose detector tells the format. An input that more than one
-// agent's detector would read is refused as undetected (none of the
-// recorded inputs is: TestDetectionIsOwn).
+// agent's detector would read once the buffer is full or the input has
+// ended is refused as undetected (none of the recorded inputs is:
+// TestDetectionIsOwn); while more may arrive, detection waits for it.
 func detectReader(br *bufio.Reader, among []*Agent) (*Agent, universal.Format, error) {
 	const eager = 16 // lines tried one by one; the next at each doubling
 	tried, scanned, lines := 0, 0, 0
@@ -391,8 +392,13 @@ func detectReader(br *bufio.Reader, among []*Agent) (*Agent, universal.Format, e
 			lines += bytes.Count(head[scanned:end], []byte{'\n'})
 			if lines <= eager || end >= 2*tried {
 				tried = end
-				if a, f, err := detectAmong(among, head[:end], nil); err == nil || errors.Is(err, errAmbiguous) {
-					return a, f, err
+				// More than one agent reading a head is not final: a
+				// head cut inside a value printed for people (an
+				// OpenCode event array's first object cut after its
+				// type) reads as another agent's too, and its next lines
+				// tell. The buffer's last look, or the input's end, do.
+				if a, f, err := detectAmong(among, head[:end], nil); err == nil {
+					return a, f, nil
 				}
 			}
 		}

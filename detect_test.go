@@ -95,6 +95,33 @@ func TestDetectionLineByLine(t *testing.T) {
 	}
 }
 
+// TestDetectAgentLineByLine: Open with no agent named, given the input a
+// line per read as a live agent writes it, detects the agent and format of
+// every recorded input. A head cut inside a value can read as more than
+// one agent's (OpenCode's event array printed for people, cut after its
+// first object's type, reads as codex exec's too): that was refused as
+// ambiguous, where the next lines tell.
+func TestDetectAgentLineByLine(t *testing.T) {
+	n := 0
+	err := corpus.Walk("testdata", func(in corpus.Input) error {
+		n++
+		s, err := agentnorm.Open(agentnorm.LineByLine(in.Data), "", agentnorm.Options{})
+		switch {
+		case err != nil:
+			t.Errorf("%s: %v", in.Rel, err)
+		case s.Agent().Name != in.Agent.Name || s.Format().Name != in.Format.Name:
+			t.Errorf("%s: detected as %s %s a line at a time, want %s %s", in.Rel, s.Agent().Name, s.Format().Name, in.Agent.Name, in.Format.Name)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 1000 {
+		t.Fatalf("only %d inputs", n)
+	}
+}
+
 // TestOpenReturnsAtFirstLine: with detection, Open returns once the
 // agent's first line has arrived (Pi's second: its first is a session
 // file's header), while the agent is still running; and an input that ends
