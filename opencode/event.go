@@ -116,8 +116,16 @@ func (t *Translator) translateEvent(dst []universal.Event, root jsonscan.Value, 
 		return dst
 	}
 	dst = t.dispatch(dst, &e)
-	if t.st.Durable && t.st.Turn.Open && t.st.Turn.Settled == nil && t.listFinished() {
-		t.st.Turn.Settled = rawText(bytes.Clone(raw)) // one a turn
+	if t.st.Durable && t.st.Turn.Open {
+		// The event that showed the agent finished, until an answer
+		// after it (a prompt queued while the agent worked) shows it
+		// working again: then the next one that shows it finished.
+		switch finished := t.listFinished(); {
+		case finished && t.st.Turn.Settled == nil:
+			t.st.Turn.Settled = rawText(bytes.Clone(raw))
+		case !finished:
+			t.st.Turn.Settled = nil
+		}
 	}
 	return dst
 }
