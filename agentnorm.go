@@ -148,10 +148,13 @@ func (a Agent) Detect(head []byte) (universal.Format, error) {
 		}
 	}
 	if utf16(head) {
-		return universal.Format{}, fmt.Errorf("agentnorm: %s: %w: the input is UTF-16 text (as Windows PowerShell's > writes a command's output), which no agent writes; convert it to UTF-8", a.Name, ErrUndetected)
+		return universal.Format{}, fmt.Errorf("agentnorm: %s: %w: %s", a.Name, ErrUndetected, errUTF16)
 	}
 	return universal.Format{}, fmt.Errorf("agentnorm: %s: %w; name it (one of %s)", a.Name, ErrUndetected, a.formatNames())
 }
+
+// errUTF16 says why an input of UTF-16 text is undetected.
+const errUTF16 = "the input is UTF-16 text (as Windows PowerShell's > writes a command's output), which no agent writes; convert it to UTF-8"
 
 // utf16 reports whether head looks like UTF-16 text: a UTF-16 byte order
 // mark, or ASCII text with a zero byte beside every character (as JSON in
@@ -466,6 +469,10 @@ func detectAmong(among []*Agent, head []byte, orElse func(a *Agent, head []byte)
 		return nil, universal.Format{}, first
 	case len(names) > 1:
 		return nil, universal.Format{}, fmt.Errorf("agentnorm: %w: %w: %s; name the agent", ErrUndetected, errAmbiguous, strings.Join(names, ", "))
+	case found == nil && utf16(bytes.TrimPrefix(head, []byte(bom))):
+		// Naming the agent would not help: say what the input is, as
+		// each agent's Detect does.
+		return nil, universal.Format{}, fmt.Errorf("agentnorm: %w: %s", ErrUndetected, errUTF16)
 	case found == nil:
 		return nil, universal.Format{}, fmt.Errorf("agentnorm: %w: no agent's output starts so; name the agent (one of %s)", ErrUndetected, name(among))
 	}

@@ -316,7 +316,7 @@ func TestDetectShortHeads(t *testing.T) {
 
 // TestOpenUTF16: a file saved as UTF-16 (Windows PowerShell 5's > writes
 // a command's output so) is refused with an error that says what it is,
-// not only that the format is unknown.
+// not only that the format is unknown, with the agent named or not.
 func TestOpenUTF16(t *testing.T) {
 	data, err := os.ReadFile("testdata/pi/1.5.2/s02-tool.json.jsonl")
 	if err != nil {
@@ -334,9 +334,13 @@ func TestOpenUTF16(t *testing.T) {
 			for _, r := range string(data) {
 				in = append(in, enc(r)...) // the lines are ASCII
 			}
-			_, err := agentnorm.Open(bytes.NewReader(in), "pi", agentnorm.Options{})
-			if !errors.Is(err, agentnorm.ErrUndetected) || !strings.Contains(err.Error(), "UTF-16") {
-				t.Errorf("%s, byte order mark %v: %v", name, bom, err)
+			// Named or not: with no agent named, the error said only
+			// that no agent's output starts so, and to name it.
+			for _, agent := range []string{"pi", ""} {
+				_, err := agentnorm.Open(bytes.NewReader(in), agent, agentnorm.Options{})
+				if !errors.Is(err, agentnorm.ErrUndetected) || !strings.Contains(err.Error(), "UTF-16") {
+					t.Errorf("%s, byte order mark %v, agent %q: %v", name, bom, agent, err)
+				}
 			}
 		}
 	}
