@@ -193,6 +193,7 @@ var (
 	errRepeated     = errors.New("repeated")
 	errSecondThread = errors.New("a second thread document in one session")
 	errStatusNotice = errors.New(`system/status without a "status" (a string or null)`)
+	errStatusNews   = errors.New("system/status with news beyond progress (a compaction's failure, a permission mode), which Amp's output is not known to carry")
 )
 
 // Translate translates one native message. See universal.Translator.

@@ -444,7 +444,10 @@
 // hosts' fixtures of Amp output have it ({"status":"thinking"}), and a
 // notice of progress tells nothing the turn's own lines do not (Claude
 // Code's are consumed too); its session_id is checked as every line's.
-// One without a status (a string or null) is agent.unparsed.
+// One without a status (a string or null) is agent.unparsed, and so is
+// one that says more than progress (a compaction that failed, its error,
+// a permission mode: Claude Code's translator maps them; Amp's output is
+// not known to carry them).
 //
 // # Example
 //

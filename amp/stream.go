@@ -79,6 +79,17 @@ func (t *Translator) systemStatus(dst events, r jsonscan.Value, session jsonscan
 	if st := r.Sub("status"); !st.Exists() || st.Type() != gjson.String && st.Type() != gjson.Null {
 		return t.unparsed(dst, "status", errStatusNotice)
 	}
+	// What Claude Code's notice says beyond progress (a compaction that
+	// failed and why, a new permission mode) is news: not mapped for
+	// Amp, it is reported rather than dropped.
+	if res := r.Sub("compact_result"); res.Exists() && res.Str() != "success" {
+		return t.unparsed(dst, "compact_result", errStatusNews)
+	}
+	for _, k := range [...]string{"compact_error", "permissionMode"} {
+		if r.Sub(k).Exists() {
+			return t.unparsed(dst, k, errStatusNews)
+		}
+	}
 	return t.sameThread(dst, session)
 }
 

@@ -30,6 +30,9 @@ func TestSystemStatus(t *testing.T) {
 		// session id made Amp's.
 		{"Claude Code's requesting", `{"type":"system","subtype":"status","status":"requesting","session_id":"T-1","uuid":"cbae65da-daa1-472f-b22d-7a262fa65edc"}`, ""},
 		{"Claude Code's end of a compaction", `{"type":"system","subtype":"status","status":null,"compact_result":"success","session_id":"T-1","uuid":"bcab2d5a-99bd-4e43-a9aa-165e951ffc34"}`, ""},
+		{"a failed compaction", `{"type":"system","subtype":"status","status":null,"compact_result":"failed","compact_error":"Not enough messages to compact.","session_id":"T-1"}`, "compact_result"},
+		{"a compaction's error alone", `{"type":"system","subtype":"status","status":null,"compact_error":"too long","session_id":"T-1"}`, "compact_error"},
+		{"a permission mode", `{"type":"system","subtype":"status","status":null,"permissionMode":"plan","session_id":"T-1"}`, "permissionMode"},
 		{"no status", `{"type":"system","subtype":"status"}`, "status"},
 		{"a status of another type", `{"type":"system","subtype":"status","status":3}`, "status"},
 		{"another thread", `{"type":"system","subtype":"status","status":"requesting","session_id":"T-2"}`, "session_id"},
