@@ -322,28 +322,23 @@ type Session struct {
 func Open(r io.Reader, agent string, o Options) (*Session, error) {
 	var a *Agent
 	var err error
-	if agent != "" {
+	named := o.Format != "" && o.Format != "auto"
+	switch {
+	case agent != "":
 		if a, err = lookup(agent); err != nil {
 			return nil, err
 		}
+	case named:
+		return nil, fmt.Errorf("agentnorm: format %q named without its agent", o.Format)
 	}
 	br := readers.Get().(*bufio.Reader)
 	br.Reset(r)
 	var f universal.Format
 	switch {
-	case a == nil && o.Format != "" && o.Format != "auto":
-		release(br)
-		return nil, fmt.Errorf("agentnorm: format %q named without its agent", o.Format)
 	case a == nil:
-		if a, f, err = detectReader(br, allAgents()); err != nil {
-			release(br)
-			return nil, err
-		}
-	case o.Format == "" || o.Format == "auto":
-		if _, f, err = detectReader(br, []*Agent{a}); err != nil {
-			release(br)
-			return nil, err
-		}
+		a, f, err = detectReader(br, allAgents())
+	case !named:
+		_, f, err = detectReader(br, []*Agent{a})
 	default:
 		f, err = a.Format(o.Format)
 	}

@@ -531,27 +531,17 @@ func (t *Translator) onForm(dst []universal.Event, e *event) []universal.Event {
 // answers must line up with the questions. The first of a key given
 // twice counts.
 func formAnswers(answer gjson.Result, keys []string) []gjson.Result {
-	type member struct {
-		key string
-		val gjson.Result
-	}
-	var ms []member
-	answer.ForEach(func(k, v gjson.Result) bool {
-		ms = append(ms, member{k.Str, v})
-		return true
-	})
-	slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
-	ms = slices.CompactFunc(ms, func(a, b member) bool { return a.key == b.key })
+	ms := jsonscan.SortedMembers(answer)
 	out := make([]gjson.Result, 0, len(ms))
 	used := make([]bool, len(ms))
 	for _, k := range keys {
-		if i, ok := slices.BinarySearchFunc(ms, k, func(m member, k string) int { return strings.Compare(m.key, k) }); ok && !used[i] {
-			out, used[i] = append(out, ms[i].val), true
+		if i, ok := slices.BinarySearchFunc(ms, k, func(m jsonscan.Named, k string) int { return strings.Compare(m.Key, k) }); ok && !used[i] {
+			out, used[i] = append(out, ms[i].Val), true
 		}
 	}
 	for i := range ms {
 		if !used[i] {
-			out = append(out, ms[i].val)
+			out = append(out, ms[i].Val)
 		}
 	}
 	return out

@@ -613,33 +613,38 @@ func (t *Translator) error(dst []universal.Event, msg, code string, details []by
 		msg = "unknown error"
 	}
 	if b, ok := providerError(msg); ok {
-		var o jsonw.Object
-		if d := bytes.TrimSpace(details); len(d) > 2 && d[0] == '{' && d[len(d)-1] == '}' {
-			o.RawMembers(string(bytes.TrimSpace(d[1 : len(d)-1])))
-			if gjson.GetBytes(d, "http_status").Exists() {
-				b.Status = 0
-			}
+		o, hasStatus := detailMembers(details)
+		if hasStatus {
+			b.Status = 0
 		}
 		b.AddTo(&o)
 		msg, details = b.Message, o.Bytes()
 		if code == "" {
 			code = b.Code
 		}
-	} else if st, ok := sdkStatus(msg); ok && !gjson.GetBytes(details, "http_status").Exists() {
+	} else if st, ok := sdkStatus(msg); ok {
 		// "529 Overloaded": the text stays the message, and the status
 		// is kept, as Claude Code's "API Error: 529 Overloaded." is.
-		var o jsonw.Object
-		if d := bytes.TrimSpace(details); len(d) > 2 && d[0] == '{' && d[len(d)-1] == '}' {
-			o.RawMembers(string(bytes.TrimSpace(d[1 : len(d)-1])))
+		if o, hasStatus := detailMembers(details); !hasStatus {
+			details = o.Int("http_status", st).Bytes()
 		}
-		o.Int("http_status", st)
-		details = o.Bytes()
 	}
 	d := &universal.Error{Message: t.copy(msg), Code: t.copy(code), WillRetry: retry}
 	if len(details) > 2 {
 		d.Details = details
 	}
 	return t.w.Emit(dst, universal.TypeError, src, d, raw)
+}
+
+// detailMembers starts an object with the members of an error's details
+// (when they are an object), to add to them; hasStatus says whether they
+// give an http_status already (oh-my-pi's errorStatus).
+func detailMembers(details []byte) (o jsonw.Object, hasStatus bool) {
+	if d := bytes.TrimSpace(details); len(d) > 2 && d[0] == '{' && d[len(d)-1] == '}' {
+		o.RawMembers(string(bytes.TrimSpace(d[1 : len(d)-1])))
+		hasStatus = gjson.GetBytes(d, "http_status").Exists()
+	}
+	return o, hasStatus
 }
 
 // providerError reads an error text as a model API's error response: the

@@ -865,10 +865,14 @@ func (t *Translator) callMD(model, provider, responseModel string, f *callFacts)
 	if f != nil {
 		effort, providerEffort = f.effort, f.providerEffort
 	}
+	// shared is what every call of the same model and level says.
+	shared := func(o *jsonw.Object) *jsonw.Object {
+		return o.OptString("model", model).OptString("provider", provider).OptString("response_model", responseModel).
+			OptString("reasoning_effort", effort).OptString("provider_thinking_level", providerEffort)
+	}
 	if f.per() {
 		var o jsonw.Object
-		o.OptString("model", model).OptString("provider", provider).OptString("response_model", responseModel)
-		o.OptString("reasoning_effort", effort).OptString("provider_thinking_level", providerEffort).OptString("response_id", f.responseID)
+		shared(&o).OptString("response_id", f.responseID)
 		if f.duration >= 0 {
 			o.Int("duration_ms", f.duration)
 		}
@@ -882,8 +886,7 @@ func (t *Translator) callMD(model, provider, responseModel string, f *callFacts)
 		var o jsonw.Object
 		// Full to capacity: an append to one event's metadata must not
 		// write into the bytes another shares.
-		b := o.OptString("model", model).OptString("provider", provider).OptString("response_model", responseModel).
-			OptString("reasoning_effort", effort).OptString("provider_thinking_level", providerEffort).Bytes()
+		b := shared(&o).Bytes()
 		c.md = b[:len(b):len(b)]
 		c.model, c.provider, c.responseModel = t.w.Copy(model), t.w.Copy(provider), t.w.Copy(responseModel)
 		c.effort, c.providerEffort = t.w.Copy(effort), t.w.Copy(providerEffort)

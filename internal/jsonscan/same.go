@@ -30,10 +30,10 @@ func Same(a, b string) bool {
 // as their text.
 const maxSameDepth = 1000
 
-// named is one member of an object, by its unescaped key.
-type named struct {
-	key string
-	val gjson.Result
+// Named is one member of an object, by its unescaped key.
+type Named struct {
+	Key string
+	Val gjson.Result
 }
 
 func sameValue(a, b gjson.Result, depth int) bool {
@@ -45,12 +45,12 @@ func sameValue(a, b gjson.Result, depth int) bool {
 	}
 	switch {
 	case a.IsObject():
-		ma, mb := sortedMembers(a), sortedMembers(b)
+		ma, mb := SortedMembers(a), SortedMembers(b)
 		if len(ma) != len(mb) {
 			return false
 		}
 		for i := range ma {
-			if ma[i].key != mb[i].key || !sameValue(ma[i].val, mb[i].val, depth+1) {
+			if ma[i].Key != mb[i].Key || !sameValue(ma[i].Val, mb[i].Val, depth+1) {
 				return false
 			}
 		}
@@ -72,14 +72,14 @@ func sameValue(a, b gjson.Result, depth int) bool {
 	return a.Raw == b.Raw
 }
 
-// sortedMembers returns an object's members sorted by key, the first of a key
-// given twice kept.
-func sortedMembers(o gjson.Result) []named {
-	var ms []named
+// SortedMembers returns an object's members sorted by key, the first of a
+// key given twice kept: the object read by name, whatever its order.
+func SortedMembers(o gjson.Result) []Named {
+	var ms []Named
 	o.ForEach(func(k, v gjson.Result) bool {
-		ms = append(ms, named{k.Str, v})
+		ms = append(ms, Named{k.Str, v})
 		return true
 	})
-	slices.SortStableFunc(ms, func(x, y named) int { return strings.Compare(x.key, y.key) })
-	return slices.CompactFunc(ms, func(x, y named) bool { return x.key == y.key })
+	slices.SortStableFunc(ms, func(x, y Named) int { return strings.Compare(x.Key, y.Key) })
+	return slices.CompactFunc(ms, func(x, y Named) bool { return x.Key == y.Key })
 }
