@@ -1421,7 +1421,7 @@ func (t *Translator) tokenUsage(dst []event, c *ctx, thread string, p jsonscan.V
 			// The first: the legacy token_count just before it, read
 			// until now, may have reported the same totals.
 			t.st.V2Usage = true
-			if prev := t.st.Usage["t:"+thread]; prev != nil && prev.same(&cur) {
+			if prev := t.lastTotal("t:", thread); prev != nil && prev.same(&cur) {
 				return dst
 			}
 		}

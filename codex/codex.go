@@ -629,3 +629,12 @@ func obj() *jsonw.Object { return &jsonw.Object{} }
 
 // str copies bytes into the stream's memory as a string.
 func (t *Translator) str(b []byte) string { return t.w.Stamper().CopyBytes(b) }
+
+// callKey returns the key of a model tool call ("c:" and its call id)
+// in the stream's memory: the handlers of a rollout's every tool output
+// and item_completed keep it (held results, pending requests) or pass it
+// on, so "c:" + id was a new string on the heap a line.
+func (t *Translator) callKey(id string) string {
+	var kb [64]byte
+	return t.str(append(append(kb[:0], "c:"...), id...))
+}

@@ -849,7 +849,7 @@ func (t *Translator) tokenCount(dst []event, c *ctx, info jsonscan.Value, thread
 		return dst
 	}
 	root := t.isRoot(thread)
-	if prev := t.st.Usage["t:"+thread]; root && prev != nil && prev.above(&cur) {
+	if prev := t.lastTotal("t:", thread); root && prev != nil && prev.above(&cur) {
 		// The running total went down: Codex counts from 0 again (a
 		// resumed process writes on in the same rollout), and the
 		// session's total is what it counted before plus the new one.
@@ -913,9 +913,7 @@ func timerFired(msg string) (prompt, id string, ok bool) {
 // last total is looked up without making its key: most totals repeat the
 // last one, and a thread's key is made once.
 func (t *Translator) totalMoved(kind, thread string, cur *counts) bool {
-	var kb [64]byte
-	k := append(append(kb[:0], kind...), thread...)
-	prev := t.st.Usage[string(k)]
+	prev := t.lastTotal(kind, thread)
 	if prev != nil && prev.same(cur) {
 		return false
 	}
@@ -923,9 +921,20 @@ func (t *Translator) totalMoved(kind, thread string, cur *counts) bool {
 		prev.set(cur) // events copy the counts: the state's are its own
 	} else {
 		first := cur.vals()
-		put(&t.st.Usage, string(k), &first)
+		put(&t.st.Usage, kind+thread, &first)
 	}
 	return true
+}
+
+// lastTotal returns the last running total of a thread (state.Usage, by
+// kind as totalMoved keeps them), looked up without making its key: a
+// key made by concatenation is a new string each time once it is longer
+// than the compiler's buffer for it (a thread id is 36 bytes), and a
+// token_count line looks its thread's total up twice.
+func (t *Translator) lastTotal(kind, thread string) *usageVals {
+	var kb [64]byte
+	k := append(append(kb[:0], kind...), thread...)
+	return t.st.Usage[string(k)]
 }
 
 // maxSearches bounds the web searches remembered for their records.

@@ -1359,7 +1359,7 @@ func (t *Translator) argsText(a jsonscan.Value) string {
 // functionOutput maps the output of a model tool call.
 func (t *Translator) functionOutput(dst []event, c *ctx, p jsonscan.Value, typ, thread string) []event {
 	id := p.Get("call_id").Str
-	key := "c:" + id
+	key := t.callKey(id)
 	n := t.item(key)
 	if n != nil && n.RDone && n.Held == nil && id != "" && n.Name != "spawn_agent" {
 		// The call's result is complete (its item_completed or
@@ -1747,7 +1747,7 @@ func (t *Translator) patchRefs(patch string) []part {
 func (t *Translator) turnItem(dst []event, c *ctx, it jsonscan.Value, thread string) []event {
 	typ := it.Get("type").Str
 	id := it.Get("id").Str
-	key := "c:" + id
+	key := t.callKey(id)
 	native := t.w.Copy(id)
 	switch typ {
 	case "UserMessage":
