@@ -243,6 +243,8 @@ type Translator struct {
 	call     [1]part          // a tool call's part, which the stream copies (see callItem)
 	uses     int              // the n of the next call toolCallN makes, see freshCall
 	result   []part           // a tool result's parts, which the stream copies (see toolResult)
+	usages   []usageData      // the data of the next usage events (see newUsage)
+	usageN   int              // the size of the last block of them
 	md       []byte           // the last call usage metadata made (see callMD)
 	mdFor    string           // and the model it names
 	mdEffort string           // and the reasoning effort

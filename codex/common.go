@@ -933,16 +933,37 @@ func (t *Translator) usage(dst []event, turn string, scope universal.UsageScope,
 	return t.usageMD(dst, turn, scope, c, window, nil, raw)
 }
 
+// usageData is the data of a usage.updated event with the counts and
+// the context window it points to.
+type usageData struct {
+	universal.UsageUpdated
+	n      [6]int64
+	window int64
+}
+
+// maxUsageBlock is the most usageData values newUsage allocates at once.
+const maxUsageBlock = 32
+
+// newUsage returns zeroed memory for a usage.updated event's data. It
+// is handed out from blocks that double up to maxUsageBlock values (a
+// token report is two events, and rollouts and app-server output have
+// one every model call): one allocation for many events instead of one
+// each. Only events refer to it; none is ever handed out twice.
+func (t *Translator) newUsage() *usageData {
+	if len(t.usages) == 0 {
+		t.usageN = min(max(2*t.usageN, 2), maxUsageBlock)
+		t.usages = make([]usageData, t.usageN)
+	}
+	d := &t.usages[0]
+	t.usages = t.usages[1:]
+	return d
+}
+
 // usageMD emits usage.updated with the counts c, the context window
 // (none when negative) and metadata md (nil: none). The event's data and
-// its counts are one allocation: a token report is two events, which
-// took five.
+// its counts are one value, from newUsage's blocks.
 func (t *Translator) usageMD(dst []event, turn string, scope universal.UsageScope, c counts, window int64, md []byte, raw []byte) []event {
-	d := new(struct {
-		universal.UsageUpdated
-		n      [6]int64
-		window int64
-	})
+	d := t.newUsage()
 	d.TurnID, d.Scope, d.Metadata = turn, scope, md
 	d.n = c.n
 	u := &d.Usage
