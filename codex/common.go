@@ -782,24 +782,19 @@ func (t *Translator) markClosed() {
 	t.st.open = kept
 }
 
-// readUsage reads token counts with the given field names (input, cached,
-// cache write, output, reasoning, total) in one walk of the object's
-// index: a count is read from its digits, and the counts found share one
-// allocation. The first of repeated names counts, as a lookup finds it.
-func readUsage(r jsonscan.Value, names *[6]string) usageVals {
-	c := readCounts(r, names)
-	return c.vals()
-}
-
-// counts are token counts as readUsage reads them, before they are
-// allocated: n[i] is a count where has has bit i.
+// counts are token counts as readCounts reads them, before they are
+// allocated (usageVals): n[i] is a count where has has bit i.
 type counts struct {
 	n   [6]int64
 	has uint8
 }
 
-// readCounts is readUsage without the allocation: a running total that
-// did not move is compared and dropped for free.
+// readCounts reads token counts with the given field names (input,
+// cached, cache write, output, reasoning, total) in one walk of the
+// object's index: a count is read from its digits. The first of repeated
+// names counts, as a lookup finds it. Nothing is allocated: a running
+// total that did not move is compared and dropped for free (vals makes
+// the usageVals the state keeps).
 func readCounts(r jsonscan.Value, names *[6]string) counts {
 	var vals [6]jsonscan.Value
 	r.Members(func(k string, v jsonscan.Value) bool {
@@ -868,7 +863,7 @@ func (u *usageVals) counts() counts {
 	return c
 }
 
-// fields are u's counts, in the order of the field names readUsage takes.
+// fields are u's counts, in the order of the field names readCounts takes.
 func (u *usageVals) fields() [6]**int64 {
 	return [6]**int64{&u.Input, &u.Cached, &u.CacheWrite, &u.Output, &u.Reasoning, &u.Total}
 }
@@ -909,22 +904,18 @@ var (
 	snakeUsage = [6]string{"input_tokens", "cached_input_tokens", "cache_write_input_tokens", "output_tokens", "reasoning_output_tokens", "total_tokens"}
 )
 
-// minus returns u - prev field by field (nil where either is missing);
+// minus returns c - prev count by count (none where either is missing);
 // ok is false when a count went down (not the same running total).
-func (u *usageVals) minus(prev *usageVals) (d usageVals, ok bool) {
+func (c *counts) minus(prev counts) (d counts, ok bool) {
 	ok = true
-	sub := func(a, b *int64) *int64 {
-		if a == nil || b == nil {
-			return nil
+	d.has = c.has & prev.has
+	for i := range d.n {
+		if d.has&(1<<i) != 0 {
+			if d.n[i] = c.n[i] - prev.n[i]; d.n[i] < 0 {
+				ok = false
+			}
 		}
-		v := *a - *b
-		if v < 0 {
-			ok = false
-		}
-		return &v
 	}
-	d = usageVals{sub(u.Input, prev.Input), sub(u.Cached, prev.Cached), sub(u.CacheWrite, prev.CacheWrite),
-		sub(u.Output, prev.Output), sub(u.Reasoning, prev.Reasoning), sub(u.Total, prev.Total)}
 	return d, ok
 }
 

@@ -148,14 +148,17 @@ func (t *Translator) execTurnID() string {
 	if t.st.Thread == "" {
 		return ""
 	}
-	id := t.st.Thread + ":" + strconv.Itoa(t.st.Proc)
+	// Made in the stream's memory, as the turn keeps it.
+	var kb [64]byte
+	b := append(append(kb[:0], t.st.Thread...), ':')
+	b = strconv.AppendInt(b, int64(t.st.Proc), 10)
 	// A process runs one turn; a second turn.started of the same process
 	// (the first never ended, or ended and another began) is another
 	// turn, which needs its own id: <thread>:<process>.<n>.
 	if n := t.st.ProcTurns; n > 0 {
-		id += "." + strconv.Itoa(n+1)
+		b = strconv.AppendInt(append(b, '.'), int64(n+1), 10)
 	}
-	return id
+	return t.str(b)
 }
 
 // execStartTurn starts the process's next turn.
@@ -200,21 +203,27 @@ func (t *Translator) execUsage(dst []event, c *ctx, u jsonscan.Value) []event {
 	if !u.IsObject() {
 		return dst
 	}
-	vals := readUsage(u, &snakeUsage)
+	cur := readCounts(u, &snakeUsage)
 	turn := t.w.Turn()
 	if prev := t.st.Usage[t.st.Thread]; prev != nil {
-		if d, ok := vals.minus(prev); ok {
-			dst = t.usage(dst, turn, universal.ScopeTurn, d.counts(), -1, c.raw)
+		if d, ok := cur.minus(prev.counts()); ok {
+			dst = t.usage(dst, turn, universal.ScopeTurn, d, -1, c.raw)
 		}
+		prev.set(&cur) // events copy the counts: the state's are its own
+	} else {
+		first := cur.vals()
+		put(&t.st.Usage, t.st.Thread, &first)
 	}
-	put(&t.st.Usage, t.st.Thread, &vals)
-	return t.usage(dst, turn, universal.ScopeSession, vals.counts(), -1, c.raw)
+	return t.usage(dst, turn, universal.ScopeSession, cur, -1, c.raw)
 }
 
 // execKey returns the key of an exec item: ids restart at item_0 in every
 // process, so they are scoped by the process ordinal.
 func (t *Translator) execKey(id string) string {
-	return strconv.Itoa(t.st.Proc) + ":" + id
+	// Made in the stream's memory: one a line, and items keep it.
+	var kb [64]byte
+	b := append(strconv.AppendInt(kb[:0], int64(t.st.Proc), 10), ':')
+	return t.str(append(b, id...))
 }
 
 // execItem maps item.started/updated/completed.
@@ -327,12 +336,16 @@ func (t *Translator) execText(dst []event, c *ctx, key, native string, kind uint
 	if typ == universal.PartReasoning {
 		p.Visibility = universal.VisibilityPublic
 	}
+	// The part is read into the translator's scratch slice: the stream
+	// copies it (as v2Item's agentMessage).
 	if final {
 		p.SetStreamed(text) // copied where it is kept (finalize)
-		m.parts = []part{p}
+		t.parts = append(t.parts[:0], p)
+		m.parts = t.parts
 		return t.completeMessage(dst, key, kind, m, agent, c.raw)
 	}
-	m.parts = []part{p}
+	t.parts = append(t.parts[:0], p)
+	m.parts = t.parts
 	dst = t.startMessage(dst, key, kind, m, agent, c.raw)
 	n := t.item(key)
 	if n == nil || n.Done || len(n.PI) == 0 || !t.w.IsOpen(n.ID) {
