@@ -235,19 +235,20 @@ type Translator struct {
 	// line: the next delta of the item is alike up to there, and its line
 	// is scanned from there on.
 	mark     jsonscan.Mark
-	inner    jsonscan.Scanner // the index of JSON text inside a message (a tool's output)
-	delta    []byte           // a delta's unescaped text (see deltaText)
-	text     []byte           // a tool output's unescaped text (see functionOutput)
-	own      []byte           // the message's unescaped texts that finalize copies if it keeps them (see msgStr)
-	parts    []part           // the parts of a message read from one line, which the stream copies (see reasoningCopy)
-	call     [1]part          // a tool call's part, which the stream copies (see callItem)
-	uses     int              // the n of the next call toolCallN makes, see freshCall
-	result   []part           // a tool result's parts, which the stream copies (see toolResult)
-	usages   []usageData      // the data of the next usage events (see newUsage)
-	usageN   int              // the size of the last block of them
-	md       []byte           // the last call usage metadata made (see callMD)
-	mdFor    string           // and the model it names
-	mdEffort string           // and the reasoning effort
+	inner    jsonscan.Scanner  // the index of JSON text inside a message (a tool's output)
+	delta    []byte            // a delta's unescaped text (see deltaText)
+	text     []byte            // a tool output's unescaped text (see functionOutput)
+	own      []byte            // the message's unescaped texts that finalize copies if it keeps them (see msgStr)
+	parts    []part            // the parts of a message read from one line, which the stream copies (see reasoningCopy)
+	call     [1]part           // a tool call's part, which the stream copies (see callItem)
+	uses     int               // the n of the next call toolCallN makes, see freshCall
+	result   []part            // a tool result's parts, which the stream copies (see toolResult)
+	usages   blocks[usageData] // the data of usage events (see usageMD)
+	items    blocks[nitem]     // the state's native items (see newItem)
+	resps    blocks[resp]      // the state's responses (see response)
+	md       []byte            // the last call usage metadata made (see callMD)
+	mdFor    string            // and the model it names
+	mdEffort string            // and the reasoning effort
 	// metaBuf holds the end of the session's metadata object, from the
 	// first field only a session_meta sets, until the session starts (see
 	// metaTail).

@@ -229,7 +229,8 @@ func (t *Translator) item(key string) *nitem { return t.st.Items[key] }
 
 // newItem registers a native item and returns it.
 func (t *Translator) newItem(key string, kind uint8, thread string) *nitem {
-	n := &nitem{ID: t.w.NewItemID(), Kind: kind, Thread: t.copyThread(thread), Turn: t.w.Turn()}
+	n := t.items.next(itemBlock)
+	*n = nitem{ID: t.w.NewItemID(), Kind: kind, Thread: t.copyThread(thread), Turn: t.w.Turn()}
 	if key != "" {
 		t.st.addItem(t.w.Copy(key), n)
 	}
@@ -932,29 +933,21 @@ type usageData struct {
 	window int64
 }
 
-// maxUsageBlock is the most usageData values newUsage allocates at once.
-const maxUsageBlock = 32
-
-// newUsage returns zeroed memory for a usage.updated event's data. It
-// is handed out from blocks that double up to maxUsageBlock values (a
-// token report is two events, and rollouts and app-server output have
-// one every model call): one allocation for many events instead of one
-// each. Only events refer to it; none is ever handed out twice.
-func (t *Translator) newUsage() *usageData {
-	if len(t.usages) == 0 {
-		t.usageN = min(max(2*t.usageN, 2), maxUsageBlock)
-		t.usages = make([]usageData, t.usageN)
-	}
-	d := &t.usages[0]
-	t.usages = t.usages[1:]
-	return d
-}
+// Block sizes (see blocks): the most values of each kind one allocation
+// makes.
+const (
+	usageBlock = 32
+	itemBlock  = 16
+	respBlock  = 16
+)
 
 // usageMD emits usage.updated with the counts c, the context window
 // (none when negative) and metadata md (nil: none). The event's data and
-// its counts are one value, from newUsage's blocks.
+// its counts are one value, handed out from blocks (a token report is
+// two events, and rollouts and app-server output have one every model
+// call).
 func (t *Translator) usageMD(dst []event, turn string, scope universal.UsageScope, c counts, window int64, md []byte, raw []byte) []event {
-	d := t.newUsage()
+	d := t.usages.next(usageBlock)
 	d.TurnID, d.Scope, d.Metadata = turn, scope, md
 	d.n = c.n
 	u := &d.Usage

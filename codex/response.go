@@ -77,7 +77,8 @@ func (t *Translator) response(dst []event, thread, native string, fresh bool, sr
 			return dst, r
 		}
 	}
-	r := &resp{ID: t.w.NewItemID(), Thread: strings.Clone(t.respThread(thread))}
+	r := t.resps.next(respBlock)
+	*r = resp{ID: t.w.NewItemID(), Thread: strings.Clone(t.respThread(thread))}
 	t.st.Resps = append(t.st.Resps, r)
 	if r.Thread != "" {
 		t.st.ChildItems = append(t.st.ChildItems, childItem{Thread: r.Thread, ID: r.ID})
@@ -239,7 +240,8 @@ func (t *Translator) nativeIn(key string, kind uint8, thread string, r *resp) *n
 		t.loose = nitem{Kind: kind, Thread: t.copyThread(thread), Turn: t.w.Turn(), PI: t.loose.PI[:0]}
 		n = &t.loose
 	default:
-		n = &nitem{Kind: kind, Thread: t.copyThread(thread), Turn: t.w.Turn()}
+		n = t.items.next(itemBlock)
+		*n = nitem{Kind: kind, Thread: t.copyThread(thread), Turn: t.w.Turn()}
 		t.st.addItem(t.w.Copy(key), n)
 	}
 	n.ID = r.ID
