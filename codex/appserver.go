@@ -141,26 +141,27 @@ func (t *Translator) ensureTurn(dst []event, thread, turn string) []event {
 // clientRequest handles a request or notification the host sent.
 func (t *Translator) clientRequest(dst []event, c *ctx, method string, id, params gjson.Result) []event {
 	if id.Exists() {
-		// In the stream's memory: a request costs no allocation of its own.
+		// In the stream's memory: a request costs no allocation of its
+		// own, and neither do the settings kept from it below.
 		put(&t.st.Client, t.w.Copy(id.Raw), t.w.Copy(method))
 	}
 	switch method {
 	case "initialize":
 		ci := params.Get("clientInfo")
 		if ci.Exists() {
-			put(&t.st.Meta, "client", strings.Clone(ci.Raw))
+			put(&t.st.Meta, "client", t.w.Copy(ci.Raw))
 		}
 	case "thread/start", "thread/resume", "thread/fork", "newConversation":
 		for _, f := range [...][2]string{{"approvalPolicy", "approval_policy"}, {"sandbox", "sandbox_mode"}, {"model", "model"}, {"cwd", "cwd"}} {
 			if v := params.Get(f[0]); v.Exists() && v.Type != gjson.Null {
-				put(&t.st.Meta, f[1], strings.Clone(v.Raw))
+				put(&t.st.Meta, f[1], t.w.Copy(v.Raw))
 			}
 		}
 	case "thread/revert":
 		// Codex 0.16x: the notification thread/reverted that follows names
 		// only the thread; the turn reverted to is the request's.
 		if t.isRoot(params.Get("threadId").Str) {
-			t.st.Revert = strings.Clone(params.Get("beforeTurnId").Str)
+			t.st.Revert = t.w.Copy(params.Get("beforeTurnId").Str)
 		}
 	case "thread/rollback":
 		// Earlier app-servers: a rollback of the last numTurns turns,
@@ -451,7 +452,7 @@ func (t *Translator) threadStarted(dst []event, c *ctx, thread, resp jsonscan.Va
 	str("cwd", resp.Sub("cwd"), thread.Sub("cwd"))
 	for _, v := range []jsonscan.Value{resp.Sub("cwd"), thread.Sub("cwd"), jsonscan.Wrap(gjson.Parse(t.st.Meta["cwd"]))} {
 		if v.Type() == gjson.String && v.Raw() != `""` {
-			t.st.Cwd = v.OwnStr(strings.Clone)
+			t.st.Cwd = v.OwnStr(t.w.Copy)
 			break
 		}
 	}

@@ -1106,7 +1106,7 @@ func (t *Translator) resolveQuestion(dst []event, key string, answered bool, res
 func (t *Translator) track(key string, r *request, kind uint8) {
 	r.Kind = kind
 	r.Turn = t.w.Turn()
-	r.Key, r.Method = strings.Clone(r.Key), strings.Clone(r.Method)
+	r.Key, r.Method = t.w.Copy(r.Key), t.w.Copy(r.Method) // no allocation a request
 	put(&t.st.Reqs, key, r)
 	t.st.Pending = append(t.st.Pending, key)
 }
