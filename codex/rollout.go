@@ -818,7 +818,7 @@ func hookPromptMessage(p jsonscan.Value) (string, bool) {
 	ok := true
 	p.Sub("content").Each(func(_ gjson.Result, v jsonscan.Value) bool {
 		var text string
-		if v.Get("type").Str == "input_text" {
+		if v.Get("type").Str == "input_text" && mayBeHookPrompt(v.Sub("text")) {
 			text, ok = hookPromptFragment(v.Get("text").Str)
 		} else {
 			ok = false
@@ -835,11 +835,45 @@ func hookPromptMessage(p jsonscan.Value) (string, bool) {
 	return b.String(), ok && n > 0
 }
 
+// mayBeHookPrompt reports whether v may be a string whose text
+// hookPromptFragment accepts, from its JSON: false when the text, after
+// the whitespace TrimSpace trims, certainly does not start with
+// "<hook_prompt". Every user message of the model history is asked, and
+// most are a prompt or injected context of kilobytes, which Str would
+// unescape into a new string for nothing. Whitespace written as an escape
+// other than \t, \n, \r and \f, a non-ASCII byte before the tag, or an
+// escape among its first bytes is left to hookPromptFragment.
+func mayBeHookPrompt(v jsonscan.Value) bool {
+	raw := v.Raw()
+	if v.Type() != gjson.String || len(raw) < 2 {
+		return false // Str is "": no fragment
+	}
+	s := raw[1 : len(raw)-1]
+	i := 0
+	for i < len(s) {
+		switch c := s[i]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+			i++
+		case c == '\\' && i+1 < len(s) && (s[i+1] == 't' || s[i+1] == 'n' || s[i+1] == 'r' || s[i+1] == 'f'):
+			i += 2
+		case c == '\\' || c >= 0x80:
+			return true
+		default:
+			head := s[i:min(i+len(hookPromptTag), len(s))]
+			return strings.HasPrefix(head, hookPromptTag) || strings.IndexByte(head, '\\') >= 0
+		}
+	}
+	return false // whitespace alone: TrimSpace leaves ""
+}
+
+// hookPromptTag starts a hook prompt fragment.
+const hookPromptTag = "<hook_prompt"
+
 // hookPromptFragment returns the text of one <hook_prompt
 // hook_run_id="…">…</hook_prompt> element (unescaped), ok false when s is
 // not one or names no hook run, as Codex's parse_hook_prompt_fragment.
 func hookPromptFragment(s string) (string, bool) {
-	rest, ok := strings.CutPrefix(strings.TrimSpace(s), "<hook_prompt")
+	rest, ok := strings.CutPrefix(strings.TrimSpace(s), hookPromptTag)
 	if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '\t' && rest[0] != '\n' && rest[0] != '\r') {
 		return "", false
 	}
