@@ -234,15 +234,24 @@ type Translator struct {
 	// mark is where the text of the last app-server delta started in its
 	// line: the next delta of the item is alike up to there, and its line
 	// is scanned from there on.
-	mark     jsonscan.Mark
-	inner    jsonscan.Scanner  // the index of JSON text inside a message (a tool's output)
-	delta    []byte            // a delta's unescaped text (see deltaText)
-	text     []byte            // a tool output's unescaped text (see functionOutput)
-	own      []byte            // the message's unescaped texts that finalize copies if it keeps them (see msgStr)
-	parts    []part            // the parts of a message read from one line, which the stream copies (see reasoningCopy)
-	call     [1]part           // a tool call's part, which the stream copies (see callItem)
-	uses     int               // the n of the next call toolCallN makes, see freshCall
-	result   []part            // a tool result's parts, which the stream copies (see toolResult)
+	mark   jsonscan.Mark
+	inner  jsonscan.Scanner // the index of JSON text inside a message (a tool's output)
+	delta  []byte           // a delta's unescaped text (see deltaText)
+	text   []byte           // a tool output's unescaped text (see functionOutput)
+	own    []byte           // the message's unescaped texts that finalize copies if it keeps them (see msgStr)
+	parts  []part           // the parts of a message read from one line, which the stream copies (see reasoningCopy)
+	call   [1]part          // a tool call's part, which the stream copies (see callItem)
+	uses   int              // the n of the next call toolCallN makes, see freshCall
+	result []part           // a tool result's parts, which the stream copies (see toolResult)
+	// first is the memory the state's unsettled items, turn ids and open
+	// responses start in: every session has some, and grown from nothing
+	// they took an allocation each time they doubled (the state copies
+	// them out when they outgrow it; a restored state has its own).
+	first struct {
+		open  [8]*nitem
+		turns [4]string
+		resps [2]*resp
+	}
 	usages   blocks[usageData] // the data of usage events (see usageMD)
 	items    blocks[nitem]     // the state's native items (see newItem)
 	resps    blocks[resp]      // the state's responses (see response)
@@ -271,6 +280,9 @@ func New(format string, o universal.Options) (*Translator, error) {
 		return nil, fmt.Errorf("codex: %w: %q", universal.ErrUnknownFormat, format)
 	}
 	t := &Translator{format: format, w: universal.NewStream(agentName, o), ordinal: -1}
+	// The state's lists that every session fills start in the
+	// translator's own memory (see first).
+	t.st.open, t.st.Turns, t.st.Resps = t.first.open[:0], t.first.turns[:0], t.first.resps[:0]
 	// Every raw JSON value the translator writes is compacted, copied
 	// from a clean message or built by a JSON writer.
 	t.w.PromiseCleanJSON()
