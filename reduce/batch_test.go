@@ -259,3 +259,57 @@ func TestApplyAllWholeItemCopiedOnce(t *testing.T) {
 		t.Fatalf("%d whole items: %.0f allocations with a delta each, %.0f without", n, a, b)
 	}
 }
+
+// TestSmallSessionAllocations bounds the allocations of folding a small
+// session, as a host folds what a translator returns: most recorded
+// sessions have a few dozen events, so what a session allocates once (its
+// index, the lists it fills and empties again and again, trimming them at
+// its end) counts as much as what each event does. The bound is what the
+// fold takes: a new allocation here is one more for every session.
+func TestSmallSessionAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
+	call := func(st universal.ItemStatus) universal.Item {
+		return universal.Item{ItemID: "c1", Kind: universal.KindToolCall, Role: universal.RoleAssistant, Status: st,
+			Content: []universal.Part{{Type: universal.PartToolCall, Name: "bash", CallID: "call_1", Arguments: `{"command":"ls"}`}}}
+	}
+	result := func(st universal.ItemStatus) universal.Item {
+		return universal.Item{ItemID: "r1", Kind: universal.KindToolResult, Role: universal.RoleTool, Status: st,
+			Content: []universal.Part{{Type: universal.PartToolResult, CallID: "call_1", Output: "a.go b.go"}}}
+	}
+	l := newLog().begin().turn("t1").
+		start(msg("u1", universal.RoleUser, universal.Text("list the files"))).
+		complete(msg("u1", universal.RoleUser, universal.Text("list the files")))
+	batches := []int{len(l.evs)}
+	next := func() { batches = append(batches, len(l.evs)) }
+	l.start(msg("a1", universal.RoleAssistant)).delta("a1", 0, universal.PartText, "Let me ")
+	next()
+	l.delta("a1", 0, universal.PartText, "look.")
+	next()
+	l.complete(msg("a1", universal.RoleAssistant, universal.Text("Let me look."))).start(call(universal.StatusInProgress)).complete(call(""))
+	next()
+	l.start(result(universal.StatusInProgress)).complete(result(""))
+	next()
+	l.usage(universal.ScopeCall, "t1", 100, 20).usage(universal.ScopeCall, "t1", 120, 30)
+	next()
+	l.turnEnd("t1", universal.TurnCompleted).end(universal.EndCompleted)
+	next()
+	var changes []reduce.Change
+	got := testing.AllocsPerRun(50, func() {
+		var s reduce.Session
+		from := 0
+		for _, to := range batches {
+			var err error
+			if changes, err = s.ApplyAll(changes[:0], l.evs[from:to]); err != nil {
+				t.Fatal(err)
+			}
+			from = to
+		}
+	})
+	const want = 24
+	t.Logf("%d events in %d batches: %.0f allocations", len(l.evs), len(batches), got)
+	if got > want {
+		t.Errorf("folding a small session: %.0f allocations, want at most %d", got, want)
+	}
+}

@@ -193,10 +193,7 @@ func (s *Session) own(snap *universal.Item, turn string, seq int64, clean bool) 
 		// own, so their strings are never copied twice (see settle). (The
 		// item's position is the one addItem gives it next.)
 		if ix.borrowed == nil {
-			// Room for a few: a batch (a translated message) mostly
-			// starts one to four items, and a list grown from one would
-			// take an allocation for each of the first three.
-			ix.borrowed = make([]borrowed, 0, 4)
+			ix.scratch()
 		}
 		ix.borrowed = append(ix.borrowed, borrowed{i: len(s.items), it: it, known: clean, nativeDone: pk.nativeDone})
 		return it

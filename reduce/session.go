@@ -119,10 +119,13 @@ type index struct {
 	prefix  sumOf
 	prefixN int
 	// arena holds the packed items and the call_ids; opened the items
-	// still open (empty at the places in free).
+	// still open, and free the number + 1 of a slot of opened that is
+	// empty (0 for none), whose next says the one after: the empty slots
+	// are chained through themselves, so that none costs memory of its
+	// own.
 	arena  arena
 	opened []openSlot
-	free   []int32
+	free   int32
 	// spare is an open item packed without being lent, until an item
 	// starts.
 	spare spareItem
@@ -145,6 +148,9 @@ type openSlot struct {
 	it *Item
 	// lent: the item was handed out (ItemAt, Items …) and is not reused.
 	lent bool
+	// next is, for an empty slot, the number + 1 of the next empty one
+	// (see index.free).
+	next int32
 	// grow[j] accumulates the streamed string of part j while deltas
 	// arrive (empty until the first delta after start or restore, emptied
 	// when the item is packed). Kept here rather than in Item: only the
@@ -905,10 +911,16 @@ func fill(have, want string) string {
 // a list grown by doubling holds up to twice what it needs.
 func (s *Session) trim() {
 	ix := s.idx
-	if len(ix.free) == len(ix.opened) {
+	if !slices.ContainsFunc(ix.opened, func(o openSlot) bool { return o.it != nil }) {
 		// No item is open: the slots (and their builder lists) are for
 		// items to come, which seldom do.
-		ix.opened, ix.free = nil, nil
+		ix.opened, ix.free = nil, 0
+	}
+	// The lists packing and batches use again and again (see scratch),
+	// unless a batch is running that holds items in them.
+	ix.calls = nil
+	if len(ix.borrowed) == 0 {
+		ix.borrowed = nil
 	}
 	ix.arena.blocks = clip(ix.arena.blocks)
 	ix.callList = clip(ix.callList)
@@ -918,10 +930,18 @@ func (s *Session) trim() {
 	s.Questions = clip(s.Questions)
 }
 
-// clip returns l in memory of its length when it holds much more.
+// clip returns l in memory of its length when it holds much more: more
+// than an eighth of its length beyond it, and more than clipMin bytes.
 func clip[T any](l []T) []T {
-	if cap(l)-len(l) <= len(l)/8 {
+	var t T
+	if n := cap(l) - len(l); n <= len(l)/8 || n*int(unsafe.Sizeof(t)) < clipMin {
 		return l
 	}
 	return slices.Clone(l)
 }
+
+// clipMin is the least room clip gives back: a copy costs an allocation,
+// rounded up to a size class, and a short list (a small session's items,
+// call_ids or arena blocks: most sessions) holds a few words beyond its
+// length, which its copy would mostly hold again.
+const clipMin = 64

@@ -801,6 +801,9 @@ func (s *Session) pack(i int, it *Item, prev []universal.Part, trusted, clean bo
 	// equal to one (a tool item's native id) are written as references.
 	// The list is the index's, reused: one on the stack would escape (it
 	// is appended to through the writer) and cost an allocation a pack.
+	if ix.calls == nil {
+		ix.scratch()
+	}
 	w := writer{s: s, trusted: trusted, clean: clean, prev: prev, calls: ix.calls[:0]}
 	for j := range it.Item.Content {
 		if id := it.Item.Content[j].CallID; id != "" && (len(w.calls) == 0 || w.calls[len(w.calls)-1].id != id) {
@@ -824,8 +827,8 @@ func (s *Session) pack(i int, it *Item, prev []universal.Part, trusted, clean bo
 		// The builders go with the item (their text is packed now); the
 		// list stays for the slot's next item.
 		clear(o.grow)
-		*o = openSlot{grow: o.grow[:0]}
-		ix.free = append(ix.free, int32(e&^openBit))
+		*o = openSlot{grow: o.grow[:0], next: ix.free}
+		ix.free = int32(k) + 1
 	}
 	s.items[i] = ix.arena.keep(w.buf)
 }
@@ -846,17 +849,15 @@ func (s *Session) setOpen(i int, it *Item) {
 		return
 	}
 	var k int
-	if n := len(ix.free); n > 0 {
-		k = int(ix.free[n-1])
-		ix.free = ix.free[:n-1]
-		ix.opened[k].it = it
+	if ix.free > 0 {
+		k = int(ix.free - 1)
+		o := &ix.opened[k]
+		ix.free, o.next = o.next, 0
+		o.it = it
 	} else {
 		k = len(ix.opened)
 		if ix.opened == nil {
-			// Room for a few items open at once (a call and its result,
-			// a message streaming beside them): growing from one would
-			// take an allocation for each of the first three.
-			ix.opened = make([]openSlot, 0, 4)
+			ix.scratch()
 		}
 		ix.opened = append(ix.opened, openSlot{it: it})
 	}
@@ -918,4 +919,32 @@ func (s *Session) turnOf(i int) string {
 type spareItem struct {
 	it    *Item
 	parts []universal.Part
+}
+
+// scratch is the first room of the lists a session fills and empties
+// again and again: its open items, the items a batch borrows (see
+// ApplyAll) and pack's call_ids. A session mostly has a few items open at
+// once (a call and its result, a message streaming beside them), a batch
+// (a translated message) starts one to four, and an item has one or two
+// call_ids: lists grown from one would take an allocation for each of
+// the first few elements, and lists of their own one each.
+type scratch struct {
+	opened   [4]openSlot
+	borrowed [4]borrowed
+	calls    [2]callRef
+}
+
+// scratch gives the lists that have no memory yet (nil) their room, in
+// one allocation.
+func (ix *index) scratch() {
+	sc := new(scratch)
+	if ix.opened == nil {
+		ix.opened = sc.opened[:0]
+	}
+	if ix.borrowed == nil {
+		ix.borrowed = sc.borrowed[:0]
+	}
+	if ix.calls == nil {
+		ix.calls = sc.calls[:0]
+	}
 }
