@@ -313,3 +313,44 @@ func TestSmallSessionAllocations(t *testing.T) {
 		t.Errorf("folding a small session: %.0f allocations, want at most %d", got, want)
 	}
 }
+
+// TestOverlappingItemsReused: items that are open two at a time (a call
+// and its result, a message beside a call), packed without being handed
+// out, lend their memory to the next two items that start: folding ten
+// such pairs allocates no more than the first pair's items and what the
+// session allocates once.
+func TestOverlappingItemsReused(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
+	item := func(id string, kind universal.Kind, st universal.ItemStatus, p universal.Part) universal.Item {
+		return universal.Item{ItemID: id, Kind: kind, Role: universal.RoleAssistant, Status: st, Content: []universal.Part{p}}
+	}
+	allocs := func(pairs int) float64 {
+		l := newLog().begin().turn("t1")
+		for i := range pairs {
+			call := universal.Part{Type: universal.PartToolCall, Name: "bash", CallID: fmt.Sprintf("call_%d", i), Arguments: "{}"}
+			res := universal.Part{Type: universal.PartToolResult, CallID: call.CallID, Output: "ok"}
+			c, r := fmt.Sprintf("c%d", i), fmt.Sprintf("r%d", i)
+			l.start(item(c, universal.KindToolCall, universal.StatusInProgress, call)).
+				start(item(r, universal.KindToolResult, universal.StatusInProgress, res)).
+				complete(item(c, universal.KindToolCall, "", call)).
+				complete(item(r, universal.KindToolResult, "", res))
+		}
+		var changes []reduce.Change
+		return testing.AllocsPerRun(20, func() {
+			var s reduce.Session
+			var err error
+			if changes, err = s.ApplyAll(changes[:0], l.evs); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	one, ten := allocs(1), allocs(10)
+	t.Logf("one pair: %.0f allocations, ten pairs: %.0f", one, ten)
+	// The nine pairs after the first may allocate only for the growth of
+	// the session's lists and arena, not for an item each.
+	if ten-one > 9 {
+		t.Errorf("ten overlapping pairs allocate %.0f more than one: %.1f a pair", ten-one, (ten-one)/9)
+	}
+}

@@ -137,8 +137,7 @@ func sameContent(a, b []universal.Part) bool {
 // while it is open.
 func (s *Session) own(snap *universal.Item, turn string, seq int64, clean bool) *Item {
 	var it *Item
-	if sp := s.idx.spare; sp.it != nil && len(snap.Content) <= len(sp.parts) {
-		s.idx.spare = spareItem{}
+	if sp := s.idx.takeSpare(len(snap.Content)); sp.it != nil {
 		it = sp.it
 		it.Item = *snap
 		it.Item.Content = nil

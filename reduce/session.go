@@ -126,9 +126,10 @@ type index struct {
 	arena  arena
 	opened []openSlot
 	free   int32
-	// spare is an open item packed without being lent, until an item
-	// starts.
-	spare spareItem
+	// sc is the scratch the lists below started in, which also holds
+	// the open items packed without being lent, until items start (see
+	// spareItem); nil once the session ended.
+	sc *scratch
 	// batch: ApplyAll is running; borrowed lists the items it started
 	// whose strings are still the events' (see settle).
 	batch    bool
@@ -672,7 +673,9 @@ func (s *Session) sessionEnded(ev *universal.Event, d *universal.SessionEnded, c
 		end.ExitCode = &code
 	}
 	s.End = end
-	s.idx.spare = spareItem{} // no item starts any more
+	if sc := s.idx.sc; sc != nil {
+		sc.spares = [2]spareItem{} // no item starts any more
+	}
 	s.trim()
 	c.What |= SessionChanged
 }
@@ -918,7 +921,7 @@ func (s *Session) trim() {
 	}
 	// The lists packing and batches use again and again (see scratch),
 	// unless a batch is running that holds items in them.
-	ix.calls = nil
+	ix.calls, ix.sc = nil, nil
 	if len(ix.borrowed) == 0 {
 		ix.borrowed = nil
 	}

@@ -822,7 +822,7 @@ func (s *Session) pack(i int, it *Item, prev []universal.Part, trusted, clean bo
 			parts := old.Item.Content[:cap(old.Item.Content)]
 			clear(parts)
 			*old = Item{}
-			ix.spare = spareItem{old, parts}
+			ix.putSpare(spareItem{old, parts})
 		}
 		// The builders go with the item (their text is packed now); the
 		// list stays for the slot's next item.
@@ -921,6 +921,36 @@ type spareItem struct {
 	parts []universal.Part
 }
 
+// takeSpare returns a spare item with room for n parts, taken from the
+// scratch; none (a zero spareItem) when there is none.
+func (ix *index) takeSpare(n int) spareItem {
+	if sc := ix.sc; sc != nil {
+		for j := range sc.spares {
+			if sp := sc.spares[j]; sp.it != nil && n <= len(sp.parts) {
+				sc.spares[j] = spareItem{}
+				return sp
+			}
+		}
+	}
+	return spareItem{}
+}
+
+// putSpare keeps sp for an item to start: in an empty place of the
+// scratch, else in place of the spare with fewer parts. (Two: a call and
+// its result, or a message and a call, often complete before the next
+// items start.)
+func (ix *index) putSpare(sp spareItem) {
+	sc := ix.sc
+	if sc == nil {
+		return
+	}
+	j := 0
+	if sc.spares[0].it != nil && (sc.spares[1].it == nil || len(sc.spares[1].parts) < len(sc.spares[0].parts)) {
+		j = 1
+	}
+	sc.spares[j] = sp
+}
+
 // scratch is the first room of the lists a session fills and empties
 // again and again: its open items, the items a batch borrows (see
 // ApplyAll) and pack's call_ids. A session mostly has a few items open at
@@ -932,12 +962,14 @@ type scratch struct {
 	opened   [4]openSlot
 	borrowed [4]borrowed
 	calls    [2]callRef
+	spares   [2]spareItem
 }
 
 // scratch gives the lists that have no memory yet (nil) their room, in
 // one allocation.
 func (ix *index) scratch() {
 	sc := new(scratch)
+	ix.sc = sc
 	if ix.opened == nil {
 		ix.opened = sc.opened[:0]
 	}
