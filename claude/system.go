@@ -1344,7 +1344,9 @@ func worse(a, b universal.TurnStatus) universal.TurnStatus {
 // for every model, cannot be told from the same process going on: its
 // totals replace the earlier ones as the CLI gives them.
 func (t *Translator) sessionUsage(dst events, cost, models jsonscan.Value) events {
-	mt := anthropic.ModelUsage(models)
+	// The sums by value: carry and usage copy them on.
+	sums := anthropic.ReadModelUsage(models)
+	mt := sums.Totals()
 	var c *float64
 	if cost.Type() == gjson.Number {
 		v := cost.Result().Num
@@ -1371,7 +1373,11 @@ func (t *Translator) sessionUsage(dst events, cost, models jsonscan.Value) event
 func (t *Translator) carry(u universal.Usage, cost *float64, models jsonscan.Value) (universal.Usage, *float64, []byte) {
 	sid := t.w.Stamper().NativeSessionID()
 	now := addTotals(nil, &totals{Usage: u, Cost: cost}) // counts of its own
-	now.Session = strings.Clone(sid)
+	if last := t.s.Totals; last != nil && last.Session == sid {
+		now.Session = last.Session // its copy serves
+	} else {
+		now.Session = strings.Clone(sid)
+	}
 	if m := models.Compacted(); models.IsObject() && len(m) <= maxModels {
 		now.Models = strings.Clone(m) // may be the line's own bytes
 	}
@@ -1438,24 +1444,53 @@ func lower(now, last *totals) bool {
 	if now.Models == "" || last.Models == "" {
 		return false
 	}
-	cur := map[string]gjson.Result{}
+	// A session's calls name a model or a few: now's are kept in a list
+	// on the stack and found by a walk from its end (the last of
+	// duplicate names, as a map built in order would give); a long map
+	// is indexed. Each model's counts are read in one walk of its
+	// members.
+	type model struct {
+		name string
+		v    gjson.Result
+	}
+	var few [8]model
+	cur := few[:0]
 	gjson.Parse(now.Models).ForEach(func(k, v gjson.Result) bool {
-		cur[k.Str] = v
+		cur = append(cur, model{k.Str, v})
 		return true
 	})
+	var index map[string]gjson.Result
+	if len(cur) > len(few) {
+		index = make(map[string]gjson.Result, len(cur))
+		for _, m := range cur {
+			index[m.name] = m.v
+		}
+	}
+	find := func(name string) (gjson.Result, bool) {
+		if index != nil {
+			v, ok := index[name]
+			return v, ok
+		}
+		for i := len(cur) - 1; i >= 0; i-- {
+			if cur[i].name == name {
+				return cur[i].v, true
+			}
+		}
+		return gjson.Result{}, false
+	}
 	down := false
 	gjson.Parse(last.Models).ForEach(func(k, was gjson.Result) bool {
 		if !was.IsObject() {
 			return true
 		}
-		is, ok := cur[k.Str]
+		is, ok := find(k.Str)
 		if !ok {
 			down = true
 			return false
 		}
-		for _, f := range [...]string{"inputTokens", "outputTokens", "cacheReadInputTokens", "cacheCreationInputTokens", "costUSD"} {
-			a, b := is.Get(f), was.Get(f)
-			if a.Type == gjson.Number && b.Type == gjson.Number && a.Num < b.Num {
+		a, b := modelCounts(is), modelCounts(was)
+		for i := range a {
+			if a[i].Type == gjson.Number && b[i].Type == gjson.Number && a[i].Num < b[i].Num {
 				down = true
 				return false
 			}
@@ -1465,19 +1500,57 @@ func lower(now, last *totals) bool {
 	return down
 }
 
+// modelCounts reads the counts of one model's entry in modelUsage that
+// lower compares, in one walk of its members (the first of duplicates,
+// as a lookup finds): inputTokens, outputTokens, cacheReadInputTokens,
+// cacheCreationInputTokens and costUSD. An entry that is not an object
+// has none.
+func modelCounts(m gjson.Result) (c [5]gjson.Result) {
+	if !m.IsObject() {
+		return c
+	}
+	m.ForEach(func(k, v gjson.Result) bool {
+		i := -1
+		switch k.Str {
+		case "inputTokens":
+			i = 0
+		case "outputTokens":
+			i = 1
+		case "cacheReadInputTokens":
+			i = 2
+		case "cacheCreationInputTokens":
+			i = 3
+		case "costUSD":
+			i = 4
+		}
+		if i >= 0 && !c[i].Exists() {
+			c[i] = v
+		}
+		return true
+	})
+	return c
+}
+
 // addTotals returns new totals a+b, where an absent count or cost adds
 // nothing (absent in both stays absent); a may be nil.
+// The totals, their counts and their cost take one allocation (a
+// result's totals are made anew at every result).
 func addTotals(a, b *totals) *totals {
 	if a == nil {
 		a = &totals{}
 	}
-	s := &totals{}
+	one := new(struct {
+		s    totals
+		n    [6]int64
+		cost float64
+	})
+	s := &one.s
 	sum, x, y := usageFields(&s.Usage), usageFields(&a.Usage), usageFields(&b.Usage)
 	for i := range sum {
 		if *x[i].p == nil && *y[i].p == nil {
 			continue
 		}
-		v := new(int64)
+		v := &one.n[i]
 		if *x[i].p != nil {
 			*v += **x[i].p
 		}
@@ -1487,7 +1560,7 @@ func addTotals(a, b *totals) *totals {
 		*sum[i].p = v
 	}
 	if a.Cost != nil || b.Cost != nil {
-		s.Cost = new(float64)
+		s.Cost = &one.cost
 		if a.Cost != nil {
 			*s.Cost += *a.Cost
 		}

@@ -95,3 +95,28 @@ func refNum(r gjson.Result) *int64 {
 	n := r.Int()
 	return &n
 }
+
+// TestReadModelUsage: the sums read by value give what ModelUsage gives,
+// and reading them allocates nothing when they stay the caller's (a
+// result's running totals, copied on by the translator).
+func TestReadModelUsage(t *testing.T) {
+	in := `{"a":{"inputTokens":1,"outputTokens":2,"cacheReadInputTokens":3,"cacheCreationInputTokens":4,"thinkingTokens":5,"costUSD":0.5,"contextWindow":9},"b":{"inputTokens":7,"costUSD":0.25}}`
+	var s jsonscan.Scanner
+	if !s.Scan([]byte(in)) {
+		t.Fatal("not JSON")
+	}
+	m := s.Root()
+	sums := ReadModelUsage(m)
+	if got, want := sums.Totals(), refModelUsage(gjson.Parse(in)); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	var total int64
+	allocs := testing.AllocsPerRun(100, func() {
+		sums := ReadModelUsage(m)
+		mt := sums.Totals()
+		total += *mt.Usage.TotalTokens
+	})
+	if allocs != 0 {
+		t.Errorf("%.0f allocations, want 0", allocs)
+	}
+}

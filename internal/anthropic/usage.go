@@ -145,46 +145,64 @@ type ModelTotals struct {
 // "cacheCreationInputTokens", "thinkingTokens", "costUSD",
 // "contextWindow"}}) with the same meaning as [Usage]. The numbers are
 // whatever the map covers (Claude Code's modelUsage is a running total for
-// the process); the caller labels them. Each model's counts are read in
-// one walk of its members (the first of duplicates counts, as for a
-// lookup), and the sums take one allocation.
+// the process); the caller labels them. The sums take one allocation (see
+// [ReadModelUsage] for none).
 func ModelUsage(m jsonscan.Value) ModelTotals {
-	const (
-		in = iota
-		read
-		write
-		out
-		reasoning
-		window
-		nCounts
-	)
-	var t ModelTotals
-	var sum [nCounts]int64
-	var has [nCounts]bool
-	var cost float64
-	paid := false
+	s := new(ModelSums)
+	*s = ReadModelUsage(m)
+	return s.Totals()
+}
+
+// ModelSums are the sums of a per-model usage map by value, as
+// [ReadModelUsage] reads them: reading them allocates nothing, and Totals
+// gives them out in memory the caller chose (sums that are copied on, as
+// a result's running totals are, need none of their own).
+type ModelSums struct {
+	n      [nModelCounts + 2]int64 // the counts; input total; total
+	has    [nModelCounts]bool
+	cost   float64
+	paid   bool
+	models int
+}
+
+// The counts of a model's entry, in ModelSums.n.
+const (
+	modelIn = iota
+	modelRead
+	modelWrite
+	modelOut
+	modelReasoning
+	modelWindow
+	nModelCounts
+)
+
+// ReadModelUsage is [ModelUsage] by value. Each model's counts are read
+// in one walk of its members (the first of duplicates counts, as for a
+// lookup).
+func ReadModelUsage(m jsonscan.Value) ModelSums {
+	var s ModelSums
 	m.Each(func(_ gjson.Result, model jsonscan.Value) bool {
 		if !model.IsObject() {
 			return true
 		}
-		t.Models++
-		var f [nCounts]jsonscan.Value
+		s.models++
+		var f [nModelCounts]jsonscan.Value
 		var c jsonscan.Value
 		model.Members(func(k string, v jsonscan.Value) bool {
 			var p *jsonscan.Value
 			switch k {
 			case "inputTokens":
-				p = &f[in]
+				p = &f[modelIn]
 			case "cacheReadInputTokens":
-				p = &f[read]
+				p = &f[modelRead]
 			case "cacheCreationInputTokens":
-				p = &f[write]
+				p = &f[modelWrite]
 			case "outputTokens":
-				p = &f[out]
+				p = &f[modelOut]
 			case "thinkingTokens":
-				p = &f[reasoning]
+				p = &f[modelReasoning]
 			case "contextWindow":
-				p = &f[window]
+				p = &f[modelWindow]
 			case "costUSD":
 				p = &c
 			default:
@@ -199,44 +217,48 @@ func ModelUsage(m jsonscan.Value) ModelTotals {
 				continue
 			}
 			switch {
-			case i != window:
-				sum[i] += n
-			case !has[window] || n > sum[window]:
-				sum[window] = n // the largest window
+			case i != modelWindow:
+				s.n[i] += n
+			case !s.has[modelWindow] || n > s.n[modelWindow]:
+				s.n[modelWindow] = n // the largest window
 			}
-			has[i] = true
+			s.has[i] = true
 		}
 		if c.Type() == gjson.Number {
-			cost += c.Result().Num
-			paid = true
+			s.cost += c.Result().Num
+			s.paid = true
 		}
 		return true
 	})
-	if paid {
-		t.CostUSD = &cost
+	// The input is every input count reported, the total input and
+	// output when both are, as Usage builds them.
+	s.n[nModelCounts] = s.n[modelIn] + s.n[modelRead] + s.n[modelWrite]
+	s.n[nModelCounts+1] = s.n[nModelCounts] + s.n[modelOut]
+	return s
+}
+
+// Totals returns the sums as [ModelUsage] returns them, pointing into s.
+func (s *ModelSums) Totals() ModelTotals {
+	t := ModelTotals{Models: s.models}
+	if s.paid {
+		t.CostUSD = &s.cost
 	}
-	// The counts in one allocation, built as Usage builds them: the input
-	// is every input count reported, the total input and output when
-	// both are.
-	vals := new([nCounts + 2]int64)
 	ptr := func(i int) *int64 {
-		if !has[i] {
+		if !s.has[i] {
 			return nil
 		}
-		vals[i] = sum[i]
-		return &vals[i]
+		return &s.n[i]
 	}
-	t.ContextWindow = ptr(window)
-	u := &t.Usage
-	if has[in] || has[read] || has[write] {
-		vals[nCounts] = sum[in] + sum[read] + sum[write]
-		u.InputTokens = &vals[nCounts]
+	t.ContextWindow = ptr(modelWindow)
+	// Set in t itself, not through a pointer to its Usage: a store
+	// through a pointer would make s the heap's.
+	if s.has[modelIn] || s.has[modelRead] || s.has[modelWrite] {
+		t.Usage.InputTokens = &s.n[nModelCounts]
 	}
-	u.CachedInputTokens, u.CacheWriteTokens = ptr(read), ptr(write)
-	u.OutputTokens, u.ReasoningTokens = ptr(out), ptr(reasoning)
-	if u.InputTokens != nil && u.OutputTokens != nil {
-		vals[nCounts+1] = *u.InputTokens + *u.OutputTokens
-		u.TotalTokens = &vals[nCounts+1]
+	t.Usage.CachedInputTokens, t.Usage.CacheWriteTokens = ptr(modelRead), ptr(modelWrite)
+	t.Usage.OutputTokens, t.Usage.ReasoningTokens = ptr(modelOut), ptr(modelReasoning)
+	if t.Usage.InputTokens != nil && t.Usage.OutputTokens != nil {
+		t.Usage.TotalTokens = &s.n[nModelCounts+1]
 	}
 	return t
 }
