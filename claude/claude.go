@@ -93,6 +93,13 @@ type Translator struct {
 	// parent item, without looking at every message open in the session
 	// (see msgIndex).
 	open msgIndex
+
+	// Room for the first of the state's lists that every session with
+	// messages grows (s.Msgs, s.Done, s.Waiting): in the translator's
+	// own allocation, where growing each from nothing took two to four.
+	msgsRoom    [4]*message
+	doneRoom    [4]done
+	waitingRoom [4]string
 }
 
 // New returns a translator for one session in the given format (one of

@@ -221,6 +221,9 @@ type message struct {
 	Last string `json:"last,omitempty"`
 	// settled counts the leading slots matchSlot skips.
 	settled int
+	// spare is memory for the message's first usage, made with the
+	// message (see keepUsage); nil once used.
+	spare *keptUsageMem
 }
 
 // slot is one content part of a message item.
@@ -505,11 +508,15 @@ func (t *Translator) newMsg(scope, id string) *message {
 		message
 		slots  [1]slot
 		blocks [2]block
+		usage  keptUsageMem // message_start's, which most streamed messages have
 	})
 	m := &one.message
 	*m = message{Scope: t.w.Copy(scope), ID: t.w.Copy(id), ItemID: t.w.NewItemID(), Parent: t.scopeParent(scope), Open: -1,
-		Slots: one.slots[:0], Blocks: one.blocks[:0]}
+		Slots: one.slots[:0], Blocks: one.blocks[:0], spare: &one.usage}
 	x := t.index() // before m is in Msgs, or a new index would hold it twice
+	if t.s.Msgs == nil {
+		t.s.Msgs = t.msgsRoom[:0]
+	}
 	t.s.Msgs = append(t.s.Msgs, m)
 	x.add(m)
 	return m
@@ -539,6 +546,9 @@ func (t *Translator) doneMsg(scope, id string) string {
 func (t *Translator) dropMsg(m *message) {
 	if len(t.s.Done) == maxDone {
 		t.s.Done = append(t.s.Done[:0], t.s.Done[1:]...)
+	}
+	if t.s.Done == nil {
+		t.s.Done = t.doneRoom[:0]
 	}
 	t.s.Done = append(t.s.Done, done{Scope: m.Scope, ID: m.ID, ItemID: m.ItemID})
 	x := t.index() // before m leaves Msgs, as in newMsg
@@ -770,6 +780,9 @@ func (t *Translator) addTool(id string, tl *tool) {
 	}
 	id = t.w.Copy(id)
 	t.s.Tools[id] = tl
+	if t.s.Waiting == nil {
+		t.s.Waiting = t.waitingRoom[:0]
+	}
 	t.s.Waiting = append(t.s.Waiting, id)
 	if n := len(t.s.Waiting); n >= 16 && n&(n-1) == 0 {
 		// At each power of two: the list stays about the calls still

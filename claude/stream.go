@@ -118,7 +118,7 @@ func (t *Translator) messageStart(dst events, ev jsonscan.Value, c sc) events {
 	}
 	m.Live = true
 	if tk, ok := anthropic.ReadUsage(msg.Sub("usage")); ok {
-		m.Usage = keptUsage(&tk)
+		m.Usage = m.keepUsage(&tk)
 	}
 	if mdl := msg.Get("model").Str; mdl != "" && mdl != syntheticModel {
 		m.Model = t.w.Copy(mdl)
@@ -335,13 +335,32 @@ func (t *Translator) messageDelta(dst events, ev jsonscan.Value, c sc) events {
 // keptUsage returns the counts tk as a Usage the translator keeps: the
 // Usage and its counts in one allocation.
 func keptUsage(tk *anthropic.Tokens) *universal.Usage {
-	kept := new(struct {
-		u  universal.Usage
-		tk anthropic.Tokens
-	})
-	kept.tk = *tk
-	kept.u = kept.tk.Usage()
-	return &kept.u
+	return new(keptUsageMem).keep(tk)
+}
+
+// keptUsageMem is the memory of a kept Usage: the Usage and its counts.
+type keptUsageMem struct {
+	u  universal.Usage
+	tk anthropic.Tokens
+}
+
+// keep sets k to the counts tk and returns its Usage.
+func (k *keptUsageMem) keep(tk *anthropic.Tokens) *universal.Usage {
+	k.tk = *tk
+	k.u = k.tk.Usage()
+	return &k.u
+}
+
+// keepUsage is keptUsage in the memory newMsg made for the message's
+// first usage, while it is unused: a streamed message's message_start
+// usage then takes no allocation of its own. The memory is used once, so
+// a Usage given out before is never written again.
+func (m *message) keepUsage(tk *anthropic.Tokens) *universal.Usage {
+	if k := m.spare; k != nil {
+		m.spare = nil
+		return k.keep(tk)
+	}
+	return keptUsage(tk)
 }
 
 // overlay returns base with every count that over reports replaced: the
