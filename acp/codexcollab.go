@@ -18,6 +18,9 @@ var collabNames = map[string]string{
 	"wait": "wait", "closeAgent": "close_agent",
 }
 
+// collabKeys are the members of a call's input that codexCollab reads.
+var collabKeys = [...]string{"senderThreadId", "receiverThreadIds", "agentsStates"}
+
 // codexCollab reports whether a call is a Codex collab tool call (a
 // sub-agent's spawn, input, wait, resume or close) as
 // @agentclientprotocol/codex-acp forwards it: kind other, the tool as
@@ -34,7 +37,8 @@ func codexCollab(tl *tool) bool {
 	if tl.Input == "" || tl.Input[0] != '{' {
 		return false
 	}
-	r := gjson.GetMany(tl.Input, "senderThreadId", "receiverThreadIds", "agentsStates")
+	var r [3]gjson.Result
+	firstMembers(tl.Input, collabKeys[:], r[:])
 	return r[0].Type == gjson.String && r[1].IsArray() && r[2].IsObject()
 }
 

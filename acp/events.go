@@ -710,11 +710,24 @@ func planChecklist(entries jsonscan.Value) string {
 // session's cumulative cost.
 func (t *Translator) usageUpdate(dst []universal.Event, in *input, u jsonscan.Value) []universal.Event {
 	dst = t.begin(dst)
-	d := &universal.UsageUpdated{TurnID: t.w.Turn(), Scope: universal.ScopeSession}
-	d.ContextWindow = intOf(u.Get("size"))
+	// The event's data, its window and its cost in one allocation.
+	one := new(struct {
+		d      universal.UsageUpdated
+		window int64
+		cost   float64
+	})
+	d := &one.d
+	d.TurnID, d.Scope = t.w.Turn(), universal.ScopeSession
+	if r := u.Get("size"); r.Type == gjson.Number {
+		one.window = r.Int()
+		d.ContextWindow = &one.window
+	}
 	cost := u.Sub("cost")
 	if cost.IsObject() && strings.EqualFold(cost.Get("currency").Str, "USD") {
-		d.CostUSD = floatOf(cost.Get("amount"))
+		if r := cost.Get("amount"); r.Type == gjson.Number {
+			one.cost = r.Float()
+			d.CostUSD = &one.cost
+		}
 	}
 	var md jsonw.Object
 	u.Sub("used").AddTo(&md, "context_used")
@@ -842,21 +855,28 @@ func (t *Translator) usageOf(dst []universal.Event, get func(string) gjson.Resul
 // which the session never started, for its calls' usage.
 func (t *Translator) usageFor(dst []universal.Event, turn string, get func(string) gjson.Result, scope universal.UsageScope, md []byte, raw []byte) []universal.Event {
 	dst = t.begin(dst)
-	num := func(keys ...string) *int64 {
-		for _, k := range keys {
-			if n := intOf(get(k)); n != nil {
-				return n
+	// The event's data and its counts in one allocation.
+	one := new(struct {
+		d universal.UsageUpdated
+		n [len(usageKeys)]int64
+	})
+	num := func(i int) *int64 {
+		for _, k := range usageKeys[i] {
+			if r := get(k); r.Type == gjson.Number {
+				one.n[i] = r.Int()
+				return &one.n[i]
 			}
 		}
 		return nil
 	}
-	d := &universal.UsageUpdated{TurnID: turn, Scope: scope}
-	d.Usage.InputTokens = num(usageKeys[0]...)
-	d.Usage.OutputTokens = num(usageKeys[1]...)
-	d.Usage.CachedInputTokens = num(usageKeys[2]...)
-	d.Usage.CacheWriteTokens = num(usageKeys[3]...)
-	d.Usage.ReasoningTokens = num(usageKeys[4]...)
-	d.Usage.TotalTokens = num(usageKeys[5]...)
+	d := &one.d
+	d.TurnID, d.Scope = turn, scope
+	d.Usage.InputTokens = num(0)
+	d.Usage.OutputTokens = num(1)
+	d.Usage.CachedInputTokens = num(2)
+	d.Usage.CacheWriteTokens = num(3)
+	d.Usage.ReasoningTokens = num(4)
+	d.Usage.TotalTokens = num(5)
 	if d.Usage.InputTokens == nil && d.Usage.OutputTokens == nil && d.Usage.TotalTokens == nil {
 		return dst
 	}
@@ -1278,7 +1298,7 @@ func (t *Translator) newMessage(dst []universal.Event, sc *scope, nativeID strin
 	sc.Msg = t.w.NewItemID()
 	sc.Open = true
 	sc.Results = false
-	sc.Parts, sc.Phases = nil, nil
+	sc.Parts, sc.Phases = sc.Parts[:0], nil // Parts are the scope's alone: its memory serves again
 	sc.Replaced = 0
 	sc.NativeID = t.copy(nativeID)
 	sc.Items = t.w.Stamper().State().Items

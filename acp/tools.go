@@ -96,7 +96,7 @@ func (t *Translator) lookupTool(dst []universal.Event, in *input, u jsonscan.Val
 		// A response that only calls tools still has its message.
 		sc.Msg = t.w.NewItemID()
 		sc.Results = false
-		sc.Parts, sc.Phases = nil, nil
+		sc.Parts, sc.Phases = sc.Parts[:0], nil // as newMessage
 		sc.NativeID = ""
 		dst = t.w.Complete(dst, universal.Item{ItemID: sc.Msg, ParentID: sc.Parent, Kind: universal.KindMessage, Role: universal.RoleAssistant}, agent, in.raw)
 	}
@@ -313,6 +313,30 @@ func (t *Translator) merge(tl *tool, u jsonscan.Value, full bool) {
 	}
 }
 
+// delegateKeys are the members of a call's input that delegates reads.
+var delegateKeys = [...]string{"subagent_type", "agent", "prompt", "subagentType", "agent_type"}
+
+// firstMembers sets out[i] to the first member of the JSON object json
+// named names[i], as gjson.Get finds it (nothing when json is no object),
+// in one walk of the object: gjson.GetMany walks it once for each name
+// and allocates its answer, for every update of a call.
+func firstMembers(json string, names []string, out []gjson.Result) {
+	r := gjson.Parse(json)
+	if !r.IsObject() {
+		return
+	}
+	left := len(names)
+	r.ForEach(func(k, v gjson.Result) bool {
+		for i, n := range names {
+			if k.Str == n && !out[i].Exists() {
+				out[i] = v
+				left--
+			}
+		}
+		return left > 0
+	})
+}
+
 // delegates reports whether a call's rawInput hands work to a sub-agent:
 // it names the agent type (subagent_type: Claude Code's Task, OpenCode
 // 1.x's task; subagentType: Cursor's task, {"unspecified": {}} or
@@ -322,7 +346,8 @@ func delegates(input string) bool {
 	if input == "" {
 		return false
 	}
-	r := gjson.GetMany(input, "subagent_type", "agent", "prompt", "subagentType", "agent_type")
+	var r [5]gjson.Result
+	firstMembers(input, delegateKeys[:], r[:])
 	return r[0].Exists() || (r[1].Type == gjson.String || r[4].Type == gjson.String) && r[2].Type == gjson.String || r[3].IsObject()
 }
 
