@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentnorm/agentnorm/internal/jsonscan"
 	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/internal/slab"
 	"github.com/agentnorm/agentnorm/internal/stderr"
 	"github.com/agentnorm/agentnorm/universal"
 	"github.com/tidwall/gjson"
@@ -252,12 +253,12 @@ type Translator struct {
 		turns [4]string
 		resps [2]*resp
 	}
-	usages   blocks[usageData] // the data of usage events (see usageMD)
-	items    blocks[nitem]     // the state's native items (see newItem)
-	resps    blocks[resp]      // the state's responses (see response)
-	md       []byte            // the last call usage metadata made (see callMD)
-	mdFor    string            // and the model it names
-	mdEffort string            // and the reasoning effort
+	usages   slab.Slab[usageData] // the data of usage events (see usageMD)
+	items    slab.Slab[nitem]     // the state's native items (see newItem)
+	resps    slab.Slab[resp]      // the state's responses (see response)
+	md       []byte               // the last call usage metadata made (see callMD)
+	mdFor    string               // and the model it names
+	mdEffort string               // and the reasoning effort
 	// metaBuf holds the end of the session's metadata object, from the
 	// first field only a session_meta sets, until the session starts (see
 	// metaTail).

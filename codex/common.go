@@ -229,7 +229,7 @@ func (t *Translator) item(key string) *nitem { return t.st.Items[key] }
 
 // newItem registers a native item and returns it.
 func (t *Translator) newItem(key string, kind uint8, thread string) *nitem {
-	n := t.items.next(itemBlock)
+	n := t.items.Alloc(2, itemBlock)
 	*n = nitem{ID: t.w.NewItemID(), Kind: kind, Thread: t.copyThread(thread), Turn: t.w.Turn()}
 	if key != "" {
 		t.st.addItem(t.w.Copy(key), n)
@@ -933,7 +933,7 @@ type usageData struct {
 	window int64
 }
 
-// Block sizes (see blocks): the most values of each kind one allocation
+// Block sizes (see slab.Slab): the most values of each kind one allocation
 // makes.
 const (
 	usageBlock = 32
@@ -947,7 +947,7 @@ const (
 // two events, and rollouts and app-server output have one every model
 // call).
 func (t *Translator) usageMD(dst []event, turn string, scope universal.UsageScope, c counts, window int64, md []byte, raw []byte) []event {
-	d := t.usages.next(usageBlock)
+	d := t.usages.Alloc(2, usageBlock)
 	d.TurnID, d.Scope, d.Metadata = turn, scope, md
 	d.n = c.n
 	u := &d.Usage

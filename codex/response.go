@@ -77,7 +77,7 @@ func (t *Translator) response(dst []event, thread, native string, fresh bool, sr
 			return dst, r
 		}
 	}
-	r := t.resps.next(respBlock)
+	r := t.resps.Alloc(2, respBlock)
 	*r = resp{ID: t.w.NewItemID(), Thread: strings.Clone(t.respThread(thread))}
 	t.st.Resps = append(t.st.Resps, r)
 	if r.Thread != "" {
@@ -240,7 +240,7 @@ func (t *Translator) nativeIn(key string, kind uint8, thread string, r *resp) *n
 		t.loose = nitem{Kind: kind, Thread: t.copyThread(thread), Turn: t.w.Turn(), PI: t.loose.PI[:0]}
 		n = &t.loose
 	default:
-		n = t.items.next(itemBlock)
+		n = t.items.Alloc(2, itemBlock)
 		*n = nitem{Kind: kind, Thread: t.copyThread(thread), Turn: t.w.Turn()}
 		t.st.addItem(t.w.Copy(key), n)
 	}

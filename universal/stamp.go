@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/agentnorm/agentnorm/internal/jsonw"
+	"github.com/agentnorm/agentnorm/internal/slab"
 )
 
 // A Clock gives the time of the event with the given sequence number. The
@@ -106,7 +107,7 @@ type Stamper struct {
 	idOwn     []byte // with ReuseEvents, the last id kept over a Recycle
 	mem       arena
 	scratch   []byte
-	deltas    slab[ItemDelta]
+	deltas    slab.Slab[ItemDelta]
 
 	// With ReuseEvents, what only events refer to (event ids, raw
 	// payloads, delta data) lives in memory that Recycle hands out again.
@@ -304,7 +305,7 @@ func (s *Stamper) newDelta() *ItemDelta {
 	if s.reuse {
 		return &s.recentD.take(1)[0]
 	}
-	return s.deltas.alloc()
+	return s.deltas.Alloc(slabFirst, slabMax)
 }
 
 // Unparsed stamps an agent.unparsed event (source daemon) for a native
@@ -366,30 +367,14 @@ func (a *arena) str(b []byte) string {
 	return unsafe.String(unsafe.SliceData(c), len(c))
 }
 
-// slab hands out pointers to zeroed values from blocks, one allocation per
-// block instead of one per value. Blocks start small and double up to
+// Blocks of delta data (see slab.Slab) start small and double up to
 // slabMax values: a short session does not pay for a big block (one that
 // arrives whole has a synthetic delta per message), and a long stream of
 // deltas costs one allocation per slabMax of them.
-type slab[T any] struct {
-	block []T
-	size  int // the length of the last block made
-}
-
 const (
 	slabFirst = 4
 	slabMax   = 1024
 )
-
-func (s *slab[T]) alloc() *T {
-	if len(s.block) == 0 {
-		s.size = min(max(2*s.size, slabFirst), slabMax)
-		s.block = make([]T, s.size)
-	}
-	p := &s.block[0]
-	s.block = s.block[1:]
-	return p
-}
 
 // recycled is memory handed out in pieces during one call of a
 // translator and handed out again in its next call (Options.ReuseEvents).
